@@ -1,0 +1,18 @@
+"""sklearn-fair: honest model evaluation for scikit-learn.
+
+The headline API is :class:`NestedCV` and its functional forms
+:func:`nested_cross_validate` and :func:`nested_cross_val_score`.
+``import sklearn_fair`` never imports torch; graph code lives in
+:mod:`sklearn_fair.graph`.
+"""
+
+__version__ = "0.1.0.dev0"
+
+from .model_selection import NestedCV, nested_cross_val_score, nested_cross_validate
+
+__all__ = [
+    "NestedCV",
+    "__version__",
+    "nested_cross_val_score",
+    "nested_cross_validate",
+]

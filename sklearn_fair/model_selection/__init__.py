@@ -1,0 +1,33 @@
+"""Nested cross-validation and resampling splitters."""
+
+from ._bootstrap import Bootstrap
+from ._graph_kfold import StratifiedGraphKFold
+from ._graph_labels import read_graph_labels
+from ._holdout import HoldoutSplit
+from ._nested import NestedCV
+from ._predefined_splits import PredefinedSplits
+from ._quantile import QuantileStratifiedKFold, RepeatedQuantileStratifiedKFold, quantile_strata
+from ._rolling_origin import RollingOrigin
+from ._saved_splits import SavedSplits, labels_fingerprint, load_splits, save_splits
+from ._split_validation import validate_splits
+from ._validation import nested_cross_val_score, nested_cross_validate
+
+__all__ = [
+    "Bootstrap",
+    "HoldoutSplit",
+    "NestedCV",
+    "PredefinedSplits",
+    "QuantileStratifiedKFold",
+    "RepeatedQuantileStratifiedKFold",
+    "RollingOrigin",
+    "SavedSplits",
+    "StratifiedGraphKFold",
+    "labels_fingerprint",
+    "load_splits",
+    "nested_cross_val_score",
+    "nested_cross_validate",
+    "quantile_strata",
+    "read_graph_labels",
+    "save_splits",
+    "validate_splits",
+]

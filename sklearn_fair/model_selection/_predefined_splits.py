@@ -1,0 +1,128 @@
+"""An outer splitter that replays given splits, inner model-selection splits included."""
+
+from collections.abc import Iterator
+
+from sklearn.model_selection import BaseCrossValidator
+from sklearn.utils.validation import _num_samples
+
+from ..exceptions import SplitsMismatchError
+from ._saved_splits import SavedSplits, as_saved_splits, labels_fingerprint
+
+__all__ = ["PredefinedSplits"]
+
+
+class PredefinedSplits(BaseCrossValidator):
+    """Replay predefined splits, such as a loaded split file, as a splitter.
+
+    Use it as ``cv`` of scikit-learn, or as ``outer_cv`` of
+    :class:`~sklearn_fair.NestedCV`: when the splits carry each outer fold's
+    inner model-selection splits (as the split files of Errica et al. do),
+    NestedCV reads them with :meth:`get_inner_splits` and uses them instead
+    of splitting again. Every split is validated before the first one is
+    yielded, and when the splits carry a labels fingerprint, :meth:`split`
+    refuses labels ``y`` of another data set.
+
+    Parameters
+    ----------
+    splits : SavedSplits or iterable
+        What :func:`load_splits` returns, or ``(train, test)`` pairs, or
+        ``(train, test, inner)`` triples whose ``inner`` is None or a list of
+        ``(train, test)`` pairs of absolute indices inside ``train``. A
+        generator is read once, when the splitter is made.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_fair.model_selection import PredefinedSplits
+    >>> X = np.zeros((4, 1))
+    >>> cv = PredefinedSplits([([1, 2, 3], [0], [([1, 2], [3])]), ([0, 2, 3], [1], None)])
+    >>> cv.get_n_splits()
+    2
+    >>> [test.tolist() for _, test in cv.split(X)]
+    [[0], [1]]
+    >>> cv.get_inner_splits(0)
+    [(array([1, 2]), array([3]))]
+    >>> cv.get_inner_splits(1) is None
+    True
+    """
+
+    def __init__(self, splits):
+        # A generator could be read only once; keep what it yields.
+        self.splits = list(splits) if isinstance(splits, Iterator) else splits
+
+    def _saved(self, n_samples=None):
+        if isinstance(self.splits, SavedSplits):
+            return self.splits
+        return as_saved_splits(self.splits, n_samples=n_samples, name="PredefinedSplits")
+
+    def get_n_splits(self, X=None, y=None, groups=None):
+        """Return the number of outer folds."""
+        return len(self._saved().folds)
+
+    def split(self, X=None, y=None, groups=None):
+        """Yield the stored ``(train, test)`` index pairs, in order.
+
+        Parameters
+        ----------
+        X : array-like or sequence of length n_samples, default=None
+            The data; if given, its length must be the splits' ``n_samples``.
+        y : array-like of shape (n_samples,), default=None
+            The labels; if given and the splits carry a labels fingerprint,
+            they must match it.
+        groups : None
+            Ignored.
+
+        Yields
+        ------
+        train, test : ndarray
+            The indices of each fold's training and test samples.
+
+        Raises
+        ------
+        SplitsMismatchError
+            If ``X`` or ``y`` do not belong to the data set of the splits.
+        InvalidSplitError
+            If the splits themselves are invalid.
+        """
+        n_samples = None if X is None else _num_samples(X)
+        saved = self._saved(n_samples)
+        if n_samples is not None and n_samples != saved.n_samples:
+            raise SplitsMismatchError(
+                f"PredefinedSplits are for {saved.n_samples} samples but X has {n_samples}."
+            )
+        if y is not None and saved.labels_fingerprint is not None:
+            if _num_samples(y) != saved.n_samples:
+                raise SplitsMismatchError(
+                    f"PredefinedSplits are for {saved.n_samples} samples but y has "
+                    f"{_num_samples(y)} labels."
+                )
+            if labels_fingerprint(y) != saved.labels_fingerprint:
+                raise SplitsMismatchError(
+                    "The labels y are not those the splits were saved with (their fingerprints "
+                    "differ): the splits belong to another data set, or the samples are in "
+                    "another order."
+                )
+        return ((train.copy(), test.copy()) for train, test in saved.folds)
+
+    def get_inner_splits(self, fold):
+        """Return the stored model-selection splits of outer fold ``fold``.
+
+        Parameters
+        ----------
+        fold : int
+            The outer fold, 0-based, in the order :meth:`split` yields them.
+
+        Returns
+        -------
+        inner_splits : list of (ndarray, ndarray) or None
+            ``(train, test)`` pairs of absolute indices into the whole data
+            set (each a subset of the fold's training indices), or None when
+            none are stored for this fold.
+        """
+        n_folds = self.get_n_splits()
+        if not 0 <= fold < n_folds:
+            raise IndexError(f"Outer fold {fold} does not exist; there are {n_folds}.")
+        inner = self._saved().get_inner_splits(fold)
+        if inner is None:
+            return None
+        return [(train.copy(), test.copy()) for train, test in inner]

@@ -1,0 +1,457 @@
+"""Saving and loading resampling splits as JSON (never pickle), with a label fingerprint.
+
+The sklearn-fair format (version 1) is one JSON object::
+
+    {
+      "format": "sklearn-fair-splits",
+      "version": 1,
+      "n_samples": 600,                  # the indices are positions in 0 .. n_samples - 1
+      "kfold": true,                     # the test sets partition the samples
+      "labels_fingerprint": "sha256-ranks:9f2c...",   # or null
+      "folds": [                         # the outer resamples, in order
+        {
+          "train": [3, 4, 5, ...],       # repeats allowed (bootstrap)
+          "test": [0, 1, 2, ...],
+          "inner": [                     # optional: the fold's model-selection splits,
+            {"train": [...], "test": [...]}   # absolute indices within the fold's "train"
+          ]
+        },
+        ...
+      ]
+    }
+
+The gnn-comparison format is that of the ``data_splits/*/*.json`` files of
+Errica et al. (2020): a list of outer folds ``{"test": [...],
+"model_selection": [{"train": [...], "validation": [...]}]}``, whose outer
+training set is implicitly every sample not in ``test``.
+"""
+
+import hashlib
+import json
+import os
+
+import numpy as np
+
+from ..exceptions import InvalidSplitError, SplitsMismatchError
+from ._split_validation import _preview, validate_splits
+
+__all__ = ["SavedSplits", "labels_fingerprint", "load_splits", "save_splits"]
+
+FORMAT_NAME = "sklearn-fair-splits"
+FORMAT_VERSION = 1
+_FORMATS = ("sklearn-fair", "gnn-comparison")
+
+
+def labels_fingerprint(y):
+    """Return a fingerprint of the labels ``y``, to tell data sets apart.
+
+    It is the SHA-256 of the labels' ranks (each value replaced by its
+    position among the sorted distinct values), so it does not change under
+    an order-preserving re-coding of the labels (1..6 or 0..5, -1/1 or 0/1,
+    strings or their ``LabelEncoder`` codes, ints or floats) but does change
+    when samples are added, removed or reordered.
+
+    Parameters
+    ----------
+    y : array-like of shape (n_samples,)
+        Class labels or a numeric outcome.
+
+    Returns
+    -------
+    fingerprint : str
+        ``"sha256-ranks:"`` followed by 64 hexadecimal digits.
+
+    Examples
+    --------
+    >>> from sklearn_fair.model_selection import labels_fingerprint
+    >>> labels_fingerprint([1, 2, 2]) == labels_fingerprint([0.0, 1.0, 1.0])
+    True
+    >>> labels_fingerprint([1, 2, 2]) == labels_fingerprint([2, 1, 2])
+    False
+    """
+    if hasattr(y, "detach"):  # a torch tensor; avoid importing torch
+        y = y.detach().cpu().numpy()
+    ranks = np.unique(np.asarray(y), return_inverse=True)[1].reshape(-1)
+    digest = hashlib.sha256(ranks.astype("<i8").tobytes()).hexdigest()
+    return f"sha256-ranks:{digest}"
+
+
+class SavedSplits:
+    """Outer resamples, with optional inner splits, as stored in a splits file.
+
+    This is what :func:`load_splits` returns; pass it to
+    :class:`PredefinedSplits` to use it as a splitter. Iterating over it
+    yields the outer ``(train, test)`` pairs, so it can also be given
+    directly as ``cv`` to scikit-learn.
+
+    Parameters
+    ----------
+    folds : list of (ndarray, ndarray)
+        The outer ``(train, test)`` index pairs.
+    inner_splits : list of (list of (ndarray, ndarray) or None), default=None
+        For each outer fold, its model-selection splits in absolute indices,
+        or None. ``None`` means no fold has any.
+    n_samples : int
+        Number of samples the indices refer to.
+    labels_fingerprint : str or None, default=None
+        :func:`labels_fingerprint` of the labels the splits were made for.
+    kfold : bool, default=False
+        Whether the test sets partition the samples (a k-fold scheme).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_fair.model_selection import SavedSplits
+    >>> saved = SavedSplits([(np.array([1, 2]), np.array([0]))], n_samples=3)
+    >>> saved
+    SavedSplits(n_folds=1, n_samples=3, kfold=False, inner_splits=no, fingerprint=no)
+    """
+
+    def __init__(
+        self, folds, *, inner_splits=None, n_samples, labels_fingerprint=None, kfold=False
+    ):
+        self.folds = folds
+        self.inner_splits = inner_splits
+        self.n_samples = n_samples
+        self.labels_fingerprint = labels_fingerprint
+        self.kfold = kfold
+
+    def __iter__(self):
+        return iter(self.folds)
+
+    def __len__(self):
+        return len(self.folds)
+
+    def get_inner_splits(self, fold):
+        """Return the inner ``(train, test)`` pairs of outer fold ``fold``, or None."""
+        if self.inner_splits is None:
+            return None
+        return self.inner_splits[fold]
+
+    def __repr__(self):
+        has_inner = self.inner_splits is not None and any(s is not None for s in self.inner_splits)
+        return (
+            f"SavedSplits(n_folds={len(self.folds)}, n_samples={self.n_samples}, "
+            f"kfold={self.kfold}, inner_splits={'yes' if has_inner else 'no'}, "
+            f"fingerprint={'yes' if self.labels_fingerprint else 'no'})"
+        )
+
+
+def check_saved_splits(folds, inner_splits, n_samples, *, kfold, name):
+    """Validate outer folds and inner splits; return them as int arrays.
+
+    Each inner split must only use indices of its outer fold's training set:
+    an inner split that touches the outer test set leaks it into model
+    selection.
+    """
+    folds = validate_splits(folds, n_samples, kfold=kfold, name=name)
+    if inner_splits is None or all(inner is None for inner in inner_splits):
+        return folds, None
+    if len(inner_splits) != len(folds):
+        raise InvalidSplitError(
+            f"{name} has {len(folds)} outer folds but inner splits for {len(inner_splits)}."
+        )
+    checked_inner = []
+    for fold, ((outer_train, _), inner) in enumerate(zip(folds, inner_splits)):
+        if inner is None:
+            checked_inner.append(None)
+            continue
+        inner = validate_splits(inner, n_samples, name=f"the inner splits of outer fold {fold}")
+        for number, (train, test) in enumerate(inner):
+            outside = np.setdiff1d(np.concatenate([train, test]), outer_train)
+            if outside.size:
+                raise InvalidSplitError(
+                    f"Inner split {number} of outer fold {fold} of {name} uses indices outside "
+                    f"the fold's training set (leaking its test set into model selection): "
+                    f"{_preview(outside)}."
+                )
+        checked_inner.append(inner)
+    return folds, checked_inner
+
+
+def _is_kfold(folds, n_samples):
+    tested = np.bincount(np.concatenate([test for _, test in folds]), minlength=n_samples)
+    return bool(np.all(tested == 1))
+
+
+def _normalise(splits):
+    """Split an iterable of (train, test[, inner]) items into folds and inner splits."""
+    if isinstance(splits, SavedSplits):
+        return list(splits.folds), splits.inner_splits
+    folds, inner_splits = [], []
+    for number, item in enumerate(splits):
+        item = tuple(item) if isinstance(item, (list, tuple)) else item
+        if not isinstance(item, tuple) or len(item) not in (2, 3):
+            raise InvalidSplitError(
+                f"Fold {number} of splits must be a (train, test) or (train, test, inner) "
+                f"tuple; got {type(item).__name__}."
+            )
+        folds.append(item[:2])
+        inner = item[2] if len(item) == 3 else None
+        inner_splits.append(None if inner is None else [tuple(pair) for pair in inner])
+    return folds, inner_splits
+
+
+def _max_index_plus_one(folds, inner_splits):
+    arrays = [np.asarray(a).reshape(-1) for pair in folds for a in pair]
+    for inner in inner_splits or []:
+        arrays += [np.asarray(a).reshape(-1) for pair in inner or [] for a in pair]
+    arrays = [a for a in arrays if a.size and a.dtype.kind in "iu"]
+    return int(max(a.max() for a in arrays)) + 1 if arrays else 0
+
+
+def as_saved_splits(splits, *, n_samples=None, y=None, name="splits"):
+    """Validate any splits (SavedSplits, pairs or triples) and return a SavedSplits."""
+    fingerprint = getattr(splits, "labels_fingerprint", None)
+    folds, inner_splits = _normalise(splits)
+    if isinstance(splits, SavedSplits):
+        n_samples = splits.n_samples if n_samples is None else n_samples
+    if y is not None:
+        if n_samples is not None and len(y) != n_samples:
+            raise SplitsMismatchError(
+                f"y has {len(y)} labels but the splits are for n_samples={n_samples}."
+            )
+        n_samples = len(y)
+        new_fingerprint = labels_fingerprint(y)
+        if fingerprint is not None and fingerprint != new_fingerprint:
+            raise SplitsMismatchError(
+                "y does not match the labels these splits were made for "
+                f"({new_fingerprint[:24]}... vs {fingerprint[:24]}...)."
+            )
+        fingerprint = new_fingerprint
+    if n_samples is None:
+        n_samples = _max_index_plus_one(folds, inner_splits)
+    folds, inner_splits = check_saved_splits(
+        folds, inner_splits, n_samples, kfold=getattr(splits, "kfold", False), name=name
+    )
+    return SavedSplits(
+        folds,
+        inner_splits=inner_splits,
+        n_samples=n_samples,
+        labels_fingerprint=fingerprint,
+        kfold=_is_kfold(folds, n_samples),
+    )
+
+
+def save_splits(splits, path, *, y=None, n_samples=None):
+    """Write resampling splits to a JSON file in the sklearn-fair format.
+
+    Parameters
+    ----------
+    splits : iterable or SavedSplits
+        The outer resamples: ``(train, test)`` index pairs, e.g.
+        ``cv.split(X, y)``, or ``(train, test, inner)`` triples where
+        ``inner`` is None or a list of ``(train, test)`` pairs of absolute
+        indices inside ``train`` (the fold's model-selection splits); or a
+        :class:`SavedSplits` (as :func:`load_splits` returns) to re-save.
+    path : str or path-like
+        The file to write.
+    y : array-like of shape (n_samples,), default=None
+        The labels the splits are for. Their :func:`labels_fingerprint` is
+        stored, so that :class:`PredefinedSplits` refuses other data.
+        Strongly recommended.
+    n_samples : int, default=None
+        Number of samples; defaults to ``len(y)``, else the largest index
+        plus one.
+
+    Raises
+    ------
+    InvalidSplitError
+        If the splits are invalid (see :func:`validate_splits`), or an inner
+        split uses indices outside its outer fold's training set.
+
+    See Also
+    --------
+    load_splits : Read such a file back.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> import numpy as np
+    >>> from sklearn.model_selection import StratifiedKFold
+    >>> from sklearn_fair.model_selection import load_splits, save_splits
+    >>> X, y = np.zeros((12, 1)), np.array([0, 1] * 6)
+    >>> path = os.path.join(tempfile.mkdtemp(), "splits.json")
+    >>> save_splits(StratifiedKFold(3).split(X, y), path, y=y)
+    >>> load_splits(path)
+    SavedSplits(n_folds=3, n_samples=12, kfold=True, inner_splits=no, fingerprint=yes)
+    """
+    saved = as_saved_splits(splits, n_samples=n_samples, y=y)
+    folds = []
+    for fold, (train, test) in enumerate(saved.folds):
+        entry = {"train": train.tolist(), "test": test.tolist()}
+        inner = saved.get_inner_splits(fold)
+        if inner is not None:
+            entry["inner"] = [{"train": tr.tolist(), "test": te.tolist()} for tr, te in inner]
+        folds.append(entry)
+    document = {
+        "format": FORMAT_NAME,
+        "version": FORMAT_VERSION,
+        "n_samples": saved.n_samples,
+        "kfold": saved.kfold,
+        "labels_fingerprint": saved.labels_fingerprint,
+        "folds": folds,
+    }
+    with open(path, "w", encoding="utf-8") as file:
+        json.dump(document, file, separators=(",", ":"))
+        file.write("\n")
+
+
+def load_splits(path, format="sklearn-fair"):
+    """Read resampling splits from a JSON file, validating every index.
+
+    Only JSON is parsed: loading never executes code.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The file to read.
+    format : {"sklearn-fair", "gnn-comparison"}, default="sklearn-fair"
+        ``"sklearn-fair"``: a file written by :func:`save_splits` (the format
+        is described in the user guide). ``"gnn-comparison"``: a
+        ``data_splits/*/*.json`` file of Errica et al. (2020), a 10-fold
+        outer split whose folds each carry one inner hold-out split
+        (``"train"``/``"validation"``); the outer training set is every
+        sample not in the fold's test set.
+
+    Returns
+    -------
+    splits : SavedSplits
+        Outer folds, inner splits (if any), ``n_samples`` and the labels'
+        fingerprint (None for gnn-comparison files, which carry none). Pass
+        it to :class:`PredefinedSplits`.
+
+    Raises
+    ------
+    InvalidSplitError
+        (a ``ValueError``) if the file is malformed or its splits are invalid:
+        an index out of range, in both the training and test set of a fold,
+        tested twice in a fold or, for a k-fold file, tested in zero or
+        several folds; or an inner split outside its outer training set.
+
+    Examples
+    --------
+    >>> import json, os, tempfile
+    >>> from sklearn_fair.model_selection import load_splits
+    >>> folds = [{"test": [0, 2], "model_selection": [{"train": [1], "validation": [3]}]},
+    ...          {"test": [1, 3], "model_selection": [{"train": [0], "validation": [2]}]}]
+    >>> path = os.path.join(tempfile.mkdtemp(), "MINI_splits.json")
+    >>> with open(path, "w") as f:
+    ...     json.dump(folds, f)
+    >>> splits = load_splits(path, format="gnn-comparison")
+    >>> splits.folds[0]
+    (array([1, 3]), array([0, 2]))
+    >>> splits.get_inner_splits(0)
+    [(array([1]), array([3]))]
+    """
+    if format not in _FORMATS:
+        raise ValueError(
+            f"The 'format' parameter of load_splits must be one of {_FORMATS}. "
+            f"Got {format!r} instead."
+        )
+    with open(path, encoding="utf-8") as file:
+        try:
+            document = json.load(file)
+        except (json.JSONDecodeError, UnicodeDecodeError) as error:
+            raise InvalidSplitError(f"{os.fspath(path)} is not valid JSON: {error}.") from None
+    name = f"the splits in {os.path.basename(os.fspath(path))}"
+    if format == "gnn-comparison":
+        return _from_gnn_comparison(document, name)
+    return _from_sklearn_fair(document, name)
+
+
+def _from_sklearn_fair(document, name):
+    if isinstance(document, list):
+        raise InvalidSplitError(
+            f"{name} is a JSON list, not an sklearn-fair splits file; a split file of "
+            "gnn-comparison loads with format='gnn-comparison'."
+        )
+    if not isinstance(document, dict) or document.get("format") != FORMAT_NAME:
+        raise InvalidSplitError(f"{name} is not an sklearn-fair splits file (no 'format' key).")
+    if document.get("version") != FORMAT_VERSION:
+        raise InvalidSplitError(
+            f"{name} has format version {document.get('version')!r}; this version of "
+            f"sklearn-fair reads version {FORMAT_VERSION}."
+        )
+    n_samples = document.get("n_samples")
+    if not isinstance(n_samples, int) or isinstance(n_samples, bool) or n_samples < 1:
+        raise InvalidSplitError(f"{name} has no valid 'n_samples' (got {n_samples!r}).")
+    fingerprint = document.get("labels_fingerprint")
+    if fingerprint is not None and not isinstance(fingerprint, str):
+        raise InvalidSplitError(f"{name} has a 'labels_fingerprint' that is not a string.")
+    kfold = document.get("kfold", False)
+    entries = _field(document, "folds", list, name)
+    folds, inner_splits = [], []
+    for fold, entry in enumerate(entries):
+        where = f"outer fold {fold} of {name}"
+        if not isinstance(entry, dict):
+            raise InvalidSplitError(f"{where} is not a JSON object.")
+        folds.append((_indices(entry, "train", where), _indices(entry, "test", where)))
+        inner = entry.get("inner")
+        if inner is not None:
+            if not isinstance(inner, list):
+                raise InvalidSplitError(f"'inner' of {where} is not a list.")
+            inner = [
+                (
+                    _indices(pair, "train", f"inner split {j} of {where}"),
+                    _indices(pair, "test", f"inner split {j} of {where}"),
+                )
+                for j, pair in enumerate(inner)
+            ]
+        inner_splits.append(inner)
+    folds, inner_splits = check_saved_splits(
+        folds, inner_splits, n_samples, kfold=kfold is True, name=name
+    )
+    return SavedSplits(
+        folds,
+        inner_splits=inner_splits,
+        n_samples=n_samples,
+        labels_fingerprint=fingerprint,
+        kfold=kfold is True,
+    )
+
+
+def _from_gnn_comparison(document, name):
+    if not isinstance(document, list) or not document:
+        raise InvalidSplitError(
+            f"{name} is not a gnn-comparison split file: expected a non-empty JSON list of "
+            "outer folds."
+        )
+    tests, inner_splits = [], []
+    for fold, entry in enumerate(document):
+        where = f"outer fold {fold} of {name}"
+        if not isinstance(entry, dict):
+            raise InvalidSplitError(f"{where} is not a JSON object.")
+        tests.append(_indices(entry, "test", where))
+        selection = _field(entry, "model_selection", list, where)
+        inner_splits.append(
+            [
+                (
+                    _indices(pair, "train", f"model_selection[{j}] of {where}"),
+                    _indices(pair, "validation", f"model_selection[{j}] of {where}"),
+                )
+                for j, pair in enumerate(selection)
+            ]
+        )
+    n_samples = _max_index_plus_one([(t, t) for t in tests], inner_splits)
+    everything = np.arange(n_samples)
+    folds = [(np.setdiff1d(everything, test), test) for test in tests]
+    folds, inner_splits = check_saved_splits(folds, inner_splits, n_samples, kfold=True, name=name)
+    return SavedSplits(folds, inner_splits=inner_splits, n_samples=n_samples, kfold=True)
+
+
+def _field(mapping, key, kind, where):
+    if not isinstance(mapping, dict) or key not in mapping:
+        raise InvalidSplitError(f"{where} has no '{key}' entry.")
+    value = mapping[key]
+    if not isinstance(value, kind):
+        raise InvalidSplitError(f"'{key}' of {where} is not a JSON {kind.__name__}.")
+    return value
+
+
+def _indices(mapping, key, where):
+    values = _field(mapping, key, list, where)
+    bad = [v for v in values if not isinstance(v, int) or isinstance(v, bool)]
+    if bad:
+        raise InvalidSplitError(f"'{key}' of {where} must list integer indices; found {bad[:5]!r}.")
+    return np.asarray(values, dtype=np.intp)

@@ -1,0 +1,120 @@
+"""Checks of splits handed to us: loaded, predefined, or an iterable passed as cv."""
+
+import numpy as np
+
+from ..exceptions import InvalidSplitError
+
+__all__ = ["validate_splits"]
+
+
+def _preview(values, limit=10):
+    values = sorted(int(v) for v in values)
+    shown = ", ".join(str(v) for v in values[:limit])
+    return f"[{shown}{', ...' if len(values) > limit else ''}]"
+
+
+def validate_splits(splits, n_samples, *, kfold=False, name="cv"):
+    """Check a list of ``(train, test)`` index pairs and return them as int arrays.
+
+    Parameters
+    ----------
+    splits : iterable of (train, test)
+        Index arrays (integer positions; boolean masks are converted).
+    n_samples : int
+        Number of samples the indices refer to.
+    kfold : bool, default=False
+        Also require that every sample is tested exactly once over all folds
+        (the contract of a k-fold split).
+    name : str, default="cv"
+        How the splits are named in error messages (e.g. ``"outer_cv"``).
+
+    Returns
+    -------
+    splits : list of (ndarray, ndarray)
+
+    Raises
+    ------
+    InvalidSplitError
+        (a ``ValueError``) naming the fold and the offending indices: an index
+        out of range, an index in both the training and test set of a fold,
+        a test index listed twice in one fold, an empty training or test set,
+        or (``kfold=True``) a sample tested zero or several times.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_fair.model_selection import validate_splits
+    >>> validate_splits([([0, 1], [2]), ([2], [0, 1])], 3, kfold=True)[1][1]
+    array([0, 1])
+    >>> validate_splits([([0, 1], [1, 2])], 3)
+    Traceback (most recent call last):
+    ...
+    sklearn_fair.exceptions.InvalidSplitError: Fold 0 of cv has indices in both its training and test set: [1].
+    """
+    checked = []
+    for fold, pair in enumerate(splits):
+        try:
+            train, test = pair
+        except (TypeError, ValueError):
+            raise InvalidSplitError(
+                f"Fold {fold} of {name} is not a (train, test) pair of index arrays; "
+                f"got {type(pair).__name__}."
+            ) from None
+        train = _as_indices(train, n_samples, fold, "training", name)
+        test = _as_indices(test, n_samples, fold, "test", name)
+        for part, indices in (("training", train), ("test", test)):
+            if indices.size == 0:
+                raise InvalidSplitError(f"Fold {fold} of {name} has an empty {part} set.")
+            out_of_range = indices[(indices < 0) | (indices >= n_samples)]
+            if out_of_range.size:
+                raise InvalidSplitError(
+                    f"Fold {fold} of {name} has {part} indices out of range for "
+                    f"{n_samples} samples: {_preview(out_of_range)}."
+                )
+        unique_test, counts = np.unique(test, return_counts=True)
+        if (counts > 1).any():
+            raise InvalidSplitError(
+                f"Fold {fold} of {name} lists test indices more than once: "
+                f"{_preview(unique_test[counts > 1])}."
+            )
+        overlap = np.intersect1d(train, test)
+        if overlap.size:
+            raise InvalidSplitError(
+                f"Fold {fold} of {name} has indices in both its training and test set: "
+                f"{_preview(overlap)}."
+            )
+        checked.append((train, test))
+    if not checked:
+        raise InvalidSplitError(f"{name} produced no splits.")
+    if kfold:
+        times_tested = np.bincount(np.concatenate([t for _, t in checked]), minlength=n_samples)
+        never, several = np.flatnonzero(times_tested == 0), np.flatnonzero(times_tested > 1)
+        if never.size or several.size:
+            problems = []
+            if never.size:
+                problems.append(f"never tested: {_preview(never)}")
+            if several.size:
+                problems.append(f"tested in several folds: {_preview(several)}")
+            raise InvalidSplitError(
+                f"{name} is not a k-fold split of {n_samples} samples; " + "; ".join(problems) + "."
+            )
+    return checked
+
+
+def _as_indices(indices, n_samples, fold, part, name):
+    indices = np.asarray(indices)
+    if indices.dtype == bool:
+        if indices.shape != (n_samples,):
+            raise InvalidSplitError(
+                f"Fold {fold} of {name} has a boolean {part} mask of shape {indices.shape}; "
+                f"expected ({n_samples},)."
+            )
+        return np.flatnonzero(indices)
+    if indices.size == 0:
+        return indices.astype(np.intp)
+    if indices.ndim != 1 or indices.dtype.kind not in "iu":
+        raise InvalidSplitError(
+            f"Fold {fold} of {name} has {part} indices that are not a 1-D array of "
+            f"integers (dtype {indices.dtype}, shape {indices.shape})."
+        )
+    return indices.astype(np.intp)
