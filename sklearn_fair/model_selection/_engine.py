@@ -19,6 +19,7 @@ import numpy as np
 from joblib import Parallel, delayed
 from sklearn.base import is_classifier
 from sklearn.exceptions import FitFailedWarning
+from sklearn.utils import indexable
 from sklearn.utils.multiclass import type_of_target
 
 from ._holdout import HoldoutSplit
@@ -67,6 +68,7 @@ class NestedPlan:
 
 def run_nested(plan, X, y, n_samples):
     """Run both phases of ``plan`` and return the assembled per-fold results."""
+    X, y = indexable(X, y)  # the same conversion make_plan applied to split the data
     n_selection = _count_selection_tasks(plan)
     n_assessment = plan.n_outer * len(plan.refit_seeds) + (1 if plan.final else 0)
     progress = _progress_bar(plan.verbose, n_selection + n_assessment)
@@ -120,8 +122,17 @@ def _selection_calls(plan, X, y, n_samples):
                 key = TaskKey(fold, candidate_index, split_index, None)
                 params = {**plan.selection_defaults, **candidate}
                 yield delayed(run_fit_task)(
-                    key, plan.estimator, params, X, y, train, test, plan.scorers,
-                    plan.fit_params, plan.score_params, n_samples,
+                    key,
+                    plan.estimator,
+                    params,
+                    X,
+                    y,
+                    train,
+                    test,
+                    plan.scorers,
+                    plan.fit_params,
+                    plan.score_params,
+                    n_samples,
                     error_score=plan.error_score,
                 )
 
@@ -134,17 +145,36 @@ def _assessment_calls(plan, folds, X, y, n_samples):
             if fold == plan.n_outer:  # the final model: all the data, no test set
                 key = TaskKey(fold, -1, -1, None)
                 yield delayed(run_fit_task)(
-                    key, plan.estimator, {**plan.selection_defaults, **selected["best_params"]},
-                    X, y, np.arange(n_samples),
-                    None, plan.scorers, plan.fit_params, plan.score_params, n_samples,
-                    error_score="raise", return_estimator=True,
+                    key,
+                    plan.estimator,
+                    {**plan.selection_defaults, **selected["best_params"]},
+                    X,
+                    y,
+                    np.arange(n_samples),
+                    None,
+                    plan.scorers,
+                    plan.fit_params,
+                    plan.score_params,
+                    n_samples,
+                    error_score="raise",
+                    return_estimator=True,
                 )
                 break
             key = TaskKey(fold, -1, -1, seed)
             yield delayed(run_fit_task)(
-                key, plan.estimator, params, X, y, train, test, plan.scorers,
-                plan.fit_params, plan.score_params, n_samples,
-                error_score=plan.error_score, return_estimator=plan.return_estimator,
+                key,
+                plan.estimator,
+                params,
+                X,
+                y,
+                train,
+                test,
+                plan.scorers,
+                plan.fit_params,
+                plan.score_params,
+                n_samples,
+                error_score=plan.error_score,
+                return_estimator=plan.return_estimator,
             )
 
 
@@ -160,9 +190,7 @@ def _select(plan, selection):
             folds.append(_select_from_search(plan, fold, selection[TaskKey(fold, -1, -1, None)]))
             continue
         n_inner = len(plan.inner_splits[fold])
-        scores = {
-            name: np.empty((len(plan.candidates), n_inner)) for name in plan.scorers
-        }
+        scores = {name: np.empty((len(plan.candidates), n_inner)) for name in plan.scorers}
         fit_time = np.zeros((len(plan.candidates), n_inner))
         score_time = np.zeros((len(plan.candidates), n_inner))
         errors = []
@@ -176,8 +204,10 @@ def _select(plan, selection):
                     scores[name][c, s] = task_scores[name]
                 fit_time[c, s], score_time[c, s] = result["fit_time"], result["score_time"]
         if len(errors) == len(plan.candidates) * n_inner:
-            where = "the final selection on all the data" if fold == plan.n_outer else (
-                f"outer fold {fold}"
+            where = (
+                "the final selection on all the data"
+                if fold == plan.n_outer
+                else (f"outer fold {fold}")
             )
             raise ValueError(
                 f"All {len(plan.candidates)} candidates failed to fit in {where}. "
@@ -249,10 +279,7 @@ def _assemble(plan, folds, assessment):
         refits = [assessment[TaskKey(fold, -1, -1, seed)] for seed in plan.refit_seeds]
         test_scores = {
             name: np.array(
-                [
-                    plan.error_score if r["error"] else r["scores"][name]
-                    for r in refits
-                ],
+                [plan.error_score if r["error"] else r["scores"][name] for r in refits],
                 dtype=float,
             )
             for name in plan.scorers

@@ -11,12 +11,13 @@ import numpy as np
 from sklearn import get_config
 from sklearn.base import is_classifier
 from sklearn.model_selection import check_cv
-from sklearn.utils import _safe_indexing, check_random_state
+from sklearn.utils import _safe_indexing, check_random_state, indexable
 from sklearn.utils.metadata_routing import MetadataRouter, MethodMapping, process_routing
 from sklearn.utils.validation import _num_samples, check_consistent_length
 
 from ._engine import NestedPlan, check_class_counts, default_inner_cv
 from ._graph_labels import is_graph_data, read_graph_labels
+from ._rolling_origin import RollingOrigin
 from ._search_space import (
     check_candidate_names,
     is_search,
@@ -176,6 +177,8 @@ def make_plan(
     if y is None and is_graph_data(X):
         y = read_graph_labels(X)
     check_consistent_length(X, y, groups)
+    # as GridSearchCV does: sparse matrices to CSR, array-likes without __getitem__ to arrays
+    X, y, groups = indexable(X, y, groups)
     check_labels(y)
     y_array = None if y is None else np.asarray(y)
 
@@ -219,7 +222,9 @@ def make_plan(
         owner, base_estimator, scorers, outer, inner, groups, params or {}
     )
     check_class_counts(outer, y_array, "the whole data set (outer_cv)")
-    outer_splits = validate_splits(outer.split(X, y, **outer_split), n_samples, name="outer_cv")
+    outer_splits = validate_splits(
+        outer.split(X, y, **outer_split), n_samples, allow_overlap=_lagged(outer), name="outer_cv"
+    )
 
     inner_splits = []
     fold_trains = [train for train, _ in outer_splits] + ([np.arange(n_samples)] if final else [])
@@ -266,6 +271,11 @@ def make_plan(
     return plan, y, n_samples, multimetric
 
 
+def _lagged(cv):
+    """RollingOrigin(lag > 0) overlaps training and assessment rows by design."""
+    return isinstance(cv, RollingOrigin) and cv.lag > 0
+
+
 def _with_cv(search, cv):
     from sklearn.base import clone
 
@@ -286,12 +296,16 @@ def _inner_splits(inner, X, y, train, split_params, classifier, fold, is_final):
         splits = list(cv.split(X_train, y_train, **split_params))
     except ValueError as exc:
         raise ValueError(f"inner_cv could not split {where}: {exc}") from exc
-    positions = validate_splits(splits, len(train), name=f"inner_cv in {where}")
+    positions = validate_splits(
+        splits, len(train), allow_overlap=_lagged(cv), name=f"inner_cv in {where}"
+    )
     return [(train[tr], train[te]) for tr, te in positions]
 
 
 def _check_stored_inner(stored, train, n_samples, fold):
-    splits = validate_splits(stored, n_samples, name=f"the stored inner splits of outer fold {fold}")
+    splits = validate_splits(
+        stored, n_samples, name=f"the stored inner splits of outer fold {fold}"
+    )
     for split, (tr, te) in enumerate(splits):
         outside = np.setdiff1d(np.concatenate([tr, te]), train)
         if outside.size:

@@ -1,7 +1,12 @@
 """The candidates of the inner model selection, and the checks of the search space."""
 
 import numpy as np
-from sklearn.model_selection import GridSearchCV, ParameterGrid, ParameterSampler, RandomizedSearchCV
+from sklearn.model_selection import (
+    GridSearchCV,
+    ParameterGrid,
+    ParameterSampler,
+    RandomizedSearchCV,
+)
 from sklearn.model_selection._search import BaseSearchCV
 
 __all__ = ["check_candidate_names", "make_candidates", "unwrap_search"]
@@ -50,9 +55,7 @@ def make_candidates(param_grid, param_distributions, n_iter, random_state):
     With neither a grid nor distributions there is one candidate, ``{}``: the estimator as given.
     """
     if param_grid is not None and param_distributions is not None:
-        raise ValueError(
-            "Give either 'param_grid' or 'param_distributions' to NestedCV, not both."
-        )
+        raise ValueError("Give either 'param_grid' or 'param_distributions' to NestedCV, not both.")
     if param_distributions is not None:
         if not isinstance(n_iter, (int, np.integer)) or isinstance(n_iter, bool) or n_iter < 1:
             raise ValueError(

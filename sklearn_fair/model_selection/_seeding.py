@@ -34,7 +34,7 @@ def with_seed(params, seed_params, seed):
 
 
 def draw_distinct_seeds(rng, n):
-    """Draw ``n`` distinct integer seeds from a ``RandomState`` (or anything check_random_state takes)."""
+    """Draw ``n`` distinct integer seeds from ``rng`` (anything check_random_state takes)."""
     rng = check_random_state(rng)
     seeds = []
     while len(seeds) < n:

@@ -13,7 +13,7 @@ def _preview(values, limit=10):
     return f"[{shown}{', ...' if len(values) > limit else ''}]"
 
 
-def validate_splits(splits, n_samples, *, kfold=False, name="cv"):
+def validate_splits(splits, n_samples, *, kfold=False, allow_overlap=False, name="cv"):
     """Check a list of ``(train, test)`` index pairs and return them as int arrays.
 
     Parameters
@@ -25,6 +25,9 @@ def validate_splits(splits, n_samples, *, kfold=False, name="cv"):
     kfold : bool, default=False
         Also require that every sample is tested exactly once over all folds
         (the contract of a k-fold split).
+    allow_overlap : bool, default=False
+        Accept indices in both the training and test set of a fold, as
+        :class:`RollingOrigin` with ``lag > 0`` produces on purpose.
     name : str, default="cv"
         How the splits are named in error messages (e.g. ``"outer_cv"``).
 
@@ -49,7 +52,7 @@ def validate_splits(splits, n_samples, *, kfold=False, name="cv"):
     >>> validate_splits([([0, 1], [1, 2])], 3)
     Traceback (most recent call last):
     ...
-    sklearn_fair.exceptions.InvalidSplitError: Fold 0 of cv has indices in both its training and test set: [1].
+    sklearn_fair.exceptions.InvalidSplitError: Fold 0 of cv has indices in both its training ...
     """
     checked = []
     for fold, pair in enumerate(splits):
@@ -78,7 +81,7 @@ def validate_splits(splits, n_samples, *, kfold=False, name="cv"):
                 f"{_preview(unique_test[counts > 1])}."
             )
         overlap = np.intersect1d(train, test)
-        if overlap.size:
+        if overlap.size and not allow_overlap:
             raise InvalidSplitError(
                 f"Fold {fold} of {name} has indices in both its training and test set: "
                 f"{_preview(overlap)}."

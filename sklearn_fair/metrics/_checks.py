@@ -1,0 +1,87 @@
+"""Input checks shared by the metric functions."""
+
+import numbers
+
+import numpy as np
+
+
+def _has_nan(array):
+    """Whether ``array`` holds a NaN, for numeric and object arrays alike."""
+    if array.dtype.kind in "fc":
+        return bool(np.isnan(array).any())
+    if array.dtype.kind == "O":
+        # NaN is the only value that differs from itself.
+        return any(value != value for value in array.ravel())
+    return False
+
+
+def _as_1d(name, values):
+    array = np.asarray(values)
+    if array.ndim == 2 and array.shape[1] == 1:
+        array = array.ravel()
+    if array.ndim != 1:
+        raise ValueError(
+            f"The '{name}' parameter must be a 1-D array-like. Got an array of shape "
+            f"{array.shape} instead."
+        )
+    if _has_nan(array):
+        raise ValueError(f"The '{name}' parameter contains NaN; remove or impute it first.")
+    return array
+
+
+def check_targets(y_true, y_pred, sample_weight=None):
+    """Return ``y_true``, ``y_pred`` and ``sample_weight`` as checked 1-D arrays.
+
+    Raises a ValueError naming the parameter on NaN, shape or length problems.
+    """
+    y_true = _as_1d("y_true", y_true)
+    y_pred = _as_1d("y_pred", y_pred)
+    if y_true.shape[0] != y_pred.shape[0]:
+        raise ValueError(
+            "The 'y_true' and 'y_pred' parameters must have the same length. Got "
+            f"{y_true.shape[0]} and {y_pred.shape[0]} instead."
+        )
+    if y_true.shape[0] == 0:
+        raise ValueError("The 'y_true' and 'y_pred' parameters are empty; need at least 1 sample.")
+    if sample_weight is not None:
+        sample_weight = _as_1d("sample_weight", sample_weight).astype(float)
+        if sample_weight.shape[0] != y_true.shape[0]:
+            raise ValueError(
+                "The 'sample_weight' parameter must have one weight per sample "
+                f"({y_true.shape[0]}). Got {sample_weight.shape[0]} instead."
+            )
+        if not np.isfinite(sample_weight).all() or (sample_weight < 0).any():
+            raise ValueError(
+                "The 'sample_weight' parameter must hold finite, non-negative weights."
+            )
+    return y_true, y_pred, sample_weight
+
+
+def check_pos_label(pos_label, y_true, y_pred):
+    """Raise a ValueError when ``pos_label`` is in neither ``y_true`` nor ``y_pred``."""
+    labels = np.union1d(np.unique(y_true), np.unique(y_pred))
+    try:
+        present = bool(np.isin(pos_label, labels))
+    except TypeError:
+        present = False
+    if not present:
+        raise ValueError(
+            f"The 'pos_label' parameter must be one of the labels {labels.tolist()}. "
+            f"Got {pos_label!r} instead."
+        )
+
+
+def check_prevalence(prevalence):
+    """Return ``prevalence`` as a float after checking it is None or in (0, 1)."""
+    if prevalence is None:
+        return None
+    if (
+        isinstance(prevalence, bool)
+        or not isinstance(prevalence, numbers.Real)
+        or not 0.0 < float(prevalence) < 1.0
+    ):
+        raise ValueError(
+            "The 'prevalence' parameter must be None (estimate it from the data) or a "
+            f"number strictly between 0 and 1. Got {prevalence!r} instead."
+        )
+    return float(prevalence)

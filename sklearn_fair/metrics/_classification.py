@@ -1,0 +1,261 @@
+"""Classification metrics: Cohen's kappa, sensitivity, specificity, PPV and NPV."""
+
+import numbers
+import warnings
+
+import numpy as np
+from sklearn.exceptions import UndefinedMetricWarning
+from sklearn.metrics import cohen_kappa_score, multilabel_confusion_matrix
+
+from ._checks import check_pos_label, check_prevalence, check_targets
+
+_KAPPA_WEIGHTS = ("linear", "quadratic")
+
+
+def kappa(y_true, y_pred, *, labels=None, weights=None, sample_weight=None):
+    """Cohen's kappa: agreement between two labelings, corrected for chance.
+
+    A checked front end to :func:`sklearn.metrics.cohen_kappa_score`.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels.
+    y_pred : array-like of shape (n_samples,)
+        Predicted labels.
+    labels : array-like, default=None
+        Labels to index the confusion matrix; by default those in ``y_true``
+        or ``y_pred``. With ordinal weights, give them in their order.
+    weights : {None, "linear", "quadratic"}, default=None
+        None for the unweighted kappa; "linear" or "quadratic" for the
+        weighted kappa of ordinal labels, where a disagreement costs its
+        distance (or squared distance) in the order of ``labels``.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Sample weights.
+
+    Returns
+    -------
+    float
+        Kappa, 1 for perfect agreement, 0 for chance-level agreement.
+
+    Examples
+    --------
+    >>> from sklearn_fair.metrics import kappa
+    >>> kappa([0, 0, 1, 1], [0, 0, 1, 0])
+    0.5
+    >>> kappa([0, 1, 2, 2], [0, 2, 2, 2], weights="quadratic")
+    0.8
+    """
+    if not (weights is None or (isinstance(weights, str) and weights in _KAPPA_WEIGHTS)):
+        raise ValueError(
+            "The 'weights' parameter of kappa must be None, 'linear' or 'quadratic'. "
+            f"Got {weights!r} instead."
+        )
+    y_true, y_pred, sample_weight = check_targets(y_true, y_pred, sample_weight)
+    return float(
+        cohen_kappa_score(
+            y_true, y_pred, labels=labels, weights=weights, sample_weight=sample_weight
+        )
+    )
+
+
+def _check_zero_division(zero_division):
+    if isinstance(zero_division, str) and zero_division == "warn":
+        return
+    if (
+        isinstance(zero_division, numbers.Real)
+        and not isinstance(zero_division, bool)
+        and (zero_division in (0, 1) or np.isnan(zero_division))
+    ):
+        return
+    raise ValueError(
+        "The 'zero_division' parameter must be 'warn', 0.0, 1.0 or np.nan. "
+        f"Got {zero_division!r} instead."
+    )
+
+
+def _divide(numerator, denominator, metric, why, zero_division):
+    if denominator > 0:
+        return float(numerator / denominator)
+    if isinstance(zero_division, str):
+        warnings.warn(
+            f"{metric} is ill-defined ({why}) and is set to 0.0. Use the 'zero_division' "
+            "parameter to control this.",
+            UndefinedMetricWarning,
+            stacklevel=3,
+        )
+        return 0.0
+    return float(zero_division)
+
+
+def _counts(y_true, y_pred, pos_label, sample_weight, zero_division):
+    """Return (tn, fp, fn, tp) of ``pos_label`` against all other labels."""
+    _check_zero_division(zero_division)
+    y_true, y_pred, sample_weight = check_targets(y_true, y_pred, sample_weight)
+    check_pos_label(pos_label, y_true, y_pred)
+    matrix = multilabel_confusion_matrix(
+        y_true, y_pred, sample_weight=sample_weight, labels=[pos_label]
+    )[0]
+    return matrix.ravel()
+
+
+_COMMON_PARAMETERS = """y_true : array-like of shape (n_samples,)
+        True labels.
+    y_pred : array-like of shape (n_samples,)
+        Predicted labels.
+    pos_label : int, float, bool or str, default=1
+        The positive class; every other label counts as negative (one
+        against the rest when there are more than two classes).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Sample weights.
+    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
+        The value returned when the metric is undefined (a zero
+        denominator); "warn" returns 0.0 with an ``UndefinedMetricWarning``,
+        as scikit-learn's metrics do."""
+
+
+def sensitivity(y_true, y_pred, *, pos_label=1, sample_weight=None, zero_division="warn"):
+    tn, fp, fn, tp = _counts(y_true, y_pred, pos_label, sample_weight, zero_division)
+    return _divide(tp, tp + fn, "Sensitivity", "no positive samples", zero_division)
+
+
+def specificity(y_true, y_pred, *, pos_label=1, sample_weight=None, zero_division="warn"):
+    tn, fp, fn, tp = _counts(y_true, y_pred, pos_label, sample_weight, zero_division)
+    return _divide(tn, tn + fp, "Specificity", "no negative samples", zero_division)
+
+
+def _predictive_value(
+    y_true, y_pred, prevalence, pos_label, sample_weight, zero_division, positive
+):
+    prevalence = check_prevalence(prevalence)
+    tn, fp, fn, tp = _counts(y_true, y_pred, pos_label, sample_weight, zero_division)
+    name = "PPV" if positive else "NPV"
+    if prevalence is None:
+        if positive:
+            return _divide(tp, tp + fp, name, "no positive predictions", zero_division)
+        return _divide(tn, tn + fn, name, "no negative predictions", zero_division)
+    if tp + fn == 0 or tn + fp == 0:
+        return _divide(0, 0, name, "sensitivity or specificity undefined", zero_division)
+    sens = tp / (tp + fn)
+    spec = tn / (tn + fp)
+    if positive:
+        numerator = sens * prevalence
+        denominator = numerator + (1.0 - spec) * (1.0 - prevalence)
+    else:
+        numerator = spec * (1.0 - prevalence)
+        denominator = numerator + (1.0 - sens) * prevalence
+    return _divide(numerator, denominator, name, "denominator of Bayes' rule is 0", zero_division)
+
+
+def ppv(y_true, y_pred, *, prevalence=None, pos_label=1, sample_weight=None, zero_division="warn"):
+    return _predictive_value(
+        y_true, y_pred, prevalence, pos_label, sample_weight, zero_division, positive=True
+    )
+
+
+def npv(y_true, y_pred, *, prevalence=None, pos_label=1, sample_weight=None, zero_division="warn"):
+    return _predictive_value(
+        y_true, y_pred, prevalence, pos_label, sample_weight, zero_division, positive=False
+    )
+
+
+_PREVALENCE_PARAMETER = """prevalence : float in (0, 1), default=None
+        The prevalence of the positive class in the population where the
+        classifier will be used. None takes it from the data, giving the
+        plain ratio of counts; a number applies Bayes' rule to the observed
+        sensitivity and specificity with that prevalence, as needed when the
+        evaluation sample was enriched in positives (a case-control study)."""
+
+sensitivity.__doc__ = f"""Sensitivity (recall, true positive rate): TP / (TP + FN).
+
+    Parameters
+    ----------
+    {_COMMON_PARAMETERS}
+
+    Returns
+    -------
+    float
+        The fraction of positive samples predicted positive.
+
+    Examples
+    --------
+    >>> from sklearn_fair.metrics import sensitivity
+    >>> y_true = [1, 1, 1, 0, 0, 0, 0, 0]
+    >>> y_pred = [1, 1, 0, 1, 0, 0, 0, 0]
+    >>> round(sensitivity(y_true, y_pred), 4)
+    0.6667
+    >>> sensitivity(["ill", "ill", "well"], ["ill", "well", "well"], pos_label="ill")
+    0.5
+    """
+
+specificity.__doc__ = f"""Specificity (true negative rate): TN / (TN + FP).
+
+    Parameters
+    ----------
+    {_COMMON_PARAMETERS}
+
+    Returns
+    -------
+    float
+        The fraction of negative samples predicted negative.
+
+    Examples
+    --------
+    >>> from sklearn_fair.metrics import specificity
+    >>> y_true = [1, 1, 1, 0, 0, 0, 0, 0]
+    >>> y_pred = [1, 1, 0, 1, 0, 0, 0, 0]
+    >>> specificity(y_true, y_pred)
+    0.8
+    """
+
+ppv.__doc__ = f"""Positive predictive value (precision), optionally at a given prevalence.
+
+    With ``prevalence=None`` it is TP / (TP + FP). With a prevalence ``p``
+    it is Bayes' rule, ``sens * p / (sens * p + (1 - spec) * (1 - p))``.
+
+    Parameters
+    ----------
+    {_COMMON_PARAMETERS}
+    {_PREVALENCE_PARAMETER}
+
+    Returns
+    -------
+    float
+        The probability that a sample predicted positive is positive.
+
+    Examples
+    --------
+    >>> from sklearn_fair.metrics import ppv
+    >>> y_true = [1, 1, 1, 0, 0, 0, 0, 0]
+    >>> y_pred = [1, 1, 0, 1, 0, 0, 0, 0]
+    >>> round(ppv(y_true, y_pred), 4)
+    0.6667
+    >>> round(ppv(y_true, y_pred, prevalence=0.1), 4)  # a rarer disease
+    0.2703
+    """
+
+npv.__doc__ = f"""Negative predictive value, optionally at a given prevalence.
+
+    With ``prevalence=None`` it is TN / (TN + FN). With a prevalence ``p``
+    it is Bayes' rule, ``spec * (1 - p) / (spec * (1 - p) + (1 - sens) * p)``.
+
+    Parameters
+    ----------
+    {_COMMON_PARAMETERS}
+    {_PREVALENCE_PARAMETER}
+
+    Returns
+    -------
+    float
+        The probability that a sample predicted negative is negative.
+
+    Examples
+    --------
+    >>> from sklearn_fair.metrics import npv
+    >>> y_true = [1, 1, 1, 0, 0, 0, 0, 0]
+    >>> y_pred = [1, 1, 0, 1, 0, 0, 0, 0]
+    >>> npv(y_true, y_pred)
+    0.8
+    >>> round(npv(y_true, y_pred, prevalence=0.1), 4)
+    0.9558
+    """

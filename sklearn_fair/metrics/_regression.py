@@ -1,0 +1,85 @@
+"""Agreement of continuous measurements: Lin's concordance correlation coefficient."""
+
+import warnings
+
+import numpy as np
+from sklearn.exceptions import UndefinedMetricWarning
+
+from ._checks import check_targets
+
+
+def concordance_correlation_coefficient(y_true, y_pred, *, bias=True, sample_weight=None):
+    """Lin's concordance correlation coefficient (CCC).
+
+    ``2 cov(x, y) / (var(x) + var(y) + (mean(x) - mean(y)) ** 2)``: Pearson's
+    correlation penalised for any shift in location or scale, so 1 only when
+    ``y_pred == y_true`` exactly (Lin, 1989, Biometrics 45:255-268).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Reference values.
+    y_pred : array-like of shape (n_samples,)
+        Predicted or second-method values.
+    bias : bool, default=True
+        True divides the variances and the covariance by ``n`` (Lin's
+        definition); False divides them by ``n - 1`` (the unbiased sample
+        moments, as ``np.cov`` does by default). The mean difference term is
+        the same either way, so the two differ slightly for small ``n``. With
+        ``sample_weight``, ``n`` is the sum of the weights.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Sample weights, taken as frequencies.
+
+    Returns
+    -------
+    float
+        The CCC, in [-1, 1]. NaN, with an ``UndefinedMetricWarning``, when
+        both inputs are constant and equal (the formula is 0 / 0).
+
+    Examples
+    --------
+    >>> from sklearn_fair.metrics import concordance_correlation_coefficient
+    >>> concordance_correlation_coefficient([1, 2, 3, 4], [1, 2, 3, 4])
+    1.0
+    >>> concordance_correlation_coefficient([1, 2, 3, 4], [2, 3, 4, 5])
+    0.7142857142857143
+    >>> round(concordance_correlation_coefficient([1, 2, 3, 4], [2, 3, 4, 5], bias=False), 4)
+    0.7692
+    """
+    if not isinstance(bias, (bool, np.bool_)):
+        raise ValueError(f"The 'bias' parameter must be True or False. Got {bias!r} instead.")
+    y_true, y_pred, sample_weight = check_targets(y_true, y_pred, sample_weight)
+    if y_true.dtype.kind not in "biuf" or y_pred.dtype.kind not in "biuf":
+        raise ValueError(
+            "The 'y_true' and 'y_pred' parameters of concordance_correlation_coefficient must "
+            f"be numeric. Got dtypes {y_true.dtype} and {y_pred.dtype} instead."
+        )
+    x = y_true.astype(float)
+    y = y_pred.astype(float)
+    if not (np.isfinite(x).all() and np.isfinite(y).all()):
+        raise ValueError("The 'y_true' and 'y_pred' parameters must hold finite values.")
+    weight = np.ones_like(x) if sample_weight is None else sample_weight
+    total = weight.sum()
+    denominator = total if bias else total - 1.0
+    if denominator <= 0:
+        raise ValueError(
+            "concordance_correlation_coefficient with bias=False needs a total weight above 1 "
+            f"(at least 2 samples). Got {total!r} instead."
+        )
+    mean_x = np.dot(weight, x) / total
+    mean_y = np.dot(weight, y) / total
+    dx = x - mean_x
+    dy = y - mean_y
+    var_x = np.dot(weight, dx * dx) / denominator
+    var_y = np.dot(weight, dy * dy) / denominator
+    cov_xy = np.dot(weight, dx * dy) / denominator
+    scale = var_x + var_y + (mean_x - mean_y) ** 2
+    if scale == 0:
+        warnings.warn(
+            "The concordance correlation coefficient is undefined when y_true and y_pred are "
+            "constant and equal; returning NaN.",
+            UndefinedMetricWarning,
+            stacklevel=2,
+        )
+        return float("nan")
+    return float(2.0 * cov_xy / scale)

@@ -1,0 +1,263 @@
+"""Scorers for our metrics, and name resolution beside scikit-learn's scorers."""
+
+import copy
+
+from sklearn.metrics import get_scorer as _sklearn_get_scorer
+from sklearn.metrics import get_scorer_names as _sklearn_get_scorer_names
+from sklearn.metrics import make_scorer
+
+from ._checks import check_prevalence
+from ._classification import kappa, npv, ppv, sensitivity, specificity
+from ._regression import concordance_correlation_coefficient
+
+
+def make_kappa_scorer(*, weights=None, labels=None):
+    """Make a scorer of Cohen's kappa for scikit-learn's searches and cross-validation.
+
+    Parameters
+    ----------
+    weights : {None, "linear", "quadratic"}, default=None
+        Passed to :func:`~sklearn_fair.metrics.kappa`.
+    labels : array-like, default=None
+        Passed to :func:`~sklearn_fair.metrics.kappa`; give the ordinal
+        order here when using weights.
+
+    Returns
+    -------
+    scorer : callable
+        ``scorer(estimator, X, y)``, greater is better.
+
+    Examples
+    --------
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from sklearn_fair.metrics import make_kappa_scorer
+    >>> X, y = [[0], [1], [2], [3]], [0, 0, 1, 1]
+    >>> scorer = make_kappa_scorer(weights="linear")
+    >>> scorer(LogisticRegression().fit(X, y), X, y)
+    1.0
+    """
+    kappa([0, 1], [0, 1], weights=weights)  # fail now on a bad 'weights', not in a search
+    return make_scorer(kappa, weights=weights, labels=labels)
+
+
+def _make_binary_scorer(metric, pos_label, **kwargs):
+    return make_scorer(metric, pos_label=pos_label, **kwargs)
+
+
+def make_sensitivity_scorer(*, pos_label=1, zero_division="warn"):
+    """Make a scorer of :func:`~sklearn_fair.metrics.sensitivity`.
+
+    Parameters
+    ----------
+    pos_label : int, float, bool or str, default=1
+        The positive class.
+    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
+        Value when undefined; see :func:`~sklearn_fair.metrics.sensitivity`.
+
+    Returns
+    -------
+    scorer : callable
+        ``scorer(estimator, X, y)``, greater is better.
+
+    Examples
+    --------
+    >>> from sklearn.dummy import DummyClassifier
+    >>> from sklearn_fair.metrics import make_sensitivity_scorer
+    >>> X, y = [[0], [1], [2], [3]], ["a", "b", "b", "b"]
+    >>> scorer = make_sensitivity_scorer(pos_label="b")
+    >>> scorer(DummyClassifier().fit(X, y), X, y)
+    1.0
+    """
+    return _make_binary_scorer(sensitivity, pos_label, zero_division=zero_division)
+
+
+def make_specificity_scorer(*, pos_label=1, zero_division="warn"):
+    """Make a scorer of :func:`~sklearn_fair.metrics.specificity`.
+
+    Parameters
+    ----------
+    pos_label : int, float, bool or str, default=1
+        The positive class.
+    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
+        Value when undefined; see :func:`~sklearn_fair.metrics.specificity`.
+
+    Returns
+    -------
+    scorer : callable
+        ``scorer(estimator, X, y)``, greater is better.
+
+    Examples
+    --------
+    >>> from sklearn.dummy import DummyClassifier
+    >>> from sklearn_fair.metrics import make_specificity_scorer
+    >>> X, y = [[0], [1], [2], [3]], ["a", "b", "b", "b"]
+    >>> scorer = make_specificity_scorer(pos_label="b")
+    >>> scorer(DummyClassifier().fit(X, y), X, y)
+    0.0
+    """
+    return _make_binary_scorer(specificity, pos_label, zero_division=zero_division)
+
+
+def make_ppv_scorer(*, prevalence=None, pos_label=1, zero_division="warn"):
+    """Make a scorer of :func:`~sklearn_fair.metrics.ppv`, optionally at a prevalence.
+
+    Parameters
+    ----------
+    prevalence : float in (0, 1), default=None
+        None takes the prevalence from each test fold; a number applies
+        Bayes' rule with it (see :func:`~sklearn_fair.metrics.ppv`).
+    pos_label : int, float, bool or str, default=1
+        The positive class.
+    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
+        Value when undefined.
+
+    Returns
+    -------
+    scorer : callable
+        ``scorer(estimator, X, y)``, greater is better.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from sklearn.model_selection import cross_val_score
+    >>> from sklearn_fair.metrics import make_ppv_scorer
+    >>> X, y = make_classification(n_samples=60, random_state=0)
+    >>> scores = cross_val_score(
+    ...     LogisticRegression(), X, y, cv=3, scoring=make_ppv_scorer(prevalence=0.05)
+    ... )
+    >>> scores.shape
+    (3,)
+    """
+    check_prevalence(prevalence)
+    return _make_binary_scorer(ppv, pos_label, prevalence=prevalence, zero_division=zero_division)
+
+
+def make_npv_scorer(*, prevalence=None, pos_label=1, zero_division="warn"):
+    """Make a scorer of :func:`~sklearn_fair.metrics.npv`, optionally at a prevalence.
+
+    Parameters
+    ----------
+    prevalence : float in (0, 1), default=None
+        None takes the prevalence from each test fold; a number applies
+        Bayes' rule with it (see :func:`~sklearn_fair.metrics.npv`).
+    pos_label : int, float, bool or str, default=1
+        The positive class.
+    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
+        Value when undefined.
+
+    Returns
+    -------
+    scorer : callable
+        ``scorer(estimator, X, y)``, greater is better.
+
+    Examples
+    --------
+    >>> from sklearn.dummy import DummyClassifier
+    >>> from sklearn_fair.metrics import make_npv_scorer
+    >>> X, y = [[0], [1], [2], [3]], [1, 0, 0, 0]
+    >>> make_npv_scorer(prevalence=0.5)(DummyClassifier().fit(X, y), X, y)
+    0.5
+    """
+    check_prevalence(prevalence)
+    return _make_binary_scorer(npv, pos_label, prevalence=prevalence, zero_division=zero_division)
+
+
+def make_ccc_scorer(*, bias=True):
+    """Make a scorer of Lin's concordance correlation coefficient for regressors.
+
+    Parameters
+    ----------
+    bias : bool, default=True
+        See :func:`~sklearn_fair.metrics.concordance_correlation_coefficient`.
+
+    Returns
+    -------
+    scorer : callable
+        ``scorer(estimator, X, y)``, greater is better.
+
+    Examples
+    --------
+    >>> from sklearn.linear_model import LinearRegression
+    >>> from sklearn_fair.metrics import make_ccc_scorer
+    >>> X, y = [[0], [1], [2], [3]], [0.0, 2.0, 4.0, 6.0]
+    >>> round(make_ccc_scorer()(LinearRegression().fit(X, y), X, y), 6)
+    1.0
+    """
+    concordance_correlation_coefficient([0.0, 1.0], [0.0, 1.0], bias=bias)
+    return make_scorer(concordance_correlation_coefficient, bias=bias)
+
+
+_SCORERS = {
+    "kappa": make_kappa_scorer(),
+    "sensitivity": make_sensitivity_scorer(),
+    "specificity": make_specificity_scorer(),
+    "ppv": make_ppv_scorer(),
+    "npv": make_npv_scorer(),
+    "ccc": make_ccc_scorer(),
+}
+
+
+def get_scorer_names():
+    """All the scorer names that :func:`get_scorer` accepts: ours and scikit-learn's.
+
+    Returns
+    -------
+    list of str
+        Sorted names.
+
+    Examples
+    --------
+    >>> from sklearn_fair.metrics import get_scorer_names
+    >>> names = get_scorer_names()
+    >>> "ppv" in names and "roc_auc" in names
+    True
+    """
+    return sorted(set(_SCORERS) | set(_sklearn_get_scorer_names()))
+
+
+def get_scorer(scoring):
+    """Return the scorer for a name: ours ("kappa", "ppv", ...) or any of scikit-learn's.
+
+    Our names are "kappa", "sensitivity", "specificity", "ppv", "npv" and
+    "ccc", with default parameters (``pos_label=1``, prevalence from the
+    data, ``bias=True``); use the ``make_*_scorer`` factories for others.
+    Every other name goes to :func:`sklearn.metrics.get_scorer`. A callable
+    or None is returned as scikit-learn's ``get_scorer`` returns it.
+
+    Parameters
+    ----------
+    scoring : str, callable or None
+        The scorer's name, or a scorer.
+
+    Returns
+    -------
+    scorer : callable
+        A fresh copy, ``scorer(estimator, X, y)``, greater is better.
+
+    Raises
+    ------
+    ValueError
+        For an unknown name, listing the valid ones.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from sklearn_fair.metrics import get_scorer
+    >>> X, y = make_classification(n_samples=60, random_state=0)
+    >>> model = LogisticRegression().fit(X, y)
+    >>> 0.5 < get_scorer("kappa")(model, X, y) <= 1.0
+    True
+    >>> get_scorer("accuracy")(model, X, y) == model.score(X, y)
+    True
+    """
+    if isinstance(scoring, str):
+        if scoring in _SCORERS:
+            return copy.deepcopy(_SCORERS[scoring])
+        if scoring not in _sklearn_get_scorer_names():
+            raise ValueError(
+                f"The 'scoring' parameter must be a valid scorer name. Got {scoring!r} "
+                f"instead. Valid names: {', '.join(get_scorer_names())}."
+            )
+    return _sklearn_get_scorer(scoring)

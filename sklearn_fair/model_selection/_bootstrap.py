@@ -1,0 +1,151 @@
+"""Bootstrap resampling as a scikit-learn splitter: with replacement, out-of-bag assessment."""
+
+import numbers
+
+import numpy as np
+from sklearn.model_selection import BaseCrossValidator
+from sklearn.utils import check_random_state, resample
+from sklearn.utils.validation import _num_samples
+
+from ..exceptions import InvalidSplitError
+
+__all__ = ["Bootstrap"]
+
+
+class Bootstrap(BaseCrossValidator):
+    """Bootstrap resamples: analysis set drawn with replacement, out-of-bag assessment.
+
+    Each resample draws ``n_samples`` row indices with replacement for the
+    analysis (training) set, so some rows appear several times and about
+    36.8% (``(1 - 1/n) ** n``) appear not at all; those out-of-bag rows form
+    the assessment (test) set. This is rsample's ``bootstraps()`` and the
+    resampling scheme behind the .632 estimators (Efron & Tibshirani, 1997).
+
+    Parameters
+    ----------
+    n_resamples : int, default=25
+        Number of bootstrap resamples (splits), at least 1.
+    stratify : bool, default=False
+        Draw the analysis set class by class, keeping each class's count of
+        ``y`` exactly (to within rounding) as in the whole data set; needs
+        ``y`` in :meth:`split`. Uses :func:`sklearn.utils.resample`.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the draws. Pass an int for the same resamples on every call.
+
+    Notes
+    -----
+    **Repeated indices.** The training indices of a split repeat, and every
+    consumer sees the repeats as copies of the row:
+
+    - ``cross_validate``, ``GridSearchCV`` and :class:`~sklearn_fair.NestedCV`
+      index ``X`` and ``y`` with the training indices, so the estimator is fit
+      on a data set with duplicated rows. For most estimators (linear models,
+      trees, naive Bayes, scalers) a row present ``k`` times weighs as much as
+      one row with ``sample_weight=k``; the duplicates cost memory, not
+      correctness.
+    - Estimators that look at neighbours or distances (k-nearest neighbours,
+      kernel methods, t-SNE-like embeddings) see exact ties: a duplicated row
+      is its own nearest neighbour. Fitted attributes such as
+      ``n_samples_seen_`` count the copies.
+    - An *inner* resampling run on a bootstrap analysis set (nested
+      cross-validation, or an estimator with internal validation such as
+      early stopping) can put copies of one row on both sides of its split,
+      so the inner scores are optimistic. The outer, out-of-bag score is not
+      affected, because no copy of a test row is in the analysis set.
+    - The assessment sets of different resamples overlap and have random
+      sizes, so their scores are not independent: summarise them with care
+      (e.g. the .632 estimator), not as k-fold scores.
+
+    An out-of-bag set that comes out empty (likely only for a handful of
+    samples) is an error rather than a silently skipped resample.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_fair.model_selection import Bootstrap
+    >>> X = np.zeros((8, 1))
+    >>> cv = Bootstrap(n_resamples=3, random_state=0)
+    >>> cv.get_n_splits()
+    3
+    >>> train, test = next(cv.split(X))
+    >>> len(train), len(np.unique(train)) < len(train), np.intersect1d(train, test).size
+    (8, True, 0)
+    """
+
+    def __init__(self, n_resamples=25, *, stratify=False, random_state=None):
+        self.n_resamples = n_resamples
+        self.stratify = stratify
+        self.random_state = random_state
+
+    def get_n_splits(self, X=None, y=None, groups=None):
+        """Return the number of resamples, ``n_resamples``."""
+        self._check_params()
+        return self.n_resamples
+
+    def split(self, X, y=None, groups=None):
+        """Yield ``(analysis, out_of_bag)`` index arrays, one pair per resample.
+
+        Parameters
+        ----------
+        X : array-like or sequence of length n_samples
+            The data; only its length is used.
+        y : array-like of shape (n_samples,), default=None
+            Class labels, needed when ``stratify=True``.
+        groups : None
+            Ignored.
+
+        Yields
+        ------
+        train : ndarray of shape (n_samples,)
+            Indices drawn with replacement (they repeat).
+        test : ndarray
+            The sorted out-of-bag indices: those not drawn.
+
+        Raises
+        ------
+        InvalidSplitError
+            If a resample leaves no row out of bag.
+        """
+        self._check_params()
+        n_samples = _num_samples(X)
+        if self.stratify:
+            if y is None:
+                raise ValueError("Bootstrap(stratify=True) needs y in split(X, y).")
+            y = np.asarray(y)
+            if y.shape != (n_samples,):
+                raise ValueError(
+                    f"Bootstrap(stratify=True) needs one label per sample: y has shape "
+                    f"{y.shape}, X has {n_samples} samples."
+                )
+        rng = check_random_state(self.random_state)
+        indices = np.arange(n_samples)
+        for resample_index in range(self.n_resamples):
+            train = resample(
+                indices,
+                replace=True,
+                n_samples=n_samples,
+                stratify=y if self.stratify else None,
+                random_state=rng,
+            )
+            drawn = np.zeros(n_samples, dtype=bool)
+            drawn[train] = True
+            test = np.flatnonzero(~drawn)
+            if test.size == 0:
+                raise InvalidSplitError(
+                    f"Bootstrap resample {resample_index} of {self.n_resamples} drew every one "
+                    f"of the {n_samples} samples, leaving an empty out-of-bag assessment set; "
+                    "use more samples or another random_state."
+                )
+            yield train, test
+
+    def _check_params(self):
+        n = self.n_resamples
+        if not isinstance(n, numbers.Integral) or isinstance(n, bool) or n < 1:
+            raise ValueError(
+                f"The 'n_resamples' parameter of Bootstrap must be an int >= 1. Got {n!r} instead."
+            )
+        if not isinstance(self.stratify, (bool, np.bool_)):
+            raise ValueError(
+                "The 'stratify' parameter of Bootstrap must be True or False. "
+                f"Got {self.stratify!r} instead."
+            )

@@ -1,0 +1,69 @@
+"""Input checks shared by the statistics functions."""
+
+import numbers
+
+import numpy as np
+
+
+def check_scores(name, values, *, min_size=1, purpose="this statistic"):
+    """Return ``values`` as a finite 1-D float array with at least ``min_size`` entries."""
+    try:
+        array = np.asarray(values, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(
+            f"The '{name}' parameter must be a 1-D array of numbers. Got {values!r} instead."
+        ) from exc
+    if array.ndim != 1:
+        raise ValueError(
+            f"The '{name}' parameter must be 1-D. Got an array of shape {array.shape} instead."
+        )
+    if np.isnan(array).any():
+        raise ValueError(f"The '{name}' parameter contains NaN; remove it or impute it first.")
+    if not np.isfinite(array).all():
+        raise ValueError(f"The '{name}' parameter contains an infinite value.")
+    if array.shape[0] < min_size:
+        raise ValueError(
+            f"The '{name}' parameter needs at least {min_size} values for {purpose}. Got "
+            f"{array.shape[0]} instead."
+        )
+    return array
+
+
+def check_paired(a, b, *, min_size=2, purpose="a paired test"):
+    """Return ``a`` and ``b`` checked as paired score arrays of the same length."""
+    a = check_scores("a", a, min_size=min_size, purpose=purpose)
+    b = check_scores("b", b, min_size=min_size, purpose=purpose)
+    if a.shape[0] != b.shape[0]:
+        raise ValueError(
+            "The 'a' and 'b' parameters must hold paired scores of the same length (one per "
+            f"shared resample). Got {a.shape[0]} and {b.shape[0]} instead."
+        )
+    return a, b
+
+
+def check_confidence(confidence):
+    """Return ``confidence`` as a float after checking it is in (0, 1)."""
+    if (
+        isinstance(confidence, bool)
+        or not isinstance(confidence, numbers.Real)
+        or not 0.0 < float(confidence) < 1.0
+    ):
+        raise ValueError(
+            "The 'confidence' parameter must be a number strictly between 0 and 1. "
+            f"Got {confidence!r} instead."
+        )
+    return float(confidence)
+
+
+def check_positive(name, value):
+    """Return ``value`` as a float after checking it is a positive finite number."""
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, numbers.Real)
+        or not np.isfinite(value)
+        or value <= 0
+    ):
+        raise ValueError(
+            f"The '{name}' parameter must be a positive number. Got {value!r} instead."
+        )
+    return float(value)

@@ -1,0 +1,253 @@
+"""Pairwise comparison of several nested cross-validation results on shared outer splits."""
+
+from collections.abc import Mapping
+from itertools import combinations
+
+import numpy as np
+
+from ..exceptions import SplitsMismatchError
+from ._checks import check_confidence
+from ._paired import corrected_resampled_ttest, holm, paired_ttest
+
+NOT_DEMONSTRATED = "difference not demonstrated"
+_TESTS = ("corrected", "paired")
+_COLUMNS = (
+    "model_a",
+    "model_b",
+    "mean_a",
+    "mean_b",
+    "mean_difference",
+    "ci_low",
+    "ci_high",
+    "statistic",
+    "pvalue",
+    "pvalue_holm",
+    "verdict",
+)
+
+
+def _scores_from_dict(name, result, scoring):
+    metric_keys = sorted(key for key in result if key.startswith("test_"))
+    if scoring is None:
+        if "test_score" in result:
+            key = "test_score"
+        elif len(metric_keys) == 1:
+            key = metric_keys[0]
+        else:
+            raise ValueError(
+                f"The result {name!r} holds several metrics ({metric_keys}); pass the "
+                "'scoring' parameter to choose one."
+            )
+    else:
+        key = f"test_{scoring}"
+        if key not in result:
+            raise ValueError(
+                f"The 'scoring' parameter is {scoring!r}, but the result {name!r} has no "
+                f"{key!r} key; it has {metric_keys}."
+            )
+    indices = result.get("indices")
+    if not isinstance(indices, Mapping) or "train" not in indices or "test" not in indices:
+        raise ValueError(
+            f"The result {name!r} has no 'indices' with 'train' and 'test' outer splits, so "
+            "compare() cannot check that the models were scored on the same resamples."
+        )
+    return result[key], indices["train"], indices["test"]
+
+
+def _scores_from_fitted(name, result, scoring):
+    scores = result.outer_scores_
+    if isinstance(scores, Mapping):
+        if scoring is None or scoring not in scores:
+            raise ValueError(
+                f"The result {name!r} holds several metrics ({sorted(scores)}); pass one of "
+                f"them as the 'scoring' parameter. Got {scoring!r}."
+            )
+        scores = scores[scoring]
+    elif scoring is not None:
+        refit = getattr(result, "refit", None)
+        if isinstance(refit, str) and refit != scoring:
+            raise ValueError(
+                f"The 'scoring' parameter is {scoring!r}, but the outer scores of {name!r} are "
+                f"those of its refit metric {refit!r}."
+            )
+    folds = result.outer_results_
+    return (
+        scores,
+        [fold["train_indices"] for fold in folds],
+        [fold["test_indices"] for fold in folds],
+    )
+
+
+def _extract(name, result, scoring):
+    """Return (scores, train index arrays, test index arrays) of one result."""
+    if isinstance(result, Mapping):
+        scores, train, test = _scores_from_dict(name, result, scoring)
+    elif hasattr(result, "outer_scores_") and hasattr(result, "outer_results_"):
+        scores, train, test = _scores_from_fitted(name, result, scoring)
+    else:
+        raise TypeError(
+            f"The result {name!r} must be a fitted NestedCV (with outer_scores_ and "
+            f"outer_results_) or a nested_cross_validate dict. Got {type(result).__name__}."
+        )
+    scores = np.asarray(scores, dtype=float)
+    train = [np.sort(np.asarray(fold)) for fold in train]
+    test = [np.sort(np.asarray(fold)) for fold in test]
+    if not (scores.ndim == 1 and scores.shape[0] == len(test) == len(train)):
+        raise ValueError(
+            f"The result {name!r} has {np.size(scores)} scores for {len(test)} outer test folds "
+            f"and {len(train)} training folds; expected one score per outer fold."
+        )
+    return scores, train, test
+
+
+def _check_same_splits(name_a, splits_a, name_b, splits_b):
+    train_a, test_a = splits_a
+    train_b, test_b = splits_b
+    if len(test_a) != len(test_b):
+        raise SplitsMismatchError(
+            f"The results {name_a!r} and {name_b!r} have different numbers of outer folds "
+            f"({len(test_a)} and {len(test_b)}); compare() needs the same outer splits."
+        )
+    for fold, (ta, tb, ra, rb) in enumerate(zip(test_a, test_b, train_a, train_b)):
+        if not np.array_equal(ta, tb):
+            part = "test"
+        elif not np.array_equal(ra, rb):
+            part = "training"
+        else:
+            continue
+        raise SplitsMismatchError(
+            f"The outer splits of {name_a!r} and {name_b!r} differ: outer fold {fold} has "
+            f"different {part} indices. compare() needs models scored on the same outer "
+            "splits; run them with the same outer cv (saved splits or the same random_state)."
+        )
+
+
+def _as_table(rows):
+    columns = {column: [row[column] for row in rows] for column in _COLUMNS}
+    try:
+        import pandas as pd
+    except ImportError:
+        return {
+            column: np.asarray(
+                values, dtype=object if column in ("model_a", "model_b", "verdict") else float
+            )
+            for column, values in columns.items()
+        }
+    return pd.DataFrame(columns, columns=list(_COLUMNS))
+
+
+def compare(results, *, scoring=None, test="corrected", confidence=0.95):
+    """Compare several nested cross-validation results pairwise, on their shared outer splits.
+
+    For each pair of results (A, B) it tests the per-fold differences A - B,
+    then adjusts the p-values of all pairs with Holm's method. It refuses
+    results whose outer splits differ: a paired comparison of models scored
+    on different test folds is not a comparison of the models.
+
+    Parameters
+    ----------
+    results : dict of str to NestedCV or dict
+        Named results: fitted :class:`~sklearn_fair.NestedCV` objects (their
+        ``outer_scores_`` and ``outer_results_``) or the dicts that
+        :func:`~sklearn_fair.nested_cross_validate` returns (``"test_score"``
+        or ``"test_<name>"`` and ``"indices"``). At least two.
+    scoring : str, default=None
+        The metric to compare when a result holds several (the key
+        ``"test_<scoring>"``); None for single-metric results.
+    test : {"corrected", "paired"}, default="corrected"
+        "corrected" is Nadeau and Bengio's corrected resampled t-test
+        (:func:`corrected_resampled_ttest`, with the mean training and test
+        sizes of the outer folds), which allows for the overlap of training
+        sets; "paired" is the plain paired t-test (:func:`paired_ttest`),
+        which ignores it and is too liberal on cross-validation scores.
+    confidence : float, default=0.95
+        Level of the intervals; ``1 - confidence`` is the significance level
+        of the Holm-adjusted p-values in the verdict.
+
+    Returns
+    -------
+    pandas.DataFrame or dict of ndarray
+        One row per pair: ``model_a``, ``model_b``, their mean scores, the
+        ``mean_difference`` (a - b), its interval ``ci_low``, ``ci_high``, the
+        t ``statistic``, the ``pvalue``, the Holm-adjusted ``pvalue_holm`` and
+        the ``verdict``: "difference not demonstrated" when the interval of
+        the difference contains 0 or the adjusted p-value is not below
+        ``1 - confidence``, else "<name> better". A dict of arrays with the
+        same columns when pandas is not installed.
+
+    Raises
+    ------
+    SplitsMismatchError
+        When two results' outer splits differ, naming them and the first fold
+        that differs.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_fair.stats import compare
+    >>> indices = {"train": [np.arange(5, 20), np.r_[0:5, 10:20], np.arange(10)],
+    ...            "test": [np.arange(5), np.arange(5, 10), np.arange(10, 20)]}
+    >>> results = {
+    ...     "forest": {"test_score": [0.81, 0.85, 0.83], "indices": indices},
+    ...     "linear": {"test_score": [0.80, 0.83, 0.84], "indices": indices},
+    ... }
+    >>> table = compare(results)
+    >>> table["verdict"][0]
+    'difference not demonstrated'
+    """
+    if not isinstance(results, Mapping) or len(results) < 2:
+        raise ValueError(
+            "The 'results' parameter must be a dict of at least two named results. Got "
+            f"a {type(results).__name__} of {len(results) if isinstance(results, Mapping) else 0} "
+            "entries instead."
+        )
+    if not (isinstance(test, str) and test in _TESTS):
+        raise ValueError(
+            f"The 'test' parameter must be 'corrected' or 'paired'. Got {test!r} instead."
+        )
+    confidence = check_confidence(confidence)
+    extracted = {
+        str(name): _extract(str(name), result, scoring) for name, result in results.items()
+    }
+    names = list(extracted)
+    reference = names[0]
+    for name in names[1:]:
+        _check_same_splits(reference, extracted[reference][1:], name, extracted[name][1:])
+    _, train, test_folds = extracted[reference]
+    n_train = float(np.mean([fold.shape[0] for fold in train]))
+    n_test = float(np.mean([fold.shape[0] for fold in test_folds]))
+
+    rows = []
+    for name_a, name_b in combinations(names, 2):
+        a, b = extracted[name_a][0], extracted[name_b][0]
+        if test == "corrected":
+            outcome = corrected_resampled_ttest(
+                a, b, n_train=n_train, n_test=n_test, confidence=confidence
+            )
+        else:
+            outcome = paired_ttest(a, b, confidence=confidence)
+        rows.append(
+            {
+                "model_a": name_a,
+                "model_b": name_b,
+                "mean_a": float(a.mean()),
+                "mean_b": float(b.mean()),
+                "mean_difference": outcome.mean_difference,
+                "ci_low": outcome.ci_low,
+                "ci_high": outcome.ci_high,
+                "statistic": outcome.statistic,
+                "pvalue": outcome.pvalue,
+            }
+        )
+    adjusted = holm([row["pvalue"] for row in rows])
+    for row, pvalue_holm in zip(rows, adjusted):
+        row["pvalue_holm"] = float(pvalue_holm)
+        demonstrated = (row["ci_low"] > 0 or row["ci_high"] < 0) and pvalue_holm < (
+            1.0 - confidence
+        )
+        if not demonstrated:
+            row["verdict"] = NOT_DEMONSTRATED
+        else:
+            better = row["model_a"] if row["mean_difference"] > 0 else row["model_b"]
+            row["verdict"] = f"{better} better"
+    return _as_table(rows)

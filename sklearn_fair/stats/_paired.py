@@ -1,0 +1,319 @@
+"""Paired comparisons of two models scored on the same resamples."""
+
+from dataclasses import asdict, dataclass
+
+import numpy as np
+from scipy import stats as _scipy_stats
+
+from ._checks import check_confidence, check_paired, check_positive, check_scores
+
+
+@dataclass(frozen=True)
+class PairedTestResult:
+    """Result of a paired t-test on the differences ``a - b``.
+
+    Attributes
+    ----------
+    mean_difference : float
+        Mean of ``a - b``.
+    ci_low, ci_high : float
+        Student-t confidence interval of the mean difference.
+    statistic : float
+        The t statistic.
+    pvalue : float
+        Two-sided p-value.
+    df : int
+        Degrees of freedom, ``n - 1``.
+    confidence : float
+        Level of the interval.
+    """
+
+    mean_difference: float
+    ci_low: float
+    ci_high: float
+    statistic: float
+    pvalue: float
+    df: int
+    confidence: float
+
+    @property
+    def ci(self):
+        """The interval ``(ci_low, ci_high)``."""
+        return (self.ci_low, self.ci_high)
+
+    def to_dict(self):
+        """Return the fields as a plain dict."""
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class BayesianTestResult:
+    """Posterior probabilities of the correlated Bayesian t-test.
+
+    Attributes
+    ----------
+    p_a_better, p_equivalent, p_b_better : float
+        Posterior probabilities that the mean difference ``a - b`` is above
+        ``rope``, within ``[-rope, rope]``, below ``-rope``; they sum to 1.
+    mean_difference, scale : float
+        Location and scale of the Student-t posterior of the mean difference.
+    df : int
+        Its degrees of freedom, ``n - 1``.
+    rope, rho : float
+        The region of practical equivalence and the correlation used.
+    """
+
+    p_a_better: float
+    p_equivalent: float
+    p_b_better: float
+    mean_difference: float
+    scale: float
+    df: int
+    rope: float
+    rho: float
+
+    def to_dict(self):
+        """Return the fields as a plain dict."""
+        return asdict(self)
+
+
+def _t_test(a, b, variance_factor, confidence):
+    differences = a - b
+    n = differences.shape[0]
+    mean = float(differences.mean())
+    standard_error = float(np.sqrt(variance_factor * differences.var(ddof=1)))
+    df = n - 1
+    if standard_error == 0.0:
+        # Every difference equal: no spread to test against.
+        statistic = 0.0 if mean == 0.0 else float(np.sign(mean) * np.inf)
+        pvalue = 1.0 if mean == 0.0 else 0.0
+    else:
+        statistic = mean / standard_error
+        pvalue = float(2.0 * _scipy_stats.t.sf(abs(statistic), df))
+    half_width = float(_scipy_stats.t.ppf(0.5 + confidence / 2.0, df)) * standard_error
+    return PairedTestResult(
+        mean_difference=mean,
+        ci_low=mean - half_width,
+        ci_high=mean + half_width,
+        statistic=float(statistic),
+        pvalue=pvalue,
+        df=df,
+        confidence=confidence,
+    )
+
+
+def paired_ttest(a, b, *, confidence=0.95):
+    """Paired t-test of the scores of two models on the same resamples.
+
+    Treats the per-resample differences as independent, which overlapping
+    training sets of cross-validation violate: prefer
+    :func:`corrected_resampled_ttest` for cross-validation scores. When all
+    differences are equal the test is degenerate: t is 0 and p is 1 if they
+    are 0, else t is infinite and p is 0.
+
+    Parameters
+    ----------
+    a, b : array-like of shape (n,)
+        Scores of the two models, paired by resample; n >= 2.
+    confidence : float, default=0.95
+        Level of the interval of the mean difference.
+
+    Returns
+    -------
+    PairedTestResult
+        ``mean_difference``, ``ci_low``, ``ci_high``, ``statistic`` (t),
+        ``pvalue`` (two-sided), ``df``.
+
+    Examples
+    --------
+    >>> from sklearn_fair.stats import paired_ttest
+    >>> result = paired_ttest([0.81, 0.84, 0.79, 0.88], [0.78, 0.80, 0.79, 0.83])
+    >>> round(result.mean_difference, 4), round(result.statistic, 3), round(result.pvalue, 3)
+    (0.03, 2.777, 0.069)
+    """
+    a, b = check_paired(a, b, purpose="a paired t-test")
+    confidence = check_confidence(confidence)
+    return _t_test(a, b, 1.0 / a.shape[0], confidence)
+
+
+def corrected_resampled_ttest(a, b, *, n_train, n_test, confidence=0.95):
+    """Nadeau and Bengio's corrected resampled t-test for cross-validation scores.
+
+    The variance of the mean difference is inflated from ``s^2 / J`` to
+    ``(1 / J + n_test / n_train) s^2`` for ``J`` resamples, to account for
+    the correlation that overlapping training sets induce (Nadeau & Bengio,
+    2003, Machine Learning 52:239-281).
+
+    Parameters
+    ----------
+    a, b : array-like of shape (n_resamples,)
+        Scores of the two models, paired by resample; at least 2.
+    n_train : float
+        Training-set size of each resample (the mean when they differ).
+    n_test : float
+        Test-set size of each resample (the mean when they differ).
+    confidence : float, default=0.95
+        Level of the interval of the mean difference.
+
+    Returns
+    -------
+    PairedTestResult
+        As :func:`paired_ttest`, with the corrected standard error.
+
+    Examples
+    --------
+    >>> from sklearn_fair.stats import corrected_resampled_ttest
+    >>> a = [0.81, 0.84, 0.79, 0.88, 0.83]
+    >>> b = [0.78, 0.80, 0.79, 0.83, 0.80]
+    >>> result = corrected_resampled_ttest(a, b, n_train=80, n_test=20)
+    >>> round(result.statistic, 3), round(result.pvalue, 3)
+    (2.39, 0.075)
+    """
+    a, b = check_paired(a, b, purpose="a corrected resampled t-test")
+    n_train = check_positive("n_train", n_train)
+    n_test = check_positive("n_test", n_test)
+    confidence = check_confidence(confidence)
+    return _t_test(a, b, 1.0 / a.shape[0] + n_test / n_train, confidence)
+
+
+def bayesian_correlated_ttest(a, b, *, rope=0.01, rho=None, n_train=None, n_test=None):
+    """Correlated Bayesian t-test: how probable is each model better, or both equivalent.
+
+    The posterior of the mean difference ``a - b`` is a Student t with
+    ``n - 1`` degrees of freedom, location the mean difference and scale
+    ``sqrt((1 / n + rho / (1 - rho)) s^2)`` (Corani & Benavoli, 2015;
+    Benavoli et al., 2017, JMLR 18(77)). Higher scores are taken as better.
+
+    Parameters
+    ----------
+    a, b : array-like of shape (n_resamples,)
+        Scores of the two models, paired by resample; at least 2.
+    rope : float, default=0.01
+        Half-width of the region of practical equivalence, in score units.
+    rho : float in [0, 1), default=None
+        Correlation between resamples; None uses ``n_test / (n_train +
+        n_test)``, which needs ``n_train`` and ``n_test``.
+    n_train, n_test : float, default=None
+        Training- and test-set sizes of each resample, for the default rho.
+
+    Returns
+    -------
+    BayesianTestResult
+        ``p_a_better``, ``p_equivalent``, ``p_b_better`` and the posterior's
+        parameters.
+
+    Examples
+    --------
+    >>> from sklearn_fair.stats import bayesian_correlated_ttest
+    >>> a = [0.81, 0.84, 0.79, 0.88, 0.83]
+    >>> b = [0.78, 0.80, 0.79, 0.83, 0.80]
+    >>> result = bayesian_correlated_ttest(a, b, rope=0.01, n_train=80, n_test=20)
+    >>> round(result.p_a_better + result.p_equivalent + result.p_b_better, 10)
+    1.0
+    >>> result.p_a_better > result.p_b_better
+    True
+    """
+    a, b = check_paired(a, b, purpose="a Bayesian t-test")
+    if isinstance(rope, bool) or not np.isscalar(rope) or not np.isfinite(rope) or rope < 0:
+        raise ValueError(
+            f"The 'rope' parameter must be a non-negative number. Got {rope!r} instead."
+        )
+    if rho is None:
+        if n_train is None or n_test is None:
+            raise ValueError(
+                "The 'rho' parameter is None, so 'n_train' and 'n_test' are needed to set it "
+                f"to n_test / (n_train + n_test). Got n_train={n_train!r}, n_test={n_test!r}."
+            )
+        n_train = check_positive("n_train", n_train)
+        n_test = check_positive("n_test", n_test)
+        rho = n_test / (n_train + n_test)
+    elif isinstance(rho, bool) or not np.isscalar(rho) or not 0.0 <= rho < 1.0:
+        raise ValueError(f"The 'rho' parameter must be in [0, 1). Got {rho!r} instead.")
+    differences = a - b
+    n = differences.shape[0]
+    mean = float(differences.mean())
+    scale = float(np.sqrt((1.0 / n + rho / (1.0 - rho)) * differences.var(ddof=1)))
+    if scale == 0.0:
+        p_b_better = float(mean < -rope)
+        p_a_better = float(mean > rope)
+    else:
+        posterior = _scipy_stats.t(n - 1, loc=mean, scale=scale)
+        p_b_better = float(posterior.cdf(-rope))
+        p_a_better = float(posterior.sf(rope))
+    return BayesianTestResult(
+        p_a_better=p_a_better,
+        p_equivalent=max(0.0, 1.0 - p_a_better - p_b_better),
+        p_b_better=p_b_better,
+        mean_difference=mean,
+        scale=scale,
+        df=n - 1,
+        rope=float(rope),
+        rho=float(rho),
+    )
+
+
+def holm(pvalues):
+    """Holm's step-down adjustment of p-values for multiple comparisons.
+
+    Controls the family-wise error rate like Bonferroni, with more power:
+    the i-th smallest of m p-values is multiplied by ``m - i + 1``, then made
+    non-decreasing and capped at 1.
+
+    Parameters
+    ----------
+    pvalues : array-like of shape (m,)
+        Unadjusted p-values, in [0, 1].
+
+    Returns
+    -------
+    ndarray of shape (m,)
+        Adjusted p-values, in the input's order.
+
+    Examples
+    --------
+    >>> from sklearn_fair.stats import holm
+    >>> holm([0.01, 0.04, 0.03]).tolist()
+    [0.03, 0.06, 0.06]
+    """
+    pvalues = check_scores("pvalues", pvalues, min_size=1, purpose="Holm's adjustment")
+    if ((pvalues < 0) | (pvalues > 1)).any():
+        raise ValueError(
+            f"The 'pvalues' parameter must hold values in [0, 1]. Got {pvalues.tolist()} instead."
+        )
+    m = pvalues.shape[0]
+    order = np.argsort(pvalues, kind="stable")
+    stepped = np.maximum.accumulate((m - np.arange(m)) * pvalues[order])
+    adjusted = np.empty(m)
+    adjusted[order] = np.minimum(stepped, 1.0)
+    return adjusted
+
+
+def probability_of_improvement(a, b):
+    """Probability that a score of ``a`` beats a score of ``b``, ties counting half.
+
+    ``P(X > Y) + P(X = Y) / 2`` for X drawn from ``a`` and Y from ``b``, over
+    all pairs: the Mann-Whitney U statistic over ``len(a) * len(b)``, as
+    rliable defines it for one task. Not paired, so the lengths may differ.
+
+    Parameters
+    ----------
+    a, b : array-like of shape (n,) and (m,)
+        Scores of the two models.
+
+    Returns
+    -------
+    float
+        In [0, 1]; 0.5 means neither tends to score higher.
+
+    Examples
+    --------
+    >>> from sklearn_fair.stats import probability_of_improvement
+    >>> probability_of_improvement([3, 4], [1, 3])
+    0.875
+    """
+    a = check_scores("a", a, min_size=1, purpose="a probability of improvement")
+    b = check_scores("b", b, min_size=1, purpose="a probability of improvement")
+    b_sorted = np.sort(b)
+    below = np.searchsorted(b_sorted, a, side="left")
+    ties = np.searchsorted(b_sorted, a, side="right") - below
+    return float((below.sum() + 0.5 * ties.sum()) / (a.shape[0] * b.shape[0]))

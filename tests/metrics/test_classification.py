@@ -1,0 +1,146 @@
+import numpy as np
+import pytest
+from sklearn.exceptions import UndefinedMetricWarning
+from sklearn.metrics import cohen_kappa_score, confusion_matrix, precision_score
+
+from sklearn_fair.metrics import kappa, npv, ppv, sensitivity, specificity
+
+Y_TRUE = [1, 1, 1, 0, 0, 0, 0, 0]
+Y_PRED = [1, 1, 0, 1, 0, 0, 0, 0]
+
+
+def _labels(seed, n=40, n_classes=2):
+    rng = np.random.default_rng(seed)
+    y_true = rng.integers(0, n_classes, n)
+    flip = rng.random(n) < 0.3
+    y_pred = np.where(flip, rng.integers(0, n_classes, n), y_true)
+    weight = rng.uniform(0.5, 2.0, n)
+    return y_true, y_pred, weight
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("weights", [None, "linear", "quadratic"])
+@pytest.mark.parametrize("use_weight", [False, True])
+def test_kappa_matches_sklearn(seed, weights, use_weight):
+    y_true, y_pred, weight = _labels(seed, n_classes=4)
+    sample_weight = weight if use_weight else None
+    expected = cohen_kappa_score(y_true, y_pred, weights=weights, sample_weight=sample_weight)
+    assert kappa(y_true, y_pred, weights=weights, sample_weight=sample_weight) == pytest.approx(
+        expected
+    )
+
+
+def test_kappa_hand_checked():
+    # p_o = 3/4, p_e = (2/4 * 3/4) + (2/4 * 1/4) = 1/2, kappa = (3/4 - 1/2) / (1/2) = 1/2
+    assert kappa([0, 0, 1, 1], [0, 0, 1, 0]) == pytest.approx(0.5)
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("use_weight", [False, True])
+def test_binary_metrics_match_confusion_matrix(seed, use_weight):
+    y_true, y_pred, weight = _labels(seed)
+    sample_weight = weight if use_weight else None
+    tn, fp, fn, tp = confusion_matrix(y_true, y_pred, sample_weight=sample_weight).ravel()
+    kwargs = {"sample_weight": sample_weight}
+    assert sensitivity(y_true, y_pred, **kwargs) == pytest.approx(tp / (tp + fn))
+    assert specificity(y_true, y_pred, **kwargs) == pytest.approx(tn / (tn + fp))
+    assert ppv(y_true, y_pred, **kwargs) == pytest.approx(tp / (tp + fp))
+    assert npv(y_true, y_pred, **kwargs) == pytest.approx(tn / (tn + fn))
+    assert ppv(y_true, y_pred, **kwargs) == pytest.approx(
+        precision_score(y_true, y_pred, sample_weight=sample_weight)
+    )
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("pos_label", [0, 1, 2])
+def test_multiclass_is_one_against_the_rest(seed, pos_label):
+    y_true, y_pred, _ = _labels(seed, n_classes=3)
+    tn, fp, fn, tp = confusion_matrix(y_true == pos_label, y_pred == pos_label).ravel()
+    assert sensitivity(y_true, y_pred, pos_label=pos_label) == pytest.approx(tp / (tp + fn))
+    assert specificity(y_true, y_pred, pos_label=pos_label) == pytest.approx(tn / (tn + fp))
+
+
+def test_hand_checked_values():
+    # TP=2, FN=1, FP=1, TN=4
+    assert sensitivity(Y_TRUE, Y_PRED) == pytest.approx(2 / 3)
+    assert specificity(Y_TRUE, Y_PRED) == pytest.approx(4 / 5)
+    assert ppv(Y_TRUE, Y_PRED) == pytest.approx(2 / 3)
+    assert npv(Y_TRUE, Y_PRED) == pytest.approx(4 / 5)
+    # Bayes' rule at 10% prevalence, by hand:
+    # PPV = (2/3 * 0.1) / (2/3 * 0.1 + 0.2 * 0.9) = 0.0667 / 0.2467
+    assert ppv(Y_TRUE, Y_PRED, prevalence=0.1) == pytest.approx((0.2 / 3) / (0.2 / 3 + 0.18))
+    # NPV = (0.8 * 0.9) / (0.8 * 0.9 + 1/3 * 0.1)
+    assert npv(Y_TRUE, Y_PRED, prevalence=0.1) == pytest.approx(0.72 / (0.72 + 0.1 / 3))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_prevalence_of_the_data_gives_the_plain_ratio(seed):
+    y_true, y_pred, _ = _labels(seed)
+    prevalence = np.mean(y_true == 1)
+    assert ppv(y_true, y_pred, prevalence=prevalence) == pytest.approx(ppv(y_true, y_pred))
+    assert npv(y_true, y_pred, prevalence=prevalence) == pytest.approx(npv(y_true, y_pred))
+
+
+@pytest.mark.parametrize("metric", [ppv, npv])
+def test_predictive_values_move_with_prevalence(metric):
+    low = metric(Y_TRUE, Y_PRED, prevalence=0.05)
+    high = metric(Y_TRUE, Y_PRED, prevalence=0.6)
+    assert (low < high) if metric is ppv else (low > high)
+
+
+def test_string_labels():
+    y_true = ["ill", "ill", "well", "well"]
+    y_pred = ["ill", "well", "well", "well"]
+    assert sensitivity(y_true, y_pred, pos_label="ill") == 0.5
+    assert specificity(y_true, y_pred, pos_label="ill") == 1.0
+    assert specificity(y_true, y_pred, pos_label="well") == 0.5
+
+
+@pytest.mark.parametrize("metric", [sensitivity, specificity, ppv, npv])
+@pytest.mark.parametrize("pos_label", [2, "yes", None])
+def test_pos_label_not_among_labels(metric, pos_label):
+    with pytest.raises(ValueError, match="'pos_label'.*must be one of the labels"):
+        metric([0, 1, 1], [0, 1, 0], pos_label=pos_label)
+
+
+@pytest.mark.parametrize("metric", [ppv, npv])
+@pytest.mark.parametrize("prevalence", [0, 1, 0.0, 1.0, -0.1, 1.5, np.nan, True, "0.5"])
+def test_prevalence_outside_open_interval(metric, prevalence):
+    with pytest.raises(ValueError, match="'prevalence'.*strictly between 0 and 1"):
+        metric(Y_TRUE, Y_PRED, prevalence=prevalence)
+
+
+@pytest.mark.parametrize("metric", [kappa, sensitivity, specificity, ppv, npv])
+def test_nan_is_refused(metric):
+    with pytest.raises(ValueError, match="'y_pred'.*NaN"):
+        metric([0.0, 1.0, 1.0], [0.0, np.nan, 1.0])
+    with pytest.raises(ValueError, match="'y_true'.*NaN"):
+        metric(np.array([0, np.nan, 1], dtype=object), [0, 1, 1])
+
+
+@pytest.mark.parametrize("metric", [kappa, sensitivity, specificity, ppv, npv])
+def test_length_mismatch_is_refused(metric):
+    with pytest.raises(ValueError, match="same length.*3 and 2"):
+        metric([0, 1, 1], [0, 1])
+
+
+@pytest.mark.parametrize("metric", [sensitivity, specificity, ppv, npv])
+def test_sample_weight_length_is_checked(metric):
+    with pytest.raises(ValueError, match="'sample_weight'"):
+        metric([0, 1, 1], [0, 1, 1], sample_weight=[1.0, 2.0])
+
+
+@pytest.mark.parametrize("weights", ["cubic", "Linear", 2, ["linear"]])
+def test_kappa_weights_are_checked(weights):
+    with pytest.raises(ValueError, match="'weights'.*None, 'linear' or 'quadratic'"):
+        kappa([0, 1], [0, 1], weights=weights)
+
+
+def test_undefined_metric_warns_and_zero_division_is_honoured():
+    y_true, y_pred = [0, 0, 0], [0, 1, 0]
+    with pytest.warns(UndefinedMetricWarning, match="Sensitivity"):
+        assert sensitivity(y_true, y_pred) == 0.0
+    assert sensitivity(y_true, y_pred, zero_division=1.0) == 1.0
+    assert np.isnan(sensitivity(y_true, y_pred, zero_division=np.nan))
+    with pytest.raises(ValueError, match="'zero_division'"):
+        sensitivity(y_true, y_pred, zero_division=0.5)

@@ -1,0 +1,78 @@
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn.exceptions import UndefinedMetricWarning
+
+from sklearn_fair.metrics import concordance_correlation_coefficient as ccc
+
+
+def _ccc_by_definition(x, y, bias):
+    """Lin's formula from np.cov and the means, written independently."""
+    covariance = np.cov(x, y, bias=bias)
+    return 2 * covariance[0, 1] / (covariance[0, 0] + covariance[1, 1] + (x.mean() - y.mean()) ** 2)
+
+
+@pytest.mark.parametrize("seed", range(5))
+@pytest.mark.parametrize("bias", [True, False])
+def test_matches_definition(seed, bias):
+    rng = np.random.default_rng(seed)
+    x = rng.normal(size=30)
+    y = 0.8 * x + rng.normal(0.3, 0.5, size=30)
+    assert ccc(x, y, bias=bias) == pytest.approx(_ccc_by_definition(x, y, bias))
+
+
+@pytest.mark.parametrize("bias", [True, False])
+def test_integer_weights_equal_repeated_samples(bias):
+    x = np.array([1.0, 2.0, 4.0, 3.0, 7.0])
+    y = np.array([1.5, 1.0, 5.0, 2.0, 6.0])
+    weight = np.array([1, 3, 2, 1, 2])
+    expected = _ccc_by_definition(np.repeat(x, weight), np.repeat(y, weight), bias)
+    assert ccc(x, y, bias=bias, sample_weight=weight) == pytest.approx(expected)
+
+
+def test_hand_checked():
+    # var = 1.25 (n denominators), cov = 1.25, mean shift 1: 2.5 / (2.5 + 1)
+    assert ccc([1, 2, 3, 4], [2, 3, 4, 5]) == pytest.approx(2.5 / 3.5)
+    # n - 1 denominators: var = cov = 5/3
+    assert ccc([1, 2, 3, 4], [2, 3, 4, 5], bias=False) == pytest.approx((10 / 3) / (10 / 3 + 1))
+    assert ccc([-1, 0, 1], [1, 0, -1]) == pytest.approx(-1.0)
+    assert ccc([1, 2, 3], [1, 2, 3]) == 1.0
+
+
+@settings(max_examples=50, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.floats(-100, 100, allow_nan=False), st.floats(-100, 100, allow_nan=False)),
+        min_size=3,
+        max_size=30,
+    )
+)
+def test_bounded_by_pearson(pairs):
+    x, y = np.array(pairs).T
+    if np.ptp(x) < 1e-6 or np.ptp(y) < 1e-6:
+        return
+    value = ccc(x, y)
+    pearson = np.corrcoef(x, y)[0, 1]
+    assert -1 - 1e-9 <= value <= 1 + 1e-9
+    assert abs(value) <= abs(pearson) + 1e-9
+
+
+def test_constant_and_equal_is_undefined():
+    with pytest.warns(UndefinedMetricWarning):
+        assert np.isnan(ccc([2.0, 2.0, 2.0], [2.0, 2.0, 2.0]))
+
+
+def test_bad_inputs():
+    with pytest.raises(ValueError, match="'y_true'.*NaN"):
+        ccc([1.0, np.nan], [1.0, 2.0])
+    with pytest.raises(ValueError, match="same length"):
+        ccc([1.0, 2.0, 3.0], [1.0, 2.0])
+    with pytest.raises(ValueError, match="numeric"):
+        ccc(["a", "b"], ["a", "b"])
+    with pytest.raises(ValueError, match="'bias'"):
+        ccc([1.0, 2.0], [1.0, 2.0], bias="n")
+    with pytest.raises(ValueError, match="bias=False needs"):
+        ccc([1.0], [1.0], bias=False)
+    with pytest.raises(ValueError, match="1-D"):
+        ccc(np.ones((3, 2)), np.ones((3, 2)))

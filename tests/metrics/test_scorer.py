@@ -1,0 +1,172 @@
+import os
+import pickle
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+import sklearn.metrics
+from sklearn.datasets import make_classification, make_regression
+from sklearn.linear_model import LogisticRegression, Ridge
+from sklearn.model_selection import GridSearchCV, cross_validate
+
+from sklearn_fair.metrics import (
+    concordance_correlation_coefficient,
+    get_scorer,
+    get_scorer_names,
+    kappa,
+    make_ccc_scorer,
+    make_kappa_scorer,
+    make_npv_scorer,
+    make_ppv_scorer,
+    make_sensitivity_scorer,
+    make_specificity_scorer,
+    npv,
+    ppv,
+    sensitivity,
+    specificity,
+)
+
+CLASSIFICATION = {
+    "kappa": kappa,
+    "sensitivity": sensitivity,
+    "specificity": specificity,
+    "ppv": ppv,
+    "npv": npv,
+}
+
+
+@pytest.fixture(scope="module")
+def classification():
+    X, y = make_classification(n_samples=60, random_state=0)
+    return X, y, LogisticRegression().fit(X, y)
+
+
+@pytest.mark.parametrize("name", sorted(CLASSIFICATION))
+def test_named_scorer_equals_metric(name, classification):
+    X, y, model = classification
+    assert get_scorer(name)(model, X, y) == pytest.approx(CLASSIFICATION[name](y, model.predict(X)))
+
+
+def test_ccc_scorer_equals_metric():
+    X, y = make_regression(n_samples=60, n_features=4, noise=20.0, random_state=0)
+    model = Ridge().fit(X, y)
+    expected = concordance_correlation_coefficient(y, model.predict(X))
+    assert get_scorer("ccc")(model, X, y) == pytest.approx(expected)
+    assert make_ccc_scorer(bias=False)(model, X, y) == pytest.approx(
+        concordance_correlation_coefficient(y, model.predict(X), bias=False)
+    )
+
+
+@pytest.mark.parametrize("name", sorted(CLASSIFICATION))
+def test_usable_in_sklearn_search_and_cross_validate(name):
+    X, y = make_classification(n_samples=60, random_state=1)
+    search = GridSearchCV(LogisticRegression(), {"C": [0.1, 1.0]}, scoring=get_scorer(name), cv=3)
+    search.fit(X, y)
+    assert np.isfinite(search.best_score_)
+    result = cross_validate(
+        LogisticRegression(), X, y, cv=3, scoring={name: get_scorer(name), "acc": "accuracy"}
+    )
+    assert result[f"test_{name}"].shape == (3,)
+
+
+@pytest.mark.parametrize("name", ["accuracy", "roc_auc", "neg_log_loss", "r2", "f1_macro"])
+def test_sklearn_names_are_delegated(name):
+    ours = get_scorer(name)
+    assert repr(ours) == repr(sklearn.metrics.get_scorer(name))
+
+
+def test_names_include_ours_and_all_of_sklearn():
+    names = get_scorer_names()
+    assert {"kappa", "sensitivity", "specificity", "ppv", "npv", "ccc"} <= set(names)
+    assert set(sklearn.metrics.get_scorer_names()) <= set(names)
+    assert names == sorted(names)
+
+
+def test_unknown_name_lists_valid_names():
+    with pytest.raises(ValueError, match="'scoring'.*'kapa'.*Valid names:.*accuracy.*kappa"):
+        get_scorer("kapa")
+
+
+def test_callable_and_none_pass_through():
+    scorer = make_ppv_scorer()
+    assert get_scorer(scorer) is scorer
+    assert get_scorer(None) is None
+
+
+def test_get_scorer_returns_fresh_copies():
+    assert get_scorer("ppv") is not get_scorer("ppv")
+
+
+@pytest.mark.parametrize("prevalence", [0.05, 0.5, 0.9])
+def test_ppv_npv_factories_with_prevalence(prevalence, classification):
+    X, y, model = classification
+    predicted = model.predict(X)
+    assert make_ppv_scorer(prevalence=prevalence)(model, X, y) == pytest.approx(
+        ppv(y, predicted, prevalence=prevalence)
+    )
+    assert make_npv_scorer(prevalence=prevalence)(model, X, y) == pytest.approx(
+        npv(y, predicted, prevalence=prevalence)
+    )
+
+
+def test_pos_label_factories(classification):
+    X, y, model = classification
+    predicted = model.predict(X)
+    assert make_sensitivity_scorer(pos_label=0)(model, X, y) == pytest.approx(
+        sensitivity(y, predicted, pos_label=0)
+    )
+    assert make_specificity_scorer(pos_label=0)(model, X, y) == pytest.approx(
+        specificity(y, predicted, pos_label=0)
+    )
+    assert make_kappa_scorer(weights="linear")(model, X, y) == pytest.approx(
+        kappa(y, predicted, weights="linear")
+    )
+
+
+@pytest.mark.parametrize("factory", [make_ppv_scorer, make_npv_scorer])
+def test_bad_prevalence_fails_at_creation(factory):
+    with pytest.raises(ValueError, match="'prevalence'"):
+        factory(prevalence=1.5)
+
+
+def test_bad_factory_parameters_fail_at_creation():
+    with pytest.raises(ValueError, match="'weights'"):
+        make_kappa_scorer(weights="cubic")
+    with pytest.raises(ValueError, match="'bias'"):
+        make_ccc_scorer(bias="yes")
+
+
+@pytest.mark.parametrize("name", ["kappa", "ppv", "ccc"])
+def test_scorers_pickle(name, classification):
+    X, y, model = classification
+    scorer = pickle.loads(pickle.dumps(get_scorer(name)))
+    if name != "ccc":
+        assert scorer(model, X, y) == pytest.approx(get_scorer(name)(model, X, y))
+
+
+BLOCK_PANDAS = """
+import sys
+
+
+class BlockPandas:
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] == "pandas":
+            raise ImportError("pandas blocked by the test")
+
+
+sys.meta_path.insert(0, BlockPandas())
+import sklearn_fair.metrics, sklearn_fair.stats
+print(sorted(m for m in ("torch", "pandas") if m in sys.modules))
+"""
+
+
+def test_import_needs_neither_torch_nor_pandas():
+    # scikit-learn itself imports pandas when it is installed (sklearn.utils.fixes), so
+    # check instead that our sub-packages import with pandas unimportable, and that they
+    # do not import torch.
+    output = subprocess.run(
+        [sys.executable, "-c", BLOCK_PANDAS], capture_output=True, text=True, env=dict(os.environ)
+    )
+    assert output.returncode == 0, output.stderr
+    assert output.stdout.strip() == "[]"

@@ -1,0 +1,102 @@
+"""What every splitter of this issue shares: scikit-learn's splitter contract.
+
+scikit-learn has no ``parametrize_with_checks`` for splitters, so this file
+applies the checks its own ``test_split.py`` makes of every splitter: a repr
+built from the constructor, ``check_cv`` passing the object through,
+``get_n_splits`` agreeing with ``split``, integer index arrays into the data,
+deterministic splits for an int ``random_state``, list and DataFrame inputs,
+and use as ``cv`` of ``cross_validate`` and ``GridSearchCV``.
+"""
+
+from types import SimpleNamespace
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import GridSearchCV, check_cv, cross_validate
+from sklearn.tree import DecisionTreeRegressor
+
+from sklearn_fair.model_selection import (
+    Bootstrap,
+    PredefinedSplits,
+    QuantileStratifiedKFold,
+    RepeatedQuantileStratifiedKFold,
+    RollingOrigin,
+    StratifiedGraphKFold,
+)
+
+N_SAMPLES = 60
+CLASSES = np.arange(N_SAMPLES) % 3
+OUTCOME = np.random.default_rng(0).lognormal(size=N_SAMPLES)
+FEATURES = np.column_stack([CLASSES + np.random.default_rng(1).normal(size=N_SAMPLES), OUTCOME])
+
+# (splitter, "classification" or "regression"): small, fast parameters.
+SPLITTERS = [
+    (StratifiedGraphKFold(n_splits=4, random_state=0), "classification"),
+    (Bootstrap(n_resamples=3, random_state=0), "classification"),
+    (Bootstrap(n_resamples=3, stratify=True, random_state=0), "classification"),
+    (QuantileStratifiedKFold(n_splits=3, n_bins=4, random_state=0), "regression"),
+    (RepeatedQuantileStratifiedKFold(n_splits=3, n_repeats=2, random_state=0), "regression"),
+    (RollingOrigin(initial=40, assess=5, skip=4), "regression"),
+    (RollingOrigin(initial=30, assess=10, cumulative=False, skip=9, lag=2), "regression"),
+    (
+        PredefinedSplits([(np.arange(20, 60), np.arange(20)), (np.arange(40), np.arange(40, 60))]),
+        "classification",
+    ),
+]
+IDS = [repr(cv) for cv, _ in SPLITTERS]
+
+
+def target(task):
+    return CLASSES if task == "classification" else OUTCOME
+
+
+@pytest.mark.parametrize("cv, task", SPLITTERS, ids=IDS)
+def test_splitter_contract(cv, task):
+    y = target(task)
+    assert check_cv(cv, y, classifier=task == "classification") is cv
+    assert repr(cv).startswith(type(cv).__name__ + "(")
+    splits = list(cv.split(FEATURES, y))
+    assert len(splits) == cv.get_n_splits(FEATURES, y)
+    for train, test in splits:
+        for indices in (train, test):
+            assert indices.dtype.kind == "i" and indices.ndim == 1 and indices.size
+            assert indices.min() >= 0 and indices.max() < N_SAMPLES
+    # An int random_state (or none needed) gives the same splits on every call.
+    for (train_a, test_a), (train_b, test_b) in zip(splits, cv.split(FEATURES, y)):
+        np.testing.assert_array_equal(train_a, train_b)
+        np.testing.assert_array_equal(test_a, test_b)
+
+
+@pytest.mark.parametrize("cv, task", SPLITTERS, ids=IDS)
+def test_list_and_dataframe_inputs(cv, task):
+    y = target(task)
+    expected = [test for _, test in cv.split(FEATURES, y)]
+    for X, labels in [(FEATURES.tolist(), y.tolist()), (pd.DataFrame(FEATURES), pd.Series(y))]:
+        for test_a, (_, test_b) in zip(expected, cv.split(X, labels)):
+            np.testing.assert_array_equal(test_a, test_b)
+
+
+@pytest.mark.parametrize("cv, task", SPLITTERS, ids=IDS)
+def test_cross_validate_and_grid_search(cv, task):
+    y = target(task)
+    if task == "classification":
+        estimator, grid = LogisticRegression(max_iter=200), {"C": [0.1, 1.0]}
+    else:
+        estimator, grid = DecisionTreeRegressor(random_state=0), {"max_depth": [1, 2]}
+    result = cross_validate(estimator, FEATURES, y, cv=cv)
+    assert len(result["test_score"]) == cv.get_n_splits(FEATURES, y)
+    assert np.all(np.isfinite(result["test_score"]))
+    search = GridSearchCV(estimator, grid, cv=cv).fit(FEATURES, y)
+    assert search.n_splits_ == cv.get_n_splits(FEATURES, y)
+
+
+def test_stratified_graph_kfold_in_grid_search_on_graph_labels():
+    graphs = [SimpleNamespace(y=[label]) for label in CLASSES]
+    cv = StratifiedGraphKFold(n_splits=3, random_state=0)
+    from_graphs = [test for _, test in cv.split(graphs)]
+    search = GridSearchCV(LogisticRegression(), {"C": [1.0]}, cv=cv).fit(FEATURES, CLASSES)
+    assert search.n_splits_ == 3
+    for test_a, (_, test_b) in zip(from_graphs, cv.split(FEATURES, CLASSES)):
+        np.testing.assert_array_equal(test_a, test_b)

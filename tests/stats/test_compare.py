@@ -1,0 +1,170 @@
+import sys
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+from scipy import stats
+from sklearn.datasets import make_classification
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import KFold, cross_validate
+from sklearn.tree import DecisionTreeClassifier
+
+from sklearn_fair.exceptions import SplitsMismatchError
+from sklearn_fair.stats import compare
+
+N_SAMPLES = 50
+N_FOLDS = 5
+
+
+def _splits(seed=0):
+    folds = list(KFold(N_FOLDS, shuffle=True, random_state=seed).split(np.zeros(N_SAMPLES)))
+    return [train for train, _ in folds], [test for _, test in folds]
+
+
+def _as_dict(scores, seed=0, **extra):
+    train, test = _splits(seed)
+    return {"test_score": np.asarray(scores), "indices": {"train": train, "test": test}, **extra}
+
+
+def _as_fitted(scores, seed=0):
+    train, test = _splits(seed)
+    folds = [
+        {"train_indices": tr, "test_indices": te, "test_scores": np.array([s])}
+        for tr, te, s in zip(train, test, scores)
+    ]
+    return SimpleNamespace(outer_scores_=np.asarray(scores), outer_results_=folds, refit=True)
+
+
+A = [0.80, 0.84, 0.79, 0.86, 0.83]
+B = [0.78, 0.80, 0.79, 0.83, 0.80]
+C = [0.60, 0.62, 0.61, 0.63, 0.60]
+
+
+def test_table_for_fitted_objects_and_dicts():
+    table = compare({"a": _as_fitted(A), "b": _as_dict(B), "c": _as_fitted(C)})
+    assert list(table["model_a"]) == ["a", "a", "b"]
+    assert list(table["model_b"]) == ["b", "c", "c"]
+    # Independent reference: the corrected t-test from its formula, then Holm by hand.
+    pvalues = []
+    for x, y in [(A, B), (A, C), (B, C)]:
+        d = np.subtract(x, y)
+        se = np.sqrt((1 / N_FOLDS + 10 / 40) * d.var(ddof=1))
+        pvalues.append(2 * stats.t.sf(abs(d.mean() / se), N_FOLDS - 1))
+    np.testing.assert_allclose(table["pvalue"], pvalues)
+    order = np.argsort(pvalues)
+    expected_holm = np.empty(3)
+    expected_holm[order] = np.minimum(
+        np.maximum.accumulate(np.array(pvalues)[order] * [3, 2, 1]), 1
+    )
+    np.testing.assert_allclose(table["pvalue_holm"], expected_holm)
+    np.testing.assert_allclose(table["mean_difference"], [0.024, 0.212, 0.188])
+    verdicts = list(table["verdict"])
+    assert verdicts == ["difference not demonstrated", "a better", "b better"]
+
+
+def test_verdict_follows_the_interval():
+    table = compare({"a": _as_dict(A), "b": _as_dict(B)})
+    row = {column: table[column][0] for column in ("ci_low", "ci_high", "verdict")}
+    assert row["ci_low"] < 0 < row["ci_high"]
+    assert row["verdict"] == "difference not demonstrated"
+    reversed_table = compare({"c": _as_dict(C), "a": _as_dict(A)})
+    assert reversed_table["verdict"][0] == "a better"
+    assert reversed_table["ci_high"][0] < 0
+
+
+def test_paired_test_option():
+    table = compare({"a": _as_dict(A), "b": _as_dict(B)}, test="paired")
+    assert table["pvalue"][0] == pytest.approx(stats.ttest_rel(A, B).pvalue)
+
+
+def test_different_test_indices_are_refused():
+    with pytest.raises(SplitsMismatchError, match="'a' and 'b'.*outer fold 0.*test"):
+        compare({"a": _as_dict(A, seed=0), "b": _as_fitted(B, seed=1)})
+
+
+def test_different_training_indices_are_refused():
+    other = _as_dict(B)
+    other["indices"]["train"] = [train[:-1] for train in other["indices"]["train"]]
+    with pytest.raises(SplitsMismatchError, match="outer fold 0 has different training"):
+        compare({"a": _as_dict(A), "b": other})
+
+
+def test_different_fold_counts_are_refused():
+    short = _as_dict(B)
+    short["test_score"] = short["test_score"][:4]
+    short["indices"] = {key: value[:4] for key, value in short["indices"].items()}
+    with pytest.raises(SplitsMismatchError, match="numbers of outer folds \\(5 and 4\\)"):
+        compare({"a": _as_dict(A), "b": short})
+
+
+def test_order_within_a_fold_does_not_matter():
+    shuffled = _as_dict(B)
+    shuffled["indices"]["test"] = [test[::-1] for test in shuffled["indices"]["test"]]
+    compare({"a": _as_dict(A), "b": shuffled})
+
+
+def test_multimetric_dicts_need_scoring():
+    train, test = _splits()
+    multi = {
+        "test_accuracy": np.array(A),
+        "test_kappa": np.array(C),
+        "indices": {"train": train, "test": test},
+    }
+    other = dict(multi, test_kappa=np.array(B))
+    with pytest.raises(ValueError, match="several metrics.*'scoring'"):
+        compare({"x": multi, "y": other})
+    table = compare({"x": multi, "y": other}, scoring="kappa")
+    assert table["mean_difference"][0] == pytest.approx(np.mean(C) - np.mean(B))
+    with pytest.raises(ValueError, match="no 'test_f1' key"):
+        compare({"x": multi, "y": other}, scoring="f1")
+
+
+def test_refit_metric_mismatch_is_refused():
+    fitted = _as_fitted(A)
+    fitted.refit = "accuracy"
+    with pytest.raises(ValueError, match="refit metric 'accuracy'"):
+        compare({"a": fitted, "b": _as_fitted(B)}, scoring="kappa")
+
+
+def test_bad_results():
+    with pytest.raises(ValueError, match="at least two"):
+        compare({"a": _as_dict(A)})
+    with pytest.raises(ValueError, match="no 'indices'"):
+        compare({"a": {"test_score": A}, "b": _as_dict(B)})
+    with pytest.raises(TypeError, match="fitted NestedCV"):
+        compare({"a": object(), "b": _as_dict(B)})
+    with pytest.raises(ValueError, match="'test'"):
+        compare({"a": _as_dict(A), "b": _as_dict(B)}, test="wilcoxon")
+    with pytest.raises(ValueError, match="'b'.*NaN"):
+        compare({"a": _as_dict(A), "b": _as_dict([0.8, np.nan, 0.7, 0.7, 0.7])})
+    with pytest.raises(ValueError, match="one score per outer fold"):
+        compare({"a": _as_dict(A), "b": _as_dict(B[:3])})
+
+
+def test_dict_of_arrays_without_pandas(monkeypatch):
+    monkeypatch.setitem(sys.modules, "pandas", None)  # makes `import pandas` fail
+    table = compare({"a": _as_dict(A), "b": _as_dict(B)})
+    assert isinstance(table, dict)
+    assert table["verdict"].tolist() == ["difference not demonstrated"]
+    assert table["pvalue_holm"].dtype == float
+
+
+def test_with_pandas_returns_a_dataframe():
+    pd = pytest.importorskip("pandas")
+    table = compare({"a": _as_dict(A), "b": _as_dict(B)})
+    assert isinstance(table, pd.DataFrame) and table.shape == (1, 11)
+
+
+def test_sklearn_cross_validate_results_with_indices():
+    X, y = make_classification(n_samples=60, random_state=0)
+    cv = KFold(5, shuffle=True, random_state=0)
+    results = {
+        name: cross_validate(model, X, y, cv=cv, return_indices=True)
+        for name, model in [
+            ("logistic", LogisticRegression()),
+            ("tree", DecisionTreeClassifier(random_state=0)),
+        ]
+    }
+    table = compare(results)
+    assert table["model_a"][0] == "logistic"
+    assert np.isfinite(table["pvalue"][0])

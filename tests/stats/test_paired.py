@@ -1,0 +1,185 @@
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import stats
+
+from sklearn_fair.stats import (
+    bayesian_correlated_ttest,
+    corrected_resampled_ttest,
+    holm,
+    paired_ttest,
+    probability_of_improvement,
+)
+
+
+def _pair(seed, n=10, shift=0.01):
+    rng = np.random.default_rng(seed)
+    b = rng.uniform(0.7, 0.9, n)
+    return b + rng.normal(shift, 0.02, n), b
+
+
+@pytest.mark.parametrize("seed", range(5))
+@pytest.mark.parametrize("confidence", [0.9, 0.95])
+def test_paired_ttest_matches_scipy(seed, confidence):
+    a, b = _pair(seed)
+    reference = stats.ttest_rel(a, b)
+    result = paired_ttest(a, b, confidence=confidence)
+    assert result.statistic == pytest.approx(reference.statistic)
+    assert result.pvalue == pytest.approx(reference.pvalue)
+    assert result.df == reference.df
+    assert result.ci == pytest.approx(tuple(reference.confidence_interval(confidence)))
+    assert result.mean_difference == pytest.approx(np.mean(a - b))
+
+
+def test_corrected_ttest_hand_checked():
+    # d = [0.03, 0.04, 0, 0.05, 0.03]: mean 0.03, s^2 = 0.0014 / 4 = 0.00035;
+    # corrected variance (1/5 + 20/80) * 0.00035 = 0.0001575
+    a = [0.81, 0.84, 0.79, 0.88, 0.83]
+    b = [0.78, 0.80, 0.79, 0.83, 0.80]
+    result = corrected_resampled_ttest(a, b, n_train=80, n_test=20)
+    t = 0.03 / np.sqrt(0.0001575)
+    assert result.statistic == pytest.approx(t)
+    assert result.pvalue == pytest.approx(2 * stats.t.sf(t, 4))
+    half = stats.t.ppf(0.975, 4) * np.sqrt(0.0001575)
+    assert result.ci == pytest.approx((0.03 - half, 0.03 + half))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_correction_widens_the_interval(seed):
+    a, b = _pair(seed)
+    plain = paired_ttest(a, b)
+    corrected = corrected_resampled_ttest(a, b, n_train=90, n_test=10)
+    assert corrected.pvalue > plain.pvalue
+    assert corrected.ci_low < plain.ci_low and corrected.ci_high > plain.ci_high
+    # A vanishing test set removes the correction.
+    tiny = corrected_resampled_ttest(a, b, n_train=1e12, n_test=1e-6)
+    assert tiny.pvalue == pytest.approx(plain.pvalue)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_bayesian_rope_zero_is_the_one_sided_corrected_test(seed):
+    # With rope = 0 and rho = n_test / (n_train + n_test), rho / (1 - rho) = n_test / n_train,
+    # so P(b better) is the one-sided p-value of the corrected t-test (Benavoli et al., 2017).
+    a, b = _pair(seed)
+    bayes = bayesian_correlated_ttest(a, b, rope=0.0, n_train=90, n_test=10)
+    corrected = corrected_resampled_ttest(a, b, n_train=90, n_test=10)
+    one_sided = stats.t.sf(corrected.statistic, corrected.df)
+    assert bayes.p_b_better == pytest.approx(one_sided)
+    assert bayes.p_a_better == pytest.approx(1 - one_sided)
+    assert bayes.rho == pytest.approx(0.1)
+
+
+def test_bayesian_by_monte_carlo_posterior():
+    a, b = _pair(0)
+    d = a - b
+    rng = np.random.default_rng(5)
+    scale = np.sqrt((1 / len(d) + 0.2 / 0.8) * d.var(ddof=1))
+    draws = d.mean() + scale * rng.standard_t(len(d) - 1, size=400_000)
+    result = bayesian_correlated_ttest(a, b, rope=0.01, rho=0.2)
+    assert result.p_a_better == pytest.approx(np.mean(draws > 0.01), abs=0.005)
+    assert result.p_b_better == pytest.approx(np.mean(draws < -0.01), abs=0.005)
+    assert result.p_equivalent == pytest.approx(np.mean(np.abs(draws) <= 0.01), abs=0.005)
+
+
+@pytest.mark.parametrize("rope", [0.0, 0.01, 0.1])
+def test_bayesian_probabilities_sum_to_one(rope):
+    a, b = _pair(1)
+    result = bayesian_correlated_ttest(a, b, rope=rope, rho=0.1)
+    total = result.p_a_better + result.p_equivalent + result.p_b_better
+    assert total == pytest.approx(1.0)
+
+
+def test_bayesian_wide_rope_says_equivalent():
+    a, b = _pair(2, shift=0.001)
+    assert bayesian_correlated_ttest(a, b, rope=0.5, rho=0.1).p_equivalent > 0.99
+
+
+def test_degenerate_equal_differences():
+    a = [0.8, 0.7, 0.9]
+    assert paired_ttest(a, a).pvalue == 1.0
+    assert paired_ttest(np.add(a, 0.1), a).pvalue == 0.0
+    assert bayesian_correlated_ttest(a, a, rho=0.1).p_equivalent == 1.0
+    assert bayesian_correlated_ttest(np.add(a, 0.1), a, rho=0.1).p_a_better == 1.0
+
+
+def test_holm_hand_checked():
+    assert holm([0.01, 0.04, 0.03]).tolist() == pytest.approx([0.03, 0.06, 0.06])
+    assert holm([0.01, 0.02, 0.03, 0.04]).tolist() == pytest.approx([0.04, 0.06, 0.06, 0.06])
+    assert holm([0.5, 0.9]).tolist() == pytest.approx([1.0, 1.0])
+    assert holm([0.2]).tolist() == [0.2]
+
+
+def _holm_by_rejections(pvalues, alpha):
+    """Holm's procedure as a sequence of rejections, written from its definition."""
+    order = np.argsort(pvalues)
+    rejected = np.zeros(len(pvalues), dtype=bool)
+    for rank, index in enumerate(order):
+        if pvalues[index] > alpha / (len(pvalues) - rank):
+            break
+        rejected[index] = True
+    return rejected
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(st.floats(0, 1), min_size=1, max_size=12),
+    st.sampled_from([0.01, 0.05, 0.1]),
+)
+def test_holm_adjusted_values_reject_as_the_procedure(pvalues, alpha):
+    pvalues = np.array(pvalues)
+    adjusted = holm(pvalues)
+    assert np.all(adjusted >= pvalues) and np.all(adjusted <= 1)
+    boundary = np.isclose(pvalues[:, None] * (len(pvalues) - np.arange(len(pvalues))), alpha).any()
+    if not boundary:
+        np.testing.assert_array_equal(adjusted <= alpha, _holm_by_rejections(pvalues, alpha))
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(st.integers(0, 10), min_size=1, max_size=15),
+    st.lists(st.integers(0, 10), min_size=1, max_size=15),
+)
+def test_probability_of_improvement_is_scaled_mann_whitney(a, b):
+    expected = stats.mannwhitneyu(a, b).statistic / (len(a) * len(b))
+    assert probability_of_improvement(a, b) == pytest.approx(expected)
+    assert probability_of_improvement(a, b) + probability_of_improvement(b, a) == pytest.approx(1)
+
+
+def test_probability_of_improvement_hand_checked():
+    # pairs (3,1) win, (3,3) tie, (4,1) win, (4,3) win: (3 + 0.5) / 4
+    assert probability_of_improvement([3, 4], [1, 3]) == 0.875
+
+
+@pytest.mark.parametrize(
+    "test", [paired_ttest, lambda a, b: corrected_resampled_ttest(a, b, n_train=9, n_test=1)]
+)
+def test_paired_bad_inputs(test):
+    with pytest.raises(ValueError, match="same length.*3 and 2"):
+        test([0.1, 0.2, 0.3], [0.1, 0.2])
+    with pytest.raises(ValueError, match="at least 2"):
+        test([0.1], [0.2])
+    with pytest.raises(ValueError, match="'b'.*NaN"):
+        test([0.1, 0.2], [0.1, np.nan])
+
+
+def test_parameter_errors():
+    a, b = _pair(0)
+    with pytest.raises(ValueError, match="'n_train'"):
+        corrected_resampled_ttest(a, b, n_train=0, n_test=10)
+    with pytest.raises(ValueError, match="'n_test'"):
+        corrected_resampled_ttest(a, b, n_train=10, n_test=-1)
+    with pytest.raises(ValueError, match="'confidence'"):
+        paired_ttest(a, b, confidence=1.5)
+    with pytest.raises(ValueError, match="'n_train' and 'n_test' are needed"):
+        bayesian_correlated_ttest(a, b)
+    with pytest.raises(ValueError, match="'rho'"):
+        bayesian_correlated_ttest(a, b, rho=1.0)
+    with pytest.raises(ValueError, match="'rope'"):
+        bayesian_correlated_ttest(a, b, rope=-0.1, rho=0.1)
+    with pytest.raises(ValueError, match="'pvalues'.*\\[0, 1\\]"):
+        holm([0.1, 1.2])
+    with pytest.raises(ValueError, match="'pvalues'.*NaN"):
+        holm([0.1, np.nan])
+    with pytest.raises(ValueError, match="'a'.*at least 1"):
+        probability_of_improvement([], [0.1])

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# The whole test suite, from nothing: a fresh virtual environment, everything installed into it,
+# then ruff, the tests and the docstring examples (pytest --doctest-modules, see pyproject.toml).
+# Usage: bash tools/test.sh [extra pytest arguments]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PYTHON=${PYTHON:-python3}
+VENV=.venv-test
+rm -rf "$VENV"
+"$PYTHON" -m venv "$VENV"
+"$VENV/bin/python" -m pip install --quiet --upgrade pip
+# The CPU build of torch lies on these machines' disk; it must come first (see DEVELOPERS.md).
+"$VENV/bin/python" -m pip install --quiet "torch==2.13.0"
+"$VENV/bin/python" -m pip install --quiet -e ".[all]"
+export SKLEARN_FAIR_DATA=${SKLEARN_FAIR_DATA:-$(cd .. && pwd)/shared/data}
+export MPLBACKEND=Agg
+"$VENV/bin/ruff" check sklearn_fair tests benchmarks
+"$VENV/bin/ruff" format --check sklearn_fair tests benchmarks
+"$VENV/bin/python" -m pytest "$@"
