@@ -14,6 +14,7 @@ Tasks from all outer folds share the workers, so no core waits for a slow fold.
 import warnings
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 from joblib import Parallel, delayed
@@ -51,6 +52,7 @@ class NestedPlan:
     fit_params: dict = field(default_factory=dict)
     score_params: dict = field(default_factory=dict)
     return_estimator: bool = False
+    cache: object = None  # a TaskCache, or None
 
     @property
     def n_outer(self):
@@ -74,15 +76,32 @@ def run_nested(plan, X, y, n_samples):
     progress = _progress_bar(plan.verbose, n_selection + n_assessment)
     try:
         with Parallel(n_jobs=plan.n_jobs, return_as="generator_unordered") as parallel:
-            selection = _execute(parallel, _selection_calls(plan, X, y, n_samples), progress)
+            selection = _execute(
+                parallel, plan, _selection_specs(plan, X, y, n_samples), X, y, n_samples, progress
+            )
             folds = _select(plan, selection)
             assessment = _execute(
-                parallel, _assessment_calls(plan, folds, X, y, n_samples), progress
+                parallel,
+                plan,
+                _assessment_specs(plan, folds, n_samples),
+                X,
+                y,
+                n_samples,
+                progress,
             )
     finally:
         progress.close()
-    _warn_failures(plan, list(selection.values()) + list(assessment.values()))
-    return _assemble(plan, folds, assessment)
+    every_task = list(selection.values()) + list(assessment.values())
+    _warn_failures(plan, every_task)
+    results = _assemble(plan, folds, assessment)
+    results["failed_tasks"] = [
+        {"key": r["key"]._asdict(), "error": r["error"]} for r in every_task if r["error"]
+    ]
+    results["cache_info"] = None
+    if plan.cache is not None:
+        computed = sum(1 for r in every_task if not r.get("cached"))
+        results["cache_info"] = {"hits": plan.cache.hits, "computed": computed}
+    return results
 
 
 def _count_selection_tasks(plan):
@@ -99,15 +118,61 @@ def _progress_bar(verbose, total):
     return tqdm(total=total, desc="NestedCV fits", unit="fit", disable=verbose < 1, leave=True)
 
 
-def _execute(parallel, calls, progress):
+def _execute(parallel, plan, specs, X, y, n_samples, progress):
+    """Run the task ``specs``; results served from the cache skip the workers."""
     results = {}
+    calls = []
+    for spec in specs:
+        if not isinstance(spec, FitSpec):  # a whole-search task, never cached
+            calls.append(spec)
+            continue
+        cache_path = None
+        if plan.cache is not None and not spec.return_estimator:
+            kind = "selection" if spec.key.refit_seed is None else "assessment"
+            cache_path = plan.cache.path_for(
+                plan.estimator, spec.params, spec.train, spec.test, kind
+            )
+            cached = plan.cache.load(cache_path, spec.key)
+            if cached is not None:
+                results[spec.key] = cached
+                progress.update()
+                continue
+        calls.append(
+            delayed(run_fit_task)(
+                spec.key,
+                plan.estimator,
+                spec.params,
+                X,
+                y,
+                spec.train,
+                spec.test,
+                plan.scorers,
+                plan.fit_params,
+                plan.score_params,
+                n_samples,
+                error_score=spec.error_score,
+                return_estimator=spec.return_estimator,
+                cache_path=cache_path,
+            )
+        )
     for result in parallel(calls):
         results[result["key"]] = result
         progress.update()
     return results
 
 
-def _selection_calls(plan, X, y, n_samples):
+class FitSpec(NamedTuple):
+    """One fit-and-score task: its key, parameters and split."""
+
+    key: TaskKey
+    params: dict
+    train: np.ndarray
+    test: object  # index array, or None for the final fit (no scoring)
+    error_score: object
+    return_estimator: bool = False
+
+
+def _selection_specs(plan, X, y, n_samples):
     for fold in range(plan.selection_folds):
         if plan.search is not None:
             train = plan.selection_train(fold)
@@ -118,64 +183,24 @@ def _selection_calls(plan, X, y, n_samples):
             )
             continue
         for candidate_index, candidate in enumerate(plan.candidates):
+            params = {**plan.selection_defaults, **candidate}
             for split_index, (train, test) in enumerate(plan.inner_splits[fold]):
                 key = TaskKey(fold, candidate_index, split_index, None)
-                params = {**plan.selection_defaults, **candidate}
-                yield delayed(run_fit_task)(
-                    key,
-                    plan.estimator,
-                    params,
-                    X,
-                    y,
-                    train,
-                    test,
-                    plan.scorers,
-                    plan.fit_params,
-                    plan.score_params,
-                    n_samples,
-                    error_score=plan.error_score,
-                )
+                yield FitSpec(key, params, train, test, plan.error_score)
 
 
-def _assessment_calls(plan, folds, X, y, n_samples):
+def _assessment_specs(plan, folds, n_samples):
     for fold, selected in enumerate(folds):
+        if fold == plan.n_outer:  # the final model: all the data, no test set
+            params = {**plan.selection_defaults, **selected["best_params"]}
+            key = TaskKey(fold, -1, -1, None)
+            yield FitSpec(key, params, np.arange(n_samples), None, "raise", True)
+            continue
+        train, test = plan.outer_splits[fold]
         for seed in plan.refit_seeds:
             params = with_seed(selected["best_params"], plan.seed_params, seed)
-            train, test = plan.outer_splits[fold] if fold < plan.n_outer else (None, None)
-            if fold == plan.n_outer:  # the final model: all the data, no test set
-                key = TaskKey(fold, -1, -1, None)
-                yield delayed(run_fit_task)(
-                    key,
-                    plan.estimator,
-                    {**plan.selection_defaults, **selected["best_params"]},
-                    X,
-                    y,
-                    np.arange(n_samples),
-                    None,
-                    plan.scorers,
-                    plan.fit_params,
-                    plan.score_params,
-                    n_samples,
-                    error_score="raise",
-                    return_estimator=True,
-                )
-                break
             key = TaskKey(fold, -1, -1, seed)
-            yield delayed(run_fit_task)(
-                key,
-                plan.estimator,
-                params,
-                X,
-                y,
-                train,
-                test,
-                plan.scorers,
-                plan.fit_params,
-                plan.score_params,
-                n_samples,
-                error_score=plan.error_score,
-                return_estimator=plan.return_estimator,
-            )
+            yield FitSpec(key, params, train, test, plan.error_score, plan.return_estimator)
 
 
 def _failed_scores(plan):
@@ -243,7 +268,9 @@ def _select_from_search(plan, fold, result):
         )
     means = np.asarray(result["mean_scores"], dtype=float)
     return {
-        "best_index": int(np.nanargmax(means)),
+        # the search's own choice: successive halving picks among its last iteration,
+        # not the best mean over all iterations
+        "best_index": result["best_index"],
         "best_params": dict(result["best_params"]),
         "validation_score": result["best_score"],
         "validation_scores": {plan.refit_metric: result["best_score"]},
@@ -322,7 +349,8 @@ def check_class_counts(cv, y, where):
     classes, counts = np.unique(np.asarray(y), return_counts=True)
     too_few = counts < needed
     if too_few.any():
-        label, count = classes[too_few][0], counts[too_few][0]
+        # plain Python values, so the message reads "class 2", not "class np.int64(2)"
+        label, count = classes[too_few].tolist()[0], int(counts[too_few][0])
         raise ValueError(
             f"Cannot make the stratified split {cv!r} of {where}: class {label!r} has only "
             f"{count} member(s), fewer than the {needed} it needs "

@@ -93,6 +93,15 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         raises a ValueError carrying the first error.
     verbose : int, default=0
         ``1`` shows a progress bar with an ETA over all fits.
+    cache_dir : str or path-like, default=None
+        Folder of a resumable cache. Every finished task (an inner fit and its validation
+        scores, a refit and its test scores) is written there at once, as JSON, atomically,
+        under a hash of the data, the estimator's parameters, the split and the seed. Running
+        the same fit again, after an interruption or a crash, recomputes only the tasks that
+        are missing and gives identical results; a change to the data, a parameter or the
+        splits only invalidates the entries it affects. Failed tasks are not stored (they are
+        retried), nor are fitted models: the final model (``refit=True``) is always refitted,
+        and nothing is ever unpickled from the folder.
 
     Attributes
     ----------
@@ -126,6 +135,11 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         The scorer(s) used.
     multimetric_ : bool
         Whether several metrics were given.
+    failed_tasks_ : list of dict
+        Every task that raised: its key (``outer_fold``, ``candidate``, ``inner_split``,
+        ``refit_seed``) and the traceback text. Their scores are ``error_score``.
+    cache_info_ : dict or None
+        With ``cache_dir``: ``hits`` (tasks read from the cache) and ``computed``.
 
     See Also
     --------
@@ -171,6 +185,7 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         random_state=None,
         error_score=np.nan,
         verbose=0,
+        cache_dir=None,
     ):
         self.estimator = estimator
         self.param_grid = param_grid
@@ -185,6 +200,7 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         self.random_state = random_state
         self.error_score = error_score
         self.verbose = verbose
+        self.cache_dir = cache_dir
 
     def fit(self, X, y=None, *, groups=None, **params):
         """Run the nested protocol on ``X, y``.
@@ -226,6 +242,7 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
             groups=groups,
             params=params,
             final=bool(self.refit),
+            cache_dir=self.cache_dir,
         )
         result = run_nested(plan, X, y, n_samples)
         self._store(plan, result, multimetric)
@@ -246,6 +263,8 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         self.multimetric_ = multimetric
         self.scorer_ = plan.scorers if multimetric else plan.scorers["score"]
         self.refit_metric_ = plan.refit_metric
+        self.failed_tasks_ = result["failed_tasks"]
+        self.cache_info_ = result["cache_info"]
         if result["final"] is not None:
             final = result["final"]
             self.best_params_ = final["best_params"]

@@ -15,6 +15,7 @@ from sklearn.utils import _safe_indexing, check_random_state, indexable
 from sklearn.utils.metadata_routing import MetadataRouter, MethodMapping, process_routing
 from sklearn.utils.validation import _num_samples, check_consistent_length
 
+from ._cache import TaskCache
 from ._engine import NestedPlan, check_class_counts, default_inner_cv
 from ._graph_labels import is_graph_data, read_graph_labels
 from ._rolling_origin import RollingOrigin
@@ -138,7 +139,9 @@ def _route(owner, estimator, scorers, outer_cv, inner_cv, groups, params):
     """Split ``params`` into fit, score and split metadata (scikit-learn's routing when on)."""
     if get_config().get("enable_metadata_routing", False):
         router = metadata_router(owner, estimator, scorers, outer_cv, inner_cv)
-        routed = process_routing(router, "fit", groups=groups, **params)
+        # groups=None must not be passed: sklearn refuses metadata that nothing consumes
+        metadata = {**params, **({"groups": groups} if groups is not None else {})}
+        routed = process_routing(router, "fit", **metadata)
         score_params = {name: dict(routed[f"scorer_{name}"].score) for name in scorers}
         outer_split = dict(routed["outer_cv"].split) if "outer_cv" in routed else {}
         inner_split = dict(routed["inner_cv"].split) if "inner_cv" in routed else {}
@@ -169,6 +172,7 @@ def make_plan(
     params=None,
     final=False,
     return_estimator=False,
+    cache_dir=None,
 ):
     """Check every argument and the data, materialise all splits, and return a NestedPlan."""
     _check_n_refits(n_refits)
@@ -193,7 +197,9 @@ def make_plan(
             param_distributions = unwrapped["param_distributions"]
             n_iter = unwrapped["n_iter"]
             search_random_state = unwrapped["random_state"]
-            inner_cv = unwrapped["cv"] if inner_cv is None else inner_cv
+            if inner_cv is None:
+                # the search's own cv; None there means scikit-learn's default 5-fold
+                inner_cv = 5 if unwrapped["cv"] is None else unwrapped["cv"]
             scoring = unwrapped["scoring"] if scoring is None else scoring
             if isinstance(unwrapped["refit"], str) and not isinstance(refit, str):
                 refit = unwrapped["refit"]
@@ -268,6 +274,8 @@ def make_plan(
         score_params=score_params,
         return_estimator=return_estimator,
     )
+    if cache_dir is not None:
+        plan.cache = TaskCache(cache_dir, X, y, scorers, fit_params, score_params)
     return plan, y, n_samples, multimetric
 
 

@@ -13,6 +13,8 @@ import numpy as np
 from sklearn.base import clone
 from sklearn.utils import _safe_indexing
 
+from ._cache import write_entry
+
 __all__ = ["TaskKey", "run_fit_task", "run_search_task"]
 
 #: Stable identity of a task. ``candidate`` and ``inner_split`` are -1 for a refit task;
@@ -54,6 +56,7 @@ def run_fit_task(
     n_samples,
     error_score=np.nan,
     return_estimator=False,
+    cache_path=None,
 ):
     """Clone ``estimator``, set ``params``, fit on ``train``, score on ``test``.
 
@@ -61,6 +64,7 @@ def run_fit_task(
     ``scores`` (metric name -> float, empty if the fit failed), ``fit_time``, ``score_time``,
     ``error`` (traceback text or None) and, when asked, the fitted ``estimator``.
     With ``error_score="raise"`` an exception propagates instead of being recorded.
+    A successful result is written to ``cache_path`` (when given) as soon as it exists.
     """
     result = {"key": key, "scores": {}, "fit_time": 0.0, "score_time": 0.0, "error": None}
     X_train = _safe_indexing(X, train)
@@ -85,6 +89,8 @@ def run_fit_task(
         result["fit_time"] = result["fit_time"] or time.perf_counter() - start
         result["error"] = traceback.format_exc()
         return result
+    if cache_path is not None:
+        write_entry(cache_path, result)
     if return_estimator:
         result["estimator"] = model
     return result
@@ -113,6 +119,7 @@ def run_search_task(key, search, X, y, train, fit_params, n_samples):
     results = model.cv_results_
     refit = model.refit if isinstance(model.refit, str) else "score"
     result["best_params"] = model.best_params_
+    result["best_index"] = int(model.best_index_)
     result["best_score"] = float(model.best_score_)
     result["candidates"] = list(results["params"])
     result["mean_scores"] = np.asarray(results[f"mean_test_{refit}"], dtype=float).tolist()

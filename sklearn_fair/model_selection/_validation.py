@@ -28,6 +28,7 @@ def nested_cross_validate(
     verbose=0,
     return_estimator=False,
     params=None,
+    cache_dir=None,
 ):
     """Nested cross-validation, returning a dict in the style of ``cross_validate``.
 
@@ -45,7 +46,7 @@ def nested_cross_validate(
     groups : array-like of shape (n_samples,), default=None
         Group labels for group-aware splitters.
     param_grid, param_distributions, n_iter, outer_cv, inner_cv, scoring, n_refits, n_jobs, \
-random_state, error_score, verbose
+random_state, error_score, verbose, cache_dir
         As in :class:`~sklearn_fair.NestedCV`.
     refit : bool or str, default=True
         With several metrics, the name of the one that selects the hyper-parameters.
@@ -98,6 +99,7 @@ random_state, error_score, verbose
         params=params,
         final=False,
         return_estimator=return_estimator,
+        cache_dir=cache_dir,
     )
     folds = run_nested(plan, X, y, n_samples)["outer_results"]
     results = {}
