@@ -1,6 +1,7 @@
 """The candidates of the inner model selection, and the checks of the search space."""
 
 import numpy as np
+from sklearn.base import clone
 from sklearn.model_selection import (
     GridSearchCV,
     ParameterGrid,
@@ -81,11 +82,19 @@ def make_candidates(param_grid, param_distributions, n_iter, random_state):
 
 
 def check_candidate_names(estimator, candidates):
-    """Raise a ValueError naming any parameter that ``estimator`` does not have."""
+    """Raise a ValueError naming any parameter that ``estimator`` does not have.
+
+    A name missing from ``get_params`` is still accepted when ``set_params`` takes it: skorch
+    estimators list a ``module__*`` parameter only once it has been set.
+    """
     valid = set(estimator.get_params(deep=True))
-    unknown = sorted({name for candidate in candidates for name in candidate} - valid)
-    if unknown:
-        raise ValueError(
-            f"Invalid parameter {unknown[0]!r} in the search space of NestedCV for estimator "
-            f"{type(estimator).__name__}. Valid parameters are: {sorted(valid)}."
-        )
+    for candidate in candidates:
+        for name in sorted(set(candidate) - valid):
+            try:
+                clone(estimator).set_params(**{name: candidate[name]})
+            except (ValueError, TypeError, AttributeError):
+                raise ValueError(
+                    f"Invalid parameter {name!r} in the search space of NestedCV for estimator "
+                    f"{type(estimator).__name__}. Valid parameters are: {sorted(valid)}."
+                ) from None
+            valid.add(name)

@@ -1,0 +1,52 @@
+"""Graph classification with graph neural networks as scikit-learn estimators.
+
+Everything here needs the ``graph`` extra (PyTorch, PyTorch Geometric and
+skorch)::
+
+    pip install sklearn-fair[graph]
+
+The public names are :class:`GraphClassifier` (a skorch net for graph data),
+the models of the fair-comparison paper (Errica et al., ICLR 2020) and its
+baselines as torch modules, the paper's search spaces :data:`PAPER_GRIDS`
+with :data:`SMALL_GRIDS` for CPU-sized runs, and the data loaders
+:func:`load_tu_dataset` and :func:`load_mutag`.
+"""
+
+try:
+    import skorch  # noqa: F401
+    import torch  # noqa: F401
+    import torch_geometric  # noqa: F401
+except ImportError as exc:  # pragma: no cover - exercised in a torch-free environment
+    raise ImportError(
+        f"sklearn_fair.graph needs PyTorch, PyTorch Geometric and skorch ({exc.name!r} is "
+        "missing). Install them with: pip install sklearn-fair[graph]"
+    ) from exc
+
+from ._classifier import GraphClassifier
+from ._datasets import FEATURE_SCHEMES, load_mutag, load_tu_dataset
+from ._grids import PAPER_GRIDS, SMALL_GRIDS
+from .models import (
+    DGCNN,
+    ECC,
+    GIN,
+    DeepMultisets,
+    DiffPool,
+    GraphSAGE,
+    MolecularFingerprint,
+)
+
+__all__ = [
+    "DGCNN",
+    "ECC",
+    "FEATURE_SCHEMES",
+    "GIN",
+    "PAPER_GRIDS",
+    "SMALL_GRIDS",
+    "DeepMultisets",
+    "DiffPool",
+    "GraphClassifier",
+    "GraphSAGE",
+    "MolecularFingerprint",
+    "load_mutag",
+    "load_tu_dataset",
+]

@@ -1,0 +1,170 @@
+"""The hyper-parameter search spaces of Errica et al. (ICLR 2020), as GraphClassifier grids."""
+
+import torch
+from skorch.callbacks import GradientNormClipping, LRScheduler
+
+from .models import DGCNN, ECC, GIN, DeepMultisets, DiffPool, GraphSAGE, MolecularFingerprint
+
+__all__ = ["PAPER_GRIDS", "SMALL_GRIDS"]
+
+
+def _early_stopping(patience):
+    # The paper tried early stopping on validation accuracy and on validation loss.
+    return {"patience": [patience], "monitor": ["valid_acc", "valid_loss"]}
+
+
+def _baseline(module, batch_size, hidden_units, lr, weight_decay, epochs):
+    return {
+        "module": [module],
+        "batch_size": batch_size,
+        "module__hidden_units": hidden_units,
+        "lr": lr,
+        "optimizer": [torch.optim.Adam],
+        "optimizer__weight_decay": weight_decay,
+        "max_epochs": [epochs],
+        **_early_stopping(500),
+    }
+
+
+#: The search spaces of Errica et al., "A Fair Comparison of Graph Neural Networks for Graph
+#: Classification" (ICLR 2020), transcribed from the ``config_*.yml`` files of
+#: diningphil/gnn-comparison (commit 15b6ba7e), as parameter grids of
+#: :class:`~sklearn_fair.graph.GraphClassifier` (``l2`` is ``optimizer__weight_decay``,
+#: ``classifier_epochs`` is ``max_epochs``, the ``Patience`` early stopper is ``patience`` with
+#: ``monitor`` for its ``use_loss`` flag, schedulers and gradient clipping are skorch
+#: callbacks). The baseline grids depend on the data: ``"MolecularFingerprint"`` for the
+#: chemical data sets, ``"DeepMultisets-ENZYMES"``, ``"DeepMultisets-IMDB"`` for IMDB-BINARY
+#: and IMDB-MULTI, and ``"DeepMultisets"`` for the other social data sets.
+PAPER_GRIDS = {
+    "GIN": {
+        "module": [GIN],
+        "batch_size": [32, 128],
+        "lr": [0.01],
+        "max_epochs": [1000],
+        "module__hidden_units": [[64, 64, 64, 64], [32, 32, 32, 32], [64], [32, 32]],
+        "optimizer": [torch.optim.Adam],
+        "optimizer__weight_decay": [0.0],
+        "callbacks": [[("lr_scheduler", LRScheduler(policy="StepLR", step_size=50, gamma=0.5))]],
+        "module__train_eps": [True, False],
+        "module__aggregation": ["mean", "sum"],
+        "module__dropout": [0.5, 0.0],
+        **_early_stopping(500),
+    },
+    "GraphSAGE": {
+        "module": [GraphSAGE],
+        "batch_size": [32],
+        "lr": [0.0001, 0.01, 0.001],
+        "optimizer__weight_decay": [0.0],
+        "max_epochs": [1000],
+        "optimizer": [torch.optim.Adam],
+        "module__dim_embedding": [32, 64],
+        "module__num_layers": [3, 5],
+        "module__aggregation": ["add", "max", "mean"],
+        **_early_stopping(500),
+    },
+    "DGCNN": {
+        "module": [DGCNN],
+        "batch_size": [50],
+        "module__dense_dim": [128],
+        "module__k": [0.9, 0.6],
+        "lr": [0.0001, 0.00001],
+        "max_epochs": [1000],
+        "optimizer": [torch.optim.Adam],
+        "optimizer__weight_decay": [0.0],
+        "module__embedding_dim": [32, 64],
+        "module__num_layers": [2, 3, 4],
+        **_early_stopping(500),
+    },
+    "DiffPool": {
+        "module": [DiffPool],
+        "batch_size": [8],
+        "lr": [0.001, 0.0001, 0.00001],
+        "max_epochs": [3000],
+        "optimizer": [torch.optim.Adam],
+        "optimizer__weight_decay": [0.0],
+        "callbacks": [[("gradient_clipping", GradientNormClipping(gradient_clip_value=2.0))]],
+        "module__num_layers": [2],
+        "module__gnn_dim_hidden": [64],
+        "module__dim_embedding": [128],
+        "module__dim_embedding_MLP": [50],
+        **_early_stopping(500),
+    },
+    "ECC": {
+        "module": [ECC],
+        "batch_size": [32],
+        "lr": [0.1, 0.01],
+        "max_epochs": [1000],
+        "optimizer": [torch.optim.SGD],
+        # The paper's ECCLR scheduler multiplies the learning rate by 0.1 at epochs 25, 35, 45.
+        "callbacks": [
+            [
+                (
+                    "lr_scheduler",
+                    LRScheduler(policy="MultiStepLR", milestones=[25, 35, 45], gamma=0.1),
+                )
+            ]
+        ],
+        "optimizer__weight_decay": [0.0],
+        "module__dropout": [0.05, 0.25],
+        "module__dropout_final": [0.1],
+        "module__num_layers": [2],
+        "module__dim_embedding": [32, 64],
+        **_early_stopping(500),
+    },
+    "MolecularFingerprint": _baseline(
+        MolecularFingerprint,
+        [32, 128],
+        [32, 128, 256],
+        [0.000001, 0.001, 0.1],
+        [0.0001, 0.001, 0.01],
+        5000,
+    ),
+    "DeepMultisets": _baseline(
+        DeepMultisets, [32], [32, 128], [0.001, 0.1], [0.0001, 0.001, 0.01], 3000
+    ),
+    "DeepMultisets-ENZYMES": _baseline(
+        DeepMultisets,
+        [32],
+        [32, 64, 128, 256],
+        [0.00001, 0.0001, 0.001],
+        [0.01, 0.0001, 0.00001],
+        5000,
+    ),
+    "DeepMultisets-IMDB": _baseline(
+        DeepMultisets,
+        [32, 128],
+        [32, 128, 256],
+        [0.000001, 0.001, 0.1],
+        [0.0001, 0.001, 0.01],
+        3000,
+    ),
+}
+
+
+def _small(module, **grid):
+    return {"module": [module], "max_epochs": [30], "patience": [10], "batch_size": [32], **grid}
+
+
+#: Two-candidate grids for CPU-sized runs (minutes on a laptop for MUTAG or PROTEINS with
+#: nested cross-validation): narrow models, at most 30 epochs, patience 10, and one
+#: hyper-parameter varied over two values per model. They are for trying the protocol,
+#: not for reproducing the paper's numbers.
+SMALL_GRIDS = {
+    "GIN": _small(GIN, lr=[0.01], module__hidden_units=[[32, 32]], module__dropout=[0.0, 0.5]),
+    "GraphSAGE": _small(
+        GraphSAGE, lr=[0.01], module__dim_embedding=[32], module__num_layers=[2, 3]
+    ),
+    "DGCNN": _small(
+        DGCNN, lr=[0.001], module__embedding_dim=[32], module__num_layers=[2], module__k=[0.6, 0.9]
+    ),
+    "DiffPool": _small(
+        DiffPool,
+        lr=[0.001],
+        module__gnn_dim_hidden=[16],
+        module__dim_embedding=[32],
+        module__num_layers=[1, 2],
+    ),
+    "ECC": _small(ECC, lr=[0.01], module__dim_embedding=[16], module__dropout=[0.05, 0.25]),
+    "MolecularFingerprint": _small(MolecularFingerprint, lr=[0.01], module__hidden_units=[32, 128]),
+    "DeepMultisets": _small(DeepMultisets, lr=[0.01], module__hidden_units=[32, 128]),
+}

@@ -1,0 +1,140 @@
+"""DiffPool (Ying et al., NeurIPS 2018): hierarchical pooling with learned cluster assignments."""
+
+import math
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+from torch import nn
+from torch_geometric.nn import DenseSAGEConv, dense_diff_pool
+from torch_geometric.utils import to_dense_adj, to_dense_batch
+
+__all__ = ["DiffPool"]
+
+
+class _DenseSAGEBlock(nn.Module):
+    """Three dense GraphSAGE convolutions; the output concatenates all three."""
+
+    def __init__(self, in_channels, hidden_channels, out_channels, *, project=False):
+        super().__init__()
+        self.convs = nn.ModuleList(
+            [
+                DenseSAGEConv(in_channels, hidden_channels),
+                DenseSAGEConv(hidden_channels, hidden_channels),
+                DenseSAGEConv(hidden_channels, out_channels),
+            ]
+        )
+        self.norms = nn.ModuleList([nn.BatchNorm1d(hidden_channels) for _ in range(2)])
+        width = 2 * hidden_channels + out_channels
+        self.project = nn.Linear(width, out_channels) if project else None
+        self.out_channels = out_channels if project else width
+
+    def forward(self, x, adj, mask=None):
+        layers = []
+        for index, conv in enumerate(self.convs):
+            x = conv(x, adj, mask)
+            if index < 2:
+                x = F.relu(x)
+                x = self.norms[index](x.flatten(0, 1)).view_as(x)
+            layers.append(x)
+        x = torch.cat(layers, dim=-1)
+        return self.project(x) if self.project is not None else x
+
+
+class DiffPool(nn.Module):
+    """DiffPool: GraphSAGE embeddings pooled by learned soft cluster assignments.
+
+    Following Ying et al., "Hierarchical Graph Representation Learning with
+    Differentiable Pooling" (NeurIPS 2018) as set up by Errica et al. (ICLR 2020): each
+    DiffPool layer runs two blocks of three dense GraphSAGE convolutions, one for the node
+    embeddings and one for the assignment of nodes to clusters
+    (:func:`~torch_geometric.nn.dense.dense_diff_pool`). The number of clusters is 10% of
+    the largest training graph with one DiffPool layer, 25% per layer with more. A final
+    GraphSAGE block follows; the max over nodes at every level is concatenated and
+    classified by a two-layer MLP. The link-prediction and entropy regularisers are left in
+    ``auxiliary_loss`` during training, which :class:`~sklearn_fair.graph.GraphClassifier`
+    adds to the loss.
+
+    Parameters
+    ----------
+    in_channels : int
+        Number of node features.
+    out_channels : int
+        Number of classes.
+    num_layers : int, default=1
+        Number of DiffPool layers.
+    gnn_dim_hidden : int, default=64
+        Width of the first two convolutions of each GraphSAGE block.
+    dim_embedding : int, default=128
+        Width of the third convolution of each block.
+    dim_embedding_MLP : int, default=50
+        Width of the hidden layer of the final MLP.
+    node_counts : array-like of int, default=None
+        Node counts of the training graphs (their maximum sets the number of clusters);
+        :class:`~sklearn_fair.graph.GraphClassifier` fills it in. ``None`` needs
+        ``max_num_nodes``.
+    max_num_nodes : int, default=None
+        Largest graph size, used when ``node_counts`` is ``None``.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from torch_geometric.data import Batch, Data
+    >>> graph = Data(x=torch.randn(5, 3), edge_index=torch.tensor([[0, 1, 2], [1, 2, 3]]))
+    >>> model = DiffPool(3, 2, gnn_dim_hidden=8, dim_embedding=8, dim_embedding_MLP=8,
+    ...                  node_counts=[5, 5])
+    >>> model(Batch.from_data_list([graph, graph])).shape
+    torch.Size([2, 2])
+    """
+
+    def __init__(
+        self,
+        in_channels,
+        out_channels,
+        *,
+        num_layers=1,
+        gnn_dim_hidden=64,
+        dim_embedding=128,
+        dim_embedding_MLP=50,
+        node_counts=None,
+        max_num_nodes=None,
+    ):
+        super().__init__()
+        if max_num_nodes is None:
+            if node_counts is None or len(node_counts) == 0:
+                raise ValueError(
+                    "DiffPool needs node_counts or max_num_nodes to size its clusters; "
+                    "GraphClassifier fills node_counts from the training graphs."
+                )
+            max_num_nodes = int(np.max(node_counts))
+        coarsening = 0.1 if num_layers == 1 else 0.25
+        clusters = math.ceil(coarsening * max_num_nodes)
+        embed_width = 2 * gnn_dim_hidden + dim_embedding
+        self.pool_blocks = nn.ModuleList()
+        self.embed_blocks = nn.ModuleList()
+        width = in_channels
+        for _ in range(num_layers):
+            self.pool_blocks.append(_DenseSAGEBlock(width, gnn_dim_hidden, clusters, project=True))
+            self.embed_blocks.append(_DenseSAGEBlock(width, gnn_dim_hidden, dim_embedding))
+            width = embed_width
+            clusters = math.ceil(coarsening * clusters)
+        self.final_block = _DenseSAGEBlock(embed_width, gnn_dim_hidden, dim_embedding)
+        self.hidden = nn.Linear(embed_width * (num_layers + 1), dim_embedding_MLP)
+        self.output = nn.Linear(dim_embedding_MLP, out_channels)
+        self.auxiliary_loss = None
+
+    def forward(self, data):
+        x, mask = to_dense_batch(data.x, data.batch, batch_size=data.num_graphs)
+        adj = to_dense_adj(data.edge_index, data.batch, batch_size=data.num_graphs)
+        readouts, auxiliary = [], 0
+        for pool_block, embed_block in zip(self.pool_blocks, self.embed_blocks):
+            assignment = pool_block(x, adj, mask)
+            x = embed_block(x, adj, mask)
+            x, adj, link_loss, entropy_loss = dense_diff_pool(x, adj, assignment, mask)
+            readouts.append(x.max(dim=1).values)
+            auxiliary = auxiliary + link_loss + entropy_loss
+            mask = None  # after pooling every graph has the same number of clusters
+        x = self.final_block(x, adj)
+        readouts.append(x.max(dim=1).values)
+        self.auxiliary_loss = auxiliary if self.training else None
+        return self.output(F.relu(self.hidden(torch.cat(readouts, dim=1))))

@@ -1,0 +1,219 @@
+"""GraphClassifier: the scikit-learn contract, inputs, seeding, early stopping, errors."""
+
+import pickle
+
+import numpy as np
+import pytest
+import torch
+from imblearn import FunctionSampler
+from imblearn.pipeline import Pipeline
+from sklearn.base import clone, is_classifier
+from sklearn.model_selection import GridSearchCV, StratifiedKFold
+from torch_geometric.data import Data
+
+from sklearn_fair.graph import DeepMultisets, GraphClassifier, MolecularFingerprint
+from sklearn_fair.model_selection import read_graph_labels
+
+
+def make_clf(module=DeepMultisets, **params):
+    defaults = dict(module__hidden_units=16, lr=0.01, max_epochs=3, random_state=0)
+    return GraphClassifier(module, **{**defaults, **params})
+
+
+def as_object_array(graphs):
+    array = np.empty(len(graphs), dtype=object)
+    for index, graph in enumerate(graphs):
+        array[index] = graph
+    return array
+
+
+def test_same_seed_same_predictions(mutag_split):
+    X_train, X_test, _ = mutag_split
+    first = make_clf(random_state=3).fit(X_train).predict_proba(X_test)
+    second = make_clf(random_state=3).fit(X_train).predict_proba(X_test)
+    other = make_clf(random_state=4).fit(X_train).predict_proba(X_test)
+    np.testing.assert_array_equal(first, second)
+    assert not np.array_equal(first, other)
+
+
+def test_fit_leaves_the_global_torch_random_state_alone(mutag_split):
+    X_train, _, _ = mutag_split
+    state = torch.get_rng_state()
+    make_clf().fit(X_train[:40])
+    assert torch.equal(state, torch.get_rng_state())
+
+
+def test_clone_is_untrained_and_refits_start_fresh(mutag_split):
+    X_train, X_test, _ = mutag_split
+    clf = make_clf().fit(X_train)
+    fresh = clone(clf)
+    assert not hasattr(fresh, "module_") and not hasattr(fresh, "classes_")
+    assert fresh.get_params()["module__hidden_units"] == 16
+    np.testing.assert_array_equal(
+        fresh.fit(X_train).predict_proba(X_test), clf.predict_proba(X_test)
+    )
+    weights = [p.detach().clone() for p in clf.module_.parameters()]
+    clf.fit(X_train)  # a refit re-initialises: same seed, same result, not continued training
+    for before, after in zip(weights, clf.module_.parameters()):
+        assert torch.equal(before, after)
+
+
+@pytest.mark.parametrize("kind", ["dataset", "list", "object_array"])
+def test_accepts_datasets_lists_and_object_arrays(kind, mutag):
+    X = {
+        "dataset": mutag[:60],
+        "list": [mutag[i] for i in range(60)],
+        "object_array": as_object_array([mutag[i] for i in range(60)]),
+    }[kind]
+    clf = make_clf(max_epochs=1).fit(X)
+    assert clf.num_node_features_ == 7
+    assert clf.predict(X).shape == (60,)
+    proba = clf.predict_proba(X)
+    assert proba.shape == (60, 2)
+    np.testing.assert_allclose(proba.sum(axis=1), 1, rtol=1e-5)
+
+
+def test_y_may_be_given_and_labels_keep_their_values(mutag_split):
+    X_train, X_test, _ = mutag_split
+    names = np.array(["inactive", "mutagen"])
+    y_train = names[read_graph_labels(X_train)]
+    clf = make_clf().fit(X_train, y_train)
+    assert list(clf.classes_) == ["inactive", "mutagen"]
+    assert set(clf.predict(X_test)) <= set(names)
+    assert clf.score(X_test, names[read_graph_labels(X_test)]) == pytest.approx(
+        make_clf().fit(X_train).score(X_test)  # y read from the graphs
+    )
+
+
+def test_sizes_are_inferred_not_passed(mutag_split):
+    X_train, _, _ = mutag_split
+    clf = make_clf().fit(X_train)
+    assert clf.module_.node_layer.in_features == 7
+    assert clf.module_.output_layer.out_features == 2
+    with pytest.raises(ValueError, match="module__in_channels"):
+        make_clf(module__in_channels=7).fit(X_train)
+
+
+def test_early_stopping_restores_the_best_epoch(mutag_split):
+    X_train, _, _ = mutag_split
+    clf = make_clf(max_epochs=40, patience=2, lr=0.05, monitor="valid_loss").fit(X_train)
+    history = clf.history
+    assert len(history) < 40
+    losses = history[:, "valid_loss"]
+    best_epoch = int(np.argmin(losses))
+    assert len(history) == best_epoch + 1 + 2
+    # the restored weights are those of the best epoch: recompute its validation loss
+    assert "early_stopping" in dict(clf.callbacks_)
+    assert history[:, "valid_acc"][0] is not None
+
+
+def test_validation_split_is_stratified_and_held_out(mutag_split):
+    X_train, _, _ = mutag_split
+    clf = make_clf(max_epochs=1, validation_fraction=0.2).fit(X_train)
+    assert clf.history[-1, "valid_batch_count"] >= 1
+    n_valid = sum(
+        clf.history[-1, "batches", b, "valid_batch_size"]
+        for b in range(len(clf.history[-1, "batches"]))
+        if "valid_batch_size" in clf.history[-1, "batches", b]
+    )
+    assert n_valid == int(np.ceil(0.2 * len(X_train)))
+
+
+def test_no_validation_trains_all_epochs(mutag_split):
+    X_train, _, _ = mutag_split
+    clf = make_clf(max_epochs=4, validation_fraction=None).fit(X_train)
+    assert len(clf.history) == 4
+    assert "valid_loss" not in clf.history[-1]
+
+
+def test_missing_node_features_error_names_the_feature_schemes(mutag):
+    graphs = [
+        Data(edge_index=torch.tensor([[0, 1], [1, 0]]), num_nodes=2, y=torch.tensor([i % 2]))
+        for i in range(10)
+    ]
+    with pytest.raises(ValueError, match="features='constant'.*features='degree'"):
+        make_clf().fit(graphs)
+
+
+@pytest.mark.parametrize(
+    "params, match",
+    [
+        (dict(monitor="train_loss"), "'monitor' parameter"),
+        (dict(patience=0), "'patience' parameter"),
+        (dict(validation_fraction=1.5), "'validation_fraction' parameter"),
+        (dict(module=DeepMultisets(7, 2)), "'module' parameter"),
+        (dict(train_split=0.2), "validation_fraction"),
+    ],
+)
+def test_bad_parameters_are_named(params, match, mutag_split):
+    X_train, _, _ = mutag_split
+    with pytest.raises((ValueError, TypeError), match=match):
+        make_clf(**params).fit(X_train)
+
+
+def test_bad_inputs(mutag_split):
+    X_train, X_test, _ = mutag_split
+    with pytest.raises(ValueError, match="same length"):
+        make_clf().fit(X_train, np.zeros(3))
+    with pytest.raises(ValueError, match="at least 2 classes"):
+        make_clf().fit(X_train[:5], np.zeros(5))
+    with pytest.raises(TypeError, match="sequence of graphs"):
+        make_clf().fit(X_train[0])
+    clf = make_clf(max_epochs=1).fit(X_train)
+    narrow = [Data(x=g.x[:, :3], edge_index=g.edge_index) for g in X_test]
+    with pytest.raises(ValueError, match="3 node features"):
+        clf.predict(narrow)
+    with pytest.raises(ValueError, match="validation split"):
+        make_clf().fit(X_train[:4], [0, 0, 0, 1])
+
+
+def test_is_a_classifier_and_pickles(mutag_split):
+    X_train, X_test, _ = mutag_split
+    clf = make_clf().fit(X_train)
+    assert is_classifier(clf)
+    restored = pickle.loads(pickle.dumps(clf))
+    np.testing.assert_array_equal(restored.predict_proba(X_test), clf.predict_proba(X_test))
+
+
+def test_set_params_of_the_module_then_refit(mutag_split):
+    X_train, _, _ = mutag_split
+    clf = make_clf().fit(X_train)
+    clf.set_params(module__hidden_units=8).fit(X_train)
+    assert clf.module_.node_layer.out_features == 8
+
+
+def test_grid_search_cv(mutag):
+    X = [mutag[i] for i in range(len(mutag))]
+    y = read_graph_labels(X)
+    search = GridSearchCV(
+        make_clf(max_epochs=2, validation_fraction=None),
+        {"module": [DeepMultisets, MolecularFingerprint], "lr": [0.01]},
+        cv=StratifiedKFold(3, shuffle=True, random_state=0),
+    ).fit(X, y)
+    assert search.best_estimator_.predict(X[:5]).shape == (5,)
+    assert len(search.cv_results_["params"]) == 2
+
+
+def test_inside_an_imbalanced_learn_pipeline(mutag):
+    X = as_object_array([mutag[i] for i in range(len(mutag))])
+    y = read_graph_labels(X)
+
+    def undersample(X, y):
+        rng = np.random.default_rng(0)
+        keep = np.concatenate(
+            [
+                rng.choice(np.flatnonzero(y == label), np.bincount(y).min(), replace=False)
+                for label in np.unique(y)
+            ]
+        )
+        return X[keep], y[keep]
+
+    pipeline = Pipeline(
+        [
+            ("balance", FunctionSampler(func=undersample, validate=False)),
+            ("gnn", make_clf(max_epochs=2)),
+        ]
+    )
+    pipeline.fit(X, y)
+    assert pipeline.predict(X).shape == (len(X),)  # the sampler is skipped when predicting
+    assert 0 <= pipeline.score(X, y) <= 1

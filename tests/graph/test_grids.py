@@ -1,0 +1,39 @@
+"""PAPER_GRIDS and SMALL_GRIDS are valid GraphClassifier grids."""
+
+import pytest
+from sklearn.base import clone
+from sklearn.model_selection import ParameterGrid
+
+from sklearn_fair.graph import GIN, PAPER_GRIDS, SMALL_GRIDS, GraphClassifier
+
+MODELS = ["GIN", "GraphSAGE", "DGCNN", "DiffPool", "ECC", "MolecularFingerprint", "DeepMultisets"]
+
+
+def test_every_model_has_a_paper_grid_and_a_small_grid():
+    assert set(MODELS) <= set(PAPER_GRIDS)
+    assert set(SMALL_GRIDS) == set(MODELS)
+    assert {"DeepMultisets-ENZYMES", "DeepMultisets-IMDB"} <= set(PAPER_GRIDS)
+
+
+@pytest.mark.parametrize("name", sorted(PAPER_GRIDS))
+def test_paper_grids_set_on_a_graph_classifier(name):
+    grid = PAPER_GRIDS[name]
+    assert grid["monitor"] == ["valid_acc", "valid_loss"]
+    assert grid["patience"] == [500]
+    for candidate in list(ParameterGrid(grid))[:3]:
+        clf = clone(GraphClassifier(GIN)).set_params(**candidate)
+        assert clf.get_params()["module"] is candidate["module"]
+
+
+def test_paper_grid_sizes():
+    # Numbers of configurations implied by the config files of diningphil/gnn-comparison.
+    sizes = {name: len(ParameterGrid(grid)) for name, grid in PAPER_GRIDS.items()}
+    assert sizes["GIN"] == 2 * 4 * 2 * 2 * 2 * 2
+    assert sizes["GraphSAGE"] == 3 * 2 * 2 * 3 * 2
+    assert sizes["DGCNN"] == 2 * 2 * 2 * 3 * 2
+    assert sizes["ECC"] == 2 * 2 * 2 * 2
+
+
+@pytest.mark.parametrize("name", sorted(SMALL_GRIDS))
+def test_small_grids_have_two_candidates(name):
+    assert len(ParameterGrid(SMALL_GRIDS[name])) == 2
