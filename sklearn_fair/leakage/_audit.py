@@ -1,0 +1,223 @@
+"""audit: duplicates across splits, a label-permutation check and prefit steps, in one call."""
+
+import numbers
+
+import numpy as np
+from sklearn.base import is_classifier
+from sklearn.model_selection import check_cv
+from sklearn.utils import indexable
+from sklearn.utils.validation import _num_samples
+
+from ..model_selection._graph_labels import is_graph_data, read_graph_labels
+from ._duplicates import find_duplicates
+from ._permutation import permutation_check
+from ._prefit import find_prefit_steps
+from ._report import AuditResult
+
+__all__ = ["audit"]
+
+_CHECKS = ("duplicates", "permutation", "prefit")
+
+
+def _check_checks(checks):
+    checks = (checks,) if isinstance(checks, str) else tuple(checks)
+    unknown = [c for c in checks if c not in _CHECKS]
+    if unknown or not checks:
+        raise ValueError(
+            f"The 'checks' parameter of audit must name some of {list(_CHECKS)}. "
+            f"Got {list(checks)!r} instead."
+        )
+    return checks
+
+
+def audit(
+    estimator,
+    X,
+    y=None,
+    *,
+    cv=5,
+    inner_cv=None,
+    param_grid=None,
+    scoring=None,
+    groups=None,
+    prepare=None,
+    n_permutations=5,
+    chance=None,
+    tolerance=0.05,
+    confidence=0.95,
+    checks=_CHECKS,
+    n_jobs=None,
+    random_state=None,
+):
+    """Look for data leaks in an estimator or pipeline and the data it is evaluated on.
+
+    Three checks, each optional (``checks``):
+
+    - **duplicates**: exact duplicate rows (or identical graphs) of ``X`` that the outer
+      splits of ``cv`` put on both sides, with their indices: the model is then tested on
+      samples it was trained on.
+    - **permutation**: the nested protocol (``cv`` outside, ``inner_cv`` and ``param_grid``
+      inside, as :func:`~sklearn_fair.nested_cross_validate` runs it) repeated on
+      ``n_permutations`` random permutations of ``y``. Permuted labels carry no signal, so
+      an honest protocol scores at chance; an interval of the permuted-label estimate that
+      sits more than ``tolerance`` above chance flags a leak.
+    - **prefit**: steps that were already fitted when handed in. A
+      :class:`~sklearn.frozen.FrozenEstimator` stays fitted in every resample and leaks
+      whatever it saw; a plain fitted step is refitted after ``clone`` but leaks wherever
+      it is used as fitted.
+
+    What the permutation check can see: it re-runs everything it is given, so it catches
+    leaks inside the protocol and, with ``prepare``, in what was done to the whole data
+    set before splitting (selecting features, scaling, resampling on all the data).
+    Anything done to ``X`` before calling ``audit`` and not passed as ``prepare`` was done
+    with the real labels and is invisible to it: a permutation breaks the link between
+    ``X`` and ``y`` and the estimate falls to chance, leak or not.
+
+    Parameters
+    ----------
+    estimator : estimator object
+        The estimator or pipeline (scikit-learn's or imbalanced-learn's), as you would
+        evaluate it. It is cloned, never modified.
+    X : array-like, sparse matrix, DataFrame or sequence of graphs
+        The data, before ``prepare``.
+    y : array-like of shape (n_samples,), default=None
+        The labels; read from the graphs' ``.y`` for graph data when None.
+    cv : int, cross-validation generator or iterable, default=5
+        The outer resampling (``outer_cv`` of NestedCV).
+    inner_cv : int, cross-validation generator or iterable, default=None
+        The inner resampling; None is NestedCV's default hold-out.
+    param_grid : dict or list of dicts, default=None
+        Candidates for the inner selection; None assesses the estimator as given.
+    scoring : str, callable or None, default=None
+        One metric, as in NestedCV; None is the estimator's ``score``.
+    groups : array-like of shape (n_samples,), default=None
+        Group labels for group-aware splitters.
+    prepare : callable, default=None
+        ``prepare(X, y) -> (X, y)``: what you do to the whole data set before splitting.
+        The permutation check re-runs it on each permutation; a change in the number of
+        samples (resampling before splitting) is flagged.
+    n_permutations : int, default=5
+        Number of label permutations, at least 2.
+    chance : float, default=None
+        The metric's no-skill value; by default :func:`chance_level` (the majority-class
+        rate for accuracy, 0.5 for ROC AUC, 0 for kappa, ...) or, for a metric without a
+        known one, the mean score of a dummy model under the same outer splits.
+    tolerance : float, default=0.05
+        How far above chance the interval's lower bound must be to flag, in the metric's
+        units.
+    confidence : float, default=0.95
+        Level of the Student-t interval of the mean permuted-label estimate.
+    checks : str or tuple of str, default=("duplicates", "permutation", "prefit")
+        Which checks to run.
+    n_jobs : int, default=None
+        Parallel jobs of each nested run.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the permutations, the splits of an int ``cv`` and the nested runs.
+
+    Returns
+    -------
+    result : AuditResult
+        Prints as a short report; ``result.passed`` and ``result.flags`` summarise it.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.feature_selection import SelectKBest
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from sklearn.pipeline import make_pipeline
+    >>> from sklearn_fair import audit
+    >>> rng = np.random.default_rng(0)
+    >>> X, y = rng.normal(size=(60, 500)), rng.integers(0, 2, 60)
+    >>> def select_on_all_data(X, y):
+    ...     return SelectKBest(k=10).fit_transform(X, y), y
+    >>> leaky = audit(LogisticRegression(), X, y, prepare=select_on_all_data, random_state=0)
+    >>> leaky.passed, leaky.permutation.permuted_mean > 0.7
+    (False, True)
+    >>> clean = audit(make_pipeline(SelectKBest(k=10), LogisticRegression()), X, y,
+    ...               random_state=0)
+    >>> clean.passed
+    True
+    >>> print(clean)  # doctest: +ELLIPSIS
+    Leakage audit: no leak found
+      duplicates  : 0 group(s) of identical samples, 0 across a split
+      permutation : accuracy: real labels ...
+      prefit steps: none
+      note: ...
+    """
+    checks = _check_checks(checks)
+    if y is None and is_graph_data(X):
+        y = read_graph_labels(X)
+    if y is None:
+        raise ValueError("audit needs the labels y (or graphs carrying their label as '.y').")
+    if prepare is not None and not callable(prepare):
+        raise TypeError(
+            "The 'prepare' parameter of audit must be a callable (X, y) -> (X, y) or None. "
+            f"Got {type(prepare).__name__} instead."
+        )
+    if isinstance(scoring, (list, tuple, set, dict)):
+        raise ValueError(
+            f"The 'scoring' parameter of audit must be one metric. Got {scoring!r} instead."
+        )
+    rng = (
+        np.random.RandomState(random_state)
+        if not hasattr(random_state, "randint")
+        else (random_state)
+    )
+    X_checked, y, groups = indexable(X, y, groups)
+    y = np.asarray(y)
+    n_samples = _num_samples(X_checked)
+    cv = _seeded_cv(cv, y, is_classifier(estimator), rng)
+    notes = []
+
+    duplicates = None
+    if "duplicates" in checks:
+        splits = list(cv.split(X_checked, y, groups))
+        duplicates = find_duplicates(X_checked, y, splits)
+        if is_graph_data(X_checked):
+            notes.append("graphs are compared as stored (same node order), not up to isomorphism")
+
+    n_prepared = None
+    if prepare is not None:
+        n_prepared = _num_samples(prepare(X_checked, y)[0])
+        if n_prepared != n_samples:
+            notes.append("groups are not passed through a prepare that changes the samples")
+
+    permutation = None
+    if "permutation" in checks:
+        permutation = permutation_check(
+            estimator,
+            X_checked,
+            y,
+            prepare=prepare,
+            groups=groups if n_prepared in (None, n_samples) else None,
+            n_permutations=n_permutations,
+            chance=chance,
+            tolerance=tolerance,
+            confidence=confidence,
+            random_state=rng,
+            outer_cv=cv,
+            inner_cv=inner_cv,
+            param_grid=param_grid,
+            scoring=scoring,
+            n_jobs=n_jobs,
+        )
+        if prepare is None:
+            notes.append(
+                "the permutation check cannot see what was done to X before audit; "
+                "pass it as prepare"
+            )
+
+    prefit = find_prefit_steps(estimator) if "prefit" in checks else None
+    return AuditResult(duplicates, permutation, prefit, n_samples, n_prepared, notes)
+
+
+def _seeded_cv(cv, y, classifier, rng):
+    """An int ``cv`` becomes shuffled (Stratified)KFold seeded from ``rng``."""
+    if isinstance(cv, numbers.Integral) and not isinstance(cv, bool):
+        from sklearn.model_selection import KFold, StratifiedKFold
+
+        seed = int(rng.randint(2**31 - 1))
+        if classifier:
+            return StratifiedKFold(n_splits=cv, shuffle=True, random_state=seed)
+        return KFold(n_splits=cv, shuffle=True, random_state=seed)
+    return check_cv(cv, y, classifier=classifier)

@@ -1,0 +1,170 @@
+"""Exact duplicate rows or identical graphs, and the splits they straddle."""
+
+import hashlib
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy import sparse
+
+from ..model_selection._graph_labels import is_graph_data
+
+__all__ = ["DuplicateReport", "find_duplicates"]
+
+
+@dataclass(frozen=True)
+class DuplicateReport:
+    """Groups of identical samples, and which of them a split puts on both sides.
+
+    Attributes
+    ----------
+    groups : list of ndarray
+        Indices of each group of two or more identical samples.
+    straddling : list of ndarray
+        The groups that at least one split puts partly in training and partly in test.
+    n_splits_straddled : list of int
+        For each group of ``straddling``, in how many splits it does so.
+    same_label : list of bool
+        For each group of ``straddling``, whether all its members share one label
+        (``None`` entries when no labels were given).
+    """
+
+    groups: list = field(default_factory=list)
+    straddling: list = field(default_factory=list)
+    n_splits_straddled: list = field(default_factory=list)
+    same_label: list = field(default_factory=list)
+
+    @property
+    def n_duplicates(self):
+        """Number of samples that have an identical twin (beyond the first of each group)."""
+        return int(sum(len(g) - 1 for g in self.groups))
+
+    @property
+    def leaks(self):
+        """Whether a split puts copies of one sample in both training and test."""
+        return bool(self.straddling)
+
+
+def _to_numpy(value):
+    if hasattr(value, "detach"):  # a torch tensor; avoid importing torch
+        value = value.detach().cpu().numpy()
+    return np.asarray(value)
+
+
+def _digest(parts):
+    hasher = hashlib.blake2b(digest_size=16)
+    for part in parts:
+        hasher.update(part if isinstance(part, bytes) else str(part).encode())
+    return hasher.hexdigest()
+
+
+def _array_digest(name, value):
+    array = np.ascontiguousarray(_to_numpy(value))
+    if array.dtype == object:
+        return _digest([name, "object", repr(array.tolist())])
+    return _digest([name, array.dtype.str, array.shape, array.tobytes()])
+
+
+def _graph_fields(item):
+    if hasattr(item, "to_dict"):  # PyTorch Geometric Data
+        return item.to_dict()
+    if hasattr(item, "__dict__"):
+        return vars(item)
+    raise TypeError(f"Cannot read the fields of a graph of type {type(item).__name__}.")
+
+
+def _graph_digests(X):
+    """One digest per graph from every stored field except its label ``y``.
+
+    Two graphs are identical when their stored tensors are equal field by field, in the
+    same node order; isomorphic graphs stored in another node order are not detected.
+    """
+    digests = []
+    for index in range(len(X)):
+        fields = _graph_fields(X[index])
+        parts = [_array_digest(name, fields[name]) for name in sorted(fields) if name != "y"]
+        digests.append(_digest(parts))
+    return np.asarray(digests)
+
+
+def _row_digests(X):
+    if hasattr(X, "iloc"):  # pandas: hash the values, not the index
+        import pandas as pd
+
+        frame = X if hasattr(X, "columns") else X.to_frame()
+        return pd.util.hash_pandas_object(frame, index=False).to_numpy()
+    if sparse.issparse(X):
+        X = sparse.csr_array(X)
+        X.sum_duplicates()
+        X.sort_indices()
+        return np.asarray(
+            [
+                _digest(
+                    [
+                        X.indices[X.indptr[i] : X.indptr[i + 1]].tobytes(),
+                        X.data[X.indptr[i] : X.indptr[i + 1]].tobytes(),
+                    ]
+                )
+                for i in range(X.shape[0])
+            ]
+        )
+    array = np.asarray(X)
+    if array.ndim == 1:
+        array = array.reshape(-1, 1)
+    array = array.reshape(array.shape[0], -1)
+    if array.dtype == object:
+        return np.asarray([_digest([repr(row.tolist())]) for row in array])
+    # +0.0 folds -0.0 into 0.0, so that rows that compare equal hash equal
+    if array.dtype.kind == "f":
+        array = array + 0.0
+    rows = np.ascontiguousarray(array)
+    return rows.view(np.dtype((np.void, rows.dtype.itemsize * rows.shape[1]))).ravel()
+
+
+def find_duplicates(X, y=None, splits=None):
+    """Find exact duplicate samples of ``X`` and the splits that put them on both sides.
+
+    Parameters
+    ----------
+    X : array-like, sparse matrix, DataFrame or sequence of graphs
+        The data. Rows are compared exactly (``-0.0`` equals ``0.0``; NaN equals NaN in the
+        same position). Graphs (items with a ``.y``) are compared on every stored field
+        but the label, in their stored node order.
+    y : array-like of shape (n_samples,), default=None
+        Labels, used only to report whether the copies of a sample agree on it.
+    splits : iterable of (train, test) index arrays, default=None
+        The splits to check. Without them, every group of duplicates is reported and none
+        as straddling.
+
+    Returns
+    -------
+    report : DuplicateReport
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_fair.leakage import find_duplicates
+    >>> X = np.array([[0, 1], [2, 3], [0, 1], [4, 5]])
+    >>> report = find_duplicates(X, splits=[([0, 1], [2, 3]), ([2, 3], [0, 1])])
+    >>> [g.tolist() for g in report.straddling], report.n_splits_straddled
+    ([[0, 2]], [2])
+    """
+    digests = _graph_digests(X) if is_graph_data(X) else _row_digests(X)
+    _, inverse, counts = np.unique(digests, return_inverse=True, return_counts=True)
+    inverse = inverse.ravel()
+    groups = [np.flatnonzero(inverse == code) for code in np.flatnonzero(counts > 1)]
+    groups.sort(key=lambda g: g[0])
+    y_array = None if y is None else np.asarray(y)
+    straddling, n_straddled, same_label = [], [], []
+    splits = [] if splits is None else [(np.asarray(tr), np.asarray(te)) for tr, te in splits]
+    for group in groups:
+        count = sum(
+            bool(np.isin(group, train).any() and np.isin(group, test).any())
+            for train, test in splits
+        )
+        if count:
+            straddling.append(group)
+            n_straddled.append(int(count))
+            same_label.append(
+                None if y_array is None else bool(np.unique(y_array[group]).size == 1)
+            )
+    return DuplicateReport(groups, straddling, n_straddled, same_label)

@@ -1,0 +1,237 @@
+"""The label-permutation check: the whole protocol re-run on permuted labels."""
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import stats
+from sklearn.base import is_classifier
+from sklearn.utils import check_random_state
+
+from ..model_selection import nested_cross_validate
+
+__all__ = ["PermutationReport", "chance_level", "permutation_check"]
+
+# metrics whose no-skill value does not depend on the data
+_FIXED_CHANCE = {
+    "roc_auc": 0.5,
+    "roc_auc_ovr": 0.5,
+    "roc_auc_ovo": 0.5,
+    "roc_auc_ovr_weighted": 0.5,
+    "roc_auc_ovo_weighted": 0.5,
+    "kappa": 0.0,
+    "matthews_corrcoef": 0.0,
+    "r2": 0.0,
+    "explained_variance": 0.0,
+    "ccc": 0.0,
+}
+
+
+@dataclass(frozen=True)
+class PermutationReport:
+    """Result of :func:`permutation_check`.
+
+    Attributes
+    ----------
+    scoring : str
+        The metric's name (``"accuracy"`` or ``"r2"`` for the estimator's own score).
+    chance : float
+        The no-skill value the permuted-label estimates are compared with.
+    estimate : float or None
+        The nested estimate on the real labels (mean over outer folds), when computed.
+    permuted_estimates : ndarray of shape (n_permutations,)
+        The nested estimate on each permutation of the labels.
+    ci_low, ci_high : float
+        Student-t interval of the mean permuted-label estimate.
+    confidence : float
+        The interval's level.
+    tolerance : float
+        How far above chance the interval's lower bound must be to flag.
+    """
+
+    scoring: str
+    chance: float
+    estimate: object
+    permuted_estimates: np.ndarray
+    ci_low: float
+    ci_high: float
+    confidence: float
+    tolerance: float
+
+    @property
+    def permuted_mean(self):
+        """Mean of :attr:`permuted_estimates`."""
+        return float(np.mean(self.permuted_estimates))
+
+    @property
+    def leaks(self):
+        """Whether the permuted-label estimate sits clearly above chance."""
+        return bool(self.ci_low > self.chance + self.tolerance)
+
+
+def chance_level(scoring, y, *, classifier=True, pos_label=1):
+    """The score of a model with no skill, for a metric and the labels it is scored on.
+
+    Parameters
+    ----------
+    scoring : str or None
+        The metric's name; ``None`` is the estimator's own ``score``, accuracy for a
+        classifier and R² for a regressor.
+    y : array-like of shape (n_samples,)
+        The labels.
+    classifier : bool, default=True
+        Whether ``scoring=None`` means accuracy (True) or R² (False).
+    pos_label : int or str, default=1
+        The positive class of the precision-like metrics.
+
+    Returns
+    -------
+    chance : float or None
+        ``None`` for a metric with no known no-skill value (it is then estimated by
+        :func:`audit` with a dummy model).
+
+    Notes
+    -----
+    Accuracy: the majority-class rate (what predicting the largest class gets).
+    Balanced accuracy: ``1 / n_classes``. ROC AUC: 0.5. Average precision, precision and
+    PPV: the prevalence of ``pos_label``. Kappa, Matthews correlation, R², explained
+    variance and CCC: 0.
+
+    Examples
+    --------
+    >>> from sklearn_fair.leakage import chance_level
+    >>> chance_level("accuracy", [0, 0, 0, 1]), chance_level("roc_auc", [0, 0, 0, 1])
+    (0.75, 0.5)
+    """
+    if scoring is None:
+        scoring = "accuracy" if classifier else "r2"
+    if not isinstance(scoring, str):
+        return None
+    if scoring in _FIXED_CHANCE:
+        return _FIXED_CHANCE[scoring]
+    y = np.asarray(y)
+    if scoring == "accuracy":
+        _, counts = np.unique(y, return_counts=True)
+        return float(counts.max() / counts.sum())
+    if scoring == "balanced_accuracy":
+        return float(1 / np.unique(y).size)
+    if scoring in ("average_precision", "precision", "ppv"):
+        return float(np.mean(y == pos_label))
+    return None
+
+
+def _t_interval(values, confidence):
+    values = np.asarray(values, dtype=float)
+    mean = float(np.mean(values))
+    if values.size < 2:
+        return mean, mean
+    sem = float(np.std(values, ddof=1) / np.sqrt(values.size))
+    if sem == 0.0:
+        return mean, mean
+    half = float(stats.t.ppf(0.5 + confidence / 2, values.size - 1)) * sem
+    return mean - half, mean + half
+
+
+def _nested_mean(estimator, X, y, groups, seed, protocol):
+    results = nested_cross_validate(
+        estimator, X, y, groups=groups, random_state=seed, n_refits=1, **protocol
+    )
+    return float(np.nanmean(results["test_score"]))
+
+
+def permutation_check(
+    estimator,
+    X,
+    y,
+    *,
+    prepare=None,
+    groups=None,
+    n_permutations=5,
+    chance=None,
+    tolerance=0.05,
+    confidence=0.95,
+    with_estimate=True,
+    random_state=None,
+    **protocol,
+):
+    """Run the nested protocol on permuted labels and compare the estimates with chance.
+
+    Parameters
+    ----------
+    estimator : estimator object
+        The estimator or pipeline.
+    X, y : data and labels
+        ``y`` is permuted; ``X`` is kept.
+    prepare : callable, default=None
+        ``prepare(X, y) -> (X, y)``, what was done to the whole data set before splitting;
+        re-run on every permutation.
+    groups : array-like, default=None
+        Group labels for the splitters (not permuted).
+    n_permutations : int, default=5
+        Number of permutations, at least 2.
+    chance : float, default=None
+        The no-skill value; by default :func:`chance_level` of the metric.
+    tolerance : float, default=0.05
+        Margin above chance that the interval's lower bound must exceed to flag.
+    confidence : float, default=0.95
+        Level of the interval of the mean permuted-label estimate.
+    with_estimate : bool, default=True
+        Also compute the estimate on the real labels.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the permutations and the nested runs.
+    **protocol
+        Passed to :func:`~sklearn_fair.nested_cross_validate` (``outer_cv``, ``inner_cv``,
+        ``param_grid``, ``scoring``, ``n_jobs``, ...).
+
+    Returns
+    -------
+    report : PermutationReport
+    """
+    if not isinstance(n_permutations, int) or n_permutations < 2:
+        raise ValueError(
+            "The 'n_permutations' parameter of audit must be an int >= 2 (an interval needs "
+            f"two estimates). Got {n_permutations!r} instead."
+        )
+    rng = check_random_state(random_state)
+    y = np.asarray(y)
+    seed = int(rng.randint(2**31 - 1))
+
+    def run(labels, run_seed):
+        X_run, y_run = (X, labels) if prepare is None else prepare(X, labels)
+        return _nested_mean(estimator, X_run, y_run, groups, run_seed, protocol), y_run
+
+    estimate, y_scored = None, y
+    if with_estimate:
+        estimate, y_scored = run(y, seed)
+    elif prepare is not None:
+        y_scored = prepare(X, y)[1]
+    permuted = []
+    for _ in range(n_permutations):
+        labels = y[rng.permutation(len(y))]
+        permuted.append(run(labels, int(rng.randint(2**31 - 1)))[0])
+    permuted = np.asarray(permuted)
+
+    scoring = protocol.get("scoring")
+    name = scoring if isinstance(scoring, str) else getattr(scoring, "__name__", "score")
+    if scoring is None:
+        name = "accuracy" if is_classifier(estimator) else "r2"
+    if chance is None:
+        chance = chance_level(scoring, y_scored, classifier=is_classifier(estimator))
+    if chance is None:
+        chance = _dummy_chance(estimator, X, y, groups, seed, protocol)
+    low, high = _t_interval(permuted, confidence)
+    return PermutationReport(
+        name, float(chance), estimate, permuted, low, high, confidence, tolerance
+    )
+
+
+def _dummy_chance(estimator, X, y, groups, seed, protocol):
+    """The metric's value for a dummy model under the same protocol, on the real labels."""
+    from sklearn.dummy import DummyClassifier, DummyRegressor
+
+    dummy = (
+        DummyClassifier(strategy="stratified")
+        if is_classifier(estimator)
+        else DummyRegressor(strategy="mean")
+    )
+    dummy_protocol = {k: v for k, v in protocol.items() if k not in ("param_grid", "inner_cv")}
+    return _nested_mean(dummy, X, y, groups, seed, dummy_protocol)

@@ -1,0 +1,108 @@
+"""Steps of an estimator that were already fitted when it was handed in."""
+
+from dataclasses import dataclass
+
+from sklearn.exceptions import NotFittedError
+from sklearn.frozen import FrozenEstimator
+from sklearn.utils import get_tags
+from sklearn.utils.validation import check_is_fitted
+
+__all__ = ["PrefitStep", "find_prefit_steps"]
+
+
+@dataclass(frozen=True)
+class PrefitStep:
+    """One fitted step found in an estimator.
+
+    Attributes
+    ----------
+    name : str
+        Its path in the estimator, e.g. ``"selectkbest"`` or ``"columntransformer/scale"``.
+    estimator : str
+        Its class name.
+    frozen : bool
+        Whether it survives cloning (:class:`~sklearn.frozen.FrozenEstimator`): then every
+        resample and every refit uses it as fitted, with whatever it learnt from data that
+        includes the test folds. An unfrozen fitted step is refitted after ``clone`` by
+        NestedCV and cross-validation, but is a leak wherever the fitted object is used as is.
+    """
+
+    name: str
+    estimator: str
+    frozen: bool
+
+
+def _children(estimator):
+    """Named sub-estimators of the containers scikit-learn and imbalanced-learn ship."""
+    if isinstance(estimator, FrozenEstimator):
+        return []
+    for attribute in ("steps", "transformer_list", "transformers", "estimators"):
+        items = getattr(estimator, attribute, None)
+        if isinstance(items, list) and all(isinstance(i, tuple) for i in items):
+            return [(item[0], item[1]) for item in items]
+    inner = getattr(estimator, "estimator", None)
+    if inner is not None and hasattr(inner, "fit"):
+        return [("estimator", inner)]
+    return []
+
+
+def _is_fitted(estimator):
+    if not hasattr(estimator, "fit") or isinstance(estimator, str):
+        return False
+    try:
+        if not get_tags(estimator).requires_fit:
+            return False
+    except (AttributeError, TypeError, ValueError):
+        pass
+    try:
+        check_is_fitted(estimator)
+    except (NotFittedError, TypeError, AttributeError):
+        return False
+    return True
+
+
+def find_prefit_steps(estimator, _prefix=""):
+    """List the steps of ``estimator`` (and itself) that are already fitted.
+
+    Pipelines (scikit-learn's and imbalanced-learn's), FeatureUnion, ColumnTransformer,
+    stacking/voting ensembles and meta-estimators with an ``estimator`` are searched
+    recursively. Stateless steps (``requires_fit=False``) and ``"passthrough"`` are skipped.
+
+    Parameters
+    ----------
+    estimator : estimator object
+        The estimator or pipeline as the user would hand it to cross-validation.
+
+    Returns
+    -------
+    steps : list of PrefitStep
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.feature_selection import SelectKBest
+    >>> from sklearn.frozen import FrozenEstimator
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from sklearn.pipeline import make_pipeline
+    >>> from sklearn_fair.leakage import find_prefit_steps
+    >>> rng = np.random.default_rng(0)
+    >>> X, y = rng.normal(size=(20, 5)), np.tile([0, 1], 10)
+    >>> selector = SelectKBest(k=2).fit(X, y)
+    >>> find_prefit_steps(make_pipeline(FrozenEstimator(selector), LogisticRegression()))
+    [PrefitStep(name='frozenestimator', estimator='SelectKBest', frozen=True)]
+    """
+    found = []
+    name = _prefix or type(estimator).__name__
+    if isinstance(estimator, FrozenEstimator):
+        return [PrefitStep(name, type(estimator.estimator).__name__, True)]
+    children = _children(estimator)
+    if children:
+        for child_name, child in children:
+            path = f"{_prefix}/{child_name}" if _prefix else child_name
+            if child is None or isinstance(child, str):
+                continue
+            found.extend(find_prefit_steps(child, path))
+        return found
+    if _is_fitted(estimator):
+        found.append(PrefitStep(name, type(estimator).__name__, False))
+    return found

@@ -1,0 +1,198 @@
+"""The audit's three checks on constructed cases, and its silence on a clean pipeline."""
+
+from types import SimpleNamespace
+
+import numpy as np
+import pandas as pd
+import pytest
+from imblearn.pipeline import make_pipeline as make_imb_pipeline
+from imblearn.under_sampling import RandomUnderSampler
+from scipy import sparse
+from sklearn.compose import make_column_transformer
+from sklearn.datasets import make_classification
+from sklearn.frozen import FrozenEstimator
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import KFold
+from sklearn.neighbors import KNeighborsClassifier
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import FunctionTransformer, StandardScaler
+
+from sklearn_fair import audit
+from sklearn_fair.leakage import (
+    AuditResult,
+    chance_level,
+    find_duplicates,
+    find_prefit_steps,
+)
+
+
+@pytest.fixture(scope="module")
+def data():
+    return make_classification(n_samples=60, n_features=5, random_state=0)
+
+
+# ---- duplicates ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["array", "frame", "sparse"])
+def test_find_duplicates_across_splits(kind):
+    X = np.arange(12, dtype=float).reshape(6, 2)
+    X[4] = X[1]
+    X[5] = X[1]
+    X = {"array": X, "frame": pd.DataFrame(X), "sparse": sparse.csr_matrix(X)}[kind]
+    splits = [([0, 1, 2], [3, 4, 5]), ([0, 2, 3], [1, 4, 5])]
+    report = find_duplicates(X, y=[0, 1, 0, 1, 1, 0], splits=splits)
+    assert [g.tolist() for g in report.groups] == [[1, 4, 5]]
+    assert [g.tolist() for g in report.straddling] == [[1, 4, 5]]
+    assert report.n_splits_straddled == [1]
+    assert report.same_label == [False]
+    assert report.n_duplicates == 2 and report.leaks
+
+
+def test_find_duplicates_treats_signed_zero_as_equal():
+    report = find_duplicates(np.array([[0.0, 1.0], [-0.0, 1.0]]), splits=[([0], [1])])
+    assert report.leaks
+
+
+def test_find_duplicates_in_graphs():
+    def graph(nodes, label):
+        return SimpleNamespace(x=np.asarray(nodes), edge_index=np.array([[0], [1]]), y=label)
+
+    graphs = [graph([1, 2], 0), graph([1, 3], 1), graph([1, 2], 1), graph([4, 2], 0)]
+    report = find_duplicates(graphs, splits=[([0, 1], [2, 3])])
+    # the label is not part of a graph's identity
+    assert [g.tolist() for g in report.straddling] == [[0, 2]]
+
+
+def test_audit_catches_duplicates(data):
+    X, y = data
+    X, y = np.vstack([X, X[:5]]), np.concatenate([y, y[:5]])
+    result = audit(LogisticRegression(), X, y, checks="duplicates", random_state=0)
+    assert not result.passed
+    assert [g.tolist() for g in result.duplicates.straddling] == [[i, 60 + i] for i in range(5)]
+    assert "duplicates" in result.flags[0]
+
+
+# ---- permutation ---------------------------------------------------------------------------
+
+
+def test_permutation_check_flags_a_leak_inside_the_protocol(data):
+    X, y = data
+
+    # duplicating every row before splitting puts most samples' twins in training; the
+    # (permuted) label travels with its twin, so the estimate stays high on permuted labels
+    def duplicate_rows(X, y):
+        return np.vstack([X, X]), np.concatenate([y, y])
+
+    result = audit(
+        KNeighborsClassifier(n_neighbors=1),
+        X,
+        y,
+        prepare=duplicate_rows,
+        checks="permutation",
+        random_state=0,
+    )
+    assert result.permutation.leaks
+    assert result.permutation.permuted_mean > 0.9
+
+
+def test_permutation_check_is_quiet_on_a_clean_pipeline(data):
+    X, y = data
+    pipe = make_imb_pipeline(StandardScaler(), RandomUnderSampler(), LogisticRegression())
+    result = audit(pipe, X, y, cv=3, scoring="roc_auc", random_state=0)
+    assert result.passed, str(result)
+    assert result.permutation.chance == 0.5
+    assert result.permutation.estimate > 0.8
+    assert len(result.permutation.permuted_estimates) == 5
+
+
+def test_audit_is_deterministic(data):
+    X, y = data
+    first = audit(LogisticRegression(), X, y, cv=3, n_permutations=2, random_state=1)
+    second = audit(LogisticRegression(), X, y, cv=3, n_permutations=2, random_state=1)
+    np.testing.assert_array_equal(
+        first.permutation.permuted_estimates, second.permutation.permuted_estimates
+    )
+
+
+@pytest.mark.parametrize(
+    "scoring, labels, expected",
+    [
+        ("accuracy", [0, 0, 0, 1], 0.75),
+        (None, [0, 1, 1, 1], 0.75),
+        ("balanced_accuracy", [0, 1, 2, 2], 1 / 3),
+        ("roc_auc", [0, 0, 0, 1], 0.5),
+        ("ppv", [0, 0, 0, 1], 0.25),
+        ("kappa", [0, 1], 0.0),
+        ("f1", [0, 1], None),
+    ],
+)
+def test_chance_level(scoring, labels, expected):
+    assert chance_level(scoring, labels) == expected
+
+
+def test_metric_without_known_chance_uses_a_dummy(data):
+    X, y = data
+    result = audit(LogisticRegression(), X, y, cv=3, scoring="f1", n_permutations=2, random_state=0)
+    assert 0.2 < result.permutation.chance < 0.8
+
+
+# ---- prefit --------------------------------------------------------------------------------
+
+
+def test_find_prefit_steps(data):
+    X, y = data
+    scaler = StandardScaler().fit(X)
+    pipe = make_pipeline(
+        make_column_transformer((scaler, [0, 1]), ("passthrough", [2])),
+        FunctionTransformer(),
+        FrozenEstimator(StandardScaler().fit(X)),
+        LogisticRegression(),
+    )
+    found = find_prefit_steps(pipe)
+    assert [(s.name, s.estimator, s.frozen) for s in found] == [
+        ("columntransformer/standardscaler", "StandardScaler", False),
+        ("frozenestimator", "StandardScaler", True),
+    ]
+    assert find_prefit_steps(make_pipeline(StandardScaler(), LogisticRegression())) == []
+
+
+def test_audit_catches_prefit_steps(data):
+    X, y = data
+    pipe = make_pipeline(StandardScaler().fit(X), LogisticRegression())
+    result = audit(pipe, X, y, checks="prefit")
+    assert not result.passed
+    assert "refitted after clone" in result.flags[0]
+
+
+# ---- the result object and errors ----------------------------------------------------------
+
+
+def test_report_prints_every_check(data):
+    X, y = data
+    result = audit(LogisticRegression(), X, y, cv=KFold(3), n_permutations=2, random_state=0)
+    text = str(result)
+    for part in ("Leakage audit", "duplicates", "permutation", "prefit steps"):
+        assert part in text
+    assert isinstance(result, AuditResult) and bool(result) is result.passed
+    assert repr(result).startswith("<AuditResult")
+
+
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        ({"checks": "typo"}, "'checks' parameter of audit"),
+        ({"n_permutations": 1}, "'n_permutations' parameter of audit"),
+        ({"scoring": ["accuracy", "f1"]}, "'scoring' parameter of audit"),
+    ],
+)
+def test_errors_name_the_parameter(data, kwargs, match):
+    X, y = data
+    with pytest.raises(ValueError, match=match):
+        audit(LogisticRegression(), X, y, **kwargs)
+
+
+def test_prepare_must_be_callable(data):
+    X, y = data
+    with pytest.raises(TypeError, match="'prepare' parameter of audit"):
+        audit(LogisticRegression(), X, y, prepare="select")
