@@ -31,3 +31,10 @@ class DegenerateBootstrapWarning(SklearnFairWarning):
 
 
 __all__.append("DegenerateBootstrapWarning")
+
+
+class ExperimentConfigError(ValueError):
+    """An experiment file that cannot be run; the message names its line and key."""
+
+
+__all__.append("ExperimentConfigError")

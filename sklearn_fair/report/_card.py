@@ -1,0 +1,254 @@
+"""The reproducibility card: the paper's checklist, seeds, fingerprints and versions."""
+
+import hashlib
+import json
+import os
+import platform
+from dataclasses import dataclass
+from importlib import metadata
+
+import numpy as np
+
+from ..model_selection import labels_fingerprint
+from ._results import as_results
+from ._tables import Section, render
+
+# Distribution names whose versions a result depends on; torch and PyG are read from
+# their installed metadata, never imported.
+_PACKAGES = (
+    ("sklearn-fair", "sklearn-fair"),
+    ("scikit-learn", "scikit-learn"),
+    ("numpy", "numpy"),
+    ("scipy", "scipy"),
+    ("torch", "torch"),
+    ("PyG", "torch-geometric"),
+)
+NOT_INSTALLED = "not installed"
+
+
+def package_versions():
+    """Versions of Python and of the packages results depend on ("not installed" if absent)."""
+    versions = {"Python": platform.python_version()}
+    for label, distribution in _PACKAGES:
+        try:
+            versions[label] = metadata.version(distribution)
+        except metadata.PackageNotFoundError:
+            versions[label] = NOT_INSTALLED
+    return versions
+
+
+def splits_fingerprint(train_indices, test_indices):
+    """SHA-256 of the outer folds' sorted train and test indices."""
+    folds = [
+        [np.sort(train).tolist(), np.sort(test).tolist()]
+        for train, test in zip(train_indices, test_indices)
+    ]
+    digest = hashlib.sha256(json.dumps(folds, separators=(",", ":")).encode()).hexdigest()
+    return f"sha256:{digest}"
+
+
+def data_fingerprint(X):
+    """SHA-256 of a numeric feature matrix (dtype, shape and values), or None for other data."""
+    if hasattr(X, "to_numpy"):
+        X = X.to_numpy()
+    if not isinstance(X, (np.ndarray, list, tuple)):
+        return None  # graphs, sparse matrices: the labels' fingerprint stands alone
+    try:
+        array = np.ascontiguousarray(X)
+    except (TypeError, ValueError):
+        return None
+    if array.dtype.kind not in "biuf" or array.ndim == 0:
+        return None
+    digest = hashlib.sha256(f"{array.dtype.str}{array.shape}".encode())
+    digest.update(array.tobytes())
+    return f"sha256:{digest.hexdigest()}"
+
+
+def is_stratified(y, test_indices):
+    """Whether every test fold holds each class in proportion, within one sample."""
+    y = np.asarray(y)
+    if y.ndim != 1 or (y.dtype.kind == "f" and not np.all(np.mod(y, 1) == 0)):
+        return False
+    classes, codes = np.unique(y, return_inverse=True)
+    shares = np.bincount(codes, minlength=classes.size) / y.shape[0]
+    for test in test_indices:
+        counts = np.bincount(codes[test], minlength=classes.size)
+        if np.any(np.abs(counts - shares * len(test)) > 1.0 + 1e-9):
+            return False
+    return True
+
+
+@dataclass(frozen=True)
+class ReproducibilityCard:
+    """What another person needs to reproduce a nested cross-validation result.
+
+    Made by :func:`reproducibility_card`; prints as text, and renders as Markdown
+    and HTML.
+
+    Attributes
+    ----------
+    checklist : list of (str, str, str)
+        The checklist of Errica et al. (2020): each item, its answer ("yes", "no" or
+        "unknown") and how it was established.
+    seeds : dict
+        ``random_state`` and the refit seeds of each model.
+    splits_fingerprint : dict
+        Model name -> SHA-256 of its outer folds' indices.
+    data_fingerprint : str or None
+        SHA-256 of the feature matrix, when numeric.
+    labels_fingerprint : str or None
+        :func:`~sklearn_fair.model_selection.labels_fingerprint` of the labels.
+    splits_file : str or None
+        The splits file the outer folds came from.
+    versions : dict
+        Python and package versions.
+    """
+
+    checklist: list
+    seeds: dict
+    splits_fingerprint: dict
+    data_fingerprint: object
+    labels_fingerprint: object
+    splits_file: object
+    versions: dict
+
+    def section(self):
+        """The card as a report section."""
+        rows = [[item, answer, how] for item, answer, how in self.checklist]
+        same = len(set(self.splits_fingerprint.values())) == 1
+        paragraphs = [
+            "Seeds: " + "; ".join(f"{name}: {value}" for name, value in self.seeds.items()) + ".",
+            "Splits fingerprint: "
+            + (
+                next(iter(self.splits_fingerprint.values())) + " (all models)"
+                if same
+                else "; ".join(f"{n}: {f}" for n, f in self.splits_fingerprint.items())
+            )
+            + (f"; splits file: {self.splits_file}" if self.splits_file else "")
+            + ".",
+            f"Data fingerprint: {self.data_fingerprint or 'not computed'}; labels "
+            f"fingerprint: {self.labels_fingerprint or 'not computed'}.",
+            "Versions: " + ", ".join(f"{k} {v}" for k, v in self.versions.items()) + ".",
+        ]
+        return Section(
+            "Reproducibility card",
+            columns=["checklist item", "answer", "how we know"],
+            rows=rows,
+            paragraphs=paragraphs,
+        )
+
+    def to_text(self):
+        """The card as plain text."""
+        return self.section().to_text() + "\n"
+
+    def to_markdown(self):
+        """The card as Markdown."""
+        return self.section().to_markdown() + "\n"
+
+    def to_html(self):
+        """The card as a standalone HTML page."""
+        return render("Reproducibility card", [self.section()], "html")
+
+    def to_dict(self):
+        """The card as a JSON-safe dict."""
+        return {
+            "checklist": [list(item) for item in self.checklist],
+            "seeds": {k: v if isinstance(v, (int, str)) else str(v) for k, v in self.seeds.items()},
+            "splits_fingerprint": dict(self.splits_fingerprint),
+            "data_fingerprint": self.data_fingerprint,
+            "labels_fingerprint": self.labels_fingerprint,
+            "splits_file": self.splits_file,
+            "versions": dict(self.versions),
+        }
+
+    def __str__(self):
+        return self.to_text()
+
+
+def reproducibility_card(results, *, X=None, y=None, splits_file=None, stratified=None):
+    """Make the reproducibility card of one or several nested cross-validation results.
+
+    Parameters
+    ----------
+    results : NestedCV, dict, or dict of str to NestedCV or dict
+        A fitted :class:`~sklearn_fair.NestedCV` (or its
+        :func:`result_to_dict`), or several by name.
+    X : array-like, default=None
+        The features, to fingerprint when numeric.
+    y : array-like, default=None
+        The labels, to fingerprint and to check that the outer folds are stratified.
+    splits_file : str or path-like, default=None
+        The saved splits file the outer folds came from.
+    stratified : bool, default=None
+        Whether the splits are stratified; None checks the folds against ``y``
+        (and answers "unknown" without it).
+
+    Returns
+    -------
+    card : ReproducibilityCard
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from sklearn_fair import NestedCV
+    >>> from sklearn_fair.report import reproducibility_card
+    >>> X, y = load_iris(return_X_y=True)
+    >>> nested = NestedCV(LogisticRegression(max_iter=500), {"C": [0.1, 1.0]}, outer_cv=3,
+    ...                   refit=False, random_state=0).fit(X, y)
+    >>> card = reproducibility_card(nested, X=X, y=y)
+    >>> [answer for _, answer, _ in card.checklist]
+    ['yes', 'yes', 'no', 'yes', 'yes']
+    >>> sorted(card.versions)[:3]
+    ['PyG', 'Python', 'numpy']
+    """
+    models = as_results(results)
+    if y is None and X is not None and hasattr(X, "y"):
+        y = X.y
+    if hasattr(y, "detach"):
+        y = y.detach().cpu().numpy()
+    if stratified is None and y is not None:
+        stratified = all(is_stratified(y, model.test_indices) for model in models)
+    if stratified is None:
+        strat = ("unknown", "no labels given to check the folds")
+    elif stratified:
+        strat = ("yes", "each outer test fold holds each class in proportion (within 1)")
+    else:
+        strat = ("no", "the outer test folds are not stratified by class")
+    saved = (
+        ("yes", f"outer and inner splits read from {os.fspath(splits_file)}")
+        if splits_file
+        else ("no", "pass the splits to save_splits; the outer indices are in the results")
+    )
+    checklist = [
+        (
+            "code for model selection and assessment",
+            "yes",
+            "sklearn_fair.NestedCV: inner selection, outer assessment",
+        ),
+        (
+            "selection never sees the test fold",
+            "yes",
+            "hyper-parameters chosen on inner splits of the outer training fold",
+        ),
+        ("data splits saved", *saved),
+        ("stratified splits", *strat),
+        (
+            "test (not validation) scores, mean and std over the outer folds",
+            "yes",
+            f"{len(models[0].test_scores)} outer folds per model",
+        ),
+    ]
+    seeds = {"random_state": models[0].random_state}
+    seeds.update({f"{m.name} refit seeds": m.refit_seeds for m in models})
+    return ReproducibilityCard(
+        checklist=checklist,
+        seeds=seeds,
+        splits_fingerprint={
+            m.name: splits_fingerprint(m.train_indices, m.test_indices) for m in models
+        },
+        data_fingerprint=None if X is None else data_fingerprint(X),
+        labels_fingerprint=None if y is None else labels_fingerprint(y),
+        splits_file=None if splits_file is None else os.fspath(splits_file),
+        versions=package_versions(),
+    )
