@@ -89,7 +89,30 @@ def _as_graph_list(X):
                 "load_tu_dataset(name, root, features='constant') for a constant 1 per node, "
                 "features='degree' for the node degree, or features='one-hot-degree'."
             )
+        _check_graph(index, graph)
     return graphs
+
+
+def _check_graph(index, graph):
+    """Refuse a graph that would train silently on nothing or on NaN: no nodes, bad values."""
+    n_nodes = graph.x.size(0)
+    if n_nodes == 0:
+        raise ValueError(
+            f"Graph {index} of X has no nodes (its 'x' has shape {tuple(graph.x.shape)}); "
+            "every graph needs at least one node."
+        )
+    if graph.x.is_floating_point() and not bool(torch.isfinite(graph.x).all()):
+        raise ValueError(
+            f"Graph {index} of X has NaN or infinite node features in 'x'; remove or impute them."
+        )
+    edge_index = graph.edge_index
+    if edge_index is not None and edge_index.numel():
+        low, high = int(edge_index.min()), int(edge_index.max())
+        if low < 0 or high >= n_nodes:
+            raise ValueError(
+                f"Graph {index} of X has an 'edge_index' entry out of range for its {n_nodes} "
+                f"nodes (entries span {low} to {high})."
+            )
 
 
 def _graph_labels(graphs):
@@ -268,6 +291,9 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
                 f"X holds {len(graphs)} graphs but y holds {len(labels)} labels; "
                 "they must have the same length."
             )
+        if labels.dtype.kind == "f" and not np.isfinite(labels).all():
+            where = np.flatnonzero(~np.isfinite(labels))[:10].tolist()
+            raise ValueError(f"y contains NaN or infinite labels, at indices {where}.")
         self.classes_, encoded = np.unique(labels, return_inverse=True)
         if len(self.classes_) < 2:
             raise ValueError(
@@ -357,6 +383,19 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
                 f"GraphClassifier infers {given} from the training graphs; do not pass "
                 f"{['module__' + name for name in given]}."
             )
+        for name, value, accepted in (
+            ("max_epochs", self.max_epochs, "an int >= 1"),
+            ("batch_size", self.batch_size, "an int >= 1, or -1 for all graphs in one batch"),
+        ):
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, numbers.Integral)
+                or not (value >= 1 or (name == "batch_size" and value == -1))
+            ):
+                raise ValueError(
+                    f"The '{name}' parameter of GraphClassifier must be {accepted}. "
+                    f"Got {value!r} instead."
+                )
         if self.monitor not in _MONITORS:
             raise ValueError(
                 f"The 'monitor' parameter of GraphClassifier must be one of {list(_MONITORS)}. "

@@ -7,7 +7,7 @@ from sklearn.metrics import get_scorer_names as _sklearn_get_scorer_names
 from sklearn.metrics import make_scorer
 
 from ._checks import check_prevalence
-from ._classification import kappa, npv, ppv, sensitivity, specificity
+from ._classification import _check_zero_division, kappa, npv, ppv, sensitivity, specificity
 from ._regression import concordance_correlation_coefficient
 
 
@@ -41,6 +41,7 @@ def make_kappa_scorer(*, weights=None, labels=None):
 
 
 def _make_binary_scorer(metric, pos_label, **kwargs):
+    _check_zero_division(kwargs["zero_division"])  # fail now, not in the middle of a search
     return make_scorer(metric, pos_label=pos_label, **kwargs)
 
 

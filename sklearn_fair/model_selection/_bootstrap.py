@@ -108,6 +108,8 @@ class Bootstrap(BaseCrossValidator):
         """
         self._check_params()
         n_samples = _num_samples(X)
+        if n_samples < 1:
+            raise ValueError("Bootstrap.split needs at least 1 sample; X has none.")
         if self.stratify:
             if y is None:
                 raise ValueError("Bootstrap(stratify=True) needs y in split(X, y).")

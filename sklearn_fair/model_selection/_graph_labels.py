@@ -2,7 +2,7 @@
 
 import numpy as np
 
-__all__ = ["is_graph_data", "read_graph_labels"]
+__all__ = ["check_graph_sizes", "is_graph_data", "read_graph_labels"]
 
 
 def is_graph_data(X):
@@ -68,3 +68,16 @@ def read_graph_labels(X):
             )
         labels.append(values[0])
     return np.asarray(labels)
+
+
+def check_graph_sizes(X):
+    """Raise a ValueError naming the first graph of ``X`` that has no nodes.
+
+    Run before any fit: a graph without nodes gives a model nothing to read, and an error
+    that only surfaces in the fits whose training set holds it comes after the others ran.
+    """
+    for index in range(len(X)):
+        if getattr(X[index], "num_nodes", None) == 0:
+            raise ValueError(
+                f"Graph {index} of X has no nodes; every graph needs at least one node."
+            )

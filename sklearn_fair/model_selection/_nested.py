@@ -128,7 +128,8 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         Number of outer folds.
     best_params_, best_estimator_ : dict, estimator
         With ``refit``: the inner selection run on all the data, and the model fitted with
-        its winner (its own ``random_state`` left as given).
+        its winner (``random_state`` parameters left at ``None`` are seeded from
+        ``random_state``; values set explicitly are kept).
     best_score_ : float
         With ``refit``: the winner's mean validation score in that final selection.
     scorer_ : callable or dict
@@ -366,6 +367,7 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         tags.input_tags.pairwise = inner.input_tags.pairwise
         tags.input_tags.sparse = inner.input_tags.sparse
         tags.input_tags.allow_nan = inner.input_tags.allow_nan
+        tags.target_tags.multi_output = inner.target_tags.multi_output
         return tags
 
 

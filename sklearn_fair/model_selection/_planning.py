@@ -9,15 +9,16 @@ import numbers
 
 import numpy as np
 from sklearn import get_config
-from sklearn.base import is_classifier
+from sklearn.base import is_classifier, is_regressor
 from sklearn.model_selection import check_cv
 from sklearn.utils import _safe_indexing, check_random_state, indexable
 from sklearn.utils.metadata_routing import MetadataRouter, MethodMapping, process_routing
+from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import _num_samples, check_consistent_length
 
 from ._cache import TaskCache
 from ._engine import NestedPlan, check_class_counts, default_inner_cv
-from ._graph_labels import is_graph_data, read_graph_labels
+from ._graph_labels import check_graph_sizes, is_graph_data, read_graph_labels
 from ._rolling_origin import RollingOrigin
 from ._search_space import (
     check_candidate_names,
@@ -112,6 +113,50 @@ def check_labels(y):
             f"y contains {where.size} NaN or missing value(s), at indices {where[:10].tolist()}"
             f"{'...' if where.size > 10 else ''}; remove or impute them before NestedCV."
         )
+    if values.dtype.kind == "f" and np.isinf(values).any():
+        where = np.flatnonzero(np.isinf(values).ravel())
+        raise ValueError(
+            f"y contains {where.size} infinite value(s), at indices {where[:10].tolist()}"
+            f"{'...' if where.size > 10 else ''}; remove them before NestedCV."
+        )
+
+
+def _check_target_kind(estimator, y):
+    """Refuse, before any fit, a target that the estimator's kind cannot learn from."""
+    if y is None or y.ndim != 1 or y.size == 0:
+        return
+    if is_classifier(estimator) and type_of_target(y) in ("binary", "multiclass"):
+        classes = set(y.tolist())  # a set, as mixed label types cannot be sorted
+        if len(classes) < 2:
+            raise ValueError(
+                f"y holds a single class ({classes.pop()!r}); a classifier needs at least 2 "
+                "classes to be assessed."
+            )
+    elif is_regressor(estimator) and y.dtype.kind not in "biufc":
+        try:
+            y.astype(float)
+        except (TypeError, ValueError):
+            raise ValueError(
+                f"y must be numeric for the regressor {type(estimator).__name__}; got labels "
+                f"of dtype {y.dtype} such as {y[:3].tolist()}."
+            ) from None
+
+
+def _check_estimator(owner, estimator):
+    if isinstance(estimator, type) or not (
+        hasattr(estimator, "fit") and hasattr(estimator, "get_params")
+    ):
+        raise TypeError(
+            f"The 'estimator' parameter of {owner} must be an estimator instance with fit and "
+            f"get_params (e.g. LogisticRegression()). Got {estimator!r} instead."
+        )
+
+
+def _check_verbose(verbose):
+    if not isinstance(verbose, numbers.Integral):
+        raise ValueError(
+            f"The 'verbose' parameter of NestedCV must be an int. Got {verbose!r} instead."
+        )
 
 
 def _check_n_refits(n_refits):
@@ -143,8 +188,10 @@ def _route(owner, estimator, scorers, outer_cv, inner_cv, groups, params):
         metadata = {**params, **({"groups": groups} if groups is not None else {})}
         routed = process_routing(router, "fit", **metadata)
         score_params = {name: dict(routed[f"scorer_{name}"].score) for name in scorers}
-        outer_split = dict(routed["outer_cv"].split) if "outer_cv" in routed else {}
-        inner_split = dict(routed["inner_cv"].split) if "inner_cv" in routed else {}
+        # .get, not `in`: with no metadata at all process_routing returns an EmptyRequest,
+        # whose __getitem__ answers every key, so `in` would iterate forever
+        outer_split = dict(getattr(routed.get("outer_cv"), "split", {}))
+        inner_split = dict(getattr(routed.get("inner_cv"), "split", {}))
         return dict(routed.estimator.fit), score_params, outer_split, inner_split
     split = {"groups": groups} if groups is not None else {}
     return dict(params), {}, split, dict(split)
@@ -175,11 +222,15 @@ def make_plan(
     cache_dir=None,
 ):
     """Check every argument and the data, materialise all splits, and return a NestedPlan."""
+    _check_estimator(owner, estimator)
     _check_n_refits(n_refits)
     _check_error_score(error_score)
+    _check_verbose(verbose)
     n_samples = _num_samples(X)
-    if y is None and is_graph_data(X):
-        y = read_graph_labels(X)
+    if is_graph_data(X):
+        check_graph_sizes(X)
+        if y is None:
+            y = read_graph_labels(X)
     check_consistent_length(X, y, groups)
     # as GridSearchCV does: sparse matrices to CSR, array-likes without __getitem__ to arrays
     X, y, groups = indexable(X, y, groups)
@@ -205,6 +256,7 @@ def make_plan(
                 refit = unwrapped["refit"]
             estimator = unwrapped["estimator"]
     base_estimator = search.estimator if search is not None else estimator
+    _check_target_kind(base_estimator, y_array)
 
     rng = check_random_state(random_state)
     inner_seed, sampler_seed, selection_seed = draw_distinct_seeds(rng, 3)

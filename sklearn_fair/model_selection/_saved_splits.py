@@ -28,6 +28,7 @@ training set is implicitly every sample not in ``test``.
 
 import hashlib
 import json
+import numbers
 import os
 
 import numpy as np
@@ -178,6 +179,11 @@ def _normalise(splits):
     """Split an iterable of (train, test[, inner]) items into folds and inner splits."""
     if isinstance(splits, SavedSplits):
         return list(splits.folds), splits.inner_splits
+    if not hasattr(splits, "__iter__"):
+        raise TypeError(
+            "The 'splits' parameter must be an iterable of (train, test) or (train, test, inner) "
+            f"items, e.g. cv.split(X, y). Got {type(splits).__name__} instead."
+        )
     folds, inner_splits = [], []
     for number, item in enumerate(splits):
         item = tuple(item) if isinstance(item, (list, tuple)) else item
@@ -202,6 +208,12 @@ def _max_index_plus_one(folds, inner_splits):
 
 def as_saved_splits(splits, *, n_samples=None, y=None, name="splits"):
     """Validate any splits (SavedSplits, pairs or triples) and return a SavedSplits."""
+    if n_samples is not None and (
+        isinstance(n_samples, bool) or not isinstance(n_samples, numbers.Integral) or n_samples < 1
+    ):
+        raise ValueError(
+            f"The 'n_samples' parameter must be None or an int >= 1. Got {n_samples!r} instead."
+        )
     fingerprint = getattr(splits, "labels_fingerprint", None)
     folds, inner_splits = _normalise(splits)
     if isinstance(splits, SavedSplits):
@@ -276,6 +288,7 @@ def save_splits(splits, path, *, y=None, n_samples=None):
     >>> load_splits(path)
     SavedSplits(n_folds=3, n_samples=12, kfold=True, inner_splits=no, fingerprint=yes)
     """
+    _check_path(path, "save_splits")
     saved = as_saved_splits(splits, n_samples=n_samples, y=y)
     folds = []
     for fold, (train, test) in enumerate(saved.folds):
@@ -349,6 +362,7 @@ def load_splits(path, format="sklearn-fair"):
             f"The 'format' parameter of load_splits must be one of {_FORMATS}. "
             f"Got {format!r} instead."
         )
+    _check_path(path, "load_splits")
     with open(path, encoding="utf-8") as file:
         try:
             document = json.load(file)
@@ -358,6 +372,15 @@ def load_splits(path, format="sklearn-fair"):
     if format == "gnn-comparison":
         return _from_gnn_comparison(document, name)
     return _from_sklearn_fair(document, name)
+
+
+def _check_path(path, owner):
+    # open() takes an int as a file descriptor: refuse it rather than read or close one
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(
+            f"The 'path' parameter of {owner} must be a str or path-like. Got "
+            f"{type(path).__name__} {path!r} instead."
+        )
 
 
 def _from_sklearn_fair(document, name):

@@ -1,5 +1,7 @@
 """Checks of splits handed to us: loaded, predefined, or an iterable passed as cv."""
 
+import numbers
+
 import numpy as np
 
 from ..exceptions import InvalidSplitError
@@ -54,6 +56,22 @@ def validate_splits(splits, n_samples, *, kfold=False, allow_overlap=False, name
     ...
     sklearn_fair.exceptions.InvalidSplitError: Fold 0 of cv has indices in both its training ...
     """
+    if isinstance(n_samples, bool) or not isinstance(n_samples, numbers.Integral):
+        raise TypeError(
+            f"The 'n_samples' parameter of validate_splits must be an int. Got {n_samples!r} "
+            "instead."
+        )
+    if n_samples < 0:
+        raise ValueError(
+            f"The 'n_samples' parameter of validate_splits must be >= 0. Got {n_samples!r} instead."
+        )
+    try:
+        splits = iter(splits)
+    except TypeError:
+        raise TypeError(
+            f"{name} must be an iterable of (train, test) pairs of index arrays; "
+            f"got {type(splits).__name__}."
+        ) from None
     checked = []
     for fold, pair in enumerate(splits):
         try:

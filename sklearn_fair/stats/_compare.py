@@ -89,7 +89,12 @@ def _extract(name, result, scoring):
             f"The result {name!r} must be a fitted NestedCV (with outer_scores_ and "
             f"outer_results_) or a nested_cross_validate dict. Got {type(result).__name__}."
         )
-    scores = np.asarray(scores, dtype=float)
+    try:
+        scores = np.asarray(scores, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(
+            f"The result {name!r} must hold numeric test scores. Got {scores!r} instead."
+        ) from None
     train = [np.sort(np.asarray(fold)) for fold in train]
     test = [np.sort(np.asarray(fold)) for fold in test]
     if not (scores.ndim == 1 and scores.shape[0] == len(test) == len(train)):

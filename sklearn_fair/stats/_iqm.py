@@ -1,5 +1,7 @@
 """The interquartile mean, rliable's robust aggregate."""
 
+import numbers
+
 import numpy as np
 
 
@@ -35,7 +37,21 @@ def iqm(x, axis=None):
     >>> iqm([1, 2, 3, 4, 100])  # n = 5: drops 1 and 100, averages 2, 3, 4
     3.0
     """
-    array = np.asarray(x, dtype=float)
+    try:
+        array = np.asarray(x, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(
+            f"The 'x' parameter of iqm must be an array of numbers. Got {x!r} instead."
+        ) from exc
+    if axis is not None and (
+        isinstance(axis, bool)
+        or not isinstance(axis, numbers.Integral)
+        or not -array.ndim <= axis < array.ndim
+    ):
+        raise ValueError(
+            f"The 'axis' parameter of iqm must be None or an int in [{-array.ndim}, "
+            f"{array.ndim - 1}] for x of shape {array.shape}. Got {axis!r} instead."
+        )
     if array.size == 0:
         raise ValueError("The 'x' parameter of iqm is empty; need at least 1 value.")
     if np.isnan(array).any():

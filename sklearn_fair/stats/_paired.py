@@ -1,5 +1,6 @@
 """Paired comparisons of two models scored on the same resamples."""
 
+import numbers
 from dataclasses import asdict, dataclass
 
 import numpy as np
@@ -214,7 +215,7 @@ def bayesian_correlated_ttest(a, b, *, rope=0.01, rho=None, n_train=None, n_test
     True
     """
     a, b = check_paired(a, b, purpose="a Bayesian t-test")
-    if isinstance(rope, bool) or not np.isscalar(rope) or not np.isfinite(rope) or rope < 0:
+    if isinstance(rope, bool) or not isinstance(rope, numbers.Real) or not 0 <= rope < np.inf:
         raise ValueError(
             f"The 'rope' parameter must be a non-negative number. Got {rope!r} instead."
         )
@@ -227,7 +228,7 @@ def bayesian_correlated_ttest(a, b, *, rope=0.01, rho=None, n_train=None, n_test
         n_train = check_positive("n_train", n_train)
         n_test = check_positive("n_test", n_test)
         rho = n_test / (n_train + n_test)
-    elif isinstance(rho, bool) or not np.isscalar(rho) or not 0.0 <= rho < 1.0:
+    elif isinstance(rho, bool) or not isinstance(rho, numbers.Real) or not 0.0 <= rho < 1.0:
         raise ValueError(f"The 'rho' parameter must be in [0, 1). Got {rho!r} instead.")
     differences = a - b
     n = differences.shape[0]

@@ -1,0 +1,263 @@
+"""NestedCV as a scikit-learn citizen: common checks, parameters, pandas, metadata routing."""
+
+import numpy as np
+import pandas as pd
+import pytest
+import sklearn
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.datasets import make_classification
+from sklearn.linear_model import LogisticRegression, Ridge
+from sklearn.metrics import accuracy_score, make_scorer
+from sklearn.model_selection import GroupKFold, KFold, StratifiedKFold
+from sklearn.neighbors import KNeighborsClassifier
+from sklearn.utils.estimator_checks import parametrize_with_checks
+from threadpoolctl import threadpool_limits
+
+from sklearn_fair import NestedCV
+
+X, y = make_classification(n_samples=60, n_features=4, random_state=0)
+GROUPS = np.repeat(np.arange(12), 5)
+
+
+@pytest.fixture(autouse=True)
+def _one_blas_thread():
+    # Tiny lbfgs fits are many times slower when BLAS threads fight over shared cores.
+    with threadpool_limits(limits=1):
+        yield
+
+
+# --- scikit-learn's common checks ---------------------------------------------------------------
+
+_ALL_FAIL_IS_VALUE_ERROR = (
+    "A fit error is recorded as error_score, as in GridSearchCV; when every candidate of an "
+    "outer fold fails, NestedCV raises a ValueError that carries the original TypeError's "
+    "message. The check wants the bare TypeError (error_score='raise' gives it)."
+)
+CLASSIFIER_EXPECTED_FAILURES = {
+    "check_dtype_object": _ALL_FAIL_IS_VALUE_ERROR,
+    "check_fit2d_1sample": (
+        "NestedCV checks its stratified outer split before any fit, so the error names the "
+        "class and its single member ('class 1 has only 1 member(s)') rather than one of the "
+        "check's fixed phrases ('1 sample', 'one class', ...)."
+    ),
+    "check_fit2d_1feature": (
+        "The check's 10 samples have classes of one or two members, which cannot be stratified "
+        "into 2 inner folds inside each 2-fold outer training set; NestedCV refuses this before "
+        "the first fit with a message about the class counts, not about the single feature."
+    ),
+}
+REGRESSOR_EXPECTED_FAILURES = {"check_dtype_object": _ALL_FAIL_IS_VALUE_ERROR}
+
+
+def _expected_failed_checks(estimator):
+    if isinstance(estimator.estimator, Ridge):
+        return REGRESSOR_EXPECTED_FAILURES
+    return CLASSIFIER_EXPECTED_FAILURES
+
+
+@parametrize_with_checks(
+    [
+        NestedCV(LogisticRegression(), {"C": [0.1, 1.0]}, outer_cv=2, inner_cv=2, n_refits=1),
+        NestedCV(Ridge(), {"alpha": [0.1, 1.0]}, outer_cv=2, inner_cv=2, n_refits=1),
+    ],
+    expected_failed_checks=_expected_failed_checks,
+)
+def test_sklearn_compatible_estimator(estimator, check):
+    check(estimator)
+
+
+def test_clone_get_params_set_params_round_trip():
+    nested = NestedCV(
+        LogisticRegression(C=2.0),
+        {"C": [0.1, 1.0]},
+        outer_cv=3,
+        inner_cv=KFold(2),
+        n_refits=2,
+        random_state=0,
+    )
+    params = nested.get_params()
+    assert params["estimator__C"] == 2.0 and params["n_refits"] == 2
+    assert params["param_grid"] == {"C": [0.1, 1.0]}
+    copy = clone(nested)
+    assert copy.get_params(deep=False).keys() == nested.get_params(deep=False).keys()
+    assert copy.estimator is not nested.estimator
+    assert copy.param_grid == nested.param_grid
+
+    copy.set_params(n_refits=1, estimator__C=5.0, outer_cv=2)
+    assert (copy.n_refits, copy.estimator.C, copy.outer_cv) == (1, 5.0, 2)
+    assert (nested.n_refits, nested.estimator.C, nested.outer_cv) == (2, 2.0, 3)
+
+
+def test_fit_does_not_mutate_the_given_estimator_or_grid():
+    estimator = LogisticRegression()
+    grid = {"C": [0.1, 1.0]}
+    nested = NestedCV(estimator, grid, outer_cv=2, inner_cv=2).fit(X, y)
+    assert estimator.get_params() == LogisticRegression().get_params()
+    assert not hasattr(estimator, "coef_")
+    assert grid == {"C": [0.1, 1.0]}
+    assert nested.best_estimator_ is not estimator
+
+
+# --- pandas -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("string_labels", [False, True])
+def test_pandas_input_gives_the_same_scores_as_numpy(string_labels):
+    labels = np.where(y == 1, "yes", "no") if string_labels else y
+    frame = pd.DataFrame(X, columns=[f"f{i}" for i in range(X.shape[1])])
+    series = pd.Series(labels, name="target")
+
+    def run(data, target):
+        return NestedCV(
+            LogisticRegression(),
+            {"C": [0.01, 1.0]},
+            outer_cv=3,
+            inner_cv=3,
+            n_refits=1,
+            random_state=0,
+        ).fit(data, target)
+
+    from_numpy, from_pandas = run(X, labels), run(frame, series)
+    np.testing.assert_allclose(from_pandas.outer_scores_, from_numpy.outer_scores_)
+    np.testing.assert_allclose(from_pandas.validation_scores_, from_numpy.validation_scores_)
+    assert from_pandas.best_params_per_fold_ == from_numpy.best_params_per_fold_
+    np.testing.assert_array_equal(from_pandas.predict(frame), from_numpy.predict(X))
+    np.testing.assert_array_equal(from_pandas.feature_names_in_, frame.columns)
+    if string_labels:
+        np.testing.assert_array_equal(from_pandas.classes_, ["no", "yes"])
+
+
+# --- metadata --------------------------------------------------------------------------------
+
+
+class GroupRecorder(ClassifierMixin, BaseEstimator):
+    """Majority vote that records the group ids (column 0 of X) of every training set."""
+
+    training_groups = []
+
+    def fit(self, X, y):
+        type(self).training_groups.append(frozenset(X[:, 0].astype(int)))
+        self.classes_, counts = np.unique(y, return_counts=True)
+        self.majority_ = self.classes_[np.argmax(counts)]
+        return self
+
+    def predict(self, X):
+        return np.full(len(X), self.majority_)
+
+
+@pytest.mark.parametrize("routing", [False, True])
+def test_groups_reach_outer_and_inner_group_splitters(routing):
+    GroupRecorder.training_groups = []
+    X_grouped = np.column_stack([GROUPS, X])
+    nested = NestedCV(
+        GroupRecorder(), outer_cv=GroupKFold(3), inner_cv=GroupKFold(2), n_refits=1, refit=False
+    )
+    with sklearn.config_context(enable_metadata_routing=routing):
+        nested.fit(X_grouped, y, groups=GROUPS)
+    for result in nested.outer_results_:
+        outer_train = set(GROUPS[result["train_indices"]])
+        assert outer_train.isdisjoint(GROUPS[result["test_indices"]])
+    # 2 inner fits per outer fold, then 1 refit per fold
+    inner_fits, refits = GroupRecorder.training_groups[:6], GroupRecorder.training_groups[6:]
+    assert len(refits) == 3
+    for fold, result in enumerate(nested.outer_results_):
+        outer_train = frozenset(GROUPS[result["train_indices"]])
+        assert refits[fold] == outer_train
+        inner = inner_fits[2 * fold : 2 * fold + 2]
+        # each inner training set leaves out whole groups, and together they cover the fold
+        assert all(groups < outer_train for groups in inner)
+        assert inner[0] | inner[1] == outer_train
+        assert (outer_train - inner[0]).isdisjoint(outer_train - inner[1])
+
+
+def test_without_groups_a_group_splitter_complains():
+    with pytest.raises(ValueError, match="groups"):
+        NestedCV(KNeighborsClassifier(), outer_cv=GroupKFold(3)).fit(X, y)
+
+
+class WeightRecorder(ClassifierMixin, BaseEstimator):
+    """Majority vote (weighted when given weights) that records the weights it was given."""
+
+    def fit(self, X, y, sample_weight=None):
+        self.classes_ = np.unique(y)
+        weights = np.ones(len(y)) if sample_weight is None else np.asarray(sample_weight)
+        self.majority_ = self.classes_[np.argmax([weights[y == c].sum() for c in self.classes_])]
+        self.fit_weight_sum_ = float(weights.sum())
+        return self
+
+    def predict(self, X):
+        return np.full(len(X), self.majority_)
+
+
+def _weights():
+    # heavy weights on class 1 so that a weighted fit and a weighted score both differ
+    return np.where(y == 1, 5.0, 1.0) * np.linspace(0.5, 1.5, len(y))
+
+
+def test_sample_weight_is_routed_to_fit_and_scorer_when_requested():
+    weights = _weights()
+    outer = StratifiedKFold(3)
+    with sklearn.config_context(enable_metadata_routing=True):
+        scorer = make_scorer(accuracy_score).set_score_request(sample_weight=True)
+        estimator = LogisticRegression(C=0.01).set_fit_request(sample_weight=True)
+        nested = NestedCV(
+            estimator, outer_cv=outer, inner_cv=2, scoring=scorer, n_refits=1, refit=False
+        ).fit(X, y, sample_weight=weights)
+        unweighted_score = NestedCV(
+            estimator,
+            outer_cv=outer,
+            inner_cv=2,
+            scoring=make_scorer(accuracy_score).set_score_request(sample_weight=False),
+            n_refits=1,
+            refit=False,
+        ).fit(X, y, sample_weight=weights)
+    expected, expected_unweighted_score = [], []
+    for train, test in outer.split(X, y):
+        model = LogisticRegression(C=0.01).fit(X[train], y[train], sample_weight=weights[train])
+        prediction = model.predict(X[test])
+        expected.append(accuracy_score(y[test], prediction, sample_weight=weights[test]))
+        expected_unweighted_score.append(accuracy_score(y[test], prediction))
+    np.testing.assert_allclose(nested.outer_scores_, expected)
+    np.testing.assert_allclose(unweighted_score.outer_scores_, expected_unweighted_score)
+    assert not np.allclose(expected, expected_unweighted_score)
+
+
+def test_fit_without_metadata_under_routing_equals_fit_without_routing():
+    def run():
+        return NestedCV(LogisticRegression(), {"C": [0.1, 1.0]}, outer_cv=3, inner_cv=2).fit(X, y)
+
+    with sklearn.config_context(enable_metadata_routing=True):
+        routed = run()
+    np.testing.assert_array_equal(routed.outer_scores_, run().outer_scores_)
+
+
+def test_unrequested_sample_weight_is_refused_under_routing():
+    with sklearn.config_context(enable_metadata_routing=True):
+        with pytest.raises(ValueError, match="sample_weight"):
+            NestedCV(LogisticRegression(), outer_cv=2, inner_cv=2).fit(
+                X, y, sample_weight=_weights()
+            )
+
+
+def test_fit_params_reach_fit_without_routing():
+    weights = _weights()
+    nested = NestedCV(WeightRecorder(), outer_cv=StratifiedKFold(3), inner_cv=2, n_refits=1)
+    nested.fit(X, y, sample_weight=weights)
+    assert nested.best_estimator_.fit_weight_sum_ == pytest.approx(weights.sum())
+    unweighted = NestedCV(WeightRecorder(), outer_cv=StratifiedKFold(3), inner_cv=2, n_refits=1)
+    assert unweighted.fit(X, y).best_estimator_.fit_weight_sum_ == len(y)
+    # weights of 5 on class 1 make it the weighted majority of every training fold
+    for result in nested.outer_results_:
+        test = result["test_indices"]
+        assert result["test_score"] == pytest.approx(np.mean(y[test] == 1))
+
+
+def test_metadata_routing_lists_estimator_scorers_and_splitters():
+    with sklearn.config_context(enable_metadata_routing=True):
+        scorer = make_scorer(accuracy_score).set_score_request(sample_weight=True)
+        estimator = LogisticRegression().set_fit_request(sample_weight=True)
+        routing = NestedCV(
+            estimator, outer_cv=GroupKFold(2), inner_cv=GroupKFold(2), scoring=scorer
+        ).get_metadata_routing()
+        consumed = routing.consumes("fit", ["sample_weight", "groups"])
+    assert consumed == {"sample_weight", "groups"}

@@ -1,0 +1,199 @@
+"""NestedCV's errors: bad input is refused before the first fit; failing fits are reported."""
+
+import warnings
+
+import numpy as np
+import pytest
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.datasets import make_classification
+from sklearn.exceptions import FitFailedWarning
+from sklearn.model_selection import StratifiedKFold
+
+from sklearn_fair import NestedCV, nested_cross_validate
+from sklearn_fair.exceptions import InvalidSplitError
+
+X, y = make_classification(n_samples=60, n_features=4, random_state=0)
+
+
+class BadFit(RuntimeError):
+    """The error a failing fit raises."""
+
+
+class CountingClassifier(ClassifierMixin, BaseEstimator):
+    """Majority vote that counts its fits; fails with BadFit when ``C`` is negative."""
+
+    n_fits = 0
+
+    def __init__(self, C=1.0, random_state=None):
+        self.C = C
+        self.random_state = random_state
+
+    def fit(self, X, y):
+        type(self).n_fits += 1
+        if self.C < 0:
+            raise BadFit(f"C must be >= 0, got C={self.C}")
+        self.classes_, counts = np.unique(y, return_counts=True)
+        self.majority_ = self.classes_[np.argmax(counts)]
+        return self
+
+    def predict(self, X):
+        return np.full(len(X), self.majority_)
+
+
+@pytest.fixture(autouse=True)
+def _reset_counter():
+    CountingClassifier.n_fits = 0
+
+
+def _nested(**params):
+    return NestedCV(CountingClassifier(), **{"outer_cv": 3, "inner_cv": 2, **params})
+
+
+# --- refused before the first fit ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "params, match",
+    [
+        pytest.param({"param_grid": []}, "'param_grid' parameter of NestedCV is empty", id="[]"),
+        pytest.param({"param_grid": {"C": []}}, "param_grid", id="empty-values"),
+        pytest.param({"param_grid": {"C": [1.0], "gamma": [1]}}, "'gamma'", id="unknown"),
+        pytest.param(
+            {"param_distributions": {"alpha": [1, 2]}}, "'alpha'", id="unknown-distribution"
+        ),
+        pytest.param({"n_refits": 0}, "'n_refits' parameter", id="n_refits=0"),
+        pytest.param({"n_refits": -1}, "'n_refits' parameter", id="n_refits=-1"),
+        pytest.param({"n_refits": 1.5}, "'n_refits' parameter", id="n_refits=1.5"),
+        pytest.param({"n_refits": True}, "'n_refits' parameter", id="n_refits=True"),
+        pytest.param(
+            {"param_grid": {"C": [1.0]}, "param_distributions": {"C": [1.0]}},
+            "either 'param_grid' or 'param_distributions'",
+            id="grid-and-distributions",
+        ),
+        pytest.param(
+            {"param_distributions": {"C": [1.0, 2.0]}, "n_iter": 0}, "'n_iter'", id="n_iter=0"
+        ),
+        pytest.param(
+            {"scoring": ["accuracy", "balanced_accuracy"]},
+            r"must name the metric.*\['accuracy', 'balanced_accuracy'\]",
+            id="multimetric-refit-true",
+        ),
+        pytest.param(
+            {"scoring": {"a": "accuracy", "b": "recall"}, "refit": "c"},
+            "must name the metric",
+            id="multimetric-refit-unknown",
+        ),
+        pytest.param({"scoring": {}}, "empty dict", id="empty-scoring"),
+        pytest.param({"error_score": "ignore"}, "'error_score' parameter", id="error_score"),
+        pytest.param(
+            {"outer_cv": [(np.arange(0, 40), np.arange(30, 60))]},
+            "both its training and test set",
+            id="overlapping-outer",
+        ),
+    ],
+)
+def test_bad_parameters_are_refused_before_any_fit(params, match):
+    with pytest.raises(ValueError, match=match):
+        _nested(**params).fit(X, y)
+    assert CountingClassifier.n_fits == 0
+
+
+def test_unknown_parameter_message_lists_the_valid_names():
+    with pytest.raises(ValueError, match=r"'gamma'.*Valid parameters are: \['C', 'random_state'\]"):
+        _nested(param_grid={"C": [1.0], "gamma": [1]}).fit(X, y)
+
+
+def test_invalid_outer_split_is_an_invalid_split_error():
+    with pytest.raises(InvalidSplitError, match="out of range"):
+        _nested(outer_cv=[(np.arange(50), np.arange(50, 70))]).fit(X, y)
+    assert CountingClassifier.n_fits == 0
+
+
+@pytest.mark.parametrize("label", [2, "rare"])
+def test_class_too_small_for_the_outer_stratified_split(label):
+    labels = np.array(["a"] * 29 + ["b"] * 29 + ["rare"] * 2, dtype=object)
+    if label == 2:
+        labels = np.array([0] * 29 + [1] * 29 + [2] * 2)
+    with pytest.raises(ValueError, match=rf"outer_cv.*class {label!r} has only 2 member"):
+        _nested(outer_cv=3).fit(X, labels)
+    assert CountingClassifier.n_fits == 0
+
+
+@pytest.mark.parametrize(
+    "inner_cv, needed", [(3, 3), (StratifiedKFold(4), 4), (None, 2)], ids=["int", "skf", "default"]
+)
+def test_class_too_small_for_the_inner_stratified_split(inner_cv, needed):
+    # 3 members: every 3-fold outer training fold keeps 2 of them
+    labels = np.array([0] * 29 + [1] * 28 + [2] * 3)
+    nested = _nested(outer_cv=3, inner_cv=inner_cv)
+    if needed <= 2:
+        labels = np.array([0] * 29 + [1] * 29 + [2] * 2)  # outer folds keep 1 of 2
+        nested.set_params(outer_cv=StratifiedKFold(2))
+    with pytest.raises(ValueError, match=r"outer training fold \d+: class 2 has only \d member"):
+        nested.fit(X, labels)
+    assert CountingClassifier.n_fits == 0
+
+
+@pytest.mark.parametrize("bad", [np.nan, None])
+def test_missing_labels_are_refused(bad):
+    labels = y.astype(object if bad is None else float)
+    labels[[3, 7]] = bad
+    with pytest.raises(ValueError, match=r"y contains 2 NaN .*\[3, 7\]"):
+        _nested().fit(X, labels)
+    assert CountingClassifier.n_fits == 0
+
+
+def test_inconsistent_lengths_are_refused():
+    with pytest.raises(ValueError, match="inconsistent numbers of samples"):
+        _nested().fit(X, y[:-1])
+    assert CountingClassifier.n_fits == 0
+
+
+def test_nested_cross_validate_refuses_bad_input_before_any_fit():
+    with pytest.raises(ValueError, match="'n_refits' parameter"):
+        nested_cross_validate(CountingClassifier(), X, y, n_refits=0)
+    assert CountingClassifier.n_fits == 0
+
+
+# --- fits that fail -----------------------------------------------------------------------------
+
+
+def test_failing_candidate_gets_error_score_and_one_warning():
+    nested = _nested(param_grid={"C": [-1.0, 1.0]}, n_refits=2)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        nested.fit(X, y)
+    fit_failed = [w for w in caught if issubclass(w.category, FitFailedWarning)]
+    assert len(fit_failed) == 1
+    message = str(fit_failed[0].message)
+    # 3 outer folds + the final selection, 2 inner splits each: 8 failed fits
+    assert message.startswith("8 of the")
+    assert "C must be >= 0, got C=-1.0" in message
+    assert nested.best_params_per_fold_ == [{"C": 1.0}] * 3
+    assert nested.best_params_ == {"C": 1.0}
+    failed = nested.cv_results_["param_C"] == -1.0
+    assert np.isnan(nested.cv_results_["mean_validation_score"][failed]).all()
+    assert (nested.cv_results_["rank_validation_score"][~failed] == 1).all()
+    assert not np.isnan(nested.outer_scores_).any()
+
+
+def test_numeric_error_score_is_recorded():
+    nested = _nested(param_grid={"C": [-1.0, 1.0]}, error_score=-5.0)
+    with pytest.warns(FitFailedWarning, match="error_score=-5.0"):
+        nested.fit(X, y)
+    failed = nested.cv_results_["param_C"] == -1.0
+    np.testing.assert_array_equal(nested.cv_results_["mean_validation_score"][failed], -5.0)
+    assert nested.best_params_per_fold_ == [{"C": 1.0}] * 3
+
+
+def test_fold_where_every_candidate_fails_raises_with_the_error():
+    with pytest.raises(ValueError, match=r"(?s)All 2 candidates failed.*C must be >= 0") as info:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", FitFailedWarning)
+            _nested(param_grid={"C": [-1.0, -2.0]}).fit(X, y)
+    assert "outer fold 0" in str(info.value)
+
+
+def test_error_score_raise_reraises_the_original_exception():
+    with pytest.raises(BadFit, match="C=-1.0"):
+        _nested(param_grid={"C": [-1.0, 1.0]}, error_score="raise").fit(X, y)
