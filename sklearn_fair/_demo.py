@@ -36,7 +36,12 @@ def format_result(name, nested):
         f"  95% interval       [{low:.4f}, {high:.4f}] (normal, of the mean)",
         f"  mean validation    {nested.validation_scores_.mean():.4f}",
         f"  optimism gap       {nested.optimism_:+.4f} (validation - test)",
-        f"  refits per fold    {len(nested.refit_seeds_)}",
+        "  refits per fold    "
+        + (
+            "1 (no random_state: the estimator is deterministic)"
+            if nested.refit_seeds_ == [None]
+            else str(len(nested.refit_seeds_))
+        ),
         "  selected per fold:",
     ]
     for fold, (params, score) in enumerate(zip(nested.best_params_per_fold_, nested.outer_scores_)):
