@@ -118,10 +118,18 @@ class PredefinedSplits(BaseCrossValidator):
             ``(train, test)`` pairs of absolute indices into the whole data
             set (each a subset of the fold's training indices), or None when
             none are stored for this fold.
+
+        Raises
+        ------
+        ValueError
+            If ``fold`` is not the number of an outer fold.
         """
         n_folds = self.get_n_splits()
         if not 0 <= fold < n_folds:
-            raise IndexError(f"Outer fold {fold} does not exist; there are {n_folds}.")
+            raise ValueError(
+                f"The 'fold' parameter of get_inner_splits must be in [0, {n_folds}); "
+                f"outer fold {fold!r} does not exist."
+            )
         inner = self._saved().get_inner_splits(fold)
         if inner is None:
             return None

@@ -328,7 +328,7 @@ def test_predefined_splits_from_generator_and_repr():
     cv = PredefinedSplits(StratifiedKFold(5).split(y, y))
     assert cv.get_n_splits() == 5 and len(list(cv.split())) == 5 and len(list(cv.split())) == 5
     assert cv.get_inner_splits(0) is None
-    with pytest.raises(IndexError, match="Outer fold 5 does not exist"):
+    with pytest.raises(ValueError, match="outer fold 5 does not exist"):
         cv.get_inner_splits(5)
     assert repr(cv).startswith("PredefinedSplits(splits=")
 
