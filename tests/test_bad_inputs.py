@@ -648,6 +648,12 @@ SPLITTER_CASES = [
         r"out of range for 5 samples: \[9\]",
     ),
     case(
+        "PredefinedSplits-inner-of-missing-fold",
+        lambda _: PredefinedSplits([([0, 1, 2], [3])]).get_inner_splits(99),
+        ValueError,
+        r"'fold' parameter of get_inner_splits.*outer fold 99 does not exist",
+    ),
+    case(
         "PredefinedSplits-not-iterable",
         lambda _: PredefinedSplits(None).get_n_splits(),
         TypeError,
