@@ -17,7 +17,9 @@ from pathlib import Path
 
 import joblib
 import numpy as np
-from sklearn.base import clone
+
+from ._graph_labels import is_graph_data
+from ._seeding import configured
 
 __all__ = ["TaskCache"]
 
@@ -30,6 +32,37 @@ def _digest(*parts):
 
 def _hash_indices(indices):
     return "none" if indices is None else joblib.hash(np.asarray(indices, dtype=np.int64))
+
+
+def _as_numpy(value):
+    if hasattr(value, "detach"):  # a torch tensor, whose pickle differs between processes
+        value = value.detach().cpu().numpy()
+    if isinstance(value, np.ndarray):
+        return np.ascontiguousarray(value)  # the same values hash the same in any layout
+    return value
+
+
+def _hash_data(data):
+    """A hash of the data that is the same in every process.
+
+    Graphs are hashed through their attributes as numpy arrays: ``joblib.hash`` of a torch
+    tensor changes from one process to the next, which would make every cache entry of a
+    graph data set unreadable after a restart.
+    """
+    if data is not None and is_graph_data(data):
+        return joblib.hash(
+            [
+                {key: _as_numpy(value) for key, value in sorted(_graph_items(graph))}
+                for graph in data
+            ]
+        )
+    return joblib.hash(_as_numpy(data))
+
+
+def _graph_items(graph):
+    if hasattr(graph, "to_dict"):  # PyTorch Geometric Data
+        return graph.to_dict().items()
+    return vars(graph).items()
 
 
 def _checksum(payload):
@@ -61,8 +94,8 @@ class TaskCache:
             ) from exc
         self._context = joblib.hash(
             (
-                joblib.hash(X),
-                joblib.hash(y),
+                _hash_data(X),
+                _hash_data(y),
                 sorted(scorers),
                 list(scorers.values()),
                 fit_params,
@@ -74,7 +107,7 @@ class TaskCache:
 
     def path_for(self, estimator, params, train, test, kind):
         """The entry file of one task (it may not exist yet)."""
-        model = joblib.hash(clone(estimator).set_params(**params))
+        model = joblib.hash(configured(estimator, params))
         name = _digest(
             _FORMAT, self._context, kind, model, _hash_indices(train), _hash_indices(test)
         )

@@ -1,9 +1,10 @@
 """Seeds for the refits: which parameters take them, and how they are drawn."""
 
 import numpy as np
+from sklearn.base import clone
 from sklearn.utils import check_random_state
 
-__all__ = ["draw_distinct_seeds", "random_state_params", "with_seed"]
+__all__ = ["configured", "draw_distinct_seeds", "random_state_params", "with_seed"]
 
 _SEED_HIGH = np.iinfo(np.int32).max
 
@@ -23,6 +24,17 @@ def random_state_params(estimator):
         name
         for name in estimator.get_params(deep=True)
         if name == "random_state" or name.endswith("__random_state")
+    )
+
+
+def configured(estimator, params):
+    """A fresh clone of ``estimator`` with ``params``, each value cloned too.
+
+    Values are cloned as scikit-learn's own searches do, so an object in a grid (a skorch
+    callback, an estimator) is never shared, and so never mutated, across fits.
+    """
+    return clone(estimator).set_params(
+        **{name: clone(value, safe=False) for name, value in params.items()}
     )
 
 

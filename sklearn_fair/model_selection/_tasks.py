@@ -14,6 +14,7 @@ from sklearn.base import clone
 from sklearn.utils import _safe_indexing
 
 from ._cache import write_entry
+from ._seeding import configured
 
 __all__ = ["TaskKey", "run_fit_task", "run_search_task"]
 
@@ -71,7 +72,7 @@ def run_fit_task(
     y_train = None if y is None else _safe_indexing(y, train)
     start = time.perf_counter()
     try:
-        model = clone(estimator).set_params(**params)
+        model = configured(estimator, params)
         model.fit(X_train, y_train, **_subset_params(fit_params, train, n_samples))
         result["fit_time"] = time.perf_counter() - start
         if test is not None:
