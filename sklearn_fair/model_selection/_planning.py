@@ -27,7 +27,7 @@ from ._search_space import (
     unwrap_search,
 )
 from ._seeding import draw_distinct_seeds, random_state_params, with_seed
-from ._split_validation import validate_splits
+from ._split_validation import validate_inner_splits, validate_splits
 
 __all__ = ["check_labels", "make_plan", "metadata_router", "resolve_scorers"]
 
@@ -291,7 +291,9 @@ def make_plan(
         if fold < len(outer_splits) and hasattr(outer, "get_inner_splits"):
             stored = outer.get_inner_splits(fold)
         if stored is not None:
-            inner_splits.append(_check_stored_inner(stored, train, n_samples, fold))
+            inner_splits.append(
+                validate_inner_splits(stored, train, n_samples, fold=fold, name="outer_cv")
+            )
         elif search is not None:
             inner_splits.append([])
         else:
@@ -360,17 +362,3 @@ def _inner_splits(inner, X, y, train, split_params, classifier, fold, is_final):
         splits, len(train), allow_overlap=_lagged(cv), name=f"inner_cv in {where}"
     )
     return [(train[tr], train[te]) for tr, te in positions]
-
-
-def _check_stored_inner(stored, train, n_samples, fold):
-    splits = validate_splits(
-        stored, n_samples, name=f"the stored inner splits of outer fold {fold}"
-    )
-    for split, (tr, te) in enumerate(splits):
-        outside = np.setdiff1d(np.concatenate([tr, te]), train)
-        if outside.size:
-            raise ValueError(
-                f"Inner split {split} stored for outer fold {fold} uses indices outside that "
-                f"fold's training set: {outside[:10].tolist()}."
-            )
-    return splits

@@ -34,7 +34,7 @@ import os
 import numpy as np
 
 from ..exceptions import InvalidSplitError, SplitsMismatchError
-from ._split_validation import _preview, validate_splits
+from ._split_validation import validate_inner_splits, validate_splits
 
 __all__ = ["SavedSplits", "labels_fingerprint", "load_splits", "save_splits"]
 
@@ -157,16 +157,9 @@ def check_saved_splits(folds, inner_splits, n_samples, *, kfold, name):
         if inner is None:
             checked_inner.append(None)
             continue
-        inner = validate_splits(inner, n_samples, name=f"the inner splits of outer fold {fold}")
-        for number, (train, test) in enumerate(inner):
-            outside = np.setdiff1d(np.concatenate([train, test]), outer_train)
-            if outside.size:
-                raise InvalidSplitError(
-                    f"Inner split {number} of outer fold {fold} of {name} uses indices outside "
-                    f"the fold's training set (leaking its test set into model selection): "
-                    f"{_preview(outside)}."
-                )
-        checked_inner.append(inner)
+        checked_inner.append(
+            validate_inner_splits(inner, outer_train, n_samples, fold=fold, name=name)
+        )
     return folds, checked_inner
 
 

@@ -6,7 +6,7 @@ import numpy as np
 
 from ..exceptions import InvalidSplitError
 
-__all__ = ["validate_splits"]
+__all__ = ["validate_inner_splits", "validate_splits"]
 
 
 def _preview(values, limit=10):
@@ -120,6 +120,25 @@ def validate_splits(splits, n_samples, *, kfold=False, allow_overlap=False, name
                 f"{name} is not a k-fold split of {n_samples} samples; " + "; ".join(problems) + "."
             )
     return checked
+
+
+def validate_inner_splits(inner, outer_train, n_samples, *, fold, name):
+    """Check the inner (model-selection) splits of one outer fold.
+
+    Besides :func:`validate_splits`, every index must lie in the fold's training set
+    ``outer_train``: an inner split that touches the outer test set leaks it into model
+    selection. Raises :class:`~sklearn_fair.exceptions.InvalidSplitError`.
+    """
+    inner = validate_splits(inner, n_samples, name=f"the inner splits of outer fold {fold}")
+    for number, (train, test) in enumerate(inner):
+        outside = np.setdiff1d(np.concatenate([train, test]), outer_train)
+        if outside.size:
+            raise InvalidSplitError(
+                f"Inner split {number} of outer fold {fold} of {name} uses indices outside "
+                f"the fold's training set (leaking its test set into model selection): "
+                f"{_preview(outside)}."
+            )
+    return inner
 
 
 def _as_indices(indices, n_samples, fold, part, name):
