@@ -8,9 +8,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..model_selection import NestedCV, PredefinedSplits, labels_fingerprint, load_splits
-from ..report import nested_cv_report, plot_comparison, plot_fold_scores, plot_optimism
-from ..report._card import data_fingerprint
-from ..report._results import result_to_dict
+from ..report import (
+    nested_cv_report,
+    plot_comparison,
+    plot_fold_scores,
+    plot_optimism,
+    result_to_dict,
+)
+from ..utils import fingerprint
 from ._config import load_config
 from ._data import load_data
 
@@ -201,7 +206,7 @@ def run_experiment(path, *, n_jobs=None, progress=None):
         config.progress = bool(progress)
     n_jobs = config.n_jobs if n_jobs is None else n_jobs
     X, y = load_data(config)
-    fingerprints = {"data": data_fingerprint(X), "labels": labels_fingerprint(y)}
+    fingerprints = {"data": fingerprint(X), "labels": labels_fingerprint(y)}
     output = config.output_dir
     (output / "models").mkdir(parents=True, exist_ok=True)
     from tqdm.auto import tqdm

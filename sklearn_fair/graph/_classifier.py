@@ -15,7 +15,7 @@ from torch.utils.data import Dataset, Subset
 from torch_geometric.data import Data
 from torch_geometric.loader import DataLoader
 
-from ..model_selection._graph_labels import read_graph_labels
+from ..utils import read_graph_labels
 
 __all__ = ["GraphClassifier"]
 

@@ -8,7 +8,7 @@ from sklearn.model_selection import check_cv
 from sklearn.utils import indexable
 from sklearn.utils.validation import _num_samples
 
-from ..model_selection._graph_labels import is_graph_data, read_graph_labels
+from ..utils import is_graph_data, read_graph_labels
 from ._duplicates import find_duplicates
 from ._permutation import permutation_check
 from ._prefit import find_prefit_steps

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import sparse
 
-from ..model_selection._graph_labels import is_graph_data
+from ..utils import is_graph_data, to_numpy
 
 __all__ = ["DuplicateReport", "find_duplicates"]
 
@@ -44,12 +44,6 @@ class DuplicateReport:
         return bool(self.straddling)
 
 
-def _to_numpy(value):
-    if hasattr(value, "detach"):  # a torch tensor; avoid importing torch
-        value = value.detach().cpu().numpy()
-    return np.asarray(value)
-
-
 def _digest(parts):
     hasher = hashlib.blake2b(digest_size=16)
     for part in parts:
@@ -58,7 +52,7 @@ def _digest(parts):
 
 
 def _array_digest(name, value):
-    array = np.ascontiguousarray(_to_numpy(value))
+    array = np.ascontiguousarray(to_numpy(value))
     if array.dtype == object:
         return _digest([name, "object", repr(array.tolist())])
     return _digest([name, array.dtype.str, array.shape, array.tobytes()])

@@ -1,8 +1,8 @@
 """Nested cross-validation and resampling splitters."""
 
+from ..utils import read_graph_labels
 from ._bootstrap import Bootstrap
 from ._graph_kfold import StratifiedGraphKFold
-from ._graph_labels import read_graph_labels
 from ._holdout import HoldoutSplit
 from ._nested import NestedCV
 from ._predefined_splits import PredefinedSplits

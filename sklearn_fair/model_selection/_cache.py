@@ -18,7 +18,7 @@ from pathlib import Path
 import joblib
 import numpy as np
 
-from ._graph_labels import is_graph_data
+from ..utils import is_graph_data
 from ._seeding import configured
 
 __all__ = ["TaskCache"]

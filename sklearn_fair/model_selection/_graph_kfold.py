@@ -2,7 +2,7 @@
 
 from sklearn.model_selection import StratifiedKFold
 
-from ._graph_labels import is_graph_data, read_graph_labels
+from ..utils import is_graph_data, read_graph_labels
 
 __all__ = ["StratifiedGraphKFold"]
 

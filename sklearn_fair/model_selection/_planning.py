@@ -16,9 +16,9 @@ from sklearn.utils.metadata_routing import MetadataRouter, MethodMapping, proces
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import _num_samples, check_consistent_length
 
+from ..utils import check_graph_sizes, is_graph_data, read_graph_labels
 from ._cache import TaskCache
 from ._engine import NestedPlan, check_class_counts, default_inner_cv
-from ._graph_labels import check_graph_sizes, is_graph_data, read_graph_labels
 from ._rolling_origin import RollingOrigin
 from ._search_space import (
     check_candidate_names,

@@ -34,6 +34,7 @@ import os
 import numpy as np
 
 from ..exceptions import InvalidSplitError, SplitsMismatchError
+from ..utils import to_numpy
 from ._split_validation import validate_inner_splits, validate_splits
 
 __all__ = ["SavedSplits", "labels_fingerprint", "load_splits", "save_splits"]
@@ -70,9 +71,7 @@ def labels_fingerprint(y):
     >>> labels_fingerprint([1, 2, 2]) == labels_fingerprint([2, 1, 2])
     False
     """
-    if hasattr(y, "detach"):  # a torch tensor; avoid importing torch
-        y = y.detach().cpu().numpy()
-    ranks = np.unique(np.asarray(y), return_inverse=True)[1].reshape(-1)
+    ranks = np.unique(to_numpy(y), return_inverse=True)[1].reshape(-1)
     digest = hashlib.sha256(ranks.astype("<i8").tobytes()).hexdigest()
     return f"sha256-ranks:{digest}"
 

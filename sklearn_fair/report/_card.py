@@ -10,6 +10,7 @@ from importlib import metadata
 import numpy as np
 
 from ..model_selection import labels_fingerprint
+from ..utils import fingerprint, to_numpy
 from ._results import as_results
 from ._tables import Section, render
 
@@ -48,20 +49,8 @@ def splits_fingerprint(train_indices, test_indices):
 
 
 def data_fingerprint(X):
-    """SHA-256 of a numeric feature matrix (dtype, shape and values), or None for other data."""
-    if hasattr(X, "to_numpy"):
-        X = X.to_numpy()
-    if not isinstance(X, (np.ndarray, list, tuple)):
-        return None  # graphs, sparse matrices: the labels' fingerprint stands alone
-    try:
-        array = np.ascontiguousarray(X)
-    except (TypeError, ValueError):
-        return None
-    if array.dtype.kind not in "biuf" or array.ndim == 0:
-        return None
-    digest = hashlib.sha256(f"{array.dtype.str}{array.shape}".encode())
-    digest.update(array.tobytes())
-    return f"sha256:{digest.hexdigest()}"
+    """SHA-256 of the content of the data (see :func:`sklearn_fair.utils.fingerprint`)."""
+    return fingerprint(X)
 
 
 def is_stratified(y, test_indices):
@@ -205,8 +194,8 @@ def reproducibility_card(results, *, X=None, y=None, splits_file=None, stratifie
     models = as_results(results)
     if y is None and X is not None and hasattr(X, "y"):
         y = X.y
-    if hasattr(y, "detach"):
-        y = y.detach().cpu().numpy()
+    if y is not None:
+        y = to_numpy(y)
     if stratified is None and y is not None:
         stratified = all(is_stratified(y, model.test_indices) for model in models)
     if stratified is None:

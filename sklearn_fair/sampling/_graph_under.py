@@ -6,7 +6,7 @@ from sklearn.base import BaseEstimator
 from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 
-from ..model_selection._graph_labels import is_graph_data, read_graph_labels
+from ..utils import is_graph_data, read_graph_labels
 
 __all__ = ["RandomGraphUnderSampler"]
 

@@ -8,8 +8,8 @@ import numpy as np
 from scipy.special import ndtr, ndtri
 
 from ..exceptions import DegenerateBootstrapWarning
+from ..utils import as_generator
 from ._checks import check_confidence, check_scores
-from ._random import as_generator
 
 # Bytes of resampled data held at once: the (chunk, n) index and value arrays
 # take 16 bytes per element, so 10,000 resamples of 10,000 values go through in

@@ -1,6 +1,8 @@
-"""Reading one class label per graph from graph data, without importing torch."""
+"""Graph data without torch: recognising it, reading one class label per graph."""
 
 import numpy as np
+
+from ._arrays import to_numpy
 
 __all__ = ["check_graph_sizes", "is_graph_data", "read_graph_labels"]
 
@@ -46,6 +48,7 @@ def read_graph_labels(X):
     Examples
     --------
     >>> from types import SimpleNamespace
+    >>> from sklearn_fair.utils import read_graph_labels
     >>> graphs = [SimpleNamespace(y=[1]), SimpleNamespace(y=0), SimpleNamespace(y=[1])]
     >>> read_graph_labels(graphs)
     array([1, 0, 1])
@@ -58,9 +61,7 @@ def read_graph_labels(X):
                 f"Graph {index} of X has no label (its 'y' is missing or None); "
                 "every graph needs exactly one class label, or pass y explicitly."
             )
-        if hasattr(label, "detach"):  # a torch tensor; avoid importing torch
-            label = label.detach().cpu().numpy()
-        values = np.asarray(label).reshape(-1)
+        values = to_numpy(label).reshape(-1)
         if values.size != 1:
             raise ValueError(
                 f"Graph {index} of X has {values.size} label values {values.tolist()[:5]}; "

@@ -1,0 +1,23 @@
+"""Small tools shared by the sub-packages: graph data, arrays, hashing and randomness.
+
+Everything here is public and torch-free, so that no sub-package imports another one's
+private modules.
+"""
+
+from ._arrays import to_numpy
+from ._graphs import check_graph_sizes, is_graph_data, read_graph_labels
+from ._hashing import fingerprint, graph_fields, update_hasher
+from ._random import as_generator, check_random_state, draw_seeds
+
+__all__ = [
+    "as_generator",
+    "check_graph_sizes",
+    "check_random_state",
+    "draw_seeds",
+    "fingerprint",
+    "graph_fields",
+    "is_graph_data",
+    "read_graph_labels",
+    "to_numpy",
+    "update_hasher",
+]

@@ -1,0 +1,120 @@
+"""Content fingerprints that are the same in every process and on every machine.
+
+``joblib.hash`` pickles its argument, and the pickle of a torch tensor (and of some other
+objects) differs from one process to the next, so a key built with it changes after a
+restart. :func:`fingerprint` hashes the *values*: numpy arrays by dtype, shape and bytes,
+tensors through numpy, pandas objects column by column, sparse matrices through their CSR
+arrays, graphs through their attributes, containers element by element. Only what it does
+not know falls back to ``joblib.hash``.
+"""
+
+import hashlib
+import numbers
+
+import joblib
+import numpy as np
+
+from ._arrays import to_numpy
+from ._graphs import is_graph_data
+
+__all__ = ["fingerprint", "graph_fields", "update_hasher"]
+
+
+def fingerprint(value):
+    """Return ``"sha256:"`` and the SHA-256 of the content of ``value``.
+
+    Parameters
+    ----------
+    value : object
+        Arrays, tensors, DataFrames, sparse matrices, sequences of graphs, scalars,
+        strings, and dicts, lists and tuples of these.
+
+    Returns
+    -------
+    fingerprint : str
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_fair.utils import fingerprint
+    >>> fingerprint(np.arange(3)) == fingerprint(np.arange(3)[::-1][::-1].copy())
+    True
+    >>> fingerprint([1, 2]) == fingerprint([2, 1])
+    False
+    """
+    hasher = hashlib.sha256()
+    update_hasher(hasher, value)
+    return f"sha256:{hasher.hexdigest()}"
+
+
+def _tag(hasher, tag, *parts):
+    hasher.update(tag.encode())
+    for part in parts:
+        data = part if isinstance(part, bytes) else str(part).encode()
+        hasher.update(len(data).to_bytes(8, "little"))
+        hasher.update(data)
+
+
+def update_hasher(hasher, value):
+    """Feed the content of ``value`` into a ``hashlib`` object (see :func:`fingerprint`)."""
+    if value is None or isinstance(value, (bool, str, bytes)):
+        _tag(hasher, "s", type(value).__name__, value)
+    elif isinstance(value, (numbers.Number, np.generic)) and not isinstance(value, np.ndarray):
+        _tag(
+            hasher,
+            "n",
+            type(value).__name__,
+            repr(value.item() if hasattr(value, "item") else value),
+        )
+    elif isinstance(value, dict):
+        _tag(hasher, "d", len(value))
+        for key in sorted(value, key=repr):
+            update_hasher(hasher, key)
+            update_hasher(hasher, value[key])
+    elif isinstance(value, (list, tuple)) and not is_graph_data(value):
+        _tag(hasher, "l", type(value).__name__, len(value))
+        for item in value:
+            update_hasher(hasher, item)
+    elif hasattr(value, "detach") and hasattr(value, "cpu"):  # a torch tensor
+        _update_array(hasher, to_numpy(value))
+    elif isinstance(value, np.ndarray):
+        _update_array(hasher, value)
+    elif hasattr(value, "tocsr") and hasattr(value, "nnz"):  # a scipy sparse matrix or array
+        matrix = value.tocsr()
+        matrix.sort_indices()
+        _tag(hasher, "sparse", matrix.shape, matrix.dtype.str)
+        for part in (matrix.data, matrix.indices.astype(np.int64), matrix.indptr.astype(np.int64)):
+            _update_array(hasher, part)
+    elif hasattr(value, "columns") and hasattr(value, "dtypes"):  # a pandas DataFrame
+        _tag(hasher, "frame", len(value))
+        for name in value.columns:
+            update_hasher(hasher, name)
+            _update_array(hasher, np.asarray(value[name].to_numpy()))
+    elif hasattr(value, "to_numpy") and hasattr(value, "name"):  # a pandas Series
+        _tag(hasher, "series")
+        update_hasher(hasher, value.name)
+        _update_array(hasher, np.asarray(value.to_numpy()))
+    elif is_graph_data(value):
+        _tag(hasher, "graphs", len(value))
+        for index in range(len(value)):
+            update_hasher(hasher, graph_fields(value[index]))
+    else:
+        _tag(hasher, "joblib", joblib.hash(value))
+
+
+def _update_array(hasher, array):
+    array = np.asarray(array)
+    if array.dtype == object:
+        _tag(hasher, "objects", array.shape)
+        for item in array.ravel().tolist():
+            update_hasher(hasher, item)
+        return
+    _tag(hasher, "array", array.dtype.str, array.shape)
+    hasher.update(np.ascontiguousarray(array).tobytes())
+
+
+def graph_fields(graph):
+    """The attributes of one graph as a dict (PyTorch Geometric ``Data`` or a plain object)."""
+    if hasattr(graph, "to_dict"):
+        return dict(graph.to_dict())
+    return dict(vars(graph))
