@@ -38,3 +38,32 @@ class ExperimentConfigError(ValueError):
 
 
 __all__.append("ExperimentConfigError")
+
+
+class SearchSpaceEdgeWarning(SklearnFairWarning):
+    """The selected value of a parameter lies on the edge of its grid in most outer folds."""
+
+
+class SplitLeakageWarning(SklearnFairWarning):
+    """An inner split that ignores the groups or the time order that the outer split respects."""
+
+
+class ReproducibilityWarning(SklearnFairWarning):
+    """Something that makes a seeded run give different results on every run."""
+
+
+class CacheWarning(SklearnFairWarning):
+    """A cache that cannot help (unseeded runs) or cannot be written or read."""
+
+
+class NonFiniteScoreWarning(SklearnFairWarning):
+    """A scorer returned NaN or an infinite value without raising."""
+
+
+__all__ += [
+    "CacheWarning",
+    "NonFiniteScoreWarning",
+    "ReproducibilityWarning",
+    "SearchSpaceEdgeWarning",
+    "SplitLeakageWarning",
+]

@@ -4,13 +4,12 @@ from ..utils import read_graph_labels
 from ._bootstrap import Bootstrap
 from ._graph_kfold import StratifiedGraphKFold
 from ._holdout import HoldoutSplit
-from ._nested import NestedCV
+from ._nested import NestedCV, nested_cross_val_score, nested_cross_validate
 from ._predefined_splits import PredefinedSplits
 from ._quantile import QuantileStratifiedKFold, RepeatedQuantileStratifiedKFold, quantile_strata
 from ._rolling_origin import RollingOrigin
 from ._saved_splits import SavedSplits, labels_fingerprint, load_splits, save_splits
 from ._split_validation import validate_splits
-from ._validation import nested_cross_val_score, nested_cross_validate
 
 __all__ = [
     "Bootstrap",

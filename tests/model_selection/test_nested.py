@@ -28,7 +28,7 @@ from threadpoolctl import threadpool_limits
 
 from sklearn_fair import NestedCV
 from sklearn_fair.model_selection import HoldoutSplit
-from sklearn_fair.model_selection._engine import default_inner_cv
+from sklearn_fair.model_selection._nested._resampling import default_inner_cv
 
 X, y = make_classification(n_samples=60, n_features=5, n_informative=3, random_state=0)
 X_reg, y_reg = make_regression(n_samples=60, n_features=5, noise=5.0, random_state=0)
@@ -178,7 +178,7 @@ def test_wrapped_grid_search_with_default_cv_is_its_five_fold():
     np.testing.assert_allclose(
         nested.validation_scores_, [s.best_score_ for s in reference["estimator"]]
     )
-    assert nested.cv_results_["split4_validation_score"].shape == (5 * 3,)
+    assert nested.cv_results_["split4_test_score"].shape == (5 * 3,)
 
 
 def test_wrapped_randomized_search_uses_its_space_and_seed():
@@ -269,13 +269,13 @@ def test_explicit_random_state_is_overridden_by_the_refit_seeds():
 def test_selection_fits_seed_unset_random_state_but_keep_explicit_one():
     nested = NestedCV(SeedScorer(), {"C": [1.0, 2.0]}, outer_cv=2, inner_cv=2, random_state=0)
     nested.fit(X, y)
-    inner = nested.cv_results_["mean_validation_score"]
+    inner = nested.cv_results_["mean_test_score"]
     # one seed for every selection fit, not None and not one of the refit seeds
     assert len(np.unique(inner)) == 1 and not np.isnan(inner[0])
     assert inner[0] not in nested.refit_seeds_
 
     explicit = NestedCV(SeedScorer(random_state=5), {"C": [1.0, 2.0]}, outer_cv=2, inner_cv=2)
-    np.testing.assert_array_equal(explicit.fit(X, y).cv_results_["mean_validation_score"], 5.0)
+    np.testing.assert_array_equal(explicit.fit(X, y).cv_results_["mean_test_score"], 5.0)
 
 
 def test_every_nested_random_state_receives_the_seed():
@@ -352,18 +352,18 @@ def test_fitted_attribute_shapes_and_definitions(fitted):
 def test_cv_results_one_row_per_fold_and_candidate(fitted):
     results = pd.DataFrame(fitted.cv_results_)
     assert len(results) == 4 * 3
-    assert {"split0_validation_score", "split2_validation_score", "param_C"} <= set(results)
+    assert {"split0_test_score", "split2_test_score", "param_C"} <= set(results)
     for fold, rows in results.groupby("outer_fold"):
         assert list(rows["candidate"]) == [0, 1, 2]
         selected = rows[rows["selected"]]
         assert len(selected) == 1
-        assert selected["rank_validation_score"].item() == 1
+        assert selected["rank_test_score"].item() == 1
         assert selected["params"].item() == fitted.best_params_per_fold_[fold]
-        assert selected["mean_validation_score"].item() == pytest.approx(
+        assert selected["mean_test_score"].item() == pytest.approx(
             fitted.validation_scores_[fold]
         )
-        splits = rows[[f"split{k}_validation_score" for k in range(3)]].to_numpy()
-        np.testing.assert_allclose(rows["mean_validation_score"], splits.mean(axis=1))
+        splits = rows[[f"split{k}_test_score" for k in range(3)]].to_numpy()
+        np.testing.assert_allclose(rows["mean_test_score"], splits.mean(axis=1))
 
 
 def test_refit_true_gives_the_final_model_of_grid_search(fitted):
@@ -396,18 +396,19 @@ def test_default_inner_cv_is_a_stratified_90_10_holdout_for_classifiers():
     nested = NestedCV(CountingClassifier(), outer_cv=StratifiedKFold(3), n_refits=1, refit=False)
     nested.fit(X, y_imbalanced)
     # outer training folds hold 30 + 10 samples; a stratified 10% hold-out takes 3 + 1 of them
-    selection_fits = CountingClassifier.train_class_counts[:3]
-    assert selection_fits == [(27, 9)] * 3
-    assert nested.cv_results_["split0_validation_score"].shape == (3,)
-    assert "split1_validation_score" not in nested.cv_results_
-    assert default_inner_cv(LogisticRegression(), 0).stratify is True
-    assert default_inner_cv(LogisticRegression(), 0).test_size == 0.1
+    counts = [tuple(map(int, c)) for c in CountingClassifier.train_class_counts]
+    assert sorted(counts) == [(27, 9)] * 3 + [(30, 10)] * 3  # 3 selection fits, 3 refits
+    assert nested.cv_results_["split0_test_score"].shape == (3,)
+    assert "split1_test_score" not in nested.cv_results_
+    assert default_inner_cv(LogisticRegression(), StratifiedKFold(3), 0).stratify is True
+    assert default_inner_cv(LogisticRegression(), StratifiedKFold(3), 0).test_size == 0.1
 
 
 def test_default_inner_cv_is_an_unstratified_holdout_for_regressors():
-    assert default_inner_cv(Ridge(), 0).stratify is False
+    assert default_inner_cv(Ridge(), KFold(3), 0).stratify is False
     NestedCV(CountingRegressor(), outer_cv=KFold(3), n_refits=1, refit=False).fit(X_reg, y_reg)
-    assert CountingRegressor.train_sizes[:3] == [36] * 3  # 40 training samples, 4 held out
+    # 40 training samples, 4 held out: 3 selection fits on 36, 3 refits on 40
+    assert sorted(CountingRegressor.train_sizes) == [36] * 3 + [40] * 3
 
 
 def test_int_cv_means_stratified_kfold_for_classifiers():
@@ -418,7 +419,7 @@ def test_int_cv_means_stratified_kfold_for_classifiers():
         assert nested.validation_scores_[fold] == pytest.approx(
             search.fit(X[train], y[train]).best_score_
         )
-    assert "split3_validation_score" in nested.cv_results_
+    assert "split3_test_score" in nested.cv_results_
 
 
 def test_int_cv_means_kfold_for_regressors():

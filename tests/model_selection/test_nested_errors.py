@@ -172,8 +172,8 @@ def test_failing_candidate_gets_error_score_and_one_warning():
     assert nested.best_params_per_fold_ == [{"C": 1.0}] * 3
     assert nested.best_params_ == {"C": 1.0}
     failed = nested.cv_results_["param_C"] == -1.0
-    assert np.isnan(nested.cv_results_["mean_validation_score"][failed]).all()
-    assert (nested.cv_results_["rank_validation_score"][~failed] == 1).all()
+    assert np.isnan(nested.cv_results_["mean_test_score"][failed]).all()
+    assert (nested.cv_results_["rank_test_score"][~failed] == 1).all()
     assert not np.isnan(nested.outer_scores_).any()
 
 
@@ -182,7 +182,7 @@ def test_numeric_error_score_is_recorded():
     with pytest.warns(FitFailedWarning, match="error_score=-5.0"):
         nested.fit(X, y)
     failed = nested.cv_results_["param_C"] == -1.0
-    np.testing.assert_array_equal(nested.cv_results_["mean_validation_score"][failed], -5.0)
+    np.testing.assert_array_equal(nested.cv_results_["mean_test_score"][failed], -5.0)
     assert nested.best_params_per_fold_ == [{"C": 1.0}] * 3
 
 

@@ -1,0 +1,26 @@
+"""The nested cross-validation protocol.
+
+A newcomer's map, one module per decision:
+
+- ``_estimator.py``: :class:`NestedCV`, its parameters (validated by scikit-learn's
+  ``_parameter_constraints``) and fitted attributes; ``_functions.py``: the functional forms,
+  which build a NestedCV so that every parameter has one owner.
+- ``_planning.py``: the checked, materialised plan: every split, every candidate, every task.
+- ``_resampling.py``: the default inner split, shaped by the outer one, and the checks that
+  inner splits respect groups and time.
+- ``_candidates.py``: search spaces and the configured clone of each fit.
+- ``_seeds.py``: how every seed is drawn, by name.
+- ``_tasks.py``: what one task does (fit, score, fingerprint predictions) and its key.
+- ``_scheduling.py``: which task runs next (dependencies, longest first) and how many refits a
+  fold needs.
+- ``_running.py``: the executors (in-process, loky, threads, Dask), fault isolation and time
+  limits; ``_data.py``: how the data reach the workers once; ``_timeout.py``; ``_progress.py``.
+- ``_selection.py``: how a winner is picked and candidates are ranked.
+- ``_results.py``: the per-fold results and ``cv_results_``.
+- ``_cache_key.py``: what a cache key covers; ``_cache.py``: how entries are stored and read.
+"""
+
+from ._estimator import NestedCV
+from ._functions import nested_cross_val_score, nested_cross_validate
+
+__all__ = ["NestedCV", "nested_cross_val_score", "nested_cross_validate"]

@@ -1,0 +1,150 @@
+"""The candidates of the inner model selection, and the configured estimator of each fit.
+
+A candidate is a dict of parameters. Every fit starts from a fresh clone of the estimator with
+the candidate's values (cloned too, as scikit-learn's searches do), and seeds go only to the
+``random_state`` parameters of the object actually in place: a pipeline step swapped for
+``"passthrough"``, ``None`` or another estimator in the grid has the parameters of its
+replacement, not those of the step it replaced.
+"""
+
+import numbers
+
+from sklearn.base import clone
+from sklearn.model_selection import (
+    GridSearchCV,
+    ParameterGrid,
+    ParameterSampler,
+    RandomizedSearchCV,
+)
+from sklearn.model_selection._search import BaseSearchCV
+
+__all__ = [
+    "check_candidate_names",
+    "configure",
+    "is_search",
+    "make_candidates",
+    "random_state_params",
+    "unwrap_search",
+]
+
+
+def is_search(estimator):
+    """Whether ``estimator`` is a scikit-learn hyper-parameter search."""
+    return isinstance(estimator, BaseSearchCV)
+
+
+def unwrap_search(search):
+    """Take a GridSearchCV or RandomizedSearchCV apart, or return None for any other search.
+
+    Only these two are flattened into independent fits: a subclass or another search
+    (successive halving, for instance) decides its next fits from earlier ones, so it runs whole
+    inside each outer training fold instead.
+    """
+    if type(search) not in (GridSearchCV, RandomizedSearchCV):
+        return None
+    randomized = type(search) is RandomizedSearchCV
+    return dict(
+        estimator=search.estimator,
+        param_grid=None if randomized else search.param_grid,
+        param_distributions=search.param_distributions if randomized else None,
+        n_iter=search.n_iter if randomized else None,
+        cv=search.cv,
+        scoring=search.scoring,
+        refit=search.refit,
+        random_state=search.random_state if randomized else None,
+    )
+
+
+def make_candidates(param_grid, param_distributions, n_iter, random_state, owner):
+    """The list of candidate parameter dicts; ``[{}]`` (the estimator as given) without a space."""
+    if param_grid is not None and param_distributions is not None:
+        raise ValueError(f"Give either 'param_grid' or 'param_distributions' to {owner}, not both.")
+    if param_distributions is not None:
+        if not isinstance(n_iter, numbers.Integral) or isinstance(n_iter, bool) or n_iter < 1:
+            raise ValueError(
+                f"The 'n_iter' parameter of {owner} must be an int >= 1. Got {n_iter!r} instead."
+            )
+        try:
+            return list(ParameterSampler(param_distributions, n_iter, random_state=random_state))
+        except (TypeError, ValueError) as exc:
+            raise type(exc)(f"Invalid 'param_distributions' for {owner}: {exc}") from exc
+    if param_grid is None:
+        return [{}]
+    try:
+        candidates = list(ParameterGrid(param_grid))
+    except (TypeError, ValueError) as exc:
+        raise type(exc)(f"Invalid 'param_grid' for {owner}: {exc}") from exc
+    if not candidates:
+        raise ValueError(
+            f"The 'param_grid' parameter of {owner} is empty (got {param_grid!r}); "
+            "give at least one candidate, e.g. {'C': [0.1, 1, 10]}."
+        )
+    return candidates
+
+
+def check_candidate_names(estimator, candidates, owner):
+    """Raise a ValueError naming any parameter of a candidate that cannot be set.
+
+    Each candidate is configured on a clone, so a parameter of a step that the candidate itself
+    puts in place (``{"reduce": [PCA()], "reduce__n_components": [2]}``) is accepted. A name
+    missing from ``get_params`` is still accepted when ``set_params`` takes it: skorch
+    estimators list a ``module__*`` parameter only once it has been set.
+    """
+    for candidate in candidates:
+        try:
+            configure(estimator, candidate)
+        except (ValueError, TypeError, AttributeError) as exc:
+            valid = sorted(estimator.get_params(deep=True))
+            bad = sorted(set(candidate) - set(valid)) or sorted(candidate)
+            raise ValueError(
+                f"Invalid parameter {bad[0]!r} in the search space of {owner} for estimator "
+                f"{type(estimator).__name__}: {exc}. Valid parameters are: {valid}."
+            ) from None
+
+
+def configure(estimator, params):
+    """A fresh clone of ``estimator`` with ``params``, each value cloned too.
+
+    Values are cloned as scikit-learn's own searches do, so an object in a grid (a skorch
+    callback, an estimator) is never shared, and so never mutated, across fits. Parameters are
+    set in two rounds, steps before their own parameters, so ``{"reduce": PCA(),
+    "reduce__n_components": 2}`` works in any order.
+    """
+    model = clone(estimator)
+    values = {name: clone(value, safe=False) for name, value in params.items()}
+    depth = {name: name.count("__") for name in values}
+    for level in sorted(set(depth.values())):
+        model.set_params(**{name: v for name, v in values.items() if depth[name] == level})
+    return model
+
+
+def random_state_params(model):
+    """Names of every ``random_state`` parameter of ``model``, nested ones included.
+
+    Examples
+    --------
+    >>> from sklearn.pipeline import make_pipeline
+    >>> from sklearn.preprocessing import StandardScaler
+    >>> from sklearn.tree import DecisionTreeClassifier
+    >>> random_state_params(make_pipeline(StandardScaler(), DecisionTreeClassifier()))
+    ['decisiontreeclassifier__random_state']
+    """
+    return sorted(
+        name
+        for name in model.get_params(deep=True)
+        if name == "random_state" or name.endswith("__random_state")
+    )
+
+
+def seed_values(model, seed, *, only_unset):
+    """The ``random_state`` values to give ``model`` (already configured) for ``seed``.
+
+    ``only_unset`` seeds only the parameters left at None (the selection fits and the final
+    model keep a value the user set); otherwise every one gets the seed (the refits).
+    """
+    if seed is None:
+        return {}
+    current = model.get_params(deep=True)
+    return {
+        name: seed for name in random_state_params(model) if not only_unset or current[name] is None
+    }

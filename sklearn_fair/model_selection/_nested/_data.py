@@ -1,0 +1,135 @@
+"""The data of a run, and how it reaches the workers: once per worker, never once per task.
+
+:class:`RunData` holds ``X``, ``y`` and the sample-aligned fit and score parameters. In the
+caller's process the tasks get it as it is. For worker processes it is written once to a
+temporary folder with ``joblib.dump`` and every task carries only a :class:`DataHandle` (a path);
+each worker loads it once, memory-mapping its arrays, and keeps it for the run's other tasks.
+On Dask it is scattered to the workers once. So what is sent per task does not grow with the
+data set.
+"""
+
+import os
+import shutil
+import tempfile
+import uuid
+from collections import OrderedDict
+from dataclasses import dataclass, field
+
+import joblib
+import numpy as np
+from sklearn.utils import _safe_indexing
+
+from ...utils import is_graph_data
+
+__all__ = ["DataHandle", "RunData", "take"]
+
+
+def take(values, indices):
+    """Rows ``indices`` of ``values`` (arrays, DataFrames, sparse matrices, graph data, None)."""
+    if values is None:
+        return None
+    if is_graph_data(values) and not isinstance(values, (list, tuple, np.ndarray)):
+        try:
+            # a graph container indexes itself (a sub-collection, a PyG subset) without copying
+            # every graph into a Python list
+            return values[np.asarray(indices)]
+        except (TypeError, IndexError, KeyError, ValueError):
+            pass
+    return _safe_indexing(values, indices)
+
+
+def _aligned(params, indices, n_samples):
+    """Index the sample-aligned values of ``params`` (e.g. sample_weight) with ``indices``."""
+    subset = {}
+    for name, value in params.items():
+        if value is not None and hasattr(value, "__len__") and not isinstance(value, str):
+            if len(value) == n_samples:
+                value = _safe_indexing(value, indices)
+        subset[name] = value
+    return subset
+
+
+@dataclass
+class RunData:
+    """``X``, ``y`` and the metadata of one run, as the tasks read them."""
+
+    X: object
+    y: object
+    fit_params: dict = field(default_factory=dict)
+    score_params: dict = field(default_factory=dict)  # scorer name -> params
+    rows: dict = field(default_factory=dict)  # name of a set of rows -> row indices
+
+    @property
+    def n_samples(self):
+        return len(self.y) if self.y is not None else _num_rows(self.X)
+
+    def resolve(self):
+        return self
+
+    def subset(self, rows):
+        """``X`` and ``y`` of the rows named ``rows`` (a key of :attr:`rows`)."""
+        indices = self.rows[rows]
+        return take(self.X, indices), take(self.y, indices)
+
+    def fit_params_for(self, rows):
+        return _aligned(self.fit_params, self.rows[rows], self.n_samples)
+
+    def score_params_for(self, rows):
+        return {
+            name: _aligned(params, self.rows[rows], self.n_samples)
+            for name, params in self.score_params.items()
+        }
+
+
+def _num_rows(X):
+    from sklearn.utils.validation import _num_samples
+
+    return _num_samples(X)
+
+
+# The runs a worker process has loaded, most recent last; a worker serves one run at a time,
+# so two are enough and older ones are released.
+_LOADED = OrderedDict()
+_KEEP = 2
+
+
+@dataclass(frozen=True)
+class DataHandle:
+    """A reference to a RunData written to ``path``; what each task carries instead of data."""
+
+    path: str
+
+    def resolve(self):
+        data = _LOADED.get(self.path)
+        if data is None:
+            data = joblib.load(self.path, mmap_mode="r")
+            _LOADED[self.path] = data
+            while len(_LOADED) > _KEEP:
+                _LOADED.popitem(last=False)
+        else:
+            _LOADED.move_to_end(self.path)
+        return data
+
+
+class SharedRunData:
+    """Writes a RunData once to a temporary folder, and removes the folder when closed."""
+
+    def __init__(self, data, temp_folder=None):
+        base = temp_folder or os.environ.get("JOBLIB_TEMP_FOLDER") or _default_temp_folder()
+        self.folder = tempfile.mkdtemp(prefix="sklearn_fair_run_", dir=base)
+        path = os.path.join(self.folder, f"{uuid.uuid4().hex}.joblib")
+        joblib.dump(data, path)
+        self.handle = DataHandle(path)
+
+    def close(self):
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def _default_temp_folder():
+    # as joblib does: shared memory where there is enough of it, the system default otherwise
+    shm = "/dev/shm"
+    if os.path.isdir(shm) and os.access(shm, os.W_OK):
+        stats = os.statvfs(shm)
+        if stats.f_bavail * stats.f_frsize > 2 * 1024**3:
+            return shm
+    return None

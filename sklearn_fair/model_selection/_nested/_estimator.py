@@ -1,0 +1,493 @@
+"""NestedCV: model selection inside, model assessment outside."""
+
+import numbers
+import os
+import warnings
+from copy import deepcopy
+
+import numpy as np
+from sklearn.base import BaseEstimator, MetaEstimatorMixin, _fit_context
+from sklearn.utils import get_tags
+from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
+from sklearn.utils.metaestimators import available_if
+from sklearn.utils.validation import check_is_fitted
+
+from ...exceptions import CacheWarning
+from ._cache import TaskCache
+from ._planning import make_plan, metadata_router, resolve_scorers
+from ._results import assemble, cv_results
+from ._running import run_plan, warn_failures
+from ._selection import warn_edge_of_grid
+
+__all__ = ["NestedCV"]
+
+#: The parameters of the protocol, shared by NestedCV and its functional forms.
+PROTOCOL_CONSTRAINTS = {
+    "estimator": [HasMethods(["fit", "get_params"])],
+    "param_grid": [dict, list, None],
+    "param_distributions": [dict, list, None],
+    "n_iter": [Interval(numbers.Integral, 1, None, closed="left")],
+    "inner_cv": ["cv_object"],
+    "scoring": [str, callable, list, tuple, set, dict, None],
+    "refit": ["boolean", str],
+    "n_refits": [Interval(numbers.Integral, 1, None, closed="left")],
+    "n_jobs": [numbers.Integral, None],
+    "random_state": ["random_state", np.random.Generator],
+    "error_score": [StrOptions({"raise"}), numbers.Real],
+    "verbose": ["verbose"],
+    "cache_dir": [str, os.PathLike, None],
+    "early_stopping_split": [StrOptions({"auto", "protocol", "estimator"})],
+    "fit_timeout": [Interval(numbers.Real, 0, None, closed="neither"), None],
+}
+
+
+def _estimator_has(attr):
+    """Whether the final model has ``attr``; with ``refit=False`` there is none, and says why."""
+
+    def check(self):
+        if not self.refit:
+            raise AttributeError(
+                f"This {type(self).__name__} instance was initialized with refit=False, so it "
+                f"has no final model and {attr} is not available. Pass refit=True to fit the "
+                "selected configuration on all the data, or fit it yourself with the "
+                "hyper-parameters in best_params_per_fold_."
+            )
+        if hasattr(self, "best_estimator_"):
+            return hasattr(self.best_estimator_, attr)
+        return hasattr(self.estimator, attr)
+
+    return check
+
+
+class NestedCV(MetaEstimatorMixin, BaseEstimator):
+    """Nested cross-validation: an honest estimate of a tuned model's performance.
+
+    The protocol of Errica et al. (2020), for any scikit-learn estimator. An outer
+    k-fold estimates the risk. Inside every outer training fold, an inner hold-out
+    (or k-fold) selects the hyper-parameters among the candidates. The selected
+    configuration is then trained ``n_refits`` times on the outer training fold, each time
+    with a different seed, and scored once on the outer test fold; the fold's test score is
+    the mean of those refits. Test data never takes part in the selection, so
+    :attr:`outer_scores_` are honest, and :attr:`optimism_` shows how far the validation
+    scores (what is too often reported) overstate them.
+
+    The defaults are the paper's, not scikit-learn's: 10 outer folds (``cross_val_score``
+    uses 5) and an inner 90%/10% hold-out (``GridSearchCV`` uses a 5-fold), because that is
+    the protocol whose numbers the graph-learning literature compares. Pass ``outer_cv=5``
+    and ``inner_cv=5`` for scikit-learn's idiom; :func:`nested_cross_validate` and
+    :func:`nested_cross_val_score` keep ``cross_validate``'s defaults.
+
+    All fits of all outer folds are one pool of independent tasks, run in an order driven by
+    their dependencies: an outer fold's refits start as soon as its selection is complete,
+    and the longest tasks go first. The results do not depend on ``n_jobs`` or the backend.
+
+    Parameters
+    ----------
+    estimator : estimator object
+        The model to tune and assess; it is cloned, never modified. It may itself be a
+        scikit-learn search (``GridSearchCV``, ``RandomizedSearchCV``, ``HalvingGridSearchCV``,
+        ...) when no search space is given here: that search becomes the inner model
+        selection. GridSearchCV and RandomizedSearchCV are taken apart into their
+        estimator, space, ``cv`` and ``scoring`` and run as independent fits; any other
+        search is fitted whole inside each outer training fold (its own ``refit`` then
+        costs one extra fit per fold), with its ``random_state`` and its estimator's unset
+        ``random_state`` parameters seeded from ``random_state``.
+    param_grid : dict or list of dicts, default=None
+        Candidates with :class:`~sklearn.model_selection.ParameterGrid` semantics, pipeline
+        steps swapped in the grid included (``{"reduce": [PCA(5), "passthrough"]}``). With
+        neither ``param_grid`` nor ``param_distributions`` (and no search as estimator)
+        there is one candidate, the estimator as given: NestedCV then only assesses it.
+    param_distributions : dict or list of dicts, default=None
+        Candidates sampled with :class:`~sklearn.model_selection.ParameterSampler`.
+    n_iter : int, default=10
+        Number of candidates sampled from ``param_distributions``.
+    outer_cv : int, cross-validation generator or iterable, default=10
+        Outer resampling that estimates the risk. An int gives (Stratified)KFold as in
+        scikit-learn (stratified for classifiers, not shuffled). An iterable of
+        ``(train, test)`` index pairs is checked for out-of-range, duplicated and overlapping
+        indices. A splitter with a ``get_inner_splits(fold)`` method (e.g. predefined split
+        files) supplies each fold's inner splits, which are then used as they are.
+    inner_cv : int, cross-validation generator or iterable, default=None
+        Inner resampling that selects the hyper-parameters, applied to each outer training
+        fold. ``None`` is one 90%/10% hold-out (:class:`HoldoutSplit`), seeded from
+        ``random_state`` and shaped like the outer splitter: stratified for classifiers;
+        grouped (no group on both sides) when ``groups`` are given; validating on the most
+        recent 10% after a time-ordered outer splitter (``TimeSeriesSplit``,
+        :class:`RollingOrigin`). A given ``inner_cv`` that puts a group on both sides, or
+        validates on the past, while the outer splits do not, gets a
+        :class:`~sklearn_fair.exceptions.SplitLeakageWarning`.
+    scoring : str, callable, list, dict or None, default=None
+        As in GridSearchCV. Names may be scikit-learn's or ours ("kappa", "ppv", ...).
+        ``None`` uses the estimator's ``score``. Every metric is reported per fold.
+    refit : bool or str, default=True
+        With several metrics, the name of the one that selects the hyper-parameters.
+        When truthy, a final model is also selected and fitted on all the data
+        (:attr:`best_estimator_`), so ``predict`` and friends work.
+    n_refits : int, default=3
+        How many times the selected configuration is retrained (with different seeds) on
+        each outer training fold. Every parameter named ``random_state``, nested ones
+        included, gets the seed. Seeds are spent only where they change something: an
+        estimator with no ``random_state`` anywhere is trained once, and when two refits
+        with different seeds give identical predictions on the first outer fold (a
+        ``random_state`` that does nothing, as in ``SVC()`` or ``Ridge()``), every fold is
+        trained once; ``outer_results_[i]["refits"]`` says which rule applied.
+    n_jobs : int, default=None
+        Number of worker processes; ``None`` means 1 unless in a ``joblib.parallel_config``
+        (or ``parallel_backend``) context, whose backend is then used (loky, threading or
+        dask).
+    random_state : int, RandomState instance, Generator or None, default=None
+        Seeds the default inner hold-out, the sampling of ``param_distributions``, the
+        refit seeds, the early-stopping hold-outs, and the ``random_state`` parameters that
+        the estimator leaves at ``None`` during the selection fits (values set explicitly are
+        kept there). Each seed is derived from it by what it is for, so the results are the
+        same whatever ``n_jobs`` and the backend. Pass an int for reproducible results.
+    error_score : 'raise' or float, default=np.nan
+        Score given to a fit that fails; ``'raise'`` re-raises the error. Failed fits are
+        summarised in one FitFailedWarning and listed in :attr:`failed_tasks_`. An outer fold
+        in which every candidate fails raises a ValueError carrying the first error.
+    verbose : int, default=0
+        ``1`` reports progress with an ETA: a bar on a terminal, a plain line at every tenth
+        of the run elsewhere (a log file).
+    cache_dir : str or path-like, default=None
+        Folder of a resumable cache. Every finished task (an inner fit and its validation
+        scores, a refit and its test scores) is written there at once, as JSON, atomically,
+        under a key that covers the data, the estimator's parameters and code, the scorers'
+        code, the library versions, the rows and the seed. Running the same fit again, after
+        an interruption or a crash, recomputes only the tasks that are missing and gives
+        identical results; any change only invalidates the entries it affects. Failed tasks
+        are not stored (they are retried), nor are fitted models: the final model
+        (``refit=True``) is always refitted, and nothing is ever unpickled from the folder.
+        Use an int ``random_state`` with it: unseeded runs draw new seeds every time.
+    early_stopping_split : {"auto", "protocol", "estimator"}, default="auto"
+        What an estimator that early-stops on validation data (``fit(X, y, X_val=...,
+        y_val=...)``, scikit-learn's convention, as in HistGradientBoosting and
+        :class:`~sklearn_fair.graph.GraphClassifier`) stops on. ``"protocol"``: each inner
+        fit gets its inner validation rows (which also score it, as in Errica et al.), and
+        each refit trains on a hold-out split of its outer training fold and stops on the
+        rest: the fold's stored inner split when ``outer_cv`` stores them (the paper's split
+        files), otherwise a seeded 90%/10% hold-out shaped like the default ``inner_cv``.
+        ``"estimator"``: nothing is passed, and the estimator holds out what it likes from
+        what it is given (the behaviour before this option). ``"auto"``: ``"protocol"`` for an
+        estimator whose ``fit`` takes ``X_val`` and ``y_val`` (with metadata routing: that
+        requests them) and whose ``early_stopping`` parameter, if any, is True; otherwise
+        ``"estimator"``. Selecting on the rows used for early stopping is what the paper
+        does; its optimism is measured by :attr:`optimism_`.
+    fit_timeout : float, default=None
+        Time limit in seconds for each fit. A fit that runs over is stopped and recorded as
+        failed (``error_score``), like any other failure, on every backend.
+
+    Attributes
+    ----------
+    outer_scores_ : ndarray of shape (n_outer,)
+        Test score of each outer fold (mean over the refits) for the selecting metric.
+    validation_scores_ : ndarray of shape (n_outer,)
+        The winner's mean inner validation score in each outer fold.
+    best_params_per_fold_ : list of dict
+        The hyper-parameters selected in each outer fold.
+    outer_results_ : list of dict
+        Per outer fold: ``best_params``, ``best_index``, ``validation_score``,
+        ``test_scores`` (one per refit), ``test_score``, ``test_scores_per_metric``,
+        ``refit_seeds`` (those that ran), ``refits`` (why that many), ``train_indices``,
+        ``test_indices``, ``fit_time`` and ``score_time`` (seconds summed over the fold's
+        fits), and ``early_stopping_indices`` when refits early-stop.
+    score_mean_, score_std_ : float
+        Mean and standard deviation (``np.std``, as scikit-learn and the paper report) of
+        :attr:`outer_scores_`.
+    optimism_ : float
+        Mean validation score minus mean test score.
+    cv_results_ : dict of ndarray
+        One row per outer fold and candidate, with GridSearchCV's key names (``params``,
+        ``param_<name>``, ``split<k>_test_<metric>``, ``mean_test_<metric>``,
+        ``rank_test_<metric>`` (within the fold), ``mean_fit_time``, ...; "test" is the
+        inner validation split, as in GridSearchCV) plus ``outer_fold``, ``candidate`` and
+        ``selected``. Loadable with ``pandas.DataFrame``.
+    refit_seeds_ : list
+        The seeds drawn for the refits (``[None]`` when no parameter takes a seed).
+    n_splits_ : int
+        Number of outer folds.
+    best_params_, best_estimator_, best_index_ : dict, estimator, int
+        With ``refit``: the inner selection run on all the data, its winner's index among
+        the candidates, and the model fitted with it. The final model keeps the
+        ``random_state`` values the user gave; one left at ``None`` is seeded from
+        ``random_state`` only when a seed was shown to matter (see ``n_refits``).
+    best_score_ : float
+        With ``refit``: the winner's mean validation score in that final selection.
+    refit_time_ : float
+        With ``refit``: seconds spent fitting the final model.
+    scorer_ : callable or dict
+        The scorer(s) used.
+    multimetric_ : bool
+        Whether several metrics were given.
+    refit_metric_ : str
+        The metric that selects ("score" for a single metric).
+    failed_tasks_ : list of dict
+        Every task that raised, or scored NaN or infinity without raising: its key
+        (``phase``, ``outer_fold``, ``candidate``, ``inner_split``, ``refit``) and the
+        traceback or reason. Their scores are ``error_score`` (or the non-finite value).
+    cache_info_ : dict or None
+        With ``cache_dir``: ``hits`` (tasks read from the cache) and ``computed``.
+
+    See Also
+    --------
+    nested_cross_validate : The same protocol as a function, in the style of cross_validate.
+    HoldoutSplit : The default inner split.
+
+    Notes
+    -----
+    Ties between candidates go to the first one in the order of the search space, as in
+    GridSearchCV; the reference code of Errica et al. keeps the last best one, which differs
+    only for exactly equal validation scores.
+
+    References
+    ----------
+    F. Errica, M. Podda, D. Bacciu, A. Micheli. A Fair Comparison of Graph Neural Networks
+    for Graph Classification. ICLR 2020.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from sklearn_fair import NestedCV
+    >>> X, y = load_iris(return_X_y=True)
+    >>> nested = NestedCV(LogisticRegression(max_iter=1000), {"C": [0.01, 1.0]},
+    ...                   outer_cv=5, random_state=0).fit(X, y)
+    >>> nested.outer_scores_.shape
+    (5,)
+    >>> 0.9 < nested.score_mean_ <= 1.0
+    True
+    >>> sorted(nested.best_params_per_fold_[0])
+    ['C']
+    >>> nested.predict(X[:2])
+    array([0, 0])
+    """
+
+    _parameter_constraints = {**PROTOCOL_CONSTRAINTS, "outer_cv": ["cv_object"]}
+
+    def __init__(
+        self,
+        estimator,
+        param_grid=None,
+        *,
+        param_distributions=None,
+        n_iter=10,
+        outer_cv=10,
+        inner_cv=None,
+        scoring=None,
+        refit=True,
+        n_refits=3,
+        n_jobs=None,
+        random_state=None,
+        error_score=np.nan,
+        verbose=0,
+        cache_dir=None,
+        early_stopping_split="auto",
+        fit_timeout=None,
+    ):
+        self.estimator = estimator
+        self.param_grid = param_grid
+        self.param_distributions = param_distributions
+        self.n_iter = n_iter
+        self.outer_cv = outer_cv
+        self.inner_cv = inner_cv
+        self.scoring = scoring
+        self.refit = refit
+        self.n_refits = n_refits
+        self.n_jobs = n_jobs
+        self.random_state = random_state
+        self.error_score = error_score
+        self.verbose = verbose
+        self.cache_dir = cache_dir
+        self.early_stopping_split = early_stopping_split
+        self.fit_timeout = fit_timeout
+
+    @_fit_context(prefer_skip_nested_validation=False)
+    def fit(self, X, y=None, *, groups=None, **params):
+        """Run the nested protocol on ``X, y``.
+
+        Parameters
+        ----------
+        X : array-like, DataFrame or sequence of graphs
+            Training data. Graph data (items with a ``.y``) may come without ``y``.
+        y : array-like of shape (n_samples,), default=None
+            Target.
+        groups : array-like of shape (n_samples,), default=None
+            Group labels for group-aware splitters (outer and inner).
+        **params : dict
+            Fit parameters of the estimator (e.g. ``sample_weight``), indexed along with the
+            data. With scikit-learn's metadata routing enabled they are routed to the
+            estimator, the scorers and the splitters as each requested them.
+
+        Returns
+        -------
+        self : NestedCV
+        """
+        plan, schedule, results = self._run_protocol(
+            X, y, groups, params, final=bool(self.refit), return_estimator=False
+        )
+        self._store(plan, schedule, results)
+        return self
+
+    def _run_protocol(self, X, y, groups, params, *, final, return_estimator, owner=None):
+        """Plan, run and assemble the protocol; shared with the functional forms."""
+        owner = owner or type(self).__name__
+        plan = make_plan(
+            self,
+            X,
+            y,
+            groups,
+            params,
+            final=final,
+            return_estimator=return_estimator,
+            owner=owner,
+        )
+        if self.cache_dir is not None:
+            plan.cache = TaskCache(self.cache_dir, owner)
+            if not plan.seeds.seeded:
+                warnings.warn(
+                    f"{owner} has random_state=None, so its seeds (inner hold-out, refits, "
+                    "estimators' random_state) differ on every run and cache entries of earlier "
+                    "runs cannot be reused. Pass an int random_state to resume runs.",
+                    CacheWarning,
+                    stacklevel=4,
+                )
+        schedule = run_plan(plan)
+        results = assemble(schedule)
+        warn_failures(owner, plan.error_score, list(schedule.results.values()))
+        warn_edge_of_grid(
+            plan.param_grid, [f["best_params"] for f in results["outer_results"]], owner
+        )
+        results["cache_info"] = None
+        if plan.cache is not None:
+            results["cache_info"] = {"hits": plan.cache.hits, "computed": schedule.computed}
+        return plan, schedule, results
+
+    def _store(self, plan, schedule, results):
+        folds = results["outer_results"]
+        self.outer_results_ = folds
+        self.outer_scores_ = np.array([f["test_score"] for f in folds])
+        self.validation_scores_ = np.array([f["validation_score"] for f in folds])
+        self.best_params_per_fold_ = [f["best_params"] for f in folds]
+        self.score_mean_ = float(np.mean(self.outer_scores_))
+        self.score_std_ = float(np.std(self.outer_scores_))
+        self.optimism_ = float(np.mean(self.validation_scores_) - self.score_mean_)
+        self.cv_results_ = cv_results(plan, schedule.selections)
+        self.refit_seeds_ = list(plan.refit_seeds)
+        self.n_splits_ = plan.n_outer
+        self.multimetric_ = plan.multimetric
+        self.scorer_ = plan.scorers if plan.multimetric else plan.scorers["score"]
+        self.refit_metric_ = plan.refit_metric
+        self.failed_tasks_ = results["failed_tasks"]
+        self.cache_info_ = results["cache_info"]
+        final = results["final"]
+        if final is not None:
+            self.best_params_ = final["best_params"]
+            self.best_index_ = final["best_index"]
+            self.best_score_ = final["validation_score"]
+            self.best_estimator_ = final["estimator"]
+            self.refit_time_ = final["fit_time"]
+            if hasattr(self.best_estimator_, "n_features_in_"):
+                self.n_features_in_ = self.best_estimator_.n_features_in_
+            if hasattr(self.best_estimator_, "feature_names_in_"):
+                self.feature_names_in_ = self.best_estimator_.feature_names_in_
+
+    def summary(self):
+        """Summary statistics of the outer test scores (see :func:`sklearn_fair.stats.summarize`).
+
+        Returns
+        -------
+        summary : object or dict
+            Mean, standard deviation, standard error, interval of the mean (its method
+            named), median, IQM and the bootstrap interval of the IQM; prints as a short
+            table. With several metrics, a dict of one summary per metric.
+        """
+        from ...stats import summarize
+
+        check_is_fitted(self, "outer_scores_")
+        if not self.multimetric_:
+            return summarize(self.outer_scores_)
+        return {
+            name: summarize(
+                [np.mean(f["test_scores_per_metric"][name]) for f in self.outer_results_]
+            )
+            for name in self.scorer_
+        }
+
+    def _final(self, method):
+        check_is_fitted(self, "best_estimator_")
+        return getattr(self.best_estimator_, method)
+
+    @available_if(_estimator_has("predict"))
+    def predict(self, X):
+        """Predict with :attr:`best_estimator_`."""
+        return self._final("predict")(X)
+
+    @available_if(_estimator_has("predict_proba"))
+    def predict_proba(self, X):
+        """Class probabilities from :attr:`best_estimator_`."""
+        return self._final("predict_proba")(X)
+
+    @available_if(_estimator_has("predict_log_proba"))
+    def predict_log_proba(self, X):
+        """Log class probabilities from :attr:`best_estimator_`."""
+        return self._final("predict_log_proba")(X)
+
+    @available_if(_estimator_has("decision_function"))
+    def decision_function(self, X):
+        """Decision function of :attr:`best_estimator_`."""
+        return self._final("decision_function")(X)
+
+    @available_if(_estimator_has("transform"))
+    def transform(self, X):
+        """Transform with :attr:`best_estimator_`."""
+        return self._final("transform")(X)
+
+    @available_if(_estimator_has("score"))
+    def score(self, X, y=None, **params):
+        """Score :attr:`best_estimator_` on ``X, y`` with the selecting metric.
+
+        Parameters
+        ----------
+        X : array-like
+            Test data.
+        y : array-like, default=None
+            True targets.
+        **params : dict
+            Passed to the scorer (e.g. ``sample_weight``).
+
+        Returns
+        -------
+        score : float
+        """
+        check_is_fitted(self, "best_estimator_")
+        scorer = self.scorer_[self.refit_metric_] if self.multimetric_ else self.scorer_
+        return scorer(self.best_estimator_, X, y, **params)
+
+    @property
+    def classes_(self):
+        """Class labels of :attr:`best_estimator_`."""
+        check_is_fitted(self, "best_estimator_")
+        return self.best_estimator_.classes_
+
+    def get_metadata_routing(self):
+        """Routing of fit metadata to the estimator, the scorers and the splitters.
+
+        Returns
+        -------
+        routing : MetadataRouter
+        """
+        scorers, _ = resolve_scorers(self.estimator, self.scoring, type(self).__name__)
+        return metadata_router(
+            type(self).__name__, self.estimator, scorers, self.outer_cv, self.inner_cv
+        )
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        inner = get_tags(self.estimator)
+        tags.estimator_type = inner.estimator_type
+        tags.classifier_tags = deepcopy(inner.classifier_tags)
+        tags.regressor_tags = deepcopy(inner.regressor_tags)
+        tags.input_tags.pairwise = inner.input_tags.pairwise
+        tags.input_tags.sparse = inner.input_tags.sparse
+        tags.input_tags.allow_nan = inner.input_tags.allow_nan
+        tags.target_tags.multi_output = inner.target_tags.multi_output
+        return tags

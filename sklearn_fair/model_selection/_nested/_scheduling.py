@@ -1,0 +1,181 @@
+"""The order in which a nested run's tasks are released and run.
+
+Dependencies, not phases: an outer fold's refits are released as soon as *that fold's* selection
+is complete, so no core waits for the slowest fold; the final model's fit follows the selection
+on all the data. Among the tasks ready to run, the longest predicted first (the classic LPT rule
+that keeps the last tasks short), where durations are predicted from the fits that finished:
+a candidate's earlier selection fits predict its later ones, and a winner's selection fits,
+scaled by the size of the training set, predict its refits. Unknown durations count as the
+mean of the known ones; ties keep the natural order (fold, candidate, split).
+
+This module only decides; it neither runs nor times anything, so the scaling benchmark can
+replay measured durations through the very same rules.
+
+Seeds only where they change something: when the estimator has ``random_state`` parameters and
+several refits are asked for, the first outer fold runs two refits with different seeds first.
+If their test scores and their predictions (probabilities or decision values where the model
+has them) are identical, a seed changes nothing, and every fold keeps one refit (the others
+would only repeat it); otherwise all the refits run.
+"""
+
+from collections import defaultdict, deque
+
+import numpy as np
+
+from ._tasks import FINAL, REFIT, SEARCH, SELECTION
+
+__all__ = ["NestedSchedule"]
+
+PROBE_FOLD = 0
+
+
+class NestedSchedule:
+    """Which tasks of ``plan`` are ready, in which order, and what each completion releases.
+
+    Parameters
+    ----------
+    plan : Plan
+        The checked, materialised plan (see ``_planning.py``).
+    """
+
+    def __init__(self, plan):
+        self.plan = plan
+        self.results = {}  # task key -> result
+        self.selections = {}  # fold -> selection (see _selection.select_fold)
+        self._ready = defaultdict(deque)  # kind -> tasks, natural order
+        self._kind_order = {}
+        self._selection_left = {}
+        self._refits_released = defaultdict(set)
+        self._durations = defaultdict(list)  # kind of duration -> seconds
+        self.deterministic = None  # the probe's verdict: None until known
+        self._waiting_final = None
+        self._released = 0
+        self._completed = 0
+        for fold in plan.selection_folds:
+            tasks = plan.selection_tasks(fold)
+            self._selection_left[fold] = len(tasks)
+            for task in tasks:
+                self._push(task)
+
+    # -- what is ready -----------------------------------------------------------------------
+
+    @staticmethod
+    def _kind(task):
+        if task.key.phase == SELECTION:
+            return (SELECTION, task.key.candidate)
+        return (task.key.phase, task.key.outer_fold)
+
+    def _push(self, task):
+        kind = self._kind(task)
+        self._kind_order.setdefault(kind, len(self._kind_order))
+        self._ready[kind].append(task)
+        self._released += 1
+
+    def has_ready(self):
+        return any(self._ready.values())
+
+    def pop(self):
+        """The ready task with the longest predicted duration (None when none is ready)."""
+        kinds = [kind for kind, tasks in self._ready.items() if tasks]
+        if not kinds:
+            return None
+        kind = max(kinds, key=lambda k: (self.predicted_duration(k), -self._kind_order[k]))
+        return self._ready[kind].popleft()
+
+    def priority(self, task):
+        """The task's predicted duration (larger runs first), for executors that order tasks."""
+        return self.predicted_duration(self._kind(task))
+
+    @property
+    def finished(self):
+        return self._completed == self._released and not self.has_ready()
+
+    @property
+    def n_expected(self):
+        """How many tasks the run will have (an upper bound until the probe has answered)."""
+        plan = self.plan
+        selection = sum(len(plan.selection_tasks(f)) for f in plan.selection_folds)
+        refits = len(plan.outer_splits) * (1 if self.deterministic else len(plan.refit_seeds))
+        return selection + refits + (1 if plan.final else 0)
+
+    # -- durations ---------------------------------------------------------------------------
+
+    def predicted_duration(self, kind):
+        phase, which = kind
+        if phase == SELECTION and self._durations[kind]:
+            return float(np.mean(self._durations[kind]))
+        if phase in (REFIT, FINAL):
+            selection = self.selections.get(which)
+            if selection is not None:
+                winner = (SELECTION, selection["best_index"])
+                if self._durations[winner]:
+                    return float(np.mean(self._durations[winner])) * self.plan.refit_scale
+            if self._durations[REFIT]:
+                return float(np.mean(self._durations[REFIT]))
+        known = [t for key, times in self._durations.items() if key != REFIT for t in times]
+        return float(np.mean(known)) if known else 0.0
+
+    # -- completions -------------------------------------------------------------------------
+
+    def complete(self, task, result):
+        """Record ``result`` of ``task``; release what it unblocks."""
+        self.results[task.key] = result
+        self._completed += 1
+        phase, fold = task.key.phase, task.key.outer_fold
+        if not result.get("cached") and not result["error"]:
+            kind = self._kind(task) if phase == SELECTION else REFIT
+            self._durations[kind].append(result["fit_time"])
+        if phase in (SELECTION, SEARCH):
+            self._selection_left[fold] -= 1
+            if self._selection_left[fold] == 0:
+                self._fold_selected(fold)
+        elif phase == REFIT and fold == PROBE_FOLD and self.deterministic is None:
+            self._check_probe()
+
+    def _fold_selected(self, fold):
+        plan = self.plan
+        self.selections[fold] = plan.select(fold, self.results)
+        if fold is None:  # the selection on all the data: the final fit
+            self._waiting_final = True
+            self._release_final()
+            return
+        wanted = range(len(plan.refit_seeds))
+        if plan.probe and self.deterministic is None:
+            wanted = range(2 if fold == PROBE_FOLD else 1)
+        elif self.deterministic:
+            wanted = range(1)
+        self._release_refits(fold, wanted)
+
+    def _release_refits(self, fold, indices):
+        for index in indices:
+            if index not in self._refits_released[fold]:
+                self._refits_released[fold].add(index)
+                self._push(self.plan.refit_task(fold, self.selections[fold], index))
+
+    def _release_final(self):
+        if not self._waiting_final or (self.plan.probe and self.deterministic is None):
+            return  # the final fit needs the probe's verdict (seed or no seed)
+        self._waiting_final = False
+        self._push(self.plan.final_task(self.selections[None], self.deterministic))
+
+    def _check_probe(self):
+        first, second = (self.results.get(self.plan.refit_key(PROBE_FOLD, i)) for i in (0, 1))
+        if first is None or second is None:
+            return
+        self.deterministic = bool(
+            not first["error"] and not second["error"] and _same_output(first, second)
+        )
+        if not self.deterministic:
+            for fold in list(self.selections):
+                if fold is not None:
+                    self._release_refits(fold, range(len(self.plan.refit_seeds)))
+        self._release_final()
+
+    def refits_of(self, fold):
+        """The keys of the refits that ran for ``fold``, in seed order."""
+        return [self.plan.refit_key(fold, i) for i in sorted(self._refits_released[fold])]
+
+
+def _same_output(first, second):
+    """Identical scores, and identical predictions where the estimator has them."""
+    return first["scores"] == second["scores"] and first["predictions"] == second["predictions"]

@@ -1,0 +1,198 @@
+"""The unit of work of a nested run: one fit and its scores.
+
+Every task is independent and can run in any worker process. It receives the data through a
+:class:`~._data.RunData` (shipped to each worker once, never per task), and returns plain scores
+and timings, plus a fingerprint of its predictions for the refits (so NestedCV can tell whether
+a seed changes anything) and a fitted model only when asked.
+"""
+
+import time
+import traceback
+from dataclasses import asdict, dataclass
+from typing import NamedTuple
+
+import numpy as np
+from sklearn.base import clone
+
+from ...utils import fingerprint
+from ._candidates import configure
+from ._timeout import FitTimeoutError, time_limit
+
+__all__ = ["FitTask", "SearchTask", "TaskKey", "run_fit_task", "run_search_task"]
+
+#: The phases of a nested run, in the order of their dependencies.
+SELECTION, SEARCH, REFIT, FINAL = "selection", "search", "refit", "final"
+
+
+class TaskKey(NamedTuple):
+    """The stable identity of a task.
+
+    ``phase`` says what the task is: ``"selection"`` (one candidate on one inner split of an
+    outer training fold), ``"search"`` (a whole scikit-learn search inside one outer training
+    fold), ``"refit"`` (the fold's winner trained with one seed and scored on the outer test
+    fold) or ``"final"`` (the winner on all the data). ``outer_fold`` is None for the selection
+    on all the data that precedes the final fit; ``candidate``, ``inner_split`` and ``refit``
+    are None where they do not apply.
+    """
+
+    phase: str
+    outer_fold: object = None
+    candidate: object = None
+    inner_split: object = None
+    refit: object = None
+
+    def describe(self):
+        """A short human-readable name, e.g. ``"outer fold 3, candidate 1, inner split 0"``."""
+        parts = ["all the data" if self.outer_fold is None else f"outer fold {self.outer_fold}"]
+        if self.candidate is not None:
+            parts.append(f"candidate {self.candidate}")
+        if self.inner_split is not None:
+            parts.append(f"inner split {self.inner_split}")
+        if self.refit is not None:
+            parts.append(f"refit {self.refit}")
+        return f"{self.phase} fit ({', '.join(parts)})"
+
+
+@dataclass(frozen=True)
+class FitTask:
+    """One fit-and-score task, fully specified before it runs.
+
+    ``params`` are all the parameters set on the clone, seeds included. ``train``, ``test`` and
+    ``val`` name sets of rows of the run's data (``RunData.rows``), so a task stays small
+    whatever the size of the data; ``test=None`` fits without scoring (the final model), and
+    ``val`` names the rows given to ``fit`` as ``X_val``/``y_val`` for early stopping, or is
+    None.
+    """
+
+    key: TaskKey
+    params: dict
+    train: tuple
+    test: object = None
+    val: object = None
+    error_score: object = np.nan
+    return_estimator: bool = False
+    fingerprint_predictions: bool = False
+
+    def as_key_dict(self):
+        """The task's key as a plain dict (``failed_tasks_``)."""
+        return self.key._asdict()
+
+
+@dataclass(frozen=True)
+class SearchTask:
+    """A whole scikit-learn search fitted on ``train``: the inner selection of one fold."""
+
+    key: TaskKey
+    search: object
+    train: tuple
+
+
+@dataclass(frozen=True)
+class TaskContext:
+    """What every task of a run shares: the estimator, scorers and limits."""
+
+    estimator: object
+    scorers: dict
+    fit_timeout: object = None
+
+
+def _empty_result(key):
+    return {
+        "key": key,
+        "scores": {},
+        "fit_time": 0.0,
+        "score_time": 0.0,
+        "error": None,
+        "predictions": None,
+    }
+
+
+def _score(scorers, model, X, y, score_params):
+    return {
+        name: float(s(model, X, y, **score_params.get(name, {}))) for name, s in scorers.items()
+    }
+
+
+def _predictions_fingerprint(model, X):
+    """A fingerprint of the richest output of ``model`` on ``X`` (probabilities if it has them)."""
+    for method in ("predict_proba", "decision_function", "predict", "transform"):
+        if hasattr(model, method):
+            try:
+                return fingerprint(np.asarray(getattr(model, method)(X)))
+            except Exception:  # a method that exists but does not apply (e.g. SVC's proba)
+                continue
+    return None
+
+
+def run_fit_task(task, context, data):
+    """Clone the estimator, set ``task.params``, fit, and score; never raises unless asked.
+
+    Returns a dict with ``key``, ``scores`` (metric name -> float; empty if the task failed),
+    ``fit_time``, ``score_time``, ``error`` (traceback text or None), ``predictions`` (a
+    fingerprint, for refits) and, when asked, the fitted ``estimator``. With
+    ``error_score="raise"`` an exception propagates instead of being recorded.
+    """
+    data = data.resolve()
+    result = _empty_result(task.key)
+    start = time.perf_counter()
+    try:
+        with time_limit(context.fit_timeout, task.key.describe()):
+            model = configure(context.estimator, task.params)
+            fit_params = data.fit_params_for(task.train)
+            if task.val is not None:
+                fit_params["X_val"], fit_params["y_val"] = data.subset(task.val)
+            model.fit(*data.subset(task.train), **fit_params)
+            result["fit_time"] = time.perf_counter() - start
+            if task.test is not None:
+                start = time.perf_counter()
+                X_test, y_test = data.subset(task.test)
+                result["scores"] = _score(
+                    context.scorers, model, X_test, y_test, data.score_params_for(task.test)
+                )
+                result["score_time"] = time.perf_counter() - start
+                if task.fingerprint_predictions:
+                    result["predictions"] = _predictions_fingerprint(model, X_test)
+    except Exception as exc:  # recorded, and turned into error_score by the caller
+        if isinstance(task.error_score, str) and task.error_score == "raise":
+            raise
+        result["fit_time"] = result["fit_time"] or time.perf_counter() - start
+        result["error"] = traceback.format_exc()
+        result["timed_out"] = isinstance(exc, FitTimeoutError)
+        return result
+    if task.return_estimator:
+        result["estimator"] = model
+    return result
+
+
+def run_search_task(task, context, data):
+    """Fit a whole scikit-learn search on ``task.train`` (searches that cannot be flattened).
+
+    Returns ``best_params``, ``best_index``, ``best_score`` and the search's candidates with
+    their mean validation scores, or an ``error``.
+    """
+    data = data.resolve()
+    result = _empty_result(task.key)
+    start = time.perf_counter()
+    try:
+        with time_limit(context.fit_timeout, task.key.describe()):
+            search = clone(task.search)
+            search.fit(*data.subset(task.train), **data.fit_params_for(task.train))
+    except Exception as exc:
+        result["fit_time"] = time.perf_counter() - start
+        result["error"] = traceback.format_exc()
+        result["timed_out"] = isinstance(exc, FitTimeoutError)
+        return result
+    result["fit_time"] = time.perf_counter() - start
+    refit = search.refit if isinstance(search.refit, str) else "score"
+    results = search.cv_results_
+    result["best_params"] = search.best_params_
+    result["best_index"] = int(search.best_index_)
+    result["best_score"] = float(search.best_score_)
+    result["candidates"] = list(results["params"])
+    result["mean_scores"] = np.asarray(results[f"mean_test_{refit}"], dtype=float).tolist()
+    return result
+
+
+def task_as_dict(task):
+    """A JSON-friendly description of a FitTask (for error messages and tests)."""
+    return {k: v for k, v in asdict(task).items() if k not in ("train", "test", "val")}
