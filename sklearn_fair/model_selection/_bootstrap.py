@@ -4,10 +4,11 @@ import numbers
 
 import numpy as np
 from sklearn.model_selection import BaseCrossValidator
-from sklearn.utils import check_random_state, resample
+from sklearn.utils import resample
 from sklearn.utils.validation import _num_samples
 
 from ..exceptions import InvalidSplitError
+from ..utils import check_random_state
 
 __all__ = ["Bootstrap"]
 
@@ -29,8 +30,9 @@ class Bootstrap(BaseCrossValidator):
         Draw the analysis set class by class, keeping each class's count of
         ``y`` exactly (to within rounding) as in the whole data set; needs
         ``y`` in :meth:`split`. Uses :func:`sklearn.utils.resample`.
-    random_state : int, RandomState instance or None, default=None
-        Seeds the draws. Pass an int for the same resamples on every call.
+    random_state : int, RandomState instance, Generator or None, default=None
+        Seeds the draws. Pass an int for the same resamples on every call; a
+        RandomState or Generator is drawn from (so each call differs).
 
     Notes
     -----

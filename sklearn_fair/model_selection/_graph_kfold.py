@@ -2,7 +2,7 @@
 
 from sklearn.model_selection import StratifiedKFold
 
-from ..utils import is_graph_data, read_graph_labels
+from ..utils import check_random_state, is_graph_data, read_graph_labels
 
 __all__ = ["StratifiedGraphKFold"]
 
@@ -30,9 +30,10 @@ class StratifiedGraphKFold(StratifiedKFold):
     shuffle : bool, default=True
         Shuffle each class's graphs before cutting them into folds. Without it
         the folds follow the order of ``X``.
-    random_state : int, RandomState instance or None, default=None
+    random_state : int, RandomState instance, Generator or None, default=None
         Seeds the shuffle when ``shuffle=True`` (must be None otherwise).
-        Pass an int for the same folds on every call.
+        Pass an int for the same folds on every call. A numpy Generator is
+        drawn from once per call of :meth:`split`.
 
     See Also
     --------
@@ -86,4 +87,8 @@ class StratifiedGraphKFold(StratifiedKFold):
                     f"their label as '.y'; got X of type {type(X).__name__} and y=None."
                 )
             y = read_graph_labels(X)
-        return super().split(X, y, groups)
+        # scikit-learn's StratifiedKFold takes a RandomState: turn a Generator into one, and
+        # check the seed as every random_state of this package is checked
+        random_state = check_random_state(self.random_state) if self.shuffle else None
+        cv = StratifiedKFold(self.n_splits, shuffle=self.shuffle, random_state=random_state)
+        return cv.split(X, y, groups)

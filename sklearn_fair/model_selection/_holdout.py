@@ -1,33 +1,70 @@
-"""A single train/test split as a scikit-learn splitter."""
+"""A single train/test split as a scikit-learn splitter: shuffled, grouped or time-ordered."""
 
 import numbers
 
 import numpy as np
-from sklearn.model_selection import ShuffleSplit, StratifiedShuffleSplit
-from sklearn.utils import check_random_state
+from sklearn.model_selection import BaseShuffleSplit, ShuffleSplit, StratifiedShuffleSplit
+from sklearn.utils.validation import _num_samples
+
+from ..utils import check_random_state
 
 __all__ = ["HoldoutSplit"]
 
+_SEED_HIGH = np.iinfo(np.int32).max
 
-class HoldoutSplit:
+
+class HoldoutSplit(BaseShuffleSplit):
     """One hold-out split: a training set and a validation (or test) set.
 
     This is the inner model-selection protocol of Errica et al. (2020): one
     split of each outer training fold, 90% to train and 10% to validate.
-    It is a scikit-learn splitter with exactly one split, so it works as
+    It is a scikit-learn cross-validator with exactly one split (a
+    :class:`~sklearn.model_selection.ShuffleSplit` with ``n_splits=1`` that
+    can also stratify, keep groups whole, or keep time order), so it works as
     ``cv`` of GridSearchCV and cross_validate, and as ``inner_cv`` or
     ``outer_cv`` of :class:`~sklearn_fair.NestedCV`.
+
+    Three ways to hold out, chosen by the arguments:
+
+    - **shuffled** (the default): a random ``test_size`` part, stratified by
+      class when ``stratify`` says so. The same indices, in the same order, as
+      :class:`~sklearn.model_selection.StratifiedShuffleSplit` (or
+      :class:`~sklearn.model_selection.ShuffleSplit`) with ``n_splits=1`` and
+      the same seed.
+    - **grouped**: when ``groups`` is passed to :meth:`split`, whole groups go
+      to one side, so no group (patient, molecule scaffold, ...) is on both.
+      Groups are drawn in a seeded random order and each is put on the
+      validation side if that brings the validation part closer to
+      ``test_size`` of the rows, class by class when stratifying; the
+      proportions are then as close as whole groups allow.
+    - **time-ordered** (``shuffle=False``): the *last* ``test_size`` part of
+      the rows, in the order given, is the validation side, so no validation
+      row precedes a training row. With ``groups``, the cut moves to the
+      nearest point where no group is on both sides.
 
     Parameters
     ----------
     test_size : float or int, default=0.1
-        Fraction (in (0, 1)) or absolute number of samples held out.
+        Fraction (in (0, 1)) or absolute number of samples held out. Grouped,
+        it is the target that whole groups come as close to as they can.
     stratify : bool or None, default=None
         Keep the class proportions of ``y`` in both parts. ``None`` stratifies
         whenever ``y`` is given to :meth:`split` and looks like class labels
-        (integers, strings or booleans); ``True`` requires ``y``.
-    random_state : int, RandomState instance or None, default=None
-        Seeds the shuffle. Pass an int for the same split on every call.
+        (integers, strings or booleans), and the split is shuffled; ``True``
+        requires ``y`` and ``shuffle=True``.
+    shuffle : bool, default=True
+        ``False`` holds out the last rows in the given order (time order)
+        instead of random ones; ``random_state`` must then be None.
+    random_state : int, RandomState instance, Generator or None, default=None
+        Seeds the shuffle. Pass an int for the same split on every call; a
+        RandomState or Generator is drawn from once per call of :meth:`split`.
+
+    See Also
+    --------
+    sklearn.model_selection.ShuffleSplit : Several random splits.
+    sklearn.model_selection.GroupShuffleSplit : Several grouped random splits,
+        sized in groups rather than rows.
+    RollingOrigin : Several time-ordered splits.
 
     Examples
     --------
@@ -40,33 +77,108 @@ class HoldoutSplit:
     >>> train, test = next(cv.split(X, y))
     >>> len(train), len(test), int(y[test].sum())
     (16, 4, 2)
+
+    Grouped: four samples per patient, no patient on both sides.
+
+    >>> patients = np.repeat(np.arange(5), 4)
+    >>> train, test = next(cv.split(X, y, groups=patients))
+    >>> set(patients[train]) & set(patients[test])
+    set()
+
+    Time-ordered: the last 20% of the rows validate.
+
+    >>> train, test = next(HoldoutSplit(test_size=0.2, shuffle=False).split(X))
+    >>> test
+    array([16, 17, 18, 19])
     """
 
-    def __init__(self, test_size=0.1, *, stratify=None, random_state=None):
+    # groups are requested by default, as scikit-learn's group splitters do (its
+    # GroupsConsumerMixin, which is private), so that metadata routing passes them here
+    __metadata_request__split = {"groups": True}
+
+    def __init__(self, test_size=0.1, *, stratify=None, shuffle=True, random_state=None):
+        # BaseShuffleSplit.__init__ is not called: its n_splits and train_size are not
+        # parameters of a single hold-out, and __init__ stores only our own, unchanged.
         self.test_size = test_size
         self.stratify = stratify
+        self.shuffle = shuffle
         self.random_state = random_state
 
     def get_n_splits(self, X=None, y=None, groups=None):
-        """Return the number of splits, always 1."""
+        """Return the number of splits, always 1.
+
+        Parameters
+        ----------
+        X, y, groups : object
+            Ignored, for API compatibility.
+
+        Returns
+        -------
+        n_splits : int
+        """
         return 1
 
     def split(self, X, y=None, groups=None):
-        """Yield the one ``(train, test)`` pair of index arrays."""
+        """Yield the one ``(train, test)`` pair of index arrays.
+
+        Parameters
+        ----------
+        X : array-like or sequence of length n_samples
+            The data; only its length is used.
+        y : array-like of shape (n_samples,), default=None
+            Class labels, to stratify on.
+        groups : array-like of shape (n_samples,), default=None
+            Group labels: when given, whole groups go to one side.
+
+        Yields
+        ------
+        train : ndarray
+            The training indices.
+        test : ndarray
+            The validation (test) indices.
+        """
+        return super().split(X, y, groups)
+
+    def _iter_indices(self, X, y=None, groups=None):
         self._check_params()
-        stratify = self.stratify
-        if stratify is None:
-            stratify = y is not None and _looks_like_classes(y)
-        elif stratify and y is None:
-            raise ValueError("HoldoutSplit(stratify=True) needs y in split(X, y).")
-        splitter_class = StratifiedShuffleSplit if stratify else ShuffleSplit
-        # An int seed is passed through; a RandomState is drawn from once per call,
-        # as scikit-learn's shuffling splitters do.
+        stratify = self._stratifies(y)
+        n_samples = _num_samples(X)
+        if not self.shuffle:
+            yield _time_ordered(n_samples, self._n_test(n_samples), groups)
+            return
         seed = self.random_state
         if not (seed is None or isinstance(seed, numbers.Integral)):
-            seed = check_random_state(seed).randint(np.iinfo(np.int32).max)
+            # an int is passed through; a RandomState or Generator is drawn from once per
+            # call, as scikit-learn's shuffling splitters do with a RandomState
+            seed = int(check_random_state(seed).randint(_SEED_HIGH))
+        if groups is not None:
+            rng = check_random_state(seed)
+            yield _grouped(
+                np.asarray(y) if stratify else None, groups, self._n_test(n_samples), rng
+            )
+            return
+        splitter_class = StratifiedShuffleSplit if stratify else ShuffleSplit
         splitter = splitter_class(n_splits=1, test_size=self.test_size, random_state=seed)
         yield from splitter.split(X, y if stratify else None)
+
+    def _stratifies(self, y):
+        if self.stratify is None:
+            return bool(self.shuffle) and y is not None and _looks_like_classes(y)
+        if self.stratify and y is None:
+            raise ValueError("HoldoutSplit(stratify=True) needs y in split(X, y).")
+        return bool(self.stratify)
+
+    def _n_test(self, n_samples):
+        if isinstance(self.test_size, numbers.Integral):
+            n_test = int(self.test_size)
+        else:
+            n_test = int(np.ceil(self.test_size * n_samples))
+        if not 1 <= n_test < n_samples:
+            raise ValueError(
+                f"HoldoutSplit(test_size={self.test_size!r}) leaves no row on one side of "
+                f"{n_samples} samples; test_size must be below n_samples."
+            )
+        return n_test
 
     def _check_params(self):
         size = self.test_size
@@ -83,14 +195,87 @@ class HoldoutSplit:
                 "The 'test_size' parameter of HoldoutSplit must be a float in (0, 1) "
                 f"or an int >= 1. Got {size!r} instead."
             )
-
-    def __repr__(self):
-        return (
-            f"HoldoutSplit(test_size={self.test_size!r}, stratify={self.stratify!r}, "
-            f"random_state={self.random_state!r})"
-        )
+        if not isinstance(self.shuffle, (bool, np.bool_)):
+            raise ValueError(
+                "The 'shuffle' parameter of HoldoutSplit must be True or False. "
+                f"Got {self.shuffle!r} instead."
+            )
+        if self.stratify not in (None, True, False):
+            raise ValueError(
+                "The 'stratify' parameter of HoldoutSplit must be None, True or False. "
+                f"Got {self.stratify!r} instead."
+            )
+        if isinstance(self.random_state, numbers.Integral):
+            check_random_state(self.random_state)  # refuses what no generator takes, e.g. -1
+        if not self.shuffle and self.random_state is not None:
+            raise ValueError(
+                "HoldoutSplit(shuffle=False) holds out the last rows, so a random_state has no "
+                f"effect; leave it None or set shuffle=True. Got {self.random_state!r}."
+            )
+        if not self.shuffle and self.stratify:
+            raise ValueError(
+                "HoldoutSplit(shuffle=False) holds out the last rows in time order and cannot "
+                "also stratify; set stratify=None or False, or shuffle=True."
+            )
 
 
 def _looks_like_classes(y):
     y = np.asarray(y)
     return y.dtype.kind in "iubOUS" and y.ndim == 1
+
+
+def _time_ordered(n_samples, n_test, groups):
+    """The last ``n_test`` rows validate; with groups, the nearest cut that splits none."""
+    cut = n_samples - n_test
+    if groups is not None:
+        codes = np.unique(np.asarray(groups), return_inverse=True)[1].reshape(-1)
+        first = np.full(codes.max() + 1, n_samples)
+        np.minimum.at(first, codes, np.arange(n_samples))
+        last = np.zeros(codes.max() + 1, dtype=np.intp)
+        np.maximum.at(last, codes, np.arange(n_samples))
+        # a cut before row c splits a group whose rows lie on both sides of it
+        crossing = np.zeros(n_samples + 1, dtype=np.intp)
+        np.add.at(crossing, first + 1, 1)
+        np.add.at(crossing, last + 1, -1)
+        allowed = np.flatnonzero(np.cumsum(crossing)[1:n_samples] == 0) + 1
+        if allowed.size == 0:
+            raise ValueError(
+                "HoldoutSplit(shuffle=False) cannot cut these rows in time order without "
+                "putting a group on both sides: every cut point falls inside a group."
+            )
+        cut = int(allowed[np.argmin(np.abs(allowed - cut))])
+    return np.arange(cut), np.arange(cut, n_samples)
+
+
+def _grouped(y, groups, n_test, rng):
+    """Whole groups, in a random order, to the validation side while it nears its target."""
+    group_codes = np.unique(np.asarray(groups), return_inverse=True)[1].reshape(-1)
+    n_groups = group_codes.max() + 1
+    if n_groups < 2:
+        raise ValueError(
+            "HoldoutSplit cannot hold out whole groups: all the samples are in one group."
+        )
+    n_samples = group_codes.size
+    if y is None:
+        class_codes, n_classes = np.zeros(n_samples, dtype=np.intp), 1
+    else:
+        class_codes = np.unique(y, return_inverse=True)[1].reshape(-1)
+        n_classes = class_codes.max() + 1
+    # rows of each class in each group, and the validation rows wanted of each class
+    counts = np.zeros((n_groups, n_classes), dtype=np.intp)
+    np.add.at(counts, (group_codes, class_codes), 1)
+    target = counts.sum(axis=0) * (n_test / n_samples)
+    held = np.zeros(n_classes)
+    in_test = np.zeros(n_groups, dtype=bool)
+    order = rng.permutation(n_groups)
+    for group in order:
+        after = held + counts[group]
+        if np.abs(after - target).sum() < np.abs(held - target).sum():
+            held, in_test[group] = after, True
+    if not in_test.any():  # every group alone overshoots: take the one that overshoots least
+        cost = np.abs(counts[order] - target).sum(axis=1)
+        in_test[order[np.argmin(cost)]] = True
+    if in_test.all():
+        in_test[order[-1]] = False
+    test_mask = in_test[group_codes]
+    return np.flatnonzero(~test_mask), np.flatnonzero(test_mask)

@@ -4,7 +4,8 @@ import numbers
 
 import numpy as np
 from sklearn.model_selection import BaseCrossValidator, StratifiedKFold
-from sklearn.utils import check_random_state
+
+from ..utils import check_random_state
 
 __all__ = ["QuantileStratifiedKFold", "RepeatedQuantileStratifiedKFold", "quantile_strata"]
 
@@ -64,7 +65,10 @@ class QuantileStratifiedKFold(StratifiedKFold):
 
     Unlike rsample, the number of bins is never lowered behind your back
     (rsample uses fewer bins when a bin would hold under 20 rows); pick
-    ``n_bins`` so that each bin holds at least ``n_splits`` rows.
+    ``n_bins`` so that each bin holds at least ``n_splits`` rows. A bin with
+    fewer rows cannot reach every fold, so :meth:`split` raises a ValueError
+    that names ``n_bins`` and the largest value that works (scikit-learn's
+    StratifiedKFold only warns when a class is that small).
 
     Parameters
     ----------
@@ -74,8 +78,9 @@ class QuantileStratifiedKFold(StratifiedKFold):
         Number of quantile bins of ``y`` (4: quartiles), at least 2.
     shuffle : bool, default=True
         Shuffle within each bin before cutting it into folds.
-    random_state : int, RandomState instance or None, default=None
-        Seeds the shuffle (must be None when ``shuffle=False``).
+    random_state : int, RandomState instance, Generator or None, default=None
+        Seeds the shuffle (must be None when ``shuffle=False``). A numpy
+        Generator is drawn from once per call of :meth:`split`.
 
     See Also
     --------
@@ -112,10 +117,51 @@ class QuantileStratifiedKFold(StratifiedKFold):
         ------
         train, test : ndarray
             The indices of the fold's training and test rows.
+
+        Raises
+        ------
+        ValueError
+            If a quantile bin of ``y`` holds fewer than ``n_splits`` rows; the
+            message names ``n_bins`` and the largest value that works.
         """
         if y is None:
             raise ValueError("QuantileStratifiedKFold.split needs the numeric outcome y.")
-        return super().split(X, quantile_strata(y, self.n_bins), groups)
+        strata = quantile_strata(y, self.n_bins)
+        check_bin_sizes(y, strata, self.n_splits, self.n_bins, type(self).__name__)
+        # scikit-learn's StratifiedKFold takes a RandomState: turn a Generator into one, and
+        # check the seed as every random_state of this package is checked
+        random_state = check_random_state(self.random_state) if self.shuffle else None
+        cv = StratifiedKFold(self.n_splits, shuffle=self.shuffle, random_state=random_state)
+        return cv.split(X, strata, groups)
+
+
+def check_bin_sizes(y, strata, n_splits, n_bins, owner):
+    """Raise a ValueError naming ``n_bins`` when a quantile bin has fewer than ``n_splits`` rows."""
+    n_samples = len(strata)
+    if n_samples < n_splits:
+        return  # StratifiedKFold says that n_splits exceeds the number of samples
+    counts = np.unique(strata, return_counts=True)[1]
+    if counts.min() >= n_splits:
+        return
+    workable = next(
+        (
+            candidate
+            for candidate in range(n_bins - 1, 1, -1)
+            if np.unique(quantile_strata(y, candidate), return_counts=True)[1].min() >= n_splits
+        ),
+        None,
+    )
+    remedy = (
+        f"Use n_bins={workable} or fewer, or fewer splits."
+        if workable is not None
+        else "Even n_bins=2 leaves a bin that small: use fewer splits (n_splits) or more rows."
+    )
+    raise ValueError(
+        f"The 'n_bins' parameter of {owner} is too large for these {n_samples} rows: with "
+        f"n_bins={n_bins} the smallest quantile bin of y holds {counts.min()} rows, fewer than "
+        f"n_splits={n_splits}, so it cannot reach every fold (bin sizes {counts.tolist()}). "
+        + remedy
+    )
 
 
 class RepeatedQuantileStratifiedKFold(BaseCrossValidator):
@@ -135,7 +181,7 @@ class RepeatedQuantileStratifiedKFold(BaseCrossValidator):
         Number of quantile bins of ``y``, at least 2.
     n_repeats : int, default=10
         Number of repeats, at least 1.
-    random_state : int, RandomState instance or None, default=None
+    random_state : int, RandomState instance, Generator or None, default=None
         Seeds the shuffles. Pass an int for the same splits on every call.
 
     Examples
@@ -177,8 +223,19 @@ class RepeatedQuantileStratifiedKFold(BaseCrossValidator):
         ------
         train, test : ndarray
             The indices of the fold's training and test rows.
+
+        Raises
+        ------
+        ValueError
+            If a quantile bin of ``y`` holds fewer than ``n_splits`` rows; the
+            message names ``n_bins`` and the largest value that works.
         """
         self._check_n_repeats()
+        if y is None:
+            raise ValueError("RepeatedQuantileStratifiedKFold.split needs the numeric outcome y.")
+        strata = quantile_strata(y, self.n_bins)
+        if isinstance(self.n_splits, numbers.Integral):  # else the folds' own check says so
+            check_bin_sizes(y, strata, self.n_splits, self.n_bins, type(self).__name__)
         rng = check_random_state(self.random_state)
         for _ in range(self.n_repeats):
             cv = QuantileStratifiedKFold(

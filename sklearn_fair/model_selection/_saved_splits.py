@@ -35,13 +35,23 @@ import numpy as np
 
 from ..exceptions import InvalidSplitError, SplitsMismatchError
 from ..utils import to_numpy
-from ._split_validation import validate_inner_splits, validate_splits
+from ._bounded_json import read_json
+from ._split_validation import check_partition, validate_inner_splits, validate_splits
 
 __all__ = ["SavedSplits", "labels_fingerprint", "load_splits", "save_splits"]
 
 FORMAT_NAME = "sklearn-fair-splits"
 FORMAT_VERSION = 1
 _FORMATS = ("sklearn-fair", "gnn-comparison")
+
+#: Default cap on the size of a splits file (64 MiB: 10 outer folds of a million samples).
+MAX_BYTES = 64 * 2**20
+#: Deepest nesting a splits file may have; the formats need 6 levels.
+MAX_DEPTH = 32
+#: Cap on the training indices that a gnn-comparison file implies (it lists only the test
+#: sets, so its outer training sets are built; 10 folds of 3.7 million samples fit).
+MAX_IMPLIED_INDICES = 2**25
+_INTP = np.iinfo(np.intp)
 
 
 def labels_fingerprint(y):
@@ -163,6 +173,9 @@ def check_saved_splits(folds, inner_splits, n_samples, *, kfold, name):
 
 
 def _is_kfold(folds, n_samples):
+    # compare sizes first: n_samples may be far larger than the splits (never allocate it)
+    if sum(test.size for _, test in folds) != n_samples:
+        return False
     tested = np.bincount(np.concatenate([test for _, test in folds]), minlength=n_samples)
     return bool(np.all(tested == 1))
 
@@ -302,10 +315,13 @@ def save_splits(splits, path, *, y=None, n_samples=None):
         file.write("\n")
 
 
-def load_splits(path, format="sklearn-fair"):
+def load_splits(path, format="sklearn-fair", *, max_bytes=MAX_BYTES):
     """Read resampling splits from a JSON file, validating every index.
 
-    Only JSON is parsed: loading never executes code.
+    Only JSON is parsed: loading never executes code. The work is bounded by the
+    file's size, whatever it holds: a file over ``max_bytes``, nested more than 32
+    levels deep, or with an index that does not fit the samples is refused before
+    anything proportional to an index value is allocated.
 
     Parameters
     ----------
@@ -318,6 +334,9 @@ def load_splits(path, format="sklearn-fair"):
         outer split whose folds each carry one inner hold-out split
         (``"train"``/``"validation"``); the outer training set is every
         sample not in the fold's test set.
+    max_bytes : int, default=64 MiB
+        Largest file size read; a larger file raises InvalidSplitError without
+        being read further.
 
     Returns
     -------
@@ -330,8 +349,9 @@ def load_splits(path, format="sklearn-fair"):
     ------
     InvalidSplitError
         (a ``ValueError``) if the file is malformed or its splits are invalid:
-        an index out of range, in both the training and test set of a fold,
-        tested twice in a fold or, for a k-fold file, tested in zero or
+        not JSON, larger than ``max_bytes`` or nested too deeply; an index that
+        is not an int, out of range, in both the training and test set of a
+        fold, tested twice in a fold or, for a k-fold file, tested in zero or
         several folds; or an inner split outside its outer training set.
 
     Examples
@@ -355,11 +375,12 @@ def load_splits(path, format="sklearn-fair"):
             f"Got {format!r} instead."
         )
     _check_path(path, "load_splits")
-    with open(path, encoding="utf-8") as file:
-        try:
-            document = json.load(file)
-        except (json.JSONDecodeError, UnicodeDecodeError) as error:
-            raise InvalidSplitError(f"{os.fspath(path)} is not valid JSON: {error}.") from None
+    if isinstance(max_bytes, bool) or not isinstance(max_bytes, numbers.Integral) or max_bytes < 1:
+        raise ValueError(
+            f"The 'max_bytes' parameter of load_splits must be an int >= 1. Got {max_bytes!r} "
+            "instead."
+        )
+    document = read_json(path, max_bytes=max_bytes, max_depth=MAX_DEPTH, error=InvalidSplitError)
     name = f"the splits in {os.path.basename(os.fspath(path))}"
     if format == "gnn-comparison":
         return _from_gnn_comparison(document, name)
@@ -389,8 +410,15 @@ def _from_sklearn_fair(document, name):
             f"sklearn-fair reads version {FORMAT_VERSION}."
         )
     n_samples = document.get("n_samples")
-    if not isinstance(n_samples, int) or isinstance(n_samples, bool) or n_samples < 1:
-        raise InvalidSplitError(f"{name} has no valid 'n_samples' (got {n_samples!r}).")
+    if (
+        not isinstance(n_samples, int)
+        or isinstance(n_samples, bool)
+        or not 1 <= n_samples <= _INTP.max
+    ):
+        raise InvalidSplitError(
+            f"{name} has no valid 'n_samples' (got {_short_repr(n_samples)}); it must be an "
+            f"int in [1, {_INTP.max}]."
+        )
     fingerprint = document.get("labels_fingerprint")
     if fingerprint is not None and not isinstance(fingerprint, str):
         raise InvalidSplitError(f"{name} has a 'labels_fingerprint' that is not a string.")
@@ -449,8 +477,25 @@ def _from_gnn_comparison(document, name):
             ]
         )
     n_samples = _max_index_plus_one([(t, t) for t in tests], inner_splits)
-    everything = np.arange(n_samples)
-    folds = [(np.setdiff1d(everything, test), test) for test in tests]
+    # The test sets must partition the samples; checking that first, in work bounded by
+    # the file, keeps a stray huge index from building training sets of that size.
+    if any((test < 0).any() for test in tests):
+        negative = np.concatenate([test[test < 0] for test in tests])
+        raise InvalidSplitError(f"{name} has negative test indices: {negative[:5].tolist()}.")
+    check_partition(tests, n_samples, name=name)
+    implied = len(tests) * n_samples
+    if implied > MAX_IMPLIED_INDICES:
+        raise InvalidSplitError(
+            f"{name} has {len(tests)} outer folds of {n_samples} samples: their training sets "
+            f"would hold {implied} indices, more than the {MAX_IMPLIED_INDICES} this reader "
+            "builds from a gnn-comparison file; save the splits in the sklearn-fair format, "
+            "which lists the training sets."
+        )
+    folds = []
+    for test in tests:
+        in_train = np.ones(n_samples, dtype=bool)
+        in_train[test] = False
+        folds.append((np.flatnonzero(in_train), test))
     folds, inner_splits = check_saved_splits(folds, inner_splits, n_samples, kfold=True, name=name)
     return SavedSplits(folds, inner_splits=inner_splits, n_samples=n_samples, kfold=True)
 
@@ -468,5 +513,17 @@ def _indices(mapping, key, where):
     values = _field(mapping, key, list, where)
     bad = [v for v in values if not isinstance(v, int) or isinstance(v, bool)]
     if bad:
-        raise InvalidSplitError(f"'{key}' of {where} must list integer indices; found {bad[:5]!r}.")
+        shown = ", ".join(_short_repr(v) for v in bad[:5])
+        raise InvalidSplitError(f"'{key}' of {where} must list integer indices; found [{shown}].")
+    # JSON ints have no bound; refuse those no array can hold (and no data set can have)
+    huge = [v for v in values if not _INTP.min <= v <= _INTP.max]
+    if huge:
+        shown = ", ".join(_short_repr(v) for v in huge[:5])
+        raise InvalidSplitError(f"'{key}' of {where} has indices out of range: [{shown}].")
     return np.asarray(values, dtype=np.intp)
+
+
+def _short_repr(value, limit=40):
+    """repr of a value read from a file, cut short: a JSON int may have thousands of digits."""
+    text = repr(value) if not isinstance(value, int) or abs(value) < 10**limit else "<huge int>"
+    return text if len(text) <= limit else text[: limit - 3] + "..."

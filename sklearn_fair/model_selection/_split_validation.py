@@ -6,13 +6,50 @@ import numpy as np
 
 from ..exceptions import InvalidSplitError
 
-__all__ = ["validate_inner_splits", "validate_splits"]
+__all__ = ["check_partition", "validate_inner_splits", "validate_splits"]
 
 
-def _preview(values, limit=10):
-    values = sorted(int(v) for v in values)
-    shown = ", ".join(str(v) for v in values[:limit])
-    return f"[{shown}{', ...' if len(values) > limit else ''}]"
+def _preview(values, limit=10, total=None):
+    """The first ``limit`` of ``values``, sorted; ``total`` counts them when only some are given."""
+    values = np.sort(np.asarray(values).reshape(-1))
+    total = values.size if total is None else total
+    shown = ", ".join(str(int(v)) for v in values[:limit])
+    more = f", ... ({total} in all)" if total > limit else ""
+    return f"[{shown}{more}]"
+
+
+def _first_missing(present, n_samples, limit=10):
+    """The first ``limit`` integers of ``[0, n_samples)`` not in the sorted ``present``.
+
+    The work is bounded by ``present.size``, never by ``n_samples``, which may be huge.
+    """
+    candidates = np.arange(min(n_samples, present.size + limit))
+    return candidates[~np.isin(candidates, present)][:limit]
+
+
+def check_partition(tests, n_samples, *, name):
+    """Raise unless the test sets ``tests`` hold every sample of ``n_samples`` exactly once.
+
+    The work is bounded by the total size of the test sets: ``n_samples`` (read from a
+    file, it may be anything) is only compared with, never allocated.
+    """
+    tested = np.concatenate(
+        [np.empty(0, np.intp)] + [np.asarray(t, np.intp).ravel() for t in tests]
+    )
+    unique, counts = np.unique(tested, return_counts=True)
+    several = unique[counts > 1]
+    n_never = n_samples - int(np.count_nonzero((unique >= 0) & (unique < n_samples)))
+    if not n_never and not several.size:
+        return
+    problems = []
+    if n_never:
+        never = _first_missing(unique, n_samples)
+        problems.append(f"never tested: {_preview(never, total=n_never)}")
+    if several.size:
+        problems.append(f"tested in several folds: {_preview(several)}")
+    raise InvalidSplitError(
+        f"{name} is not a k-fold split of {n_samples} samples; " + "; ".join(problems) + "."
+    )
 
 
 def validate_splits(splits, n_samples, *, kfold=False, allow_overlap=False, name="cv"):
@@ -108,17 +145,7 @@ def validate_splits(splits, n_samples, *, kfold=False, allow_overlap=False, name
     if not checked:
         raise InvalidSplitError(f"{name} produced no splits.")
     if kfold:
-        times_tested = np.bincount(np.concatenate([t for _, t in checked]), minlength=n_samples)
-        never, several = np.flatnonzero(times_tested == 0), np.flatnonzero(times_tested > 1)
-        if never.size or several.size:
-            problems = []
-            if never.size:
-                problems.append(f"never tested: {_preview(never)}")
-            if several.size:
-                problems.append(f"tested in several folds: {_preview(several)}")
-            raise InvalidSplitError(
-                f"{name} is not a k-fold split of {n_samples} samples; " + "; ".join(problems) + "."
-            )
+        check_partition([test for _, test in checked], n_samples, name=name)
     return checked
 
 

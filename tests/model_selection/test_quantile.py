@@ -1,11 +1,13 @@
 """QuantileStratifiedKFold: folds stratified on quantile bins of a numeric outcome."""
 
+import warnings
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import ks_2samp
-from sklearn.model_selection import KFold
+from sklearn.model_selection import KFold, StratifiedKFold
 
 from sklearn_fair.model_selection import (
     QuantileStratifiedKFold,
@@ -103,3 +105,80 @@ def test_repeated():
 def test_repeated_bad_n_repeats():
     with pytest.raises(ValueError, match="'n_repeats' parameter"):
         RepeatedQuantileStratifiedKFold(n_repeats=0).get_n_splits()
+
+
+# --- too few rows per bin -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "n_samples, n_splits, n_bins, remedy",
+    [
+        (30, 5, 8, "Use n_bins=6 or fewer"),
+        (30, 10, 4, "Use n_bins=3 or fewer"),
+        (8, 5, 2, "Even n_bins=2 leaves a bin that small"),
+    ],
+)
+def test_too_few_rows_per_bin_names_n_bins(n_samples, n_splits, n_bins, remedy):
+    y = np.random.default_rng(0).lognormal(size=n_samples)
+    X = y.reshape(-1, 1)
+    for cv in (
+        QuantileStratifiedKFold(n_splits, n_bins=n_bins, random_state=0),
+        RepeatedQuantileStratifiedKFold(n_splits, n_bins=n_bins, n_repeats=2, random_state=0),
+    ):
+        message = f"The 'n_bins' parameter of {type(cv).__name__} is too large"
+        with pytest.raises(ValueError, match=message + f".*n_bins={n_bins}.*{remedy}"):
+            list(cv.split(X, y))
+
+
+def test_the_suggested_n_bins_works_without_warnings():
+    y = np.random.default_rng(1).lognormal(size=30)
+    with pytest.raises(ValueError, match="Use n_bins=6 or fewer"):
+        QuantileStratifiedKFold(5, n_bins=8).split(y.reshape(-1, 1), y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # scikit-learn warns of classes below n_splits
+        splits = list(QuantileStratifiedKFold(5, n_bins=6).split(y.reshape(-1, 1), y))
+    assert len(splits) == 5
+
+
+def test_too_few_samples_for_the_splits_keeps_scikit_learns_message():
+    y = np.arange(3.0)
+    with pytest.raises(ValueError, match="n_splits=5 greater than the number of samples"):
+        list(QuantileStratifiedKFold(5, n_bins=2).split(y.reshape(-1, 1), y))
+
+
+# --- randomness ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("repeated", [False, True])
+def test_generator_random_state(repeated):
+    y = np.random.default_rng(2).normal(size=40)
+    X = y.reshape(-1, 1)
+
+    def folds(seed):
+        rng = np.random.default_rng(seed)
+        if repeated:
+            cv = RepeatedQuantileStratifiedKFold(4, n_repeats=2, random_state=rng)
+        else:
+            cv = QuantileStratifiedKFold(4, random_state=rng)
+        return [test for _ in range(2) for _, test in cv.split(X, y)]
+
+    first, again, other = folds(0), folds(0), folds(1)
+    for a, b in zip(first, again):
+        np.testing.assert_array_equal(a, b)
+    assert not all(np.array_equal(a, b) for a, b in zip(first, other))
+    # the Generator is drawn from on every call of split, as a RandomState would be
+    n = len(first) // 2
+    assert not all(np.array_equal(a, b) for a, b in zip(first[:n], first[n:]))
+
+
+def test_int_and_random_state_seeds_give_stratified_kfold_on_the_bins():
+    # the folds are scikit-learn's StratifiedKFold on quantile_strata, whatever the seed's type
+    y = np.random.default_rng(3).normal(size=40)
+    X = y.reshape(-1, 1)
+    strata = quantile_strata(y, 4)
+    for seed in (7, np.random.RandomState(7)):
+        reference = StratifiedKFold(4, shuffle=True, random_state=7).split(X, strata)
+        for (_, a), (_, b) in zip(
+            QuantileStratifiedKFold(4, random_state=seed).split(X, y), reference
+        ):
+            np.testing.assert_array_equal(a, b)

@@ -19,6 +19,7 @@ from sklearn.tree import DecisionTreeRegressor
 
 from sklearn_fair.model_selection import (
     Bootstrap,
+    HoldoutSplit,
     PredefinedSplits,
     QuantileStratifiedKFold,
     RepeatedQuantileStratifiedKFold,
@@ -36,6 +37,8 @@ SPLITTERS = [
     (StratifiedGraphKFold(n_splits=4, random_state=0), "classification"),
     (Bootstrap(n_resamples=3, random_state=0), "classification"),
     (Bootstrap(n_resamples=3, stratify=True, random_state=0), "classification"),
+    (HoldoutSplit(test_size=0.2, random_state=0), "classification"),
+    (HoldoutSplit(test_size=0.2, shuffle=False), "regression"),
     (QuantileStratifiedKFold(n_splits=3, n_bins=4, random_state=0), "regression"),
     (RepeatedQuantileStratifiedKFold(n_splits=3, n_repeats=2, random_state=0), "regression"),
     (RollingOrigin(initial=40, assess=5, skip=4), "regression"),
@@ -100,3 +103,49 @@ def test_stratified_graph_kfold_in_grid_search_on_graph_labels():
     assert search.n_splits_ == 3
     for test_a, (_, test_b) in zip(from_graphs, cv.split(FEATURES, CLASSES)):
         np.testing.assert_array_equal(test_a, test_b)
+
+
+# Every splitter of ours that takes a random_state, built with a given one.
+SEEDED = {
+    "StratifiedGraphKFold": lambda rs: StratifiedGraphKFold(n_splits=4, random_state=rs),
+    "Bootstrap": lambda rs: Bootstrap(n_resamples=3, random_state=rs),
+    "Bootstrap-stratified": lambda rs: Bootstrap(n_resamples=3, stratify=True, random_state=rs),
+    "QuantileStratifiedKFold": lambda rs: QuantileStratifiedKFold(n_splits=3, random_state=rs),
+    "RepeatedQuantileStratifiedKFold": lambda rs: RepeatedQuantileStratifiedKFold(
+        n_splits=3, n_repeats=2, random_state=rs
+    ),
+    "HoldoutSplit": lambda rs: HoldoutSplit(test_size=0.2, random_state=rs),
+}
+REGRESSION = {"QuantileStratifiedKFold", "RepeatedQuantileStratifiedKFold"}
+
+
+@pytest.mark.parametrize("name", SEEDED)
+def test_random_state_takes_int_random_state_and_generator(name):
+    y = target("regression" if name in REGRESSION else "classification")
+
+    def tests(random_state):
+        return [test for _, test in SEEDED[name](random_state).split(FEATURES, y)]
+
+    by_seed = {}
+    for kind, make in [
+        ("int", lambda seed: seed),
+        ("RandomState", np.random.RandomState),
+        ("Generator", np.random.default_rng),
+    ]:
+        first, again, other = tests(make(0)), tests(make(0)), tests(make(1))
+        for a, b in zip(first, again):
+            np.testing.assert_array_equal(a, b)
+        assert not all(np.array_equal(a, b) for a, b in zip(first, other)), kind
+        by_seed[kind] = first
+    # an int and a RandomState of that seed draw the same (scikit-learn's convention)
+    if name != "HoldoutSplit":  # which draws an int seed from a RandomState, as before
+        for a, b in zip(by_seed["int"], by_seed["RandomState"]):
+            np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("name", SEEDED)
+@pytest.mark.parametrize("bad", [-1, 1.5, "0", True])
+def test_random_state_refuses_what_no_generator_takes(name, bad):
+    y = target("regression" if name in REGRESSION else "classification")
+    with pytest.raises(ValueError, match="random_state|Seed must be"):
+        list(SEEDED[name](bad).split(FEATURES, y))

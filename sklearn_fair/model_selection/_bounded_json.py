@@ -1,0 +1,97 @@
+"""Reading a JSON file from elsewhere with bounded work: a size cap and a nesting cap.
+
+``json.load`` reads a whole file, however large (``/dev/zero`` never ends), and recurses
+once per level of nesting, so a few hundred kilobytes of ``[`` raise RecursionError (or,
+on some builds, overflow the C stack). :func:`read_json` reads at most ``max_bytes`` and
+measures the nesting on the raw bytes, in C-speed numpy passes over fixed-size chunks,
+before the parser sees them.
+"""
+
+import json
+import os
+
+import numpy as np
+
+__all__ = ["nesting_exceeds", "read_json"]
+
+# bytes per numpy pass: small enough to keep the temporaries to a few MB
+_CHUNK = 1 << 18
+_READ_BLOCK = 1 << 20
+_QUOTE, _BACKSLASH = 0x22, 0x5C
+# +1 for the bytes that open a level ([ {), -1 for those that close one (] })
+_STEP = np.zeros(256, dtype=np.int8)
+_STEP[[0x5B, 0x7B]] = 1
+_STEP[[0x5D, 0x7D]] = -1
+
+
+def nesting_exceeds(data, limit):
+    """Whether the JSON text ``data`` (bytes) nests arrays and objects more than ``limit`` deep.
+
+    Brackets inside strings do not count; a quote preceded by an odd run of backslashes
+    does not end a string. The answer is exact for the part of ``data`` that is valid
+    JSON, which is the only part a parser recurses into.
+    """
+    if data.count(b"[") + data.count(b"{") <= limit:
+        return False
+    depth, in_string, escaping = 0, False, False
+    for start in range(0, len(data), _CHUNK):
+        chunk = np.frombuffer(data, np.uint8, count=min(_CHUNK, len(data) - start), offset=start)
+        position = np.arange(chunk.size, dtype=np.int32)
+        backslash = chunk == _BACKSLASH
+        # length of the run of backslashes that ends at each byte (0 after other bytes)
+        last_other = np.maximum.accumulate(np.where(backslash, np.int32(-1), position))
+        odd_run = ((position - last_other) % 2 == 1) & backslash
+        # a run that starts the chunk continues the previous chunk's run
+        odd_run ^= backslash & (last_other < 0) & escaping
+        escaped = np.empty(chunk.size, dtype=bool)
+        escaped[0] = escaping
+        escaped[1:] = odd_run[:-1]
+        escaping = bool(odd_run[-1])
+        quotes = np.cumsum((chunk == _QUOTE) & ~escaped, dtype=np.int64)
+        outside = ((quotes & 1) == 1) == in_string
+        levels = depth + np.cumsum(_STEP[chunk] * outside, dtype=np.int64)
+        if levels.max() > limit:
+            return True
+        depth = int(levels[-1])
+        in_string ^= bool(quotes[-1] & 1)
+    return False
+
+
+def read_json(path, *, max_bytes, max_depth, error):
+    """Parse the JSON file ``path``, raising ``error`` for anything that is not bounded JSON.
+
+    Parameters
+    ----------
+    path : str or path-like
+    max_bytes : int
+        Files larger than this are refused without being read further.
+    max_depth : int
+        Documents nesting arrays and objects deeper than this are refused before parsing.
+    error : type
+        The exception class raised (a ValueError subclass), with a message naming the file.
+    """
+    where = os.fspath(path)
+    # read block by block: file.read(n) allocates n bytes up front, however small the file
+    blocks, size = [], 0
+    with open(path, "rb") as file:
+        while size <= max_bytes:
+            block = file.read(min(_READ_BLOCK, max_bytes + 1 - size))
+            if not block:
+                break
+            blocks.append(block)
+            size += len(block)
+    if size > max_bytes:
+        raise error(
+            f"{where} is larger than max_bytes={max_bytes}; pass a larger max_bytes if the "
+            "file is really meant to be that large."
+        )
+    data = b"".join(blocks)
+    del blocks
+    if nesting_exceeds(data, max_depth):
+        raise error(f"{where} nests JSON arrays or objects more than {max_depth} levels deep.")
+    try:
+        return json.loads(data.decode("utf-8"))
+    # ValueError covers JSONDecodeError, UnicodeDecodeError and ints of too many digits;
+    # RecursionError is a second line behind the nesting check
+    except (ValueError, RecursionError) as exc:
+        raise error(f"{where} is not valid JSON: {exc}.") from None
