@@ -1,5 +1,6 @@
 """PAPER_GRIDS and SMALL_GRIDS are valid GraphClassifier grids."""
 
+import numpy as np
 import pytest
 from sklearn.base import clone
 from sklearn.model_selection import ParameterGrid
@@ -37,3 +38,31 @@ def test_paper_grid_sizes():
 @pytest.mark.parametrize("name", sorted(SMALL_GRIDS))
 def test_small_grids_have_two_candidates(name):
     assert len(ParameterGrid(SMALL_GRIDS[name])) == 2
+
+
+def _scheduler(name):
+    return dict(PAPER_GRIDS[name]["callbacks"][0])["lr_scheduler"]
+
+
+def test_ecc_schedule_is_the_reference_ecclr():
+    # ECCLR.get_lr of the reference, chained once per epoch from the base rate: the rate is
+    # multiplied by 0.1 when the epoch counter reaches 25, 35 or 45.
+    expected, lr = [], 0.1
+    for epoch in range(60):
+        expected.append(lr)
+        if epoch + 1 in (25, 35, 45):
+            lr *= 0.1
+    simulated = _scheduler("ECC").simulate(steps=60, initial_lr=0.1)
+    np.testing.assert_allclose(simulated, expected)
+
+
+def test_gin_schedule_halves_the_rate_every_50_epochs():
+    simulated = _scheduler("GIN").simulate(steps=160, initial_lr=0.01)
+    expected = [0.01 * 0.5 ** (epoch // 50) for epoch in range(160)]
+    np.testing.assert_allclose(simulated, expected)
+
+
+def test_diffpool_clips_the_gradient_norm_at_2():
+    clipping = dict(PAPER_GRIDS["DiffPool"]["callbacks"][0])["gradient_clipping"]
+    assert clipping.gradient_clip_value == 2.0
+    assert clipping.gradient_clip_norm_type == 2

@@ -56,6 +56,16 @@ class DGCNN(nn.Module):
     channel and keeps ``k`` of them; a 1-D convolution with one step per node, max-pooling,
     a second 1-D convolution, and a dense layer with dropout 0.5 classify the graph.
 
+    Compared with the reference (diningphil/gnn-comparison): the convolution and the layer
+    sizes are the same. Its ``k`` comes from a table computed on each whole data set (the
+    same quantile rule, test graphs included); here a float ``k`` takes the quantile of the
+    graphs given to :meth:`~sklearn_fair.graph.GraphClassifier.fit`, which can differ by a
+    few nodes between folds. Pass an int ``k`` to use the table's value. The reference ran
+    on PyTorch Geometric 1.4, whose ``global_sort_pool`` first sorted the features *within*
+    each node, so the 1-D convolutions saw each node's channels in value order and the nodes
+    were ordered by their largest feature; ``sort_node_features=True`` reproduces that, the
+    default is the SortPooling of the DGCNN paper (and of PyG 2).
+
     Parameters
     ----------
     in_channels : int
@@ -75,6 +85,9 @@ class DGCNN(nn.Module):
     node_counts : array-like of int, default=None
         Node counts of the training graphs, needed when ``k`` is a float;
         :class:`~sklearn_fair.graph.GraphClassifier` fills it in.
+    sort_node_features : bool, default=False
+        Sort the features of each node before SortPooling, as PyTorch Geometric 1.4 (the
+        reference's version) did.
 
     Examples
     --------
@@ -96,9 +109,11 @@ class DGCNN(nn.Module):
         num_layers=3,
         dense_dim=128,
         node_counts=None,
+        sort_node_features=False,
     ):
         super().__init__()
         self.k = _resolve_k(k, node_counts)
+        self.sort_node_features = sort_node_features
         widths = [in_channels] + [embedding_dim] * num_layers + [1]
         self.convs = nn.ModuleList(
             _DGCNNConv(width_in, width_out) for width_in, width_out in zip(widths[:-1], widths[1:])
@@ -123,7 +138,10 @@ class DGCNN(nn.Module):
         for conv in self.convs:
             x = torch.tanh(conv(x, edge_index))
             layers.append(x)
-        x = self.sort_pool(torch.cat(layers, dim=1), data.batch, dim_size=data.num_graphs)
+        x = torch.cat(layers, dim=1)
+        if self.sort_node_features:
+            x = x.sort(dim=-1).values
+        x = self.sort_pool(x, data.batch, dim_size=data.num_graphs)
         x = F.relu(self.conv1d_node(x.unsqueeze(1)))
         x = F.relu(self.conv1d(self.pool1d(x)))
         return self.dense(x.flatten(start_dim=1))

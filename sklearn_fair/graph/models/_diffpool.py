@@ -1,15 +1,36 @@
 """DiffPool (Ying et al., NeurIPS 2018): hierarchical pooling with learned cluster assignments."""
 
 import math
+import numbers
 
 import numpy as np
 import torch
 import torch.nn.functional as F
 from torch import nn
-from torch_geometric.nn import DenseSAGEConv, dense_diff_pool
+from torch_geometric.nn import dense_diff_pool
 from torch_geometric.utils import to_dense_adj, to_dense_batch
 
 __all__ = ["DiffPool"]
+
+
+class _DenseSAGEConv(nn.Module):
+    """``x'_i = mean_{j in N(i)} x_j W + b``: PyG 1.4's DenseSAGEConv as the reference calls it.
+
+    The reference passes ``add_loop=False`` to the PyG 1.4 layer, which has a single weight
+    matrix: the node's own features do not enter its update (PyG 2's layer adds a root
+    weight). No L2 normalisation; a node without neighbours gets the bias.
+    """
+
+    def __init__(self, in_channels, out_channels):
+        super().__init__()
+        self.linear = nn.Linear(in_channels, out_channels)
+
+    def forward(self, x, adj, mask=None):
+        out = torch.matmul(adj, x) / adj.sum(dim=-1, keepdim=True).clamp(min=1)
+        out = self.linear(out)
+        if mask is not None:
+            out = out * mask.unsqueeze(-1).to(out.dtype)
+        return out
 
 
 class _DenseSAGEBlock(nn.Module):
@@ -19,11 +40,12 @@ class _DenseSAGEBlock(nn.Module):
         super().__init__()
         self.convs = nn.ModuleList(
             [
-                DenseSAGEConv(in_channels, hidden_channels),
-                DenseSAGEConv(hidden_channels, hidden_channels),
-                DenseSAGEConv(hidden_channels, out_channels),
+                _DenseSAGEConv(in_channels, hidden_channels),
+                _DenseSAGEConv(hidden_channels, hidden_channels),
+                _DenseSAGEConv(hidden_channels, out_channels),
             ]
         )
+        # Batch norm over every row of the dense batch, padding included, as in the reference.
         self.norms = nn.ModuleList([nn.BatchNorm1d(hidden_channels) for _ in range(2)])
         width = 2 * hidden_channels + out_channels
         self.project = nn.Linear(width, out_channels) if project else None
@@ -45,15 +67,31 @@ class DiffPool(nn.Module):
     """DiffPool: GraphSAGE embeddings pooled by learned soft cluster assignments.
 
     Following Ying et al., "Hierarchical Graph Representation Learning with
-    Differentiable Pooling" (NeurIPS 2018) as set up by Errica et al. (ICLR 2020): each
-    DiffPool layer runs two blocks of three dense GraphSAGE convolutions, one for the node
-    embeddings and one for the assignment of nodes to clusters
-    (:func:`~torch_geometric.nn.dense.dense_diff_pool`). The number of clusters is 10% of
-    the largest training graph with one DiffPool layer, 25% per layer with more. A final
-    GraphSAGE block follows; the max over nodes at every level is concatenated and
-    classified by a two-layer MLP. The link-prediction and entropy regularisers are left in
-    ``auxiliary_loss`` during training, which :class:`~sklearn_fair.graph.GraphClassifier`
-    adds to the loss.
+    Differentiable Pooling" (NeurIPS 2018) as implemented by Errica et al. (ICLR 2020,
+    diningphil/gnn-comparison). Each DiffPool layer runs two blocks of three dense GraphSAGE
+    convolutions (ReLU and batch norm after the first two), one for the node embeddings (the
+    three outputs concatenated) and one for the assignment of nodes to clusters (the three
+    outputs concatenated and projected linearly to the number of clusters), then pools with
+    :func:`~torch_geometric.nn.dense.dense_diff_pool`. The convolutions are those of PyTorch
+    Geometric 1.4 called as the reference calls them: the mean of the neighbours' features
+    times one weight matrix plus a bias, without the node's own features (no self-loop, no
+    root weight) and without L2 normalisation. A final GraphSAGE block follows the last
+    pooling; the max over the nodes (clusters) of every level is concatenated and classified
+    by a two-layer MLP (ReLU).
+
+    The number of clusters is ``ceil(0.1 * max_num_nodes)`` with one DiffPool layer, and
+    ``ceil(0.25 * max_num_nodes)`` with more, each further layer taking ``ceil(0.25 * c)``
+    of the previous ``c``, where ``max_num_nodes`` is the largest graph. The reference takes
+    the largest graph of the whole data set (its test graphs included); by default we take the
+    largest graph given to :meth:`~sklearn_fair.graph.GraphClassifier.fit` (``node_counts``),
+    which can be smaller in some folds. Pass ``max_num_nodes`` (e.g.
+    ``max(g.num_nodes for g in dataset)``) to use the reference's rule.
+
+    The link-prediction loss ``||A - S S^T||_F / numel(A)`` and the entropy of the
+    assignments ``S``, summed over the DiffPool layers, are left in ``auxiliary_loss`` by
+    every forward pass, in training and evaluation alike: the reference adds them to the
+    training loss and to the validation loss that early stopping reads.
+    :class:`~sklearn_fair.graph.GraphClassifier` adds them to the loss.
 
     Parameters
     ----------
@@ -62,7 +100,7 @@ class DiffPool(nn.Module):
     out_channels : int
         Number of classes.
     num_layers : int, default=1
-        Number of DiffPool layers.
+        Number of DiffPool layers (the paper's grid uses 2).
     gnn_dim_hidden : int, default=64
         Width of the first two convolutions of each GraphSAGE block.
     dim_embedding : int, default=128
@@ -70,11 +108,18 @@ class DiffPool(nn.Module):
     dim_embedding_MLP : int, default=50
         Width of the hidden layer of the final MLP.
     node_counts : array-like of int, default=None
-        Node counts of the training graphs (their maximum sets the number of clusters);
-        :class:`~sklearn_fair.graph.GraphClassifier` fills it in. ``None`` needs
-        ``max_num_nodes``.
+        Node counts of the training graphs; their maximum sets the number of clusters when
+        ``max_num_nodes`` is ``None``. :class:`~sklearn_fair.graph.GraphClassifier` fills it in.
     max_num_nodes : int, default=None
-        Largest graph size, used when ``node_counts`` is ``None``.
+        Largest graph size that sets the number of clusters; takes precedence over
+        ``node_counts``.
+
+    Attributes
+    ----------
+    num_clusters : list of int
+        Number of clusters of each DiffPool layer.
+    auxiliary_loss : torch.Tensor or None
+        Link-prediction plus entropy loss of the last forward pass.
 
     Examples
     --------
@@ -82,9 +127,13 @@ class DiffPool(nn.Module):
     >>> from torch_geometric.data import Batch, Data
     >>> graph = Data(x=torch.randn(5, 3), edge_index=torch.tensor([[0, 1, 2], [1, 2, 3]]))
     >>> model = DiffPool(3, 2, gnn_dim_hidden=8, dim_embedding=8, dim_embedding_MLP=8,
-    ...                  node_counts=[5, 5])
+    ...                  num_layers=2, node_counts=[5, 12, 7])
+    >>> model.num_clusters
+    [3, 1]
     >>> model(Batch.from_data_list([graph, graph])).shape
     torch.Size([2, 2])
+    >>> bool(model.auxiliary_loss > 0)
+    True
     """
 
     def __init__(
@@ -107,13 +156,24 @@ class DiffPool(nn.Module):
                     "GraphClassifier fills node_counts from the training graphs."
                 )
             max_num_nodes = int(np.max(node_counts))
+        if (
+            isinstance(max_num_nodes, bool)
+            or not isinstance(max_num_nodes, numbers.Integral)
+            or max_num_nodes < 1
+        ):
+            raise ValueError(
+                "The 'max_num_nodes' parameter of DiffPool must be an int >= 1. "
+                f"Got {max_num_nodes!r} instead."
+            )
         coarsening = 0.1 if num_layers == 1 else 0.25
         clusters = math.ceil(coarsening * max_num_nodes)
         embed_width = 2 * gnn_dim_hidden + dim_embedding
+        self.num_clusters = []
         self.pool_blocks = nn.ModuleList()
         self.embed_blocks = nn.ModuleList()
         width = in_channels
         for _ in range(num_layers):
+            self.num_clusters.append(clusters)
             self.pool_blocks.append(_DenseSAGEBlock(width, gnn_dim_hidden, clusters, project=True))
             self.embed_blocks.append(_DenseSAGEBlock(width, gnn_dim_hidden, dim_embedding))
             width = embed_width
@@ -136,5 +196,5 @@ class DiffPool(nn.Module):
             mask = None  # after pooling every graph has the same number of clusters
         x = self.final_block(x, adj)
         readouts.append(x.max(dim=1).values)
-        self.auxiliary_loss = auxiliary if self.training else None
+        self.auxiliary_loss = auxiliary
         return self.output(F.relu(self.hidden(torch.cat(readouts, dim=1))))

@@ -3,6 +3,7 @@
 import torch.nn.functional as F
 from torch import nn
 from torch_geometric.nn import GINConv, global_add_pool, global_mean_pool
+from torch_geometric.utils import remove_self_loops
 
 __all__ = ["GIN"]
 
@@ -23,12 +24,20 @@ def _mlp(in_channels, out_channels):
 class GIN(nn.Module):
     """Graph Isomorphism Network with a readout of every layer.
 
-    Following Xu et al., "How Powerful are Graph Neural Networks?" (ICLR 2019) and the
-    description in Errica et al. (ICLR 2020): a two-layer MLP (with batch norm) embeds
-    the input features, then one :class:`~torch_geometric.nn.conv.GINConv` per entry of
-    ``hidden_units`` follows, each with a two-layer MLP. Every layer, the input embedding
-    included, is pooled over the graph (sum or mean), mapped to class scores by a linear
-    layer and dropped out; the scores of all layers are added.
+    Following Xu et al., "How Powerful are Graph Neural Networks?" (ICLR 2019) as
+    implemented by Errica et al. (ICLR 2020, diningphil/gnn-comparison): a two-layer MLP
+    (with batch norm) embeds the input features, then one
+    :class:`~torch_geometric.nn.conv.GINConv` per entry of ``hidden_units`` follows, each
+    with a two-layer MLP. Every layer is mapped to class scores, pooled over the graph (sum
+    or mean) and dropped out, and the scores of all layers are added. As in the reference,
+    the input embedding is mapped to class scores node by node and then pooled, while every
+    GIN layer is pooled first and then mapped (with sum pooling the first order adds the
+    bias once per node).
+
+    One deliberate difference: the reference applies the dropout of the input embedding's
+    scores at evaluation too (``F.dropout`` without ``training=self.training``), so its
+    validation and test predictions are random when ``dropout > 0``. Here that dropout, like
+    the others, is active in training only.
 
     Parameters
     ----------
@@ -86,13 +95,19 @@ class GIN(nn.Module):
 
     def forward(self, data):
         x, edge_index, batch = data.x, data.edge_index, data.batch
+        # PyG 1.4's GINConv, the reference's, dropped self-loops: a node counts once, via eps.
+        edge_index, _ = remove_self_loops(edge_index)
         x = self.input_mlp(x)
         layers = [x]
         for conv in self.convs:
             x = conv(x, edge_index)
             layers.append(x)
+        size = data.num_graphs
         out = 0
-        for h, readout in zip(layers, self.readouts):
-            pooled = self.pooling(h, batch, size=data.num_graphs)
-            out = out + F.dropout(readout(pooled), p=self.dropout, training=self.training)
+        for index, (h, readout) in enumerate(zip(layers, self.readouts)):
+            if index == 0:
+                scores = self.pooling(readout(h), batch, size=size)
+            else:
+                scores = readout(self.pooling(h, batch, size=size))
+            out = out + F.dropout(scores, p=self.dropout, training=self.training)
         return out

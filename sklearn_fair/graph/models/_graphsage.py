@@ -3,22 +3,47 @@
 import torch
 import torch.nn.functional as F
 from torch import nn
-from torch_geometric.nn import SAGEConv, global_max_pool
+from torch_geometric.nn import global_max_pool
+from torch_geometric.utils import add_remaining_self_loops, scatter
 
 __all__ = ["GraphSAGE"]
 
 _AGGREGATIONS = {"add": "sum", "sum": "sum", "mean": "mean", "max": "max"}
 
 
+class _SAGEConv(nn.Module):
+    """``x'_i = aggr_{j in N(i) + {i}} (W x_j) + b``: PyG 1.4's SAGEConv, the reference's layer.
+
+    One weight matrix for the node and its neighbours (the node joins its neighbourhood as a
+    self-loop, where PyG 2 has a separate root weight), a bias, no L2 normalisation.
+    """
+
+    def __init__(self, in_channels, out_channels, aggr):
+        super().__init__()
+        self.linear = nn.Linear(in_channels, out_channels)
+        self.aggr = aggr
+
+    def forward(self, x, edge_index):
+        num_nodes = x.size(0)
+        edge_index, _ = add_remaining_self_loops(edge_index, num_nodes=num_nodes)
+        messages = F.linear(x, self.linear.weight)[edge_index[0]]
+        out = scatter(messages, edge_index[1], dim=0, dim_size=num_nodes, reduce=self.aggr)
+        return out + self.linear.bias
+
+
 class GraphSAGE(nn.Module):
     """GraphSAGE layers over full neighbourhoods, then max-pooling over all nodes.
 
-    Each :class:`~torch_geometric.nn.conv.SAGEConv` layer combines a node with an
-    aggregate of *all* its neighbours (no neighbour sampling: graphs in graph
-    classification are small). With ``aggregation="max"`` the neighbours are first
-    passed through a linear layer with ReLU, the max-pooling aggregator of the GraphSAGE
-    paper. The node embeddings of all layers are concatenated, max-pooled over all nodes
-    of the graph, and classified by a two-layer MLP, as described by Errica et al.
+    The model of Errica et al. (ICLR 2020, diningphil/gnn-comparison), after Hamilton et al.,
+    "Inductive Representation Learning on Large Graphs" (NeurIPS 2017). Each layer is the
+    GraphSAGE convolution of PyTorch Geometric 1.4 (the version the reference pins): the node
+    and its neighbours share one weight matrix, ``x'_i = aggr_{j in N(i) + {i}} (W x_j) + b``,
+    with ``aggr`` the sum, mean or max, a bias, no L2 normalisation, and no neighbour sampling.
+    As in the reference there is no non-linearity between layers for ``"add"`` and
+    ``"mean"``: the node embeddings are a linear function of the input. With ``"max"`` every
+    layer is followed by one linear layer with ReLU, shared by all layers. The node embeddings
+    of all layers are concatenated, max-pooled over the graph, and classified by a two-layer
+    MLP (ReLU).
 
     Parameters
     ----------
@@ -31,7 +56,7 @@ class GraphSAGE(nn.Module):
     num_layers : int, default=3
         Number of GraphSAGE layers.
     aggregation : {"max", "mean", "add"}, default="max"
-        Neighbourhood aggregation.
+        Neighbourhood aggregation (``"sum"`` is accepted for ``"add"``).
 
     Examples
     --------
@@ -53,13 +78,9 @@ class GraphSAGE(nn.Module):
                 f"{sorted(_AGGREGATIONS)}. Got {aggregation!r} instead."
             )
         aggr = _AGGREGATIONS[aggregation]
+        self.max_transform = nn.Linear(dim_embedding, dim_embedding) if aggr == "max" else None
         self.convs = nn.ModuleList(
-            SAGEConv(
-                in_channels if layer == 0 else dim_embedding,
-                dim_embedding,
-                aggr=aggr,
-                project=aggr == "max",
-            )
+            _SAGEConv(in_channels if layer == 0 else dim_embedding, dim_embedding, aggr)
             for layer in range(num_layers)
         )
         self.hidden = nn.Linear(num_layers * dim_embedding, dim_embedding)
@@ -69,7 +90,9 @@ class GraphSAGE(nn.Module):
         x, edge_index = data.x, data.edge_index
         layers = []
         for conv in self.convs:
-            x = F.relu(conv(x, edge_index))
+            x = conv(x, edge_index)
+            if self.max_transform is not None:
+                x = torch.relu(self.max_transform(x))
             layers.append(x)
         x = global_max_pool(torch.cat(layers, dim=1), data.batch, size=data.num_graphs)
         return self.output(F.relu(self.hidden(x)))

@@ -13,6 +13,11 @@ class MolecularFingerprint(nn.Module):
     shows how much a graph model gains from the structure. Summing one-hot atom labels
     counts the atoms of each type, a simple molecular fingerprint.
 
+    One deliberate difference from the reference (diningphil/gnn-comparison): its MLP ends
+    with a ReLU on the logits, which clips every negative class score to 0, so a graph whose
+    scores are all negative gets uniform probabilities and no gradient. We leave that ReLU
+    out; the model is otherwise the same.
+
     Parameters
     ----------
     in_channels : int
@@ -34,8 +39,7 @@ class MolecularFingerprint(nn.Module):
 
     def __init__(self, in_channels, out_channels, *, hidden_units=32):
         super().__init__()
-        # The reference code ends with a ReLU on the logits; we leave it out, since it
-        # clips negative logits and cannot help a softmax classifier.
+        # No ReLU on the logits, unlike the reference (see the docstring).
         self.mlp = nn.Sequential(
             nn.Linear(in_channels, hidden_units), nn.ReLU(), nn.Linear(hidden_units, out_channels)
         )
