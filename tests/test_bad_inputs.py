@@ -273,7 +273,7 @@ NESTED_CASES = [
         "nested-grid-not-a-dict",
         lambda tmp: nested(tmp, param_grid=5).fit(X, y),
         TypeError,
-        r"'param_grid'.*int",
+        r"'param_grid' parameter of NestedCV must be .*dict.*Got 5",
     ),
     case(
         "nested-unknown-grid-parameter",
@@ -315,19 +315,19 @@ NESTED_CASES = [
         "nested-outer_cv-zero",
         lambda tmp: nested(tmp, outer_cv=0).fit(X, y),
         ValueError,
-        r"n_splits=0",
+        r"'outer_cv' parameter of NestedCV must be an int in the range \[2, inf\).*Got 0",
     ),
     case(
         "nested-outer_cv-one",
         lambda tmp: nested(tmp, outer_cv=1).fit(X, y),
         ValueError,
-        r"n_splits=1",
+        r"'outer_cv' parameter of NestedCV must be an int in the range \[2, inf\).*Got 1",
     ),
     case(
         "nested-inner_cv-negative",
         lambda tmp: nested(tmp, inner_cv=-2).fit(X, y),
         ValueError,
-        r"n_splits=-2",
+        r"'inner_cv' parameter of NestedCV must be an int in the range \[2, inf\).*Got -2",
     ),
     case(
         "nested-outer_cv-a-string",
@@ -392,7 +392,7 @@ NESTED_CASES = [
         "nested-scoring-of-wrong-type",
         lambda tmp: nested(tmp, scoring=5).fit(X, y),
         TypeError,
-        r"'scoring' parameter of NestedCV.*Got int",
+        r"'scoring' parameter of NestedCV must be .*Got 5 instead",
     ),
     case(
         "nested-several-metrics-without-refit-name",
@@ -416,7 +416,7 @@ NESTED_CASES = [
         "nested-random_state",
         lambda tmp: nested(tmp, random_state="seed").fit(X, y),
         ValueError,
-        r"'seed' cannot be used to seed",
+        r"'random_state' parameter of NestedCV must be .*Got 'seed' instead",
     ),
     case(
         "nested-cache_dir-is-a-file",
@@ -460,7 +460,7 @@ NESTED_CASES = [
             ForbiddenFitClassifier(), X, y, scoring=["accuracy"], cache_dir=tmp / "cache"
         ),
         ValueError,
-        r"single metric in 'scoring'",
+        r"'scoring' parameter of nested_cross_val_score must be a single metric",
     ),
     case(
         "nested_cross_val_score-unknown-keyword",

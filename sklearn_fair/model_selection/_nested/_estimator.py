@@ -21,16 +21,35 @@ from ._selection import warn_edge_of_grid
 
 __all__ = ["NestedCV"]
 
+
+
+class _Count(Interval):
+    """An int >= low that is not a bool (``n_refits=True`` is a mistake, not 1)."""
+
+    def is_satisfied_by(self, val):
+        return not isinstance(val, bool) and super().is_satisfied_by(val)
+
+
+class _EstimatorInstance(HasMethods):
+    """An object with ``fit`` and ``get_params``: an instance, not a class."""
+
+    def is_satisfied_by(self, val):
+        return not isinstance(val, type) and super().is_satisfied_by(val)
+
+    def __str__(self):
+        return f"an estimator instance ({super().__str__()})"
+
+
 #: The parameters of the protocol, shared by NestedCV and its functional forms.
 PROTOCOL_CONSTRAINTS = {
-    "estimator": [HasMethods(["fit", "get_params"])],
+    "estimator": [_EstimatorInstance(["fit", "get_params"])],
     "param_grid": [dict, list, None],
     "param_distributions": [dict, list, None],
-    "n_iter": [Interval(numbers.Integral, 1, None, closed="left")],
+    "n_iter": [_Count(numbers.Integral, 1, None, closed="left")],
     "inner_cv": ["cv_object"],
     "scoring": [str, callable, list, tuple, set, dict, None],
     "refit": ["boolean", str],
-    "n_refits": [Interval(numbers.Integral, 1, None, closed="left")],
+    "n_refits": [_Count(numbers.Integral, 1, None, closed="left")],
     "n_jobs": [numbers.Integral, None],
     "random_state": ["random_state", np.random.Generator],
     "error_score": [StrOptions({"raise"}), numbers.Real],
