@@ -54,6 +54,23 @@ def test_find_duplicates_treats_signed_zero_as_equal():
     assert report.leaks
 
 
+def test_find_duplicates_in_sparse_rows_ignores_stored_and_signed_zeros():
+    X = sparse.csr_matrix(np.array([[1.0, 0.0, 2.0], [1.0, 0.0, 2.0], [1.0, 0.0, 3.0]]))
+    stored_zero = sparse.csr_matrix(([1.0, 0.0, 2.0], [0, 1, 2], [0, 3]), shape=(1, 3))
+    signed_zero = sparse.csr_matrix(([1.0, -0.0, 2.0], [0, 1, 2], [0, 3]), shape=(1, 3))
+    X = sparse.vstack([X, stored_zero, signed_zero]).tocsr()
+    report = find_duplicates(X)
+    assert [g.tolist() for g in report.groups] == [[0, 1, 3, 4]]
+    assert X[3].nnz == 3  # the caller's matrix is not changed
+
+
+def test_find_duplicates_in_object_rows():
+    nan = float("nan")
+    X = np.array([["a", 1, nan], ["a", 1, nan], ["a", 1.0, nan], [None, 1, nan]], dtype=object)
+    # NaN equals NaN in the same place; 1 and 1.0 are different Python values
+    assert [g.tolist() for g in find_duplicates(X).groups] == [[0, 1]]
+
+
 def test_find_duplicates_in_graphs():
     def graph(nodes, label):
         return SimpleNamespace(x=np.asarray(nodes), edge_index=np.array([[0], [1]]), y=label)
@@ -62,6 +79,9 @@ def test_find_duplicates_in_graphs():
     report = find_duplicates(graphs, splits=[([0, 1], [2, 3])])
     # the label is not part of a graph's identity
     assert [g.tolist() for g in report.straddling] == [[0, 2]]
+    # a field stored as a list is the same field as an array of the same values
+    as_list = SimpleNamespace(x=[1, 2], edge_index=[[0], [1]], y=0)
+    assert [g.tolist() for g in find_duplicates([*graphs, as_list]).groups] == [[0, 2, 4]]
 
 
 def test_audit_catches_duplicates(data):
