@@ -146,8 +146,9 @@ def test_audit_takes_int_random_state_and_generator(data, make):
         result = audit(LogisticRegression(), X, y, cv=3, n_permutations=2, random_state=make(seed))
         return result.permutation.permuted_estimates
 
-    np.testing.assert_array_equal(permuted(4), permuted(4))
-    assert not np.array_equal(permuted(4), permuted(5))
+    first = permuted(4)
+    np.testing.assert_array_equal(first, permuted(4))
+    assert not np.array_equal(first, permuted(5))
 
 
 def test_audit_and_nested_cv_read_an_int_cv_alike():
