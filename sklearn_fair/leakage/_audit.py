@@ -1,14 +1,12 @@
 """audit: duplicates across splits, a label-permutation check and prefit steps, in one call."""
 
-import numbers
-
 import numpy as np
 from sklearn.base import is_classifier
 from sklearn.model_selection import check_cv
 from sklearn.utils import indexable
 from sklearn.utils.validation import _num_samples
 
-from ..utils import is_graph_data, read_graph_labels
+from ..utils import check_random_state, is_graph_data, read_graph_labels
 from ._duplicates import find_duplicates
 from ._permutation import permutation_check
 from ._prefit import find_prefit_steps
@@ -83,7 +81,12 @@ def audit(
     y : array-like of shape (n_samples,), default=None
         The labels; read from the graphs' ``.y`` for graph data when None.
     cv : int, cross-validation generator or iterable, default=5
-        The outer resampling (``outer_cv`` of NestedCV).
+        The outer resampling (``outer_cv`` of NestedCV). An int is read as NestedCV and
+        scikit-learn read it (:func:`~sklearn.model_selection.check_cv`): that many
+        folds of :class:`~sklearn.model_selection.StratifiedKFold` for a classifier,
+        :class:`~sklearn.model_selection.KFold` otherwise, *without* shuffling, so the
+        audit sees the very splits the evaluation uses. Pass a shuffled splitter (e.g.
+        ``StratifiedKFold(5, shuffle=True, random_state=0)``) for rows that are ordered.
     inner_cv : int, cross-validation generator or iterable, default=None
         The inner resampling; None is NestedCV's default hold-out.
     param_grid : dict or list of dicts, default=None
@@ -111,8 +114,9 @@ def audit(
         Which checks to run.
     n_jobs : int, default=None
         Parallel jobs of each nested run.
-    random_state : int, RandomState instance or None, default=None
-        Seeds the permutations, the splits of an int ``cv`` and the nested runs.
+    random_state : int, RandomState instance, Generator or None, default=None
+        Seeds the permutations and the nested runs (not an int ``cv``, which does not
+        shuffle). The same seed gives the same result.
 
     Returns
     -------
@@ -158,15 +162,12 @@ def audit(
         raise ValueError(
             f"The 'scoring' parameter of audit must be one metric. Got {scoring!r} instead."
         )
-    rng = (
-        np.random.RandomState(random_state)
-        if not hasattr(random_state, "randint")
-        else (random_state)
-    )
+    rng = check_random_state(random_state)
     X_checked, y, groups = indexable(X, y, groups)
     y = np.asarray(y)
     n_samples = _num_samples(X_checked)
-    cv = _seeded_cv(cv, y, is_classifier(estimator), rng)
+    # an int cv is read as NestedCV reads it, so both see the same splits
+    cv = check_cv(cv, y, classifier=is_classifier(estimator))
     notes = []
 
     duplicates = None
@@ -209,15 +210,3 @@ def audit(
 
     prefit = find_prefit_steps(estimator) if "prefit" in checks else None
     return AuditResult(duplicates, permutation, prefit, n_samples, n_prepared, notes)
-
-
-def _seeded_cv(cv, y, classifier, rng):
-    """An int ``cv`` becomes shuffled (Stratified)KFold seeded from ``rng``."""
-    if isinstance(cv, numbers.Integral) and not isinstance(cv, bool):
-        from sklearn.model_selection import KFold, StratifiedKFold
-
-        seed = int(rng.randint(2**31 - 1))
-        if classifier:
-            return StratifiedKFold(n_splits=cv, shuffle=True, random_state=seed)
-        return KFold(n_splits=cv, shuffle=True, random_state=seed)
-    return check_cv(cv, y, classifier=classifier)

@@ -1,12 +1,16 @@
-"""Exact duplicate rows or identical graphs, and the splits they straddle."""
+"""Exact duplicate rows or identical graphs, and the splits they straddle.
 
-import hashlib
+Duplicates are found by one digest per sample. Numeric rows are compared as raw bytes
+(no hashing at all); everything else (graphs, sparse rows, rows of Python objects) is
+digested with :func:`sklearn_fair.utils.fingerprint`, the package's content hash.
+"""
+
 from dataclasses import dataclass, field
 
 import numpy as np
 from scipy import sparse
 
-from ..utils import is_graph_data, to_numpy
+from ..utils import fingerprint, graph_fields, is_graph_data, to_numpy
 
 __all__ = ["DuplicateReport", "find_duplicates"]
 
@@ -44,39 +48,20 @@ class DuplicateReport:
         return bool(self.straddling)
 
 
-def _digest(parts):
-    hasher = hashlib.blake2b(digest_size=16)
-    for part in parts:
-        hasher.update(part if isinstance(part, bytes) else str(part).encode())
-    return hasher.hexdigest()
-
-
-def _array_digest(name, value):
-    array = np.ascontiguousarray(to_numpy(value))
-    if array.dtype == object:
-        return _digest([name, "object", repr(array.tolist())])
-    return _digest([name, array.dtype.str, array.shape, array.tobytes()])
-
-
-def _graph_fields(item):
-    if hasattr(item, "to_dict"):  # PyTorch Geometric Data
-        return item.to_dict()
-    if hasattr(item, "__dict__"):
-        return vars(item)
-    raise TypeError(f"Cannot read the fields of a graph of type {type(item).__name__}.")
-
-
 def _graph_digests(X):
     """One digest per graph from every stored field except its label ``y``.
 
     Two graphs are identical when their stored tensors are equal field by field, in the
     same node order; isomorphic graphs stored in another node order are not detected.
+    Every field is read as an array first, so a list and an array of the same values
+    (or a tensor) are the same field.
     """
     digests = []
     for index in range(len(X)):
-        fields = _graph_fields(X[index])
-        parts = [_array_digest(name, fields[name]) for name in sorted(fields) if name != "y"]
-        digests.append(_digest(parts))
+        fields = graph_fields(X[index])
+        digests.append(
+            fingerprint({name: to_numpy(value) for name, value in fields.items() if name != "y"})
+        )
     return np.asarray(digests)
 
 
@@ -87,16 +72,20 @@ def _row_digests(X):
         frame = X if hasattr(X, "columns") else X.to_frame()
         return pd.util.hash_pandas_object(frame, index=False).to_numpy()
     if sparse.issparse(X):
-        X = sparse.csr_array(X)
+        X = sparse.csr_array(X, copy=True)
         X.sum_duplicates()
+        # as for dense rows: a stored zero equals an absent one, and -0.0 equals 0.0
+        X.eliminate_zeros()
+        if X.data.dtype.kind == "f":
+            X.data += 0.0
         X.sort_indices()
         return np.asarray(
             [
-                _digest(
-                    [
-                        X.indices[X.indptr[i] : X.indptr[i + 1]].tobytes(),
-                        X.data[X.indptr[i] : X.indptr[i + 1]].tobytes(),
-                    ]
+                fingerprint(
+                    (
+                        X.indices[X.indptr[i] : X.indptr[i + 1]],
+                        X.data[X.indptr[i] : X.indptr[i + 1]],
+                    )
                 )
                 for i in range(X.shape[0])
             ]
@@ -106,7 +95,7 @@ def _row_digests(X):
         array = array.reshape(-1, 1)
     array = array.reshape(array.shape[0], -1)
     if array.dtype == object:
-        return np.asarray([_digest([repr(row.tolist())]) for row in array])
+        return np.asarray([fingerprint(row) for row in array])
     # +0.0 folds -0.0 into 0.0, so that rows that compare equal hash equal
     if array.dtype.kind == "f":
         array = array + 0.0

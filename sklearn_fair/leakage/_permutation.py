@@ -5,9 +5,9 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 from sklearn.base import is_classifier
-from sklearn.utils import check_random_state
 
 from ..model_selection import nested_cross_validate
+from ..utils import check_random_state
 
 __all__ = ["PermutationReport", "chance_level", "permutation_check"]
 
@@ -176,7 +176,7 @@ def permutation_check(
         Level of the interval of the mean permuted-label estimate.
     with_estimate : bool, default=True
         Also compute the estimate on the real labels.
-    random_state : int, RandomState instance or None, default=None
+    random_state : int, RandomState instance, Generator or None, default=None
         Seeds the permutations and the nested runs.
     **protocol
         Passed to :func:`~sklearn_fair.nested_cross_validate` (``outer_cv``, ``inner_cv``,

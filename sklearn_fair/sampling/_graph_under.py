@@ -1,26 +1,28 @@
 """Random under-sampling of graph data: whole graphs are kept or dropped, per class."""
 
 import numpy as np
-from imblearn.utils import check_sampling_strategy
-from sklearn.base import BaseEstimator
-from sklearn.utils import check_random_state
-from sklearn.utils.multiclass import check_classification_targets
+from imblearn.under_sampling.base import BaseUnderSampler
+from imblearn.utils import check_target_type
+from scipy import sparse
+from sklearn.utils import _safe_indexing
+from sklearn.utils.validation import _num_samples, check_array, validate_data
 
-from ..utils import is_graph_data, read_graph_labels
+from ..utils import check_random_state, is_graph_data, read_graph_labels
 
 __all__ = ["RandomGraphUnderSampler"]
 
 
-class RandomGraphUnderSampler(BaseEstimator):
+class RandomGraphUnderSampler(BaseUnderSampler):
     """Under-sample the majority class(es) of graph data by dropping whole graphs at random.
 
     imbalanced-learn's samplers take 2-D arrays, so a list or dataset of graphs cannot
-    pass through them. This sampler takes any indexable sequence of items (PyTorch
-    Geometric ``Data`` objects, a dataset of them, or anything else) and keeps, for each
-    class, a random subset of its items, as imbalanced-learn's
-    :class:`~imblearn.under_sampling.RandomUnderSampler` does for rows. As a step of
-    imbalanced-learn's :class:`~imblearn.pipeline.Pipeline` it acts only while fitting:
-    predicting and scoring see every graph. torch is never imported here.
+    pass through them. This sampler, an imbalanced-learn under-sampler, takes any
+    indexable sequence of items (PyTorch Geometric ``Data`` objects, a dataset of them,
+    or anything else) and keeps, for each class, a random subset of its items, as
+    imbalanced-learn's :class:`~imblearn.under_sampling.RandomUnderSampler` does for
+    rows (2-D arrays, sparse matrices and DataFrames are taken too, as rows). As a step
+    of imbalanced-learn's :class:`~imblearn.pipeline.Pipeline` it acts only while
+    fitting: predicting and scoring see every graph. torch is never imported here.
 
     Parameters
     ----------
@@ -31,8 +33,9 @@ class RandomGraphUnderSampler(BaseEstimator):
         "not minority", "not majority" or "all" name the classes to under-sample down to
         the minority count; a dict maps class -> number of graphs to keep; a callable
         takes ``y`` and returns such a dict.
-    random_state : int, RandomState instance or None, default=None
-        Seeds which graphs are kept. Pass an int for the same subset on every call.
+    random_state : int, RandomState instance, Generator or None, default=None
+        Seeds which graphs are kept. Pass an int for the same subset on every call; a
+        RandomState or Generator is drawn from (so each call differs).
     replacement : bool, default=False
         Draw with replacement (a graph may then be kept more than once).
 
@@ -41,8 +44,8 @@ class RandomGraphUnderSampler(BaseEstimator):
     sampling_strategy_ : dict
         Class -> number of graphs kept, as resolved from ``sampling_strategy``.
     sample_indices_ : ndarray of shape (n_kept,)
-        Positions in ``X`` of the graphs kept by the last :meth:`fit_resample`, in the
-        order returned.
+        Positions in ``X`` of the graphs kept by the last :meth:`fit_resample` (or
+        :meth:`fit`), in the order returned.
 
     See Also
     --------
@@ -68,16 +71,20 @@ class RandomGraphUnderSampler(BaseEstimator):
     (8,)
     """
 
-    # tells imbalanced-learn's Pipeline and sklearn's tags that this is a sampler
-    _estimator_type = "sampler"
+    _parameter_constraints: dict = {
+        **BaseUnderSampler._parameter_constraints,
+        "replacement": ["boolean"],
+        # scikit-learn's "random_state" constraint leaves out numpy Generators
+        "random_state": ["random_state", np.random.Generator],
+    }
 
     def __init__(self, *, sampling_strategy="auto", random_state=None, replacement=False):
-        self.sampling_strategy = sampling_strategy
+        super().__init__(sampling_strategy=sampling_strategy)
         self.random_state = random_state
         self.replacement = replacement
 
-    def fit(self, X, y=None):
-        """Check the inputs and resolve the sampling strategy; use :meth:`fit_resample`.
+    def fit(self, X, y=None, **params):
+        """Check the inputs and draw the kept graphs; :meth:`fit_resample` returns them.
 
         Parameters
         ----------
@@ -85,15 +92,17 @@ class RandomGraphUnderSampler(BaseEstimator):
             Indexable items, one per sample.
         y : array-like of shape (n_samples,), default=None
             Class labels; read from the items' ``.y`` when None.
+        **params : dict
+            Not used; for imbalanced-learn's API.
 
         Returns
         -------
         self : RandomGraphUnderSampler
         """
-        self.fit_resample(X, y)
+        self.fit_resample(X, y, **params)
         return self
 
-    def fit_resample(self, X, y=None):
+    def fit_resample(self, X, y=None, **params):
         """Keep a random, class-balanced subset of the graphs.
 
         Parameters
@@ -103,23 +112,54 @@ class RandomGraphUnderSampler(BaseEstimator):
             indexable sequence with one item per sample.
         y : array-like of shape (n_samples,), default=None
             Class labels; when None they are read from the items' ``.y``.
+        **params : dict
+            Not used; for imbalanced-learn's API.
 
         Returns
         -------
         X_resampled : list or ndarray
-            The kept items: an object array when ``X`` is a numpy array, otherwise a list.
-        y_resampled : ndarray of shape (n_kept,)
-            Their labels.
+            The kept items: a list for a list or a dataset, an array for an array (a
+            DataFrame or sparse matrix for one).
+        y_resampled : ndarray or list of shape (n_kept,)
+            Their labels, of the type of ``y`` (an array when read from the graphs).
         """
-        y = self._labels(X, y)
-        if not isinstance(self.replacement, (bool, np.bool_)):
+        if y is None:
+            if not is_graph_data(X):
+                # the words scikit-learn's check_requires_y_none looks for, then ours
+                raise ValueError(
+                    "RandomGraphUnderSampler requires y to be passed, but the target y is None: "
+                    "it needs y, or X given as graphs that carry their label as '.y'; got X of "
+                    f"type {type(X).__name__}."
+                )
+            y = read_graph_labels(X)
+        n_items, n_labels = _num_samples(X), _num_samples(y)
+        if n_labels != n_items or np.ndim(y) > 2:
             raise ValueError(
-                "The 'replacement' parameter of RandomGraphUnderSampler must be a bool. "
-                f"Got {self.replacement!r} instead."
+                "The labels y of RandomGraphUnderSampler.fit_resample must hold one value per "
+                f"graph ({n_items}). Got shape {np.shape(y)} instead."
             )
-        self.sampling_strategy_ = dict(
-            check_sampling_strategy(self.sampling_strategy, y, "under-sampling")
-        )
+        return super().fit_resample(X, y, **params)
+
+    def _check_X_y(self, X, y, accept_sparse=None):
+        y, binarize_y = check_target_type(y, indicate_one_vs_all=True)
+        if _is_table(X):
+            # rows of a table, as imbalanced-learn's RandomUnderSampler takes them
+            if not hasattr(X, "iloc"):
+                X = check_array(
+                    X, dtype=None, accept_sparse=["csr", "csc"], ensure_all_finite=False
+                )
+            X, y = validate_data(self, X=X, y=y, reset=True, skip_check_array=True)
+        elif isinstance(X, list):
+            # imbalanced-learn turns the result back into a list with .tolist(): an object
+            # array of the same items gives exactly them
+            items = np.empty(len(X), dtype=object)
+            for position, item in enumerate(X):
+                items[position] = item
+            X = items
+        return X, y, binarize_y
+
+    def _fit_resample(self, X, y):
+        y = np.asarray(y)
         rng = check_random_state(self.random_state)
         kept = []
         for label in np.unique(y):
@@ -134,34 +174,26 @@ class RandomGraphUnderSampler(BaseEstimator):
         self.sample_indices_ = indices
         return _take(X, indices), y[indices]
 
-    def _labels(self, X, y):
-        if y is None:
-            if not is_graph_data(X):
-                raise ValueError(
-                    "RandomGraphUnderSampler needs y, or X given as graphs that carry their "
-                    f"label as '.y'; got X of type {type(X).__name__} and y=None."
-                )
-            y = read_graph_labels(X)
-        y = np.asarray(y)
-        if y.ndim != 1 or len(y) != len(X):
-            raise ValueError(
-                "The labels y of RandomGraphUnderSampler.fit_resample must be 1-D with one "
-                f"value per graph ({len(X)}). Got shape {y.shape} instead."
-            )
-        check_classification_targets(y)
-        return y
-
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.estimator_type = "sampler"
-        tags.target_tags.required = True
-        tags.input_tags.two_d_array = False
+        tags.input_tags.allow_nan = True
+        tags.input_tags.string = True
+        tags.sampler_tags.sample_indices = True
         return tags
 
 
-def _take(X, indices):
+def _is_table(X):
+    """Whether ``X`` is rows of features (array, sparse matrix, DataFrame) rather than items."""
+    if sparse.issparse(X) or hasattr(X, "columns"):
+        return True
     if isinstance(X, np.ndarray):
-        return X[indices]
+        return X.ndim >= 2
+    return isinstance(X, list) and len(X) > 0 and isinstance(X[0], (list, tuple, np.ndarray))
+
+
+def _take(X, indices):
+    if isinstance(X, np.ndarray) or sparse.issparse(X) or hasattr(X, "iloc"):
+        return _safe_indexing(X, indices)
     # a list for anything else: a PyG dataset indexed by a list stays lazy but is still a
     # sequence of Data objects, and a list is what every graph estimator accepts
     return [X[int(i)] for i in indices]

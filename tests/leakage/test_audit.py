@@ -12,12 +12,12 @@ from sklearn.compose import make_column_transformer
 from sklearn.datasets import make_classification
 from sklearn.frozen import FrozenEstimator
 from sklearn.linear_model import LogisticRegression
-from sklearn.model_selection import KFold
+from sklearn.model_selection import KFold, StratifiedKFold, check_cv
 from sklearn.neighbors import KNeighborsClassifier
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import FunctionTransformer, StandardScaler
 
-from sklearn_fair import audit
+from sklearn_fair import audit, nested_cross_validate
 from sklearn_fair.leakage import (
     AuditResult,
     chance_level,
@@ -54,6 +54,23 @@ def test_find_duplicates_treats_signed_zero_as_equal():
     assert report.leaks
 
 
+def test_find_duplicates_in_sparse_rows_ignores_stored_and_signed_zeros():
+    X = sparse.csr_matrix(np.array([[1.0, 0.0, 2.0], [1.0, 0.0, 2.0], [1.0, 0.0, 3.0]]))
+    stored_zero = sparse.csr_matrix(([1.0, 0.0, 2.0], [0, 1, 2], [0, 3]), shape=(1, 3))
+    signed_zero = sparse.csr_matrix(([1.0, -0.0, 2.0], [0, 1, 2], [0, 3]), shape=(1, 3))
+    X = sparse.vstack([X, stored_zero, signed_zero]).tocsr()
+    report = find_duplicates(X)
+    assert [g.tolist() for g in report.groups] == [[0, 1, 3, 4]]
+    assert X[3].nnz == 3  # the caller's matrix is not changed
+
+
+def test_find_duplicates_in_object_rows():
+    nan = float("nan")
+    X = np.array([["a", 1, nan], ["a", 1, nan], ["a", 1.0, nan], [None, 1, nan]], dtype=object)
+    # NaN equals NaN in the same place; 1 and 1.0 are different Python values
+    assert [g.tolist() for g in find_duplicates(X).groups] == [[0, 1]]
+
+
 def test_find_duplicates_in_graphs():
     def graph(nodes, label):
         return SimpleNamespace(x=np.asarray(nodes), edge_index=np.array([[0], [1]]), y=label)
@@ -62,6 +79,9 @@ def test_find_duplicates_in_graphs():
     report = find_duplicates(graphs, splits=[([0, 1], [2, 3])])
     # the label is not part of a graph's identity
     assert [g.tolist() for g in report.straddling] == [[0, 2]]
+    # a field stored as a list is the same field as an array of the same values
+    as_list = SimpleNamespace(x=[1, 2], edge_index=[[0], [1]], y=0)
+    assert [g.tolist() for g in find_duplicates([*graphs, as_list]).groups] == [[0, 2, 4]]
 
 
 def test_audit_catches_duplicates(data):
@@ -113,6 +133,73 @@ def test_audit_is_deterministic(data):
     np.testing.assert_array_equal(
         first.permutation.permuted_estimates, second.permutation.permuted_estimates
     )
+
+
+@pytest.mark.parametrize(
+    "make", [lambda s: s, np.random.RandomState, np.random.default_rng], ids=["int", "RS", "Gen"]
+)
+def test_audit_takes_int_random_state_and_generator(data, make):
+    # a Generator raised TypeError; the same seed of any kind gives the same report
+    X, y = data
+
+    def permuted(seed):
+        result = audit(LogisticRegression(), X, y, cv=3, n_permutations=2, random_state=make(seed))
+        return result.permutation.permuted_estimates
+
+    first = permuted(4)
+    np.testing.assert_array_equal(first, permuted(4))
+    assert not np.array_equal(first, permuted(5))
+
+
+def test_audit_and_nested_cv_read_an_int_cv_alike():
+    # NestedCV reads outer_cv=3 as scikit-learn's check_cv does (StratifiedKFold, not
+    # shuffled); the audit's estimate on the real labels is that very run
+    X, y = make_classification(
+        n_samples=60, n_features=5, class_sep=0.5, flip_y=0.2, shuffle=False, random_state=1
+    )
+    protocol = {"cv": 3, "scoring": "roc_auc"}  # a continuous score: no equality by chance
+    result = audit(
+        LogisticRegression(),
+        X,
+        y,
+        checks="permutation",
+        n_permutations=2,
+        random_state=0,
+        **protocol,
+    )
+    nested_seed = np.random.RandomState(0).randint(2**31 - 1)  # the audit's first draw
+    nested = nested_cross_validate(
+        LogisticRegression(),
+        X,
+        y,
+        outer_cv=3,
+        scoring="roc_auc",
+        n_refits=1,
+        random_state=nested_seed,
+    )
+    assert result.permutation.estimate == pytest.approx(np.mean(nested["test_score"]))
+    assert isinstance(check_cv(3, y, classifier=True), StratifiedKFold)
+
+
+def test_int_cv_duplicates_are_those_of_unshuffled_folds():
+    # rows 0-4 repeated at 55-59: unshuffled 3-fold puts them in folds 0 and 2, so every
+    # pair straddles two splits; shuffling would mix some into one test fold
+    X = np.random.default_rng(0).normal(size=(60, 3))
+    X[55:] = X[:5]
+    y = np.arange(60) % 2
+    result = audit(LogisticRegression(), X, y, cv=3, checks="duplicates", random_state=0)
+    expected = find_duplicates(X, y, StratifiedKFold(3).split(X, y))
+    assert [g.tolist() for g in result.duplicates.straddling] == [
+        g.tolist() for g in expected.straddling
+    ]
+    assert result.duplicates.n_splits_straddled == [2] * 5
+
+
+@pytest.mark.parametrize("bad", [-1, 1.5, "0"])
+def test_audit_bad_random_state(data, bad):
+    X, y = data
+    with pytest.raises(ValueError, match="'random_state' parameter must be"):
+        audit(LogisticRegression(), X, y, checks="duplicates", random_state=bad)
 
 
 @pytest.mark.parametrize(
