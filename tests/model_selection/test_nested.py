@@ -359,9 +359,7 @@ def test_cv_results_one_row_per_fold_and_candidate(fitted):
         assert len(selected) == 1
         assert selected["rank_test_score"].item() == 1
         assert selected["params"].item() == fitted.best_params_per_fold_[fold]
-        assert selected["mean_test_score"].item() == pytest.approx(
-            fitted.validation_scores_[fold]
-        )
+        assert selected["mean_test_score"].item() == pytest.approx(fitted.validation_scores_[fold])
         splits = rows[[f"split{k}_test_score" for k in range(3)]].to_numpy()
         np.testing.assert_allclose(rows["mean_test_score"], splits.mean(axis=1))
 

@@ -22,7 +22,6 @@ from ._selection import warn_edge_of_grid
 __all__ = ["NestedCV"]
 
 
-
 class _Count(Interval):
     """An int >= low that is not a bool (``n_refits=True`` is a mistake, not 1)."""
 

@@ -131,12 +131,16 @@ def cv_results(plan, selections):
     param_names = sorted({p for row in rows for p in row["params"]})
     results = {}
     for name in names:
-        values = [row.get(name, np.nan) for row in rows]
-        results[name] = np.array(values, dtype=object if name == "params" else None)
+        if name == "params":
+            results[name] = np.empty(len(rows), dtype=object)
+            results[name][:] = [row["params"] for row in rows]
+        else:
+            results[name] = np.array([row.get(name, np.nan) for row in rows])
     for param in param_names:
+        values = np.empty(len(rows), dtype=object)  # a value may itself be a list or array
+        values[:] = [row["params"].get(param) for row in rows]
         results[f"param_{param}"] = np.ma.masked_array(
-            np.array([row["params"].get(param) for row in rows], dtype=object),
-            mask=[param not in row["params"] for row in rows],
+            values, mask=[param not in row["params"] for row in rows]
         )
     for name in plan.scorers:
         if f"mean_test_{name}" in results:

@@ -312,6 +312,13 @@ def make_executor(data, context, n_jobs):
         return SequentialExecutor(data, context)
     if name == "ThreadingBackend":
         return ThreadExecutor(data, context, n_workers)
+    if name not in ("LokyBackend", "MultiprocessingBackend"):
+        warnings.warn(
+            f"NestedCV runs on loky's worker processes, not on the joblib backend {name} in "
+            "force: it drives loky, threading and dask itself.",
+            UserWarning,
+            stacklevel=5,
+        )
     return LokyExecutor(data, context, n_workers)
 
 
