@@ -12,7 +12,7 @@ from sklearn.model_selection import GridSearchCV, StratifiedKFold
 from torch_geometric.data import Data
 
 from sklearn_fair.graph import DeepMultisets, GraphClassifier, MolecularFingerprint
-from sklearn_fair.model_selection import read_graph_labels
+from sklearn_fair.utils import read_graph_labels
 
 
 def make_clf(module=DeepMultisets, **params):
@@ -94,17 +94,18 @@ def test_sizes_are_inferred_not_passed(mutag_split):
         make_clf(module__in_channels=7).fit(X_train)
 
 
-def test_early_stopping_restores_the_best_epoch(mutag_split):
-    X_train, _, _ = mutag_split
-    clf = make_clf(max_epochs=40, patience=2, lr=0.05, monitor="valid_loss").fit(X_train)
-    history = clf.history
-    assert len(history) < 40
-    losses = history[:, "valid_loss"]
-    best_epoch = int(np.argmin(losses))
-    assert len(history) == best_epoch + 1 + 2
-    # the restored weights are those of the best epoch: recompute its validation loss
-    assert "early_stopping" in dict(clf.callbacks_)
-    assert history[:, "valid_acc"][0] is not None
+def test_early_stopping_restores_the_selected_epoch(mutag):
+    """The restored weights give the validation loss recorded at the selected epoch."""
+    X, X_val = mutag[:140], mutag[140:]
+    clf = make_clf(max_epochs=40, patience=2, lr=0.05, monitor="valid_loss").fit(X, X_val=X_val)
+    losses = np.array(clf.history[:, "valid_loss"])
+    selected = len(losses) - np.argmin(losses[::-1])  # the latest epoch with the least loss
+    assert clf.best_epoch_ == selected
+    assert len(clf.history) in (selected + 2, 40)
+    proba = clf.predict_proba(X_val)
+    loss = -np.mean(np.log(proba[np.arange(len(X_val)), X_val.y]))
+    assert loss == pytest.approx(losses[selected - 1], rel=1e-5)
+    assert selected == len(losses) or loss != pytest.approx(losses[-1], rel=1e-5)
 
 
 def test_validation_split_is_stratified_and_held_out(mutag_split):
@@ -142,7 +143,11 @@ def test_missing_node_features_error_names_the_feature_schemes(mutag):
         (dict(patience=0), "'patience' parameter"),
         (dict(validation_fraction=1.5), "'validation_fraction' parameter"),
         (dict(module=DeepMultisets(7, 2)), "'module' parameter"),
-        (dict(train_split=0.2), "validation_fraction"),
+        (dict(train_split=0.2), "'train_split' parameter"),
+        (dict(early_stopping="gl"), "'early_stopping' parameter"),
+        (dict(gl_alpha=-1.0), "'gl_alpha' parameter"),
+        (dict(gl_start_epoch=1.5), "'gl_start_epoch' parameter"),
+        (dict(torch_threads=0), "'torch_threads' parameter"),
     ],
 )
 def test_bad_parameters_are_named(params, match, mutag_split):
@@ -165,6 +170,8 @@ def test_bad_inputs(mutag_split):
         clf.predict(narrow)
     with pytest.raises(ValueError, match="validation split"):
         make_clf().fit(X_train[:4], [0, 0, 0, 1])
+    with pytest.raises(ValueError, match="Unknown label type"):
+        make_clf().fit(X_train[:6], [0.5, 1.5, 0.5, 1.5, 0.5, 1.2])
 
 
 def test_is_a_classifier_and_pickles(mutag_split):
