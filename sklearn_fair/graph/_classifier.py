@@ -11,16 +11,14 @@ from sklearn.metrics import accuracy_score
 from sklearn.utils import check_random_state
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, column_or_1d
+from sklearn.utils.validation import check_is_fitted
 from skorch import NeuralNet
 from skorch.callbacks import Callback, EpochTimer, PassthroughScoring, PrintLog
 from skorch.dataset import ValidSplit
 from torch.utils.data import Subset
-from torch_geometric.data import Data
 
-from ..utils import to_numpy
 from ._batching import GraphDataset, GraphLoader
-from ._collection import GraphCollection, stack_graphs
+from ._inputs import as_collection, read_labels
 from ._stopping import ReferenceEarlyStopping
 
 __all__ = ["GraphClassifier"]
@@ -71,93 +69,6 @@ def _torch_threads(n_threads):
     finally:
         if change:
             torch.set_num_threads(previous)
-
-
-def _as_collection(X, name="X"):
-    """The graphs of ``X`` as a GraphCollection, checked: nodes in every graph, finite features."""
-    if isinstance(X, GraphDataset):
-        X = X.graphs
-    if isinstance(X, Data):
-        raise TypeError(
-            f"{name} must be a sequence of graphs (a GraphCollection, a PyG dataset, a list or "
-            "a numpy object array of Data objects), not a single Data object; wrap it in a list."
-        )
-    if isinstance(X, GraphCollection):
-        graphs = X
-    else:
-        try:
-            items = [X[index] for index in range(len(X))]
-        except (TypeError, KeyError) as exc:
-            raise TypeError(
-                f"{name} must be a sequence of graphs (a GraphCollection, a PyG dataset, a list "
-                f"or a numpy object array of Data objects). Got {type(X).__name__} instead."
-            ) from exc
-        if not items:
-            raise ValueError(f"{name} holds no graphs; GraphClassifier needs at least one graph.")
-        graphs = stack_graphs(items, name)
-    if not len(graphs):
-        raise ValueError(f"{name} holds no graphs; GraphClassifier needs at least one graph.")
-    graphs = _as_float32(graphs, name)
-    empty = np.flatnonzero(graphs.node_counts == 0)
-    if len(empty):
-        raise ValueError(
-            f"Graph {empty[0]} of {name} has no nodes; every graph needs at least one node."
-        )
-    x = graphs.x
-    if x.dtype.kind == "f":
-        finite = np.isfinite(x).reshape(len(x), -1).all(axis=1)
-        if not finite.all():
-            graph = np.searchsorted(graphs.node_ptr, np.flatnonzero(~finite)[0], side="right") - 1
-            raise ValueError(
-                f"Graph {graph} of {name} has NaN or infinite node features in 'x'; remove or "
-                "impute them."
-            )
-    return graphs
-
-
-def _as_float32(graphs, name):
-    """The collection with float32 node and edge features (the dtype of a module's weights)."""
-    arrays = {"x": graphs.x, "edge_attr": graphs.edge_attr}
-    for key, array in arrays.items():
-        if array is None or array.dtype == np.float32:
-            continue
-        if array.dtype.kind not in "biuf":
-            raise ValueError(
-                f"The graphs of {name} have {key!r} of dtype {array.dtype}; node and edge "
-                "features must be real numbers (they are used as float32)."
-            )
-        arrays[key] = array.astype(np.float32)
-    if arrays["x"] is graphs.x and arrays["edge_attr"] is graphs.edge_attr:
-        return graphs
-    return GraphCollection._from_checked(
-        arrays["x"],
-        graphs.edge_index,
-        graphs.node_ptr,
-        graphs.edge_ptr,
-        graphs.y,
-        arrays["edge_attr"],
-    )
-
-
-def _read_labels(graphs, y, name, y_name):
-    """One label per graph: ``y`` if given, else the graphs' own ``y``."""
-    if y is None:
-        if graphs.y is None:
-            raise ValueError(
-                f"The graphs of {name} carry no labels ('y' is missing); pass {y_name}."
-            )
-        labels = graphs.y
-    else:
-        labels = column_or_1d(to_numpy(y), warn=True)
-    if len(labels) != len(graphs):
-        raise ValueError(
-            f"{name} holds {len(graphs)} graphs but {y_name} holds {len(labels)} labels; "
-            "they must have the same length."
-        )
-    if labels.dtype.kind == "f" and not np.isfinite(labels).all():
-        where = np.flatnonzero(~np.isfinite(labels))[:10].tolist()
-        raise ValueError(f"{y_name} contains NaN or infinite labels, at indices {where}.")
-    return labels
 
 
 def _check_in_range(name, value, low, high, accepted, *, allow_none=False):
@@ -395,8 +306,8 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
         """
         self._check_params()
         with _torch_threads(self.torch_threads):
-            graphs = _as_collection(X)
-            labels = _read_labels(graphs, y, "X", "y")
+            graphs = as_collection(X)
+            labels = read_labels(graphs, y, "X", "y")
             check_classification_targets(labels)
             self.classes_, encoded = np.unique(labels, return_inverse=True)
             if len(self.classes_) < 2:
@@ -476,8 +387,8 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
         score : float
             Fraction of correctly classified graphs.
         """
-        graphs = _as_collection(X)
-        labels = _read_labels(graphs, y, "X", "y")
+        graphs = as_collection(X)
+        labels = read_labels(graphs, y, "X", "y")
         return accuracy_score(labels, self.predict(graphs), sample_weight=sample_weight)
 
     def __sklearn_tags__(self):
@@ -565,9 +476,9 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
             if y_val is not None:
                 raise ValueError("y_val was passed to fit without X_val; pass both or neither.")
             return None
-        graphs = _as_collection(X_val, "X_val")
+        graphs = as_collection(X_val, "X_val")
         self._check_like_training(graphs, "X_val")
-        labels = _read_labels(graphs, y_val, "X_val", "y_val")
+        labels = read_labels(graphs, y_val, "X_val", "y_val")
         encoded = np.searchsorted(self.classes_, labels)
         unknown = (encoded >= len(self.classes_)) | (
             self.classes_[np.minimum(encoded, len(self.classes_) - 1)] != labels
@@ -622,7 +533,7 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
             isinstance(X, Subset) and isinstance(X.dataset, GraphDataset)
         ):
             return X
-        graphs = _as_collection(X)
+        graphs = as_collection(X)
         self._check_like_training(graphs, "X")
         return GraphDataset(graphs, torch.zeros(len(graphs), dtype=torch.long))
 

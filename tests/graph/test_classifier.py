@@ -1,6 +1,8 @@
 """GraphClassifier: the scikit-learn contract, inputs, seeding, early stopping, errors."""
 
 import pickle
+import shutil
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -10,7 +12,9 @@ from imblearn.pipeline import Pipeline
 from sklearn.base import clone, is_classifier
 from sklearn.model_selection import GridSearchCV, StratifiedKFold
 from torch_geometric.data import Data
+from torch_geometric.datasets import TUDataset
 
+import sklearn_fair.graph
 from sklearn_fair.graph import DeepMultisets, GraphClassifier, MolecularFingerprint
 from sklearn_fair.utils import read_graph_labels
 
@@ -58,19 +62,27 @@ def test_clone_is_untrained_and_refits_start_fresh(mutag_split):
         assert torch.equal(before, after)
 
 
-@pytest.mark.parametrize("kind", ["dataset", "list", "object_array"])
-def test_accepts_datasets_lists_and_object_arrays(kind, mutag):
-    X = {
-        "dataset": mutag[:60],
-        "list": [mutag[i] for i in range(60)],
-        "object_array": as_object_array([mutag[i] for i in range(60)]),
-    }[kind]
+@pytest.mark.parametrize("kind", ["collection", "pyg_dataset", "list", "object_array"])
+def test_accepts_collections_datasets_lists_and_object_arrays(kind, mutag, tmp_path):
+    if kind == "pyg_dataset":
+        bundled = Path(sklearn_fair.graph.__file__).parent / "data" / "MUTAG"
+        shutil.copytree(bundled, tmp_path / "MUTAG")
+        X = TUDataset(str(tmp_path), "MUTAG")[:60]
+    else:
+        X = {
+            "collection": mutag[:60],
+            "list": [mutag[i] for i in range(60)],
+            "object_array": as_object_array([mutag[i] for i in range(60)]),
+        }[kind]
     clf = make_clf(max_epochs=1).fit(X)
     assert clf.num_node_features_ == 7
     assert clf.predict(X).shape == (60,)
     proba = clf.predict_proba(X)
     assert proba.shape == (60, 2)
     np.testing.assert_allclose(proba.sum(axis=1), 1, rtol=1e-5)
+    # the same graphs in any container give the same model
+    reference = make_clf(max_epochs=1).fit(mutag[:60])
+    np.testing.assert_array_equal(proba, reference.predict_proba(mutag[:60]))
 
 
 def test_y_may_be_given_and_labels_keep_their_values(mutag_split):
