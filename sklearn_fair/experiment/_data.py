@@ -65,4 +65,4 @@ def load_data(config):
         )
     except ValueError as error:
         raise config.source.error(("data", "features"), str(error)) from None
-    return graphs, graphs.y.numpy()
+    return graphs, graphs.y

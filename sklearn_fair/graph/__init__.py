@@ -6,6 +6,7 @@ skorch)::
     pip install sklearn-fair[graph]
 
 The public names are :class:`GraphClassifier` (a skorch net for graph data),
+:class:`GraphCollection` (graphs as stacked numpy arrays, cheap to pickle and to batch),
 the models of the fair-comparison paper (Errica et al., ICLR 2020) and its
 baselines as torch modules, the paper's search spaces :data:`PAPER_GRIDS`
 with :data:`SMALL_GRIDS` for CPU-sized runs, and the data loaders
@@ -23,6 +24,7 @@ except ImportError as exc:  # pragma: no cover - exercised in a torch-free envir
     ) from exc
 
 from ._classifier import GraphClassifier
+from ._collection import GraphCollection
 from ._datasets import FEATURE_SCHEMES, load_mutag, load_tu_dataset
 from ._grids import PAPER_GRIDS, SMALL_GRIDS
 from .models import (
@@ -45,6 +47,7 @@ __all__ = [
     "DeepMultisets",
     "DiffPool",
     "GraphClassifier",
+    "GraphCollection",
     "GraphSAGE",
     "MolecularFingerprint",
     "load_mutag",

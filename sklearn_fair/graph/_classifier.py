@@ -1,5 +1,6 @@
 """GraphClassifier: a skorch net that trains a graph-level torch module on PyG graphs."""
 
+import contextlib
 import inspect
 import numbers
 
@@ -7,36 +8,26 @@ import numpy as np
 import torch
 from sklearn.base import ClassifierMixin
 from sklearn.metrics import accuracy_score
-from sklearn.model_selection import StratifiedShuffleSplit
 from sklearn.utils import check_random_state
+from sklearn.utils.metaestimators import available_if
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted
 from skorch import NeuralNet
-from skorch.callbacks import Callback, EarlyStopping, EpochTimer, PassthroughScoring, PrintLog
-from torch.utils.data import Dataset, Subset
-from torch_geometric.data import Data
-from torch_geometric.loader import DataLoader
+from skorch.callbacks import Callback, EpochTimer, PassthroughScoring, PrintLog
+from skorch.dataset import ValidSplit
+from torch.utils.data import Subset
 
-from ..utils import read_graph_labels
+from ._batching import GraphDataset, GraphLoader
+from ._inputs import as_collection, read_labels
+from ._stopping import ReferenceEarlyStopping
 
 __all__ = ["GraphClassifier"]
 
 _MONITORS = ("valid_acc", "valid_loss")
+_CRITERIA = ("patience", "generalization_loss")
 # Parameters of a module that GraphClassifier fills in from the training graphs.
 _INFERRED = ("in_channels", "out_channels")
 _OPTIONAL_INFERRED = ("edge_dim", "node_counts")
-
-
-class _GraphDataset(Dataset):
-    """Graphs with one encoded class index each; items are ``(Data, label)`` pairs."""
-
-    def __init__(self, graphs, labels):
-        self.graphs = graphs
-        self.labels = labels
-
-    def __len__(self):
-        return len(self.graphs)
-
-    def __getitem__(self, index):
-        return self.graphs[index], self.labels[index]
 
 
 class _ValidAccuracy(Callback):
@@ -58,72 +49,26 @@ class _ValidAccuracy(Callback):
             net.history.record("valid_acc", self.correct_ / self.total_)
 
 
-def _as_graph_list(X):
-    """Return the graphs of ``X`` as a list of ``Data`` objects, checking their node features."""
-    if isinstance(X, _GraphDataset):
-        return X.graphs
-    if isinstance(X, Data):
-        raise TypeError(
-            "X must be a sequence of graphs (a PyG dataset, a list or a numpy object array of "
-            "Data objects), not a single Data object; wrap it in a list."
-        )
+class _StopOnValidation(ReferenceEarlyStopping):
+    """The reference's stopping rule, idle in a fit without validation data."""
+
+    def on_epoch_end(self, net, **kwargs):
+        if self.monitor in net.history[-1]:
+            super().on_epoch_end(net, **kwargs)
+
+
+@contextlib.contextmanager
+def _torch_threads(n_threads):
+    """Run the body with torch's intra-op threads set to ``n_threads`` (``None``: as they are)."""
+    previous = torch.get_num_threads()
+    change = n_threads is not None and n_threads != previous
+    if change:
+        torch.set_num_threads(n_threads)
     try:
-        graphs = [X[index] for index in range(len(X))]
-    except TypeError as exc:
-        raise TypeError(
-            "X must be a sequence of graphs (a PyG dataset, a list or a numpy object array of "
-            f"Data objects). Got {type(X).__name__} instead."
-        ) from exc
-    if not graphs:
-        raise ValueError("X holds no graphs; GraphClassifier needs at least one graph.")
-    for index, graph in enumerate(graphs):
-        if not isinstance(graph, Data):
-            raise TypeError(
-                f"Graph {index} of X is a {type(graph).__name__}, not a torch_geometric Data "
-                "object; X must be a sequence of Data objects."
-            )
-        if graph.x is None:
-            raise ValueError(
-                f"Graph {index} of X has no node-feature matrix 'x'. Graphs without node "
-                "features (e.g. the social TU data sets) need a feature scheme: load them with "
-                "load_tu_dataset(name, root, features='constant') for a constant 1 per node, "
-                "features='degree' for the node degree, or features='one-hot-degree'."
-            )
-        _check_graph(index, graph)
-    return graphs
-
-
-def _check_graph(index, graph):
-    """Refuse a graph that would train silently on nothing or on NaN: no nodes, bad values."""
-    n_nodes = graph.x.size(0)
-    if n_nodes == 0:
-        raise ValueError(
-            f"Graph {index} of X has no nodes (its 'x' has shape {tuple(graph.x.shape)}); "
-            "every graph needs at least one node."
-        )
-    if graph.x.is_floating_point() and not bool(torch.isfinite(graph.x).all()):
-        raise ValueError(
-            f"Graph {index} of X has NaN or infinite node features in 'x'; remove or impute them."
-        )
-    edge_index = graph.edge_index
-    if edge_index is not None and edge_index.numel():
-        low, high = int(edge_index.min()), int(edge_index.max())
-        if low < 0 or high >= n_nodes:
-            raise ValueError(
-                f"Graph {index} of X has an 'edge_index' entry out of range for its {n_nodes} "
-                f"nodes (entries span {low} to {high})."
-            )
-
-
-def _graph_labels(graphs):
-    """The graphs' labels; one tensor concatenation when every ``y`` is a one-value tensor."""
-    try:
-        labels = torch.cat([graph.y.reshape(-1) for graph in graphs])
-    except (AttributeError, TypeError, RuntimeError):
-        labels = None
-    if labels is None or len(labels) != len(graphs):
-        return read_graph_labels(graphs)  # the slow path, with its error messages
-    return labels.cpu().numpy()
+        yield
+    finally:
+        if change:
+            torch.set_num_threads(previous)
 
 
 def _check_in_range(name, value, low, high, accepted, *, allow_none=False):
@@ -135,20 +80,30 @@ def _check_in_range(name, value, low, high, accepted, *, allow_none=False):
         )
 
 
+def _check_int(name, value, minimum, accepted, *, allow_none=False):
+    if value is None and allow_none:
+        return
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum:
+        raise ValueError(
+            f"The '{name}' parameter of GraphClassifier must be {accepted}. Got {value!r} instead."
+        )
+
+
 class GraphClassifier(ClassifierMixin, NeuralNet):
     """Graph classifier: a PyTorch Geometric model trained by skorch, as a scikit-learn estimator.
 
-    ``X`` is a sequence of graphs: a PyTorch Geometric dataset, a list of ``Data``
-    objects, or a numpy object array of them (what scikit-learn's indexing produces
-    inside cross-validation). The module is given as a class plus ``module__*``
+    ``X`` is a sequence of graphs: a :class:`~sklearn_fair.graph.GraphCollection` (what
+    :func:`~sklearn_fair.graph.load_tu_dataset` returns), a PyTorch Geometric dataset, a
+    list of ``Data`` objects, or a numpy object array of them (what scikit-learn's indexing
+    produces inside cross-validation). The module is given as a class plus ``module__*``
     parameters, so :func:`~sklearn.base.clone` and every refit start from fresh weights;
     its input size and the number of classes are read from the training graphs in
     :meth:`fit` and passed as ``in_channels`` and ``out_channels``.
 
-    Training follows Errica et al. (ICLR 2020): mini-batches of graphs merged by PyG's
-    batching, a stratified validation split held out from the training graphs, and early
-    stopping after ``patience`` epochs without improvement of the monitored validation
-    score, restoring the weights of the best epoch.
+    Training follows Errica et al. (ICLR 2020) and their code: mini-batches of graphs,
+    early stopping on validation graphs (those passed to :meth:`fit` as ``X_val``, or a
+    stratified hold-out of the training graphs) with the reference's rules, in which a
+    tie counts as an improvement, and the weights of the selected epoch restored.
 
     Parameters
     ----------
@@ -159,7 +114,8 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
         ``edge_dim`` (number of edge features, ``None`` without ``edge_attr``) or
         ``node_counts`` (array of the training graphs' node counts), they are filled in too.
         A module may set a tensor attribute ``auxiliary_loss`` in ``forward``; it is added
-        to the training loss (DiffPool's regularisers).
+        to the training and validation losses, as the reference does for DiffPool's link
+        and entropy terms (predictions never compute a loss).
     criterion : type, default=torch.nn.CrossEntropyLoss
         Loss on the logits.
     optimizer : type, default=torch.optim.Adam
@@ -170,20 +126,55 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
     max_epochs : int, default=100
         Maximum number of training epochs.
     batch_size : int, default=32
-        Number of graphs per mini-batch.
+        Number of graphs per mini-batch; ``-1`` puts all graphs in one batch. Node and
+        edge features are used as float32, the dtype of the module's weights.
+    early_stopping : {"patience", "generalization_loss"}, default="patience"
+        The stopping rule of the reference code, applied to ``monitor`` after every epoch
+        with validation data (epochs count from 1). In both, an epoch that ties or beats
+        the best score so far becomes the selected epoch, so the latest of equally good
+        epochs wins (skorch's ``EarlyStopping`` keeps the first); when training ends, the
+        selected epoch's weights are restored.
+
+        - ``"patience"`` (the reference's ``Patience``; its code's defaults are
+          ``patience=20`` on the loss, the paper's configs use ``patience=500`` with
+          either score): stop after ``patience`` epochs in a row that are not selected.
+        - ``"generalization_loss"`` (the reference's ``GLStopper``, Prechelt 1997; its
+          defaults are ``alpha=5`` on the loss, with a required ``starting_epoch``):
+          ignore the epochs up to ``gl_start_epoch``, then stop at the first epoch whose
+          generalisation loss exceeds ``gl_alpha``: ``100 * (loss / best_loss - 1)`` on the
+          loss, ``best_acc / acc - 1`` (not in percent, as in the reference) on the
+          accuracy.
     patience : int or None, default=10
-        Stop after this many epochs without improvement of ``monitor`` and restore the
-        weights of the best epoch. ``None`` trains for ``max_epochs`` and keeps the last
-        weights. Ignored when ``validation_fraction`` is ``None``.
+        Epochs without a selected epoch before ``"patience"`` stops training. ``None``
+        trains for ``max_epochs`` and keeps the last weights.
+    gl_alpha : float, default=5.0
+        Threshold of ``"generalization_loss"``.
+    gl_start_epoch : int, default=0
+        Epochs ``<= gl_start_epoch`` are neither selected nor stopped on by
+        ``"generalization_loss"`` (if training ends before, the last weights are kept).
     monitor : {"valid_acc", "valid_loss"}, default="valid_acc"
-        Validation score for early stopping (the paper tuned this choice).
+        Validation score for early stopping (the paper tuned this choice, the reference's
+        ``use_loss``).
     validation_fraction : float or None, default=0.1
-        Fraction of the training graphs held out, stratified by class, for early
-        stopping. ``None`` trains on all graphs without validation.
+        Fraction of the training graphs held out, stratified by class and seeded by
+        ``random_state``, for early stopping when :meth:`fit` gets no ``X_val`` and
+        ``train_split`` is ``None``. ``None`` (with neither) trains on all graphs for
+        ``max_epochs`` without validation.
+    train_split : callable or None, default=None
+        skorch's hook for the validation split, e.g. :class:`skorch.dataset.ValidSplit`:
+        called as ``train_split(dataset, y)`` with the training graphs and encoded labels,
+        it returns the training and validation datasets (torch ``Subset`` objects of the
+        dataset). When given, it replaces ``validation_fraction``; ``X_val`` passed to
+        :meth:`fit` replaces both.
     random_state : int, RandomState instance or None, default=None
         Seeds, inside :meth:`fit`, the weight initialisation and dropout (torch), the
         order of the training graphs, and the validation split: the same seed gives the
         same predictions. The global torch random state is restored after :meth:`fit`.
+    torch_threads : int or None, default=1
+        Number of torch intra-op threads during :meth:`fit` and prediction, restored
+        afterwards, so that results and speed do not depend on the process (torch's
+        default differs between a main process and joblib workers) or on ``n_jobs``.
+        ``None`` leaves torch's setting as it is.
     device : str or torch.device, default="cpu"
         Device to train and predict on, e.g. ``"cuda"``.
     verbose : int, default=0
@@ -191,7 +182,10 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
     **kwargs
         Further skorch parameters: ``module__*`` (the module's hyper-parameters),
         ``optimizer__*``, ``callbacks`` (e.g. a learning-rate scheduler),
-        ``iterator_train__*`` and ``iterator_valid__*``.
+        ``iterator_train__*`` and ``iterator_valid__*`` (``shuffle``, ``batch_size``,
+        ``generator``, ``drop_last`` for the default loader, which cuts mini-batches
+        straight from the stacked arrays of a GraphCollection; PyG's ``DataLoader`` can
+        be given as ``iterator_train`` and ``iterator_valid`` instead).
 
     Attributes
     ----------
@@ -203,6 +197,10 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
         Number of edge features (``edge_attr`` columns), ``None`` without edge features.
     node_counts_ : ndarray of shape (n_graphs,)
         Number of nodes of each training graph.
+    best_epoch_ : int or None
+        The epoch (1-based) whose weights were restored by early stopping; ``None`` when
+        no epoch was selected (no validation data, ``patience=None``, or training ended
+        before ``gl_start_epoch``).
     module_ : torch.nn.Module
         The trained module.
     history_ : skorch.History
@@ -226,6 +224,12 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
     (5,)
     >>> 0.0 <= clf.score(graphs[40:80]) <= 1.0
     True
+
+    Validation graphs of your own (e.g. a stored split) instead of the hold-out:
+
+    >>> clf = clf.fit(graphs[:100], X_val=graphs[100:120])
+    >>> clf.history[-1, "valid_batch_count"]
+    1
     """
 
     def __init__(
@@ -237,16 +241,20 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
         lr=0.001,
         max_epochs=100,
         batch_size=32,
+        early_stopping="patience",
         patience=10,
+        gl_alpha=5.0,
+        gl_start_epoch=0,
         monitor="valid_acc",
         validation_fraction=0.1,
         random_state=None,
+        torch_threads=1,
         device="cpu",
         verbose=0,
         **kwargs,
     ):
-        kwargs.setdefault("iterator_train", DataLoader)
-        kwargs.setdefault("iterator_valid", DataLoader)
+        kwargs.setdefault("iterator_train", GraphLoader)
+        kwargs.setdefault("iterator_valid", GraphLoader)
         kwargs.setdefault("train_split", None)
         super().__init__(
             module,
@@ -259,22 +267,35 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
             verbose=verbose,
             **kwargs,
         )
+        self.early_stopping = early_stopping
         self.patience = patience
+        self.gl_alpha = gl_alpha
+        self.gl_start_epoch = gl_start_epoch
         self.monitor = monitor
         self.validation_fraction = validation_fraction
         self.random_state = random_state
+        self.torch_threads = torch_threads
 
     # -- scikit-learn entry points -------------------------------------------------------------
 
-    def fit(self, X, y=None, **fit_params):
+    def fit(self, X, y=None, *, X_val=None, y_val=None, **fit_params):
         """Train a freshly initialised module on the graphs ``X``.
 
         Parameters
         ----------
-        X : sequence of torch_geometric.data.Data
+        X : GraphCollection or sequence of torch_geometric.data.Data
             Training graphs, each with a node-feature matrix ``x``.
         y : array-like of shape (n_graphs,), default=None
             Class labels; ``None`` reads them from the graphs' ``y``.
+        X_val : GraphCollection or sequence of torch_geometric.data.Data, default=None
+            Validation graphs for early stopping (as ``X_val`` of scikit-learn's
+            :class:`~sklearn.ensemble.HistGradientBoostingClassifier`). When given, the
+            module trains on all of ``X`` and early-stops on exactly ``X_val``;
+            ``validation_fraction`` and ``train_split`` are not used. With metadata
+            routing, request it with ``set_fit_request(X_val=True, y_val=True)``.
+        y_val : array-like of shape (n_val_graphs,), default=None
+            Labels of ``X_val``; ``None`` reads them from its graphs. Every label must
+            occur in the training labels.
         **fit_params : dict
             Passed to the module's ``forward``.
 
@@ -284,38 +305,44 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
             The fitted classifier.
         """
         self._check_params()
-        graphs = _as_graph_list(X)
-        labels = _graph_labels(graphs) if y is None else np.asarray(y).reshape(-1)
-        if len(labels) != len(graphs):
-            raise ValueError(
-                f"X holds {len(graphs)} graphs but y holds {len(labels)} labels; "
-                "they must have the same length."
-            )
-        if labels.dtype.kind == "f" and not np.isfinite(labels).all():
-            where = np.flatnonzero(~np.isfinite(labels))[:10].tolist()
-            raise ValueError(f"y contains NaN or infinite labels, at indices {where}.")
-        self.classes_, encoded = np.unique(labels, return_inverse=True)
-        if len(self.classes_) < 2:
-            raise ValueError(
-                f"GraphClassifier needs graphs of at least 2 classes; got only {self.classes_}."
-            )
-        self._set_data_attributes(graphs)
+        with _torch_threads(self.torch_threads):
+            graphs = as_collection(X)
+            labels = read_labels(graphs, y, "X", "y")
+            check_classification_targets(labels)
+            self.classes_, encoded = np.unique(labels, return_inverse=True)
+            if len(self.classes_) < 2:
+                raise ValueError(
+                    f"GraphClassifier needs graphs of at least 2 classes; got only "
+                    f"{self.classes_} (one class)."
+                )
+            self._set_data_attributes(graphs)
+            validation = self._validation_dataset(X_val, y_val)
 
-        rng = check_random_state(self.random_state)
-        torch_seed, split_seed, order_seed = rng.randint(np.iinfo(np.int32).max, size=3)
-        self.seeds_ = {"split": int(split_seed), "order": int(order_seed)}
-        dataset = _GraphDataset(graphs, torch.as_tensor(encoded, dtype=torch.long))
-        with torch.random.fork_rng(devices=self._rng_devices()):
-            torch.manual_seed(int(torch_seed))
-            super().fit(dataset, encoded, **fit_params)
+            rng = check_random_state(self.random_state)
+            torch_seed, split_seed, order_seed = rng.randint(np.iinfo(np.int32).max, size=3)
+            self.seeds_ = {"split": int(split_seed), "order": int(order_seed)}
+            dataset = GraphDataset(
+                graphs, torch.as_tensor(encoded, dtype=torch.long), validation=validation
+            )
+            with torch.random.fork_rng(devices=self._rng_devices()):
+                torch.manual_seed(int(torch_seed))
+                if not self.warm_start or not self.initialized_:
+                    self.initialize()
+                NeuralNet.partial_fit(self, dataset, encoded, **fit_params)
+            stopper = dict(self.callbacks_).get("early_stopping")
+            self.best_epoch_ = None if stopper is None else stopper.best_epoch_
         return self
+
+    @available_if(lambda self: False)
+    def partial_fit(self, X, y=None, classes=None, **fit_params):
+        """Not available: GraphClassifier trains from scratch in :meth:`fit` only."""
 
     def predict(self, X):
         """Predict the class of each graph.
 
         Parameters
         ----------
-        X : sequence of torch_geometric.data.Data
+        X : GraphCollection or sequence of torch_geometric.data.Data
             Graphs with the same node features as the training graphs.
 
         Returns
@@ -323,14 +350,15 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
         y_pred : ndarray of shape (n_graphs,)
             Predicted labels, taken from ``classes_``.
         """
-        return self.classes_[self.predict_proba(X).argmax(axis=1)]
+        proba = self.predict_proba(X)
+        return self.classes_[proba.argmax(axis=1)]
 
     def predict_proba(self, X):
         """Predict class probabilities (softmax of the module's logits).
 
         Parameters
         ----------
-        X : sequence of torch_geometric.data.Data
+        X : GraphCollection or sequence of torch_geometric.data.Data
             Graphs with the same node features as the training graphs.
 
         Returns
@@ -338,14 +366,16 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
         proba : ndarray of shape (n_graphs, n_classes)
             Columns in the order of ``classes_``.
         """
-        return super().predict_proba(X)
+        check_is_fitted(self, ["classes_", "module_"])
+        with _torch_threads(self.torch_threads):
+            return super().predict_proba(X)
 
     def score(self, X, y=None, sample_weight=None):
         """Accuracy on the graphs ``X``.
 
         Parameters
         ----------
-        X : sequence of torch_geometric.data.Data
+        X : GraphCollection or sequence of torch_geometric.data.Data
             Test graphs.
         y : array-like of shape (n_graphs,), default=None
             True labels; ``None`` reads them from the graphs' ``y``.
@@ -357,9 +387,9 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
         score : float
             Fraction of correctly classified graphs.
         """
-        if y is None:
-            y = _graph_labels(_as_graph_list(X))
-        return accuracy_score(y, self.predict(X), sample_weight=sample_weight)
+        graphs = as_collection(X)
+        labels = read_labels(graphs, y, "X", "y")
+        return accuracy_score(labels, self.predict(graphs), sample_weight=sample_weight)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -383,33 +413,32 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
                 f"GraphClassifier infers {given} from the training graphs; do not pass "
                 f"{['module__' + name for name in given]}."
             )
+        _check_int("max_epochs", self.max_epochs, 1, "an int >= 1")
+        if self.batch_size != -1:
+            _check_int(
+                "batch_size", self.batch_size, 1, "an int >= 1, or -1 for all graphs in one batch"
+            )
         for name, value, accepted in (
-            ("max_epochs", self.max_epochs, "an int >= 1"),
-            ("batch_size", self.batch_size, "an int >= 1, or -1 for all graphs in one batch"),
+            ("monitor", self.monitor, _MONITORS),
+            ("early_stopping", self.early_stopping, _CRITERIA),
         ):
-            if (
-                isinstance(value, bool)
-                or not isinstance(value, numbers.Integral)
-                or not (value >= 1 or (name == "batch_size" and value == -1))
-            ):
+            if not isinstance(value, str) or value not in accepted:
                 raise ValueError(
-                    f"The '{name}' parameter of GraphClassifier must be {accepted}. "
-                    f"Got {value!r} instead."
+                    f"The '{name}' parameter of GraphClassifier must be one of "
+                    f"{list(accepted)}. Got {value!r} instead."
                 )
-        if self.monitor not in _MONITORS:
-            raise ValueError(
-                f"The 'monitor' parameter of GraphClassifier must be one of {list(_MONITORS)}. "
-                f"Got {self.monitor!r} instead."
-            )
-        if self.patience is not None and (
-            isinstance(self.patience, bool)
-            or not isinstance(self.patience, numbers.Integral)
-            or self.patience < 1
+        _check_int("patience", self.patience, 1, "a positive int or None", allow_none=True)
+        if (
+            isinstance(self.gl_alpha, bool)
+            or not isinstance(self.gl_alpha, numbers.Real)
+            or not 0 <= self.gl_alpha < np.inf
         ):
             raise ValueError(
-                "The 'patience' parameter of GraphClassifier must be a positive int or None. "
-                f"Got {self.patience!r} instead."
+                "The 'gl_alpha' parameter of GraphClassifier must be a finite number >= 0. "
+                f"Got {self.gl_alpha!r} instead."
             )
+        _check_int("gl_start_epoch", self.gl_start_epoch, 0, "an int >= 0")
+        _check_int("torch_threads", self.torch_threads, 1, "an int >= 1 or None", allow_none=True)
         _check_in_range(
             "validation_fraction",
             self.validation_fraction,
@@ -418,28 +447,48 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
             "a float in the open interval (0, 1) or None",
             allow_none=True,
         )
-        if self.train_split is not None:
+        if self.train_split is not None and not callable(self.train_split):
             raise ValueError(
-                "GraphClassifier makes its own stratified validation split; set "
-                "'validation_fraction' instead of 'train_split'. "
-                f"Got train_split={self.train_split!r}."
+                "The 'train_split' parameter of GraphClassifier must be None or a callable "
+                "such as skorch.dataset.ValidSplit(0.2, stratified=True). "
+                f"Got {self.train_split!r} instead."
             )
 
     def _set_data_attributes(self, graphs):
-        widths = {graph.x.size(1) if graph.x.dim() == 2 else 1 for graph in graphs}
-        if len(widths) != 1:
+        self.num_node_features_ = graphs.num_node_features
+        self.num_edge_features_ = graphs.num_edge_features
+        self.node_counts_ = graphs.node_counts
+
+    def _check_like_training(self, graphs, name):
+        if graphs.num_node_features != self.num_node_features_:
             raise ValueError(
-                f"The graphs of X have node-feature matrices of different widths {sorted(widths)};"
-                " every graph needs the same node features."
+                f"{name} has {graphs.num_node_features} node features, but GraphClassifier was "
+                f"fitted on graphs with {self.num_node_features_}."
             )
-        self.num_node_features_ = widths.pop()
-        edge_widths = {
-            graph.edge_attr.size(1) if graph.edge_attr.dim() == 2 else 1
-            for graph in graphs
-            if graph.edge_attr is not None
-        }
-        self.num_edge_features_ = max(edge_widths) if edge_widths else None
-        self.node_counts_ = np.array([graph.num_nodes for graph in graphs])
+        if graphs.num_edge_features != self.num_edge_features_:
+            raise ValueError(
+                f"{name} has {graphs.num_edge_features} edge features, but GraphClassifier "
+                f"was fitted on graphs with {self.num_edge_features_}."
+            )
+
+    def _validation_dataset(self, X_val, y_val):
+        if X_val is None:
+            if y_val is not None:
+                raise ValueError("y_val was passed to fit without X_val; pass both or neither.")
+            return None
+        graphs = as_collection(X_val, "X_val")
+        self._check_like_training(graphs, "X_val")
+        labels = read_labels(graphs, y_val, "X_val", "y_val")
+        encoded = np.searchsorted(self.classes_, labels)
+        unknown = (encoded >= len(self.classes_)) | (
+            self.classes_[np.minimum(encoded, len(self.classes_) - 1)] != labels
+        )
+        if unknown.any():
+            raise ValueError(
+                f"y_val holds labels {np.unique(labels[unknown]).tolist()[:5]} that are not "
+                f"among the training labels {self.classes_.tolist()}."
+            )
+        return GraphDataset(graphs, torch.as_tensor(encoded, dtype=torch.long))
 
     def _rng_devices(self):
         device = torch.device(self.device) if self.device is not None else torch.device("cpu")
@@ -454,24 +503,17 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
         callbacks = [
             ("epoch_timer", EpochTimer()),
             ("train_loss", PassthroughScoring(name="train_loss", on_train=True)),
+            ("valid_loss", PassthroughScoring(name="valid_loss")),
+            ("valid_acc", _ValidAccuracy()),
         ]
-        if self.validation_fraction is not None:
-            callbacks += [
-                ("valid_loss", PassthroughScoring(name="valid_loss")),
-                ("valid_acc", _ValidAccuracy()),
-            ]
-            if self.patience is not None:
-                stopper = EarlyStopping(
-                    monitor=self.monitor,
-                    patience=self.patience,
-                    lower_is_better=self.monitor == "valid_loss",
-                    threshold=0.0,
-                    threshold_mode="abs",
-                    load_best=True,
-                )
-                callbacks.append(("early_stopping", stopper))
-        callbacks.append(("print_log", PrintLog()))
-        return callbacks
+        stopper = _StopOnValidation(
+            self.monitor,
+            self.early_stopping,
+            patience=self.patience,
+            alpha=self.gl_alpha,
+            start_epoch=self.gl_start_epoch,
+        )
+        return [*callbacks, ("early_stopping", stopper), ("print_log", PrintLog())]
 
     def initialize_module(self):
         """Build the module from ``module__*`` plus the sizes read from the training graphs."""
@@ -487,36 +529,34 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
         return self
 
     def get_dataset(self, X, y=None):
-        if isinstance(X, _GraphDataset) or (
-            isinstance(X, Subset) and isinstance(X.dataset, _GraphDataset)
+        if isinstance(X, GraphDataset) or (
+            isinstance(X, Subset) and isinstance(X.dataset, GraphDataset)
         ):
             return X
-        graphs = _as_graph_list(X)
-        width = graphs[0].x.size(1) if graphs[0].x.dim() == 2 else 1
-        if width != self.num_node_features_:
-            raise ValueError(
-                f"X has {width} node features, but GraphClassifier was fitted on graphs with "
-                f"{self.num_node_features_}."
-            )
-        return _GraphDataset(graphs, torch.zeros(len(graphs), dtype=torch.long))
+        graphs = as_collection(X)
+        self._check_like_training(graphs, "X")
+        return GraphDataset(graphs, torch.zeros(len(graphs), dtype=torch.long))
 
     def get_split_datasets(self, X, y=None, **fit_params):
         dataset = self.get_dataset(X, y)
+        if getattr(dataset, "validation", None) is not None:
+            return dataset, dataset.validation  # X_val given to fit: train on all of X
+        if self.train_split is not None:
+            return self.train_split(dataset, y, **fit_params)
         if self.validation_fraction is None:
             return dataset, None
-        splitter = StratifiedShuffleSplit(
-            n_splits=1, test_size=self.validation_fraction, random_state=self.seeds_["split"]
+        splitter = ValidSplit(
+            self.validation_fraction, stratified=True, random_state=self.seeds_["split"]
         )
         try:
-            train, valid = next(splitter.split(np.zeros((len(y), 1)), y))
+            return splitter(dataset, y)
         except ValueError as exc:
             raise ValueError(
                 f"GraphClassifier could not hold out a stratified validation split "
                 f"(validation_fraction={self.validation_fraction}) from {len(y)} training "
-                f"graphs: {exc} Use more graphs, a larger validation_fraction, or "
-                "validation_fraction=None (no early stopping)."
+                f"graphs: {exc} Use more graphs, a larger validation_fraction, pass X_val, or "
+                "set validation_fraction=None (no early stopping)."
             ) from exc
-        return Subset(dataset, train), Subset(dataset, valid)
 
     def get_iterator(self, dataset, training=False):
         if training:
@@ -532,29 +572,24 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
             iterator = self.iterator_valid
         kwargs.setdefault("batch_size", self.batch_size)
         if kwargs["batch_size"] == -1:
-            kwargs["batch_size"] = len(dataset)
+            kwargs["batch_size"] = max(len(dataset), 1)
         return iterator(dataset, **kwargs)
 
     def get_loss(self, y_pred, y_true, X=None, training=False):
         loss = super().get_loss(y_pred, y_true, X=X, training=training)
-        auxiliary = getattr(self.module_, "auxiliary_loss", None)
+        auxiliary = self._pop_auxiliary_loss()
         if auxiliary is not None:
-            # Consume it: a stale tensor would keep the graph alive and block pickling.
-            self.module_.auxiliary_loss = None
-            if training:
-                loss = loss + auxiliary
+            loss = loss + auxiliary  # validation too: the reference's validation loss has it
         return loss
 
-    def run_single_epoch(self, iterator, training, prefix, step_fn, **fit_params):
-        # skorch reads the batch size with len(), which for a PyG Batch counts attributes.
-        if iterator is None:
-            return
-        batch_count = 0
-        for batch in iterator:
-            self.notify("on_batch_begin", batch=batch, training=training)
-            step = step_fn(batch, **fit_params)
-            self.history.record_batch(prefix + "_loss", step["loss"].item())
-            self.history.record_batch(prefix + "_batch_size", int(batch[0].num_graphs))
-            self.notify("on_batch_end", batch=batch, training=training, **step)
-            batch_count += 1
-        self.history.record(prefix + "_batch_count", batch_count)
+    def evaluation_step(self, batch, training=False):
+        y_pred = super().evaluation_step(batch, training=training)
+        self._pop_auxiliary_loss()  # predictions compute no loss
+        return y_pred
+
+    def _pop_auxiliary_loss(self):
+        # Consume it: a stale tensor would keep the autograd graph alive and block pickling.
+        auxiliary = getattr(self.module_, "auxiliary_loss", None)
+        if auxiliary is not None:
+            self.module_.auxiliary_loss = None
+        return auxiliary

@@ -1,13 +1,20 @@
-"""TU graph-classification data sets with the node-feature schemes of the fair-comparison paper."""
+"""TU graph-classification data sets with the node-feature schemes of the fair-comparison paper.
 
-import os
-import shutil
+The raw text files are parsed with numpy (``_tu_format``) and turned into the arrays that
+PyTorch Geometric's ``TUDataset`` builds from the same files (self-loops removed, edges sorted
+and de-duplicated, labels one-hot encoded per column from their minimum, graph labels mapped to
+0..C-1 in sorted order), then the feature scheme is applied, all into a GraphCollection.
+Nothing is downloaded and no processed file is read, so a data folder cannot run code.
+"""
+
+import re
+import warnings
 from pathlib import Path
 
-import torch
-from torch_geometric.datasets import TUDataset
-from torch_geometric.transforms import BaseTransform, Compose, Constant, OneHotDegree
-from torch_geometric.utils import degree
+import numpy as np
+
+from ._collection import GraphCollection
+from ._tu_format import read_tu_files
 
 __all__ = ["FEATURE_SCHEMES", "load_mutag", "load_tu_dataset"]
 
@@ -27,47 +34,25 @@ FEATURE_SCHEMES = {
 _WITH_ATTRIBUTES = {"ENZYMES"}
 
 _BUNDLED = Path(__file__).resolve().parent / "data"
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-]*")
 
 
-class _DegreeFeature(BaseTransform):
-    """Replace the node features by the node degree, one float column."""
-
-    def forward(self, data):
-        data.x = degree(data.edge_index[0], data.num_nodes, dtype=torch.float).view(-1, 1)
-        return data
-
-
-class _DropEdgeAttr(BaseTransform):
-    """Remove ``edge_attr`` (PyG keeps one-hot edge labels even with ``use_edge_attr=False``)."""
-
-    def forward(self, data):
-        data.edge_attr = None
-        return data
-
-
-def _feature_transform(features, dataset):
-    if features == "constant":
-        return Constant(value=1.0, cat=False)
-    if features == "degree":
-        return _DegreeFeature()
-    if features == "one-hot-degree":
-        max_degree = 0
-        for data in dataset:
-            if data.num_edges:
-                max_degree = max(max_degree, int(degree(data.edge_index[0], data.num_nodes).max()))
-        return OneHotDegree(max_degree, cat=False)
-    return None
-
-
-def load_tu_dataset(name, root, *, features="auto", use_edge_attr=False, force_reload=False):
+def load_tu_dataset(name, root, *, features="auto", use_edge_attr=False, drop_degenerate=False):
     """Load a TU graph-classification data set with the paper's node features.
 
-    A thin layer over PyTorch Geometric's :class:`~torch_geometric.datasets.TUDataset`,
-    which downloads the data into ``root/name`` when its raw files are not there yet.
-    The node features follow Errica et al., "A Fair Comparison of Graph Neural Networks
-    for Graph Classification" (ICLR 2020): chemical data sets use the one-hot node labels
-    (ENZYMES also its 18 continuous node attributes); social data sets, which have no node
-    labels, get either a constant 1 on every node or the node degree.
+    Reads the text files of ``root/name/raw/`` (the layout of PyTorch Geometric's
+    ``TUDataset``) and returns the same graphs, features and labels as ``TUDataset``
+    would, in a :class:`~sklearn_fair.graph.GraphCollection`. The node features follow
+    Errica et al., "A Fair Comparison of Graph Neural Networks for Graph Classification"
+    (ICLR 2020): chemical data sets use the one-hot node labels (ENZYMES also its 18
+    continuous node attributes); social data sets, which have no node labels, get either a
+    constant 1 on every node or the node degree.
+
+    Nothing is downloaded, and no processed or pickled file is read (a ``processed/``
+    folder beside ``raw/`` is ignored), so a data folder cannot run code. The raw files are
+    checked: a value that is not a number, a node id out of range, an edge between two
+    graphs, an unsorted graph indicator, or a label file with more or fewer lines than
+    graphs raises a ValueError naming the file and the line.
 
     Parameters
     ----------
@@ -75,7 +60,7 @@ def load_tu_dataset(name, root, *, features="auto", use_edge_attr=False, force_r
         Name of the TU data set, e.g. ``"MUTAG"``, ``"PROTEINS"``, ``"NCI1"``,
         ``"IMDB-BINARY"``.
     root : str or path-like
-        Writable folder that holds (or will hold) ``name/raw`` and ``name/processed``.
+        Folder that holds ``name/raw/name_A.txt`` and the other raw files (read only).
     features : str, default="auto"
         Node-feature scheme, one of the keys of :data:`FEATURE_SCHEMES`: ``"auto"``,
         ``"node-labels"``, ``"node-labels+attributes"``, ``"constant"``, ``"degree"``
@@ -83,50 +68,66 @@ def load_tu_dataset(name, root, *, features="auto", use_edge_attr=False, force_r
         raises for data sets without node labels, because the paper reported both
         ``"constant"`` and ``"degree"`` there.
     use_edge_attr : bool, default=False
-        Keep the edge labels (one-hot) and edge attributes as ``edge_attr``. The paper did
+        Keep the edge attributes and one-hot edge labels as ``edge_attr``. The paper did
         not use them, so by default the graphs carry no ``edge_attr``.
-    force_reload : bool, default=False
-        Process the raw files again even if a processed copy exists.
+    drop_degenerate : bool, default=False
+        Drop the graphs with at most one node or without edges (self-loops count as
+        edges), as the reference code of the paper does when it builds a data set (its
+        REDDIT-MULTI-5K split file indexes 4,999 of 5,000 graphs). MUTAG, PTC_MR, NCI1,
+        PROTEINS(_full), ENZYMES, DD, IMDB-BINARY, IMDB-MULTI, REDDIT-BINARY and COLLAB
+        hold no such graph, so it changes none of them. Labels and feature widths are
+        computed before dropping, as in the reference.
 
     Returns
     -------
-    dataset : torch_geometric.datasets.TUDataset
-        Indexable (``dataset[i]`` is a ``Data`` object with ``x``, ``edge_index`` and the
-        label ``y``), so scikit-learn can split it; the labels are ``dataset.y``.
+    graphs : GraphCollection
+        Indexable (``graphs[i]`` is a ``Data`` object with ``x``, ``edge_index`` and the
+        label ``y``), so scikit-learn can split it; the labels are ``graphs.y``.
 
     Raises
     ------
+    FileNotFoundError
+        If the raw files are not in ``root/name/raw``; the message says where to get them.
     ValueError
         If ``features`` is not a known scheme, or is ``"auto"`` (or ``"node-labels"``)
-        for a data set without node labels.
+        for a data set without node labels, or if a raw file is inconsistent.
 
     Examples
     --------
-    >>> import shutil, tempfile
-    >>> from sklearn_fair.graph import load_mutag, load_tu_dataset
-    >>> root = tempfile.mkdtemp()
-    >>> _ = shutil.copytree(load_mutag().raw_dir, f"{root}/MUTAG/raw")
-    >>> graphs = load_tu_dataset("MUTAG", root, features="degree")
+    >>> from pathlib import Path
+    >>> import sklearn_fair.graph
+    >>> from sklearn_fair.graph import load_tu_dataset
+    >>> bundled = Path(sklearn_fair.graph.__file__).parent / "data"   # MUTAG ships here
+    >>> graphs = load_tu_dataset("MUTAG", bundled, features="degree")
     >>> len(graphs), graphs.num_node_features
     (188, 1)
+    >>> graphs[0]
+    Data(x=[17, 1], edge_index=[2, 38], y=[1])
     """
+    if not isinstance(name, str) or not _NAME.fullmatch(name) or ".." in name:
+        raise ValueError(
+            "The 'name' parameter of load_tu_dataset must be the name of a TU data set (letters, "
+            f"digits, '_', '-', '.'), e.g. 'PROTEINS'. Got {name!r} instead."
+        )
     if not isinstance(features, str) or features not in FEATURE_SCHEMES:
         raise ValueError(
             f"The 'features' parameter of load_tu_dataset must be one of "
             f"{sorted(FEATURE_SCHEMES)}. Got {features!r} instead."
         )
+    for flag, value in (("use_edge_attr", use_edge_attr), ("drop_degenerate", drop_degenerate)):
+        if not isinstance(value, (bool, np.bool_)):
+            raise ValueError(
+                f"The '{flag}' parameter of load_tu_dataset must be a bool. Got {value!r} instead."
+            )
+    files = read_tu_files(name, Path(root) / name / "raw")
     use_node_attr = features == "node-labels+attributes" or (
         features == "auto" and name in _WITH_ATTRIBUTES
     )
-    dataset = TUDataset(
-        str(root),
-        name,
-        use_node_attr=use_node_attr,
-        use_edge_attr=use_edge_attr,
-        force_reload=force_reload,
-    )
+    n_nodes = len(files.node_graph)
+    attributes = _as_float32(files.node_attributes, n_nodes)
+    labels = _one_hot_columns(files.node_labels, n_nodes)
     if features in ("auto", "node-labels", "node-labels+attributes") and (
-        dataset.num_node_labels == 0 and not (use_node_attr and dataset.num_node_attributes)
+        labels.shape[1] == 0 and not (use_node_attr and attributes.shape[1])
     ):
         raise ValueError(
             f"The TU data set {name!r} has no node labels, so features={features!r} gives no "
@@ -134,18 +135,84 @@ def load_tu_dataset(name, root, *, features="auto", use_edge_attr=False, force_r
             "for social data sets: features='constant' (1 on every node) or features='degree' "
             "(or 'one-hot-degree')."
         )
-    transforms = [] if use_edge_attr else [_DropEdgeAttr()]
-    feature_transform = _feature_transform(features, dataset)
-    if feature_transform is not None:
-        transforms.append(feature_transform)
-    if transforms:
-        dataset.transform = transforms[0] if len(transforms) == 1 else Compose(transforms)
-    return dataset
+    x = np.concatenate([attributes, labels], axis=1) if use_node_attr else labels
+
+    n_edges = len(files.edges)
+    edge_attr = None
+    if use_edge_attr:
+        edge_attr = np.concatenate(
+            [
+                _as_float32(files.edge_attributes, n_edges),
+                _one_hot_columns(files.edge_labels, n_edges),
+            ],
+            axis=1,
+        )
+        edge_attr = edge_attr if edge_attr.shape[1] else None
+    rows, cols, edge_attr = _coalesce(files.edges, edge_attr, n_nodes)
+
+    if features == "constant":
+        x = np.ones((n_nodes, 1), dtype=np.float32)
+    elif features in ("degree", "one-hot-degree"):
+        degree = np.bincount(rows, minlength=n_nodes)
+        if features == "degree":
+            x = degree.astype(np.float32).reshape(-1, 1)
+        else:
+            x = np.eye(int(degree.max(initial=0)) + 1, dtype=np.float32)[degree]
+
+    n_graphs = files.n_graphs
+    node_ptr = _pointer(np.bincount(files.node_graph, minlength=n_graphs))
+    edge_graph = files.node_graph[rows]
+    edge_ptr = _pointer(np.bincount(edge_graph, minlength=n_graphs))
+    offsets = node_ptr[edge_graph]
+    edge_index = np.stack([rows - offsets, cols - offsets])
+    y = np.unique(files.graph_labels, return_inverse=True)[1].astype(np.int64)
+    graphs = GraphCollection(x, edge_index, node_ptr, edge_ptr, y=y, edge_attr=edge_attr)
+    if drop_degenerate:
+        graphs = graphs[~_degenerate(files, node_ptr)]
+    return graphs
 
 
-def _default_data_home():
-    home = os.environ.get("SKLEARN_FAIR_CACHE")
-    return Path(home) if home else Path.home() / ".cache" / "sklearn_fair"
+def _degenerate(files, node_ptr):
+    """Graphs the reference leaves out: at most one node, or no line in ``A`` (self-loops count)."""
+    n_graphs = files.n_graphs
+    edge_lines = np.bincount(files.node_graph[files.edges[:, 0]], minlength=n_graphs)
+    return (np.diff(node_ptr) <= 1) | (edge_lines == 0)
+
+
+def _coalesce(edges, edge_attr, n_nodes):
+    """PyG's ``remove_self_loops`` then ``coalesce``: sorted, unique edges, attributes summed."""
+    keep = edges[:, 0] != edges[:, 1]
+    edges = edges[keep]
+    keys = edges[:, 0] * n_nodes + edges[:, 1]
+    order = np.argsort(keys, kind="stable")
+    unique_keys, starts = np.unique(keys[order], return_index=True)
+    if edge_attr is not None:
+        edge_attr = edge_attr[keep][order]
+        if len(starts):  # reduceat needs at least one start
+            edge_attr = np.add.reduceat(edge_attr, starts, axis=0)
+    return unique_keys // n_nodes, unique_keys % n_nodes, edge_attr
+
+
+def _as_float32(table, n_rows):
+    if table is None:
+        return np.zeros((n_rows, 0), dtype=np.float32)
+    return table.astype(np.float32)
+
+
+def _one_hot_columns(table, n_rows):
+    """Each label column shifted to start at 0, one-hot encoded up to its maximum, side by side."""
+    if table is None:
+        return np.zeros((n_rows, 0), dtype=np.float32)
+    blocks = []
+    for column in (table - table.min(axis=0)).T:
+        blocks.append(np.eye(int(column.max(initial=0)) + 1, dtype=np.float32)[column])
+    return np.concatenate(blocks, axis=1)
+
+
+def _pointer(counts):
+    ptr = np.zeros(len(counts) + 1, dtype=np.int64)
+    np.cumsum(counts, out=ptr[1:])
+    return ptr
 
 
 def load_mutag(*, features="auto", data_home=None):
@@ -154,22 +221,20 @@ def load_mutag(*, features="auto", data_home=None):
     MUTAG (Debnath et al., 1991) holds 188 nitroaromatic compounds labelled by their
     mutagenic effect on a bacterium (125 mutagenic, 63 not); nodes are atoms with 7
     labels. The raw TU files ship in ``sklearn_fair/graph/data/MUTAG`` (see its
-    ``PROVENANCE.md``); they are copied to ``data_home/TUDataset/MUTAG/raw`` because
-    PyTorch Geometric writes its processed files beside them.
+    ``PROVENANCE.md``) and are read in place.
 
     Parameters
     ----------
     features : str, default="auto"
         Node-feature scheme, see :func:`load_tu_dataset`; ``"auto"`` gives the one-hot
         atom labels (7 features).
-    data_home : str or path-like, default=None
-        Writable cache folder. ``None`` uses ``$SKLEARN_FAIR_CACHE`` or, if unset,
-        ``~/.cache/sklearn_fair``.
+    data_home : None
+        Deprecated and unused: the bundled files are no longer copied anywhere.
 
     Returns
     -------
-    dataset : torch_geometric.datasets.TUDataset
-        The 188 graphs, labels in ``dataset.y`` (0: not mutagenic, 1: mutagenic).
+    graphs : GraphCollection
+        The 188 graphs, labels in ``graphs.y`` (0: not mutagenic, 1: mutagenic).
 
     Examples
     --------
@@ -178,11 +243,12 @@ def load_mutag(*, features="auto", data_home=None):
     >>> len(graphs), graphs.num_node_features, graphs.num_classes
     (188, 7, 2)
     """
-    root = Path(data_home) if data_home is not None else _default_data_home()
-    raw_dir = root / "TUDataset" / "MUTAG" / "raw"
-    raw_dir.mkdir(parents=True, exist_ok=True)
-    for source in (_BUNDLED / "MUTAG" / "raw").iterdir():
-        target = raw_dir / source.name
-        if not target.exists() or target.stat().st_size != source.stat().st_size:
-            shutil.copyfile(source, target)
-    return load_tu_dataset("MUTAG", root / "TUDataset", features=features)
+    graphs = load_tu_dataset("MUTAG", _BUNDLED, features=features)
+    if data_home is not None:
+        warnings.warn(
+            "The 'data_home' parameter of load_mutag is deprecated and has no effect: the "
+            "bundled MUTAG files are read in place. Leave it out.",
+            FutureWarning,
+            stacklevel=2,
+        )
+    return graphs

@@ -66,7 +66,7 @@ def run_graph_demo(n_jobs=1, quick=False, file=sys.stdout):
         graphs = load_mutag()
         print(
             f"MUTAG: {len(graphs)} graphs, {graphs.num_node_features} node features "
-            f"(one-hot atom labels), class counts {np.bincount(graphs.y.numpy()).tolist()}",
+            f"(one-hot atom labels), class counts {np.bincount(graphs.y).tolist()}",
             file=file,
         )
         protocol = "3-fold, 1 refit (quick)" if quick else "10-fold, 3 refits"

@@ -1,4 +1,7 @@
-"""Fixtures for the graph tests: MUTAG from the shared data folder, one torch thread."""
+"""Fixtures for the graph tests: the bundled MUTAG (no shared data needed), one torch thread."""
+
+import shutil
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -16,11 +19,21 @@ def _one_torch_thread():
 
 
 @pytest.fixture(scope="session")
-def mutag(tu_root):
-    """MUTAG (188 graphs, 7 one-hot atom labels) from a temp copy of the shared data."""
-    from sklearn_fair.graph import load_tu_dataset
+def mutag():
+    """MUTAG (188 graphs, 7 one-hot atom labels), read from the copy bundled in the package."""
+    from sklearn_fair.graph import load_mutag
 
-    return load_tu_dataset("MUTAG", tu_root("MUTAG"))
+    return load_mutag()
+
+
+@pytest.fixture(scope="session")
+def mutag_root(tmp_path_factory):
+    """A writable folder holding ``MUTAG/raw`` copied from the package (not the shared data)."""
+    import sklearn_fair.graph
+
+    root = tmp_path_factory.mktemp("bundled")
+    shutil.copytree(Path(sklearn_fair.graph.__file__).parent / "data" / "MUTAG", root / "MUTAG")
+    return root
 
 
 @pytest.fixture(scope="session")
@@ -28,7 +41,7 @@ def mutag_split(mutag):
     """A fixed stratified 75/25 split of MUTAG as lists of graphs, with the test majority rate."""
     from sklearn.model_selection import train_test_split
 
-    y = mutag.y.numpy()
+    y = mutag.y
     train, test = train_test_split(
         np.arange(len(mutag)), test_size=0.25, stratify=y, random_state=0
     )
@@ -36,3 +49,29 @@ def mutag_split(mutag):
     X_test = [mutag[int(i)] for i in test]
     majority = np.bincount(y[test]).max() / len(test)
     return X_train, X_test, majority
+
+
+def _random_graphs(n_graphs=12, edge_features=True, seed=0):
+    """Small random PyG graphs with labels; graph 3 has one node, graphs 3 and 5 no edges."""
+    from torch_geometric.data import Data
+
+    rng = np.random.default_rng(seed)
+    graphs = []
+    for index in range(n_graphs):
+        n_nodes = 1 if index == 3 else int(rng.integers(2, 7))
+        n_edges = 0 if index in (3, 5) else int(rng.integers(1, 9))
+        fields = dict(
+            x=torch.from_numpy(rng.normal(size=(n_nodes, 3)).astype(np.float32)),
+            edge_index=torch.from_numpy(rng.integers(0, n_nodes, size=(2, n_edges))),
+            y=torch.tensor([index % 3]),
+        )
+        if edge_features:
+            fields["edge_attr"] = torch.from_numpy(rng.normal(size=(n_edges, 2)).astype(np.float32))
+        graphs.append(Data(**fields))
+    return graphs
+
+
+@pytest.fixture
+def random_graphs():
+    """A function returning small random graphs (see ``_random_graphs``)."""
+    return _random_graphs

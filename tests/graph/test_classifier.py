@@ -1,6 +1,8 @@
 """GraphClassifier: the scikit-learn contract, inputs, seeding, early stopping, errors."""
 
 import pickle
+import shutil
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -10,9 +12,11 @@ from imblearn.pipeline import Pipeline
 from sklearn.base import clone, is_classifier
 from sklearn.model_selection import GridSearchCV, StratifiedKFold
 from torch_geometric.data import Data
+from torch_geometric.datasets import TUDataset
 
+import sklearn_fair.graph
 from sklearn_fair.graph import DeepMultisets, GraphClassifier, MolecularFingerprint
-from sklearn_fair.model_selection import read_graph_labels
+from sklearn_fair.utils import read_graph_labels
 
 
 def make_clf(module=DeepMultisets, **params):
@@ -58,19 +62,27 @@ def test_clone_is_untrained_and_refits_start_fresh(mutag_split):
         assert torch.equal(before, after)
 
 
-@pytest.mark.parametrize("kind", ["dataset", "list", "object_array"])
-def test_accepts_datasets_lists_and_object_arrays(kind, mutag):
-    X = {
-        "dataset": mutag[:60],
-        "list": [mutag[i] for i in range(60)],
-        "object_array": as_object_array([mutag[i] for i in range(60)]),
-    }[kind]
+@pytest.mark.parametrize("kind", ["collection", "pyg_dataset", "list", "object_array"])
+def test_accepts_collections_datasets_lists_and_object_arrays(kind, mutag, tmp_path):
+    if kind == "pyg_dataset":
+        bundled = Path(sklearn_fair.graph.__file__).parent / "data" / "MUTAG"
+        shutil.copytree(bundled, tmp_path / "MUTAG")
+        X = TUDataset(str(tmp_path), "MUTAG")[:60]
+    else:
+        X = {
+            "collection": mutag[:60],
+            "list": [mutag[i] for i in range(60)],
+            "object_array": as_object_array([mutag[i] for i in range(60)]),
+        }[kind]
     clf = make_clf(max_epochs=1).fit(X)
     assert clf.num_node_features_ == 7
     assert clf.predict(X).shape == (60,)
     proba = clf.predict_proba(X)
     assert proba.shape == (60, 2)
     np.testing.assert_allclose(proba.sum(axis=1), 1, rtol=1e-5)
+    # the same graphs in any container give the same model
+    reference = make_clf(max_epochs=1).fit(mutag[:60])
+    np.testing.assert_array_equal(proba, reference.predict_proba(mutag[:60]))
 
 
 def test_y_may_be_given_and_labels_keep_their_values(mutag_split):
@@ -94,17 +106,18 @@ def test_sizes_are_inferred_not_passed(mutag_split):
         make_clf(module__in_channels=7).fit(X_train)
 
 
-def test_early_stopping_restores_the_best_epoch(mutag_split):
-    X_train, _, _ = mutag_split
-    clf = make_clf(max_epochs=40, patience=2, lr=0.05, monitor="valid_loss").fit(X_train)
-    history = clf.history
-    assert len(history) < 40
-    losses = history[:, "valid_loss"]
-    best_epoch = int(np.argmin(losses))
-    assert len(history) == best_epoch + 1 + 2
-    # the restored weights are those of the best epoch: recompute its validation loss
-    assert "early_stopping" in dict(clf.callbacks_)
-    assert history[:, "valid_acc"][0] is not None
+def test_early_stopping_restores_the_selected_epoch(mutag):
+    """The restored weights give the validation loss recorded at the selected epoch."""
+    X, X_val = mutag[:140], mutag[140:]
+    clf = make_clf(max_epochs=40, patience=2, lr=0.05, monitor="valid_loss").fit(X, X_val=X_val)
+    losses = np.array(clf.history[:, "valid_loss"])
+    selected = len(losses) - np.argmin(losses[::-1])  # the latest epoch with the least loss
+    assert clf.best_epoch_ == selected
+    assert len(clf.history) in (selected + 2, 40)
+    proba = clf.predict_proba(X_val)
+    loss = -np.mean(np.log(proba[np.arange(len(X_val)), X_val.y]))
+    assert loss == pytest.approx(losses[selected - 1], rel=1e-5)
+    assert selected == len(losses) or loss != pytest.approx(losses[-1], rel=1e-5)
 
 
 def test_validation_split_is_stratified_and_held_out(mutag_split):
@@ -142,7 +155,11 @@ def test_missing_node_features_error_names_the_feature_schemes(mutag):
         (dict(patience=0), "'patience' parameter"),
         (dict(validation_fraction=1.5), "'validation_fraction' parameter"),
         (dict(module=DeepMultisets(7, 2)), "'module' parameter"),
-        (dict(train_split=0.2), "validation_fraction"),
+        (dict(train_split=0.2), "'train_split' parameter"),
+        (dict(early_stopping="gl"), "'early_stopping' parameter"),
+        (dict(gl_alpha=-1.0), "'gl_alpha' parameter"),
+        (dict(gl_start_epoch=1.5), "'gl_start_epoch' parameter"),
+        (dict(torch_threads=0), "'torch_threads' parameter"),
     ],
 )
 def test_bad_parameters_are_named(params, match, mutag_split):
@@ -165,6 +182,8 @@ def test_bad_inputs(mutag_split):
         clf.predict(narrow)
     with pytest.raises(ValueError, match="validation split"):
         make_clf().fit(X_train[:4], [0, 0, 0, 1])
+    with pytest.raises(ValueError, match="Unknown label type"):
+        make_clf().fit(X_train[:6], [0.5, 1.5, 0.5, 1.5, 0.5, 1.2])
 
 
 def test_is_a_classifier_and_pickles(mutag_split):

@@ -1,42 +1,104 @@
-"""load_tu_dataset's feature schemes on the real TU files, and the bundled MUTAG."""
+"""load_tu_dataset: the graphs PyG's TUDataset builds from the same raw files, checked files,
+no code from data, and the reference's filter of degenerate graphs."""
+
+import pickle
+import shutil
+import socket
+from pathlib import Path
 
 import numpy as np
 import pytest
 import torch
+from torch_geometric.datasets import TUDataset
+from torch_geometric.transforms import Constant, OneHotDegree
+from torch_geometric.utils import degree
 
-from sklearn_fair.graph import FEATURE_SCHEMES, load_mutag, load_tu_dataset
-from sklearn_fair.model_selection import read_graph_labels
+import sklearn_fair.graph
+from sklearn_fair.graph import FEATURE_SCHEMES, GraphCollection, load_mutag, load_tu_dataset
 
-
-def test_chemical_data_get_one_hot_node_labels(mutag):
-    assert len(mutag) == 188
-    graph = mutag[0]
-    assert graph.x.shape[1] == 7
-    torch.testing.assert_close(graph.x.sum(dim=1), torch.ones(graph.num_nodes))
-    assert graph.edge_attr is None  # the paper did not use the edge labels
-    np.testing.assert_array_equal(np.bincount(read_graph_labels(mutag)), [63, 125])
+BUNDLED = Path(sklearn_fair.graph.__file__).parent / "data"
 
 
-def test_edge_labels_on_request(tu_root):
-    graphs = load_tu_dataset("MUTAG", tu_root("MUTAG"), use_edge_attr=True)
-    assert graphs[0].edge_attr.shape[1] == 4
+@pytest.fixture(scope="module")
+def pyg_copy(tmp_path_factory, request):
+    """``name -> root`` of a private copy of the raw files for PyG (which writes beside them).
+
+    MUTAG comes from the package, the others from the shared data folder."""
+    root = tmp_path_factory.mktemp("pyg")
+
+    def copy(name):
+        if not (root / name).exists():
+            if name == "MUTAG":
+                source = BUNDLED / name
+            else:
+                source = request.getfixturevalue("data_dir") / "TUDataset" / name
+            shutil.copytree(source / "raw", root / name / "raw")
+        return root
+
+    return copy
 
 
-@pytest.mark.parametrize("features, width", [("constant", 1), ("degree", 1), ("one-hot-degree", 5)])
-def test_structural_feature_schemes(features, width, tu_root):
-    graphs = load_tu_dataset("MUTAG", tu_root("MUTAG"), features=features)
-    graph = graphs[0]
-    assert graph.x.shape == (graph.num_nodes, width)
+def pyg_reference(root, name, features, use_edge_attr):
+    """The graphs as PyG's TUDataset and its transforms give them, one Data per graph."""
+    use_node_attr = features == "node-labels+attributes" or (
+        features == "auto" and name == "ENZYMES"
+    )
+    dataset = TUDataset(str(root), name, use_node_attr=use_node_attr, use_edge_attr=use_edge_attr)
+    graphs = [dataset[index] for index in range(len(dataset))]
     if features == "constant":
-        assert torch.all(graph.x == 1)
-    if features == "degree":
-        degrees = torch.bincount(graph.edge_index[0], minlength=graph.num_nodes).float()
-        torch.testing.assert_close(graph.x.view(-1), degrees)
+        graphs = [Constant(1.0, cat=False)(graph) for graph in graphs]
+    elif features == "degree":
+        for graph in graphs:
+            graph.x = degree(graph.edge_index[0], graph.num_nodes).view(-1, 1)
+    elif features == "one-hot-degree":
+        largest = max(
+            int(degree(graph.edge_index[0], graph.num_nodes).max()) if graph.num_edges else 0
+            for graph in graphs
+        )
+        graphs = [OneHotDegree(largest, cat=False)(graph) for graph in graphs]
+    if not use_edge_attr:
+        for graph in graphs:
+            del graph.edge_attr
+    return graphs
+
+
+SCHEMES = ["auto", "node-labels+attributes", "degree", "constant", "one-hot-degree"]
+
+
+@pytest.mark.parametrize(
+    "name, features, use_edge_attr",
+    [("MUTAG", features, False) for features in SCHEMES]
+    + [("MUTAG", "auto", True)]
+    + [(name, features, False) for name in ("PROTEINS", "ENZYMES") for features in SCHEMES]
+    + [("PTC_MR", "auto", True)],
+)
+def test_same_graphs_as_pyg_tudataset(name, features, use_edge_attr, pyg_copy, tmp_path):
+    root = pyg_copy(name)
+    theirs = pyg_reference(root, name, features, use_edge_attr)
+    ours = load_tu_dataset(name, root, features=features, use_edge_attr=use_edge_attr)
+    assert isinstance(ours, GraphCollection)
+    assert len(ours) == len(theirs)
+    for index, (graph, reference) in enumerate(zip(ours, theirs, strict=True)):
+        assert sorted(graph.keys()) == sorted(reference.keys()), index
+        for key in reference.keys():
+            assert graph[key].dtype == reference[key].dtype, (index, key)
+            assert torch.equal(graph[key], reference[key]), (index, key)
+
+
+def test_mutag_without_shared_data(monkeypatch):
+    """MUTAG ships in the package; nothing here may need the shared data folder."""
+    monkeypatch.setenv("SKLEARN_FAIR_DATA", "/nonexistent")
+    graphs = load_mutag()
+    assert len(graphs) == 188 and graphs.num_node_features == 7
+    np.testing.assert_array_equal(np.bincount(graphs.y), [63, 125])
+    assert graphs.edge_attr is None  # the paper did not use the edge labels
+    torch.testing.assert_close(graphs[0].x.sum(dim=1), torch.ones(graphs[0].num_nodes))
+    assert load_mutag(features="degree").num_node_features == 1
 
 
 def test_enzymes_uses_its_node_attributes(tu_root):
     graphs = load_tu_dataset("ENZYMES", tu_root("ENZYMES"))
-    assert graphs.num_node_features == 3 + 18
+    assert graphs.num_node_features == 18 + 3
     assert load_tu_dataset("ENZYMES", tu_root("ENZYMES"), features="node-labels")[0].x.shape[1] == 3
 
 
@@ -48,29 +110,152 @@ def test_social_data_need_an_explicit_scheme(tu_root):
     assert len(graphs) == 1000 and graphs[0].x.shape[1] == 1
 
 
-def test_unknown_scheme_is_named(tu_root):
-    with pytest.raises(ValueError, match="'features' parameter.*Got 'labels'"):
-        load_tu_dataset("MUTAG", tu_root("MUTAG"), features="labels")
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        (dict(features="labels"), r"'features' parameter.*Got 'labels'"),
+        (dict(use_edge_attr="yes"), "'use_edge_attr' parameter"),
+        (dict(drop_degenerate=1), "'drop_degenerate' parameter"),
+    ],
+)
+def test_bad_parameters_are_named(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        load_tu_dataset("MUTAG", BUNDLED, **kwargs)
     assert set(FEATURE_SCHEMES) >= {"auto", "constant", "degree", "one-hot-degree"}
 
 
-def test_bundled_mutag_matches_the_shared_copy(tmp_path, mutag):
-    bundled = load_mutag(data_home=tmp_path)
-    assert (tmp_path / "TUDataset" / "MUTAG" / "raw" / "MUTAG_A.txt").is_file()
-    assert len(bundled) == len(mutag)
-    for index in (0, 100, 187):
-        assert torch.equal(bundled[index].x, mutag[index].x)
-        assert torch.equal(bundled[index].edge_index, mutag[index].edge_index)
-        assert torch.equal(bundled[index].y, mutag[index].y)
-    again = load_mutag(data_home=tmp_path, features="degree")  # reuses the cache
-    assert again.num_node_features == 1
+@pytest.mark.parametrize("name", ["../MUTAG", "MUTAG/raw", "", ".."])
+def test_a_name_is_not_a_path(name):
+    with pytest.raises(ValueError, match="'name' parameter"):
+        load_tu_dataset(name, BUNDLED)
+
+
+def test_a_missing_data_set_names_the_folder_and_never_downloads(tmp_path, monkeypatch):
+    def no_network(*args, **kwargs):
+        raise AssertionError("load_tu_dataset tried to open a network connection")
+
+    monkeypatch.setattr(socket.socket, "connect", no_network)
+    monkeypatch.setattr(socket, "create_connection", no_network)
+    with pytest.raises(FileNotFoundError) as error:
+        load_tu_dataset("PROTEINS", tmp_path)
+    message = str(error.value)
+    assert str(tmp_path / "PROTEINS" / "raw") in message
+    assert "PROTEINS_A.txt" in message and "download PROTEINS.zip" in message
+
+
+class _Alarm:
+    """Unpickling this writes a file: the proof that a pickle was loaded."""
+
+    def __init__(self, path):
+        self.path = path
+
+    def __reduce__(self):
+        return (Path.write_text, (Path(self.path), "unpickled"))
+
+
+def test_processed_files_are_never_unpickled(tmp_path):
+    shutil.copytree(BUNDLED / "MUTAG" / "raw", tmp_path / "MUTAG" / "raw")
+    marker = tmp_path / "code-ran"
+    processed = tmp_path / "MUTAG" / "processed"
+    processed.mkdir()
+    for name in ("data.pt", "pre_filter.pt", "pre_transform.pt", "MUTAG.pt"):
+        (processed / name).write_bytes(pickle.dumps(_Alarm(marker)))
+    graphs = load_tu_dataset("MUTAG", tmp_path)
+    assert len(graphs) == 188
+    assert not marker.exists()
+
+
+def write_tu(folder, name="TOY", **files):
+    """A TU data set from file contents; the defaults are 3 graphs of 2, 3 and 2 nodes."""
+    contents = {
+        "graph_indicator": "1\n1\n2\n2\n2\n3\n3\n",
+        "A": "1, 2\n2, 1\n3, 4\n4, 5\n5, 3\n6, 7\n7, 6\n",
+        "graph_labels": "1\n-1\n1\n",
+        "node_labels": "0\n1\n1\n2\n0\n1\n1\n",
+    }
+    contents.update(files)
+    raw = folder / name / "raw"
+    raw.mkdir(parents=True, exist_ok=True)
+    for part, text in contents.items():
+        if text is not None:
+            (raw / f"{name}_{part}.txt").write_text(text)
+    return folder
+
+
+def test_the_toy_data_set_reads(tmp_path):
+    graphs = load_tu_dataset("TOY", write_tu(tmp_path))
+    np.testing.assert_array_equal(graphs.y, [1, 0, 1])
+    np.testing.assert_array_equal(graphs.node_counts, [2, 3, 2])
+    assert graphs.num_node_features == 3
+    np.testing.assert_array_equal(graphs[1].edge_index.numpy(), [[0, 1, 2], [1, 2, 0]])
+
+
+@pytest.mark.parametrize(
+    "files, where, match",
+    [
+        (dict(A="1, 2\n2, 1\n3, 4\n4, 9\n"), "TOY_A.txt, line 4", "out of range"),
+        (dict(A="1, 2\n2, 3\n"), "TOY_A.txt, line 2", "joins graph 1 and graph 2"),
+        (dict(graph_labels="1\n-1\n1\n1\n"), "TOY_graph_labels.txt has 4 lines", "more than"),
+        (dict(graph_labels="1\n-1\n"), "TOY_graph_labels.txt has 2 lines", "fewer than"),
+        (dict(node_labels="0\n1\nC\n2\n0\n1\n1\n"), "TOY_node_labels.txt, line 3", "'C' is not"),
+        (dict(A="1, 2\n2, 1.5\n"), "TOY_A.txt, line 2", "'1.5' is not an integer"),
+        (dict(A="1, 2\n\n2, 1\n"), "TOY_A.txt, line 2", "empty line"),
+        (dict(A="1, 2\n2, 1, 3\n"), "TOY_A.txt, line 2", "3 values"),
+        (dict(graph_indicator="1\n1\n3\n3\n3\n4\n4\n"), "indicator.txt, line 3", "graph id 3"),
+        (dict(graph_indicator="1\n2\n1\n2\n2\n3\n3\n"), "indicator.txt, line 3", "after 2"),
+        (dict(graph_indicator="2\n2\n"), "indicator.txt, line 1", "must be 1"),
+        (dict(node_labels="0\n1\n1\n"), "TOY_node_labels.txt has 3 lines", "7 nodes"),
+        (dict(edge_labels="1\n2\n"), "TOY_edge_labels.txt has 2 lines", "7 edges"),
+        (dict(node_attributes="0.5\n1\n1\n2\nnan?\n1\n1\n"), "attributes.txt, line 5", "number"),
+    ],
+)
+def test_inconsistent_raw_files_name_the_file_and_line(files, where, match, tmp_path):
+    root = write_tu(tmp_path, **files)
+    with pytest.raises(ValueError, match=match) as error:
+        load_tu_dataset("TOY", root)
+    assert where in str(error.value)
+
+
+def test_drop_degenerate_graphs_as_the_reference(tmp_path):
+    # graph 1: one node; graph 2: two nodes, no edge; graph 3: two nodes, only a self-loop
+    # (an edge for the reference's networkx graph, so kept); graph 4: a proper edge
+    root = write_tu(
+        tmp_path,
+        graph_indicator="1\n2\n2\n3\n3\n4\n4\n",
+        A="1, 1\n4, 4\n6, 7\n7, 6\n",
+        graph_labels="1\n2\n1\n2\n",
+        node_labels=None,
+    )
+    every = load_tu_dataset("TOY", root, features="degree")
+    kept = load_tu_dataset("TOY", root, features="degree", drop_degenerate=True)
+    assert len(every) == 4 and len(kept) == 2
+    for ours, position in zip(kept, [2, 3], strict=True):
+        for key in ("x", "edge_index", "y"):
+            assert torch.equal(ours[key], every[position][key])
+    np.testing.assert_array_equal(kept.y, [0, 1])  # labels encoded over all graphs first
+
+
+@pytest.mark.parametrize(
+    "name, features",
+    [("PROTEINS", "auto"), ("NCI1", "auto"), ("IMDB-BINARY", "degree")],
+)
+def test_drop_degenerate_changes_none_of_our_data_sets(name, features, tu_root):
+    """As the user guide states (computed over every data set of the shared folder)."""
+    root = tu_root(name)
+    graphs = load_tu_dataset(name, root, features=features)
+    kept = load_tu_dataset(name, root, features=features, drop_degenerate=True)
+    assert len(kept) == len(graphs)
+    assert (graphs.node_counts > 1).all() and (graphs.edge_counts > 0).all()
+
+
+def test_load_mutag_data_home_is_deprecated(tmp_path):
+    with pytest.warns(FutureWarning, match="'data_home' parameter of load_mutag"):
+        graphs = load_mutag(data_home=tmp_path)
+    assert len(graphs) == 188
+    assert not any(tmp_path.iterdir())  # nothing copied anywhere
 
 
 def test_bundled_mutag_has_provenance():
-    from pathlib import Path
-
-    import sklearn_fair.graph
-
-    folder = Path(sklearn_fair.graph.__file__).parent / "data" / "MUTAG"
+    folder = BUNDLED / "MUTAG"
     assert "Licence" in (folder / "PROVENANCE.md").read_text()
     assert len(list((folder / "raw").iterdir())) == 6

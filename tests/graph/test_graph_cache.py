@@ -8,7 +8,7 @@ import numpy as np
 from skorch.callbacks import LRScheduler
 
 from sklearn_fair import NestedCV
-from sklearn_fair.graph import GraphClassifier, MolecularFingerprint, load_tu_dataset
+from sklearn_fair.graph import GraphClassifier, MolecularFingerprint
 from sklearn_fair.model_selection import StratifiedGraphKFold
 
 ENTRY_NAME = textwrap.dedent(
@@ -17,11 +17,11 @@ ENTRY_NAME = textwrap.dedent(
     import numpy as np
     from sklearn.metrics import get_scorer
     from skorch.callbacks import LRScheduler
-    from sklearn_fair.graph import GraphClassifier, MolecularFingerprint, load_tu_dataset
+    from sklearn_fair.graph import GraphClassifier, MolecularFingerprint, load_mutag
     from sklearn_fair.model_selection._cache import TaskCache
 
-    graphs = load_tu_dataset("MUTAG", sys.argv[1])
-    cache = TaskCache(sys.argv[2], graphs, None, {"score": get_scorer("accuracy")}, {}, {})
+    graphs = load_mutag()
+    cache = TaskCache(sys.argv[1], graphs, None, {"score": get_scorer("accuracy")}, {}, {})
     estimator = GraphClassifier(MolecularFingerprint, max_epochs=2, random_state=0)
     params = {"module__hidden_units": 8, "callbacks": [LRScheduler(step_every="epoch")]}
     print(cache.path_for(estimator, params, np.arange(100), np.arange(100, 188), "assessment"))
@@ -29,9 +29,9 @@ ENTRY_NAME = textwrap.dedent(
 )
 
 
-def entry_name(root, cache_dir):
+def entry_name(cache_dir):
     completed = subprocess.run(
-        [sys.executable, "-c", ENTRY_NAME, str(root), str(cache_dir)],
+        [sys.executable, "-c", ENTRY_NAME, str(cache_dir)],
         capture_output=True,
         text=True,
         check=True,
@@ -39,11 +39,9 @@ def entry_name(root, cache_dir):
     return completed.stdout.strip().splitlines()[-1]
 
 
-def test_entry_names_of_graph_tasks_are_the_same_in_every_process(tu_root, tmp_path):
+def test_entry_names_of_graph_tasks_are_the_same_in_every_process(tmp_path):
     """torch tensors pickle differently in each process; the cache must not depend on that."""
-    root = tu_root("MUTAG")
-    load_tu_dataset("MUTAG", root)  # processed once, so both children read the same files
-    first, second = entry_name(root, tmp_path), entry_name(root, tmp_path)
+    first, second = entry_name(tmp_path), entry_name(tmp_path)
     assert first == second
     assert first.endswith(".json")
 

@@ -1,0 +1,428 @@
+"""GraphCollection: many graphs in a few stacked numpy arrays.
+
+Invariants (checked by the public constructor, kept by every operation):
+
+* graph ``i`` owns the rows ``node_ptr[i]:node_ptr[i + 1]`` of ``x`` and the columns
+  ``edge_ptr[i]:edge_ptr[i + 1]`` of ``edge_index`` (and the rows of ``edge_attr``);
+* ``edge_index`` holds node ids *local* to their graph (``0 <= id < n_nodes(i)``), as PyTorch
+  Geometric stores a data set, so that one graph is a plain slice;
+* the object holds numpy arrays and nothing else: its pickle is the size of the data (joblib
+  memory-maps it for parallel workers) and no torch object lives in it.
+
+PyG's ``InMemoryDataset`` keeps one storage plus per-graph views once a label has been read, and
+pickles every view with a copy of the whole storage (3.5 GB for PROTEINS); this container is
+what a parallel run ships instead.
+"""
+
+import numbers
+
+import numpy as np
+import torch
+from torch_geometric.data import Data
+
+__all__ = ["GraphCollection", "stack_graphs"]
+
+# Attributes of a Data object that a collection keeps; anything else is refused, not dropped.
+_KNOWN_KEYS = {"x", "edge_index", "edge_attr", "y", "num_nodes"}
+
+
+class GraphCollection:
+    """Graphs for graph classification, stored as stacked numpy arrays.
+
+    Behaves like a sequence of PyTorch Geometric ``Data`` objects: ``len(c)``,
+    ``c[i]`` (a ``Data`` with ``x``, ``edge_index``, ``y`` and, if present,
+    ``edge_attr``) and iteration; ``c[indices]`` and ``c[start:stop]`` return a
+    smaller collection. Its pickle holds only numpy arrays, so sending it to parallel
+    workers costs the size of the data once (joblib memory-maps large arrays), and
+    :func:`sklearn_fair.utils.fingerprint` hashes its arrays directly.
+
+    :func:`~sklearn_fair.graph.load_tu_dataset` returns one; build one from your own
+    graphs with :meth:`from_data_list`.
+
+    Parameters
+    ----------
+    x : array-like of shape (n_nodes_total, n_node_features)
+        Node features of all graphs, graph after graph.
+    edge_index : array-like of int of shape (2, n_edges_total)
+        Edges of all graphs, graph after graph, as node ids local to their graph
+        (0 is the graph's first node).
+    node_ptr : array-like of int of shape (n_graphs + 1,)
+        Graph ``i`` owns the rows ``node_ptr[i]:node_ptr[i + 1]`` of ``x``.
+    edge_ptr : array-like of int of shape (n_graphs + 1,)
+        Graph ``i`` owns the columns ``edge_ptr[i]:edge_ptr[i + 1]`` of ``edge_index``.
+    y : array-like of shape (n_graphs,), default=None
+        One label per graph; ``None`` for unlabelled graphs.
+    edge_attr : array-like of shape (n_edges_total, n_edge_features), default=None
+        Edge features, in the order of ``edge_index``.
+
+    Attributes
+    ----------
+    x, edge_index, node_ptr, edge_ptr, y, edge_attr : ndarray or None
+        The arrays above (``edge_index``, ``node_ptr`` and ``edge_ptr`` as int64).
+
+    See Also
+    --------
+    sklearn_fair.graph.load_tu_dataset : TU data sets as a GraphCollection.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from torch_geometric.data import Data
+    >>> from sklearn_fair.graph import GraphCollection
+    >>> triangle = Data(x=torch.ones(3, 2), edge_index=torch.tensor([[0, 1, 2], [1, 2, 0]]),
+    ...                 y=torch.tensor([1]))
+    >>> pair = Data(x=torch.zeros(2, 2), edge_index=torch.tensor([[0], [1]]), y=torch.tensor([0]))
+    >>> graphs = GraphCollection.from_data_list([triangle, pair, triangle])
+    >>> len(graphs), graphs.num_node_features, graphs.y
+    (3, 2, array([1, 0, 1]))
+    >>> graphs[1]
+    Data(x=[2, 2], edge_index=[2, 1], y=[1])
+    >>> graphs[[2, 1]].node_counts
+    array([3, 2])
+    """
+
+    def __init__(self, x, edge_index, node_ptr, edge_ptr, *, y=None, edge_attr=None):
+        x = np.asarray(x)
+        edge_index = np.asarray(edge_index)
+        node_ptr = np.asarray(node_ptr)
+        edge_ptr = np.asarray(edge_ptr)
+        for name, array in (
+            ("edge_index", edge_index),
+            ("node_ptr", node_ptr),
+            ("edge_ptr", edge_ptr),
+        ):
+            if array.size and array.dtype.kind not in "iu":
+                raise ValueError(
+                    f"The '{name}' parameter of GraphCollection must hold integers. "
+                    f"Got dtype {array.dtype} instead."
+                )
+        edge_index = edge_index.astype(np.int64, copy=False).reshape(2, -1)
+        node_ptr = node_ptr.astype(np.int64, copy=False)
+        edge_ptr = edge_ptr.astype(np.int64, copy=False)
+        _check_ptr("node_ptr", node_ptr, len(x), "rows of x")
+        _check_ptr("edge_ptr", edge_ptr, edge_index.shape[1], "columns of edge_index")
+        if len(node_ptr) != len(edge_ptr):
+            raise ValueError(
+                f"node_ptr and edge_ptr must have the same length (n_graphs + 1). Got "
+                f"{len(node_ptr)} and {len(edge_ptr)} instead."
+            )
+        n_graphs = len(node_ptr) - 1
+        if y is not None:
+            y = np.asarray(y).reshape(-1) if np.ndim(y) else np.asarray(y).reshape(1)
+            if len(y) != n_graphs:
+                raise ValueError(
+                    f"y holds {len(y)} labels for {n_graphs} graphs; give one label per graph."
+                )
+        if edge_attr is not None:
+            edge_attr = np.asarray(edge_attr)
+            if len(edge_attr) != edge_index.shape[1]:
+                raise ValueError(
+                    f"edge_attr has {len(edge_attr)} rows for {edge_index.shape[1]} edges; "
+                    "give one row per edge."
+                )
+        _check_local_edges(edge_index, node_ptr, edge_ptr, "")
+        self._set(x, edge_index, node_ptr, edge_ptr, y, edge_attr)
+
+    def _set(self, x, edge_index, node_ptr, edge_ptr, y, edge_attr):
+        self.x = x
+        self.edge_index = edge_index
+        self.node_ptr = node_ptr
+        self.edge_ptr = edge_ptr
+        self.y = y
+        self.edge_attr = edge_attr
+
+    @classmethod
+    def _from_checked(cls, x, edge_index, node_ptr, edge_ptr, y, edge_attr):
+        """Build from arrays that already satisfy the invariants (no checks, no copies)."""
+        collection = cls.__new__(cls)
+        collection._set(x, edge_index, node_ptr, edge_ptr, y, edge_attr)
+        return collection
+
+    @classmethod
+    def from_data_list(cls, data_list):
+        """Stack a sequence of PyTorch Geometric ``Data`` objects into a collection.
+
+        Parameters
+        ----------
+        data_list : sequence of torch_geometric.data.Data
+            Graphs with a node-feature matrix ``x`` and an ``edge_index``; either all or
+            none carry a label ``y`` (one value each) and an ``edge_attr``.
+
+        Returns
+        -------
+        collection : GraphCollection
+
+        Raises
+        ------
+        ValueError
+            If a graph has no ``x``, a label with several values, an attribute the
+            collection cannot hold (it would otherwise be dropped silently), or if only
+            some graphs have ``y`` or ``edge_attr``.
+        """
+        return stack_graphs(data_list, "data_list")
+
+    # -- sequence protocol -----------------------------------------------------------------------
+
+    def __len__(self):
+        return len(self.node_ptr) - 1
+
+    def __iter__(self):
+        for index in range(len(self)):
+            yield self._graph(index)
+
+    def __getitem__(self, key):
+        if isinstance(key, numbers.Integral) and not isinstance(key, bool):
+            index = int(key)
+            if not -len(self) <= index < len(self):
+                raise IndexError(f"Graph index {index} is out of range for {len(self)} graphs.")
+            return self._graph(index % len(self))
+        if isinstance(key, slice):
+            return self.take(np.arange(len(self))[key])
+        if isinstance(key, torch.Tensor):
+            key = key.cpu().numpy()
+        indices = np.asarray(key)
+        if indices.dtype == bool:
+            if indices.shape != (len(self),):
+                raise IndexError(
+                    f"A boolean mask must have one entry per graph ({len(self)}). "
+                    f"Got shape {indices.shape} instead."
+                )
+            indices = np.flatnonzero(indices)
+        if indices.ndim != 1 or (indices.size and indices.dtype.kind not in "iu"):
+            raise TypeError(
+                "A GraphCollection is indexed by an int, a slice, a 1-D array of ints or a "
+                f"boolean mask. Got {type(key).__name__} instead."
+            )
+        return self.take(indices)
+
+    def take(self, indices):
+        """Return the graphs at ``indices`` (repeats allowed) as a new collection.
+
+        Parameters
+        ----------
+        indices : array-like of int of shape (n_selected,)
+            Graph positions; negative values count from the end.
+
+        Returns
+        -------
+        collection : GraphCollection
+        """
+        indices = np.asarray(indices, dtype=np.int64).reshape(-1)
+        n_graphs = len(self)
+        if indices.size and (indices.min() < -n_graphs or indices.max() >= n_graphs):
+            bad = indices[(indices < -n_graphs) | (indices >= n_graphs)][0]
+            raise IndexError(f"Graph index {int(bad)} is out of range for {n_graphs} graphs.")
+        indices = indices % max(n_graphs, 1)
+        node_rows, node_ptr = _gather(self.node_ptr, indices)
+        edge_cols, edge_ptr = _gather(self.edge_ptr, indices)
+        return self._from_checked(
+            self.x[node_rows],
+            self.edge_index[:, edge_cols],
+            node_ptr,
+            edge_ptr,
+            None if self.y is None else self.y[indices],
+            None if self.edge_attr is None else self.edge_attr[edge_cols],
+        )
+
+    def _graph(self, index):
+        first, last = self.node_ptr[index], self.node_ptr[index + 1]
+        start, stop = self.edge_ptr[index], self.edge_ptr[index + 1]
+        # copies: the arrays may be read-only memory maps in a joblib worker
+        fields = {
+            "x": torch.from_numpy(np.array(self.x[first:last])),
+            "edge_index": torch.from_numpy(np.array(self.edge_index[:, start:stop])),
+        }
+        if self.edge_attr is not None:
+            fields["edge_attr"] = torch.from_numpy(np.array(self.edge_attr[start:stop]))
+        if self.y is not None:
+            fields["y"] = torch.from_numpy(np.array(self.y[index : index + 1]))
+        return Data(**fields)
+
+    # -- facts ---------------------------------------------------------------------------------
+
+    @property
+    def node_counts(self):
+        """ndarray of shape (n_graphs,): the number of nodes of each graph."""
+        return np.diff(self.node_ptr)
+
+    @property
+    def edge_counts(self):
+        """ndarray of shape (n_graphs,): the number of edges of each graph."""
+        return np.diff(self.edge_ptr)
+
+    @property
+    def num_node_features(self):
+        """int: the number of node features (columns of ``x``)."""
+        return int(self.x.shape[1]) if self.x.ndim == 2 else 1
+
+    @property
+    def num_edge_features(self):
+        """int or None: the number of edge features, ``None`` without ``edge_attr``."""
+        if self.edge_attr is None:
+            return None
+        return int(self.edge_attr.shape[1]) if self.edge_attr.ndim == 2 else 1
+
+    @property
+    def num_classes(self):
+        """int: the number of distinct labels (0 for unlabelled graphs)."""
+        return 0 if self.y is None else len(np.unique(self.y))
+
+    def __fingerprint__(self):
+        """The arrays that define the collection (hook of ``sklearn_fair.utils.fingerprint``)."""
+        return {
+            "x": self.x,
+            "edge_index": self.edge_index,
+            "node_ptr": self.node_ptr,
+            "edge_ptr": self.edge_ptr,
+            "y": self.y,
+            "edge_attr": self.edge_attr,
+        }
+
+    def __graph_labels__(self):
+        """The label of every graph (the fast path of ``sklearn_fair.utils.read_graph_labels``)."""
+        if self.y is None:
+            raise ValueError(
+                "Graph 0 of X has no label (its 'y' is missing or None); every graph needs "
+                "exactly one class label, or pass y explicitly."
+            )
+        return self.y
+
+    def __repr__(self):
+        edge = "" if self.edge_attr is None else f", num_edge_features={self.num_edge_features}"
+        labels = "" if self.y is not None else ", unlabelled"
+        return (
+            f"GraphCollection(n_graphs={len(self)}, n_nodes={len(self.x)}, "
+            f"n_edges={self.edge_index.shape[1]}, num_node_features={self.num_node_features}"
+            f"{edge}{labels})"
+        )
+
+
+def _gather(ptr, indices):
+    """Positions of the rows of the graphs ``indices`` in order, and the pointer of the result."""
+    starts = ptr[indices]
+    counts = ptr[indices + 1] - starts
+    new_ptr = _pointer(counts)
+    positions = np.arange(new_ptr[-1], dtype=np.int64) + np.repeat(starts - new_ptr[:-1], counts)
+    return positions, new_ptr
+
+
+def _pointer(counts):
+    ptr = np.zeros(len(counts) + 1, dtype=np.int64)
+    np.cumsum(counts, out=ptr[1:])
+    return ptr
+
+
+def _check_ptr(name, ptr, total, what):
+    if ptr.ndim != 1 or len(ptr) < 1 or ptr[0] != 0 or ptr[-1] != total:
+        raise ValueError(
+            f"The '{name}' parameter of GraphCollection must be a 1-D array from 0 to the "
+            f"number of {what} ({total}). Got {ptr[:3].tolist()}...{ptr[-1:].tolist()} instead."
+        )
+    if np.any(np.diff(ptr) < 0):
+        raise ValueError(f"The '{name}' parameter of GraphCollection must be non-decreasing.")
+
+
+def _to_numpy(tensor):
+    if isinstance(tensor, torch.Tensor):
+        return tensor.detach().cpu().numpy()
+    return np.asarray(tensor)
+
+
+def stack_graphs(data_list, name):
+    """:meth:`GraphCollection.from_data_list`, naming ``name`` (e.g. ``"X"``) in its errors."""
+    graphs = list(data_list)
+    if not graphs:
+        raise ValueError(f"{name} holds no graphs; a GraphCollection needs at least one graph.")
+    xs, edges, attrs, labels = [], [], [], []
+    for index, graph in enumerate(graphs):
+        if not isinstance(graph, Data):
+            raise TypeError(
+                f"Graph {index} of {name} is a {type(graph).__name__}, not a torch_geometric "
+                f"Data object; {name} must be a sequence of Data objects."
+            )
+        extra = sorted(set(graph.keys()) - _KNOWN_KEYS)
+        if extra:
+            raise ValueError(
+                f"Graph {index} of {name} has the attributes {extra}, which a GraphCollection "
+                "does not hold (it keeps x, edge_index, edge_attr and y)."
+            )
+        if graph.x is None:
+            raise ValueError(
+                f"Graph {index} of {name} has no node-feature matrix 'x'. Graphs without node "
+                "features (e.g. the social TU data sets) need a feature scheme: load them "
+                "with load_tu_dataset(name, root, features='constant') for a constant 1 "
+                "per node, features='degree' for the node degree, or "
+                "features='one-hot-degree'."
+            )
+        x = _to_numpy(graph.x)
+        if "num_nodes" in graph.keys() and graph.num_nodes != len(x):
+            raise ValueError(
+                f"Graph {index} of {name} has num_nodes={graph.num_nodes} but {len(x)} rows in 'x'."
+            )
+        if graph.edge_index is None:
+            edge_index = np.zeros((2, 0), dtype=np.int64)
+        else:
+            edge_index = _to_numpy(graph.edge_index).astype(np.int64, copy=False)
+        xs.append(x)
+        edges.append(edge_index.reshape(2, -1))
+        attrs.append(None if graph.edge_attr is None else _to_numpy(graph.edge_attr))
+        labels.append(None if graph.y is None else _to_numpy(graph.y).reshape(-1))
+    has_attr = [attr is not None for attr in attrs]
+    if any(has_attr) and not all(has_attr):
+        raise ValueError(
+            f"Graph {has_attr.index(False)} of {name} has no 'edge_attr' but graph "
+            f"{has_attr.index(True)} has; either every graph has edge features or none has."
+        )
+    has_y = [label is not None for label in labels]
+    if any(has_y) and not all(has_y):
+        raise ValueError(
+            f"Graph {has_y.index(False)} of {name} has no label ('y') but graph "
+            f"{has_y.index(True)} has; either every graph has one label or none has."
+        )
+    y = None
+    if all(has_y):
+        sizes = [label.size for label in labels]
+        if any(size != 1 for size in sizes):
+            index = next(i for i, size in enumerate(sizes) if size != 1)
+            raise ValueError(
+                f"Graph {index} of {name} has {sizes[index]} label values; graph "
+                "classification needs exactly one label per graph."
+            )
+        y = np.concatenate(labels)
+    widths = [x.shape[1:] for x in xs]
+    if len(set(widths)) != 1:
+        index = next(i for i, width in enumerate(widths) if width != widths[0])
+        sizes = sorted({int(np.prod(width)) for width in widths})
+        raise ValueError(
+            f"The graphs of {name} have node-feature matrices of different widths {sizes} "
+            f"(graph 0: {widths[0]}, graph {index}: {widths[index]} per node); every graph "
+            "needs the same node features."
+        )
+    node_ptr = _pointer(np.array([len(x) for x in xs]))
+    edge_ptr = _pointer(np.array([edge_index.shape[1] for edge_index in edges]))
+    edge_index = np.concatenate(edges, axis=1)
+    _check_local_edges(edge_index, node_ptr, edge_ptr, f" of {name}")
+    return GraphCollection(
+        np.concatenate(xs),
+        edge_index,
+        node_ptr,
+        edge_ptr,
+        y=y,
+        edge_attr=np.concatenate(attrs) if all(has_attr) else None,
+    )
+
+
+def _check_local_edges(edge_index, node_ptr, edge_ptr, of_name):
+    """Every edge of graph i joins two of its nodes: local ids in 0..n_nodes(i) - 1."""
+    if not edge_index.size:
+        return
+    graph_of_edge = np.repeat(np.arange(len(node_ptr) - 1), np.diff(edge_ptr))
+    limits = np.diff(node_ptr)[graph_of_edge]
+    bad = np.flatnonzero(((edge_index < 0) | (edge_index >= limits)).any(axis=0))
+    if len(bad):
+        graph, edge = int(graph_of_edge[bad[0]]), bad[0]
+        raise ValueError(
+            f"Graph {graph}{of_name} has an 'edge_index' entry out of range for its "
+            f"{int(limits[edge])} nodes (the edge {tuple(edge_index[:, edge].tolist())}); edge "
+            "ids are local to each graph, from 0."
+        )

@@ -1,0 +1,125 @@
+"""Early stopping as the reference code of Errica et al. (2020) does it.
+
+diningphil/gnn-comparison (``models/utils/EarlyStopper.py``, ``models/gnn_wrapper/NetWrapper.py``)
+has two stoppers, called once per epoch (epochs count from 1) with the validation loss and
+accuracy:
+
+* ``Patience(patience=20, use_loss=True)``: an epoch whose score ties or beats the best so far
+  (``<=`` for the loss, ``>=`` for the accuracy) becomes the best epoch and restarts the count;
+  training stops after ``patience`` epochs in a row that do not. The paper's configs use
+  ``patience=500`` with both ``use_loss`` values.
+* ``GLStopper(starting_epoch, alpha=5, use_loss=True)`` (generalisation loss, Prechelt 1997):
+  epochs up to ``starting_epoch`` are ignored; later, a tie or better becomes the best epoch,
+  and any other epoch stops training when ``100 * (loss / best_loss - 1) > alpha`` (loss), or
+  ``best_acc / acc - 1 > alpha`` (accuracy; the reference does not scale this one by 100).
+
+A tie counts as an improvement, so the *latest* of equally good epochs is the one kept, unlike
+skorch's ``EarlyStopping``, which needs a strict improvement. The reference reports the metrics
+of the best epoch; GraphClassifier restores that epoch's weights, which gives the same test
+predictions.
+"""
+
+import copy
+import math
+
+from skorch.callbacks import Callback
+
+__all__ = ["ReferenceEarlyStopping", "StoppingRule"]
+
+
+class StoppingRule:
+    """The decision of the reference's stoppers, one epoch at a time.
+
+    Parameters
+    ----------
+    criterion : {"patience", "generalization_loss"}
+    lower_is_better : bool
+        ``True`` for a loss, ``False`` for an accuracy (the reference's ``use_loss``).
+    patience : int
+        Used by ``"patience"``.
+    alpha : float
+        Used by ``"generalization_loss"``.
+    start_epoch : int
+        Used by ``"generalization_loss"``: epochs ``<= start_epoch`` are ignored.
+    """
+
+    def __init__(self, criterion, *, lower_is_better, patience, alpha, start_epoch):
+        self.criterion = criterion
+        self.lower_is_better = lower_is_better
+        self.patience = patience
+        self.alpha = alpha
+        self.start_epoch = start_epoch
+        self.best_score = math.inf if lower_is_better else -math.inf
+        self.best_epoch = None
+        self.counter = 0
+
+    def update(self, epoch, score):
+        """Record the score of ``epoch`` (1-based); return ``(is_best, stop)``."""
+        if self.criterion == "generalization_loss" and epoch <= self.start_epoch:
+            return False, False
+        # comparisons as the reference writes them: a NaN score is never an improvement
+        if self.lower_is_better:
+            improved = score <= self.best_score
+        else:
+            improved = score >= self.best_score
+        if improved:
+            self.best_score, self.best_epoch, self.counter = score, epoch, 0
+            return True, False
+        if self.criterion == "patience":
+            self.counter += 1
+            return False, self.counter >= self.patience
+        return False, self._generalization_loss(score) > self.alpha
+
+    def _generalization_loss(self, score):
+        best = self.best_score
+        if self.lower_is_better:
+            return 100 * (score / best - 1) if best else math.inf
+        return best / score - 1 if score else math.inf
+
+
+class ReferenceEarlyStopping(Callback):
+    """Stop a skorch fit by :class:`StoppingRule` and restore the best epoch's weights.
+
+    Records ``stopping_best`` (whether the epoch is the new best) in the history each epoch
+    and ``best_epoch_`` (1-based, ``None`` if no epoch qualified) when training ends. With
+    ``criterion="patience"`` and ``patience=None`` it does nothing: training runs to the end
+    and keeps the last weights.
+    """
+
+    def __init__(self, monitor, criterion, *, patience, alpha, start_epoch):
+        self.monitor = monitor
+        self.criterion = criterion
+        self.patience = patience
+        self.alpha = alpha
+        self.start_epoch = start_epoch
+
+    def on_train_begin(self, net, **kwargs):
+        self.best_state_ = None
+        self.best_epoch_ = None
+        self.rule_ = None
+        if self.criterion == "patience" and self.patience is None:
+            return
+        self.rule_ = StoppingRule(
+            self.criterion,
+            lower_is_better=self.monitor.endswith("loss"),
+            patience=self.patience,
+            alpha=self.alpha,
+            start_epoch=self.start_epoch,
+        )
+
+    def on_epoch_end(self, net, **kwargs):
+        if self.rule_ is None:
+            return
+        epoch = len(net.history)
+        is_best, stop = self.rule_.update(epoch, net.history[-1, self.monitor])
+        net.history.record("stopping_best", is_best)
+        if is_best:
+            self.best_state_ = copy.deepcopy(net.module_.state_dict())
+            self.best_epoch_ = epoch
+        if stop:
+            raise KeyboardInterrupt  # skorch's way to end fit_loop; on_train_end still runs
+
+    def on_train_end(self, net, **kwargs):
+        if self.best_state_ is not None:
+            net.module_.load_state_dict(self.best_state_)
+            self.best_state_ = None  # not kept in the fitted estimator's pickle

@@ -1,0 +1,184 @@
+"""Reading the text files of a TU data set, checked line by line, without running any code.
+
+The TU format (https://chrsmrrs.github.io/datasets/docs/format/) is a folder of comma-separated
+text files: ``NAME_graph_indicator.txt`` (line i: the graph of node i), ``NAME_A.txt`` (one
+edge ``i, j`` of 1-based node ids per line), ``NAME_graph_labels.txt`` (one label per graph) and
+optional node and edge labels and attributes (one line per node or per edge line of ``A``).
+
+Everything is parsed with numpy from ``raw/``; no processed or pickled file is ever read, so a
+data folder from elsewhere cannot run code. Every inconsistency that would otherwise give a
+silently different data set raises a ValueError naming the file and the line.
+"""
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+__all__ = ["TUFiles", "read_tu_files"]
+
+_TU_URL = "https://chrsmrrs.github.io/datasets/docs/datasets/"
+
+
+@dataclass(frozen=True)
+class TUFiles:
+    """The raw content of a TU data set, node ids made 0-based, nothing else changed."""
+
+    node_graph: np.ndarray  # (n_nodes,) graph of each node, 0-based, sorted
+    edges: np.ndarray  # (n_edge_lines, 2) global 0-based node ids, as listed in A
+    graph_labels: np.ndarray  # (n_graphs,) int64, raw values
+    node_labels: np.ndarray | None  # (n_nodes, k) int64
+    node_attributes: np.ndarray | None  # (n_nodes, d) float64
+    edge_labels: np.ndarray | None  # (n_edge_lines, k) int64
+    edge_attributes: np.ndarray | None  # (n_edge_lines, d) float64
+
+    @property
+    def n_graphs(self):
+        return len(self.graph_labels)
+
+
+def read_tu_files(name, raw_dir):
+    """Read and check the TU files of data set ``name`` in ``raw_dir``.
+
+    Raises
+    ------
+    FileNotFoundError
+        If a required file is missing; the message says where the files go and where to get
+        them (nothing is downloaded).
+    ValueError
+        If a value is not a number, a node id is out of range, an edge joins two graphs, the
+        graph indicator is not sorted and contiguous, or a file has the wrong number of lines;
+        the message names the file and the line.
+    """
+    raw_dir = Path(raw_dir)
+    required = [raw_dir / f"{name}_{part}.txt" for part in ("graph_indicator", "A", "graph_labels")]
+    missing = [path.name for path in required if not path.is_file()]
+    if missing:
+        raise FileNotFoundError(
+            f"The TU data set {name!r} was not found: {raw_dir} lacks {missing}. sklearn-fair "
+            f"never downloads data: download {name}.zip from the TU collection ({_TU_URL}) and "
+            f"unpack its text files into {raw_dir}/ (the layout root/{name}/raw/{name}_A.txt "
+            "that PyTorch Geometric's TUDataset also uses)."
+        )
+    indicator_path, a_path, labels_path = required
+
+    node_graph = _read_table(indicator_path, np.int64, n_columns=1)[:, 0]
+    _check_indicator(indicator_path, node_graph)
+    node_graph = node_graph - 1
+    n_nodes = len(node_graph)
+    n_graphs = int(node_graph[-1]) + 1
+
+    edges = _read_table(a_path, np.int64, n_columns=2, allow_empty=True)
+    _check_edges(a_path, edges, node_graph)
+    edges = edges - 1
+
+    graph_labels = _read_table(labels_path, np.int64, n_columns=1)[:, 0]
+    _check_count(labels_path, len(graph_labels), n_graphs, "graph", indicator_path)
+
+    optional = {}
+    for part, dtype, count, what in (
+        ("node_labels", np.int64, n_nodes, "node"),
+        ("node_attributes", np.float64, n_nodes, "node"),
+        ("edge_labels", np.int64, len(edges), "edge"),
+        ("edge_attributes", np.float64, len(edges), "edge"),
+    ):
+        path = raw_dir / f"{name}_{part}.txt"
+        if not path.is_file():
+            optional[part] = None
+            continue
+        table = _read_table(path, dtype, allow_empty=count == 0)
+        _check_count(path, len(table), count, what, indicator_path if what == "node" else a_path)
+        optional[part] = table
+    return TUFiles(node_graph=node_graph, edges=edges, graph_labels=graph_labels, **optional)
+
+
+def _read_table(path, dtype, *, n_columns=None, allow_empty=False):
+    """The comma-separated numbers of ``path`` as a 2-D array, one row per line."""
+    data = path.read_bytes()
+    n_lines = data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
+    try:
+        table = np.loadtxt(path, delimiter=",", dtype=dtype, ndmin=2, comments=None)
+    except ValueError:
+        table = None
+    if table is None or len(table) != n_lines:
+        _raise_first_bad_line(path, data, dtype)  # always raises
+    if not len(table) and not allow_empty:
+        raise ValueError(f"{path} is empty.")
+    if n_columns is not None and len(table) and table.shape[1] != n_columns:
+        raise ValueError(
+            f"{path}, line 1: expected {n_columns} comma-separated value(s) per line, found "
+            f"{table.shape[1]}."
+        )
+    return table
+
+
+def _raise_first_bad_line(path, data, dtype):
+    parse = int if np.dtype(dtype).kind == "i" else float
+    width = None
+    for number, line in enumerate(data.decode("utf-8", errors="replace").split("\n"), 1):
+        if number > 1 and line == "" and number == data.count(b"\n") + 1:
+            break  # the end of a file that ends with a newline
+        fields = line.split(",")
+        if not line.strip():
+            raise ValueError(f"{path}, line {number}: empty line; every line needs a value.")
+        for field in fields:
+            try:
+                parse(field)
+            except ValueError:
+                kind = "an integer" if parse is int else "a number"
+                raise ValueError(
+                    f"{path}, line {number}: {field.strip()!r} is not {kind} "
+                    f"(line {line.strip()!r})."
+                ) from None
+        if width is not None and len(fields) != width:
+            raise ValueError(
+                f"{path}, line {number}: {len(fields)} values, but the lines before have {width}."
+            )
+        width = len(fields)
+    raise ValueError(f"{path} could not be read as comma-separated numbers.")
+
+
+def _check_indicator(path, node_graph):
+    if node_graph[0] != 1:
+        raise ValueError(f"{path}, line 1: the first graph id must be 1. Got {node_graph[0]}.")
+    steps = np.diff(node_graph)
+    bad = np.flatnonzero((steps < 0) | (steps > 1))
+    if len(bad):
+        line = int(bad[0]) + 2
+        raise ValueError(
+            f"{path}, line {line}: graph id {node_graph[line - 1]} after {node_graph[line - 2]}. "
+            "Graph ids must run 1, 2, 3, ... with the nodes of each graph on consecutive lines "
+            "(a gap would be a graph without nodes, a step back a graph split in two)."
+        )
+
+
+def _check_edges(path, edges, node_graph):
+    if not len(edges):
+        return
+    n_nodes = len(node_graph)
+    bad = np.flatnonzero(((edges < 1) | (edges > n_nodes)).any(axis=1))
+    if len(bad):
+        line = int(bad[0])
+        raise ValueError(
+            f"{path}, line {line + 1}: node id out of range in the edge "
+            f"{tuple(edges[line].tolist())}; node ids run from 1 to {n_nodes} (the number of "
+            "lines of the graph indicator)."
+        )
+    graphs = node_graph[edges - 1]
+    bad = np.flatnonzero(graphs[:, 0] != graphs[:, 1])
+    if len(bad):
+        line = int(bad[0])
+        raise ValueError(
+            f"{path}, line {line + 1}: the edge {tuple(edges[line].tolist())} joins graph "
+            f"{graphs[line, 0] + 1} and graph {graphs[line, 1] + 1}; an edge must stay within "
+            "one graph."
+        )
+
+
+def _check_count(path, count, expected, what, reference):
+    if count != expected:
+        relation = "more" if count > expected else "fewer"
+        raise ValueError(
+            f"{path} has {count} lines, {relation} than the {expected} {what}s that "
+            f"{reference.name} defines; it needs one line per {what}."
+        )
