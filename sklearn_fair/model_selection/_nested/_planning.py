@@ -218,8 +218,8 @@ def consumes_validation_data(estimator):
     With metadata routing on, the estimator's fit request decides (a Pipeline with
     ``transform_input=["X_val"]`` and a final step that requests them qualifies). Otherwise
     its ``fit`` must have both parameters, and an ``early_stopping`` parameter, if it has one,
-    must be True: HistGradientBoosting's ``early_stopping="auto"`` would switch early stopping on
-    merely because validation data arrive.
+    must not be False, None or "auto": HistGradientBoosting's ``early_stopping="auto"`` would
+    switch early stopping on merely because validation data arrive.
     """
     if get_config().get("enable_metadata_routing", False):
         try:
@@ -233,7 +233,8 @@ def consumes_validation_data(estimator):
         return False
     if "X_val" not in accepted or "y_val" not in accepted:
         return False
-    return estimator.get_params(deep=False).get("early_stopping", True) is True
+    early_stopping = estimator.get_params(deep=False).get("early_stopping", True)
+    return not (early_stopping is None or early_stopping is False or early_stopping == "auto")
 
 
 def _early_stopping(mode, estimator, search, owner):
