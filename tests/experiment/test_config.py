@@ -1,9 +1,17 @@
 import re
+import sys
+import textwrap
+from pathlib import Path
 
 import pytest
 
 from sklearn_fair.exceptions import ExperimentConfigError
 from sklearn_fair.experiment import load_config, run_experiment
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
 
 GOOD = """\
 [experiment]
@@ -281,3 +289,29 @@ def test_sampler_in_preprocessing_builds_an_imbalanced_learn_pipeline(tmp_path):
     bad = GOOD.replace("grid = { C", 'preprocessing = ["sklearn.linear_model.Ridge"]\ngrid = { C')
     with pytest.raises(ExperimentConfigError, match="neither transform nor fit_resample"):
         load_config(write(tmp_path, bad))
+
+
+def test_the_user_guides_examples_are_valid_toml():
+    guide = Path(__file__).resolve().parents[2] / "docs" / "guide" / "experiments.rst"
+    blocks = re.findall(r"\.\. code-block:: toml\n\n((?:    .*\n|\n)+)", guide.read_text())
+    assert len(blocks) >= 5
+    for block in blocks:
+        tomllib.loads(textwrap.dedent(block))
+
+
+def test_steps_as_an_array_of_tables(tmp_path):
+    text = GOOD + (
+        "\n[[models.logreg.preprocessing]]\n"
+        'estimator = "sklearn.preprocessing.StandardScaler"\n'
+        "params.with_mean = false\n"
+        "\n[[models.logreg.preprocessing]]\n"
+        'estimator = "imblearn.over_sampling.RandomOverSampler"\n'
+        "params.random_state = 0\n"
+    )
+    steps = load_config(write(tmp_path, text)).models["logreg"].estimator.steps
+    assert [name for name, _ in steps] == [
+        "standardscaler",
+        "randomoversampler",
+        "logisticregression",
+    ]
+    assert steps[0][1].with_mean is False and steps[1][1].random_state == 0
