@@ -29,9 +29,94 @@ def _build_parser():
     )
     run.add_argument("experiment", help="the experiment file (EXPERIMENT.toml)")
     run.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="check the file, print the number of fits and an estimate of the compute "
+        "(from a few short timing fits), and stop",
+    )
+    run.add_argument(
+        "--no-timing",
+        action="store_true",
+        help="with --dry-run: count the fits only (no timing fit, graph data not read)",
+    )
+    run.add_argument(
         "--n-jobs", type=int, default=None, help="parallel jobs (default: the file's n_jobs)"
     )
+    run.add_argument(
+        "--backend",
+        choices=("loky", "threading", "multiprocessing", "dask"),
+        default=None,
+        help="joblib backend (default: the file's backend)",
+    )
+    run.add_argument(
+        "--dask-scheduler",
+        default=None,
+        metavar="ADDRESS",
+        help="with --backend dask: the scheduler to connect to (default: a local cluster)",
+    )
+    run.add_argument(
+        "--device",
+        default=None,
+        help="set the 'device' of every estimator that has one (e.g. cuda, cuda:1)",
+    )
+    run.add_argument(
+        "--data-dir",
+        default=None,
+        help="the data folder that ${SKLEARN_FAIR_DATA} stands for (default: that variable)",
+    )
+    run.add_argument(
+        "--output-dir", default=None, help="the results folder (default: the file's output_dir)"
+    )
+    run.add_argument(
+        "--allow-outside-paths",
+        action="store_true",
+        help="accept data, splits and output paths outside the file's folder and the data "
+        "folder (only for files you trust)",
+    )
+    run.add_argument(
+        "--allow-package",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="also accept classes from this top-level package (repeatable; only for "
+        "packages you trust)",
+    )
     return parser
+
+
+def _run(args):
+    from .exceptions import ExperimentConfigError
+    from .experiment import dry_run, run_experiment
+
+    options = {
+        "data_dir": args.data_dir,
+        "allow_outside_paths": args.allow_outside_paths,
+        "allowed_packages": tuple(args.allow_package),
+        "device": args.device,
+        "output_dir": args.output_dir,
+    }
+    try:
+        if args.dry_run:
+            report = dry_run(
+                args.experiment, timing=not args.no_timing, n_jobs=args.n_jobs, **options
+            )
+            print(report.text)
+            return 1 if report.data_problem else 0
+        result = run_experiment(
+            args.experiment,
+            n_jobs=args.n_jobs,
+            backend=args.backend,
+            dask_scheduler=args.dask_scheduler,
+            **options,
+        )
+    except ExperimentConfigError as error:
+        print(f"sklearn-fair run: {error}", file=sys.stderr)
+        return 2
+    print(result.report.to_text())
+    for name, status in result.status.items():
+        print(f"{name}: {'read back from an earlier run' if status == 'cached' else status}")
+    print(f"Results written to {result.output_dir}")
+    return 0
 
 
 def main(argv=None):
@@ -48,17 +133,7 @@ def main(argv=None):
             run_demo(n_jobs=args.n_jobs, random_state=args.seed)
         return 0
     if args.command == "run":
-        from .exceptions import ExperimentConfigError
-        from .experiment import run_experiment
-
-        try:
-            result = run_experiment(args.experiment, n_jobs=args.n_jobs)
-        except ExperimentConfigError as error:
-            print(f"sklearn-fair run: {error}", file=sys.stderr)
-            return 2
-        print(result.report.to_text())
-        print(f"Results written to {result.output_dir}")
-        return 0
+        return _run(args)
     return 2  # pragma: no cover - argparse rejects unknown commands
 
 

@@ -3,17 +3,21 @@
 :func:`load_config` reads and checks the file (every error names its line and
 key); :func:`run_experiment` runs one :class:`~sklearn_fair.NestedCV` per model,
 writes a results folder (per-model JSON, summary CSV, report, plots) and, when
-run again, reads back the models already done.
+run again, reads back the models whose result would not change;
+:func:`dry_run` counts the fits and estimates the compute before anything runs.
 """
 
-from ._build import ALLOWED_PREFIXES
 from ._config import ExperimentConfig, load_config
+from ._dryrun import DryRun, dry_run
+from ._imports import ALLOWED_PACKAGES
 from ._runner import ExperimentResult, run_experiment
 
 __all__ = [
-    "ALLOWED_PREFIXES",
+    "ALLOWED_PACKAGES",
+    "DryRun",
     "ExperimentConfig",
     "ExperimentResult",
+    "dry_run",
     "load_config",
     "run_experiment",
 ]

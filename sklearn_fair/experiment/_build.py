@@ -1,60 +1,124 @@
-"""Estimators from their dotted names, restricted to an allow-list of packages."""
+"""Estimators, splitters and pipelines built from the tables of an experiment file."""
 
-import importlib
+from ._imports import ALLOWED_PACKAGES, CLASS_VALUE_KINDS, import_class
 
-# A config names classes, never code: only classes from these packages can be made.
-ALLOWED_PREFIXES = ("sklearn.", "imblearn.", "sklearn_fair.")
+__all__ = ["Builder", "GRID_PRESETS"]
 
-
-def import_class(dotted, source, key):
-    """Import the class ``dotted`` ("package.module.Class") from an allowed package."""
-    if not isinstance(dotted, str) or not dotted.startswith(ALLOWED_PREFIXES):
-        raise source.error(
-            key,
-            f"{dotted!r} is not an allowed class; give the dotted name of a class from "
-            f"one of the packages {', '.join(p.rstrip('.') for p in ALLOWED_PREFIXES)} "
-            "(e.g. 'sklearn.linear_model.LogisticRegression').",
-        )
-    module_name, _, name = dotted.rpartition(".")
-    try:
-        module = importlib.import_module(module_name)
-    except ImportError as error:
-        raise source.error(key, f"cannot import module {module_name!r}: {error}.") from None
-    cls = getattr(module, name, None)
-    if not isinstance(cls, type) or name.startswith("_"):
-        raise source.error(key, f"{module_name!r} has no public class {name!r}.")
-    return cls
+# A ``{ KIND = "dotted.Name", params = { ... } }`` table builds an instance of that kind.
+_INSTANCE_KINDS = ("estimator", "splitter", "callback")
+# Parameters that make an estimator write files where the file says (joblib's Memory).
+_REFUSED_PARAMS = {"memory": "it makes the estimator write a cache folder"}
+#: The named grids an experiment file may use as ``grid_preset = "MAPPING:NAME"``.
+GRID_PRESETS = ("sklearn_fair.graph.PAPER_GRIDS", "sklearn_fair.graph.SMALL_GRIDS")
 
 
-def resolve_value(value, source, key):
-    """A parameter value: ``{class = "..."}`` is a class, ``{estimator = "..."}`` an instance."""
-    if isinstance(value, dict):
-        if set(value) == {"class"}:
-            return import_class(value["class"], source, key + ("class",))
-        if "estimator" in value and set(value) <= {"estimator", "params"}:
-            return make_estimator(value["estimator"], value.get("params", {}), source, key)
-        return {name: resolve_value(item, source, key + (name,)) for name, item in value.items()}
-    if isinstance(value, list):
-        return [resolve_value(item, source, key) for item in value]
-    return value
+class Builder:
+    """Builds objects from an experiment file's values, checking each class before use.
 
+    Parameters
+    ----------
+    source : ConfigSource
+        The file, to locate errors.
+    allowed : tuple of str, default=ALLOWED_PACKAGES
+        The packages classes may come from.
+    """
 
-def make_estimator(dotted, params, source, key):
-    """Instantiate the allowed class ``dotted`` with ``params`` (values resolved)."""
-    cls = import_class(dotted, source, key + ("estimator",))
-    if not isinstance(params, dict):
-        raise source.error(key + ("params",), f"must be a table; got {params!r}.")
-    resolved = {
-        name: resolve_value(v, source, key + ("params", name)) for name, v in params.items()
-    }
-    try:
-        estimator = cls(**resolved)
-    except TypeError as error:
-        raise source.error(
-            key + ("params",), f"{dotted} rejects these parameters: {error}."
-        ) from None
-    if not hasattr(estimator, "get_params"):
-        raise source.error(
-            key + ("estimator",), f"{dotted} is not a scikit-learn estimator (no get_params)."
-        )
-    return estimator
+    def __init__(self, source, allowed=ALLOWED_PACKAGES):
+        self.source = source
+        self.allowed = tuple(allowed)
+
+    def error(self, key, message):
+        return self.source.error(key, message)
+
+    def value(self, value, key):
+        """A parameter value; ``{ class = ... }`` and instance tables are built."""
+        if isinstance(value, dict):
+            kinds = [kind for kind in _INSTANCE_KINDS if kind in value]
+            if set(value) == {"class"}:
+                return import_class(
+                    value["class"],
+                    self.source,
+                    key + ("class",),
+                    kinds=CLASS_VALUE_KINDS,
+                    allowed=self.allowed,
+                )
+            if len(kinds) == 1 and set(value) <= {kinds[0], "params"}:
+                return self.instance(kinds[0], value[kinds[0]], value.get("params", {}), key)
+            return {name: self.value(item, key + (name,)) for name, item in value.items()}
+        if isinstance(value, list):
+            return [self.value(item, key) for item in value]
+        return value
+
+    def instance(self, kind, dotted, params, key):
+        """An instance of the allowed class ``dotted`` of ``kind``, with ``params`` built."""
+        cls = import_class(dotted, self.source, key + (kind,), kinds=(kind,), allowed=self.allowed)
+        if not isinstance(params, dict):
+            raise self.error(key + ("params",), f"must be a table; got {params!r}.")
+        for name, why in _REFUSED_PARAMS.items():
+            if params.get(name) not in (None, False):
+                raise self.error(
+                    key + ("params", name), f"is refused in an experiment file: {why}."
+                )
+        built = {name: self.value(v, key + ("params", name)) for name, v in params.items()}
+        try:
+            return cls(**built)
+        except (TypeError, ValueError) as error:
+            raise self.error(
+                key + ("params",), f"{dotted} rejects these parameters: {error}."
+            ) from None
+
+    def step(self, item, key):
+        """A preprocessing step: a class name, or ``{ estimator = ..., params = ... }``."""
+        if isinstance(item, str):
+            step = self.instance("estimator", item, {}, key)
+        elif (
+            isinstance(item, dict) and "estimator" in item and set(item) <= {"estimator", "params"}
+        ):
+            step = self.instance("estimator", item["estimator"], item.get("params", {}), key)
+        else:
+            raise self.error(
+                key,
+                "each step must be a class name or a table { estimator = ..., params = ... }; "
+                f"got {item!r}.",
+            )
+        if not (hasattr(step, "transform") or hasattr(step, "fit_resample")):
+            raise self.error(
+                key,
+                f"{type(step).__name__} cannot be a preprocessing step: it has neither "
+                "transform nor fit_resample.",
+            )
+        return step
+
+    def pipeline(self, steps, estimator):
+        """The steps then the estimator, in imbalanced-learn's Pipeline if a step resamples.
+
+        imbalanced-learn's Pipeline runs a sampler when fitting only, never when predicting
+        or scoring; scikit-learn's Pipeline refuses samplers.
+        """
+        if any(hasattr(step, "fit_resample") for step in steps):
+            from imblearn.pipeline import make_pipeline
+        else:
+            from sklearn.pipeline import make_pipeline
+        return make_pipeline(*steps, estimator)
+
+    def grid_preset(self, name, key):
+        """A copy of the named grid ``"sklearn_fair.graph.PAPER_GRIDS:GIN"``."""
+        mapping, _, entry = name.partition(":") if isinstance(name, str) else ("", "", "")
+        if mapping not in GRID_PRESETS or not entry:
+            raise self.error(
+                key,
+                f"must be 'MAPPING:NAME' with MAPPING one of {', '.join(GRID_PRESETS)}; "
+                f"got {name!r}.",
+            )
+        import importlib
+
+        module, _, attribute = mapping.rpartition(".")
+        grids = getattr(importlib.import_module(module), attribute)
+        if entry not in grids:
+            raise self.error(
+                key, f"{mapping} has no grid {entry!r}; it has {', '.join(sorted(grids))}."
+            )
+        grid = grids[entry]
+        if isinstance(grid, list):
+            return [{k: list(v) for k, v in table.items()} for table in grid]
+        return {k: list(v) for k, v in grid.items()}

@@ -6,8 +6,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..exceptions import ExperimentConfigError
-from ._build import import_class, make_estimator, resolve_value
+from ._build import Builder
+from ._imports import ALLOWED_PACKAGES
 from ._locate import ConfigSource
+from ._paths import data_dir_from, resolve_path
+from ._protocol import check_protocol
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -29,32 +32,27 @@ _SCHEMA = {
         "dataset": (str, "'sklearn:NAME', 'csv' or 'tu:NAME'"),
         "path": (str, "a CSV file path (relative to the experiment file)"),
         "target": (str, "the name of the CSV's target column"),
+        "groups": (str, "the name of the CSV's column of groups"),
         "root": (str, "the TU data sets folder (relative to the experiment file)"),
         "features": (str, "a node-feature scheme of sklearn_fair.graph.load_tu_dataset"),
     },
-    "protocol": {
-        "outer_cv": (int, "an integer number of outer folds"),
-        "inner_cv": (int, "an integer number of inner folds (default: a 90%/10% hold-out)"),
-        "splits_file": (str, "a JSON splits file (relative to the experiment file)"),
-        "splits_format": (str, "'sklearn-fair' or 'gnn-comparison'"),
-        "n_refits": (int, "an integer"),
-        "scoring": (str, "a scorer name"),
-    },
 }
+_DATA_KEYS = {"csv": {"path", "target", "groups"}, "tu:": {"root", "features"}, "sklearn:": set()}
 _MODEL_KEYS = {
     "estimator": (str, "the dotted name of an estimator class"),
     "params": (dict, "a table of constructor parameters"),
     "grid": ((dict, list), "a table of lists, or an array of such tables"),
-    "preprocessing": (list, "a list of dotted class names, fitted before the estimator"),
+    "grid_preset": (str, "a named grid, e.g. 'sklearn_fair.graph.PAPER_GRIDS:GIN'"),
+    "preprocessing": (list, "a list of steps fitted before the estimator"),
 }
 BACKENDS = ("loky", "threading", "multiprocessing", "dask")
-SPLITS_FORMATS = ("sklearn-fair", "gnn-comparison")
-_NAME = re.compile(r"^[A-Za-z0-9_.\-]+$")
+# A model's name becomes a file and folder name: no separators, no '..', no leading dot.
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,99}$")
 
 
 @dataclass
 class ModelSpec:
-    """One model of an experiment: its estimator, its grid and its raw table (for hashing)."""
+    """One model of an experiment: its estimator, its grid and its raw table."""
 
     name: str
     estimator: object
@@ -82,12 +80,19 @@ class ExperimentConfig:
         NestedCV's task cache, when set.
     progress : bool
         Whether to show progress bars.
-    data, protocol : dict
-        The ``[data]`` and ``[protocol]`` tables, paths made absolute.
+    data : dict
+        The ``[data]`` table, paths resolved.
+    protocol : dict
+        NestedCV's keyword arguments from ``[protocol]`` (a splits file becomes
+        ``outer_cv``), the runner's default ``refit=False`` included.
+    splits : dict or None
+        The splits file: ``path``, ``format`` and the loaded ``splits``.
     models : dict of str to ModelSpec
         The models, in file order.
     source : object
         The file's text, to report later errors with their line.
+    data_dir : pathlib.Path or None
+        The data folder that ``${SKLEARN_FAIR_DATA}`` stands for.
     """
 
     path: Path
@@ -100,8 +105,10 @@ class ExperimentConfig:
     progress: bool
     data: dict
     protocol: dict
+    splits: object = None
     models: dict = field(default_factory=dict)
     source: object = None
+    data_dir: object = None
 
 
 def _check_table(source, document, table, schema, prefix=()):
@@ -120,14 +127,7 @@ def _check_table(source, document, table, schema, prefix=()):
     return dict(values)
 
 
-def _existing(source, key, base, value, what):
-    path = (base / value).resolve()
-    if not path.exists():
-        raise source.error(key, f"the {what} {str(path)!r} does not exist.")
-    return path
-
-
-def _check_data(source, data, base):
+def _check_data(source, data, resolve):
     if "dataset" not in data:
         raise source.error(("data", "dataset"), "missing; say which data set to use.")
     dataset = data["dataset"]
@@ -136,11 +136,19 @@ def _check_data(source, data, base):
         for needed in ("path", "target"):
             if needed not in data:
                 raise source.error(("data", needed), "missing; a 'csv' data set needs it.")
-        data["path"] = _existing(source, ("data", "path"), base, data["path"], "CSV file")
-    elif dataset.startswith("tu:"):
+        data["path"] = resolve(data["path"], ("data", "path"))
+        if not data["path"].is_file():
+            raise source.error(
+                ("data", "path"), f"the CSV file {str(data['path'])!r} does not exist."
+            )
+        kind = "csv"
+    elif dataset.startswith("tu:") and len(dataset) > 3:
         if "root" not in data:
             raise source.error(("data", "root"), "missing; a 'tu:' data set needs its folder.")
-        data["root"] = (base / data["root"]).resolve()
+        if not re.match(r"^[A-Za-z0-9][A-Za-z0-9_\-]*$", dataset[3:]):
+            raise source.error(key, f"{dataset[3:]!r} is not a TU data set name.")
+        data["root"] = resolve(data["root"], ("data", "root"))
+        kind = "tu:"
     elif dataset.startswith("sklearn:"):
         from ._data import SKLEARN_DATASETS
 
@@ -151,119 +159,120 @@ def _check_data(source, data, base):
                 + ", ".join(f"'sklearn:{n}'" for n in SKLEARN_DATASETS)
                 + ".",
             )
+        kind = "sklearn:"
     else:
         raise source.error(key, f"must be 'sklearn:NAME', 'csv' or 'tu:NAME'; got {dataset!r}.")
-    extra = {"path", "target"} if dataset == "csv" else set()
-    extra |= {"root", "features"} if dataset.startswith("tu:") else set()
     for name in data:
-        if name != "dataset" and name not in extra:
+        if name != "dataset" and name not in _DATA_KEYS[kind]:
             raise source.error(("data", name), f"not used by the data set {dataset!r}.")
     return data
 
 
-def _check_protocol(source, protocol, base):
-    if "splits_file" in protocol:
-        if "outer_cv" in protocol:
-            raise source.error(
-                ("protocol", "outer_cv"), "give either outer_cv or splits_file, not both."
-            )
-        protocol["splits_file"] = _existing(
-            source, ("protocol", "splits_file"), base, protocol["splits_file"], "splits file"
-        )
-    fmt = protocol.setdefault("splits_format", "sklearn-fair")
-    if fmt not in SPLITS_FORMATS:
-        raise source.error(
-            ("protocol", "splits_format"), f"must be one of {SPLITS_FORMATS}; got {fmt!r}."
-        )
-    for name in ("outer_cv", "inner_cv"):
-        if name in protocol and protocol[name] < 2:
-            raise source.error(("protocol", name), f"must be at least 2; got {protocol[name]}.")
-    if protocol.setdefault("n_refits", 3) < 1:
-        raise source.error(
-            ("protocol", "n_refits"), f"must be at least 1; got {protocol['n_refits']}."
-        )
-    if "scoring" in protocol:
-        from ..metrics import get_scorer
-
-        try:
-            get_scorer(protocol["scoring"])
-        except ValueError:
-            raise source.error(
-                ("protocol", "scoring"),
-                f"unknown scorer {protocol['scoring']!r}; see "
-                "sklearn_fair.metrics.get_scorer_names().",
-            ) from None
-    return protocol
+def _prefixed(grid, final):
+    """Grid keys name the final estimator's parameters unless they name a step."""
+    if isinstance(grid, list):
+        return [_prefixed(table, final) if isinstance(table, dict) else table for table in grid]
+    return {k if "__" in k else f"{final}__{k}": v for k, v in grid.items()}
 
 
-def _check_grid(source, key, grid, estimator):
+def _check_grid(builder, key, grid, estimator):
     tables = grid if isinstance(grid, list) else [grid]
     params = estimator.get_params(deep=True)
     resolved = []
     for table in tables:
         if not isinstance(table, dict):
-            raise source.error(key, f"must be a table of lists; got {table!r}.")
+            raise builder.error(key, f"must be a table of lists; got {table!r}.")
         candidates = {}
         for name, values in table.items():
             if not isinstance(values, list) or not values:
-                raise source.error(key + (name,), f"must be a non-empty list; got {values!r}.")
+                raise builder.error(key + (name,), f"must be a non-empty list; got {values!r}.")
             if name not in params and name.split("__")[0] not in params:
-                raise source.error(
+                raise builder.error(
                     key + (name,),
                     f"{type(estimator).__name__} has no parameter {name!r}; its parameters "
                     f"are {', '.join(sorted(p for p in params if '__' not in p))}.",
                 )
-            candidates[name] = resolve_value(values, source, key + (name,))
+            candidates[name] = values
         resolved.append(candidates)
     return resolved if isinstance(grid, list) else resolved[0]
 
 
-def _check_model(source, name, table):
-    key = ("models", name)
-    if not _NAME.match(name):
-        raise source.error(key, "model names may hold only letters, digits, '_', '-' and '.'.")
-    table = _check_table(source, {name: table}, name, _MODEL_KEYS, prefix=("models",))
-    if "estimator" not in table:
-        raise source.error(key + ("estimator",), "missing; name the estimator class.")
-    estimator = make_estimator(table["estimator"], table.get("params", {}), source, key)
-    grid = table.get("grid")
-    if "preprocessing" in table:
-        from sklearn.pipeline import make_pipeline
+def _merge(preset, grid):
+    if isinstance(preset, list):
+        return [{**table, **grid} for table in preset]
+    return {**preset, **grid}
 
-        steps = [
-            import_class(step, source, key + ("preprocessing",))()
-            for step in table["preprocessing"]
-        ]
-        estimator = make_pipeline(*steps, estimator)
-        final = estimator.steps[-1][0]
-        # Grid keys name the final estimator's parameters unless they name a step.
-        if isinstance(grid, dict):
-            grid = {k if "__" in k else f"{final}__{k}": v for k, v in grid.items()}
-        elif isinstance(grid, list):
-            grid = [
-                {k if "__" in k else f"{final}__{k}": v for k, v in t.items()}
-                if isinstance(t, dict)
-                else t
-                for t in grid
-            ]
+
+def _check_model(builder, name, table):
+    key = ("models", name)
+    if not _NAME.match(name) or ".." in name:
+        raise builder.error(
+            key,
+            "a model name must start with a letter or digit and hold only letters, digits, "
+            f"'_', '-' and single '.' (it names files); got {name!r}.",
+        )
+    table = _check_table(builder.source, {name: table}, name, _MODEL_KEYS, prefix=("models",))
+    if "estimator" not in table:
+        raise builder.error(key + ("estimator",), "missing; name the estimator class.")
+    estimator = builder.instance("estimator", table["estimator"], table.get("params", {}), key)
+    if not hasattr(estimator, "fit"):
+        raise builder.error(key + ("estimator",), f"{table['estimator']} has no fit method.")
+    grid = table.get("grid")
     if grid is not None:
-        grid = _check_grid(source, key + ("grid",), grid, estimator)
+        grid = builder.value(grid, key + ("grid",))
+    if "grid_preset" in table:
+        preset = builder.grid_preset(table["grid_preset"], key + ("grid_preset",))
+        if isinstance(grid, list):
+            raise builder.error(
+                key + ("grid",), "with grid_preset, grid must be one table of overrides."
+            )
+        grid = _merge(preset, grid or {})
+    if "preprocessing" in table:
+        steps = [builder.step(step, key + ("preprocessing",)) for step in table["preprocessing"]]
+        estimator = builder.pipeline(steps, estimator)
+        if grid is not None:
+            grid = _prefixed(grid, estimator.steps[-1][0])
+    if grid is not None:
+        grid = _check_grid(builder, key + ("grid",), grid, estimator)
     return ModelSpec(name=name, estimator=estimator, grid=grid, raw=table)
 
 
-def load_config(path):
+def _set_device(spec, device):
+    names = [n for n in spec.estimator.get_params(deep=True) if n.split("__")[-1] == "device"]
+    if names:
+        spec.estimator.set_params(**{n: device for n in names})
+    return bool(names)
+
+
+def load_config(
+    path, *, data_dir=None, allow_outside_paths=False, allowed_packages=(), device=None
+):
     """Read and check an experiment file; every error names the line and key at fault.
 
     The file is TOML (read with :mod:`tomllib`); it is checked whole, classes are
     imported and estimators built, and the data and splits files must exist, so a
-    bad file fails at once rather than after hours of fitting. Only classes from
-    scikit-learn, imbalanced-learn and sklearn-fair can be named: an experiment
-    file never runs code. The format is described in the user guide.
+    bad file fails at once rather than after hours of fitting. An experiment file
+    never runs code: classes can only come from the packages of
+    :data:`~sklearn_fair.experiment.ALLOWED_PACKAGES` (and those of
+    ``allowed_packages``), must be of the kind their place calls for (an estimator,
+    a splitter, a torch module, ...) before anything is called, and private or
+    code-running modules (``_private``, ``__main__``, tests) are refused. Paths must
+    lie in the file's folder or in the data folder. The format is described in the
+    user guide.
 
     Parameters
     ----------
     path : str or path-like
         The experiment file.
+    data_dir : str or path-like, default=None
+        The data folder that ``${SKLEARN_FAIR_DATA}`` in a path stands for, where input
+        files may also lie; None uses the environment variable ``SKLEARN_FAIR_DATA``.
+    allow_outside_paths : bool, default=False
+        Accept paths anywhere on the disk (the file's own say-so is not enough).
+    allowed_packages : sequence of str, default=()
+        Further top-level packages whose classes the file may name (e.g. your own).
+    device : str, default=None
+        Set the ``device`` parameter of every estimator that has one (``"cuda"``...).
 
     Returns
     -------
@@ -308,17 +317,29 @@ def load_config(path):
         raise ExperimentConfigError(f"{path} is not valid TOML: {error}.") from None
     source = ConfigSource(path, text)
     for table in document:
-        if table not in (*_SCHEMA, "models"):
+        if table not in (*_SCHEMA, "protocol", "models"):
             raise source.error(
                 (table,),
                 "unknown table; accepted: [experiment], [data], [protocol], [models.NAME].",
             )
     base = path.resolve().parent
+    data_dir = data_dir_from(data_dir)
+
+    def resolve(value, key, output=False):
+        return resolve_path(
+            value,
+            source=source,
+            key=key,
+            base=base,
+            data_dir=data_dir,
+            allow_outside=allow_outside_paths,
+            output=output,
+        )
+
+    builder = Builder(source, (*ALLOWED_PACKAGES, *allowed_packages))
     experiment = _check_table(source, document, "experiment", _SCHEMA["experiment"])
-    data = _check_data(source, _check_table(source, document, "data", _SCHEMA["data"]), base)
-    protocol = _check_protocol(
-        source, _check_table(source, document, "protocol", _SCHEMA["protocol"]), base
-    )
+    data = _check_data(source, _check_table(source, document, "data", _SCHEMA["data"]), resolve)
+    protocol, splits = check_protocol(builder, document.get("protocol", {}), resolve)
     backend = experiment.get("backend", "loky")
     if backend not in BACKENDS:
         raise source.error(
@@ -327,19 +348,29 @@ def load_config(path):
     models = document.get("models")
     if not isinstance(models, dict) or not models:
         raise source.error(("models",), "no models; add at least one [models.NAME] table.")
-    specs = {name: _check_model(source, name, table) for name, table in models.items()}
+    specs = {name: _check_model(builder, name, table) for name, table in models.items()}
+    if device is not None and not any([_set_device(spec, device) for spec in specs.values()]):
+        raise ExperimentConfigError(
+            f"device={device!r} was asked for, but no model of {path} has a 'device' "
+            "parameter (the skorch-based GraphClassifier has one)."
+        )
+    output_dir = experiment.get("output_dir", f"{path.stem}_results")
     cache_dir = experiment.get("cache_dir")
     return ExperimentConfig(
         path=path,
         name=experiment.get("name", path.stem),
-        output_dir=(base / experiment.get("output_dir", f"{path.stem}_results")).resolve(),
+        output_dir=resolve(output_dir, ("experiment", "output_dir"), output=True),
         random_state=experiment.get("random_state", 0),
         n_jobs=experiment.get("n_jobs", 1),
         backend=backend,
-        cache_dir=None if cache_dir is None else (base / cache_dir).resolve(),
+        cache_dir=None
+        if cache_dir is None
+        else resolve(cache_dir, ("experiment", "cache_dir"), output=True),
         progress=experiment.get("progress", True),
         data=data,
         protocol=protocol,
+        splits=splits,
         models=specs,
         source=source,
+        data_dir=data_dir,
     )

@@ -9,8 +9,9 @@ _ASSIGNMENT = re.compile(r"^\s*([A-Za-z0-9_\-\.\"' ]+?)\s*=")
 
 
 def _split_key(key):
-    """Split a dotted TOML key into its parts, dropping quotes (good enough for locating)."""
-    return tuple(part.strip().strip("\"'") for part in key.split("."))
+    """Split a dotted TOML key into its parts, dropping quotes (a quoted part may hold dots)."""
+    parts = re.findall(r'"([^"]*)"|\'([^\']*)\'|([^.]+)', key)
+    return tuple(quoted or single or bare.strip() for quoted, single, bare in parts)
 
 
 def key_lines(text):

@@ -1,13 +1,14 @@
 """Running an experiment file: one NestedCV per model, results folder, resume on re-run."""
 
 import csv
-import hashlib
 import json
 import os
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..model_selection import NestedCV, PredefinedSplits, labels_fingerprint, load_splits
+from ..exceptions import ExperimentConfigError
+from ..model_selection import NestedCV, labels_fingerprint
 from ..report import (
     nested_cv_report,
     plot_comparison,
@@ -16,11 +17,15 @@ from ..report import (
     result_to_dict,
 )
 from ..utils import fingerprint
+from ._checks import check_before_fit
 from ._config import load_config
 from ._data import load_data
+from ._hashing import result_hash
 
 MODEL_FORMAT = "sklearn-fair-experiment-model"
-MODEL_VERSION = 1
+MODEL_VERSION = 2
+# NestedCV parameters that cannot change a result, left out of its hash.
+_NOT_HASHED = ("estimator", "param_grid", "n_jobs", "verbose", "cache_dir")
 
 
 @dataclass
@@ -48,29 +53,54 @@ class ExperimentResult:
     files: list
 
 
-def _config_hash(config, spec, fingerprints):
-    """What a model's result depends on; a re-run reuses results with the same hash."""
-    payload = {
-        "version": MODEL_VERSION,
-        "data": config.data,
-        "protocol": config.protocol,
-        "random_state": config.random_state,
-        "model": spec.raw,
-        "fingerprints": fingerprints,
-    }
-    text = json.dumps(payload, sort_keys=True, default=str)
-    return "sha256:" + hashlib.sha256(text.encode()).hexdigest()
+def open_experiment(
+    path,
+    *,
+    data_dir=None,
+    allow_outside_paths=False,
+    allowed_packages=(),
+    device=None,
+    output_dir=None,
+):
+    """Load the file with the user's options (see :func:`run_experiment`)."""
+    config = load_config(
+        path,
+        data_dir=data_dir,
+        allow_outside_paths=allow_outside_paths,
+        allowed_packages=allowed_packages,
+        device=device,
+    )
+    if output_dir is not None:  # the user's own choice, not the file's
+        config.output_dir = Path(output_dir).resolve()
+    return config
+
+
+def work_dir(config):
+    """Writable folder of the working copies of TU data sets."""
+    if config.cache_dir is not None:
+        return config.cache_dir / "tu_data"
+    return config.output_dir / "data"
+
+
+def _inside(folder, name):
+    """``folder / name``, refusing a name that would leave ``folder``."""
+    path = folder / name
+    if path.resolve().parent != folder.resolve():
+        raise ExperimentConfigError(f"The model name {name!r} would write outside {folder}.")
+    return path
 
 
 def _read_cached(path, digest):
     try:
         with open(path, encoding="utf-8") as file:
             document = json.load(file)
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
+        return None
+    if not isinstance(document, dict):
         return None
     if document.get("format") != MODEL_FORMAT or document.get("config_hash") != digest:
         return None
-    return document["result"]
+    return document.get("result")
 
 
 def _write_json(path, document):
@@ -80,15 +110,6 @@ def _write_json(path, document):
         json.dump(document, file, indent=1)
     os.replace(temporary, path)
     return path
-
-
-def _outer_cv(config):
-    protocol = config.protocol
-    if "splits_file" in protocol:
-        return PredefinedSplits(
-            load_splits(protocol["splits_file"], format=protocol["splits_format"])
-        )
-    return protocol.get("outer_cv", 10)
 
 
 def _write_summary(path, rows):
@@ -117,42 +138,108 @@ def _write_plots(folder, results, report):
     return files
 
 
-def _fit_model(config, spec, X, y, n_jobs, cache_dir):
-    from joblib import parallel_backend
-
-    protocol = config.protocol
-    extra = {}
-    if cache_dir is not None and "cache_dir" in NestedCV(None).get_params():
-        extra["cache_dir"] = os.fspath(cache_dir / spec.name)
-    nested = NestedCV(
+def make_nested(config, spec, n_jobs):
+    """The model's NestedCV, as the file describes it."""
+    kwargs = dict(config.protocol)
+    if config.cache_dir is not None:
+        kwargs["cache_dir"] = os.fspath(_inside(config.cache_dir, spec.name))
+    return NestedCV(
         spec.estimator,
         spec.grid,
-        outer_cv=_outer_cv(config),
-        inner_cv=protocol.get("inner_cv"),
-        scoring=protocol.get("scoring"),
-        n_refits=protocol["n_refits"],
         n_jobs=n_jobs,
         random_state=config.random_state,
-        refit=False,
         verbose=int(config.progress),
-        **extra,
+        **kwargs,
     )
-    with parallel_backend(config.backend, n_jobs=n_jobs):
-        nested.fit(X, y)
-    return result_to_dict(nested)
 
 
-def run_experiment(path, *, n_jobs=None, progress=None):
+def _data_fingerprint(data):
+    return {
+        "X": fingerprint(data.X),
+        "y": labels_fingerprint(data.y),
+        "y_values": fingerprint(data.y),
+        "groups": None if data.groups is None else fingerprint(data.groups),
+    }
+
+
+@contextmanager
+def _backend(backend, n_jobs, scheduler):
+    from joblib import parallel_backend
+
+    client = None
+    if backend == "dask":
+        try:
+            from distributed import Client
+        except ImportError:
+            raise ExperimentConfigError(
+                "The dask backend needs dask.distributed: pip install sklearn-fair[dask]."
+            ) from None
+        client = Client(scheduler) if scheduler else Client()
+    try:
+        with parallel_backend(backend, n_jobs=n_jobs):
+            yield
+    finally:
+        if client is not None:
+            client.close()
+
+
+def _run_model(config, spec, data, data_fingerprint, target, n_jobs):
+    """``("cached", result)`` read back, or ``("computed", result)`` fitted and written."""
+    nested = make_nested(config, spec, n_jobs)
+    params = {k: v for k, v in nested.get_params(deep=False).items() if k not in _NOT_HASHED}
+    digest, depends_on = result_hash(
+        nested_params=params,
+        estimator=spec.estimator,
+        grid=spec.grid,
+        data_fingerprint=data_fingerprint,
+        format_version=MODEL_VERSION,
+    )
+    cached = _read_cached(target, digest)
+    if cached is not None:
+        return "cached", cached
+    nested.fit(data.X, data.y, groups=data.groups)
+    result = result_to_dict(nested)
+    document = {
+        "format": MODEL_FORMAT,
+        "version": MODEL_VERSION,
+        "name": spec.name,
+        "config_hash": digest,
+        "depends_on": depends_on,
+        "model": spec.raw,
+        "estimator": repr(spec.estimator),
+        "result": result,
+    }
+    _write_json(target, document)
+    return "computed", result
+
+
+def run_experiment(
+    path,
+    *,
+    n_jobs=None,
+    progress=None,
+    data_dir=None,
+    allow_outside_paths=False,
+    allowed_packages=(),
+    device=None,
+    backend=None,
+    dask_scheduler=None,
+    output_dir=None,
+):
     """Run an experiment file and write its results folder; a re-run resumes.
 
-    For each model of the file, in order, :class:`~sklearn_fair.NestedCV` runs the
-    file's protocol and the result is written to ``models/<name>.json`` at once.
-    A model whose file already holds a result of the same configuration (same
-    data, protocol, seed and model table) is read back instead of being fitted
-    again, so an interrupted run resumes where it stopped. Then the folder gets
-    ``summary.csv`` (one row per model), ``report.md`` and ``report.html`` (see
-    :func:`sklearn_fair.report.nested_cv_report`), ``reproducibility.json`` and,
-    with matplotlib, ``plots/*.png`` and ``plots/*.svg``.
+    The file is read and checked whole (:func:`load_config`), then the data are read and
+    every model checked against them (the splits, every candidate, columns of text reaching
+    an encoder) before the first fit. Then, for each model, in order,
+    :class:`~sklearn_fair.NestedCV` runs the file's protocol and the result is written to
+    ``models/<name>.json`` at once. A model whose file already holds a result of the same
+    hash is read back instead of being fitted again, so an interrupted run resumes where it
+    stopped. The hash covers what the result depends on, by content: the data, the splits
+    (their indices, not the file's path), the estimator with all its parameters, the grid,
+    every NestedCV parameter, the seed and the versions of the packages involved. Then the
+    folder gets ``summary.csv`` (one row per model), ``report.md`` and ``report.html`` (see
+    :func:`sklearn_fair.report.nested_cv_report`), ``reproducibility.json`` and, with
+    matplotlib, ``plots/*.png`` and ``plots/*.svg``.
 
     Parameters
     ----------
@@ -163,6 +250,21 @@ def run_experiment(path, *, n_jobs=None, progress=None):
     progress : bool, default=None
         Show progress bars (over the models, and NestedCV's over the fits); None
         uses the file's ``progress`` (true by default).
+    data_dir : str or path-like, default=None
+        The data folder ``${SKLEARN_FAIR_DATA}`` stands for; None uses that variable.
+    allow_outside_paths : bool, default=False
+        Accept paths outside the file's folder and the data folder.
+    allowed_packages : sequence of str, default=()
+        Further packages whose classes the file may name.
+    device : str, default=None
+        Set the ``device`` of every estimator that has one (e.g. ``"cuda"``).
+    backend : str, default=None
+        joblib backend; None uses the file's ``backend``.
+    dask_scheduler : str, default=None
+        With the dask backend, the address of the scheduler to connect to; None starts a
+        local cluster.
+    output_dir : str or path-like, default=None
+        The results folder, anywhere; None uses the file's ``output_dir``.
 
     Returns
     -------
@@ -201,42 +303,38 @@ def run_experiment(path, *, n_jobs=None, progress=None):
     >>> run_experiment(path, progress=False).status  # the second run reads the result back
     {'logreg': 'cached'}
     """
-    config = load_config(path)
+    config = open_experiment(
+        path,
+        data_dir=data_dir,
+        allow_outside_paths=allow_outside_paths,
+        allowed_packages=allowed_packages,
+        device=device,
+        output_dir=output_dir,
+    )
     if progress is not None:
         config.progress = bool(progress)
     n_jobs = config.n_jobs if n_jobs is None else n_jobs
-    X, y = load_data(config)
-    fingerprints = {"data": fingerprint(X), "labels": labels_fingerprint(y)}
+    backend = config.backend if backend is None else backend
+    data = load_data(config, work_dir(config))
+    check_before_fit(config, data)
+    data_fingerprint = _data_fingerprint(data)
     output = config.output_dir
     (output / "models").mkdir(parents=True, exist_ok=True)
     from tqdm.auto import tqdm
 
     results, status, files = {}, {}, []
     bar = tqdm(config.models.values(), desc="models", unit="model", disable=not config.progress)
-    for spec in bar:
-        bar.set_postfix_str(spec.name)
-        target = output / "models" / f"{spec.name}.json"
-        digest = _config_hash(config, spec, fingerprints)
-        cached = _read_cached(target, digest)
-        if cached is not None:
-            results[spec.name], status[spec.name] = cached, "cached"
-        else:
-            result = _fit_model(config, spec, X, y, n_jobs, config.cache_dir)
-            document = {
-                "format": MODEL_FORMAT,
-                "version": MODEL_VERSION,
-                "name": spec.name,
-                "config_hash": digest,
-                "model": spec.raw,
-                "estimator": repr(spec.estimator),
-                "result": result,
-            }
-            _write_json(target, document)
-            results[spec.name], status[spec.name] = result, "computed"
-        files.append(target)
-    splits_file = config.protocol.get("splits_file")
+    with _backend(backend, n_jobs, dask_scheduler):
+        for spec in bar:
+            bar.set_postfix_str(spec.name)
+            target = _inside(output / "models", f"{spec.name}.json")
+            status[spec.name], results[spec.name] = _run_model(
+                config, spec, data, data_fingerprint, target, n_jobs
+            )
+            files.append(target)
+    splits_file = config.splits["path"] if config.splits else None
     report = nested_cv_report(
-        results, X=X, y=y, splits_file=splits_file, title=f"Experiment {config.name}"
+        results, X=data.X, y=data.y, splits_file=splits_file, title=f"Experiment {config.name}"
     )
     files.append(_write_summary(output / "summary.csv", report.rows))
     files.append(report.save(output / "report.md"))

@@ -1,9 +1,17 @@
 import re
+import sys
+import textwrap
+from pathlib import Path
 
 import pytest
 
 from sklearn_fair.exceptions import ExperimentConfigError
-from sklearn_fair.experiment import load_config
+from sklearn_fair.experiment import load_config, run_experiment
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
 
 GOOD = """\
 [experiment]
@@ -136,3 +144,174 @@ def test_toml_syntax_error_has_its_line(tmp_path):
 def test_unreadable_file(tmp_path):
     with pytest.raises(ExperimentConfigError, match="Cannot read the experiment file"):
         load_config(tmp_path / "absent.toml")
+
+
+def test_protocol_accepts_every_nested_cv_parameter(tmp_path):
+    from sklearn.model_selection import GroupKFold, ShuffleSplit
+
+    text = GOOD.replace(
+        "outer_cv = 3",
+        'outer_cv = { splitter = "sklearn.model_selection.ShuffleSplit", params = '
+        "{ n_splits = 4, test_size = 0.25, random_state = 1 } }\n"
+        'inner_cv = { splitter = "sklearn.model_selection.GroupKFold", '
+        "params = { n_splits = 2 } }\n"
+        'error_score = "raise"\nrefit = true\nscoring = ["accuracy", "balanced_accuracy"]',
+    )
+    protocol = load_config(write(tmp_path, text)).protocol
+    assert isinstance(protocol["outer_cv"], ShuffleSplit)
+    assert protocol["outer_cv"].get_n_splits() == 4 and protocol["outer_cv"].test_size == 0.25
+    assert isinstance(protocol["inner_cv"], GroupKFold)
+    assert protocol["error_score"] == "raise" and protocol["refit"] is True
+    assert protocol["scoring"] == ["accuracy", "balanced_accuracy"]
+    assert protocol["n_refits"] == 1
+
+
+def test_protocol_follows_nested_cv_parameters(tmp_path, monkeypatch):
+    """A parameter added to NestedCV is accepted without a change to the runner."""
+    import sklearn_fair.model_selection as model_selection
+    from sklearn_fair import NestedCV
+
+    class NewNestedCV(NestedCV):
+        def __init__(
+            self,
+            estimator,
+            param_grid=None,
+            *,
+            outer_cv=10,
+            inner_cv=None,
+            n_refits=3,
+            refit=True,
+            random_state=None,
+            n_jobs=None,
+            verbose=0,
+            early_stopping_split=None,
+        ):
+            super().__init__(
+                estimator,
+                param_grid,
+                outer_cv=outer_cv,
+                inner_cv=inner_cv,
+                n_refits=n_refits,
+                refit=refit,
+                random_state=random_state,
+                n_jobs=n_jobs,
+                verbose=verbose,
+            )
+            self.early_stopping_split = early_stopping_split
+
+    path = write(tmp_path, GOOD.replace("n_refits = 1", 'early_stopping_split = "inner"'))
+    with pytest.raises(ExperimentConfigError) as info:
+        load_config(path)
+    message = str(info.value)
+    assert "key 'protocol.early_stopping_split': unknown key" in message
+    for accepted in ("outer_cv", "inner_cv", "n_refits", "scoring", "error_score", "refit"):
+        assert accepted in message
+    monkeypatch.setattr(model_selection, "NestedCV", NewNestedCV)
+    assert load_config(path).protocol["early_stopping_split"] == "inner"
+    # and the runner hands it to NestedCV
+    import sklearn_fair.experiment._runner as runner
+
+    made = []
+    monkeypatch.setattr(
+        runner, "NestedCV", lambda *a, **k: made.append(NewNestedCV(*a, **k)) or made[-1]
+    )
+    run_experiment(path, progress=False)
+    assert made and made[0].early_stopping_split == "inner"
+
+
+@pytest.mark.parametrize(
+    "key, where",
+    [
+        ("n_jobs", "[experiment] n_jobs"),
+        ("random_state", "[experiment]"),
+        ("cache_dir", "[experiment] cache_dir"),
+        ("param_grid", "'grid'"),
+        ("estimator", "'estimator'"),
+        ("verbose", "progress"),
+    ],
+)
+def test_protocol_points_to_where_a_setting_goes(tmp_path, key, where):
+    path = write(tmp_path, GOOD.replace("n_refits = 1", f"{key} = 2"))
+    with pytest.raises(
+        ExperimentConfigError, match=f"key 'protocol.{key}': is not set here"
+    ) as info:
+        load_config(path)
+    assert where in str(info.value)
+
+
+def test_grid_preset_with_overrides(tmp_path):
+    from sklearn_fair.graph import GIN, PAPER_GRIDS
+
+    text = (
+        '[data]\ndataset = "sklearn:iris"\n\n[models.gin]\n'
+        'estimator = "sklearn_fair.graph.GraphClassifier"\n'
+        'params = { module = { class = "sklearn_fair.graph.GIN" } }\n'
+        'grid_preset = "sklearn_fair.graph.PAPER_GRIDS:GIN"\n'
+        "grid = { max_epochs = [5], batch_size = [64] }\n"
+    )
+    spec = load_config(write(tmp_path, text)).models["gin"]
+    assert spec.estimator.module is GIN
+    assert spec.grid["max_epochs"] == [5] and spec.grid["batch_size"] == [64]
+    for name, values in PAPER_GRIDS["GIN"].items():
+        if name not in ("max_epochs", "batch_size"):
+            assert spec.grid[name] == values
+    with pytest.raises(ExperimentConfigError, match="has no grid 'GINN'; it has DGCNN"):
+        load_config(write(tmp_path, text.replace("PAPER_GRIDS:GIN", "PAPER_GRIDS:GINN")))
+
+
+def test_sampler_in_preprocessing_builds_an_imbalanced_learn_pipeline(tmp_path):
+    from imblearn.pipeline import Pipeline as ImbPipeline
+    from sklearn.pipeline import Pipeline
+
+    text = GOOD.replace(
+        "grid = { C = [0.1, 1.0] }",
+        'preprocessing = ["sklearn.preprocessing.StandardScaler", '
+        '{ estimator = "imblearn.under_sampling.RandomUnderSampler", '
+        "params = { random_state = 0 } }]\n"
+        "grid = { C = [0.1], randomundersampler__replacement = [true, false] }",
+    )
+    spec = load_config(write(tmp_path, text)).models["logreg"]
+    assert isinstance(spec.estimator, ImbPipeline)
+    assert [name for name, _ in spec.estimator.steps] == [
+        "standardscaler",
+        "randomundersampler",
+        "logisticregression",
+    ]
+    plain = load_config(
+        write(
+            tmp_path,
+            GOOD.replace(
+                "grid = { C", 'preprocessing = ["sklearn.preprocessing.StandardScaler"]\ngrid = { C'
+            ),
+        )
+    ).models["logreg"]
+    assert type(plain.estimator) is Pipeline
+    bad = GOOD.replace("grid = { C", 'preprocessing = ["sklearn.linear_model.Ridge"]\ngrid = { C')
+    with pytest.raises(ExperimentConfigError, match="neither transform nor fit_resample"):
+        load_config(write(tmp_path, bad))
+
+
+def test_the_user_guides_examples_are_valid_toml():
+    guide = Path(__file__).resolve().parents[2] / "docs" / "guide" / "experiments.rst"
+    blocks = re.findall(r"\.\. code-block:: toml\n\n((?:    .*\n|\n)+)", guide.read_text())
+    assert len(blocks) >= 5
+    for block in blocks:
+        tomllib.loads(textwrap.dedent(block))
+
+
+def test_steps_as_an_array_of_tables(tmp_path):
+    text = GOOD + (
+        "\n[[models.logreg.preprocessing]]\n"
+        'estimator = "sklearn.preprocessing.StandardScaler"\n'
+        "params.with_mean = false\n"
+        "\n[[models.logreg.preprocessing]]\n"
+        'estimator = "imblearn.over_sampling.RandomOverSampler"\n'
+        "params.random_state = 0\n"
+    )
+    steps = load_config(write(tmp_path, text)).models["logreg"].estimator.steps
+    assert [name for name, _ in steps] == [
+        "standardscaler",
+        "randomoversampler",
+        "logisticregression",
+    ]
+    assert steps[0][1].with_mean is False and steps[1][1].random_state == 0

@@ -8,6 +8,7 @@ from sklearn.model_selection import StratifiedKFold
 
 from sklearn_fair import NestedCV
 from sklearn_fair.cli import main
+from sklearn_fair.exceptions import ExperimentConfigError
 from sklearn_fair.experiment import run_experiment
 from sklearn_fair.model_selection import save_splits
 
@@ -145,3 +146,261 @@ def test_cli_run_bad_config(tmp_path, capsys):
     path.write_text(TINY.replace("n_refits = 1", "n_refits = 0"))
     assert main(["run", str(path)]) == 2
     assert "line 12, key 'protocol.n_refits': must be at least 1" in capsys.readouterr().err
+
+
+def test_replacing_the_splits_file_recomputes(tmp_path, monkeypatch):
+    """Issue 13 A2: the hash covers the splits' content, not the file's path."""
+    X, y = load_iris(return_X_y=True)
+    first = list(StratifiedKFold(3, shuffle=True, random_state=1).split(X, y))
+    save_splits(first, tmp_path / "splits.json", y=y)
+    (tmp_path / "e.toml").write_text(TINY.replace("outer_cv = 3", 'splits_file = "splits.json"'))
+    result = run_experiment(tmp_path / "e.toml")
+    assert result.status == {"logreg": "computed", "knn": "computed"}
+    assert run_experiment(tmp_path / "e.toml").status["logreg"] == "cached"
+
+    second = list(StratifiedKFold(3, shuffle=True, random_state=2).split(X, y))
+    save_splits(second, tmp_path / "splits.json", y=y)
+    rerun = run_experiment(tmp_path / "e.toml")
+    assert rerun.status == {"logreg": "computed", "knn": "computed"}
+    tests = [fold["test_indices"] for fold in rerun.results["logreg"]["outer_results"]]
+    assert tests == [sorted(test.tolist()) for _, test in second]
+
+
+@pytest.mark.parametrize("change", ["data", "version", "default", "protocol"])
+def test_what_the_result_depends_on_is_hashed(tmp_path, monkeypatch, change):
+    X, y = load_iris(return_X_y=True)
+    with open(tmp_path / "iris.csv", "w", newline="") as file:
+        writer = csv.writer(file)
+        writer.writerow(["a", "b", "c", "d", "y"])
+        writer.writerows([[*row, label] for row, label in zip(X, y)])
+    text = TINY.replace(
+        'dataset = "sklearn:iris"', 'dataset = "csv"\npath = "iris.csv"\ntarget = "y"'
+    )
+    (tmp_path / "e.toml").write_text(text)
+    assert run_experiment(tmp_path / "e.toml").status["logreg"] == "computed"
+    assert run_experiment(tmp_path / "e.toml").status["logreg"] == "cached"
+    if change == "data":  # same file name, one value changed
+        lines = (tmp_path / "iris.csv").read_text().splitlines()
+        lines[5] = lines[5].replace(lines[5].split(",")[0], "9.9", 1)
+        (tmp_path / "iris.csv").write_text("\n".join(lines) + "\n")
+    elif change == "version":
+        import sklearn_fair.experiment._hashing as hashing
+
+        real = hashing._version
+        monkeypatch.setattr(
+            hashing, "_version", lambda name: "99.0" if name == "sklearn" else real(name)
+        )
+    elif change == "default":  # a default of the estimator changes (as in a new release)
+        from sklearn.linear_model import LogisticRegression
+
+        defaults = dict(LogisticRegression.__init__.__kwdefaults__, tol=1e-3)
+        monkeypatch.setattr(LogisticRegression.__init__, "__kwdefaults__", defaults)
+    else:
+        (tmp_path / "e.toml").write_text(text.replace("n_refits = 1", 'error_score = "raise"'))
+    status = run_experiment(tmp_path / "e.toml").status
+    assert status["logreg"] == "computed"
+    if change == "data":
+        assert status["knn"] == "computed"
+
+
+def test_the_code_of_a_users_class_is_hashed(tmp_path, monkeypatch):
+    package = tmp_path / "mymodels"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    code = (
+        "from sklearn.linear_model import LogisticRegression\n\n\n"
+        "class MyModel(LogisticRegression):\n    pass\n"
+    )
+    (package / "model.py").write_text(code)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    text = TINY.replace('"sklearn.linear_model.LogisticRegression"', '"mymodels.model.MyModel"')
+    (tmp_path / "e.toml").write_text(text)
+    options = {"allowed_packages": ["mymodels"]}
+    assert run_experiment(tmp_path / "e.toml", **options).status["logreg"] == "computed"
+    assert run_experiment(tmp_path / "e.toml", **options).status["logreg"] == "cached"
+    (package / "model.py").write_text(
+        code.replace("pass", "def fit(self, X, y):\n        return super().fit(X, y)")
+    )
+    import importlib
+    import sys
+
+    for name in [n for n in sys.modules if n.startswith("mymodels")]:
+        del sys.modules[name]
+    importlib.invalidate_caches()
+    assert run_experiment(tmp_path / "e.toml", **options).status == {
+        "logreg": "computed",
+        "knn": "cached",
+    }
+
+
+def test_sampler_model_runs_after_others(tmp_path):
+    """Issue 12 part 5: a sampler in preprocessing makes an imbalanced-learn Pipeline."""
+    from imblearn.over_sampling import RandomOverSampler
+    from imblearn.pipeline import make_pipeline
+    from sklearn.linear_model import LogisticRegression
+
+    text = TINY + (
+        "\n[models.oversampled]\n"
+        'estimator = "sklearn.linear_model.LogisticRegression"\n'
+        "params = { max_iter = 300 }\n"
+        'preprocessing = [{ estimator = "imblearn.over_sampling.RandomOverSampler", '
+        "params = { random_state = 0 } }]\n"
+        "grid = { C = [0.1, 1.0] }\n"
+    )
+    (tmp_path / "e.toml").write_text(text)
+    result = run_experiment(tmp_path / "e.toml")
+    assert result.status["oversampled"] == "computed"
+    X, y = load_iris(return_X_y=True)
+    by_hand = NestedCV(
+        make_pipeline(RandomOverSampler(random_state=0), LogisticRegression(max_iter=300)),
+        {"logisticregression__C": [0.1, 1.0]},
+        outer_cv=3,
+        n_refits=1,
+        refit=False,
+        random_state=0,
+    ).fit(X, y)
+    scores = [fold["test_score"] for fold in result.results["oversampled"]["outer_results"]]
+    np.testing.assert_allclose(scores, by_hand.outer_scores_)
+
+
+def _text_csv(path, n=60):
+    rng = np.random.default_rng(0)
+    with open(path, "w", newline="") as file:
+        writer = csv.writer(file)
+        writer.writerow(["x1", "colour", "x2", "label", "site"])
+        for i in range(n):
+            colour = ["red", "green", "blue"][i % 3]
+            label = int(colour == "red" or rng.random() < 0.2)
+            writer.writerow([rng.normal(), colour, rng.normal(), label, f"s{i % 10}"])
+
+
+ONE_HOT = (
+    'preprocessing = [{ estimator = "sklearn.compose.ColumnTransformer", params = { '
+    'transformers = [["onehot", { estimator = "sklearn.preprocessing.OneHotEncoder", '
+    'params = { handle_unknown = "ignore" } }, ["colour"]]], remainder = "passthrough" } }]'
+)
+CSV_TINY = """\
+[experiment]
+output_dir = "out"
+progress = false
+
+[data]
+dataset = "csv"
+path = "data.csv"
+target = "label"
+groups = "site"
+
+[protocol]
+outer_cv = { splitter = "sklearn.model_selection.GroupKFold", params = { n_splits = 3 } }
+inner_cv = { splitter = "sklearn.model_selection.GroupKFold", params = { n_splits = 2 } }
+n_refits = 1
+
+[models.logreg]
+estimator = "sklearn.linear_model.LogisticRegression"
+ONE_HOT
+grid = { C = [0.1, 1.0] }
+"""
+
+
+def test_categorical_columns_and_a_group_splitter(tmp_path):
+    pytest.importorskip("pandas")
+    import pandas as pd
+    from sklearn.compose import ColumnTransformer
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import GroupKFold
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import OneHotEncoder
+
+    _text_csv(tmp_path / "data.csv")
+    (tmp_path / "e.toml").write_text(CSV_TINY.replace("ONE_HOT", ONE_HOT))
+    result = run_experiment(tmp_path / "e.toml")
+    frame = pd.read_csv(tmp_path / "data.csv")
+    X, y, groups = frame.drop(columns=["label", "site"]), frame["label"], frame["site"]
+    model = make_pipeline(
+        ColumnTransformer(
+            [("onehot", OneHotEncoder(handle_unknown="ignore"), ["colour"])],
+            remainder="passthrough",
+        ),
+        LogisticRegression(),
+    )
+    by_hand = NestedCV(
+        model,
+        {"logisticregression__C": [0.1, 1.0]},
+        outer_cv=GroupKFold(3),
+        inner_cv=GroupKFold(2),
+        n_refits=1,
+        refit=False,
+        random_state=0,
+    ).fit(X, y, groups=groups)
+    folds = result.results["logreg"]["outer_results"]
+    np.testing.assert_allclose([f["test_score"] for f in folds], by_hand.outer_scores_)
+    for fold in folds:  # the outer splitter kept every group on one side
+        train_sites = set(groups.iloc[fold["train_indices"]])
+        assert not train_sites & set(groups.iloc[fold["test_indices"]])
+
+
+@pytest.mark.parametrize(
+    "second_model, key, message",
+    [
+        # a text column that reaches the estimator unencoded
+        (
+            'estimator = "sklearn.linear_model.LogisticRegression"',
+            "models.second.estimator",
+            "columns ['colour'] hold text",
+        ),
+        (
+            'estimator = "sklearn.linear_model.LogisticRegression"\n'
+            + ONE_HOT.replace('["colour"]', '["color"]'),
+            "models.second.preprocessing",
+            "names columns the data do not have: ['color']",
+        ),
+        # a candidate that cannot be set
+        (
+            'estimator = "sklearn.linear_model.LogisticRegression"\n'
+            + ONE_HOT
+            + "\ngrid = { columntransformer__onehot__sparse = [true] }",
+            "models.second.grid",
+            "candidate 0",
+        ),
+    ],
+)
+def test_every_model_is_checked_before_the_first_fit(
+    tmp_path, monkeypatch, second_model, key, message
+):
+    pytest.importorskip("pandas")
+    _text_csv(tmp_path / "data.csv")
+    text = CSV_TINY.replace("ONE_HOT", ONE_HOT) + f"\n[models.second]\n{second_model}\n"
+    (tmp_path / "e.toml").write_text(text)
+
+    def no_fit(self, *args, **kwargs):
+        raise AssertionError("a model was fitted before the whole file was checked")
+
+    monkeypatch.setattr(NestedCV, "fit", no_fit)
+    with pytest.raises(ExperimentConfigError) as info:
+        run_experiment(tmp_path / "e.toml")
+    assert f"key '{key}'" in str(info.value) and message in str(info.value)
+
+
+def test_splits_of_another_data_set_fail_before_the_first_fit(tmp_path, monkeypatch):
+    X, y = load_iris(return_X_y=True)
+    save_splits(list(StratifiedKFold(3).split(X[:120], y[:120])), tmp_path / "s.json")
+    (tmp_path / "e.toml").write_text(TINY.replace("outer_cv = 3", 'splits_file = "s.json"'))
+    monkeypatch.setattr(NestedCV, "fit", lambda *a, **k: pytest.fail("fitted"))
+    with pytest.raises(ExperimentConfigError, match="the splits do not fit the data"):
+        run_experiment(tmp_path / "e.toml")
+
+
+def test_a_splitter_of_scikit_learn_or_ours(tmp_path):
+    text = TINY.replace(
+        "outer_cv = 3",
+        'outer_cv = { splitter = "sklearn.model_selection.StratifiedKFold", params = '
+        "{ n_splits = 4, shuffle = true, random_state = 2 } }\n"
+        'inner_cv = { splitter = "sklearn_fair.model_selection.HoldoutSplit", params = '
+        "{ test_size = 0.2, random_state = 0 } }",
+    )
+    (tmp_path / "e.toml").write_text(text)
+    result = run_experiment(tmp_path / "e.toml")
+    X, y = load_iris(return_X_y=True)
+    expected = StratifiedKFold(4, shuffle=True, random_state=2).split(X, y)
+    tests = [fold["test_indices"] for fold in result.results["knn"]["outer_results"]]
+    assert tests == [sorted(test.tolist()) for _, test in expected]

@@ -1,0 +1,98 @@
+"""Everything checked before the first fit of an experiment, for every model at once.
+
+The file has been read and every class built (:func:`load_config`); here the data are
+known, so the splits are checked against them, every candidate is set on a copy of its
+model, and columns of text are checked to reach an encoder. A run then fails in seconds,
+not after the models before the faulty one have run for hours.
+"""
+
+import numpy as np
+
+from ._plan import candidate_estimator, plan_model
+
+__all__ = ["check_before_fit"]
+
+
+def _text_columns(X):
+    if not hasattr(X, "columns") or not hasattr(X, "dtypes"):
+        return []
+    return [name for name, kind in zip(X.columns, X.dtypes) if kind.kind == "O"]
+
+
+def _first_step(estimator):
+    steps = getattr(estimator, "steps", None)
+    return (steps[0][1], True) if steps else (estimator, False)
+
+
+def _encoded_columns(step, columns):
+    """The columns that ``step`` (a model's first step) turns into numbers."""
+    if hasattr(step, "transformers") and hasattr(step, "remainder"):  # a ColumnTransformer
+        covered, named = set(), set()
+        for _, transformer, selected in step.transformers:
+            selected = [selected] if isinstance(selected, (str, int)) else list(selected)
+            names = {columns[s] if isinstance(s, int) else s for s in selected}
+            named |= names
+            if not (isinstance(transformer, str) and transformer == "passthrough"):
+                covered |= names  # encoded, or dropped
+        unknown = sorted(str(n) for n in named - set(columns))
+        if unknown:
+            return None, unknown
+        if not isinstance(step.remainder, str) or step.remainder == "drop":
+            covered |= set(columns) - named
+        return covered, []
+    if hasattr(step, "categories"):  # an encoder of every column (OneHotEncoder, ...)
+        return set(columns), []
+    return set(), []
+
+
+def _check_text_columns(config, spec, X):
+    text = _text_columns(X)
+    if not text:
+        return
+    step, is_pipeline = _first_step(spec.estimator)
+    covered, unknown = _encoded_columns(step, list(X.columns))
+    key = ("models", spec.name, "preprocessing" if is_pipeline else "estimator")
+    if unknown:
+        raise config.source.error(key, f"names columns the data do not have: {unknown}.")
+    missing = [name for name in text if name not in covered]
+    if missing:
+        raise config.source.error(
+            key,
+            f"the data's columns {missing} hold text, and model {spec.name!r} would get them "
+            "as they are; encode them in a first preprocessing step, e.g. "
+            '{ estimator = "sklearn.compose.ColumnTransformer", params = { transformers = '
+            '[["onehot", { estimator = "sklearn.preprocessing.OneHotEncoder" }, '
+            f'{missing}]], remainder = "passthrough" }} }}.',
+        )
+
+
+def check_before_fit(config, data):
+    """Check every model against the data; return their plans (see :func:`plan_model`).
+
+    Raises
+    ------
+    ExperimentConfigError
+        Naming the model and key at fault.
+    """
+    plans = {}
+    for spec in config.models.values():
+        try:
+            plans[spec.name] = plan_model(config, spec, data)
+        except ValueError as error:
+            key = ("protocol", "splits_file") if config.splits else ("protocol",)
+            raise config.source.error(
+                key, f"the splits do not fit the data ({data.description}): {error}"
+            ) from None
+        for index, candidate in enumerate(plans[spec.name].candidates):
+            try:
+                candidate_estimator(spec, candidate)
+            except (TypeError, ValueError) as error:
+                raise config.source.error(
+                    ("models", spec.name, "grid"),
+                    f"candidate {index} ({candidate!r}) cannot be set: {error}",
+                ) from None
+        if data is not None:
+            _check_text_columns(config, spec, data.X)
+            if data.groups is not None and np.asarray(data.groups).shape[0] != data.n_samples:
+                raise config.source.error(("data", "groups"), "has not one value per sample.")
+    return plans

@@ -1,0 +1,205 @@
+"""An estimate of an experiment's compute, measured by timing a few short fits.
+
+A few candidates of a model are fitted once each on a small sample of the data (estimators
+trained for epochs run only ``epochs`` of them), and the time per sample (and per epoch) is
+extrapolated to every fit of the plan: its training size and its candidate's ``max_epochs``.
+No fit stops early in this count, so for estimators with early stopping it is an upper
+bound. Nothing of these timing fits is kept.
+"""
+
+import os
+import sys
+import time
+from dataclasses import dataclass
+
+import numpy as np
+from sklearn.base import is_classifier
+from sklearn.model_selection import train_test_split
+from sklearn.utils import _safe_indexing
+
+from ._plan import candidate_estimator
+
+__all__ = ["Estimate", "estimate_compute", "format_seconds"]
+
+
+@dataclass
+class Estimate:
+    """Estimated compute of one model, in seconds of one worker.
+
+    Attributes
+    ----------
+    seconds, low, high : float or None
+        The estimate from the mean cost of the timed candidates, and from the cheapest and
+        the dearest; None when no timing fit succeeded.
+    basis : str
+        What the estimate rests on.
+    """
+
+    seconds: object
+    low: object
+    high: object
+    basis: str
+
+
+def format_seconds(seconds):
+    """``"42 s"``, ``"3.5 min"``, ``"12 h"`` or ``"3.2 days"``."""
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.1f} min"
+    if seconds < 3 * 86400:
+        return f"{seconds / 3600:.1f} h"
+    return f"{seconds / 86400:.1f} days"
+
+
+def _epoch_keys(estimator):
+    return [k for k in estimator.get_params(deep=True) if k.split("__")[-1] == "max_epochs"]
+
+
+def _max_epochs(estimator):
+    keys = _epoch_keys(estimator)
+    return int(estimator.get_params(deep=True)[keys[0]]) if keys else None
+
+
+def _sample(data, size, classifier, random_state):
+    indices = np.arange(data.n_samples)
+    if size >= data.n_samples:
+        return indices
+    stratify = np.asarray(data.y) if classifier else None
+    try:
+        sample, _ = train_test_split(
+            indices, train_size=size, stratify=stratify, random_state=random_state
+        )
+    except ValueError:  # a class too small to stratify
+        sample, _ = train_test_split(indices, train_size=size, random_state=random_state)
+    return np.sort(sample)
+
+
+def _machine(estimator):
+    parts = [f"{os.cpu_count()} CPUs"]
+    if "torch" in sys.modules:
+        parts.append(f"torch threads {sys.modules['torch'].get_num_threads()}")
+    devices = {
+        v for k, v in estimator.get_params(deep=True).items() if k.split("__")[-1] == "device"
+    }
+    if devices:
+        parts.append(f"device {', '.join(map(str, sorted(devices, key=str)))}")
+    return ", ".join(parts)
+
+
+def _work(plan, epochs, n_samples):
+    """Sample-epochs of training and samples of prediction, over every fit of the plan."""
+    mean_epochs = float(np.mean(epochs))
+    train = predict = 0.0
+    for inner in plan.inner:
+        for n_train, n_valid in inner:
+            train += n_train * float(np.sum(epochs))
+            predict += n_valid * len(epochs)
+    for n_train, n_test in plan.outer:
+        train += plan.n_refits * n_train * mean_epochs
+        predict += plan.n_refits * n_test
+    if plan.final_inner is not None:
+        for n_train, n_valid in plan.final_inner:
+            train += n_train * float(np.sum(epochs))
+            predict += n_valid * len(epochs)
+        train += n_samples * mean_epochs
+    return train, predict
+
+
+def _warm_up(spec, candidate, data, classifier, random_state):
+    """One untimed fit of 1 epoch on a few samples, so that first-call costs (imports,
+    caches) are not taken for the cost of a fit."""
+    sample = _sample(data, 16, classifier, random_state)
+    X, y = _safe_indexing(data.X, sample), np.asarray(data.y)[sample]
+    estimator = candidate_estimator(spec, candidate)
+    keys = _epoch_keys(estimator)
+    if keys:
+        estimator.set_params(**{k: 1 for k in keys})
+    try:
+        estimator.fit(X, y)
+    except Exception:  # the timed fit reports it
+        pass
+
+
+def estimate_compute(
+    spec, plan, data, *, n_timed=3, sample_size=128, epochs=2, budget=60.0, random_state=0
+):
+    """Time a few short fits of ``spec`` and extrapolate them to ``plan``.
+
+    Parameters
+    ----------
+    spec : ModelSpec
+        The model.
+    plan : ModelPlan
+        Its fits (with sizes: the data must be available).
+    data : Data
+        The data.
+    n_timed : int, default=3
+        Candidates timed (spread over the grid).
+    sample_size : int, default=128
+        Samples in each timing fit.
+    epochs : int, default=2
+        Epochs of each timing fit, for estimators with ``max_epochs``.
+    budget : float, default=60.0
+        Seconds after which no further candidate is timed (at least one is).
+    random_state : int, default=0
+        Seed of the sample.
+
+    Returns
+    -------
+    estimate : Estimate
+    """
+    candidates = plan.candidates
+    spread = np.linspace(0, len(candidates) - 1, min(n_timed, len(candidates)))
+    chosen = sorted(set(spread.round().astype(int).tolist()))
+    full_epochs = [_max_epochs(candidate_estimator(spec, c)) or 1 for c in candidates]
+    classifier = is_classifier(spec.estimator)
+    sample = _sample(data, sample_size, classifier, random_state)
+    X, y = _safe_indexing(data.X, sample), np.asarray(data.y)[sample]
+    _warm_up(spec, candidates[chosen[0]], data, classifier, random_state)
+    fit_costs, predict_costs, epoch_based = [], [], False
+    started = time.perf_counter()
+    for index in chosen:
+        if fit_costs and time.perf_counter() - started > budget:
+            break
+        estimator = candidate_estimator(spec, candidates[index])
+        keys = _epoch_keys(estimator)
+        used = min(epochs, full_epochs[index]) if keys else 1
+        if keys:
+            estimator.set_params(**{k: used for k in keys})
+            epoch_based = True
+        start = time.perf_counter()
+        try:
+            estimator.fit(X, y)
+        except Exception as error:  # a timing fit that fails tells the user before the run
+            return Estimate(
+                None,
+                None,
+                None,
+                f"the timing fit of candidate {index} ({candidates[index]!r}) failed: "
+                f"{type(error).__name__}: {error}",
+            )
+        fit_costs.append((time.perf_counter() - start) / (len(sample) * used))
+        start = time.perf_counter()
+        if hasattr(estimator, "predict"):
+            estimator.predict(X)
+        predict_costs.append((time.perf_counter() - start) / len(sample))
+    train, predict = _work(plan, full_epochs, data.n_samples)
+    predict_cost = float(np.mean(predict_costs))
+    totals = [train * cost + predict * predict_cost for cost in fit_costs]
+    per = "sample-epoch" if epoch_based else "training sample"
+    basis = (
+        f"timed {len(fit_costs)} of {len(candidates)} candidates, each fitted once on "
+        f"{len(sample)} samples"
+        + (f" for {epochs} epochs (max_epochs lowered)" if per == "sample-epoch" else "")
+        + f", on this machine ({_machine(spec.estimator)}): "
+        f"{np.mean(fit_costs):.3g} s per {per} (range {min(fit_costs):.3g}-{max(fit_costs):.3g}); "
+        "extrapolated linearly to every fit's training size"
+        + (
+            " and its candidate's max_epochs, as if no fit stopped early (early stopping "
+            "usually ends fits sooner: an upper bound)"
+            if per == "sample-epoch"
+            else " (fit times that grow faster than the sample size make it an underestimate)"
+        )
+    )
+    return Estimate(float(np.mean(totals)), min(totals), max(totals), basis)

@@ -1,0 +1,166 @@
+"""Classes named in an experiment file, resolved without running code from the file.
+
+An experiment file is data: it may come from someone else. So a dotted name is checked
+before anything is imported, and the class it names is checked before anything is called:
+
+* every component of the name is a public identifier (no ``_private`` module, no
+  ``__main__``, no test or set-up module: importing those runs code);
+* the top-level package is on an allow-list (:data:`ALLOWED_PACKAGES`, which only the
+  person running the file can extend, never the file itself);
+* the object is a class whose own module is also in an allowed package (a re-export of,
+  say, ``gzip.GzipFile`` by an allowed module is refused);
+* the class is of the kind its place in the file calls for (an estimator where an
+  estimator goes, a splitter where a splitter goes, a torch module for ``module``, ...),
+  checked with ``issubclass`` before it is instantiated.
+"""
+
+import importlib
+import inspect
+import re
+import sys
+
+__all__ = ["ALLOWED_PACKAGES", "KINDS", "import_class"]
+
+#: The top-level packages whose classes an experiment file may name. Extend it for one run
+#: with ``run_experiment(..., allowed_packages=[...])`` or ``sklearn-fair run
+#: --allow-package NAME``; a file cannot extend it.
+ALLOWED_PACKAGES = ("sklearn", "imblearn", "sklearn_fair", "skorch", "torch", "torch_geometric")
+
+_IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
+# Modules whose import runs a program or a test suite.
+_REFUSED_MODULES = {"__main__", "conftest", "setup", "tests", "testing"}
+# skorch callbacks that only compute; the others read or write files (Checkpoint,
+# LoadInitState unpickles a file, TrainEndCheckpoint, ...).
+_CALLBACKS = {
+    "BatchScoring",
+    "EarlyStopping",
+    "EpochScoring",
+    "GradientNormClipping",
+    "LRScheduler",
+    "PassthroughScoring",
+    "WarmRestartLR",
+}
+
+
+def _torch_base(name):
+    """A torch base class, if torch is already imported (classes that need it import it)."""
+    if "torch" not in sys.modules:
+        return ()
+    import torch
+
+    bases = {
+        "module": torch.nn.Module,
+        "optimizer": torch.optim.Optimizer,
+        "lr_scheduler": torch.optim.lr_scheduler.LRScheduler,
+        "dataset": torch.utils.data.Dataset,
+        "dataloader": torch.utils.data.DataLoader,
+    }
+    return (bases[name],)
+
+
+def _is_estimator(cls):
+    from sklearn.base import BaseEstimator
+
+    return issubclass(cls, BaseEstimator)
+
+
+def _is_splitter(cls):
+    # scikit-learn's splitters share no base class (RepeatedKFold, HoldoutSplit), but all
+    # have these two methods; the class also comes from an allowed package.
+    return callable(getattr(cls, "split", None)) and callable(getattr(cls, "get_n_splits", None))
+
+
+def _is_callback(cls):
+    if "skorch" not in sys.modules:
+        return False
+    from skorch.callbacks import Callback
+
+    return issubclass(cls, Callback) and cls.__name__ in _CALLBACKS
+
+
+def _is_torch(name):
+    return lambda cls: bool(_torch_base(name)) and issubclass(cls, _torch_base(name))
+
+
+#: Kind -> (test on the class, what it means in an error message).
+KINDS = {
+    "estimator": (_is_estimator, "a scikit-learn estimator (a BaseEstimator subclass)"),
+    "splitter": (_is_splitter, "a splitter (with split and get_n_splits)"),
+    "callback": (_is_callback, f"a skorch callback among {', '.join(sorted(_CALLBACKS))}"),
+    "module": (_is_torch("module"), "a torch.nn.Module"),
+    "optimizer": (_is_torch("optimizer"), "a torch optimizer"),
+    "lr_scheduler": (_is_torch("lr_scheduler"), "a torch learning-rate scheduler"),
+    "dataset": (_is_torch("dataset"), "a torch Dataset"),
+    "dataloader": (_is_torch("dataloader"), "a torch DataLoader"),
+}
+#: What a ``{ class = "..." }`` parameter value may be: a class handed to an estimator,
+#: which instantiates it itself (a skorch ``module``, ``criterion``, ``optimizer``, ...).
+CLASS_VALUE_KINDS = (
+    "estimator",
+    "splitter",
+    "module",
+    "optimizer",
+    "lr_scheduler",
+    "dataset",
+    "dataloader",
+)
+
+
+def _check_name(dotted, allowed):
+    """The reason ``dotted`` cannot be imported, or None; nothing is imported here."""
+    if not isinstance(dotted, str) or "." not in dotted:
+        return "give the dotted name of a class (e.g. 'sklearn.linear_model.LogisticRegression')"
+    parts = dotted.split(".")
+    for part in parts:
+        if not _IDENTIFIER.match(part):
+            return f"{part!r} is not a public name (private modules and classes are refused)"
+        if part in _REFUSED_MODULES or part.startswith("test_"):
+            return f"importing {part!r} would run a program or tests"
+    if parts[0] not in allowed:
+        return f"classes can only come from the packages {', '.join(allowed)}"
+    return None
+
+
+def import_class(dotted, source, key, *, kinds=("estimator",), allowed=ALLOWED_PACKAGES):
+    """Import the class ``dotted`` ("package.module.Class") and check its kind, calling nothing.
+
+    Parameters
+    ----------
+    dotted : str
+        The dotted name from the file.
+    source : ConfigSource
+        Where errors are located.
+    key : tuple of str
+        The key the name is under, for errors.
+    kinds : tuple of str, default=("estimator",)
+        The kinds of :data:`KINDS` accepted here.
+    allowed : tuple of str, default=ALLOWED_PACKAGES
+        The allowed top-level packages.
+
+    Returns
+    -------
+    cls : type
+    """
+    allowed = tuple(allowed)
+    reason = _check_name(dotted, allowed)
+    if reason is not None:
+        raise source.error(key, f"{dotted!r} is not an allowed class: {reason}.")
+    module_name, _, name = dotted.rpartition(".")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as error:
+        raise source.error(key, f"cannot import module {module_name!r}: {error}.") from None
+    cls = getattr(module, name, None)
+    if not inspect.isclass(cls):
+        raise source.error(key, f"{module_name!r} has no public class {name!r}.")
+    home = getattr(cls, "__module__", "") or ""
+    if home.split(".")[0] not in allowed:
+        raise source.error(
+            key,
+            f"{dotted!r} is not an allowed class: it is {home}.{cls.__qualname__}, re-exported "
+            f"from a package outside {', '.join(allowed)}.",
+        )
+    if not any(KINDS[kind][0](cls) for kind in kinds):
+        accepted = " or ".join(KINDS[kind][1] for kind in kinds)
+        raise source.error(key, f"{dotted!r} is not an allowed class here: it must be {accepted}.")
+    return cls

@@ -1,0 +1,99 @@
+"""Paths named in an experiment file: where they may point, and ``${SKLEARN_FAIR_DATA}``.
+
+A file read from elsewhere must not make the runner read or write anywhere on the disk.
+So every path is resolved (symbolic links followed) and must lie inside the experiment
+file's folder; inputs (data, splits) may also lie inside the data folder, which the user
+names with the ``SKLEARN_FAIR_DATA`` environment variable or ``--data-dir``. Anything
+else needs the user's explicit ``allow_outside_paths=True`` (``--allow-outside-paths``),
+which a file cannot give itself.
+"""
+
+import os
+import re
+from pathlib import Path
+
+__all__ = ["DATA_VARIABLE", "resolve_path"]
+
+#: The one variable a path may use, written ``${SKLEARN_FAIR_DATA}``.
+DATA_VARIABLE = "SKLEARN_FAIR_DATA"
+_VARIABLE = re.compile(r"\$\{([^}]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)")
+
+
+def data_dir_from(data_dir):
+    """The data folder: ``data_dir`` if given, else ``$SKLEARN_FAIR_DATA``, else None."""
+    if data_dir is not None:
+        return Path(data_dir).resolve()
+    value = os.environ.get(DATA_VARIABLE)
+    return Path(value).resolve() if value else None
+
+
+def _expand(value, source, key, data_dir):
+    def replace(match):
+        name = match.group(1) if match.group(1) is not None else match.group(2)
+        if name != DATA_VARIABLE:
+            raise source.error(
+                key,
+                f"the path {value!r} uses the variable {name!r}; only ${{{DATA_VARIABLE}}} "
+                "is expanded.",
+            )
+        if data_dir is None:
+            raise source.error(
+                key,
+                f"the path {value!r} uses ${{{DATA_VARIABLE}}}, which is not set: set the "
+                f"environment variable {DATA_VARIABLE} to the data folder, or pass "
+                "--data-dir (data_dir= in Python).",
+            )
+        return os.fspath(data_dir)
+
+    if value.startswith("~"):
+        raise source.error(key, f"the path {value!r} starts with '~'; give a relative path.")
+    return _VARIABLE.sub(replace, value)
+
+
+def _inside(path, root):
+    try:
+        path.relative_to(root)
+    except ValueError:
+        return False
+    return True
+
+
+def resolve_path(value, *, source, key, base, data_dir, allow_outside, output=False):
+    """Resolve a path of the file, refusing one outside the folders it may use.
+
+    Parameters
+    ----------
+    value : str
+        The path as written (relative to the file's folder, or ``${SKLEARN_FAIR_DATA}/...``).
+    source : ConfigSource
+        Where errors are located.
+    key : tuple of str
+        The key, for errors.
+    base : pathlib.Path
+        The experiment file's folder (resolved).
+    data_dir : pathlib.Path or None
+        The data folder.
+    allow_outside : bool
+        The user's explicit permission to use any path.
+    output : bool, default=False
+        Whether the runner writes there (then the data folder is not a permitted place).
+
+    Returns
+    -------
+    path : pathlib.Path
+    """
+    path = (base / _expand(value, source, key, data_dir)).resolve()
+    roots = [base] + ([data_dir] if data_dir is not None and not output else [])
+    if allow_outside or any(_inside(path, root) for root in roots):
+        return path
+    places = f"the experiment file's folder {os.fspath(base)!r}"
+    if not output:
+        places += (
+            f" or the data folder ({DATA_VARIABLE}="
+            f"{os.fspath(data_dir) if data_dir is not None else 'unset'})"
+        )
+    raise source.error(
+        key,
+        f"the path {os.fspath(path)!r} is outside {places}; a file cannot name any path on "
+        "the disk. If you trust it, pass --allow-outside-paths (allow_outside_paths=True).",
+    )

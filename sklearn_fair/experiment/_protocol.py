@@ -1,0 +1,167 @@
+"""The ``[protocol]`` table: any parameter of NestedCV, plus a saved splits file.
+
+The keys are checked against ``NestedCV(...).get_params()``, so a parameter added to
+NestedCV is accepted here without a change to the runner. The parameters that the rest of
+the file sets (the estimator and its grid per model, the seed, the jobs, the cache) are
+refused here with a pointer to where they go.
+"""
+
+import numbers
+
+__all__ = ["RUNNER_KEYS", "check_protocol", "protocol_keys"]
+
+SPLITS_FORMATS = ("sklearn-fair", "gnn-comparison")
+#: Keys of [protocol] that belong to the runner, not to NestedCV.
+RUNNER_KEYS = ("splits_file", "splits_format")
+# NestedCV parameters set elsewhere in the file, with where.
+_SET_ELSEWHERE = {
+    "estimator": "each model's 'estimator'",
+    "param_grid": "each model's 'grid' (or 'grid_preset')",
+    "param_distributions": "each model's 'grid' (the runner has no random search)",
+    "n_iter": "each model's 'grid' (the runner has no random search)",
+    "n_jobs": "[experiment] n_jobs (or --n-jobs)",
+    "random_state": "[experiment] random_state",
+    "verbose": "[experiment] progress",
+    "cache_dir": "[experiment] cache_dir",
+}
+# The runner's defaults where they differ from NestedCV's: it never uses the final model.
+DEFAULTS = {"refit": False}
+
+
+def _nested_params():
+    from ..model_selection import NestedCV
+
+    return NestedCV(None).get_params(deep=False)
+
+
+def protocol_keys():
+    """The keys [protocol] accepts: NestedCV's parameters not set elsewhere, and the runner's."""
+    return sorted(set(_nested_params()) - set(_SET_ELSEWHERE)) + list(RUNNER_KEYS)
+
+
+def _check_cv(builder, key, value):
+    if isinstance(value, dict):
+        return builder.value(value, key)
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise builder.error(
+            key,
+            "must be an integer number of folds or a splitter table "
+            f'{{ splitter = "sklearn.model_selection.KFold", params = {{ ... }} }}; got {value!r}.',
+        )
+    if value < 2:
+        raise builder.error(key, f"must be at least 2; got {value}.")
+    return value
+
+
+def _check_scoring(builder, key, value):
+    from ..metrics import get_scorer
+
+    names = (
+        value
+        if isinstance(value, list)
+        else list(value.values())
+        if isinstance(value, dict)
+        else [value]
+    )
+    for name in names:
+        if not isinstance(name, str):
+            raise builder.error(
+                key, f"must be a scorer name, a list of names or a table of names; got {value!r}."
+            )
+        try:
+            get_scorer(name)
+        except ValueError:
+            raise builder.error(
+                key,
+                f"unknown scorer {name!r}; see sklearn_fair.metrics.get_scorer_names().",
+            ) from None
+    return value
+
+
+def check_protocol(builder, protocol, resolve):
+    """Check the [protocol] table; return ``(nested_kwargs, splits)``.
+
+    Parameters
+    ----------
+    builder : Builder
+        Builds splitters and locates errors.
+    protocol : dict
+        The table as read.
+    resolve : callable
+        ``resolve(value, key)`` -> path of an input file.
+
+    Returns
+    -------
+    nested_kwargs : dict
+        NestedCV keyword arguments (the runner's defaults included).
+    splits : dict or None
+        ``{"path": ..., "format": ..., "splits": SavedSplits}`` of a splits file (then
+        ``nested_kwargs["outer_cv"]`` replays it).
+    """
+    accepted = protocol_keys()
+    if not isinstance(protocol, dict):
+        raise builder.error(("protocol",), f"must be a table ([protocol]); got {protocol!r}.")
+    for name in protocol:
+        key = ("protocol", name)
+        if name in _SET_ELSEWHERE:
+            raise builder.error(key, f"is not set here; use {_SET_ELSEWHERE[name]}.")
+        if name not in accepted:
+            raise builder.error(
+                key,
+                f"unknown key; [protocol] accepts the parameters of NestedCV "
+                f"({', '.join(k for k in accepted if k not in RUNNER_KEYS)}) and "
+                f"{', '.join(RUNNER_KEYS)}.",
+            )
+    kwargs = dict(DEFAULTS)
+    splits = None
+    for name, value in protocol.items():
+        key = ("protocol", name)
+        if name in RUNNER_KEYS:
+            continue
+        if name in ("outer_cv", "inner_cv"):
+            kwargs[name] = _check_cv(builder, key, value)
+        elif name == "n_refits":
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise builder.error(key, f"must be an integer; got {value!r}.")
+            if value < 1:
+                raise builder.error(key, f"must be at least 1; got {value}.")
+            kwargs[name] = value
+        elif name == "scoring":
+            kwargs[name] = _check_scoring(builder, key, value)
+        elif name == "refit":
+            if not isinstance(value, (bool, str)):
+                raise builder.error(key, f"must be true, false or a metric name; got {value!r}.")
+            kwargs[name] = value
+        else:
+            # a parameter the runner does not know (NestedCV checks it when fitting)
+            kwargs[name] = builder.value(value, key)
+    if "splits_file" in protocol:
+        if "outer_cv" in protocol:
+            raise builder.error(
+                ("protocol", "outer_cv"), "give either outer_cv or splits_file, not both."
+            )
+        if not isinstance(protocol["splits_file"], str):
+            raise builder.error(
+                ("protocol", "splits_file"), f"must be a path; got {protocol['splits_file']!r}."
+            )
+        path = resolve(protocol["splits_file"], ("protocol", "splits_file"))
+        if not path.is_file():
+            raise builder.error(
+                ("protocol", "splits_file"), f"the splits file {str(path)!r} does not exist."
+            )
+        fmt = protocol.get("splits_format", "sklearn-fair")
+        if fmt not in SPLITS_FORMATS:
+            raise builder.error(
+                ("protocol", "splits_format"), f"must be one of {SPLITS_FORMATS}; got {fmt!r}."
+            )
+        from ..model_selection import PredefinedSplits, load_splits
+
+        try:
+            saved = load_splits(path, format=fmt)
+        except ValueError as error:
+            raise builder.error(("protocol", "splits_file"), str(error)) from None
+        kwargs["outer_cv"] = PredefinedSplits(saved)
+        splits = {"path": path, "format": fmt, "splits": saved}
+    elif "splits_format" in protocol:
+        raise builder.error(("protocol", "splits_format"), "is only used with splits_file.")
+    return kwargs, splits

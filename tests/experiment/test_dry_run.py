@@ -1,0 +1,127 @@
+"""``sklearn-fair run --dry-run``: fit counts checked against the fits a real run makes."""
+
+import pytest
+from sklearn.datasets import load_iris
+from sklearn.model_selection import KFold, StratifiedKFold
+
+from sklearn_fair.cli import main
+from sklearn_fair.experiment import dry_run, run_experiment
+from sklearn_fair.model_selection import save_splits
+
+BASE = """\
+[experiment]
+progress = false
+output_dir = "out"
+
+[data]
+dataset = "sklearn:iris"
+
+[protocol]
+PROTOCOL
+
+[models.model]
+ESTIMATOR
+"""
+LOGREG = (
+    "sklearn.linear_model.LogisticRegression",
+    'estimator = "sklearn.linear_model.LogisticRegression"\n'
+    "params = { max_iter = 200 }\ngrid = { C = [0.1, 1.0, 10.0] }",
+)
+# no random_state anywhere: NestedCV trains the selected candidate once per fold
+KNN = (
+    "sklearn.neighbors.KNeighborsClassifier",
+    'estimator = "sklearn.neighbors.KNeighborsClassifier"\ngrid = { n_neighbors = [3, 5] }',
+)
+
+
+def _splits_with_two_inner_splits(path):
+    X, y = load_iris(return_X_y=True)
+    folds = []
+    for train, test in StratifiedKFold(4, shuffle=True, random_state=0).split(X, y):
+        inner = [
+            (train[a], train[b]) for a, b in KFold(2, shuffle=True, random_state=1).split(train)
+        ]
+        folds.append((train, test, inner))
+    save_splits(folds, path, y=y)
+    return 'splits_file = "splits.json"\nn_refits = 2'
+
+
+PROTOCOLS = {
+    "kfold": lambda path: "outer_cv = 3\ninner_cv = 2\nn_refits = 2",
+    "default inner hold-out": lambda path: "outer_cv = 4\nn_refits = 3",
+    "final fit": lambda path: "outer_cv = 3\ninner_cv = 3\nn_refits = 2\nrefit = true",
+    "stored inner splits": _splits_with_two_inner_splits,
+    "splitter tables": lambda path: (
+        'outer_cv = { splitter = "sklearn.model_selection.ShuffleSplit", params = '
+        "{ n_splits = 3, test_size = 0.2, random_state = 0 } }\n"
+        'inner_cv = { splitter = "sklearn.model_selection.RepeatedKFold", params = '
+        "{ n_splits = 2, n_repeats = 2, random_state = 0 } }\nn_refits = 2"
+    ),
+}
+
+
+@pytest.mark.parametrize("protocol", sorted(PROTOCOLS))
+@pytest.mark.parametrize("model", [LOGREG, KNN], ids=["seeded", "deterministic"])
+def test_counts_match_the_fits_of_a_real_run(tmp_path, monkeypatch, protocol, model):
+    dotted, table = model
+    text = BASE.replace("PROTOCOL", PROTOCOLS[protocol](tmp_path / "splits.json"))
+    path = tmp_path / "e.toml"
+    path.write_text(text.replace("ESTIMATOR", table))
+    plan = dry_run(path, timing=False).plans["model"]
+
+    # an independent count: every fit the estimator class receives in a real run
+    module_name, _, name = dotted.rpartition(".")
+    cls = getattr(__import__(module_name, fromlist=[name]), name)
+    fits = []
+    real_fit = cls.fit
+
+    def recording_fit(self, X, y=None, **kwargs):
+        fits.append(len(X))
+        return real_fit(self, X, y, **kwargs)
+
+    monkeypatch.setattr(cls, "fit", recording_fit)
+    run_experiment(path, n_jobs=1)
+    assert plan.total_fits == len(fits)
+    # and the fits are of the sizes the plan says, in the engine's order of kinds
+    expected = sorted(
+        [n for inner in plan.inner for n, _ in inner] * plan.n_candidates
+        + [n for n, _ in plan.outer] * plan.n_refits
+        + ([n for n, _ in plan.final_inner] * plan.n_candidates + [150] if plan.final_fits else [])
+    )
+    assert sorted(fits) == expected
+
+
+def test_dry_run_fits_almost_nothing_and_states_its_basis(tmp_path, monkeypatch):
+    from sklearn.linear_model import LogisticRegression
+
+    text = BASE.replace("PROTOCOL", "outer_cv = 5\ninner_cv = 3\nn_refits = 2")
+    path = tmp_path / "e.toml"
+    path.write_text(text.replace("ESTIMATOR", LOGREG[1]))
+    fits = []
+    real_fit = LogisticRegression.fit
+    monkeypatch.setattr(
+        LogisticRegression, "fit", lambda self, X, y, **k: fits.append(1) or real_fit(self, X, y)
+    )
+    report = dry_run(path, n_jobs=4)
+    # 3 timing fits (one per candidate, up to 3) and one warm-up; the run would make 55
+    assert len(fits) == 4 and report.total_fits == 5 * 3 * 3 + 5 * 2
+    estimate = report.estimates["model"]
+    assert 0 < estimate.low <= estimate.seconds <= estimate.high
+    assert "timed 3 of 3 candidates" in estimate.basis
+    assert "extrapolated linearly" in estimate.basis
+    assert "model  3           3             45              10 (5 x 2)  0      55" in report.text
+    assert "wall at n_jobs=4" in report.text
+    assert not (tmp_path / "out" / "models").exists()
+
+
+def test_cli_dry_run(tmp_path, capsys):
+    text = BASE.replace("PROTOCOL", "outer_cv = 3\nn_refits = 1")
+    path = tmp_path / "e.toml"
+    path.write_text(text.replace("ESTIMATOR", KNN[1]))
+    assert main(["run", "--dry-run", "--no-timing", str(path)]) == 0
+    output = capsys.readouterr().out
+    assert "Total: 9 fits." in output and "Estimated compute" not in output
+    assert main(["run", "--dry-run", str(path)]) == 0
+    output = capsys.readouterr().out
+    assert "Estimated compute" in output and "based on: timed 2 of 2 candidates" in output
+    assert not (tmp_path / "out").exists()

@@ -1,0 +1,241 @@
+"""Hostile experiment files (issue 13, B2): a file is data and must never run code, build
+classes it should not, or read and write where it should not."""
+
+import pytest
+
+from sklearn_fair.exceptions import ExperimentConfigError
+from sklearn_fair.experiment import load_config, run_experiment
+
+GOOD = """\
+[experiment]
+progress = false
+
+[data]
+dataset = "sklearn:iris"
+
+[protocol]
+outer_cv = 3
+n_refits = 1
+
+[models.logreg]
+estimator = "sklearn.linear_model.LogisticRegression"
+params = { max_iter = 300 }
+grid = { C = [0.1, 1.0] }
+"""
+ESTIMATOR = '"sklearn.linear_model.LogisticRegression"'
+
+
+def write(folder, text, name="EXPERIMENT.toml"):
+    path = folder / name
+    path.write_text(text)
+    return path
+
+
+def refused(path, key, message, **options):
+    with pytest.raises(ExperimentConfigError) as info:
+        load_config(path, **options)
+    text = str(info.value)
+    assert f"key '{key}'" in text, text
+    assert message in text, text
+    return text
+
+
+@pytest.mark.parametrize(
+    "name, message",
+    [
+        # a private module (the class that truncated a file through sklearn's re-export)
+        ("sklearn.datasets._base.GzipFile", "'_base' is not a public name"),
+        ("sklearn_fair.__main__.main", "'__main__' is not a public name"),
+        ("sklearn_fair.experiment._build.Builder", "'_build' is not a public name"),
+        ("sklearn.tests.test_base.T", "'tests'"),
+        ("os.system", "classes can only come from the packages"),
+        ("builtins.open", "classes can only come from the packages"),
+        ("sklearn", "give the dotted name of a class"),
+        ("sklearn.linear_model.LogisticRegression()", "is not a public name"),
+        # a public class that is not an estimator is refused before it is called
+        ("sklearn.utils.Bunch", "must be a scikit-learn estimator"),
+        ("sklearn.model_selection.KFold", "must be a scikit-learn estimator"),
+        # a public re-export of a class from outside the allowed packages
+        ("sklearn.pipeline.chain", "re-exported from a package outside"),
+    ],
+)
+def test_estimator_names_are_checked_before_anything_is_called(tmp_path, name, message):
+    path = write(tmp_path, GOOD.replace(ESTIMATOR, f'"{name}"'))
+    refused(path, "models.logreg.estimator", message)
+
+
+def test_no_class_is_instantiated_before_its_kind_is_checked(tmp_path, monkeypatch):
+    import sklearn.utils
+
+    calls = []
+
+    class Spy(sklearn.utils.Bunch):
+        def __init__(self, *args, **kwargs):
+            calls.append((args, kwargs))
+            super().__init__(*args, **kwargs)
+
+    Spy.__module__ = "sklearn.utils"  # as if scikit-learn defined it
+    monkeypatch.setattr(sklearn.utils, "Spy", Spy, raising=False)
+    path = write(tmp_path, GOOD.replace(ESTIMATOR, '"sklearn.utils.Spy"'))
+    refused(path, "models.logreg.estimator", "must be a scikit-learn estimator")
+    text = GOOD.replace("max_iter = 300", 'max_iter = { estimator = "sklearn.utils.Spy" }')
+    refused(write(tmp_path, text), "models.logreg.params.max_iter.estimator", "must be")
+    assert calls == []
+
+
+@pytest.mark.parametrize(
+    "old, new, key, message",
+    [
+        # classes and instances inside parameters, preprocessing and the protocol
+        (
+            "max_iter = 300",
+            'max_iter = { class = "sklearn.utils.Bunch" }',
+            "models.logreg.params.max_iter.class",
+            "is not an allowed class here",
+        ),
+        (
+            "max_iter = 300",
+            'max_iter = { class = "sklearn.pipeline.chain" }',
+            "models.logreg.params.max_iter.class",
+            "re-exported from a package outside",
+        ),
+        (
+            "max_iter = 300",
+            'max_iter = { callback = "skorch.callbacks.LoadInitState", '
+            'params = { checkpoint = "x" } }',
+            "models.logreg.params.max_iter.callback",
+            "must be a skorch callback among",
+        ),
+        (
+            "grid = { C = [0.1, 1.0] }",
+            'grid = { C = [{ class = "sklearn.datasets._base.GzipFile" }] }',
+            "models.logreg.grid.C.class",
+            "'_base' is not a public name",
+        ),
+        (
+            "outer_cv = 3",
+            'outer_cv = { splitter = "sklearn.linear_model.LogisticRegression" }',
+            "protocol.outer_cv.splitter",
+            "must be a splitter",
+        ),
+        (
+            "outer_cv = 3",
+            'outer_cv = { splitter = "sklearn.utils.Bunch", params = { a = 1 } }',
+            "protocol.outer_cv.splitter",
+            "must be a splitter",
+        ),
+        (
+            "params = { max_iter = 300 }",
+            'preprocessing = ["sklearn.utils.Bunch"]',
+            "models.logreg.preprocessing.estimator",
+            "must be a scikit-learn estimator",
+        ),
+        (
+            "params = { max_iter = 300 }",
+            'preprocessing = [{ estimator = "sklearn.pipeline.Pipeline", '
+            'params = { steps = [], memory = "/tmp/anywhere" } }]',
+            "models.logreg.preprocessing.params.memory",
+            "write a cache folder",
+        ),
+        (
+            "grid = { C = [0.1, 1.0] }",
+            'grid_preset = "os.environ:HOME"',
+            "models.logreg.grid_preset",
+            "must be 'MAPPING:NAME'",
+        ),
+    ],
+)
+def test_classes_in_parameters_are_checked(tmp_path, old, new, key, message):
+    assert old in GOOD
+    refused(write(tmp_path, GOOD.replace(old, new)), key, message)
+
+
+def test_packages_are_allowed_by_the_user_not_by_the_file(tmp_path):
+    text = GOOD.replace(ESTIMATOR, '"xml.dom.minidom.Document"')
+    refused(write(tmp_path, text), "models.logreg.estimator", "classes can only come from")
+    # allowed by the user, the class must still be an estimator
+    refused(
+        write(tmp_path, text),
+        "models.logreg.estimator",
+        "must be a scikit-learn estimator",
+        allowed_packages=["xml"],
+    )
+    text = GOOD.replace("[experiment]", '[experiment]\nallowed_packages = ["xml"]')
+    refused(write(tmp_path, text), "experiment.allowed_packages", "unknown key")
+
+
+@pytest.mark.parametrize("name", ["..", ".", "a/b", "../x", ".hidden", "a..b", "a\\\\b", ""])
+def test_model_names_cannot_leave_the_results_or_cache_folder(tmp_path, name):
+    text = GOOD.replace("[models.logreg]", f'[models."{name}"]')
+    text = text.replace("progress = false", 'progress = false\ncache_dir = "cache"')
+    path = write(tmp_path, text)
+    with pytest.raises(ExperimentConfigError, match="a model name must start with a letter"):
+        run_experiment(path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["EXPERIMENT.toml"]
+
+
+@pytest.mark.parametrize(
+    "old, new, key",
+    [
+        (
+            'dataset = "sklearn:iris"',
+            'dataset = "csv"\npath = "../data.csv"\ntarget = "y"',
+            "data.path",
+        ),
+        (
+            'dataset = "sklearn:iris"',
+            'dataset = "tu:MUTAG"\nroot = "/"',
+            "data.root",
+        ),
+        ("outer_cv = 3", 'splits_file = "../splits.json"', "protocol.splits_file"),
+        ("progress = false", 'output_dir = "../results"', "experiment.output_dir"),
+        ("progress = false", 'cache_dir = "/tmp"', "experiment.cache_dir"),
+    ],
+)
+def test_paths_outside_the_experiment_folder_need_the_users_permission(tmp_path, old, new, key):
+    folder = tmp_path / "experiment"
+    folder.mkdir()
+    (tmp_path / "data.csv").write_text("a,y\n1,0\n2,1\n")
+    (tmp_path / "splits.json").write_text("[]")
+    path = write(folder, GOOD.replace(old, new))
+    refused(path, key, "is outside the experiment file's folder", data_dir=folder)
+    if key != "protocol.splits_file":  # (that file is not a valid splits file)
+        load_config(path, data_dir=folder, allow_outside_paths=True)
+
+
+def test_a_symbolic_link_out_of_the_folder_is_outside(tmp_path):
+    folder = tmp_path / "experiment"
+    folder.mkdir()
+    (tmp_path / "secret.csv").write_text("a,y\n1,0\n2,1\n")
+    (folder / "data.csv").symlink_to(tmp_path / "secret.csv")
+    text = GOOD.replace(
+        'dataset = "sklearn:iris"', 'dataset = "csv"\npath = "data.csv"\ntarget = "y"'
+    )
+    refused(write(folder, text), "data.path", "is outside", data_dir=folder)
+
+
+def test_only_the_data_variable_is_expanded(tmp_path, monkeypatch):
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "d.csv").write_text("a,y\n1,0\n2,1\n")
+    folder = tmp_path / "experiment"
+    folder.mkdir()
+    text = GOOD.replace(
+        'dataset = "sklearn:iris"',
+        'dataset = "csv"\npath = "${SKLEARN_FAIR_DATA}/d.csv"\ntarget = "y"',
+    )
+    path = write(folder, text)
+    # inputs may lie in the data folder, named by the variable or by data_dir
+    monkeypatch.setenv("SKLEARN_FAIR_DATA", str(data))
+    assert load_config(path).data["path"] == (data / "d.csv").resolve()
+    monkeypatch.delenv("SKLEARN_FAIR_DATA")
+    assert load_config(path, data_dir=data).data["path"] == (data / "d.csv").resolve()
+    refused(path, "data.path", "which is not set: set the environment variable")
+    for variable in ("${HOME}/d.csv", "$HOME/d.csv", "~/d.csv"):
+        text = GOOD.replace(
+            'dataset = "sklearn:iris"', f'dataset = "csv"\npath = "{variable}"\ntarget = "y"'
+        )
+        refused(write(folder, text), "data.path", "", data_dir=data)
+    # outputs may not go to the data folder
+    text = GOOD.replace("progress = false", 'cache_dir = "${SKLEARN_FAIR_DATA}/cache"')
+    refused(write(folder, text), "experiment.cache_dir", "is outside", data_dir=data)

@@ -1,0 +1,160 @@
+"""TU graph data sets in experiment files: a working copy, never a download, never a pickle
+that the runner did not write."""
+
+import io
+import os
+import pickle
+import shutil
+import tarfile
+
+import pytest
+
+from sklearn_fair.cli import main
+from sklearn_fair.exceptions import ExperimentConfigError
+from sklearn_fair.experiment import dry_run, load_config, run_experiment
+
+TU = """\
+[experiment]
+progress = false
+cache_dir = "cache"
+
+[data]
+dataset = "tu:MUTAG"
+root = "TU"
+
+[protocol]
+outer_cv = 3
+n_refits = 1
+
+[models.gin]
+estimator = "sklearn_fair.graph.GraphClassifier"
+params = { module = { class = "sklearn_fair.graph.GIN" } }
+grid_preset = "sklearn_fair.graph.SMALL_GRIDS:GIN"
+grid = { max_epochs = [4] }
+"""
+
+
+def test_missing_tu_folder_is_named_and_never_downloaded(tmp_path, monkeypatch, capsys):
+    import socket
+
+    def no_network(*args, **kwargs):
+        raise AssertionError("the runner tried to reach the network")
+
+    monkeypatch.setattr(socket, "create_connection", no_network)
+    monkeypatch.setattr(socket.socket, "connect", no_network)
+    path = tmp_path / "e.toml"
+    path.write_text(TU)
+    with pytest.raises(ExperimentConfigError) as info:
+        run_experiment(path)
+    message = str(info.value)
+    assert f"the TU data set folder '{tmp_path / 'TU' / 'MUTAG' / 'raw'}' is missing" in message
+    assert "never downloads" in message and "MUTAG.zip" in message
+    # the dry run still counts (from the protocol) and says what is missing
+    assert main(["run", "--dry-run", str(path)]) == 1
+    output = capsys.readouterr().out
+    assert "NOT AVAILABLE" in output and "is missing" in output and "Total: 9 fits." in output
+
+
+def test_graph_dry_run_times_epochs(tmp_path):
+    """A tu: data set is copied beside the cache, timed per epoch and counted."""
+    from sklearn_fair.graph import load_mutag
+
+    raw = tmp_path / "TU" / "MUTAG" / "raw"
+    raw.parent.mkdir(parents=True)
+    shutil.copytree(load_mutag().raw_dir, raw)
+    before = sorted(p.name for p in raw.parent.iterdir())
+    path = tmp_path / "e.toml"
+    path.write_text(TU)
+    report = dry_run(path, sample_size=32, n_timed=1)
+    assert report.total_fits == 3 * 2 + 3 * 1
+    estimate = report.estimates["gin"]
+    assert estimate.seconds > 0
+    assert "for 2 epochs (max_epochs lowered)" in estimate.basis
+    assert "per sample-epoch" in estimate.basis and "an upper bound" in estimate.basis
+    # the user's data folder is left as it was; PyG works in a copy under cache_dir
+    assert sorted(p.name for p in raw.parent.iterdir()) == before
+    assert (tmp_path / "cache" / "tu_data" / "MUTAG" / "raw" / "MUTAG_A.txt").is_file()
+
+
+def test_compressed_tu_folder_is_extracted_safely(tmp_path):
+    """A data set stored as NAME.tar.xz (COLLAB in the shared data) is read without
+    extracting anything but its raw text files."""
+    from sklearn_fair.graph import load_mutag
+
+    folder = tmp_path / "TU" / "MUTAG"
+    folder.mkdir(parents=True)
+    source = load_mutag().raw_dir
+    with tarfile.open(folder / "MUTAG.tar.xz", "w:xz") as archive:
+        for name in sorted(os.listdir(source)):
+            if name.endswith(".txt") and name.startswith("MUTAG_"):
+                archive.add(f"{source}/{name}", arcname=f"raw/{name}")
+        evil = tarfile.TarInfo("../../evil.txt")
+        evil.size = 4
+        archive.addfile(evil, io.BytesIO(b"evil"))
+        link = tarfile.TarInfo("raw/MUTAG_link.txt")
+        link.type, link.linkname = tarfile.SYMTYPE, "/etc/passwd"
+        archive.addfile(link)
+    path = tmp_path / "e.toml"
+    path.write_text(TU)
+    report = dry_run(path, sample_size=16, n_timed=1)
+    assert report.data_problem is None and report.estimates["gin"].seconds > 0
+    copied = sorted(p.name for p in (tmp_path / "cache" / "tu_data" / "MUTAG" / "raw").iterdir())
+    wanted = [n for n in os.listdir(source) if n.startswith("MUTAG_") and n.endswith(".txt")]
+    assert copied == sorted(wanted)
+    assert not (tmp_path / "evil.txt").exists() and not (tmp_path.parent / "evil.txt").exists()
+    assert sum(n_train for n_train, _ in report.plans["gin"].outer) == 2 * 188
+
+
+def _mutag(tmp_path):
+    from sklearn_fair.graph import load_mutag
+
+    raw = tmp_path / "TU" / "MUTAG" / "raw"
+    raw.parent.mkdir(parents=True)
+    shutil.copytree(load_mutag().raw_dir, raw)
+    (tmp_path / "e.toml").write_text(TU)
+    return tmp_path / "e.toml"
+
+
+class _Planted:
+    """Unpickling it creates a file: a stand-in for code run by a pickle."""
+
+    def __init__(self, marker):
+        self.marker = marker
+
+    def __reduce__(self):
+        return (open, (self.marker, "w"))
+
+
+def test_a_processed_file_left_in_the_work_folder_is_never_loaded(tmp_path):
+    """Issue 13 B1, for the runner: PyG's processed files are pickles."""
+    path = _mutag(tmp_path)
+    processed = tmp_path / "cache" / "tu_data" / "MUTAG" / "processed"
+    dry_run(path, sample_size=16, n_timed=1)  # makes the working copy
+    marker = tmp_path / "code-ran"
+    for name in ("data.pt", "pre_transform.pt", "pre_filter.pt"):
+        with open(processed / name, "wb") as file:
+            pickle.dump(_Planted(str(marker)), file)
+    report = dry_run(path, sample_size=16, n_timed=1)
+    assert report.estimates["gin"].seconds > 0
+    assert not marker.exists()
+    # a processed folder that links elsewhere is not followed
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    shutil.rmtree(processed)
+    processed.symlink_to(elsewhere, target_is_directory=True)
+    dry_run(path, sample_size=16, n_timed=1)
+    assert list(elsewhere.iterdir()) == [] and not processed.is_symlink()
+
+
+def test_device_is_set_on_the_estimators_that_have_one(tmp_path):
+    path = tmp_path / "e.toml"
+    path.write_text(TU.replace('root = "TU"', 'root = "TU"\nfeatures = "degree"'))
+    spec = load_config(path, device="cuda:1").models["gin"]
+    assert spec.estimator.device == "cuda:1"
+    iris = (
+        '[data]\ndataset = "sklearn:iris"\n[models.knn]\n'
+        'estimator = "sklearn.neighbors.KNeighborsClassifier"\n'
+    )
+    (tmp_path / "iris.toml").write_text(iris)
+    with pytest.raises(ExperimentConfigError, match="no model of .* has a 'device' parameter"):
+        load_config(tmp_path / "iris.toml", device="cuda")
