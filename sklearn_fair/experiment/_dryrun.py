@@ -71,9 +71,15 @@ def _table(plans):
                 str(plan.n_candidates),
                 _spread(inner),
                 str(plan.selection_fits),
-                f"{plan.refits} ({len(plan.outer)} x {plan.n_refits})",
+                f"{plan.refits} ({len(plan.outer)} x {plan.n_refits})"
+                + (
+                    f", {plan.min_refits} if seeds are inert"
+                    if plan.min_refits < plan.refits
+                    else ""
+                ),
                 str(plan.final_fits),
-                str(plan.total_fits),
+                str(plan.total_fits)
+                + (f" (>= {plan.min_total_fits})" if plan.min_total_fits < plan.total_fits else ""),
             )
         )
     widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
@@ -182,7 +188,8 @@ def dry_run(
         *_table(plans),
         "",
         "selection fits = outer folds x candidates x inner splits; refits = outer folds x "
-        "n_refits (1 for an estimator without random_state); final = candidates x inner "
+        "n_refits (1 for an estimator without random_state; outer folds + 1 when the first "
+        "fold's two refits show that a seed changes nothing); final = candidates x inner "
         "splits + 1 with refit=true.",
         f"Total: {result.total_fits} fits.",
     ]

@@ -3,8 +3,10 @@
 The count follows NestedCV's protocol: in every outer fold, each candidate is fitted on
 each inner split (selection fits); the selected one is then refitted ``n_refits`` times on
 the outer training fold (once if the estimator has no ``random_state`` anywhere, since
-the refits would be identical); with ``refit``, a final selection on all the data and one
-final fit follow. It is computed here from the splits and the grid, not by NestedCV, so a
+the refits would be identical; and when the first fold's two refits with different seeds
+give identical results, the other folds are refitted once: NestedCV learns that only while it
+runs, so the count of refits is then a range); with ``refit``, a final selection on all the
+data and one final fit follow. It is computed here from the splits and the grid, not by NestedCV, so a
 test can hold the two against each other.
 """
 
@@ -66,6 +68,13 @@ class ModelPlan:
         return len(self.outer) * self.n_refits
 
     @property
+    def min_refits(self):
+        """Refits when a seed turns out to change nothing: two on the first fold, then one."""
+        if self.n_refits < 2:
+            return self.refits
+        return len(self.outer) + 1
+
+    @property
     def final_fits(self):
         if self.final_inner is None:
             return 0
@@ -73,7 +82,13 @@ class ModelPlan:
 
     @property
     def total_fits(self):
+        """The most fits the model can need."""
         return self.selection_fits + self.refits + self.final_fits
+
+    @property
+    def min_total_fits(self):
+        """The fits when a seed changes nothing (see the module docstring)."""
+        return self.selection_fits + self.min_refits + self.final_fits
 
 
 def _search_parts(estimator, grid, inner_cv):

@@ -184,7 +184,7 @@ def test_protocol_follows_nested_cv_parameters(tmp_path, monkeypatch):
             random_state=None,
             n_jobs=None,
             verbose=0,
-            early_stopping_split=None,
+            future_option=None,
         ):
             super().__init__(
                 estimator,
@@ -197,17 +197,17 @@ def test_protocol_follows_nested_cv_parameters(tmp_path, monkeypatch):
                 n_jobs=n_jobs,
                 verbose=verbose,
             )
-            self.early_stopping_split = early_stopping_split
+            self.future_option = future_option
 
-    path = write(tmp_path, GOOD.replace("n_refits = 1", 'early_stopping_split = "inner"'))
+    path = write(tmp_path, GOOD.replace("n_refits = 1", 'future_option = "inner"'))
     with pytest.raises(ExperimentConfigError) as info:
         load_config(path)
     message = str(info.value)
-    assert "key 'protocol.early_stopping_split': unknown key" in message
+    assert "key 'protocol.future_option': unknown key" in message
     for accepted in ("outer_cv", "inner_cv", "n_refits", "scoring", "error_score", "refit"):
         assert accepted in message
     monkeypatch.setattr(model_selection, "NestedCV", NewNestedCV)
-    assert load_config(path).protocol["early_stopping_split"] == "inner"
+    assert load_config(path).protocol["future_option"] == "inner"
     # and the runner hands it to NestedCV
     import sklearn_fair.experiment._runner as runner
 
@@ -216,7 +216,7 @@ def test_protocol_follows_nested_cv_parameters(tmp_path, monkeypatch):
         runner, "NestedCV", lambda *a, **k: made.append(NewNestedCV(*a, **k)) or made[-1]
     )
     run_experiment(path, progress=False)
-    assert made and made[0].early_stopping_split == "inner"
+    assert made and made[0].future_option == "inner"
 
 
 @pytest.mark.parametrize(
