@@ -398,6 +398,33 @@ def run_plan(plan):
     return schedule
 
 
+def run_tasks(tasks, estimator, scorers, data, *, n_jobs=None, verbose=0, fit_timeout=None):
+    """Run independent FitTasks on the same executors as a nested run; returns key -> result.
+
+    For procedures built on NestedCV's task pool (e.g. an interval that needs its own fits):
+    ``data`` is a :class:`~._data.RunData` whose ``rows`` the tasks name.
+    """
+    context = TaskContext(estimator, scorers, fit_timeout)
+    executor = make_executor(data, context, n_jobs)
+    pending = list(tasks)
+    results = {}
+    progress = Progress(verbose, len(pending))
+    try:
+        while pending or executor.in_flight:
+            while pending and executor.capacity > 0:
+                executor.submit(pending.pop(0), None)
+            for task, result in executor.wait():
+                results[task.key] = result
+                progress.update()
+    except BaseException:
+        executor.close(abort=True)
+        raise
+    finally:
+        progress.close()
+    executor.close()
+    return results
+
+
 def warn_failures(owner, error_score, results):
     """One FitFailedWarning summarising every failed fit, as scikit-learn's searches do."""
     errors = [r["error"] for r in results if r["error"]]
