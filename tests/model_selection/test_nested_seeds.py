@@ -1,0 +1,146 @@
+"""Seeds go where they change something, and only on parameters that exist (issues 11.4, 11.7,
+12.2, 12.3)."""
+
+import warnings
+
+import numpy as np
+import pytest
+from sklearn.datasets import make_classification
+from sklearn.decomposition import PCA
+from sklearn.ensemble import RandomForestClassifier
+from sklearn.experimental import enable_halving_search_cv  # noqa: F401
+from sklearn.linear_model import LogisticRegression, Ridge
+from sklearn.model_selection import GridSearchCV, HalvingGridSearchCV, KFold, StratifiedKFold
+from sklearn.pipeline import Pipeline
+from sklearn.preprocessing import MinMaxScaler, StandardScaler
+from sklearn.svm import SVC
+from sklearn.tree import DecisionTreeClassifier
+
+from sklearn_fair import NestedCV, nested_cross_validate
+
+X, y = make_classification(n_samples=90, n_features=6, n_informative=4, random_state=0)
+OUTER = StratifiedKFold(3, shuffle=True, random_state=0)
+INNER = StratifiedKFold(3, shuffle=True, random_state=1)
+
+
+def pipeline():
+    return Pipeline(
+        [("scale", StandardScaler()), ("reduce", PCA(3, random_state=None)), ("clf", SVC())]
+    )
+
+
+GRIDS = {
+    "estimator-or-passthrough": {"reduce": [PCA(2), "passthrough"], "clf__C": [0.1, 10.0]},
+    "estimator-or-None": {"reduce": [PCA(2), None], "clf__C": [0.1, 10.0]},
+    "swap-scalers": {"scale": [StandardScaler(), MinMaxScaler()], "clf__C": [0.1, 10.0]},
+    "nested-pipeline": {
+        "reduce": [
+            Pipeline([("pca", PCA(2)), ("scale", StandardScaler())]),
+            "passthrough",
+        ],
+        "clf__C": [1.0],
+    },
+    "swap-final-step": {
+        "clf": [SVC(), DecisionTreeClassifier(max_depth=2), LogisticRegression()],
+    },
+}
+
+
+@pytest.mark.parametrize("grid", GRIDS.values(), ids=GRIDS.keys())
+def test_swapped_pipeline_steps_give_grid_search_results(grid):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no FitFailedWarning: no candidate is dropped
+        nested = NestedCV(
+            pipeline(),
+            grid,
+            outer_cv=OUTER,
+            inner_cv=INNER,
+            n_refits=1,
+            refit=False,
+            random_state=0,
+        ).fit(X, y)
+    assert nested.failed_tasks_ == []
+    for fold, (train, test) in enumerate(OUTER.split(X, y)):
+        # the same seeds as NestedCV gives the selection fits: random_state left at None
+        # is seeded, so give the reference the values NestedCV's fits had
+        search = GridSearchCV(pipeline(), grid, cv=INNER).fit(X[train], y[train])
+        expected = search.cv_results_["mean_test_score"]
+        got = nested.cv_results_["mean_test_score"][nested.cv_results_["outer_fold"] == fold]
+        np.testing.assert_allclose(got, expected)
+        assert nested.best_params_per_fold_[fold].keys() == search.best_params_.keys()
+
+
+def test_seeds_go_only_to_parameters_of_the_object_in_place():
+    # the step in place is a tree (random_state) for one candidate, "passthrough" for the other
+    pipe = Pipeline([("select", DecisionTreeClassifier()), ("clf", LogisticRegression())])
+    pipe.set_params(select="passthrough")
+    grid = {"clf": [LogisticRegression(), RandomForestClassifier(n_estimators=3)]}
+    nested = NestedCV(
+        pipe, grid, outer_cv=OUTER, inner_cv=INNER, n_refits=2, refit=False, random_state=0
+    ).fit(X, y)
+    assert nested.failed_tasks_ == []
+    assert len(nested.refit_seeds_) == 2  # the forest takes a seed
+
+
+def test_a_random_state_that_changes_nothing_is_refitted_once_and_kept_unset():
+    svc = NestedCV(
+        SVC(), {"C": [0.1, 1.0, 10.0]}, outer_cv=OUTER, inner_cv=INNER, n_refits=3, random_state=0
+    ).fit(X, y)
+    fits = [len(fold["refit_seeds"]) for fold in svc.outer_results_]
+    assert fits == [2, 1, 1]  # two on the first fold show the seed changes nothing
+    assert "identical predictions" in svc.outer_results_[1]["refits"]
+    assert svc.best_estimator_.random_state is None  # as the user gave it
+    ridge = NestedCV(
+        Ridge(), {"alpha": [0.1, 1.0]}, outer_cv=KFold(3), inner_cv=3, n_refits=3, random_state=0
+    ).fit(X, y.astype(float))
+    assert [len(f["refit_seeds"]) for f in ridge.outer_results_] == [2, 1, 1]
+
+
+def test_a_random_state_that_matters_gets_every_refit_and_a_seeded_final_model():
+    forest = RandomForestClassifier(n_estimators=4)
+    nested = NestedCV(
+        forest, {"max_depth": [2, 4]}, outer_cv=OUTER, inner_cv=INNER, n_refits=3, random_state=0
+    ).fit(X, y)
+    assert [len(f["refit_seeds"]) for f in nested.outer_results_] == [3, 3, 3]
+    assert "3 seeds" in nested.outer_results_[0]["refits"]
+    assert isinstance(nested.best_estimator_.random_state, int)
+
+
+def test_whole_search_path_is_seeded():
+    def run(random_state):
+        search = HalvingGridSearchCV(
+            DecisionTreeClassifier(max_features=0.5), {"max_depth": [2, 3, 4, 5]}, cv=3, factor=2
+        )
+        return NestedCV(
+            search, outer_cv=OUTER, n_refits=1, refit=False, random_state=random_state
+        ).fit(X, y)
+
+    first, second = run(0), run(0)
+    np.testing.assert_array_equal(first.validation_scores_, second.validation_scores_)
+    np.testing.assert_array_equal(first.outer_scores_, second.outer_scores_)
+    different = [run(seed).validation_scores_ for seed in (1, 2, 3)]
+    assert any(not np.array_equal(first.validation_scores_, d) for d in different)
+
+
+@pytest.mark.parametrize(
+    "random_state",
+    [7, np.random.RandomState(7), np.random.default_rng(7)],
+    ids=["int", "RandomState", "Generator"],
+)
+def test_every_kind_of_random_state_is_accepted_and_reproducible(random_state):
+    import copy
+
+    def run(state):
+        return nested_cross_validate(
+            RandomForestClassifier(n_estimators=3),
+            X,
+            y,
+            param_grid={"max_depth": [2, 3]},
+            cv=3,
+            n_refits=2,
+            random_state=state,
+        )
+
+    first, second = run(copy.deepcopy(random_state)), run(copy.deepcopy(random_state))
+    np.testing.assert_array_equal(first["test_score"], second["test_score"])
+    assert first["refit_seeds"] == second["refit_seeds"]

@@ -1,0 +1,187 @@
+"""Issue 12.1: the inner splits respect the groups and the time order that the outer split does.
+
+Every combination is checked on the splits NestedCV actually used: no inner validation row
+shares a group with its inner training rows, and after a time-ordered outer splitter no inner
+validation row precedes an inner training row.
+"""
+
+import warnings
+
+import numpy as np
+import pytest
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
+from sklearn.model_selection import (
+    GroupKFold,
+    KFold,
+    LeaveOneGroupOut,
+    StratifiedGroupKFold,
+    StratifiedKFold,
+    TimeSeriesSplit,
+)
+
+from sklearn_fair import NestedCV
+from sklearn_fair.exceptions import SplitLeakageWarning
+from sklearn_fair.model_selection import RollingOrigin
+
+rng = np.random.RandomState(0)
+N = 120
+X = rng.normal(size=(N, 3))
+y = np.array([0, 1] * (N // 2))
+y_reg = X[:, 0] + rng.normal(size=N)
+GROUPS = np.repeat(np.arange(24), 5)  # 24 patients of 5 rows each
+
+
+class SplitRecorder(ClassifierMixin, BaseEstimator):
+    """Records the first feature (a row id) of every training and validation set it sees."""
+
+    fits = []
+
+    def __init__(self, C=1.0):
+        self.C = C
+
+    def fit(self, X, y):
+        self.classes_ = np.unique(y)
+        self.train_ids_ = X[:, 0].astype(int)
+        return self
+
+    def predict(self, X):
+        type(self).fits.append((self.train_ids_, X[:, 0].astype(int)))
+        return np.full(len(X), self.classes_[0])
+
+
+class RegressionRecorder(RegressorMixin, BaseEstimator):
+    fits = []
+
+    def __init__(self, alpha=1.0):
+        self.alpha = alpha
+
+    def fit(self, X, y):
+        self.train_ids_ = X[:, 0].astype(int)
+        return self
+
+    def predict(self, X):
+        type(self).fits.append((self.train_ids_, X[:, 0].astype(int)))
+        return np.zeros(len(X))
+
+
+@pytest.fixture(autouse=True)
+def _reset():
+    SplitRecorder.fits = []
+    RegressionRecorder.fits = []
+
+
+def with_ids(data):
+    return np.column_stack([np.arange(N), data])
+
+
+def selection_fits(recorder, nested):
+    """The (train, validation) row sets of the selection fits: those inside an outer fold."""
+    outer_tests = [set(f["test_indices"]) for f in nested.outer_results_]
+    return [
+        (train, valid)
+        for train, valid in recorder.fits
+        if not any(set(valid) == test for test in outer_tests)
+    ]
+
+
+@pytest.mark.parametrize(
+    "outer",
+    [GroupKFold(4), StratifiedGroupKFold(4), LeaveOneGroupOut(), KFold(4)],
+    ids=["GroupKFold", "StratifiedGroupKFold", "LeaveOneGroupOut", "KFold+groups"],
+)
+@pytest.mark.parametrize("routing", [False, True])
+def test_default_inner_holdout_keeps_groups_apart(outer, routing):
+    import sklearn
+
+    with sklearn.config_context(enable_metadata_routing=routing):
+        nested = NestedCV(
+            SplitRecorder(),
+            {"C": [1.0, 2.0]},
+            outer_cv=outer,
+            n_refits=1,
+            refit=False,
+            random_state=0,
+        )
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", SplitLeakageWarning)
+            nested.fit(with_ids(X), y, groups=GROUPS)
+    fits = selection_fits(SplitRecorder, nested)
+    assert fits
+    for train, valid in fits:
+        assert not set(GROUPS[train]) & set(GROUPS[valid])
+        # still about a 10% hold-out of the outer training fold
+        assert 0.05 < len(valid) / (len(train) + len(valid)) < 0.2
+
+
+@pytest.mark.parametrize(
+    "outer", [TimeSeriesSplit(4), RollingOrigin(initial=40, assess=20)], ids=["tss", "rolling"]
+)
+def test_default_inner_holdout_after_a_time_ordered_outer_split_validates_on_the_latest(outer):
+    nested = NestedCV(
+        RegressionRecorder(),
+        {"alpha": [1.0, 2.0]},
+        outer_cv=outer,
+        n_refits=1,
+        refit=False,
+        random_state=0,
+    )
+    nested.fit(with_ids(X), y_reg)
+    fits = selection_fits(RegressionRecorder, nested)
+    assert fits
+    for train, valid in fits:
+        assert valid.min() > train.max()
+
+
+def test_user_inner_cv_that_ignores_groups_is_warned_about():
+    nested = NestedCV(
+        SplitRecorder(),
+        {"C": [1.0, 2.0]},
+        outer_cv=GroupKFold(4),
+        inner_cv=KFold(3, shuffle=True, random_state=0),
+        n_refits=1,
+        refit=False,
+    )
+    with pytest.warns(SplitLeakageWarning, match="put one group on both sides"):
+        nested.fit(with_ids(X), y, groups=GROUPS)
+
+
+def test_user_group_inner_cv_is_not_warned_about():
+    nested = NestedCV(
+        SplitRecorder(),
+        {"C": [1.0, 2.0]},
+        outer_cv=GroupKFold(4),
+        inner_cv=GroupKFold(3),
+        n_refits=1,
+        refit=False,
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", SplitLeakageWarning)
+        nested.fit(with_ids(X), y, groups=GROUPS)
+
+
+def test_user_inner_cv_that_sees_the_future_is_warned_about():
+    nested = NestedCV(
+        RegressionRecorder(),
+        {"alpha": [1.0, 2.0]},
+        outer_cv=TimeSeriesSplit(3),
+        inner_cv=KFold(3, shuffle=True, random_state=0),
+        n_refits=1,
+        refit=False,
+    )
+    with pytest.warns(SplitLeakageWarning, match="sees the future"):
+        nested.fit(with_ids(X), y_reg)
+
+
+def test_default_inner_holdout_without_structure_is_stratified_and_random():
+    nested = NestedCV(
+        SplitRecorder(),
+        {"C": [1.0, 2.0]},
+        outer_cv=StratifiedKFold(4),
+        n_refits=1,
+        refit=False,
+        random_state=0,
+    )
+    nested.fit(with_ids(X), y)
+    for train, valid in selection_fits(SplitRecorder, nested):
+        assert abs(np.mean(y[valid]) - 0.5) < 0.1
+        assert valid.min() < train.max()  # shuffled, not the last rows
