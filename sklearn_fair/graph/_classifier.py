@@ -575,6 +575,14 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
             kwargs["batch_size"] = max(len(dataset), 1)
         return iterator(dataset, **kwargs)
 
+    def _set_training(self, training=True):
+        # skorch sets the mode before every batch, a walk over all submodules (GIN has 50)
+        # that costs 3-5% of a GIN epoch; switch a module only when its mode differs.
+        for name in self._modules + self._criteria:
+            module = getattr(self, name + "_")
+            if isinstance(module, torch.nn.Module) and module.training != training:
+                module.train(training)
+
     def get_loss(self, y_pred, y_true, X=None, training=False):
         loss = super().get_loss(y_pred, y_true, X=X, training=training)
         auxiliary = self._pop_auxiliary_loss()
