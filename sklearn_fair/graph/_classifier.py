@@ -174,7 +174,8 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
         Number of torch intra-op threads during :meth:`fit` and prediction, restored
         afterwards, so that results and speed do not depend on the process (torch's
         default differs between a main process and joblib workers) or on ``n_jobs``.
-        ``None`` leaves torch's setting as it is.
+        ``None`` leaves torch's setting as it is. The setting is process-wide: run parallel
+        fits in processes (joblib's default), not threads.
     device : str or torch.device, default="cpu"
         Device to train and predict on, e.g. ``"cuda"``.
     verbose : int, default=0
