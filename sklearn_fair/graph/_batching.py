@@ -18,26 +18,17 @@ __all__ = ["GraphDataset", "GraphLoader", "collate_graphs"]
 def collate_graphs(graphs, indices):
     """The graphs ``indices`` of the collection ``graphs`` as one PyG ``Batch``."""
     indices = np.asarray(indices, dtype=np.int64)
-    node_starts = graphs.node_ptr[indices]
-    node_counts = graphs.node_ptr[indices + 1] - node_starts
-    edge_starts = graphs.edge_ptr[indices]
-    edge_counts = graphs.edge_ptr[indices + 1] - edge_starts
-    node_ptr = _pointer(node_counts)
-    edge_ptr = _pointer(edge_counts)
-    node_rows = np.arange(node_ptr[-1], dtype=np.int64) + np.repeat(
-        node_starts - node_ptr[:-1], node_counts
-    )
-    edge_cols = np.arange(edge_ptr[-1], dtype=np.int64) + np.repeat(
-        edge_starts - edge_ptr[:-1], edge_counts
-    )
-    edge_index = np.ascontiguousarray(graphs.edge_index[:, edge_cols])
+    node_rows, node_ptr, node_counts = _positions(graphs.node_ptr, indices)
+    edge_cols, edge_ptr, edge_counts = _positions(graphs.edge_ptr, indices)
+    # np.take: a C-contiguous result, several times faster than fancy indexing on axis 1
+    edge_index = np.take(graphs.edge_index, edge_cols, axis=1)
     edge_index += np.repeat(node_ptr[:-1], edge_counts)
     n_graphs = len(indices)
     ptr = torch.from_numpy(node_ptr)
     slices = torch.from_numpy(edge_ptr)
     zeros = torch.zeros(n_graphs, dtype=torch.long)
     fields = {
-        "x": torch.from_numpy(graphs.x[node_rows]),
+        "x": torch.from_numpy(np.take(graphs.x, node_rows, axis=0)),
         "edge_index": torch.from_numpy(edge_index),
         "batch": torch.from_numpy(np.repeat(np.arange(n_graphs, dtype=np.int64), node_counts)),
         "ptr": ptr,
@@ -45,10 +36,10 @@ def collate_graphs(graphs, indices):
     slice_dict = {"x": ptr, "edge_index": slices}
     inc_dict = {"x": zeros, "edge_index": ptr[:-1]}
     if graphs.edge_attr is not None:
-        fields["edge_attr"] = torch.from_numpy(graphs.edge_attr[edge_cols])
+        fields["edge_attr"] = torch.from_numpy(np.take(graphs.edge_attr, edge_cols, axis=0))
         slice_dict["edge_attr"], inc_dict["edge_attr"] = slices, zeros
     if graphs.y is not None:
-        fields["y"] = torch.from_numpy(graphs.y[indices])
+        fields["y"] = torch.from_numpy(np.take(graphs.y, indices))
         slice_dict["y"] = torch.arange(n_graphs + 1)
         inc_dict["y"] = zeros
     batch = Batch(**fields)
@@ -56,6 +47,15 @@ def collate_graphs(graphs, indices):
     batch._slice_dict = slice_dict
     batch._inc_dict = inc_dict
     return batch
+
+
+def _positions(ptr, indices):
+    """Rows of the graphs ``indices`` (in that order), their new pointer, and their counts."""
+    starts = ptr[indices]
+    counts = ptr[indices + 1] - starts
+    new_ptr = _pointer(counts)
+    rows = np.arange(new_ptr[-1], dtype=np.int64) + np.repeat(starts - new_ptr[:-1], counts)
+    return rows, new_ptr, counts
 
 
 def _pointer(counts):

@@ -216,12 +216,12 @@ class GraphCollection:
         node_rows, node_ptr = _gather(self.node_ptr, indices)
         edge_cols, edge_ptr = _gather(self.edge_ptr, indices)
         return self._from_checked(
-            self.x[node_rows],
-            self.edge_index[:, edge_cols],
+            np.take(self.x, node_rows, axis=0),
+            np.take(self.edge_index, edge_cols, axis=1),
             node_ptr,
             edge_ptr,
-            None if self.y is None else self.y[indices],
-            None if self.edge_attr is None else self.edge_attr[edge_cols],
+            None if self.y is None else np.take(self.y, indices),
+            None if self.edge_attr is None else np.take(self.edge_attr, edge_cols, axis=0),
         )
 
     def _graph(self, index):
