@@ -6,8 +6,8 @@ the outer training fold (once if the estimator has no ``random_state`` anywhere,
 the refits would be identical; and when the first fold's two refits with different seeds
 give identical results, the other folds are refitted once: NestedCV learns that only while it
 runs, so the count of refits is then a range); with ``refit``, a final selection on all the
-data and one final fit follow. It is computed here from the splits and the grid, not by NestedCV, so a
-test can hold the two against each other.
+data and one final fit follow. It is computed here from the splits and the grid, not by
+NestedCV, so a test can hold the two against each other.
 """
 
 from dataclasses import dataclass
