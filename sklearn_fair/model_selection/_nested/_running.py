@@ -196,9 +196,11 @@ class LokyExecutor:
             exception = future.exception()
             if exception is None:
                 finished.append((task, future.result()))
-            elif _worker_died(exception):
+            elif _worker_died(exception) and not _serialization_failed(exception):
                 died.append((task, entry))
             else:
+                # an error of the task's own (error_score="raise"), or a task that cannot
+                # reach its worker (e.g. a class the worker cannot import): not a fit's fault
                 raise exception
         if died:
             if self._alone:
@@ -245,6 +247,10 @@ def _worker_died(exception):
     from joblib.externals.loky.process_executor import BrokenProcessPool
 
     return isinstance(exception, (BrokenProcessPool, concurrent.futures.BrokenExecutor))
+
+
+def _serialization_failed(exception):
+    return "serialize" in str(exception)
 
 
 def _died_message(task):

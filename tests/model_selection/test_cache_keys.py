@@ -1,0 +1,171 @@
+"""What a cache key covers (issue 13 A): code, versions, the key stored in the entry."""
+
+import json
+import textwrap
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+from sklearn.datasets import make_classification
+from sklearn.metrics import make_scorer
+from sklearn.model_selection import KFold, StratifiedKFold
+from sklearn.tree import DecisionTreeClassifier
+
+from sklearn_fair import NestedCV
+from sklearn_fair.exceptions import (
+    CacheWarning,
+    NonFiniteScoreWarning,
+    ReproducibilityWarning,
+)
+
+X, y = make_classification(n_samples=60, n_features=5, random_state=0)
+
+
+def entries(directory):
+    return sorted(Path(directory).glob("*/*.json"))
+
+
+def run(cache, estimator=None, **kwargs):
+    params = dict(outer_cv=3, inner_cv=2, n_refits=1, random_state=0, refit=False)
+    params.update(kwargs)
+    return NestedCV(
+        estimator or DecisionTreeClassifier(), {"max_depth": [1, 2]}, cache_dir=cache, **params
+    ).fit(X, y)
+
+
+def load_module(path, name, source):
+    import importlib.util
+    import sys
+
+    path.write_text(textwrap.dedent(source))
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_editing_a_custom_scorer_changes_the_key(tmp_path):
+    module = load_module(
+        tmp_path / "my_scoring.py",
+        "my_scoring",
+        """
+        import numpy as np
+        def hit_rate(y_true, y_pred):
+            return float(np.mean(y_true == y_pred))
+    """,
+    )
+    first = run(tmp_path / "cache", scoring=make_scorer(module.hit_rate))
+    edited = load_module(
+        tmp_path / "my_scoring.py",
+        "my_scoring",
+        """
+        import numpy as np
+        def hit_rate(y_true, y_pred):
+            return float(np.mean(y_true == y_pred)) / 2
+    """,
+    )
+    second = run(tmp_path / "cache", scoring=make_scorer(edited.hit_rate))
+    assert second.cache_info_["hits"] == 0
+    np.testing.assert_allclose(second.outer_scores_, first.outer_scores_ / 2)
+
+
+def test_editing_a_custom_estimator_class_changes_the_key(tmp_path):
+    source = """
+        from sklearn.tree import DecisionTreeClassifier
+        class MyTree(DecisionTreeClassifier):
+            def predict(self, X):
+                return super().predict(X){suffix}
+    """
+    module = load_module(tmp_path / "my_tree.py", "my_tree", source.format(suffix=""))
+    run(tmp_path / "cache", module.MyTree())
+    assert run(tmp_path / "cache", module.MyTree()).cache_info_["computed"] == 0
+    edited = load_module(tmp_path / "my_tree.py", "my_tree", source.format(suffix=" * 0"))
+    assert run(tmp_path / "cache", edited.MyTree()).cache_info_["hits"] == 0
+
+
+def test_a_lambda_scorer_is_cached_by_its_code(tmp_path):
+    def scorer(offset):
+        return lambda estimator, X, y: float(np.mean(estimator.predict(X) == y)) + offset
+
+    first = run(tmp_path / "cache", scoring=scorer(0.0))
+    again = run(tmp_path / "cache", scoring=scorer(0.0))
+    other = run(tmp_path / "cache", scoring=scorer(1.0))  # the closure differs
+    assert again.cache_info_["computed"] == 0
+    assert other.cache_info_["hits"] == 0
+    np.testing.assert_allclose(other.outer_scores_, first.outer_scores_ + 1.0)
+
+
+def test_the_versions_are_part_of_the_key(tmp_path, monkeypatch):
+    import sklearn
+
+    run(tmp_path / "cache")
+    monkeypatch.setattr(sklearn, "__version__", "0.0.1")
+    assert run(tmp_path / "cache").cache_info_["hits"] == 0
+
+
+def test_an_entry_copied_over_another_or_forged_is_recomputed(tmp_path):
+    cold = run(tmp_path / "cache")
+    files = entries(tmp_path / "cache")
+    files[1].write_text(files[0].read_text())  # a valid entry, under another task's name
+    forged = json.loads(files[2].read_text())
+    forged["payload"]["scores"]["score"] = 0.0
+    from sklearn_fair.model_selection._nested._cache import _checksum
+
+    forged["checksum"] = _checksum(forged["payload"], forged["key"])  # a consistent forgery
+    forged["key"]["train"] = "sha256:" + "0" * 64  # ...but not the key asked for
+    forged["checksum"] = _checksum(forged["payload"], forged["key"])
+    files[2].write_text(json.dumps(forged))
+    rerun = run(tmp_path / "cache")
+    assert rerun.cache_info_["computed"] == 2
+    np.testing.assert_array_equal(rerun.outer_scores_, cold.outer_scores_)
+
+
+def test_tensor_parameters_give_the_same_key_in_every_process():
+    # tests/graph/test_graph_cache.py checks it across processes; here, by content
+    torch = pytest.importorskip("torch")
+    from sklearn_fair.model_selection._nested._cache_key import describe
+
+    assert describe(torch.tensor([1.0, 2.0])) == describe(torch.tensor([1.0, 2.0]))
+    assert describe(torch.tensor([1.0, 2.0])) != describe(torch.tensor([1.0, 3.0]))
+
+
+def test_an_unseeded_run_with_a_cache_is_warned_about(tmp_path):
+    with pytest.warns(CacheWarning, match="random_state=None"):
+        run(tmp_path / "cache", random_state=None)
+
+
+@pytest.mark.parametrize(
+    "where, splitter",
+    [("outer_cv", StratifiedKFold(3, shuffle=True)), ("inner_cv", KFold(2, shuffle=True))],
+)
+def test_a_shuffling_splitter_without_seed_in_a_seeded_run_is_warned_about(where, splitter):
+    params = dict(outer_cv=3, inner_cv=2, n_refits=1, random_state=0, refit=False)
+    params[where] = splitter
+    with pytest.warns(ReproducibilityWarning, match=f"'{where}'.*shuffles without a seed"):
+        NestedCV(DecisionTreeClassifier(), {"max_depth": [1, 2]}, **params).fit(X, y)
+    params[where] = type(splitter)(splitter.n_splits, shuffle=True, random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ReproducibilityWarning)
+        NestedCV(DecisionTreeClassifier(), {"max_depth": [1, 2]}, **params).fit(X, y)
+
+
+def test_a_scorer_returning_nan_is_warned_about_and_recorded():
+    def nan_for_deep_trees(estimator, X, y):
+        return float("nan") if estimator.max_depth == 2 else 0.5
+
+    with pytest.warns(NonFiniteScoreWarning, match="NaN or infinite score"):
+        nested = NestedCV(
+            DecisionTreeClassifier(),
+            {"max_depth": [1, 2]},
+            outer_cv=3,
+            inner_cv=2,
+            n_refits=1,
+            refit=False,
+            random_state=0,
+            scoring=nan_for_deep_trees,
+        ).fit(X, y)
+    recorded = [t for t in nested.failed_tasks_ if "NonFiniteScore" in t["error"]]
+    assert recorded and {t["key"]["candidate"] for t in recorded} == {1}
+    assert all(p["max_depth"] == 1 for p in nested.best_params_per_fold_)

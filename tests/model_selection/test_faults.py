@@ -1,0 +1,167 @@
+"""Faults that must not take a run down (issue 13 C): time limits, cache folders that break,
+entries that are not what they seem. A worker that dies is in test_cache.py."""
+
+import inspect
+import os
+import sys
+import time
+import warnings
+from pathlib import Path
+
+import cloudpickle
+import joblib
+import numpy as np
+import pytest
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.datasets import make_classification
+from sklearn.exceptions import FitFailedWarning
+from sklearn.tree import DecisionTreeClassifier
+
+from sklearn_fair import NestedCV
+from sklearn_fair.exceptions import CacheWarning
+
+X, y = make_classification(n_samples=60, n_features=4, random_state=0)
+
+
+class SlowForDeep(ClassifierMixin, BaseEstimator):
+    """Majority vote; a fit with depth 2 loops (in Python) for a long time."""
+
+    def __init__(self, depth=1):
+        self.depth = depth
+
+    def fit(self, X, y):
+        if self.depth == 2:
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline:
+                pass
+        self.classes_, counts = np.unique(y, return_counts=True)
+        self.majority_ = self.classes_[np.argmax(counts)]
+        return self
+
+    def predict(self, X):
+        return np.full(len(X), self.majority_)
+
+
+# loky's workers cannot import this test module: its classes travel by value
+cloudpickle.register_pickle_by_value(sys.modules[__name__])
+
+
+def nested(estimator=None, grid=None, **kwargs):
+    """A run of a fast tree; ``nested(SlowForDeep(), {"depth": [1, 2]})`` for a slow one."""
+    params = dict(outer_cv=3, inner_cv=2, n_refits=1, refit=False, random_state=0)
+    params.update(kwargs)
+    return NestedCV(estimator or DecisionTreeClassifier(), grid or {"max_depth": [1, 2]}, **params)
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_a_fit_over_the_time_limit_is_recorded_as_failed(n_jobs):
+    start = time.monotonic()
+    with pytest.warns(FitFailedWarning, match="ran over fit_timeout=0.5 s"):
+        model = nested(SlowForDeep(), {"depth": [1, 2]}, fit_timeout=0.5, n_jobs=n_jobs)
+        model.fit(X, y)
+    assert time.monotonic() - start < 40  # 6 slow fits would take 6 minutes
+    slow = [t for t in model.failed_tasks_ if t["key"]["candidate"] == 1]
+    assert len(slow) == 6 and all("FitTimeoutError" in t["error"] for t in slow)
+    assert all(p == {"depth": 1} for p in model.best_params_per_fold_)
+
+
+def test_a_fit_over_the_time_limit_on_dask_is_recorded_as_failed(tmp_path, monkeypatch):
+    distributed = pytest.importorskip("dask.distributed")
+    # Dask's workers import the estimator's class by name: give them a module on their path
+    (tmp_path / "slow_for_deep.py").write_text(
+        inspect.getsource(SlowForDeep).join(
+            [
+                "import time\n\nimport numpy as np\nfrom sklearn.base import BaseEstimator, "
+                "ClassifierMixin\n\n\n",
+                "\n",
+            ]
+        )
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(tmp_path), *sys.path]))
+    from slow_for_deep import SlowForDeep as Importable
+
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as cluster:
+        with distributed.Client(cluster), joblib.parallel_backend("dask"):
+            with pytest.warns(FitFailedWarning, match="ran over fit_timeout"):
+                model = NestedCV(
+                    Importable(),
+                    {"depth": [1, 2]},
+                    outer_cv=3,
+                    inner_cv=2,
+                    n_refits=1,
+                    refit=False,
+                    random_state=0,
+                    fit_timeout=0.5,
+                ).fit(X, y)
+    assert sum("FitTimeoutError" in t["error"] for t in model.failed_tasks_) == 6
+
+
+def test_a_read_only_cache_folder_is_refused_before_any_fit(tmp_path, monkeypatch):
+    from sklearn_fair.model_selection._nested import _cache
+
+    def read_only(*args, **kwargs):  # what a read-only folder answers (root writes anywhere)
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(_cache.tempfile, "mkstemp", read_only)
+    with pytest.raises(ValueError, match="'cache_dir' parameter of NestedCV must be a writable"):
+        nested(SlowForDeep(), {"depth": [1, 2]}, cache_dir=tmp_path / "cache").fit(X, y)
+
+
+def test_a_cache_folder_replaced_by_a_file_is_refused(tmp_path):
+    (tmp_path / "cache").write_text("not a folder")
+    with pytest.raises(ValueError, match="'cache_dir' parameter of NestedCV must be"):
+        nested(cache_dir=tmp_path / "cache").fit(X, y)
+
+
+def test_a_cache_write_that_fails_later_warns_once_and_the_run_finishes(tmp_path, monkeypatch):
+    from sklearn_fair.model_selection._nested import _running
+
+    calls = []
+
+    def disk_full(*args):
+        calls.append(args)
+        return "OSError: [Errno 28] No space left on device"
+
+    monkeypatch.setattr(_running, "write_entry", disk_full)
+    with pytest.warns(CacheWarning, match="No space left on device") as record:
+        model = nested(cache_dir=tmp_path / "cache").fit(X[:, :2], y)
+    assert len([w for w in record if issubclass(w.category, CacheWarning)]) == 1
+    assert model.outer_scores_.shape == (3,)
+    assert len(calls) == 1  # after the first failure the cache is no longer written
+
+
+def test_leftover_part_files_of_dead_processes_are_removed(tmp_path):
+    cache = tmp_path / "cache"
+    (cache / "ab").mkdir(parents=True)
+    dead = cache / "ab" / f".{'a' * 64}.999999999-1.part"
+    dead.write_text("{")
+    alive = cache / "ab" / f".{'b' * 64}.{os.getpid()}-1.part"
+    alive.write_text("{")
+    nested(cache_dir=cache).fit(X, y)
+    assert not dead.exists() and alive.exists()
+
+
+@pytest.mark.parametrize("kind", ["symlink", "directory", "oversized", "deeply-nested"])
+def test_an_entry_that_is_not_a_small_json_file_is_recomputed(tmp_path, kind):
+    cache = tmp_path / "cache"
+    first = nested(cache_dir=cache).fit(X, y)
+    entry = sorted(Path(cache).glob("*/*.json"))[0]
+    entry.unlink()
+    if kind == "symlink":
+        target = tmp_path / "elsewhere.json"
+        target.write_text("{}")
+        entry.symlink_to(target)
+    elif kind == "directory":
+        entry.mkdir()
+    elif kind == "oversized":
+        entry.write_text(" " * (2 << 20))
+    else:
+        entry.write_text("[" * 200_000 + "]" * 200_000)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", CacheWarning)  # a folder in the way cannot be replaced
+        rerun = nested(cache_dir=cache).fit(X, y)
+    assert rerun.cache_info_["computed"] == 1
+    np.testing.assert_array_equal(rerun.outer_scores_, first.outer_scores_)
