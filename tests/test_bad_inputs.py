@@ -1321,13 +1321,189 @@ GRAPH_CASES = [
     ),
 ]
 
-CASES = NESTED_CASES + SPLITTER_CASES + METRIC_CASES + STATS_CASES + GRAPH_CASES
+
+def tu_raw(tmp, **files):
+    """A TU folder ``tmp/BAD/raw`` with a valid 2-graph data set, some files replaced."""
+    raw = tmp / "BAD" / "raw"
+    raw.mkdir(parents=True, exist_ok=True)
+    valid = {
+        "A": "1, 2\n2, 1\n3, 4\n4, 3\n",
+        "graph_indicator": "1\n1\n2\n2\n",
+        "graph_labels": "0\n1\n",
+        "node_labels": "0\n1\n0\n1\n",
+    }
+    for part, text in {**valid, **files}.items():
+        (raw / f"BAD_{part}.txt").write_text(text)
+    return tmp
 
 
-def test_the_matrix_is_large_and_its_ids_distinct():
-    ids = [param.id for param in CASES]
-    assert len(ids) >= 30
-    assert len(set(ids)) == len(ids)
+def hostile_gnn_file(tmp, document):
+    path = tmp / "hostile.json"
+    path.write_text(document)
+    return load_splits(path, format="gnn-comparison")
+
+
+# Issue 13 (runs that never lie): bad parameters, hostile files, broken data
+ISSUE_13_CASES = [
+    case(
+        "nested-n_jobs-float",
+        lambda tmp: nested(tmp, n_jobs=1.5).fit(X, y),
+        ValueError,
+        r"'n_jobs' parameter of NestedCV must be an instance of 'int' or None. Got 1.5",
+    ),
+    case(
+        "nested-n_jobs-string",
+        lambda tmp: nested(tmp, n_jobs="2").fit(X, y),
+        ValueError,
+        r"'n_jobs' parameter of NestedCV .*Got '2' instead",
+    ),
+    case(
+        "nested-outer_cv-bool",
+        lambda tmp: nested(tmp, outer_cv=True).fit(X, y),
+        ValueError,
+        r"'outer_cv' parameter of NestedCV .*Got True instead",
+    ),
+    case(
+        "nested-inner_cv-one",
+        lambda tmp: nested(tmp, inner_cv=1).fit(X, y),
+        ValueError,
+        r"'inner_cv' parameter of NestedCV must be an int in the range \[2, inf\).*Got 1",
+    ),
+    case(
+        "nested-scoring-dict-value-not-a-scorer",
+        lambda tmp: nested(tmp, scoring={"a": 5}, refit="a").fit(X, y),
+        ValueError,
+        r"'scoring' parameter of NestedCV maps 'a' to 5",
+    ),
+    case(
+        "nested-scoring-dict-key-not-a-string",
+        lambda tmp: nested(tmp, scoring={1: "accuracy"}, refit="accuracy").fit(X, y),
+        ValueError,
+        r"'scoring' parameter of NestedCV must have str keys.*Got 1 instead",
+    ),
+    case(
+        "nested-cache_dir-empty",
+        lambda tmp: nested(tmp, cache_dir="").fit(X, y),
+        ValueError,
+        r"'cache_dir' parameter of NestedCV must be a folder path or None. Got ''",
+    ),
+    case(
+        "nested-cache_dir-a-file",
+        lambda tmp: nested(tmp, cache_dir=splits_file(tmp, "x", name="file")).fit(X, y),
+        ValueError,
+        r"'cache_dir' parameter of NestedCV must be a writable folder",
+    ),
+    case(
+        "nested-fit_timeout-zero",
+        lambda tmp: nested(tmp, fit_timeout=0).fit(X, y),
+        ValueError,
+        r"'fit_timeout' parameter of NestedCV must be a float in the range \(0.0, inf\)",
+    ),
+    case(
+        "nested-early_stopping_split-unknown",
+        lambda tmp: nested(tmp, early_stopping_split="inner").fit(X, y),
+        ValueError,
+        r"'early_stopping_split' parameter of NestedCV must be a str among",
+    ),
+    case(
+        "nested-early_stopping_split-protocol-without-X_val",
+        lambda tmp: nested(tmp, early_stopping_split="protocol").fit(X, y),
+        ValueError,
+        r"ForbiddenFitClassifier.fit does not take them",
+    ),
+    case(
+        "nested_cross_validate-cv-and-outer_cv",
+        lambda tmp: nested_cross_validate(
+            ForbiddenFitClassifier(), X, y, cv=3, outer_cv=3, cache_dir=tmp / "cache"
+        ),
+        ValueError,
+        r"nested_cross_validate takes the outer resampling as 'cv' or as its alias",
+    ),
+    case(
+        "nested_cross_validate-n_refits-names-the-function",
+        lambda tmp: nested_cross_validate(ForbiddenFitClassifier(), X, y, n_refits=0),
+        ValueError,
+        r"'n_refits' parameter of nested_cross_validate must be",
+    ),
+    case(
+        "load_splits-gnn-huge-index",
+        lambda tmp: hostile_gnn_file(
+            tmp, '[{"test":[99999999],"model_selection":[{"train":[0],"validation":[1]}]}]'
+        ),
+        InvalidSplitError,
+        r"not a k-fold split of 100000000 samples",
+    ),
+    case(
+        "load_splits-gnn-index-beyond-int64",
+        lambda tmp: hostile_gnn_file(
+            tmp, '[{"test":[1180591620717411303424],"model_selection":[]}]'
+        ),
+        InvalidSplitError,
+        r"out of range",
+    ),
+    case(
+        "load_splits-deep-nesting",
+        lambda tmp: hostile_gnn_file(tmp, "[" * 200_000 + "]" * 200_000),
+        InvalidSplitError,
+        r"more than 32 levels deep",
+    ),
+    case(
+        "load_splits-index-a-string",
+        lambda tmp: hostile_gnn_file(
+            tmp, '[{"test":["1"],"model_selection":[{"train":[0],"validation":[2]}]}]'
+        ),
+        InvalidSplitError,
+        r"must list integer indices; found \['1'\]",
+    ),
+    case(
+        "load_splits-max_bytes",
+        lambda tmp: load_splits(splits_file(tmp, splits_doc()), max_bytes=0),
+        ValueError,
+        r"'max_bytes' parameter of load_splits must be an int >= 1. Got 0",
+    ),
+    case(
+        "QuantileStratifiedKFold-too-few-rows-per-bin",
+        lambda _: next(QuantileStratifiedKFold(5, n_bins=8).split(X20[:30], np.arange(30.0))),
+        ValueError,
+        r"'n_bins' parameter of QuantileStratifiedKFold is too large",
+    ),
+    case(
+        "HoldoutSplit-time-ordered-with-a-seed",
+        lambda _: next(HoldoutSplit(shuffle=False, random_state=0).split(X20)),
+        ValueError,
+        r"random_state has no effect",
+    ),
+    case(
+        "load_tu_dataset-node-id-out-of-range",
+        lambda tmp: load_tu_dataset("BAD", tu_raw(tmp, A="1, 2\n2, 9\n")),
+        ValueError,
+        r"BAD_A.txt.*line 2",
+        needs_graph,
+    ),
+    case(
+        "load_tu_dataset-edge-across-graphs",
+        lambda tmp: load_tu_dataset("BAD", tu_raw(tmp, A="1, 2\n2, 3\n")),
+        ValueError,
+        r"BAD_A.txt.*line 2",
+        needs_graph,
+    ),
+    case(
+        "load_tu_dataset-more-labels-than-graphs",
+        lambda tmp: load_tu_dataset("BAD", tu_raw(tmp, graph_labels="0\n1\n1\n")),
+        ValueError,
+        r"BAD_graph_labels.txt",
+        needs_graph,
+    ),
+    case(
+        "load_tu_dataset-not-a-number",
+        lambda tmp: load_tu_dataset("BAD", tu_raw(tmp, graph_indicator="1\n1\nx\n2\n")),
+        ValueError,
+        r"BAD_graph_indicator.txt.*line 3",
+        needs_graph,
+    ),
+]
+
+CASES = NESTED_CASES + SPLITTER_CASES + METRIC_CASES + STATS_CASES + GRAPH_CASES + ISSUE_13_CASES
 
 
 @pytest.mark.filterwarnings("ignore::sklearn.exceptions.FitFailedWarning")
