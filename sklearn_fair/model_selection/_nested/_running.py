@@ -16,7 +16,6 @@ not returned long after the limit is killed.
 """
 
 import concurrent.futures
-import os
 import time
 import warnings
 from collections import Counter
@@ -34,16 +33,6 @@ from ._scheduling import NestedSchedule
 from ._tasks import FitTask, SearchTask, TaskContext, run_fit_task, run_search_task
 
 __all__ = ["run_plan"]
-
-_THREAD_VARIABLES = (
-    "OMP_NUM_THREADS",
-    "OPENBLAS_NUM_THREADS",
-    "MKL_NUM_THREADS",
-    "BLIS_NUM_THREADS",
-    "VECLIB_MAXIMUM_THREADS",
-    "NUMEXPR_NUM_THREADS",
-)
-
 
 def execute(task, context, data, cache_entry):
     """What a worker runs for one task: the task, then its cache entry (if it succeeded)."""
@@ -152,10 +141,14 @@ class LokyExecutor:
         self._alone = False
 
     def _new_pool(self):
-        # as joblib's loky backend: no oversubscription by the workers' native thread pools
-        threads = str(max(1, (os.cpu_count() or 1) // self.n_workers))
-        env = {name: threads for name in _THREAD_VARIABLES}
-        return joblib.executor.get_memmapping_executor(self.n_workers, timeout=300, env=env)
+        # joblib configures loky's executor exactly as for its own Parallel calls (worker
+        # environment, memmapping reducers, idle timeout), so NestedCV and joblib share one warm
+        # pool instead of restarting it for each other; a broken pool is replaced by loky.
+        if getattr(self, "_parallel", None) is not None:
+            self._parallel.__exit__(None, None, None)
+        self._parallel = joblib.Parallel(n_jobs=self.n_workers)
+        self._parallel.__enter__()
+        return self._parallel._backend._workers
 
     @property
     def capacity(self):
@@ -240,6 +233,7 @@ class LokyExecutor:
     def close(self, abort=False):
         if abort:
             self._pool.shutdown(wait=False, kill_workers=True)
+        self._parallel.__exit__(None, None, None)
         self._shared.close()
 
 
