@@ -6,7 +6,7 @@ on all the data. Among the tasks ready to run, the longest predicted first (the 
 that keeps the last tasks short), where durations are predicted from the fits that finished:
 a candidate's earlier selection fits predict its later ones, and a winner's selection fits,
 scaled by the size of the training set, predict its refits. Unknown durations count as the
-mean of the known ones; ties keep the natural order (fold, candidate, split).
+mean of the selection fits that finished; ties keep the natural order (fold, candidate, split).
 
 This module only decides; it neither runs nor times anything, so the scaling benchmark can
 replay measured durations through the very same rules.
@@ -56,6 +56,8 @@ class NestedSchedule:
             self._selection_left[fold] = len(tasks)
             for task in tasks:
                 self._push(task)
+        self._n_selection = self._released
+        self._selection_seconds = [0.0, 0]  # sum and count of the selection durations
 
     # -- what is ready -----------------------------------------------------------------------
 
@@ -94,9 +96,10 @@ class NestedSchedule:
     def n_expected(self):
         """How many tasks the run will have (an upper bound until the probe has answered)."""
         plan = self.plan
-        selection = sum(len(plan.selection_tasks(f)) for f in plan.selection_folds)
         refits = len(plan.outer_splits) * (1 if self.deterministic else len(plan.refit_seeds))
-        return selection + refits + (1 if plan.final else 0)
+        if self.deterministic and plan.probe:
+            refits += 1  # the first fold's second refit, which showed that seeds are inert
+        return self._n_selection + refits + (1 if plan.final else 0)
 
     # -- durations ---------------------------------------------------------------------------
 
@@ -112,8 +115,8 @@ class NestedSchedule:
                     return float(np.mean(self._durations[winner])) * self.plan.refit_scale
             if self._durations[REFIT]:
                 return float(np.mean(self._durations[REFIT]))
-        known = [t for key, times in self._durations.items() if key != REFIT for t in times]
-        return float(np.mean(known)) if known else 0.0
+        total, count = self._selection_seconds
+        return total / count if count else 0.0
 
     # -- completions -------------------------------------------------------------------------
 
@@ -125,6 +128,9 @@ class NestedSchedule:
         if not result.get("cached") and not result["error"]:
             kind = self._kind(task) if phase == SELECTION else REFIT
             self._durations[kind].append(result["fit_time"])
+            if phase == SELECTION:
+                self._selection_seconds[0] += result["fit_time"]
+                self._selection_seconds[1] += 1
         if phase in (SELECTION, SEARCH):
             self._selection_left[fold] -= 1
             if self._selection_left[fold] == 0:
