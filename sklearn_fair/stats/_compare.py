@@ -173,12 +173,13 @@ def compare(results, *, scoring=None, test="corrected", confidence=0.95):
     -------
     pandas.DataFrame or dict of ndarray
         One row per pair: ``model_a``, ``model_b``, their mean scores, the
-        ``mean_difference`` (a - b), its interval ``ci_low``, ``ci_high``, the
-        t ``statistic``, the ``pvalue``, the Holm-adjusted ``pvalue_holm`` and
-        the ``verdict``: "difference not demonstrated" when the interval of
-        the difference contains 0 or the adjusted p-value is not below
-        ``1 - confidence``, else "<name> better". A dict of arrays with the
-        same columns when pandas is not installed.
+        ``mean_difference`` (a - b), its interval ``ci_low``, ``ci_high`` (not
+        adjusted for multiplicity), the t ``statistic``, the ``pvalue``, the
+        Holm-adjusted ``pvalue_holm`` and the ``verdict``: "<name> better"
+        when Holm's procedure rejects equality at level ``1 - confidence``
+        (``pvalue_holm <= 1 - confidence``, as statsmodels' ``multipletests``
+        decides), else "difference not demonstrated". A dict of arrays with
+        the same columns when pandas is not installed.
 
     Raises
     ------
@@ -247,10 +248,9 @@ def compare(results, *, scoring=None, test="corrected", confidence=0.95):
     adjusted = holm([row["pvalue"] for row in rows])
     for row, pvalue_holm in zip(rows, adjusted):
         row["pvalue_holm"] = float(pvalue_holm)
-        demonstrated = (row["ci_low"] > 0 or row["ci_high"] < 0) and pvalue_holm < (
-            1.0 - confidence
-        )
-        if not demonstrated:
+        # Holm rejects at p <= alpha, as statsmodels' multipletests does. A rejection implies
+        # that the unadjusted interval excludes 0 (touches it at p = alpha): no second test.
+        if not pvalue_holm <= 1.0 - confidence:
             row["verdict"] = NOT_DEMONSTRATED
         else:
             better = row["model_a"] if row["mean_difference"] > 0 else row["model_b"]
