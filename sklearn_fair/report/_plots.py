@@ -7,6 +7,7 @@ import numpy as np
 from ..stats import compare, summarize
 from ._results import as_results
 
+
 def shared_metric(models, plot):
     """The selecting metric all ``models`` share, or a ValueError naming theirs."""
     first = models[0].metric
