@@ -3,6 +3,8 @@
 import sys
 import time
 
+import numpy as np
+
 __all__ = ["demo_models", "format_result", "run_demo"]
 
 
@@ -25,17 +27,28 @@ def demo_models():
     }
 
 
+def _metric(nested):
+    from .metrics import metric_display_name
+
+    return metric_display_name(nested.scoring, estimator=nested.estimator)
+
+
 def format_result(name, nested):
     """A short text block for one fitted NestedCV: estimate, interval, optimism, choices."""
-    summary = nested.summary()
-    low, high = summary.ci
+    from .stats import summarize
+
+    metric = _metric(nested)
+    summary = summarize(nested.outer_scores_, metric=metric)
     lines = [
         f"{name}",
-        f"  test accuracy      {nested.score_mean_:.4f} +/- {nested.score_std_:.4f} "
+        f"  {'test ' + metric.name:<18} {summary.mean:.4f} +/- {nested.score_std_:.4f} "
         f"(mean +/- std over {nested.n_splits_} outer folds)",
-        f"  95% interval       [{low:.4f}, {high:.4f}] (normal, of the mean)",
-        f"  mean validation    {nested.validation_scores_.mean():.4f}",
-        f"  optimism gap       {nested.optimism_:+.4f} (validation - test)",
+        f"  95% interval       [{summary.ci_low:.4f}, {summary.ci_high:.4f}] ({summary.ci_method})",
+        f"  {'validation ' + metric.name:<18} "
+        f"{float(np.mean(metric.values(nested.validation_scores_))):.4f} "
+        "(mean over the folds, the selected configuration's inner score)",
+        f"  optimism gap       {nested.optimism_:+.4f} (how much better validation looked "
+        "than test)",
         "  refits per fold    "
         + (
             "1 (no random_state: the estimator is deterministic)"
@@ -44,7 +57,8 @@ def format_result(name, nested):
         ),
         "  selected per fold:",
     ]
-    for fold, (params, score) in enumerate(zip(nested.best_params_per_fold_, nested.outer_scores_)):
+    test_scores = metric.values(nested.outer_scores_)
+    for fold, (params, score) in enumerate(zip(nested.best_params_per_fold_, test_scores)):
         shown = ", ".join(f"{key.split('__')[-1]}={value}" for key, value in params.items())
         lines.append(f"    fold {fold:2d}: {shown:<22s} test {score:.4f}")
     return "\n".join(lines)
@@ -52,6 +66,10 @@ def format_result(name, nested):
 
 def run_demo(*, n_jobs=None, random_state=0, outer_cv=10, file=None):
     """Run NestedCV for each demo model on the breast cancer data and print the results.
+
+    Each model's estimate comes with its Student t interval, named; which model is
+    better is decided by :func:`sklearn_fair.stats.compare` on the paired outer-fold
+    scores, which says when the difference is not demonstrated.
 
     Parameters
     ----------
@@ -72,6 +90,7 @@ def run_demo(*, n_jobs=None, random_state=0, outer_cv=10, file=None):
     from sklearn.datasets import load_breast_cancer
 
     from .model_selection import NestedCV
+    from .report import comparison_text
 
     file = sys.stdout if file is None else file
     X, y = load_breast_cancer(return_X_y=True)
@@ -97,4 +116,5 @@ def run_demo(*, n_jobs=None, random_state=0, outer_cv=10, file=None):
         results[name] = nested
         print(format_result(name, nested), file=file)
         print(f"  ({time.perf_counter() - start:.1f} s)\n", file=file)
+    print(comparison_text(results), file=file)
     return results

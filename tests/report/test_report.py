@@ -7,7 +7,12 @@ from sklearn.datasets import make_classification
 from sklearn.linear_model import LogisticRegression
 
 from sklearn_fair import NestedCV
-from sklearn_fair.report import nested_cv_report, reproducibility_card, result_to_dict
+from sklearn_fair.report import (
+    comparison_text,
+    nested_cv_report,
+    reproducibility_card,
+    result_to_dict,
+)
 from sklearn_fair.stats import compare
 
 
@@ -298,3 +303,25 @@ def test_card_says_when_stratification_is_stated_not_checked(fitted):
     answer, how = {i: (a, h) for i, a, h in card.checklist}["stratified splits"]
     assert answer == "yes" and "as stated by the caller" in how
     assert card.task == "classification"
+
+
+def test_comparison_text_decides_with_compare(fitted_regressors):
+    text = comparison_text(fitted_regressors)
+    table = compare(fitted_regressors)
+    assert "outer-fold RMSE scores" in text and "positive RMSE, lower is better" in text
+    low, high = sorted([-table["ci_low"][0], -table["ci_high"][0]])
+    assert (
+        f"ridge - knn: {-table['mean_difference'][0]:+.4f} RMSE, 95% interval "
+        f"[{low:+.4f}, {high:+.4f}] (Student t, 3 df, corrected)" in text
+    )
+    assert f"-> {table['verdict'][0]}" in text
+
+
+def test_comparison_text_says_when_the_difference_is_not_demonstrated(fitted):
+    saved = {name: result_to_dict(n) for name, n in fitted.items()}
+    twin = json.loads(json.dumps(saved["logistic"]))
+    for fold, shift in zip(twin["outer_results"], [0.01, -0.02, 0.01, -0.01]):
+        fold["test_score"] += shift
+    text = comparison_text({"logistic": saved["logistic"], "twin": twin})
+    assert "logistic - twin: +0.0025 accuracy" in text
+    assert "-> difference not demonstrated: these 4 folds do not show either model" in text
