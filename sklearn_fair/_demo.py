@@ -39,24 +39,31 @@ def format_result(name, nested):
 
     metric = _metric(nested)
     summary = summarize(nested.outer_scores_, metric=metric)
-    lines = [
-        f"{name}",
-        f"  {'test ' + metric.name:<18} {summary.mean:.4f} +/- {nested.score_std_:.4f} "
-        f"(mean +/- std over {nested.n_splits_} outer folds)",
-        f"  95% interval       [{summary.ci_low:.4f}, {summary.ci_high:.4f}] ({summary.ci_method})",
-        f"  {'validation ' + metric.name:<18} "
-        f"{float(np.mean(metric.values(nested.validation_scores_))):.4f} "
-        "(mean over the folds, the selected configuration's inner score)",
-        f"  optimism gap       {nested.optimism_:+.4f} (how much better validation looked "
-        "than test)",
-        "  refits per fold    "
-        + (
-            "1 (no random_state: the estimator is deterministic)"
-            if nested.refit_seeds_ == [None]
-            else str(len(nested.refit_seeds_))
+    refits = (
+        "1 (no random_state: the estimator is deterministic)"
+        if nested.refit_seeds_ == [None]
+        else str(len(nested.refit_seeds_))
+    )
+    validation = float(np.mean(metric.values(nested.validation_scores_)))
+    fields = [
+        (
+            f"test {metric}",
+            f"{summary.mean:.4f} +/- {nested.score_std_:.4f} (mean +/- std over "
+            f"{nested.n_splits_} outer folds)",
         ),
-        "  selected per fold:",
+        ("95% interval", f"[{summary.ci_low:.4f}, {summary.ci_high:.4f}] ({summary.ci_method})"),
+        (
+            f"validation {metric}",
+            f"{validation:.4f} (the selected configuration's inner score, mean over the folds)",
+        ),
+        ("optimism gap", f"{nested.optimism_:+.4f} (how much better validation looked than test)"),
+        ("refits per fold", refits),
     ]
+    width = max(len(label) for label, _ in fields) + 2
+    lines = [name] + [f"  {label:<{width}}{text}" for label, text in fields]
+    if summary.metric_note and metric.sign < 0:
+        lines.append(f"  ({summary.metric_note})")
+    lines.append(f"  selected per fold (test {metric}):")
     test_scores = metric.values(nested.outer_scores_)
     for fold, (params, score) in enumerate(zip(nested.best_params_per_fold_, test_scores)):
         shown = ", ".join(f"{key.split('__')[-1]}={value}" for key, value in params.items())

@@ -30,12 +30,12 @@ def test_each_model_prints_its_metric_and_a_named_t_interval(demo_run):
         block = text[text.index(name + "\n") :]
         scores = nested.outer_scores_
         low, high = stats.t.interval(0.95, 2, loc=scores.mean(), scale=stats.sem(scores))
-        assert f"test accuracy      {scores.mean():.4f} +/- {np.std(scores):.4f}" in block
+        assert f"test accuracy        {scores.mean():.4f} +/- {np.std(scores):.4f}" in block
         assert (
-            f"95% interval       [{low:.4f}, {high:.4f}] (Student t, 2 df, of the mean of "
+            f"95% interval         [{low:.4f}, {high:.4f}] (Student t, 2 df, of the mean of "
             "3 scores)" in block
         )
-        assert f"validation accuracy {nested.validation_scores_.mean():.4f}" in block
+        assert f"validation accuracy  {nested.validation_scores_.mean():.4f}" in block
     assert "normal, of the mean" not in text
 
 
