@@ -174,7 +174,7 @@ def metric_display_name(scoring=None, *, estimator=None, name=None):
         R^2; anything else prints as "score".
     name : str, default=None
         The user's own name for the metric (a key of a ``scoring`` dict); printed
-        instead of the derived name. A leading "neg_" is dropped when the scores are
+        instead of the derived name. A leading ``neg_`` is dropped when the scores are
         negated, since the printed values are not.
 
     Returns
