@@ -211,3 +211,37 @@ def test_holm_rejects_at_p_equal_to_alpha(monkeypatch):
     assert reject.tolist() == [True, True, True]
     assert list(table["pvalue_holm"]) == [0.1875, 0.25, 0.25]
     assert list(table["verdict"]) == ["a better", "a better", "b better"]
+
+
+def _nested(scoring, **kwargs):
+    from sklearn_fair import NestedCV
+
+    X, y = make_classification(n_samples=60, random_state=0)
+    return NestedCV(
+        LogisticRegression(), outer_cv=3, scoring=scoring, refit=False, random_state=0, **kwargs
+    ).fit(X, y)
+
+
+def test_results_of_different_metrics_are_refused():
+    accuracy, auc = _nested(None), _nested("roc_auc")
+    with pytest.raises(ValueError, match="different metrics.*'a': accuracy, 'b': ROC AUC"):
+        compare({"a": accuracy, "b": auc})
+    # Same metric by name or by default: compared.
+    assert compare({"a": accuracy, "b": _nested("accuracy")})["mean_difference"][0] == 0.0
+
+
+def test_a_metric_of_a_multimetric_run_is_compared_by_name():
+    from sklearn_fair import NestedCV
+
+    X, y = make_classification(n_samples=60, random_state=0)
+    multi = NestedCV(
+        LogisticRegression(), outer_cv=3, scoring=["accuracy", "roc_auc"], refit="accuracy",
+        random_state=0,
+    ).fit(X, y)  # fmt: skip
+    auc = _nested("roc_auc")
+    table = compare({"multi": multi, "auc": auc}, scoring="roc_auc")
+    per_fold = [np.mean(f["test_scores_per_metric"]["roc_auc"]) for f in multi.outer_results_]
+    assert table["mean_a"][0] == pytest.approx(np.mean(per_fold))
+    assert table["mean_difference"][0] == pytest.approx(0.0, abs=1e-12)
+    with pytest.raises(ValueError, match="different metrics.*accuracy.*ROC AUC"):
+        compare({"multi": multi, "auc": auc})
