@@ -5,19 +5,19 @@ import os
 import numpy as np
 
 from ..stats import compare, summarize
-from ._results import as_results
+from ._results import as_results, describe_metrics, shared_metric
 
 
-def shared_metric(models, plot):
+def _one_metric(models, plot):
     """The selecting metric all ``models`` share, or a ValueError naming theirs."""
-    first = models[0].metric
-    if any(m.metric.name != first.name or m.metric.sign != first.sign for m in models):
-        chosen = ", ".join(f"{m.name}: {m.metric}" for m in models)
+    metric = shared_metric(models)
+    if metric is None:
         raise ValueError(
             f"{plot} draws the metric that selected the hyper-parameters on one axis, but the "
-            f"results selected with different metrics ({chosen}). Plot them separately."
+            f"results selected with different metrics ({describe_metrics(models)}). Plot "
+            "them separately."
         )
-    return first
+    return metric
 
 
 def _direction(metric):
@@ -99,7 +99,7 @@ def plot_fold_scores(results, *, confidence=0.95, interval="t", ax=None, path=No
     'test accuracy per outer fold'
     """
     models = as_results(results)
-    metric = shared_metric(models, "plot_fold_scores")
+    metric = _one_metric(models, "plot_fold_scores")
     level = f"{100 * confidence:g}%"
     figure, ax = _figure(ax, (6.4, 1.2 + 0.6 * len(models)))
     for position, model in enumerate(models):
@@ -186,7 +186,7 @@ def plot_optimism(results, *, ax=None, path=None):
     'test accuracy (outer fold)'
     """
     models = as_results(results)
-    metric = shared_metric(models, "plot_optimism")
+    metric = _one_metric(models, "plot_optimism")
     figure, ax = _figure(ax, (5.0, 5.0))
     for index, model in enumerate(models):
         gap = float(np.mean(model.validation_scores) - np.mean(model.test_scores))
@@ -259,7 +259,7 @@ def plot_comparison(results, *, confidence=0.95, ax=None, path=None):
     ['logistic - knn']
     """
     models = as_results(results)
-    metric = shared_metric(models, "plot_comparison")
+    metric = _one_metric(models, "plot_comparison")
     shared = {
         m.name: {
             "test_score": m.test_scores,

@@ -9,7 +9,7 @@ from scipy.stats import rankdata
 from ..exceptions import SplitsMismatchError
 from ..stats import compare, summarize
 from ._card import reproducibility_card
-from ._results import as_results
+from ._results import as_results, describe_metrics, shared_metric
 from ._tables import Section, fmt, render
 
 _KINDS = {".md": "markdown", ".markdown": "markdown", ".html": "html", ".txt": "text"}
@@ -33,10 +33,6 @@ def median_params(best_params):
 _SHORT = {"t": "Student t", "normal": "normal"}
 
 
-def _same_metric(a, b):
-    return a.name == b.name and a.sign == b.sign
-
-
 class NestedCVReport:
     """Tables of one or several nested cross-validation results, and their reproducibility card.
 
@@ -53,7 +49,9 @@ class NestedCVReport:
         ``test_std``, ``ci_low``, ``ci_high`` and ``ci_method`` (the interval of the
         mean and how it was made), ``iqm``, ``iqm_ci_low``, ``iqm_ci_high`` and
         ``iqm_ci_method``, ``validation_mean``, ``optimism``, ``rank_test``,
-        ``rank_validation`` and ``median_<param>`` for each numeric hyper-parameter.
+        ``rank_validation``, ``greater_is_better`` and ``note`` (of the metric, see
+        :func:`~sklearn_fair.metrics.metric_display_name`) and ``median_<param>`` for
+        each numeric hyper-parameter.
         Values are in the metric's printed units: a negated scikit-learn error
         ("neg_root_mean_squared_error") is the positive error. ``optimism`` is the mean
         validation score minus the mean test score in the scorer's direction (positive:
@@ -348,12 +346,10 @@ def _rank(rows):
 
 def _comparison(models, confidence):
     """compare()'s table on the selecting metric, or (None, why not)."""
-    first = models[0].metric
-    if not all(_same_metric(model.metric, first) for model in models):
-        chosen = ", ".join(f"{m.name}: {m.metric}" for m in models)
+    if shared_metric(models) is None:
         return None, (
             "No pairwise comparison: the models selected their hyper-parameters with "
-            f"different metrics ({chosen})."
+            f"different metrics ({describe_metrics(models)})."
         )
     shared = {
         m.name: {

@@ -247,6 +247,19 @@ def as_result(name, result):
     )
 
 
+def shared_metric(models):
+    """The selecting metric all ``models`` share (same name and sign), or None."""
+    first = models[0].metric
+    if all(m.metric.name == first.name and m.metric.sign == first.sign for m in models):
+        return first
+    return None
+
+
+def describe_metrics(models):
+    """Each model with its selecting metric ("a: accuracy, b: RMSE"), for messages."""
+    return ", ".join(f"{m.name}: {m.metric}" for m in models)
+
+
 def as_results(results):
     """Normalise one result or a dict of named results to a list of _Result."""
     if isinstance(results, Mapping) and not isinstance(results.get("outer_results"), list):

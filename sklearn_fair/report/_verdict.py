@@ -3,8 +3,7 @@
 import numpy as np
 
 from ..stats import compare
-from ._plots import shared_metric
-from ._results import as_results
+from ._results import as_results, describe_metrics, shared_metric
 
 
 def comparison_text(results, *, confidence=0.95):
@@ -52,7 +51,12 @@ def comparison_text(results, *, confidence=0.95):
       -> logistic better: the difference is demonstrated at this level.
     """
     models = as_results(results)
-    metric = shared_metric(models, "comparison_text")
+    metric = shared_metric(models)
+    if metric is None:
+        raise ValueError(
+            "comparison_text compares the metric that selected the hyper-parameters, but the "
+            f"results selected with different metrics ({describe_metrics(models)})."
+        )
     shared = {
         m.name: {
             "test_score": m.test_scores,
