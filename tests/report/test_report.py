@@ -325,3 +325,9 @@ def test_comparison_text_says_when_the_difference_is_not_demonstrated(fitted):
     text = comparison_text({"logistic": saved["logistic"], "twin": twin})
     assert "logistic - twin: +0.0025 accuracy" in text
     assert "-> difference not demonstrated: these 4 folds do not show either model" in text
+
+
+def test_comparison_text_refuses_different_metrics(fitted, fitted_multimetric):
+    mixed = {"logistic": fitted_multimetric["logistic"], "knn": fitted["knn"]}
+    with pytest.raises(ValueError, match="different metrics.*logistic: ROC AUC, knn: accuracy"):
+        comparison_text(mixed)
