@@ -61,7 +61,7 @@ def plain_loop(values, statistic, method):
         return np.percentile(theta, [50 * alpha, 100 - 50 * alpha])
     estimate = statistic(values)
     jackknife = np.array([statistic(np.delete(values, i)) for i in range(n)])
-    z0 = stats.norm.ppf(np.mean(theta < estimate))
+    z0 = stats.norm.ppf((np.mean(theta < estimate) + np.mean(theta <= estimate)) / 2)
     d = jackknife.mean() - jackknife
     a = np.sum(d**3) / (6 * np.sum(d**2) ** 1.5)
     z = stats.norm.ppf([alpha / 2, 1 - alpha / 2])

@@ -3,6 +3,8 @@
 import sys
 import time
 
+import numpy as np
+
 __all__ = ["demo_models", "format_result", "run_demo"]
 
 
@@ -25,26 +27,45 @@ def demo_models():
     }
 
 
+def _metric(nested):
+    from .metrics import metric_display_name
+
+    return metric_display_name(nested.scoring, estimator=nested.estimator)
+
+
 def format_result(name, nested):
     """A short text block for one fitted NestedCV: estimate, interval, optimism, choices."""
-    summary = nested.summary()
-    low, high = summary.ci
-    lines = [
-        f"{name}",
-        f"  test accuracy      {nested.score_mean_:.4f} +/- {nested.score_std_:.4f} "
-        f"(mean +/- std over {nested.n_splits_} outer folds)",
-        f"  95% interval       [{low:.4f}, {high:.4f}] (normal, of the mean)",
-        f"  mean validation    {nested.validation_scores_.mean():.4f}",
-        f"  optimism gap       {nested.optimism_:+.4f} (validation - test)",
-        "  refits per fold    "
-        + (
-            "1 (no random_state: the estimator is deterministic)"
-            if nested.refit_seeds_ == [None]
-            else str(len(nested.refit_seeds_))
+    from .stats import summarize
+
+    metric = _metric(nested)
+    summary = summarize(nested.outer_scores_, metric=metric)
+    refits = (
+        "1 (no random_state: the estimator is deterministic)"
+        if nested.refit_seeds_ == [None]
+        else str(len(nested.refit_seeds_))
+    )
+    validation = float(np.mean(metric.values(nested.validation_scores_)))
+    fields = [
+        (
+            f"test {metric}",
+            f"{summary.mean:.4f} +/- {nested.score_std_:.4f} (mean +/- std over "
+            f"{nested.n_splits_} outer folds)",
         ),
-        "  selected per fold:",
+        ("95% interval", f"[{summary.ci_low:.4f}, {summary.ci_high:.4f}] ({summary.ci_method})"),
+        (
+            f"validation {metric}",
+            f"{validation:.4f} (the selected configuration's inner score, mean over the folds)",
+        ),
+        ("optimism gap", f"{nested.optimism_:+.4f} (how much better validation looked than test)"),
+        ("refits per fold", refits),
     ]
-    for fold, (params, score) in enumerate(zip(nested.best_params_per_fold_, nested.outer_scores_)):
+    width = max(len(label) for label, _ in fields) + 2
+    lines = [name] + [f"  {label:<{width}}{text}" for label, text in fields]
+    if summary.metric_note and metric.sign < 0:
+        lines.append(f"  ({summary.metric_note})")
+    lines.append(f"  selected per fold (test {metric}):")
+    test_scores = metric.values(nested.outer_scores_)
+    for fold, (params, score) in enumerate(zip(nested.best_params_per_fold_, test_scores)):
         shown = ", ".join(f"{key.split('__')[-1]}={value}" for key, value in params.items())
         lines.append(f"    fold {fold:2d}: {shown:<22s} test {score:.4f}")
     return "\n".join(lines)
@@ -52,6 +73,10 @@ def format_result(name, nested):
 
 def run_demo(*, n_jobs=None, random_state=0, outer_cv=10, file=None):
     """Run NestedCV for each demo model on the breast cancer data and print the results.
+
+    Each model's estimate comes with its Student t interval, named; which model is
+    better is decided by :func:`sklearn_fair.stats.compare` on the paired outer-fold
+    scores, which says when the difference is not demonstrated.
 
     Parameters
     ----------
@@ -72,6 +97,7 @@ def run_demo(*, n_jobs=None, random_state=0, outer_cv=10, file=None):
     from sklearn.datasets import load_breast_cancer
 
     from .model_selection import NestedCV
+    from .report import comparison_text
 
     file = sys.stdout if file is None else file
     X, y = load_breast_cancer(return_X_y=True)
@@ -97,4 +123,5 @@ def run_demo(*, n_jobs=None, random_state=0, outer_cv=10, file=None):
         results[name] = nested
         print(format_result(name, nested), file=file)
         print(f"  ({time.perf_counter() - start:.1f} s)\n", file=file)
+    print(comparison_text(results), file=file)
     return results

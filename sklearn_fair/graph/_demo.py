@@ -6,8 +6,10 @@ import time
 import numpy as np
 import torch
 
+from ..metrics import metric_display_name
 from ..model_selection import NestedCV, StratifiedGraphKFold
-from ..stats import bootstrap_ci
+from ..report import comparison_text
+from ..stats import summarize
 from ._classifier import GraphClassifier
 from ._datasets import load_mutag
 from ._grids import SMALL_GRIDS
@@ -42,8 +44,10 @@ def run_graph_demo(n_jobs=1, quick=False, file=sys.stdout):
     bundled MUTAG for :class:`~sklearn_fair.graph.MolecularFingerprint` and
     :class:`~sklearn_fair.graph.GIN`, each with its two-candidate
     :data:`~sklearn_fair.graph.SMALL_GRIDS` grid, and prints the mean test accuracy
-    of each with a 95% bootstrap interval over the outer folds. Both models see the
-    same outer folds. It takes a few minutes on two CPU cores.
+    of each with its 95% Student t interval over the outer folds. Both models see the
+    same outer folds, and :func:`sklearn_fair.stats.compare` decides on the paired
+    fold scores whether one is better, or says that the difference is not
+    demonstrated. It takes a few minutes on two CPU cores.
 
     Parameters
     ----------
@@ -76,27 +80,26 @@ def run_graph_demo(n_jobs=1, quick=False, file=sys.stdout):
             start = time.perf_counter()
             nested = _nested(module, quick=quick, n_jobs=n_jobs).fit(graphs)
             elapsed = time.perf_counter() - start
-            scores = np.asarray(nested.outer_scores_)
-            low, high = bootstrap_ci(scores, random_state=0)
+            metric = metric_display_name(nested.scoring, estimator=nested.estimator)
+            summary = summarize(nested.outer_scores_, metric=metric, random_state=0)
             results[module.__name__] = nested
-            rows.append((module.__name__, scores.mean(), scores.std(), low, high, elapsed))
+            rows.append((module.__name__, summary, nested.score_std_, elapsed))
+        method = rows[0][1].ci_method
         print(
-            f"\n{'model':<22}{'test accuracy':>14}{'std':>8}{'95% bootstrap CI':>20}{'time':>9}",
+            f"\n{'model':<22}{'test ' + metric.name:>14}{'std':>8}{'95% interval':>20}{'time':>9}",
             file=file,
         )
-        for name, mean, std, low, high, elapsed in rows:
+        for name, summary, std, elapsed in rows:
+            interval = f"[{summary.ci_low:.3f}, {summary.ci_high:.3f}]"
             print(
-                f"{name:<22}{mean:>14.3f}{std:>8.3f}{f'[{low:.3f}, {high:.3f}]':>20}"
-                f"{elapsed:>8.0f}s",
+                f"{name:<22}{summary.mean:>14.3f}{std:>8.3f}{interval:>20}{elapsed:>8.0f}s",
                 file=file,
             )
-        (_, _, _, low_a, high_a, _), (_, _, _, low_b, high_b, _) = rows
-        verdict = (
-            "the intervals overlap: at this size MUTAG does not separate the two"
-            if low_a <= high_b and low_b <= high_a
-            else "the intervals do not overlap"
+        print(f"(interval: {method}; std over the outer folds, ddof=0)", file=file)
+        print(
+            "\nThe baseline ignores the edges, GIN uses them.\n" + comparison_text(results),
+            file=file,
         )
-        print(f"\nThe baseline ignores the edges, GIN uses them; {verdict}.", file=file)
         return results
     finally:
         torch.set_num_threads(threads)

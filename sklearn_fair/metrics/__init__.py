@@ -3,10 +3,12 @@
 The metric functions follow scikit-learn's signature, ``metric(y_true,
 y_pred, *, ..., sample_weight=None)``. :func:`get_scorer` resolves our scorer
 names ("kappa", "sensitivity", "specificity", "ppv", "npv", "ccc") and all of
-scikit-learn's.
+scikit-learn's. :func:`metric_display_name` is how every printed number names its
+metric (and shows scikit-learn's negated errors as positive errors).
 """
 
 from ._classification import kappa, npv, ppv, sensitivity, specificity
+from ._names import MetricName, metric_display_name
 from ._regression import concordance_correlation_coefficient
 from ._scorer import (
     get_scorer,
@@ -20,6 +22,7 @@ from ._scorer import (
 )
 
 __all__ = [
+    "MetricName",
     "concordance_correlation_coefficient",
     "get_scorer",
     "get_scorer_names",
@@ -30,6 +33,7 @@ __all__ = [
     "make_ppv_scorer",
     "make_sensitivity_scorer",
     "make_specificity_scorer",
+    "metric_display_name",
     "npv",
     "ppv",
     "sensitivity",

@@ -43,8 +43,8 @@ def kappa(y_true, y_pred, *, labels=None, weights=None, sample_weight=None):
     >>> from sklearn_fair.metrics import kappa
     >>> kappa([0, 0, 1, 1], [0, 0, 1, 0])
     0.5
-    >>> kappa([0, 1, 2, 2], [0, 2, 2, 2], weights="quadratic")
-    0.8
+    >>> round(kappa([0, 1, 2, 2], [0, 2, 2, 2], weights="quadratic"), 4)  # 5/6
+    0.8333
     """
     if not (weights is None or (isinstance(weights, str) and weights in _KAPPA_WEIGHTS)):
         raise ValueError(

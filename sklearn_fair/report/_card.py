@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from importlib import metadata
 
 import numpy as np
+from sklearn.utils.multiclass import type_of_target
 
 from ..model_selection import labels_fingerprint
 from ..utils import fingerprint, to_numpy
@@ -53,6 +54,17 @@ def data_fingerprint(X):
     return fingerprint(X)
 
 
+def is_continuous(y):
+    """Whether ``y`` is a numeric target with non-integer values (scikit-learn's "continuous")."""
+    return type_of_target(y) == "continuous"
+
+
+def target_fold_means(y, test_indices):
+    """The smallest and largest mean of ``y`` over the test folds."""
+    means = [float(np.mean(y[np.asarray(test)])) for test in test_indices]
+    return min(means), max(means)
+
+
 def is_stratified(y, test_indices):
     """Whether every test fold holds each class in proportion, within one sample."""
     y = np.asarray(y)
@@ -86,11 +98,16 @@ class ReproducibilityCard:
     data_fingerprint : str or None
         SHA-256 of the feature matrix, when numeric.
     labels_fingerprint : str or None
-        :func:`~sklearn_fair.model_selection.labels_fingerprint` of the labels.
+        :func:`~sklearn_fair.model_selection.labels_fingerprint` of the class labels; for
+        a regression, :func:`~sklearn_fair.utils.fingerprint` of the target's values
+        (their ranks would not change under a monotone transform of the target).
     splits_file : str or None
         The splits file the outer folds came from.
     versions : dict
         Python and package versions.
+    task : str or None
+        "classification" or "regression" (from the estimator, or from the target when
+        the results do not say); None when neither tells.
     """
 
     checklist: list
@@ -100,6 +117,7 @@ class ReproducibilityCard:
     labels_fingerprint: object
     splits_file: object
     versions: dict
+    task: object = None
 
     def section(self):
         """The card as a report section."""
@@ -115,7 +133,8 @@ class ReproducibilityCard:
             )
             + (f"; splits file: {self.splits_file}" if self.splits_file else "")
             + ".",
-            f"Data fingerprint: {self.data_fingerprint or 'not computed'}; labels "
+            f"Data fingerprint: {self.data_fingerprint or 'not computed'}; "
+            f"{'target' if self.task == 'regression' else 'labels'} "
             f"fingerprint: {self.labels_fingerprint or 'not computed'}.",
             "Versions: " + ", ".join(f"{k} {v}" for k, v in self.versions.items()) + ".",
         ]
@@ -148,6 +167,7 @@ class ReproducibilityCard:
             "labels_fingerprint": self.labels_fingerprint,
             "splits_file": self.splits_file,
             "versions": dict(self.versions),
+            "task": self.task,
         }
 
     def __str__(self):
@@ -170,7 +190,9 @@ def reproducibility_card(results, *, X=None, y=None, splits_file=None, stratifie
         The saved splits file the outer folds came from.
     stratified : bool, default=None
         Whether the splits are stratified; None checks the folds against ``y``
-        (and answers "unknown" without it).
+        (and answers "unknown" without it). For a regression (a regressor, or a
+        continuous ``y``) the item is "not applicable", with the range of the
+        folds' target means when ``y`` is given.
 
     Returns
     -------
@@ -196,14 +218,8 @@ def reproducibility_card(results, *, X=None, y=None, splits_file=None, stratifie
         y = X.y
     if y is not None:
         y = to_numpy(y)
-    if stratified is None and y is not None:
-        stratified = all(is_stratified(y, model.test_indices) for model in models)
-    if stratified is None:
-        strat = ("unknown", "no labels given to check the folds")
-    elif stratified:
-        strat = ("yes", "each outer test fold holds each class in proportion (within 1)")
-    else:
-        strat = ("no", "the outer test folds are not stratified by class")
+    task = _task(models, y)
+    strat = _stratification(models, y, stratified, task)
     saved = (
         ("yes", f"outer and inner splits read from {os.fspath(splits_file)}")
         if splits_file
@@ -237,7 +253,46 @@ def reproducibility_card(results, *, X=None, y=None, splits_file=None, stratifie
             m.name: splits_fingerprint(m.train_indices, m.test_indices) for m in models
         },
         data_fingerprint=None if X is None else data_fingerprint(X),
-        labels_fingerprint=None if y is None else labels_fingerprint(y),
+        labels_fingerprint=_target_fingerprint(y, task),
         splits_file=None if splits_file is None else os.fspath(splits_file),
         versions=package_versions(),
+        task=task,
     )
+
+
+def _task(models, y):
+    tasks = {model.task for model in models} - {None}
+    if len(tasks) == 1:
+        return tasks.pop()
+    if not tasks and y is not None:
+        return "regression" if is_continuous(y) else "classification"
+    return None
+
+
+def _target_fingerprint(y, task):
+    if y is None:
+        return None
+    return fingerprint(y) if task == "regression" else labels_fingerprint(y)
+
+
+def _stratification(models, y, stratified, task):
+    """The answer and the reason of the checklist's "stratified splits" item."""
+    if stratified is not None:
+        return ("yes" if stratified else "no", f"as stated by the caller (stratified={stratified})")
+    if task == "regression":
+        how = "numeric target (regression): there are no classes to stratify by"
+        if y is not None:
+            low, high = (
+                min(target_fold_means(y, m.test_indices)[0] for m in models),
+                max(target_fold_means(y, m.test_indices)[1] for m in models),
+            )
+            how += (
+                f"; the outer test folds' target means range from {low:.4g} to {high:.4g} "
+                f"(all data: {float(np.mean(y)):.4g})"
+            )
+        return ("not applicable", how)
+    if y is None:
+        return ("unknown", "no labels given to check the folds")
+    if all(is_stratified(y, model.test_indices) for model in models):
+        return ("yes", "each outer test fold holds each class in proportion (within 1)")
+    return ("no", "the outer test folds are not stratified by class")

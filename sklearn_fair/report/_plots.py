@@ -5,7 +5,23 @@ import os
 import numpy as np
 
 from ..stats import compare, summarize
-from ._results import as_results
+from ._results import as_results, describe_metrics, shared_metric
+
+
+def _one_metric(models, plot):
+    """The selecting metric all ``models`` share, or a ValueError naming theirs."""
+    metric = shared_metric(models)
+    if metric is None:
+        raise ValueError(
+            f"{plot} draws the metric that selected the hyper-parameters on one axis, but the "
+            f"results selected with different metrics ({describe_metrics(models)}). Plot "
+            "them separately."
+        )
+    return metric
+
+
+def _direction(metric):
+    return "" if metric.greater_is_better else " (lower is better)"
 
 
 def _figure(ax, size):
@@ -39,18 +55,24 @@ def _finish(figure, path):
     return figure
 
 
-def plot_fold_scores(results, *, confidence=0.95, ax=None, path=None, random_state=0):
+def plot_fold_scores(results, *, confidence=0.95, interval="t", ax=None, path=None, random_state=0):
     """Plot each model's per-fold test scores with its mean and intervals.
 
     One row per model: the outer folds' test scores as dots, the mean with its
-    normal interval (thick bar) and the IQM with its bootstrap interval (thin bar).
+    interval (Student t by default; thick bar) and the IQM with its percentile
+    bootstrap interval (thin bar). The axis names the metric (the one that selected
+    the hyper-parameters) and the legend the method of each interval; scikit-learn's
+    negated errors are drawn as positive errors.
 
     Parameters
     ----------
     results : NestedCV, dict, or dict of str to NestedCV or dict
-        One result or several by name (see :func:`nested_cv_report`).
+        One result or several by name (see :func:`nested_cv_report`), all selected
+        with the same metric.
     confidence : float, default=0.95
         Level of the intervals.
+    interval : {"t", "normal"}, default="t"
+        The interval of the mean (see :func:`sklearn_fair.stats.mean_interval`).
     ax : matplotlib Axes, default=None
         Where to draw; a new figure when None.
     path : str, path-like or list of them, default=None
@@ -73,16 +95,25 @@ def plot_fold_scores(results, *, confidence=0.95, ax=None, path=None, random_sta
     >>> figure = plot_fold_scores({"logistic": nested})
     >>> [label.get_text() for label in figure.axes[0].get_yticklabels()]
     ['logistic']
+    >>> figure.axes[0].get_xlabel()
+    'test accuracy per outer fold'
     """
     models = as_results(results)
+    metric = _one_metric(models, "plot_fold_scores")
+    level = f"{100 * confidence:g}%"
     figure, ax = _figure(ax, (6.4, 1.2 + 0.6 * len(models)))
     for position, model in enumerate(models):
+        values = metric.values(model.test_scores)
         summary = summarize(
-            model.test_scores, confidence=confidence, n_resamples=2000, random_state=random_state
+            values,
+            confidence=confidence,
+            interval=interval,
+            n_resamples=2000,
+            random_state=random_state,
         )
-        jitter = np.linspace(-0.15, 0.15, model.test_scores.size)
+        jitter = np.linspace(-0.15, 0.15, values.size)
         ax.scatter(
-            model.test_scores,
+            values,
             position + jitter,
             s=14,
             color="0.55",
@@ -97,7 +128,7 @@ def plot_fold_scores(results, *, confidence=0.95, ax=None, path=None, random_sta
             color="C0",
             capsize=4,
             lw=2,
-            label="mean, normal interval" if position == 0 else None,
+            label=f"mean, {level} interval ({summary.ci_method})" if position == 0 else None,
             zorder=3,
         )
         ax.errorbar(
@@ -108,14 +139,14 @@ def plot_fold_scores(results, *, confidence=0.95, ax=None, path=None, random_sta
             color="C1",
             capsize=3,
             lw=1,
-            label="IQM, bootstrap interval" if position == 0 else None,
+            label=f"IQM, {level} interval ({summary.iqm_ci_method})" if position == 0 else None,
             zorder=3,
         )
     ax.set_yticks(range(len(models)), [model.name for model in models])
     ax.set_ylim(-0.7, len(models) - 0.3)
     ax.invert_yaxis()
-    ax.set_xlabel(f"test score per outer fold ({100 * confidence:g}% intervals)")
-    ax.set_title("Test scores over the outer folds")
+    ax.set_xlabel(f"test {metric} per outer fold{_direction(metric)}")
+    ax.set_title(f"Test {metric} over the outer folds")
     ax.legend(loc="best", fontsize="small")
     return _finish(figure, path)
 
@@ -124,8 +155,10 @@ def plot_optimism(results, *, ax=None, path=None):
     """Plot validation against test score per outer fold: the optimism picture.
 
     Each dot is one outer fold of one model: the selected configuration's mean
-    inner validation score against its test score. Dots above the diagonal are
-    folds where the validation score overstated the test score.
+    inner validation score against its test score, in the metric that selected it.
+    Dots on the better side of the diagonal (above it, or below it for an error such
+    as RMSE, which is drawn as a positive error) are folds where the validation score
+    overstated the test score; the legend says which side.
 
     Parameters
     ----------
@@ -150,34 +183,38 @@ def plot_optimism(results, *, ax=None, path=None):
     >>> nested = NestedCV(LogisticRegression(max_iter=500), outer_cv=3, refit=False).fit(X, y)
     >>> figure = plot_optimism({"logistic": nested})
     >>> figure.axes[0].get_xlabel()
-    'test score (outer fold)'
+    'test accuracy (outer fold)'
     """
     models = as_results(results)
+    metric = _one_metric(models, "plot_optimism")
     figure, ax = _figure(ax, (5.0, 5.0))
     for index, model in enumerate(models):
         gap = float(np.mean(model.validation_scores) - np.mean(model.test_scores))
         ax.scatter(
-            model.test_scores,
-            model.validation_scores,
+            metric.values(model.test_scores),
+            metric.values(model.validation_scores),
             color=f"C{index}",
             label=f"{model.name} (optimism {gap:+.3f})",
             zorder=2,
         )
-    values = np.concatenate([np.r_[m.test_scores, m.validation_scores] for m in models])
+    values = np.concatenate(
+        [metric.values(np.r_[m.test_scores, m.validation_scores]) for m in models]
+    )
     low, high = np.nanmin(values), np.nanmax(values)
     margin = 0.05 * (high - low) or 0.01
+    side = "above" if metric.greater_is_better else "below"
     ax.plot(
         [low - margin, high + margin],
         [low - margin, high + margin],
         ls="--",
         color="0.5",
         lw=1,
-        label="validation = test",
+        label=f"validation = test (validation looked better {side} it)",
         zorder=1,
     )
-    ax.set_xlabel("test score (outer fold)")
-    ax.set_ylabel("validation score of the selected configuration")
-    ax.set_title("Validation versus test score per fold")
+    ax.set_xlabel(f"test {metric} (outer fold)")
+    ax.set_ylabel(f"validation {metric} of the selected configuration")
+    ax.set_title(f"Validation versus test {metric} per fold")
     ax.legend(loc="best", fontsize="small")
     return _finish(figure, path)
 
@@ -186,8 +223,10 @@ def plot_comparison(results, *, confidence=0.95, ax=None, path=None):
     """Forest plot of the pairwise differences between models, with their intervals.
 
     The differences and intervals are those of :func:`sklearn_fair.stats.compare`
-    (corrected resampled t-test); an interval that crosses the dashed line at 0
-    is a difference not demonstrated.
+    (corrected resampled t-test) on the metric that selected the hyper-parameters,
+    drawn in that metric's units (a negated scikit-learn error as the positive error).
+    Red marks a difference that Holm's procedure demonstrates; an interval that
+    crosses the dashed line at 0 is a difference not demonstrated.
 
     Parameters
     ----------
@@ -220,6 +259,7 @@ def plot_comparison(results, *, confidence=0.95, ax=None, path=None):
     ['logistic - knn']
     """
     models = as_results(results)
+    metric = _one_metric(models, "plot_comparison")
     shared = {
         m.name: {
             "test_score": m.test_scores,
@@ -232,12 +272,13 @@ def plot_comparison(results, *, confidence=0.95, ax=None, path=None):
     n_pairs = len(table["model_a"])
     figure, ax = _figure(ax, (6.4, 1.2 + 0.5 * n_pairs))
     for row in range(n_pairs):
-        mean = table["mean_difference"][row]
+        mean = metric.sign * table["mean_difference"][row]
+        low, high = sorted(metric.sign * np.array([table["ci_low"][row], table["ci_high"][row]]))
         demonstrated = not table["verdict"][row].startswith("difference not")
         ax.errorbar(
             mean,
             row,
-            xerr=[[mean - table["ci_low"][row]], [table["ci_high"][row] - mean]],
+            xerr=[[mean - low], [high - mean]],
             fmt="o",
             capsize=4,
             color="C3" if demonstrated else "C0",
@@ -248,6 +289,9 @@ def plot_comparison(results, *, confidence=0.95, ax=None, path=None):
     )
     ax.set_ylim(-0.7, n_pairs - 0.3)
     ax.invert_yaxis()
-    ax.set_xlabel(f"difference of mean test scores ({100 * confidence:g}% interval, corrected)")
+    ax.set_xlabel(
+        f"difference of mean test {metric}, A - B{_direction(metric)}\n"
+        f"({100 * confidence:g}% interval, corrected resampled t-test)"
+    )
     ax.set_title("Pairwise differences")
     return _finish(figure, path)

@@ -9,7 +9,7 @@ from scipy.stats import rankdata
 from ..exceptions import SplitsMismatchError
 from ..stats import compare, summarize
 from ._card import reproducibility_card
-from ._results import as_results
+from ._results import as_results, describe_metrics, shared_metric
 from ._tables import Section, fmt, render
 
 _KINDS = {".md": "markdown", ".markdown": "markdown", ".html": "html", ".txt": "text"}
@@ -30,6 +30,9 @@ def median_params(best_params):
     return medians
 
 
+_SHORT = {"t": "Student t", "normal": "normal"}
+
+
 class NestedCVReport:
     """Tables of one or several nested cross-validation results, and their reproducibility card.
 
@@ -40,103 +43,169 @@ class NestedCVReport:
     title : str
         The report's heading.
     rows : list of dict
-        One per model: ``model``, ``n_folds``, ``test_mean``, ``test_std``, ``ci_low``,
-        ``ci_high`` (normal interval of the mean), ``iqm``, ``iqm_ci_low``, ``iqm_ci_high``
-        (bootstrap interval of the IQM), ``validation_mean``, ``optimism``, ``rank_test``,
-        ``rank_validation`` and ``median_<param>`` for each numeric hyper-parameter.
+        One per model and metric (the metric that selected the hyper-parameters first):
+        ``model``, ``metric`` (its printed name), ``scoring`` (its key), ``selects``
+        (whether it selected the hyper-parameters), ``n_folds``, ``test_mean``,
+        ``test_std``, ``ci_low``, ``ci_high`` and ``ci_method`` (the interval of the
+        mean and how it was made), ``iqm``, ``iqm_ci_low``, ``iqm_ci_high`` and
+        ``iqm_ci_method``, ``validation_mean``, ``optimism``, ``rank_test``,
+        ``rank_validation``, ``greater_is_better`` and ``note`` (of the metric, see
+        :func:`~sklearn_fair.metrics.metric_display_name`) and ``median_<param>`` for
+        each numeric hyper-parameter.
+        Values are in the metric's printed units: a negated scikit-learn error
+        ("neg_root_mean_squared_error") is the positive error. ``optimism`` is the mean
+        validation score minus the mean test score in the scorer's direction (positive:
+        validation looked better than test); it, ``validation_mean`` and
+        ``rank_validation`` are None for a metric that did not select.
     selected_params : dict
         Model name -> list of the hyper-parameters selected in each outer fold.
     median_params : dict
         Model name -> median over the folds of each numeric selected hyper-parameter.
     comparison : dict of list or None
-        The pairwise comparison of :func:`sklearn_fair.stats.compare`, column -> values;
-        None for one model or when the models' outer splits differ.
+        The pairwise comparison of :func:`sklearn_fair.stats.compare` on the selecting
+        metric, column -> values, in the scorer's units (higher is better); None for one
+        model, or when the models' outer splits or selecting metrics differ.
+    comparison_metric : MetricName or None
+        The metric compared.
     comparison_note : str or None
         Why there is no comparison, when there is none for several models.
     card : ReproducibilityCard
         The reproducibility card that ends the report.
     confidence : float
         Level of the intervals.
+    interval : str
+        The kind of interval of the mean ("t" or "normal").
     """
 
-    def __init__(self, title, rows, models, comparison, comparison_note, card, confidence):
+    def __init__(
+        self, title, rows, models, comparison, comparison_note, card, confidence, interval
+    ):
         self.title = title
         self.rows = rows
         self.selected_params = {m.name: m.best_params for m in models}
         self.median_params = {m.name: median_params(m.best_params) for m in models}
         self.comparison = comparison
+        self.comparison_metric = models[0].metric if comparison is not None else None
         self.comparison_note = comparison_note
         self.card = card
         self.confidence = confidence
+        self.interval = interval
         self._models = models
 
     def to_dataframe(self):
-        """The summary table as a pandas DataFrame, one row per model (needs pandas)."""
+        """The summary table as a pandas DataFrame, one row per model and metric (needs pandas)."""
         import pandas as pd
 
-        return pd.DataFrame(self.rows).set_index("model")
+        return pd.DataFrame(self.rows).set_index(["model", "metric"])
 
     def sections(self):
         """The report's sections, in order (summary, selection, comparison, card)."""
+        return [
+            section
+            for section in [
+                self._summary_section(),
+                *(self._selection_section(model) for model in self._models),
+                self._comparison_section(),
+                self.card.section(),
+            ]
+            if section is not None
+        ]
+
+    def _summary_section(self):
         level = f"{100 * self.confidence:g}%"
+        kind = _SHORT.get(self.interval, self.interval)
         summary = Section(
             "Test performance",
             columns=[
                 "model",
+                "metric",
                 "test mean +/- std",
-                f"{level} interval (normal)",
-                f"IQM [{level} bootstrap]",
+                f"{level} interval of the mean ({kind})",
+                f"IQM [{level} interval (bootstrap)]",
                 "mean validation",
                 "optimism",
                 "rank by test",
                 "rank by validation",
             ],
-            paragraphs=[
-                f"Test scores over {self.rows[0]['n_folds']} outer folds (std as numpy's, "
-                "ddof=0). Optimism is mean validation minus mean test score.",
-            ],
+        )
+        n_folds = sorted({row["n_folds"] for row in self.rows})
+        methods = list(dict.fromkeys(row["ci_method"] for row in self.rows))
+        summary.paragraphs += [
+            f"Test scores over {' or '.join(map(str, n_folds))} outer folds (std as numpy's, "
+            "ddof=0).",
+            f"Interval of the mean: {'; '.join(methods)}. Interval of the IQM: "
+            f"{self.rows[0]['iqm_ci_method']}. Both treat the outer folds as independent; "
+            "their training sets overlap, so both are optimistic.",
+            "Mean validation, optimism and the rank by validation are those of the metric "
+            "that selected the hyper-parameters. Optimism is mean validation minus mean "
+            "test score, in the scorer's direction: positive when validation looked better.",
+        ]
+        summary.paragraphs += list(
+            dict.fromkeys(f"{row['metric']}: {row['note']}." for row in self.rows if row["note"])
         )
         for row in self.rows:
             summary.rows.append(
                 [
                     row["model"],
+                    row["metric"] + (" (selects)" if row["selects"] and self._multimetric else ""),
                     f"{fmt(row['test_mean'])} +/- {fmt(row['test_std'])}",
                     f"[{fmt(row['ci_low'])}, {fmt(row['ci_high'])}]",
                     f"{fmt(row['iqm'])} [{fmt(row['iqm_ci_low'])}, {fmt(row['iqm_ci_high'])}]",
                     fmt(row["validation_mean"]),
-                    f"{row['optimism']:+.4f}",
+                    "n/a" if row["optimism"] is None else f"{row['optimism']:+.4f}",
                     row["rank_test"],
-                    row["rank_validation"],
+                    "n/a" if row["rank_validation"] is None else row["rank_validation"],
                 ]
             )
-        if len(self.rows) > 1:
-            agree = [r["rank_test"] for r in self.rows] == [r["rank_validation"] for r in self.rows]
+        selecting = [row for row in self.rows if row["selects"]]
+        if (
+            len(selecting) > 1
+            and len({(r["metric"], r["greater_is_better"]) for r in selecting}) == 1
+        ):
+            agree = [r["rank_test"] for r in selecting] == [r["rank_validation"] for r in selecting]
             summary.paragraphs.append(
                 "The ranking by validation score "
                 + ("agrees with" if agree else "differs from")
                 + " the ranking by test score."
             )
-        sections = [summary] + [self._selection_section(model) for model in self._models]
-        sections.append(self._comparison_section())
-        sections.append(self.card.section())
-        return [section for section in sections if section is not None]
+        return summary
+
+    @property
+    def _multimetric(self):
+        return any(len(model.metrics) > 1 for model in self._models)
 
     def _selection_section(self, model):
         names = sorted({name for params in model.best_params for name in params})
+        metric = model.metric
+        others = [key for key in model.metrics if key != model.refit_metric]
         section = Section(
             f"Selected hyper-parameters: {model.name}",
-            columns=["outer fold", *names, "validation", "test"],
+            columns=[
+                "outer fold",
+                *names,
+                f"validation {metric}",
+                f"test {metric}",
+                *(f"test {model.metrics[key]}" for key in others),
+            ],
         )
+        validation = metric.values(model.validation_scores)
+        tests = {
+            key: model.metrics[key].values(model.test_scores_per_metric[key])
+            for key in model.metrics
+        }
         for fold, params in enumerate(model.best_params):
             section.rows.append(
                 [fold]
                 + [params.get(name, "") for name in names]
-                + [fmt(model.validation_scores[fold]), fmt(model.test_scores[fold])]
+                + [fmt(validation[fold]), fmt(tests[model.refit_metric][fold])]
+                + [fmt(tests[key][fold]) for key in others]
             )
         medians = self.median_params[model.name]
         if medians:
             section.rows.append(
-                ["median"] + [fmt(medians[n], 4) if n in medians else "" for n in names] + ["", ""]
+                ["median"]
+                + [fmt(medians[n], 4) if n in medians else "" for n in names]
+                + [""] * (2 + len(others))
             )
         return section
 
@@ -147,21 +216,38 @@ class NestedCVReport:
             return Section("Pairwise comparison", paragraphs=[self.comparison_note])
         level = f"{100 * self.confidence:g}%"
         table = self.comparison
+        metric = self.comparison_metric
+        paragraphs = [
+            f"Differences of the mean test {metric} (the metric that selected the "
+            "hyper-parameters) over the shared outer folds: corrected resampled t-test "
+            f"(Nadeau and Bengio), {level} Student t interval of each difference, p-values "
+            "adjusted with Holm's method; a difference is demonstrated when Holm rejects "
+            f"at level {1 - self.confidence:.3g}."
+        ]
+        if metric.sign < 0:
+            paragraphs.append(f"{metric}: lower is better; {metric.note}.")
         section = Section(
             "Pairwise comparison",
-            columns=["A", "B", "mean A - B", f"{level} interval", "p", "p (Holm)", "verdict"],
-            paragraphs=[
-                "Corrected resampled t-test (Nadeau and Bengio) on the per-fold test scores, "
-                "p-values adjusted with Holm's method."
+            columns=[
+                "A",
+                "B",
+                f"mean {metric} A - B",
+                f"{level} interval (corrected t)",
+                "p",
+                "p (Holm)",
+                "verdict",
             ],
+            paragraphs=paragraphs,
         )
         for i in range(len(table["model_a"])):
+            difference = metric.sign * table["mean_difference"][i]
+            low, high = sorted(metric.sign * np.array([table["ci_low"][i], table["ci_high"][i]]))
             section.rows.append(
                 [
                     table["model_a"][i],
                     table["model_b"][i],
-                    f"{table['mean_difference'][i]:+.4f}",
-                    f"[{fmt(table['ci_low'][i])}, {fmt(table['ci_high'][i])}]",
+                    f"{difference:+.4f}",
+                    f"[{fmt(low)}, {fmt(high)}]",
                     fmt(table["pvalue"][i]),
                     fmt(table["pvalue_holm"][i]),
                     table["verdict"][i],
@@ -198,7 +284,85 @@ class NestedCVReport:
         return self.to_text()
 
     def __repr__(self):
-        return f"NestedCVReport(models={[row['model'] for row in self.rows]})"
+        return f"NestedCVReport(models={list(dict.fromkeys(row['model'] for row in self.rows))})"
+
+
+def _rows(models, *, confidence, interval, n_resamples, random_state):
+    rows = []
+    for model in models:
+        for key, metric in model.metrics.items():
+            scores = model.test_scores_per_metric[key]
+            summary = summarize(
+                scores,
+                metric=metric,
+                confidence=confidence,
+                interval=interval,
+                n_resamples=n_resamples,
+                random_state=random_state,
+            )
+            selects = key == model.refit_metric
+            validation = float(np.mean(model.validation_scores))
+            row = {
+                "model": model.name,
+                "metric": metric.name,
+                "scoring": key,
+                "selects": selects,
+                "n_folds": int(scores.size),
+                "test_mean": summary.mean,
+                "test_std": float(np.std(scores)),
+                "ci_low": summary.ci_low,
+                "ci_high": summary.ci_high,
+                "ci_method": summary.ci_method,
+                "iqm": summary.iqm,
+                "iqm_ci_low": summary.iqm_ci_low,
+                "iqm_ci_high": summary.iqm_ci_high,
+                "iqm_ci_method": summary.iqm_ci_method,
+                "validation_mean": metric.sign * validation if selects else None,
+                "optimism": validation - float(np.mean(scores)) if selects else None,
+                "greater_is_better": metric.greater_is_better,
+                "note": metric.note,
+            }
+            row.update({f"median_{k}": v for k, v in median_params(model.best_params).items()})
+            rows.append(row)
+    _rank(rows)
+    return rows
+
+
+def _rank(rows):
+    """Rank the models by test score within each metric, and by validation score."""
+    groups = {}
+    for row in rows:
+        groups.setdefault((row["metric"], row["greater_is_better"]), []).append(row)
+    for (_, greater_is_better), group in groups.items():
+        sign = 1 if greater_is_better else -1
+        for key, rank in (("test_mean", "rank_test"), ("validation_mean", "rank_validation")):
+            ranked = [row for row in group if row[key] is not None]
+            values = rankdata([-sign * row[key] for row in ranked], method="min")
+            for row in group:
+                row[rank] = None
+            for row, value in zip(ranked, values):
+                row[rank] = int(value)
+
+
+def _comparison(models, confidence):
+    """compare()'s table on the selecting metric, or (None, why not)."""
+    if shared_metric(models) is None:
+        return None, (
+            "No pairwise comparison: the models selected their hyper-parameters with "
+            f"different metrics ({describe_metrics(models)})."
+        )
+    shared = {
+        m.name: {
+            "test_score": m.test_scores,
+            "indices": {"train": m.train_indices, "test": m.test_indices},
+        }
+        for m in models
+    }
+    try:
+        table = compare(shared, confidence=confidence)
+    except SplitsMismatchError as error:
+        return None, f"No pairwise comparison: {error}"
+    return {column: list(table[column]) for column in table}, None
 
 
 def nested_cv_report(
@@ -210,18 +374,22 @@ def nested_cv_report(
     stratified=None,
     title="Nested cross-validation report",
     confidence=0.95,
+    interval="t",
     n_resamples=10_000,
     random_state=0,
 ):
     """Report one nested cross-validation result, or several compared on the same splits.
 
-    For each model: the test mean +/- std over the outer folds, the normal
-    interval of the mean and the bootstrap interval of the IQM, the mean
-    validation score, the optimism gap (validation minus test), the ranking by
-    test score beside the ranking by validation score, and each fold's selected
-    hyper-parameters with the median of each numeric one. Several models are
-    compared pairwise with :func:`sklearn_fair.stats.compare`. The report ends
-    with a :class:`ReproducibilityCard`.
+    For each model and each of its metrics: the test mean +/- std over the outer folds,
+    the interval of the mean (Student t by default) and the bootstrap interval of the
+    IQM, each with its method; for the metric that selected the hyper-parameters also
+    the mean validation score, the optimism gap (validation minus test) and the ranking
+    by validation score beside the ranking by test score. Then each fold's selected
+    hyper-parameters with the median of each numeric one. Several models are compared
+    pairwise on the selecting metric with :func:`sklearn_fair.stats.compare`. Every
+    number is printed with the name of its metric, and scikit-learn's negated errors
+    ("neg_root_mean_squared_error") as positive errors ("RMSE"), with a note saying so.
+    The report ends with a :class:`ReproducibilityCard`.
 
     Parameters
     ----------
@@ -239,6 +407,8 @@ def nested_cv_report(
         Heading of the report.
     confidence : float, default=0.95
         Level of the intervals and of the comparison.
+    interval : {"t", "normal"}, default="t"
+        The interval of the mean (see :func:`sklearn_fair.stats.mean_interval`).
     n_resamples : int, default=10_000
         Bootstrap resamples of the IQM's interval.
     random_state : int, default=0
@@ -266,8 +436,10 @@ def nested_cv_report(
     ... }
     >>> results = {name: model.fit(X, y) for name, model in models.items()}
     >>> report = nested_cv_report(results, X=X, y=y, n_resamples=1000)
-    >>> [row["model"] for row in report.rows]
-    ['logistic', 'knn']
+    >>> [(row["model"], row["metric"]) for row in report.rows]
+    [('logistic', 'accuracy'), ('knn', 'accuracy')]
+    >>> report.rows[0]["ci_method"]
+    'Student t, 2 df, of the mean of 3 scores'
     >>> report.median_params["knn"]
     {'n_neighbors': 3.0}
     >>> print(report.to_markdown())  # doctest: +ELLIPSIS
@@ -281,47 +453,13 @@ def nested_cv_report(
     ...
     """
     models = as_results(results)
-    rows = []
-    for model in models:
-        summary = summarize(
-            model.test_scores,
-            confidence=confidence,
-            n_resamples=n_resamples,
-            random_state=random_state,
-        )
-        row = {
-            "model": model.name,
-            "n_folds": int(model.test_scores.size),
-            "test_mean": float(np.mean(model.test_scores)),
-            "test_std": float(np.std(model.test_scores)),
-            "ci_low": summary.ci_low,
-            "ci_high": summary.ci_high,
-            "iqm": summary.iqm,
-            "iqm_ci_low": summary.iqm_ci_low,
-            "iqm_ci_high": summary.iqm_ci_high,
-            "validation_mean": float(np.mean(model.validation_scores)),
-        }
-        row["optimism"] = row["validation_mean"] - row["test_mean"]
-        row.update({f"median_{k}": v for k, v in median_params(model.best_params).items()})
-        rows.append(row)
-    for key, rank in (("test_mean", "rank_test"), ("validation_mean", "rank_validation")):
-        ranks = rankdata([-row[key] for row in rows], method="min")
-        for row, value in zip(rows, ranks):
-            row[rank] = int(value)
-    comparison, note = None, None
-    if len(models) > 1:
-        shared = {
-            m.name: {
-                "test_score": m.test_scores,
-                "indices": {"train": m.train_indices, "test": m.test_indices},
-            }
-            for m in models
-        }
-        try:
-            table = compare(shared, confidence=confidence)
-        except SplitsMismatchError as error:
-            note = f"No pairwise comparison: {error}"
-        else:
-            comparison = {column: list(table[column]) for column in table}
+    rows = _rows(
+        models,
+        confidence=confidence,
+        interval=interval,
+        n_resamples=n_resamples,
+        random_state=random_state,
+    )
+    comparison, note = _comparison(models, confidence) if len(models) > 1 else (None, None)
     card = reproducibility_card(results, X=X, y=y, splits_file=splits_file, stratified=stratified)
-    return NestedCVReport(title, rows, models, comparison, note, card, confidence)
+    return NestedCVReport(title, rows, models, comparison, note, card, confidence, interval)

@@ -2,12 +2,14 @@
 
 Point estimators (:func:`iqm`, :func:`probability_of_improvement`) are pure
 functions over arrays; :func:`bootstrap_ci` resamples any statistic with one
-explicit random generator. The tests compare models scored on the same
-resamples, and :func:`compare` refuses results whose outer splits differ.
+explicit random generator. :func:`mean_interval` and :func:`summarize` name the
+method of every interval they return. The tests compare models scored on the
+same resamples, and :func:`compare` refuses results whose outer splits differ.
 """
 
 from ._bootstrap import BootstrapCI, bootstrap_ci
 from ._compare import compare
+from ._interval import MeanInterval, mean_interval
 from ._iqm import iqm
 from ._paired import (
     BayesianTestResult,
@@ -23,6 +25,7 @@ from ._summary import Summary, summarize
 __all__ = [
     "BayesianTestResult",
     "BootstrapCI",
+    "MeanInterval",
     "PairedTestResult",
     "Summary",
     "bayesian_correlated_ttest",
@@ -31,6 +34,7 @@ __all__ = [
     "corrected_resampled_ttest",
     "holm",
     "iqm",
+    "mean_interval",
     "paired_ttest",
     "probability_of_improvement",
     "summarize",

@@ -6,6 +6,7 @@ from itertools import combinations
 import numpy as np
 
 from ..exceptions import SplitsMismatchError
+from ..metrics import metric_display_name
 from ._checks import check_confidence
 from ._paired import corrected_resampled_ttest, holm, paired_ttest
 
@@ -64,18 +65,60 @@ def _scores_from_fitted(name, result, scoring):
             )
         scores = scores[scoring]
     elif scoring is not None:
-        refit = getattr(result, "refit", None)
-        if isinstance(refit, str) and refit != scoring:
-            raise ValueError(
-                f"The 'scoring' parameter is {scoring!r}, but the outer scores of {name!r} are "
-                f"those of its refit metric {refit!r}."
-            )
+        per_metric = [fold.get("test_scores_per_metric") for fold in result.outer_results_]
+        if all(isinstance(p, Mapping) and scoring in p for p in per_metric):
+            scores = [np.mean(p[scoring]) for p in per_metric]  # the mean over the refits
+        else:
+            refit = getattr(result, "refit", None)
+            if isinstance(refit, str) and refit != scoring:
+                raise ValueError(
+                    f"The 'scoring' parameter is {scoring!r}, but the outer scores of {name!r} "
+                    f"are those of its refit metric {refit!r}."
+                )
     folds = result.outer_results_
     return (
         scores,
         [fold["train_indices"] for fold in folds],
         [fold["test_indices"] for fold in folds],
     )
+
+
+def _metric_of_fitted(result):
+    """The printed name of the metric of a fitted NestedCV's outer scores, or None if unknown.
+
+    NestedCV scores with its ``scoring``, or with a search's own when it is None; with
+    several metrics its outer scores are those of ``refit_metric_``.
+    """
+    params = result.get_params(deep=False) if hasattr(result, "get_params") else {}
+    scoring, estimator = params.get("scoring"), params.get("estimator")
+    if scoring is None and hasattr(estimator, "scoring") and hasattr(estimator, "estimator"):
+        scoring, estimator = estimator.scoring, estimator.estimator
+    if not getattr(result, "multimetric_", False):
+        if scoring is None or isinstance(scoring, str) or callable(scoring):
+            return metric_display_name(scoring, estimator=estimator).name
+        return None
+    key = getattr(result, "refit_metric_", None)
+    if isinstance(scoring, Mapping) and key in scoring:
+        return metric_display_name(scoring[key], name=key).name
+    return None if key is None else metric_display_name(key).name
+
+
+def _check_same_metric(results, scoring):
+    """Refuse fitted results whose outer scores are of different metrics."""
+    if scoring is not None:
+        return
+    metrics = {
+        name: _metric_of_fitted(result)
+        for name, result in results.items()
+        if not isinstance(result, Mapping)
+    }
+    if len(set(metrics.values()) - {None}) > 1:
+        described = ", ".join(f"{name!r}: {metric}" for name, metric in metrics.items())
+        raise ValueError(
+            "compare() needs every result scored with the same metric; their outer scores are "
+            f"of different metrics ({described}). Pass the 'scoring' parameter to choose one "
+            "they all hold."
+        )
 
 
 def _extract(name, result, scoring):
@@ -158,7 +201,9 @@ def compare(results, *, scoring=None, test="corrected", confidence=0.95):
         or ``"test_<name>"`` and ``"indices"``). At least two.
     scoring : str, default=None
         The metric to compare when a result holds several (the key
-        ``"test_<scoring>"``); None for single-metric results.
+        ``"test_<scoring>"`` of a dict, a key of ``test_scores_per_metric`` of a
+        fitted NestedCV); None compares each result's own scores, and refuses
+        fitted results whose scores are of different metrics.
     test : {"corrected", "paired"}, default="corrected"
         "corrected" is Nadeau and Bengio's corrected resampled t-test
         (:func:`corrected_resampled_ttest`, with the mean training and test
@@ -173,12 +218,13 @@ def compare(results, *, scoring=None, test="corrected", confidence=0.95):
     -------
     pandas.DataFrame or dict of ndarray
         One row per pair: ``model_a``, ``model_b``, their mean scores, the
-        ``mean_difference`` (a - b), its interval ``ci_low``, ``ci_high``, the
-        t ``statistic``, the ``pvalue``, the Holm-adjusted ``pvalue_holm`` and
-        the ``verdict``: "difference not demonstrated" when the interval of
-        the difference contains 0 or the adjusted p-value is not below
-        ``1 - confidence``, else "<name> better". A dict of arrays with the
-        same columns when pandas is not installed.
+        ``mean_difference`` (a - b), its interval ``ci_low``, ``ci_high`` (not
+        adjusted for multiplicity), the t ``statistic``, the ``pvalue``, the
+        Holm-adjusted ``pvalue_holm`` and the ``verdict``: "<name> better"
+        when Holm's procedure rejects equality at level ``1 - confidence``
+        (``pvalue_holm <= 1 - confidence``, as statsmodels' ``multipletests``
+        decides), else "difference not demonstrated". A dict of arrays with
+        the same columns when pandas is not installed.
 
     Raises
     ------
@@ -211,6 +257,7 @@ def compare(results, *, scoring=None, test="corrected", confidence=0.95):
             f"The 'test' parameter must be 'corrected' or 'paired'. Got {test!r} instead."
         )
     confidence = check_confidence(confidence)
+    _check_same_metric({str(name): result for name, result in results.items()}, scoring)
     extracted = {
         str(name): _extract(str(name), result, scoring) for name, result in results.items()
     }
@@ -247,10 +294,9 @@ def compare(results, *, scoring=None, test="corrected", confidence=0.95):
     adjusted = holm([row["pvalue"] for row in rows])
     for row, pvalue_holm in zip(rows, adjusted):
         row["pvalue_holm"] = float(pvalue_holm)
-        demonstrated = (row["ci_low"] > 0 or row["ci_high"] < 0) and pvalue_holm < (
-            1.0 - confidence
-        )
-        if not demonstrated:
+        # Holm rejects at p <= alpha, as statsmodels' multipletests does. A rejection implies
+        # that the unadjusted interval excludes 0 (touches it at p = alpha): no second test.
+        if not pvalue_holm <= 1.0 - confidence:
             row["verdict"] = NOT_DEMONSTRATED
         else:
             better = row["model_a"] if row["mean_difference"] > 0 else row["model_b"]

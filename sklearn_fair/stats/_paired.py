@@ -184,6 +184,11 @@ def bayesian_correlated_ttest(a, b, *, rope=0.01, rho=None, n_train=None, n_test
     ``n - 1`` degrees of freedom, location the mean difference and scale
     ``sqrt((1 / n + rho / (1 - rho)) s^2)`` (Corani & Benavoli, 2015;
     Benavoli et al., 2017, JMLR 18(77)). Higher scores are taken as better.
+    It gives the probabilities of baycomp's ``CorrelatedTTest`` (with
+    ``rho = 1 / n_folds``, its choice for one run of k-fold cross-validation),
+    including its degenerate cases: when every difference is the same the
+    posterior is a point, and with ``rope=0`` and no difference at all each
+    model gets probability 0.5.
 
     Parameters
     ----------
@@ -235,8 +240,13 @@ def bayesian_correlated_ttest(a, b, *, rope=0.01, rho=None, n_train=None, n_test
     mean = float(differences.mean())
     scale = float(np.sqrt((1.0 / n + rho / (1.0 - rho)) * differences.var(ddof=1)))
     if scale == 0.0:
-        p_b_better = float(mean < -rope)
-        p_a_better = float(mean > rope)
+        # A point posterior at the mean difference. With rope 0 and no difference at all,
+        # neither side has the mass: half each, as baycomp's CorrelatedTTest returns.
+        if rope == 0 and mean == 0.0:
+            p_a_better = p_b_better = 0.5
+        else:
+            p_b_better = float(mean < -rope)
+            p_a_better = float(mean > rope)
     else:
         posterior = _scipy_stats.t(n - 1, loc=mean, scale=scale)
         p_b_better = float(posterior.cdf(-rope))

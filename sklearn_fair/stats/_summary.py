@@ -1,18 +1,23 @@
-"""A one-call summary of per-fold scores: centre, spread and intervals."""
+"""A one-call summary of per-fold scores: centre, spread and intervals, each named."""
 
 from dataclasses import asdict, dataclass
 
 import numpy as np
-from scipy.special import ndtri
 
+from ..metrics import MetricName, metric_display_name
 from ._bootstrap import bootstrap_ci
 from ._checks import check_confidence, check_scores
+from ._interval import _MEAN_INTERVALS, MeanInterval, check_interval_method
 from ._iqm import iqm
 
 
 @dataclass(frozen=True)
 class Summary:
     """Summary statistics of a set of scores, from :func:`summarize`.
+
+    Every value is in the units of the metric as printed: for a scikit-learn scorer
+    that negates an error ("neg_root_mean_squared_error") they are the positive error
+    (``sign`` is -1 and ``sign * mean`` is the mean of the scores given).
 
     Attributes
     ----------
@@ -21,13 +26,25 @@ class Summary:
     mean, std, sem : float
         Mean, standard deviation (``ddof=1``) and standard error of the mean.
     ci_low, ci_high : float
-        Normal interval of the mean, ``mean -/+ z * sem``.
+        Interval of the mean (Student t by default; ``ci_method`` says which).
     median, iqm : float
         Median and interquartile mean.
     iqm_ci_low, iqm_ci_high : float
         Percentile bootstrap interval of the IQM.
     confidence : float
         Level of both intervals.
+    interval : str
+        The kind of interval of the mean ("t", "normal", or that of a
+        :class:`MeanInterval` given to :func:`summarize`).
+    ci_method, iqm_ci_method : str
+        How each interval was made, in words.
+    metric : str or None
+        The metric's printed name ("accuracy", "RMSE"); None when not given.
+    sign : int
+        1, or -1 when the scores were a negated error.
+    metric_note : str
+        One sentence on the metric when there is something to say (the sign of a
+        negated error, the default score of ``scoring=None``); else "".
     """
 
     n: int
@@ -41,10 +58,16 @@ class Summary:
     iqm_ci_low: float
     iqm_ci_high: float
     confidence: float
+    interval: str
+    ci_method: str
+    iqm_ci_method: str
+    metric: object = None
+    sign: int = 1
+    metric_note: str = ""
 
     @property
     def ci(self):
-        """The normal interval of the mean, ``(ci_low, ci_high)``."""
+        """The interval of the mean, ``(ci_low, ci_high)``."""
         return (self.ci_low, self.ci_high)
 
     @property
@@ -53,40 +76,80 @@ class Summary:
         return (self.iqm_ci_low, self.iqm_ci_high)
 
     def to_dict(self):
-        """Return the fields as a plain dict of Python numbers."""
+        """Return the fields as a plain dict of Python numbers and strings."""
         return asdict(self)
 
     def __str__(self):
         level = f"{100 * self.confidence:g}%"
-        return "\n".join(
-            [
-                f"{self.n} scores",
-                f"  mean   {self.mean:.4f}  (std {self.std:.4f}, sem {self.sem:.4f})",
-                f"         {level} normal interval [{self.ci_low:.4f}, {self.ci_high:.4f}]",
-                f"  median {self.median:.4f}",
-                f"  IQM    {self.iqm:.4f}  {level} bootstrap interval "
-                f"[{self.iqm_ci_low:.4f}, {self.iqm_ci_high:.4f}]",
-            ]
-        )
+        head = f"{self.n} scores" if self.metric is None else f"{self.metric}, {self.n} scores"
+        lines = [head]
+        if self.metric_note:
+            lines.append(f"  ({self.metric_note})")
+        lines += [
+            f"  mean   {self.mean:.4f}  (std {self.std:.4f}, sem {self.sem:.4f})",
+            f"         {level} interval [{self.ci_low:.4f}, {self.ci_high:.4f}] ({self.ci_method})",
+            f"  median {self.median:.4f}",
+            f"  IQM    {self.iqm:.4f}",
+            f"         {level} interval [{self.iqm_ci_low:.4f}, {self.iqm_ci_high:.4f}] "
+            f"({self.iqm_ci_method})",
+        ]
+        return "\n".join(lines)
 
     def __repr__(self):
         fields = ", ".join(
-            f"{name}={value:.4g}" if isinstance(value, float) else f"{name}={value}"
+            f"{name}={value:.4g}" if isinstance(value, float) else f"{name}={value!r}"
             for name, value in self.to_dict().items()
         )
         return f"Summary({fields})"
 
 
-def summarize(scores, *, confidence=0.95, n_resamples=10_000, random_state=0):
-    """Summarise per-fold scores: mean, std, sem, normal interval, median, IQM and its interval.
+def _check_metric(metric):
+    if metric is None or isinstance(metric, MetricName):
+        return metric
+    if isinstance(metric, str):
+        return metric_display_name(metric)
+    raise ValueError(
+        "The 'metric' parameter must be None, a metric name (str) or a MetricName. Got "
+        f"{metric!r} instead."
+    )
+
+
+def _interval_of_mean(scores, interval, confidence):
+    if isinstance(interval, MeanInterval):
+        if interval.confidence != confidence:
+            raise ValueError(
+                f"The 'interval' parameter is a MeanInterval at level {interval.confidence!r}, "
+                f"but 'confidence' is {confidence!r}; give both at the same level."
+            )
+        return interval
+    return _MEAN_INTERVALS[check_interval_method(interval)](scores, confidence)
+
+
+def summarize(
+    scores, *, metric=None, confidence=0.95, interval="t", n_resamples=10_000, random_state=0
+):
+    """Summarise per-fold scores: mean, std, sem, median, IQM, and named intervals.
+
+    Each interval is printed with its method. The interval of the mean is Student's t
+    with ``n - 1`` degrees of freedom by default (see :func:`mean_interval`); like any
+    interval that treats fold scores as independent, it is optimistic for
+    cross-validation folds, whose training sets overlap.
 
     Parameters
     ----------
     scores : array-like of shape (n,)
         One score per outer fold (or per run); at least 2, finite.
+    metric : str, MetricName or None, default=None
+        The metric the scores are of, printed with them: a scorer name ("accuracy",
+        "neg_root_mean_squared_error", "kappa") or any name, turned into its printed
+        form by :func:`sklearn_fair.metrics.metric_display_name`. A negated error is
+        summarised as the positive error (``sign=-1``). None prints no name.
     confidence : float, default=0.95
-        Level of the normal interval of the mean and of the bootstrap
-        interval of the IQM.
+        Level of the interval of the mean and of the bootstrap interval of the IQM.
+    interval : {"t", "normal"} or MeanInterval, default="t"
+        The interval of the mean: "t" (Student t), "normal" (z), or an interval
+        computed elsewhere (in the units of ``scores``), printed with its own
+        description.
     n_resamples : int, default=10_000
         Bootstrap resamples for the IQM's interval.
     random_state : int, numpy.random.Generator, RandomState or None, default=0
@@ -96,47 +159,58 @@ def summarize(scores, *, confidence=0.95, n_resamples=10_000, random_state=0):
     -------
     Summary
         Prints as a small table; ``to_dict()`` gives a plain dict; fields are
-        attributes (``mean``, ``std``, ``sem``, ``ci``, ``median``, ``iqm``,
-        ``iqm_ci``, ...).
+        attributes (``mean``, ``std``, ``sem``, ``ci``, ``ci_method``, ``median``,
+        ``iqm``, ``iqm_ci``, ``metric``, ...).
 
     Examples
     --------
     >>> from sklearn_fair.stats import summarize
-    >>> summary = summarize([0.80, 0.82, 0.85, 0.79, 0.84])
+    >>> summary = summarize([0.80, 0.82, 0.85, 0.79, 0.84], metric="accuracy")
     >>> print(summary)
-    5 scores
+    accuracy, 5 scores
       mean   0.8200  (std 0.0255, sem 0.0114)
-             95% normal interval [0.7977, 0.8423]
+             95% interval [0.7883, 0.8517] (Student t, 4 df, of the mean of 5 scores)
       median 0.8200
-      IQM    0.8200  95% bootstrap interval [0.7933, 0.8467]
+      IQM    0.8200
+             95% interval [0.7933, 0.8467] (percentile bootstrap of the IQM, 10000 resamples)
     >>> round(summary.std, 4), summary.n
     (0.0255, 5)
-    >>> sorted(summary.to_dict())[:3]
-    ['ci_high', 'ci_low', 'confidence']
+    >>> rmse = summarize([-0.53, -0.61, -0.48], metric="neg_root_mean_squared_error")
+    >>> rmse.metric, round(rmse.mean, 4), rmse.sign
+    ('RMSE', 0.54, -1)
     """
     scores = check_scores("scores", scores, min_size=2, purpose="a standard deviation")
     confidence = check_confidence(confidence)
-    mean = float(np.mean(scores))
-    std = float(np.std(scores, ddof=1))
-    sem = std / np.sqrt(scores.shape[0])
-    half_width = float(ndtri(0.5 + confidence / 2.0)) * sem
-    interval = bootstrap_ci(
-        scores,
+    metric = _check_metric(metric)
+    sign = 1 if metric is None else metric.sign
+    of_mean = _interval_of_mean(scores, interval, confidence)
+    values = sign * scores
+    if sign < 0:
+        of_mean = of_mean.negated()
+    std = float(np.std(values, ddof=1))
+    iqm_interval = bootstrap_ci(
+        values,
         iqm,
         n_resamples=n_resamples,
         confidence=confidence,
         random_state=random_state,
     )
     return Summary(
-        n=int(scores.shape[0]),
-        mean=mean,
+        n=int(values.shape[0]),
+        mean=float(np.mean(values)),
         std=std,
-        sem=float(sem),
-        ci_low=mean - half_width,
-        ci_high=mean + half_width,
-        median=float(np.median(scores)),
-        iqm=iqm(scores),
-        iqm_ci_low=interval.low,
-        iqm_ci_high=interval.high,
+        sem=float(std / np.sqrt(values.shape[0])),
+        ci_low=of_mean.low,
+        ci_high=of_mean.high,
+        median=float(np.median(values)),
+        iqm=iqm(values),
+        iqm_ci_low=iqm_interval.low,
+        iqm_ci_high=iqm_interval.high,
         confidence=confidence,
+        interval=of_mean.method,
+        ci_method=of_mean.description,
+        iqm_ci_method=f"percentile bootstrap of the IQM, {iqm_interval.n_resamples} resamples",
+        metric=None if metric is None else metric.name,
+        sign=sign,
+        metric_note="" if metric is None else metric.note,
     )

@@ -5,6 +5,7 @@ import io
 import numpy as np
 
 from sklearn_fair.graph._demo import run_graph_demo
+from sklearn_fair.stats import compare
 
 
 def test_quick_graph_demo(tmp_path, monkeypatch):
@@ -13,7 +14,11 @@ def test_quick_graph_demo(tmp_path, monkeypatch):
     results = run_graph_demo(quick=True, file=out)
     text = out.getvalue()
     assert "MolecularFingerprint" in text and "GIN" in text
-    assert "95% bootstrap CI" in text
+    assert "test accuracy" in text and "95% interval" in text
+    assert "(interval: Student t, 2 df, of the mean of 3 scores;" in text
+    assert "compare() on the 3 paired outer-fold accuracy scores" in text
+    verdict = compare(results)["verdict"][0]
+    assert f"  -> {verdict}" in text
     assert set(results) == {"MolecularFingerprint", "GIN"}
     for nested in results.values():
         assert nested.outer_scores_.shape == (3,)

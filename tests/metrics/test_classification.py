@@ -35,6 +35,17 @@ def test_kappa_hand_checked():
     assert kappa([0, 0, 1, 1], [0, 0, 1, 0]) == pytest.approx(0.5)
 
 
+def test_quadratic_kappa_of_the_documented_example():
+    # Observed weighted disagreement: one pair (1, 2) costs (1 - 2)^2 = 1, so 1/4.
+    # Expected: marginals true [1, 1, 2]/4, predicted [1, 0, 3]/4, so
+    # sum (i - j)^2 r_i c_j = 4(1/4)(3/4) + (1/4)(1/4) + (1/4)(3/4) + 4(1/2)(1/4) = 3/2;
+    # kappa = 1 - (1/4) / (3/2) = 5/6 (the docs once printed 0.8, hidden by doctest's NUMBER).
+    y_true, y_pred = [0, 1, 2, 2], [0, 2, 2, 2]
+    value = kappa(y_true, y_pred, weights="quadratic")
+    assert value == pytest.approx(5 / 6, rel=1e-12)
+    assert value == cohen_kappa_score(y_true, y_pred, weights="quadratic")
+
+
 @pytest.mark.parametrize("seed", range(4))
 @pytest.mark.parametrize("use_weight", [False, True])
 def test_binary_metrics_match_confusion_matrix(seed, use_weight):

@@ -2,11 +2,18 @@ import json
 
 import numpy as np
 import pytest
+from scipy import stats
 from sklearn.datasets import make_classification
 from sklearn.linear_model import LogisticRegression
 
 from sklearn_fair import NestedCV
-from sklearn_fair.report import nested_cv_report, reproducibility_card, result_to_dict
+from sklearn_fair.report import (
+    comparison_text,
+    nested_cv_report,
+    reproducibility_card,
+    result_to_dict,
+)
+from sklearn_fair.stats import compare
 
 
 def test_summary_rows_match_the_fitted_results(fitted, data):
@@ -14,16 +21,30 @@ def test_summary_rows_match_the_fitted_results(fitted, data):
     report = nested_cv_report(fitted, X=X, y=y, n_resamples=500)
     for row in report.rows:
         nested = fitted[row["model"]]
+        assert (row["metric"], row["scoring"], row["selects"]) == ("accuracy", "score", True)
         assert row["test_mean"] == pytest.approx(nested.score_mean_)
         assert row["test_std"] == pytest.approx(nested.score_std_)
         assert row["optimism"] == pytest.approx(nested.optimism_)
         assert row["validation_mean"] == pytest.approx(nested.validation_scores_.mean())
-        assert row["ci_low"] < row["test_mean"] < row["ci_high"]
+        scores = nested.outer_scores_
+        expected = stats.t.interval(0.95, 3, loc=scores.mean(), scale=stats.sem(scores))
+        assert (row["ci_low"], row["ci_high"]) == pytest.approx(expected)
+        assert row["ci_method"] == "Student t, 3 df, of the mean of 4 scores"
         assert row["iqm_ci_low"] <= row["iqm"] <= row["iqm_ci_high"]
     ranks = sorted(row["rank_test"] for row in report.rows)
     assert ranks == [1, 2]
     best = min(report.rows, key=lambda row: row["rank_test"])
     assert best["test_mean"] == max(row["test_mean"] for row in report.rows)
+
+
+def test_normal_interval_on_request(fitted):
+    report = nested_cv_report(fitted, n_resamples=200, interval="normal")
+    scores = fitted["knn"].outer_scores_
+    expected = stats.norm.interval(0.95, loc=scores.mean(), scale=stats.sem(scores))
+    assert (report.rows[1]["ci_low"], report.rows[1]["ci_high"]) == pytest.approx(expected)
+    text = report.to_text()
+    assert "95% interval of the mean (normal)" in text
+    assert "Interval of the mean: normal (z), of the mean of 4 scores." in text
 
 
 def test_median_of_numeric_selected_params(fitted):
@@ -46,6 +67,12 @@ def test_every_format_holds_every_section(fitted, data, tmp_path):
             "n_neighbors",
             "scikit-learn",
             "rank by validation",
+            "accuracy",
+            "95% interval of the mean (Student t)",
+            "Student t, 3 df, of the mean of 4 scores",
+            "percentile bootstrap of the IQM, 200 resamples",
+            "validation accuracy",
+            "mean accuracy A - B",
         ):
             assert needle in text
         assert text.rindex("Reproducibility card") > text.rindex("Selected hyper-parameters")
@@ -66,13 +93,12 @@ def test_dataframe(fitted):
     pd = pytest.importorskip("pandas")
     frame = nested_cv_report(fitted, n_resamples=200).to_dataframe()
     assert isinstance(frame, pd.DataFrame)
-    assert list(frame.index) == ["logistic", "knn"]
+    assert list(frame.index) == [("logistic", "accuracy"), ("knn", "accuracy")]
     assert {"test_mean", "test_std", "iqm_ci_low", "optimism", "rank_validation"} <= set(frame)
+    assert {"ci_method", "iqm_ci_method", "scoring", "selects"} <= set(frame)
 
 
 def test_comparison_matches_stats_compare(fitted):
-    from sklearn_fair.stats import compare
-
     report = nested_cv_report(fitted, n_resamples=200)
     expected = compare(fitted)
     assert report.comparison["model_a"] == ["logistic"]
@@ -96,12 +122,85 @@ def test_different_splits_are_reported_not_compared(fitted, data):
     assert "No pairwise comparison" in report.to_markdown()
 
 
-def test_saved_dicts_report_like_fitted_objects(fitted):
-    saved = {name: json.loads(json.dumps(result_to_dict(n))) for name, n in fitted.items()}
+@pytest.mark.parametrize("which", ["fitted", "fitted_regressors", "fitted_multimetric"])
+def test_saved_dicts_report_like_fitted_objects(which, request):
+    results = request.getfixturevalue(which)
+    saved = {name: json.loads(json.dumps(result_to_dict(n))) for name, n in results.items()}
     assert (
         nested_cv_report(saved, n_resamples=200).rows
-        == nested_cv_report(fitted, n_resamples=200).rows
+        == nested_cv_report(results, n_resamples=200).rows
     )
+
+
+def test_results_saved_before_metrics_were_recorded(fitted):
+    saved = {name: json.loads(json.dumps(result_to_dict(n))) for name, n in fitted.items()}
+    for result in saved.values():
+        result["version"] = 1
+        for key in ("metrics", "refit_metric", "task"):
+            del result[key]
+        for fold in result["outer_results"]:
+            del fold["test_scores_per_metric"]
+    report = nested_cv_report(saved, n_resamples=200)
+    assert [row["metric"] for row in report.rows] == ["score", "score"]
+    assert "the metric was not saved with this result" in report.to_text()
+    assert report.rows[0]["test_mean"] == pytest.approx(fitted["logistic"].score_mean_)
+
+
+def test_regression_errors_are_printed_as_positive_rmse(fitted_regressors, regression_data):
+    X, y = regression_data
+    report = nested_cv_report(fitted_regressors, X=X, y=y, n_resamples=200)
+    for row in report.rows:
+        nested = fitted_regressors[row["model"]]
+        rmse = -nested.outer_scores_
+        assert row["metric"] == "RMSE" and row["greater_is_better"] is False
+        assert row["test_mean"] == pytest.approx(rmse.mean()) and row["test_mean"] > 0
+        assert row["validation_mean"] == pytest.approx(-nested.validation_scores_.mean())
+        expected = stats.t.interval(0.95, 3, loc=rmse.mean(), scale=stats.sem(rmse))
+        assert (row["ci_low"], row["ci_high"]) == pytest.approx(expected)
+        assert 0 < row["iqm_ci_low"] <= row["iqm"] <= row["iqm_ci_high"]
+        # optimism keeps the scorer's direction: positive when validation looked better
+        assert row["optimism"] == pytest.approx(nested.optimism_)
+    best = min(report.rows, key=lambda row: row["test_mean"])
+    assert best["rank_test"] == 1  # the lower RMSE ranks first
+    text = report.to_text()
+    assert "validation RMSE" in text and "test RMSE" in text and "mean RMSE A - B" in text
+    assert "'neg_root_mean_squared_error' is the RMSE negated so that higher is better" in text
+    table = compare(fitted_regressors)
+    difference = -table["mean_difference"][0]
+    assert f"{difference:+.4f}" in text
+    low, high = sorted([-table["ci_low"][0], -table["ci_high"][0]])
+    assert f"[{low:.4f}, {high:.4f}]" in text
+    assert report.comparison["verdict"][0] == table["verdict"][0]
+
+
+def test_multimetric_report_shows_every_metric(fitted_multimetric):
+    report = nested_cv_report(fitted_multimetric, n_resamples=200)
+    rows = {(row["model"], row["metric"]): row for row in report.rows}
+    assert list(rows) == [
+        ("logistic", "ROC AUC"),
+        ("logistic", "accuracy"),
+        ("logistic", "log loss"),
+        ("knn", "accuracy"),
+    ]
+    logistic = fitted_multimetric["logistic"]
+    for metric, key, sign in [
+        ("ROC AUC", "roc_auc", 1),
+        ("accuracy", "accuracy", 1),
+        ("log loss", "neg_log_loss", -1),
+    ]:
+        per_fold = [
+            np.mean(fold["test_scores_per_metric"][key]) for fold in logistic.outer_results_
+        ]
+        assert rows["logistic", metric]["test_mean"] == pytest.approx(sign * np.mean(per_fold))
+        assert rows["logistic", metric]["selects"] == (key == "roc_auc")
+    assert rows["logistic", "accuracy"]["validation_mean"] is None
+    assert rows["logistic", "ROC AUC"]["test_mean"] == pytest.approx(logistic.score_mean_)
+    assert rows["logistic", "log loss"]["test_mean"] > 0
+    text = report.to_text()
+    assert "ROC AUC (selects)" in text and "test log loss" in text
+    # The two models selected with different metrics: no comparison of ROC AUC with accuracy.
+    assert report.comparison is None
+    assert "different metrics (logistic: ROC AUC, knn: accuracy)" in report.comparison_note
 
 
 def test_bad_results_name_what_is_accepted():
@@ -165,3 +264,70 @@ def test_card_reports_missing_packages(monkeypatch):
 
     monkeypatch.setattr(_card.metadata, "version", fake)
     assert _card.package_versions()["torch"] == "not installed"
+
+
+def test_card_for_a_regression_says_what_applies(fitted_regressors, regression_data):
+    X, y = regression_data
+    card = reproducibility_card(fitted_regressors, X=X, y=y)
+    item = {i: (a, how) for i, a, how in card.checklist}["stratified splits"]
+    assert item[0] == "not applicable"
+    assert "regression" in item[1] and "stratified by class" not in item[1]
+    means = [y[fold["test_indices"]].mean() for fold in fitted_regressors["ridge"].outer_results_]
+    assert f"from {min(means):.4g} to {max(means):.4g}" in item[1]
+    assert card.task == "regression" and card.to_dict()["task"] == "regression"
+    # The values of the target, not their ranks: a monotone transform is another data set.
+    assert card.labels_fingerprint.startswith("sha256:")
+    assert (
+        card.labels_fingerprint
+        != reproducibility_card(fitted_regressors, y=y**3).labels_fingerprint
+    )
+    assert "target fingerprint" in card.to_text() and "labels fingerprint" not in card.to_text()
+    assert (
+        "stratified by class"
+        not in nested_cv_report(fitted_regressors, X=X, y=y, n_resamples=100).to_text()
+    )
+
+
+def test_card_task_from_the_target_when_results_do_not_say(fitted_regressors, regression_data):
+    _, y = regression_data
+    saved = {name: result_to_dict(n) for name, n in fitted_regressors.items()}
+    for result in saved.values():
+        del result["task"]
+    card = reproducibility_card(saved, y=y)
+    assert card.task == "regression"
+    assert dict((i, a) for i, a, _ in card.checklist)["stratified splits"] == "not applicable"
+
+
+def test_card_says_when_stratification_is_stated_not_checked(fitted):
+    card = reproducibility_card(fitted, stratified=True)
+    answer, how = {i: (a, h) for i, a, h in card.checklist}["stratified splits"]
+    assert answer == "yes" and "as stated by the caller" in how
+    assert card.task == "classification"
+
+
+def test_comparison_text_decides_with_compare(fitted_regressors):
+    text = comparison_text(fitted_regressors)
+    table = compare(fitted_regressors)
+    assert "outer-fold RMSE scores" in text and "positive RMSE, lower is better" in text
+    low, high = sorted([-table["ci_low"][0], -table["ci_high"][0]])
+    assert (
+        f"ridge - knn: {-table['mean_difference'][0]:+.4f} RMSE, 95% interval "
+        f"[{low:+.4f}, {high:+.4f}] (Student t, 3 df, corrected)" in text
+    )
+    assert f"-> {table['verdict'][0]}" in text
+
+
+def test_comparison_text_says_when_the_difference_is_not_demonstrated(fitted):
+    saved = {name: result_to_dict(n) for name, n in fitted.items()}
+    twin = json.loads(json.dumps(saved["logistic"]))
+    for fold, shift in zip(twin["outer_results"], [0.01, -0.02, 0.01, -0.01]):
+        fold["test_score"] += shift
+    text = comparison_text({"logistic": saved["logistic"], "twin": twin})
+    assert "logistic - twin: +0.0025 accuracy" in text
+    assert "-> difference not demonstrated: these 4 folds do not show either model" in text
+
+
+def test_comparison_text_refuses_different_metrics(fitted, fitted_multimetric):
+    mixed = {"logistic": fitted_multimetric["logistic"], "knn": fitted["knn"]}
+    with pytest.raises(ValueError, match="different metrics.*logistic: ROC AUC, knn: accuracy"):
+        comparison_text(mixed)

@@ -8,9 +8,11 @@ from sklearn.datasets import make_classification
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import KFold, cross_validate
 from sklearn.tree import DecisionTreeClassifier
+from statsmodels.stats.multitest import multipletests
 
 from sklearn_fair.exceptions import SplitsMismatchError
-from sklearn_fair.stats import compare
+from sklearn_fair.stats import PairedTestResult, compare
+from sklearn_fair.stats import _compare as compare_module
 
 N_SAMPLES = 50
 N_FOLDS = 5
@@ -100,7 +102,11 @@ def test_different_fold_counts_are_refused():
 def test_order_within_a_fold_does_not_matter():
     shuffled = _as_dict(B)
     shuffled["indices"]["test"] = [test[::-1] for test in shuffled["indices"]["test"]]
-    compare({"a": _as_dict(A), "b": shuffled})
+    shuffled["indices"]["train"] = [train[::-1] for train in shuffled["indices"]["train"]]
+    table = compare({"a": _as_dict(A), "b": shuffled})
+    reference = compare({"a": _as_dict(A), "b": _as_dict(B)})
+    for column in ("mean_difference", "ci_low", "ci_high", "pvalue", "pvalue_holm"):
+        assert table[column][0] == reference[column][0]
 
 
 def test_multimetric_dicts_need_scoring():
@@ -168,3 +174,74 @@ def test_sklearn_cross_validate_results_with_indices():
     table = compare(results)
     assert table["model_a"][0] == "logistic"
     assert np.isfinite(table["pvalue"][0])
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("confidence", [0.9, 0.95])
+def test_verdicts_are_statsmodels_holm_rejections(seed, confidence):
+    rng = np.random.default_rng(seed)
+    base = rng.uniform(0.6, 0.9, N_FOLDS)
+    results = {
+        name: _as_dict(base + shift + rng.normal(0, 0.01, N_FOLDS))
+        for name, shift in [("a", 0.0), ("b", 0.02), ("c", 0.05), ("d", 0.06)]
+    }
+    table = compare(results, confidence=confidence)
+    reject, corrected, _, _ = multipletests(
+        np.asarray(table["pvalue"]), alpha=1 - confidence, method="holm"
+    )
+    np.testing.assert_allclose(table["pvalue_holm"], corrected, rtol=1e-12)
+    demonstrated = np.array([v != "difference not demonstrated" for v in table["verdict"]])
+    np.testing.assert_array_equal(demonstrated, reject)
+
+
+def test_holm_rejects_at_p_equal_to_alpha(monkeypatch):
+    # Holm at alpha = 0.25 on p = (0.0625, 0.125, 0.25): adjusted (0.1875, 0.25, 0.25), and
+    # statsmodels rejects all three (p <= alpha); a strict "<" would keep two.
+    pvalues = iter([0.0625, 0.125, 0.25])
+
+    def fake_test(a, b, **kwargs):
+        return PairedTestResult(
+            mean_difference=0.03, ci_low=0.01, ci_high=0.05, statistic=3.0,
+            pvalue=next(pvalues), df=N_FOLDS - 1, confidence=kwargs["confidence"],
+        )  # fmt: skip
+
+    monkeypatch.setattr(compare_module, "corrected_resampled_ttest", fake_test)
+    table = compare({"a": _as_dict(A), "b": _as_dict(B), "c": _as_dict(C)}, confidence=0.75)
+    reject = multipletests([0.0625, 0.125, 0.25], alpha=0.25, method="holm")[0]
+    assert reject.tolist() == [True, True, True]
+    assert list(table["pvalue_holm"]) == [0.1875, 0.25, 0.25]
+    assert list(table["verdict"]) == ["a better", "a better", "b better"]
+
+
+def _nested(scoring, **kwargs):
+    from sklearn_fair import NestedCV
+
+    X, y = make_classification(n_samples=60, random_state=0)
+    return NestedCV(
+        LogisticRegression(), outer_cv=3, scoring=scoring, refit=False, random_state=0, **kwargs
+    ).fit(X, y)
+
+
+def test_results_of_different_metrics_are_refused():
+    accuracy, auc = _nested(None), _nested("roc_auc")
+    with pytest.raises(ValueError, match="different metrics.*'a': accuracy, 'b': ROC AUC"):
+        compare({"a": accuracy, "b": auc})
+    # Same metric by name or by default: compared.
+    assert compare({"a": accuracy, "b": _nested("accuracy")})["mean_difference"][0] == 0.0
+
+
+def test_a_metric_of_a_multimetric_run_is_compared_by_name():
+    from sklearn_fair import NestedCV
+
+    X, y = make_classification(n_samples=60, random_state=0)
+    multi = NestedCV(
+        LogisticRegression(), outer_cv=3, scoring=["accuracy", "roc_auc"], refit="accuracy",
+        random_state=0,
+    ).fit(X, y)  # fmt: skip
+    auc = _nested("roc_auc")
+    table = compare({"multi": multi, "auc": auc}, scoring="roc_auc")
+    per_fold = [np.mean(f["test_scores_per_metric"]["roc_auc"]) for f in multi.outer_results_]
+    assert table["mean_a"][0] == pytest.approx(np.mean(per_fold))
+    assert table["mean_difference"][0] == pytest.approx(0.0, abs=1e-12)
+    with pytest.raises(ValueError, match="different metrics.*accuracy.*ROC AUC"):
+        compare({"multi": multi, "auc": auc})

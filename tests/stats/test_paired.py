@@ -1,3 +1,4 @@
+import baycomp
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -101,6 +102,39 @@ def test_degenerate_equal_differences():
     assert paired_ttest(np.add(a, 0.1), a).pvalue == 0.0
     assert bayesian_correlated_ttest(a, a, rho=0.1).p_equivalent == 1.0
     assert bayesian_correlated_ttest(np.add(a, 0.1), a, rho=0.1).p_a_better == 1.0
+
+
+def _baycomp_probs(a, b, rope):
+    """baycomp's (P(a better), P(equivalent), P(b better)); it tests b - a, left = a better."""
+    probs = baycomp.CorrelatedTTest.probs(np.asarray(a), np.asarray(b), rope=rope, runs=1)
+    if rope == 0:
+        return float(probs[0]), 0.0, float(probs[1])
+    return tuple(float(p) for p in probs)
+
+
+@pytest.mark.parametrize(
+    "a, b",
+    [
+        ([0.8, 0.7, 0.9, 0.85, 0.75], [0.8, 0.7, 0.9, 0.85, 0.75]),  # identical
+        ([0.8, 0.7, 0.9, 0.85, 0.75], [0.7, 0.6, 0.8, 0.75, 0.65]),  # constant shift
+        ([0.81, 0.84, 0.79, 0.88, 0.83], [0.78, 0.80, 0.79, 0.83, 0.80]),
+        _pair(3, n=10),
+        _pair(4, n=10, shift=-0.01),
+    ],
+    ids=["identical", "shifted", "hand", "random", "random-negative"],
+)
+@pytest.mark.parametrize("rope", [0.0, 0.01])
+def test_bayesian_matches_baycomp(a, b, rope):
+    # baycomp scales the variance by 1/n + 1/(n_folds - 1): rho = 1/n_folds for one run.
+    result = bayesian_correlated_ttest(a, b, rope=rope, rho=1 / len(a))
+    ours = (result.p_a_better, result.p_equivalent, result.p_b_better)
+    assert ours == pytest.approx(_baycomp_probs(a, b, rope), abs=1e-12)
+
+
+def test_bayesian_identical_scores_rope_zero_is_half_and_half():
+    a = [0.8, 0.7, 0.9, 0.85, 0.75]
+    result = bayesian_correlated_ttest(a, a, rope=0.0, rho=0.2)
+    assert (result.p_a_better, result.p_equivalent, result.p_b_better) == (0.5, 0.0, 0.5)
 
 
 def test_holm_hand_checked():

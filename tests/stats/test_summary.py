@@ -2,7 +2,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from sklearn_fair.stats import Summary, bootstrap_ci, iqm, summarize
+from sklearn_fair.metrics import metric_display_name
+from sklearn_fair.stats import MeanInterval, Summary, bootstrap_ci, iqm, mean_interval, summarize
 
 
 @pytest.mark.parametrize("n", [2, 3, 5, 10, 31])
@@ -13,12 +14,84 @@ def test_fields_match_independent_references(n):
     assert summary.mean == pytest.approx(np.mean(scores))
     assert summary.std == pytest.approx(np.std(scores, ddof=1))
     assert summary.sem == pytest.approx(stats.sem(scores))
-    low, high = stats.norm.interval(0.95, loc=np.mean(scores), scale=stats.sem(scores))
-    assert summary.ci == pytest.approx((low, high))
+    # The default interval of the mean is Student's t with n - 1 degrees of freedom.
+    low, high = stats.t.interval(0.95, n - 1, loc=np.mean(scores), scale=stats.sem(scores))
+    assert summary.ci == pytest.approx((low, high), rel=1e-12)
+    assert summary.ci == pytest.approx(
+        tuple(stats.ttest_1samp(scores, 0.0).confidence_interval(0.95)), rel=1e-12
+    )
+    assert summary.interval == "t"
+    assert summary.ci_method == f"Student t, {n - 1} df, of the mean of {n} scores"
     assert summary.median == pytest.approx(np.median(scores))
     assert summary.iqm == pytest.approx(stats.trim_mean(scores, 0.25))
     assert summary.iqm_ci_low <= summary.iqm <= summary.iqm_ci_high
     assert summary.iqm_ci == tuple(bootstrap_ci(scores, iqm))
+
+
+@pytest.mark.parametrize("confidence", [0.8, 0.9, 0.95, 0.99])
+@pytest.mark.parametrize("seed", range(3))
+def test_mean_interval_against_scipy(confidence, seed):
+    scores = np.random.default_rng(seed).normal(0.8, 0.05, size=7)
+    t = mean_interval(scores, confidence=confidence)
+    reference = stats.ttest_1samp(scores, 0.0).confidence_interval(confidence)
+    assert tuple(t) == pytest.approx((reference.low, reference.high), rel=1e-12)
+    assert (t[0], t[1], len(t)) == (t.low, t.high, 2)
+    normal = mean_interval(scores, confidence=confidence, method="normal")
+    expected = stats.norm.interval(confidence, loc=np.mean(scores), scale=stats.sem(scores))
+    assert tuple(normal) == pytest.approx(expected, rel=1e-12)
+    assert normal.low > t.low and normal.high < t.high  # z is narrower than t
+    assert normal.description == "normal (z), of the mean of 7 scores"
+
+
+def test_normal_interval_stays_available():
+    scores = [0.80, 0.82, 0.85, 0.79, 0.84]
+    summary = summarize(scores, interval="normal")
+    expected = stats.norm.interval(0.95, loc=np.mean(scores), scale=stats.sem(scores))
+    assert summary.ci == pytest.approx(expected)
+    assert summary.interval == "normal"
+    assert "normal (z), of the mean of 5 scores" in str(summary)
+
+
+def test_an_interval_computed_elsewhere_is_printed_as_given():
+    scores = [0.80, 0.82, 0.85, 0.79, 0.84]
+    given = MeanInterval(0.70, 0.90, 0.95, "other", "some method, of the mean of 5 folds")
+    summary = summarize(scores, interval=given)
+    assert summary.ci == (0.70, 0.90) and summary.interval == "other"
+    assert "95% interval [0.7000, 0.9000] (some method, of the mean of 5 folds)" in str(summary)
+    with pytest.raises(ValueError, match="level 0.95.*'confidence' is 0.9"):
+        summarize(scores, interval=given, confidence=0.9)
+
+
+def test_every_printed_interval_names_its_method():
+    text = str(summarize([0.80, 0.82, 0.85, 0.79, 0.84], confidence=0.9))
+    lines = [line for line in text.splitlines() if "interval [" in line]
+    assert len(lines) == 2
+    assert "(Student t, 4 df, of the mean of 5 scores)" in lines[0]
+    assert "(percentile bootstrap of the IQM, 10000 resamples)" in lines[1]
+
+
+def test_metric_is_printed_and_errors_are_positive():
+    scores = np.array([-0.53, -0.61, -0.48, -0.57])
+    summary = summarize(scores, metric="neg_root_mean_squared_error")
+    assert summary.metric == "RMSE" and summary.sign == -1
+    assert summary.mean == pytest.approx(0.5475)
+    assert summary.median == pytest.approx(np.median(-scores))
+    low, high = stats.t.interval(0.95, 3, loc=0.5475, scale=stats.sem(scores))
+    assert summary.ci == pytest.approx((low, high))
+    assert summary.iqm_ci_low <= summary.iqm <= summary.iqm_ci_high
+    assert summary.iqm_ci_low > 0
+    text = str(summary)
+    assert text.startswith("RMSE, 4 scores")
+    assert "negated so that higher is better" in text and "positive RMSE" in text
+    same = summarize(scores, metric=metric_display_name("neg_root_mean_squared_error"))
+    assert same == summary
+
+
+def test_summary_without_a_metric_keeps_working():
+    summary = summarize([0.80, 0.82, 0.85, 0.79, 0.84])
+    assert summary.metric is None and summary.sign == 1
+    assert str(summary).startswith("5 scores\n")
+    assert str(summarize([0.8, 0.82], metric="accuracy")).startswith("accuracy, 2 scores\n")
 
 
 def test_reproducible_and_seeded():
@@ -30,21 +103,29 @@ def test_reproducible_and_seeded():
 def test_prints_and_converts():
     summary = summarize([0.80, 0.82, 0.85, 0.79, 0.84], confidence=0.9)
     text = str(summary)
-    assert "5 scores" in text and "0.8200" in text and "90% normal interval" in text
+    assert "5 scores" in text and "0.8200" in text and "90% interval" in text
     assert repr(summary).startswith("Summary(n=5, mean=0.82")
     as_dict = summary.to_dict()
     assert as_dict["mean"] == pytest.approx(0.82)
     assert set(as_dict) == {
         "n", "mean", "std", "sem", "ci_low", "ci_high", "median", "iqm", "iqm_ci_low",
-        "iqm_ci_high", "confidence",
+        "iqm_ci_high", "confidence", "interval", "ci_method", "iqm_ci_method", "metric",
+        "sign", "metric_note",
     }  # fmt: skip
     assert isinstance(summary, Summary)
 
 
 @pytest.mark.parametrize(
-    "scores, match",
-    [([0.8], "at least 2"), ([], "at least 2"), ([0.8, np.nan, 0.7], "NaN"), ([[0.8, 0.7]], "1-D")],
+    "scores, kwargs, match",
+    [
+        ([0.8], {}, "at least 2"),
+        ([], {}, "at least 2"),
+        ([0.8, np.nan, 0.7], {}, "NaN"),
+        ([[0.8, 0.7]], {}, "1-D"),
+        ([0.8, 0.7], {"interval": "z"}, "'interval' parameter must be one of"),
+        ([0.8, 0.7], {"metric": 3}, "'metric' parameter"),
+    ],
 )
-def test_bad_inputs(scores, match):
+def test_bad_inputs(scores, kwargs, match):
     with pytest.raises(ValueError, match=match):
-        summarize(scores)
+        summarize(scores, **kwargs)

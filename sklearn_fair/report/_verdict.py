@@ -1,0 +1,94 @@
+"""Which model is better, in words: compare()'s verdict on the selecting metric."""
+
+import numpy as np
+
+from ..stats import compare
+from ._results import as_results, describe_metrics, shared_metric
+
+
+def comparison_text(results, *, confidence=0.95):
+    """Say which model is better, as :func:`sklearn_fair.stats.compare` decides it.
+
+    The models are compared on their paired outer-fold scores of the metric that
+    selected their hyper-parameters (corrected resampled t-test, Holm's adjustment).
+    Each pair's difference is printed in that metric's units, with its interval and
+    p-values, and then the verdict: which model is better, or that the difference is
+    not demonstrated (which is not a demonstration that the models are equal).
+
+    Parameters
+    ----------
+    results : dict of str to NestedCV or dict
+        At least two results (fitted :class:`~sklearn_fair.NestedCV` or their
+        :func:`result_to_dict`) on the same outer splits, selected with the same metric.
+    confidence : float, default=0.95
+        Level of the intervals; Holm's procedure decides at ``1 - confidence``.
+
+    Returns
+    -------
+    text : str
+
+    Raises
+    ------
+    ValueError
+        When the results selected with different metrics.
+    SplitsMismatchError
+        When their outer splits differ.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> from sklearn.dummy import DummyClassifier
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from sklearn_fair import NestedCV
+    >>> from sklearn_fair.report import comparison_text
+    >>> X, y = load_iris(return_X_y=True)
+    >>> results = {name: NestedCV(model, outer_cv=3, refit=False, random_state=0).fit(X, y)
+    ...            for name, model in [("logistic", LogisticRegression(max_iter=500)),
+    ...                                ("prior", DummyClassifier())]}
+    >>> print(comparison_text(results))  # doctest: +ELLIPSIS
+    Which model is better? compare() on the 3 paired outer-fold accuracy scores: ...
+      logistic - prior: +0.6533 accuracy, 95% interval [+0.6080, +0.6987] (Student t, 2 df, ...
+      -> logistic better: the difference is demonstrated at this level.
+    """
+    models = as_results(results)
+    metric = shared_metric(models)
+    if metric is None:
+        raise ValueError(
+            "comparison_text compares the metric that selected the hyper-parameters, but the "
+            f"results selected with different metrics ({describe_metrics(models)})."
+        )
+    shared = {
+        m.name: {
+            "test_score": m.test_scores,
+            "indices": {"train": m.train_indices, "test": m.test_indices},
+        }
+        for m in models
+    }
+    table = compare(shared, confidence=confidence)
+    n_folds = len(models[0].test_scores)
+    level = f"{100 * confidence:g}%"
+    lines = [
+        f"Which model is better? compare() on the {n_folds} paired outer-fold {metric} "
+        "scores: corrected resampled t-test (Nadeau and Bengio), p-values adjusted with "
+        f"Holm's method, decided at level {1 - confidence:.3g}."
+    ]
+    if not metric.greater_is_better:
+        lines.append(f"({metric.note}.)")
+    for i in range(len(table["model_a"])):
+        low, high = sorted(metric.sign * np.array([table["ci_low"][i], table["ci_high"][i]]))
+        difference = metric.sign * table["mean_difference"][i]
+        lines.append(
+            f"  {table['model_a'][i]} - {table['model_b'][i]}: {difference:+.4f} {metric}, "
+            f"{level} interval [{low:+.4f}, {high:+.4f}] (Student t, {n_folds - 1} df, "
+            f"corrected), p = {table['pvalue'][i]:.3g}, Holm-adjusted p = "
+            f"{table['pvalue_holm'][i]:.3g}"
+        )
+        verdict = table["verdict"][i]
+        if verdict == "difference not demonstrated":
+            lines.append(
+                f"  -> difference not demonstrated: these {n_folds} folds do not show either "
+                "model to be better (nor that they are equal)."
+            )
+        else:
+            lines.append(f"  -> {verdict}: the difference is demonstrated at this level.")
+    return "\n".join(lines)
