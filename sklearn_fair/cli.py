@@ -124,7 +124,7 @@ def main(argv=None):
     args = _build_parser().parse_args(argv)
     if args.command == "demo":
         if args.graph:
-            from .graph._demo import run_graph_demo
+            from .graph import run_graph_demo
 
             run_graph_demo(n_jobs=1 if args.n_jobs is None else args.n_jobs)
         else:

@@ -26,6 +26,7 @@ except ImportError as exc:  # pragma: no cover - exercised in a torch-free envir
 from ._classifier import GraphClassifier
 from ._collection import GraphCollection
 from ._datasets import FEATURE_SCHEMES, load_mutag, load_tu_dataset
+from ._demo import run_graph_demo
 from ._grids import PAPER_GRIDS, SMALL_GRIDS
 from .models import (
     DGCNN,
@@ -52,4 +53,5 @@ __all__ = [
     "MolecularFingerprint",
     "load_mutag",
     "load_tu_dataset",
+    "run_graph_demo",
 ]

@@ -3,10 +3,10 @@
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
 from sklearn.base import is_classifier
 
 from ..model_selection import nested_cross_validate
+from ..stats import mean_interval
 from ..utils import check_random_state
 
 __all__ = ["PermutationReport", "chance_level", "permutation_check"]
@@ -46,6 +46,8 @@ class PermutationReport:
         The interval's level.
     tolerance : float
         How far above chance the interval's lower bound must be to flag.
+    ci_method : str
+        How the interval was made, in words.
     """
 
     scoring: str
@@ -56,6 +58,7 @@ class PermutationReport:
     ci_high: float
     confidence: float
     tolerance: float
+    ci_method: str = ""
 
     @property
     def permuted_mean(self):
@@ -120,15 +123,13 @@ def chance_level(scoring, y, *, classifier=True, pos_label=1):
 
 
 def _t_interval(values, confidence):
+    """``(low, high, method)`` of the mean of ``values`` (Student t, see stats.mean_interval)."""
     values = np.asarray(values, dtype=float)
-    mean = float(np.mean(values))
     if values.size < 2:
-        return mean, mean
-    sem = float(np.std(values, ddof=1) / np.sqrt(values.size))
-    if sem == 0.0:
-        return mean, mean
-    half = float(stats.t.ppf(0.5 + confidence / 2, values.size - 1)) * sem
-    return mean - half, mean + half
+        mean = float(np.mean(values))
+        return mean, mean, "one permutation: no interval"
+    interval = mean_interval(values, confidence=confidence)
+    return interval.low, interval.high, interval.description
 
 
 def _nested_mean(estimator, X, y, groups, seed, protocol):
@@ -218,9 +219,9 @@ def permutation_check(
         chance = chance_level(scoring, y_scored, classifier=is_classifier(estimator))
     if chance is None:
         chance = _dummy_chance(estimator, X, y, groups, seed, protocol)
-    low, high = _t_interval(permuted, confidence)
+    low, high, method = _t_interval(permuted, confidence)
     return PermutationReport(
-        name, float(chance), estimate, permuted, low, high, confidence, tolerance
+        name, float(chance), estimate, permuted, low, high, confidence, tolerance, method
     )
 
 

@@ -53,7 +53,8 @@ class AuditResult:
             p = self.permutation
             found.append(
                 f"permutation: on permuted labels the {p.scoring} is {p.permuted_mean:.3f} "
-                f"[{p.ci_low:.3f}, {p.ci_high:.3f}], clearly above chance ({p.chance:.3f})"
+                f"[{p.ci_low:.3f}, {p.ci_high:.3f}] ({100 * p.confidence:g}% {p.ci_method}), "
+                f"clearly above chance ({p.chance:.3f})"
             )
         for step in self.prefit or []:
             how = (
@@ -90,8 +91,8 @@ class AuditResult:
             real = "" if p.estimate is None else f"real labels {p.estimate:.3f}; "
             lines.append(
                 f"  permutation : {p.scoring}: {real}permuted {p.permuted_mean:.3f} "
-                f"[{p.ci_low:.3f}, {p.ci_high:.3f}] over {len(p.permuted_estimates)} "
-                f"permutations; chance {p.chance:.3f}"
+                f"[{p.ci_low:.3f}, {p.ci_high:.3f}] ({100 * p.confidence:g}% {p.ci_method}) over "
+                f"{len(p.permuted_estimates)} permutations; chance {p.chance:.3f}"
             )
         if self.prefit is not None:
             names = ", ".join(s.name for s in self.prefit) or "none"

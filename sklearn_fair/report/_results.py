@@ -8,7 +8,7 @@ import numpy as np
 from sklearn.base import is_classifier, is_regressor
 from sklearn.model_selection._search import BaseSearchCV
 
-from ..metrics import MetricName, metric_display_name
+from ..metrics import MetricName
 
 RESULT_FORMAT = "sklearn-fair-result"
 # 2: the metrics (their printed names and signs), the selecting metric, the task, and each
@@ -172,17 +172,10 @@ def _task(nested):
 def nested_metrics(nested):
     """``(metrics, refit_metric)`` of a fitted NestedCV: key -> MetricName, selecting first.
 
-    Read from its public attributes: the ``scoring`` parameter, ``multimetric_`` and
-    ``refit_metric_``.
+    Read from its public fitted attributes ``metrics_`` and ``refit_metric_``.
     """
-    scoring, estimator = _scoring_and_estimator(nested)
     refit_metric = getattr(nested, "refit_metric_", "score")
-    if not getattr(nested, "multimetric_", False):
-        metrics = {refit_metric: metric_display_name(scoring, estimator=estimator)}
-    elif isinstance(scoring, Mapping):
-        metrics = {key: metric_display_name(value, name=key) for key, value in scoring.items()}
-    else:
-        metrics = {key: metric_display_name(key) for key in scoring}
+    metrics = dict(nested.metrics_)
     ordered = {refit_metric: metrics[refit_metric]}
     ordered.update(metrics)
     return ordered, refit_metric

@@ -6,7 +6,6 @@ from itertools import combinations
 import numpy as np
 
 from ..exceptions import SplitsMismatchError
-from ..metrics import metric_display_name
 from ._checks import check_confidence
 from ._paired import corrected_resampled_ttest, holm, paired_ttest
 
@@ -86,21 +85,12 @@ def _scores_from_fitted(name, result, scoring):
 def _metric_of_fitted(result):
     """The printed name of the metric of a fitted NestedCV's outer scores, or None if unknown.
 
-    NestedCV scores with its ``scoring``, or with a search's own when it is None; with
-    several metrics its outer scores are those of ``refit_metric_``.
+    With several metrics its outer scores are those of ``refit_metric_``.
     """
-    params = result.get_params(deep=False) if hasattr(result, "get_params") else {}
-    scoring, estimator = params.get("scoring"), params.get("estimator")
-    if scoring is None and hasattr(estimator, "scoring") and hasattr(estimator, "estimator"):
-        scoring, estimator = estimator.scoring, estimator.estimator
-    if not getattr(result, "multimetric_", False):
-        if scoring is None or isinstance(scoring, str) or callable(scoring):
-            return metric_display_name(scoring, estimator=estimator).name
+    metrics = getattr(result, "metrics_", None)
+    if not metrics:
         return None
-    key = getattr(result, "refit_metric_", None)
-    if isinstance(scoring, Mapping) and key in scoring:
-        return metric_display_name(scoring[key], name=key).name
-    return None if key is None else metric_display_name(key).name
+    return metrics[getattr(result, "refit_metric_", "score")].name
 
 
 def _check_same_metric(results, scoring):

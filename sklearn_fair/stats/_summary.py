@@ -45,6 +45,9 @@ class Summary:
     metric_note : str
         One sentence on the metric when there is something to say (the sign of a
         negated error, the default score of ``scoring=None``); else "".
+    notes : tuple of str
+        What else the reader must know about these scores (e.g. fits that failed), printed
+        last.
     """
 
     n: int
@@ -64,6 +67,7 @@ class Summary:
     metric: object = None
     sign: int = 1
     metric_note: str = ""
+    notes: tuple = ()
 
     @property
     def ci(self):
@@ -93,6 +97,7 @@ class Summary:
             f"         {level} interval [{self.iqm_ci_low:.4f}, {self.iqm_ci_high:.4f}] "
             f"({self.iqm_ci_method})",
         ]
+        lines += [f"  note: {note}" for note in self.notes]
         return "\n".join(lines)
 
     def __repr__(self):
@@ -126,7 +131,14 @@ def _interval_of_mean(scores, interval, confidence):
 
 
 def summarize(
-    scores, *, metric=None, confidence=0.95, interval="t", n_resamples=10_000, random_state=0
+    scores,
+    *,
+    metric=None,
+    confidence=0.95,
+    interval="t",
+    n_resamples=10_000,
+    random_state=0,
+    notes=(),
 ):
     """Summarise per-fold scores: mean, std, sem, median, IQM, and named intervals.
 
@@ -154,6 +166,8 @@ def summarize(
         Bootstrap resamples for the IQM's interval.
     random_state : int, numpy.random.Generator, RandomState or None, default=0
         Seeds the bootstrap; the same seed gives the same summary.
+    notes : sequence of str, default=()
+        Sentences printed under the table (NestedCV notes its failed fits there).
 
     Returns
     -------
@@ -213,4 +227,5 @@ def summarize(
         metric=None if metric is None else metric.name,
         sign=sign,
         metric_note="" if metric is None else metric.note,
+        notes=tuple(notes),
     )

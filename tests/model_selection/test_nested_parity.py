@@ -127,3 +127,28 @@ def test_progress_on_a_terminal_is_a_bar():
         progress.update()
     progress.close()
     assert "\r" in stream.getvalue() and "4/4" in stream.getvalue()
+
+
+def test_the_summary_names_the_metric_and_says_when_fits_failed():
+    from sklearn.tree import DecisionTreeClassifier
+
+    class BrokenDeepTree(DecisionTreeClassifier):
+        def fit(self, X, y, sample_weight=None):
+            if self.max_depth == 3:
+                raise RuntimeError("broken")
+            return super().fit(X, y, sample_weight=sample_weight)
+
+    with pytest.warns(Warning):
+        nested = NestedCV(
+            BrokenDeepTree(),
+            {"max_depth": [1, 3]},
+            outer_cv=3,
+            n_refits=1,
+            refit=False,
+            random_state=0,
+            scoring="neg_root_mean_squared_error",
+        ).fit(X, y)
+    text = str(nested.summary())
+    assert text.startswith("RMSE, 3 scores")
+    assert "3 selection fit(s) failed" in text and "candidates that failed somewhere: [1]" in text
+    assert nested.summary().mean == pytest.approx(-nested.score_mean_)

@@ -110,7 +110,7 @@ def test_prints_and_converts():
     assert set(as_dict) == {
         "n", "mean", "std", "sem", "ci_low", "ci_high", "median", "iqm", "iqm_ci_low",
         "iqm_ci_high", "confidence", "interval", "ci_method", "iqm_ci_method", "metric",
-        "sign", "metric_note",
+        "sign", "metric_note", "notes",
     }  # fmt: skip
     assert isinstance(summary, Summary)
 
@@ -129,3 +129,9 @@ def test_prints_and_converts():
 def test_bad_inputs(scores, kwargs, match):
     with pytest.raises(ValueError, match=match):
         summarize(scores, **kwargs)
+
+
+def test_notes_are_printed_under_the_table():
+    summary = summarize([0.8, 0.9, 0.85], notes=["2 selection fit(s) failed"])
+    assert summary.notes == ("2 selection fit(s) failed",)
+    assert str(summary).splitlines()[-1] == "  note: 2 selection fit(s) failed"

@@ -238,6 +238,11 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         Whether several metrics were given.
     refit_metric_ : str
         The metric that selects ("score" for a single metric).
+    metrics_ : dict
+        Metric key (as in :attr:`scorer_` and ``test_scores_per_metric``) ->
+        :class:`~sklearn_fair.metrics.MetricName`: how each metric is named in print, and
+        whether scikit-learn's sign was flipped (``neg_root_mean_squared_error`` is printed as a
+        positive RMSE).
     failed_tasks_ : list of dict
         Every task that raised, or scored NaN or infinity without raising: its key
         (``phase``, ``outer_fold``, ``candidate``, ``inner_split``, ``refit``) and the
@@ -394,6 +399,7 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         self.multimetric_ = plan.multimetric
         self.scorer_ = plan.scorers if plan.multimetric else plan.scorers["score"]
         self.refit_metric_ = plan.refit_metric
+        self.metrics_ = plan.metric_names()
         self.failed_tasks_ = results["failed_tasks"]
         self.cache_info_ = results["cache_info"]
         final = results["final"]
@@ -413,22 +419,45 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
 
         Returns
         -------
-        summary : object or dict
+        summary : Summary or dict of Summary
             Mean, standard deviation, standard error, interval of the mean (its method
-            named), median, IQM and the bootstrap interval of the IQM; prints as a short
-            table. With several metrics, a dict of one summary per metric.
+            named), median, IQM and the bootstrap interval of the IQM, under the metric's
+            printed name; prints as a short table, with a note when fits failed. With several
+            metrics, a dict of one summary per metric.
         """
         from ...stats import summarize
 
         check_is_fitted(self, "outer_scores_")
-        if not self.multimetric_:
-            return summarize(self.outer_scores_)
-        return {
-            name: summarize(
-                [np.mean(f["test_scores_per_metric"][name]) for f in self.outer_results_]
-            )
-            for name in self.scorer_
+        notes = self._failure_notes()
+        per_metric = {
+            name: [np.mean(f["test_scores_per_metric"][name]) for f in self.outer_results_]
+            for name in self.metrics_
         }
+        summaries = {
+            name: summarize(scores, metric=self.metrics_[name], notes=notes)
+            for name, scores in per_metric.items()
+        }
+        return summaries if self.multimetric_ else summaries["score"]
+
+    def _failure_notes(self):
+        """Sentences on the fits that failed, for the summary and the reports."""
+        failed = self.failed_tasks_
+        if not failed:
+            return ()
+        phases = {}
+        for task in failed:
+            phases.setdefault(task["key"]["phase"], []).append(task)
+        parts = [f"{len(tasks)} {phase} fit(s)" for phase, tasks in sorted(phases.items())]
+        candidates = sorted(
+            {t["key"]["candidate"] for t in failed if t["key"]["candidate"] is not None}
+        )
+        text = (
+            f"{', '.join(parts)} failed or scored NaN (error_score={self.error_score!r}); "
+            "see failed_tasks_"
+        )
+        if candidates:
+            text += f"; candidates that failed somewhere: {candidates}"
+        return (text,)
 
     def _final(self, method):
         check_is_fitted(self, "best_estimator_")

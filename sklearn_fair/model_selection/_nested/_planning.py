@@ -267,6 +267,7 @@ class Plan:
     search: object  # a search that runs whole inside each fold, or None
     candidates: list
     param_grid: object  # for the edge-of-grid check; None for sampled candidates
+    scoring: object  # what the user (or the wrapped search) gave, after unwrapping
     scorers: dict
     multimetric: bool
     refit_metric: str
@@ -398,6 +399,18 @@ class Plan:
 
     def select(self, fold, results):
         return select_fold(self, fold, results)
+
+    def metric_names(self):
+        """Metric key -> :class:`~sklearn_fair.metrics.MetricName`, as printed in reports."""
+        from ...metrics import metric_display_name
+
+        if not self.multimetric:
+            return {"score": metric_display_name(self.scoring, estimator=self.estimator)}
+        if isinstance(self.scoring, dict):
+            return {
+                key: metric_display_name(value, name=key) for key, value in self.scoring.items()
+            }
+        return {key: metric_display_name(key) for key in self.scorers}
 
 
 def _search_for_folds(search, inner_cv, seeds):
@@ -536,6 +549,7 @@ def make_plan(nested, X, y, groups, params, *, final, return_estimator, owner):
         search=search,
         candidates=candidates,
         param_grid=param_grid if param_distributions is None else None,
+        scoring=scoring,
         scorers=scorers,
         multimetric=multimetric,
         refit_metric=refit_metric,

@@ -34,6 +34,7 @@ from ._tasks import FitTask, SearchTask, TaskContext, run_fit_task, run_search_t
 
 __all__ = ["run_plan"]
 
+
 def execute(task, context, data, cache_entry):
     """What a worker runs for one task: the task, then its cache entry (if it succeeded)."""
     if isinstance(task, SearchTask):
