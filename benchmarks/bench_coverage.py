@@ -48,7 +48,8 @@ Usage (from the repository root)::
     python benchmarks/bench_coverage.py --quick     # 100 replications, a few minutes
 
 The full run writes ``benchmarks/results/coverage.json`` (``--output`` to change it; the quick
-run writes only when given ``--output``) and prints the table of the user guide.
+run writes only when given ``--output``) and prints the tables of the user guide
+(``--table benchmarks/results/coverage.json`` prints them again from the file).
 """
 
 import argparse
@@ -276,35 +277,48 @@ def summarise(rows):
     return summary
 
 
+def _percent(rate):
+    return f"{100 * rate['coverage']:.1f} ± {100 * rate['mc_se']:.1f}"
+
+
 def table(results):
-    """The reStructuredText table of the user guide."""
+    """The tables of the user guide (reStructuredText): one per setting."""
     header = (
-        "setting",
         "interval",
         "Err_XY 90%",
         "Err_XY 95%",
         "Err 95%",
         "Err_sub 95%",
+        "width 90%",
         "width 95%",
     )
-    lines = []
+    out = []
     for setting in results:
-        name = f"{setting['problem']}, {setting['model']}, n={setting['n']}"
+        truth = setting["summary"]["truth"]
+        out += [
+            f"**{setting['problem']}, {setting['model']}, n = {setting['n']}** "
+            f"(Err = {truth['Err']:.4f}, sd of Err_XY = {truth['Err_XY_sd']:.4f}, "
+            f"Err_sub = {truth['Err_sub']:.4f})",
+            "",
+        ]
+        rows = []
         for interval, entry in setting["summary"]["intervals"].items():
-            cells = [name, interval]
-            for key, target in (("0.90", "Err_XY"), ("0.95", "Err_XY"), ("0.95", "Err")):
-                rate = entry[key][target]
-                cells.append(f"{100 * rate['coverage']:.1f} ± {100 * rate['mc_se']:.1f}")
-            rate = entry["0.95"]["Err_sub"]
-            cells.append(f"{100 * rate['coverage']:.1f} ± {100 * rate['mc_se']:.1f}")
-            cells.append(f"{entry['0.95']['mean_width']:.3f}")
-            lines.append(cells)
-            name = ""
-    widths = [max(len(str(c)) for c in column) for column in zip(header, *lines)]
-    rule = "  ".join("=" * w for w in widths)
-    out = [rule, "  ".join(h.ljust(w) for h, w in zip(header, widths)), rule]
-    out += ["  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip() for cells in lines]
-    out.append(rule)
+            rows.append(
+                (
+                    interval,
+                    _percent(entry["0.90"]["Err_XY"]),
+                    _percent(entry["0.95"]["Err_XY"]),
+                    _percent(entry["0.95"]["Err"]),
+                    _percent(entry["0.95"]["Err_sub"]),
+                    f"{entry['0.90']['mean_width']:.3f}",
+                    f"{entry['0.95']['mean_width']:.3f}",
+                )
+            )
+        widths = [max(len(c) for c in column) for column in zip(header, *rows)]
+        rule = "  ".join("=" * w for w in widths)
+        out += [rule, "  ".join(h.ljust(w) for h, w in zip(header, widths)).rstrip(), rule]
+        out += ["  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in rows]
+        out += [rule, ""]
     return "\n".join(out)
 
 
@@ -332,7 +346,13 @@ def main():
         "--repetitions", type=int, default=N_REPETITIONS, help="R of the nested CV interval"
     )
     parser.add_argument("--output", type=Path, default=None)
+    parser.add_argument(
+        "--table", type=Path, default=None, help="only print the tables of a results file"
+    )
     args = parser.parse_args()
+    if args.table is not None:
+        print(table(json.loads(args.table.read_text())["results"]))
+        return
     replications = args.replications or (100 if args.quick else 500)
     output = args.output or (None if args.quick else RESULTS)
     load_before = os.getloadavg()
