@@ -445,18 +445,21 @@ default="auto"
 
     Notes
     -----
-    The authors' R package (``stephenbates19/nestedcv``) differs in three details that do
-    not change the method: it estimates ``Err_CV`` from separate K-fold runs and scales the
-    bias by ``1 + ((K - 2) / K)**1.5`` (the paper writes ``1 + (K - 2) / K``, used here);
-    it shares each inner fit between the two outer folds it leaves out (``K (K - 1) / 2``
-    inner fits per repetition instead of ``K (K - 1)``); and it leaves the ``n mod K``
-    remaining rows out of every test fold. The cost is high: the paper uses 10 folds and 50
+    The authors' R package (``stephenbates19/nestedcv``) differs in details: it estimates
+    ``Err_CV`` from separate K-fold runs, and scales the bias by ``1 + ((K - 2) / K)**1.5``
+    where the paper's formula, used here as in mlr3inferr, is ``1 + (K - 2) / K`` (exact when
+    the error decreases as ``1 / n``: it extrapolates from ``n (K - 2) / K`` and ``n (K - 1) /
+    K`` rows to ``n``); it shares each inner fit between the two outer folds it leaves out
+    (``K (K - 1) / 2`` inner fits per repetition instead of ``K (K - 1)``, the same models for
+    a deterministic estimator); and it leaves the ``n mod K`` remaining rows out of every
+    test fold. The cost is high: the paper uses 10 folds and 50
     to 200 repetitions. Measured coverage is in the user guide (Honest uncertainty).
 
     References
     ----------
     .. [1] S. Bates, T. Hastie and R. Tibshirani, "Cross-validation: what does it estimate
-       and how well does it do it?", Journal of the American Statistical Association, 2023.
+       and how well does it do it?", Journal of the American Statistical Association
+       119(546), 1434-1445, 2024 (online 2023); arXiv:2104.00673.
 
     Examples
     --------
