@@ -1,6 +1,7 @@
 """Nested cross-validation and resampling splitters."""
 
 from ..utils import read_graph_labels
+from ._bates import NestedCVInterval, nested_cv_interval
 from ._bootstrap import Bootstrap
 from ._graph_kfold import StratifiedGraphKFold
 from ._holdout import HoldoutSplit
@@ -15,6 +16,7 @@ __all__ = [
     "Bootstrap",
     "HoldoutSplit",
     "NestedCV",
+    "NestedCVInterval",
     "PredefinedSplits",
     "QuantileStratifiedKFold",
     "RepeatedQuantileStratifiedKFold",
@@ -23,6 +25,7 @@ __all__ = [
     "StratifiedGraphKFold",
     "labels_fingerprint",
     "load_splits",
+    "nested_cv_interval",
     "nested_cross_val_score",
     "nested_cross_validate",
     "quantile_strata",
