@@ -433,123 +433,177 @@ def _where(fold):
     return "all the data (final selection)" if fold is None else f"outer training fold {fold}"
 
 
-def make_plan(nested, X, y, groups, params, *, final, return_estimator, owner):
-    """Check ``nested``'s parameters and the data, materialise every split, return a Plan."""
-    X, y, groups = _prepare_data(X, y, groups)
-    n_samples = _num_samples(X)
+@dataclass
+class _SearchSpace:
+    """What to tune and how, after a scikit-learn search given as the estimator is unwrapped."""
 
-    estimator, search = nested.estimator, None
-    param_grid, param_distributions = nested.param_grid, nested.param_distributions
-    n_iter, inner_cv, scoring, refit = nested.n_iter, nested.inner_cv, nested.scoring, nested.refit
-    search_random_state = None
-    if param_grid is None and param_distributions is None and is_search(estimator):
-        unwrapped = unwrap_search(estimator)
-        if unwrapped is None:
-            search = estimator
-        else:
-            param_grid = unwrapped["param_grid"]
-            param_distributions = unwrapped["param_distributions"]
-            n_iter = unwrapped["n_iter"]
-            search_random_state = unwrapped["random_state"]
-            if inner_cv is None:
-                # the search's own cv; None there means scikit-learn's default 5-fold
-                inner_cv = 5 if unwrapped["cv"] is None else unwrapped["cv"]
-            scoring = unwrapped["scoring"] if scoring is None else scoring
-            if isinstance(unwrapped["refit"], str) and not isinstance(refit, str):
-                refit = unwrapped["refit"]
-            estimator = unwrapped["estimator"]
-    base_estimator = search.estimator if search is not None else estimator
-    _check_target_kind(base_estimator, y)
+    estimator: object
+    search: object  # a search that cannot be flattened, run whole in each fold; or None
+    param_grid: object
+    param_distributions: object
+    n_iter: object
+    inner_cv: object
+    scoring: object
+    refit: object
+    sampler_random_state: object  # a RandomizedSearchCV's own random_state
 
-    seeds = Seeds.from_random_state(nested.random_state)
-    if search is None:
-        sampler_seed = (
-            search_random_state if search_random_state is not None else seeds.draw("sampler")
-        )
-        candidates = make_candidates(param_grid, param_distributions, n_iter, sampler_seed, owner)
-        check_candidate_names(estimator, candidates, owner)
-    else:
-        candidates = []
-        if scoring is None:
-            scoring = search.scoring
-    scorers, multimetric = resolve_scorers(base_estimator, scoring, owner)
-    refit_metric = refit_metric_name(scorers, multimetric, refit, owner)
+    @property
+    def base_estimator(self):
+        return self.search.estimator if self.search is not None else self.estimator
 
-    classifier = is_classifier(base_estimator)
-    if isinstance(nested.outer_cv, bool) or isinstance(inner_cv, bool):
-        raise ValueError(f"The 'outer_cv' and 'inner_cv' parameters of {owner} cannot be bools.")
-    outer = check_cv(nested.outer_cv, y, classifier=classifier)
-    user_inner = inner_cv
-    inner = default_inner_cv(base_estimator, outer, seeds.draw("inner_cv"))
-    inner = inner if inner_cv is None else inner_cv
-    if seeds.seeded:
-        warn_unseeded_splitters(owner, {"outer_cv": nested.outer_cv, "inner_cv": user_inner})
-    fit_params, score_params, outer_split, inner_split = _route(
-        owner, base_estimator, scorers, outer, inner, groups, params
-    )
-    if user_inner is None and groups is not None:
-        inner_split = {**inner_split, "groups": groups}  # our hold-out keeps groups apart
-    check_class_counts(outer, y, "the whole data set (outer_cv)")
-    outer_splits = validate_splits(
-        outer.split(X, y, **outer_split), n_samples, allow_overlap=lagged(outer), name="outer_cv"
-    )
 
-    rows = {("all",): np.arange(n_samples)}
-    inner_splits, stored = {}, {}
+def _search_space(nested):
+    space = _SearchSpace(
+        nested.estimator, None, nested.param_grid, nested.param_distributions, nested.n_iter,
+        nested.inner_cv, nested.scoring, nested.refit, None,
+    )  # fmt: skip
+    if space.param_grid is not None or space.param_distributions is not None:
+        return space
+    if not is_search(space.estimator):
+        return space
+    unwrapped = unwrap_search(space.estimator)
+    if unwrapped is None:
+        space.search = space.estimator
+        if space.scoring is None:
+            space.scoring = space.search.scoring
+        return space
+    space.param_grid = unwrapped["param_grid"]
+    space.param_distributions = unwrapped["param_distributions"]
+    space.n_iter = unwrapped["n_iter"]
+    space.sampler_random_state = unwrapped["random_state"]
+    if space.inner_cv is None:
+        # the search's own cv; None there means scikit-learn's default 5-fold
+        space.inner_cv = 5 if unwrapped["cv"] is None else unwrapped["cv"]
+    if space.scoring is None:
+        space.scoring = unwrapped["scoring"]
+    if isinstance(unwrapped["refit"], str) and not isinstance(space.refit, str):
+        space.refit = unwrapped["refit"]
+    space.estimator = unwrapped["estimator"]
+    return space
+
+
+def _materialise_inner_splits(outer, outer_splits, inner, X, y, inner_split, space, final):
+    """``(trains, stored, inner_splits)`` per fold (None: all the data, with ``final``)."""
+    n_samples = len(y) if y is not None else _num_samples(X)
+    classifier = is_classifier(space.base_estimator)
     trains = {fold: train for fold, (train, _) in enumerate(outer_splits)}
     if final:
-        trains[None] = rows[("all",)]
+        trains[None] = np.arange(n_samples)
+    stored, inner_splits = {}, {}
     for fold, train in trains.items():
         stored[fold] = None if fold is None else stored_inner_splits(outer, fold, train, n_samples)
         if stored[fold] is not None:
             inner_splits[fold] = stored[fold]
-        elif search is not None:
+        elif space.search is not None:
             inner_splits[fold] = []
         else:
             inner_splits[fold] = inner_splits_of_fold(
                 inner, X, y, train, inner_split, classifier, _where(fold)
             )
-        if fold is not None:
-            rows[("train", fold)], rows[("test", fold)] = outer_splits[fold]
-        for s, (tr, te) in enumerate(inner_splits[fold]):
-            rows[("inner", fold, s, "train")], rows[("inner", fold, s, "test")] = tr, te
-    if user_inner is not None:
+    return trains, stored, inner_splits
+
+
+def _early_stopping_holdouts(trains, stored, outer, X, y, groups, estimator, seeds):
+    """Per fold, the (train, val) rows a refit (or the final fit) trains and stops on.
+
+    The fold's stored inner split when the outer splitter stores them (the paper's final runs
+    reuse it), else a seeded hold-out shaped like the default inner split.
+    """
+    holdouts = {}
+    split_params = {"groups": groups} if groups is not None else {}
+    for fold, train in trains.items():
+        if stored[fold]:
+            holdouts[fold] = stored[fold][0]
+            continue
+        seed = seeds.draw("final_holdout") if fold is None else seeds.draw("refit_holdout", fold)
+        cv = default_inner_cv(estimator, outer, seed)
+        where = f"the early-stopping hold-out of {_where(fold)}"
+        holdouts[fold] = inner_splits_of_fold(
+            cv, X, y, train, split_params, is_classifier(estimator), where
+        )[0]
+    return holdouts
+
+
+def _rows(n_samples, outer_splits, inner_splits, holdouts):
+    """Every set of rows a task can name, by name."""
+    rows = {("all",): np.arange(n_samples)}
+    for fold, (train, test) in enumerate(outer_splits):
+        rows[("train", fold)], rows[("test", fold)] = train, test
+    for fold, splits in inner_splits.items():
+        for s, (train, test) in enumerate(splits):
+            rows[("inner", fold, s, "train")], rows[("inner", fold, s, "test")] = train, test
+    for fold, (train, val) in holdouts.items():
+        rows[("holdout", fold, "train")], rows[("holdout", fold, "val")] = train, val
+    return rows
+
+
+def make_plan(nested, X, y, groups, params, *, final, return_estimator, owner):
+    """Check ``nested``'s parameters and the data, materialise every split, return a Plan."""
+    X, y, groups = _prepare_data(X, y, groups)
+    n_samples = _num_samples(X)
+    space = _search_space(nested)
+    base_estimator = space.base_estimator
+    _check_target_kind(base_estimator, y)
+
+    seeds = Seeds.from_random_state(nested.random_state)
+    candidates = []
+    if space.search is None:
+        sampler_seed = space.sampler_random_state
+        if sampler_seed is None:
+            sampler_seed = seeds.draw("sampler")
+        candidates = make_candidates(
+            space.param_grid, space.param_distributions, space.n_iter, sampler_seed, owner
+        )
+        check_candidate_names(space.estimator, candidates, owner)
+    scorers, multimetric = resolve_scorers(base_estimator, space.scoring, owner)
+    refit_metric = refit_metric_name(scorers, multimetric, space.refit, owner)
+
+    outer = check_cv(nested.outer_cv, y, classifier=is_classifier(base_estimator))
+    inner = space.inner_cv
+    if inner is None:
+        inner = default_inner_cv(base_estimator, outer, seeds.draw("inner_cv"))
+    if seeds.seeded:
+        warn_unseeded_splitters(owner, {"outer_cv": nested.outer_cv, "inner_cv": space.inner_cv})
+    fit_params, score_params, outer_split, inner_split = _route(
+        owner, base_estimator, scorers, outer, inner, groups, params
+    )
+    if space.inner_cv is None and groups is not None:
+        inner_split = {**inner_split, "groups": groups}  # our hold-out keeps groups apart
+    check_class_counts(outer, y, "the whole data set (outer_cv)")
+    outer_splits = validate_splits(
+        outer.split(X, y, **outer_split), n_samples, allow_overlap=lagged(outer), name="outer_cv"
+    )
+    trains, stored, inner_splits = _materialise_inner_splits(
+        outer, outer_splits, inner, X, y, inner_split, space, final
+    )
+    if space.inner_cv is not None:
         warn_structure_leaks(owner, outer, outer_splits, inner_splits, groups)
 
-    early_stopping = _early_stopping(nested.early_stopping_split, base_estimator, search, owner)
+    early_stopping = _early_stopping(
+        nested.early_stopping_split, base_estimator, space.search, owner
+    )
     holdouts = {}
     if early_stopping:
-        holdout_split = {"groups": groups} if groups is not None else {}
-        for fold, train in trains.items():
-            if stored[fold]:
-                holdouts[fold] = stored[fold][0]  # the paper's final runs reuse the fold's split
-            else:
-                seed = (
-                    seeds.draw("final_holdout")
-                    if fold is None
-                    else seeds.draw("refit_holdout", fold)
-                )
-                cv = default_inner_cv(base_estimator, outer, seed)
-                where = f"the early-stopping hold-out of {_where(fold)}"
-                holdouts[fold] = inner_splits_of_fold(
-                    cv, X, y, train, holdout_split, classifier, where
-                )[0]
-            rows[("holdout", fold, "train")], rows[("holdout", fold, "val")] = holdouts[fold]
+        holdouts = _early_stopping_holdouts(
+            trains, stored, outer, X, y, groups, base_estimator, seeds
+        )
 
+    search = space.search
     if search is not None:
-        search = _search_for_folds(search, inner_cv, seeds)
+        search = _search_for_folds(search, space.inner_cv, seeds)
         seedable = bool(random_state_params(search.estimator))
     else:
-        seedable = any(random_state_params(configure(estimator, c)) for c in candidates)
+        seedable = any(random_state_params(configure(space.estimator, c)) for c in candidates)
     refit_seeds = seeds.refit_seeds(nested.n_refits) if seedable else [None]
+    rows = _rows(n_samples, outer_splits, inner_splits, holdouts)
 
     return Plan(
         owner=owner,
         estimator=base_estimator if search is None else search.estimator,
         search=search,
         candidates=candidates,
-        param_grid=param_grid if param_distributions is None else None,
-        scoring=scoring,
+        param_grid=space.param_grid if space.param_distributions is None else None,
+        scoring=space.scoring,
         scorers=scorers,
         multimetric=multimetric,
         refit_metric=refit_metric,
