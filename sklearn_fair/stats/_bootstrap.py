@@ -9,7 +9,7 @@ from scipy.special import ndtr, ndtri
 
 from ..exceptions import DegenerateBootstrapWarning
 from ..utils import as_generator
-from ._checks import check_confidence, check_scores
+from ._checks import LowHigh, check_confidence, check_scores
 
 # Bytes of resampled data held at once: the (chunk, n) index and value arrays
 # take 16 bytes per element, so 10,000 resamples of 10,000 values go through in
@@ -20,7 +20,7 @@ _METHOD_NAMES = {"percentile": "percentile", "bca": "BCa"}
 
 
 @dataclass(frozen=True)
-class BootstrapCI:
+class BootstrapCI(LowHigh):
     """A bootstrap confidence interval; unpacks and indexes as the tuple ``(low, high)``.
 
     Attributes
@@ -47,15 +47,6 @@ class BootstrapCI:
     confidence: float
     method: str
     n_resamples: int
-
-    def __iter__(self):
-        return iter((self.low, self.high))
-
-    def __getitem__(self, index):
-        return (self.low, self.high)[index]
-
-    def __len__(self):
-        return 2
 
     @property
     def description(self):

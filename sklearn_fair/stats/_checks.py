@@ -67,3 +67,16 @@ def check_positive(name, value):
             f"The '{name}' parameter must be a positive number. Got {value!r} instead."
         )
     return float(value)
+
+
+class LowHigh:
+    """Mixin of an interval result that unpacks, indexes and measures like ``(low, high)``."""
+
+    def __iter__(self):
+        return iter((self.low, self.high))
+
+    def __getitem__(self, index):
+        return (self.low, self.high)[index]
+
+    def __len__(self):
+        return 2

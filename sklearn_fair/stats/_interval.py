@@ -13,11 +13,11 @@ from dataclasses import asdict, dataclass
 import numpy as np
 from scipy import stats as _scipy_stats
 
-from ._checks import check_confidence, check_scores
+from ._checks import LowHigh, check_confidence, check_scores
 
 
 @dataclass(frozen=True)
-class MeanInterval:
+class MeanInterval(LowHigh):
     """An interval of a mean score; unpacks and indexes as the tuple ``(low, high)``.
 
     Attributes
@@ -38,15 +38,6 @@ class MeanInterval:
     confidence: float
     method: str
     description: str
-
-    def __iter__(self):
-        return iter((self.low, self.high))
-
-    def __getitem__(self, index):
-        return (self.low, self.high)[index]
-
-    def __len__(self):
-        return 2
 
     def to_dict(self):
         """Return the fields as a plain dict."""

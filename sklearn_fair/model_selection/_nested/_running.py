@@ -94,13 +94,8 @@ class SequentialExecutor:
         pass
 
 
-class ThreadExecutor:
-    """Threads of the caller's process (joblib's ``threading`` backend)."""
-
-    def __init__(self, data, context, n_workers):
-        self.data, self.context, self.n_workers = data, context, n_workers
-        self._pool = concurrent.futures.ThreadPoolExecutor(n_workers)
-        self._running = {}
+class _OneTaskPerWorker:
+    """Bookkeeping of an executor with ``n_workers`` and a dict ``_running`` of futures."""
 
     @property
     def capacity(self):
@@ -109,6 +104,15 @@ class ThreadExecutor:
     @property
     def in_flight(self):
         return len(self._running)
+
+
+class ThreadExecutor(_OneTaskPerWorker):
+    """Threads of the caller's process (joblib's ``threading`` backend)."""
+
+    def __init__(self, data, context, n_workers):
+        self.data, self.context, self.n_workers = data, context, n_workers
+        self._pool = concurrent.futures.ThreadPoolExecutor(n_workers)
+        self._running = {}
 
     def submit(self, task, cache_entry, priority=0):
         future = self._pool.submit(execute, task, self.context, self.data, cache_entry)
@@ -256,7 +260,7 @@ def _died_message(task):
     )
 
 
-class DaskExecutor:
+class DaskExecutor(_OneTaskPerWorker):
     """The workers of a Dask cluster (joblib's ``dask`` backend); data scattered once."""
 
     def __init__(self, data, context, client):
@@ -264,14 +268,6 @@ class DaskExecutor:
         self.n_workers = max(1, sum(client.nthreads().values()))
         self._data = client.scatter(data, broadcast=True, hash=False)
         self._running = {}
-
-    @property
-    def capacity(self):
-        return self.n_workers - len(self._running)
-
-    @property
-    def in_flight(self):
-        return len(self._running)
 
     def submit(self, task, cache_entry, priority=0):
         future = self.client.submit(
