@@ -868,7 +868,7 @@ METRIC_CASES = [
         "sensitivity-zero_division",
         lambda _: sensitivity([0, 1], [0, 1], zero_division=2),
         ValueError,
-        r"'zero_division' parameter.*Got 2",
+        r"'zero_division' parameter of sensitivity .*Got 2",
     ),
     case(
         "specificity-negative-weight",
@@ -886,13 +886,13 @@ METRIC_CASES = [
         "ppv-zero-prevalence",
         lambda _: ppv([0, 1], [0, 1], prevalence=0),
         ValueError,
-        r"'prevalence' parameter.*Got 0",
+        r"'prevalence' parameter of ppv .*Got 0",
     ),
     case(
         "npv-prevalence-above-one",
         lambda _: npv([0, 1], [0, 1], prevalence=1.5),
         ValueError,
-        r"'prevalence' parameter.*Got 1.5",
+        r"'prevalence' parameter of npv .*Got 1.5",
     ),
     case(
         "ccc-string-values",
@@ -910,7 +910,7 @@ METRIC_CASES = [
         "ccc-bias",
         lambda _: concordance_correlation_coefficient([1, 2], [1, 2], bias="yes"),
         ValueError,
-        r"'bias' parameter.*'yes'",
+        r"'bias' parameter of concordance_correlation_coefficient .*Got 'yes'",
     ),
     case(
         "ccc-one-sample-unbiased",
@@ -928,7 +928,7 @@ METRIC_CASES = [
         "make_sensitivity_scorer-zero_division",
         lambda _: make_sensitivity_scorer(zero_division=5),
         ValueError,
-        r"'zero_division' parameter.*Got 5",
+        r"'zero_division' parameter of make_sensitivity_scorer .*Got 5",
     ),
 ]
 

@@ -12,6 +12,7 @@ from ._validation import (
     RANDOM_STATE_CONSTRAINTS,
     EstimatorInstance,
     IntervalNotBool,
+    OptionsNotBool,
     check_parameter_constraints,
 )
 
@@ -19,6 +20,7 @@ __all__ = [
     "RANDOM_STATE_CONSTRAINTS",
     "EstimatorInstance",
     "IntervalNotBool",
+    "OptionsNotBool",
     "as_generator",
     "check_graph_sizes",
     "check_parameter_constraints",

@@ -10,12 +10,18 @@ refuse them, because ``n_resamples=True`` is a mistake, not 1.
 import numbers
 
 import numpy as np
-from sklearn.utils._param_validation import HasMethods, Interval, validate_parameter_constraints
+from sklearn.utils._param_validation import (
+    HasMethods,
+    Interval,
+    Options,
+    validate_parameter_constraints,
+)
 
 __all__ = [
     "RANDOM_STATE_CONSTRAINTS",
     "EstimatorInstance",
     "IntervalNotBool",
+    "OptionsNotBool",
     "check_parameter_constraints",
 ]
 
@@ -29,6 +35,22 @@ class IntervalNotBool(Interval):
     >>> from sklearn_fair.utils import IntervalNotBool
     >>> count = IntervalNotBool(numbers.Integral, 1, None, closed="left")
     >>> count.is_satisfied_by(3), count.is_satisfied_by(True)
+    (True, False)
+    """
+
+    def is_satisfied_by(self, val):
+        return not isinstance(val, (bool, np.bool_)) and super().is_satisfied_by(val)
+
+
+class OptionsNotBool(Options):
+    """scikit-learn's ``Options`` that refuses bools (``zero_division=True`` is not 1.0).
+
+    Examples
+    --------
+    >>> import numbers
+    >>> from sklearn_fair.utils import OptionsNotBool
+    >>> zero_or_one = OptionsNotBool(numbers.Real, {0.0, 1.0})
+    >>> zero_or_one.is_satisfied_by(1), zero_or_one.is_satisfied_by(True)
     (True, False)
     """
 
