@@ -571,7 +571,7 @@ SPLITTER_CASES = [
         "QuantileStratifiedKFold-one-bin",
         lambda _: next(QuantileStratifiedKFold(2, n_bins=1).split(X20, y_numeric)),
         ValueError,
-        r"'n_bins' parameter.*Got 1",
+        r"'n_bins' parameter of QuantileStratifiedKFold .*Got 1",
     ),
     case(
         "QuantileStratifiedKFold-string-y",
@@ -657,7 +657,7 @@ SPLITTER_CASES = [
         "PredefinedSplits-not-iterable",
         lambda _: PredefinedSplits(None).get_n_splits(),
         TypeError,
-        r"'splits' parameter.*NoneType",
+        r"'splits' parameter of PredefinedSplits must be .*Iterable'. Got None instead",
     ),
     case(
         "PredefinedSplits-labels-of-other-data",
@@ -689,19 +689,19 @@ SPLITTER_CASES = [
         "save_splits-negative-n_samples",
         lambda tmp: save_splits([([0, 1, 2], [3])], tmp / "s.json", n_samples=-1),
         ValueError,
-        r"'n_samples' parameter.*Got -1",
+        r"'n_samples' parameter of save_splits .*Got -1",
     ),
     case(
         "save_splits-not-iterable",
         lambda tmp: save_splits(5, tmp / "s.json"),
         TypeError,
-        r"'splits' parameter.*int",
+        r"'splits' parameter of save_splits must be .*Iterable'. Got 5 instead",
     ),
     case(
         "save_splits-path-is-an-int",
         lambda _: save_splits([([0, 1, 2], [3])], 5),
         TypeError,
-        r"'path' parameter of save_splits.*int",
+        r"'path' parameter of save_splits must be an instance of 'str' or .*PathLike'. Got 5",
     ),
     case(
         "load_splits-unknown-format",
@@ -793,7 +793,7 @@ SPLITTER_CASES = [
         "load_splits-path-is-an-int",
         lambda _: load_splits(5),
         TypeError,
-        r"'path' parameter of load_splits.*int",
+        r"'path' parameter of load_splits must be an instance of 'str' or .*PathLike'. Got 5",
     ),
     case(
         "validate_splits-mask-shape",
@@ -1462,7 +1462,7 @@ ISSUE_13_CASES = [
         "load_splits-max_bytes",
         lambda tmp: load_splits(splits_file(tmp, splits_doc()), max_bytes=0),
         ValueError,
-        r"'max_bytes' parameter of load_splits must be an int >= 1. Got 0",
+        r"'max_bytes' parameter of load_splits must be an int in the range \[1, inf\). Got 0",
     ),
     case(
         "QuantileStratifiedKFold-too-few-rows-per-bin",
