@@ -52,10 +52,17 @@ class OptionsNotBool(Options):
     >>> zero_or_one = OptionsNotBool(numbers.Real, {0.0, 1.0})
     >>> zero_or_one.is_satisfied_by(1), zero_or_one.is_satisfied_by(True)
     (True, False)
+    >>> print(OptionsNotBool(numbers.Integral, {-1}))
+    an int among {-1}
     """
 
     def is_satisfied_by(self, val):
         return not isinstance(val, (bool, np.bool_)) and super().is_satisfied_by(val)
+
+    def __str__(self):
+        # scikit-learn writes "a int among {-1}"
+        text = super().__str__()
+        return "an" + text[1:] if text.startswith("a int ") else text
 
 
 class EstimatorInstance(HasMethods):
