@@ -40,6 +40,11 @@ class DryRun:
     def total_fits(self):
         return sum(plan.total_fits for plan in self.plans.values())
 
+    @property
+    def min_total_fits(self):
+        """The fits when no model's seeds change anything (see ModelPlan.min_total_fits)."""
+        return sum(plan.min_total_fits for plan in self.plans.values())
+
 
 def _spread(counts):
     low, high = min(counts), max(counts)
@@ -191,7 +196,12 @@ def dry_run(
         "n_refits (1 for an estimator without random_state; outer folds + 1 when the first "
         "fold's two refits show that a seed changes nothing); final = candidates x inner "
         "splits + 1 with refit=true.",
-        f"Total: {result.total_fits} fits.",
+        f"Total: {result.total_fits} fits"
+        + (
+            f" at most ({result.min_total_fits} if seeds are inert)."
+            if result.min_total_fits < result.total_fits
+            else "."
+        ),
     ]
     if timing and data is not None:
         lines += ["", f"Estimated compute (seconds of one worker; wall time at n_jobs={n_jobs}):"]

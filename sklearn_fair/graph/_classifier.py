@@ -8,7 +8,7 @@ import numpy as np
 import torch
 from sklearn.base import ClassifierMixin
 from sklearn.metrics import accuracy_score
-from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import HasMethods, StrOptions
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
@@ -17,14 +17,19 @@ from skorch.callbacks import Callback, EpochTimer, PassthroughScoring, PrintLog
 from skorch.dataset import ValidSplit
 from torch.utils.data import Subset
 
+from ..utils import (
+    RANDOM_STATE_CONSTRAINTS,
+    IntervalNotBool,
+    OptionsNotBool,
+    check_parameter_constraints,
+    check_random_state,
+)
 from ._batching import GraphDataset, GraphLoader
 from ._inputs import as_collection, read_labels
 from ._stopping import ReferenceEarlyStopping
 
 __all__ = ["GraphClassifier"]
 
-_MONITORS = ("valid_acc", "valid_loss")
-_CRITERIA = ("patience", "generalization_loss")
 # Parameters of a module that GraphClassifier fills in from the training graphs.
 _INFERRED = ("in_channels", "out_channels")
 _OPTIONAL_INFERRED = ("edge_dim", "node_counts")
@@ -71,21 +76,19 @@ def _torch_threads(n_threads):
             torch.set_num_threads(previous)
 
 
-def _check_in_range(name, value, low, high, accepted, *, allow_none=False):
-    if value is None and allow_none:
-        return
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not low < value < high:
-        raise ValueError(
-            f"The '{name}' parameter of GraphClassifier must be {accepted}. Got {value!r} instead."
-        )
+class _ModuleClass(HasMethods):
+    """A torch.nn.Module class: not an instance, so that clone and every refit start afresh."""
 
+    def __init__(self):
+        super().__init__(["forward"])
 
-def _check_int(name, value, minimum, accepted, *, allow_none=False):
-    if value is None and allow_none:
-        return
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum:
-        raise ValueError(
-            f"The '{name}' parameter of GraphClassifier must be {accepted}. Got {value!r} instead."
+    def is_satisfied_by(self, val):
+        return inspect.isclass(val) and issubclass(val, torch.nn.Module)
+
+    def __str__(self):
+        return (
+            "a torch.nn.Module class (not an instance, so that clone and every refit start "
+            "from fresh weights)"
         )
 
 
@@ -166,7 +169,7 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
         it returns the training and validation datasets (torch ``Subset`` objects of the
         dataset). When given, it replaces ``validation_fraction``; ``X_val`` passed to
         :meth:`fit` replaces both.
-    random_state : int, RandomState instance or None, default=None
+    random_state : int, RandomState instance, Generator or None, default=None
         Seeds, inside :meth:`fit`, the weight initialisation and dropout (torch), the
         order of the training graphs, and the validation split: the same seed gives the
         same predictions. The global torch random state is restored after :meth:`fit`.
@@ -232,6 +235,27 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
     >>> clf.history[-1, "valid_batch_count"]
     1
     """
+
+    # Checked in fit; skorch's own parameters (criterion, optimizer, lr, callbacks, ...) are
+    # left to skorch.
+    _parameter_constraints = {
+        "module": [_ModuleClass()],
+        "max_epochs": [IntervalNotBool(numbers.Integral, 1, None, closed="left")],
+        # -1: all graphs in one batch
+        "batch_size": [
+            IntervalNotBool(numbers.Integral, 1, None, closed="left"),
+            OptionsNotBool(numbers.Integral, {-1}),
+        ],
+        "early_stopping": [StrOptions({"patience", "generalization_loss"})],
+        "patience": [IntervalNotBool(numbers.Integral, 1, None, closed="left"), None],
+        "gl_alpha": [IntervalNotBool(numbers.Real, 0, None, closed="left")],
+        "gl_start_epoch": [IntervalNotBool(numbers.Integral, 0, None, closed="left")],
+        "monitor": [StrOptions({"valid_acc", "valid_loss"})],
+        "validation_fraction": [IntervalNotBool(numbers.Real, 0, 1, closed="neither"), None],
+        "train_split": [callable, None],
+        "random_state": RANDOM_STATE_CONSTRAINTS,
+        "torch_threads": [IntervalNotBool(numbers.Integral, 1, None, closed="left"), None],
+    }
 
     def __init__(
         self,
@@ -305,7 +329,10 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
         self : GraphClassifier
             The fitted classifier.
         """
-        self._check_params()
+        # skorch's NeuralNet has its own _validate_params (argument names), so not
+        # scikit-learn's _fit_context: the constraints are checked here, before any work
+        check_parameter_constraints(self)
+        self._check_inferred_params()
         with _torch_threads(self.torch_threads):
             graphs = as_collection(X)
             labels = read_labels(graphs, y, "X", "y")
@@ -401,58 +428,12 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
 
     # -- validation and data facts -------------------------------------------------------------
 
-    def _check_params(self):
-        if not (inspect.isclass(self.module) and issubclass(self.module, torch.nn.Module)):
-            raise TypeError(
-                "The 'module' parameter of GraphClassifier must be a torch.nn.Module class "
-                "(not an instance, so that clone and every refit start from fresh weights). "
-                f"Got {self.module!r} instead."
-            )
+    def _check_inferred_params(self):
         given = sorted(set(_INFERRED) & set(self.get_params_for("module")))
         if given:
             raise ValueError(
                 f"GraphClassifier infers {given} from the training graphs; do not pass "
                 f"{['module__' + name for name in given]}."
-            )
-        _check_int("max_epochs", self.max_epochs, 1, "an int >= 1")
-        if self.batch_size != -1:
-            _check_int(
-                "batch_size", self.batch_size, 1, "an int >= 1, or -1 for all graphs in one batch"
-            )
-        for name, value, accepted in (
-            ("monitor", self.monitor, _MONITORS),
-            ("early_stopping", self.early_stopping, _CRITERIA),
-        ):
-            if not isinstance(value, str) or value not in accepted:
-                raise ValueError(
-                    f"The '{name}' parameter of GraphClassifier must be one of "
-                    f"{list(accepted)}. Got {value!r} instead."
-                )
-        _check_int("patience", self.patience, 1, "a positive int or None", allow_none=True)
-        if (
-            isinstance(self.gl_alpha, bool)
-            or not isinstance(self.gl_alpha, numbers.Real)
-            or not 0 <= self.gl_alpha < np.inf
-        ):
-            raise ValueError(
-                "The 'gl_alpha' parameter of GraphClassifier must be a finite number >= 0. "
-                f"Got {self.gl_alpha!r} instead."
-            )
-        _check_int("gl_start_epoch", self.gl_start_epoch, 0, "an int >= 0")
-        _check_int("torch_threads", self.torch_threads, 1, "an int >= 1 or None", allow_none=True)
-        _check_in_range(
-            "validation_fraction",
-            self.validation_fraction,
-            0,
-            1,
-            "a float in the open interval (0, 1) or None",
-            allow_none=True,
-        )
-        if self.train_split is not None and not callable(self.train_split):
-            raise ValueError(
-                "The 'train_split' parameter of GraphClassifier must be None or a callable "
-                "such as skorch.dataset.ValidSplit(0.2, stratified=True). "
-                f"Got {self.train_split!r} instead."
             )
 
     def _set_data_attributes(self, graphs):

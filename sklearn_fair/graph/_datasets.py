@@ -7,11 +7,13 @@ and de-duplicated, labels one-hot encoded per column from their minimum, graph l
 Nothing is downloaded and no processed file is read, so a data folder cannot run code.
 """
 
+import os
 import re
 import warnings
 from pathlib import Path
 
 import numpy as np
+from sklearn.utils._param_validation import StrOptions, validate_params
 
 from ._collection import GraphCollection
 from ._tu_format import read_tu_files
@@ -37,6 +39,16 @@ _BUNDLED = Path(__file__).resolve().parent / "data"
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-]*")
 
 
+@validate_params(
+    {
+        "name": [str],
+        "root": [str, os.PathLike],
+        "features": [StrOptions(set(FEATURE_SCHEMES))],
+        "use_edge_attr": ["boolean"],
+        "drop_degenerate": ["boolean"],
+    },
+    prefer_skip_nested_validation=True,
+)
 def load_tu_dataset(name, root, *, features="auto", use_edge_attr=False, drop_degenerate=False):
     """Load a TU graph-classification data set with the paper's node features.
 
@@ -104,21 +116,12 @@ def load_tu_dataset(name, root, *, features="auto", use_edge_attr=False, drop_de
     >>> graphs[0]
     Data(x=[17, 1], edge_index=[2, 38], y=[1])
     """
-    if not isinstance(name, str) or not _NAME.fullmatch(name) or ".." in name:
+    # a name becomes a path: no separator, no '..'
+    if not _NAME.fullmatch(name) or ".." in name:
         raise ValueError(
             "The 'name' parameter of load_tu_dataset must be the name of a TU data set (letters, "
             f"digits, '_', '-', '.'), e.g. 'PROTEINS'. Got {name!r} instead."
         )
-    if not isinstance(features, str) or features not in FEATURE_SCHEMES:
-        raise ValueError(
-            f"The 'features' parameter of load_tu_dataset must be one of "
-            f"{sorted(FEATURE_SCHEMES)}. Got {features!r} instead."
-        )
-    for flag, value in (("use_edge_attr", use_edge_attr), ("drop_degenerate", drop_degenerate)):
-        if not isinstance(value, (bool, np.bool_)):
-            raise ValueError(
-                f"The '{flag}' parameter of load_tu_dataset must be a bool. Got {value!r} instead."
-            )
     files = read_tu_files(name, Path(root) / name / "raw")
     use_node_attr = features == "node-labels+attributes" or (
         features == "auto" and name in _WITH_ATTRIBUTES
@@ -215,6 +218,10 @@ def _pointer(counts):
     return ptr
 
 
+@validate_params(
+    {"features": [StrOptions(set(FEATURE_SCHEMES))], "data_home": "no_validation"},
+    prefer_skip_nested_validation=True,
+)
 def load_mutag(*, features="auto", data_home=None):
     """Load MUTAG, bundled with sklearn-fair, so the graph examples run offline.
 

@@ -1,14 +1,17 @@
 """audit: duplicates across splits, a label-permutation check and prefit steps, in one call."""
 
+import numbers
+
 import numpy as np
 from sklearn.base import is_classifier
 from sklearn.model_selection import check_cv
 from sklearn.utils import indexable
+from sklearn.utils._param_validation import validate_params
 from sklearn.utils.validation import _num_samples
 
 from ..utils import check_random_state, is_graph_data, read_graph_labels
 from ._duplicates import find_duplicates
-from ._permutation import permutation_check
+from ._permutation import PERMUTATION_CONSTRAINTS, permutation_check
 from ._prefit import find_prefit_steps
 from ._report import AuditResult
 
@@ -18,6 +21,7 @@ _CHECKS = ("duplicates", "permutation", "prefit")
 
 
 def _check_checks(checks):
+    # names, not types: scikit-learn's constraints have no "collection of options"
     checks = (checks,) if isinstance(checks, str) else tuple(checks)
     unknown = [c for c in checks if c not in _CHECKS]
     if unknown or not checks:
@@ -28,6 +32,19 @@ def _check_checks(checks):
     return checks
 
 
+@validate_params(
+    {
+        **PERMUTATION_CONSTRAINTS,
+        "cv": ["cv_object"],
+        "inner_cv": ["cv_object"],
+        "param_grid": [dict, list, None],
+        "scoring": [str, callable, None],
+        "checks": [str, list, tuple, set, frozenset],
+        "n_jobs": [numbers.Integral, None],
+    },
+    # the protocol's parameters are checked again, in full, by nested_cross_validate
+    prefer_skip_nested_validation=False,
+)
 def audit(
     estimator,
     X,
@@ -153,15 +170,6 @@ def audit(
         y = read_graph_labels(X)
     if y is None:
         raise ValueError("audit needs the labels y (or graphs carrying their label as '.y').")
-    if prepare is not None and not callable(prepare):
-        raise TypeError(
-            "The 'prepare' parameter of audit must be a callable (X, y) -> (X, y) or None. "
-            f"Got {type(prepare).__name__} instead."
-        )
-    if isinstance(scoring, (list, tuple, set, dict)):
-        raise ValueError(
-            f"The 'scoring' parameter of audit must be one metric. Got {scoring!r} instead."
-        )
     rng = check_random_state(random_state)
     X_checked, y, groups = indexable(X, y, groups)
     y = np.asarray(y)

@@ -5,10 +5,12 @@ Duplicates are found by one digest per sample. Numeric rows are compared as raw 
 digested with :func:`sklearn_fair.utils.fingerprint`, the package's content hash.
 """
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
 from scipy import sparse
+from sklearn.utils._param_validation import validate_params
 
 from ..utils import fingerprint, graph_fields, is_graph_data, to_numpy
 
@@ -103,6 +105,10 @@ def _row_digests(X):
     return rows.view(np.dtype((np.void, rows.dtype.itemsize * rows.shape[1]))).ravel()
 
 
+@validate_params(
+    {"X": ["array-like", "sparse matrix"], "y": ["array-like", None], "splits": [Iterable, None]},
+    prefer_skip_nested_validation=True,
+)
 def find_duplicates(X, y=None, splits=None):
     """Find exact duplicate samples of ``X`` and the splits that put them on both sides.
 

@@ -1,15 +1,32 @@
 """The label-permutation check: the whole protocol re-run on permuted labels."""
 
+import numbers
 from dataclasses import dataclass
 
 import numpy as np
 from sklearn.base import is_classifier
+from sklearn.utils._param_validation import validate_params
 
 from ..model_selection import nested_cross_validate
 from ..stats import mean_interval
-from ..utils import check_random_state
+from ..utils import RANDOM_STATE_CONSTRAINTS, EstimatorInstance, IntervalNotBool, check_random_state
 
 __all__ = ["PermutationReport", "chance_level", "permutation_check"]
+
+#: The parameters that audit and permutation_check share.
+PERMUTATION_CONSTRAINTS = {
+    "estimator": [EstimatorInstance(["fit", "get_params"])],
+    "X": ["array-like", "sparse matrix"],
+    "y": ["array-like", None],
+    "prepare": [callable, None],
+    "groups": ["array-like", None],
+    # an interval needs two estimates
+    "n_permutations": [IntervalNotBool(numbers.Integral, 2, None, closed="left")],
+    "chance": [IntervalNotBool(numbers.Real, None, None, closed="neither"), None],
+    "tolerance": [IntervalNotBool(numbers.Real, None, None, closed="neither")],
+    "confidence": [IntervalNotBool(numbers.Real, 0, 1, closed="neither")],
+    "random_state": RANDOM_STATE_CONSTRAINTS,
+}
 
 # metrics whose no-skill value does not depend on the data
 _FIXED_CHANCE = {
@@ -71,6 +88,15 @@ class PermutationReport:
         return bool(self.ci_low > self.chance + self.tolerance)
 
 
+@validate_params(
+    {
+        "scoring": [str, callable, None],
+        "y": ["array-like"],
+        "classifier": ["boolean"],
+        "pos_label": [numbers.Real, str, "boolean"],
+    },
+    prefer_skip_nested_validation=True,
+)
 def chance_level(scoring, y, *, classifier=True, pos_label=1):
     """The score of a model with no skill, for a metric and the labels it is scored on.
 
@@ -139,6 +165,11 @@ def _nested_mean(estimator, X, y, groups, seed, protocol):
     return float(np.nanmean(results["test_score"]))
 
 
+@validate_params(
+    {**PERMUTATION_CONSTRAINTS, "y": ["array-like"], "with_estimate": ["boolean"]},
+    # **protocol goes unchecked to nested_cross_validate, which must check it
+    prefer_skip_nested_validation=False,
+)
 def permutation_check(
     estimator,
     X,
@@ -187,11 +218,6 @@ def permutation_check(
     -------
     report : PermutationReport
     """
-    if not isinstance(n_permutations, int) or n_permutations < 2:
-        raise ValueError(
-            "The 'n_permutations' parameter of audit must be an int >= 2 (an interval needs "
-            f"two estimates). Got {n_permutations!r} instead."
-        )
     rng = check_random_state(random_state)
     y = np.asarray(y)
     seed = int(rng.randint(2**31 - 1))

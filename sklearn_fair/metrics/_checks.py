@@ -1,8 +1,23 @@
-"""Input checks shared by the metric functions."""
+"""Input checks shared by the metric functions.
+
+The parameters themselves are checked by scikit-learn's ``validate_params``, with the
+constraints below; what depends on the data (NaN labels, lengths, a ``pos_label`` that is
+not among the labels) is checked here.
+"""
 
 import numbers
 
 import numpy as np
+from sklearn.utils._param_validation import StrOptions
+
+from ..utils import IntervalNotBool, OptionsNotBool
+
+#: None (estimate it from the data) or a prevalence strictly between 0 and 1.
+PREVALENCE = [IntervalNotBool(numbers.Real, 0, 1, closed="neither"), None]
+#: The value of an undefined metric, as in scikit-learn.
+ZERO_DIVISION = [StrOptions({"warn"}), OptionsNotBool(numbers.Real, {0.0, 1.0}), "nan"]
+#: A label: a number, a str or a bool.
+POS_LABEL = [numbers.Real, str, "boolean"]
 
 
 def _has_nan(array):
@@ -69,19 +84,3 @@ def check_pos_label(pos_label, y_true, y_pred):
             f"The 'pos_label' parameter must be one of the labels {labels.tolist()}. "
             f"Got {pos_label!r} instead."
         )
-
-
-def check_prevalence(prevalence):
-    """Return ``prevalence`` as a float after checking it is None or in (0, 1)."""
-    if prevalence is None:
-        return None
-    if (
-        isinstance(prevalence, bool)
-        or not isinstance(prevalence, numbers.Real)
-        or not 0.0 < float(prevalence) < 1.0
-    ):
-        raise ValueError(
-            "The 'prevalence' parameter must be None (estimate it from the data) or a "
-            f"number strictly between 0 and 1. Got {prevalence!r} instead."
-        )
-    return float(prevalence)

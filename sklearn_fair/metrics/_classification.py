@@ -1,17 +1,27 @@
 """Classification metrics: Cohen's kappa, sensitivity, specificity, PPV and NPV."""
 
-import numbers
 import warnings
 
-import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.metrics import cohen_kappa_score, multilabel_confusion_matrix
+from sklearn.utils._param_validation import StrOptions, validate_params
 
-from ._checks import check_pos_label, check_prevalence, check_targets
+from ._checks import POS_LABEL, PREVALENCE, ZERO_DIVISION, check_pos_label, check_targets
 
-_KAPPA_WEIGHTS = ("linear", "quadratic")
+#: The ``weights`` of Cohen's kappa.
+KAPPA_WEIGHTS = [StrOptions({"linear", "quadratic"}), None]
 
 
+@validate_params(
+    {
+        "y_true": ["array-like"],
+        "y_pred": ["array-like"],
+        "labels": ["array-like", None],
+        "weights": KAPPA_WEIGHTS,
+        "sample_weight": ["array-like", None],
+    },
+    prefer_skip_nested_validation=True,
+)
 def kappa(y_true, y_pred, *, labels=None, weights=None, sample_weight=None):
     """Cohen's kappa: agreement between two labelings, corrected for chance.
 
@@ -46,31 +56,11 @@ def kappa(y_true, y_pred, *, labels=None, weights=None, sample_weight=None):
     >>> round(kappa([0, 1, 2, 2], [0, 2, 2, 2], weights="quadratic"), 4)  # 5/6
     0.8333
     """
-    if not (weights is None or (isinstance(weights, str) and weights in _KAPPA_WEIGHTS)):
-        raise ValueError(
-            "The 'weights' parameter of kappa must be None, 'linear' or 'quadratic'. "
-            f"Got {weights!r} instead."
-        )
     y_true, y_pred, sample_weight = check_targets(y_true, y_pred, sample_weight)
     return float(
         cohen_kappa_score(
             y_true, y_pred, labels=labels, weights=weights, sample_weight=sample_weight
         )
-    )
-
-
-def _check_zero_division(zero_division):
-    if isinstance(zero_division, str) and zero_division == "warn":
-        return
-    if (
-        isinstance(zero_division, numbers.Real)
-        and not isinstance(zero_division, bool)
-        and (zero_division in (0, 1) or np.isnan(zero_division))
-    ):
-        return
-    raise ValueError(
-        "The 'zero_division' parameter must be 'warn', 0.0, 1.0 or np.nan. "
-        f"Got {zero_division!r} instead."
     )
 
 
@@ -90,7 +80,6 @@ def _divide(numerator, denominator, metric, why, zero_division):
 
 def _counts(y_true, y_pred, pos_label, sample_weight, zero_division):
     """Return (tn, fp, fn, tp) of ``pos_label`` against all other labels."""
-    _check_zero_division(zero_division)
     y_true, y_pred, sample_weight = check_targets(y_true, y_pred, sample_weight)
     check_pos_label(pos_label, y_true, y_pred)
     matrix = multilabel_confusion_matrix(
@@ -114,11 +103,22 @@ _COMMON_PARAMETERS = """y_true : array-like of shape (n_samples,)
         as scikit-learn's metrics do."""
 
 
+_BINARY_CONSTRAINTS = {
+    "y_true": ["array-like"],
+    "y_pred": ["array-like"],
+    "pos_label": POS_LABEL,
+    "sample_weight": ["array-like", None],
+    "zero_division": ZERO_DIVISION,
+}
+
+
+@validate_params(_BINARY_CONSTRAINTS, prefer_skip_nested_validation=True)
 def sensitivity(y_true, y_pred, *, pos_label=1, sample_weight=None, zero_division="warn"):
     tn, fp, fn, tp = _counts(y_true, y_pred, pos_label, sample_weight, zero_division)
     return _divide(tp, tp + fn, "Sensitivity", "no positive samples", zero_division)
 
 
+@validate_params(_BINARY_CONSTRAINTS, prefer_skip_nested_validation=True)
 def specificity(y_true, y_pred, *, pos_label=1, sample_weight=None, zero_division="warn"):
     tn, fp, fn, tp = _counts(y_true, y_pred, pos_label, sample_weight, zero_division)
     return _divide(tn, tn + fp, "Specificity", "no negative samples", zero_division)
@@ -127,7 +127,7 @@ def specificity(y_true, y_pred, *, pos_label=1, sample_weight=None, zero_divisio
 def _predictive_value(
     y_true, y_pred, prevalence, pos_label, sample_weight, zero_division, positive
 ):
-    prevalence = check_prevalence(prevalence)
+    prevalence = None if prevalence is None else float(prevalence)
     tn, fp, fn, tp = _counts(y_true, y_pred, pos_label, sample_weight, zero_division)
     name = "PPV" if positive else "NPV"
     if prevalence is None:
@@ -147,12 +147,18 @@ def _predictive_value(
     return _divide(numerator, denominator, name, "denominator of Bayes' rule is 0", zero_division)
 
 
+@validate_params(
+    {**_BINARY_CONSTRAINTS, "prevalence": PREVALENCE}, prefer_skip_nested_validation=True
+)
 def ppv(y_true, y_pred, *, prevalence=None, pos_label=1, sample_weight=None, zero_division="warn"):
     return _predictive_value(
         y_true, y_pred, prevalence, pos_label, sample_weight, zero_division, positive=True
     )
 
 
+@validate_params(
+    {**_BINARY_CONSTRAINTS, "prevalence": PREVALENCE}, prefer_skip_nested_validation=True
+)
 def npv(y_true, y_pred, *, prevalence=None, pos_label=1, sample_weight=None, zero_division="warn"):
     return _predictive_value(
         y_true, y_pred, prevalence, pos_label, sample_weight, zero_division, positive=False

@@ -10,6 +10,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 from sklearn.base import is_classifier, is_regressor
+from sklearn.utils._param_validation import validate_params
 
 from ._scorer import get_scorer_names
 
@@ -153,6 +154,10 @@ def _default_score(estimator):
     return "score", "the estimator's own score method (scoring=None)"
 
 
+@validate_params(
+    {"scoring": [str, callable, None], "estimator": "no_validation", "name": [str, None]},
+    prefer_skip_nested_validation=True,
+)
 def metric_display_name(scoring=None, *, estimator=None, name=None):
     """The name to print for a metric, and the sign that turns its scores into printed values.
 
@@ -203,19 +208,9 @@ def metric_display_name(scoring=None, *, estimator=None, name=None):
         sign = 1
     elif isinstance(scoring, str):
         derived, sign = _from_name(scoring)
-    elif callable(scoring):
-        derived, sign = _from_callable(scoring)
     else:
-        raise TypeError(
-            "The 'scoring' parameter of metric_display_name must be a str, a callable or "
-            f"None. Got {type(scoring).__name__} instead."
-        )
+        derived, sign = _from_callable(scoring)
     if name is not None:
-        if not isinstance(name, str):
-            raise TypeError(
-                "The 'name' parameter of metric_display_name must be a str or None. Got "
-                f"{type(name).__name__} instead."
-            )
         if sign < 0 and name.startswith(_NEGATED):
             name = name[len(_NEGATED) :]
         derived = _words(name) if _is_known(name) else name

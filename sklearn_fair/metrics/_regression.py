@@ -4,10 +4,20 @@ import warnings
 
 import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
+from sklearn.utils._param_validation import validate_params
 
 from ._checks import check_targets
 
 
+@validate_params(
+    {
+        "y_true": ["array-like"],
+        "y_pred": ["array-like"],
+        "bias": ["boolean"],
+        "sample_weight": ["array-like", None],
+    },
+    prefer_skip_nested_validation=True,
+)
 def concordance_correlation_coefficient(y_true, y_pred, *, bias=True, sample_weight=None):
     """Lin's concordance correlation coefficient (CCC).
 
@@ -46,8 +56,6 @@ def concordance_correlation_coefficient(y_true, y_pred, *, bias=True, sample_wei
     >>> round(concordance_correlation_coefficient([1, 2, 3, 4], [2, 3, 4, 5], bias=False), 4)
     0.7692
     """
-    if not isinstance(bias, (bool, np.bool_)):
-        raise ValueError(f"The 'bias' parameter must be True or False. Got {bias!r} instead.")
     y_true, y_pred, sample_weight = check_targets(y_true, y_pred, sample_weight)
     if y_true.dtype.kind not in "biuf" or y_pred.dtype.kind not in "biuf":
         raise ValueError(

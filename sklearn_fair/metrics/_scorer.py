@@ -5,12 +5,20 @@ import copy
 from sklearn.metrics import get_scorer as _sklearn_get_scorer
 from sklearn.metrics import get_scorer_names as _sklearn_get_scorer_names
 from sklearn.metrics import make_scorer
+from sklearn.utils._param_validation import validate_params
 
-from ._checks import check_prevalence
-from ._classification import _check_zero_division, kappa, npv, ppv, sensitivity, specificity
+from ._checks import POS_LABEL, PREVALENCE, ZERO_DIVISION
+from ._classification import KAPPA_WEIGHTS, kappa, npv, ppv, sensitivity, specificity
 from ._regression import concordance_correlation_coefficient
 
+# The factories check their parameters when they are called, not in the middle of a search.
+_BINARY_CONSTRAINTS = {"pos_label": POS_LABEL, "zero_division": ZERO_DIVISION}
 
+
+@validate_params(
+    {"weights": KAPPA_WEIGHTS, "labels": ["array-like", None]},
+    prefer_skip_nested_validation=True,
+)
 def make_kappa_scorer(*, weights=None, labels=None):
     """Make a scorer of Cohen's kappa for scikit-learn's searches and cross-validation.
 
@@ -36,15 +44,10 @@ def make_kappa_scorer(*, weights=None, labels=None):
     >>> scorer(LogisticRegression().fit(X, y), X, y)
     1.0
     """
-    kappa([0, 1], [0, 1], weights=weights)  # fail now on a bad 'weights', not in a search
     return make_scorer(kappa, weights=weights, labels=labels)
 
 
-def _make_binary_scorer(metric, pos_label, **kwargs):
-    _check_zero_division(kwargs["zero_division"])  # fail now, not in the middle of a search
-    return make_scorer(metric, pos_label=pos_label, **kwargs)
-
-
+@validate_params(_BINARY_CONSTRAINTS, prefer_skip_nested_validation=True)
 def make_sensitivity_scorer(*, pos_label=1, zero_division="warn"):
     """Make a scorer of :func:`~sklearn_fair.metrics.sensitivity`.
 
@@ -69,9 +72,10 @@ def make_sensitivity_scorer(*, pos_label=1, zero_division="warn"):
     >>> scorer(DummyClassifier().fit(X, y), X, y)
     1.0
     """
-    return _make_binary_scorer(sensitivity, pos_label, zero_division=zero_division)
+    return make_scorer(sensitivity, pos_label=pos_label, zero_division=zero_division)
 
 
+@validate_params(_BINARY_CONSTRAINTS, prefer_skip_nested_validation=True)
 def make_specificity_scorer(*, pos_label=1, zero_division="warn"):
     """Make a scorer of :func:`~sklearn_fair.metrics.specificity`.
 
@@ -96,9 +100,12 @@ def make_specificity_scorer(*, pos_label=1, zero_division="warn"):
     >>> scorer(DummyClassifier().fit(X, y), X, y)
     0.0
     """
-    return _make_binary_scorer(specificity, pos_label, zero_division=zero_division)
+    return make_scorer(specificity, pos_label=pos_label, zero_division=zero_division)
 
 
+@validate_params(
+    {**_BINARY_CONSTRAINTS, "prevalence": PREVALENCE}, prefer_skip_nested_validation=True
+)
 def make_ppv_scorer(*, prevalence=None, pos_label=1, zero_division="warn"):
     """Make a scorer of :func:`~sklearn_fair.metrics.ppv`, optionally at a prevalence.
 
@@ -130,10 +137,12 @@ def make_ppv_scorer(*, prevalence=None, pos_label=1, zero_division="warn"):
     >>> scores.shape
     (3,)
     """
-    check_prevalence(prevalence)
-    return _make_binary_scorer(ppv, pos_label, prevalence=prevalence, zero_division=zero_division)
+    return make_scorer(ppv, pos_label=pos_label, prevalence=prevalence, zero_division=zero_division)
 
 
+@validate_params(
+    {**_BINARY_CONSTRAINTS, "prevalence": PREVALENCE}, prefer_skip_nested_validation=True
+)
 def make_npv_scorer(*, prevalence=None, pos_label=1, zero_division="warn"):
     """Make a scorer of :func:`~sklearn_fair.metrics.npv`, optionally at a prevalence.
 
@@ -160,10 +169,10 @@ def make_npv_scorer(*, prevalence=None, pos_label=1, zero_division="warn"):
     >>> make_npv_scorer(prevalence=0.5)(DummyClassifier().fit(X, y), X, y)
     0.5
     """
-    check_prevalence(prevalence)
-    return _make_binary_scorer(npv, pos_label, prevalence=prevalence, zero_division=zero_division)
+    return make_scorer(npv, pos_label=pos_label, prevalence=prevalence, zero_division=zero_division)
 
 
+@validate_params({"bias": ["boolean"]}, prefer_skip_nested_validation=True)
 def make_ccc_scorer(*, bias=True):
     """Make a scorer of Lin's concordance correlation coefficient for regressors.
 
@@ -185,7 +194,6 @@ def make_ccc_scorer(*, bias=True):
     >>> round(make_ccc_scorer()(LinearRegression().fit(X, y), X, y), 6)
     1.0
     """
-    concordance_correlation_coefficient([0.0, 1.0], [0.0, 1.0], bias=bias)
     return make_scorer(concordance_correlation_coefficient, bias=bias)
 
 
@@ -217,6 +225,7 @@ def get_scorer_names():
     return sorted(set(_SCORERS) | set(_sklearn_get_scorer_names()))
 
 
+@validate_params({"scoring": [str, callable, None]}, prefer_skip_nested_validation=True)
 def get_scorer(scoring):
     """Return the scorer for a name: ours ("kappa", "ppv", ...) or any of scikit-learn's.
 

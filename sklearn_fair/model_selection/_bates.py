@@ -34,10 +34,10 @@ import numpy as np
 from scipy.special import ndtri
 from sklearn.base import is_classifier
 from sklearn.model_selection import KFold
-from sklearn.utils._param_validation import HasMethods, Interval, StrOptions, validate_params
+from sklearn.utils._param_validation import StrOptions, validate_params
 from sklearn.utils.validation import _num_samples, check_consistent_length
 
-from ..utils import as_generator
+from ..utils import RANDOM_STATE_CONSTRAINTS, EstimatorInstance, IntervalNotBool, as_generator
 from ._nested._candidates import random_state_params
 from ._nested._data import RunData
 from ._nested._running import run_tasks
@@ -346,15 +346,15 @@ def _fixed_seeds(estimator, rng):
 
 @validate_params(
     {
-        "estimator": [HasMethods(["fit", "predict"])],
+        "estimator": [EstimatorInstance(["fit", "predict"])],
         "X": ["array-like", "sparse matrix"],
         "y": ["array-like"],
         "loss": [StrOptions({"auto", *_LOSSES}), callable],
-        "n_folds": [Interval(numbers.Integral, 3, None, closed="left")],
-        "n_repetitions": [Interval(numbers.Integral, 1, None, closed="left")],
-        "confidence": [Interval(numbers.Real, 0, 1, closed="neither")],
+        "n_folds": [IntervalNotBool(numbers.Integral, 3, None, closed="left")],
+        "n_repetitions": [IntervalNotBool(numbers.Integral, 1, None, closed="left")],
+        "confidence": [IntervalNotBool(numbers.Real, 0, 1, closed="neither")],
         "n_jobs": [numbers.Integral, None],
-        "random_state": ["random_state", np.random.Generator],
+        "random_state": RANDOM_STATE_CONSTRAINTS,
         "verbose": ["verbose"],
     },
     prefer_skip_nested_validation=False,

@@ -8,7 +8,12 @@ from sklearn.utils import resample
 from sklearn.utils.validation import _num_samples
 
 from ..exceptions import InvalidSplitError
-from ..utils import check_random_state
+from ..utils import (
+    RANDOM_STATE_CONSTRAINTS,
+    IntervalNotBool,
+    check_parameter_constraints,
+    check_random_state,
+)
 
 __all__ = ["Bootstrap"]
 
@@ -74,6 +79,12 @@ class Bootstrap(BaseCrossValidator):
     (8, True, 0)
     """
 
+    _parameter_constraints = {
+        "n_resamples": [IntervalNotBool(numbers.Integral, 1, None, closed="left")],
+        "stratify": ["boolean"],
+        "random_state": RANDOM_STATE_CONSTRAINTS,
+    }
+
     def __init__(self, n_resamples=25, *, stratify=False, random_state=None):
         self.n_resamples = n_resamples
         self.stratify = stratify
@@ -81,7 +92,7 @@ class Bootstrap(BaseCrossValidator):
 
     def get_n_splits(self, X=None, y=None, groups=None):
         """Return the number of resamples, ``n_resamples``."""
-        self._check_params()
+        check_parameter_constraints(self)
         return self.n_resamples
 
     def split(self, X, y=None, groups=None):
@@ -108,7 +119,7 @@ class Bootstrap(BaseCrossValidator):
         InvalidSplitError
             If a resample leaves no row out of bag.
         """
-        self._check_params()
+        check_parameter_constraints(self)
         n_samples = _num_samples(X)
         if n_samples < 1:
             raise ValueError("Bootstrap.split needs at least 1 sample; X has none.")
@@ -141,15 +152,3 @@ class Bootstrap(BaseCrossValidator):
                     "use more samples or another random_state."
                 )
             yield train, test
-
-    def _check_params(self):
-        n = self.n_resamples
-        if not isinstance(n, numbers.Integral) or isinstance(n, bool) or n < 1:
-            raise ValueError(
-                f"The 'n_resamples' parameter of Bootstrap must be an int >= 1. Got {n!r} instead."
-            )
-        if not isinstance(self.stratify, (bool, np.bool_)):
-            raise ValueError(
-                "The 'stratify' parameter of Bootstrap must be True or False. "
-                f"Got {self.stratify!r} instead."
-            )

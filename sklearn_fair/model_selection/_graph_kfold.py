@@ -1,8 +1,17 @@
 """Stratified k-fold over graphs whose class labels live on the graphs themselves."""
 
+import numbers
+
 from sklearn.model_selection import StratifiedKFold
 
-from ..utils import check_random_state, is_graph_data, read_graph_labels
+from ..utils import (
+    RANDOM_STATE_CONSTRAINTS,
+    IntervalNotBool,
+    check_parameter_constraints,
+    check_random_state,
+    is_graph_data,
+    read_graph_labels,
+)
 
 __all__ = ["StratifiedGraphKFold"]
 
@@ -50,6 +59,12 @@ class StratifiedGraphKFold(StratifiedKFold):
     [[0, 0, 1], [0, 0, 1], [0, 0, 1]]
     """
 
+    _parameter_constraints = {
+        "n_splits": [IntervalNotBool(numbers.Integral, 2, None, closed="left")],
+        "shuffle": ["boolean"],
+        "random_state": RANDOM_STATE_CONSTRAINTS,
+    }
+
     def __init__(self, n_splits=10, *, shuffle=True, random_state=None):
         super().__init__(n_splits=n_splits, shuffle=shuffle, random_state=random_state)
 
@@ -80,6 +95,7 @@ class StratifiedGraphKFold(StratifiedKFold):
             If ``y`` is None and ``X`` is not graph data, or a graph has no
             label or more than one (the message names its index).
         """
+        check_parameter_constraints(self)
         if y is None:
             if not is_graph_data(X):
                 raise ValueError(
@@ -87,8 +103,7 @@ class StratifiedGraphKFold(StratifiedKFold):
                     f"their label as '.y'; got X of type {type(X).__name__} and y=None."
                 )
             y = read_graph_labels(X)
-        # scikit-learn's StratifiedKFold takes a RandomState: turn a Generator into one, and
-        # check the seed as every random_state of this package is checked
+        # scikit-learn's StratifiedKFold takes a RandomState: turn a Generator into one
         random_state = check_random_state(self.random_state) if self.shuffle else None
         cv = StratifiedKFold(self.n_splits, shuffle=self.shuffle, random_state=random_state)
         return cv.split(X, y, groups)

@@ -6,7 +6,12 @@ import numpy as np
 from sklearn.model_selection import BaseShuffleSplit, ShuffleSplit, StratifiedShuffleSplit
 from sklearn.utils.validation import _num_samples
 
-from ..utils import check_random_state
+from ..utils import (
+    RANDOM_STATE_CONSTRAINTS,
+    IntervalNotBool,
+    check_parameter_constraints,
+    check_random_state,
+)
 
 __all__ = ["HoldoutSplit"]
 
@@ -96,6 +101,16 @@ class HoldoutSplit(BaseShuffleSplit):
     # GroupsConsumerMixin, which is private), so that metadata routing passes them here
     __metadata_request__split = {"groups": True}
 
+    _parameter_constraints = {
+        "test_size": [
+            IntervalNotBool(numbers.Real, 0, 1, closed="neither"),
+            IntervalNotBool(numbers.Integral, 1, None, closed="left"),
+        ],
+        "stratify": ["boolean", None],
+        "shuffle": ["boolean"],
+        "random_state": RANDOM_STATE_CONSTRAINTS,
+    }
+
     def __init__(self, test_size=0.1, *, stratify=None, shuffle=True, random_state=None):
         # BaseShuffleSplit.__init__ is not called: its n_splits and train_size are not
         # parameters of a single hold-out, and __init__ stores only our own, unchanged.
@@ -181,32 +196,7 @@ class HoldoutSplit(BaseShuffleSplit):
         return n_test
 
     def _check_params(self):
-        size = self.test_size
-        valid = (
-            isinstance(size, numbers.Real)
-            and not isinstance(size, bool)
-            and (
-                (isinstance(size, numbers.Integral) and size >= 1)
-                or (not isinstance(size, numbers.Integral) and 0 < size < 1)
-            )
-        )
-        if not valid:
-            raise ValueError(
-                "The 'test_size' parameter of HoldoutSplit must be a float in (0, 1) "
-                f"or an int >= 1. Got {size!r} instead."
-            )
-        if not isinstance(self.shuffle, (bool, np.bool_)):
-            raise ValueError(
-                "The 'shuffle' parameter of HoldoutSplit must be True or False. "
-                f"Got {self.shuffle!r} instead."
-            )
-        if self.stratify not in (None, True, False):
-            raise ValueError(
-                "The 'stratify' parameter of HoldoutSplit must be None, True or False. "
-                f"Got {self.stratify!r} instead."
-            )
-        if isinstance(self.random_state, numbers.Integral):
-            check_random_state(self.random_state)  # refuses what no generator takes, e.g. -1
+        check_parameter_constraints(self)
         if not self.shuffle and self.random_state is not None:
             raise ValueError(
                 "HoldoutSplit(shuffle=False) holds out the last rows, so a random_state has no "

@@ -1,12 +1,15 @@
 """An outer splitter that replays given splits, inner model-selection splits included."""
 
+import numbers
 from collections.abc import Iterator
 
 from sklearn.model_selection import BaseCrossValidator
+from sklearn.utils._param_validation import validate_params
 from sklearn.utils.validation import _num_samples
 
 from ..exceptions import SplitsMismatchError
-from ._saved_splits import SavedSplits, as_saved_splits, labels_fingerprint
+from ..utils import IntervalNotBool, check_parameter_constraints
+from ._saved_splits import SPLITS, SavedSplits, as_saved_splits, labels_fingerprint
 
 __all__ = ["PredefinedSplits"]
 
@@ -46,11 +49,14 @@ class PredefinedSplits(BaseCrossValidator):
     True
     """
 
+    _parameter_constraints = {"splits": SPLITS}
+
     def __init__(self, splits):
         # A generator could be read only once; keep what it yields.
         self.splits = list(splits) if isinstance(splits, Iterator) else splits
 
     def _saved(self, n_samples=None):
+        check_parameter_constraints(self)
         if isinstance(self.splits, SavedSplits):
             return self.splits
         return as_saved_splits(self.splits, n_samples=n_samples, name="PredefinedSplits")
@@ -104,6 +110,10 @@ class PredefinedSplits(BaseCrossValidator):
                 )
         return ((train.copy(), test.copy()) for train, test in saved.folds)
 
+    @validate_params(
+        {"fold": [IntervalNotBool(numbers.Integral, 0, None, closed="left")]},
+        prefer_skip_nested_validation=True,
+    )
     def get_inner_splits(self, fold):
         """Return the stored model-selection splits of outer fold ``fold``.
 
@@ -125,7 +135,7 @@ class PredefinedSplits(BaseCrossValidator):
             If ``fold`` is not the number of an outer fold.
         """
         n_folds = self.get_n_splits()
-        if not 0 <= fold < n_folds:
+        if fold >= n_folds:
             raise ValueError(
                 f"The 'fold' parameter of get_inner_splits must be in [0, {n_folds}); "
                 f"outer fold {fold!r} does not exist."

@@ -4,12 +4,22 @@ import numbers
 
 import numpy as np
 from sklearn.model_selection import BaseCrossValidator, StratifiedKFold
+from sklearn.utils._param_validation import validate_params
 
-from ..utils import check_random_state
+from ..utils import (
+    RANDOM_STATE_CONSTRAINTS,
+    IntervalNotBool,
+    check_parameter_constraints,
+    check_random_state,
+)
 
 __all__ = ["QuantileStratifiedKFold", "RepeatedQuantileStratifiedKFold", "quantile_strata"]
 
+_N_BINS = [IntervalNotBool(numbers.Integral, 2, None, closed="left")]
+_N_SPLITS = [IntervalNotBool(numbers.Integral, 2, None, closed="left")]
 
+
+@validate_params({"y": ["array-like"], "n_bins": _N_BINS}, prefer_skip_nested_validation=True)
 def quantile_strata(y, n_bins):
     """Return the quantile bin (0 to ``n_bins - 1``) of every value of ``y``.
 
@@ -36,8 +46,6 @@ def quantile_strata(y, n_bins):
     >>> quantile_strata([5.0, 1.0, 3.0, 8.0, 2.0, 9.0, 4.0, 7.0], n_bins=4)
     array([2, 0, 1, 3, 0, 3, 1, 2])
     """
-    if not isinstance(n_bins, numbers.Integral) or isinstance(n_bins, bool) or n_bins < 2:
-        raise ValueError(f"The 'n_bins' parameter must be an int >= 2. Got {n_bins!r} instead.")
     y = np.asarray(y)
     if y.ndim != 1 or y.dtype.kind not in "iuf" or y.size == 0:
         raise ValueError(
@@ -97,6 +105,13 @@ class QuantileStratifiedKFold(StratifiedKFold):
     [2, 2, 2, 2, 2]
     """
 
+    _parameter_constraints = {
+        "n_splits": _N_SPLITS,
+        "n_bins": _N_BINS,
+        "shuffle": ["boolean"],
+        "random_state": RANDOM_STATE_CONSTRAINTS,
+    }
+
     def __init__(self, n_splits=5, *, n_bins=4, shuffle=True, random_state=None):
         super().__init__(n_splits=n_splits, shuffle=shuffle, random_state=random_state)
         self.n_bins = n_bins
@@ -124,12 +139,12 @@ class QuantileStratifiedKFold(StratifiedKFold):
             If a quantile bin of ``y`` holds fewer than ``n_splits`` rows; the
             message names ``n_bins`` and the largest value that works.
         """
+        check_parameter_constraints(self)
         if y is None:
             raise ValueError("QuantileStratifiedKFold.split needs the numeric outcome y.")
         strata = quantile_strata(y, self.n_bins)
         check_bin_sizes(y, strata, self.n_splits, self.n_bins, type(self).__name__)
-        # scikit-learn's StratifiedKFold takes a RandomState: turn a Generator into one, and
-        # check the seed as every random_state of this package is checked
+        # scikit-learn's StratifiedKFold takes a RandomState: turn a Generator into one
         random_state = check_random_state(self.random_state) if self.shuffle else None
         cv = StratifiedKFold(self.n_splits, shuffle=self.shuffle, random_state=random_state)
         return cv.split(X, strata, groups)
@@ -196,6 +211,13 @@ class RepeatedQuantileStratifiedKFold(BaseCrossValidator):
     60
     """
 
+    _parameter_constraints = {
+        "n_splits": _N_SPLITS,
+        "n_bins": _N_BINS,
+        "n_repeats": [IntervalNotBool(numbers.Integral, 1, None, closed="left")],
+        "random_state": RANDOM_STATE_CONSTRAINTS,
+    }
+
     def __init__(self, n_splits=5, *, n_bins=4, n_repeats=10, random_state=None):
         self.n_splits = n_splits
         self.n_bins = n_bins
@@ -204,7 +226,7 @@ class RepeatedQuantileStratifiedKFold(BaseCrossValidator):
 
     def get_n_splits(self, X=None, y=None, groups=None):
         """Return ``n_splits * n_repeats``."""
-        self._check_n_repeats()
+        check_parameter_constraints(self)
         return self.n_splits * self.n_repeats
 
     def split(self, X, y, groups=None):
@@ -230,23 +252,14 @@ class RepeatedQuantileStratifiedKFold(BaseCrossValidator):
             If a quantile bin of ``y`` holds fewer than ``n_splits`` rows; the
             message names ``n_bins`` and the largest value that works.
         """
-        self._check_n_repeats()
+        check_parameter_constraints(self)
         if y is None:
             raise ValueError("RepeatedQuantileStratifiedKFold.split needs the numeric outcome y.")
         strata = quantile_strata(y, self.n_bins)
-        if isinstance(self.n_splits, numbers.Integral):  # else the folds' own check says so
-            check_bin_sizes(y, strata, self.n_splits, self.n_bins, type(self).__name__)
+        check_bin_sizes(y, strata, self.n_splits, self.n_bins, type(self).__name__)
         rng = check_random_state(self.random_state)
         for _ in range(self.n_repeats):
             cv = QuantileStratifiedKFold(
                 self.n_splits, n_bins=self.n_bins, shuffle=True, random_state=rng
             )
             yield from cv.split(X, y, groups)
-
-    def _check_n_repeats(self):
-        n = self.n_repeats
-        if not isinstance(n, numbers.Integral) or isinstance(n, bool) or n < 1:
-            raise ValueError(
-                "The 'n_repeats' parameter of RepeatedQuantileStratifiedKFold must be an "
-                f"int >= 1. Got {n!r} instead."
-            )

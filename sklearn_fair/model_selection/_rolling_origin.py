@@ -6,6 +6,8 @@ import numpy as np
 from sklearn.model_selection import BaseCrossValidator
 from sklearn.utils.validation import _num_samples
 
+from ..utils import IntervalNotBool, check_parameter_constraints
+
 __all__ = ["RollingOrigin"]
 
 
@@ -89,6 +91,14 @@ class RollingOrigin(BaseCrossValidator):
     [2 3 4] [5 6]
     """
 
+    _parameter_constraints = {
+        "initial": [IntervalNotBool(numbers.Integral, 1, None, closed="left")],
+        "assess": [IntervalNotBool(numbers.Integral, 1, None, closed="left")],
+        "cumulative": ["boolean"],
+        "skip": [IntervalNotBool(numbers.Integral, 0, None, closed="left")],
+        "lag": [IntervalNotBool(numbers.Integral, 0, None, closed="left")],
+    }
+
     def __init__(self, initial, assess=1, *, cumulative=True, skip=0, lag=0):
         self.initial = initial
         self.assess = assess
@@ -150,21 +160,9 @@ class RollingOrigin(BaseCrossValidator):
         return range(self.initial, n_samples - self.assess + 1, self.skip + 1)
 
     def _check_params(self):
-        for name, minimum in (("initial", 1), ("assess", 1), ("skip", 0), ("lag", 0)):
-            value = getattr(self, name)
-            is_int = isinstance(value, numbers.Integral) and not isinstance(value, bool)
-            if not is_int or value < minimum:
-                raise ValueError(
-                    f"The '{name}' parameter of RollingOrigin must be an int >= {minimum}. "
-                    f"Got {value!r} instead."
-                )
+        check_parameter_constraints(self)
         if self.lag > self.initial:
             raise ValueError(
                 f"The 'lag' parameter of RollingOrigin must be at most initial={self.initial}. "
                 f"Got {self.lag!r} instead."
-            )
-        if not isinstance(self.cumulative, (bool, np.bool_)):
-            raise ValueError(
-                "The 'cumulative' parameter of RollingOrigin must be True or False. "
-                f"Got {self.cumulative!r} instead."
             )

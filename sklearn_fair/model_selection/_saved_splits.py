@@ -30,11 +30,13 @@ import hashlib
 import json
 import numbers
 import os
+from collections.abc import Iterable
 
 import numpy as np
+from sklearn.utils._param_validation import StrOptions, validate_params
 
 from ..exceptions import InvalidSplitError, SplitsMismatchError
-from ..utils import to_numpy
+from ..utils import IntervalNotBool, to_numpy
 from ._bounded_json import read_json
 from ._split_validation import check_partition, validate_inner_splits, validate_splits
 
@@ -42,7 +44,6 @@ __all__ = ["SavedSplits", "labels_fingerprint", "load_splits", "save_splits"]
 
 FORMAT_NAME = "sklearn-fair-splits"
 FORMAT_VERSION = 1
-_FORMATS = ("sklearn-fair", "gnn-comparison")
 
 #: Default cap on the size of a splits file (64 MiB: 10 outer folds of a million samples).
 MAX_BYTES = 64 * 2**20
@@ -52,8 +53,11 @@ MAX_DEPTH = 32
 #: sets, so its outer training sets are built; 10 folds of 3.7 million samples fit).
 MAX_IMPLIED_INDICES = 2**25
 _INTP = np.iinfo(np.intp)
+# open() takes an int as a file descriptor: refuse it rather than read or close one
+_PATH = [str, os.PathLike]
 
 
+@validate_params({"y": ["array-like"]}, prefer_skip_nested_validation=True)
 def labels_fingerprint(y):
     """Return a fingerprint of the labels ``y``, to tell data sets apart.
 
@@ -184,11 +188,6 @@ def _normalise(splits):
     """Split an iterable of (train, test[, inner]) items into folds and inner splits."""
     if isinstance(splits, SavedSplits):
         return list(splits.folds), splits.inner_splits
-    if not hasattr(splits, "__iter__"):
-        raise TypeError(
-            "The 'splits' parameter must be an iterable of (train, test) or (train, test, inner) "
-            f"items, e.g. cv.split(X, y). Got {type(splits).__name__} instead."
-        )
     folds, inner_splits = [], []
     for number, item in enumerate(splits):
         item = tuple(item) if isinstance(item, (list, tuple)) else item
@@ -211,14 +210,16 @@ def _max_index_plus_one(folds, inner_splits):
     return int(max(a.max() for a in arrays)) + 1 if arrays else 0
 
 
+#: What save_splits and PredefinedSplits take as splits.
+SPLITS = [SavedSplits, Iterable]
+
+
 def as_saved_splits(splits, *, n_samples=None, y=None, name="splits"):
-    """Validate any splits (SavedSplits, pairs or triples) and return a SavedSplits."""
-    if n_samples is not None and (
-        isinstance(n_samples, bool) or not isinstance(n_samples, numbers.Integral) or n_samples < 1
-    ):
-        raise ValueError(
-            f"The 'n_samples' parameter must be None or an int >= 1. Got {n_samples!r} instead."
-        )
+    """Validate any splits (SavedSplits, pairs or triples) and return a SavedSplits.
+
+    ``splits`` is one of :data:`SPLITS` and ``n_samples`` None or an int >= 1 (the public
+    callers check both).
+    """
     fingerprint = getattr(splits, "labels_fingerprint", None)
     folds, inner_splits = _normalise(splits)
     if isinstance(splits, SavedSplits):
@@ -250,6 +251,15 @@ def as_saved_splits(splits, *, n_samples=None, y=None, name="splits"):
     )
 
 
+@validate_params(
+    {
+        "splits": SPLITS,
+        "path": _PATH,
+        "y": ["array-like", None],
+        "n_samples": [IntervalNotBool(numbers.Integral, 1, None, closed="left"), None],
+    },
+    prefer_skip_nested_validation=True,
+)
 def save_splits(splits, path, *, y=None, n_samples=None):
     """Write resampling splits to a JSON file in the sklearn-fair format.
 
@@ -293,7 +303,6 @@ def save_splits(splits, path, *, y=None, n_samples=None):
     >>> load_splits(path)
     SavedSplits(n_folds=3, n_samples=12, kfold=True, inner_splits=no, fingerprint=yes)
     """
-    _check_path(path, "save_splits")
     saved = as_saved_splits(splits, n_samples=n_samples, y=y)
     folds = []
     for fold, (train, test) in enumerate(saved.folds):
@@ -315,6 +324,14 @@ def save_splits(splits, path, *, y=None, n_samples=None):
         file.write("\n")
 
 
+@validate_params(
+    {
+        "path": _PATH,
+        "format": [StrOptions({"sklearn-fair", "gnn-comparison"})],
+        "max_bytes": [IntervalNotBool(numbers.Integral, 1, None, closed="left")],
+    },
+    prefer_skip_nested_validation=True,
+)
 def load_splits(path, format="sklearn-fair", *, max_bytes=MAX_BYTES):
     """Read resampling splits from a JSON file, validating every index.
 
@@ -369,31 +386,11 @@ def load_splits(path, format="sklearn-fair", *, max_bytes=MAX_BYTES):
     >>> splits.get_inner_splits(0)
     [(array([1]), array([3]))]
     """
-    if format not in _FORMATS:
-        raise ValueError(
-            f"The 'format' parameter of load_splits must be one of {_FORMATS}. "
-            f"Got {format!r} instead."
-        )
-    _check_path(path, "load_splits")
-    if isinstance(max_bytes, bool) or not isinstance(max_bytes, numbers.Integral) or max_bytes < 1:
-        raise ValueError(
-            f"The 'max_bytes' parameter of load_splits must be an int >= 1. Got {max_bytes!r} "
-            "instead."
-        )
     document = read_json(path, max_bytes=max_bytes, max_depth=MAX_DEPTH, error=InvalidSplitError)
     name = f"the splits in {os.path.basename(os.fspath(path))}"
     if format == "gnn-comparison":
         return _from_gnn_comparison(document, name)
     return _from_sklearn_fair(document, name)
-
-
-def _check_path(path, owner):
-    # open() takes an int as a file descriptor: refuse it rather than read or close one
-    if not isinstance(path, (str, os.PathLike)):
-        raise TypeError(
-            f"The 'path' parameter of {owner} must be a str or path-like. Got "
-            f"{type(path).__name__} {path!r} instead."
-        )
 
 
 def _from_sklearn_fair(document, name):

@@ -3,8 +3,10 @@
 import numbers
 
 import numpy as np
+from sklearn.utils._param_validation import validate_params
 
 from ..exceptions import InvalidSplitError
+from ..utils import IntervalNotBool
 
 __all__ = ["check_partition", "validate_inner_splits", "validate_splits"]
 
@@ -52,6 +54,17 @@ def check_partition(tests, n_samples, *, name):
     )
 
 
+@validate_params(
+    {
+        # an iterable of pairs: checked below, with messages that name the fold
+        "splits": "no_validation",
+        "n_samples": [IntervalNotBool(numbers.Integral, 0, None, closed="left")],
+        "kfold": ["boolean"],
+        "allow_overlap": ["boolean"],
+        "name": [str],
+    },
+    prefer_skip_nested_validation=True,
+)
 def validate_splits(splits, n_samples, *, kfold=False, allow_overlap=False, name="cv"):
     """Check a list of ``(train, test)`` index pairs and return them as int arrays.
 
@@ -93,15 +106,6 @@ def validate_splits(splits, n_samples, *, kfold=False, allow_overlap=False, name
     ...
     sklearn_fair.exceptions.InvalidSplitError: Fold 0 of cv has indices in both its training ...
     """
-    if isinstance(n_samples, bool) or not isinstance(n_samples, numbers.Integral):
-        raise TypeError(
-            f"The 'n_samples' parameter of validate_splits must be an int. Got {n_samples!r} "
-            "instead."
-        )
-    if n_samples < 0:
-        raise ValueError(
-            f"The 'n_samples' parameter of validate_splits must be >= 0. Got {n_samples!r} instead."
-        )
     try:
         splits = iter(splits)
     except TypeError:

@@ -6,16 +6,16 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 from scipy.special import ndtr, ndtri
+from sklearn.utils._param_validation import StrOptions, validate_params
 
 from ..exceptions import DegenerateBootstrapWarning
-from ..utils import as_generator
-from ._checks import LowHigh, check_confidence, check_scores
+from ..utils import RANDOM_STATE_CONSTRAINTS, as_generator
+from ._checks import CONFIDENCE, COUNT, LowHigh, check_scores
 
 # Bytes of resampled data held at once: the (chunk, n) index and value arrays
 # take 16 bytes per element, so 10,000 resamples of 10,000 values go through in
 # chunks instead of a 1.6 GB block.
 _CHUNK_BYTES = 32 * 2**20
-_METHODS = ("percentile", "bca")
 _METHOD_NAMES = {"percentile": "percentile", "bca": "BCa"}
 
 
@@ -144,6 +144,18 @@ def _bca_levels(theta, estimate, jackknife, alpha):
     return levels, None
 
 
+@validate_params(
+    {
+        "values": ["array-like"],
+        "statistic": [callable],
+        "n_resamples": [COUNT],
+        "confidence": [CONFIDENCE],
+        "method": [StrOptions(set(_METHOD_NAMES))],
+        "random_state": RANDOM_STATE_CONSTRAINTS,
+        "vectorized": ["boolean", None],
+    },
+    prefer_skip_nested_validation=True,
+)
 def bootstrap_ci(
     values,
     statistic=np.mean,
@@ -228,23 +240,7 @@ def bootstrap_ci(
     (0.79, 2)
     """
     values = check_scores("values", values, min_size=2, purpose="a bootstrap interval")
-    if not callable(statistic):
-        raise ValueError(
-            f"The 'statistic' parameter must be a callable. Got {statistic!r} instead."
-        )
-    if (
-        isinstance(n_resamples, bool)
-        or not isinstance(n_resamples, (int, np.integer))
-        or n_resamples < 1
-    ):
-        raise ValueError(
-            f"The 'n_resamples' parameter must be a positive int. Got {n_resamples!r} instead."
-        )
-    confidence = check_confidence(confidence)
-    if not (isinstance(method, str) and method in _METHODS):
-        raise ValueError(
-            f"The 'method' parameter must be 'percentile' or 'bca'. Got {method!r} instead."
-        )
+    confidence = float(confidence)
     if vectorized is None:
         vectorized = _is_vectorized(statistic)
     rng = as_generator(random_state)

@@ -1,8 +1,21 @@
-"""Input checks shared by the statistics functions."""
+"""Input checks shared by the statistics functions.
+
+The parameters themselves are checked by scikit-learn's ``validate_params``, with the
+constraints below; what depends on the data (NaN scores, lengths) is checked here.
+"""
 
 import numbers
 
 import numpy as np
+
+from ..utils import IntervalNotBool
+
+#: A confidence level, strictly between 0 and 1.
+CONFIDENCE = IntervalNotBool(numbers.Real, 0, 1, closed="neither")
+#: A positive finite number, such as a training-set size.
+POSITIVE = IntervalNotBool(numbers.Real, 0, None, closed="neither")
+#: A number of resamples.
+COUNT = IntervalNotBool(numbers.Integral, 1, None, closed="left")
 
 
 def check_scores(name, values, *, min_size=1, purpose="this statistic"):
@@ -39,34 +52,6 @@ def check_paired(a, b, *, min_size=2, purpose="a paired test"):
             f"shared resample). Got {a.shape[0]} and {b.shape[0]} instead."
         )
     return a, b
-
-
-def check_confidence(confidence):
-    """Return ``confidence`` as a float after checking it is in (0, 1)."""
-    if (
-        isinstance(confidence, bool)
-        or not isinstance(confidence, numbers.Real)
-        or not 0.0 < float(confidence) < 1.0
-    ):
-        raise ValueError(
-            "The 'confidence' parameter must be a number strictly between 0 and 1. "
-            f"Got {confidence!r} instead."
-        )
-    return float(confidence)
-
-
-def check_positive(name, value):
-    """Return ``value`` as a float after checking it is a positive finite number."""
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, numbers.Real)
-        or not np.isfinite(value)
-        or value <= 0
-    ):
-        raise ValueError(
-            f"The '{name}' parameter must be a positive number. Got {value!r} instead."
-        )
-    return float(value)
 
 
 class LowHigh:

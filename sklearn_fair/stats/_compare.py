@@ -4,13 +4,13 @@ from collections.abc import Mapping
 from itertools import combinations
 
 import numpy as np
+from sklearn.utils._param_validation import StrOptions, validate_params
 
 from ..exceptions import SplitsMismatchError
-from ._checks import check_confidence
+from ._checks import CONFIDENCE
 from ._paired import corrected_resampled_ttest, holm, paired_ttest
 
 NOT_DEMONSTRATED = "difference not demonstrated"
-_TESTS = ("corrected", "paired")
 _COLUMNS = (
     "model_a",
     "model_b",
@@ -174,6 +174,15 @@ def _as_table(rows):
     return pd.DataFrame(columns, columns=list(_COLUMNS))
 
 
+@validate_params(
+    {
+        "results": [Mapping],
+        "scoring": [str, None],
+        "test": [StrOptions({"corrected", "paired"})],
+        "confidence": [CONFIDENCE],
+    },
+    prefer_skip_nested_validation=True,
+)
 def compare(results, *, scoring=None, test="corrected", confidence=0.95):
     """Compare several nested cross-validation results pairwise, on their shared outer splits.
 
@@ -236,17 +245,12 @@ def compare(results, *, scoring=None, test="corrected", confidence=0.95):
     >>> table["verdict"][0]
     'difference not demonstrated'
     """
-    if not isinstance(results, Mapping) or len(results) < 2:
+    if len(results) < 2:
         raise ValueError(
-            "The 'results' parameter must be a dict of at least two named results. Got "
-            f"a {type(results).__name__} of {len(results) if isinstance(results, Mapping) else 0} "
-            "entries instead."
+            "The 'results' parameter of compare must be a dict of at least two named results. "
+            f"Got a {type(results).__name__} of {len(results)} entries instead."
         )
-    if not (isinstance(test, str) and test in _TESTS):
-        raise ValueError(
-            f"The 'test' parameter must be 'corrected' or 'paired'. Got {test!r} instead."
-        )
-    confidence = check_confidence(confidence)
+    confidence = float(confidence)
     _check_same_metric({str(name): result for name, result in results.items()}, scoring)
     extracted = {
         str(name): _extract(str(name), result, scoring) for name, result in results.items()

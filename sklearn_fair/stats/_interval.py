@@ -12,8 +12,9 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 from scipy import stats as _scipy_stats
+from sklearn.utils._param_validation import StrOptions, validate_params
 
-from ._checks import LowHigh, check_confidence, check_scores
+from ._checks import CONFIDENCE, LowHigh, check_scores
 
 
 @dataclass(frozen=True)
@@ -89,16 +90,14 @@ def _normal(scores, confidence):
 _MEAN_INTERVALS = {"t": _student_t, "normal": _normal}
 
 
-def check_interval_method(method):
-    """Return ``method`` after checking it names a registered interval kind."""
-    if not (isinstance(method, str) and method in _MEAN_INTERVALS):
-        raise ValueError(
-            f"The 'interval' parameter must be one of {sorted(_MEAN_INTERVALS)} or a "
-            f"MeanInterval. Got {method!r} instead."
-        )
-    return method
+#: The ``interval=`` / ``method=`` constraint: a registered kind's name.
+INTERVAL_METHODS = StrOptions(set(_MEAN_INTERVALS))
 
 
+@validate_params(
+    {"scores": ["array-like"], "confidence": [CONFIDENCE], "method": [INTERVAL_METHODS]},
+    prefer_skip_nested_validation=True,
+)
 def mean_interval(scores, *, confidence=0.95, method="t"):
     """Confidence interval of the mean of a few scores, with its method in words.
 
@@ -135,5 +134,4 @@ def mean_interval(scores, *, confidence=0.95, method="t"):
     (0.7977, 0.8423)
     """
     scores = check_scores("scores", scores, min_size=2, purpose="an interval of the mean")
-    confidence = check_confidence(confidence)
-    return _MEAN_INTERVALS[check_interval_method(method)](scores, confidence)
+    return _MEAN_INTERVALS[method](scores, float(confidence))

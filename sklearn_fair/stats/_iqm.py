@@ -3,8 +3,18 @@
 import numbers
 
 import numpy as np
+from sklearn.utils._param_validation import validate_params
+
+from ..utils import IntervalNotBool
 
 
+@validate_params(
+    {
+        "x": ["array-like", numbers.Real],
+        "axis": [IntervalNotBool(numbers.Integral, None, None, closed="neither"), None],
+    },
+    prefer_skip_nested_validation=True,
+)
 def iqm(x, axis=None):
     """Interquartile mean: the mean of the middle half of the values.
 
@@ -43,11 +53,7 @@ def iqm(x, axis=None):
         raise ValueError(
             f"The 'x' parameter of iqm must be an array of numbers. Got {x!r} instead."
         ) from exc
-    if axis is not None and (
-        isinstance(axis, bool)
-        or not isinstance(axis, numbers.Integral)
-        or not -array.ndim <= axis < array.ndim
-    ):
+    if axis is not None and not -array.ndim <= axis < array.ndim:
         raise ValueError(
             f"The 'axis' parameter of iqm must be None or an int in [{-array.ndim}, "
             f"{array.ndim - 1}] for x of shape {array.shape}. Got {axis!r} instead."

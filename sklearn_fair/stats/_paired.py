@@ -5,8 +5,10 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 from scipy import stats as _scipy_stats
+from sklearn.utils._param_validation import validate_params
 
-from ._checks import check_confidence, check_paired, check_positive, check_scores
+from ..utils import IntervalNotBool
+from ._checks import CONFIDENCE, POSITIVE, check_paired, check_scores
 
 
 @dataclass(frozen=True)
@@ -103,6 +105,10 @@ def _t_test(a, b, variance_factor, confidence):
     )
 
 
+@validate_params(
+    {"a": ["array-like"], "b": ["array-like"], "confidence": [CONFIDENCE]},
+    prefer_skip_nested_validation=True,
+)
 def paired_ttest(a, b, *, confidence=0.95):
     """Paired t-test of the scores of two models on the same resamples.
 
@@ -133,10 +139,19 @@ def paired_ttest(a, b, *, confidence=0.95):
     (0.03, 2.777, 0.069)
     """
     a, b = check_paired(a, b, purpose="a paired t-test")
-    confidence = check_confidence(confidence)
-    return _t_test(a, b, 1.0 / a.shape[0], confidence)
+    return _t_test(a, b, 1.0 / a.shape[0], float(confidence))
 
 
+@validate_params(
+    {
+        "a": ["array-like"],
+        "b": ["array-like"],
+        "n_train": [POSITIVE],
+        "n_test": [POSITIVE],
+        "confidence": [CONFIDENCE],
+    },
+    prefer_skip_nested_validation=True,
+)
 def corrected_resampled_ttest(a, b, *, n_train, n_test, confidence=0.95):
     """Nadeau and Bengio's corrected resampled t-test for cross-validation scores.
 
@@ -171,12 +186,21 @@ def corrected_resampled_ttest(a, b, *, n_train, n_test, confidence=0.95):
     (2.39, 0.075)
     """
     a, b = check_paired(a, b, purpose="a corrected resampled t-test")
-    n_train = check_positive("n_train", n_train)
-    n_test = check_positive("n_test", n_test)
-    confidence = check_confidence(confidence)
-    return _t_test(a, b, 1.0 / a.shape[0] + n_test / n_train, confidence)
+    variance_factor = 1.0 / a.shape[0] + float(n_test) / float(n_train)
+    return _t_test(a, b, variance_factor, float(confidence))
 
 
+@validate_params(
+    {
+        "a": ["array-like"],
+        "b": ["array-like"],
+        "rope": [IntervalNotBool(numbers.Real, 0, None, closed="left")],
+        "rho": [IntervalNotBool(numbers.Real, 0, 1, closed="left"), None],
+        "n_train": [POSITIVE, None],
+        "n_test": [POSITIVE, None],
+    },
+    prefer_skip_nested_validation=True,
+)
 def bayesian_correlated_ttest(a, b, *, rope=0.01, rho=None, n_train=None, n_test=None):
     """Correlated Bayesian t-test: how probable is each model better, or both equivalent.
 
@@ -220,21 +244,13 @@ def bayesian_correlated_ttest(a, b, *, rope=0.01, rho=None, n_train=None, n_test
     True
     """
     a, b = check_paired(a, b, purpose="a Bayesian t-test")
-    if isinstance(rope, bool) or not isinstance(rope, numbers.Real) or not 0 <= rope < np.inf:
-        raise ValueError(
-            f"The 'rope' parameter must be a non-negative number. Got {rope!r} instead."
-        )
     if rho is None:
         if n_train is None or n_test is None:
             raise ValueError(
                 "The 'rho' parameter is None, so 'n_train' and 'n_test' are needed to set it "
                 f"to n_test / (n_train + n_test). Got n_train={n_train!r}, n_test={n_test!r}."
             )
-        n_train = check_positive("n_train", n_train)
-        n_test = check_positive("n_test", n_test)
-        rho = n_test / (n_train + n_test)
-    elif isinstance(rho, bool) or not isinstance(rho, numbers.Real) or not 0.0 <= rho < 1.0:
-        raise ValueError(f"The 'rho' parameter must be in [0, 1). Got {rho!r} instead.")
+        rho = float(n_test) / (float(n_train) + float(n_test))
     differences = a - b
     n = differences.shape[0]
     mean = float(differences.mean())
@@ -263,6 +279,7 @@ def bayesian_correlated_ttest(a, b, *, rope=0.01, rho=None, n_train=None, n_test
     )
 
 
+@validate_params({"pvalues": ["array-like"]}, prefer_skip_nested_validation=True)
 def holm(pvalues):
     """Holm's step-down adjustment of p-values for multiple comparisons.
 
@@ -299,6 +316,7 @@ def holm(pvalues):
     return adjusted
 
 
+@validate_params({"a": ["array-like"], "b": ["array-like"]}, prefer_skip_nested_validation=True)
 def probability_of_improvement(a, b):
     """Probability that a score of ``a`` beats a score of ``b``, ties counting half.
 

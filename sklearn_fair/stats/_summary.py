@@ -3,11 +3,13 @@
 from dataclasses import asdict, dataclass
 
 import numpy as np
+from sklearn.utils._param_validation import validate_params
 
 from ..metrics import MetricName, metric_display_name
+from ..utils import RANDOM_STATE_CONSTRAINTS
 from ._bootstrap import bootstrap_ci
-from ._checks import check_confidence, check_scores
-from ._interval import _MEAN_INTERVALS, MeanInterval, check_interval_method
+from ._checks import CONFIDENCE, COUNT, check_scores
+from ._interval import _MEAN_INTERVALS, INTERVAL_METHODS, MeanInterval
 from ._iqm import iqm
 
 
@@ -108,17 +110,6 @@ class Summary:
         return f"Summary({fields})"
 
 
-def _check_metric(metric):
-    if metric is None or isinstance(metric, MetricName):
-        return metric
-    if isinstance(metric, str):
-        return metric_display_name(metric)
-    raise ValueError(
-        "The 'metric' parameter must be None, a metric name (str) or a MetricName. Got "
-        f"{metric!r} instead."
-    )
-
-
 def _interval_of_mean(scores, interval, confidence):
     if isinstance(interval, MeanInterval):
         if interval.confidence != confidence:
@@ -127,9 +118,21 @@ def _interval_of_mean(scores, interval, confidence):
                 f"but 'confidence' is {confidence!r}; give both at the same level."
             )
         return interval
-    return _MEAN_INTERVALS[check_interval_method(interval)](scores, confidence)
+    return _MEAN_INTERVALS[interval](scores, confidence)
 
 
+@validate_params(
+    {
+        "scores": ["array-like"],
+        "metric": [str, MetricName, None],
+        "confidence": [CONFIDENCE],
+        "interval": [INTERVAL_METHODS, MeanInterval],
+        "n_resamples": [COUNT],
+        "random_state": RANDOM_STATE_CONSTRAINTS,
+        "notes": [list, tuple],
+    },
+    prefer_skip_nested_validation=True,
+)
 def summarize(
     scores,
     *,
@@ -194,8 +197,9 @@ def summarize(
     ('RMSE', 0.54, -1)
     """
     scores = check_scores("scores", scores, min_size=2, purpose="a standard deviation")
-    confidence = check_confidence(confidence)
-    metric = _check_metric(metric)
+    confidence = float(confidence)
+    if isinstance(metric, str):
+        metric = metric_display_name(metric)
     sign = 1 if metric is None else metric.sign
     of_mean = _interval_of_mean(scores, interval, confidence)
     values = sign * scores

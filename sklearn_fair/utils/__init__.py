@@ -1,4 +1,4 @@
-"""Small tools shared by the sub-packages: graph data, arrays, hashing and randomness.
+"""Small tools shared by the sub-packages: graph data, arrays, hashing, randomness, validation.
 
 Everything here is public and torch-free, so that no sub-package imports another one's
 private modules.
@@ -8,10 +8,22 @@ from ._arrays import to_numpy
 from ._graphs import check_graph_sizes, is_graph_data, read_graph_labels
 from ._hashing import fingerprint, graph_fields, update_hasher
 from ._random import as_generator, check_random_state, draw_seeds
+from ._validation import (
+    RANDOM_STATE_CONSTRAINTS,
+    EstimatorInstance,
+    IntervalNotBool,
+    OptionsNotBool,
+    check_parameter_constraints,
+)
 
 __all__ = [
+    "RANDOM_STATE_CONSTRAINTS",
+    "EstimatorInstance",
+    "IntervalNotBool",
+    "OptionsNotBool",
     "as_generator",
     "check_graph_sizes",
+    "check_parameter_constraints",
     "check_random_state",
     "draw_seeds",
     "fingerprint",

@@ -4,23 +4,37 @@ Every public ``random_state`` accepts None, an int, a :class:`numpy.random.Rando
 :class:`numpy.random.Generator`. Code that needs scikit-learn's legacy RandomState (to pass
 it to a scikit-learn splitter, say) calls :func:`check_random_state`; code that draws with
 the modern API calls :func:`as_generator`. A Generator or RandomState given by the user is
-drawn from (its state advances), as scikit-learn does with RandomState instances.
+drawn from (its state advances), as scikit-learn does with RandomState instances. Public
+parameters declare what they accept with :data:`RANDOM_STATE_CONSTRAINTS`.
 """
 
 import numbers
 
 import numpy as np
+from sklearn.utils._param_validation import validate_parameter_constraints, validate_params
+
+from ._validation import RANDOM_STATE_CONSTRAINTS, IntervalNotBool
 
 __all__ = ["as_generator", "check_random_state", "draw_seeds"]
 
 #: Seeds are drawn below this bound, so that they fit every library's int32 seed.
 SEED_HIGH = np.iinfo(np.int32).max
 
+# numpy's Generator takes any non-negative int, and a SeedSequence.
+_GENERATOR_SEEDS = [
+    None,
+    IntervalNotBool(numbers.Integral, 0, None, closed="left"),
+    np.random.RandomState,
+    np.random.Generator,
+    np.random.SeedSequence,
+]
 
-def _invalid(random_state):
-    return ValueError(
-        "The 'random_state' parameter must be None, a non-negative int, a "
-        f"numpy.random.Generator or a numpy.random.RandomState. Got {random_state!r} instead."
+
+def _check(constraints, random_state, caller_name):
+    # Always checked, even inside a function that skips nested validation: this is the last
+    # step before a seed is used, and np.random.default_rng(True) would silently seed with 1.
+    validate_parameter_constraints(
+        {"random_state": constraints}, {"random_state": random_state}, caller_name=caller_name
     )
 
 
@@ -48,15 +62,14 @@ def check_random_state(random_state):
     >>> a == b
     True
     """
+    _check(RANDOM_STATE_CONSTRAINTS, random_state, "check_random_state")
     if isinstance(random_state, np.random.Generator):
         return np.random.RandomState(int(random_state.integers(SEED_HIGH)))
-    if random_state is None or isinstance(random_state, np.random.RandomState):
-        return np.random.mtrand._rand if random_state is None else random_state
-    if isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool):
-        if random_state < 0 or random_state > np.iinfo(np.uint32).max:
-            raise _invalid(random_state)
-        return np.random.RandomState(int(random_state))
-    raise _invalid(random_state)
+    if random_state is None:
+        return np.random.mtrand._rand
+    if isinstance(random_state, np.random.RandomState):
+        return random_state
+    return np.random.RandomState(int(random_state))
 
 
 def as_generator(random_state):
@@ -79,21 +92,22 @@ def as_generator(random_state):
     >>> bool(as_generator(0).integers(10) == as_generator(0).integers(10))
     True
     """
+    _check(_GENERATOR_SEEDS, random_state, "as_generator")
     if isinstance(random_state, np.random.Generator):
         return random_state
     if isinstance(random_state, np.random.RandomState):
         return np.random.default_rng(random_state.randint(SEED_HIGH))
-    if isinstance(random_state, np.random.SeedSequence):
-        return np.random.default_rng(random_state)
-    if random_state is None or (
-        isinstance(random_state, numbers.Integral)
-        and not isinstance(random_state, bool)
-        and random_state >= 0
-    ):
-        return np.random.default_rng(random_state)
-    raise _invalid(random_state)
+    return np.random.default_rng(random_state)
 
 
+@validate_params(
+    {
+        "random_state": RANDOM_STATE_CONSTRAINTS,
+        "n": [IntervalNotBool(numbers.Integral, 0, None, closed="left")],
+        "distinct": ["boolean"],
+    },
+    prefer_skip_nested_validation=True,
+)
 def draw_seeds(random_state, n, *, distinct=True):
     """Draw ``n`` integer seeds in ``[0, 2**31 - 1)`` from ``random_state``.
 

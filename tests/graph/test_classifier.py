@@ -160,12 +160,33 @@ def test_missing_node_features_error_names_the_feature_schemes(mutag):
         (dict(gl_alpha=-1.0), "'gl_alpha' parameter"),
         (dict(gl_start_epoch=1.5), "'gl_start_epoch' parameter"),
         (dict(torch_threads=0), "'torch_threads' parameter"),
+        # a bool is a mistake where a count or a fraction is meant, not 1 or 0
+        (dict(max_epochs=True), "'max_epochs' parameter of GraphClassifier .*Got True"),
+        (dict(batch_size=True), "'batch_size' parameter of GraphClassifier .*Got True"),
+        (dict(batch_size=-2), "'batch_size' parameter of GraphClassifier .*Got -2"),
+        (dict(patience=True), "'patience' parameter of GraphClassifier .*Got True"),
+        (dict(gl_alpha=True), "'gl_alpha' parameter of GraphClassifier .*Got True"),
+        (dict(gl_alpha=float("inf")), "'gl_alpha' parameter of GraphClassifier .*Got inf"),
+        (dict(validation_fraction=True), "'validation_fraction' parameter of GraphClassifier"),
+        (dict(random_state=-1), "'random_state' parameter of GraphClassifier .*Got -1"),
+        (dict(random_state=True), "'random_state' parameter of GraphClassifier .*Got True"),
     ],
 )
 def test_bad_parameters_are_named(params, match, mutag_split):
     X_train, _, _ = mutag_split
     with pytest.raises((ValueError, TypeError), match=match):
         make_clf(**params).fit(X_train)
+
+
+def test_random_state_takes_a_generator(mutag_split):
+    X_train, X_test, _ = mutag_split
+    predictions = [
+        make_clf(max_epochs=2, random_state=np.random.default_rng(0))
+        .fit(X_train)
+        .predict_proba(X_test)
+        for _ in range(2)
+    ]
+    np.testing.assert_array_equal(predictions[0], predictions[1])
 
 
 def test_bad_inputs(mutag_split):

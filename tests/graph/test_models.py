@@ -96,6 +96,10 @@ def test_dgcnn_k_from_quantile_of_graph_sizes():
         DGCNN(3, 2, k=0.6)
     with pytest.raises(ValueError, match="'k' parameter of DGCNN"):
         DGCNN(3, 2, k=1.5)
+    with pytest.raises(ValueError, match="'k' parameter of DGCNN .*Got True"):
+        DGCNN(3, 2, k=True)
+    with pytest.raises(ValueError, match="'num_layers' parameter of ECC .*Got True"):
+        ECC(3, 2, num_layers=True)
 
 
 def test_model_parameters_are_checked():
@@ -389,6 +393,8 @@ def test_diffpool_clusters_from_the_largest_graph():
     assert model.pool_blocks[0].project.out_features == 28
     with pytest.raises(ValueError, match="'max_num_nodes' parameter of DiffPool"):
         DiffPool(3, 2, max_num_nodes=0)
+    with pytest.raises(ValueError, match="'max_num_nodes' parameter of DiffPool .*Got True"):
+        DiffPool(3, 2, max_num_nodes=True)
 
 
 def _softmax(s):

@@ -195,11 +195,24 @@ def test_int_cv_duplicates_are_those_of_unshuffled_folds():
     assert result.duplicates.n_splits_straddled == [2] * 5
 
 
-@pytest.mark.parametrize("bad", [-1, 1.5, "0"])
+@pytest.mark.parametrize("bad", [-1, 1.5, "0", True])
 def test_audit_bad_random_state(data, bad):
     X, y = data
-    with pytest.raises(ValueError, match="'random_state' parameter must be"):
+    with pytest.raises(
+        ValueError, match=f"'random_state' parameter of audit must be .*Got {bad!r}"
+    ):
         audit(LogisticRegression(), X, y, checks="duplicates", random_state=bad)
+
+
+def test_audit_takes_a_generator(data):
+    X, y = data
+    runs = [
+        audit(LogisticRegression(), X, y, cv=3, n_permutations=2, random_state=rng)
+        for rng in (np.random.default_rng(0), np.random.default_rng(0))
+    ]
+    np.testing.assert_array_equal(
+        runs[0].permutation.permuted_estimates, runs[1].permutation.permuted_estimates
+    )
 
 
 @pytest.mark.parametrize(
@@ -271,6 +284,13 @@ def test_report_prints_every_check(data):
         ({"checks": "typo"}, "'checks' parameter of audit"),
         ({"n_permutations": 1}, "'n_permutations' parameter of audit"),
         ({"scoring": ["accuracy", "f1"]}, "'scoring' parameter of audit"),
+        ({"n_permutations": True}, "'n_permutations' parameter of audit .*Got True"),
+        ({"confidence": 1.0}, "'confidence' parameter of audit .*Got 1.0"),
+        ({"chance": float("nan")}, "'chance' parameter of audit .*Got nan"),
+        ({"cv": 1}, "'cv' parameter of audit .*Got 1"),
+        ({"inner_cv": "five"}, "'inner_cv' parameter of audit .*Got 'five'"),
+        # checked by nested_cross_validate inside, and named after what was called
+        ({"param_grid": {"C": []}}, "'param_grid'.*'C'"),
     ],
 )
 def test_errors_name_the_parameter(data, kwargs, match):

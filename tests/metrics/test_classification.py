@@ -1,3 +1,5 @@
+import re
+
 import numpy as np
 import pytest
 from sklearn.exceptions import UndefinedMetricWarning
@@ -108,16 +110,28 @@ def test_string_labels():
 
 
 @pytest.mark.parametrize("metric", [sensitivity, specificity, ppv, npv])
-@pytest.mark.parametrize("pos_label", [2, "yes", None])
+@pytest.mark.parametrize("pos_label", [2, "yes"])
 def test_pos_label_not_among_labels(metric, pos_label):
     with pytest.raises(ValueError, match="'pos_label'.*must be one of the labels"):
+        metric([0, 1, 1], [0, 1, 0], pos_label=pos_label)
+
+
+@pytest.mark.parametrize("metric", [sensitivity, specificity, ppv, npv])
+@pytest.mark.parametrize("pos_label", [None, [1]])
+def test_pos_label_that_is_no_label(metric, pos_label):
+    match = f"'pos_label' parameter of {metric.__name__} must be .*Got {re.escape(repr(pos_label))}"
+    with pytest.raises(ValueError, match=match):
         metric([0, 1, 1], [0, 1, 0], pos_label=pos_label)
 
 
 @pytest.mark.parametrize("metric", [ppv, npv])
 @pytest.mark.parametrize("prevalence", [0, 1, 0.0, 1.0, -0.1, 1.5, np.nan, True, "0.5"])
 def test_prevalence_outside_open_interval(metric, prevalence):
-    with pytest.raises(ValueError, match="'prevalence'.*strictly between 0 and 1"):
+    match = (
+        rf"'prevalence' parameter of {metric.__name__} must be a float in the range "
+        r"\(0.0, 1.0\) or None"
+    )
+    with pytest.raises(ValueError, match=match):
         metric(Y_TRUE, Y_PRED, prevalence=prevalence)
 
 
@@ -143,7 +157,7 @@ def test_sample_weight_length_is_checked(metric):
 
 @pytest.mark.parametrize("weights", ["cubic", "Linear", 2, ["linear"]])
 def test_kappa_weights_are_checked(weights):
-    with pytest.raises(ValueError, match="'weights'.*None, 'linear' or 'quadratic'"):
+    with pytest.raises(ValueError, match="'weights' parameter of kappa .*'linear'.*or None"):
         kappa([0, 1], [0, 1], weights=weights)
 
 
@@ -153,5 +167,7 @@ def test_undefined_metric_warns_and_zero_division_is_honoured():
         assert sensitivity(y_true, y_pred) == 0.0
     assert sensitivity(y_true, y_pred, zero_division=1.0) == 1.0
     assert np.isnan(sensitivity(y_true, y_pred, zero_division=np.nan))
-    with pytest.raises(ValueError, match="'zero_division'"):
+    with pytest.raises(ValueError, match="'zero_division' parameter of sensitivity"):
         sensitivity(y_true, y_pred, zero_division=0.5)
+    with pytest.raises(ValueError, match="'zero_division' parameter of sensitivity.*True"):
+        sensitivity(y_true, y_pred, zero_division=True)

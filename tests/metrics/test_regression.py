@@ -70,7 +70,7 @@ def test_bad_inputs():
         ccc([1.0, 2.0, 3.0], [1.0, 2.0])
     with pytest.raises(ValueError, match="numeric"):
         ccc(["a", "b"], ["a", "b"])
-    with pytest.raises(ValueError, match="'bias'"):
+    with pytest.raises(ValueError, match="'bias' parameter of concordance_correlation_coeff"):
         ccc([1.0, 2.0], [1.0, 2.0], bias="n")
     with pytest.raises(ValueError, match="bias=False needs"):
         ccc([1.0], [1.0], bias=False)

@@ -126,15 +126,21 @@ def test_pos_label_factories(classification):
 
 @pytest.mark.parametrize("factory", [make_ppv_scorer, make_npv_scorer])
 def test_bad_prevalence_fails_at_creation(factory):
-    with pytest.raises(ValueError, match="'prevalence'"):
+    with pytest.raises(ValueError, match=f"'prevalence' parameter of {factory.__name__}"):
         factory(prevalence=1.5)
+    with pytest.raises(ValueError, match=f"'zero_division' parameter of {factory.__name__}"):
+        factory(zero_division=True)
+    with pytest.raises(ValueError, match=f"'pos_label' parameter of {factory.__name__}"):
+        factory(pos_label=None)
 
 
 def test_bad_factory_parameters_fail_at_creation():
-    with pytest.raises(ValueError, match="'weights'"):
+    with pytest.raises(ValueError, match="'weights' parameter of make_kappa_scorer"):
         make_kappa_scorer(weights="cubic")
-    with pytest.raises(ValueError, match="'bias'"):
+    with pytest.raises(ValueError, match="'bias' parameter of make_ccc_scorer .*Got 'yes'"):
         make_ccc_scorer(bias="yes")
+    with pytest.raises(ValueError, match="'scoring' parameter of get_scorer .*Got 5"):
+        get_scorer(5)
 
 
 @pytest.mark.parametrize("name", ["kappa", "ppv", "ccc"])

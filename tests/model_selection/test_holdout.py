@@ -322,10 +322,13 @@ def test_time_ordered_holdout_with_interleaved_groups_is_refused():
         ({"shuffle": False, "random_state": 0}, "random_state has no effect"),
         ({"shuffle": False, "random_state": np.random.default_rng(0)}, "random_state has no"),
         ({"shuffle": False, "stratify": True}, "cannot also stratify"),
-        ({"shuffle": "no"}, "'shuffle' parameter of HoldoutSplit must be True or False"),
-        ({"stratify": "yes"}, "'stratify' parameter of HoldoutSplit must be None, True or"),
-        ({"random_state": -1}, "'random_state' parameter must be None"),
-        ({"random_state": "0"}, "'random_state' parameter must be None"),
+        ({"shuffle": "no"}, "'shuffle' parameter of HoldoutSplit must be an instance of 'bool'"),
+        ({"stratify": "yes"}, "'stratify' parameter of HoldoutSplit must be .*bool.* or None"),
+        ({"stratify": 1}, "'stratify' parameter of HoldoutSplit must be .*Got 1 instead"),
+        ({"random_state": -1}, "'random_state' parameter of HoldoutSplit must be None"),
+        ({"random_state": "0"}, "'random_state' parameter of HoldoutSplit must be None"),
+        ({"random_state": True}, "'random_state' parameter of HoldoutSplit .*Got True"),
+        ({"test_size": True}, "'test_size' parameter of HoldoutSplit .*Got True"),
     ],
 )
 def test_invalid_parameters(params, message):

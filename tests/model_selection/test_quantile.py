@@ -36,8 +36,10 @@ def test_quantile_strata_bad_y(bad):
 
 @pytest.mark.parametrize("bad", [1, 0, 2.0, True])
 def test_bad_n_bins(bad):
-    with pytest.raises(ValueError, match="'n_bins' parameter"):
+    with pytest.raises(ValueError, match="'n_bins' parameter of QuantileStratifiedKFold"):
         QuantileStratifiedKFold(n_bins=bad).split(np.zeros((10, 1)), np.arange(10.0))
+    with pytest.raises(ValueError, match=f"'n_bins' parameter of quantile_strata .*Got {bad!r}"):
+        quantile_strata(np.arange(10.0), bad)
 
 
 def test_needs_y():
@@ -103,7 +105,7 @@ def test_repeated():
 
 
 def test_repeated_bad_n_repeats():
-    with pytest.raises(ValueError, match="'n_repeats' parameter"):
+    with pytest.raises(ValueError, match="'n_repeats' parameter of RepeatedQuantileStratifiedKF"):
         RepeatedQuantileStratifiedKFold(n_repeats=0).get_n_splits()
 
 

@@ -316,7 +316,9 @@ def test_loading_never_unpickles(tmp_path):
 
 
 def test_bad_format_parameter(tmp_path):
-    with pytest.raises(ValueError, match="'format' parameter of load_splits must be one of"):
+    with pytest.raises(
+        ValueError, match="'format' parameter of load_splits must be a str among .*Got 'pickle'"
+    ):
         load_splits(tmp_path / "x.json", format="pickle")
 
 
@@ -330,6 +332,10 @@ def test_predefined_splits_from_generator_and_repr():
     assert cv.get_inner_splits(0) is None
     with pytest.raises(ValueError, match="outer fold 5 does not exist"):
         cv.get_inner_splits(5)
+    for bad in (-1, True, "0"):
+        match = f"'fold' parameter of PredefinedSplits.get_inner_splits .*Got {bad!r}"
+        with pytest.raises(ValueError, match=match):
+            cv.get_inner_splits(bad)
     assert repr(cv).startswith("PredefinedSplits(splits=")
 
 

@@ -147,5 +147,39 @@ def test_random_state_takes_int_random_state_and_generator(name):
 @pytest.mark.parametrize("bad", [-1, 1.5, "0", True])
 def test_random_state_refuses_what_no_generator_takes(name, bad):
     y = target("regression" if name in REGRESSION else "classification")
-    with pytest.raises(ValueError, match="random_state|Seed must be"):
-        list(SEEDED[name](bad).split(FEATURES, y))
+    cv = SEEDED[name](bad)
+    match = f"The 'random_state' parameter of {type(cv).__name__} must be .*Got {bad!r} instead"
+    with pytest.raises(ValueError, match=match):
+        list(cv.split(FEATURES, y))
+
+
+# A bool where a count or a size is meant is a mistake, not 1 or 0; a string is no flag.
+BAD_PARAMETERS = [
+    (lambda: Bootstrap(n_resamples=True), "n_resamples"),
+    (lambda: Bootstrap(stratify=1), "stratify"),
+    (lambda: HoldoutSplit(test_size=True), "test_size"),
+    (lambda: HoldoutSplit(shuffle="yes"), "shuffle"),
+    (lambda: QuantileStratifiedKFold(n_bins=True), "n_bins"),
+    (lambda: RepeatedQuantileStratifiedKFold(n_repeats=True), "n_repeats"),
+    (lambda: RepeatedQuantileStratifiedKFold(n_splits=True), "n_splits"),
+    (lambda: RepeatedQuantileStratifiedKFold(n_bins=2.0), "n_bins"),
+    (lambda: RollingOrigin(initial=True), "initial"),
+    (lambda: RollingOrigin(initial=3, skip=False), "skip"),
+    (lambda: RollingOrigin(initial=3, lag=True), "lag"),
+    (lambda: RollingOrigin(initial=3, cumulative=1), "cumulative"),
+    (lambda: PredefinedSplits(5), "splits"),
+]
+
+
+@pytest.mark.parametrize("make, name", BAD_PARAMETERS)
+def test_bad_parameters_are_refused_naming_the_splitter(make, name):
+    cv = make()
+    y = target(
+        "regression"
+        if isinstance(cv, (QuantileStratifiedKFold, RepeatedQuantileStratifiedKFold, RollingOrigin))
+        else "classification"
+    )
+    bad = getattr(cv, name)
+    match = f"The '{name}' parameter of {type(cv).__name__} must be .*Got {bad!r} instead"
+    with pytest.raises(ValueError, match=match):
+        list(cv.split(FEATURES, y))

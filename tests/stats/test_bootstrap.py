@@ -237,6 +237,10 @@ def test_wider_confidence_wider_interval():
         ({"statistic": lambda x, axis=None: 1.0}, "one value per row"),
         ({"random_state": -1}, "'random_state'"),
         ({"random_state": "seed"}, "'random_state'"),
+        ({"n_resamples": True}, "'n_resamples' parameter of bootstrap_ci .*Got True"),
+        ({"confidence": True}, "'confidence' parameter of bootstrap_ci .*Got True"),
+        ({"random_state": True}, "'random_state' parameter of bootstrap_ci .*Got True"),
+        ({"vectorized": "yes"}, "'vectorized' parameter of bootstrap_ci .*Got 'yes'"),
     ],
 )
 def test_bad_inputs(kwargs, match):

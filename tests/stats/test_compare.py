@@ -139,8 +139,12 @@ def test_bad_results():
         compare({"a": {"test_score": A}, "b": _as_dict(B)})
     with pytest.raises(TypeError, match="fitted NestedCV"):
         compare({"a": object(), "b": _as_dict(B)})
-    with pytest.raises(ValueError, match="'test'"):
+    with pytest.raises(ValueError, match="'test' parameter of compare"):
         compare({"a": _as_dict(A), "b": _as_dict(B)}, test="wilcoxon")
+    with pytest.raises(ValueError, match="'confidence' parameter of compare .*Got True"):
+        compare({"a": _as_dict(A), "b": _as_dict(B)}, confidence=True)
+    with pytest.raises(ValueError, match="'results' parameter of compare .*Got \\[\\]"):
+        compare([])
     with pytest.raises(ValueError, match="'b'.*NaN"):
         compare({"a": _as_dict(A), "b": _as_dict([0.8, np.nan, 0.7, 0.7, 0.7])})
     with pytest.raises(ValueError, match="one score per outer fold"):

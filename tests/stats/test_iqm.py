@@ -37,3 +37,7 @@ def test_bad_inputs():
         iqm([1.0, np.nan, 2.0])
     with pytest.raises(ValueError, match="empty"):
         iqm([])
+    with pytest.raises(ValueError, match="'axis' parameter of iqm .*Got True"):
+        iqm([[1.0, 2.0]], axis=True)
+    with pytest.raises(ValueError, match="'axis' parameter of iqm .*Got 1.0"):
+        iqm([[1.0, 2.0]], axis=1.0)

@@ -217,3 +217,45 @@ def test_parameter_errors():
         holm([0.1, np.nan])
     with pytest.raises(ValueError, match="'a'.*at least 1"):
         probability_of_improvement([], [0.1])
+
+
+@pytest.mark.parametrize(
+    "call, match",
+    [
+        (
+            lambda a, b: paired_ttest(a, b, confidence=True),
+            "'confidence' parameter of paired_ttest",
+        ),
+        (
+            lambda a, b: corrected_resampled_ttest(a, b, n_train=True, n_test=1),
+            "'n_train' parameter of corrected_resampled_ttest",
+        ),
+        (
+            lambda a, b: corrected_resampled_ttest(a, b, n_train=10, n_test=np.inf),
+            "'n_test' parameter of corrected_resampled_ttest",
+        ),
+        (
+            lambda a, b: bayesian_correlated_ttest(a, b, rope=True, rho=0.1),
+            "'rope' parameter of bayesian_correlated_ttest",
+        ),
+        (
+            lambda a, b: bayesian_correlated_ttest(a, b, rope=np.inf, rho=0.1),
+            "'rope' parameter of bayesian_correlated_ttest",
+        ),
+        (
+            lambda a, b: bayesian_correlated_ttest(a, b, rho=False),
+            "'rho' parameter of bayesian_correlated_ttest",
+        ),
+        (
+            lambda a, b: bayesian_correlated_ttest(a, b, n_train=10, n_test=True),
+            "'n_test' parameter of bayesian_correlated_ttest",
+        ),
+        (lambda a, b: holm(0.5), "'pvalues' parameter of holm must be an array-like"),
+        (lambda a, b: probability_of_improvement(a, None), "'b' parameter of probability_of_"),
+    ],
+)
+def test_parameters_are_checked_naming_the_function(call, match):
+    # A bool is a mistake, not 1 or 0; an infinite size or rope is no number to test with.
+    a, b = _pair(0)
+    with pytest.raises(ValueError, match=match):
+        call(a, b)

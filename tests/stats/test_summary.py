@@ -122,8 +122,10 @@ def test_prints_and_converts():
         ([], {}, "at least 2"),
         ([0.8, np.nan, 0.7], {}, "NaN"),
         ([[0.8, 0.7]], {}, "1-D"),
-        ([0.8, 0.7], {"interval": "z"}, "'interval' parameter must be one of"),
-        ([0.8, 0.7], {"metric": 3}, "'metric' parameter"),
+        ([0.8, 0.7], {"interval": "z"}, "'interval' parameter of summarize .*Got 'z'"),
+        ([0.8, 0.7], {"metric": 3}, "'metric' parameter of summarize .*Got 3"),
+        ([0.8, 0.7], {"notes": "a note"}, "'notes' parameter of summarize .*Got 'a note'"),
+        ([0.8, 0.7], {"n_resamples": True}, "'n_resamples' parameter of summarize .*Got True"),
     ],
 )
 def test_bad_inputs(scores, kwargs, match):

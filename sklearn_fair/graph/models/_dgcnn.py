@@ -10,27 +10,32 @@ from torch import nn
 from torch_geometric.nn import SimpleConv
 from torch_geometric.nn.aggr import SortAggregation
 
+from ...utils import IntervalNotBool
+from ._checks import check_params
+
 __all__ = ["DGCNN"]
+
+
+#: An int is a number of nodes, a float a quantile of the graph sizes.
+_K = [
+    IntervalNotBool(numbers.Integral, 1, None, closed="left"),
+    IntervalNotBool(numbers.Real, 0, 1, closed="right"),
+]
 
 
 def _resolve_k(k, node_counts):
     """Number of nodes SortPooling keeps: ``k`` itself, or its quantile of the graph sizes."""
-    if isinstance(k, numbers.Integral) and not isinstance(k, bool) and k >= 1:
+    if isinstance(k, numbers.Integral):
         return max(int(k), 10)
-    if isinstance(k, numbers.Real) and 0 < k <= 1:
-        if node_counts is None or len(node_counts) == 0:
-            raise ValueError(
-                f"DGCNN needs node_counts to turn k={k} into a number of nodes; pass an int k, "
-                "or train it with GraphClassifier, which fills node_counts from the data."
-            )
-        sizes = np.sort(np.asarray(node_counts))
-        # As in the DGCNN paper: the size that a fraction k of the training graphs do not
-        # exceed, and at least 10 so that the 1-D convolutions have an input.
-        return max(int(sizes[math.ceil(k * len(sizes)) - 1]), 10)
-    raise ValueError(
-        "The 'k' parameter of DGCNN must be a float in (0, 1] (a quantile of the graph "
-        f"sizes) or an int >= 1 (a number of nodes). Got {k!r} instead."
-    )
+    if node_counts is None or len(node_counts) == 0:
+        raise ValueError(
+            f"DGCNN needs node_counts to turn k={k} into a number of nodes; pass an int k, "
+            "or train it with GraphClassifier, which fills node_counts from the data."
+        )
+    sizes = np.sort(np.asarray(node_counts))
+    # As in the DGCNN paper: the size that a fraction k of the training graphs do not
+    # exceed, and at least 10 so that the 1-D convolutions have an input.
+    return max(int(sizes[math.ceil(k * len(sizes)) - 1]), 10)
 
 
 class _DGCNNConv(nn.Module):
@@ -112,6 +117,7 @@ class DGCNN(nn.Module):
         sort_node_features=False,
     ):
         super().__init__()
+        check_params(self, {"k": _K}, k=k)
         self.k = _resolve_k(k, node_counts)
         self.sort_node_features = sort_node_features
         widths = [in_channels] + [embedding_dim] * num_layers + [1]

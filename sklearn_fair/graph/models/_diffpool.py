@@ -10,6 +10,9 @@ from torch import nn
 from torch_geometric.nn import dense_diff_pool
 from torch_geometric.utils import to_dense_adj, to_dense_batch
 
+from ...utils import IntervalNotBool
+from ._checks import check_params
+
 __all__ = ["DiffPool"]
 
 
@@ -156,15 +159,12 @@ class DiffPool(nn.Module):
                     "GraphClassifier fills node_counts from the training graphs."
                 )
             max_num_nodes = int(np.max(node_counts))
-        if (
-            isinstance(max_num_nodes, bool)
-            or not isinstance(max_num_nodes, numbers.Integral)
-            or max_num_nodes < 1
-        ):
-            raise ValueError(
-                "The 'max_num_nodes' parameter of DiffPool must be an int >= 1. "
-                f"Got {max_num_nodes!r} instead."
-            )
+        # checked after it is read from node_counts, which sets it when it is None
+        check_params(
+            self,
+            {"max_num_nodes": [IntervalNotBool(numbers.Integral, 1, None, closed="left")]},
+            max_num_nodes=max_num_nodes,
+        )
         coarsening = 0.1 if num_layers == 1 else 0.25
         clusters = math.ceil(coarsening * max_num_nodes)
         embed_width = 2 * gnn_dim_hidden + dim_embedding

@@ -1,6 +1,7 @@
 """Edge-Conditioned Convolutions (Simonovsky and Komodakis, CVPR 2017) on coarsened graphs."""
 
 import hashlib
+import numbers
 from typing import NamedTuple
 
 import numpy as np
@@ -9,6 +10,8 @@ import torch.nn.functional as F
 from torch import nn
 from torch_geometric.nn import NNConv, global_mean_pool
 
+from ...utils import IntervalNotBool
+from ._checks import check_params
 from ._kron import coarsen_graph
 
 __all__ = ["ECC"]
@@ -180,11 +183,11 @@ class ECC(nn.Module):
         edge_dim=None,
     ):
         super().__init__()
-        if isinstance(num_layers, bool) or not isinstance(num_layers, int) or num_layers < 1:
-            raise ValueError(
-                "The 'num_layers' parameter of ECC must be an int >= 1. "
-                f"Got {num_layers!r} instead."
-            )
+        check_params(
+            self,
+            {"num_layers": [IntervalNotBool(numbers.Integral, 1, None, closed="left")]},
+            num_layers=num_layers,
+        )
         self.num_layers = num_layers
         self.edge_dim = edge_dim
         self.dropout = dropout

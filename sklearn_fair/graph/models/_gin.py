@@ -1,9 +1,12 @@
 """Graph Isomorphism Network (Xu et al., ICLR 2019) as configured by Errica et al. (2020)."""
 
 import torch.nn.functional as F
+from sklearn.utils._param_validation import StrOptions
 from torch import nn
 from torch_geometric.nn import GINConv, global_add_pool, global_mean_pool
 from torch_geometric.utils import remove_self_loops
+
+from ._checks import check_params
 
 __all__ = ["GIN"]
 
@@ -75,11 +78,7 @@ class GIN(nn.Module):
         dropout=0.5,
     ):
         super().__init__()
-        if aggregation not in _POOLINGS:
-            raise ValueError(
-                f"The 'aggregation' parameter of GIN must be one of {sorted(_POOLINGS)}. "
-                f"Got {aggregation!r} instead."
-            )
+        check_params(self, {"aggregation": [StrOptions(set(_POOLINGS))]}, aggregation=aggregation)
         hidden_units = list(hidden_units)
         if not hidden_units:
             raise ValueError("The 'hidden_units' parameter of GIN must hold at least one width.")

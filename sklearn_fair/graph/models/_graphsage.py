@@ -2,9 +2,12 @@
 
 import torch
 import torch.nn.functional as F
+from sklearn.utils._param_validation import StrOptions
 from torch import nn
 from torch_geometric.nn import global_max_pool
 from torch_geometric.utils import add_remaining_self_loops, scatter
+
+from ._checks import check_params
 
 __all__ = ["GraphSAGE"]
 
@@ -72,11 +75,9 @@ class GraphSAGE(nn.Module):
         self, in_channels, out_channels, *, dim_embedding=64, num_layers=3, aggregation="max"
     ):
         super().__init__()
-        if aggregation not in _AGGREGATIONS:
-            raise ValueError(
-                f"The 'aggregation' parameter of GraphSAGE must be one of "
-                f"{sorted(_AGGREGATIONS)}. Got {aggregation!r} instead."
-            )
+        check_params(
+            self, {"aggregation": [StrOptions(set(_AGGREGATIONS))]}, aggregation=aggregation
+        )
         aggr = _AGGREGATIONS[aggregation]
         self.max_transform = nn.Linear(dim_embedding, dim_embedding) if aggr == "max" else None
         self.convs = nn.ModuleList(

@@ -8,11 +8,12 @@ from copy import deepcopy
 import numpy as np
 from sklearn.base import BaseEstimator, MetaEstimatorMixin, _fit_context
 from sklearn.utils import get_tags
-from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 
 from ...exceptions import CacheWarning
+from ...utils import RANDOM_STATE_CONSTRAINTS, EstimatorInstance, IntervalNotBool
 from ._cache import TaskCache
 from ._planning import make_plan, metadata_router, resolve_scorers
 from ._results import assemble, cv_results
@@ -22,35 +23,18 @@ from ._selection import warn_edge_of_grid
 __all__ = ["NestedCV"]
 
 
-class _Count(Interval):
-    """An int >= low that is not a bool (``n_refits=True`` is a mistake, not 1)."""
-
-    def is_satisfied_by(self, val):
-        return not isinstance(val, bool) and super().is_satisfied_by(val)
-
-
-class _EstimatorInstance(HasMethods):
-    """An object with ``fit`` and ``get_params``: an instance, not a class."""
-
-    def is_satisfied_by(self, val):
-        return not isinstance(val, type) and super().is_satisfied_by(val)
-
-    def __str__(self):
-        return f"an estimator instance ({super().__str__()})"
-
-
 #: The parameters of the protocol, shared by NestedCV and its functional forms.
 PROTOCOL_CONSTRAINTS = {
-    "estimator": [_EstimatorInstance(["fit", "get_params"])],
+    "estimator": [EstimatorInstance(["fit", "get_params"])],
     "param_grid": [dict, list, None],
     "param_distributions": [dict, list, None],
-    "n_iter": [_Count(numbers.Integral, 1, None, closed="left")],
+    "n_iter": [IntervalNotBool(numbers.Integral, 1, None, closed="left")],
     "inner_cv": ["cv_object"],
     "scoring": [str, callable, list, tuple, set, dict, None],
     "refit": ["boolean", str],
-    "n_refits": [_Count(numbers.Integral, 1, None, closed="left")],
+    "n_refits": [IntervalNotBool(numbers.Integral, 1, None, closed="left")],
     "n_jobs": [numbers.Integral, None],
-    "random_state": ["random_state", np.random.Generator],
+    "random_state": RANDOM_STATE_CONSTRAINTS,
     "error_score": [StrOptions({"raise"}), numbers.Real],
     "verbose": ["verbose"],
     "cache_dir": [str, os.PathLike, None],

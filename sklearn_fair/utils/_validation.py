@@ -1,0 +1,136 @@
+"""scikit-learn's parameter validation, with the few constraints the package adds to it.
+
+Public functions check their parameters with scikit-learn's ``validate_params`` and classes
+with a ``_parameter_constraints`` dict, so that every error reads "The 'x' parameter of Y must
+be ... Got ... instead." and names what the user called. scikit-learn's constraints take a
+bool wherever they take an int or a float (``True`` is an ``Integral``): the constraints here
+refuse them, because ``n_resamples=True`` is a mistake, not 1.
+"""
+
+import numbers
+
+import numpy as np
+from sklearn.utils._param_validation import (
+    HasMethods,
+    Interval,
+    Options,
+    validate_parameter_constraints,
+)
+
+__all__ = [
+    "RANDOM_STATE_CONSTRAINTS",
+    "EstimatorInstance",
+    "IntervalNotBool",
+    "OptionsNotBool",
+    "check_parameter_constraints",
+]
+
+
+class IntervalNotBool(Interval):
+    """scikit-learn's ``Interval`` that refuses bools (``n_refits=True`` is a mistake, not 1).
+
+    Examples
+    --------
+    >>> import numbers
+    >>> from sklearn_fair.utils import IntervalNotBool
+    >>> count = IntervalNotBool(numbers.Integral, 1, None, closed="left")
+    >>> count.is_satisfied_by(3), count.is_satisfied_by(True)
+    (True, False)
+    """
+
+    def is_satisfied_by(self, val):
+        return not isinstance(val, (bool, np.bool_)) and super().is_satisfied_by(val)
+
+
+class OptionsNotBool(Options):
+    """scikit-learn's ``Options`` that refuses bools (``zero_division=True`` is not 1.0).
+
+    Examples
+    --------
+    >>> import numbers
+    >>> from sklearn_fair.utils import OptionsNotBool
+    >>> zero_or_one = OptionsNotBool(numbers.Real, {0.0, 1.0})
+    >>> zero_or_one.is_satisfied_by(1), zero_or_one.is_satisfied_by(True)
+    (True, False)
+    >>> print(OptionsNotBool(numbers.Integral, {-1}))
+    an int among {-1}
+    """
+
+    def is_satisfied_by(self, val):
+        return not isinstance(val, (bool, np.bool_)) and super().is_satisfied_by(val)
+
+    def __str__(self):
+        # scikit-learn writes "a int among {-1}"
+        text = super().__str__()
+        return "an" + text[1:] if text.startswith("a int ") else text
+
+
+class EstimatorInstance(HasMethods):
+    """An object with the given methods that is an instance, not a class.
+
+    Examples
+    --------
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from sklearn_fair.utils import EstimatorInstance
+    >>> constraint = EstimatorInstance(["fit", "get_params"])
+    >>> constraint.is_satisfied_by(LogisticRegression())
+    True
+    >>> constraint.is_satisfied_by(LogisticRegression)
+    False
+    """
+
+    def is_satisfied_by(self, val):
+        return not isinstance(val, type) and super().is_satisfied_by(val)
+
+    def __str__(self):
+        return f"an estimator instance ({super().__str__()})"
+
+
+#: The constraints of every public ``random_state``: None, an int seed (not a bool) that
+#: numpy's RandomState takes, a RandomState or a Generator.
+RANDOM_STATE_CONSTRAINTS = [
+    None,
+    IntervalNotBool(numbers.Integral, 0, 2**32 - 1, closed="both"),
+    np.random.RandomState,
+    np.random.Generator,
+]
+
+
+def check_parameter_constraints(obj, caller_name=None):
+    """Check the parameters of ``obj`` against its ``_parameter_constraints``.
+
+    For classes without scikit-learn's ``BaseEstimator._validate_params`` (its
+    splitters have no ``get_params``): each constrained parameter is read as an
+    attribute, and errors name ``caller_name`` (the class's name by default).
+
+    Parameters
+    ----------
+    obj : object
+        An object with a ``_parameter_constraints`` dict, whose keys are attributes.
+    caller_name : str, default=None
+        The name in the error message.
+
+    Raises
+    ------
+    sklearn.utils._param_validation.InvalidParameterError
+        A subclass of both ValueError and TypeError.
+
+    Examples
+    --------
+    >>> import numbers
+    >>> from sklearn_fair.utils import IntervalNotBool, check_parameter_constraints
+    >>> class Splitter:
+    ...     _parameter_constraints = {
+    ...         "n_splits": [IntervalNotBool(numbers.Integral, 2, None, closed="left")]
+    ...     }
+    ...     def __init__(self, n_splits):
+    ...         self.n_splits = n_splits
+    >>> check_parameter_constraints(Splitter(1))
+    Traceback (most recent call last):
+    ...
+    sklearn.utils._param_validation.InvalidParameterError: The 'n_splits' parameter of Splitter must be an int in the range [2, inf). Got 1 instead.
+    """  # noqa: E501
+    params = {name: getattr(obj, name) for name in obj._parameter_constraints}
+    validate_parameter_constraints(
+        obj._parameter_constraints, params, caller_name=caller_name or type(obj).__name__
+    )
