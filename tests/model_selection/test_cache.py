@@ -9,6 +9,7 @@ import textwrap
 import time
 from pathlib import Path
 
+import cloudpickle
 import numpy as np
 import pytest
 from sklearn.datasets import make_classification
@@ -180,10 +181,15 @@ SLOW_MODULE = textwrap.dedent(
     from sklearn.tree import DecisionTreeClassifier
 
 
+    # set by a test on the module: the class travels by value to workers started earlier,
+    # which would not see an environment variable set now
+    KILL_MARKER = None
+
+
     class SlowTree(DecisionTreeClassifier):
         def fit(self, X, y, sample_weight=None):
             time.sleep(float(os.environ.get("SLOW_TREE_SECONDS", "0")))
-            marker = os.environ.get("SLOW_TREE_KILL_WORKER")
+            marker = KILL_MARKER
             if marker and Path(marker).exists() and self.max_depth == 3:
                 os._exit(1)  # the worker process dies, as on out-of-memory
             return super().fit(X, y, sample_weight=sample_weight)
@@ -214,7 +220,12 @@ def slow_tree(tmp_path, monkeypatch):
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(module_dir), *sys.path]))
     import slow_tree as module
 
-    return module, module_dir
+    # worker processes started by an earlier test do not have the module on their path:
+    # its class travels by value
+    cloudpickle.register_pickle_by_value(module)
+    yield module, module_dir
+    cloudpickle.unregister_pickle_by_value(module)
+    sys.modules.pop("slow_tree", None)
 
 
 def test_sigkill_then_rerun_recomputes_only_missing_tasks(data, tmp_path, slow_tree, monkeypatch):
@@ -264,7 +275,7 @@ def test_dead_worker_loses_no_finished_task(data, tmp_path, slow_tree, monkeypat
     X, y = data
     marker = tmp_path / "kill-worker"
     marker.write_text("")
-    monkeypatch.setenv("SLOW_TREE_KILL_WORKER", str(marker))
+    monkeypatch.setattr(module, "KILL_MARKER", str(marker))
     cache = tmp_path / "cache"
 
     def run():
