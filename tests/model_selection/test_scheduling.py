@@ -86,25 +86,43 @@ def test_a_seed_that_changes_the_predictions_releases_every_refit():
     ]
 
 
-def test_the_longest_predicted_task_runs_first():
+def test_the_task_on_the_longest_predicted_path_runs_first():
     sched = schedule()
-    first_fold = [t for t in drain(sched)]
-    # candidate 2 (the deepest forest) took 5 s on the inner splits it ran, candidate 0 took 1 s
+    first_fold = drain(sched)
+    # fold 0 done: candidate 2 (the deepest forest) took 5 s, 1 took 3 s, 0 took 1 s
     done = [t for t in first_fold if t.key.outer_fold == 0]
     for task in done:  # candidate 2 also validates best, so it wins fold 0
         seconds = {0: 1.0, 1: 3.0, 2: 5.0}[task.key.candidate]
         sched.complete(task, result(task, seconds, score=task.key.candidate))
-    # put the others back: they are ready again in natural order
-    for task in first_fold:
+    for task in first_fold:  # the other folds' fits are ready again, in natural order
         if task.key.outer_fold != 0:
             sched._push(task)
     order = []
     while sched.has_ready():
         order.append(sched.pop())
-    phases = [(t.key.phase, t.key.candidate) for t in order]
-    # fold 0's refit (predicted from its winner's 5 s selection fits, on more rows) first, then
-    # candidate 2's remaining fits, then 1's, then 0's
-    assert phases[0][0] == "refit"
-    candidates = [c for phase, c in phases if phase == "selection"]
+    phases = [(t.key.phase, t.key.candidate, t.key.outer_fold) for t in order]
+    # a selection fit's path is its duration plus the refit that waits for its fold (the
+    # slowest candidate's 5 s, scaled to the refit's rows): longer than fold 0's refit alone
+    assert phases[-1][0] == "refit"
+    candidates = [c for phase, c, _ in phases if phase == "selection"]
     assert candidates == sorted(candidates, reverse=True)
-    assert np.isclose(sched.predicted_duration(("selection", 2)), 5.0)
+    # among equal paths, the lowest fold first: folds complete one after the other
+    folds_of_2 = [f for phase, c, f in phases if phase == "selection" and c == 2]
+    assert folds_of_2 == sorted(folds_of_2)
+    waiting = 5.0 * sched.plan.refit_scale
+    assert np.isclose(sched.priority(order[0]), 5.0 + waiting)
+
+
+def test_an_untimed_candidate_runs_before_timed_ones():
+    sched = schedule()
+    ready = drain(sched)
+    timed = [t for t in ready if t.key.candidate == 0][:1]
+    for task in timed:
+        sched.complete(task, result(task, 100.0))
+    for task in ready:
+        if task not in timed:
+            sched._push(task)
+    # candidate 0 is known to be slow, but candidates 1 and 2 have not been timed yet: their
+    # fits (2 inner splits x 3 folds each) go first
+    assert {sched.pop().key.candidate for _ in range(12)} == {1, 2}
+    assert sched.pop().key.candidate == 0
