@@ -4,7 +4,7 @@ A nested run is measured serially (``n_jobs=1``), task by task. Its durations ar
 on a simulated clock for W workers, three ways:
 
 - **NestedCV**: the engine's own :class:`NestedSchedule` decides what runs next and what each
-  completion releases (longest predicted first, a fold's refit as soon as its selection is
+  completion releases (critical path first, a fold's refit as soon as its selection is
   complete); the simulator only keeps at most W tasks in flight, as ``run_plan`` does, and hands
   back each task's measured result (same key, scores, fit and score times).
 - **parallel inner search**, ``cross_validate(GridSearchCV(est, grid, cv=inner, n_jobs=W), X, y,

@@ -1,4 +1,4 @@
-"""Issue 14.3: tasks are released by their dependencies, not by phase, longest first."""
+"""Issue 14.3: tasks are released by their dependencies, not by phase, critical path first."""
 
 import numpy as np
 from sklearn.datasets import make_classification

@@ -11,7 +11,7 @@ A newcomer's map, one module per decision:
 - ``_candidates.py``: search spaces and the configured clone of each fit.
 - ``_seeds.py``: how every seed is drawn, by name.
 - ``_tasks.py``: what one task does (fit, score, fingerprint predictions) and its key.
-- ``_scheduling.py``: which task runs next (dependencies, longest first) and how many refits a
+- ``_scheduling.py``: which task runs next (dependencies, critical path first) and how many refits a
   fold needs.
 - ``_running.py``: the executors (in-process, loky, threads, Dask), fault isolation and time
   limits; ``_data.py``: how the data reach the workers once; ``_timeout.py``; ``_progress.py``.
