@@ -81,7 +81,8 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
 
     All fits of all outer folds are one pool of independent tasks, run in an order driven by
     their dependencies: an outer fold's refits start as soon as its selection is complete,
-    and the tasks on the longest predicted path go first. The results do not depend on ``n_jobs`` or the backend.
+    and the tasks on the longest predicted path go first. The results do not depend on
+    ``n_jobs`` or the backend.
 
     Parameters
     ----------

@@ -3,8 +3,8 @@ or on a Dask cluster, in the order the schedule gives.
 
 The backend follows joblib's: ``n_jobs`` and any ``joblib.parallel_config`` (or
 ``parallel_backend``) context in force, such as ``"dask"``. Only as many tasks as there are
-workers are in flight at a time, so the schedule's priorities (critical path first, refits as soon as
-their fold is selected) decide what runs next.
+workers are in flight at a time, so the schedule's priorities (critical path first, refits as
+soon as their fold is selected) decide what runs next.
 
 Faults are contained. On loky, a task that kills its worker process (a segfault, ``os._exit``,
 running out of memory) breaks the whole pool; the tasks that were in flight are then run again
