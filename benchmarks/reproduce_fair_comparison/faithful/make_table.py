@@ -54,11 +54,18 @@ PAPER = {
 
 
 def _wall_time(name):
+    """Wall time of every session that ran the experiment (a resumed run's log has several)."""
     log = HERE / "logs" / f"{name}.log"
     if not log.exists():
         return None
-    match = re.search(r"Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (\S+)", log.read_text())
-    return match.group(1) if match else None
+    pattern = r"Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (\S+)"
+    seconds = 0.0
+    for text in re.findall(pattern, log.read_text()):
+        parts = [float(part) for part in text.split(":")]
+        seconds += sum(value * 60**power for power, value in enumerate(reversed(parts)))
+    if not seconds:
+        return None
+    return f"{seconds / 3600:.1f} h" if seconds >= 3600 else f"{seconds / 60:.0f} min"
 
 
 def rows():

@@ -55,7 +55,14 @@ class UnhashableError(TypeError):
 
 
 def _package_version(module_name):
-    top = module_name.split(".")[0]
+    return _top_level_version(module_name.split(".")[0])
+
+
+# Once per process: the code a process has imported is the code it runs, even if the package is
+# upgraded on disk meanwhile; and reading every installed distribution's metadata costs a tenth
+# of a second, which a fully cached re-run would otherwise pay again and again.
+@functools.cache
+def _top_level_version(top):
     try:
         distributions = importlib.metadata.packages_distributions().get(top, [])
     except Exception:  # pragma: no cover - broken metadata
@@ -77,6 +84,11 @@ def _is_library(module):
     path = getattr(module, "__file__", None)
     if not path:
         return False
+    return _is_library_path(path)
+
+
+@functools.lru_cache(maxsize=1024)
+def _is_library_path(path):
     path = os.path.realpath(path)
     return any(path.startswith(root + os.sep) for root in _LIBRARY_ROOTS)
 

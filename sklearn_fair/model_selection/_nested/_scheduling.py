@@ -8,8 +8,9 @@ fold; a refit its own), where durations are predicted from the fits that finishe
 earlier selection fits predict its later ones, and a winner's selection fits, scaled by the size
 of the training set, predict its refits. A candidate not yet timed goes first, so that every
 duration is known early; ties go to the lowest outer fold, so that folds complete, and release
-their refits, one after the other. Measured on replayed durations (``bench_scaling.py``), this
-is what brings a 16-worker run close to the bound of any schedule.
+their refits, one after the other. Replaying measured durations (``bench_scaling.py``, the
+gradient-boosting workload), a 16-worker run takes 2.9 s against 2.3 s for the best any
+schedule could do and 4.0 s for the faster of scikit-learn's two nested idioms.
 
 This module only decides; it neither runs nor times anything, so the scaling benchmark can
 replay measured durations through the very same rules.
