@@ -139,6 +139,20 @@ def test_no_validation_trains_all_epochs(mutag_split):
     assert "valid_loss" not in clf.history[-1]
 
 
+def test_optimizer_takes_the_multi_tensor_update_unless_told_otherwise(mutag_split):
+    X_train, X_test, _ = mutag_split
+    default = make_clf(module=MolecularFingerprint).fit(X_train)
+    per_tensor = make_clf(module=MolecularFingerprint, optimizer__foreach=False).fit(X_train)
+    sgd = make_clf(module=MolecularFingerprint, optimizer=torch.optim.SGD).fit(X_train)
+    assert default.optimizer_.defaults["foreach"] is True
+    assert per_tensor.optimizer_.defaults["foreach"] is False
+    assert sgd.optimizer_.defaults["foreach"] is True
+    # the same arithmetic: the two updates train the same model
+    np.testing.assert_allclose(
+        default.predict_proba(X_test), per_tensor.predict_proba(X_test), rtol=0, atol=1e-6
+    )
+
+
 def test_missing_node_features_error_names_the_feature_schemes(mutag):
     graphs = [
         Data(edge_index=torch.tensor([[0, 1], [1, 0]]), num_nodes=2, y=torch.tensor([i % 2]))
