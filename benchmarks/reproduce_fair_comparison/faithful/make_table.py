@@ -91,7 +91,7 @@ def _fmt_budget(result):
 def table():
     lines = [
         "| experiment | paper | paper mean ± std (SE) | ours: mean ± std | ours − paper "
-        "| in paper SEs | candidates (selected) | epochs / patience | refits | CPU time "
+        "| in paper SEs | candidates (selected) | epochs / patience | refits | refits' fit time "
         "| wall time |",
         "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
