@@ -113,8 +113,9 @@ def main():
     text = path.read_text()
     head, rest = text.split(START, 1)
     _, tail = rest.split(END, 1)
-    path.write_text(f"{head}{START}\n{table()}\n{END}{tail}")
-    print(table())
+    rows = table()
+    path.write_text(f"{head}{START}\n{rows}\n{END}{tail}")
+    print(rows)
 
 
 if __name__ == "__main__":

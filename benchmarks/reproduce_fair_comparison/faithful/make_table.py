@@ -127,8 +127,9 @@ def main():
     text = RESULTS_MD.read_text()
     before, rest = text.split(START, 1)
     _, after = rest.split(END, 1)
-    RESULTS_MD.write_text(f"{before}{START}\n{table()}\n{END}{after}")
-    print(table())
+    rows = table()
+    RESULTS_MD.write_text(f"{before}{START}\n{rows}\n{END}{after}")
+    print(rows)
 
 
 if __name__ == "__main__":
