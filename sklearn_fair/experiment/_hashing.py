@@ -5,10 +5,10 @@ The hash covers contents, never names or paths: the data (its fingerprint), the 
 (defaults included, so a changed default shows), the grid, every NestedCV parameter, the
 seed, and the versions of the packages that compute the result (scikit-learn, NumPy,
 SciPy, sklearn-fair and the package of every class the model uses). Where a version does
-not change with an edit, the code enters instead: in a development install of sklearn-fair
-(a ``.dev`` version), the content of its source files; for a class from a package other
-than the well-known released ones (your own, allowed with ``--allow-package``), the source
-file of its module.
+not change with an edit, the code enters too: the content of sklearn-fair's source files
+(:func:`~sklearn_fair.utils.source_fingerprint`; a reinstall from another commit keeps its
+version number), and for a class from a package other than the well-known released ones
+(your own, allowed with ``--allow-package``), the source file of its module.
 """
 
 import functools
@@ -22,15 +22,13 @@ from pathlib import Path
 import numpy as np
 
 from ..model_selection import SavedSplits
-from ..utils import fingerprint
+from ..utils import fingerprint, source_fingerprint
 
 __all__ = ["describe", "result_hash"]
 
 _ALWAYS = ("sklearn", "numpy", "scipy", "sklearn_fair")
 # Packages whose version number changes with their code (released packages).
 _RELEASED = ("imblearn", "numpy", "scipy", "skorch", "sklearn", "torch", "torch_geometric")
-# Files that only format or write results: an edit there cannot change a number.
-_FORMATTING = ("experiment", "report", "cli.py", "__main__.py", "_demo.py")
 
 
 def _qualified(cls):
@@ -94,19 +92,6 @@ def _version(package):
         return getattr(module, "__version__", "unknown")
 
 
-def _source_fingerprint():
-    import sklearn_fair
-
-    root = Path(inspect.getfile(sklearn_fair)).parent
-    hasher = hashlib.sha256()
-    for path in sorted(root.rglob("*.py")):
-        relative = path.relative_to(root)
-        if relative.parts[0] in _FORMATTING:
-            continue
-        hasher.update(str(relative).encode() + b"\0" + path.read_bytes() + b"\0")
-    return "sha256:" + hasher.hexdigest()
-
-
 def _module_source(name):
     try:
         path = inspect.getsourcefile(sys.modules[name])
@@ -119,8 +104,7 @@ def versions(modules):
     """The versions (or code) of the packages of ``modules`` and of those always involved."""
     packages = {name.split(".")[0] for name in modules} - {"builtins"}
     found = {name: _version(name) for name in sorted(packages | set(_ALWAYS))}
-    if "dev" in found["sklearn_fair"]:
-        found["sklearn_fair source"] = _source_fingerprint()
+    found["sklearn_fair source"] = source_fingerprint()
     for name in sorted(modules):
         if name.split(".")[0] not in (*_RELEASED, "sklearn_fair", "builtins"):
             found[f"source of {name}"] = _module_source(name)

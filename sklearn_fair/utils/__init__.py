@@ -8,6 +8,7 @@ from ._arrays import to_numpy
 from ._graphs import check_graph_sizes, is_graph_data, read_graph_labels
 from ._hashing import fingerprint, graph_fields, update_hasher
 from ._random import as_generator, check_random_state, draw_seeds
+from ._source import source_fingerprint
 from ._validation import (
     RANDOM_STATE_CONSTRAINTS,
     EstimatorInstance,
@@ -30,6 +31,7 @@ __all__ = [
     "graph_fields",
     "is_graph_data",
     "read_graph_labels",
+    "source_fingerprint",
     "to_numpy",
     "update_hasher",
 ]

@@ -1,6 +1,7 @@
 """What a cache key covers (issue 13 A): code, versions, the key stored in the entry."""
 
 import json
+import os
 import textwrap
 import warnings
 from pathlib import Path
@@ -103,6 +104,62 @@ def test_the_versions_are_part_of_the_key(tmp_path, monkeypatch):
     run(tmp_path / "cache")
     monkeypatch.setattr(sklearn, "__version__", "0.0.1")
     assert run(tmp_path / "cache").cache_info_["hits"] == 0
+
+
+_CACHED_RUN = """
+import sys
+from sklearn.datasets import make_classification
+from sklearn.tree import DecisionTreeClassifier
+import sklearn_fair
+from sklearn_fair import NestedCV
+
+X, y = make_classification(n_samples=60, n_features=5, random_state=0)
+search = NestedCV(DecisionTreeClassifier(), {"max_depth": [1, 2]}, outer_cv=3, inner_cv=2,
+                  n_refits=1, random_state=0, refit=False, cache_dir=sys.argv[1]).fit(X, y)
+print(sklearn_fair.__file__, search.cache_info_["hits"], search.cache_info_["computed"])
+"""
+
+
+def test_editing_sklearn_fair_itself_changes_the_key(tmp_path):
+    # A development checkout keeps its version number while its code changes, and the code
+    # that runs a task (here: NestedCV's own task runner) is no estimator's class: a copy of
+    # the package, run in a fresh process, edited between runs.
+    import shutil
+    import subprocess
+    import sys
+
+    import sklearn_fair
+
+    package = tmp_path / "checkout" / "sklearn_fair"
+    shutil.copytree(
+        Path(sklearn_fair.__file__).parent, package, ignore=shutil.ignore_patterns("__pycache__")
+    )
+    script = tmp_path / "run.py"
+    script.write_text(_CACHED_RUN)
+
+    def hits_and_computed():
+        done = subprocess.run(
+            [sys.executable, str(script), str(tmp_path / "cache")],
+            env={**os.environ, "PYTHONPATH": str(package.parent)},
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        imported, hits, computed = done.stdout.split()
+        assert Path(imported).parent == package  # the copy, not the installed package
+        return int(hits), int(computed)
+
+    cold = hits_and_computed()
+    assert cold[0] == 0 and cold[1] > 0
+    assert hits_and_computed() == (cold[1], 0)
+    with open(package / "report" / "__init__.py", "a") as file:
+        file.write("\n# formatting code only: results stay valid\n")
+    assert hits_and_computed() == (cold[1], 0)
+    runner = package / "model_selection" / "_nested" / "_tasks.py"
+    assert runner.exists()
+    with open(runner, "a") as file:
+        file.write("\n# an edit to the code that runs tasks\n")
+    assert hits_and_computed() == (0, cold[1])
 
 
 def test_an_entry_copied_over_another_or_forged_is_recomputed(tmp_path):

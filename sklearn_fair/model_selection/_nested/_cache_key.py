@@ -4,6 +4,10 @@ A task's key is the SHA-256 of a canonical JSON description of everything its re
 
 - the format of the entries, and the versions of Python, sklearn-fair, scikit-learn, NumPy and
   SciPy, plus the version of every installed package whose class or function the task uses;
+- the code of sklearn-fair itself (:func:`~sklearn_fair.utils.source_fingerprint`): its
+  version number does not change when a development checkout is edited or an install is
+  rebuilt from another commit, and the code that runs a task (how it slices rows, seeds,
+  early-stops, scores) is not the class of any estimator in the task;
 - the data (``X``, ``y``, fit and score parameters) by content
   (:func:`~sklearn_fair.utils.fingerprint`: arrays by bytes, tensors through NumPy, so a key
   is the same in every process);
@@ -35,7 +39,7 @@ import types
 
 import numpy as np
 
-from ...utils import fingerprint
+from ...utils import fingerprint, source_fingerprint
 
 __all__ = ["KeyBuilder", "UnhashableError", "code_identity", "describe"]
 
@@ -252,6 +256,7 @@ def _versions():
     return {
         "python": platform.python_version(),
         "sklearn-fair": __version__,
+        "sklearn-fair source": source_fingerprint(),
         "scikit-learn": sklearn.__version__,
         "numpy": np.__version__,
         "scipy": scipy.__version__,
