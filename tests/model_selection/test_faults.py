@@ -133,6 +133,28 @@ def test_a_cache_write_that_fails_later_warns_once_and_the_run_finishes(tmp_path
     assert len(calls) == 1  # after the first failure the cache is no longer written
 
 
+def test_stored_entries_are_still_read_after_a_write_fails(tmp_path):
+    # Every selection entry is blocked by a folder, so the first write fails before any
+    # refit is looked up: the refits' entries must still be read (they are checked against
+    # their keys), and only the selection fits run again.
+    import json
+
+    cache = tmp_path / "cache"
+    first = nested(cache_dir=cache, n_jobs=1).fit(X, y)
+    phases = {}
+    for entry in sorted(Path(cache).glob("*/*.json")):
+        phase = json.loads(entry.read_text())["key"]["phase"]
+        phases[phase] = phases.get(phase, 0) + 1
+        if phase == "selection":
+            entry.unlink()
+            entry.mkdir()
+    assert set(phases) == {"selection", "refit"}
+    with pytest.warns(CacheWarning, match="Could not write"):
+        rerun = nested(cache_dir=cache, n_jobs=1).fit(X, y)
+    assert rerun.cache_info_ == {"hits": phases["refit"], "computed": phases["selection"]}
+    np.testing.assert_array_equal(rerun.outer_scores_, first.outer_scores_)
+
+
 def test_leftover_part_files_of_dead_processes_are_removed(tmp_path):
     cache = tmp_path / "cache"
     (cache / "ab").mkdir(parents=True)

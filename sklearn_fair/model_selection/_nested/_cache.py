@@ -15,7 +15,8 @@ Invariants:
 - A file that is not a regular file (a symlink, a directory), is larger than
   ``MAX_ENTRY_BYTES`` or nested too deeply is recomputed, never followed or read without bound.
 - A cache folder that cannot be written is refused before the first fit; a write that fails
-  later (disk full, folder removed) warns once and the run goes on without the cache.
+  later (disk full, folder removed) warns once and the run goes on without writing, still
+  reading the entries that are there.
 """
 
 import hashlib
@@ -118,12 +119,13 @@ class TaskCache:
         return result
 
     def note_write_failure(self, error):
-        """Warn once that an entry could not be written; the run goes on without the cache."""
+        """Warn once that an entry could not be written; the run writes no further entries."""
         if not self.write_failed:
             self.write_failed = True
             warnings.warn(
                 f"Could not write to the cache folder {os.fspath(self.directory)!r} ({error}); "
-                "the run goes on without caching its remaining tasks.",
+                "the run goes on without writing the results of its remaining tasks (stored "
+                "entries are still read).",
                 CacheWarning,
                 stacklevel=2,
             )

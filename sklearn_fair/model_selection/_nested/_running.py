@@ -346,14 +346,15 @@ class _Cache:
         """``(cached result or None, cache entry to write or None)``."""
         if self.keys is None or not isinstance(task, FitTask) or task.return_estimator:
             return None, None
-        if self.cache.write_failed:
-            return None, None
         try:
             name, description = self.keys.key(task, estimator)
         except UnhashableError as exc:
             self._give_up(exc)
             return None, None
         cached = self.cache.load(name, description, task.key)
+        if self.cache.write_failed:
+            # stored entries stay valid (each is checked against its key); only writing stops
+            return cached, None
         return cached, (self.cache.directory, name, description)
 
 
