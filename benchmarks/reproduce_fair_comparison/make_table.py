@@ -162,12 +162,13 @@ def _earlier_rows():
 
 
 def earlier_table():
+    rows = list(_earlier_rows())  # the two tables below read the same files
     lines = [
         "| experiment | data set (features) | model | ours: mean ± std | paper: mean ± std "
         "| ours − paper | in paper SEs | candidates | max epochs / patience | wall time |",
         "|---|---|---|---|---|---|---|---|---|---|",
     ]
-    for name, cfg, result in _earlier_rows():
+    for name, cfg, result in rows:
         grid = cfg["grid"]
         paper_mean, paper_std = cfg["paper"]["mean"], cfg["paper"]["std"]
         paper = "not verified" if math.isnan(paper_mean) else f"{paper_mean:.1f} ± {paper_std:.1f}"
@@ -199,7 +200,7 @@ def earlier_table():
         "| experiment | validation mean | optimism | selected values (count over 10 folds) |",
         "|---|---|---|---|",
     ]
-    for name, cfg, result in _earlier_rows():
+    for name, cfg, result in rows:
         if result is None:
             continue
         varied = [key for key, values in cfg["grid"].items() if len(values) > 1]
