@@ -16,7 +16,7 @@ from ..report import (
     plot_optimism,
     result_to_dict,
 )
-from ..utils import fingerprint
+from ..utils import fingerprint, progress_over
 from ._checks import check_before_fit
 from ._config import load_config
 from ._data import load_data
@@ -320,13 +320,12 @@ def run_experiment(
     data_fingerprint = _data_fingerprint(data)
     output = config.output_dir
     (output / "models").mkdir(parents=True, exist_ok=True)
-    from tqdm.auto import tqdm
-
     results, status, files = {}, {}, []
-    bar = tqdm(config.models.values(), desc="models", unit="model", disable=not config.progress)
+    models = progress_over(  # off a terminal: one line per model, never a bar's \r
+        config.models.values(), label="models", enabled=config.progress, name=lambda s: s.name
+    )
     with _backend(backend, n_jobs, dask_scheduler):
-        for spec in bar:
-            bar.set_postfix_str(spec.name)
+        for spec in models:
             target = _inside(output / "models", f"{spec.name}.json")
             status[spec.name], results[spec.name] = _run_model(
                 config, spec, data, data_fingerprint, target, n_jobs

@@ -7,6 +7,7 @@ private modules.
 from ._arrays import to_numpy
 from ._graphs import check_graph_sizes, is_graph_data, read_graph_labels
 from ._hashing import fingerprint, graph_fields, update_hasher
+from ._progress import is_terminal, progress_over
 from ._random import as_generator, check_random_state, draw_seeds
 from ._source import source_fingerprint
 from ._validation import (
@@ -30,6 +31,8 @@ __all__ = [
     "fingerprint",
     "graph_fields",
     "is_graph_data",
+    "is_terminal",
+    "progress_over",
     "read_graph_labels",
     "source_fingerprint",
     "to_numpy",

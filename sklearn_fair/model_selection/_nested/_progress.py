@@ -3,6 +3,8 @@
 import sys
 import time
 
+from ...utils import is_terminal as _is_terminal
+
 __all__ = ["Progress"]
 
 
@@ -10,19 +12,28 @@ class Progress:
     """Reports finished fits out of ``total`` when ``verbose >= 1``.
 
     On a terminal it is a tqdm bar with an ETA. Anywhere else (a log file, a CI console,
-    pytest's captured output) it writes a plain line at every tenth of the run, without the
-    carriage returns and cursor escapes that make a log unreadable.
+    pytest's captured output) it writes one plain line per event: the start, every tenth of
+    the run, and the end; never the carriage returns and cursor escapes that make a log
+    unreadable.
+
+    The total is the one announced at the start (the plan's upper bound) and never changes
+    mid-run: when fewer tasks turn out to be needed (:meth:`set_total` with a smaller
+    number, e.g. once the probe shows that the estimator ignores its seed, so one refit per
+    fold is enough), the difference is counted as skipped and said, with its reason.
     """
 
     def __init__(self, verbose, total, *, stream=None, label="NestedCV fits"):
         self.verbose = verbose
         self.total = total
+        self.skipped = 0
+        self.skip_reason = None
         self.stream = stream if stream is not None else sys.stderr
         self.label = label
         self.done = 0
         self._bar = None
         self._start = time.monotonic()
         self._next_line = 0.1
+        self._closed = False
         if verbose >= 1 and _is_terminal(self.stream):
             from tqdm.auto import tqdm
 
@@ -30,35 +41,54 @@ class Progress:
         elif verbose >= 1:
             self._line()
 
-    def set_total(self, total):
-        self.total = total
+    @property
+    def needed(self):
+        """The tasks that will run: the announced total less those skipped."""
+        return self.total - self.skipped
+
+    def set_total(self, total, reason="not needed"):
+        """Say that the run needs ``total`` tasks; fewer than announced are counted as skipped."""
+        skipped = max(self.total - total, 0)
+        if skipped == self.skipped:
+            return
+        self.skipped, self.skip_reason = skipped, reason
         if self._bar is not None:
-            self._bar.total = total
-            self._bar.refresh()
+            self._bar.set_postfix_str(f"{skipped} skipped ({reason})")
+        elif self.verbose >= 1:
+            print(
+                f"{self.label}: {skipped} of the {self.total} skipped ({reason})",
+                file=self.stream,
+                flush=True,
+            )
 
     def update(self, n=1):
         self.done += n
         if self._bar is not None:
             self._bar.update(n)
-        elif self.verbose >= 1 and self.done >= self._next_line * self.total:
-            while self._next_line * self.total <= self.done:
+        elif self.verbose >= 1 and self.needed > 0 and self.done >= self._next_line * self.needed:
+            while self._next_line * self.needed <= self.done:
                 self._next_line += 0.1
-            self._line()
+            if self.done < self.needed:
+                self._line()
 
     def _line(self):
         elapsed = time.monotonic() - self._start
-        text = f"{self.label}: {self.done}/{self.total} done, {elapsed:.1f} s elapsed"
-        if 0 < self.done < self.total:
-            text += f", about {elapsed / self.done * (self.total - self.done):.1f} s left"
+        text = f"{self.label}: {self.done}/{self.total} done"
+        if self.skipped:
+            text += f", {self.skipped} skipped"
+        text += f", {elapsed:.1f} s elapsed"
+        if 0 < self.done < self.needed:
+            text += f", about {elapsed / self.done * (self.needed - self.done):.1f} s left"
         print(text, file=self.stream, flush=True)
 
     def close(self):
+        if self._closed:
+            return
+        self._closed = True
         if self._bar is not None:
+            if self.skipped:
+                # the bar ends where the run did: the skipped tasks count as finished work
+                self._bar.update(self.skipped)
             self._bar.close()
-
-
-def _is_terminal(stream):
-    try:
-        return stream.isatty()
-    except (AttributeError, ValueError):
-        return False
+        elif self.verbose >= 1 and self.done:
+            self._line()

@@ -386,7 +386,7 @@ def run_plan(plan):
                 schedule.computed += 1
                 schedule.complete(task, result)
                 progress.update()
-            progress.set_total(schedule.n_expected)
+            progress.set_total(schedule.n_expected, reason="the estimator ignores its seed")
     except BaseException:
         executor.close(abort=True)
         raise

@@ -1,0 +1,140 @@
+"""Progress output off a terminal: one line per event, and a total fixed before the first fit."""
+
+import io
+import re
+
+import pytest
+from sklearn.datasets import make_classification
+from sklearn.linear_model import LogisticRegression
+from sklearn.svm import SVC
+
+from sklearn_fair import NestedCV
+from sklearn_fair.experiment import run_experiment
+from sklearn_fair.model_selection._nested._progress import Progress
+from sklearn_fair.utils import progress_over
+
+X, y = make_classification(n_samples=60, n_features=5, random_state=0)
+LINE = re.compile(r"NestedCV fits: (\d+)/(\d+) done(?:, (\d+) skipped)?, [\d.]+ s elapsed")
+
+
+def _fits_lines(log):
+    return [line for line in log.splitlines() if line.startswith("NestedCV fits")]
+
+
+def _totals(log):
+    return [int(m.group(2)) for m in map(LINE.match, _fits_lines(log)) if m]
+
+
+def test_the_total_is_fixed_and_the_skipped_refits_are_said(capsys):
+    # lbfgs ignores its seed: the probe shows it on the first fold, and the other folds'
+    # extra refits are not run. The upper bound announced at the start stays the total.
+    outer, candidates, inner, refits = 3, 2, 1, 3
+    NestedCV(
+        LogisticRegression(),
+        {"C": [0.1, 1.0]},
+        outer_cv=outer,
+        n_refits=refits,
+        refit=False,
+        verbose=1,
+        random_state=0,
+    ).fit(X, y)
+    log = capsys.readouterr().err
+    assert "\r" not in log and "\x1b" not in log
+    upper_bound = outer * candidates * inner + outer * refits
+    assert set(_totals(log)) == {upper_bound}
+    # the probe ran two refits on the first fold; each other fold needs one
+    skipped = (refits - 2) + (outer - 1) * (refits - 1)
+    assert f"NestedCV fits: {skipped} of the {upper_bound} skipped (the estimator ignores its seed)" in log
+    last = LINE.match(_fits_lines(log)[-1])
+    assert (int(last.group(1)), int(last.group(3))) == (upper_bound - skipped, skipped)
+
+
+def test_a_seeded_estimator_runs_every_announced_fit(capsys):
+    NestedCV(
+        SVC(probability=True),
+        {"C": [0.1, 1.0]},
+        outer_cv=3,
+        n_refits=2,
+        refit=False,
+        verbose=1,
+        random_state=0,
+    ).fit(X, y)
+    log = capsys.readouterr().err
+    total = 3 * 2 + 3 * 2
+    assert set(_totals(log)) == {total}
+    assert _fits_lines(log)[-1].startswith(f"NestedCV fits: {total}/{total} done, ")
+    assert "skipped" not in log
+
+
+def test_each_event_is_its_own_line():
+    log = io.StringIO()
+    progress = Progress(1, 20, stream=log)
+    for _ in range(20):
+        progress.update()
+    progress.close()
+    lines = log.getvalue().splitlines()
+    done = [int(line.split(": ")[1].split("/")[0]) for line in lines]
+    assert done == sorted(done) and done[0] == 0 and done[-1] == 20
+    assert len(lines) == len(set(lines)) == 11  # the start, each tenth, nothing twice
+    assert "\r" not in log.getvalue()
+
+
+def test_progress_over_writes_a_line_per_item_and_a_bar_only_on_a_terminal():
+    log = io.StringIO()
+    assert list(progress_over(["a", "b"], label="models", stream=log)) == ["a", "b"]
+    lines = log.getvalue().splitlines()
+    assert lines[:2] == ["models: 1/2 a", "models: 2/2 b"]
+    assert lines[2].startswith("models: 2/2 done")
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    terminal = Terminal()
+    list(progress_over(["a", "b"], label="models", stream=terminal))
+    assert "\r" in terminal.getvalue()
+    silent = io.StringIO()
+    assert list(progress_over(["a"], label="models", stream=silent, enabled=False)) == ["a"]
+    assert silent.getvalue() == ""
+
+
+EXPERIMENT = """\
+[experiment]
+name = "log"
+output_dir = "out"
+random_state = 0
+progress = true
+
+[data]
+dataset = "sklearn:iris"
+
+[protocol]
+outer_cv = 3
+n_refits = 1
+
+[models.logreg]
+estimator = "sklearn.linear_model.LogisticRegression"
+params = { max_iter = 300 }
+grid = { C = [0.1, 1.0] }
+
+[models.knn]
+estimator = "sklearn.neighbors.KNeighborsClassifier"
+grid = { n_neighbors = [3, 9] }
+"""
+
+
+def test_the_runners_log_off_a_terminal_is_one_line_per_event(tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    path = tmp_path / "log.toml"
+    path.write_text(EXPERIMENT)
+    run_experiment(path)
+    log = capsys.readouterr().err
+    assert "\r" not in log and "\x1b" not in log
+    lines = log.splitlines()
+    model_lines = [line for line in lines if line.startswith("models: ")]
+    assert model_lines[:2] == ["models: 1/2 logreg", "models: 2/2 knn"]
+    # each model's line comes before its fits' lines, each on a line of its own
+    first, second = lines.index("models: 1/2 logreg"), lines.index("models: 2/2 knn")
+    assert lines[first + 1].startswith("NestedCV fits: 0/")
+    assert lines[second + 1].startswith("NestedCV fits: 0/")
+    assert all(line.startswith(("models: ", "NestedCV fits: ")) for line in lines)
