@@ -44,7 +44,10 @@ def test_the_total_is_fixed_and_the_skipped_refits_are_said(capsys):
     assert set(_totals(log)) == {upper_bound}
     # the probe ran two refits on the first fold; each other fold needs one
     skipped = (refits - 2) + (outer - 1) * (refits - 1)
-    assert f"NestedCV fits: {skipped} of the {upper_bound} skipped (the estimator ignores its seed)" in log
+    assert (
+        f"NestedCV fits: {skipped} of the {upper_bound} skipped (the estimator ignores its seed)"
+        in log
+    )
     last = LINE.match(_fits_lines(log)[-1])
     assert (int(last.group(1)), int(last.group(3))) == (upper_bound - skipped, skipped)
 

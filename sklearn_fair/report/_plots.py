@@ -5,6 +5,7 @@ import os
 import numpy as np
 
 from ..stats import compare, summarize
+from ._format import decimals_for, signed
 from ._results import as_results, describe_metrics, shared_metric
 
 
@@ -29,7 +30,8 @@ def _figure(ax, size):
         from matplotlib.figure import Figure
     except ImportError as exc:  # pragma: no cover - exercised without matplotlib
         raise ImportError(
-            "Plots need matplotlib. Install it with: pip install sklearn-fair[plot]"
+            "Plots need matplotlib, the 'plot' extra: from a checkout, "
+            'pip install -e ".[plot]" (or pip install matplotlib).'
         ) from exc
     if ax is not None:
         return ax.figure, ax
@@ -49,13 +51,53 @@ def save_figure(figure, path):
     return paths
 
 
+def _legend_outside(figure, ax, own):
+    """The legend below the axes, where it covers no data.
+
+    On a figure of our own it is a figure legend in the constrained layout's "outside"
+    slot; on the caller's axes it hangs below them.
+    """
+    handles, labels = ax.get_legend_handles_labels()
+    if not handles:
+        return None
+    if own:
+        return figure.legend(handles, labels, loc="outside lower center", fontsize="small")
+    return ax.legend(
+        handles,
+        labels,
+        loc="upper center",
+        bbox_to_anchor=(0.5, -0.18),
+        fontsize="small",
+        frameon=False,
+    )
+
+
+def _tidy_ticks(axis):
+    """At most 6 ticks, plain numbers (no offset), so that their labels never collide."""
+    from matplotlib.ticker import MaxNLocator, ScalarFormatter
+
+    axis.set_major_locator(MaxNLocator(nbins=5, steps=[1, 2, 2.5, 5, 10]))
+    formatter = ScalarFormatter(useOffset=False)
+    formatter.set_scientific(False)
+    axis.set_major_formatter(formatter)
+
+
 def _finish(figure, path):
     if path is not None:
         save_figure(figure, path)
     return figure
 
 
-def plot_fold_scores(results, *, confidence=0.95, interval="t", ax=None, path=None, random_state=0):
+def plot_fold_scores(
+    results,
+    *,
+    confidence=0.95,
+    interval="t",
+    n_resamples=10_000,
+    ax=None,
+    path=None,
+    random_state=0,
+):
     """Plot each model's per-fold test scores with its mean and intervals.
 
     One row per model: the outer folds' test scores as dots, the mean with its
@@ -73,6 +115,9 @@ def plot_fold_scores(results, *, confidence=0.95, interval="t", ax=None, path=No
         Level of the intervals.
     interval : {"t", "normal"}, default="t"
         The interval of the mean (see :func:`sklearn_fair.stats.mean_interval`).
+    n_resamples : int, default=10_000
+        Bootstrap resamples of the IQM's interval (the report's default, so that a plot
+        and its report agree).
     ax : matplotlib Axes, default=None
         Where to draw; a new figure when None.
     path : str, path-like or list of them, default=None
@@ -101,14 +146,15 @@ def plot_fold_scores(results, *, confidence=0.95, interval="t", ax=None, path=No
     models = as_results(results)
     metric = _one_metric(models, "plot_fold_scores")
     level = f"{100 * confidence:g}%"
-    figure, ax = _figure(ax, (6.4, 1.2 + 0.6 * len(models)))
+    own = ax is None
+    figure, ax = _figure(ax, (6.4, 2.0 + 0.6 * len(models)))
     for position, model in enumerate(models):
         values = metric.values(model.test_scores)
         summary = summarize(
             values,
             confidence=confidence,
             interval=interval,
-            n_resamples=2000,
+            n_resamples=n_resamples,
             random_state=random_state,
         )
         jitter = np.linspace(-0.15, 0.15, values.size)
@@ -147,7 +193,8 @@ def plot_fold_scores(results, *, confidence=0.95, interval="t", ax=None, path=No
     ax.invert_yaxis()
     ax.set_xlabel(f"test {metric} per outer fold{_direction(metric)}")
     ax.set_title(f"Test {metric} over the outer folds")
-    ax.legend(loc="best", fontsize="small")
+    _tidy_ticks(ax.xaxis)
+    _legend_outside(figure, ax, own)
     return _finish(figure, path)
 
 
@@ -187,14 +234,16 @@ def plot_optimism(results, *, ax=None, path=None):
     """
     models = as_results(results)
     metric = _one_metric(models, "plot_optimism")
-    figure, ax = _figure(ax, (5.0, 5.0))
+    own = ax is None
+    figure, ax = _figure(ax, (5.2, 5.8))
+    decimals = decimals_for([], [np.std(metric.values(m.test_scores)) for m in models])
     for index, model in enumerate(models):
         gap = float(np.mean(model.validation_scores) - np.mean(model.test_scores))
         ax.scatter(
             metric.values(model.test_scores),
             metric.values(model.validation_scores),
             color=f"C{index}",
-            label=f"{model.name} (optimism {gap:+.3f})",
+            label=f"{model.name} (optimism {signed(gap, decimals)})",
             zorder=2,
         )
     values = np.concatenate(
@@ -215,7 +264,10 @@ def plot_optimism(results, *, ax=None, path=None):
     ax.set_xlabel(f"test {metric} (outer fold)")
     ax.set_ylabel(f"validation {metric} of the selected configuration")
     ax.set_title(f"Validation versus test {metric} per fold")
-    ax.legend(loc="best", fontsize="small")
+    ax.set_aspect("equal", adjustable="datalim")
+    _tidy_ticks(ax.xaxis)
+    _tidy_ticks(ax.yaxis)
+    _legend_outside(figure, ax, own)
     return _finish(figure, path)
 
 
@@ -270,7 +322,7 @@ def plot_comparison(results, *, confidence=0.95, ax=None, path=None):
     table = compare(shared, confidence=confidence)
     table = {column: list(table[column]) for column in table}
     n_pairs = len(table["model_a"])
-    figure, ax = _figure(ax, (6.4, 1.2 + 0.5 * n_pairs))
+    figure, ax = _figure(ax, (6.4, 1.6 + 0.5 * n_pairs))
     for row in range(n_pairs):
         mean = metric.sign * table["mean_difference"][row]
         low, high = sorted(metric.sign * np.array([table["ci_low"][row], table["ci_high"][row]]))
@@ -294,4 +346,5 @@ def plot_comparison(results, *, confidence=0.95, ax=None, path=None):
         f"({100 * confidence:g}% interval, corrected resampled t-test)"
     )
     ax.set_title("Pairwise differences")
+    _tidy_ticks(ax.xaxis)
     return _finish(figure, path)

@@ -9,8 +9,10 @@ from scipy.stats import rankdata
 from ..exceptions import SplitsMismatchError
 from ..stats import compare, summarize
 from ._card import reproducibility_card
+from ._format import decimals_for, number, pvalue, short_names, signed
 from ._results import as_results, describe_metrics, shared_metric
-from ._tables import Section, fmt, render
+from ._tables import Cell, Section, num, render
+from ._verdict import verdict_sentence
 
 _KINDS = {".md": "markdown", ".markdown": "markdown", ".html": "html", ".txt": "text"}
 
@@ -78,7 +80,17 @@ class NestedCVReport:
     """
 
     def __init__(
-        self, title, rows, models, comparison, comparison_note, card, confidence, interval
+        self,
+        title,
+        rows,
+        models,
+        comparison,
+        comparison_note,
+        card,
+        confidence,
+        interval,
+        n_resamples=10_000,
+        random_state=0,
     ):
         self.title = title
         self.rows = rows
@@ -90,6 +102,8 @@ class NestedCVReport:
         self.card = card
         self.confidence = confidence
         self.interval = interval
+        self.n_resamples = n_resamples
+        self.random_state = random_state
         self._models = models
 
     def to_dataframe(self):
@@ -98,13 +112,45 @@ class NestedCVReport:
 
         return pd.DataFrame(self.rows).set_index(["model", "metric"])
 
-    def sections(self):
-        """The report's sections, in order (summary, selection, comparison, card)."""
+    def decimals(self, metric_name):
+        """Decimals of a metric's printed numbers: two significant digits of its spread.
+
+        From the smallest positive standard deviation of the metric's fold scores over the
+        models (see :func:`~sklearn_fair.report._format.decimals_for`).
+        """
+        rows = [row for row in self.rows if row["metric"] == metric_name]
+        return decimals_for([row["test_mean"] for row in rows], [row["test_std"] for row in rows])
+
+    def verdict(self):
+        """The report's conclusion in one sentence: the comparison's verdict, or why none."""
+        if self.comparison is not None:
+            metric = self.comparison_metric
+            return verdict_sentence(
+                self.comparison,
+                metric,
+                n_folds=len(self._models[0].test_scores),
+                confidence=self.confidence,
+                decimals=self.decimals(metric.name),
+            )
+        if self.comparison_note is not None:
+            return self.comparison_note
+        row = self.rows[0]
+        d = self.decimals(row["metric"])
+        return (
+            f"{row['model']}: test {row['metric']} {number(row['test_mean'], d)} over "
+            f"{row['n_folds']} outer folds, {100 * self.confidence:g}% interval of the mean "
+            f"[{number(row['ci_low'], d)}, {number(row['ci_high'], d)}]."
+        )
+
+    def sections(self, *, figures=False):
+        """The report's sections, in order: summary, selection per model, plots (with
+        ``figures``; they need matplotlib), comparison and reproducibility card."""
         return [
             section
             for section in [
                 self._summary_section(),
                 *(self._selection_section(model) for model in self._models),
+                self._figures_section() if figures else None,
                 self._comparison_section(),
                 self.card.section(),
             ]
@@ -119,13 +165,18 @@ class NestedCVReport:
             columns=[
                 "model",
                 "metric",
-                "test mean +/- std",
-                f"{level} interval of the mean ({kind})",
-                f"IQM [{level} interval (bootstrap)]",
-                "mean validation",
-                "optimism",
-                "rank by test",
-                "rank by validation",
+                "test mean ± std",
+                Cell(f"{level} interval of the mean ({kind})", numeric=True),
+                Cell(f"IQM [{level} interval (bootstrap)]", numeric=True),
+                Cell("mean validation", numeric=True),
+                Cell(
+                    "optimism",
+                    title="how much better the mean validation score looked than the mean "
+                    "test score, in the metric's units; positive: validation was optimistic",
+                    numeric=True,
+                ),
+                Cell("rank by test", numeric=True),
+                Cell("rank by validation", numeric=True),
             ],
         )
         n_folds = sorted({row["n_folds"] for row in self.rows})
@@ -137,26 +188,40 @@ class NestedCVReport:
             f"{self.rows[0]['iqm_ci_method']}. Both treat the outer folds as independent; "
             "their training sets overlap, so both are optimistic.",
             "Mean validation, optimism and the rank by validation are those of the metric "
-            "that selected the hyper-parameters. Optimism is mean validation minus mean "
-            "test score, in the scorer's direction: positive when validation looked better.",
+            "that selected the hyper-parameters. Optimism is how much better the mean "
+            "validation score looked than the mean test score, in the metric's printed units: "
+            "validation minus test for a score, test minus validation for an error (lower is "
+            "better); positive when validation was optimistic.",
+            "Numbers are printed to two significant digits of the smallest standard deviation "
+            "of their metric's fold scores.",
         ]
         summary.paragraphs += list(
             dict.fromkeys(f"{row['metric']}: {row['note']}." for row in self.rows if row["note"])
         )
         for row in self.rows:
+            d = self.decimals(row["metric"])
+            metric = row["metric"]
+            formula = (
+                f"mean validation {metric} - mean test {metric}"
+                if row["greater_is_better"]
+                else f"mean test {metric} - mean validation {metric} (lower is better)"
+            )
             summary.rows.append(
                 [
                     row["model"],
-                    row["metric"] + (" (selects)" if row["selects"] and self._multimetric else ""),
-                    f"{fmt(row['test_mean'])} +/- {fmt(row['test_std'])}",
-                    f"[{fmt(row['ci_low'])}, {fmt(row['ci_high'])}]",
-                    f"{fmt(row['iqm'])} [{fmt(row['iqm_ci_low'])}, {fmt(row['iqm_ci_high'])}]",
-                    fmt(row["validation_mean"]),
-                    "n/a" if row["optimism"] is None else f"{row['optimism']:+.4f}",
-                    row["rank_test"],
-                    "n/a" if row["rank_validation"] is None else row["rank_validation"],
+                    metric + (" (selects)" if row["selects"] and self._multimetric else ""),
+                    num(f"{number(row['test_mean'], d)} ± {number(row['test_std'], d)}"),
+                    num(f"[{number(row['ci_low'], d)}, {number(row['ci_high'], d)}]",
+                        title=row["ci_method"]),
+                    num(f"{number(row['iqm'], d)} [{number(row['iqm_ci_low'], d)}, "
+                        f"{number(row['iqm_ci_high'], d)}]", title=row["iqm_ci_method"]),
+                    num(number(row["validation_mean"], d)),
+                    num("n/a" if row["optimism"] is None else signed(row["optimism"], d),
+                        title=None if row["optimism"] is None else formula),
+                    num(row["rank_test"]),
+                    num("n/a" if row["rank_validation"] is None else row["rank_validation"]),
                 ]
-            )
+            )  # fmt: skip
         selecting = [row for row in self.rows if row["selects"]]
         if (
             len(selecting) > 1
@@ -176,16 +241,17 @@ class NestedCVReport:
 
     def _selection_section(self, model):
         names = sorted({name for params in model.best_params for name in params})
+        short = short_names(names)
         metric = model.metric
         others = [key for key in model.metrics if key != model.refit_metric]
         section = Section(
             f"Selected hyper-parameters: {model.name}",
             columns=[
                 "outer fold",
-                *names,
-                f"validation {metric}",
-                f"test {metric}",
-                *(f"test {model.metrics[key]}" for key in others),
+                *(Cell(short[n], title=n if short[n] != n else None) for n in names),
+                Cell(f"validation {metric}", numeric=True),
+                Cell(f"test {metric}", numeric=True),
+                *(Cell(f"test {model.metrics[key]}", numeric=True) for key in others),
             ],
         )
         validation = metric.values(model.validation_scores)
@@ -193,19 +259,87 @@ class NestedCVReport:
             key: model.metrics[key].values(model.test_scores_per_metric[key])
             for key in model.metrics
         }
+        digits = {key: self.decimals(model.metrics[key].name) for key in model.metrics}
         for fold, params in enumerate(model.best_params):
             section.rows.append(
-                [fold]
-                + [params.get(name, "") for name in names]
-                + [fmt(validation[fold]), fmt(tests[model.refit_metric][fold])]
-                + [fmt(tests[key][fold]) for key in others]
+                [num(fold)]
+                + [_param_cell(params.get(name, "")) for name in names]
+                + [num(number(validation[fold], digits[model.refit_metric]))]
+                + [num(number(tests[model.refit_metric][fold], digits[model.refit_metric]))]
+                + [num(number(tests[key][fold], digits[key])) for key in others]
             )
         medians = self.median_params[model.name]
         if medians:
             section.rows.append(
                 ["median"]
-                + [fmt(medians[n], 4) if n in medians else "" for n in names]
+                + [num(f"{medians[n]:.4g}") if n in medians else "" for n in names]
                 + [""] * (2 + len(others))
+            )
+        shortened = [f"{short[n]} is {n}" for n in names if short[n] != n]
+        if shortened:
+            section.paragraphs.append(
+                "Parameters are named without their pipeline step: " + "; ".join(shortened) + "."
+            )
+        return section
+
+    def _plot_results(self):
+        return {model.name: model for model in self._models}
+
+    def _figures_section(self):
+        section = Section("Plots")
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            section.paragraphs.append(
+                "The plots need matplotlib (the 'plot' extra: pip install -e \".[plot]\")."
+            )
+            return section
+        if shared_metric(self._models) is None:
+            section.paragraphs.append(
+                "No plots: they draw the metric that selected the hyper-parameters on one "
+                f"axis, and the models selected with different metrics "
+                f"({describe_metrics(self._models)})."
+            )
+            return section
+        from ._html import figure_from_matplotlib
+        from ._plots import plot_comparison, plot_fold_scores, plot_optimism
+
+        results = self._plot_results()
+        metric = self._models[0].metric
+        level = f"{100 * self.confidence:g}%"
+        section.figures.append(
+            figure_from_matplotlib(
+                plot_fold_scores(
+                    results,
+                    confidence=self.confidence,
+                    interval=self.interval,
+                    n_resamples=self.n_resamples,
+                    random_state=self.random_state,
+                ),
+                alt=f"Test {metric} of each outer fold, per model, with the mean and the IQM "
+                f"and their {level} intervals",
+                caption=f"Test {metric} per outer fold (dots), the mean with its {level} "
+                "interval and the IQM with its bootstrap interval.",
+            )
+        )
+        section.figures.append(
+            figure_from_matplotlib(
+                plot_optimism(results),
+                alt=f"Validation against test {metric} per outer fold",
+                caption="Each dot is one outer fold: the selected configuration's validation "
+                "score against its test score. Dots on the better side of the diagonal are "
+                "folds where validation was optimistic.",
+            )
+        )
+        if self.comparison is not None:
+            section.figures.append(
+                figure_from_matplotlib(
+                    plot_comparison(results, confidence=self.confidence),
+                    alt=f"Pairwise differences of mean test {metric} with their intervals",
+                    caption=f"Differences of the mean test {metric}, A - B, with their "
+                    f"{level} corrected t intervals; red where Holm's procedure demonstrates "
+                    "the difference.",
+                )
             )
         return section
 
@@ -217,6 +351,7 @@ class NestedCVReport:
         level = f"{100 * self.confidence:g}%"
         table = self.comparison
         metric = self.comparison_metric
+        d = self.decimals(metric.name)
         paragraphs = [
             f"Differences of the mean test {metric} (the metric that selected the "
             "hyper-parameters) over the shared outer folds: corrected resampled t-test "
@@ -225,16 +360,18 @@ class NestedCVReport:
             f"at level {1 - self.confidence:.3g}."
         ]
         if metric.sign < 0:
-            paragraphs.append(f"{metric}: lower is better; {metric.note}.")
+            paragraphs.append(
+                f"{metric}: lower is better, so a negative difference favours A; {metric.note}."
+            )
         section = Section(
             "Pairwise comparison",
             columns=[
                 "A",
                 "B",
-                f"mean {metric} A - B",
-                f"{level} interval (corrected t)",
-                "p",
-                "p (Holm)",
+                Cell(f"mean {metric} A - B", numeric=True),
+                Cell(f"{level} interval (corrected t)", numeric=True),
+                Cell("p", numeric=True),
+                Cell("p (Holm)", numeric=True),
                 "verdict",
             ],
             paragraphs=paragraphs,
@@ -246,26 +383,32 @@ class NestedCVReport:
                 [
                     table["model_a"][i],
                     table["model_b"][i],
-                    f"{difference:+.4f}",
-                    f"[{fmt(low)}, {fmt(high)}]",
-                    fmt(table["pvalue"][i]),
-                    fmt(table["pvalue_holm"][i]),
+                    num(signed(difference, d)),
+                    num(f"[{signed(low, d)}, {signed(high, d)}]"),
+                    num(pvalue(table["pvalue"][i])),
+                    num(pvalue(table["pvalue_holm"][i])),
                     table["verdict"][i],
                 ]
             )
         return section
 
     def to_text(self):
-        """The report as plain text."""
-        return render(self.title, self.sections(), "text")
+        """The report as plain text (the verdict first)."""
+        return render(self.title, self.sections(), "text", lead=self.verdict())
 
     def to_markdown(self):
-        """The report as Markdown."""
-        return render(self.title, self.sections(), "markdown")
+        """The report as Markdown (the verdict first)."""
+        return render(self.title, self.sections(), "markdown", lead=self.verdict())
 
-    def to_html(self):
-        """The report as a standalone HTML page."""
-        return render(self.title, self.sections(), "html")
+    def to_html(self, *, plots=True):
+        """The report as one self-contained HTML page.
+
+        The verdict and the test performance first, then each model's selection, the
+        plots (embedded as PNG; with ``plots`` and matplotlib), the comparison and the
+        reproducibility card. Inline style, nothing fetched; readable from a phone's width
+        up. The page is :func:`~sklearn_fair.report._html.html_page`'s template.
+        """
+        return render(self.title, self.sections(figures=plots), "html", lead=self.verdict())
 
     def save(self, path):
         """Write the report to ``path``: Markdown (.md), HTML (.html) or text (.txt)."""
@@ -275,7 +418,8 @@ class NestedCVReport:
                 f"The 'path' parameter of save must end in one of {sorted(_KINDS)}. Got "
                 f"{os.fspath(path)!r} instead."
             )
-        text = render(self.title, self.sections(), _KINDS[suffix])
+        kind = _KINDS[suffix]
+        text = {"markdown": self.to_markdown, "html": self.to_html, "text": self.to_text}[kind]()
         with open(path, "w", encoding="utf-8") as file:
             file.write(text)
         return path
@@ -462,4 +606,26 @@ def nested_cv_report(
     )
     comparison, note = _comparison(models, confidence) if len(models) > 1 else (None, None)
     card = reproducibility_card(results, X=X, y=y, splits_file=splits_file, stratified=stratified)
-    return NestedCVReport(title, rows, models, comparison, note, card, confidence, interval)
+    return NestedCVReport(
+        title,
+        rows,
+        models,
+        comparison,
+        note,
+        card,
+        confidence,
+        interval,
+        n_resamples=n_resamples,
+        random_state=random_state,
+    )
+
+
+def _param_cell(value):
+    """A selected hyper-parameter's value: numbers right-aligned, floats to 6 digits."""
+    if isinstance(value, (bool, np.bool_)) or value is None:
+        return str(value)
+    if _is_number(value):
+        if isinstance(value, numbers.Integral):
+            return num(int(value))
+        return num(f"{float(value):.6g}")
+    return str(value)

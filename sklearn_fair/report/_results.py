@@ -194,6 +194,8 @@ def _per_metric(folds, refit_metric, test_scores):
 
 def as_result(name, result):
     """Return ``result`` (a fitted NestedCV or a :func:`result_to_dict` dict) as a _Result."""
+    if isinstance(result, _Result):
+        return result
     if hasattr(result, "outer_results_"):
         folds = result.outer_results_
         random_state = result.get_params().get("random_state")

@@ -1,17 +1,57 @@
-"""Rendering of small tables of strings as plain text, Markdown and HTML (no extra dependency)."""
+"""A report's building blocks (sections of paragraphs, tables and figures) as text and Markdown.
+
+The HTML form is :mod:`._html`'s page template, which takes the same sections.
+"""
 
 from dataclasses import dataclass, field
-from html import escape
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One table cell: its text, an optional hover text and whether it is a number.
+
+    Numbers are right-aligned in HTML; ``title`` (the full name of a shortened parameter,
+    the formula of a column) shows on hover. Text and Markdown print ``text`` only.
+    """
+
+    text: str
+    title: str = None
+    numeric: bool = False
+
+    def __str__(self):
+        return str(self.text)
+
+
+def num(text, title=None):
+    """A numeric :class:`Cell`."""
+    return Cell(str(text), title=title, numeric=True)
+
+
+@dataclass(frozen=True)
+class Figure:
+    """An image of a report: PNG bytes, its alternative text and a caption."""
+
+    png: bytes
+    alt: str
+    caption: str = ""
+    width: int = None  # pixels at 1:1, for the page's layout
 
 
 @dataclass
 class Section:
-    """A titled block of a report: paragraphs of text, then an optional table."""
+    """A titled block of a report: paragraphs of text, then an optional table and figures.
+
+    ``columns`` and ``rows`` hold strings or :class:`Cell`; ``figures`` hold :class:`Figure`
+    (drawn in HTML only; text and Markdown name them). ``key`` is the section's anchor in
+    HTML (derived from the title when empty).
+    """
 
     title: str
     columns: list = field(default_factory=list)
     rows: list = field(default_factory=list)
     paragraphs: list = field(default_factory=list)
+    figures: list = field(default_factory=list)
+    key: str = ""
 
     def to_text(self):
         lines = [self.title, "=" * len(self.title)]
@@ -23,6 +63,7 @@ class Section:
                 lines.append("  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip())
                 if index == 0:
                     lines.append("  ".join("-" * width for width in widths))
+        lines += [f"[figure: {figure.alt}]" for figure in self.figures]
         return "\n".join(lines).rstrip()
 
     def to_markdown(self):
@@ -31,25 +72,23 @@ class Section:
             lines += [paragraph, ""]
         if self.columns:
             lines.append("| " + " | ".join(map(_md, self.columns)) + " |")
-            lines.append("|" + "|".join("---" for _ in self.columns) + "|")
+            lines.append("|" + "|".join("---:" if _numeric(self, i) else "---" for i in
+                                        range(len(self.columns))) + "|")  # fmt: skip
             for row in self.rows:
                 lines.append("| " + " | ".join(_md(cell) for cell in row) + " |")
             lines.append("")
+        lines += [f"*Figure: {figure.alt}*" for figure in self.figures]
         return "\n".join(lines).rstrip()
 
     def to_html(self):
-        parts = [f"<h2>{escape(self.title)}</h2>"]
-        parts += [f"<p>{escape(paragraph)}</p>" for paragraph in self.paragraphs]
-        if self.columns:
-            head = "".join(f"<th>{escape(str(c))}</th>" for c in self.columns)
-            body = "".join(
-                "<tr>" + "".join(f"<td>{escape(str(cell))}</td>" for cell in row) + "</tr>"
-                for row in self.rows
-            )
-            parts.append(
-                f"<table>\n<thead><tr>{head}</tr></thead>\n<tbody>{body}</tbody>\n</table>"
-            )
-        return "\n".join(parts)
+        from ._html import section_html
+
+        return section_html(self)
+
+
+def _numeric(section, column):
+    cells = [row[column] for row in section.rows if column < len(row)]
+    return bool(cells) and all(isinstance(c, Cell) and c.numeric for c in cells)
 
 
 def _md(cell):
@@ -67,15 +106,19 @@ def fmt(value, digits=4):
     return "n/a" if number != number else f"{number:.{digits}f}"
 
 
-def render(title, sections, kind):
-    """Render the report ``title`` and its ``sections`` as "text", "markdown" or "html"."""
+def render(title, sections, kind, *, lead=None):
+    """Render the report ``title`` and its ``sections`` as "text", "markdown" or "html".
+
+    ``lead`` is a sentence printed under the title (the verdict of a comparison).
+    """
+    if kind == "html":
+        from ._html import html_page
+
+        return html_page(title, sections, lead=lead)
     if kind == "text":
-        return "\n\n".join([title] + [section.to_text() for section in sections]) + "\n"
+        head = [title] + ([lead] if lead else [])
+        return "\n\n".join(head + [section.to_text() for section in sections]) + "\n"
     if kind == "markdown":
-        return "\n\n".join([f"# {title}"] + [s.to_markdown() for s in sections]) + "\n"
-    body = "\n".join(section.to_html() for section in sections)
-    return (
-        "<!DOCTYPE html>\n<html>\n<head><meta charset='utf-8'>"
-        f"<title>{escape(title)}</title></head>\n<body>\n<h1>{escape(title)}</h1>\n"
-        f"{body}\n</body>\n</html>\n"
-    )
+        head = [f"# {title}"] + ([f"**{lead}**"] if lead else [])
+        return "\n\n".join(head + [s.to_markdown() for s in sections]) + "\n"
+    raise ValueError(f"Unknown kind {kind!r}: 'text', 'markdown' or 'html'.")

@@ -5,6 +5,9 @@ import numpy as np
 from ..stats import compare
 from ._results import as_results, describe_metrics, shared_metric
 
+# compare()'s verdict when Holm does not reject
+NOT_DEMONSTRATED = "difference not demonstrated"
+
 
 def comparison_text(results, *, confidence=0.95):
     """Say which model is better, as :func:`sklearn_fair.stats.compare` decides it.
@@ -84,7 +87,7 @@ def comparison_text(results, *, confidence=0.95):
             f"{table['pvalue_holm'][i]:.3g}"
         )
         verdict = table["verdict"][i]
-        if verdict == "difference not demonstrated":
+        if verdict == NOT_DEMONSTRATED:
             lines.append(
                 f"  -> difference not demonstrated: these {n_folds} folds do not show either "
                 "model to be better (nor that they are equal)."
@@ -92,3 +95,71 @@ def comparison_text(results, *, confidence=0.95):
         else:
             lines.append(f"  -> {verdict}: the difference is demonstrated at this level.")
     return "\n".join(lines)
+
+
+def verdict_sentence(comparison, metric, *, n_folds, confidence, decimals):
+    """The verdict of a pairwise comparison in one sentence, in the metric's printed units.
+
+    Parameters
+    ----------
+    comparison : dict of list
+        :func:`sklearn_fair.stats.compare`'s table, column -> values (scorer's units).
+    metric : MetricName
+        The metric compared.
+    n_folds : int
+        The number of paired outer folds.
+    confidence : float
+        The level of the intervals (Holm's procedure decides at ``1 - confidence``).
+    decimals : int
+        Decimals of the metric's numbers.
+
+    Returns
+    -------
+    sentence : str
+    """
+    from ._format import pvalue, signed
+
+    level = f"{100 * confidence:g}%"
+    pairs = []
+    for i in range(len(comparison["model_a"])):
+        a, b = comparison["model_a"][i], comparison["model_b"][i]
+        difference = metric.sign * comparison["mean_difference"][i]
+        low, high = sorted(
+            metric.sign * np.array([comparison["ci_low"][i], comparison["ci_high"][i]])
+        )
+        demonstrated = comparison["verdict"][i] != NOT_DEMONSTRATED
+        better, worse = (a, b) if comparison["mean_difference"][i] > 0 else (b, a)
+        pairs.append((a, b, difference, low, high, comparison["pvalue_holm"][i], demonstrated,
+                      better, worse))  # fmt: skip
+    direction = "" if metric.greater_is_better else " (lower is better)"
+    where = f"on test {metric}{direction} over {n_folds} paired outer folds"
+    if len(pairs) == 1:
+        a, b, difference, low, high, p, demonstrated, better, worse = pairs[0]
+        numbers = (
+            f"{a} - {b} = {signed(difference, decimals)} {metric}, {level} interval "
+            f"[{signed(low, decimals)}, {signed(high, decimals)}], Holm-adjusted p = {pvalue(p)}"
+        )
+        if demonstrated:
+            return f"{better} is better than {worse} {where} ({numbers})."
+        return (
+            f"Neither {a} nor {b} is shown to be better {where} ({numbers}); this does not "
+            "show that they are equal."
+        )
+    shown = [f"{better} better than {worse}" for *_, demonstrated, better, worse in pairs
+             if demonstrated]  # fmt: skip
+    if not shown:
+        return (
+            f"No difference between the {len(pairs)} pairs of models is demonstrated {where} "
+            f"(corrected t-tests, Holm-adjusted at level {1 - confidence:.3g}); this does not "
+            "show that they are equal."
+        )
+    return (
+        f"{len(shown)} of the {len(pairs)} pairwise differences are demonstrated {where}: "
+        + "; ".join(shown)
+        + (
+            f" (corrected t-tests, Holm-adjusted at level {1 - confidence:.3g}); the others "
+            "are not."
+            if len(shown) < len(pairs)
+            else f" (corrected t-tests, Holm-adjusted at level {1 - confidence:.3g})."
+        )
+    )

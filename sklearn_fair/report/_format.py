@@ -1,0 +1,125 @@
+"""How a report prints numbers and names: the digits a metric needs, short parameter names."""
+
+import math
+
+import numpy as np
+
+__all__ = ["decimals_for", "number", "pvalue", "short_names", "signed"]
+
+MAX_DECIMALS = 6
+
+
+def decimals_for(values, spreads=()):
+    """The decimals that show a metric's numbers to the precision their spread allows.
+
+    Two significant digits of the smallest positive spread (a standard deviation of fold
+    scores): 0.0196 gives 3 decimals (0.975 +/- 0.020), 1843 gives none (38581 +/- 1843).
+    Without a positive spread, four significant digits of the largest value. Between 0 and
+    6 decimals.
+
+    Parameters
+    ----------
+    values : array-like of float
+        The numbers to print (ignored when a spread decides).
+    spreads : array-like of float, default=()
+        Their spreads.
+
+    Returns
+    -------
+    decimals : int
+
+    Examples
+    --------
+    >>> decimals_for([0.9754], [0.0196]), decimals_for([38581.1628], [1843.78])
+    (3, 0)
+    >>> decimals_for([0.5, 0.5], [0.0, 0.0]), decimals_for([123.4], [])
+    (4, 1)
+    """
+    spreads = np.asarray(list(spreads), dtype=float)
+    spreads = spreads[np.isfinite(spreads) & (spreads > 0)]
+    if spreads.size:
+        decimals = 1 - math.floor(math.log10(float(spreads.min())))
+    else:
+        values = np.abs(np.asarray(list(values), dtype=float))
+        values = values[np.isfinite(values) & (values > 0)]
+        if not values.size:
+            return 4
+        decimals = 3 - math.floor(math.log10(float(values.max())))
+    return int(min(max(decimals, 0), MAX_DECIMALS))
+
+
+def _missing(value):
+    if value is None:
+        return True
+    try:
+        return not math.isfinite(float(value))
+    except (TypeError, ValueError):
+        return False
+
+
+def number(value, decimals):
+    """``value`` with ``decimals`` decimals; None and NaN as "n/a"."""
+    if _missing(value):
+        return "n/a"
+    try:
+        return f"{float(value):.{decimals}f}"
+    except (TypeError, ValueError):
+        return str(value)
+
+
+def signed(value, decimals):
+    """Like :func:`number`, with an explicit sign (+0.012, -3)."""
+    if _missing(value):
+        return "n/a"
+    text = f"{float(value):+.{decimals}f}"
+    return "+" + text[1:] if float(text) == 0 else text
+
+
+def pvalue(value):
+    """A p-value with two significant digits; below 0.001 as "< 0.001"."""
+    if _missing(value):
+        return "n/a"
+    value = float(value)
+    return "< 0.001" if value < 0.001 else f"{value:.2g}"
+
+
+def short_names(names):
+    """Each parameter's shortest unambiguous name: the pipeline-step prefix dropped.
+
+    ``logisticregression__C`` becomes ``C``, unless another name also ends in ``__C``,
+    in which case as many trailing parts are kept as make it unique.
+
+    Parameters
+    ----------
+    names : iterable of str
+        Full parameter names (``step__param``).
+
+    Returns
+    -------
+    short : dict
+        Full name -> short name.
+
+    Examples
+    --------
+    >>> short_names(["svc__C", "logisticregression__C", "svc__gamma"])
+    {'svc__C': 'svc__C', 'logisticregression__C': 'logisticregression__C', 'svc__gamma': 'gamma'}
+    >>> short_names(["histgradientboostingregressor__learning_rate", "max_depth"])
+    {'histgradientboostingregressor__learning_rate': 'learning_rate', 'max_depth': 'max_depth'}
+    """
+    names = list(dict.fromkeys(map(str, names)))
+    parts = {name: name.split("__") for name in names}
+    short = {}
+    for name in names:
+        for keep in range(1, len(parts[name]) + 1):
+            candidate = "__".join(parts[name][-keep:])
+            clashes = [
+                other
+                for other in names
+                if other != name and "__".join(parts[other][-keep:]) == candidate
+            ]
+            if not clashes and candidate not in short.values():
+                short[name] = candidate
+                break
+        else:
+            short[name] = name
+    return short
