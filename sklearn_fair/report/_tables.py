@@ -87,7 +87,7 @@ class Section:
 
 
 def _numeric(section, column):
-    cells = [row[column] for row in section.rows if column < len(row)]
+    cells = [row[column] for row in section.rows if column < len(row) and str(row[column])]
     return bool(cells) and all(isinstance(c, Cell) and c.numeric for c in cells)
 
 

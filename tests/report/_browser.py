@@ -11,6 +11,7 @@ import os
 import select
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
 
@@ -57,11 +58,18 @@ class Chromium:
         self._profile = tempfile.mkdtemp(prefix="sklearn-fair-chromium-")
         to_browser_r, self._to_browser = os.pipe()
         self._from_browser, from_browser_w = os.pipe()
-        # The launcher (a shell script on Debian) passes descriptors 3 and 4 on to Chromium.
+        # Chromium wants the pipe on descriptors 3 and 4: a Python trampoline puts it there
+        # and execs the browser (Debian's launcher, a shell script, passes them on).
+        trampoline = (
+            "import os, sys; os.dup2(int(sys.argv[1]), 3); os.dup2(int(sys.argv[2]), 4); "
+            "os.execv(sys.argv[3], sys.argv[3:])"
+        )
         command = [
-            "/bin/sh",
+            sys.executable,
             "-c",
-            f'exec "$0" "$@" 3<&{to_browser_r} 4>&{from_browser_w}',
+            trampoline,
+            str(to_browser_r),
+            str(from_browser_w),
             self.executable,
             *FLAGS,
             "--remote-debugging-pipe",

@@ -55,6 +55,36 @@ def fitted_regressors(regression_data):
 
 
 @pytest.fixture(scope="package")
+def fitted_large_errors():
+    """Pipelines scored with RMSE in the tens of thousands: long names, long tick labels."""
+    from sklearn.datasets import make_regression
+    from sklearn.linear_model import Ridge
+    from sklearn.neighbors import KNeighborsRegressor
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    X, y = make_regression(n_samples=80, n_features=5, noise=30.0, random_state=0)
+    y = 400 * y + 20_000
+    models = {
+        "ridge regression": NestedCV(
+            make_pipeline(StandardScaler(), Ridge()), {"ridge__alpha": [0.1, 10.0]}, outer_cv=4
+        ),
+        "k-nearest neighbours regression": NestedCV(
+            make_pipeline(StandardScaler(), KNeighborsRegressor()),
+            {"kneighborsregressor__n_neighbors": [3, 9],
+             "kneighborsregressor__weights": ["uniform", "distance"]},
+            outer_cv=4,
+        ),
+    }  # fmt: skip
+    return {
+        name: model.set_params(
+            scoring="neg_root_mean_squared_error", refit=False, random_state=0
+        ).fit(X, y)
+        for name, model in models.items()
+    }
+
+
+@pytest.fixture(scope="package")
 def fitted_multimetric(data):
     """One classifier with three metrics (ROC AUC selects), one with its default score."""
     X, y = data

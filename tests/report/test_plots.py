@@ -1,3 +1,4 @@
+import numpy as np
 import pytest
 
 from sklearn_fair.report import plot_comparison, plot_fold_scores, plot_optimism
@@ -6,6 +7,13 @@ from sklearn_fair.stats import compare
 pytest.importorskip("matplotlib")
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+def _legend(figure):
+    """The plot's legend: on a figure of our own, a figure legend outside the axes."""
+    legends = list(figure.legends) + [ax.get_legend() for ax in figure.axes if ax.get_legend()]
+    assert len(legends) == 1
+    return legends[0]
 
 
 def _check_files(paths, needles):
@@ -27,10 +35,10 @@ def test_fold_scores(fitted, tmp_path):
     assert len(offsets) == 2
     assert sorted(offsets[1][:, 0]) == sorted(fitted["knn"].outer_scores_)
     assert ax.get_xlabel() == "test accuracy per outer fold"
-    legend = [text.get_text() for text in ax.get_legend().get_texts()]
+    legend = [text.get_text() for text in _legend(figure).get_texts()]
     assert legend[1:] == [
         "mean, 95% interval (Student t, 3 df, of the mean of 4 scores)",
-        "IQM, 95% interval (percentile bootstrap of the IQM, 2000 resamples)",
+        "IQM, 95% interval (percentile bootstrap of the IQM, 10000 resamples)",
     ]
     _check_files(paths, ["logistic", "knn", "Test accuracy over the outer folds"])
 
@@ -43,8 +51,11 @@ def test_optimism(fitted, tmp_path):
     nested = fitted["logistic"]
     assert points[:, 0].tolist() == nested.outer_scores_.tolist()
     assert points[:, 1].tolist() == nested.validation_scores_.tolist()
-    legend = [text.get_text() for text in ax.get_legend().get_texts()]
-    assert legend[0] == f"logistic (optimism {nested.optimism_:+.3f})"
+    legend = [text.get_text() for text in _legend(figure).get_texts()]
+    # optimism to two significant digits of the accuracy's spread over the folds
+    spread = min(np.std(n.outer_scores_) for n in fitted.values())
+    decimals = 1 - int(np.floor(np.log10(spread)))
+    assert legend[0] == f"logistic (optimism {nested.optimism_:+.{decimals}f})"
     assert legend[-1] == "validation = test (validation looked better above it)"
     assert ax.get_xlabel() == "test accuracy (outer fold)"
     assert ax.get_ylabel() == "validation accuracy of the selected configuration"
@@ -84,7 +95,7 @@ def test_errors_are_drawn_as_positive_errors(fitted_regressors):
 
     optimism = plot_optimism(fitted_regressors).axes[0]
     assert optimism.get_xlabel() == "test RMSE (outer fold)"
-    legend = [text.get_text() for text in optimism.get_legend().get_texts()]
+    legend = [text.get_text() for text in _legend(optimism.figure).get_texts()]
     assert legend[-1] == "validation = test (validation looked better below it)"
     points = optimism.collections[0].get_offsets()
     assert points[:, 1].tolist() == (-fitted_regressors["ridge"].validation_scores_).tolist()
@@ -100,3 +111,63 @@ def test_results_with_different_metrics_are_not_drawn_on_one_axis(fitted, fitted
     for plot in (plot_fold_scores, plot_optimism, plot_comparison):
         with pytest.raises(ValueError, match="different metrics.*logistic: accuracy.*RMSE"):
             plot(mixed)
+
+
+def _draw(figure):
+    """Draw ``figure`` on an Agg canvas and return its renderer."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    FigureCanvasAgg(figure).draw()
+    return figure.canvas.get_renderer()
+
+
+def _boxes(figure, artists):
+    renderer = figure.canvas.get_renderer()
+    return [a.get_window_extent(renderer) for a in artists if a.get_visible() and a.get_text()]
+
+
+def _overlap(a, b):
+    return min(a.x1, b.x1) - max(a.x0, b.x0) > 0.5 and min(a.y1, b.y1) - max(a.y0, b.y0) > 0.5
+
+
+@pytest.mark.parametrize("which", ["fitted", "fitted_regressors", "fitted_large_errors"])
+def test_legends_cover_no_data_and_tick_labels_do_not_collide(which, request):
+    results = request.getfixturevalue(which)
+    for plot in (plot_fold_scores, plot_optimism):
+        figure = plot(results)
+        renderer = _draw(figure)
+        ax = figure.axes[0]
+        legend = _legend(figure).get_window_extent(renderer)
+        # outside the axes, so over no point, interval or line
+        assert not legend.overlaps(ax.get_window_extent()), plot.__name__
+        for axis in (ax.xaxis, ax.yaxis):
+            labels = _boxes(figure, axis.get_ticklabels())
+            assert len(labels) >= 2
+            for i, a in enumerate(labels):
+                for b in labels[i + 1 :]:
+                    assert not _overlap(a, b), (plot.__name__, [t.get_text() for t in
+                                                                axis.get_ticklabels()])  # fmt: skip
+        # every axis that carries numbers names the metric
+        metric = "RMSE" if which != "fitted" else "accuracy"
+        assert metric in ax.get_xlabel()
+    forest = plot_comparison(results).axes[0]
+    _draw(forest.figure)
+    assert "RMSE" in forest.get_xlabel() or "accuracy" in forest.get_xlabel()
+    labels = _boxes(forest.figure, forest.xaxis.get_ticklabels())
+    assert not any(_overlap(a, b) for i, a in enumerate(labels) for b in labels[i + 1 :])
+
+
+def test_the_resample_count_is_a_parameter(fitted):
+    figure = plot_fold_scores(fitted, n_resamples=500)
+    legend = [text.get_text() for text in _legend(figure).get_texts()]
+    assert legend[-1].endswith("(percentile bootstrap of the IQM, 500 resamples)")
+
+
+def test_legend_on_the_callers_axes_hangs_below_them(fitted):
+    from matplotlib.figure import Figure
+
+    figure = Figure(layout="constrained")
+    ax = figure.add_subplot()
+    plot_fold_scores(fitted, ax=ax)
+    legend = ax.get_legend().get_window_extent(_draw(figure))
+    assert legend.y1 <= ax.get_window_extent().y0 + 1

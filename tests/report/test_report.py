@@ -167,9 +167,12 @@ def test_regression_errors_are_printed_as_positive_rmse(fitted_regressors, regre
     assert "'neg_root_mean_squared_error' is the RMSE negated so that higher is better" in text
     table = compare(fitted_regressors)
     difference = -table["mean_difference"][0]
-    assert f"{difference:+.4f}" in text
+    # two significant digits of the smallest std of the RMSE over the folds
+    spread = min(np.std(-n.outer_scores_) for n in fitted_regressors.values())
+    d = 1 - int(np.floor(np.log10(spread)))
+    assert f"| {difference:+.{d}f} |" in report.to_markdown()
     low, high = sorted([-table["ci_low"][0], -table["ci_high"][0]])
-    assert f"[{low:.4f}, {high:.4f}]" in text
+    assert f"[{low:+.{d}f}, {high:+.{d}f}]" in text
     assert report.comparison["verdict"][0] == table["verdict"][0]
 
 

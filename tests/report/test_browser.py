@@ -1,0 +1,114 @@
+"""The HTML report rendered by a real browser (headless Chromium), at 1400 px and a phone's width.
+
+tools/test.sh installs Debian's ``chromium`` and sets SKLEARN_FAIR_REQUIRE_BROWSER, so on CI a
+missing browser fails this test instead of skipping it. Set SKLEARN_FAIR_UPDATE_SCREENSHOTS=1 to
+save the screenshots shown in docs/guide/reports.rst into docs/_static/.
+"""
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from ._browser import Chromium, find_chromium
+
+pytest.importorskip("matplotlib")
+
+CHECKS = (Path(__file__).parent / "page_checks.js").read_text()
+STATIC = Path(__file__).resolve().parents[2] / "docs" / "_static"
+VIEWPORTS = {"desktop": (1400, 900, False), "phone": (390, 844, True)}
+
+
+@pytest.fixture(scope="module")
+def browser():
+    executable = find_chromium()
+    if executable is None:
+        message = (
+            "Chromium is not installed (Debian: apt-get install chromium; tools/test.sh does it)"
+        )
+        if os.environ.get("SKLEARN_FAIR_REQUIRE_BROWSER"):
+            pytest.fail(message)
+        pytest.skip(message)
+    with Chromium(executable) as chromium:
+        yield chromium
+
+
+@pytest.fixture(scope="module")
+def two_model_report(fitted_large_errors, regression_data, tmp_path_factory):
+    from sklearn_fair.report import nested_cv_report
+
+    report = nested_cv_report(
+        fitted_large_errors, title="Two regressors on make_regression", n_resamples=2000
+    )
+    return report.save(tmp_path_factory.mktemp("report") / "report.html")
+
+
+def _check(browser, path, viewport):
+    width, height, mobile = VIEWPORTS[viewport]
+    browser.open(Path(path).as_uri(), width=width, height=height, mobile=mobile)
+    page = browser.evaluate(CHECKS)
+    assert page["viewport"] == width
+    return page
+
+
+@pytest.mark.parametrize("viewport", list(VIEWPORTS))
+def test_the_report_reads_well_in_a_browser(browser, two_model_report, viewport, tmp_path):
+    page = _check(browser, two_model_report, viewport)
+    # the three plots are there and loaded
+    assert len(page["images"]) == 3
+    for image in page["images"]:
+        assert image["complete"] and image["naturalWidth"] > 0, image
+        assert 0 < image["width"] <= page["viewport"]
+    # nothing wider than the screen: no sideways scrolling
+    assert page["wide"] == []
+    assert page["scrollWidth"] <= page["viewport"]
+    # no text drawn over other text or over an image
+    assert page["textBoxes"] > 100
+    assert page["overlaps"] == []
+    shot = browser.screenshot(tmp_path / f"report_{viewport}.png", full_page=viewport == "desktop")
+    assert shot.stat().st_size > 10_000
+    if os.environ.get("SKLEARN_FAIR_UPDATE_SCREENSHOTS"):
+        shutil.copyfile(shot, STATIC / f"report_two_models_{viewport}.png")
+
+
+def test_the_checks_see_what_they_look_for(browser, tmp_path):
+    """A page with each fault: a broken image, a too-wide block, text over text."""
+    page = tmp_path / "broken.html"
+    page.write_text(
+        "<!DOCTYPE html><html><head><meta name='viewport' content='width=device-width'></head>"
+        "<body><img src='data:image/png;base64,AAAA' alt='broken'>"
+        "<div style='width:2000px'>wide</div>"
+        "<p style='position:absolute;top:100px;left:10px'>first text</p>"
+        "<p style='position:absolute;top:102px;left:14px'>second text</p></body></html>"
+    )
+    result = _check(browser, page, "phone")
+    assert result["images"][0]["naturalWidth"] == 0
+    assert any(item["tag"] == "DIV" for item in result["wide"])
+    assert any({"first text", "second text"} == set(pair[:2]) for pair in result["overlaps"])
+
+
+def test_hostile_names_stay_text_in_the_browser(browser, tmp_path):
+    from sklearn.datasets import make_classification
+    from sklearn.linear_model import LogisticRegression
+
+    from sklearn_fair import NestedCV
+    from sklearn_fair.report import nested_cv_report
+
+    X, y = make_classification(n_samples=60, n_features=4, random_state=0)
+    name = '<img src=x onerror="window.pwned=1">'
+    results = {
+        name: NestedCV(LogisticRegression(), {"C": [0.1, 1.0]}, outer_cv=3),
+        "other": NestedCV(LogisticRegression(), {"C": [1.0, 10.0]}, outer_cv=3),
+    }
+    results = {k: v.set_params(refit=False, random_state=0).fit(X, y) for k, v in results.items()}
+    path = nested_cv_report(results, n_resamples=200).save(tmp_path / "hostile.html")
+    _check(browser, path, "desktop")
+    assert browser.evaluate("window.pwned === undefined")
+    assert browser.evaluate("document.images.length") == 3
+    assert browser.evaluate(f"document.body.innerText.includes({name!r})")
+
+
+# The benchmark report (sklearn_fair.benchmark(), issue #24) is rendered by the same template
+# (sklearn_fair.report._html.html_page). When it exists, add its page here like
+# two_model_report, run _check at both viewports, and save report_benchmark_<viewport>.png.
