@@ -1,11 +1,18 @@
 """The demo behind ``sklearn-fair demo``: the fair protocol on scikit-learn's breast cancer data."""
 
+import re
 import sys
 import time
 
 import numpy as np
 
-__all__ = ["demo_models", "format_result", "run_demo"]
+__all__ = ["demo_models", "format_result", "mask_times", "readme_block", "run_demo"]
+
+# The README's "What the demo prints" block lies between these lines; tools/update_readme.py
+# writes the output of `sklearn-fair demo` there, and tests/test_demo.py checks that it is.
+README_BEGIN = "<!-- begin: output of `sklearn-fair demo` (tools/update_readme.py writes it) -->"
+README_END = "<!-- end: output of `sklearn-fair demo` -->"
+_TIME = re.compile(r"\((\d+(\.\d+)?) s\)")
 
 
 def demo_models():
@@ -125,3 +132,25 @@ def run_demo(*, n_jobs=None, random_state=0, outer_cv=10, file=None):
         print(f"  ({time.perf_counter() - start:.1f} s)\n", file=file)
     print(comparison_text(results), file=file)
     return results
+
+
+def mask_times(text):
+    """``text`` with the demo's timings ("(0.7 s)") replaced by "(... s)": they vary by run."""
+    return _TIME.sub("(... s)", text)
+
+
+def readme_block(output):
+    """The README's block for the demo's ``output``: a fenced code block between the markers."""
+    return f"{README_BEGIN}\n```\n{output.rstrip()}\n```\n{README_END}"
+
+
+def split_readme(readme):
+    """``(before, block, after)`` of the README's text around the demo's block."""
+    try:
+        start = readme.index(README_BEGIN)
+        end = readme.index(README_END, start) + len(README_END)
+    except ValueError:
+        raise ValueError(
+            f"The README has no demo block between {README_BEGIN!r} and {README_END!r}."
+        ) from None
+    return readme[:start], readme[start:end], readme[end:]

@@ -1,6 +1,12 @@
 """The tabular demo: named metric, Student t intervals, and compare() deciding the winner."""
 
+import importlib
 import io
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -52,3 +58,81 @@ def test_the_winner_is_decided_by_compare(demo_run):
     assert f"  -> {verdict}" in text
     if verdict == "difference not demonstrated":
         assert "do not show either model to be better" in text
+
+
+# --- the README --------------------------------------------------------------------------------
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _run(*args):
+    env = dict(os.environ, OMP_NUM_THREADS="1")
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), *filter(None, [env.get("PYTHONPATH")])])
+    return subprocess.run(
+        [sys.executable, *args], capture_output=True, text=True, env=env, cwd=ROOT, check=True
+    ).stdout
+
+
+@pytest.mark.timeout(600)
+def test_the_readme_shows_what_the_demo_prints():
+    """README's block is the real output of `sklearn-fair demo`, timings aside.
+
+    When the demo's numbers change on purpose, `python tools/update_readme.py` rewrites it.
+    """
+    _, block, _ = _demo.split_readme((ROOT / "README.md").read_text(encoding="utf-8"))
+    output = _run("-m", "sklearn_fair", "demo")
+    assert "(... s)" in _demo.mask_times(output)  # the timings are masked, nothing else
+    assert _demo.mask_times(block) == _demo.mask_times(_demo.readme_block(output)), (
+        "README.md's demo block is stale: run python tools/update_readme.py"
+    )
+
+
+def test_a_stale_readme_block_is_caught():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    before, block, after = _demo.split_readme(readme)
+    stale = block.replace("test accuracy        0.", "test accuracy        1.", 1)
+    assert stale != block
+    assert _demo.mask_times(stale) != _demo.mask_times(block)
+    assert _demo.split_readme(before + stale + after)[1] == stale
+    with pytest.raises(ValueError, match="no demo block"):
+        _demo.split_readme("# no block here")
+
+
+def _dotted_names(text):
+    return sorted(set(re.findall(r"`(sklearn_fair(?:\.[A-Za-z_][A-Za-z0-9_]*)+)`", text)))
+
+
+@pytest.mark.parametrize("page", ["README.md", "DEVELOPERS.md", "docs/getting_started.rst"])
+def test_the_names_the_docs_give_exist(page):
+    names = _dotted_names((ROOT / page).read_text(encoding="utf-8"))
+    missing = []
+    for name in names:
+        parts = name.split(".")
+        for cut in range(len(parts), 0, -1):
+            try:
+                obj = importlib.import_module(".".join(parts[:cut]))
+            except ImportError:
+                continue
+            try:
+                for attribute in parts[cut:]:
+                    obj = getattr(obj, attribute)
+            except AttributeError:
+                missing.append(name)
+            break
+        else:
+            missing.append(name)
+    assert missing == []
+    if page == "README.md":
+        assert "sklearn_fair.leakage.audit" in names
+
+
+def test_install_lines_name_no_unpublished_package():
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.rst"))]
+    offending = [
+        f"{page.relative_to(ROOT)}: {match.group(0)}"
+        for page in pages
+        for match in re.finditer(
+            r"pip\s+install\s+[\"']?sklearn-fair\S*", page.read_text(encoding="utf-8")
+        )
+    ]
+    assert offending == []

@@ -11,7 +11,22 @@ rm -rf "$VENV"
 "$VENV/bin/python" -m pip install --quiet --upgrade pip
 # The CPU build of torch lies on these machines' disk; it must come first (see DEVELOPERS.md).
 "$VENV/bin/python" -m pip install --quiet "torch==2.13.0"
-"$VENV/bin/python" -m pip install --quiet -e ".[all]"
+# `all` holds what users need, `dev` the test suite's own needs and the linters
+"$VENV/bin/python" -m pip install --quiet -e ".[all,dev]"
+# The browser test of the HTML report (tests/report/test_browser.py) drives Debian's Chromium;
+# installed once (skipped when present), quietly. With SKLEARN_FAIR_REQUIRE_BROWSER set, a
+# missing browser fails that test instead of skipping it.
+if [ ! -x /usr/bin/chromium ]; then
+    if [ "$(id -u)" -eq 0 ]; then
+        echo "tools/test.sh: installing chromium (apt-get) for the browser test" >&2
+        apt-get update -qq >/dev/null
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+    else
+        echo "tools/test.sh: /usr/bin/chromium is missing; install it as root" \
+            "(apt-get install chromium), the browser test needs it" >&2
+    fi
+fi
+export SKLEARN_FAIR_REQUIRE_BROWSER=1
 export SKLEARN_FAIR_DATA=${SKLEARN_FAIR_DATA:-$(cd .. && pwd)/shared/data}
 export MPLBACKEND=Agg
 # scikit-learn's estimator checks include one (array API dispatch with NumPy inputs) that
