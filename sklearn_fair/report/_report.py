@@ -589,7 +589,7 @@ def nested_cv_report(
     >>> print(report.to_markdown())  # doctest: +ELLIPSIS
     # Nested cross-validation report
     <BLANKLINE>
-    **Neither logistic nor knn is shown to be better on test accuracy over 3 paired outer folds ...**
+    **Neither logistic nor knn is shown to be better on test accuracy over 3 paired ...**
     <BLANKLINE>
     ## Test performance
     ...

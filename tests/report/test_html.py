@@ -165,3 +165,21 @@ def test_one_model_states_its_estimate_as_the_verdict(fitted):
     assert report.to_text().splitlines()[2] == report.verdict()
     d = decimals_for([scores.mean()], [np.std(scores)])
     assert f"{scores.mean():.{d}f}" in report.verdict()
+
+
+def test_the_plots_use_the_reports_resample_count(fitted, monkeypatch):
+    from sklearn_fair.report import _plots
+
+    seen = {}
+    real = _plots.plot_fold_scores
+
+    def spy(results, **kwargs):
+        seen.update(kwargs)
+        return real(results, **kwargs)
+
+    monkeypatch.setattr(_plots, "plot_fold_scores", spy)
+    report = nested_cv_report(fitted, n_resamples=321, random_state=5, confidence=0.9)
+    page = report.to_html()
+    assert (seen["n_resamples"], seen["random_state"], seen["confidence"]) == (321, 5, 0.9)
+    assert "percentile bootstrap of the IQM, 321 resamples" in page
+    assert "<img" not in report.to_html(plots=False)
