@@ -1,9 +1,12 @@
 """Reports and plots of nested cross-validation results.
 
 :func:`nested_cv_report` turns one fitted :class:`~sklearn_fair.NestedCV`, or
-several compared on the same outer splits, into tables (text, Markdown, HTML
-and a pandas DataFrame) that end with a :class:`ReproducibilityCard`. The
-plots need matplotlib (the ``plot`` extra), imported only when a plot is made.
+several compared on the same outer splits, into a report (text, Markdown, a
+self-contained HTML page with its plots embedded, and a pandas DataFrame) that
+starts with the verdict in one sentence and ends with a :class:`ReproducibilityCard`.
+The plots need matplotlib (the ``plot`` extra), imported only when a plot is made.
+The HTML page is ``_html.html_page``'s template (sections in, HTML out), which
+other reports reuse.
 :func:`comparison_text` says in words which model is better, as
 :func:`~sklearn_fair.stats.compare` decides it.
 """

@@ -77,6 +77,16 @@ class NestedCVReport:
         Level of the intervals.
     interval : str
         The kind of interval of the mean ("t" or "normal").
+    n_resamples : int
+        Bootstrap resamples of the IQM's interval, in the tables and in the plots.
+    random_state : int
+        Seed of the bootstrap.
+
+    Notes
+    -----
+    Every form starts with :meth:`verdict`, one sentence. The printed numbers have the
+    decimals of :meth:`decimals` (two significant digits of the metric's spread over the
+    folds); ``rows`` and ``to_dataframe()`` keep full precision.
     """
 
     def __init__(

@@ -183,3 +183,11 @@ def test_the_plots_use_the_reports_resample_count(fitted, monkeypatch):
     assert (seen["n_resamples"], seen["random_state"], seen["confidence"]) == (321, 5, 0.9)
     assert "percentile bootstrap of the IQM, 321 resamples" in page
     assert "<img" not in report.to_html(plots=False)
+
+
+def test_plots_section_says_why_when_models_cannot_share_an_axis(fitted, fitted_multimetric):
+    mixed = nested_cv_report(fitted_multimetric, n_resamples=200).to_html()
+    assert "<img" not in mixed
+    assert "No plots: they draw the metric that selected the hyper-parameters" in mixed
+    single = nested_cv_report(fitted["knn"], n_resamples=200).to_html()
+    assert single.count("<img") == 2  # fold scores and optimism; nothing to compare
