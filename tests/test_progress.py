@@ -5,8 +5,8 @@ import re
 
 import pytest
 from sklearn.datasets import make_classification
+from sklearn.ensemble import RandomForestClassifier
 from sklearn.linear_model import LogisticRegression
-from sklearn.svm import SVC
 
 from sklearn_fair import NestedCV
 from sklearn_fair.experiment import run_experiment
@@ -54,8 +54,8 @@ def test_the_total_is_fixed_and_the_skipped_refits_are_said(capsys):
 
 def test_a_seeded_estimator_runs_every_announced_fit(capsys):
     NestedCV(
-        SVC(probability=True),
-        {"C": [0.1, 1.0]},
+        RandomForestClassifier(n_estimators=5),
+        {"max_depth": [2, None]},
         outer_cv=3,
         n_refits=2,
         refit=False,
@@ -141,3 +141,15 @@ def test_the_runners_log_off_a_terminal_is_one_line_per_event(tmp_path, capsys):
     assert lines[first + 1].startswith("NestedCV fits: 0/")
     assert lines[second + 1].startswith("NestedCV fits: 0/")
     assert all(line.startswith(("models: ", "NestedCV fits: ")) for line in lines)
+
+
+def test_a_total_that_was_no_upper_bound_is_raised_and_said():
+    log = io.StringIO()
+    progress = Progress(1, 4, stream=log)
+    progress.set_total(6)
+    for _ in range(6):
+        progress.update()
+    progress.close()
+    text = log.getvalue()
+    assert "NestedCV fits: the total is now 6" in text
+    assert text.splitlines()[-1].startswith("NestedCV fits: 6/6 done")

@@ -65,6 +65,7 @@ figcaption { color: var(--muted); font-size: .9rem; margin-top: 4px; overflow-wr
     gap: 8px; border: 0; padding: 3px 10px; text-align: left; white-space: normal;
     overflow-wrap: anywhere; }
   .table td.num { text-align: left; }
+  .table td:empty { display: none; }
   .table td::before { content: attr(data-label); color: var(--muted); font-weight: 600;
     overflow-wrap: anywhere; }
 }

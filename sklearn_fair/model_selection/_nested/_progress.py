@@ -47,7 +47,17 @@ class Progress:
         return self.total - self.skipped
 
     def set_total(self, total, reason="not needed"):
-        """Say that the run needs ``total`` tasks; fewer than announced are counted as skipped."""
+        """Say that the run needs ``total`` tasks; fewer than announced are counted as skipped.
+
+        More than announced (an upper bound that was not one) raises the total, and says so.
+        """
+        if total > self.total:
+            self.total = total
+            if self._bar is not None:
+                self._bar.total = total
+                self._bar.refresh()
+            elif self.verbose >= 1:
+                print(f"{self.label}: the total is now {total}", file=self.stream, flush=True)
         skipped = max(self.total - total, 0)
         if skipped == self.skipped:
             return
