@@ -173,9 +173,9 @@ def html_page(title, sections, *, lead=None):
 
     Examples
     --------
-    >>> from sklearn_fair.report._tables import Section, num
+    >>> from sklearn_fair.report import Cell, Section, html_page
     >>> page = html_page("A <report>", [Section("Scores", ["model", "score"],
-    ...                                         [["a & b", num("0.91")]])],
+    ...                                         [["a & b", Cell("0.91", numeric=True)]])],
     ...                  lead="a & b scores 0.91.")
     >>> "<h1>A &lt;report&gt;</h1>" in page and "a &amp; b" in page
     True
