@@ -12,6 +12,7 @@ from sklearn.utils.multiclass import type_of_target
 
 from ..model_selection import labels_fingerprint
 from ..utils import fingerprint, to_numpy
+from ._format import decimals_for, number
 from ._results import as_results
 from ._tables import Section, render
 
@@ -286,9 +287,11 @@ def _stratification(models, y, stratified, task):
                 min(target_fold_means(y, m.test_indices)[0] for m in models),
                 max(target_fold_means(y, m.test_indices)[1] for m in models),
             )
+            mean = float(np.mean(y))
+            d = decimals_for([low, high, mean])  # four significant digits, no exponent
             how += (
-                f"; the outer test folds' target means range from {low:.4g} to {high:.4g} "
-                f"(all data: {float(np.mean(y)):.4g})"
+                f"; the outer test folds' target means range from {number(low, d)} to "
+                f"{number(high, d)} (all data: {number(mean, d)})"
             )
         return ("not applicable", how)
     if y is None:

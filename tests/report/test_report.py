@@ -276,7 +276,11 @@ def test_card_for_a_regression_says_what_applies(fitted_regressors, regression_d
     assert item[0] == "not applicable"
     assert "regression" in item[1] and "stratified by class" not in item[1]
     means = [y[fold["test_indices"]].mean() for fold in fitted_regressors["ridge"].outer_results_]
-    assert f"from {min(means):.4g} to {max(means):.4g}" in item[1]
+    # four significant digits of the largest, without an exponent
+    largest = max(abs(min(means)), abs(max(means)), abs(y.mean()))
+    d = max(0, 3 - int(np.floor(np.log10(largest))))
+    assert f"from {min(means):.{d}f} to {max(means):.{d}f}" in item[1]
+    assert "e+" not in item[1]
     assert card.task == "regression" and card.to_dict()["task"] == "regression"
     # The values of the target, not their ranks: a monotone transform is another data set.
     assert card.labels_fingerprint.startswith("sha256:")
