@@ -82,6 +82,13 @@ def _tidy_ticks(axis):
     axis.set_major_formatter(formatter)
 
 
+def _width(labels, base=6.4):
+    """Inches of a figure whose y axis carries ``labels``: wider for long ones, so that
+    the axes keep room for the data and the x label."""
+    longest = max((len(label) for label in labels), default=0)
+    return base + max(0, longest - 18) * 0.075
+
+
 def _finish(figure, path):
     if path is not None:
         save_figure(figure, path)
@@ -147,7 +154,7 @@ def plot_fold_scores(
     metric = _one_metric(models, "plot_fold_scores")
     level = f"{100 * confidence:g}%"
     own = ax is None
-    figure, ax = _figure(ax, (6.4, 2.0 + 0.6 * len(models)))
+    figure, ax = _figure(ax, (_width([m.name for m in models]), 2.0 + 0.6 * len(models)))
     for position, model in enumerate(models):
         values = metric.values(model.test_scores)
         summary = summarize(
@@ -235,7 +242,7 @@ def plot_optimism(results, *, ax=None, path=None):
     models = as_results(results)
     metric = _one_metric(models, "plot_optimism")
     own = ax is None
-    figure, ax = _figure(ax, (5.2, 5.8))
+    figure, ax = _figure(ax, (4.8, 5.4))
     decimals = decimals_for([], [np.std(metric.values(m.test_scores)) for m in models])
     for index, model in enumerate(models):
         gap = float(np.mean(model.validation_scores) - np.mean(model.test_scores))
@@ -322,7 +329,8 @@ def plot_comparison(results, *, confidence=0.95, ax=None, path=None):
     table = compare(shared, confidence=confidence)
     table = {column: list(table[column]) for column in table}
     n_pairs = len(table["model_a"])
-    figure, ax = _figure(ax, (6.4, 1.6 + 0.5 * n_pairs))
+    pairs = [f"{a} - {b}" for a, b in zip(table["model_a"], table["model_b"])]
+    figure, ax = _figure(ax, (_width(pairs), 1.6 + 0.5 * n_pairs))
     for row in range(n_pairs):
         mean = metric.sign * table["mean_difference"][row]
         low, high = sorted(metric.sign * np.array([table["ci_low"][row], table["ci_high"][row]]))
