@@ -5,6 +5,7 @@ from html import unescape
 
 import numpy as np
 import pytest
+from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.datasets import make_classification
 from sklearn.linear_model import LogisticRegression
 from sklearn.pipeline import make_pipeline
@@ -191,3 +192,38 @@ def test_plots_section_says_why_when_models_cannot_share_an_axis(fitted, fitted_
     assert "No plots: they draw the metric that selected the hyper-parameters" in mixed
     single = nested_cv_report(fitted["knn"], n_resamples=200).to_html()
     assert single.count("<img") == 2  # fold scores and optimism; nothing to compare
+
+
+class _Tagged(ClassifierMixin, BaseEstimator):
+    """A majority-class classifier with a free-text parameter."""
+
+    def __init__(self, tag="plain"):
+        self.tag = tag
+
+    def fit(self, X, y):
+        self.classes_, counts = np.unique(y, return_counts=True)
+        self.majority_ = self.classes_[np.argmax(counts)]
+        return self
+
+    def predict(self, X):
+        return np.full(len(X), self.majority_)
+
+
+def test_parameter_values_are_escaped():
+    X, y = make_classification(n_samples=60, n_features=4, random_state=0)
+    grid = {"tag": ['<script>alert("x")</script>', "b&c"]}
+    results = {
+        name: NestedCV(_Tagged(), grid, outer_cv=3, refit=False, random_state=0).fit(X, y)
+        for name in ("first", "second")
+    }
+    page = nested_cv_report(results, n_resamples=200).to_html()
+    assert "<script" not in page
+    chosen = {p["tag"] for p in results["first"].best_params_per_fold_}
+    for value in chosen:
+        assert (
+            value.replace("&", "&amp;")
+            .replace("<", "&lt;")
+            .replace(">", "&gt;")
+            .replace('"', "&quot;")
+            in page
+        )
