@@ -55,19 +55,15 @@ class MeanInterval(LowHigh):
         )
 
 
-def _mean_and_sem(scores):
-    n = scores.shape[0]
-    return float(np.mean(scores)), float(np.std(scores, ddof=1)) / np.sqrt(n)
-
-
 def _student_t(scores, confidence):
     n = scores.shape[0]
-    mean, sem = _mean_and_sem(scores)
     df = n - 1
-    half_width = float(_scipy_stats.t.ppf(0.5 + confidence / 2.0, df)) * sem
+    low, high = _scipy_stats.t.interval(
+        confidence, df, loc=np.mean(scores), scale=_scipy_stats.sem(scores)
+    )
     return MeanInterval(
-        low=float(mean - half_width),
-        high=float(mean + half_width),
+        low=float(low),
+        high=float(high),
         confidence=confidence,
         method="t",
         description=f"Student t, {df} df, of the mean of {n} scores",
@@ -76,11 +72,12 @@ def _student_t(scores, confidence):
 
 def _normal(scores, confidence):
     n = scores.shape[0]
-    mean, sem = _mean_and_sem(scores)
-    half_width = float(_scipy_stats.norm.ppf(0.5 + confidence / 2.0)) * sem
+    low, high = _scipy_stats.norm.interval(
+        confidence, loc=np.mean(scores), scale=_scipy_stats.sem(scores)
+    )
     return MeanInterval(
-        low=float(mean - half_width),
-        high=float(mean + half_width),
+        low=float(low),
+        high=float(high),
         confidence=confidence,
         method="normal",
         description=f"normal (z), of the mean of {n} scores",
