@@ -20,12 +20,14 @@ from ._paired import (
     paired_ttest,
     probability_of_improvement,
 )
+from ._resampled import PairedSubsamplingScores, paired_subsampling_scores
 from ._summary import Summary, summarize
 
 __all__ = [
     "BayesianTestResult",
     "BootstrapCI",
     "MeanInterval",
+    "PairedSubsamplingScores",
     "PairedTestResult",
     "Summary",
     "bayesian_correlated_ttest",
@@ -35,6 +37,7 @@ __all__ = [
     "holm",
     "iqm",
     "mean_interval",
+    "paired_subsampling_scores",
     "paired_ttest",
     "probability_of_improvement",
     "summarize",
