@@ -20,6 +20,13 @@ from ._paired import (
     paired_ttest,
     probability_of_improvement,
 )
+from ._power import (
+    corrected_ttest_power,
+    corrected_ttest_repeats,
+    pilot_effect,
+    rank_test_datasets,
+    rank_test_power,
+)
 from ._resampled import PairedSubsamplingScores, paired_subsampling_scores
 from ._summary import Summary, summarize
 
@@ -34,11 +41,16 @@ __all__ = [
     "bootstrap_ci",
     "compare",
     "corrected_resampled_ttest",
+    "corrected_ttest_power",
+    "corrected_ttest_repeats",
     "holm",
     "iqm",
     "mean_interval",
     "paired_subsampling_scores",
     "paired_ttest",
+    "pilot_effect",
     "probability_of_improvement",
+    "rank_test_datasets",
+    "rank_test_power",
     "summarize",
 ]
