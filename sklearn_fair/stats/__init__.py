@@ -8,9 +8,10 @@ same resamples, and :func:`compare` refuses results whose outer splits differ.
 """
 
 from ._bootstrap import BootstrapCI, bootstrap_ci
-from ._compare import compare
+from ._compare import ComparisonResult, compare
 from ._interval import MeanInterval, mean_interval
 from ._iqm import iqm
+from ._mixed import RepeatedMeasuresResult, repeated_measures_comparison
 from ._paired import (
     BayesianTestResult,
     PairedTestResult,
@@ -33,9 +34,11 @@ from ._summary import Summary, summarize
 __all__ = [
     "BayesianTestResult",
     "BootstrapCI",
+    "ComparisonResult",
     "MeanInterval",
     "PairedSubsamplingScores",
     "PairedTestResult",
+    "RepeatedMeasuresResult",
     "Summary",
     "bayesian_correlated_ttest",
     "bootstrap_ci",
@@ -52,5 +55,6 @@ __all__ = [
     "probability_of_improvement",
     "rank_test_datasets",
     "rank_test_power",
+    "repeated_measures_comparison",
     "summarize",
 ]
