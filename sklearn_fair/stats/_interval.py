@@ -149,6 +149,37 @@ _NEEDS = {
 }
 
 
+#: Coverage of Err_XY (the error of the model fitted on all the rows) measured by
+#: ``benchmarks/bench_coverage.py`` (``benchmarks/results/coverage.json``, "default_rule"):
+#: for each kind, the lowest and highest coverage over its settings at nominal 90% and 95%,
+#: in percent, and whether it came within Monte-Carlo error of nominal in every setting.
+#: tests/stats/test_coverage_claims.py checks these numbers against the results file.
+MEASURED_COVERAGE = {}
+#: The narrowest kind computed from fold scores (and the folds' sizes) that reached its
+#: nominal level within Monte-Carlo error in every setting of the benchmark, or None.
+COVERING_KIND = None
+
+
+def coverage_note(method, confidence):
+    """What the coverage benchmark measured for ``method`` at ``confidence``, or ""."""
+    measured = MEASURED_COVERAGE.get(method)
+    key = f"{confidence:.2f}"
+    if measured is None or key not in measured["ranges"] or abs(confidence - float(key)) > 1e-12:
+        return ""
+    low, high = measured["ranges"][key]
+    text = (
+        f"in our simulations (benchmarks/bench_coverage.py) this interval covered the "
+        f"model's error {low:.0f}-{high:.0f}% of the time at nominal {100 * confidence:g}%"
+    )
+    if measured["reaches_nominal"]:
+        return text
+    if COVERING_KIND is not None and COVERING_KIND != method:
+        return (
+            f"{text}: it under-covers; interval={COVERING_KIND!r} reached nominal in every setting"
+        )
+    return f"{text}: it under-covers"
+
+
 def check_half_scores(half_scores):
     """``half_scores`` as an (M, 2) float array: (M, 2, J) per-split scores are averaged."""
     try:

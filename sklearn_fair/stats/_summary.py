@@ -10,7 +10,7 @@ from ..utils import RANDOM_STATE_CONSTRAINTS
 from ._bootstrap import bootstrap_ci
 from ._bounds import clip_to_range, metric_range, range_text
 from ._checks import CONFIDENCE, COUNT, POSITIVE, check_scores
-from ._interval import INTERVAL_METHODS, MeanInterval, interval_of_mean
+from ._interval import INTERVAL_METHODS, MeanInterval, coverage_note, interval_of_mean
 from ._iqm import iqm
 
 
@@ -48,6 +48,10 @@ class Summary:
     metric_note : str
         One sentence on the metric when there is something to say (the sign of a
         negated error, the default score of ``scoring=None``); else "".
+    ci_coverage : str
+        How often this kind of interval covered the model's error in the coverage
+        benchmark at this level (and, if it under-covered, which kind did not); "" when
+        not measured.
     notes : tuple of str
         What else the reader must know about these scores (e.g. fits that failed), printed
         last.
@@ -71,6 +75,7 @@ class Summary:
     sign: int = 1
     metric_note: str = ""
     notes: tuple = ()
+    ci_coverage: str = ""
 
     @property
     def ci(self):
@@ -95,6 +100,7 @@ class Summary:
         lines += [
             f"  mean   {self.mean:.4f}  (std {self.std:.4f}, sem {self.sem:.4f})",
             f"         {level} interval [{self.ci_low:.4f}, {self.ci_high:.4f}] ({self.ci_method})",
+            *([f"         ({self.ci_coverage})"] if self.ci_coverage else []),
             f"  median {self.median:.4f}",
             f"  IQM    {self.iqm:.4f}",
             f"         {level} interval [{self.iqm_ci_low:.4f}, {self.iqm_ci_high:.4f}] "
@@ -289,4 +295,5 @@ def summarize(
         sign=sign,
         metric_note="" if metric is None else metric.note,
         notes=tuple(notes),
+        ci_coverage=coverage_note(of_mean.method, confidence),
     )
