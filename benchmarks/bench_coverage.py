@@ -15,7 +15,8 @@ Problems, models and metrics (10 standard normal features each):
 - *balanced classification*, ``P(y=1|x) = sigmoid(2 x_1)``, logistic regression, the error
   rate (1 - accuracy; the 0-1 loss);
 - *imbalanced classification*, ``P(y=1|x) = sigmoid(2 x_1 - 2)`` (about 20% positives),
-  logistic regression, ROC AUC (not a mean of pointwise losses: no NCV interval);
+  logistic regression, ROC AUC (not a mean of pointwise losses: no NCV interval); a training
+  set with fewer than 8 rows of a class is drawn again (its AUC could be undefined on a fold);
 - *regression*, ``y = x . (1, 0.5, 0.25, 0, ...) + N(0, 1)``, OLS, the RMSE (intervals of the
   fold RMSEs; the NCV interval is that of the MSE, square-rooted).
 
@@ -51,6 +52,8 @@ Usage (from the repository root)::
     python benchmarks/bench_coverage.py             # writes benchmarks/results/coverage.json
     python benchmarks/bench_coverage.py --quick     # prints only, unless --output is given
     python benchmarks/bench_coverage.py --table benchmarks/results/coverage.json
+    # in two processes: --settings 0,1,2 --output a.json and --settings 3,4,5 --output b.json,
+    # then --merge a.json b.json (writes benchmarks/results/coverage.json)
 """
 
 import argparse
@@ -103,10 +106,19 @@ def balanced_classification(rng, n):
     return X, (rng.random(n) < 1 / (1 + np.exp(-2.0 * X[:, 0]))).astype(int)
 
 
+#: A training set of the imbalanced problem with fewer rows of a class is drawn again: with
+#: fewer, a stratified test fold (or a test set of a half) can miss the class and its AUC is
+#: undefined. At n = 50 that conditions on at least 8 positives (about 10 expected).
+MIN_CLASS_ROWS = 8
+
+
 def imbalanced_classification(rng, n):
     """P(y=1|x) = sigmoid(2 x_1 - 2): about 20% positives, 10 features."""
-    X = rng.standard_normal((n, N_FEATURES))
-    return X, (rng.random(n) < 1 / (1 + np.exp(-(2.0 * X[:, 0] - 2.0)))).astype(int)
+    while True:
+        X = rng.standard_normal((n, N_FEATURES))
+        y = (rng.random(n) < 1 / (1 + np.exp(-(2.0 * X[:, 0] - 2.0)))).astype(int)
+        if min(np.bincount(y, minlength=2)) >= min(MIN_CLASS_ROWS, n // 2):
+            return X, y
 
 
 _BETA = np.array([1.0, 0.5, 0.25] + [0.0] * (N_FEATURES - 3))
@@ -447,8 +459,23 @@ def main():
     parser.add_argument("--replications", type=int, default=None)
     parser.add_argument("--n-jobs", type=int, default=1, help="parallel replications")
     parser.add_argument("--output", type=Path, default=None)
+    parser.add_argument(
+        "--settings",
+        type=str,
+        default=None,
+        help="comma-separated setting indices to run (default: all); merge files with --merge",
+    )
+    parser.add_argument(
+        "--merge", type=Path, nargs="+", default=None, help="merge results files of --settings"
+    )
     parser.add_argument("--table", type=Path, default=None, help="print the tables of a file")
     args = parser.parse_args()
+    if args.merge is not None:
+        merged = merge([json.loads(path.read_text()) for path in args.merge])
+        (args.output or RESULTS).write_text(json.dumps(merged, indent=2) + "\n")
+        print(table(merged["results"]))
+        print(rule_text(merged["default_rule"]))
+        return
     if args.table is not None:
         report = json.loads(args.table.read_text())
         print(table(report["results"]))
@@ -462,7 +489,13 @@ def main():
     truths = {problem: truth_sample(problem) for problem in PROBLEMS}
     results = []
     with Parallel(n_jobs=args.n_jobs) as parallel:
-        for index, (problem, n) in enumerate(SETTINGS):
+        chosen = (
+            range(len(SETTINGS))
+            if args.settings is None
+            else [int(i) for i in args.settings.split(",")]
+        )
+        for index in chosen:
+            problem, n = SETTINGS[index]
             setting_start = time.perf_counter()
             X_truth, y_truth = truths[problem]
             rows = parallel(
@@ -485,7 +518,8 @@ def main():
             )
             cover = summary["intervals"]
             print(
-                f"[{index + 1}/{len(SETTINGS)}] {problem}, n={n}: Err={summary['truth']['Err']:.4f}"
+                f"[setting {index + 1} of {len(SETTINGS)}] {problem}, n={n}: "
+                f"Err={summary['truth']['Err']:.4f}"
                 f", 95% coverage of Err_XY: t {cover['t']['0.95']['Err_XY']['coverage']:.3f}, "
                 f"corrected t (5x5) "
                 f"{cover['corrected t (5x5-fold)']['0.95']['Err_XY']['coverage']:.3f}, "
@@ -493,9 +527,41 @@ def main():
                 f"({seconds:.0f} s)",
                 flush=True,
             )
+            if output is not None:  # after every setting: a killed run keeps what it did
+                partial = _report(args, results, replications, start, cpu_start, load_before)
+                output.parent.mkdir(parents=True, exist_ok=True)
+                output.write_text(json.dumps(partial, indent=2) + "\n")
+    report = _report(args, results, replications, start, cpu_start, load_before)
+    print(
+        f"wall time {report['wall_seconds']:.0f} s, load average before {load_before}, after "
+        f"{os.getloadavg()}"
+    )
+    print(table(results))
+    print(rule_text(report["default_rule"]))
+    if output is not None:
+        print(f"written to {output}")
+
+
+def merge(reports):
+    """One report of the settings of several, in setting order, with the rule recomputed."""
+    results = sorted((r for report in reports for r in report["results"]),
+                     key=lambda r: r["setting_index"])  # fmt: skip
+    indices = [r["setting_index"] for r in results]
+    if len(set(indices)) != len(indices):
+        raise SystemExit(f"settings repeat across the files: {indices}")
+    merged = dict(reports[0])
+    merged["commands"] = [report["command"] for report in reports]
+    merged["wall_seconds"] = [report["wall_seconds"] for report in reports]
+    merged["cpu_seconds_main_process"] = sum(r["cpu_seconds_main_process"] for r in reports)
+    merged["results"] = results
+    merged["default_rule"] = default_rule(results)
+    return merged
+
+
+def _report(args, results, replications, start, cpu_start, load_before):
     wall = time.perf_counter() - start
     rule = default_rule(results)
-    report = {
+    return {
         "command": "python " + " ".join(sys.argv),
         "wall_seconds": wall,
         "cpu_seconds_main_process": time.process_time() - cpu_start,
@@ -535,13 +601,6 @@ def main():
         "default_rule": rule,
         "results": results,
     }
-    print(f"wall time {wall:.0f} s, load average before {load_before}, after {os.getloadavg()}")
-    print(table(results))
-    print(rule_text(rule))
-    if output is not None:
-        output.parent.mkdir(parents=True, exist_ok=True)
-        output.write_text(json.dumps(report, indent=2) + "\n")
-        print(f"written to {output}")
 
 
 if __name__ == "__main__":
