@@ -42,10 +42,11 @@ RMSE); the fraction of replications where that changed the interval is reported.
 cannot change coverage (the truth lies in the range), only the width.
 
 Cost: 25 + 55 + 25 + 1 fits per replication, about 0.6 CPU-seconds. ``--quick`` runs 40
-replications per setting (a CI-sized run, about 2 CPU-minutes); the full run, 300 per setting,
-about 17 CPU-minutes on one core. The coverage's Monte-Carlo standard error, sqrt(p (1 - p) /
-300), is then about 1.3 points at 95% and 1.7 at 90%, given after every coverage: fewer
-replications than the 500 of the earlier benchmark, to fit its budget.
+replications per setting (a CI-sized run, about 2 CPU-minutes); the full run, 250 per setting,
+about 15 CPU-minutes on one core. The coverage's Monte-Carlo standard error, sqrt(p (1 - p) /
+250), is then about 1.4 points at 95% and 1.9 at 90%, given after every coverage: fewer
+replications than the 500 of the earlier benchmark, to fit the CPU budget of a shared
+machine.
 
 Usage (from the repository root)::
 
@@ -93,7 +94,7 @@ N_PAIRS = 5
 N_BOOTSTRAP = 2_000
 LEVELS = (0.90, 0.95)
 SIZES = (50, 1000)
-FULL_REPLICATIONS = 300
+FULL_REPLICATIONS = 250
 QUICK_REPLICATIONS = 40
 
 
