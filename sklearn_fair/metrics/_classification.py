@@ -2,6 +2,8 @@
 
 import warnings
 
+import numpy as np
+from imblearn.metrics import sensitivity_specificity_support
 from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.metrics import cohen_kappa_score, multilabel_confusion_matrix
 from sklearn.utils._param_validation import StrOptions, validate_params
@@ -78,10 +80,44 @@ def _divide(numerator, denominator, metric, why, zero_division):
     return float(zero_division)
 
 
-def _counts(y_true, y_pred, pos_label, sample_weight, zero_division):
-    """Return (tn, fp, fn, tp) of ``pos_label`` against all other labels."""
+def _checked(y_true, y_pred, pos_label, sample_weight):
+    """Checked ``y_true``, ``y_pred``, ``sample_weight``, with ``pos_label`` among the labels."""
     y_true, y_pred, sample_weight = check_targets(y_true, y_pred, sample_weight)
     check_pos_label(pos_label, y_true, y_pred)
+    return y_true, y_pred, sample_weight
+
+
+def _rate(y_true, y_pred, pos_label, sample_weight, zero_division, *, negative):
+    """imbalanced-learn's sensitivity (or specificity) of ``pos_label`` against the rest.
+
+    imbalanced-learn computes the rate; an undefined one (no positive, or no negative,
+    samples) is ours to decide, by ``zero_division``, as scikit-learn's metrics do.
+    """
+    y_true, y_pred, sample_weight = _checked(y_true, y_pred, pos_label, sample_weight)
+    weights = np.ones(y_true.shape[0]) if sample_weight is None else sample_weight
+    is_positive = y_true == pos_label
+    if negative:
+        metric, why, denominator = "Specificity", "no negative samples", weights[~is_positive]
+    else:
+        metric, why, denominator = "Sensitivity", "no positive samples", weights[is_positive]
+    if not denominator.sum() > 0:
+        return _divide(0, 0, metric, why, zero_division)
+    if negative and sample_weight is not None:
+        # imbalanced-learn 0.14 counts true negatives as len(y_true) minus weighted counts
+        # (tn_sum = y_true.size - ...), a wrong specificity under sample weights (0.765 for
+        # 0.831 in tests/metrics/test_classification.py); scikit-learn's weighted
+        # confusion matrix instead.
+        tn, fp, _, _ = _counts(y_true, y_pred, pos_label, sample_weight)
+        return float(tn / (tn + fp))
+    sens, spec, _ = sensitivity_specificity_support(
+        y_true, y_pred, labels=[pos_label], average=None, sample_weight=sample_weight, warn_for=()
+    )
+    return float((spec if negative else sens)[0])
+
+
+def _counts(y_true, y_pred, pos_label, sample_weight):
+    """Return (tn, fp, fn, tp) of ``pos_label`` against all other labels."""
+    y_true, y_pred, sample_weight = _checked(y_true, y_pred, pos_label, sample_weight)
     matrix = multilabel_confusion_matrix(
         y_true, y_pred, sample_weight=sample_weight, labels=[pos_label]
     )[0]
@@ -114,21 +150,19 @@ _BINARY_CONSTRAINTS = {
 
 @validate_params(_BINARY_CONSTRAINTS, prefer_skip_nested_validation=True)
 def sensitivity(y_true, y_pred, *, pos_label=1, sample_weight=None, zero_division="warn"):
-    tn, fp, fn, tp = _counts(y_true, y_pred, pos_label, sample_weight, zero_division)
-    return _divide(tp, tp + fn, "Sensitivity", "no positive samples", zero_division)
+    return _rate(y_true, y_pred, pos_label, sample_weight, zero_division, negative=False)
 
 
 @validate_params(_BINARY_CONSTRAINTS, prefer_skip_nested_validation=True)
 def specificity(y_true, y_pred, *, pos_label=1, sample_weight=None, zero_division="warn"):
-    tn, fp, fn, tp = _counts(y_true, y_pred, pos_label, sample_weight, zero_division)
-    return _divide(tn, tn + fp, "Specificity", "no negative samples", zero_division)
+    return _rate(y_true, y_pred, pos_label, sample_weight, zero_division, negative=True)
 
 
 def _predictive_value(
     y_true, y_pred, prevalence, pos_label, sample_weight, zero_division, positive
 ):
     prevalence = None if prevalence is None else float(prevalence)
-    tn, fp, fn, tp = _counts(y_true, y_pred, pos_label, sample_weight, zero_division)
+    tn, fp, fn, tp = _counts(y_true, y_pred, pos_label, sample_weight)
     name = "PPV" if positive else "NPV"
     if prevalence is None:
         if positive:
@@ -174,6 +208,9 @@ _PREVALENCE_PARAMETER = """prevalence : float in (0, 1), default=None
 
 sensitivity.__doc__ = f"""Sensitivity (recall, true positive rate): TP / (TP + FN).
 
+    :func:`imblearn.metrics.sensitivity_score` of ``pos_label`` against the rest, with
+    the undefined case (no positive samples) decided by ``zero_division``.
+
     Parameters
     ----------
     {_COMMON_PARAMETERS}
@@ -195,6 +232,11 @@ sensitivity.__doc__ = f"""Sensitivity (recall, true positive rate): TP / (TP + F
     """
 
 specificity.__doc__ = f"""Specificity (true negative rate): TN / (TN + FP).
+
+    :func:`imblearn.metrics.specificity_score` of ``pos_label`` against the rest, with
+    the undefined case (no negative samples) decided by ``zero_division``. With
+    ``sample_weight``, from scikit-learn's weighted confusion matrix instead
+    (imbalanced-learn 0.14 counts the true negatives unweighted).
 
     Parameters
     ----------

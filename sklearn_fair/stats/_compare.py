@@ -1,5 +1,6 @@
 """Pairwise comparison of several nested cross-validation results on shared outer splits."""
 
+import html
 from collections.abc import Mapping
 from itertools import combinations
 
@@ -9,6 +10,7 @@ from sklearn.utils._param_validation import StrOptions, validate_params
 from ..exceptions import SplitsMismatchError
 from ._checks import CONFIDENCE
 from ._paired import corrected_resampled_ttest, holm, paired_ttest
+from ._power import fewest_repeats, resampled_power
 
 NOT_DEMONSTRATED = "difference not demonstrated"
 _COLUMNS = (
@@ -23,7 +25,150 @@ _COLUMNS = (
     "pvalue",
     "pvalue_holm",
     "verdict",
+    "repeats_for_power",
 )
+#: The power at which compare() says how many repeats would show a difference.
+TARGET_POWER = 0.8
+#: The most repeats of the outer cross-validation it considers.
+MAX_REPEATS = 1000
+
+
+class ComparisonResult:
+    """What :func:`compare` returns: the table of pairwise comparisons, printable.
+
+    Prints (``repr``, and ``_repr_html_`` in a notebook) as one readable paragraph per
+    pair: the difference, its interval, the p-values, the verdict, and, for a difference
+    not demonstrated, the repeats of the outer cross-validation that would show it with
+    80% power. The table itself is :attr:`table` (a pandas DataFrame, or a dict of
+    arrays without pandas); for code written when compare() returned the DataFrame,
+    ``result["verdict"]``, iteration over the columns and the DataFrame's attributes
+    (``result.shape``, ``result.iloc``) still work on the result itself.
+
+    Attributes
+    ----------
+    table : pandas.DataFrame or dict of ndarray
+        One row per pair (see :func:`compare`).
+    test : str
+        "corrected" or "paired".
+    confidence : float
+        The level of the intervals; ``1 - confidence`` that of the verdicts.
+    n_folds : int
+        The number of shared outer folds.
+    n_train, n_test : float
+        Their mean training- and test-set sizes.
+    """
+
+    def __init__(self, table, *, test, confidence, n_folds, n_train, n_test):
+        self.table = table
+        self.test = test
+        self.confidence = confidence
+        self.n_folds = n_folds
+        self.n_train = n_train
+        self.n_test = n_test
+
+    def to_frame(self):
+        """The table as a pandas DataFrame (pandas needed)."""
+        import pandas as pd
+
+        return self.table if isinstance(self.table, pd.DataFrame) else pd.DataFrame(self.table)
+
+    def __getitem__(self, column):
+        return self.table[column]
+
+    def __iter__(self):
+        return iter(self.table)
+
+    def keys(self):
+        """The table's column names."""
+        return list(self.table.keys())
+
+    def __len__(self):
+        return len(self.table["model_a"])
+
+    def __getattr__(self, name):
+        # The DataFrame's own attributes (shape, iloc, to_dict, ...) for code that used
+        # the table compare() returned before.
+        if name.startswith("_") or name == "table":
+            raise AttributeError(name)
+        return getattr(self.table, name)
+
+    def _rows(self):
+        return [{column: self.table[column][i] for column in _COLUMNS} for i in range(len(self))]
+
+    def _header(self):
+        test = (
+            "corrected resampled t-test (Nadeau & Bengio)"
+            if self.test == "corrected"
+            else "paired t-test (fold scores as independent)"
+        )
+        return (
+            f"compare(): {len(self)} pair(s) on {self.n_folds} shared outer folds; {test}, "
+            f"p-values adjusted with Holm's method, decided at level {1 - self.confidence:.3g}"
+        )
+
+    def _lines(self, row):
+        level = f"{100 * self.confidence:g}%"
+        first = (
+            f"{row['model_a']} - {row['model_b']}: {row['mean_difference']:+.4f} "
+            f"({row['mean_a']:.4f} vs {row['mean_b']:.4f}), {level} interval "
+            f"[{row['ci_low']:+.4f}, {row['ci_high']:+.4f}], p = {row['pvalue']:.3g}, "
+            f"Holm p = {row['pvalue_holm']:.3g}"
+        )
+        verdict = row["verdict"]
+        if verdict != NOT_DEMONSTRATED:
+            return first, f"-> {verdict}"
+        repeats = row["repeats_for_power"]
+        if row["mean_difference"] == 0:
+            more = "the observed difference is 0"
+        elif np.isnan(repeats):
+            more = (
+                f"no number of repeats (up to {MAX_REPEATS}) of these {self.n_folds} folds "
+                f"would show a difference of {row['mean_difference']:+.4f} with "
+                f"{100 * TARGET_POWER:g}% power: repeats on the same data cannot average "
+                "away the part of the spread that the folds share"
+            )
+        else:
+            more = (
+                f"{int(repeats)} repeat(s) of these {self.n_folds} folds would show a "
+                f"difference of {row['mean_difference']:+.4f}, were it the true one, with "
+                f"{100 * TARGET_POWER:g}% power (corrected t-test)"
+            )
+        return first, f"-> {verdict}; {more}"
+
+    def __repr__(self):
+        lines = [self._header()]
+        for row in self._rows():
+            first, second = self._lines(row)
+            lines += [f"  {first}", f"    {second}"]
+        lines.append("The full table: .table, or .to_frame().")
+        return "\n".join(lines)
+
+    __str__ = __repr__
+
+    def _repr_html_(self):
+        cells = []
+        for row in self._rows():
+            first, second = self._lines(row)
+            cells.append(f"<li>{html.escape(first)}<br>{html.escape(second)}</li>")
+        return (
+            f"<div><p>{html.escape(self._header())}</p><ul>{''.join(cells)}</ul>"
+            "<p>The full table: <code>.table</code>, or <code>.to_frame()</code>.</p></div>"
+        )
+
+
+def _repeats_for_power(a, b, n_train, n_test, alpha):
+    """Repeats of the outer CV for the corrected t-test to show ``mean(a - b)``, or NaN."""
+    differences = a - b
+    delta, sd = float(differences.mean()), float(np.std(differences, ddof=1))
+    if delta == 0:
+        return float("nan")
+    n_folds = differences.shape[0]
+    repeats = fewest_repeats(
+        lambda r: resampled_power(delta, sd, r * n_folds, n_test / n_train, None, alpha),
+        TARGET_POWER,
+        MAX_REPEATS,
+    )
+    return float("nan") if repeats is None else float(repeats)
 
 
 def _scores_from_dict(name, result, scoring):
@@ -215,15 +360,24 @@ def compare(results, *, scoring=None, test="corrected", confidence=0.95):
 
     Returns
     -------
-    pandas.DataFrame or dict of ndarray
-        One row per pair: ``model_a``, ``model_b``, their mean scores, the
+    ComparisonResult
+        Prints as a readable summary (one paragraph per pair); its ``table`` (also
+        ``to_frame()``, and indexable on the result itself: ``result["verdict"]``) is a
+        pandas DataFrame, or a dict of arrays when pandas is not installed, with one row
+        per pair: ``model_a``, ``model_b``, their mean scores, the
         ``mean_difference`` (a - b), its interval ``ci_low``, ``ci_high`` (not
         adjusted for multiplicity), the t ``statistic``, the ``pvalue``, the
         Holm-adjusted ``pvalue_holm`` and the ``verdict``: "<name> better"
         when Holm's procedure rejects equality at level ``1 - confidence``
         (``pvalue_holm <= 1 - confidence``, as statsmodels' ``multipletests``
-        decides), else "difference not demonstrated". A dict of arrays with
-        the same columns when pandas is not installed.
+        decides), else "difference not demonstrated"; and, for a difference not
+        demonstrated, ``repeats_for_power``: how many repeats of these outer folds
+        (``r`` times as many resamples, the same sizes) the corrected t-test would need
+        to show the observed difference, were it the true one, with 80% power at
+        Holm's strictest level ``(1 - confidence) / n_pairs``
+        (:func:`corrected_ttest_repeats`'s model, with the observed spread of the
+        differences); NaN when it is demonstrated, or when no number up to 1000 would
+        do.
 
     Raises
     ------
@@ -239,11 +393,19 @@ def compare(results, *, scoring=None, test="corrected", confidence=0.95):
     ...            "test": [np.arange(5), np.arange(5, 10), np.arange(10, 20)]}
     >>> results = {
     ...     "forest": {"test_score": [0.81, 0.85, 0.83], "indices": indices},
-    ...     "linear": {"test_score": [0.80, 0.83, 0.84], "indices": indices},
+    ...     "linear": {"test_score": [0.78, 0.84, 0.80], "indices": indices},
     ... }
-    >>> table = compare(results)
-    >>> table["verdict"][0]
+    >>> result = compare(results)
+    >>> result["verdict"][0]
     'difference not demonstrated'
+    >>> result  # doctest: +NORMALIZE_WHITESPACE
+    compare(): 1 pair(s) on 3 shared outer folds; corrected resampled t-test (Nadeau &
+    Bengio), p-values adjusted with Holm's method, decided at level 0.05
+      forest - linear: +0.0233 (0.8300 vs 0.8067), 95% interval [-0.0220, +0.0687],
+      p = 0.157, Holm p = 0.157
+        -> difference not demonstrated; 34 repeat(s) of these 3 folds would show a
+        difference of +0.0233, were it the true one, with 80% power (corrected t-test)
+    The full table: .table, or .to_frame().
     """
     if len(results) < 2:
         raise ValueError(
@@ -286,13 +448,25 @@ def compare(results, *, scoring=None, test="corrected", confidence=0.95):
             }
         )
     adjusted = holm([row["pvalue"] for row in rows])
+    # The repeats are planned at Holm's first and strictest level, alpha / m.
+    planning_alpha = (1.0 - confidence) / len(rows)
     for row, pvalue_holm in zip(rows, adjusted):
         row["pvalue_holm"] = float(pvalue_holm)
         # Holm rejects at p <= alpha, as statsmodels' multipletests does. A rejection implies
         # that the unadjusted interval excludes 0 (touches it at p = alpha): no second test.
+        row["repeats_for_power"] = float("nan")
         if not pvalue_holm <= 1.0 - confidence:
             row["verdict"] = NOT_DEMONSTRATED
+            a, b = extracted[row["model_a"]][0], extracted[row["model_b"]][0]
+            row["repeats_for_power"] = _repeats_for_power(a, b, n_train, n_test, planning_alpha)
         else:
             better = row["model_a"] if row["mean_difference"] > 0 else row["model_b"]
             row["verdict"] = f"{better} better"
-    return _as_table(rows)
+    return ComparisonResult(
+        _as_table(rows),
+        test=test,
+        confidence=confidence,
+        n_folds=len(test_folds),
+        n_train=n_train,
+        n_test=n_test,
+    )

@@ -14,7 +14,7 @@ import numpy as np
 from scipy import stats as _scipy_stats
 from sklearn.utils._param_validation import StrOptions, validate_params
 
-from ._checks import CONFIDENCE, LowHigh, check_scores
+from ._checks import CONFIDENCE, POSITIVE, LowHigh, check_scores
 
 
 @dataclass(frozen=True)
@@ -55,19 +55,20 @@ class MeanInterval(LowHigh):
         )
 
 
-def _mean_and_sem(scores):
-    n = scores.shape[0]
-    return float(np.mean(scores)), float(np.std(scores, ddof=1)) / np.sqrt(n)
+def _interval(distribution, confidence, loc, scale, *args):
+    """``distribution.interval`` around ``loc``; a point when ``scale`` is 0 (scipy's is NaN)."""
+    if scale == 0:
+        return float(loc), float(loc)
+    return distribution.interval(confidence, *args, loc=loc, scale=scale)
 
 
 def _student_t(scores, confidence):
     n = scores.shape[0]
-    mean, sem = _mean_and_sem(scores)
     df = n - 1
-    half_width = float(_scipy_stats.t.ppf(0.5 + confidence / 2.0, df)) * sem
+    low, high = _interval(_scipy_stats.t, confidence, np.mean(scores), _scipy_stats.sem(scores), df)
     return MeanInterval(
-        low=float(mean - half_width),
-        high=float(mean + half_width),
+        low=float(low),
+        high=float(high),
         confidence=confidence,
         method="t",
         description=f"Student t, {df} df, of the mean of {n} scores",
@@ -76,18 +77,156 @@ def _student_t(scores, confidence):
 
 def _normal(scores, confidence):
     n = scores.shape[0]
-    mean, sem = _mean_and_sem(scores)
-    half_width = float(_scipy_stats.norm.ppf(0.5 + confidence / 2.0)) * sem
+    low, high = _interval(_scipy_stats.norm, confidence, np.mean(scores), _scipy_stats.sem(scores))
     return MeanInterval(
-        low=float(mean - half_width),
-        high=float(mean + half_width),
+        low=float(low),
+        high=float(high),
         confidence=confidence,
         method="normal",
         description=f"normal (z), of the mean of {n} scores",
     )
 
 
-_MEAN_INTERVALS = {"t": _student_t, "normal": _normal}
+def _corrected_t(scores, confidence, *, n_train, n_test):
+    # Nadeau & Bengio (2003), eq. (17) and the interval that follows it: the variance of the
+    # mean of J resampled scores is (1/J + n2/n1) s^2 rather than s^2/J, with n1 the
+    # training and n2 the test-set size; Bouckaert & Frank (2004) use it for r times k-fold
+    # with J = r k. Student t with J - 1 df, as mlr3inferr's ci.cor_t.
+    n = scores.shape[0]
+    df = n - 1
+    scale = np.sqrt(1.0 / n + n_test / n_train) * np.std(scores, ddof=1)
+    low, high = _interval(_scipy_stats.t, confidence, np.mean(scores), scale, df)
+    return MeanInterval(
+        low=float(low),
+        high=float(high),
+        confidence=confidence,
+        method="corrected_t",
+        description=(
+            f"corrected resampled t (Nadeau & Bengio), {df} df, of the mean of {n} scores, "
+            f"test/train size {n_test:g}/{n_train:g}"
+        ),
+    )
+
+
+def _conservative_z(scores, confidence, *, half_scores):
+    # Nadeau & Bengio (2003), section 4.2: the data are split M times into two disjoint
+    # halves, the same resampling is run on each half, and sigma^2 = sum over m of
+    # (mu_1m - mu_2m)^2 / (2M) estimates the variance of the resampled estimate (from half
+    # the data, hence conservative); the interval is mean -/+ z sigma, as mlr3inferr's
+    # ci.con_z.
+    n = scores.shape[0]
+    pairs = half_scores.shape[0]
+    variance = float(np.sum((half_scores[:, 0] - half_scores[:, 1]) ** 2) / (2.0 * pairs))
+    low, high = _interval(_scipy_stats.norm, confidence, np.mean(scores), np.sqrt(variance))
+    return MeanInterval(
+        low=float(low),
+        high=float(high),
+        confidence=confidence,
+        method="conservative_z",
+        description=(
+            f"conservative Z (Nadeau & Bengio), variance from {pairs} pairs of half-sample "
+            f"estimates, of the mean of {n} scores"
+        ),
+    )
+
+
+_MEAN_INTERVALS = {
+    "t": _student_t,
+    "normal": _normal,
+    "corrected_t": _corrected_t,
+    "conservative_z": _conservative_z,
+}
+#: What each kind needs besides the scores, and what to say when it is missing.
+_NEEDS = {
+    "corrected_t": {
+        "n_train": "the training-set size of each resample (the mean when they differ)",
+        "n_test": "the test-set size of each resample",
+    },
+    "conservative_z": {
+        "half_scores": "the (M, 2) mean scores of the same resampling run on M pairs of "
+        "disjoint halves of the data (sklearn_fair.stats.paired_subsampling_scores)",
+    },
+}
+
+
+#: Coverage of Err_XY (the error of the model fitted on all the rows) measured by
+#: ``benchmarks/bench_coverage.py`` (``benchmarks/results/coverage.json``, "default_rule"):
+#: for each kind, the lowest and highest coverage over its settings at nominal 90% and 95%,
+#: in percent, and whether it came within Monte-Carlo error of nominal in every setting.
+#: tests/stats/test_coverage_claims.py checks these numbers against the results file.
+MEASURED_COVERAGE = {}
+#: The narrowest kind computed from fold scores (and the folds' sizes) that reached its
+#: nominal level within Monte-Carlo error in every setting of the benchmark, or None.
+COVERING_KIND = None
+
+
+def coverage_note(method, confidence):
+    """What the coverage benchmark measured for ``method`` at ``confidence``, or ""."""
+    measured = MEASURED_COVERAGE.get(method)
+    key = f"{confidence:.2f}"
+    if measured is None or key not in measured["ranges"] or abs(confidence - float(key)) > 1e-12:
+        return ""
+    low, high = measured["ranges"][key]
+    text = (
+        f"in our simulations (benchmarks/bench_coverage.py) this interval covered the "
+        f"model's error {low:.0f}-{high:.0f}% of the time at nominal {100 * confidence:g}%"
+    )
+    if measured["reaches_nominal"]:
+        return text
+    if COVERING_KIND is not None and COVERING_KIND != method:
+        return (
+            f"{text}: it under-covers; interval={COVERING_KIND!r} reached nominal in every setting"
+        )
+    return f"{text}: it under-covers"
+
+
+def check_half_scores(half_scores):
+    """``half_scores`` as an (M, 2) float array: (M, 2, J) per-split scores are averaged."""
+    try:
+        array = np.asarray(half_scores, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(
+            "The 'half_scores' parameter must be an array of numbers of shape (M, 2) or "
+            f"(M, 2, J). Got {half_scores!r} instead."
+        ) from exc
+    if array.ndim == 3:
+        array = array.mean(axis=2)
+    if array.ndim != 2 or array.shape[1] != 2 or array.shape[0] < 1:
+        raise ValueError(
+            "The 'half_scores' parameter must have shape (M, 2) (or (M, 2, J)): one pair of "
+            "half-sample estimates per split of the data into halves, M >= 1. Got shape "
+            f"{np.shape(half_scores)} instead."
+        )
+    if not np.isfinite(array).all():
+        raise ValueError("The 'half_scores' parameter contains NaN or an infinite value.")
+    return array
+
+
+def interval_of_mean(scores, method, confidence, **info):
+    """The interval ``method`` of ``scores``, given what it needs (``info``), checked.
+
+    A value of ``info`` that the method does not use must be None: an ``n_train`` given
+    with ``method="t"`` would otherwise be ignored silently.
+    """
+    needs = _NEEDS.get(method, {})
+    for name, value in info.items():
+        if name in needs and value is None:
+            raise ValueError(
+                f"The {method!r} interval needs the '{name}' parameter: {needs[name]}. Got None."
+            )
+        if name not in needs and value is not None:
+            uses = ", ".join(f"{kind!r}" for kind, names in _NEEDS.items() if name in names)
+            raise ValueError(
+                f"The '{name}' parameter is used only by the {uses} interval; the interval "
+                f"is {method!r}. Pass interval={uses.split(',')[0]} or drop '{name}'."
+            )
+    kwargs = {name: info[name] for name in needs}
+    if "n_train" in kwargs:
+        kwargs["n_train"] = float(kwargs["n_train"])
+        kwargs["n_test"] = float(kwargs["n_test"])
+    if "half_scores" in kwargs:
+        kwargs["half_scores"] = check_half_scores(kwargs["half_scores"])
+    return _MEAN_INTERVALS[method](scores, float(confidence), **kwargs)
 
 
 #: The ``interval=`` / ``method=`` constraint: a registered kind's name.
@@ -95,10 +234,19 @@ INTERVAL_METHODS = StrOptions(set(_MEAN_INTERVALS))
 
 
 @validate_params(
-    {"scores": ["array-like"], "confidence": [CONFIDENCE], "method": [INTERVAL_METHODS]},
+    {
+        "scores": ["array-like"],
+        "confidence": [CONFIDENCE],
+        "method": [INTERVAL_METHODS],
+        "n_train": [POSITIVE, None],
+        "n_test": [POSITIVE, None],
+        "half_scores": ["array-like", None],
+    },
     prefer_skip_nested_validation=True,
 )
-def mean_interval(scores, *, confidence=0.95, method="t"):
+def mean_interval(
+    scores, *, confidence=0.95, method="t", n_train=None, n_test=None, half_scores=None
+):
     """Confidence interval of the mean of a few scores, with its method in words.
 
     "t" is the Student-t interval ``mean -/+ t(n - 1) * sem``, the interval of
@@ -108,14 +256,37 @@ def mean_interval(scores, *, confidence=0.95, method="t"):
     independent. Scores of cross-validation folds are not (their training sets
     overlap), so both are optimistic for them (Bates, Hastie and Tibshirani, 2023).
 
+    Two intervals allow for that overlap (Nadeau and Bengio, 2003, Machine Learning
+    52:239-281; two of the three that Schulz-Kümpel et al., 2024, arXiv 2409.18836,
+    recommend):
+
+    - "corrected_t", the corrected resampled t of ``J`` scores from random subsampling
+      or ``r`` times repeated ``k``-fold cross-validation (``J = r k``, Bouckaert and
+      Frank, 2004): ``mean -/+ t(J - 1) * sqrt(1 / J + n_test / n_train) * sd``. It
+      needs ``n_train`` and ``n_test``. A heuristic correction, known to be liberal when
+      the scores are few.
+    - "conservative_z", the conservative Z: the same resampling is run on ``M`` pairs of
+      disjoint halves of the data; ``sigma^2 = sum_m (mu_1m - mu_2m)^2 / (2 M)`` of the
+      half-sample estimates ``mu`` estimates the variance of the mean score, and the
+      interval is ``mean -/+ z * sigma``. It needs ``half_scores`` (see
+      :func:`paired_subsampling_scores`), which cost ``2 M`` more resamplings; the
+      variance, from half the data, is too large: conservative by design.
+
     Parameters
     ----------
     scores : array-like of shape (n,)
         At least 2 finite scores.
     confidence : float, default=0.95
         Nominal level, in (0, 1).
-    method : {"t", "normal"}, default="t"
+    method : {"t", "normal", "corrected_t", "conservative_z"}, default="t"
         The kind of interval.
+    n_train, n_test : float, default=None
+        Training- and test-set sizes of each resample (the means when they differ); only
+        for, and needed by, "corrected_t".
+    half_scores : array-like of shape (M, 2) or (M, 2, J), default=None
+        For, and needed by, "conservative_z": the mean score of the resampling run on each
+        half of ``M`` splits of the data into halves (or the ``J`` scores of each, which
+        are averaged).
 
     Returns
     -------
@@ -132,6 +303,13 @@ def mean_interval(scores, *, confidence=0.95, method="t"):
     >>> low, high = mean_interval([0.80, 0.82, 0.85, 0.79, 0.84], method="normal")
     >>> round(low, 4), round(high, 4)
     (0.7977, 0.8423)
+    >>> scores = [0.80, 0.82, 0.85, 0.79, 0.84, 0.81, 0.83, 0.86, 0.80, 0.82]
+    >>> print(mean_interval(scores, method="corrected_t", n_train=90, n_test=10))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    95% interval [0.7981, 0.8459] (corrected resampled t (Nadeau & Bengio), 9 df, of the
+    mean of 10 scores, test/train size 10/90)
     """
     scores = check_scores("scores", scores, min_size=2, purpose="an interval of the mean")
-    return _MEAN_INTERVALS[method](scores, float(confidence))
+    return interval_of_mean(
+        scores, method, confidence, n_train=n_train, n_test=n_test, half_scores=half_scores
+    )

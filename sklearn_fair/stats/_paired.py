@@ -139,7 +139,22 @@ def paired_ttest(a, b, *, confidence=0.95):
     (0.03, 2.777, 0.069)
     """
     a, b = check_paired(a, b, purpose="a paired t-test")
-    return _t_test(a, b, 1.0 / a.shape[0], float(confidence))
+    confidence = float(confidence)
+    differences = a - b
+    if np.ptp(differences) == 0:
+        # Every difference equal: scipy returns NaN (0/0) or a warning; ours is documented.
+        return _t_test(a, b, 1.0 / a.shape[0], confidence)
+    result = _scipy_stats.ttest_rel(a, b)
+    interval = result.confidence_interval(confidence)
+    return PairedTestResult(
+        mean_difference=float(differences.mean()),
+        ci_low=float(interval.low),
+        ci_high=float(interval.high),
+        statistic=float(result.statistic),
+        pvalue=float(result.pvalue),
+        df=int(result.df),
+        confidence=confidence,
+    )
 
 
 @validate_params(
@@ -342,7 +357,7 @@ def probability_of_improvement(a, b):
     """
     a = check_scores("a", a, min_size=1, purpose="a probability of improvement")
     b = check_scores("b", b, min_size=1, purpose="a probability of improvement")
-    b_sorted = np.sort(b)
-    below = np.searchsorted(b_sorted, a, side="left")
-    ties = np.searchsorted(b_sorted, a, side="right") - below
-    return float((below.sum() + 0.5 * ties.sum()) / (a.shape[0] * b.shape[0]))
+    # U of ``a``: pairs with a > b plus half the ties. "asymptotic" skips the exact null
+    # distribution, whose p-value is not used.
+    u = _scipy_stats.mannwhitneyu(a, b, method="asymptotic").statistic
+    return float(u / (a.shape[0] * b.shape[0]))

@@ -8,8 +8,9 @@ from sklearn.utils._param_validation import validate_params
 from ..metrics import MetricName, metric_display_name
 from ..utils import RANDOM_STATE_CONSTRAINTS
 from ._bootstrap import bootstrap_ci
-from ._checks import CONFIDENCE, COUNT, check_scores
-from ._interval import _MEAN_INTERVALS, INTERVAL_METHODS, MeanInterval
+from ._bounds import clip_to_range, metric_range, range_text
+from ._checks import CONFIDENCE, COUNT, POSITIVE, check_scores
+from ._interval import INTERVAL_METHODS, MeanInterval, coverage_note, interval_of_mean
 from ._iqm import iqm
 
 
@@ -47,6 +48,10 @@ class Summary:
     metric_note : str
         One sentence on the metric when there is something to say (the sign of a
         negated error, the default score of ``scoring=None``); else "".
+    ci_coverage : str
+        How often this kind of interval covered the model's error in the coverage
+        benchmark at this level (and, if it under-covered, which kind did not); "" when
+        not measured.
     notes : tuple of str
         What else the reader must know about these scores (e.g. fits that failed), printed
         last.
@@ -70,6 +75,7 @@ class Summary:
     sign: int = 1
     metric_note: str = ""
     notes: tuple = ()
+    ci_coverage: str = ""
 
     @property
     def ci(self):
@@ -94,6 +100,7 @@ class Summary:
         lines += [
             f"  mean   {self.mean:.4f}  (std {self.std:.4f}, sem {self.sem:.4f})",
             f"         {level} interval [{self.ci_low:.4f}, {self.ci_high:.4f}] ({self.ci_method})",
+            *([f"         ({self.ci_coverage})"] if self.ci_coverage else []),
             f"  median {self.median:.4f}",
             f"  IQM    {self.iqm:.4f}",
             f"         {level} interval [{self.iqm_ci_low:.4f}, {self.iqm_ci_high:.4f}] "
@@ -110,15 +117,36 @@ class Summary:
         return f"Summary({fields})"
 
 
-def _interval_of_mean(scores, interval, confidence):
+def _interval_of_mean(scores, interval, confidence, **info):
     if isinstance(interval, MeanInterval):
         if interval.confidence != confidence:
             raise ValueError(
                 f"The 'interval' parameter is a MeanInterval at level {interval.confidence!r}, "
                 f"but 'confidence' is {confidence!r}; give both at the same level."
             )
+        given = [name for name, value in info.items() if value is not None]
+        if given:
+            raise ValueError(
+                f"The 'interval' parameter is an interval computed elsewhere, so {given} "
+                "would not be used; drop them."
+            )
         return interval
-    return _MEAN_INTERVALS[interval](scores, confidence)
+    return interval_of_mean(scores, interval, confidence, **info)
+
+
+def _within_range(interval, metric):
+    """``interval`` clipped to the range of the metric's printed values, saying so."""
+    bounds = metric_range(metric)
+    low, high, clipped = clip_to_range(interval.low, interval.high, bounds)
+    if not clipped:
+        return interval
+    return MeanInterval(
+        low,
+        high,
+        interval.confidence,
+        interval.method,
+        f"{interval.description}, clipped to the range {range_text(bounds)} of {metric}",
+    )
 
 
 @validate_params(
@@ -127,6 +155,9 @@ def _interval_of_mean(scores, interval, confidence):
         "metric": [str, MetricName, None],
         "confidence": [CONFIDENCE],
         "interval": [INTERVAL_METHODS, MeanInterval],
+        "n_train": [POSITIVE, None],
+        "n_test": [POSITIVE, None],
+        "half_scores": ["array-like", None],
         "n_resamples": [COUNT],
         "random_state": RANDOM_STATE_CONSTRAINTS,
         "notes": [list, tuple],
@@ -139,6 +170,9 @@ def summarize(
     metric=None,
     confidence=0.95,
     interval="t",
+    n_train=None,
+    n_test=None,
+    half_scores=None,
     n_resamples=10_000,
     random_state=0,
     notes=(),
@@ -149,6 +183,13 @@ def summarize(
     with ``n - 1`` degrees of freedom by default (see :func:`mean_interval`); like any
     interval that treats fold scores as independent, it is optimistic for
     cross-validation folds, whose training sets overlap.
+
+    When the metric's values have a range (accuracy, ROC AUC, F1 and the like in [0, 1],
+    Cohen's kappa and MCC in [-1, 1], errors in [0, inf), R^2 at most 1), an interval
+    of the mean that reaches past it is clipped to it, and its description says so
+    ("..., clipped to the range [0, 1] of accuracy"). Clipping changes no interval's
+    coverage (the mean lies in the range), only removes values the metric cannot take.
+    The bootstrap interval of the IQM stays in the range by construction.
 
     Parameters
     ----------
@@ -161,10 +202,19 @@ def summarize(
         summarised as the positive error (``sign=-1``). None prints no name.
     confidence : float, default=0.95
         Level of the interval of the mean and of the bootstrap interval of the IQM.
-    interval : {"t", "normal"} or MeanInterval, default="t"
-        The interval of the mean: "t" (Student t), "normal" (z), or an interval
-        computed elsewhere (in the units of ``scores``), printed with its own
-        description.
+    interval : {"t", "normal", "corrected_t", "conservative_z"} or MeanInterval, \
+            default="t"
+        The interval of the mean (see :func:`mean_interval`): "t" (Student t),
+        "normal" (z), "corrected_t" (Nadeau and Bengio's corrected resampled t, for
+        scores of repeated k-fold or random subsampling; needs ``n_train`` and
+        ``n_test``), "conservative_z" (Nadeau and Bengio's conservative Z; needs
+        ``half_scores``), or an interval computed elsewhere (in the units of
+        ``scores``), printed with its own description.
+    n_train, n_test : float, default=None
+        Training- and test-set sizes of each resample, for ``interval="corrected_t"``.
+    half_scores : array-like of shape (M, 2) or (M, 2, J), default=None
+        The half-sample scores of :func:`paired_subsampling_scores`, for
+        ``interval="conservative_z"``.
     n_resamples : int, default=10_000
         Bootstrap resamples for the IQM's interval.
     random_state : int, numpy.random.Generator, RandomState or None, default=0
@@ -195,16 +245,29 @@ def summarize(
     >>> rmse = summarize([-0.53, -0.61, -0.48], metric="neg_root_mean_squared_error")
     >>> rmse.metric, round(rmse.mean, 4), rmse.sign
     ('RMSE', 0.54, -1)
+
+    Ten scores of 2 times repeated 5-fold cross-validation of 100 rows, with the
+    corrected resampled t; an interval past 1 is clipped, and says so:
+
+    >>> scores = [0.97, 1.0, 0.95, 1.0, 0.98, 0.99, 1.0, 0.96, 1.0, 0.97]
+    >>> print(summarize(scores, metric="roc_auc", interval="corrected_t",
+    ...                 n_train=80, n_test=20).ci_method)  # doctest: +NORMALIZE_WHITESPACE
+    corrected resampled t (Nadeau & Bengio), 9 df, of the mean of 10 scores, test/train
+    size 20/80, clipped to the range [0, 1] of ROC AUC
     """
     scores = check_scores("scores", scores, min_size=2, purpose="a standard deviation")
     confidence = float(confidence)
     if isinstance(metric, str):
         metric = metric_display_name(metric)
     sign = 1 if metric is None else metric.sign
-    of_mean = _interval_of_mean(scores, interval, confidence)
+    of_mean = _interval_of_mean(
+        scores, interval, confidence, n_train=n_train, n_test=n_test, half_scores=half_scores
+    )
     values = sign * scores
     if sign < 0:
         of_mean = of_mean.negated()
+    if metric is not None:
+        of_mean = _within_range(of_mean, metric.name)
     std = float(np.std(values, ddof=1))
     iqm_interval = bootstrap_ci(
         values,
@@ -232,4 +295,5 @@ def summarize(
         sign=sign,
         metric_note="" if metric is None else metric.note,
         notes=tuple(notes),
+        ci_coverage=coverage_note(of_mean.method, confidence),
     )

@@ -171,3 +171,34 @@ def test_undefined_metric_warns_and_zero_division_is_honoured():
         sensitivity(y_true, y_pred, zero_division=0.5)
     with pytest.raises(ValueError, match="'zero_division' parameter of sensitivity.*True"):
         sensitivity(y_true, y_pred, zero_division=True)
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("pos_label", [0, 1, 2])
+def test_same_rates_as_imbalanced_learn(seed, pos_label):
+    from imblearn.metrics import sensitivity_score, specificity_score
+
+    y_true, y_pred, weight = _labels(seed, n_classes=3)
+    options = {"labels": [pos_label], "average": None}
+    assert sensitivity(y_true, y_pred, pos_label=pos_label) == pytest.approx(
+        sensitivity_score(y_true, y_pred, **options)[0], rel=1e-12
+    )
+    assert specificity(y_true, y_pred, pos_label=pos_label) == pytest.approx(
+        specificity_score(y_true, y_pred, **options)[0], rel=1e-12
+    )
+    assert sensitivity(y_true, y_pred, pos_label=pos_label, sample_weight=weight) == pytest.approx(
+        sensitivity_score(y_true, y_pred, sample_weight=weight, **options)[0], rel=1e-12
+    )
+
+
+def test_weighted_specificity_is_not_imbalanced_learns():
+    # imbalanced-learn 0.14 counts true negatives unweighted; ours is the weighted TN/(TN+FP)
+    # of scikit-learn's confusion matrix. Should imbalanced-learn fix it, both agree and the
+    # special case in _classification.py can go.
+    from imblearn.metrics import specificity_score
+
+    y_true, y_pred, weight = _labels(1)
+    tn, fp, _, _ = confusion_matrix(y_true, y_pred, sample_weight=weight).ravel()
+    ours = specificity(y_true, y_pred, sample_weight=weight)
+    assert ours == pytest.approx(tn / (tn + fp), rel=1e-12)
+    assert specificity_score(y_true, y_pred, sample_weight=weight) != pytest.approx(ours)

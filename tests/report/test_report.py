@@ -27,9 +27,11 @@ def test_summary_rows_match_the_fitted_results(fitted, data):
         assert row["optimism"] == pytest.approx(nested.optimism_)
         assert row["validation_mean"] == pytest.approx(nested.validation_scores_.mean())
         scores = nested.outer_scores_
-        expected = stats.t.interval(0.95, 3, loc=scores.mean(), scale=stats.sem(scores))
-        assert (row["ci_low"], row["ci_high"]) == pytest.approx(expected)
-        assert row["ci_method"] == "Student t, 3 df, of the mean of 4 scores"
+        low, high = stats.t.interval(0.95, 3, loc=scores.mean(), scale=stats.sem(scores))
+        # An accuracy interval stays in [0, 1] (issue 25.3), and says when it was clipped.
+        assert (row["ci_low"], row["ci_high"]) == pytest.approx((max(low, 0), min(high, 1)))
+        clipped = ", clipped to the range [0, 1] of accuracy" if high > 1 or low < 0 else ""
+        assert row["ci_method"] == "Student t, 3 df, of the mean of 4 scores" + clipped
         assert row["iqm_ci_low"] <= row["iqm"] <= row["iqm_ci_high"]
     ranks = sorted(row["rank_test"] for row in report.rows)
     assert ranks == [1, 2]

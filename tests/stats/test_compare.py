@@ -153,16 +153,20 @@ def test_bad_results():
 
 def test_dict_of_arrays_without_pandas(monkeypatch):
     monkeypatch.setitem(sys.modules, "pandas", None)  # makes `import pandas` fail
-    table = compare({"a": _as_dict(A), "b": _as_dict(B)})
-    assert isinstance(table, dict)
-    assert table["verdict"].tolist() == ["difference not demonstrated"]
-    assert table["pvalue_holm"].dtype == float
+    result = compare({"a": _as_dict(A), "b": _as_dict(B)})
+    assert isinstance(result.table, dict)
+    assert result["verdict"].tolist() == ["difference not demonstrated"]
+    assert result["pvalue_holm"].dtype == float
+    assert "a - b: +0.0240" in repr(result)
 
 
 def test_with_pandas_returns_a_dataframe():
     pd = pytest.importorskip("pandas")
-    table = compare({"a": _as_dict(A), "b": _as_dict(B)})
-    assert isinstance(table, pd.DataFrame) and table.shape == (1, 11)
+    result = compare({"a": _as_dict(A), "b": _as_dict(B)})
+    assert isinstance(result.table, pd.DataFrame) and result.table.shape == (1, 12)
+    assert result.to_frame() is result.table
+    assert result.shape == (1, 12)  # the DataFrame's attributes, for older code
+    assert list(result) == list(result.table.columns) == result.keys()
 
 
 def test_sklearn_cross_validate_results_with_indices():
@@ -249,3 +253,50 @@ def test_a_metric_of_a_multimetric_run_is_compared_by_name():
     assert table["mean_difference"][0] == pytest.approx(0.0, abs=1e-12)
     with pytest.raises(ValueError, match="different metrics.*accuracy.*ROC AUC"):
         compare({"multi": multi, "auc": auc})
+
+
+def test_prints_a_readable_summary():
+    result = compare({"a": _as_dict(A), "b": _as_dict(B), "c": _as_dict(C)})
+    text = repr(result)
+    lines = text.splitlines()
+    assert lines[0].startswith("compare(): 3 pair(s) on 5 shared outer folds; corrected")
+    assert "decided at level 0.05" in lines[0]
+    assert lines[1].startswith("  a - b: +0.0240 (0.8240 vs 0.8000), 95% interval [")
+    assert lines[2].startswith("    -> difference not demonstrated; ")
+    assert lines[4] == "    -> a better" and lines[6] == "    -> b better"
+    assert str(result) == text
+    assert len(result) == 3
+
+
+def test_html_is_escaped():
+    result = compare({"<b>x</b>": _as_dict(A), "y & z": _as_dict(B)})
+    page = result._repr_html_()
+    assert "&lt;b&gt;x&lt;/b&gt; - y &amp; z" in page and "<b>x</b>" not in page
+
+
+def test_repeats_for_power_of_a_difference_not_demonstrated():
+    from sklearn_fair.stats import corrected_ttest_power, corrected_ttest_repeats
+
+    d = np.subtract(A, B)
+    # 5-fold splits of 50 rows: n_test / n_train = 10 / 40 = 1 / (k - 1) with k = 5.
+    result = compare({"a": _as_dict(A), "b": _as_dict(B)})
+    expected = corrected_ttest_repeats(d.mean(), np.std(d, ddof=1), n_folds=5, power=0.8)
+    assert expected is not None and expected > 1
+    assert result["repeats_for_power"][0] == expected
+    power = corrected_ttest_power(d.mean(), np.std(d, ddof=1), n_folds=5, n_repeats=expected)
+    assert power >= 0.8
+    text = repr(result)
+    assert f"{expected} repeat(s) of these 5 folds would show a difference of +0.0240" in text
+    # With three pairs the repeats are planned at Holm's first level, 0.05 / 3: this
+    # difference then lies below what any number of repeats can show.
+    three = compare({"a": _as_dict(A), "b": _as_dict(B), "c": _as_dict(C)})
+    assert corrected_ttest_repeats(d.mean(), np.std(d, ddof=1), n_folds=5, alpha=0.05 / 3) is None
+    assert np.isnan(three["repeats_for_power"][0])
+    assert np.isnan(three["repeats_for_power"][1])  # demonstrated: nothing to plan
+
+
+def test_repeats_cannot_show_a_tiny_difference():
+    tiny = [a + 0.0004 * (-1) ** i for i, a in enumerate(A)]
+    result = compare({"a": _as_dict(A), "b": _as_dict(tiny)})
+    assert np.isnan(result["repeats_for_power"][0])
+    assert "no number of repeats (up to 1000)" in repr(result)

@@ -399,8 +399,22 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
             if hasattr(self.best_estimator_, "feature_names_in_"):
                 self.feature_names_in_ = self.best_estimator_.feature_names_in_
 
-    def summary(self):
+    def summary(self, interval="t", *, confidence=0.95, half_scores=None):
         """Summary statistics of the outer test scores (see :func:`sklearn_fair.stats.summarize`).
+
+        Parameters
+        ----------
+        interval : {"t", "normal", "corrected_t", "conservative_z"} or MeanInterval, \
+                default="t"
+            The interval of the mean. "corrected_t" (Nadeau and Bengio's corrected
+            resampled t) takes the training and test sizes from the outer folds;
+            "conservative_z" needs ``half_scores``.
+        confidence : float, default=0.95
+            Level of the intervals.
+        half_scores : array-like of shape (M, 2) or (M, 2, J), default=None
+            For ``interval="conservative_z"``: the half-sample scores of
+            :func:`sklearn_fair.stats.paired_subsampling_scores`, run with the outer
+            folds' test size.
 
         Returns
         -------
@@ -418,8 +432,22 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
             name: [np.mean(f["test_scores_per_metric"][name]) for f in self.outer_results_]
             for name in self.metrics_
         }
+        sizes = {}
+        if interval == "corrected_t":
+            sizes = {
+                "n_train": float(np.mean([len(f["train_indices"]) for f in self.outer_results_])),
+                "n_test": float(np.mean([len(f["test_indices"]) for f in self.outer_results_])),
+            }
         summaries = {
-            name: summarize(scores, metric=self.metrics_[name], notes=notes)
+            name: summarize(
+                scores,
+                metric=self.metrics_[name],
+                notes=notes,
+                interval=interval,
+                confidence=confidence,
+                half_scores=half_scores,
+                **sizes,
+            )
             for name, scores in per_metric.items()
         }
         return summaries if self.multimetric_ else summaries["score"]

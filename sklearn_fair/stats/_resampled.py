@@ -1,0 +1,192 @@
+"""The resamplings that the conservative Z interval needs: one on all the data, one on each half.
+
+Nadeau and Bengio (2003, section 4.2) estimate the variance of a resampled estimate of the
+error from ``M`` splits of the data into two disjoint halves: on each half the same
+resampling (``J`` random train/test splits with the test size of the original) is run, and
+the difference of the two halves' mean scores measures how much the estimate varies from one
+data set to another. mlr3inferr's ``paired_subsampling`` resampling draws the same splits.
+The fits are scikit-learn's :func:`~sklearn.model_selection.cross_val_score` on explicit
+index splits; the interval itself is :func:`mean_interval` ``method="conservative_z"``.
+"""
+
+import numbers
+from dataclasses import dataclass
+
+import numpy as np
+from sklearn.base import clone, is_classifier
+from sklearn.model_selection import ShuffleSplit, StratifiedShuffleSplit, cross_val_score
+from sklearn.utils._param_validation import validate_params
+
+from ..utils import RANDOM_STATE_CONSTRAINTS, IntervalNotBool, check_random_state
+from ._checks import CONFIDENCE
+from ._interval import interval_of_mean
+
+
+@dataclass(frozen=True)
+class PairedSubsamplingScores:
+    """Scores of one resampling on all the data and on ``M`` pairs of disjoint halves.
+
+    Attributes
+    ----------
+    scores : ndarray of shape (J,)
+        The scores of ``J`` random train/test splits of all the data: the estimate.
+    half_scores : ndarray of shape (M, 2, J)
+        The scores of ``J`` splits with the same test size on each half of ``M`` splits
+        of the data into halves: the variance of the estimate.
+    n_train, n_test : int
+        Training- and test-set sizes of the splits of all the data.
+    n_train_half : int
+        Training-set size of the splits of a half (its test size is ``n_test``).
+    """
+
+    scores: np.ndarray
+    half_scores: np.ndarray
+    n_train: int
+    n_test: int
+    n_train_half: int
+
+    def interval(self, confidence=0.95):
+        """The conservative Z interval (a :class:`MeanInterval`) of the mean score."""
+        _check_confidence(confidence)
+        return interval_of_mean(
+            self.scores, "conservative_z", confidence, half_scores=self.half_scores
+        )
+
+
+def _check_confidence(confidence):
+    if not CONFIDENCE.is_satisfied_by(confidence):
+        raise ValueError(
+            f"The 'confidence' parameter must be a float in (0, 1). Got {confidence!r} instead."
+        )
+
+
+def _splitter(stratify, n_splits, n_test, seed):
+    kind = StratifiedShuffleSplit if stratify else ShuffleSplit
+    return kind(n_splits=n_splits, test_size=n_test, random_state=seed)
+
+
+def _scores(estimator, X, y, rows, splitter, scoring, n_jobs):
+    """Scores of ``splitter``'s splits of ``rows`` (indices into X), fitted on X itself."""
+    target = None if y is None else np.asarray(y)[rows]
+    splits = [(rows[train], rows[test]) for train, test in splitter.split(rows, target)]
+    return cross_val_score(clone(estimator), X, y, cv=splits, scoring=scoring, n_jobs=n_jobs)
+
+
+@validate_params(
+    {
+        "estimator": [object],
+        "X": ["array-like", "sparse matrix"],
+        "y": ["array-like", None],
+        "scoring": [str, callable, None],
+        "n_splits": [IntervalNotBool(numbers.Integral, 1, None, closed="left")],
+        "n_pairs": [IntervalNotBool(numbers.Integral, 1, None, closed="left")],
+        "test_size": [
+            IntervalNotBool(numbers.Real, 0, 1, closed="neither"),
+            IntervalNotBool(numbers.Integral, 1, None, closed="left"),
+        ],
+        "random_state": RANDOM_STATE_CONSTRAINTS,
+        "n_jobs": [numbers.Integral, None],
+    },
+    prefer_skip_nested_validation=False,
+)
+def paired_subsampling_scores(
+    estimator,
+    X,
+    y=None,
+    *,
+    scoring=None,
+    n_splits=15,
+    n_pairs=10,
+    test_size=0.1,
+    random_state=None,
+    n_jobs=None,
+):
+    """Scores of a resampling on all the data and on pairs of halves, for the conservative Z.
+
+    Runs ``n_splits`` random train/test splits of all ``n`` rows (test size ``n_test``),
+    then ``n_pairs`` times splits the rows into two disjoint halves of ``n // 2`` and runs
+    ``n_splits`` splits with the same test size ``n_test`` on each half (training on
+    ``n // 2 - n_test`` rows), as Nadeau and Bengio (2003) and mlr3inferr's
+    ``paired_subsampling`` do: ``n_splits * (2 * n_pairs + 1)`` fits in all. Classifiers'
+    splits are stratified.
+
+    Parameters
+    ----------
+    estimator : estimator
+        Cloned for every fit.
+    X : array-like or sparse matrix of shape (n_samples, n_features)
+    y : array-like of shape (n_samples,), default=None
+    scoring : str, callable or None, default=None
+        As :func:`sklearn.model_selection.cross_val_score`.
+    n_splits : int, default=15
+        ``J``: random splits of all the data and of each half (mlr3inferr's
+        ``repeats_in``).
+    n_pairs : int, default=10
+        ``M``: splits of the data into two halves (mlr3inferr's ``repeats_out``).
+    test_size : float in (0, 1) or int, default=0.1
+        The test size of every split: a fraction of ``n``, or a number of rows; it must
+        leave at least one training row in a half.
+    random_state : int, RandomState, Generator or None, default=None
+        Seeds every split.
+    n_jobs : int, default=None
+        Parallel fits, as in scikit-learn.
+
+    Returns
+    -------
+    PairedSubsamplingScores
+        ``scores``, ``half_scores``, the sizes, and ``interval(confidence)``; pass
+        ``scores`` and ``half_scores`` to :func:`summarize` with
+        ``interval="conservative_z"``.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_breast_cancer
+    >>> from sklearn.tree import DecisionTreeClassifier
+    >>> from sklearn_fair.stats import paired_subsampling_scores
+    >>> X, y = load_breast_cancer(return_X_y=True)
+    >>> result = paired_subsampling_scores(
+    ...     DecisionTreeClassifier(max_depth=2, random_state=0), X, y,
+    ...     n_splits=3, n_pairs=4, random_state=0)
+    >>> result.scores.shape, result.half_scores.shape, result.n_test, result.n_train_half
+    ((3,), (4, 2, 3), 57, 227)
+    >>> low, high = result.interval()
+    >>> bool(low < result.scores.mean() < high)
+    True
+    """
+    n = X.shape[0] if hasattr(X, "shape") else len(X)
+    n_test = int(test_size) if isinstance(test_size, numbers.Integral) else round(test_size * n)
+    n_half = n // 2
+    n_train_half = n_half - n_test
+    if n_test < 1 or n_train_half < 1:
+        raise ValueError(
+            f"The 'test_size' parameter gives {n_test} test rows of {n}; the conservative Z "
+            f"needs at least one test row and at least one training row in a half of "
+            f"{n_half} rows. Got test_size={test_size!r} instead."
+        )
+    rng = check_random_state(random_state)
+    stratify = y is not None and is_classifier(estimator)
+    rows = np.arange(n)
+    scores = _scores(
+        estimator, X, y, rows, _splitter(stratify, n_splits, n_test, rng), scoring, n_jobs
+    )
+    half_scores = np.empty((n_pairs, 2, n_splits))
+    for pair in range(n_pairs):
+        halves = _splitter(stratify, 1, n_half, rng)
+        first, second = next(halves.split(rows, None if y is None else np.asarray(y)))
+        for side, half in enumerate((first[:n_half], second[:n_half])):
+            half_scores[pair, side] = _scores(
+                estimator,
+                X,
+                y,
+                np.sort(half),
+                _splitter(stratify, n_splits, n_test, rng),
+                scoring,
+                n_jobs,
+            )
+    return PairedSubsamplingScores(
+        scores=np.asarray(scores, dtype=float),
+        half_scores=half_scores,
+        n_train=n - n_test,
+        n_test=n_test,
+        n_train_half=n_train_half,
+    )

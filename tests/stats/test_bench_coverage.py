@@ -1,0 +1,60 @@
+"""The coverage benchmark's replication runs, and its rule picks what the numbers say."""
+
+import importlib.util
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_coverage.py"
+
+
+@pytest.fixture(scope="module")
+def bench():
+    spec = importlib.util.spec_from_file_location("bench_coverage", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("problem", ["balanced classification", "imbalanced classification",
+                                     "regression"])  # fmt: skip
+def test_one_replication_gives_every_interval_in_range(bench, problem):
+    X_truth, y_truth = bench.PROBLEMS[problem][0](np.random.default_rng(0), 2000)
+    row = bench._replicate_quietly(problem, 50, 7, X_truth, y_truth)
+    expected = {"t", "normal", "bootstrap", "corrected t (5-fold)", "t (5x5-fold)",
+                "corrected t (5x5-fold)", "conservative Z"}  # fmt: skip
+    if problem != "imbalanced classification":
+        expected |= {"NCV (Bates et al.)", "naive pointwise (reference)"}
+    assert set(row["intervals"]) == expected
+    low_bound, high_bound = bench.RANGES[problem]
+    for levels in row["intervals"].values():
+        (low90, high90, _), (low95, high95, _) = levels["0.90"], levels["0.95"]
+        assert low_bound <= low95 <= low90 <= high90 <= high95 <= high_bound
+    assert low_bound <= row["err_xy"] <= high_bound
+
+
+def _setting(coverages, width):
+    entry = {
+        key: {"mean_width": width, "Err_XY": {"coverage": c, "reaches_nominal": c >= n - 0.02}}
+        for key, c, n in zip(("0.90", "0.95"), coverages, (0.90, 0.95))
+    }
+    return entry
+
+
+def test_the_rule_picks_the_narrowest_that_reaches_nominal_everywhere(bench):
+    results = [
+        {"summary": {"intervals": {
+            "t": _setting((0.85, 0.93), 1.0),
+            "corrected t (5-fold)": _setting((0.90, 0.95), 1.5),
+            "conservative Z": _setting((0.95, 0.99), 2.0),
+        }}}
+        for _ in range(3)
+    ]  # fmt: skip
+    rule = bench.default_rule(results)
+    assert set(rule["qualifying"]) == {"corrected t (5-fold)", "conservative Z"}
+    assert rule["narrowest"] == rule["narrowest_from_fold_scores"] == "corrected t (5-fold)"
+    assert rule["coverage_ranges"]["t"]["0.90"] == (0.85, 0.85)
+    results[1]["summary"]["intervals"]["corrected t (5-fold)"] = _setting((0.80, 0.95), 1.5)
+    rule = bench.default_rule(results)
+    assert rule["narrowest"] == "conservative Z" and rule["narrowest_from_fold_scores"] is None

@@ -1,0 +1,68 @@
+"""The coverage that summaries print is the coverage the benchmark measured."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from sklearn_fair.stats import summarize
+from sklearn_fair.stats._interval import COVERING_KIND, MEASURED_COVERAGE
+
+RESULTS = Path(__file__).resolve().parents[2] / "benchmarks" / "results" / "coverage.json"
+#: The benchmark's rows for each kind of interval of summarize.
+BENCHMARK_ROWS = {
+    "t": ["t"],
+    "normal": ["normal"],
+    "corrected_t": ["corrected t (5-fold)", "corrected t (5x5-fold)"],
+    "conservative_z": ["conservative Z"],
+}
+
+
+def _measured():
+    report = json.loads(RESULTS.read_text())
+    out = {}
+    for kind, rows in BENCHMARK_ROWS.items():
+        entries = [
+            setting["summary"]["intervals"][row]
+            for setting in report["results"]
+            for row in rows
+            if row in setting["summary"]["intervals"]
+        ]
+        ranges = {}
+        for key in ("0.90", "0.95"):
+            values = [100 * entry[key]["Err_XY"]["coverage"] for entry in entries]
+            ranges[key] = (min(values), max(values))
+        reaches = all(e[k]["Err_XY"]["reaches_nominal"] for e in entries for k in ("0.90", "0.95"))
+        out[kind] = {"ranges": ranges, "reaches_nominal": reaches}
+    return report, out
+
+
+def test_the_printed_coverage_is_the_measured_one():
+    report, measured = _measured()
+    assert set(MEASURED_COVERAGE) == set(BENCHMARK_ROWS)
+    for kind, entry in measured.items():
+        assert MEASURED_COVERAGE[kind]["reaches_nominal"] == entry["reaches_nominal"], kind
+        for key, (low, high) in entry["ranges"].items():
+            assert MEASURED_COVERAGE[kind]["ranges"][key] == pytest.approx((low, high), abs=0.05)
+    fold_score_kinds = [k for k in ("t", "normal", "corrected_t") if measured[k]["reaches_nominal"]]
+    if COVERING_KIND is None:
+        assert not fold_score_kinds
+    else:
+        assert COVERING_KIND in fold_score_kinds
+        assert report["default_rule"]["narrowest_from_fold_scores"] in BENCHMARK_ROWS[COVERING_KIND]
+
+
+@pytest.mark.parametrize("kind", ["t", "normal"])
+def test_a_summary_says_how_its_interval_covered(kind):
+    for confidence in (0.90, 0.95):
+        summary = summarize([0.80, 0.82, 0.85, 0.79, 0.84], interval=kind, confidence=confidence)
+        low, high = MEASURED_COVERAGE[kind]["ranges"][f"{confidence:.2f}"]
+        expected = f"covered the model's error {low:.0f}-{high:.0f}% of the time at nominal"
+        assert expected in summary.ci_coverage
+        assert f"({summary.ci_coverage})" in str(summary)
+        if not MEASURED_COVERAGE[kind]["reaches_nominal"]:
+            assert "under-covers" in summary.ci_coverage
+            if COVERING_KIND is not None:
+                assert f"interval={COVERING_KIND!r}" in summary.ci_coverage
+    # Not measured at 80%: nothing claimed.
+    assert summarize([0.80, 0.82, 0.85], interval=kind, confidence=0.8).ci_coverage == ""
