@@ -146,15 +146,14 @@ _IMPORT_NAMES = {
 
 
 def _distribution_version(name):
-    """The version of an imported package as it reports itself (what runs), else its metadata."""
-    module = sys.modules.get(_IMPORT_NAMES.get(name, name.replace("-", "_")))
-    version = getattr(module, "__version__", None)
-    if isinstance(version, str):
-        return version
+    """The installed version of a distribution, else the version its imported package reports."""
     try:
         return importlib.metadata.version(name)
     except importlib.metadata.PackageNotFoundError:
-        return NOT_INSTALLED
+        pass
+    module = sys.modules.get(_IMPORT_NAMES.get(name, name.replace("-", "_")))
+    version = getattr(module, "__version__", None)
+    return version if isinstance(version, str) else NOT_INSTALLED
 
 
 # Once per process: the code a process has imported is the code it runs, and reading every
