@@ -61,10 +61,7 @@ import sys
 import time
 from pathlib import Path
 
-import joblib
 import numpy as np
-import scipy
-import sklearn
 from joblib import Parallel, delayed
 from scipy import stats
 from sklearn.base import clone
@@ -72,9 +69,9 @@ from sklearn.linear_model import LinearRegression, LogisticRegression, RidgeCV
 from sklearn.model_selection import GridSearchCV
 from sklearn.tree import DecisionTreeClassifier
 
-import sklearn_fair
 from sklearn_fair.model_selection import nested_cv_interval
 from sklearn_fair.stats import bootstrap_ci
+from sklearn_fair.utils import package_versions
 
 RESULTS = Path(__file__).resolve().parent / "results" / "coverage.json"
 ROOT_SEED = 20240816
@@ -401,13 +398,7 @@ def main():
         "n_jobs": args.n_jobs,
         "python": platform.python_version(),
         "platform": platform.platform(),
-        "versions": {
-            "numpy": np.__version__,
-            "scipy": scipy.__version__,
-            "scikit-learn": sklearn.__version__,
-            "joblib": joblib.__version__,
-            "sklearn-fair": sklearn_fair.__version__,
-        },
+        "versions": package_versions(),
         "root_seed": ROOT_SEED,
         "seeds": "replication i of setting s: seed = SeedSequence(root_seed, spawn_key=(s, i)) "
         "drawn as an int, then SeedSequence(seed).spawn(3) for the data, the folds and the "
