@@ -1,4 +1,4 @@
-"""``sklearn-fair cache verify DIR --sample FRACTION`` on a folder that ``sklearn-fair run`` wrote."""
+"""``sklearn-fair cache verify DIR --sample FRACTION``: audit what ``sklearn-fair run`` stored."""
 
 import json
 from pathlib import Path
