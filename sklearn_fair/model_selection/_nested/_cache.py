@@ -28,7 +28,6 @@ Invariants:
   reading the entries that are there.
 """
 
-import hashlib
 import json
 import math
 import os
@@ -40,6 +39,7 @@ import warnings
 from pathlib import Path
 
 from ...exceptions import CacheWarning
+from ...utils import digest
 from ._cache_key import FORMAT
 
 __all__ = ["EntryCheck", "TaskCache", "write_entry"]
@@ -48,8 +48,7 @@ MAX_ENTRY_BYTES = 1 << 20
 
 
 def _checksum(payload, description):
-    text = json.dumps([payload, description], sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode()).hexdigest()
+    return digest([payload, description]).removeprefix("sha256:")
 
 
 def entry_path(directory, name):
