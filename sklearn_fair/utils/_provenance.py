@@ -36,6 +36,12 @@ content or code does:
   * code without a file (a notebook cell, ``exec``, a lambda in a closure): its bytecode,
     constants, default values, closure and the globals it reads, each described by these rules.
 
+  A module of the user's whose file changed after it was imported (edited in an open session
+  without ``importlib.reload``) runs other code than its file holds: it is
+  :class:`UnhashableError`, told by the ``.pyc`` header (which records the size and time of the
+  source it was compiled from) or, without one, by the file's size and time when this process
+  first described the module.
+
 What cannot be described raises :class:`UnhashableError`; callers then do not reuse results.
 :func:`digest` hashes a description as canonical JSON (sorted keys, no spaces) and
 :func:`package_versions` is the one versions table.
@@ -212,10 +218,62 @@ def _file_hash(path):
 
 
 def _module_source(module):
+    """SHA-256 of a module's file; UnhashableError if the file is not the code imported."""
     path = getattr(module, "__file__", None)
-    if path and os.path.isfile(path):
-        return _file_hash(path)
-    return None
+    if not (path and os.path.isfile(path)):
+        return None
+    if not _compiled_from(module, path) or not _unchanged_since_seen(module, path):
+        raise UnhashableError(
+            f"the file of module {module.__name__!r} ({path}) changed after it was imported, "
+            "so the code this process runs is not the file's; restart Python or "
+            "importlib.reload the module"
+        )
+    return _file_hash(path)
+
+
+# id(module) -> (module, (mtime, size) of its file, ids of its functions and classes), at the
+# first description of the module object in this process.
+_SEEN_MODULES = {}
+
+
+def _unchanged_since_seen(module, path):
+    """False if the file changed since this module object was first described, unreloaded.
+
+    A reload makes new function and class objects: then the file is the code again.
+    """
+    info = os.stat(path)
+    state = (info.st_mtime_ns, info.st_size)
+    members = frozenset(
+        id(v) for v in list(vars(module).values()) if isinstance(v, (types.FunctionType, type))
+    )
+    seen = _SEEN_MODULES.get(id(module))
+    if seen is None or seen[0] is not module or seen[2] != members:
+        _SEEN_MODULES[id(module)] = (module, state, members)
+        return True
+    return seen[1] == state
+
+
+def _compiled_from(module, path):
+    """Whether the file at ``path`` is still the source ``module`` was compiled from.
+
+    Python validates a module's cached bytecode by the source's modification time and size,
+    which the ``.pyc`` header records; an edit after the import leaves them behind (until the
+    next import or reload recompiles). Without a timestamped ``.pyc``, the file is trusted.
+    """
+    cached = getattr(module, "__cached__", None)
+    if not (isinstance(cached, str) and path.endswith(".py")):
+        return True
+    try:
+        with open(cached, "rb") as file:
+            header = file.read(16)
+        info = os.stat(path)
+    except OSError:
+        return True
+    if len(header) < 16 or int.from_bytes(header[4:8], "little") != 0:  # hash-based .pyc
+        return True
+    mtime = int.from_bytes(header[8:12], "little")
+    size = int.from_bytes(header[12:16], "little")
+    return mtime == int(info.st_mtime) & 0xFFFFFFFF and size == info.st_size & 0xFFFFFFFF
 
 
 def _package_identity(module):

@@ -174,47 +174,81 @@ def _append(path, text="\n# edited\n"):
     ],
     ids=["module-global", "function-global", "local-import", "local-from-import"],
 )
-def test_a_scorer_follows_its_helper_module_however_it_is_imported(user_modules, tmp_path, how):
-    user_modules("helpers_a", "def score(y, p):\n    return float((y == p).mean())\n")
-    metric = user_modules("metric_a", how)
-    before = describe(make_scorer(metric.f))
-    assert describe(make_scorer(metric.f)) == before
-    # an edit of the helper's code (a comment is no code: a function global is described by its
-    # bytecode, a module by its file)
-    edited = "def score(y, p):\n    return float((y != p).mean())\n"
-    (tmp_path / "helpers_a.py").write_text(edited)
-    sys.modules["helpers_a"].score.__code__ = compile(edited, "helpers_a.py", "exec").co_consts[0]
-    assert describe(make_scorer(metric.f)) != before
+def test_a_scorer_follows_its_helper_module_however_it_is_imported(user_modules, how):
+    def load(score):
+        user_modules("helpers_a", f"def score(y, p):\n    return float({score})\n")
+        return user_modules("metric_a", how)  # imported again, as in a new session
+
+    before = describe(make_scorer(load("(y == p).mean()").f))
+    assert describe(make_scorer(load("(y == p).mean()").f)) == before
+    assert describe(make_scorer(load("(y != p).mean()").f)) != before
 
 
 def test_an_estimator_follows_the_modules_its_methods_reach(user_modules, tmp_path):
     # a helper of a helper (transitive), and a class of another module used in fit
-    user_modules("deep_b", "def scale(X):\n    return X * 2\n")
-    user_modules("helpers_b", "import deep_b\ndef prep(X):\n    return deep_b.scale(X)\n")
-    user_modules("other_b", "class Inner:\n    pass\n")
-    model = user_modules(
-        "model_b",
-        """
-        from sklearn.base import BaseEstimator
-        import helpers_b
-        from other_b import Inner
+    sources = {
+        "deep_b": "def scale(X):\n    return X * 2\n",
+        "helpers_b": "import deep_b\ndef prep(X):\n    return deep_b.scale(X)\n",
+        "other_b": "class Inner:\n    pass\n",
+        "model_b": textwrap.dedent(
+            """
+            from sklearn.base import BaseEstimator
+            import helpers_b
+            from other_b import Inner
 
-        class Model(BaseEstimator):
-            def fit(self, X, y):
-                self.inner_ = Inner()
-                helpers_b.prep(X)
-                return self
-        """,
-    )
-    user_modules("unrelated_b", "x = 1\n")
-    before = describe(model.Model())
-    _append(tmp_path / "unrelated_b.py")  # not reached: no change
-    assert describe(model.Model()) == before
+            class Model(BaseEstimator):
+                def fit(self, X, y):
+                    self.inner_ = Inner()
+                    helpers_b.prep(X)
+                    return self
+            """
+        ),
+        "unrelated_b": "x = 1\n",
+    }
+
+    def load():
+        for name, source in sources.items():  # in the order of their imports
+            user_modules(name, source)
+        return sys.modules["model_b"]
+
+    before = describe(load().Model())
+    sources["unrelated_b"] += "# edited\n"  # not reached: no change
+    assert describe(load().Model()) == before
     for name in ("deep_b", "helpers_b", "other_b"):
-        _append(tmp_path / f"{name}.py")
-        after = describe(model.Model())
+        sources[name] += "\nEDITED = True\n"
+        after = describe(load().Model())
         assert after != before, name
         before = after
+
+
+def test_a_helper_edited_after_its_import_is_not_cached(user_modules, tmp_path):
+    # an open session: helpers.py edited, not reloaded: the code that runs is not the file's
+    import importlib
+
+    user_modules("helpers_e", "def score(y, p):\n    return float((y == p).mean())\n")
+    metric = user_modules(
+        "metric_e", "import helpers_e\ndef f(y, p):\n    return helpers_e.score(y, p)\n"
+    )
+    scorer = make_scorer(metric.f)
+    describe(scorer)
+    _append(tmp_path / "helpers_e.py", "\ndef other():\n    return 2\n")
+    with pytest.raises(UnhashableError, match="'helpers_e'.*changed after it was imported"):
+        describe(scorer)
+    X, y = make_classification(n_samples=40, n_features=4, random_state=0)
+    with pytest.warns(CacheWarning, match="changed after it was imported"):
+        NestedCV(
+            LogisticRegression(),
+            {"C": [1.0]},
+            outer_cv=StratifiedKFold(2),
+            inner_cv=2,
+            n_refits=1,
+            refit=False,
+            random_state=0,
+            scoring=scorer,
+            cache_dir=tmp_path / "cache",
+        ).fit(X, y)
+    importlib.reload(sys.modules["helpers_e"])  # the file is the code again
+    describe(scorer)
 
 
 def test_installed_packages_are_described_by_version_and_not_walked():
