@@ -137,3 +137,9 @@ def test_a_bad_sample_is_refused(cache, sample):
 def test_an_estimator_without_cache_is_refused():
     with pytest.raises(ValueError, match="'estimator' parameter of verify_cache.*cache_dir"):
         verify_cache(nested(None), X, y)
+
+
+def test_a_cache_of_other_data_verifies_nothing_and_says_so(cache):
+    audit = verify_cache(nested(cache), X[::-1], y[::-1], sample=1.0, random_state=0)
+    assert audit.n_entries == 0 and not audit.ok
+    assert "NOTHING VERIFIED" in str(audit)

@@ -56,8 +56,12 @@ class CacheAudit:
 
     @property
     def ok(self):
-        """Whether every recomputed entry agreed and every entry passed its checks."""
-        return not (self.differences or self.failures or self.rejected)
+        """Whether entries were found, every recomputed one agreed and all passed their checks.
+
+        A run that finds no entry of its own verifies nothing: the keys cover the code, the
+        versions and the data, so a cache written by other code or data holds none.
+        """
+        return self.n_entries > 0 and not (self.differences or self.failures or self.rejected)
 
     def __str__(self):
         lines = [
@@ -66,6 +70,11 @@ class CacheAudit:
             f"{len(self.failures)} could not be recomputed, {len(self.rejected)} failed their "
             "checks."
         ]
+        if not self.n_entries:
+            lines.append(
+                "  NOTHING VERIFIED: no entry of this run is in the folder (its keys cover the "
+                "data, the parameters, the code and the versions: other code or data wrote it)."
+            )
         for item in self.differences[:_MAX_LISTED]:
             lines.append(
                 f"  DIFFERS {item['path']} ({item['task']}): stored {item['stored']}, "
