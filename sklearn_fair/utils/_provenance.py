@@ -333,11 +333,24 @@ def _neighbours(module):
         if isinstance(value, types.FunctionType) and value.__module__ == module.__name__:
             functions.append(value)
         elif isinstance(value, type) and value.__module__ == module.__name__:
-            functions += [f for f in vars(value).values() if isinstance(f, types.FunctionType)]
+            functions += _methods(value)
         for function in functions:
             for other in _modules_imported_by(function.__code__):
                 add(other)
     return found.values()
+
+
+def _methods(cls):
+    """The functions a class defines: methods, static and class methods, property accessors."""
+    found = []
+    for member in list(vars(cls).values()):
+        if isinstance(member, (staticmethod, classmethod)):
+            member = member.__func__
+        if isinstance(member, property):
+            found += [f for f in (member.fget, member.fset, member.fdel) if f is not None]
+        elif isinstance(member, types.FunctionType):
+            found.append(member)
+    return [f for f in found if isinstance(f, types.FunctionType)]
 
 
 # -- describing --------------------------------------------------------------------------------
@@ -513,11 +526,10 @@ class Describer:
                 modules.append(base_module)
                 continue
             # no source file (a class made in a notebook or by exec): its methods' code
-            methods = {
-                attr: self._function_identity(value, _seen | {id(value)}, depth)
-                for attr, value in sorted(vars(base).items())
-                if isinstance(value, types.FunctionType)
-            }
+            methods = [
+                [f.__qualname__, self._function_identity(f, _seen | {id(f)}, depth)]
+                for f in _methods(base)  # in the order of the class body
+            ]
             if not methods:
                 raise UnhashableError(f"cannot find the code of class {name}")
             sources.append([_qualified(base), methods])

@@ -312,3 +312,31 @@ def test_a_user_estimator_class_without_helpers_is_stable(user_modules):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert describe(model.M()) == describe(model.M())
+
+
+def test_a_notebook_class_follows_the_helpers_its_methods_call(user_modules, monkeypatch):
+    # a class made in a notebook cell has no file: its methods are described by their code,
+    # and the modules they reach by their files
+    import types
+
+    def notebook(score):
+        user_modules("helpers_n", f"def prep(X):\n    return X * {score}\n")
+        cell = types.ModuleType("__notebook_cell__")  # no __file__
+        monkeypatch.setitem(sys.modules, cell.__name__, cell)
+        exec(
+            "import helpers_n\n"
+            "from sklearn.base import BaseEstimator\n"
+            "class Model(BaseEstimator):\n"
+            "    @staticmethod\n"
+            "    def _prep(X):\n"
+            "        return helpers_n.prep(X)\n"
+            "    def fit(self, X, y):\n"
+            "        self._prep(X)\n"
+            "        return self\n",
+            cell.__dict__,
+        )
+        return cell.Model()
+
+    first = describe(notebook(1))
+    assert describe(notebook(1)) == first
+    assert describe(notebook(2)) != first
