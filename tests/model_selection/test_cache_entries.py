@@ -268,3 +268,42 @@ def test_score_ranges_hold_what_scikit_learn_computes(name):
             model.fit(Xr[:20], yr[:20])
             value = scorer(model, Xr[20:], yr[20:])
             assert low <= value <= high, (name, value)
+
+
+def _fifo(path):
+    path.unlink()
+    os.mkfifo(path)
+
+
+def _folder_link(path, tmp_path):
+    # the entry's two-letter folder replaced by a link to a folder elsewhere holding a copy
+    elsewhere = tmp_path / "elsewhere"
+    folder = path.parent
+    folder.rename(elsewhere)
+    os.symlink(elsewhere, folder)
+
+
+@pytest.mark.parametrize("case", ["fifo", "folder", "folder link"])
+def test_special_files_are_refused_without_blocking(case, cold_run, tmp_path):
+    import shutil
+
+    source, cold = cold_run
+    cache = tmp_path / "cache"
+    shutil.copytree(source, cache)
+    path, _ = refit_entry(cache)
+    if case == "fifo":
+        _fifo(path)  # opening it for reading would wait for a writer forever
+    elif case == "folder":
+        path.unlink()
+        path.mkdir()
+    else:
+        _folder_link(path, tmp_path)
+    with pytest.warns(CacheWarning, match="failed their checks") as record:
+        rerun = run(cache)
+    np.testing.assert_array_equal(rerun.outer_scores_, cold.outer_scores_)
+    assert rerun.cache_info_["computed"] >= 1
+    if case == "folder link":  # nothing written through the link
+        assert sorted(p.name for p in (tmp_path / "elsewhere").iterdir()) == sorted(
+            p.name for p in (source / path.parent.name).iterdir()
+        )
+        assert any("symbolic link" in str(w.message) for w in record)

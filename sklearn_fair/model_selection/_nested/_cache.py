@@ -2,9 +2,10 @@
 
 Invariants:
 
-- An entry's file name is the SHA-256 of the task's key description (see ``_cache_key.py``, the
-  one place that decides what a key covers). Anything the result depends on changes the name,
-  so a stale entry is never read; everything else is reused.
+- An entry's file name is the SHA-256 of the task's key description (``_cache_key.py``, built
+  by ``utils/_provenance.py``, the one place that decides what a stored result depends on).
+  Anything the result depends on changes the name, so a stale entry is never read; everything
+  else is reused.
 - An entry holds scores, timings and a fingerprint of predictions, in JSON, never a pickle, so
   reading the cache never runs code. It stores its full key description and a checksum; on
   load, the description must equal the one asked for and the checksum must match, so an entry
@@ -45,6 +46,8 @@ from ._cache_key import FORMAT
 __all__ = ["EntryCheck", "TaskCache", "write_entry"]
 
 MAX_ENTRY_BYTES = 1 << 20
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 
 
 def _checksum(payload, description):
@@ -108,20 +111,35 @@ class TaskCache:
         """
         path = self.path_for(name)
         try:
-            info = os.lstat(path)
+            folder = os.lstat(path.parent)
         except FileNotFoundError:
             return None
         except OSError as exc:
-            return self._reject(path, f"cannot be read ({exc})")
-        if not stat.S_ISREG(info.st_mode):
-            return self._reject(path, "not a regular file (a symlink, a folder...)")
-        if info.st_size > MAX_ENTRY_BYTES:
-            return self._reject(path, f"larger than {MAX_ENTRY_BYTES} bytes")
+            return self._reject(path, f"its folder cannot be read ({exc})")
+        if not stat.S_ISDIR(folder.st_mode):
+            return self._reject(path, "its folder is a symbolic link or not a folder")
         try:
-            with open(path, "rb") as file:
-                entry = json.loads(file.read(MAX_ENTRY_BYTES + 1))
+            # never follow a link nor wait on a FIFO; check what was opened, not the name
+            handle = os.open(path, os.O_RDONLY | _NOFOLLOW | _NONBLOCK)
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            return self._reject(path, f"not a regular file, or cannot be read ({exc.strerror})")
+        try:
+            info = os.fstat(handle)
+            if not stat.S_ISREG(info.st_mode) or os.path.islink(path):
+                return self._reject(path, "not a regular file (a symlink, a folder...)")
+            if info.st_size > MAX_ENTRY_BYTES:
+                return self._reject(path, f"larger than {MAX_ENTRY_BYTES} bytes")
+            with os.fdopen(handle, "rb") as file:
+                handle = None  # closed with the file
+                text = file.read(MAX_ENTRY_BYTES + 1)
+            entry = json.loads(text)
         except (OSError, ValueError, RecursionError) as exc:
             return self._reject(path, f"not JSON ({type(exc).__name__})")
+        finally:
+            if handle is not None:
+                os.close(handle)
         problem = _entry_problem(entry, description)
         if problem is None and check is not None:
             problem = check.problem(entry["payload"], predictions)
@@ -277,6 +295,8 @@ def write_entry(directory, name, description, result):
     temporary = path.parent / f".{name}.{os.getpid()}-{threading.get_ident()}.part"
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
+        if not stat.S_ISDIR(os.lstat(path.parent).st_mode):  # a link to a folder elsewhere
+            return f"the cache's folder {os.fspath(path.parent)!r} is a symbolic link"
         with open(temporary, "w") as file:
             json.dump(entry, file)
             file.flush()
