@@ -25,10 +25,10 @@ import tracemalloc
 from pathlib import Path
 
 import numpy as np
-import scipy
 from scipy import stats
 
 from sklearn_fair.stats import bootstrap_ci, iqm
+from sklearn_fair.utils import package_versions
 
 N_VALUES = 50
 N_RESAMPLES = 10_000
@@ -135,9 +135,7 @@ def main():
             )
     report = {
         "command": "python " + " ".join(sys.argv),
-        "python": platform.python_version(),
-        "numpy": np.__version__,
-        "scipy": scipy.__version__,
+        "versions": package_versions(),
         "platform": platform.platform(),
         "cpu_count": os.cpu_count(),
         "n_values": N_VALUES,

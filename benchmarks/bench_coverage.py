@@ -67,10 +67,7 @@ import time
 import warnings
 from pathlib import Path
 
-import joblib
 import numpy as np
-import scipy
-import sklearn
 from joblib import Parallel, delayed
 from scipy import stats
 from sklearn.base import clone
@@ -78,10 +75,10 @@ from sklearn.linear_model import LinearRegression, LogisticRegression
 from sklearn.metrics import roc_auc_score
 from sklearn.model_selection import RepeatedKFold, RepeatedStratifiedKFold
 
-import sklearn_fair
 from sklearn_fair.model_selection import nested_cv_interval
 from sklearn_fair.stats import bootstrap_ci, mean_interval, paired_subsampling_scores
 from sklearn_fair.stats._bounds import clip_to_range, metric_range
+from sklearn_fair.utils import package_versions
 
 RESULTS = Path(__file__).resolve().parent / "results" / "coverage.json"
 ROOT_SEED = 20261201
@@ -572,13 +569,7 @@ def _report(args, results, replications, start, cpu_start, load_before):
         "n_jobs": args.n_jobs,
         "python": platform.python_version(),
         "platform": platform.platform(),
-        "versions": {
-            "numpy": np.__version__,
-            "scipy": scipy.__version__,
-            "scikit-learn": sklearn.__version__,
-            "joblib": joblib.__version__,
-            "sklearn-fair": sklearn_fair.__version__,
-        },
+        "versions": package_versions(),
         "root_seed": ROOT_SEED,
         "seeds": "replication i of setting s: seed = SeedSequence(root_seed, spawn_key=(s, i)) "
         "drawn as an int, then SeedSequence(seed).spawn(5) for the data, the repeated CV, the "

@@ -31,9 +31,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-import skorch
 import torch
-import torch_geometric
 from skorch.callbacks import Callback
 from torch_geometric.loader import DataLoader
 
@@ -48,6 +46,7 @@ from sklearn_fair.graph import (
     MolecularFingerprint,
     load_tu_dataset,
 )
+from sklearn_fair.utils import package_versions
 
 REPO = Path(__file__).resolve().parents[1]
 BATCH_SIZE = 32
@@ -251,12 +250,7 @@ def main(argv=None):
         "cpu_count": os.cpu_count(),
         "machine_load_before": load_before,
         "machine_load_after": load_after,
-        "versions": {
-            "python": platform.python_version(),
-            "torch": torch.__version__,
-            "torch_geometric": torch_geometric.__version__,
-            "skorch": skorch.__version__,
-        },
+        "versions": package_versions(["torch", "torch-geometric", "skorch"]),
         "platform": platform.platform(),
         "target_ratio": TARGET_RATIO,
         "gin_ratio": gin,

@@ -16,7 +16,6 @@ import argparse
 import contextlib
 import json
 import os
-import platform
 import sys
 import threading
 import time
@@ -24,13 +23,11 @@ from pathlib import Path
 
 import numpy as np
 import psutil
-import sklearn
-import torch
 
-import sklearn_fair
 from sklearn_fair import NestedCV
 from sklearn_fair.graph import GIN, GraphClassifier, load_tu_dataset
 from sklearn_fair.model_selection import StratifiedGraphKFold
+from sklearn_fair.utils import package_versions
 
 RESULTS = Path(__file__).resolve().parent / "results"
 DATA = Path(
@@ -142,12 +139,7 @@ def main(argv=None):
         "peak_memory_ratio_target": 1.5,
         "outer_scores": {str(k): v.tolist() for k, v in scores.items()},
         "identical_scores": identical,
-        "versions": {
-            "python": platform.python_version(),
-            "sklearn_fair": sklearn_fair.__version__,
-            "scikit-learn": sklearn.__version__,
-            "torch": torch.__version__,
-        },
+        "versions": package_versions(["torch", "torch-geometric", "skorch"]),
         "cpu_count": os.cpu_count(),
         "load_average_at_end": os.getloadavg(),
         "date": time.strftime("%Y-%m-%d %H:%M:%S"),

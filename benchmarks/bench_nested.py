@@ -22,23 +22,20 @@ import argparse
 import importlib
 import json
 import os
-import platform
 import sys
 import time
 from pathlib import Path
 
-import joblib
 import numpy as np
-import sklearn
 from joblib import Parallel, delayed
 from sklearn.datasets import make_classification
 from sklearn.ensemble import GradientBoostingClassifier
 from sklearn.model_selection import GridSearchCV, StratifiedKFold, cross_validate
 from sklearn.svm import SVC
 
-import sklearn_fair
 from sklearn_fair import NestedCV
 from sklearn_fair.model_selection import HoldoutSplit
+from sklearn_fair.utils import package_versions
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
@@ -188,13 +185,7 @@ def main(argv=None):
         "ceiling_seconds": ceiling,
         "parallel_efficiency_median": float(np.median(efficiencies)),
         "parallel_efficiency_all": efficiencies,
-        "versions": {
-            "python": platform.python_version(),
-            "sklearn_fair": sklearn_fair.__version__,
-            "scikit-learn": sklearn.__version__,
-            "numpy": np.__version__,
-            "joblib": joblib.__version__,
-        },
+        "versions": package_versions(),
         "cpu_count": os.cpu_count(),
         "load_average_at_end": os.getloadavg(),
         "date": time.strftime("%Y-%m-%d %H:%M:%S"),

@@ -13,7 +13,6 @@ Usage: python benchmarks/bench_resume.py [--n-jobs 2]
 import argparse
 import json
 import os
-import platform
 import signal
 import subprocess
 import sys
@@ -21,16 +20,14 @@ import tempfile
 import time
 from pathlib import Path
 
-import joblib
 import numpy as np
-import sklearn
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import _resume_workload as workload  # noqa: E402
 
-import sklearn_fair  # noqa: E402
+from sklearn_fair.utils import package_versions  # noqa: E402
 
 RESULTS = HERE / "results" / "resume.json"
 
@@ -115,12 +112,7 @@ def main(argv=None):
         "n_jobs": args.n_jobs,
         "cached_rerun": rerun,
         "kill_and_resume": killed,
-        "versions": {
-            "python": platform.python_version(),
-            "sklearn_fair": sklearn_fair.__version__,
-            "scikit-learn": sklearn.__version__,
-            "joblib": joblib.__version__,
-        },
+        "versions": package_versions(),
         "cpu_count": os.cpu_count(),
         "date": time.strftime("%Y-%m-%d %H:%M:%S"),
     }

@@ -57,20 +57,18 @@ import warnings
 from collections import deque
 from pathlib import Path
 
-import joblib
 import numpy as np
-import sklearn
 from joblib._parallel_backends import AutoBatchingMixin
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.model_selection import GridSearchCV, ParameterGrid, StratifiedKFold, cross_validate
 
-import sklearn_fair
 from sklearn_fair import NestedCV
 from sklearn_fair.model_selection import HoldoutSplit
 from sklearn_fair.model_selection._nested._planning import make_plan
 from sklearn_fair.model_selection._nested._running import run_plan
 from sklearn_fair.model_selection._nested._scheduling import NestedSchedule
 from sklearn_fair.model_selection._nested._tasks import REFIT, SELECTION
+from sklearn_fair.utils import package_versions
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_nested import workload as tabular_workload  # noqa: E402
@@ -679,17 +677,7 @@ def print_table(name, figures):
 
 
 def versions():
-    found = {
-        "python": platform.python_version(),
-        "sklearn_fair": sklearn_fair.__version__,
-        "scikit-learn": sklearn.__version__,
-        "numpy": np.__version__,
-        "joblib": joblib.__version__,
-    }
-    for module in ("torch", "torch_geometric", "skorch"):
-        if module in sys.modules:
-            found[module] = sys.modules[module].__version__
-    return found
+    return package_versions(["torch", "torch-geometric", "skorch"])
 
 
 def main(argv=None):

@@ -81,6 +81,9 @@ def _build_parser():
         help="also accept classes from this top-level package (repeatable; only for "
         "packages you trust)",
     )
+    from ._cache_verify import add_cache_parser
+
+    add_cache_parser(commands)
     return parser
 
 
@@ -134,6 +137,10 @@ def main(argv=None):
         return 0
     if args.command == "run":
         return _run(args)
+    if args.command == "cache":
+        from ._cache_verify import run_cache
+
+        return run_cache(args)
     return 2  # pragma: no cover - argparse rejects unknown commands
 
 

@@ -7,6 +7,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from .._cache_verify import record_experiment
 from ..exceptions import ExperimentConfigError
 from ..model_selection import NestedCV, labels_fingerprint
 from ..report import (
@@ -315,6 +316,8 @@ def run_experiment(
         config.progress = bool(progress)
     n_jobs = config.n_jobs if n_jobs is None else n_jobs
     backend = config.backend if backend is None else backend
+    if config.cache_dir is not None:  # which file wrote the cache: for 'sklearn-fair cache verify'
+        record_experiment(config.cache_dir, config.path)
     data = load_data(config, work_dir(config))
     check_before_fit(config, data)
     data_fingerprint = _data_fingerprint(data)

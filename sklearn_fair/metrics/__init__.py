@@ -9,6 +9,7 @@ metric (and shows scikit-learn's negated errors as positive errors).
 
 from ._classification import kappa, npv, ppv, sensitivity, specificity
 from ._names import MetricName, metric_display_name
+from ._ranges import score_range
 from ._regression import concordance_correlation_coefficient
 from ._scorer import (
     get_scorer,
@@ -36,6 +37,7 @@ __all__ = [
     "metric_display_name",
     "npv",
     "ppv",
+    "score_range",
     "sensitivity",
     "specificity",
 ]

@@ -5,7 +5,7 @@ from ._bates import NestedCVInterval, nested_cv_interval
 from ._bootstrap import Bootstrap
 from ._graph_kfold import StratifiedGraphKFold
 from ._holdout import HoldoutSplit
-from ._nested import NestedCV, nested_cross_val_score, nested_cross_validate
+from ._nested import NestedCV, nested_cross_val_score, nested_cross_validate, verify_cache
 from ._predefined_splits import PredefinedSplits
 from ._quantile import QuantileStratifiedKFold, RepeatedQuantileStratifiedKFold, quantile_strata
 from ._rolling_origin import RollingOrigin
@@ -32,4 +32,5 @@ __all__ = [
     "read_graph_labels",
     "save_splits",
     "validate_splits",
+    "verify_cache",
 ]

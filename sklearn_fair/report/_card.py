@@ -3,41 +3,30 @@
 import hashlib
 import json
 import os
-import platform
 from dataclasses import dataclass
-from importlib import metadata
+from importlib import metadata  # noqa: F401 - tests fake its version()
 
 import numpy as np
 from sklearn.utils.multiclass import type_of_target
 
 from ..model_selection import labels_fingerprint
 from ..utils import fingerprint, to_numpy
+from ..utils import package_versions as _package_versions
 from ._format import decimals_for, number
 from ._results import as_results
 from ._tables import Section, render
 
-# Distribution names whose versions a result depends on; torch and PyG are read from
-# their installed metadata, never imported.
-_PACKAGES = (
-    ("sklearn-fair", "sklearn-fair"),
-    ("scikit-learn", "scikit-learn"),
-    ("numpy", "numpy"),
-    ("scipy", "scipy"),
-    ("torch", "torch"),
-    ("PyG", "torch-geometric"),
-)
+# The card prints the versions table of utils.package_versions (the one every stored result
+# records), with torch and PyG read from their installed metadata, never imported; two labels
+# are spelled as readers know them.
+_EXTRA = ("torch", "torch-geometric")
+_LABELS = {"python": "Python", "torch-geometric": "PyG"}
 NOT_INSTALLED = "not installed"
 
 
 def package_versions():
     """Versions of Python and of the packages results depend on ("not installed" if absent)."""
-    versions = {"Python": platform.python_version()}
-    for label, distribution in _PACKAGES:
-        try:
-            versions[label] = metadata.version(distribution)
-        except metadata.PackageNotFoundError:
-            versions[label] = NOT_INSTALLED
-    return versions
+    return {_LABELS.get(name, name): v for name, v in _package_versions(_EXTRA).items()}
 
 
 def splits_fingerprint(train_indices, test_indices):
@@ -212,7 +201,7 @@ def reproducibility_card(results, *, X=None, y=None, splits_file=None, stratifie
     >>> [answer for _, answer, _ in card.checklist]
     ['yes', 'yes', 'no', 'yes', 'yes']
     >>> sorted(card.versions)[:3]
-    ['PyG', 'Python', 'numpy']
+    ['PyG', 'Python', 'joblib']
     """
     models = as_results(results)
     if y is None and X is not None and hasattr(X, "y"):

@@ -1,4 +1,5 @@
-"""Small tools shared by the sub-packages: graph data, arrays, hashing, randomness, validation.
+"""Small tools shared by the sub-packages: graph data, arrays, hashing, provenance, randomness,
+validation.
 
 Everything here is public and torch-free, so that no sub-package imports another one's
 private modules.
@@ -8,6 +9,14 @@ from ._arrays import to_numpy
 from ._graphs import check_graph_sizes, is_graph_data, read_graph_labels
 from ._hashing import fingerprint, graph_fields, update_hasher
 from ._progress import is_terminal, progress_over
+from ._provenance import (
+    UnhashableError,
+    canonical_json,
+    code_identity,
+    describe,
+    digest,
+    package_versions,
+)
 from ._random import as_generator, check_random_state, draw_seeds
 from ._source import source_fingerprint
 from ._validation import (
@@ -23,16 +32,22 @@ __all__ = [
     "EstimatorInstance",
     "IntervalNotBool",
     "OptionsNotBool",
+    "UnhashableError",
     "as_generator",
+    "canonical_json",
     "check_graph_sizes",
     "check_parameter_constraints",
     "check_random_state",
+    "code_identity",
+    "describe",
+    "digest",
     "draw_seeds",
     "fingerprint",
     "graph_fields",
     "is_graph_data",
     "is_terminal",
     "progress_over",
+    "package_versions",
     "read_graph_labels",
     "source_fingerprint",
     "to_numpy",

@@ -184,11 +184,11 @@ def test_what_the_result_depends_on_is_hashed(tmp_path, monkeypatch, change):
         lines[5] = lines[5].replace(lines[5].split(",")[0], "9.9", 1)
         (tmp_path / "iris.csv").write_text("\n".join(lines) + "\n")
     elif change == "version":
-        import sklearn_fair.experiment._hashing as hashing
+        from importlib import metadata
 
-        real = hashing._version
+        real = metadata.version
         monkeypatch.setattr(
-            hashing, "_version", lambda name: "99.0" if name == "sklearn" else real(name)
+            metadata, "version", lambda name: "99.0" if name == "scikit-learn" else real(name)
         )
     elif change == "default":  # a default of the estimator changes (as in a new release)
         from sklearn.linear_model import LogisticRegression

@@ -99,10 +99,13 @@ def test_a_lambda_scorer_is_cached_by_its_code(tmp_path):
 
 
 def test_the_versions_are_part_of_the_key(tmp_path, monkeypatch):
-    import sklearn
+    from importlib import metadata
 
     run(tmp_path / "cache")
-    monkeypatch.setattr(sklearn, "__version__", "0.0.1")
+    real = metadata.version
+    monkeypatch.setattr(
+        metadata, "version", lambda name: "0.0.1" if name == "scikit-learn" else real(name)
+    )
     assert run(tmp_path / "cache").cache_info_["hits"] == 0
 
 

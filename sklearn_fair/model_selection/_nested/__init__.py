@@ -17,10 +17,12 @@ A newcomer's map, one module per decision:
   limits; ``_data.py``: how the data reach the workers once; ``_timeout.py``; ``_progress.py``.
 - ``_selection.py``: how a winner is picked and candidates are ranked.
 - ``_results.py``: the per-fold results and ``cv_results_``.
-- ``_cache_key.py``: what a cache key covers; ``_cache.py``: how entries are stored and read.
+- ``_cache_key.py``: what a cache key covers; ``_cache.py``: how entries are stored and read;
+  ``_verify.py``: auditing a cache by recomputing a sample of its entries.
 """
 
 from ._estimator import NestedCV
 from ._functions import nested_cross_val_score, nested_cross_validate
+from ._verify import verify_cache
 
-__all__ = ["NestedCV", "nested_cross_val_score", "nested_cross_validate"]
+__all__ = ["NestedCV", "nested_cross_val_score", "nested_cross_validate", "verify_cache"]

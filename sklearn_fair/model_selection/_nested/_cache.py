@@ -2,9 +2,10 @@
 
 Invariants:
 
-- An entry's file name is the SHA-256 of the task's key description (see ``_cache_key.py``, the
-  one place that decides what a key covers). Anything the result depends on changes the name,
-  so a stale entry is never read; everything else is reused.
+- An entry's file name is the SHA-256 of the task's key description (``_cache_key.py``, built
+  by ``utils/_provenance.py``, the one place that decides what a stored result depends on).
+  Anything the result depends on changes the name, so a stale entry is never read; everything
+  else is reused.
 - An entry holds scores, timings and a fingerprint of predictions, in JSON, never a pickle, so
   reading the cache never runs code. It stores its full key description and a checksum; on
   load, the description must equal the one asked for and the checksum must match, so an entry
@@ -14,14 +15,24 @@ Invariants:
   only its unfinished tasks. A later run removes the ``.part`` files of processes that are gone.
 - A file that is not a regular file (a symlink, a directory), is larger than
   ``MAX_ENTRY_BYTES`` or nested too deeply is recomputed, never followed or read without bound.
+- Entries are files from elsewhere (caches are committed, shared and copied, and whoever writes
+  one can recompute its checksum). Before an entry is served, every field the reader uses is
+  checked (:class:`EntryCheck`): the metrics are exactly the run's, each score a finite number
+  (not a string or a boolean) within its scorer's range (:func:`sklearn_fair.metrics.score_range`:
+  an accuracy in [0, 1]), the timings finite and non-negative, the predictions' fingerprint a
+  SHA-256 where the task records one and absent where it does not. An entry that fails is
+  recomputed, and the run warns once, naming the folder and the count. A *plausible* forgery
+  (an accuracy of 0.999 that the model does not reach) passes these checks: only recomputing
+  tells it, which :func:`~sklearn_fair.model_selection.verify_cache` does for a sample.
 - A cache folder that cannot be written is refused before the first fit; a write that fails
   later (disk full, folder removed) warns once and the run goes on without writing, still
   reading the entries that are there.
 """
 
-import hashlib
 import json
+import math
 import os
+import re
 import stat
 import tempfile
 import threading
@@ -29,16 +40,18 @@ import warnings
 from pathlib import Path
 
 from ...exceptions import CacheWarning
+from ...utils import digest
 from ._cache_key import FORMAT
 
-__all__ = ["TaskCache", "write_entry"]
+__all__ = ["EntryCheck", "TaskCache", "write_entry"]
 
 MAX_ENTRY_BYTES = 1 << 20
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 
 
 def _checksum(payload, description):
-    text = json.dumps([payload, description], sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode()).hexdigest()
+    return digest([payload, description]).removeprefix("sha256:")
 
 
 def entry_path(directory, name):
@@ -74,7 +87,10 @@ class TaskCache:
                 f"{os.fspath(directory)!r}: {exc}"
             ) from exc
         self.hits = 0
+        self.rejected = 0
+        self._first_rejected = None
         self.write_failed = False
+        self.writable = True
         self._remove_orphaned_parts()
 
     def _remove_orphaned_parts(self):
@@ -86,37 +102,83 @@ class TaskCache:
     def path_for(self, name):
         return entry_path(self.directory, name)
 
-    def load(self, name, description, key):
-        """The stored result of the task named ``name``, or None if absent or invalid."""
+    def load(self, name, description, key, check=None, predictions=False):
+        """The stored result of the task named ``name``, or None if absent or invalid.
+
+        ``check`` (an :class:`EntryCheck`) validates the payload; ``predictions`` says whether
+        the task records a fingerprint of its predictions. An entry that is there but fails is
+        counted in :attr:`rejected` (see :meth:`warn_rejected`).
+        """
         path = self.path_for(name)
         try:
-            info = os.lstat(path)
-            if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_ENTRY_BYTES:
-                return None
-            with open(path, "rb") as file:
-                entry = json.loads(file.read(MAX_ENTRY_BYTES + 1))
-            payload = entry["payload"]
-            valid = (
-                entry.get("format") == FORMAT
-                and entry.get("key") == description
-                and entry.get("checksum") == _checksum(payload, description)
-                and isinstance(payload.get("scores"), dict)
-            )
-            if not valid:
-                return None
-            result = {
-                "key": key,
-                "scores": {metric: float(v) for metric, v in payload["scores"].items()},
-                "fit_time": float(payload["fit_time"]),
-                "score_time": float(payload["score_time"]),
-                "predictions": payload.get("predictions"),
-                "error": None,
-                "cached": True,
-            }
-        except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
+            folder = os.lstat(path.parent)
+        except FileNotFoundError:
             return None
+        except OSError as exc:
+            return self._reject(path, f"its folder cannot be read ({exc})")
+        if not stat.S_ISDIR(folder.st_mode):
+            return self._reject(path, "its folder is a symbolic link or not a folder")
+        try:
+            # never follow a link nor wait on a FIFO; check what was opened, not the name
+            handle = os.open(path, os.O_RDONLY | _NOFOLLOW | _NONBLOCK)
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            return self._reject(path, f"not a regular file, or cannot be read ({exc.strerror})")
+        try:
+            info = os.fstat(handle)
+            if not stat.S_ISREG(info.st_mode) or os.path.islink(path):
+                return self._reject(path, "not a regular file (a symlink, a folder...)")
+            if info.st_size > MAX_ENTRY_BYTES:
+                return self._reject(path, f"larger than {MAX_ENTRY_BYTES} bytes")
+            with os.fdopen(handle, "rb") as file:
+                handle = None  # closed with the file
+                text = file.read(MAX_ENTRY_BYTES + 1)
+            entry = json.loads(text)
+        except (OSError, ValueError, RecursionError) as exc:
+            return self._reject(path, f"not JSON ({type(exc).__name__})")
+        finally:
+            if handle is not None:
+                os.close(handle)
+        problem = _entry_problem(entry, description)
+        if problem is None and check is not None:
+            problem = check.problem(entry["payload"], predictions)
+        if problem is not None:
+            return self._reject(path, problem)
+        payload = entry["payload"]
         self.hits += 1
-        return result
+        return {
+            "key": key,
+            "scores": {metric: float(v) for metric, v in payload["scores"].items()},
+            "fit_time": float(payload["fit_time"]),
+            "score_time": float(payload["score_time"]),
+            "predictions": payload["predictions"],
+            "error": None,
+            "cached": True,
+        }
+
+    def _reject(self, path, reason):
+        self.rejected += 1
+        if self._first_rejected is None:
+            self._first_rejected = (path, reason)
+        return None
+
+    def warn_rejected(self):
+        """Warn once for the entries that failed their checks (and were recomputed)."""
+        if not self.rejected:
+            return
+        path, reason = self._first_rejected
+        warnings.warn(
+            f"{self.rejected} entr{'y' if self.rejected == 1 else 'ies'} of the cache folder "
+            f"{os.fspath(self.directory)!r} failed their checks and "
+            f"{'was' if self.rejected == 1 else 'were'} recomputed (the first: "
+            f"{os.fspath(path)!r}, {reason}). A cache is a file from elsewhere: if you did not "
+            "expect this, audit it with sklearn_fair.model_selection.verify_cache or "
+            "'sklearn-fair cache verify'.",
+            CacheWarning,
+            stacklevel=4,
+        )
+        self.rejected, self._first_rejected = 0, None
 
     def note_write_failure(self, error):
         """Warn once that an entry could not be written; the run writes no further entries."""
@@ -129,6 +191,80 @@ class TaskCache:
                 CacheWarning,
                 stacklevel=2,
             )
+
+
+_FIELDS = ("scores", "fit_time", "score_time", "predictions")
+_SHA256 = re.compile(r"sha256:[0-9a-f]{64}")
+
+
+def _entry_problem(entry, description):
+    """Why ``entry`` is not an entry of the task described by ``description`` (None if it is)."""
+    if not isinstance(entry, dict):
+        return f"a JSON {type(entry).__name__}, not an entry"
+    if entry.get("format") != FORMAT:
+        return f"format {str(entry.get('format'))[:40]!r}, not {FORMAT!r}"
+    if entry.get("key") != description:
+        return "the key of another task"
+    payload = entry.get("payload")
+    if not isinstance(payload, dict):
+        return "no payload"
+    missing = [field for field in _FIELDS if field not in payload]
+    if missing:
+        return f"missing field {missing[0]!r}"
+    if entry.get("checksum") != _checksum(payload, description):
+        return "its checksum does not match"
+    return None
+
+
+def _number_problem(field, value, low=-math.inf, high=math.inf):
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return f"{field} is a {type(value).__name__}, not a number"
+    if not math.isfinite(value):
+        return f"{field} is {value!r}, not finite"
+    # scores are computed in floating point: allow for its rounding at the edges
+    slack = 1e-9 * max(1.0, abs(value))
+    if not low - slack <= value <= high + slack:
+        return f"{field} is {value!r}, outside its range [{low}, {high}]"
+    return None
+
+
+class EntryCheck:
+    """What a valid payload of one run holds: its metrics, each within its scorer's range.
+
+    Parameters
+    ----------
+    scorers : dict
+        Metric name -> scorer, as the run scores.
+    """
+
+    def __init__(self, scorers):
+        from ...metrics import score_range
+
+        self.ranges = {name: score_range(scorer) for name, scorer in scorers.items()}
+
+    def problem(self, payload, predictions):
+        """Why ``payload`` cannot be served (None if it can)."""
+        scores = payload["scores"]
+        if not isinstance(scores, dict):
+            return f"scores is a {type(scores).__name__}, not a table of metrics"
+        if set(scores) != set(self.ranges):
+            return f"its metrics {sorted(map(str, scores))} are not {sorted(self.ranges)}"
+        for metric, (low, high) in self.ranges.items():
+            problem = _number_problem(f"the score {metric!r}", scores[metric], low, high)
+            if problem:
+                return problem
+        for field in ("fit_time", "score_time"):
+            problem = _number_problem(field, payload[field], 0.0)
+            if problem:
+                return problem
+        stored = payload["predictions"]
+        if stored is None:
+            return None
+        if not predictions:
+            return "predictions are recorded for a task that records none"
+        if not isinstance(stored, str) or not _SHA256.fullmatch(stored):
+            return "predictions are not a SHA-256 fingerprint"
+        return None
 
 
 def _process_exists(pid):
@@ -159,6 +295,8 @@ def write_entry(directory, name, description, result):
     temporary = path.parent / f".{name}.{os.getpid()}-{threading.get_ident()}.part"
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
+        if not stat.S_ISDIR(os.lstat(path.parent).st_mode):  # a link to a folder elsewhere
+            return f"the cache's folder {os.fspath(path.parent)!r} is a symbolic link"
         with open(temporary, "w") as file:
             json.dump(entry, file)
             file.flush()

@@ -359,6 +359,8 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
                     stacklevel=4,
                 )
         schedule = run_plan(plan)
+        if plan.cache is not None:
+            plan.cache.warn_rejected()  # one warning for the entries that failed their checks
         results = assemble(schedule)
         warn_failures(owner, plan.error_score, list(schedule.results.values()))
         warn_edge_of_grid(

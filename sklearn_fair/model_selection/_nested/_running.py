@@ -25,7 +25,7 @@ import numpy as np
 from sklearn.exceptions import FitFailedWarning
 
 from ...exceptions import CacheWarning
-from ._cache import write_entry
+from ._cache import EntryCheck, write_entry
 from ._cache_key import KeyBuilder, UnhashableError
 from ._data import SharedRunData
 from ._progress import Progress
@@ -323,12 +323,13 @@ def make_executor(data, context, n_jobs):
 
 
 class _Cache:
-    """The run's side of the cache: keys, lookups, and giving up with a warning."""
+    """The run's side of the cache: keys, checked lookups, and giving up with a warning."""
 
     def __init__(self, plan):
         self.cache, self.keys = plan.cache, None
         if self.cache is None:
             return
+        self.check = EntryCheck(plan.scorers)
         try:
             self.keys = KeyBuilder(plan.data, plan.scorers)
         except UnhashableError as exc:
@@ -351,8 +352,10 @@ class _Cache:
         except UnhashableError as exc:
             self._give_up(exc)
             return None, None
-        cached = self.cache.load(name, description, task.key)
-        if self.cache.write_failed:
+        cached = self.cache.load(
+            name, description, task.key, self.check, task.fingerprint_predictions
+        )
+        if self.cache.write_failed or not self.cache.writable:
             # stored entries stay valid (each is checked against its key); only writing stops
             return cached, None
         return cached, (self.cache.directory, name, description)

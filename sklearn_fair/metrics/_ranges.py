@@ -1,0 +1,146 @@
+"""The range of a scorer's values, for checking numbers read back from elsewhere.
+
+A score outside its metric's range (an accuracy of 1.5, a negated error above 0) cannot come
+from the metric: a cache entry or a results file holding one is refused
+(``model_selection/_nested/_cache.py``). This module is the one place that knows the ranges.
+"""
+
+import math
+
+from sklearn.base import is_classifier, is_regressor
+
+__all__ = ["score_range"]
+
+_INF = math.inf
+# The metric functions of scikit-learn and of sklearn_fair.metrics, by name, and their ranges
+# (of the metric itself: a scorer's sign is applied below).
+_RANGES = {
+    **dict.fromkeys(
+        (
+            "accuracy_score",
+            "balanced_accuracy_score",
+            "precision_score",
+            "recall_score",
+            "f1_score",
+            "fbeta_score",
+            "jaccard_score",
+            "roc_auc_score",
+            "average_precision_score",
+            "top_k_accuracy_score",
+            "hamming_loss",
+            "zero_one_loss",
+            "rand_score",
+            "fowlkes_mallows_score",
+            "normalized_mutual_info_score",
+            "v_measure_score",
+            "homogeneity_score",
+            "completeness_score",
+            "sensitivity",
+            "specificity",
+            "ppv",
+            "npv",
+        ),
+        (0.0, 1.0),
+    ),
+    **dict.fromkeys(
+        (
+            "matthews_corrcoef",
+            "cohen_kappa_score",
+            "kappa",
+            "adjusted_rand_score",
+            "adjusted_mutual_info_score",
+            "concordance_correlation_coefficient",
+        ),
+        (-1.0, 1.0),
+    ),
+    "brier_score_loss": (0.0, 2.0),  # multiclass, unscaled: up to 2
+    **dict.fromkeys(
+        (
+            "r2_score",
+            "explained_variance_score",
+            "d2_absolute_error_score",
+            "d2_pinball_score",
+            "d2_tweedie_score",
+            "d2_log_loss_score",
+            "d2_brier_score",
+        ),
+        (-_INF, 1.0),
+    ),
+    **dict.fromkeys(
+        (
+            "log_loss",
+            "hinge_loss",
+            "mean_squared_error",
+            "root_mean_squared_error",
+            "mean_absolute_error",
+            "median_absolute_error",
+            "max_error",
+            "mean_squared_log_error",
+            "root_mean_squared_log_error",
+            "mean_absolute_percentage_error",
+            "mean_poisson_deviance",
+            "mean_gamma_deviance",
+            "mean_tweedie_deviance",
+            "mean_pinball_loss",
+            "mutual_info_score",
+        ),
+        (0.0, _INF),
+    ),
+}
+_MODULES = ("sklearn.metrics", "sklearn_fair.metrics")
+
+
+def _metric_range(function, kwargs):
+    name = getattr(function, "__name__", None)
+    module = getattr(function, "__module__", None) or ""
+    if name not in _RANGES or not module.startswith(_MODULES):
+        return (-_INF, _INF)
+    if kwargs.get("normalize") is False:  # accuracy_score, zero_one_loss: counts
+        return (0.0, _INF)
+    if name == "balanced_accuracy_score" and kwargs.get("adjusted"):
+        return (-1.0, 1.0)
+    return _RANGES[name]
+
+
+def score_range(scorer):
+    """The interval ``(low, high)`` that every value of ``scorer`` lies in.
+
+    Parameters
+    ----------
+    scorer : callable
+        A scorer ``scorer(estimator, X, y)``: one made by :func:`sklearn.metrics.make_scorer`
+        or :func:`sklearn_fair.metrics.get_scorer` from a metric of scikit-learn or of
+        sklearn-fair, or an estimator's default ``score`` (accuracy for a classifier, R^2 for
+        a regressor). The sign of a negated error is applied (``"neg_log_loss"`` lies in
+        ``(-inf, 0]``).
+
+    Returns
+    -------
+    low, high : float
+        ``(-inf, inf)`` for a scorer of unknown range (the user's own metric).
+
+    Examples
+    --------
+    >>> from sklearn_fair.metrics import get_scorer, score_range
+    >>> score_range(get_scorer("accuracy"))
+    (0.0, 1.0)
+    >>> score_range(get_scorer("neg_root_mean_squared_error"))
+    (-inf, 0.0)
+    >>> score_range(lambda estimator, X, y: 0.5)
+    (-inf, inf)
+    """
+    estimator = getattr(scorer, "_estimator", None)  # check_scoring's estimator.score
+    if estimator is not None and not hasattr(scorer, "_score_func"):
+        if is_classifier(estimator):
+            return (0.0, 1.0)
+        if is_regressor(estimator):
+            return (-_INF, 1.0)
+        return (-_INF, _INF)
+    function = getattr(scorer, "_score_func", None)
+    if function is None:
+        return (-_INF, _INF)
+    kwargs = getattr(scorer, "_kwargs", None) or {}
+    low, high = _metric_range(function, kwargs)
+    if getattr(scorer, "_sign", 1) < 0:
+        low, high = -high, -low
+    return (float(low) + 0.0, float(high) + 0.0)  # + 0.0: no negative zero

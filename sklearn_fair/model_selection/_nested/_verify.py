@@ -1,0 +1,263 @@
+"""Auditing a cache by recomputing a sample of its entries (what checks of shape cannot tell).
+
+A cache entry's checksum can be recomputed by whoever writes the file, and a plausible score
+(an accuracy of 0.999 that the model does not reach) passes every check of type and range. Only
+recomputing tells it. :func:`verify_cache` re-runs a NestedCV's protocol on its cache, serving
+the entries it does not sample and recomputing those it does, without writing to the cache, and
+reports every recomputed entry whose scores or predictions differ from the stored ones.
+"""
+
+import hashlib
+import numbers
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from ._cache import TaskCache
+from ._planning import make_plan
+from ._running import run_plan
+
+__all__ = ["CacheAudit", "verify_cache"]
+
+_MAX_LISTED = 100
+
+
+@dataclass
+class CacheAudit:
+    """What :func:`verify_cache` found.
+
+    Attributes
+    ----------
+    directory : pathlib.Path
+        The cache folder.
+    n_entries : int
+        Entries of the run that were found and passed their checks.
+    n_recomputed : int
+        Of those, the sampled ones that were recomputed and compared.
+    differences : list of dict
+        Recomputed entries whose scores or predictions differ from the stored ones: ``path``,
+        ``task`` (a description), ``stored`` and ``recomputed`` (scores, predictions).
+    failures : list of dict
+        Sampled entries whose recomputation failed (``path``, ``task``, ``error``): a stored
+        score of a fit that fails now is not confirmed.
+    rejected : list of tuple
+        ``(path, reason)`` of the entries that failed their checks (they were recomputed, and
+        are not counted in ``n_entries``).
+    """
+
+    directory: Path
+    n_entries: int = 0
+    n_recomputed: int = 0
+    differences: list = field(default_factory=list)
+    failures: list = field(default_factory=list)
+    rejected: list = field(default_factory=list)
+
+    @property
+    def ok(self):
+        """Whether entries were found, every recomputed one agreed and all passed their checks.
+
+        A run that finds no entry of its own verifies nothing: the keys cover the code, the
+        versions and the data, so a cache written by other code or data holds none.
+        """
+        return self.n_entries > 0 and not (self.differences or self.failures or self.rejected)
+
+    def __str__(self):
+        lines = [
+            f"Cache {os.fspath(self.directory)!r}: {self.n_entries} entries found, "
+            f"{self.n_recomputed} recomputed, {len(self.differences)} differ, "
+            f"{len(self.failures)} could not be recomputed, {len(self.rejected)} failed their "
+            "checks."
+        ]
+        if not self.n_entries:
+            lines.append(
+                "  NOTHING VERIFIED: no entry of this run is in the folder (its keys cover the "
+                "data, the parameters, the code and the versions: other code or data wrote it)."
+            )
+        for item in self.differences[:_MAX_LISTED]:
+            lines.append(
+                f"  DIFFERS {item['path']} ({item['task']}): stored {item['stored']}, "
+                f"recomputed {item['recomputed']}"
+            )
+        for item in self.failures[:_MAX_LISTED]:
+            lines.append(f"  FAILED {item['path']} ({item['task']}): {item['error']}")
+        for path, reason in self.rejected[:_MAX_LISTED]:
+            lines.append(f"  REJECTED {path}: {reason}")
+        return "\n".join(lines)
+
+
+class _AuditCache(TaskCache):
+    """A read-only view of a cache folder that withholds a sample of its valid entries."""
+
+    def __init__(self, directory, sample, seed):
+        self.directory = Path(os.fsdecode(directory))
+        self.hits = self.rejected = 0
+        self._first_rejected = None
+        self.write_failed, self.writable = False, False
+        self.sample, self.seed = sample, seed
+        self.n_entries = 0
+        self.sampled = {}  # task key -> (path, stored result)
+        self.rejections = []
+
+    def _chosen(self, name):
+        draw = hashlib.sha256(f"{self.seed}:{name}".encode()).digest()[:8]
+        return int.from_bytes(draw, "big") / 2**64 < self.sample
+
+    def load(self, name, description, key, check=None, predictions=False):
+        result = super().load(name, description, key, check, predictions)
+        if result is None:
+            return None
+        self.n_entries += 1
+        if not self._chosen(name):
+            return result
+        self.hits -= 1
+        self.sampled[key] = (self.path_for(name), result)
+        return None  # recomputed by the run, and compared afterwards
+
+    def _reject(self, path, reason):
+        if len(self.rejections) < 10 * _MAX_LISTED:
+            self.rejections.append((os.fspath(path), reason))
+        return super()._reject(path, reason)
+
+
+def _same(stored, recomputed, rtol, atol):
+    if set(stored["scores"]) != set(recomputed["scores"]):
+        return False
+    for metric, value in stored["scores"].items():
+        if not np.isclose(value, recomputed["scores"][metric], rtol=rtol, atol=atol):
+            return False
+    return stored["predictions"] == recomputed["predictions"]
+
+
+def _check_fraction(sample):
+    if (
+        isinstance(sample, bool)
+        or not isinstance(sample, numbers.Real)
+        or not 0 < float(sample) <= 1
+    ):
+        raise ValueError(
+            "The 'sample' parameter of verify_cache must be a float in (0, 1], the fraction "
+            f"of entries to recompute. Got {sample!r} instead."
+        )
+    return float(sample)
+
+
+def verify_cache(
+    estimator,
+    X,
+    y=None,
+    *,
+    groups=None,
+    sample=0.1,
+    random_state=None,
+    rtol=1e-7,
+    atol=1e-12,
+    **params,
+):
+    """Recompute a random sample of a NestedCV's cache entries and report any that differ.
+
+    A cache's entries are checked for their type and range before they are served, but a
+    plausible forged score (or one written by other code under the same key) passes those
+    checks. This re-runs the protocol of ``estimator`` on ``X, y`` over its ``cache_dir``:
+    entries that are not sampled are served as in a resumed run; the sampled ones are
+    recomputed (with their own seeds and rows) and compared with what is stored. Nothing is
+    written to the cache. Tasks that have no entry are computed as the run needs them, and a
+    final fit (``refit=True``) runs; neither is compared.
+
+    Parameters
+    ----------
+    estimator : NestedCV
+        With ``cache_dir`` set: the protocol whose entries are audited, with the parameters
+        that wrote them.
+    X, y, groups, **params
+        The data and fit parameters, as given to :meth:`NestedCV.fit`.
+    sample : float, default=0.1
+        The fraction of entries to recompute, in (0, 1]: each entry is drawn independently
+        with this probability (1.0 recomputes them all).
+    random_state : int or None, default=None
+        Seed of the draw; the same seed draws the same entries.
+    rtol, atol : float
+        Tolerances of the comparison of scores (predictions are compared by fingerprint).
+
+    Returns
+    -------
+    audit : CacheAudit
+        ``audit.ok`` is False when an entry differs, could not be recomputed or failed its
+        checks; ``str(audit)`` lists them.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from sklearn.datasets import load_iris
+    >>> from sklearn.tree import DecisionTreeClassifier
+    >>> from sklearn_fair import NestedCV
+    >>> from sklearn_fair.model_selection import verify_cache
+    >>> X, y = load_iris(return_X_y=True)
+    >>> nested = NestedCV(DecisionTreeClassifier(), {"max_depth": [1, 2]}, outer_cv=3,
+    ...                   inner_cv=2, n_refits=1, refit=False, random_state=0,
+    ...                   cache_dir=tempfile.mkdtemp()).fit(X, y)
+    >>> audit = verify_cache(nested, X, y, sample=1.0, random_state=0)
+    >>> audit.ok, audit.n_entries, audit.n_recomputed  # 3 x 2 x 2 selection fits, 3 refits
+    (True, 15, 15)
+    """
+    from ._estimator import NestedCV
+
+    if not isinstance(estimator, NestedCV) or estimator.cache_dir is None:
+        raise ValueError(
+            "The 'estimator' parameter of verify_cache must be a NestedCV with a cache_dir. "
+            f"Got {estimator!r} instead."
+        )
+    sample = _check_fraction(sample)
+    if random_state is None:
+        seed = int(np.random.default_rng().integers(2**63))
+    elif isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool):
+        seed = int(random_state)
+    else:
+        raise ValueError(
+            "The 'random_state' parameter of verify_cache must be an int or None. Got "
+            f"{random_state!r} instead."
+        )
+    directory = Path(os.fsdecode(estimator.cache_dir))
+    if not directory.is_dir():
+        raise ValueError(
+            "The 'cache_dir' of the estimator given to verify_cache must be an existing "
+            f"folder. Got {os.fspath(directory)!r} instead."
+        )
+    estimator._validate_params()
+    plan = make_plan(
+        estimator,
+        X,
+        y,
+        groups,
+        params,
+        final=bool(estimator.refit),
+        return_estimator=False,
+        owner="verify_cache",
+    )
+    cache = _AuditCache(directory, sample, seed)
+    plan.cache = cache
+    schedule = run_plan(plan)
+    audit = CacheAudit(directory, n_entries=cache.n_entries, rejected=list(cache.rejections))
+    for key, (path, stored) in cache.sampled.items():
+        recomputed = schedule.results.get(key)
+        if recomputed is None:  # pragma: no cover - every served task is completed
+            continue
+        audit.n_recomputed += 1
+        task = key.describe()
+        if recomputed["error"]:
+            error = recomputed["error"].strip().splitlines()[-1]
+            audit.failures.append({"path": os.fspath(path), "task": task, "error": error})
+        elif not _same(stored, recomputed, rtol, atol):
+            audit.differences.append(
+                {
+                    "path": os.fspath(path),
+                    "task": task,
+                    "stored": {"scores": stored["scores"], "predictions": stored["predictions"]},
+                    "recomputed": {
+                        "scores": recomputed["scores"],
+                        "predictions": recomputed["predictions"],
+                    },
+                }
+            )
+    return audit

@@ -1,0 +1,666 @@
+"""What a stored result depends on: one place describes its data, parameters, code and versions.
+
+Every record of a result that may be reused or compared later is built from this module:
+NestedCV's cache keys (``model_selection/_nested/_cache_key.py``), the experiment runner's
+result hash (``experiment/_hashing.py``), the reproducibility card's versions table and the
+benchmarks' result files. The same inputs give the same description everywhere.
+
+:func:`describe` turns a value into canonical JSON-able data that changes whenever the value's
+content or code does:
+
+- **data** (arrays, tensors, DataFrames, sparse matrices, graphs) by content, through
+  :func:`~sklearn_fair.utils.fingerprint` (dtype, shape and bytes; equal in every process);
+- **scalars and strings** by value; non-finite floats by their ``repr``;
+- **lists and tuples** in their order (a Pipeline's steps are a list: order is content);
+  **dicts sorted by key** (parameters, grids and configuration tables carry no meaning in their
+  order, and a table read back from JSON or TOML need not keep it); sets sorted;
+- **estimators** by their class and ``get_params(deep=False)``, recursively; other objects by
+  their class and attributes;
+- **classes and functions** by their *code identity* (:func:`code_identity`), by one rule for
+  every module, wherever it is installed:
+
+  * a module of the standard library: the Python version;
+  * a module of an installed third-party package (under ``site-packages``): the package's
+    distribution name and version (a release's code changes only with its version);
+  * a module of sklearn-fair, installed or a checkout: the package version and the hash of its
+    source (:func:`~sklearn_fair.utils.source_fingerprint`), since an edited checkout or an
+    install rebuilt from another commit keeps its version number;
+  * a module of the user's own (anything else: a script, a file next to a notebook, a package
+    on ``PYTHONPATH`` or installed in editable mode): the SHA-256 of its file, **and of every
+    module of the user's own that it reaches**: modules it imports, modules of the functions
+    and classes among its globals, modules imported inside its functions. So editing a
+    ``helpers.py`` that a custom scorer or an estimator's ``fit`` calls changes the
+    description. The walk stops at library and sklearn-fair modules (described by version and
+    source hash) and at :data:`MAX_MODULES` modules of the user's, past which the value is
+    :class:`UnhashableError` (no result is reused rather than a wrong one);
+  * code without a file (a notebook cell, ``exec``, a lambda in a closure): its bytecode,
+    constants, default values, closure and the globals it reads, each described by these rules.
+
+  A module of the user's whose file changed after it was imported (edited in an open session
+  without ``importlib.reload``) runs other code than its file holds: it is
+  :class:`UnhashableError`, told by the ``.pyc`` header (which records the size and time of the
+  source it was compiled from) or, without one, by the file's size and time when this process
+  first described the module.
+
+What cannot be described raises :class:`UnhashableError`; callers then do not reuse results.
+:func:`digest` hashes a description as canonical JSON (sorted keys, no spaces) and
+:func:`package_versions` is the one versions table.
+"""
+
+import functools
+import hashlib
+import importlib.metadata
+import json
+import math
+import numbers
+import os
+import platform
+import sys
+import sysconfig
+import types
+
+import numpy as np
+
+from ._hashing import fingerprint
+from ._source import source_fingerprint
+
+__all__ = [
+    "MAX_MODULES",
+    "UnhashableError",
+    "canonical_json",
+    "code_identity",
+    "describe",
+    "digest",
+    "package_versions",
+]
+
+# The user's own modules one description may reach before it gives up (see the docstring).
+MAX_MODULES = 500
+# Nesting depth of a described value (estimators in estimators, closures in closures).
+MAX_DEPTH = 200
+
+_LIBRARY_ROOTS = tuple(
+    sorted(
+        {
+            os.path.realpath(sysconfig.get_paths()[name])
+            for name in ("stdlib", "platstdlib", "purelib", "platlib")
+        }
+    )
+)
+_SITE = tuple(
+    sorted({os.path.realpath(sysconfig.get_paths()[name]) for name in ("purelib", "platlib")})
+)
+_OWN = "sklearn_fair"
+_FILE_HASHES = {}
+
+
+class UnhashableError(TypeError):
+    """A value whose content or code cannot be described stably."""
+
+
+# -- versions ----------------------------------------------------------------------------------
+
+# Always recorded: what computes every result.
+_CORE = ("scikit-learn", "numpy", "scipy", "joblib")
+NOT_INSTALLED = "not installed"
+
+
+def package_versions(extra=()):
+    """The versions table: Python, sklearn-fair (version and source hash) and packages.
+
+    Parameters
+    ----------
+    extra : sequence of str, default=()
+        Further distribution names (as pip spells them: ``"torch"``, ``"torch-geometric"``).
+        They are read from the installed metadata, never imported; an absent one is
+        ``"not installed"``.
+
+    Returns
+    -------
+    versions : dict
+        ``"python"``, ``"sklearn-fair"``, ``"sklearn-fair source"``, then scikit-learn,
+        NumPy, SciPy, joblib and ``extra``, in that order.
+
+    Examples
+    --------
+    >>> from sklearn_fair.utils import package_versions
+    >>> versions = package_versions(["no-such-distribution"])
+    >>> list(versions)[:3]
+    ['python', 'sklearn-fair', 'sklearn-fair source']
+    >>> versions["no-such-distribution"]
+    'not installed'
+    """
+    from .. import __version__
+
+    versions = {
+        "python": platform.python_version(),
+        "sklearn-fair": __version__,
+        "sklearn-fair source": source_fingerprint(),
+    }
+    for name in (*_CORE, *extra):
+        if name not in versions:
+            versions[name] = _distribution_version(name)
+    return versions
+
+
+# Distributions whose import name is not their name with "-" as "_".
+_IMPORT_NAMES = {
+    "scikit-learn": "sklearn",
+    "scikit-posthocs": "scikit_posthocs",
+    "imbalanced-learn": "imblearn",
+}
+
+
+def _distribution_version(name):
+    """The installed version of a distribution, else the version its imported package reports."""
+    try:
+        return importlib.metadata.version(name)
+    except importlib.metadata.PackageNotFoundError:
+        pass
+    module = sys.modules.get(_IMPORT_NAMES.get(name, name.replace("-", "_")))
+    version = getattr(module, "__version__", None)
+    return version if isinstance(version, str) else NOT_INSTALLED
+
+
+# Once per process: the code a process has imported is the code it runs, and reading every
+# installed distribution's metadata costs about a tenth of a second.
+@functools.cache
+def _package_of(top):
+    """``"distribution==version"`` of an installed top-level package."""
+    try:
+        distributions = importlib.metadata.packages_distributions().get(top, [])
+    except Exception:  # pragma: no cover - broken metadata
+        distributions = []
+    for distribution in distributions:
+        try:
+            return f"{distribution}=={importlib.metadata.version(distribution)}"
+        except importlib.metadata.PackageNotFoundError:
+            continue
+    module = sys.modules.get(top)
+    return f"{top}=={getattr(module, '__version__', 'unknown')}"
+
+
+# -- modules -----------------------------------------------------------------------------------
+
+
+def _module_kind(module):
+    """``"stdlib"``, ``"library"`` (installed third-party), ``"own"`` (sklearn-fair), ``"user"``."""
+    name = module.__name__
+    top = name.split(".")[0]
+    if top == _OWN:
+        return "own"
+    if name in sys.builtin_module_names or top in sys.stdlib_module_names:
+        return "stdlib"
+    path = getattr(module, "__file__", None)
+    if path and _under(path, _SITE):
+        return "library"
+    if path and _under(path, _LIBRARY_ROOTS):
+        return "stdlib"
+    return "user"
+
+
+@functools.lru_cache(maxsize=4096)
+def _under(path, roots):
+    path = os.path.realpath(path)
+    return any(path.startswith(root + os.sep) for root in roots)
+
+
+def _file_hash(path):
+    """SHA-256 of a file, re-read whenever its size or modification time changes."""
+    info = os.stat(path)
+    cached = _FILE_HASHES.get(path)
+    if cached and cached[0] == (info.st_mtime_ns, info.st_size):
+        return cached[1]
+    with open(path, "rb") as file:
+        value = hashlib.sha256(file.read()).hexdigest()
+    _FILE_HASHES[path] = ((info.st_mtime_ns, info.st_size), value)
+    return value
+
+
+def _module_source(module):
+    """SHA-256 of a module's file; UnhashableError if the file is not the code imported."""
+    path = getattr(module, "__file__", None)
+    if not (path and os.path.isfile(path)):
+        return None
+    if not _compiled_from(module, path) or not _unchanged_since_seen(module, path):
+        raise UnhashableError(
+            f"the file of module {module.__name__!r} ({path}) changed after it was imported, "
+            "so the code this process runs is not the file's; restart Python or "
+            "importlib.reload the module"
+        )
+    return _file_hash(path)
+
+
+# id(module) -> (module, (mtime, size) of its file, ids of its functions and classes), at the
+# first description of the module object in this process.
+_SEEN_MODULES = {}
+
+
+def _unchanged_since_seen(module, path):
+    """False if the file changed since this module object was first described, unreloaded.
+
+    A reload makes new function and class objects: then the file is the code again.
+    """
+    info = os.stat(path)
+    state = (info.st_mtime_ns, info.st_size)
+    members = frozenset(
+        id(v) for v in list(vars(module).values()) if isinstance(v, (types.FunctionType, type))
+    )
+    seen = _SEEN_MODULES.get(id(module))
+    if seen is None or seen[0] is not module or seen[2] != members:
+        _SEEN_MODULES[id(module)] = (module, state, members)
+        return True
+    return seen[1] == state
+
+
+def _compiled_from(module, path):
+    """Whether the file at ``path`` is still the source ``module`` was compiled from.
+
+    Python validates a module's cached bytecode by the source's modification time and size,
+    which the ``.pyc`` header records; an edit after the import leaves them behind (until the
+    next import or reload recompiles). Without a timestamped ``.pyc``, the file is trusted.
+    """
+    cached = getattr(module, "__cached__", None)
+    if not (isinstance(cached, str) and path.endswith(".py")):
+        return True
+    try:
+        with open(cached, "rb") as file:
+            header = file.read(16)
+        info = os.stat(path)
+    except OSError:
+        return True
+    if len(header) < 16 or int.from_bytes(header[4:8], "little") != 0:  # hash-based .pyc
+        return True
+    mtime = int.from_bytes(header[8:12], "little")
+    size = int.from_bytes(header[12:16], "little")
+    return mtime == int(info.st_mtime) & 0xFFFFFFFF and size == info.st_size & 0xFFFFFFFF
+
+
+def _package_identity(module):
+    """The identity of a module that is not the user's: by version (and sklearn-fair's source)."""
+    kind = _module_kind(module)
+    if kind == "stdlib":
+        return f"python=={platform.python_version()}"
+    if kind == "own":
+        from .. import __version__
+
+        return f"sklearn-fair=={__version__} source {source_fingerprint()}"
+    return _package_of(module.__name__.split(".")[0])
+
+
+def _code_names(code):
+    """Every name a code object (and the code nested in it) uses: globals, attributes, imports."""
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            names |= _code_names(const)
+    return names
+
+
+def _user_module(name):
+    module = sys.modules.get(name)
+    if isinstance(module, types.ModuleType) and _module_kind(module) == "user":
+        return module
+    return None
+
+
+def _modules_imported_by(code):
+    """The user's modules a function imports in its body (``import helpers`` in ``fit``)."""
+    found = []
+    for name in sorted(_code_names(code)):
+        module = _user_module(name)
+        if module is not None:
+            found.append(module)
+    return found
+
+
+def _neighbours(module):
+    """The user's modules that ``module`` reaches through its globals and its functions' imports."""
+    found = {}
+
+    def add(other):
+        if other is not None and other is not module:
+            found[other.__name__] = other
+
+    for value in list(vars(module).values()):
+        if isinstance(value, types.ModuleType):
+            if _module_kind(value) == "user":
+                add(value)
+            continue
+        if isinstance(value, (types.FunctionType, type)):
+            add(_user_module(getattr(value, "__module__", None) or ""))
+        functions = []
+        if isinstance(value, types.FunctionType) and value.__module__ == module.__name__:
+            functions.append(value)
+        elif isinstance(value, type) and value.__module__ == module.__name__:
+            functions += _methods(value)
+        for function in functions:
+            for other in _modules_imported_by(function.__code__):
+                add(other)
+    return found.values()
+
+
+def _methods(cls):
+    """The functions a class defines: methods, static and class methods, property accessors."""
+    found = []
+    for member in list(vars(cls).values()):
+        if isinstance(member, (staticmethod, classmethod)):
+            member = member.__func__
+        if isinstance(member, property):
+            found += [f for f in (member.fget, member.fset, member.fdel) if f is not None]
+        elif isinstance(member, types.FunctionType):
+            found.append(member)
+    return [f for f in found if isinstance(f, types.FunctionType)]
+
+
+# -- describing --------------------------------------------------------------------------------
+
+
+class Describer:
+    """Describes values by the rules of the module docstring; remembers code it has described.
+
+    One Describer serves one run (e.g. all the cache keys of one NestedCV fit): the code a
+    process has imported does not change during the run, so each class, function and module is
+    walked once.
+    """
+
+    def __init__(self):
+        self._code = {}  # id -> (object, identity); the object keeps the id from being reused
+        self._reach = {}  # module name -> sorted [[name, source hash], ...]
+
+    # values
+
+    def describe(self, value, _seen=frozenset(), _depth=0):
+        """A JSON-able description of ``value`` (see the module docstring)."""
+        if _depth > MAX_DEPTH:
+            raise UnhashableError(f"a value nested more than {MAX_DEPTH} levels deep")
+        depth = _depth + 1
+        if value is None or isinstance(value, (bool, str)):
+            return value
+        if isinstance(value, numbers.Integral) and not isinstance(value, np.ndarray):
+            return int(value)
+        if isinstance(value, numbers.Real) and not isinstance(value, np.ndarray):
+            value = float(value)
+            return value if math.isfinite(value) else {"float": repr(value)}
+        if isinstance(value, (list, tuple)) and not hasattr(value, "__fingerprint__"):
+            if _is_graph_list(value):
+                return {"data": fingerprint(value)}
+            return {type(value).__name__: [self.describe(v, _seen, depth) for v in value]}
+        if isinstance(value, dict):
+            items = [
+                [self.describe(k, _seen, depth), self.describe(v, _seen, depth)]
+                for k, v in value.items()
+            ]
+            items.sort(key=lambda item: canonical_json(item[0]))
+            return {"dict": items}
+        if isinstance(value, (set, frozenset)):
+            return {
+                "set": sorted((self.describe(v, _seen, depth) for v in value), key=canonical_json)
+            }
+        if isinstance(value, bytes):
+            return {"bytes": hashlib.sha256(value).hexdigest()}
+        if isinstance(
+            value,
+            (
+                type,
+                types.FunctionType,
+                types.MethodType,
+                functools.partial,
+                types.BuiltinFunctionType,
+                types.ModuleType,
+            ),
+        ):
+            return self.code_identity(value, _seen, depth)
+        if hasattr(value, "get_params") and not isinstance(value, type):
+            return {
+                "estimator": self.code_identity(type(value), _seen, depth),
+                "params": self.describe(value.get_params(deep=False), _seen, depth),
+            }
+        if _is_data(value):
+            return {"data": fingerprint(value)}
+        if isinstance(value, np.generic):
+            return self.describe(value.item(), _seen, depth)
+        if isinstance(value, np.random.RandomState):
+            return {"RandomState": fingerprint(list(value.get_state()))}
+        if isinstance(value, np.random.Generator):
+            return {"Generator": self.describe(value.bit_generator.state, _seen, depth)}
+        if hasattr(value, "__dict__") and id(value) not in _seen:
+            # e.g. a scikit-learn scorer or a splitter: its class and its state
+            seen = _seen | {id(value)}
+            return {
+                "object": self.code_identity(type(value), seen, depth),
+                "state": self.describe(vars(value), seen, depth),
+            }
+        raise UnhashableError(f"cannot describe a value of type {type(value).__qualname__}")
+
+    # code
+
+    def code_identity(self, obj, _seen=frozenset(), _depth=0):
+        """The identity of a class, function or module (see the module docstring)."""
+        if _depth > MAX_DEPTH:
+            raise UnhashableError(f"code nested more than {MAX_DEPTH} levels deep")
+        depth = _depth + 1
+        if isinstance(obj, functools.partial):
+            return {
+                "partial": self.code_identity(obj.func, _seen, depth),
+                "args": self.describe(obj.args, _seen, depth),
+                "keywords": self.describe(obj.keywords, _seen, depth),
+            }
+        if isinstance(obj, types.MethodType):
+            return {
+                "method": self.code_identity(obj.__func__, _seen, depth),
+                "self": self.describe(obj.__self__, _seen, depth),
+            }
+        remembered = self._code.get(id(obj))
+        if remembered is not None and remembered[0] is obj:
+            return remembered[1]
+        if isinstance(obj, types.ModuleType):
+            identity = self._module_identity(obj)
+        elif isinstance(obj, type):
+            identity = self._class_identity(obj, _seen, depth)
+        elif isinstance(obj, types.FunctionType):
+            if id(obj) in _seen:  # a recursive function: its code is being described already
+                return {"function": _qualified(obj), "recursive": True}
+            identity = self._function_identity(obj, _seen | {id(obj)}, depth)
+        elif isinstance(obj, types.BuiltinFunctionType):
+            module_name = getattr(obj, "__module__", None) or "builtins"
+            module = sys.modules.get(module_name)
+            identity = {
+                "builtin": f"{module_name}.{obj.__qualname__}",
+                "package": _package_identity(module) if module else f"{module_name}==unknown",
+            }
+        else:
+            raise UnhashableError(f"cannot identify the code of {obj!r}")
+        if isinstance(obj, (type, types.ModuleType)) or not _seen:
+            self._code[id(obj)] = (obj, identity)
+        return identity
+
+    def _module_identity(self, module):
+        if _module_kind(module) != "user":
+            return {"module": module.__name__, "package": _package_identity(module)}
+        return {
+            "module": module.__name__,
+            "source": _module_source(module),
+            "reaches": self._reaches([module]),
+        }
+
+    def _reaches(self, modules):
+        """``[[name, source hash], ...]`` of the user's modules reachable from ``modules``."""
+        reached = {}
+        frontier = [m for m in modules if _module_kind(m) == "user"]
+        while frontier:
+            module = frontier.pop()
+            if module.__name__ in reached:
+                continue
+            reached[module.__name__] = _module_source(module)
+            if len(reached) > MAX_MODULES:
+                raise UnhashableError(
+                    f"the code reaches more than {MAX_MODULES} modules of your own (from "
+                    f"{modules[0].__name__!r}); it cannot be described within the limit"
+                )
+            if reached[module.__name__] is None:
+                continue  # no file (a notebook, exec): its functions are described by code
+            frontier += [m for m in _neighbours(module) if m.__name__ not in reached]
+        return sorted([name, source] for name, source in reached.items())
+
+    def _class_identity(self, cls, _seen, depth):
+        name = _qualified(cls)
+        module = sys.modules.get(cls.__module__)
+        if module is None or _module_kind(module) != "user":
+            if module is None:
+                raise UnhashableError(f"cannot find the module of class {name}")
+            return {"class": name, "package": _package_identity(module)}
+        sources, packages, modules = [], set(), []
+        for base in cls.__mro__:
+            if base is object:
+                continue
+            base_module = sys.modules.get(base.__module__)
+            if base_module is None:
+                raise UnhashableError(f"cannot find the module of class {_qualified(base)}")
+            if _module_kind(base_module) != "user":
+                packages.add(_package_identity(base_module))
+                continue
+            source = _module_source(base_module)
+            if source is not None:
+                sources.append([_qualified(base), source])
+                modules.append(base_module)
+                continue
+            # no source file (a class made in a notebook or by exec): its methods' code
+            methods = [
+                [f.__qualname__, self._function_identity(f, _seen | {id(f)}, depth)]
+                for f in _methods(base)  # in the order of the class body
+            ]
+            if not methods:
+                raise UnhashableError(f"cannot find the code of class {name}")
+            sources.append([_qualified(base), methods])
+        return {
+            "class": name,
+            "sources": sources,
+            "packages": sorted(packages),
+            "reaches": self._reaches(modules) if modules else [],
+        }
+
+    def _function_identity(self, function, _seen, depth):
+        name = _qualified(function)
+        module = sys.modules.get(getattr(function, "__module__", None) or "")
+        if module is not None and _module_kind(module) != "user":
+            return {"function": name, "package": _package_identity(module)}
+        code = function.__code__
+        globals_read = {}
+        for global_name in sorted(_code_names(code)):
+            if global_name not in function.__globals__:
+                continue
+            value = function.__globals__[global_name]
+            try:
+                globals_read[global_name] = self.describe(value, _seen, depth)
+            except UnhashableError:
+                globals_read[global_name] = {"opaque": type(value).__qualname__}
+        closure = [
+            self.describe(cell.cell_contents, _seen, depth) for cell in function.__closure__ or ()
+        ]
+        imported = _modules_imported_by(code)
+        return {
+            "function": name,
+            "code": _code_digest(code),
+            "defaults": self.describe(function.__defaults__, _seen, depth),
+            "kwdefaults": self.describe(function.__kwdefaults__, _seen, depth),
+            "closure": closure,
+            "globals": globals_read,
+            "imports": self._reaches(imported) if imported else [],
+        }
+
+
+def _qualified(obj):
+    return f"{obj.__module__}.{obj.__qualname__}"
+
+
+def _code_digest(code):
+    """Bytecode, constants (nested code included), names and variable names of a code object."""
+    parts = [code.co_code.hex(), repr(code.co_names), repr(code.co_varnames)]
+    for const in code.co_consts:
+        parts.append(_code_digest(const) if isinstance(const, types.CodeType) else repr(const))
+    return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()
+
+
+def _is_data(value):
+    return (
+        isinstance(value, np.ndarray)
+        or (hasattr(value, "detach") and hasattr(value, "cpu"))
+        or hasattr(value, "__fingerprint__")
+        or hasattr(value, "tocsr")
+        or hasattr(value, "to_numpy")
+    )
+
+
+def _is_graph_list(value):
+    from ._graphs import is_graph_data
+
+    return bool(value) and is_graph_data(value)
+
+
+def describe(value):
+    """A JSON-able description of ``value`` that changes whenever its content or code does.
+
+    See the module docstring for the rules (data by content, dicts sorted by key, lists in
+    order, code by its identity).
+
+    Parameters
+    ----------
+    value : object
+
+    Returns
+    -------
+    description : JSON-able object
+
+    Raises
+    ------
+    UnhashableError
+        For a value whose content or code cannot be described stably.
+
+    Examples
+    --------
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from sklearn_fair.utils import describe
+    >>> describe({"b": 1, "a": [2, 1]}) == describe({"a": [2, 1], "b": 1})
+    True
+    >>> describe([1, 2]) == describe([2, 1])
+    False
+    >>> describe(LogisticRegression(C=2.0)) == describe(LogisticRegression(C=1.0))
+    False
+    """
+    return Describer().describe(value)
+
+
+def code_identity(obj):
+    """The identity of a class, function or module (see the module docstring).
+
+    Examples
+    --------
+    >>> from sklearn.tree import DecisionTreeClassifier
+    >>> from sklearn_fair.utils import code_identity
+    >>> code_identity(DecisionTreeClassifier)["package"].startswith("scikit-learn==")
+    True
+    """
+    return Describer().code_identity(obj)
+
+
+def canonical_json(description):
+    """The canonical JSON text of a description: sorted keys, no spaces, ASCII only."""
+    return json.dumps(description, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+
+
+def digest(description):
+    """``"sha256:"`` and the SHA-256 of the canonical JSON of ``description``.
+
+    Also the checksum of a JSON document written to disk: recompute it over the document
+    read back (without its checksum field) to tell a truncated or edited file.
+
+    Examples
+    --------
+    >>> from sklearn_fair.utils import digest
+    >>> digest({"a": 1, "b": [1, 2]}) == digest({"b": [1, 2], "a": 1})
+    True
+    >>> digest({"a": 1})[:7]
+    'sha256:'
+    """
+    return "sha256:" + hashlib.sha256(canonical_json(description).encode()).hexdigest()

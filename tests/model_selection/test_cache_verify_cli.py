@@ -1,0 +1,162 @@
+"""``sklearn-fair cache verify DIR --sample FRACTION``: audit what ``sklearn-fair run`` stored."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from sklearn_fair.cli import main
+from sklearn_fair.model_selection._nested._cache import _checksum
+
+EXPERIMENT = """\
+[experiment]
+name = "tiny"
+output_dir = "out"
+cache_dir = "cache"
+random_state = 0
+progress = false
+
+[data]
+dataset = "sklearn:iris"
+
+[protocol]
+outer_cv = 3
+inner_cv = 2
+n_refits = 1
+
+[models.tree]
+estimator = "sklearn.tree.DecisionTreeClassifier"
+params = { random_state = 0 }
+grid = { max_depth = [1, 2] }
+
+[models.knn]
+estimator = "sklearn.neighbors.KNeighborsClassifier"
+grid = { n_neighbors = [3, 9] }
+"""
+
+
+@pytest.fixture(scope="module")
+def written(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("experiment")
+    (folder / "tiny.toml").write_text(EXPERIMENT)
+    assert main(["run", str(folder / "tiny.toml")]) == 0
+    return folder
+
+
+@pytest.fixture
+def folder(written, tmp_path):
+    import shutil
+
+    copy = tmp_path / "copy"  # the cache and its experiment, moved elsewhere together
+    shutil.copytree(written, copy)
+    return copy
+
+
+def refit_entries(cache):
+    found = []
+    for path in sorted(Path(cache).glob("*/*/*.json")):
+        entry = json.loads(path.read_text())
+        if entry["key"]["phase"] == "refit":
+            found.append((path, entry))
+    return found
+
+
+def test_the_runner_records_the_experiment_that_wrote_the_cache(written):
+    import hashlib
+
+    record = json.loads((written / "cache" / "experiments.json").read_text())
+    text = (written / "tiny.toml").read_bytes()
+    assert record["experiments"] == [
+        {"path": "../tiny.toml", "sha256": hashlib.sha256(text).hexdigest()}
+    ]
+
+
+def test_a_clean_cache_verifies(folder, capsys):
+    assert main(["cache", "verify", str(folder / "cache"), "--sample", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "[tree]" in out and "[knn]" in out and " 0 differ" in out
+
+
+def test_a_plausible_forgery_is_found_with_exit_status_1(folder, capsys):
+    path, entry = refit_entries(folder / "cache")[0]
+    entry["payload"]["scores"]["score"] = 0.999
+    entry["checksum"] = _checksum(entry["payload"], entry["key"])
+    path.write_text(json.dumps(entry))
+    assert main(["cache", "verify", str(folder / "cache"), "--sample", "1.0"]) == 1
+    out = capsys.readouterr().out
+    assert f"DIFFERS {path}" in out and "0.999" in out
+    # one model's folder may be given too
+    model = path.parent.parent.name
+    assert main(["cache", "verify", str(folder / "cache" / model), "--sample", "1"]) == 1
+
+
+def test_an_edited_experiment_file_is_refused(folder, capsys):
+    text = (folder / "tiny.toml").read_text()
+    (folder / "tiny.toml").write_text(text.replace("max_depth = [1, 2]", "max_depth = [1, 3]"))
+    assert main(["cache", "verify", str(folder / "cache")]) == 2
+    assert "changed since it wrote" in capsys.readouterr().err
+
+
+def test_a_record_naming_a_file_outside_is_refused(folder, tmp_path, capsys):
+    outside = tmp_path / "elsewhere.toml"
+    outside.write_text(EXPERIMENT)
+    import hashlib
+
+    record = {
+        "format": "sklearn-fair-cache-experiments/1",
+        "experiments": [
+            {
+                "path": "../../elsewhere.toml",
+                "sha256": hashlib.sha256(outside.read_bytes()).hexdigest(),
+            }
+        ],
+    }
+    (folder / "cache" / "experiments.json").write_text(json.dumps(record))
+    assert main(["cache", "verify", str(folder / "cache")]) == 2
+    assert (
+        "outside" in capsys.readouterr().err and "--allow-outside-paths" in "--allow-outside-paths"
+    )
+
+
+@pytest.mark.parametrize(
+    "record",
+    [
+        "[]",
+        "{",
+        '{"format": "sklearn-fair-cache-experiments/1", "experiments": [{"path": 1}]}',
+        "[" * 10_000 + "]" * 10_000,
+    ],
+    ids=["list", "truncated", "bad record", "deep"],
+)
+def test_a_hostile_record_is_refused(folder, capsys, record):
+    (folder / "cache" / "experiments.json").write_text(record)
+    assert main(["cache", "verify", str(folder / "cache")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("sklearn-fair cache verify:") and "Traceback" not in err
+
+
+def test_a_record_naming_a_package_that_is_not_allowed_is_refused(folder, capsys):
+    import hashlib
+
+    text = EXPERIMENT.replace("sklearn.tree.DecisionTreeClassifier", "os.system")
+    (folder / "evil.toml").write_text(text)
+    record = {
+        "format": "sklearn-fair-cache-experiments/1",
+        "experiments": [
+            {"path": "../evil.toml", "sha256": hashlib.sha256(text.encode()).hexdigest()}
+        ],
+    }
+    (folder / "cache" / "experiments.json").write_text(json.dumps(record))
+    assert main(["cache", "verify", str(folder / "cache")]) == 2  # the loader refuses 'os'
+    assert "os" in capsys.readouterr().err
+
+
+def test_a_cache_without_a_record_points_to_the_python_function(tmp_path, capsys):
+    (tmp_path / "cache").mkdir()
+    assert main(["cache", "verify", str(tmp_path / "cache")]) == 2
+    assert "verify_cache" in capsys.readouterr().err
+
+
+def test_a_bad_sample_is_refused(folder, capsys):
+    assert main(["cache", "verify", str(folder / "cache"), "--sample", "0"]) == 2
+    assert "--sample" in capsys.readouterr().err
