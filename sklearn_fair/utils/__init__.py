@@ -7,7 +7,7 @@ private modules.
 from ._arrays import to_numpy
 from ._graphs import check_graph_sizes, is_graph_data, read_graph_labels
 from ._hashing import fingerprint, graph_fields, update_hasher
-from ._random import as_generator, check_random_state, draw_seeds
+from ._random import as_generator, check_random_state
 from ._source import source_fingerprint
 from ._validation import (
     RANDOM_STATE_CONSTRAINTS,
@@ -26,7 +26,6 @@ __all__ = [
     "check_graph_sizes",
     "check_parameter_constraints",
     "check_random_state",
-    "draw_seeds",
     "fingerprint",
     "graph_fields",
     "is_graph_data",

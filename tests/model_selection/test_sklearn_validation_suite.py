@@ -66,9 +66,7 @@ def _parametrized_over_them(test):
     return any(
         m.name == "parametrize"
         and "func" in str(m.args[0])
-        and any(
-            isinstance(v, tuple) and v and any(v[0] is f for f in _THEIRS) for v in m.args[1]
-        )
+        and any(isinstance(v, tuple) and v and any(v[0] is f for f in _THEIRS) for v in m.args[1])
         for m in marks
     )
 

@@ -32,8 +32,6 @@ from ._candidates import (
     configure,
     is_search,
     make_candidates,
-    random_state_params,
-    seed_values,
     unwrap_search,
 )
 from ._data import RunData
@@ -333,8 +331,7 @@ class Plan:
         params = self._selection_params.get(candidate_index)
         if params is None:
             candidate = self.candidates[candidate_index]
-            model = configure(self.estimator, candidate)
-            seeds = seed_values(model, self.seeds.draw("selection"), only_unset=True)
+            seeds = self.seeds.selection_values(configure(self.estimator, candidate))
             params = self._selection_params[candidate_index] = {**candidate, **seeds}
         return params
 
@@ -361,9 +358,7 @@ class Plan:
     def refit_task(self, fold, selected, index):
         best = selected["best_params"]
         seed = self.refit_seeds[index]
-        params = dict(best)
-        if seed is not None:
-            params.update(seed_values(configure(self.estimator, best), seed, only_unset=False))
+        params = {**best, **self.seeds.refit_values(configure(self.estimator, best), seed)}
         train, val = ("train", fold), None
         if self.early_stopping:
             train, val = ("holdout", fold, "train"), ("holdout", fold, "val")
@@ -383,8 +378,7 @@ class Plan:
         best = selected["best_params"]
         params = dict(best)
         if not deterministic:
-            model = configure(self.estimator, best)
-            params.update(seed_values(model, self.seeds.draw("selection"), only_unset=True))
+            params.update(self.seeds.selection_values(configure(self.estimator, best)))
         train, val = ("all",), None
         if self.early_stopping:
             train, val = ("holdout", None, "train"), ("holdout", None, "val")
@@ -419,14 +413,7 @@ def _search_for_folds(search, inner_cv, seeds):
     search = clone(search)
     if inner_cv is not None:
         search.set_params(cv=inner_cv)
-    selection_seed = seeds.draw("selection")
-    base = configure(search.estimator, {})
-    search.set_params(
-        estimator=base.set_params(**seed_values(base, selection_seed, only_unset=True))
-    )
-    if "random_state" in search.get_params(deep=False) and search.random_state is None:
-        search.set_params(random_state=selection_seed)
-    return search
+    return seeds.seed_search(search)
 
 
 def _where(fold):
@@ -591,10 +578,10 @@ def make_plan(nested, X, y, groups, params, *, final, return_estimator, owner):
     search = space.search
     if search is not None:
         search = _search_for_folds(search, space.inner_cv, seeds)
-        seedable = bool(random_state_params(search.estimator))
+        models = [search.estimator]
     else:
-        seedable = any(random_state_params(configure(space.estimator, c)) for c in candidates)
-    refit_seeds = seeds.refit_seeds(nested.n_refits) if seedable else [None]
+        models = [configure(space.estimator, c) for c in candidates]
+    refit_seeds, probe = seeds.refit_plan(models, nested.n_refits)
     rows = _rows(n_samples, outer_splits, inner_splits, holdouts)
 
     return Plan(
@@ -613,7 +600,7 @@ def make_plan(nested, X, y, groups, params, *, final, return_estimator, owner):
         holdouts=holdouts,
         seeds=seeds,
         refit_seeds=refit_seeds,
-        probe=seedable and len(refit_seeds) > 1,
+        probe=probe,
         early_stopping=early_stopping,
         error_score=nested.error_score,
         n_jobs=nested.n_jobs,

@@ -21,7 +21,7 @@ __all__ = ["assemble", "cv_results"]
 def _refit_note(schedule, fold):
     plan = schedule.plan
     if plan.refit_seeds == [None]:
-        return "no parameter takes a seed: trained once"
+        return "no random_state left unset (the ones set are kept): trained once"
     if schedule.deterministic:
         if fold == 0:
             return (

@@ -26,6 +26,7 @@ from collections import defaultdict, deque
 
 import numpy as np
 
+from ._seeds import same_output as _same_output
 from ._tasks import FINAL, REFIT, SEARCH, SELECTION
 
 __all__ = ["NestedSchedule"]
@@ -202,8 +203,3 @@ class NestedSchedule:
     def refits_of(self, fold):
         """The keys of the refits that ran for ``fold``, in seed order."""
         return [self.plan.refit_key(fold, i) for i in sorted(self._refits_released[fold])]
-
-
-def _same_output(first, second):
-    """Identical scores, and identical predictions where the estimator has them."""
-    return first["scores"] == second["scores"] and first["predictions"] == second["predictions"]
