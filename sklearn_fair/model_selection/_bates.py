@@ -252,12 +252,13 @@ def _repetition_tasks(n_folds, repetition, params):
 
 def _moments(results, rows):
     """key -> (number of rows, mean loss, sum of squared deviations from the mean)."""
-    failed = [r for r in results.values() if r["error"]]
+    failed = [r for r in results.values() if r["error"] or r.get("score_errors")]
     if failed:
+        first = failed[0]["error"] or next(iter(failed[0]["score_errors"].values()))
         raise RuntimeError(
             f"{len(failed)} of the {len(results)} fits of nested_cv_interval failed; an "
             "interval from the others would be wrong. The first, the "
-            f"{failed[0]['key'].describe()}, failed with:\n{failed[0]['error']}"
+            f"{failed[0]['key'].describe()}, failed with:\n{first}"
         )
     moments = {}
     for key, result in results.items():

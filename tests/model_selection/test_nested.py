@@ -285,11 +285,18 @@ def test_every_nested_random_state_receives_the_seed():
 
     bagging = BaggingClassifier(estimator=DecisionTreeClassifier(), n_estimators=2)
     results = nested_cross_validate(
-        bagging, X, y, outer_cv=2, inner_cv=2, n_refits=2, return_estimator=True, random_state=0
+        bagging,
+        X,
+        y,
+        outer_cv=2,
+        inner_cv=2,
+        n_refits=2,
+        return_estimator=True,
+        random_state=0,
+        return_nested_info=True,
     )
-    first_seed = results["refit_seeds"][0]
-    for model in results["estimator"]:
-        params = model.get_params()
+    for models, seeds in zip(results["estimator"], results["refit_seeds"]):
+        first_seed, params = seeds[0], models[0].get_params()
         assert params["random_state"] == first_seed
         assert params["estimator__random_state"] == first_seed
 

@@ -7,7 +7,7 @@ import pytest
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.datasets import make_classification
 from sklearn.exceptions import FitFailedWarning
-from sklearn.model_selection import StratifiedKFold
+from sklearn.model_selection import KFold, StratifiedKFold
 
 from sklearn_fair import NestedCV, nested_cross_validate
 from sklearn_fair.exceptions import InvalidSplitError
@@ -74,9 +74,9 @@ def _nested(**params):
             {"param_distributions": {"C": [1.0, 2.0]}, "n_iter": 0}, "'n_iter'", id="n_iter=0"
         ),
         pytest.param(
-            {"scoring": ["accuracy", "balanced_accuracy"]},
+            {"scoring": ["accuracy", "balanced_accuracy"], "refit": False},
             r"must name the metric.*\['accuracy', 'balanced_accuracy'\]",
-            id="multimetric-refit-true",
+            id="multimetric-refit-false",
         ),
         pytest.param(
             {"scoring": {"a": "accuracy", "b": "recall"}, "refit": "c"},
@@ -186,12 +186,40 @@ def test_numeric_error_score_is_recorded():
     assert nested.best_params_per_fold_ == [{"C": 1.0}] * 3
 
 
-def test_fold_where_every_candidate_fails_raises_with_the_error():
-    with pytest.raises(ValueError, match=r"(?s)All 2 candidates failed.*C must be >= 0") as info:
+def test_run_where_every_candidate_fails_raises_with_the_error():
+    # every outer fold fails: scikit-learn's "All the n fits failed", carrying the error
+    with pytest.raises(ValueError, match=r"(?s)All the 3 fits failed.*C must be >= 0") as info:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", FitFailedWarning)
+            _nested(param_grid={"C": [-1.0, -2.0]}, refit=False).fit(X, y)
+    assert "outer fold 0" in str(info.value)
+    # the final selection on all the data cannot be skipped: it raises too
+    with pytest.raises(ValueError, match=r"(?s)candidate\(s\) failed in the selection on all"):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", FitFailedWarning)
             _nested(param_grid={"C": [-1.0, -2.0]}).fit(X, y)
-    assert "outer fold 0" in str(info.value)
+
+
+def test_fold_where_every_candidate_fails_is_scored_error_score_with_a_warning():
+    # issue 23.3: as cross_validate(GridSearchCV(...)): the fold gets error_score, and warns
+    marked = X.copy()
+    marked[0, 0] = 1e6  # row 0 makes every fit that trains on it fail
+
+    class FailsOnRowZero(CountingClassifier):
+        def fit(self, X, y):
+            if np.max(X[:, 0]) > 1e5:
+                raise ValueError("trained on row 0")
+            return super().fit(X, y)
+
+    nested = NestedCV(
+        FailsOnRowZero(), {"C": [1.0, 2.0]}, outer_cv=KFold(3), inner_cv=KFold(2), refit=False
+    )
+    # folds 1 and 2 train on row 0: every candidate has a failed inner fit, none is selected
+    with pytest.warns(FitFailedWarning, match=r"(?s)2 fits failed out of a total of 3"):
+        nested.fit(marked, y)
+    assert np.isfinite(nested.outer_scores_[0]) and np.isnan(nested.outer_scores_[1:]).all()
+    assert nested.best_params_per_fold_[1:] == [None, None]
+    assert "no refit" in nested.outer_results_[1]["refits"]
 
 
 def test_error_score_raise_reraises_the_original_exception():

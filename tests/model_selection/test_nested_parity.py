@@ -45,7 +45,7 @@ def test_outer_cv_stays_an_alias_of_cv():
         ),
         (
             lambda: nested_cross_val_score(KNeighborsClassifier(), X, y, n_refits=0),
-            "nested_cross_validate",
+            "nested_cross_val_score",  # issue 23.6: the function called, not the one inside
         ),
         (
             lambda: nested_cross_validate(KNeighborsClassifier(), X, y, scoring={"a": 5}),

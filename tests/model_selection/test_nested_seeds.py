@@ -141,6 +141,7 @@ def test_every_kind_of_random_state_is_accepted_and_reproducible(random_state):
             cv=3,
             n_refits=2,
             random_state=state,
+            return_nested_info=True,
         )
 
     first, second = run(copy.deepcopy(random_state)), run(copy.deepcopy(random_state))

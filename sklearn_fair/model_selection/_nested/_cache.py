@@ -113,6 +113,8 @@ class TaskCache:
                 "error": None,
                 "cached": True,
             }
+            if "train_scores" in payload:  # return_train_score
+                result["train_scores"] = {m: float(v) for m, v in payload["train_scores"].items()}
         except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
             return None
         self.hits += 1
@@ -143,12 +145,16 @@ def _process_exists(pid):
 
 def write_entry(directory, name, description, result):
     """Atomically store a successful task result (in the worker); returns an error text or None."""
+    if result.get("score_errors"):
+        return None  # a scorer failed: retried next time, as a failed fit is
     payload = {
         "scores": result["scores"],
         "fit_time": result["fit_time"],
         "score_time": result["score_time"],
         "predictions": result.get("predictions"),
     }
+    if "train_scores" in result:
+        payload["train_scores"] = result["train_scores"]
     entry = {
         "format": FORMAT,
         "key": description,

@@ -14,10 +14,11 @@ from sklearn.utils.validation import check_is_fitted
 
 from ...exceptions import CacheWarning
 from ...utils import RANDOM_STATE_CONSTRAINTS, EstimatorInstance, IntervalNotBool
+from ...utils._stacklevel import external_stacklevel
 from ._cache import TaskCache
 from ._planning import make_plan, metadata_router, resolve_scorers
-from ._results import assemble, cv_results
-from ._running import run_plan, warn_failures
+from ._results import assemble, cv_results, warn_or_raise_about_failures
+from ._running import run_plan
 from ._selection import warn_edge_of_grid
 
 __all__ = ["NestedCV"]
@@ -128,9 +129,13 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         (:attr:`best_estimator_`), so ``predict`` and friends work.
     n_refits : int, default=3
         How many times the selected configuration is retrained (with different seeds) on
-        each outer training fold. Every parameter named ``random_state``, nested ones
-        included, gets the seed. Seeds are spent only where they change something: an
-        estimator with no ``random_state`` anywhere is trained once, and when two refits
+        each outer training fold. Every ``random_state`` parameter left at ``None``, nested
+        ones included, gets the seed; one the user set (``SGDClassifier(random_state=0)``, a
+        seeded sampler or step) is kept as given in every fit, so with ``n_refits=1`` the
+        results equal ``cross_validate(GridSearchCV(...))`` fold by fold. To vary the refits
+        of such a step, leave its ``random_state`` at ``None``. Seeds are spent only where
+        they change something: an estimator with no ``random_state`` left unset is trained
+        once, and when two refits
         with different seeds give identical predictions on the first outer fold (a
         ``random_state`` that does nothing, as in ``SVC()`` or ``Ridge()``), every fold is
         trained once; ``outer_results_[i]["refits"]`` says which rule applied.
@@ -145,9 +150,12 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         kept there). Each seed is derived from it by what it is for, so the results are the
         same whatever ``n_jobs`` and the backend. Pass an int for reproducible results.
     error_score : 'raise' or float, default=np.nan
-        Score given to a fit that fails; ``'raise'`` re-raises the error. Failed fits are
-        summarised in one FitFailedWarning and listed in :attr:`failed_tasks_`. An outer fold
-        in which every candidate fails raises a ValueError carrying the first error.
+        Score given to a fit (or a scorer) that fails; ``'raise'`` re-raises the error. Failed
+        fits are summarised in one FitFailedWarning and listed in :attr:`failed_tasks_`. An
+        outer fold in which no candidate can be selected (every fit failed, or no mean
+        validation score is finite) gets no refit and the test score ``error_score``, as in
+        ``cross_validate(GridSearchCV(...))``; when every outer fold fails, or the selection on
+        all the data does, a ValueError carries the first error.
     verbose : int, default=0
         ``1`` reports progress with an ETA: a bar on a terminal, a plain line at every tenth
         of the run elsewhere (a log file).
@@ -335,7 +343,19 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         self._store(plan, schedule, results)
         return self
 
-    def _run_protocol(self, X, y, groups, params, *, final, return_estimator, owner=None):
+    def _run_protocol(
+        self,
+        X,
+        y,
+        groups,
+        params,
+        *,
+        final,
+        return_estimator,
+        owner=None,
+        train_score=False,
+        check_plan=None,
+    ):
         """Plan, run and assemble the protocol; shared with the functional forms."""
         owner = owner or type(self).__name__
         plan = make_plan(
@@ -347,7 +367,10 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
             final=final,
             return_estimator=return_estimator,
             owner=owner,
+            train_score=train_score,
         )
+        if check_plan is not None:
+            check_plan(plan)
         if self.cache_dir is not None:
             plan.cache = TaskCache(self.cache_dir, owner)
             if not plan.seeds.seeded:
@@ -356,14 +379,15 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
                     "estimators' random_state) differ on every run and cache entries of earlier "
                     "runs cannot be reused. Pass an int random_state to resume runs.",
                     CacheWarning,
-                    stacklevel=4,
+                    stacklevel=external_stacklevel(),
                 )
         schedule = run_plan(plan)
         results = assemble(schedule)
-        warn_failures(owner, plan.error_score, list(schedule.results.values()))
-        warn_edge_of_grid(
-            plan.param_grid, [f["best_params"] for f in results["outer_results"]], owner
+        warn_or_raise_about_failures(
+            owner, plan.error_score, results["outer_results"], list(schedule.results.values())
         )
+        selected = [f["best_params"] for f in results["outer_results"]]
+        warn_edge_of_grid(plan.param_grid, [p for p in selected if p is not None], owner)
         results["cache_info"] = None
         if plan.cache is not None:
             results["cache_info"] = {"hits": plan.cache.hits, "computed": schedule.computed}

@@ -100,10 +100,14 @@ def resolve_scorers(estimator, scoring, owner):
 
 
 def refit_metric_name(scorers, multimetric, refit, owner):
+    """The metric that selects. With several metrics and ``refit=True`` (no name), the first
+    one in the order of ``scoring`` (the documented rule: ``cross_validate`` has no ``refit``)."""
     if not multimetric:
         return "score"
     if isinstance(refit, str) and refit in scorers:
         return refit
+    if refit is True:
+        return next(iter(scorers))
     raise ValueError(
         f"With several metrics in 'scoring', the 'refit' parameter of {owner} must name the "
         f"metric that selects the hyper-parameters, one of {sorted(scorers)}. Got {refit!r}."
@@ -195,16 +199,21 @@ def _check_target_kind(estimator, y):
 
 
 def _prepare_data(X, y, groups):
-    """Labels of graph data, consistent lengths, and X made indexable: once, here."""
+    """Labels of graph data, consistent lengths, and X made indexable: once, here.
+
+    Returns ``(X, y, groups, y_given)``: ``y`` as an array (for the splits and the checks),
+    ``y_given`` in the user's container (a list, a pandas Series), which is what every fit and
+    scorer receives, indexed by rows, as in ``cross_validate``.
+    """
     if is_graph_data(X):
         check_graph_sizes(X)
         if y is None:
             y = read_graph_labels(X)
     check_consistent_length(X, y, groups)
     # as GridSearchCV does: sparse matrices to CSR, array-likes without __getitem__ to arrays
-    X, y, groups = indexable(X, y, groups)
-    check_labels(y)
-    return X, None if y is None else np.asarray(y), groups
+    X, y_given, groups = indexable(X, y, groups)
+    check_labels(y_given)
+    return X, None if y_given is None else np.asarray(y_given), groups, y_given
 
 
 # -- early stopping ----------------------------------------------------------------------------
@@ -277,6 +286,7 @@ class Plan:
     refit_seeds: list  # [None] when no parameter takes a seed
     probe: bool  # whether two refits decide if a seed changes anything
     early_stopping: bool
+    refit: object
     error_score: object
     n_jobs: object
     verbose: int
@@ -285,6 +295,9 @@ class Plan:
     return_estimator: bool
     data: RunData
     cache: object = None
+    train_score: bool = False  # refits also scored on their outer training fold
+    groups: object = None  # the group labels, for error messages
+    classifier: bool = False
     _selection_params: dict = field(default_factory=dict)
 
     # -- shape of the run --------------------------------------------------------------------
@@ -371,6 +384,7 @@ class Plan:
             error_score=self.error_score,
             return_estimator=self.return_estimator,
             fingerprint_predictions=self.probe,
+            score_train=("train", fold) if self.train_score else None,
         )
 
     def final_task(self, selected, deterministic):
@@ -393,6 +407,28 @@ class Plan:
 
     def select(self, fold, results):
         return select_fold(self, fold, results)
+
+    def metric_keys(self, results):
+        """The metrics the scores of ``results`` have: the keys of :attr:`scorers`, or those of
+        the dict that a callable ``scoring`` returns (as in ``cross_validate``)."""
+        for result in results:
+            if not result["error"] and result["scores"]:
+                return list(result["scores"])
+        return list(self.scorers)
+
+    def selecting_metric(self, keys):
+        """The metric that selects among ``keys`` (see :meth:`metric_keys`): the first key of a
+        dict-returning callable, unless ``refit`` names one."""
+        if self.refit_metric in keys:
+            return self.refit_metric
+        if isinstance(self.refit, str):
+            if self.refit in keys:
+                return self.refit
+            raise ValueError(
+                f"The 'refit' parameter of {self.owner} must name one of the metrics that "
+                f"'scoring' returns, {keys}. Got {self.refit!r} instead."
+            )
+        return keys[0]
 
     def metric_names(self):
         """Metric key -> :class:`~sklearn_fair.metrics.MetricName`, as printed in reports."""
@@ -439,11 +475,21 @@ class _SearchSpace:
         return self.search.estimator if self.search is not None else self.estimator
 
 
-def _search_space(nested):
+def _search_space(nested, owner):
     space = _SearchSpace(
         nested.estimator, None, nested.param_grid, nested.param_distributions, nested.n_iter,
         nested.inner_cv, nested.scoring, nested.refit, None,
     )  # fmt: skip
+    if is_search(space.estimator) and (
+        space.param_grid is not None or space.param_distributions is not None
+    ):
+        given = "param_grid" if space.param_grid is not None else "param_distributions"
+        raise ValueError(
+            f"{owner} got a search ({type(space.estimator).__name__}) as "
+            f"'estimator' and a '{given}': pass one or the other. Either the search, whose own "
+            f"space and cv become the inner selection, or its estimator "
+            f"({type(space.estimator.estimator).__name__}) with '{given}'."
+        )
     if space.param_grid is not None or space.param_distributions is not None:
         return space
     if not is_search(space.estimator):
@@ -524,11 +570,11 @@ def _rows(n_samples, outer_splits, inner_splits, holdouts):
     return rows
 
 
-def make_plan(nested, X, y, groups, params, *, final, return_estimator, owner):
+def make_plan(nested, X, y, groups, params, *, final, return_estimator, owner, train_score=False):
     """Check ``nested``'s parameters and the data, materialise every split, return a Plan."""
-    X, y, groups = _prepare_data(X, y, groups)
+    X, y, groups, y_given = _prepare_data(X, y, groups)
     n_samples = _num_samples(X)
-    space = _search_space(nested)
+    space = _search_space(nested, owner)
     base_estimator = space.base_estimator
     _check_target_kind(base_estimator, y)
 
@@ -602,11 +648,15 @@ def make_plan(nested, X, y, groups, params, *, final, return_estimator, owner):
         refit_seeds=refit_seeds,
         probe=probe,
         early_stopping=early_stopping,
+        refit=space.refit,
         error_score=nested.error_score,
         n_jobs=nested.n_jobs,
         verbose=nested.verbose,
         fit_timeout=nested.fit_timeout,
         final=final,
         return_estimator=return_estimator,
-        data=RunData(X, y, fit_params, score_params, rows),
+        data=RunData(X, y_given, fit_params, score_params, rows),
+        train_score=train_score,
+        groups=groups,
+        classifier=is_classifier(base_estimator),
     )

@@ -168,6 +168,14 @@ class NestedSchedule:
             self._waiting_final = True
             self._release_final()
             return
+        if self.selections[fold].get("failed"):  # no candidate selected: no refit (h5)
+            if fold == PROBE_FOLD and plan.probe and self.deterministic is None:
+                self.deterministic = False  # no probe possible: every fold gets every refit
+                for other in [f for f in self.selections if f is not None and f != fold]:
+                    if not self.selections[other].get("failed"):
+                        self._release_refits(other, range(len(plan.refit_seeds)))
+                self._release_final()
+            return
         wanted = range(len(plan.refit_seeds))
         if plan.probe and self.deterministic is None:
             wanted = range(2 if fold == PROBE_FOLD else 1)
