@@ -17,7 +17,6 @@ from ..utils._random import SEED_BOUND
 __all__ = ["HoldoutSplit"]
 
 
-
 class HoldoutSplit(BaseShuffleSplit):
     """One hold-out split: a training set and a validation (or test) set.
 

@@ -74,9 +74,9 @@ def _nested(**params):
             {"param_distributions": {"C": [1.0, 2.0]}, "n_iter": 0}, "'n_iter'", id="n_iter=0"
         ),
         pytest.param(
-            {"scoring": ["accuracy", "balanced_accuracy"], "refit": False},
+            {"scoring": ["accuracy", "balanced_accuracy"]},
             r"must name the metric.*\['accuracy', 'balanced_accuracy'\]",
-            id="multimetric-refit-false",
+            id="multimetric-refit-true",
         ),
         pytest.param(
             {"scoring": {"a": "accuracy", "b": "recall"}, "refit": "c"},
@@ -110,25 +110,36 @@ def test_invalid_outer_split_is_an_invalid_split_error():
 
 
 @pytest.mark.parametrize("label", [2, "rare"])
-def test_class_too_small_for_the_outer_stratified_split(label):
+def test_class_too_small_for_the_outer_stratified_split_warns_as_sklearn(label):
+    # issue 23.3: StratifiedKFold warns when some class has fewer members than folds, and
+    # cross_validate goes on; so does NestedCV (the warning is scikit-learn's own)
     labels = np.array(["a"] * 29 + ["b"] * 29 + ["rare"] * 2, dtype=object)
     if label == 2:
         labels = np.array([0] * 29 + [1] * 29 + [2] * 2)
-    with pytest.raises(ValueError, match=rf"outer_cv.*class {label!r} has only 2 member"):
+    with pytest.warns(UserWarning, match="least populated class in y has only 2 members"):
+        nested = _nested(outer_cv=3, inner_cv=KFold(2), refit=False).fit(X, labels)
+    assert nested.outer_scores_.shape == (3,) and CountingClassifier.n_fits > 0
+
+
+def test_every_class_too_small_for_the_outer_stratified_split_is_refused():
+    # where scikit-learn's splitter raises, NestedCV says which class, before any fit
+    labels = np.repeat(np.arange(30), 2)
+    with pytest.raises(ValueError, match=r"outer_cv.*class 0 has only 2 member"):
         _nested(outer_cv=3).fit(X, labels)
     assert CountingClassifier.n_fits == 0
 
 
-@pytest.mark.parametrize(
-    "inner_cv, needed", [(3, 3), (StratifiedKFold(4), 4), (None, 2)], ids=["int", "skf", "default"]
-)
-def test_class_too_small_for_the_inner_stratified_split(inner_cv, needed):
+@pytest.mark.parametrize("inner_cv", [3, StratifiedKFold(4)], ids=["int", "skf"])
+def test_class_too_small_for_the_inner_k_fold_warns_as_sklearn(inner_cv):
     # 3 members: every 3-fold outer training fold keeps 2 of them
     labels = np.array([0] * 29 + [1] * 28 + [2] * 3)
-    nested = _nested(outer_cv=3, inner_cv=inner_cv)
-    if needed <= 2:
-        labels = np.array([0] * 29 + [1] * 29 + [2] * 2)  # outer folds keep 1 of 2
-        nested.set_params(outer_cv=StratifiedKFold(2))
+    with pytest.warns(UserWarning, match="least populated class in y has only 2 members"):
+        _nested(outer_cv=3, inner_cv=inner_cv, refit=False).fit(X, labels)
+
+
+def test_class_too_small_for_the_default_inner_hold_out_is_refused():
+    labels = np.array([0] * 29 + [1] * 29 + [2] * 2)  # outer folds keep 1 of 2
+    nested = _nested(outer_cv=StratifiedKFold(2), inner_cv=None)
     with pytest.raises(ValueError, match=r"outer training fold \d+: class 2 has only \d member"):
         nested.fit(X, labels)
     assert CountingClassifier.n_fits == 0

@@ -85,7 +85,13 @@ def _redirected(test):
 
 
 # The deliberate differences, each with its reason.
-XFAIL = {}
+XFAIL = {
+    "test_cross_val_score_score_func": (
+        "The test counts the scorer's calls: one per outer fold. Nested cross-validation also "
+        "scores the inner validation splits with the same scorer (that is how a candidate is "
+        "selected), so it is called more often; the scores themselves are equal."
+    ),
+}
 
 for _name, _test in sorted(vars(sk).items()):
     if not _name.startswith("test_") or not callable(_test):

@@ -355,6 +355,7 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         owner=None,
         train_score=False,
         check_plan=None,
+        first_metric_selects=False,
     ):
         """Plan, run and assemble the protocol; shared with the functional forms."""
         owner = owner or type(self).__name__
@@ -368,6 +369,7 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
             return_estimator=return_estimator,
             owner=owner,
             train_score=train_score,
+            first_metric_selects=first_metric_selects,
         )
         if check_plan is not None:
             check_plan(plan)

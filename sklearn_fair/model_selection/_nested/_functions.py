@@ -74,7 +74,7 @@ def _run(owner, estimator, X, y, *, groups, cv, outer_cv, params, protocol, **ru
     protocol["random_state"] = function_random_state(protocol.get("random_state"))
     nested = NestedCV(estimator, outer_cv=_outer_cv(cv, outer_cv, owner), **protocol)
     plan, _, results = nested._run_protocol(
-        X, y, groups, params or {}, final=False, owner=owner, **run
+        X, y, groups, params or {}, final=False, owner=owner, first_metric_selects=True, **run
     )
     return plan, results
 

@@ -80,33 +80,43 @@ def resolve_scorers(estimator, scoring, owner):
         return {"score": check_scoring(estimator)}, False
     if isinstance(scoring, str) or callable(scoring):
         return {"score": one("score", scoring)}, False
+    prefix = f"The 'scoring' parameter of {owner} is invalid: "
     if isinstance(scoring, dict):
+        # scikit-learn's messages (_check_multimetric_scoring), after our prefix
         if not scoring:
-            raise ValueError(f"The 'scoring' parameter of {owner} is an empty dict.")
+            raise ValueError(f"{prefix}An empty dict was passed. {scoring!r}")
         bad = [name for name in scoring if not isinstance(name, str)]
         if bad:
             raise ValueError(
-                f"The 'scoring' parameter of {owner} must have str keys (metric names). "
-                f"Got {bad[0]!r} instead."
+                f"{prefix}Non-string types were found in the keys of the given dict (they "
+                f"name the metrics). scoring={scoring!r}"
             )
         return {name: one(name, s) for name, s in scoring.items()}, True
     names = list(scoring)
-    if not names or not all(isinstance(n, str) for n in names) or len(set(names)) != len(names):
-        raise ValueError(
-            f"The 'scoring' parameter of {owner}, when a list, must hold distinct metric "
-            f"names. Got {scoring!r} instead."
-        )
+    message = f"{prefix}The list/tuple elements must be unique strings of predefined scorers."
+    if not names:
+        raise ValueError(f"{message} Empty list was given. {scoring!r}")
+    if not all(isinstance(n, str) for n in names):
+        if any(callable(n) for n in names):
+            raise ValueError(
+                f"{message} One or more of the elements were callables. Use a dict of score "
+                f"name mapped to the scorer callable. Got {scoring!r}"
+            )
+        raise ValueError(f"{message} Non-string types were found in the given list. {scoring!r}")
+    if len(set(names)) != len(names):
+        raise ValueError(f"{message} Duplicate elements were found in the given list. {scoring!r}")
     return {name: one(name, name) for name in names}, True
 
 
-def refit_metric_name(scorers, multimetric, refit, owner):
-    """The metric that selects. With several metrics and ``refit=True`` (no name), the first
-    one in the order of ``scoring`` (the documented rule: ``cross_validate`` has no ``refit``)."""
+def refit_metric_name(scorers, multimetric, refit, owner, first_selects=False):
+    """The metric that selects. With several metrics and ``refit=True`` (no name), the functional
+    forms take the first one in the order of ``scoring`` (the documented rule: ``cross_validate``
+    has no ``refit``); NestedCV asks for a name, as GridSearchCV does."""
     if not multimetric:
         return "score"
     if isinstance(refit, str) and refit in scorers:
         return refit
-    if refit is True:
+    if refit is True and first_selects:
         return next(iter(scorers))
     raise ValueError(
         f"With several metrics in 'scoring', the 'refit' parameter of {owner} must name the "
@@ -570,7 +580,19 @@ def _rows(n_samples, outer_splits, inner_splits, holdouts):
     return rows
 
 
-def make_plan(nested, X, y, groups, params, *, final, return_estimator, owner, train_score=False):
+def make_plan(
+    nested,
+    X,
+    y,
+    groups,
+    params,
+    *,
+    final,
+    return_estimator,
+    owner,
+    train_score=False,
+    first_metric_selects=False,
+):
     """Check ``nested``'s parameters and the data, materialise every split, return a Plan."""
     X, y, groups, y_given = _prepare_data(X, y, groups)
     n_samples = _num_samples(X)
@@ -589,7 +611,9 @@ def make_plan(nested, X, y, groups, params, *, final, return_estimator, owner, t
         )
         check_candidate_names(space.estimator, candidates, owner)
     scorers, multimetric = resolve_scorers(base_estimator, space.scoring, owner)
-    refit_metric = refit_metric_name(scorers, multimetric, space.refit, owner)
+    refit_metric = refit_metric_name(
+        scorers, multimetric, space.refit, owner, first_selects=first_metric_selects
+    )
 
     outer = check_cv(nested.outer_cv, y, classifier=is_classifier(base_estimator))
     inner = space.inner_cv

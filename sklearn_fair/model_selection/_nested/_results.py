@@ -82,6 +82,7 @@ def assemble(schedule):
             "refit_fit_time": float(sum(r["fit_time"] for r in refits)),
             "refit_score_time": float(sum(r["score_time"] for r in refits)),
             "selection_failed": selected.get("failed"),
+            "refits_failed": sum(1 for r in refits if r["error"]),
         }
         if plan.train_score:
             fold_result["train_scores_per_metric"] = _fold_scores(
@@ -199,10 +200,7 @@ def warn_or_raise_about_failures(owner, error_score, outer_results, results):
     from sklearn.exceptions import FitFailedWarning
 
     errors = [r["error"] for r in results if r["error"]]
-    failed_folds = [
-        f for f in outer_results if f["selection_failed"] or not np.isfinite(f["test_score"])
-    ]
-    failed_folds = [f for f in failed_folds if f["selection_failed"] or errors]
+    failed_folds = [f for f in outer_results if f["selection_failed"] or f["refits_failed"]]
     details = [f["selection_failed"] for f in failed_folds if f["selection_failed"]]
     summary = "\n".join(
         f"--- {count} fit(s) failed with:\n{error}"

@@ -30,13 +30,13 @@ def score_model(scorers, model, X, y, score_params, error_score):
     for name, scorer in scorers.items():
         try:
             value = scorer(model, X, y, **score_params.get(name, {}))
-            values = value if isinstance(value, dict) else {name: value}
-            values = {key: _number(v, key) for key, v in values.items()}
         except Exception:
             if raise_errors:
                 raise
             errors[name] = traceback.format_exc()
             scores[name] = float(error_score)
             continue
-        scores.update(values)
+        # a scorer that returns something else than a number is a bug, raised as in sklearn
+        values = value if isinstance(value, dict) else {name: value}
+        scores.update({key: _number(v, key) for key, v in values.items()})
     return scores, errors

@@ -72,7 +72,7 @@ def select_fold(plan, fold, results):
             f"All the {len(errors)} fits of the {n_candidates} candidate(s) failed in "
             f"{_where(fold)}. The first error was:\n{errors[0]}"
         )
-    elif not finite.any():
+    elif not finite.any() and n_candidates > 1:
         selection["failed"] = (
             f"Every candidate's mean validation {metric} is NaN or infinite in {_where(fold)}, so "
             f"no hyper-parameters can be selected ({len(errors)} of the {n_candidates * n_inner} "
@@ -83,7 +83,8 @@ def select_fold(plan, fold, results):
         if fold is None:
             raise ValueError(selection["failed"])
         return selection
-    best = int(np.flatnonzero(finite)[np.argmax(selecting[finite])])
+    # a single candidate is taken whatever its validation score: there is nothing to choose
+    best = int(np.flatnonzero(finite)[np.argmax(selecting[finite])]) if finite.any() else 0
     selection.update(
         best_index=best,
         best_params=dict(plan.candidates[best]),
