@@ -9,7 +9,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, MetaEstimatorMixin, _fit_context
 from sklearn.utils import get_tags
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.metaestimators import available_if
+from sklearn.utils._available_if import _AvailableIfDescriptor
 from sklearn.utils.validation import check_is_fitted
 
 from ...exceptions import CacheWarning
@@ -42,6 +42,22 @@ PROTOCOL_CONSTRAINTS = {
     "early_stopping_split": [StrOptions({"auto", "protocol", "estimator"})],
     "fit_timeout": [Interval(numbers.Real, 0, None, closed="neither"), None],
 }
+
+
+class _SaysWhy(_AvailableIfDescriptor):
+    """scikit-learn's ``available_if``, except that the check's own AttributeError (saying
+    why, e.g. ``refit=False``) reaches the user instead of a bare "has no attribute"."""
+
+    def _check(self, obj, owner):
+        if not self.check(obj):
+            raise AttributeError(
+                f"This {owner.__name__!r} has no attribute {self.attribute_name!r}"
+            )
+
+
+def available_if(check):
+    """Like :func:`sklearn.utils.metaestimators.available_if`; see :class:`_SaysWhy`."""
+    return lambda fn: _SaysWhy(fn, check, attribute_name=fn.__name__)
 
 
 def _estimator_has(attr):

@@ -16,6 +16,7 @@ from sklearn.model_selection import TimeSeriesSplit, check_cv
 from sklearn.utils.multiclass import type_of_target
 
 from ...exceptions import ReproducibilityWarning, SplitLeakageWarning
+from ...utils._stacklevel import external_stacklevel
 from .._holdout import HoldoutSplit
 from .._rolling_origin import RollingOrigin
 from .._split_validation import validate_inner_splits, validate_splits
@@ -163,7 +164,7 @@ def warn_structure_leaks(owner, outer_cv, outer_splits, inner_splits, groups):
                     "splitter as inner_cv (e.g. GroupKFold), or leave inner_cv=None for a "
                     "grouped hold-out.",
                     SplitLeakageWarning,
-                    stacklevel=6,
+                    stacklevel=external_stacklevel(),
                 )
     if is_time_ordered(outer_cv):
         late = [
@@ -179,7 +180,7 @@ def warn_structure_leaks(owner, outer_cv, outer_splits, inner_splits, groups):
                 "Pass a time-ordered inner_cv (e.g. TimeSeriesSplit), or leave inner_cv=None "
                 "for a hold-out of the most recent rows.",
                 SplitLeakageWarning,
-                stacklevel=6,
+                stacklevel=external_stacklevel(),
             )
 
 
@@ -198,5 +199,5 @@ def warn_unseeded_splitters(owner, splitters):
                 f"the results, change on every run although {owner} has a random_state. Give "
                 "the splitter a random_state.",
                 ReproducibilityWarning,
-                stacklevel=6,
+                stacklevel=external_stacklevel(),
             )

@@ -223,8 +223,9 @@ def warn_or_raise_about_failures(owner, error_score, outer_results, results):
             "If these failures are not expected, you can try to debug them by setting "
             "error_score='raise'.\n\n"
         )
+    why = "".join(f"{detail}\n" for detail in details[:3])
     warnings.warn(
-        f"{head}{len(errors)} of the {len(results)} fits of {owner} failed and were given "
+        f"{head}{why}{len(errors)} of the {len(results)} fits of {owner} failed and were given "
         f"error_score={error_score!r}.\nBelow are more details about the failures:\n{summary}",
         FitFailedWarning,
         stacklevel=external_stacklevel(),

@@ -14,6 +14,7 @@ import numpy as np
 from scipy.stats import rankdata
 
 from ...exceptions import SearchSpaceEdgeWarning
+from ...utils._stacklevel import external_stacklevel
 from ._tasks import SEARCH, TaskKey
 
 __all__ = ["rank_within_folds", "select_fold", "warn_edge_of_grid"]
@@ -215,5 +216,5 @@ def warn_edge_of_grid(param_grid, best_params_per_fold, owner):
                 "folds: the search space is probably too small. Extend the grid beyond that "
                 "edge.",
                 SearchSpaceEdgeWarning,
-                stacklevel=5,
+                stacklevel=external_stacklevel(),
             )
