@@ -8,8 +8,8 @@ from copy import deepcopy
 import numpy as np
 from sklearn.base import BaseEstimator, MetaEstimatorMixin, _fit_context
 from sklearn.utils import get_tags
-from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils._available_if import _AvailableIfDescriptor
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from ...exceptions import CacheWarning
