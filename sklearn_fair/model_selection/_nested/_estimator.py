@@ -162,8 +162,7 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
     random_state : int, RandomState instance, Generator or None, default=None
         Seeds the default inner hold-out, the sampling of ``param_distributions``, the
         refit seeds, the early-stopping hold-outs, and the ``random_state`` parameters that
-        the estimator leaves at ``None`` during the selection fits (values set explicitly are
-        kept there). Each seed is derived from it by what it is for, so the results are the
+        the estimator leaves at ``None`` (values set explicitly are kept in every fit). Each seed is derived from it by what it is for, so the results are the
         same whatever ``n_jobs`` and the backend. Pass an int for reproducible results.
     error_score : 'raise' or float, default=np.nan
         Score given to a fit (or a scorer) that fails; ``'raise'`` re-raises the error. Failed
@@ -229,7 +228,7 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         inner validation split, as in GridSearchCV) plus ``outer_fold``, ``candidate`` and
         ``selected``. Loadable with ``pandas.DataFrame``.
     refit_seeds_ : list
-        The seeds drawn for the refits (``[None]`` when no parameter takes a seed).
+        The seeds drawn for the refits (``[None]`` when no ``random_state`` is left unset).
     n_splits_ : int
         Number of outer folds.
     best_params_, best_estimator_, best_index_ : dict, estimator, int
