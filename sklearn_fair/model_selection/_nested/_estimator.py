@@ -162,8 +162,9 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
     random_state : int, RandomState instance, Generator or None, default=None
         Seeds the default inner hold-out, the sampling of ``param_distributions``, the
         refit seeds, the early-stopping hold-outs, and the ``random_state`` parameters that
-        the estimator leaves at ``None`` (values set explicitly are kept in every fit). Each seed is derived from it by what it is for, so the results are the
-        same whatever ``n_jobs`` and the backend. Pass an int for reproducible results.
+        the estimator leaves at ``None`` (values set explicitly are kept in every fit). Each
+        seed is derived from it by what it is for, so the results are the same whatever
+        ``n_jobs`` and the backend. Pass an int for reproducible results.
     error_score : 'raise' or float, default=np.nan
         Score given to a fit (or a scorer) that fails; ``'raise'`` re-raises the error. Failed
         fits are summarised in one FitFailedWarning and listed in :attr:`failed_tasks_`. An
