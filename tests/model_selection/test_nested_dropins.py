@@ -159,9 +159,7 @@ def _text_data():
     rng = np.random.RandomState(0)
     vocabulary = np.array([f"w{i}" for i in range(60)])
     labels = rng.randint(0, 2, 150)
-    docs = [
-        " ".join(rng.choice(vocabulary[label * 20 : label * 20 + 40], 12)) for label in labels
-    ]
+    docs = [" ".join(rng.choice(vocabulary[label * 20 : label * 20 + 40], 12)) for label in labels]
     return docs, labels
 
 
@@ -193,9 +191,7 @@ SEEDED = {
     ),
     "tfidf-svd": lambda: (
         GridSearchCV(
-            make_pipeline(
-                TfidfVectorizer(), TruncatedSVD(5, random_state=0), LogisticRegression()
-            ),
+            make_pipeline(TfidfVectorizer(), TruncatedSVD(5, random_state=0), LogisticRegression()),
             {"logisticregression__C": [0.1, 10.0]},
             cv=2,
         ),
