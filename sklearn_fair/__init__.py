@@ -9,12 +9,18 @@ The headline API is :class:`NestedCV` and its functional forms
 __version__ = "0.1.0.dev0"
 
 from .leakage import audit
-from .model_selection import NestedCV, nested_cross_val_score, nested_cross_validate
+from .model_selection import (
+    NestedCV,
+    nested_cross_val_predict,
+    nested_cross_val_score,
+    nested_cross_validate,
+)
 
 __all__ = [
     "NestedCV",
     "__version__",
     "audit",
+    "nested_cross_val_predict",
     "nested_cross_val_score",
     "nested_cross_validate",
 ]

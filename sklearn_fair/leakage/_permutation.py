@@ -8,6 +8,7 @@ from sklearn.base import is_classifier
 from sklearn.utils._param_validation import validate_params
 
 from ..model_selection import nested_cross_validate
+from ..model_selection._nested._seeds import draw_seeds
 from ..stats import mean_interval
 from ..utils import RANDOM_STATE_CONSTRAINTS, EstimatorInstance, IntervalNotBool, check_random_state
 
@@ -220,7 +221,7 @@ def permutation_check(
     """
     rng = check_random_state(random_state)
     y = np.asarray(y)
-    seed = int(rng.randint(2**31 - 1))
+    seed = draw_seeds(rng)
 
     def run(labels, run_seed):
         X_run, y_run = (X, labels) if prepare is None else prepare(X, labels)
@@ -234,7 +235,7 @@ def permutation_check(
     permuted = []
     for _ in range(n_permutations):
         labels = y[rng.permutation(len(y))]
-        permuted.append(run(labels, int(rng.randint(2**31 - 1)))[0])
+        permuted.append(run(labels, draw_seeds(rng))[0])
     permuted = np.asarray(permuted)
 
     scoring = protocol.get("scoring")

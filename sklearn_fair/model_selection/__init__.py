@@ -5,7 +5,13 @@ from ._bates import NestedCVInterval, nested_cv_interval
 from ._bootstrap import Bootstrap
 from ._graph_kfold import StratifiedGraphKFold
 from ._holdout import HoldoutSplit
-from ._nested import NestedCV, nested_cross_val_score, nested_cross_validate, verify_cache
+from ._nested import (
+    NestedCV,
+    nested_cross_val_predict,
+    nested_cross_val_score,
+    nested_cross_validate,
+    verify_cache,
+)
 from ._predefined_splits import PredefinedSplits
 from ._quantile import QuantileStratifiedKFold, RepeatedQuantileStratifiedKFold, quantile_strata
 from ._rolling_origin import RollingOrigin
@@ -26,6 +32,7 @@ __all__ = [
     "labels_fingerprint",
     "load_splits",
     "nested_cv_interval",
+    "nested_cross_val_predict",
     "nested_cross_val_score",
     "nested_cross_validate",
     "quantile_strata",

@@ -38,9 +38,9 @@ from sklearn.utils._param_validation import StrOptions, validate_params
 from sklearn.utils.validation import _num_samples, check_consistent_length
 
 from ..utils import RANDOM_STATE_CONSTRAINTS, EstimatorInstance, IntervalNotBool, as_generator
-from ._nested._candidates import random_state_params
 from ._nested._data import RunData
 from ._nested._running import run_tasks
+from ._nested._seeds import draw_seeds, fixed_unset_seeds
 from ._nested._tasks import FitTask, TaskKey
 
 __all__ = ["NestedCVInterval", "nested_cv_interval"]
@@ -252,12 +252,13 @@ def _repetition_tasks(n_folds, repetition, params):
 
 def _moments(results, rows):
     """key -> (number of rows, mean loss, sum of squared deviations from the mean)."""
-    failed = [r for r in results.values() if r["error"]]
+    failed = [r for r in results.values() if r["error"] or r.get("score_errors")]
     if failed:
+        first = failed[0]["error"] or next(iter(failed[0]["score_errors"].values()))
         raise RuntimeError(
             f"{len(failed)} of the {len(results)} fits of nested_cv_interval failed; an "
             "interval from the others would be wrong. The first, the "
-            f"{failed[0]['key'].describe()}, failed with:\n{failed[0]['error']}"
+            f"{failed[0]['key'].describe()}, failed with:\n{first}"
         )
     moments = {}
     for key, result in results.items():
@@ -331,17 +332,6 @@ def _combine(moments, n_samples, n_folds, n_repetitions, confidence):
         clamped=clamped,
         fold_losses=fold_losses,
     )
-
-
-def _fixed_seeds(estimator, rng):
-    """One seed for every ``random_state`` parameter left at None, the same in every fit, so
-    that the procedure is one deterministic algorithm and the result reproducible."""
-    current = estimator.get_params(deep=True)
-    names = [name for name in random_state_params(estimator) if current[name] is None]
-    if not names:
-        return {}
-    seed = int(rng.integers(np.iinfo(np.int32).max))
-    return {name: seed for name in names}
 
 
 @validate_params(
@@ -486,8 +476,8 @@ default="auto"
         )
     loss_function, loss_name = _resolve_loss(loss, estimator)
     rng = as_generator(random_state)
-    params = _fixed_seeds(estimator, rng)
-    fold_seeds = rng.integers(np.iinfo(np.int32).max, size=n_repetitions)
+    params = fixed_unset_seeds(estimator, rng)
+    fold_seeds = draw_seeds(rng, n_repetitions)
     folds = np.array([_assign_folds(n_samples, n_folds, int(seed)) for seed in fold_seeds])
     scorers = {
         "mean": _LossStatistic(loss_function, "mean"),

@@ -12,10 +12,9 @@ from ..utils import (
     check_parameter_constraints,
     check_random_state,
 )
+from ..utils._random import SEED_BOUND
 
 __all__ = ["HoldoutSplit"]
-
-_SEED_HIGH = np.iinfo(np.int32).max
 
 
 class HoldoutSplit(BaseShuffleSplit):
@@ -165,7 +164,7 @@ class HoldoutSplit(BaseShuffleSplit):
         if not (seed is None or isinstance(seed, numbers.Integral)):
             # an int is passed through; a RandomState or Generator is drawn from once per
             # call, as scikit-learn's shuffling splitters do with a RandomState
-            seed = int(check_random_state(seed).randint(_SEED_HIGH))
+            seed = int(check_random_state(seed).randint(SEED_BOUND))
         if groups is not None:
             rng = check_random_state(seed)
             yield _grouped(

@@ -194,7 +194,8 @@ def _scores_from_dict(name, result, scoring):
     if not isinstance(indices, Mapping) or "train" not in indices or "test" not in indices:
         raise ValueError(
             f"The result {name!r} has no 'indices' with 'train' and 'test' outer splits, so "
-            "compare() cannot check that the models were scored on the same resamples."
+            "compare() cannot check that the models were scored on the same resamples "
+            "(nested_cross_validate returns them with return_indices=True)."
         )
     return result[key], indices["train"], indices["test"]
 

@@ -11,14 +11,15 @@ parameters declare what they accept with :data:`RANDOM_STATE_CONSTRAINTS`.
 import numbers
 
 import numpy as np
-from sklearn.utils._param_validation import validate_parameter_constraints, validate_params
+from sklearn.utils._param_validation import validate_parameter_constraints
 
 from ._validation import RANDOM_STATE_CONSTRAINTS, IntervalNotBool
 
-__all__ = ["as_generator", "check_random_state", "draw_seeds"]
+__all__ = ["SEED_BOUND", "as_generator", "check_random_state"]
 
-#: Seeds are drawn below this bound, so that they fit every library's int32 seed.
-SEED_HIGH = np.iinfo(np.int32).max
+#: Every seed sklearn-fair draws is below this bound (the one definition), so that it fits every
+#: library's int32 seed. Which seeds are drawn, and for what: ``model_selection/_nested/_seeds.py``.
+SEED_BOUND = np.iinfo(np.int32).max
 
 # numpy's Generator takes any non-negative int, and a SeedSequence.
 _GENERATOR_SEEDS = [
@@ -64,7 +65,7 @@ def check_random_state(random_state):
     """
     _check(RANDOM_STATE_CONSTRAINTS, random_state, "check_random_state")
     if isinstance(random_state, np.random.Generator):
-        return np.random.RandomState(int(random_state.integers(SEED_HIGH)))
+        return np.random.RandomState(int(random_state.integers(SEED_BOUND)))
     if random_state is None:
         return np.random.mtrand._rand
     if isinstance(random_state, np.random.RandomState):
@@ -96,43 +97,5 @@ def as_generator(random_state):
     if isinstance(random_state, np.random.Generator):
         return random_state
     if isinstance(random_state, np.random.RandomState):
-        return np.random.default_rng(random_state.randint(SEED_HIGH))
+        return np.random.default_rng(random_state.randint(SEED_BOUND))
     return np.random.default_rng(random_state)
-
-
-@validate_params(
-    {
-        "random_state": RANDOM_STATE_CONSTRAINTS,
-        "n": [IntervalNotBool(numbers.Integral, 0, None, closed="left")],
-        "distinct": ["boolean"],
-    },
-    prefer_skip_nested_validation=True,
-)
-def draw_seeds(random_state, n, *, distinct=True):
-    """Draw ``n`` integer seeds in ``[0, 2**31 - 1)`` from ``random_state``.
-
-    Parameters
-    ----------
-    random_state : None, int, RandomState or Generator
-    n : int
-        How many seeds.
-    distinct : bool, default=True
-        Redraw until no seed repeats.
-
-    Returns
-    -------
-    seeds : list of int
-
-    Examples
-    --------
-    >>> from sklearn_fair.utils import draw_seeds
-    >>> draw_seeds(0, 3) == draw_seeds(0, 3)
-    True
-    """
-    rng = check_random_state(random_state)
-    seeds = []
-    while len(seeds) < n:
-        seed = int(rng.randint(SEED_HIGH))
-        if not (distinct and seed in seeds):
-            seeds.append(seed)
-    return seeds

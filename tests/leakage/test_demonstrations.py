@@ -105,6 +105,7 @@ def test_undersampling_before_vs_inside_the_pipeline(imbalanced):
         scoring="ppv",
         n_refits=1,
         random_state=0,
+        return_indices=True,
     )
     inside = nested_cross_validate(
         make_imb_pipeline(StandardScaler(), RandomUnderSampler(), LogisticRegression()),
@@ -114,6 +115,7 @@ def test_undersampling_before_vs_inside_the_pipeline(imbalanced):
         scoring="ppv",
         n_refits=1,
         random_state=0,
+        return_indices=True,
     )
     # only the sampler inside the pipeline keeps every test fold at the data's balance
     np.testing.assert_allclose(_prevalences(y_down, before), 0.5, atol=0.02)

@@ -31,13 +31,15 @@ def test_steps_refitted_in_every_fold_and_sampler_fit_only():
         n_refits=2,
         random_state=0,
         return_estimator=True,
+        return_indices=True,
     )
-    for train, test, model, score in zip(
+    for train, test, models, score in zip(
         results["indices"]["train"],
         results["indices"]["test"],
         results["estimator"],
         results["test_score"],
     ):
+        model = models[0]  # n_refits=2: the refits of the fold, a list
         # scored on the whole test fold: the sampler does not act when scoring
         assert score == len(test)
         # the first scaler saw the whole training fold, the second only the sampled rows

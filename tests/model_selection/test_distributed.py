@@ -73,7 +73,13 @@ def test_results_identical_across_n_jobs_dask_and_cache(data, dask_client, tmp_p
 
 def test_nested_cross_validate_on_dask_matches_sequential(data, dask_client):
     X, y = data
-    kwargs = dict(param_grid={"max_depth": [2, None]}, outer_cv=3, n_refits=1, random_state=1)
+    kwargs = dict(
+        param_grid={"max_depth": [2, None]},
+        outer_cv=3,
+        n_refits=1,
+        random_state=1,
+        return_nested_info=True,
+    )
     sequential = nested_cross_validate(RandomForestClassifier(n_estimators=5), X, y, **kwargs)
     with joblib.parallel_backend("dask"):
         on_dask = nested_cross_validate(RandomForestClassifier(n_estimators=5), X, y, **kwargs)

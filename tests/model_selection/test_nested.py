@@ -256,13 +256,15 @@ def test_pipeline_step_random_state_receives_the_seed():
         np.testing.assert_array_equal(fold["test_scores"], nested.refit_seeds_)
 
 
-def test_explicit_random_state_is_overridden_by_the_refit_seeds():
+def test_explicit_random_state_is_kept_by_the_refits():
+    # issue 23.4: a seed the user set is never overwritten; nothing is left to vary, so one
+    # refit (its score is the seed it was fitted with: the user's 5)
     nested = NestedCV(SeedScorer(random_state=5), outer_cv=2, inner_cv=2, n_refits=2)
     nested.fit(X, y)
-    assert 5 not in nested.refit_seeds_
+    assert nested.refit_seeds_ == [None]
     for fold in nested.outer_results_:
-        np.testing.assert_array_equal(fold["test_scores"], nested.refit_seeds_)
-    # the final model keeps the value the user set
+        np.testing.assert_array_equal(fold["test_scores"], [5.0])
+        assert "no random_state left unset" in fold["refits"]
     assert nested.best_estimator_.fitted_seed_ == 5
 
 
@@ -283,11 +285,18 @@ def test_every_nested_random_state_receives_the_seed():
 
     bagging = BaggingClassifier(estimator=DecisionTreeClassifier(), n_estimators=2)
     results = nested_cross_validate(
-        bagging, X, y, outer_cv=2, inner_cv=2, n_refits=2, return_estimator=True, random_state=0
+        bagging,
+        X,
+        y,
+        outer_cv=2,
+        inner_cv=2,
+        n_refits=2,
+        return_estimator=True,
+        random_state=0,
+        return_nested_info=True,
     )
-    first_seed = results["refit_seeds"][0]
-    for model in results["estimator"]:
-        params = model.get_params()
+    for models, seeds in zip(results["estimator"], results["refit_seeds"]):
+        first_seed, params = seeds[0], models[0].get_params()
         assert params["random_state"] == first_seed
         assert params["estimator__random_state"] == first_seed
 

@@ -29,9 +29,10 @@ def _one_blas_thread():
 # --- scikit-learn's common checks ---------------------------------------------------------------
 
 _ALL_FAIL_IS_VALUE_ERROR = (
-    "A fit error is recorded as error_score, as in GridSearchCV; when every candidate of an "
-    "outer fold fails, NestedCV raises a ValueError that carries the original TypeError's "
-    "message. The check wants the bare TypeError (error_score='raise' gives it)."
+    "A fit error is recorded as error_score, as in GridSearchCV; when no outer fold (or the "
+    "final selection) can select a candidate, NestedCV raises a ValueError that carries the "
+    "original TypeError's message, as cross_validate's 'All the n fits failed' does. The "
+    "check wants the bare TypeError (error_score='raise' gives it)."
 )
 CLASSIFIER_EXPECTED_FAILURES = {
     "check_dtype_object": _ALL_FAIL_IS_VALUE_ERROR,
@@ -39,11 +40,6 @@ CLASSIFIER_EXPECTED_FAILURES = {
         "NestedCV checks its stratified outer split before any fit, so the error names the "
         "class and its single member ('class 1 has only 1 member(s)') rather than one of the "
         "check's fixed phrases ('1 sample', 'one class', ...)."
-    ),
-    "check_fit2d_1feature": (
-        "The check's 10 samples have classes of one or two members, which cannot be stratified "
-        "into 2 inner folds inside each 2-fold outer training set; NestedCV refuses this before "
-        "the first fit with a message about the class counts, not about the single feature."
     ),
 }
 REGRESSOR_EXPECTED_FAILURES = {"check_dtype_object": _ALL_FAIL_IS_VALUE_ERROR}

@@ -7,7 +7,7 @@ import pytest
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.datasets import make_classification
 from sklearn.exceptions import FitFailedWarning
-from sklearn.model_selection import StratifiedKFold
+from sklearn.model_selection import KFold, StratifiedKFold
 
 from sklearn_fair import NestedCV, nested_cross_validate
 from sklearn_fair.exceptions import InvalidSplitError
@@ -110,25 +110,36 @@ def test_invalid_outer_split_is_an_invalid_split_error():
 
 
 @pytest.mark.parametrize("label", [2, "rare"])
-def test_class_too_small_for_the_outer_stratified_split(label):
+def test_class_too_small_for_the_outer_stratified_split_warns_as_sklearn(label):
+    # issue 23.3: StratifiedKFold warns when some class has fewer members than folds, and
+    # cross_validate goes on; so does NestedCV (the warning is scikit-learn's own)
     labels = np.array(["a"] * 29 + ["b"] * 29 + ["rare"] * 2, dtype=object)
     if label == 2:
         labels = np.array([0] * 29 + [1] * 29 + [2] * 2)
-    with pytest.raises(ValueError, match=rf"outer_cv.*class {label!r} has only 2 member"):
+    with pytest.warns(UserWarning, match="least populated class in y has only 2 members"):
+        nested = _nested(outer_cv=3, inner_cv=KFold(2), refit=False).fit(X, labels)
+    assert nested.outer_scores_.shape == (3,) and CountingClassifier.n_fits > 0
+
+
+def test_every_class_too_small_for_the_outer_stratified_split_is_refused():
+    # where scikit-learn's splitter raises, NestedCV says which class, before any fit
+    labels = np.repeat(np.arange(30), 2)
+    with pytest.raises(ValueError, match=r"outer_cv.*class 0 has only 2 member"):
         _nested(outer_cv=3).fit(X, labels)
     assert CountingClassifier.n_fits == 0
 
 
-@pytest.mark.parametrize(
-    "inner_cv, needed", [(3, 3), (StratifiedKFold(4), 4), (None, 2)], ids=["int", "skf", "default"]
-)
-def test_class_too_small_for_the_inner_stratified_split(inner_cv, needed):
+@pytest.mark.parametrize("inner_cv", [3, StratifiedKFold(4)], ids=["int", "skf"])
+def test_class_too_small_for_the_inner_k_fold_warns_as_sklearn(inner_cv):
     # 3 members: every 3-fold outer training fold keeps 2 of them
     labels = np.array([0] * 29 + [1] * 28 + [2] * 3)
-    nested = _nested(outer_cv=3, inner_cv=inner_cv)
-    if needed <= 2:
-        labels = np.array([0] * 29 + [1] * 29 + [2] * 2)  # outer folds keep 1 of 2
-        nested.set_params(outer_cv=StratifiedKFold(2))
+    with pytest.warns(UserWarning, match="least populated class in y has only 2 members"):
+        _nested(outer_cv=3, inner_cv=inner_cv, refit=False).fit(X, labels)
+
+
+def test_class_too_small_for_the_default_inner_hold_out_is_refused():
+    labels = np.array([0] * 29 + [1] * 29 + [2] * 2)  # outer folds keep 1 of 2
+    nested = _nested(outer_cv=StratifiedKFold(2), inner_cv=None)
     with pytest.raises(ValueError, match=r"outer training fold \d+: class 2 has only \d member"):
         nested.fit(X, labels)
     assert CountingClassifier.n_fits == 0
@@ -186,12 +197,40 @@ def test_numeric_error_score_is_recorded():
     assert nested.best_params_per_fold_ == [{"C": 1.0}] * 3
 
 
-def test_fold_where_every_candidate_fails_raises_with_the_error():
-    with pytest.raises(ValueError, match=r"(?s)All 2 candidates failed.*C must be >= 0") as info:
+def test_run_where_every_candidate_fails_raises_with_the_error():
+    # every outer fold fails: scikit-learn's "All the n fits failed", carrying the error
+    with pytest.raises(ValueError, match=r"(?s)All the 3 fits failed.*C must be >= 0") as info:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", FitFailedWarning)
+            _nested(param_grid={"C": [-1.0, -2.0]}, refit=False).fit(X, y)
+    assert "outer fold 0" in str(info.value)
+    # the final selection on all the data cannot be skipped: it raises too
+    with pytest.raises(ValueError, match=r"(?s)candidate\(s\) failed in the selection on all"):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", FitFailedWarning)
             _nested(param_grid={"C": [-1.0, -2.0]}).fit(X, y)
-    assert "outer fold 0" in str(info.value)
+
+
+def test_fold_where_every_candidate_fails_is_scored_error_score_with_a_warning():
+    # issue 23.3: as cross_validate(GridSearchCV(...)): the fold gets error_score, and warns
+    marked = X.copy()
+    marked[0, 0] = 1e6  # row 0 makes every fit that trains on it fail
+
+    class FailsOnRowZero(CountingClassifier):
+        def fit(self, X, y):
+            if np.max(X[:, 0]) > 1e5:
+                raise ValueError("trained on row 0")
+            return super().fit(X, y)
+
+    nested = NestedCV(
+        FailsOnRowZero(), {"C": [1.0, 2.0]}, outer_cv=KFold(3), inner_cv=KFold(2), refit=False
+    )
+    # folds 1 and 2 train on row 0: every candidate has a failed inner fit, none is selected
+    with pytest.warns(FitFailedWarning, match=r"(?s)2 fits failed out of a total of 3"):
+        nested.fit(marked, y)
+    assert np.isfinite(nested.outer_scores_[0]) and np.isnan(nested.outer_scores_[1:]).all()
+    assert nested.best_params_per_fold_[1:] == [None, None]
+    assert "no refit" in nested.outer_results_[1]["refits"]
 
 
 def test_error_score_raise_reraises_the_original_exception():

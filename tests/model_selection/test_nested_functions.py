@@ -34,8 +34,19 @@ class SeedScorer(ClassifierMixin, BaseEstimator):
 
 
 def test_keys_and_shapes():
+    # cross_validate's keys only, unless ours are asked for (issue 23.3)
+    plain = nested_cross_validate(SVC(), X, y, param_grid=GRID, outer_cv=OUTER, inner_cv=3)
+    assert set(plain) == {"test_score", "fit_time", "score_time"}
     results = nested_cross_validate(
-        SVC(), X, y, param_grid=GRID, outer_cv=OUTER, inner_cv=3, n_refits=1
+        SVC(),
+        X,
+        y,
+        param_grid=GRID,
+        outer_cv=OUTER,
+        inner_cv=3,
+        n_refits=1,
+        return_indices=True,
+        return_nested_info=True,
     )
     assert set(results) == {
         "test_score",
@@ -61,7 +72,14 @@ def test_equals_cross_validate_of_grid_search():
         GridSearchCV(SVC(), GRID, cv=inner), X, y, cv=OUTER, return_estimator=True
     )
     results = nested_cross_validate(
-        SVC(), X, y, param_grid=GRID, outer_cv=OUTER, inner_cv=inner, n_refits=1
+        SVC(),
+        X,
+        y,
+        param_grid=GRID,
+        outer_cv=OUTER,
+        inner_cv=inner,
+        n_refits=1,
+        return_nested_info=True,
     )
     np.testing.assert_allclose(results["test_score"], reference["test_score"])
     np.testing.assert_allclose(
@@ -72,12 +90,12 @@ def test_equals_cross_validate_of_grid_search():
 
 def test_equals_the_nested_cv_estimator():
     params = dict(outer_cv=OUTER, inner_cv=3, n_refits=2, random_state=0)
-    results = nested_cross_validate(SVC(), X, y, param_grid=GRID, **params)
+    results = nested_cross_validate(SVC(), X, y, param_grid=GRID, return_nested_info=True, **params)
     nested = NestedCV(SVC(), GRID, refit=False, **params).fit(X, y)
     np.testing.assert_allclose(results["test_score"], nested.outer_scores_)
     np.testing.assert_allclose(results["validation_score"], nested.validation_scores_)
     assert results["best_params"] == nested.best_params_per_fold_
-    assert results["refit_seeds"] == nested.refit_seeds_
+    assert results["refit_seeds"] == [f["refit_seeds"] for f in nested.outer_results_]
 
 
 def test_multimetric_keys():
@@ -92,6 +110,7 @@ def test_multimetric_keys():
         scoring=scoring,
         refit="bacc",
         n_refits=1,
+        return_nested_info=True,
     )
     for name in scoring:
         assert results[f"test_{name}"].shape == results[f"validation_{name}"].shape == (4,)
@@ -107,7 +126,8 @@ def test_multimetric_keys():
     np.testing.assert_allclose(results["test_bacc"], reference["test_bacc"])
 
 
-def test_return_estimator_gives_the_first_refit_of_each_fold():
+def test_return_estimator_gives_the_refits_whose_scores_are_reported():
+    # issue 23.4: the models returned are those whose test scores make test_score
     results = nested_cross_validate(
         DecisionTreeClassifier(),
         X,
@@ -118,21 +138,40 @@ def test_return_estimator_gives_the_first_refit_of_each_fold():
         n_refits=2,
         random_state=0,
         return_estimator=True,
+        return_nested_info=True,
     )
     assert len(results["estimator"]) == 4
-    for model, params, (train, _) in zip(
-        results["estimator"], results["best_params"], OUTER.split(X, y)
+    for models, params, seeds, score, (train, test) in zip(
+        results["estimator"],
+        results["best_params"],
+        results["refit_seeds"],
+        results["test_score"],
+        OUTER.split(X, y),
     ):
-        assert model.max_depth == params["max_depth"]
-        assert model.random_state == results["refit_seeds"][0]
-        refitted = DecisionTreeClassifier(**params, random_state=results["refit_seeds"][0])
-        np.testing.assert_array_equal(model.predict(X), refitted.fit(X[train], y[train]).predict(X))
+        assert len(models) == len(seeds) >= 1
+        for model, seed in zip(models, seeds):
+            assert model.max_depth == params["max_depth"] and model.random_state == seed
+            refitted = DecisionTreeClassifier(**params, random_state=seed)
+            np.testing.assert_array_equal(
+                model.predict(X), refitted.fit(X[train], y[train]).predict(X)
+            )
+        assert score == pytest.approx(np.mean([m.score(X[test], y[test]) for m in models]))
+
+
+def test_return_estimator_with_one_refit_is_cross_validates_list_of_models():
+    results = nested_cross_validate(
+        SVC(), X, y, param_grid=GRID, outer_cv=OUTER, n_refits=1, return_estimator=True
+    )
+    assert all(isinstance(model, SVC) for model in results["estimator"])
 
 
 def test_test_score_is_the_mean_over_the_refits():
-    results = nested_cross_validate(SeedScorer(), X, y, outer_cv=3, inner_cv=2, n_refits=3)
-    seeds = results["refit_seeds"]
+    results = nested_cross_validate(
+        SeedScorer(), X, y, outer_cv=3, inner_cv=2, n_refits=3, return_nested_info=True
+    )
+    seeds = results["refit_seeds"][0]
     assert len(set(seeds)) == 3
+    assert all(fold == seeds for fold in results["refit_seeds"])
     np.testing.assert_allclose(results["test_score"], np.mean(seeds))
 
 

@@ -141,8 +141,41 @@ def test_every_kind_of_random_state_is_accepted_and_reproducible(random_state):
             cv=3,
             n_refits=2,
             random_state=state,
+            return_nested_info=True,
         )
 
     first, second = run(copy.deepcopy(random_state)), run(copy.deepcopy(random_state))
     np.testing.assert_array_equal(first["test_score"], second["test_score"])
     assert first["refit_seeds"] == second["refit_seeds"]
+
+
+def test_the_seed_bound_is_defined_once():
+    # issue 22.3: one bound, utils._random.SEED_BOUND; every other draw goes through _seeds.py
+    import re
+    from pathlib import Path
+
+    import sklearn_fair
+
+    root = Path(sklearn_fair.__file__).parent
+    pattern = re.compile(r"iinfo\(np\.int32\)\.max|2\s*\*\*\s*31")
+    defined = sorted(
+        p.relative_to(root).as_posix() for p in root.rglob("*.py") if pattern.search(p.read_text())
+    )
+    assert defined == ["utils/_random.py"]
+
+
+def test_the_policys_draws_keep_the_users_seeds():
+    from sklearn_fair.model_selection._nested._seeds import (
+        Seeds,
+        draw_seeds,
+        fixed_unset_seeds,
+    )
+    from sklearn_fair.utils._random import SEED_BOUND
+
+    pipe = Pipeline([("reduce", PCA(2, random_state=3)), ("clf", DecisionTreeClassifier())])
+    assert fixed_unset_seeds(pipe, np.random.RandomState(0)).keys() == {"clf__random_state"}
+    seeds = Seeds.from_random_state(0)
+    assert seeds.selection_values(pipe).keys() == {"clf__random_state"}
+    assert seeds.refit_values(pipe, 11) == {"clf__random_state": 11}
+    values = draw_seeds(np.random.default_rng(0), 1000) + draw_seeds(np.random.RandomState(0), 1000)
+    assert all(0 <= v < SEED_BOUND for v in values)

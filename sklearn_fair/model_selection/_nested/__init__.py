@@ -9,7 +9,8 @@ A newcomer's map, one module per decision:
 - ``_resampling.py``: the default inner split, shaped by the outer one, and the checks that
   inner splits respect groups and time.
 - ``_candidates.py``: search spaces and the configured clone of each fit.
-- ``_seeds.py``: how every seed is drawn, by name.
+- ``_seeds.py``: the seed policy: which parameters get a seed (only those left unset), which
+  task gets which, whether seeds matter, and the one bound; ``_scoring.py``: scoring a model.
 - ``_tasks.py``: what one task does (fit, score, fingerprint predictions) and its key.
 - ``_scheduling.py``: which task runs next (dependencies, critical path first) and how many refits a
   fold needs.
@@ -22,7 +23,13 @@ A newcomer's map, one module per decision:
 """
 
 from ._estimator import NestedCV
-from ._functions import nested_cross_val_score, nested_cross_validate
+from ._functions import nested_cross_val_predict, nested_cross_val_score, nested_cross_validate
 from ._verify import verify_cache
 
-__all__ = ["NestedCV", "nested_cross_val_score", "nested_cross_validate", "verify_cache"]
+__all__ = [
+    "NestedCV",
+    "nested_cross_val_predict",
+    "nested_cross_val_score",
+    "nested_cross_validate",
+    "verify_cache",
+]

@@ -146,8 +146,14 @@ class TaskCache:
         if problem is not None:
             return self._reject(path, problem)
         payload = entry["payload"]
+        if "train_scores" in payload and check is not None:  # return_train_score
+            problem = check.problem(
+                {**payload, "scores": payload["train_scores"], "predictions": None}, False
+            )
+            if problem is not None:
+                return self._reject(path, f"train scores: {problem}")
         self.hits += 1
-        return {
+        result = {
             "key": key,
             "scores": {metric: float(v) for metric, v in payload["scores"].items()},
             "fit_time": float(payload["fit_time"]),
@@ -156,6 +162,9 @@ class TaskCache:
             "error": None,
             "cached": True,
         }
+        if "train_scores" in payload:
+            result["train_scores"] = {m: float(v) for m, v in payload["train_scores"].items()}
+        return result
 
     def _reject(self, path, reason):
         self.rejected += 1
@@ -279,12 +288,16 @@ def _process_exists(pid):
 
 def write_entry(directory, name, description, result):
     """Atomically store a successful task result (in the worker); returns an error text or None."""
+    if result.get("score_errors"):
+        return None  # a scorer failed: retried next time, as a failed fit is
     payload = {
         "scores": result["scores"],
         "fit_time": result["fit_time"],
         "score_time": result["score_time"],
         "predictions": result.get("predictions"),
     }
+    if "train_scores" in result:
+        payload["train_scores"] = result["train_scores"]
     entry = {
         "format": FORMAT,
         "key": description,

@@ -76,6 +76,8 @@ class KeyBuilder:
             "val": self._rows_digest(task.val),
             "predictions": task.fingerprint_predictions,
         }
+        if task.score_train is not None:  # train scores (return_train_score) are stored too
+            description["score_train"] = self._rows_digest(task.score_train)
         return _name(description), description
 
 

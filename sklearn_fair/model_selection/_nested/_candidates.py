@@ -23,7 +23,6 @@ __all__ = [
     "configure",
     "is_search",
     "make_candidates",
-    "random_state_params",
     "unwrap_search",
 ]
 
@@ -116,35 +115,3 @@ def configure(estimator, params):
     for level in sorted(set(depth.values())):
         model.set_params(**{name: v for name, v in values.items() if depth[name] == level})
     return model
-
-
-def random_state_params(model):
-    """Names of every ``random_state`` parameter of ``model``, nested ones included.
-
-    Examples
-    --------
-    >>> from sklearn.pipeline import make_pipeline
-    >>> from sklearn.preprocessing import StandardScaler
-    >>> from sklearn.tree import DecisionTreeClassifier
-    >>> random_state_params(make_pipeline(StandardScaler(), DecisionTreeClassifier()))
-    ['decisiontreeclassifier__random_state']
-    """
-    return sorted(
-        name
-        for name in model.get_params(deep=True)
-        if name == "random_state" or name.endswith("__random_state")
-    )
-
-
-def seed_values(model, seed, *, only_unset):
-    """The ``random_state`` values to give ``model`` (already configured) for ``seed``.
-
-    ``only_unset`` seeds only the parameters left at None (the selection fits and the final
-    model keep a value the user set); otherwise every one gets the seed (the refits).
-    """
-    if seed is None:
-        return {}
-    current = model.get_params(deep=True)
-    return {
-        name: seed for name in random_state_params(model) if not only_unset or current[name] is None
-    }

@@ -17,11 +17,13 @@ from dataclasses import dataclass, field
 
 import joblib
 import numpy as np
-from sklearn.utils import _safe_indexing
+import scipy.sparse as sp
+from sklearn.utils import _safe_indexing, get_tags
+from sklearn.utils.validation import _is_arraylike, _make_indexable, _num_samples
 
 from ...utils import is_graph_data
 
-__all__ = ["DataHandle", "RunData", "take"]
+__all__ = ["DataHandle", "RunData", "is_pairwise", "take"]
 
 
 def take(values, indices):
@@ -39,14 +41,32 @@ def take(values, indices):
 
 
 def _aligned(params, indices, n_samples):
-    """Index the sample-aligned values of ``params`` (e.g. sample_weight) with ``indices``."""
+    """Index the sample-aligned values of ``params`` (e.g. sample_weight) with ``indices``.
+
+    As scikit-learn's ``_check_method_params``: an array-like or sparse matrix with one entry
+    per sample is indexed (a sparse one as CSR); anything else is passed as it is.
+    """
     subset = {}
     for name, value in params.items():
-        if value is not None and hasattr(value, "__len__") and not isinstance(value, str):
-            if len(value) == n_samples:
-                value = _safe_indexing(value, indices)
+        if (_is_arraylike(value) or sp.issparse(value)) and not isinstance(value, str):
+            try:
+                aligned = _num_samples(value) == n_samples
+            except TypeError:
+                aligned = False
+            if aligned:
+                value = _safe_indexing(_make_indexable(value), indices)
         subset[name] = value
     return subset
+
+
+def is_pairwise(estimator):
+    """Whether ``estimator`` takes a square kernel or distance matrix (``SVC(kernel=
+    "precomputed")``): its columns are then indexed with the training rows, as in
+    scikit-learn's ``_safe_split``."""
+    try:
+        return bool(get_tags(estimator).input_tags.pairwise)
+    except (AttributeError, TypeError, ValueError):
+        return False
 
 
 @dataclass
@@ -66,10 +86,19 @@ class RunData:
     def resolve(self):
         return self
 
-    def subset(self, rows):
-        """``X`` and ``y`` of the rows named ``rows`` (a key of :attr:`rows`)."""
+    def subset(self, rows, columns=None):
+        """``X`` and ``y`` of the rows named ``rows`` (a key of :attr:`rows`); for a pairwise
+        estimator, ``columns`` names the training rows whose columns ``X`` keeps."""
         indices = self.rows[rows]
-        return take(self.X, indices), take(self.y, indices)
+        X = take(self.X, indices)
+        if columns is not None:
+            if not hasattr(X, "shape"):
+                raise ValueError(
+                    "Precomputed kernels or affinity matrices have to be passed as arrays or "
+                    "sparse matrices."
+                )
+            X = X[:, self.rows[columns]]
+        return X, take(self.y, indices)
 
     def fit_params_for(self, rows):
         return _aligned(self.fit_params, self.rows[rows], self.n_samples)
@@ -82,8 +111,6 @@ class RunData:
 
 
 def _num_rows(X):
-    from sklearn.utils.validation import _num_samples
-
     return _num_samples(X)
 
 

@@ -8,16 +8,17 @@ from copy import deepcopy
 import numpy as np
 from sklearn.base import BaseEstimator, MetaEstimatorMixin, _fit_context
 from sklearn.utils import get_tags
+from sklearn.utils._available_if import _AvailableIfDescriptor
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 
 from ...exceptions import CacheWarning
 from ...utils import RANDOM_STATE_CONSTRAINTS, EstimatorInstance, IntervalNotBool
+from ...utils._stacklevel import external_stacklevel
 from ._cache import TaskCache
 from ._planning import make_plan, metadata_router, resolve_scorers
-from ._results import assemble, cv_results
-from ._running import run_plan, warn_failures
+from ._results import assemble, cv_results, warn_or_raise_about_failures
+from ._running import run_plan
 from ._selection import warn_edge_of_grid
 
 __all__ = ["NestedCV"]
@@ -41,6 +42,22 @@ PROTOCOL_CONSTRAINTS = {
     "early_stopping_split": [StrOptions({"auto", "protocol", "estimator"})],
     "fit_timeout": [Interval(numbers.Real, 0, None, closed="neither"), None],
 }
+
+
+class _SaysWhy(_AvailableIfDescriptor):
+    """scikit-learn's ``available_if``, except that the check's own AttributeError (saying
+    why, e.g. ``refit=False``) reaches the user instead of a bare "has no attribute"."""
+
+    def _check(self, obj, owner):
+        if not self.check(obj):
+            raise AttributeError(
+                f"This {owner.__name__!r} has no attribute {self.attribute_name!r}"
+            )
+
+
+def available_if(check):
+    """Like :func:`sklearn.utils.metaestimators.available_if`; see :class:`_SaysWhy`."""
+    return lambda fn: _SaysWhy(fn, check, attribute_name=fn.__name__)
 
 
 def _estimator_has(attr):
@@ -128,9 +145,13 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         (:attr:`best_estimator_`), so ``predict`` and friends work.
     n_refits : int, default=3
         How many times the selected configuration is retrained (with different seeds) on
-        each outer training fold. Every parameter named ``random_state``, nested ones
-        included, gets the seed. Seeds are spent only where they change something: an
-        estimator with no ``random_state`` anywhere is trained once, and when two refits
+        each outer training fold. Every ``random_state`` parameter left at ``None``, nested
+        ones included, gets the seed; one the user set (``SGDClassifier(random_state=0)``, a
+        seeded sampler or step) is kept as given in every fit, so with ``n_refits=1`` the
+        results equal ``cross_validate(GridSearchCV(...))`` fold by fold. To vary the refits
+        of such a step, leave its ``random_state`` at ``None``. Seeds are spent only where
+        they change something: an estimator with no ``random_state`` left unset is trained
+        once, and when two refits
         with different seeds give identical predictions on the first outer fold (a
         ``random_state`` that does nothing, as in ``SVC()`` or ``Ridge()``), every fold is
         trained once; ``outer_results_[i]["refits"]`` says which rule applied.
@@ -141,13 +162,16 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
     random_state : int, RandomState instance, Generator or None, default=None
         Seeds the default inner hold-out, the sampling of ``param_distributions``, the
         refit seeds, the early-stopping hold-outs, and the ``random_state`` parameters that
-        the estimator leaves at ``None`` during the selection fits (values set explicitly are
-        kept there). Each seed is derived from it by what it is for, so the results are the
-        same whatever ``n_jobs`` and the backend. Pass an int for reproducible results.
+        the estimator leaves at ``None`` (values set explicitly are kept in every fit). Each
+        seed is derived from it by what it is for, so the results are the same whatever
+        ``n_jobs`` and the backend. Pass an int for reproducible results.
     error_score : 'raise' or float, default=np.nan
-        Score given to a fit that fails; ``'raise'`` re-raises the error. Failed fits are
-        summarised in one FitFailedWarning and listed in :attr:`failed_tasks_`. An outer fold
-        in which every candidate fails raises a ValueError carrying the first error.
+        Score given to a fit (or a scorer) that fails; ``'raise'`` re-raises the error. Failed
+        fits are summarised in one FitFailedWarning and listed in :attr:`failed_tasks_`. An
+        outer fold in which no candidate can be selected (every fit failed, or no mean
+        validation score is finite) gets no refit and the test score ``error_score``, as in
+        ``cross_validate(GridSearchCV(...))``; when every outer fold fails, or the selection on
+        all the data does, a ValueError carries the first error.
     verbose : int, default=0
         ``1`` reports progress with an ETA: a bar on a terminal, a plain line at every tenth
         of the run elsewhere (a log file).
@@ -205,7 +229,7 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         inner validation split, as in GridSearchCV) plus ``outer_fold``, ``candidate`` and
         ``selected``. Loadable with ``pandas.DataFrame``.
     refit_seeds_ : list
-        The seeds drawn for the refits (``[None]`` when no parameter takes a seed).
+        The seeds drawn for the refits (``[None]`` when no ``random_state`` is left unset).
     n_splits_ : int
         Number of outer folds.
     best_params_, best_estimator_, best_index_ : dict, estimator, int
@@ -335,7 +359,20 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         self._store(plan, schedule, results)
         return self
 
-    def _run_protocol(self, X, y, groups, params, *, final, return_estimator, owner=None):
+    def _run_protocol(
+        self,
+        X,
+        y,
+        groups,
+        params,
+        *,
+        final,
+        return_estimator,
+        owner=None,
+        train_score=False,
+        check_plan=None,
+        first_metric_selects=False,
+    ):
         """Plan, run and assemble the protocol; shared with the functional forms."""
         owner = owner or type(self).__name__
         plan = make_plan(
@@ -347,7 +384,11 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
             final=final,
             return_estimator=return_estimator,
             owner=owner,
+            train_score=train_score,
+            first_metric_selects=first_metric_selects,
         )
+        if check_plan is not None:
+            check_plan(plan)
         if self.cache_dir is not None:
             plan.cache = TaskCache(self.cache_dir, owner)
             if not plan.seeds.seeded:
@@ -356,16 +397,17 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
                     "estimators' random_state) differ on every run and cache entries of earlier "
                     "runs cannot be reused. Pass an int random_state to resume runs.",
                     CacheWarning,
-                    stacklevel=4,
+                    stacklevel=external_stacklevel(),
                 )
         schedule = run_plan(plan)
         if plan.cache is not None:
             plan.cache.warn_rejected()  # one warning for the entries that failed their checks
         results = assemble(schedule)
-        warn_failures(owner, plan.error_score, list(schedule.results.values()))
-        warn_edge_of_grid(
-            plan.param_grid, [f["best_params"] for f in results["outer_results"]], owner
+        warn_or_raise_about_failures(
+            owner, plan.error_score, results["outer_results"], list(schedule.results.values())
         )
+        selected = [f["best_params"] for f in results["outer_results"]]
+        warn_edge_of_grid(plan.param_grid, [p for p in selected if p is not None], owner)
         results["cache_info"] = None
         if plan.cache is not None:
             results["cache_info"] = {"hits": plan.cache.hits, "computed": schedule.computed}

@@ -1,17 +1,30 @@
-"""nested_cross_validate and nested_cross_val_score: the functional forms of NestedCV.
+"""The functional forms of NestedCV: drop-ins for cross_validate, cross_val_score and
+cross_val_predict.
 
-They take the arguments of ``cross_validate`` and ``cross_val_score`` (``cv`` is the outer
-resampling, 5 folds by default as there) plus those of the protocol, build a
-:class:`NestedCV` from them (so every parameter has one owner) and run it without the final
-model on all the data.
+They take every argument of scikit-learn's function with the same meaning (``cv`` is the outer
+resampling, 5 folds by default as there) plus those of the protocol, build a :class:`NestedCV`
+from them (so every parameter has one owner) and run it without the final model on all the
+data. What differs from NestedCV, and why:
+
+- ``random_state=None`` gives the same result on every call, as ``cross_validate`` does for a
+  deterministic estimator (see ``_seeds.function_random_state``); NestedCV, an estimator, draws
+  fresh seeds as scikit-learn's estimators do.
+- The returned dict has ``cross_validate``'s keys; ours (``validation_*``, ``best_params``,
+  ``refit_seeds``) only with ``return_nested_info=True``.
 """
 
+import numbers
+
 import numpy as np
-from sklearn.utils._param_validation import validate_params
+from sklearn import get_config
+from sklearn.base import is_classifier
+from sklearn.utils._param_validation import StrOptions, validate_params
 
+from ._data import is_pairwise, take
 from ._estimator import PROTOCOL_CONSTRAINTS, NestedCV
+from ._seeds import function_random_state
 
-__all__ = ["nested_cross_val_score", "nested_cross_validate"]
+__all__ = ["nested_cross_val_predict", "nested_cross_val_score", "nested_cross_validate"]
 
 _DATA_CONSTRAINTS = {
     "X": ["array-like", "sparse matrix"],
@@ -20,8 +33,17 @@ _DATA_CONSTRAINTS = {
     "params": [dict, None],
     "cv": ["cv_object"],
     "outer_cv": ["cv_object"],
-    "return_estimator": ["boolean"],
+    "pre_dispatch": [numbers.Integral, str, None],
 }
+_VALIDATE_CONSTRAINTS = {
+    **PROTOCOL_CONSTRAINTS,
+    **_DATA_CONSTRAINTS,
+    "return_estimator": ["boolean"],
+    "return_train_score": ["boolean"],
+    "return_indices": ["boolean"],
+    "return_nested_info": ["boolean"],
+}
+_PREDICT_METHODS = ("predict", "predict_proba", "predict_log_proba", "decision_function")
 
 
 def _outer_cv(cv, outer_cv, owner):
@@ -35,7 +57,90 @@ def _outer_cv(cv, outer_cv, owner):
     return cv if cv is not None else outer_cv
 
 
-@validate_params({**PROTOCOL_CONSTRAINTS, **_DATA_CONSTRAINTS}, prefer_skip_nested_validation=False)
+def _check_groups(groups):
+    # scikit-learn's message for the same mistake
+    if groups is not None and get_config().get("enable_metadata_routing", False):
+        raise ValueError(
+            "`groups` can only be passed if metadata routing is not enabled via "
+            "`sklearn.set_config(enable_metadata_routing=True)`. When routing is enabled, pass "
+            "`groups` alongside other metadata via the `params` argument instead."
+        )
+
+
+def _run(owner, estimator, X, y, *, groups, cv, outer_cv, params, protocol, **run):
+    """Build the NestedCV of a functional form and run it; returns ``(plan, results)``."""
+    _check_groups(groups)
+    protocol = dict(protocol)
+    protocol["random_state"] = function_random_state(protocol.get("random_state"))
+    nested = NestedCV(estimator, outer_cv=_outer_cv(cv, outer_cv, owner), **protocol)
+    plan, _, results = nested._run_protocol(
+        X, y, groups, params or {}, final=False, owner=owner, first_metric_selects=True, **run
+    )
+    return plan, results
+
+
+def _metric_keys(plan, folds):
+    keys = list(folds[0]["test_scores_per_metric"])
+    multimetric = plan.multimetric or keys != ["score"]
+    return {name: (name if multimetric else "score") for name in keys}
+
+
+def _cross_validate(
+    owner,
+    estimator,
+    X,
+    y,
+    *,
+    groups,
+    cv,
+    outer_cv,
+    params,
+    return_estimator,
+    return_train_score,
+    return_indices,
+    return_nested_info,
+    **protocol,
+):
+    plan, results = _run(
+        owner, estimator, X, y, groups=groups, cv=cv, outer_cv=outer_cv, params=params,
+        protocol=protocol, return_estimator=return_estimator, train_score=return_train_score,
+    )  # fmt: skip
+    folds = results["outer_results"]
+    output = {
+        "fit_time": np.array([f["fit_time"] for f in folds]),
+        "score_time": np.array([f["score_time"] for f in folds]),
+    }
+    if return_estimator:
+        # the models whose scores are reported: the fold's one model with n_refits=1 (as
+        # cross_validate), else the list of its refits (test_score is the mean of their scores)
+        models = [f["estimators"] for f in folds]
+        one = protocol.get("n_refits", 3) == 1
+        output["estimator"] = [m[0] if one and m else (m if not one else None) for m in models]
+    if return_indices:
+        output["indices"] = {
+            "train": [f["train_indices"] for f in folds],
+            "test": [f["test_indices"] for f in folds],
+        }
+    keys = _metric_keys(plan, folds)
+    for name, key in keys.items():
+        output[f"test_{key}"] = np.array(
+            [np.mean(f["test_scores_per_metric"][name]) for f in folds]
+        )
+        if return_train_score:
+            output[f"train_{key}"] = np.array(
+                [np.mean(f["train_scores_per_metric"][name]) for f in folds]
+            )
+    if return_nested_info:
+        for name, key in keys.items():
+            output[f"validation_{key}"] = np.array(
+                [f["validation_scores"].get(name, np.nan) for f in folds]
+            )
+        output["best_params"] = [f["best_params"] for f in folds]
+        output["refit_seeds"] = [f["refit_seeds"] for f in folds]
+    return output
+
+
+@validate_params(_VALIDATE_CONSTRAINTS, prefer_skip_nested_validation=False)
 def nested_cross_validate(
     estimator,
     X,
@@ -47,8 +152,11 @@ def nested_cross_validate(
     n_jobs=None,
     verbose=0,
     params=None,
-    error_score=np.nan,
+    pre_dispatch="2*n_jobs",
+    return_train_score=False,
     return_estimator=False,
+    return_indices=False,
+    error_score=np.nan,
     param_grid=None,
     param_distributions=None,
     n_iter=10,
@@ -60,55 +168,90 @@ def nested_cross_validate(
     early_stopping_split="auto",
     fit_timeout=None,
     outer_cv=None,
+    return_nested_info=False,
 ):
-    """Nested cross-validation, returning a dict in the style of ``cross_validate``.
+    """Nested cross-validation, returning what ``cross_validate`` returns.
 
     The same engine and protocol as :class:`~sklearn_fair.NestedCV` (see there for every
     parameter), without the final model on all the data. The signature starts as
-    ``cross_validate``'s, so ported code keeps working: ``cv`` is the outer resampling (5
-    folds by default, as in ``cross_validate``; NestedCV's default is the paper's 10), and a
-    search passed as ``estimator`` keeps its own ``cv`` as the inner resampling.
+    ``cross_validate``'s, every argument with its meaning there, so ported code keeps working:
+    ``cv`` is the outer resampling (5 folds by default, as in ``cross_validate``; NestedCV's
+    default is the paper's 10), and a search passed as ``estimator`` keeps its own ``cv`` as
+    the inner resampling. ``cross_validate(GridSearchCV(est, grid, cv=3), X, y)`` becomes
+    ``nested_cross_validate(GridSearchCV(est, grid, cv=3), X, y)``, or, with the search space
+    given here, ``nested_cross_validate(est, X, y, param_grid=grid, inner_cv=3)``: pass one or
+    the other, not a search and a grid.
 
     Parameters
     ----------
     estimator : estimator object
         The model to tune and assess (or a scikit-learn search to use as inner selection).
-    X : array-like, DataFrame or sequence of graphs
+    X : array-like, sparse matrix, DataFrame or sequence of graphs
         The data.
     y : array-like of shape (n_samples,), default=None
-        The target.
+        The target. It reaches every ``fit`` and scorer in the container given (a list, a
+        pandas Series), indexed by rows, as in ``cross_validate``.
     groups : array-like of shape (n_samples,), default=None
-        Group labels for group-aware splitters (outer and inner).
+        Group labels for group-aware splitters (outer and inner). With metadata routing
+        enabled, pass them in ``params`` instead, as in ``cross_validate``.
     scoring : str, callable, list, dict or None, default=None
-        As in ``cross_validate``.
+        As in ``cross_validate``, a callable returning a dict included. With several metrics
+        the one named by ``refit`` selects the hyper-parameters; with ``refit=True`` (no name),
+        the first one (the first key of a dict, the first name of a list, the first key that a
+        callable returns). With a single candidate nothing is selected.
     cv : int, cross-validation generator or iterable, default=None
         The outer resampling; None means 5 folds (stratified for classifiers).
     n_jobs : int, default=None
-        Number of worker processes, as in NestedCV.
+        Number of worker processes, as in NestedCV: every fit of every fold is one task of a
+        single pool.
     verbose : int, default=0
         ``1`` reports progress.
     params : dict, default=None
-        Fit parameters (e.g. ``sample_weight``), routed as in ``cross_validate``.
-    error_score : 'raise' or float, default=np.nan
-        Score of a failed fit.
+        Fit parameters (e.g. ``sample_weight``, sparse ones included), indexed with the rows of
+        each fit when they have one entry per sample, and routed as in ``cross_validate``.
+    pre_dispatch : int or str, default="2*n_jobs"
+        Accepted for compatibility. The task pool never pre-dispatches: it keeps exactly as
+        many tasks in flight as there are workers, so that the schedule (critical path first)
+        decides what runs next; the value changes nothing.
+    return_train_score : bool, default=False
+        Also score each refit on its outer training fold (``train_score`` or
+        ``train_<name>``).
     return_estimator : bool, default=False
-        Also return, per outer fold, the model of the first refit.
-    param_grid, param_distributions, n_iter, inner_cv, n_refits, random_state, cache_dir, \
+        Also return the models whose test scores are reported (``estimator``): with
+        ``n_refits=1``, one model per outer fold, as in ``cross_validate``; otherwise one list
+        per fold of the refits that ran, whose mean test score is that fold's ``test_score``.
+    return_indices : bool, default=False
+        Also return ``indices``: ``{"train": [...], "test": [...]}``, the outer folds' rows.
+    error_score : 'raise' or float, default=np.nan
+        Score of a failed fit or scorer. An outer fold in which no candidate can be selected
+        is scored ``error_score`` with a FitFailedWarning; when every fold fails a ValueError
+        says so, as in ``cross_validate``.
+    param_grid, param_distributions, n_iter, inner_cv, n_refits, cache_dir, \
 early_stopping_split, fit_timeout
-        As in :class:`~sklearn_fair.NestedCV`.
+        As in :class:`~sklearn_fair.NestedCV`. A ``random_state`` the user set on the
+        estimator or a step is kept in every fit; refits vary only those left at ``None``.
     refit : bool or str, default=True
         With several metrics, the name of the one that selects the hyper-parameters.
+    random_state : int, RandomState instance, Generator or None, default=None
+        Seeds the protocol (default inner hold-out, sampled candidates, refit seeds and the
+        ``random_state`` parameters left at ``None``). ``None`` is a fixed seed (that of
+        ``random_state=0``): every call gives the same result. Pass other ints to see how much
+        the result depends on them.
     outer_cv : int, cross-validation generator or iterable, default=None
         Alias of ``cv``.
+    return_nested_info : bool, default=False
+        Also return what the nested protocol adds: ``validation_score`` (or
+        ``validation_<name>``, the winner's mean inner validation score), ``best_params`` and
+        ``refit_seeds`` (per fold, the seeds of the refits that ran; ``None`` when nothing
+        was left to seed).
 
     Returns
     -------
     results : dict
-        ``test_score`` (or ``test_<name>`` per metric): per-fold test scores, each the mean
-        over the refits; ``validation_score`` (or ``validation_<name>``): the winner's mean
-        inner validation score; ``best_params``: list of dicts; ``fit_time`` and
-        ``score_time``: seconds per fold, all its fits summed; ``indices``: ``{"train": [...],
-        "test": [...]}``; ``refit_seeds``; and ``estimator`` when asked.
+        ``cross_validate``'s keys: ``test_score`` (or ``test_<name>`` per metric), per fold the
+        mean over its refits; ``fit_time`` and ``score_time`` (seconds per fold, all its fits
+        summed, inner selection included); and ``train_*``, ``estimator`` and ``indices`` when
+        asked; plus ours with ``return_nested_info``.
 
     Examples
     --------
@@ -121,52 +264,31 @@ early_stopping_split, fit_timeout
     >>> results["test_score"].shape
     (5,)
     >>> sorted(results)
-    ['best_params', 'fit_time', 'indices', 'refit_seeds', 'score_time', 'test_score', \
-'validation_score']
+    ['fit_time', 'score_time', 'test_score']
+    >>> sorted(nested_cross_validate(KNeighborsClassifier(), X, y, return_nested_info=True,
+    ...                              param_grid={"n_neighbors": [1, 5, 15]}))
+    ['best_params', 'fit_time', 'refit_seeds', 'score_time', 'test_score', 'validation_score']
     """
-    owner = "nested_cross_validate"
-    nested = NestedCV(
-        estimator,
-        param_grid,
-        param_distributions=param_distributions,
-        n_iter=n_iter,
-        outer_cv=_outer_cv(cv, outer_cv, owner),
-        inner_cv=inner_cv,
-        scoring=scoring,
-        refit=refit,
-        n_refits=n_refits,
-        n_jobs=n_jobs,
-        random_state=random_state,
-        error_score=error_score,
-        verbose=verbose,
-        cache_dir=cache_dir,
-        early_stopping_split=early_stopping_split,
-        fit_timeout=fit_timeout,
-    )
-    plan, _, results = nested._run_protocol(
-        X, y, groups, params or {}, final=False, return_estimator=return_estimator, owner=owner
-    )
-    folds = results["outer_results"]
-    output = {}
-    for name in plan.scorers:
-        key = name if plan.multimetric else "score"
-        output[f"test_{key}"] = np.array(
-            [np.mean(f["test_scores_per_metric"][name]) for f in folds]
-        )
-        output[f"validation_{key}"] = np.array([f["validation_scores"][name] for f in folds])
-    output["best_params"] = [f["best_params"] for f in folds]
-    output["fit_time"] = np.array([f["fit_time"] for f in folds])
-    output["score_time"] = np.array([f["score_time"] for f in folds])
-    output["indices"] = {
-        "train": [f["train_indices"] for f in folds],
-        "test": [f["test_indices"] for f in folds],
-    }
-    output["refit_seeds"] = list(plan.refit_seeds)
-    if return_estimator:
-        output["estimator"] = [f["estimators"][0] for f in folds]
-    return output
+    return _cross_validate(
+        "nested_cross_validate", estimator, X, y, groups=groups, cv=cv, outer_cv=outer_cv,
+        params=params, return_estimator=return_estimator,
+        return_train_score=return_train_score, return_indices=return_indices,
+        return_nested_info=return_nested_info, scoring=scoring, n_jobs=n_jobs,
+        verbose=verbose, error_score=error_score, param_grid=param_grid,
+        param_distributions=param_distributions, n_iter=n_iter, inner_cv=inner_cv,
+        refit=refit, n_refits=n_refits, random_state=random_state, cache_dir=cache_dir,
+        early_stopping_split=early_stopping_split, fit_timeout=fit_timeout,
+    )  # fmt: skip
 
 
+_SCORE_CONSTRAINTS = {
+    key: value
+    for key, value in _VALIDATE_CONSTRAINTS.items()
+    if key not in ("return_train_score", "return_estimator", "return_indices")
+}
+
+
+@validate_params(_SCORE_CONSTRAINTS, prefer_skip_nested_validation=False)
 def nested_cross_val_score(
     estimator,
     X,
@@ -178,10 +300,25 @@ def nested_cross_val_score(
     n_jobs=None,
     verbose=0,
     params=None,
+    pre_dispatch="2*n_jobs",
     error_score=np.nan,
-    **kwargs,
+    param_grid=None,
+    param_distributions=None,
+    n_iter=10,
+    inner_cv=None,
+    refit=True,
+    n_refits=3,
+    random_state=None,
+    cache_dir=None,
+    early_stopping_split="auto",
+    fit_timeout=None,
+    outer_cv=None,
+    return_nested_info=False,
 ):
     """Per-fold nested test scores: a drop-in for ``cross_val_score``.
+
+    Every argument of ``cross_val_score`` with its meaning there, then those of the protocol
+    (see :func:`nested_cross_validate`).
 
     Parameters
     ----------
@@ -190,7 +327,7 @@ def nested_cross_val_score(
     X : array-like
         The data.
     y : array-like, default=None
-        The target.
+        The target, passed to fits and scorers in the user's container.
     groups : array-like, default=None
         Group labels for group-aware splitters.
     scoring : str or callable, default=None
@@ -203,11 +340,16 @@ def nested_cross_val_score(
         ``1`` reports progress.
     params : dict, default=None
         Fit parameters.
+    pre_dispatch : int or str, default="2*n_jobs"
+        Accepted; changes nothing (see :func:`nested_cross_validate`).
     error_score : 'raise' or float, default=np.nan
         Score of a failed fit.
-    **kwargs
-        Any other argument of :func:`nested_cross_validate` (``param_grid``, ``inner_cv``,
-        ``n_refits``, ``random_state``, ``outer_cv`` ...).
+    param_grid, param_distributions, n_iter, inner_cv, refit, n_refits, random_state, \
+cache_dir, early_stopping_split, fit_timeout, outer_cv
+        As in :func:`nested_cross_validate` (``random_state=None`` is a fixed seed).
+    return_nested_info : bool, default=False
+        Return the dict of :func:`nested_cross_validate` with ``return_nested_info=True``
+        instead of the scores.
 
     Returns
     -------
@@ -228,19 +370,209 @@ def nested_cross_val_score(
     if isinstance(scoring, (list, tuple, set, dict)):
         raise ValueError(
             "The 'scoring' parameter of nested_cross_val_score must be a single metric (a str "
-            f"or a callable). Got {scoring!r}; use nested_cross_validate for several."
+            f"or a callable). For evaluating multiple scores, use nested_cross_validate "
+            f"instead. {scoring!r} was passed."
         )
-    results = nested_cross_validate(
-        estimator,
-        X,
-        y,
-        groups=groups,
-        scoring=scoring,
-        cv=cv,
-        n_jobs=n_jobs,
-        verbose=verbose,
-        params=params,
-        error_score=error_score,
-        **kwargs,
-    )
-    return results["test_score"]
+    results = _cross_validate(
+        "nested_cross_val_score", estimator, X, y, groups=groups, cv=cv, outer_cv=outer_cv,
+        params=params, return_estimator=False, return_train_score=False, return_indices=False,
+        return_nested_info=return_nested_info, scoring=scoring, n_jobs=n_jobs,
+        verbose=verbose, error_score=error_score, param_grid=param_grid,
+        param_distributions=param_distributions, n_iter=n_iter, inner_cv=inner_cv,
+        refit=refit, n_refits=n_refits, random_state=random_state, cache_dir=cache_dir,
+        early_stopping_split=early_stopping_split, fit_timeout=fit_timeout,
+    )  # fmt: skip
+    return results if return_nested_info else results["test_score"]
+
+
+def _is_partition(outer_splits, n_samples):
+    test = np.concatenate([np.asarray(t) for _, t in outer_splits]) if outer_splits else []
+    return len(test) == n_samples and np.array_equal(np.sort(test), np.arange(n_samples))
+
+
+def _check_partition(plan):
+    if not _is_partition(plan.outer_splits, plan.data.n_samples):
+        raise ValueError("nested_cross_val_predict only works for partitions")
+
+
+def _ordered(model, output, method, classes):
+    """``output`` with one column per class of the whole ``y``, as cross_val_predict orders a
+    fold's columns when the fold lacks a class."""
+    from sklearn.model_selection._validation import _enforce_prediction_order
+
+    if method == "predict" or classes is None or isinstance(output, list):
+        return output
+    encoded = np.searchsorted(classes, model.classes_)
+    return _enforce_prediction_order(encoded, output, len(classes), method)
+
+
+def _combine(model_outputs, method, classifier, classes):
+    """One prediction from several refits: probabilities and decision values averaged; the
+    class of the averaged probabilities (or decision values); the mean for a regressor."""
+    if len(model_outputs) == 1:
+        return model_outputs[0][1]
+    if method == "predict_log_proba":
+        return np.log(np.mean([np.exp(o) for _, o in model_outputs], axis=0))
+    if method != "predict":
+        return np.mean([o for _, o in model_outputs], axis=0)
+    return np.mean([o for _, o in model_outputs], axis=0) if not classifier else None
+
+
+def _fold_predictions(models, X_test, method, classifier, classes):
+    outputs = [(m, _ordered(m, getattr(m, method)(X_test), method, classes)) for m in models]
+    combined = _combine(outputs, method, classifier, classes)
+    if combined is not None:
+        return combined
+    # classes of several classifier refits: from their averaged probabilities or decisions
+    for richer in ("predict_proba", "decision_function"):
+        if all(hasattr(m, richer) for m in models):
+            try:
+                values = [_ordered(m, getattr(m, richer)(X_test), richer, classes) for m in models]
+            except (AttributeError, NotImplementedError):
+                continue
+            mean = np.mean(values, axis=0)
+            if mean.ndim == 1:  # binary decision values
+                return classes[(mean > 0).astype(int)]
+            return classes[np.argmax(mean, axis=1)]
+    votes = np.array([o for _, o in outputs])
+    return np.array([max(set(col.tolist()), key=col.tolist().count) for col in votes.T])
+
+
+@validate_params(
+    {
+        **{k: v for k, v in _SCORE_CONSTRAINTS.items() if k != "return_nested_info"},
+        "method": [StrOptions(set(_PREDICT_METHODS))],
+    },
+    prefer_skip_nested_validation=False,
+)
+def nested_cross_val_predict(
+    estimator,
+    X,
+    y=None,
+    *,
+    groups=None,
+    cv=None,
+    n_jobs=None,
+    verbose=0,
+    params=None,
+    pre_dispatch="2*n_jobs",
+    method="predict",
+    scoring=None,
+    error_score=np.nan,
+    param_grid=None,
+    param_distributions=None,
+    n_iter=10,
+    inner_cv=None,
+    refit=True,
+    n_refits=3,
+    random_state=None,
+    cache_dir=None,
+    early_stopping_split="auto",
+    fit_timeout=None,
+    outer_cv=None,
+):
+    """Out-of-fold predictions of a tuned model: a drop-in for ``cross_val_predict``.
+
+    Each row's prediction comes from the model selected and refit without that row: the outer
+    fold that tests it tunes the hyper-parameters on its training rows only (the inner
+    selection), refits the winner there and predicts the test rows. These are the predictions
+    to draw ROC curves, calibration plots and confusion matrices from; with
+    ``cross_val_predict`` on an untuned model, or on the model tuned on all the data, they
+    would be optimistic. For a deterministic estimator the result equals
+    ``cross_val_predict(GridSearchCV(...))``.
+
+    With several refits (``n_refits`` and a ``random_state`` left unset), the outputs are
+    combined: ``predict_proba`` and ``decision_function`` are averaged over the refits,
+    ``predict_log_proba`` is the log of the averaged probabilities, and ``predict`` gives a
+    classifier's class of the averaged probabilities (of the averaged decision values when
+    there are none, of a majority vote when neither exists) and a regressor's mean
+    prediction.
+
+    Parameters
+    ----------
+    estimator : estimator object
+        The model to tune (or a scikit-learn search to use as inner selection).
+    X : array-like, sparse matrix or DataFrame
+        The data.
+    y : array-like, default=None
+        The target.
+    groups : array-like, default=None
+        Group labels for group-aware splitters.
+    cv : int, cross-validation generator or iterable, default=None
+        The outer resampling, which must be a partition (every row tested exactly once), as in
+        ``cross_val_predict``; None means 5 folds.
+    n_jobs : int, default=None
+        Number of worker processes.
+    verbose : int, default=0
+        ``1`` reports progress.
+    params : dict, default=None
+        Fit parameters.
+    pre_dispatch : int or str, default="2*n_jobs"
+        Accepted; changes nothing (see :func:`nested_cross_validate`).
+    method : {"predict", "predict_proba", "predict_log_proba", "decision_function"}, \
+default="predict"
+        The method of the refitted models. For the probability and decision methods the
+        columns follow the sorted classes of the whole ``y`` (a fold that lacks a class gets
+        its column filled as ``cross_val_predict`` does).
+    scoring : str, callable, list, dict or None, default=None
+        The metric(s) of the inner selection.
+    error_score : 'raise' or float, default=np.nan
+        Score of a failed selection fit. A fold without a model (every candidate failed) or a
+        failed refit raises: a prediction cannot be made up.
+    param_grid, param_distributions, n_iter, inner_cv, refit, n_refits, random_state, \
+cache_dir, early_stopping_split, fit_timeout, outer_cv
+        As in :func:`nested_cross_validate` (``random_state=None`` is a fixed seed).
+
+    Returns
+    -------
+    predictions : ndarray
+        One prediction (or row of probabilities / decision values) per row of ``X``.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> from sklearn.svm import SVC
+    >>> from sklearn_fair import nested_cross_val_predict
+    >>> X, y = load_iris(return_X_y=True)
+    >>> predictions = nested_cross_val_predict(SVC(), X, y, param_grid={"C": [0.1, 10]})
+    >>> predictions.shape, bool((predictions == y).mean() > 0.9)
+    ((150,), True)
+    """
+    owner = "nested_cross_val_predict"
+    plan, results = _run(
+        owner, estimator, X, y, groups=groups, cv=cv, outer_cv=outer_cv, params=params,
+        protocol=dict(
+            scoring=scoring, n_jobs=n_jobs, verbose=verbose, error_score=error_score,
+            param_grid=param_grid, param_distributions=param_distributions, n_iter=n_iter,
+            inner_cv=inner_cv, refit=refit, n_refits=n_refits, random_state=random_state,
+            cache_dir=cache_dir, early_stopping_split=early_stopping_split,
+            fit_timeout=fit_timeout,
+        ),
+        return_estimator=True, check_plan=_check_partition,
+    )  # fmt: skip
+    data = plan.data
+    y_array = None if data.y is None else np.asarray(data.y)
+    classifier = is_classifier(plan.estimator)
+    classes = None
+    if classifier and y_array is not None and y_array.ndim == 1:
+        classes = np.unique(y_array)
+    pieces, order = [], []
+    for fold, result in enumerate(results["outer_results"]):
+        models = [m for m in result.get("estimators", []) if m is not None]
+        if result["selection_failed"] or not models or len(models) < len(result["refit_seeds"]):
+            raise ValueError(
+                f"{owner} has no model for outer fold {fold}: "
+                f"{result['selection_failed'] or 'its refit failed'}"
+            )
+        train, test = plan.outer_splits[fold]
+        X_test = take(data.X, test)
+        if is_pairwise(models[0]):
+            X_test = X_test[:, train]
+        pieces.append(_fold_predictions(models, X_test, method, classifier, classes))
+        order.append(np.asarray(test))
+    if not pieces:
+        return np.array([])
+    predictions = np.concatenate(pieces)
+    inverse = np.empty(plan.data.n_samples, dtype=int)
+    inverse[np.concatenate(order)] = np.arange(len(inverse))
+    return predictions[inverse]

@@ -32,8 +32,6 @@ from ._candidates import (
     configure,
     is_search,
     make_candidates,
-    random_state_params,
-    seed_values,
     unwrap_search,
 )
 from ._data import RunData
@@ -82,30 +80,44 @@ def resolve_scorers(estimator, scoring, owner):
         return {"score": check_scoring(estimator)}, False
     if isinstance(scoring, str) or callable(scoring):
         return {"score": one("score", scoring)}, False
+    prefix = f"The 'scoring' parameter of {owner} is invalid: "
     if isinstance(scoring, dict):
+        # scikit-learn's messages (_check_multimetric_scoring), after our prefix
         if not scoring:
-            raise ValueError(f"The 'scoring' parameter of {owner} is an empty dict.")
+            raise ValueError(f"{prefix}An empty dict was passed. {scoring!r}")
         bad = [name for name in scoring if not isinstance(name, str)]
         if bad:
             raise ValueError(
-                f"The 'scoring' parameter of {owner} must have str keys (metric names). "
-                f"Got {bad[0]!r} instead."
+                f"{prefix}Non-string types were found in the keys of the given dict (they "
+                f"name the metrics). scoring={scoring!r}"
             )
         return {name: one(name, s) for name, s in scoring.items()}, True
     names = list(scoring)
-    if not names or not all(isinstance(n, str) for n in names) or len(set(names)) != len(names):
-        raise ValueError(
-            f"The 'scoring' parameter of {owner}, when a list, must hold distinct metric "
-            f"names. Got {scoring!r} instead."
-        )
+    message = f"{prefix}The list/tuple elements must be unique strings of predefined scorers."
+    if not names:
+        raise ValueError(f"{message} Empty list was given. {scoring!r}")
+    if not all(isinstance(n, str) for n in names):
+        if any(callable(n) for n in names):
+            raise ValueError(
+                f"{message} One or more of the elements were callables. Use a dict of score "
+                f"name mapped to the scorer callable. Got {scoring!r}"
+            )
+        raise ValueError(f"{message} Non-string types were found in the given list. {scoring!r}")
+    if len(set(names)) != len(names):
+        raise ValueError(f"{message} Duplicate elements were found in the given list. {scoring!r}")
     return {name: one(name, name) for name in names}, True
 
 
-def refit_metric_name(scorers, multimetric, refit, owner):
+def refit_metric_name(scorers, multimetric, refit, owner, first_selects=False):
+    """The metric that selects. With several metrics and ``refit=True`` (no name), the functional
+    forms take the first one in the order of ``scoring`` (the documented rule: ``cross_validate``
+    has no ``refit``); NestedCV asks for a name, as GridSearchCV does."""
     if not multimetric:
         return "score"
     if isinstance(refit, str) and refit in scorers:
         return refit
+    if refit is True and first_selects:
+        return next(iter(scorers))
     raise ValueError(
         f"With several metrics in 'scoring', the 'refit' parameter of {owner} must name the "
         f"metric that selects the hyper-parameters, one of {sorted(scorers)}. Got {refit!r}."
@@ -197,16 +209,21 @@ def _check_target_kind(estimator, y):
 
 
 def _prepare_data(X, y, groups):
-    """Labels of graph data, consistent lengths, and X made indexable: once, here."""
+    """Labels of graph data, consistent lengths, and X made indexable: once, here.
+
+    Returns ``(X, y, groups, y_given)``: ``y`` as an array (for the splits and the checks),
+    ``y_given`` in the user's container (a list, a pandas Series), which is what every fit and
+    scorer receives, indexed by rows, as in ``cross_validate``.
+    """
     if is_graph_data(X):
         check_graph_sizes(X)
         if y is None:
             y = read_graph_labels(X)
     check_consistent_length(X, y, groups)
     # as GridSearchCV does: sparse matrices to CSR, array-likes without __getitem__ to arrays
-    X, y, groups = indexable(X, y, groups)
-    check_labels(y)
-    return X, None if y is None else np.asarray(y), groups
+    X, y_given, groups = indexable(X, y, groups)
+    check_labels(y_given)
+    return X, None if y_given is None else np.asarray(y_given), groups, y_given
 
 
 # -- early stopping ----------------------------------------------------------------------------
@@ -279,6 +296,7 @@ class Plan:
     refit_seeds: list  # [None] when no parameter takes a seed
     probe: bool  # whether two refits decide if a seed changes anything
     early_stopping: bool
+    refit: object
     error_score: object
     n_jobs: object
     verbose: int
@@ -287,6 +305,9 @@ class Plan:
     return_estimator: bool
     data: RunData
     cache: object = None
+    train_score: bool = False  # refits also scored on their outer training fold
+    groups: object = None  # the group labels, for error messages
+    classifier: bool = False
     _selection_params: dict = field(default_factory=dict)
 
     # -- shape of the run --------------------------------------------------------------------
@@ -333,8 +354,7 @@ class Plan:
         params = self._selection_params.get(candidate_index)
         if params is None:
             candidate = self.candidates[candidate_index]
-            model = configure(self.estimator, candidate)
-            seeds = seed_values(model, self.seeds.draw("selection"), only_unset=True)
+            seeds = self.seeds.selection_values(configure(self.estimator, candidate))
             params = self._selection_params[candidate_index] = {**candidate, **seeds}
         return params
 
@@ -361,9 +381,7 @@ class Plan:
     def refit_task(self, fold, selected, index):
         best = selected["best_params"]
         seed = self.refit_seeds[index]
-        params = dict(best)
-        if seed is not None:
-            params.update(seed_values(configure(self.estimator, best), seed, only_unset=False))
+        params = {**best, **self.seeds.refit_values(configure(self.estimator, best), seed)}
         train, val = ("train", fold), None
         if self.early_stopping:
             train, val = ("holdout", fold, "train"), ("holdout", fold, "val")
@@ -376,6 +394,7 @@ class Plan:
             error_score=self.error_score,
             return_estimator=self.return_estimator,
             fingerprint_predictions=self.probe,
+            score_train=("train", fold) if self.train_score else None,
         )
 
     def final_task(self, selected, deterministic):
@@ -383,8 +402,7 @@ class Plan:
         best = selected["best_params"]
         params = dict(best)
         if not deterministic:
-            model = configure(self.estimator, best)
-            params.update(seed_values(model, self.seeds.draw("selection"), only_unset=True))
+            params.update(self.seeds.selection_values(configure(self.estimator, best)))
         train, val = ("all",), None
         if self.early_stopping:
             train, val = ("holdout", None, "train"), ("holdout", None, "val")
@@ -399,6 +417,28 @@ class Plan:
 
     def select(self, fold, results):
         return select_fold(self, fold, results)
+
+    def metric_keys(self, results):
+        """The metrics the scores of ``results`` have: the keys of :attr:`scorers`, or those of
+        the dict that a callable ``scoring`` returns (as in ``cross_validate``)."""
+        for result in results:
+            if not result["error"] and result["scores"]:
+                return list(result["scores"])
+        return list(self.scorers)
+
+    def selecting_metric(self, keys):
+        """The metric that selects among ``keys`` (see :meth:`metric_keys`): the first key of a
+        dict-returning callable, unless ``refit`` names one."""
+        if self.refit_metric in keys:
+            return self.refit_metric
+        if isinstance(self.refit, str):
+            if self.refit in keys:
+                return self.refit
+            raise ValueError(
+                f"The 'refit' parameter of {self.owner} must name one of the metrics that "
+                f"'scoring' returns, {keys}. Got {self.refit!r} instead."
+            )
+        return keys[0]
 
     def metric_names(self):
         """Metric key -> :class:`~sklearn_fair.metrics.MetricName`, as printed in reports."""
@@ -419,14 +459,7 @@ def _search_for_folds(search, inner_cv, seeds):
     search = clone(search)
     if inner_cv is not None:
         search.set_params(cv=inner_cv)
-    selection_seed = seeds.draw("selection")
-    base = configure(search.estimator, {})
-    search.set_params(
-        estimator=base.set_params(**seed_values(base, selection_seed, only_unset=True))
-    )
-    if "random_state" in search.get_params(deep=False) and search.random_state is None:
-        search.set_params(random_state=selection_seed)
-    return search
+    return seeds.seed_search(search)
 
 
 def _where(fold):
@@ -452,11 +485,21 @@ class _SearchSpace:
         return self.search.estimator if self.search is not None else self.estimator
 
 
-def _search_space(nested):
+def _search_space(nested, owner):
     space = _SearchSpace(
         nested.estimator, None, nested.param_grid, nested.param_distributions, nested.n_iter,
         nested.inner_cv, nested.scoring, nested.refit, None,
     )  # fmt: skip
+    if is_search(space.estimator) and (
+        space.param_grid is not None or space.param_distributions is not None
+    ):
+        given = "param_grid" if space.param_grid is not None else "param_distributions"
+        raise ValueError(
+            f"{owner} got a search ({type(space.estimator).__name__}) as "
+            f"'estimator' and a '{given}': pass one or the other. Either the search, whose own "
+            f"space and cv become the inner selection, or its estimator "
+            f"({type(space.estimator.estimator).__name__}) with '{given}'."
+        )
     if space.param_grid is not None or space.param_distributions is not None:
         return space
     if not is_search(space.estimator):
@@ -537,11 +580,23 @@ def _rows(n_samples, outer_splits, inner_splits, holdouts):
     return rows
 
 
-def make_plan(nested, X, y, groups, params, *, final, return_estimator, owner):
+def make_plan(
+    nested,
+    X,
+    y,
+    groups,
+    params,
+    *,
+    final,
+    return_estimator,
+    owner,
+    train_score=False,
+    first_metric_selects=False,
+):
     """Check ``nested``'s parameters and the data, materialise every split, return a Plan."""
-    X, y, groups = _prepare_data(X, y, groups)
+    X, y, groups, y_given = _prepare_data(X, y, groups)
     n_samples = _num_samples(X)
-    space = _search_space(nested)
+    space = _search_space(nested, owner)
     base_estimator = space.base_estimator
     _check_target_kind(base_estimator, y)
 
@@ -556,7 +611,9 @@ def make_plan(nested, X, y, groups, params, *, final, return_estimator, owner):
         )
         check_candidate_names(space.estimator, candidates, owner)
     scorers, multimetric = resolve_scorers(base_estimator, space.scoring, owner)
-    refit_metric = refit_metric_name(scorers, multimetric, space.refit, owner)
+    refit_metric = refit_metric_name(
+        scorers, multimetric, space.refit, owner, first_selects=first_metric_selects
+    )
 
     outer = check_cv(nested.outer_cv, y, classifier=is_classifier(base_estimator))
     inner = space.inner_cv
@@ -591,10 +648,10 @@ def make_plan(nested, X, y, groups, params, *, final, return_estimator, owner):
     search = space.search
     if search is not None:
         search = _search_for_folds(search, space.inner_cv, seeds)
-        seedable = bool(random_state_params(search.estimator))
+        models = [search.estimator]
     else:
-        seedable = any(random_state_params(configure(space.estimator, c)) for c in candidates)
-    refit_seeds = seeds.refit_seeds(nested.n_refits) if seedable else [None]
+        models = [configure(space.estimator, c) for c in candidates]
+    refit_seeds, probe = seeds.refit_plan(models, nested.n_refits)
     rows = _rows(n_samples, outer_splits, inner_splits, holdouts)
 
     return Plan(
@@ -613,13 +670,17 @@ def make_plan(nested, X, y, groups, params, *, final, return_estimator, owner):
         holdouts=holdouts,
         seeds=seeds,
         refit_seeds=refit_seeds,
-        probe=seedable and len(refit_seeds) > 1,
+        probe=probe,
         early_stopping=early_stopping,
+        refit=space.refit,
         error_score=nested.error_score,
         n_jobs=nested.n_jobs,
         verbose=nested.verbose,
         fit_timeout=nested.fit_timeout,
         final=final,
         return_estimator=return_estimator,
-        data=RunData(X, y, fit_params, score_params, rows),
+        data=RunData(X, y_given, fit_params, score_params, rows),
+        train_score=train_score,
+        groups=groups,
+        classifier=is_classifier(base_estimator),
     )

@@ -16,6 +16,7 @@ from sklearn.model_selection import TimeSeriesSplit, check_cv
 from sklearn.utils.multiclass import type_of_target
 
 from ...exceptions import ReproducibilityWarning, SplitLeakageWarning
+from ...utils._stacklevel import external_stacklevel
 from .._holdout import HoldoutSplit
 from .._rolling_origin import RollingOrigin
 from .._split_validation import validate_inner_splits, validate_splits
@@ -91,12 +92,19 @@ def stored_inner_splits(outer_cv, fold, train, n_samples):
 
 
 def check_class_counts(cv, y, where):
-    """Raise a ValueError naming a class with too few members for a stratified ``cv``."""
+    """Raise a ValueError naming a class with too few members for a stratified ``cv``.
+
+    Where scikit-learn's splitter only warns (a k-fold in which some, not all, classes have
+    fewer than k members: some folds then lack them), the splitter's own warning is left to
+    speak, as in ``cross_validate``; where it raises, this says which class and where first.
+    """
     needed = _members_needed(cv, y)
     if not needed:
         return
     classes, counts = np.unique(np.asarray(y), return_counts=True)
     too_few = counts < needed
+    if _k_fold_like(cv) and not too_few.all():
+        return
     if too_few.any():
         # plain Python values, so the message reads "class 2", not "class np.int64(2)"
         label, count = classes[too_few].tolist()[0], int(counts[too_few][0])
@@ -107,6 +115,11 @@ def check_class_counts(cv, y, where):
             f"{dict(zip(classes.tolist(), counts.tolist()))}. Use fewer splits, merge rare "
             "classes, or an unstratified splitter."
         )
+
+
+def _k_fold_like(cv):
+    name = type(cv).__name__
+    return "Stratified" in name and "ShuffleSplit" not in name and not isinstance(cv, HoldoutSplit)
 
 
 def _members_needed(cv, y):
@@ -151,7 +164,7 @@ def warn_structure_leaks(owner, outer_cv, outer_splits, inner_splits, groups):
                     "splitter as inner_cv (e.g. GroupKFold), or leave inner_cv=None for a "
                     "grouped hold-out.",
                     SplitLeakageWarning,
-                    stacklevel=6,
+                    stacklevel=external_stacklevel(),
                 )
     if is_time_ordered(outer_cv):
         late = [
@@ -167,7 +180,7 @@ def warn_structure_leaks(owner, outer_cv, outer_splits, inner_splits, groups):
                 "Pass a time-ordered inner_cv (e.g. TimeSeriesSplit), or leave inner_cv=None "
                 "for a hold-out of the most recent rows.",
                 SplitLeakageWarning,
-                stacklevel=6,
+                stacklevel=external_stacklevel(),
             )
 
 
@@ -186,5 +199,5 @@ def warn_unseeded_splitters(owner, splitters):
                 f"the results, change on every run although {owner} has a random_state. Give "
                 "the splitter a random_state.",
                 ReproducibilityWarning,
-                stacklevel=6,
+                stacklevel=external_stacklevel(),
             )

@@ -12,16 +12,17 @@ import warnings
 import numpy as np
 
 from ...exceptions import NonFiniteScoreWarning
+from ...utils._stacklevel import external_stacklevel
 from ._selection import rank_within_folds
 from ._tasks import FINAL, TaskKey
 
-__all__ = ["assemble", "cv_results"]
+__all__ = ["assemble", "cv_results", "warn_or_raise_about_failures"]
 
 
 def _refit_note(schedule, fold):
     plan = schedule.plan
     if plan.refit_seeds == [None]:
-        return "no parameter takes a seed: trained once"
+        return "no random_state left unset (the ones set are kept): trained once"
     if schedule.deterministic:
         if fold == 0:
             return (
@@ -32,42 +33,61 @@ def _refit_note(schedule, fold):
     return f"trained with {len(schedule.refits_of(fold))} seeds"
 
 
+def _fold_scores(plan, refits, keys, which):
+    """Per metric, the array of the refits' ``which`` ("scores" or "train_scores")."""
+    return {
+        name: np.array(
+            [plan.error_score if r["error"] else r.get(which, {}).get(name, np.nan) for r in refits]
+            or [plan.error_score],  # a fold with no refit (its selection failed)
+            dtype=float,
+        )
+        for name in keys
+    }
+
+
 def assemble(schedule):
     """``outer_results``, ``final`` (or None), ``failed_tasks`` and the non-finite warnings."""
     plan = schedule.plan
+    every = list(schedule.results.values())
+    keys = plan.metric_keys(every)
+    selecting = plan.selecting_metric(keys)
     outer_results = []
     for fold in range(plan.n_outer):
         selected = schedule.selections[fold]
         train, test = plan.outer_splits[fold]
-        keys = schedule.refits_of(fold)
-        refits = [schedule.results[key] for key in keys]
-        test_scores = {
-            name: np.array(
-                [plan.error_score if r["error"] else r["scores"][name] for r in refits],
-                dtype=float,
-            )
-            for name in plan.scorers
-        }
+        refit_keys = schedule.refits_of(fold)
+        refits = [schedule.results[key] for key in refit_keys]
+        test_scores = _fold_scores(plan, refits, keys, "scores")
         fold_result = {
             "outer_fold": fold,
             "best_params": selected["best_params"],
             "best_index": selected["best_index"],
             "validation_score": selected["validation_score"],
             "validation_scores": selected["validation_scores"],
-            "test_scores": test_scores[plan.refit_metric],
-            "test_score": float(np.mean(test_scores[plan.refit_metric])),
+            "test_scores": test_scores[selecting],
+            "test_score": float(np.mean(test_scores[selecting])),
             "test_scores_per_metric": test_scores,
-            "refit_seeds": [plan.refit_seeds[key.refit] for key in keys],
-            "refits": _refit_note(schedule, fold),
+            "refit_seeds": [plan.refit_seeds[key.refit] for key in refit_keys],
+            "refits": _refit_note(schedule, fold)
+            if not selected.get("failed")
+            else "no refit: no candidate could be selected",
             "train_indices": np.asarray(train),
             "test_indices": np.asarray(test),
             "inner_splits": len(plan.inner_splits[fold]),
-            "fit_time": float(selected["fit_time"].sum()) + sum(r["fit_time"] for r in refits),
+            "fit_time": float(selected["fit_time"].sum())
+            + selected.get("search_fit_time", 0.0)
+            + sum(r["fit_time"] for r in refits),
             "score_time": float(selected["score_time"].sum())
             + sum(r["score_time"] for r in refits),
             "refit_fit_time": float(sum(r["fit_time"] for r in refits)),
             "refit_score_time": float(sum(r["score_time"] for r in refits)),
+            "selection_failed": selected.get("failed"),
+            "refits_failed": sum(1 for r in refits if r["error"]),
         }
+        if plan.train_score:
+            fold_result["train_scores_per_metric"] = _fold_scores(
+                plan, refits, keys, "train_scores"
+            )
         if plan.early_stopping:
             fold_result["early_stopping_indices"] = np.asarray(plan.holdouts[fold][1])
         if plan.return_estimator:
@@ -81,10 +101,27 @@ def assemble(schedule):
         final["estimator"] = result["estimator"]
         final["fit_time"] = result["fit_time"]
 
-    every = list(schedule.results.values())
     failed = [{"key": r["key"]._asdict(), "error": r["error"]} for r in every if r["error"]]
+    scoring_failed = [r for r in every if not r["error"] and r.get("score_errors")]
+    for r in scoring_failed:
+        failed.append({"key": r["key"]._asdict(), "error": next(iter(r["score_errors"].values()))})
+    if scoring_failed:
+        # scikit-learn's warning (cross_validate's _score), for the first failing scorer
+        warnings.warn(
+            "Scoring failed. The score on this train-test partition for these parameters will "
+            f"be set to {plan.error_score}. Details: \n"
+            f"{next(iter(scoring_failed[0]['score_errors'].values()))}"
+            f"({len(scoring_failed)} fit(s) of {plan.owner} had a scorer fail; listed in "
+            "failed_tasks_.)",
+            UserWarning,
+            stacklevel=external_stacklevel(),
+        )
     bad_scores = [
-        r for r in every if not r["error"] and any(not np.isfinite(v) for v in r["scores"].values())
+        r
+        for r in every
+        if not r["error"]
+        and not r.get("score_errors")
+        and any(not np.isfinite(v) for v in r["scores"].values())
     ]
     for r in bad_scores:
         values = {name: v for name, v in r["scores"].items() if not np.isfinite(v)}
@@ -102,7 +139,7 @@ def assemble(schedule):
             "whose mean is not finite cannot be selected; a non-finite test score makes its "
             "fold's score non-finite. They are listed in failed_tasks_.",
             NonFiniteScoreWarning,
-            stacklevel=4,
+            stacklevel=external_stacklevel(),
         )
     return {"outer_results": outer_results, "final": final, "failed_tasks": failed}
 
@@ -148,3 +185,48 @@ def cv_results(plan, selections):
                 results["outer_fold"], results[f"mean_test_{name}"]
             )
     return results
+
+
+def warn_or_raise_about_failures(owner, error_score, outer_results, results):
+    """scikit-learn's message about failed fits, at the level of the outer folds, with the count
+    of every failed fit of the run.
+
+    An outer fold "fails" when no candidate could be selected or its refits failed; it is scored
+    ``error_score``. When every outer fold fails the run raises, as ``cross_validate`` does
+    ("All the 5 fits failed"); otherwise one FitFailedWarning says what failed.
+    """
+    from collections import Counter
+
+    from sklearn.exceptions import FitFailedWarning
+
+    errors = [r["error"] for r in results if r["error"]]
+    failed_folds = [f for f in outer_results if f["selection_failed"] or f["refits_failed"]]
+    details = [f["selection_failed"] for f in failed_folds if f["selection_failed"]]
+    summary = "\n".join(
+        f"--- {count} fit(s) failed with:\n{error}"
+        for error, count in Counter(e.strip() for e in errors).most_common(3)
+    )
+    n_outer = len(outer_results)
+    if failed_folds and len(failed_folds) == n_outer:
+        raise ValueError(
+            f"\nAll the {n_outer} fits failed.\nIt is very likely that your model is "
+            "misconfigured.\nYou can try to debug the error by setting error_score='raise'.\n\n"
+            f"Below are more details about the failures:\n{details[0] if details else summary}"
+        )
+    if not errors and not failed_folds:
+        return
+    head = ""
+    if failed_folds:
+        head = (
+            f"\n{len(failed_folds)} fits failed out of a total of {n_outer}.\nThe score on "
+            f"these train-test partitions for these parameters will be set to {error_score}.\n"
+            "If these failures are not expected, you can try to debug them by setting "
+            "error_score='raise'.\n\n"
+        )
+    why = "".join(f"{detail}\n" for detail in details[:3])
+    warnings.warn(
+        f"{head}{why}{len(errors)} of the {len(results)} fits of {owner} failed and were given "
+        f"error_score={error_score!r}.\nBelow are more details about the failures:\n{summary}",
+        FitFailedWarning,
+        stacklevel=external_stacklevel(),
+    )

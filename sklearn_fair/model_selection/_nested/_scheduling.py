@@ -26,6 +26,7 @@ from collections import defaultdict, deque
 
 import numpy as np
 
+from ._seeds import same_output as _same_output
 from ._tasks import FINAL, REFIT, SEARCH, SELECTION
 
 __all__ = ["NestedSchedule"]
@@ -167,6 +168,14 @@ class NestedSchedule:
             self._waiting_final = True
             self._release_final()
             return
+        if self.selections[fold].get("failed"):  # no candidate selected: no refit (h5)
+            if fold == PROBE_FOLD and plan.probe and self.deterministic is None:
+                self.deterministic = False  # no probe possible: every fold gets every refit
+                for other in [f for f in self.selections if f is not None and f != fold]:
+                    if not self.selections[other].get("failed"):
+                        self._release_refits(other, range(len(plan.refit_seeds)))
+                self._release_final()
+            return
         wanted = range(len(plan.refit_seeds))
         if plan.probe and self.deterministic is None:
             wanted = range(2 if fold == PROBE_FOLD else 1)
@@ -202,8 +211,3 @@ class NestedSchedule:
     def refits_of(self, fold):
         """The keys of the refits that ran for ``fold``, in seed order."""
         return [self.plan.refit_key(fold, i) for i in sorted(self._refits_released[fold])]
-
-
-def _same_output(first, second):
-    """Identical scores, and identical predictions where the estimator has them."""
-    return first["scores"] == second["scores"] and first["predictions"] == second["predictions"]

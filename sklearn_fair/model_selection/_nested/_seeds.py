@@ -1,9 +1,33 @@
-"""Every seed of a nested run, drawn in one place.
+"""The seed policy: every seed decision of sklearn-fair's resampling procedures, in one place.
 
-A seed is derived from the run's root entropy and a *name* (what it is for, and which fold or
-refit), never from the order in which other code happened to draw before it. Adding a new use of
-randomness therefore changes no existing seed, and the same ``random_state`` gives the same seeds
-whatever the number of workers, the backend or the order in which tasks finish.
+*Which parameters get a seed.* Only ``random_state`` parameters that the user left at ``None``
+(nested ones included, of the object actually in place: see :func:`random_state_params`). A
+``random_state`` the user gave an estimator, a pipeline step or a sampler is kept as given in
+every fit (selection fits, refits, the final model), so with ``n_refits=1`` a nested run equals
+scikit-learn's ``cross_validate(GridSearchCV(...))`` fold by fold.
+
+*Which task gets which seed.* A seed is derived from the run's root entropy and a *name* (what
+it is for, and which fold or refit), never from the order in which other code happened to draw
+before it. Adding a new use of randomness therefore changes no existing seed, and the same
+``random_state`` gives the same seeds whatever the number of workers, the backend or the order
+in which tasks finish. Selection fits and the final model share one seed (``"selection"``);
+refit ``i`` gets ``refit_seeds[i]`` on every fold.
+
+*Whether seeds matter.* Refits differ only through the parameters left unset: with none, one
+refit is trained. With some, the first outer fold trains two refits first, and when their scores
+and predictions are identical (:func:`same_output`) a seed changes nothing and every fold keeps
+one refit.
+
+*What None means.* :class:`~sklearn_fair.NestedCV` follows scikit-learn's estimators: ``None``
+draws fresh entropy on every fit. The functional forms (``nested_cross_validate`` and friends)
+follow ``cross_validate``, which gives the same result on every call for a deterministic
+estimator: their ``None`` is the fixed root :data:`FUNCTION_DEFAULT_ROOT`
+(:func:`function_random_state`).
+
+*The bound.* Every drawn seed lies in ``[0, SEED_BOUND)``, :data:`~sklearn_fair.utils._random.
+SEED_BOUND`, defined once, so that it fits every library's int32 seed. The other procedures
+draw with :func:`draw_seeds` and :func:`fixed_unset_seeds` (the NCV interval, the permutation
+check).
 """
 
 import numbers
@@ -12,10 +36,21 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...utils import check_random_state
+from ...utils._random import SEED_BOUND
 
-__all__ = ["Seeds"]
+__all__ = [
+    "FUNCTION_DEFAULT_ROOT",
+    "Seeds",
+    "draw_seeds",
+    "fixed_unset_seeds",
+    "function_random_state",
+    "random_state_params",
+    "same_output",
+    "unset_random_state_params",
+]
 
-_SEED_HIGH = np.iinfo(np.int32).max
+#: The root of the functional forms' seeds when ``random_state=None``.
+FUNCTION_DEFAULT_ROOT = 0
 
 # One code per purpose; never reuse or renumber one (it would change old runs' seeds).
 _PURPOSES = {
@@ -28,9 +63,80 @@ _PURPOSES = {
 }
 
 
+def random_state_params(model):
+    """Names of every ``random_state`` parameter of ``model``, nested ones included.
+
+    Examples
+    --------
+    >>> from sklearn.pipeline import make_pipeline
+    >>> from sklearn.preprocessing import StandardScaler
+    >>> from sklearn.tree import DecisionTreeClassifier
+    >>> random_state_params(make_pipeline(StandardScaler(), DecisionTreeClassifier()))
+    ['decisiontreeclassifier__random_state']
+    """
+    return sorted(
+        name
+        for name in model.get_params(deep=True)
+        if name == "random_state" or name.endswith("__random_state")
+    )
+
+
+def unset_random_state_params(model):
+    """The ``random_state`` parameters of ``model`` left at None: the only ones seeded.
+
+    Examples
+    --------
+    >>> from sklearn.pipeline import make_pipeline
+    >>> from sklearn.decomposition import PCA
+    >>> from sklearn.tree import DecisionTreeClassifier
+    >>> unset_random_state_params(make_pipeline(PCA(random_state=0), DecisionTreeClassifier()))
+    ['decisiontreeclassifier__random_state']
+    """
+    current = model.get_params(deep=True)
+    return [name for name in random_state_params(model) if current[name] is None]
+
+
+def _seed_unset(model, seed):
+    if seed is None:
+        return {}
+    return {name: seed for name in unset_random_state_params(model)}
+
+
+def same_output(first, second):
+    """Whether two refits that differ only in their seed gave identical scores and predictions
+    (probabilities or decision values where the model has them): then a seed changes nothing."""
+    return first["scores"] == second["scores"] and first["predictions"] == second["predictions"]
+
+
+def function_random_state(random_state):
+    """The ``random_state`` a functional form runs with: None becomes the fixed root."""
+    return FUNCTION_DEFAULT_ROOT if random_state is None else random_state
+
+
+def draw_seeds(rng, n=None):
+    """``n`` seeds (one int when ``n`` is None) in ``[0, SEED_BOUND)`` from a RandomState or
+    Generator, as procedures outside the nested engine draw them (its state advances)."""
+    if isinstance(rng, np.random.Generator):
+        values = rng.integers(SEED_BOUND, size=n)
+    else:
+        values = rng.randint(SEED_BOUND, size=n)
+    return int(values) if n is None else [int(v) for v in values]
+
+
+def fixed_unset_seeds(estimator, rng):
+    """One seed drawn from ``rng`` for every ``random_state`` parameter of ``estimator`` left at
+    None, the same in every fit (so a procedure of many fits is one deterministic algorithm);
+    values the user set are kept. ``{}`` (and no draw) when nothing is unset."""
+    names = unset_random_state_params(estimator)
+    if not names:
+        return {}
+    seed = draw_seeds(rng)
+    return {name: seed for name in names}
+
+
 @dataclass(frozen=True)
 class Seeds:
-    """The seeds of one run, derived from ``entropy`` by name.
+    """The seeds of one nested run, derived from ``entropy`` by name.
 
     Attributes
     ----------
@@ -52,12 +158,13 @@ class Seeds:
         if isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool):
             check_random_state(random_state)  # refuses negative and too large ints
             return cls(int(random_state), True)
-        return cls(int(check_random_state(random_state).randint(_SEED_HIGH)), True)
+        return cls(int(check_random_state(random_state).randint(SEED_BOUND)), True)
 
     def draw(self, purpose, index=0):
-        """The seed for ``purpose`` (a name of ``_PURPOSES``) number ``index``, in [0, 2**31-1)."""
+        """The seed for ``purpose`` (a name of ``_PURPOSES``) number ``index``, in
+        ``[0, SEED_BOUND)``."""
         sequence = np.random.SeedSequence(self.entropy, spawn_key=(_PURPOSES[purpose], index))
-        return int(sequence.generate_state(1, np.uint64)[0] % _SEED_HIGH)
+        return int(sequence.generate_state(1, np.uint64)[0] % SEED_BOUND)
 
     def refit_seeds(self, n_refits):
         """``n_refits`` distinct seeds for the refits."""
@@ -68,3 +175,35 @@ class Seeds:
             if seed not in seeds:
                 seeds.append(seed)
         return seeds
+
+    # -- which task gets which seed -----------------------------------------------------------
+
+    def selection_values(self, model):
+        """The seeds of a selection fit (and of the final model, and of a search run whole):
+        the ``"selection"`` seed on every ``random_state`` of ``model`` left at None."""
+        return _seed_unset(model, self.draw("selection"))
+
+    def refit_values(self, model, seed):
+        """The seeds of a refit with ``seed`` (one of :meth:`refit_seeds`, or None)."""
+        return _seed_unset(model, seed)
+
+    def refit_plan(self, models, n_refits):
+        """``(refit_seeds, probe)`` for the candidates' configured ``models``.
+
+        Seeds only where something is left unset: ``[None]`` (one refit) otherwise. ``probe``
+        says whether the first fold's two refits must show that a seed changes something
+        before every fold gets all its refits.
+        """
+        seedable = any(unset_random_state_params(model) for model in models)
+        refit_seeds = self.refit_seeds(n_refits) if seedable else [None]
+        return refit_seeds, seedable and len(refit_seeds) > 1
+
+    def seed_search(self, search):
+        """A whole search (run in each fold) with its own and its estimator's unset
+        ``random_state`` seeded from ``"selection"``; the search is modified and returned."""
+        seed = self.draw("selection")
+        estimator = search.estimator
+        search.set_params(estimator=estimator.set_params(**_seed_unset(estimator, seed)))
+        if "random_state" in search.get_params(deep=False) and search.random_state is None:
+            search.set_params(random_state=seed)
+        return search

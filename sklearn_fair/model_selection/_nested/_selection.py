@@ -14,6 +14,7 @@ import numpy as np
 from scipy.stats import rankdata
 
 from ...exceptions import SearchSpaceEdgeWarning
+from ...utils._stacklevel import external_stacklevel
 from ._tasks import SEARCH, TaskKey
 
 __all__ = ["rank_within_folds", "select_fold", "warn_edge_of_grid"]
@@ -24,57 +25,129 @@ def _where(fold):
 
 
 def select_fold(plan, fold, results):
-    """The selection of ``fold`` from its finished selection tasks (``results``: key -> result)."""
+    """The selection of ``fold`` from its finished selection tasks (``results``: key -> result).
+
+    An outer fold in which no candidate can be selected (every fit failed, or no mean validation
+    score is finite) is not an error, as in ``cross_validate(GridSearchCV(...))``: its selection
+    says why under ``"failed"``, it gets no refit, and its test score is ``error_score``. Only the
+    selection on all the data (the final model) raises.
+    """
     if plan.search is not None:
         return _from_search(plan, fold, results[TaskKey(SEARCH, fold)])
     inner = plan.inner_splits_of(fold)
     n_candidates, n_inner = len(plan.candidates), len(inner)
-    scores = {name: np.empty((n_candidates, n_inner)) for name in plan.scorers}
+    fold_results = [
+        [results[plan.selection_key(fold, c, s)] for s in range(n_inner)]
+        for c in range(n_candidates)
+    ]
+    keys = plan.metric_keys(r for row in fold_results for r in row)
+    scores = {name: np.empty((n_candidates, n_inner)) for name in keys}
     fit_time = np.zeros((n_candidates, n_inner))
     score_time = np.zeros((n_candidates, n_inner))
     errors = []
-    for c in range(n_candidates):
-        for s in range(n_inner):
-            result = results[plan.selection_key(fold, c, s)]
+    for c, row in enumerate(fold_results):
+        for s, result in enumerate(row):
             if result["error"]:
                 errors.append(result["error"])
-            for name in plan.scorers:
-                scores[name][c, s] = plan.error_score if result["error"] else result["scores"][name]
+            for name in keys:
+                value = result["scores"].get(name, np.nan)
+                scores[name][c, s] = plan.error_score if result["error"] else value
             fit_time[c, s], score_time[c, s] = result["fit_time"], result["score_time"]
-    if len(errors) == n_candidates * n_inner:
-        raise ValueError(
-            f"All {n_candidates} candidates failed to fit in {_where(fold)}. "
-            f"The first error was:\n{errors[0]}"
-        )
     means = {name: values.mean(axis=1) for name, values in scores.items()}
-    selecting = means[plan.refit_metric]
+    metric = plan.selecting_metric(keys)
+    selecting = means[metric]
     finite = np.isfinite(selecting)
-    if not finite.any():
-        raise ValueError(
-            f"Every candidate's mean validation {plan.refit_metric} is NaN or infinite in "
-            f"{_where(fold)}; cannot select hyper-parameters. Check error_score and the scorer."
-        )
-    best = int(np.flatnonzero(finite)[np.argmax(selecting[finite])])
-    return {
-        "best_index": best,
-        "best_params": dict(plan.candidates[best]),
-        "validation_score": float(selecting[best]),
-        "validation_scores": {name: float(m[best]) for name, m in means.items()},
+    selection = {
+        "best_index": None,
+        "best_params": None,
+        "validation_score": float("nan"),
+        "validation_scores": {name: float("nan") for name in keys},
         "candidates": plan.candidates,
         "inner_scores": scores,
         "fit_time": fit_time,
         "score_time": score_time,
+        "failed": None,
     }
+    if len(errors) == n_candidates * n_inner:
+        selection["failed"] = (
+            f"All the {len(errors)} fits of the {n_candidates} candidate(s) failed in "
+            f"{_where(fold)}. The first error was:\n{errors[0]}"
+        )
+    elif not finite.any() and n_candidates > 1:
+        selection["failed"] = (
+            f"Every candidate's mean validation {metric} is NaN or infinite in {_where(fold)}, so "
+            f"no hyper-parameters can be selected ({len(errors)} of the {n_candidates * n_inner} "
+            f"fits failed).{_inner_diagnosis(plan, fold)}"
+            + (f" The first error was:\n{errors[0]}" if errors else "")
+        )
+    if selection["failed"] is not None:
+        if fold is None:
+            raise ValueError(selection["failed"])
+        return selection
+    # a single candidate is taken whatever its validation score: there is nothing to choose
+    best = int(np.flatnonzero(finite)[np.argmax(selecting[finite])]) if finite.any() else 0
+    selection.update(
+        best_index=best,
+        best_params=dict(plan.candidates[best]),
+        validation_score=float(selecting[best]),
+        validation_scores={name: float(m[best]) for name, m in means.items()},
+    )
+    return selection
+
+
+def _inner_diagnosis(plan, fold):
+    """What the inner validation sets of ``fold`` hold, when that explains NaN scores: a single
+    class or very few rows (issue 23.6), with the groups and what to pass instead."""
+    from collections import Counter
+
+    y = None if plan.data.y is None else np.asarray(plan.data.y)
+    groups = plan.groups
+    parts = []
+    for s, (_, test) in enumerate(plan.inner_splits_of(fold)):
+        counts = {} if y is None or y.ndim != 1 else dict(Counter(y[test].tolist()))
+        few_classes = plan.classifier and len(counts) < 2
+        if few_classes or len(test) < 2:
+            text = f"inner split {s} validates on {len(test)} row(s)"
+            if counts:
+                text += f" with class counts {counts}"
+            if groups is not None:
+                held = sorted(set(np.asarray(groups)[test].tolist()), key=str)
+                text += f" from {len(held)} group(s) {held[:10]}"
+            parts.append(text)
+    if not parts:
+        return ""
+    advice = (
+        " With groups, a hold-out of whole groups can leave one class (or a handful of rows) "
+        "to validate on: pass inner_cv=GroupKFold(k) or StratifiedGroupKFold(k) so that every "
+        "validation set holds several groups and both classes."
+        if groups is not None
+        else " Pass a larger inner_cv (e.g. StratifiedKFold(k)) or a scorer that is defined on "
+        "one class."
+    )
+    return f" In {_where(fold)}, " + "; ".join(parts) + "." + advice
 
 
 def _from_search(plan, fold, result):
     if result["error"]:
-        raise ValueError(
-            f"The inner search failed in {_where(fold)}. The error was:\n{result['error']}"
-        )
+        message = f"The inner search failed in {_where(fold)}. The error was:\n{result['error']}"
+        if fold is None:
+            raise ValueError(message)
+        return {
+            "best_index": None,
+            "best_params": None,
+            "validation_score": float("nan"),
+            "validation_scores": {plan.refit_metric: float("nan")},
+            "candidates": [],
+            "inner_scores": {plan.refit_metric: np.empty((0, 1))},
+            "fit_time": np.full((0, 1), 0.0),
+            "score_time": np.zeros((0, 1)),
+            "failed": message,
+            "search_fit_time": result["fit_time"],
+        }
     means = np.asarray(result["mean_scores"], dtype=float)
     n = max(len(means), 1)
     return {
+        "failed": None,
         # the search's own choice: successive halving picks among its last iteration,
         # not the best mean over all iterations
         "best_index": result["best_index"],
@@ -143,5 +216,5 @@ def warn_edge_of_grid(param_grid, best_params_per_fold, owner):
                 "folds: the search space is probably too small. Extend the grid beyond that "
                 "edge.",
                 SearchSpaceEdgeWarning,
-                stacklevel=5,
+                stacklevel=external_stacklevel(),
             )

@@ -16,6 +16,8 @@ from sklearn.base import clone
 
 from ...utils import fingerprint
 from ._candidates import configure
+from ._data import is_pairwise
+from ._scoring import score_model
 from ._timeout import FitTimeoutError, time_limit
 
 __all__ = ["FitTask", "SearchTask", "TaskKey", "run_fit_task", "run_search_task"]
@@ -72,6 +74,7 @@ class FitTask:
     error_score: object = np.nan
     return_estimator: bool = False
     fingerprint_predictions: bool = False
+    score_train: object = None  # rows the fitted model is also scored on (train scores)
 
     def as_key_dict(self):
         """The task's key as a plain dict (``failed_tasks_``)."""
@@ -107,12 +110,6 @@ def _empty_result(key):
     }
 
 
-def _score(scorers, model, X, y, score_params):
-    return {
-        name: float(s(model, X, y, **score_params.get(name, {}))) for name, s in scorers.items()
-    }
-
-
 def _predictions_fingerprint(model, X):
     """A fingerprint of the richest output of ``model`` on ``X`` (probabilities if it has them)."""
     for method in ("predict_proba", "decision_function", "predict", "transform"):
@@ -138,17 +135,26 @@ def run_fit_task(task, context, data):
     try:
         with time_limit(context.fit_timeout, task.key.describe()):
             model = configure(context.estimator, task.params)
+            columns = task.train if is_pairwise(model) else None
             fit_params = data.fit_params_for(task.train)
             if task.val is not None:
-                fit_params["X_val"], fit_params["y_val"] = data.subset(task.val)
-            model.fit(*data.subset(task.train), **fit_params)
+                fit_params["X_val"], fit_params["y_val"] = data.subset(task.val, columns)
+            model.fit(*data.subset(task.train, columns), **fit_params)
             result["fit_time"] = time.perf_counter() - start
             if task.test is not None:
                 start = time.perf_counter()
-                X_test, y_test = data.subset(task.test)
-                result["scores"] = _score(
-                    context.scorers, model, X_test, y_test, data.score_params_for(task.test)
-                )
+                X_test, y_test = data.subset(task.test, columns)
+                result["scores"], result["score_errors"] = score_model(
+                    context.scorers, model, X_test, y_test, data.score_params_for(task.test),
+                    task.error_score,
+                )  # fmt: skip
+                if task.score_train is not None:
+                    X_train, y_train = data.subset(task.score_train, columns)
+                    result["train_scores"], errors = score_model(
+                        context.scorers, model, X_train, y_train,
+                        data.score_params_for(task.score_train), task.error_score,
+                    )  # fmt: skip
+                    result["score_errors"].update({f"train_{k}": v for k, v in errors.items()})
                 result["score_time"] = time.perf_counter() - start
                 if task.fingerprint_predictions:
                     result["predictions"] = _predictions_fingerprint(model, X_test)
@@ -176,7 +182,8 @@ def run_search_task(task, context, data):
     try:
         with time_limit(context.fit_timeout, task.key.describe()):
             search = clone(task.search)
-            search.fit(*data.subset(task.train), **data.fit_params_for(task.train))
+            columns = task.train if is_pairwise(search) else None
+            search.fit(*data.subset(task.train, columns), **data.fit_params_for(task.train))
     except Exception as exc:
         result["fit_time"] = time.perf_counter() - start
         result["error"] = traceback.format_exc()

@@ -1,0 +1,293 @@
+"""The functional forms as drop-ins for scikit-learn's cross-validation trio (issue 23, items
+2-6), each checked against scikit-learn's own idiom on the same splits."""
+
+import warnings
+
+import numpy as np
+import pytest
+from sklearn.datasets import load_breast_cancer, make_classification
+from sklearn.decomposition import TruncatedSVD
+from sklearn.ensemble import RandomForestClassifier
+from sklearn.feature_extraction.text import TfidfVectorizer
+from sklearn.linear_model import LogisticRegression, SGDClassifier
+from sklearn.model_selection import (
+    GridSearchCV,
+    KFold,
+    ShuffleSplit,
+    StratifiedKFold,
+    cross_val_predict,
+    cross_val_score,
+    cross_validate,
+)
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+from sklearn.svm import SVC
+from sklearn.utils._mocking import CheckingClassifier
+
+from sklearn_fair import (
+    NestedCV,
+    nested_cross_val_predict,
+    nested_cross_val_score,
+    nested_cross_validate,
+)
+from sklearn_fair.exceptions import SearchSpaceEdgeWarning
+
+X, y = make_classification(n_samples=120, n_features=6, n_informative=4, random_state=0)
+OUTER = StratifiedKFold(5, shuffle=True, random_state=0)
+
+
+# --- 23.2: nested_cross_val_predict -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "search, method",
+    [
+        (GridSearchCV(SVC(), {"C": [0.1, 1.0, 10.0]}, cv=3), "predict"),
+        (GridSearchCV(SVC(), {"C": [0.1, 1.0, 10.0]}, cv=3), "decision_function"),
+        (GridSearchCV(LogisticRegression(), {"C": [0.01, 1.0]}, cv=3), "predict_proba"),
+        (GridSearchCV(LogisticRegression(), {"C": [0.01, 1.0]}, cv=3), "predict_log_proba"),
+    ],
+)
+def test_predict_equals_cross_val_predict_of_the_search(search, method):
+    expected = cross_val_predict(search, X, y, cv=OUTER, method=method)
+    got = nested_cross_val_predict(search, X, y, cv=OUTER, method=method)
+    np.testing.assert_allclose(got, expected)
+
+
+def test_predict_with_a_grid_equals_the_search_idiom_on_string_labels():
+    labels = np.array(["no", "yes"])[y]
+    grid = {"C": [0.1, 10.0]}
+    expected = cross_val_predict(GridSearchCV(SVC(), grid, cv=KFold(3)), X, labels, cv=OUTER)
+    got = nested_cross_val_predict(SVC(), X, labels, cv=OUTER, param_grid=grid, inner_cv=KFold(3))
+    np.testing.assert_array_equal(got, expected)
+
+
+def test_predict_refuses_what_is_not_a_partition_with_sklearns_message():
+    with pytest.raises(ValueError, match="only works for partitions"):
+        nested_cross_val_predict(SVC(), X, y, cv=ShuffleSplit(3, random_state=0))
+    with pytest.raises(ValueError, match="only works for partitions"):
+        cross_val_predict(SVC(), X, y, cv=ShuffleSplit(3, random_state=0))
+
+
+def test_several_refits_average_probabilities_and_predict_their_class():
+    forest = RandomForestClassifier(n_estimators=5)  # random_state left unset: refits vary
+    kwargs = dict(cv=OUTER, param_grid={"max_depth": [2, 4]}, n_refits=3, random_state=0)
+    proba = nested_cross_val_predict(forest, X, y, method="predict_proba", **kwargs)
+    classes = nested_cross_val_predict(forest, X, y, **kwargs)
+    refits = nested_cross_validate(forest, X, y, return_estimator=True, **kwargs)["estimator"]
+    for models, (_, test) in zip(refits, OUTER.split(X, y)):
+        assert len(models) == 3
+        mean = np.mean([m.predict_proba(X[test]) for m in models], axis=0)
+        np.testing.assert_allclose(proba[test], mean)
+        np.testing.assert_array_equal(classes[test], np.argmax(mean, axis=1))
+        # the average of 3 refits is not any single refit's output
+        assert not np.allclose(mean, models[0].predict_proba(X[test]))
+
+
+def test_predict_is_exported():
+    import sklearn_fair.model_selection as model_selection
+
+    assert model_selection.nested_cross_val_predict is nested_cross_val_predict
+
+
+# --- 23.3: cross_validate's arguments ---------------------------------------------------------
+
+
+def test_return_train_score_equals_cross_validate_of_the_search():
+    search = GridSearchCV(SVC(), {"C": [0.1, 10.0]}, cv=3)
+    scoring = {"acc": "accuracy", "bacc": "balanced_accuracy"}
+    expected = cross_validate(search, X, y, cv=OUTER, scoring=scoring, return_train_score=True)
+    got = nested_cross_validate(
+        search, X, y, cv=OUTER, scoring=scoring, return_train_score=True, pre_dispatch=1
+    )
+    assert set(got) == set(expected)
+    for key in ("test_acc", "test_bacc", "train_acc", "train_bacc"):
+        np.testing.assert_allclose(got[key], expected[key])
+
+
+def test_several_metrics_without_refit_select_by_the_first():
+    grid = {"C": [0.01, 0.1, 10.0]}
+    scoring = ["balanced_accuracy", "accuracy"]
+    search = GridSearchCV(SVC(), grid, cv=3, scoring=scoring, refit="balanced_accuracy")
+    expected = cross_validate(search, X, y, cv=OUTER, scoring=scoring)
+    got = nested_cross_validate(SVC(), X, y, cv=OUTER, scoring=scoring, param_grid=grid, inner_cv=3)
+    np.testing.assert_allclose(got["test_balanced_accuracy"], expected["test_balanced_accuracy"])
+
+
+@pytest.mark.parametrize("container", ["list", "series"])
+def test_y_reaches_every_fit_in_the_users_container(container):
+    pd = pytest.importorskip("pandas")
+    target = y.tolist() if container == "list" else pd.Series(y, index=np.arange(len(y)) + 1000)
+    kind = list if container == "list" else pd.Series
+    clf = CheckingClassifier(check_y=lambda v: isinstance(v, kind))  # raises otherwise
+    scores = nested_cross_val_score(
+        clf, X, target, cv=3, param_grid={"foo_param": [0, 1]}, error_score="raise"
+    )
+    assert scores.shape == (3,)
+
+
+def test_precomputed_kernel_equals_the_linear_kernel():
+    grid = {"C": [0.1, 10.0]}
+    kernel = X @ X.T
+    linear = nested_cross_val_score(SVC(kernel="linear"), X, y, cv=OUTER, param_grid=grid)
+    precomputed = nested_cross_val_score(
+        SVC(kernel="precomputed"), kernel, y, cv=OUTER, param_grid=grid
+    )
+    np.testing.assert_allclose(precomputed, linear)
+
+
+def test_sparse_sample_aligned_fit_parameter_is_indexed():
+    import scipy.sparse as sp
+
+    seen = []
+
+    class Recording(CheckingClassifier):
+        def fit(self, X, y, sparse_weight=None):
+            seen.append((len(y), sparse_weight.shape[0]))
+            return super().fit(X, y)
+
+    nested_cross_val_score(
+        Recording(), X, y, cv=3, params={"sparse_weight": sp.coo_matrix(np.ones((len(y), 1)))}
+    )
+    assert seen and all(n_rows == n_weights for n_rows, n_weights in seen)
+
+
+# --- 23.4: the seeds the user set are kept ----------------------------------------------------
+
+
+def _text_data():
+    rng = np.random.RandomState(0)
+    vocabulary = np.array([f"w{i}" for i in range(60)])
+    labels = rng.randint(0, 2, 150)
+    docs = [" ".join(rng.choice(vocabulary[label * 20 : label * 20 + 40], 12)) for label in labels]
+    return docs, labels
+
+
+def _imblearn_pipeline():
+    imblearn = pytest.importorskip("imblearn")
+    from imblearn.under_sampling import RandomUnderSampler
+
+    return imblearn.pipeline.make_pipeline(
+        StandardScaler(), RandomUnderSampler(random_state=0), LogisticRegression()
+    )
+
+
+SEEDED = {
+    "sgd": lambda: (
+        GridSearchCV(SGDClassifier(random_state=0), {"alpha": [1e-4, 1e-3]}, cv=2),
+        X,
+        y,
+    ),
+    "forest": lambda: (
+        GridSearchCV(
+            RandomForestClassifier(n_estimators=5, random_state=0), {"max_depth": [2, 4]}, cv=2
+        ),
+        X,
+        y,
+    ),
+    "imblearn-sampler": lambda: (
+        GridSearchCV(_imblearn_pipeline(), {"logisticregression__C": [0.1, 1.0]}, cv=2),
+        *make_classification(n_samples=150, weights=[0.8, 0.2], random_state=0),
+    ),
+    "tfidf-svd": lambda: (
+        GridSearchCV(
+            make_pipeline(TfidfVectorizer(), TruncatedSVD(5, random_state=0), LogisticRegression()),
+            {"logisticregression__C": [0.1, 10.0]},
+            cv=2,
+        ),
+        *_text_data(),
+    ),
+}
+
+
+@pytest.mark.parametrize("n_refits", [1, 3])
+@pytest.mark.parametrize("case", SEEDED.values(), ids=SEEDED.keys())
+def test_seeded_estimators_equal_sklearns_idiom_fold_by_fold(case, n_refits):
+    search, data, target = case()
+    expected = cross_val_score(search, data, target, cv=OUTER)
+    got = nested_cross_val_score(search, data, target, cv=OUTER, n_refits=n_refits)
+    np.testing.assert_allclose(got, expected)
+
+
+def test_the_returned_model_keeps_the_users_seed():
+    search, data, target = SEEDED["sgd"]()
+    results = nested_cross_validate(search, data, target, n_refits=1, return_estimator=True)
+    assert [model.random_state for model in results["estimator"]] == [0] * 5
+
+
+def test_refits_vary_the_seeds_left_unset_only():
+    pipe = make_pipeline(TruncatedSVD(3, random_state=0), RandomForestClassifier(n_estimators=3))
+    results = nested_cross_validate(
+        pipe, X, y, cv=3, n_refits=2, return_estimator=True, random_state=0
+    )
+    for models in results["estimator"]:
+        assert [m[0].random_state for m in models] == [0, 0]
+        forest_seeds = [m[-1].random_state for m in models]
+        assert len(set(forest_seeds)) == 2 and None not in forest_seeds
+
+
+# --- 23.5: reproducible by default ------------------------------------------------------------
+
+
+def test_the_functions_give_the_same_result_on_every_call():
+    X_bc, y_bc = load_breast_cancer(return_X_y=True)
+    X_bc, y_bc = X_bc[::3], y_bc[::3]
+    grid = {"C": [0.1, 1.0, 10.0]}
+    first = nested_cross_val_score(SVC(), X_bc, y_bc, param_grid=grid)
+    second = nested_cross_val_score(SVC(), X_bc, y_bc, param_grid=grid)
+    np.testing.assert_array_equal(first, second)
+    # unset seeds too: the forest's refits and the default inner hold-out
+    forest = RandomForestClassifier(n_estimators=3)
+    a = nested_cross_val_score(forest, X, y, param_grid={"max_depth": [2, 3]}, n_refits=2)
+    b = nested_cross_val_score(forest, X, y, param_grid={"max_depth": [2, 3]}, n_refits=2)
+    np.testing.assert_array_equal(a, b)
+
+
+# --- 23.6: errors and warnings that say what to do --------------------------------------------
+
+
+def test_a_search_and_a_grid_say_pass_one_or_the_other():
+    search = GridSearchCV(SVC(), {"C": [1.0]})
+    with pytest.raises(ValueError, match="pass one or the other"):
+        nested_cross_val_score(search, X, y, param_grid={"C": [0.1, 1.0]})
+
+
+def test_predict_after_refit_false_names_refit_false():
+    nested = NestedCV(SVC(), {"C": [0.1, 1.0]}, outer_cv=3, refit=False).fit(X, y)
+    with pytest.raises(AttributeError, match="refit=False"):
+        nested.predict(X)
+
+
+def test_single_class_grouped_inner_validation_names_fold_classes_groups_and_the_fix():
+    # every group holds one class, and the grouped 10% inner hold-out is a single group
+    groups = np.repeat(np.arange(12), 10)
+    labels = np.repeat(np.arange(12) % 2, 10)
+    with pytest.raises(ValueError) as info:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            nested_cross_val_score(
+                LogisticRegression(),
+                X,
+                labels,
+                groups=groups,
+                cv=3,
+                param_grid={"C": [0.1, 1.0]},
+                scoring="roc_auc",
+            )
+    message = str(info.value)
+    for part in ("outer fold", "class counts", "group(s)", "GroupKFold", "StratifiedGroupKFold"):
+        assert part in message
+
+
+def test_warnings_point_at_the_callers_line_and_name_the_function():
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        nested_cross_val_score(SVC(), X, y, param_grid={"C": [1e-4, 1e-3, 1e-2]})
+    edge = [w for w in caught if issubclass(w.category, SearchSpaceEdgeWarning)]
+    assert edge and all(w.filename == __file__ for w in edge)
+    assert "nested_cross_val_score" in str(edge[0].message)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        NestedCV(SVC(), {"C": [1e-4, 1e-3, 1e-2]}, outer_cv=3).fit(X, y)
+    edge = [w for w in caught if issubclass(w.category, SearchSpaceEdgeWarning)]
+    assert edge and all(w.filename == __file__ for w in edge)
