@@ -20,6 +20,7 @@ from ._paired import (
     paired_ttest,
     probability_of_improvement,
 )
+from ._ranks import RankComparison, rank_comparison
 from ._summary import Summary, summarize
 
 __all__ = [
@@ -27,6 +28,7 @@ __all__ = [
     "BootstrapCI",
     "MeanInterval",
     "PairedTestResult",
+    "RankComparison",
     "Summary",
     "bayesian_correlated_ttest",
     "bootstrap_ci",
@@ -37,5 +39,6 @@ __all__ = [
     "mean_interval",
     "paired_ttest",
     "probability_of_improvement",
+    "rank_comparison",
     "summarize",
 ]

@@ -19,6 +19,7 @@ import concurrent.futures
 import time
 import warnings
 from collections import Counter
+from dataclasses import dataclass
 
 import joblib
 import numpy as np
@@ -32,11 +33,14 @@ from ._progress import Progress
 from ._scheduling import NestedSchedule
 from ._tasks import FitTask, SearchTask, TaskContext, run_fit_task, run_search_task
 
-__all__ = ["run_plan"]
+__all__ = ["run_plan", "run_plans"]
 
 
 def execute(task, context, data, cache_entry):
     """What a worker runs for one task: the task, then its cache entry (if it succeeded)."""
+    if isinstance(task, PlanTask):  # run_plans: the task's own plan's context and data
+        index, task = task.index, task.task
+        context, data = context.contexts[index], data.resolve().part(index)
     if isinstance(task, SearchTask):
         result = run_search_task(task, context, data)
     else:
@@ -447,3 +451,103 @@ def nonfinite(results):
         for r in results
         if not r["error"] and any(not np.isfinite(v) for v in r["scores"].values())
     ]
+
+
+# -- several plans in one pool (sklearn_fair.benchmark) -----------------------------------------
+#
+# The executors above hold one data and one context, and ``execute`` reads a task's own from them
+# when the task is a PlanTask: so every cell of a benchmark shares one executor (one pool of
+# workers, its data shipped once, one Dask scatter) without any change to the executors.
+
+
+@dataclass(frozen=True)
+class PlanTask:
+    """Task ``task`` of plan number ``index`` of :func:`run_plans`."""
+
+    index: int
+    task: object
+
+    @property
+    def key(self):
+        return self.task.key
+
+
+@dataclass(frozen=True)
+class PlansContext:
+    """The TaskContext of each plan; ``fit_timeout`` is the longest, for the executors."""
+
+    contexts: tuple
+
+    @property
+    def fit_timeout(self):
+        limits = [c.fit_timeout for c in self.contexts if c.fit_timeout is not None]
+        return max(limits) if limits else None
+
+
+@dataclass
+class PlansData:
+    """The RunData of each plan, shipped together (arrays shared by several plans once)."""
+
+    parts: list
+
+    def resolve(self):
+        return self
+
+    def part(self, index):
+        return self.parts[index]
+
+
+def run_plans(plans, *, n_jobs=None, verbose=0, label="benchmark fits"):
+    """Run every task of every plan on one executor; returns one finished NestedSchedule each.
+
+    Each plan keeps its own schedule, cache lookups and results, so a plan's results are
+    those :func:`run_plan` gives it alone. Ready tasks are taken from the plans in turn (one
+    from each plan that has one) while workers are free; one progress bar counts them all.
+    ``n_jobs`` and the joblib backend in force choose the executor, as for one plan.
+    """
+    schedules = [NestedSchedule(plan) for plan in plans]
+    caches = [_Cache(plan) for plan in plans]
+    context = PlansContext(tuple(TaskContext(p.estimator, p.scorers, p.fit_timeout) for p in plans))
+    executor = make_executor(PlansData([p.data for p in plans]), context, n_jobs)
+    progress = Progress(verbose, sum(s.n_expected for s in schedules), label=label)
+    for schedule in schedules:
+        schedule.computed = 0
+    try:
+        while not all(s.finished for s in schedules):
+            submitted = True
+            while executor.capacity > 0 and submitted:
+                submitted = False
+                for index, (plan, schedule, cache) in enumerate(zip(plans, schedules, caches)):
+                    if executor.capacity <= 0:
+                        break
+                    if not schedule.has_ready():
+                        continue
+                    task = schedule.pop()
+                    submitted = True
+                    cached, entry = cache.lookup(task, plan.estimator)
+                    if cached is not None:
+                        schedule.complete(task, cached)
+                        progress.update()
+                    else:
+                        executor.submit(
+                            PlanTask(index, task), entry, priority=schedule.priority(task)
+                        )
+            if executor.in_flight == 0:
+                if all(s.finished for s in schedules) or any(s.has_ready() for s in schedules):
+                    continue
+                raise RuntimeError("The benchmark stalled: no task is ready or running.")
+            for tagged, result in executor.wait():
+                plan, schedule = plans[tagged.index], schedules[tagged.index]
+                if result.get("cache_error"):
+                    plan.cache.note_write_failure(result["cache_error"])
+                schedule.computed += 1
+                schedule.complete(tagged.task, result)
+                progress.update()
+            progress.set_total(sum(s.n_expected for s in schedules))
+    except BaseException:
+        executor.close(abort=True)
+        raise
+    finally:
+        progress.close()
+    executor.close()
+    return schedules
