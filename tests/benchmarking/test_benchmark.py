@@ -1,5 +1,6 @@
 """benchmark(): each cell is NestedCV on that cell, all cells in one pool, resumable."""
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -63,7 +64,8 @@ def _assert_same(cell, alone):
 
 @pytest.mark.parametrize("backend, n_jobs", [(None, None), (None, 2), ("threading", 2)])
 def test_every_cell_is_nested_cv_run_on_that_cell_alone(backend, n_jobs):
-    with joblib.parallel_config(backend=backend):
+    context = joblib.parallel_config(backend) if backend else contextlib.nullcontext()
+    with context:
         result = benchmark(
             _models(), DATASETS, outer_cv=3, n_refits=2, random_state=7, n_jobs=n_jobs
         )
