@@ -133,7 +133,8 @@ def cell_from_result(dataset, model, result, *, metric=None, budget=None):
         if budget is None:
             budget = {
                 "n_refit_fits": sum(len(f.get("test_scores") or [0]) for f in folds),
-                "fit_time": float(sum(f.get("fit_time", 0.0) for f in folds)),
+                "fit_time": float(sum(f.get("fit_time") or 0.0 for f in folds)),
+                "score_time": float(sum(f.get("score_time") or 0.0 for f in folds)),
             }
         return _cell(dataset, model, folds, name, sign, refit_metric, budget, None)
     if "test_scores" in result:
@@ -162,6 +163,10 @@ def _pandas():
             "(or sklearn-fair[benchmark])."
         ) from exc
     return pd
+
+
+class _NoSplits(ValueError):
+    """Saved results that do not record their outer splits (no paired test possible)."""
 
 
 def _fmt(mean, std, decimals):
@@ -302,10 +307,43 @@ class BenchmarkResult:
         seconds its fits took (``fit_time``)."""
         pd = _pandas()
         keys = ("n_candidates", "n_inner_fits", "n_searches", "n_refit_fits", "fit_time")
+        if any("score_time" in cell.budget for cell in self.cells.values()):
+            keys += ("score_time",)
         rows = [
             {"dataset": d, "model": m, **{k: cell.budget.get(k, np.nan) for k in keys}}
             for (d, m), cell in self.cells.items()
         ]
+        return pd.DataFrame(rows)
+
+    def selection_summary(self):
+        """What each cell selected, and how far its validation scores overstate its test scores.
+
+        Returns
+        -------
+        DataFrame
+            One row per cell: ``dataset``, ``model``, ``validation_mean`` (the winners' mean
+            inner validation score), ``test_mean``, ``optimism`` (validation minus test) and
+            ``selected``: hyper-parameter -> {value (its JSON text): number of outer folds
+            that selected it}, for every hyper-parameter of the selected configurations.
+        """
+        import json
+
+        pd = _pandas()
+        rows = []
+        for (dataset, model), cell in self.cells.items():
+            params = [p or {} for p in cell.best_params]
+            names = sorted({name for p in params for name in p})
+            selected = {}
+            for name in names:
+                chosen = [json.dumps(p.get(name), sort_keys=True, default=repr) for p in params]
+                selected[name] = {value: chosen.count(value) for value in sorted(set(chosen))}
+            validation, test = float(np.mean(cell.validation_scores)), float(np.mean(cell.scores))
+            rows.append(
+                {
+                    "dataset": dataset, "model": model, "validation_mean": validation,
+                    "test_mean": test, "optimism": validation - test, "selected": selected,
+                }
+            )  # fmt: skip
         return pd.DataFrame(rows)
 
     # -- tables and tests -------------------------------------------------------------------
@@ -324,7 +362,7 @@ class BenchmarkResult:
     def _paired(self, dataset, model, other, confidence=0.95):
         a, b = self.cells[dataset, model], self.cells[dataset, other]
         if a.test_indices is None or b.test_indices is None or a.train_sizes is None:
-            raise ValueError(
+            raise _NoSplits(
                 f"The results of {model!r} and {other!r} on {dataset!r} do not record their "
                 "outer splits, so a paired test cannot check that they share them."
             )
@@ -404,7 +442,7 @@ class BenchmarkResult:
             pvalues = [
                 self._paired(dataset, self.models[j], self.models[best]).pvalue for j in others
             ]
-        except ValueError:
+        except _NoSplits:
             return marked
         if others:
             for j, p in zip(others, holm(pvalues)):
