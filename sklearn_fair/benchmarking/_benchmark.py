@@ -24,12 +24,17 @@ __all__ = ["benchmark"]
 _SEED_HIGH = np.iinfo(np.int32).max
 
 
-def _nested_for(name, spec, *, outer_cv, inner_cv, n_refits, scoring, random_state, fit_timeout,
-                error_score):  # fmt: skip
-    """The NestedCV that runs model ``name`` (never the user's object: a clone)."""
-    shared = dict(outer_cv=outer_cv, n_jobs=None, verbose=0, refit=False, cache_dir=None)
+def _nested_for(name, spec, *, outer_cv, inner_cv, n_refits, scoring, refit, random_state,
+                fit_timeout, error_score):  # fmt: skip
+    """The NestedCV that runs model ``name`` (never the user's object: a clone).
+
+    Its ``refit`` only names the selecting metric: a benchmark fits no final model.
+    """
+    shared = dict(outer_cv=outer_cv, n_jobs=None, verbose=0, cache_dir=None)
     if isinstance(spec, NestedCV):
         nested = clone(spec).set_params(**shared)
+        if refit is not None or not isinstance(nested.refit, str):
+            nested.set_params(refit=refit if refit is not None else False)
         if nested.random_state is None:
             nested.set_params(random_state=random_state)
         if nested.fit_timeout is None:
@@ -38,8 +43,9 @@ def _nested_for(name, spec, *, outer_cv, inner_cv, n_refits, scoring, random_sta
             nested.set_params(scoring=scoring)
         return nested
     common = dict(
-        shared, inner_cv=inner_cv, n_refits=n_refits, scoring=scoring,
-        random_state=random_state, fit_timeout=fit_timeout, error_score=error_score,
+        shared, refit=refit if refit is not None else False, inner_cv=inner_cv,
+        n_refits=n_refits, scoring=scoring, random_state=random_state, fit_timeout=fit_timeout,
+        error_score=error_score,
     )  # fmt: skip
     if is_search(spec):
         return NestedCV(clone(spec), **common)
@@ -144,6 +150,7 @@ def benchmark(
     inner_cv=None,
     n_refits=3,
     scoring=None,
+    refit=None,
     baseline=None,
     random_state=None,
     n_jobs=None,
@@ -187,6 +194,10 @@ def benchmark(
     scoring : str, callable, list, dict or None, default=None
         As in NestedCV, for every model; every model of a data set must be scored with the same
         metric. Scores are the scorers' values, where higher is better.
+    refit : str, default=None
+        With several metrics in ``scoring``, the one that selects the hyper-parameters and that
+        the tables and tests compare (as NestedCV's ``refit``; a benchmark fits no final model
+        on all the data, which a comparison does not need).
     baseline : str, default=None
         The name of the model the others are compared with by default
         (:meth:`BenchmarkResult.compare_to`).
@@ -250,7 +261,7 @@ def benchmark(
             stacklevel=2,
         )
     settings = dict(
-        outer_cv=outer_cv, inner_cv=inner_cv, n_refits=n_refits, scoring=scoring,
+        outer_cv=outer_cv, inner_cv=inner_cv, n_refits=n_refits, scoring=scoring, refit=refit,
         random_state=seed, fit_timeout=fit_timeout, error_score=error_score,
     )  # fmt: skip
     nesteds = {name: _nested_for(name, spec, **settings) for name, spec in models.items()}

@@ -266,3 +266,51 @@ def test_killed_benchmark_resumes_and_computes_only_what_is_missing(tmp_path, sl
     for key, cell in resumed.estimators.items():
         np.testing.assert_array_equal(cell.outer_scores_, fresh.estimators[key].outer_scores_)
     assert isinstance(resumed, BenchmarkResult)
+
+
+def test_on_a_dask_cluster_every_cell_is_nested_cv_alone():
+    distributed = pytest.importorskip("dask.distributed")  # the `dask` extra, on CI
+    cluster = distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    )
+    client = distributed.Client(cluster)
+    try:
+        with distributed.get_task_stream(client) as stream:
+            with joblib.parallel_config("dask"):
+                result = benchmark(_models(), DATASETS, outer_cv=3, n_refits=2, random_state=7)
+    finally:
+        client.close()
+        cluster.close()
+    assert len(stream.data) > 0  # the fits ran on the cluster
+    for (dataset, model), cell in result.estimators.items():
+        X, y = DATASETS[dataset]
+        _assert_same(cell, _alone(_models()[model], X, y))
+
+
+def test_several_metrics_and_negated_errors():
+    from sklearn.datasets import make_regression
+    from sklearn.dummy import DummyRegressor
+    from sklearn.linear_model import Ridge
+
+    data = {"r": make_regression(n_samples=60, n_features=4, noise=5.0, random_state=0)}
+    models = {"mean": DummyRegressor(), "ridge": (Ridge(), {"alpha": [0.1, 10.0]})}
+    scoring = ["neg_root_mean_squared_error", "r2"]
+    with pytest.raises(ValueError, match="'refit' parameter"):
+        benchmark(models, data, outer_cv=3, scoring=scoring, random_state=0)
+    result = benchmark(
+        models, data, outer_cv=3, scoring=scoring, refit="r2", random_state=0, baseline="mean"
+    )
+    scores = result.scores
+    assert set(scores.metric) == set(scoring)
+    alone = NestedCV(
+        Ridge(), {"alpha": [0.1, 10.0]}, outer_cv=3, scoring=scoring, refit="r2",
+        random_state=0,
+    ).fit(*data["r"])  # fmt: skip
+    ridge = scores[scores.model == "ridge"]
+    np.testing.assert_allclose(ridge[ridge.metric == "r2"].score, alone.outer_scores_)
+    rmse = [np.mean(f["test_scores_per_metric"]["neg_root_mean_squared_error"])
+            for f in alone.outer_results_]  # fmt: skip
+    np.testing.assert_allclose(ridge[ridge.metric == "neg_root_mean_squared_error"].score, rmse)
+    # the tables compare the selecting metric; ridge beats the mean
+    assert result.table(mark=False).loc["ridge", "r"].startswith(f"{alone.score_mean_:.1f}")
+    assert result.compare_to()["difference"].iloc[0] > 0

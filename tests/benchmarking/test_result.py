@@ -216,3 +216,18 @@ def test_to_html_holds_the_tables_and_each_data_sets_report(result):
     assert "Against the baseline prior" in page and "Tuning budgets" in page
     assert all(f"<h2>{d}</h2>" in page for d in result.datasets)
     assert "much smaller tuning budget" in page
+
+
+def test_table_of_iqms_with_their_bootstrap_intervals():
+    scores = [0.1, 0.5, 0.6, 0.7, 0.9, 0.2, 0.4, 0.8]
+    cells = {("d", "x"): _folds(scores), ("d", "y"): _folds([0.3] * 8)}
+    table = BenchmarkResult.from_results(cells).table(statistic="iqm", mark=False, decimals=3)
+    # rliable's IQM: the 25% trimmed mean (drops 2 of 8 at each end)
+    expected = stats.trim_mean(scores, 0.25)
+    text = table.loc["x", "d"]
+    assert text.startswith(f"{expected:.3f} [")
+    low, high = (float(v) for v in text.split("[")[1].rstrip("]").split(","))
+    assert min(scores) <= low <= expected <= high <= max(scores)
+    assert table.loc["y", "d"] == "0.300 [0.300, 0.300]"
+    with pytest.raises(ValueError, match="'statistic' parameter"):
+        BenchmarkResult.from_results(cells).table(statistic="median")
