@@ -173,6 +173,15 @@ def _fmt(mean, std, decimals):
     return f"{mean:.{decimals}f} ± {std:.{decimals}f}"
 
 
+def _html_marks(text):
+    """A table cell's Markdown marks (``**best**``, ``*not worse*``) as escaped HTML."""
+    if text.startswith("**"):
+        return f"<strong>{html.escape(text[2:-2])}</strong>"
+    if text.startswith("*"):
+        return f"<em>{html.escape(text[1:-1])}</em>"
+    return html.escape(text)
+
+
 class BenchmarkResult:
     """The outer-fold scores of every model on every data set, and what to read from them.
 
@@ -777,7 +786,12 @@ class BenchmarkResult:
             f"<h1>{html.escape(title)}</h1>",
             "<h2>Scores (mean ± std over the outer folds)</h2>",
         ]
-        parts.append(self.table(decimals=3).to_html(escape=True))
+        table = self.table(decimals=3).apply(lambda column: column.map(_html_marks))
+        parts.append(table.to_html(escape=False))
+        parts.append(
+            "<p>Bold: the best model of the data set; italics: not demonstrably worse than it "
+            "(corrected resampled t-test, Holm within the data set).</p>"
+        )
         if self.baseline is not None:
             parts.append(f"<h2>Against the baseline {html.escape(self.baseline)}</h2>")
             with warnings.catch_warnings(record=True) as caught:
@@ -800,3 +814,11 @@ class BenchmarkResult:
                 report = nested_cv_report(fitted, title=f"{dataset}: nested cross-validation")
                 parts.append(report.to_html())
         return "\n".join(parts)
+
+    def save_html(self, path, **kwargs):
+        """Write :meth:`to_html` to ``path``; returns the path."""
+        from pathlib import Path
+
+        path = Path(path)
+        path.write_text(self.to_html(**kwargs), encoding="utf-8")
+        return path

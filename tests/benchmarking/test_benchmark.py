@@ -91,6 +91,29 @@ def test_all_cells_run_in_one_pool_with_one_progress_bar(monkeypatch, capsys):
     assert lines[-1].split(":")[1].split()[0].split("/")[0] == lines[-1].split("/")[1].split()[0]
 
 
+def test_a_search_run_whole_in_each_fold_and_its_budget():
+    from sklearn.experimental import enable_halving_search_cv  # noqa: F401
+    from sklearn.model_selection import HalvingGridSearchCV
+
+    X, y = DATASETS["b"]
+    halving = HalvingGridSearchCV(
+        DecisionTreeClassifier(), {"max_depth": [1, 2, 3, 4]}, cv=3, min_resources=20
+    )
+    result = benchmark(
+        {"halving": halving, "tree": (DecisionTreeClassifier(), {"max_depth": [1, 2, 3, 4]})},
+        {"b": (X, y)},
+        outer_cv=3,
+        n_refits=1,
+        random_state=5,
+    )
+    alone = NestedCV(halving, outer_cv=3, n_refits=1, random_state=5, refit=False).fit(X, y)
+    _assert_same(result.estimators["b", "halving"], alone)
+    budget = result.budget.set_index("model")
+    assert budget.loc["halving", "n_searches"] == 3 and budget.loc["halving", "n_inner_fits"] == 0
+    assert budget.loc["halving", "n_candidates"] == 4
+    assert budget.loc["tree", "n_inner_fits"] == 4 * 3 and budget.loc["tree", "n_searches"] == 0
+
+
 def test_models_on_one_dataset_share_outer_and_inner_splits_and_seeds():
     X, y = DATASETS["a"]
     # the same model under two names: identical scores only if every split and seed is shared

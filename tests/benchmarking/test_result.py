@@ -216,6 +216,10 @@ def test_to_html_holds_the_tables_and_each_data_sets_report(result):
     assert "Against the baseline prior" in page and "Tuning budgets" in page
     assert all(f"<h2>{d}</h2>" in page for d in result.datasets)
     assert "much smaller tuning budget" in page
+    best = result.table(decimals=3).loc["logistic", "a"]
+    if best.startswith("**"):
+        assert f"<strong>{best[2:-2]}</strong>" in page
+    assert "**" not in page
 
 
 def test_table_of_iqms_with_their_bootstrap_intervals():
