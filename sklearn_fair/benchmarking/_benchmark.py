@@ -183,9 +183,11 @@ def benchmark(
         Name -> data: ``(X, y)``, ``(X, y, groups)``, graph data (a sequence of graphs with a
         ``.y``, e.g. a PyG ``TUDataset``), or a callable without arguments that returns one of
         these (called once).
-    outer_cv : int, cross-validation generator or iterable, default=10
+    outer_cv : int, cross-validation generator, iterable or dict, default=10
         The outer resampling, as in NestedCV; the same splits for every model of a data set
-        (a splitter that would give two models different splits is refused).
+        (a splitter that would give two models different splits is refused). A dict gives
+        each data set its own (data set name -> outer_cv), e.g. the saved split files of a
+        published comparison.
     inner_cv : int, cross-validation generator or iterable, default=None
         The inner resampling of the models that do not bring their own; None is NestedCV's
         default (a 90%/10% hold-out seeded from ``random_state``).
@@ -247,6 +249,11 @@ def benchmark(
     """
     _check_mapping(models, "models")
     _check_mapping(datasets, "datasets")
+    if isinstance(outer_cv, dict) and set(outer_cv) != set(datasets):
+        raise ValueError(
+            "The 'outer_cv' parameter of benchmark, when a dict, must give the outer "
+            f"resampling of every data set {sorted(datasets)}. Got one for {sorted(outer_cv)}."
+        )
     if baseline is not None and baseline not in models:
         raise ValueError(
             f"The 'baseline' parameter of benchmark must be one of the models' names "
@@ -264,6 +271,8 @@ def benchmark(
         outer_cv=outer_cv, inner_cv=inner_cv, n_refits=n_refits, scoring=scoring, refit=refit,
         random_state=seed, fit_timeout=fit_timeout, error_score=error_score,
     )  # fmt: skip
+    if isinstance(outer_cv, dict):
+        settings["outer_cv"] = 10  # replaced by each data set's own below
     nesteds = {name: _nested_for(name, spec, **settings) for name, spec in models.items()}
     for nested in nesteds.values():
         nested._validate_params()
@@ -274,6 +283,8 @@ def benchmark(
         dataset_plans = {}
         for model, template in nesteds.items():
             nested = clone(template)
+            if isinstance(outer_cv, dict):
+                nested.set_params(outer_cv=outer_cv[dataset])
             owner = f"benchmark (model {model!r} on data set {dataset!r})"
             plan = make_plan(
                 nested, X, y, groups, {}, final=False, return_estimator=False, owner=owner

@@ -337,3 +337,20 @@ def test_several_metrics_and_negated_errors():
     # the tables compare the selecting metric; ridge beats the mean
     assert result.table(mark=False).loc["ridge", "r"].startswith(f"{alone.score_mean_:.1f}")
     assert result.compare_to()["difference"].iloc[0] > 0
+
+
+def test_each_data_set_may_have_its_own_outer_splits():
+    X, y = DATASETS["b"]
+    splits = [(np.arange(0, 48), np.arange(48, 72)), (np.arange(24, 72), np.arange(0, 24))]
+    result = benchmark(
+        {"prior": DummyClassifier(), "tree": DecisionTreeClassifier(max_depth=2)},
+        DATASETS,
+        outer_cv={"a": 4, "b": splits},
+        n_refits=1,
+        random_state=0,
+    )
+    assert result.estimators["a", "tree"].n_splits_ == 4
+    folds = result.estimators["b", "prior"].outer_results_
+    assert [list(f["test_indices"]) for f in folds] == [list(t) for _, t in splits]
+    with pytest.raises(ValueError, match="'outer_cv' parameter of benchmark, when a dict"):
+        benchmark({"p": DummyClassifier()}, DATASETS, outer_cv={"a": 3})
