@@ -6,6 +6,7 @@ import warnings
 
 import numpy as np
 from sklearn.base import clone
+from sklearn.utils import indexable
 
 from ..exceptions import CacheWarning
 from ..model_selection import NestedCV
@@ -75,7 +76,11 @@ def _load(name, spec):
         return spec, None, None
     if isinstance(spec, (tuple, list)) and len(spec) in (2, 3):
         X, y, *rest = spec
-        return X, y, (rest[0] if rest else None)
+        groups = rest[0] if rest else None
+        # made indexable once, as NestedCV would make it, so that every model's plan holds the
+        # same arrays and the pool ships them once
+        X, y, groups = indexable(X, y, groups)
+        return X, (None if y is None else np.asarray(y)), groups
     raise ValueError(
         f"The 'datasets' parameter of benchmark maps {name!r} to {type(spec).__name__} "
         f"{spec!r:.80}; each value must be (X, y), (X, y, groups), graph data (a sequence of "

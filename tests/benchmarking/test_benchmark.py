@@ -80,12 +80,13 @@ def test_all_cells_run_in_one_pool_with_one_progress_bar(monkeypatch, capsys):
     original = _running.make_executor
 
     def counting(data, context, n_jobs):
-        made.append(len(data.parts))
+        made.append((len(data), len(data.sources)))
         return original(data, context, n_jobs)
 
     monkeypatch.setattr(_running, "make_executor", counting)
     benchmark(_models(), DATASETS, outer_cv=3, n_refits=1, random_state=0, verbose=1)
-    assert made == [6]  # one executor for the 2 x 3 cells
+    # one executor for the 2 x 3 cells, each data set (X and y) shipped once
+    assert made == [(6, 4)]
     lines = [line for line in capsys.readouterr().err.splitlines() if "fits:" in line]
     assert lines and all(line.startswith("benchmark fits:") for line in lines)
     assert lines[-1].split(":")[1].split()[0].split("/")[0] == lines[-1].split("/")[1].split()[0]

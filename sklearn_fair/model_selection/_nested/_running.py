@@ -19,7 +19,7 @@ import concurrent.futures
 import time
 import warnings
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import joblib
 import numpy as np
@@ -484,17 +484,31 @@ class PlansContext:
         return max(limits) if limits else None
 
 
-@dataclass
 class PlansData:
-    """The RunData of each plan, shipped together (arrays shared by several plans once)."""
+    """The RunData of each plan, shipped together: the ``X`` (and ``y``) that several plans
+    share (every model of a data set) are stored once, not once per plan."""
 
-    parts: list
+    def __init__(self, parts):
+        self.sources, self.parts, self.source_of, seen = [], [], [], {}
+        for data in parts:
+            refs = []
+            for value in (data.X, data.y):
+                if id(value) not in seen:
+                    seen[id(value)] = len(self.sources)
+                    self.sources.append(value)
+                refs.append(seen[id(value)])
+            self.source_of.append(tuple(refs))
+            self.parts.append(replace(data, X=None, y=None))
+
+    def __len__(self):
+        return len(self.parts)
 
     def resolve(self):
         return self
 
     def part(self, index):
-        return self.parts[index]
+        x, y = self.source_of[index]
+        return replace(self.parts[index], X=self.sources[x], y=self.sources[y])
 
 
 def run_plans(plans, *, n_jobs=None, verbose=0, label="benchmark fits"):
