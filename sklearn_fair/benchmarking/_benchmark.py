@@ -18,7 +18,8 @@ from ..model_selection._nested._running import run_plans, warn_failures
 from ..model_selection._nested._selection import warn_edge_of_grid
 from ..model_selection._nested._tasks import REFIT, SEARCH, SELECTION
 from ..utils import is_graph_data
-from ._result import BenchmarkResult, cell_from_nested
+from ._cells import cell_from_nested
+from ._result import BenchmarkResult
 
 __all__ = ["benchmark"]
 

@@ -1,13 +1,11 @@
 """BenchmarkResult: the scores of many models on many data sets, and what is read from them."""
 
-import html
 import warnings
-from dataclasses import dataclass, field
 
 import numpy as np
 
 from ..exceptions import SplitsMismatchError, UnequalBudgetWarning
-from ..stats import corrected_resampled_ttest, holm, iqm, mean_interval, probability_of_improvement
+from ..stats import corrected_resampled_ttest, holm, iqm, probability_of_improvement
 from ..stats import rank_comparison as _rank_comparison
 from ._aggregate import (
     aggregate_iqm,
@@ -15,143 +13,13 @@ from ._aggregate import (
     performance_profile,
     stratified_bootstrap,
 )
+from ._cells import cell_from_result
 
-__all__ = ["BenchmarkResult", "cell_from_nested", "cell_from_result"]
+__all__ = ["BenchmarkResult"]
 
 #: A baseline tuned with this many times fewer candidates or inner fits than the model it is
 #: compared with had "a much smaller budget" (the unequal-tuning pitfall).
 BUDGET_RATIO = 4
-
-
-@dataclass
-class Cell:
-    """One model on one data set: per-fold scores and what they cost."""
-
-    dataset: str
-    model: str
-    metric: str  # printed name of the selecting metric
-    sign: int  # 1, or -1 for a negated error (printed values are sign * score)
-    test_scores: dict  # metric key -> ndarray (n_folds,), the mean over the refits
-    refit_scores: list  # per fold, the selecting metric's score of each refit
-    validation_scores: np.ndarray
-    refit_metric: str
-    train_sizes: object  # ndarray, or None when the result does not say
-    test_sizes: object
-    test_indices: object  # list of arrays, or None
-    best_params: list
-    budget: dict = field(default_factory=dict)
-    estimator: object = None  # the fitted NestedCV, when there is one
-
-    @property
-    def scores(self):
-        return self.test_scores[self.refit_metric]
-
-
-def _sizes(folds, key):
-    if all(fold.get(key) is not None for fold in folds):
-        return [np.asarray(fold[key]) for fold in folds]
-    return None
-
-
-def cell_from_nested(dataset, model, nested, budget=None):
-    """A Cell from a fitted NestedCV."""
-    folds = nested.outer_results_
-    metric = nested.metrics_[nested.refit_metric_]
-    cv = nested.cv_results_
-    n_folds = len(folds)
-    if budget is None:
-        n_inner = sum(1 for key in cv if key.startswith("split") and key.endswith("_test_score"))
-        n_inner = n_inner or sum(
-            1
-            for key in cv
-            if key.startswith("split") and key.endswith(f"_test_{nested.refit_metric_}")
-        )
-        budget = {
-            "n_candidates": len(cv["params"]) // max(n_folds, 1),
-            "n_inner_fits": len(cv["params"]) * n_inner,
-            "n_searches": 0,
-            "n_refit_fits": sum(len(f["test_scores"]) for f in folds),
-            "fit_time": float(sum(f["fit_time"] for f in folds)),
-        }
-    return _cell(
-        dataset, model, folds, str(metric), metric.sign, nested.refit_metric_, budget, nested
-    )
-
-
-def _cell(dataset, model, folds, metric, sign, refit_metric, budget, estimator):
-    per_metric = {}
-    for fold in folds:
-        for key, values in (fold.get("test_scores_per_metric") or {}).items():
-            per_metric.setdefault(key, []).append(float(np.mean(values)))
-    if set(per_metric) != {refit_metric} or any(len(v) != len(folds) for v in per_metric.values()):
-        per_metric = {k: v for k, v in per_metric.items() if len(v) == len(folds)}
-    per_metric[refit_metric] = [float(f["test_score"]) for f in folds]
-    indices = _sizes(folds, "test_indices")
-    trains = _sizes(folds, "train_indices")
-    return Cell(
-        dataset=dataset,
-        model=model,
-        metric=metric,
-        sign=int(sign),
-        test_scores={k: np.asarray(v, dtype=float) for k, v in per_metric.items()},
-        refit_scores=[
-            np.asarray(f.get("test_scores", [f["test_score"]]), dtype=float) for f in folds
-        ],
-        validation_scores=np.asarray(
-            [np.nan if f.get("validation_score") is None else f["validation_score"] for f in folds],
-            dtype=float,
-        ),
-        refit_metric=refit_metric,
-        train_sizes=None if trains is None else np.array([len(t) for t in trains]),
-        test_sizes=None if indices is None else np.array([len(t) for t in indices]),
-        test_indices=indices,
-        best_params=[f.get("best_params") for f in folds],
-        budget=dict(budget or {}),
-        estimator=estimator,
-    )
-
-
-def cell_from_result(dataset, model, result, *, metric=None, budget=None):
-    """A Cell from a fitted NestedCV, a saved result dict (``result_to_dict``, the experiment
-    runner's ``models/<name>.json``) or a plain dict with per-fold ``test_scores``."""
-    if hasattr(result, "outer_results_"):
-        return cell_from_nested(dataset, model, result, budget)
-    if not isinstance(result, dict):
-        raise TypeError(
-            f"The result of model {model!r} on data set {dataset!r} must be a fitted NestedCV or "
-            f"a dict of saved results. Got {type(result).__name__} instead."
-        )
-    if "result" in result and "outer_results" not in result:
-        result = result["result"]  # the experiment runner's file: the result is one key down
-    if "outer_results" in result:
-        folds = result["outer_results"]
-        metrics = result.get("metrics") or {}
-        refit_metric = result.get("refit_metric", "score")
-        described = metrics.get(refit_metric, {})
-        name = metric or described.get("name", "score")
-        sign = described.get("sign", 1)
-        if budget is None:
-            budget = {
-                "n_refit_fits": sum(len(f.get("test_scores") or [0]) for f in folds),
-                "fit_time": float(sum(f.get("fit_time") or 0.0 for f in folds)),
-                "score_time": float(sum(f.get("score_time") or 0.0 for f in folds)),
-            }
-        return _cell(dataset, model, folds, name, sign, refit_metric, budget, None)
-    if "test_scores" in result:
-        validation = result.get("validation_scores") or [None] * len(result["test_scores"])
-        folds = [
-            {"test_score": s, "validation_score": v, "best_params": p}
-            for s, v, p in zip(
-                result["test_scores"],
-                validation,
-                result.get("best_params") or [None] * len(validation),
-            )
-        ]
-        return _cell(dataset, model, folds, metric or "score", 1, "score", budget, None)
-    raise ValueError(
-        f"The result of model {model!r} on data set {dataset!r} has neither 'outer_results' nor "
-        f"'test_scores'; its keys are {sorted(result)}."
-    )
 
 
 def _pandas():
@@ -171,15 +39,6 @@ class _NoSplits(ValueError):
 
 def _fmt(mean, std, decimals):
     return f"{mean:.{decimals}f} ± {std:.{decimals}f}"
-
-
-def _html_marks(text):
-    """A table cell's Markdown marks (``**best**``, ``*not worse*``) as escaped HTML."""
-    if text.startswith("**"):
-        return f"<strong>{html.escape(text[2:-2])}</strong>"
-    if text.startswith("*"):
-        return f"<em>{html.escape(text[1:-1])}</em>"
-    return html.escape(text)
 
 
 class BenchmarkResult:
@@ -713,107 +572,56 @@ class BenchmarkResult:
         Models joined by a bar are not significantly different by Nemenyi's test at
         ``alpha``. Needs matplotlib and scikit-posthocs (the ``plot`` extra).
 
+        Parameters
+        ----------
+        alpha : float, default=0.05
+            Level of Nemenyi's test.
+        ax : matplotlib Axes, default=None
+            Where to draw; None makes a new figure.
+
         Returns
         -------
         matplotlib Figure
         """
-        from ..report._plots import _figure
+        from ._plots import critical_difference_diagram
 
-        try:
-            import scikit_posthocs as sp
-        except ImportError as exc:  # pragma: no cover - in the plot extra
-            raise ImportError(
-                "The critical-difference diagram needs scikit-posthocs: pip install "
-                "sklearn-fair[plot]"
-            ) from exc
-        pd = _pandas()
-        ranks = self.rank_comparison(alpha=alpha)
-        figure, ax = _figure(ax, (6, 1.2 + 0.25 * len(self.models)))
-        sp.critical_difference_diagram(
-            pd.Series(ranks.average_ranks), ranks.pairwise_table(), ax=ax, alpha=alpha
-        )
-        ax.set_title(
-            f"Average ranks over {ranks.n_datasets} data sets (Nemenyi CD = "
-            f"{ranks.critical_difference:.2f} at alpha = {alpha})",
-            fontsize="small",
-        )
-        return figure
+        return critical_difference_diagram(self, alpha, ax)
 
     def plot_intervals(self, *, confidence=0.95, ax=None):
         """Each model's mean outer score on each data set, with its Student-t interval.
 
+        Parameters
+        ----------
+        confidence : float, default=0.95
+            Level of the intervals.
+        ax : matplotlib Axes, default=None
+            Where to draw; None makes a new figure.
+
         Returns
         -------
         matplotlib Figure
         """
-        from ..report._plots import _figure
+        from ._plots import interval_plot
 
-        figure, ax = _figure(ax, (6, 0.6 + 0.45 * len(self.datasets) * len(self.models) ** 0.5))
-        offsets = np.linspace(-0.3, 0.3, len(self.models)) if len(self.models) > 1 else [0.0]
-        for j, model in enumerate(self.models):
-            means, lows, highs = [], [], []
-            for dataset in self.datasets:
-                cell = self.cells[dataset, model]
-                values = cell.sign * cell.scores
-                interval = mean_interval(values, confidence=confidence)
-                means.append(np.mean(values))
-                lows.append(interval.low)
-                highs.append(interval.high)
-            y = np.arange(len(self.datasets)) + offsets[j]
-            means = np.asarray(means)
-            ax.errorbar(
-                means, y, xerr=[means - np.asarray(lows), np.asarray(highs) - means],
-                fmt="o", capsize=3, label=model,
-            )  # fmt: skip
-        ax.set_yticks(np.arange(len(self.datasets)), self.datasets)
-        metrics = sorted({self.cells[d, self.models[0]].metric for d in self.datasets})
-        ax.set_xlabel(f"{', '.join(metrics)}: mean and {100 * confidence:g}% t interval")
-        ax.legend(fontsize="small")
-        return figure
+        return interval_plot(self, confidence, ax)
 
     def to_html(self, *, title="Benchmark report"):
         """The benchmark as one HTML page: its tables, then each data set's nested-CV report.
 
         Built on :func:`sklearn_fair.report.nested_cv_report` for the per-data-set parts.
 
+        Parameters
+        ----------
+        title : str, default="Benchmark report"
+            The page's heading.
+
         Returns
         -------
         str
         """
-        from ..report import nested_cv_report
+        from ._html import benchmark_html
 
-        parts = [
-            f"<h1>{html.escape(title)}</h1>",
-            "<h2>Scores (mean ± std over the outer folds)</h2>",
-        ]
-        table = self.table(decimals=3).apply(lambda column: column.map(_html_marks))
-        parts.append(table.to_html(escape=False))
-        parts.append(
-            "<p>Bold: the best model of the data set; italics: not demonstrably worse than it "
-            "(corrected resampled t-test, Holm within the data set).</p>"
-        )
-        if self.baseline is not None:
-            parts.append(f"<h2>Against the baseline {html.escape(self.baseline)}</h2>")
-            with warnings.catch_warnings(record=True) as caught:
-                warnings.simplefilter("always", UnequalBudgetWarning)
-                try:
-                    parts.append(self.compare_to().to_html(index=False, float_format="%.4g"))
-                except ValueError as exc:
-                    parts.append(f"<p>{html.escape(str(exc))}</p>")
-            parts += [
-                f"<p><strong>Warning:</strong> {html.escape(str(w.message))}</p>" for w in caught
-            ]
-        if len(self.models) >= 3 and len(self.datasets) >= 2:
-            parts.append(f"<h2>Ranks</h2><p>{html.escape(str(self.rank_comparison()))}</p>")
-        parts.append("<h2>Tuning budgets</h2>")
-        parts.append(self.budget.to_html(index=False, float_format="%.4g"))
-        for dataset in self.datasets:
-            fitted = {m: self.cells[dataset, m].estimator for m in self.models}
-            if all(e is not None for e in fitted.values()):
-                parts.append(f"<h2>{html.escape(dataset)}</h2>")
-                report = nested_cv_report(fitted, title=f"{dataset}: nested cross-validation")
-                parts.append(report.to_html())
-        return "\n".join(parts)
+        return benchmark_html(self, title)
 
     def save_html(self, path, **kwargs):
         """Write :meth:`to_html` to ``path``; returns the path."""

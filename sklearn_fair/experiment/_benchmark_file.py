@@ -151,7 +151,7 @@ def _write_plots(folder, result, files):
         import matplotlib  # noqa: F401
     except ImportError:
         return
-    from ..report._plots import save_figure
+    from matplotlib import rc_context
 
     folder.mkdir(exist_ok=True)
     plots = {"intervals": result.plot_intervals}
@@ -163,7 +163,11 @@ def _write_plots(folder, result, files):
         except ImportError:
             pass
     for name, plot in plots.items():
-        files += save_figure(plot(), [folder / f"{name}.png", folder / f"{name}.svg"])
+        figure = plot()
+        for path in (folder / f"{name}.png", folder / f"{name}.svg"):
+            with rc_context({"svg.fonttype": "none", "svg.hashsalt": "sklearn-fair"}):
+                figure.savefig(path, dpi=120)  # text stays text in the SVG
+            files.append(path)
 
 
 def run_benchmark_file(
