@@ -101,10 +101,12 @@ def test_a_rerun_with_a_cache_computes_nothing(folder):
 
 
 def test_dry_run_counts_every_cell(folder):
-    text, total = dry_run_benchmark(folder / "bench.toml")
+    text, total = dry_run_benchmark(folder / "bench.toml", timing=False)
     singles = sum(dry_run(folder / f"{d}.toml", timing=False).total_fits for d in ("iris", "wine"))
     assert total == singles
     assert f"At most {total} fits" in text and "wine" in text
+    timed, _ = dry_run_benchmark(folder / "bench.toml", n_jobs=2)
+    assert "Estimated compute:" in timed and "wall at n_jobs=2" in timed
 
 
 @pytest.mark.parametrize(
