@@ -39,8 +39,7 @@ __all__ = ["run_plan", "run_plans"]
 def execute(task, context, data, cache_entry):
     """What a worker runs for one task: the task, then its cache entry (if it succeeded)."""
     if isinstance(task, PlanTask):  # run_plans: the task's own plan's context and data
-        index, task = task.index, task.task
-        context, data = context.contexts[index], data.resolve().part(index)
+        task, context, data = task.task, task.context, data.resolve().part(task.index)
     if isinstance(task, SearchTask):
         result = run_search_task(task, context, data)
     else:
@@ -455,17 +454,20 @@ def nonfinite(results):
 
 # -- several plans in one pool (sklearn_fair.benchmark) -----------------------------------------
 #
-# The executors above hold one data and one context, and ``execute`` reads a task's own from them
-# when the task is a PlanTask: so every cell of a benchmark shares one executor (one pool of
-# workers, its data shipped once, one Dask scatter) without any change to the executors.
+# The executors above hold one data and one context. For several plans, the data is a PlansData
+# (every plan's rows, each data set's arrays once) and each task a PlanTask that carries its
+# plan's index and its plan's own TaskContext, which ``execute`` uses: so every cell of a
+# benchmark shares one executor (one pool of workers, its data shipped once, one Dask scatter)
+# without any change to the executors, and a task ships one estimator, as in a single run.
 
 
 @dataclass(frozen=True)
 class PlanTask:
-    """Task ``task`` of plan number ``index`` of :func:`run_plans`."""
+    """Task ``task`` of plan number ``index`` of :func:`run_plans`, with its plan's context."""
 
     index: int
     task: object
+    context: object
 
     @property
     def key(self):
@@ -473,15 +475,10 @@ class PlanTask:
 
 
 @dataclass(frozen=True)
-class PlansContext:
-    """The TaskContext of each plan; ``fit_timeout`` is the longest, for the executors."""
+class PoolContext:
+    """What the executors of :func:`run_plans` read of a context: the longest ``fit_timeout``."""
 
-    contexts: tuple
-
-    @property
-    def fit_timeout(self):
-        limits = [c.fit_timeout for c in self.contexts if c.fit_timeout is not None]
-        return max(limits) if limits else None
+    fit_timeout: object = None
 
 
 class PlansData:
@@ -521,8 +518,10 @@ def run_plans(plans, *, n_jobs=None, verbose=0, label="benchmark fits"):
     """
     schedules = [NestedSchedule(plan) for plan in plans]
     caches = [_Cache(plan) for plan in plans]
-    context = PlansContext(tuple(TaskContext(p.estimator, p.scorers, p.fit_timeout) for p in plans))
-    executor = make_executor(PlansData([p.data for p in plans]), context, n_jobs)
+    contexts = [TaskContext(p.estimator, p.scorers, p.fit_timeout) for p in plans]
+    limits = [p.fit_timeout for p in plans if p.fit_timeout is not None]
+    pool = PoolContext(max(limits) if limits else None)
+    executor = make_executor(PlansData([p.data for p in plans]), pool, n_jobs)
     progress = Progress(verbose, sum(s.n_expected for s in schedules), label=label)
     for schedule in schedules:
         schedule.computed = 0
@@ -543,9 +542,8 @@ def run_plans(plans, *, n_jobs=None, verbose=0, label="benchmark fits"):
                         schedule.complete(task, cached)
                         progress.update()
                     else:
-                        executor.submit(
-                            PlanTask(index, task), entry, priority=schedule.priority(task)
-                        )
+                        tagged = PlanTask(index, task, contexts[index])
+                        executor.submit(tagged, entry, priority=schedule.priority(task))
             if executor.in_flight == 0:
                 if all(s.finished for s in schedules) or any(s.has_ready() for s in schedules):
                     continue
