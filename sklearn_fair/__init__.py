@@ -8,6 +8,7 @@ The headline API is :class:`NestedCV` and its functional forms
 
 __version__ = "0.1.0.dev0"
 
+from .benchmarking import BenchmarkResult, benchmark
 from .leakage import audit
 from .model_selection import (
     NestedCV,
@@ -17,9 +18,11 @@ from .model_selection import (
 )
 
 __all__ = [
+    "BenchmarkResult",
     "NestedCV",
     "__version__",
     "audit",
+    "benchmark",
     "nested_cross_val_predict",
     "nested_cross_val_score",
     "nested_cross_validate",

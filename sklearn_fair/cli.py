@@ -98,6 +98,10 @@ def _run(args):
         "device": args.device,
         "output_dir": args.output_dir,
     }
+    from .experiment._benchmark_file import benchmark_data_names, run_from_cli
+
+    if benchmark_data_names(args.experiment) is not None:  # [data.NAME] tables: a benchmark
+        return run_from_cli(args, options)
     try:
         if args.dry_run:
             report = dry_run(

@@ -67,3 +67,10 @@ __all__ += [
     "SearchSpaceEdgeWarning",
     "SplitLeakageWarning",
 ]
+
+
+class UnequalBudgetWarning(SklearnFairWarning):
+    """A model is compared with a baseline tuned with a much smaller budget."""
+
+
+__all__ += ["UnequalBudgetWarning"]

@@ -7,6 +7,7 @@ run again, reads back the models whose result would not change;
 :func:`dry_run` counts the fits and estimates the compute before anything runs.
 """
 
+from ._benchmark_file import BenchmarkRun, dry_run_benchmark, run_benchmark_file
 from ._config import ExperimentConfig, load_config
 from ._dryrun import DryRun, dry_run
 from ._imports import ALLOWED_PACKAGES
@@ -14,10 +15,13 @@ from ._runner import ExperimentResult, run_experiment
 
 __all__ = [
     "ALLOWED_PACKAGES",
+    "BenchmarkRun",
     "DryRun",
     "ExperimentConfig",
     "ExperimentResult",
     "dry_run",
+    "dry_run_benchmark",
     "load_config",
+    "run_benchmark_file",
     "run_experiment",
 ]

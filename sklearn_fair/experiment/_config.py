@@ -245,7 +245,13 @@ def _set_device(spec, device):
 
 
 def load_config(
-    path, *, data_dir=None, allow_outside_paths=False, allowed_packages=(), device=None
+    path,
+    *,
+    data_dir=None,
+    allow_outside_paths=False,
+    allowed_packages=(),
+    device=None,
+    dataset=None,
 ):
     """Read and check an experiment file; every error names the line and key at fault.
 
@@ -273,6 +279,9 @@ def load_config(
         Further top-level packages whose classes the file may name (e.g. your own).
     device : str, default=None
         Set the ``device`` parameter of every estimator that has one (``"cuda"``...).
+    dataset : str, default=None
+        In a file with several data sets (``[data.NAME]`` tables, a benchmark), the one to
+        check as the file's ``[data]``.
 
     Returns
     -------
@@ -316,6 +325,10 @@ def load_config(
     except tomllib.TOMLDecodeError as error:
         raise ExperimentConfigError(f"{path} is not valid TOML: {error}.") from None
     source = ConfigSource(path, text)
+    if dataset is not None:  # one data set of a benchmark file
+        from ._benchmark_file import one_dataset
+
+        document = one_dataset(source, document, dataset)
     for table in document:
         if table not in (*_SCHEMA, "protocol", "models"):
             raise source.error(

@@ -33,6 +33,7 @@ from ._power import (
     rank_test_datasets,
     rank_test_power,
 )
+from ._ranks import RankComparison, rank_comparison
 from ._resampled import PairedSubsamplingScores, paired_subsampling_scores
 from ._summary import Summary, summarize
 
@@ -44,6 +45,7 @@ __all__ = [
     "PairedSubsamplingScores",
     "PairedTestResult",
     "RepeatedMeasuresResult",
+    "RankComparison",
     "Summary",
     "bayesian_correlated_ttest",
     "bootstrap_ci",
@@ -61,5 +63,6 @@ __all__ = [
     "rank_test_datasets",
     "rank_test_power",
     "repeated_measures_comparison",
+    "rank_comparison",
     "summarize",
 ]

@@ -19,6 +19,7 @@ import concurrent.futures
 import time
 import warnings
 from collections import Counter
+from dataclasses import dataclass, replace
 
 import joblib
 import numpy as np
@@ -32,11 +33,13 @@ from ._progress import Progress
 from ._scheduling import NestedSchedule
 from ._tasks import FitTask, SearchTask, TaskContext, run_fit_task, run_search_task
 
-__all__ = ["run_plan"]
+__all__ = ["run_plan", "run_plans"]
 
 
 def execute(task, context, data, cache_entry):
     """What a worker runs for one task: the task, then its cache entry (if it succeeded)."""
+    if isinstance(task, PlanTask):  # run_plans: the task's own plan's context and data
+        task, context, data = task.task, task.context, data.resolve().part(task.index)
     if isinstance(task, SearchTask):
         result = run_search_task(task, context, data)
     else:
@@ -450,3 +453,116 @@ def nonfinite(results):
         for r in results
         if not r["error"] and any(not np.isfinite(v) for v in r["scores"].values())
     ]
+
+
+# -- several plans in one pool (sklearn_fair.benchmark) -----------------------------------------
+#
+# The executors above hold one data and one context. For several plans, the data is a PlansData
+# (every plan's rows, each data set's arrays once) and each task a PlanTask that carries its
+# plan's index and its plan's own TaskContext, which ``execute`` uses: so every cell of a
+# benchmark shares one executor (one pool of workers, its data shipped once, one Dask scatter)
+# without any change to the executors, and a task ships one estimator, as in a single run.
+
+
+@dataclass(frozen=True)
+class PlanTask:
+    """Task ``task`` of plan number ``index`` of :func:`run_plans`, with its plan's context."""
+
+    index: int
+    task: object
+    context: object
+
+    @property
+    def key(self):
+        return self.task.key
+
+
+@dataclass(frozen=True)
+class PoolContext:
+    """What the executors of :func:`run_plans` read of a context: the longest ``fit_timeout``."""
+
+    fit_timeout: object = None
+
+
+class PlansData:
+    """The RunData of each plan, shipped together: the ``X`` (and ``y``) that several plans
+    share (every model of a data set) are stored once, not once per plan."""
+
+    def __init__(self, parts):
+        self.sources, self.parts, self.source_of, seen = [], [], [], {}
+        for data in parts:
+            refs = []
+            for value in (data.X, data.y):
+                if id(value) not in seen:
+                    seen[id(value)] = len(self.sources)
+                    self.sources.append(value)
+                refs.append(seen[id(value)])
+            self.source_of.append(tuple(refs))
+            self.parts.append(replace(data, X=None, y=None))
+
+    def __len__(self):
+        return len(self.parts)
+
+    def resolve(self):
+        return self
+
+    def part(self, index):
+        x, y = self.source_of[index]
+        return replace(self.parts[index], X=self.sources[x], y=self.sources[y])
+
+
+def run_plans(plans, *, n_jobs=None, verbose=0, label="benchmark fits"):
+    """Run every task of every plan on one executor; returns one finished NestedSchedule each.
+
+    Each plan keeps its own schedule, cache lookups and results, so a plan's results are
+    those :func:`run_plan` gives it alone. Ready tasks are taken from the plans in turn (one
+    from each plan that has one) while workers are free; one progress bar counts them all.
+    ``n_jobs`` and the joblib backend in force choose the executor, as for one plan.
+    """
+    schedules = [NestedSchedule(plan) for plan in plans]
+    caches = [_Cache(plan) for plan in plans]
+    contexts = [TaskContext(p.estimator, p.scorers, p.fit_timeout) for p in plans]
+    limits = [p.fit_timeout for p in plans if p.fit_timeout is not None]
+    pool = PoolContext(max(limits) if limits else None)
+    executor = make_executor(PlansData([p.data for p in plans]), pool, n_jobs)
+    progress = Progress(verbose, sum(s.n_expected for s in schedules), label=label)
+    for schedule in schedules:
+        schedule.computed = 0
+    try:
+        while not all(s.finished for s in schedules):
+            submitted = True
+            while executor.capacity > 0 and submitted:
+                submitted = False
+                for index, (plan, schedule, cache) in enumerate(zip(plans, schedules, caches)):
+                    if executor.capacity <= 0:
+                        break
+                    if not schedule.has_ready():
+                        continue
+                    task = schedule.pop()
+                    submitted = True
+                    cached, entry = cache.lookup(task, plan.estimator)
+                    if cached is not None:
+                        schedule.complete(task, cached)
+                        progress.update()
+                    else:
+                        tagged = PlanTask(index, task, contexts[index])
+                        executor.submit(tagged, entry, priority=schedule.priority(task))
+            if executor.in_flight == 0:
+                if all(s.finished for s in schedules) or any(s.has_ready() for s in schedules):
+                    continue
+                raise RuntimeError("The benchmark stalled: no task is ready or running.")
+            for tagged, result in executor.wait():
+                plan, schedule = plans[tagged.index], schedules[tagged.index]
+                if result.get("cache_error"):
+                    plan.cache.note_write_failure(result["cache_error"])
+                schedule.computed += 1
+                schedule.complete(tagged.task, result)
+                progress.update()
+            progress.set_total(sum(s.n_expected for s in schedules))
+    except BaseException:
+        executor.close(abort=True)
+        raise
+    finally:
+        progress.close()
+    executor.close()
+    return schedules

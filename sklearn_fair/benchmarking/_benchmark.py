@@ -1,0 +1,320 @@
+"""benchmark(): every model on every data set, nested, on shared splits, in one task pool."""
+
+import numbers
+import os
+import warnings
+
+import numpy as np
+from sklearn.base import clone
+from sklearn.utils import indexable
+
+from ..exceptions import CacheWarning
+from ..model_selection import NestedCV
+from ..model_selection._nested._cache import TaskCache
+from ..model_selection._nested._candidates import is_search
+from ..model_selection._nested._planning import make_plan
+from ..model_selection._nested._results import assemble
+from ..model_selection._nested._running import run_plans, warn_failures
+from ..model_selection._nested._selection import warn_edge_of_grid
+from ..model_selection._nested._tasks import REFIT, SEARCH, SELECTION
+from ..utils import is_graph_data
+from ._cells import cell_from_nested
+from ._result import BenchmarkResult
+
+__all__ = ["benchmark"]
+
+_SEED_HIGH = np.iinfo(np.int32).max
+
+
+def _nested_for(name, spec, *, outer_cv, inner_cv, n_refits, scoring, refit, random_state,
+                fit_timeout, error_score):  # fmt: skip
+    """The NestedCV that runs model ``name`` (never the user's object: a clone).
+
+    Its ``refit`` only names the selecting metric: a benchmark fits no final model.
+    """
+    shared = dict(outer_cv=outer_cv, n_jobs=None, verbose=0, cache_dir=None)
+    if isinstance(spec, NestedCV):
+        nested = clone(spec).set_params(**shared)
+        if refit is not None or not isinstance(nested.refit, str):
+            nested.set_params(refit=refit if refit is not None else False)
+        if nested.random_state is None:
+            nested.set_params(random_state=random_state)
+        if nested.fit_timeout is None:
+            nested.set_params(fit_timeout=fit_timeout)
+        if nested.scoring is None and scoring is not None:
+            nested.set_params(scoring=scoring)
+        return nested
+    common = dict(
+        shared, refit=refit if refit is not None else False, inner_cv=inner_cv,
+        n_refits=n_refits, scoring=scoring, random_state=random_state, fit_timeout=fit_timeout,
+        error_score=error_score,
+    )  # fmt: skip
+    if is_search(spec):
+        return NestedCV(clone(spec), **common)
+    if isinstance(spec, tuple) and len(spec) == 2 and hasattr(spec[0], "fit"):
+        estimator, grid = spec
+        if grid is not None and not isinstance(grid, (dict, list)):
+            raise ValueError(
+                f"The 'models' parameter of benchmark maps {name!r} to an (estimator, "
+                f"param_grid) pair whose param_grid is {grid!r}; it must be a dict, a list of "
+                "dicts or None."
+            )
+        return NestedCV(clone(estimator), grid, **common)
+    if hasattr(spec, "fit") and hasattr(spec, "get_params"):
+        return NestedCV(clone(spec), **common)
+    raise ValueError(
+        f"The 'models' parameter of benchmark maps {name!r} to {spec!r}; each value must be a "
+        "scikit-learn search (GridSearchCV, RandomizedSearchCV, a halving search), an "
+        "(estimator, param_grid) pair, a NestedCV or an estimator."
+    )
+
+
+def _load(name, spec):
+    """``(X, y, groups)`` of data set ``name``: a tuple, graph data, or a callable giving one."""
+    if callable(spec) and not is_graph_data(spec) and not hasattr(spec, "shape"):
+        spec = spec()
+    if is_graph_data(spec):
+        return spec, None, None
+    if isinstance(spec, (tuple, list)) and len(spec) in (2, 3):
+        X, y, *rest = spec
+        groups = rest[0] if rest else None
+        # made indexable once, as NestedCV would make it, so that every model's plan holds the
+        # same arrays and the pool ships them once
+        X, y, groups = indexable(X, y, groups)
+        return X, (None if y is None else np.asarray(y)), groups
+    raise ValueError(
+        f"The 'datasets' parameter of benchmark maps {name!r} to {type(spec).__name__} "
+        f"{spec!r:.80}; each value must be (X, y), (X, y, groups), graph data (a sequence of "
+        "graphs with a .y), or a callable without arguments that returns one of them."
+    )
+
+
+def _check_mapping(value, what):
+    if not isinstance(value, dict) or not value:
+        raise ValueError(
+            f"The '{what}' parameter of benchmark must be a non-empty dict mapping names to "
+            f"{'models' if what == 'models' else 'data sets'}. Got {value!r:.80} instead."
+        )
+    bad = [key for key in value if not isinstance(key, str)]
+    if bad:
+        raise ValueError(
+            f"The '{what}' parameter of benchmark must have str keys (names). Got {bad[0]!r} "
+            "instead."
+        )
+
+
+def _root_seed(random_state):
+    """One int for every cell, so that all models draw the same inner splits and refit seeds."""
+    if random_state is None:
+        return int(np.random.SeedSequence().entropy % _SEED_HIGH), False
+    if isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool):
+        return int(random_state), True
+    from ..utils import check_random_state
+
+    return int(check_random_state(random_state).randint(_SEED_HIGH)), True
+
+
+def _same_outer_splits(dataset, plans):
+    first_name, first = next(iter(plans.items()))
+    for name, plan in plans.items():
+        same = len(plan.outer_splits) == len(first.outer_splits) and all(
+            np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1])
+            for a, b in zip(plan.outer_splits, first.outer_splits)
+        )
+        if not same:
+            raise ValueError(
+                f"On data set {dataset!r}, outer_cv gives model {name!r} other outer splits "
+                f"than model {first_name!r} (an unseeded shuffling splitter, or models of "
+                "different kinds, classifier and regressor, under an int outer_cv). Every model "
+                "must be assessed on the same splits: pass a seeded splitter or explicit "
+                "(train, test) index pairs as outer_cv."
+            )
+
+
+def _budget(schedule):
+    """What a cell spent on tuning and refitting: candidates, fits and seconds."""
+    results = schedule.results
+    phases = [key.phase for key in results]
+    searches = [r for k, r in results.items() if k.phase == SEARCH]
+    n_candidates = len(schedule.plan.candidates)
+    if searches:
+        n_candidates = max(len(r.get("candidates") or []) for r in searches)
+    return {
+        "n_candidates": n_candidates,
+        "n_inner_fits": phases.count(SELECTION),
+        "n_searches": phases.count(SEARCH),
+        "n_refit_fits": phases.count(REFIT),
+        "fit_time": float(sum(r["fit_time"] for r in results.values())),
+    }
+
+
+def benchmark(
+    models,
+    datasets,
+    *,
+    outer_cv=10,
+    inner_cv=None,
+    n_refits=3,
+    scoring=None,
+    refit=None,
+    baseline=None,
+    random_state=None,
+    n_jobs=None,
+    cache_dir=None,
+    verbose=0,
+    fit_timeout=None,
+    error_score=np.nan,
+):
+    """Assess every model on every data set with nested cross-validation, on shared splits.
+
+    Each cell (a model on a data set) is the nested protocol of :class:`~sklearn_fair.NestedCV`
+    (without the final model on all the data, which a comparison does not need). On one data
+    set every model is assessed on the same outer splits, and, where its inner resampling is the
+    same (``inner_cv`` here, or the default hold-out), selects on the same inner splits, with
+    the same refit seeds. All the fits of all the cells form one pool of tasks, run by one
+    scheduler on one set of workers, with one cache and one progress bar: a benchmark killed
+    half-way and run again with the same ``cache_dir`` computes only what is missing. Each
+    cell's results are those of NestedCV run on that cell alone with the same parameters.
+
+    Parameters
+    ----------
+    models : dict
+        Name -> model: a scikit-learn search (``GridSearchCV``, ``RandomizedSearchCV``, a
+        halving search; its ``cv`` is the inner resampling unless ``inner_cv`` is given), an
+        ``(estimator, param_grid)`` pair, an estimator (assessed as it is), or a
+        :class:`~sklearn_fair.NestedCV`, which keeps its own search space, ``inner_cv``,
+        ``n_refits`` and ``scoring`` but takes the benchmark's ``outer_cv`` (and its
+        ``random_state``, ``fit_timeout`` and ``scoring`` where it leaves them at None).
+    datasets : dict
+        Name -> data: ``(X, y)``, ``(X, y, groups)``, graph data (a sequence of graphs with a
+        ``.y``, e.g. a PyG ``TUDataset``), or a callable without arguments that returns one of
+        these (called once).
+    outer_cv : int, cross-validation generator, iterable or dict, default=10
+        The outer resampling, as in NestedCV; the same splits for every model of a data set
+        (a splitter that would give two models different splits is refused). A dict gives
+        each data set its own (data set name -> outer_cv), e.g. the saved split files of a
+        published comparison.
+    inner_cv : int, cross-validation generator or iterable, default=None
+        The inner resampling of the models that do not bring their own; None is NestedCV's
+        default (a 90%/10% hold-out seeded from ``random_state``).
+    n_refits : int, default=3
+        Refits of the selected configuration per outer fold (see NestedCV).
+    scoring : str, callable, list, dict or None, default=None
+        As in NestedCV, for every model; every model of a data set must be scored with the same
+        metric. Scores are the scorers' values, where higher is better.
+    refit : str, default=None
+        With several metrics in ``scoring``, the one that selects the hyper-parameters and that
+        the tables and tests compare (as NestedCV's ``refit``; a benchmark fits no final model
+        on all the data, which a comparison does not need).
+    baseline : str, default=None
+        The name of the model the others are compared with by default
+        (:meth:`BenchmarkResult.compare_to`).
+    random_state : int, RandomState instance, Generator or None, default=None
+        One seed for every cell (drawn once when not an int), so all models share inner splits
+        and refit seeds. Pass an int for reproducible and resumable runs.
+    n_jobs : int, default=None
+        Workers of the one pool, as in NestedCV (loky, threading or Dask under a
+        ``joblib.parallel_config`` context).
+    cache_dir : str or path-like, default=None
+        Folder of NestedCV's resumable cache, shared by all the cells.
+    verbose : int, default=0
+        ``1`` shows one progress bar for the whole benchmark.
+    fit_timeout : float, default=None
+        Time limit in seconds for each fit (see NestedCV).
+    error_score : 'raise' or float, default=np.nan
+        Score of a fit that fails (see NestedCV).
+
+    Returns
+    -------
+    BenchmarkResult
+        Scores, tables, comparisons with the baseline, rank tests, aggregates across data
+        sets, tuning budgets, plots and the HTML report.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_breast_cancer, load_wine
+    >>> from sklearn.dummy import DummyClassifier
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from sklearn.pipeline import make_pipeline
+    >>> from sklearn.preprocessing import StandardScaler
+    >>> from sklearn_fair import benchmark
+    >>> models = {
+    ...     "prior": DummyClassifier(),
+    ...     "logistic": (make_pipeline(StandardScaler(), LogisticRegression()),
+    ...                  {"logisticregression__C": [0.1, 1.0]}),
+    ... }
+    >>> datasets = {"wine": load_wine(return_X_y=True),
+    ...             "cancer": load_breast_cancer(return_X_y=True)}
+    >>> result = benchmark(models, datasets, outer_cv=3, n_refits=1, baseline="prior",
+    ...                    random_state=0)
+    >>> result.scores.shape
+    (12, 5)
+    >>> comparison = result.compare_to()
+    >>> list(comparison["model"]), bool(comparison["significant"].all())
+    (['logistic', 'logistic'], True)
+    """
+    _check_mapping(models, "models")
+    _check_mapping(datasets, "datasets")
+    if isinstance(outer_cv, dict) and set(outer_cv) != set(datasets):
+        raise ValueError(
+            "The 'outer_cv' parameter of benchmark, when a dict, must give the outer "
+            f"resampling of every data set {sorted(datasets)}. Got one for {sorted(outer_cv)}."
+        )
+    if baseline is not None and baseline not in models:
+        raise ValueError(
+            f"The 'baseline' parameter of benchmark must be one of the models' names "
+            f"{sorted(models)} or None. Got {baseline!r} instead."
+        )
+    seed, seeded = _root_seed(random_state)
+    if cache_dir is not None and not seeded:
+        warnings.warn(
+            "benchmark has random_state=None, so its seeds differ on every run and cache "
+            "entries of earlier runs cannot be reused. Pass an int random_state to resume runs.",
+            CacheWarning,
+            stacklevel=2,
+        )
+    settings = dict(
+        outer_cv=outer_cv, inner_cv=inner_cv, n_refits=n_refits, scoring=scoring, refit=refit,
+        random_state=seed, fit_timeout=fit_timeout, error_score=error_score,
+    )  # fmt: skip
+    if isinstance(outer_cv, dict):
+        settings["outer_cv"] = 10  # replaced by each data set's own below
+    nesteds = {name: _nested_for(name, spec, **settings) for name, spec in models.items()}
+    for nested in nesteds.values():
+        nested._validate_params()
+
+    cells, plans = [], []
+    for dataset, spec in datasets.items():
+        X, y, groups = _load(dataset, spec)
+        dataset_plans = {}
+        for model, template in nesteds.items():
+            nested = clone(template)
+            if isinstance(outer_cv, dict):
+                nested.set_params(outer_cv=outer_cv[dataset])
+            owner = f"benchmark (model {model!r} on data set {dataset!r})"
+            plan = make_plan(
+                nested, X, y, groups, {}, final=False, return_estimator=False, owner=owner
+            )
+            plan.n_jobs, plan.verbose = n_jobs, 0
+            if cache_dir is not None:
+                plan.cache = TaskCache(os.fspath(cache_dir), owner)
+            dataset_plans[model] = plan
+            cells.append((dataset, model, nested, owner))
+            plans.append(plan)
+        _same_outer_splits(dataset, dataset_plans)
+
+    schedules = run_plans(plans, n_jobs=n_jobs, verbose=verbose)
+
+    results = {}
+    for (dataset, model, nested, owner), plan, schedule in zip(cells, plans, schedules):
+        assembled = assemble(schedule)
+        warn_failures(owner, plan.error_score, list(schedule.results.values()))
+        warn_edge_of_grid(
+            plan.param_grid, [f["best_params"] for f in assembled["outer_results"]], owner
+        )
+        assembled["cache_info"] = None
+        if plan.cache is not None:
+            assembled["cache_info"] = {"hits": plan.cache.hits, "computed": schedule.computed}
+        nested._store(plan, schedule, assembled)
+        results[dataset, model] = cell_from_nested(dataset, model, nested, _budget(schedule))
+    return BenchmarkResult(results, baseline=baseline, random_state=seed)

@@ -1,0 +1,632 @@
+"""BenchmarkResult: the scores of many models on many data sets, and what is read from them."""
+
+import warnings
+
+import numpy as np
+
+from ..exceptions import SplitsMismatchError, UnequalBudgetWarning
+from ..stats import corrected_resampled_ttest, holm, iqm, probability_of_improvement
+from ..stats import rank_comparison as _rank_comparison
+from ._aggregate import (
+    aggregate_iqm,
+    average_probability_of_improvement,
+    performance_profile,
+    stratified_bootstrap,
+)
+from ._cells import cell_from_result
+
+__all__ = ["BenchmarkResult"]
+
+#: A baseline tuned with this many times fewer candidates or inner fits than the model it is
+#: compared with had "a much smaller budget" (the unequal-tuning pitfall).
+BUDGET_RATIO = 4
+
+
+def _pandas():
+    try:
+        import pandas as pd
+    except ImportError as exc:  # pragma: no cover - pandas is in the test extra
+        raise ImportError(
+            "BenchmarkResult's tables are pandas DataFrames: pip install pandas "
+            "(or sklearn-fair[benchmark])."
+        ) from exc
+    return pd
+
+
+class _NoSplits(ValueError):
+    """Saved results that do not record their outer splits (no paired test possible)."""
+
+
+def _fmt(mean, std, decimals):
+    return f"{mean:.{decimals}f} ± {std:.{decimals}f}"
+
+
+class BenchmarkResult:
+    """The outer-fold scores of every model on every data set, and what to read from them.
+
+    Made by :func:`~sklearn_fair.benchmark`, or from saved results with :meth:`from_results`.
+    Scores are the scorers' values (higher is better; a negated error is negative), except in
+    :meth:`table`, which prints the metric's values (a positive RMSE).
+
+    Attributes
+    ----------
+    datasets, models : list of str
+        In the order given.
+    baseline : str or None
+        The default model of :meth:`compare_to`.
+    random_state : int or None
+        The one seed of every cell.
+    cells : dict
+        ``(dataset, model)`` -> Cell (per-fold scores, sizes, budget, fitted NestedCV).
+    """
+
+    def __init__(self, cells, *, baseline=None, random_state=None):
+        self.cells = dict(cells)
+        self.datasets = list(dict.fromkeys(d for d, _ in self.cells))
+        self.models = list(dict.fromkeys(m for _, m in self.cells))
+        missing = [(d, m) for d in self.datasets for m in self.models if (d, m) not in self.cells]
+        if missing:
+            raise ValueError(
+                f"A benchmark needs every model on every data set; missing: {missing[:5]}."
+            )
+        for dataset in self.datasets:
+            metrics = {
+                (self.cells[dataset, m].metric, self.cells[dataset, m].sign) for m in self.models
+            }
+            if len(metrics) > 1:
+                raise ValueError(
+                    f"The models on data set {dataset!r} were scored with different metrics "
+                    f"{sorted(metrics)}; a comparison needs one metric per data set."
+                )
+        if baseline is not None and baseline not in self.models:
+            raise ValueError(
+                f"The 'baseline' parameter of BenchmarkResult must be one of {self.models} or "
+                f"None. Got {baseline!r} instead."
+            )
+        self.baseline = baseline
+        self.random_state = random_state
+
+    @classmethod
+    def from_results(cls, results, *, baseline=None, metric=None, budgets=None):
+        """A BenchmarkResult from results saved or fitted elsewhere.
+
+        Parameters
+        ----------
+        results : dict
+            ``(dataset, model)`` -> a fitted NestedCV, a :func:`~sklearn_fair.report.result_to_dict`
+            dict, the experiment runner's ``models/<name>.json`` content, or a dict with
+            per-fold ``test_scores`` (and optionally ``validation_scores``, ``best_params``).
+        baseline : str, default=None
+            The default model of :meth:`compare_to`.
+        metric : str, default=None
+            The metric's printed name, where the results do not say.
+        budgets : dict, default=None
+            ``(dataset, model)`` -> budget dict (``n_candidates``, ``n_inner_fits``,
+            ``fit_time``...), where the results do not say.
+
+        Returns
+        -------
+        BenchmarkResult
+        """
+        budgets = budgets or {}
+        cells = {
+            (d, m): cell_from_result(d, m, r, metric=metric, budget=budgets.get((d, m)))
+            for (d, m), r in results.items()
+        }
+        return cls(cells, baseline=baseline)
+
+    def __repr__(self):
+        return (
+            f"BenchmarkResult({len(self.models)} models on {len(self.datasets)} data sets, "
+            f"baseline={self.baseline!r})"
+        )
+
+    # -- the data ---------------------------------------------------------------------------
+
+    @property
+    def estimators(self):
+        """``(dataset, model)`` -> the fitted NestedCV of that cell (None for saved results)."""
+        return {key: cell.estimator for key, cell in self.cells.items()}
+
+    def _per_dataset(self, model):
+        return [self.cells[d, model].scores for d in self.datasets]
+
+    @property
+    def scores(self):
+        """Tidy DataFrame: ``dataset``, ``model``, ``outer_fold``, ``score``, ``validation_score``.
+
+        One row per outer fold of each cell; the score is the mean over the refits. With
+        several metrics, a ``metric`` column and one row per metric (the validation score is
+        that of the selecting metric, NaN for the others).
+        """
+        pd = _pandas()
+        multi = any(len(c.test_scores) > 1 for c in self.cells.values())
+        rows = []
+        for (dataset, model), cell in self.cells.items():
+            for key, values in cell.test_scores.items():
+                for fold, value in enumerate(values):
+                    row = {"dataset": dataset, "model": model}
+                    if multi:
+                        row["metric"] = key
+                    row.update(outer_fold=fold, score=float(value))
+                    selecting = key == cell.refit_metric
+                    row["validation_score"] = (
+                        float(cell.validation_scores[fold]) if selecting else np.nan
+                    )
+                    rows.append(row)
+        return pd.DataFrame(rows)
+
+    @property
+    def refit_scores(self):
+        """Tidy DataFrame of every refit's test score: ``dataset``, ``model``, ``outer_fold``,
+        ``refit``, ``score`` (the selecting metric)."""
+        pd = _pandas()
+        rows = [
+            {"dataset": d, "model": m, "outer_fold": fold, "refit": r, "score": float(s)}
+            for (d, m), cell in self.cells.items()
+            for fold, refits in enumerate(cell.refit_scores)
+            for r, s in enumerate(refits)
+        ]
+        return pd.DataFrame(rows)
+
+    @property
+    def budget(self):
+        """Each cell's tuning budget: candidates, inner fits, whole searches, refits, and the
+        seconds its fits took (``fit_time``)."""
+        pd = _pandas()
+        keys = ("n_candidates", "n_inner_fits", "n_searches", "n_refit_fits", "fit_time")
+        if any("score_time" in cell.budget for cell in self.cells.values()):
+            keys += ("score_time",)
+        rows = [
+            {"dataset": d, "model": m, **{k: cell.budget.get(k, np.nan) for k in keys}}
+            for (d, m), cell in self.cells.items()
+        ]
+        return pd.DataFrame(rows)
+
+    def selection_summary(self):
+        """What each cell selected, and how far its validation scores overstate its test scores.
+
+        Returns
+        -------
+        DataFrame
+            One row per cell: ``dataset``, ``model``, ``validation_mean`` (the winners' mean
+            inner validation score), ``test_mean``, ``optimism`` (validation minus test) and
+            ``selected``: hyper-parameter -> {value (its JSON text): number of outer folds
+            that selected it}, for every hyper-parameter of the selected configurations.
+        """
+        import json
+
+        pd = _pandas()
+        rows = []
+        for (dataset, model), cell in self.cells.items():
+            params = [p or {} for p in cell.best_params]
+            names = sorted({name for p in params for name in p})
+            selected = {}
+            for name in names:
+                chosen = [json.dumps(p.get(name), sort_keys=True, default=repr) for p in params]
+                selected[name] = {value: chosen.count(value) for value in sorted(set(chosen))}
+            validation, test = float(np.mean(cell.validation_scores)), float(np.mean(cell.scores))
+            rows.append(
+                {
+                    "dataset": dataset, "model": model, "validation_mean": validation,
+                    "test_mean": test, "optimism": validation - test, "selected": selected,
+                }
+            )  # fmt: skip
+        return pd.DataFrame(rows)
+
+    # -- tables and tests -------------------------------------------------------------------
+
+    def mean_scores(self):
+        """DataFrame of data sets (rows) by models (columns): the mean outer score."""
+        pd = _pandas()
+        return pd.DataFrame(
+            {
+                m: [float(np.mean(self.cells[d, m].scores)) for d in self.datasets]
+                for m in self.models
+            },
+            index=pd.Index(self.datasets, name="dataset"),
+        )
+
+    def _paired(self, dataset, model, other, confidence=0.95):
+        a, b = self.cells[dataset, model], self.cells[dataset, other]
+        if a.test_indices is None or b.test_indices is None or a.train_sizes is None:
+            raise _NoSplits(
+                f"The results of {model!r} and {other!r} on {dataset!r} do not record their "
+                "outer splits, so a paired test cannot check that they share them."
+            )
+        same = len(a.test_indices) == len(b.test_indices) and all(
+            np.array_equal(np.sort(x), np.sort(y)) for x, y in zip(a.test_indices, b.test_indices)
+        )
+        if not same:
+            raise SplitsMismatchError(
+                f"{model!r} and {other!r} were not assessed on the same outer splits of "
+                f"{dataset!r}; a paired comparison needs the same folds."
+            )
+        return corrected_resampled_ttest(
+            a.scores,
+            b.scores,
+            n_train=float(np.mean(a.train_sizes)),
+            n_test=float(np.mean(a.test_sizes)),
+            confidence=confidence,
+        )
+
+    def table(self, *, statistic="mean", scale=1.0, decimals=1, alpha=0.05, mark=True):
+        """Models (rows) by data sets (columns), as papers print them.
+
+        Parameters
+        ----------
+        statistic : {"mean", "iqm"}, default="mean"
+            ``"mean"``: mean ± std (``np.std``) over the outer folds; ``"iqm"``: the IQM and
+            its 95% percentile bootstrap interval over the folds, ``"iqm [low, high]"``.
+        scale : float, default=1.0
+            Multiplies the printed values (100 for percentages).
+        decimals : int, default=1
+            Digits after the point.
+        alpha : float, default=0.05
+            Level of "demonstrably worse".
+        mark : bool, default=True
+            Bold (``**...**``) the best model of each data set, and italicise (``*...*``)
+            the models not demonstrably worse than it: those whose corrected resampled
+            t-test against it (Nadeau & Bengio), Holm-adjusted within the data set, has
+            ``p > alpha``. Results that do not record their splits get only the bold.
+
+        Returns
+        -------
+        DataFrame of str
+        """
+        pd = _pandas()
+        if statistic not in ("mean", "iqm"):
+            raise ValueError(
+                f"The 'statistic' parameter of table must be 'mean' or 'iqm'. Got {statistic!r}."
+            )
+        columns = {}
+        for dataset in self.datasets:
+            cells = [self.cells[dataset, m] for m in self.models]
+            texts = []
+            for cell in cells:
+                values = cell.sign * cell.scores * scale
+                if statistic == "mean":
+                    texts.append(_fmt(np.mean(values), np.std(values), decimals))
+                else:
+                    rng = np.random.default_rng(0)
+                    low, high = stratified_bootstrap(
+                        lambda s: iqm(s[0]), [values], n_resamples=2000, confidence=0.95, rng=rng
+                    )
+                    texts.append(
+                        f"{iqm(values):.{decimals}f} [{low:.{decimals}f}, {high:.{decimals}f}]"
+                    )
+            if mark:
+                texts = self._marked(dataset, texts, alpha)
+            columns[dataset] = texts
+        return pd.DataFrame(columns, index=pd.Index(self.models, name="model"))
+
+    def _marked(self, dataset, texts, alpha):
+        means = [float(np.mean(self.cells[dataset, m].scores)) for m in self.models]
+        best = int(np.argmax(means))
+        marked = list(texts)
+        marked[best] = f"**{texts[best]}**"
+        others = [j for j in range(len(self.models)) if j != best]
+        try:
+            pvalues = [
+                self._paired(dataset, self.models[j], self.models[best]).pvalue for j in others
+            ]
+        except _NoSplits:
+            return marked
+        if others:
+            for j, p in zip(others, holm(pvalues)):
+                if p > alpha:
+                    marked[j] = f"*{texts[j]}*"
+        return marked
+
+    def compare_to(self, baseline=None, *, alpha=0.05, confidence=0.95):
+        """Every model against ``baseline`` on every data set, Holm across the whole family.
+
+        On each data set, the corrected resampled t-test (Nadeau & Bengio) of the paired
+        outer-fold scores (the folds must be the same: checked); Holm's adjustment across all
+        the data sets and models at once. Warns
+        (:class:`~sklearn_fair.exceptions.UnequalBudgetWarning`) when the baseline was tuned
+        with a much smaller budget than the model it is compared with.
+
+        Parameters
+        ----------
+        baseline : str, default=None
+            A model's name; None is the benchmark's ``baseline``.
+        alpha : float, default=0.05
+            Level of ``significant`` (``pvalue_holm <= alpha``).
+        confidence : float, default=0.95
+            Level of the interval of the mean difference.
+
+        Returns
+        -------
+        DataFrame
+            One row per data set and model: ``dataset``, ``model``, ``baseline``, ``mean``,
+            ``baseline_mean``, ``difference`` (model minus baseline, in score units),
+            ``ci_low``, ``ci_high``, ``statistic``, ``pvalue``, ``pvalue_holm``,
+            ``significant``, ``effect_size`` (Cohen's d_z: the mean paired difference over
+            its standard deviation) and ``probability_of_improvement`` (of the model's fold
+            scores over the baseline's).
+        """
+        pd = _pandas()
+        baseline = baseline if baseline is not None else self.baseline
+        if baseline not in self.models:
+            raise ValueError(
+                f"The 'baseline' parameter of compare_to must be one of {self.models}. Got "
+                f"{baseline!r} instead."
+            )
+        self._warn_budget(baseline)
+        rows = []
+        for dataset in self.datasets:
+            for model in self.models:
+                if model == baseline:
+                    continue
+                test = self._paired(dataset, model, baseline, confidence)
+                a, b = self.cells[dataset, model].scores, self.cells[dataset, baseline].scores
+                differences = a - b
+                spread = float(np.std(differences, ddof=1))
+                effect = (
+                    float(np.mean(differences) / spread)
+                    if spread > 0
+                    else (
+                        0.0
+                        if np.mean(differences) == 0
+                        else float(np.sign(np.mean(differences)) * np.inf)
+                    )
+                )
+                rows.append(
+                    {
+                        "dataset": dataset,
+                        "model": model,
+                        "baseline": baseline,
+                        "mean": float(np.mean(a)),
+                        "baseline_mean": float(np.mean(b)),
+                        "difference": test.mean_difference,
+                        "ci_low": test.ci_low,
+                        "ci_high": test.ci_high,
+                        "statistic": test.statistic,
+                        "pvalue": test.pvalue,
+                        "effect_size": effect,
+                        "probability_of_improvement": probability_of_improvement(a, b),
+                    }
+                )
+        adjusted = holm([r["pvalue"] for r in rows]) if rows else []
+        for row, p in zip(rows, adjusted):
+            row["pvalue_holm"] = float(p)
+            row["significant"] = bool(p <= alpha)
+        order = [
+            "dataset", "model", "baseline", "mean", "baseline_mean", "difference", "ci_low",
+            "ci_high", "statistic", "pvalue", "pvalue_holm", "significant", "effect_size",
+            "probability_of_improvement",
+        ]  # fmt: skip
+        return pd.DataFrame(rows, columns=order)
+
+    def _warn_budget(self, baseline):
+        for dataset in self.datasets:
+            base = self.cells[dataset, baseline].budget
+            for model in self.models:
+                if model == baseline:
+                    continue
+                budget = self.cells[dataset, model].budget
+                for key, what in (("n_candidates", "candidates"), ("n_inner_fits", "inner fits")):
+                    theirs, ours = budget.get(key), base.get(key)
+                    if theirs and ours and theirs >= BUDGET_RATIO * ours:
+                        warnings.warn(
+                            f"On {dataset!r}, the baseline {baseline!r} was tuned with {ours} "
+                            f"{what} and {model!r} with {theirs}: a baseline given a much "
+                            "smaller tuning budget makes the model look better than it is "
+                            "(unequal tuning). Give the baseline a comparable search.",
+                            UnequalBudgetWarning,
+                            stacklevel=3,
+                        )
+                        break
+
+    def compare_to_reference(self, reference, *, scale=1.0, n_folds=10):
+        """Our means against published ones, in standard errors of the published mean.
+
+        Parameters
+        ----------
+        reference : dict
+            ``(dataset, model)`` -> ``(mean, std)`` as published (in printed units after
+            ``scale``), over ``n_folds`` folds; NaN for a number that could not be verified.
+            Cells without a reference are left out.
+        scale : float, default=1.0
+            Multiplies our scores (100 when the reference is in percent).
+        n_folds : int, default=10
+            Folds behind each published mean: its standard error is ``std / sqrt(n_folds)``.
+
+        Returns
+        -------
+        DataFrame
+            ``dataset``, ``model``, ``mean``, ``std`` (``np.std``), ``reference_mean``,
+            ``reference_std``, ``reference_se``, ``difference`` and ``in_reference_se``.
+        """
+        pd = _pandas()
+        rows = []
+        for (dataset, model), cell in self.cells.items():
+            if (dataset, model) not in reference:
+                continue
+            ref_mean, ref_std = (float(v) for v in reference[dataset, model])
+            values = cell.sign * cell.scores * scale
+            mean, std = float(np.mean(values)), float(np.std(values))
+            se = ref_std / np.sqrt(n_folds)
+            rows.append(
+                {
+                    "dataset": dataset, "model": model, "mean": mean, "std": std,
+                    "reference_mean": ref_mean, "reference_std": ref_std, "reference_se": se,
+                    "difference": mean - ref_mean, "in_reference_se": (mean - ref_mean) / se,
+                }
+            )  # fmt: skip
+        return pd.DataFrame(rows)
+
+    def rank_comparison(self, *, alpha=0.05, control=None, control_test="z"):
+        """Friedman's test and its post-hoc comparisons on the mean score of each data set.
+
+        See :func:`sklearn_fair.stats.rank_comparison`; ``control`` defaults to no control.
+
+        Returns
+        -------
+        RankComparison
+        """
+        return _rank_comparison(
+            self.mean_scores(), alpha=alpha, control=control, control_test=control_test
+        )
+
+    def aggregate(self, *, n_resamples=2000, confidence=0.95, random_state=0):
+        """Each model across all data sets, with rliable's estimators and intervals.
+
+        Parameters
+        ----------
+        n_resamples : int, default=2000
+            Draws of the bootstrap stratified over the data sets.
+        confidence : float, default=0.95
+            Level of the percentile intervals.
+        random_state : int, RandomState instance, Generator or None, default=0
+            Seeds the one generator of every draw.
+
+        Returns
+        -------
+        DataFrame
+            One row per model: ``iqm``, ``iqm_ci_low``, ``iqm_ci_high``, ``mean``,
+            ``mean_ci_low``, ``mean_ci_high``, and with a baseline
+            ``probability_of_improvement`` (over the baseline, averaged over the data sets)
+            with ``poi_ci_low``, ``poi_ci_high``. Scores of different data sets are pooled as
+            they are: on data sets of very different scales, normalise them first.
+        """
+        pd = _pandas()
+        rng = np.random.default_rng(
+            random_state if not hasattr(random_state, "randint") else random_state.randint(2**31)
+        )
+        rows = []
+        for model in self.models:
+            scores = self._per_dataset(model)
+            row = {"model": model, "iqm": aggregate_iqm(scores)}
+            row["iqm_ci_low"], row["iqm_ci_high"] = stratified_bootstrap(
+                aggregate_iqm, scores, n_resamples=n_resamples, confidence=confidence, rng=rng
+            )
+
+            def mean_of(groups):
+                return float(np.mean(np.concatenate(groups)))
+
+            row["mean"] = mean_of(scores)
+            row["mean_ci_low"], row["mean_ci_high"] = stratified_bootstrap(
+                mean_of, scores, n_resamples=n_resamples, confidence=confidence, rng=rng
+            )
+            if self.baseline is not None and model != self.baseline:
+                base = self._per_dataset(self.baseline)
+                row["probability_of_improvement"] = average_probability_of_improvement(scores, base)
+                row["poi_ci_low"], row["poi_ci_high"] = stratified_bootstrap(
+                    average_probability_of_improvement, scores, base,
+                    n_resamples=n_resamples, confidence=confidence, rng=rng,
+                )  # fmt: skip
+            rows.append(row)
+        return pd.DataFrame(rows).set_index("model")
+
+    def probability_of_improvement(self, model, other, *, n_resamples=2000, confidence=0.95,
+                                   random_state=0):  # fmt: skip
+        """rliable's probability that ``model`` beats ``other``, averaged over the data sets.
+
+        Returns
+        -------
+        dict
+            ``estimate``, ``ci_low``, ``ci_high`` (percentile, stratified bootstrap).
+        """
+        x, y = self._per_dataset(model), self._per_dataset(other)
+        low, high = stratified_bootstrap(
+            average_probability_of_improvement, x, y, n_resamples=n_resamples,
+            confidence=confidence, rng=np.random.default_rng(random_state),
+        )  # fmt: skip
+        return {
+            "estimate": average_probability_of_improvement(x, y),
+            "ci_low": low,
+            "ci_high": high,
+        }
+
+    def performance_profiles(self, thresholds=None):
+        """rliable's performance profiles: the fraction of scores above each threshold.
+
+        Parameters
+        ----------
+        thresholds : array-like, default=None
+            None: 101 points from the lowest to the highest score.
+
+        Returns
+        -------
+        DataFrame
+            Thresholds (index) by models: the fraction of each data set's outer scores above
+            the threshold, averaged over the data sets.
+        """
+        pd = _pandas()
+        if thresholds is None:
+            everything = np.concatenate([c.scores for c in self.cells.values()])
+            thresholds = np.linspace(everything.min(), everything.max(), 101)
+        thresholds = np.asarray(thresholds, dtype=float)
+        return pd.DataFrame(
+            {m: performance_profile(self._per_dataset(m), thresholds) for m in self.models},
+            index=pd.Index(thresholds, name="threshold"),
+        )
+
+    # -- plots and report -------------------------------------------------------------------
+
+    def plot_critical_difference(self, *, alpha=0.05, ax=None):
+        """The critical-difference diagram of the average ranks (scikit-posthocs').
+
+        Models joined by a bar are not significantly different by Nemenyi's test at
+        ``alpha``. Needs matplotlib and scikit-posthocs (the ``plot`` extra).
+
+        Parameters
+        ----------
+        alpha : float, default=0.05
+            Level of Nemenyi's test.
+        ax : matplotlib Axes, default=None
+            Where to draw; None makes a new figure.
+
+        Returns
+        -------
+        matplotlib Figure
+        """
+        from ._plots import critical_difference_diagram
+
+        return critical_difference_diagram(self, alpha, ax)
+
+    def plot_intervals(self, *, confidence=0.95, ax=None):
+        """Each model's mean outer score on each data set, with its Student-t interval.
+
+        Parameters
+        ----------
+        confidence : float, default=0.95
+            Level of the intervals.
+        ax : matplotlib Axes, default=None
+            Where to draw; None makes a new figure.
+
+        Returns
+        -------
+        matplotlib Figure
+        """
+        from ._plots import interval_plot
+
+        return interval_plot(self, confidence, ax)
+
+    def to_html(self, *, title="Benchmark report"):
+        """The benchmark as one HTML page: its tables, then each data set's nested-CV report.
+
+        Built on :func:`sklearn_fair.report.nested_cv_report` for the per-data-set parts.
+
+        Parameters
+        ----------
+        title : str, default="Benchmark report"
+            The page's heading.
+
+        Returns
+        -------
+        str
+        """
+        from ._html import benchmark_html
+
+        return benchmark_html(self, title)
+
+    def save_html(self, path, **kwargs):
+        """Write :meth:`to_html` to ``path``; returns the path."""
+        from pathlib import Path
+
+        path = Path(path)
+        path.write_text(self.to_html(**kwargs), encoding="utf-8")
+        return path

@@ -1,0 +1,243 @@
+"""Many models on many data sets: average ranks, Friedman's test and its post-hoc comparisons.
+
+Demšar (2006, JMLR 7:1-30): rank the models on each data set, test whether the average ranks
+differ (Friedman's test, or Iman and Davenport's F form of it), then compare every pair
+(Nemenyi's test, whose critical difference a CD diagram draws) or every model with a control
+(the z-test of the ranks, or Wilcoxon's signed-rank test on the scores, Holm-adjusted).
+Friedman's statistic is scipy's (``scipy.stats.friedmanchisquare``, with its tie correction);
+the Nemenyi p-values and critical difference use scipy's studentized range, as
+scikit-posthocs' ``posthoc_nemenyi_friedman`` does.
+"""
+
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy import stats as _scipy_stats
+
+from ._paired import holm
+
+__all__ = ["RankComparison", "rank_comparison"]
+
+_CONTROL_TESTS = ("z", "wilcoxon")
+
+
+@dataclass(frozen=True)
+class RankComparison:
+    """The result of :func:`rank_comparison`.
+
+    Attributes
+    ----------
+    models : tuple of str
+        The models, in the order of the input's columns.
+    average_ranks : dict
+        Model -> its rank averaged over the data sets (1 is the best; ties share the mean of
+        their ranks).
+    statistic, pvalue : float
+        Friedman's chi-square statistic (scipy's, corrected for ties) and its p-value.
+    iman_davenport_statistic, iman_davenport_pvalue : float
+        Iman and Davenport's F statistic, ``(N - 1) chi2 / (N (k - 1) - chi2)``, and its p-value
+        on ``k - 1`` and ``(k - 1)(N - 1)`` degrees of freedom.
+    critical_difference : float
+        Nemenyi's critical difference at ``alpha``: ``q_alpha sqrt(k (k + 1) / (6 N))`` with
+        ``q_alpha`` the studentized range quantile over ``sqrt(2)``; two models whose average
+        ranks differ by more are significantly different.
+    pairwise_pvalues : ndarray of shape (k, k)
+        Nemenyi's p-value of every pair (1 on the diagonal).
+    control : str or None
+        The control model, if one was given.
+    control_comparisons : list of dict
+        With a control: one dict per other model, ``model``, ``rank_difference`` (its average
+        rank minus the control's), ``statistic`` (z, or Wilcoxon's statistic), ``pvalue``,
+        ``pvalue_holm`` and ``significant`` (``pvalue_holm <= alpha``).
+    alpha : float
+        The level of the critical difference and of ``significant``.
+    n_datasets, n_models : int
+        ``N`` and ``k``.
+    """
+
+    models: tuple
+    average_ranks: dict
+    statistic: float
+    pvalue: float
+    iman_davenport_statistic: float
+    iman_davenport_pvalue: float
+    critical_difference: float
+    pairwise_pvalues: np.ndarray = field(repr=False)
+    control: object
+    control_comparisons: list
+    alpha: float
+    n_datasets: int
+    n_models: int
+
+    def pairwise_table(self):
+        """Nemenyi's p-values as a pandas DataFrame, models by models (needs pandas)."""
+        import pandas as pd
+
+        return pd.DataFrame(
+            self.pairwise_pvalues, index=list(self.models), columns=list(self.models)
+        )
+
+    def __str__(self):
+        ranks = ", ".join(
+            f"{m} {r:.2f}" for m, r in sorted(self.average_ranks.items(), key=lambda x: x[1])
+        )
+        return (
+            f"Average ranks over {self.n_datasets} data sets: {ranks}. Friedman chi2 = "
+            f"{self.statistic:.3f} (p = {self.pvalue:.3g}); Iman-Davenport F = "
+            f"{self.iman_davenport_statistic:.3f} (p = {self.iman_davenport_pvalue:.3g}); "
+            f"Nemenyi critical difference {self.critical_difference:.3f} at alpha = {self.alpha}."
+        )
+
+
+def _as_table(scores):
+    """``(values (N, k), model names)`` from a DataFrame, a dict of columns or a 2-D array."""
+    if hasattr(scores, "columns") and hasattr(scores, "to_numpy"):
+        names = [str(c) for c in scores.columns]
+        values = scores.to_numpy(dtype=float)
+    elif isinstance(scores, dict):
+        names = [str(name) for name in scores]
+        try:
+            values = np.column_stack([np.asarray(v, dtype=float) for v in scores.values()])
+        except ValueError as exc:
+            raise ValueError(
+                "The 'scores' parameter of rank_comparison, when a dict, must map each model to "
+                f"one score per data set, all of the same length: {exc}"
+            ) from None
+    else:
+        values = np.asarray(scores, dtype=float)
+        names = [f"model_{j}" for j in range(values.shape[1])] if values.ndim == 2 else []
+    if values.ndim != 2:
+        raise ValueError(
+            "The 'scores' parameter of rank_comparison must be a table of data sets (rows) by "
+            f"models (columns). Got an array of shape {values.shape} instead."
+        )
+    n, k = values.shape
+    if k < 3 or n < 2:
+        raise ValueError(
+            "The 'scores' parameter of rank_comparison needs at least 3 models (columns) and 2 "
+            f"data sets (rows) for Friedman's test. Got {n} data set(s) and {k} model(s); for two "
+            "models on several data sets use a Wilcoxon signed-rank test."
+        )
+    if not np.isfinite(values).all():
+        rows, cols = np.nonzero(~np.isfinite(values))
+        raise ValueError(
+            f"The 'scores' parameter of rank_comparison holds NaN or infinite scores (model "
+            f"{names[cols[0]]!r}, row {rows[0]}); a rank test needs every model scored on every "
+            "data set."
+        )
+    return values, names
+
+
+def rank_comparison(scores, *, alpha=0.05, control=None, greater_is_better=True, control_test="z"):
+    """Compare several models over several data sets by their ranks (Demšar, 2006).
+
+    Parameters
+    ----------
+    scores : DataFrame, dict or array-like of shape (n_datasets, n_models)
+        One score per data set (row) and model (column): a DataFrame whose columns are the
+        models, a dict model -> scores, or a 2-D array. At least 3 models and 2 data sets.
+    alpha : float, default=0.05
+        Level of the critical difference and of the control comparisons.
+    control : str, default=None
+        A model to compare every other with (the z-test of the ranks, or Wilcoxon's test, with
+        Holm's adjustment); None compares only all pairs (Nemenyi).
+    greater_is_better : bool, default=True
+        Whether a higher score is better (rank 1 goes to the best).
+    control_test : {"z", "wilcoxon"}, default="z"
+        The test against ``control``: Demšar's z of the average ranks,
+        ``(R_i - R_c) / sqrt(k (k + 1) / (6 N))``, or ``scipy.stats.wilcoxon`` on the paired
+        scores across data sets.
+
+    Returns
+    -------
+    RankComparison
+
+    Examples
+    --------
+    >>> from sklearn_fair.stats import rank_comparison
+    >>> scores = {"a": [0.90, 0.80, 0.70, 0.85], "b": [0.85, 0.78, 0.69, 0.80],
+    ...           "c": [0.60, 0.70, 0.65, 0.70]}
+    >>> result = rank_comparison(scores)
+    >>> result.average_ranks
+    {'a': 1.0, 'b': 2.0, 'c': 3.0}
+    >>> round(result.statistic, 3), round(result.pvalue, 4)
+    (8.0, 0.0183)
+    >>> round(result.critical_difference, 3)
+    1.657
+    """
+    if not (isinstance(alpha, float | int) and 0 < alpha < 1) or isinstance(alpha, bool):
+        raise ValueError(
+            f"The 'alpha' parameter of rank_comparison must be a float in (0, 1). Got {alpha!r} "
+            "instead."
+        )
+    if control_test not in _CONTROL_TESTS:
+        raise ValueError(
+            f"The 'control_test' parameter of rank_comparison must be one of "
+            f"{list(_CONTROL_TESTS)}. Got {control_test!r} instead."
+        )
+    values, names = _as_table(scores)
+    if control is not None and control not in names:
+        raise ValueError(
+            f"The 'control' parameter of rank_comparison must be one of the models {names} or "
+            f"None. Got {control!r} instead."
+        )
+    n, k = values.shape
+    oriented = -values if greater_is_better else values
+    ranks = _scipy_stats.rankdata(oriented, axis=1)  # 1 = best, ties averaged
+    average = ranks.mean(axis=0)
+
+    friedman = _scipy_stats.friedmanchisquare(*values.T)
+    chi2 = float(friedman.statistic)
+    df1, df2 = k - 1, (k - 1) * (n - 1)
+    denominator = n * (k - 1) - chi2
+    if denominator <= 0:  # every data set ranks the models the same way
+        f_statistic, f_pvalue = np.inf, 0.0
+    else:
+        f_statistic = (n - 1) * chi2 / denominator
+        f_pvalue = float(_scipy_stats.f.sf(f_statistic, df1, df2))
+
+    scale = np.sqrt(k * (k + 1) / (6.0 * n))
+    q_alpha = _scipy_stats.studentized_range.ppf(1 - alpha, k, np.inf) / np.sqrt(2)
+    differences = np.abs(average[:, None] - average[None, :])
+    pairwise = _scipy_stats.studentized_range.sf(differences / scale * np.sqrt(2), k, np.inf)
+    np.fill_diagonal(pairwise, 1.0)
+
+    comparisons = []
+    if control is not None:
+        c = names.index(control)
+        others = [j for j in range(k) if j != c]
+        for j in others:
+            if control_test == "z":
+                statistic = (average[j] - average[c]) / scale
+                pvalue = float(2 * _scipy_stats.norm.sf(abs(statistic)))
+            else:
+                test = _scipy_stats.wilcoxon(values[:, j], values[:, c])
+                statistic, pvalue = test.statistic, float(test.pvalue)
+            comparisons.append(
+                {
+                    "model": names[j],
+                    "rank_difference": float(average[j] - average[c]),
+                    "statistic": float(statistic),
+                    "pvalue": pvalue,
+                }
+            )
+        adjusted = holm([row["pvalue"] for row in comparisons])
+        for row, p in zip(comparisons, adjusted):
+            row["pvalue_holm"] = float(p)
+            row["significant"] = bool(p <= alpha)
+
+    return RankComparison(
+        models=tuple(names),
+        average_ranks={name: float(r) for name, r in zip(names, average)},
+        statistic=chi2,
+        pvalue=float(friedman.pvalue),
+        iman_davenport_statistic=float(f_statistic),
+        iman_davenport_pvalue=float(f_pvalue),
+        critical_difference=float(q_alpha * scale),
+        pairwise_pvalues=pairwise,
+        control=control,
+        control_comparisons=comparisons,
+        alpha=float(alpha),
+        n_datasets=n,
+        n_models=k,
+    )

@@ -1,0 +1,147 @@
+"""Experiment files with several data sets ([data.NAME]): one benchmark, the runner's checks."""
+
+import json
+
+import numpy as np
+import pytest
+from sklearn.datasets import load_iris, load_wine
+from sklearn.model_selection import StratifiedKFold
+
+from sklearn_fair.cli import main
+from sklearn_fair.exceptions import ExperimentConfigError
+from sklearn_fair.experiment import dry_run, dry_run_benchmark, run_benchmark_file, run_experiment
+from sklearn_fair.model_selection import save_splits
+
+MODELS = """
+[protocol]
+n_refits = 2
+outer_cv = 3
+
+[models.prior]
+estimator = "sklearn.dummy.DummyClassifier"
+
+[models.tree]
+estimator = "sklearn.tree.DecisionTreeClassifier"
+grid = { max_depth = [1, 3] }
+
+[models.knn]
+estimator = "sklearn.neighbors.KNeighborsClassifier"
+grid = { n_neighbors = [3, 9] }
+"""
+
+BENCHMARK = (
+    """
+[experiment]
+random_state = 4
+output_dir = "out"
+
+[benchmark]
+baseline = "prior"
+
+[data.iris]
+dataset = "sklearn:iris"
+
+[data.wine]
+dataset = "sklearn:wine"
+splits_file = "wine_splits.json"
+"""
+    + MODELS
+)
+
+
+@pytest.fixture
+def folder(tmp_path):
+    X, y = load_wine(return_X_y=True)
+    splits = list(StratifiedKFold(4, shuffle=True, random_state=2).split(X, y))
+    save_splits(splits, tmp_path / "wine_splits.json", y=y)
+    (tmp_path / "bench.toml").write_text(BENCHMARK)
+    for name, data in (("iris", 'dataset = "sklearn:iris"'), ("wine", 'dataset = "sklearn:wine"')):
+        single = f'[experiment]\nrandom_state = 4\noutput_dir = "out_{name}"\n[data]\n{data}\n'
+        models = MODELS
+        if name == "wine":
+            models = MODELS.replace("outer_cv = 3", 'splits_file = "wine_splits.json"')
+        (tmp_path / f"{name}.toml").write_text(single + models)
+    return tmp_path
+
+
+def test_each_cell_is_the_single_data_set_run(folder):
+    run = run_benchmark_file(folder / "bench.toml", progress=False)
+    assert run.result.datasets == ["iris", "wine"]
+    assert run.result.models == ["prior", "tree", "knn"]
+    for dataset in ("iris", "wine"):
+        single = run_experiment(folder / f"{dataset}.toml", progress=False)
+        for model, saved in single.results.items():
+            cell = run.result.estimators[dataset, model]
+            expected = [fold["test_score"] for fold in saved["outer_results"]]
+            np.testing.assert_array_equal(cell.outer_scores_, expected)
+            assert cell.best_params_per_fold_ == [f["best_params"] for f in saved["outer_results"]]
+    wine = run.result.estimators["wine", "tree"]
+    assert wine.n_splits_ == 4  # the data set's own splits file
+    out = folder / "out"
+    for name in ("table.md", "scores.csv", "comparison.csv", "ranks.txt", "report.html"):
+        assert (out / name).is_file(), name
+    assert (out / "plots" / "critical_difference.svg").is_file()
+    saved = json.loads((out / "models" / "iris" / "tree.json").read_text())
+    np.testing.assert_array_equal(
+        [f["test_score"] for f in saved["outer_results"]],
+        run.result.estimators["iris", "tree"].outer_scores_,
+    )
+
+
+def test_a_rerun_with_a_cache_computes_nothing(folder):
+    path = folder / "bench.toml"
+    path.write_text(BENCHMARK.replace('output_dir = "out"', 'output_dir = "out"\ncache_dir = "c"'))
+    first = run_benchmark_file(path, progress=False)
+    again = run_benchmark_file(path, progress=False)
+    infos = [cell.cache_info_ for cell in again.result.estimators.values()]
+    assert sum(i["computed"] for i in infos) == 0
+    assert sum(i["hits"] for i in infos) == sum(
+        c.cache_info_["computed"] for c in first.result.estimators.values()
+    )
+
+
+def test_dry_run_counts_every_cell(folder):
+    text, total = dry_run_benchmark(folder / "bench.toml", timing=False)
+    singles = sum(dry_run(folder / f"{d}.toml", timing=False).total_fits for d in ("iris", "wine"))
+    assert total == singles
+    assert f"At most {total} fits" in text and "wine" in text
+    timed, _ = dry_run_benchmark(folder / "bench.toml", n_jobs=2)
+    assert "Estimated compute:" in timed and "wall at n_jobs=2" in timed
+
+
+@pytest.mark.parametrize(
+    "edit, match",
+    [
+        (('baseline = "prior"', 'baseline = "svm"'), r"key 'benchmark.baseline': must name one"),
+        (("[benchmark]", "[benchmark]\nbudget = 3"), r"key 'benchmark.budget': unknown key"),
+        (
+            ('dataset = "sklearn:wine"', 'dataset = "sklearn:wines"'),
+            r"unknown data set 'sklearn:wines'",
+        ),
+        (("grid = { max_depth = [1, 3] }", "grid = { depth = [1] }"), r"line 2\d, key 'models"),
+    ],
+)
+def test_errors_name_the_line_and_key(folder, edit, match):
+    path = folder / "bench.toml"
+    path.write_text(BENCHMARK.replace(*edit))
+    with pytest.raises(ExperimentConfigError, match=match):
+        run_benchmark_file(path, progress=False)
+
+
+def test_cli_runs_and_dry_runs_a_benchmark_file(folder, capsys):
+    path = str(folder / "bench.toml")
+    assert main(["run", path, "--dry-run"]) == 0
+    assert "At most" in capsys.readouterr().out
+    assert main(["run", path]) == 0
+    output = capsys.readouterr().out
+    assert "Results written to" in output and "wine" in output
+    (folder / "bad.toml").write_text(BENCHMARK.replace('baseline = "prior"', 'baseline = "x"'))
+    assert main(["run", str(folder / "bad.toml")]) == 2
+    assert "benchmark.baseline" in capsys.readouterr().err
+
+
+def test_iris_through_the_loader_matches_load_iris(folder):
+    run = run_benchmark_file(folder / "bench.toml", progress=False)
+    X, y = load_iris(return_X_y=True)
+    folds = run.result.estimators["iris", "prior"].outer_results_
+    assert sum(len(f["test_indices"]) for f in folds) == len(y)

@@ -1,0 +1,113 @@
+"""rank_comparison against autorank, scikit-posthocs, scipy and Demšar's formulas by hand."""
+
+import numpy as np
+import pandas as pd
+import pytest
+import scikit_posthocs as sp
+from autorank import autorank
+from scipy import stats
+from statsmodels.stats.multitest import multipletests
+
+from sklearn_fair.stats import rank_comparison
+
+
+@pytest.fixture(params=[0, 1, 2])
+def table(request):
+    rng = np.random.default_rng(request.param)
+    values = rng.normal(size=(12, 5)) + np.linspace(0, 1, 5)
+    values[3, 1] = values[3, 2]  # a tie
+    values = np.round(values, 1)  # and more ties
+    return pd.DataFrame(values, columns=[f"m{j}" for j in range(5)])
+
+
+def test_average_ranks_friedman_and_cd_match_autorank(table):
+    ours = rank_comparison(table)
+    theirs = autorank(table, alpha=0.05, verbose=False, force_mode="nonparametric")
+    assert theirs.omnibus == "friedman" and theirs.posthoc == "nemenyi"
+    for model, rank in theirs.rankdf["meanrank"].items():
+        assert ours.average_ranks[model] == pytest.approx(rank)
+    assert ours.pvalue == pytest.approx(theirs.pvalue)
+    # autorank takes the quantile from statsmodels' qsturng table interpolation, ours from
+    # scipy's exact studentized range: they agree to about 1e-5
+    assert ours.critical_difference == pytest.approx(theirs.cd, rel=1e-4)
+
+
+def test_friedman_is_scipys_and_iman_davenport_the_formula(table):
+    ours = rank_comparison(table)
+    scipy_result = stats.friedmanchisquare(*table.to_numpy().T)
+    assert ours.statistic == pytest.approx(scipy_result.statistic)
+    assert ours.pvalue == pytest.approx(scipy_result.pvalue)
+    n, k = table.shape
+    chi2 = scipy_result.statistic
+    f = (n - 1) * chi2 / (n * (k - 1) - chi2)
+    assert ours.iman_davenport_statistic == pytest.approx(f)
+    assert ours.iman_davenport_pvalue == pytest.approx(stats.f.sf(f, k - 1, (k - 1) * (n - 1)))
+
+
+def test_ranks_by_hand_with_ties_averaged():
+    scores = {"a": [1.0, 0.5], "b": [1.0, 0.7], "c": [0.2, 0.9]}
+    # data set 0: a and b tie for first (1.5 each), c third; data set 1: c, b, a
+    result = rank_comparison(scores)
+    assert result.average_ranks == {"a": (1.5 + 3) / 2, "b": (1.5 + 2) / 2, "c": (3 + 1) / 2}
+    lower = rank_comparison(scores, greater_is_better=False)
+    assert lower.average_ranks == {"a": (2.5 + 1) / 2, "b": (2.5 + 2) / 2, "c": (1 + 3) / 2}
+
+
+def test_critical_difference_is_demsars_table():
+    # Demšar (2006), Table 5(a): q_0.05 for k = 2..10
+    q05 = [1.960, 2.343, 2.569, 2.728, 2.850, 2.949, 3.031, 3.102, 3.164]
+    for k, q in zip(range(3, 11), q05[1:]):
+        values = np.tile(np.arange(k, dtype=float), (8, 1))
+        result = rank_comparison(values)
+        assert result.critical_difference == pytest.approx(q * np.sqrt(k * (k + 1) / 48), abs=2e-3)
+
+
+def test_pairwise_pvalues_are_scikit_posthocs_nemenyi(table):
+    ours = rank_comparison(table).pairwise_table()
+    theirs = sp.posthoc_nemenyi_friedman(table)
+    pd.testing.assert_frame_equal(ours, theirs.loc[ours.index, ours.columns], check_names=False)
+
+
+def test_control_z_test_and_holm_by_hand(table):
+    result = rank_comparison(table, control="m0")
+    n, k = table.shape
+    ranks = stats.rankdata(-table.to_numpy(), axis=1).mean(axis=0)
+    z = (ranks[1:] - ranks[0]) / np.sqrt(k * (k + 1) / (6 * n))
+    p = 2 * stats.norm.sf(np.abs(z))
+    reject, adjusted, _, _ = multipletests(p, alpha=0.05, method="holm")
+    rows = result.control_comparisons
+    assert [r["model"] for r in rows] == ["m1", "m2", "m3", "m4"]
+    np.testing.assert_allclose([r["statistic"] for r in rows], z)
+    np.testing.assert_allclose([r["pvalue_holm"] for r in rows], adjusted)
+    assert [r["significant"] for r in rows] == list(reject)
+
+
+def test_control_wilcoxon_is_scipys(table):
+    result = rank_comparison(table, control="m4", control_test="wilcoxon")
+    values = table.to_numpy()
+    p = [stats.wilcoxon(values[:, j], values[:, 4]).pvalue for j in range(4)]
+    np.testing.assert_allclose([r["pvalue"] for r in result.control_comparisons], p)
+    _, adjusted, _, _ = multipletests(p, method="holm")
+    np.testing.assert_allclose([r["pvalue_holm"] for r in result.control_comparisons], adjusted)
+
+
+def test_perfect_agreement_gives_an_infinite_f():
+    result = rank_comparison(np.tile([3.0, 2.0, 1.0], (5, 1)))
+    assert result.iman_davenport_statistic == np.inf and result.iman_davenport_pvalue == 0.0
+
+
+@pytest.mark.parametrize(
+    "scores, kwargs, match",
+    [
+        (np.ones((4, 2)), {}, "at least 3 models"),
+        (np.ones((1, 3)), {}, "at least 3 models"),
+        (np.array([[1, 2, np.nan], [1, 2, 3]]), {}, "NaN"),
+        (np.ones((3, 3)), {"alpha": 1.5}, "'alpha' parameter"),
+        (np.ones((3, 3)), {"control": "x"}, "'control' parameter"),
+        (np.ones((3, 3)), {"control_test": "t"}, "'control_test' parameter"),
+        ({"a": [1, 2], "b": [1], "c": [1, 2]}, {}, "same length"),
+    ],
+)
+def test_bad_input_names_the_parameter(scores, kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        rank_comparison(scores, **kwargs)

@@ -1,0 +1,237 @@
+"""BenchmarkResult: tables, paired comparisons, ranks, rliable's aggregates, budgets, plots."""
+
+import warnings
+
+import numpy as np
+import pytest
+from scipy import stats
+from sklearn.datasets import make_classification
+from sklearn.dummy import DummyClassifier
+from sklearn.linear_model import LogisticRegression
+from sklearn.tree import DecisionTreeClassifier
+from statsmodels.stats.multitest import multipletests
+
+from sklearn_fair import BenchmarkResult, benchmark
+from sklearn_fair.exceptions import SplitsMismatchError, UnequalBudgetWarning
+from sklearn_fair.report import result_to_dict
+from sklearn_fair.stats import rank_comparison
+
+
+@pytest.fixture(scope="module")
+def result():
+    datasets = {
+        name: make_classification(n_samples=n, n_features=6, n_informative=3, random_state=s)
+        for name, n, s in (("a", 60, 0), ("b", 70, 1), ("c", 80, 2))
+    }
+    models = {
+        "prior": DummyClassifier(),
+        "tree": (DecisionTreeClassifier(random_state=0), {"max_depth": [1, 2, 3, 4]}),
+        "logistic": (LogisticRegression(), {"C": [0.01, 0.1, 1.0, 10.0]}),
+    }
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return benchmark(models, datasets, outer_cv=5, n_refits=1, baseline="prior", random_state=0)
+
+
+def _folds(scores, n=20, shift=0):
+    """Saved results (result_to_dict's shape) with 4 folds of n rows each."""
+    return {
+        "outer_results": [
+            {
+                "test_score": s,
+                "test_scores": [s],
+                "validation_score": s,
+                "best_params": {},
+                "train_indices": [i for i in range(4 * n) if i // n != f],
+                "test_indices": list(range(f * n + shift, (f + 1) * n + shift)),
+                "fit_time": 1.0,
+            }
+            for f, s in enumerate(scores)
+        ]
+    }
+
+
+def test_scores_are_the_cells_outer_scores(result):
+    scores = result.scores
+    assert list(scores.columns) == ["dataset", "model", "outer_fold", "score", "validation_score"]
+    assert len(scores) == 3 * 3 * 5
+    for (dataset, model), nested in result.estimators.items():
+        rows = scores[(scores.dataset == dataset) & (scores.model == model)]
+        np.testing.assert_array_equal(rows.score, nested.outer_scores_)
+        np.testing.assert_array_equal(rows.validation_score, nested.validation_scores_)
+
+
+def test_compare_to_is_the_corrected_t_test_with_holm_across_the_family(result):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UnequalBudgetWarning)
+        table = result.compare_to()
+    assert len(table) == 3 * 2 and set(table.baseline) == {"prior"}
+    pvalues = []
+    for row in table.itertuples():
+        a = result.estimators[row.dataset, row.model]
+        b = result.estimators[row.dataset, "prior"]
+        d = a.outer_scores_ - b.outer_scores_
+        folds = a.outer_results_
+        n_train = np.mean([len(f["train_indices"]) for f in folds])
+        n_test = np.mean([len(f["test_indices"]) for f in folds])
+        t = d.mean() / np.sqrt((1 / len(d) + n_test / n_train) * d.var(ddof=1))
+        assert row.statistic == pytest.approx(t)
+        assert row.pvalue == pytest.approx(2 * stats.t.sf(abs(t), len(d) - 1))
+        assert row.effect_size == pytest.approx(d.mean() / d.std(ddof=1))
+        u = stats.mannwhitneyu(a.outer_scores_, b.outer_scores_).statistic
+        assert row.probability_of_improvement == pytest.approx(u / len(d) ** 2)
+        pvalues.append(row.pvalue)
+    reject, adjusted, _, _ = multipletests(pvalues, alpha=0.05, method="holm")
+    np.testing.assert_allclose(table.pvalue_holm, adjusted)
+    assert list(table.significant) == list(reject)
+
+
+def test_a_baseline_with_a_much_smaller_budget_is_warned_about(result):
+    with pytest.warns(UnequalBudgetWarning, match="'prior' was tuned with 1 candidates"):
+        result.compare_to("prior")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UnequalBudgetWarning)
+        result.compare_to("tree")  # tree and logistic: 4 candidates each
+
+
+def test_budget_counts_candidates_and_fits(result):
+    budget = result.budget.set_index(["dataset", "model"])
+    assert budget.loc[("a", "tree"), "n_candidates"] == 4
+    assert budget.loc[("a", "tree"), "n_inner_fits"] == 4 * 5  # one hold-out per fold
+    assert budget.loc[("a", "prior"), "n_candidates"] == 1
+    assert budget.loc[("a", "tree"), "n_refit_fits"] == 5
+    assert (budget.fit_time > 0).all()
+
+
+def test_paired_comparisons_refuse_other_splits():
+    cells = {
+        ("d", "x"): _folds([0.8, 0.7, 0.9, 0.8]),
+        ("d", "y"): _folds([0.6, 0.7, 0.5, 0.6], shift=1),
+    }
+    result = BenchmarkResult.from_results(cells)
+    with pytest.raises(SplitsMismatchError, match="same outer splits"):
+        result.compare_to("y")
+
+
+def test_table_prints_mean_and_std_and_marks_the_best_and_the_not_worse():
+    cells = {
+        ("d", "best"): _folds([0.80, 0.82, 0.78, 0.81]),
+        ("d", "close"): _folds([0.79, 0.83, 0.77, 0.80]),
+        ("d", "bad"): _folds([0.40, 0.42, 0.41, 0.39]),
+    }
+    table = BenchmarkResult.from_results(cells).table(scale=100)
+    best = 100 * np.array([0.80, 0.82, 0.78, 0.81])
+    assert table.loc["best", "d"] == f"**{best.mean():.1f} ± {best.std():.1f}**"
+    assert table.loc["close", "d"].startswith("*") and not table.loc["close", "d"].startswith("**")
+    assert table.loc["bad", "d"] == "40.5 ± 1.1"
+    plain = BenchmarkResult.from_results(cells).table(mark=False, decimals=2)
+    assert plain.loc["best", "d"] == "0.80 ± 0.01"
+
+
+def test_rank_comparison_is_on_the_mean_scores(result):
+    ours = result.rank_comparison()
+    direct = rank_comparison(result.mean_scores())
+    assert ours.average_ranks == direct.average_ranks and ours.pvalue == direct.pvalue
+    means = result.mean_scores()
+    assert means.loc["a", "tree"] == pytest.approx(result.estimators["a", "tree"].score_mean_)
+
+
+def test_aggregate_uses_rliables_definitions(result):
+    aggregate = result.aggregate(n_resamples=200)
+    for model in result.models:
+        pooled = np.concatenate(
+            [result.estimators[d, model].outer_scores_ for d in result.datasets]
+        )
+        # rliable: aggregate_iqm = scipy.stats.trim_mean(scores, 0.25, axis=None)
+        assert aggregate.loc[model, "iqm"] == pytest.approx(stats.trim_mean(pooled, 0.25))
+        assert aggregate.loc[model, "mean"] == pytest.approx(pooled.mean())
+        assert aggregate.loc[model, "iqm_ci_low"] <= aggregate.loc[model, "iqm"]
+        assert aggregate.loc[model, "iqm"] <= aggregate.loc[model, "iqm_ci_high"]
+    # rliable: the probability of improvement is the Mann-Whitney U / (n m) averaged over tasks
+    expected = np.mean(
+        [
+            stats.mannwhitneyu(
+                result.estimators[d, "tree"].outer_scores_,
+                result.estimators[d, "prior"].outer_scores_,
+            ).statistic
+            / 25
+            for d in result.datasets
+        ]
+    )
+    assert aggregate.loc["tree", "probability_of_improvement"] == pytest.approx(expected)
+    assert np.isnan(aggregate.loc["prior", "probability_of_improvement"])
+    again = result.aggregate(n_resamples=200)
+    assert again.equals(aggregate)  # one explicit generator: the same seed, the same intervals
+
+
+def test_the_bootstrap_is_stratified_over_data_sets():
+    # each data set's scores are constant: resampling folds within each data set never changes
+    # the pooled IQM, while resampling the pooled folds would
+    cells = {
+        (d, m): _folds([v] * 4)
+        for d, v in (("low", 0.2), ("high", 0.9))
+        for m, v in (("x", v), ("y", v / 2))
+    }
+    aggregate = BenchmarkResult.from_results(cells).aggregate(n_resamples=300)
+    assert aggregate.loc["x", "iqm_ci_low"] == aggregate.loc["x", "iqm_ci_high"]
+    assert aggregate.loc["x", "iqm"] == pytest.approx(np.mean([0.2] * 4 + [0.9] * 4))
+
+
+def test_performance_profiles_by_hand():
+    cells = {
+        ("d1", "x"): _folds([0.1, 0.2, 0.3, 0.4]),
+        ("d2", "x"): _folds([0.5, 0.6, 0.7, 0.8]),
+    }
+    profile = BenchmarkResult.from_results(cells).performance_profiles([0.25, 0.65])
+    # tau 0.25: d1 2/4, d2 4/4 -> 0.75; tau 0.65: d1 0, d2 2/4 -> 0.25
+    np.testing.assert_allclose(profile["x"], [0.75, 0.25])
+
+
+def test_from_results_of_saved_dicts_gives_the_same_tables(result):
+    saved = {key: result_to_dict(nested) for key, nested in result.estimators.items()}
+    again = BenchmarkResult.from_results(saved, baseline="prior")
+    assert again.table().equals(result.table())
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UnequalBudgetWarning)
+        np.testing.assert_allclose(again.compare_to().pvalue, result.compare_to().pvalue)
+
+
+def test_a_benchmark_needs_every_cell_and_one_metric_per_data_set():
+    with pytest.raises(ValueError, match="every model on every data set"):
+        BenchmarkResult.from_results({("a", "x"): _folds([1] * 4), ("b", "y"): _folds([1] * 4)})
+
+
+def test_plots(result):
+    figure = result.plot_critical_difference()
+    texts = " ".join(t.get_text() for ax in figure.axes for t in ax.texts)
+    assert all(model in texts for model in result.models)
+    figure = result.plot_intervals()
+    assert len(figure.axes[0].containers) == len(result.models)
+
+
+def test_to_html_holds_the_tables_and_each_data_sets_report(result):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        page = result.to_html()
+    assert "Against the baseline prior" in page and "Tuning budgets" in page
+    assert all(f"<h2>{d}</h2>" in page for d in result.datasets)
+    assert "much smaller tuning budget" in page
+    best = result.table(decimals=3).loc["logistic", "a"]
+    if best.startswith("**"):
+        assert f"<strong>{best[2:-2]}</strong>" in page
+    assert "**" not in page
+
+
+def test_table_of_iqms_with_their_bootstrap_intervals():
+    scores = [0.1, 0.5, 0.6, 0.7, 0.9, 0.2, 0.4, 0.8]
+    cells = {("d", "x"): _folds(scores), ("d", "y"): _folds([0.3] * 8)}
+    table = BenchmarkResult.from_results(cells).table(statistic="iqm", mark=False, decimals=3)
+    # rliable's IQM: the 25% trimmed mean (drops 2 of 8 at each end)
+    expected = stats.trim_mean(scores, 0.25)
+    text = table.loc["x", "d"]
+    assert text.startswith(f"{expected:.3f} [")
+    low, high = (float(v) for v in text.split("[")[1].rstrip("]").split(","))
+    assert min(scores) <= low <= expected <= high <= max(scores)
+    assert table.loc["y", "d"] == "0.300 [0.300, 0.300]"
+    with pytest.raises(ValueError, match="'statistic' parameter"):
+        BenchmarkResult.from_results(cells).table(statistic="median")
