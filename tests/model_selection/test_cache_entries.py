@@ -27,7 +27,7 @@ def run(cache, **kwargs):
     params = dict(outer_cv=3, inner_cv=2, n_refits=2, random_state=0, refit=False)
     params.update(kwargs)
     return NestedCV(
-        DecisionTreeClassifier(random_state=0),
+        DecisionTreeClassifier(),  # seeded by the run, so its refits record their predictions
         {"max_depth": [1, 2]},
         scoring="accuracy",
         cache_dir=cache,
