@@ -98,7 +98,14 @@ def add_cache_parser(commands):
     verify = actions.add_parser(
         "verify",
         help="recompute a random sample of a cache's entries and report any that differ",
-        description=__doc__.split("\n\n", 1)[1],
+        description=(
+            "Recompute a random sample of the entries of a cache folder written by "
+            "'sklearn-fair run' and report any that differ from what is stored. The folder "
+            "records which experiment files wrote it (experiments.json); each must be "
+            "unchanged (same SHA-256) and lie beside the folder, and is read by the same "
+            "checked loader as 'sklearn-fair run'. Exit status: 0 every recomputed entry "
+            "agrees, 1 one differs (or none was found), 2 the folder cannot be audited."
+        ),
     )
     verify.add_argument(
         "directory",
@@ -113,6 +120,9 @@ def add_cache_parser(commands):
     )
     verify.add_argument(
         "--random-state", type=int, default=0, help="seed of the sample (default: 0)"
+    )
+    verify.add_argument(
+        "--n-jobs", type=int, default=None, help="parallel jobs of the recomputation (default: 1)"
     )
     verify.add_argument(
         "--data-dir",
@@ -211,7 +221,7 @@ def run_cache(args):
                 continue
             data = load_data(config, work_dir(config))
             for spec in specs:
-                nested = make_nested(config, spec, n_jobs=None)
+                nested = make_nested(config, spec, n_jobs=args.n_jobs)
                 audit = verify_cache(
                     nested,
                     data.X,

@@ -143,23 +143,16 @@ def package_versions(extra=()):
     return versions
 
 
-# Distributions whose import name is not their name with "-" as "_".
-_IMPORT_NAMES = {
-    "scikit-learn": "sklearn",
-    "scikit-posthocs": "scikit_posthocs",
-    "imbalanced-learn": "imblearn",
-}
-
-
 def _distribution_version(name):
-    """The installed version of a distribution, else the version its imported package reports."""
+    """The installed version of a distribution (from its metadata; nothing is imported).
+
+    A package importable without being installed (a checkout on ``PYTHONPATH``) has no version
+    here; its code is described by its source wherever it is used (see the module docstring).
+    """
     try:
         return importlib.metadata.version(name)
     except importlib.metadata.PackageNotFoundError:
-        pass
-    module = sys.modules.get(_IMPORT_NAMES.get(name, name.replace("-", "_")))
-    version = getattr(module, "__version__", None)
-    return version if isinstance(version, str) else NOT_INSTALLED
+        return NOT_INSTALLED
 
 
 # Once per process: the code a process has imported is the code it runs, and reading every

@@ -27,7 +27,7 @@ def run(cache, **kwargs):
     params = dict(outer_cv=3, inner_cv=2, n_refits=2, random_state=0, refit=False)
     params.update(kwargs)
     return NestedCV(
-        DecisionTreeClassifier(),  # its seed left unset: refits vary it and record predictions
+        DecisionTreeClassifier(),  # seeded by the run, so its refits record their predictions
         {"max_depth": [1, 2]},
         scoring="accuracy",
         cache_dir=cache,
@@ -216,7 +216,7 @@ def test_a_users_metric_of_unknown_range_accepts_any_finite_score(tmp_path):
 
     def fit():
         return NestedCV(
-            DecisionTreeClassifier(),  # its seed left unset: refits vary it and record predictions
+            DecisionTreeClassifier(random_state=0),
             {"max_depth": [1, 2]},
             scoring=scorer,
             cache_dir=tmp_path,

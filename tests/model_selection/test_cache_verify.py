@@ -19,7 +19,7 @@ X, y = make_classification(n_samples=60, n_features=5, random_state=0)
 
 def nested(cache):
     return NestedCV(
-        DecisionTreeClassifier(random_state=0),
+        DecisionTreeClassifier(),  # seeded by the run, so its refits record their predictions
         {"max_depth": [1, 2]},
         outer_cv=3,
         inner_cv=2,
