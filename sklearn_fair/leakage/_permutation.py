@@ -8,9 +8,14 @@ from sklearn.base import is_classifier
 from sklearn.utils._param_validation import validate_params
 
 from ..model_selection import nested_cross_validate
-from ..model_selection._nested._seeds import draw_seeds
 from ..stats import mean_interval
-from ..utils import RANDOM_STATE_CONSTRAINTS, EstimatorInstance, IntervalNotBool, check_random_state
+from ..utils import (
+    RANDOM_STATE_CONSTRAINTS,
+    EstimatorInstance,
+    IntervalNotBool,
+    check_random_state,
+    draw_seeds,
+)
 
 __all__ = ["PermutationReport", "chance_level", "permutation_check"]
 

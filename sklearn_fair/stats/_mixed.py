@@ -181,7 +181,7 @@ def repeated_measures_comparison(scores, *, confidence=0.95):
     except ImportError as exc:  # pragma: no cover - both are in the stats extra
         raise ImportError(
             "repeated_measures_comparison needs pandas and statsmodels: install the 'stats' "
-            "extra (pip install -e \".[stats]\" from a checkout), or pip install pandas "
+            'extra (pip install -e ".[stats]" from a checkout), or pip install pandas '
             "statsmodels"
         ) from exc
     from statsmodels.tools.sm_exceptions import ConvergenceWarning

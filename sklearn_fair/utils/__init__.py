@@ -17,7 +17,7 @@ from ._provenance import (
     digest,
     package_versions,
 )
-from ._random import as_generator, check_random_state
+from ._random import as_generator, check_random_state, draw_seeds
 from ._source import source_fingerprint
 from ._validation import (
     RANDOM_STATE_CONSTRAINTS,
@@ -41,6 +41,7 @@ __all__ = [
     "code_identity",
     "describe",
     "digest",
+    "draw_seeds",
     "fingerprint",
     "graph_fields",
     "is_graph_data",

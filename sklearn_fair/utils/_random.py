@@ -15,7 +15,7 @@ from sklearn.utils._param_validation import validate_parameter_constraints
 
 from ._validation import RANDOM_STATE_CONSTRAINTS, IntervalNotBool
 
-__all__ = ["SEED_BOUND", "as_generator", "check_random_state"]
+__all__ = ["SEED_BOUND", "as_generator", "check_random_state", "draw_seeds"]
 
 #: Every seed sklearn-fair draws is below this bound (the one definition), so that it fits every
 #: library's int32 seed. Which seeds are drawn, and for what: ``model_selection/_nested/_seeds.py``.
@@ -99,3 +99,13 @@ def as_generator(random_state):
     if isinstance(random_state, np.random.RandomState):
         return np.random.default_rng(random_state.randint(SEED_BOUND))
     return np.random.default_rng(random_state)
+
+
+def draw_seeds(rng, n=None):
+    """``n`` seeds (one int when ``n`` is None) in ``[0, SEED_BOUND)`` from a RandomState or
+    Generator, as procedures outside the nested engine draw them (its state advances)."""
+    if isinstance(rng, np.random.Generator):
+        values = rng.integers(SEED_BOUND, size=n)
+    else:
+        values = rng.randint(SEED_BOUND, size=n)
+    return int(values) if n is None else [int(v) for v in values]

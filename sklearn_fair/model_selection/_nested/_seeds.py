@@ -36,12 +36,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...utils import check_random_state
-from ...utils._random import SEED_BOUND
+from ...utils._random import SEED_BOUND, draw_seeds
 
 __all__ = [
     "FUNCTION_DEFAULT_ROOT",
     "Seeds",
-    "draw_seeds",
     "fixed_unset_seeds",
     "function_random_state",
     "random_state_params",
@@ -111,16 +110,6 @@ def same_output(first, second):
 def function_random_state(random_state):
     """The ``random_state`` a functional form runs with: None becomes the fixed root."""
     return FUNCTION_DEFAULT_ROOT if random_state is None else random_state
-
-
-def draw_seeds(rng, n=None):
-    """``n`` seeds (one int when ``n`` is None) in ``[0, SEED_BOUND)`` from a RandomState or
-    Generator, as procedures outside the nested engine draw them (its state advances)."""
-    if isinstance(rng, np.random.Generator):
-        values = rng.integers(SEED_BOUND, size=n)
-    else:
-        values = rng.randint(SEED_BOUND, size=n)
-    return int(values) if n is None else [int(v) for v in values]
 
 
 def fixed_unset_seeds(estimator, rng):
