@@ -18,12 +18,11 @@ from ..model_selection._nested._running import run_plans, warn_failures
 from ..model_selection._nested._selection import warn_edge_of_grid
 from ..model_selection._nested._tasks import REFIT, SEARCH, SELECTION
 from ..utils import is_graph_data
+from ..utils._random import SEED_BOUND
 from ._cells import cell_from_nested
 from ._result import BenchmarkResult
 
 __all__ = ["benchmark"]
-
-_SEED_HIGH = np.iinfo(np.int32).max
 
 
 def _nested_for(name, spec, *, outer_cv, inner_cv, n_refits, scoring, refit, random_state,
@@ -106,12 +105,12 @@ def _check_mapping(value, what):
 def _root_seed(random_state):
     """One int for every cell, so that all models draw the same inner splits and refit seeds."""
     if random_state is None:
-        return int(np.random.SeedSequence().entropy % _SEED_HIGH), False
+        return int(np.random.SeedSequence().entropy % SEED_BOUND), False
     if isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool):
         return int(random_state), True
     from ..utils import check_random_state
 
-    return int(check_random_state(random_state).randint(_SEED_HIGH)), True
+    return int(check_random_state(random_state).randint(SEED_BOUND)), True
 
 
 def _same_outer_splits(dataset, plans):

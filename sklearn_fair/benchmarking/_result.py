@@ -7,6 +7,7 @@ import numpy as np
 from ..exceptions import SplitsMismatchError, UnequalBudgetWarning
 from ..stats import corrected_resampled_ttest, holm, iqm, probability_of_improvement
 from ..stats import rank_comparison as _rank_comparison
+from ..utils import as_generator
 from ._aggregate import (
     aggregate_iqm,
     average_probability_of_improvement,
@@ -492,9 +493,7 @@ class BenchmarkResult:
             they are: on data sets of very different scales, normalise them first.
         """
         pd = _pandas()
-        rng = np.random.default_rng(
-            random_state if not hasattr(random_state, "randint") else random_state.randint(2**31)
-        )
+        rng = as_generator(random_state)
         rows = []
         for model in self.models:
             scores = self._per_dataset(model)
