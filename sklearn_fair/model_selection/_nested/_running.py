@@ -29,6 +29,7 @@ from ._cache import write_entry
 from ._cache_key import KeyBuilder, UnhashableError
 from ._data import SharedRunData
 from ._progress import Progress
+from ._reuse import PrefixReuse, discard_run
 from ._scheduling import NestedSchedule
 from ._tasks import FitTask, SearchTask, TaskContext, run_fit_task, run_search_task
 
@@ -358,11 +359,15 @@ class _Cache:
         return cached, (self.cache.directory, name, description)
 
 
-def run_plan(plan):
-    """Run every task of ``plan``; returns the finished NestedSchedule."""
+def run_plan(plan, *, reuse_prefix=True):
+    """Run every task of ``plan``; returns the finished NestedSchedule.
+
+    ``reuse_prefix``: fitted pipeline steps are reused within the run (see ``_reuse.py``).
+    """
     schedule = NestedSchedule(plan)
     cache = _Cache(plan)
-    context = TaskContext(plan.estimator, plan.scorers, plan.fit_timeout)
+    reuse = PrefixReuse() if reuse_prefix else None
+    context = TaskContext(plan.estimator, plan.scorers, plan.fit_timeout, reuse)
     executor = make_executor(plan.data, context, plan.n_jobs)
     progress = Progress(plan.verbose, schedule.n_expected)
     schedule.computed = 0
@@ -392,6 +397,7 @@ def run_plan(plan):
         raise
     finally:
         progress.close()
+        discard_run(reuse)  # what the caller's process stored (sequential and threads)
     executor.close()
     return schedule
 
