@@ -20,9 +20,9 @@ of these are the same:
 - which pipeline function fits it (``fit_transform`` or a sampler's ``fit_resample``).
 
 A step is fitted afresh, never served, when its fit is not repeatable: a ``random_state`` left
-at None or given as a ``RandomState`` instance anywhere in its parameters (NestedCV seeds every
-unset ``random_state`` of a seeded run, so in a run with an int ``random_state`` the prefix is
-repeatable); when fit parameters are routed to it (``sample_weight``, ``X_val``...: served
+at None or given as a ``RandomState`` or ``Generator`` instance anywhere in its parameters
+(NestedCV seeds every ``random_state`` left at None, in every run, so those are repeatable);
+when fit parameters are routed to it (``sample_weight``, ``X_val``...: served
 entries would have to match them); when a weight applies; when its input did not come from the
 task's rows or from this store; and when its parameters cannot be described. A step that
 draws random numbers without a ``random_state`` parameter cannot be detected: pass
