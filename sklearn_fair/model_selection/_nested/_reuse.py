@@ -140,7 +140,8 @@ def reusable_pipeline(model):
 
 class fitted_prefixes:
     """Context manager: while ``model`` (a Pipeline) is fitted on ``X`` and ``y``, the rows
-    ``rows`` (indices into the run's data), its steps are served from, and stored in, the worker's store.
+    ``rows`` (indices into the run's data), its steps are served from, and stored in, the
+    worker's store.
 
     Does nothing when ``reuse`` is None or ``model`` is not a plain Pipeline without a memory.
     ``served`` counts the steps served from the store during the fit.

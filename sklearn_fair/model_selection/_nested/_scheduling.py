@@ -122,6 +122,11 @@ class NestedSchedule:
     def has_ready(self):
         return self._n_ready > 0
 
+    @property
+    def n_ready(self):
+        """How many tasks are ready to run."""
+        return self._n_ready
+
     def pop(self):
         """The ready task first on the critical path (None when none is ready)."""
         if not self._n_ready:

@@ -20,7 +20,7 @@ from ._candidates import configure
 from ._reuse import fitted_prefixes
 from ._timeout import FitTimeoutError, time_limit
 
-__all__ = ["FitTask", "SearchTask", "TaskKey", "run_fit_task", "run_search_task"]
+__all__ = ["FitTask", "SearchTask", "TaskBatch", "TaskKey", "run_fit_task", "run_search_task"]
 
 #: The phases of a nested run, in the order of their dependencies.
 SELECTION, SEARCH, REFIT, FINAL = "selection", "search", "refit", "final"
@@ -87,6 +87,19 @@ class SearchTask:
     key: TaskKey
     search: object
     train: tuple
+
+
+@dataclass(frozen=True)
+class TaskBatch:
+    """Several short tasks sent to a worker in one round trip (``_batching.py``); ``entries``
+    are their cache entries. Its ``key`` is its first task's, for messages."""
+
+    tasks: tuple
+    entries: tuple
+
+    @property
+    def key(self):
+        return self.tasks[0].key
 
 
 @dataclass(frozen=True)
