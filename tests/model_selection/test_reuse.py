@@ -345,3 +345,25 @@ def test_reuse_on_dask(tmp_path, monkeypatch):
     assert set(counts_on) == set(counts_off)
     assert max(counts_on.values()) <= 2
     assert sum(counts_on.values()) < sum(counts_off.values())
+
+
+def test_what_makes_two_steps_the_same():
+    from sklearn.preprocessing import FunctionTransformer
+
+    same = _reuse.step_description
+    assert same(CountingScaler(scale=2.0)) == same(CountingScaler(scale=2.0))
+    assert same(CountingScaler(scale=2.0)) != same(CountingScaler(scale=2))  # 2.0 is not 2
+    assert same(CountingScaler()) != same(OtherCountingScaler())
+    # functions by object: two lambdas with the same code are two functions
+    first, second = (lambda X: X + 1), (lambda X: X + 1)
+    assert same(FunctionTransformer(first)) == same(FunctionTransformer(first))
+    assert same(FunctionTransformer(first)) != same(FunctionTransformer(second))
+    # data among the parameters by content
+    assert same(FunctionTransformer(kw_args={"w": np.arange(3)})) == same(
+        FunctionTransformer(kw_args={"w": np.arange(3)})
+    )
+    assert same(FunctionTransformer(kw_args={"w": np.arange(3)})) != same(
+        FunctionTransformer(kw_args={"w": np.arange(1, 4)})
+    )
+    with pytest.raises(_reuse.UnhashableError):
+        same(object())

@@ -14,9 +14,12 @@ of these are the same:
 - the run (a token drawn for each run: never across runs, hence never across data sets);
 - the step's input: the rows the task trains on (their indices, within the run), or the output of
   an earlier step served by this store (by that entry's key), and the same for ``y``;
-- the step: its class, identified by its code (package and version, or the hash of the source
-  of one's own class), and all its parameters, nested estimators included, as the result
-  cache describes them (:func:`~._cache_key.describe`);
+- the step: its class and all its parameters, nested estimators included
+  (:func:`step_description`). Entries never leave the process that stored them, so a class or
+  function is identified by the very object (``id``, kept alive by the stored step): a class
+  edited and re-imported, or redefined in a notebook, is another object, hence another key,
+  and no file has to be hashed. Data among the parameters are described by content
+  (:func:`~sklearn_fair.utils.fingerprint`);
 - which pipeline function fits it (``fit_transform`` or a sampler's ``fit_resample``).
 
 A step is fitted afresh, never served, when its fit is not repeatable: a ``random_state`` left
@@ -35,6 +38,7 @@ estimator gets its own copy.
 """
 
 import copy
+import functools
 import hashlib
 import inspect
 import json
@@ -46,7 +50,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._cache_key import UnhashableError, describe
+from ...utils import fingerprint
+from ._cache_key import UnhashableError
 
 __all__ = [
     "MAX_BYTES",
@@ -54,6 +59,7 @@ __all__ = [
     "discard_run",
     "fitted_prefixes",
     "reusable_pipeline",
+    "step_description",
     "store_statistics",
 ]
 
@@ -196,14 +202,12 @@ class _TaskMemory:
         entry = store.get(key)
         if entry is None:
             result = func(*args, **kwargs)
-            outputs, fitted = result[:-1], result[-1]
-            size = sum(_nbytes(o) for o in outputs) + _nbytes(fitted)
-            entry = (tuple(_copy(o) for o in outputs), fitted, size)
-            store.put(key, entry, self.reuse)
+            handed, fitted = tuple(result[:-1]), result[-1]
+            size = sum(_nbytes(o) for o in handed) + _nbytes(fitted)
+            store.put(key, (tuple(_copy(o) for o in handed), fitted, size), self.reuse)
         else:
             self.owner.served += 1
-        outputs, fitted = entry[0], entry[1]
-        handed = tuple(_copy(o) for o in outputs)
+            handed, fitted = tuple(_copy(o) for o in entry[0]), entry[1]
         for index, output in enumerate(handed):
             self.provenance[id(output)] = (output, ("step", key, index))
         return (*handed, fitted)
@@ -229,12 +233,63 @@ class _TaskMemory:
                 "function": f"{func.__module__}.{func.__name__}",
                 "X": self._source(X),
                 "y": self._source(y),
-                "step": describe(step),
+                "step": step_description(step),
             }
         except (UnhashableError, RecursionError):
             return None
         text = json.dumps(described, sort_keys=True, separators=(",", ":"), default=repr)
         return hashlib.sha256(text.encode()).hexdigest()
+
+
+def step_description(value, depth=0):
+    """What makes two steps the same within one process: classes and functions by object,
+    parameters by value, data by content; raises UnhashableError for anything else."""
+    if depth > 50:
+        raise UnhashableError("parameters nested too deeply")
+    if value is None or isinstance(value, (bool, str)):
+        return value
+    if isinstance(value, (int, float, complex, np.generic)):
+        return [type(value).__name__, repr(value)]
+    if isinstance(value, (list, tuple)):
+        return [type(value).__name__, [step_description(v, depth + 1) for v in value]]
+    if isinstance(value, dict):
+        items = [
+            [step_description(k, depth + 1), step_description(v, depth + 1)]
+            for k, v in value.items()
+        ]
+        return ["dict", items]
+    if isinstance(value, (set, frozenset)):
+        described = [json.dumps(step_description(v, depth + 1), sort_keys=True) for v in value]
+        return ["set", sorted(described)]
+    if isinstance(value, type) or inspect.isroutine(value):
+        return [
+            "code",
+            getattr(value, "__module__", None),
+            getattr(value, "__qualname__", None),
+            id(value),
+        ]
+    if hasattr(value, "get_params") and hasattr(value, "set_params"):
+        return [
+            "estimator",
+            step_description(type(value), depth + 1),
+            step_description(value.get_params(deep=False), depth + 1),
+        ]
+    if isinstance(value, (np.ndarray,)) or hasattr(value, "tocsr") or hasattr(value, "to_numpy"):
+        return ["data", fingerprint(value)]
+    if isinstance(value, functools.partial):
+        return [
+            "partial",
+            step_description(value.func, depth + 1),
+            step_description(value.args, depth + 1),
+            step_description(value.keywords, depth + 1),
+        ]
+    if callable(value) and hasattr(value, "__dict__"):  # a callable object: class and state
+        return [
+            "object",
+            step_description(type(value), depth + 1),
+            step_description(vars(value), depth + 1),
+        ]
+    raise UnhashableError(f"cannot describe a value of type {type(value).__qualname__}")
 
 
 def _given(value):
