@@ -72,6 +72,9 @@ def test_short_fits_go_several_per_round_trip_and_the_results_do_not_change(monk
             n_jobs=2,
         ).fit(X, y)
 
+    # a target far above any fit's duration: batch sizes then follow from the rule alone, not
+    # from how busy the machine is
+    monkeypatch.setattr(_batching, "TARGET_SECONDS", 1000.0)
     counting = CountingSubmits(monkeypatch)
     batched = run()
     n_tasks = len(batched.cv_results_["params"]) * 2 + 4
@@ -99,6 +102,7 @@ def test_a_fit_that_kills_its_worker_inside_a_batch_is_found_alone(monkeypatch):
     from joblib.externals.loky import get_reusable_executor
 
     get_reusable_executor().shutdown(wait=True)  # workers that see the variable
+    monkeypatch.setattr(_batching, "TARGET_SECONDS", 1000.0)  # batches whatever the load
     counting = CountingSubmits(monkeypatch)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", FitFailedWarning)
