@@ -182,9 +182,10 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         Fit a pipeline step once per worker when several fits of the run train it with the
         same parameters on the same rows (a grid over a Pipeline's last step refits its
         earlier steps for every candidate otherwise), and reuse it and its output. Only steps
-        whose fit is repeatable are reused (no ``random_state`` left at None, no fit
-        parameters routed to them); results are identical either way. ``False`` fits every
-        step of every fit. See the nested-CV guide, "What is fitted once".
+        whose fit is repeatable are reused (every ``random_state`` an int, as NestedCV seeds
+        those left at None; no fit parameters routed to them); results are identical either
+        way. ``False`` fits every step of every fit. See the nested-CV guide, "What is fitted
+        once".
 
     Attributes
     ----------
