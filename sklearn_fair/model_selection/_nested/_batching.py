@@ -9,7 +9,8 @@ are never batched (a limit is per fit, and a batch would outlast it).
 
 :data:`PREFETCH` more tasks than there are workers are kept in flight, so a worker that
 finishes finds its next task already waiting instead of waiting for the caller to hear of the
-finish, choose and send one.
+finish, choose and send one; none with ``fit_timeout`` (the executors time a fit from its
+submission, and a task waiting in the queue would seem to overrun).
 """
 
 __all__ = ["AutoBatching", "MAX_BATCH", "PREFETCH", "TARGET_SECONDS"]

@@ -110,12 +110,18 @@ class SequentialExecutor:
         pass
 
 
+def _prefetch(context):
+    """Tasks kept waiting ahead of the workers; none with a time limit, which counts a task's
+    time from its submission."""
+    return PREFETCH if context.fit_timeout is None else 0
+
+
 class _OneTaskPerWorker:
     """Bookkeeping of an executor with ``n_workers`` and a dict ``_running`` of futures."""
 
     @property
     def capacity(self):
-        return self.n_workers + PREFETCH - len(self._running)
+        return self.n_workers + _prefetch(self.context) - len(self._running)
 
     @property
     def in_flight(self):
@@ -175,7 +181,7 @@ class LokyExecutor:
     def capacity(self):
         if self._suspects or self._resubmit or self._alone:
             return 0
-        return self.n_workers + PREFETCH - len(self._running)
+        return self.n_workers + _prefetch(self.context) - len(self._running)
 
     @property
     def in_flight(self):
