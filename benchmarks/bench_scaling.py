@@ -5,7 +5,7 @@ on a simulated clock for W workers, three ways:
 
 - **NestedCV**: the engine's own :class:`NestedSchedule` decides what runs next and what each
   completion releases (critical path first, a fold's refit as soon as its selection is
-  complete); the simulator only keeps at most W tasks in flight, as ``run_plan`` does, and hands
+  complete), and its batching and prefetch cut and send the tasks, as ``run_plan`` does; it hands
   back each task's measured result (same key, scores, fit and score times).
 - **parallel inner search**, ``cross_validate(GridSearchCV(est, grid, cv=inner, n_jobs=W), X, y,
   cv=outer)``: outer folds one after the other; in each, joblib dispatches the candidate x
@@ -64,6 +64,7 @@ from sklearn.model_selection import GridSearchCV, ParameterGrid, StratifiedKFold
 
 from sklearn_fair import NestedCV
 from sklearn_fair.model_selection import HoldoutSplit
+from sklearn_fair.model_selection._nested._batching import PREFETCH, AutoBatching
 from sklearn_fair.model_selection._nested._planning import make_plan
 from sklearn_fair.model_selection._nested._running import run_plan
 from sklearn_fair.model_selection._nested._scheduling import NestedSchedule
@@ -300,21 +301,38 @@ def idiom_durations(measured, idiom_results):
 def simulate_nested(measured, n_workers, overhead):
     """Makespan of the measured tasks under NestedCV's own schedule with ``n_workers`` workers.
 
-    As ``run_plan``: at most ``n_workers`` tasks in flight, a task counting from its submission;
-    the main process spends ``overhead`` on each task, one task at a time, before it starts.
+    As ``run_plan``: tasks are cut into batches by NestedCV's own batching rule (``AutoBatching``,
+    fed with the tasks' measured durations), at most ``n_workers + PREFETCH`` batches are in
+    flight (the extra ones wait for a free worker), a batch's results come back together when it
+    ends; the main process spends ``overhead`` on each task, one task at a time, before its
+    batch can start.
     """
     schedule = NestedSchedule(measured.plan)
-    now, main_free, running, order = 0.0, 0.0, [], itertools.count()
+    batching = AutoBatching(n_workers)
+    now, main_free, order = 0.0, 0.0, itertools.count()
+    running, queue = [], deque()  # (finish, order, batch); (batch, time it can start)
+
+    def start_queued():
+        while queue and len(running) < n_workers:
+            batch, ready_at = queue.popleft()
+            finish = max(now, ready_at) + sum(duration(measured.results[t.key]) for t in batch)
+            heapq.heappush(running, (finish, next(order), batch))
+
     while not schedule.finished:
-        while len(running) < n_workers and schedule.has_ready():
-            task = schedule.pop()
-            main_free = max(now, main_free) + overhead
-            finish = main_free + duration(measured.results[task.key])
-            heapq.heappush(running, (finish, next(order), task))
+        while len(running) + len(queue) < n_workers + PREFETCH and schedule.has_ready():
+            size = batching.next_size(schedule.n_ready)
+            batch = [schedule.pop() for _ in range(min(size, schedule.n_ready))]
+            main_free = max(now, main_free) + overhead * len(batch)
+            queue.append((batch, main_free))
+            start_queued()
         if not running:
             raise RuntimeError("The simulated run stalled: no task is ready or running.")
-        now, _, task = heapq.heappop(running)
-        schedule.complete(task, dict(measured.results[task.key]))
+        now, _, batch = heapq.heappop(running)
+        start_queued()  # a prefetched batch starts as soon as the worker is free
+        for task in batch:
+            result = dict(measured.results[task.key])
+            schedule.complete(task, result)
+            batching.record(result)
     return now
 
 

@@ -14,6 +14,8 @@ A newcomer's map, one module per decision:
 - ``_tasks.py``: what one task does (fit, score, fingerprint predictions) and its key.
 - ``_scheduling.py``: which task runs next (dependencies, critical path first) and how many refits a
   fold needs.
+- ``_reuse.py``: a pipeline step fitted on the same rows with the same parameters is fitted
+  once per worker and reused (``reuse_prefix``).
 - ``_running.py``: the executors (in-process, loky, threads, Dask), fault isolation and time
   limits; ``_data.py``: how the data reach the workers once; ``_timeout.py``; ``_progress.py``.
 - ``_selection.py``: how a winner is picked and candidates are ranked.

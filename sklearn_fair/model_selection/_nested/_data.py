@@ -30,6 +30,9 @@ def take(values, indices):
     """Rows ``indices`` of ``values`` (arrays, DataFrames, sparse matrices, graph data, None)."""
     if values is None:
         return None
+    if isinstance(values, np.ndarray) and getattr(indices, "dtype", None) is not None:
+        if indices.dtype.kind in "iu":  # what _safe_indexing does, without its frame checks
+            return values[indices]
     if is_graph_data(values) and not isinstance(values, (list, tuple, np.ndarray)):
         try:
             # a graph container indexes itself (a sub-collection, a PyG subset) without copying

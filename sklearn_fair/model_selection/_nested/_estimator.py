@@ -202,6 +202,14 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
     fit_timeout : float, default=None
         Time limit in seconds for each fit. A fit that runs over is stopped and recorded as
         failed (``error_score``), like any other failure, on every backend.
+    reuse_prefix : bool, default=True
+        Fit a pipeline step once per worker when several fits of the run train it with the
+        same parameters on the same rows (a grid over a Pipeline's last step refits its
+        earlier steps for every candidate otherwise), and reuse it and its output. Only steps
+        whose fit is repeatable are reused (every ``random_state`` an int, as NestedCV seeds
+        those left at None; no fit parameters routed to them); results are identical either
+        way. ``False`` fits every step of every fit. See the nested-CV guide, "What is fitted
+        once".
 
     Attributes
     ----------
@@ -293,7 +301,11 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
     array([0, 0])
     """
 
-    _parameter_constraints = {**PROTOCOL_CONSTRAINTS, "outer_cv": ["cv_object"]}
+    _parameter_constraints = {
+        **PROTOCOL_CONSTRAINTS,
+        "outer_cv": ["cv_object"],
+        "reuse_prefix": ["boolean"],  # issue 27.1 (h7)
+    }
 
     def __init__(
         self,
@@ -314,6 +326,7 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         cache_dir=None,
         early_stopping_split="auto",
         fit_timeout=None,
+        reuse_prefix=True,
     ):
         self.estimator = estimator
         self.param_grid = param_grid
@@ -331,6 +344,7 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         self.cache_dir = cache_dir
         self.early_stopping_split = early_stopping_split
         self.fit_timeout = fit_timeout
+        self.reuse_prefix = reuse_prefix
 
     @_fit_context(prefer_skip_nested_validation=False)
     def fit(self, X, y=None, *, groups=None, **params):
@@ -399,7 +413,7 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
                     CacheWarning,
                     stacklevel=external_stacklevel(),
                 )
-        schedule = run_plan(plan)
+        schedule = run_plan(plan, reuse_prefix=getattr(self, "reuse_prefix", True))
         if plan.cache is not None:
             plan.cache.warn_rejected()  # one warning for the entries that failed their checks
         results = assemble(schedule)

@@ -26,18 +26,32 @@ import numpy as np
 from sklearn.exceptions import FitFailedWarning
 
 from ...exceptions import CacheWarning
+from ._batching import PREFETCH, AutoBatching
 from ._cache import EntryCheck, write_entry
 from ._cache_key import KeyBuilder, UnhashableError
 from ._data import SharedRunData
 from ._progress import Progress
+from ._reuse import PrefixReuse, discard_run
 from ._scheduling import NestedSchedule
-from ._tasks import FitTask, SearchTask, TaskContext, run_fit_task, run_search_task
+from ._tasks import (
+    FitTask,
+    SearchTask,
+    TaskBatch,
+    TaskContext,
+    run_fit_task,
+    run_search_task,
+)
 
 __all__ = ["run_plan", "run_plans"]
 
 
 def execute(task, context, data, cache_entry):
-    """What a worker runs for one task: the task, then its cache entry (if it succeeded)."""
+    """What a worker runs for one task: the task, then its cache entry (if it succeeded).
+
+    For a TaskBatch, a list of the results of its tasks.
+    """
+    if isinstance(task, TaskBatch):
+        return [execute(t, context, data, e) for t, e in zip(task.tasks, task.entries)]
     if isinstance(task, PlanTask):  # run_plans: the task's own plan's context and data
         task, context, data = task.task, task.context, data.resolve().part(task.index)
     if isinstance(task, SearchTask):
@@ -52,6 +66,8 @@ def execute(task, context, data, cache_entry):
 
 
 def _failure(task, message):
+    if isinstance(task, TaskBatch):
+        return [_failure(t, message) for t in task.tasks]
     return {
         "key": task.key,
         "scores": {},
@@ -97,12 +113,18 @@ class SequentialExecutor:
         pass
 
 
+def _prefetch(context):
+    """Tasks kept waiting ahead of the workers; none with a time limit, which counts a task's
+    time from its submission."""
+    return PREFETCH if context.fit_timeout is None else 0
+
+
 class _OneTaskPerWorker:
     """Bookkeeping of an executor with ``n_workers`` and a dict ``_running`` of futures."""
 
     @property
     def capacity(self):
-        return self.n_workers - len(self._running)
+        return self.n_workers + _prefetch(self.context) - len(self._running)
 
     @property
     def in_flight(self):
@@ -162,7 +184,7 @@ class LokyExecutor:
     def capacity(self):
         if self._suspects or self._resubmit or self._alone:
             return 0
-        return self.n_workers - len(self._running)
+        return self.n_workers + _prefetch(self.context) - len(self._running)
 
     @property
     def in_flight(self):
@@ -364,33 +386,52 @@ class _Cache:
         return cached, (self.cache.directory, name, description)
 
 
-def run_plan(plan):
-    """Run every task of ``plan``; returns the finished NestedSchedule."""
+def run_plan(plan, *, reuse_prefix=True):
+    """Run every task of ``plan``; returns the finished NestedSchedule.
+
+    ``reuse_prefix``: fitted pipeline steps are reused within the run (see ``_reuse.py``).
+    Short tasks go to the workers in batches (see ``_batching.py``).
+    """
     schedule = NestedSchedule(plan)
     cache = _Cache(plan)
-    context = TaskContext(plan.estimator, plan.scorers, plan.fit_timeout)
+    reuse = PrefixReuse() if reuse_prefix else None
+    context = TaskContext(plan.estimator, plan.scorers, plan.fit_timeout, reuse)
     executor = make_executor(plan.data, context, plan.n_jobs)
+    batching = AutoBatching(
+        getattr(executor, "n_workers", 1),
+        enabled=plan.fit_timeout is None and not isinstance(executor, SequentialExecutor),
+    )
+    alone = []  # (task, entry): tasks of a batch whose worker died, to be sent one by one
     progress = Progress(plan.verbose, schedule.n_expected)
     schedule.computed = 0
     try:
         while not schedule.finished:
-            while executor.capacity > 0 and schedule.has_ready():
-                task = schedule.pop()
-                cached, entry = cache.lookup(task, plan.estimator)
-                if cached is not None:
-                    schedule.complete(task, cached)
-                    progress.update()
-                else:
+            while executor.capacity > 0 and (alone or schedule.has_ready()):
+                if alone:
+                    task, entry = alone.pop(0)
                     executor.submit(task, entry, priority=schedule.priority(task))
+                    continue
+                batch = []
+                size = batching.next_size(schedule.n_ready)
+                while len(batch) < size and schedule.has_ready():
+                    task = schedule.pop()
+                    cached, entry = cache.lookup(task, plan.estimator)
+                    if cached is not None:
+                        schedule.complete(task, cached)
+                        progress.update()
+                    else:
+                        batch.append((task, entry))
+                _submit(executor, schedule, batch)
             if executor.in_flight == 0:
-                if schedule.finished or schedule.has_ready():
+                if schedule.finished or schedule.has_ready() or alone:
                     continue
                 raise RuntimeError("The nested run stalled: no task is ready or running.")
-            for task, result in executor.wait():
+            for task, result in _unbatched(executor.wait(), alone):
                 if result.get("cache_error"):
                     plan.cache.note_write_failure(result["cache_error"])
                 schedule.computed += 1
                 schedule.complete(task, result)
+                batching.record(result)
                 progress.update()
             progress.set_total(schedule.n_expected, reason="the estimator ignores its seed")
     except BaseException:
@@ -398,8 +439,32 @@ def run_plan(plan):
         raise
     finally:
         progress.close()
+        discard_run(reuse)  # what the caller's process stored (sequential and threads)
     executor.close()
     return schedule
+
+
+def _submit(executor, schedule, batch):
+    """Submit ``batch`` (a list of (task, cache entry)): one task alone, several as a batch."""
+    if len(batch) == 1:
+        task, entry = batch[0]
+        executor.submit(task, entry, priority=schedule.priority(task))
+    elif batch:
+        tasks, entries = zip(*batch)
+        priority = max(schedule.priority(t) for t in tasks)
+        executor.submit(TaskBatch(tasks, entries), None, priority=priority)
+
+
+def _unbatched(finished, alone):
+    """(task, result) of every task that finished; the tasks of a batch whose worker died go
+    to ``alone``, to run again one by one (so the one that kills is found, and only it)."""
+    for task, result in finished:
+        if not isinstance(task, TaskBatch):
+            yield task, result
+        elif all(str(r["error"]).startswith("WorkerDiedError") for r in result):
+            alone.extend(zip(task.tasks, task.entries))
+        else:
+            yield from zip(task.tasks, result)
 
 
 def run_tasks(tasks, estimator, scorers, data, *, n_jobs=None, verbose=0, fit_timeout=None):

@@ -22,9 +22,8 @@ has them) are identical, a seed changes nothing, and every fold keeps one refit 
 would only repeat it); otherwise all the refits run.
 """
 
+import heapq
 from collections import defaultdict, deque
-
-import numpy as np
 
 from ._seeds import same_output as _same_output
 from ._tasks import FINAL, REFIT, SEARCH, SELECTION
@@ -47,11 +46,24 @@ class NestedSchedule:
         self.plan = plan
         self.results = {}  # task key -> result
         self.selections = {}  # fold -> selection (see _selection.select_fold)
-        self._ready = defaultdict(deque)  # kind -> tasks, natural order
-        self._kind_order = {}
+        self._ready = {}  # kind -> deque of tasks, natural order
+        self._kind_order = {}  # kind -> its place in the order kinds were first seen
+        self._n_ready = 0
         self._selection_left = {}
         self._refits_released = defaultdict(set)
-        self._durations = defaultdict(list)  # kind of duration -> seconds
+        # kind of duration ((SELECTION, candidate), SEARCH or REFIT) -> [sum of seconds, count]
+        self._stats = {}
+        self._selection_seconds = [0.0, 0]  # sum and count of all the selection durations
+        # ready selection kinds, in two heaps with lazy deletion (an entry is current while its
+        # version is the kind's): untimed ones by (head fold, order); timed ones by (-mean,
+        # head fold, order); and the means of the timed candidates, for the waiting refit
+        self._version = {}
+        self._untimed = []
+        self._timed = []
+        self._means = []
+        self._other_ready = {}  # ready refit, final and search kinds (few: one per fold)
+        self._refit_scale = plan.refit_scale
+        self._no_fold = len(plan.outer_splits)  # where the selection on all the data ranks
         self.deterministic = None  # the probe's verdict: None until known
         self._waiting_final = None
         self._released = 0
@@ -62,7 +74,6 @@ class NestedSchedule:
             for task in tasks:
                 self._push(task)
         self._n_selection = self._released
-        self._selection_seconds = [0.0, 0]  # sum and count of the selection durations
 
     # -- what is ready -----------------------------------------------------------------------
 
@@ -74,34 +85,92 @@ class NestedSchedule:
 
     def _push(self, task):
         kind = self._kind(task)
-        self._kind_order.setdefault(kind, len(self._kind_order))
-        self._ready[kind].append(task)
+        tasks = self._ready.get(kind)
+        if tasks is None:
+            tasks = self._ready[kind] = deque()
+            self._kind_order[kind] = len(self._kind_order)
+        tasks.append(task)
+        self._n_ready += 1
         self._released += 1
+        if len(tasks) == 1:  # a new head
+            if kind[0] == SELECTION:
+                self._index(kind)
+            else:
+                self._other_ready[kind] = None
+
+    def _head(self, kind):
+        fold = self._ready[kind][0].key.outer_fold
+        return self._no_fold if fold is None else fold
+
+    def _index(self, kind):
+        """(Re)file a ready selection kind under its current head and mean."""
+        version = self._version.get(kind, 0) + 1
+        self._version[kind] = version
+        if not self._ready.get(kind):
+            return
+        head, order = self._head(kind), self._kind_order[kind]
+        stats = self._stats.get(kind)
+        if stats is None:
+            heapq.heappush(self._untimed, (head, order, version, kind))
+        else:
+            heapq.heappush(self._timed, (-(stats[0] / stats[1]), head, order, version, kind))
+
+    def _top(self, heap):
+        while heap and heap[0][-2] != self._version[heap[0][-1]]:
+            heapq.heappop(heap)
+        return heap[0] if heap else None
 
     def has_ready(self):
-        return any(self._ready.values())
+        return self._n_ready > 0
+
+    @property
+    def n_ready(self):
+        """How many tasks are ready to run."""
+        return self._n_ready
 
     def pop(self):
         """The ready task first on the critical path (None when none is ready)."""
-        kinds = [kind for kind, tasks in self._ready.items() if tasks]
-        if not kinds:
+        if not self._n_ready:
             return None
-        waiting_refit = self._refit_estimate()
-        kind = max(kinds, key=lambda k: self._rank(k, waiting_refit))
-        return self._ready[kind].popleft()
+        return self._take(self._choose())
 
-    def _rank(self, kind, waiting_refit):
-        """Untimed candidates first, then the longest predicted path, then the lowest fold."""
-        phase = kind[0]
-        untimed = phase == SELECTION and not self._durations[kind]
-        path = self.predicted_duration(kind) + (waiting_refit if phase == SELECTION else 0.0)
-        head = self._ready[kind][0].key.outer_fold
-        return (untimed, path, -(head if head is not None else len(self.plan.outer_splits)))
+    def _choose(self):
+        """The kind whose next task runs: untimed candidates first, then the longest predicted
+        path, then the lowest fold, then the kind seen first.
+
+        The cost does not grow with the number of candidates: ready selection kinds are kept in
+        heaps, the means as running sums, and only the few ready refit, final and search kinds
+        (at most one per outer fold) are compared one by one.
+        """
+        untimed = self._top(self._untimed)
+        if untimed is not None:
+            return untimed[-1]
+        best, kind = None, None
+        timed = self._top(self._timed)
+        if timed is not None:
+            best, kind = (-timed[0] + self._refit_estimate(), -timed[1], -timed[2]), timed[-1]
+        for other in self._other_ready:
+            rank = (self.predicted_duration(other), -self._head(other), -self._kind_order[other])
+            if best is None or rank > best:
+                best, kind = rank, other
+        return kind
+
+    def _take(self, kind):
+        tasks = self._ready[kind]
+        task = tasks.popleft()
+        self._n_ready -= 1
+        if kind[0] == SELECTION:
+            self._index(kind)
+        elif not tasks:
+            del self._other_ready[kind]
+        return task
 
     def _refit_estimate(self):
         """The refit that waits for a fold still selecting: the slowest candidate's, scaled."""
-        timed = [np.mean(t) for k, t in self._durations.items() if isinstance(k, tuple) and t]
-        return max(timed, default=0.0) * self.plan.refit_scale
+        means = self._means  # (-mean, count, kind): current while the kind's count is count
+        while means and means[0][1] != self._stats[means[0][2]][1]:
+            heapq.heappop(means)
+        return (-means[0][0] if means else 0.0) * self._refit_scale
 
     def priority(self, task):
         """The task's predicted path (larger runs first), for executors that order tasks."""
@@ -111,7 +180,7 @@ class NestedSchedule:
 
     @property
     def finished(self):
-        return self._completed == self._released and not self.has_ready()
+        return self._completed == self._released and not self._n_ready
 
     @property
     def n_expected(self):
@@ -124,20 +193,24 @@ class NestedSchedule:
 
     # -- durations ---------------------------------------------------------------------------
 
+    def _mean(self, kind):
+        stats = self._stats.get(kind)
+        return None if stats is None else stats[0] / stats[1]
+
     def predicted_duration(self, kind):
         phase, which = kind
-        if phase == SELECTION and self._durations[kind]:
-            return float(np.mean(self._durations[kind]))
-        if phase == SEARCH and self._durations[SEARCH]:
-            return float(np.mean(self._durations[SEARCH]))
+        if phase == SELECTION and kind in self._stats:
+            return self._mean(kind)
+        if phase == SEARCH and SEARCH in self._stats:
+            return self._mean(SEARCH)
         if phase in (REFIT, FINAL):
             selection = self.selections.get(which)
             if selection is not None:
                 winner = (SELECTION, selection["best_index"])
-                if self._durations[winner]:
-                    return float(np.mean(self._durations[winner])) * self.plan.refit_scale
-            if self._durations[REFIT]:
-                return float(np.mean(self._durations[REFIT]))
+                if winner in self._stats:
+                    return self._mean(winner) * self._refit_scale
+            if REFIT in self._stats:
+                return self._mean(REFIT)
         total, count = self._selection_seconds
         return total / count if count else 0.0
 
@@ -150,10 +223,14 @@ class NestedSchedule:
         phase, fold = task.key.phase, task.key.outer_fold
         if not result.get("cached") and not result["error"]:
             kind = {SELECTION: self._kind(task), SEARCH: SEARCH}.get(phase, REFIT)
-            self._durations[kind].append(result["fit_time"])
+            stats = self._stats.setdefault(kind, [0.0, 0])
+            stats[0] += result["fit_time"]
+            stats[1] += 1
             if phase == SELECTION:
                 self._selection_seconds[0] += result["fit_time"]
                 self._selection_seconds[1] += 1
+                self._index(kind)
+                heapq.heappush(self._means, (-(stats[0] / stats[1]), stats[1], kind))
         if phase in (SELECTION, SEARCH):
             self._selection_left[fold] -= 1
             if self._selection_left[fold] == 0:

@@ -6,6 +6,7 @@ and timings, plus a fingerprint of its predictions for the refits (so NestedCV c
 a seed changes anything) and a fitted model only when asked.
 """
 
+import copy
 import time
 import traceback
 from dataclasses import asdict, dataclass
@@ -17,10 +18,11 @@ from sklearn.base import clone
 from ...utils import fingerprint
 from ._candidates import configure
 from ._data import is_pairwise
+from ._reuse import fitted_prefixes
 from ._scoring import score_model
 from ._timeout import FitTimeoutError, time_limit
 
-__all__ = ["FitTask", "SearchTask", "TaskKey", "run_fit_task", "run_search_task"]
+__all__ = ["FitTask", "SearchTask", "TaskBatch", "TaskKey", "run_fit_task", "run_search_task"]
 
 #: The phases of a nested run, in the order of their dependencies.
 SELECTION, SEARCH, REFIT, FINAL = "selection", "search", "refit", "final"
@@ -91,12 +93,27 @@ class SearchTask:
 
 
 @dataclass(frozen=True)
+class TaskBatch:
+    """Several short tasks sent to a worker in one round trip (``_batching.py``); ``entries``
+    are their cache entries. Its ``key`` is its first task's, for messages."""
+
+    tasks: tuple
+    entries: tuple
+
+    @property
+    def key(self):
+        return self.tasks[0].key
+
+
+@dataclass(frozen=True)
 class TaskContext:
-    """What every task of a run shares: the estimator, scorers and limits."""
+    """What every task of a run shares: the estimator, scorers and limits; ``reuse``, a
+    :class:`~._reuse.PrefixReuse` when fitted pipeline steps may be reused (or None)."""
 
     estimator: object
     scorers: dict
     fit_timeout: object = None
+    reuse: object = None
 
 
 def _empty_result(key):
@@ -139,8 +156,12 @@ def run_fit_task(task, context, data):
             fit_params = data.fit_params_for(task.train)
             if task.val is not None:
                 fit_params["X_val"], fit_params["y_val"] = data.subset(task.val, columns)
-            model.fit(*data.subset(task.train, columns), **fit_params)
+            X_train, y_train = data.subset(task.train, columns)
+            rows = data.rows[task.train]
+            with fitted_prefixes(context.reuse, model, X_train, y_train, rows) as reuse:
+                model.fit(X_train, y_train, **fit_params)
             result["fit_time"] = time.perf_counter() - start
+            result["steps_reused"] = reuse.served
             if task.test is not None:
                 start = time.perf_counter()
                 X_test, y_test = data.subset(task.test, columns)
@@ -166,7 +187,8 @@ def run_fit_task(task, context, data):
         result["timed_out"] = isinstance(exc, FitTimeoutError)
         return result
     if task.return_estimator:
-        result["estimator"] = model
+        # fitted steps served by the store are shared within the worker: the caller's own copy
+        result["estimator"] = copy.deepcopy(model) if reuse.active else model
     return result
 
 

@@ -1,0 +1,359 @@
+"""Identical work done once: a pipeline step fitted on the same rows with the same parameters is
+fitted once per worker and reused by every candidate and refit that needs it.
+
+A grid over the last step of a :class:`~sklearn.pipeline.Pipeline` (or of an
+imbalanced-learn pipeline) would otherwise refit every earlier step for every candidate: the
+same TF-IDF vocabulary, the same SVD, the same ColumnTransformer on the same rows of every
+inner split, once per candidate. Each fit of such a pipeline is given a ``memory`` of its own
+(the hook scikit-learn's ``Pipeline(memory=...)`` offers, so the pipeline's own code decides
+what each step receives: routed fit parameters, ``passthrough`` steps, samplers that change
+``y``, ``transform_input``). The memory serves a step's fitted transformer and its output from
+a least-recently-used store in the worker's memory (:data:`MAX_BYTES` per process) when *all*
+of these are the same:
+
+- the run (a token drawn for each run: never across runs, hence never across data sets);
+- the step's input: the rows the task trains on (their indices, within the run), or the output of
+  an earlier step served by this store (by that entry's key), and the same for ``y``;
+- the step: its class and all its parameters, nested estimators included
+  (:func:`step_description`). Entries never leave the process that stored them, so a class or
+  function is identified by the very object (``id``, kept alive by the stored step): a class
+  edited and re-imported, or redefined in a notebook, is another object, hence another key,
+  and no file has to be hashed. Data among the parameters are described by content
+  (:func:`~sklearn_fair.utils.fingerprint`);
+- which pipeline function fits it (``fit_transform`` or a sampler's ``fit_resample``).
+
+A step is fitted afresh, never served, when its fit is not repeatable: a ``random_state`` left
+at None or given as a ``RandomState`` or ``Generator`` instance anywhere in its parameters
+(NestedCV seeds every ``random_state`` left at None, in every run, so those are repeatable);
+when fit parameters are routed to it (``sample_weight``, ``X_val``...: served
+entries would have to match them); when a weight applies; when its input did not come from the
+task's rows or from this store; and when its parameters cannot be described. A step that
+draws random numbers without a ``random_state`` parameter cannot be detected: pass
+``reuse_prefix=False`` for such a step.
+
+What a step hands on is a copy of the stored output, so a later step that works in place
+(``copy=False``) cannot alter what other fits are served. Fitted transformers are shared by
+the pipelines of one worker (they are only read once fitted); a task that returns its fitted
+estimator gets its own copy.
+"""
+
+import copy
+import functools
+import hashlib
+import inspect
+import json
+import sys
+import threading
+import uuid
+from collections import OrderedDict
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ...utils import fingerprint
+from ._cache_key import UnhashableError
+
+__all__ = [
+    "MAX_BYTES",
+    "PrefixReuse",
+    "discard_run",
+    "fitted_prefixes",
+    "reusable_pipeline",
+    "step_description",
+    "store_statistics",
+]
+
+#: The most bytes (estimated) of fitted steps and their outputs one worker process keeps.
+MAX_BYTES = 256 * 2**20
+
+_FUNCTIONS = {
+    ("sklearn.pipeline", "_fit_transform_one_with_callbacks"),
+    ("sklearn.pipeline", "_fit_transform_one"),
+    ("imblearn.pipeline", "_fit_transform_one"),
+    ("imblearn.pipeline", "_fit_resample_one"),
+}
+
+
+@dataclass(frozen=True)
+class PrefixReuse:
+    """What every task of a run carries to reuse fitted steps: the run's token and the limit."""
+
+    token: str = field(default_factory=lambda: uuid.uuid4().hex)
+    max_bytes: int = field(default_factory=lambda: MAX_BYTES)
+
+
+class _Store:
+    """The least-recently-used store of one process: key -> (outputs, fitted step, bytes)."""
+
+    def __init__(self):
+        self.entries = OrderedDict()
+        self.tokens = {}  # key -> the run that stored it
+        self.nbytes = 0
+        self.lock = threading.Lock()
+        self.hits = self.misses = 0
+
+    def get(self, key):
+        with self.lock:
+            entry = self.entries.get(key)
+            if entry is not None:
+                self.entries.move_to_end(key)
+                self.hits += 1
+            else:
+                self.misses += 1
+            return entry
+
+    def put(self, key, entry, reuse):
+        size = entry[2]
+        with self.lock:
+            if size > reuse.max_bytes or key in self.entries:
+                return
+            self.entries[key] = entry
+            self.tokens[key] = reuse.token
+            self.nbytes += size
+            while self.nbytes > reuse.max_bytes:
+                self._drop(next(iter(self.entries)))
+
+    def _drop(self, key):
+        _, _, size = self.entries.pop(key)
+        del self.tokens[key]
+        self.nbytes -= size
+
+    def discard(self, token):
+        """Forget the entries of the run ``token`` (at the end of a run in the caller's process)."""
+        with self.lock:
+            for key in [k for k, t in self.tokens.items() if t == token]:
+                self._drop(key)
+
+
+_STORE = _Store()
+
+
+def _is_pipeline(model):
+    """A scikit-learn or imbalanced-learn Pipeline exactly (a subclass may fit differently)."""
+    from sklearn.pipeline import Pipeline
+
+    cls = type(model)
+    if cls is Pipeline:
+        return True
+    imblearn = sys.modules.get("imblearn.pipeline")
+    return imblearn is not None and cls is imblearn.Pipeline
+
+
+def reusable_pipeline(model):
+    """Whether fits of ``model`` can be given the reusing memory (a Pipeline without its own)."""
+    return _is_pipeline(model) and model.memory is None
+
+
+class fitted_prefixes:
+    """Context manager: while ``model`` (a Pipeline) is fitted on ``X`` and ``y``, the rows
+    ``rows`` (indices into the run's data), its steps are served from, and stored in, the
+    worker's store.
+
+    Does nothing when ``reuse`` is None or ``model`` is not a plain Pipeline without a memory.
+    ``served`` counts the steps served from the store during the fit.
+    """
+
+    def __init__(self, reuse, model, X, y, rows):
+        self.model, self.served = model, 0
+        self.active = reuse is not None and reusable_pipeline(model)
+        if self.active:
+            # rows by content: the same rows of the run's data, whichever split named them
+            rows = hashlib.sha256(np.ascontiguousarray(rows, dtype=np.int64)).hexdigest()
+            self.memory = _TaskMemory(self, reuse, {id(X): (X, ("rows", "X", rows))})
+            if y is not None:
+                self.memory.provenance[id(y)] = (y, ("rows", "y", rows))
+
+    def __enter__(self):
+        if self.active:
+            self.model.memory = self.memory
+        return self
+
+    def __exit__(self, *exc):
+        if self.active:
+            self.model.memory = None
+            self.memory.provenance.clear()
+        return False
+
+
+class _TaskMemory:
+    """The ``memory`` of one fit: the joblib.Memory interface a Pipeline calls (``cache``)."""
+
+    def __init__(self, owner, reuse, provenance):
+        self.owner, self.reuse, self.provenance = owner, reuse, provenance
+
+    def cache(self, func, ignore=None, **kwargs):
+        if (getattr(func, "__module__", None), getattr(func, "__name__", None)) not in _FUNCTIONS:
+            return func
+
+        def cached(*args, **kwargs):
+            return self._call(func, args, kwargs)
+
+        return cached
+
+    def _call(self, func, args, kwargs):
+        bound = inspect.signature(func).bind(*args, **kwargs)
+        arguments = bound.arguments
+        step = arguments.get("transformer", arguments.get("sampler"))
+        X, y = arguments.get("X"), arguments.get("y")
+        key = self._key(func, step, X, y, arguments)
+        if key is None:
+            return func(*args, **kwargs)
+        store = _STORE
+        entry = store.get(key)
+        if entry is None:
+            result = func(*args, **kwargs)
+            handed, fitted = tuple(result[:-1]), result[-1]
+            size = sum(_nbytes(o) for o in handed) + _nbytes(fitted)
+            store.put(key, (tuple(_copy(o) for o in handed), fitted, size), self.reuse)
+        else:
+            self.owner.served += 1
+            handed, fitted = tuple(_copy(o) for o in entry[0]), entry[1]
+        for index, output in enumerate(handed):
+            self.provenance[id(output)] = (output, ("step", key, index))
+        return (*handed, fitted)
+
+    def _source(self, value):
+        if value is None:
+            return None
+        known = self.provenance.get(id(value))
+        if known is None or known[0] is not value:
+            raise UnhashableError("an input of unknown origin")
+        return known[1]
+
+    def _key(self, func, step, X, y, arguments):
+        if step is None or arguments.get("weight") is not None:
+            return None
+        if any(_given(v) for v in (arguments.get("params") or {}).values()):
+            return None  # metadata routed to the step: served entries would have to match it
+        try:
+            if not _repeatable(step):
+                return None
+            described = {
+                "run": self.reuse.token,
+                "function": f"{func.__module__}.{func.__name__}",
+                "X": self._source(X),
+                "y": self._source(y),
+                "step": step_description(step),
+            }
+        except (UnhashableError, RecursionError):
+            return None
+        text = json.dumps(described, sort_keys=True, separators=(",", ":"), default=repr)
+        return hashlib.sha256(text.encode()).hexdigest()
+
+
+def step_description(value, depth=0):
+    """What makes two steps the same within one process: classes and functions by object,
+    parameters by value, data by content; raises UnhashableError for anything else."""
+    if depth > 50:
+        raise UnhashableError("parameters nested too deeply")
+    if value is None or isinstance(value, (bool, str)):
+        return value
+    if isinstance(value, (int, float, complex, np.generic)):
+        return [type(value).__name__, repr(value)]
+    if isinstance(value, (list, tuple)):
+        return [type(value).__name__, [step_description(v, depth + 1) for v in value]]
+    if isinstance(value, dict):
+        items = [
+            [step_description(k, depth + 1), step_description(v, depth + 1)]
+            for k, v in value.items()
+        ]
+        return ["dict", items]
+    if isinstance(value, (set, frozenset)):
+        described = [json.dumps(step_description(v, depth + 1), sort_keys=True) for v in value]
+        return ["set", sorted(described)]
+    if isinstance(value, type) or inspect.isroutine(value):
+        return [
+            "code",
+            getattr(value, "__module__", None),
+            getattr(value, "__qualname__", None),
+            id(value),
+        ]
+    if hasattr(value, "get_params") and hasattr(value, "set_params"):
+        return [
+            "estimator",
+            step_description(type(value), depth + 1),
+            step_description(value.get_params(deep=False), depth + 1),
+        ]
+    if isinstance(value, (np.ndarray,)) or hasattr(value, "tocsr") or hasattr(value, "to_numpy"):
+        return ["data", fingerprint(value)]
+    if isinstance(value, functools.partial):
+        return [
+            "partial",
+            step_description(value.func, depth + 1),
+            step_description(value.args, depth + 1),
+            step_description(value.keywords, depth + 1),
+        ]
+    if callable(value) and hasattr(value, "__dict__"):  # a callable object: class and state
+        return [
+            "object",
+            step_description(type(value), depth + 1),
+            step_description(vars(value), depth + 1),
+        ]
+    raise UnhashableError(f"cannot describe a value of type {type(value).__qualname__}")
+
+
+def _given(value):
+    if isinstance(value, dict):
+        return any(_given(v) for v in value.values())
+    return value is not None
+
+
+def _repeatable(step):
+    """No randomness left unfixed in ``step``'s parameters (nested ones included)."""
+    try:
+        params = step.get_params(deep=True)
+    except Exception:
+        return False
+    for name, value in params.items():
+        if name == "random_state" or name.endswith("__random_state"):
+            if value is None or isinstance(value, (np.random.RandomState, np.random.Generator)):
+                return False
+    return True
+
+
+def _copy(value):
+    if isinstance(value, np.ndarray):
+        return value.copy()
+    if hasattr(value, "copy") and callable(value.copy):
+        try:
+            return value.copy()
+        except TypeError:
+            pass
+    return copy.deepcopy(value)
+
+
+def _nbytes(value, depth=0):
+    """An estimate of the memory ``value`` holds (arrays, sparse matrices, frames, estimators)."""
+    if depth > 4:
+        return 64
+    if isinstance(value, np.ndarray):
+        return value.nbytes
+    if hasattr(value, "tocsr") and hasattr(value, "data"):
+        return sum(
+            getattr(value, a).nbytes for a in ("data", "indices", "indptr") if hasattr(value, a)
+        )
+    if hasattr(value, "memory_usage") and hasattr(value, "columns"):
+        try:
+            return int(value.memory_usage(deep=True).sum())
+        except Exception:
+            return sys.getsizeof(value)
+    if isinstance(value, dict):
+        return sys.getsizeof(value) + sum(
+            _nbytes(k, depth + 1) + _nbytes(v, depth + 1) for k, v in value.items()
+        )
+    if isinstance(value, (list, tuple)):
+        return sys.getsizeof(value) + sum(_nbytes(v, depth + 1) for v in value)
+    if hasattr(value, "__dict__") and not isinstance(value, type):
+        return sys.getsizeof(value) + _nbytes(vars(value), depth + 1)
+    return sys.getsizeof(value)
+
+
+def store_statistics():
+    """``(hits, misses, entries, bytes)`` of this process's store (for tests and benchmarks)."""
+    return _STORE.hits, _STORE.misses, len(_STORE.entries), _STORE.nbytes
+
+
+def discard_run(reuse):
+    """Forget what the run of ``reuse`` stored in this process."""
+    if reuse is not None:
+        _STORE.discard(reuse.token)

@@ -1,0 +1,141 @@
+"""Issue 27.2: short fits go to the workers several per round trip; results do not change, and a
+fit that kills its worker inside a batch is still found, alone."""
+
+import os
+import sys
+import warnings
+
+import cloudpickle
+import numpy as np
+from sklearn.datasets import make_classification
+from sklearn.exceptions import FitFailedWarning
+from sklearn.tree import DecisionTreeClassifier
+
+from sklearn_fair import NestedCV
+from sklearn_fair.model_selection._nested import _batching, _running
+from sklearn_fair.model_selection._nested._batching import AutoBatching
+from sklearn_fair.model_selection._nested._tasks import TaskBatch
+
+X, y = make_classification(n_samples=120, n_features=5, random_state=0)
+
+
+def result(seconds, cached=False):
+    return {"fit_time": seconds, "score_time": 0.0, "cached": cached}
+
+
+def test_the_batch_grows_while_tasks_are_short_and_stays_at_one_for_long_ones():
+    batching = AutoBatching(n_workers=2)
+    assert batching.next_size(100) == 1  # nothing timed yet
+    for _ in range(20):
+        batching.record(result(0.001))
+    assert batching.size == min(_batching.MAX_BATCH, int(_batching.TARGET_SECONDS / 0.001))
+    assert batching.next_size(1000) == batching.size
+    assert batching.next_size(10) == 5  # an even share of what is ready, at most
+    assert batching.next_size(1) == 1
+    for _ in range(20):
+        batching.record(result(2.0))
+    assert batching.next_size(1000) == 1
+    batching.record(result(0.0, cached=True))  # a cached result took no time of a worker
+    assert batching.next_size(1000) == 1
+    assert AutoBatching(2, enabled=False).next_size(1000) == 1
+
+
+class CountingSubmits:
+    def __init__(self, monkeypatch):
+        self.sizes = []
+        original = _running.LokyExecutor.submit
+
+        def submit(executor, task, entry, priority=0):
+            self.sizes.append(len(task.tasks) if isinstance(task, TaskBatch) else 1)
+            return original(executor, task, entry, priority)
+
+        monkeypatch.setattr(_running.LokyExecutor, "submit", submit)
+
+
+def comparable(model):
+    return (
+        model.outer_scores_.tolist(),
+        {k: np.asarray(v).tolist() for k, v in model.cv_results_.items() if "time" not in k},
+    )
+
+
+def test_short_fits_go_several_per_round_trip_and_the_results_do_not_change(monkeypatch):
+    def run():
+        return NestedCV(
+            DecisionTreeClassifier(),
+            {"max_depth": list(range(1, 21))},
+            outer_cv=4,
+            inner_cv=2,
+            n_refits=1,
+            refit=False,
+            random_state=0,
+            n_jobs=2,
+        ).fit(X, y)
+
+    # a target far above any fit's duration: batch sizes then follow from the rule alone, not
+    # from how busy the machine is
+    monkeypatch.setattr(_batching, "TARGET_SECONDS", 1000.0)
+    counting = CountingSubmits(monkeypatch)
+    batched = run()
+    n_tasks = len(batched.cv_results_["params"]) * 2 + 4
+    assert sum(counting.sizes) == n_tasks
+    assert max(counting.sizes) > 1 and len(counting.sizes) < n_tasks / 2
+    monkeypatch.setattr(_batching, "TARGET_SECONDS", 0.0)  # every task alone
+    counting.sizes.clear()
+    alone = run()
+    assert max(counting.sizes) == 1
+    assert comparable(batched) == comparable(alone)
+
+
+class KillsAtDepth(DecisionTreeClassifier):
+    def fit(self, X, y, sample_weight=None):
+        if self.max_depth == 7 and os.environ.get("SKLEARN_FAIR_TEST_KILL") == "1":
+            os._exit(1)
+        return super().fit(X, y, sample_weight=sample_weight)
+
+
+cloudpickle.register_pickle_by_value(sys.modules[__name__])
+
+
+def test_a_fit_that_kills_its_worker_inside_a_batch_is_found_alone(monkeypatch):
+    monkeypatch.setenv("SKLEARN_FAIR_TEST_KILL", "1")  # read in the workers, started now
+    from joblib.externals.loky import get_reusable_executor
+
+    get_reusable_executor().shutdown(wait=True)  # workers that see the variable
+    monkeypatch.setattr(_batching, "TARGET_SECONDS", 1000.0)  # batches whatever the load
+    counting = CountingSubmits(monkeypatch)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FitFailedWarning)
+        model = NestedCV(
+            KillsAtDepth(),
+            {"max_depth": list(range(1, 13))},
+            outer_cv=3,
+            inner_cv=2,
+            n_refits=1,
+            refit=False,
+            random_state=0,
+            n_jobs=2,
+        ).fit(X, y)
+    get_reusable_executor().shutdown(wait=True)
+    assert max(counting.sizes) > 1  # the killer ran in batches first
+    failed = {(t["key"]["candidate"], t["key"]["outer_fold"]) for t in model.failed_tasks_}
+    assert failed == {(6, fold) for fold in range(3)}  # max_depth=7 only, in every fold
+    assert all("WorkerDiedError" in t["error"] for t in model.failed_tasks_)
+    assert len(model.failed_tasks_) == 3 * 2  # 3 folds x 2 inner splits of max_depth=7
+    assert all(p["max_depth"] != 7 for p in model.best_params_per_fold_)
+
+
+def test_fits_with_a_time_limit_are_never_batched(monkeypatch):
+    counting = CountingSubmits(monkeypatch)
+    NestedCV(
+        DecisionTreeClassifier(),
+        {"max_depth": list(range(1, 11))},
+        outer_cv=3,
+        inner_cv=2,
+        n_refits=1,
+        refit=False,
+        random_state=0,
+        n_jobs=2,
+        fit_timeout=30.0,
+    ).fit(X, y)
+    assert counting.sizes and max(counting.sizes) == 1
