@@ -10,6 +10,7 @@ run again, reads back the models whose result would not change;
 from ._config import ExperimentConfig, load_config
 from ._dryrun import DryRun, dry_run
 from ._imports import ALLOWED_PACKAGES
+from ._limits import Limits
 from ._runner import ExperimentResult, run_experiment
 
 __all__ = [
@@ -17,6 +18,7 @@ __all__ = [
     "DryRun",
     "ExperimentConfig",
     "ExperimentResult",
+    "Limits",
     "dry_run",
     "load_config",
     "run_experiment",

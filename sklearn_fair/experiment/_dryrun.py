@@ -103,6 +103,7 @@ def dry_run(
     allowed_packages=(),
     device=None,
     output_dir=None,
+    limits=None,
 ):
     """Count the fits of an experiment file and estimate its compute, fitting (almost) nothing.
 
@@ -127,8 +128,8 @@ def dry_run(
         Candidates timed per model.
     sample_size : int, default=128
         Samples per timing fit.
-    data_dir, allow_outside_paths, allowed_packages, device, output_dir
-        As in :func:`run_experiment`.
+    data_dir, allow_outside_paths, allowed_packages, device, output_dir, limits
+        As in :func:`run_experiment`; the dry run refuses what the run would refuse.
 
     Returns
     -------
@@ -164,6 +165,7 @@ def dry_run(
         allowed_packages=allowed_packages,
         device=device,
         output_dir=output_dir,
+        limits=limits,
     )
     n_jobs = config.n_jobs if n_jobs is None else n_jobs
     dataset = config.data["dataset"]

@@ -9,10 +9,11 @@ before the parser sees them.
 
 import json
 import os
+import stat
 
 import numpy as np
 
-__all__ = ["nesting_exceeds", "read_json"]
+__all__ = ["count_objects", "nesting_exceeds", "read_json"]
 
 # bytes per numpy pass: small enough to keep the temporaries to a few MB
 _CHUNK = 1 << 18
@@ -57,7 +58,38 @@ def nesting_exceeds(data, limit):
     return False
 
 
-def read_json(path, *, max_bytes, max_depth, error):
+def count_objects(data):
+    """The JSON objects (``{`` outside strings) of the JSON text ``data`` (bytes).
+
+    Linear in the size of ``data``, in numpy passes over fixed-size chunks: it counts what a
+    parser would build before the parser builds it.
+    """
+    if data.count(b'"') == 0:
+        return data.count(b"{")
+    count, in_string, escaping = 0, False, False
+    for start in range(0, len(data), _CHUNK):
+        chunk = np.frombuffer(data, np.uint8, count=min(_CHUNK, len(data) - start), offset=start)
+        outside, in_string, escaping = _outside_strings(chunk, in_string, escaping)
+        count += int(np.count_nonzero((chunk == 0x7B) & outside))
+    return count
+
+
+def _outside_strings(chunk, in_string, escaping):
+    """Mask of the bytes of ``chunk`` outside JSON strings, and the state at its end."""
+    position = np.arange(chunk.size, dtype=np.int32)
+    backslash = chunk == _BACKSLASH
+    last_other = np.maximum.accumulate(np.where(backslash, np.int32(-1), position))
+    odd_run = ((position - last_other) % 2 == 1) & backslash
+    odd_run ^= backslash & (last_other < 0) & escaping
+    escaped = np.empty(chunk.size, dtype=bool)
+    escaped[0] = escaping
+    escaped[1:] = odd_run[:-1]
+    quotes = np.cumsum((chunk == _QUOTE) & ~escaped, dtype=np.int64)
+    outside = ((quotes & 1) == 1) == in_string
+    return outside, in_string ^ bool(quotes[-1] & 1), bool(odd_run[-1])
+
+
+def read_json(path, *, max_bytes, max_depth, error, max_objects=None, objects_name=None):
     """Parse the JSON file ``path``, raising ``error`` for anything that is not bounded JSON.
 
     Parameters
@@ -69,11 +101,26 @@ def read_json(path, *, max_bytes, max_depth, error):
         Documents nesting arrays and objects deeper than this are refused before parsing.
     error : type
         The exception class raised (a ValueError subclass), with a message naming the file.
+    max_objects : int, default=None
+        Documents holding more JSON objects than this are refused before parsing.
+    objects_name : str, default=None
+        What the objects are, and the parameter that bounds them, for the message.
     """
     where = os.fspath(path)
     # read block by block: file.read(n) allocates n bytes up front, however small the file
     blocks, size = [], 0
-    with open(path, "rb") as file:
+    # a FIFO or a device would block or never end: refuse anything but a regular file,
+    # checked before it is opened for reading and again on the descriptor opened
+    try:
+        regular = stat.S_ISREG(os.stat(path).st_mode)
+    except OSError as exc:
+        raise error(f"Cannot read {where}: {exc}.") from None
+    if not regular:
+        raise error(f"{where} is not a regular file.")
+    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(descriptor, "rb") as file:
+        if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
+            raise error(f"{where} is not a regular file.")
         while size <= max_bytes:
             block = file.read(min(_READ_BLOCK, max_bytes + 1 - size))
             if not block:
@@ -89,6 +136,10 @@ def read_json(path, *, max_bytes, max_depth, error):
     del blocks
     if nesting_exceeds(data, max_depth):
         raise error(f"{where} nests JSON arrays or objects more than {max_depth} levels deep.")
+    if max_objects is not None:
+        n_objects = count_objects(data)
+        if n_objects > max_objects:
+            raise error(f"{where} holds {n_objects} {objects_name}, more than {max_objects}.")
     try:
         return json.loads(data.decode("utf-8"))
     # ValueError covers JSONDecodeError, UnicodeDecodeError and ints of too many digits;

@@ -16,7 +16,9 @@ not returned long after the limit is killed.
 """
 
 import concurrent.futures
+import os
 import time
+import uuid
 import warnings
 from collections import Counter
 
@@ -31,12 +33,14 @@ from ._data import SharedRunData
 from ._progress import Progress
 from ._scheduling import NestedSchedule
 from ._tasks import FitTask, SearchTask, TaskContext, run_fit_task, run_search_task
+from ._timeout import watch_parent
 
 __all__ = ["run_plan"]
 
 
 def execute(task, context, data, cache_entry):
     """What a worker runs for one task: the task, then its cache entry (if it succeeded)."""
+    watch_parent()  # a loky worker ends with the process that runs NestedCV
     if isinstance(task, SearchTask):
         result = run_search_task(task, context, data)
     else:
@@ -144,6 +148,7 @@ class LokyExecutor:
         self._suspects = []  # (task, cache_entry): to rerun alone
         self._resubmit = []  # (task, cache_entry): innocent victims of a killed pool
         self._alone = False
+        self._started = {}  # future -> file the worker creates when it starts the task
 
     def _new_pool(self):
         # joblib configures loky's executor exactly as for its own Parallel calls (worker
@@ -151,6 +156,13 @@ class LokyExecutor:
         # pool instead of restarting it for each other; a broken pool is replaced by loky.
         if getattr(self, "_parallel", None) is not None:
             self._parallel.__exit__(None, None, None)
+        self._parallel = None
+        if self.n_workers == 1:
+            # one worker process, for a time limit that can always be enforced (joblib
+            # would run n_jobs=1 in the caller's process): joblib's own reusable executor
+            from joblib.executor import get_memmapping_executor
+
+            return get_memmapping_executor(1, timeout=300)
         self._parallel = joblib.Parallel(n_jobs=self.n_workers)
         self._parallel.__enter__()
         return self._parallel._backend._workers
@@ -166,7 +178,13 @@ class LokyExecutor:
         return len(self._running) + len(self._suspects) + len(self._resubmit)
 
     def submit(self, task, cache_entry, priority=0):
-        future = self._pool.submit(execute, task, self.context, self._shared.handle, cache_entry)
+        args = (task, self.context, self._shared.handle, cache_entry)
+        if self.context.fit_timeout is None:
+            future = self._pool.submit(execute, *args)
+        else:  # the worker marks when it starts the task: a time limit counts from there
+            started = os.path.join(self._shared.folder, f"started-{uuid.uuid4().hex}")
+            future = self._pool.submit(_mark_started_then_execute, started, *args)
+            self._started[future] = started
         self._running[future] = (task, cache_entry, time.monotonic())
 
     def wait(self):
@@ -191,6 +209,7 @@ class LokyExecutor:
         finished, died = [], []
         for future in done:
             task, entry, _ = self._running.pop(future)
+            self._started.pop(future, None)
             exception = future.exception()
             if exception is None:
                 finished.append((task, future.result()))
@@ -214,16 +233,21 @@ class LokyExecutor:
         return finished
 
     def _kill_overrunning(self, limit):
-        """Kill the pool if a fit overran its limit far beyond the watchdog's reach."""
-        now = time.monotonic()
-        grace = max(30.0, limit)
-        if not any(now - start > limit + grace for _, _, start in self._running.values()):
+        """Kill the pool if a fit overran its limit beyond the in-worker timer's reach.
+
+        The timer in the worker stops a fit at the limit (blocking calls included); one that
+        has still not returned shortly after is stuck in compiled code: its worker is killed,
+        so that a hung fit costs about the limit, not a multiple of it.
+        """
+        grace = overrun_grace(limit)
+        running_for = {future: self._running_for(future) for future in self._running}
+        if not any(seconds > limit + grace for seconds in running_for.values()):
             return []
         self._pool.shutdown(wait=False, kill_workers=True)
         self._pool = self._new_pool()
         finished = []
-        for task, entry, start in self._running.values():
-            if now - start > limit + grace:
+        for future, (task, entry, _) in self._running.items():
+            if running_for[future] > limit + grace:
                 message = (
                     f"FitTimeoutError: the {task.key.describe()} ran over fit_timeout={limit} s "
                     "and did not stop; its worker was killed."
@@ -235,11 +259,33 @@ class LokyExecutor:
         self._alone = False
         return finished
 
+    def _running_for(self, future):
+        """Seconds since the worker started the task of ``future`` (0 if it has not)."""
+        try:
+            return time.time() - os.stat(self._started[future]).st_mtime
+        except (KeyError, OSError):
+            return 0.0
+
     def close(self, abort=False):
         if abort:
             self._pool.shutdown(wait=False, kill_workers=True)
-        self._parallel.__exit__(None, None, None)
+        if self._parallel is not None:
+            self._parallel.__exit__(None, None, None)
         self._shared.close()
+
+
+def _mark_started_then_execute(started, *args):
+    """:func:`execute`, after creating the file ``started`` (its time is the task's start)."""
+    with open(started, "w"):
+        pass
+    return execute(*args)
+
+
+def overrun_grace(limit):
+    """Seconds past ``fit_timeout`` after which a worker that has not returned is killed:
+    time for the stopped fit's result to travel back (2 s, a quarter of the limit, at most
+    30 s)."""
+    return min(max(2.0, 0.25 * limit), 30.0)
 
 
 def _worker_died(exception):
@@ -306,6 +352,10 @@ def make_executor(data, context, n_jobs):
         return DaskExecutor(data, context, backend.client)
     n_workers = parallel._effective_n_jobs()
     if n_workers <= 1 or name == "SequentialBackend":
+        if context.fit_timeout is not None and name == "LokyBackend":
+            # a fit stuck where no exception reaches it can only be stopped in a process
+            # of its own: fit_timeout holds with n_jobs=1 too
+            return LokyExecutor(data, context, 1)
         return SequentialExecutor(data, context)
     if name == "ThreadingBackend":
         return ThreadExecutor(data, context, n_workers)
