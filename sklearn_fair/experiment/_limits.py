@@ -135,9 +135,12 @@ def parse_limits(limits):
 # TOML strings (multi-line first) and comments; what is left holds the brackets and commas
 # of the file's structure. The alternatives are disjoint, so matching is linear.
 _STRINGS_AND_COMMENTS = re.compile(
-    r'"""(?:[^"\\]|\\.|"(?!""))*"""(?!")|"""(?:[^"\\]|\\.|"(?!""))*""""{1,2}'
-    r"|'''(?:[^']|'(?!''))*'''(?!')|'''(?:[^']|'(?!''))*''''{1,2}"
-    r'|"(?:[^"\\\n]|\\.)*"'
+    # each loop is "unrolled" (a character class, then the rare escape or quote), so the
+    # regex engine keeps no backtracking state per character: a string of a megabyte costs
+    # no more memory than one of a byte
+    r'"""[^"\\]*(?:(?:\\.|"(?!""))[^"\\]*)*"""(?:""?)?'
+    r"|'''[^']*(?:'(?!'')[^']*)*'''(?:''?)?"
+    r'|"[^"\\\n]*(?:\\.[^"\\\n]*)*"'
     r"|'[^'\n]*'"
     r"|#[^\n]*",
     re.DOTALL,
@@ -156,7 +159,7 @@ def prescan_toml(text, limits, path):
     """
     structure = _STRINGS_AND_COMMENTS.sub("", text).encode("utf-8", "replace")
     codes = np.frombuffer(structure, dtype=np.uint8)
-    depth = int(np.cumsum(_STEP[codes], dtype=np.int64).max(initial=0)) if codes.size else 0
+    depth = int(np.cumsum(_STEP[codes], dtype=np.int32).max(initial=0)) if codes.size else 0
     if depth > limits.depth:
         raise ExperimentConfigError(
             limits.refusal("depth", depth, f"{path}", "the nesting of its arrays and inline tables")

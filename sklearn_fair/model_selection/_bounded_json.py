@@ -89,7 +89,7 @@ def _outside_strings(chunk, in_string, escaping):
     return outside, in_string ^ bool(quotes[-1] & 1), bool(odd_run[-1])
 
 
-def read_json(path, *, max_bytes, max_depth, error, max_objects=None, objects_name=None):
+def read_json(path, *, max_bytes, max_depth, error, max_objects=None, objects_hint=""):
     """Parse the JSON file ``path``, raising ``error`` for anything that is not bounded JSON.
 
     Parameters
@@ -103,12 +103,11 @@ def read_json(path, *, max_bytes, max_depth, error, max_objects=None, objects_na
         The exception class raised (a ValueError subclass), with a message naming the file.
     max_objects : int, default=None
         Documents holding more JSON objects than this are refused before parsing.
-    objects_name : str, default=None
+    objects_hint : str, default=""
         What the objects are, and the parameter that bounds them, for the message.
     """
     where = os.fspath(path)
     # read block by block: file.read(n) allocates n bytes up front, however small the file
-    blocks, size = [], 0
     # a FIFO or a device would block or never end: refuse anything but a regular file,
     # checked before it is opened for reading and again on the descriptor opened
     try:
@@ -118,28 +117,34 @@ def read_json(path, *, max_bytes, max_depth, error, max_objects=None, objects_na
     if not regular:
         raise error(f"{where} is not a regular file.")
     descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    with os.fdopen(descriptor, "rb") as file:
-        if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
+    with os.fdopen(descriptor, "rb", buffering=0) as file:
+        status = os.fstat(file.fileno())
+        if not stat.S_ISREG(status.st_mode):
             raise error(f"{where} is not a regular file.")
-        while size <= max_bytes:
-            block = file.read(min(_READ_BLOCK, max_bytes + 1 - size))
-            if not block:
+        # one buffer of the file's size (plus a byte, to notice a file that grew): the
+        # memory is the file's size once, never a multiple of it
+        data = bytearray(min(status.st_size, max_bytes) + 1)
+        view, size = memoryview(data), 0
+        while size < len(data):
+            count = file.readinto(view[size : size + _READ_BLOCK])
+            if not count:
                 break
-            blocks.append(block)
-            size += len(block)
+            size += count
+        view.release()
     if size > max_bytes:
         raise error(
             f"{where} is larger than max_bytes={max_bytes}; pass a larger max_bytes if the "
             "file is really meant to be that large."
         )
-    data = b"".join(blocks)
-    del blocks
+    del data[size:]
     if nesting_exceeds(data, max_depth):
         raise error(f"{where} nests JSON arrays or objects more than {max_depth} levels deep.")
     if max_objects is not None:
         n_objects = count_objects(data)
         if n_objects > max_objects:
-            raise error(f"{where} holds {n_objects} {objects_name}, more than {max_objects}.")
+            raise error(
+                f"{where} holds {n_objects} JSON objects, more than {max_objects}{objects_hint}."
+            )
     try:
         return json.loads(data.decode("utf-8"))
     # ValueError covers JSONDecodeError, UnicodeDecodeError and ints of too many digits;

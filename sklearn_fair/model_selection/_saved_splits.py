@@ -430,8 +430,8 @@ def load_splits(path, format="sklearn-fair", *, max_bytes=MAX_BYTES, max_folds=M
         error=InvalidSplitError,
         # every split is a JSON object, and the sklearn-fair document one more
         max_objects=max_folds + (format == "sklearn-fair"),
-        objects_name="JSON objects (folds and inner splits), above max_folds="
-        f"{max_folds} (pass a larger max_folds to read it)",
+        objects_hint=" (one per fold and inner split, and the document; max_folds="
+        f"{max_folds}: pass a larger max_folds to read it)",
     )
     name = f"the splits in {os.path.basename(os.fspath(path))}"
     if format == "gnn-comparison":

@@ -122,7 +122,9 @@ def test_round_trip_with_inner_splits(tmp_path):
     triples = nested_kfold_with_holdout(y)
     save_splits(triples, tmp_path / "s.json", y=y)
     document = json.loads((tmp_path / "s.json").read_text())
-    assert document["format"] == "sklearn-fair-splits" and document["version"] == 1
+    # k-fold training sets are "the rest" of the samples: version 2 lists the test sets only
+    assert document["format"] == "sklearn-fair-splits" and document["version"] == 2
+    assert all(fold["train_is_rest"] and "train" not in fold for fold in document["folds"])
     assert document["n_samples"] == 24 and document["kfold"] is True
     cv = PredefinedSplits(load_splits(tmp_path / "s.json"))
     for number, ((train, test), (train0, test0, inner0)) in enumerate(
