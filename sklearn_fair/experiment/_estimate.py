@@ -106,12 +106,12 @@ def _work(plan, epochs, n_samples):
     return train, predict
 
 
-def _warm_up(spec, candidate, data, classifier, random_state):
+def _warm_up(spec, candidate, data, classifier, random_state, plan=None):
     """One untimed fit of 1 epoch on a few samples, so that first-call costs (imports,
     caches) are not taken for the cost of a fit."""
     sample = _sample(data, 16, classifier, random_state)
     X, y = _safe_indexing(data.X, sample), np.asarray(data.y)[sample]
-    estimator = candidate_estimator(spec, candidate)
+    estimator = candidate_estimator(spec, candidate, plan)
     keys = _epoch_keys(estimator)
     if keys:
         estimator.set_params(**{k: 1 for k in keys})
@@ -152,17 +152,17 @@ def estimate_compute(
     candidates = plan.candidates
     spread = np.linspace(0, len(candidates) - 1, min(n_timed, len(candidates)))
     chosen = sorted(set(spread.round().astype(int).tolist()))
-    full_epochs = [_max_epochs(candidate_estimator(spec, c)) or 1 for c in candidates]
+    full_epochs = [_max_epochs(candidate_estimator(spec, c, plan)) or 1 for c in candidates]
     classifier = is_classifier(spec.estimator)
     sample = _sample(data, sample_size, classifier, random_state)
     X, y = _safe_indexing(data.X, sample), np.asarray(data.y)[sample]
-    _warm_up(spec, candidates[chosen[0]], data, classifier, random_state)
+    _warm_up(spec, candidates[chosen[0]], data, classifier, random_state, plan)
     fit_costs, predict_costs, epoch_based = [], [], False
     started = time.perf_counter()
     for index in chosen:
         if fit_costs and time.perf_counter() - started > budget:
             break
-        estimator = candidate_estimator(spec, candidates[index])
+        estimator = candidate_estimator(spec, candidates[index], plan)
         keys = _epoch_keys(estimator)
         used = min(epochs, full_epochs[index]) if keys else 1
         if keys:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..exceptions import CacheWarning, ExperimentConfigError
-from ..model_selection import NestedCV, labels_fingerprint
+from ..model_selection import labels_fingerprint
 from ..report import (
     nested_cv_report,
     plot_comparison,
@@ -21,6 +21,7 @@ from ._checks import check_before_fit
 from ._config import load_config
 from ._data import load_data
 from ._hashing import result_hash
+from ._plan import nested_of
 from ._resultfile import check_result, read_result_file, refuse_non_regular, write_atomic
 from ._resultfile import write_json as _write_json
 from ._text import csv_cell, neutral
@@ -182,18 +183,11 @@ def _check_targets(output, config):
 
 
 def make_nested(config, spec, n_jobs):
-    """The model's NestedCV, as the file describes it."""
-    kwargs = dict(config.protocol)
+    """The model's NestedCV, as the file describes it (with the file's cache folder)."""
+    cache_dir = None
     if config.cache_dir is not None:
-        kwargs["cache_dir"] = os.fspath(_inside(config.cache_dir, spec.name))
-    return NestedCV(
-        spec.estimator,
-        spec.grid,
-        n_jobs=n_jobs,
-        random_state=config.random_state,
-        verbose=int(config.progress),
-        **kwargs,
-    )
+        cache_dir = os.fspath(_inside(config.cache_dir, spec.name))
+    return nested_of(config, spec, n_jobs=n_jobs, cache_dir=cache_dir)
 
 
 def _data_fingerprint(data):
