@@ -92,6 +92,17 @@ def _check_folds(config, spec, data):
             )
 
 
+def _check_candidates(config, spec, candidates, plan):
+    for index, candidate in enumerate(candidates):
+        try:
+            candidate_estimator(spec, candidate, plan)
+        except (TypeError, ValueError) as error:
+            raise config.source.error(
+                ("models", spec.name, "grid"),
+                f"candidate {index} ({candidate!r}) cannot be set: {error}",
+            ) from None
+
+
 def check_before_fit(config, data):
     """Check every model against the data; return their plans (see :func:`plan_model`).
 
@@ -103,9 +114,13 @@ def check_before_fit(config, data):
     ExperimentConfigError
         Naming the model and key at fault.
     """
+    from sklearn.model_selection import ParameterGrid
+
     plans = {}
     for spec in config.models.values():
         _check_folds(config, spec, data)
+        if spec.grid is not None:  # the file's own grid: each candidate set before planning
+            _check_candidates(config, spec, ParameterGrid(spec.grid), None)
         try:
             plans[spec.name] = plan_model(config, spec, data)
         except ValueError as error:
@@ -113,14 +128,8 @@ def check_before_fit(config, data):
             described = "the data are not read" if data is None else data.description
             what = "the splits do not" if config.splits else "the protocol does not"
             raise config.source.error(key, f"{what} fit the data ({described}): {error}") from None
-        for index, candidate in enumerate(plans[spec.name].candidates):
-            try:
-                candidate_estimator(spec, candidate, plans[spec.name])
-            except (TypeError, ValueError) as error:
-                raise config.source.error(
-                    ("models", spec.name, "grid"),
-                    f"candidate {index} ({candidate!r}) cannot be set: {error}",
-                ) from None
+        if spec.grid is None:  # a search's candidates, as the planner drew them
+            _check_candidates(config, spec, plans[spec.name].candidates, plans[spec.name])
         if data is not None:
             _check_text_columns(config, spec, data.X)
             if data.groups is not None and np.asarray(data.groups).shape[0] != data.n_samples:

@@ -88,22 +88,44 @@ def _machine(estimator):
 
 
 def _work(plan, epochs, n_samples):
-    """Sample-epochs of training and samples of prediction, over every fit of the plan."""
+    """``(fits, sample-epochs of training, predictions, samples predicted)`` over every fit of
+    the plan (the most refits it can need)."""
     mean_epochs = float(np.mean(epochs))
-    train = predict = 0.0
-    for inner in plan.inner:
+    n_candidates = len(epochs)
+    fits = train = predicts = predict = 0.0
+    for inner in [*plan.inner, *([plan.final_inner] if plan.final_inner is not None else [])]:
         for n_train, n_valid in inner:
+            fits += n_candidates
             train += n_train * float(np.sum(epochs))
-            predict += n_valid * len(epochs)
+            predicts += n_candidates
+            predict += n_valid * n_candidates
     for n_train, n_test in plan.outer:
+        fits += plan.n_refits
         train += plan.n_refits * n_train * mean_epochs
+        predicts += plan.n_refits
         predict += plan.n_refits * n_test
     if plan.final_inner is not None:
-        for n_train, n_valid in plan.final_inner:
-            train += n_train * float(np.sum(epochs))
-            predict += n_valid * len(epochs)
+        fits += 1
         train += n_samples * mean_epochs
-    return train, predict
+    return fits, train, predicts, predict
+
+
+def _affine(sizes, seconds):
+    """``(fixed, per_unit)`` seconds of a cost measured at two sizes (both >= 0)."""
+    (n1, t1), (n2, t2) = sorted(zip(sizes, seconds))
+    if n2 <= n1:
+        return 0.0, t2 / n2
+    per_unit = max(0.0, (t2 - t1) / (n2 - n1))
+    return max(0.0, t2 - per_unit * n2), per_unit
+
+
+def _best_of(repeats, call):
+    best = np.inf
+    for _ in range(repeats):
+        start = time.perf_counter()
+        call()
+        best = min(best, time.perf_counter() - start)
+    return best
 
 
 def _warm_up(spec, candidate, data, classifier, random_state, plan=None):
@@ -155,48 +177,70 @@ def estimate_compute(
     full_epochs = [_max_epochs(candidate_estimator(spec, c, plan)) or 1 for c in candidates]
     classifier = is_classifier(spec.estimator)
     sample = _sample(data, sample_size, classifier, random_state)
-    X, y = _safe_indexing(data.X, sample), np.asarray(data.y)[sample]
+    # a smaller sample too: a fit's cost is a fixed part (setup, checks) plus a part that
+    # grows with the rows; two sizes tell them apart, so small fits are not overestimated
+    small = _sample(data, max(16, sample_size // 4), classifier, random_state)
+    samples = [small, sample] if len(small) < len(sample) else [sample]
+    parts = [(_safe_indexing(data.X, rows), np.asarray(data.y)[rows]) for rows in samples]
     _warm_up(spec, candidates[chosen[0]], data, classifier, random_state, plan)
     fit_costs, predict_costs, epoch_based = [], [], False
     started = time.perf_counter()
     for index in chosen:
         if fit_costs and time.perf_counter() - started > budget:
             break
-        estimator = candidate_estimator(spec, candidates[index], plan)
-        keys = _epoch_keys(estimator)
+        keys = _epoch_keys(candidate_estimator(spec, candidates[index], plan))
         used = min(epochs, full_epochs[index]) if keys else 1
-        if keys:
-            estimator.set_params(**{k: used for k in keys})
-            epoch_based = True
-        start = time.perf_counter()
-        try:
-            estimator.fit(X, y)
-        except Exception as error:  # a timing fit that fails tells the user before the run
-            return Estimate(
-                None,
-                None,
-                None,
-                f"the timing fit of candidate {index} ({candidates[index]!r}) failed: "
-                f"{type(error).__name__}: {error}",
+        epoch_based = epoch_based or bool(keys)
+        fit_seconds, predict_seconds = [], []
+        for X, y in parts:
+            estimator = candidate_estimator(spec, candidates[index], plan)
+            if keys:
+                estimator.set_params(**{k: used for k in keys})
+            try:
+                fit_seconds.append(
+                    _best_of(1 if keys else 3, lambda e=estimator, X=X, y=y: e.fit(X, y))
+                )
+            except Exception as error:  # a timing fit that fails tells the user before the run
+                return Estimate(
+                    None,
+                    None,
+                    None,
+                    f"the timing fit of candidate {index} ({candidates[index]!r}) failed: "
+                    f"{type(error).__name__}: {error}",
+                )
+            predict = getattr(estimator, "predict", None)
+            predict_seconds.append(_best_of(3, lambda p=predict, X=X: p(X)) if predict else 0.0)
+        sizes = [len(rows) for rows in samples]
+        if len(sizes) == 1:  # too few samples for two sizes: no fixed part
+            sizes, fit_seconds, predict_seconds = (
+                [0, *sizes],
+                [0.0, *fit_seconds],
+                [
+                    0.0,
+                    *predict_seconds,
+                ],
             )
-        fit_costs.append((time.perf_counter() - start) / (len(sample) * used))
-        start = time.perf_counter()
-        if hasattr(estimator, "predict"):
-            estimator.predict(X)
-        predict_costs.append((time.perf_counter() - start) / len(sample))
-    train, predict = _work(plan, full_epochs, data.n_samples)
-    predict_cost = float(np.mean(predict_costs))
-    totals = [train * cost + predict * predict_cost for cost in fit_costs]
+        fit_costs.append(_affine([n * used for n in sizes], fit_seconds))
+        predict_costs.append(_affine(sizes, predict_seconds))
+    fits, train, predicts, predict = _work(plan, full_epochs, data.n_samples)
+    predict_fixed = float(np.mean([fixed for fixed, _ in predict_costs]))
+    predict_unit = float(np.mean([unit for _, unit in predict_costs]))
+    totals = [
+        fits * fixed + train * unit + predicts * predict_fixed + predict * predict_unit
+        for fixed, unit in fit_costs
+    ]
     per = "sample-epoch" if epoch_based else "training sample"
+    units = [unit for _, unit in fit_costs]
+    fixed = float(np.mean([fixed for fixed, _ in fit_costs]))
     basis = (
-        f"timed {len(fit_costs)} of {len(candidates)} candidates, each fitted once on "
-        f"{len(sample)} samples"
+        f"timed {len(fit_costs)} of {len(candidates)} candidates, each fitted on "
+        f"{' and '.join(str(len(rows)) for rows in samples)} samples"
         + (f" for {epochs} epochs (max_epochs lowered)" if per == "sample-epoch" else "")
-        + f", on this machine ({_machine(spec.estimator)}): "
-        f"{np.mean(fit_costs):.3g} s per {per} (range {min(fit_costs):.3g}-{max(fit_costs):.3g}); "
-        "extrapolated linearly to every fit's training size"
+        + f", on this machine ({_machine(spec.estimator)}): {fixed:.3g} s per fit and "
+        f"{np.mean(units):.3g} s per {per} (range {min(units):.3g}-{max(units):.3g}); "
+        f"extrapolated to the {int(fits)} fits at their training sizes"
         + (
-            " and its candidate's max_epochs, as if no fit stopped early (early stopping "
+            " and their candidate's max_epochs, as if no fit stopped early (early stopping "
             "usually ends fits sooner: an upper bound)"
             if per == "sample-epoch"
             else " (fit times that grow faster than the sample size make it an underestimate)"

@@ -15,6 +15,7 @@ where they are read, before anything is expanded.
 
 import os
 import re
+import sys
 from dataclasses import dataclass, fields
 
 import numpy as np
@@ -134,13 +135,15 @@ def parse_limits(limits):
 
 # TOML strings (multi-line first) and comments; what is left holds the brackets and commas
 # of the file's structure. The alternatives are disjoint, so matching is linear.
+# Possessive quantifiers (Python 3.11+) keep no backtracking state at all; without them the
+# unrolled loops below keep some per escape, still linear in the (capped) size of the file.
+_P = "+" if sys.version_info >= (3, 11) else ""
 _STRINGS_AND_COMMENTS = re.compile(
     # each loop is "unrolled" (a character class, then the rare escape or quote), so the
-    # regex engine keeps no backtracking state per character: a string of a megabyte costs
-    # no more memory than one of a byte
-    r'"""[^"\\]*(?:(?:\\.|"(?!""))[^"\\]*)*"""(?:""?)?'
-    r"|'''[^']*(?:'(?!'')[^']*)*'''(?:''?)?"
-    r'|"[^"\\\n]*(?:\\.[^"\\\n]*)*"'
+    # regex engine keeps no backtracking state per ordinary character
+    rf'"""[^"\\]*{_P}(?:(?:\\.|"(?!""))[^"\\]*{_P})*{_P}"""(?:""?)?'
+    rf"|'''[^']*{_P}(?:'(?!'')[^']*{_P})*{_P}'''(?:''?)?"
+    rf'|"[^"\\\n]*{_P}(?:\\.[^"\\\n]*{_P})*{_P}"'
     r"|'[^'\n]*'"
     r"|#[^\n]*",
     re.DOTALL,

@@ -173,13 +173,15 @@ def _check_targets(output, config):
     """Refuse, before any fit, a results folder where something other than a regular file
     stands in the place of a result (a FIFO would block a reader; a link leads elsewhere)."""
     targets = [output / name for name in _OUTPUTS]
-    targets += [_inside(output / "models", f"{spec.name}.json") for spec in config.models.values()]
-    for target in targets:
+    targets += [output / "models" / f"{spec.name}.json" for spec in config.models.values()]
+    for target in targets:  # model names hold no separator (checked when read)
         problem = refuse_non_regular(target)
         if problem is not None:
             raise ExperimentConfigError(
                 neutral(f"The results folder holds {target}, which {problem}; remove it.")
             )
+    for spec in config.models.values():
+        _inside(output / "models", f"{spec.name}.json")
 
 
 def make_nested(config, spec, n_jobs):

@@ -61,7 +61,9 @@ def csv_cell(value):
     >>> csv_cell('=HYPERLINK("http://x","click")'), csv_cell(-0.5), csv_cell("-0.5")
     ('\\'=HYPERLINK("http://x","click")', -0.5, "'-0.5")
     """
-    if value is None or isinstance(value, (bool, numbers.Number)):
+    if isinstance(value, bool):
+        return str(value)  # text: csv would write it unquoted, as if a number
+    if value is None or isinstance(value, numbers.Number):
         return value
     text = str(value)
     if text.startswith(_FORMULA_START):

@@ -389,3 +389,35 @@ def test_a_forged_split_file_with_kfold_yes_is_refused(tmp_path):
     )
     with pytest.raises(ValueError, match=r"s\.json has a 'kfold' field of 'yes'; it must be"):
         load_splits(path)
+
+
+@pytest.mark.parametrize(
+    "text, depth, items",
+    [
+        ("a = [[1, 2], [3]]", 2, 2),
+        # brackets and commas inside strings and comments are not structure
+        ('a = "[[[,,,"  # ]]]]]] ,,,\nb = [1]', 1, 0),
+        ("a = '[[[' \nb = '''\n[[[\n,,,'''\nc = [[1]]", 2, 0),
+        ('a = """\n\\"""[[[[\n""" \nb = { c = { d = [1, 2] } }', 3, 1),
+        ('a = """x"""" \nb = [[]]', 2, 0),  # a closing quote run of four
+        ("[table]\n[[array.of.tables]]\nx = 1", 2, 0),  # headers open and close their levels
+    ],
+)
+def test_the_prescan_measures_the_structure_not_the_strings(text, depth, items):
+    from sklearn_fair.experiment._limits import prescan_toml
+
+    tomllib.loads(text)  # every case is valid TOML
+    assert prescan_toml(text, Limits(), "x.toml") == (depth, items)
+
+
+def test_the_prescan_is_linear_in_memory_for_a_megabyte_string():
+    from sklearn_fair.experiment._limits import prescan_toml
+
+    text = 'a = "' + 'x\\"[' * 200_000 + '"\n'
+    tracemalloc.start()
+    try:
+        assert prescan_toml(text, Limits(file_size=2**21), "x.toml") == (0, 0)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 4 * len(text)  # the regex keeps no state per character

@@ -199,20 +199,19 @@ def test_summary_cells_never_start_a_formula(tmp_path):
     run_experiment(path)
     with open(tmp_path / "out" / "summary.csv", newline="") as file:
         text = file.read()
+    # read as a spreadsheet would: quoted cells are text, unquoted ones numbers
     with open(tmp_path / "out" / "summary.csv", newline="") as file:
-        rows = list(csv.reader(file))
-    cells = [cell for row in rows for cell in row]
-    assert cells, text
-    assert not [c for c in cells if c[:1] in ("=", "+", "-", "@", "\t", "\r")], text
-    assert "'" + FORMULA in cells  # prefixed with a single quote, the rest kept as text
+        rows = list(csv.reader(file, quoting=csv.QUOTE_NONNUMERIC))
+    texts = [cell for row in rows for cell in row if isinstance(cell, str)]
+    numbers = [cell for row in rows[1:] for cell in row if not isinstance(cell, str)]
+    assert not [c for c in texts if c[:1] in ("=", "+", "-", "@", "\t", "\r")], text
+    assert "'" + FORMULA in texts  # prefixed with a single quote, the rest kept as text
     assert "\"'=HYPERLINK(" in text  # and quoted
-    assert {"'+plus", "'-minus", "'@at"} <= set(cells)
-    # numbers stay numbers: unquoted in the file
-    header = rows[0]
-    mean = header.index("test_mean")
-    for line in text.splitlines()[1:]:
-        row = next(csv.reader([line], quoting=csv.QUOTE_NONNUMERIC))
-        assert isinstance(row[mean], float)
+    assert {"'+plus", "'-minus", "'@at"} <= set(texts)
+    # numbers stay numbers, negative ones too (the optimism here)
+    mean = rows[0].index("test_mean")
+    assert all(isinstance(row[mean], float) for row in rows[1:])
+    assert any(number < 0 for number in numbers)
 
 
 def test_negative_numbers_stay_numbers():
@@ -221,3 +220,4 @@ def test_negative_numbers_stay_numbers():
     assert csv_cell(-0.25) == -0.25 and csv_cell(-3) == -3
     assert csv_cell("-0.25") == "'-0.25"  # a text cell: prefixed
     assert csv_cell(None) is None and csv_cell("model") == "model"
+    assert csv_cell(True) == "True"  # quoted as text, not written as a bare word
