@@ -119,6 +119,15 @@ def _affine(sizes, seconds):
     return max(0.0, t2 - per_unit * n2), per_unit
 
 
+def _score(plan, estimator, X, y):
+    """What a task does after its fit: every scorer of the run (else ``predict``)."""
+    if plan.scorers:
+        for scorer in plan.scorers.values():
+            scorer(estimator, X, y)
+    elif hasattr(estimator, "predict"):
+        estimator.predict(X)
+
+
 def _best_of(repeats, call):
     best = np.inf
     for _ in range(repeats):
@@ -144,7 +153,16 @@ def _warm_up(spec, candidate, data, classifier, random_state, plan=None):
 
 
 def estimate_compute(
-    spec, plan, data, *, n_timed=3, sample_size=128, epochs=2, budget=60.0, random_state=0
+    spec,
+    plan,
+    data,
+    *,
+    n_timed=3,
+    sample_size=128,
+    epochs=2,
+    budget=60.0,
+    fit_budget=0.5,
+    random_state=0,
 ):
     """Time a few short fits of ``spec`` and extrapolate them to ``plan``.
 
@@ -159,11 +177,14 @@ def estimate_compute(
     n_timed : int, default=3
         Candidates timed (spread over the grid).
     sample_size : int, default=128
-        Samples in each timing fit.
+        Samples of the first timing fit of each candidate; the next fits take four times
+        as many, up to the plan's largest training size, until one takes ``fit_budget``.
     epochs : int, default=2
         Epochs of each timing fit, for estimators with ``max_epochs``.
     budget : float, default=60.0
         Seconds after which no further candidate is timed (at least one is).
+    fit_budget : float, default=0.5
+        Seconds of a timing fit after which the sample grows no more.
     random_state : int, default=0
         Seed of the sample.
 
@@ -176,14 +197,12 @@ def estimate_compute(
     chosen = sorted(set(spread.round().astype(int).tolist()))
     full_epochs = [_max_epochs(candidate_estimator(spec, c, plan)) or 1 for c in candidates]
     classifier = is_classifier(spec.estimator)
-    sample = _sample(data, sample_size, classifier, random_state)
-    # a smaller sample too: a fit's cost is a fixed part (setup, checks) plus a part that
-    # grows with the rows; two sizes tell them apart, so small fits are not overestimated
-    small = _sample(data, max(16, sample_size // 4), classifier, random_state)
-    samples = [small, sample] if len(small) < len(sample) else [sample]
-    parts = [(_safe_indexing(data.X, rows), np.asarray(data.y)[rows]) for rows in samples]
+    # the largest fit of the plan: timing fits grow towards it, so that the extrapolation is
+    # short (a cost measured on 128 rows says little about 3000: fixed costs and noise)
+    largest = max([n for n, _ in plan.outer if n] + [data.n_samples if plan.final_fits else 0])
+    largest = max(min(largest or data.n_samples, data.n_samples), 1)
     _warm_up(spec, candidates[chosen[0]], data, classifier, random_state, plan)
-    fit_costs, predict_costs, epoch_based = [], [], False
+    fit_costs, predict_costs, epoch_based, timed_sizes = [], [], False, []
     started = time.perf_counter()
     for index in chosen:
         if fit_costs and time.perf_counter() - started > budget:
@@ -191,15 +210,21 @@ def estimate_compute(
         keys = _epoch_keys(candidate_estimator(spec, candidates[index], plan))
         used = min(epochs, full_epochs[index]) if keys else 1
         epoch_based = epoch_based or bool(keys)
-        fit_seconds, predict_seconds = [], []
-        for X, y in parts:
+        sizes, fit_seconds, predict_seconds = [0], [0.0], [0.0]
+        size = min(sample_size, largest)
+        while True:
+            rows = _sample(data, size, classifier, random_state)
+            # a task takes its rows, fits, then scores with the run's scorers: all timed
+            indexing = _best_of(
+                3, lambda r=rows: (_safe_indexing(data.X, r), _safe_indexing(data.y, r))
+            )
+            X, y = _safe_indexing(data.X, rows), np.asarray(data.y)[rows]
             estimator = candidate_estimator(spec, candidates[index], plan)
             if keys:
                 estimator.set_params(**{k: used for k in keys})
             try:
-                fit_seconds.append(
-                    _best_of(1 if keys else 3, lambda e=estimator, X=X, y=y: e.fit(X, y))
-                )
+                repeats = 1 if keys or (fit_seconds[-1] > 0.05) else 3
+                seconds = _best_of(repeats, lambda e=estimator, X=X, y=y: e.fit(X, y))
             except Exception as error:  # a timing fit that fails tells the user before the run
                 return Estimate(
                     None,
@@ -208,20 +233,16 @@ def estimate_compute(
                     f"the timing fit of candidate {index} ({candidates[index]!r}) failed: "
                     f"{type(error).__name__}: {error}",
                 )
-            predict = getattr(estimator, "predict", None)
-            predict_seconds.append(_best_of(3, lambda p=predict, X=X: p(X)) if predict else 0.0)
-        sizes = [len(rows) for rows in samples]
-        if len(sizes) == 1:  # too few samples for two sizes: no fixed part
-            sizes, fit_seconds, predict_seconds = (
-                [0, *sizes],
-                [0.0, *fit_seconds],
-                [
-                    0.0,
-                    *predict_seconds,
-                ],
-            )
-        fit_costs.append(_affine([n * used for n in sizes], fit_seconds))
-        predict_costs.append(_affine(sizes, predict_seconds))
+            sizes.append(len(rows))
+            fit_seconds.append(seconds + indexing)
+            predict_seconds.append(_best_of(3, lambda e=estimator, X=X, y=y: _score(plan, e, X, y)))
+            if len(rows) >= largest or seconds > fit_budget:
+                break
+            size = min(4 * len(rows), largest)
+        timed_sizes.append(sizes[-1])
+        # the last two sizes: a fixed part per fit and a part per row (per sample-epoch)
+        fit_costs.append(_affine([n * used for n in sizes[-2:]], fit_seconds[-2:]))
+        predict_costs.append(_affine(sizes[-2:], predict_seconds[-2:]))
     fits, train, predicts, predict = _work(plan, full_epochs, data.n_samples)
     predict_fixed = float(np.mean([fixed for fixed, _ in predict_costs]))
     predict_unit = float(np.mean([unit for _, unit in predict_costs]))
@@ -233,12 +254,13 @@ def estimate_compute(
     units = [unit for _, unit in fit_costs]
     fixed = float(np.mean([fixed for fixed, _ in fit_costs]))
     basis = (
-        f"timed {len(fit_costs)} of {len(candidates)} candidates, each fitted on "
-        f"{' and '.join(str(len(rows)) for rows in samples)} samples"
+        f"timed {len(fit_costs)} of {len(candidates)} candidates, each fitted on growing "
+        f"samples of up to {max(timed_sizes)} rows"
         + (f" for {epochs} epochs (max_epochs lowered)" if per == "sample-epoch" else "")
         + f", on this machine ({_machine(spec.estimator)}): {fixed:.3g} s per fit and "
-        f"{np.mean(units):.3g} s per {per} (range {min(units):.3g}-{max(units):.3g}); "
-        f"extrapolated to the {int(fits)} fits at their training sizes"
+        f"{np.mean(units):.3g} s per {per} (range {min(units):.3g}-{max(units):.3g}), from "
+        f"the two largest samples; extrapolated to the {int(fits)} fits at their training "
+        "sizes"
         + (
             " and their candidate's max_epochs, as if no fit stopped early (early stopping "
             "usually ends fits sooner: an upper bound)"

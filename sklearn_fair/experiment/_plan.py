@@ -56,6 +56,8 @@ class ModelPlan:
     estimator : estimator or None
         What the candidates are set on: the search's estimator for a search given as the
         model (None: the model itself).
+    scorers : dict or None
+        The run's scorers (metric key -> scorer), None without the data.
     """
 
     name: str
@@ -67,6 +69,7 @@ class ModelPlan:
     probe: bool = False
     search_fits: object = None
     estimator: object = None
+    scorers: object = None
 
     @property
     def n_candidates(self):
@@ -241,6 +244,7 @@ def plan_model(config, spec, data):
         probe=plan.probe,
         search_fits=search_fits,
         estimator=plan.estimator if plan.search is None else plan.search.estimator,
+        scorers=plan.scorers,
     )
 
 
