@@ -11,8 +11,11 @@ running out of memory) breaks the whole pool; the tasks that were in flight are 
 one at a time in a fresh pool, so the one that kills is found, recorded as a failed task naming
 its fold and candidate, and the run finishes. On Dask a killed worker is the cluster's business:
 a task that keeps killing workers comes back as ``KilledWorker`` and is recorded as failed. A fit
-that overruns ``fit_timeout`` is stopped from inside its worker; on loky a worker that still has
-not returned long after the limit is killed.
+that overruns ``fit_timeout`` is stopped from inside its worker (a timer signal there interrupts
+blocking calls too); on loky a worker that has still not returned shortly after the limit is
+killed, and with ``fit_timeout`` set even ``n_jobs=1`` runs its fits in one loky worker, so that
+a stuck fit can always be stopped. Loky workers end within a second of the death of the process
+that runs NestedCV (``kill -9``, SIGTERM), instead of waiting for their idle timeout.
 """
 
 import concurrent.futures
