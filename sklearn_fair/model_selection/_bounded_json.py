@@ -13,7 +13,7 @@ import stat
 
 import numpy as np
 
-__all__ = ["count_objects", "nesting_exceeds", "read_json"]
+__all__ = ["count_objects", "nesting_exceeds", "read_json", "scan"]
 
 # bytes per numpy pass: small enough to keep the temporaries to a few MB
 _CHUNK = 1 << 18
@@ -32,30 +32,7 @@ def nesting_exceeds(data, limit):
     does not end a string. The answer is exact for the part of ``data`` that is valid
     JSON, which is the only part a parser recurses into.
     """
-    if data.count(b"[") + data.count(b"{") <= limit:
-        return False
-    depth, in_string, escaping = 0, False, False
-    for start in range(0, len(data), _CHUNK):
-        chunk = np.frombuffer(data, np.uint8, count=min(_CHUNK, len(data) - start), offset=start)
-        position = np.arange(chunk.size, dtype=np.int32)
-        backslash = chunk == _BACKSLASH
-        # length of the run of backslashes that ends at each byte (0 after other bytes)
-        last_other = np.maximum.accumulate(np.where(backslash, np.int32(-1), position))
-        odd_run = ((position - last_other) % 2 == 1) & backslash
-        # a run that starts the chunk continues the previous chunk's run
-        odd_run ^= backslash & (last_other < 0) & escaping
-        escaped = np.empty(chunk.size, dtype=bool)
-        escaped[0] = escaping
-        escaped[1:] = odd_run[:-1]
-        escaping = bool(odd_run[-1])
-        quotes = np.cumsum((chunk == _QUOTE) & ~escaped, dtype=np.int64)
-        outside = ((quotes & 1) == 1) == in_string
-        levels = depth + np.cumsum(_STEP[chunk] * outside, dtype=np.int64)
-        if levels.max() > limit:
-            return True
-        depth = int(levels[-1])
-        in_string ^= bool(quotes[-1] & 1)
-    return False
+    return scan(data, max_depth=limit)[0] == "depth"
 
 
 def count_objects(data):
@@ -64,8 +41,45 @@ def count_objects(data):
     Linear in the size of ``data``, in numpy passes over fixed-size chunks: it counts what a
     parser would build before the parser builds it.
     """
-    if data.count(b'"') == 0:
-        return data.count(b"{")
+    return data.count(b"{") if b'"' not in data else _count_outside(data)
+
+
+def scan(data, *, max_depth=None, max_objects=None):
+    """``(problem, objects)``: one pass over the JSON text ``data`` (bytes) that stops at the
+    first chunk where the nesting passes ``max_depth`` (problem ``"depth"``) or the objects
+    (``{`` outside strings) pass ``max_objects`` (problem ``"objects"``; ``objects`` is then
+    the count so far; without a problem, an upper bound). The work is bounded by the size of
+    ``data``, and by less when it stops.
+    """
+    braces = data.count(b"{")
+    if (max_depth is None or braces + data.count(b"[") <= max_depth) and (
+        max_objects is None or braces <= max_objects
+    ):
+        return None, braces  # within both limits, whatever the strings hold
+    # without backslashes a quote always opens or closes a string: a cheaper mask
+    simple = data.count(b"\\") == 0
+    depth, objects, in_string, escaping = 0, 0, False, False
+    for start in range(0, len(data), _CHUNK):
+        chunk = np.frombuffer(data, np.uint8, count=min(_CHUNK, len(data) - start), offset=start)
+        if simple:
+            quotes = np.cumsum(chunk == _QUOTE, dtype=np.int32)
+            outside = ((quotes & 1) == 1) == in_string
+            in_string ^= bool(quotes[-1] & 1)
+        else:
+            outside, in_string, escaping = _outside_strings(chunk, in_string, escaping)
+        if max_objects is not None:
+            objects += int(np.count_nonzero((chunk == 0x7B) & outside))
+            if objects > max_objects:
+                return "objects", objects
+        if max_depth is not None:
+            levels = depth + np.cumsum(_STEP[chunk] * outside, dtype=np.int64)
+            if levels.max() > max_depth:
+                return "depth", objects
+            depth = int(levels[-1])
+    return None, objects
+
+
+def _count_outside(data):
     count, in_string, escaping = 0, False, False
     for start in range(0, len(data), _CHUNK):
         chunk = np.frombuffer(data, np.uint8, count=min(_CHUNK, len(data) - start), offset=start)
@@ -78,8 +92,10 @@ def _outside_strings(chunk, in_string, escaping):
     """Mask of the bytes of ``chunk`` outside JSON strings, and the state at its end."""
     position = np.arange(chunk.size, dtype=np.int32)
     backslash = chunk == _BACKSLASH
+    # length of the run of backslashes that ends at each byte (0 after other bytes)
     last_other = np.maximum.accumulate(np.where(backslash, np.int32(-1), position))
     odd_run = ((position - last_other) % 2 == 1) & backslash
+    # a run that starts the chunk continues the previous chunk's run
     odd_run ^= backslash & (last_other < 0) & escaping
     escaped = np.empty(chunk.size, dtype=bool)
     escaped[0] = escaping
@@ -137,14 +153,14 @@ def read_json(path, *, max_bytes, max_depth, error, max_objects=None, objects_hi
             "file is really meant to be that large."
         )
     del data[size:]
-    if nesting_exceeds(data, max_depth):
+    problem, n_objects = scan(data, max_depth=max_depth, max_objects=max_objects)
+    if problem == "depth":
         raise error(f"{where} nests JSON arrays or objects more than {max_depth} levels deep.")
-    if max_objects is not None:
-        n_objects = count_objects(data)
-        if n_objects > max_objects:
-            raise error(
-                f"{where} holds {n_objects} JSON objects, more than {max_objects}{objects_hint}."
-            )
+    if problem == "objects":
+        raise error(
+            f"{where} holds more than {max_objects} JSON objects (counted {n_objects} of "
+            f"them before stopping){objects_hint}."
+        )
     try:
         return json.loads(data.decode("utf-8"))
     # ValueError covers JSONDecodeError, UnicodeDecodeError and ints of too many digits;
