@@ -182,16 +182,16 @@ def _prefixed(builder, key, grid, final):
             _prefixed(builder, key, table, final) if isinstance(table, dict) else table
             for table in grid
         ]
-    prefixed = {}
+    prefixed, given_as = {}, {}
     for name, values in grid.items():
         full = name if "__" in name else f"{final}__{name}"
         if full in prefixed:
             raise builder.error(
                 key + (name,),
-                f"names the parameter {shown(full)} a second time (as {shown(name)}); "
-                "give each parameter once.",
+                f"names the parameter {shown(full)} a second time: as {shown(given_as[full])} "
+                f"and as {shown(name)}; give each parameter once.",
             )
-        prefixed[full] = values
+        prefixed[full], given_as[full] = values, name
     return prefixed
 
 

@@ -87,7 +87,7 @@ class Limits:
         return (
             f"{where}: {what} is {shown(value)}, more than the limit of {limit} "
             f"(limit '{name}'); a file cannot raise it, the caller can, for one run: "
-            f"{self.flag(name, value if isinstance(value, int) else None)}."
+            f"{self.flag(name, value if isinstance(value, int) and value > 0 else None)}."
         )
 
 

@@ -92,7 +92,7 @@ CASES = {
     ),
     "n_jobs = -100000": (
         toml(experiment="n_jobs = -100000"),
-        ["experiment.n_jobs", "-100000", "limit 'jobs'", "--limit jobs="],
+        ["experiment.n_jobs", "-100000", "limit 'jobs'", "--limit jobs=N"],
     ),
     "n_jobs = 0": (toml(experiment="n_jobs = 0"), ["experiment.n_jobs", "got 0"]),
     "n_jobs = true": (toml(experiment="n_jobs = true"), ["experiment.n_jobs", "got True"]),
@@ -184,7 +184,7 @@ CASES = {
             model='preprocessing = ["sklearn.preprocessing.StandardScaler"]\n'
             "grid = { max_depth = [1], decisiontreeclassifier__max_depth = [2] }"
         ),
-        ["models.m.grid", "a second time", "decisiontreeclassifier__max_depth"],
+        ["models.m.grid", "a second time: as 'max_depth' and as 'decisiontreeclassifier__max"],
     ),
     "control characters in a grid key": (
         toml(model='grid = { "\\u001b[2J\\u0007evil\\r" = [1] }'),
