@@ -81,6 +81,16 @@ def _build_parser():
         help="also accept classes from this top-level package (repeatable; only for "
         "packages you trust)",
     )
+    run.add_argument(
+        "--limit",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="raise a limit on the work the file may ask for, for this run (repeatable; a "
+        "file cannot raise them): jobs, refits, candidates, folds, depth, file_size, items, "
+        "list_length, string_length; e.g. --limit candidates=50000",
+    )
+
     from ._cache_verify import add_cache_parser
 
     add_cache_parser(commands)
@@ -97,6 +107,7 @@ def _run(args):
         "allowed_packages": tuple(args.allow_package),
         "device": args.device,
         "output_dir": args.output_dir,
+        "limits": args.limit,
     }
     from .experiment._benchmark_file import benchmark_data_names, run_from_cli
 
@@ -117,7 +128,9 @@ def _run(args):
             **options,
         )
     except ExperimentConfigError as error:
-        print(f"sklearn-fair run: {error}", file=sys.stderr)
+        from .experiment._text import neutral
+
+        print(f"sklearn-fair run: {neutral(error)}", file=sys.stderr)
         return 2
     print(result.report.to_text())
     for name, status in result.status.items():

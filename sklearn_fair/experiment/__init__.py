@@ -11,6 +11,7 @@ from ._benchmark_file import BenchmarkRun, dry_run_benchmark, run_benchmark_file
 from ._config import ExperimentConfig, load_config
 from ._dryrun import DryRun, dry_run
 from ._imports import ALLOWED_PACKAGES
+from ._limits import Limits
 from ._runner import ExperimentResult, run_experiment
 
 __all__ = [
@@ -19,6 +20,7 @@ __all__ = [
     "DryRun",
     "ExperimentConfig",
     "ExperimentResult",
+    "Limits",
     "dry_run",
     "dry_run_benchmark",
     "load_config",

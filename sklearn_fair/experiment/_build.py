@@ -1,6 +1,7 @@
 """Estimators, splitters and pipelines built from the tables of an experiment file."""
 
 from ._imports import ALLOWED_PACKAGES, CLASS_VALUE_KINDS, import_class
+from ._text import shown
 
 __all__ = ["Builder", "GRID_PRESETS"]
 
@@ -53,7 +54,7 @@ class Builder:
         """An instance of the allowed class ``dotted`` of ``kind``, with ``params`` built."""
         cls = import_class(dotted, self.source, key + (kind,), kinds=(kind,), allowed=self.allowed)
         if not isinstance(params, dict):
-            raise self.error(key + ("params",), f"must be a table; got {params!r}.")
+            raise self.error(key + ("params",), f"must be a table; got {shown(params)}.")
         for name, why in _REFUSED_PARAMS.items():
             if params.get(name) not in (None, False):
                 raise self.error(
@@ -79,7 +80,7 @@ class Builder:
             raise self.error(
                 key,
                 "each step must be a class name or a table { estimator = ..., params = ... }; "
-                f"got {item!r}.",
+                f"got {shown(item)}.",
             )
         if not (hasattr(step, "transform") or hasattr(step, "fit_resample")):
             raise self.error(
@@ -108,7 +109,7 @@ class Builder:
             raise self.error(
                 key,
                 f"must be 'MAPPING:NAME' with MAPPING one of {', '.join(GRID_PRESETS)}; "
-                f"got {name!r}.",
+                f"got {shown(name)}.",
             )
         import importlib
 
@@ -116,7 +117,7 @@ class Builder:
         grids = getattr(importlib.import_module(module), attribute)
         if entry not in grids:
             raise self.error(
-                key, f"{mapping} has no grid {entry!r}; it has {', '.join(sorted(grids))}."
+                key, f"{mapping} has no grid {shown(entry)}; it has {', '.join(sorted(grids))}."
             )
         grid = grids[entry]
         if isinstance(grid, list):

@@ -66,31 +66,70 @@ def _check_text_columns(config, spec, X):
         )
 
 
+def _check_folds(config, spec, data):
+    """Outer and inner folds that only the data count (LeaveOneOut, LeavePOut...), within the
+    limit, before any split is made."""
+    from sklearn.base import is_classifier
+    from sklearn.model_selection import check_cv
+
+    limits = config.limits
+    if limits is None or data is None:
+        return
+    y = None if data.y is None else np.asarray(data.y)
+    classifier = is_classifier(spec.estimator)
+    for name in ("outer_cv", "inner_cv"):
+        cv = config.protocol.get(name)
+        if cv is None or isinstance(cv, int):
+            continue  # a number of folds is checked where it is read
+        try:
+            n_splits = check_cv(cv, y, classifier=classifier).get_n_splits(data.X, y, data.groups)
+        except (TypeError, ValueError):
+            continue  # the planner says what is wrong
+        if isinstance(n_splits, int) and n_splits > limits.folds:
+            raise config.source.error(
+                ("protocol", name),
+                limits.refusal("folds", n_splits, "folds", "the splitter's number of splits"),
+            )
+
+
+def _check_candidates(config, spec, candidates, plan):
+    for index, candidate in enumerate(candidates):
+        try:
+            candidate_estimator(spec, candidate, plan)
+        except (TypeError, ValueError) as error:
+            raise config.source.error(
+                ("models", spec.name, "grid"),
+                f"candidate {index} ({candidate!r}) cannot be set: {error}",
+            ) from None
+
+
 def check_before_fit(config, data):
     """Check every model against the data; return their plans (see :func:`plan_model`).
+
+    The plans are NestedCV's own (its planner, with the run's seed), so what is checked
+    here is what runs.
 
     Raises
     ------
     ExperimentConfigError
         Naming the model and key at fault.
     """
+    from sklearn.model_selection import ParameterGrid
+
     plans = {}
     for spec in config.models.values():
+        _check_folds(config, spec, data)
+        if spec.grid is not None:  # the file's own grid: each candidate set before planning
+            _check_candidates(config, spec, ParameterGrid(spec.grid), None)
         try:
             plans[spec.name] = plan_model(config, spec, data)
         except ValueError as error:
             key = ("protocol", "splits_file") if config.splits else ("protocol",)
-            raise config.source.error(
-                key, f"the splits do not fit the data ({data.description}): {error}"
-            ) from None
-        for index, candidate in enumerate(plans[spec.name].candidates):
-            try:
-                candidate_estimator(spec, candidate)
-            except (TypeError, ValueError) as error:
-                raise config.source.error(
-                    ("models", spec.name, "grid"),
-                    f"candidate {index} ({candidate!r}) cannot be set: {error}",
-                ) from None
+            described = "the data are not read" if data is None else data.description
+            what = "the splits do not" if config.splits else "the protocol does not"
+            raise config.source.error(key, f"{what} fit the data ({described}): {error}") from None
+        if spec.grid is None:  # a search's candidates, as the planner drew them
+            _check_candidates(config, spec, plans[spec.name].candidates, plans[spec.name])
         if data is not None:
             _check_text_columns(config, spec, data.X)
             if data.groups is not None and np.asarray(data.groups).shape[0] != data.n_samples:

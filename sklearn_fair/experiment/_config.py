@@ -8,9 +8,11 @@ from pathlib import Path
 from ..exceptions import ExperimentConfigError
 from ._build import Builder
 from ._imports import ALLOWED_PACKAGES
+from ._limits import check_document, count_candidates, parse_limits, prescan_toml, read_text
 from ._locate import ConfigSource
 from ._paths import data_dir_from, resolve_path
 from ._protocol import check_protocol
+from ._text import neutral, shown
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -93,6 +95,8 @@ class ExperimentConfig:
         The file's text, to report later errors with their line.
     data_dir : pathlib.Path or None
         The data folder that ``${SKLEARN_FAIR_DATA}`` stands for.
+    limits : Limits
+        The limits the file was checked against.
     """
 
     path: Path
@@ -109,13 +113,14 @@ class ExperimentConfig:
     models: dict = field(default_factory=dict)
     source: object = None
     data_dir: object = None
+    limits: object = None
 
 
 def _check_table(source, document, table, schema, prefix=()):
     values = document.get(table, {})
     key = prefix + (table,)
     if not isinstance(values, dict):
-        raise source.error(key, f"must be a table ([{'.'.join(key)}]); got {values!r}.")
+        raise source.error(key, f"must be a table ([{'.'.join(key)}]); got {shown(values)}.")
     for name, value in values.items():
         if name not in schema:
             raise source.error(
@@ -123,7 +128,7 @@ def _check_table(source, document, table, schema, prefix=()):
             )
         kinds, accepted = schema[name]
         if not isinstance(value, kinds) or (isinstance(value, bool) and kinds is int):
-            raise source.error(key + (name,), f"must be {accepted}; got {value!r}.")
+            raise source.error(key + (name,), f"must be {accepted}; got {shown(value)}.")
     return dict(values)
 
 
@@ -155,24 +160,39 @@ def _check_data(source, data, resolve):
         if dataset[len("sklearn:") :] not in SKLEARN_DATASETS:
             raise source.error(
                 key,
-                f"unknown data set {dataset!r}; accepted: "
+                f"unknown data set {shown(dataset)}; accepted: "
                 + ", ".join(f"'sklearn:{n}'" for n in SKLEARN_DATASETS)
                 + ".",
             )
         kind = "sklearn:"
     else:
-        raise source.error(key, f"must be 'sklearn:NAME', 'csv' or 'tu:NAME'; got {dataset!r}.")
+        raise source.error(
+            key, f"must be 'sklearn:NAME', 'csv' or 'tu:NAME'; got {shown(dataset)}."
+        )
     for name in data:
         if name != "dataset" and name not in _DATA_KEYS[kind]:
-            raise source.error(("data", name), f"not used by the data set {dataset!r}.")
+            raise source.error(("data", name), f"not used by the data set {shown(dataset)}.")
     return data
 
 
-def _prefixed(grid, final):
+def _prefixed(builder, key, grid, final):
     """Grid keys name the final estimator's parameters unless they name a step."""
     if isinstance(grid, list):
-        return [_prefixed(table, final) if isinstance(table, dict) else table for table in grid]
-    return {k if "__" in k else f"{final}__{k}": v for k, v in grid.items()}
+        return [
+            _prefixed(builder, key, table, final) if isinstance(table, dict) else table
+            for table in grid
+        ]
+    prefixed, given_as = {}, {}
+    for name, values in grid.items():
+        full = name if "__" in name else f"{final}__{name}"
+        if full in prefixed:
+            raise builder.error(
+                key + (name,),
+                f"names the parameter {shown(full)} a second time: as {shown(given_as[full])} "
+                f"and as {shown(name)}; give each parameter once.",
+            )
+        prefixed[full], given_as[full] = values, name
+    return prefixed
 
 
 def _check_grid(builder, key, grid, estimator):
@@ -181,15 +201,17 @@ def _check_grid(builder, key, grid, estimator):
     resolved = []
     for table in tables:
         if not isinstance(table, dict):
-            raise builder.error(key, f"must be a table of lists; got {table!r}.")
+            raise builder.error(key, f"must be a table of lists; got {shown(table)}.")
         candidates = {}
         for name, values in table.items():
             if not isinstance(values, list) or not values:
-                raise builder.error(key + (name,), f"must be a non-empty list; got {values!r}.")
+                raise builder.error(
+                    key + (name,), f"must be a non-empty list; got {shown(values)}."
+                )
             if name not in params and name.split("__")[0] not in params:
                 raise builder.error(
                     key + (name,),
-                    f"{type(estimator).__name__} has no parameter {name!r}; its parameters "
+                    f"{type(estimator).__name__} has no parameter {shown(name)}; its parameters "
                     f"are {', '.join(sorted(p for p in params if '__' not in p))}.",
                 )
             candidates[name] = values
@@ -203,13 +225,51 @@ def _merge(preset, grid):
     return {**preset, **grid}
 
 
-def _check_model(builder, name, table):
+def _check_n_jobs(source, key, value, limits):
+    """Workers a file asks for: at most ``limits.jobs`` (-1 means all the machine's cores)."""
+    if isinstance(value, bool) or not isinstance(value, int) or value == 0:
+        raise source.error(
+            key, f"must be a positive integer or -1 (all cores); got {shown(value)}."
+        )
+    if value > limits.jobs or value < -limits.jobs:
+        raise source.error(key, limits.refusal("jobs", value, "workers", "the number asked for"))
+
+
+def _check_work(builder, key, estimator, grid, limits):
+    """Workers and candidates a model asks for, counted before anything is expanded."""
+    for name, value in estimator.get_params(deep=True).items():
+        if name.split("__")[-1] == "n_jobs" and value is not None:
+            _check_n_jobs(builder.source, key + ("params", name), value, limits)
+    for table in grid if isinstance(grid, list) else [grid or {}]:
+        for name, values in table.items() if isinstance(table, dict) else ():
+            if name.split("__")[-1] == "n_jobs" and isinstance(values, list):
+                for value in values:
+                    _check_n_jobs(builder.source, key + ("grid", name), value, limits)
+    n_candidates = count_candidates(grid)
+    where = key + ("grid",)
+    # a scikit-learn search given as the estimator brings its own space
+    space = getattr(estimator, "param_grid", None)
+    if grid is None and isinstance(space, (dict, list)):
+        n_candidates, where = count_candidates(space), key + ("params", "param_grid")
+    n_iter = getattr(estimator, "n_iter", None)
+    if grid is None and isinstance(n_iter, int) and hasattr(estimator, "param_distributions"):
+        n_candidates, where = n_iter, key + ("params", "n_iter")
+    if n_candidates > limits.candidates:
+        raise builder.error(
+            where,
+            limits.refusal(
+                "candidates", n_candidates, "candidates", "the product of the grid's list lengths"
+            ),
+        )
+
+
+def _check_model(builder, name, table, limits):
     key = ("models", name)
     if not _NAME.match(name) or ".." in name:
         raise builder.error(
             key,
             "a model name must start with a letter or digit and hold only letters, digits, "
-            f"'_', '-' and single '.' (it names files); got {name!r}.",
+            f"'_', '-' and single '.' (it names files); got {shown(name)}.",
         )
     table = _check_table(builder.source, {name: table}, name, _MODEL_KEYS, prefix=("models",))
     if "estimator" not in table:
@@ -228,10 +288,13 @@ def _check_model(builder, name, table):
             )
         grid = _merge(preset, grid or {})
     if "preprocessing" in table:
+        if not isinstance(table["preprocessing"], list):
+            raise builder.error(key + ("preprocessing",), "must be a list of steps.")
         steps = [builder.step(step, key + ("preprocessing",)) for step in table["preprocessing"]]
         estimator = builder.pipeline(steps, estimator)
         if grid is not None:
-            grid = _prefixed(grid, estimator.steps[-1][0])
+            grid = _prefixed(builder, key + ("grid",), grid, estimator.steps[-1][0])
+    _check_work(builder, key, estimator, grid, limits)
     if grid is not None:
         grid = _check_grid(builder, key + ("grid",), grid, estimator)
     return ModelSpec(name=name, estimator=estimator, grid=grid, raw=table)
@@ -252,6 +315,7 @@ def load_config(
     allowed_packages=(),
     device=None,
     dataset=None,
+    limits=None,
 ):
     """Read and check an experiment file; every error names the line and key at fault.
 
@@ -282,6 +346,10 @@ def load_config(
     dataset : str, default=None
         In a file with several data sets (``[data.NAME]`` tables, a benchmark), the one to
         check as the file's ``[data]``.
+    limits : dict or Limits, default=None
+        Raise limits on the work the file may cause, for this call (e.g.
+        ``{"candidates": 50000}``; see :class:`~sklearn_fair.experiment.Limits`). The
+        file cannot raise them.
 
     Returns
     -------
@@ -314,17 +382,19 @@ def load_config(
 'models.logreg.params': sklearn.linear_model.LogisticRegression rejects these parameters: ...
     """
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise ExperimentConfigError(
-            f"Cannot read the experiment file {str(path)!r}: {error}."
-        ) from None
+    limits = parse_limits(limits)
+    text = read_text(path, limits)
+    prescan_toml(text, limits, path)
     try:
         document = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
-        raise ExperimentConfigError(f"{path} is not valid TOML: {error}.") from None
+        raise ExperimentConfigError(neutral(f"{path} is not valid TOML: {error}.")) from None
+    except RecursionError:  # behind the pre-scan of the nesting, a second line
+        raise ExperimentConfigError(
+            limits.refusal("depth", "too deep to parse", f"{path}", "its nesting")
+        ) from None
     source = ConfigSource(path, text)
+    check_document(document, limits, source)
     if dataset is not None:  # one data set of a benchmark file
         from ._benchmark_file import one_dataset
 
@@ -350,21 +420,24 @@ def load_config(
         )
 
     builder = Builder(source, (*ALLOWED_PACKAGES, *allowed_packages))
+    builder.limits = limits
     experiment = _check_table(source, document, "experiment", _SCHEMA["experiment"])
+    if "n_jobs" in experiment:
+        _check_n_jobs(source, ("experiment", "n_jobs"), experiment["n_jobs"], limits)
     data = _check_data(source, _check_table(source, document, "data", _SCHEMA["data"]), resolve)
-    protocol, splits = check_protocol(builder, document.get("protocol", {}), resolve)
+    protocol, splits = check_protocol(builder, document.get("protocol", {}), resolve, limits)
     backend = experiment.get("backend", "loky")
     if backend not in BACKENDS:
         raise source.error(
-            ("experiment", "backend"), f"must be one of {BACKENDS}; got {backend!r}."
+            ("experiment", "backend"), f"must be one of {BACKENDS}; got {shown(backend)}."
         )
     models = document.get("models")
     if not isinstance(models, dict) or not models:
         raise source.error(("models",), "no models; add at least one [models.NAME] table.")
-    specs = {name: _check_model(builder, name, table) for name, table in models.items()}
+    specs = {name: _check_model(builder, name, table, limits) for name, table in models.items()}
     if device is not None and not any([_set_device(spec, device) for spec in specs.values()]):
         raise ExperimentConfigError(
-            f"device={device!r} was asked for, but no model of {path} has a 'device' "
+            f"device={shown(device)} was asked for, but no model of {path} has a 'device' "
             "parameter (the skorch-based GraphClassifier has one)."
         )
     output_dir = experiment.get("output_dir", f"{path.stem}_results")
@@ -386,4 +459,5 @@ def load_config(
         models=specs,
         source=source,
         data_dir=data_dir,
+        limits=limits,
     )

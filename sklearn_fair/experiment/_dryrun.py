@@ -103,16 +103,20 @@ def dry_run(
     allowed_packages=(),
     device=None,
     output_dir=None,
+    limits=None,
 ):
     """Count the fits of an experiment file and estimate its compute, fitting (almost) nothing.
 
-    The file is checked as :func:`run_experiment` checks it. For each model it gives the
-    selection fits (outer folds x candidates x inner splits), the refits (outer folds x
-    ``n_refits``; once per fold for an estimator without ``random_state``) and, with
-    ``refit``, the final selection and fit. With ``timing``, a few candidates are fitted
-    once on a small sample (estimators with ``max_epochs`` for 2 epochs) and the time is
-    extrapolated to every fit (see the printed basis). When the data cannot be read (a
-    missing TU folder), the counts come from the splits file and the report says so.
+    The file is checked as :func:`run_experiment` checks it, and the same limits apply.
+    For each model, NestedCV's own planner (the one a run executes, with the run's seed)
+    gives the selection fits (outer folds x candidates x inner splits, or a search's own
+    fits where it runs whole), the refits (outer folds x ``n_refits``; once per fold when
+    no parameter takes a seed) and, with ``refit``, the final selection and fit. With
+    ``timing``, a few candidates are fitted on samples growing towards the largest training
+    size (estimators with ``max_epochs`` for 2 epochs), and the cost of a task (its rows,
+    its fit, its scoring) is extrapolated to every fit (see the printed basis). When the
+    data cannot be read (a missing TU folder), the counts come from the file alone and the
+    report says so.
 
     Parameters
     ----------
@@ -127,8 +131,8 @@ def dry_run(
         Candidates timed per model.
     sample_size : int, default=128
         Samples per timing fit.
-    data_dir, allow_outside_paths, allowed_packages, device, output_dir
-        As in :func:`run_experiment`.
+    data_dir, allow_outside_paths, allowed_packages, device, output_dir, limits
+        As in :func:`run_experiment`; the dry run refuses what the run would refuse.
 
     Returns
     -------
@@ -164,6 +168,7 @@ def dry_run(
         allowed_packages=allowed_packages,
         device=device,
         output_dir=output_dir,
+        limits=limits,
     )
     n_jobs = config.n_jobs if n_jobs is None else n_jobs
     dataset = config.data["dataset"]

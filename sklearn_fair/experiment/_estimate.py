@@ -88,30 +88,61 @@ def _machine(estimator):
 
 
 def _work(plan, epochs, n_samples):
-    """Sample-epochs of training and samples of prediction, over every fit of the plan."""
+    """``(fits, sample-epochs of training, predictions, samples predicted)`` over every fit of
+    the plan (the most refits it can need)."""
     mean_epochs = float(np.mean(epochs))
-    train = predict = 0.0
-    for inner in plan.inner:
+    n_candidates = len(epochs)
+    fits = train = predicts = predict = 0.0
+    for inner in [*plan.inner, *([plan.final_inner] if plan.final_inner is not None else [])]:
         for n_train, n_valid in inner:
+            fits += n_candidates
             train += n_train * float(np.sum(epochs))
-            predict += n_valid * len(epochs)
+            predicts += n_candidates
+            predict += n_valid * n_candidates
     for n_train, n_test in plan.outer:
+        fits += plan.n_refits
         train += plan.n_refits * n_train * mean_epochs
+        predicts += plan.n_refits
         predict += plan.n_refits * n_test
     if plan.final_inner is not None:
-        for n_train, n_valid in plan.final_inner:
-            train += n_train * float(np.sum(epochs))
-            predict += n_valid * len(epochs)
+        fits += 1
         train += n_samples * mean_epochs
-    return train, predict
+    return fits, train, predicts, predict
 
 
-def _warm_up(spec, candidate, data, classifier, random_state):
+def _affine(sizes, seconds):
+    """``(fixed, per_unit)`` seconds of a cost measured at two sizes (both >= 0)."""
+    (n1, t1), (n2, t2) = sorted(zip(sizes, seconds))
+    if n2 <= n1:
+        return 0.0, t2 / n2
+    per_unit = max(0.0, (t2 - t1) / (n2 - n1))
+    return max(0.0, t2 - per_unit * n2), per_unit
+
+
+def _score(plan, estimator, X, y):
+    """What a task does after its fit: every scorer of the run (else ``predict``)."""
+    if plan.scorers:
+        for scorer in plan.scorers.values():
+            scorer(estimator, X, y)
+    elif hasattr(estimator, "predict"):
+        estimator.predict(X)
+
+
+def _best_of(repeats, call):
+    best = np.inf
+    for _ in range(repeats):
+        start = time.perf_counter()
+        call()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def _warm_up(spec, candidate, data, classifier, random_state, plan=None):
     """One untimed fit of 1 epoch on a few samples, so that first-call costs (imports,
     caches) are not taken for the cost of a fit."""
     sample = _sample(data, 16, classifier, random_state)
     X, y = _safe_indexing(data.X, sample), np.asarray(data.y)[sample]
-    estimator = candidate_estimator(spec, candidate)
+    estimator = candidate_estimator(spec, candidate, plan)
     keys = _epoch_keys(estimator)
     if keys:
         estimator.set_params(**{k: 1 for k in keys})
@@ -122,7 +153,16 @@ def _warm_up(spec, candidate, data, classifier, random_state):
 
 
 def estimate_compute(
-    spec, plan, data, *, n_timed=3, sample_size=128, epochs=2, budget=60.0, random_state=0
+    spec,
+    plan,
+    data,
+    *,
+    n_timed=3,
+    sample_size=128,
+    epochs=2,
+    budget=60.0,
+    fit_budget=0.5,
+    random_state=0,
 ):
     """Time a few short fits of ``spec`` and extrapolate them to ``plan``.
 
@@ -137,11 +177,14 @@ def estimate_compute(
     n_timed : int, default=3
         Candidates timed (spread over the grid).
     sample_size : int, default=128
-        Samples in each timing fit.
+        Samples of the first timing fit of each candidate; the next fits take four times
+        as many, up to the plan's largest training size, until one takes ``fit_budget``.
     epochs : int, default=2
         Epochs of each timing fit, for estimators with ``max_epochs``.
     budget : float, default=60.0
         Seconds after which no further candidate is timed (at least one is).
+    fit_budget : float, default=0.5
+        Seconds of a timing fit after which the sample grows no more.
     random_state : int, default=0
         Seed of the sample.
 
@@ -152,51 +195,74 @@ def estimate_compute(
     candidates = plan.candidates
     spread = np.linspace(0, len(candidates) - 1, min(n_timed, len(candidates)))
     chosen = sorted(set(spread.round().astype(int).tolist()))
-    full_epochs = [_max_epochs(candidate_estimator(spec, c)) or 1 for c in candidates]
+    full_epochs = [_max_epochs(candidate_estimator(spec, c, plan)) or 1 for c in candidates]
     classifier = is_classifier(spec.estimator)
-    sample = _sample(data, sample_size, classifier, random_state)
-    X, y = _safe_indexing(data.X, sample), np.asarray(data.y)[sample]
-    _warm_up(spec, candidates[chosen[0]], data, classifier, random_state)
-    fit_costs, predict_costs, epoch_based = [], [], False
+    # the largest fit of the plan: timing fits grow towards it, so that the extrapolation is
+    # short (a cost measured on 128 rows says little about 3000: fixed costs and noise)
+    largest = max([n for n, _ in plan.outer if n] + [data.n_samples if plan.final_fits else 0])
+    largest = max(min(largest or data.n_samples, data.n_samples), 1)
+    _warm_up(spec, candidates[chosen[0]], data, classifier, random_state, plan)
+    fit_costs, predict_costs, epoch_based, timed_sizes = [], [], False, []
     started = time.perf_counter()
     for index in chosen:
         if fit_costs and time.perf_counter() - started > budget:
             break
-        estimator = candidate_estimator(spec, candidates[index])
-        keys = _epoch_keys(estimator)
+        keys = _epoch_keys(candidate_estimator(spec, candidates[index], plan))
         used = min(epochs, full_epochs[index]) if keys else 1
-        if keys:
-            estimator.set_params(**{k: used for k in keys})
-            epoch_based = True
-        start = time.perf_counter()
-        try:
-            estimator.fit(X, y)
-        except Exception as error:  # a timing fit that fails tells the user before the run
-            return Estimate(
-                None,
-                None,
-                None,
-                f"the timing fit of candidate {index} ({candidates[index]!r}) failed: "
-                f"{type(error).__name__}: {error}",
+        epoch_based = epoch_based or bool(keys)
+        sizes, fit_seconds, predict_seconds = [0], [0.0], [0.0]
+        size = min(sample_size, largest)
+        while True:
+            rows = _sample(data, size, classifier, random_state)
+            # a task takes its rows, fits, then scores with the run's scorers: all timed
+            indexing = _best_of(
+                3, lambda r=rows: (_safe_indexing(data.X, r), _safe_indexing(data.y, r))
             )
-        fit_costs.append((time.perf_counter() - start) / (len(sample) * used))
-        start = time.perf_counter()
-        if hasattr(estimator, "predict"):
-            estimator.predict(X)
-        predict_costs.append((time.perf_counter() - start) / len(sample))
-    train, predict = _work(plan, full_epochs, data.n_samples)
-    predict_cost = float(np.mean(predict_costs))
-    totals = [train * cost + predict * predict_cost for cost in fit_costs]
+            X, y = _safe_indexing(data.X, rows), np.asarray(data.y)[rows]
+            estimator = candidate_estimator(spec, candidates[index], plan)
+            if keys:
+                estimator.set_params(**{k: used for k in keys})
+            try:
+                repeats = 1 if keys or (fit_seconds[-1] > 0.05) else 3
+                seconds = _best_of(repeats, lambda e=estimator, X=X, y=y: e.fit(X, y))
+            except Exception as error:  # a timing fit that fails tells the user before the run
+                return Estimate(
+                    None,
+                    None,
+                    None,
+                    f"the timing fit of candidate {index} ({candidates[index]!r}) failed: "
+                    f"{type(error).__name__}: {error}",
+                )
+            sizes.append(len(rows))
+            fit_seconds.append(seconds + indexing)
+            predict_seconds.append(_best_of(3, lambda e=estimator, X=X, y=y: _score(plan, e, X, y)))
+            if len(rows) >= largest or seconds > fit_budget:
+                break
+            size = min(4 * len(rows), largest)
+        timed_sizes.append(sizes[-1])
+        # the last two sizes: a fixed part per fit and a part per row (per sample-epoch)
+        fit_costs.append(_affine([n * used for n in sizes[-2:]], fit_seconds[-2:]))
+        predict_costs.append(_affine(sizes[-2:], predict_seconds[-2:]))
+    fits, train, predicts, predict = _work(plan, full_epochs, data.n_samples)
+    predict_fixed = float(np.mean([fixed for fixed, _ in predict_costs]))
+    predict_unit = float(np.mean([unit for _, unit in predict_costs]))
+    totals = [
+        fits * fixed + train * unit + predicts * predict_fixed + predict * predict_unit
+        for fixed, unit in fit_costs
+    ]
     per = "sample-epoch" if epoch_based else "training sample"
+    units = [unit for _, unit in fit_costs]
+    fixed = float(np.mean([fixed for fixed, _ in fit_costs]))
     basis = (
-        f"timed {len(fit_costs)} of {len(candidates)} candidates, each fitted once on "
-        f"{len(sample)} samples"
+        f"timed {len(fit_costs)} of {len(candidates)} candidates, each fitted on growing "
+        f"samples of up to {max(timed_sizes)} rows"
         + (f" for {epochs} epochs (max_epochs lowered)" if per == "sample-epoch" else "")
-        + f", on this machine ({_machine(spec.estimator)}): "
-        f"{np.mean(fit_costs):.3g} s per {per} (range {min(fit_costs):.3g}-{max(fit_costs):.3g}); "
-        "extrapolated linearly to every fit's training size"
+        + f", on this machine ({_machine(spec.estimator)}): {fixed:.3g} s per fit and "
+        f"{np.mean(units):.3g} s per {per} (range {min(units):.3g}-{max(units):.3g}), from "
+        f"the two largest samples; extrapolated to the {int(fits)} fits at their training "
+        "sizes"
         + (
-            " and its candidate's max_epochs, as if no fit stopped early (early stopping "
+            " and their candidate's max_epochs, as if no fit stopped early (early stopping "
             "usually ends fits sooner: an upper bound)"
             if per == "sample-epoch"
             else " (fit times that grow faster than the sample size make it an underestimate)"

@@ -19,6 +19,8 @@ import inspect
 import re
 import sys
 
+from ._text import shown
+
 __all__ = ["ALLOWED_PACKAGES", "KINDS", "import_class"]
 
 #: The top-level packages whose classes an experiment file may name. Extend it for one run
@@ -113,9 +115,9 @@ def _check_name(dotted, allowed):
     parts = dotted.split(".")
     for part in parts:
         if not _IDENTIFIER.match(part):
-            return f"{part!r} is not a public name (private modules and classes are refused)"
+            return f"{shown(part)} is not a public name (private modules and classes are refused)"
         if part in _REFUSED_MODULES or part.startswith("test_"):
-            return f"importing {part!r} would run a program or tests"
+            return f"importing {shown(part)} would run a program or tests"
     if parts[0] not in allowed:
         return f"classes can only come from the packages {', '.join(allowed)}"
     return None
@@ -144,23 +146,25 @@ def import_class(dotted, source, key, *, kinds=("estimator",), allowed=ALLOWED_P
     allowed = tuple(allowed)
     reason = _check_name(dotted, allowed)
     if reason is not None:
-        raise source.error(key, f"{dotted!r} is not an allowed class: {reason}.")
+        raise source.error(key, f"{shown(dotted)} is not an allowed class: {reason}.")
     module_name, _, name = dotted.rpartition(".")
     try:
         module = importlib.import_module(module_name)
     except ImportError as error:
-        raise source.error(key, f"cannot import module {module_name!r}: {error}.") from None
+        raise source.error(key, f"cannot import module {shown(module_name)}: {error}.") from None
     cls = getattr(module, name, None)
     if not inspect.isclass(cls):
-        raise source.error(key, f"{module_name!r} has no public class {name!r}.")
+        raise source.error(key, f"{shown(module_name)} has no public class {shown(name)}.")
     home = getattr(cls, "__module__", "") or ""
     if home.split(".")[0] not in allowed:
         raise source.error(
             key,
-            f"{dotted!r} is not an allowed class: it is {home}.{cls.__qualname__}, re-exported "
-            f"from a package outside {', '.join(allowed)}.",
+            f"{shown(dotted)} is not an allowed class: it is {home}.{cls.__qualname__}, "
+            f"re-exported from a package outside {', '.join(allowed)}.",
         )
     if not any(KINDS[kind][0](cls) for kind in kinds):
         accepted = " or ".join(KINDS[kind][1] for kind in kinds)
-        raise source.error(key, f"{dotted!r} is not an allowed class here: it must be {accepted}.")
+        raise source.error(
+            key, f"{shown(dotted)} is not an allowed class here: it must be {accepted}."
+        )
     return cls

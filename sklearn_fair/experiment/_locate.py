@@ -3,6 +3,7 @@
 import re
 
 from ..exceptions import ExperimentConfigError
+from ._text import neutral
 
 _HEADER = re.compile(r"^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
 _ASSIGNMENT = re.compile(r"^\s*([A-Za-z0-9_\-\.\"' ]+?)\s*=")
@@ -53,5 +54,6 @@ class ConfigSource:
         """An ExperimentConfigError for ``key`` (a tuple of parts) with ``message``."""
         line = self.line_of(key)
         where = f"{self.path}, line {line}" if line is not None else f"{self.path}"
-        dotted = ".".join(str(part) for part in key)
-        return ExperimentConfigError(f"{where}, key '{dotted}': {message}")
+        dotted = ".".join(str(part)[:100] for part in key)
+        # names, keys and values come from the file: no control character reaches a terminal
+        return ExperimentConfigError(neutral(f"{where}, key '{dotted}': {message}"))

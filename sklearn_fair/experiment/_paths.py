@@ -12,6 +12,8 @@ import os
 import re
 from pathlib import Path
 
+from ._text import shown
+
 __all__ = ["DATA_VARIABLE", "resolve_path"]
 
 #: The one variable a path may use, written ``${SKLEARN_FAIR_DATA}``.
@@ -33,20 +35,20 @@ def _expand(value, source, key, data_dir):
         if name != DATA_VARIABLE:
             raise source.error(
                 key,
-                f"the path {value!r} uses the variable {name!r}; only ${{{DATA_VARIABLE}}} "
-                "is expanded.",
+                f"the path {shown(value)} uses the variable {shown(name)}; only "
+                f"${{{DATA_VARIABLE}}} is expanded.",
             )
         if data_dir is None:
             raise source.error(
                 key,
-                f"the path {value!r} uses ${{{DATA_VARIABLE}}}, which is not set: set the "
+                f"the path {shown(value)} uses ${{{DATA_VARIABLE}}}, which is not set: set the "
                 f"environment variable {DATA_VARIABLE} to the data folder, or pass "
                 "--data-dir (data_dir= in Python).",
             )
         return os.fspath(data_dir)
 
     if value.startswith("~"):
-        raise source.error(key, f"the path {value!r} starts with '~'; give a relative path.")
+        raise source.error(key, f"the path {shown(value)} starts with '~'; give a relative path.")
     return _VARIABLE.sub(replace, value)
 
 

@@ -8,6 +8,8 @@ refused here with a pointer to where they go.
 
 import numbers
 
+from ._text import shown
+
 __all__ = ["RUNNER_KEYS", "check_protocol", "protocol_keys"]
 
 SPLITS_FORMATS = ("sklearn-fair", "gnn-comparison")
@@ -39,17 +41,29 @@ def protocol_keys():
     return sorted(set(_nested_params()) - set(_SET_ELSEWHERE)) + list(RUNNER_KEYS)
 
 
-def _check_cv(builder, key, value):
+def _check_cv(builder, key, value, limits):
     if isinstance(value, dict):
-        return builder.value(value, key)
+        splitter = builder.value(value, key)
+        try:
+            n_splits = splitter.get_n_splits()
+        except (TypeError, ValueError, AttributeError):  # needs the data: checked with them
+            n_splits = None
+        if isinstance(n_splits, int) and n_splits > limits.folds:
+            raise builder.error(
+                key, limits.refusal("folds", n_splits, "folds", "the splitter's number of splits")
+            )
+        return splitter
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise builder.error(
             key,
             "must be an integer number of folds or a splitter table "
-            f'{{ splitter = "sklearn.model_selection.KFold", params = {{ ... }} }}; got {value!r}.',
+            f'{{ splitter = "sklearn.model_selection.KFold", params = {{ ... }} }}; '
+            f"got {shown(value)}.",
         )
     if value < 2:
         raise builder.error(key, f"must be at least 2; got {value}.")
+    if value > limits.folds:
+        raise builder.error(key, limits.refusal("folds", value, "folds", "the number of folds"))
     return value
 
 
@@ -66,19 +80,20 @@ def _check_scoring(builder, key, value):
     for name in names:
         if not isinstance(name, str):
             raise builder.error(
-                key, f"must be a scorer name, a list of names or a table of names; got {value!r}."
+                key,
+                f"must be a scorer name, a list of names or a table of names; got {shown(value)}.",
             )
         try:
             get_scorer(name)
         except ValueError:
             raise builder.error(
                 key,
-                f"unknown scorer {name!r}; see sklearn_fair.metrics.get_scorer_names().",
+                f"unknown scorer {shown(name)}; see sklearn_fair.metrics.get_scorer_names().",
             ) from None
     return value
 
 
-def check_protocol(builder, protocol, resolve):
+def check_protocol(builder, protocol, resolve, limits=None):
     """Check the [protocol] table; return ``(nested_kwargs, splits)``.
 
     Parameters
@@ -89,6 +104,8 @@ def check_protocol(builder, protocol, resolve):
         The table as read.
     resolve : callable
         ``resolve(value, key)`` -> path of an input file.
+    limits : Limits, default=None
+        The most folds and refits the file may ask for (None: the defaults).
 
     Returns
     -------
@@ -98,9 +115,12 @@ def check_protocol(builder, protocol, resolve):
         ``{"path": ..., "format": ..., "splits": SavedSplits}`` of a splits file (then
         ``nested_kwargs["outer_cv"]`` replays it).
     """
+    from ._limits import parse_limits
+
+    limits = parse_limits(limits)
     accepted = protocol_keys()
     if not isinstance(protocol, dict):
-        raise builder.error(("protocol",), f"must be a table ([protocol]); got {protocol!r}.")
+        raise builder.error(("protocol",), f"must be a table ([protocol]); got {shown(protocol)}.")
     for name in protocol:
         key = ("protocol", name)
         if name in _SET_ELSEWHERE:
@@ -119,18 +139,24 @@ def check_protocol(builder, protocol, resolve):
         if name in RUNNER_KEYS:
             continue
         if name in ("outer_cv", "inner_cv"):
-            kwargs[name] = _check_cv(builder, key, value)
+            kwargs[name] = _check_cv(builder, key, value, limits)
         elif name == "n_refits":
             if isinstance(value, bool) or not isinstance(value, int):
-                raise builder.error(key, f"must be an integer; got {value!r}.")
+                raise builder.error(key, f"must be an integer; got {shown(value)}.")
             if value < 1:
                 raise builder.error(key, f"must be at least 1; got {value}.")
+            if value > limits.refits:
+                raise builder.error(
+                    key, limits.refusal("refits", value, "refits", "the number of refits")
+                )
             kwargs[name] = value
         elif name == "scoring":
             kwargs[name] = _check_scoring(builder, key, value)
         elif name == "refit":
             if not isinstance(value, (bool, str)):
-                raise builder.error(key, f"must be true, false or a metric name; got {value!r}.")
+                raise builder.error(
+                    key, f"must be true, false or a metric name; got {shown(value)}."
+                )
             kwargs[name] = value
         else:
             # a parameter the runner does not know (NestedCV checks it when fitting)
@@ -142,7 +168,8 @@ def check_protocol(builder, protocol, resolve):
             )
         if not isinstance(protocol["splits_file"], str):
             raise builder.error(
-                ("protocol", "splits_file"), f"must be a path; got {protocol['splits_file']!r}."
+                ("protocol", "splits_file"),
+                f"must be a path; got {shown(protocol['splits_file'])}.",
             )
         path = resolve(protocol["splits_file"], ("protocol", "splits_file"))
         if not path.is_file():
@@ -152,14 +179,17 @@ def check_protocol(builder, protocol, resolve):
         fmt = protocol.get("splits_format", "sklearn-fair")
         if fmt not in SPLITS_FORMATS:
             raise builder.error(
-                ("protocol", "splits_format"), f"must be one of {SPLITS_FORMATS}; got {fmt!r}."
+                ("protocol", "splits_format"), f"must be one of {SPLITS_FORMATS}; got {shown(fmt)}."
             )
         from ..model_selection import PredefinedSplits, load_splits
 
         try:
-            saved = load_splits(path, format=fmt)
+            saved = load_splits(path, format=fmt, max_folds=limits.folds)
         except ValueError as error:
-            raise builder.error(("protocol", "splits_file"), str(error)) from None
+            message = str(error)
+            if "max_folds" in message:
+                message += f" The caller can lift the limit for one run: {limits.flag('folds')}."
+            raise builder.error(("protocol", "splits_file"), message) from None
         kwargs["outer_cv"] = PredefinedSplits(saved)
         splits = {"path": path, "format": fmt, "splits": saved}
     elif "splits_format" in protocol:

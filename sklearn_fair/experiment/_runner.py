@@ -1,15 +1,15 @@
 """Running an experiment file: one NestedCV per model, results folder, resume on re-run."""
 
 import csv
-import json
 import os
+import warnings
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 from .._cache_verify import record_experiment
-from ..exceptions import ExperimentConfigError
-from ..model_selection import NestedCV, labels_fingerprint
+from ..exceptions import CacheWarning, ExperimentConfigError
+from ..model_selection import labels_fingerprint
 from ..report import (
     nested_cv_report,
     plot_comparison,
@@ -22,6 +22,10 @@ from ._checks import check_before_fit
 from ._config import load_config
 from ._data import load_data
 from ._hashing import result_hash
+from ._plan import nested_of
+from ._resultfile import check_result, read_result_file, refuse_non_regular, write_atomic
+from ._resultfile import write_json as _write_json
+from ._text import csv_cell, neutral
 
 MODEL_FORMAT = "sklearn-fair-experiment-model"
 MODEL_VERSION = 2
@@ -62,6 +66,7 @@ def open_experiment(
     allowed_packages=(),
     device=None,
     output_dir=None,
+    limits=None,
 ):
     """Load the file with the user's options (see :func:`run_experiment`)."""
     config = load_config(
@@ -70,6 +75,7 @@ def open_experiment(
         allow_outside_paths=allow_outside_paths,
         allowed_packages=allowed_packages,
         device=device,
+        limits=limits,
     )
     if output_dir is not None:  # the user's own choice, not the file's
         config.output_dir = Path(output_dir).resolve()
@@ -91,35 +97,57 @@ def _inside(folder, name):
     return path
 
 
-def _read_cached(path, digest):
-    try:
-        with open(path, encoding="utf-8") as file:
-            document = json.load(file)
-    except (OSError, ValueError, RecursionError):
-        return None
-    if not isinstance(document, dict):
-        return None
-    if document.get("format") != MODEL_FORMAT or document.get("config_hash") != digest:
-        return None
-    return document.get("result")
+def _scorings(config, estimator):
+    """Metric key -> scorer name of the run (None: the estimator's default score)."""
+    from sklearn.base import is_classifier
+
+    scoring = config.protocol.get("scoring")
+    if scoring is None:
+        return {"score": "accuracy" if is_classifier(estimator) else None}
+    if isinstance(scoring, str):
+        return {"score": scoring}
+    if isinstance(scoring, dict):
+        return dict(scoring)
+    return {name: name for name in scoring}
 
 
-def _write_json(path, document):
-    # Write then rename, so an interrupted run never leaves a half-written result behind.
-    temporary = path.with_suffix(path.suffix + ".tmp")
-    with open(temporary, "w", encoding="utf-8") as file:
-        json.dump(document, file, indent=1)
-    os.replace(temporary, path)
-    return path
+def _read_cached(path, digest, scorings=None):
+    """``(result, None)`` read back, or ``(None, why it is not)`` (``why`` None: no file).
+
+    The file must be sound (:func:`read_result_file`: a regular file, its checksum), be
+    this model's result (format, hash of what it depends on) and hold a result whose
+    fields and scores are possible for the run's metrics.
+    """
+    document, problem = read_result_file(path)
+    if document is None:
+        return None, problem
+    if document.get("format") != MODEL_FORMAT or document.get("version") != MODEL_VERSION:
+        return None, "is not a result file of this version"
+    if document.get("config_hash") != digest:
+        return None, None  # the result of another configuration: recomputed without a word
+    result = document.get("result")
+    if scorings is not None:
+        problem = check_result(result, scorings)
+        if problem:
+            return None, f"holds an impossible result: {problem}"
+    return result, None
 
 
 def _write_summary(path, rows):
+    """summary.csv: text cells spreadsheet-safe (OWASP: no cell starts a formula), numbers
+    as numbers, every text cell quoted."""
     columns = list(dict.fromkeys(key for row in rows for key in row))
-    with open(path, "w", newline="", encoding="utf-8") as file:
-        writer = csv.DictWriter(file, fieldnames=columns)
-        writer.writeheader()
-        writer.writerows(rows)
-    return path
+
+    def write(temporary):
+        with open(temporary, "w", newline="", encoding="utf-8") as file:
+            writer = csv.DictWriter(
+                file, fieldnames=[csv_cell(c) for c in columns], quoting=csv.QUOTE_NONNUMERIC
+            )
+            writer.writeheader()
+            for row in rows:
+                writer.writerow({csv_cell(k): csv_cell(v) for k, v in row.items()})
+
+    return Path(write_atomic(path, write))
 
 
 def _write_plots(folder, results, report):
@@ -133,25 +161,36 @@ def _write_plots(folder, results, report):
         plots.append(("comparison", plot_comparison))
     files = []
     for name, plot in plots:
-        paths = [folder / f"{name}.png", folder / f"{name}.svg"]
-        plot(results, path=paths)
-        files += paths
+        for path in (folder / f"{name}.png", folder / f"{name}.svg"):
+            write_atomic(path, lambda temporary, plot=plot: plot(results, path=[temporary]))
+            files.append(path)
     return files
 
 
+_OUTPUTS = ("summary.csv", "report.md", "report.html", "reproducibility.json")
+
+
+def _check_targets(output, config):
+    """Refuse, before any fit, a results folder where something other than a regular file
+    stands in the place of a result (a FIFO would block a reader; a link leads elsewhere)."""
+    targets = [output / name for name in _OUTPUTS]
+    targets += [output / "models" / f"{spec.name}.json" for spec in config.models.values()]
+    for target in targets:  # model names hold no separator (checked when read)
+        problem = refuse_non_regular(target)
+        if problem is not None:
+            raise ExperimentConfigError(
+                neutral(f"The results folder holds {target}, which {problem}; remove it.")
+            )
+    for spec in config.models.values():
+        _inside(output / "models", f"{spec.name}.json")
+
+
 def make_nested(config, spec, n_jobs):
-    """The model's NestedCV, as the file describes it."""
-    kwargs = dict(config.protocol)
+    """The model's NestedCV, as the file describes it (with the file's cache folder)."""
+    cache_dir = None
     if config.cache_dir is not None:
-        kwargs["cache_dir"] = os.fspath(_inside(config.cache_dir, spec.name))
-    return NestedCV(
-        spec.estimator,
-        spec.grid,
-        n_jobs=n_jobs,
-        random_state=config.random_state,
-        verbose=int(config.progress),
-        **kwargs,
-    )
+        cache_dir = os.fspath(_inside(config.cache_dir, spec.name))
+    return nested_of(config, spec, n_jobs=n_jobs, cache_dir=cache_dir)
 
 
 def _data_fingerprint(data):
@@ -195,9 +234,18 @@ def _run_model(config, spec, data, data_fingerprint, target, n_jobs):
         data_fingerprint=data_fingerprint,
         format_version=MODEL_VERSION,
     )
-    cached = _read_cached(target, digest)
+    cached, problem = _read_cached(target, digest, _scorings(config, spec.estimator))
     if cached is not None:
         return "cached", cached
+    if problem is not None:
+        warnings.warn(
+            neutral(
+                f"The earlier result {target} {problem}; it is not read back, model "
+                f"{spec.name!r} is computed again."
+            ),
+            CacheWarning,
+            stacklevel=3,
+        )
     nested.fit(data.X, data.y, groups=data.groups)
     result = result_to_dict(nested)
     document = {
@@ -226,6 +274,7 @@ def run_experiment(
     backend=None,
     dask_scheduler=None,
     output_dir=None,
+    limits=None,
 ):
     """Run an experiment file and write its results folder; a re-run resumes.
 
@@ -266,6 +315,10 @@ def run_experiment(
         local cluster.
     output_dir : str or path-like, default=None
         The results folder, anywhere; None uses the file's ``output_dir``.
+    limits : dict or Limits, default=None
+        Raise, for this run, the limits on the work the file may ask for (workers,
+        refits, candidates, folds, nesting, sizes; see
+        :class:`~sklearn_fair.experiment.Limits`). The file cannot raise them.
 
     Returns
     -------
@@ -311,6 +364,7 @@ def run_experiment(
         allowed_packages=allowed_packages,
         device=device,
         output_dir=output_dir,
+        limits=limits,
     )
     if progress is not None:
         config.progress = bool(progress)
@@ -323,6 +377,7 @@ def run_experiment(
     data_fingerprint = _data_fingerprint(data)
     output = config.output_dir
     (output / "models").mkdir(parents=True, exist_ok=True)
+    _check_targets(output, config)
     results, status, files = {}, {}, []
     models = progress_over(  # off a terminal: one line per model, never a bar's \r
         config.models.values(), label="models", enabled=config.progress, name=lambda s: s.name
@@ -339,8 +394,9 @@ def run_experiment(
         results, X=data.X, y=data.y, splits_file=splits_file, title=f"Experiment {config.name}"
     )
     files.append(_write_summary(output / "summary.csv", report.rows))
-    files.append(report.save(output / "report.md"))
-    files.append(report.save(output / "report.html"))
-    files.append(_write_json(output / "reproducibility.json", report.card.to_dict()))
+    for name in ("report.md", "report.html"):
+        write_atomic(output / name, report.save)
+        files.append(output / name)
+    files.append(Path(_write_json(output / "reproducibility.json", report.card.to_dict())))
     files += _write_plots(output / "plots", results, report)
     return ExperimentResult(output, results, status, report, files)

@@ -9,10 +9,11 @@ before the parser sees them.
 
 import json
 import os
+import stat
 
 import numpy as np
 
-__all__ = ["nesting_exceeds", "read_json"]
+__all__ = ["count_objects", "nesting_exceeds", "read_json", "scan"]
 
 # bytes per numpy pass: small enough to keep the temporaries to a few MB
 _CHUNK = 1 << 18
@@ -31,33 +32,80 @@ def nesting_exceeds(data, limit):
     does not end a string. The answer is exact for the part of ``data`` that is valid
     JSON, which is the only part a parser recurses into.
     """
-    if data.count(b"[") + data.count(b"{") <= limit:
-        return False
-    depth, in_string, escaping = 0, False, False
+    return scan(data, max_depth=limit)[0] == "depth"
+
+
+def count_objects(data):
+    """The JSON objects (``{`` outside strings) of the JSON text ``data`` (bytes).
+
+    Linear in the size of ``data``, in numpy passes over fixed-size chunks: it counts what a
+    parser would build before the parser builds it.
+    """
+    return data.count(b"{") if b'"' not in data else _count_outside(data)
+
+
+def scan(data, *, max_depth=None, max_objects=None):
+    """``(problem, objects)``: one pass over the JSON text ``data`` (bytes) that stops at the
+    first chunk where the nesting passes ``max_depth`` (problem ``"depth"``) or the objects
+    (``{`` outside strings) pass ``max_objects`` (problem ``"objects"``; ``objects`` is then
+    the count so far; without a problem, an upper bound). The work is bounded by the size of
+    ``data``, and by less when it stops.
+    """
+    braces = data.count(b"{")
+    if (max_depth is None or braces + data.count(b"[") <= max_depth) and (
+        max_objects is None or braces <= max_objects
+    ):
+        return None, braces  # within both limits, whatever the strings hold
+    # without backslashes a quote always opens or closes a string: a cheaper mask
+    simple = data.count(b"\\") == 0
+    depth, objects, in_string, escaping = 0, 0, False, False
     for start in range(0, len(data), _CHUNK):
         chunk = np.frombuffer(data, np.uint8, count=min(_CHUNK, len(data) - start), offset=start)
-        position = np.arange(chunk.size, dtype=np.int32)
-        backslash = chunk == _BACKSLASH
-        # length of the run of backslashes that ends at each byte (0 after other bytes)
-        last_other = np.maximum.accumulate(np.where(backslash, np.int32(-1), position))
-        odd_run = ((position - last_other) % 2 == 1) & backslash
-        # a run that starts the chunk continues the previous chunk's run
-        odd_run ^= backslash & (last_other < 0) & escaping
-        escaped = np.empty(chunk.size, dtype=bool)
-        escaped[0] = escaping
-        escaped[1:] = odd_run[:-1]
-        escaping = bool(odd_run[-1])
-        quotes = np.cumsum((chunk == _QUOTE) & ~escaped, dtype=np.int64)
-        outside = ((quotes & 1) == 1) == in_string
-        levels = depth + np.cumsum(_STEP[chunk] * outside, dtype=np.int64)
-        if levels.max() > limit:
-            return True
-        depth = int(levels[-1])
-        in_string ^= bool(quotes[-1] & 1)
-    return False
+        if simple:
+            quotes = np.cumsum(chunk == _QUOTE, dtype=np.int32)
+            outside = ((quotes & 1) == 1) == in_string
+            in_string ^= bool(quotes[-1] & 1)
+        else:
+            outside, in_string, escaping = _outside_strings(chunk, in_string, escaping)
+        if max_objects is not None:
+            objects += int(np.count_nonzero((chunk == 0x7B) & outside))
+            if objects > max_objects:
+                return "objects", objects
+        if max_depth is not None:
+            levels = depth + np.cumsum(_STEP[chunk] * outside, dtype=np.int64)
+            if levels.max() > max_depth:
+                return "depth", objects
+            depth = int(levels[-1])
+    return None, objects
 
 
-def read_json(path, *, max_bytes, max_depth, error):
+def _count_outside(data):
+    count, in_string, escaping = 0, False, False
+    for start in range(0, len(data), _CHUNK):
+        chunk = np.frombuffer(data, np.uint8, count=min(_CHUNK, len(data) - start), offset=start)
+        outside, in_string, escaping = _outside_strings(chunk, in_string, escaping)
+        count += int(np.count_nonzero((chunk == 0x7B) & outside))
+    return count
+
+
+def _outside_strings(chunk, in_string, escaping):
+    """Mask of the bytes of ``chunk`` outside JSON strings, and the state at its end."""
+    position = np.arange(chunk.size, dtype=np.int32)
+    backslash = chunk == _BACKSLASH
+    # length of the run of backslashes that ends at each byte (0 after other bytes)
+    last_other = np.maximum.accumulate(np.where(backslash, np.int32(-1), position))
+    odd_run = ((position - last_other) % 2 == 1) & backslash
+    # a run that starts the chunk continues the previous chunk's run
+    odd_run ^= backslash & (last_other < 0) & escaping
+    escaped = np.empty(chunk.size, dtype=bool)
+    escaped[0] = escaping
+    escaped[1:] = odd_run[:-1]
+    quotes = np.cumsum((chunk == _QUOTE) & ~escaped, dtype=np.int64)
+    outside = ((quotes & 1) == 1) == in_string
+    return outside, in_string ^ bool(quotes[-1] & 1), bool(odd_run[-1])
+
+
+def read_json(path, *, max_bytes, max_depth, error, max_objects=None, objects_hint=""):
     """Parse the JSON file ``path``, raising ``error`` for anything that is not bounded JSON.
 
     Parameters
@@ -69,26 +117,50 @@ def read_json(path, *, max_bytes, max_depth, error):
         Documents nesting arrays and objects deeper than this are refused before parsing.
     error : type
         The exception class raised (a ValueError subclass), with a message naming the file.
+    max_objects : int, default=None
+        Documents holding more JSON objects than this are refused before parsing.
+    objects_hint : str, default=""
+        What the objects are, and the parameter that bounds them, for the message.
     """
     where = os.fspath(path)
     # read block by block: file.read(n) allocates n bytes up front, however small the file
-    blocks, size = [], 0
-    with open(path, "rb") as file:
-        while size <= max_bytes:
-            block = file.read(min(_READ_BLOCK, max_bytes + 1 - size))
-            if not block:
+    # a FIFO or a device would block or never end: refuse anything but a regular file,
+    # checked before it is opened for reading and again on the descriptor opened
+    try:
+        regular = stat.S_ISREG(os.stat(path).st_mode)
+    except OSError as exc:
+        raise error(f"Cannot read {where}: {exc}.") from None
+    if not regular:
+        raise error(f"{where} is not a regular file.")
+    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(descriptor, "rb", buffering=0) as file:
+        status = os.fstat(file.fileno())
+        if not stat.S_ISREG(status.st_mode):
+            raise error(f"{where} is not a regular file.")
+        # one buffer of the file's size (plus a byte, to notice a file that grew): the
+        # memory is the file's size once, never a multiple of it
+        data = bytearray(min(status.st_size, max_bytes) + 1)
+        view, size = memoryview(data), 0
+        while size < len(data):
+            count = file.readinto(view[size : size + _READ_BLOCK])
+            if not count:
                 break
-            blocks.append(block)
-            size += len(block)
+            size += count
+        view.release()
     if size > max_bytes:
         raise error(
             f"{where} is larger than max_bytes={max_bytes}; pass a larger max_bytes if the "
             "file is really meant to be that large."
         )
-    data = b"".join(blocks)
-    del blocks
-    if nesting_exceeds(data, max_depth):
+    del data[size:]
+    problem, n_objects = scan(data, max_depth=max_depth, max_objects=max_objects)
+    if problem == "depth":
         raise error(f"{where} nests JSON arrays or objects more than {max_depth} levels deep.")
+    if problem == "objects":
+        raise error(
+            f"{where} holds more than {max_objects} JSON objects (counted {n_objects} of "
+            f"them before stopping){objects_hint}."
+        )
     try:
         return json.loads(data.decode("utf-8"))
     # ValueError covers JSONDecodeError, UnicodeDecodeError and ints of too many digits;

@@ -44,9 +44,13 @@ __all__ = ["SavedSplits", "labels_fingerprint", "load_splits", "save_splits"]
 
 FORMAT_NAME = "sklearn-fair-splits"
 FORMAT_VERSION = 1
+#: Version 2 may give a fold's training set as "every sample not in its test set".
+COMPACT_VERSION = 2
 
 #: Default cap on the size of a splits file (64 MiB: 10 outer folds of a million samples).
 MAX_BYTES = 64 * 2**20
+#: Default cap on the splits of a file, outer folds and inner splits together.
+MAX_FOLDS = 100_000
 #: Deepest nesting a splits file may have; the formats need 6 levels.
 MAX_DEPTH = 32
 #: Cap on the training indices that a gnn-comparison file implies (it lists only the test
@@ -257,10 +261,11 @@ def as_saved_splits(splits, *, n_samples=None, y=None, name="splits"):
         "path": _PATH,
         "y": ["array-like", None],
         "n_samples": [IntervalNotBool(numbers.Integral, 1, None, closed="left"), None],
+        "max_bytes": [IntervalNotBool(numbers.Integral, 1, None, closed="left")],
     },
     prefer_skip_nested_validation=True,
 )
-def save_splits(splits, path, *, y=None, n_samples=None):
+def save_splits(splits, path, *, y=None, n_samples=None, max_bytes=MAX_BYTES):
     """Write resampling splits to a JSON file in the sklearn-fair format.
 
     Parameters
@@ -280,12 +285,19 @@ def save_splits(splits, path, *, y=None, n_samples=None):
     n_samples : int, default=None
         Number of samples; defaults to ``len(y)``, else the largest index
         plus one.
+    max_bytes : int, default=64 MiB
+        Largest file written. The default is :func:`load_splits`' default, so
+        that whatever is written loads with the defaults. A fold whose training
+        set is every sample not in its test set (k-fold, hold-out) is written
+        as its test set only (format version 2): a 10-fold split of a million
+        samples takes about 7 MiB.
 
     Raises
     ------
     InvalidSplitError
-        If the splits are invalid (see :func:`validate_splits`), or an inner
-        split uses indices outside its outer fold's training set.
+        If the splits are invalid (see :func:`validate_splits`), an inner
+        split uses indices outside its outer fold's training set, or the file
+        would be larger than ``max_bytes`` (nothing is written then).
 
     See Also
     --------
@@ -304,24 +316,44 @@ def save_splits(splits, path, *, y=None, n_samples=None):
     SavedSplits(n_folds=3, n_samples=12, kfold=True, inner_splits=no, fingerprint=yes)
     """
     saved = as_saved_splits(splits, n_samples=n_samples, y=y)
-    folds = []
+    folds, compact = [], False
     for fold, (train, test) in enumerate(saved.folds):
-        entry = {"train": train.tolist(), "test": test.tolist()}
+        if _is_rest(train, test, saved.n_samples):
+            # the training set is every other sample: the file lists the test set only
+            entry, compact = {"train_is_rest": True, "test": test.tolist()}, True
+        else:
+            entry = {"train": train.tolist(), "test": test.tolist()}
         inner = saved.get_inner_splits(fold)
         if inner is not None:
             entry["inner"] = [{"train": tr.tolist(), "test": te.tolist()} for tr, te in inner]
         folds.append(entry)
     document = {
         "format": FORMAT_NAME,
-        "version": FORMAT_VERSION,
+        "version": COMPACT_VERSION if compact else FORMAT_VERSION,
         "n_samples": saved.n_samples,
         "kfold": saved.kfold,
         "labels_fingerprint": saved.labels_fingerprint,
         "folds": folds,
     }
+    text = json.dumps(document, separators=(",", ":")) + "\n"
+    n_objects = 1 + len(folds) + sum(len(entry.get("inner", ())) for entry in folds)
+    if len(text.encode("utf-8")) > max_bytes or n_objects > MAX_FOLDS:
+        raise InvalidSplitError(
+            f"These splits take {len(text.encode('utf-8'))} bytes and {n_objects - 1} splits "
+            f"in JSON, more than load_splits reads by default (max_bytes={MAX_BYTES}, "
+            f"max_folds={MAX_FOLDS}); pass save_splits a larger max_bytes to write them "
+            "anyway, and load_splits the same."
+        )
     with open(path, "w", encoding="utf-8") as file:
-        json.dump(document, file, separators=(",", ":"))
-        file.write("\n")
+        file.write(text)
+
+
+def _is_rest(train, test, n_samples):
+    """Whether ``train`` is every sample of ``range(n_samples)`` not in ``test``."""
+    if train.size + test.size != n_samples or train.size == 0:
+        return False
+    # the splits are validated: in range, no overlap, test without repeats
+    return bool(np.all(np.diff(np.sort(train)) > 0))
 
 
 @validate_params(
@@ -329,10 +361,11 @@ def save_splits(splits, path, *, y=None, n_samples=None):
         "path": _PATH,
         "format": [StrOptions({"sklearn-fair", "gnn-comparison"})],
         "max_bytes": [IntervalNotBool(numbers.Integral, 1, None, closed="left")],
+        "max_folds": [IntervalNotBool(numbers.Integral, 1, None, closed="left")],
     },
     prefer_skip_nested_validation=True,
 )
-def load_splits(path, format="sklearn-fair", *, max_bytes=MAX_BYTES):
+def load_splits(path, format="sklearn-fair", *, max_bytes=MAX_BYTES, max_folds=MAX_FOLDS):
     """Read resampling splits from a JSON file, validating every index.
 
     Only JSON is parsed: loading never executes code. The work is bounded by the
@@ -354,6 +387,10 @@ def load_splits(path, format="sklearn-fair", *, max_bytes=MAX_BYTES):
     max_bytes : int, default=64 MiB
         Largest file size read; a larger file raises InvalidSplitError without
         being read further.
+    max_folds : int, default=100000
+        Most splits the file may hold, outer folds and inner splits together;
+        counted on the raw text before it is parsed, so a file of millions of
+        tiny folds is refused in work bounded by its size.
 
     Returns
     -------
@@ -386,7 +423,16 @@ def load_splits(path, format="sklearn-fair", *, max_bytes=MAX_BYTES):
     >>> splits.get_inner_splits(0)
     [(array([1]), array([3]))]
     """
-    document = read_json(path, max_bytes=max_bytes, max_depth=MAX_DEPTH, error=InvalidSplitError)
+    document = read_json(
+        path,
+        max_bytes=max_bytes,
+        max_depth=MAX_DEPTH,
+        error=InvalidSplitError,
+        # every split is a JSON object, and the sklearn-fair document one more
+        max_objects=max_folds + (format == "sklearn-fair"),
+        objects_hint=" (one per fold and inner split, and the document; max_folds="
+        f"{max_folds}: pass a larger max_folds to read it)",
+    )
     name = f"the splits in {os.path.basename(os.fspath(path))}"
     if format == "gnn-comparison":
         return _from_gnn_comparison(document, name)
@@ -401,10 +447,11 @@ def _from_sklearn_fair(document, name):
         )
     if not isinstance(document, dict) or document.get("format") != FORMAT_NAME:
         raise InvalidSplitError(f"{name} is not an sklearn-fair splits file (no 'format' key).")
-    if document.get("version") != FORMAT_VERSION:
+    version = document.get("version")
+    if isinstance(version, bool) or version not in (FORMAT_VERSION, COMPACT_VERSION):
         raise InvalidSplitError(
-            f"{name} has format version {document.get('version')!r}; this version of "
-            f"sklearn-fair reads version {FORMAT_VERSION}."
+            f"{name} has format version {_short_repr(version)}; this version of "
+            f"sklearn-fair reads versions {FORMAT_VERSION} and {COMPACT_VERSION}."
         )
     n_samples = document.get("n_samples")
     if (
@@ -420,13 +467,40 @@ def _from_sklearn_fair(document, name):
     if fingerprint is not None and not isinstance(fingerprint, str):
         raise InvalidSplitError(f"{name} has a 'labels_fingerprint' that is not a string.")
     kfold = document.get("kfold", False)
+    if not isinstance(kfold, bool):
+        raise InvalidSplitError(
+            f"{name} has a 'kfold' field of {_short_repr(kfold)}; it must be true or false."
+        )
     entries = _field(document, "folds", list, name)
+    rest = [isinstance(e, dict) and e.get("train_is_rest") is True for e in entries]
+    if any(rest):
+        if version != COMPACT_VERSION:
+            raise InvalidSplitError(f"{name} uses 'train_is_rest', which needs version 2.")
+        implied = sum(rest) * n_samples
+        if implied > MAX_IMPLIED_INDICES:
+            raise InvalidSplitError(
+                f"{name} has {sum(rest)} folds whose training set is the rest of "
+                f"n_samples={n_samples}: {implied} indices, more than the "
+                f"{MAX_IMPLIED_INDICES} this reader builds."
+            )
     folds, inner_splits = [], []
     for fold, entry in enumerate(entries):
         where = f"outer fold {fold} of {name}"
         if not isinstance(entry, dict):
             raise InvalidSplitError(f"{where} is not a JSON object.")
-        folds.append((_indices(entry, "train", where), _indices(entry, "test", where)))
+        test = _indices(entry, "test", where)
+        if rest[fold]:
+            if "train" in entry:
+                raise InvalidSplitError(f"{where} has both 'train' and 'train_is_rest'.")
+            inside = test[(test >= 0) & (test < n_samples)]
+            in_train = np.ones(n_samples, dtype=bool)
+            in_train[inside] = False
+            train = np.flatnonzero(in_train)
+        else:
+            if "train_is_rest" in entry:
+                raise InvalidSplitError(f"'train_is_rest' of {where} must be true if given.")
+            train = _indices(entry, "train", where)
+        folds.append((train, test))
         inner = entry.get("inner")
         if inner is not None:
             if not isinstance(inner, list):

@@ -208,12 +208,12 @@ def test_protocol_follows_nested_cv_parameters(tmp_path, monkeypatch):
         assert accepted in message
     monkeypatch.setattr(model_selection, "NestedCV", NewNestedCV)
     assert load_config(path).protocol["future_option"] == "inner"
-    # and the runner hands it to NestedCV
-    import sklearn_fair.experiment._runner as runner
+    # and the runner hands it to NestedCV (made in one place, for the run and the dry run)
+    import sklearn_fair.experiment._plan as planning
 
     made = []
     monkeypatch.setattr(
-        runner, "NestedCV", lambda *a, **k: made.append(NewNestedCV(*a, **k)) or made[-1]
+        planning, "NestedCV", lambda *a, **k: made.append(NewNestedCV(*a, **k)) or made[-1]
     )
     run_experiment(path, progress=False)
     assert made and made[0].future_option == "inner"

@@ -116,12 +116,13 @@ def test_dry_run_fits_almost_nothing_and_states_its_basis(tmp_path, monkeypatch)
         LogisticRegression, "fit", lambda self, X, y, **k: fits.append(1) or real_fit(self, X, y)
     )
     report = dry_run(path, n_jobs=4)
-    # 3 timing fits (one per candidate, up to 3) and one warm-up; the run would make 55
-    assert len(fits) == 4 and report.total_fits == 5 * 3 * 3 + 5 * 2
+    # one warm-up, then each of the 3 candidates on the largest training size (120 rows,
+    # reached at once), best of 3 as these fits are short; the run would make 55
+    assert len(fits) == 1 + 3 * 3 and report.total_fits == 5 * 3 * 3 + 5 * 2
     estimate = report.estimates["model"]
     assert 0 < estimate.low <= estimate.seconds <= estimate.high
     assert "timed 3 of 3 candidates" in estimate.basis
-    assert "extrapolated linearly" in estimate.basis
+    assert "up to 120 rows" in estimate.basis and "extrapolated to the 55 fits" in estimate.basis
     row = [line for line in report.text.splitlines() if line.startswith("model ")][1]
     assert row.split()[:6] == ["model", "3", "3", "45", "10", "(5"]
     assert "6 if seeds are inert" in row and row.rstrip().endswith("55 (>= 51)")

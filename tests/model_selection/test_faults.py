@@ -24,16 +24,20 @@ X, y = make_classification(n_samples=60, n_features=4, random_state=0)
 
 
 class SlowForDeep(ClassifierMixin, BaseEstimator):
-    """Majority vote; a fit with depth 2 loops (in Python) for a long time."""
+    """Majority vote; a fit with depth 2 runs 600 ticks of 0.1 s (a minute), each tick
+    appended to the file ``ticks`` (if given), so that a test counts the work it did."""
 
-    def __init__(self, depth=1):
+    def __init__(self, depth=1, ticks=None):
         self.depth = depth
+        self.ticks = ticks
 
     def fit(self, X, y):
         if self.depth == 2:
-            deadline = time.monotonic() + 60
-            while time.monotonic() < deadline:
-                pass
+            for _ in range(600):
+                time.sleep(0.1)
+                if self.ticks is not None:
+                    with open(self.ticks, "a") as file:
+                        file.write(".")
         self.classes_, counts = np.unique(y, return_counts=True)
         self.majority_ = self.classes_[np.argmax(counts)]
         return self
@@ -54,15 +58,136 @@ def nested(estimator=None, grid=None, **kwargs):
 
 
 @pytest.mark.parametrize("n_jobs", [1, 2])
-def test_a_fit_over_the_time_limit_is_recorded_as_failed(n_jobs):
-    start = time.monotonic()
+def test_a_fit_over_the_time_limit_is_recorded_as_failed(n_jobs, tmp_path):
+    ticks = tmp_path / "ticks"
     with pytest.warns(FitFailedWarning, match="ran over fit_timeout=0.5 s"):
-        model = nested(SlowForDeep(), {"depth": [1, 2]}, fit_timeout=0.5, n_jobs=n_jobs)
+        model = nested(SlowForDeep(ticks=ticks), {"depth": [1, 2]}, fit_timeout=0.5, n_jobs=n_jobs)
         model.fit(X, y)
-    assert time.monotonic() - start < 40  # 6 slow fits would take 6 minutes
     slow = [t for t in model.failed_tasks_ if t["key"]["candidate"] == 1]
     assert len(slow) == 6 and all("FitTimeoutError" in t["error"] for t in slow)
+    # each slow fit was stopped at its limit (5 ticks of 0.1 s), inside its worker: the 6
+    # fits did about 30 of their 3600 ticks, and no worker had to be killed
+    assert len(ticks.read_text()) <= 6 * 10
+    assert not any("worker was killed" in t["error"] for t in slow)
     assert all(p == {"depth": 1} for p in model.best_params_per_fold_)
+
+
+class Hung(ClassifierMixin, BaseEstimator):
+    """Majority vote; with ``hang`` the fit blocks in time.sleep for ever (``"sleep"``), or
+    does so with SIGALRM blocked, as a fit stuck in compiled code is out of reach
+    (``"stuck"``)."""
+
+    def __init__(self, hang=None):
+        self.hang = hang
+
+    def fit(self, X, y):
+        if self.hang == "stuck":
+            import signal
+
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})
+        if self.hang is not None:
+            time.sleep(1e6)
+        self.classes_, counts = np.unique(y, return_counts=True)
+        self.majority_ = self.classes_[np.argmax(counts)]
+        return self
+
+    def predict(self, X):
+        return np.full(len(X), self.majority_)
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_a_hung_fit_is_stopped_at_its_limit_with_n_jobs_1_too(n_jobs):
+    # time.sleep does not see an exception sent to its thread; the worker's timer signal
+    # interrupts it, so the fit ends at the limit, in its worker, which lives on
+    with pytest.warns(FitFailedWarning, match="ran over fit_timeout=1 s"):
+        model = nested(Hung(), {"hang": [None, "sleep"]}, fit_timeout=1, n_jobs=n_jobs).fit(X, y)
+    hung = [t for t in model.failed_tasks_ if t["key"]["candidate"] == 1]
+    assert len(hung) == 6
+    assert all("FitTimeoutError" in t["error"] for t in hung)
+    assert not any("worker was killed" in t["error"] for t in hung)
+
+
+def test_a_fit_out_of_the_timers_reach_has_its_worker_killed():
+    from sklearn_fair.model_selection._nested._running import overrun_grace
+
+    # the worker is killed shortly after the limit, not after max(30 s, limit) more
+    assert overrun_grace(1) == 2.0 and overrun_grace(100) == 25.0 and overrun_grace(1e4) == 30
+    with pytest.warns(FitFailedWarning, match="its worker was killed"):
+        model = nested(Hung(), {"hang": [None, "stuck"]}, outer_cv=2, fit_timeout=1, n_jobs=2).fit(
+            X, y
+        )
+    stuck = [t for t in model.failed_tasks_ if t["key"]["candidate"] == 1]
+    assert len(stuck) == 4 and all("its worker was killed" in t["error"] for t in stuck)
+    # the innocent fits in flight with them were run again, and the run finished
+    assert all(p == {"hang": None} for p in model.best_params_per_fold_)
+
+
+WORKER_SCRIPT = """
+import os, sys, time
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn_fair import NestedCV
+
+class Sleeper(ClassifierMixin, BaseEstimator):
+    def __init__(self, c=1):
+        self.c = c
+    def fit(self, X, y):
+        open(os.path.join(sys.argv[1], str(os.getpid())), "w").close()
+        time.sleep(1e6)
+
+import cloudpickle
+cloudpickle.register_pickle_by_value(sys.modules[__name__])
+X, y = np.zeros((40, 2)), np.array([0, 1] * 20)
+NestedCV(Sleeper(), {"c": [1, 2]}, outer_cv=2, inner_cv=2, n_jobs=2, random_state=0).fit(X, y)
+"""
+
+
+def _alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # a zombie waiting for its (dead) parent's reaper is gone for every purpose
+    try:
+        with open(f"/proc/{pid}/stat") as file:
+            return file.read().split(")")[-1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.parametrize("how", ["SIGKILL", "SIGTERM"])
+def test_workers_end_when_the_main_process_dies(tmp_path, how):
+    import signal
+    import subprocess
+
+    script = tmp_path / "main.py"
+    script.write_text(WORKER_SCRIPT)
+    pids = tmp_path / "pids"
+    pids.mkdir()
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    main = subprocess.Popen([sys.executable, str(script), str(pids)], env=env)
+    try:
+        for _ in range(1200):  # the workers start and each begins a fit (at most 2 min)
+            if len(list(pids.iterdir())) >= 2 or main.poll() is not None:
+                break
+            time.sleep(0.1)
+        workers = [int(p.name) for p in pids.iterdir()]
+        assert len(workers) >= 2 and main.poll() is None
+        main.send_signal(getattr(signal, how))
+        main.wait()
+        polls = 0
+        while any(_alive(pid) for pid in workers) and polls < 100:  # 10 s at most
+            time.sleep(0.1)
+            polls += 1
+        assert not any(_alive(pid) for pid in workers), f"workers alive after {polls} polls"
+    finally:
+        main.kill()
+        for pid in [int(p.name) for p in pids.iterdir()]:
+            try:
+                os.kill(pid, 9)
+            except ProcessLookupError:
+                pass
 
 
 def test_a_fit_over_the_time_limit_on_dask_is_recorded_as_failed(tmp_path, monkeypatch):

@@ -122,7 +122,9 @@ def test_round_trip_with_inner_splits(tmp_path):
     triples = nested_kfold_with_holdout(y)
     save_splits(triples, tmp_path / "s.json", y=y)
     document = json.loads((tmp_path / "s.json").read_text())
-    assert document["format"] == "sklearn-fair-splits" and document["version"] == 1
+    # k-fold training sets are "the rest" of the samples: version 2 lists the test sets only
+    assert document["format"] == "sklearn-fair-splits" and document["version"] == 2
+    assert all(fold["train_is_rest"] and "train" not in fold for fold in document["folds"])
     assert document["n_samples"] == 24 and document["kfold"] is True
     cv = PredefinedSplits(load_splits(tmp_path / "s.json"))
     for number, ((train, test), (train0, test0, inner0)) in enumerate(
@@ -344,3 +346,61 @@ def test_saved_splits_is_iterable_as_sklearn_cv():
     saved = SavedSplits(list(StratifiedKFold(5).split(y, y)), n_samples=10)
     result = cross_validate(DecisionTreeClassifier(), y.reshape(-1, 1), y, cv=saved)
     assert len(result["test_score"]) == len(saved) == 5
+
+
+def test_a_ten_fold_split_of_a_million_rows_loads_with_the_defaults(tmp_path):
+    # 10 x 900,000 training indices took 65.7 MiB in JSON, over load_splits' 64 MiB default;
+    # version 2 writes a training set that is "the rest" of the samples as its test set only
+    from sklearn.model_selection import KFold
+
+    from sklearn_fair.model_selection._saved_splits import MAX_BYTES
+
+    n = 10**6
+    path = tmp_path / "million.json"
+    splits = list(KFold(10, shuffle=True, random_state=0).split(np.empty((n, 0))))
+    save_splits(splits, path, n_samples=n)
+    assert path.stat().st_size < MAX_BYTES / 8
+    loaded = load_splits(path)
+    assert loaded.kfold and len(loaded) == 10 and loaded.n_samples == n
+    for (train, test), (train0, test0) in zip(loaded, splits):
+        np.testing.assert_array_equal(train, train0)
+        np.testing.assert_array_equal(test, test0)
+
+
+def test_save_splits_writes_only_what_load_splits_reads(tmp_path):
+    from sklearn_fair.exceptions import InvalidSplitError
+
+    rng = np.random.default_rng(0)
+    # bootstrap training sets have repeats: listed in full
+    splits = [(rng.integers(0, 200, 200), np.arange(150, 200)) for _ in range(3)]
+    splits = [(np.setdiff1d(tr, te), te) for tr, te in splits]
+    path = tmp_path / "s.json"
+    with pytest.raises(InvalidSplitError, match="more than load_splits reads by default"):
+        save_splits(splits, path, n_samples=200, max_bytes=100)
+    assert not path.exists()  # nothing is written
+    save_splits(splits, path, n_samples=200, max_bytes=10**6)
+    assert len(load_splits(path)) == 3
+
+
+def test_a_compact_file_is_checked_like_any_other(tmp_path):
+    from sklearn_fair.exceptions import InvalidSplitError
+
+    path = tmp_path / "s.json"
+    document = {
+        "format": "sklearn-fair-splits",
+        "version": 1,
+        "n_samples": 4,
+        "kfold": True,
+        "labels_fingerprint": None,
+        "folds": [{"train_is_rest": True, "test": [0, 1]}, {"train_is_rest": True, "test": [2, 3]}],
+    }
+    path.write_text(json.dumps(document))
+    with pytest.raises(InvalidSplitError, match="needs version 2"):
+        load_splits(path)
+    document["version"] = 2
+    path.write_text(json.dumps(document))
+    assert load_splits(path).folds[0][0].tolist() == [2, 3]
+    document["n_samples"] = 10**12  # the rest of a trillion samples is not built
+    path.write_text(json.dumps(document))
+    with pytest.raises(InvalidSplitError, match="more than the"):
+        load_splits(path)

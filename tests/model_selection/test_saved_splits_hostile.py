@@ -1,13 +1,15 @@
-"""load_splits on hostile or broken files: InvalidSplitError, quickly, without allocating much.
+"""load_splits on hostile or broken files: InvalidSplitError, reading no more than the file,
+without allocating much.
 
 Every case below ran for minutes, allocated gigabytes, or escaped as another exception
 (OverflowError, RecursionError, a plain ValueError) before the reader bounded its work by
-the file's size. The time bound is generous (the fixed reader takes milliseconds); the
-memory bound is measured with tracemalloc, which numpy reports its arrays to.
+the file's size. The work is counted, not timed: the bytes read (at most the file, or
+max_bytes and one more) and the memory peak, measured with tracemalloc, which numpy
+reports its arrays to.
 """
 
 import json
-import time
+import os
 import tracemalloc
 from unittest import mock
 
@@ -25,7 +27,6 @@ from sklearn_fair.model_selection import (
     save_splits,
 )
 
-SECONDS = 5.0
 PEAK_BYTES = 50 * 2**20
 
 
@@ -55,18 +56,57 @@ def sklearn_fair_file(tmp_path, n_samples, folds, kfold=False, name="hostile.jso
     return path
 
 
+class CountingReads:
+    """Counts the bytes the reader takes from the files it opens."""
+
+    def __init__(self, monkeypatch):
+        self.bytes = 0
+        fdopen = os.fdopen
+
+        def counting_fdopen(*args, **kwargs):
+            file = fdopen(*args, **kwargs)
+            readinto = file.readinto
+
+            class Counted:
+                def __getattr__(self, name):
+                    return getattr(file, name)
+
+                def __enter__(self):
+                    file.__enter__()
+                    return self
+
+                def __exit__(self, *exc):
+                    return file.__exit__(*exc)
+
+                def readinto(inner, buffer):
+                    count = readinto(buffer)
+                    self.bytes += count or 0
+                    return count
+
+            return Counted()
+
+        monkeypatch.setattr(_bounded_json.os, "fdopen", counting_fdopen)
+
+
+@pytest.fixture
+def reads(monkeypatch):
+    return CountingReads(monkeypatch)
+
+
 def refused(path, match, **kwargs):
-    """Assert that load_splits raises InvalidSplitError within SECONDS and under PEAK_BYTES."""
-    tracemalloc.start()
-    start = time.perf_counter()
-    try:
-        with pytest.raises(InvalidSplitError, match=match):
-            load_splits(path, **kwargs)
-        elapsed = time.perf_counter() - start
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
-    assert elapsed < SECONDS
+    """Assert that load_splits raises InvalidSplitError, reads at most the file (and at most
+    max_bytes + 1 of it) and stays under PEAK_BYTES."""
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        reads = CountingReads(monkeypatch)
+        tracemalloc.start()
+        try:
+            with pytest.raises(InvalidSplitError, match=match):
+                load_splits(path, **kwargs)
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+    if os.path.isfile(path):
+        assert reads.bytes <= min(os.path.getsize(path), kwargs.get("max_bytes", 2**62) + 1)
     assert peak < PEAK_BYTES
 
 
@@ -177,8 +217,14 @@ def test_file_over_max_bytes(tmp_path):
     refused(path, "larger than max_bytes=1000", max_bytes=1000)
 
 
-def test_endless_file_is_read_only_up_to_max_bytes():
-    refused("/dev/zero", "larger than max_bytes=4096", max_bytes=4096)
+def test_an_endless_device_is_not_read_at_all():
+    refused("/dev/zero", "is not a regular file", max_bytes=4096)
+
+
+def test_a_large_file_is_read_only_up_to_max_bytes(tmp_path):
+    path = tmp_path / "large.json"
+    path.write_bytes(b"[" + b"0," * 10**6 + b"0]")
+    refused(path, "larger than max_bytes=4096", max_bytes=4096)
 
 
 @pytest.mark.parametrize("max_bytes", [0, -1, 1.5, True, "1"])
@@ -233,12 +279,32 @@ def test_non_finite_numbers_are_not_indices(tmp_path, literal):
     refused(path, "must list integer indices", format="gnn-comparison")
 
 
-def test_paper_files_load_quickly(data_dir):
-    start = time.perf_counter()
-    for path in sorted((data_dir / "gnn_comparison_splits").glob("*/*.json")):
+def test_paper_files_load_with_work_bounded_by_their_size(data_dir, reads, monkeypatch):
+    converted = []
+    indices = _saved_splits._indices
+
+    def counting_indices(mapping, key, where):
+        array = indices(mapping, key, where)
+        converted.append(array.size)
+        return array
+
+    monkeypatch.setattr(_saved_splits, "_indices", counting_indices)
+    paths = sorted((data_dir / "gnn_comparison_splits").glob("*/*.json"))
+    assert paths
+    for path in paths:
+        converted.clear()
+        before = reads.bytes
         saved = load_splits(path, format="gnn-comparison")
         assert saved.kfold and len(saved) == 10
-    assert time.perf_counter() - start < 10 * SECONDS
+        # each file is read once, and each index it holds converted once
+        assert reads.bytes - before == os.path.getsize(path)
+        document = json.loads(path.read_text())
+        held = sum(
+            len(fold["test"])
+            + sum(len(s["train"]) + len(s["validation"]) for s in fold["model_selection"])
+            for fold in document
+        )
+        assert sum(converted) == held
 
 
 # --- the nesting check itself, against a plain reading of the JSON grammar ----------------------

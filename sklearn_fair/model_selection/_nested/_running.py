@@ -11,12 +11,17 @@ running out of memory) breaks the whole pool; the tasks that were in flight are 
 one at a time in a fresh pool, so the one that kills is found, recorded as a failed task naming
 its fold and candidate, and the run finishes. On Dask a killed worker is the cluster's business:
 a task that keeps killing workers comes back as ``KilledWorker`` and is recorded as failed. A fit
-that overruns ``fit_timeout`` is stopped from inside its worker; on loky a worker that still has
-not returned long after the limit is killed.
+that overruns ``fit_timeout`` is stopped from inside its worker (a timer signal there interrupts
+blocking calls too); on loky a worker that has still not returned shortly after the limit is
+killed, and with ``fit_timeout`` set even ``n_jobs=1`` runs its fits in one loky worker, so that
+a stuck fit can always be stopped. Loky workers end within a second of the death of the process
+that runs NestedCV (``kill -9``, SIGTERM), instead of waiting for their idle timeout.
 """
 
 import concurrent.futures
+import os
 import time
+import uuid
 import warnings
 from collections import Counter
 from dataclasses import dataclass, replace
@@ -41,6 +46,7 @@ from ._tasks import (
     run_fit_task,
     run_search_task,
 )
+from ._timeout import watch_parent
 
 __all__ = ["run_plan", "run_plans"]
 
@@ -50,6 +56,7 @@ def execute(task, context, data, cache_entry):
 
     For a TaskBatch, a list of the results of its tasks.
     """
+    watch_parent()  # a loky worker ends with the process that runs NestedCV
     if isinstance(task, TaskBatch):
         return [execute(t, context, data, e) for t, e in zip(task.tasks, task.entries)]
     if isinstance(task, PlanTask):  # run_plans: the task's own plan's context and data
@@ -169,6 +176,7 @@ class LokyExecutor:
         self._suspects = []  # (task, cache_entry): to rerun alone
         self._resubmit = []  # (task, cache_entry): innocent victims of a killed pool
         self._alone = False
+        self._started = {}  # future -> file the worker creates when it starts the task
 
     def _new_pool(self):
         # joblib configures loky's executor exactly as for its own Parallel calls (worker
@@ -176,6 +184,13 @@ class LokyExecutor:
         # pool instead of restarting it for each other; a broken pool is replaced by loky.
         if getattr(self, "_parallel", None) is not None:
             self._parallel.__exit__(None, None, None)
+        self._parallel = None
+        if self.n_workers == 1:
+            # one worker process, for a time limit that can always be enforced (joblib
+            # would run n_jobs=1 in the caller's process): joblib's own reusable executor
+            from joblib.executor import get_memmapping_executor
+
+            return get_memmapping_executor(1, timeout=300)
         self._parallel = joblib.Parallel(n_jobs=self.n_workers)
         self._parallel.__enter__()
         return self._parallel._backend._workers
@@ -191,7 +206,13 @@ class LokyExecutor:
         return len(self._running) + len(self._suspects) + len(self._resubmit)
 
     def submit(self, task, cache_entry, priority=0):
-        future = self._pool.submit(execute, task, self.context, self._shared.handle, cache_entry)
+        args = (task, self.context, self._shared.handle, cache_entry)
+        if self.context.fit_timeout is None:
+            future = self._pool.submit(execute, *args)
+        else:  # the worker marks when it starts the task: a time limit counts from there
+            started = os.path.join(self._shared.folder, f"started-{uuid.uuid4().hex}")
+            future = self._pool.submit(_mark_started_then_execute, started, *args)
+            self._started[future] = started
         self._running[future] = (task, cache_entry, time.monotonic())
 
     def wait(self):
@@ -216,6 +237,7 @@ class LokyExecutor:
         finished, died = [], []
         for future in done:
             task, entry, _ = self._running.pop(future)
+            self._started.pop(future, None)
             exception = future.exception()
             if exception is None:
                 finished.append((task, future.result()))
@@ -239,16 +261,21 @@ class LokyExecutor:
         return finished
 
     def _kill_overrunning(self, limit):
-        """Kill the pool if a fit overran its limit far beyond the watchdog's reach."""
-        now = time.monotonic()
-        grace = max(30.0, limit)
-        if not any(now - start > limit + grace for _, _, start in self._running.values()):
+        """Kill the pool if a fit overran its limit beyond the in-worker timer's reach.
+
+        The timer in the worker stops a fit at the limit (blocking calls included); one that
+        has still not returned shortly after is stuck in compiled code: its worker is killed,
+        so that a hung fit costs about the limit, not a multiple of it.
+        """
+        grace = overrun_grace(limit)
+        running_for = {future: self._running_for(future) for future in self._running}
+        if not any(seconds > limit + grace for seconds in running_for.values()):
             return []
         self._pool.shutdown(wait=False, kill_workers=True)
         self._pool = self._new_pool()
         finished = []
-        for task, entry, start in self._running.values():
-            if now - start > limit + grace:
+        for future, (task, entry, _) in self._running.items():
+            if running_for[future] > limit + grace:
                 message = (
                     f"FitTimeoutError: the {task.key.describe()} ran over fit_timeout={limit} s "
                     "and did not stop; its worker was killed."
@@ -260,11 +287,33 @@ class LokyExecutor:
         self._alone = False
         return finished
 
+    def _running_for(self, future):
+        """Seconds since the worker started the task of ``future`` (0 if it has not)."""
+        try:
+            return time.time() - os.stat(self._started[future]).st_mtime
+        except (KeyError, OSError):
+            return 0.0
+
     def close(self, abort=False):
         if abort:
             self._pool.shutdown(wait=False, kill_workers=True)
-        self._parallel.__exit__(None, None, None)
+        if self._parallel is not None:
+            self._parallel.__exit__(None, None, None)
         self._shared.close()
+
+
+def _mark_started_then_execute(started, *args):
+    """:func:`execute`, after creating the file ``started`` (its time is the task's start)."""
+    with open(started, "w"):
+        pass
+    return execute(*args)
+
+
+def overrun_grace(limit):
+    """Seconds past ``fit_timeout`` after which a worker that has not returned is killed:
+    time for the stopped fit's result to travel back (2 s, a quarter of the limit, at most
+    30 s)."""
+    return min(max(2.0, 0.25 * limit), 30.0)
 
 
 def _worker_died(exception):
@@ -331,6 +380,10 @@ def make_executor(data, context, n_jobs):
         return DaskExecutor(data, context, backend.client)
     n_workers = parallel._effective_n_jobs()
     if n_workers <= 1 or name == "SequentialBackend":
+        if context.fit_timeout is not None and name == "LokyBackend":
+            # a fit stuck where no exception reaches it can only be stopped in a process
+            # of its own: fit_timeout holds with n_jobs=1 too
+            return LokyExecutor(data, context, 1)
         return SequentialExecutor(data, context)
     if name == "ThreadingBackend":
         return ThreadExecutor(data, context, n_workers)

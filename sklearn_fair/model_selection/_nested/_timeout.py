@@ -1,17 +1,28 @@
-"""A time limit for one fit, in whatever thread or process it runs.
+"""A time limit for one fit, in whatever thread or process it runs; and workers that end
+with the process that started them.
 
-The limit is enforced from a watchdog thread, which raises :class:`FitTimeoutError` inside the
-fitting thread (``PyThreadState_SetAsyncExc``). This works in the main thread of a loky worker,
-in a Dask worker's thread and in the caller's own thread alike. The exception arrives at the next
-Python instruction, so a fit stuck for a long time inside one compiled call is stopped when that
-call returns; the loky runner also kills a worker that overruns its limit by far.
+In a process's main thread (a loky worker runs its tasks there) the limit is a real-time
+timer (``signal.setitimer``): its signal interrupts blocking calls such as ``time.sleep`` or
+a wait on a lock, as well as Python code. Measured: an exception sent to a thread with
+``PyThreadState_SetAsyncExc`` does not stop ``time.sleep(3)`` before its 3 s, the timer's
+signal stops it at the limit. In any other thread (a Dask worker's, the threading
+backend's) the watchdog thread raises :class:`FitTimeoutError` inside the fitting thread
+with ``PyThreadState_SetAsyncExc``; it arrives at the next Python instruction. A fit stuck
+inside one compiled call that does not return is beyond both: the loky runner kills its
+worker soon after the limit, and NestedCV runs fits in a worker process whenever
+``fit_timeout`` is set, ``n_jobs=1`` included, so that this is always possible.
+
+:func:`watch_parent` makes a worker process end within a second of its parent's death
+(``kill -9``, SIGTERM): loky's workers would otherwise wait for their idle timeout.
 """
 
 import ctypes
+import os
+import signal
 import threading
 from contextlib import contextmanager
 
-__all__ = ["FitTimeoutError", "time_limit"]
+__all__ = ["FitTimeoutError", "time_limit", "watch_parent"]
 
 
 class FitTimeoutError(TimeoutError):
@@ -24,6 +35,35 @@ def time_limit(seconds, what):
     if seconds is None:
         yield
         return
+    in_main = threading.current_thread() is threading.main_thread()
+    limit = _signal_limit if in_main and hasattr(signal, "setitimer") else _thread_limit
+    try:
+        with limit(seconds):
+            yield
+    except FitTimeoutError:
+        raise FitTimeoutError(f"The {what} ran over fit_timeout={seconds} s.") from None
+
+
+@contextmanager
+def _signal_limit(seconds):
+    state = {"done": False}
+
+    def interrupt(signum, frame):
+        if not state["done"]:
+            raise FitTimeoutError
+
+    previous = signal.signal(signal.SIGALRM, interrupt)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        state["done"] = True
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+@contextmanager
+def _thread_limit(seconds):
     target = threading.get_ident()
     lock = threading.Lock()
     state = {"done": False, "fired": False}
@@ -42,8 +82,6 @@ def time_limit(seconds, what):
     timer.start()
     try:
         yield
-    except FitTimeoutError:
-        raise FitTimeoutError(f"The {what} ran over fit_timeout={seconds} s.") from None
     finally:
         with lock:
             state["done"] = True
@@ -51,3 +89,34 @@ def time_limit(seconds, what):
                 # the block ended as the limit passed: withdraw the exception if still pending
                 ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(target), None)
         timer.cancel()
+
+
+_watched = {"pid": None}
+
+
+def watch_parent(interval=0.25):
+    """In a worker process: end it (``os._exit``) soon after its parent process dies.
+
+    A daemon thread polls ``os.getppid()``; when the parent is gone the worker is adopted
+    and its parent pid changes. Installed once per process; a no-op in the process that
+    runs NestedCV itself, or any but a loky worker (its parent is not ours to watch).
+    """
+    import multiprocessing
+
+    if not multiprocessing.current_process().name.startswith("LokyProcess"):
+        return False
+    if _watched["pid"] == os.getpid():
+        return True
+    _watched["pid"] = os.getpid()
+    parent = os.getppid()
+
+    def watch():
+        import time
+
+        while True:
+            time.sleep(interval)
+            if os.getppid() != parent:
+                os._exit(1)
+
+    threading.Thread(target=watch, name="sklearn-fair-parent-watch", daemon=True).start()
+    return True

@@ -1,0 +1,144 @@
+"""The dry run's compute estimate against the measured run, on two workloads (target: the
+ratio estimate / measured within [1/1.5, 1.5]).
+
+For each workload the dry run (``dry_run(path, timing=True)``) estimates each model's compute
+in seconds of one worker; then, side by side on the same machine, each model's NestedCV is
+fitted with ``n_jobs=1`` exactly as the runner builds it (``make_nested``) and its wall time
+measured. Workloads: HistGradientBoosting on ``digits`` (fits that grow with the rows), and
+Ridge with group splitters on a 4000-row CSV (fits of a few milliseconds, where a fixed cost
+per fit dominates: the case the issue's Ames run overestimated threefold).
+
+Usage: python benchmarks/bench_dry_run_estimate.py
+"""
+
+import json
+import os
+import platform
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import sklearn
+
+import sklearn_fair
+from sklearn_fair.experiment import dry_run, load_config
+from sklearn_fair.experiment._data import load_data
+from sklearn_fair.experiment._runner import make_nested, work_dir
+
+HERE = Path(__file__).resolve().parent
+RESULTS = HERE / "results" / "dry_run_estimate.json"
+
+DIGITS = """\
+[experiment]
+progress = false
+random_state = 0
+
+[data]
+dataset = "sklearn:digits"
+
+[protocol]
+outer_cv = 3
+inner_cv = 2
+n_refits = 1
+
+[models.hgb]
+estimator = "sklearn.ensemble.HistGradientBoostingClassifier"
+params = { max_iter = 30, early_stopping = false }
+grid = { max_depth = [2, 4], learning_rate = [0.1, 0.3] }
+"""
+RIDGE = """\
+[experiment]
+progress = false
+random_state = 0
+
+[data]
+dataset = "csv"
+path = "ridge.csv"
+target = "y"
+groups = "g"
+
+[protocol]
+outer_cv = { splitter = "sklearn.model_selection.GroupKFold", params = { n_splits = 5 } }
+inner_cv = { splitter = "sklearn.model_selection.GroupKFold", params = { n_splits = 3 } }
+n_refits = 1
+scoring = "r2"
+
+[models.ridge]
+estimator = "sklearn.linear_model.Ridge"
+grid = { alpha = [0.01, 0.1, 1.0, 10.0, 100.0] }
+
+[models.scaled_ridge]
+estimator = "sklearn.linear_model.Ridge"
+preprocessing = ["sklearn.preprocessing.StandardScaler"]
+grid = { alpha = [0.1, 10.0] }
+"""
+
+
+def write_ridge_csv(path, n=4000, d=10):
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(n, d))
+    y = X @ rng.normal(size=d) + rng.normal(size=n)
+    groups = rng.integers(0, 40, n)
+    header = ",".join([f"x{i}" for i in range(d)] + ["y", "g"])
+    rows = np.column_stack([X, y, groups])
+    np.savetxt(path, rows, delimiter=",", header=header, comments="", fmt="%.6g")
+
+
+def measure(path):
+    estimate = dry_run(path, timing=True, n_jobs=1)
+    config = load_config(path)
+    data = load_data(config, work_dir(config))
+    rows = []
+    for name, spec in config.models.items():
+        nested = make_nested(config, spec, n_jobs=1)
+        start = time.perf_counter()
+        nested.fit(data.X, data.y, groups=data.groups)
+        measured = time.perf_counter() - start
+        seconds = estimate.estimates[name].seconds
+        rows.append(
+            {
+                "model": name,
+                "fits_counted": estimate.plans[name].total_fits,
+                "estimated_seconds": seconds,
+                "measured_seconds": measured,
+                "ratio": seconds / measured,
+                "within_1.5x": 1 / 1.5 <= seconds / measured <= 1.5,
+                "basis": estimate.estimates[name].basis,
+            }
+        )
+        print(
+            f"{path.stem:8s} {name:14s} estimated {seconds:7.2f} s, measured {measured:7.2f} s, "
+            f"ratio {seconds / measured:.2f}"
+        )
+    return rows
+
+
+def main():
+    rows = []
+    with tempfile.TemporaryDirectory() as folder:
+        folder = Path(folder)
+        (folder / "digits.toml").write_text(DIGITS)
+        write_ridge_csv(folder / "ridge.csv")
+        (folder / "ridge.toml").write_text(RIDGE)
+        for name in ("digits", "ridge"):
+            for row in measure(folder / f"{name}.toml"):
+                rows.append({"workload": name, **row})
+    record = {
+        "command": "python benchmarks/bench_dry_run_estimate.py",
+        "versions": {
+            "python": platform.python_version(),
+            "sklearn": sklearn.__version__,
+            "sklearn_fair": sklearn_fair.__version__,
+        },
+        "cores": os.cpu_count(),
+        "load_average": os.getloadavg(),
+        "target": "estimate / measured within [1/1.5, 1.5]",
+        "rows": rows,
+    }
+    RESULTS.write_text(json.dumps(record, indent=1))
+    print(f"Saved to {RESULTS}.")
+
+
+if __name__ == "__main__":
+    main()

