@@ -5,7 +5,13 @@ private modules.
 """
 
 from ._arrays import to_numpy
-from ._graphs import check_graph_sizes, is_graph_data, read_graph_labels
+from ._graphs import (
+    CollatedGraphs,
+    check_graph_sizes,
+    compact_graphs,
+    is_graph_data,
+    read_graph_labels,
+)
 from ._hashing import fingerprint, graph_fields, update_hasher
 from ._random import as_generator, check_random_state, draw_seeds
 from ._source import source_fingerprint
@@ -18,6 +24,7 @@ from ._validation import (
 )
 
 __all__ = [
+    "CollatedGraphs",
     "RANDOM_STATE_CONSTRAINTS",
     "EstimatorInstance",
     "IntervalNotBool",
@@ -26,6 +33,7 @@ __all__ = [
     "check_graph_sizes",
     "check_parameter_constraints",
     "check_random_state",
+    "compact_graphs",
     "draw_seeds",
     "fingerprint",
     "graph_fields",

@@ -27,7 +27,7 @@ from sklearn.exceptions import FitFailedWarning
 from ...exceptions import CacheWarning
 from ._cache import write_entry
 from ._cache_key import KeyBuilder, UnhashableError
-from ._data import SharedRunData
+from ._data import SharedRunData, for_workers
 from ._progress import Progress
 from ._scheduling import NestedSchedule
 from ._tasks import FitTask, SearchTask, TaskContext, run_fit_task, run_search_task
@@ -266,7 +266,7 @@ class DaskExecutor(_OneTaskPerWorker):
     def __init__(self, data, context, client):
         self.context, self.client = context, client
         self.n_workers = max(1, sum(client.nthreads().values()))
-        self._data = client.scatter(data, broadcast=True, hash=False)
+        self._data = client.scatter(for_workers(data), broadcast=True, hash=False)
         self._running = {}
 
     def submit(self, task, cache_entry, priority=0):
