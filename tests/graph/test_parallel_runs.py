@@ -48,7 +48,7 @@ def test_a_graph_task_is_small_whatever_the_data_set(data_dir, name):
     finally:
         shared.close()
     whole = len(cloudpickle.dumps(graphs))
-    assert whole > 5 * ONE_MB  # a data set that would show in a task's payload
+    assert whole > 2 * ONE_MB  # a data set that would show in a task's payload
     assert max(sizes) < ONE_MB
     assert max(sizes) * 50 < whole  # the data set is not in the task
 
