@@ -126,6 +126,21 @@ def compact_graphs(X):
     -------
     X_compact : object
         ``X`` itself, or the compact form above.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from torch_geometric.data import Data
+    >>> from sklearn_fair.utils import compact_graphs
+    >>> storage = torch.arange(3000.0).reshape(1000, 3)
+    >>> graphs = [Data(x=storage[i : i + 10], edge_index=torch.zeros(2, 0, dtype=torch.long),
+    ...                y=torch.tensor([i % 2])) for i in range(0, 1000, 10)]
+    >>> compact = compact_graphs(graphs)  # pickled, each view would write all of the storage
+    >>> type(compact).__name__, len(compact)
+    ('CollatedGraphs', 100)
+    >>> chosen = compact[[3, 0]]
+    >>> type(chosen).__name__, torch.equal(chosen[0].x, graphs[3].x)
+    ('list', True)
     """
     data_module = sys.modules.get("torch_geometric.data")
     if data_module is None:  # no PyG object can exist in this process
@@ -157,7 +172,26 @@ class CollatedGraphs:
     Parameters
     ----------
     graphs : sequence of torch_geometric.data.Data
-        Graphs of one class.
+        Graphs of one class, with the same attributes.
+
+    Attributes
+    ----------
+    graphs : torch_geometric.data.InMemoryDataset
+        The collated storage.
+    as_array : bool
+        Whether indexing gives an object array (the original was one) or a list.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from torch_geometric.data import Data
+    >>> from sklearn_fair.utils import CollatedGraphs
+    >>> graphs = [Data(x=torch.ones(n, 2), y=torch.tensor([n % 2])) for n in (2, 3, 4)]
+    >>> collated = CollatedGraphs(graphs)
+    >>> len(collated), collated[1]
+    (3, Data(x=[3, 2], y=[1]))
+    >>> [graph.num_nodes for graph in collated[[2, 0]]]
+    [4, 2]
     """
 
     def __init__(self, graphs):
