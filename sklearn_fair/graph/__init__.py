@@ -26,7 +26,6 @@ except ImportError as exc:  # pragma: no cover - exercised in a torch-free envir
 from ._classifier import GraphClassifier
 from ._collection import GraphCollection
 from ._datasets import FEATURE_SCHEMES, load_mutag, load_tu_dataset
-from ._demo import run_graph_demo
 from ._grids import PAPER_GRIDS, SMALL_GRIDS
 from .models import (
     DGCNN,
@@ -55,3 +54,17 @@ __all__ = [
     "load_tu_dataset",
     "run_graph_demo",
 ]
+
+
+def __getattr__(name):
+    # The demo pulls in the report and statistics layers (jinja2 among them), which a worker
+    # process that only fits a GraphClassifier does not need: imported on first use.
+    if name == "run_graph_demo":
+        from ._demo import run_graph_demo
+
+        return run_graph_demo
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | {"run_graph_demo"})

@@ -3,8 +3,14 @@
 ``collate_graphs`` builds, with a few numpy index operations, the tensors that
 ``torch_geometric.data.Batch.from_data_list`` builds from per-graph ``Data`` objects: ``x``,
 ``edge_index`` shifted by each graph's node offset in the batch, ``edge_attr``, ``y``, the
-``batch`` vector and ``ptr`` (and the slice bookkeeping, so ``Batch.get_example`` works).
-Going through ``Data`` objects and PyG's generic collate costs 12-20% of a GIN epoch.
+``batch`` vector and ``ptr`` (from which ``Batch.num_graphs`` is read). Going through ``Data``
+objects and PyG's generic collate costs 12-20% of a GIN epoch.
+
+Only PyG's public constructor is used, so these batches carry no slice bookkeeping (private
+attributes that ``Batch.from_data_list`` alone writes): ``Batch.get_example`` and
+``Batch.to_data_list`` raise PyG's own error on them. A module that takes its batch apart
+into graphs can be trained with PyG's loader: ``iterator_train=torch_geometric.loader.DataLoader``
+and ``iterator_valid=...`` (the same batches and draws, see the tests).
 """
 
 import numpy as np
@@ -24,29 +30,17 @@ def collate_graphs(graphs, indices):
     edge_index = np.take(graphs.edge_index, edge_cols, axis=1)
     edge_index += np.repeat(node_ptr[:-1], edge_counts)
     n_graphs = len(indices)
-    ptr = torch.from_numpy(node_ptr)
-    slices = torch.from_numpy(edge_ptr)
-    zeros = torch.zeros(n_graphs, dtype=torch.long)
     fields = {
         "x": torch.from_numpy(np.take(graphs.x, node_rows, axis=0)),
         "edge_index": torch.from_numpy(edge_index),
         "batch": torch.from_numpy(np.repeat(np.arange(n_graphs, dtype=np.int64), node_counts)),
-        "ptr": ptr,
+        "ptr": torch.from_numpy(node_ptr),  # Batch.num_graphs is len(ptr) - 1
     }
-    slice_dict = {"x": ptr, "edge_index": slices}
-    inc_dict = {"x": zeros, "edge_index": ptr[:-1]}
     if graphs.edge_attr is not None:
         fields["edge_attr"] = torch.from_numpy(np.take(graphs.edge_attr, edge_cols, axis=0))
-        slice_dict["edge_attr"], inc_dict["edge_attr"] = slices, zeros
     if graphs.y is not None:
         fields["y"] = torch.from_numpy(np.take(graphs.y, indices))
-        slice_dict["y"] = torch.arange(n_graphs + 1)
-        inc_dict["y"] = zeros
-    batch = Batch(**fields)
-    batch._num_graphs = n_graphs
-    batch._slice_dict = slice_dict
-    batch._inc_dict = inc_dict
-    return batch
+    return Batch(**fields)
 
 
 def _positions(ptr, indices):

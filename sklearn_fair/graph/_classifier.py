@@ -13,7 +13,7 @@ from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 from skorch import NeuralNet
-from skorch.callbacks import Callback, EpochTimer, PassthroughScoring, PrintLog
+from skorch.callbacks import EpochScoring, EpochTimer, PassthroughScoring, PrintLog
 from skorch.dataset import ValidSplit
 from torch.utils.data import Subset
 
@@ -36,23 +36,16 @@ _INFERRED = ("in_channels", "out_channels")
 _OPTIONAL_INFERRED = ("edge_dim", "node_counts")
 
 
-class _ValidAccuracy(Callback):
-    """Record ``valid_acc`` from the validation forward passes skorch already makes."""
+def _accuracy_of_the_validation_passes(net, dataset, y):
+    """The accuracy of the validation forward passes skorch already made this epoch.
 
-    def on_epoch_begin(self, net, **kwargs):
-        self.correct_, self.total_ = 0, 0
-
-    def on_batch_end(self, net, batch, training, **kwargs):
-        if training:
-            return
-        y_pred = kwargs["y_pred"]
-        y_pred = y_pred[0] if isinstance(y_pred, tuple) else y_pred
-        self.correct_ += int((y_pred.argmax(dim=1).cpu() == batch[1].cpu()).sum())
-        self.total_ += len(batch[1])
-
-    def on_epoch_end(self, net, dataset_valid=None, **kwargs):
-        if self.total_:
-            net.history.record("valid_acc", self.correct_ / self.total_)
+    The scoring function of skorch's ``EpochScoring(use_caching=True)``: inside it,
+    ``net.forward_iter`` yields the cached outputs of those passes, and ``y`` holds the
+    labels of their batches, so nothing is predicted again.
+    """
+    outputs = [out[0] if isinstance(out, tuple) else out for out in net.forward_iter(dataset)]
+    predicted = torch.cat(outputs).argmax(dim=1).cpu().numpy()
+    return accuracy_score(y, predicted)
 
 
 class _StopOnValidation(ReferenceEarlyStopping):
@@ -490,7 +483,15 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
             ("epoch_timer", EpochTimer()),
             ("train_loss", PassthroughScoring(name="train_loss", on_train=True)),
             ("valid_loss", PassthroughScoring(name="valid_loss")),
-            ("valid_acc", _ValidAccuracy()),
+            (
+                "valid_acc",
+                EpochScoring(
+                    _accuracy_of_the_validation_passes,
+                    lower_is_better=False,
+                    name="valid_acc",
+                    use_caching=True,
+                ),
+            ),
         ]
         stopper = _StopOnValidation(
             self.monitor,

@@ -8,8 +8,17 @@ optional node and edge labels and attributes (one line per node or per edge line
 Everything is parsed with numpy from ``raw/``; no processed or pickled file is ever read, so a
 data folder from elsewhere cannot run code. Every inconsistency that would otherwise give a
 silently different data set raises a ValueError naming the file and the line.
+
+PyG's own reader, ``torch_geometric.io.read_tu_data``, parses the same files but checks none of
+this (an empty ``_A.txt``, an edge between two graphs or a short label file give a bare
+exception or a different data set), and it is slower: 1.06 s for PROTEINS, 5.56 s for DD and
+8.93 s for REDDIT-BINARY against 0.04 s, 0.28 s and 0.24 s for ``read_tu_files`` (one run each,
+this machine, 2 cores). The hand-written parser stays for both reasons; what is built from the
+parsed files follows PyG (``_datasets.py`` uses its ``remove_self_loops`` and ``coalesce``), and
+the tests compare the result with PyG's ``TUDataset`` graph by graph.
 """
 
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,6 +27,17 @@ import numpy as np
 __all__ = ["TUFiles", "read_tu_files"]
 
 _TU_URL = "https://chrsmrrs.github.io/datasets/docs/datasets/"
+
+# What each file of the format holds, as the errors name it.
+_FIELDS = {
+    "graph_indicator": "graph indicator (the graph id of each node, one line per node)",
+    "A": "edge list (one 'i, j' line of 1-based node ids per edge)",
+    "graph_labels": "graph labels (one line per graph)",
+    "node_labels": "node labels (one line per node)",
+    "node_attributes": "node attributes (one line per node)",
+    "edge_labels": "edge labels (one line per line of the edge list)",
+    "edge_attributes": "edge attributes (one line per line of the edge list)",
+}
 
 
 @dataclass(frozen=True)
@@ -62,17 +82,19 @@ def read_tu_files(name, raw_dir):
         )
     indicator_path, a_path, labels_path = required
 
-    node_graph = _read_table(indicator_path, np.int64, n_columns=1)[:, 0]
+    node_graph = _read_table(indicator_path, np.int64, "graph_indicator", n_columns=1)[:, 0]
     _check_indicator(indicator_path, node_graph)
     node_graph = node_graph - 1
     n_nodes = len(node_graph)
     n_graphs = int(node_graph[-1]) + 1
 
-    edges = _read_table(a_path, np.int64, n_columns=2, allow_empty=True)
+    # an empty edge list is refused as PyG's TUDataset refuses it (graphs without any edge
+    # are not a TU data set); a graph of its own may still have no edges
+    edges = _read_table(a_path, np.int64, "A", n_columns=2)
     _check_edges(a_path, edges, node_graph)
     edges = edges - 1
 
-    graph_labels = _read_table(labels_path, np.int64, n_columns=1)[:, 0]
+    graph_labels = _read_table(labels_path, np.int64, "graph_labels", n_columns=1)[:, 0]
     _check_count(labels_path, len(graph_labels), n_graphs, "graph", indicator_path)
 
     optional = {}
@@ -86,28 +108,36 @@ def read_tu_files(name, raw_dir):
         if not path.is_file():
             optional[part] = None
             continue
-        table = _read_table(path, dtype, allow_empty=count == 0)
+        table = _read_table(path, dtype, part, allow_empty=count == 0)
         _check_count(path, len(table), count, what, indicator_path if what == "node" else a_path)
         optional[part] = table
     return TUFiles(node_graph=node_graph, edges=edges, graph_labels=graph_labels, **optional)
 
 
-def _read_table(path, dtype, *, n_columns=None, allow_empty=False):
-    """The comma-separated numbers of ``path`` as a 2-D array, one row per line."""
+def _read_table(path, dtype, part, *, n_columns=None, allow_empty=False):
+    """The comma-separated numbers of ``path`` (the file ``part`` of the format) as a 2-D array,
+    one row per line."""
     data = path.read_bytes()
-    n_lines = data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
+    if not data:
+        if not allow_empty:
+            raise ValueError(
+                f"{path} is empty: the {part} file of a TU data set holds the "
+                f"{_FIELDS[part]} and needs at least one line."
+            )
+        return np.zeros((0, n_columns or 0), dtype=dtype)
+    n_lines = data.count(b"\n") + (1 if not data.endswith(b"\n") else 0)
     try:
-        table = np.loadtxt(path, delimiter=",", dtype=dtype, ndmin=2, comments=None)
+        with warnings.catch_warnings():  # blank lines only: an error of ours names the line
+            warnings.filterwarnings("ignore", "loadtxt: input contained no data", UserWarning)
+            table = np.loadtxt(path, delimiter=",", dtype=dtype, ndmin=2, comments=None)
     except ValueError:
         table = None
     if table is None or len(table) != n_lines:
         _raise_first_bad_line(path, data, dtype)  # always raises
-    if not len(table) and not allow_empty:
-        raise ValueError(f"{path} is empty.")
     if n_columns is not None and len(table) and table.shape[1] != n_columns:
         raise ValueError(
             f"{path}, line 1: expected {n_columns} comma-separated value(s) per line, found "
-            f"{table.shape[1]}."
+            f"{table.shape[1]} (the {part} file holds the {_FIELDS[part]})."
         )
     return table
 

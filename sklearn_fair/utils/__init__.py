@@ -6,7 +6,13 @@ private modules.
 """
 
 from ._arrays import to_numpy
-from ._graphs import check_graph_sizes, is_graph_data, read_graph_labels
+from ._graphs import (
+    CollatedGraphs,
+    check_graph_sizes,
+    compact_graphs,
+    is_graph_data,
+    read_graph_labels,
+)
 from ._hashing import fingerprint, graph_fields, update_hasher
 from ._progress import is_terminal, progress_over
 from ._provenance import (
@@ -28,6 +34,7 @@ from ._validation import (
 )
 
 __all__ = [
+    "CollatedGraphs",
     "RANDOM_STATE_CONSTRAINTS",
     "EstimatorInstance",
     "IntervalNotBool",
@@ -41,6 +48,7 @@ __all__ = [
     "code_identity",
     "describe",
     "digest",
+    "compact_graphs",
     "draw_seeds",
     "fingerprint",
     "graph_fields",

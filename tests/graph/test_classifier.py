@@ -10,7 +10,9 @@ import torch
 from imblearn import FunctionSampler
 from imblearn.pipeline import Pipeline
 from sklearn.base import clone, is_classifier
-from sklearn.model_selection import GridSearchCV, StratifiedKFold
+from sklearn.metrics import accuracy_score
+from sklearn.model_selection import GridSearchCV, StratifiedKFold, train_test_split
+from skorch.callbacks import Callback
 from torch_geometric.data import Data
 from torch_geometric.datasets import TUDataset
 
@@ -120,16 +122,31 @@ def test_early_stopping_restores_the_selected_epoch(mutag):
     assert selected == len(losses) or loss != pytest.approx(losses[-1], rel=1e-5)
 
 
+class _RecordSplit(Callback):
+    """Records the rows skorch trained and validated on (its Subsets' indices)."""
+
+    def on_epoch_begin(self, net, dataset_train=None, dataset_valid=None, **kwargs):
+        self.train_ = np.asarray(dataset_train.indices)
+        self.valid_ = np.asarray(dataset_valid.indices)
+
+
 def test_validation_split_is_stratified_and_held_out(mutag_split):
     X_train, _, _ = mutag_split
-    clf = make_clf(max_epochs=1, validation_fraction=0.2).fit(X_train)
-    assert clf.history[-1, "valid_batch_count"] >= 1
-    n_valid = sum(
-        clf.history[-1, "batches", b, "valid_batch_size"]
-        for b in range(len(clf.history[-1, "batches"]))
-        if "valid_batch_size" in clf.history[-1, "batches", b]
-    )
-    assert n_valid == int(np.ceil(0.2 * len(X_train)))
+    y = read_graph_labels(X_train)
+    spy = _RecordSplit()
+    clf = make_clf(max_epochs=1, validation_fraction=0.2, callbacks=[("spy", spy)]).fit(X_train)
+    train, valid = spy.train_, spy.valid_
+    # held out: disjoint, together all the graphs, and the training passes saw only the rest
+    assert len(np.intersect1d(train, valid)) == 0
+    np.testing.assert_array_equal(np.sort(np.concatenate([train, valid])), np.arange(len(y)))
+    assert len(valid) == int(np.ceil(0.2 * len(X_train)))
+    batches = clf.history[-1, "batches"]
+    assert sum(b["train_batch_size"] for b in batches if "train_batch_size" in b) == len(train)
+    assert sum(b["valid_batch_size"] for b in batches if "valid_batch_size" in b) == len(valid)
+    # stratified: each class holds its share of the validation rows, to within one graph
+    for label in np.unique(y):
+        share = np.mean(y == label) * len(valid)
+        assert abs(np.sum(y[valid] == label) - share) <= 1, label
 
 
 def test_no_validation_trains_all_epochs(mutag_split):
@@ -244,8 +261,18 @@ def test_grid_search_cv(mutag):
         {"module": [DeepMultisets, MolecularFingerprint], "lr": [0.01]},
         cv=StratifiedKFold(3, shuffle=True, random_state=0),
     ).fit(X, y)
-    assert search.best_estimator_.predict(X[:5]).shape == (5,)
-    assert len(search.cv_results_["params"]) == 2
+    # each candidate's fold scores are those of a fit of its own on the fold
+    cv = StratifiedKFold(3, shuffle=True, random_state=0)
+    for candidate, params in enumerate(search.cv_results_["params"]):
+        for fold, (train, test) in enumerate(cv.split(X, y)):
+            model = make_clf(max_epochs=2, validation_fraction=None, **params)
+            model.fit([X[i] for i in train], y[train])
+            expected = accuracy_score(y[test], model.predict([X[i] for i in test]))
+            assert search.cv_results_[f"split{fold}_test_score"][candidate] == expected
+    best = int(np.argmax(search.cv_results_["mean_test_score"]))
+    assert search.best_params_ == search.cv_results_["params"][best]
+    refit = make_clf(max_epochs=2, validation_fraction=None, **search.best_params_).fit(X, y)
+    np.testing.assert_array_equal(search.predict_proba(X), refit.predict_proba(X))
 
 
 def test_inside_an_imbalanced_learn_pipeline(mutag):
@@ -269,5 +296,39 @@ def test_inside_an_imbalanced_learn_pipeline(mutag):
         ]
     )
     pipeline.fit(X, y)
-    assert pipeline.predict(X).shape == (len(X),)  # the sampler is skipped when predicting
-    assert 0 <= pipeline.score(X, y) <= 1
+    # the GNN was fitted on the balanced graphs: the model of a direct fit on them
+    X_balanced, y_balanced = undersample(X, y)
+    assert np.bincount(y_balanced).tolist() == [np.bincount(y).min()] * 2
+    direct = make_clf(max_epochs=2).fit(X_balanced, y_balanced)
+    np.testing.assert_array_equal(
+        pipeline.named_steps["gnn"].predict_proba(X), direct.predict_proba(X)
+    )
+    # the sampler is skipped when predicting and scoring: every graph gets a prediction
+    np.testing.assert_array_equal(pipeline.predict(X), direct.predict(X))
+    assert pipeline.score(X, y) == accuracy_score(y, direct.predict(X))
+
+
+class _AccuracyByPrediction(Callback):
+    """After each epoch, the accuracy of ``net.predict`` on the validation graphs."""
+
+    def __init__(self, X_val):
+        self.X_val = X_val
+
+    def on_epoch_end(self, net, **kwargs):
+        y_val = read_graph_labels(self.X_val)
+        net.history.record("predicted_acc", accuracy_score(y_val, net.predict(self.X_val)))
+
+
+def test_valid_acc_is_the_accuracy_of_the_epochs_model_on_the_validation_graphs(mutag):
+    """skorch's EpochScoring on the cached validation passes: the same value as predicting."""
+    train, valid = train_test_split(
+        np.arange(len(mutag)), test_size=0.25, stratify=mutag.y, random_state=0
+    )
+    X, X_val = mutag[train], mutag[valid]
+    clf = make_clf(
+        MolecularFingerprint, max_epochs=6, callbacks=[("check", _AccuracyByPrediction(X_val))]
+    )
+    clf.fit(X, X_val=X_val)
+    recorded = clf.history[:, "valid_acc"]
+    assert recorded == clf.history[:, "predicted_acc"]
+    assert len(set(recorded)) > 1  # the epochs' models differ, so the check can tell them apart

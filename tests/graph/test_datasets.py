@@ -207,6 +207,15 @@ def test_the_toy_data_set_reads(tmp_path):
         (dict(node_labels="0\n1\n1\n"), "TOY_node_labels.txt has 3 lines", "7 nodes"),
         (dict(edge_labels="1\n2\n"), "TOY_edge_labels.txt has 2 lines", "7 edges"),
         (dict(node_attributes="0.5\n1\n1\n2\nnan?\n1\n1\n"), "attributes.txt, line 5", "number"),
+        # issue 28.3: empty or malformed files name the file and the field, no bare IndexError
+        (dict(A=""), "TOY_A.txt is empty", "edge list"),
+        (dict(A="\n"), "TOY_A.txt, line 1", "empty line"),
+        (dict(A="1\n2\n"), "TOY_A.txt, line 1", "expected 2 .*edge list"),
+        (dict(graph_indicator=""), "TOY_graph_indicator.txt is empty", "graph id of each node"),
+        (dict(graph_labels=""), "TOY_graph_labels.txt is empty", "graph labels"),
+        (dict(graph_labels="1, 2\n1, 2\n1, 2\n"), "graph_labels.txt, line 1", "expected 1"),
+        (dict(node_labels=""), "TOY_node_labels.txt is empty", "node labels"),
+        (dict(edge_attributes=""), "TOY_edge_attributes.txt is empty", "edge attributes"),
     ],
 )
 def test_inconsistent_raw_files_name_the_file_and_line(files, where, match, tmp_path):

@@ -6,6 +6,11 @@ temporary folder with ``joblib.dump`` and every task carries only a :class:`Data
 each worker loads it once, memory-mapping its arrays, and keeps it for the run's other tasks.
 On Dask it is scattered to the workers once. So what is sent per task does not grow with the
 data set.
+
+Graph data is written compactly (:func:`for_workers`, :func:`sklearn_fair.utils.compact_graphs`):
+an iterated PyG ``InMemoryDataset`` would otherwise pickle its whole storage once per graph, and
+a list of ``Data`` every tensor with its own header. The caller's process keeps the user's own
+object (the cache key and the serial path see exactly what was passed).
 """
 
 import os
@@ -13,7 +18,7 @@ import shutil
 import tempfile
 import uuid
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import joblib
 import numpy as np
@@ -21,9 +26,9 @@ import scipy.sparse as sp
 from sklearn.utils import _safe_indexing, get_tags
 from sklearn.utils.validation import _is_arraylike, _make_indexable, _num_samples
 
-from ...utils import is_graph_data
+from ...utils import compact_graphs, is_graph_data
 
-__all__ = ["DataHandle", "RunData", "is_pairwise", "take"]
+__all__ = ["DataHandle", "RunData", "for_workers", "is_pairwise", "take"]
 
 
 def take(values, indices):
@@ -141,6 +146,17 @@ class DataHandle:
         return data
 
 
+def for_workers(data):
+    """``data`` as it is sent to worker processes: its ``X`` compact if it holds graphs.
+
+    The tasks see the same rows either way: :func:`take` of the compact ``X`` gives the
+    user's container type (a PyG dataset of the same class, a list of ``Data``) holding
+    graphs equal to the originals.
+    """
+    X = compact_graphs(data.X)
+    return data if X is data.X else replace(data, X=X)
+
+
 class SharedRunData:
     """Writes a RunData once to a temporary folder, and removes the folder when closed."""
 
@@ -148,7 +164,7 @@ class SharedRunData:
         base = temp_folder or os.environ.get("JOBLIB_TEMP_FOLDER") or _default_temp_folder()
         self.folder = tempfile.mkdtemp(prefix="sklearn_fair_run_", dir=base)
         path = os.path.join(self.folder, f"{uuid.uuid4().hex}.joblib")
-        joblib.dump(data, path)
+        joblib.dump(for_workers(data), path)
         self.handle = DataHandle(path)
 
     def close(self):

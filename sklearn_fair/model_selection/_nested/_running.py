@@ -34,7 +34,7 @@ from ...exceptions import CacheWarning
 from ._batching import PREFETCH, AutoBatching
 from ._cache import EntryCheck, write_entry
 from ._cache_key import KeyBuilder, UnhashableError
-from ._data import SharedRunData
+from ._data import SharedRunData, for_workers
 from ._progress import Progress
 from ._reuse import PrefixReuse, discard_run
 from ._scheduling import NestedSchedule
@@ -340,7 +340,7 @@ class DaskExecutor(_OneTaskPerWorker):
     def __init__(self, data, context, client):
         self.context, self.client = context, client
         self.n_workers = max(1, sum(client.nthreads().values()))
-        self._data = client.scatter(data, broadcast=True, hash=False)
+        self._data = client.scatter(for_workers(data), broadcast=True, hash=False)
         self._running = {}
 
     def submit(self, task, cache_entry, priority=0):

@@ -1,0 +1,185 @@
+"""Issue 23.1: graph data reaches the workers compact, whatever its container.
+
+What a parallel run writes for its workers (``SharedRunData``) stays within 1.5x of the graphs'
+own arrays for PyG's containers (a ``TUDataset``, iterated or not, sliced or not, a list or an
+object array of ``Data``) and our GraphCollection; what a worker reads back gives each task the
+user's own container type holding graphs equal to the originals; and the scores of a parallel
+run equal those of a serial one.
+"""
+
+import os
+
+import numpy as np
+import pytest
+import torch
+from torch_geometric.data import Data
+from torch_geometric.datasets import TUDataset
+
+from sklearn_fair import NestedCV
+from sklearn_fair.graph import DeepMultisets, GraphClassifier, load_tu_dataset
+from sklearn_fair.model_selection import StratifiedGraphKFold
+from sklearn_fair.model_selection._nested._data import DataHandle, RunData, SharedRunData
+from sklearn_fair.utils import CollatedGraphs, compact_graphs
+
+
+def _own_bytes(graphs):
+    """The bytes of every tensor of every graph: what the data weighs, without containers."""
+    return sum(
+        value.numel() * value.element_size()
+        for graph in graphs
+        for _, value in graph
+        if isinstance(value, torch.Tensor)
+    )
+
+
+def _as_list(X):
+    return [X[index] for index in range(len(X))]
+
+
+def _assert_same_graphs(ours, theirs):
+    assert len(ours) == len(theirs)
+    for mine, original in zip(_as_list(ours), _as_list(theirs), strict=True):
+        assert type(mine) is type(original)
+        assert sorted(mine.keys()) == sorted(original.keys())
+        for key in original.keys():
+            a, b = mine[key], original[key]
+            if isinstance(b, torch.Tensor):
+                assert a.dtype == b.dtype and torch.equal(a, b), key
+            else:
+                assert a == b, key
+
+
+def _containers(tu_root):
+    """Name -> (X, the graphs it holds as a list); PROTEINS as PyG and as load_tu_dataset."""
+    root = tu_root("PROTEINS")
+    fresh = TUDataset(str(root), "PROTEINS")
+    iterated = TUDataset(str(root), "PROTEINS")
+    for _ in iterated:  # PyG now caches one Data per graph, each a view of all the storage
+        pass
+    sliced = iterated[100:900:2]
+    shuffled = fresh[np.random.default_rng(0).permutation(len(fresh))[:500]]
+    graphs = _as_list(fresh)
+    array = np.empty(len(graphs), dtype=object)
+    for index, graph in enumerate(graphs):
+        array[index] = graph
+    collection = load_tu_dataset("PROTEINS", root)
+    return {
+        "TUDataset": fresh,
+        "TUDataset-iterated": iterated,
+        "TUDataset-iterated-sliced": sliced,
+        "TUDataset-shuffled-subset": shuffled,
+        "list-of-Data": graphs,
+        "array-of-Data": array,
+        "GraphCollection": collection,
+    }
+
+
+@pytest.fixture(scope="module")
+def containers(tu_root):
+    return _containers(tu_root)
+
+
+CONTAINERS = [
+    "TUDataset",
+    "TUDataset-iterated",
+    "TUDataset-iterated-sliced",
+    "TUDataset-shuffled-subset",
+    "list-of-Data",
+    "array-of-Data",
+    "GraphCollection",
+]
+
+
+@pytest.mark.parametrize("name", CONTAINERS)
+def test_what_a_run_writes_stays_within_1_5x_of_the_graphs_arrays(name, containers, tmp_path):
+    X = containers[name]
+    y = np.asarray([int(X[index].y) for index in range(len(X))])
+    rows = {"train": np.arange(0, len(X), 3), "test": np.arange(1, len(X), 3)[::-1]}
+    data = RunData(X, y, rows=rows)
+    own = _own_bytes(_as_list(X))
+    shared = SharedRunData(data, temp_folder=tmp_path)
+    try:
+        written = os.path.getsize(shared.handle.path)
+        assert written <= 1.5 * own, (name, written, own)
+        loaded = DataHandle(shared.handle.path).resolve()  # what a worker reads
+        for part in ("train", "test"):
+            X_worker, y_worker = loaded.subset(part)
+            X_caller, y_caller = data.subset(part)
+            np.testing.assert_array_equal(y_worker, y_caller)
+            # the task gets the user's kind of container: a TUDataset, a list, an array
+            assert type(X_worker) is type(X_caller), part
+            _assert_same_graphs(X_worker, X_caller)
+    finally:
+        shared.close()
+
+
+def test_the_users_object_is_left_as_it_was(containers):
+    fresh = containers["TUDataset"]
+    before = len(fresh), fresh.indices()
+    compact = compact_graphs(fresh)
+    assert compact is not fresh and type(compact) is type(fresh)
+    assert (len(fresh), fresh.indices()) == before
+    graphs = containers["list-of-Data"]
+    assert isinstance(compact_graphs(graphs), CollatedGraphs)
+    assert compact_graphs(containers["GraphCollection"]) is containers["GraphCollection"]
+    tabular = np.zeros((3, 2))
+    assert compact_graphs(tabular) is tabular
+
+
+def test_collated_graphs_index_like_the_list(random_graphs):
+    graphs = random_graphs(edge_features=True)  # one graph with one node, two without edges
+    for graph in graphs:  # attributes that are not tensors come back too
+        graph.name = f"graph with {graph.num_nodes} nodes"
+    collated = CollatedGraphs(graphs)
+    assert len(collated) == len(graphs)
+    _assert_same_graphs(collated[np.arange(len(graphs))], graphs)
+    _assert_same_graphs([collated[-1]], [graphs[-1]])
+    _assert_same_graphs(collated[2:8:3], graphs[2:8:3])
+    mask = np.arange(len(graphs)) % 2 == 0
+    _assert_same_graphs(collated[mask], [g for g, keep in zip(graphs, mask) if keep])
+    assert isinstance(collated[[1, 0]], list)
+    with pytest.raises(IndexError, match="out of range"):
+        collated[len(graphs)]
+    single = CollatedGraphs(graphs[:1])
+    _assert_same_graphs(single[[0, 0]], [graphs[0], graphs[0]])
+
+
+def test_graphs_whose_attributes_differ_travel_as_they_are():
+    """PyG's collate keeps the first graph's attributes only: such a list is not collated."""
+    graphs = [
+        Data(edge_index=torch.tensor([[0], [1]]), num_nodes=4, y=torch.tensor([1])),
+        Data(
+            edge_index=torch.tensor([[0], [1]]),
+            num_nodes=7,
+            y=torch.tensor([0]),
+            pos=torch.ones(7, 2),
+        ),
+    ]
+    assert compact_graphs(graphs) is graphs
+
+
+def _nested(n_jobs):
+    return NestedCV(
+        GraphClassifier(DeepMultisets, max_epochs=2, batch_size=32, module__hidden_units=16),
+        {"lr": [0.01, 0.001]},
+        outer_cv=StratifiedGraphKFold(2, random_state=0),
+        n_refits=1,
+        refit=False,
+        random_state=0,
+        n_jobs=n_jobs,
+    )
+
+
+def test_pyg_containers_give_the_serial_scores_in_parallel(mutag_root, mutag):
+    """An iterated, sliced TUDataset and a list of Data: the same scores with n_jobs=2 as with
+    n_jobs=1, and as load_tu_dataset's collection of the same graphs."""
+    dataset = TUDataset(str(mutag_root), "MUTAG")
+    for _ in dataset:
+        pass
+    subset = dataset[:150]
+    reference = _nested(1).fit(mutag[:150]).outer_scores_
+    for X in (subset, _as_list(subset)):
+        serial = _nested(1).fit(X).outer_scores_
+        parallel = _nested(2).fit(X).outer_scores_
+        np.testing.assert_array_equal(serial, reference)
+        np.testing.assert_array_equal(parallel, serial)
