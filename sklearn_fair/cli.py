@@ -111,7 +111,8 @@ def _run(args):
     }
     from .experiment._benchmark_file import benchmark_data_names, run_from_cli
 
-    if benchmark_data_names(args.experiment) is not None:  # [data.NAME] tables: a benchmark
+    # [data.NAME] tables: a benchmark of several data sets
+    if benchmark_data_names(args.experiment, args.limit) is not None:
         return run_from_cli(args, options)
     try:
         if args.dry_run:

@@ -17,24 +17,28 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..exceptions import ExperimentConfigError
-from ._config import load_config
+from ._config import load_config, read_document
+from ._limits import parse_limits
 from ._protocol import RUNNER_KEYS
 
 if sys.version_info >= (3, 11):
-    import tomllib
+    pass
 else:  # pragma: no cover - Python 3.10
-    import tomli as tomllib
+    pass
 
 __all__ = ["BenchmarkRun", "benchmark_data_names", "dry_run_benchmark", "run_benchmark_file"]
 
 _BENCHMARK_KEYS = {"baseline": (str, "the name of one of the [models.NAME] tables")}
 
 
-def benchmark_data_names(path):
-    """The data set names of a multi-data-set file, or None for a single-data-set file."""
+def benchmark_data_names(path, limits=None):
+    """The data set names of a multi-data-set file, or None for a single-data-set file.
+
+    The file is read as load_config reads it (size cap and pre-scan first), and only once.
+    """
     try:
-        document = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        _, document = read_document(path, parse_limits(limits))
+    except ExperimentConfigError:
         return None  # load_config reports it, with the reason
     data = document.get("data")
     if isinstance(data, dict) and data and all(isinstance(v, dict) for v in data.values()):
@@ -59,11 +63,11 @@ def one_dataset(source, document, name):
     return document
 
 
-def _benchmark_table(path):
+def _benchmark_table(path, limits=None):
     from ._locate import ConfigSource
 
-    text = Path(path).read_text(encoding="utf-8")
-    table = tomllib.loads(text).get("benchmark", {})
+    text, document = read_document(path, parse_limits(limits))
+    table = document.get("benchmark", {})
     source = ConfigSource(Path(path), text)
     if not isinstance(table, dict):
         raise source.error(("benchmark",), "must be a table ([benchmark]).")
@@ -78,14 +82,14 @@ def _benchmark_table(path):
 
 def load_benchmark(path, **options):
     """``(configs, baseline)``: one checked ExperimentConfig per data set, and the baseline."""
-    names = benchmark_data_names(path)
+    names = benchmark_data_names(path, options.get("limits"))
     if names is None:
         raise ExperimentConfigError(
             f"{path} has one [data] table, not [data.NAME] tables: run it with run_experiment."
         )
     output_dir = options.pop("output_dir", None)
     configs = {name: load_config(path, dataset=name, **options) for name in names}
-    table, source = _benchmark_table(path)
+    table, source = _benchmark_table(path, options.get("limits"))
     first = next(iter(configs.values()))
     baseline = table.get("baseline")
     if baseline is not None and baseline not in first.models:

@@ -1,5 +1,7 @@
 """Reading and checking an experiment file, before anything expensive runs."""
 
+import copy
+import os
 import re
 import sys
 from dataclasses import dataclass, field
@@ -307,6 +309,54 @@ def _set_device(spec, device):
     return bool(names)
 
 
+# The last file parsed, so that a command that must look at a file before loading it (is it a
+# benchmark of several data sets?) parses it once: key (path, size, mtime, limits) -> (text, doc)
+_PARSED = {}
+
+
+def read_document(path, limits):
+    """``(text, document)`` of the experiment file ``path``: the one way a file is parsed.
+
+    The size cap and the linear pre-scan of nesting and item counts come first, so tomllib
+    only ever sees a file whose work is bounded; ``limits`` is a parsed :class:`Limits`.
+    """
+    path = Path(path)
+    try:
+        status = os.stat(path)
+        key = (os.fspath(path.resolve()), status.st_size, status.st_mtime_ns, limits)
+    except OSError:
+        key = None  # read_text reports it
+    if key is not None and key in _PARSED:
+        parsed = _PARSED[key]
+        if isinstance(parsed, ExperimentConfigError):
+            raise ExperimentConfigError(*parsed.args)
+        text, document = parsed
+        return text, copy.deepcopy(document)
+    _PARSED.clear()
+    try:
+        text, document = _parse(path, limits)
+    except ExperimentConfigError as error:
+        if key is not None:
+            _PARSED[key] = error
+        raise
+    if key is not None:
+        _PARSED[key] = (text, copy.deepcopy(document))
+    return text, document
+
+
+def _parse(path, limits):
+    text = read_text(path, limits)
+    prescan_toml(text, limits, path)
+    try:
+        return text, tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise ExperimentConfigError(neutral(f"{path} is not valid TOML: {error}.")) from None
+    except RecursionError:  # behind the pre-scan of the nesting, a second line
+        raise ExperimentConfigError(
+            limits.refusal("depth", "too deep to parse", f"{path}", "its nesting")
+        ) from None
+
+
 def load_config(
     path,
     *,
@@ -383,16 +433,7 @@ def load_config(
     """
     path = Path(path)
     limits = parse_limits(limits)
-    text = read_text(path, limits)
-    prescan_toml(text, limits, path)
-    try:
-        document = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise ExperimentConfigError(neutral(f"{path} is not valid TOML: {error}.")) from None
-    except RecursionError:  # behind the pre-scan of the nesting, a second line
-        raise ExperimentConfigError(
-            limits.refusal("depth", "too deep to parse", f"{path}", "its nesting")
-        ) from None
+    text, document = read_document(path, limits)
     source = ConfigSource(path, text)
     check_document(document, limits, source)
     if dataset is not None:  # one data set of a benchmark file
