@@ -153,6 +153,9 @@ def for_workers(data):
     user's container type (a PyG dataset of the same class, a list of ``Data``) holding
     graphs equal to the originals.
     """
+    own = getattr(data, "for_workers", None)
+    if own is not None:  # several runs' data shipped together (run_plans' PlansData)
+        return own()
     X = compact_graphs(data.X)
     return data if X is data.X else replace(data, X=X)
 

@@ -19,6 +19,7 @@ that runs NestedCV (``kill -9``, SIGTERM), instead of waiting for their idle tim
 """
 
 import concurrent.futures
+import copy
 import os
 import time
 import uuid
@@ -31,6 +32,7 @@ import numpy as np
 from sklearn.exceptions import FitFailedWarning
 
 from ...exceptions import CacheWarning
+from ...utils import compact_graphs
 from ._batching import PREFETCH, AutoBatching
 from ._cache import EntryCheck, write_entry
 from ._cache_key import KeyBuilder, UnhashableError
@@ -623,6 +625,12 @@ class PlansData:
 
     def resolve(self):
         return self
+
+    def for_workers(self):
+        """A copy whose graph sources are compact (see ``_data.for_workers``)."""
+        compact = copy.copy(self)
+        compact.sources = [compact_graphs(source) for source in self.sources]
+        return compact
 
     def part(self, index):
         x, y = self.source_of[index]
