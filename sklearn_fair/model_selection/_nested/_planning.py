@@ -648,7 +648,9 @@ def make_plan(
     search = space.search
     if search is not None:
         search = _search_for_folds(search, space.inner_cv, seeds)
-        models = [search.estimator]
+        # the user's estimator, not the search's seeded copy: the refits vary what the user
+        # left unset (the selection seed set in the search's copy is the protocol's, not theirs)
+        models = [base_estimator]
     else:
         models = [configure(space.estimator, c) for c in candidates]
     refit_seeds, probe = seeds.refit_plan(models, nested.n_refits)
@@ -656,7 +658,7 @@ def make_plan(
 
     return Plan(
         owner=owner,
-        estimator=base_estimator if search is None else search.estimator,
+        estimator=base_estimator,
         search=search,
         candidates=candidates,
         param_grid=space.param_grid if space.param_distributions is None else None,
