@@ -592,8 +592,8 @@ def nested_cv_report(
     >>> report = nested_cv_report(results, X=X, y=y, n_resamples=1000)
     >>> [(row["model"], row["metric"]) for row in report.rows]
     [('logistic', 'accuracy'), ('knn', 'accuracy')]
-    >>> report.rows[0]["ci_method"]
-    'Student t, 2 df, of the mean of 3 scores'
+    >>> report.rows[0]["ci_method"]  # the interval passed 1: clipped, and said so
+    'Student t, 2 df, of the mean of 3 scores, clipped to the range [0, 1] of accuracy'
     >>> report.median_params["knn"]
     {'n_neighbors': 3.0}
     >>> print(report.to_markdown())  # doctest: +ELLIPSIS
