@@ -64,14 +64,20 @@ def test_a_clean_cache_verifies_and_is_not_written(cache):
 
 
 def test_a_plausible_forgery_on_one_refit_is_served_but_found(cache):
-    path, entry = entries(cache, "refit")[0]
-    true_score = entry["payload"]["scores"]["score"]
-    assert true_score < 0.999
-    forge(path, entry, scores={"score": 0.999})
-    # it passes every check of type and range: a run serves it without a word...
-    with warnings.catch_warnings():
-        warnings.simplefilter("error", CacheWarning)
-        served = nested(cache).fit(X, y)
+    # a refit of the probe (the first fold's two refits) would change how many refits run
+    # when forged; take the first refit whose forgery changes nothing else
+    for path, entry in entries(cache, "refit"):
+        original = path.read_text()
+        true_score = entry["payload"]["scores"]["score"]
+        assert true_score < 0.999
+        forge(path, entry, scores={"score": 0.999})
+        # it passes every check of type and range: a run serves it without a word...
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", CacheWarning)
+            served = nested(cache).fit(X, y)
+        if served.cache_info_["computed"] == 0:
+            break
+        path.write_text(original)
     assert served.cache_info_["computed"] == 0
     assert 0.999 in np.concatenate([f["test_scores"] for f in served.outer_results_])
     # ...and recomputing tells it
