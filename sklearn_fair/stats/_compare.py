@@ -10,7 +10,7 @@ from sklearn.utils._param_validation import StrOptions, validate_params
 from ..exceptions import SplitsMismatchError
 from ._checks import CONFIDENCE
 from ._paired import corrected_resampled_ttest, holm, paired_ttest
-from ._power import fewest_repeats, resampled_power
+from ._power import fewest_reaching, resampled_power
 
 NOT_DEMONSTRATED = "difference not demonstrated"
 _COLUMNS = (
@@ -163,7 +163,7 @@ def _repeats_for_power(a, b, n_train, n_test, alpha):
     if delta == 0:
         return float("nan")
     n_folds = differences.shape[0]
-    repeats = fewest_repeats(
+    repeats = fewest_reaching(
         lambda r: resampled_power(delta, sd, r * n_folds, n_test / n_train, None, alpha),
         TARGET_POWER,
         MAX_REPEATS,

@@ -65,11 +65,15 @@ def _corrected_power(delta, sd, n_folds, n_repeats, rho, alpha):
     return resampled_power(delta, sd, n_folds * n_repeats, 1.0 / (n_folds - 1), rho, alpha)
 
 
-def fewest_repeats(power_of, target, max_repeats):
-    """The smallest r in [1, max_repeats] with ``power_of(r) >= target``, or None."""
-    if power_of(max_repeats) < target:
+def fewest_reaching(power_of, target, most, *, least=1):
+    """The smallest n in [least, most] with ``power_of(n) >= target``, or None.
+
+    Bisects, so ``power_of`` must increase with ``n`` (a simulated power, up to its
+    Monte-Carlo error): it is called at ``most`` first, then at the midpoints.
+    """
+    if power_of(most) < target:
         return None
-    low, high = 1, max_repeats  # power increases with the repeats: bisect
+    low, high = least, most
     while low < high:
         middle = (low + high) // 2
         if power_of(middle) >= target:
@@ -169,7 +173,7 @@ def corrected_ttest_repeats(
     True
     """
     delta, sd, alpha = float(delta), float(sd), float(alpha)
-    return fewest_repeats(
+    return fewest_reaching(
         lambda r: _corrected_power(delta, sd, n_folds, r, rho, alpha), power, max_repeats
     )
 
@@ -357,13 +361,4 @@ def rank_test_datasets(
             effects, float(sd), n, test, alpha, n_simulations, as_generator(random_state)
         )
 
-    if simulated(max_datasets) < power:
-        return None
-    low, high = 2, max_datasets  # bisect (simulated power is increasing but for MC error)
-    while low < high:
-        middle = (low + high) // 2
-        if simulated(middle) >= power:
-            high = middle
-        else:
-            low = middle + 1
-    return low
+    return fewest_reaching(simulated, power, max_datasets, least=2)
