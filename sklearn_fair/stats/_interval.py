@@ -55,35 +55,33 @@ class MeanInterval(LowHigh):
         )
 
 
-def _interval(distribution, confidence, loc, scale, *args):
-    """``distribution.interval`` around ``loc``; a point when ``scale`` is 0 (scipy's is NaN)."""
+def _around_mean(distribution, scores, scale, confidence, method, description, *args):
+    """``distribution.interval`` around the mean of ``scores``, as a :class:`MeanInterval`.
+
+    ``args`` are the distribution's shape parameters (the t's df); a point when ``scale``
+    is 0 (scipy's interval is NaN there).
+    """
+    loc = np.mean(scores)
     if scale == 0:
-        return float(loc), float(loc)
-    return distribution.interval(confidence, *args, loc=loc, scale=scale)
+        low, high = loc, loc
+    else:
+        low, high = distribution.interval(confidence, *args, loc=loc, scale=scale)
+    return MeanInterval(float(low), float(high), confidence, method, description)
 
 
 def _student_t(scores, confidence):
     n = scores.shape[0]
     df = n - 1
-    low, high = _interval(_scipy_stats.t, confidence, np.mean(scores), _scipy_stats.sem(scores), df)
-    return MeanInterval(
-        low=float(low),
-        high=float(high),
-        confidence=confidence,
-        method="t",
-        description=f"Student t, {df} df, of the mean of {n} scores",
+    description = f"Student t, {df} df, of the mean of {n} scores"
+    return _around_mean(
+        _scipy_stats.t, scores, _scipy_stats.sem(scores), confidence, "t", description, df
     )
 
 
 def _normal(scores, confidence):
-    n = scores.shape[0]
-    low, high = _interval(_scipy_stats.norm, confidence, np.mean(scores), _scipy_stats.sem(scores))
-    return MeanInterval(
-        low=float(low),
-        high=float(high),
-        confidence=confidence,
-        method="normal",
-        description=f"normal (z), of the mean of {n} scores",
+    description = f"normal (z), of the mean of {scores.shape[0]} scores"
+    return _around_mean(
+        _scipy_stats.norm, scores, _scipy_stats.sem(scores), confidence, "normal", description
     )
 
 
@@ -95,17 +93,11 @@ def _corrected_t(scores, confidence, *, n_train, n_test):
     n = scores.shape[0]
     df = n - 1
     scale = np.sqrt(1.0 / n + n_test / n_train) * np.std(scores, ddof=1)
-    low, high = _interval(_scipy_stats.t, confidence, np.mean(scores), scale, df)
-    return MeanInterval(
-        low=float(low),
-        high=float(high),
-        confidence=confidence,
-        method="corrected_t",
-        description=(
-            f"corrected resampled t (Nadeau & Bengio), {df} df, of the mean of {n} scores, "
-            f"test/train size {n_test:g}/{n_train:g}"
-        ),
+    description = (
+        f"corrected resampled t (Nadeau & Bengio), {df} df, of the mean of {n} scores, "
+        f"test/train size {n_test:g}/{n_train:g}"
     )
+    return _around_mean(_scipy_stats.t, scores, scale, confidence, "corrected_t", description, df)
 
 
 def _conservative_z(scores, confidence, *, half_scores):
@@ -114,19 +106,14 @@ def _conservative_z(scores, confidence, *, half_scores):
     # (mu_1m - mu_2m)^2 / (2M) estimates the variance of the resampled estimate (from half
     # the data, hence conservative); the interval is mean -/+ z sigma, as mlr3inferr's
     # ci.con_z.
-    n = scores.shape[0]
     pairs = half_scores.shape[0]
     variance = float(np.sum((half_scores[:, 0] - half_scores[:, 1]) ** 2) / (2.0 * pairs))
-    low, high = _interval(_scipy_stats.norm, confidence, np.mean(scores), np.sqrt(variance))
-    return MeanInterval(
-        low=float(low),
-        high=float(high),
-        confidence=confidence,
-        method="conservative_z",
-        description=(
-            f"conservative Z (Nadeau & Bengio), variance from {pairs} pairs of half-sample "
-            f"estimates, of the mean of {n} scores"
-        ),
+    description = (
+        f"conservative Z (Nadeau & Bengio), variance from {pairs} pairs of half-sample "
+        f"estimates, of the mean of {scores.shape[0]} scores"
+    )
+    return _around_mean(
+        _scipy_stats.norm, scores, np.sqrt(variance), confidence, "conservative_z", description
     )
 
 
