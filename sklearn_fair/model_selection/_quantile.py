@@ -139,15 +139,22 @@ class QuantileStratifiedKFold(StratifiedKFold):
             If a quantile bin of ``y`` holds fewer than ``n_splits`` rows; the
             message names ``n_bins`` and the largest value that works.
         """
-        check_parameter_constraints(self)
-        if y is None:
-            raise ValueError("QuantileStratifiedKFold.split needs the numeric outcome y.")
-        strata = quantile_strata(y, self.n_bins)
-        check_bin_sizes(y, strata, self.n_splits, self.n_bins, type(self).__name__)
+        strata = _checked_strata(self, y)
         # scikit-learn's StratifiedKFold takes a RandomState: turn a Generator into one
         random_state = check_random_state(self.random_state) if self.shuffle else None
         cv = StratifiedKFold(self.n_splits, shuffle=self.shuffle, random_state=random_state)
         return cv.split(X, strata, groups)
+
+
+def _checked_strata(cv, y):
+    """The quantile strata of ``y`` for splitter ``cv``, its parameters and bin sizes checked."""
+    check_parameter_constraints(cv)
+    owner = type(cv).__name__
+    if y is None:
+        raise ValueError(f"{owner}.split needs the numeric outcome y.")
+    strata = quantile_strata(y, cv.n_bins)
+    check_bin_sizes(y, strata, cv.n_splits, cv.n_bins, owner)
+    return strata
 
 
 def check_bin_sizes(y, strata, n_splits, n_bins, owner):
@@ -252,14 +259,10 @@ class RepeatedQuantileStratifiedKFold(BaseCrossValidator):
             If a quantile bin of ``y`` holds fewer than ``n_splits`` rows; the
             message names ``n_bins`` and the largest value that works.
         """
-        check_parameter_constraints(self)
-        if y is None:
-            raise ValueError("RepeatedQuantileStratifiedKFold.split needs the numeric outcome y.")
-        strata = quantile_strata(y, self.n_bins)
-        check_bin_sizes(y, strata, self.n_splits, self.n_bins, type(self).__name__)
+        strata = _checked_strata(self, y)
         rng = check_random_state(self.random_state)
         for _ in range(self.n_repeats):
-            cv = QuantileStratifiedKFold(
-                self.n_splits, n_bins=self.n_bins, shuffle=True, random_state=rng
-            )
-            yield from cv.split(X, y, groups)
+            # each repeat draws its shuffle from the one generator, as QuantileStratifiedKFold
+            # (random_state=rng) would, without binning y again
+            cv = StratifiedKFold(self.n_splits, shuffle=True, random_state=rng)
+            yield from cv.split(X, strata, groups)
