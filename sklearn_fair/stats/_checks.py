@@ -18,14 +18,17 @@ POSITIVE = IntervalNotBool(numbers.Real, 0, None, closed="neither")
 COUNT = IntervalNotBool(numbers.Integral, 1, None, closed="left")
 
 
+def float_array(values, subject, expected):
+    """``values`` as a float array, or a ValueError "``subject`` must be ``expected``. Got ..."."""
+    try:
+        return np.asarray(values, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{subject} must be {expected}. Got {values!r} instead.") from exc
+
+
 def check_scores(name, values, *, min_size=1, purpose="this statistic"):
     """Return ``values`` as a finite 1-D float array with at least ``min_size`` entries."""
-    try:
-        array = np.asarray(values, dtype=float)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(
-            f"The '{name}' parameter must be a 1-D array of numbers. Got {values!r} instead."
-        ) from exc
+    array = float_array(values, f"The '{name}' parameter", "a 1-D array of numbers")
     if array.ndim != 1:
         raise ValueError(
             f"The '{name}' parameter must be 1-D. Got an array of shape {array.shape} instead."

@@ -6,6 +6,7 @@ import numpy as np
 from sklearn.utils._param_validation import validate_params
 
 from ..utils import IntervalNotBool
+from ._checks import float_array
 
 
 @validate_params(
@@ -47,12 +48,7 @@ def iqm(x, axis=None):
     >>> iqm([1, 2, 3, 4, 100])  # n = 5: drops 1 and 100, averages 2, 3, 4
     3.0
     """
-    try:
-        array = np.asarray(x, dtype=float)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(
-            f"The 'x' parameter of iqm must be an array of numbers. Got {x!r} instead."
-        ) from exc
+    array = float_array(x, "The 'x' parameter of iqm", "an array of numbers")
     if axis is not None and not -array.ndim <= axis < array.ndim:
         raise ValueError(
             f"The 'axis' parameter of iqm must be None or an int in [{-array.ndim}, "
