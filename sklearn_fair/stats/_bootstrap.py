@@ -2,7 +2,7 @@
 
 import inspect
 import warnings
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from types import SimpleNamespace
 
 import numpy as np
@@ -53,16 +53,6 @@ class BootstrapCI(LowHigh):
     def description(self):
         """The method in words, e.g. "BCa bootstrap, 10000 resamples"."""
         return f"{_METHOD_NAMES[self.method]} bootstrap, {self.n_resamples} resamples"
-
-    def to_dict(self):
-        """Return the fields as a plain dict."""
-        return asdict(self)
-
-    def __str__(self):
-        return (
-            f"{100 * self.confidence:g}% interval [{self.low:.4f}, {self.high:.4f}] "
-            f"({self.description})"
-        )
 
 
 def _is_vectorized(statistic):

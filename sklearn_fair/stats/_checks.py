@@ -5,6 +5,7 @@ constraints below; what depends on the data (NaN scores, lengths) is checked her
 """
 
 import numbers
+from dataclasses import asdict
 
 import numpy as np
 
@@ -58,7 +59,21 @@ def check_paired(a, b, *, min_size=2, purpose="a paired test"):
 
 
 class LowHigh:
-    """Mixin of an interval result that unpacks, indexes and measures like ``(low, high)``."""
+    """Mixin of an interval dataclass that unpacks, indexes and measures like ``(low, high)``.
+
+    It prints as ``95% interval [low, high] (description)``, from the ``confidence`` and
+    ``description`` of the class that uses it.
+    """
+
+    def to_dict(self):
+        """Return the fields as a plain dict."""
+        return asdict(self)
+
+    def __str__(self):
+        return (
+            f"{100 * self.confidence:g}% interval [{self.low:.4f}, {self.high:.4f}] "
+            f"({self.description})"
+        )
 
     def __iter__(self):
         return iter((self.low, self.high))

@@ -8,7 +8,7 @@ computed where that information lives and handed to :func:`summarize` as a
 :class:`MeanInterval`, which it prints as it is.
 """
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 import numpy as np
 from scipy import stats as _scipy_stats
@@ -40,19 +40,9 @@ class MeanInterval(LowHigh):
     method: str
     description: str
 
-    def to_dict(self):
-        """Return the fields as a plain dict."""
-        return asdict(self)
-
     def negated(self):
         """The interval of ``-mean``: bounds negated and swapped, same description."""
         return MeanInterval(-self.high, -self.low, self.confidence, self.method, self.description)
-
-    def __str__(self):
-        return (
-            f"{100 * self.confidence:g}% interval [{self.low:.4f}, {self.high:.4f}] "
-            f"({self.description})"
-        )
 
 
 def _around_mean(distribution, scores, scale, confidence, method, description, *args):
