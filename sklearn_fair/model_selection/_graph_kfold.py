@@ -8,10 +8,10 @@ from ..utils import (
     RANDOM_STATE_CONSTRAINTS,
     IntervalNotBool,
     check_parameter_constraints,
-    check_random_state,
     is_graph_data,
     read_graph_labels,
 )
+from ._stratified import stratified_folds
 
 __all__ = ["StratifiedGraphKFold"]
 
@@ -103,7 +103,4 @@ class StratifiedGraphKFold(StratifiedKFold):
                     f"their label as '.y'; got X of type {type(X).__name__} and y=None."
                 )
             y = read_graph_labels(X)
-        # scikit-learn's StratifiedKFold takes a RandomState: turn a Generator into one
-        random_state = check_random_state(self.random_state) if self.shuffle else None
-        cv = StratifiedKFold(self.n_splits, shuffle=self.shuffle, random_state=random_state)
-        return cv.split(X, y, groups)
+        return stratified_folds(self, X, y, groups)

@@ -12,6 +12,7 @@ from ..utils import (
     check_parameter_constraints,
     check_random_state,
 )
+from ._stratified import stratified_folds
 
 __all__ = ["QuantileStratifiedKFold", "RepeatedQuantileStratifiedKFold", "quantile_strata"]
 
@@ -140,10 +141,7 @@ class QuantileStratifiedKFold(StratifiedKFold):
             message names ``n_bins`` and the largest value that works.
         """
         strata = _checked_strata(self, y)
-        # scikit-learn's StratifiedKFold takes a RandomState: turn a Generator into one
-        random_state = check_random_state(self.random_state) if self.shuffle else None
-        cv = StratifiedKFold(self.n_splits, shuffle=self.shuffle, random_state=random_state)
-        return cv.split(X, strata, groups)
+        return stratified_folds(self, X, strata, groups)
 
 
 def _checked_strata(cv, y):
