@@ -1,5 +1,6 @@
 """The audit's three checks on constructed cases, and its silence on a clean pipeline."""
 
+import inspect
 from types import SimpleNamespace
 
 import numpy as np
@@ -23,6 +24,7 @@ from sklearn_fair.leakage import (
     chance_level,
     find_duplicates,
     find_prefit_steps,
+    permutation_check,
 )
 
 
@@ -303,3 +305,15 @@ def test_prepare_must_be_callable(data):
     X, y = data
     with pytest.raises(TypeError, match="'prepare' parameter of audit"):
         audit(LogisticRegression(), X, y, prepare="select")
+
+
+def test_audit_passes_on_permutation_check_defaults():
+    # audit repeats permutation_check's parameters in its own signature (sklearn style: no
+    # **kwargs); the defaults are one decision, so the copies must agree.
+    audit_parameters = inspect.signature(audit).parameters
+    check_parameters = inspect.signature(permutation_check).parameters
+    shared = sorted(set(audit_parameters) & set(check_parameters) - {"estimator", "X", "y"})
+    assert {"prepare", "n_permutations", "chance", "tolerance", "confidence"} <= set(shared)
+    assert [audit_parameters[name].default for name in shared] == [
+        check_parameters[name].default for name in shared
+    ]
