@@ -5,8 +5,12 @@ beside the repository root (the layout of the developers' machines and CI).
 Tests that need it fail, not skip, when it is missing: on CI it must be there.
 """
 
+import faulthandler
 import os
 import shutil
+import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -47,3 +51,49 @@ def tu_root(data_dir, tmp_path_factory):
         return root
 
     return copy
+
+
+# -- a run that ends -------------------------------------------------------------------------
+# Once the last test has reported, the interpreter still joins what the tests left behind
+# (non-daemon threads, executors' threads and worker processes) before it exits. Should any of
+# them never end, the run would hang after its summary (CI's time limit would then end it, with
+# no word of why): past EXIT_GRACE_S seconds, this prints every thread's stack and the
+# processes still alive, and exits with the run's status.
+EXIT_GRACE_S = 120
+_exit_status = {"value": 1}
+
+
+def pytest_sessionfinish(session, exitstatus):
+    _exit_status["value"] = int(exitstatus)
+
+
+def pytest_unconfigure(config):
+    def end_a_hung_exit():
+        time.sleep(EXIT_GRACE_S)
+        sys.stderr.write(
+            f"\ntests/conftest.py: the test process had not exited {EXIT_GRACE_S} s after its "
+            "last test; its threads and child processes, then an exit with the run's status:\n"
+        )
+        faulthandler.dump_traceback(file=sys.stderr, all_threads=True)
+        for child in _child_processes(os.getpid()):
+            sys.stderr.write(f"  child process {child}\n")
+        sys.stderr.flush()
+        os._exit(_exit_status["value"])
+
+    threading.Thread(target=end_a_hung_exit, name="exit-watchdog", daemon=True).start()
+
+
+def _child_processes(pid):
+    """``pid: command line`` of the live children of ``pid`` (Linux; none elsewhere)."""
+    try:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        return []
+    lines = []
+    for child in children:
+        try:
+            command = Path(f"/proc/{child}/cmdline").read_bytes().replace(b"\0", b" ")
+        except OSError:
+            continue
+        lines.append(f"{child}: {command.decode(errors='replace')[:200]}")
+    return lines

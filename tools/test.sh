@@ -34,4 +34,19 @@ export MPLBACKEND=Agg
 export SCIPY_ARRAY_API=1
 "$VENV/bin/ruff" check sklearn_fair tests benchmarks
 "$VENV/bin/ruff" format --check sklearn_fair tests benchmarks
-"$VENV/bin/python" -m pytest "$@"
+# pytest runs in a session of its own: what its tests start and leave behind (worker
+# processes of a killed run, a browser) is listed and ended once it exits, so that nothing
+# outlives the test command holding its output open
+set +e
+setsid "$VENV/bin/python" -m pytest "$@" &
+PYTEST_PID=$!
+wait "$PYTEST_PID"
+STATUS=$?
+set -e
+LEFT=$(ps -s "$PYTEST_PID" -o pid=,args= 2>/dev/null || true)
+if [ -n "$LEFT" ]; then
+    echo "tools/test.sh: processes the tests left running, now ended:" >&2
+    echo "$LEFT" | cut -c1-200 >&2
+    pkill -KILL -s "$PYTEST_PID" || true
+fi
+exit "$STATUS"
