@@ -38,7 +38,8 @@ export SCIPY_ARRAY_API=1
 # processes of a killed run, a browser) is listed and ended once it exits, so that nothing
 # outlives the test command holding its output open
 set +e
-setsid "$VENV/bin/python" -m pytest "$@" &
+# (and the run as a whole ends within 75 min, CI's limit being 90)
+setsid timeout --kill-after=60 4500 "$VENV/bin/python" -m pytest "$@" &
 PYTEST_PID=$!
 wait "$PYTEST_PID"
 STATUS=$?
