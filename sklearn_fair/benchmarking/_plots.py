@@ -3,6 +3,7 @@
 import numpy as np
 
 from ..stats import mean_interval
+from ..utils import install_hint
 
 __all__ = ["critical_difference_diagram", "interval_plot"]
 
@@ -12,7 +13,7 @@ def _figure(ax, size):
     try:
         from matplotlib.figure import Figure
     except ImportError as exc:  # pragma: no cover - in the plot extra
-        raise ImportError("Plots need matplotlib: pip install sklearn-fair[plot]") from exc
+        raise ImportError(f"Plots need matplotlib. {install_hint('plot')}.") from exc
     if ax is not None:
         return ax.figure, ax
     figure = Figure(figsize=size, layout="constrained")
@@ -25,7 +26,7 @@ def critical_difference_diagram(result, alpha, ax):
         import scikit_posthocs as sp
     except ImportError as exc:  # pragma: no cover - in the plot extra
         raise ImportError(
-            "The critical-difference diagram needs scikit-posthocs: pip install sklearn-fair[plot]"
+            f"The critical-difference diagram needs scikit-posthocs. {install_hint('plot')}."
         ) from exc
     import pandas as pd
 

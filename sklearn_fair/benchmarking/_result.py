@@ -7,7 +7,7 @@ import numpy as np
 from ..exceptions import SplitsMismatchError, UnequalBudgetWarning
 from ..stats import corrected_resampled_ttest, holm, iqm, probability_of_improvement
 from ..stats import rank_comparison as _rank_comparison
-from ..utils import as_generator
+from ..utils import as_generator, install_hint
 from ._aggregate import (
     aggregate_iqm,
     average_probability_of_improvement,
@@ -28,8 +28,8 @@ def _pandas():
         import pandas as pd
     except ImportError as exc:  # pragma: no cover - pandas is in the test extra
         raise ImportError(
-            "BenchmarkResult's tables are pandas DataFrames: pip install pandas "
-            "(or sklearn-fair[benchmark])."
+            f"BenchmarkResult's tables are pandas DataFrames. {install_hint('benchmark')} "
+            "(or pip install pandas)."
         ) from exc
     return pd
 
