@@ -3,6 +3,7 @@
 import numpy as np
 
 from ..stats import mean_interval
+from ..stats._bounds import clip_to_range, metric_range
 from ..utils import install_hint
 
 __all__ = ["critical_difference_diagram", "interval_plot"]
@@ -53,9 +54,13 @@ def interval_plot(result, confidence, ax):
             cell = result.cells[dataset, model]
             values = cell.sign * cell.scores
             interval = mean_interval(values, confidence=confidence)
+            # kept in the metric's range, as the report's table (stats.summarize) keeps it
+            low, high, _ = clip_to_range(
+                interval.low, interval.high, metric_range(cell.printed_metric)
+            )
             means.append(np.mean(values))
-            lows.append(interval.low)
-            highs.append(interval.high)
+            lows.append(low)
+            highs.append(high)
         y = np.arange(len(result.datasets)) + offsets[j]
         means = np.asarray(means)
         ax.errorbar(
@@ -65,5 +70,6 @@ def interval_plot(result, confidence, ax):
     ax.set_yticks(np.arange(len(result.datasets)), result.datasets)
     metrics = sorted({result.cells[d, result.models[0]].metric for d in result.datasets})
     ax.set_xlabel(f"{', '.join(metrics)}: mean and {100 * confidence:g}% t interval")
-    ax.legend(fontsize="small")
+    # outside the axes, so that it covers no point or interval
+    ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
     return figure
