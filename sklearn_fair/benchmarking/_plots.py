@@ -46,7 +46,8 @@ def critical_difference_diagram(result, alpha, ax):
 
 def interval_plot(result, confidence, ax):
     """See :meth:`BenchmarkResult.plot_intervals`."""
-    figure, ax = _figure(ax, (6, 0.6 + 0.45 * len(result.datasets) * len(result.models) ** 0.5))
+    own = ax is None
+    figure, ax = _figure(ax, (6, 1.3 + 0.45 * len(result.datasets) * len(result.models) ** 0.5))
     offsets = np.linspace(-0.3, 0.3, len(result.models)) if len(result.models) > 1 else [0.0]
     for j, model in enumerate(result.models):
         means, lows, highs = [], [], []
@@ -70,6 +71,12 @@ def interval_plot(result, confidence, ax):
     ax.set_yticks(np.arange(len(result.datasets)), result.datasets)
     metrics = sorted({result.cells[d, result.models[0]].metric for d in result.datasets})
     ax.set_xlabel(f"{', '.join(metrics)}: mean and {100 * confidence:g}% t interval")
-    # outside the axes, so that it covers no point or interval
-    ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+    if own:  # below the axes, in room the constrained layout makes: it covers no point
+        longest = max(len(str(model)) for model in result.models)
+        figure.legend(
+            loc="outside lower center", fontsize="small", frameon=False,
+            ncol=max(1, min(len(result.models), 66 // (longest + 6))),
+        )  # fmt: skip
+    else:
+        ax.legend(fontsize="small")
     return figure
