@@ -13,6 +13,13 @@ __all__ = ["demo_models", "format_result", "mask_times", "readme_block", "run_de
 README_BEGIN = "<!-- begin: output of `sklearn-fair demo` (tools/update_readme.py writes it) -->"
 README_END = "<!-- end: output of `sklearn-fair demo` -->"
 _TIME = re.compile(r"\((\d+(\.\d+)?) s\)")
+# The interval of the mean as its label names it ("95% Student-t interval").
+_KINDS = {
+    "t": "Student-t",
+    "normal": "normal (z)",
+    "corrected_t": "corrected-t",
+    "conservative_z": "conservative-z",
+}
 
 
 def demo_models():
@@ -52,13 +59,17 @@ def format_result(name, nested):
         else str(len(nested.refit_seeds_))
     )
     validation = float(np.mean(metric.values(nested.validation_scores_)))
+    kind = _KINDS.get(summary.interval, summary.interval)
     fields = [
         (
             f"test {metric}",
             f"{summary.mean:.4f} +/- {nested.score_std_:.4f} (mean +/- std over "
             f"{nested.n_splits_} outer folds)",
         ),
-        ("95% interval", f"[{summary.ci_low:.4f}, {summary.ci_high:.4f}] ({summary.ci_method})"),
+        (
+            f"{100 * summary.confidence:g}% {kind} interval",
+            f"[{summary.ci_low:.4f}, {summary.ci_high:.4f}] ({summary.ci_method})",
+        ),
         (
             f"validation {metric}",
             f"{validation:.4f} (the selected configuration's inner score, mean over the folds)",

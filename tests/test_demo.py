@@ -36,12 +36,15 @@ def test_each_model_prints_its_metric_and_a_named_t_interval(demo_run):
         block = text[text.index(name + "\n") :]
         scores = nested.outer_scores_
         low, high = stats.t.interval(0.95, 2, loc=scores.mean(), scale=stats.sem(scores))
-        assert f"test accuracy        {scores.mean():.4f} +/- {np.std(scores):.4f}" in block
+        # the labels are padded to the longest, the interval's: its level and its method
+        label = "95% Student-t interval"
+        width = len(label) + 2
+        assert f"{'test accuracy':<{width}}{scores.mean():.4f} +/- {np.std(scores):.4f}" in block
         assert (
-            f"95% interval         [{low:.4f}, {high:.4f}] (Student t, 2 df, of the mean of "
-            "3 scores)" in block
+            f"  {label:<{width}}[{low:.4f}, {high:.4f}] (Student t, 2 df, of the mean of "
+            "3 scores)\n" in block
         )
-        assert f"validation accuracy  {nested.validation_scores_.mean():.4f}" in block
+        assert f"{'validation accuracy':<{width}}{nested.validation_scores_.mean():.4f}" in block
     assert "normal, of the mean" not in text
 
 
@@ -90,7 +93,7 @@ def test_the_readme_shows_what_the_demo_prints():
 def test_a_stale_readme_block_is_caught():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     before, block, after = _demo.split_readme(readme)
-    stale = block.replace("test accuracy        0.", "test accuracy        1.", 1)
+    stale = re.sub(r"(test accuracy +)0\.", r"\g<1>1.", block, count=1)
     assert stale != block
     assert _demo.mask_times(stale) != _demo.mask_times(block)
     assert _demo.split_readme(before + stale + after)[1] == stale

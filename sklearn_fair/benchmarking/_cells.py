@@ -26,6 +26,17 @@ class Cell:
     best_params: list
     budget: dict = field(default_factory=dict)
     estimator: object = None  # the fitted NestedCV, when there is one
+    metric_name: object = None  # the selecting metric's MetricName, when the result says
+
+    @property
+    def printed_metric(self):
+        """The selecting metric as a :class:`~sklearn_fair.metrics.MetricName` (from ``metric``
+        and ``sign`` when the result did not record it)."""
+        if self.metric_name is not None:
+            return self.metric_name
+        from ..metrics import MetricName
+
+        return MetricName(name=self.metric, scoring=None, sign=self.sign, note="")
 
     @property
     def scores(self):
@@ -59,11 +70,12 @@ def cell_from_nested(dataset, model, nested, budget=None):
             "fit_time": float(sum(f["fit_time"] for f in folds)),
         }
     return _cell(
-        dataset, model, folds, str(metric), metric.sign, nested.refit_metric_, budget, nested
-    )
+        dataset, model, folds, str(metric), metric.sign, nested.refit_metric_, budget, nested,
+        metric_name=metric,
+    )  # fmt: skip
 
 
-def _cell(dataset, model, folds, metric, sign, refit_metric, budget, estimator):
+def _cell(dataset, model, folds, metric, sign, refit_metric, budget, estimator, metric_name=None):
     per_metric = {}
     for fold in folds:
         for key, values in (fold.get("test_scores_per_metric") or {}).items():
@@ -93,6 +105,7 @@ def _cell(dataset, model, folds, metric, sign, refit_metric, budget, estimator):
         best_params=[f.get("best_params") for f in folds],
         budget=dict(budget or {}),
         estimator=estimator,
+        metric_name=metric_name,
     )
 
 
@@ -121,7 +134,14 @@ def cell_from_result(dataset, model, result, *, metric=None, budget=None):
                 "fit_time": float(sum(f.get("fit_time") or 0.0 for f in folds)),
                 "score_time": float(sum(f.get("score_time") or 0.0 for f in folds)),
             }
-        return _cell(dataset, model, folds, name, sign, refit_metric, budget, None)
+        recorded = None
+        if metric is None and {"name", "scoring", "sign", "note"} <= set(described):
+            from ..metrics import MetricName
+
+            recorded = MetricName(**{k: described[k] for k in ("name", "scoring", "sign", "note")})
+        return _cell(
+            dataset, model, folds, name, sign, refit_metric, budget, None, metric_name=recorded
+        )
     if "test_scores" in result:
         validation = result.get("validation_scores") or [None] * len(result["test_scores"])
         folds = [

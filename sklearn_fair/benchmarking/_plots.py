@@ -3,6 +3,8 @@
 import numpy as np
 
 from ..stats import mean_interval
+from ..stats._bounds import clip_to_range, metric_range
+from ..utils import install_hint
 
 __all__ = ["critical_difference_diagram", "interval_plot"]
 
@@ -12,7 +14,7 @@ def _figure(ax, size):
     try:
         from matplotlib.figure import Figure
     except ImportError as exc:  # pragma: no cover - in the plot extra
-        raise ImportError("Plots need matplotlib: pip install sklearn-fair[plot]") from exc
+        raise ImportError(f"Plots need matplotlib. {install_hint('plot')}.") from exc
     if ax is not None:
         return ax.figure, ax
     figure = Figure(figsize=size, layout="constrained")
@@ -25,7 +27,7 @@ def critical_difference_diagram(result, alpha, ax):
         import scikit_posthocs as sp
     except ImportError as exc:  # pragma: no cover - in the plot extra
         raise ImportError(
-            "The critical-difference diagram needs scikit-posthocs: pip install sklearn-fair[plot]"
+            f"The critical-difference diagram needs scikit-posthocs. {install_hint('plot')}."
         ) from exc
     import pandas as pd
 
@@ -44,7 +46,8 @@ def critical_difference_diagram(result, alpha, ax):
 
 def interval_plot(result, confidence, ax):
     """See :meth:`BenchmarkResult.plot_intervals`."""
-    figure, ax = _figure(ax, (6, 0.6 + 0.45 * len(result.datasets) * len(result.models) ** 0.5))
+    own = ax is None
+    figure, ax = _figure(ax, (6, 1.3 + 0.45 * len(result.datasets) * len(result.models) ** 0.5))
     offsets = np.linspace(-0.3, 0.3, len(result.models)) if len(result.models) > 1 else [0.0]
     for j, model in enumerate(result.models):
         means, lows, highs = [], [], []
@@ -52,9 +55,13 @@ def interval_plot(result, confidence, ax):
             cell = result.cells[dataset, model]
             values = cell.sign * cell.scores
             interval = mean_interval(values, confidence=confidence)
+            # kept in the metric's range, as the report's table (stats.summarize) keeps it
+            low, high, _ = clip_to_range(
+                interval.low, interval.high, metric_range(cell.printed_metric)
+            )
             means.append(np.mean(values))
-            lows.append(interval.low)
-            highs.append(interval.high)
+            lows.append(low)
+            highs.append(high)
         y = np.arange(len(result.datasets)) + offsets[j]
         means = np.asarray(means)
         ax.errorbar(
@@ -64,5 +71,12 @@ def interval_plot(result, confidence, ax):
     ax.set_yticks(np.arange(len(result.datasets)), result.datasets)
     metrics = sorted({result.cells[d, result.models[0]].metric for d in result.datasets})
     ax.set_xlabel(f"{', '.join(metrics)}: mean and {100 * confidence:g}% t interval")
-    ax.legend(fontsize="small")
+    if own:  # below the axes, in room the constrained layout makes: it covers no point
+        longest = max(len(str(model)) for model in result.models)
+        figure.legend(
+            loc="outside lower center", fontsize="small", frameon=False,
+            ncol=max(1, min(len(result.models), 66 // (longest + 6))),
+        )  # fmt: skip
+    else:
+        ax.legend(fontsize="small")
     return figure

@@ -7,7 +7,7 @@ import numpy as np
 from ..exceptions import SplitsMismatchError, UnequalBudgetWarning
 from ..stats import corrected_resampled_ttest, holm, iqm, probability_of_improvement
 from ..stats import rank_comparison as _rank_comparison
-from ..utils import as_generator
+from ..utils import as_generator, install_hint
 from ._aggregate import (
     aggregate_iqm,
     average_probability_of_improvement,
@@ -28,8 +28,8 @@ def _pandas():
         import pandas as pd
     except ImportError as exc:  # pragma: no cover - pandas is in the test extra
         raise ImportError(
-            "BenchmarkResult's tables are pandas DataFrames: pip install pandas "
-            "(or sklearn-fair[benchmark])."
+            f"BenchmarkResult's tables are pandas DataFrames. {install_hint('benchmark')} "
+            "(or pip install pandas)."
         ) from exc
     return pd
 
@@ -604,23 +604,61 @@ class BenchmarkResult:
 
         return interval_plot(self, confidence, ax)
 
-    def to_html(self, *, title="Benchmark report"):
-        """The benchmark as one HTML page: its tables, then each data set's nested-CV report.
+    def to_html(self, *, title="Benchmark report", confidence=0.95, alpha=0.05,
+                n_resamples=10_000, random_state=0, plots=True):  # fmt: skip
+        """The benchmark as one self-contained HTML page, in the two-model report's template.
 
-        Built on :func:`sklearn_fair.report.nested_cv_report` for the per-data-set parts.
+        The page is :func:`sklearn_fair.report.html_page`'s: at the top the verdict in one
+        sentence (against the baseline when there is one, else the best model of each data
+        set and who is shown to be worse) and the table with intervals, one row per data set
+        and model (mean ± std, the interval of the mean, clipped to the metric's range, the
+        IQM and its bootstrap interval, validation, optimism, rank, the test against the data
+        set's best); then the table as a paper prints it, the comparison with the baseline,
+        the ranks (three models or more on two data sets or more), the plots, each cell's
+        selected hyper-parameters, the tuning budgets and what reproduces the run. Numbers
+        are in the metric's printed units (a positive RMSE); every name is escaped; readable
+        from a phone's width up.
 
         Parameters
         ----------
         title : str, default="Benchmark report"
             The page's heading.
+        confidence : float, default=0.95
+            Level of the intervals.
+        alpha : float, default=0.05
+            Level of "shown to be worse" and of the comparisons.
+        n_resamples : int, default=10_000
+            Bootstrap resamples of each IQM's interval.
+        random_state : int, default=0
+            Seed of the bootstrap.
+        plots : bool, default=True
+            Embed the plots (they need matplotlib).
 
         Returns
         -------
         str
+
+        Examples
+        --------
+        >>> from sklearn.datasets import make_classification
+        >>> from sklearn.dummy import DummyClassifier
+        >>> from sklearn.linear_model import LogisticRegression
+        >>> from sklearn_fair import benchmark
+        >>> datasets = {name: make_classification(n_samples=60, random_state=seed)
+        ...             for name, seed in (("a", 0), ("b", 1))}
+        >>> models = {"prior": DummyClassifier(),
+        ...           "logistic": (LogisticRegression(), {"C": [0.1, 1.0]})}
+        >>> result = benchmark(models, datasets, outer_cv=3, baseline="prior", random_state=0)
+        >>> page = result.to_html(plots=False, n_resamples=200)
+        >>> page.startswith("<!DOCTYPE html>") and '<p class="lead">Against the baseline' in page
+        True
         """
         from ._html import benchmark_html
 
-        return benchmark_html(self, title)
+        return benchmark_html(
+            self, title, confidence=confidence, alpha=alpha, n_resamples=n_resamples,
+            random_state=random_state, plots=plots,
+        )  # fmt: skip
 
     def save_html(self, path, **kwargs):
         """Write :meth:`to_html` to ``path``; returns the path."""

@@ -17,7 +17,7 @@ from ..report import (
     plot_optimism,
     result_to_dict,
 )
-from ..utils import fingerprint, progress_over
+from ..utils import fingerprint, install_hint, progress_over
 from ._checks import check_before_fit
 from ._config import load_config
 from ._data import load_data
@@ -212,7 +212,7 @@ def _backend(backend, n_jobs, scheduler):
             from distributed import Client
         except ImportError:
             raise ExperimentConfigError(
-                "The dask backend needs dask.distributed: pip install sklearn-fair[dask]."
+                f"The dask backend needs dask.distributed. {install_hint('dask')}."
             ) from None
         client = Client(scheduler) if scheduler else Client()
     try:

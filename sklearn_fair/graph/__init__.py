@@ -1,9 +1,11 @@
 """Graph classification with graph neural networks as scikit-learn estimators.
 
 Everything here needs the ``graph`` extra (PyTorch, PyTorch Geometric and
-skorch)::
+skorch). From a checkout of sklearn-fair, in its root folder, PyTorch first (the build you
+want; without a GPU add ``--index-url https://download.pytorch.org/whl/cpu``), then the extra::
 
-    pip install sklearn-fair[graph]
+    pip install "torch==2.13.0"
+    pip install -e ".[graph]"
 
 The public names are :class:`GraphClassifier` (a skorch net for graph data),
 :class:`GraphCollection` (graphs as stacked numpy arrays, cheap to pickle and to batch),
@@ -13,6 +15,8 @@ with :data:`SMALL_GRIDS` for CPU-sized runs, and the data loaders
 :func:`load_tu_dataset` and :func:`load_mutag`.
 """
 
+from ..utils import install_hint
+
 try:
     import skorch  # noqa: F401
     import torch  # noqa: F401
@@ -20,7 +24,7 @@ try:
 except ImportError as exc:  # pragma: no cover - exercised in a torch-free environment
     raise ImportError(
         f"sklearn_fair.graph needs PyTorch, PyTorch Geometric and skorch ({exc.name!r} is "
-        "missing). Install them with: pip install sklearn-fair[graph]"
+        f"missing). {install_hint('graph')}."
     ) from exc
 
 from ._classifier import GraphClassifier

@@ -97,7 +97,11 @@ def _cell(tag, cell, label=None):
         attrs.append('scope="col"')
     if label is not None:
         attrs.append(f'data-label="{_attr(label)}"')
-    return f"<{tag}{' ' if attrs else ''}{' '.join(attrs)}>{escape(str(cell))}</{tag}>"
+    text = escape(str(cell))
+    emphasis = getattr(cell, "emphasis", None)
+    if emphasis:
+        text = f"<{emphasis}>{text}</{emphasis}>"
+    return f"<{tag}{' ' if attrs else ''}{' '.join(attrs)}>{text}</{tag}>"
 
 
 def _png_size(png):

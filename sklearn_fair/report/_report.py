@@ -49,11 +49,12 @@ class NestedCVReport:
         ``model``, ``metric`` (its printed name), ``scoring`` (its key), ``selects``
         (whether it selected the hyper-parameters), ``n_folds``, ``test_mean``,
         ``test_std``, ``ci_low``, ``ci_high`` and ``ci_method`` (the interval of the
-        mean and how it was made), ``iqm``, ``iqm_ci_low``, ``iqm_ci_high`` and
-        ``iqm_ci_method``, ``validation_mean``, ``optimism``, ``rank_test``,
-        ``rank_validation``, ``greater_is_better`` and ``note`` (of the metric, see
-        :func:`~sklearn_fair.metrics.metric_display_name`) and ``median_<param>`` for
-        each numeric hyper-parameter.
+        mean and how it was made), ``metric_range`` (the range of the metric's values
+        the interval was kept in, "[0, 1]", or "unknown": not clipped), ``iqm``,
+        ``iqm_ci_low``, ``iqm_ci_high`` and ``iqm_ci_method``, ``validation_mean``,
+        ``optimism``, ``rank_test``, ``rank_validation``, ``greater_is_better`` and
+        ``note`` (of the metric, see :func:`~sklearn_fair.metrics.metric_display_name`)
+        and ``median_<param>`` for each numeric hyper-parameter.
         Values are in the metric's printed units: a negated scikit-learn error
         ("neg_root_mean_squared_error") is the positive error. ``optimism`` is the mean
         validation score minus the mean test score in the scorer's direction (positive:
@@ -207,6 +208,14 @@ class NestedCVReport:
         ]
         summary.paragraphs += list(
             dict.fromkeys(f"{row['metric']}: {row['note']}." for row in self.rows if row["note"])
+        )
+        summary.paragraphs += list(
+            dict.fromkeys(
+                f"{row['metric']}: the range of its values is not known, so its interval of "
+                "the mean is left as computed (not clipped to a range)."
+                for row in self.rows
+                if row.get("metric_range") == "unknown"
+            )
         )
         for row in self.rows:
             d = self.decimals(row["metric"])
@@ -467,6 +476,7 @@ def _rows(models, *, confidence, interval, n_resamples, random_state):
                 "ci_low": summary.ci_low,
                 "ci_high": summary.ci_high,
                 "ci_method": summary.ci_method,
+                "metric_range": summary.metric_range,
                 "iqm": summary.iqm,
                 "iqm_ci_low": summary.iqm_ci_low,
                 "iqm_ci_high": summary.iqm_ci_high,

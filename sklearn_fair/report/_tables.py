@@ -11,12 +11,22 @@ class Cell:
     """One table cell: its text, an optional hover text and whether it is a number.
 
     Numbers are right-aligned in HTML; ``title`` (the full name of a shortened parameter,
-    the formula of a column) shows on hover. Text and Markdown print ``text`` only.
+    the formula of a column) shows on hover. ``emphasis`` ("strong" or "em") marks a cell
+    (a benchmark's best model in bold, those not demonstrably worse in italics): ``<strong>``
+    or ``<em>`` in HTML, ``**`` or ``*`` in Markdown. Text prints ``text`` only.
     """
 
     text: str
     title: str = None
     numeric: bool = False
+    emphasis: str = None
+
+    def __post_init__(self):
+        if self.emphasis not in (None, "strong", "em"):
+            raise ValueError(
+                f"The 'emphasis' parameter of Cell must be 'strong', 'em' or None. Got "
+                f"{self.emphasis!r} instead."
+            )
 
     def __str__(self):
         return str(self.text)
@@ -92,7 +102,9 @@ def _numeric(section, column):
 
 
 def _md(cell):
-    return str(cell).replace("|", "\\|").replace("\n", " ")
+    text = str(cell).replace("|", "\\|").replace("\n", " ")
+    mark = {"strong": "**", "em": "*"}.get(getattr(cell, "emphasis", None), "")
+    return f"{mark}{text}{mark}" if mark and text else text
 
 
 def fmt(value, digits=4):

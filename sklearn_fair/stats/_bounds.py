@@ -1,9 +1,14 @@
 """The range of a metric's printed values, so that its intervals can stay inside it.
 
 The range is looked up by the printed name that :func:`sklearn_fair.metrics.metric_display_name`
-gives ("ROC AUC (one-vs-rest)" is a "ROC AUC"); a metric not listed here is unbounded and its
-intervals are left as computed. Errors are printed as positive values, so their range is
-``[0, inf)``, and R^2-like scores are at most 1.
+gives to the scorer ("roc_auc_ovr" is a "ROC AUC (one-vs-rest)", a "ROC AUC"). A metric the
+user named (a key of a ``scoring`` dict: ``{"auc": "roc_auc"}``) is looked up by the scorer
+it names, not by the key: "auc" is ROC AUC's [0, 1], and a key "accuracy" for an RMSE scorer
+is the RMSE's [0, inf). A scorer not listed here falls back to
+:func:`sklearn_fair.metrics.score_range` (the range of its metric function); a metric of
+unknown range is unbounded, its intervals are left as computed and the reports say so.
+Errors are printed as positive values, so their range is ``[0, inf)``, and R^2-like scores
+are at most 1.
 """
 
 import math
@@ -75,16 +80,60 @@ _RANGES = {
 }
 
 
-def metric_range(name):
+def _by_name(name):
+    return _RANGES.get(str(name).split(" (", 1)[0])
+
+
+def _by_scorer(scoring):
+    """The range of the printed values of the known scorer name ``scoring``, or None."""
+    from ..metrics import get_scorer, metric_display_name, score_range
+
+    metric = metric_display_name(scoring)
+    bounds = _by_name(metric.name)
+    if bounds is None:
+        low, high = score_range(get_scorer(scoring))
+        if metric.sign < 0:
+            low, high = -high, -low
+        bounds = None if (math.isinf(low) and math.isinf(high)) else (low + 0.0, high + 0.0)
+    return bounds
+
+
+def metric_range(metric):
     """``(low, high)`` of a metric's printed values, or None when it is not known to be bounded.
 
-    ``name`` is a printed name (``MetricName.name``); a qualifier in brackets ("F1 (macro
-    average)") does not change the range.
+    Parameters
+    ----------
+    metric : str, MetricName or None
+        A printed name (``MetricName.name``; a qualifier in brackets, "F1 (macro
+        average)", does not change the range), or a
+        :class:`~sklearn_fair.metrics.MetricName`, whose scorer decides when it is a known
+        scorer name, whatever the user called the metric.
+
+    Returns
+    -------
+    (low, high) or None
+
+    Examples
+    --------
+    >>> from sklearn_fair.metrics import metric_display_name
+    >>> from sklearn_fair.stats._bounds import metric_range
+    >>> metric_range("balanced accuracy"), metric_range("auc")
+    ((0.0, 1.0), None)
+    >>> metric_range(metric_display_name("roc_auc", name="auc"))
+    (0.0, 1.0)
+    >>> metric_range(metric_display_name("neg_root_mean_squared_error", name="accuracy"))
+    (0.0, inf)
+    >>> metric_range(metric_display_name("my_own_score")) is None
+    True
     """
-    if name is None:
+    from ..metrics import get_scorer_names
+
+    if metric is None:
         return None
-    base = str(name).split(" (", 1)[0]
-    return _RANGES.get(base)
+    scoring = getattr(metric, "scoring", None)
+    if isinstance(scoring, str) and scoring in get_scorer_names():
+        return _by_scorer(scoring)  # the scorer decides, not the name the user gave it
+    return _by_name(getattr(metric, "name", metric))
 
 
 def clip_to_range(low, high, bounds):

@@ -48,6 +48,11 @@ class Summary:
     metric_note : str
         One sentence on the metric when there is something to say (the sign of a
         negated error, the default score of ``scoring=None``); else "".
+    metric_range : str
+        The range of the metric's values that the interval of the mean was kept in
+        ("[0, 1]", "[0, inf)"), "unknown" when the metric's range is not known (its
+        interval is left as computed, and may pass a bound the metric has), or "" without
+        a metric.
     ci_coverage : str
         How often this kind of interval covered the model's error in the coverage
         benchmark at this level (and, if it under-covered, which kind did not); "" when
@@ -76,6 +81,7 @@ class Summary:
     metric_note: str = ""
     notes: tuple = ()
     ci_coverage: str = ""
+    metric_range: str = ""
 
     @property
     def ci(self):
@@ -134,8 +140,20 @@ def _interval_of_mean(scores, interval, confidence, **info):
     return interval_of_mean(scores, interval, confidence, **info)
 
 
+def _range_of(metric):
+    """:attr:`Summary.metric_range` of ``metric`` (a MetricName or None)."""
+    if metric is None:
+        return ""
+    bounds = metric_range(metric)
+    return "unknown" if bounds is None else range_text(bounds)
+
+
 def _within_range(interval, metric):
-    """``interval`` clipped to the range of the metric's printed values, saying so."""
+    """``interval`` clipped to the range of the metric's printed values, saying so.
+
+    ``metric`` is a :class:`~sklearn_fair.metrics.MetricName`: its scorer decides the range
+    (see :func:`._bounds.metric_range`), whatever the user named it.
+    """
     bounds = metric_range(metric)
     low, high, clipped = clip_to_range(interval.low, interval.high, bounds)
     if not clipped:
@@ -145,7 +163,7 @@ def _within_range(interval, metric):
         high,
         interval.confidence,
         interval.method,
-        f"{interval.description}, clipped to the range {range_text(bounds)} of {metric}",
+        f"{interval.description}, clipped to the range {range_text(bounds)} of {metric.name}",
     )
 
 
@@ -270,7 +288,7 @@ def summarize(
     if sign < 0:
         of_mean = of_mean.negated()
     if metric is not None:
-        of_mean = _within_range(of_mean, metric.name)
+        of_mean = _within_range(of_mean, metric)
     std = float(np.std(values, ddof=1))
     iqm_interval = bootstrap_ci(
         values,
@@ -299,4 +317,5 @@ def summarize(
         metric_note="" if metric is None else metric.note,
         notes=tuple(notes),
         ci_coverage=coverage_note(of_mean.method, confidence),
+        metric_range=_range_of(metric),
     )

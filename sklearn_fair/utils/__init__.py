@@ -14,6 +14,7 @@ from ._graphs import (
     read_graph_labels,
 )
 from ._hashing import fingerprint, graph_fields, update_hasher
+from ._install import extra_install, install_hint
 from ._progress import is_terminal, progress_over
 from ._provenance import (
     UnhashableError,
@@ -50,8 +51,10 @@ __all__ = [
     "digest",
     "compact_graphs",
     "draw_seeds",
+    "extra_install",
     "fingerprint",
     "graph_fields",
+    "install_hint",
     "is_graph_data",
     "is_terminal",
     "progress_over",

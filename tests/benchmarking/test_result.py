@@ -209,17 +209,140 @@ def test_plots(result):
     assert len(figure.axes[0].containers) == len(result.models)
 
 
-def test_to_html_holds_the_tables_and_each_data_sets_report(result):
+def _page(result, **kwargs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UnequalBudgetWarning)
+        return result.to_html(n_resamples=500, **kwargs)
+
+
+def _sections(result, **kwargs):
+    from sklearn_fair.benchmarking._html import benchmark_sections
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UnequalBudgetWarning)
+        return benchmark_sections(result, n_resamples=500, **kwargs)
+
+
+def test_to_html_is_the_two_model_reports_template(result):
+    from sklearn_fair.report import html_page
+
+    page = _page(result)
+    verdict, sections = _sections(result)
+    assert page == html_page("Benchmark report", sections, lead=verdict)
+    # one page (no report nested inside it), the verdict first, then the table with intervals
+    assert page.count("<html") == 1 and page.count("<h1>") == 1
+    assert page.index('<p class="lead">') < page.index("<section") < page.index("95% interval")
+    assert [s.title for s in sections[:3]] == [
+        "Test performance", "Scores as a paper prints them", "Against the baseline prior",
+    ]  # fmt: skip
+    titles = [s.title for s in sections]
+    assert {"Ranks", "Plots", "Selected hyper-parameters", "Tuning budgets"} <= set(titles)
+    assert page.count("data:image/png;base64,") == 2  # the intervals and the CD diagram
+    assert "much smaller tuning budget" in page  # the baseline's budget warning is shown
+    assert "**" not in page
+
+
+def test_the_verdict_names_the_differences_compare_to_demonstrates(result):
+    verdict, _ = _sections(result)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UnequalBudgetWarning)
+        table = result.compare_to()
+    assert verdict.startswith("Against the baseline prior, in test accuracy (corrected ")
+    assert f"Holm across the {len(table)} comparisons" in verdict
+    assert verdict.count(".") == verdict.count("level 0.05") + 1  # one sentence
+    for model in ("tree", "logistic"):
+        rows = table[(table.model == model) & table.significant & (table.difference > 0)]
+        if len(rows):
+            named = verdict.split(f"{model} is better than prior on ")[1].split(";")[0]
+            assert sorted(named.replace(" and ", ", ").split(", ")) == sorted(rows.dataset)
+        else:
+            assert f"{model} is better" not in verdict
+
+
+def test_without_a_baseline_the_verdict_is_the_best_of_each_data_set(result):
+    plain = BenchmarkResult(result.cells, random_state=0)
+    verdict, sections = _sections(plain)
+    means = plain.mean_scores()
+    for dataset in plain.datasets:
+        best = means.loc[dataset].idxmax()
+        assert f"{best} on" in verdict
+    # the Holm-adjusted p of each model against its data set's best, by statsmodels
+    worse = set()
+    for dataset in plain.datasets:
+        best = means.loc[dataset].idxmax()
+        others = [m for m in plain.models if m != best]
+        p = [plain._paired(dataset, m, best).pvalue for m in others]
+        adjusted = multipletests(p, method="holm")[1]
+        worse |= {(m, dataset) for m, q in zip(others, adjusted) if q <= 0.05}
+    if worse:
+        assert "shown to be worse than the best" in verdict
+        for model, _ in worse:
+            assert f"{model} on" in verdict.split("level 0.05):")[1]
+    else:
+        assert "no model is shown to be worse" in verdict
+    standing = {(row[0], row[1]): str(row[-1]) for row in sections[0].rows}
+    for (dataset, model), text in standing.items():
+        expected = "best" if means.loc[dataset].idxmax() == model else (
+            "worse" if (model, dataset) in worse else "not shown worse")  # fmt: skip
+        assert text.split(" (")[0] == expected
+
+
+def test_the_table_intervals_are_t_intervals_kept_in_the_metrics_range():
+    near_one = {
+        ("d", "x"): _folds([0.97, 1.0, 0.95, 1.0]),
+        ("d", "y"): _folds([0.80, 0.85, 0.90, 0.75]),
+    }
+    for cell in near_one.values():  # an accuracy, as result_to_dict records it
+        cell["metrics"] = {"score": {"name": "accuracy", "scoring": "accuracy", "sign": 1,
+                                     "note": ""}}  # fmt: skip
+        cell["refit_metric"] = "score"
+    plain = BenchmarkResult.from_results(near_one)
+    _, sections = _sections(plain)
+    rows = {row[1]: row for row in sections[0].rows}
+    for model, scores in (("x", [0.97, 1.0, 0.95, 1.0]), ("y", [0.80, 0.85, 0.90, 0.75])):
+        low, high = stats.t.interval(0.95, 3, loc=np.mean(scores), scale=stats.sem(scores))
+        text = str(rows[model][4])
+        got = [float(v) for v in text.strip("[]").split(", ")]
+        assert got == pytest.approx([max(low, 0), min(high, 1)], abs=1e-3)
+        assert "clipped" in rows[model][4].title if high > 1 else True
+    assert stats.t.interval(0.95, 3, loc=0.98, scale=stats.sem([0.97, 1.0, 0.95, 1.0]))[1] > 1
+
+
+def test_names_are_escaped_and_errors_printed_as_positive_errors():
+    from sklearn.datasets import make_regression
+    from sklearn.dummy import DummyRegressor
+    from sklearn.linear_model import Ridge
+
+    hostile = '<img src=x onerror="alert(1)">'
+    datasets = {"r & d": make_regression(n_samples=60, n_features=4, noise=10, random_state=0)}
+    models = {"mean": DummyRegressor(), hostile: (Ridge(), {"alpha": [0.1, 10.0]})}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        page = result.to_html()
-    assert "Against the baseline prior" in page and "Tuning budgets" in page
-    assert all(f"<h2>{d}</h2>" in page for d in result.datasets)
-    assert "much smaller tuning budget" in page
-    best = result.table(decimals=3).loc["logistic", "a"]
-    if best.startswith("**"):
-        assert f"<strong>{best[2:-2]}</strong>" in page
-    assert "**" not in page
+        bench = benchmark(models, datasets, outer_cv=4, scoring="neg_root_mean_squared_error",
+                          baseline="mean", random_state=0)  # fmt: skip
+    page = _page(bench)
+    assert hostile not in page and "r & d" not in page
+    assert "&lt;img src=x onerror=&quot;alert(1)&quot;&gt;" in page and "r &amp; d" in page
+    _, sections = _sections(bench)
+    rows = {row[1]: row for row in sections[0].rows}
+    for model in models:
+        cell = bench.cells["r & d", model]
+        rmse = -cell.scores
+        assert str(rows[model][2]) == "RMSE"
+        mean = float(str(rows[model][3]).split(" ± ")[0])
+        assert mean > 0 and mean == pytest.approx(rmse.mean(), rel=1e-2)
+        # optimism in printed units: test RMSE minus validation RMSE, positive = optimistic
+        optimism = np.mean(rmse) - np.mean(-cell.validation_scores)
+        assert float(str(rows[model][7])) == pytest.approx(optimism, abs=0.51)
+    baseline = next(s for s in sections if s.title.startswith("Against the baseline"))
+    (row,) = baseline.rows
+    difference = np.mean(-bench.cells["r & d", hostile].scores) - np.mean(
+        -bench.cells["r & d", "mean"].scores
+    )
+    printed = float(str(row[2]).split(" ")[0])
+    assert printed == pytest.approx(difference, abs=0.51) and printed < 0  # Ridge: smaller RMSE
+    assert str(row[2]).endswith(" RMSE")
+    assert any("lower is better, so a negative difference" in p for p in baseline.paragraphs)
 
 
 def test_table_of_iqms_with_their_bootstrap_intervals():

@@ -404,3 +404,34 @@ def test_a_splitter_of_scikit_learn_or_ours(tmp_path):
     expected = StratifiedKFold(4, shuffle=True, random_state=2).split(X, y)
     tests = [fold["test_indices"] for fold in result.results["knn"]["outer_results"]]
     assert tests == [sorted(test.tolist()) for _, test in expected]
+
+
+def test_summary_intervals_stay_in_the_scorers_range_whatever_the_metric_is_called(tmp_path):
+    """summary.csv: keys of a scoring table ("auc", "bal") are not metric names; the scorer
+    they name decides the range, as in every report (sklearn_fair.stats._bounds)."""
+    from scipy import stats
+
+    path = tmp_path / "keys.toml"
+    path.write_text(
+        TINY.replace(
+            "n_refits = 1\n",
+            'n_refits = 1\nscoring = { auc = "roc_auc_ovr", bal = "balanced_accuracy" }\n'
+            'refit = "auc"\n',
+        )
+    )
+    result = run_experiment(path)
+    with open(result.output_dir / "summary.csv") as file:
+        rows = list(csv.DictReader(file))
+    assert sorted({row["scoring"] for row in rows}) == ["auc", "bal"]
+    past_one = 0
+    for row in rows:
+        folds = result.results[row["model"]]["outer_results"]
+        scores = np.array([np.mean(f["test_scores_per_metric"][row["scoring"]]) for f in folds])
+        low, high = stats.t.interval(0.95, 2, loc=scores.mean(), scale=stats.sem(scores))
+        past_one += high > 1
+        assert float(row["ci_low"]) == pytest.approx(max(low, 0.0))
+        assert float(row["ci_high"]) == pytest.approx(min(high, 1.0))
+        assert row["metric_range"] == "[0, 1]"
+        if high > 1:
+            assert row["ci_method"].endswith(f"clipped to the range [0, 1] of {row['metric']}")
+    assert past_one  # the t interval of 3 iris folds passes 1: the clip is under test

@@ -2,7 +2,8 @@
 
 tools/test.sh installs Debian's ``chromium`` and sets SKLEARN_FAIR_REQUIRE_BROWSER, so on CI a
 missing browser fails this test instead of skipping it. Set SKLEARN_FAIR_UPDATE_SCREENSHOTS=1 to
-save the screenshots shown in docs/guide/reports.rst into docs/_static/.
+save the screenshots shown in docs/guide/reports.rst (a two-model report and a benchmark report,
+at both widths) into docs/_static/.
 """
 
 import os
@@ -120,6 +121,67 @@ def test_hostile_names_stay_text_in_the_browser(browser, tmp_path):
     assert browser.evaluate(f"document.body.innerText.includes({name!r})")
 
 
-# The benchmark report (sklearn_fair.benchmark(), issue #24) is rendered by the same template
-# (sklearn_fair.report._html.html_page). When it exists, add its page here like
-# two_model_report, run _check at both viewports, and save report_benchmark_<viewport>.png.
+@pytest.fixture(scope="module")
+def benchmark_report(tmp_path_factory):
+    """BenchmarkResult.to_html of three fast models on two data sets, one with a long name."""
+    import warnings
+
+    from sklearn.datasets import make_classification
+    from sklearn.dummy import DummyClassifier
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+    from sklearn.tree import DecisionTreeClassifier
+
+    from sklearn_fair import benchmark
+
+    datasets = {
+        name: make_classification(n_samples=n, n_features=6, n_informative=3, random_state=s)
+        for name, n, s in (("make_classification (seed 0)", 80, 0), ("blobs & noise", 90, 1))
+    }
+    models = {
+        "majority class": DummyClassifier(),
+        "decision tree": (DecisionTreeClassifier(random_state=0), {"max_depth": [1, 3]}),
+        "scaled logistic regression": (
+            make_pipeline(StandardScaler(), LogisticRegression()),
+            {"logisticregression__C": [0.1, 1.0]},
+        ),
+    }
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the baseline's small budget is shown in the page
+        result = benchmark(
+            models, datasets, outer_cv=5, n_refits=1, baseline="majority class", random_state=0
+        )
+        return result.save_html(
+            tmp_path_factory.mktemp("benchmark") / "benchmark.html",
+            title="Three classifiers on two data sets",
+            n_resamples=2000,
+        )
+
+
+@pytest.mark.parametrize("viewport", list(VIEWPORTS))
+def test_the_benchmark_report_reads_well_in_a_browser(
+    browser, benchmark_report, viewport, tmp_path
+):
+    page = _check(browser, benchmark_report, viewport)
+    # the verdict on top, then the table with intervals, as in the two-model report
+    lead = browser.evaluate("document.querySelector('main > p.lead').innerText")
+    assert lead.startswith("Against the baseline majority class")
+    first = browser.evaluate("document.querySelector('section h2').innerText")
+    assert first == "Test performance"
+    # its two plots (intervals, critical-difference diagram) are there and loaded
+    assert len(page["images"]) == 2
+    for image in page["images"]:
+        assert image["complete"] and image["naturalWidth"] > 0, image
+        assert 0 < image["width"] <= page["viewport"]
+    assert page["wide"] == []
+    assert page["scrollWidth"] <= page["viewport"]
+    assert page["textBoxes"] > 100
+    assert page["overlaps"] == []
+    assert browser.evaluate("document.body.innerText.includes('blobs & noise')")
+    shot = browser.screenshot(
+        tmp_path / f"benchmark_{viewport}.png", full_page=viewport == "desktop"
+    )
+    assert shot.stat().st_size > 10_000
+    if os.environ.get("SKLEARN_FAIR_UPDATE_SCREENSHOTS"):
+        _save_for_docs(shot, STATIC / f"report_benchmark_{viewport}.png")

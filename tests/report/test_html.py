@@ -227,3 +227,27 @@ def test_parameter_values_are_escaped():
             .replace('"', "&quot;")
             in page
         )
+
+
+def test_a_cells_emphasis_is_bold_or_italic_and_its_text_still_escaped():
+    from sklearn_fair.report import Cell, Section, html_page
+
+    section = Section(
+        "Scores",
+        columns=["model", Cell("a", numeric=True)],
+        rows=[
+            ["<b>", Cell("0.9 & more", numeric=True, emphasis="strong")],
+            ["other", Cell("0.8", numeric=True, emphasis="em")],
+        ],
+    )
+    page = html_page("t", [section])
+    assert '<td class="num" data-label="a"><strong>0.9 &amp; more</strong></td>' in page
+    assert '<td class="num" data-label="a"><em>0.8</em></td>' in page
+    assert '<td data-label="model">&lt;b&gt;</td>' in page
+    assert "| other | *0.8* |" in section.to_markdown()
+    assert (
+        "| &lt;b&gt; |" not in section.to_markdown() and "**0.9 & more**" in section.to_markdown()
+    )
+    assert "0.9 & more" in section.to_text() and "*" not in section.to_text()
+    with pytest.raises(ValueError, match="'emphasis' parameter of Cell"):
+        Cell("x", emphasis="bold")

@@ -340,3 +340,30 @@ def test_comparison_text_refuses_different_metrics(fitted, fitted_multimetric):
     mixed = {"logistic": fitted_multimetric["logistic"], "knn": fitted["knn"]}
     with pytest.raises(ValueError, match="different metrics.*logistic: ROC AUC, knn: accuracy"):
         comparison_text(mixed)
+
+
+def _agreement(y_true, y_pred):
+    return float(np.mean(y_true == y_pred))
+
+
+def test_a_metric_of_unknown_range_is_said_and_its_interval_left_alone(data):
+    """The user's own metric function: no range known, so the report says it did not clip."""
+    from sklearn.metrics import make_scorer
+
+    X, y = data
+    nested = NestedCV(
+        LogisticRegression(max_iter=200), {"C": [0.1, 1.0]}, outer_cv=4, refit=False,
+        scoring=make_scorer(_agreement), random_state=0,
+    ).fit(X, y)  # fmt: skip
+    report = nested_cv_report(nested, n_resamples=200)
+    row = report.rows[0]
+    scores = nested.outer_scores_
+    assert row["metric_range"] == "unknown"
+    assert (row["ci_low"], row["ci_high"]) == pytest.approx(
+        stats.t.interval(0.95, 3, loc=scores.mean(), scale=stats.sem(scores))
+    )
+    assert "clipped" not in row["ci_method"]
+    assert (
+        f"{row['metric']}: the range of its values is not known, so its interval of the mean "
+        "is left as computed" in report.to_text()
+    )

@@ -84,3 +84,36 @@ def test_the_range_of_every_bounded_scorer_of_scikit_learn():
     assert metric_range(metric_display_name("r2").name) == (-math.inf, 1.0)
     assert metric_range(metric_display_name("matthews_corrcoef").name) == (-1.0, 1.0)
     assert metric_range(metric_display_name("adjusted_rand_score").name) is None
+
+
+@pytest.mark.parametrize(
+    "scoring, key", [("roc_auc", "auc"), ("balanced_accuracy", "bal"), ("accuracy", "Acc")]
+)
+def test_a_metric_the_user_named_is_clipped_to_its_scorers_range(scoring, key):
+    """A key of a scoring dict ({"auc": "roc_auc"}) is not a metric name: the scorer decides."""
+    metric = metric_display_name(scoring, name=key)
+    assert metric.name == key and metric_range(key) is None
+    summary = summarize(NEAR_ONE, metric=metric)
+    unclipped = stats.t.interval(0.95, 4, loc=np.mean(NEAR_ONE), scale=stats.sem(NEAR_ONE))
+    assert summary.ci == pytest.approx((unclipped[0], 1.0))
+    assert summary.ci_method.endswith(f", clipped to the range [0, 1] of {key}")
+    assert summary.metric_range == "[0, 1]"
+
+
+def test_a_key_named_like_a_bounded_metric_takes_its_scorers_range():
+    # the user called an RMSE scorer "accuracy": its values are not clipped to [0, 1]
+    metric = metric_display_name("neg_root_mean_squared_error", name="accuracy")
+    scores = [-0.9, -1.6, -1.2, -0.7]
+    values = -np.array(scores)
+    high = stats.t.interval(0.95, 3, loc=values.mean(), scale=stats.sem(values))[1]
+    assert high > 1
+    summary = summarize(scores, metric=metric)
+    assert summary.ci[1] == pytest.approx(high)
+    assert summary.metric_range == "[0, inf)"
+
+
+def test_an_unknown_range_is_said_and_not_clipped():
+    summary = summarize(NEAR_ONE, metric="my_score")
+    assert summary.ci[1] > 1 and "clipped" not in summary.ci_method
+    assert summary.metric_range == "unknown"
+    assert summarize(NEAR_ONE).metric_range == ""  # no metric, nothing to say

@@ -115,7 +115,7 @@ def test_prints_and_converts():
     assert set(as_dict) == {
         "n", "mean", "std", "sem", "ci_low", "ci_high", "median", "iqm", "iqm_ci_low",
         "iqm_ci_high", "confidence", "interval", "ci_method", "iqm_ci_method", "metric",
-        "sign", "metric_note", "notes", "ci_coverage",
+        "sign", "metric_note", "notes", "ci_coverage", "metric_range",
     }  # fmt: skip
     assert isinstance(summary, Summary)
 
