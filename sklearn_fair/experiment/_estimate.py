@@ -1,10 +1,23 @@
 """An estimate of an experiment's compute, measured by timing a few short fits.
 
-A few candidates of a model are fitted once each on a small sample of the data (estimators
-trained for epochs run only ``epochs`` of them), and the time per sample (and per epoch) is
-extrapolated to every fit of the plan: its training size and its candidate's ``max_epochs``.
-No fit stops early in this count, so for estimators with early stopping it is an upper
-bound. Nothing of these timing fits is kept.
+A few candidates of a model are fitted on samples of the data growing towards the plan's
+largest training size (estimators trained for epochs run only ``epochs`` of them), at least
+two sizes each, and the cost of a task (a fixed part and a part per sample, or per
+sample-epoch, from the two largest sizes) is extrapolated to every fit of the plan
+(:func:`~._plan.plan_model`, NestedCV's own planner): its training size, its candidate's
+cost and ``max_epochs``. No fit stops early in this count, so for estimators with early
+stopping it is an upper bound. Nothing of these timing fits is kept.
+
+What is timed is what a task of the run does, with the run's own code where it has one: its
+rows taken as the run takes them (``take``), a fresh copy of the model with the candidate
+set, the fit, then the run's scorers on rows of the size it scores. A short fit is timed
+several times and the *mean* is kept, not the best: a run pays every fit's time on the
+machine as it is (a busy machine included), and the best of a few repeats is the time of
+the luckiest one (on two cores shared with other work, Ridge's best fit took a fifth of its
+mean, and the estimate came out at 0.4 of the run). A single timed size would take a fixed
+cost per fit for a cost per row (HistGradientBoosting timed on 128 rows only, its estimate
+came out at 2.6 times the run), hence two sizes. The planning, which the run repeats, is
+counted at the time the dry run's planning took.
 """
 
 import os
@@ -15,11 +28,15 @@ from dataclasses import dataclass
 import numpy as np
 from sklearn.base import is_classifier
 from sklearn.model_selection import train_test_split
-from sklearn.utils import _safe_indexing
 
+from ..model_selection._nested._data import take
 from ._plan import candidate_estimator
 
 __all__ = ["Estimate", "estimate_compute", "format_seconds"]
+
+#: A timing fit shorter than this (seconds) is repeated: one timing of a few milliseconds on
+#: a busy machine is mostly the scheduler's noise, and five of them cost a quarter second.
+SHORT_FIT = 0.05
 
 
 @dataclass
@@ -88,26 +105,29 @@ def _machine(estimator):
 
 
 def _work(plan, epochs, n_samples):
-    """``(fits, sample-epochs of training, predictions, samples predicted)`` over every fit of
-    the plan (the most refits it can need)."""
-    mean_epochs = float(np.mean(epochs))
-    n_candidates = len(epochs)
-    fits = train = predicts = predict = 0.0
+    """The work of every fit of the plan (the most refits it can need), as
+    ``(per_candidate, shared)``: per candidate, the work of its selection fits; shared, that
+    of the refits and the final fit (of a winner not known before the run). Each work is
+    ``[fits, sample-epochs of training, scorings, samples scored]``."""
+    per_candidate = [[0.0, 0.0, 0.0, 0.0] for _ in epochs]
     for inner in [*plan.inner, *([plan.final_inner] if plan.final_inner is not None else [])]:
         for n_train, n_valid in inner:
-            fits += n_candidates
-            train += n_train * float(np.sum(epochs))
-            predicts += n_candidates
-            predict += n_valid * n_candidates
+            for work, n_epochs in zip(per_candidate, epochs):
+                work[0] += 1
+                work[1] += n_train * n_epochs
+                work[2] += 1
+                work[3] += n_valid
+    mean_epochs = float(np.mean(epochs))
+    shared = [0.0, 0.0, 0.0, 0.0]
     for n_train, n_test in plan.outer:
-        fits += plan.n_refits
-        train += plan.n_refits * n_train * mean_epochs
-        predicts += plan.n_refits
-        predict += plan.n_refits * n_test
+        shared[0] += plan.n_refits
+        shared[1] += plan.n_refits * n_train * mean_epochs
+        shared[2] += plan.n_refits
+        shared[3] += plan.n_refits * n_test
     if plan.final_inner is not None:
-        fits += 1
-        train += n_samples * mean_epochs
-    return fits, train, predicts, predict
+        shared[0] += 1
+        shared[1] += n_samples * mean_epochs
+    return per_candidate, shared
 
 
 def _affine(sizes, seconds):
@@ -119,6 +139,12 @@ def _affine(sizes, seconds):
     return max(0.0, t2 - per_unit * n2), per_unit
 
 
+def _seconds(cost, work):
+    """Seconds of ``work`` (see :func:`_work`) at ``cost``, ``(fit fixed, per sample-epoch,
+    scoring fixed, per sample scored)``."""
+    return float(np.dot(cost, work))
+
+
 def _score(plan, estimator, X, y):
     """What a task does after its fit: every scorer of the run (else ``predict``)."""
     if plan.scorers:
@@ -128,20 +154,21 @@ def _score(plan, estimator, X, y):
         estimator.predict(X)
 
 
-def _best_of(repeats, call):
-    best = np.inf
+def _mean_of(repeats, call):
+    """Mean seconds of ``repeats`` calls (the mean, not the best: see the module docstring)."""
+    total = 0.0
     for _ in range(repeats):
         start = time.perf_counter()
         call()
-        best = min(best, time.perf_counter() - start)
-    return best
+        total += time.perf_counter() - start
+    return total / repeats
 
 
 def _warm_up(spec, candidate, data, classifier, random_state, plan=None):
     """One untimed fit of 1 epoch on a few samples, so that first-call costs (imports,
     caches) are not taken for the cost of a fit."""
     sample = _sample(data, 16, classifier, random_state)
-    X, y = _safe_indexing(data.X, sample), np.asarray(data.y)[sample]
+    X, y = take(data.X, sample), take(data.y, sample)
     estimator = candidate_estimator(spec, candidate, plan)
     keys = _epoch_keys(estimator)
     if keys:
@@ -150,6 +177,22 @@ def _warm_up(spec, candidate, data, classifier, random_state, plan=None):
         estimator.fit(X, y)
     except Exception:  # the timed fit reports it
         pass
+
+
+def _timed_task(spec, candidate, plan, data, rows, epoch_keys, epochs):
+    """What a task of the run does before its scoring (take its rows, a fresh copy of the
+    model with the candidate set, fit), as a call; and the fitted model when it has run."""
+    fitted = []
+
+    def task():
+        X, y = take(data.X, rows), take(data.y, rows)
+        estimator = candidate_estimator(spec, candidate, plan)
+        if epoch_keys:
+            estimator.set_params(**{k: epochs for k in epoch_keys})
+        estimator.fit(X, y)
+        fitted[:] = [estimator]
+
+    return task, fitted
 
 
 def estimate_compute(
@@ -161,7 +204,8 @@ def estimate_compute(
     sample_size=128,
     epochs=2,
     budget=60.0,
-    fit_budget=0.5,
+    fit_budget=5.0,
+    n_repeats=5,
     random_state=0,
 ):
     """Time a few short fits of ``spec`` and extrapolate them to ``plan``.
@@ -178,13 +222,18 @@ def estimate_compute(
         Candidates timed (spread over the grid).
     sample_size : int, default=128
         Samples of the first timing fit of each candidate; the next fits take four times
-        as many, up to the plan's largest training size, until one takes ``fit_budget``.
+        as many, up to the plan's largest training size, unless the next one would take
+        more than ``fit_budget`` (at the last one's cost per row). When only one size is
+        timed, a quarter of it is timed too.
     epochs : int, default=2
         Epochs of each timing fit, for estimators with ``max_epochs``.
     budget : float, default=60.0
         Seconds after which no further candidate is timed (at least one is).
-    fit_budget : float, default=0.5
-        Seconds of a timing fit after which the sample grows no more.
+    fit_budget : float, default=5.0
+        Seconds a timing fit may be predicted to take for the sample to grow to its size.
+    n_repeats : int, default=5
+        Times a timing fit (and its scoring) shorter than ``SHORT_FIT`` seconds is
+        repeated; the mean is kept.
     random_state : int, default=0
         Seed of the sample.
 
@@ -202,65 +251,80 @@ def estimate_compute(
     largest = max([n for n, _ in plan.outer if n] + [data.n_samples if plan.final_fits else 0])
     largest = max(min(largest or data.n_samples, data.n_samples), 1)
     _warm_up(spec, candidates[chosen[0]], data, classifier, random_state, plan)
-    fit_costs, predict_costs, epoch_based, timed_sizes = [], [], False, []
+    costs, epoch_based, timed_sizes = {}, False, []
     started = time.perf_counter()
     for index in chosen:
-        if fit_costs and time.perf_counter() - started > budget:
+        if costs and time.perf_counter() - started > budget:
             break
         keys = _epoch_keys(candidate_estimator(spec, candidates[index], plan))
         used = min(epochs, full_epochs[index]) if keys else 1
         epoch_based = epoch_based or bool(keys)
-        sizes, fit_seconds, predict_seconds = [0], [0.0], [0.0]
-        size = min(sample_size, largest)
-        while True:
+
+        def timed(size, index=index, keys=keys, used=used):
             rows = _sample(data, size, classifier, random_state)
-            # a task takes its rows, fits, then scores with the run's scorers: all timed
-            indexing = _best_of(
-                3, lambda r=rows: (_safe_indexing(data.X, r), _safe_indexing(data.y, r))
+            task, fitted = _timed_task(spec, candidates[index], plan, data, rows, keys, used)
+            start = time.perf_counter()
+            task()
+            seconds = time.perf_counter() - start
+            repeats = n_repeats if not keys and seconds < SHORT_FIT else 1
+            if repeats > 1:  # the first fit counts too: its model was fitted once, as a run's
+                seconds = (seconds + (repeats - 1) * _mean_of(repeats - 1, task)) / repeats
+            X, y = take(data.X, rows), take(data.y, rows)
+            scoring = _mean_of(repeats, lambda e=fitted[0]: _score(plan, e, X, y))
+            return len(rows), seconds, scoring
+
+        timings = []  # (rows, fit seconds, scoring seconds)
+        size = min(sample_size, largest)
+        try:
+            while True:
+                timings.append(timed(size))
+                n, seconds, _ = timings[-1]
+                following = min(4 * n, largest)
+                if n >= largest or seconds * following / n > fit_budget:
+                    break
+                size = following
+        except Exception as error:  # a timing fit that fails tells the user before the run
+            return Estimate(
+                None,
+                None,
+                None,
+                f"the timing fit of candidate {index} ({candidates[index]!r}) failed: "
+                f"{type(error).__name__}: {error}",
             )
-            X, y = _safe_indexing(data.X, rows), np.asarray(data.y)[rows]
-            estimator = candidate_estimator(spec, candidates[index], plan)
-            if keys:
-                estimator.set_params(**{k: used for k in keys})
+        if len(timings) == 1 and timings[0][0] >= 8:
+            # a second, smaller sample, so that a fixed cost per fit is not taken for a cost
+            # per row (HistGradientBoosting's 300 trees cost the same on 128 rows as on 32)
             try:
-                repeats = 1 if keys or (fit_seconds[-1] > 0.05) else 3
-                seconds = _best_of(repeats, lambda e=estimator, X=X, y=y: e.fit(X, y))
-            except Exception as error:  # a timing fit that fails tells the user before the run
-                return Estimate(
-                    None,
-                    None,
-                    None,
-                    f"the timing fit of candidate {index} ({candidates[index]!r}) failed: "
-                    f"{type(error).__name__}: {error}",
-                )
-            sizes.append(len(rows))
-            fit_seconds.append(seconds + indexing)
-            predict_seconds.append(_best_of(3, lambda e=estimator, X=X, y=y: _score(plan, e, X, y)))
-            if len(rows) >= largest or seconds > fit_budget:
-                break
-            size = min(4 * len(rows), largest)
-        timed_sizes.append(sizes[-1])
-        # the last two sizes: a fixed part per fit and a part per row (per sample-epoch)
-        fit_costs.append(_affine([n * used for n in sizes[-2:]], fit_seconds[-2:]))
-        predict_costs.append(_affine(sizes[-2:], predict_seconds[-2:]))
-    fits, train, predicts, predict = _work(plan, full_epochs, data.n_samples)
-    predict_fixed = float(np.mean([fixed for fixed, _ in predict_costs]))
-    predict_unit = float(np.mean([unit for _, unit in predict_costs]))
-    totals = [
-        fits * fixed + train * unit + predicts * predict_fixed + predict * predict_unit
-        for fixed, unit in fit_costs
-    ]
+                timings.insert(0, timed(timings[0][0] // 4))
+            except Exception:  # too few rows to fit: the one size alone, as if no fixed cost
+                timings.insert(0, (0, 0.0, 0.0))
+        timed_sizes.append(timings[-1][0])
+        # the two largest sizes: a fixed part per fit and a part per row (per sample-epoch)
+        (n1, fit1, score1), (n2, fit2, score2) = timings[-2:]
+        fit_cost = _affine([n1 * used, n2 * used], [fit1, fit2])
+        costs[index] = (*fit_cost, *_affine([n1, n2], [score1, score2]))
+    per_candidate, shared = _work(plan, full_epochs, data.n_samples)
+    mean_cost = np.mean(list(costs.values()), axis=0)
+    planning = getattr(plan, "planning_seconds", 0.0)
+    # each timed candidate's selection fits at its own cost, the others' at the mean; the
+    # refits' winner is not known: the mean
+    seconds = planning + _seconds(mean_cost, shared)
+    for index, work in enumerate(per_candidate):
+        seconds += _seconds(costs.get(index, mean_cost), work)
+    whole = np.sum([*per_candidate, shared], axis=0)
+    totals = [planning + _seconds(cost, whole) for cost in costs.values()]
     per = "sample-epoch" if epoch_based else "training sample"
-    units = [unit for _, unit in fit_costs]
-    fixed = float(np.mean([fixed for fixed, _ in fit_costs]))
+    units = [cost[1] for cost in costs.values()]
+    fixed = float(mean_cost[0])
     basis = (
-        f"timed {len(fit_costs)} of {len(candidates)} candidates, each fitted on growing "
+        f"timed {len(costs)} of {len(candidates)} candidates, each fitted on growing "
         f"samples of up to {max(timed_sizes)} rows"
         + (f" for {epochs} epochs (max_epochs lowered)" if per == "sample-epoch" else "")
-        + f", on this machine ({_machine(spec.estimator)}): {fixed:.3g} s per fit and "
-        f"{np.mean(units):.3g} s per {per} (range {min(units):.3g}-{max(units):.3g}), from "
-        f"the two largest samples; extrapolated to the {int(fits)} fits at their training "
-        "sizes"
+        + f", on this machine as it is now ({_machine(spec.estimator)}; the mean of repeated "
+        f"short fits): {fixed:.3g} s per fit and {np.mean(units):.3g} s per {per} (range "
+        f"{min(units):.3g}-{max(units):.3g}), from the two largest samples, and "
+        f"{planning:.3g} s of planning; extrapolated to the {int(whole[0])} fits at their "
+        "training sizes"
         + (
             " and their candidate's max_epochs, as if no fit stopped early (early stopping "
             "usually ends fits sooner: an upper bound)"
@@ -268,4 +332,4 @@ def estimate_compute(
             else " (fit times that grow faster than the sample size make it an underestimate)"
         )
     )
-    return Estimate(float(np.mean(totals)), min(totals), max(totals), basis)
+    return Estimate(seconds, min(seconds, *totals), max(seconds, *totals), basis)
