@@ -25,8 +25,8 @@ import sklearn
 
 import sklearn_fair
 from sklearn_fair.experiment import dry_run, load_config
-from sklearn_fair.experiment._data import load_data
-from sklearn_fair.experiment._runner import make_nested, work_dir
+from sklearn_fair.experiment._reading._data import load_data, work_dir
+from sklearn_fair.experiment._runner import make_nested
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results" / "dry_run_estimate.json"

@@ -71,9 +71,9 @@ grid = { alpha = [1.0, 2.0, 4.0] }
 
 @pytest.fixture
 def clocked(tmp_path, monkeypatch):
-    from sklearn_fair.experiment import _estimate
-    from sklearn_fair.experiment._data import load_data
-    from sklearn_fair.experiment._plan import plan_model
+    from sklearn_fair.experiment._counting import _estimate
+    from sklearn_fair.experiment._counting._plan import plan_model
+    from sklearn_fair.experiment._reading._data import load_data
 
     path = tmp_path / "e.toml"
     path.write_text(TOML)

@@ -4,7 +4,7 @@ A few candidates of a model are fitted on samples of the data growing towards th
 largest training size (estimators trained for epochs run only ``epochs`` of them), at least
 two sizes each, and the cost of a task (a fixed part and a part per sample, or per
 sample-epoch, from the two largest sizes) is extrapolated to every fit of the plan
-(:func:`~._plan.plan_model`, NestedCV's own planner): its training size, its candidate's
+(``plan_model``, NestedCV's own planner): its training size, its candidate's
 cost and ``max_epochs``. No fit stops early in this count, so for estimators with early
 stopping it is an upper bound. Nothing of these timing fits is kept.
 
@@ -29,7 +29,7 @@ import numpy as np
 from sklearn.base import is_classifier
 from sklearn.model_selection import train_test_split
 
-from ..model_selection._nested._data import take
+from ...model_selection._nested._data import take
 from ._plan import candidate_estimator
 
 __all__ = ["Estimate", "estimate_compute", "format_seconds"]
