@@ -14,9 +14,11 @@ set, the fit, then the run's scorers on rows of the size it scores. A short fit 
 several times and the *mean* is kept, not the best: a run pays every fit's time on the
 machine as it is (a busy machine included), and the best of a few repeats is the time of
 the luckiest one (on two cores shared with other work, Ridge's best fit took a fifth of its
-mean, and the estimate came out at 0.4 of the run). A single timed size would take a fixed
-cost per fit for a cost per row (HistGradientBoosting timed on 128 rows only, its estimate
-came out at 2.6 times the run), hence two sizes. The planning, which the run repeats, is
+mean, and the estimate came out at 0.4 of the run). Samples grow towards the largest
+training size as far as the budget allows, and at least two sizes are timed: a cost timed on
+a small sample alone says little about the real sizes (HistGradientBoosting's 300 trees cost
+as much on 128 rows as on 512, and grow deeper on more rows; timed on 128 rows only, its
+estimate came out at 2.6 times the run). The planning, which the run repeats, is
 counted at the time the dry run's planning took.
 """
 
@@ -204,7 +206,6 @@ def estimate_compute(
     sample_size=128,
     epochs=2,
     budget=60.0,
-    fit_budget=5.0,
     n_repeats=5,
     random_state=0,
 ):
@@ -222,15 +223,15 @@ def estimate_compute(
         Candidates timed (spread over the grid).
     sample_size : int, default=128
         Samples of the first timing fit of each candidate; the next fits take four times
-        as many, up to the plan's largest training size, unless the next one would take
-        more than ``fit_budget`` (at the last one's cost per row). When only one size is
-        timed, a quarter of it is timed too.
+        as many, up to the plan's largest training size, while the next one (at the last
+        one's cost per row) fits in the candidate's share of ``budget``. When only one
+        size is timed, a quarter of it is timed too.
     epochs : int, default=2
         Epochs of each timing fit, for estimators with ``max_epochs``.
     budget : float, default=60.0
-        Seconds after which no further candidate is timed (at least one is).
-    fit_budget : float, default=5.0
-        Seconds a timing fit may be predicted to take for the sample to grow to its size.
+        Seconds the timing may take: each timed candidate gets an equal share for its
+        growing samples, and no further candidate is timed once it is spent (at least one
+        is).
     n_repeats : int, default=5
         Times a timing fit (and its scoring) shorter than ``SHORT_FIT`` seconds is
         repeated; the mean is kept.
@@ -275,12 +276,16 @@ def estimate_compute(
 
         timings = []  # (rows, fit seconds, scoring seconds)
         size = min(sample_size, largest)
+        # the candidate's share of the budget: the sample grows while the next fit (at the
+        # last one's cost per row, an upper bound for a cost with a fixed part) fits in it
+        share, begun = budget / len(chosen), time.perf_counter()
         try:
             while True:
                 timings.append(timed(size))
                 n, seconds, _ = timings[-1]
                 following = min(4 * n, largest)
-                if n >= largest or seconds * following / n > fit_budget:
+                spent = time.perf_counter() - begun
+                if n >= largest or spent + seconds * following / n > share:
                     break
                 size = following
         except Exception as error:  # a timing fit that fails tells the user before the run
