@@ -26,7 +26,7 @@ import sklearn
 import sklearn_fair
 from sklearn_fair.experiment import dry_run, load_config
 from sklearn_fair.experiment._reading._data import load_data, work_dir
-from sklearn_fair.experiment._runner import make_nested
+from sklearn_fair.experiment._running._runner import make_nested
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results" / "dry_run_estimate.json"

@@ -192,7 +192,7 @@ def run_cache(args):
     from .exceptions import ExperimentConfigError
     from .experiment._reading._config import open_experiment
     from .experiment._reading._data import load_data, work_dir
-    from .experiment._runner import make_nested
+    from .experiment._running._runner import make_nested
     from .model_selection import verify_cache
 
     directory = Path(args.directory)

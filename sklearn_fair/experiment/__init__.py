@@ -12,8 +12,8 @@ from ._counting._dryrun import DryRun, dry_run
 from ._reading._config import ExperimentConfig, load_config
 from ._reading._imports import ALLOWED_PACKAGES
 from ._reading._limits import Limits
-from ._runner import ExperimentResult, run_experiment
 from ._running._benchmark_run import BenchmarkRun, run_benchmark_file
+from ._running._runner import ExperimentResult, run_experiment
 
 __all__ = [
     "ALLOWED_PACKAGES",

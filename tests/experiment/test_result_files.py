@@ -14,7 +14,7 @@ from sklearn_fair import NestedCV
 from sklearn_fair.cli import main
 from sklearn_fair.exceptions import CacheWarning
 from sklearn_fair.experiment import run_experiment
-from sklearn_fair.experiment._resultfile import checksum, with_checksum
+from sklearn_fair.experiment._running._resultfile import checksum, with_checksum
 
 TOML = """\
 [experiment]

@@ -126,7 +126,7 @@ def run_benchmark_file(
     """
     from ...benchmarking import benchmark
     from ...report import result_to_dict
-    from .._runner import _backend, make_nested
+    from ._runner import _backend, make_nested
 
     configs, baseline = load_benchmark(path, **options)
     first = next(iter(configs.values()))

@@ -7,23 +7,23 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from .._cache_verify import record_experiment
-from ..exceptions import CacheWarning, ExperimentConfigError
-from ..model_selection import labels_fingerprint
-from ..report import (
+from ..._cache_verify import record_experiment
+from ...exceptions import CacheWarning, ExperimentConfigError
+from ...model_selection import labels_fingerprint
+from ...report import (
     nested_cv_report,
     plot_comparison,
     plot_fold_scores,
     plot_optimism,
     result_to_dict,
 )
-from ..utils import fingerprint, progress_over
-from ._counting._checks import check_before_fit
-from ._counting._plan import nested_of
+from ...utils import fingerprint, progress_over
+from .._counting._checks import check_before_fit
+from .._counting._plan import nested_of
+from .._reading._config import open_experiment
+from .._reading._data import load_data, work_dir
+from .._reading._text import csv_cell, neutral
 from ._hashing import result_hash
-from ._reading._config import open_experiment
-from ._reading._data import load_data, work_dir
-from ._reading._text import csv_cell, neutral
 from ._resultfile import check_result, read_result_file, refuse_non_regular, write_atomic
 from ._resultfile import write_json as _write_json
 
