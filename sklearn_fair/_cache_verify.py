@@ -190,8 +190,9 @@ def _experiments(directory, allow_outside_paths):
 def run_cache(args):
     """Run ``cache verify``; returns the exit status (0 all agree, 1 a difference, 2 an error)."""
     from .exceptions import ExperimentConfigError
-    from .experiment._data import load_data
-    from .experiment._runner import make_nested, open_experiment, work_dir
+    from .experiment._reading._config import open_experiment
+    from .experiment._reading._data import load_data, work_dir
+    from .experiment._running._runner import make_nested
     from .model_selection import verify_cache
 
     directory = Path(args.directory)

@@ -109,7 +109,8 @@ def _run(args):
         "output_dir": args.output_dir,
         "limits": args.limit,
     }
-    from .experiment._benchmark_file import benchmark_data_names, run_from_cli
+    from .experiment._reading._benchmark_file import benchmark_data_names
+    from .experiment._running._benchmark_run import run_from_cli
 
     # [data.NAME] tables: a benchmark of several data sets
     if benchmark_data_names(args.experiment, args.limit) is not None:
@@ -129,7 +130,7 @@ def _run(args):
             **options,
         )
     except ExperimentConfigError as error:
-        from .experiment._text import neutral
+        from .experiment._reading._text import neutral
 
         print(f"sklearn-fair run: {neutral(error)}", file=sys.stderr)
         return 2

@@ -84,7 +84,7 @@ def test_the_graph_package_without_torch_says_how_to_install_it():
 
 
 def test_the_runner_without_dask_says_how_to_install_it(monkeypatch):
-    from sklearn_fair.experiment._runner import _backend
+    from sklearn_fair.experiment._running._runner import _backend
 
     monkeypatch.setitem(sys.modules, "distributed", None)
     with pytest.raises(ExperimentConfigError, match="dask.distributed") as error:

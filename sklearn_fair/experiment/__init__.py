@@ -7,12 +7,13 @@ run again, reads back the models whose result would not change;
 :func:`dry_run` counts the fits and estimates the compute before anything runs.
 """
 
-from ._benchmark_file import BenchmarkRun, dry_run_benchmark, run_benchmark_file
-from ._config import ExperimentConfig, load_config
-from ._dryrun import DryRun, dry_run
-from ._imports import ALLOWED_PACKAGES
-from ._limits import Limits
-from ._runner import ExperimentResult, run_experiment
+from ._counting._benchmark_plans import dry_run_benchmark
+from ._counting._dryrun import DryRun, dry_run
+from ._reading._config import ExperimentConfig, load_config
+from ._reading._imports import ALLOWED_PACKAGES
+from ._reading._limits import Limits
+from ._running._benchmark_run import BenchmarkRun, run_benchmark_file
+from ._running._runner import ExperimentResult, run_experiment
 
 __all__ = [
     "ALLOWED_PACKAGES",

@@ -2,8 +2,8 @@
 
 Every record of a result that may be reused or compared later is built from this module:
 NestedCV's cache keys (``model_selection/_nested/_cache_key.py``), the experiment runner's
-result hash (``experiment/_hashing.py``), the reproducibility card's versions table and the
-benchmarks' result files. The same inputs give the same description everywhere.
+result hash (``experiment/_running/_hashing.py``), the reproducibility card's versions table
+and the benchmarks' result files. The same inputs give the same description everywhere.
 
 :func:`describe` turns a value into canonical JSON-able data that changes whenever the value's
 content or code does:

@@ -209,7 +209,7 @@ def test_protocol_follows_nested_cv_parameters(tmp_path, monkeypatch):
     monkeypatch.setattr(model_selection, "NestedCV", NewNestedCV)
     assert load_config(path).protocol["future_option"] == "inner"
     # and the runner hands it to NestedCV (made in one place, for the run and the dry run)
-    import sklearn_fair.experiment._plan as planning
+    import sklearn_fair.experiment._counting._plan as planning
 
     made = []
     monkeypatch.setattr(

@@ -20,7 +20,7 @@ import pytest
 from sklearn_fair import NestedCV
 from sklearn_fair.cli import main
 from sklearn_fair.experiment import Limits, load_config, run_experiment
-from sklearn_fair.experiment import _config as config_module
+from sklearn_fair.experiment._reading import _config as config_module
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -404,14 +404,14 @@ def test_a_forged_split_file_with_kfold_yes_is_refused(tmp_path):
     ],
 )
 def test_the_prescan_measures_the_structure_not_the_strings(text, depth, items):
-    from sklearn_fair.experiment._limits import prescan_toml
+    from sklearn_fair.experiment._reading._limits import prescan_toml
 
     tomllib.loads(text)  # every case is valid TOML
     assert prescan_toml(text, Limits(), "x.toml") == (depth, items)
 
 
 def test_the_prescan_is_linear_in_memory_for_a_megabyte_string():
-    from sklearn_fair.experiment._limits import prescan_toml
+    from sklearn_fair.experiment._reading._limits import prescan_toml
 
     text = 'a = "' + 'x\\"[' * 200_000 + '"\n'
     tracemalloc.start()

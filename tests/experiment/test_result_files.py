@@ -14,7 +14,7 @@ from sklearn_fair import NestedCV
 from sklearn_fair.cli import main
 from sklearn_fair.exceptions import CacheWarning
 from sklearn_fair.experiment import run_experiment
-from sklearn_fair.experiment._resultfile import checksum, with_checksum
+from sklearn_fair.experiment._running._resultfile import checksum, with_checksum
 
 TOML = """\
 [experiment]
@@ -218,7 +218,7 @@ def test_summary_cells_never_start_a_formula(tmp_path):
 
 
 def test_negative_numbers_stay_numbers():
-    from sklearn_fair.experiment._text import csv_cell
+    from sklearn_fair.experiment._reading._text import csv_cell
 
     assert csv_cell(-0.25) == -0.25 and csv_cell(-3) == -3
     assert csv_cell("-0.25") == "'-0.25"  # a text cell: prefixed

@@ -10,9 +10,9 @@ user's they reach), the grid, every NestedCV parameter, the seed, and the versio
 (:func:`~sklearn_fair.utils.package_versions`).
 """
 
-from ..model_selection import SavedSplits
-from ..utils import digest, fingerprint, package_versions
-from ..utils._provenance import Describer
+from ...model_selection import SavedSplits
+from ...utils import digest, fingerprint, package_versions
+from ...utils._provenance import Describer
 
 __all__ = ["result_hash"]
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
-from ..exceptions import ExperimentConfigError
+from ...exceptions import ExperimentConfigError
 from ._text import neutral, shown
 
 __all__ = ["Limits", "count_candidates", "parse_limits", "prescan_toml"]

@@ -2,7 +2,7 @@
 
 import re
 
-from ..exceptions import ExperimentConfigError
+from ...exceptions import ExperimentConfigError
 from ._text import neutral
 
 _HEADER = re.compile(r"^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")

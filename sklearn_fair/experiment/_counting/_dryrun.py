@@ -3,11 +3,11 @@
 import os
 from dataclasses import dataclass, field
 
-from ..exceptions import ExperimentConfigError
+from ...exceptions import ExperimentConfigError
+from .._reading._config import open_experiment
+from .._reading._data import load_data, tu_folder_problem, work_dir
 from ._checks import check_before_fit
-from ._data import load_data, tu_folder_problem
 from ._estimate import estimate_compute, format_seconds
-from ._runner import open_experiment, work_dir
 
 __all__ = ["DryRun", "dry_run"]
 

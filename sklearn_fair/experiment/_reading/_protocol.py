@@ -31,7 +31,7 @@ DEFAULTS = {"refit": False}
 
 
 def _nested_params():
-    from ..model_selection import NestedCV
+    from ...model_selection import NestedCV
 
     return NestedCV(None).get_params(deep=False)
 
@@ -68,7 +68,7 @@ def _check_cv(builder, key, value, limits):
 
 
 def _check_scoring(builder, key, value):
-    from ..metrics import get_scorer
+    from ...metrics import get_scorer
 
     names = (
         value
@@ -181,7 +181,7 @@ def check_protocol(builder, protocol, resolve, limits=None):
             raise builder.error(
                 ("protocol", "splits_format"), f"must be one of {SPLITS_FORMATS}; got {shown(fmt)}."
             )
-        from ..model_selection import PredefinedSplits, load_splits
+        from ...model_selection import PredefinedSplits, load_splits
 
         try:
             saved = load_splits(path, format=fmt, max_folds=limits.folds)

@@ -7,25 +7,25 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from .._cache_verify import record_experiment
-from ..exceptions import CacheWarning, ExperimentConfigError
-from ..model_selection import labels_fingerprint
-from ..report import (
+from ..._cache_verify import record_experiment
+from ...exceptions import CacheWarning, ExperimentConfigError
+from ...model_selection import labels_fingerprint
+from ...report import (
     nested_cv_report,
     plot_comparison,
     plot_fold_scores,
     plot_optimism,
     result_to_dict,
 )
-from ..utils import fingerprint, install_hint, progress_over
-from ._checks import check_before_fit
-from ._config import load_config
-from ._data import load_data
+from ...utils import fingerprint, install_hint, progress_over
+from .._counting._checks import check_before_fit
+from .._counting._plan import nested_of
+from .._reading._config import open_experiment
+from .._reading._data import load_data, work_dir
+from .._reading._text import csv_cell, neutral
 from ._hashing import result_hash
-from ._plan import nested_of
 from ._resultfile import check_result, read_result_file, refuse_non_regular, write_atomic
 from ._resultfile import write_json as _write_json
-from ._text import csv_cell, neutral
 
 MODEL_FORMAT = "sklearn-fair-experiment-model"
 MODEL_VERSION = 2
@@ -56,37 +56,6 @@ class ExperimentResult:
     status: dict
     report: object
     files: list
-
-
-def open_experiment(
-    path,
-    *,
-    data_dir=None,
-    allow_outside_paths=False,
-    allowed_packages=(),
-    device=None,
-    output_dir=None,
-    limits=None,
-):
-    """Load the file with the user's options (see :func:`run_experiment`)."""
-    config = load_config(
-        path,
-        data_dir=data_dir,
-        allow_outside_paths=allow_outside_paths,
-        allowed_packages=allowed_packages,
-        device=device,
-        limits=limits,
-    )
-    if output_dir is not None:  # the user's own choice, not the file's
-        config.output_dir = Path(output_dir).resolve()
-    return config
-
-
-def work_dir(config):
-    """Writable folder of the working copies of TU data sets."""
-    if config.cache_dir is not None:
-        return config.cache_dir / "tu_data"
-    return config.output_dir / "data"
 
 
 def _inside(folder, name):

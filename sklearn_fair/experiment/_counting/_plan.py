@@ -18,14 +18,15 @@ from the file alone: candidates and folds, without sizes.
 """
 
 import math
+import time
 from dataclasses import dataclass
 
 import numpy as np
 from sklearn.base import clone, is_classifier
 from sklearn.model_selection import ParameterGrid, check_cv
 
-from ..model_selection import NestedCV
-from ..model_selection._nested._planning import make_plan
+from ...model_selection import NestedCV
+from ...model_selection._nested._planning import make_plan
 
 __all__ = ["ModelPlan", "nested_of", "plan_model"]
 
@@ -58,6 +59,8 @@ class ModelPlan:
         model (None: the model itself).
     scorers : dict or None
         The run's scorers (metric key -> scorer), None without the data.
+    planning_seconds : float
+        Seconds the planner took (the run plans once more): 0 without the data.
     """
 
     name: str
@@ -70,6 +73,7 @@ class ModelPlan:
     search_fits: object = None
     estimator: object = None
     scorers: object = None
+    planning_seconds: float = 0.0
 
     @property
     def n_candidates(self):
@@ -205,6 +209,7 @@ def plan_model(config, spec, data):
         return _plan_without_data(config, spec)
     nested = nested_of(config, spec)
     y = None if data.y is None else np.asarray(data.y)
+    start = time.perf_counter()
     plan = make_plan(
         nested,
         data.X,
@@ -215,6 +220,7 @@ def plan_model(config, spec, data):
         return_estimator=False,
         owner="NestedCV",
     )
+    planning_seconds = time.perf_counter() - start
     folds = range(plan.n_outer)
     y = plan.data.y  # the labels (read from graph data, for those)
     search_fits = None
@@ -245,6 +251,7 @@ def plan_model(config, spec, data):
         search_fits=search_fits,
         estimator=plan.estimator if plan.search is None else plan.search.estimator,
         scorers=plan.scorers,
+        planning_seconds=planning_seconds,
     )
 
 

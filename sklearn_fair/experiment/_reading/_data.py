@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["SKLEARN_DATASETS", "Data", "load_data", "tu_folder_problem"]
+__all__ = ["SKLEARN_DATASETS", "Data", "load_data", "tu_folder_problem", "work_dir"]
 
 SKLEARN_DATASETS = ("breast_cancer", "diabetes", "digits", "iris", "wine")
 #: Where the TU data sets can be downloaded by hand (the runner never downloads).
@@ -239,7 +239,7 @@ def load_data(config, work_dir):
     problem = tu_folder_problem(data["root"], name)
     if problem is not None:
         raise config.source.error(("data", "root"), problem + ".")
-    from ..graph import load_tu_dataset  # torch is imported only for graph experiments
+    from ...graph import load_tu_dataset  # torch is imported only for graph experiments
 
     root = work_copy(data["root"], name, work_dir)
     features = data.get("features", "auto")
@@ -251,3 +251,10 @@ def load_data(config, work_dir):
             raise config.source.error(("data", "features"), str(error)) from None
     y = np.asarray(graphs.y)
     return Data(graphs, y, None, f"{dataset} ({len(y)} graphs, features {features!r})")
+
+
+def work_dir(config):
+    """Writable folder of the working copies of TU data sets."""
+    if config.cache_dir is not None:
+        return config.cache_dir / "tu_data"
+    return config.output_dir / "data"

@@ -22,7 +22,7 @@ def neutral(text):
 
     Examples
     --------
-    >>> from sklearn_fair.experiment._text import neutral
+    >>> from sklearn_fair.experiment._reading._text import neutral
     >>> neutral("model\\x1b[2Jname\\r")
     'model\\\\x1b[2Jname\\\\r'
     """
@@ -57,7 +57,7 @@ def csv_cell(value):
 
     Examples
     --------
-    >>> from sklearn_fair.experiment._text import csv_cell
+    >>> from sklearn_fair.experiment._reading._text import csv_cell
     >>> csv_cell('=HYPERLINK("http://x","click")'), csv_cell(-0.5), csv_cell("-0.5")
     ('\\'=HYPERLINK("http://x","click")', -0.5, "'-0.5")
     """

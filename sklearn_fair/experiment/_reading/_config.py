@@ -7,7 +7,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..exceptions import ExperimentConfigError
+from ...exceptions import ExperimentConfigError
 from ._build import Builder
 from ._imports import ALLOWED_PACKAGES
 from ._limits import check_document, count_candidates, parse_limits, prescan_toml, read_text
@@ -502,3 +502,27 @@ def load_config(
         data_dir=data_dir,
         limits=limits,
     )
+
+
+def open_experiment(
+    path,
+    *,
+    data_dir=None,
+    allow_outside_paths=False,
+    allowed_packages=(),
+    device=None,
+    output_dir=None,
+    limits=None,
+):
+    """Load the file with the user's options (see :func:`run_experiment`)."""
+    config = load_config(
+        path,
+        data_dir=data_dir,
+        allow_outside_paths=allow_outside_paths,
+        allowed_packages=allowed_packages,
+        device=device,
+        limits=limits,
+    )
+    if output_dir is not None:  # the user's own choice, not the file's
+        config.output_dir = Path(output_dir).resolve()
+    return config

@@ -1,0 +1,340 @@
+"""An estimate of an experiment's compute, measured by timing a few short fits.
+
+A few candidates of a model are fitted on samples of the data growing towards the plan's
+largest training size (estimators trained for epochs run only ``epochs`` of them), at least
+two sizes each, and the cost of a task (a fixed part and a part per sample, or per
+sample-epoch, from the two largest sizes) is extrapolated to every fit of the plan
+(``plan_model``, NestedCV's own planner): its training size, its candidate's
+cost and ``max_epochs``. No fit stops early in this count, so for estimators with early
+stopping it is an upper bound. Nothing of these timing fits is kept.
+
+What is timed is what a task of the run does, with the run's own code where it has one: its
+rows taken as the run takes them (``take``), a fresh copy of the model with the candidate
+set, the fit, then the run's scorers on rows of the size it scores. A short fit is timed
+several times and the *mean* is kept, not the best: a run pays every fit's time on the
+machine as it is (a busy machine included), and the best of a few repeats is the time of
+the luckiest one (on two cores shared with other work, Ridge's best fit took a fifth of its
+mean, and the estimate came out at 0.4 of the run). Samples grow towards the largest
+training size as far as the budget allows, and at least two sizes are timed: a cost timed on
+a small sample alone says little about the real sizes (HistGradientBoosting's 300 trees cost
+as much on 128 rows as on 512, and grow deeper on more rows; timed on 128 rows only, its
+estimate came out at 2.6 times the run). The planning, which the run repeats, is
+counted at the time the dry run's planning took.
+"""
+
+import os
+import sys
+import time
+from dataclasses import dataclass
+
+import numpy as np
+from sklearn.base import is_classifier
+from sklearn.model_selection import train_test_split
+
+from ...model_selection._nested._data import take
+from ._plan import candidate_estimator
+
+__all__ = ["Estimate", "estimate_compute", "format_seconds"]
+
+#: A timing fit shorter than this (seconds) is repeated: one timing of a few milliseconds on
+#: a busy machine is mostly the scheduler's noise, and five of them cost a quarter second.
+SHORT_FIT = 0.05
+
+
+@dataclass
+class Estimate:
+    """Estimated compute of one model, in seconds of one worker.
+
+    Attributes
+    ----------
+    seconds, low, high : float or None
+        The estimate from the mean cost of the timed candidates, and from the cheapest and
+        the dearest; None when no timing fit succeeded.
+    basis : str
+        What the estimate rests on.
+    """
+
+    seconds: object
+    low: object
+    high: object
+    basis: str
+
+
+def format_seconds(seconds):
+    """``"42 s"``, ``"3.5 min"``, ``"12 h"`` or ``"3.2 days"``."""
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.1f} min"
+    if seconds < 3 * 86400:
+        return f"{seconds / 3600:.1f} h"
+    return f"{seconds / 86400:.1f} days"
+
+
+def _epoch_keys(estimator):
+    return [k for k in estimator.get_params(deep=True) if k.split("__")[-1] == "max_epochs"]
+
+
+def _max_epochs(estimator):
+    keys = _epoch_keys(estimator)
+    return int(estimator.get_params(deep=True)[keys[0]]) if keys else None
+
+
+def _sample(data, size, classifier, random_state):
+    indices = np.arange(data.n_samples)
+    if size >= data.n_samples:
+        return indices
+    stratify = np.asarray(data.y) if classifier else None
+    try:
+        sample, _ = train_test_split(
+            indices, train_size=size, stratify=stratify, random_state=random_state
+        )
+    except ValueError:  # a class too small to stratify
+        sample, _ = train_test_split(indices, train_size=size, random_state=random_state)
+    return np.sort(sample)
+
+
+def _machine(estimator):
+    parts = [f"{os.cpu_count()} CPUs"]
+    if "torch" in sys.modules:
+        parts.append(f"torch threads {sys.modules['torch'].get_num_threads()}")
+    devices = {
+        v for k, v in estimator.get_params(deep=True).items() if k.split("__")[-1] == "device"
+    }
+    if devices:
+        parts.append(f"device {', '.join(map(str, sorted(devices, key=str)))}")
+    return ", ".join(parts)
+
+
+def _work(plan, epochs, n_samples):
+    """The work of every fit of the plan (the most refits it can need), as
+    ``(per_candidate, shared)``: per candidate, the work of its selection fits; shared, that
+    of the refits and the final fit (of a winner not known before the run). Each work is
+    ``[fits, sample-epochs of training, scorings, samples scored]``."""
+    per_candidate = [[0.0, 0.0, 0.0, 0.0] for _ in epochs]
+    for inner in [*plan.inner, *([plan.final_inner] if plan.final_inner is not None else [])]:
+        for n_train, n_valid in inner:
+            for work, n_epochs in zip(per_candidate, epochs):
+                work[0] += 1
+                work[1] += n_train * n_epochs
+                work[2] += 1
+                work[3] += n_valid
+    mean_epochs = float(np.mean(epochs))
+    shared = [0.0, 0.0, 0.0, 0.0]
+    for n_train, n_test in plan.outer:
+        shared[0] += plan.n_refits
+        shared[1] += plan.n_refits * n_train * mean_epochs
+        shared[2] += plan.n_refits
+        shared[3] += plan.n_refits * n_test
+    if plan.final_inner is not None:
+        shared[0] += 1
+        shared[1] += n_samples * mean_epochs
+    return per_candidate, shared
+
+
+def _affine(sizes, seconds):
+    """``(fixed, per_unit)`` seconds of a cost measured at two sizes (both >= 0)."""
+    (n1, t1), (n2, t2) = sorted(zip(sizes, seconds))
+    if n2 <= n1:
+        return 0.0, t2 / n2
+    per_unit = max(0.0, (t2 - t1) / (n2 - n1))
+    return max(0.0, t2 - per_unit * n2), per_unit
+
+
+def _seconds(cost, work):
+    """Seconds of ``work`` (see :func:`_work`) at ``cost``, ``(fit fixed, per sample-epoch,
+    scoring fixed, per sample scored)``."""
+    return float(np.dot(cost, work))
+
+
+def _score(plan, estimator, X, y):
+    """What a task does after its fit: every scorer of the run (else ``predict``)."""
+    if plan.scorers:
+        for scorer in plan.scorers.values():
+            scorer(estimator, X, y)
+    elif hasattr(estimator, "predict"):
+        estimator.predict(X)
+
+
+def _mean_of(repeats, call):
+    """Mean seconds of ``repeats`` calls (the mean, not the best: see the module docstring)."""
+    total = 0.0
+    for _ in range(repeats):
+        start = time.perf_counter()
+        call()
+        total += time.perf_counter() - start
+    return total / repeats
+
+
+def _warm_up(spec, candidate, data, classifier, random_state, plan=None):
+    """One untimed fit of 1 epoch on a few samples, so that first-call costs (imports,
+    caches) are not taken for the cost of a fit."""
+    sample = _sample(data, 16, classifier, random_state)
+    X, y = take(data.X, sample), take(data.y, sample)
+    estimator = candidate_estimator(spec, candidate, plan)
+    keys = _epoch_keys(estimator)
+    if keys:
+        estimator.set_params(**{k: 1 for k in keys})
+    try:
+        estimator.fit(X, y)
+    except Exception:  # the timed fit reports it
+        pass
+
+
+def _timed_task(spec, candidate, plan, data, rows, epoch_keys, epochs):
+    """What a task of the run does before its scoring (take its rows, a fresh copy of the
+    model with the candidate set, fit), as a call; and the fitted model when it has run."""
+    fitted = []
+
+    def task():
+        X, y = take(data.X, rows), take(data.y, rows)
+        estimator = candidate_estimator(spec, candidate, plan)
+        if epoch_keys:
+            estimator.set_params(**{k: epochs for k in epoch_keys})
+        estimator.fit(X, y)
+        fitted[:] = [estimator]
+
+    return task, fitted
+
+
+def estimate_compute(
+    spec,
+    plan,
+    data,
+    *,
+    n_timed=3,
+    sample_size=128,
+    epochs=2,
+    budget=60.0,
+    n_repeats=5,
+    random_state=0,
+):
+    """Time a few short fits of ``spec`` and extrapolate them to ``plan``.
+
+    Parameters
+    ----------
+    spec : ModelSpec
+        The model.
+    plan : ModelPlan
+        Its fits (with sizes: the data must be available).
+    data : Data
+        The data.
+    n_timed : int, default=3
+        Candidates timed (spread over the grid).
+    sample_size : int, default=128
+        Samples of the first timing fit of each candidate; the next fits take four times
+        as many, up to the plan's largest training size, while the next one (at the last
+        one's cost per row) fits in the candidate's share of ``budget``. When only one
+        size is timed, a quarter of it is timed too.
+    epochs : int, default=2
+        Epochs of each timing fit, for estimators with ``max_epochs``.
+    budget : float, default=60.0
+        Seconds the timing may take: each timed candidate gets an equal share for its
+        growing samples, and no further candidate is timed once it is spent (at least one
+        is).
+    n_repeats : int, default=5
+        Times a timing fit (and its scoring) shorter than ``SHORT_FIT`` seconds is
+        repeated; the mean is kept.
+    random_state : int, default=0
+        Seed of the sample.
+
+    Returns
+    -------
+    estimate : Estimate
+    """
+    candidates = plan.candidates
+    spread = np.linspace(0, len(candidates) - 1, min(n_timed, len(candidates)))
+    chosen = sorted(set(spread.round().astype(int).tolist()))
+    full_epochs = [_max_epochs(candidate_estimator(spec, c, plan)) or 1 for c in candidates]
+    classifier = is_classifier(spec.estimator)
+    # the largest fit of the plan: timing fits grow towards it, so that the extrapolation is
+    # short (a cost measured on 128 rows says little about 3000: fixed costs and noise)
+    largest = max([n for n, _ in plan.outer if n] + [data.n_samples if plan.final_fits else 0])
+    largest = max(min(largest or data.n_samples, data.n_samples), 1)
+    _warm_up(spec, candidates[chosen[0]], data, classifier, random_state, plan)
+    costs, epoch_based, timed_sizes = {}, False, []
+    started = time.perf_counter()
+    for index in chosen:
+        if costs and time.perf_counter() - started > budget:
+            break
+        keys = _epoch_keys(candidate_estimator(spec, candidates[index], plan))
+        used = min(epochs, full_epochs[index]) if keys else 1
+        epoch_based = epoch_based or bool(keys)
+
+        def timed(size, index=index, keys=keys, used=used):
+            rows = _sample(data, size, classifier, random_state)
+            task, fitted = _timed_task(spec, candidates[index], plan, data, rows, keys, used)
+            start = time.perf_counter()
+            task()
+            seconds = time.perf_counter() - start
+            repeats = n_repeats if not keys and seconds < SHORT_FIT else 1
+            if repeats > 1:  # the first fit counts too: its model was fitted once, as a run's
+                seconds = (seconds + (repeats - 1) * _mean_of(repeats - 1, task)) / repeats
+            X, y = take(data.X, rows), take(data.y, rows)
+            scoring = _mean_of(repeats, lambda e=fitted[0]: _score(plan, e, X, y))
+            return len(rows), seconds, scoring
+
+        timings = []  # (rows, fit seconds, scoring seconds)
+        size = min(sample_size, largest)
+        # the candidate's share of the budget: the sample grows while the next fit (at the
+        # last one's cost per row, an upper bound for a cost with a fixed part) fits in it
+        share, begun = budget / len(chosen), time.perf_counter()
+        try:
+            while True:
+                timings.append(timed(size))
+                n, seconds, _ = timings[-1]
+                following = min(4 * n, largest)
+                spent = time.perf_counter() - begun
+                if n >= largest or spent + seconds * following / n > share:
+                    break
+                size = following
+        except Exception as error:  # a timing fit that fails tells the user before the run
+            return Estimate(
+                None,
+                None,
+                None,
+                f"the timing fit of candidate {index} ({candidates[index]!r}) failed: "
+                f"{type(error).__name__}: {error}",
+            )
+        if len(timings) == 1 and timings[0][0] >= 8:
+            # a second, smaller sample, so that a fixed cost per fit is not taken for a cost
+            # per row (HistGradientBoosting's 300 trees cost the same on 128 rows as on 32)
+            try:
+                timings.insert(0, timed(timings[0][0] // 4))
+            except Exception:  # too few rows to fit: the one size alone, as if no fixed cost
+                timings.insert(0, (0, 0.0, 0.0))
+        timed_sizes.append(timings[-1][0])
+        # the two largest sizes: a fixed part per fit and a part per row (per sample-epoch)
+        (n1, fit1, score1), (n2, fit2, score2) = timings[-2:]
+        fit_cost = _affine([n1 * used, n2 * used], [fit1, fit2])
+        costs[index] = (*fit_cost, *_affine([n1, n2], [score1, score2]))
+    per_candidate, shared = _work(plan, full_epochs, data.n_samples)
+    mean_cost = np.mean(list(costs.values()), axis=0)
+    planning = getattr(plan, "planning_seconds", 0.0)
+    # each timed candidate's selection fits at its own cost, the others' at the mean; the
+    # refits' winner is not known: the mean
+    seconds = planning + _seconds(mean_cost, shared)
+    for index, work in enumerate(per_candidate):
+        seconds += _seconds(costs.get(index, mean_cost), work)
+    whole = np.sum([*per_candidate, shared], axis=0)
+    totals = [planning + _seconds(cost, whole) for cost in costs.values()]
+    per = "sample-epoch" if epoch_based else "training sample"
+    units = [cost[1] for cost in costs.values()]
+    fixed = float(mean_cost[0])
+    basis = (
+        f"timed {len(costs)} of {len(candidates)} candidates, each fitted on growing "
+        f"samples of up to {max(timed_sizes)} rows"
+        + (f" for {epochs} epochs (max_epochs lowered)" if per == "sample-epoch" else "")
+        + f", on this machine as it is now ({_machine(spec.estimator)}; the mean of repeated "
+        f"short fits): {fixed:.3g} s per fit and {np.mean(units):.3g} s per {per} (range "
+        f"{min(units):.3g}-{max(units):.3g}), from the two largest samples, and "
+        f"{planning:.3g} s of planning; extrapolated to the {int(whole[0])} fits at their "
+        "training sizes"
+        + (
+            " and their candidate's max_epochs, as if no fit stopped early (early stopping "
+            "usually ends fits sooner: an upper bound)"
+            if per == "sample-epoch"
+            else " (fit times that grow faster than the sample size make it an underestimate)"
+        )
+    )
+    return Estimate(seconds, min(seconds, *totals), max(seconds, *totals), basis)
