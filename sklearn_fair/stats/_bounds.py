@@ -4,98 +4,59 @@ The range is looked up by the printed name that :func:`sklearn_fair.metrics.metr
 gives to the scorer ("roc_auc_ovr" is a "ROC AUC (one-vs-rest)", a "ROC AUC"). A metric the
 user named (a key of a ``scoring`` dict: ``{"auc": "roc_auc"}``) is looked up by the scorer
 it names, not by the key: "auc" is ROC AUC's [0, 1], and a key "accuracy" for an RMSE scorer
-is the RMSE's [0, inf). A scorer not listed here falls back to
-:func:`sklearn_fair.metrics.score_range` (the range of its metric function); a metric of
-unknown range is unbounded, its intervals are left as computed and the reports say so.
+is the RMSE's [0, inf). The ranges themselves are those of
+:func:`sklearn_fair.metrics.score_range`, the one table of them; a metric of unknown range is
+unbounded, its intervals are left as computed and the reports say so.
 Errors are printed as positive values, so their range is ``[0, inf)``, and R^2-like scores
 are at most 1.
 """
 
+import functools
 import math
 
 import numpy as np
 
-_UNIT = (0.0, 1.0)
-_SIGNED_UNIT = (-1.0, 1.0)
-_AT_MOST_ONE = (-math.inf, 1.0)
-_NON_NEGATIVE = (0.0, math.inf)
 
-_RANGES = {
-    **dict.fromkeys(
-        (
-            "accuracy",
-            "balanced accuracy",
-            "top-k accuracy",
-            "ROC AUC",
-            "average precision",
-            "F1",
-            "precision",
-            "recall",
-            "Jaccard",
-            "sensitivity",
-            "specificity",
-            "PPV",
-            "NPV",
-            "Brier score",
-            "Rand score",
-            "V-measure",
-            "homogeneity score",
-            "completeness score",
-            "normalized mutual information",
-            "Fowlkes-Mallows score",
-        ),
-        _UNIT,
-    ),
-    **dict.fromkeys(("Cohen's kappa", "MCC", "CCC"), _SIGNED_UNIT),
-    **dict.fromkeys(
-        (
-            "R^2",
-            "explained variance",
-            "D^2 Brier score",
-            "D^2 absolute error score",
-            "D^2 log loss score",
-            "adjusted mutual information",
-        ),
-        _AT_MOST_ONE,
-    ),
-    **dict.fromkeys(
-        (
-            "RMSE",
-            "MSE",
-            "MAE",
-            "RMSLE",
-            "MSLE",
-            "MAPE",
-            "max error",
-            "median absolute error",
-            "mean Poisson deviance",
-            "mean gamma deviance",
-            "log loss",
-            "LR+",
-            "LR-",
-            "mutual information",
-        ),
-        _NON_NEGATIVE,
-    ),
-}
+@functools.cache
+def _printed_ranges():
+    """``{printed name: range}`` of every known scorer, from the one table of metric ranges
+    (:func:`sklearn_fair.metrics.score_range`), with the printed sign applied; a name two
+    scorers share gets the smallest range holding both."""
+    from ..metrics import get_scorer_names
+
+    ranges = {}
+    for scoring in get_scorer_names():
+        bounds = _by_scorer(scoring)
+        if bounds is None:
+            continue
+        name = _bare(_display_name(scoring).name)
+        low, high = ranges.get(name, bounds)
+        ranges[name] = (min(low, bounds[0]), max(high, bounds[1]))
+    return ranges
+
+
+def _bare(name):
+    return str(name).split(" (", 1)[0]  # "F1 (macro average)" is an F1
+
+
+def _display_name(scoring):
+    from ..metrics import metric_display_name
+
+    return metric_display_name(scoring)
 
 
 def _by_name(name):
-    return _RANGES.get(str(name).split(" (", 1)[0])
+    return _printed_ranges().get(_bare(name))
 
 
 def _by_scorer(scoring):
     """The range of the printed values of the known scorer name ``scoring``, or None."""
-    from ..metrics import get_scorer, metric_display_name, score_range
+    from ..metrics import get_scorer, score_range
 
-    metric = metric_display_name(scoring)
-    bounds = _by_name(metric.name)
-    if bounds is None:
-        low, high = score_range(get_scorer(scoring))
-        if metric.sign < 0:
-            low, high = -high, -low
-        bounds = None if (math.isinf(low) and math.isinf(high)) else (low + 0.0, high + 0.0)
-    return bounds
+    low, high = score_range(get_scorer(scoring))
+    if _display_name(scoring).sign < 0:
+        low, high = -high, -low
+    return None if (math.isinf(low) and math.isinf(high)) else (low + 0.0, high + 0.0)
 
 
 def metric_range(metric):

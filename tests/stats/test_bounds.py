@@ -67,7 +67,7 @@ def test_the_range_of_every_bounded_scorer_of_scikit_learn():
         "accuracy", "balanced_accuracy", "top_k_accuracy", "average_precision", "roc_auc",
         "roc_auc_ovr", "roc_auc_ovo", "roc_auc_ovr_weighted", "roc_auc_ovo_weighted", "f1",
         "f1_macro", "f1_micro", "f1_weighted", "f1_samples", "precision", "precision_macro",
-        "recall", "recall_weighted", "jaccard", "jaccard_macro", "neg_brier_score",
+        "recall", "recall_weighted", "jaccard", "jaccard_macro",
         "rand_score", "v_measure_score", "homogeneity_score", "completeness_score",
         "normalized_mutual_info_score", "fowlkes_mallows_score",
     }  # fmt: skip
@@ -83,7 +83,10 @@ def test_the_range_of_every_bounded_scorer_of_scikit_learn():
         assert metric_range(metric_display_name(scoring).name) == (0.0, math.inf), scoring
     assert metric_range(metric_display_name("r2").name) == (-math.inf, 1.0)
     assert metric_range(metric_display_name("matthews_corrcoef").name) == (-1.0, 1.0)
-    assert metric_range(metric_display_name("adjusted_rand_score").name) is None
+    # the multiclass Brier score is unscaled (scale_by_half="auto" halves only the binary one)
+    assert metric_range(metric_display_name("neg_brier_score").name) == (0.0, 2.0)
+    # the adjusted Rand index is at least -0.5: within [-1, 1]
+    assert metric_range(metric_display_name("adjusted_rand_score").name) == (-1.0, 1.0)
 
 
 @pytest.mark.parametrize(
