@@ -72,6 +72,47 @@ def test_a_fit_over_the_time_limit_is_recorded_as_failed(n_jobs, tmp_path):
     assert all(p == {"depth": 1} for p in model.best_params_per_fold_)
 
 
+class BlockThenTick(ClassifierMixin, BaseEstimator):
+    """Majority vote; a fit with ``block`` first waits ``block`` s in one blocking call
+    (time.sleep), then runs 100 ticks of 0.01 s, each appended to the file ``ticks``."""
+
+    def __init__(self, block=0.0, ticks=None):
+        self.block = block
+        self.ticks = ticks
+
+    def fit(self, X, y):
+        if self.block:
+            time.sleep(self.block)
+            for _ in range(100):
+                time.sleep(0.01)
+                with open(self.ticks, "a") as file:
+                    file.write(".")
+        self.classes_, counts = np.unique(y, return_counts=True)
+        self.majority_ = self.classes_[np.argmax(counts)]
+        return self
+
+    def predict(self, X):
+        return np.full(len(X), self.majority_)
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_on_threads_a_fit_over_the_limit_stops_at_its_next_python_instruction(n_jobs, tmp_path):
+    # as documented: on threads the exception reaches the fit once its blocking call has
+    # returned (a thread cannot be interrupted or killed), and stops it at the next Python
+    # instruction: of the 100 ticks that follow the call, at most the first is done. With
+    # n_jobs=1 the fit runs in this (the main) thread, where the timer signal interrupts it.
+    ticks = tmp_path / "ticks"
+    ticks.write_text("")
+    model = nested(BlockThenTick(ticks=str(ticks)), {"block": [0.0, 1.5]}, fit_timeout=0.5)
+    with joblib.parallel_backend("threading", n_jobs=n_jobs):
+        with pytest.warns(FitFailedWarning, match="ran over fit_timeout=0.5 s"):
+            model.set_params(n_jobs=n_jobs).fit(X, y)
+    slow = [t for t in model.failed_tasks_ if t["key"]["candidate"] == 1]
+    assert len(slow) == 6 and all("FitTimeoutError" in t["error"] for t in slow)
+    assert len(ticks.read_text()) <= (6 if n_jobs == 2 else 0)
+    assert all(p == {"block": 0.0} for p in model.best_params_per_fold_)
+
+
 class Hung(ClassifierMixin, BaseEstimator):
     """Majority vote; with ``hang`` the fit blocks in time.sleep for ever (``"sleep"``), or
     does so with SIGALRM blocked, as a fit stuck in compiled code is out of reach
@@ -138,7 +179,10 @@ class Sleeper(ClassifierMixin, BaseEstimator):
 import cloudpickle
 cloudpickle.register_pickle_by_value(sys.modules[__name__])
 X, y = np.zeros((40, 2)), np.array([0, 1] * 20)
-NestedCV(Sleeper(), {"c": [1, 2]}, outer_cv=2, inner_cv=2, n_jobs=2, random_state=0).fit(X, y)
+# one candidate and refit=False: only its 2 outer refits run, one per worker (with a time
+# limit tasks are sent one at a time), so the third worker of n_jobs=3 never runs a task
+NestedCV(Sleeper(), {"c": [1]}, outer_cv=2, inner_cv=2, n_refits=1, refit=False, n_jobs=3,
+         random_state=0, fit_timeout=1e6).fit(X, y)
 """
 
 
@@ -155,6 +199,30 @@ def _alive(pid):
         return False
 
 
+def _children(pid):
+    """Pids of the live processes whose parent is ``pid`` (from /proc)."""
+    children = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as file:
+                fields = file.read().split(")")[-1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid and fields[0] != "Z":
+            children.append(int(entry))
+    return children
+
+
+def _is_loky_worker(pid):
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as file:
+            return b"LokyProcess" in file.read()
+    except OSError:
+        return False
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 @pytest.mark.parametrize("how", ["SIGKILL", "SIGTERM"])
 def test_workers_end_when_the_main_process_dies(tmp_path, how):
@@ -167,27 +235,64 @@ def test_workers_end_when_the_main_process_dies(tmp_path, how):
     pids.mkdir()
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
     main = subprocess.Popen([sys.executable, str(script), str(pids)], env=env)
+    children = []
     try:
-        for _ in range(1200):  # the workers start and each begins a fit (at most 2 min)
+        for _ in range(1200):  # the workers start and two begin a fit (at most 2 min)
+            children = _children(main.pid)
             if len(list(pids.iterdir())) >= 2 or main.poll() is not None:
                 break
             time.sleep(0.1)
-        workers = [int(p.name) for p in pids.iterdir()]
-        assert len(workers) >= 2 and main.poll() is None
+        busy = [int(p.name) for p in pids.iterdir()]
+        # every process the run started: 3 workers (2 in a fit, 1 that never ran a task)
+        # and the resource trackers
+        children = _children(main.pid)
+        idle = [pid for pid in children if pid not in busy and _is_loky_worker(pid)]
+        assert len(busy) == 2 and main.poll() is None
+        assert set(busy) <= set(children) and len(idle) == 1, (busy, children)
         main.send_signal(getattr(signal, how))
         main.wait()
         polls = 0
-        while any(_alive(pid) for pid in workers) and polls < 100:  # 10 s at most
+        while any(_alive(pid) for pid in children) and polls < 100:  # 10 s at most
             time.sleep(0.1)
             polls += 1
-        assert not any(_alive(pid) for pid in workers), f"workers alive after {polls} polls"
+        left = [pid for pid in children if _alive(pid)]
+        assert not left, f"processes alive after {polls} polls: {left} (busy: {busy})"
     finally:
         main.kill()
-        for pid in [int(p.name) for p in pids.iterdir()]:
+        main.wait()
+        for pid in {*children, *(int(p.name) for p in pids.iterdir())}:
             try:
                 os.kill(pid, 9)
             except ProcessLookupError:
                 pass
+
+
+ORPHAN_SCRIPT = """
+import multiprocessing, os, sys
+multiprocessing.current_process().name = "LokyProcess-1"  # as loky names its workers
+from sklearn_fair.model_selection._nested._timeout import watch_parent
+watch_parent(int(sys.argv[1]))
+print("still running")
+"""
+
+
+@pytest.mark.parametrize("orphaned", [True, False])
+def test_a_worker_whose_parent_died_before_it_started_ends_at_once(orphaned):
+    # loky runs watch_parent(pid of the main process) first in each worker: a worker that
+    # starts after the main process died (its parent pid is no longer that one) ends there,
+    # before it takes a task from the queue
+    import subprocess
+
+    parent = os.getpid() + 1_000_000 if orphaned else os.getpid()
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    done = subprocess.run(
+        [sys.executable, "-c", ORPHAN_SCRIPT, str(parent)],
+        env=env, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    if orphaned:
+        assert (done.returncode, done.stdout) == (1, "")
+    else:
+        assert (done.returncode, done.stdout) == (0, "still running\n")
 
 
 def test_a_fit_over_the_time_limit_on_dask_is_recorded_as_failed(tmp_path, monkeypatch):

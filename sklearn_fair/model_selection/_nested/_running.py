@@ -58,7 +58,6 @@ def execute(task, context, data, cache_entry):
 
     For a TaskBatch, a list of the results of its tasks.
     """
-    watch_parent()  # a loky worker ends with the process that runs NestedCV
     if isinstance(task, TaskBatch):
         return [execute(t, context, data, e) for t, e in zip(task.tasks, task.entries)]
     if isinstance(task, PlanTask):  # run_plans: the task's own plan's context and data
@@ -187,13 +186,16 @@ class LokyExecutor:
         if getattr(self, "_parallel", None) is not None:
             self._parallel.__exit__(None, None, None)
         self._parallel = None
+        # every worker watches its parent from its start (loky's initializer), idle ones
+        # included: it ends within a second of the death of the process that runs NestedCV.
+        # (joblib's Parallel calls without it respawn the reusable pool once, not per call.)
         if self.n_workers == 1:
             # one worker process, for a time limit that can always be enforced (joblib
             # would run n_jobs=1 in the caller's process): joblib's own reusable executor
             from joblib.executor import get_memmapping_executor
 
-            return get_memmapping_executor(1, timeout=300)
-        self._parallel = joblib.Parallel(n_jobs=self.n_workers)
+            return get_memmapping_executor(1, timeout=300, **_watched_from_start())
+        self._parallel = joblib.Parallel(n_jobs=self.n_workers, **_watched_from_start())
         self._parallel.__enter__()
         return self._parallel._backend._workers
 
@@ -302,6 +304,13 @@ class LokyExecutor:
         if self._parallel is not None:
             self._parallel.__exit__(None, None, None)
         self._shared.close()
+
+
+def _watched_from_start():
+    """The arguments of loky's executor that make each worker watch this process from its
+    start (see :func:`~._timeout.watch_parent`), before it takes a task or while it never
+    gets one."""
+    return {"initializer": watch_parent, "initargs": (os.getpid(),)}
 
 
 def _mark_started_then_execute(started, *args):
