@@ -311,13 +311,16 @@ def test_a_fit_over_the_time_limit_on_dask_is_recorded_as_failed(tmp_path, monke
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(tmp_path), *sys.path]))
     from slow_for_deep import SlowForDeep as Importable
 
+    ticks = tmp_path / "ticks"
+    ticks.write_text("")
+
     with distributed.LocalCluster(
         n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
     ) as cluster:
         with distributed.Client(cluster), joblib.parallel_backend("dask"):
             with pytest.warns(FitFailedWarning, match="ran over fit_timeout"):
                 model = NestedCV(
-                    Importable(),
+                    Importable(ticks=str(ticks)),
                     {"depth": [1, 2]},
                     outer_cv=3,
                     inner_cv=2,
@@ -327,6 +330,9 @@ def test_a_fit_over_the_time_limit_on_dask_is_recorded_as_failed(tmp_path, monke
                     fit_timeout=0.5,
                 ).fit(X, y)
     assert sum("FitTimeoutError" in t["error"] for t in model.failed_tasks_) == 6
+    # as documented for Dask: the exception reaches the fit in its worker thread at its next
+    # Python instruction, between two ticks: the 6 slow fits did about 30 of their 3600 ticks
+    assert len(ticks.read_text()) <= 6 * 20
 
 
 def test_a_read_only_cache_folder_is_refused_before_any_fit(tmp_path, monkeypatch):
