@@ -113,6 +113,50 @@ def test_on_threads_a_fit_over_the_limit_stops_at_its_next_python_instruction(n_
     assert all(p == {"block": 0.0} for p in model.best_params_per_fold_)
 
 
+THREADS_SCRIPT = """
+import itertools, time
+import joblib
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn_fair import NestedCV
+
+calls = itertools.count()
+
+class FirstHangsOthersFail(ClassifierMixin, BaseEstimator):
+    def __init__(self, c=1):
+        self.c = c
+    def fit(self, X, y):
+        if next(calls) == 0:
+            time.sleep(1e6)
+        raise ValueError("a fit that fails")
+
+X, y = np.zeros((40, 2)), np.array([0, 1] * 20)
+with joblib.parallel_backend("threading", n_jobs=2):
+    try:
+        NestedCV(FirstHangsOthersFail(), {"c": [1, 2]}, outer_cv=2, inner_cv=2,
+                 error_score="raise", n_jobs=2, random_state=0).fit(X, y)
+    except ValueError as error:
+        print("raised:", error, flush=True)
+"""
+
+
+def test_a_hung_fit_on_threads_does_not_keep_python_from_exiting(tmp_path):
+    # the run gives up (a fit raises with error_score="raise") while another thread is in a
+    # fit that never returns: NestedCV raises, and the process exits (Python joins the
+    # threads of concurrent.futures' pools at exit, which waited for the hung fit for ever)
+    import subprocess
+
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", THREADS_SCRIPT], env=env, capture_output=True, text=True,
+            timeout=240,
+        )  # fmt: skip
+    except subprocess.TimeoutExpired:  # subprocess.run has killed it
+        pytest.fail("the process did not exit after NestedCV raised")
+    assert done.returncode == 0 and done.stdout == "raised: a fit that fails\n", done.stderr
+
+
 class Hung(ClassifierMixin, BaseEstimator):
     """Majority vote; with ``hang`` the fit blocks in time.sleep for ever (``"sleep"``), or
     does so with SIGALRM blocked, as a fit stuck in compiled code is out of reach

@@ -139,12 +139,63 @@ class _OneTaskPerWorker:
         return len(self._running)
 
 
+class _DaemonThreads:
+    """``n`` daemon threads running submitted calls: ``submit(fn, *args)`` gives a Future.
+
+    Not concurrent.futures' ThreadPoolExecutor, whose threads Python joins at exit: a fit
+    that never returns (a thread cannot be killed) would keep the process from ever exiting
+    once NestedCV gave up on it (an error, Ctrl-C). Daemon threads end with the process.
+    """
+
+    def __init__(self, n):
+        import queue
+        import threading
+
+        self._calls = queue.SimpleQueue()
+        for number in range(n):
+            name = f"sklearn-fair-fit-{number}"
+            threading.Thread(target=self._work, name=name, daemon=True).start()
+        self._n = n
+
+    def _work(self):
+        while True:
+            call = self._calls.get()
+            if call is None:
+                return
+            future, fn, args = call
+            if not future.set_running_or_notify_cancel():
+                continue
+            try:
+                result = fn(*args)
+            except BaseException as error:
+                future.set_exception(error)
+            else:
+                future.set_result(result)
+            del call, future, fn, args
+
+    def submit(self, fn, *args):
+        future = concurrent.futures.Future()
+        self._calls.put((future, fn, args))
+        return future
+
+    def shutdown(self, cancel_futures=False):
+        """Each thread ends once its call returns; with ``cancel_futures`` the calls not
+        started are cancelled (a running one cannot be)."""
+        if cancel_futures:
+            while not self._calls.empty():
+                call = self._calls.get()
+                if call is not None:
+                    call[0].cancel()
+        for _ in range(self._n):
+            self._calls.put(None)
+
+
 class ThreadExecutor(_OneTaskPerWorker):
     """Threads of the caller's process (joblib's ``threading`` backend)."""
 
     def __init__(self, data, context, n_workers):
         self.data, self.context, self.n_workers = data, context, n_workers
-        self._pool = concurrent.futures.ThreadPoolExecutor(n_workers)
+        self._pool = _DaemonThreads(n_workers)
         self._running = {}
 
     def submit(self, task, cache_entry, priority=0):
@@ -158,7 +209,7 @@ class ThreadExecutor(_OneTaskPerWorker):
         return [(self._running.pop(future), future.result()) for future in done]
 
     def close(self, abort=False):
-        self._pool.shutdown(wait=not abort, cancel_futures=abort)
+        self._pool.shutdown(cancel_futures=abort)
 
 
 class LokyExecutor:
