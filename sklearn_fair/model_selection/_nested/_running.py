@@ -247,6 +247,11 @@ class LokyExecutor:
 
             return get_memmapping_executor(1, timeout=300, **_watched_from_start())
         self._parallel = joblib.Parallel(n_jobs=self.n_workers, **_watched_from_start())
+        if type(self._parallel._backend).__name__ != "LokyBackend":
+            # joblib's multiprocessing backend in force: NestedCV drives loky's workers
+            self._parallel = joblib.Parallel(
+                n_jobs=self.n_workers, backend="loky", **_watched_from_start()
+            )
         self._parallel.__enter__()
         return self._parallel._backend._workers
 
