@@ -239,7 +239,8 @@ class LokyExecutor:
         self._parallel = None
         # every worker watches its parent from its start (loky's initializer), idle ones
         # included: it ends within a second of the death of the process that runs NestedCV.
-        # (joblib's Parallel calls without it respawn the reusable pool once, not per call.)
+        # (loky reuses its pool only for the same initializer: a joblib call of the user's
+        # between two runs respawns the workers, once each way.)
         if self.n_workers == 1:
             # one worker process, for a time limit that can always be enforced (joblib
             # would run n_jobs=1 in the caller's process): joblib's own reusable executor
