@@ -205,6 +205,22 @@ def test_a_fit_out_of_the_timers_reach_has_its_worker_killed():
     assert len(stuck) == 4 and all("its worker was killed" in t["error"] for t in stuck)
     # the innocent fits in flight with them were run again, and the run finished
     assert all(p == {"hang": None} for p in model.best_params_per_fold_)
+    # and the workers said killed are dead: none of this process's children is stuck in a
+    # fit (SIGALRM blocked). One was left when loky's next executor overwrote the kill flag,
+    # and Python's exit (loky joins its manager thread at exit) then waited on it for ever
+    if sys.platform.startswith("linux"):
+        assert not [pid for pid in _children(os.getpid()) if _blocks_sigalrm(pid)]
+
+
+def _blocks_sigalrm(pid):
+    import signal
+
+    try:
+        with open(f"/proc/{pid}/status") as file:
+            blocked = next(line for line in file if line.startswith("SigBlk:")).split()[1]
+    except (OSError, StopIteration):
+        return False
+    return bool(int(blocked, 16) >> (signal.SIGALRM - 1) & 1)
 
 
 WORKER_SCRIPT = """

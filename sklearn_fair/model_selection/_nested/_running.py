@@ -332,7 +332,7 @@ class LokyExecutor:
         running_for = {future: self._running_for(future) for future in self._running}
         if not any(seconds > limit + grace for seconds in running_for.values()):
             return []
-        self._pool.shutdown(wait=False, kill_workers=True)
+        _kill(self._pool)
         self._pool = self._new_pool()
         finished = []
         for future, (task, entry, _) in self._running.items():
@@ -357,10 +357,22 @@ class LokyExecutor:
 
     def close(self, abort=False):
         if abort:
-            self._pool.shutdown(wait=False, kill_workers=True)
+            _kill(self._pool)
         if self._parallel is not None:
             self._parallel.__exit__(None, None, None)
         self._shared.close()
+
+
+def _kill(pool):
+    """Kill the workers of loky's executor ``pool`` (SIGKILL, their children too), and wait
+    until they are dead.
+
+    Not ``shutdown(wait=False, kill_workers=True)``: loky's manager thread reads the kill flag
+    later, and the next ``get_reusable_executor`` shuts the old executor down again with
+    ``kill_workers=False``, which overwrites it: a worker stuck in its fit was then left
+    running for ever, and Python's exit waited on it (loky joins its manager thread at exit).
+    """
+    pool.shutdown(wait=True, kill_workers=True)
 
 
 def _watched_from_start():
