@@ -212,6 +212,42 @@ def test_a_fit_out_of_the_timers_reach_has_its_worker_killed():
         assert not [pid for pid in _children(os.getpid()) if _blocks_sigalrm(pid)]
 
 
+def _stuck_forever(started):
+    import signal
+
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})
+    with open(started + ".part", "w") as file:
+        file.write(str(os.getpid()))
+    os.replace(started + ".part", started)
+    time.sleep(1e6)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_a_killed_pool_has_no_live_worker_once_the_kill_returns(tmp_path):
+    # the runner replaces a killed pool at once: its workers must be dead by then, not
+    # left for loky's manager thread to kill later (which the next executor prevented)
+    from joblib.externals.loky import ProcessPoolExecutor
+
+    from sklearn_fair.model_selection._nested._running import _kill
+
+    pool = ProcessPoolExecutor(max_workers=1)
+    started = tmp_path / "started"
+    pool.submit(_stuck_forever, str(started))
+    for _ in range(1200):  # the worker starts and begins the task (at most 2 min)
+        if started.exists():
+            break
+        time.sleep(0.1)
+    pid = int(started.read_text())
+    try:
+        _kill(pool)
+        assert not _alive(pid)
+    finally:
+        try:
+            os.kill(pid, 9)
+        except ProcessLookupError:
+            pass
+
+
 def _blocks_sigalrm(pid):
     import signal
 
