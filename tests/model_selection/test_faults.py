@@ -275,10 +275,13 @@ class Sleeper(ClassifierMixin, BaseEstimator):
 import cloudpickle
 cloudpickle.register_pickle_by_value(sys.modules[__name__])
 X, y = np.zeros((40, 2)), np.array([0, 1] * 20)
-# one candidate and refit=False: only its 2 outer refits run, one per worker (with a time
-# limit tasks are sent one at a time), so the third worker of n_jobs=3 never runs a task
-NestedCV(Sleeper(), {"c": [1]}, outer_cv=2, inner_cv=2, n_refits=1, refit=False, n_jobs=3,
-         random_state=0, fit_timeout=1e6).fit(X, y)
+# one inner split per outer fold: the 2 selection fits are all there is to run until they
+# end (never: the refits wait on them), one per worker (with a time limit tasks are sent one
+# at a time, none queued ahead), so the third worker of n_jobs=3 never runs a task
+from sklearn.model_selection import ShuffleSplit
+NestedCV(Sleeper(), {"c": [1]}, outer_cv=2, inner_cv=ShuffleSplit(1, test_size=0.5,
+         random_state=0), n_refits=1, refit=False, n_jobs=3, random_state=0,
+         fit_timeout=1e6).fit(X, y)
 """
 
 
