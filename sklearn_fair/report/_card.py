@@ -1,7 +1,5 @@
 """The reproducibility card: the paper's checklist, seeds, fingerprints and versions."""
 
-import hashlib
-import json
 import os
 from dataclasses import dataclass
 from importlib import metadata  # noqa: F401 - tests fake its version()
@@ -10,7 +8,7 @@ import numpy as np
 from sklearn.utils.multiclass import type_of_target
 
 from ..model_selection import labels_fingerprint
-from ..utils import fingerprint, to_numpy
+from ..utils import digest, fingerprint, to_numpy
 from ..utils import package_versions as _package_versions
 from ._format import decimals_for, number
 from ._results import as_results
@@ -30,13 +28,13 @@ def package_versions():
 
 
 def splits_fingerprint(train_indices, test_indices):
-    """SHA-256 of the outer folds' sorted train and test indices."""
+    """SHA-256 of the outer folds' sorted train and test indices (their canonical JSON, see
+    :func:`sklearn_fair.utils.digest`)."""
     folds = [
         [np.sort(train).tolist(), np.sort(test).tolist()]
         for train, test in zip(train_indices, test_indices)
     ]
-    digest = hashlib.sha256(json.dumps(folds, separators=(",", ":")).encode()).hexdigest()
-    return f"sha256:{digest}"
+    return digest(folds)
 
 
 def data_fingerprint(X):

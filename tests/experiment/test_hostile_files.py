@@ -331,7 +331,7 @@ def test_a_fifo_as_experiment_file_is_refused_without_opening_it(tmp_path, capsy
     assert stat.S_ISFIFO(os.lstat(path).st_mode)
 
 
-def test_a_split_file_of_millions_of_folds_is_refused_before_parsing(tmp_path, monkeypatch):
+def test_a_split_file_of_millions_of_folds_is_refused_before_parsing(tmp_path, monkeypatch, capsys):
     from sklearn_fair.model_selection import _saved_splits
 
     fold = '{"train":[0],"test":[1]}'
@@ -369,6 +369,32 @@ def test_a_split_file_of_millions_of_folds_is_refused_before_parsing(tmp_path, m
         peak,
         message[-90:],
     )
+    # the command line, run and dry run alike: exit status 2, the message, no traceback
+    for dry in ([], ["--dry-run", "--no-timing"]):
+        assert main(["run", str(path), *dry]) == 2
+        err = capsys.readouterr().err
+        assert "Traceback" not in err and str(path) in err and str(splits) in err
+        assert "protocol.splits_file" in err and "--limit folds=N" in err
+    assert parsed == []
+
+
+def test_the_experiment_guide_lists_every_limit_with_its_default_and_the_flags():
+    import dataclasses
+    from pathlib import Path
+
+    guide = (Path(__file__).parents[2] / "docs" / "guide" / "experiments.rst").read_text()
+    section = guide.split("Limits a file cannot raise")[1].split("\nPaths\n")[0]
+    shown = {"jobs": "machine's cores", "file_size": "1 MiB"}
+    for field in dataclasses.fields(Limits):
+        rows = [line for line in section.splitlines() if line.startswith(f"``{field.name}``")]
+        assert len(rows) == 1, field.name
+        default = shown.get(field.name, str(getattr(Limits(), field.name)))
+        assert rows[0].split("``")[2].split()[: len(default.split())] == default.split()
+    assert Limits().file_size == 2**20
+    for flag in ("--limit NAME=VALUE", 'limits={"NAME": VALUE}'):
+        assert flag in section
+    for flag in ("--allow-package", "--allow-outside-paths", "--dry-run"):
+        assert flag in guide
 
 
 def test_a_forged_split_file_with_kfold_yes_is_refused(tmp_path):

@@ -3,6 +3,7 @@ read back only when sound, never opened when they are not regular files; text ce
 summary.csv spreadsheet-safe."""
 
 import csv
+import hashlib
 import json
 import os
 import subprocess
@@ -70,13 +71,34 @@ def every_score(result, value):
             fold["test_scores_per_metric"][key] = [value] * len(fold["test_scores_per_metric"][key])
 
 
+def _sha256_of_canonical_json(document):
+    """The checksum as result files have always carried it, from hashlib and json alone."""
+    body = {key: value for key, value in document.items() if key != "checksum"}
+    text = json.dumps(body, sort_keys=True, separators=(",", ":"))
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def test_result_files_and_cache_entries_share_one_checksum_and_old_files_verify(tmp_path):
+    from sklearn_fair.experiment._resultfile import read_result_file
+    from sklearn_fair.utils import digest
+
+    document = {"result": {"name": "\u00e9t\u00e9 <b>", "scores": [0.5, None]}, "n": 3}
+    # one owner: the checksum of a result file is utils.digest of the rest of it, whose
+    # bytes are those result files were written with before (non-ASCII text included)
+    assert checksum(document) == digest(document) == _sha256_of_canonical_json(document)
+    # a file written with the earlier helper (its formula, reproduced here) still verifies
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps({**document, "checksum": _sha256_of_canonical_json(document)}))
+    read, problem = read_result_file(path)
+    assert problem is None and read["result"] == document["result"]
+
+
 def test_every_json_file_carries_a_checksum_of_its_content(experiment):
     run_experiment(experiment)
     out = experiment.parent / "out"
     for path in [out / "models" / "tree.json", out / "reproducibility.json"]:
         document = json.loads(path.read_text())
-        assert document["checksum"] == checksum(document)
-        assert document["checksum"].startswith("sha256:")
+        assert document["checksum"] == _sha256_of_canonical_json(document)
     assert not [p for p in out.rglob("*") if ".tmp" in p.name]  # no temporary file is left
 
 

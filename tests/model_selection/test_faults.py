@@ -72,6 +72,91 @@ def test_a_fit_over_the_time_limit_is_recorded_as_failed(n_jobs, tmp_path):
     assert all(p == {"depth": 1} for p in model.best_params_per_fold_)
 
 
+class BlockThenTick(ClassifierMixin, BaseEstimator):
+    """Majority vote; a fit with ``block`` first waits ``block`` s in one blocking call
+    (time.sleep), then runs 100 ticks of 0.01 s, each appended to the file ``ticks``."""
+
+    def __init__(self, block=0.0, ticks=None):
+        self.block = block
+        self.ticks = ticks
+
+    def fit(self, X, y):
+        if self.block:
+            time.sleep(self.block)
+            for _ in range(100):
+                time.sleep(0.01)
+                with open(self.ticks, "a") as file:
+                    file.write(".")
+        self.classes_, counts = np.unique(y, return_counts=True)
+        self.majority_ = self.classes_[np.argmax(counts)]
+        return self
+
+    def predict(self, X):
+        return np.full(len(X), self.majority_)
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_on_threads_a_fit_over_the_limit_stops_at_its_next_python_instruction(n_jobs, tmp_path):
+    # as documented: on threads the exception reaches the fit once its blocking call has
+    # returned (a thread cannot be interrupted or killed), and stops it at the next Python
+    # instruction: of the 100 ticks that follow the call, at most the first is done. With
+    # n_jobs=1 the fit runs in this (the main) thread, where the timer signal interrupts it.
+    ticks = tmp_path / "ticks"
+    ticks.write_text("")
+    model = nested(BlockThenTick(ticks=str(ticks)), {"block": [0.0, 1.5]}, fit_timeout=0.5)
+    with joblib.parallel_backend("threading", n_jobs=n_jobs):
+        with pytest.warns(FitFailedWarning, match="ran over fit_timeout=0.5 s"):
+            model.set_params(n_jobs=n_jobs).fit(X, y)
+    slow = [t for t in model.failed_tasks_ if t["key"]["candidate"] == 1]
+    assert len(slow) == 6 and all("FitTimeoutError" in t["error"] for t in slow)
+    assert len(ticks.read_text()) <= (6 if n_jobs == 2 else 0)
+    assert all(p == {"block": 0.0} for p in model.best_params_per_fold_)
+
+
+THREADS_SCRIPT = """
+import itertools, time
+import joblib
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn_fair import NestedCV
+
+calls = itertools.count()
+
+class FirstHangsOthersFail(ClassifierMixin, BaseEstimator):
+    def __init__(self, c=1):
+        self.c = c
+    def fit(self, X, y):
+        if next(calls) == 0:
+            time.sleep(1e6)
+        raise ValueError("a fit that fails")
+
+X, y = np.zeros((40, 2)), np.array([0, 1] * 20)
+with joblib.parallel_backend("threading", n_jobs=2):
+    try:
+        NestedCV(FirstHangsOthersFail(), {"c": [1, 2]}, outer_cv=2, inner_cv=2,
+                 error_score="raise", n_jobs=2, random_state=0).fit(X, y)
+    except ValueError as error:
+        print("raised:", error, flush=True)
+"""
+
+
+def test_a_hung_fit_on_threads_does_not_keep_python_from_exiting(tmp_path):
+    # the run gives up (a fit raises with error_score="raise") while another thread is in a
+    # fit that never returns: NestedCV raises, and the process exits (Python joins the
+    # threads of concurrent.futures' pools at exit, which waited for the hung fit for ever)
+    import subprocess
+
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", THREADS_SCRIPT], env=env, capture_output=True, text=True,
+            timeout=240,
+        )  # fmt: skip
+    except subprocess.TimeoutExpired:  # subprocess.run has killed it
+        pytest.fail("the process did not exit after NestedCV raised")
+    assert done.returncode == 0 and done.stdout == "raised: a fit that fails\n", done.stderr
+
+
 class Hung(ClassifierMixin, BaseEstimator):
     """Majority vote; with ``hang`` the fit blocks in time.sleep for ever (``"sleep"``), or
     does so with SIGALRM blocked, as a fit stuck in compiled code is out of reach
@@ -120,6 +205,58 @@ def test_a_fit_out_of_the_timers_reach_has_its_worker_killed():
     assert len(stuck) == 4 and all("its worker was killed" in t["error"] for t in stuck)
     # the innocent fits in flight with them were run again, and the run finished
     assert all(p == {"hang": None} for p in model.best_params_per_fold_)
+    # and the workers said killed are dead: none of this process's children is stuck in a
+    # fit (SIGALRM blocked). One was left when loky's next executor overwrote the kill flag,
+    # and Python's exit (loky joins its manager thread at exit) then waited on it for ever
+    if sys.platform.startswith("linux"):
+        assert not [pid for pid in _children(os.getpid()) if _blocks_sigalrm(pid)]
+
+
+def _stuck_forever(started):
+    import signal
+
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})
+    with open(started + ".part", "w") as file:
+        file.write(str(os.getpid()))
+    os.replace(started + ".part", started)
+    time.sleep(1e6)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_a_killed_pool_has_no_live_worker_once_the_kill_returns(tmp_path):
+    # the runner replaces a killed pool at once: its workers must be dead by then, not
+    # left for loky's manager thread to kill later (which the next executor prevented)
+    from joblib.externals.loky import ProcessPoolExecutor
+
+    from sklearn_fair.model_selection._nested._running import _kill
+
+    pool = ProcessPoolExecutor(max_workers=1)
+    started = tmp_path / "started"
+    pool.submit(_stuck_forever, str(started))
+    for _ in range(1200):  # the worker starts and begins the task (at most 2 min)
+        if started.exists():
+            break
+        time.sleep(0.1)
+    pid = int(started.read_text())
+    try:
+        _kill(pool)
+        assert not _alive(pid)
+    finally:
+        try:
+            os.kill(pid, 9)
+        except ProcessLookupError:
+            pass
+
+
+def _blocks_sigalrm(pid):
+    import signal
+
+    try:
+        with open(f"/proc/{pid}/status") as file:
+            blocked = next(line for line in file if line.startswith("SigBlk:")).split()[1]
+    except (OSError, StopIteration):
+        return False
+    return bool(int(blocked, 16) >> (signal.SIGALRM - 1) & 1)
 
 
 WORKER_SCRIPT = """
@@ -138,7 +275,13 @@ class Sleeper(ClassifierMixin, BaseEstimator):
 import cloudpickle
 cloudpickle.register_pickle_by_value(sys.modules[__name__])
 X, y = np.zeros((40, 2)), np.array([0, 1] * 20)
-NestedCV(Sleeper(), {"c": [1, 2]}, outer_cv=2, inner_cv=2, n_jobs=2, random_state=0).fit(X, y)
+# one inner split per outer fold: the 2 selection fits are all there is to run until they
+# end (never: the refits wait on them), one per worker (with a time limit tasks are sent one
+# at a time, none queued ahead), so the third worker of n_jobs=3 never runs a task
+from sklearn.model_selection import ShuffleSplit
+NestedCV(Sleeper(), {"c": [1]}, outer_cv=2, inner_cv=ShuffleSplit(1, test_size=0.5,
+         random_state=0), n_refits=1, refit=False, n_jobs=3, random_state=0,
+         fit_timeout=1e6).fit(X, y)
 """
 
 
@@ -155,6 +298,30 @@ def _alive(pid):
         return False
 
 
+def _children(pid):
+    """Pids of the live processes whose parent is ``pid`` (from /proc)."""
+    children = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as file:
+                fields = file.read().split(")")[-1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid and fields[0] != "Z":
+            children.append(int(entry))
+    return children
+
+
+def _is_loky_worker(pid):
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as file:
+            return b"LokyProcess" in file.read()
+    except OSError:
+        return False
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 @pytest.mark.parametrize("how", ["SIGKILL", "SIGTERM"])
 def test_workers_end_when_the_main_process_dies(tmp_path, how):
@@ -167,27 +334,64 @@ def test_workers_end_when_the_main_process_dies(tmp_path, how):
     pids.mkdir()
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
     main = subprocess.Popen([sys.executable, str(script), str(pids)], env=env)
+    children = []
     try:
-        for _ in range(1200):  # the workers start and each begins a fit (at most 2 min)
+        for _ in range(1200):  # the workers start and two begin a fit (at most 2 min)
+            children = _children(main.pid)
             if len(list(pids.iterdir())) >= 2 or main.poll() is not None:
                 break
             time.sleep(0.1)
-        workers = [int(p.name) for p in pids.iterdir()]
-        assert len(workers) >= 2 and main.poll() is None
+        busy = [int(p.name) for p in pids.iterdir()]
+        # every process the run started: 3 workers (2 in a fit, 1 that never ran a task)
+        # and the resource trackers
+        children = _children(main.pid)
+        idle = [pid for pid in children if pid not in busy and _is_loky_worker(pid)]
+        assert len(busy) == 2 and main.poll() is None
+        assert set(busy) <= set(children) and len(idle) == 1, (busy, children)
         main.send_signal(getattr(signal, how))
         main.wait()
         polls = 0
-        while any(_alive(pid) for pid in workers) and polls < 100:  # 10 s at most
+        while any(_alive(pid) for pid in children) and polls < 100:  # 10 s at most
             time.sleep(0.1)
             polls += 1
-        assert not any(_alive(pid) for pid in workers), f"workers alive after {polls} polls"
+        left = [pid for pid in children if _alive(pid)]
+        assert not left, f"processes alive after {polls} polls: {left} (busy: {busy})"
     finally:
         main.kill()
-        for pid in [int(p.name) for p in pids.iterdir()]:
+        main.wait()
+        for pid in {*children, *(int(p.name) for p in pids.iterdir())}:
             try:
                 os.kill(pid, 9)
             except ProcessLookupError:
                 pass
+
+
+ORPHAN_SCRIPT = """
+import multiprocessing, os, sys
+multiprocessing.current_process().name = "LokyProcess-1"  # as loky names its workers
+from sklearn_fair.model_selection._nested._timeout import watch_parent
+watch_parent(int(sys.argv[1]))
+print("still running")
+"""
+
+
+@pytest.mark.parametrize("orphaned", [True, False])
+def test_a_worker_whose_parent_died_before_it_started_ends_at_once(orphaned):
+    # loky runs watch_parent(pid of the main process) first in each worker: a worker that
+    # starts after the main process died (its parent pid is no longer that one) ends there,
+    # before it takes a task from the queue
+    import subprocess
+
+    parent = os.getpid() + 1_000_000 if orphaned else os.getpid()
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    done = subprocess.run(
+        [sys.executable, "-c", ORPHAN_SCRIPT, str(parent)],
+        env=env, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    if orphaned:
+        assert (done.returncode, done.stdout) == (1, "")
+    else:
+        assert (done.returncode, done.stdout) == (0, "still running\n")
 
 
 def test_a_fit_over_the_time_limit_on_dask_is_recorded_as_failed(tmp_path, monkeypatch):
@@ -206,13 +410,16 @@ def test_a_fit_over_the_time_limit_on_dask_is_recorded_as_failed(tmp_path, monke
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(tmp_path), *sys.path]))
     from slow_for_deep import SlowForDeep as Importable
 
+    ticks = tmp_path / "ticks"
+    ticks.write_text("")
+
     with distributed.LocalCluster(
         n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
     ) as cluster:
         with distributed.Client(cluster), joblib.parallel_backend("dask"):
             with pytest.warns(FitFailedWarning, match="ran over fit_timeout"):
                 model = NestedCV(
-                    Importable(),
+                    Importable(ticks=str(ticks)),
                     {"depth": [1, 2]},
                     outer_cv=3,
                     inner_cv=2,
@@ -222,6 +429,9 @@ def test_a_fit_over_the_time_limit_on_dask_is_recorded_as_failed(tmp_path, monke
                     fit_timeout=0.5,
                 ).fit(X, y)
     assert sum("FitTimeoutError" in t["error"] for t in model.failed_tasks_) == 6
+    # as documented for Dask: the exception reaches the fit in its worker thread at its next
+    # Python instruction, between two ticks: the 6 slow fits did about 30 of their 3600 ticks
+    assert len(ticks.read_text()) <= 6 * 20
 
 
 def test_a_read_only_cache_folder_is_refused_before_any_fit(tmp_path, monkeypatch):

@@ -490,7 +490,11 @@ def test_results_do_not_depend_on_n_jobs_or_backend():
     sequential, parallel = run(1), run(2)
     with joblib.parallel_backend("threading", n_jobs=2):
         threaded = run(None)
-    for other in (parallel, threaded):
+    # joblib's multiprocessing backend (an experiment file's backend = "multiprocessing"):
+    # NestedCV runs on loky's worker processes (it raised AttributeError '_workers')
+    with joblib.parallel_backend("multiprocessing", n_jobs=2):
+        processes = run(None)
+    for other in (parallel, threaded, processes):
         np.testing.assert_array_equal(other.outer_scores_, sequential.outer_scores_)
         np.testing.assert_array_equal(other.validation_scores_, sequential.validation_scores_)
         assert other.best_params_per_fold_ == sequential.best_params_per_fold_

@@ -14,12 +14,13 @@ it. The range checks catch impossible values; a plausible forged result under a 
 checksum is read back, as from any file one chooses to trust.
 """
 
-import hashlib
 import json
 import math
 import os
 import stat
 import uuid
+
+from ..utils import digest
 
 __all__ = [
     "checksum",
@@ -93,14 +94,11 @@ def score_range(scoring):
     return _RANGES.get(scoring, (-math.inf, math.inf))
 
 
-def _canonical(document):
-    return json.dumps(document, sort_keys=True, separators=(",", ":")).encode("utf-8")
-
-
 def checksum(document):
-    """``"sha256:<hex>"`` of ``document`` without its ``checksum`` field, in canonical JSON."""
-    body = {key: value for key, value in document.items() if key != "checksum"}
-    return "sha256:" + hashlib.sha256(_canonical(body)).hexdigest()
+    """``"sha256:<hex>"`` of ``document`` without its ``checksum`` field: the
+    :func:`~sklearn_fair.utils.digest` of the rest (canonical JSON: sorted keys, no spaces,
+    ASCII), as the cache's entries have it."""
+    return digest({key: value for key, value in document.items() if key != "checksum"})
 
 
 def with_checksum(document):

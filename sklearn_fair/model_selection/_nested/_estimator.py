@@ -200,8 +200,20 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         ``"estimator"``. Selecting on the rows used for early stopping is what the paper
         does; its optimism is measured by :attr:`optimism_`.
     fit_timeout : float, default=None
-        Time limit in seconds for each fit. A fit that runs over is stopped and recorded as
-        failed (``error_score``), like any other failure, on every backend.
+        Time limit in seconds for each fit (and its scoring). A fit that runs over is
+        recorded as failed (``error_score``, ``FitTimeoutError`` in :attr:`failed_tasks_`).
+        How it is stopped depends on where it runs. On loky (the default, and with
+        ``n_jobs=1`` too: the fits then run in one loky worker process instead of yours), a
+        timer signal in the worker interrupts it at the limit, blocking calls such as
+        ``time.sleep`` included; a worker that still has not returned shortly after (2 s, a
+        quarter of the limit, at most 30 s: a fit stuck in compiled code) is killed, and the
+        fits in flight with it run again. On threads (``parallel_backend("threading")``) and
+        on Dask workers, a ``FitTimeoutError`` is raised in the fit's thread at its next
+        Python instruction: a single blocking or compiled call finishes first, and a fit that
+        never returns holds its thread (and the run) for good, since nothing there can be
+        killed. With a backend that runs ``n_jobs=1`` in your process (``"threading"``,
+        ``"sequential"``), the fit runs in your thread: a timer signal (``SIGALRM``) in the
+        main thread, the exception otherwise.
     reuse_prefix : bool, default=True
         Fit a pipeline step once per worker when several fits of the run train it with the
         same parameters on the same rows (a grid over a Pipeline's last step refits its

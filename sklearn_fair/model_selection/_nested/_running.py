@@ -58,7 +58,6 @@ def execute(task, context, data, cache_entry):
 
     For a TaskBatch, a list of the results of its tasks.
     """
-    watch_parent()  # a loky worker ends with the process that runs NestedCV
     if isinstance(task, TaskBatch):
         return [execute(t, context, data, e) for t, e in zip(task.tasks, task.entries)]
     if isinstance(task, PlanTask):  # run_plans: the task's own plan's context and data
@@ -140,12 +139,63 @@ class _OneTaskPerWorker:
         return len(self._running)
 
 
+class _DaemonThreads:
+    """``n`` daemon threads running submitted calls: ``submit(fn, *args)`` gives a Future.
+
+    Not concurrent.futures' ThreadPoolExecutor, whose threads Python joins at exit: a fit
+    that never returns (a thread cannot be killed) would keep the process from ever exiting
+    once NestedCV gave up on it (an error, Ctrl-C). Daemon threads end with the process.
+    """
+
+    def __init__(self, n):
+        import queue
+        import threading
+
+        self._calls = queue.SimpleQueue()
+        for number in range(n):
+            name = f"sklearn-fair-fit-{number}"
+            threading.Thread(target=self._work, name=name, daemon=True).start()
+        self._n = n
+
+    def _work(self):
+        while True:
+            call = self._calls.get()
+            if call is None:
+                return
+            future, fn, args = call
+            if not future.set_running_or_notify_cancel():
+                continue
+            try:
+                result = fn(*args)
+            except BaseException as error:
+                future.set_exception(error)
+            else:
+                future.set_result(result)
+            del call, future, fn, args
+
+    def submit(self, fn, *args):
+        future = concurrent.futures.Future()
+        self._calls.put((future, fn, args))
+        return future
+
+    def shutdown(self, cancel_futures=False):
+        """Each thread ends once its call returns; with ``cancel_futures`` the calls not
+        started are cancelled (a running one cannot be)."""
+        if cancel_futures:
+            while not self._calls.empty():
+                call = self._calls.get()
+                if call is not None:
+                    call[0].cancel()
+        for _ in range(self._n):
+            self._calls.put(None)
+
+
 class ThreadExecutor(_OneTaskPerWorker):
     """Threads of the caller's process (joblib's ``threading`` backend)."""
 
     def __init__(self, data, context, n_workers):
         self.data, self.context, self.n_workers = data, context, n_workers
-        self._pool = concurrent.futures.ThreadPoolExecutor(n_workers)
+        self._pool = _DaemonThreads(n_workers)
         self._running = {}
 
     def submit(self, task, cache_entry, priority=0):
@@ -159,7 +209,7 @@ class ThreadExecutor(_OneTaskPerWorker):
         return [(self._running.pop(future), future.result()) for future in done]
 
     def close(self, abort=False):
-        self._pool.shutdown(wait=not abort, cancel_futures=abort)
+        self._pool.shutdown(cancel_futures=abort)
 
 
 class LokyExecutor:
@@ -187,13 +237,22 @@ class LokyExecutor:
         if getattr(self, "_parallel", None) is not None:
             self._parallel.__exit__(None, None, None)
         self._parallel = None
+        # every worker watches its parent from its start (loky's initializer), idle ones
+        # included: it ends within a second of the death of the process that runs NestedCV.
+        # (loky reuses its pool only for the same initializer: a joblib call of the user's
+        # between two runs respawns the workers, once each way.)
         if self.n_workers == 1:
             # one worker process, for a time limit that can always be enforced (joblib
             # would run n_jobs=1 in the caller's process): joblib's own reusable executor
             from joblib.executor import get_memmapping_executor
 
-            return get_memmapping_executor(1, timeout=300)
-        self._parallel = joblib.Parallel(n_jobs=self.n_workers)
+            return get_memmapping_executor(1, timeout=300, **_watched_from_start())
+        self._parallel = joblib.Parallel(n_jobs=self.n_workers, **_watched_from_start())
+        if type(self._parallel._backend).__name__ != "LokyBackend":
+            # joblib's multiprocessing backend in force: NestedCV drives loky's workers
+            self._parallel = joblib.Parallel(
+                n_jobs=self.n_workers, backend="loky", **_watched_from_start()
+            )
         self._parallel.__enter__()
         return self._parallel._backend._workers
 
@@ -273,7 +332,7 @@ class LokyExecutor:
         running_for = {future: self._running_for(future) for future in self._running}
         if not any(seconds > limit + grace for seconds in running_for.values()):
             return []
-        self._pool.shutdown(wait=False, kill_workers=True)
+        _kill(self._pool)
         self._pool = self._new_pool()
         finished = []
         for future, (task, entry, _) in self._running.items():
@@ -298,10 +357,29 @@ class LokyExecutor:
 
     def close(self, abort=False):
         if abort:
-            self._pool.shutdown(wait=False, kill_workers=True)
+            _kill(self._pool)
         if self._parallel is not None:
             self._parallel.__exit__(None, None, None)
         self._shared.close()
+
+
+def _kill(pool):
+    """Kill the workers of loky's executor ``pool`` (SIGKILL, their children too), and wait
+    until they are dead.
+
+    Not ``shutdown(wait=False, kill_workers=True)``: loky's manager thread reads the kill flag
+    later, and the next ``get_reusable_executor`` shuts the old executor down again with
+    ``kill_workers=False``, which overwrites it: a worker stuck in its fit was then left
+    running for ever, and Python's exit waited on it (loky joins its manager thread at exit).
+    """
+    pool.shutdown(wait=True, kill_workers=True)
+
+
+def _watched_from_start():
+    """The arguments of loky's executor that make each worker watch this process from its
+    start (see :func:`~._timeout.watch_parent`), before it takes a task or while it never
+    gets one."""
+    return {"initializer": watch_parent, "initargs": (os.getpid(),)}
 
 
 def _mark_started_then_execute(started, *args):

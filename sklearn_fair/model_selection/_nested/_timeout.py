@@ -9,8 +9,9 @@ signal stops it at the limit. In any other thread (a Dask worker's, the threadin
 backend's) the watchdog thread raises :class:`FitTimeoutError` inside the fitting thread
 with ``PyThreadState_SetAsyncExc``; it arrives at the next Python instruction. A fit stuck
 inside one compiled call that does not return is beyond both: the loky runner kills its
-worker soon after the limit, and NestedCV runs fits in a worker process whenever
-``fit_timeout`` is set, ``n_jobs=1`` included, so that this is always possible.
+worker soon after the limit, and on loky NestedCV runs fits in a worker process whenever
+``fit_timeout`` is set, ``n_jobs=1`` included, so that this is always possible. A thread
+cannot be killed: on threads and Dask such a fit holds its thread until it returns.
 
 :func:`watch_parent` makes a worker process end within a second of its parent's death
 (``kill -9``, SIGTERM): loky's workers would otherwise wait for their idle timeout.
@@ -94,21 +95,27 @@ def _thread_limit(seconds):
 _watched = {"pid": None}
 
 
-def watch_parent(interval=0.25):
+def watch_parent(parent=None, interval=0.25):
     """In a worker process: end it (``os._exit``) soon after its parent process dies.
 
-    A daemon thread polls ``os.getppid()``; when the parent is gone the worker is adopted
-    and its parent pid changes. Installed once per process; a no-op in the process that
-    runs NestedCV itself, or any but a loky worker (its parent is not ours to watch).
+    ``parent``: the pid of the process that started the worker (loky's executors pass it
+    with their ``initializer``, so that a worker whose parent died while it was still
+    starting ends at once); None: the parent it has now. A daemon thread polls
+    ``os.getppid()``; when the parent is gone the worker is adopted and its parent pid
+    changes. Installed once per process; a no-op in the process that runs NestedCV itself,
+    or any but a loky worker (its parent is not ours to watch).
     """
     import multiprocessing
 
     if not multiprocessing.current_process().name.startswith("LokyProcess"):
         return False
+    if parent is None:
+        parent = os.getppid()
+    if os.getppid() != parent:
+        os._exit(1)  # orphaned before it started: nobody will ever read what it does
     if _watched["pid"] == os.getpid():
         return True
     _watched["pid"] = os.getpid()
-    parent = os.getppid()
 
     def watch():
         import time
