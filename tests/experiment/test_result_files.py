@@ -79,7 +79,7 @@ def _sha256_of_canonical_json(document):
 
 
 def test_result_files_and_cache_entries_share_one_checksum_and_old_files_verify(tmp_path):
-    from sklearn_fair.experiment._resultfile import read_result_file
+    from sklearn_fair.experiment._running._resultfile import read_result_file
     from sklearn_fair.utils import digest
 
     document = {"result": {"name": "\u00e9t\u00e9 <b>", "scores": [0.5, None]}, "n": 3}
