@@ -20,7 +20,7 @@ import os
 import stat
 import uuid
 
-from ..utils import digest
+from ...utils import digest
 
 __all__ = [
     "checksum",
