@@ -1,6 +1,5 @@
 """benchmark(): every model on every data set, nested, on shared splits, in one task pool."""
 
-import numbers
 import os
 import warnings
 
@@ -10,15 +9,20 @@ from sklearn.utils import indexable
 
 from ..exceptions import CacheWarning
 from ..model_selection import NestedCV
-from ..model_selection._nested._cache import TaskCache
-from ..model_selection._nested._candidates import is_search
-from ..model_selection._nested._planning import make_plan
-from ..model_selection._nested._results import assemble
-from ..model_selection._nested._running import run_plans, warn_failures
-from ..model_selection._nested._selection import warn_edge_of_grid
-from ..model_selection._nested._tasks import REFIT, SEARCH, SELECTION
+from ..model_selection._engine import (
+    REFIT,
+    SEARCH,
+    SELECTION,
+    TaskCache,
+    assemble,
+    is_search,
+    make_plan,
+    run_plans,
+    shared_root_seed,
+    warn_edge_of_grid,
+    warn_failures,
+)
 from ..utils import is_graph_data
-from ..utils._random import SEED_BOUND
 from ._cells import cell_from_nested
 from ._result import BenchmarkResult
 
@@ -100,17 +104,6 @@ def _check_mapping(value, what):
             f"The '{what}' parameter of benchmark must have str keys (names). Got {bad[0]!r} "
             "instead."
         )
-
-
-def _root_seed(random_state):
-    """One int for every cell, so that all models draw the same inner splits and refit seeds."""
-    if random_state is None:
-        return int(np.random.SeedSequence().entropy % SEED_BOUND), False
-    if isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool):
-        return int(random_state), True
-    from ..utils import check_random_state
-
-    return int(check_random_state(random_state).randint(SEED_BOUND)), True
 
 
 def _same_outer_splits(dataset, plans):
@@ -264,7 +257,7 @@ def benchmark(
             f"The 'baseline' parameter of benchmark must be one of the models' names "
             f"{sorted(models)} or None. Got {baseline!r} instead."
         )
-    seed, seeded = _root_seed(random_state)
+    seed, seeded = shared_root_seed(random_state)
     if cache_dir is not None and not seeded:
         warnings.warn(
             "benchmark has random_state=None, so its seeds differ on every run and cache "

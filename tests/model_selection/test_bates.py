@@ -257,3 +257,33 @@ def test_errors_before_and_after_the_fits():
             n_repetitions=1,
             loss=lambda t, p: np.mean(t != p),
         )
+
+
+def test_fits_run_on_nested_cvs_scheduler_with_its_phases(monkeypatch):
+    """Every fit is a task of a NestedSchedule (run_plan): the outer fits are refits and the
+    inner fits selection fits of plan folds numbered r * K + k, no phase or key of its own."""
+    from sklearn_fair.model_selection import _bates
+    from sklearn_fair.model_selection._nested._scheduling import NestedSchedule
+    from sklearn_fair.model_selection._nested._tasks import Phase
+
+    schedules = []
+
+    def spy(plan, **kwargs):
+        schedule = run_plan(plan, **kwargs)
+        schedules.append(schedule)
+        return schedule
+
+    run_plan = _bates.run_plan
+    monkeypatch.setattr(_bates, "run_plan", spy)
+    X, y = make_classification(n_samples=40, random_state=0)
+    nested_cv_interval(DecisionTreeClassifier(), X, y, n_folds=4, n_repetitions=2, random_state=0)
+    (schedule,) = schedules
+    assert isinstance(schedule, NestedSchedule)
+    keys = list(schedule.results)
+    assert len(keys) == 2 * 4 * 4
+    assert {type(key.phase) for key in keys} == {Phase}
+    assert sorted({key.outer_fold for key in keys}) == list(range(8))
+    refits = [key for key in keys if key.phase == Phase.REFIT]
+    assert sorted(key.outer_fold for key in refits) == list(range(8))
+    selection = [key for key in keys if key.phase == Phase.SELECTION]
+    assert sorted({key.inner_split for key in selection}) == [0, 1, 2]

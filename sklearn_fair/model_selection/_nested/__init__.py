@@ -5,12 +5,15 @@ A newcomer's map, one module per decision:
 - ``_estimator.py``: :class:`NestedCV`, its parameters (validated by scikit-learn's
   ``_parameter_constraints``) and fitted attributes; ``_functions.py``: the functional forms,
   which build a NestedCV so that every parameter has one owner.
-- ``_planning.py``: the checked, materialised plan: every split, every candidate, every task.
-- ``_resampling.py``: the default inner split, shaped by the outer one, and the checks that
-  inner splits respect groups and time.
-- ``_candidates.py``: search spaces and the configured clone of each fit.
+- ``_planning.py``: ``make_plan`` and the checked, materialised plan with every task.
+- ``_inputs.py``: the data checked once, the target's kind, the early-stopping policy.
+- ``_resampling.py``: every split of a run, materialised once; the default inner split, shaped
+  by the outer one, and the checks that inner splits respect groups and time.
+- ``_candidates.py``: search spaces, a search given as the estimator unwrapped, and the
+  configured clone of each fit.
 - ``_seeds.py``: the seed policy: which parameters get a seed (only those left unset), which
-  task gets which, whether seeds matter, and the one bound; ``_scoring.py``: scoring a model.
+  task gets which, whether seeds matter, and the one bound; ``_scoring.py``: the scorers,
+  metadata routing, scoring a model.
 - ``_tasks.py``: what one task does (fit, score, fingerprint predictions) and its key.
 - ``_scheduling.py``: which task runs next (dependencies, critical path first) and how many refits a
   fold needs.

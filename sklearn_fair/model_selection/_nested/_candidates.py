@@ -1,5 +1,9 @@
 """The candidates of the inner model selection, and the configured estimator of each fit.
 
+A scikit-learn search given as the estimator is unwrapped here (:func:`search_space`): a
+GridSearchCV or RandomizedSearchCV becomes its space, flattened into independent fits; any
+other search runs whole in each outer training fold (:func:`search_for_folds`).
+
 A candidate is a dict of parameters. Every fit starts from a fresh clone of the estimator with
 the candidate's values (cloned too, as scikit-learn's searches do), and seeds go only to the
 ``random_state`` parameters of the object actually in place: a pipeline step swapped for
@@ -8,6 +12,7 @@ replacement, not those of the step it replaced.
 """
 
 import numbers
+from dataclasses import dataclass
 
 from sklearn.base import clone
 from sklearn.model_selection import (
@@ -19,10 +24,15 @@ from sklearn.model_selection import (
 from sklearn.model_selection._search import BaseSearchCV
 
 __all__ = [
+    "SearchSpace",
     "check_candidate_names",
     "configure",
     "is_search",
     "make_candidates",
+    "search_for_folds",
+    "search_space",
+    "seedable_models",
+    "space_candidates",
     "unwrap_search",
 ]
 
@@ -115,3 +125,107 @@ def configure(estimator, params):
     for level in sorted(set(depth.values())):
         model.set_params(**{name: v for name, v in values.items() if depth[name] == level})
     return model
+
+
+# -- the search space of a run ---------------------------------------------------------------
+
+
+def search_for_folds(search, inner_cv, seeds):
+    """The whole search of each fold: its cv replaced, its randomness seeded (issue: never
+    unseeded in a seeded run)."""
+    search = clone(search)
+    if inner_cv is not None:
+        search.set_params(cv=inner_cv)
+    return seeds.seed_search(search)
+
+
+@dataclass
+class SearchSpace:
+    """What to tune and how, after a scikit-learn search given as the estimator is unwrapped."""
+
+    estimator: object
+    search: object  # a search that cannot be flattened, run whole in each fold; or None
+    param_grid: object
+    param_distributions: object
+    n_iter: object
+    inner_cv: object
+    scoring: object
+    refit: object
+    sampler_random_state: object  # a RandomizedSearchCV's own random_state
+
+    @property
+    def base_estimator(self):
+        return self.search.estimator if self.search is not None else self.estimator
+
+
+def search_space(nested, owner):
+    """What ``nested`` (a NestedCV) tunes: its space, or that of the search it was given.
+
+    A GridSearchCV or RandomizedSearchCV (the exact types) is taken apart into its estimator,
+    space, cv, scoring and refit, each used where ``nested`` leaves its own unset; any other
+    search stays whole (:attr:`SearchSpace.search`) and runs inside each outer training fold.
+    """
+    space = SearchSpace(
+        nested.estimator, None, nested.param_grid, nested.param_distributions, nested.n_iter,
+        nested.inner_cv, nested.scoring, nested.refit, None,
+    )  # fmt: skip
+    if is_search(space.estimator) and (
+        space.param_grid is not None or space.param_distributions is not None
+    ):
+        given = "param_grid" if space.param_grid is not None else "param_distributions"
+        raise ValueError(
+            f"{owner} got a search ({type(space.estimator).__name__}) as "
+            f"'estimator' and a '{given}': pass one or the other. Either the search, whose own "
+            f"space and cv become the inner selection, or its estimator "
+            f"({type(space.estimator.estimator).__name__}) with '{given}'."
+        )
+    if space.param_grid is not None or space.param_distributions is not None:
+        return space
+    if not is_search(space.estimator):
+        return space
+    unwrapped = unwrap_search(space.estimator)
+    if unwrapped is None:
+        space.search = space.estimator
+        if space.scoring is None:
+            space.scoring = space.search.scoring
+        return space
+    space.param_grid = unwrapped["param_grid"]
+    space.param_distributions = unwrapped["param_distributions"]
+    space.n_iter = unwrapped["n_iter"]
+    space.sampler_random_state = unwrapped["random_state"]
+    if space.inner_cv is None:
+        # the search's own cv; None there means scikit-learn's default 5-fold
+        space.inner_cv = 5 if unwrapped["cv"] is None else unwrapped["cv"]
+    if space.scoring is None:
+        space.scoring = unwrapped["scoring"]
+    if isinstance(unwrapped["refit"], str) and not isinstance(space.refit, str):
+        space.refit = unwrapped["refit"]
+    space.estimator = unwrapped["estimator"]
+    return space
+
+
+def space_candidates(space, seeds, owner):
+    """The candidates of ``space`` (``[]`` for a search run whole), their names checked.
+
+    Sampled candidates are drawn with the search's own ``random_state`` when it has one, else
+    with the run's (see :meth:`~._seeds.Seeds.sampler_seed`).
+    """
+    if space.search is not None:
+        return []
+    sampler_seed = seeds.sampler_seed(space.sampler_random_state)
+    candidates = make_candidates(
+        space.param_grid, space.param_distributions, space.n_iter, sampler_seed, owner
+    )
+    check_candidate_names(space.estimator, candidates, owner)
+    return candidates
+
+
+def seedable_models(space, candidates):
+    """The models whose unset ``random_state`` parameters the refits vary.
+
+    For a search run whole, the user's estimator, not the search's seeded copy: the selection
+    seed set in that copy is the protocol's, not the user's.
+    """
+    if space.search is not None:
+        return [space.base_estimator]
+    return [configure(space.estimator, c) for c in candidates]

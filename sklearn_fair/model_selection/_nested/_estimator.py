@@ -16,9 +16,10 @@ from ...exceptions import CacheWarning
 from ...utils import RANDOM_STATE_CONSTRAINTS, EstimatorInstance, IntervalNotBool
 from ...utils._stacklevel import external_stacklevel
 from ._cache import TaskCache
-from ._planning import make_plan, metadata_router, resolve_scorers
+from ._planning import make_plan
 from ._results import assemble, cv_results, warn_or_raise_about_failures
 from ._running import run_plan
+from ._scoring import metadata_router, resolve_scorers
 from ._selection import warn_edge_of_grid
 
 __all__ = ["NestedCV"]

@@ -1,5 +1,11 @@
 """The outer and inner splits of a nested run: defaults, checks and materialisation.
 
+Every split of a run is made here, once, before the first fit: :func:`resolve_splitters`
+checks the outer splitter and picks the default inner one; :func:`materialise_splits` draws
+the outer splits, each fold's inner splits (or those the outer splitter stores), the
+early-stopping hold-outs, and names every set of rows a task can train or score on
+(:class:`Splits`). Each split is checked by ``_split_validation.validate_splits``.
+
 The default inner resampling follows the structure of the outer one, so that model selection
 never sees what the assessment is protected from: with ``groups`` (or a group splitter outside)
 the inner hold-out keeps every group on one side; after a time-ordered outer splitter
@@ -9,6 +15,7 @@ outside gets a :class:`~sklearn_fair.exceptions.SplitLeakageWarning` naming what
 """
 
 import warnings
+from dataclasses import dataclass
 
 import numpy as np
 from sklearn.base import is_classifier
@@ -23,11 +30,16 @@ from .._split_validation import validate_inner_splits, validate_splits
 from ._data import take
 
 __all__ = [
+    "Splits",
+    "Splitters",
     "check_class_counts",
     "default_inner_cv",
     "inner_splits_of_fold",
     "is_group_splitter",
     "is_time_ordered",
+    "materialise_splits",
+    "resolve_splitters",
+    "row_sets",
     "warn_structure_leaks",
     "warn_unseeded_splitters",
 ]
@@ -201,3 +213,120 @@ def warn_unseeded_splitters(owner, splitters):
                 ReproducibilityWarning,
                 stacklevel=external_stacklevel(),
             )
+
+
+# -- every split of a run ------------------------------------------------------------------------
+
+
+def _where(fold):
+    return "all the data (final selection)" if fold is None else f"outer training fold {fold}"
+
+
+@dataclass(frozen=True)
+class Splitters:
+    """The splitters of a run (:func:`resolve_splitters`)."""
+
+    outer: object  # outer_cv, checked (an int made a KFold or StratifiedKFold)
+    inner: object  # the inner splitter: the one given, or the default hold-out
+    inner_given: object  # the inner_cv given (by the user or the wrapped search), or None
+
+
+def resolve_splitters(outer_cv, inner_cv, estimator, y, seeds, owner):
+    """The outer splitter checked, the inner one defaulted (see :func:`default_inner_cv`),
+    and a warning for a shuffling splitter without a seed in a seeded run."""
+    outer = check_cv(outer_cv, y, classifier=is_classifier(estimator))
+    inner = inner_cv
+    if inner is None:
+        inner = default_inner_cv(estimator, outer, seeds.inner_cv_seed())
+    if seeds.seeded:
+        warn_unseeded_splitters(owner, {"outer_cv": outer_cv, "inner_cv": inner_cv})
+    return Splitters(outer, inner, inner_cv)
+
+
+@dataclass(frozen=True)
+class Splits:
+    """Every split of a run, materialised (:func:`materialise_splits`)."""
+
+    outer: list  # (train, test) of each outer fold
+    inner: dict  # fold (None: all the data) -> list of (train, test); [] for a whole search
+    holdouts: dict  # fold -> (train, val) that its refits (None: the final fit) early-stop on
+    rows: dict  # every set of rows a task can name, by name (see row_sets)
+
+
+def materialise_splits(data, splitters, routed, *, estimator, whole_search, early_stopping,
+                       final, seeds, owner):  # fmt: skip
+    """Every split of the run on ``data`` (a :class:`~._inputs.CheckedData`), checked.
+
+    ``routed`` (a :class:`~._scoring.RoutedParams`) gives each splitter its metadata; with no
+    inner_cv given, the default hold-out receives ``groups`` too, so that it keeps them apart.
+    ``whole_search``: the inner selection is a search run whole, which splits by itself.
+    """
+    outer, n_samples = splitters.outer, data.n_samples
+    inner_split = routed.inner_split
+    if splitters.inner_given is None and data.groups is not None:
+        inner_split = {**inner_split, "groups": data.groups}  # our hold-out keeps groups apart
+    check_class_counts(outer, data.y, "the whole data set (outer_cv)")
+    outer_splits = validate_splits(
+        outer.split(data.X, data.y, **routed.outer_split),
+        n_samples,
+        allow_overlap=lagged(outer),
+        name="outer_cv",
+    )
+    trains = {fold: train for fold, (train, _) in enumerate(outer_splits)}
+    if final:
+        trains[None] = np.arange(n_samples)
+    stored = {
+        fold: None if fold is None else stored_inner_splits(outer, fold, train, n_samples)
+        for fold, train in trains.items()
+    }
+    classifier = is_classifier(estimator)
+    inner_splits = {}
+    for fold, train in trains.items():
+        if stored[fold] is not None:
+            inner_splits[fold] = stored[fold]
+        elif whole_search:
+            inner_splits[fold] = []
+        else:
+            inner_splits[fold] = inner_splits_of_fold(
+                splitters.inner, data.X, data.y, train, inner_split, classifier, _where(fold)
+            )
+    if splitters.inner_given is not None:
+        warn_structure_leaks(owner, outer, outer_splits, inner_splits, data.groups)
+    holdouts = {}
+    if early_stopping:
+        holdouts = _early_stopping_holdouts(trains, stored, outer, data, estimator, seeds)
+    rows = row_sets(n_samples, outer_splits, inner_splits, holdouts)
+    return Splits(outer_splits, inner_splits, holdouts, rows)
+
+
+def _early_stopping_holdouts(trains, stored, outer, data, estimator, seeds):
+    """Per fold, the (train, val) rows a refit (or the final fit) trains and stops on.
+
+    The fold's stored inner split when the outer splitter stores them (the paper's final runs
+    reuse it), else a seeded hold-out shaped like the default inner split.
+    """
+    holdouts = {}
+    split_params = {"groups": data.groups} if data.groups is not None else {}
+    for fold, train in trains.items():
+        if stored[fold]:
+            holdouts[fold] = stored[fold][0]
+            continue
+        cv = default_inner_cv(estimator, outer, seeds.holdout_seed(fold))
+        where = f"the early-stopping hold-out of {_where(fold)}"
+        holdouts[fold] = inner_splits_of_fold(
+            cv, data.X, data.y, train, split_params, is_classifier(estimator), where
+        )[0]
+    return holdouts
+
+
+def row_sets(n_samples, outer_splits, inner_splits, holdouts):
+    """Every set of rows a task can name, by name."""
+    rows = {("all",): np.arange(n_samples)}
+    for fold, (train, test) in enumerate(outer_splits):
+        rows[("train", fold)], rows[("test", fold)] = train, test
+    for fold, splits in inner_splits.items():
+        for s, (train, test) in enumerate(splits):
+            rows[("inner", fold, s, "train")], rows[("inner", fold, s, "test")] = train, test
+    for fold, (train, val) in holdouts.items():
+        rows[("holdout", fold, "train")], rows[("holdout", fold, "val")] = train, val
+    return rows

@@ -1,5 +1,9 @@
-"""Scoring one fitted model, as scikit-learn's ``cross_validate`` does.
+"""Scoring: which scorers a run has, where fit metadata go, and scoring one fitted model.
 
+:func:`resolve_scoring` turns ``scoring`` (a name, a callable, a list or a dict) into scorers
+and names the metric that selects; :func:`route_params` splits the metadata given to ``fit``
+between the estimator, the scorers and the splitters (scikit-learn's metadata routing when it
+is on). :func:`score_model` scores one fitted model as scikit-learn's ``cross_validate`` does.
 Each scorer is called on its own, so one that fails gives ``error_score`` for its metric only
 (and its traceback, for scikit-learn's "Scoring failed" warning) while the others keep their
 values; ``error_score="raise"`` re-raises. A callable that returns a dict gives one metric per
@@ -8,8 +12,21 @@ key, as in ``cross_validate``.
 
 import numbers
 import traceback
+from dataclasses import dataclass
 
-__all__ = ["score_model"]
+from sklearn import get_config
+from sklearn.utils.metadata_routing import MetadataRouter, MethodMapping, process_routing
+
+__all__ = [
+    "RoutedParams",
+    "Scoring",
+    "metadata_router",
+    "refit_metric_name",
+    "resolve_scorers",
+    "resolve_scoring",
+    "route_params",
+    "score_model",
+]
 
 
 def _number(value, scorer):
@@ -40,3 +57,134 @@ def score_model(scorers, model, X, y, score_params, error_score):
         values = value if isinstance(value, dict) else {name: value}
         scores.update({key: _number(v, key) for key, v in values.items()})
     return scores, errors
+
+
+# -- which scorers, and where metadata go ---------------------------------------------------
+
+
+def resolve_scorers(estimator, scoring, owner):
+    """Return ``(scorers, multimetric)``: a dict metric name -> scorer.
+
+    Strings are resolved by :func:`sklearn_fair.metrics.get_scorer`, which knows our metrics
+    ("kappa", "ppv", ...) and all of scikit-learn's. A single metric is named ``"score"``.
+    """
+    from sklearn.metrics import check_scoring
+
+    from ...metrics import get_scorer
+
+    def one(name, value):
+        if isinstance(value, str):
+            return get_scorer(value)
+        if callable(value):
+            return value
+        raise ValueError(
+            f"The 'scoring' parameter of {owner} maps {name!r} to {value!r}; every value must "
+            "be a metric name or a scorer callable."
+        )
+
+    if scoring is None:
+        return {"score": check_scoring(estimator)}, False
+    if isinstance(scoring, str) or callable(scoring):
+        return {"score": one("score", scoring)}, False
+    prefix = f"The 'scoring' parameter of {owner} is invalid: "
+    if isinstance(scoring, dict):
+        # scikit-learn's messages (_check_multimetric_scoring), after our prefix
+        if not scoring:
+            raise ValueError(f"{prefix}An empty dict was passed. {scoring!r}")
+        bad = [name for name in scoring if not isinstance(name, str)]
+        if bad:
+            raise ValueError(
+                f"{prefix}Non-string types were found in the keys of the given dict (they "
+                f"name the metrics). scoring={scoring!r}"
+            )
+        return {name: one(name, s) for name, s in scoring.items()}, True
+    names = list(scoring)
+    message = f"{prefix}The list/tuple elements must be unique strings of predefined scorers."
+    if not names:
+        raise ValueError(f"{message} Empty list was given. {scoring!r}")
+    if not all(isinstance(n, str) for n in names):
+        if any(callable(n) for n in names):
+            raise ValueError(
+                f"{message} One or more of the elements were callables. Use a dict of score "
+                f"name mapped to the scorer callable. Got {scoring!r}"
+            )
+        raise ValueError(f"{message} Non-string types were found in the given list. {scoring!r}")
+    if len(set(names)) != len(names):
+        raise ValueError(f"{message} Duplicate elements were found in the given list. {scoring!r}")
+    return {name: one(name, name) for name in names}, True
+
+
+@dataclass(frozen=True)
+class Scoring:
+    """The run's scorers, resolved from ``scoring``, and the metric that selects."""
+
+    scorers: dict  # metric name -> scorer
+    multimetric: bool
+    refit_metric: str
+
+
+def resolve_scoring(estimator, scoring, refit, owner, first_selects=False):
+    """The :class:`Scoring` of a run (see :func:`resolve_scorers`, :func:`refit_metric_name`)."""
+    scorers, multimetric = resolve_scorers(estimator, scoring, owner)
+    metric = refit_metric_name(scorers, multimetric, refit, owner, first_selects=first_selects)
+    return Scoring(scorers, multimetric, metric)
+
+
+def refit_metric_name(scorers, multimetric, refit, owner, first_selects=False):
+    """The metric that selects. With several metrics and ``refit=True`` (no name), the functional
+    forms take the first one in the order of ``scoring`` (the documented rule: ``cross_validate``
+    has no ``refit``); NestedCV asks for a name, as GridSearchCV does."""
+    if not multimetric:
+        return "score"
+    if isinstance(refit, str) and refit in scorers:
+        return refit
+    if refit is True and first_selects:
+        return next(iter(scorers))
+    raise ValueError(
+        f"With several metrics in 'scoring', the 'refit' parameter of {owner} must name the "
+        f"metric that selects the hyper-parameters, one of {sorted(scorers)}. Got {refit!r}."
+    )
+
+
+def metadata_router(owner, estimator, scorers, outer_cv, inner_cv):
+    """Routing of fit metadata: the estimator's fit, every scorer, both splitters."""
+    router = MetadataRouter(owner=owner)
+    router.add(estimator=estimator, method_mapping=MethodMapping().add(caller="fit", callee="fit"))
+    for name, scorer in scorers.items():
+        router.add(
+            **{f"scorer_{name}": scorer},
+            method_mapping=MethodMapping().add(caller="fit", callee="score"),
+        )
+    for name, cv in (("outer_cv", outer_cv), ("inner_cv", inner_cv)):
+        if hasattr(cv, "split") and not isinstance(cv, numbers.Integral):
+            router.add(
+                **{name: cv}, method_mapping=MethodMapping().add(caller="fit", callee="split")
+            )
+    return router
+
+
+@dataclass(frozen=True)
+class RoutedParams:
+    """The metadata given to ``fit``, split by where it goes."""
+
+    fit: dict  # to every fit of the estimator
+    score: dict  # metric name -> what its scorer receives
+    outer_split: dict  # to outer_cv.split
+    inner_split: dict  # to inner_cv.split
+
+
+def route_params(owner, estimator, scorers, outer_cv, inner_cv, groups, params):
+    """Split ``params`` into fit, score and split metadata (scikit-learn's routing when on)."""
+    if get_config().get("enable_metadata_routing", False):
+        router = metadata_router(owner, estimator, scorers, outer_cv, inner_cv)
+        # groups=None must not be passed: sklearn refuses metadata that nothing consumes
+        metadata = {**params, **({"groups": groups} if groups is not None else {})}
+        routed = process_routing(router, "fit", **metadata)
+        score_params = {name: dict(routed[f"scorer_{name}"].score) for name in scorers}
+        # .get, not `in`: with no metadata at all process_routing returns an EmptyRequest,
+        # whose __getitem__ answers every key, so `in` would iterate forever
+        outer_split = dict(getattr(routed.get("outer_cv"), "split", {}))
+        inner_split = dict(getattr(routed.get("inner_cv"), "split", {}))
+        return RoutedParams(dict(routed.estimator.fit), score_params, outer_split, inner_split)
+    split = {"groups": groups} if groups is not None else {}
+    return RoutedParams(dict(params), {}, split, dict(split))

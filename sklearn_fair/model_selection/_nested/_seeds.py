@@ -26,8 +26,9 @@ estimator: their ``None`` is the fixed root :data:`FUNCTION_DEFAULT_ROOT`
 
 *The bound.* Every drawn seed lies in ``[0, SEED_BOUND)``, :data:`~sklearn_fair.utils._random.
 SEED_BOUND`, defined once, so that it fits every library's int32 seed. The other procedures
-draw with :func:`draw_seeds` and :func:`fixed_unset_seeds` (the NCV interval, the permutation
-check).
+draw with :func:`draw_seeds` and :func:`fixed_unset_seeds`: the NCV interval through
+:func:`interval_seeds`, the permutation check; a benchmark's models share one root
+(:func:`shared_root_seed`).
 """
 
 import numbers
@@ -35,16 +36,20 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...utils import check_random_state
+from ...utils import as_generator, check_random_state
 from ...utils._random import SEED_BOUND, draw_seeds
 
 __all__ = [
     "FUNCTION_DEFAULT_ROOT",
+    "IntervalSeeds",
+    "RefitPlan",
     "Seeds",
     "fixed_unset_seeds",
     "function_random_state",
+    "interval_seeds",
     "random_state_params",
     "same_output",
+    "shared_root_seed",
     "unset_random_state_params",
 ]
 
@@ -124,6 +129,48 @@ def fixed_unset_seeds(estimator, rng):
 
 
 @dataclass(frozen=True)
+class RefitPlan:
+    """How many refits a fold trains, with which seeds, and whether a probe decides."""
+
+    #: the seed of each refit; ``[None]`` (one refit, nothing seeded) when no parameter is
+    #: left unset
+    seeds: list
+    #: whether the first fold's two refits must show that a seed changes something before
+    #: every fold gets all its refits
+    probe: bool
+
+
+@dataclass(frozen=True)
+class IntervalSeeds:
+    """The seeds of :func:`~sklearn_fair.model_selection.nested_cv_interval`
+    (:func:`interval_seeds`)."""
+
+    #: one seed for every ``random_state`` of the estimator left at None, the same in every fit
+    params: dict
+    #: the seed of each repetition's shuffled K-fold assignment
+    fold_seeds: np.ndarray
+
+
+def interval_seeds(estimator, random_state, n_repetitions):
+    """The NCV interval's seeds from ``random_state``: the estimator's unset seeds first, then
+    one per repetition, drawn from one generator (:func:`~sklearn_fair.utils.as_generator`)."""
+    rng = as_generator(random_state)
+    params = fixed_unset_seeds(estimator, rng)
+    return IntervalSeeds(params, draw_seeds(rng, n_repetitions))
+
+
+def shared_root_seed(random_state):
+    """``(root, seeded)``: one int root for every run of a benchmark, so that all its models
+    draw the same inner splits and refit seeds; fresh entropy for None, kept below
+    ``SEED_BOUND`` so that it is a valid ``random_state`` itself."""
+    if random_state is None:
+        return int(np.random.SeedSequence().entropy % SEED_BOUND), False
+    if isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool):
+        return int(random_state), True
+    return int(check_random_state(random_state).randint(SEED_BOUND)), True
+
+
+@dataclass(frozen=True)
 class Seeds:
     """The seeds of one nested run, derived from ``entropy`` by name.
 
@@ -167,6 +214,21 @@ class Seeds:
 
     # -- which task gets which seed -----------------------------------------------------------
 
+    def sampler_seed(self, given):
+        """The seed of the candidates sampled from ``param_distributions``: a
+        RandomizedSearchCV's own ``random_state`` (``given``) when it has one, else the run's
+        ``"sampler"`` seed."""
+        return self.draw("sampler") if given is None else given
+
+    def inner_cv_seed(self):
+        """The seed of the default inner hold-out, the same in every outer training fold."""
+        return self.draw("inner_cv")
+
+    def holdout_seed(self, fold):
+        """The seed of the hold-out that the refits of ``fold`` early-stop on (``fold=None``:
+        the final model's), where the outer splitter stores no inner split."""
+        return self.draw("final_holdout") if fold is None else self.draw("refit_holdout", fold)
+
     def selection_values(self, model):
         """The seeds of a selection fit (and of the final model, and of a search run whole):
         the ``"selection"`` seed on every ``random_state`` of ``model`` left at None."""
@@ -176,16 +238,17 @@ class Seeds:
         """The seeds of a refit with ``seed`` (one of :meth:`refit_seeds`, or None)."""
         return _seed_unset(model, seed)
 
-    def refit_plan(self, models, n_refits):
-        """``(refit_seeds, probe)`` for the candidates' configured ``models``.
+    def final_values(self, model, deterministic):
+        """The seeds of the final model: the selection seed, unless the probe showed that a
+        seed changes nothing (``deterministic``), when the model is fitted as given."""
+        return {} if deterministic else self.selection_values(model)
 
-        Seeds only where something is left unset: ``[None]`` (one refit) otherwise. ``probe``
-        says whether the first fold's two refits must show that a seed changes something
-        before every fold gets all its refits.
-        """
+    def refit_plan(self, models, n_refits):
+        """The :class:`RefitPlan` for the candidates' configured ``models``
+        (:func:`~._candidates.seedable_models`)."""
         seedable = any(unset_random_state_params(model) for model in models)
         refit_seeds = self.refit_seeds(n_refits) if seedable else [None]
-        return refit_seeds, seedable and len(refit_seeds) > 1
+        return RefitPlan(refit_seeds, seedable and len(refit_seeds) > 1)
 
     def seed_search(self, search):
         """A whole search (run in each fold) with its own and its estimator's unset

@@ -10,6 +10,7 @@ import copy
 import time
 import traceback
 from dataclasses import asdict, dataclass
+from enum import StrEnum
 from typing import NamedTuple
 
 import numpy as np
@@ -22,24 +23,51 @@ from ._reuse import fitted_prefixes
 from ._scoring import score_model
 from ._timeout import FitTimeoutError, time_limit
 
-__all__ = ["FitTask", "SearchTask", "TaskBatch", "TaskKey", "run_fit_task", "run_search_task"]
+__all__ = [
+    "FINAL",
+    "REFIT",
+    "SEARCH",
+    "SELECTION",
+    "FitTask",
+    "Phase",
+    "SearchTask",
+    "TaskBatch",
+    "TaskKey",
+    "run_fit_task",
+    "run_search_task",
+]
 
-#: The phases of a nested run, in the order of their dependencies.
-SELECTION, SEARCH, REFIT, FINAL = "selection", "search", "refit", "final"
+
+class Phase(StrEnum):
+    """What a task is, in the order of the dependencies between phases; every task has one.
+
+    A ``StrEnum``: each phase equals, hashes and prints as its value (``"refit"``), so cache
+    entries, ``failed_tasks_`` and messages read as before, and a key built with the string
+    is the same key.
+    """
+
+    #: one candidate on one inner split of an outer training fold (or of all the data)
+    SELECTION = "selection"
+    #: a whole scikit-learn search, run inside one outer training fold (or all the data)
+    SEARCH = "search"
+    #: a fold's winner trained with one seed on the outer training fold, scored on its test fold
+    REFIT = "refit"
+    #: the winner trained on all the data
+    FINAL = "final"
+
+
+SELECTION, SEARCH, REFIT, FINAL = Phase
 
 
 class TaskKey(NamedTuple):
     """The stable identity of a task.
 
-    ``phase`` says what the task is: ``"selection"`` (one candidate on one inner split of an
-    outer training fold), ``"search"`` (a whole scikit-learn search inside one outer training
-    fold), ``"refit"`` (the fold's winner trained with one seed and scored on the outer test
-    fold) or ``"final"`` (the winner on all the data). ``outer_fold`` is None for the selection
-    on all the data that precedes the final fit; ``candidate``, ``inner_split`` and ``refit``
-    are None where they do not apply.
+    ``phase`` says what the task is (a :class:`Phase`). ``outer_fold`` is the int index of an
+    outer fold, or None for the selection on all the data that precedes the final fit;
+    ``candidate``, ``inner_split`` and ``refit`` are None where they do not apply.
     """
 
-    phase: str
+    phase: Phase
     outer_fold: object = None
     candidate: object = None
     inner_split: object = None

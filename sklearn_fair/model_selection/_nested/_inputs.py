@@ -1,0 +1,157 @@
+"""The input of a nested run, checked once before the first fit, and the early-stopping policy.
+
+:func:`prepare_data` reads the labels of graph data, checks lengths and labels (no NaN, no
+infinity) and makes ``X`` indexable; :func:`check_target_kind` refuses a target that the
+estimator's kind cannot learn from (one class for a classifier, strings for a regressor).
+:func:`early_stopping_policy` decides whether each fit is handed its validation rows as
+``X_val``/``y_val`` (``early_stopping_split``).
+"""
+
+import inspect
+from dataclasses import dataclass
+
+import numpy as np
+from sklearn import get_config
+from sklearn.base import is_classifier, is_regressor
+from sklearn.utils import indexable
+from sklearn.utils.metadata_routing import get_routing_for_object
+from sklearn.utils.multiclass import type_of_target
+from sklearn.utils.validation import _num_samples, check_consistent_length
+
+from ...utils import check_graph_sizes, is_graph_data, read_graph_labels
+
+__all__ = [
+    "CheckedData",
+    "check_labels",
+    "check_target_kind",
+    "consumes_validation_data",
+    "early_stopping_policy",
+    "prepare_data",
+]
+
+_EARLY_STOPPING = ("auto", "protocol", "estimator")
+
+
+def check_labels(y):
+    """Reject NaN (or None) labels, naming where they are."""
+    if y is None:
+        return
+    values = np.asarray(y)
+    if values.dtype.kind == "f":
+        missing = np.isnan(values)
+    elif values.dtype.kind == "O":
+        missing = np.array([v is None or (isinstance(v, float) and v != v) for v in values.ravel()])
+    else:
+        return
+    if missing.any():
+        where = np.flatnonzero(missing.ravel())
+        raise ValueError(
+            f"y contains {where.size} NaN or missing value(s), at indices {where[:10].tolist()}"
+            f"{'...' if where.size > 10 else ''}; remove or impute them before nested "
+            "cross-validation."
+        )
+    if values.dtype.kind == "f" and np.isinf(values).any():
+        where = np.flatnonzero(np.isinf(values).ravel())
+        raise ValueError(
+            f"y contains {where.size} infinite value(s), at indices {where[:10].tolist()}"
+            f"{'...' if where.size > 10 else ''}; remove them before nested cross-validation."
+        )
+
+
+def check_target_kind(estimator, y):
+    """Refuse, before any fit, a target that the estimator's kind cannot learn from."""
+    if y is None or y.ndim != 1 or y.size == 0:
+        return
+    if is_classifier(estimator) and type_of_target(y) in ("binary", "multiclass"):
+        classes = set(y.tolist())  # a set, as mixed label types cannot be sorted
+        if len(classes) < 2:
+            raise ValueError(
+                f"y holds a single class ({classes.pop()!r}); a classifier needs at least 2 "
+                "classes to be assessed."
+            )
+    elif is_regressor(estimator) and y.dtype.kind not in "biufc":
+        try:
+            y.astype(float)
+        except (TypeError, ValueError):
+            raise ValueError(
+                f"y must be numeric for the regressor {type(estimator).__name__}; got labels "
+                f"of dtype {y.dtype} such as {y[:3].tolist()}."
+            ) from None
+
+
+@dataclass(frozen=True)
+class CheckedData:
+    """The data of a run, checked and made indexable once (:func:`prepare_data`)."""
+
+    X: object
+    y: object  # an array (or None), for the splits and the checks
+    groups: object
+    #: ``y`` in the user's container (a list, a pandas Series): what every fit and scorer
+    #: receives, indexed by rows, as in ``cross_validate``
+    y_given: object
+
+    @property
+    def n_samples(self):
+        return _num_samples(self.X)
+
+
+def prepare_data(X, y, groups):
+    """Labels of graph data, consistent lengths, and X made indexable: once, here."""
+    if is_graph_data(X):
+        check_graph_sizes(X)
+        if y is None:
+            y = read_graph_labels(X)
+    check_consistent_length(X, y, groups)
+    # as GridSearchCV does: sparse matrices to CSR, array-likes without __getitem__ to arrays
+    X, y_given, groups = indexable(X, y, groups)
+    check_labels(y_given)
+    return CheckedData(X, None if y_given is None else np.asarray(y_given), groups, y_given)
+
+
+# -- early stopping ----------------------------------------------------------------------------
+
+
+def consumes_validation_data(estimator):
+    """Whether ``estimator.fit`` takes ``X_val``/``y_val`` and would early-stop on them.
+
+    With metadata routing on, the estimator's fit request decides (a Pipeline with
+    ``transform_input=["X_val"]`` and a final step that requests them qualifies). Otherwise
+    its ``fit`` must have both parameters, and an ``early_stopping`` parameter, if it has one,
+    must not be False, None or "auto": HistGradientBoosting's ``early_stopping="auto"`` would
+    switch early stopping on merely because validation data arrive.
+    """
+    if get_config().get("enable_metadata_routing", False):
+        try:
+            consumed = get_routing_for_object(estimator).consumes("fit", ["X_val", "y_val"])
+        except (AttributeError, TypeError):
+            consumed = set()
+        return set(consumed) == {"X_val", "y_val"}
+    try:
+        accepted = inspect.signature(estimator.fit).parameters
+    except (TypeError, ValueError):
+        return False
+    if "X_val" not in accepted or "y_val" not in accepted:
+        return False
+    early_stopping = estimator.get_params(deep=False).get("early_stopping", True)
+    return not (early_stopping is None or early_stopping is False or early_stopping == "auto")
+
+
+def early_stopping_policy(mode, estimator, search, owner):
+    """Whether the fits early-stop on the protocol's validation rows (``early_stopping_split``):
+    ``"auto"`` when the estimator takes them, ``"protocol"`` always (or an error), never with
+    ``"estimator"`` or for a search run whole (it splits its own data)."""
+    if mode not in _EARLY_STOPPING:
+        raise ValueError(
+            f"The 'early_stopping_split' parameter of {owner} must be one of "
+            f"{list(_EARLY_STOPPING)}. Got {mode!r} instead."
+        )
+    if mode == "estimator" or search is not None:
+        return False
+    consumes = consumes_validation_data(estimator)
+    if mode == "protocol" and not consumes:
+        raise ValueError(
+            f"early_stopping_split='protocol' hands each fit its validation rows as X_val and "
+            f"y_val, but {type(estimator).__name__}.fit does not take them (or its early "
+            "stopping is off). Use early_stopping_split='estimator'."
+        )
+    return consumes

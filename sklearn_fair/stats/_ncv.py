@@ -1,0 +1,142 @@
+"""The estimates of the nested-CV interval (Bates, Hastie & Tibshirani), from pooled moments.
+
+Pure arithmetic, no fitting: :func:`~sklearn_fair.model_selection.nested_cv_interval` runs the
+fits and hands over, for each fit, the ``(count, mean, M2)`` of its pointwise losses on its
+test rows (``M2``: the sum of squared deviations from the mean). These are all the formulas
+need: moments of unions of rows are pooled by Chan et al.'s formula (:func:`pool_moments`),
+which has no difference of large sums and so no cancellation, and pointwise losses never
+leave the workers. Private to the package: ``model_selection._bates`` is its one caller.
+
+With ``R`` repetitions of ``K`` folds (Bates et al., Section 4 and Algorithm 1):
+
+- ``a[r, k] = (mean(e_in) - mean(e_out))**2`` and ``b[r, k] = var(e_out) / |fold k|``, where
+  ``e_out`` are the losses on fold ``k`` of the model trained without it and ``e_in`` the
+  losses of the ``(K - 1)``-fold CV on the other folds (fold ``j`` scored by the model trained
+  without folds ``k`` and ``j``);
+- ``MSE = mean(a) - mean(b)``; ``Err_NCV`` is the mean of every inner loss, ``Err_CV`` of
+  every outer loss; ``bias = (1 + (K - 2) / K) (Err_NCV - Err_CV)``;
+- the interval is ``Err_NCV - bias -/+ z SE`` with ``SE = sqrt((K - 1) / K max(MSE, 0))``,
+  kept between the naive ``sd(e_in) / sqrt(n)`` and ``sqrt(K)`` times it.
+"""
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy.special import ndtri
+
+__all__ = ["NCVEstimates", "ncv_estimates", "pool_moments"]
+
+
+def pool_moments(groups):
+    """``(count, mean, M2)`` of the union of groups, each given as such a triple.
+
+    Chan et al.'s pairwise formula: ``M2 = sum(M2_g) + sum(n_g (mean_g - mean)**2)``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> a, b = np.array([1.0, 2.0]), np.array([4.0, 6.0, 8.0])
+    >>> count, mean, m2 = pool_moments([(2, a.mean(), 2 * a.var()), (3, b.mean(), 3 * b.var())])
+    >>> both = np.concatenate([a, b])
+    >>> bool(np.isclose(mean, both.mean()) and np.isclose(m2, 5 * both.var()))
+    True
+    """
+    counts = np.array([g[0] for g in groups], dtype=float)
+    means = np.array([g[1] for g in groups])
+    count = counts.sum()
+    mean = float(np.dot(counts, means) / count)
+    m2 = float(sum(g[2] for g in groups) + np.dot(counts, (means - mean) ** 2))
+    return count, mean, m2
+
+
+@dataclass(frozen=True)
+class NCVEstimates:
+    """The estimates of :func:`ncv_estimates` (see :class:`~sklearn_fair.model_selection.
+    NestedCVInterval` for each field)."""
+
+    estimate: float
+    low: float
+    high: float
+    standard_error: float
+    ncv_estimate: float
+    cv_estimate: float
+    bias: float
+    mse: float
+    naive_standard_error: float
+    cv_standard_error: float
+    clamped: str  # "none", "lower" or "upper": which clamp of the standard error applied
+    fold_losses: np.ndarray = field(repr=False)  # (R, K): the mean loss of each outer fold
+
+
+def ncv_estimates(outer, inner, n_samples, confidence):
+    """Bates et al.'s estimates and interval from the moments of every fit's losses.
+
+    Parameters
+    ----------
+    outer : array-like of shape (n_repetitions, n_folds, 3)
+        ``(count, mean, M2)`` of the losses on fold ``k`` of repetition ``r`` of the model
+        trained on the other folds.
+    inner : array-like of shape (n_repetitions, n_folds, n_folds, 3)
+        ``inner[r, k, j]``: ``(count, mean, M2)`` of the losses on fold ``j`` of the model
+        trained without folds ``k`` and ``j``; the diagonal ``j == k`` is not read.
+    n_samples : int
+        The number of rows.
+    confidence : float
+        The nominal level of the interval, in (0, 1).
+
+    Returns
+    -------
+    NCVEstimates
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> def moments(losses):
+    ...     return (losses.size, losses.mean(), losses.size * losses.var())
+    >>> outer = np.array([[moments(rng.random(4)) for k in range(3)]])
+    >>> inner = np.array([[[moments(rng.random(4)) for j in range(3)] for k in range(3)]])
+    >>> result = ncv_estimates(outer, inner, n_samples=12, confidence=0.9)
+    >>> bool(result.low < result.estimate < result.high), result.fold_losses.shape
+    (True, (1, 3))
+    """
+    outer, inner = np.asarray(outer, dtype=float), np.asarray(inner, dtype=float)
+    n_repetitions, n_folds = outer.shape[:2]
+    a_terms, b_terms, inner_groups, outer_groups = [], [], [], []
+    fold_losses = np.empty((n_repetitions, n_folds))
+    for r in range(n_repetitions):
+        for k in range(n_folds):
+            m_out, mean_out, m2_out = outer[r, k]
+            inner_k = [tuple(inner[r, k, j]) for j in range(n_folds) if j != k]
+            _, mean_in, _ = pool_moments(inner_k)
+            a_terms.append((mean_in - mean_out) ** 2)
+            b_terms.append(m2_out / (m_out - 1) / m_out)
+            inner_groups.extend(inner_k)
+            outer_groups.append((m_out, mean_out, m2_out))
+            fold_losses[r, k] = mean_out
+    mse = float(np.mean(a_terms) - np.mean(b_terms))
+    n_inner, ncv_estimate, m2_inner = pool_moments(inner_groups)
+    n_outer, cv_estimate, m2_outer = pool_moments(outer_groups)
+    bias = (1 + (n_folds - 2) / n_folds) * (ncv_estimate - cv_estimate)
+    estimate = ncv_estimate - bias
+    naive = math.sqrt(m2_inner / (n_inner - 1) / n_samples)
+    raw = math.sqrt((n_folds - 1) / n_folds * max(mse, 0.0))
+    upper = math.sqrt(n_folds) * naive
+    clamped = "lower" if raw < naive else "upper" if raw > upper else "none"
+    standard_error = min(max(raw, naive), upper)
+    half_width = float(ndtri(0.5 + confidence / 2)) * standard_error
+    return NCVEstimates(
+        estimate=float(estimate),
+        low=float(estimate - half_width),
+        high=float(estimate + half_width),
+        standard_error=float(standard_error),
+        ncv_estimate=float(ncv_estimate),
+        cv_estimate=float(cv_estimate),
+        bias=float(bias),
+        mse=mse,
+        naive_standard_error=float(naive),
+        cv_standard_error=math.sqrt(m2_outer / (n_outer - 1) / n_samples),
+        clamped=clamped,
+        fold_losses=fold_losses,
+    )

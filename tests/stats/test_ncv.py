@@ -1,0 +1,120 @@
+"""The NCV interval's arithmetic (stats._ncv) against the paper's formulas written out by hand
+on raw pointwise losses (Bates, Hastie & Tibshirani 2023, Algorithm 1 and Section 4)."""
+
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from sklearn_fair.stats._ncv import ncv_estimates, pool_moments
+
+
+def _moments(losses):
+    return (losses.size, losses.mean(), losses.size * losses.var())
+
+
+def _fake_losses(rng, n_repetitions, n_folds, fold_sizes, scale):
+    """Raw losses: outer[r][k] on fold k, inner[r][k][j] on fold j (j != k)."""
+    outer = [
+        [scale * rng.random(fold_sizes[k]) for k in range(n_folds)] for _ in range(n_repetitions)
+    ]
+    inner = [
+        [
+            [scale * rng.random(fold_sizes[j]) + 0.05 * (j != k) for j in range(n_folds)]
+            for k in range(n_folds)
+        ]
+        for _ in range(n_repetitions)
+    ]
+    return outer, inner
+
+
+def _by_hand(outer, inner, n_samples, confidence):
+    """The paper's estimates, from the raw losses with numpy and scipy, no moments."""
+    n_repetitions, n_folds = len(outer), len(outer[0])
+    a, b, every_inner, every_outer = [], [], [], []
+    for r in range(n_repetitions):
+        for k in range(n_folds):
+            e_out = outer[r][k]
+            e_in = np.concatenate([inner[r][k][j] for j in range(n_folds) if j != k])
+            a.append((e_in.mean() - e_out.mean()) ** 2)
+            b.append(np.var(e_out, ddof=1) / e_out.size)
+            every_inner.append(e_in)
+            every_outer.append(e_out)
+    every_inner, every_outer = np.concatenate(every_inner), np.concatenate(every_outer)
+    mse = np.mean(a) - np.mean(b)
+    err_ncv, err_cv = every_inner.mean(), every_outer.mean()
+    bias = (1 + (n_folds - 2) / n_folds) * (err_ncv - err_cv)
+    naive = np.std(every_inner, ddof=1) / math.sqrt(n_samples)
+    se = np.clip(
+        math.sqrt((n_folds - 1) / n_folds * max(mse, 0)), naive, math.sqrt(n_folds) * naive
+    )
+    z = stats.norm.ppf(0.5 + confidence / 2)
+    estimate = err_ncv - bias
+    return {
+        "mse": mse,
+        "ncv_estimate": err_ncv,
+        "cv_estimate": err_cv,
+        "bias": bias,
+        "estimate": estimate,
+        "naive_standard_error": naive,
+        "standard_error": se,
+        "low": estimate - z * se,
+        "high": estimate + z * se,
+        "cv_standard_error": np.std(every_outer, ddof=1) / math.sqrt(n_samples),
+    }
+
+
+@pytest.mark.parametrize("n_repetitions, n_folds, scale", [(1, 3, 1.0), (3, 5, 1.0), (2, 4, 1e6)])
+def test_estimates_equal_the_hand_formulas(n_repetitions, n_folds, scale):
+    rng = np.random.default_rng(n_folds)
+    sizes = [7 + (k % 2) for k in range(n_folds)]  # folds differing by one row, as KFold's
+    outer, inner = _fake_losses(rng, n_repetitions, n_folds, sizes, scale)
+    outer_m = np.array([[_moments(e) for e in rep] for rep in outer])
+    inner_m = np.array([[[_moments(e) for e in row] for row in rep] for rep in inner])
+    for r in range(n_repetitions):  # the diagonal is not read
+        for k in range(n_folds):
+            inner_m[r, k, k] = np.nan
+    n_samples = sum(sizes)
+    got = ncv_estimates(outer_m, inner_m, n_samples, 0.9)
+    expected = _by_hand(outer, inner, n_samples, 0.9)
+    for name, value in expected.items():
+        assert getattr(got, name) == pytest.approx(value, rel=1e-9, abs=1e-12 * scale), name
+    assert got.fold_losses == pytest.approx(np.array([[e.mean() for e in rep] for rep in outer]))
+
+
+def test_clamps_name_the_bound_that_applied():
+    rng = np.random.default_rng(0)
+    sizes = [6, 6, 6]
+    outer, inner = _fake_losses(rng, 2, 3, sizes, 1.0)
+    # inner means far from the outer ones: a huge MSE, clamped to sqrt(K) times the naive SE
+    far = [
+        [[e + 10.0 * (j != k) for j, e in enumerate(row)] for k, row in enumerate(rep)]
+        for rep in inner
+    ]
+    outer_m = np.array([[_moments(e) for e in rep] for rep in outer])
+    inner_m = np.array([[[_moments(e) for e in row] for row in rep] for rep in far])
+    got = ncv_estimates(outer_m, inner_m, 18, 0.95)
+    assert got.clamped == "upper"
+    assert got.standard_error == pytest.approx(math.sqrt(3) * got.naive_standard_error)
+    # each fold's inner mean equal to its outer mean: MSE = -mean(b) < 0, raised to the naive
+    # standard error
+    same = np.array(
+        [[[(6, outer_m[r, k, 1], 1.0) for j in range(3)] for k in range(3)] for r in range(2)]
+    )
+    got = ncv_estimates(outer_m, same, 18, 0.95)
+    assert got.mse < 0 and got.clamped == "lower"
+    assert got.standard_error == got.naive_standard_error
+
+
+def test_pooled_moments_equal_those_of_the_union_without_cancellation():
+    rng = np.random.default_rng(1)
+    parts = [1e9 + rng.random(n) for n in (3, 5, 8)]  # large offset: naive sums cancel
+    count, mean, m2 = pool_moments([_moments(p) for p in parts])
+    union = np.concatenate(parts)
+    assert count == union.size
+    assert mean == pytest.approx(union.mean(), rel=1e-15)
+    # the reference on the data shifted back (exact subtraction); the textbook sum(x**2) -
+    # n mean**2 would be off by ~1e2 here, against an M2 of ~1
+    shifted = union - 1e9
+    assert m2 == pytest.approx(np.sum((shifted - shifted.mean()) ** 2), rel=1e-6)
