@@ -1,15 +1,17 @@
 """The nested-run machinery that other sub-packages of sklearn_fair build on.
 
-:func:`~sklearn_fair.benchmarking.benchmark` runs many NestedCV plans in one pool of workers;
-it needs the plan, the runner, the cache and the assembly of results, not just NestedCV's
-public face. This module is where ``model_selection`` offers them: a sibling sub-package
-imports from here, never from the private ``_nested`` modules, so that ``_nested`` can be
-rearranged without breaking its users, and what it exposes stays visible in one list. Not
-public API: no stability promise to users, only to the package itself.
+:func:`~sklearn_fair.benchmarking.benchmark` runs many NestedCV plans in one pool of workers,
+and the experiment runner's dry run counts and times a plan's fits; they need the plan, the
+runner, the cache and the assembly of results, not just NestedCV's public face. This module is
+where ``model_selection`` offers them: a sibling sub-package imports from here, never from the
+private ``_nested`` modules, so that ``_nested`` can be rearranged without breaking its
+users, and what it exposes stays visible in one list. Not public API: no stability promise to
+users, only to the package itself.
 """
 
 from ._nested._cache import TaskCache
 from ._nested._candidates import is_search
+from ._nested._data import take
 from ._nested._planning import make_plan
 from ._nested._results import assemble
 from ._nested._running import run_plans, warn_failures
@@ -29,6 +31,7 @@ __all__ = [
     "make_plan",
     "run_plans",
     "shared_root_seed",
+    "take",
     "warn_edge_of_grid",
     "warn_failures",
 ]

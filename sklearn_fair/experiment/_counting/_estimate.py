@@ -31,7 +31,7 @@ import numpy as np
 from sklearn.base import is_classifier
 from sklearn.model_selection import train_test_split
 
-from ...model_selection._nested._data import take
+from ...model_selection._engine import take
 from ._plan import candidate_estimator
 
 __all__ = ["Estimate", "estimate_compute", "format_seconds"]

@@ -26,7 +26,7 @@ from sklearn.base import clone, is_classifier
 from sklearn.model_selection import ParameterGrid, check_cv
 
 from ...model_selection import NestedCV
-from ...model_selection._nested._planning import make_plan
+from ...model_selection._engine import make_plan
 
 __all__ = ["ModelPlan", "nested_of", "plan_model"]
 
