@@ -20,6 +20,7 @@ that runs NestedCV (``kill -9``, SIGTERM), instead of waiting for their idle tim
 
 import concurrent.futures
 import copy
+import functools
 import os
 import time
 import uuid
@@ -162,17 +163,71 @@ class ThreadExecutor(_OneTaskPerWorker):
         self._pool.shutdown(wait=not abort, cancel_futures=abort)
 
 
+class _LokyPool:
+    """Loky's worker processes as joblib starts them, through joblib's public API only.
+
+    With several workers: a ``joblib.Parallel`` entered as a context manager on a loky backend
+    instance (the one in force, or a fresh one), so joblib configures the pool exactly as for
+    its own calls (worker environment, memmapping reducers, idle timeout) and NestedCV and
+    joblib share one warm pool instead of restarting it for each other; tasks go through the
+    backend's ``submit``, whose futures are loky's. With one worker (a time limit that can always
+    be enforced, where joblib would run ``n_jobs=1`` in the caller's process): joblib's
+    reusable executor. A broken pool is replaced by loky when the next pool is made.
+    """
+
+    def __init__(self, n_workers, backend):
+        self._backend, self._parallel = backend, None
+        if n_workers == 1:
+            from joblib.executor import get_memmapping_executor
+
+            self._executor = get_memmapping_executor(1, timeout=300)
+        else:
+            self._executor = None
+            self._parallel = joblib.Parallel(n_jobs=n_workers, backend=backend)
+            self._parallel.__enter__()
+
+    def submit(self, function, *args):
+        if self._executor is not None:
+            return self._executor.submit(function, *args)
+        return self._backend.submit(functools.partial(function, *args))
+
+    def kill(self):
+        """End every worker now (the tasks in flight are lost)."""
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, kill_workers=True)
+        else:
+            self._backend.abort_everything(ensure_ready=False)
+
+    def close(self):
+        if self._parallel is not None:
+            self._parallel.__exit__(None, None, None)
+            self._parallel = None
+
+
+def _loky_backend(backend):
+    """``backend`` if it is joblib's loky backend, else a fresh loky backend instance."""
+    if type(backend).__name__ == "LokyBackend":
+        return backend
+    from joblib.parallel import get_active_backend
+
+    with joblib.parallel_config(backend="loky"):
+        return get_active_backend()[0]
+
+
 class LokyExecutor:
     """Worker processes of loky (joblib's default backend), data shipped once per worker.
 
     When a worker dies, every task in flight is suspect: they are rerun one at a time in a
     fresh pool (no other task runs meanwhile), and one that kills its worker when alone is the
-    culprit, recorded as failed.
+    culprit, recorded as failed. ``backend``: the joblib backend in force (a loky one is used
+    as it is, so its settings hold; any other is replaced by loky).
     """
 
-    def __init__(self, data, context, n_workers):
+    def __init__(self, data, context, n_workers, backend=None):
         self.context, self.n_workers = context, n_workers
+        self._backend = _loky_backend(backend)
         self._shared = SharedRunData(data)
+        self._pool = None
         self._pool = self._new_pool()
         self._running = {}  # future -> (task, cache_entry, start time)
         self._suspects = []  # (task, cache_entry): to rerun alone
@@ -181,21 +236,9 @@ class LokyExecutor:
         self._started = {}  # future -> file the worker creates when it starts the task
 
     def _new_pool(self):
-        # joblib configures loky's executor exactly as for its own Parallel calls (worker
-        # environment, memmapping reducers, idle timeout), so NestedCV and joblib share one warm
-        # pool instead of restarting it for each other; a broken pool is replaced by loky.
-        if getattr(self, "_parallel", None) is not None:
-            self._parallel.__exit__(None, None, None)
-        self._parallel = None
-        if self.n_workers == 1:
-            # one worker process, for a time limit that can always be enforced (joblib
-            # would run n_jobs=1 in the caller's process): joblib's own reusable executor
-            from joblib.executor import get_memmapping_executor
-
-            return get_memmapping_executor(1, timeout=300)
-        self._parallel = joblib.Parallel(n_jobs=self.n_workers)
-        self._parallel.__enter__()
-        return self._parallel._backend._workers
+        if self._pool is not None:
+            self._pool.close()
+        return _LokyPool(self.n_workers, self._backend)
 
     @property
     def capacity(self):
@@ -273,7 +316,7 @@ class LokyExecutor:
         running_for = {future: self._running_for(future) for future in self._running}
         if not any(seconds > limit + grace for seconds in running_for.values()):
             return []
-        self._pool.shutdown(wait=False, kill_workers=True)
+        self._pool.kill()
         self._pool = self._new_pool()
         finished = []
         for future, (task, entry, _) in self._running.items():
@@ -298,9 +341,8 @@ class LokyExecutor:
 
     def close(self, abort=False):
         if abort:
-            self._pool.shutdown(wait=False, kill_workers=True)
-        if self._parallel is not None:
-            self._parallel.__exit__(None, None, None)
+            self._pool.kill()
+        self._pool.close()
         self._shared.close()
 
 
@@ -374,18 +416,23 @@ class DaskExecutor(_OneTaskPerWorker):
 
 
 def make_executor(data, context, n_jobs):
-    """The executor for ``n_jobs`` under the joblib backend in force."""
-    parallel = joblib.Parallel(n_jobs=n_jobs)
-    backend = parallel._backend
+    """The executor for ``n_jobs`` under the joblib backend in force.
+
+    Through joblib's public API: the backend ``joblib.parallel_config`` (or
+    ``parallel_backend``) puts in force, and ``joblib.effective_n_jobs`` for how many workers.
+    """
+    from joblib.parallel import get_active_backend
+
+    backend, _ = get_active_backend()
     name = type(backend).__name__
     if name == "DaskDistributedBackend":
         return DaskExecutor(data, context, backend.client)
-    n_workers = parallel._effective_n_jobs()
+    n_workers = joblib.effective_n_jobs(n_jobs)
     if n_workers <= 1 or name == "SequentialBackend":
         if context.fit_timeout is not None and name == "LokyBackend":
             # a fit stuck where no exception reaches it can only be stopped in a process
             # of its own: fit_timeout holds with n_jobs=1 too
-            return LokyExecutor(data, context, 1)
+            return LokyExecutor(data, context, 1, backend)
         return SequentialExecutor(data, context)
     if name == "ThreadingBackend":
         return ThreadExecutor(data, context, n_workers)
@@ -396,7 +443,7 @@ def make_executor(data, context, n_jobs):
             UserWarning,
             stacklevel=5,
         )
-    return LokyExecutor(data, context, n_workers)
+    return LokyExecutor(data, context, n_workers, backend)
 
 
 # -- the run -----------------------------------------------------------------------------------
