@@ -176,7 +176,7 @@ class _LokyPool:
     """
 
     def __init__(self, n_workers, backend):
-        self._backend, self._parallel = backend, None
+        self._loky, self._parallel = backend, None
         if n_workers == 1:
             from joblib.executor import get_memmapping_executor
 
@@ -189,14 +189,14 @@ class _LokyPool:
     def submit(self, function, *args):
         if self._executor is not None:
             return self._executor.submit(function, *args)
-        return self._backend.submit(functools.partial(function, *args))
+        return self._loky.submit(functools.partial(function, *args))
 
     def kill(self):
         """End every worker now (the tasks in flight are lost)."""
         if self._executor is not None:
             self._executor.shutdown(wait=False, kill_workers=True)
         else:
-            self._backend.abort_everything(ensure_ready=False)
+            self._loky.abort_everything(ensure_ready=False)
 
     def close(self):
         if self._parallel is not None:
@@ -225,7 +225,7 @@ class LokyExecutor:
 
     def __init__(self, data, context, n_workers, backend=None):
         self.context, self.n_workers = context, n_workers
-        self._backend = _loky_backend(backend)
+        self._loky = _loky_backend(backend)
         self._shared = SharedRunData(data)
         self._pool = None
         self._pool = self._new_pool()
@@ -238,7 +238,7 @@ class LokyExecutor:
     def _new_pool(self):
         if self._pool is not None:
             self._pool.close()
-        return _LokyPool(self.n_workers, self._backend)
+        return _LokyPool(self.n_workers, self._loky)
 
     @property
     def capacity(self):
