@@ -354,7 +354,8 @@ def joblib_makespan(durations, n_workers, overhead):
     batch per completed batch; batches cut by joblib's auto-batching (the loky backend's
     batch-size rule, timing each batch from dispatch to completion, queueing included) and by
     the look-ahead slicing of ``dispatch_one_batch``; the workers take batches in dispatch
-    order. The main process spends ``overhead`` on each task, one at a time, before its batch starts.
+    order. The main process spends ``overhead`` on each task, one at a time, before its batch
+    starts.
     """
     batching = _auto_batching()
     original = iter(range(len(durations)))
