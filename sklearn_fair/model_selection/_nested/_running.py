@@ -684,17 +684,25 @@ class PlansData:
         return replace(self.parts[index], X=self.sources[x], y=self.sources[y])
 
 
-def run_plans(plans, *, n_jobs=None, verbose=0, label="benchmark fits"):
+def run_plans(plans, *, n_jobs=None, verbose=0, label="benchmark fits", reuse_prefix=True):
     """Run every task of every plan on one executor; returns one finished NestedSchedule each.
 
     Each plan keeps its own schedule, cache lookups and results, so a plan's results are
     those :func:`run_plan` gives it alone. Ready tasks are taken from the plans in turn (one
     from each plan that has one) while workers are free; one progress bar counts them all.
     ``n_jobs`` and the joblib backend in force choose the executor, as for one plan.
+    ``reuse_prefix``: as for :func:`run_plan`, a bool for every plan or one bool per plan; each
+    plan reuses only its own fitted steps (a token of its own: row indices name rows of that
+    plan's data only).
     """
+    if isinstance(reuse_prefix, bool):
+        reuse_prefix = [reuse_prefix] * len(plans)
+    reuses = [PrefixReuse() if reuse else None for reuse in reuse_prefix]
     schedules = [NestedSchedule(plan) for plan in plans]
     caches = [_Cache(plan) for plan in plans]
-    contexts = [TaskContext(p.estimator, p.scorers, p.fit_timeout) for p in plans]
+    contexts = [
+        TaskContext(p.estimator, p.scorers, p.fit_timeout, reuse) for p, reuse in zip(plans, reuses)
+    ]
     limits = [p.fit_timeout for p in plans if p.fit_timeout is not None]
     pool = PoolContext(max(limits) if limits else None)
     executor = make_executor(PlansData([p.data for p in plans]), pool, n_jobs)
@@ -737,5 +745,7 @@ def run_plans(plans, *, n_jobs=None, verbose=0, label="benchmark fits"):
         raise
     finally:
         progress.close()
+        for reuse in reuses:
+            discard_run(reuse)
     executor.close()
     return schedules
