@@ -189,7 +189,9 @@ class _LokyPool:
     def submit(self, function, *args):
         if self._executor is not None:
             return self._executor.submit(function, *args)
-        return self._loky.submit(functools.partial(function, *args))
+        # recent joblib names it ``submit``, older ``apply_async`` (the same future of loky's)
+        submit = getattr(self._loky, "submit", None) or self._loky.apply_async
+        return submit(functools.partial(function, *args))
 
     def kill(self):
         """End every worker now (the tasks in flight are lost)."""
