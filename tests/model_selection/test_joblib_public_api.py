@@ -3,8 +3,11 @@ warm pool of loky workers (no restart when switching between joblib and NestedCV
 
 import os
 import re
+import sys
+import time
 from pathlib import Path
 
+import cloudpickle
 import numpy as np
 from joblib import Parallel, delayed
 from sklearn.tree import DecisionTreeClassifier
@@ -30,20 +33,37 @@ def test_no_private_joblib_api_in_the_package_or_the_benchmarks():
     assert offenders == []
 
 
-def _worker_pids():
-    return set(Parallel(n_jobs=2)(delayed(os.getpid)() for _ in range(16)))
+# loky's workers need not import this test module: its functions travel by value
+cloudpickle.register_pickle_by_value(sys.modules[__name__])
 
 
-def test_nested_cv_and_joblib_share_one_pool_of_workers():
+def _pid_once_both_run(folder):
+    """This worker's pid, once two workers have each started one such task (a barrier)."""
+    Path(folder, str(os.getpid())).touch()
+    deadline = time.monotonic() + 120
+    while len(os.listdir(folder)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return os.getpid()
+
+
+def _worker_pids(folder):
+    """The pids of both workers of joblib's pool (each runs one of two tasks that wait for
+    each other, so neither worker can take both)."""
+    folder.mkdir()
+    pids = Parallel(n_jobs=2, batch_size=1)(delayed(_pid_once_both_run)(folder) for _ in range(2))
+    return set(pids)
+
+
+def test_nested_cv_and_joblib_share_one_pool_of_workers(tmp_path):
     X = np.random.default_rng(0).normal(size=(60, 3))
     y = np.arange(60) % 2
-    before = _worker_pids()
+    before = _worker_pids(tmp_path / "before")
+    assert len(before) == 2
     nested = NestedCV(
         DecisionTreeClassifier(), {"max_depth": [1, 2]}, outer_cv=3, inner_cv=2, n_refits=1,
         refit=False, n_jobs=2, random_state=0,
     ).fit(X, y)  # fmt: skip
     assert len(nested.outer_scores_) == 3
-    # no new worker process after: NestedCV's pool was joblib's warm one, not a restarted one
-    # (a restarted pool has new process ids; joblib may send all 16 tiny tasks to one worker)
-    after = _worker_pids()
-    assert after and after <= before, (before, after)
+    # the same worker processes after: NestedCV's pool was joblib's warm one (a restarted pool
+    # has new process ids)
+    assert _worker_pids(tmp_path / "after") == before
