@@ -57,8 +57,9 @@ import warnings
 from collections import deque
 from pathlib import Path
 
+import joblib
 import numpy as np
-from joblib._parallel_backends import AutoBatchingMixin
+from joblib.parallel import get_active_backend
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.model_selection import GridSearchCV, ParameterGrid, StratifiedKFold, cross_validate
 
@@ -336,24 +337,27 @@ def simulate_nested(measured, n_workers, overhead):
     return now
 
 
-class _AutoBatching(AutoBatchingMixin):
-    """joblib's own batch-size rule, fed with simulated batch durations."""
-
-    def __init__(self):
-        super().__init__()
-        self.parallel = type("_Quiet", (), {"verbose": 0})()
+def _auto_batching():
+    """joblib's own batch-size rule, fed with simulated batch durations: a fresh loky backend
+    (got through the public ``parallel_config``), whose ``compute_batch_size`` and
+    ``batch_completed`` (joblib's backend interface) make it; no worker is started."""
+    with joblib.parallel_config(backend="loky"):
+        backend, _ = get_active_backend()
+    backend.parallel = type("_Quiet", (), {"verbose": 0})()  # what it reads when it would log
+    return backend
 
 
 def joblib_makespan(durations, n_workers, overhead):
     """Makespan of ``joblib.Parallel(n_jobs=n_workers)`` (loky) over tasks of ``durations``.
 
     Mirrors ``Parallel``'s dispatch: ``pre_dispatch="2*n_jobs"`` tasks at the start, then one
-    batch per completed batch; batches cut by joblib's auto-batching (its AutoBatchingMixin,
-    timing each batch from dispatch to completion, queueing included) and by the look-ahead
-    slicing of ``dispatch_one_batch``; the workers take batches in dispatch order. The main
-    process spends ``overhead`` on each task, one at a time, before its batch starts.
+    batch per completed batch; batches cut by joblib's auto-batching (the loky backend's
+    batch-size rule, timing each batch from dispatch to completion, queueing included) and by
+    the look-ahead slicing of ``dispatch_one_batch``; the workers take batches in dispatch
+    order. The main process spends ``overhead`` on each task, one at a time, before its batch
+    starts.
     """
-    batching = _AutoBatching()
+    batching = _auto_batching()
     original = iter(range(len(durations)))
     ready, queue, running = deque(), deque(), []
     order, now, main_free = itertools.count(), 0.0, 0.0

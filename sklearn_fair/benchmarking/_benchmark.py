@@ -30,10 +30,11 @@ __all__ = ["benchmark"]
 
 
 def _nested_for(name, spec, *, outer_cv, inner_cv, n_refits, scoring, refit, random_state,
-                fit_timeout, error_score):  # fmt: skip
+                fit_timeout, error_score, reuse_prefix):  # fmt: skip
     """The NestedCV that runs model ``name`` (never the user's object: a clone).
 
-    Its ``refit`` only names the selecting metric: a benchmark fits no final model.
+    Its ``refit`` only names the selecting metric: a benchmark fits no final model. Its
+    ``reuse_prefix`` is off when the benchmark's or the user's NestedCV's is.
     """
     shared = dict(outer_cv=outer_cv, n_jobs=None, verbose=0, cache_dir=None)
     if isinstance(spec, NestedCV):
@@ -46,11 +47,13 @@ def _nested_for(name, spec, *, outer_cv, inner_cv, n_refits, scoring, refit, ran
             nested.set_params(fit_timeout=fit_timeout)
         if nested.scoring is None and scoring is not None:
             nested.set_params(scoring=scoring)
+        if not reuse_prefix:
+            nested.set_params(reuse_prefix=False)
         return nested
     common = dict(
         shared, refit=refit if refit is not None else False, inner_cv=inner_cv,
         n_refits=n_refits, scoring=scoring, random_state=random_state, fit_timeout=fit_timeout,
-        error_score=error_score,
+        error_score=error_score, reuse_prefix=reuse_prefix,
     )  # fmt: skip
     if is_search(spec):
         return NestedCV(clone(spec), **common)
@@ -156,6 +159,7 @@ def benchmark(
     verbose=0,
     fit_timeout=None,
     error_score=np.nan,
+    reuse_prefix=True,
 ):
     """Assess every model on every data set with nested cross-validation, on shared splits.
 
@@ -215,6 +219,11 @@ def benchmark(
         Time limit in seconds for each fit (see NestedCV).
     error_score : 'raise' or float, default=np.nan
         Score of a fit that fails (see NestedCV).
+    reuse_prefix : bool, default=True
+        Fit a pipeline step once where several fits of a cell train it with the same
+        parameters on the same rows, and reuse it (see NestedCV's ``reuse_prefix``; results are
+        identical either way). Never across cells. ``False`` turns it off for every cell; a
+        NestedCV given as a model with ``reuse_prefix=False`` keeps it off for its own cells.
 
     Returns
     -------
@@ -247,6 +256,11 @@ def benchmark(
     """
     _check_mapping(models, "models")
     _check_mapping(datasets, "datasets")
+    if not isinstance(reuse_prefix, (bool, np.bool_)):
+        raise ValueError(
+            "The 'reuse_prefix' parameter of benchmark must be an instance of 'bool'. Got "
+            f"{reuse_prefix!r} instead."
+        )
     if isinstance(outer_cv, dict) and set(outer_cv) != set(datasets):
         raise ValueError(
             "The 'outer_cv' parameter of benchmark, when a dict, must give the outer "
@@ -268,6 +282,7 @@ def benchmark(
     settings = dict(
         outer_cv=outer_cv, inner_cv=inner_cv, n_refits=n_refits, scoring=scoring, refit=refit,
         random_state=seed, fit_timeout=fit_timeout, error_score=error_score,
+        reuse_prefix=reuse_prefix,
     )  # fmt: skip
     if isinstance(outer_cv, dict):
         settings["outer_cv"] = 10  # replaced by each data set's own below
@@ -295,7 +310,8 @@ def benchmark(
             plans.append(plan)
         _same_outer_splits(dataset, dataset_plans)
 
-    schedules = run_plans(plans, n_jobs=n_jobs, verbose=verbose)
+    reuse = [nested.reuse_prefix for _, _, nested, _ in cells]
+    schedules = run_plans(plans, n_jobs=n_jobs, verbose=verbose, reuse_prefix=reuse)
 
     results = {}
     for (dataset, model, nested, owner), plan, schedule in zip(cells, plans, schedules):

@@ -367,3 +367,98 @@ def test_what_makes_two_steps_the_same():
     )
     with pytest.raises(_reuse.UnhashableError):
         same(object())
+
+
+# -- the functional forms and benchmark() take reuse_prefix too (issue 27.1, h7) ---------------
+
+
+def _functional(tmp_path, function, reuse, **kwargs):
+    log = tmp_path / f"fits-{function.__name__}-{reuse}.log"
+    pipe = _with_log(Pipeline([("scale", CountingScaler()), ("clf", LogisticRegression())]), log)
+    output = function(
+        pipe, X, y, param_grid={"clf__C": [0.01, 0.1, 1, 10]}, cv=3, inner_cv=2, n_refits=1,
+        random_state=0, reuse_prefix=reuse, **kwargs,
+    )  # fmt: skip
+    return output, fits(log)
+
+
+@pytest.mark.parametrize("name", ["validate", "score", "predict"])
+def test_the_functional_forms_reuse_prefixes_with_identical_results(tmp_path, name):
+    from sklearn_fair import (
+        nested_cross_val_predict,
+        nested_cross_val_score,
+        nested_cross_validate,
+    )
+
+    function, kwargs = {
+        "validate": (nested_cross_validate, {"return_nested_info": True}),
+        "score": (nested_cross_val_score, {}),
+        "predict": (nested_cross_val_predict, {}),
+    }[name]
+    on, counts_on = _functional(tmp_path, function, True, **kwargs)
+    off, counts_off = _functional(tmp_path, function, False, **kwargs)
+    if isinstance(on, dict):
+        on = {k: v for k, v in on.items() if "time" not in k}
+        off = {k: v for k, v in off.items() if "time" not in k}
+    assert repr(on) == repr(off)
+    assert set(counts_on) == set(counts_off)
+    assert max(counts_on.values()) == 1
+    # fitting everything fits the prefix once per candidate in every selection fit (3 outer
+    # folds x 2 inner splits x 4 candidates) and once per refit; reusing, once per set of rows:
+    # the 2 inner training halves of an outer training fold (unshuffled 3 x 2 folds) are two of
+    # the 3 outer test folds, so 3 sets of rows, plus the 3 outer training folds of the refits
+    assert sum(counts_off.values()) == 4 * 6 + 3
+    assert sum(counts_on.values()) == 3 + 3
+
+
+def test_the_functional_forms_check_reuse_prefix():
+    from sklearn.utils._param_validation import InvalidParameterError
+
+    from sklearn_fair import nested_cross_validate
+
+    with pytest.raises(InvalidParameterError, match="'reuse_prefix' parameter"):
+        nested_cross_validate(LogisticRegression(), X, y, reuse_prefix="yes")
+
+
+def _benchmark(tmp_path, reuse, models=None):
+    from sklearn_fair import benchmark
+
+    log = tmp_path / f"fits-benchmark-{reuse}.log"
+
+    def pipe(clf):
+        return _with_log(Pipeline([("scale", CountingScaler()), ("clf", clf)]), log)
+
+    models = models or {
+        "logistic": (pipe(LogisticRegression()), {"clf__C": [0.01, 1, 10]}),
+        "boosting": (pipe(HistGradientBoostingClassifier(max_iter=5)), {"clf__max_depth": [2, 3]}),
+    }
+    result = benchmark(
+        models, {"data": (X, y)}, outer_cv=3, inner_cv=2, n_refits=1, random_state=0,
+        reuse_prefix=reuse,
+    )  # fmt: skip
+    return result, fits(log)
+
+
+def test_benchmark_cells_reuse_prefixes_but_never_across_cells(tmp_path):
+    on, counts_on = _benchmark(tmp_path, True)
+    off, counts_off = _benchmark(tmp_path, False)
+    assert repr(on.scores.to_dict()) == repr(off.scores.to_dict())
+    assert set(counts_on) == set(counts_off)
+    # both cells fit the same prefix on the same rows: each cell fits it once, never served
+    # from the other cell's fits
+    assert set(counts_on.values()) == {2}
+    # without reuse: (3 + 2 candidates) x 6 selection fits, and 3 refits per cell
+    assert sum(counts_off.values()) == 5 * 6 + 2 * 3
+    assert sum(counts_on.values()) == 2 * (3 + 3)  # 3 + 3 sets of rows (see above), per cell
+
+
+def test_benchmark_checks_reuse_prefix_and_a_nested_cv_that_turns_it_off(tmp_path):
+    from sklearn_fair import benchmark
+
+    with pytest.raises(ValueError, match="'reuse_prefix' parameter of benchmark.*Got 'yes'"):
+        benchmark({"m": LogisticRegression()}, {"d": (X, y)}, reuse_prefix="yes")
+    log = tmp_path / "fits-benchmark-user.log"
+    pipe = _with_log(Pipeline([("scale", CountingScaler()), ("clf", LogisticRegression())]), log)
+    user = NestedCV(pipe, {"clf__C": [0.01, 1, 10]}, inner_cv=2, n_refits=1, reuse_prefix=False)
+    benchmark({"m": user}, {"d": (X, y)}, outer_cv=3, random_state=0)
+    assert sum(fits(log).values()) == 3 * 6 + 3  # every fit fits its prefix: reuse stays off

@@ -42,6 +42,7 @@ _VALIDATE_CONSTRAINTS = {
     "return_train_score": ["boolean"],
     "return_indices": ["boolean"],
     "return_nested_info": ["boolean"],
+    "reuse_prefix": ["boolean"],
 }
 _PREDICT_METHODS = ("predict", "predict_proba", "predict_log_proba", "decision_function")
 
@@ -169,6 +170,7 @@ def nested_cross_validate(
     fit_timeout=None,
     outer_cv=None,
     return_nested_info=False,
+    reuse_prefix=True,
 ):
     """Nested cross-validation, returning what ``cross_validate`` returns.
 
@@ -227,7 +229,7 @@ def nested_cross_validate(
         is scored ``error_score`` with a FitFailedWarning; when every fold fails a ValueError
         says so, as in ``cross_validate``.
     param_grid, param_distributions, n_iter, inner_cv, n_refits, cache_dir, \
-early_stopping_split, fit_timeout
+early_stopping_split, fit_timeout, reuse_prefix
         As in :class:`~sklearn_fair.NestedCV`. A ``random_state`` the user set on the
         estimator or a step is kept in every fit; refits vary only those left at ``None``.
     refit : bool or str, default=True
@@ -278,6 +280,7 @@ early_stopping_split, fit_timeout
         param_distributions=param_distributions, n_iter=n_iter, inner_cv=inner_cv,
         refit=refit, n_refits=n_refits, random_state=random_state, cache_dir=cache_dir,
         early_stopping_split=early_stopping_split, fit_timeout=fit_timeout,
+        reuse_prefix=reuse_prefix,
     )  # fmt: skip
 
 
@@ -314,6 +317,7 @@ def nested_cross_val_score(
     fit_timeout=None,
     outer_cv=None,
     return_nested_info=False,
+    reuse_prefix=True,
 ):
     """Per-fold nested test scores: a drop-in for ``cross_val_score``.
 
@@ -345,7 +349,7 @@ def nested_cross_val_score(
     error_score : 'raise' or float, default=np.nan
         Score of a failed fit.
     param_grid, param_distributions, n_iter, inner_cv, refit, n_refits, random_state, \
-cache_dir, early_stopping_split, fit_timeout, outer_cv
+cache_dir, early_stopping_split, fit_timeout, outer_cv, reuse_prefix
         As in :func:`nested_cross_validate` (``random_state=None`` is a fixed seed).
     return_nested_info : bool, default=False
         Return the dict of :func:`nested_cross_validate` with ``return_nested_info=True``
@@ -381,6 +385,7 @@ cache_dir, early_stopping_split, fit_timeout, outer_cv
         param_distributions=param_distributions, n_iter=n_iter, inner_cv=inner_cv,
         refit=refit, n_refits=n_refits, random_state=random_state, cache_dir=cache_dir,
         early_stopping_split=early_stopping_split, fit_timeout=fit_timeout,
+        reuse_prefix=reuse_prefix,
     )  # fmt: skip
     return results if return_nested_info else results["test_score"]
 
@@ -470,6 +475,7 @@ def nested_cross_val_predict(
     early_stopping_split="auto",
     fit_timeout=None,
     outer_cv=None,
+    reuse_prefix=True,
 ):
     """Out-of-fold predictions of a tuned model: a drop-in for ``cross_val_predict``.
 
@@ -520,7 +526,7 @@ default="predict"
         Score of a failed selection fit. A fold without a model (every candidate failed) or a
         failed refit raises: a prediction cannot be made up.
     param_grid, param_distributions, n_iter, inner_cv, refit, n_refits, random_state, \
-cache_dir, early_stopping_split, fit_timeout, outer_cv
+cache_dir, early_stopping_split, fit_timeout, outer_cv, reuse_prefix
         As in :func:`nested_cross_validate` (``random_state=None`` is a fixed seed).
 
     Returns
@@ -546,7 +552,7 @@ cache_dir, early_stopping_split, fit_timeout, outer_cv
             param_grid=param_grid, param_distributions=param_distributions, n_iter=n_iter,
             inner_cv=inner_cv, refit=refit, n_refits=n_refits, random_state=random_state,
             cache_dir=cache_dir, early_stopping_split=early_stopping_split,
-            fit_timeout=fit_timeout,
+            fit_timeout=fit_timeout, reuse_prefix=reuse_prefix,
         ),
         return_estimator=True, check_plan=_check_partition,
     )  # fmt: skip

@@ -20,6 +20,7 @@ that runs NestedCV (``kill -9``, SIGTERM), instead of waiting for their idle tim
 
 import concurrent.futures
 import copy
+import functools
 import os
 import time
 import uuid
@@ -212,17 +213,79 @@ class ThreadExecutor(_OneTaskPerWorker):
         self._pool.shutdown(cancel_futures=abort)
 
 
+class _LokyPool:
+    """Loky's worker processes as joblib starts them, through joblib's public API only.
+
+    With several workers: a ``joblib.Parallel`` entered as a context manager on a loky backend
+    instance (the one in force, or a fresh one), so joblib configures the pool exactly as for
+    its own calls (worker environment, memmapping reducers, idle timeout) and NestedCV and
+    joblib share one warm pool instead of restarting it for each other; tasks go through the
+    backend's ``submit``, whose futures are loky's. With one worker (a time limit that can always
+    be enforced, where joblib would run ``n_jobs=1`` in the caller's process): joblib's
+    reusable executor. A broken pool is replaced by loky when the next pool is made.
+    """
+
+    def __init__(self, n_workers, backend):
+        self._loky, self._parallel = backend, None
+        if n_workers == 1:
+            from joblib.executor import get_memmapping_executor
+
+            self._executor = get_memmapping_executor(1, timeout=300, **_watched_from_start())
+        else:
+            self._executor = None
+            self._parallel = joblib.Parallel(
+                n_jobs=n_workers, backend=backend, **_watched_from_start()
+            )
+            self._parallel.__enter__()
+
+    def submit(self, function, *args):
+        if self._executor is not None:
+            return self._executor.submit(function, *args)
+        # recent joblib names it ``submit``, older ``apply_async`` (the same future of loky's)
+        submit = getattr(self._loky, "submit", None) or self._loky.apply_async
+        return submit(functools.partial(function, *args))
+
+    def kill(self):
+        """End every worker now (the tasks in flight are lost)."""
+        # and wait until they are dead: with wait=False loky's manager thread reads the kill
+        # flag later, and the next reusable executor shuts the old one down again without
+        # it, which overwrote it: a worker stuck in its fit was left running for ever, and
+        # Python's exit waited on it (loky joins its manager thread at exit)
+        if self._executor is not None:
+            self._executor.shutdown(wait=True, kill_workers=True)
+        else:
+            self._loky.abort_everything(ensure_ready=False)  # terminate(): waits, kills
+
+    def close(self):
+        if self._parallel is not None:
+            self._parallel.__exit__(None, None, None)
+            self._parallel = None
+
+
+def _loky_backend(backend):
+    """``backend`` if it is joblib's loky backend, else a fresh loky backend instance."""
+    if type(backend).__name__ == "LokyBackend":
+        return backend
+    from joblib.parallel import get_active_backend
+
+    with joblib.parallel_config(backend="loky"):
+        return get_active_backend()[0]
+
+
 class LokyExecutor:
     """Worker processes of loky (joblib's default backend), data shipped once per worker.
 
     When a worker dies, every task in flight is suspect: they are rerun one at a time in a
     fresh pool (no other task runs meanwhile), and one that kills its worker when alone is the
-    culprit, recorded as failed.
+    culprit, recorded as failed. ``backend``: the joblib backend in force (a loky one is used
+    as it is, so its settings hold; any other is replaced by loky).
     """
 
-    def __init__(self, data, context, n_workers):
+    def __init__(self, data, context, n_workers, backend=None):
         self.context, self.n_workers = context, n_workers
+        self._loky = _loky_backend(backend)
         self._shared = SharedRunData(data)
+        self._pool = None
         self._pool = self._new_pool()
         self._running = {}  # future -> (task, cache_entry, start time)
         self._suspects = []  # (task, cache_entry): to rerun alone
@@ -231,30 +294,13 @@ class LokyExecutor:
         self._started = {}  # future -> file the worker creates when it starts the task
 
     def _new_pool(self):
-        # joblib configures loky's executor exactly as for its own Parallel calls (worker
-        # environment, memmapping reducers, idle timeout), so NestedCV and joblib share one warm
-        # pool instead of restarting it for each other; a broken pool is replaced by loky.
-        if getattr(self, "_parallel", None) is not None:
-            self._parallel.__exit__(None, None, None)
-        self._parallel = None
         # every worker watches its parent from its start (loky's initializer), idle ones
-        # included: it ends within a second of the death of the process that runs NestedCV.
+        # included: it ends within a second of the death of the process that runs NestedCV
         # (loky reuses its pool only for the same initializer: a joblib call of the user's
-        # between two runs respawns the workers, once each way.)
-        if self.n_workers == 1:
-            # one worker process, for a time limit that can always be enforced (joblib
-            # would run n_jobs=1 in the caller's process): joblib's own reusable executor
-            from joblib.executor import get_memmapping_executor
-
-            return get_memmapping_executor(1, timeout=300, **_watched_from_start())
-        self._parallel = joblib.Parallel(n_jobs=self.n_workers, **_watched_from_start())
-        if type(self._parallel._backend).__name__ != "LokyBackend":
-            # joblib's multiprocessing backend in force: NestedCV drives loky's workers
-            self._parallel = joblib.Parallel(
-                n_jobs=self.n_workers, backend="loky", **_watched_from_start()
-            )
-        self._parallel.__enter__()
-        return self._parallel._backend._workers
+        # between two runs respawns the workers, once each way)
+        if self._pool is not None:
+            self._pool.close()
+        return _LokyPool(self.n_workers, self._loky)
 
     @property
     def capacity(self):
@@ -332,7 +378,7 @@ class LokyExecutor:
         running_for = {future: self._running_for(future) for future in self._running}
         if not any(seconds > limit + grace for seconds in running_for.values()):
             return []
-        _kill(self._pool)
+        self._pool.kill()
         self._pool = self._new_pool()
         finished = []
         for future, (task, entry, _) in self._running.items():
@@ -357,22 +403,9 @@ class LokyExecutor:
 
     def close(self, abort=False):
         if abort:
-            _kill(self._pool)
-        if self._parallel is not None:
-            self._parallel.__exit__(None, None, None)
+            self._pool.kill()
+        self._pool.close()
         self._shared.close()
-
-
-def _kill(pool):
-    """Kill the workers of loky's executor ``pool`` (SIGKILL, their children too), and wait
-    until they are dead.
-
-    Not ``shutdown(wait=False, kill_workers=True)``: loky's manager thread reads the kill flag
-    later, and the next ``get_reusable_executor`` shuts the old executor down again with
-    ``kill_workers=False``, which overwrites it: a worker stuck in its fit was then left
-    running for ever, and Python's exit waited on it (loky joins its manager thread at exit).
-    """
-    pool.shutdown(wait=True, kill_workers=True)
 
 
 def _watched_from_start():
@@ -452,18 +485,23 @@ class DaskExecutor(_OneTaskPerWorker):
 
 
 def make_executor(data, context, n_jobs):
-    """The executor for ``n_jobs`` under the joblib backend in force."""
-    parallel = joblib.Parallel(n_jobs=n_jobs)
-    backend = parallel._backend
+    """The executor for ``n_jobs`` under the joblib backend in force.
+
+    Through joblib's public API: the backend ``joblib.parallel_config`` (or
+    ``parallel_backend``) puts in force, and ``joblib.effective_n_jobs`` for how many workers.
+    """
+    from joblib.parallel import get_active_backend
+
+    backend, _ = get_active_backend()
     name = type(backend).__name__
     if name == "DaskDistributedBackend":
         return DaskExecutor(data, context, backend.client)
-    n_workers = parallel._effective_n_jobs()
+    n_workers = joblib.effective_n_jobs(n_jobs)
     if n_workers <= 1 or name == "SequentialBackend":
         if context.fit_timeout is not None and name == "LokyBackend":
             # a fit stuck where no exception reaches it can only be stopped in a process
             # of its own: fit_timeout holds with n_jobs=1 too
-            return LokyExecutor(data, context, 1)
+            return LokyExecutor(data, context, 1, backend)
         return SequentialExecutor(data, context)
     if name == "ThreadingBackend":
         return ThreadExecutor(data, context, n_workers)
@@ -474,7 +512,7 @@ def make_executor(data, context, n_jobs):
             UserWarning,
             stacklevel=5,
         )
-    return LokyExecutor(data, context, n_workers)
+    return LokyExecutor(data, context, n_workers, backend)
 
 
 # -- the run -----------------------------------------------------------------------------------
@@ -600,33 +638,6 @@ def _unbatched(finished, alone):
             yield from zip(task.tasks, result)
 
 
-def run_tasks(tasks, estimator, scorers, data, *, n_jobs=None, verbose=0, fit_timeout=None):
-    """Run independent FitTasks on the same executors as a nested run; returns key -> result.
-
-    For procedures built on NestedCV's task pool (e.g. an interval that needs its own fits):
-    ``data`` is a :class:`~._data.RunData` whose ``rows`` the tasks name.
-    """
-    context = TaskContext(estimator, scorers, fit_timeout)
-    executor = make_executor(data, context, n_jobs)
-    pending = list(tasks)
-    results = {}
-    progress = Progress(verbose, len(pending))
-    try:
-        while pending or executor.in_flight:
-            while pending and executor.capacity > 0:
-                executor.submit(pending.pop(0), None)
-            for task, result in executor.wait():
-                results[task.key] = result
-                progress.update()
-    except BaseException:
-        executor.close(abort=True)
-        raise
-    finally:
-        progress.close()
-    executor.close()
-    return results
-
-
 def warn_failures(owner, error_score, results):
     """One FitFailedWarning summarising every failed fit, as scikit-learn's searches do."""
     errors = [r["error"] for r in results if r["error"]]
@@ -715,17 +726,25 @@ class PlansData:
         return replace(self.parts[index], X=self.sources[x], y=self.sources[y])
 
 
-def run_plans(plans, *, n_jobs=None, verbose=0, label="benchmark fits"):
+def run_plans(plans, *, n_jobs=None, verbose=0, label="benchmark fits", reuse_prefix=True):
     """Run every task of every plan on one executor; returns one finished NestedSchedule each.
 
     Each plan keeps its own schedule, cache lookups and results, so a plan's results are
     those :func:`run_plan` gives it alone. Ready tasks are taken from the plans in turn (one
     from each plan that has one) while workers are free; one progress bar counts them all.
     ``n_jobs`` and the joblib backend in force choose the executor, as for one plan.
+    ``reuse_prefix``: as for :func:`run_plan`, a bool for every plan or one bool per plan; each
+    plan reuses only its own fitted steps (a token of its own: row indices name rows of that
+    plan's data only).
     """
+    if isinstance(reuse_prefix, bool):
+        reuse_prefix = [reuse_prefix] * len(plans)
+    reuses = [PrefixReuse() if reuse else None for reuse in reuse_prefix]
     schedules = [NestedSchedule(plan) for plan in plans]
     caches = [_Cache(plan) for plan in plans]
-    contexts = [TaskContext(p.estimator, p.scorers, p.fit_timeout) for p in plans]
+    contexts = [
+        TaskContext(p.estimator, p.scorers, p.fit_timeout, reuse) for p, reuse in zip(plans, reuses)
+    ]
     limits = [p.fit_timeout for p in plans if p.fit_timeout is not None]
     pool = PoolContext(max(limits) if limits else None)
     executor = make_executor(PlansData([p.data for p in plans]), pool, n_jobs)
@@ -768,5 +787,7 @@ def run_plans(plans, *, n_jobs=None, verbose=0, label="benchmark fits"):
         raise
     finally:
         progress.close()
+        for reuse in reuses:
+            discard_run(reuse)
     executor.close()
     return schedules
