@@ -223,14 +223,13 @@ def _stuck_forever(started):
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
-def test_a_killed_pool_has_no_live_worker_once_the_kill_returns(tmp_path):
+@pytest.mark.parametrize("n_workers", [1, 2])
+def test_a_killed_pool_has_no_live_worker_once_the_kill_returns(tmp_path, n_workers):
     # the runner replaces a killed pool at once: its workers must be dead by then, not
     # left for loky's manager thread to kill later (which the next executor prevented)
-    from joblib.externals.loky import ProcessPoolExecutor
+    from sklearn_fair.model_selection._nested._running import _loky_backend, _LokyPool
 
-    from sklearn_fair.model_selection._nested._running import _kill
-
-    pool = ProcessPoolExecutor(max_workers=1)
+    pool = _LokyPool(n_workers, _loky_backend(None))
     started = tmp_path / "started"
     pool.submit(_stuck_forever, str(started))
     for _ in range(1200):  # the worker starts and begins the task (at most 2 min)
@@ -239,9 +238,10 @@ def test_a_killed_pool_has_no_live_worker_once_the_kill_returns(tmp_path):
         time.sleep(0.1)
     pid = int(started.read_text())
     try:
-        _kill(pool)
+        pool.kill()
         assert not _alive(pid)
     finally:
+        pool.close()
         try:
             os.kill(pid, 9)
         except ProcessLookupError:
