@@ -108,8 +108,8 @@ def test_a_fit_that_kills_its_worker_inside_a_batch_is_found_alone(monkeypatch):
         warnings.simplefilter("ignore", FitFailedWarning)
         model = NestedCV(
             KillsAtDepth(),
-            {"max_depth": list(range(1, 13))},
-            outer_cv=3,
+            {"max_depth": list(range(1, 9))},
+            outer_cv=2,
             inner_cv=2,
             n_refits=1,
             refit=False,
@@ -119,9 +119,9 @@ def test_a_fit_that_kills_its_worker_inside_a_batch_is_found_alone(monkeypatch):
     get_reusable_executor().shutdown(wait=True)
     assert max(counting.sizes) > 1  # the killer ran in batches first
     failed = {(t["key"]["candidate"], t["key"]["outer_fold"]) for t in model.failed_tasks_}
-    assert failed == {(6, fold) for fold in range(3)}  # max_depth=7 only, in every fold
+    assert failed == {(6, fold) for fold in range(2)}  # max_depth=7 only, in every fold
     assert all("WorkerDiedError" in t["error"] for t in model.failed_tasks_)
-    assert len(model.failed_tasks_) == 3 * 2  # 3 folds x 2 inner splits of max_depth=7
+    assert len(model.failed_tasks_) == 2 * 2  # 2 folds x 2 inner splits of max_depth=7
     assert all(p["max_depth"] != 7 for p in model.best_params_per_fold_)
 
 
