@@ -18,7 +18,9 @@ For each container and ``n_jobs`` in (1, 2) it measures
 * **warm**: ``fit`` in a process whose workers already run (after an untimed warm-up run),
   ``--repeats`` times, alternating the order of ``n_jobs`` so that load hits both alike;
 * **memory**: the peak proportional set size (PSS, shared pages split between the processes
-  that map them) of the process and all its workers, sampled every 50 ms in runs of their own
+  that map them: the fair measure of a process tree) of the process and all its workers, with
+  the sums of their RSS (an over-count: a shared page once per process) and USS (private pages
+  only) beside it, sampled every 50 ms in runs of their own
   (the sampler's reads of page maps take CPU, so timed runs do not sample), with
   ``--memory-epochs`` epochs (default 2: the peak is that of one fit's graphs and model, which
   more epochs only repeat). ``cold``: a fresh process, so the n_jobs=2 tree holds two more
@@ -28,7 +30,9 @@ For each container and ``n_jobs`` in (1, 2) it measures
 
 The outer scores of every run must be identical (both containers, both ``n_jobs``, cold and
 warm). It also records what a worker imports for a GNN task (``python -X importtime`` of the
-two modules a worker loads: the task runner and GraphClassifier), by top-level package.
+two modules a worker loads: the task runner and GraphClassifier), by top-level package, and
+the memory (RSS, PSS, USS) of a fresh interpreter after each step of those imports and a small
+GIN fit, with the thread pools as they are and at one OpenMP/MKL thread.
 
 Speed-up targets (issue 23): n_jobs=2 at least 1.8x n_jobs=1 warm and 1.25x cold; peak memory
 of n_jobs=2 at most 1.2x that of n_jobs=1. The machine's 1-minute load average is recorded at
@@ -61,27 +65,41 @@ CONTAINERS = ("TUDataset", "load_tu_dataset")
 TARGETS = {"warm_speedup": 1.8, "cold_speedup": 1.25, "memory_ratio": 1.2}
 
 
+MEASURES = ("pss", "rss", "uss")
+
+
 class PeakMemory:
-    """Samples the PSS of this process and its children in a thread; ``peak`` in bytes."""
+    """Samples the memory of this process and its children in a thread; ``peak`` in bytes.
+
+    At each sample the tree's PSS, RSS and USS are summed over its processes, and ``peak``
+    keeps the largest sum of each. PSS (``/proc/PID/smaps_rollup``: each shared page split
+    between the processes that map it) is the fair figure for a tree; a sum of RSS counts
+    every shared page (torch's libraries, say) once per process that maps it, and a sum of
+    USS (private pages only) leaves shared pages out: both are kept, beside it, as bounds.
+    """
 
     def __init__(self, interval=0.05):
-        self.interval, self.peak, self._stop = interval, 0, threading.Event()
+        self.interval, self._stop = interval, threading.Event()
+        self.peak = dict.fromkeys(MEASURES, 0)
 
     def _total(self):
         import psutil
 
         me = psutil.Process()
-        total = 0
+        total = dict.fromkeys(MEASURES, 0)
         for process in [me, *me.children(recursive=True)]:
             try:
-                total += process.memory_full_info().pss
+                info = process.memory_full_info()
             except (psutil.NoSuchProcess, psutil.AccessDenied):
                 continue
+            for measure in MEASURES:
+                total[measure] += getattr(info, measure)
         return total
 
     def _run(self):
         while not self._stop.is_set():
-            self.peak = max(self.peak, self._total())
+            for measure, value in self._total().items():
+                self.peak[measure] = max(self.peak[measure], value)
             time.sleep(self.interval)
 
     def __enter__(self):
@@ -138,7 +156,7 @@ def fit(graphs, n_jobs, epochs, memory=None):
     return {
         "wall": wall,
         "scores": [float(s) for s in model.outer_scores_],
-        "peak_pss": sampler.peak if sampler else None,
+        "peak": sampler.peak if sampler else None,
     }
 
 
@@ -186,7 +204,10 @@ def run_child(container, n_jobs, epochs, root, memory=False, load_only=False, n_
 
 def worker_imports():
     """Seconds a fresh interpreter spends importing what a worker imports for a GNN task."""
-    code = "import sklearn_fair.model_selection._nested._running, sklearn_fair.graph._classifier"
+    code = (
+        "import sklearn_fair.model_selection._nested._running, sklearn_fair.graph._classifier; "
+        "import sys; print(len(sys.modules))"
+    )
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     start = time.perf_counter()
     done = subprocess.run(
@@ -211,7 +232,56 @@ def worker_imports():
             name: round(seconds, 3) for name, seconds in order if seconds >= 0.05
         },
         "self_seconds_total": round(sum(packages.values()), 3),
+        "modules_imported": int(done.stdout.split()[-1]),
     }
+
+
+def _mib(peak):
+    return " ".join(f"{measure} {peak[measure] / 2**20:7.1f} MiB" for measure in MEASURES)
+
+
+MEMORY_STEPS = """
+import json, psutil, sys
+def mem():
+    info = psutil.Process().memory_full_info()
+    return {k: round(getattr(info, k) / 2**20, 1) for k in ("rss", "pss", "uss")}
+out = {"bare interpreter": mem()}
+import sklearn.base
+out["+ sklearn"] = mem()
+import torch
+out["+ torch"] = mem()
+import torch_geometric
+out["+ torch_geometric"] = mem()
+import sklearn_fair.model_selection._nested._running, sklearn_fair.graph._classifier
+out["+ the task runner and GraphClassifier"] = mem()
+from sklearn_fair.graph import GIN, GraphClassifier, load_mutag
+GraphClassifier(GIN, module__hidden_units=[32, 32], max_epochs=2).fit(load_mutag())
+out["+ a GIN fit (MUTAG, 2 epochs)"] = mem()
+out["torch.get_num_threads()"] = torch.get_num_threads()
+out["modules"] = len(sys.modules)
+print(json.dumps(out))
+"""
+
+
+def worker_memory():
+    """MiB (RSS, PSS, USS) of a fresh interpreter as it imports what a worker imports for a
+    GNN task and fits a small GIN: with the thread pools as they are, and with OpenMP and MKL
+    at one thread (joblib gives each loky worker ``cpu_count // n_jobs`` threads)."""
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    figures = {}
+    for label, threads in (("threads as they are", {}), ("OMP/MKL_NUM_THREADS=1", "1")):
+        run_env = {k: v for k, v in env.items() if k not in ("OMP_NUM_THREADS", "MKL_NUM_THREADS")}
+        if threads:
+            run_env.update(OMP_NUM_THREADS=threads, MKL_NUM_THREADS=threads)
+        done = subprocess.run(
+            [sys.executable, "-c", MEMORY_STEPS],
+            capture_output=True,
+            text=True,
+            env=run_env,
+            check=True,
+        )
+        figures[label] = json.loads(done.stdout.strip().splitlines()[-1])
+    return {"MiB_after_each_step": figures}
 
 
 def versions():
@@ -293,29 +363,22 @@ def main(argv=None):
             save_partial()
             for n_jobs in (1, 2):  # the workers of the runs above are alive in both
                 result = fit(graphs, n_jobs, args.memory_epochs, memory=True)
-                figures["memory"]["warm"].setdefault(container, {})[str(n_jobs)] = result[
-                    "peak_pss"
-                ]
+                figures["memory"]["warm"].setdefault(container, {})[str(n_jobs)] = result["peak"]
                 print(
-                    f"warm peak {container:16} n_jobs={n_jobs} "
-                    f"{result['peak_pss'] / 2**20:7.1f} MiB",
-                    flush=True,
+                    f"warm peak {container:16} n_jobs={n_jobs} {_mib(result['peak'])}", flush=True
                 )
         for container in CONTAINERS:
             for n_jobs in (1, 2):
                 result = run_child(
                     container, n_jobs, args.memory_epochs, root, memory=True, n_graphs=args.graphs
                 )
-                figures["memory"]["cold"].setdefault(container, {})[str(n_jobs)] = result[
-                    "peak_pss"
-                ]
+                figures["memory"]["cold"].setdefault(container, {})[str(n_jobs)] = result["peak"]
                 print(
-                    f"cold peak {container:16} n_jobs={n_jobs} "
-                    f"{result['peak_pss'] / 2**20:7.1f} MiB",
-                    flush=True,
+                    f"cold peak {container:16} n_jobs={n_jobs} {_mib(result['peak'])}", flush=True
                 )
         save_partial()
         imports = worker_imports()
+        imports_memory = worker_memory()
     finally:
         shutil.rmtree(root, ignore_errors=True)
 
@@ -331,8 +394,15 @@ def main(argv=None):
         summary[container] = {
             "warm_speedup": float(np.median(warm["1"]) / np.median(warm["2"])),
             "cold_speedup": cold["1"] / cold["2"],
-            "memory_ratio_cold": memory["cold"]["2"] / memory["cold"]["1"],
-            "memory_ratio_warm": memory["warm"]["2"] / memory["warm"]["1"],
+            # PSS, the fair measure of a tree; the RSS and USS sums beside it
+            "memory_ratio_cold": memory["cold"]["2"]["pss"] / memory["cold"]["1"]["pss"],
+            "memory_ratio_warm": memory["warm"]["2"]["pss"] / memory["warm"]["1"]["pss"],
+            **{
+                f"memory_ratio_{kind}_{measure}_sum": memory[kind]["2"][measure]
+                / memory[kind]["1"][measure]
+                for kind in ("cold", "warm")
+                for measure in ("rss", "uss")
+            },
         }
     load_end = os.getloadavg()
     quiet = load_start[0] < 1.5 and load_end[0] < 1.5
@@ -350,7 +420,12 @@ def main(argv=None):
             "memory_runs_max_epochs": args.memory_epochs,
         },
         "wall_seconds": {"cold": figures["cold"], "warm": figures["warm"]},
-        "peak_pss_bytes": figures["memory"],
+        "peak_memory_bytes": figures["memory"],
+        "peak_memory_note": "each figure the peak, over 50 ms samples, of the sum over the "
+        "process tree (the process and its loky workers) of each process's PSS (shared pages "
+        "split between the processes mapping them: the fair figure), RSS (shared pages counted "
+        "once per process: an over-count) and USS (private pages only: an under-count)",
+        "worker_memory": imports_memory,
         "summary": summary,
         "targets": TARGETS,
         "ceiling": 2.0,

@@ -3,7 +3,6 @@
 import warnings
 
 import numpy as np
-from imblearn.metrics import sensitivity_specificity_support
 from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.metrics import cohen_kappa_score, multilabel_confusion_matrix
 from sklearn.utils._param_validation import StrOptions, validate_params
@@ -109,6 +108,10 @@ def _rate(y_true, y_pred, pos_label, sample_weight, zero_division, *, negative):
         # confusion matrix instead.
         tn, fp, _, _ = _counts(y_true, y_pred, pos_label, sample_weight)
         return float(tn / (tn + fp))
+    # imported here: imbalanced-learn's import pulls in pytest (through sklearn_compat), a
+    # second of start-up for every process (each parallel worker) that imports our scorers
+    from imblearn.metrics import sensitivity_specificity_support
+
     sens, spec, _ = sensitivity_specificity_support(
         y_true, y_pred, labels=[pos_label], average=None, sample_weight=sample_weight, warn_for=()
     )

@@ -183,3 +183,65 @@ def test_pyg_containers_give_the_serial_scores_in_parallel(mutag_root, mutag):
         parallel = _nested(2).fit(X).outer_scores_
         np.testing.assert_array_equal(serial, reference)
         np.testing.assert_array_equal(parallel, serial)
+
+
+def _assert_same_params(ours, theirs):
+    assert sorted(ours) == sorted(theirs)
+    for name, original in theirs.items():
+        if name == "sample_weight":
+            np.testing.assert_array_equal(ours[name], original)
+        else:
+            assert type(ours[name]) is type(original), name
+            _assert_same_graphs(ours[name], original)
+
+
+@pytest.mark.parametrize(
+    "name", ["TUDataset-iterated", "TUDataset-iterated-sliced", "list-of-Data", "array-of-Data"]
+)
+def test_graphs_in_fit_params_reach_the_workers_compact(name, containers, tmp_path):
+    """Validation graphs passed as a fit parameter (X_val), not aligned with X, and graphs
+    aligned with X (indexed with the training rows, as scikit-learn's fit params are): what a
+    run writes stays within 1.5x of all the graphs' arrays, and a worker reads back the
+    parameters the caller's process gives each task."""
+    X = containers["GraphCollection"][:300]
+    y = np.asarray(X.y)
+    X_val = containers[name]
+    aligned = _as_list(containers["TUDataset-iterated"][:300])
+    if name == "array-of-Data":
+        aligned = containers["array-of-Data"][:300]
+    rows = {"train": np.arange(0, 300, 3), "test": np.arange(1, 300, 3)[::-1]}
+    fit_params = {"X_val": X_val, "side_graphs": aligned, "sample_weight": np.ones(300)}
+    data = RunData(X, y, fit_params=fit_params, rows=rows)
+    own = sum(_own_bytes(_as_list(graphs)) for graphs in (X, X_val, aligned)) + 300 * 8
+    shared = SharedRunData(data, temp_folder=tmp_path)
+    try:
+        written = os.path.getsize(shared.handle.path)
+        assert written <= 1.5 * own, (name, written, own)
+        loaded = DataHandle(shared.handle.path).resolve()
+        for part in ("train", "test"):
+            _assert_same_params(loaded.fit_params_for(part), data.fit_params_for(part))
+        assert len(data.fit_params_for("train")["side_graphs"]) == 100  # indexed, not whole
+    finally:
+        shared.close()
+    assert data.fit_params["X_val"] is X_val  # the caller's process keeps the user's object
+
+
+def test_validation_graphs_in_fit_params_give_the_serial_scores_in_parallel(mutag_root):
+    """The user's own X_val, an iterated TUDataset passed through NestedCV.fit to every fit
+    (early_stopping_split="estimator": the protocol hands no inner rows of its own): the
+    same scores with n_jobs=2 as with n_jobs=1; and the workers' fits do read it (validation
+    graphs of the wrong width, as a list of Data, fail there with the classifier's error)."""
+    dataset = TUDataset(str(mutag_root), "MUTAG")
+    for _ in dataset:
+        pass
+    X, X_val = dataset[:120], dataset[120:]
+
+    def nested(n_jobs):
+        return _nested(n_jobs).set_params(early_stopping_split="estimator", error_score="raise")
+
+    serial = nested(1).fit(X, X_val=X_val).outer_scores_
+    parallel = nested(2).fit(X, X_val=X_val).outer_scores_
+    np.testing.assert_array_equal(parallel, serial)
+    narrow = [Data(x=g.x[:, :2], edge_index=g.edge_index, y=g.y) for g in X_val]
+    with pytest.raises(ValueError, match="X_val has 2 node features"):
+        nested(2).fit(X, X_val=narrow)

@@ -7,9 +7,10 @@ each worker loads it once, memory-mapping its arrays, and keeps it for the run's
 On Dask it is scattered to the workers once. So what is sent per task does not grow with the
 data set.
 
-Graph data is written compactly (:func:`for_workers`, :func:`sklearn_fair.utils.compact_graphs`):
-an iterated PyG ``InMemoryDataset`` would otherwise pickle its whole storage once per graph, and
-a list of ``Data`` every tensor with its own header. The caller's process keeps the user's own
+Graph data is written compactly (:func:`for_workers`, :func:`sklearn_fair.utils.compact_graphs`),
+in ``X`` and in any fit or score parameter (validation graphs passed as ``X_val``): an iterated
+PyG ``InMemoryDataset`` would otherwise pickle its whole storage once per graph, and a list of
+``Data`` every tensor with its own header. The caller's process keeps the user's own
 object (the cache key and the serial path see exactly what was passed).
 """
 
@@ -26,7 +27,7 @@ import scipy.sparse as sp
 from sklearn.utils import _safe_indexing, get_tags
 from sklearn.utils.validation import _is_arraylike, _make_indexable, _num_samples
 
-from ...utils import compact_graphs, is_graph_data
+from ...utils import CollatedGraphs, compact_graphs, is_graph_data
 
 __all__ = ["DataHandle", "RunData", "for_workers", "is_pairwise", "take"]
 
@@ -56,7 +57,11 @@ def _aligned(params, indices, n_samples):
     """
     subset = {}
     for name, value in params.items():
-        if (_is_arraylike(value) or sp.issparse(value)) and not isinstance(value, str):
+        if isinstance(value, CollatedGraphs):
+            # graphs made compact for the workers: the user's list (or object array) again,
+            # of the rows if aligned, whole if not (validation graphs)
+            value = value[indices if len(value) == n_samples else slice(None)]
+        elif (_is_arraylike(value) or sp.issparse(value)) and not isinstance(value, str):
             try:
                 aligned = _num_samples(value) == n_samples
             except TypeError:
@@ -147,17 +152,32 @@ class DataHandle:
 
 
 def for_workers(data):
-    """``data`` as it is sent to worker processes: its ``X`` compact if it holds graphs.
+    """``data`` as it is sent to worker processes: its graph data compact.
 
-    The tasks see the same rows either way: :func:`take` of the compact ``X`` gives the
-    user's container type (a PyG dataset of the same class, a list of ``Data``) holding
-    graphs equal to the originals.
+    ``X``, and every fit or score parameter that holds graphs (validation graphs passed as
+    ``X_val``, say), go through :func:`~sklearn_fair.utils.compact_graphs`. The tasks see the
+    same rows either way: :func:`take` of a compact ``X`` gives the user's container type (a
+    PyG dataset of the same class, a list of ``Data``) holding graphs equal to the originals,
+    and a compact parameter is indexed (when sample-aligned) or passed as the originals are.
     """
     own = getattr(data, "for_workers", None)
     if own is not None:  # several runs' data shipped together (run_plans' PlansData)
         return own()
     X = compact_graphs(data.X)
-    return data if X is data.X else replace(data, X=X)
+    fit_params = _compact_params(data.fit_params)
+    score_params = {name: _compact_params(params) for name, params in data.score_params.items()}
+    unchanged = X is data.X and fit_params is data.fit_params
+    if unchanged and all(score_params[name] is data.score_params[name] for name in score_params):
+        return data
+    return replace(data, X=X, fit_params=fit_params, score_params=score_params)
+
+
+def _compact_params(params):
+    """``params`` with each value that holds graphs compact; ``params`` itself if none does."""
+    compact = {name: compact_graphs(value) for name, value in params.items()}
+    if all(compact[name] is value for name, value in params.items()):
+        return params
+    return compact
 
 
 class SharedRunData:

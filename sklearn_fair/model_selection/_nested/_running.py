@@ -716,9 +716,10 @@ class PlansData:
         return self
 
     def for_workers(self):
-        """A copy whose graph sources are compact (see ``_data.for_workers``)."""
+        """A copy whose graph sources and parameters are compact (see ``_data.for_workers``)."""
         compact = copy.copy(self)
         compact.sources = [compact_graphs(source) for source in self.sources]
+        compact.parts = [for_workers(part) for part in self.parts]
         return compact
 
     def part(self, index):
