@@ -199,7 +199,9 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         estimator whose ``fit`` takes ``X_val`` and ``y_val`` (with metadata routing: that
         requests them) and whose ``early_stopping`` parameter, if any, is True; otherwise
         ``"estimator"``. Selecting on the rows used for early stopping is what the paper
-        does; its optimism is measured by :attr:`optimism_`.
+        does; its optimism is measured by :attr:`optimism_`. ``X_val``/``y_val`` given to
+        :meth:`fit` together with the protocol's own are refused (they would be replaced):
+        to stop on your own validation data, use ``"estimator"``.
     fit_timeout : float, default=None
         Time limit in seconds for each fit (and its scoring). A fit that runs over is
         recorded as failed (``error_score``, ``FitTimeoutError`` in :attr:`failed_tasks_`).

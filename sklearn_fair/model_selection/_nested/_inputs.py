@@ -136,10 +136,11 @@ def consumes_validation_data(estimator):
     return not (early_stopping is None or early_stopping is False or early_stopping == "auto")
 
 
-def early_stopping_policy(mode, estimator, search, owner):
+def early_stopping_policy(mode, estimator, search, owner, fit_params=()):
     """Whether the fits early-stop on the protocol's validation rows (``early_stopping_split``):
     ``"auto"`` when the estimator takes them, ``"protocol"`` always (or an error), never with
-    ``"estimator"`` or for a search run whole (it splits its own data)."""
+    ``"estimator"`` or for a search run whole (it splits its own data). Validation data the
+    user gave to ``fit`` (``fit_params``) would be replaced by the protocol's rows: an error."""
     if mode not in _EARLY_STOPPING:
         raise ValueError(
             f"The 'early_stopping_split' parameter of {owner} must be one of "
@@ -153,5 +154,14 @@ def early_stopping_policy(mode, estimator, search, owner):
             f"early_stopping_split='protocol' hands each fit its validation rows as X_val and "
             f"y_val, but {type(estimator).__name__}.fit does not take them (or its early "
             "stopping is off). Use early_stopping_split='estimator'."
+        )
+    given = sorted({"X_val", "y_val"} & set(fit_params))
+    if consumes and given:
+        raise ValueError(
+            f"{owner} hands each fit the protocol's own validation rows as X_val and y_val "
+            f"(early_stopping_split={mode!r}), which would replace the {' and '.join(given)} "
+            f"given to fit. To early-stop on your own validation data, pass "
+            "early_stopping_split='estimator'; to early-stop on rows held out of each training "
+            f"fold, drop {' and '.join(given)}."
         )
     return consumes

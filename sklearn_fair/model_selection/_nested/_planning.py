@@ -222,7 +222,7 @@ def make_plan(nested, X, y, groups, params, *, final, return_estimator, owner,
         owner, estimator, scoring.scorers, splitters.outer, splitters.inner, data.groups, params
     )
     early_stopping = early_stopping_policy(
-        nested.early_stopping_split, estimator, space.search, owner
+        nested.early_stopping_split, estimator, space.search, owner, routed.fit
     )
     splits = materialise_splits(
         data, splitters, routed, estimator=estimator, whole_search=space.search is not None,
