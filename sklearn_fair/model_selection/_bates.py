@@ -39,7 +39,6 @@ from sklearn.model_selection import KFold
 from sklearn.utils._param_validation import StrOptions, validate_params
 from sklearn.utils.validation import _num_samples, check_consistent_length
 
-from ..stats._ncv import ncv_estimates
 from ..utils import RANDOM_STATE_CONSTRAINTS, EstimatorInstance, IntervalNotBool
 from ._nested._planning import plan_of_splits
 from ._nested._running import run_plan
@@ -480,6 +479,9 @@ default="auto"
         )
         outer.append(moments[0])
         inner.append(moments[1])
+    # imported here: a worker that imports model_selection to run a fit needs no statistics
+    from ..stats._ncv import ncv_estimates
+
     values = asdict(
         ncv_estimates(np.concatenate(outer), np.concatenate(inner), n_samples, confidence)
     )

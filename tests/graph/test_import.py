@@ -33,7 +33,8 @@ def test_graph_without_torch_says_which_extra_to_install():
             raise SystemExit('no ImportError')
     """)
     assert result.returncode == 0, result.stderr
-    assert "pip install sklearn-fair[graph]" in result.stdout
+    assert "'torch' is missing" in result.stdout
+    assert 'pip install -e ".[graph]"' in result.stdout  # the README's Set up block
 
 
 def test_plain_import_is_light_and_names_load_on_first_use():
