@@ -19,6 +19,8 @@ import sys
 import uuid
 from pathlib import Path
 
+from .cli import add_allow_package
+
 __all__ = ["MANIFEST", "add_cache_parser", "record_experiment", "run_cache"]
 
 MANIFEST = "experiments.json"
@@ -135,14 +137,7 @@ def add_cache_parser(commands):
         help="accept experiment files and paths outside the folder holding the cache (only "
         "for files you trust)",
     )
-    verify.add_argument(
-        "--allow-package",
-        action="append",
-        default=[],
-        metavar="NAME",
-        help="also accept classes from this top-level package (repeatable; only for "
-        "packages you trust)",
-    )
+    add_allow_package(verify)
     return cache
 
 

@@ -6,6 +6,19 @@ import sys
 __all__ = ["main"]
 
 
+def add_allow_package(parser):
+    """Add the repeatable ``--allow-package NAME`` option (``sklearn-fair run`` and
+    ``sklearn-fair cache verify`` accept the same packages the same way)."""
+    parser.add_argument(
+        "--allow-package",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="also accept classes from this top-level package (repeatable; only for "
+        "packages you trust)",
+    )
+
+
 def _build_parser():
     parser = argparse.ArgumentParser(
         prog="sklearn-fair", description="Honest model evaluation for scikit-learn."
@@ -73,14 +86,7 @@ def _build_parser():
         help="accept data, splits and output paths outside the file's folder and the data "
         "folder (only for files you trust)",
     )
-    run.add_argument(
-        "--allow-package",
-        action="append",
-        default=[],
-        metavar="NAME",
-        help="also accept classes from this top-level package (repeatable; only for "
-        "packages you trust)",
-    )
+    add_allow_package(run)
     run.add_argument(
         "--limit",
         action="append",

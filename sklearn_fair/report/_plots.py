@@ -4,9 +4,9 @@ import os
 
 import numpy as np
 
-from ..stats import compare, summarize
+from ..stats import summarize
 from ._format import decimals_for, signed
-from ._results import as_results, describe_metrics, shared_metric
+from ._results import as_results, compare_results, describe_metrics, shared_metric
 
 
 def _one_metric(models, plot):
@@ -319,14 +319,7 @@ def plot_comparison(results, *, confidence=0.95, ax=None, path=None):
     """
     models = as_results(results)
     metric = _one_metric(models, "plot_comparison")
-    shared = {
-        m.name: {
-            "test_score": m.test_scores,
-            "indices": {"train": m.train_indices, "test": m.test_indices},
-        }
-        for m in models
-    }
-    table = compare(shared, confidence=confidence)
+    table = compare_results(models, confidence=confidence)
     table = {column: list(table[column]) for column in table}
     n_pairs = len(table["model_a"])
     pairs = [f"{a} - {b}" for a, b in zip(table["model_a"], table["model_b"])]

@@ -7,10 +7,10 @@ import numpy as np
 from scipy.stats import rankdata
 
 from ..exceptions import SplitsMismatchError
-from ..stats import compare, summarize
+from ..stats import summarize
 from ._card import reproducibility_card
 from ._format import decimals_for, number, pvalue, short_names, signed
-from ._results import as_results, describe_metrics, shared_metric
+from ._results import as_results, compare_results, describe_metrics, shared_metric
 from ._tables import Cell, Section, num, render
 from ._verdict import verdict_sentence
 
@@ -515,15 +515,8 @@ def _comparison(models, confidence):
             "No pairwise comparison: the models selected their hyper-parameters with "
             f"different metrics ({describe_metrics(models)})."
         )
-    shared = {
-        m.name: {
-            "test_score": m.test_scores,
-            "indices": {"train": m.train_indices, "test": m.test_indices},
-        }
-        for m in models
-    }
     try:
-        table = compare(shared, confidence=confidence)
+        table = compare_results(models, confidence=confidence)
     except SplitsMismatchError as error:
         return None, f"No pairwise comparison: {error}"
     return {column: list(table[column]) for column in table}, None

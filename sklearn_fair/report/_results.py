@@ -9,6 +9,7 @@ from sklearn.base import is_classifier, is_regressor
 from sklearn.model_selection._search import BaseSearchCV
 
 from ..metrics import MetricName
+from ..stats import compare
 
 RESULT_FORMAT = "sklearn-fair-result"
 # 2: the metrics (their printed names and signs), the selecting metric, the task, and each
@@ -262,3 +263,16 @@ def as_results(results):
             raise ValueError("The 'results' parameter is an empty dict; give at least one result.")
         return [as_result(name, result) for name, result in results.items()]
     return [as_result("model", results)]
+
+
+def compare_results(models, *, confidence):
+    """:func:`sklearn_fair.stats.compare` on the outer-fold test scores of ``models`` (from
+    :func:`as_results`), paired by their outer splits (SplitsMismatchError when they differ)."""
+    shared = {
+        m.name: {
+            "test_score": m.test_scores,
+            "indices": {"train": m.train_indices, "test": m.test_indices},
+        }
+        for m in models
+    }
+    return compare(shared, confidence=confidence)

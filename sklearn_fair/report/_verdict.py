@@ -2,8 +2,7 @@
 
 import numpy as np
 
-from ..stats import compare
-from ._results import as_results, describe_metrics, shared_metric
+from ._results import as_results, compare_results, describe_metrics, shared_metric
 
 # compare()'s verdict when Holm does not reject
 NOT_DEMONSTRATED = "difference not demonstrated"
@@ -60,14 +59,7 @@ def comparison_text(results, *, confidence=0.95):
             "comparison_text compares the metric that selected the hyper-parameters, but the "
             f"results selected with different metrics ({describe_metrics(models)})."
         )
-    shared = {
-        m.name: {
-            "test_score": m.test_scores,
-            "indices": {"train": m.train_indices, "test": m.test_indices},
-        }
-        for m in models
-    }
-    table = compare(shared, confidence=confidence)
+    table = compare_results(models, confidence=confidence)
     n_folds = len(models[0].test_scores)
     level = f"{100 * confidence:g}%"
     lines = [

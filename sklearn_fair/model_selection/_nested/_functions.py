@@ -14,6 +14,8 @@ data. What differs from NestedCV, and why:
 """
 
 import numbers
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 import numpy as np
 from sklearn import get_config
@@ -45,6 +47,19 @@ _VALIDATE_CONSTRAINTS = {
     "reuse_prefix": ["boolean"],
 }
 _PREDICT_METHODS = ("predict", "predict_proba", "predict_log_proba", "decision_function")
+
+# the public function the user called, named in messages: nested_cross_val_score runs
+# nested_cross_validate (as cross_val_score runs cross_validate) under its own name
+_OWNER = ContextVar("sklearn_fair_nested_owner", default="nested_cross_validate")
+
+
+@contextmanager
+def _owned_by(owner):
+    token = _OWNER.set(owner)
+    try:
+        yield
+    finally:
+        _OWNER.reset(token)
 
 
 def _outer_cv(cv, outer_cv, owner):
@@ -272,7 +287,7 @@ early_stopping_split, fit_timeout, reuse_prefix
     ['best_params', 'fit_time', 'refit_seeds', 'score_time', 'test_score', 'validation_score']
     """
     return _cross_validate(
-        "nested_cross_validate", estimator, X, y, groups=groups, cv=cv, outer_cv=outer_cv,
+        _OWNER.get(), estimator, X, y, groups=groups, cv=cv, outer_cv=outer_cv,
         params=params, return_estimator=return_estimator,
         return_train_score=return_train_score, return_indices=return_indices,
         return_nested_info=return_nested_info, scoring=scoring, n_jobs=n_jobs,
@@ -377,16 +392,16 @@ cache_dir, early_stopping_split, fit_timeout, outer_cv, reuse_prefix
             f"or a callable). For evaluating multiple scores, use nested_cross_validate "
             f"instead. {scoring!r} was passed."
         )
-    results = _cross_validate(
-        "nested_cross_val_score", estimator, X, y, groups=groups, cv=cv, outer_cv=outer_cv,
-        params=params, return_estimator=False, return_train_score=False, return_indices=False,
-        return_nested_info=return_nested_info, scoring=scoring, n_jobs=n_jobs,
-        verbose=verbose, error_score=error_score, param_grid=param_grid,
-        param_distributions=param_distributions, n_iter=n_iter, inner_cv=inner_cv,
-        refit=refit, n_refits=n_refits, random_state=random_state, cache_dir=cache_dir,
-        early_stopping_split=early_stopping_split, fit_timeout=fit_timeout,
-        reuse_prefix=reuse_prefix,
-    )  # fmt: skip
+    with _owned_by("nested_cross_val_score"):
+        results = nested_cross_validate(
+            estimator, X, y, groups=groups, scoring=scoring, cv=cv, n_jobs=n_jobs,
+            verbose=verbose, params=params, pre_dispatch=pre_dispatch, error_score=error_score,
+            param_grid=param_grid, param_distributions=param_distributions, n_iter=n_iter,
+            inner_cv=inner_cv, refit=refit, n_refits=n_refits, random_state=random_state,
+            cache_dir=cache_dir, early_stopping_split=early_stopping_split,
+            fit_timeout=fit_timeout, outer_cv=outer_cv, return_nested_info=return_nested_info,
+            reuse_prefix=reuse_prefix,
+        )  # fmt: skip
     return results if return_nested_info else results["test_score"]
 
 

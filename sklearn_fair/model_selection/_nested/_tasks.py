@@ -9,6 +9,7 @@ a seed changes anything) and a fitted model only when asked.
 import copy
 import time
 import traceback
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from enum import StrEnum
 from typing import NamedTuple
@@ -155,6 +156,25 @@ def _empty_result(key):
     }
 
 
+@contextmanager
+def _recording(task, context, raise_errors):
+    """How every task runs: yields its empty result and the clock's start, runs the body under
+    ``fit_timeout``, and records an exception in the result (``error``, ``timed_out``, the time
+    until it) instead of raising it, unless ``raise_errors``."""
+    result = _empty_result(task.key)
+    start = time.perf_counter()
+    try:
+        with time_limit(context.fit_timeout, task.key.describe()):
+            yield result, start
+    except Exception as exc:  # recorded, and turned into error_score by the caller
+        if raise_errors:
+            raise
+        # a fit that succeeded keeps its time when scoring fails
+        result["fit_time"] = result["fit_time"] or time.perf_counter() - start
+        result["error"] = traceback.format_exc()
+        result["timed_out"] = isinstance(exc, FitTimeoutError)
+
+
 def _predictions_fingerprint(model, X):
     """A fingerprint of the richest output of ``model`` on ``X`` (probabilities if it has them)."""
     for method in ("predict_proba", "decision_function", "predict", "transform"):
@@ -175,44 +195,37 @@ def run_fit_task(task, context, data):
     ``error_score="raise"`` an exception propagates instead of being recorded.
     """
     data = data.resolve()
-    result = _empty_result(task.key)
-    start = time.perf_counter()
-    try:
-        with time_limit(context.fit_timeout, task.key.describe()):
-            model = configure(context.estimator, task.params)
-            columns = task.train if is_pairwise(model) else None
-            fit_params = data.fit_params_for(task.train)
-            if task.val is not None:
-                fit_params["X_val"], fit_params["y_val"] = data.subset(task.val, columns)
-            X_train, y_train = data.subset(task.train, columns)
-            rows = data.rows[task.train]
-            with fitted_prefixes(context.reuse, model, X_train, y_train, rows) as reuse:
-                model.fit(X_train, y_train, **fit_params)
-            result["fit_time"] = time.perf_counter() - start
-            result["steps_reused"] = reuse.served
-            if task.test is not None:
-                start = time.perf_counter()
-                X_test, y_test = data.subset(task.test, columns)
-                result["scores"], result["score_errors"] = score_model(
-                    context.scorers, model, X_test, y_test, data.score_params_for(task.test),
-                    task.error_score,
+    raise_errors = isinstance(task.error_score, str) and task.error_score == "raise"
+    with _recording(task, context, raise_errors) as (result, start):
+        model = configure(context.estimator, task.params)
+        columns = task.train if is_pairwise(model) else None
+        fit_params = data.fit_params_for(task.train)
+        if task.val is not None:
+            fit_params["X_val"], fit_params["y_val"] = data.subset(task.val, columns)
+        X_train, y_train = data.subset(task.train, columns)
+        rows = data.rows[task.train]
+        with fitted_prefixes(context.reuse, model, X_train, y_train, rows) as reuse:
+            model.fit(X_train, y_train, **fit_params)
+        result["fit_time"] = time.perf_counter() - start
+        result["steps_reused"] = reuse.served
+        if task.test is not None:
+            start = time.perf_counter()
+            X_test, y_test = data.subset(task.test, columns)
+            result["scores"], result["score_errors"] = score_model(
+                context.scorers, model, X_test, y_test, data.score_params_for(task.test),
+                task.error_score,
+            )  # fmt: skip
+            if task.score_train is not None:
+                X_train, y_train = data.subset(task.score_train, columns)
+                result["train_scores"], errors = score_model(
+                    context.scorers, model, X_train, y_train,
+                    data.score_params_for(task.score_train), task.error_score,
                 )  # fmt: skip
-                if task.score_train is not None:
-                    X_train, y_train = data.subset(task.score_train, columns)
-                    result["train_scores"], errors = score_model(
-                        context.scorers, model, X_train, y_train,
-                        data.score_params_for(task.score_train), task.error_score,
-                    )  # fmt: skip
-                    result["score_errors"].update({f"train_{k}": v for k, v in errors.items()})
-                result["score_time"] = time.perf_counter() - start
-                if task.fingerprint_predictions:
-                    result["predictions"] = _predictions_fingerprint(model, X_test)
-    except Exception as exc:  # recorded, and turned into error_score by the caller
-        if isinstance(task.error_score, str) and task.error_score == "raise":
-            raise
-        result["fit_time"] = result["fit_time"] or time.perf_counter() - start
-        result["error"] = traceback.format_exc()
-        result["timed_out"] = isinstance(exc, FitTimeoutError)
+                result["score_errors"].update({f"train_{k}": v for k, v in errors.items()})
+            result["score_time"] = time.perf_counter() - start
+            if task.fingerprint_predictions:
+                result["predictions"] = _predictions_fingerprint(model, X_test)
+    if result["error"] is not None:
         return result
     if task.return_estimator:
         # fitted steps served by the store are shared within the worker: the caller's own copy
@@ -227,17 +240,11 @@ def run_search_task(task, context, data):
     their mean validation scores, or an ``error``.
     """
     data = data.resolve()
-    result = _empty_result(task.key)
-    start = time.perf_counter()
-    try:
-        with time_limit(context.fit_timeout, task.key.describe()):
-            search = clone(task.search)
-            columns = task.train if is_pairwise(search) else None
-            search.fit(*data.subset(task.train, columns), **data.fit_params_for(task.train))
-    except Exception as exc:
-        result["fit_time"] = time.perf_counter() - start
-        result["error"] = traceback.format_exc()
-        result["timed_out"] = isinstance(exc, FitTimeoutError)
+    with _recording(task, context, raise_errors=False) as (result, start):
+        search = clone(task.search)
+        columns = task.train if is_pairwise(search) else None
+        search.fit(*data.subset(task.train, columns), **data.fit_params_for(task.train))
+    if result["error"] is not None:
         return result
     result["fit_time"] = time.perf_counter() - start
     refit = search.refit if isinstance(search.refit, str) else "score"
