@@ -194,7 +194,9 @@ def test_several_crafted_entries_give_one_warning_with_their_count(cold_run, tmp
         path.write_text("{")
     with pytest.warns(CacheWarning, match=r"^3 entries of the cache folder") as record:
         rerun = run(cache)
-    assert len([w for w in record if issubclass(w.category, CacheWarning)]) == 1
+    warned = [w for w in record if issubclass(w.category, CacheWarning)]
+    assert len(warned) == 1
+    assert warned[0].filename == __file__  # the line that called fit, not the library's
     assert rerun.cache_info_["computed"] == 3
 
 

@@ -41,6 +41,7 @@ from pathlib import Path
 
 from ...exceptions import CacheWarning
 from ...utils import digest
+from ...utils._stacklevel import external_stacklevel
 from ._cache_key import FORMAT
 
 __all__ = ["EntryCheck", "TaskCache", "write_entry"]
@@ -185,7 +186,7 @@ class TaskCache:
             "expect this, audit it with sklearn_fair.model_selection.verify_cache or "
             "'sklearn-fair cache verify'.",
             CacheWarning,
-            stacklevel=4,
+            stacklevel=external_stacklevel(),
         )
         self.rejected, self._first_rejected = 0, None
 
@@ -198,7 +199,7 @@ class TaskCache:
                 "the run goes on without writing the results of its remaining tasks (stored "
                 "entries are still read).",
                 CacheWarning,
-                stacklevel=2,
+                stacklevel=external_stacklevel(),
             )
 
 

@@ -34,6 +34,7 @@ from sklearn.exceptions import FitFailedWarning
 
 from ...exceptions import CacheWarning
 from ...utils import compact_graphs
+from ...utils._stacklevel import external_stacklevel
 from ._batching import PREFETCH, AutoBatching
 from ._cache import EntryCheck, write_entry
 from ._cache_key import KeyBuilder, UnhashableError
@@ -510,7 +511,7 @@ def make_executor(data, context, n_jobs):
             f"NestedCV runs on loky's worker processes, not on the joblib backend {name} in "
             "force: it drives loky, threading and dask itself.",
             UserWarning,
-            stacklevel=5,
+            stacklevel=external_stacklevel(),
         )
     return LokyExecutor(data, context, n_workers, backend)
 
@@ -535,7 +536,7 @@ class _Cache:
         warnings.warn(
             f"The cache is not used for this run: {reason}. Results are computed, not cached.",
             CacheWarning,
-            stacklevel=5,
+            stacklevel=external_stacklevel(),
         )
         self.keys = None
 
@@ -651,7 +652,7 @@ def warn_failures(owner, error_score, results):
         f"{len(errors)} of the {len(results)} fits of {owner} failed and were given "
         f"error_score={error_score!r}.\n{summary}",
         FitFailedWarning,
-        stacklevel=5,
+        stacklevel=external_stacklevel(),
     )
 
 
