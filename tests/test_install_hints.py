@@ -103,3 +103,12 @@ def test_no_message_names_the_unpublished_package():
         )
     ]
     assert offending == []
+
+
+def test_a_report_without_matplotlib_says_how_to_install_it(monkeypatch):
+    from sklearn_fair.report._plots import matplotlib_missing
+
+    assert matplotlib_missing() is None  # the `plot` extra is installed on CI
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    missing = matplotlib_missing()
+    assert 'pip install -e ".[plot]"' in missing and "pip install sklearn-fair" not in missing

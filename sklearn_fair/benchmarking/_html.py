@@ -16,6 +16,7 @@ import numpy as np
 from ..exceptions import UnequalBudgetWarning
 from ..report import Cell, Section, figure_from_matplotlib, html_page
 from ..report._format import decimals_for, number, pvalue, short_names, signed
+from ..report._plots import matplotlib_missing
 from ..stats import summarize
 from ._verdict import against_the_best, benchmark_verdict
 
@@ -243,12 +244,9 @@ def _ranks(result, alpha):
 
 def _plots(result, confidence, alpha, with_ranks):
     section = Section("Plots")
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError:
-        section.paragraphs.append(
-            "The plots need matplotlib (the 'plot' extra: pip install -e \".[plot]\")."
-        )
+    missing = matplotlib_missing()
+    if missing is not None:
+        section.paragraphs.append(missing)
         return section
     level = f"{100 * confidence:g}%"
     section.figures.append(

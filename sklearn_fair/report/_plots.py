@@ -5,6 +5,7 @@ import os
 import numpy as np
 
 from ..stats import summarize
+from ..utils import install_hint
 from ._format import decimals_for, signed
 from ._results import as_results, compare_results, describe_metrics, shared_metric
 
@@ -25,14 +26,22 @@ def _direction(metric):
     return "" if metric.greater_is_better else " (lower is better)"
 
 
-def _figure(ax, size):
+def matplotlib_missing():
+    """Why no plot can be drawn (matplotlib is not installed, and how to install it), or
+    None when it can."""
     try:
-        from matplotlib.figure import Figure
-    except ImportError as exc:  # pragma: no cover - exercised without matplotlib
-        raise ImportError(
-            "Plots need matplotlib, the 'plot' extra: from a checkout, "
-            'pip install -e ".[plot]" (or pip install matplotlib).'
-        ) from exc
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return f"The plots need matplotlib. {install_hint('plot')} (or pip install matplotlib)."
+    return None
+
+
+def _figure(ax, size):
+    missing = matplotlib_missing()
+    if missing is not None:  # pragma: no cover - exercised without matplotlib
+        raise ImportError(missing)
+    from matplotlib.figure import Figure
+
     if ax is not None:
         return ax.figure, ax
     # A bare Figure, not pyplot: no global state and no GUI backend needed.

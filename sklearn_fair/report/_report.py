@@ -10,6 +10,7 @@ from ..exceptions import SplitsMismatchError
 from ..stats import summarize
 from ._card import reproducibility_card
 from ._format import decimals_for, number, pvalue, short_names, signed
+from ._plots import matplotlib_missing
 from ._results import as_results, compare_results, describe_metrics, shared_metric
 from ._tables import Cell, Section, num, render
 from ._verdict import verdict_sentence
@@ -306,12 +307,9 @@ class NestedCVReport:
 
     def _figures_section(self):
         section = Section("Plots")
-        try:
-            import matplotlib  # noqa: F401
-        except ImportError:
-            section.paragraphs.append(
-                "The plots need matplotlib (the 'plot' extra: pip install -e \".[plot]\")."
-            )
+        missing = matplotlib_missing()
+        if missing is not None:
+            section.paragraphs.append(missing)
             return section
         if shared_metric(self._models) is None:
             section.paragraphs.append(
