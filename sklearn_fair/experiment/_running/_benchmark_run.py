@@ -8,6 +8,7 @@ from pathlib import Path
 from ...exceptions import ExperimentConfigError
 from .._counting._benchmark_plans import dry_run_benchmark, load_benchmark_plans
 from .._reading._benchmark_file import load_benchmark
+from .._reading._text import neutral
 
 __all__ = ["BenchmarkRun", "run_benchmark_file", "run_from_cli"]
 
@@ -188,7 +189,7 @@ def run_from_cli(args, options):
             **options,
         )
     except ExperimentConfigError as error:
-        print(f"sklearn-fair run: {error}", file=sys.stderr)
+        print(f"sklearn-fair run: {neutral(error)}", file=sys.stderr)
         return 2
     print(run.result.table().to_string())
     print(f"Results written to {run.output_dir}")
