@@ -40,8 +40,7 @@ from sklearn.tree import DecisionTreeClassifier
 
 import sklearn_fair
 from sklearn_fair import NestedCV, benchmark
-from sklearn_fair.model_selection._nested._data import RunData
-from sklearn_fair.model_selection._nested._running import PlansData
+from sklearn_fair.model_selection._engine import PlansData, RunData
 
 MODELS = {
     "tree": (DecisionTreeClassifier(random_state=0), {"max_depth": [2, 4, 8, None]}),

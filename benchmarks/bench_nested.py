@@ -43,23 +43,16 @@ import time
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
+from _workloads import Noop, make_corpus, make_wide, text_pipeline, wide_pipeline
 from joblib import Parallel, delayed
-from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.compose import ColumnTransformer
 from sklearn.datasets import make_classification
-from sklearn.decomposition import TruncatedSVD
 from sklearn.ensemble import GradientBoostingClassifier
-from sklearn.feature_extraction.text import TfidfVectorizer
-from sklearn.impute import SimpleImputer
-from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import GridSearchCV, StratifiedKFold, cross_validate
-from sklearn.pipeline import make_pipeline
-from sklearn.preprocessing import OneHotEncoder, StandardScaler
 from sklearn.svm import SVC
 
 from sklearn_fair import NestedCV
 from sklearn_fair.model_selection import HoldoutSplit
+from sklearn_fair.model_selection._engine import worker_pool_options
 from sklearn_fair.utils import package_versions
 
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -82,75 +75,6 @@ WORKLOADS = {
         dict(n_samples=1500, flip_y=0.1),
     ),
 }
-
-
-def text_pipeline():
-    return make_pipeline(
-        TfidfVectorizer(sublinear_tf=True),
-        TruncatedSVD(random_state=0),
-        LogisticRegression(max_iter=200),
-    )
-
-
-def make_corpus(n_samples, vocabulary=2000, length=80):
-    """Documents generated offline: make_classification's features, exponentiated, are each
-    class's word rates over a Zipf-like vocabulary; every document draws ``length`` words."""
-    features, y = make_classification(
-        n_samples=n_samples, n_features=40, n_informative=20, flip_y=0.05, random_state=0
-    )
-    rng = np.random.default_rng(0)
-    words = np.array([f"w{i}" for i in range(vocabulary)])
-    base = 1.0 / np.arange(1, vocabulary + 1)  # Zipf
-    topics = rng.dirichlet(np.full(vocabulary, 0.05), size=features.shape[1])
-    docs = []
-    for row in features:
-        weights = np.exp(row / 2.0)
-        rates = base / base.sum() + weights @ topics / weights.sum()
-        docs.append(" ".join(rng.choice(words, size=length, p=rates / rates.sum())))
-    return docs, y
-
-
-def wide_pipeline(n_numeric=240, n_categorical=60):
-    numeric = [f"x{i}" for i in range(n_numeric)]
-    categorical = [f"c{i}" for i in range(n_categorical)]
-    columns = ColumnTransformer(
-        [
-            ("num", make_pipeline(SimpleImputer(), StandardScaler()), numeric),
-            ("cat", OneHotEncoder(handle_unknown="ignore"), categorical),
-        ]
-    )
-    return make_pipeline(columns, LogisticRegression(max_iter=300))
-
-
-def make_wide(n_samples, n_numeric=240, n_categorical=60):
-    """A DataFrame of 300 columns: numeric ones with 5% missing, categorical ones of 5 levels."""
-    X, y = make_classification(
-        n_samples=n_samples, n_features=n_numeric, n_informative=30, flip_y=0.1, random_state=0
-    )
-    rng = np.random.default_rng(0)
-    X[rng.random(X.shape) < 0.05] = np.nan
-    frame = pd.DataFrame(X, columns=[f"x{i}" for i in range(n_numeric)])
-    for i in range(n_categorical):
-        levels = np.digitize(X[:, i % 30] + rng.normal(0, 1, n_samples), [-1, -0.3, 0.3, 1])
-        frame[f"c{i}"] = np.asarray(list("abcde"))[levels]
-    return frame, y
-
-
-class Noop(ClassifierMixin, BaseEstimator):
-    """Fits nothing and scores 0: a run of it is the engine's own work."""
-
-    def __init__(self, a=0):
-        self.a = a
-
-    def fit(self, X, y):
-        self.classes_ = np.array([0, 1])
-        return self
-
-    def predict(self, X):
-        return np.zeros(len(X), dtype=int)
-
-    def score(self, X, y, sample_weight=None):
-        return 0.0
 
 
 PIPELINES = {
@@ -208,9 +132,12 @@ def describe_workload(name, y):
     }
 
 
-def warm_up(n_jobs):
+def warm_up(n_jobs, nested=False):
     """Start the worker processes and import what every method runs, before timing, so that
-    no method pays for starting processes or importing modules (they share one loky pool)."""
+    no method pays for starting processes or importing modules. NestedCV's workers watch their
+    parent from their start, and loky keeps a pool only for the same start-up arguments: the
+    idioms' runs and NestedCV's each warm their own pool (``nested``), or the one measured
+    after the other would pay for starting its workers inside its timed run."""
     modules = [
         "sklearn.ensemble",
         "sklearn.svm",
@@ -221,7 +148,8 @@ def warm_up(n_jobs):
         "sklearn.model_selection",
         "sklearn_fair.model_selection._nested._running",
     ]
-    Parallel(n_jobs=n_jobs)(
+    options = worker_pool_options() if nested else {}
+    Parallel(n_jobs=n_jobs, **options)(
         delayed(importlib.import_module)(name) for name in modules * (2 * n_jobs)
     )
 
@@ -243,7 +171,7 @@ def run_outer_parallel(X, y, estimator, grid, outer, inner, n_jobs):
 
 
 def run_nested(X, y, estimator, grid, outer, inner, n_jobs):
-    warm_up(n_jobs)
+    warm_up(n_jobs, nested=True)
     start = time.perf_counter()
     nested = NestedCV(
         estimator,

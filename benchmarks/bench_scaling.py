@@ -65,11 +65,15 @@ from sklearn.model_selection import GridSearchCV, ParameterGrid, StratifiedKFold
 
 from sklearn_fair import NestedCV
 from sklearn_fair.model_selection import HoldoutSplit
-from sklearn_fair.model_selection._nested._batching import PREFETCH, AutoBatching
-from sklearn_fair.model_selection._nested._planning import make_plan
-from sklearn_fair.model_selection._nested._running import run_plan
-from sklearn_fair.model_selection._nested._scheduling import NestedSchedule
-from sklearn_fair.model_selection._nested._tasks import REFIT, SELECTION
+from sklearn_fair.model_selection._engine import (
+    PREFETCH,
+    REFIT,
+    SELECTION,
+    AutoBatching,
+    NestedSchedule,
+    make_plan,
+    run_plan,
+)
 from sklearn_fair.utils import package_versions
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -728,6 +732,11 @@ def main(argv=None):
     }
     RESULTS.mkdir(parents=True, exist_ok=True)
     path = RESULTS / "scaling.json"
+    # a run of some workloads keeps the others' figures, each with the run that measured it
+    run = {key: output[key] for key in ("command", "uptime_before", "uptime_after", "date")}
+    earlier = json.loads(path.read_text()) if path.exists() else {}
+    output["workloads"] = {**earlier.get("workloads", {}), **figures}
+    output["runs"] = {**earlier.get("runs", {}), **dict.fromkeys(figures, run)}
     path.write_text(json.dumps(output, indent=2, default=_plain) + "\n")
     for name, values in figures.items():
         print_table(name, values)

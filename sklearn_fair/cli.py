@@ -105,7 +105,8 @@ def _build_parser():
 
 def _run(args):
     from .exceptions import ExperimentConfigError
-    from .experiment import dry_run, run_experiment
+    from .experiment._reading._benchmark_file import benchmark_data_names
+    from .experiment._reading._text import neutral
 
     options = {
         "data_dir": args.data_dir,
@@ -115,36 +116,52 @@ def _run(args):
         "output_dir": args.output_dir,
         "limits": args.limit,
     }
-    from .experiment._reading._benchmark_file import benchmark_data_names
-    from .experiment._running._benchmark_run import run_from_cli
-
     # [data.NAME] tables: a benchmark of several data sets
-    if benchmark_data_names(args.experiment, args.limit) is not None:
-        return run_from_cli(args, options)
+    several = benchmark_data_names(args.experiment, args.limit) is not None
     try:
         if args.dry_run:
-            report = dry_run(
-                args.experiment, timing=not args.no_timing, n_jobs=args.n_jobs, **options
-            )
-            print(report.text)
-            return 1 if report.data_problem else 0
-        result = run_experiment(
-            args.experiment,
-            n_jobs=args.n_jobs,
-            backend=args.backend,
-            dask_scheduler=args.dask_scheduler,
-            **options,
-        )
+            return _dry_run(args, options, several)
+        lines = _fit(args, options, several)
     except ExperimentConfigError as error:
-        from .experiment._reading._text import neutral
-
         print(f"sklearn-fair run: {neutral(error)}", file=sys.stderr)
         return 2
-    print(result.report.to_text())
-    for name, status in result.status.items():
-        print(f"{name}: {'read back from an earlier run' if status == 'cached' else status}")
-    print(f"Results written to {result.output_dir}")
+    print("\n".join(lines))
     return 0
+
+
+def _dry_run(args, options, several):
+    """``sklearn-fair run --dry-run``: print the plan; the exit status."""
+    from .experiment import dry_run, dry_run_benchmark
+
+    arguments = dict(timing=not args.no_timing, n_jobs=args.n_jobs, **options)
+    if several:
+        text, _ = dry_run_benchmark(args.experiment, **arguments)
+        print(text)
+        return 0
+    report = dry_run(args.experiment, **arguments)
+    print(report.text)
+    return 1 if report.data_problem else 0
+
+
+def _fit(args, options, several):
+    """Run the file (one data set or several); the lines that say what was done."""
+    from .experiment import run_benchmark_file, run_experiment
+
+    arguments = dict(
+        n_jobs=args.n_jobs, backend=args.backend, dask_scheduler=args.dask_scheduler, **options
+    )
+    if several:
+        run = run_benchmark_file(args.experiment, **arguments)
+        return [run.result.table().to_string(), f"Results written to {run.output_dir}"]
+    result = run_experiment(args.experiment, **arguments)
+    return [
+        result.report.to_text(),
+        *(
+            f"{name}: {'read back from an earlier run' if status == 'cached' else status}"
+            for name, status in result.status.items()
+        ),
+        f"Results written to {result.output_dir}",
+    ]
 
 
 def main(argv=None):

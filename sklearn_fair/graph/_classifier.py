@@ -24,7 +24,7 @@ from ..utils import (
     check_parameter_constraints,
     check_random_state,
 )
-from ..utils._random import SEED_BOUND
+from ..utils._random import draw_seeds
 from ._batching import GraphDataset, GraphLoader
 from ._inputs import as_collection, read_labels
 from ._stopping import ReferenceEarlyStopping
@@ -344,7 +344,7 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
             validation = self._validation_dataset(X_val, y_val)
 
             rng = check_random_state(self.random_state)
-            torch_seed, split_seed, order_seed = rng.randint(SEED_BOUND, size=3)
+            torch_seed, split_seed, order_seed = draw_seeds(rng, 3)
             self.seeds_ = {"split": int(split_seed), "order": int(order_seed)}
             dataset = GraphDataset(
                 graphs, torch.as_tensor(encoded, dtype=torch.long), validation=validation

@@ -9,29 +9,44 @@ users, and what it exposes stays visible in one list. Not public API: no stabili
 users, only to the package itself.
 """
 
+from ._nested._batching import PREFETCH, AutoBatching
 from ._nested._cache import TaskCache
 from ._nested._candidates import is_search
-from ._nested._data import take
+from ._nested._data import RunData, take
 from ._nested._planning import make_plan
 from ._nested._results import assemble
-from ._nested._running import run_plans, warn_failures
+from ._nested._running import (
+    PlansData,
+    run_plan,
+    run_plans,
+    warn_failures,
+    worker_pool_options,
+)
+from ._nested._scheduling import NestedSchedule
 from ._nested._seeds import shared_root_seed
 from ._nested._selection import warn_edge_of_grid
 from ._nested._tasks import FINAL, REFIT, SEARCH, SELECTION, Phase
 
 __all__ = [
+    "AutoBatching",
     "FINAL",
+    "NestedSchedule",
+    "PREFETCH",
+    "Phase",
+    "PlansData",
     "REFIT",
+    "RunData",
     "SEARCH",
     "SELECTION",
-    "Phase",
     "TaskCache",
     "assemble",
     "is_search",
     "make_plan",
+    "run_plan",
     "run_plans",
     "shared_root_seed",
     "take",
     "warn_edge_of_grid",
     "warn_failures",
+    "worker_pool_options",
 ]

@@ -12,7 +12,7 @@ from ..utils import (
     check_parameter_constraints,
     check_random_state,
 )
-from ..utils._random import SEED_BOUND
+from ..utils._random import draw_seeds
 
 __all__ = ["HoldoutSplit"]
 
@@ -164,7 +164,7 @@ class HoldoutSplit(BaseShuffleSplit):
         if not (seed is None or isinstance(seed, numbers.Integral)):
             # an int is passed through; a RandomState or Generator is drawn from once per
             # call, as scikit-learn's shuffling splitters do with a RandomState
-            seed = int(check_random_state(seed).randint(SEED_BOUND))
+            seed = draw_seeds(check_random_state(seed))
         if groups is not None:
             rng = check_random_state(seed)
             yield _grouped(

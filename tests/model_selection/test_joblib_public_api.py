@@ -70,3 +70,20 @@ def test_nested_cv_runs_share_one_warm_pool_of_workers(tmp_path):
     # reuses a pool only for the same initializer, and NestedCV's workers watch their parent
     # from their start (test_faults.py)
     assert second == first
+
+
+def test_a_joblib_call_with_the_worker_pool_options_warms_nested_cvs_pool(tmp_path):
+    # what benchmarks/bench_nested.py relies on to time NestedCV on warm workers, as it times
+    # scikit-learn's idioms: without these options the call would start a pool of its own,
+    # and NestedCV's run would restart its workers inside the timed run
+    from joblib import Parallel, delayed
+
+    from sklearn_fair.model_selection._engine import worker_pool_options
+
+    warm = set(Parallel(n_jobs=2, **worker_pool_options())(delayed(os.getpid)() for _ in range(8)))
+    X = np.random.default_rng(0).normal(size=(60, 3))
+    y = np.arange(60) % 2
+    used = _worker_pids_of_a_run(tmp_path / "run", X, y)
+    assert os.getpid() not in warm and used <= warm
+    plain = set(Parallel(n_jobs=2)(delayed(os.getpid)() for _ in range(8)))
+    assert plain.isdisjoint(used)  # the other pool: workers of their own

@@ -1,16 +1,13 @@
 """Running a multi-data-set file as one benchmark, and the command line of such files."""
 
 import json
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from ...exceptions import ExperimentConfigError
-from .._counting._benchmark_plans import dry_run_benchmark, load_benchmark_plans
+from .._counting._benchmark_plans import load_benchmark_plans
 from .._reading._benchmark_file import load_benchmark
-from .._reading._text import neutral
 
-__all__ = ["BenchmarkRun", "run_benchmark_file", "run_from_cli"]
+__all__ = ["BenchmarkRun", "run_benchmark_file"]
 
 
 @dataclass
@@ -170,27 +167,3 @@ def run_benchmark_file(
     files.append(result.save_html(output / "report.html", title=f"Benchmark {first.name}"))
     _write_plots(output / "plots", result, files)
     return BenchmarkRun(output, result, files)
-
-
-def run_from_cli(args, options):
-    """``sklearn-fair run`` (and ``--dry-run``) of a multi-data-set file; the exit status."""
-    try:
-        if args.dry_run:
-            text, _ = dry_run_benchmark(
-                args.experiment, timing=not args.no_timing, n_jobs=args.n_jobs, **options
-            )
-            print(text)
-            return 0
-        run = run_benchmark_file(
-            args.experiment,
-            n_jobs=args.n_jobs,
-            backend=args.backend,
-            dask_scheduler=args.dask_scheduler,
-            **options,
-        )
-    except ExperimentConfigError as error:
-        print(f"sklearn-fair run: {neutral(error)}", file=sys.stderr)
-        return 2
-    print(run.result.table().to_string())
-    print(f"Results written to {run.output_dir}")
-    return 0

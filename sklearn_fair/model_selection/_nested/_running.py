@@ -52,7 +52,7 @@ from ._tasks import (
 )
 from ._timeout import watch_parent
 
-__all__ = ["run_plan", "run_plans"]
+__all__ = ["PlansData", "run_plan", "run_plans", "worker_pool_options"]
 
 
 def execute(task, context, data, cache_entry):
@@ -231,11 +231,11 @@ class _LokyPool:
         if n_workers == 1:
             from joblib.executor import get_memmapping_executor
 
-            self._executor = get_memmapping_executor(1, timeout=300, **_watched_from_start())
+            self._executor = get_memmapping_executor(1, timeout=300, **worker_pool_options())
         else:
             self._executor = None
             self._parallel = joblib.Parallel(
-                n_jobs=n_workers, backend=backend, **_watched_from_start()
+                n_jobs=n_workers, backend=backend, **worker_pool_options()
             )
             self._parallel.__enter__()
 
@@ -409,10 +409,14 @@ class LokyExecutor:
         self._shared.close()
 
 
-def _watched_from_start():
+def worker_pool_options():
     """The arguments of loky's executor that make each worker watch this process from its
     start (see :func:`~._timeout.watch_parent`), before it takes a task or while it never
-    gets one."""
+    gets one.
+
+    loky reuses a pool only for the same arguments: a ``joblib.Parallel(n_jobs,
+    **worker_pool_options())`` call starts (or keeps) the very pool NestedCV's next run uses.
+    """
     return {"initializer": watch_parent, "initargs": (os.getpid(),)}
 
 

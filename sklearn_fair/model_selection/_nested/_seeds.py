@@ -27,8 +27,9 @@ estimator: their ``None`` is the fixed root :data:`FUNCTION_DEFAULT_ROOT`
 *The bound.* Every drawn seed lies in ``[0, SEED_BOUND)``, :data:`~sklearn_fair.utils._random.
 SEED_BOUND`, defined once, so that it fits every library's int32 seed. The other procedures
 draw with :func:`draw_seeds` and :func:`fixed_unset_seeds`: the NCV interval through
-:func:`interval_seeds`, the permutation check; a benchmark's models share one root
-(:func:`shared_root_seed`).
+:func:`interval_seeds`, the permutation check, ``HoldoutSplit`` given a RandomState,
+``GraphClassifier`` (its torch, split and batch-order seeds) and ``verify_cache``'s sample; a
+benchmark's models share one root (:func:`shared_root_seed`).
 """
 
 import numbers

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ...utils._random import draw_seeds
 from ._cache import TaskCache
 from ._planning import make_plan
 from ._running import run_plan
@@ -210,7 +211,7 @@ def verify_cache(
         )
     sample = _check_fraction(sample)
     if random_state is None:
-        seed = int(np.random.default_rng().integers(2**63))
+        seed = draw_seeds(np.random.default_rng())
     elif isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool):
         seed = int(random_state)
     else:
