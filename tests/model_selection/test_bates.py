@@ -21,6 +21,8 @@ from sklearn.utils._param_validation import InvalidParameterError
 
 from sklearn_fair.model_selection import NestedCVInterval, nested_cv_interval
 
+from ..stats._ncv_reference import ncv_by_hand
+
 
 def _pointwise(name, y_true, y_pred):
     if name == "zero_one":
@@ -31,46 +33,28 @@ def _pointwise(name, y_true, y_pred):
 
 
 def reference(estimator, X, y, folds, loss, confidence):
-    """Bates et al.'s NCV estimate and interval, by the book, from the fold assignment."""
-    n = len(y)
-    n_repetitions, _ = folds.shape
+    """Bates et al.'s NCV estimate and interval, by the book, from the fold assignment: every
+    model fitted here, its pointwise losses handed to the paper's arithmetic
+    (``ncv_by_hand``, written out on raw losses)."""
     K = int(folds.max()) + 1
-    a_list, b_list, inner_losses, outer_losses = [], [], [], []
-    for r in range(n_repetitions):
-        fold = folds[r]
+    outer_losses, inner_losses = [], []
+    for fold in folds:
+        outer_row, inner_rows = [], []
         for k in range(K):
             outer = clone(estimator).fit(X[fold != k], y[fold != k])
-            e_out = _pointwise(loss, y[fold == k], outer.predict(X[fold == k]))
-            e_in = []
+            outer_row.append(_pointwise(loss, y[fold == k], outer.predict(X[fold == k])))
+            row = []
             for j in range(K):
                 if j == k:
+                    row.append(None)  # not read
                     continue
                 train = (fold != k) & (fold != j)
                 model = clone(estimator).fit(X[train], y[train])
-                e_in.extend(_pointwise(loss, y[fold == j], model.predict(X[fold == j])))
-            a_list.append((np.mean(e_in) - np.mean(e_out)) ** 2)
-            b_list.append(np.var(e_out, ddof=1) / len(e_out))
-            inner_losses.extend(e_in)
-            outer_losses.extend(e_out)
-    mse = np.mean(a_list) - np.mean(b_list)
-    err_ncv, err_cv = np.mean(inner_losses), np.mean(outer_losses)
-    bias = (1 + (K - 2) / K) * (err_ncv - err_cv)
-    estimate = err_ncv - bias
-    se_low = np.std(inner_losses, ddof=1) / math.sqrt(n)
-    se = min(max(math.sqrt((K - 1) / K * max(mse, 0)), se_low), math.sqrt(K) * se_low)
-    z = stats.norm.ppf(1 - (1 - confidence) / 2)
-    return {
-        "mse": mse,
-        "ncv_estimate": err_ncv,
-        "cv_estimate": err_cv,
-        "bias": bias,
-        "estimate": estimate,
-        "naive_standard_error": se_low,
-        "cv_standard_error": np.std(outer_losses, ddof=1) / math.sqrt(n),
-        "standard_error": se,
-        "low": estimate - z * se,
-        "high": estimate + z * se,
-    }
+                row.append(_pointwise(loss, y[fold == j], model.predict(X[fold == j])))
+            inner_rows.append(row)
+        outer_losses.append(outer_row)
+        inner_losses.append(inner_rows)
+    return ncv_by_hand(outer_losses, inner_losses, len(y), confidence)
 
 
 def check_partition(folds, n_folds):

@@ -5,9 +5,10 @@ import math
 
 import numpy as np
 import pytest
-from scipy import stats
 
 from sklearn_fair.stats._ncv import ncv_estimates, pool_moments
+
+from ._ncv_reference import ncv_by_hand
 
 
 def _moments(losses):
@@ -29,42 +30,6 @@ def _fake_losses(rng, n_repetitions, n_folds, fold_sizes, scale):
     return outer, inner
 
 
-def _by_hand(outer, inner, n_samples, confidence):
-    """The paper's estimates, from the raw losses with numpy and scipy, no moments."""
-    n_repetitions, n_folds = len(outer), len(outer[0])
-    a, b, every_inner, every_outer = [], [], [], []
-    for r in range(n_repetitions):
-        for k in range(n_folds):
-            e_out = outer[r][k]
-            e_in = np.concatenate([inner[r][k][j] for j in range(n_folds) if j != k])
-            a.append((e_in.mean() - e_out.mean()) ** 2)
-            b.append(np.var(e_out, ddof=1) / e_out.size)
-            every_inner.append(e_in)
-            every_outer.append(e_out)
-    every_inner, every_outer = np.concatenate(every_inner), np.concatenate(every_outer)
-    mse = np.mean(a) - np.mean(b)
-    err_ncv, err_cv = every_inner.mean(), every_outer.mean()
-    bias = (1 + (n_folds - 2) / n_folds) * (err_ncv - err_cv)
-    naive = np.std(every_inner, ddof=1) / math.sqrt(n_samples)
-    se = np.clip(
-        math.sqrt((n_folds - 1) / n_folds * max(mse, 0)), naive, math.sqrt(n_folds) * naive
-    )
-    z = stats.norm.ppf(0.5 + confidence / 2)
-    estimate = err_ncv - bias
-    return {
-        "mse": mse,
-        "ncv_estimate": err_ncv,
-        "cv_estimate": err_cv,
-        "bias": bias,
-        "estimate": estimate,
-        "naive_standard_error": naive,
-        "standard_error": se,
-        "low": estimate - z * se,
-        "high": estimate + z * se,
-        "cv_standard_error": np.std(every_outer, ddof=1) / math.sqrt(n_samples),
-    }
-
-
 @pytest.mark.parametrize("n_repetitions, n_folds, scale", [(1, 3, 1.0), (3, 5, 1.0), (2, 4, 1e6)])
 def test_estimates_equal_the_hand_formulas(n_repetitions, n_folds, scale):
     rng = np.random.default_rng(n_folds)
@@ -77,7 +42,7 @@ def test_estimates_equal_the_hand_formulas(n_repetitions, n_folds, scale):
             inner_m[r, k, k] = np.nan
     n_samples = sum(sizes)
     got = ncv_estimates(outer_m, inner_m, n_samples, 0.9)
-    expected = _by_hand(outer, inner, n_samples, 0.9)
+    expected = ncv_by_hand(outer, inner, n_samples, 0.9)
     for name, value in expected.items():
         assert getattr(got, name) == pytest.approx(value, rel=1e-9, abs=1e-12 * scale), name
     assert got.fold_losses == pytest.approx(np.array([[e.mean() for e in rep] for rep in outer]))
