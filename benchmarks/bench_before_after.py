@@ -44,6 +44,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from statistics import median
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results" / "before_after.json"
@@ -179,12 +180,6 @@ def revision(checkout):
     return completed.stdout.strip() or "unknown"
 
 
-def median(values):
-    ordered = sorted(values)
-    middle = len(ordered) // 2
-    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
-
-
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--before", help="the checkout before the change")
@@ -201,6 +196,7 @@ def main(argv=None):
     from sklearn_fair.utils import package_versions
 
     checkouts = {"before": args.before, "after": args.after}
+    revisions = {which: revision(checkout) for which, checkout in checkouts.items()}
     load_start = os.getloadavg()[0]
     rows = {}
     for index, name in enumerate(args.workloads):
@@ -227,15 +223,17 @@ def main(argv=None):
         )
     command = " ".join([Path(sys.executable).name, *sys.argv])
     for row in rows.values():
-        row["command"], row["after_revision"] = command, revision(args.after)
+        row["command"], row["after_revision"] = command, revisions["after"]
     # a run of some workloads keeps the other workloads' rows (each names its own command)
     earlier = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
-    if earlier.get("before", {}).get("revision") == revision(args.before):
+    if earlier.get("before", {}).get("revision") == revisions["before"]:
         rows = {**earlier.get("workloads", {}), **rows}
     document = {
         "command": command,
-        "before": {"path": str(args.before), "revision": revision(args.before)},
-        "after": {"path": str(args.after), "revision": revision(args.after)},
+        **{
+            which: {"path": str(checkout), "revision": revisions[which]}
+            for which, checkout in checkouts.items()
+        },
         "repeats": args.repeats,
         "workloads": rows,
         "versions": package_versions(),
