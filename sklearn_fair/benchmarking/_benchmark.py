@@ -20,9 +20,9 @@ from ..model_selection._engine import (
     store_fitted,
     use_cache,
 )
+from ..report import BenchmarkResult
+from ..report._results import as_result
 from ..utils import is_graph_data
-from ._cells import cell_from_nested
-from ._result import BenchmarkResult
 
 __all__ = ["benchmark"]
 
@@ -317,5 +317,7 @@ def benchmark(
     results = {}
     for (dataset, model, nested), run in zip(cells, runs):
         store_fitted(nested, run)
-        results[dataset, model] = cell_from_nested(dataset, model, nested, _budget(run.schedule))
+        results[dataset, model] = as_result(
+            model, nested, dataset=dataset, budget=_budget(run.schedule)
+        )
     return BenchmarkResult(results, baseline=baseline, random_state=seed)
