@@ -80,6 +80,19 @@ class NestedResult:
     def has_splits(self):
         return self.test_indices is not None and self.train_indices is not None
 
+    def interval_sizes(self, interval):
+        """``(interval, sizes)``: the kind of interval of the mean this result can have, and
+        the keywords it needs. The corrected resampled t needs the outer folds' training and
+        test sizes; a result that does not record its splits gets Student's t."""
+        if interval != "corrected_t":
+            return interval, {}
+        if not self.has_splits:
+            return "t", {}
+        return interval, {
+            "n_train": float(np.mean(self.train_sizes)),
+            "n_test": float(np.mean(self.test_sizes)),
+        }
+
     @property
     def train_sizes(self):
         return (
