@@ -221,6 +221,21 @@ class BenchmarkResult:
         ]
         return pd.DataFrame(rows)
 
+    @property
+    def failures(self):
+        """Tidy DataFrame of the fits that failed: ``dataset``, ``model``, ``outer_fold``
+        (None: the final selection), ``failed_fits`` and ``first_error``; empty when none did.
+        """
+        pd = _pandas()
+        rows = [
+            {"dataset": d, "model": m, "outer_fold": fold, "failed_fits": f["count"],
+             "first_error": f["error"]}
+            for (d, m), cell in self.cells.items()
+            for fold, f in cell.failures.items()
+        ]  # fmt: skip
+        columns = ["dataset", "model", "outer_fold", "failed_fits", "first_error"]
+        return pd.DataFrame(rows, columns=columns)
+
     def selection_summary(self):
         """What each cell selected, and how far its validation scores overstate its test scores.
 
