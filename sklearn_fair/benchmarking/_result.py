@@ -5,15 +5,12 @@ import warnings
 import numpy as np
 
 from ..exceptions import SplitsMismatchError, UnequalBudgetWarning
-from ..stats import corrected_resampled_ttest, holm, iqm, probability_of_improvement
+from ..stats import bootstrap_ci, corrected_resampled_ttest, holm, iqm, probability_of_improvement
 from ..stats import rank_comparison as _rank_comparison
-from ..utils import as_generator, install_hint
-from ._aggregate import (
-    aggregate_iqm,
-    average_probability_of_improvement,
-    performance_profile,
-    stratified_bootstrap,
-)
+from ..utils import install_hint
+from ..utils._random import named_generator, seed_root
+from . import _aggregate
+from ._aggregate import performance_profile
 from ._cells import cell_from_result
 
 __all__ = ["BenchmarkResult"]
@@ -251,7 +248,8 @@ class BenchmarkResult:
             confidence=confidence,
         )
 
-    def table(self, *, statistic="mean", scale=1.0, decimals=1, alpha=0.05, mark=True):
+    def table(self, *, statistic="mean", scale=1.0, decimals=1, alpha=0.05, mark=True,
+              random_state=0):  # fmt: skip
         """Models (rows) by data sets (columns), as papers print them.
 
         Parameters
@@ -270,6 +268,8 @@ class BenchmarkResult:
             the models not demonstrably worse than it: those whose corrected resampled
             t-test against it (Nadeau & Bengio), Holm-adjusted within the data set, has
             ``p > alpha``. Results that do not record their splits get only the bold.
+        random_state : int, RandomState instance, Generator or None, default=0
+            Seeds the IQM's bootstrap (each cell's draws derived by its names).
 
         Returns
         -------
@@ -280,7 +280,7 @@ class BenchmarkResult:
             raise ValueError(
                 f"The 'statistic' parameter of table must be 'mean' or 'iqm'. Got {statistic!r}."
             )
-        columns = {}
+        columns, root = {}, seed_root(random_state)
         for dataset in self.datasets:
             cells = [self.cells[dataset, m] for m in self.models]
             texts = []
@@ -289,10 +289,8 @@ class BenchmarkResult:
                 if statistic == "mean":
                     texts.append(_fmt(np.mean(values), np.std(values), decimals))
                 else:
-                    rng = np.random.default_rng(0)
-                    low, high = stratified_bootstrap(
-                        lambda s: iqm(s[0]), [values], n_resamples=2000, confidence=0.95, rng=rng
-                    )
+                    rng = named_generator(root, dataset, cell.model)
+                    low, high = bootstrap_ci(values, iqm, n_resamples=2000, random_state=rng)
                     texts.append(
                         f"{iqm(values):.{decimals}f} [{low:.{decimals}f}, {high:.{decimals}f}]"
                     )
@@ -481,7 +479,7 @@ class BenchmarkResult:
         confidence : float, default=0.95
             Level of the percentile intervals.
         random_state : int, RandomState instance, Generator or None, default=0
-            Seeds the one generator of every draw.
+            The root of each model's generator, derived by the model's name.
 
         Returns
         -------
@@ -489,35 +487,16 @@ class BenchmarkResult:
             One row per model: ``iqm``, ``iqm_ci_low``, ``iqm_ci_high``, ``mean``,
             ``mean_ci_low``, ``mean_ci_high``, and with a baseline
             ``probability_of_improvement`` (over the baseline, averaged over the data sets)
-            with ``poi_ci_low``, ``poi_ci_high``. Scores of different data sets are pooled as
-            they are: on data sets of very different scales, normalise them first.
+            with ``poi_ci_low``, ``poi_ci_high``. Every data set weighs the same in every
+            statistic, whatever its number of folds (``benchmarking/_aggregate.py``). Scores
+            of different data sets are taken as they are: on data sets of very different
+            scales, normalise them first.
         """
-        pd = _pandas()
-        rng = as_generator(random_state)
-        rows = []
-        for model in self.models:
-            scores = self._per_dataset(model)
-            row = {"model": model, "iqm": aggregate_iqm(scores)}
-            row["iqm_ci_low"], row["iqm_ci_high"] = stratified_bootstrap(
-                aggregate_iqm, scores, n_resamples=n_resamples, confidence=confidence, rng=rng
-            )
-
-            def mean_of(groups):
-                return float(np.mean(np.concatenate(groups)))
-
-            row["mean"] = mean_of(scores)
-            row["mean_ci_low"], row["mean_ci_high"] = stratified_bootstrap(
-                mean_of, scores, n_resamples=n_resamples, confidence=confidence, rng=rng
-            )
-            if self.baseline is not None and model != self.baseline:
-                base = self._per_dataset(self.baseline)
-                row["probability_of_improvement"] = average_probability_of_improvement(scores, base)
-                row["poi_ci_low"], row["poi_ci_high"] = stratified_bootstrap(
-                    average_probability_of_improvement, scores, base,
-                    n_resamples=n_resamples, confidence=confidence, rng=rng,
-                )  # fmt: skip
-            rows.append(row)
-        return pd.DataFrame(rows).set_index("model")
+        _pandas()
+        return _aggregate.aggregate(
+            {m: self._per_dataset(m) for m in self.models}, baseline=self.baseline,
+            n_resamples=n_resamples, confidence=confidence, random_state=random_state,
+        )  # fmt: skip
 
     def probability_of_improvement(self, model, other, *, n_resamples=2000, confidence=0.95,
                                    random_state=0):  # fmt: skip
@@ -528,16 +507,10 @@ class BenchmarkResult:
         dict
             ``estimate``, ``ci_low``, ``ci_high`` (percentile, stratified bootstrap).
         """
-        x, y = self._per_dataset(model), self._per_dataset(other)
-        low, high = stratified_bootstrap(
-            average_probability_of_improvement, x, y, n_resamples=n_resamples,
-            confidence=confidence, rng=np.random.default_rng(random_state),
+        return _aggregate.probability_of_improvement(
+            self._per_dataset(model), self._per_dataset(other), names=(model, other),
+            n_resamples=n_resamples, confidence=confidence, random_state=random_state,
         )  # fmt: skip
-        return {
-            "estimate": average_probability_of_improvement(x, y),
-            "ci_low": low,
-            "ci_high": high,
-        }
 
     def performance_profiles(self, thresholds=None):
         """rliable's performance profiles: the fraction of scores above each threshold.
