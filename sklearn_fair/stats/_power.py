@@ -41,6 +41,7 @@ _FOLDS = IntervalNotBool(numbers.Integral, 2, None, closed="left")
 _COUNT = IntervalNotBool(numbers.Integral, 1, None, closed="left")
 _NON_NEGATIVE = IntervalNotBool(numbers.Real, 0, None, closed="left")
 _POSITIVE = IntervalNotBool(numbers.Real, 0, None, closed="neither")
+_FINITE = IntervalNotBool(numbers.Real, None, None, closed="neither")  # refuses NaN and inf
 
 
 def resampled_power(delta, sd, n_resamples, ratio, rho, alpha):
@@ -84,7 +85,7 @@ def fewest_reaching(power_of, target, most, *, least=1):
 
 
 _CORRECTED_CONSTRAINTS = {
-    "delta": [numbers.Real],
+    "delta": [_FINITE],
     "sd": [_NON_NEGATIVE],
     "n_folds": [_FOLDS],
     "rho": [_CORRELATION, None],
@@ -235,6 +236,10 @@ def _simulated_power(effects, sd, n_datasets, test, alpha, n_simulations, rng):
 
 def _check_effects(effects, test):
     array = np.atleast_1d(np.asarray(effects, dtype=float))
+    if not np.isfinite(array).all():
+        raise ValueError(
+            f"The 'effects' parameter must hold finite numbers. Got {effects!r} instead."
+        )
     if test == "wilcoxon":
         if array.shape != (1,):
             raise ValueError(
@@ -251,7 +256,7 @@ def _check_effects(effects, test):
 
 
 _RANK_CONSTRAINTS = {
-    "effects": ["array-like", numbers.Real],
+    "effects": ["array-like", _FINITE],
     "sd": [_POSITIVE],
     "test": [StrOptions({"wilcoxon", "friedman"})],
     "alpha": [_PROBABILITY],

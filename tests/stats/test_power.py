@@ -148,3 +148,22 @@ def test_the_data_sets_needed_reach_the_power():
 def test_bad_parameters(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+@pytest.mark.parametrize(
+    "call, match",
+    [
+        (lambda: corrected_ttest_repeats(np.nan, 0.03, n_folds=10), "'delta' parameter"),
+        (lambda: corrected_ttest_power(np.inf, 0.03, n_folds=10), "'delta' parameter"),
+        (lambda: corrected_ttest_power(0.01, np.nan, n_folds=10), "'sd' parameter"),
+        (lambda: rank_test_power(np.nan, 0.02, n_datasets=5), "'effects' parameter"),
+        (
+            lambda: rank_test_power([0.1, np.nan, 0.2], 0.02, n_datasets=5, test="friedman"),
+            "'effects'",
+        ),
+        (lambda: rank_test_datasets(0.02, np.nan), "'sd' parameter"),
+    ],
+)
+def test_nan_inputs_are_refused_not_answered(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
