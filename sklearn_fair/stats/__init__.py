@@ -13,6 +13,7 @@ functions add names, checks and the documented fallbacks.
 """
 
 from ._bootstrap import BootstrapCI, bootstrap_ci
+from ._choice import MultipleComparison, multiple_comparison
 from ._compare import ComparisonResult, compare
 from ._interval import MeanInterval, mean_interval
 from ._iqm import iqm
@@ -42,6 +43,7 @@ __all__ = [
     "BootstrapCI",
     "ComparisonResult",
     "MeanInterval",
+    "MultipleComparison",
     "PairedSubsamplingScores",
     "PairedTestResult",
     "RepeatedMeasuresResult",
@@ -56,6 +58,7 @@ __all__ = [
     "holm",
     "iqm",
     "mean_interval",
+    "multiple_comparison",
     "paired_subsampling_scores",
     "paired_ttest",
     "pilot_effect",

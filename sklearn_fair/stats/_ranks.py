@@ -91,7 +91,7 @@ class RankComparison:
         )
 
 
-def _as_table(scores):
+def _as_table(scores, min_models=3):
     """``(values (N, k), model names)`` from a DataFrame, a dict of columns or a 2-D array."""
     if hasattr(scores, "columns") and hasattr(scores, "to_numpy"):
         names = [str(c) for c in scores.columns]
@@ -102,7 +102,7 @@ def _as_table(scores):
             values = np.column_stack([np.asarray(v, dtype=float) for v in scores.values()])
         except ValueError as exc:
             raise ValueError(
-                "The 'scores' parameter of rank_comparison, when a dict, must map each model to "
+                "The 'scores' parameter, when a dict, must map each model to "
                 f"one score per data set, all of the same length: {exc}"
             ) from None
     else:
@@ -110,20 +110,24 @@ def _as_table(scores):
         names = [f"model_{j}" for j in range(values.shape[1])] if values.ndim == 2 else []
     if values.ndim != 2:
         raise ValueError(
-            "The 'scores' parameter of rank_comparison must be a table of data sets (rows) by "
+            "The 'scores' parameter must be a table of data sets (rows) by "
             f"models (columns). Got an array of shape {values.shape} instead."
         )
     n, k = values.shape
-    if k < 3 or n < 2:
+    if k < min_models or n < 2:
         raise ValueError(
-            "The 'scores' parameter of rank_comparison needs at least 3 models (columns) and 2 "
-            f"data sets (rows) for Friedman's test. Got {n} data set(s) and {k} model(s); for two "
-            "models on several data sets use a Wilcoxon signed-rank test."
+            f"The 'scores' parameter needs at least {min_models} models (columns) and 2 data "
+            f"sets (rows). Got {n} data set(s) and {k} model(s)"
+            + (
+                "; for two models on several data sets use a Wilcoxon signed-rank test."
+                if k == 2
+                else "."
+            )
         )
     if not np.isfinite(values).all():
         rows, cols = np.nonzero(~np.isfinite(values))
         raise ValueError(
-            f"The 'scores' parameter of rank_comparison holds NaN or infinite scores (model "
+            f"The 'scores' parameter holds NaN or infinite scores (model "
             f"{names[cols[0]]!r}, row {rows[0]}); a rank test needs every model scored on every "
             "data set."
         )
