@@ -36,6 +36,7 @@ from ._power import (
 )
 from ._ranks import RankComparison, rank_comparison
 from ._resampled import PairedSubsamplingScores, paired_subsampling_scores
+from ._signed_rank import SignedRankResult, WinTieLoss, bayesian_signed_rank, win_tie_loss
 from ._summary import Summary, summarize
 
 __all__ = [
@@ -48,8 +49,11 @@ __all__ = [
     "PairedTestResult",
     "RepeatedMeasuresResult",
     "RankComparison",
+    "SignedRankResult",
     "Summary",
+    "WinTieLoss",
     "bayesian_correlated_ttest",
+    "bayesian_signed_rank",
     "bootstrap_ci",
     "compare",
     "corrected_resampled_ttest",
@@ -68,4 +72,5 @@ __all__ = [
     "repeated_measures_comparison",
     "rank_comparison",
     "summarize",
+    "win_tie_loss",
 ]
