@@ -28,9 +28,9 @@ import numpy as np
 from scipy import stats as _scipy_stats
 from sklearn.utils._param_validation import validate_params
 
-from ..stats._checks import CONFIDENCE, COUNT
 from ..utils import RANDOM_STATE_CONSTRAINTS
 from ..utils._random import named_generator, seed_root
+from ._checks import CONFIDENCE, COUNT
 
 __all__ = [
     "aggregate",
