@@ -264,9 +264,16 @@ def multiple_comparison(scores, *, test="auto", alpha=0.05, greater_is_better=Tr
 
 def _anova_and_tukey(values, names, alpha):
     """statsmodels' repeated-measures ANOVA (F, p) and Tukey's HSD p-values, as autorank."""
-    import pandas as pd
-    from statsmodels.stats.anova import AnovaRM
-    from statsmodels.stats.multicomp import pairwise_tukeyhsd
+    try:
+        import pandas as pd
+        from statsmodels.stats.anova import AnovaRM
+        from statsmodels.stats.multicomp import pairwise_tukeyhsd
+    except ImportError as exc:  # pragma: no cover - both are in the stats extra
+        raise ImportError(
+            "The repeated-measures ANOVA of multiple_comparison needs pandas and statsmodels: "
+            "install the 'stats' extra (pip install -e \".[stats]\" from a checkout), or pip "
+            "install pandas statsmodels"
+        ) from exc
 
     n, k = values.shape
     long = pd.DataFrame(
