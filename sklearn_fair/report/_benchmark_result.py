@@ -7,7 +7,7 @@ import warnings
 
 import numpy as np
 
-from ..exceptions import SplitsMismatchError, UnequalBudgetWarning
+from ..exceptions import MissingCellsWarning, SplitsMismatchError, UnequalBudgetWarning
 from ..stats import (
     _aggregate,
     bayesian_signed_rank,
@@ -157,11 +157,45 @@ class BenchmarkResult:
         """``(dataset, model)`` -> the fitted NestedCV of that cell (None for saved results)."""
         return {key: cell.estimator for key, cell in self.cells.items()}
 
-    def _per_dataset(self, model, printed=False):
-        """The model's fold scores on each data set: the scorer's values (higher is better),
-        or with ``printed`` the metric's values."""
-        cells = [self.cells[d, model] for d in self.datasets]
+    def _per_dataset(self, model, printed=False, datasets=None):
+        """The model's fold scores on each data set (of ``datasets``): the scorer's values
+        (higher is better), or with ``printed`` the metric's values."""
+        cells = [self.cells[d, model] for d in (self.datasets if datasets is None else datasets)]
         return [c.metric.values(c.scores) if printed else c.scores for c in cells]
+
+    @property
+    def missing(self):
+        """The cells whose outer scores are not all finite (a fold failed, or the whole model
+        on that data set): ``(dataset, model)`` -> how many folds failed. The tables print
+        them as failed, the paired tests leave them out, and whatever pools data sets
+        (ranks, aggregates, profiles, the comparisons across data sets) uses the data sets
+        where every model is complete, with a :class:`~sklearn_fair.exceptions.MissingCellsWarning`
+        naming what it left out."""
+        return {
+            key: int(np.sum(~np.isfinite(cell.scores)))
+            for key, cell in self.cells.items()
+            if not np.all(np.isfinite(cell.scores))
+        }
+
+    def _pooled_datasets(self, what):
+        """The data sets where every model is complete, warning about the others."""
+        missing = self.missing
+        left_out = [d for d in self.datasets if any((d, m) in missing for m in self.models)]
+        if left_out:
+            cells = ", ".join(f"{m!r} on {d!r} ({n} folds)" for (d, m), n in missing.items())
+            warnings.warn(
+                f"{what} leaves out the data sets {left_out}, where folds failed: {cells}. It "
+                "pools the data sets where every model has every fold's score.",
+                MissingCellsWarning,
+                stacklevel=external_stacklevel(),
+            )
+        kept = [d for d in self.datasets if d not in left_out]
+        if not kept:
+            raise ValueError(
+                f"{what} needs a data set where every model has every fold's score; folds "
+                "failed on every data set (see failures)."
+            )
+        return kept
 
     def _sign(self, what):
         """The one sign of every cell (1, or -1 for a negated error): ``what`` pools scores
@@ -284,7 +318,7 @@ class BenchmarkResult:
         return pd.DataFrame(
             {m: [float(np.mean(v)) for v in self._per_dataset(m, printed)] for m in self.models},
             index=pd.Index(self.datasets, name="dataset"),
-        )
+        )  # NaN where a fold failed (see missing)
 
     def _paired(self, dataset, model, other, confidence=0.95):
         self._check_one_metric()
@@ -352,7 +386,10 @@ class BenchmarkResult:
                 d = decimals_for([np.mean(v) for v in printed], [np.std(v) for v in printed])
             texts = []
             for model, values in zip(self.models, printed):
-                if statistic == "mean":
+                failed = int(np.sum(~np.isfinite(values)))
+                if failed:
+                    texts.append(f"failed ({failed} of {values.size} folds)")
+                elif statistic == "mean":
                     texts.append(_fmt(np.mean(values), np.std(values), d))
                 else:
                     rng = named_generator(root, dataset, model)
@@ -365,10 +402,13 @@ class BenchmarkResult:
 
     def _marked(self, dataset, texts, alpha):
         means = [float(np.mean(self.cells[dataset, m].scores)) for m in self.models]
-        best = int(np.argmax(means))
+        complete = [j for j, mean in enumerate(means) if np.isfinite(mean)]
         marked = list(texts)
+        if not complete:
+            return marked
+        best = max(complete, key=lambda j: means[j])
         marked[best] = f"**{texts[best]}**"
-        others = [j for j in range(len(self.models)) if j != best]
+        others = [j for j in complete if j != best]
         try:
             pvalues = [
                 self._paired(dataset, self.models[j], self.models[best]).pvalue for j in others
@@ -426,6 +466,14 @@ class BenchmarkResult:
             for model in self.models:
                 if model == baseline:
                     continue
+                failed = [m for m in (model, baseline) if (dataset, m) in self.missing]
+                if failed:
+                    rows.append(
+                        {"dataset": dataset, "model": model, "baseline": baseline,
+                         "significant": False,
+                         "verdict": f"not tested: folds of {' and '.join(failed)} failed"}
+                    )  # fmt: skip
+                    continue
                 test = self._paired(dataset, model, baseline, confidence)
                 cell = self.cells[dataset, model]
                 sign = cell.sign  # the printed units' direction
@@ -458,8 +506,9 @@ class BenchmarkResult:
                         "probability_of_improvement": probability_of_improvement(a, b),
                     }
                 )
-        adjusted = holm([r["pvalue"] for r in rows]) if rows else []
-        for row, p in zip(rows, adjusted):
+        tested = [r for r in rows if "pvalue" in r]
+        adjusted = holm([r["pvalue"] for r in tested]) if tested else []
+        for row, p in zip(tested, adjusted):
             row["pvalue_holm"] = float(p)
             row["significant"] = bool(p <= alpha)
             better = row.pop("better")
@@ -550,7 +599,8 @@ class BenchmarkResult:
         """
         # ranked on the scorers' values, so that a smaller error ranks first on its data set
         return _rank_comparison(
-            self.mean_scores(printed=False), alpha=alpha, control=control,
+            self.mean_scores(printed=False).loc[self._pooled_datasets("rank_comparison")],
+            alpha=alpha, control=control,
             control_test=control_test,
         )  # fmt: skip
 
@@ -571,7 +621,10 @@ class BenchmarkResult:
         """
         sign = self._sign("multiple_comparison")
         return _multiple_comparison(
-            self.mean_scores(), test=test, alpha=alpha, greater_is_better=sign > 0
+            self.mean_scores().loc[self._pooled_datasets("multiple_comparison")],
+            test=test,
+            alpha=alpha,
+            greater_is_better=sign > 0,
         )
 
     def compare_across(self, baseline=None, *, rope=0.01, alpha=0.05, prior=0.5,
@@ -618,8 +671,9 @@ class BenchmarkResult:
                 f"Got {baseline!r} instead."
             )
         greater = self._sign("compare_across") > 0
-        means = self.mean_scores()
-        cells = [self.cells[d, baseline] for d in self.datasets]
+        datasets = self._pooled_datasets("compare_across")
+        means = self.mean_scores().loc[datasets]
+        cells = [self.cells[d, baseline] for d in datasets]
         if not all(c.has_splits for c in cells):
             raise NoSplitsError(
                 "compare_across counts wins with the corrected resampled t-test, which needs "
@@ -638,7 +692,10 @@ class BenchmarkResult:
                 n_samples=n_samples, random_state=random_state,
             )  # fmt: skip
             counts = win_tie_loss(
-                self._per_dataset(model), self._per_dataset(baseline), alpha=alpha, **sizes
+                self._per_dataset(model, datasets=datasets),
+                self._per_dataset(baseline, datasets=datasets),
+                alpha=alpha,
+                **sizes,
             )
             rows.append(
                 {
@@ -676,8 +733,10 @@ class BenchmarkResult:
         """
         _pandas()
         sign = self._sign("aggregate")
+        datasets = self._pooled_datasets("aggregate")
         frame = _aggregate.aggregate(
-            {m: self._per_dataset(m) for m in self.models}, baseline=self.baseline,
+            {m: self._per_dataset(m, datasets=datasets) for m in self.models},
+            baseline=self.baseline,
             n_resamples=n_resamples, confidence=confidence, random_state=random_state,
         )  # fmt: skip
         if sign < 0:  # the scorers' values were negated errors: print the errors
@@ -696,8 +755,11 @@ class BenchmarkResult:
         dict
             ``estimate``, ``ci_low``, ``ci_high`` (percentile, stratified bootstrap).
         """
+        datasets = self._pooled_datasets("probability_of_improvement")
         return _aggregate.probability_of_improvement(
-            self._per_dataset(model), self._per_dataset(other), names=(model, other),
+            self._per_dataset(model, datasets=datasets),
+            self._per_dataset(other, datasets=datasets),
+            names=(model, other),
             n_resamples=n_resamples, confidence=confidence, random_state=random_state,
         )  # fmt: skip
 
@@ -719,12 +781,18 @@ class BenchmarkResult:
         """
         pd = _pandas()
         sign = self._sign("performance_profiles")
+        datasets = self._pooled_datasets("performance_profiles")
         if thresholds is None:
-            printed = np.concatenate([c.metric.values(c.scores) for c in self.cells.values()])
+            printed = np.concatenate(
+                [c.metric.values(c.scores) for (d, _), c in self.cells.items() if d in datasets]
+            )
             thresholds = np.linspace(printed.min(), printed.max(), 101)
         thresholds = np.asarray(thresholds, dtype=float)
         return pd.DataFrame(
-            {m: performance_profile(self._per_dataset(m), sign * thresholds) for m in self.models},
+            {
+                m: performance_profile(self._per_dataset(m, datasets=datasets), sign * thresholds)
+                for m in self.models
+            },
             index=pd.Index(thresholds, name="threshold"),
         )
 

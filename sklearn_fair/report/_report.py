@@ -244,6 +244,8 @@ class NestedCVReport:
         best, pvalues = self._best[dataset]
         if model == best:
             return Cell("best", emphasis="strong")
+        if (dataset, model) in self.result.missing:
+            return Cell("not tested (folds failed)")
         if pvalues is None:
             return Cell("not tested (splits not recorded)")
         p = pvalues[model]
@@ -384,9 +386,11 @@ class NestedCVReport:
                 emphasis = None
                 if model == best:
                     emphasis = "strong"
-                elif pvalues is not None and pvalues[model] > alpha:
+                elif pvalues is not None and pvalues.get(model, 0.0) > alpha:
                     emphasis = "em"
                 text = f"{number(np.mean(values), d)} ± {number(np.std(values), d)}"
+                if (dataset, model) in result.missing:
+                    text = f"failed ({result.missing[dataset, model]} of {values.size} folds)"
                 row.append(Cell(text, numeric=True, emphasis=emphasis))
             section.rows.append(row)
         return section
@@ -416,6 +420,11 @@ class NestedCVReport:
         for row in table.itertuples():
             metric = result.cells[row.dataset, row.model].metric
             d = self.decimals(metric.name, row.dataset)
+            if not np.isfinite(row.pvalue):  # a cell whose folds failed: not tested
+                section.rows.append(
+                    [*([] if self._one else [row.dataset]), row.model, *[""] * 5, row.verdict]
+                )
+                continue
             section.rows.append(
                 [
                     *([] if self._one else [row.dataset]),
@@ -728,7 +737,15 @@ class NestedCVReport:
             return section
         from ._plots import plot_comparison, plot_fold_scores, plot_optimism
 
-        results = {model.name: model for model in self._models}
+        results = {m.name: m for m in self._models if np.all(np.isfinite(m.scores))}
+        if len(results) < len(self._models):
+            section.paragraphs.append(
+                "Not drawn: "
+                + ", ".join(m.name for m in self._models if m.name not in results)
+                + " (folds failed; see Failed fits)."
+            )
+        if not results:
+            return section
         metric = self._models[0].metric
         level = f"{100 * self.confidence:g}%"
         section.figures.append(
@@ -755,7 +772,7 @@ class NestedCVReport:
                 "folds where validation was optimistic.",
             )
         )
-        if self.comparison is not None:
+        if self.comparison is not None and len(results) == len(self._models):
             section.figures.append(
                 figure_from_matplotlib(
                     plot_comparison(results, confidence=self.confidence),
@@ -849,6 +866,9 @@ def _rows(cells, confidence, interval, n_resamples, random_state):
         kind, sizes = cell.interval_sizes(interval)
         for key, metric in cell.metrics.items():
             scores = cell.scores_per_metric[key]
+            if not np.all(np.isfinite(scores)):
+                rows.append(_failed_row(cell, key, metric, scores))
+                continue
             summary = summarize(
                 scores,
                 metric=metric,
@@ -889,6 +909,23 @@ def _rows(cells, confidence, interval, n_resamples, random_state):
     return rows
 
 
+def _failed_row(cell, key, metric, scores):
+    """The row of a cell whose folds failed: nothing computed, and said why."""
+    failed = int(np.sum(~np.isfinite(scores)))
+    row = dict.fromkeys(
+        ("test_mean", "test_std", "ci_low", "ci_high", "iqm", "iqm_ci_low", "iqm_ci_high"), np.nan
+    )
+    row.update(
+        dataset=cell.dataset, model=cell.model, metric=metric.name, scoring=key,
+        selects=key == cell.refit_metric, n_folds=int(scores.size),
+        ci_method=f"not computed: {failed} of {scores.size} folds failed (see Failed fits)",
+        iqm_ci_method="not computed", metric_range=None, validation_mean=None, optimism=None,
+        greater_is_better=metric.greater_is_better, note=metric.note,
+        n_failed_fits=cell.n_failed,
+    )  # fmt: skip
+    return row
+
+
 def _rank(rows):
     """Rank the models by test score within each data set and metric, and by validation."""
     groups = {}
@@ -911,6 +948,12 @@ def _comparison(models, confidence):
         return None, (
             "No pairwise comparison: the models selected their hyper-parameters with "
             f"different metrics ({describe_metrics(models)})."
+        )
+    failed = [m.name for m in models if not np.all(np.isfinite(m.scores))]
+    if failed:
+        return None, (
+            f"No pairwise comparison: folds of {', '.join(failed)} failed (see Failed fits), "
+            "and a paired test needs every fold's score."
         )
     try:
         table = compare_results(models, confidence=confidence)
