@@ -24,12 +24,17 @@ from ..utils import (
     check_parameter_constraints,
     check_random_state,
 )
-from ..utils._random import draw_seeds
+from ..utils._random import SEED_BOUND
 from ._batching import GraphDataset, GraphLoader
 from ._inputs import as_collection, read_labels
 from ._stopping import ReferenceEarlyStopping
 
 __all__ = ["GraphClassifier"]
+
+# The seeds of a fit, each derived by name from random_state (the pattern of
+# model_selection/_nested/_seeds.py): never reuse or renumber a code, it would change the
+# results of every seeded fit.
+_SEEDS = {"torch": 1, "split": 2, "order": 3}
 
 # Parameters of a module that GraphClassifier fills in from the training graphs.
 _INFERRED = ("in_channels", "out_channels")
@@ -54,6 +59,23 @@ class _StopOnValidation(ReferenceEarlyStopping):
     def on_epoch_end(self, net, **kwargs):
         if self.monitor in net.history[-1]:
             super().on_epoch_end(net, **kwargs)
+
+
+def _named_seeds(random_state):
+    """``{name: seed}`` for the names of ``_SEEDS``: ``SeedSequence(root, spawn_key=(code,))``,
+    whose root is an int ``random_state`` itself, else one draw from it (None: from numpy's
+    global RandomState, as scikit-learn's estimators draw). Adding a seed changes no other."""
+    if isinstance(random_state, numbers.Integral):
+        root = int(random_state)
+    else:
+        root = int(check_random_state(random_state).randint(SEED_BOUND))
+    sequences = {
+        name: np.random.SeedSequence(root, spawn_key=(code,)) for name, code in _SEEDS.items()
+    }
+    return {
+        name: int(seq.generate_state(1, np.uint64)[0] % SEED_BOUND)
+        for name, seq in sequences.items()
+    }
 
 
 @contextlib.contextmanager
@@ -169,7 +191,9 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
     random_state : int, RandomState instance, Generator or None, default=None
         Seeds, inside :meth:`fit`, the weight initialisation and dropout (torch), the
         order of the training graphs, and the validation split: the same seed gives the
-        same predictions. The global torch random state is restored after :meth:`fit`.
+        same predictions. Each of the three seeds is derived by name from
+        ``random_state`` (``seeds_``), so that a seed added later changes none of them.
+        The global torch random state is restored after :meth:`fit`.
     torch_threads : int or None, default=1
         Number of torch intra-op threads during :meth:`fit` and prediction, restored
         afterwards, so that results and speed do not depend on the process (torch's
@@ -198,6 +222,9 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
         Number of edge features (``edge_attr`` columns), ``None`` without edge features.
     node_counts_ : ndarray of shape (n_graphs,)
         Number of nodes of each training graph.
+    seeds_ : dict
+        The seeds of the last fit, by name: ``"torch"`` (weights and dropout), ``"split"``
+        (the validation hold-out) and ``"order"`` (the order of the training graphs).
     best_epoch_ : int or None
         The epoch (1-based) whose weights were restored by early stopping; ``None`` when
         no epoch was selected (no validation data, ``patience=None``, or training ended
@@ -343,14 +370,12 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
             self._set_data_attributes(graphs)
             validation = self._validation_dataset(X_val, y_val)
 
-            rng = check_random_state(self.random_state)
-            torch_seed, split_seed, order_seed = draw_seeds(rng, 3)
-            self.seeds_ = {"split": int(split_seed), "order": int(order_seed)}
+            self.seeds_ = _named_seeds(self.random_state)
             dataset = GraphDataset(
                 graphs, torch.as_tensor(encoded, dtype=torch.long), validation=validation
             )
             with torch.random.fork_rng(devices=self._rng_devices()):
-                torch.manual_seed(int(torch_seed))
+                torch.manual_seed(self.seeds_["torch"])
                 if not self.warm_start or not self.initialized_:
                     self.initialize()
                 NeuralNet.partial_fit(self, dataset, encoded, **fit_params)
