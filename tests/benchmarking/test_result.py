@@ -216,11 +216,10 @@ def _page(result, **kwargs):
 
 
 def _sections(result, **kwargs):
-    from sklearn_fair.benchmarking._html import benchmark_sections
-
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UnequalBudgetWarning)
-        return benchmark_sections(result, n_resamples=500, **kwargs)
+        report = result.report(n_resamples=500, alpha=0.05, **kwargs)
+        return report.verdict(), report.sections(figures=True)
 
 
 def test_to_html_is_the_two_model_reports_template(result):
@@ -287,6 +286,12 @@ def test_without_a_baseline_the_verdict_is_the_best_of_each_data_set(result):
         assert text.split(" (")[0] == expected
 
 
+def _by_model(section):
+    """The rows of a section by model, each a dict column header -> cell."""
+    headers = [str(c) for c in section.columns]
+    return {str(row[headers.index("model")]): dict(zip(headers, row)) for row in section.rows}
+
+
 def test_the_table_intervals_are_t_intervals_kept_in_the_metrics_range():
     near_one = {
         ("d", "x"): _folds([0.97, 1.0, 0.95, 1.0]),
@@ -298,13 +303,13 @@ def test_the_table_intervals_are_t_intervals_kept_in_the_metrics_range():
         cell["refit_metric"] = "score"
     plain = BenchmarkResult.from_results(near_one)
     _, sections = _sections(plain)
-    rows = {row[1]: row for row in sections[0].rows}
+    rows = _by_model(sections[0])
     for model, scores in (("x", [0.97, 1.0, 0.95, 1.0]), ("y", [0.80, 0.85, 0.90, 0.75])):
         low, high = stats.t.interval(0.95, 3, loc=np.mean(scores), scale=stats.sem(scores))
-        text = str(rows[model][4])
-        got = [float(v) for v in text.strip("[]").split(", ")]
+        interval = rows[model]["95% interval of the mean (Student t)"]
+        got = [float(v) for v in str(interval).strip("[]").split(", ")]
         assert got == pytest.approx([max(low, 0), min(high, 1)], abs=1e-3)
-        assert "clipped" in rows[model][4].title if high > 1 else True
+        assert "clipped" in interval.title if high > 1 else True
     assert stats.t.interval(0.95, 3, loc=0.98, scale=stats.sem([0.97, 1.0, 0.95, 1.0]))[1] > 1
 
 
@@ -324,24 +329,24 @@ def test_names_are_escaped_and_errors_printed_as_positive_errors():
     assert hostile not in page and "r & d" not in page
     assert "&lt;img src=x onerror=&quot;alert(1)&quot;&gt;" in page and "r &amp; d" in page
     _, sections = _sections(bench)
-    rows = {row[1]: row for row in sections[0].rows}
+    rows = _by_model(sections[0])
     for model in models:
         cell = bench.cells["r & d", model]
         rmse = -cell.scores
-        assert str(rows[model][2]) == "RMSE"
-        mean = float(str(rows[model][3]).split(" ± ")[0])
+        assert str(rows[model]["metric"]) == "RMSE"
+        mean = float(str(rows[model]["test mean ± std"]).split(" ± ")[0])
         assert mean > 0 and mean == pytest.approx(rmse.mean(), rel=1e-2)
         # optimism in printed units: test RMSE minus validation RMSE, positive = optimistic
         optimism = np.mean(rmse) - np.mean(-cell.validation_scores)
-        assert float(str(rows[model][7])) == pytest.approx(optimism, abs=0.51)
+        assert float(str(rows[model]["optimism"])) == pytest.approx(optimism, abs=0.51)
     baseline = next(s for s in sections if s.title.startswith("Against the baseline"))
-    (row,) = baseline.rows
+    (row,) = _by_model(baseline).values()
     difference = np.mean(-bench.cells["r & d", hostile].scores) - np.mean(
         -bench.cells["r & d", "mean"].scores
     )
-    printed = float(str(row[2]).split(" ")[0])
+    printed = float(str(row["model - baseline"]).split(" ")[0])
     assert printed == pytest.approx(difference, abs=0.51) and printed < 0  # Ridge: smaller RMSE
-    assert str(row[2]).endswith(" RMSE")
+    assert str(row["model - baseline"]).endswith(" RMSE")
     assert any("lower is better, so a negative difference" in p for p in baseline.paragraphs)
 
 

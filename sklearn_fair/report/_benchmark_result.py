@@ -1,4 +1,7 @@
-"""BenchmarkResult: the scores of many models on many data sets, and what is read from them."""
+"""BenchmarkResult: the scores of many models on many data sets, and what is read from them.
+
+Each cell is a :class:`~._results.NestedResult`, the one result type of every report; a
+NestedCV report is the report of a BenchmarkResult of one data set."""
 
 import warnings
 
@@ -7,14 +10,16 @@ import numpy as np
 from ..exceptions import SplitsMismatchError, UnequalBudgetWarning
 from ..stats import corrected_resampled_ttest, holm, iqm, probability_of_improvement
 from ..stats import rank_comparison as _rank_comparison
-from ..utils import as_generator, install_hint
-from ._aggregate import (
+from ..stats._aggregate import (
     aggregate_iqm,
     average_probability_of_improvement,
     performance_profile,
     stratified_bootstrap,
 )
-from ._cells import cell_from_result
+from ..utils import as_generator, install_hint
+from ._card import card_of
+from ._report import NestedCVReport
+from ._results import NoSplitsError, as_result
 
 __all__ = ["BenchmarkResult"]
 
@@ -32,10 +37,6 @@ def _pandas():
             "(or pip install pandas)."
         ) from exc
     return pd
-
-
-class _NoSplits(ValueError):
-    """Saved results that do not record their outer splits (no paired test possible)."""
 
 
 def _fmt(mean, std, decimals):
@@ -58,7 +59,8 @@ class BenchmarkResult:
     random_state : int or None
         The one seed of every cell.
     cells : dict
-        ``(dataset, model)`` -> Cell (per-fold scores, sizes, budget, fitted NestedCV).
+        ``(dataset, model)`` -> NestedResult (per-fold scores, splits, selections, budget,
+        and the fitted NestedCV when there is one).
     """
 
     def __init__(self, cells, *, baseline=None, random_state=None):
@@ -70,15 +72,6 @@ class BenchmarkResult:
             raise ValueError(
                 f"A benchmark needs every model on every data set; missing: {missing[:5]}."
             )
-        for dataset in self.datasets:
-            metrics = {
-                (self.cells[dataset, m].metric, self.cells[dataset, m].sign) for m in self.models
-            }
-            if len(metrics) > 1:
-                raise ValueError(
-                    f"The models on data set {dataset!r} were scored with different metrics "
-                    f"{sorted(metrics)}; a comparison needs one metric per data set."
-                )
         if baseline is not None and baseline not in self.models:
             raise ValueError(
                 f"The 'baseline' parameter of BenchmarkResult must be one of {self.models} or "
@@ -86,6 +79,19 @@ class BenchmarkResult:
             )
         self.baseline = baseline
         self.random_state = random_state
+
+    def _check_one_metric(self):
+        """Tables and tests compare the models of a data set on one metric."""
+        for dataset in self.datasets:
+            metrics = {
+                (self.cells[dataset, m].metric.name, self.cells[dataset, m].sign)
+                for m in self.models
+            }
+            if len(metrics) > 1:
+                raise ValueError(
+                    f"The models on data set {dataset!r} were scored with different metrics "
+                    f"{sorted(metrics)}; a comparison needs one metric per data set."
+                )
 
     @classmethod
     def from_results(cls, results, *, baseline=None, metric=None, budgets=None):
@@ -111,7 +117,7 @@ class BenchmarkResult:
         """
         budgets = budgets or {}
         cells = {
-            (d, m): cell_from_result(d, m, r, metric=metric, budget=budgets.get((d, m)))
+            (d, m): as_result(m, r, dataset=d, metric=metric, budget=budgets.get((d, m)))
             for (d, m), r in results.items()
         }
         return cls(cells, baseline=baseline)
@@ -141,10 +147,10 @@ class BenchmarkResult:
         that of the selecting metric, NaN for the others).
         """
         pd = _pandas()
-        multi = any(len(c.test_scores) > 1 for c in self.cells.values())
+        multi = any(len(c.scores_per_metric) > 1 for c in self.cells.values())
         rows = []
         for (dataset, model), cell in self.cells.items():
-            for key, values in cell.test_scores.items():
+            for key, values in cell.scores_per_metric.items():
                 for fold, value in enumerate(values):
                     row = {"dataset": dataset, "model": model}
                     if multi:
@@ -219,6 +225,7 @@ class BenchmarkResult:
 
     def mean_scores(self):
         """DataFrame of data sets (rows) by models (columns): the mean outer score."""
+        self._check_one_metric()
         pd = _pandas()
         return pd.DataFrame(
             {
@@ -229,9 +236,10 @@ class BenchmarkResult:
         )
 
     def _paired(self, dataset, model, other, confidence=0.95):
+        self._check_one_metric()
         a, b = self.cells[dataset, model], self.cells[dataset, other]
-        if a.test_indices is None or b.test_indices is None or a.train_sizes is None:
-            raise _NoSplits(
+        if not (a.has_splits and b.has_splits):
+            raise NoSplitsError(
                 f"The results of {model!r} and {other!r} on {dataset!r} do not record their "
                 "outer splits, so a paired test cannot check that they share them."
             )
@@ -276,6 +284,7 @@ class BenchmarkResult:
         DataFrame of str
         """
         pd = _pandas()
+        self._check_one_metric()
         if statistic not in ("mean", "iqm"):
             raise ValueError(
                 f"The 'statistic' parameter of table must be 'mean' or 'iqm'. Got {statistic!r}."
@@ -311,7 +320,7 @@ class BenchmarkResult:
             pvalues = [
                 self._paired(dataset, self.models[j], self.models[best]).pvalue for j in others
             ]
-        except _NoSplits:
+        except NoSplitsError:
             return marked
         if others:
             for j, p in zip(others, holm(pvalues)):
@@ -604,20 +613,56 @@ class BenchmarkResult:
 
         return interval_plot(self, confidence, ax)
 
+    def report(self, *, title="Benchmark report", confidence=0.95, alpha=None, interval="t",
+               n_resamples=10_000, random_state=0, X=None, y=None, splits_file=None,
+               stratified=None):  # fmt: skip
+        """The report of the benchmark: the one report of sklearn-fair's results.
+
+        At the top the verdict in one sentence (against the baseline when there is one, else
+        the best model of each data set and who is shown to be worse; on one data set without
+        a baseline, the pairwise comparison) and the table with intervals, one row per data
+        set, model and metric (mean ± std, the interval of the mean, clipped to the metric's
+        range, the IQM and its bootstrap interval, validation, optimism, ranks, the test
+        against the data set's best); then, as the result's shape calls for them, the table as
+        a paper prints it, the comparison with the baseline, the pairwise comparison, the
+        ranks, the plots, each cell's selected hyper-parameters, the tuning budgets and the
+        reproducibility card. Numbers are in the metric's printed units (a positive RMSE).
+
+        Parameters
+        ----------
+        title : str, default="Benchmark report"
+            The report's heading.
+        confidence : float, default=0.95
+            Level of the intervals.
+        alpha : float, default=None
+            Level of the tests ("shown to be worse", the comparisons); None is
+            ``1 - confidence``.
+        interval : {"t", "normal"}, default="t"
+            The interval of the mean (see :func:`sklearn_fair.stats.mean_interval`).
+        n_resamples : int, default=10_000
+            Bootstrap resamples of each IQM's interval.
+        random_state : int, default=0
+            Seed of the bootstrap.
+        X, y, splits_file, stratified :
+            For the reproducibility card (see :func:`~sklearn_fair.report.reproducibility_card`).
+
+        Returns
+        -------
+        NestedCVReport
+            ``str(report)`` is text; ``to_markdown()``, ``to_html()``, ``to_dataframe()``
+            and ``save(path)`` give the other forms.
+        """
+        card = card_of(
+            list(self.cells.values()), X=X, y=y, splits_file=splits_file, stratified=stratified
+        )
+        return NestedCVReport(
+            self, title=title, card=card, confidence=confidence, alpha=alpha, interval=interval,
+            n_resamples=n_resamples, random_state=random_state,
+        )  # fmt: skip
+
     def to_html(self, *, title="Benchmark report", confidence=0.95, alpha=0.05,
                 n_resamples=10_000, random_state=0, plots=True):  # fmt: skip
-        """The benchmark as one self-contained HTML page, in the two-model report's template.
-
-        The page is :func:`sklearn_fair.report.html_page`'s: at the top the verdict in one
-        sentence (against the baseline when there is one, else the best model of each data
-        set and who is shown to be worse) and the table with intervals, one row per data set
-        and model (mean ± std, the interval of the mean, clipped to the metric's range, the
-        IQM and its bootstrap interval, validation, optimism, rank, the test against the data
-        set's best); then the table as a paper prints it, the comparison with the baseline,
-        the ranks (three models or more on two data sets or more), the plots, each cell's
-        selected hyper-parameters, the tuning budgets and what reproduces the run. Numbers
-        are in the metric's printed units (a positive RMSE); every name is escaped; readable
-        from a phone's width up.
+        """The benchmark's :meth:`report` as one self-contained HTML page.
 
         Parameters
         ----------
@@ -653,12 +698,11 @@ class BenchmarkResult:
         >>> page.startswith("<!DOCTYPE html>") and '<p class="lead">Against the baseline' in page
         True
         """
-        from ._html import benchmark_html
-
-        return benchmark_html(
-            self, title, confidence=confidence, alpha=alpha, n_resamples=n_resamples,
-            random_state=random_state, plots=plots,
+        report = self.report(
+            title=title, confidence=confidence, alpha=alpha, n_resamples=n_resamples,
+            random_state=random_state,
         )  # fmt: skip
+        return report.to_html(plots=plots)
 
     def save_html(self, path, **kwargs):
         """Write :meth:`to_html` to ``path``; returns the path."""
