@@ -75,48 +75,47 @@ def read_graph_labels(X):
                 f"Graph {index} of X has no label (its 'y' is missing or None); "
                 "every graph needs exactly one class label, or pass y explicitly."
             )
-        values = to_numpy(label).reshape(-1)
-        if values.size != 1:
-            raise ValueError(
-                f"Graph {index} of X has {values.size} label values {values.tolist()[:5]}; "
-                "graph classification needs exactly one label per graph."
-            )
-        labels.append(values[0])
+        labels.append(_one_label(label, index, "X"))
     return np.asarray(labels)
+
+
+def _one_label(label, index, name):
+    values = to_numpy(label).reshape(-1)
+    if values.size != 1:
+        raise ValueError(
+            f"Graph {index} of {name} has {values.size} label values {values.tolist()[:5]}; "
+            "graph classification needs exactly one label per graph."
+        )
+    return values[0]
 
 
 def check_graphs(X, name="X"):
     """Check graphs before any fit: the one check of GraphCollection, GraphClassifier and NestedCV.
 
-    What PyTorch Geometric gives a meaning to is checked wherever it is present: node
-    features ``x`` (real numbers, finite, the same width in every graph), ``edge_index``
-    (integers, shape ``(2, n_edges)``, node ids local to the graph: ``0 <= id < n_nodes``),
-    ``edge_attr`` (one row per edge, real, finite, the same width), the label ``y`` (one
-    value) and an explicit ``num_nodes`` (equal to the rows of ``x``). Each of ``x``,
-    ``edge_attr`` and ``y`` is carried by every graph or by none, and every graph whose node
-    count is known (from ``x`` or ``num_nodes``) has at least one node. Other attributes are
-    not looked at (a GraphCollection refuses them, as it would drop them).
+    What PyG gives a meaning to is checked where present: ``x`` (real, finite, one width),
+    ``edge_index`` (integers of shape ``(2, n_edges)``, ids local to the graph), ``edge_attr``
+    (one row per edge, real, finite, one width), ``y`` (one value) and an explicit
+    ``num_nodes`` (the rows of ``x``). ``x``, ``edge_attr`` and ``y`` are on every graph or on
+    none, and a graph whose node count is known has a node. Other attributes are not read.
 
     Parameters
     ----------
     X : sequence of graphs
-        A GraphCollection (its arrays are checked as they are), a PyG dataset, a list or an
-        object array of ``Data`` objects, or any indexable sequence of objects carrying
-        these attributes.
+        A GraphCollection, a PyG dataset, a list or object array of ``Data``, or any
+        indexable sequence of objects with these attributes.
     name : str, default="X"
         How the errors name ``X``.
 
     Returns
     -------
     arrays : dict
-        The graphs stacked, as a GraphCollection stores them: ``x``, ``edge_index`` (int64),
-        ``node_ptr``, ``edge_ptr``, ``y`` and ``edge_attr``; ``x``, ``y``, ``edge_attr`` and
-        ``node_ptr`` are None where no graph has them (or the node counts are not known).
+        The graphs stacked as a GraphCollection stores them (``x``, ``edge_index``,
+        ``node_ptr``, ``edge_ptr``, ``y``, ``edge_attr``); None where absent or unknown.
 
     Raises
     ------
     ValueError
-        Naming the first graph (by its position in ``X``) and what is wrong with it.
+        Naming the first wrong graph by its position in ``X``, and what is wrong.
 
     Examples
     --------
@@ -180,14 +179,15 @@ def _stack(graphs, name):
         )
         if x is not None:
             x = to_numpy(x)
-            if x.ndim == 0 or (num_nodes is not None and num_nodes != len(x)):
+            if x.ndim == 0 or num_nodes not in (None, len(x)):
+                given = "" if num_nodes is None else f" and num_nodes={num_nodes}"
                 raise ValueError(
-                    f"Graph {index} of {name} has num_nodes={num_nodes} but 'x' of shape "
-                    f"{x.shape}; 'x' needs one row per node."
+                    f"Graph {index} of {name} has 'x' of shape {x.shape}{given}; 'x' needs "
+                    "one row per node."
                 )
             num_nodes = len(x)
-        edge_index = np.zeros((2, 0), np.int64) if edge_index is None else to_numpy(edge_index)
-        if edge_index.size == 0:
+        edge_index = to_numpy([] if edge_index is None else edge_index)
+        if not edge_index.size:
             edge_index = np.zeros((2, 0), np.int64)
         if edge_index.ndim != 2 or len(edge_index) != 2 or edge_index.dtype.kind not in "iu":
             raise ValueError(
@@ -202,13 +202,7 @@ def _stack(graphs, name):
                     f"{edge_index.shape[1]} edges; 'edge_attr' needs one row per edge."
                 )
         if label is not None:
-            label = to_numpy(label).reshape(-1)
-            if label.size != 1:
-                raise ValueError(
-                    f"Graph {index} of {name} has {label.size} label values "
-                    f"{label.tolist()[:5]}; graph classification needs exactly one label "
-                    "per graph."
-                )
+            label = _one_label(label, index, name)
         xs.append(x)
         edges.append(edge_index.astype(np.int64, copy=False))
         attrs.append(edge_attr)
@@ -229,7 +223,7 @@ def _stack(graphs, name):
         _same_widths(attrs, "edge", name)
         arrays["edge_attr"] = np.concatenate(attrs)
     if _all_or_none(labels, "y", "label", name):
-        arrays["y"] = np.asarray([label[0] for label in labels])
+        arrays["y"] = np.asarray(labels)
     if all(count is not None for count in counts):
         arrays["node_ptr"] = np.cumsum([0, *counts], dtype=np.int64)
     return arrays
