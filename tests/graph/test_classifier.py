@@ -190,6 +190,10 @@ def test_optimizer_takes_the_multi_tensor_update_unless_told_otherwise(mutag_spl
     np.testing.assert_allclose(
         default.predict_proba(X_test), per_tensor.predict_proba(X_test), rtol=0, atol=1e-6
     )
+    # the fused update is the user's choice, and torch refuses it beside foreach=True
+    fused = make_clf(module=MolecularFingerprint, optimizer__fused=True).fit(X_train)
+    assert fused.optimizer_.defaults["fused"] is True
+    assert not fused.optimizer_.defaults["foreach"]
 
 
 def test_missing_node_features_error_names_the_feature_schemes(mutag):
