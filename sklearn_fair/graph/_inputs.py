@@ -20,15 +20,26 @@ def as_collection(X, name="X"):
         graphs = X
     else:
         graphs = stack_graphs(X, name)
-    return _as_float32(graphs)
+    return _as_float32(graphs, name)
 
 
-def _as_float32(graphs):
+def _as_float32(graphs, name):
     """The collection with float32 node and edge features (the dtype of a module's weights)."""
-    arrays = {
-        key: array if array is None else array.astype(np.float32, copy=False)
-        for key, array in {"x": graphs.x, "edge_attr": graphs.edge_attr}.items()
-    }
+    arrays = {"x": graphs.x, "edge_attr": graphs.edge_attr}
+    for key, ptr in (("x", graphs.node_ptr), ("edge_attr", graphs.edge_ptr)):
+        array = arrays[key]
+        if array is None or array.dtype == np.float32:
+            continue
+        with np.errstate(over="ignore"):
+            arrays[key] = array.astype(np.float32)
+        # check_graphs saw finite values; float32 holds them unless they exceed its range
+        overflow = ~np.isfinite(arrays[key]).reshape(len(array), -1).all(axis=1)
+        if overflow.any():
+            graph = np.searchsorted(ptr, np.flatnonzero(overflow)[0], side="right") - 1
+            raise ValueError(
+                f"Graph {graph} of {name} has {key!r} values beyond float32's range (about "
+                "3.4e38), the dtype of a module's weights; rescale them."
+            )
     if arrays["x"] is graphs.x and arrays["edge_attr"] is graphs.edge_attr:
         return graphs
     return GraphCollection._from_checked(

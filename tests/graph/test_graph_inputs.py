@@ -219,3 +219,11 @@ def test_graphs_of_other_objects_are_checked_by_what_they_carry(tmp_path):
     partly = [SimpleNamespace(x=np.ones((2, 3)), y=0), SimpleNamespace(y=1)]
     with pytest.raises(ValueError, match=r"Graph 1 of X has no node features \('x'\) but graph 0"):
         check_graphs(partly)
+
+
+def test_features_beyond_float32_are_refused_not_made_infinite(mutag_graphs):
+    """check_graphs sees finite float64 values; the module's float32 would make them inf."""
+    graphs = [Data(x=g.x.double(), edge_index=g.edge_index, y=g.y) for g in mutag_graphs]
+    graphs[4].x[2, 0] = 1e39
+    with pytest.raises(ValueError, match=r"Graph 4 of X has 'x' values beyond float32's range"):
+        GraphClassifier(MarkingModule, module__marks="/nonexistent", max_epochs=1).fit(graphs)
