@@ -22,19 +22,17 @@ from ..utils import (
     IntervalNotBool,
     OptionsNotBool,
     check_parameter_constraints,
-    check_random_state,
 )
-from ..utils._random import SEED_BOUND
+from ..utils._random import SEED_BOUND, named_generator, seed_root
 from ._batching import GraphDataset, GraphLoader
 from ._inputs import as_collection, read_labels
 from ._stopping import ReferenceEarlyStopping
 
 __all__ = ["GraphClassifier"]
 
-# The seeds of a fit, each derived by name from random_state (the pattern of
-# model_selection/_nested/_seeds.py): never reuse or renumber a code, it would change the
-# results of every seeded fit.
-_SEEDS = {"torch": 1, "split": 2, "order": 3}
+# The seeds of a fit, each derived by its name from random_state: never rename one, it would
+# change the results of every seeded fit.
+_SEEDS = ("torch", "split", "order")
 
 # Parameters of a module that GraphClassifier fills in from the training graphs.
 _INFERRED = ("in_channels", "out_channels")
@@ -62,20 +60,10 @@ class _StopOnValidation(ReferenceEarlyStopping):
 
 
 def _named_seeds(random_state):
-    """``{name: seed}`` for the names of ``_SEEDS``: ``SeedSequence(root, spawn_key=(code,))``,
-    whose root is an int ``random_state`` itself, else one draw from it (None: from numpy's
-    global RandomState, as scikit-learn's estimators draw). Adding a seed changes no other."""
-    if isinstance(random_state, numbers.Integral):
-        root = int(random_state)
-    else:
-        root = int(check_random_state(random_state).randint(SEED_BOUND))
-    sequences = {
-        name: np.random.SeedSequence(root, spawn_key=(code,)) for name, code in _SEEDS.items()
-    }
-    return {
-        name: int(seq.generate_state(1, np.uint64)[0] % SEED_BOUND)
-        for name, seq in sequences.items()
-    }
+    """``{name: seed}`` for the names of ``_SEEDS``, each derived by name from
+    ``random_state`` (``utils._random``'s rule): adding a seed changes no other."""
+    root = seed_root(random_state)
+    return {name: int(named_generator(root, name).integers(SEED_BOUND)) for name in _SEEDS}
 
 
 @contextlib.contextmanager

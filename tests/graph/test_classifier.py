@@ -19,6 +19,7 @@ from torch_geometric.datasets import TUDataset
 import sklearn_fair.graph
 from sklearn_fair.graph import DeepMultisets, GraphClassifier, MolecularFingerprint
 from sklearn_fair.utils import read_graph_labels
+from sklearn_fair.utils._random import SEED_BOUND, named_generator
 
 
 def make_clf(module=DeepMultisets, **params):
@@ -44,23 +45,21 @@ def test_same_seed_same_predictions(mutag_split):
 
 @pytest.mark.parametrize("random_state", [7, np.int64(7)])
 def test_each_seed_is_derived_by_name(random_state, mutag_split):
-    """The documented derivation (issue 32): ``SeedSequence(random_state, spawn_key=(code,))``
-    per name, so that a user's ``random_state`` keeps its seeds when a seed is added."""
+    """Issue 32: the library's rule (``named_generator(seed_root(random_state), name)``) for
+    each of the three seeds, so that a user's ``random_state`` keeps its seeds when one is added."""
     X_train, _, _ = mutag_split
     clf = make_clf(max_epochs=1, random_state=random_state).fit(X_train[:40])
-    codes = {"torch": 1, "split": 2, "order": 3}
     expected = {
-        name: int(np.random.SeedSequence(7, spawn_key=(code,)).generate_state(1, np.uint64)[0])
-        % np.iinfo(np.int32).max
-        for name, code in codes.items()
+        name: int(named_generator(7, name).integers(SEED_BOUND))
+        for name in ("torch", "split", "order")
     }
     assert clf.seeds_ == expected
     assert len(set(expected.values())) == 3
-    # a generator is drawn from once: the root, whatever the number of seeds
+    # a RandomState is drawn from once, for the root, whatever the number of seeds
     rng = np.random.RandomState(3)
     make_clf(max_epochs=1, random_state=rng).fit(X_train[:40])
     reference = np.random.RandomState(3)
-    reference.randint(np.iinfo(np.int32).max)
+    reference.randint(SEED_BOUND)
     assert rng.randint(1000) == reference.randint(1000)
 
 
