@@ -10,12 +10,15 @@ import numpy as np
 from ..exceptions import SplitsMismatchError, UnequalBudgetWarning
 from ..stats import (
     _aggregate,
+    bayesian_signed_rank,
     bootstrap_ci,
     corrected_resampled_ttest,
     holm,
     iqm,
     probability_of_improvement,
+    win_tie_loss,
 )
+from ..stats import multiple_comparison as _multiple_comparison
 from ..stats import rank_comparison as _rank_comparison
 from ..stats._aggregate import performance_profile
 from ..utils import install_hint
@@ -551,6 +554,102 @@ class BenchmarkResult:
             control_test=control_test,
         )  # fmt: skip
 
+    def multiple_comparison(self, *, test="auto", alpha=0.05):
+        """Every model across the data sets with the test their mean scores allow.
+
+        :func:`sklearn_fair.stats.multiple_comparison` on the mean outer score of each data
+        set, in the metric's printed units and direction: with ``test="auto"`` the checks of
+        autorank (normality of each model's scores, equal variances) choose the parametric
+        family (paired t-test, or repeated-measures ANOVA with Tukey's HSD) or the rank
+        family (Wilcoxon's signed-rank test, or Friedman's test with Nemenyi's), and
+        ``str(result)`` is a paragraph that says which and why, for a methods section.
+        Needs 5 data sets or more (autorank's minimum).
+
+        Returns
+        -------
+        MultipleComparison
+        """
+        sign = self._sign("multiple_comparison")
+        return _multiple_comparison(
+            self.mean_scores(), test=test, alpha=alpha, greater_is_better=sign > 0
+        )
+
+    def compare_across(self, baseline=None, *, rope=0.01, alpha=0.05, prior=0.5,
+                       n_samples=50_000, random_state=0):  # fmt: skip
+        """Every model against ``baseline`` across the data sets, the Bayesian way and by counts.
+
+        The Bayesian signed-rank test with a region of practical equivalence (Benavoli,
+        Corani, Demšar and Zaffalon, JMLR 2017; :func:`sklearn_fair.stats.bayesian_signed_rank`,
+        baycomp's ``SignedRankTest``) on the data sets' mean scores: the probabilities that
+        the model is better by more than ``rope``, practically equivalent, or worse. Beside
+        it the win/tie/loss counts (:func:`sklearn_fair.stats.win_tie_loss`): on each data
+        set the corrected resampled t-test of the paired outer-fold scores, Holm across the
+        data sets; a tie is a difference not demonstrated at ``alpha``.
+
+        Parameters
+        ----------
+        baseline : str, default=None
+            A model's name; None is the benchmark's ``baseline``.
+        rope : float, default=0.01
+            Half-width of the region of practical equivalence, in the metric's printed units
+            (0.01: one point of accuracy; choose it for your metric: for an RMSE, in the
+            target's units).
+        alpha : float, default=0.05
+            Level of the per-data-set tests of the counts.
+        prior : float, default=0.5
+            Strength of the signed-rank test's prior pseudo-observation at 0 (baycomp's).
+        n_samples : int, default=50_000
+            Posterior samples.
+        random_state : int, RandomState instance, Generator or None, default=0
+            Seeds the posterior draws.
+
+        Returns
+        -------
+        DataFrame
+            One row per model: ``model``, ``baseline``, ``p_better``, ``p_equivalent``,
+            ``p_worse`` (of the model against the baseline, in the metric's direction),
+            ``wins``, ``ties``, ``losses`` (data sets), ``rope``.
+        """
+        pd = _pandas()
+        baseline = baseline if baseline is not None else self.baseline
+        if baseline not in self.models:
+            raise ValueError(
+                f"The 'baseline' parameter of compare_across must be one of {self.models}. "
+                f"Got {baseline!r} instead."
+            )
+        greater = self._sign("compare_across") > 0
+        means = self.mean_scores()
+        cells = [self.cells[d, baseline] for d in self.datasets]
+        if not all(c.has_splits for c in cells):
+            raise NoSplitsError(
+                "compare_across counts wins with the corrected resampled t-test, which needs "
+                "the outer splits; these results do not record them."
+            )
+        sizes = dict(
+            n_train=[float(np.mean(c.train_sizes)) for c in cells],
+            n_test=[float(np.mean(c.test_sizes)) for c in cells],
+        )
+        rows = []
+        for model in self.models:
+            if model == baseline:
+                continue
+            posterior = bayesian_signed_rank(
+                means[model], means[baseline], rope=rope, prior=prior, greater_is_better=greater,
+                n_samples=n_samples, random_state=random_state,
+            )  # fmt: skip
+            counts = win_tie_loss(
+                self._per_dataset(model), self._per_dataset(baseline), alpha=alpha, **sizes
+            )
+            rows.append(
+                {
+                    "model": model, "baseline": baseline, "p_better": posterior.p_a_better,
+                    "p_equivalent": posterior.p_equivalent, "p_worse": posterior.p_b_better,
+                    "wins": counts.wins, "ties": counts.ties, "losses": counts.losses,
+                    "rope": float(rope),
+                }
+            )  # fmt: skip
+        return pd.DataFrame(rows)
+
     def aggregate(self, *, n_resamples=2000, confidence=0.95, random_state=0):
         """Each model across all data sets, with rliable's estimators and intervals.
 
@@ -675,7 +774,7 @@ class BenchmarkResult:
     def report(self, *, title="Benchmark report", confidence=0.95, alpha=None,
                interval="corrected_t",
                n_resamples=10_000, random_state=0, X=None, y=None, splits_file=None,
-               stratified=None):  # fmt: skip
+               stratified=None, rope=None):  # fmt: skip
         """The report of the benchmark: the one report of sklearn-fair's results.
 
         At the top the verdict in one sentence (against the baseline when there is one, else
@@ -708,6 +807,10 @@ class BenchmarkResult:
             Seed of the bootstrap.
         X, y, splits_file, stratified :
             For the reproducibility card (see :func:`~sklearn_fair.report.reproducibility_card`).
+        rope : float, default=None
+            The region of practical equivalence of the Bayesian comparison across data sets
+            (:meth:`compare_across`), in the metric's units; None is 0.01 for a metric in
+            [0, 1] (and no Bayesian comparison for other metrics, said in the report).
 
         Returns
         -------
@@ -720,7 +823,7 @@ class BenchmarkResult:
         )
         return NestedCVReport(
             self, title=title, card=card, confidence=confidence, alpha=alpha, interval=interval,
-            n_resamples=n_resamples, random_state=random_state,
+            n_resamples=n_resamples, random_state=random_state, rope=rope,
         )  # fmt: skip
 
     def to_html(self, *, title="Benchmark report", confidence=0.95, alpha=0.05,

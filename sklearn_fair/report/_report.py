@@ -16,6 +16,7 @@ from scipy.stats import rankdata
 
 from ..exceptions import SplitsMismatchError, UnequalBudgetWarning
 from ..stats import summarize
+from ..stats._bounds import metric_range
 from ._format import decimals_for, number, param_text, pvalue, short_names, signed
 from ._html import render
 from ._plots import matplotlib_missing
@@ -113,7 +114,7 @@ class NestedCVReport:
     """
 
     def __init__(self, result, *, title, card, confidence=0.95, alpha=None, interval="corrected_t",
-                 n_resamples=10_000, random_state=0):  # fmt: skip
+                 n_resamples=10_000, random_state=0, rope=None):  # fmt: skip
         self.result = result
         self.title = title
         self.card = card
@@ -122,6 +123,7 @@ class NestedCVReport:
         self.interval = interval
         self.n_resamples = n_resamples
         self.random_state = random_state
+        self.rope = rope
         self._one = len(result.datasets) == 1
         first = result.datasets[0]
         self._models = [result.cells[first, m] for m in result.models]
@@ -204,16 +206,20 @@ class NestedCVReport:
 
     def sections(self, *, figures=False):
         """The report's sections, in order: test performance, the paper's table (several data
-        sets), the comparison with the baseline, the pairwise comparison (one data set), the
-        ranks (three models or more on two data sets or more), the plots (with ``figures``;
-        they need matplotlib), the selected hyper-parameters, the tuning budgets (several
-        models) and the reproducibility card."""
+        sets), the comparison with the baseline (and, on several data sets, the Bayesian
+        signed-rank test and the win/tie/loss counts against it), the pairwise comparison (one
+        data set), the ranks (three models or more on two data sets or more; on five data sets
+        or more, the test chosen from the data as autorank chooses it, in a paragraph), the
+        plots (with ``figures``; they need matplotlib), the selected hyper-parameters, the
+        tuning budgets (several models), the failed fits (when some failed) and the
+        reproducibility card."""
         result = self.result
         with_ranks = len(result.models) >= 3 and len(result.datasets) >= 2
         sections = [
             self._summary_section(),
             None if self._one else self._paper_table(),
             self._baseline_section() if result.baseline is not None else None,
+            self._across_section() if result.baseline is not None and not self._one else None,
             self._comparison_section() if self._one else None,
             self._ranks_section() if with_ranks else None,
             self._figures_section(with_ranks) if figures else None,
@@ -438,8 +444,59 @@ class NestedCVReport:
         section.paragraphs += [f"Warning: {w.message}" for w in caught]
         return section
 
+    def _across_section(self):
+        """The Bayesian signed-rank test and the win/tie/loss counts against the baseline."""
+        result = self.result
+        section = Section(f"Across the data sets, against {result.baseline}")
+        rope = self.rope
+        if rope is None:
+            ranges = {metric_range(c.metric) for c in result.cells.values()}
+            if ranges != {(0.0, 1.0)}:
+                section.paragraphs.append(
+                    "No Bayesian comparison: its region of practical equivalence is in the "
+                    "metric's units, which sklearn-fair knows only for metrics in [0, 1]; pass "
+                    "rope= to the report."
+                )
+                return section
+            rope = 0.01
+        try:
+            table = result.compare_across(rope=rope, alpha=self.alpha)
+        except ValueError as error:
+            section.paragraphs.append(f"No comparison across the data sets: {error}")
+            return section
+        section.columns = [
+            "model",
+            num("P(better)"),
+            num("P(equivalent)"),
+            num("P(worse)"),
+            num("wins / ties / losses"),
+        ]
+        for row in table.itertuples():
+            section.rows.append(
+                [
+                    row.model,
+                    num(f"{row.p_better:.3f}"),
+                    num(f"{row.p_equivalent:.3f}"),
+                    num(f"{row.p_worse:.3f}"),
+                    num(f"{row.wins} / {row.ties} / {row.losses}"),
+                ]
+            )
+        section.paragraphs += [
+            "The Bayesian signed-rank test (Benavoli, Corani, Demšar and Zaffalon, JMLR 2017) on "
+            f"the {len(result.datasets)} data sets' mean test scores: the posterior probability "
+            f"that the model is better than {result.baseline} by more than {rope:g} (the region "
+            "of practical equivalence, in the metric's units), within it, or worse.",
+            "Wins, ties and losses: data sets where the corrected resampled t-test of the paired "
+            "outer-fold scores, Holm-adjusted across the data sets, shows the model better or "
+            f"worse at level {self.alpha:g}; a tie is a difference not demonstrated.",
+        ]
+        return section
+
     def _ranks_section(self):
         ranks = self.result.rank_comparison(alpha=self.alpha)
+        chosen = []
+        if len(self.result.datasets) >= 5:
+            chosen = [str(self.result.multiple_comparison(alpha=self.alpha))]
         return Section(
             "Ranks",
             columns=["model", num("average rank")],
@@ -453,7 +510,8 @@ class NestedCVReport:
                 f"{pvalue(ranks.pvalue)}; Iman and Davenport's F "
                 f"{ranks.iman_davenport_statistic:.3g}, p {pvalue(ranks.iman_davenport_pvalue)}. "
                 f"Nemenyi's critical difference at level {self.alpha:g}: "
-                f"{ranks.critical_difference:.2f}."
+                f"{ranks.critical_difference:.2f}.",
+                *chosen,
             ],
         )
 
