@@ -22,6 +22,7 @@ from ..model_selection._engine import (
 )
 from ..report import BenchmarkResult
 from ..report._results import as_result
+from ..stats._checks import check_same_splits
 from ..utils import is_graph_data
 
 __all__ = ["benchmark"]
@@ -108,20 +109,16 @@ def _check_mapping(value, what):
 
 
 def _same_outer_splits(dataset, plans):
-    first_name, first = next(iter(plans.items()))
-    for name, plan in plans.items():
-        same = len(plan.outer_splits) == len(first.outer_splits) and all(
-            np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1])
-            for a, b in zip(plan.outer_splits, first.outer_splits)
-        )
-        if not same:
-            raise ValueError(
-                f"On data set {dataset!r}, outer_cv gives model {name!r} other outer splits "
-                f"than model {first_name!r} (an unseeded shuffling splitter, or models of "
-                "different kinds, classifier and regressor, under an int outer_cv). Every model "
-                "must be assessed on the same splits: pass a seeded splitter or explicit "
-                "(train, test) index pairs as outer_cv."
-            )
+    (first_name, first), *others = plans.items()
+    for name, plan in others:
+        check_same_splits(
+            first_name, tuple(zip(*first.outer_splits)), name, tuple(zip(*plan.outer_splits)),
+            who=f"benchmark (data set {dataset!r})",
+            fix="every model must be assessed on the same splits (an unseeded shuffling "
+            "splitter, or models of different kinds, classifier and regressor, under an int "
+            "outer_cv, give each its own): pass a seeded splitter or explicit (train, test) "
+            "index pairs as outer_cv",
+        )  # fmt: skip
 
 
 def _budget(schedule):

@@ -7,7 +7,7 @@ import warnings
 
 import numpy as np
 
-from ..exceptions import MissingCellsWarning, SplitsMismatchError, UnequalBudgetWarning
+from ..exceptions import MissingCellsWarning, UnequalBudgetWarning
 from ..stats import (
     _aggregate,
     bayesian_signed_rank,
@@ -21,6 +21,7 @@ from ..stats import (
 from ..stats import multiple_comparison as _multiple_comparison
 from ..stats import rank_comparison as _rank_comparison
 from ..stats._aggregate import performance_profile
+from ..stats._checks import check_same_splits
 from ..utils import install_hint
 from ..utils._random import named_generator, seed_root
 from ..utils._stacklevel import external_stacklevel
@@ -328,14 +329,10 @@ class BenchmarkResult:
                 f"The results of {model!r} and {other!r} on {dataset!r} do not record their "
                 "outer splits, so a paired test cannot check that they share them."
             )
-        same = len(a.test_indices) == len(b.test_indices) and all(
-            np.array_equal(np.sort(x), np.sort(y)) for x, y in zip(a.test_indices, b.test_indices)
-        )
-        if not same:
-            raise SplitsMismatchError(
-                f"{model!r} and {other!r} were not assessed on the same outer splits of "
-                f"{dataset!r}; a paired comparison needs the same folds."
-            )
+        check_same_splits(
+            model, (a.train_indices, a.test_indices), other, (b.train_indices, b.test_indices),
+            who=f"A paired comparison on data set {dataset!r}",
+        )  # fmt: skip
         return corrected_resampled_ttest(
             a.scores,
             b.scores,
