@@ -49,6 +49,22 @@ def _pandas():
     return pd
 
 
+def _level(confidence, alpha, owner):
+    """The one level of "is A better than B": ``confidence``; the tests decide at
+    ``1 - confidence``. ``alpha``, these methods' former level parameter, still says it with a
+    FutureWarning."""
+    if alpha is None:
+        return confidence
+    warnings.warn(
+        f"The 'alpha' parameter of {owner} is deprecated: every comparison of sklearn-fair takes "
+        f"its level as 'confidence' (intervals at that level, tests at 1 - confidence). Pass "
+        f"confidence={1 - alpha:g} instead.",
+        FutureWarning,
+        stacklevel=external_stacklevel(),
+    )
+    return 1 - alpha
+
+
 def _fmt(mean, std, decimals):
     return f"{mean:.{decimals}f} ± {std:.{decimals}f}"
 
@@ -341,7 +357,8 @@ class BenchmarkResult:
             confidence=confidence,
         )
 
-    def table(self, *, statistic="mean", scale=1.0, decimals=None, alpha=0.05, mark=True):
+    def table(self, *, statistic="mean", scale=1.0, decimals=None, confidence=0.95, mark=True,
+              alpha=None):  # fmt: skip
         """Models (rows) by data sets (columns), as papers print them.
 
         Parameters
@@ -356,19 +373,22 @@ class BenchmarkResult:
             Digits after the point; None: two significant digits of the smallest standard
             deviation of the data set's fold scores (after ``scale``), so that a model that
             is right on every fold does not print as ``1.0 ± 0.0``.
-        alpha : float, default=0.05
-            Level of "demonstrably worse".
+        confidence : float, default=0.95
+            "Demonstrably worse" is decided at level ``1 - confidence``.
         mark : bool, default=True
             Bold (``**...**``) the best model of each data set, and italicise (``*...*``)
             the models not demonstrably worse than it: those whose corrected resampled
             t-test against it (Nadeau & Bengio), Holm-adjusted within the data set, has
-            ``p > alpha``. Results that do not record their splits get only the bold.
+            ``p > 1 - confidence``. Results that do not record their splits get only the bold.
+        alpha : float, default=None
+            Deprecated: pass ``confidence=1 - alpha``.
 
         Returns
         -------
         DataFrame of str
         """
         pd = _pandas()
+        alpha = 1 - _level(confidence, alpha, "table")
         self._check_one_metric()
         if statistic not in ("mean", "iqm"):
             raise ValueError(
@@ -418,7 +438,7 @@ class BenchmarkResult:
                     marked[j] = f"*{texts[j]}*"
         return marked
 
-    def compare_to(self, baseline=None, *, alpha=0.05, confidence=0.95):
+    def compare_to(self, baseline=None, *, confidence=0.95, alpha=None):
         """Every model against ``baseline`` on every data set, Holm across the whole family.
 
         On each data set, the corrected resampled t-test (Nadeau & Bengio) of the paired
@@ -431,10 +451,11 @@ class BenchmarkResult:
         ----------
         baseline : str, default=None
             A model's name; None is the benchmark's ``baseline``.
-        alpha : float, default=0.05
-            Level of ``significant`` (``pvalue_holm <= alpha``).
         confidence : float, default=0.95
-            Level of the interval of the mean difference.
+            Level of the interval of the mean difference; ``significant`` is
+            ``pvalue_holm <= 1 - confidence``, as in :func:`sklearn_fair.stats.compare`.
+        alpha : float, default=None
+            Deprecated: pass ``confidence=1 - alpha``.
 
         Returns
         -------
@@ -451,6 +472,8 @@ class BenchmarkResult:
             baseline has a negative difference).
         """
         pd = _pandas()
+        confidence = _level(confidence, alpha, "compare_to")
+        alpha = 1 - confidence
         baseline = baseline if baseline is not None else self.baseline
         if baseline not in self.models:
             raise ValueError(
@@ -836,7 +859,7 @@ class BenchmarkResult:
 
         return interval_plot(self, confidence, ax)
 
-    def report(self, *, title="Benchmark report", confidence=0.95, alpha=None,
+    def report(self, *, title="Benchmark report", confidence=0.95,
                interval="corrected_t",
                n_resamples=10_000, random_state=0, X=None, y=None, splits_file=None,
                stratified=None, rope=None):  # fmt: skip
@@ -857,10 +880,8 @@ class BenchmarkResult:
         title : str, default="Benchmark report"
             The report's heading.
         confidence : float, default=0.95
-            Level of the intervals.
-        alpha : float, default=None
-            Level of the tests ("shown to be worse", the comparisons); None is
-            ``1 - confidence``.
+            Level of the intervals; every test ("shown to be worse", the comparisons)
+            decides at ``1 - confidence``.
         interval : {"corrected_t", "t", "normal"}, default="corrected_t"
             The interval of the mean (see :func:`sklearn_fair.stats.mean_interval`): the
             corrected resampled t of Nadeau and Bengio by default, with the outer folds' sizes
@@ -887,11 +908,11 @@ class BenchmarkResult:
             list(self.cells.values()), X=X, y=y, splits_file=splits_file, stratified=stratified
         )
         return NestedCVReport(
-            self, title=title, card=card, confidence=confidence, alpha=alpha, interval=interval,
+            self, title=title, card=card, confidence=confidence, interval=interval,
             n_resamples=n_resamples, random_state=random_state, rope=rope,
         )  # fmt: skip
 
-    def to_html(self, *, title="Benchmark report", confidence=0.95, alpha=0.05,
+    def to_html(self, *, title="Benchmark report", confidence=0.95, alpha=None,
                 n_resamples=10_000, random_state=0, plots=True):  # fmt: skip
         """The benchmark's :meth:`report` as one self-contained HTML page.
 
@@ -901,8 +922,8 @@ class BenchmarkResult:
             The page's heading.
         confidence : float, default=0.95
             Level of the intervals.
-        alpha : float, default=0.05
-            Level of "shown to be worse" and of the comparisons.
+        alpha : float, default=None
+            Deprecated: pass ``confidence=1 - alpha``.
         n_resamples : int, default=10_000
             Bootstrap resamples of each IQM's interval.
         random_state : int, default=0
@@ -930,7 +951,7 @@ class BenchmarkResult:
         True
         """
         report = self.report(
-            title=title, confidence=confidence, alpha=alpha, n_resamples=n_resamples,
+            title=title, confidence=_level(confidence, alpha, "to_html"), n_resamples=n_resamples,
             random_state=random_state,
         )  # fmt: skip
         return report.to_html(plots=plots)

@@ -95,7 +95,7 @@ class NestedCVReport:
     confidence : float
         Level of the intervals.
     alpha : float
-        Level of the tests (``1 - confidence`` unless given).
+        Level of the tests: ``1 - confidence``.
     interval : str
         The kind of interval of the mean: "corrected_t" (Nadeau and Bengio's corrected
         resampled t, the default, which reached its nominal level in the coverage benchmark
@@ -113,13 +113,13 @@ class NestedCVReport:
     folds); ``rows`` and ``to_dataframe()`` keep full precision.
     """
 
-    def __init__(self, result, *, title, card, confidence=0.95, alpha=None, interval="corrected_t",
+    def __init__(self, result, *, title, card, confidence=0.95, interval="corrected_t",
                  n_resamples=10_000, random_state=0, rope=None):  # fmt: skip
         self.result = result
         self.title = title
         self.card = card
         self.confidence = confidence
-        self.alpha = 1 - confidence if alpha is None else alpha
+        self.alpha = 1 - confidence
         self.interval = interval
         self.n_resamples = n_resamples
         self.random_state = random_state
@@ -403,7 +403,7 @@ class NestedCVReport:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", UnequalBudgetWarning)
             try:
-                table = result.compare_to(alpha=alpha, confidence=self.confidence)
+                table = result.compare_to(confidence=self.confidence)
             except ValueError as error:
                 section.paragraphs.append(f"No comparison: {error}")
                 return section

@@ -253,7 +253,7 @@ def _baseline_verdict(result, alpha, metric, sets):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UnequalBudgetWarning)  # the report shows them
         try:
-            table = result.compare_to(alpha=alpha)
+            table = result.compare_to(confidence=1 - alpha)
         except ValueError:  # no splits recorded, or not the same: said in its section
             return None
     baseline = result.baseline
