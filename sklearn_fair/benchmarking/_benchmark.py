@@ -13,14 +13,12 @@ from ..model_selection._engine import (
     REFIT,
     SEARCH,
     SELECTION,
-    TaskCache,
-    assemble,
     is_search,
     make_plan,
-    run_plans,
+    run_protocol,
     shared_root_seed,
-    warn_edge_of_grid,
-    warn_failures,
+    store_fitted,
+    use_cache,
 )
 from ..utils import is_graph_data
 from ._cells import cell_from_nested
@@ -302,27 +300,22 @@ def benchmark(
             plan = make_plan(
                 nested, X, y, groups, {}, final=False, return_estimator=False, owner=owner
             )
-            plan.n_jobs, plan.verbose = n_jobs, 0
             if cache_dir is not None:
-                plan.cache = TaskCache(os.fspath(cache_dir), owner)
+                # one warning about unseeded runs, above, for the whole benchmark
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore", CacheWarning)
+                    use_cache(plan, os.fspath(cache_dir))
             dataset_plans[model] = plan
-            cells.append((dataset, model, nested, owner))
+            cells.append((dataset, model, nested))
             plans.append(plan)
         _same_outer_splits(dataset, dataset_plans)
 
-    reuse = [nested.reuse_prefix for _, _, nested, _ in cells]
-    schedules = run_plans(plans, n_jobs=n_jobs, verbose=verbose, reuse_prefix=reuse)
-
+    reuse = [nested.reuse_prefix for _, _, nested in cells]
+    runs = run_protocol(
+        plans, n_jobs=n_jobs, verbose=verbose, reuse_prefix=reuse, all_failed="keep"
+    )
     results = {}
-    for (dataset, model, nested, owner), plan, schedule in zip(cells, plans, schedules):
-        assembled = assemble(schedule)
-        warn_failures(owner, plan.error_score, list(schedule.results.values()))
-        warn_edge_of_grid(
-            plan.param_grid, [f["best_params"] for f in assembled["outer_results"]], owner
-        )
-        assembled["cache_info"] = None
-        if plan.cache is not None:
-            assembled["cache_info"] = {"hits": plan.cache.hits, "computed": schedule.computed}
-        nested._store(plan, schedule, assembled)
-        results[dataset, model] = cell_from_nested(dataset, model, nested, _budget(schedule))
+    for (dataset, model, nested), run in zip(cells, runs):
+        store_fitted(nested, run)
+        results[dataset, model] = cell_from_nested(dataset, model, nested, _budget(run.schedule))
     return BenchmarkResult(results, baseline=baseline, random_state=seed)
