@@ -58,7 +58,6 @@ from sklearn.svm import SVC
 
 from sklearn_fair import NestedCV
 from sklearn_fair.model_selection import HoldoutSplit
-from sklearn_fair.model_selection._engine import worker_pool_options
 from sklearn_fair.utils import package_versions
 
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -138,12 +137,10 @@ def describe_workload(name, y):
     }
 
 
-def warm_up(n_jobs, nested=False):
+def warm_up(n_jobs):
     """Start the worker processes and import what every method runs, before timing, so that
-    no method pays for starting processes or importing modules. NestedCV's workers watch their
-    parent from their start, and loky keeps a pool only for the same start-up arguments: the
-    idioms' runs and NestedCV's each warm their own pool (``nested``), or the one measured
-    after the other would pay for starting its workers inside its timed run."""
+    no method pays for starting processes or importing modules (NestedCV and the idioms share
+    one pool of workers)."""
     modules = [
         "sklearn.ensemble",
         "sklearn.svm",
@@ -154,8 +151,7 @@ def warm_up(n_jobs, nested=False):
         "sklearn.model_selection",
         "sklearn_fair.model_selection._nested._running",
     ]
-    options = worker_pool_options() if nested else {}
-    Parallel(n_jobs=n_jobs, **options)(
+    Parallel(n_jobs=n_jobs)(
         delayed(importlib.import_module)(name) for name in modules * (2 * n_jobs)
     )
 
@@ -180,7 +176,7 @@ def run_outer_parallel(X, y, estimator, grid, outer, inner, n_jobs, warm=True):
 
 def run_nested(X, y, estimator, grid, outer, inner, n_jobs, warm=True):
     if warm:
-        warm_up(n_jobs, nested=True)
+        warm_up(n_jobs)
     start = time.perf_counter()
     nested = NestedCV(
         estimator,

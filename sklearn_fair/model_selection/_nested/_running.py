@@ -15,13 +15,15 @@ that overruns ``fit_timeout`` is stopped from inside its worker (a timer signal 
 blocking calls too); on loky a worker that has still not returned shortly after the limit is
 killed, and with ``fit_timeout`` set even ``n_jobs=1`` runs its fits in one loky worker, so that
 a stuck fit can always be stopped. Loky workers end within a second of the death of the process
-that runs NestedCV (``kill -9``, SIGTERM), instead of waiting for their idle timeout.
+that runs NestedCV (``kill -9``, SIGTERM), instead of waiting for their idle timeout; they are
+the very workers of scikit-learn's ``n_jobs`` (one warm pool, see :class:`_LokyPool`).
 """
 
 import concurrent.futures
 import copy
 import functools
 import os
+import tempfile
 import time
 import uuid
 import warnings
@@ -52,7 +54,7 @@ from ._tasks import (
 )
 from ._timeout import watch_parent
 
-__all__ = ["PlansData", "run_plan", "run_plans", "worker_pool_options"]
+__all__ = ["PlansData", "run_plan", "run_plans"]
 
 
 def execute(task, context, data, cache_entry):
@@ -219,32 +221,41 @@ class _LokyPool:
 
     With several workers: a ``joblib.Parallel`` entered as a context manager on a loky backend
     instance (the one in force, or a fresh one), so joblib configures the pool exactly as for
-    its own calls (worker environment, memmapping reducers, idle timeout) and NestedCV and
-    joblib share one warm pool instead of restarting it for each other; tasks go through the
-    backend's ``submit``, whose futures are loky's. With one worker (a time limit that can always
-    be enforced, where joblib would run ``n_jobs=1`` in the caller's process): joblib's
-    reusable executor. A broken pool is replaced by loky when the next pool is made.
+    its own calls (worker environment, memmapping reducers, idle timeout): NestedCV and
+    scikit-learn's ``n_jobs`` share one warm pool instead of restarting it for each other;
+    tasks go through the backend's ``submit``, whose futures are loky's. With one worker (a
+    time limit that can always be enforced, where joblib would run ``n_jobs=1`` in the
+    caller's process): joblib's reusable executor. A broken pool is replaced by loky when the
+    next pool is made.
+
+    Every worker watches this process (:func:`~._timeout.watch_parent`) from the first task
+    it runs, not from its start: an initializer would do it earlier, but loky keeps a pool
+    only for the same initializer, and joblib's calls have none. So that a worker which gets
+    no task of the run ends with this process too, the pool's first tasks are one
+    :func:`_watch` per worker, which wait for each other (each then runs in a worker of its
+    own).
     """
 
-    def __init__(self, n_workers, backend):
-        self._loky, self._parallel = backend, None
+    def __init__(self, n_workers, backend, folder):
+        self._loky, self._parallel, self._executor = backend, None, None
         if n_workers == 1:
             from joblib.executor import get_memmapping_executor
 
-            self._executor = get_memmapping_executor(1, timeout=300, **worker_pool_options())
+            self._executor = get_memmapping_executor(1, timeout=300)
         else:
-            self._executor = None
-            self._parallel = joblib.Parallel(
-                n_jobs=n_workers, backend=backend, **worker_pool_options()
-            )
+            self._parallel = joblib.Parallel(n_jobs=n_workers, backend=backend)
             self._parallel.__enter__()
+        arrived = tempfile.mkdtemp(prefix="watch-", dir=folder)
+        for _ in range(n_workers):
+            self.submit(_watch, arrived, n_workers)
 
     def submit(self, function, *args):
+        call = functools.partial(_watched, os.getpid(), function, *args)
         if self._executor is not None:
-            return self._executor.submit(function, *args)
+            return self._executor.submit(call)
         # recent joblib names it ``submit``, older ``apply_async`` (the same future of loky's)
         submit = getattr(self._loky, "submit", None) or self._loky.apply_async
-        return submit(functools.partial(function, *args))
+        return submit(call)
 
     def kill(self):
         """End every worker now (the tasks in flight are lost)."""
@@ -261,6 +272,23 @@ class _LokyPool:
         if self._parallel is not None:
             self._parallel.__exit__(None, None, None)
             self._parallel = None
+
+
+def _watched(parent, function, *args):
+    """``function(*args)`` in a worker that watches ``parent``, the process that runs NestedCV
+    (from this task on, if it did not yet)."""
+    watch_parent(parent)
+    return function(*args)
+
+
+def _watch(arrived, n_workers, deadline=10.0):
+    """The first task of each worker of a pool (run through :func:`_watched`): marks its
+    arrival in the folder ``arrived`` and waits until ``n_workers`` workers have arrived (or
+    ``deadline`` seconds), so that no worker takes two of them while another takes none."""
+    open(os.path.join(arrived, str(os.getpid())), "w").close()
+    end = time.monotonic() + deadline
+    while len(os.listdir(arrived)) < n_workers and time.monotonic() < end:
+        time.sleep(0.002)
 
 
 def _loky_backend(backend):
@@ -295,13 +323,9 @@ class LokyExecutor:
         self._started = {}  # future -> file the worker creates when it starts the task
 
     def _new_pool(self):
-        # every worker watches its parent from its start (loky's initializer), idle ones
-        # included: it ends within a second of the death of the process that runs NestedCV
-        # (loky reuses its pool only for the same initializer: a joblib call of the user's
-        # between two runs respawns the workers, once each way)
         if self._pool is not None:
             self._pool.close()
-        return _LokyPool(self.n_workers, self._loky)
+        return _LokyPool(self.n_workers, self._loky, self._shared.folder)
 
     @property
     def capacity(self):
@@ -407,17 +431,6 @@ class LokyExecutor:
             self._pool.kill()
         self._pool.close()
         self._shared.close()
-
-
-def worker_pool_options():
-    """The arguments of loky's executor that make each worker watch this process from its
-    start (see :func:`~._timeout.watch_parent`), before it takes a task or while it never
-    gets one.
-
-    loky reuses a pool only for the same arguments: a ``joblib.Parallel(n_jobs,
-    **worker_pool_options())`` call starts (or keeps) the very pool NestedCV's next run uses.
-    """
-    return {"initializer": watch_parent, "initargs": (os.getpid(),)}
 
 
 def _mark_started_then_execute(started, *args):
