@@ -69,12 +69,30 @@ class Load:
 
 
 def loaded_note(loads):
-    """A sentence for a results file: whether any of ``loads`` (Load objects) was loaded."""
-    loaded = sum(load.loaded for load in loads)
+    """A sentence for a results file: how many of ``loads`` were taken on a loaded machine.
+
+    ``loads``: Load objects, or results (dicts, lists) in which every dict with a ``loaded``
+    key is a figure's :meth:`Load.fields`, searched through.
+    """
+    flags = list(_loaded_flags(loads))
+    loaded = sum(flags)
     if not loaded:
         return "every figure was taken on a quiet machine"
     return (
-        f"{loaded} of {len(loads)} figures were taken on a loaded machine (1-minute load above "
+        f"{loaded} of {len(flags)} figures were taken on a loaded machine (1-minute load above "
         f"{LOADED_PER_CORE} per core): their seconds are not a quiet machine's; compare ratios "
         "measured side by side only"
     )
+
+
+def _loaded_flags(value):
+    if isinstance(value, Load):
+        yield value.loaded
+    elif isinstance(value, dict):
+        if isinstance(value.get("loaded"), bool):
+            yield value["loaded"]
+        for item in value.values():
+            yield from _loaded_flags(item)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from _loaded_flags(item)
