@@ -457,6 +457,123 @@ def bench_cold(name, args):
     return identical
 
 
+# -- a user's session: NestedCV and scikit-learn's n_jobs alternating (issue 35.1, 35.2) ---------
+
+
+def session_call(name):
+    """One call of the session's small workload (200 rows, LogisticRegression, 3 folds, 2
+    workers): NestedCV over 2 candidates, or scikit-learn's ``cross_validate``; its seconds."""
+    from sklearn.linear_model import LogisticRegression
+
+    X, y = make_classification(n_samples=200, n_features=10, random_state=0)
+    start = time.perf_counter()
+    if name == "nested_cv":
+        grid = {"C": [0.1, 1.0]}
+        NestedCV(LogisticRegression(), grid, outer_cv=3, n_jobs=2, random_state=0).fit(X, y)
+    else:
+        cross_validate(LogisticRegression(), X, y, cv=3, n_jobs=2)
+    return time.perf_counter() - start
+
+
+SESSION = ("nested_cv", "cross_validate")
+
+
+# what a fresh interpreter runs for a cold call: the entry point's import alone is timed
+# first, then (untimed) this script's other imports, then the first call
+SESSION_CHILD = """
+import json, sys, time
+start = time.perf_counter()
+if sys.argv[1] == "nested_cv":
+    from sklearn_fair import NestedCV
+else:
+    from sklearn.model_selection import cross_validate
+imported = time.perf_counter() - start
+sys.path.insert(0, sys.argv[2])
+from bench_nested import session_call
+print(json.dumps({"import": imported, "first_call": session_call(sys.argv[1])}))
+"""
+
+
+def bench_session(args):
+    """Cold: each call first in a fresh interpreter (interleaved). Warm: in one process, the
+    calls in the order N N C C repeated, so that each follows itself and the other alike: a
+    call after the other within a small factor of the same call after itself means the two
+    share one warm pool (a restart costs seconds)."""
+    whole = Load(workers=2)
+    cold = {name: [] for name in SESSION}
+    for repeat in range(args.repeats):
+        for name in SESSION if repeat % 2 == 0 else SESSION[::-1]:
+            here = str(Path(__file__).resolve().parent)
+            command = [sys.executable, "-c", SESSION_CHILD, name, here]
+            with Load(workers=2) as load:
+                done = subprocess.run(command, capture_output=True, text=True, check=True)
+            figures = json.loads(done.stdout.strip().splitlines()[-1])
+            cold[name].append({**figures, **load.fields()})
+            print(
+                f"[session] cold {name:14s} import {figures['import']:5.2f} s, first call "
+                f"{figures['first_call']:5.2f} s {load}",
+                flush=True,
+            )
+    for name in SESSION:  # the workers start, and import what either call needs
+        session_call(name)
+    after = {f"{name} after {previous}": [] for name in SESSION for previous in SESSION}
+    previous = "cross_validate"
+    for name in ["nested_cv", "nested_cv", "cross_validate", "cross_validate"] * args.repeats:
+        with Load(workers=2) as load:
+            seconds = session_call(name)
+        after[f"{name} after {previous}"].append({"seconds": seconds, **load.fields()})
+        print(f"[session] warm {name:14s} after {previous:14s} {seconds:6.3f} s {load}")
+        previous = name
+    whole.stop()
+
+    def med(values, key):
+        return float(np.median([value[key] for value in values]))
+
+    warm = {label: med(values, "seconds") for label, values in after.items()}
+    ratios = {
+        name: warm[f"{name} after {other}"] / warm[f"{name} after {name}"]
+        for name, other in zip(SESSION, SESSION[::-1])
+    }
+    first = {name: med(values, "first_call") for name, values in cold.items()}
+    total = {
+        name: med(values, "first_call") + med(values, "import") for name, values in cold.items()
+    }
+    figures = {
+        "command": " ".join([Path(sys.executable).name, *sys.argv]),
+        "workload": "make_classification(200 x 10); LogisticRegression; NestedCV(grid C in "
+        "[0.1, 1.0], outer_cv=3, n_jobs=2, random_state=0) and cross_validate(cv=3, n_jobs=2)",
+        "cold": cold,
+        "cold_first_call_median": first,
+        "cold_import_and_first_call_median": total,
+        "cold_nested_cv_over_cross_validate": first["nested_cv"] / first["cross_validate"],
+        "cold_nested_cv_over_cross_validate_with_imports": total["nested_cv"]
+        / total["cross_validate"],
+        "cold_target": "NestedCV's cold first call within 2x of cross_validate's",
+        "warm": after,
+        "warm_median_seconds": warm,
+        "after_the_other_over_after_itself": ratios,
+        "warm_note": "a ratio near 1: the call found the other's workers warm (no restart)",
+        "versions": package_versions(),
+        "cpu_count": os.cpu_count(),
+        "load": whole.fields(),
+        "loaded_machine": loaded_note([cold, after]),
+        "date": time.strftime("%Y-%m-%d %H:%M:%S"),
+    }
+    output = results_file("nested_session.json", args)
+    output.write_text(json.dumps(figures, indent=2) + "\n")
+    for label, value in warm.items():
+        print(f"  warm {label:34s} median {value:6.3f} s")
+    for name, ratio in ratios.items():
+        print(f"[session] {name} after the other / after itself: {ratio:.2f}")
+    print(
+        f"[session] cold first call NestedCV / cross_validate: "
+        f"{figures['cold_nested_cv_over_cross_validate']:.2f} (target <= 2; with the imports "
+        f"{figures['cold_nested_cv_over_cross_validate_with_imports']:.2f}) {whole}; "
+        f"{figures['loaded_machine']}; written to {output}"
+    )
+    return 0
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3)
@@ -472,6 +589,11 @@ def main(argv=None):
     parser.add_argument(
         "--quick", action="store_true", help="smaller data, one repeat: a smoke run (*_quick.json)"
     )
+    parser.add_argument(
+        "--session",
+        action="store_true",
+        help="a user's session: NestedCV and cross_validate alternating, warm and cold",
+    )
     parser.add_argument("--cold-child", choices=sorted(METHODS), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.quick:
@@ -480,6 +602,8 @@ def main(argv=None):
     if args.cold_child:
         args.n_jobs = args.n_jobs or 2
         return cold_child(args.cold_child, args.workload[0], args)
+    if args.session:
+        return bench_session(args)
     if "noop" in args.workload:
         args.n_jobs = args.n_jobs or 1
         bench_noop(args)
