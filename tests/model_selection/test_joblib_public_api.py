@@ -103,3 +103,29 @@ def test_nested_cv_and_scikit_learns_n_jobs_share_one_warm_pool(tmp_path):
     used = before | nested | sklearn | again | after
     # the same two workers throughout: a restarted pool would have brought new process ids
     assert len(before) == 2 and os.getpid() not in before and used == before
+
+
+def _modules_once_both_arrived(folder, names):
+    """(pid, which of ``names`` the worker has imported), once two workers ran this."""
+    pid = _pid_once_both_arrived(folder)
+    return pid, [name for name in names if name in sys.modules]
+
+
+def test_the_workers_of_a_tabular_run_import_no_torch(tmp_path):
+    # a worker imports what its tasks need: a tabular fit does not pay for torch and PyG
+    # (seconds per worker, hundreds of MiB), nor for the benchmarking and report layers
+    from joblib import Parallel, delayed
+    from joblib.externals.loky import get_reusable_executor
+
+    get_reusable_executor().shutdown(wait=True)  # fresh workers: none ran an earlier test's GNN
+    X = np.random.default_rng(0).normal(size=(60, 3))
+    y = np.arange(60) % 2
+    used = _worker_pids_of_a_run(tmp_path / "run", X, y)
+    (tmp_path / "ask").mkdir()
+    heavy = ["torch", "torch_geometric", "skorch", "sklearn_fair.benchmarking", "matplotlib"]
+    report = dict(
+        Parallel(n_jobs=2)(
+            delayed(_modules_once_both_arrived)(str(tmp_path / "ask"), heavy) for _ in range(2)
+        )
+    )
+    assert used <= set(report) and report == dict.fromkeys(report, [])
