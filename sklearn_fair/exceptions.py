@@ -74,3 +74,11 @@ class UnequalBudgetWarning(SklearnFairWarning):
 
 
 __all__ += ["UnequalBudgetWarning"]
+
+
+class MissingCellsWarning(SklearnFairWarning):
+    """A table pools data sets, and some model's folds failed on some of them: the data sets
+    where every model is complete are pooled, and the others named."""
+
+
+__all__ += ["MissingCellsWarning"]

@@ -7,16 +7,22 @@ import warnings
 
 import numpy as np
 
-from ..exceptions import SplitsMismatchError, UnequalBudgetWarning
-from ..stats import corrected_resampled_ttest, holm, iqm, probability_of_improvement
-from ..stats import rank_comparison as _rank_comparison
-from ..stats._aggregate import (
-    aggregate_iqm,
-    average_probability_of_improvement,
-    performance_profile,
-    stratified_bootstrap,
+from ..exceptions import MissingCellsWarning, SplitsMismatchError, UnequalBudgetWarning
+from ..stats import (
+    _aggregate,
+    bayesian_signed_rank,
+    bootstrap_ci,
+    corrected_resampled_ttest,
+    holm,
+    iqm,
+    probability_of_improvement,
+    win_tie_loss,
 )
-from ..utils import as_generator, install_hint
+from ..stats import multiple_comparison as _multiple_comparison
+from ..stats import rank_comparison as _rank_comparison
+from ..stats._aggregate import performance_profile
+from ..utils import install_hint
+from ..utils._random import named_generator, seed_root
 from ..utils._stacklevel import external_stacklevel
 from ._card import card_of
 from ._format import decimals_for, param_text
@@ -151,11 +157,45 @@ class BenchmarkResult:
         """``(dataset, model)`` -> the fitted NestedCV of that cell (None for saved results)."""
         return {key: cell.estimator for key, cell in self.cells.items()}
 
-    def _per_dataset(self, model, printed=False):
-        """The model's fold scores on each data set: the scorer's values (higher is better),
-        or with ``printed`` the metric's values."""
-        cells = [self.cells[d, model] for d in self.datasets]
+    def _per_dataset(self, model, printed=False, datasets=None):
+        """The model's fold scores on each data set (of ``datasets``): the scorer's values
+        (higher is better), or with ``printed`` the metric's values."""
+        cells = [self.cells[d, model] for d in (self.datasets if datasets is None else datasets)]
         return [c.metric.values(c.scores) if printed else c.scores for c in cells]
+
+    @property
+    def missing(self):
+        """The cells whose outer scores are not all finite (a fold failed, or the whole model
+        on that data set): ``(dataset, model)`` -> how many folds failed. The tables print
+        them as failed, the paired tests leave them out, and whatever pools data sets
+        (ranks, aggregates, profiles, the comparisons across data sets) uses the data sets
+        where every model is complete, with a :class:`~sklearn_fair.exceptions.MissingCellsWarning`
+        naming what it left out."""
+        return {
+            key: int(np.sum(~np.isfinite(cell.scores)))
+            for key, cell in self.cells.items()
+            if not np.all(np.isfinite(cell.scores))
+        }
+
+    def _pooled_datasets(self, what):
+        """The data sets where every model is complete, warning about the others."""
+        missing = self.missing
+        left_out = [d for d in self.datasets if any((d, m) in missing for m in self.models)]
+        if left_out:
+            cells = ", ".join(f"{m!r} on {d!r} ({n} folds)" for (d, m), n in missing.items())
+            warnings.warn(
+                f"{what} leaves out the data sets {left_out}, where folds failed: {cells}. It "
+                "pools the data sets where every model has every fold's score.",
+                MissingCellsWarning,
+                stacklevel=external_stacklevel(),
+            )
+        kept = [d for d in self.datasets if d not in left_out]
+        if not kept:
+            raise ValueError(
+                f"{what} needs a data set where every model has every fold's score; folds "
+                "failed on every data set (see failures)."
+            )
+        return kept
 
     def _sign(self, what):
         """The one sign of every cell (1, or -1 for a negated error): ``what`` pools scores
@@ -221,6 +261,21 @@ class BenchmarkResult:
         ]
         return pd.DataFrame(rows)
 
+    @property
+    def failures(self):
+        """Tidy DataFrame of the fits that failed: ``dataset``, ``model``, ``outer_fold``
+        (None: the final selection), ``failed_fits`` and ``first_error``; empty when none did.
+        """
+        pd = _pandas()
+        rows = [
+            {"dataset": d, "model": m, "outer_fold": fold, "failed_fits": f["count"],
+             "first_error": f["error"]}
+            for (d, m), cell in self.cells.items()
+            for fold, f in cell.failures.items()
+        ]  # fmt: skip
+        columns = ["dataset", "model", "outer_fold", "failed_fits", "first_error"]
+        return pd.DataFrame(rows, columns=columns)
+
     def selection_summary(self):
         """What each cell selected, and how far its validation scores overstate its test scores.
 
@@ -263,7 +318,7 @@ class BenchmarkResult:
         return pd.DataFrame(
             {m: [float(np.mean(v)) for v in self._per_dataset(m, printed)] for m in self.models},
             index=pd.Index(self.datasets, name="dataset"),
-        )
+        )  # NaN where a fold failed (see missing)
 
     def _paired(self, dataset, model, other, confidence=0.95):
         self._check_one_metric()
@@ -322,7 +377,7 @@ class BenchmarkResult:
             raise ValueError(
                 f"The 'statistic' parameter of table must be 'mean' or 'iqm'. Got {statistic!r}."
             )
-        columns = {}
+        columns, root = {}, seed_root(0 if self.random_state is None else self.random_state)
         for dataset in self.datasets:
             cells = [self.cells[dataset, m] for m in self.models]
             printed = [cell.metric.values(cell.scores) * scale for cell in cells]
@@ -330,14 +385,15 @@ class BenchmarkResult:
             if d is None:
                 d = decimals_for([np.mean(v) for v in printed], [np.std(v) for v in printed])
             texts = []
-            for values in printed:
-                if statistic == "mean":
+            for model, values in zip(self.models, printed):
+                failed = int(np.sum(~np.isfinite(values)))
+                if failed:
+                    texts.append(f"failed ({failed} of {values.size} folds)")
+                elif statistic == "mean":
                     texts.append(_fmt(np.mean(values), np.std(values), d))
                 else:
-                    rng = as_generator(0 if self.random_state is None else self.random_state)
-                    low, high = stratified_bootstrap(
-                        lambda s: iqm(s[0]), [values], n_resamples=2000, confidence=0.95, rng=rng
-                    )
+                    rng = named_generator(root, dataset, model)
+                    low, high = bootstrap_ci(values, iqm, n_resamples=2000, random_state=rng)
                     texts.append(f"{iqm(values):.{d}f} [{low:.{d}f}, {high:.{d}f}]")
             if mark:
                 texts = self._marked(dataset, texts, alpha)
@@ -346,10 +402,13 @@ class BenchmarkResult:
 
     def _marked(self, dataset, texts, alpha):
         means = [float(np.mean(self.cells[dataset, m].scores)) for m in self.models]
-        best = int(np.argmax(means))
+        complete = [j for j, mean in enumerate(means) if np.isfinite(mean)]
         marked = list(texts)
+        if not complete:
+            return marked
+        best = max(complete, key=lambda j: means[j])
         marked[best] = f"**{texts[best]}**"
-        others = [j for j in range(len(self.models)) if j != best]
+        others = [j for j in complete if j != best]
         try:
             pvalues = [
                 self._paired(dataset, self.models[j], self.models[best]).pvalue for j in others
@@ -407,6 +466,14 @@ class BenchmarkResult:
             for model in self.models:
                 if model == baseline:
                     continue
+                failed = [m for m in (model, baseline) if (dataset, m) in self.missing]
+                if failed:
+                    rows.append(
+                        {"dataset": dataset, "model": model, "baseline": baseline,
+                         "significant": False,
+                         "verdict": f"not tested: folds of {' and '.join(failed)} failed"}
+                    )  # fmt: skip
+                    continue
                 test = self._paired(dataset, model, baseline, confidence)
                 cell = self.cells[dataset, model]
                 sign = cell.sign  # the printed units' direction
@@ -439,8 +506,9 @@ class BenchmarkResult:
                         "probability_of_improvement": probability_of_improvement(a, b),
                     }
                 )
-        adjusted = holm([r["pvalue"] for r in rows]) if rows else []
-        for row, p in zip(rows, adjusted):
+        tested = [r for r in rows if "pvalue" in r]
+        adjusted = holm([r["pvalue"] for r in tested]) if tested else []
+        for row, p in zip(tested, adjusted):
             row["pvalue_holm"] = float(p)
             row["significant"] = bool(p <= alpha)
             better = row.pop("better")
@@ -531,9 +599,113 @@ class BenchmarkResult:
         """
         # ranked on the scorers' values, so that a smaller error ranks first on its data set
         return _rank_comparison(
-            self.mean_scores(printed=False), alpha=alpha, control=control,
+            self.mean_scores(printed=False).loc[self._pooled_datasets("rank_comparison")],
+            alpha=alpha, control=control,
             control_test=control_test,
         )  # fmt: skip
+
+    def multiple_comparison(self, *, test="auto", alpha=0.05):
+        """Every model across the data sets with the test their mean scores allow.
+
+        :func:`sklearn_fair.stats.multiple_comparison` on the mean outer score of each data
+        set, in the metric's printed units and direction: with ``test="auto"`` the checks of
+        autorank (normality of each model's scores, equal variances) choose the parametric
+        family (paired t-test, or repeated-measures ANOVA with Tukey's HSD) or the rank
+        family (Wilcoxon's signed-rank test, or Friedman's test with Nemenyi's), and
+        ``str(result)`` is a paragraph that says which and why, for a methods section.
+        Needs 5 data sets or more (autorank's minimum).
+
+        Returns
+        -------
+        MultipleComparison
+        """
+        sign = self._sign("multiple_comparison")
+        return _multiple_comparison(
+            self.mean_scores().loc[self._pooled_datasets("multiple_comparison")],
+            test=test,
+            alpha=alpha,
+            greater_is_better=sign > 0,
+        )
+
+    def compare_across(self, baseline=None, *, rope=0.01, alpha=0.05, prior=0.5,
+                       n_samples=50_000, random_state=0):  # fmt: skip
+        """Every model against ``baseline`` across the data sets, the Bayesian way and by counts.
+
+        The Bayesian signed-rank test with a region of practical equivalence (Benavoli,
+        Corani, Demšar and Zaffalon, JMLR 2017; :func:`sklearn_fair.stats.bayesian_signed_rank`,
+        baycomp's ``SignedRankTest``) on the data sets' mean scores: the probabilities that
+        the model is better by more than ``rope``, practically equivalent, or worse. Beside
+        it the win/tie/loss counts (:func:`sklearn_fair.stats.win_tie_loss`): on each data
+        set the corrected resampled t-test of the paired outer-fold scores, Holm across the
+        data sets; a tie is a difference not demonstrated at ``alpha``.
+
+        Parameters
+        ----------
+        baseline : str, default=None
+            A model's name; None is the benchmark's ``baseline``.
+        rope : float, default=0.01
+            Half-width of the region of practical equivalence, in the metric's printed units
+            (0.01: one point of accuracy; choose it for your metric: for an RMSE, in the
+            target's units).
+        alpha : float, default=0.05
+            Level of the per-data-set tests of the counts.
+        prior : float, default=0.5
+            Strength of the signed-rank test's prior pseudo-observation at 0 (baycomp's).
+        n_samples : int, default=50_000
+            Posterior samples.
+        random_state : int, RandomState instance, Generator or None, default=0
+            Seeds the posterior draws.
+
+        Returns
+        -------
+        DataFrame
+            One row per model: ``model``, ``baseline``, ``p_better``, ``p_equivalent``,
+            ``p_worse`` (of the model against the baseline, in the metric's direction),
+            ``wins``, ``ties``, ``losses`` (data sets), ``rope``.
+        """
+        pd = _pandas()
+        baseline = baseline if baseline is not None else self.baseline
+        if baseline not in self.models:
+            raise ValueError(
+                f"The 'baseline' parameter of compare_across must be one of {self.models}. "
+                f"Got {baseline!r} instead."
+            )
+        greater = self._sign("compare_across") > 0
+        datasets = self._pooled_datasets("compare_across")
+        means = self.mean_scores().loc[datasets]
+        cells = [self.cells[d, baseline] for d in datasets]
+        if not all(c.has_splits for c in cells):
+            raise NoSplitsError(
+                "compare_across counts wins with the corrected resampled t-test, which needs "
+                "the outer splits; these results do not record them."
+            )
+        sizes = dict(
+            n_train=[float(np.mean(c.train_sizes)) for c in cells],
+            n_test=[float(np.mean(c.test_sizes)) for c in cells],
+        )
+        rows = []
+        for model in self.models:
+            if model == baseline:
+                continue
+            posterior = bayesian_signed_rank(
+                means[model], means[baseline], rope=rope, prior=prior, greater_is_better=greater,
+                n_samples=n_samples, random_state=random_state,
+            )  # fmt: skip
+            counts = win_tie_loss(
+                self._per_dataset(model, datasets=datasets),
+                self._per_dataset(baseline, datasets=datasets),
+                alpha=alpha,
+                **sizes,
+            )
+            rows.append(
+                {
+                    "model": model, "baseline": baseline, "p_better": posterior.p_a_better,
+                    "p_equivalent": posterior.p_equivalent, "p_worse": posterior.p_b_better,
+                    "wins": counts.wins, "ties": counts.ties, "losses": counts.losses,
+                    "rope": float(rope),
+                }
+            )  # fmt: skip
+        return pd.DataFrame(rows)
 
     def aggregate(self, *, n_resamples=2000, confidence=0.95, random_state=0):
         """Each model across all data sets, with rliable's estimators and intervals.
@@ -545,7 +717,7 @@ class BenchmarkResult:
         confidence : float, default=0.95
             Level of the percentile intervals.
         random_state : int, RandomState instance, Generator or None, default=0
-            Seeds the one generator of every draw.
+            The root of each model's generator, derived by the model's name.
 
         Returns
         -------
@@ -554,36 +726,19 @@ class BenchmarkResult:
             ``mean_ci_low``, ``mean_ci_high``, and with a baseline
             ``probability_of_improvement`` (over the baseline, averaged over the data sets)
             with ``poi_ci_low``, ``poi_ci_high``. The IQM and the mean are in the metric's
-            printed units (a positive RMSE). Scores of different data sets are pooled as they
-            are: on data sets of very different scales, normalise them first.
+            printed units (a positive RMSE). Every data set weighs the same in every
+            statistic, whatever its number of folds (``stats/_aggregate.py``). Scores of
+            different data sets are taken as they are: on data sets of very different scales,
+            normalise them first.
         """
-        pd = _pandas()
+        _pandas()
         sign = self._sign("aggregate")
-        rng = as_generator(random_state)
-        rows = []
-        for model in self.models:
-            scores = self._per_dataset(model)
-            row = {"model": model, "iqm": aggregate_iqm(scores)}
-            row["iqm_ci_low"], row["iqm_ci_high"] = stratified_bootstrap(
-                aggregate_iqm, scores, n_resamples=n_resamples, confidence=confidence, rng=rng
-            )
-
-            def mean_of(groups):
-                return float(np.mean(np.concatenate(groups)))
-
-            row["mean"] = mean_of(scores)
-            row["mean_ci_low"], row["mean_ci_high"] = stratified_bootstrap(
-                mean_of, scores, n_resamples=n_resamples, confidence=confidence, rng=rng
-            )
-            if self.baseline is not None and model != self.baseline:
-                base = self._per_dataset(self.baseline)
-                row["probability_of_improvement"] = average_probability_of_improvement(scores, base)
-                row["poi_ci_low"], row["poi_ci_high"] = stratified_bootstrap(
-                    average_probability_of_improvement, scores, base,
-                    n_resamples=n_resamples, confidence=confidence, rng=rng,
-                )  # fmt: skip
-            rows.append(row)
-        frame = pd.DataFrame(rows).set_index("model")
+        datasets = self._pooled_datasets("aggregate")
+        frame = _aggregate.aggregate(
+            {m: self._per_dataset(m, datasets=datasets) for m in self.models},
+            baseline=self.baseline,
+            n_resamples=n_resamples, confidence=confidence, random_state=random_state,
+        )  # fmt: skip
         if sign < 0:  # the scorers' values were negated errors: print the errors
             for name in ("iqm", "mean"):
                 low, high = frame[f"{name}_ci_low"].copy(), frame[f"{name}_ci_high"].copy()
@@ -600,16 +755,13 @@ class BenchmarkResult:
         dict
             ``estimate``, ``ci_low``, ``ci_high`` (percentile, stratified bootstrap).
         """
-        x, y = self._per_dataset(model), self._per_dataset(other)
-        low, high = stratified_bootstrap(
-            average_probability_of_improvement, x, y, n_resamples=n_resamples,
-            confidence=confidence, rng=np.random.default_rng(random_state),
+        datasets = self._pooled_datasets("probability_of_improvement")
+        return _aggregate.probability_of_improvement(
+            self._per_dataset(model, datasets=datasets),
+            self._per_dataset(other, datasets=datasets),
+            names=(model, other),
+            n_resamples=n_resamples, confidence=confidence, random_state=random_state,
         )  # fmt: skip
-        return {
-            "estimate": average_probability_of_improvement(x, y),
-            "ci_low": low,
-            "ci_high": high,
-        }
 
     def performance_profiles(self, thresholds=None):
         """rliable's performance profiles: the fraction of scores better than each threshold.
@@ -629,12 +781,18 @@ class BenchmarkResult:
         """
         pd = _pandas()
         sign = self._sign("performance_profiles")
+        datasets = self._pooled_datasets("performance_profiles")
         if thresholds is None:
-            printed = np.concatenate([c.metric.values(c.scores) for c in self.cells.values()])
+            printed = np.concatenate(
+                [c.metric.values(c.scores) for (d, _), c in self.cells.items() if d in datasets]
+            )
             thresholds = np.linspace(printed.min(), printed.max(), 101)
         thresholds = np.asarray(thresholds, dtype=float)
         return pd.DataFrame(
-            {m: performance_profile(self._per_dataset(m), sign * thresholds) for m in self.models},
+            {
+                m: performance_profile(self._per_dataset(m, datasets=datasets), sign * thresholds)
+                for m in self.models
+            },
             index=pd.Index(thresholds, name="threshold"),
         )
 
@@ -684,7 +842,7 @@ class BenchmarkResult:
     def report(self, *, title="Benchmark report", confidence=0.95, alpha=None,
                interval="corrected_t",
                n_resamples=10_000, random_state=0, X=None, y=None, splits_file=None,
-               stratified=None):  # fmt: skip
+               stratified=None, rope=None):  # fmt: skip
         """The report of the benchmark: the one report of sklearn-fair's results.
 
         At the top the verdict in one sentence (against the baseline when there is one, else
@@ -717,6 +875,10 @@ class BenchmarkResult:
             Seed of the bootstrap.
         X, y, splits_file, stratified :
             For the reproducibility card (see :func:`~sklearn_fair.report.reproducibility_card`).
+        rope : float, default=None
+            The region of practical equivalence of the Bayesian comparison across data sets
+            (:meth:`compare_across`), in the metric's units; None is 0.01 for a metric in
+            [0, 1] (and no Bayesian comparison for other metrics, said in the report).
 
         Returns
         -------
@@ -729,7 +891,7 @@ class BenchmarkResult:
         )
         return NestedCVReport(
             self, title=title, card=card, confidence=confidence, alpha=alpha, interval=interval,
-            n_resamples=n_resamples, random_state=random_state,
+            n_resamples=n_resamples, random_state=random_state, rope=rope,
         )  # fmt: skip
 
     def to_html(self, *, title="Benchmark report", confidence=0.95, alpha=0.05,

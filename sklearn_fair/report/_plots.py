@@ -23,6 +23,13 @@ def _one_metric(models, plot):
     return metric
 
 
+def _short_method(kind, n):
+    """The interval of the mean in a few words, for a legend (the table names it whole)."""
+    if kind == "normal":
+        return "normal"
+    return f"{'corrected t' if kind == 'corrected_t' else 'Student t'}, {n - 1} df"
+
+
 def _direction(metric):
     return "" if metric.greater_is_better else " (lower is better)"
 
@@ -196,7 +203,9 @@ def plot_fold_scores(
             color="C0",
             capsize=4,
             lw=2,
-            label=f"mean, {level} interval ({summary.ci_method})" if position == 0 else None,
+            label=f"mean, {level} interval ({_short_method(kind, values.size)})"
+            if position == 0
+            else None,
             zorder=3,
         )
         ax.errorbar(
@@ -397,6 +406,11 @@ def interval_plot(result, confidence, ax):
         for dataset in result.datasets:
             cell = result.cells[dataset, model]
             values = cell.metric.values(cell.scores)
+            if not np.all(np.isfinite(values)):  # folds failed: no point, no interval
+                means.append(np.nan)
+                lows.append(np.nan)
+                highs.append(np.nan)
+                continue
             kind, sizes = cell.interval_sizes("corrected_t")
             interval = mean_interval(values, confidence=confidence, method=kind, **sizes)
             # kept in the metric's range, as the report's table (stats.summarize) keeps it

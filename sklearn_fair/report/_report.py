@@ -16,6 +16,7 @@ from scipy.stats import rankdata
 
 from ..exceptions import SplitsMismatchError, UnequalBudgetWarning
 from ..stats import summarize
+from ..stats._bounds import metric_range
 from ._format import decimals_for, number, param_text, pvalue, short_names, signed
 from ._html import render
 from ._plots import matplotlib_missing
@@ -64,9 +65,10 @@ class NestedCVReport:
         of the mean and how it was made), ``metric_range`` (the range of the metric's values
         the interval was kept in, "[0, 1]", or "unknown": not clipped), ``iqm``,
         ``iqm_ci_low``, ``iqm_ci_high`` and ``iqm_ci_method``, ``validation_mean``,
-        ``optimism``, ``rank_test``, ``rank_validation``, ``greater_is_better`` and
-        ``note`` (of the metric, see :func:`~sklearn_fair.metrics.metric_display_name`)
-        and ``median_<param>`` for each numeric hyper-parameter.
+        ``optimism``, ``rank_test``, ``rank_validation``, ``greater_is_better``, ``note``
+        (of the metric, see :func:`~sklearn_fair.metrics.metric_display_name`),
+        ``n_failed_fits`` (fits that failed and were given ``error_score``) and
+        ``median_<param>`` for each numeric hyper-parameter.
         Values are in the metric's printed units: a negated scikit-learn error
         ("neg_root_mean_squared_error") is the positive error. ``optimism`` is the mean
         validation score minus the mean test score in the scorer's direction (positive:
@@ -112,7 +114,7 @@ class NestedCVReport:
     """
 
     def __init__(self, result, *, title, card, confidence=0.95, alpha=None, interval="corrected_t",
-                 n_resamples=10_000, random_state=0):  # fmt: skip
+                 n_resamples=10_000, random_state=0, rope=None):  # fmt: skip
         self.result = result
         self.title = title
         self.card = card
@@ -121,6 +123,7 @@ class NestedCVReport:
         self.interval = interval
         self.n_resamples = n_resamples
         self.random_state = random_state
+        self.rope = rope
         self._one = len(result.datasets) == 1
         first = result.datasets[0]
         self._models = [result.cells[first, m] for m in result.models]
@@ -165,7 +168,21 @@ class NestedCVReport:
         return decimals_for([row["test_mean"] for row in rows], [row["test_std"] for row in rows])
 
     def verdict(self):
-        """The report's conclusion in one sentence."""
+        """The report's conclusion in one sentence (and one more when fits failed)."""
+        sentence = self._verdict()
+        failed = [c for c in self._cells() if c.n_failed]
+        if failed:
+            where = ", ".join(
+                f"{c.n_failed} of {c.model}" + ("" if self._one else f" on {c.dataset}")
+                for c in failed
+            )
+            sentence += (
+                f' Fits failed ({where}) and were given error_score: see "Failed fits"; '
+                "the scores above include them."
+            )
+        return sentence
+
+    def _verdict(self):
         if self.result.baseline is not None or not self._one:
             return benchmark_verdict(self.result, alpha=self.alpha, tests=self._best)
         if self.comparison is not None:
@@ -189,16 +206,20 @@ class NestedCVReport:
 
     def sections(self, *, figures=False):
         """The report's sections, in order: test performance, the paper's table (several data
-        sets), the comparison with the baseline, the pairwise comparison (one data set), the
-        ranks (three models or more on two data sets or more), the plots (with ``figures``;
-        they need matplotlib), the selected hyper-parameters, the tuning budgets (several
-        models) and the reproducibility card."""
+        sets), the comparison with the baseline (and, on several data sets, the Bayesian
+        signed-rank test and the win/tie/loss counts against it), the pairwise comparison (one
+        data set), the ranks (three models or more on two data sets or more; on five data sets
+        or more, the test chosen from the data as autorank chooses it, in a paragraph), the
+        plots (with ``figures``; they need matplotlib), the selected hyper-parameters, the
+        tuning budgets (several models), the failed fits (when some failed) and the
+        reproducibility card."""
         result = self.result
         with_ranks = len(result.models) >= 3 and len(result.datasets) >= 2
         sections = [
             self._summary_section(),
             None if self._one else self._paper_table(),
             self._baseline_section() if result.baseline is not None else None,
+            self._across_section() if result.baseline is not None and not self._one else None,
             self._comparison_section() if self._one else None,
             self._ranks_section() if with_ranks else None,
             self._figures_section(with_ranks) if figures else None,
@@ -208,6 +229,7 @@ class NestedCVReport:
                 else [self._selection_counts()]
             ),
             self._budgets_section() if len(result.models) > 1 else None,
+            self._failures_section(),
             self.card.section(),
         ]
         return [section for section in sections if section is not None]
@@ -222,6 +244,8 @@ class NestedCVReport:
         best, pvalues = self._best[dataset]
         if model == best:
             return Cell("best", emphasis="strong")
+        if (dataset, model) in self.result.missing:
+            return Cell("not tested (folds failed)")
         if pvalues is None:
             return Cell("not tested (splits not recorded)")
         p = pvalues[model]
@@ -362,9 +386,11 @@ class NestedCVReport:
                 emphasis = None
                 if model == best:
                     emphasis = "strong"
-                elif pvalues is not None and pvalues[model] > alpha:
+                elif pvalues is not None and pvalues.get(model, 0.0) > alpha:
                     emphasis = "em"
                 text = f"{number(np.mean(values), d)} ± {number(np.std(values), d)}"
+                if (dataset, model) in result.missing:
+                    text = f"failed ({result.missing[dataset, model]} of {values.size} folds)"
                 row.append(Cell(text, numeric=True, emphasis=emphasis))
             section.rows.append(row)
         return section
@@ -394,6 +420,11 @@ class NestedCVReport:
         for row in table.itertuples():
             metric = result.cells[row.dataset, row.model].metric
             d = self.decimals(metric.name, row.dataset)
+            if not np.isfinite(row.pvalue):  # a cell whose folds failed: not tested
+                section.rows.append(
+                    [*([] if self._one else [row.dataset]), row.model, *[""] * 5, row.verdict]
+                )
+                continue
             section.rows.append(
                 [
                     *([] if self._one else [row.dataset]),
@@ -422,8 +453,59 @@ class NestedCVReport:
         section.paragraphs += [f"Warning: {w.message}" for w in caught]
         return section
 
+    def _across_section(self):
+        """The Bayesian signed-rank test and the win/tie/loss counts against the baseline."""
+        result = self.result
+        section = Section(f"Across the data sets, against {result.baseline}")
+        rope = self.rope
+        if rope is None:
+            ranges = {metric_range(c.metric) for c in result.cells.values()}
+            if ranges != {(0.0, 1.0)}:
+                section.paragraphs.append(
+                    "No Bayesian comparison: its region of practical equivalence is in the "
+                    "metric's units, which sklearn-fair knows only for metrics in [0, 1]; pass "
+                    "rope= to the report."
+                )
+                return section
+            rope = 0.01
+        try:
+            table = result.compare_across(rope=rope, alpha=self.alpha)
+        except ValueError as error:
+            section.paragraphs.append(f"No comparison across the data sets: {error}")
+            return section
+        section.columns = [
+            "model",
+            num("P(better)"),
+            num("P(equivalent)"),
+            num("P(worse)"),
+            num("wins / ties / losses"),
+        ]
+        for row in table.itertuples():
+            section.rows.append(
+                [
+                    row.model,
+                    num(f"{row.p_better:.3f}"),
+                    num(f"{row.p_equivalent:.3f}"),
+                    num(f"{row.p_worse:.3f}"),
+                    num(f"{row.wins} / {row.ties} / {row.losses}"),
+                ]
+            )
+        section.paragraphs += [
+            "The Bayesian signed-rank test (Benavoli, Corani, Demšar and Zaffalon, JMLR 2017) on "
+            f"the {len(result.datasets)} data sets' mean test scores: the posterior probability "
+            f"that the model is better than {result.baseline} by more than {rope:g} (the region "
+            "of practical equivalence, in the metric's units), within it, or worse.",
+            "Wins, ties and losses: data sets where the corrected resampled t-test of the paired "
+            "outer-fold scores, Holm-adjusted across the data sets, shows the model better or "
+            f"worse at level {self.alpha:g}; a tie is a difference not demonstrated.",
+        ]
+        return section
+
     def _ranks_section(self):
         ranks = self.result.rank_comparison(alpha=self.alpha)
+        chosen = []
+        if len(self.result.datasets) >= 5:
+            chosen = [str(self.result.multiple_comparison(alpha=self.alpha))]
         return Section(
             "Ranks",
             columns=["model", num("average rank")],
@@ -437,7 +519,8 @@ class NestedCVReport:
                 f"{pvalue(ranks.pvalue)}; Iman and Davenport's F "
                 f"{ranks.iman_davenport_statistic:.3g}, p {pvalue(ranks.iman_davenport_pvalue)}. "
                 f"Nemenyi's critical difference at level {self.alpha:g}: "
-                f"{ranks.critical_difference:.2f}."
+                f"{ranks.critical_difference:.2f}.",
+                *chosen,
             ],
         )
 
@@ -503,6 +586,38 @@ class NestedCVReport:
                     num(number(values["fit_time"], 2)),
                 ]
             )
+        return section
+
+    def _failures_section(self):
+        cells = [c for c in self._cells() if c.failures]
+        if not cells:
+            return None
+        section = Section(
+            "Failed fits",
+            columns=[
+                *([] if self._one else ["data set"]),
+                "model",
+                "outer fold",
+                num("failed fits"),
+                "first error",
+            ],
+            paragraphs=[
+                "Fits that raised (or scored NaN) were given the run's error_score; a fold whose "
+                "every candidate failed has no selection, and its test score is error_score. "
+                "The tables above include these folds: read them with this list."
+            ],
+        )
+        for cell in cells:
+            for fold, failure in sorted(cell.failures.items(), key=lambda f: (f[0] is None, f[0])):
+                section.rows.append(
+                    [
+                        *([] if self._one else [cell.dataset]),
+                        cell.model,
+                        "final model" if fold is None else num(fold),
+                        num(failure["count"]),
+                        failure["error"],
+                    ]
+                )
         return section
 
     # -- one data set -----------------------------------------------------------------------
@@ -622,7 +737,15 @@ class NestedCVReport:
             return section
         from ._plots import plot_comparison, plot_fold_scores, plot_optimism
 
-        results = {model.name: model for model in self._models}
+        results = {m.name: m for m in self._models if np.all(np.isfinite(m.scores))}
+        if len(results) < len(self._models):
+            section.paragraphs.append(
+                "Not drawn: "
+                + ", ".join(m.name for m in self._models if m.name not in results)
+                + " (folds failed; see Failed fits)."
+            )
+        if not results:
+            return section
         metric = self._models[0].metric
         level = f"{100 * self.confidence:g}%"
         section.figures.append(
@@ -649,7 +772,7 @@ class NestedCVReport:
                 "folds where validation was optimistic.",
             )
         )
-        if self.comparison is not None:
+        if self.comparison is not None and len(results) == len(self._models):
             section.figures.append(
                 figure_from_matplotlib(
                     plot_comparison(results, confidence=self.confidence),
@@ -743,6 +866,9 @@ def _rows(cells, confidence, interval, n_resamples, random_state):
         kind, sizes = cell.interval_sizes(interval)
         for key, metric in cell.metrics.items():
             scores = cell.scores_per_metric[key]
+            if not np.all(np.isfinite(scores)):
+                rows.append(_failed_row(cell, key, metric, scores))
+                continue
             summary = summarize(
                 scores,
                 metric=metric,
@@ -775,11 +901,29 @@ def _rows(cells, confidence, interval, n_resamples, random_state):
                 "optimism": validation - float(np.mean(scores)) if selects else None,
                 "greater_is_better": metric.greater_is_better,
                 "note": metric.note,
+                "n_failed_fits": cell.n_failed,
             }
             row.update({f"median_{k}": v for k, v in median_params(cell.best_params).items()})
             rows.append(row)
     _rank(rows)
     return rows
+
+
+def _failed_row(cell, key, metric, scores):
+    """The row of a cell whose folds failed: nothing computed, and said why."""
+    failed = int(np.sum(~np.isfinite(scores)))
+    row = dict.fromkeys(
+        ("test_mean", "test_std", "ci_low", "ci_high", "iqm", "iqm_ci_low", "iqm_ci_high"), np.nan
+    )
+    row.update(
+        dataset=cell.dataset, model=cell.model, metric=metric.name, scoring=key,
+        selects=key == cell.refit_metric, n_folds=int(scores.size),
+        ci_method=f"not computed: {failed} of {scores.size} folds failed (see Failed fits)",
+        iqm_ci_method="not computed", metric_range=None, validation_mean=None, optimism=None,
+        greater_is_better=metric.greater_is_better, note=metric.note,
+        n_failed_fits=cell.n_failed,
+    )  # fmt: skip
+    return row
 
 
 def _rank(rows):
@@ -804,6 +948,12 @@ def _comparison(models, confidence):
         return None, (
             "No pairwise comparison: the models selected their hyper-parameters with "
             f"different metrics ({describe_metrics(models)})."
+        )
+    failed = [m.name for m in models if not np.all(np.isfinite(m.scores))]
+    if failed:
+        return None, (
+            f"No pairwise comparison: folds of {', '.join(failed)} failed (see Failed fits), "
+            "and a paired test needs every fold's score."
         )
     try:
         table = compare_results(models, confidence=confidence)
