@@ -15,7 +15,7 @@ from ._nested._data import RunData, take
 from ._nested._estimator import store_fitted
 from ._nested._planning import make_plan
 from ._nested._protocol import ProtocolRun, run_protocol, use_cache
-from ._nested._running import PlansData, run_plan, run_plans, worker_pool_options
+from ._nested._running import PlansData, run_plan, run_plans
 from ._nested._scheduling import NestedSchedule
 from ._nested._seeds import shared_root_seed
 from ._nested._tasks import FINAL, REFIT, SEARCH, SELECTION, Phase
@@ -41,5 +41,4 @@ __all__ = [
     "store_fitted",
     "take",
     "use_cache",
-    "worker_pool_options",
 ]
