@@ -3,6 +3,7 @@
 Each cell is a :class:`~._results.NestedResult`, the one result type of every report; a
 NestedCV report is the report of a BenchmarkResult of one data set."""
 
+import os
 import warnings
 
 import numpy as np
@@ -16,7 +17,9 @@ from ..stats._aggregate import (
     performance_profile,
     stratified_bootstrap,
 )
+from ..stats._normalize import normalize_scores
 from ..utils import as_generator, install_hint
+from ._artefact import load_cells, read_document, save_document, to_latex
 from ._card import card_of
 from ._report import NestedCVReport
 from ._results import NoSplitsError, as_result
@@ -94,15 +97,26 @@ class BenchmarkResult:
                 )
 
     @classmethod
-    def from_results(cls, results, *, baseline=None, metric=None, budgets=None):
+    def from_results(cls, results, *, baseline=None, metric=None, budgets=None,
+                     verify="raise"):  # fmt: skip
         """A BenchmarkResult from results saved or fitted elsewhere.
+
+        Saved results are checked against what their writer guaranteed before they are read
+        (their format and version, their checksum, the types of their fields, that each
+        fold's score is the mean of its refits' and every score is in its metric's range):
+        an edited or damaged result is refused, naming it and what failed. A saved result
+        without a checksum (written by an older sklearn-fair) is read with an
+        :class:`~sklearn_fair.exceptions.UncheckedResultWarning`; a dict without a ``format``
+        (your own per-fold numbers) is checked for its types only. Fitted NestedCV objects
+        are trusted as they are.
 
         Parameters
         ----------
         results : dict
             ``(dataset, model)`` -> a fitted NestedCV, a :func:`~sklearn_fair.report.result_to_dict`
-            dict, the experiment runner's ``models/<name>.json`` content, or a dict with
-            per-fold ``test_scores`` (and optionally ``validation_scores``, ``best_params``).
+            dict, the experiment runner's ``models/<name>.json`` content or the path of that
+            file (read with a size cap), or a dict with per-fold ``test_scores`` (and
+            optionally ``validation_scores``, ``best_params``).
         baseline : str, default=None
             The default model of :meth:`compare_to`.
         metric : str, default=None
@@ -110,17 +124,66 @@ class BenchmarkResult:
         budgets : dict, default=None
             ``(dataset, model)`` -> budget dict (``n_candidates``, ``n_inner_fits``,
             ``fit_time``...), where the results do not say.
+        verify : {"raise", "warn"}, default="raise"
+            A saved result that fails a check is refused (``InvalidResultError``), or, with
+            ``"warn"``, read with an ``UncheckedResultWarning`` that names it and what failed.
 
         Returns
         -------
         BenchmarkResult
         """
         budgets = budgets or {}
-        cells = {
-            (d, m): as_result(m, r, dataset=d, metric=metric, budget=budgets.get((d, m)))
-            for (d, m), r in results.items()
-        }
+        cells = {}
+        for (d, m), r in results.items():
+            source = None
+            if isinstance(r, (str, os.PathLike)):
+                source, r = f"file {os.fspath(r)}", read_document(r, verify=verify)
+            cells[d, m] = as_result(m, r, dataset=d, metric=metric, budget=budgets.get((d, m)),
+                                    verify=verify, source=source)  # fmt: skip
         return cls(cells, baseline=baseline)
+
+    def save(self, path):
+        """Write the benchmark to ``path`` as a versioned JSON file with a checksum.
+
+        The file holds every cell's per-fold scores (every metric), its refits' scores, the
+        selected hyper-parameters (objects as their ``repr``), the validation scores, the
+        outer splits (indices: the paired tests need them), the tuning budget, the seeds, the
+        fingerprints of the data and of the model each cell was computed from, and the
+        versions of Python and of the packages; never a pickle, so no fitted model
+        (:attr:`estimators` is None after :meth:`load`). The format is described in
+        ``sklearn_fair/report/_artefact.py``.
+
+        Parameters
+        ----------
+        path : str or path-like
+            Written atomically (a temporary file renamed over it).
+
+        Returns
+        -------
+        pathlib.Path
+        """
+        return save_document(self, path)
+
+    @classmethod
+    def load(cls, path, *, verify="raise"):
+        """Read a benchmark written by :meth:`save`, checked.
+
+        A file that is not a regular file, larger than 512 MiB, nested too deeply, of another
+        format or version, or whose checksum, field types or score ranges fail is refused
+        (``InvalidResultError`` naming the file and what failed), or read with an
+        ``UncheckedResultWarning`` with ``verify="warn"``.
+
+        Parameters
+        ----------
+        path : str or path-like
+        verify : {"raise", "warn"}, default="raise"
+
+        Returns
+        -------
+        BenchmarkResult
+        """
+        cells, baseline, random_state = load_cells(path, verify=verify)
+        return cls(cells, baseline=baseline, random_state=random_state)
 
     def __repr__(self):
         return (
@@ -328,6 +391,24 @@ class BenchmarkResult:
                     marked[j] = f"*{texts[j]}*"
         return marked
 
+    def to_latex(self, **table_options):
+        """:meth:`table` as a LaTeX ``tabular`` (booktabs), marks that LaTeX renders.
+
+        The best model of each data set in ``\\textbf{}``, those not demonstrably worse than
+        it in ``\\textit{}`` (see :meth:`table`), ``±`` as ``$\\pm$``, names escaped. Needs
+        ``\\usepackage{booktabs}``.
+
+        Parameters
+        ----------
+        **table_options
+            ``statistic``, ``scale``, ``decimals``, ``alpha``, ``mark``: as :meth:`table`.
+
+        Returns
+        -------
+        str
+        """
+        return to_latex(self.table(**table_options))
+
     def compare_to(self, baseline=None, *, alpha=0.05, confidence=0.95):
         """Every model against ``baseline`` on every data set, Holm across the whole family.
 
@@ -480,7 +561,7 @@ class BenchmarkResult:
             self.mean_scores(), alpha=alpha, control=control, control_test=control_test
         )
 
-    def aggregate(self, *, n_resamples=2000, confidence=0.95, random_state=0):
+    def aggregate(self, *, n_resamples=2000, confidence=0.95, random_state=0, normalize=None):
         """Each model across all data sets, with rliable's estimators and intervals.
 
         Parameters
@@ -491,6 +572,16 @@ class BenchmarkResult:
             Level of the percentile intervals.
         random_state : int, RandomState instance, Generator or None, default=0
             Seeds the one generator of every draw.
+        normalize : None, "minmax", (str, str) or dict, default=None
+            Scores of different data sets are pooled as they are by default. To pool data
+            sets of different scales, each data set's scores are first normalised with
+            rliable's min-max normalisation between two anchors of that data set
+            (:func:`~sklearn_fair.stats.normalize_scores`: ``(score - low) / (high - low)``),
+            the anchors being: ``"minmax"``, the lowest and the highest mean score of the
+            models on it (the worst model's mean is 0, the best's 1); ``(low_model,
+            high_model)``, the mean scores of these two models on it (a baseline and a
+            reference: ``("prior", "logistic")``); a dict ``{dataset: (low, high)}``, given
+            scores (in the scorers' units, e.g. the chance level and a published score).
 
         Returns
         -------
@@ -498,14 +589,14 @@ class BenchmarkResult:
             One row per model: ``iqm``, ``iqm_ci_low``, ``iqm_ci_high``, ``mean``,
             ``mean_ci_low``, ``mean_ci_high``, and with a baseline
             ``probability_of_improvement`` (over the baseline, averaged over the data sets)
-            with ``poi_ci_low``, ``poi_ci_high``. Scores of different data sets are pooled as
-            they are: on data sets of very different scales, normalise them first.
+            with ``poi_ci_low``, ``poi_ci_high``; in normalised units with ``normalize``.
         """
         pd = _pandas()
         rng = as_generator(random_state)
+        per_dataset = self._normalized(normalize)
         rows = []
         for model in self.models:
-            scores = self._per_dataset(model)
+            scores = per_dataset[model]
             row = {"model": model, "iqm": aggregate_iqm(scores)}
             row["iqm_ci_low"], row["iqm_ci_high"] = stratified_bootstrap(
                 aggregate_iqm, scores, n_resamples=n_resamples, confidence=confidence, rng=rng
@@ -519,7 +610,7 @@ class BenchmarkResult:
                 mean_of, scores, n_resamples=n_resamples, confidence=confidence, rng=rng
             )
             if self.baseline is not None and model != self.baseline:
-                base = self._per_dataset(self.baseline)
+                base = per_dataset[self.baseline]
                 row["probability_of_improvement"] = average_probability_of_improvement(scores, base)
                 row["poi_ci_low"], row["poi_ci_high"] = stratified_bootstrap(
                     average_probability_of_improvement, scores, base,
@@ -527,6 +618,39 @@ class BenchmarkResult:
                 )  # fmt: skip
             rows.append(row)
         return pd.DataFrame(rows).set_index("model")
+
+    def _normalized(self, normalize):
+        """Model -> its scores per data set, normalised as :meth:`aggregate` says."""
+        raw = {model: self._per_dataset(model) for model in self.models}
+        if normalize is None:
+            return raw
+        means = {m: [float(np.mean(s)) for s in scores] for m, scores in raw.items()}
+        if isinstance(normalize, dict) and set(normalize) == set(self.datasets):
+            anchors = [normalize[d] for d in self.datasets]
+        elif normalize == "minmax":
+            anchors = [(min(c), max(c)) for c in zip(*means.values())]
+        elif (
+            isinstance(normalize, tuple)
+            and len(normalize) == 2
+            and all(m in self.models for m in normalize)
+        ):
+            anchors = list(zip(means[normalize[0]], means[normalize[1]]))
+        else:
+            raise ValueError(
+                "The 'normalize' parameter of aggregate must be None, 'minmax', a pair of "
+                f"models' names among {self.models}, or a dict of (low, high) for every data "
+                f"set {self.datasets}. Got {normalize!r:.200} instead."
+            )
+        for dataset, (low, high) in zip(self.datasets, anchors):
+            if not high > low:
+                raise ValueError(
+                    f"On data set {dataset!r} the anchors of 'normalize' are low={low!r} and "
+                    f"high={high!r}; high must be greater than low."
+                )
+        return {
+            m: [normalize_scores(s, low, high) for s, (low, high) in zip(scores, anchors)]
+            for m, scores in raw.items()
+        }
 
     def probability_of_improvement(self, model, other, *, n_resamples=2000, confidence=0.95,
                                    random_state=0):  # fmt: skip

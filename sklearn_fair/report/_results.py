@@ -10,11 +10,8 @@ from sklearn.model_selection._search import BaseSearchCV
 
 from ..metrics import MetricName
 from ..stats import compare
+from ._integrity import RESULT_FORMAT, RESULT_VERSION, verify_result, with_checksum
 
-RESULT_FORMAT = "sklearn-fair-result"
-# 2: the metrics (their printed names and signs), the selecting metric, the task, and each
-# fold's test scores per metric. Version 1 dicts are still read (their metric unknown).
-RESULT_VERSION = 2
 UNRECORDED = MetricName(
     name="score",
     scoring=None,
@@ -57,6 +54,8 @@ class NestedResult:
     task: object
     budget: dict = field(default_factory=dict)
     estimator: object = None  # the fitted NestedCV, when there is one
+    # what the cell was computed from ("data", "model": their fingerprints), when recorded
+    fingerprints: dict = field(default_factory=dict)
 
     @property
     def name(self):
@@ -118,9 +117,11 @@ def result_to_dict(nested):
     each outer fold's selected hyper-parameters (objects such as estimators
     become their ``repr``), validation score, test scores of the refits (per
     metric), refit seeds, train and test indices and fit time, and the metrics
-    the scores are of. Reports and plots accept
-    it in place of the fitted object, so results saved as JSON can be reported
-    again later.
+    the scores are of, and a checksum. Reports and plots accept it in place of the
+    fitted object, so results saved as JSON can be reported again later; what is
+    read back is checked first (the checksum, the fields' types, the scores'
+    range: an edited or damaged result is refused, see
+    :meth:`~sklearn_fair.BenchmarkResult.from_results`).
 
     Parameters
     ----------
@@ -134,7 +135,8 @@ def result_to_dict(nested):
         ``score_std``, ``optimism``, ``metrics`` (each metric's printed name and sign, see
         :func:`~sklearn_fair.metrics.metric_display_name`), ``refit_metric`` (the key of
         the metric that selected the hyper-parameters), ``task`` ("classification",
-        "regression" or None) and ``outer_results`` (a list of per-fold dicts).
+        "regression" or None), ``outer_results`` (a list of per-fold dicts) and
+        ``checksum`` (the :func:`~sklearn_fair.utils.digest` of the rest).
 
     Examples
     --------
@@ -172,7 +174,7 @@ def result_to_dict(nested):
     folds = [{key: _jsonable(fold.get(key)) for key in keys} for fold in nested.outer_results_]
     random_state = nested.get_params().get("random_state")
     metrics, refit_metric = nested_metrics(nested)
-    return {
+    document = {
         "format": RESULT_FORMAT,
         "version": RESULT_VERSION,
         "random_state": random_state if isinstance(random_state, numbers.Integral) else None,
@@ -185,6 +187,7 @@ def result_to_dict(nested):
         "task": _task(nested),
         "outer_results": folds,
     }
+    return with_checksum(document)
 
 
 def _scoring_and_estimator(nested):
@@ -266,16 +269,22 @@ def _saved_budget(folds):
     }
 
 
-def as_result(name, result, *, dataset="data", metric=None, budget=None):
+def as_result(name, result, *, dataset="data", metric=None, budget=None, verify="raise",
+              source=None):  # fmt: skip
     """Return ``result`` as a :class:`NestedResult` of model ``name`` on ``dataset``.
 
-    ``result``: a fitted NestedCV, a :func:`result_to_dict` dict, the experiment runner's
-    ``models/<name>.json`` content, or a dict with per-fold ``test_scores`` (and optionally
-    ``validation_scores`` and ``best_params``). ``metric``: the selecting metric's printed
+    ``result``: a fitted NestedCV (trusted as it is), a :func:`result_to_dict` dict, the
+    experiment runner's ``models/<name>.json`` content, or a dict with per-fold
+    ``test_scores`` (and optionally ``validation_scores`` and ``best_params``). A dict is
+    checked first (:func:`~._integrity.verify_result` with ``verify``; ``source`` names it in
+    messages, by default the model and data set). ``metric``: the selecting metric's printed
     name where the result does not record it; ``budget``: the tuning budget where it does not.
     """
     if isinstance(result, NestedResult):
         return result
+    if isinstance(result, Mapping):
+        source = source or f"{name!r} of data set {dataset!r}"
+        verify_result(result, source=source, verify=verify)
     estimator, task = None, None
     if hasattr(result, "outer_results_"):
         folds, estimator = result.outer_results_, result
@@ -296,7 +305,7 @@ def as_result(name, result, *, dataset="data", metric=None, budget=None):
             else:
                 metrics, refit_metric = {"score": UNRECORDED}, "score"
             task = result.get("task")
-        elif "test_scores" in result:
+        else:  # the caller's own per-fold test_scores (verify_result checked they are there)
             n_folds = len(result["test_scores"])
             folds = [
                 {"test_score": s, "validation_score": v, "best_params": p}
@@ -307,11 +316,6 @@ def as_result(name, result, *, dataset="data", metric=None, budget=None):
                 )
             ]
             metrics, refit_metric = {"score": UNRECORDED}, "score"
-        else:
-            raise ValueError(
-                f"The result {name!r} of data set {dataset!r} has neither 'outer_results' nor "
-                f"'test_scores'; its keys are {sorted(result)}."
-            )
         random_state = result.get("random_state")
         refit_seeds = list(result.get("refit_seeds") or [])
         budget = budget if budget is not None else _saved_budget(folds)

@@ -6,6 +6,7 @@ private modules.
 """
 
 from ._arrays import to_numpy
+from ._files import read_json_file
 from ._graphs import (
     CollatedGraphs,
     check_graph_sizes,
@@ -58,6 +59,7 @@ __all__ = [
     "is_graph_data",
     "is_terminal",
     "progress_over",
+    "read_json_file",
     "package_versions",
     "read_graph_labels",
     "source_fingerprint",

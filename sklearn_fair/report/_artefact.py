@@ -1,0 +1,173 @@
+"""A BenchmarkResult as a file, and its table as LaTeX.
+
+The file is JSON, never a pickle (a file from elsewhere is read, never run), of format
+``"sklearn-fair-benchmark"``, version 1::
+
+    {"format": "sklearn-fair-benchmark", "version": 1,
+     "versions": {"python": ..., "sklearn-fair": ..., "scikit-learn": ..., ...},
+     "baseline": "prior" or null, "random_state": 0 or null,
+     "cells": [{"dataset": "iris", "model": "tree",
+                "budget": {"n_candidates": 4, "n_inner_fits": ..., "fit_time": ...},
+                "fingerprints": {"data": "sha256:...", "model": "sha256:..."},
+                "result": {"metrics": {...}, "refit_metric": "score", "task": ...,
+                           "random_state": 0, "refit_seeds": [...],
+                           "outer_results": [{"test_score": ..., "test_scores": [...],
+                                              "test_scores_per_metric": {...},
+                                              "validation_score": ..., "best_params": {...},
+                                              "train_indices": [...], "test_indices": [...],
+                                              "fit_time": ...}, ...]}}, ...],
+     "checksum": "sha256:..."}
+
+Cells are in the result's order (data sets, then models within each). A result is
+:func:`~sklearn_fair.report.result_to_dict`'s, holding what a
+:class:`~._results.NestedResult` holds: each fold's selecting-metric score and its refits'
+scores, every metric's fold score (``test_scores_per_metric``, one number per fold), the
+selected hyper-parameters (objects as their ``repr``), and the outer splits as indices (the
+paired tests need them). Reading refuses a file larger than :data:`MAX_BYTES`, nested deeper
+than :data:`~sklearn_fair.utils._files.MAX_JSON_DEPTH`, not a regular file, or failing
+:func:`~._integrity.verify_result` (its checksum, types, ranges).
+"""
+
+import json
+import math
+import numbers
+import os
+import uuid
+from dataclasses import replace
+from pathlib import Path
+
+from ..exceptions import InvalidResultError
+from ..utils import package_versions, read_json_file
+from ._integrity import BENCHMARK_FORMAT, BENCHMARK_VERSION, verify_result, with_checksum
+from ._results import _jsonable, as_result
+
+__all__ = ["MAX_BYTES", "load_cells", "read_document", "save_document", "to_latex"]
+
+#: The largest benchmark file read back (every fold's indices of every cell).
+MAX_BYTES = 512 * 2**20
+
+
+def _integer_or_none(value):
+    return int(value) if isinstance(value, numbers.Integral) else None
+
+
+def _cell_result(cell):
+    """A NestedResult as result_to_dict's shape (without format, version or checksum: the
+    file's own cover it)."""
+    folds = []
+    for fold, score in enumerate(cell.scores):
+        folds.append({
+            "test_score": score,
+            "test_scores": cell.refit_scores[fold],
+            "test_scores_per_metric": {k: [v[fold]] for k, v in cell.scores_per_metric.items()},
+            "validation_score": cell.validation_scores[fold],
+            "best_params": cell.best_params[fold],
+            "train_indices": None if cell.train_indices is None else cell.train_indices[fold],
+            "test_indices": None if cell.test_indices is None else cell.test_indices[fold],
+            "fit_time": cell.fit_time[fold],
+        })  # fmt: skip
+    return _jsonable({
+        "metrics": {key: metric.to_dict() for key, metric in cell.metrics.items()},
+        "refit_metric": cell.refit_metric,
+        "task": cell.task,
+        "random_state": _integer_or_none(cell.random_state),
+        "refit_seeds": cell.refit_seeds,
+        "outer_results": folds,
+    })  # fmt: skip
+
+
+def save_document(result, path):
+    """Write ``result`` (a BenchmarkResult) to ``path`` as the format above; return the path.
+
+    Written to a temporary file in the same folder and renamed over ``path``, so that a
+    reader never sees half a file.
+    """
+    document = with_checksum({
+        "format": BENCHMARK_FORMAT,
+        "version": BENCHMARK_VERSION,
+        "versions": package_versions(),
+        "baseline": result.baseline,
+        "random_state": _integer_or_none(result.random_state),
+        "cells": [
+            {"dataset": dataset, "model": model, "budget": _jsonable(cell.budget),
+             "fingerprints": _jsonable(cell.fingerprints), "result": _cell_result(cell)}
+            for (dataset, model), cell in result.cells.items()
+        ],
+    })  # fmt: skip
+    path = Path(path)
+    temporary = path.with_name(f".{path.name}.{uuid.uuid4().hex}.tmp")
+    try:
+        with open(temporary, "w", encoding="utf-8") as file:
+            json.dump(document, file, separators=(",", ":"))
+        os.replace(temporary, path)
+    finally:
+        temporary.unlink(missing_ok=True)
+    return path
+
+
+def read_document(path, *, verify="raise"):
+    """The checked document of a benchmark file (or another saved result) at ``path``."""
+    document, problem = read_json_file(path, max_bytes=MAX_BYTES)
+    if document is None:
+        raise InvalidResultError(
+            f"The result file {os.fspath(path)} {problem or 'does not exist'}; nothing was read."
+        )
+    verify_result(document, source=f"file {os.fspath(path)}", verify=verify)
+    return document
+
+
+def load_cells(path, *, verify="raise"):
+    """``(cells, baseline, random_state)`` of the benchmark file at ``path``, checked."""
+    document = read_document(path, verify=verify)
+    if document.get("format") != BENCHMARK_FORMAT:
+        raise InvalidResultError(
+            f"The file {os.fspath(path)} is of format {document.get('format')!r}, not a "
+            f"saved benchmark ({BENCHMARK_FORMAT!r}); read it with "
+            "BenchmarkResult.from_results."
+        )
+    cells = {}
+    for cell in document["cells"]:
+        dataset, model = cell["dataset"], cell["model"]
+        budget = {k: (math.nan if v is None else v) for k, v in cell.get("budget", {}).items()}
+        source = f"({dataset!r}, {model!r}) of file {os.fspath(path)}"
+        result = as_result(model, cell["result"], dataset=dataset, budget=budget, verify=verify,
+                           source=source)  # fmt: skip
+        cells[dataset, model] = replace(result, fingerprints=dict(cell.get("fingerprints", {})))
+    return cells, document.get("baseline"), document.get("random_state")
+
+
+_LATEX_SPECIAL = {
+    "\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
+    "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
+}  # fmt: skip
+
+
+def latex_escape(text):
+    """``text`` with LaTeX's special characters escaped (``±`` becomes ``$\\pm$``)."""
+    escaped = "".join(_LATEX_SPECIAL.get(char, char) for char in str(text))
+    return escaped.replace("±", r"$\pm$")
+
+
+def _latex_cell(text):
+    """A table() cell: ``**x**`` in bold, ``*x*`` in italics."""
+    text = str(text)
+    if len(text) > 4 and text.startswith("**") and text.endswith("**"):
+        return rf"\textbf{{{latex_escape(text[2:-2])}}}"
+    if len(text) > 2 and text.startswith("*") and text.endswith("*"):
+        return rf"\textit{{{latex_escape(text[1:-1])}}}"
+    return latex_escape(text)
+
+
+def to_latex(frame):
+    """A :meth:`BenchmarkResult.table` as a booktabs ``tabular`` (models by data sets)."""
+    header = [latex_escape(frame.index.name or "")] + [latex_escape(c) for c in frame.columns]
+    lines = [
+        rf"\begin{{tabular}}{{l{'r' * len(frame.columns)}}}",
+        r"\toprule",
+        " & ".join(header) + r" \\",
+        r"\midrule",
+    ]
+    for name, row in frame.iterrows():
+        lines.append(" & ".join([latex_escape(name)] + [_latex_cell(v) for v in row]) + r" \\")
+    lines += [r"\bottomrule", r"\end{tabular}"]
+    return "\n".join(lines) + "\n"
