@@ -105,20 +105,20 @@ def save_document(result, path):
     return path
 
 
-def read_document(path, *, verify="raise"):
-    """The checked document of a benchmark file (or another saved result) at ``path``."""
+def read_document(path):
+    """The JSON document at ``path``, read within bounds (not yet checked as a result)."""
     document, problem = read_json_file(path, max_bytes=MAX_BYTES)
     if document is None:
         raise InvalidResultError(
             f"The result file {os.fspath(path)} {problem or 'does not exist'}; nothing was read."
         )
-    verify_result(document, source=f"file {os.fspath(path)}", verify=verify)
     return document
 
 
 def load_cells(path, *, verify="raise"):
     """``(cells, baseline, random_state)`` of the benchmark file at ``path``, checked."""
-    document = read_document(path, verify=verify)
+    document = read_document(path)
+    verify_result(document, source=f"file {os.fspath(path)}", verify=verify)
     if document.get("format") != BENCHMARK_FORMAT:
         raise InvalidResultError(
             f"The file {os.fspath(path)} is of format {document.get('format')!r}, not a "
@@ -129,9 +129,7 @@ def load_cells(path, *, verify="raise"):
     for cell in document["cells"]:
         dataset, model = cell["dataset"], cell["model"]
         budget = {k: (math.nan if v is None else v) for k, v in cell.get("budget", {}).items()}
-        source = f"({dataset!r}, {model!r}) of file {os.fspath(path)}"
-        result = as_result(model, cell["result"], dataset=dataset, budget=budget, verify=verify,
-                           source=source)  # fmt: skip
+        result = as_result(model, cell["result"], dataset=dataset, budget=budget, verify=None)
         cells[dataset, model] = replace(result, fingerprints=dict(cell.get("fingerprints", {})))
     return cells, document.get("baseline"), document.get("random_state")
 

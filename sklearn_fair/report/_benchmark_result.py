@@ -137,7 +137,7 @@ class BenchmarkResult:
         for (d, m), r in results.items():
             source = None
             if isinstance(r, (str, os.PathLike)):
-                source, r = f"file {os.fspath(r)}", read_document(r, verify=verify)
+                source, r = f"file {os.fspath(r)}", read_document(r)
             cells[d, m] = as_result(m, r, dataset=d, metric=metric, budget=budgets.get((d, m)),
                                     verify=verify, source=source)  # fmt: skip
         return cls(cells, baseline=baseline)

@@ -297,7 +297,7 @@ def _check_metrics(result, findings, where):
         metric = MetricName(**fields)
         bounds = metric_range(metric)
         if bounds is not None and metric.sign < 0:
-            bounds = (-bounds[1], -bounds[0])
+            bounds = (-bounds[1] + 0.0, -bounds[0] + 0.0)  # + 0.0: no negative zero
         ranges[key] = (bounds, metric.name)
     if result.get("refit_metric", next(iter(metrics))) not in metrics:
         findings.broken.append(f"{where}selects with {result.get('refit_metric')!r:.40}, "
@@ -308,19 +308,19 @@ def _check_metrics(result, findings, where):
 def _check_scores(values, bounds, what, findings):
     """Each score a number (None and NaN: a failed fit) within ``bounds`` = (range, name)."""
     if not _is_list(values) or not all(v is None or _is_number(v) for v in values):
-        findings.broken.append(f"{what} are not numbers")
+        findings.broken.append(f"{what}: {values!r:.60} is not a list of numbers")
         return False
     for value in values:
         if value is None or math.isnan(value):
             continue
         if math.isinf(value):
-            findings.failed.append(f"{what} hold {value}, not a finite number")
+            findings.failed.append(f"{what}: {value} is not a finite number")
             return False
         if bounds is not None and bounds[0] is not None:
             (low, high), name = bounds
             if not low <= value <= high:
                 findings.failed.append(
-                    f"{what} hold {value!r}, outside {range_text((low, high))}, the range of "
+                    f"{what}: {value!r} is outside {range_text((low, high))}, the range of "
                     f"{name}'s scores"
                 )
                 return False

@@ -276,13 +276,14 @@ def as_result(name, result, *, dataset="data", metric=None, budget=None, verify=
     ``result``: a fitted NestedCV (trusted as it is), a :func:`result_to_dict` dict, the
     experiment runner's ``models/<name>.json`` content, or a dict with per-fold
     ``test_scores`` (and optionally ``validation_scores`` and ``best_params``). A dict is
-    checked first (:func:`~._integrity.verify_result` with ``verify``; ``source`` names it in
-    messages, by default the model and data set). ``metric``: the selecting metric's printed
-    name where the result does not record it; ``budget``: the tuning budget where it does not.
+    checked first (:func:`~._integrity.verify_result` with ``verify``, None where the caller
+    has checked it; ``source`` names it in messages, by default the model and data set).
+    ``metric``: the selecting metric's printed name where the result does not record it;
+    ``budget``: the tuning budget where it does not.
     """
     if isinstance(result, NestedResult):
         return result
-    if isinstance(result, Mapping):
+    if isinstance(result, Mapping) and verify is not None:
         source = source or f"{name!r} of data set {dataset!r}"
         verify_result(result, source=source, verify=verify)
     estimator, task = None, None
