@@ -6,6 +6,7 @@ The file is JSON, never a pickle (a file from elsewhere is read, never run), of 
     {"format": "sklearn-fair-benchmark", "version": 1,
      "versions": {"python": ..., "sklearn-fair": ..., "scikit-learn": ..., ...},
      "baseline": "prior" or null, "random_state": 0 or null,
+     "splits": {"iris": [{"train": [...], "test": [...]}, ...], ...},
      "cells": [{"dataset": "iris", "model": "tree",
                 "budget": {"n_candidates": 4, "n_inner_fits": ..., "fit_time": ...},
                 "fingerprints": {"data": "sha256:...", "model": "sha256:..."},
@@ -14,18 +15,18 @@ The file is JSON, never a pickle (a file from elsewhere is read, never run), of 
                            "outer_results": [{"test_score": ..., "test_scores": [...],
                                               "test_scores_per_metric": {...},
                                               "validation_score": ..., "best_params": {...},
-                                              "train_indices": [...], "test_indices": [...],
                                               "fit_time": ...}, ...]}}, ...],
      "checksum": "sha256:..."}
 
-Cells are in the result's order (data sets, then models within each). A result is
-:func:`~sklearn_fair.report.result_to_dict`'s, holding what a
+``splits`` holds each data set's outer splits as indices (the paired tests need them), once:
+its models share them. Cells are in the result's order (data sets, then models within each).
+A result is :func:`~sklearn_fair.report.result_to_dict`'s, holding what a
 :class:`~._results.NestedResult` holds: each fold's selecting-metric score and its refits'
 scores, every metric's fold score (``test_scores_per_metric``, one number per fold), the
-selected hyper-parameters (objects as their ``repr``), and the outer splits as indices (the
-paired tests need them). Reading refuses a file larger than :data:`MAX_BYTES`, nested deeper
-than :data:`~sklearn_fair.utils._files.MAX_JSON_DEPTH`, not a regular file, or failing
-:func:`~._integrity.verify_result` (its checksum, types, ranges).
+selected hyper-parameters (objects as their ``repr``); a fold has ``train_indices`` and
+``test_indices`` only where they are not its data set's (null: none recorded). Reading
+refuses a file larger than :data:`MAX_BYTES`, nested deeper than :data:`MAX_DEPTH`, not a
+regular file, or failing :func:`~._integrity.verify_result` (its checksum, types, ranges).
 """
 
 import json
@@ -36,24 +37,44 @@ import uuid
 from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
+
 from ..exceptions import InvalidResultError
-from ..utils import package_versions, read_json_file
+from ..model_selection._engine import read_json
+from ..utils import package_versions
 from ._integrity import BENCHMARK_FORMAT, BENCHMARK_VERSION, verify_result, with_checksum
 from ._results import _jsonable, as_result
 
 __all__ = ["MAX_BYTES", "load_cells", "read_document", "save_document", "to_latex"]
 
-#: The largest benchmark file read back (every fold's indices of every cell).
+#: The largest result file read back (every fold's indices of every data set).
 MAX_BYTES = 512 * 2**20
+#: The deepest nesting of arrays and objects read back (a benchmark file needs 7 levels and
+#: the selected hyper-parameters a few more).
+MAX_DEPTH = 32
 
 
 def _integer_or_none(value):
     return int(value) if isinstance(value, numbers.Integral) else None
 
 
-def _cell_result(cell):
+def _splits(cell):
+    """The outer splits of a cell as ``[{"train": ..., "test": ...}]``, or None."""
+    if not cell.has_splits:
+        return None
+    return [{"train": a, "test": b} for a, b in zip(cell.train_indices, cell.test_indices)]
+
+
+def _same_splits(a, b):
+    return (a is None) == (b is None) and (a is None or len(a) == len(b) and all(
+        np.array_equal(x[k], y[k]) for x, y in zip(a, b) for k in ("train", "test")
+    ))  # fmt: skip
+
+
+def _cell_result(cell, shared):
     """A NestedResult as result_to_dict's shape (without format, version or checksum: the
-    file's own cover it)."""
+    file's own cover it); its outer splits only when they are not ``shared``."""
+    own = _splits(cell)
     folds = []
     for fold, score in enumerate(cell.scores):
         folds.append({
@@ -62,10 +83,11 @@ def _cell_result(cell):
             "test_scores_per_metric": {k: [v[fold]] for k, v in cell.scores_per_metric.items()},
             "validation_score": cell.validation_scores[fold],
             "best_params": cell.best_params[fold],
-            "train_indices": None if cell.train_indices is None else cell.train_indices[fold],
-            "test_indices": None if cell.test_indices is None else cell.test_indices[fold],
             "fit_time": cell.fit_time[fold],
         })  # fmt: skip
+        if not _same_splits(own, shared):
+            folds[-1]["train_indices"] = None if own is None else own[fold]["train"]
+            folds[-1]["test_indices"] = None if own is None else own[fold]["test"]
     return _jsonable({
         "metrics": {key: metric.to_dict() for key, metric in cell.metrics.items()},
         "refit_metric": cell.refit_metric,
@@ -82,15 +104,21 @@ def save_document(result, path):
     Written to a temporary file in the same folder and renamed over ``path``, so that a
     reader never sees half a file.
     """
+    splits = {}
+    for (dataset, _), cell in result.cells.items():
+        if splits.get(dataset) is None:
+            splits[dataset] = _splits(cell)
     document = with_checksum({
         "format": BENCHMARK_FORMAT,
         "version": BENCHMARK_VERSION,
         "versions": package_versions(),
         "baseline": result.baseline,
         "random_state": _integer_or_none(result.random_state),
+        "splits": _jsonable(splits),
         "cells": [
             {"dataset": dataset, "model": model, "budget": _jsonable(cell.budget),
-             "fingerprints": _jsonable(cell.fingerprints), "result": _cell_result(cell)}
+             "fingerprints": _jsonable(cell.fingerprints),
+             "result": _cell_result(cell, splits[dataset])}
             for (dataset, model), cell in result.cells.items()
         ],
     })  # fmt: skip
@@ -106,13 +134,14 @@ def save_document(result, path):
 
 
 def read_document(path):
-    """The JSON document at ``path``, read within bounds (not yet checked as a result)."""
-    document, problem = read_json_file(path, max_bytes=MAX_BYTES)
-    if document is None:
-        raise InvalidResultError(
-            f"The result file {os.fspath(path)} {problem or 'does not exist'}; nothing was read."
-        )
-    return document
+    """The JSON document at ``path``, read within bounds (not yet checked as a result): a
+    regular file (never a FIFO or a device), at most :data:`MAX_BYTES`, nested at most
+    :data:`MAX_DEPTH` deep (measured before it is parsed)."""
+    try:
+        return read_json(path, max_bytes=MAX_BYTES, max_depth=MAX_DEPTH, error=InvalidResultError)
+    except InvalidResultError as error:  # its advice names a parameter these readers lack
+        message = str(error).split("; pass a larger max_bytes")[0].rstrip(".")
+        raise InvalidResultError(f"The result file {message}; nothing was read.") from None
 
 
 def load_cells(path, *, verify="raise"):
@@ -129,7 +158,15 @@ def load_cells(path, *, verify="raise"):
     for cell in document["cells"]:
         dataset, model = cell["dataset"], cell["model"]
         budget = {k: (math.nan if v is None else v) for k, v in cell.get("budget", {}).items()}
-        result = as_result(model, cell["result"], dataset=dataset, budget=budget, verify=None)
+        saved = cell["result"]
+        shared = document["splits"].get(dataset)
+        folds = [  # a fold without indices has its data set's (verify_result checked they exist)
+            fold if "test_indices" in fold else
+            {**fold, "train_indices": shared[i]["train"], "test_indices": shared[i]["test"]}
+            for i, fold in enumerate(saved["outer_results"])
+        ]  # fmt: skip
+        saved = {**saved, "outer_results": folds}
+        result = as_result(model, saved, dataset=dataset, budget=budget, verify=None)
         cells[dataset, model] = replace(result, fingerprints=dict(cell.get("fingerprints", {})))
     return cells, document.get("baseline"), document.get("random_state")
 

@@ -200,7 +200,7 @@ def _check_document(document, findings, *, covered, where=""):
         for key, kind in (("baseline", str), ("random_state", numbers.Integral)):
             if document.get(key) is not None and not isinstance(document[key], kind):
                 findings.broken.append(f"has a {key} {document[key]!r:.40} of the wrong type")
-        _check_cells(document.get("cells"), findings)
+        _check_cells(document.get("cells"), _check_splits(document, findings), findings)
     else:
         findings.broken.append(f"{where}is of format {kind!r:.80}, not one sklearn-fair writes")
 
@@ -240,7 +240,30 @@ def _check_seal(document, findings, versions, *, sealed_from, covered, where):
     return True
 
 
-def _check_cells(cells, findings):
+def _check_splits(document, findings):
+    """``{dataset: number of folds}`` of a benchmark file's shared splits (None: none)."""
+    splits = document.get("splits")
+    if not isinstance(splits, Mapping):
+        findings.broken.append("has no 'splits' object")
+        return {}
+    folds = {}
+    for dataset, pairs in splits.items():
+        where = f"the splits of {dataset!r:.40}"
+        if pairs is None:
+            folds[dataset] = None
+        elif _is_list(pairs) and all(
+            isinstance(p, Mapping) and set(p) == {"train", "test"} for p in pairs
+        ):
+            for number, pair in enumerate(pairs):
+                for key in ("train", "test"):
+                    _check_indices(pair[key], f"{where}, fold {number}'s {key}", findings)
+            folds[dataset] = len(pairs)
+        else:
+            findings.broken.append(f"{where} are not a list of train and test indices")
+    return folds
+
+
+def _check_cells(cells, shared, findings):
     if not isinstance(cells, list) or not cells:
         findings.broken.append("has no list of cells")
         return
@@ -269,8 +292,16 @@ def _check_cells(cells, findings):
         result = cell.get("result")
         if not isinstance(result, Mapping):
             findings.broken.append(f"{where}has no result")
-        else:
-            _check_fields(result, findings, where)
+            continue
+        _check_fields(result, findings, where)
+        folds = result.get("outer_results")
+        if (
+            not findings.broken
+            and any("test_indices" not in fold for fold in folds)
+            and (shared.get(key[0]) != len(folds))
+        ):
+            findings.broken.append(f"{where}has folds without splits, and its data set's "
+                                   "splits are not one per fold")  # fmt: skip
 
 
 def _check_metrics(result, findings, where):

@@ -6,7 +6,6 @@ private modules.
 """
 
 from ._arrays import to_numpy
-from ._files import read_json_file
 from ._graphs import (
     CollatedGraphs,
     check_graph_sizes,
@@ -59,7 +58,6 @@ __all__ = [
     "is_graph_data",
     "is_terminal",
     "progress_over",
-    "read_json_file",
     "package_versions",
     "read_graph_labels",
     "source_fingerprint",

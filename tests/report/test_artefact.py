@@ -1,6 +1,7 @@
 """A BenchmarkResult as an artefact: saved and loaded, extended, printed as LaTeX, normalised
 (issue 37, item 4)."""
 
+import dataclasses
 import json
 import warnings
 
@@ -96,6 +97,27 @@ def test_save_then_load_gives_the_same_result(result, tmp_path):
     assert {"python", "sklearn-fair", "scikit-learn"} <= set(document["versions"])
 
 
+def test_splits_are_saved_once_per_data_set_and_a_cells_own_are_kept(result, tmp_path):
+    path, document = _saved(result, tmp_path)
+    assert [len(document["splits"][d]) for d in "ab"] == [3, 3]
+    assert all(
+        "test_indices" not in f for c in document["cells"] for f in c["result"]["outer_results"]
+    )
+    # results gathered from elsewhere: one cell on other splits, one without any
+    cells = dict(result.cells)
+    other = cells["b", "tree"]
+    cells["b", "tree"] = dataclasses.replace(other, test_indices=other.test_indices[::-1],
+                                             train_indices=other.train_indices[::-1])  # fmt: skip
+    cells["a", "tree"] = dataclasses.replace(cells["a", "tree"], train_indices=None,
+                                             test_indices=None)  # fmt: skip
+    mixed = BenchmarkResult(cells, baseline="prior", random_state=0)
+    loaded = BenchmarkResult.load(mixed.save(tmp_path / "mixed.json"))
+    assert loaded.cells["a", "tree"].test_indices is None
+    for ours, theirs in zip(loaded.cells["b", "tree"].test_indices, other.test_indices[::-1]):
+        np.testing.assert_array_equal(ours, theirs)
+    np.testing.assert_array_equal(loaded.cells["b", "prior"].test_indices[0], other.test_indices[0])
+
+
 def _saved(result, tmp_path):
     path = result.save(tmp_path / "benchmark.json")
     return path, json.loads(path.read_text())
@@ -120,8 +142,9 @@ def test_an_edited_file_is_refused_naming_it_and_read_on_request(result, tmp_pat
         (lambda d: d.update(version=2), "is version 2 of 'sklearn-fair-benchmark', newer than"),
         (lambda d: d["cells"].append(d["cells"][0]), r"cell \('a', 'prior'\) appears twice"),
         (lambda d: d["cells"][0]["budget"].update(fit_time="1 h"), "budget that is not numbers"),
+        (lambda d: d["splits"]["a"].pop(), r"cell \('a', 'prior'\) has folds without splits"),
     ],
-    ids=["no checksum", "newer", "duplicate cell", "budget"],
+    ids=["no checksum", "newer", "duplicate cell", "budget", "splits"],
 )
 def test_a_file_that_cannot_be_checked_is_refused(edit, match, result, tmp_path):
     path, document = _saved(result, tmp_path)
@@ -145,7 +168,10 @@ def test_load_refuses_another_format_and_large_files(result, tmp_path, monkeypat
         BenchmarkResult.load(path)
     saved = result.save(tmp_path / "benchmark.json")
     monkeypatch.setattr(_artefact, "MAX_BYTES", 1000)
-    with pytest.raises(InvalidResultError, match=f"file {saved} is larger than 1000 bytes"):
+    with pytest.raises(
+        InvalidResultError,
+        match=f"The result file {saved} is larger than max_bytes=1000; nothing was read",
+    ):
         BenchmarkResult.load(saved)
 
 

@@ -14,6 +14,7 @@ from sklearn_fair.exceptions import InvalidResultError, UncheckedResultWarning
 from sklearn_fair.experiment import run_experiment
 from sklearn_fair.experiment._running._resultfile import checksum as runner_checksum
 from sklearn_fair.report import (
+    _artefact,
     comparison_text,
     nested_cv_report,
     plot_fold_scores,
@@ -21,7 +22,6 @@ from sklearn_fair.report import (
     result_to_dict,
 )
 from sklearn_fair.report._integrity import checksum, verify_result, with_checksum
-from sklearn_fair.utils import read_json_file
 
 EXPERIMENT = """
 [experiment]
@@ -230,18 +230,18 @@ def test_the_callers_own_numbers_are_checked_for_types_only():
         BenchmarkResult.from_results(own, verify=True)
 
 
-def test_result_files_are_read_within_bounds(tmp_path, runner_files):
+def test_result_files_are_read_within_bounds(tmp_path, runner_files, monkeypatch):
+    def read(path):
+        return BenchmarkResult.from_results({("iris", "tree"): path})
+
     deep = tmp_path / "deep.json"
     deep.write_text("[" * 100 + "]" * 100)
-    assert read_json_file(deep, max_bytes=10_000) == (None, "is nested more than 64 deep")
-    assert read_json_file(runner_files["tree"], max_bytes=100)[1] == "is larger than 100 bytes"
-    link = tmp_path / "link.json"
-    os.symlink(runner_files["tree"], link)
-    with pytest.raises(InvalidResultError, match="is a symbolic link, not a regular file"):
-        BenchmarkResult.from_results({("iris", "tree"): link})
+    with pytest.raises(InvalidResultError, match=f"{deep} nests JSON .* more than 32 levels"):
+        read(deep)
     fifo = tmp_path / "fifo.json"
-    os.mkfifo(fifo)  # never opened for reading: it would block
-    assert (
-        read_json_file(fifo, max_bytes=100)[1]
-        == "is a FIFO, a device or a socket, not a regular file"
-    )
+    os.mkfifo(fifo)  # refused before it is opened: reading it would block
+    with pytest.raises(InvalidResultError, match=f"{fifo} is not a regular file"):
+        read(fifo)
+    monkeypatch.setattr(_artefact, "MAX_BYTES", 1000)
+    with pytest.raises(InvalidResultError, match="is larger than max_bytes=1000"):
+        read(runner_files["tree"])
