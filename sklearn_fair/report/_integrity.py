@@ -134,16 +134,19 @@ def verify_result(document, *, source, verify="raise"):
 
     Examples
     --------
-    >>> import pytest
-    >>> from sklearn_fair.exceptions import InvalidResultError
-    >>> from sklearn_fair.report._integrity import verify_result, with_checksum
-    >>> fold = {"test_score": 0.9, "test_scores": [0.9], "validation_score": 0.95}
-    >>> saved = with_checksum({"format": "sklearn-fair-result", "version": 3,
-    ...                        "outer_results": [fold, fold]})
-    >>> verify_result(saved, source="model 'a'")
-    >>> saved["outer_results"][0]["test_score"] = 0.99
-    >>> with pytest.raises(InvalidResultError, match="does not match its checksum"):
-    ...     verify_result(saved, source="model 'a'")
+    >>> from sklearn.datasets import load_iris
+    >>> from sklearn.dummy import DummyClassifier
+    >>> from sklearn_fair import NestedCV
+    >>> from sklearn_fair.report import result_to_dict, verify_result
+    >>> X, y = load_iris(return_X_y=True)
+    >>> saved = result_to_dict(NestedCV(DummyClassifier(), outer_cv=3, n_refits=1,
+    ...                                 random_state=0).fit(X, y))
+    >>> verify_result(saved, source="prior")
+    >>> saved["outer_results"][0]["test_score"] = 0.999
+    >>> verify_result(saved, source="prior")
+    Traceback (most recent call last):
+    ...
+    sklearn_fair.exceptions.InvalidResultError: The result prior is refused: does not match its ...
     """
     if verify not in VERIFY:
         raise ValueError(f"The 'verify' parameter must be one of {VERIFY}. Got {verify!r} instead.")
@@ -195,10 +198,10 @@ def _check_document(document, findings, *, covered, where=""):
         _check_document(document.get("result"), findings, covered=covered,
                         where=f"{where}its 'result' ")  # fmt: skip
     elif kind == BENCHMARK_FORMAT:
-        covered = _check_seal(document, findings, (BENCHMARK_VERSION,), sealed_from=1,
-                              covered=covered, where=where)  # fmt: skip
-        for key, kind in (("baseline", str), ("random_state", numbers.Integral)):
-            if document.get(key) is not None and not isinstance(document[key], kind):
+        _check_seal(document, findings, (BENCHMARK_VERSION,), sealed_from=1, covered=covered,
+                    where=where)  # fmt: skip
+        for key, expected in (("baseline", str), ("random_state", numbers.Integral)):
+            if document.get(key) is not None and not isinstance(document[key], expected):
                 findings.broken.append(f"has a {key} {document[key]!r:.40} of the wrong type")
         _check_cells(document.get("cells"), _check_splits(document, findings), findings)
     else:
