@@ -158,6 +158,7 @@ def benchmark(
     scoring=None,
     refit=None,
     baseline=None,
+    baseline_floor=False,
     random_state=None,
     n_jobs=None,
     cache_dir=None,
@@ -211,6 +212,10 @@ def benchmark(
     baseline : str, default=None
         The name of the model the others are compared with by default
         (:meth:`BenchmarkResult.compare_to`).
+    baseline_floor : bool, default=False
+        Declare the baseline a chance-level floor (a ``DummyClassifier``, a majority vote):
+        it is compared with, not tuned like the models, so its small tuning budget raises no
+        :class:`~sklearn_fair.exceptions.UnequalBudgetWarning`.
     random_state : int, RandomState instance, Generator or None, default=None
         One seed for every cell (drawn once when not an int), so all models share inner splits
         and refit seeds. Pass an int for reproducible and resumable runs.
@@ -358,4 +363,5 @@ def benchmark(
             "data": data_fingerprints[dataset],
             "model": model_fingerprints[model],
         }
-    return merged(previous, results, recorded, baseline=baseline, random_state=seed)
+    return merged(previous, results, recorded, baseline=baseline, baseline_floor=baseline_floor,
+                  random_state=seed)  # fmt: skip

@@ -117,17 +117,20 @@ def check_previous_plans(previous, dataset, plans):
             )
 
 
-def merged(previous, cells, fingerprints, *, baseline, random_state):
+def merged(previous, cells, fingerprints, *, baseline, baseline_floor, random_state):
     """The BenchmarkResult of ``previous``'s cells and the new ``cells``, each new cell with
     its ``fingerprints`` (``(dataset, model)`` -> dict), data sets and models in order."""
     cells = {k: dataclasses.replace(c, fingerprints=fingerprints[k]) for k, c in cells.items()}
     if previous is None:
-        return BenchmarkResult(cells, baseline=baseline, random_state=random_state)
+        return BenchmarkResult(
+            cells, baseline=baseline, baseline_floor=baseline_floor, random_state=random_state
+        )
     everything = {**previous.cells, **cells}
     datasets = dict.fromkeys([*previous.datasets, *(d for d, _ in cells)])
     models = dict.fromkeys([*previous.models, *(m for _, m in cells)])
     return BenchmarkResult(
         {(d, m): everything[d, m] for d in datasets for m in models},
         baseline=baseline if baseline is not None else previous.baseline,
+        baseline_floor=baseline_floor if baseline is not None else previous.baseline_floor,
         random_state=random_state,
     )

@@ -5,7 +5,7 @@ The file is JSON, never a pickle (a file from elsewhere is read, never run), of 
 
     {"format": "sklearn-fair-benchmark", "version": 1,
      "versions": {"python": ..., "sklearn-fair": ..., "scikit-learn": ..., ...},
-     "baseline": "prior" or null, "random_state": 0 or null,
+     "baseline": "prior" or null, "baseline_floor": false, "random_state": 0 or null,
      "splits": {"iris": [{"train": [...], "test": [...]}, ...], ...},
      "cells": [{"dataset": "iris", "model": "tree",
                 "budget": {"n_candidates": 4, "n_inner_fits": ..., "fit_time": ...},
@@ -95,6 +95,9 @@ def _cell_result(cell, shared):
         "random_state": _integer_or_none(cell.random_state),
         "refit_seeds": cell.refit_seeds,
         "outer_results": folds,
+        "failures": {
+            "final" if fold is None else str(fold): entry for fold, entry in cell.failures.items()
+        },
     })  # fmt: skip
 
 
@@ -113,6 +116,7 @@ def save_document(result, path):
         "version": BENCHMARK_VERSION,
         "versions": package_versions(),
         "baseline": result.baseline,
+        "baseline_floor": result.baseline_floor,
         "random_state": _integer_or_none(result.random_state),
         "splits": _jsonable(splits),
         "cells": [
@@ -145,7 +149,8 @@ def read_document(path):
 
 
 def load_cells(path, *, verify="raise"):
-    """``(cells, baseline, random_state)`` of the benchmark file at ``path``, checked."""
+    """``(cells, settings)`` of the benchmark file at ``path``, checked: BenchmarkResult's
+    arguments."""
     document = read_document(path)
     verify_result(document, source=f"file {os.fspath(path)}", verify=verify)
     if document.get("format") != BENCHMARK_FORMAT:
@@ -168,7 +173,8 @@ def load_cells(path, *, verify="raise"):
         saved = {**saved, "outer_results": folds}
         result = as_result(model, saved, dataset=dataset, budget=budget, verify=None)
         cells[dataset, model] = replace(result, fingerprints=dict(cell.get("fingerprints", {})))
-    return cells, document.get("baseline"), document.get("random_state")
+    settings = {key: document.get(key) for key in ("baseline", "random_state")}
+    return cells, {**settings, "baseline_floor": bool(document.get("baseline_floor"))}
 
 
 _LATEX_SPECIAL = {

@@ -200,7 +200,9 @@ def _check_document(document, findings, *, covered, where=""):
     elif kind == BENCHMARK_FORMAT:
         _check_seal(document, findings, (BENCHMARK_VERSION,), sealed_from=1, covered=covered,
                     where=where)  # fmt: skip
-        for key, expected in (("baseline", str), ("random_state", numbers.Integral)):
+        for key, expected in (
+            ("baseline", str), ("random_state", numbers.Integral), ("baseline_floor", bool)
+        ):  # fmt: skip
             if document.get(key) is not None and not isinstance(document[key], expected):
                 findings.broken.append(f"has a {key} {document[key]!r:.40} of the wrong type")
         _check_cells(document.get("cells"), _check_splits(document, findings), findings)
@@ -391,6 +393,15 @@ def _check_fields(result, findings, where):
             "classification", "regression"))):  # fmt: skip
         if result.get(key) is not None and not kinds(result[key]):
             findings.broken.append(f"{where}has a {key} {result[key]!r:.40} of the wrong type")
+    failures = result.get("failures") or {}
+    if not isinstance(failures, Mapping) or not all(
+        (key == "final" or str(key).isdigit())
+        and isinstance(entry, Mapping)
+        and _is_index(entry.get("count"))
+        and isinstance(entry.get("error"), str)
+        for key, entry in failures.items()
+    ):
+        findings.broken.append(f"{where}has failures that are not counts and errors per fold")
     seeds = result.get("refit_seeds")
     if seeds is not None and not (
         _is_list(seeds) and all(s is None or _is_index(s) for s in seeds)

@@ -257,7 +257,7 @@ def _baseline_verdict(result, alpha, metric, sets):
     better, worse = {}, {}
     for row in table.itertuples():
         if row.significant:
-            side = better if row.difference > 0 else worse
+            side = better if row.verdict == "better" else worse
             side.setdefault(row.model, []).append(row.dataset)
     if not better and not worse:
         return (

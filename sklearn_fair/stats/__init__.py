@@ -14,6 +14,7 @@ scores of data sets of different scales between two anchors before they are pool
 """
 
 from ._bootstrap import BootstrapCI, bootstrap_ci
+from ._choice import MultipleComparison, multiple_comparison
 from ._compare import ComparisonResult, compare
 from ._interval import MeanInterval, mean_interval
 from ._iqm import iqm
@@ -37,6 +38,7 @@ from ._power import (
 )
 from ._ranks import RankComparison, rank_comparison
 from ._resampled import PairedSubsamplingScores, paired_subsampling_scores
+from ._signed_rank import SignedRankResult, WinTieLoss, bayesian_signed_rank, win_tie_loss
 from ._summary import Summary, summarize
 
 __all__ = [
@@ -44,12 +46,16 @@ __all__ = [
     "BootstrapCI",
     "ComparisonResult",
     "MeanInterval",
+    "MultipleComparison",
     "PairedSubsamplingScores",
     "PairedTestResult",
     "RepeatedMeasuresResult",
     "RankComparison",
+    "SignedRankResult",
     "Summary",
+    "WinTieLoss",
     "bayesian_correlated_ttest",
+    "bayesian_signed_rank",
     "bootstrap_ci",
     "compare",
     "corrected_resampled_ttest",
@@ -58,6 +64,7 @@ __all__ = [
     "holm",
     "iqm",
     "mean_interval",
+    "multiple_comparison",
     "normalize_scores",
     "paired_subsampling_scores",
     "paired_ttest",
@@ -68,4 +75,5 @@ __all__ = [
     "repeated_measures_comparison",
     "rank_comparison",
     "summarize",
+    "win_tie_loss",
 ]

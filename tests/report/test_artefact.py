@@ -110,8 +110,11 @@ def test_splits_are_saved_once_per_data_set_and_a_cells_own_are_kept(result, tmp
                                              train_indices=other.train_indices[::-1])  # fmt: skip
     cells["a", "tree"] = dataclasses.replace(cells["a", "tree"], train_indices=None,
                                              test_indices=None)  # fmt: skip
-    mixed = BenchmarkResult(cells, baseline="prior", random_state=0)
+    failures = {0: {"count": 2, "error": "ValueError: no"}, None: {"count": 1, "error": "E: x"}}
+    cells["b", "prior"] = dataclasses.replace(cells["b", "prior"], failures=failures)
+    mixed = BenchmarkResult(cells, baseline="prior", baseline_floor=True, random_state=0)
     loaded = BenchmarkResult.load(mixed.save(tmp_path / "mixed.json"))
+    assert loaded.baseline_floor and loaded.cells["b", "prior"].failures == failures
     assert loaded.cells["a", "tree"].test_indices is None
     for ours, theirs in zip(loaded.cells["b", "tree"].test_indices, other.test_indices[::-1]):
         np.testing.assert_array_equal(ours, theirs)
@@ -253,6 +256,23 @@ def test_normalize_minmax_is_sklearns_minmax_scale_of_each_data_sets_means(resul
     )
 
 
+def test_normalized_errors_take_anchors_in_printed_units():
+    from sklearn.datasets import make_regression
+    from sklearn.dummy import DummyRegressor
+    from sklearn.linear_model import Ridge
+
+    data = {f"d{s}": make_regression(n_samples=40, n_features=3, noise=10.0, random_state=s)
+            for s in (0, 1)}  # fmt: skip
+    errors = _run({"mean": DummyRegressor(), "ridge": Ridge()}, data,
+                  scoring="neg_root_mean_squared_error")  # fmt: skip
+    rmse = errors.mean_scores()  # printed: positive RMSEs, the mean predictor's the larger
+    anchors = {d: (rmse.loc[d, "mean"], rmse.loc[d, "ridge"]) for d in data}
+    by_value = errors.aggregate(normalize=anchors, n_resamples=20)
+    by_model = errors.aggregate(normalize=("mean", "ridge"), n_resamples=20)
+    pd.testing.assert_frame_equal(by_value, by_model)
+    assert by_value["mean"].to_numpy() == pytest.approx([0.0, 1.0])
+
+
 def test_normalize_between_given_anchors_is_rliables_definition(result):
     # rliable's colab: score_normalization(scores, min, max) = (scores - min) / (max - min),
     # and aggregate_iqm = scipy.stats.trim_mean(scores, 0.25, axis=None)
@@ -272,9 +292,9 @@ def test_normalize_between_given_anchors_is_rliables_definition(result):
     "normalize, match",
     [
         ("zscore", "must be None, 'minmax', a pair of models' names"),
-        ({"a": (0, 1)}, "a dict of \\(low, high\\) for every data set"),
-        ({"a": (1, 0), "b": (0, 1)}, "On data set 'a' the anchors of 'normalize' are low=1"),
-        (("prior", "prior"), "On data set 'a' the anchors .* high must be greater than low"),
+        ({"a": (0, 1)}, "a dict of \\(zero, one\\) for every data set"),
+        ({"a": (1, 0), "b": (0, 1)}, "data set 'a' the anchors of 'normalize' are 1 \\(0\\) and 0"),
+        (("prior", "prior"), "'a' .* \\(1\\); the score that becomes 1 must be the better"),
     ],
 )
 def test_normalize_refuses_anchors_it_cannot_use(normalize, match, result):

@@ -75,7 +75,7 @@ def test_runner_files_are_read_without_a_warning_and_their_checksum_is_the_runne
         assert document["checksum"] == runner_checksum(document) == checksum(document)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        table = BenchmarkResult.from_results(documents).table(scale=100)
+        table = BenchmarkResult.from_results(documents).table(scale=100, decimals=1)
     assert table.loc["tree", "iris"].startswith("**9")
 
 
@@ -104,7 +104,8 @@ def test_verify_warn_reads_an_edited_file_with_a_warning_that_names_it(runner_fi
     documents["iris", "tree"] = _edited(documents["iris", "tree"])
     with pytest.warns(UncheckedResultWarning, match="'tree' of data set 'iris' fails its checks: "
                       "does not match its checksum") as caught:  # fmt: skip
-        table = BenchmarkResult.from_results(documents, verify="warn").table(scale=100)
+        bench = BenchmarkResult.from_results(documents, verify="warn")
+        table = bench.table(scale=100, decimals=1)
     assert len(caught) == 1 and "read anyway because verify='warn'" in str(caught[0].message)
     assert table.loc["tree", "iris"] == "**99.9 ± 0.0**"
 
