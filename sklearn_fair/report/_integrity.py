@@ -476,7 +476,7 @@ def _check_own_numbers(result, findings, where):
     if not _check_scores(scores, None, f"{where}'test_scores'", findings):
         return
     validation = result.get("validation_scores")
-    if validation is not None and len(validation) == len(scores):
+    if validation is not None and _is_list(validation) and len(validation) == len(scores):
         _check_scores(validation, None, f"{where}'validation_scores'", findings)
     elif validation is not None:
         findings.broken.append(f"{where}has not one validation score per test score")
