@@ -167,8 +167,8 @@ def _conclude(findings, source, verify):
         raise InvalidResultError(f"The result {source} cannot be read: {listed(findings.broken)}.")
     if findings.failed and verify == "raise":
         raise InvalidResultError(
-            f"The result {source} is refused: {listed(findings.failed)}. Pass verify='warn' "
-            "to read it anyway, with a warning."
+            f"The result {source} is refused: {listed(findings.failed)}. verify='warn' (of "
+            "BenchmarkResult.from_results or load) reads it anyway, with a warning."
         )
     if findings.failed:
         message = f"The result {source} fails its checks: {listed(findings.failed)}; it is read "
