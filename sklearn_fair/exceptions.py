@@ -82,3 +82,16 @@ class MissingCellsWarning(SklearnFairWarning):
 
 
 __all__ += ["MissingCellsWarning"]
+
+
+class InvalidResultError(ValueError):
+    """A saved result that fails the checks of what its writer guaranteed (its format and
+    version, its checksum, the types of its fields, its scores' range)."""
+
+
+class UncheckedResultWarning(SklearnFairWarning):
+    """A saved result read without being checked: it carries no checksum (an older format),
+    or it failed a check and was read because the caller asked for it (``verify="warn"``)."""
+
+
+__all__ += ["InvalidResultError", "UncheckedResultWarning"]

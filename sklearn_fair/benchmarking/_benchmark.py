@@ -20,10 +20,17 @@ from ..model_selection._engine import (
     store_fitted,
     use_cache,
 )
-from ..report import BenchmarkResult
 from ..report._results import as_result
 from ..stats._checks import check_same_splits
 from ..utils import is_graph_data
+from ._extend import (
+    check_previous,
+    check_previous_plans,
+    check_same,
+    data_fingerprint,
+    merged,
+    model_fingerprint,
+)
 
 __all__ = ["benchmark"]
 
@@ -156,6 +163,7 @@ def benchmark(
     fit_timeout=None,
     error_score=np.nan,
     reuse_prefix=True,
+    previous=None,
 ):
     """Assess every model on every data set with nested cross-validation, on shared splits.
 
@@ -224,6 +232,15 @@ def benchmark(
         parameters on the same rows, and reuse it (see NestedCV's ``reuse_prefix``; results are
         identical either way). Never across cells. ``False`` turns it off for every cell; a
         NestedCV given as a model with ``reuse_prefix=False`` keeps it off for its own cells.
+    previous : BenchmarkResult, default=None
+        A finished benchmark (from this function or :meth:`BenchmarkResult.load`) to extend:
+        the result holds its cells and those of ``models`` on ``datasets`` that it lacks, and
+        only these are computed, as if everything had run at once. Pass the settings of the
+        previous run, the definitions of the models and the data of the data sets that the new
+        cells need (a new model needs the data of every previous data set, a new data set
+        the definition of every previous model); a model or data set given again must be the
+        one the previous run had (checked by fingerprint, as the outer splits and the metric
+        of each data set are); ``random_state=None`` takes the previous one.
 
     Returns
     -------
@@ -266,11 +283,18 @@ def benchmark(
             "The 'outer_cv' parameter of benchmark, when a dict, must give the outer "
             f"resampling of every data set {sorted(datasets)}. Got one for {sorted(outer_cv)}."
         )
-    if baseline is not None and baseline not in models:
+    if (
+        baseline is not None
+        and baseline not in models
+        and baseline not in (previous.models if previous is not None else ())
+    ):
         raise ValueError(
             f"The 'baseline' parameter of benchmark must be one of the models' names "
             f"{sorted(models)} or None. Got {baseline!r} instead."
         )
+    todo = None
+    if previous is not None:
+        random_state, todo = check_previous(previous, models, datasets, random_state)
     seed, seeded = shared_root_seed(random_state)
     if cache_dir is not None and not seeded:
         warnings.warn(
@@ -287,14 +311,23 @@ def benchmark(
     if isinstance(outer_cv, dict):
         settings["outer_cv"] = 10  # replaced by each data set's own below
     nesteds = {name: _nested_for(name, spec, **settings) for name, spec in models.items()}
-    for nested in nesteds.values():
+    model_fingerprints, data_fingerprints = {}, {}
+    for name, nested in nesteds.items():
         nested._validate_params()
+        model_fingerprints[name] = model_fingerprint(nested)
+        check_same(previous, "model", name, model_fingerprints[name])
 
     cells, plans = [], []
     for dataset, spec in datasets.items():
+        if todo is not None and not any(d == dataset for d, _ in todo):
+            continue
         X, y, groups = _load(dataset, spec)
+        data_fingerprints[dataset] = data_fingerprint(X, y, groups)
+        check_same(previous, "data", dataset, data_fingerprints[dataset])
         dataset_plans = {}
         for model, template in nesteds.items():
+            if todo is not None and (dataset, model) not in todo:
+                continue
             nested = clone(template)
             if isinstance(outer_cv, dict):
                 nested.set_params(outer_cv=outer_cv[dataset])
@@ -311,17 +344,21 @@ def benchmark(
             cells.append((dataset, model, nested))
             plans.append(plan)
         _same_outer_splits(dataset, dataset_plans)
+        check_previous_plans(previous, dataset, dataset_plans)
 
     reuse = [nested.reuse_prefix for _, _, nested in cells]
     runs = run_protocol(
         plans, n_jobs=n_jobs, verbose=verbose, reuse_prefix=reuse, all_failed="keep"
     )
-    results = {}
+    results, recorded = {}, {}
     for (dataset, model, nested), run in zip(cells, runs):
         store_fitted(nested, run)
         results[dataset, model] = as_result(
             model, nested, dataset=dataset, budget=_budget(run.schedule)
         )
-    return BenchmarkResult(
-        results, baseline=baseline, baseline_floor=baseline_floor, random_state=seed
-    )
+        recorded[dataset, model] = {
+            "data": data_fingerprints[dataset],
+            "model": model_fingerprints[model],
+        }
+    return merged(previous, results, recorded, baseline=baseline, baseline_floor=baseline_floor,
+                  random_state=seed)  # fmt: skip

@@ -9,6 +9,7 @@ users, and what it exposes stays visible in one list. Not public API: no stabili
 users, only to the package itself.
 """
 
+from ._bounded_json import read_json
 from ._nested._batching import PREFETCH, AutoBatching
 from ._nested._candidates import is_search
 from ._nested._data import RunData, take
@@ -34,6 +35,7 @@ __all__ = [
     "ProtocolRun",
     "is_search",
     "make_plan",
+    "read_json",
     "run_plan",
     "run_plans",
     "run_protocol",

@@ -3,6 +3,7 @@
 Each cell is a :class:`~._results.NestedResult`, the one result type of every report; a
 NestedCV report is the report of a BenchmarkResult of one data set."""
 
+import os
 import warnings
 
 import numpy as np
@@ -22,9 +23,11 @@ from ..stats import multiple_comparison as _multiple_comparison
 from ..stats import rank_comparison as _rank_comparison
 from ..stats._aggregate import performance_profile
 from ..stats._checks import check_same_splits
+from ..stats._normalize import normalize_scores
 from ..utils import install_hint
 from ..utils._random import named_generator, seed_root
 from ..utils._stacklevel import external_stacklevel
+from ._artefact import load_cells, read_document, save_document, to_latex
 from ._card import card_of
 from ._format import decimals_for, param_text
 from ._report import NestedCVReport
@@ -131,15 +134,25 @@ class BenchmarkResult:
 
     @classmethod
     def from_results(cls, results, *, baseline=None, baseline_floor=False, metric=None,
-                     budgets=None):  # fmt: skip
+                     budgets=None, verify="raise"):  # fmt: skip
         """A BenchmarkResult from results saved or fitted elsewhere.
+
+        Saved results are checked against what their writer guaranteed before they are read
+        (their format and version, their checksum, the types of their fields, that each
+        fold's score is the mean of its refits' and every score is in its metric's range):
+        an edited or damaged result is refused, naming it and what failed. A saved result
+        without a checksum (written by an older sklearn-fair) is read with an
+        :class:`~sklearn_fair.exceptions.UncheckedResultWarning`; a dict without a ``format``
+        (your own per-fold numbers) is checked for its types only. Fitted NestedCV objects
+        are trusted as they are.
 
         Parameters
         ----------
         results : dict
             ``(dataset, model)`` -> a fitted NestedCV, a :func:`~sklearn_fair.report.result_to_dict`
-            dict, the experiment runner's ``models/<name>.json`` content, or a dict with
-            per-fold ``test_scores`` (and optionally ``validation_scores``, ``best_params``).
+            dict, the experiment runner's ``models/<name>.json`` content or the path of that
+            file (read with a size cap), or a dict with per-fold ``test_scores`` (and
+            optionally ``validation_scores``, ``best_params``).
         baseline : str, default=None
             The default model of :meth:`compare_to`.
         baseline_floor : bool, default=False
@@ -149,17 +162,66 @@ class BenchmarkResult:
         budgets : dict, default=None
             ``(dataset, model)`` -> budget dict (``n_candidates``, ``n_inner_fits``,
             ``fit_time``...), where the results do not say.
+        verify : {"raise", "warn"}, default="raise"
+            A saved result that fails a check is refused (``InvalidResultError``), or, with
+            ``"warn"``, read with an ``UncheckedResultWarning`` that names it and what failed.
 
         Returns
         -------
         BenchmarkResult
         """
         budgets = budgets or {}
-        cells = {
-            (d, m): as_result(m, r, dataset=d, metric=metric, budget=budgets.get((d, m)))
-            for (d, m), r in results.items()
-        }
+        cells = {}
+        for (d, m), r in results.items():
+            source = None
+            if isinstance(r, (str, os.PathLike)):
+                source, r = f"file {os.fspath(r)}", read_document(r)
+            cells[d, m] = as_result(m, r, dataset=d, metric=metric, budget=budgets.get((d, m)),
+                                    verify=verify, source=source)  # fmt: skip
         return cls(cells, baseline=baseline, baseline_floor=baseline_floor)
+
+    def save(self, path):
+        """Write the benchmark to ``path`` as a versioned JSON file with a checksum.
+
+        The file holds every cell's per-fold scores (every metric), its refits' scores, the
+        selected hyper-parameters (objects as their ``repr``), the validation scores, the
+        outer splits (indices: the paired tests need them), the tuning budget, the seeds, the
+        fingerprints of the data and of the model each cell was computed from, and the
+        versions of Python and of the packages; never a pickle, so no fitted model
+        (:attr:`estimators` is None after :meth:`load`). The format is described in
+        ``sklearn_fair/report/_artefact.py``.
+
+        Parameters
+        ----------
+        path : str or path-like
+            Written atomically (a temporary file renamed over it).
+
+        Returns
+        -------
+        pathlib.Path
+        """
+        return save_document(self, path)
+
+    @classmethod
+    def load(cls, path, *, verify="raise"):
+        """Read a benchmark written by :meth:`save`, checked.
+
+        A file that is not a regular file, larger than 512 MiB, nested too deeply, of another
+        format or version, or whose checksum, field types or score ranges fail is refused
+        (``InvalidResultError`` naming the file and what failed), or read with an
+        ``UncheckedResultWarning`` with ``verify="warn"``.
+
+        Parameters
+        ----------
+        path : str or path-like
+        verify : {"raise", "warn"}, default="raise"
+
+        Returns
+        -------
+        BenchmarkResult
+        """
+        cells, settings = load_cells(path, verify=verify)
+        return cls(cells, **settings)
 
     def __repr__(self):
         return (
@@ -437,6 +499,24 @@ class BenchmarkResult:
                 if p > alpha:
                     marked[j] = f"*{texts[j]}*"
         return marked
+
+    def to_latex(self, **table_options):
+        """:meth:`table` as a LaTeX ``tabular`` (booktabs), marks that LaTeX renders.
+
+        The best model of each data set in ``\\textbf{}``, those not demonstrably worse than
+        it in ``\\textit{}`` (see :meth:`table`), ``±`` as ``$\\pm$``, names escaped. Needs
+        ``\\usepackage{booktabs}``.
+
+        Parameters
+        ----------
+        **table_options
+            ``statistic``, ``scale``, ``decimals``, ``confidence``, ``mark``: as :meth:`table`.
+
+        Returns
+        -------
+        str
+        """
+        return to_latex(self.table(**table_options))
 
     def compare_to(self, baseline=None, *, confidence=0.95, alpha=None):
         """Every model against ``baseline`` on every data set, Holm across the whole family.
@@ -727,7 +807,7 @@ class BenchmarkResult:
             )  # fmt: skip
         return pd.DataFrame(rows)
 
-    def aggregate(self, *, n_resamples=2000, confidence=0.95, random_state=0):
+    def aggregate(self, *, n_resamples=2000, confidence=0.95, random_state=0, normalize=None):
         """Each model across all data sets, with rliable's estimators and intervals.
 
         Parameters
@@ -738,6 +818,16 @@ class BenchmarkResult:
             Level of the percentile intervals.
         random_state : int, RandomState instance, Generator or None, default=0
             The root of each model's generator, derived by the model's name.
+        normalize : None, "minmax", (str, str) or dict, default=None
+            Scores of different data sets are pooled as they are by default. To pool data
+            sets of different scales, each data set's scores are first normalised with
+            rliable's min-max normalisation between two anchors of that data set, the scores
+            that become 0 and 1 (:func:`~sklearn_fair.stats.normalize_scores`:
+            ``(score - zero) / (one - zero)``): ``"minmax"``, the worst and the best model's
+            mean score on it; ``(zero_model, one_model)``, the mean scores of these two models
+            on it (a baseline and a reference: ``("prior", "logistic")``); a dict
+            ``{dataset: (zero, one)}`` of given scores in the metric's printed units (the
+            chance level and a published score, say; for an error, the larger error first).
 
         Returns
         -------
@@ -748,23 +838,57 @@ class BenchmarkResult:
             with ``poi_ci_low``, ``poi_ci_high``. The IQM and the mean are in the metric's
             printed units (a positive RMSE). Every data set weighs the same in every
             statistic, whatever its number of folds (``stats/_aggregate.py``). Scores of
-            different data sets are taken as they are: on data sets of very different scales,
-            normalise them first.
+            different data sets are taken as they are, unless ``normalize`` puts them on one
+            scale (then the IQM and the mean are normalised scores, 1 the better anchor).
         """
         _pandas()
         sign = self._sign("aggregate")
         datasets = self._pooled_datasets("aggregate")
         frame = _aggregate.aggregate(
-            {m: self._per_dataset(m, datasets=datasets) for m in self.models},
-            baseline=self.baseline,
+            self._normalized(normalize, sign, datasets), baseline=self.baseline,
             n_resamples=n_resamples, confidence=confidence, random_state=random_state,
         )  # fmt: skip
-        if sign < 0:  # the scorers' values were negated errors: print the errors
+        if sign < 0 and normalize is None:  # negated errors: print the errors
             for name in ("iqm", "mean"):
                 low, high = frame[f"{name}_ci_low"].copy(), frame[f"{name}_ci_high"].copy()
                 frame[name] = -frame[name]
                 frame[f"{name}_ci_low"], frame[f"{name}_ci_high"] = -high, -low
         return frame
+
+    def _normalized(self, normalize, sign, datasets):
+        """Model -> its scores per data set of ``datasets`` (scorer's units), normalised as
+        :meth:`aggregate` says (``sign``: the cells' one sign, turning printed anchors into the
+        scorer's)."""
+        raw = {model: self._per_dataset(model, datasets=datasets) for model in self.models}
+        if normalize is None:
+            return raw
+        means = {m: [float(np.mean(s)) for s in scores] for m, scores in raw.items()}
+        if isinstance(normalize, dict) and set(normalize) == set(self.datasets):
+            anchors = [(sign * normalize[d][0], sign * normalize[d][1]) for d in datasets]
+        elif normalize == "minmax":
+            anchors = [(min(c), max(c)) for c in zip(*means.values())]
+        elif (
+            isinstance(normalize, tuple)
+            and len(normalize) == 2
+            and all(m in self.models for m in normalize)
+        ):
+            anchors = list(zip(means[normalize[0]], means[normalize[1]]))
+        else:
+            raise ValueError(
+                "The 'normalize' parameter of aggregate must be None, 'minmax', a pair of "
+                f"models' names among {self.models}, or a dict of (zero, one) for every data "
+                f"set {self.datasets}. Got {normalize!r:.200} instead."
+            )
+        for dataset, (zero, one) in zip(datasets, anchors):
+            if not one > zero:
+                raise ValueError(
+                    f"On data set {dataset!r} the anchors of 'normalize' are {sign * zero!r} "
+                    f"(0) and {sign * one!r} (1); the score that becomes 1 must be the better."
+                )
+        return {
+            m: [normalize_scores(s, zero, one) for s, (zero, one) in zip(scores, anchors)]
+            for m, scores in raw.items()
+        }
 
     def probability_of_improvement(self, model, other, *, n_resamples=2000, confidence=0.95,
                                    random_state=0):  # fmt: skip
