@@ -119,7 +119,11 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         Number of candidates sampled from ``param_distributions``.
     outer_cv : int, cross-validation generator or iterable, default=10
         Outer resampling that estimates the risk. An int gives (Stratified)KFold as in
-        scikit-learn (stratified for classifiers, not shuffled). An iterable of
+        scikit-learn (stratified for classifiers, not shuffled); with ``groups`` it gives
+        ``StratifiedGroupKFold`` (classifiers) or ``GroupKFold``, so that no group is on both
+        sides of a split (``cross_validate`` ignores groups for an int ``cv``). A splitter
+        that puts a group on both sides gets a
+        :class:`~sklearn_fair.exceptions.GroupLeakageWarning`. An iterable of
         ``(train, test)`` index pairs is checked for out-of-range, duplicated and overlapping
         indices. A splitter with a ``get_inner_splits(fold)`` method (e.g. predefined split
         files) supplies each fold's inner splits, which are then used as they are.
@@ -127,7 +131,8 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         Inner resampling that selects the hyper-parameters, applied to each outer training
         fold. ``None`` is one 90%/10% hold-out (:class:`HoldoutSplit`), seeded from
         ``random_state`` and shaped like the outer splitter: stratified for classifiers;
-        grouped (no group on both sides) when ``groups`` are given; validating on the most
+        grouped (no group on both sides) when ``groups`` are given (an int is then a
+        ``StratifiedGroupKFold`` or ``GroupKFold``, as for ``outer_cv``); validating on the most
         recent 10% after a time-ordered outer splitter (``TimeSeriesSplit``,
         :class:`RollingOrigin`). A given ``inner_cv`` that puts a group on both sides, or
         validates on the past, while the outer splits do not, gets a
@@ -250,6 +255,13 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         The seeds drawn for the refits (``[None]`` when no ``random_state`` is left unset).
     n_splits_ : int
         Number of outer folds.
+    outer_cv_ : cross-validation generator
+        The splitter that made the outer folds: ``outer_cv``, or the splitter an int became
+        (with ``groups``, ``StratifiedGroupKFold`` for a classifier, else ``GroupKFold``).
+    resampling_ : dict
+        How the splits were made, in words, under ``"outer"`` and ``"inner"`` (e.g.
+        ``"5-fold StratifiedGroupKFold (cv=5 with groups) on groups (no group on both
+        sides)"``), as the reports print it.
     best_params_, best_estimator_, best_index_ : dict, estimator, int
         With ``refit``: the inner selection run on all the data, its winner's index among
         the candidates, and the model fitted with it. The final model keeps the
@@ -367,7 +379,10 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         y : array-like of shape (n_samples,), default=None
             Target.
         groups : array-like of shape (n_samples,), default=None
-            Group labels for group-aware splitters (outer and inner).
+            Group labels (patients, sites, molecules...). Every split the protocol makes
+            keeps each group on one side, outer and inner (an int ``outer_cv`` or
+            ``inner_cv`` becomes a group k-fold, the default inner hold-out holds out whole
+            groups); a splitter you pass that ignores them gets a warning.
         **params : dict
             Fit parameters of the estimator (e.g. ``sample_weight``), indexed along with the
             data. With scikit-learn's metadata routing enabled they are routed to the
@@ -563,6 +578,8 @@ def store_fitted(nested, run):
     nested.scorer_ = plan.scorers if plan.multimetric else plan.scorers["score"]
     nested.refit_metric_ = plan.refit_metric
     nested.metrics_ = plan.metric_names()
+    nested.outer_cv_ = plan.outer_cv
+    nested.resampling_ = dict(plan.resampling)
     nested.failed_tasks_ = run.results["failed_tasks"]
     nested.cache_info_ = run.results["cache_info"]
     if final is not None:

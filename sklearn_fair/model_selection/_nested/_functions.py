@@ -219,7 +219,12 @@ def nested_cross_validate(
         The target. It reaches every ``fit`` and scorer in the container given (a list, a
         pandas Series), indexed by rows, as in ``cross_validate``.
     groups : array-like of shape (n_samples,), default=None
-        Group labels for group-aware splitters (outer and inner). With metadata routing
+        Group labels. Unlike ``cross_validate``, which ignores them for an int ``cv``, every
+        split the protocol makes keeps each group on one side, outer and inner: an int ``cv``
+        (or the default) becomes ``StratifiedGroupKFold`` for a classifier, ``GroupKFold``
+        otherwise, and so does an int ``inner_cv`` or a search's own ``cv``; a splitter you
+        pass that puts a group on both sides of an outer split gets a
+        :class:`~sklearn_fair.exceptions.GroupLeakageWarning`. With metadata routing
         enabled, pass them in ``params`` instead, as in ``cross_validate``.
     scoring : str, callable, list, dict or None, default=None
         As in ``cross_validate``, a callable returning a dict included. With several metrics
@@ -227,7 +232,8 @@ def nested_cross_validate(
         the first one (the first key of a dict, the first name of a list, the first key that a
         callable returns). With a single candidate nothing is selected.
     cv : int, cross-validation generator or iterable, default=None
-        The outer resampling; None means 5 folds (stratified for classifiers).
+        The outer resampling; None means 5 folds (stratified for classifiers; grouped with
+        ``groups``, see there).
     n_jobs : int, default=None
         Number of worker processes, as in NestedCV: every fit of every fold is one task of a
         single pool.
@@ -358,7 +364,8 @@ def nested_cross_val_score(
     y : array-like, default=None
         The target, passed to fits and scorers in the user's container.
     groups : array-like, default=None
-        Group labels for group-aware splitters.
+        Group labels: every split keeps each group on one side (an int ``cv`` becomes a
+        group k-fold, unlike in ``cross_val_score``; see :func:`nested_cross_validate`).
     scoring : str or callable, default=None
         A single metric.
     cv : int, cross-validation generator or iterable, default=None
@@ -528,7 +535,8 @@ def nested_cross_val_predict(
     y : array-like, default=None
         The target.
     groups : array-like, default=None
-        Group labels for group-aware splitters.
+        Group labels: every split keeps each group on one side (see
+        :func:`nested_cross_validate`).
     cv : int, cross-validation generator or iterable, default=None
         The outer resampling, which must be a partition (every row tested exactly once), as in
         ``cross_val_predict``; None means 5 folds.

@@ -64,6 +64,7 @@ class Plan:
     train_score: bool = False  # refits also scored on their outer training fold
     groups: object = None  # the group labels, for error messages
     classifier: bool = False
+    resampling: dict = None  # "outer", "inner": how the splits were made, in words
     _selection_params: dict = field(default_factory=dict)
 
     # -- shape of the run --------------------------------------------------------------------
@@ -217,7 +218,9 @@ def make_plan(nested, X, y, groups, params, *, final, return_estimator, owner,
     seeds = Seeds.from_random_state(nested.random_state)
     candidates = space_candidates(space, seeds, owner)
     scoring = resolve_scoring(estimator, space.scoring, space.refit, owner, first_metric_selects)
-    splitters = resolve_splitters(nested.outer_cv, space.inner_cv, estimator, data.y, seeds, owner)
+    splitters = resolve_splitters(
+        nested.outer_cv, space.inner_cv, estimator, data.y, seeds, owner, groups=data.groups
+    )
     routed = route_params(
         owner, estimator, scoring.scorers, splitters.outer, splitters.inner, data.groups, params
     )
@@ -259,6 +262,7 @@ def make_plan(nested, X, y, groups, params, *, final, return_estimator, owner,
         train_score=train_score,
         groups=data.groups,
         classifier=is_classifier(estimator),
+        resampling=splits.described,
     )
 
 
