@@ -12,10 +12,11 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from ...utils import RANDOM_STATE_CONSTRAINTS, EstimatorInstance, IntervalNotBool
+from ._candidates import search_space
 from ._planning import make_plan
 from ._protocol import run_protocol, use_cache
 from ._results import cv_results
-from ._scoring import metadata_router, resolve_scorers
+from ._scoring import metadata_router, resolve_scoring
 
 __all__ = ["NestedCV"]
 
@@ -103,9 +104,10 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         The model to tune and assess; it is cloned, never modified. It may itself be a
         scikit-learn search (``GridSearchCV``, ``RandomizedSearchCV``, ``HalvingGridSearchCV``,
         ...) when no search space is given here: that search becomes the inner model
-        selection. GridSearchCV and RandomizedSearchCV are taken apart into their
-        estimator, space, ``cv`` and ``scoring`` and run as independent fits; any other
-        search is fitted whole inside each outer training fold (its own ``refit`` then
+        selection, with its own ``scoring`` and ``refit`` (see ``scoring``).
+        GridSearchCV and RandomizedSearchCV are taken apart into their estimator, space and
+        ``cv`` and run as independent fits; any other search (or one with a callable
+        ``refit``) is fitted whole inside each outer training fold (its own ``refit`` then
         costs one extra fit per fold), with its ``random_state`` and its estimator's unset
         ``random_state`` parameters seeded from ``random_state``.
     param_grid : dict or list of dicts, default=None
@@ -139,11 +141,18 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         :class:`~sklearn_fair.exceptions.SplitLeakageWarning`.
     scoring : str, callable, list, dict or None, default=None
         As in GridSearchCV. Names may be scikit-learn's or ours ("kappa", "ppv", ...).
-        ``None`` uses the estimator's ``score``. Every metric is reported per fold.
+        ``None`` uses the estimator's ``score``. Every metric is reported per fold. With a
+        ``param_grid`` (or ``param_distributions``) it scores both the inner validation splits,
+        where the metric named by ``refit`` selects, and the outer test folds. With a search
+        as the estimator, the search selects with its own ``scoring`` and ``refit``, as in
+        ``cross_validate(search, scoring=...)``, and this ``scoring`` only scores the outer
+        test folds; ``None`` scores them as ``search.score`` does, with the metric that
+        selects.
     refit : bool or str, default=True
-        With several metrics, the name of the one that selects the hyper-parameters.
-        When truthy, a final model is also selected and fitted on all the data
-        (:attr:`best_estimator_`), so ``predict`` and friends work.
+        With several metrics, the name of the one that selects the hyper-parameters (with a
+        search as the estimator: the one of :attr:`outer_scores_`; default the search's
+        selecting metric, else the first). When truthy, a final model is also selected and
+        fitted on all the data (:attr:`best_estimator_`), so ``predict`` and friends work.
     n_refits : int, default=3
         How many times the selected configuration is retrained (with different seeds) on
         each outer training fold. Every ``random_state`` parameter left at ``None``, nested
@@ -231,7 +240,8 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
     outer_scores_ : ndarray of shape (n_outer,)
         Test score of each outer fold (mean over the refits) for the selecting metric.
     validation_scores_ : ndarray of shape (n_outer,)
-        The winner's mean inner validation score in each outer fold.
+        The winner's mean inner validation score in each outer fold, in the metric that
+        selects (:attr:`selection_metric_`).
     best_params_per_fold_ : list of dict
         The hyper-parameters selected in each outer fold.
     outer_results_ : list of dict
@@ -244,7 +254,8 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         Mean and standard deviation (``np.std``, as scikit-learn and the paper report) of
         :attr:`outer_scores_`.
     optimism_ : float
-        Mean validation score minus mean test score.
+        Mean validation score minus mean test score; NaN when a search given as the
+        estimator selects with another metric than :attr:`refit_metric_`.
     cv_results_ : dict of ndarray
         One row per outer fold and candidate, with GridSearchCV's key names (``params``,
         ``param_<name>``, ``split<k>_test_<metric>``, ``mean_test_<metric>``,
@@ -276,7 +287,11 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
     multimetric_ : bool
         Whether several metrics were given.
     refit_metric_ : str
-        The metric that selects ("score" for a single metric).
+        The metric of :attr:`outer_scores_` (a key of :attr:`metrics_`; "score" for a single
+        metric); the one that selects too, unless a search given selects with its own.
+    selection_metric_ : MetricName
+        The metric that selected the hyper-parameters, as printed: ``metrics_[refit_metric_]``,
+        or a search's own scoring when it selects with another one.
     metrics_ : dict
         Metric key (as in :attr:`scorer_` and ``test_scores_per_metric``) ->
         :class:`~sklearn_fair.metrics.MetricName`: how each metric is named in print, and
@@ -542,10 +557,14 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         -------
         routing : MetadataRouter
         """
-        scorers, _ = resolve_scorers(self.estimator, self.scoring, type(self).__name__)
-        return metadata_router(
-            type(self).__name__, self.estimator, scorers, self.outer_cv, self.inner_cv
-        )
+        owner = type(self).__name__
+        space = search_space(self, owner)
+        # the scorers of the run (make_plan's); which one selects matters not here
+        scoring = resolve_scoring(
+            space.base_estimator, space.scoring, space.refit, owner, first_selects=True,
+            search=space.search_scoring,
+        )  # fmt: skip
+        return metadata_router(owner, self.estimator, scoring.scorers, self.outer_cv, self.inner_cv)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -570,14 +589,20 @@ def store_fitted(nested, run):
     nested.best_params_per_fold_ = [f["best_params"] for f in folds]
     nested.score_mean_ = float(np.mean(nested.outer_scores_))
     nested.score_std_ = float(np.std(nested.outer_scores_))
-    nested.optimism_ = float(np.mean(nested.validation_scores_) - nested.score_mean_)
+    comparable = plan.selection is None or plan.selection.comparable
+    # validation and test scores of two different metrics have no difference to report
+    nested.optimism_ = (
+        float(np.mean(nested.validation_scores_) - nested.score_mean_) if comparable else np.nan
+    )
     nested.cv_results_ = cv_results(plan, run.schedule.selections)
     nested.refit_seeds_ = list(plan.refit_seeds)
     nested.n_splits_ = plan.n_outer
     nested.multimetric_ = plan.multimetric
-    nested.scorer_ = plan.scorers if plan.multimetric else plan.scorers["score"]
+    outer = {key: plan.scorers[key] for key in plan.outer_keys or plan.scorers}
+    nested.scorer_ = outer if plan.multimetric else outer["score"]
     nested.refit_metric_ = plan.refit_metric
     nested.metrics_ = plan.metric_names()
+    nested.selection_metric_ = plan.selection_metric_name()
     nested.outer_cv_ = plan.outer_cv
     nested.resampling_ = dict(plan.resampling)
     nested.failed_tasks_ = run.results["failed_tasks"]

@@ -157,6 +157,9 @@ def _cross_validate(
                 [np.mean(f["train_scores_per_metric"][name]) for f in folds]
             )
     if return_nested_info:
+        if plan.selection_keys is not None:  # a search selected with its own metrics
+            names = list(folds[0]["validation_scores"])
+            keys = {name: name if len(names) > 1 else "score" for name in names}
         for name, key in keys.items():
             output[f"validation_{key}"] = np.array(
                 [f["validation_scores"].get(name, np.nan) for f in folds]
@@ -227,10 +230,13 @@ def nested_cross_validate(
         :class:`~sklearn_fair.exceptions.GroupLeakageWarning`. With metadata routing
         enabled, pass them in ``params`` instead, as in ``cross_validate``.
     scoring : str, callable, list, dict or None, default=None
-        As in ``cross_validate``, a callable returning a dict included. With several metrics
-        the one named by ``refit`` selects the hyper-parameters; with ``refit=True`` (no name),
-        the first one (the first key of a dict, the first name of a list, the first key that a
-        callable returns). With a single candidate nothing is selected.
+        As in ``cross_validate``, a callable returning a dict included. With a search as
+        ``estimator``, as in ``cross_validate(search, scoring=...)``: the search selects with
+        its own ``scoring`` and ``refit``, and this one scores the outer test folds only
+        (``None``: as ``search.score``, with the metric that selects). With ``param_grid`` it
+        also selects: with several metrics the one named by ``refit``; with ``refit=True`` (no
+        name), the first one (the first key of a dict, the first name of a list, the first key
+        that a callable returns). With a single candidate nothing is selected.
     cv : int, cross-validation generator or iterable, default=None
         The outer resampling; None means 5 folds (stratified for classifiers; grouped with
         ``groups``, see there).
@@ -274,7 +280,8 @@ early_stopping_split, fit_timeout, reuse_prefix
         Alias of ``cv``.
     return_nested_info : bool, default=False
         Also return what the nested protocol adds: ``validation_score`` (or
-        ``validation_<name>``, the winner's mean inner validation score), ``best_params`` and
+        ``validation_<name>``, the winner's mean inner validation score, in the metrics that
+        select: a search's own, when it has them), ``best_params`` and
         ``refit_seeds`` (per fold, the seeds of the refits that ran; ``None`` when nothing
         was left to seed).
 
@@ -367,7 +374,8 @@ def nested_cross_val_score(
         Group labels: every split keeps each group on one side (an int ``cv`` becomes a
         group k-fold, unlike in ``cross_val_score``; see :func:`nested_cross_validate`).
     scoring : str or callable, default=None
-        A single metric.
+        A single metric: that of the outer test scores (and of the selection, unless a search
+        given as ``estimator`` selects with its own scoring, as in ``cross_val_score``).
     cv : int, cross-validation generator or iterable, default=None
         The outer resampling; None means 5 folds, as in ``cross_val_score``.
     n_jobs : int, default=None
@@ -554,7 +562,8 @@ default="predict"
         columns follow the sorted classes of the whole ``y`` (a fold that lacks a class gets
         its column filled as ``cross_val_predict`` does).
     scoring : str, callable, list, dict or None, default=None
-        The metric(s) of the inner selection.
+        The metric(s) of the inner selection (a search given as ``estimator`` selects with
+        its own).
     error_score : 'raise' or float, default=np.nan
         Score of a failed selection fit. A fold without a model (every candidate failed) or a
         failed refit raises: a prediction cannot be made up.

@@ -15,6 +15,7 @@ from scipy.stats import rankdata
 
 from ...exceptions import SearchSpaceEdgeWarning
 from ...utils._stacklevel import external_stacklevel
+from ._scoring import shown
 from ._tasks import SEARCH, TaskKey
 
 __all__ = ["rank_within_folds", "select_fold", "warn_edge_of_grid"]
@@ -40,7 +41,7 @@ def select_fold(plan, fold, results):
         [results[plan.selection_key(fold, c, s)] for s in range(n_inner)]
         for c in range(n_candidates)
     ]
-    keys = plan.metric_keys(r for row in fold_results for r in row)
+    keys = plan.metric_keys((r for row in fold_results for r in row), plan.selection_keys)
     scores = {name: np.empty((n_candidates, n_inner)) for name in keys}
     fit_time = np.zeros((n_candidates, n_inner))
     score_time = np.zeros((n_candidates, n_inner))
@@ -61,9 +62,9 @@ def select_fold(plan, fold, results):
         "best_index": None,
         "best_params": None,
         "validation_score": float("nan"),
-        "validation_scores": {name: float("nan") for name in keys},
+        "validation_scores": {shown(name): float("nan") for name in keys},
         "candidates": plan.candidates,
-        "inner_scores": scores,
+        "inner_scores": {shown(name): values for name, values in scores.items()},
         "fit_time": fit_time,
         "score_time": score_time,
         "failed": None,
@@ -90,7 +91,7 @@ def select_fold(plan, fold, results):
         best_index=best,
         best_params=dict(plan.candidates[best]),
         validation_score=float(selecting[best]),
-        validation_scores={name: float(m[best]) for name, m in means.items()},
+        validation_scores={shown(name): float(m[best]) for name, m in means.items()},
     )
     return selection
 
@@ -136,9 +137,9 @@ def _from_search(plan, fold, result):
             "best_index": None,
             "best_params": None,
             "validation_score": float("nan"),
-            "validation_scores": {plan.refit_metric: float("nan")},
+            "validation_scores": {shown(plan.selection_metric): float("nan")},
             "candidates": [],
-            "inner_scores": {plan.refit_metric: np.empty((0, 1))},
+            "inner_scores": {shown(plan.selection_metric): np.empty((0, 1))},
             "fit_time": np.full((0, 1), 0.0),
             "score_time": np.zeros((0, 1)),
             "failed": message,
@@ -153,9 +154,9 @@ def _from_search(plan, fold, result):
         "best_index": result["best_index"],
         "best_params": dict(result["best_params"]),
         "validation_score": result["best_score"],
-        "validation_scores": {plan.refit_metric: result["best_score"]},
+        "validation_scores": {shown(plan.selection_metric): result["best_score"]},
         "candidates": result["candidates"],
-        "inner_scores": {plan.refit_metric: means[:, None]},
+        "inner_scores": {shown(plan.selection_metric): means[:, None]},
         "fit_time": np.full((len(means), 1), result["fit_time"] / n),
         "score_time": np.zeros((len(means), 1)),
     }
