@@ -38,6 +38,7 @@ PROTOCOL_CONSTRAINTS = {
     "cache_dir": [str, os.PathLike, None],
     "early_stopping_split": [StrOptions({"auto", "protocol", "estimator"})],
     "fit_timeout": [Interval(numbers.Real, 0, None, closed="neither"), None],
+    "select": [StrOptions({"best", "one_se"})],
 }
 
 
@@ -234,6 +235,18 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         those left at None; no fit parameters routed to them); results are identical either
         way. ``False`` fits every step of every fit. See the nested-CV guide, "What is fitted
         once".
+    select : {"best", "one_se"}, default="best"
+        How a fold's winner is picked among the candidates. ``"best"``: the best mean
+        validation score, ties to the first in the order of the search space, as in
+        GridSearchCV. ``"one_se"`` (in the spirit of tidymodels' ``select_by_one_std_err``):
+        the *simplest* candidate whose mean is within one standard error of the best, where
+        simplest means first in the order of the search space (``ParameterGrid``'s order:
+        list each parameter's values from the simplest model to the most complex, e.g.
+        ``{"C": [0.01, 0.1, 1]}`` for a regularised model) and the standard error is the
+        standard deviation of the best candidate's inner scores (``ddof=1``) over the square
+        root of their number; it needs a k-fold ``inner_cv`` (at least 2 inner splits).
+        Either way a :class:`~sklearn_fair.exceptions.SelectionTieWarning` says when the
+        validation data could not separate most candidates.
 
     Attributes
     ----------
@@ -249,7 +262,9 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         ``test_scores`` (one per refit), ``test_score``, ``test_scores_per_metric``,
         ``refit_seeds`` (those that ran), ``refits`` (why that many), ``train_indices``,
         ``test_indices``, ``fit_time`` and ``score_time`` (seconds summed over the fold's
-        fits), and ``early_stopping_indices`` when refits early-stop.
+        fits), ``tied_candidates`` (the indices of the candidates whose mean validation
+        score ties with the best, the best included), and ``early_stopping_indices`` when
+        refits early-stop.
     score_mean_, score_std_ : float
         Mean and standard deviation (``np.std``, as scikit-learn and the paper report) of
         :attr:`outer_scores_`.
@@ -311,9 +326,13 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
 
     Notes
     -----
-    Ties between candidates go to the first one in the order of the search space, as in
-    GridSearchCV; the reference code of Errica et al. keeps the last best one, which differs
-    only for exactly equal validation scores.
+    Ties between candidates (equal mean validation scores) go to the first one in the order of
+    the search space, as in GridSearchCV; the reference code of Errica et al. keeps the last
+    best one, which differs only for tied validation scores. A small validation split ties
+    often (15 rows can only tell accuracies 1/15 apart): when most candidates tie in at least
+    half of the outer folds, a :class:`~sklearn_fair.exceptions.SelectionTieWarning` says so,
+    and a winner on the edge of its grid that tied with other values does not count towards
+    the :class:`~sklearn_fair.exceptions.SearchSpaceEdgeWarning`.
 
     References
     ----------
@@ -364,6 +383,7 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         early_stopping_split="auto",
         fit_timeout=None,
         reuse_prefix=True,
+        select="best",
     ):
         self.estimator = estimator
         self.param_grid = param_grid
@@ -382,6 +402,7 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         self.early_stopping_split = early_stopping_split
         self.fit_timeout = fit_timeout
         self.reuse_prefix = reuse_prefix
+        self.select = select
 
     @_fit_context(prefer_skip_nested_validation=False)
     def fit(self, X, y=None, *, groups=None, **params):

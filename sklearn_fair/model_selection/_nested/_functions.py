@@ -199,6 +199,7 @@ def nested_cross_validate(
     outer_cv=None,
     return_nested_info=False,
     reuse_prefix=True,
+    select="best",
 ):
     """Nested cross-validation, returning what ``cross_validate`` returns.
 
@@ -266,7 +267,7 @@ def nested_cross_validate(
         is scored ``error_score`` with a FitFailedWarning; when every fold fails a ValueError
         says so, as in ``cross_validate``.
     param_grid, param_distributions, n_iter, inner_cv, n_refits, cache_dir, \
-early_stopping_split, fit_timeout, reuse_prefix
+early_stopping_split, fit_timeout, reuse_prefix, select
         As in :class:`~sklearn_fair.NestedCV`. A ``random_state`` the user set on the
         estimator or a step is kept in every fit; refits vary only those left at ``None``.
     refit : bool or str, default=True
@@ -318,7 +319,7 @@ early_stopping_split, fit_timeout, reuse_prefix
         param_distributions=param_distributions, n_iter=n_iter, inner_cv=inner_cv,
         refit=refit, n_refits=n_refits, random_state=random_state, cache_dir=cache_dir,
         early_stopping_split=early_stopping_split, fit_timeout=fit_timeout,
-        reuse_prefix=reuse_prefix,
+        reuse_prefix=reuse_prefix, select=select,
     )  # fmt: skip
 
 
@@ -356,6 +357,7 @@ def nested_cross_val_score(
     outer_cv=None,
     return_nested_info=False,
     reuse_prefix=True,
+    select="best",
 ):
     """Per-fold nested test scores: a drop-in for ``cross_val_score``.
 
@@ -389,7 +391,7 @@ def nested_cross_val_score(
     error_score : 'raise' or float, default=np.nan
         Score of a failed fit.
     param_grid, param_distributions, n_iter, inner_cv, refit, n_refits, random_state, \
-cache_dir, early_stopping_split, fit_timeout, outer_cv, reuse_prefix
+cache_dir, early_stopping_split, fit_timeout, outer_cv, reuse_prefix, select
         As in :func:`nested_cross_validate` (``random_state=None`` is a fixed seed).
     return_nested_info : bool, default=False
         Return the dict of :func:`nested_cross_validate` with ``return_nested_info=True``
@@ -425,7 +427,7 @@ cache_dir, early_stopping_split, fit_timeout, outer_cv, reuse_prefix
             inner_cv=inner_cv, refit=refit, n_refits=n_refits, random_state=random_state,
             cache_dir=cache_dir, early_stopping_split=early_stopping_split,
             fit_timeout=fit_timeout, outer_cv=outer_cv, return_nested_info=return_nested_info,
-            reuse_prefix=reuse_prefix,
+            reuse_prefix=reuse_prefix, select=select,
         )  # fmt: skip
     return results if return_nested_info else results["test_score"]
 
@@ -516,6 +518,7 @@ def nested_cross_val_predict(
     fit_timeout=None,
     outer_cv=None,
     reuse_prefix=True,
+    select="best",
 ):
     """Out-of-fold predictions of a tuned model: a drop-in for ``cross_val_predict``.
 
@@ -568,7 +571,7 @@ default="predict"
         Score of a failed selection fit. A fold without a model (every candidate failed) or a
         failed refit raises: a prediction cannot be made up.
     param_grid, param_distributions, n_iter, inner_cv, refit, n_refits, random_state, \
-cache_dir, early_stopping_split, fit_timeout, outer_cv, reuse_prefix
+cache_dir, early_stopping_split, fit_timeout, outer_cv, reuse_prefix, select
         As in :func:`nested_cross_validate` (``random_state=None`` is a fixed seed).
 
     Returns
@@ -594,7 +597,7 @@ cache_dir, early_stopping_split, fit_timeout, outer_cv, reuse_prefix
             param_grid=param_grid, param_distributions=param_distributions, n_iter=n_iter,
             inner_cv=inner_cv, refit=refit, n_refits=n_refits, random_state=random_state,
             cache_dir=cache_dir, early_stopping_split=early_stopping_split,
-            fit_timeout=fit_timeout, reuse_prefix=reuse_prefix,
+            fit_timeout=fit_timeout, reuse_prefix=reuse_prefix, select=select,
         ),
         return_estimator=True, check_plan=_check_partition,
     )  # fmt: skip

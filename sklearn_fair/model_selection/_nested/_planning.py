@@ -25,7 +25,7 @@ from ._inputs import check_target_kind, early_stopping_policy, prepare_data
 from ._resampling import materialise_splits, resolve_splitters, row_sets
 from ._scoring import resolve_scoring, route_params, shown
 from ._seeds import Seeds
-from ._selection import select_fold
+from ._selection import check_select, select_fold
 from ._tasks import FINAL, REFIT, SEARCH, SELECTION, FitTask, SearchTask, TaskKey
 
 __all__ = ["Plan", "make_plan", "plan_of_splits"]
@@ -67,6 +67,7 @@ class Plan:
     resampling: dict = None  # "outer", "inner": how the splits were made, in words
     # which metric selects, when it is not the outer one (a search's own scoring; Scoring)
     selection: object = None
+    selection_rule: str = "best"  # "best" or "one_se": how a fold's winner is picked
     _selection_params: dict = field(default_factory=dict)
 
     # -- shape of the run --------------------------------------------------------------------
@@ -277,6 +278,7 @@ def make_plan(nested, X, y, groups, params, *, final, return_estimator, owner,
         data, splitters, routed, estimator=estimator, whole_search=space.search is not None,
         early_stopping=early_stopping, final=final, seeds=seeds, owner=owner,
     )  # fmt: skip
+    check_select(nested.select, space.search, splits.inner, owner)
     search = None if space.search is None else search_for_folds(space.search, space.inner_cv, seeds)
     refits = seeds.refit_plan(seedable_models(space, candidates), nested.n_refits)
     return Plan(
@@ -310,6 +312,7 @@ def make_plan(nested, X, y, groups, params, *, final, return_estimator, owner,
         classifier=is_classifier(estimator),
         resampling=splits.described,
         selection=scoring,
+        selection_rule=nested.select,
     )
 
 

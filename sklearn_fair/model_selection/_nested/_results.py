@@ -86,6 +86,7 @@ def assemble(schedule):
             + sum(r["score_time"] for r in refits),
             "refit_fit_time": float(sum(r["fit_time"] for r in refits)),
             "refit_score_time": float(sum(r["score_time"] for r in refits)),
+            "tied_candidates": selected.get("tied", []),
             "selection_failed": selected.get("failed"),
             "refits_failed": sum(1 for r in refits if r["error"]),
         }
