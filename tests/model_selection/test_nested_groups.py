@@ -148,3 +148,12 @@ def test_without_groups_an_int_stays_scikit_learns_kfold():
     nested = NestedCV(LogisticRegression(), outer_cv=5, n_refits=1, refit=False).fit(X, Y)
     assert type(nested.outer_cv_) is StratifiedKFold
     assert nested.resampling_["outer"] == "5-fold StratifiedKFold"
+
+
+def test_a_search_run_whole_is_said_to_get_no_groups():
+    from sklearn.experimental import enable_halving_search_cv  # noqa: F401
+    from sklearn.model_selection import HalvingGridSearchCV
+
+    search = HalvingGridSearchCV(LogisticRegression(), GRID, cv=3, random_state=0)
+    with pytest.warns(SplitLeakageWarning, match="does not receive the groups"):
+        nested_cross_val_score(search, X, Y, groups=PATIENTS, cv=3, n_refits=1)
