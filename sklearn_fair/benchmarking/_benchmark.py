@@ -20,9 +20,9 @@ from ..model_selection._engine import (
     store_fitted,
     use_cache,
 )
+from ..report import BenchmarkResult
+from ..report._results import as_result
 from ..utils import is_graph_data
-from ._cells import cell_from_nested
-from ._result import BenchmarkResult
 
 __all__ = ["benchmark"]
 
@@ -151,6 +151,7 @@ def benchmark(
     scoring=None,
     refit=None,
     baseline=None,
+    baseline_floor=False,
     random_state=None,
     n_jobs=None,
     cache_dir=None,
@@ -204,6 +205,10 @@ def benchmark(
     baseline : str, default=None
         The name of the model the others are compared with by default
         (:meth:`BenchmarkResult.compare_to`).
+    baseline_floor : bool, default=False
+        Declare the baseline a chance-level floor (a ``DummyClassifier``, a majority vote):
+        it is compared with, not tuned like the models, so its small tuning budget raises no
+        :class:`~sklearn_fair.exceptions.UnequalBudgetWarning`.
     random_state : int, RandomState instance, Generator or None, default=None
         One seed for every cell (drawn once when not an int), so all models share inner splits
         and refit seeds. Pass an int for reproducible and resumable runs.
@@ -321,5 +326,9 @@ def benchmark(
     results = {}
     for (dataset, model, nested), run in zip(cells, runs):
         store_fitted(nested, run)
-        results[dataset, model] = cell_from_nested(dataset, model, nested, _budget(run.schedule))
-    return BenchmarkResult(results, baseline=baseline, random_state=seed)
+        results[dataset, model] = as_result(
+            model, nested, dataset=dataset, budget=_budget(run.schedule)
+        )
+    return BenchmarkResult(
+        results, baseline=baseline, baseline_floor=baseline_floor, random_state=seed
+    )

@@ -14,7 +14,8 @@ generator (rliable's own ignores the seed it is given).
 
 import numpy as np
 
-from ..stats import iqm, probability_of_improvement
+from ._iqm import iqm
+from ._paired import probability_of_improvement
 
 __all__ = [
     "aggregate_iqm",
