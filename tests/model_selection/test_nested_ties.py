@@ -80,17 +80,18 @@ class _Level(RegressorMixin, BaseEstimator):
         return self.level + float(np.mean(y))
 
 
-# one outer fold: 80 training rows, whose 4 inner KFold blocks have target means +0.1, -0.1, ...
-Y_LEVELS = np.concatenate([np.full(20, v) for v in (0.1, -0.1, 0.1, -0.1, 0.0)])
-X_LEVELS = np.zeros((100, 1))
-OUTER_LEVELS = [(np.arange(80), np.arange(80, 100))]
+# two outer folds, each of 80 training rows whose 4 inner KFold blocks have target means
+# +0.1, -0.1, +0.1, -0.1, and 20 test rows
+Y_LEVELS = np.tile(np.concatenate([np.full(20, v) for v in (0.1, -0.1, 0.1, -0.1, 0.0)]), 2)
+X_LEVELS = np.zeros((200, 1))
+OUTER_LEVELS = [(np.arange(80), np.arange(80, 100)), (np.arange(100, 180), np.arange(180, 200))]
 
 
 @pytest.mark.parametrize("select, chosen", [("best", 0.90), ("one_se", 0.85)])
 def test_one_standard_error_rule_by_hand(select, chosen):
     # the best, 0.90, is on the edge of the grid either way: one_se chose another value
     rule = "selected" if select == "best" else "found the best"
-    with pytest.warns(SearchSpaceEdgeWarning, match=f"{rule} level=0.9, on the edge"):
+    with pytest.warns(SearchSpaceEdgeWarning, match=f"{rule} level=0.9, on the edge.* in 2 of 2"):
         _one_se_by_hand(select, chosen)
 
 
@@ -101,8 +102,8 @@ def _one_se_by_hand(select, chosen):
         _Level(), X_LEVELS, Y_LEVELS, cv=OUTER_LEVELS, inner_cv=KFold(4),
         param_grid={"level": [0.80, 0.85, 0.90]}, select=select, return_nested_info=True,
     )  # fmt: skip
-    assert results["best_params"] == [{"level": chosen}]
-    np.testing.assert_allclose(results["validation_score"], [chosen])
+    assert results["best_params"] == [{"level": chosen}] * 2
+    np.testing.assert_allclose(results["validation_score"], [chosen] * 2)
 
 
 @pytest.mark.filterwarnings("ignore::sklearn_fair.exceptions.SearchSpaceEdgeWarning")
@@ -110,11 +111,11 @@ def test_one_se_is_an_option_of_nestedcv_and_benchmark():
     grid = {"level": [0.80, 0.85, 0.90]}
     nested = NestedCV(_Level(), grid, outer_cv=OUTER_LEVELS, inner_cv=KFold(4), select="one_se",
                       refit=False).fit(X_LEVELS, Y_LEVELS)  # fmt: skip
-    assert nested.best_params_per_fold_ == [{"level": 0.85}]
+    assert nested.best_params_per_fold_ == [{"level": 0.85}] * 2
     assert nested.outer_results_[0]["tied_candidates"] == [2]  # 0.90 is the best, untied
     result = benchmark({"level": (_Level(), grid)}, {"d": (X_LEVELS, Y_LEVELS)},
                        outer_cv=OUTER_LEVELS, inner_cv=KFold(4), select="one_se")  # fmt: skip
-    assert result.estimators["d", "level"].best_params_per_fold_ == [{"level": 0.85}]
+    assert result.estimators["d", "level"].best_params_per_fold_ == [{"level": 0.85}] * 2
 
 
 def test_one_se_is_refused_before_any_fit_where_it_cannot_apply():
