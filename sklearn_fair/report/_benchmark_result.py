@@ -8,15 +8,18 @@ import warnings
 import numpy as np
 
 from ..exceptions import SplitsMismatchError, UnequalBudgetWarning
-from ..stats import corrected_resampled_ttest, holm, iqm, probability_of_improvement
-from ..stats import rank_comparison as _rank_comparison
-from ..stats._aggregate import (
-    aggregate_iqm,
-    average_probability_of_improvement,
-    performance_profile,
-    stratified_bootstrap,
+from ..stats import (
+    _aggregate,
+    bootstrap_ci,
+    corrected_resampled_ttest,
+    holm,
+    iqm,
+    probability_of_improvement,
 )
-from ..utils import as_generator, install_hint
+from ..stats import rank_comparison as _rank_comparison
+from ..stats._aggregate import performance_profile
+from ..utils import install_hint
+from ..utils._random import named_generator, seed_root
 from ..utils._stacklevel import external_stacklevel
 from ._card import card_of
 from ._format import decimals_for, param_text
@@ -221,6 +224,21 @@ class BenchmarkResult:
         ]
         return pd.DataFrame(rows)
 
+    @property
+    def failures(self):
+        """Tidy DataFrame of the fits that failed: ``dataset``, ``model``, ``outer_fold``
+        (None: the final selection), ``failed_fits`` and ``first_error``; empty when none did.
+        """
+        pd = _pandas()
+        rows = [
+            {"dataset": d, "model": m, "outer_fold": fold, "failed_fits": f["count"],
+             "first_error": f["error"]}
+            for (d, m), cell in self.cells.items()
+            for fold, f in cell.failures.items()
+        ]  # fmt: skip
+        columns = ["dataset", "model", "outer_fold", "failed_fits", "first_error"]
+        return pd.DataFrame(rows, columns=columns)
+
     def selection_summary(self):
         """What each cell selected, and how far its validation scores overstate its test scores.
 
@@ -322,7 +340,7 @@ class BenchmarkResult:
             raise ValueError(
                 f"The 'statistic' parameter of table must be 'mean' or 'iqm'. Got {statistic!r}."
             )
-        columns = {}
+        columns, root = {}, seed_root(0 if self.random_state is None else self.random_state)
         for dataset in self.datasets:
             cells = [self.cells[dataset, m] for m in self.models]
             printed = [cell.metric.values(cell.scores) * scale for cell in cells]
@@ -330,14 +348,12 @@ class BenchmarkResult:
             if d is None:
                 d = decimals_for([np.mean(v) for v in printed], [np.std(v) for v in printed])
             texts = []
-            for values in printed:
+            for model, values in zip(self.models, printed):
                 if statistic == "mean":
                     texts.append(_fmt(np.mean(values), np.std(values), d))
                 else:
-                    rng = as_generator(0 if self.random_state is None else self.random_state)
-                    low, high = stratified_bootstrap(
-                        lambda s: iqm(s[0]), [values], n_resamples=2000, confidence=0.95, rng=rng
-                    )
+                    rng = named_generator(root, dataset, model)
+                    low, high = bootstrap_ci(values, iqm, n_resamples=2000, random_state=rng)
                     texts.append(f"{iqm(values):.{d}f} [{low:.{d}f}, {high:.{d}f}]")
             if mark:
                 texts = self._marked(dataset, texts, alpha)
@@ -545,7 +561,7 @@ class BenchmarkResult:
         confidence : float, default=0.95
             Level of the percentile intervals.
         random_state : int, RandomState instance, Generator or None, default=0
-            Seeds the one generator of every draw.
+            The root of each model's generator, derived by the model's name.
 
         Returns
         -------
@@ -554,36 +570,17 @@ class BenchmarkResult:
             ``mean_ci_low``, ``mean_ci_high``, and with a baseline
             ``probability_of_improvement`` (over the baseline, averaged over the data sets)
             with ``poi_ci_low``, ``poi_ci_high``. The IQM and the mean are in the metric's
-            printed units (a positive RMSE). Scores of different data sets are pooled as they
-            are: on data sets of very different scales, normalise them first.
+            printed units (a positive RMSE). Every data set weighs the same in every
+            statistic, whatever its number of folds (``stats/_aggregate.py``). Scores of
+            different data sets are taken as they are: on data sets of very different scales,
+            normalise them first.
         """
-        pd = _pandas()
+        _pandas()
         sign = self._sign("aggregate")
-        rng = as_generator(random_state)
-        rows = []
-        for model in self.models:
-            scores = self._per_dataset(model)
-            row = {"model": model, "iqm": aggregate_iqm(scores)}
-            row["iqm_ci_low"], row["iqm_ci_high"] = stratified_bootstrap(
-                aggregate_iqm, scores, n_resamples=n_resamples, confidence=confidence, rng=rng
-            )
-
-            def mean_of(groups):
-                return float(np.mean(np.concatenate(groups)))
-
-            row["mean"] = mean_of(scores)
-            row["mean_ci_low"], row["mean_ci_high"] = stratified_bootstrap(
-                mean_of, scores, n_resamples=n_resamples, confidence=confidence, rng=rng
-            )
-            if self.baseline is not None and model != self.baseline:
-                base = self._per_dataset(self.baseline)
-                row["probability_of_improvement"] = average_probability_of_improvement(scores, base)
-                row["poi_ci_low"], row["poi_ci_high"] = stratified_bootstrap(
-                    average_probability_of_improvement, scores, base,
-                    n_resamples=n_resamples, confidence=confidence, rng=rng,
-                )  # fmt: skip
-            rows.append(row)
-        frame = pd.DataFrame(rows).set_index("model")
+        frame = _aggregate.aggregate(
+            {m: self._per_dataset(m) for m in self.models}, baseline=self.baseline,
+            n_resamples=n_resamples, confidence=confidence, random_state=random_state,
+        )  # fmt: skip
         if sign < 0:  # the scorers' values were negated errors: print the errors
             for name in ("iqm", "mean"):
                 low, high = frame[f"{name}_ci_low"].copy(), frame[f"{name}_ci_high"].copy()
@@ -600,16 +597,10 @@ class BenchmarkResult:
         dict
             ``estimate``, ``ci_low``, ``ci_high`` (percentile, stratified bootstrap).
         """
-        x, y = self._per_dataset(model), self._per_dataset(other)
-        low, high = stratified_bootstrap(
-            average_probability_of_improvement, x, y, n_resamples=n_resamples,
-            confidence=confidence, rng=np.random.default_rng(random_state),
+        return _aggregate.probability_of_improvement(
+            self._per_dataset(model), self._per_dataset(other), names=(model, other),
+            n_resamples=n_resamples, confidence=confidence, random_state=random_state,
         )  # fmt: skip
-        return {
-            "estimate": average_probability_of_improvement(x, y),
-            "ci_low": low,
-            "ci_high": high,
-        }
 
     def performance_profiles(self, thresholds=None):
         """rliable's performance profiles: the fraction of scores better than each threshold.

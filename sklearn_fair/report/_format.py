@@ -128,11 +128,11 @@ def short_names(names):
 
 def param_text(value):
     """A selected hyper-parameter's value as Python prints it (``None``, ``sqrt``, ``0.1``),
-    not as JSON (``null``, ``"sqrt"``); floats to 6 significant digits."""
+    not as JSON (``null``, ``"sqrt"``)."""
     if isinstance(value, (bool, np.bool_)) or value is None:
         return str(value)
     if isinstance(value, numbers.Integral):
         return str(int(value))
     if isinstance(value, numbers.Real):
-        return f"{float(value):.6g}"
+        return str(float(value))
     return value if isinstance(value, str) else repr(value)

@@ -24,7 +24,8 @@ def nested_cv_report(
     The report of a :class:`~sklearn_fair.BenchmarkResult` of one data set (see
     :meth:`BenchmarkResult.report <sklearn_fair.BenchmarkResult.report>`). For each model and
     each of its metrics: the test mean +/- std over the outer folds, the interval of the mean
-    (Student t by default) and the bootstrap interval of the IQM, each with its method; for
+    (the corrected resampled t by default) and the bootstrap interval of the IQM, each with
+    its method; for
     the metric that selected the hyper-parameters also the mean validation score, the
     optimism gap (validation minus test) and the ranking by validation score beside the
     ranking by test score. Then each fold's selected hyper-parameters with the median of each
@@ -84,8 +85,9 @@ def nested_cv_report(
     >>> report = nested_cv_report(results, X=X, y=y, n_resamples=1000)
     >>> [(row["model"], row["metric"]) for row in report.rows]
     [('logistic', 'accuracy'), ('knn', 'accuracy')]
-    >>> report.rows[0]["ci_method"]  # the interval passed 1: clipped, and said so
-    'Student t, 2 df, of the mean of 3 scores, clipped to the range [0, 1] of accuracy'
+    >>> print(report.rows[0]["ci_method"])  # the interval passed 1: clipped, and said so
+    corrected resampled t (Nadeau & Bengio), 2 df, of the mean of 3 scores, test/train size
+    50/100, clipped to the range [0, 1] of accuracy
     >>> report.median_params["knn"]
     {'n_neighbors': 3.0}
     >>> print(report.to_markdown())  # doctest: +ELLIPSIS

@@ -23,6 +23,13 @@ def _one_metric(models, plot):
     return metric
 
 
+def _short_method(kind, n):
+    """The interval of the mean in a few words, for a legend (the table names it whole)."""
+    if kind == "normal":
+        return "normal"
+    return f"{'corrected t' if kind == 'corrected_t' else 'Student t'}, {n - 1} df"
+
+
 def _direction(metric):
     return "" if metric.greater_is_better else " (lower is better)"
 
@@ -196,7 +203,9 @@ def plot_fold_scores(
             color="C0",
             capsize=4,
             lw=2,
-            label=f"mean, {level} interval ({summary.ci_method})" if position == 0 else None,
+            label=f"mean, {level} interval ({_short_method(kind, values.size)})"
+            if position == 0
+            else None,
             zorder=3,
         )
         ax.errorbar(

@@ -64,9 +64,10 @@ class NestedCVReport:
         of the mean and how it was made), ``metric_range`` (the range of the metric's values
         the interval was kept in, "[0, 1]", or "unknown": not clipped), ``iqm``,
         ``iqm_ci_low``, ``iqm_ci_high`` and ``iqm_ci_method``, ``validation_mean``,
-        ``optimism``, ``rank_test``, ``rank_validation``, ``greater_is_better`` and
-        ``note`` (of the metric, see :func:`~sklearn_fair.metrics.metric_display_name`)
-        and ``median_<param>`` for each numeric hyper-parameter.
+        ``optimism``, ``rank_test``, ``rank_validation``, ``greater_is_better``, ``note``
+        (of the metric, see :func:`~sklearn_fair.metrics.metric_display_name`),
+        ``n_failed_fits`` (fits that failed and were given ``error_score``) and
+        ``median_<param>`` for each numeric hyper-parameter.
         Values are in the metric's printed units: a negated scikit-learn error
         ("neg_root_mean_squared_error") is the positive error. ``optimism`` is the mean
         validation score minus the mean test score in the scorer's direction (positive:
@@ -165,7 +166,21 @@ class NestedCVReport:
         return decimals_for([row["test_mean"] for row in rows], [row["test_std"] for row in rows])
 
     def verdict(self):
-        """The report's conclusion in one sentence."""
+        """The report's conclusion in one sentence (and one more when fits failed)."""
+        sentence = self._verdict()
+        failed = [c for c in self._cells() if c.n_failed]
+        if failed:
+            where = ", ".join(
+                f"{c.n_failed} of {c.model}" + ("" if self._one else f" on {c.dataset}")
+                for c in failed
+            )
+            sentence += (
+                f' Fits failed ({where}) and were given error_score: see "Failed fits"; '
+                "the scores above include them."
+            )
+        return sentence
+
+    def _verdict(self):
         if self.result.baseline is not None or not self._one:
             return benchmark_verdict(self.result, alpha=self.alpha, tests=self._best)
         if self.comparison is not None:
@@ -208,6 +223,7 @@ class NestedCVReport:
                 else [self._selection_counts()]
             ),
             self._budgets_section() if len(result.models) > 1 else None,
+            self._failures_section(),
             self.card.section(),
         ]
         return [section for section in sections if section is not None]
@@ -505,6 +521,38 @@ class NestedCVReport:
             )
         return section
 
+    def _failures_section(self):
+        cells = [c for c in self._cells() if c.failures]
+        if not cells:
+            return None
+        section = Section(
+            "Failed fits",
+            columns=[
+                *([] if self._one else ["data set"]),
+                "model",
+                "outer fold",
+                num("failed fits"),
+                "first error",
+            ],
+            paragraphs=[
+                "Fits that raised (or scored NaN) were given the run's error_score; a fold whose "
+                "every candidate failed has no selection, and its test score is error_score. "
+                "The tables above include these folds: read them with this list."
+            ],
+        )
+        for cell in cells:
+            for fold, failure in sorted(cell.failures.items(), key=lambda f: (f[0] is None, f[0])):
+                section.rows.append(
+                    [
+                        *([] if self._one else [cell.dataset]),
+                        cell.model,
+                        "final model" if fold is None else num(fold),
+                        num(failure["count"]),
+                        failure["error"],
+                    ]
+                )
+        return section
+
     # -- one data set -----------------------------------------------------------------------
 
     def _selection_section(self, model):
@@ -775,6 +823,7 @@ def _rows(cells, confidence, interval, n_resamples, random_state):
                 "optimism": validation - float(np.mean(scores)) if selects else None,
                 "greater_is_better": metric.greater_is_better,
                 "note": metric.note,
+                "n_failed_fits": cell.n_failed,
             }
             row.update({f"median_{k}": v for k, v in median_params(cell.best_params).items()})
             rows.append(row)

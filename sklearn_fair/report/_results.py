@@ -57,6 +57,13 @@ class NestedResult:
     task: object
     budget: dict = field(default_factory=dict)
     estimator: object = None  # the fitted NestedCV, when there is one
+    # outer fold (None: the final selection) -> {"count": failed fits, "error": the first}
+    failures: dict = field(default_factory=dict)
+
+    @property
+    def n_failed(self):
+        """How many fits failed (error_score) anywhere in the run."""
+        return sum(f["count"] for f in self.failures.values())
 
     @property
     def name(self):
@@ -147,7 +154,9 @@ def result_to_dict(nested):
         ``score_std``, ``optimism``, ``metrics`` (each metric's printed name and sign, see
         :func:`~sklearn_fair.metrics.metric_display_name`), ``refit_metric`` (the key of
         the metric that selected the hyper-parameters), ``task`` ("classification",
-        "regression" or None) and ``outer_results`` (a list of per-fold dicts).
+        "regression" or None), ``outer_results`` (a list of per-fold dicts) and
+        ``failures`` (outer fold, or "final" -> the number of fits that failed there and
+        the first error).
 
     Examples
     --------
@@ -197,6 +206,10 @@ def result_to_dict(nested):
         "refit_metric": refit_metric,
         "task": _task(nested),
         "outer_results": folds,
+        "failures": {
+            "final" if fold is None else str(fold): entry
+            for fold, entry in failures_of(getattr(nested, "failed_tasks_", [])).items()
+        },
     }
 
 
@@ -248,6 +261,30 @@ def _per_metric(folds, refit_metric, test_scores):
     return per_metric
 
 
+def _first_line(error, limit=200):
+    line = str(error).strip().splitlines()[-1] if str(error).strip() else "unknown error"
+    return line if len(line) <= limit else line[: limit - 3] + "..."
+
+
+def failures_of(failed_tasks):
+    """Per outer fold (None: the final selection), how many fits failed and the first error's
+    last line (the exception and its message), from NestedCV's ``failed_tasks_``."""
+    failures = {}
+    for task in failed_tasks:
+        fold = task["key"].get("outer_fold")
+        entry = failures.setdefault(fold, {"count": 0, "error": _first_line(task["error"])})
+        entry["count"] += 1
+    return failures
+
+
+def _saved_failures(saved):
+    """``failures`` as result_to_dict writes them (JSON: fold numbers as text, "final")."""
+    return {
+        (None if key == "final" else int(key)): {"count": int(v["count"]), "error": str(v["error"])}
+        for key, v in (saved or {}).items()
+    }
+
+
 def _splits(folds, key):
     if all(fold.get(key) is not None for fold in folds):
         return [np.asarray(fold[key], dtype=np.int64) for fold in folds]
@@ -289,9 +326,10 @@ def as_result(name, result, *, dataset="data", metric=None, budget=None):
     """
     if isinstance(result, NestedResult):
         return result
-    estimator, task = None, None
+    estimator, task, failures = None, None, {}
     if hasattr(result, "outer_results_"):
         folds, estimator = result.outer_results_, result
+        failures = failures_of(getattr(result, "failed_tasks_", []))
         random_state = result.get_params().get("random_state")
         refit_seeds = list(result.refit_seeds_)
         metrics, refit_metric = nested_metrics(result)
@@ -309,6 +347,7 @@ def as_result(name, result, *, dataset="data", metric=None, budget=None):
             else:
                 metrics, refit_metric = {"score": UNRECORDED}, "score"
             task = result.get("task")
+            failures = _saved_failures(result.get("failures"))
         elif "test_scores" in result:
             n_folds = len(result["test_scores"])
             folds = [
@@ -369,6 +408,7 @@ def as_result(name, result, *, dataset="data", metric=None, budget=None):
         task=task,
         budget=dict(budget or {}),
         estimator=estimator,
+        failures=failures,
     )
 
 
