@@ -53,6 +53,7 @@ __all__ = [
     "materialise_splits",
     "resolve_splitters",
     "row_sets",
+    "warn_outer_group_leaks",
     "warn_structure_leaks",
     "warn_unseeded_splitters",
 ]
@@ -189,13 +190,13 @@ def _members_needed(cv, y):
     return int(n_splits) if n_splits else 0
 
 
-def _groups_kept_apart(splits, groups):
-    return all(not np.intersect1d(groups[train], groups[test]).size for train, test in splits)
-
-
 def _straddling(splits, groups):
     """Per split, the groups on both sides of it."""
     return [np.intersect1d(groups[train], groups[test]) for train, test in splits]
+
+
+def _groups_kept_apart(splits, groups):
+    return not any(both.size for both in _straddling(splits, groups))
 
 
 def warn_outer_group_leaks(owner, outer_cv, outer_splits, groups):
