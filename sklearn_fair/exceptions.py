@@ -48,6 +48,14 @@ class SplitLeakageWarning(SklearnFairWarning):
     """An inner split that ignores the groups or the time order that the outer split respects."""
 
 
+class GroupLeakageWarning(SplitLeakageWarning):
+    """Groups were given, but an outer splitter put a group on both sides of a split."""
+
+
+class SelectionTieWarning(SklearnFairWarning):
+    """The validation data could not separate most candidates: the winner was taken by rule."""
+
+
 class ReproducibilityWarning(SklearnFairWarning):
     """Something that makes a seeded run give different results on every run."""
 
@@ -62,9 +70,11 @@ class NonFiniteScoreWarning(SklearnFairWarning):
 
 __all__ += [
     "CacheWarning",
+    "GroupLeakageWarning",
     "NonFiniteScoreWarning",
     "ReproducibilityWarning",
     "SearchSpaceEdgeWarning",
+    "SelectionTieWarning",
     "SplitLeakageWarning",
 ]
 

@@ -36,7 +36,7 @@ __all__ = ["benchmark"]
 
 
 def _nested_for(name, spec, *, outer_cv, inner_cv, n_refits, scoring, refit, random_state,
-                fit_timeout, error_score, reuse_prefix):  # fmt: skip
+                fit_timeout, error_score, reuse_prefix, select):  # fmt: skip
     """The NestedCV that runs model ``name`` (never the user's object: a clone).
 
     Its ``refit`` only names the selecting metric: a benchmark fits no final model. Its
@@ -59,7 +59,7 @@ def _nested_for(name, spec, *, outer_cv, inner_cv, n_refits, scoring, refit, ran
     common = dict(
         shared, refit=refit if refit is not None else False, inner_cv=inner_cv,
         n_refits=n_refits, scoring=scoring, random_state=random_state, fit_timeout=fit_timeout,
-        error_score=error_score, reuse_prefix=reuse_prefix,
+        error_score=error_score, reuse_prefix=reuse_prefix, select=select,
     )  # fmt: skip
     if is_search(spec):
         return NestedCV(clone(spec), **common)
@@ -163,6 +163,7 @@ def benchmark(
     fit_timeout=None,
     error_score=np.nan,
     reuse_prefix=True,
+    select="best",
     previous=None,
 ):
     """Assess every model on every data set with nested cross-validation, on shared splits.
@@ -232,6 +233,9 @@ def benchmark(
         parameters on the same rows, and reuse it (see NestedCV's ``reuse_prefix``; results are
         identical either way). Never across cells. ``False`` turns it off for every cell; a
         NestedCV given as a model with ``reuse_prefix=False`` keeps it off for its own cells.
+    select : {"best", "one_se"}, default="best"
+        How each fold's winner is picked (see NestedCV's ``select``), for every model but a
+        NestedCV, which keeps its own.
     previous : BenchmarkResult, default=None
         A finished benchmark (from this function or :meth:`BenchmarkResult.load`) to extend:
         the result holds its cells and those of ``models`` on ``datasets`` that it lacks, and
@@ -306,7 +310,7 @@ def benchmark(
     settings = dict(
         outer_cv=outer_cv, inner_cv=inner_cv, n_refits=n_refits, scoring=scoring, refit=refit,
         random_state=seed, fit_timeout=fit_timeout, error_score=error_score,
-        reuse_prefix=reuse_prefix,
+        reuse_prefix=reuse_prefix, select=select,
     )  # fmt: skip
     if isinstance(outer_cv, dict):
         settings["outer_cv"] = 10  # replaced by each data set's own below

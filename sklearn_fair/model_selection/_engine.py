@@ -16,6 +16,7 @@ from ._nested._data import RunData, take
 from ._nested._estimator import store_fitted
 from ._nested._planning import make_plan
 from ._nested._protocol import ProtocolRun, run_protocol, use_cache
+from ._nested._resampling import check_cv_with_groups
 from ._nested._running import PlansData, run_plan, run_plans
 from ._nested._scheduling import NestedSchedule
 from ._nested._seeds import shared_root_seed
@@ -33,6 +34,7 @@ __all__ = [
     "SEARCH",
     "SELECTION",
     "ProtocolRun",
+    "check_cv_with_groups",
     "is_search",
     "make_plan",
     "read_json",
