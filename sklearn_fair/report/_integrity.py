@@ -402,6 +402,16 @@ def _check_fields(result, findings, where):
         for key, entry in failures.items()
     ):
         findings.broken.append(f"{where}has failures that are not counts and errors per fold")
+    resampling = result.get("resampling") or {}
+    if not isinstance(resampling, Mapping) or not all(
+        isinstance(v, str) for v in resampling.values()
+    ):
+        findings.broken.append(f"{where}has a resampling that is not text per split level")
+    selection = result.get("selection_metric")
+    if selection is not None and not (
+        isinstance(selection, Mapping) and {"name", "scoring", "sign", "note"} == set(selection)
+    ):
+        findings.broken.append(f"{where}has a selection_metric that is not a metric's name")
     seeds = result.get("refit_seeds")
     if seeds is not None and not (
         _is_list(seeds) and all(s is None or _is_index(s) for s in seeds)

@@ -64,7 +64,9 @@ class NestedCVReport:
         ``test_mean``, ``test_std``, ``ci_low``, ``ci_high`` and ``ci_method`` (the interval
         of the mean and how it was made), ``metric_range`` (the range of the metric's values
         the interval was kept in, "[0, 1]", or "unknown": not clipped), ``iqm``,
-        ``iqm_ci_low``, ``iqm_ci_high`` and ``iqm_ci_method``, ``validation_mean``,
+        ``iqm_ci_low``, ``iqm_ci_high`` and ``iqm_ci_method``, ``validation_mean`` (in
+        ``validation_metric``: the metric that selected, a search's own scoring where it
+        selected with one),
         ``optimism``, ``rank_test``, ``rank_validation``, ``greater_is_better``, ``note``
         (of the metric, see :func:`~sklearn_fair.metrics.metric_display_name`),
         ``n_failed_fits`` (fits that failed and were given ``error_score``) and
@@ -296,6 +298,19 @@ class NestedCVReport:
             "validation minus test for a score, test minus validation for an error (lower is "
             "better); positive when validation was optimistic.",
         ]
+        splits = {
+            f"{k}: {v}" for c in self._cells() for k, v in c.resampling.items()
+        }  # how the folds were made, as the runs recorded it
+        if splits:
+            summary.paragraphs.append("How the folds were made: " + "; ".join(sorted(splits)) + ".")
+        own = sorted(
+            {f"{c.model} ({c.selection_metric})" for c in self._cells() if c.selection_metric}
+        )
+        if own:
+            summary.paragraphs.append(
+                f"Selected with the search's own scoring: {', '.join(own)}; their mean validation "
+                "is of that metric, so no optimism is computed."
+            )
         unsplit = sorted({c.model for c in self._cells() if not c.has_splits})
         if self.interval == "corrected_t" and unsplit:
             summary.paragraphs.append(
@@ -627,18 +642,19 @@ class NestedCVReport:
         names = sorted({name for params in best_params for name in params})
         short = short_names(names)
         metric = model.metric
+        chosen_by = model.selection_metric or metric
         others = [key for key in model.metrics if key != model.refit_metric]
         section = Section(
             f"Selected hyper-parameters: {model.name}",
             columns=[
                 "outer fold",
                 *(Cell(short[n], title=n if short[n] != n else None) for n in names),
-                Cell(f"validation {metric}", numeric=True),
+                Cell(f"validation {chosen_by}", numeric=True),
                 Cell(f"test {metric}", numeric=True),
                 *(Cell(f"test {model.metrics[key]}", numeric=True) for key in others),
             ],
         )
-        validation = metric.values(model.validation_scores)
+        validation = chosen_by.values(model.validation_scores)
         tests = {
             key: model.metrics[key].values(model.scores_per_metric[key]) for key in model.metrics
         }
@@ -880,6 +896,9 @@ def _rows(cells, confidence, interval, n_resamples, random_state):
             )
             selects = key == cell.refit_metric
             validation = float(np.mean(cell.validation_scores))
+            # a search that selected with its own scoring: its validation score is of that
+            # metric, and has no difference with the test score to report
+            chosen_by = cell.selection_metric if selects else None
             row = {
                 "dataset": cell.dataset,
                 "model": cell.model,
@@ -897,8 +916,11 @@ def _rows(cells, confidence, interval, n_resamples, random_state):
                 "iqm_ci_low": summary.iqm_ci_low,
                 "iqm_ci_high": summary.iqm_ci_high,
                 "iqm_ci_method": summary.iqm_ci_method,
-                "validation_mean": metric.sign * validation if selects else None,
-                "optimism": validation - float(np.mean(scores)) if selects else None,
+                "validation_mean": (chosen_by or metric).sign * validation if selects else None,
+                "validation_metric": (chosen_by or metric).name if selects else None,
+                "optimism": validation - float(np.mean(scores))
+                if selects and chosen_by is None
+                else None,
                 "greater_is_better": metric.greater_is_better,
                 "note": metric.note,
                 "n_failed_fits": cell.n_failed,
@@ -920,6 +942,7 @@ def _failed_row(cell, key, metric, scores):
         selects=key == cell.refit_metric, n_folds=int(scores.size),
         ci_method=f"not computed: {failed} of {scores.size} folds failed (see Failed fits)",
         iqm_ci_method="not computed", metric_range=None, validation_mean=None, optimism=None,
+        validation_metric=None,
         greater_is_better=metric.greater_is_better, note=metric.note,
         n_failed_fits=cell.n_failed,
     )  # fmt: skip
@@ -934,7 +957,13 @@ def _rank(rows):
     for (*_, greater_is_better), group in groups.items():
         sign = 1 if greater_is_better else -1
         for key, rank in (("test_mean", "rank_test"), ("validation_mean", "rank_validation")):
-            ranked = [row for row in group if row[key] is not None and np.isfinite(row[key])]
+            ranked = [
+                row
+                for row in group
+                if row[key] is not None
+                and np.isfinite(row[key])
+                and (key == "test_mean" or row["validation_metric"] == row["metric"])
+            ]
             values = rankdata([-sign * row[key] for row in ranked], method="min")
             for row in group:
                 row[rank] = None

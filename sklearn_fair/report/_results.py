@@ -56,6 +56,11 @@ class NestedResult:
     estimator: object = None  # the fitted NestedCV, when there is one
     # outer fold (None: the final selection) -> {"count": failed fits, "error": the first}
     failures: dict = field(default_factory=dict)
+    # how the splits were made, in words: {"outer": ..., "inner": ...} ({} when not recorded)
+    resampling: dict = field(default_factory=dict)
+    # the metric that selected, when a search given as the estimator selected with its own
+    # scoring (its validation scores are of that metric); None: the selecting metric
+    selection_metric: object = None
     # what the cell was computed from ("data", "model": their fingerprints), when recorded
     fingerprints: dict = field(default_factory=dict)
 
@@ -211,7 +216,11 @@ def result_to_dict(nested):
             "final" if fold is None else str(fold): entry
             for fold, entry in failures_of(getattr(nested, "failed_tasks_", [])).items()
         },
+        "resampling": dict(getattr(nested, "resampling_", {})),
     }
+    selection = getattr(nested, "selection_metric_", None)
+    if selection is not None and selection != metrics[refit_metric]:
+        document["selection_metric"] = selection.to_dict()
     return with_checksum(document)
 
 
@@ -335,10 +344,12 @@ def as_result(name, result, *, dataset="data", metric=None, budget=None, verify=
     if isinstance(result, Mapping) and verify is not None:
         source = source or f"{name!r} of data set {dataset!r}"
         verify_result(result, source=source, verify=verify)
-    estimator, task, failures = None, None, {}
+    estimator, task, failures, resampling, selection = None, None, {}, {}, None
     if hasattr(result, "outer_results_"):
         folds, estimator = result.outer_results_, result
         failures = failures_of(getattr(result, "failed_tasks_", []))
+        resampling = dict(getattr(result, "resampling_", {}))
+        selection = getattr(result, "selection_metric_", None)
         random_state = result.get_params().get("random_state")
         refit_seeds = list(result.refit_seeds_)
         metrics, refit_metric = nested_metrics(result)
@@ -357,6 +368,9 @@ def as_result(name, result, *, dataset="data", metric=None, budget=None, verify=
                 metrics, refit_metric = {"score": UNRECORDED}, "score"
             task = result.get("task")
             failures = _saved_failures(result.get("failures"))
+            resampling = dict(result.get("resampling") or {})
+            if isinstance(result.get("selection_metric"), Mapping):
+                selection = MetricName(**result["selection_metric"])
         else:  # the caller's own per-fold test_scores (verify_result checked they are there)
             n_folds = len(result["test_scores"])
             folds = [
@@ -413,6 +427,8 @@ def as_result(name, result, *, dataset="data", metric=None, budget=None, verify=
         budget=dict(budget or {}),
         estimator=estimator,
         failures=failures,
+        resampling={str(k): str(v) for k, v in resampling.items()},
+        selection_metric=None if selection == metrics.get(refit_metric) else selection,
     )
 
 
