@@ -165,6 +165,7 @@ def benchmark(
     reuse_prefix=True,
     select="best",
     previous=None,
+    keep_predictions=False,
 ):
     """Assess every model on every data set with nested cross-validation, on shared splits.
 
@@ -236,6 +237,11 @@ def benchmark(
     select : {"best", "one_se"}, default="best"
         How each fold's winner is picked (see NestedCV's ``select``), for every model but a
         NestedCV, which keeps its own.
+    keep_predictions : bool, default=False
+        Keep every refit's predictions on its outer test fold (cached with its scores), for
+        :meth:`BenchmarkResult.plot_predictions`, :attr:`BenchmarkResult.predictions` and the
+        report's plots of what each model predicted (confusion matrix, ROC and
+        precision-recall curves, calibration; predicted against actual for a regressor).
     previous : BenchmarkResult, default=None
         A finished benchmark (from this function or :meth:`BenchmarkResult.load`) to extend:
         the result holds its cells and those of ``models`` on ``datasets`` that it lacks, and
@@ -337,8 +343,9 @@ def benchmark(
                 nested.set_params(outer_cv=outer_cv[dataset])
             owner = f"benchmark (model {model!r} on data set {dataset!r})"
             plan = make_plan(
-                nested, X, y, groups, {}, final=False, return_estimator=False, owner=owner
-            )
+                nested, X, y, groups, {}, final=False, return_estimator=False, owner=owner,
+                keep_predictions=bool(keep_predictions),
+            )  # fmt: skip
             if cache_dir is not None:
                 # one warning about unseeded runs, above, for the whole benchmark
                 with warnings.catch_warnings():

@@ -355,6 +355,47 @@ class BenchmarkResult:
         columns = ["dataset", "model", "outer_fold", "failed_fits", "first_error"]
         return pd.DataFrame(rows, columns=columns)
 
+    @property
+    def predictions(self):
+        """Tidy DataFrame of the out-of-fold predictions, when they were kept
+        (``benchmark(..., keep_predictions=True)``): ``dataset``, ``model``, ``outer_fold``,
+        ``row`` (the row's index in the data set), ``y_true`` and ``y_pred`` (the refits
+        combined: the class of their mean probability, the mean of a regressor's); with
+        ``score`` for a binary classifier (the positive class's mean probability or decision
+        value). Empty when no cell kept them."""
+        from ._plots import fold_predictions
+
+        pd = _pandas()
+        frames = []
+        for (dataset, model), cell in self.cells.items():
+            if cell.predictions is None:
+                continue
+            kept = [k for k in range(len(cell.predictions)) if cell.predictions[k] is not None]
+            for fold, (y_true, y_pred, score) in zip(kept, fold_predictions(cell)):
+                frame = {
+                    "dataset": dataset, "model": model, "outer_fold": fold,
+                    "row": cell.test_indices[fold], "y_true": y_true, "y_pred": y_pred,
+                }  # fmt: skip
+                if score is not None:
+                    frame["score"] = score
+                frames.append(pd.DataFrame(frame))
+        columns = ["dataset", "model", "outer_fold", "row", "y_true", "y_pred"]
+        return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=columns)
+
+    def plot_predictions(self, dataset, model, *, path=None):
+        """What ``model`` predicted on ``dataset``'s outer test folds, with scikit-learn's
+        displays: the confusion matrix, and for a binary target the ROC and precision-recall
+        curves of each outer fold and the calibration curve; predicted against actual values
+        and the residuals for a regressor. Needs ``keep_predictions=True`` and matplotlib.
+
+        Returns
+        -------
+        matplotlib Figure
+        """
+        from ._plots import plot_predictions
+
+        return plot_predictions(self.cells[dataset, model], path=path)
+
     def selection_summary(self):
         """What each cell selected, and how far its validation scores overstate its test scores.
 
