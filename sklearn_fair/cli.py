@@ -88,6 +88,12 @@ def _build_parser():
     )
     add_allow_package(run)
     run.add_argument(
+        "--allow-failures",
+        action="store_true",
+        help="exit with status 0 even when fits failed (they are listed; without this flag a "
+        "run with failed fits exits with status 1)",
+    )
+    run.add_argument(
         "--limit",
         action="append",
         default=[],
@@ -97,16 +103,60 @@ def _build_parser():
         "list_length, string_length; e.g. --limit candidates=50000",
     )
 
-    from ._cache_verify import add_cache_parser
-
-    add_cache_parser(commands)
+    _add_cache_parser(commands)
     return parser
+
+
+def _add_cache_parser(commands):
+    """``cache verify``."""
+    cache = commands.add_parser("cache", help="inspect a cache folder")
+    actions = cache.add_subparsers(dest="cache_command", required=True)
+    verify = actions.add_parser(
+        "verify",
+        help="check a cache's entries, and recompute a random sample of those 'sklearn-fair "
+        "run' wrote",
+        description=(
+            "Check every entry of a cache folder (a regular file, its checksum, the key its "
+            "name is the digest of). A cache written by 'sklearn-fair run' records the "
+            "experiment files that wrote it (experiments.json): each must be unchanged (same "
+            "SHA-256) and lie beside the folder, is read by the same checked loader as "
+            "'sklearn-fair run', and a random sample of its entries is recomputed and compared. "
+            "Exit status: 0 every entry checked (and recomputed) agrees, 1 one differs or "
+            "fails its checks (or none was found), 2 the folder cannot be audited."
+        ),
+    )
+    verify.add_argument("directory", help="the cache folder")
+    verify.add_argument(
+        "--sample",
+        type=float,
+        default=0.1,
+        metavar="FRACTION",
+        help="fraction of the entries to recompute, in (0, 1] (default: 0.1)",
+    )
+    verify.add_argument(
+        "--random-state", type=int, default=0, help="seed of the sample (default: 0)"
+    )
+    verify.add_argument(
+        "--n-jobs", type=int, default=None, help="parallel jobs of the recomputation (default: 1)"
+    )
+    verify.add_argument(
+        "--data-dir",
+        default=None,
+        help="the data folder that ${SKLEARN_FAIR_DATA} stands for (default: that variable)",
+    )
+    verify.add_argument(
+        "--allow-outside-paths",
+        action="store_true",
+        help="accept experiment files and paths outside the folder holding the cache (only "
+        "for files you trust)",
+    )
+    add_allow_package(verify)
 
 
 def _run(args):
     from .exceptions import ExperimentConfigError
-    from .experiment._reading._benchmark_file import benchmark_data_names
     from .experiment._reading._text import neutral
+    from .experiment._running._runner import Interrupted
 
     options = {
         "data_dir": args.data_dir,
@@ -116,52 +166,79 @@ def _run(args):
         "output_dir": args.output_dir,
         "limits": args.limit,
     }
-    # [data.NAME] tables: a benchmark of several data sets
-    several = benchmark_data_names(args.experiment, args.limit) is not None
     try:
         if args.dry_run:
-            return _dry_run(args, options, several)
-        lines = _fit(args, options, several)
+            from .experiment import dry_run
+
+            report = dry_run(
+                args.experiment, timing=not args.no_timing, n_jobs=args.n_jobs, **options
+            )
+            print(report.text)
+            return 1 if report.data_problem else 0
+        return _fit(args, options)
     except ExperimentConfigError as error:
         print(f"sklearn-fair run: {neutral(error)}", file=sys.stderr)
         return 2
-    print("\n".join(lines))
-    return 0
+    except Interrupted as stop:
+        print(
+            neutral(
+                f"sklearn-fair run: interrupted; {stop.n_cached} finished fits are cached in "
+                f"{stop.cache_dir}. Resume with: sklearn-fair run {args.experiment}"
+            ),
+            file=sys.stderr,
+        )
+        return 130
 
 
-def _dry_run(args, options, several):
-    """``sklearn-fair run --dry-run``: print the plan; the exit status."""
-    from .experiment import dry_run, dry_run_benchmark
+def _fit(args, options):
+    """Run the file; print what was done; the exit status (1: fits failed, or an output
+    could not be made)."""
+    from .experiment import run_experiment
+    from .experiment._reading._text import neutral
 
-    arguments = dict(timing=not args.no_timing, n_jobs=args.n_jobs, **options)
-    if several:
-        text, _ = dry_run_benchmark(args.experiment, **arguments)
-        print(text)
-        return 0
-    report = dry_run(args.experiment, **arguments)
-    print(report.text)
-    return 1 if report.data_problem else 0
-
-
-def _fit(args, options, several):
-    """Run the file (one data set or several); the lines that say what was done."""
-    from .experiment import run_benchmark_file, run_experiment
-
-    arguments = dict(
-        n_jobs=args.n_jobs, backend=args.backend, dask_scheduler=args.dask_scheduler, **options
+    result = run_experiment(
+        args.experiment,
+        n_jobs=args.n_jobs,
+        backend=args.backend,
+        dask_scheduler=args.dask_scheduler,
+        **options,
     )
-    if several:
-        run = run_benchmark_file(args.experiment, **arguments)
-        return [run.result.table().to_string(), f"Results written to {run.output_dir}"]
-    result = run_experiment(args.experiment, **arguments)
-    return [
-        result.report.to_text(),
-        *(
-            f"{name}: {'read back from an earlier run' if status == 'cached' else status}"
+    several = isinstance(next(iter(result.status)), tuple)
+    if several or result.report is None:
+        try:
+            lines = [result.benchmark.table().to_string()]
+        except Exception as error:  # a table of failed cells; the files say the rest
+            lines = [f"(no table: {type(error).__name__}: {error})"]
+    else:
+        lines = [result.report.to_text()]
+    if not several:
+        cached = "every fit served by the cache of an earlier run"
+        lines += [
+            f"{name}: {cached if status == 'cached' else status}"
             for name, status in result.status.items()
-        ),
-        f"Results written to {result.output_dir}",
-    ]
+        ]
+    lines.append(f"Results written to {result.output_dir}")
+    print(neutral("\n".join(lines)))
+    status = 0
+    for problem in result.problems:
+        print(f"sklearn-fair run: not written: {problem}", file=sys.stderr)
+        status = 1
+    if result.failures:
+        first = result.failures[0]
+        cells = {(f["dataset"], f["model"]) for f in result.failures}
+        fold = "" if first["outer_fold"] is None else f", outer fold {first['outer_fold']}"
+        print(
+            neutral(
+                f"sklearn-fair run: {len(result.failures)} fit(s) failed in {len(cells)} "
+                f"model(s) (listed in each model's JSON, 'failed_fits'); the first: model "
+                f"{first['model']!r}, data set {first['dataset']!r}{fold} ({first['phase']}): "
+                f"{first['error']}"
+                + ("" if args.allow_failures else " Pass --allow-failures to accept them.")
+            ),
+            file=sys.stderr,
+        )
+        status = status or (0 if args.allow_failures else 1)
+    return status
 
 
 def main(argv=None):
@@ -182,7 +259,15 @@ def main(argv=None):
     if args.command == "cache":
         from ._cache_verify import run_cache
 
-        return run_cache(args)
+        return run_cache(
+            args.directory,
+            sample=args.sample,
+            random_state=args.random_state,
+            n_jobs=args.n_jobs,
+            data_dir=args.data_dir,
+            allow_outside_paths=args.allow_outside_paths,
+            allowed_packages=tuple(args.allow_package),
+        )
     return 2  # pragma: no cover - argparse rejects unknown commands
 
 

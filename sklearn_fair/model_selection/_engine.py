@@ -26,6 +26,7 @@ from ._nested._scheduling import NestedSchedule
 from ._nested._seeds import shared_root_seed
 from ._nested._selection import warn_edge_of_grid
 from ._nested._tasks import FINAL, REFIT, SEARCH, SELECTION, Phase
+from ._nested._verify import check_entries
 
 __all__ = [
     "AutoBatching",
@@ -40,6 +41,7 @@ __all__ = [
     "SELECTION",
     "TaskCache",
     "assemble",
+    "check_entries",
     "is_search",
     "make_plan",
     "run_plan",
