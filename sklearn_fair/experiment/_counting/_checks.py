@@ -133,7 +133,8 @@ def check_before_fit(config, loaded):
     ----------
     config : ExperimentConfig
     loaded : dict
-        Data set name -> :class:`Data` (its labels only for a count).
+        Data set name -> :class:`Data` (its labels only for a count); a data set missing
+        there is not planned.
 
     Returns
     -------
@@ -152,6 +153,8 @@ def check_before_fit(config, loaded):
             _check_candidates(config, spec, ParameterGrid(spec.grid), None)
     plans, planned = {}, {}
     for name, dataset in config.datasets.items():
+        if name not in loaded:  # cannot be read: the dry run says so; a run stops before
+            continue
         data = loaded[name]
         if data.groups is not None and np.asarray(data.groups).shape[0] != data.n_samples:
             raise config.source.error(dataset.key + ("groups",), "has not one value per sample.")

@@ -1,5 +1,6 @@
 """Reading and checking an experiment file, before anything expensive runs."""
 
+import json
 import re
 import sys
 from dataclasses import dataclass, field
@@ -351,9 +352,16 @@ def _refuse_same_file_names(source, table, names):
         if other != name:
             raise source.error(
                 (table, name),
-                f"[{table}.{shown(other)}] and [{table}.{shown(name)}] would be written to one "
+                f"[{table}.{_key(other)}] and [{table}.{_key(name)}] would be written to one "
                 "file on a case-insensitive file system; rename one of them.",
             )
+
+
+def _key(name):
+    """``name`` as a TOML key: bare when it can be, else quoted (and cut)."""
+    if re.fullmatch(r"[A-Za-z0-9_-]+", name):
+        return name[:80]
+    return json.dumps(name[:80])
 
 
 def _datasets(builder, document, protocol, splits, resolve, limits):

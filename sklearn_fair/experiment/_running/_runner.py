@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ...exceptions import ExperimentConfigError
-from ...utils import install_hint
+from ...utils import install_hint, is_graph_data
 from .._counting._checks import check_before_fit
 from .._counting._plan import nested_of
 from .._reading._config import open_experiment
@@ -101,6 +101,12 @@ def _backend(backend, n_jobs, scheduler):
     finally:
         if client is not None:
             client.close()
+
+
+def _benchmark_data(data):
+    # graph data alone (its labels are its graphs'): benchmark reads a tuple whose first item
+    # has a .y (a GraphCollection) as a sequence of graphs
+    return data.X if is_graph_data(data.X) else (data.X, data.y, data.groups)
 
 
 def _count_entries(cache):
@@ -233,7 +239,7 @@ def run_experiment(
         with _backend(backend, n_jobs, dask_scheduler):
             result = benchmark(
                 models,
-                {name: (data.X, data.y, data.groups) for name, data in loaded.items()},
+                {name: _benchmark_data(data) for name, data in loaded.items()},
                 outer_cv={
                     name: dataset.protocol.get("outer_cv", 10)
                     for name, dataset in config.datasets.items()
