@@ -155,7 +155,8 @@ def test_protocol_accepts_every_nested_cv_parameter(tmp_path):
         "{ n_splits = 4, test_size = 0.25, random_state = 1 } }\n"
         'inner_cv = { splitter = "sklearn.model_selection.GroupKFold", '
         "params = { n_splits = 2 } }\n"
-        'error_score = "raise"\nrefit = "balanced_accuracy"\nscoring = ["accuracy", "balanced_accuracy"]',
+        'error_score = "raise"\nrefit = "balanced_accuracy"\n'
+        'scoring = ["accuracy", "balanced_accuracy"]',
     )
     protocol = load_config(write(tmp_path, text)).protocol
     assert isinstance(protocol["outer_cv"], ShuffleSplit)
