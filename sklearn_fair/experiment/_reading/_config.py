@@ -342,19 +342,25 @@ def read_document(path, limits):
 
 
 def _refuse_same_file_names(source, table, names):
-    """Names are labels; two whose file names differ only in case are refused (one file on a
-    case-insensitive file system), naming both tables."""
-    seen = {}
+    """Names are labels, written to files by :func:`file_name` and shown :func:`neutral`; two
+    whose file names differ only in case (one file on a case-insensitive file system), or that
+    are shown alike, are refused, naming both tables."""
+    files, shown_as = {}, {}
     for name in names:
         if not name:
             raise source.error((table, name), "a name must not be empty.")
-        other = seen.setdefault(file_name(name).casefold(), name)
-        if other != name:
-            raise source.error(
-                (table, name),
-                f"[{table}.{_key(other)}] and [{table}.{_key(name)}] would be written to one "
-                "file on a case-insensitive file system; rename one of them.",
-            )
+        for seen, form, why in (
+            (files, file_name(name).casefold(), "be written to one file on a case-insensitive "
+             "file system"),
+            (shown_as, neutral(name), "be shown alike"),
+        ):  # fmt: skip
+            other = seen.setdefault(form, name)
+            if other != name:
+                raise source.error(
+                    (table, name),
+                    f"[{table}.{_key(other)}] and [{table}.{_key(name)}] would {why}; rename "
+                    "one of them.",
+                )
 
 
 def _key(name):

@@ -60,7 +60,8 @@ def shown(value, limit=80):
 
 
 def csv_cell(value):
-    """A CSV cell that a spreadsheet shows as text, never runs as a formula.
+    """A CSV cell that a spreadsheet shows as text, never runs as a formula, and whose
+    control characters (a terminal's escapes, if it is printed) are written as escapes.
 
     Examples
     --------
@@ -74,15 +75,15 @@ def csv_cell(value):
         return value
     text = str(value)
     if text.startswith(_FORMULA_START):
-        return "'" + text
-    return text
+        text = "'" + text
+    return neutral(text)
 
 
 def markdown_cell(value):
     """A Markdown table cell: neutral, on one line, its pipes escaped, a formula start
     prefixed as in CSV (a Markdown table is often pasted into a spreadsheet)."""
     text = str(csv_cell(value)).replace("\\", "\\\\").replace("|", "\\|")
-    return neutral(text.replace("\r\n", " ").replace("\n", " "))
+    return text.replace("\n", " ")
 
 
 def file_name(label):

@@ -24,7 +24,7 @@ from ...report import (
 )
 from .._reading._text import csv_cell, file_name, markdown_cell, neutral
 
-__all__ = ["cell_failures", "output_files", "write_outputs"]
+__all__ = ["cell_failures", "originals", "output_files", "write_outputs"]
 
 MODEL_FORMAT = "sklearn-fair-experiment-model"
 MODEL_VERSION = 3
@@ -60,11 +60,22 @@ def output_files(config):
     return files + [(name,) for name in names] + _plots(config)
 
 
-def cell_failures(result):
-    """Every failed fit of the run: ``dataset``, ``model``, ``outer_fold``, ``phase`` and the
-    last line of its ``error``, in the order of the cells."""
+def originals(config):
+    """The names of the file by the names the benchmark knows them by (as shown:
+    :func:`neutral`): ``(data sets, models)``."""
+    return (
+        {neutral(name): name for name in config.datasets},
+        {neutral(name): name for name in config.models},
+    )
+
+
+def cell_failures(config, result):
+    """Every failed fit of the run: ``dataset``, ``model`` (as the file names them),
+    ``outer_fold``, ``phase`` and the last line of its ``error``, in the order of the cells."""
+    data_of, model_of = originals(config)
     failures = []
-    for (dataset, model), nested in result.estimators.items():
+    for (shown_data, shown_model), nested in result.estimators.items():
+        dataset, model = data_of[shown_data], model_of[shown_model]
         for task in getattr(nested, "failed_tasks_", None) or []:
             lines = str(task["error"]).strip().splitlines() or [""]
             failures.append(
@@ -123,12 +134,13 @@ def _finite(nested):
 def _dataset_reports(config, result, loaded, failures):
     """Per data set: its report (:func:`nested_cv_report`) over the cells whose every outer
     fold has a score, and the summary rows (a failed cell is a row with its first error)."""
+    data_of, model_of = originals(config)
     reports, rows = {}, []
     for dataset in result.datasets:
         cells = {m: result.estimators[dataset, m] for m in result.models}
         complete = {m: nested for m, nested in cells.items() if _finite(nested)}
-        data = loaded[dataset]
-        splits = config.datasets[dataset].splits
+        data = loaded[data_of[dataset]]
+        splits = config.datasets[data_of[dataset]].splits
         title = f"Experiment {config.name}" + (f", data set {dataset}" if config.several else "")
         report_rows = []
         if complete:
@@ -138,7 +150,11 @@ def _dataset_reports(config, result, loaded, failures):
             )  # fmt: skip
             reports[dataset], report_rows = report, report.rows
         for model in cells:
-            failed = [f for f in failures if f["dataset"] == dataset and f["model"] == model]
+            failed = [
+                f
+                for f in failures
+                if f["dataset"] == data_of[dataset] and f["model"] == model_of[model]
+            ]
             first = failed[0]["error"] if failed else None
             found = [dict(row) for row in report_rows if row["model"] == model] or [
                 {"model": model, "error": "every outer fold failed, no score"}
@@ -207,13 +223,16 @@ def write_outputs(folder, config, result, loaded):
     Returns
     -------
     results : dict
-        ``(data set, model)`` -> its result dict (:func:`~sklearn_fair.report.result_to_dict`).
+        ``(data set, model)`` -> its result dict (:func:`~sklearn_fair.report.result_to_dict`),
+        as the file names them.
     reports : dict
-        Data set -> :class:`~sklearn_fair.report.NestedCVReport` (of its complete cells).
+        Data set (as the file names it) -> :class:`~sklearn_fair.report.NestedCVReport` (of
+        its complete cells).
     problems : list of str
         The outputs that could not be made, and why.
     """
-    failures = cell_failures(result)
+    failures = cell_failures(config, result)
+    data_of, model_of = originals(config)
     problems, results = [], {}
 
     def attempt(what, make):
@@ -222,7 +241,8 @@ def write_outputs(folder, config, result, loaded):
         except Exception as error:  # one output's failure loses no other
             problems.append(neutral(f"{what}: {type(error).__name__}: {error}"))
 
-    for (dataset, model), nested in result.estimators.items():
+    for (shown_data, shown_model), nested in result.estimators.items():
+        dataset, model = data_of[shown_data], model_of[shown_model]
         document = {
             "format": MODEL_FORMAT,
             "version": MODEL_VERSION,
@@ -230,7 +250,7 @@ def write_outputs(folder, config, result, loaded):
             "name": model,
             "model": config.models[model].raw,
             "estimator": repr(config.models[model].estimator),
-            "failed_fits": [f for f in failures if f["dataset"] == dataset and f["model"] == model],
+            "failed_fits": [f for f in failures if (f["dataset"], f["model"]) == (dataset, model)],
             "result": result_to_dict(nested),
         }
         results[dataset, model] = document["result"]
@@ -244,7 +264,7 @@ def write_outputs(folder, config, result, loaded):
 
     def summaries():
         made, rows = _dataset_reports(config, result, loaded, failures)
-        reports.update(made)
+        reports.update((data_of[dataset], report) for dataset, report in made.items())
         folder.write_text(("summary.csv",), _csv(rows))
         text = "\n\n".join(neutral(report.to_markdown()) for report in made.values())
         folder.write_text(("report.md",), text)

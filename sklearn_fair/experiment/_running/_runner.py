@@ -11,8 +11,9 @@ from .._counting._checks import check_before_fit
 from .._counting._plan import nested_of
 from .._reading._config import open_experiment
 from .._reading._data import cache_folder, load_datasets
+from .._reading._text import neutral
 from ._manifest import record_experiment
-from ._outputs import cell_failures, output_files, write_outputs
+from ._outputs import cell_failures, originals, output_files, write_outputs
 from ._resultfile import ResultsFolder
 
 __all__ = [
@@ -230,21 +231,23 @@ def run_experiment(
     folder = ResultsFolder(config.output_dir)
     folder.check(output_files(config))
     cache = cache_folder(config)
-    record_experiment(cache, config.path)  # which file wrote the cache: for 'cache verify'
     loaded = load_datasets(config)
     check_before_fit(config, loaded)
+    record_experiment(cache, config.path)  # which file wrote the cache: for 'cache verify'
     first = next(iter(config.datasets.values()))
-    models = {name: nested_of(config, spec, first) for name, spec in config.models.items()}
+    # the benchmark, its tables, report and plots know each name as it is shown (its control
+    # characters escaped; the reader refused two names shown alike)
+    models = {neutral(n): nested_of(config, spec, first) for n, spec in config.models.items()}
     try:
         with _backend(backend, n_jobs, dask_scheduler):
             result = benchmark(
                 models,
-                {name: _benchmark_data(data) for name, data in loaded.items()},
+                {neutral(name): _benchmark_data(data) for name, data in loaded.items()},
                 outer_cv={
-                    name: dataset.protocol.get("outer_cv", 10)
+                    neutral(name): dataset.protocol.get("outer_cv", 10)
                     for name, dataset in config.datasets.items()
                 },
-                baseline=config.baseline,
+                baseline=None if config.baseline is None else neutral(config.baseline),
                 random_state=config.random_state,
                 n_jobs=n_jobs,
                 cache_dir=cache,
@@ -257,18 +260,18 @@ def run_experiment(
     def key(dataset, model):
         return (dataset, model) if config.several else model
 
-    cells = result.estimators.items()
+    data_of, model_of = originals(config)
     return ExperimentResult(
         output_dir=config.output_dir,
         results={key(*cell): value for cell, value in results.items()},
         status={
-            key(*cell): "cached" if nested.cache_info_["computed"] == 0 else "computed"
-            for cell, nested in cells
+            key(data_of[d], model_of[m]): "computed" if nested.cache_info_["computed"] else "cached"
+            for (d, m), nested in result.estimators.items()
         },
         report=reports if config.several else next(iter(reports.values()), None),
         files=folder.files,
         benchmark=result,
-        failures=cell_failures(result),
+        failures=cell_failures(config, result),
         problems=problems,
         cache_dir=cache,
     )
