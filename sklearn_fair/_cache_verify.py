@@ -56,15 +56,15 @@ def _experiments(root, allow_outside_paths):
 def _recompute(root, paths, sample, random_state, n_jobs, options):
     """Recompute a sample of the entries of every cell of the recorded experiments; the exit
     status (0 all agree, 1 a difference or nothing found)."""
+    from .experiment import load_config
     from .experiment._counting._plan import nested_of
-    from .experiment._reading._config import open_experiment
     from .experiment._reading._data import load_datasets
     from .experiment._reading._text import neutral
     from .model_selection import verify_cache
 
     status, found = 0, 0
     for path in paths:
-        config = open_experiment(path, **options)
+        config = load_config(path, **options)
         config.cache_dir, config.progress = root.resolve(), False
         loaded = load_datasets(config)
         for name, dataset in config.datasets.items():

@@ -6,10 +6,24 @@ import sys
 __all__ = ["main"]
 
 
-def add_allow_package(parser):
-    """Add the repeatable ``--allow-package NAME`` option (``sklearn-fair run`` and
-    ``sklearn-fair cache verify`` accept the same packages the same way)."""
-    parser.add_argument(
+def _shared_options():
+    """The options ``run`` and ``cache verify`` take alike (they read files the same way)."""
+    shared = argparse.ArgumentParser(add_help=False)
+    shared.add_argument(
+        "--n-jobs", type=int, default=None, help="parallel jobs (default: the file's, or 1)"
+    )
+    shared.add_argument(
+        "--data-dir",
+        default=None,
+        help="the data folder that ${SKLEARN_FAIR_DATA} stands for (default: that variable)",
+    )
+    shared.add_argument(
+        "--allow-outside-paths",
+        action="store_true",
+        help="accept paths outside the experiment file's folder and the data folder (only "
+        "for files you trust)",
+    )
+    shared.add_argument(
         "--allow-package",
         action="append",
         default=[],
@@ -17,6 +31,7 @@ def add_allow_package(parser):
         help="also accept classes from this top-level package (repeatable; only for "
         "packages you trust)",
     )
+    return shared
 
 
 def _build_parser():
@@ -37,8 +52,11 @@ def _build_parser():
     demo.add_argument(
         "--seed", type=int, default=0, help="random seed of the tabular demo (default: 0)"
     )
+    shared = _shared_options()
     run = commands.add_parser(
-        "run", help="run the experiment described in a TOML file and write its results folder"
+        "run",
+        parents=[shared],
+        help="run the experiment described in a TOML file and write its results folder",
     )
     run.add_argument("experiment", help="the experiment file (EXPERIMENT.toml)")
     run.add_argument(
@@ -50,43 +68,23 @@ def _build_parser():
     run.add_argument(
         "--no-timing",
         action="store_true",
-        help="with --dry-run: count the fits only (no timing fit, graph data not read)",
-    )
-    run.add_argument(
-        "--n-jobs", type=int, default=None, help="parallel jobs (default: the file's n_jobs)"
+        help="with --dry-run: count the fits only (no timing fit; of graph data only the "
+        "labels are read)",
     )
     run.add_argument(
         "--backend",
         choices=("loky", "threading", "multiprocessing", "dask"),
-        default=None,
         help="joblib backend (default: the file's backend)",
     )
     run.add_argument(
         "--dask-scheduler",
-        default=None,
         metavar="ADDRESS",
         help="with --backend dask: the scheduler to connect to (default: a local cluster)",
     )
     run.add_argument(
-        "--device",
-        default=None,
-        help="set the 'device' of every estimator that has one (e.g. cuda, cuda:1)",
+        "--device", help="set the 'device' of every estimator that has one (e.g. cuda, cuda:1)"
     )
-    run.add_argument(
-        "--data-dir",
-        default=None,
-        help="the data folder that ${SKLEARN_FAIR_DATA} stands for (default: that variable)",
-    )
-    run.add_argument(
-        "--output-dir", default=None, help="the results folder (default: the file's output_dir)"
-    )
-    run.add_argument(
-        "--allow-outside-paths",
-        action="store_true",
-        help="accept data, splits and output paths outside the file's folder and the data "
-        "folder (only for files you trust)",
-    )
-    add_allow_package(run)
+    run.add_argument("--output-dir", help="the results folder (default: the file's output_dir)")
     run.add_argument(
         "--allow-failures",
         action="store_true",
@@ -102,19 +100,11 @@ def _build_parser():
         "file cannot raise them): jobs, refits, candidates, folds, depth, file_size, items, "
         "list_length, string_length; e.g. --limit candidates=50000",
     )
-
-    _add_cache_parser(commands)
-    return parser
-
-
-def _add_cache_parser(commands):
-    """``cache verify``."""
     cache = commands.add_parser("cache", help="inspect a cache folder")
-    actions = cache.add_subparsers(dest="cache_command", required=True)
-    verify = actions.add_parser(
+    verify = cache.add_subparsers(dest="cache_command", required=True).add_parser(
         "verify",
-        help="check a cache's entries, and recompute a random sample of those 'sklearn-fair "
-        "run' wrote",
+        parents=[shared],
+        help="check a cache's entries, and recompute a sample of those 'sklearn-fair run' wrote",
         description=(
             "Check every entry of a cache folder (a regular file, its checksum, the key its "
             "name is the digest of). A cache written by 'sklearn-fair run' records the "
@@ -136,21 +126,7 @@ def _add_cache_parser(commands):
     verify.add_argument(
         "--random-state", type=int, default=0, help="seed of the sample (default: 0)"
     )
-    verify.add_argument(
-        "--n-jobs", type=int, default=None, help="parallel jobs of the recomputation (default: 1)"
-    )
-    verify.add_argument(
-        "--data-dir",
-        default=None,
-        help="the data folder that ${SKLEARN_FAIR_DATA} stands for (default: that variable)",
-    )
-    verify.add_argument(
-        "--allow-outside-paths",
-        action="store_true",
-        help="accept experiment files and paths outside the folder holding the cache (only "
-        "for files you trust)",
-    )
-    add_allow_package(verify)
+    return parser
 
 
 def _run(args):

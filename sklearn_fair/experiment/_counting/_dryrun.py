@@ -9,7 +9,7 @@ import os
 import warnings
 from dataclasses import dataclass, field
 
-from .._reading._config import open_experiment
+from .._reading._config import load_config
 from .._reading._data import load_datasets
 from .._reading._text import neutral
 from ._checks import check_before_fit
@@ -86,11 +86,8 @@ def _row(plan):
         selection = f"its own ({len(plan.outer)} searches)"
         candidates, inner = "its own", "its own"
     else:
-        selection, candidates, inner = (
-            str(plan.selection_fits),
-            str(plan.n_candidates),
-            _spread(inner),
-        )
+        selection, candidates = str(plan.selection_fits), str(plan.n_candidates)
+        inner = _spread(inner)
     refits = f"{plan.refits} ({len(plan.outer)} x {plan.n_refits})"
     if plan.min_refits < plan.refits:
         refits += f", {plan.min_refits} if seeds are inert"
@@ -180,7 +177,7 @@ def dry_run(
     >>> plan.selection_fits, plan.refits, plan.total_fits  # 5 x 3 x 3, 5 x 2
     (45, 10, 55)
     """
-    config = open_experiment(
+    config = load_config(
         path,
         data_dir=data_dir,
         allow_outside_paths=allow_outside_paths,
@@ -210,16 +207,15 @@ def dry_run(
         lines += ["", *_table(rows, ("data set", *header))]
     else:
         ((name, dataset),) = config.datasets.items()
-        described = loaded[name].description if name in loaded else f"{dataset.data['dataset']}"
-        lines.append(
-            "Data: " + (described if name in loaded else f"{described}: NOT AVAILABLE, {problem}")
-        )
+        if name in loaded:
+            lines.append(f"Data: {loaded[name].description}")
+        else:
+            lines.append(f"Data: {dataset.data['dataset']}: NOT AVAILABLE, {problems[name]}")
         if plans:
             lines.append("Outer resampling: " + _outer_text(dataset, next(iter(plans.values()))))
         lines += ["", *_table([_row(plan) for plan in plans.values()], header)]
-    for name, why in problems.items():
-        if several:
-            lines.append(f"{neutral(name)}: NOT AVAILABLE, not counted: {why}")
+    if several:
+        lines += [f"{neutral(d)}: NOT AVAILABLE, not counted: {p}" for d, p in problems.items()]
     lines += [
         "",
         "selection fits = outer folds x candidates x inner splits; refits = outer folds x "

@@ -6,7 +6,7 @@ names imported only from allowed packages (``_imports.py``) and built (``_build.
 paths resolved inside the allowed folders (``_paths.py``); its ``[protocol]`` checked
 against NestedCV's parameters (``_protocol.py``); the whole checked into an
 ``ExperimentConfig`` with its data sets (``_config.py``: one ``[data]`` table or
-``[data.NAME]`` tables; ``open_experiment``: the file with the user's options); the data it
-names read (``_data.py``); and text from the file shown safely, names turned into file names
-(``_text.py``). Nothing here fits a model, and nothing imports the other two parts.
+``[data.NAME]`` tables); the data it names read (``_data.py``); and text from the file shown
+safely, names turned into file names (``_text.py``). Nothing here fits a model, and nothing
+imports the other two parts.
 """

@@ -416,6 +416,7 @@ def load_config(
     device=None,
     dataset=None,
     limits=None,
+    output_dir=None,
 ):
     """Read and check an experiment file; every error names the line and key at fault.
 
@@ -450,6 +451,9 @@ def load_config(
         Raise limits on the work the file may cause, for this call (e.g.
         ``{"candidates": 50000}``; see :class:`~sklearn_fair.experiment.Limits`). The
         file cannot raise them.
+    output_dir : str or path-like, default=None
+        The results folder, anywhere (the caller's choice, not the file's); None uses the
+        file's ``output_dir``.
 
     Returns
     -------
@@ -540,13 +544,18 @@ def load_config(
             ("benchmark", "baseline"),
             f"must name one of the models {sorted(specs)}; got {shown(baseline)}.",
         )
-    output_dir = experiment.get("output_dir", f"{path.stem}_results")
+    if output_dir is None:
+        output_dir = resolve(
+            experiment.get("output_dir", f"{path.stem}_results"),
+            ("experiment", "output_dir"),
+            output=True,
+        )
     cache_dir = experiment.get("cache_dir")
     first = next(iter(datasets.values()))
     return ExperimentConfig(
         path=path,
         name=experiment.get("name", path.stem),
-        output_dir=resolve(output_dir, ("experiment", "output_dir"), output=True),
+        output_dir=Path(output_dir).resolve(),
         random_state=experiment.get("random_state", 0),
         n_jobs=experiment.get("n_jobs", 1),
         backend=backend,
@@ -565,27 +574,3 @@ def load_config(
         several=several,
         baseline=baseline,
     )
-
-
-def open_experiment(
-    path,
-    *,
-    data_dir=None,
-    allow_outside_paths=False,
-    allowed_packages=(),
-    device=None,
-    output_dir=None,
-    limits=None,
-):
-    """Load the file with the user's options (see :func:`run_experiment`)."""
-    config = load_config(
-        path,
-        data_dir=data_dir,
-        allow_outside_paths=allow_outside_paths,
-        allowed_packages=allowed_packages,
-        device=device,
-        limits=limits,
-    )
-    if output_dir is not None:  # the user's own choice, not the file's
-        config.output_dir = Path(output_dir).resolve()
-    return config

@@ -9,7 +9,7 @@ from ...exceptions import ExperimentConfigError
 from ...utils import install_hint, is_graph_data
 from .._counting._checks import check_before_fit
 from .._counting._plan import nested_of
-from .._reading._config import open_experiment
+from .._reading._config import load_config
 from .._reading._data import cache_folder, load_datasets
 from .._reading._text import neutral
 from ._manifest import record_experiment
@@ -215,7 +215,7 @@ def run_experiment(
     """
     from ...benchmarking import benchmark
 
-    config = open_experiment(
+    config = load_config(
         path,
         data_dir=data_dir,
         allow_outside_paths=allow_outside_paths,
