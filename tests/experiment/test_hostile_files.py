@@ -5,6 +5,11 @@ no traceback. Each case also bounds the work done before the refusal, by countin
 parser is not called at all for what the pre-scan refuses, no fit starts, no grid is
 expanded, and tracemalloc's peak stays far below the file's claims. No time is measured.
 
+The output matrix (issue 36, at the end of this file): names that are paths, formulas or
+control characters, links and FIFOs where outputs go, hostile CSV files and a failing model,
+each through one data set and several, run and dry run: refused (or kept inside the results
+folder, neutral), with nothing outside the results folder created or changed.
+
 ``python -m pytest tests/experiment/test_hostile_files.py -s`` prints the matrix with the
 work each case did.
 """
