@@ -2,6 +2,7 @@
 
 import argparse
 import sys
+import warnings
 
 __all__ = ["main"]
 
@@ -164,21 +165,30 @@ def _run(args):
             file=sys.stderr,
         )
         return 130
+    except KeyboardInterrupt:  # before the first fit, or in a dry run: nothing to resume
+        print("sklearn-fair run: interrupted; no fit of the run was cached.", file=sys.stderr)
+        return 130
 
 
 def _fit(args, options):
     """Run the file; print what was done; the exit status (1: fits failed, or an output
     could not be made)."""
+    from sklearn.exceptions import FitFailedWarning
+
     from .experiment import run_experiment
     from .experiment._reading._text import neutral
 
-    result = run_experiment(
-        args.experiment,
-        n_jobs=args.n_jobs,
-        backend=args.backend,
-        dask_scheduler=args.dask_scheduler,
-        **options,
-    )
+    with warnings.catch_warnings():
+        # each failed fit is in its model's file, and the first is printed below: not also
+        # the tracebacks of scikit-learn's FitFailedWarning
+        warnings.simplefilter("ignore", FitFailedWarning)
+        result = run_experiment(
+            args.experiment,
+            n_jobs=args.n_jobs,
+            backend=args.backend,
+            dask_scheduler=args.dask_scheduler,
+            **options,
+        )
     several = isinstance(next(iter(result.status)), tuple)
     if several or result.report is None:
         try:

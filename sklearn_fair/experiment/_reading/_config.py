@@ -382,9 +382,6 @@ def _datasets(builder, document, protocol, splits, resolve, limits):
         and all(isinstance(v, dict) for v in data.values())
     )
     if not several:
-        for name in RUNNER_KEYS:
-            if isinstance(data, dict) and name in data:
-                raise source.error(("data", name), "belongs in [protocol] (or a [data.NAME]).")
         table = _check_data(
             source, _check_table(source, document, "data", _SCHEMA["data"]), resolve
         )

@@ -12,7 +12,7 @@ from .._counting._plan import nested_of
 from .._reading._config import load_config
 from .._reading._data import cache_folder, load_datasets
 from .._reading._text import neutral
-from ._manifest import record_experiment
+from ._manifest import MANIFEST, record_experiment
 from ._outputs import cell_failures, originals, output_files, write_outputs
 from ._resultfile import ResultsFolder
 
@@ -229,8 +229,9 @@ def run_experiment(
     n_jobs = config.n_jobs if n_jobs is None else n_jobs
     backend = config.backend if backend is None else backend
     folder = ResultsFolder(config.output_dir)
-    folder.check(output_files(config))
     cache = cache_folder(config)
+    # the default cache lies in the results folder: a link there would lead elsewhere
+    folder.check(output_files(config) + ([("cache", MANIFEST)] if config.cache_dir is None else []))
     loaded = load_datasets(config)
     check_before_fit(config, loaded)
     record_experiment(cache, config.path)  # which file wrote the cache: for 'cache verify'
