@@ -49,10 +49,8 @@ def _metric(nested):
 
 def format_result(name, nested):
     """A short text block for one fitted NestedCV: estimate, interval, optimism, choices."""
-    from .stats import summarize
-
     metric = _metric(nested)
-    summary = summarize(nested.outer_scores_, metric=metric)
+    summary = nested.summary()  # the corrected resampled t of the outer folds' sizes
     refits = (
         "1 (no random_state: the estimator is deterministic)"
         if nested.refit_seeds_ == [None]
@@ -92,7 +90,7 @@ def format_result(name, nested):
 def run_demo(*, n_jobs=None, random_state=0, outer_cv=10, file=None):
     """Run NestedCV for each demo model on the breast cancer data and print the results.
 
-    Each model's estimate comes with its Student t interval, named; which model is
+    Each model's estimate comes with its corrected resampled t interval, named; which model is
     better is decided by :func:`sklearn_fair.stats.compare` on the paired outer-fold
     scores, which says when the difference is not demonstrated.
 

@@ -35,15 +35,18 @@ def test_each_model_prints_its_metric_and_a_named_t_interval(demo_run):
     for name, nested in results.items():
         block = text[text.index(name + "\n") :]
         scores = nested.outer_scores_
-        low, high = stats.t.interval(0.95, 2, loc=scores.mean(), scale=stats.sem(scores))
+        # Nadeau and Bengio's corrected resampled t, from scipy's t (NestedCV.summary()'s)
+        folds = nested.outer_results_
+        n_train = np.mean([len(f["train_indices"]) for f in folds])
+        n_test = np.mean([len(f["test_indices"]) for f in folds])
+        scale = np.sqrt(1 / 3 + n_test / n_train) * np.std(scores, ddof=1)
+        low, high = stats.t.interval(0.95, 2, loc=scores.mean(), scale=scale)
+        low, high = max(low, 0.0), min(high, 1.0)  # an accuracy's interval stays in [0, 1]
         # the labels are padded to the longest, the interval's: its level and its method
-        label = "95% Student-t interval"
+        label = "95% corrected-t interval"
         width = len(label) + 2
         assert f"{'test accuracy':<{width}}{scores.mean():.4f} +/- {np.std(scores):.4f}" in block
-        assert (
-            f"  {label:<{width}}[{low:.4f}, {high:.4f}] (Student t, 2 df, of the mean of "
-            "3 scores)\n" in block
-        )
+        assert f"  {label:<{width}}[{low:.4f}, {high:.4f}] (corrected resampled t (Nadeau" in block
         assert f"{'validation accuracy':<{width}}{nested.validation_scores_.mean():.4f}" in block
     assert "normal, of the mean" not in text
 

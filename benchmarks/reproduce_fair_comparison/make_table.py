@@ -82,7 +82,7 @@ def _wall_time(name):
 
 
 def _values(selected, name):
-    return "/".join(str(json.loads(v)) for v in selected.get(name, {"null": 0}))
+    return "/".join(selected.get(name, {"None": 0}))
 
 
 def faithful_table():
@@ -106,7 +106,7 @@ def faithful_table():
             lines.append([name, table_name, paper, resume, "", "", "", "", n_refits, "", ""])
             continue
         row, selected = rows.loc[name], selection.loc[name, "selected"]
-        monitors = ", ".join(f"{json.loads(m)} ×{c}" for m, c in selected["monitor"].items())
+        monitors = ", ".join(f"{m} ×{c}" for m, c in selected["monitor"].items())
         distinct = len({json.dumps(p, sort_keys=True) for p in bench.cells[name, OURS].best_params})
         cpu = budget.loc[name, "fit_time"] + budget.loc[name, "score_time"]
         lines.append([

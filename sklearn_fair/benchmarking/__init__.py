@@ -7,7 +7,7 @@ tests (:func:`sklearn_fair.stats.rank_comparison`), rliable's aggregates across 
 each model's tuning budget, plots and an HTML report.
 """
 
+from ..report import BenchmarkResult
 from ._benchmark import benchmark
-from ._result import BenchmarkResult
 
 __all__ = ["BenchmarkResult", "benchmark"]

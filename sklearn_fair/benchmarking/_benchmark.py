@@ -13,18 +13,16 @@ from ..model_selection._engine import (
     REFIT,
     SEARCH,
     SELECTION,
-    TaskCache,
-    assemble,
     is_search,
     make_plan,
-    run_plans,
+    run_protocol,
     shared_root_seed,
-    warn_edge_of_grid,
-    warn_failures,
+    store_fitted,
+    use_cache,
 )
+from ..report import BenchmarkResult
+from ..report._results import as_result
 from ..utils import is_graph_data
-from ._cells import cell_from_nested
-from ._result import BenchmarkResult
 
 __all__ = ["benchmark"]
 
@@ -153,6 +151,7 @@ def benchmark(
     scoring=None,
     refit=None,
     baseline=None,
+    baseline_floor=False,
     random_state=None,
     n_jobs=None,
     cache_dir=None,
@@ -205,6 +204,10 @@ def benchmark(
     baseline : str, default=None
         The name of the model the others are compared with by default
         (:meth:`BenchmarkResult.compare_to`).
+    baseline_floor : bool, default=False
+        Declare the baseline a chance-level floor (a ``DummyClassifier``, a majority vote):
+        it is compared with, not tuned like the models, so its small tuning budget raises no
+        :class:`~sklearn_fair.exceptions.UnequalBudgetWarning`.
     random_state : int, RandomState instance, Generator or None, default=None
         One seed for every cell (drawn once when not an int), so all models share inner splits
         and refit seeds. Pass an int for reproducible and resumable runs.
@@ -302,27 +305,26 @@ def benchmark(
             plan = make_plan(
                 nested, X, y, groups, {}, final=False, return_estimator=False, owner=owner
             )
-            plan.n_jobs, plan.verbose = n_jobs, 0
             if cache_dir is not None:
-                plan.cache = TaskCache(os.fspath(cache_dir), owner)
+                # one warning about unseeded runs, above, for the whole benchmark
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore", CacheWarning)
+                    use_cache(plan, os.fspath(cache_dir))
             dataset_plans[model] = plan
-            cells.append((dataset, model, nested, owner))
+            cells.append((dataset, model, nested))
             plans.append(plan)
         _same_outer_splits(dataset, dataset_plans)
 
-    reuse = [nested.reuse_prefix for _, _, nested, _ in cells]
-    schedules = run_plans(plans, n_jobs=n_jobs, verbose=verbose, reuse_prefix=reuse)
-
+    reuse = [nested.reuse_prefix for _, _, nested in cells]
+    runs = run_protocol(
+        plans, n_jobs=n_jobs, verbose=verbose, reuse_prefix=reuse, all_failed="keep"
+    )
     results = {}
-    for (dataset, model, nested, owner), plan, schedule in zip(cells, plans, schedules):
-        assembled = assemble(schedule)
-        warn_failures(owner, plan.error_score, list(schedule.results.values()))
-        warn_edge_of_grid(
-            plan.param_grid, [f["best_params"] for f in assembled["outer_results"]], owner
+    for (dataset, model, nested), run in zip(cells, runs):
+        store_fitted(nested, run)
+        results[dataset, model] = as_result(
+            model, nested, dataset=dataset, budget=_budget(run.schedule)
         )
-        assembled["cache_info"] = None
-        if plan.cache is not None:
-            assembled["cache_info"] = {"hits": plan.cache.hits, "computed": schedule.computed}
-        nested._store(plan, schedule, assembled)
-        results[dataset, model] = cell_from_nested(dataset, model, nested, _budget(schedule))
-    return BenchmarkResult(results, baseline=baseline, random_state=seed)
+    return BenchmarkResult(
+        results, baseline=baseline, baseline_floor=baseline_floor, random_state=seed
+    )

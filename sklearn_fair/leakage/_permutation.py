@@ -9,13 +9,8 @@ from sklearn.utils._param_validation import validate_params
 
 from ..model_selection import nested_cross_validate
 from ..stats import mean_interval
-from ..utils import (
-    RANDOM_STATE_CONSTRAINTS,
-    EstimatorInstance,
-    IntervalNotBool,
-    check_random_state,
-    draw_seeds,
-)
+from ..utils import RANDOM_STATE_CONSTRAINTS, EstimatorInstance, IntervalNotBool, draw_seeds
+from ..utils._random import named_generator, seed_root
 
 __all__ = ["PermutationReport", "chance_level", "permutation_check"]
 
@@ -224,9 +219,11 @@ def permutation_check(
     -------
     report : PermutationReport
     """
-    rng = check_random_state(random_state)
+    # Seeds by name: permutation i and its run get the same seeds whatever n_permutations and
+    # with_estimate are.
+    root = seed_root(random_state)
     y = np.asarray(y)
-    seed = draw_seeds(rng)
+    seed = draw_seeds(named_generator(root, "estimate"))
 
     def run(labels, run_seed):
         X_run, y_run = (X, labels) if prepare is None else prepare(X, labels)
@@ -238,9 +235,9 @@ def permutation_check(
     elif prepare is not None:
         y_scored = prepare(X, y)[1]
     permuted = []
-    for _ in range(n_permutations):
-        labels = y[rng.permutation(len(y))]
-        permuted.append(run(labels, draw_seeds(rng))[0])
+    for i in range(n_permutations):
+        labels = y[named_generator(root, "permutation", i).permutation(len(y))]
+        permuted.append(run(labels, draw_seeds(named_generator(root, "run", i)))[0])
     permuted = np.asarray(permuted)
 
     scoring = protocol.get("scoring")

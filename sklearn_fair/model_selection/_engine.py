@@ -10,21 +10,14 @@ users, only to the package itself.
 """
 
 from ._nested._batching import PREFETCH, AutoBatching
-from ._nested._cache import TaskCache
 from ._nested._candidates import is_search
 from ._nested._data import RunData, take
+from ._nested._estimator import store_fitted
 from ._nested._planning import make_plan
-from ._nested._results import assemble
-from ._nested._running import (
-    PlansData,
-    run_plan,
-    run_plans,
-    warn_failures,
-    worker_pool_options,
-)
+from ._nested._protocol import ProtocolRun, run_protocol, use_cache
+from ._nested._running import PlansData, run_plan, run_plans, worker_pool_options
 from ._nested._scheduling import NestedSchedule
 from ._nested._seeds import shared_root_seed
-from ._nested._selection import warn_edge_of_grid
 from ._nested._tasks import FINAL, REFIT, SEARCH, SELECTION, Phase
 from ._nested._verify import check_entries
 
@@ -39,16 +32,16 @@ __all__ = [
     "RunData",
     "SEARCH",
     "SELECTION",
-    "TaskCache",
-    "assemble",
+    "ProtocolRun",
     "check_entries",
     "is_search",
     "make_plan",
     "run_plan",
     "run_plans",
+    "run_protocol",
     "shared_root_seed",
+    "store_fitted",
     "take",
-    "warn_edge_of_grid",
-    "warn_failures",
+    "use_cache",
     "worker_pool_options",
 ]

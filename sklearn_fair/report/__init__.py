@@ -13,10 +13,12 @@ paragraphs, a table of strings or :class:`Cell` objects, :class:`Figure` objects
 self-contained HTML string out; other reports (a benchmark's) reuse it.
 """
 
+from ._benchmark_result import BenchmarkResult  # noqa: F401 - for sklearn_fair.benchmarking
 from ._card import ReproducibilityCard, reproducibility_card
 from ._html import figure_from_matplotlib, html_page
+from ._nested_report import nested_cv_report
 from ._plots import plot_comparison, plot_fold_scores, plot_optimism
-from ._report import NestedCVReport, nested_cv_report
+from ._report import NestedCVReport
 from ._results import result_to_dict
 from ._tables import Cell, Figure, Section
 from ._verdict import comparison_text

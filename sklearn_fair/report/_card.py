@@ -11,8 +11,9 @@ from ..model_selection import labels_fingerprint
 from ..utils import digest, fingerprint, to_numpy
 from ..utils import package_versions as _package_versions
 from ._format import decimals_for, number
+from ._html import render
 from ._results import as_results
-from ._tables import Section, render
+from ._tables import Section
 
 # The card prints the versions table of utils.package_versions (the one every stored result
 # records), with torch and PyG read from their installed metadata, never imported; two labels
@@ -110,14 +111,16 @@ class ReproducibilityCard:
     def section(self):
         """The card as a report section."""
         rows = [[item, answer, how] for item, answer, how in self.checklist]
-        same = len(set(self.splits_fingerprint.values())) == 1
+        shared = {}
+        for name, value in self.splits_fingerprint.items():
+            shared.setdefault(value, []).append(name)
         paragraphs = [
             "Seeds: " + "; ".join(f"{name}: {value}" for name, value in self.seeds.items()) + ".",
             "Splits fingerprint: "
             + (
-                next(iter(self.splits_fingerprint.values())) + " (all models)"
-                if same
-                else "; ".join(f"{n}: {f}" for n, f in self.splits_fingerprint.items())
+                next(iter(shared)) + " (all models)"
+                if len(shared) == 1
+                else "; ".join(f"{', '.join(names)}: {value}" for value, names in shared.items())
             )
             + (f"; splits file: {self.splits_file}" if self.splits_file else "")
             + ".",
@@ -201,11 +204,22 @@ def reproducibility_card(results, *, X=None, y=None, splits_file=None, stratifie
     >>> sorted(card.versions)[:3]
     ['PyG', 'Python', 'joblib']
     """
-    models = as_results(results)
+    return card_of(as_results(results), X=X, y=y, splits_file=splits_file, stratified=stratified)
+
+
+def _label(model, one_dataset):
+    return model.name if one_dataset else f"{model.dataset}: {model.name}"
+
+
+def card_of(models, *, X=None, y=None, splits_file=None, stratified=None):
+    """The card of a list of :class:`~._results.NestedResult` (see
+    :func:`reproducibility_card`); models of several data sets are labelled "data set: model".
+    """
     if y is None and X is not None and hasattr(X, "y"):
         y = X.y
     if y is not None:
         y = to_numpy(y)
+    one = len({m.dataset for m in models}) == 1
     task = _task(models, y)
     strat = _stratification(models, y, stratified, task)
     saved = (
@@ -229,16 +243,25 @@ def reproducibility_card(results, *, X=None, y=None, splits_file=None, stratifie
         (
             "test (not validation) scores, mean and std over the outer folds",
             "yes",
-            f"{len(models[0].test_scores)} outer folds per model",
+            f"{'/'.join(sorted({str(len(m.scores)) for m in models}))} outer folds per model",
         ),
     ]
     seeds = {"random_state": models[0].random_state}
-    seeds.update({f"{m.name} refit seeds": m.refit_seeds for m in models})
+    refits = {_label(m, one): m.refit_seeds for m in models}
+    if not one and len({repr(s) for s in refits.values()}) == 1:
+        seeds["refit seeds (every cell)"] = models[0].refit_seeds
+    else:
+        seeds.update({f"{label} refit seeds": value for label, value in refits.items()})
     return ReproducibilityCard(
         checklist=checklist,
         seeds=seeds,
         splits_fingerprint={
-            m.name: splits_fingerprint(m.train_indices, m.test_indices) for m in models
+            _label(m, one): (
+                splits_fingerprint(m.train_indices, m.test_indices)
+                if m.has_splits
+                else "not recorded"
+            )
+            for m in models
         },
         data_fingerprint=None if X is None else data_fingerprint(X),
         labels_fingerprint=_target_fingerprint(y, task),
@@ -269,7 +292,7 @@ def _stratification(models, y, stratified, task):
         return ("yes" if stratified else "no", f"as stated by the caller (stratified={stratified})")
     if task == "regression":
         how = "numeric target (regression): there are no classes to stratify by"
-        if y is not None:
+        if y is not None and all(m.has_splits for m in models):
             low, high = (
                 min(target_fold_means(y, m.test_indices)[0] for m in models),
                 max(target_fold_means(y, m.test_indices)[1] for m in models),
@@ -283,6 +306,8 @@ def _stratification(models, y, stratified, task):
         return ("not applicable", how)
     if y is None:
         return ("unknown", "no labels given to check the folds")
+    if any(not model.has_splits for model in models):
+        return ("unknown", "the results do not record their outer splits")
     if all(is_stratified(y, model.test_indices) for model in models):
         return ("yes", "each outer test fold holds each class in proportion (within 1)")
     return ("no", "the outer test folds are not stratified by class")

@@ -1,10 +1,11 @@
 """How a report prints numbers and names: the digits a metric needs, short parameter names."""
 
 import math
+import numbers
 
 import numpy as np
 
-__all__ = ["decimals_for", "number", "pvalue", "short_names", "signed"]
+__all__ = ["decimals_for", "number", "param_text", "pvalue", "short_names", "signed"]
 
 MAX_DECIMALS = 6
 
@@ -123,3 +124,15 @@ def short_names(names):
         else:
             short[name] = name
     return short
+
+
+def param_text(value):
+    """A selected hyper-parameter's value as Python prints it (``None``, ``sqrt``, ``0.1``),
+    not as JSON (``null``, ``"sqrt"``)."""
+    if isinstance(value, (bool, np.bool_)) or value is None:
+        return str(value)
+    if isinstance(value, numbers.Integral):
+        return str(int(value))
+    if isinstance(value, numbers.Real):
+        return str(float(value))
+    return value if isinstance(value, str) else repr(value)

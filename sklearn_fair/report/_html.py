@@ -14,7 +14,7 @@ from html import escape
 
 from ._tables import Cell, Figure
 
-__all__ = ["figure_from_matplotlib", "html_page", "section_html"]
+__all__ = ["figure_from_matplotlib", "html_page", "render", "section_html"]
 
 NARROW = 760  # px: below this width tables become cards
 
@@ -216,3 +216,19 @@ def figure_from_matplotlib(figure, *, alt, caption="", dpi=200):
     png = buffer.getvalue()
     width = round(figure.get_size_inches()[0] * 100)
     return Figure(png=png, alt=alt, caption=caption, width=width)
+
+
+def render(title, sections, kind, *, lead=None):
+    """Render the report ``title`` and its ``sections`` as "text", "markdown" or "html".
+
+    ``lead`` is a sentence printed under the title (the verdict of a comparison).
+    """
+    if kind == "html":
+        return html_page(title, sections, lead=lead)
+    if kind == "text":
+        head = [title] + ([lead] if lead else [])
+        return "\n\n".join(head + [section.to_text() for section in sections]) + "\n"
+    if kind == "markdown":
+        head = [f"# {title}"] + ([f"**{lead}**"] if lead else [])
+        return "\n\n".join(head + [s.to_markdown() for s in sections]) + "\n"
+    raise ValueError(f"Unknown kind {kind!r}: 'text', 'markdown' or 'html'.")

@@ -1,21 +1,30 @@
-"""The report of one or several nested cross-validation results."""
+"""The one report of nested cross-validation results: one model or several, on one data set
+or many (a :class:`~._benchmark_result.BenchmarkResult`), as text, Markdown or HTML.
+
+A NestedCV report is the report of a benchmark of one data set. Which sections appear follows
+from the shape of the result: the pairwise comparison and the per-fold selections for one data
+set; the paper's table, the ranks and the selection counts for several; the comparison with
+the baseline when there is one.
+"""
 
 import numbers
 import os
+import warnings
 
 import numpy as np
 from scipy.stats import rankdata
 
-from ..exceptions import SplitsMismatchError
+from ..exceptions import SplitsMismatchError, UnequalBudgetWarning
 from ..stats import summarize
-from ._card import reproducibility_card
-from ._format import decimals_for, number, pvalue, short_names, signed
+from ._format import decimals_for, number, param_text, pvalue, short_names, signed
+from ._html import render
 from ._plots import matplotlib_missing
-from ._results import as_results, compare_results, describe_metrics, shared_metric
-from ._tables import Cell, Section, num, render
-from ._verdict import verdict_sentence
+from ._results import NoSplitsError, compare_results, describe_metrics, shared_metric
+from ._tables import Cell, Section, num
+from ._verdict import against_the_best, benchmark_verdict, verdict_sentence
 
 _KINDS = {".md": "markdown", ".markdown": "markdown", ".html": "html", ".txt": "text"}
+_SHORT = {"t": "Student t", "normal": "normal", "corrected_t": "corrected t"}
 
 
 def _is_number(value):
@@ -24,6 +33,7 @@ def _is_number(value):
 
 def median_params(best_params):
     """Median over the folds of each numeric hyper-parameter selected in every fold."""
+    best_params = [params or {} for params in best_params]
     names = sorted({name for params in best_params for name in params})
     medians = {}
     for name in names:
@@ -33,52 +43,63 @@ def median_params(best_params):
     return medians
 
 
-_SHORT = {"t": "Student t", "normal": "normal"}
-
-
 class NestedCVReport:
-    """Tables of one or several nested cross-validation results, and their reproducibility card.
+    """The report of nested cross-validation results: tables, plots, verdict and card.
 
-    Made by :func:`nested_cv_report`. ``str(report)`` is the text version.
+    Made by :func:`nested_cv_report` (models on one data set) or
+    :meth:`BenchmarkResult.report <sklearn_fair.BenchmarkResult.report>` (models on several
+    data sets). ``str(report)`` is the text version.
 
     Attributes
     ----------
     title : str
         The report's heading.
+    result : BenchmarkResult
+        What is reported.
     rows : list of dict
-        One per model and metric (the metric that selected the hyper-parameters first):
-        ``model``, ``metric`` (its printed name), ``scoring`` (its key), ``selects``
-        (whether it selected the hyper-parameters), ``n_folds``, ``test_mean``,
-        ``test_std``, ``ci_low``, ``ci_high`` and ``ci_method`` (the interval of the
-        mean and how it was made), ``metric_range`` (the range of the metric's values
+        One per data set, model and metric (the metric that selected the hyper-parameters
+        first): ``dataset``, ``model``, ``metric`` (its printed name), ``scoring`` (its
+        key), ``selects`` (whether it selected the hyper-parameters), ``n_folds``,
+        ``test_mean``, ``test_std``, ``ci_low``, ``ci_high`` and ``ci_method`` (the interval
+        of the mean and how it was made), ``metric_range`` (the range of the metric's values
         the interval was kept in, "[0, 1]", or "unknown": not clipped), ``iqm``,
         ``iqm_ci_low``, ``iqm_ci_high`` and ``iqm_ci_method``, ``validation_mean``,
-        ``optimism``, ``rank_test``, ``rank_validation``, ``greater_is_better`` and
-        ``note`` (of the metric, see :func:`~sklearn_fair.metrics.metric_display_name`)
-        and ``median_<param>`` for each numeric hyper-parameter.
+        ``optimism``, ``rank_test``, ``rank_validation``, ``greater_is_better``, ``note``
+        (of the metric, see :func:`~sklearn_fair.metrics.metric_display_name`),
+        ``n_failed_fits`` (fits that failed and were given ``error_score``) and
+        ``median_<param>`` for each numeric hyper-parameter.
         Values are in the metric's printed units: a negated scikit-learn error
         ("neg_root_mean_squared_error") is the positive error. ``optimism`` is the mean
         validation score minus the mean test score in the scorer's direction (positive:
         validation looked better than test); it, ``validation_mean`` and
-        ``rank_validation`` are None for a metric that did not select.
+        ``rank_validation`` are None for a metric that did not select. Ranks are within a
+        data set.
     selected_params : dict
-        Model name -> list of the hyper-parameters selected in each outer fold.
+        Model name -> list of the hyper-parameters selected in each outer fold (of the first
+        data set).
     median_params : dict
-        Model name -> median over the folds of each numeric selected hyper-parameter.
+        Model name -> median over the folds of each numeric selected hyper-parameter (of the
+        first data set).
     comparison : dict of list or None
-        The pairwise comparison of :func:`sklearn_fair.stats.compare` on the selecting
-        metric, column -> values, in the scorer's units (higher is better); None for one
-        model, or when the models' outer splits or selecting metrics differ.
+        On one data set, the pairwise comparison of :func:`sklearn_fair.stats.compare` on the
+        selecting metric, column -> values, in the scorer's units (higher is better); None
+        for one model, several data sets, or when the models' outer splits or selecting
+        metrics differ.
     comparison_metric : MetricName or None
         The metric compared.
     comparison_note : str or None
-        Why there is no comparison, when there is none for several models.
+        Why there is no comparison, when there is none for several models on one data set.
     card : ReproducibilityCard
         The reproducibility card that ends the report.
     confidence : float
         Level of the intervals.
+    alpha : float
+        Level of the tests (``1 - confidence`` unless given).
     interval : str
-        The kind of interval of the mean ("t" or "normal").
+        The kind of interval of the mean: "corrected_t" (Nadeau and Bengio's corrected
+        resampled t, the default, which reached its nominal level in the coverage benchmark
+        where Student's t under-covered; results that do not record their splits get
+        Student's t, and the table says so), "t" or "normal".
     n_resamples : int
         Bootstrap resamples of the IQM's interval, in the tables and in the plots.
     random_state : int
@@ -91,56 +112,83 @@ class NestedCVReport:
     folds); ``rows`` and ``to_dataframe()`` keep full precision.
     """
 
-    def __init__(
-        self,
-        title,
-        rows,
-        models,
-        comparison,
-        comparison_note,
-        card,
-        confidence,
-        interval,
-        n_resamples=10_000,
-        random_state=0,
-    ):
+    def __init__(self, result, *, title, card, confidence=0.95, alpha=None, interval="corrected_t",
+                 n_resamples=10_000, random_state=0):  # fmt: skip
+        self.result = result
         self.title = title
-        self.rows = rows
-        self.selected_params = {m.name: m.best_params for m in models}
-        self.median_params = {m.name: median_params(m.best_params) for m in models}
-        self.comparison = comparison
-        self.comparison_metric = models[0].metric if comparison is not None else None
-        self.comparison_note = comparison_note
         self.card = card
         self.confidence = confidence
+        self.alpha = 1 - confidence if alpha is None else alpha
         self.interval = interval
         self.n_resamples = n_resamples
         self.random_state = random_state
-        self._models = models
+        self._one = len(result.datasets) == 1
+        first = result.datasets[0]
+        self._models = [result.cells[first, m] for m in result.models]
+        self.selected_params = {m.name: m.best_params for m in self._models}
+        self.median_params = {m.name: median_params(m.best_params) for m in self._models}
+        self.rows = _rows(self._cells(), confidence, interval, n_resamples, random_state)
+        self.comparison, self.comparison_note = None, None
+        if self._one and len(self._models) > 1:
+            self.comparison, self.comparison_note = _comparison(self._models, confidence)
+        self.comparison_metric = self._models[0].metric if self.comparison is not None else None
+        one_metric = all(
+            shared_metric([result.cells[d, m] for m in result.models]) is not None
+            for d in result.datasets
+        )
+        self._best = None
+        if len(result.models) > 1 and one_metric:
+            self._best = against_the_best(result, self.alpha)
+
+    def _cells(self):
+        return [self.result.cells[d, m] for d in self.result.datasets for m in self.result.models]
 
     def to_dataframe(self):
-        """The summary table as a pandas DataFrame, one row per model and metric (needs pandas)."""
+        """The summary table as a pandas DataFrame, one row per data set, model and metric
+        (needs pandas)."""
         import pandas as pd
 
-        return pd.DataFrame(self.rows).set_index(["model", "metric"])
+        index = ["model", "metric"] if self._one else ["dataset", "model", "metric"]
+        return pd.DataFrame(self.rows).set_index(index)
 
-    def decimals(self, metric_name):
+    def decimals(self, metric_name, dataset=None):
         """Decimals of a metric's printed numbers: two significant digits of its spread.
 
         From the smallest positive standard deviation of the metric's fold scores over the
-        models (see :func:`~sklearn_fair.report._format.decimals_for`).
+        models (of ``dataset``, or of every data set; see
+        :func:`~sklearn_fair.report._format.decimals_for`).
         """
-        rows = [row for row in self.rows if row["metric"] == metric_name]
+        rows = [
+            row
+            for row in self.rows
+            if row["metric"] == metric_name and dataset in (None, row["dataset"])
+        ]
         return decimals_for([row["test_mean"] for row in rows], [row["test_std"] for row in rows])
 
     def verdict(self):
-        """The report's conclusion in one sentence: the comparison's verdict, or why none."""
+        """The report's conclusion in one sentence (and one more when fits failed)."""
+        sentence = self._verdict()
+        failed = [c for c in self._cells() if c.n_failed]
+        if failed:
+            where = ", ".join(
+                f"{c.n_failed} of {c.model}" + ("" if self._one else f" on {c.dataset}")
+                for c in failed
+            )
+            sentence += (
+                f' Fits failed ({where}) and were given error_score: see "Failed fits"; '
+                "the scores above include them."
+            )
+        return sentence
+
+    def _verdict(self):
+        if self.result.baseline is not None or not self._one:
+            return benchmark_verdict(self.result, alpha=self.alpha, tests=self._best)
         if self.comparison is not None:
             metric = self.comparison_metric
             return verdict_sentence(
                 self.comparison,
                 metric,
-                n_folds=len(self._models[0].test_scores),
+                n_folds=len(self._models[0].scores),
                 confidence=self.confidence,
                 decimals=self.decimals(metric.name),
             )
@@ -155,19 +203,45 @@ class NestedCVReport:
         )
 
     def sections(self, *, figures=False):
-        """The report's sections, in order: summary, selection per model, plots (with
-        ``figures``; they need matplotlib), comparison and reproducibility card."""
-        return [
-            section
-            for section in [
-                self._summary_section(),
-                *(self._selection_section(model) for model in self._models),
-                self._figures_section() if figures else None,
-                self._comparison_section(),
-                self.card.section(),
-            ]
-            if section is not None
+        """The report's sections, in order: test performance, the paper's table (several data
+        sets), the comparison with the baseline, the pairwise comparison (one data set), the
+        ranks (three models or more on two data sets or more), the plots (with ``figures``;
+        they need matplotlib), the selected hyper-parameters, the tuning budgets (several
+        models) and the reproducibility card."""
+        result = self.result
+        with_ranks = len(result.models) >= 3 and len(result.datasets) >= 2
+        sections = [
+            self._summary_section(),
+            None if self._one else self._paper_table(),
+            self._baseline_section() if result.baseline is not None else None,
+            self._comparison_section() if self._one else None,
+            self._ranks_section() if with_ranks else None,
+            self._figures_section(with_ranks) if figures else None,
+            *(
+                [self._selection_section(m) for m in self._models]
+                if self._one
+                else [self._selection_counts()]
+            ),
+            self._budgets_section() if len(result.models) > 1 else None,
+            self._failures_section(),
+            self.card.section(),
         ]
+        return [section for section in sections if section is not None]
+
+    # -- test performance ------------------------------------------------------------------
+
+    @property
+    def _multimetric(self):
+        return any(len(cell.metrics) > 1 for cell in self._cells())
+
+    def _standing(self, dataset, model):
+        best, pvalues = self._best[dataset]
+        if model == best:
+            return Cell("best", emphasis="strong")
+        if pvalues is None:
+            return Cell("not tested (splits not recorded)")
+        p = pvalues[model]
+        return Cell(f"{'worse' if p <= self.alpha else 'not shown worse'} (Holm p {pvalue(p)})")
 
     def _summary_section(self):
         level = f"{100 * self.confidence:g}%"
@@ -175,9 +249,10 @@ class NestedCVReport:
         summary = Section(
             "Test performance",
             columns=[
+                *([] if self._one else ["data set"]),
                 "model",
                 "metric",
-                "test mean ± std",
+                Cell("test mean ± std", numeric=True),
                 Cell(f"{level} interval of the mean ({kind})", numeric=True),
                 Cell(f"IQM [{level} interval (bootstrap)]", numeric=True),
                 Cell("mean validation", numeric=True),
@@ -189,45 +264,68 @@ class NestedCVReport:
                 ),
                 Cell("rank by test", numeric=True),
                 Cell("rank by validation", numeric=True),
+                *(["against the data set's best"] if self._best is not None else []),
             ],
         )
         n_folds = sorted({row["n_folds"] for row in self.rows})
         methods = list(dict.fromkeys(row["ci_method"] for row in self.rows))
         summary.paragraphs += [
-            f"Test scores over {' or '.join(map(str, n_folds))} outer folds (std as numpy's, "
-            "ddof=0).",
+            f"Test scores over {' or '.join(map(str, n_folds))} outer folds"
+            f"{'' if self._one else ' per data set'} (std as numpy's, ddof=0).",
             f"Interval of the mean: {'; '.join(methods)}. Interval of the IQM: "
-            f"{self.rows[0]['iqm_ci_method']}. Both treat the outer folds as independent; "
-            "their training sets overlap, so both are optimistic.",
+            f"{self.rows[0]['iqm_ci_method']}. "
+            + (
+                "The corrected t widens the interval for the overlap of the outer training "
+                "sets (Nadeau and Bengio); the IQM's interval treats the folds as independent, "
+                "so it is optimistic."
+                if self.interval == "corrected_t"
+                else "Both treat the outer folds as independent; their training sets overlap, "
+                "so both are optimistic."
+            ),
             "Mean validation, optimism and the rank by validation are those of the metric "
             "that selected the hyper-parameters. Optimism is how much better the mean "
             "validation score looked than the mean test score, in the metric's printed units: "
             "validation minus test for a score, test minus validation for an error (lower is "
             "better); positive when validation was optimistic.",
-            "Numbers are printed to two significant digits of the smallest standard deviation "
-            "of their metric's fold scores.",
         ]
-        summary.paragraphs += list(
-            dict.fromkeys(f"{row['metric']}: {row['note']}." for row in self.rows if row["note"])
-        )
-        summary.paragraphs += list(
-            dict.fromkeys(
+        unsplit = sorted({c.model for c in self._cells() if not c.has_splits})
+        if self.interval == "corrected_t" and unsplit:
+            summary.paragraphs.append(
+                f"{', '.join(unsplit)}: the results do not record their outer splits, so their "
+                "interval of the mean is Student's t (the corrected t needs the folds' sizes)."
+            )
+        if self._best is not None:
+            summary.paragraphs.append(
+                "Against the data set's best: the corrected resampled t-test (Nadeau and "
+                "Bengio) of each model against the model with the best mean test score, "
+                "p-values adjusted with Holm's method within the data set; worse when the "
+                f"adjusted p is at most {self.alpha:g}."
+            )
+        summary.paragraphs += [
+            "Numbers are printed to two significant digits of the smallest standard deviation "
+            f"of their metric's fold scores{'' if self._one else ' on the data set'}.",
+            *dict.fromkeys(f"{row['metric']}: {row['note']}." for row in self.rows if row["note"]),
+            *dict.fromkeys(
                 f"{row['metric']}: the range of its values is not known, so its interval of "
                 "the mean is left as computed (not clipped to a range)."
                 for row in self.rows
                 if row.get("metric_range") == "unknown"
-            )
-        )
+            ),
+        ]
         for row in self.rows:
-            d = self.decimals(row["metric"])
+            d = self.decimals(row["metric"], row["dataset"])
             metric = row["metric"]
             formula = (
                 f"mean validation {metric} - mean test {metric}"
                 if row["greater_is_better"]
                 else f"mean test {metric} - mean validation {metric} (lower is better)"
             )
+            standing = []
+            if self._best is not None:
+                standing = [self._standing(row["dataset"], row["model"]) if row["selects"] else ""]
             summary.rows.append(
                 [
+                    *([] if self._one else [row["dataset"]]),
                     row["model"],
                     metric + (" (selects)" if row["selects"] and self._multimetric else ""),
                     num(f"{number(row['test_mean'], d)} ± {number(row['test_std'], d)}"),
@@ -240,11 +338,13 @@ class NestedCVReport:
                         title=None if row["optimism"] is None else formula),
                     num(row["rank_test"]),
                     num("n/a" if row["rank_validation"] is None else row["rank_validation"]),
+                    *standing,
                 ]
             )  # fmt: skip
         selecting = [row for row in self.rows if row["selects"]]
         if (
-            len(selecting) > 1
+            self._one
+            and len(selecting) > 1
             and len({(r["metric"], r["greater_is_better"]) for r in selecting}) == 1
         ):
             agree = [r["rank_test"] for r in selecting] == [r["rank_validation"] for r in selecting]
@@ -255,12 +355,209 @@ class NestedCVReport:
             )
         return summary
 
-    @property
-    def _multimetric(self):
-        return any(len(model.metrics) > 1 for model in self._models)
+    # -- several data sets ------------------------------------------------------------------
+
+    def _paper_table(self):
+        result, alpha = self.result, self.alpha
+        section = Section(
+            "Scores as a paper prints them",
+            columns=["model", *(num(d) for d in result.datasets)],
+            paragraphs=[
+                "Mean ± std of the test scores over the outer folds. Bold: the best model of the "
+                "data set; italics: not shown to be worse than it (corrected resampled t-test, "
+                f"Holm within the data set, level {alpha:g})."
+            ],
+        )
+        for model in result.models:
+            row = [model]
+            for dataset in result.datasets:
+                cell = result.cells[dataset, model]
+                d = self.decimals(cell.metric.name, dataset)
+                values = cell.metric.values(cell.scores)
+                best, pvalues = self._best[dataset]
+                emphasis = None
+                if model == best:
+                    emphasis = "strong"
+                elif pvalues is not None and pvalues[model] > alpha:
+                    emphasis = "em"
+                text = f"{number(np.mean(values), d)} ± {number(np.std(values), d)}"
+                row.append(Cell(text, numeric=True, emphasis=emphasis))
+            section.rows.append(row)
+        return section
+
+    def _baseline_section(self):
+        result, alpha = self.result, self.alpha
+        baseline = result.baseline
+        level = f"{100 * self.confidence:g}%"
+        section = Section(f"Against the baseline {baseline}")
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", UnequalBudgetWarning)
+            try:
+                table = result.compare_to(alpha=alpha, confidence=self.confidence)
+            except ValueError as error:
+                section.paragraphs.append(f"No comparison: {error}")
+                return section
+        section.columns = [
+            *([] if self._one else ["data set"]),
+            "model",
+            num("model - baseline", title="difference of the mean test scores, printed units"),
+            num(f"{level} interval (corrected t)"),
+            num("p"),
+            num("p (Holm)"),
+            num("P(model beats baseline)"),
+            "verdict",
+        ]
+        for row in table.itertuples():
+            metric = result.cells[row.dataset, row.model].metric
+            d = self.decimals(metric.name, row.dataset)
+            section.rows.append(
+                [
+                    *([] if self._one else [row.dataset]),
+                    row.model,
+                    num(f"{signed(row.difference, d)} {metric.name}"),
+                    num(f"[{signed(row.ci_low, d)}, {signed(row.ci_high, d)}]"),
+                    num(pvalue(row.pvalue)),
+                    num(pvalue(row.pvalue_holm)),
+                    num(f"{row.probability_of_improvement:.2f}"),
+                    Cell(row.verdict, emphasis="strong" if row.significant else None),
+                ]
+            )
+        errors = sorted({c.metric.name for c in result.cells.values() if c.metric.sign < 0})
+        section.paragraphs.append(
+            f"Differences of the mean test score, model minus {baseline}, in the metric's "
+            "printed units, on the shared outer folds: corrected resampled t-test (Nadeau and "
+            f"Bengio), {level} corrected t interval, p-values adjusted with Holm's method across "
+            f"all {len(table)} comparisons; better or worse when Holm rejects at level "
+            f"{alpha:g}. P(model beats baseline): the probability that a fold score of the model "
+            "beats one of the baseline's."
+        )
+        if errors:
+            section.paragraphs.append(
+                f"{', '.join(errors)}: lower is better, so a negative difference favours the model."
+            )
+        section.paragraphs += [f"Warning: {w.message}" for w in caught]
+        return section
+
+    def _ranks_section(self):
+        ranks = self.result.rank_comparison(alpha=self.alpha)
+        return Section(
+            "Ranks",
+            columns=["model", num("average rank")],
+            rows=[
+                [model, num(f"{rank:.2f}")]
+                for model, rank in sorted(ranks.average_ranks.items(), key=lambda item: item[1])
+            ],
+            paragraphs=[
+                f"Ranks of the mean test scores over {ranks.n_datasets} data sets (1 is the "
+                f"best). Friedman's test: chi-square {ranks.statistic:.3g}, p "
+                f"{pvalue(ranks.pvalue)}; Iman and Davenport's F "
+                f"{ranks.iman_davenport_statistic:.3g}, p {pvalue(ranks.iman_davenport_pvalue)}. "
+                f"Nemenyi's critical difference at level {self.alpha:g}: "
+                f"{ranks.critical_difference:.2f}."
+            ],
+        )
+
+    def _selection_counts(self):
+        result = self.result
+        names = sorted(
+            {n for c in result.cells.values() for p in c.best_params if p for n in p}, key=str
+        )
+        short = short_names(names)
+        section = Section(
+            "Selected hyper-parameters",
+            columns=["data set", "model", "hyper-parameter", "selected (folds)"],
+        )
+        for (dataset, model), cell in result.cells.items():
+            params = [p or {} for p in cell.best_params]
+            for name in sorted({n for p in params for n in p}, key=str):
+                chosen = [param_text(p.get(name)) for p in params]
+                counts = ", ".join(f"{v} ({chosen.count(v)})" for v in sorted(set(chosen)))
+                title = name if short[name] != name else None
+                section.rows.append([dataset, model, Cell(short[name], title=title), counts])
+        if not section.rows:
+            return None
+        shortened = [f"{short[n]} is {n}" for n in names if short[n] != n]
+        section.paragraphs.append(
+            "Each value selected by the inner search, with the number of outer folds that "
+            "selected it."
+            + (" Parameters are named without their pipeline step: " + "; ".join(shortened)
+               + "." if shortened else "")
+        )  # fmt: skip
+        return section
+
+    def _budgets_section(self):
+        budget = self.result.budget
+        labels = {
+            "n_candidates": "candidates",
+            "n_inner_fits": "inner fits",
+            "n_searches": "searches",
+            "n_refit_fits": "refit fits",
+        }
+        keys = [k for k in labels if k in budget and not budget[k].isna().all()]
+        section = Section(
+            "Tuning budgets",
+            columns=[
+                *([] if self._one else ["data set"]),
+                "model",
+                *(num(labels[k]) for k in keys),
+                num("fit time (s)"),
+            ],
+            paragraphs=[
+                "What each cell's tuning cost: the candidates per search, the inner fits, whole "
+                "searches and refits, and the seconds its fits took. A baseline tuned with a "
+                "much smaller budget than the model it is compared with makes the model look "
+                "better."
+            ],
+        )
+        for row in budget.itertuples(index=False):
+            values = row._asdict()
+            section.rows.append(
+                [
+                    *([] if self._one else [values["dataset"]]),
+                    values["model"],
+                    *(num("n/a" if np.isnan(values[k]) else int(values[k])) for k in keys),
+                    num(number(values["fit_time"], 2)),
+                ]
+            )
+        return section
+
+    def _failures_section(self):
+        cells = [c for c in self._cells() if c.failures]
+        if not cells:
+            return None
+        section = Section(
+            "Failed fits",
+            columns=[
+                *([] if self._one else ["data set"]),
+                "model",
+                "outer fold",
+                num("failed fits"),
+                "first error",
+            ],
+            paragraphs=[
+                "Fits that raised (or scored NaN) were given the run's error_score; a fold whose "
+                "every candidate failed has no selection, and its test score is error_score. "
+                "The tables above include these folds: read them with this list."
+            ],
+        )
+        for cell in cells:
+            for fold, failure in sorted(cell.failures.items(), key=lambda f: (f[0] is None, f[0])):
+                section.rows.append(
+                    [
+                        *([] if self._one else [cell.dataset]),
+                        cell.model,
+                        "final model" if fold is None else num(fold),
+                        num(failure["count"]),
+                        failure["error"],
+                    ]
+                )
+        return section
+
+    # -- one data set -----------------------------------------------------------------------
 
     def _selection_section(self, model):
-        names = sorted({name for params in model.best_params for name in params})
+        best_params = [params or {} for params in model.best_params]
+        names = sorted({name for params in best_params for name in params})
         short = short_names(names)
         metric = model.metric
         others = [key for key in model.metrics if key != model.refit_metric]
@@ -276,11 +573,10 @@ class NestedCVReport:
         )
         validation = metric.values(model.validation_scores)
         tests = {
-            key: model.metrics[key].values(model.test_scores_per_metric[key])
-            for key in model.metrics
+            key: model.metrics[key].values(model.scores_per_metric[key]) for key in model.metrics
         }
         digits = {key: self.decimals(model.metrics[key].name) for key in model.metrics}
-        for fold, params in enumerate(model.best_params):
+        for fold, params in enumerate(best_params):
             section.rows.append(
                 [num(fold)]
                 + [_param_cell(params.get(name, "")) for name in names]
@@ -299,64 +595,6 @@ class NestedCVReport:
         if shortened:
             section.paragraphs.append(
                 "Parameters are named without their pipeline step: " + "; ".join(shortened) + "."
-            )
-        return section
-
-    def _plot_results(self):
-        return {model.name: model for model in self._models}
-
-    def _figures_section(self):
-        section = Section("Plots")
-        missing = matplotlib_missing()
-        if missing is not None:
-            section.paragraphs.append(missing)
-            return section
-        if shared_metric(self._models) is None:
-            section.paragraphs.append(
-                "No plots: they draw the metric that selected the hyper-parameters on one "
-                f"axis, and the models selected with different metrics "
-                f"({describe_metrics(self._models)})."
-            )
-            return section
-        from ._html import figure_from_matplotlib
-        from ._plots import plot_comparison, plot_fold_scores, plot_optimism
-
-        results = self._plot_results()
-        metric = self._models[0].metric
-        level = f"{100 * self.confidence:g}%"
-        section.figures.append(
-            figure_from_matplotlib(
-                plot_fold_scores(
-                    results,
-                    confidence=self.confidence,
-                    interval=self.interval,
-                    n_resamples=self.n_resamples,
-                    random_state=self.random_state,
-                ),
-                alt=f"Test {metric} of each outer fold, per model, with the mean and the IQM "
-                f"and their {level} intervals",
-                caption=f"Test {metric} per outer fold (dots), the mean with its {level} "
-                "interval and the IQM with its bootstrap interval.",
-            )
-        )
-        section.figures.append(
-            figure_from_matplotlib(
-                plot_optimism(results),
-                alt=f"Validation against test {metric} per outer fold",
-                caption="Each dot is one outer fold: the selected configuration's validation "
-                "score against its test score. Dots on the better side of the diagonal are "
-                "folds where validation was optimistic.",
-            )
-        )
-        if self.comparison is not None:
-            section.figures.append(
-                figure_from_matplotlib(
-                    plot_comparison(results, confidence=self.confidence),
-                    alt=f"Pairwise differences of mean test {metric} with their intervals",
-                    caption=f"Differences of the mean test {metric}, A - B, with their "
-                    f"{level} corrected t intervals; red where Holm's procedure demonstrates "
-                    "the difference.",
-                )
             )
         return section
 
@@ -409,6 +647,70 @@ class NestedCVReport:
             )
         return section
 
+    # -- plots ------------------------------------------------------------------------------
+
+    def _figures_section(self, with_ranks):
+        section = Section("Plots")
+        missing = matplotlib_missing()
+        if missing is not None:
+            section.paragraphs.append(missing)
+            return section
+        from ._html import figure_from_matplotlib
+
+        if not self._one:
+            figures = _benchmark_figures(self.result, self.confidence, self.alpha, with_ranks)
+            section.figures += [figure_from_matplotlib(f, **words) for f, words in figures]
+            return section
+        if shared_metric(self._models) is None:
+            section.paragraphs.append(
+                "No plots: they draw the metric that selected the hyper-parameters on one "
+                f"axis, and the models selected with different metrics "
+                f"({describe_metrics(self._models)})."
+            )
+            return section
+        from ._plots import plot_comparison, plot_fold_scores, plot_optimism
+
+        results = {model.name: model for model in self._models}
+        metric = self._models[0].metric
+        level = f"{100 * self.confidence:g}%"
+        section.figures.append(
+            figure_from_matplotlib(
+                plot_fold_scores(
+                    results,
+                    confidence=self.confidence,
+                    interval=self.interval,
+                    n_resamples=self.n_resamples,
+                    random_state=self.random_state,
+                ),
+                alt=f"Test {metric} of each outer fold, per model, with the mean and the IQM "
+                f"and their {level} intervals",
+                caption=f"Test {metric} per outer fold (dots), the mean with its {level} "
+                "interval and the IQM with its bootstrap interval.",
+            )
+        )
+        section.figures.append(
+            figure_from_matplotlib(
+                plot_optimism(results),
+                alt=f"Validation against test {metric} per outer fold",
+                caption="Each dot is one outer fold: the selected configuration's validation "
+                "score against its test score. Dots on the better side of the diagonal are "
+                "folds where validation was optimistic.",
+            )
+        )
+        if self.comparison is not None:
+            section.figures.append(
+                figure_from_matplotlib(
+                    plot_comparison(results, confidence=self.confidence),
+                    alt=f"Pairwise differences of mean test {metric} with their intervals",
+                    caption=f"Differences of the mean test {metric}, A - B, with their "
+                    f"{level} corrected t intervals; red where Holm's procedure demonstrates "
+                    "the difference.",
+                )
+            )
+        return section
+
+    # -- forms ------------------------------------------------------------------------------
+
     def to_text(self):
         """The report as plain text (the verdict first)."""
         return render(self.title, self.sections(), "text", lead=self.verdict())
@@ -420,10 +722,10 @@ class NestedCVReport:
     def to_html(self, *, plots=True):
         """The report as one self-contained HTML page.
 
-        The verdict and the test performance first, then each model's selection, the
-        plots (embedded as PNG; with ``plots`` and matplotlib), the comparison and the
-        reproducibility card. Inline style, nothing fetched; readable from a phone's width
-        up. The page is :func:`~sklearn_fair.report._html.html_page`'s template.
+        The verdict and the test performance first, then the other sections (see
+        :meth:`sections`), the plots embedded as PNG (with ``plots`` and matplotlib). Inline
+        style, nothing fetched; readable from a phone's width up. The page is
+        :func:`~sklearn_fair.report._html.html_page`'s template.
         """
         return render(self.title, self.sections(figures=plots), "html", lead=self.verdict())
 
@@ -445,26 +747,64 @@ class NestedCVReport:
         return self.to_text()
 
     def __repr__(self):
-        return f"NestedCVReport(models={list(dict.fromkeys(row['model'] for row in self.rows))})"
+        models = list(dict.fromkeys(row["model"] for row in self.rows))
+        if self._one:
+            return f"NestedCVReport(models={models})"
+        return f"NestedCVReport(models={models}, datasets={self.result.datasets})"
 
 
-def _rows(models, *, confidence, interval, n_resamples, random_state):
+def _benchmark_figures(result, confidence, alpha, with_ranks):
+    """``(figure, words)`` of a report on several data sets: the intervals of every cell, and
+    the critical-difference diagram with the ranks."""
+    level = f"{100 * confidence:g}%"
+    figures = [
+        (
+            result.plot_intervals(confidence=confidence),
+            dict(
+                alt=f"Mean test score of each model on each data set with its {level} interval",
+                caption=f"Mean test score of each model on each data set, with its {level} "
+                "corrected resampled t interval.",
+            ),
+        )
+    ]
+    if with_ranks:
+        try:
+            import scikit_posthocs  # noqa: F401
+        except ImportError:
+            return figures
+        figures.append(
+            (
+                result.plot_critical_difference(alpha=alpha),
+                dict(
+                    alt="Critical-difference diagram of the models' average ranks",
+                    caption="Average ranks; models joined by a bar are not significantly "
+                    f"different (Nemenyi, level {alpha:g}).",
+                ),
+            )
+        )
+    return figures
+
+
+def _rows(cells, confidence, interval, n_resamples, random_state):
     rows = []
-    for model in models:
-        for key, metric in model.metrics.items():
-            scores = model.test_scores_per_metric[key]
+    for cell in cells:
+        kind, sizes = cell.interval_sizes(interval)
+        for key, metric in cell.metrics.items():
+            scores = cell.scores_per_metric[key]
             summary = summarize(
                 scores,
                 metric=metric,
                 confidence=confidence,
-                interval=interval,
+                interval=kind,
                 n_resamples=n_resamples,
                 random_state=random_state,
+                **sizes,
             )
-            selects = key == model.refit_metric
-            validation = float(np.mean(model.validation_scores))
+            selects = key == cell.refit_metric
+            validation = float(np.mean(cell.validation_scores))
             row = {
-                "model": model.name,
+                "dataset": cell.dataset,
+                "model": cell.model,
                 "metric": metric.name,
                 "scoring": key,
                 "selects": selects,
@@ -483,22 +823,23 @@ def _rows(models, *, confidence, interval, n_resamples, random_state):
                 "optimism": validation - float(np.mean(scores)) if selects else None,
                 "greater_is_better": metric.greater_is_better,
                 "note": metric.note,
+                "n_failed_fits": cell.n_failed,
             }
-            row.update({f"median_{k}": v for k, v in median_params(model.best_params).items()})
+            row.update({f"median_{k}": v for k, v in median_params(cell.best_params).items()})
             rows.append(row)
     _rank(rows)
     return rows
 
 
 def _rank(rows):
-    """Rank the models by test score within each metric, and by validation score."""
+    """Rank the models by test score within each data set and metric, and by validation."""
     groups = {}
     for row in rows:
-        groups.setdefault((row["metric"], row["greater_is_better"]), []).append(row)
-    for (_, greater_is_better), group in groups.items():
+        groups.setdefault((row["dataset"], row["metric"], row["greater_is_better"]), []).append(row)
+    for (*_, greater_is_better), group in groups.items():
         sign = 1 if greater_is_better else -1
         for key, rank in (("test_mean", "rank_test"), ("validation_mean", "rank_validation")):
-            ranked = [row for row in group if row[key] is not None]
+            ranked = [row for row in group if row[key] is not None and np.isfinite(row[key])]
             values = rankdata([-sign * row[key] for row in ranked], method="min")
             for row in group:
                 row[rank] = None
@@ -515,122 +856,9 @@ def _comparison(models, confidence):
         )
     try:
         table = compare_results(models, confidence=confidence)
-    except SplitsMismatchError as error:
+    except (SplitsMismatchError, NoSplitsError) as error:
         return None, f"No pairwise comparison: {error}"
     return {column: list(table[column]) for column in table}, None
-
-
-def nested_cv_report(
-    results,
-    *,
-    X=None,
-    y=None,
-    splits_file=None,
-    stratified=None,
-    title="Nested cross-validation report",
-    confidence=0.95,
-    interval="t",
-    n_resamples=10_000,
-    random_state=0,
-):
-    """Report one nested cross-validation result, or several compared on the same splits.
-
-    For each model and each of its metrics: the test mean +/- std over the outer folds,
-    the interval of the mean (Student t by default) and the bootstrap interval of the
-    IQM, each with its method; for the metric that selected the hyper-parameters also
-    the mean validation score, the optimism gap (validation minus test) and the ranking
-    by validation score beside the ranking by test score. Then each fold's selected
-    hyper-parameters with the median of each numeric one. Several models are compared
-    pairwise on the selecting metric with :func:`sklearn_fair.stats.compare`. Every
-    number is printed with the name of its metric, and scikit-learn's negated errors
-    ("neg_root_mean_squared_error") as positive errors ("RMSE"), with a note saying so.
-    The report ends with a :class:`ReproducibilityCard`.
-
-    Parameters
-    ----------
-    results : NestedCV, dict, or dict of str to NestedCV or dict
-        A fitted :class:`~sklearn_fair.NestedCV` (or its :func:`result_to_dict`),
-        or several by name.
-    X, y : array-like, default=None
-        The data, to fingerprint it and check stratification (see
-        :func:`reproducibility_card`).
-    splits_file : str or path-like, default=None
-        The saved splits file the outer folds came from.
-    stratified : bool, default=None
-        Whether the splits are stratified; None checks them against ``y``.
-    title : str, default="Nested cross-validation report"
-        Heading of the report.
-    confidence : float, default=0.95
-        Level of the intervals and of the comparison.
-    interval : {"t", "normal"}, default="t"
-        The interval of the mean (see :func:`sklearn_fair.stats.mean_interval`).
-    n_resamples : int, default=10_000
-        Bootstrap resamples of the IQM's interval.
-    random_state : int, default=0
-        Seed of the bootstrap.
-
-    Returns
-    -------
-    report : NestedCVReport
-        ``str(report)`` is text; ``to_markdown()``, ``to_html()``, ``to_dataframe()``
-        and ``save(path)`` give the other forms.
-
-    Examples
-    --------
-    >>> from sklearn.datasets import load_iris
-    >>> from sklearn.linear_model import LogisticRegression
-    >>> from sklearn.neighbors import KNeighborsClassifier
-    >>> from sklearn_fair import NestedCV
-    >>> from sklearn_fair.report import nested_cv_report
-    >>> X, y = load_iris(return_X_y=True)
-    >>> models = {
-    ...     "logistic": NestedCV(LogisticRegression(max_iter=500), {"C": [0.1, 1.0]},
-    ...                          outer_cv=3, refit=False, random_state=0),
-    ...     "knn": NestedCV(KNeighborsClassifier(), {"n_neighbors": [3, 9]},
-    ...                     outer_cv=3, refit=False, random_state=0),
-    ... }
-    >>> results = {name: model.fit(X, y) for name, model in models.items()}
-    >>> report = nested_cv_report(results, X=X, y=y, n_resamples=1000)
-    >>> [(row["model"], row["metric"]) for row in report.rows]
-    [('logistic', 'accuracy'), ('knn', 'accuracy')]
-    >>> report.rows[0]["ci_method"]  # the interval passed 1: clipped, and said so
-    'Student t, 2 df, of the mean of 3 scores, clipped to the range [0, 1] of accuracy'
-    >>> report.median_params["knn"]
-    {'n_neighbors': 3.0}
-    >>> print(report.to_markdown())  # doctest: +ELLIPSIS
-    # Nested cross-validation report
-    <BLANKLINE>
-    **Neither logistic nor knn is shown to be better on test accuracy over 3 paired ...**
-    <BLANKLINE>
-    ## Test performance
-    ...
-    ## Pairwise comparison
-    ...
-    ## Reproducibility card
-    ...
-    """
-    models = as_results(results)
-    rows = _rows(
-        models,
-        confidence=confidence,
-        interval=interval,
-        n_resamples=n_resamples,
-        random_state=random_state,
-    )
-    comparison, note = _comparison(models, confidence) if len(models) > 1 else (None, None)
-    card = reproducibility_card(results, X=X, y=y, splits_file=splits_file, stratified=stratified)
-    return NestedCVReport(
-        title,
-        rows,
-        models,
-        comparison,
-        note,
-        card,
-        confidence,
-        interval,
-        n_resamples=n_resamples,
-        random_state=random_state,
-    )
 
 
 def _param_cell(value):

@@ -2,7 +2,7 @@
 
 import numbers
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from sklearn.base import is_classifier, is_regressor
@@ -23,34 +23,92 @@ UNRECORDED = MetricName(
 )
 
 
-@dataclass(frozen=True)
-class _Result:
-    """The per-fold numbers of one nested cross-validation, whatever it came from.
+class NoSplitsError(ValueError):
+    """Results that do not record their outer splits: no paired test can check them."""
 
+
+@dataclass(frozen=True)
+class NestedResult:
+    """The per-fold numbers of one nested cross-validation (one model on one data set),
+    whatever it came from: a fitted NestedCV, a benchmark's cell, or a saved dict.
+
+    The one result type of the reports and of :class:`~sklearn_fair.BenchmarkResult`.
     ``metrics`` maps each metric's key (``"score"`` for a single metric, else the keys of
     ``scoring``) to its :class:`~sklearn_fair.metrics.MetricName`, the selecting metric
-    first; ``test_scores_per_metric`` holds each fold's test score (mean over the refits)
-    per key, in the scorer's units (higher is better).
+    first; ``scores_per_metric`` holds each fold's test score (mean over the refits) per key,
+    in the scorer's units (higher is better). ``best_params`` is None for a fold whose
+    selection failed; ``train_indices`` and ``test_indices`` are None when the result does not
+    record its outer splits (no paired test is then possible).
     """
 
-    name: str
-    test_scores: np.ndarray
+    dataset: str
+    model: str
+    metrics: dict
+    refit_metric: str
+    scores_per_metric: dict
+    refit_scores: list  # per fold, the selecting metric's score of each refit
     validation_scores: np.ndarray
     best_params: list
-    train_indices: list
-    test_indices: list
+    train_indices: object
+    test_indices: object
     refit_seeds: list
     random_state: object
     fit_time: np.ndarray
-    metrics: dict
-    refit_metric: str
-    test_scores_per_metric: dict
     task: object
+    budget: dict = field(default_factory=dict)
+    estimator: object = None  # the fitted NestedCV, when there is one
+    # outer fold (None: the final selection) -> {"count": failed fits, "error": the first}
+    failures: dict = field(default_factory=dict)
+
+    @property
+    def n_failed(self):
+        """How many fits failed (error_score) anywhere in the run."""
+        return sum(f["count"] for f in self.failures.values())
+
+    @property
+    def name(self):
+        return self.model
 
     @property
     def metric(self):
         """The :class:`~sklearn_fair.metrics.MetricName` of the selecting metric."""
         return self.metrics[self.refit_metric]
+
+    @property
+    def sign(self):
+        return self.metric.sign
+
+    @property
+    def scores(self):
+        """Each fold's test score of the selecting metric (scorer's units)."""
+        return self.scores_per_metric[self.refit_metric]
+
+    @property
+    def has_splits(self):
+        return self.test_indices is not None and self.train_indices is not None
+
+    def interval_sizes(self, interval):
+        """``(interval, sizes)``: the kind of interval of the mean this result can have, and
+        the keywords it needs. The corrected resampled t needs the outer folds' training and
+        test sizes; a result that does not record its splits gets Student's t."""
+        if interval != "corrected_t":
+            return interval, {}
+        if not self.has_splits:
+            return "t", {}
+        return interval, {
+            "n_train": float(np.mean(self.train_sizes)),
+            "n_test": float(np.mean(self.test_sizes)),
+        }
+
+    @property
+    def train_sizes(self):
+        return (
+            None if self.train_indices is None else np.array([len(t) for t in self.train_indices])
+        )
+
+    @property
+    def test_sizes(self):
+        return None if self.test_indices is None else np.array([len(t) for t in self.test_indices])
 
 
 def _jsonable(value):
@@ -96,7 +154,9 @@ def result_to_dict(nested):
         ``score_std``, ``optimism``, ``metrics`` (each metric's printed name and sign, see
         :func:`~sklearn_fair.metrics.metric_display_name`), ``refit_metric`` (the key of
         the metric that selected the hyper-parameters), ``task`` ("classification",
-        "regression" or None) and ``outer_results`` (a list of per-fold dicts).
+        "regression" or None), ``outer_results`` (a list of per-fold dicts) and
+        ``failures`` (outer fold, or "final" -> the number of fits that failed there and
+        the first error).
 
     Examples
     --------
@@ -146,6 +206,10 @@ def result_to_dict(nested):
         "refit_metric": refit_metric,
         "task": _task(nested),
         "outer_results": folds,
+        "failures": {
+            "final" if fold is None else str(fold): entry
+            for fold, entry in failures_of(getattr(nested, "failed_tasks_", [])).items()
+        },
     }
 
 
@@ -183,42 +247,134 @@ def nested_metrics(nested):
 
 
 def _per_metric(folds, refit_metric, test_scores):
-    """Each fold's test score (mean over its refits) per metric key."""
+    """Each fold's test score (mean over its refits) per metric key; the selecting metric's
+    is the fold's ``test_score``."""
     per_fold = [f.get("test_scores_per_metric") or {} for f in folds]
     keys = list(dict.fromkeys(key for scores in per_fold for key in scores))
-    if not keys or any(set(scores) != set(keys) for scores in per_fold):
-        return {refit_metric: test_scores}
+    per_metric = {}
+    if keys and all(set(scores) == set(keys) for scores in per_fold):
+        per_metric = {
+            key: np.array([np.mean(np.asarray(s[key], dtype=float)) for s in per_fold])
+            for key in keys
+        }
+    per_metric[refit_metric] = test_scores
+    return per_metric
+
+
+def _first_line(error, limit=200):
+    line = str(error).strip().splitlines()[-1] if str(error).strip() else "unknown error"
+    return line if len(line) <= limit else line[: limit - 3] + "..."
+
+
+def failures_of(failed_tasks):
+    """Per outer fold (None: the final selection), how many fits failed and the first error's
+    last line (the exception and its message), from NestedCV's ``failed_tasks_``."""
+    failures = {}
+    for task in failed_tasks:
+        fold = task["key"].get("outer_fold")
+        entry = failures.setdefault(fold, {"count": 0, "error": _first_line(task["error"])})
+        entry["count"] += 1
+    return failures
+
+
+def _saved_failures(saved):
+    """``failures`` as result_to_dict writes them (JSON: fold numbers as text, "final")."""
     return {
-        key: np.array([np.mean(np.asarray(s[key], dtype=float)) for s in per_fold]) for key in keys
+        (None if key == "final" else int(key)): {"count": int(v["count"]), "error": str(v["error"])}
+        for key, v in (saved or {}).items()
     }
 
 
-def as_result(name, result):
-    """Return ``result`` (a fitted NestedCV or a :func:`result_to_dict` dict) as a _Result."""
-    if isinstance(result, _Result):
+def _splits(folds, key):
+    if all(fold.get(key) is not None for fold in folds):
+        return [np.asarray(fold[key], dtype=np.int64) for fold in folds]
+    return None
+
+
+def _budget_of(nested, folds):
+    """What a fitted NestedCV's tuning cost, read from its cv_results_."""
+    cv = nested.cv_results_
+    refit_metric = nested.refit_metric_
+    n_inner = sum(1 for key in cv if key.startswith("split") and key.endswith("_test_score"))
+    n_inner = n_inner or sum(
+        1 for key in cv if key.startswith("split") and key.endswith(f"_test_{refit_metric}")
+    )
+    return {
+        "n_candidates": len(cv["params"]) // max(len(folds), 1),
+        "n_inner_fits": len(cv["params"]) * n_inner,
+        "n_searches": 0,
+        "n_refit_fits": sum(len(f["test_scores"]) for f in folds),
+        "fit_time": float(sum(f["fit_time"] for f in folds)),
+    }
+
+
+def _saved_budget(folds):
+    return {
+        "n_refit_fits": sum(len(f.get("test_scores") or [0]) for f in folds),
+        "fit_time": float(sum(f.get("fit_time") or 0.0 for f in folds)),
+        "score_time": float(sum(f.get("score_time") or 0.0 for f in folds)),
+    }
+
+
+def as_result(name, result, *, dataset="data", metric=None, budget=None):
+    """Return ``result`` as a :class:`NestedResult` of model ``name`` on ``dataset``.
+
+    ``result``: a fitted NestedCV, a :func:`result_to_dict` dict, the experiment runner's
+    ``models/<name>.json`` content, or a dict with per-fold ``test_scores`` (and optionally
+    ``validation_scores`` and ``best_params``). ``metric``: the selecting metric's printed
+    name where the result does not record it; ``budget``: the tuning budget where it does not.
+    """
+    if isinstance(result, NestedResult):
         return result
+    estimator, task, failures = None, None, {}
     if hasattr(result, "outer_results_"):
-        folds = result.outer_results_
+        folds, estimator = result.outer_results_, result
+        failures = failures_of(getattr(result, "failed_tasks_", []))
         random_state = result.get_params().get("random_state")
         refit_seeds = list(result.refit_seeds_)
         metrics, refit_metric = nested_metrics(result)
         task = _task(result)
-    elif isinstance(result, Mapping) and isinstance(result.get("outer_results"), list):
-        folds = result["outer_results"]
+        budget = budget if budget is not None else _budget_of(result, folds)
+    elif isinstance(result, Mapping):
+        if "result" in result and "outer_results" not in result:
+            result = result["result"]  # the experiment runner's file: the result is one key down
+        if isinstance(result.get("outer_results"), list):
+            folds = result["outer_results"]
+            saved = result.get("metrics")
+            if saved:
+                metrics = {key: MetricName(**value) for key, value in saved.items()}
+                refit_metric = result.get("refit_metric", next(iter(metrics)))
+            else:
+                metrics, refit_metric = {"score": UNRECORDED}, "score"
+            task = result.get("task")
+            failures = _saved_failures(result.get("failures"))
+        elif "test_scores" in result:
+            n_folds = len(result["test_scores"])
+            folds = [
+                {"test_score": s, "validation_score": v, "best_params": p}
+                for s, v, p in zip(
+                    result["test_scores"],
+                    result.get("validation_scores") or [None] * n_folds,
+                    result.get("best_params") or [None] * n_folds,
+                )
+            ]
+            metrics, refit_metric = {"score": UNRECORDED}, "score"
+        else:
+            raise ValueError(
+                f"The result {name!r} of data set {dataset!r} has neither 'outer_results' nor "
+                f"'test_scores'; its keys are {sorted(result)}."
+            )
         random_state = result.get("random_state")
         refit_seeds = list(result.get("refit_seeds") or [])
-        saved = result.get("metrics")
-        if saved:
-            metrics = {key: MetricName(**value) for key, value in saved.items()}
-            refit_metric = result.get("refit_metric", next(iter(metrics)))
-        else:
-            metrics, refit_metric = {"score": UNRECORDED}, "score"
-        task = result.get("task")
+        budget = budget if budget is not None else _saved_budget(folds)
     else:
         raise TypeError(
             f"The result {name!r} must be a fitted NestedCV or the dict of result_to_dict "
             f"(with an 'outer_results' list). Got {type(result).__name__} instead."
         )
+    if metric is not None:
+        sign = metrics[refit_metric].sign
+        metrics = {**metrics, refit_metric: MetricName(metric, None, sign, "")}
     if len(folds) < 2:
         raise ValueError(
             f"The result {name!r} has {len(folds)} outer fold(s); a report needs at least 2 "
@@ -226,20 +382,33 @@ def as_result(name, result):
         )
     test_scores = np.array([f["test_score"] for f in folds], dtype=float)
     per_metric = _per_metric(folds, refit_metric, test_scores)
-    return _Result(
-        name=str(name),
-        test_scores=test_scores,
-        validation_scores=np.array([f["validation_score"] for f in folds], dtype=float),
-        best_params=[dict(f.get("best_params") or {}) for f in folds],
-        train_indices=[np.asarray(f["train_indices"], dtype=np.int64) for f in folds],
-        test_indices=[np.asarray(f["test_indices"], dtype=np.int64) for f in folds],
+    metrics = {key: value for key, value in metrics.items() if key in per_metric}
+    missing = [key for key in per_metric if key not in metrics]
+    for key in missing:  # scores of a metric the result does not describe
+        metrics[key] = UNRECORDED
+    return NestedResult(
+        dataset=str(dataset),
+        model=str(name),
+        metrics=metrics,
+        refit_metric=refit_metric,
+        scores_per_metric=per_metric,
+        refit_scores=[
+            np.asarray(f.get("test_scores", [f["test_score"]]), dtype=float) for f in folds
+        ],
+        validation_scores=np.array(
+            [np.nan if f.get("validation_score") is None else f["validation_score"] for f in folds],
+            dtype=float,
+        ),
+        best_params=[f.get("best_params") for f in folds],
+        train_indices=_splits(folds, "train_indices"),
+        test_indices=_splits(folds, "test_indices"),
         refit_seeds=refit_seeds,
         random_state=random_state,
         fit_time=np.array([f.get("fit_time") or np.nan for f in folds], dtype=float),
-        metrics={key: metric for key, metric in metrics.items() if key in per_metric},
-        refit_metric=refit_metric,
-        test_scores_per_metric=per_metric,
         task=task,
+        budget=dict(budget or {}),
+        estimator=estimator,
+        failures=failures,
     )
 
 
@@ -257,7 +426,7 @@ def describe_metrics(models):
 
 
 def as_results(results):
-    """Normalise one result or a dict of named results to a list of _Result."""
+    """Normalise one result or a dict of named results to a list of NestedResult."""
     if isinstance(results, Mapping) and not isinstance(results.get("outer_results"), list):
         if not results:
             raise ValueError("The 'results' parameter is an empty dict; give at least one result.")
@@ -267,10 +436,17 @@ def as_results(results):
 
 def compare_results(models, *, confidence):
     """:func:`sklearn_fair.stats.compare` on the outer-fold test scores of ``models`` (from
-    :func:`as_results`), paired by their outer splits (SplitsMismatchError when they differ)."""
+    :func:`as_results`), paired by their outer splits (SplitsMismatchError when they differ,
+    NoSplitsError when a result does not record them)."""
+    unrecorded = [m.name for m in models if not m.has_splits]
+    if unrecorded:
+        raise NoSplitsError(
+            f"The results {unrecorded} do not record their outer splits, so a paired test "
+            "cannot check that the models share them."
+        )
     shared = {
         m.name: {
-            "test_score": m.test_scores,
+            "test_score": m.scores,
             "indices": {"train": m.train_indices, "test": m.test_indices},
         }
         for m in models

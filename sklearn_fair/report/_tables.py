@@ -1,6 +1,7 @@
 """A report's building blocks (sections of paragraphs, tables and figures) as text and Markdown.
 
-The HTML form is :mod:`._html`'s page template, which takes the same sections.
+The HTML form is :mod:`._html`'s page template, which takes the same sections; :func:`render`
+(in :mod:`._html`) gives any of the three forms.
 """
 
 from dataclasses import dataclass, field
@@ -90,11 +91,6 @@ class Section:
         lines += [f"*Figure: {figure.alt}*" for figure in self.figures]
         return "\n".join(lines).rstrip()
 
-    def to_html(self):
-        from ._html import section_html
-
-        return section_html(self)
-
 
 def _numeric(section, column):
     cells = [row[column] for row in section.rows if column < len(row) and str(row[column])]
@@ -105,32 +101,3 @@ def _md(cell):
     text = str(cell).replace("|", "\\|").replace("\n", " ")
     mark = {"strong": "**", "em": "*"}.get(getattr(cell, "emphasis", None), "")
     return f"{mark}{text}{mark}" if mark and text else text
-
-
-def fmt(value, digits=4):
-    """A float with ``digits`` decimals; NaN and None as "n/a"."""
-    if value is None:
-        return "n/a"
-    try:
-        number = float(value)
-    except (TypeError, ValueError):
-        return str(value)
-    return "n/a" if number != number else f"{number:.{digits}f}"
-
-
-def render(title, sections, kind, *, lead=None):
-    """Render the report ``title`` and its ``sections`` as "text", "markdown" or "html".
-
-    ``lead`` is a sentence printed under the title (the verdict of a comparison).
-    """
-    if kind == "html":
-        from ._html import html_page
-
-        return html_page(title, sections, lead=lead)
-    if kind == "text":
-        head = [title] + ([lead] if lead else [])
-        return "\n\n".join(head + [section.to_text() for section in sections]) + "\n"
-    if kind == "markdown":
-        head = [f"# {title}"] + ([f"**{lead}**"] if lead else [])
-        return "\n\n".join(head + [s.to_markdown() for s in sections]) + "\n"
-    raise ValueError(f"Unknown kind {kind!r}: 'text', 'markdown' or 'html'.")

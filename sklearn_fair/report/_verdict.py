@@ -1,8 +1,16 @@
-"""Which model is better, in words: compare()'s verdict on the selecting metric."""
+"""Which model is better, in words: the verdict of a report in one sentence.
+
+For models on one data set, :func:`sklearn_fair.stats.compare`'s pairwise verdicts; for a
+benchmark, against the baseline or against each data set's best model.
+"""
+
+import warnings
 
 import numpy as np
 
-from ._results import as_results, compare_results, describe_metrics, shared_metric
+from ..exceptions import SplitsMismatchError, UnequalBudgetWarning
+from ..stats import holm
+from ._results import NoSplitsError, as_results, compare_results, describe_metrics, shared_metric
 
 # compare()'s verdict when Holm does not reject
 NOT_DEMONSTRATED = "difference not demonstrated"
@@ -60,7 +68,7 @@ def comparison_text(results, *, confidence=0.95):
             f"results selected with different metrics ({describe_metrics(models)})."
         )
     table = compare_results(models, confidence=confidence)
-    n_folds = len(models[0].test_scores)
+    n_folds = len(models[0].scores)
     level = f"{100 * confidence:g}%"
     lines = [
         f"Which model is better? compare() on the {n_folds} paired outer-fold {metric} "
@@ -154,4 +162,111 @@ def verdict_sentence(comparison, metric, *, n_folds, confidence, decimals):
             if len(shown) < len(pairs)
             else f" (corrected t-tests, Holm-adjusted at level {1 - confidence:.3g})."
         )
+    )
+
+
+def _names(items):
+    items = list(items)
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _metric_words(result):
+    names = {result.cells[d, m].metric.name for d in result.datasets for m in result.models}
+    return f"test {next(iter(names))}" if len(names) == 1 else "test score"
+
+
+def against_the_best(result, alpha):
+    """Per data set: ``(best model, {other model: Holm-adjusted p of it against the best})``.
+
+    The corrected resampled t-test of each model against the data set's best (highest mean
+    score), Holm within the data set, as :meth:`BenchmarkResult.table` marks it. The dict
+    is None when the results do not record their outer splits.
+    """
+    tests = {}
+    for dataset in result.datasets:
+        means = {m: float(result.cells[dataset, m].scores.mean()) for m in result.models}
+        best = max(result.models, key=means.get)  # the first of equal means, as table()
+        others = [m for m in result.models if m != best]
+        try:
+            pvalues = [result._paired(dataset, m, best).pvalue for m in others]
+        except (NoSplitsError, SplitsMismatchError):
+            tests[dataset] = (best, None)
+            continue
+        tests[dataset] = (best, dict(zip(others, holm(pvalues) if others else [])))
+    return tests
+
+
+def _per_best(tests, datasets):
+    winners = {}
+    for dataset in datasets:
+        winners.setdefault(tests[dataset][0], []).append(dataset)
+    return "; ".join(f"{model} on {_names(sets)}" for model, sets in winners.items())
+
+
+def benchmark_verdict(result, *, alpha=0.05, tests=None):
+    """One sentence: against the baseline when there is one, else the best of each data set.
+
+    Parameters
+    ----------
+    result : BenchmarkResult
+    alpha : float, default=0.05
+        Level of "demonstrated".
+    tests : dict, default=None
+        :func:`against_the_best`'s result, when already computed.
+
+    Returns
+    -------
+    str
+    """
+    metric = _metric_words(result)
+    n = len(result.datasets)
+    sets = f"{n} data set" + ("s" if n != 1 else "")
+    if result.baseline is not None:
+        sentence = _baseline_verdict(result, alpha, metric, sets)
+        if sentence is not None:
+            return sentence
+    tests = tests if tests is not None else against_the_best(result, alpha)
+    head = f"Best mean {metric} over the {sets}: {_per_best(tests, result.datasets)}"
+    if any(pvalues is None for _, pvalues in tests.values()):
+        return f"{head}; the results do not record their outer splits, so no difference is tested."
+    worse = {}
+    for dataset in result.datasets:
+        for model, p in tests[dataset][1].items():
+            if p <= alpha:
+                worse.setdefault(model, []).append(dataset)
+    method = (
+        f"(corrected resampled t-test against the best, Holm within each data set, level {alpha:g})"
+    )
+    if not worse:
+        return f"{head}; no model is shown to be worse than the best on any data set {method}."
+    shown = "; ".join(f"{model} on {_names(d)}" for model, d in worse.items())
+    return f"{head}; shown to be worse than the best {method}: {shown}."
+
+
+def _baseline_verdict(result, alpha, metric, sets):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UnequalBudgetWarning)  # the report shows them
+        try:
+            table = result.compare_to(alpha=alpha)
+        except ValueError:  # no splits recorded, or not the same: said in its section
+            return None
+    baseline = result.baseline
+    method = (
+        f"(corrected resampled t-test, Holm across the {len(table)} comparisons, level {alpha:g})"
+    )
+    better, worse = {}, {}
+    for row in table.itertuples():
+        if row.significant:
+            side = better if row.verdict == "better" else worse
+            side.setdefault(row.model, []).append(row.dataset)
+    if not better and not worse:
+        return (
+            f"No model is shown to differ from the baseline {baseline} in {metric} on any of "
+            f"the {sets} {method}."
+        )
+    parts = [f"{m} is better than {baseline} on {_names(d)}" for m, d in better.items()]
+    parts += [f"{m} is worse than {baseline} on {_names(d)}" for m, d in worse.items()]
+    return (
+        f"Against the baseline {baseline}, in {metric} {method}: " + "; ".join(parts) + "; no "
+        "other difference is shown."
     )

@@ -13,6 +13,7 @@ functions add names, checks and the documented fallbacks.
 """
 
 from ._bootstrap import BootstrapCI, bootstrap_ci
+from ._choice import MultipleComparison, multiple_comparison
 from ._compare import ComparisonResult, compare
 from ._interval import MeanInterval, mean_interval
 from ._iqm import iqm
@@ -35,6 +36,7 @@ from ._power import (
 )
 from ._ranks import RankComparison, rank_comparison
 from ._resampled import PairedSubsamplingScores, paired_subsampling_scores
+from ._signed_rank import SignedRankResult, WinTieLoss, bayesian_signed_rank, win_tie_loss
 from ._summary import Summary, summarize
 
 __all__ = [
@@ -42,12 +44,16 @@ __all__ = [
     "BootstrapCI",
     "ComparisonResult",
     "MeanInterval",
+    "MultipleComparison",
     "PairedSubsamplingScores",
     "PairedTestResult",
     "RepeatedMeasuresResult",
     "RankComparison",
+    "SignedRankResult",
     "Summary",
+    "WinTieLoss",
     "bayesian_correlated_ttest",
+    "bayesian_signed_rank",
     "bootstrap_ci",
     "compare",
     "corrected_resampled_ttest",
@@ -56,6 +62,7 @@ __all__ = [
     "holm",
     "iqm",
     "mean_interval",
+    "multiple_comparison",
     "paired_subsampling_scores",
     "paired_ttest",
     "pilot_effect",
@@ -65,4 +72,5 @@ __all__ = [
     "repeated_measures_comparison",
     "rank_comparison",
     "summarize",
+    "win_tie_loss",
 ]

@@ -123,15 +123,16 @@ class ComparisonResult:
         elif np.isnan(repeats):
             more = (
                 f"no number of repeats (up to {MAX_REPEATS}) of these {self.n_folds} folds "
-                f"would show a difference of {row['mean_difference']:+.4f} with "
-                f"{100 * TARGET_POWER:g}% power: repeats on the same data cannot average "
-                "away the part of the spread that the folds share"
+                f"guarantees {100 * TARGET_POWER:g}% power to show a difference of "
+                f"{row['mean_difference']:+.4f}: repeats on the same data cannot average away "
+                "the part of the spread that the folds may share"
             )
         else:
             more = (
-                f"{int(repeats)} repeat(s) of these {self.n_folds} folds would show a "
-                f"difference of {row['mean_difference']:+.4f}, were it the true one, with "
-                f"{100 * TARGET_POWER:g}% power (corrected t-test)"
+                f"{int(repeats)} repeat(s) of these {self.n_folds} folds would give the "
+                f"corrected t-test at least {100 * TARGET_POWER:g}% power to show a difference "
+                f"of {row['mean_difference']:+.4f}, were it the true one (a lower bound on the "
+                "power: one run cannot tell how correlated the fold differences are)"
             )
         return first, f"-> {verdict}; {more}"
 
@@ -374,11 +375,12 @@ def compare(results, *, scoring=None, test="corrected", confidence=0.95):
         decides), else "difference not demonstrated"; and, for a difference not
         demonstrated, ``repeats_for_power``: how many repeats of these outer folds
         (``r`` times as many resamples, the same sizes) the corrected t-test would need
-        to show the observed difference, were it the true one, with 80% power at
+        to show the observed difference, were it the true one, with at least 80% power at
         Holm's strictest level ``(1 - confidence) / n_pairs``
-        (:func:`corrected_ttest_repeats`'s model, with the observed spread of the
-        differences); NaN when it is demonstrated, or when no number up to 1000 would
-        do.
+        (:func:`corrected_ttest_repeats` with ``rho=None``: a conservative count, as one
+        run cannot tell the correlation of the fold differences; with the observed spread
+        of the differences); NaN when it is demonstrated, or when no number up to 1000
+        would do.
 
     Raises
     ------
@@ -404,8 +406,10 @@ def compare(results, *, scoring=None, test="corrected", confidence=0.95):
     Bengio), p-values adjusted with Holm's method, decided at level 0.05
       forest - linear: +0.0233 (0.8300 vs 0.8067), 95% interval [-0.0220, +0.0687],
       p = 0.157, Holm p = 0.157
-        -> difference not demonstrated; 34 repeat(s) of these 3 folds would show a
-        difference of +0.0233, were it the true one, with 80% power (corrected t-test)
+        -> difference not demonstrated; 34 repeat(s) of these 3 folds would give the
+        corrected t-test at least 80% power to show a difference of +0.0233, were it the
+        true one (a lower bound on the power: one run cannot tell how correlated the fold
+        differences are)
     The full table: .table, or .to_frame().
     """
     if len(results) < 2:

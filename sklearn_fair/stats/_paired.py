@@ -323,6 +323,10 @@ def holm(pvalues):
         raise ValueError(
             f"The 'pvalues' parameter must hold values in [0, 1]. Got {pvalues.tolist()} instead."
         )
+    # statsmodels' multipletests(method="holm") gives the same numbers (the parity test in
+    # tests/stats/test_paired.py) but runs gc.collect() on every call: 70 ms of CPU with
+    # scikit-learn and pandas loaded, 140 ms with torch, against 30 us here, and Holm is
+    # called once per data set of a benchmark's table.
     m = pvalues.shape[0]
     order = np.argsort(pvalues, kind="stable")
     stepped = np.maximum.accumulate((m - np.arange(m)) * pvalues[order])

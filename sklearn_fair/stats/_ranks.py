@@ -9,16 +9,18 @@ the Nemenyi p-values and critical difference use scipy's studentized range, as
 scikit-posthocs' ``posthoc_nemenyi_friedman`` does.
 """
 
+import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
 from scipy import stats as _scipy_stats
+from sklearn.utils._param_validation import StrOptions, validate_params
 
+from ..exceptions import SklearnFairWarning
+from ._checks import CONFIDENCE
 from ._paired import holm
 
 __all__ = ["RankComparison", "rank_comparison"]
-
-_CONTROL_TESTS = ("z", "wilcoxon")
 
 
 @dataclass(frozen=True)
@@ -89,7 +91,7 @@ class RankComparison:
         )
 
 
-def _as_table(scores):
+def _as_table(scores, min_models=3):
     """``(values (N, k), model names)`` from a DataFrame, a dict of columns or a 2-D array."""
     if hasattr(scores, "columns") and hasattr(scores, "to_numpy"):
         names = [str(c) for c in scores.columns]
@@ -100,7 +102,7 @@ def _as_table(scores):
             values = np.column_stack([np.asarray(v, dtype=float) for v in scores.values()])
         except ValueError as exc:
             raise ValueError(
-                "The 'scores' parameter of rank_comparison, when a dict, must map each model to "
+                "The 'scores' parameter, when a dict, must map each model to "
                 f"one score per data set, all of the same length: {exc}"
             ) from None
     else:
@@ -108,26 +110,40 @@ def _as_table(scores):
         names = [f"model_{j}" for j in range(values.shape[1])] if values.ndim == 2 else []
     if values.ndim != 2:
         raise ValueError(
-            "The 'scores' parameter of rank_comparison must be a table of data sets (rows) by "
+            "The 'scores' parameter must be a table of data sets (rows) by "
             f"models (columns). Got an array of shape {values.shape} instead."
         )
     n, k = values.shape
-    if k < 3 or n < 2:
+    if k < min_models or n < 2:
         raise ValueError(
-            "The 'scores' parameter of rank_comparison needs at least 3 models (columns) and 2 "
-            f"data sets (rows) for Friedman's test. Got {n} data set(s) and {k} model(s); for two "
-            "models on several data sets use a Wilcoxon signed-rank test."
+            f"The 'scores' parameter needs at least {min_models} models (columns) and 2 data "
+            f"sets (rows). Got {n} data set(s) and {k} model(s)"
+            + (
+                "; for two models on several data sets use a Wilcoxon signed-rank test."
+                if k == 2
+                else "."
+            )
         )
     if not np.isfinite(values).all():
         rows, cols = np.nonzero(~np.isfinite(values))
         raise ValueError(
-            f"The 'scores' parameter of rank_comparison holds NaN or infinite scores (model "
+            f"The 'scores' parameter holds NaN or infinite scores (model "
             f"{names[cols[0]]!r}, row {rows[0]}); a rank test needs every model scored on every "
             "data set."
         )
     return values, names
 
 
+@validate_params(
+    {
+        "scores": ["array-like", dict],
+        "alpha": [CONFIDENCE],
+        "control": [str, None],
+        "greater_is_better": ["boolean"],
+        "control_test": [StrOptions({"z", "wilcoxon"})],
+    },
+    prefer_skip_nested_validation=True,
+)
 def rank_comparison(scores, *, alpha=0.05, control=None, greater_is_better=True, control_test="z"):
     """Compare several models over several data sets by their ranks (Demšar, 2006).
 
@@ -151,6 +167,10 @@ def rank_comparison(scores, *, alpha=0.05, control=None, greater_is_better=True,
     Returns
     -------
     RankComparison
+        When every model ties with every other on every data set, Friedman's and Iman and
+        Davenport's statistics are 0 with p-value 1, every Nemenyi p-value is 1, and a
+        :class:`~sklearn_fair.exceptions.SklearnFairWarning` says that the table holds no
+        ranks to compare.
 
     Examples
     --------
@@ -165,16 +185,6 @@ def rank_comparison(scores, *, alpha=0.05, control=None, greater_is_better=True,
     >>> round(result.critical_difference, 3)
     1.657
     """
-    if not (isinstance(alpha, float | int) and 0 < alpha < 1) or isinstance(alpha, bool):
-        raise ValueError(
-            f"The 'alpha' parameter of rank_comparison must be a float in (0, 1). Got {alpha!r} "
-            "instead."
-        )
-    if control_test not in _CONTROL_TESTS:
-        raise ValueError(
-            f"The 'control_test' parameter of rank_comparison must be one of "
-            f"{list(_CONTROL_TESTS)}. Got {control_test!r} instead."
-        )
     values, names = _as_table(scores)
     if control is not None and control not in names:
         raise ValueError(
@@ -186,11 +196,23 @@ def rank_comparison(scores, *, alpha=0.05, control=None, greater_is_better=True,
     ranks = _scipy_stats.rankdata(oriented, axis=1)  # 1 = best, ties averaged
     average = ranks.mean(axis=0)
 
-    friedman = _scipy_stats.friedmanchisquare(*values.T)
-    chi2 = float(friedman.statistic)
     df1, df2 = k - 1, (k - 1) * (n - 1)
+    if np.all(values == values[:, :1]):
+        # Every model ties with every other on every data set: scipy's statistic is 0/0.
+        warnings.warn(
+            "Every model ties with every other on every data set of 'scores': the table holds "
+            "no ranks to compare. Friedman's statistic is 0 and its p-value 1.",
+            SklearnFairWarning,
+            stacklevel=3,  # past validate_params' wrapper
+        )
+        chi2, friedman_pvalue = 0.0, 1.0
+    else:
+        friedman = _scipy_stats.friedmanchisquare(*values.T)
+        chi2, friedman_pvalue = float(friedman.statistic), float(friedman.pvalue)
     denominator = n * (k - 1) - chi2
-    if denominator <= 0:  # every data set ranks the models the same way
+    if chi2 == 0:
+        f_statistic, f_pvalue = 0.0, 1.0
+    elif denominator <= 0:  # every data set ranks the models the same way
         f_statistic, f_pvalue = np.inf, 0.0
     else:
         f_statistic = (n - 1) * chi2 / denominator
@@ -230,7 +252,7 @@ def rank_comparison(scores, *, alpha=0.05, control=None, greater_is_better=True,
         models=tuple(names),
         average_ranks={name: float(r) for name, r in zip(names, average)},
         statistic=chi2,
-        pvalue=float(friedman.pvalue),
+        pvalue=friedman_pvalue,
         iman_davenport_statistic=float(f_statistic),
         iman_davenport_pvalue=float(f_pvalue),
         critical_difference=float(q_alpha * scale),

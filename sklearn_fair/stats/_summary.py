@@ -148,6 +148,26 @@ def _range_of(metric):
     return "unknown" if bounds is None else range_text(bounds)
 
 
+def _check_in_range(values, metric):
+    """Refuse scores that the metric cannot take: a wrong metric, or a metric's values given
+    where its scorer's were expected (a positive RMSE for ``neg_root_mean_squared_error``)."""
+    bounds = metric_range(metric)
+    if bounds is None:
+        return
+    slack = 1e-12 * max(1.0, float(np.max(np.abs(values))))
+    outside = (values < bounds[0] - slack) | (values > bounds[1] + slack)
+    if outside.any():
+        given = (metric.sign * values[outside]).tolist()[:5]
+        range_of = f"{range_text(bounds)} of {metric.name}"
+        if metric.sign < 0:
+            negated = range_text((-bounds[1], 0.0 - bounds[0]))
+            range_of += f" (the scorer negates it: its values are {negated})"
+        raise ValueError(
+            f"The 'scores' parameter holds values outside the range {range_of}: {given}. Check "
+            "that the scores are of this metric, as its scorer returns them."
+        )
+
+
 def _within_range(interval, metric):
     """``interval`` clipped to the range of the metric's printed values, saying so.
 
@@ -217,7 +237,8 @@ def summarize(
         The metric the scores are of, printed with them: a scorer name ("accuracy",
         "neg_root_mean_squared_error", "kappa") or any name, turned into its printed
         form by :func:`sklearn_fair.metrics.metric_display_name`. A negated error is
-        summarised as the positive error (``sign=-1``). None prints no name.
+        summarised as the positive error (``sign=-1``). Scores outside the metric's
+        known range are refused. None prints no name.
     confidence : float, default=0.95
         Level of the interval of the mean and of the bootstrap interval of the IQM.
     interval : {"t", "normal", "corrected_t", "conservative_z"} or MeanInterval, \
@@ -285,6 +306,8 @@ def summarize(
         scores, interval, confidence, n_train=n_train, n_test=n_test, half_scores=half_scores
     )
     values = sign * scores
+    if metric is not None:
+        _check_in_range(values, metric)
     if sign < 0:
         of_mean = of_mean.negated()
     if metric is not None:

@@ -9,13 +9,21 @@ parameters declare what they accept with :data:`RANDOM_STATE_CONSTRAINTS`.
 """
 
 import numbers
+import zlib
 
 import numpy as np
 from sklearn.utils._param_validation import validate_parameter_constraints
 
 from ._validation import RANDOM_STATE_CONSTRAINTS, IntervalNotBool
 
-__all__ = ["SEED_BOUND", "as_generator", "check_random_state", "draw_seeds"]
+__all__ = [
+    "SEED_BOUND",
+    "as_generator",
+    "check_random_state",
+    "draw_seeds",
+    "named_generator",
+    "seed_root",
+]
 
 #: Every seed sklearn-fair draws is below this bound (the one definition), so that it fits every
 #: library's int32 seed. Which seeds are drawn, and for what: ``model_selection/_nested/_seeds.py``.
@@ -109,3 +117,31 @@ def draw_seeds(rng, n=None):
     else:
         values = rng.randint(SEED_BOUND, size=n)
     return int(values) if n is None else [int(v) for v in values]
+
+
+def seed_root(random_state):
+    """The int root of seeds derived by name (:func:`named_generator`) from a ``random_state``:
+    the int itself, one draw from a Generator or RandomState (its state advances), fresh
+    entropy for None."""
+    _check(RANDOM_STATE_CONSTRAINTS, random_state, "seed_root")
+    if random_state is None:
+        return int(np.random.SeedSequence().entropy)
+    if isinstance(random_state, numbers.Integral):
+        return int(random_state)
+    return draw_seeds(random_state)
+
+
+def named_generator(root, *names):
+    """The Generator of the purpose ``names`` (strings or ints) under the int ``root``.
+
+    The same root and names give the same stream whatever was drawn before, so adding a model
+    or a statistic changes no other one's draws.
+
+    Examples
+    --------
+    >>> a = named_generator(0, "forest", "iqm").random()
+    >>> a == named_generator(0, "forest", "iqm").random() != named_generator(0, "tree").random()
+    True
+    """
+    key = tuple(n if isinstance(n, int) else zlib.crc32(str(n).encode()) for n in names)
+    return np.random.default_rng(np.random.SeedSequence(root, spawn_key=key))

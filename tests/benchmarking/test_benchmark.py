@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 from sklearn.datasets import make_classification
 from sklearn.dummy import DummyClassifier
+from sklearn.exceptions import FitFailedWarning
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import GridSearchCV, GroupKFold, KFold, StratifiedKFold
 from sklearn.tree import DecisionTreeClassifier
@@ -334,9 +335,12 @@ def test_several_metrics_and_negated_errors():
     np.testing.assert_allclose(ridge[ridge.metric == "r2"].score, alone.outer_scores_)
     rmse = [np.mean(f["test_scores_per_metric"]["neg_root_mean_squared_error"])
             for f in alone.outer_results_]  # fmt: skip
-    np.testing.assert_allclose(ridge[ridge.metric == "neg_root_mean_squared_error"].score, rmse)
+    # in the metric's printed units: the RMSE positive
+    printed = ridge[ridge.metric == "neg_root_mean_squared_error"].score
+    np.testing.assert_allclose(printed, -np.asarray(rmse))
     # the tables compare the selecting metric; ridge beats the mean
-    assert result.table(mark=False).loc["ridge", "r"].startswith(f"{alone.score_mean_:.1f}")
+    table = result.table(mark=False, decimals=1)
+    assert table.loc["ridge", "r"].startswith(f"{alone.score_mean_:.1f}")
     assert result.compare_to()["difference"].iloc[0] > 0
 
 
@@ -355,3 +359,30 @@ def test_each_data_set_may_have_its_own_outer_splits():
     assert [list(f["test_indices"]) for f in folds] == [list(t) for _, t in splits]
     with pytest.raises(ValueError, match="'outer_cv' parameter of benchmark, when a dict"):
         benchmark({"p": DummyClassifier()}, DATASETS, outer_cv={"a": 3})
+
+
+class _FailsOnMarkedRow(DecisionTreeClassifier):
+    """A tree whose fit fails when its training rows include the marked row (feature 0 set
+    to -100): every outer fold that trains on it has no candidate to select."""
+
+    def fit(self, X, y, sample_weight=None):
+        if np.min(np.asarray(X)[:, 0]) < -50:
+            raise ValueError("the marked row is in the training set")
+        return super().fit(X, y, sample_weight=sample_weight)
+
+
+def test_a_fold_whose_selection_fails_gives_nested_cvs_results():
+    X, y = _data(3)
+    X = X.copy()
+    X[0, 0] = -100.0
+    model = (_FailsOnMarkedRow(), {"max_depth": [1, 2, 3]})  # 3 values: the edge check
+    with pytest.warns(FitFailedWarning):
+        result = benchmark({"tree": model}, {"a": (X, y)}, outer_cv=3, n_refits=2, random_state=7)
+    with pytest.warns(FitFailedWarning):
+        alone = _alone(model, X, y)
+    cell = result.estimators["a", "tree"]
+    # the run is the one this test is about: some folds failed, not all
+    assert 0 < sum(p is None for p in alone.best_params_per_fold_) < 3
+    assert cell.best_params_per_fold_ == alone.best_params_per_fold_
+    np.testing.assert_array_equal(cell.outer_scores_, alone.outer_scores_)
+    np.testing.assert_array_equal(result.scores["score"].isna(), np.isnan(alone.outer_scores_))

@@ -87,11 +87,23 @@ def test_compare_to_is_the_corrected_t_test_with_holm_across_the_family(result):
 
 
 def test_a_baseline_with_a_much_smaller_budget_is_warned_about(result):
-    with pytest.warns(UnequalBudgetWarning, match="'prior' was tuned with 1 candidates"):
+    with pytest.warns(UnequalBudgetWarning) as caught:
         result.compare_to("prior")
+    # one warning, naming every cell (2 models on 3 data sets), where each of its 12 cells
+    # once gave a paragraph of its own
+    (warning,) = [w for w in caught if w.category is UnequalBudgetWarning]
+    message = str(warning.message)
+    assert "baseline 'prior' was tuned with a much smaller budget" in message
+    for dataset in ("a", "b", "c"):
+        for model in ("tree", "logistic"):
+            assert f"'{model}' on '{dataset}' (4 candidates against 1)" in message
+    assert warning.filename == __file__  # it points at the user's line
     with warnings.catch_warnings():
         warnings.simplefilter("error", UnequalBudgetWarning)
         result.compare_to("tree")  # tree and logistic: 4 candidates each
+        # a chance-level floor is compared with, not tuned like the models: no warning
+        floor = BenchmarkResult(result.cells, baseline="prior", baseline_floor=True)
+        assert len(floor.compare_to()) == 6
 
 
 def test_budget_counts_candidates_and_fits(result):
@@ -126,6 +138,65 @@ def test_table_prints_mean_and_std_and_marks_the_best_and_the_not_worse():
     assert table.loc["bad", "d"] == "40.5 ± 1.1"
     plain = BenchmarkResult.from_results(cells).table(mark=False, decimals=2)
     assert plain.loc["best", "d"] == "0.80 ± 0.01"
+
+
+def test_table_decimals_follow_the_spread_so_good_models_do_not_print_as_one():
+    cells = {
+        ("d", "x"): _folds([1.0, 0.98, 1.0, 0.99]),
+        ("d", "y"): _folds([0.97, 1.0, 0.99, 1.0]),
+    }
+    table = BenchmarkResult.from_results(cells).table(mark=False)
+    x = np.array([1.0, 0.98, 1.0, 0.99])
+    # two significant digits of the smallest std (0.0083): four decimals, not "1.0 ± 0.0"
+    assert table.loc["x", "d"] == f"{x.mean():.4f} ± {x.std():.4f}" == "0.9925 ± 0.0083"
+
+
+def test_every_table_speaks_the_metrics_printed_units():
+    from sklearn.datasets import make_regression
+    from sklearn.dummy import DummyRegressor
+    from sklearn.linear_model import Ridge
+
+    datasets = {
+        name: make_regression(n_samples=60, n_features=4, noise=10, random_state=seed)
+        for name, seed in (("r1", 0), ("r2", 1))
+    }
+    models = {"mean": DummyRegressor(), "ridge": (Ridge(), {"alpha": [0.1, 10.0]})}
+    bench = benchmark(
+        models, datasets, outer_cv=4, scoring="neg_root_mean_squared_error", baseline="mean",
+        baseline_floor=True, random_state=0,
+    )  # fmt: skip
+    rmse = {key: -nested.outer_scores_ for key, nested in bench.estimators.items()}
+    scores = bench.scores
+    for (dataset, model), values in rmse.items():
+        rows = scores[(scores.dataset == dataset) & (scores.model == model)]
+        np.testing.assert_allclose(rows.score, values)  # positive RMSEs
+        assert (rows.score > 0).all()
+    table = bench.compare_to()
+    for row in table.itertuples():
+        ridge, mean = rmse[row.dataset, "ridge"], rmse[row.dataset, "mean"]
+        assert row.mean == pytest.approx(ridge.mean()) and row.baseline_mean == pytest.approx(
+            mean.mean()
+        )
+        assert row.difference == pytest.approx(ridge.mean() - mean.mean()) and row.difference < 0
+        assert row.ci_low <= row.difference <= row.ci_high
+        assert row.statistic < 0  # the sign of the difference
+        # a smaller RMSE is better: the verdict follows the metric's direction
+        assert row.verdict == ("better" if row.significant else "difference not demonstrated")
+    assert table.significant.any()
+    aggregate = bench.aggregate(n_resamples=200)
+    pooled = np.concatenate([rmse[d, "ridge"] for d in bench.datasets])
+    assert aggregate.loc["ridge", "iqm"] == pytest.approx(stats.trim_mean(pooled, 0.25))
+    assert aggregate.loc["ridge", "iqm_ci_low"] <= aggregate.loc["ridge", "iqm"]
+    assert aggregate.loc["ridge", "iqm"] <= aggregate.loc["ridge", "iqm_ci_high"]
+    assert aggregate.loc["ridge", "mean"] == pytest.approx(pooled.mean())
+    assert aggregate.loc["ridge", "probability_of_improvement"] > 0.5  # ridge beats the mean
+    # the fraction of RMSEs below each threshold
+    threshold = float(np.median(pooled))
+    profile = bench.performance_profiles([threshold])
+    expected = np.mean([np.mean(rmse[d, "ridge"] < threshold) for d in bench.datasets])
+    assert profile.loc[threshold, "ridge"] == pytest.approx(expected)
+    means = bench.mean_scores()
+    assert means.loc["r1", "ridge"] == pytest.approx(rmse["r1", "ridge"].mean())
 
 
 def test_rank_comparison_is_on_the_mean_scores(result):
@@ -216,11 +287,10 @@ def _page(result, **kwargs):
 
 
 def _sections(result, **kwargs):
-    from sklearn_fair.benchmarking._html import benchmark_sections
-
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UnequalBudgetWarning)
-        return benchmark_sections(result, n_resamples=500, **kwargs)
+        report = result.report(n_resamples=500, alpha=0.05, **kwargs)
+        return report.verdict(), report.sections(figures=True)
 
 
 def test_to_html_is_the_two_model_reports_template(result):
@@ -287,7 +357,13 @@ def test_without_a_baseline_the_verdict_is_the_best_of_each_data_set(result):
         assert text.split(" (")[0] == expected
 
 
-def test_the_table_intervals_are_t_intervals_kept_in_the_metrics_range():
+def _by_model(section):
+    """The rows of a section by model, each a dict column header -> cell."""
+    headers = [str(c) for c in section.columns]
+    return {str(row[headers.index("model")]): dict(zip(headers, row)) for row in section.rows}
+
+
+def test_the_table_intervals_are_corrected_t_intervals_kept_in_the_metrics_range():
     near_one = {
         ("d", "x"): _folds([0.97, 1.0, 0.95, 1.0]),
         ("d", "y"): _folds([0.80, 0.85, 0.90, 0.75]),
@@ -298,14 +374,17 @@ def test_the_table_intervals_are_t_intervals_kept_in_the_metrics_range():
         cell["refit_metric"] = "score"
     plain = BenchmarkResult.from_results(near_one)
     _, sections = _sections(plain)
-    rows = {row[1]: row for row in sections[0].rows}
+    rows = _by_model(sections[0])
     for model, scores in (("x", [0.97, 1.0, 0.95, 1.0]), ("y", [0.80, 0.85, 0.90, 0.75])):
-        low, high = stats.t.interval(0.95, 3, loc=np.mean(scores), scale=stats.sem(scores))
-        text = str(rows[model][4])
-        got = [float(v) for v in text.strip("[]").split(", ")]
+        # Nadeau and Bengio's corrected t: 4 folds of 20 test and 60 training rows
+        scale = np.sqrt(1 / 4 + 20 / 60) * np.std(scores, ddof=1)
+        low, high = stats.t.interval(0.95, 3, loc=np.mean(scores), scale=scale)
+        interval = rows[model]["95% interval of the mean (corrected t)"]
+        got = [float(v) for v in str(interval).strip("[]").split(", ")]
         assert got == pytest.approx([max(low, 0), min(high, 1)], abs=1e-3)
-        assert "clipped" in rows[model][4].title if high > 1 else True
-    assert stats.t.interval(0.95, 3, loc=0.98, scale=stats.sem([0.97, 1.0, 0.95, 1.0]))[1] > 1
+        assert "clipped" in interval.title if high > 1 else True
+    scale = np.sqrt(1 / 4 + 20 / 60) * np.std([0.97, 1.0, 0.95, 1.0], ddof=1)
+    assert stats.t.interval(0.95, 3, loc=0.98, scale=scale)[1] > 1
 
 
 def test_names_are_escaped_and_errors_printed_as_positive_errors():
@@ -324,24 +403,24 @@ def test_names_are_escaped_and_errors_printed_as_positive_errors():
     assert hostile not in page and "r & d" not in page
     assert "&lt;img src=x onerror=&quot;alert(1)&quot;&gt;" in page and "r &amp; d" in page
     _, sections = _sections(bench)
-    rows = {row[1]: row for row in sections[0].rows}
+    rows = _by_model(sections[0])
     for model in models:
         cell = bench.cells["r & d", model]
         rmse = -cell.scores
-        assert str(rows[model][2]) == "RMSE"
-        mean = float(str(rows[model][3]).split(" ± ")[0])
+        assert str(rows[model]["metric"]) == "RMSE"
+        mean = float(str(rows[model]["test mean ± std"]).split(" ± ")[0])
         assert mean > 0 and mean == pytest.approx(rmse.mean(), rel=1e-2)
         # optimism in printed units: test RMSE minus validation RMSE, positive = optimistic
         optimism = np.mean(rmse) - np.mean(-cell.validation_scores)
-        assert float(str(rows[model][7])) == pytest.approx(optimism, abs=0.51)
+        assert float(str(rows[model]["optimism"])) == pytest.approx(optimism, abs=0.51)
     baseline = next(s for s in sections if s.title.startswith("Against the baseline"))
-    (row,) = baseline.rows
+    (row,) = _by_model(baseline).values()
     difference = np.mean(-bench.cells["r & d", hostile].scores) - np.mean(
         -bench.cells["r & d", "mean"].scores
     )
-    printed = float(str(row[2]).split(" ")[0])
+    printed = float(str(row["model - baseline"]).split(" ")[0])
     assert printed == pytest.approx(difference, abs=0.51) and printed < 0  # Ridge: smaller RMSE
-    assert str(row[2]).endswith(" RMSE")
+    assert str(row["model - baseline"]).endswith(" RMSE")
     assert any("lower is better, so a negative difference" in p for p in baseline.paragraphs)
 
 

@@ -26,6 +26,7 @@ from sklearn_fair.leakage import (
     find_prefit_steps,
     permutation_check,
 )
+from sklearn_fair.utils._random import SEED_BOUND, draw_seeds, named_generator
 
 
 @pytest.fixture(scope="module")
@@ -169,7 +170,9 @@ def test_audit_and_nested_cv_read_an_int_cv_alike():
         random_state=0,
         **protocol,
     )
-    nested_seed = np.random.RandomState(0).randint(2**31 - 1)  # the audit's first draw
+    # the audit's seed of the real-label run: named "estimate" under the root it draws first
+    root = np.random.RandomState(0).randint(SEED_BOUND)
+    nested_seed = draw_seeds(named_generator(root, "estimate"))
     nested = nested_cross_validate(
         LogisticRegression(),
         X,
@@ -317,3 +320,16 @@ def test_audit_passes_on_permutation_check_defaults():
     assert [audit_parameters[name].default for name in shared] == [
         check_parameters[name].default for name in shared
     ]
+
+
+def test_permutation_seeds_are_derived_by_name_not_by_draw_order(data):
+    # permutation i gets the same labels and seed whatever n_permutations and with_estimate
+    X, y = data
+    two = permutation_check(
+        LogisticRegression(), X, y, outer_cv=3, n_permutations=2, random_state=3
+    )
+    three = permutation_check(
+        LogisticRegression(), X, y, outer_cv=3, n_permutations=3, with_estimate=False,
+        random_state=3,
+    )  # fmt: skip
+    np.testing.assert_array_equal(two.permuted_estimates, three.permuted_estimates[:2])

@@ -37,7 +37,7 @@ def test_fold_scores(fitted, tmp_path):
     assert ax.get_xlabel() == "test accuracy per outer fold"
     legend = [text.get_text() for text in _legend(figure).get_texts()]
     assert legend[1:] == [
-        "mean, 95% interval (Student t, 3 df, of the mean of 4 scores)",
+        "mean, 95% interval (corrected t, 3 df)",
         "IQM, 95% interval (percentile bootstrap of the IQM, 10000 resamples)",
     ]
     _check_files(paths, ["logistic", "knn", "Test accuracy over the outer folds"])

@@ -16,6 +16,17 @@ from sklearn_fair.report import (
 from sklearn_fair.stats import compare
 
 
+def _corrected_t(nested, values, confidence=0.95):
+    """Nadeau and Bengio's corrected resampled t interval of the mean of ``values``, from
+    scipy's t: ``mean -/+ t(n - 1) * sqrt(1 / n + n_test / n_train) * sd``."""
+    folds = nested.outer_results_
+    n_train = np.mean([len(f["train_indices"]) for f in folds])
+    n_test = np.mean([len(f["test_indices"]) for f in folds])
+    n = len(values)
+    scale = np.sqrt(1 / n + n_test / n_train) * np.std(values, ddof=1)
+    return stats.t.interval(confidence, n - 1, loc=np.mean(values), scale=scale)
+
+
 def test_summary_rows_match_the_fitted_results(fitted, data):
     X, y = data
     report = nested_cv_report(fitted, X=X, y=y, n_resamples=500)
@@ -26,12 +37,15 @@ def test_summary_rows_match_the_fitted_results(fitted, data):
         assert row["test_std"] == pytest.approx(nested.score_std_)
         assert row["optimism"] == pytest.approx(nested.optimism_)
         assert row["validation_mean"] == pytest.approx(nested.validation_scores_.mean())
-        scores = nested.outer_scores_
-        low, high = stats.t.interval(0.95, 3, loc=scores.mean(), scale=stats.sem(scores))
+        # the corrected resampled t by default (issue 33.6: one interval everywhere)
+        low, high = _corrected_t(nested, nested.outer_scores_)
         # An accuracy interval stays in [0, 1] (issue 25.3), and says when it was clipped.
         assert (row["ci_low"], row["ci_high"]) == pytest.approx((max(low, 0), min(high, 1)))
         clipped = ", clipped to the range [0, 1] of accuracy" if high > 1 or low < 0 else ""
-        assert row["ci_method"] == "Student t, 3 df, of the mean of 4 scores" + clipped
+        assert row["ci_method"] == (
+            "corrected resampled t (Nadeau & Bengio), 3 df, of the mean of 4 scores, "
+            "test/train size 15/45" + clipped
+        )
         assert row["iqm_ci_low"] <= row["iqm"] <= row["iqm_ci_high"]
     ranks = sorted(row["rank_test"] for row in report.rows)
     assert ranks == [1, 2]
@@ -70,8 +84,8 @@ def test_every_format_holds_every_section(fitted, data, tmp_path):
             "scikit-learn",
             "rank by validation",
             "accuracy",
-            "95% interval of the mean (Student t)",
-            "Student t, 3 df, of the mean of 4 scores",
+            "95% interval of the mean (corrected t)",
+            "Bengio), 3 df, of the mean of 4 scores",  # "&" is escaped in HTML
             "percentile bootstrap of the IQM, 200 resamples",
             "validation accuracy",
             "mean accuracy A - B",
@@ -157,8 +171,8 @@ def test_regression_errors_are_printed_as_positive_rmse(fitted_regressors, regre
         assert row["metric"] == "RMSE" and row["greater_is_better"] is False
         assert row["test_mean"] == pytest.approx(rmse.mean()) and row["test_mean"] > 0
         assert row["validation_mean"] == pytest.approx(-nested.validation_scores_.mean())
-        expected = stats.t.interval(0.95, 3, loc=rmse.mean(), scale=stats.sem(rmse))
-        assert (row["ci_low"], row["ci_high"]) == pytest.approx(expected)
+        expected = _corrected_t(nested, rmse)
+        assert (row["ci_low"], row["ci_high"]) == pytest.approx((max(expected[0], 0), expected[1]))
         assert 0 < row["iqm_ci_low"] <= row["iqm"] <= row["iqm_ci_high"]
         # optimism keeps the scorer's direction: positive when validation looked better
         assert row["optimism"] == pytest.approx(nested.optimism_)
@@ -359,9 +373,7 @@ def test_a_metric_of_unknown_range_is_said_and_its_interval_left_alone(data):
     row = report.rows[0]
     scores = nested.outer_scores_
     assert row["metric_range"] == "unknown"
-    assert (row["ci_low"], row["ci_high"]) == pytest.approx(
-        stats.t.interval(0.95, 3, loc=scores.mean(), scale=stats.sem(scores))
-    )
+    assert (row["ci_low"], row["ci_high"]) == pytest.approx(_corrected_t(nested, scores))
     assert "clipped" not in row["ci_method"]
     assert (
         f"{row['metric']}: the range of its values is not known, so its interval of the mean "

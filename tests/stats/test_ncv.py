@@ -83,3 +83,21 @@ def test_pooled_moments_equal_those_of_the_union_without_cancellation():
     # n mean**2 would be off by ~1e2 here, against an M2 of ~1
     shifted = union - 1e9
     assert m2 == pytest.approx(np.sum((shifted - shifted.mean()) ** 2), rel=1e-6)
+
+
+@pytest.mark.parametrize("n_folds", [5, 10])
+def test_bias_factor_is_the_papers(n_folds):
+    # Bates et al. (Section 4.3) correct Err_NCV by (1 + (K - 2) / K) (Err_NCV - Err_CV): exact
+    # when the error is a + b / m for m training rows, inner models training on n (K - 2) / K
+    # rows and outer ones on n (K - 1) / K. The authors' R code's 1 + ((K - 2) / K)**1.5 is not.
+    a, b, n = 0.3, 12.0, 200
+    error = {m: a + b / m for m in (n * (n_folds - 2) / n_folds, n * (n_folds - 1) / n_folds)}
+    inner_mean, outer_mean = error[n * (n_folds - 2) / n_folds], error[n * (n_folds - 1) / n_folds]
+    size = n // n_folds
+    outer = np.tile([size, outer_mean, 1.0], (2, n_folds, 1))
+    inner = np.tile([size, inner_mean, 1.0], (2, n_folds, n_folds, 1))
+    got = ncv_estimates(outer, inner, n, 0.9)
+    assert got.estimate == pytest.approx(a + b / n, rel=1e-12)
+    assert got.bias == pytest.approx((1 + (n_folds - 2) / n_folds) * (inner_mean - outer_mean))
+    authors = inner_mean - (1 + ((n_folds - 2) / n_folds) ** 1.5) * (inner_mean - outer_mean)
+    assert abs(authors - (a + b / n)) > 1e-4

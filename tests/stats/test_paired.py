@@ -259,3 +259,21 @@ def test_parameters_are_checked_naming_the_function(call, match):
     a, b = _pair(0)
     with pytest.raises(ValueError, match=match):
         call(a, b)
+
+
+@pytest.mark.parametrize(
+    "pvalues",
+    [
+        [0.2],
+        [0.01, 0.04, 0.03, 0.04],  # a tie
+        [0.0, 1.0, 0.5, 0.5, 0.049],
+        np.random.default_rng(0).random(20).tolist(),
+        (np.random.default_rng(1).random(12) ** 4).tolist(),  # many small
+    ],
+)
+def test_holm_is_statsmodels_multipletests(pvalues):
+    # a few cases, not hypothesis: statsmodels' multipletests runs gc.collect() on every call
+    from statsmodels.stats.multitest import multipletests
+
+    expected = multipletests(pvalues, alpha=0.05, method="holm")[1]
+    np.testing.assert_allclose(holm(pvalues), expected, rtol=1e-12, atol=1e-15)

@@ -56,17 +56,37 @@ def _within_monte_carlo_error(simulated, predicted):
     ],
 )
 def test_power_of_the_corrected_t_matches_simulation(delta, sd, n_folds, n_repeats, rho):
+    rho = 1 / n_folds if rho is None else rho
     predicted = corrected_ttest_power(delta, sd, n_folds=n_folds, n_repeats=n_repeats, rho=rho)
-    simulated = _simulated_corrected_power(
-        delta, sd, n_folds, n_repeats, 1 / n_folds if rho is None else rho, seed=n_repeats
-    )
+    simulated = _simulated_corrected_power(delta, sd, n_folds, n_repeats, rho, seed=n_repeats)
     _within_monte_carlo_error(simulated, predicted)
-    if delta == 0 and rho is None:
+    if delta == 0 and rho == 1 / n_folds:
         assert predicted == pytest.approx(0.05, abs=1e-12)
+
+
+@pytest.mark.parametrize("delta, n_folds, n_repeats", [(0.01, 10, 1), (0.04, 10, 1), (0.02, 5, 4)])
+def test_the_default_is_the_least_power_over_the_correlations_one_run_cannot_tell(
+    delta, n_folds, n_repeats
+):
+    bound = corrected_ttest_power(delta, 0.03, n_folds=n_folds, n_repeats=n_repeats)
+    n = n_folds * n_repeats
+    correlations = np.linspace(-0.5 / (n - 1), 1 / n_folds, 9)
+    powers = [
+        corrected_ttest_power(delta, 0.03, n_folds=n_folds, n_repeats=n_repeats, rho=r)
+        if r >= 0
+        else None
+        for r in correlations
+    ]
+    assert bound <= min(p for p in powers if p is not None) + 1e-12
+    # and below what equicorrelated normal differences show at each end of the range
+    for rho in (0.0, 1 / n_folds):
+        simulated = _simulated_corrected_power(delta, 0.03, n_folds, n_repeats, rho, seed=3)
+        assert bound <= simulated + 3.5 * math.sqrt(max(bound * (1 - bound), 1e-4) / N_SIMULATIONS)
 
 
 def test_the_repeats_needed_reach_the_power_and_one_fewer_do_not():
     repeats = corrected_ttest_repeats(0.03, 0.03, n_folds=10, power=0.8)
+    assert repeats == corrected_ttest_repeats(0.03, 0.03, n_folds=10, power=0.8, rho=0.1)
     assert corrected_ttest_power(0.03, 0.03, n_folds=10, n_repeats=repeats) >= 0.8
     assert corrected_ttest_power(0.03, 0.03, n_folds=10, n_repeats=repeats - 1) < 0.8
     simulated = _simulated_corrected_power(0.03, 0.03, 10, repeats, 0.1, seed=11)
@@ -76,10 +96,13 @@ def test_the_repeats_needed_reach_the_power_and_one_fewer_do_not():
 def test_power_levels_off_so_some_differences_need_more_than_any_repeats():
     # With rho = 1/10 the mean difference keeps the variance sd^2 / 9: 80% power needs
     # delta of about (1.96 + 0.84) sd / 3; 0.005 against sd 0.03 is far below.
-    powers = [corrected_ttest_power(0.005, 0.03, n_folds=10, n_repeats=r) for r in (1, 100, 1000)]
+    powers = [
+        corrected_ttest_power(0.005, 0.03, n_folds=10, n_repeats=r, rho=0.1) for r in (1, 100, 1000)
+    ]
     limit = stats.norm.sf(1.96 - 0.005 / (0.03 / 3)) + stats.norm.cdf(-1.96 - 0.005 / 0.01)
     assert powers[0] < powers[1] < powers[2] < limit + 1e-3
     assert corrected_ttest_repeats(0.005, 0.03, n_folds=10) is None
+    assert corrected_ttest_power(0.005, 0.03, n_folds=10, n_repeats=1000) <= powers[2]
 
 
 def test_pilot_effect_is_the_mean_and_sd_of_the_differences():
@@ -146,5 +169,24 @@ def test_the_data_sets_needed_reach_the_power():
     ],
 )
 def test_bad_parameters(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
+
+
+@pytest.mark.parametrize(
+    "call, match",
+    [
+        (lambda: corrected_ttest_repeats(np.nan, 0.03, n_folds=10), "'delta' parameter"),
+        (lambda: corrected_ttest_power(np.inf, 0.03, n_folds=10), "'delta' parameter"),
+        (lambda: corrected_ttest_power(0.01, np.nan, n_folds=10), "'sd' parameter"),
+        (lambda: rank_test_power(np.nan, 0.02, n_datasets=5), "'effects' parameter"),
+        (
+            lambda: rank_test_power([0.1, np.nan, 0.2], 0.02, n_datasets=5, test="friedman"),
+            "'effects'",
+        ),
+        (lambda: rank_test_datasets(0.02, np.nan), "'sd' parameter"),
+    ],
+)
+def test_nan_inputs_are_refused_not_answered(call, match):
     with pytest.raises(ValueError, match=match):
         call()

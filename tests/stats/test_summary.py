@@ -142,3 +142,28 @@ def test_notes_are_printed_under_the_table():
     summary = summarize([0.8, 0.9, 0.85], notes=["2 selection fit(s) failed"])
     assert summary.notes == ("2 selection fit(s) failed",)
     assert str(summary).splitlines()[-1] == "  note: 2 selection fit(s) failed"
+
+
+@pytest.mark.parametrize(
+    "scores, metric, match",
+    [
+        ([1.5, 1.7, 1.9], "accuracy", r"outside the range \[0, 1\] of accuracy: \[1.5, 1.7, 1.9\]"),
+        ([0.5, 0.6, 0.7], "neg_root_mean_squared_error", r"its values are \(-inf, 0\]"),
+        ([0.5, 1.2], "roc_auc", "ROC AUC"),
+        ([-1.5, 0.2], "matthews_corrcoef", r"\[-1, 1\]"),
+    ],
+)
+def test_scores_outside_the_metrics_range_are_refused(scores, metric, match):
+    with pytest.raises(ValueError, match=match) as error:
+        summarize(scores, metric=metric)
+    assert "The 'scores' parameter" in str(error.value)
+
+
+def test_scores_at_the_bounds_and_of_unknown_metrics_are_accepted():
+    assert summarize([1.0, 0.9, 1.0], metric="accuracy", n_resamples=10).mean == pytest.approx(
+        29 / 30
+    )
+    assert summarize([-0.0, -0.2], metric="neg_root_mean_squared_error", n_resamples=10).mean == (
+        pytest.approx(0.1)
+    )
+    assert summarize([3.0, 4.0], metric="my own score", n_resamples=10).mean == 3.5

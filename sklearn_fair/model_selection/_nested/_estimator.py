@@ -2,7 +2,6 @@
 
 import numbers
 import os
-import warnings
 from copy import deepcopy
 
 import numpy as np
@@ -12,15 +11,11 @@ from sklearn.utils._available_if import _AvailableIfDescriptor
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from ...exceptions import CacheWarning
 from ...utils import RANDOM_STATE_CONSTRAINTS, EstimatorInstance, IntervalNotBool
-from ...utils._stacklevel import external_stacklevel
-from ._cache import TaskCache
 from ._planning import make_plan
-from ._results import assemble, cv_results, warn_or_raise_about_failures
-from ._running import run_plan
+from ._protocol import run_protocol, use_cache
+from ._results import cv_results
 from ._scoring import metadata_router, resolve_scorers
-from ._selection import warn_edge_of_grid
 
 __all__ = ["NestedCV"]
 
@@ -382,95 +377,16 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         -------
         self : NestedCV
         """
-        plan, schedule, results = self._run_protocol(
-            X, y, groups, params, final=bool(self.refit), return_estimator=False
-        )
-        self._store(plan, schedule, results)
-        return self
-
-    def _run_protocol(
-        self,
-        X,
-        y,
-        groups,
-        params,
-        *,
-        final,
-        return_estimator,
-        owner=None,
-        train_score=False,
-        check_plan=None,
-        first_metric_selects=False,
-    ):
-        """Plan, run and assemble the protocol; shared with the functional forms."""
-        owner = owner or type(self).__name__
         plan = make_plan(
-            self,
-            X,
-            y,
-            groups,
-            params,
-            final=final,
-            return_estimator=return_estimator,
-            owner=owner,
-            train_score=train_score,
-            first_metric_selects=first_metric_selects,
+            self, X, y, groups, params, final=bool(self.refit), return_estimator=False,
+            owner=type(self).__name__,
+        )  # fmt: skip
+        use_cache(plan, self.cache_dir)
+        (run,) = run_protocol(
+            [plan], n_jobs=self.n_jobs, verbose=self.verbose, reuse_prefix=self.reuse_prefix
         )
-        if check_plan is not None:
-            check_plan(plan)
-        if self.cache_dir is not None:
-            plan.cache = TaskCache(self.cache_dir, owner)
-            if not plan.seeds.seeded:
-                warnings.warn(
-                    f"{owner} has random_state=None, so its seeds (inner hold-out, refits, "
-                    "estimators' random_state) differ on every run and cache entries of earlier "
-                    "runs cannot be reused. Pass an int random_state to resume runs.",
-                    CacheWarning,
-                    stacklevel=external_stacklevel(),
-                )
-        schedule = run_plan(plan, reuse_prefix=getattr(self, "reuse_prefix", True))
-        if plan.cache is not None:
-            plan.cache.warn_rejected()  # one warning for the entries that failed their checks
-        results = assemble(schedule)
-        warn_or_raise_about_failures(
-            owner, plan.error_score, results["outer_results"], list(schedule.results.values())
-        )
-        selected = [f["best_params"] for f in results["outer_results"]]
-        warn_edge_of_grid(plan.param_grid, [p for p in selected if p is not None], owner)
-        results["cache_info"] = None
-        if plan.cache is not None:
-            results["cache_info"] = {"hits": plan.cache.hits, "computed": schedule.computed}
-        return plan, schedule, results
-
-    def _store(self, plan, schedule, results):
-        folds = results["outer_results"]
-        self.outer_results_ = folds
-        self.outer_scores_ = np.array([f["test_score"] for f in folds])
-        self.validation_scores_ = np.array([f["validation_score"] for f in folds])
-        self.best_params_per_fold_ = [f["best_params"] for f in folds]
-        self.score_mean_ = float(np.mean(self.outer_scores_))
-        self.score_std_ = float(np.std(self.outer_scores_))
-        self.optimism_ = float(np.mean(self.validation_scores_) - self.score_mean_)
-        self.cv_results_ = cv_results(plan, schedule.selections)
-        self.refit_seeds_ = list(plan.refit_seeds)
-        self.n_splits_ = plan.n_outer
-        self.multimetric_ = plan.multimetric
-        self.scorer_ = plan.scorers if plan.multimetric else plan.scorers["score"]
-        self.refit_metric_ = plan.refit_metric
-        self.metrics_ = plan.metric_names()
-        self.failed_tasks_ = results["failed_tasks"]
-        self.cache_info_ = results["cache_info"]
-        final = results["final"]
-        if final is not None:
-            self.best_params_ = final["best_params"]
-            self.best_index_ = final["best_index"]
-            self.best_score_ = final["validation_score"]
-            self.best_estimator_ = final["estimator"]
-            self.refit_time_ = final["fit_time"]
-            if hasattr(self.best_estimator_, "n_features_in_"):
-                self.n_features_in_ = self.best_estimator_.n_features_in_
-            if hasattr(self.best_estimator_, "feature_names_in_"):
-                self.feature_names_in_ = self.best_estimator_.feature_names_in_
+        store_fitted(self, run)
+        return self
 
     def summary(self, interval="corrected_t", *, confidence=0.95, half_scores=None):
         """Summary statistics of the outer test scores (see :func:`sklearn_fair.stats.summarize`).
@@ -627,3 +543,34 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         tags.input_tags.allow_nan = inner.input_tags.allow_nan
         tags.target_tags.multi_output = inner.target_tags.multi_output
         return tags
+
+
+def store_fitted(nested, run):
+    """Set ``nested``'s fitted attributes from a :class:`~._protocol.ProtocolRun` of its plan
+    (NestedCV.fit, and benchmark()'s cells, which are NestedCV objects fitted on one cell)."""
+    plan, folds, final = run.plan, run.results["outer_results"], run.results["final"]
+    nested.outer_results_ = folds
+    nested.outer_scores_ = np.array([f["test_score"] for f in folds])
+    nested.validation_scores_ = np.array([f["validation_score"] for f in folds])
+    nested.best_params_per_fold_ = [f["best_params"] for f in folds]
+    nested.score_mean_ = float(np.mean(nested.outer_scores_))
+    nested.score_std_ = float(np.std(nested.outer_scores_))
+    nested.optimism_ = float(np.mean(nested.validation_scores_) - nested.score_mean_)
+    nested.cv_results_ = cv_results(plan, run.schedule.selections)
+    nested.refit_seeds_ = list(plan.refit_seeds)
+    nested.n_splits_ = plan.n_outer
+    nested.multimetric_ = plan.multimetric
+    nested.scorer_ = plan.scorers if plan.multimetric else plan.scorers["score"]
+    nested.refit_metric_ = plan.refit_metric
+    nested.metrics_ = plan.metric_names()
+    nested.failed_tasks_ = run.results["failed_tasks"]
+    nested.cache_info_ = run.results["cache_info"]
+    if final is not None:
+        nested.best_params_ = final["best_params"]
+        nested.best_index_ = final["best_index"]
+        nested.best_score_ = final["validation_score"]
+        nested.best_estimator_ = final["estimator"]
+        nested.refit_time_ = final["fit_time"]
+        for name in ("n_features_in_", "feature_names_in_"):
+            if hasattr(nested.best_estimator_, name):
+                setattr(nested, name, getattr(nested.best_estimator_, name))

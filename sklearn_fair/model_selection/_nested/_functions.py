@@ -24,6 +24,8 @@ from sklearn.utils._param_validation import StrOptions, validate_params
 
 from ._data import is_pairwise, take
 from ._estimator import PROTOCOL_CONSTRAINTS, NestedCV
+from ._planning import make_plan
+from ._protocol import run_protocol, use_cache
 from ._seeds import function_random_state
 
 __all__ = ["nested_cross_val_predict", "nested_cross_val_score", "nested_cross_validate"]
@@ -83,16 +85,24 @@ def _check_groups(groups):
         )
 
 
-def _run(owner, estimator, X, y, *, groups, cv, outer_cv, params, protocol, **run):
+def _run(owner, estimator, X, y, *, groups, cv, outer_cv, params, protocol, check_plan=None,
+         **run):  # fmt: skip
     """Build the NestedCV of a functional form and run it; returns ``(plan, results)``."""
     _check_groups(groups)
     protocol = dict(protocol)
     protocol["random_state"] = function_random_state(protocol.get("random_state"))
     nested = NestedCV(estimator, outer_cv=_outer_cv(cv, outer_cv, owner), **protocol)
-    plan, _, results = nested._run_protocol(
-        X, y, groups, params or {}, final=False, owner=owner, first_metric_selects=True, **run
+    plan = make_plan(
+        nested, X, y, groups, params or {}, final=False, owner=owner, first_metric_selects=True,
+        **run,
+    )  # fmt: skip
+    if check_plan is not None:
+        check_plan(plan)
+    use_cache(plan, nested.cache_dir)
+    (done,) = run_protocol(
+        [plan], n_jobs=nested.n_jobs, verbose=nested.verbose, reuse_prefix=nested.reuse_prefix
     )
-    return plan, results
+    return plan, done.results
 
 
 def _metric_keys(plan, folds):

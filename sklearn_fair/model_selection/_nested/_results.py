@@ -187,13 +187,15 @@ def cv_results(plan, selections):
     return results
 
 
-def warn_or_raise_about_failures(owner, error_score, outer_results, results):
+def warn_or_raise_about_failures(owner, error_score, outer_results, results, *,
+                                 raise_when_all_failed=True):  # fmt: skip
     """scikit-learn's message about failed fits, at the level of the outer folds, with the count
     of every failed fit of the run.
 
     An outer fold "fails" when no candidate could be selected or its refits failed; it is scored
     ``error_score``. When every outer fold fails the run raises, as ``cross_validate`` does
-    ("All the 5 fits failed"); otherwise one FitFailedWarning says what failed.
+    ("All the 5 fits failed"), unless ``raise_when_all_failed`` is False (a benchmark's cell);
+    otherwise one FitFailedWarning says what failed.
     """
     from collections import Counter
 
@@ -207,7 +209,7 @@ def warn_or_raise_about_failures(owner, error_score, outer_results, results):
         for error, count in Counter(e.strip() for e in errors).most_common(3)
     )
     n_outer = len(outer_results)
-    if failed_folds and len(failed_folds) == n_outer:
+    if raise_when_all_failed and failed_folds and len(failed_folds) == n_outer:
         raise ValueError(
             f"\nAll the {n_outer} fits failed.\nIt is very likely that your model is "
             "misconfigured.\nYou can try to debug the error by setting error_score='raise'.\n\n"

@@ -1,20 +1,31 @@
-"""BenchmarkResult: the scores of many models on many data sets, and what is read from them."""
+"""BenchmarkResult: the scores of many models on many data sets, and what is read from them.
+
+Each cell is a :class:`~._results.NestedResult`, the one result type of every report; a
+NestedCV report is the report of a BenchmarkResult of one data set."""
 
 import warnings
 
 import numpy as np
 
 from ..exceptions import SplitsMismatchError, UnequalBudgetWarning
-from ..stats import corrected_resampled_ttest, holm, iqm, probability_of_improvement
-from ..stats import rank_comparison as _rank_comparison
-from ..utils import as_generator, install_hint
-from ._aggregate import (
-    aggregate_iqm,
-    average_probability_of_improvement,
-    performance_profile,
-    stratified_bootstrap,
+from ..stats import (
+    _aggregate,
+    bootstrap_ci,
+    corrected_resampled_ttest,
+    holm,
+    iqm,
+    probability_of_improvement,
 )
-from ._cells import cell_from_result
+from ..stats import rank_comparison as _rank_comparison
+from ..stats._aggregate import performance_profile
+from ..utils import install_hint
+from ..utils._random import named_generator, seed_root
+from ..utils._stacklevel import external_stacklevel
+from ._card import card_of
+from ._format import decimals_for, param_text
+from ._report import NestedCVReport
+from ._results import NoSplitsError, as_result
+from ._verdict import NOT_DEMONSTRATED
 
 __all__ = ["BenchmarkResult"]
 
@@ -34,10 +45,6 @@ def _pandas():
     return pd
 
 
-class _NoSplits(ValueError):
-    """Saved results that do not record their outer splits (no paired test possible)."""
-
-
 def _fmt(mean, std, decimals):
     return f"{mean:.{decimals}f} ± {std:.{decimals}f}"
 
@@ -46,8 +53,13 @@ class BenchmarkResult:
     """The outer-fold scores of every model on every data set, and what to read from them.
 
     Made by :func:`~sklearn_fair.benchmark`, or from saved results with :meth:`from_results`.
-    Scores are the scorers' values (higher is better; a negated error is negative), except in
-    :meth:`table`, which prints the metric's values (a positive RMSE).
+    Every table speaks the metric's printed units and direction (see
+    :class:`~sklearn_fair.metrics.MetricName`): scikit-learn's negated errors
+    (``neg_root_mean_squared_error``) are the positive errors (RMSE), a difference is model
+    minus baseline in those units, and "better" follows the metric's direction (a smaller
+    RMSE is better). Standard deviations are numpy's (``ddof=0``), as scikit-learn's
+    ``cv_results_``; the cells (:class:`~sklearn_fair.report._results.NestedResult`) keep the
+    scorers' values.
 
     Attributes
     ----------
@@ -55,13 +67,18 @@ class BenchmarkResult:
         In the order given.
     baseline : str or None
         The default model of :meth:`compare_to`.
+    baseline_floor : bool
+        Whether the baseline is a chance-level floor (a ``DummyClassifier``, a majority vote):
+        compared with, but not meant to be tuned like the models, so its small tuning budget
+        raises no :class:`~sklearn_fair.exceptions.UnequalBudgetWarning`.
     random_state : int or None
         The one seed of every cell.
     cells : dict
-        ``(dataset, model)`` -> Cell (per-fold scores, sizes, budget, fitted NestedCV).
+        ``(dataset, model)`` -> NestedResult (per-fold scores, splits, selections, budget,
+        and the fitted NestedCV when there is one).
     """
 
-    def __init__(self, cells, *, baseline=None, random_state=None):
+    def __init__(self, cells, *, baseline=None, baseline_floor=False, random_state=None):
         self.cells = dict(cells)
         self.datasets = list(dict.fromkeys(d for d, _ in self.cells))
         self.models = list(dict.fromkeys(m for _, m in self.cells))
@@ -70,25 +87,31 @@ class BenchmarkResult:
             raise ValueError(
                 f"A benchmark needs every model on every data set; missing: {missing[:5]}."
             )
-        for dataset in self.datasets:
-            metrics = {
-                (self.cells[dataset, m].metric, self.cells[dataset, m].sign) for m in self.models
-            }
-            if len(metrics) > 1:
-                raise ValueError(
-                    f"The models on data set {dataset!r} were scored with different metrics "
-                    f"{sorted(metrics)}; a comparison needs one metric per data set."
-                )
         if baseline is not None and baseline not in self.models:
             raise ValueError(
                 f"The 'baseline' parameter of BenchmarkResult must be one of {self.models} or "
                 f"None. Got {baseline!r} instead."
             )
         self.baseline = baseline
+        self.baseline_floor = bool(baseline_floor)
         self.random_state = random_state
 
+    def _check_one_metric(self):
+        """Tables and tests compare the models of a data set on one metric."""
+        for dataset in self.datasets:
+            metrics = {
+                (self.cells[dataset, m].metric.name, self.cells[dataset, m].sign)
+                for m in self.models
+            }
+            if len(metrics) > 1:
+                raise ValueError(
+                    f"The models on data set {dataset!r} were scored with different metrics "
+                    f"{sorted(metrics)}; a comparison needs one metric per data set."
+                )
+
     @classmethod
-    def from_results(cls, results, *, baseline=None, metric=None, budgets=None):
+    def from_results(cls, results, *, baseline=None, baseline_floor=False, metric=None,
+                     budgets=None):  # fmt: skip
         """A BenchmarkResult from results saved or fitted elsewhere.
 
         Parameters
@@ -99,6 +122,8 @@ class BenchmarkResult:
             per-fold ``test_scores`` (and optionally ``validation_scores``, ``best_params``).
         baseline : str, default=None
             The default model of :meth:`compare_to`.
+        baseline_floor : bool, default=False
+            Whether the baseline is a chance-level floor (no budget warning).
         metric : str, default=None
             The metric's printed name, where the results do not say.
         budgets : dict, default=None
@@ -111,10 +136,10 @@ class BenchmarkResult:
         """
         budgets = budgets or {}
         cells = {
-            (d, m): cell_from_result(d, m, r, metric=metric, budget=budgets.get((d, m)))
+            (d, m): as_result(m, r, dataset=d, metric=metric, budget=budgets.get((d, m)))
             for (d, m), r in results.items()
         }
-        return cls(cells, baseline=baseline)
+        return cls(cells, baseline=baseline, baseline_floor=baseline_floor)
 
     def __repr__(self):
         return (
@@ -129,44 +154,59 @@ class BenchmarkResult:
         """``(dataset, model)`` -> the fitted NestedCV of that cell (None for saved results)."""
         return {key: cell.estimator for key, cell in self.cells.items()}
 
-    def _per_dataset(self, model):
-        return [self.cells[d, model].scores for d in self.datasets]
+    def _per_dataset(self, model, printed=False):
+        """The model's fold scores on each data set: the scorer's values (higher is better),
+        or with ``printed`` the metric's values."""
+        cells = [self.cells[d, model] for d in self.datasets]
+        return [c.metric.values(c.scores) if printed else c.scores for c in cells]
+
+    def _sign(self, what):
+        """The one sign of every cell (1, or -1 for a negated error): ``what`` pools scores
+        across data sets, which needs one direction."""
+        signs = {cell.sign for cell in self.cells.values()}
+        if len(signs) > 1:
+            raise ValueError(
+                f"{what} pools the scores of every data set, but some are scored with a metric "
+                "where higher is better and others with an error where lower is better; pool "
+                "data sets scored alike."
+            )
+        return signs.pop()
 
     @property
     def scores(self):
         """Tidy DataFrame: ``dataset``, ``model``, ``outer_fold``, ``score``, ``validation_score``.
 
-        One row per outer fold of each cell; the score is the mean over the refits. With
-        several metrics, a ``metric`` column and one row per metric (the validation score is
-        that of the selecting metric, NaN for the others).
+        One row per outer fold of each cell; the score is the mean over the refits, in the
+        metric's printed units (a positive RMSE). With several metrics, a ``metric`` column
+        and one row per metric (the validation score is that of the selecting metric, NaN for
+        the others).
         """
         pd = _pandas()
-        multi = any(len(c.test_scores) > 1 for c in self.cells.values())
+        multi = any(len(c.scores_per_metric) > 1 for c in self.cells.values())
         rows = []
         for (dataset, model), cell in self.cells.items():
-            for key, values in cell.test_scores.items():
-                for fold, value in enumerate(values):
+            validation = cell.metric.values(cell.validation_scores)
+            for key, values in cell.scores_per_metric.items():
+                for fold, value in enumerate(cell.metrics[key].values(values)):
                     row = {"dataset": dataset, "model": model}
                     if multi:
                         row["metric"] = key
                     row.update(outer_fold=fold, score=float(value))
                     selecting = key == cell.refit_metric
-                    row["validation_score"] = (
-                        float(cell.validation_scores[fold]) if selecting else np.nan
-                    )
+                    row["validation_score"] = float(validation[fold]) if selecting else np.nan
                     rows.append(row)
         return pd.DataFrame(rows)
 
     @property
     def refit_scores(self):
         """Tidy DataFrame of every refit's test score: ``dataset``, ``model``, ``outer_fold``,
-        ``refit``, ``score`` (the selecting metric)."""
+        ``refit``, ``score`` (the selecting metric, printed units)."""
         pd = _pandas()
         rows = [
             {"dataset": d, "model": m, "outer_fold": fold, "refit": r, "score": float(s)}
             for (d, m), cell in self.cells.items()
             for fold, refits in enumerate(cell.refit_scores)
-            for r, s in enumerate(refits)
+            for r, s in enumerate(cell.metric.values(refits))
         ]
         return pd.DataFrame(rows)
 
@@ -184,6 +224,21 @@ class BenchmarkResult:
         ]
         return pd.DataFrame(rows)
 
+    @property
+    def failures(self):
+        """Tidy DataFrame of the fits that failed: ``dataset``, ``model``, ``outer_fold``
+        (None: the final selection), ``failed_fits`` and ``first_error``; empty when none did.
+        """
+        pd = _pandas()
+        rows = [
+            {"dataset": d, "model": m, "outer_fold": fold, "failed_fits": f["count"],
+             "first_error": f["error"]}
+            for (d, m), cell in self.cells.items()
+            for fold, f in cell.failures.items()
+        ]  # fmt: skip
+        columns = ["dataset", "model", "outer_fold", "failed_fits", "first_error"]
+        return pd.DataFrame(rows, columns=columns)
+
     def selection_summary(self):
         """What each cell selected, and how far its validation scores overstate its test scores.
 
@@ -192,11 +247,10 @@ class BenchmarkResult:
         DataFrame
             One row per cell: ``dataset``, ``model``, ``validation_mean`` (the winners' mean
             inner validation score), ``test_mean``, ``optimism`` (validation minus test) and
-            ``selected``: hyper-parameter -> {value (its JSON text): number of outer folds
-            that selected it}, for every hyper-parameter of the selected configurations.
+            ``selected``: hyper-parameter -> {value (as printed): number of outer folds that
+            selected it}, for every hyper-parameter of the selected configurations. Scores in
+            the metric's printed units; optimism is positive when validation was optimistic.
         """
-        import json
-
         pd = _pandas()
         rows = []
         for (dataset, model), cell in self.cells.items():
@@ -204,34 +258,36 @@ class BenchmarkResult:
             names = sorted({name for p in params for name in p})
             selected = {}
             for name in names:
-                chosen = [json.dumps(p.get(name), sort_keys=True, default=repr) for p in params]
+                chosen = [param_text(p.get(name)) for p in params]
                 selected[name] = {value: chosen.count(value) for value in sorted(set(chosen))}
-            validation, test = float(np.mean(cell.validation_scores)), float(np.mean(cell.scores))
+            validation, test = np.mean(cell.validation_scores), np.mean(cell.scores)
             rows.append(
                 {
-                    "dataset": dataset, "model": model, "validation_mean": validation,
-                    "test_mean": test, "optimism": validation - test, "selected": selected,
+                    "dataset": dataset, "model": model,
+                    "validation_mean": float(cell.sign * validation),
+                    "test_mean": float(cell.sign * test), "optimism": float(validation - test),
+                    "selected": selected,
                 }
             )  # fmt: skip
         return pd.DataFrame(rows)
 
     # -- tables and tests -------------------------------------------------------------------
 
-    def mean_scores(self):
-        """DataFrame of data sets (rows) by models (columns): the mean outer score."""
+    def mean_scores(self, *, printed=True):
+        """DataFrame of data sets (rows) by models (columns): the mean outer score, in the
+        metric's printed units (``printed=False``: the scorer's, where higher is better)."""
+        self._check_one_metric()
         pd = _pandas()
         return pd.DataFrame(
-            {
-                m: [float(np.mean(self.cells[d, m].scores)) for d in self.datasets]
-                for m in self.models
-            },
+            {m: [float(np.mean(v)) for v in self._per_dataset(m, printed)] for m in self.models},
             index=pd.Index(self.datasets, name="dataset"),
         )
 
     def _paired(self, dataset, model, other, confidence=0.95):
+        self._check_one_metric()
         a, b = self.cells[dataset, model], self.cells[dataset, other]
-        if a.test_indices is None or b.test_indices is None or a.train_sizes is None:
-            raise _NoSplits(
+        if not (a.has_splits and b.has_splits):
+            raise NoSplitsError(
                 f"The results of {model!r} and {other!r} on {dataset!r} do not record their "
                 "outer splits, so a paired test cannot check that they share them."
             )
@@ -251,18 +307,21 @@ class BenchmarkResult:
             confidence=confidence,
         )
 
-    def table(self, *, statistic="mean", scale=1.0, decimals=1, alpha=0.05, mark=True):
+    def table(self, *, statistic="mean", scale=1.0, decimals=None, alpha=0.05, mark=True):
         """Models (rows) by data sets (columns), as papers print them.
 
         Parameters
         ----------
         statistic : {"mean", "iqm"}, default="mean"
-            ``"mean"``: mean ± std (``np.std``) over the outer folds; ``"iqm"``: the IQM and
-            its 95% percentile bootstrap interval over the folds, ``"iqm [low, high]"``.
+            ``"mean"``: mean ± std (numpy's, ``ddof=0``) over the outer folds; ``"iqm"``: the
+            IQM and its 95% percentile bootstrap interval over the folds (seeded by the
+            benchmark's ``random_state``), ``"iqm [low, high]"``.
         scale : float, default=1.0
             Multiplies the printed values (100 for percentages).
-        decimals : int, default=1
-            Digits after the point.
+        decimals : int, default=None
+            Digits after the point; None: two significant digits of the smallest standard
+            deviation of the data set's fold scores (after ``scale``), so that a model that
+            is right on every fold does not print as ``1.0 ± 0.0``.
         alpha : float, default=0.05
             Level of "demonstrably worse".
         mark : bool, default=True
@@ -276,26 +335,26 @@ class BenchmarkResult:
         DataFrame of str
         """
         pd = _pandas()
+        self._check_one_metric()
         if statistic not in ("mean", "iqm"):
             raise ValueError(
                 f"The 'statistic' parameter of table must be 'mean' or 'iqm'. Got {statistic!r}."
             )
-        columns = {}
+        columns, root = {}, seed_root(0 if self.random_state is None else self.random_state)
         for dataset in self.datasets:
             cells = [self.cells[dataset, m] for m in self.models]
+            printed = [cell.metric.values(cell.scores) * scale for cell in cells]
+            d = decimals
+            if d is None:
+                d = decimals_for([np.mean(v) for v in printed], [np.std(v) for v in printed])
             texts = []
-            for cell in cells:
-                values = cell.sign * cell.scores * scale
+            for model, values in zip(self.models, printed):
                 if statistic == "mean":
-                    texts.append(_fmt(np.mean(values), np.std(values), decimals))
+                    texts.append(_fmt(np.mean(values), np.std(values), d))
                 else:
-                    rng = np.random.default_rng(0)
-                    low, high = stratified_bootstrap(
-                        lambda s: iqm(s[0]), [values], n_resamples=2000, confidence=0.95, rng=rng
-                    )
-                    texts.append(
-                        f"{iqm(values):.{decimals}f} [{low:.{decimals}f}, {high:.{decimals}f}]"
-                    )
+                    rng = named_generator(root, dataset, model)
+                    low, high = bootstrap_ci(values, iqm, n_resamples=2000, random_state=rng)
+                    texts.append(f"{iqm(values):.{d}f} [{low:.{d}f}, {high:.{d}f}]")
             if mark:
                 texts = self._marked(dataset, texts, alpha)
             columns[dataset] = texts
@@ -311,7 +370,7 @@ class BenchmarkResult:
             pvalues = [
                 self._paired(dataset, self.models[j], self.models[best]).pvalue for j in others
             ]
-        except _NoSplits:
+        except NoSplitsError:
             return marked
         if others:
             for j, p in zip(others, holm(pvalues)):
@@ -341,11 +400,15 @@ class BenchmarkResult:
         -------
         DataFrame
             One row per data set and model: ``dataset``, ``model``, ``baseline``, ``mean``,
-            ``baseline_mean``, ``difference`` (model minus baseline, in score units),
-            ``ci_low``, ``ci_high``, ``statistic``, ``pvalue``, ``pvalue_holm``,
-            ``significant``, ``effect_size`` (Cohen's d_z: the mean paired difference over
-            its standard deviation) and ``probability_of_improvement`` (of the model's fold
-            scores over the baseline's).
+            ``baseline_mean``, ``difference`` (model minus baseline), ``ci_low``,
+            ``ci_high``, ``statistic`` (its sign that of the difference), ``pvalue``,
+            ``pvalue_holm``, ``significant``, ``verdict`` ("better", "worse" or "difference
+            not demonstrated", in the metric's direction: a smaller RMSE is better),
+            ``effect_size`` (Cohen's d_z: the mean paired difference over its standard
+            deviation) and ``probability_of_improvement`` (that a fold score of the model
+            beats one of the baseline's). Means, differences and their interval are in the
+            metric's printed units (a positive RMSE; a model with a smaller RMSE than the
+            baseline has a negative difference).
         """
         pd = _pandas()
         baseline = baseline if baseline is not None else self.baseline
@@ -361,8 +424,10 @@ class BenchmarkResult:
                 if model == baseline:
                     continue
                 test = self._paired(dataset, model, baseline, confidence)
-                a, b = self.cells[dataset, model].scores, self.cells[dataset, baseline].scores
-                differences = a - b
+                cell = self.cells[dataset, model]
+                sign = cell.sign  # the printed units' direction
+                a, b = cell.scores, self.cells[dataset, baseline].scores
+                differences = sign * (a - b)
                 spread = float(np.std(differences, ddof=1))
                 effect = (
                     float(np.mean(differences) / spread)
@@ -378,13 +443,14 @@ class BenchmarkResult:
                         "dataset": dataset,
                         "model": model,
                         "baseline": baseline,
-                        "mean": float(np.mean(a)),
-                        "baseline_mean": float(np.mean(b)),
-                        "difference": test.mean_difference,
-                        "ci_low": test.ci_low,
-                        "ci_high": test.ci_high,
-                        "statistic": test.statistic,
+                        "mean": float(sign * np.mean(a)),
+                        "baseline_mean": float(sign * np.mean(b)),
+                        "difference": float(sign * test.mean_difference),
+                        "ci_low": float(min(sign * test.ci_low, sign * test.ci_high)),
+                        "ci_high": float(max(sign * test.ci_low, sign * test.ci_high)),
+                        "statistic": float(sign * test.statistic),
                         "pvalue": test.pvalue,
+                        "better": bool(test.mean_difference > 0),
                         "effect_size": effect,
                         "probability_of_improvement": probability_of_improvement(a, b),
                     }
@@ -393,14 +459,23 @@ class BenchmarkResult:
         for row, p in zip(rows, adjusted):
             row["pvalue_holm"] = float(p)
             row["significant"] = bool(p <= alpha)
+            better = row.pop("better")
+            row["verdict"] = (
+                ("better" if better else "worse") if row["significant"] else NOT_DEMONSTRATED
+            )
         order = [
             "dataset", "model", "baseline", "mean", "baseline_mean", "difference", "ci_low",
-            "ci_high", "statistic", "pvalue", "pvalue_holm", "significant", "effect_size",
-            "probability_of_improvement",
+            "ci_high", "statistic", "pvalue", "pvalue_holm", "significant", "verdict",
+            "effect_size", "probability_of_improvement",
         ]  # fmt: skip
         return pd.DataFrame(rows, columns=order)
 
     def _warn_budget(self, baseline):
+        """One warning listing the cells whose baseline had a much smaller tuning budget; none
+        for a baseline declared a chance-level floor (``baseline_floor``)."""
+        if self.baseline_floor and baseline == self.baseline:
+            return
+        cells = []
         for dataset in self.datasets:
             base = self.cells[dataset, baseline].budget
             for model in self.models:
@@ -410,15 +485,18 @@ class BenchmarkResult:
                 for key, what in (("n_candidates", "candidates"), ("n_inner_fits", "inner fits")):
                     theirs, ours = budget.get(key), base.get(key)
                     if theirs and ours and theirs >= BUDGET_RATIO * ours:
-                        warnings.warn(
-                            f"On {dataset!r}, the baseline {baseline!r} was tuned with {ours} "
-                            f"{what} and {model!r} with {theirs}: a baseline given a much "
-                            "smaller tuning budget makes the model look better than it is "
-                            "(unequal tuning). Give the baseline a comparable search.",
-                            UnequalBudgetWarning,
-                            stacklevel=3,
-                        )
+                        cells.append(f"{model!r} on {dataset!r} ({theirs} {what} against {ours})")
                         break
+        if cells:
+            warnings.warn(
+                f"The baseline {baseline!r} was tuned with a much smaller budget than the models "
+                f"it is compared with: {'; '.join(cells)}. A baseline given a much smaller tuning "
+                "budget makes the models look better than they are (unequal tuning): give it a "
+                "comparable search, or, for a chance-level floor such as a DummyClassifier, "
+                "declare it one (baseline_floor=True).",
+                UnequalBudgetWarning,
+                stacklevel=external_stacklevel(),
+            )
 
     def compare_to_reference(self, reference, *, scale=1.0, n_folds=10):
         """Our means against published ones, in standard errors of the published mean.
@@ -467,9 +545,11 @@ class BenchmarkResult:
         -------
         RankComparison
         """
+        # ranked on the scorers' values, so that a smaller error ranks first on its data set
         return _rank_comparison(
-            self.mean_scores(), alpha=alpha, control=control, control_test=control_test
-        )
+            self.mean_scores(printed=False), alpha=alpha, control=control,
+            control_test=control_test,
+        )  # fmt: skip
 
     def aggregate(self, *, n_resamples=2000, confidence=0.95, random_state=0):
         """Each model across all data sets, with rliable's estimators and intervals.
@@ -481,7 +561,7 @@ class BenchmarkResult:
         confidence : float, default=0.95
             Level of the percentile intervals.
         random_state : int, RandomState instance, Generator or None, default=0
-            Seeds the one generator of every draw.
+            The root of each model's generator, derived by the model's name.
 
         Returns
         -------
@@ -489,35 +569,24 @@ class BenchmarkResult:
             One row per model: ``iqm``, ``iqm_ci_low``, ``iqm_ci_high``, ``mean``,
             ``mean_ci_low``, ``mean_ci_high``, and with a baseline
             ``probability_of_improvement`` (over the baseline, averaged over the data sets)
-            with ``poi_ci_low``, ``poi_ci_high``. Scores of different data sets are pooled as
-            they are: on data sets of very different scales, normalise them first.
+            with ``poi_ci_low``, ``poi_ci_high``. The IQM and the mean are in the metric's
+            printed units (a positive RMSE). Every data set weighs the same in every
+            statistic, whatever its number of folds (``stats/_aggregate.py``). Scores of
+            different data sets are taken as they are: on data sets of very different scales,
+            normalise them first.
         """
-        pd = _pandas()
-        rng = as_generator(random_state)
-        rows = []
-        for model in self.models:
-            scores = self._per_dataset(model)
-            row = {"model": model, "iqm": aggregate_iqm(scores)}
-            row["iqm_ci_low"], row["iqm_ci_high"] = stratified_bootstrap(
-                aggregate_iqm, scores, n_resamples=n_resamples, confidence=confidence, rng=rng
-            )
-
-            def mean_of(groups):
-                return float(np.mean(np.concatenate(groups)))
-
-            row["mean"] = mean_of(scores)
-            row["mean_ci_low"], row["mean_ci_high"] = stratified_bootstrap(
-                mean_of, scores, n_resamples=n_resamples, confidence=confidence, rng=rng
-            )
-            if self.baseline is not None and model != self.baseline:
-                base = self._per_dataset(self.baseline)
-                row["probability_of_improvement"] = average_probability_of_improvement(scores, base)
-                row["poi_ci_low"], row["poi_ci_high"] = stratified_bootstrap(
-                    average_probability_of_improvement, scores, base,
-                    n_resamples=n_resamples, confidence=confidence, rng=rng,
-                )  # fmt: skip
-            rows.append(row)
-        return pd.DataFrame(rows).set_index("model")
+        _pandas()
+        sign = self._sign("aggregate")
+        frame = _aggregate.aggregate(
+            {m: self._per_dataset(m) for m in self.models}, baseline=self.baseline,
+            n_resamples=n_resamples, confidence=confidence, random_state=random_state,
+        )  # fmt: skip
+        if sign < 0:  # the scorers' values were negated errors: print the errors
+            for name in ("iqm", "mean"):
+                low, high = frame[f"{name}_ci_low"].copy(), frame[f"{name}_ci_high"].copy()
+                frame[name] = -frame[name]
+                frame[f"{name}_ci_low"], frame[f"{name}_ci_high"] = -high, -low
+        return frame
 
     def probability_of_improvement(self, model, other, *, n_resamples=2000, confidence=0.95,
                                    random_state=0):  # fmt: skip
@@ -528,38 +597,35 @@ class BenchmarkResult:
         dict
             ``estimate``, ``ci_low``, ``ci_high`` (percentile, stratified bootstrap).
         """
-        x, y = self._per_dataset(model), self._per_dataset(other)
-        low, high = stratified_bootstrap(
-            average_probability_of_improvement, x, y, n_resamples=n_resamples,
-            confidence=confidence, rng=np.random.default_rng(random_state),
+        return _aggregate.probability_of_improvement(
+            self._per_dataset(model), self._per_dataset(other), names=(model, other),
+            n_resamples=n_resamples, confidence=confidence, random_state=random_state,
         )  # fmt: skip
-        return {
-            "estimate": average_probability_of_improvement(x, y),
-            "ci_low": low,
-            "ci_high": high,
-        }
 
     def performance_profiles(self, thresholds=None):
-        """rliable's performance profiles: the fraction of scores above each threshold.
+        """rliable's performance profiles: the fraction of scores better than each threshold.
 
         Parameters
         ----------
         thresholds : array-like, default=None
-            None: 101 points from the lowest to the highest score.
+            In the metric's printed units; None: 101 points from the lowest to the highest
+            score.
 
         Returns
         -------
         DataFrame
-            Thresholds (index) by models: the fraction of each data set's outer scores above
-            the threshold, averaged over the data sets.
+            Thresholds (index) by models: the fraction of each data set's outer scores better
+            than the threshold (above it; below it for an error such as RMSE), averaged over
+            the data sets.
         """
         pd = _pandas()
+        sign = self._sign("performance_profiles")
         if thresholds is None:
-            everything = np.concatenate([c.scores for c in self.cells.values()])
-            thresholds = np.linspace(everything.min(), everything.max(), 101)
+            printed = np.concatenate([c.metric.values(c.scores) for c in self.cells.values()])
+            thresholds = np.linspace(printed.min(), printed.max(), 101)
         thresholds = np.asarray(thresholds, dtype=float)
         return pd.DataFrame(
-            {m: performance_profile(self._per_dataset(m), thresholds) for m in self.models},
+            {m: performance_profile(self._per_dataset(m), sign * thresholds) for m in self.models},
             index=pd.Index(thresholds, name="threshold"),
         )
 
@@ -587,7 +653,9 @@ class BenchmarkResult:
         return critical_difference_diagram(self, alpha, ax)
 
     def plot_intervals(self, *, confidence=0.95, ax=None):
-        """Each model's mean outer score on each data set, with its Student-t interval.
+        """Each model's mean outer score on each data set, with its corrected resampled t
+        interval (Nadeau and Bengio; Student's t for results that do not record their splits),
+        as the report's table.
 
         Parameters
         ----------
@@ -604,20 +672,60 @@ class BenchmarkResult:
 
         return interval_plot(self, confidence, ax)
 
+    def report(self, *, title="Benchmark report", confidence=0.95, alpha=None,
+               interval="corrected_t",
+               n_resamples=10_000, random_state=0, X=None, y=None, splits_file=None,
+               stratified=None):  # fmt: skip
+        """The report of the benchmark: the one report of sklearn-fair's results.
+
+        At the top the verdict in one sentence (against the baseline when there is one, else
+        the best model of each data set and who is shown to be worse; on one data set without
+        a baseline, the pairwise comparison) and the table with intervals, one row per data
+        set, model and metric (mean ± std, the interval of the mean, clipped to the metric's
+        range, the IQM and its bootstrap interval, validation, optimism, ranks, the test
+        against the data set's best); then, as the result's shape calls for them, the table as
+        a paper prints it, the comparison with the baseline, the pairwise comparison, the
+        ranks, the plots, each cell's selected hyper-parameters, the tuning budgets and the
+        reproducibility card. Numbers are in the metric's printed units (a positive RMSE).
+
+        Parameters
+        ----------
+        title : str, default="Benchmark report"
+            The report's heading.
+        confidence : float, default=0.95
+            Level of the intervals.
+        alpha : float, default=None
+            Level of the tests ("shown to be worse", the comparisons); None is
+            ``1 - confidence``.
+        interval : {"corrected_t", "t", "normal"}, default="corrected_t"
+            The interval of the mean (see :func:`sklearn_fair.stats.mean_interval`): the
+            corrected resampled t of Nadeau and Bengio by default, with the outer folds' sizes
+            (it reached its nominal level in the coverage benchmark, where Student's t
+            under-covered); Student's t for results that do not record their splits.
+        n_resamples : int, default=10_000
+            Bootstrap resamples of each IQM's interval.
+        random_state : int, default=0
+            Seed of the bootstrap.
+        X, y, splits_file, stratified :
+            For the reproducibility card (see :func:`~sklearn_fair.report.reproducibility_card`).
+
+        Returns
+        -------
+        NestedCVReport
+            ``str(report)`` is text; ``to_markdown()``, ``to_html()``, ``to_dataframe()``
+            and ``save(path)`` give the other forms.
+        """
+        card = card_of(
+            list(self.cells.values()), X=X, y=y, splits_file=splits_file, stratified=stratified
+        )
+        return NestedCVReport(
+            self, title=title, card=card, confidence=confidence, alpha=alpha, interval=interval,
+            n_resamples=n_resamples, random_state=random_state,
+        )  # fmt: skip
+
     def to_html(self, *, title="Benchmark report", confidence=0.95, alpha=0.05,
                 n_resamples=10_000, random_state=0, plots=True):  # fmt: skip
-        """The benchmark as one self-contained HTML page, in the two-model report's template.
-
-        The page is :func:`sklearn_fair.report.html_page`'s: at the top the verdict in one
-        sentence (against the baseline when there is one, else the best model of each data
-        set and who is shown to be worse) and the table with intervals, one row per data set
-        and model (mean ± std, the interval of the mean, clipped to the metric's range, the
-        IQM and its bootstrap interval, validation, optimism, rank, the test against the data
-        set's best); then the table as a paper prints it, the comparison with the baseline,
-        the ranks (three models or more on two data sets or more), the plots, each cell's
-        selected hyper-parameters, the tuning budgets and what reproduces the run. Numbers
-        are in the metric's printed units (a positive RMSE); every name is escaped; readable
-        from a phone's width up.
+        """The benchmark's :meth:`report` as one self-contained HTML page.
 
         Parameters
         ----------
@@ -653,12 +761,11 @@ class BenchmarkResult:
         >>> page.startswith("<!DOCTYPE html>") and '<p class="lead">Against the baseline' in page
         True
         """
-        from ._html import benchmark_html
-
-        return benchmark_html(
-            self, title, confidence=confidence, alpha=alpha, n_resamples=n_resamples,
-            random_state=random_state, plots=plots,
+        report = self.report(
+            title=title, confidence=confidence, alpha=alpha, n_resamples=n_resamples,
+            random_state=random_state,
         )  # fmt: skip
+        return report.to_html(plots=plots)
 
     def save_html(self, path, **kwargs):
         """Write :meth:`to_html` to ``path``; returns the path."""

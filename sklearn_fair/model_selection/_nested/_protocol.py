@@ -1,0 +1,96 @@
+"""plan → run → assemble: the one pipeline that NestedCV, its functional forms and
+``benchmark()`` call.
+
+Each caller makes its plans with :func:`~._planning.make_plan` (one, or one per cell of a
+benchmark), hands them to :func:`run_protocol`, and reads the assembled results; what happens
+between (the task cache and its warnings, the one run loop, the failure and edge-of-grid
+warnings) happens here once, the same way for every caller.
+"""
+
+import warnings
+from dataclasses import dataclass
+
+from ...exceptions import CacheWarning
+from ...utils._stacklevel import external_stacklevel
+from ._cache import TaskCache
+from ._results import assemble, warn_or_raise_about_failures
+from ._running import run_plan, run_plans
+from ._selection import warn_edge_of_grid
+
+__all__ = ["ProtocolRun", "run_protocol", "use_cache"]
+
+
+@dataclass
+class ProtocolRun:
+    """One plan, run: its finished schedule and its assembled results (``assemble``'s dict,
+    with ``cache_info``: the cache's hits and the tasks computed, or None without a cache)."""
+
+    plan: object
+    schedule: object
+    results: dict
+
+
+def use_cache(plan, cache_dir):
+    """Give ``plan`` the task cache in ``cache_dir`` (None: no cache), warning when the run's
+    seeds are drawn afresh, so that no entry of an earlier run can be reused."""
+    if cache_dir is None:
+        return
+    plan.cache = TaskCache(cache_dir, plan.owner)
+    if not plan.seeds.seeded:
+        warnings.warn(
+            f"{plan.owner} has random_state=None, so its seeds (inner hold-out, refits, "
+            "estimators' random_state) differ on every run and cache entries of earlier runs "
+            "cannot be reused. Pass an int random_state to resume runs.",
+            CacheWarning,
+            stacklevel=external_stacklevel(),
+        )
+
+
+def run_protocol(plans, *, n_jobs=None, verbose=0, reuse_prefix=True, all_failed="raise"):
+    """Run ``plans`` on one pool of workers and assemble each plan's results.
+
+    Parameters
+    ----------
+    plans : list of Plan
+        Made by ``make_plan`` (with ``use_cache`` where a cache is wanted).
+    n_jobs, verbose :
+        Workers and progress of the one pool.
+    reuse_prefix : bool or list of bool
+        Per plan, whether fitted pipeline steps are reused within it.
+    all_failed : {"raise", "keep"}
+        A plan whose every outer fold failed raises, as ``cross_validate`` does ("raise":
+        NestedCV and its functions), or is kept with its ``error_score`` folds ("keep": one
+        failed cell of a benchmark does not end the others).
+
+    Returns
+    -------
+    list of ProtocolRun
+        In the order of ``plans``.
+    """
+    for plan in plans:
+        plan.n_jobs, plan.verbose = n_jobs, verbose
+    if len(plans) == 1:
+        reuse = reuse_prefix if isinstance(reuse_prefix, bool) else reuse_prefix[0]
+        schedules = [run_plan(plans[0], reuse_prefix=reuse)]
+    else:
+        schedules = run_plans(plans, n_jobs=n_jobs, verbose=verbose, reuse_prefix=reuse_prefix)
+    runs = []
+    for plan, schedule in zip(plans, schedules):
+        if plan.cache is not None:
+            plan.cache.warn_rejected()  # one warning for the entries that failed their checks
+        results = assemble(schedule)
+        warn_or_raise_about_failures(
+            plan.owner,
+            plan.error_score,
+            results["outer_results"],
+            list(schedule.results.values()),
+            raise_when_all_failed=all_failed == "raise",
+        )
+        selected = [f["best_params"] for f in results["outer_results"]]
+        # a fold whose selection failed has no winner: it says nothing about the grid's edges
+        warn_edge_of_grid(plan.param_grid, [p for p in selected if p is not None], plan.owner)
+        results["cache_info"] = None
+        if plan.cache is not None:
+            results["cache_info"] = {"hits": plan.cache.hits, "computed": schedule.computed}
+        runs.append(ProtocolRun(plan, schedule, results))
+    return runs

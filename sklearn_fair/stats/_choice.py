@@ -1,0 +1,295 @@
+"""The test chosen from the data, as autorank chooses it, and said in a paragraph.
+
+Herbold's autorank (JOSS 2020) checks two assumptions before comparing models across data
+sets: that each model's scores are normal (Shapiro-Wilk, at ``alpha / n_models``,
+Bonferroni), and that their variances are equal (Bartlett's test if all are normal, else
+Levene's, at ``alpha``). Normal and equal variances: the parametric family (a paired t-test
+for two models; for more, a repeated-measures ANOVA with Tukey's HSD). Otherwise the rank
+family (Wilcoxon's signed-rank test; Friedman's test with Nemenyi's). Every statistic comes
+from scipy or statsmodels, as autorank computes it; the two-model tests are two-sided here
+(autorank's Wilcoxon is one-sided, towards the model of larger median, so its p-value is half
+ours when that model leads). Note that autorank checks the normality of each model's scores,
+not of the paired differences that the t-test and the ANOVA's residuals assume.
+"""
+
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy import stats as _scipy_stats
+from sklearn.utils._param_validation import StrOptions, validate_params
+
+from ._checks import CONFIDENCE
+from ._ranks import _as_table, rank_comparison
+
+__all__ = ["MultipleComparison", "multiple_comparison"]
+
+_NAMES = {
+    "ttest": "the paired t-test",
+    "wilcoxon": "Wilcoxon's signed-rank test",
+    "anova": "a repeated-measures ANOVA",
+    "friedman": "Friedman's test",
+    "tukeyhsd": "Tukey's HSD",
+    "nemenyi": "Nemenyi's test",
+}
+
+
+@dataclass(frozen=True)
+class MultipleComparison:
+    """What :func:`multiple_comparison` chose, why, and what the chosen tests found.
+
+    Attributes
+    ----------
+    models : tuple of str
+    n_datasets : int
+    family : {"parametric", "nonparametric"}
+        The family used.
+    chosen_by : {"assumptions", "user"}
+        Whether the checks chose it (``test="auto"``) or the caller did.
+    normality_pvalues : dict
+        Model -> Shapiro-Wilk p-value of its scores.
+    normality_alpha : float
+        ``alpha / n_models``, the level of each normality test.
+    all_normal : bool
+    homogeneity_test : {"bartlett", "levene"}
+    homogeneity_pvalue : float
+    equal_variances : bool
+        ``homogeneity_pvalue >= alpha``.
+    omnibus : {"ttest", "wilcoxon", "anova", "friedman"}
+    statistic, pvalue : float
+        The omnibus test's statistic (t, Wilcoxon's W, F, chi-square) and p-value.
+    posthoc : {"tukeyhsd", "nemenyi"} or None
+        None for two models.
+    pairwise_pvalues : ndarray of shape (n_models, n_models) or None
+        The post-hoc p-values (1 on the diagonal).
+    critical_difference : float or None
+        Nemenyi's, in average ranks.
+    centers : dict
+        Model -> mean score (parametric) or median (rank family).
+    average_ranks : dict
+        Model -> average rank over the data sets (1 is the best).
+    alpha : float
+    """
+
+    models: tuple
+    n_datasets: int
+    family: str
+    chosen_by: str
+    normality_pvalues: dict
+    normality_alpha: float
+    all_normal: bool
+    homogeneity_test: str
+    homogeneity_pvalue: float
+    equal_variances: bool
+    omnibus: str
+    statistic: float
+    pvalue: float
+    posthoc: object
+    pairwise_pvalues: object = field(repr=False)
+    critical_difference: object
+    centers: dict
+    average_ranks: dict
+    alpha: float
+
+    @property
+    def paragraph(self):
+        """One paragraph that a methods section can quote: the checks, the choice, the result."""
+        k, level = len(self.models), f"{self.alpha:g}"
+        non_normal = [m for m, p in self.normality_pvalues.items() if p < self.normality_alpha]
+        if non_normal:
+            normality = (
+                f"rejected normality for {_listed(non_normal)} (p = "
+                f"{', '.join(f'{self.normality_pvalues[m]:.3g}' for m in non_normal)})"
+            )
+        else:
+            normality = "did not reject normality for any model"
+        homogeneity = "Bartlett's" if self.homogeneity_test == "bartlett" else "Levene's"
+        variances = "rejected" if not self.equal_variances else "did not reject"
+        if self.chosen_by == "user":
+            why = f"The {self.family} family was chosen by the analyst."
+        elif self.family == "parametric":
+            why = "The parametric family was therefore used."
+        else:
+            reason = "non-normal scores" if non_normal else "unequal variances"
+            why = f"Because of the {reason}, the rank-based family was used."
+        test = _NAMES[self.omnibus] + (f" with {_NAMES[self.posthoc]}" if self.posthoc else "")
+        symbol = {"ttest": "t", "wilcoxon": "W", "anova": "F", "friedman": "chi2"}[self.omnibus]
+        verdict = "differ" if self.pvalue < self.alpha else "were not shown to differ"
+        text = (
+            f"We compared {k} models on {self.n_datasets} data sets, choosing the test as "
+            f"autorank does (Herbold, 2020). Shapiro-Wilk tests at alpha = {level}/{k} "
+            f"(Bonferroni) {normality}; {homogeneity} test {variances} equal variances (p = "
+            f"{self.homogeneity_pvalue:.3g}). {why} With {test}, the models {verdict} "
+            f"({symbol} = {self.statistic:.3g}, p = {self.pvalue:.3g}, two-sided, alpha = "
+            f"{level})."
+        )
+        if self.posthoc is not None and self.pvalue < self.alpha:
+            pairs = [
+                f"{self.models[i]} and {self.models[j]} (p = {self.pairwise_pvalues[i, j]:.3g})"
+                for i in range(k)
+                for j in range(i + 1, k)
+                if self.pairwise_pvalues[i, j] < self.alpha
+            ]
+            if self.critical_difference is not None:
+                text += f" Nemenyi's critical difference is {self.critical_difference:.3g} ranks."
+            text += (
+                f" {_NAMES[self.posthoc][0].upper() + _NAMES[self.posthoc][1:]} separates "
+                + (_listed(pairs) if pairs else "no pair")
+                + "."
+            )
+        return text
+
+    def __str__(self):
+        return self.paragraph
+
+
+def _listed(items):
+    items = list(items)
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+@validate_params(
+    {
+        "scores": ["array-like", dict],
+        "test": [StrOptions({"auto", "parametric", "nonparametric"})],
+        "alpha": [CONFIDENCE],
+        "greater_is_better": ["boolean"],
+    },
+    prefer_skip_nested_validation=True,
+)
+def multiple_comparison(scores, *, test="auto", alpha=0.05, greater_is_better=True):
+    """Compare models across data sets with the test their scores allow, chosen as autorank does.
+
+    Checks each model's scores for normality (Shapiro-Wilk at ``alpha / n_models``) and the
+    variances for equality (Bartlett's test, or Levene's when a model is not normal); with
+    normal scores and equal variances uses the parametric family (paired t-test for two
+    models, repeated-measures ANOVA with Tukey's HSD for more), else the rank family
+    (Wilcoxon's signed-rank test; Friedman's test with Nemenyi's). The result says which
+    and why in :attr:`MultipleComparison.paragraph`.
+
+    Parameters
+    ----------
+    scores : DataFrame, dict or array-like of shape (n_datasets, n_models)
+        One score per data set (row) and model (column), as :func:`rank_comparison` takes
+        them; at least 2 models and 5 data sets (autorank's minimum).
+    test : {"auto", "parametric", "nonparametric"}, default="auto"
+        "auto" chooses from the checks; the others force a family (autorank's
+        ``force_mode``), the checks still reported.
+    alpha : float, default=0.05
+        Level of the omnibus and post-hoc tests and of the homogeneity test.
+    greater_is_better : bool, default=True
+        Whether a higher score is better (for the ranks).
+
+    Returns
+    -------
+    MultipleComparison
+        Prints as its paragraph.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_fair.stats import multiple_comparison
+    >>> rng = np.random.default_rng(0)
+    >>> scores = {name: rng.normal(mean, 0.02, 12)
+    ...           for name, mean in (("forest", 0.85), ("boosting", 0.86), ("linear", 0.80))}
+    >>> result = multiple_comparison(scores)
+    >>> result.family, result.omnibus, result.posthoc
+    ('parametric', 'anova', 'tukeyhsd')
+    >>> print(result)  # doctest: +ELLIPSIS
+    We compared 3 models on 12 data sets, choosing the test as autorank does (Herbold,
+    2020). Shapiro-Wilk tests at alpha = 0.05/3 (Bonferroni) did not reject normality for
+    any model; Bartlett's test did not reject equal variances (p = ...). The parametric
+    family was therefore used. With a repeated-measures ANOVA with Tukey's HSD, the models
+    differ (F = ..., p = ..., two-sided, alpha = 0.05). Tukey's HSD separates forest and
+    linear (p = ...) and boosting and linear (p = ...).
+    """
+    values, names = _as_table(scores, min_models=2)
+    n, k = values.shape
+    if n < 5:
+        raise ValueError(
+            "The 'scores' parameter needs at least 5 data sets (rows) to check the assumptions "
+            f"(autorank's minimum). Got {n} instead."
+        )
+    alpha = float(alpha)
+    normality = {m: float(_scipy_stats.shapiro(values[:, j]).pvalue) for j, m in enumerate(names)}
+    all_normal = all(p >= alpha / k for p in normality.values())
+    homogeneity = _scipy_stats.bartlett if all_normal else _scipy_stats.levene
+    homogeneity_pvalue = float(homogeneity(*values.T).pvalue)
+    equal_variances = homogeneity_pvalue >= alpha
+    if test == "auto":
+        family = "parametric" if all_normal and (equal_variances or k == 2) else "nonparametric"
+    else:
+        family = test
+    ranks = (
+        rank_comparison(values, greater_is_better=greater_is_better, alpha=alpha) if k > 2 else None
+    )
+    pairwise, cd, posthoc = None, None, None
+    if k == 2:
+        if family == "parametric":
+            omnibus, result = "ttest", _scipy_stats.ttest_rel(values[:, 0], values[:, 1])
+        else:
+            omnibus, result = "wilcoxon", _scipy_stats.wilcoxon(values[:, 0], values[:, 1])
+        statistic, pvalue = float(result.statistic), float(result.pvalue)
+    elif family == "parametric":
+        omnibus, posthoc = "anova", "tukeyhsd"
+        statistic, pvalue, pairwise = _anova_and_tukey(values, names, alpha)
+    else:
+        omnibus, posthoc = "friedman", "nemenyi"
+        statistic, pvalue = ranks.statistic, ranks.pvalue
+        pairwise, cd = ranks.pairwise_pvalues, ranks.critical_difference
+    center = np.mean if family == "parametric" else np.median
+    oriented = -values if greater_is_better else values
+    average_ranks = _scipy_stats.rankdata(oriented, axis=1).mean(axis=0)
+    return MultipleComparison(
+        models=tuple(names),
+        n_datasets=n,
+        family=family,
+        chosen_by="assumptions" if test == "auto" else "user",
+        normality_pvalues=normality,
+        normality_alpha=alpha / k,
+        all_normal=all_normal,
+        homogeneity_test="bartlett" if all_normal else "levene",
+        homogeneity_pvalue=homogeneity_pvalue,
+        equal_variances=equal_variances,
+        omnibus=omnibus,
+        statistic=statistic,
+        pvalue=pvalue,
+        posthoc=posthoc,
+        pairwise_pvalues=pairwise,
+        critical_difference=cd,
+        centers={m: float(center(values[:, j])) for j, m in enumerate(names)},
+        average_ranks={m: float(r) for m, r in zip(names, average_ranks)},
+        alpha=alpha,
+    )
+
+
+def _anova_and_tukey(values, names, alpha):
+    """statsmodels' repeated-measures ANOVA (F, p) and Tukey's HSD p-values, as autorank."""
+    try:
+        import pandas as pd
+        from statsmodels.stats.anova import AnovaRM
+        from statsmodels.stats.multicomp import pairwise_tukeyhsd
+    except ImportError as exc:  # pragma: no cover - both are in the stats extra
+        raise ImportError(
+            "The repeated-measures ANOVA of multiple_comparison needs pandas and statsmodels: "
+            "install the 'stats' extra (pip install -e \".[stats]\" from a checkout), or pip "
+            "install pandas statsmodels"
+        ) from exc
+
+    n, k = values.shape
+    long = pd.DataFrame(
+        {
+            "score": values.ravel(),
+            "model": np.tile(np.asarray(names, dtype=object), n),
+            "dataset": np.repeat(np.arange(n), k),
+        }
+    )
+    table = AnovaRM(long, "score", "dataset", within=["model"]).fit().anova_table
+    tukey = pairwise_tukeyhsd(long["score"], long["model"], alpha=alpha)
+    pairwise = np.ones((k, k))
+    groups = list(tukey.groupsunique)
+    for (a, b), p in zip(
+        [(i, j) for i in range(len(groups)) for j in range(i + 1, len(groups))], tukey.pvalues
+    ):
+        i, j = names.index(groups[a]), names.index(groups[b])
+        pairwise[i, j] = pairwise[j, i] = float(p)
+    return float(table["F Value"].iloc[0]), float(table["Pr > F"].iloc[0]), pairwise

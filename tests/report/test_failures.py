@@ -1,0 +1,63 @@
+"""Failed fits are visible in every report form, in BenchmarkResult, and in saved results."""
+
+import warnings
+
+import pytest
+from sklearn.datasets import load_iris
+from sklearn.dummy import DummyClassifier
+from sklearn.exceptions import FitFailedWarning
+from sklearn.tree import DecisionTreeClassifier
+
+from sklearn_fair import NestedCV, benchmark
+from sklearn_fair.report import nested_cv_report, result_to_dict
+
+# "None" as TOML spells it without a null: a string the tree refuses, so that one of the two
+# candidates fails in every fit and the grid reads as if it had been {4}
+GRID = {"max_depth": ["None", 4]}
+
+
+@pytest.fixture(scope="module")
+def fitted():
+    X, y = load_iris(return_X_y=True)
+    with pytest.warns(FitFailedWarning):
+        return NestedCV(
+            DecisionTreeClassifier(random_state=0), GRID, outer_cv=3, n_refits=1, refit=False,
+            random_state=0,
+        ).fit(X, y)  # fmt: skip
+
+
+def test_the_report_lists_the_failed_fits_per_fold_with_the_first_error(fitted):
+    failed = fitted.failed_tasks_
+    assert failed  # the candidate max_depth="None" failed in every outer fold
+    report = nested_cv_report({"tree": fitted}, n_resamples=200)
+    assert report.rows[0]["n_failed_fits"] == len(failed)
+    assert f"{len(failed)} of tree" in report.verdict()
+    for text in (report.to_text(), report.to_markdown(), report.to_html(plots=False)):
+        assert "Failed fits" in text and "max_depth" in text
+    section = next(s for s in report.sections() if s.title == "Failed fits")
+    per_fold = {}
+    for task in failed:
+        per_fold[task["key"]["outer_fold"]] = per_fold.get(task["key"]["outer_fold"], 0) + 1
+    assert {int(str(row[1])): int(str(row[2])) for row in section.rows} == per_fold
+
+
+def test_saved_results_keep_their_failures(fitted):
+    saved = result_to_dict(fitted)
+    assert sum(entry["count"] for entry in saved["failures"].values()) == len(fitted.failed_tasks_)
+    report = nested_cv_report({"tree": saved}, n_resamples=200)
+    assert report.rows[0]["n_failed_fits"] == len(fitted.failed_tasks_)
+
+
+def test_benchmark_results_list_failures_and_a_clean_run_lists_none():
+    X, y = load_iris(return_X_y=True)
+    models = {"prior": DummyClassifier(), "tree": (DecisionTreeClassifier(random_state=0), GRID)}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        result = benchmark(models, {"iris": (X, y)}, outer_cv=3, n_refits=1, random_state=0)
+    failures = result.failures
+    assert set(failures.model) == {"tree"} and (failures.failed_fits > 0).all()
+    assert failures.first_error.str.contains("max_depth").all()
+    page = result.to_html(plots=False, n_resamples=200)
+    assert "Failed fits" in page
+    clean = benchmark({"prior": DummyClassifier()}, {"iris": (X, y)}, outer_cv=3, random_state=0)
+    assert clean.failures.empty and "Failed fits" not in clean.to_html(plots=False)

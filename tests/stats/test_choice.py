@@ -1,0 +1,102 @@
+"""multiple_comparison against autorank (Herbold, 2020) on autorank's own README example and
+its variants: the same checks, the same choice, the same numbers."""
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+from autorank import autorank
+
+from sklearn_fair.stats import multiple_comparison
+
+
+def _readme_data(clip=True, stds=None, n_models=6):
+    # autorank's README: six populations of 50 measurements, normal around these means with
+    # sd 0.3, clipped to [0, 1]
+    np.random.seed(42)
+    means = [0.2, 0.3, 0.5, 0.8, 0.85, 0.9][:n_models]
+    stds = stds or [0.3] * n_models
+    data = pd.DataFrame()
+    for i, (mean, std) in enumerate(zip(means, stds)):
+        values = np.random.normal(mean, std, 50)
+        data[f"pop_{i}"] = values.clip(0, 1) if clip else values
+    return data
+
+
+CASES = {
+    "readme (clipped: not normal)": _readme_data(),
+    "normal, equal variances": _readme_data(clip=False),
+    "normal, unequal variances": _readme_data(clip=False, stds=[0.1, 0.1, 0.3, 0.3, 0.6, 0.6]),
+    "two normal": _readme_data(clip=False, n_models=2),
+    "two clipped": _readme_data(n_models=2),
+}
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_the_choice_and_numbers_are_autoranks(name):
+    data = CASES[name]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        theirs = autorank(data, alpha=0.05, verbose=False)
+    ours = multiple_comparison(data)
+    assert ours.all_normal == theirs.all_normal
+    assert ours.normality_alpha == pytest.approx(theirs.alpha_normality)
+    # autorank reorders its Shapiro p-values (not always into its ranking's order): compare
+    # them as a set
+    assert sorted(ours.normality_pvalues.values()) == pytest.approx(sorted(theirs.pvals_shapiro))
+    assert (
+        ours.homogeneity_test
+        == {"bartlett": "bartlett", "levene": "levene"}[theirs.homogeneity_test]
+    )
+    assert ours.homogeneity_pvalue == pytest.approx(theirs.pval_homogeneity)
+    assert ours.equal_variances == theirs.homoscedastic
+    assert ours.omnibus == theirs.omnibus
+    assert ours.posthoc == theirs.posthoc
+    if ours.omnibus == "wilcoxon":
+        # autorank's Wilcoxon is one-sided, towards the model of larger median
+        assert ours.pvalue == pytest.approx(2 * theirs.pvalue)
+    else:
+        assert ours.pvalue == pytest.approx(theirs.pvalue)
+    if ours.posthoc == "nemenyi":
+        # autorank's studentized range comes from statsmodels' qsturng table, ours from scipy
+        assert ours.critical_difference == pytest.approx(theirs.cd, rel=1e-3)
+        for model, rank in theirs.rankdf["meanrank"].items():
+            assert ours.average_ranks[model] == pytest.approx(rank)
+    assert ours.family == ("parametric" if ours.omnibus in ("ttest", "anova") else "nonparametric")
+    assert f"({ours.homogeneity_pvalue:.3g})" not in ours.paragraph  # p-values read "p = ..."
+    assert f"p = {ours.pvalue:.3g}" in ours.paragraph
+
+
+def test_the_paragraph_says_why_the_rank_family_was_used():
+    result = multiple_comparison(CASES["readme (clipped: not normal)"])
+    text = result.paragraph
+    assert "rejected normality for" in text and "Because of the non-normal scores" in text
+    assert "Friedman's test with Nemenyi's test" in text and "critical difference" in text
+    forced = multiple_comparison(CASES["readme (clipped: not normal)"], test="parametric")
+    assert forced.omnibus == "anova" and "chosen by the analyst" in forced.paragraph
+    unequal = multiple_comparison(CASES["normal, unequal variances"])
+    assert "Because of the unequal variances" in unequal.paragraph
+
+
+def test_lower_is_better_reverses_the_ranks_only():
+    data = CASES["readme (clipped: not normal)"]
+    higher, lower = multiple_comparison(data), multiple_comparison(data, greater_is_better=False)
+    k = data.shape[1]
+    for model in data.columns:
+        assert lower.average_ranks[model] == pytest.approx(k + 1 - higher.average_ranks[model])
+    assert lower.pvalue == higher.pvalue
+
+
+@pytest.mark.parametrize(
+    "scores, kwargs, match",
+    [
+        (np.ones((4, 3)), {}, "at least 5 data sets"),
+        (np.ones((6, 1)), {}, "at least 2 models"),
+        (np.arange(18.0).reshape(6, 3), {"test": "t"}, "'test' parameter"),
+        (np.arange(18.0).reshape(6, 3), {"alpha": 0}, "'alpha' parameter"),
+    ],
+)
+def test_bad_input_is_refused(scores, kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        multiple_comparison(scores, **kwargs)

@@ -1,0 +1,43 @@
+"""rank_comparison's documented answers to degenerate tables (its parity tests against autorank,
+scikit-posthocs and scipy are tests/benchmarking/test_ranks.py)."""
+
+import warnings
+
+import numpy as np
+import pytest
+
+from sklearn_fair.exceptions import SklearnFairWarning
+from sklearn_fair.stats import rank_comparison
+
+
+def test_all_ties_give_p_one_and_a_warning_instead_of_nan():
+    with pytest.warns(SklearnFairWarning, match="no ranks to compare"):
+        result = rank_comparison(np.full((4, 3), 0.8), control="model_0")
+    assert (result.statistic, result.pvalue) == (0.0, 1.0)
+    assert (result.iman_davenport_statistic, result.iman_davenport_pvalue) == (0.0, 1.0)
+    assert (result.pairwise_pvalues == 1.0).all()
+    assert set(result.average_ranks.values()) == {2.0}
+    assert [row["pvalue_holm"] for row in result.control_comparisons] == [1.0, 1.0]
+
+
+def test_ties_within_some_data_sets_only_are_scipys_tie_correction():
+    # One data set where every model ties, the others ranked: scipy's statistic, no warning.
+    values = np.array([[0.8, 0.8, 0.8], [0.9, 0.8, 0.7], [0.91, 0.85, 0.7], [0.7, 0.8, 0.6]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        result = rank_comparison(values)
+    assert np.isfinite(result.statistic) and 0 < result.pvalue < 1
+
+
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        ({"alpha": float("nan")}, "'alpha' parameter"),
+        ({"alpha": True}, "'alpha' parameter"),
+        ({"greater_is_better": "yes"}, "'greater_is_better' parameter"),
+        ({"control": 3}, "'control' parameter"),
+    ],
+)
+def test_parameters_are_checked_by_name(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        rank_comparison(np.arange(9.0).reshape(3, 3), **kwargs)

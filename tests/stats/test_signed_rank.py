@@ -1,0 +1,103 @@
+"""bayesian_signed_rank against baycomp's SignedRankTest, and win_tie_loss against the
+corrected t-test of each data set and statsmodels' Holm."""
+
+import baycomp
+import numpy as np
+import pytest
+from statsmodels.stats.multitest import multipletests
+
+from sklearn_fair.stats import bayesian_signed_rank, corrected_resampled_ttest, win_tie_loss
+from sklearn_fair.stats._signed_rank import _posterior, _probabilities
+
+A = np.array([0.84, 0.79, 0.91, 0.75, 0.88, 0.82, 0.80, 0.86, 0.77, 0.90])
+B = np.array([0.80, 0.80, 0.85, 0.76, 0.86, 0.79, 0.80, 0.83, 0.78, 0.89])
+
+
+@pytest.mark.parametrize("rope", [0.0, 0.005, 0.01, 0.03])
+@pytest.mark.parametrize("seed", [0, 1])
+def test_the_posterior_is_baycomps_with_its_draws(rope, seed):
+    # baycomp draws its weights from RandomState(seed).dirichlet((prior, 1, ..., 1)); with the
+    # same draws every sample and every probability is its own
+    alpha = np.r_[0.5, np.ones(A.size)]
+    weights = np.random.RandomState(seed).dirichlet(alpha, 5000)
+    ours = _posterior(A - B, rope, weights)
+    theirs = baycomp.SignedRankTest.sample(A, B, rope, nsamples=5000, random_state=seed)
+    # baycomp tests y - x, its left is "x better": our columns are (a better, rope, b better)
+    np.testing.assert_allclose(ours, theirs, atol=1e-12)
+    probs = baycomp.SignedRankTest.probs(A, B, rope, nsamples=5000, random_state=seed)
+    if rope == 0:
+        assert _probabilities(ours) == pytest.approx((probs[0], 0.0, probs[1]))
+    else:
+        assert _probabilities(ours) == pytest.approx(probs)
+
+
+def test_the_public_test_agrees_with_baycomp_within_monte_carlo_error():
+    ours = bayesian_signed_rank(A, B, rope=0.01, n_samples=20_000, random_state=3)
+    theirs = baycomp.SignedRankTest.probs(A, B, 0.01, nsamples=20_000, random_state=4)
+    error = 4 * 0.5 / np.sqrt(20_000)
+    assert (ours.p_a_better, ours.p_equivalent, ours.p_b_better) == pytest.approx(theirs, abs=error)
+    assert ours.p_a_better + ours.p_equivalent + ours.p_b_better == pytest.approx(1.0)
+    again = bayesian_signed_rank(A, B, rope=0.01, n_samples=20_000, random_state=3)
+    assert again == ours
+
+
+def test_lower_is_better_swaps_the_models():
+    higher = bayesian_signed_rank(A, B, rope=0.01, n_samples=5000)
+    lower = bayesian_signed_rank(-A, -B, rope=0.01, n_samples=5000, greater_is_better=False)
+    assert (lower.p_a_better, lower.p_equivalent, lower.p_b_better) == (
+        higher.p_a_better,
+        higher.p_equivalent,
+        higher.p_b_better,
+    )
+    swapped = bayesian_signed_rank(B, A, rope=0.01, n_samples=5000)
+    assert swapped.p_b_better == higher.p_a_better
+
+
+def test_a_wide_rope_makes_the_models_equivalent():
+    result = bayesian_signed_rank(A, B, rope=0.5, n_samples=2000)
+    assert result.p_equivalent == 1.0
+
+
+def _folds(rng, means):
+    return [rng.normal(m, 0.01, 5) for m in means]
+
+
+@pytest.mark.parametrize("adjust", ["holm", None])
+def test_win_tie_loss_is_the_corrected_t_of_each_data_set(adjust):
+    rng = np.random.default_rng(0)
+    a = _folds(rng, [0.80, 0.70, 0.60, 0.90])
+    b = _folds(rng, [0.70, 0.70, 0.65, 0.905])
+    sizes = [80, 90, 100, 40]
+    counts = win_tie_loss(a, b, n_train=sizes, n_test=20, adjust=adjust)
+    tests = [corrected_resampled_ttest(x, y, n_train=n, n_test=20) for x, y, n in zip(a, b, sizes)]
+    pvalues = [t.pvalue for t in tests]
+    if adjust == "holm":
+        pvalues = multipletests(pvalues, method="holm")[1]
+    np.testing.assert_allclose(counts.pvalues, pvalues)
+    expected = [
+        "tie" if p > 0.05 else ("win" if t.mean_difference > 0 else "loss")
+        for t, p in zip(tests, pvalues)
+    ]
+    assert list(counts.outcomes) == expected
+    assert (counts.wins, counts.ties, counts.losses) == tuple(
+        expected.count(o) for o in ("win", "tie", "loss")
+    )
+    assert counts.outcomes[0] == "win" and counts.outcomes[2] == "loss"
+    lower = win_tie_loss(a, b, n_train=sizes, n_test=20, adjust=adjust, greater_is_better=False)
+    assert (lower.wins, lower.losses) == (counts.losses, counts.wins)
+
+
+@pytest.mark.parametrize(
+    "call, match",
+    [
+        (lambda: bayesian_signed_rank(A, B, rope=-0.1), "'rope' parameter"),
+        (lambda: bayesian_signed_rank(A, B, prior=0), "'prior' parameter"),
+        (lambda: bayesian_signed_rank(A, B, random_state=True), "'random_state' parameter"),
+        (lambda: bayesian_signed_rank(A, B[:3]), "same length"),
+        (lambda: win_tie_loss([A], [B, B], n_train=8, n_test=2), "as many for both"),
+        (lambda: win_tie_loss([A], [B], n_train=8, n_test=2, adjust="bonferroni"), "'adjust'"),
+    ],
+)
+def test_bad_input_is_refused_by_name(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
