@@ -148,7 +148,7 @@ def dry_run(
     sample_size : int, default=128
         Samples per timing fit.
     data_dir, allow_outside_paths, allowed_packages, device, output_dir, limits
-        As in :func:`run_experiment`; the dry run refuses what the run would refuse.
+        As in :func:`load_config`; the dry run refuses what the run would refuse.
 
     Returns
     -------

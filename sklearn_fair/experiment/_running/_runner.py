@@ -154,25 +154,16 @@ def run_experiment(
     progress : bool, default=None
         Show a progress bar over the fits; None uses the file's ``progress`` (true by
         default).
-    data_dir : str or path-like, default=None
-        The data folder ``${SKLEARN_FAIR_DATA}`` stands for; None uses that variable.
-    allow_outside_paths : bool, default=False
-        Accept paths outside the file's folder and the data folder.
-    allowed_packages : sequence of str, default=()
-        Further packages whose classes the file may name.
-    device : str, default=None
-        Set the ``device`` of every estimator that has one (e.g. ``"cuda"``).
     backend : str, default=None
         joblib backend; None uses the file's ``backend``.
     dask_scheduler : str, default=None
         With the dask backend, the address of the scheduler to connect to; None starts a
         local cluster.
-    output_dir : str or path-like, default=None
-        The results folder, anywhere; None uses the file's ``output_dir``.
-    limits : dict or Limits, default=None
-        Raise, for this run, the limits on the work the file may ask for (workers,
-        refits, candidates, folds, nesting, sizes; see
-        :class:`~sklearn_fair.experiment.Limits`). The file cannot raise them.
+    data_dir, allow_outside_paths, allowed_packages, device, output_dir, limits
+        As in :func:`load_config`: the data folder, paths outside the file's folder,
+        further packages the file may name, the ``device`` of every estimator that has one,
+        the results folder (the caller's choice), and the limits on the work the file may
+        ask for (the file cannot raise them).
 
     Returns
     -------
