@@ -46,6 +46,8 @@ import time
 from pathlib import Path
 from statistics import median
 
+from _machine import Load, loaded_note
+
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results" / "before_after.json"
 WORKLOADS = ("text", "text_serial", "wide", "svc", "gb", "noop", "bootstrap")
@@ -197,12 +199,16 @@ def main(argv=None):
 
     checkouts = {"before": args.before, "after": args.after}
     revisions = {which: revision(checkout) for which, checkout in checkouts.items()}
-    load_start = os.getloadavg()[0]
+    whole, every_load = Load(workers=2), []
     rows = {}
     for index, name in enumerate(args.workloads):
         # alternate which checkout goes first, so that drift hits both alike
         order = ["before", "after"] if index % 2 == 0 else ["after", "before"]
-        figures = {which: measure(checkouts[which], name, args.repeats) for which in order}
+        figures, loads = {}, {}
+        for which in order:
+            with Load(workers=2) as loads[which]:
+                figures[which] = measure(checkouts[which], name, args.repeats)
+        every_load += loads.values()
         before, after = figures["before"], figures["after"]
         rows[name] = {
             **{f"{which}_cold_seconds": figures[which]["cold"] for which in checkouts},
@@ -211,6 +217,7 @@ def main(argv=None):
             "cold_speedup": before["cold"] / after["cold"],
             "warm_speedup": median(before["warm"]) / median(after["warm"]),
             "identical_output": before["output_sha256"] == after["output_sha256"],
+            **{f"{which}_load": loads[which].fields() for which in checkouts},
             "date": time.strftime("%Y-%m-%d %H:%M:%S"),
         }
         row = rows[name]
@@ -218,9 +225,11 @@ def main(argv=None):
             f"{name:12s} cold {before['cold']:7.2f} -> {after['cold']:7.2f} s "
             f"({row['cold_speedup']:.2f}x); warm {median(before['warm']):7.2f} -> "
             f"{median(after['warm']):7.2f} s ({row['warm_speedup']:.2f}x); identical "
-            f"output: {row['identical_output']}",
+            f"output: {row['identical_output']}; before {loads['before']}, after "
+            f"{loads['after']}",
             flush=True,
         )
+    whole.stop()
     command = " ".join([Path(sys.executable).name, *sys.argv])
     for row in rows.values():
         row["command"], row["after_revision"] = command, revisions["after"]
@@ -238,13 +247,13 @@ def main(argv=None):
         "workloads": rows,
         "versions": package_versions(),
         "cpu_count": os.cpu_count(),
-        "load_average_1min_at_start": load_start,
-        "load_average_1min_at_end": os.getloadavg()[0],
+        "load": whole.fields(),
+        "loaded_machine": loaded_note(every_load),
         "date": time.strftime("%Y-%m-%d %H:%M:%S"),
     }
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps(document, indent=2) + "\n")
-    print(f"written to {RESULTS}")
+    print(f"{whole}; {document['loaded_machine']}; written to {RESULTS}")
     return document
 
 

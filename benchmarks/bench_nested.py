@@ -27,16 +27,22 @@ process (``--n-jobs 1`` by default for it); reports the wall time per task at ea
 the slope of a straight line through them (milliseconds per task per 1,000 candidates: flat
 is 0).
 
-Every method is timed on warm workers (started, and the workload's modules imported, before the
-timed run). ``--cold``: each method's first call in a fresh interpreter instead, its workers'
-start and imports inside the timed run, as a user's script pays it
-(``nested_<name>_cold.json``).
+The methods run in one process in the order of a user's session, which alternates them: the
+workers are started (and the workload's modules imported) once, before the first timed run, and
+each method then finds the pool as the method before it left it (NestedCV and scikit-learn's
+``n_jobs`` share one pool of loky workers). The order rotates with each repeat, so that drift on
+a shared machine hits every method alike. ``--cold``: each method's first call in a fresh
+interpreter instead, its workers' start and imports inside the timed run, as a user's script
+pays it (``nested_<name>_cold.json``).
 
-The 1-minute load average (``/proc/loadavg``) is recorded at the start and the end: parallel
-speed-ups measured on a busy machine understate what a quiet one gives.
+Each timed run is printed and saved with the load average before and after it, and marked when
+the machine was loaded (``_machine.py``): seconds measured on a busy machine are not a quiet
+one's; the ratios of runs interleaved in one process still compare.
 
 Usage: python benchmarks/bench_nested.py [--workload gb svc text wide | noop] [--repeats 3]
-[--n-jobs 2] [--cold] (results: benchmarks/results/nested.json for gb, nested_<name>.json otherwise)
+[--n-jobs 2] [--cold] [--quick] (results: benchmarks/results/nested.json for gb,
+nested_<name>.json otherwise; ``--quick``: a smaller data set and one repeat, a smoke run whose
+results go to ``*_quick.json``)
 """
 
 import argparse
@@ -49,6 +55,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from _machine import Load, loaded_note
 from _workloads import Noop, make_corpus, make_wide, text_pipeline, wide_pipeline
 from joblib import Parallel, delayed
 from sklearn.datasets import make_classification
@@ -58,7 +65,6 @@ from sklearn.svm import SVC
 
 from sklearn_fair import NestedCV
 from sklearn_fair.model_selection import HoldoutSplit
-from sklearn_fair.model_selection._engine import worker_pool_options
 from sklearn_fair.utils import package_versions
 
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -107,7 +113,13 @@ PIPELINES = {
 }
 
 
-def workload(name, n_samples=None):
+#: ``--quick``: rows of each workload (a smoke run, not a figure)
+QUICK_SAMPLES = {"svc": 800, "gb": 400, "text": 400, "wide": 400}
+
+
+def workload(name, n_samples=None, quick=False):
+    if quick and n_samples is None:
+        n_samples = QUICK_SAMPLES[name]
     outer = StratifiedKFold(n_splits=10, shuffle=True, random_state=0)
     inner = HoldoutSplit(test_size=0.1, stratify=True, random_state=0)
     if name in PIPELINES:
@@ -138,12 +150,10 @@ def describe_workload(name, y):
     }
 
 
-def warm_up(n_jobs, nested=False):
+def warm_up(n_jobs):
     """Start the worker processes and import what every method runs, before timing, so that
-    no method pays for starting processes or importing modules. NestedCV's workers watch their
-    parent from their start, and loky keeps a pool only for the same start-up arguments: the
-    idioms' runs and NestedCV's each warm their own pool (``nested``), or the one measured
-    after the other would pay for starting its workers inside its timed run."""
+    no method pays for starting processes or importing modules (NestedCV and the idioms share
+    one pool of workers)."""
     modules = [
         "sklearn.ensemble",
         "sklearn.svm",
@@ -154,33 +164,26 @@ def warm_up(n_jobs, nested=False):
         "sklearn.model_selection",
         "sklearn_fair.model_selection._nested._running",
     ]
-    options = worker_pool_options() if nested else {}
-    Parallel(n_jobs=n_jobs, **options)(
+    Parallel(n_jobs=n_jobs)(
         delayed(importlib.import_module)(name) for name in modules * (2 * n_jobs)
     )
 
 
-def run_inner_parallel(X, y, estimator, grid, outer, inner, n_jobs, warm=True):
-    if warm:
-        warm_up(n_jobs)
+def run_inner_parallel(X, y, estimator, grid, outer, inner, n_jobs):
     start = time.perf_counter()
     search = GridSearchCV(estimator, grid, cv=inner, n_jobs=n_jobs)
     results = cross_validate(search, X, y, cv=outer)
     return time.perf_counter() - start, results["test_score"], None
 
 
-def run_outer_parallel(X, y, estimator, grid, outer, inner, n_jobs, warm=True):
-    if warm:
-        warm_up(n_jobs)
+def run_outer_parallel(X, y, estimator, grid, outer, inner, n_jobs):
     start = time.perf_counter()
     search = GridSearchCV(estimator, grid, cv=inner, n_jobs=1)
     results = cross_validate(search, X, y, cv=outer, n_jobs=n_jobs)
     return time.perf_counter() - start, results["test_score"], None
 
 
-def run_nested(X, y, estimator, grid, outer, inner, n_jobs, warm=True):
-    if warm:
-        warm_up(n_jobs, nested=True)
+def run_nested(X, y, estimator, grid, outer, inner, n_jobs):
     start = time.perf_counter()
     nested = NestedCV(
         estimator,
@@ -197,21 +200,13 @@ def run_nested(X, y, estimator, grid, outer, inner, n_jobs, warm=True):
     return wall, nested.outer_scores_, task_time
 
 
-def load_average():
-    """The 1-minute load average, from /proc/loadavg (os.getloadavg elsewhere)."""
-    try:
-        return float(Path("/proc/loadavg").read_text().split()[0])
-    except OSError:
-        return os.getloadavg()[0]
-
-
 TARGETS = {"text": 2.0, "wide": 1.0, "gb": 1.0, "svc": 1.0}
 
 
 def bench_workload(name, args):
-    X, y, estimator, grid, outer, inner = workload(name, args.n_samples)
+    X, y, estimator, grid, outer, inner = workload(name, args.n_samples, args.quick)
     W = args.n_jobs
-    load_start = load_average()
+    whole = Load(workers=W)
     methods = {
         "sklearn_inner_parallel": lambda: run_inner_parallel(
             X, y, estimator, grid, outer, inner, W
@@ -222,24 +217,30 @@ def bench_workload(name, args):
         "nested_cv": lambda: run_nested(X, y, estimator, grid, outer, inner, W),
         "nested_cv_serial": lambda: run_nested(X, y, estimator, grid, outer, inner, 1),
     }
+    warm_up(W)  # once: from here on each method finds the pool as the one before left it
     walls = {name: [] for name in methods}
+    loads = {name: [] for name in methods}
     scores, efficiencies = {}, []
     for repeat in range(args.repeats):
         # Rotate the order so that drift on a shared machine hits every method alike.
         names = list(methods)
         names = names[repeat % len(names) :] + names[: repeat % len(names)]
         for method in names:
-            wall, fold_scores, task_time = methods[method]()
+            with Load(workers=1 if method == "nested_cv_serial" else W) as load:
+                wall, fold_scores, task_time = methods[method]()
             walls[method].append(wall)
+            loads[method].append(load)
             scores[method] = np.asarray(fold_scores)
             if method == "nested_cv":
                 efficiencies.append(task_time / (W * wall))
-            print(f"[{name}] repeat {repeat} {method:24s} wall {wall:7.2f} s", flush=True)
+            print(f"[{name}] repeat {repeat} {method:24s} wall {wall:7.2f} s {load}", flush=True)
+    whole.stop()
 
     identical = all(np.array_equal(scores["nested_cv"], other) for other in scores.values())
     median = {method: float(np.median(values)) for method, values in walls.items()}
     faster_idiom = min(median["sklearn_inner_parallel"], median["sklearn_outer_parallel"])
     ceiling = median["nested_cv_serial"] / W
+    every_load = [load for values in loads.values() for load in values]
     figures = {
         "command": " ".join([Path(sys.executable).name, *sys.argv]),
         "workload": {
@@ -251,6 +252,8 @@ def bench_workload(name, args):
             "n_jobs": W,
             "repeats": args.repeats,
             "reuse_prefix": True,
+            "order": "one process, the methods alternating as in a user's session (rotated "
+            "each repeat), one shared pool of workers warmed once before the first",
         },
         "per_fold_test_scores": {
             **{method: values.tolist() for method, values in scores.items()},
@@ -258,6 +261,7 @@ def bench_workload(name, args):
         },
         "wall_seconds": walls,
         "wall_seconds_median": median,
+        "load_of_each_run": {m: [load.fields() for load in values] for m, values in loads.items()},
         "speedup_over_faster_idiom": faster_idiom / median["nested_cv"],
         "speedup_over_faster_idiom_target": TARGETS.get(name, 1.0),
         # serial NestedCV reuses fitted prefixes too: with reuse, the ceiling is of NestedCV's
@@ -269,39 +273,43 @@ def bench_workload(name, args):
         "parallel_efficiency_all": efficiencies,
         "versions": package_versions(),
         "cpu_count": os.cpu_count(),
-        "load_average_1min_at_start": load_start,
-        "load_average_1min_at_end": load_average(),
-        "load_average_at_end": os.getloadavg(),
+        "load": whole.fields(),
+        "loaded_machine": loaded_note(every_load),
         "date": time.strftime("%Y-%m-%d %H:%M:%S"),
     }
-    output = RESULTS / ("nested.json" if name == "gb" else f"nested_{name}.json")
-    output.parent.mkdir(parents=True, exist_ok=True)
+    output = results_file("nested.json" if name == "gb" else f"nested_{name}.json", args)
     output.write_text(json.dumps(figures, indent=2) + "\n")
     print(f"[{name}] per-fold test scores identical across methods: {identical}")
     for method, value in median.items():
         print(f"  {method:24s} median wall {value:7.2f} s")
     print(
         f"[{name}] NestedCV vs the faster idiom: {figures['speedup_over_faster_idiom']:.3f}x "
-        f"(target >= {figures['speedup_over_faster_idiom_target']})"
+        f"(target >= {figures['speedup_over_faster_idiom_target']}) {whole}"
     )
     print(
         f"[{name}] NestedCV reaches {figures['fraction_of_ceiling']:.3f} of the ceiling "
         f"serial/{W} = {ceiling:.2f} s; parallel efficiency "
-        f"{figures['parallel_efficiency_median']:.3f}; load {load_start:.2f} -> "
-        f"{figures['load_average_1min_at_end']:.2f}"
+        f"{figures['parallel_efficiency_median']:.3f}"
     )
-    print(f"written to {output}")
+    print(f"[{name}] {figures['loaded_machine']}; written to {output}")
     return figures, identical
+
+
+def results_file(name, args):
+    """``results/<name>``, or ``results/<stem>_quick.json`` for a ``--quick`` run."""
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    return RESULTS / (name.replace(".json", "_quick.json") if args.quick else name)
 
 
 def bench_noop(args):
     """The engine's own cost per task, against the number of candidates."""
     X = np.random.default_rng(0).normal(size=(300, 5))
     y = np.arange(300) % 2
-    load_start = load_average()
+    whole = Load(workers=args.n_jobs)
     rows = []
     for n_candidates in args.candidates:
         walls, cpus = [], []
+        load = Load(workers=args.n_jobs)
         for _ in range(args.repeats):
             nested = NestedCV(
                 Noop(),
@@ -317,6 +325,7 @@ def bench_noop(args):
             nested.fit(X, y)
             walls.append(time.perf_counter() - start)
             cpus.append(time.process_time() - cpu_start)
+        load.stop()
         n_tasks = 3 * n_candidates + 3
         wall, cpu = float(np.median(walls)), float(np.median(cpus))
         rows.append(
@@ -328,18 +337,22 @@ def bench_noop(args):
                 "ms_per_task": 1000 * wall / n_tasks,
                 # CPU time of the caller's process: what a busy machine does not inflate
                 "cpu_ms_per_task": 1000 * cpu / n_tasks,
+                **load.fields(),
             }
         )
         print(
             f"[noop] {n_candidates:6d} candidates, {n_tasks:6d} tasks: {wall:8.2f} s, "
-            f"{1000 * wall / n_tasks:.3f} ms per task (CPU {1000 * cpu / n_tasks:.3f} ms)",
+            f"{1000 * wall / n_tasks:.3f} ms per task (CPU {1000 * cpu / n_tasks:.3f} ms) {load}",
             flush=True,
         )
+        rows[-1]["load"] = load
     sizes = np.array([r["n_candidates"] for r in rows], dtype=float)
     per_task = np.array([r["ms_per_task"] for r in rows])
     cpu_per_task = np.array([r["cpu_ms_per_task"] for r in rows])
     slope = float(np.polyfit(sizes / 1000, per_task, 1)[0]) if len(rows) > 1 else 0.0
     cpu_slope = float(np.polyfit(sizes / 1000, cpu_per_task, 1)[0]) if len(rows) > 1 else 0.0
+    whole.stop()
+    note = loaded_note([row.pop("load") for row in rows])
     figures = {
         "command": " ".join([Path(sys.executable).name, *sys.argv]),
         "workload": {
@@ -359,18 +372,17 @@ def bench_noop(args):
         "target_ms_per_task": 1.0,
         "versions": package_versions(),
         "cpu_count": os.cpu_count(),
-        "load_average_1min_at_start": load_start,
-        "load_average_1min_at_end": load_average(),
+        "load": whole.fields(),
+        "loaded_machine": note,
         "date": time.strftime("%Y-%m-%d %H:%M:%S"),
     }
-    output = RESULTS / "nested_noop.json"
-    output.parent.mkdir(parents=True, exist_ok=True)
+    output = results_file("nested_noop.json", args)
     output.write_text(json.dumps(figures, indent=2) + "\n")
     print(
         f"[noop] slope {slope:+.4f} ms per task per 1,000 candidates; at most "
         f"{figures['max_ms_per_task']:.3f} ms per task (target < 1); CPU: slope "
-        f"{cpu_slope:+.4f}, at most {figures['max_cpu_ms_per_task']:.3f} ms; load "
-        f"{load_start:.2f} -> {figures['load_average_1min_at_end']:.2f}; written to {output}"
+        f"{cpu_slope:+.4f}, at most {figures['max_cpu_ms_per_task']:.3f} ms {whole}; {note}; "
+        f"written to {output}"
     )
     return figures
 
@@ -384,17 +396,16 @@ METHODS = {
 
 def cold_child(method, name, args):
     """In a fresh interpreter: ``method``'s first run, its workers' start included."""
-    X, y, estimator, grid, outer, inner = workload(name, args.n_samples)
-    wall, fold_scores, _ = METHODS[method](
-        X, y, estimator, grid, outer, inner, args.n_jobs, warm=False
-    )
+    X, y, estimator, grid, outer, inner = workload(name, args.n_samples, args.quick)
+    wall, fold_scores, _ = METHODS[method](X, y, estimator, grid, outer, inner, args.n_jobs)
     print(json.dumps({"wall": wall, "scores": np.asarray(fold_scores).tolist()}))
 
 
 def bench_cold(name, args):
     """Each method's first call in a fresh interpreter, as a user's script pays it."""
-    load_start = load_average()
+    whole = Load(workers=args.n_jobs)
     walls, scores = {method: [] for method in METHODS}, {}
+    loads = {method: [] for method in METHODS}
     for repeat in range(args.repeats):
         names = list(METHODS)
         names = names[repeat % len(names) :] + names[: repeat % len(names)]
@@ -403,11 +414,19 @@ def bench_cold(name, args):
             command += ["--n-jobs", str(args.n_jobs)]
             if args.n_samples:
                 command += ["--n-samples", str(args.n_samples)]
-            completed = subprocess.run(command, capture_output=True, text=True, check=True)
+            if args.quick:
+                command += ["--quick"]
+            with Load(workers=args.n_jobs) as load:
+                completed = subprocess.run(command, capture_output=True, text=True, check=True)
             figures = json.loads(completed.stdout.strip().splitlines()[-1])
             walls[method].append(figures["wall"])
+            loads[method].append(load)
             scores[method] = figures["scores"]
-            print(f"[{name}] cold {repeat} {method:24s} wall {figures['wall']:7.2f} s", flush=True)
+            print(
+                f"[{name}] cold {repeat} {method:24s} wall {figures['wall']:7.2f} s {load}",
+                flush=True,
+            )
+    whole.stop()
     median = {method: float(np.median(values)) for method, values in walls.items()}
     faster = min(median["sklearn_inner_parallel"], median["sklearn_outer_parallel"])
     identical = all(values == scores["nested_cv"] for values in scores.values())
@@ -418,21 +437,141 @@ def bench_cold(name, args):
         "workload": {"name": name, "n_jobs": args.n_jobs, "repeats": args.repeats},
         "wall_seconds": walls,
         "wall_seconds_median": median,
+        "load_of_each_run": {m: [load.fields() for load in values] for m, values in loads.items()},
         "speedup_over_faster_idiom": faster / median["nested_cv"],
+        "speedup_over_faster_idiom_target": TARGETS.get(name, 1.0),
         "identical_scores": identical,
         "versions": package_versions(),
         "cpu_count": os.cpu_count(),
-        "load_average_1min_at_start": load_start,
-        "load_average_1min_at_end": load_average(),
+        "load": whole.fields(),
+        "loaded_machine": loaded_note([load for values in loads.values() for load in values]),
         "date": time.strftime("%Y-%m-%d %H:%M:%S"),
     }
-    output = RESULTS / f"nested_{name}_cold.json"
+    output = results_file(f"nested_{name}_cold.json", args)
     output.write_text(json.dumps(document, indent=2) + "\n")
     print(
-        f"[{name}] cold: NestedCV vs the faster idiom {document['speedup_over_faster_idiom']:.3f}x;"
-        f" identical scores: {identical}; written to {output}"
+        f"[{name}] cold: NestedCV vs the faster idiom {document['speedup_over_faster_idiom']:.3f}x"
+        f" (target >= {document['speedup_over_faster_idiom_target']}); identical scores: "
+        f"{identical} {whole}; {document['loaded_machine']}; written to {output}"
     )
     return identical
+
+
+# -- a user's session: NestedCV and scikit-learn's n_jobs alternating (issue 35.1, 35.2) ---------
+
+
+def session_call(name):
+    """One call of the session's small workload (200 rows, LogisticRegression, 3 folds, 2
+    workers): NestedCV over 2 candidates, or scikit-learn's ``cross_validate``; its seconds."""
+    from sklearn.linear_model import LogisticRegression
+
+    X, y = make_classification(n_samples=200, n_features=10, random_state=0)
+    start = time.perf_counter()
+    if name == "nested_cv":
+        grid = {"C": [0.1, 1.0]}
+        NestedCV(LogisticRegression(), grid, outer_cv=3, n_jobs=2, random_state=0).fit(X, y)
+    else:
+        cross_validate(LogisticRegression(), X, y, cv=3, n_jobs=2)
+    return time.perf_counter() - start
+
+
+SESSION = ("nested_cv", "cross_validate")
+
+
+# what a fresh interpreter runs for a cold call: the entry point's import alone is timed
+# first, then (untimed) this script's other imports, then the first call
+SESSION_CHILD = """
+import json, sys, time
+start = time.perf_counter()
+if sys.argv[1] == "nested_cv":
+    from sklearn_fair import NestedCV
+else:
+    from sklearn.model_selection import cross_validate
+imported = time.perf_counter() - start
+sys.path.insert(0, sys.argv[2])
+from bench_nested import session_call
+print(json.dumps({"import": imported, "first_call": session_call(sys.argv[1])}))
+"""
+
+
+def bench_session(args):
+    """Cold: each call first in a fresh interpreter (interleaved). Warm: in one process, the
+    calls in the order N N C C repeated, so that each follows itself and the other alike: a
+    call after the other within a small factor of the same call after itself means the two
+    share one warm pool (a restart costs seconds)."""
+    whole = Load(workers=2)
+    cold = {name: [] for name in SESSION}
+    for repeat in range(args.repeats):
+        for name in SESSION if repeat % 2 == 0 else SESSION[::-1]:
+            here = str(Path(__file__).resolve().parent)
+            command = [sys.executable, "-c", SESSION_CHILD, name, here]
+            with Load(workers=2) as load:
+                done = subprocess.run(command, capture_output=True, text=True, check=True)
+            figures = json.loads(done.stdout.strip().splitlines()[-1])
+            cold[name].append({**figures, **load.fields()})
+            print(
+                f"[session] cold {name:14s} import {figures['import']:5.2f} s, first call "
+                f"{figures['first_call']:5.2f} s {load}",
+                flush=True,
+            )
+    for name in SESSION:  # the workers start, and import what either call needs
+        session_call(name)
+    after = {f"{name} after {previous}": [] for name in SESSION for previous in SESSION}
+    previous = "cross_validate"
+    for name in ["nested_cv", "nested_cv", "cross_validate", "cross_validate"] * args.repeats:
+        with Load(workers=2) as load:
+            seconds = session_call(name)
+        after[f"{name} after {previous}"].append({"seconds": seconds, **load.fields()})
+        print(f"[session] warm {name:14s} after {previous:14s} {seconds:6.3f} s {load}")
+        previous = name
+    whole.stop()
+
+    def med(values, key):
+        return float(np.median([value[key] for value in values]))
+
+    warm = {label: med(values, "seconds") for label, values in after.items()}
+    ratios = {
+        name: warm[f"{name} after {other}"] / warm[f"{name} after {name}"]
+        for name, other in zip(SESSION, SESSION[::-1])
+    }
+    first = {name: med(values, "first_call") for name, values in cold.items()}
+    total = {
+        name: med(values, "first_call") + med(values, "import") for name, values in cold.items()
+    }
+    figures = {
+        "command": " ".join([Path(sys.executable).name, *sys.argv]),
+        "workload": "make_classification(200 x 10); LogisticRegression; NestedCV(grid C in "
+        "[0.1, 1.0], outer_cv=3, n_jobs=2, random_state=0) and cross_validate(cv=3, n_jobs=2)",
+        "cold": cold,
+        "cold_first_call_median": first,
+        "cold_import_and_first_call_median": total,
+        "cold_nested_cv_over_cross_validate": first["nested_cv"] / first["cross_validate"],
+        "cold_nested_cv_over_cross_validate_with_imports": total["nested_cv"]
+        / total["cross_validate"],
+        "cold_target": "NestedCV's cold first call within 2x of cross_validate's",
+        "warm": after,
+        "warm_median_seconds": warm,
+        "after_the_other_over_after_itself": ratios,
+        "warm_note": "a ratio near 1: the call found the other's workers warm (no restart)",
+        "versions": package_versions(),
+        "cpu_count": os.cpu_count(),
+        "load": whole.fields(),
+        "loaded_machine": loaded_note([cold, after]),
+        "date": time.strftime("%Y-%m-%d %H:%M:%S"),
+    }
+    output = results_file("nested_session.json", args)
+    output.write_text(json.dumps(figures, indent=2) + "\n")
+    for label, value in warm.items():
+        print(f"  warm {label:34s} median {value:6.3f} s")
+    for name, ratio in ratios.items():
+        print(f"[session] {name} after the other / after itself: {ratio:.2f}")
+    print(
+        f"[session] cold first call NestedCV / cross_validate: "
+        f"{figures['cold_nested_cv_over_cross_validate']:.2f} (target <= 2; with the imports "
+        f"{figures['cold_nested_cv_over_cross_validate_with_imports']:.2f}) {whole}; "
+        f"{figures['loaded_machine']}; written to {output}"
+    )
+    return 0
 
 
 def main(argv=None):
@@ -447,11 +586,24 @@ def main(argv=None):
     parser.add_argument(
         "--cold", action="store_true", help="each method's first call in a fresh interpreter"
     )
+    parser.add_argument(
+        "--quick", action="store_true", help="smaller data, one repeat: a smoke run (*_quick.json)"
+    )
+    parser.add_argument(
+        "--session",
+        action="store_true",
+        help="a user's session: NestedCV and cross_validate alternating, warm and cold",
+    )
     parser.add_argument("--cold-child", choices=sorted(METHODS), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.quick:
+        args.repeats = 1
+        args.candidates = [100, 300]
     if args.cold_child:
         args.n_jobs = args.n_jobs or 2
         return cold_child(args.cold_child, args.workload[0], args)
+    if args.session:
+        return bench_session(args)
     if "noop" in args.workload:
         args.n_jobs = args.n_jobs or 1
         bench_noop(args)
@@ -459,7 +611,7 @@ def main(argv=None):
     args.n_jobs = args.n_jobs or 2
     if args.cold:
         return 0 if all([bench_cold(name, args) for name in args.workload]) else 1
-    load_start = load_average()
+    whole = Load(workers=args.n_jobs)
     summary, all_identical = {}, True
     for name in args.workload:
         figures, identical = bench_workload(name, args)
@@ -469,9 +621,11 @@ def main(argv=None):
             "target": figures["speedup_over_faster_idiom_target"],
             "wall_seconds_median": figures["wall_seconds_median"],
             "identical_scores": identical,
+            "loaded_machine": figures["loaded_machine"],
         }
+    whole.stop()
     if len(args.workload) > 1:
-        output = RESULTS / "nested_side_by_side.json"
+        output = results_file("nested_side_by_side.json", args)
         output.write_text(
             json.dumps(
                 {
@@ -480,8 +634,7 @@ def main(argv=None):
                     "n_jobs": args.n_jobs,
                     "repeats": args.repeats,
                     "cpu_count": os.cpu_count(),
-                    "load_average_1min_at_start": load_start,
-                    "load_average_1min_at_end": load_average(),
+                    "load": whole.fields(),
                     "versions": package_versions(),
                     "date": time.strftime("%Y-%m-%d %H:%M:%S"),
                 },
@@ -492,9 +645,9 @@ def main(argv=None):
         for name, row in summary.items():
             print(
                 f"{name:5s} NestedCV vs the faster idiom {row['speedup_over_faster_idiom']:.3f}x "
-                f"(target >= {row['target']})"
+                f"(target >= {row['target']}); {row['loaded_machine']}"
             )
-        print(f"written to {output}")
+        print(f"{whole}; written to {output}")
     return 0 if all_identical else 1
 
 

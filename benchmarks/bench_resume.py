@@ -26,6 +26,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import _resume_workload as workload  # noqa: E402
+from _machine import Load, loaded_note  # noqa: E402
 
 from sklearn_fair.utils import package_versions  # noqa: E402
 
@@ -37,20 +38,25 @@ def n_entries(cache):
 
 
 def timed_fit(cache, n_jobs, X, y):
-    start = time.perf_counter()
-    model = workload.model(cache, n_jobs).fit(X, y)
-    return time.perf_counter() - start, model
+    """(seconds, fitted model, Load of the run)."""
+    with Load(workers=n_jobs) as load:
+        start = time.perf_counter()
+        model = workload.model(cache, n_jobs).fit(X, y)
+        wall = time.perf_counter() - start
+    return wall, model, load
 
 
 def cached_rerun(n_jobs, X, y, work):
     cache = work / "warm"
-    cold_wall, cold = timed_fit(cache, n_jobs, X, y)
-    warm_wall, warm = timed_fit(cache, n_jobs, X, y)
+    cold_wall, cold, cold_load = timed_fit(cache, n_jobs, X, y)
+    warm_wall, warm, warm_load = timed_fit(cache, n_jobs, X, y)
     assert np.array_equal(cold.outer_scores_, warm.outer_scores_)
     return {
         "tasks": cold.cache_info_["computed"],
         "cold_wall_seconds": cold_wall,
+        "cold_load": cold_load.fields(),
         "cached_wall_seconds": warm_wall,
+        "cached_load": warm_load.fields(),
         "cached_fraction": warm_wall / cold_wall,
         "cached_rerun_computed": warm.cache_info_["computed"],
         "target_fraction": 0.05,
@@ -78,7 +84,7 @@ def kill_and_resume(n_jobs, X, y, work, total, reference):
     time.sleep(0.5)
     cached_at_kill = n_entries(cache)
     started_at_kill = len(log.read_text().splitlines())
-    resumed_wall, resumed = timed_fit(cache, n_jobs, X, y)
+    resumed_wall, resumed, resumed_load = timed_fit(cache, n_jobs, X, y)
     never_finished = total - cached_at_kill
     return {
         "tasks": total,
@@ -89,6 +95,7 @@ def kill_and_resume(n_jobs, X, y, work, total, reference):
         "resumed_computed": resumed.cache_info_["computed"],
         "recomputed_beyond_unfinished": resumed.cache_info_["computed"] - never_finished,
         "resumed_wall_seconds": resumed_wall,
+        "resumed_load": resumed_load.fields(),
         "identical_to_uninterrupted": bool(
             np.array_equal(resumed.outer_scores_, reference.outer_scores_)
             and resumed.best_params_per_fold_ == reference.best_params_per_fold_
@@ -101,6 +108,7 @@ def main(argv=None):
     parser.add_argument("--n-jobs", type=int, default=2)
     args = parser.parse_args(argv)
     X, y = workload.data()
+    whole = Load(workers=args.n_jobs)
     with tempfile.TemporaryDirectory() as folder:
         work = Path(folder)
         rerun, reference = cached_rerun(args.n_jobs, X, y, work)
@@ -114,6 +122,8 @@ def main(argv=None):
         "kill_and_resume": killed,
         "versions": package_versions(),
         "cpu_count": os.cpu_count(),
+        "load": whole.stop().fields(),
+        "loaded_machine": loaded_note([rerun, killed]),
         "date": time.strftime("%Y-%m-%d %H:%M:%S"),
     }
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
@@ -121,7 +131,12 @@ def main(argv=None):
     print(
         f"cold run {rerun['cold_wall_seconds']:.2f} s, fully cached re-run "
         f"{rerun['cached_wall_seconds']:.3f} s = {100 * rerun['cached_fraction']:.1f}% "
-        f"(target <= 5%), {rerun['cached_rerun_computed']} tasks recomputed"
+        f"(target <= 5%), {rerun['cached_rerun_computed']} tasks recomputed; "
+        + ", ".join(
+            f"{run} load {load['load_before'][0]} -> {load['load_after'][0]}"
+            + (" (LOADED machine)" if load["loaded"] else "")
+            for run, load in (("cold", rerun["cold_load"]), ("cached", rerun["cached_load"]))
+        )
     )
     print(
         f"killed with {killed['cached_at_kill']}/{killed['tasks']} tasks cached, "
@@ -130,7 +145,7 @@ def main(argv=None):
         f"{killed['recomputed_beyond_unfinished']}); identical to uninterrupted: "
         f"{killed['identical_to_uninterrupted']}"
     )
-    print(f"written to {RESULTS}")
+    print(f"{whole}; {figures['loaded_machine']}; written to {RESULTS}")
     ok = killed["recomputed_beyond_unfinished"] == 0 and killed["identical_to_uninterrupted"]
     return 0 if ok else 1
 

@@ -59,6 +59,7 @@ from pathlib import Path
 
 import joblib
 import numpy as np
+from _machine import Load, loaded_note
 from joblib.parallel import get_active_backend
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.model_selection import GridSearchCV, ParameterGrid, StratifiedKFold, cross_validate
@@ -451,25 +452,30 @@ def validation_repeat(name, repeat, workload):
     simulator's predictions: from the serial run's task times (what one can plan with), and
     from the task times of that very run (the schedule alone, whatever slowed the fits down);
     returns (record, measured serial run)."""
-    record = {"load_average_before": list(os.getloadavg())}
-    wall, plan, schedule = run_nested(workload, n_jobs=1)
+    whole = Load(workers=2)
+    with Load(workers=1) as load:
+        wall, plan, schedule = run_nested(workload, n_jobs=1)
+    record = {"serial_load": load.fields()}
     measured = Measured(plan, schedule.results, workload.grid)
     serial_tasks = sum(duration(r) for r in measured.results.values())
     record.update(serial_wall=wall, serial_task_seconds=serial_tasks)
     nested_winners = [measured.grid_position(measured.winner(f)) for f in range(plan.n_outer)]
-    print(f"[{name}] repeat {repeat} serial NestedCV {wall:7.2f} s", flush=True)
+    print(f"[{name}] repeat {repeat} serial NestedCV {wall:7.2f} s {load}", flush=True)
     noop = noop_workload(workload)
     methods = METHODS if repeat % 2 == 0 else METHODS[::-1]  # drift hits all alike
     for method in methods:
         for _ in range(2):  # the no-op runs warm this method's pool: the first one starts it
             noop_wall = run_method(method, noop, 2)
         overhead = calibrate_overhead(method, measured, 2, noop_wall)
+        with Load(workers=2) as load:
+            if method == "nested_cv":
+                wall, plan_2, schedule_2 = run_nested(workload, 2)
+            else:
+                wall, idiom_results = run_idiom(method, workload, 2)
         if method == "nested_cv":
-            wall, plan_2, schedule_2 = run_nested(workload, 2)
             own = Measured(plan_2, schedule_2.results, workload.grid)
             same_winners = True
         else:
-            wall, idiom_results = run_idiom(method, workload, 2)
             own = idiom_durations(measured, idiom_results)
             winners = [int(search.best_index_) for search in idiom_results["estimator"]]
             same_winners = winners == nested_winners
@@ -487,16 +493,17 @@ def validation_repeat(name, repeat, workload):
             "predicted_wall_from_own_task_times": predicted_own,
             "relative_error_from_own_task_times": (predicted_own - wall) / wall,
             "same_winners_as_nested_cv": same_winners,
+            **load.fields(),
         }
         print(
             f"[{name}] repeat {repeat} {method:14s} 2 workers: measured {wall:7.2f} s, "
             f"predicted {predicted:7.2f} s ({100 * (predicted - wall) / wall:+.1f}%), "
             f"from its own task times {predicted_own:7.2f} s "
             f"({100 * (predicted_own - wall) / wall:+.1f}%); task time x{inflation:.2f}, "
-            f"overhead {1000 * overhead:.1f} ms/task",
+            f"overhead {1000 * overhead:.1f} ms/task {load}",
             flush=True,
         )
-    record["load_average_after"] = list(os.getloadavg())
+    record["load"] = whole.stop().fields()
     return record, measured
 
 
@@ -569,7 +576,8 @@ def replay_validation(workload, measured, workers):
                 noop_wall = run_method(method, noop, n_workers)
             if method not in overheads:
                 overheads[method] = calibrate_overhead(method, measured, n_workers, noop_wall)
-            wall = run_method(method, replay, n_workers)
+            with Load(workers=1) as load:  # sleeping workers: the caller's process is the load
+                wall = run_method(method, replay, n_workers)
             predicted = simulate(method, measured, n_workers, overheads[method])
             error = (predicted - wall) / wall
             row[method] = {
@@ -578,10 +586,11 @@ def replay_validation(workload, measured, workers):
                 "measured_wall": wall,
                 "predicted_wall": predicted,
                 "relative_error": error,
+                **load.fields(),
             }
             print(
                 f"replay {method:14s} {n_workers:2d} workers: measured {wall:7.2f} s, "
-                f"predicted {predicted:7.2f} s ({100 * error:+.1f}%)",
+                f"predicted {predicted:7.2f} s ({100 * error:+.1f}%) {load}",
                 flush=True,
             )
         figures[str(n_workers)] = row
@@ -727,6 +736,7 @@ def main(argv=None):
         "cpu_count": os.cpu_count(),
         "uptime_before": uptime_before,
         "uptime_after": uptime_after,
+        "loaded_machine": loaded_note(figures),
         "platform": platform.platform(),
         "date": time.strftime("%Y-%m-%d %H:%M:%S"),
     }
@@ -740,7 +750,8 @@ def main(argv=None):
     path.write_text(json.dumps(output, indent=2, default=_plain) + "\n")
     for name, values in figures.items():
         print_table(name, values)
-    print(f"\nuptime before: {uptime_before}\nuptime after:  {uptime_after}\nwritten to {path}")
+    print(f"\nuptime before: {uptime_before}\nuptime after:  {uptime_after}")
+    print(f"{output['loaded_machine']}; written to {path}")
     return 0
 
 

@@ -48,6 +48,14 @@ class SplitLeakageWarning(SklearnFairWarning):
     """An inner split that ignores the groups or the time order that the outer split respects."""
 
 
+class GroupLeakageWarning(SplitLeakageWarning):
+    """Groups were given, but an outer splitter put a group on both sides of a split."""
+
+
+class SelectionTieWarning(SklearnFairWarning):
+    """The validation data could not separate most candidates: the winner was taken by rule."""
+
+
 class ReproducibilityWarning(SklearnFairWarning):
     """Something that makes a seeded run give different results on every run."""
 
@@ -62,9 +70,11 @@ class NonFiniteScoreWarning(SklearnFairWarning):
 
 __all__ += [
     "CacheWarning",
+    "GroupLeakageWarning",
     "NonFiniteScoreWarning",
     "ReproducibilityWarning",
     "SearchSpaceEdgeWarning",
+    "SelectionTieWarning",
     "SplitLeakageWarning",
 ]
 
@@ -74,3 +84,24 @@ class UnequalBudgetWarning(SklearnFairWarning):
 
 
 __all__ += ["UnequalBudgetWarning"]
+
+
+class MissingCellsWarning(SklearnFairWarning):
+    """A table pools data sets, and some model's folds failed on some of them: the data sets
+    where every model is complete are pooled, and the others named."""
+
+
+__all__ += ["MissingCellsWarning"]
+
+
+class InvalidResultError(ValueError):
+    """A saved result that fails the checks of what its writer guaranteed (its format and
+    version, its checksum, the types of its fields, its scores' range)."""
+
+
+class UncheckedResultWarning(SklearnFairWarning):
+    """A saved result read without being checked: it carries no checksum (an older format),
+    or it failed a check and was read because the caller asked for it (``verify="warn"``)."""
+
+
+__all__ += ["InvalidResultError", "UncheckedResultWarning"]

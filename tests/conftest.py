@@ -2,7 +2,9 @@
 
 The data directory is ``$SKLEARN_FAIR_DATA``; by default ``../shared/data``
 beside the repository root (the layout of the developers' machines and CI).
-Tests that need it fail, not skip, when it is missing: on CI it must be there.
+Tests that need it skip, with a reason naming ``SKLEARN_FAIR_DATA``, when it is missing, so
+that a fresh clone passes its tests; with ``SKLEARN_FAIR_REQUIRE_DATA=1`` (``.ci/run`` sets it)
+they fail instead: on CI every one of them runs.
 """
 
 import faulthandler
@@ -27,10 +29,13 @@ def data_dir():
     """The read-only folder of real data sets (TUDataset, split files, tabular)."""
     path = shared_data_dir()
     if not path.is_dir():
-        pytest.fail(
+        message = (
             f"Data folder {path} not found; set SKLEARN_FAIR_DATA to the folder that holds "
-            "TUDataset/, gnn_comparison_splits/ and tabular/."
+            "TUDataset/, gnn_comparison_splits/ and tabular/"
         )
+        if os.environ.get("SKLEARN_FAIR_REQUIRE_DATA") == "1":
+            pytest.fail(f"{message} (SKLEARN_FAIR_REQUIRE_DATA=1: required, as on CI).")
+        pytest.skip(f"{message}.")
     return path
 
 

@@ -20,15 +20,23 @@ from ..model_selection._engine import (
     store_fitted,
     use_cache,
 )
-from ..report import BenchmarkResult
 from ..report._results import as_result
+from ..stats._checks import check_same_splits
 from ..utils import is_graph_data
+from ._extend import (
+    check_previous,
+    check_previous_plans,
+    check_same,
+    data_fingerprint,
+    merged,
+    model_fingerprint,
+)
 
 __all__ = ["benchmark"]
 
 
 def _nested_for(name, spec, *, outer_cv, inner_cv, n_refits, scoring, refit, random_state,
-                fit_timeout, error_score, reuse_prefix):  # fmt: skip
+                fit_timeout, error_score, reuse_prefix, select):  # fmt: skip
     """The NestedCV that runs model ``name`` (never the user's object: a clone).
 
     Its ``refit`` only names the selecting metric: a benchmark fits no final model. Its
@@ -51,7 +59,7 @@ def _nested_for(name, spec, *, outer_cv, inner_cv, n_refits, scoring, refit, ran
     common = dict(
         shared, refit=refit if refit is not None else False, inner_cv=inner_cv,
         n_refits=n_refits, scoring=scoring, random_state=random_state, fit_timeout=fit_timeout,
-        error_score=error_score, reuse_prefix=reuse_prefix,
+        error_score=error_score, reuse_prefix=reuse_prefix, select=select,
     )  # fmt: skip
     if is_search(spec):
         return NestedCV(clone(spec), **common)
@@ -108,20 +116,16 @@ def _check_mapping(value, what):
 
 
 def _same_outer_splits(dataset, plans):
-    first_name, first = next(iter(plans.items()))
-    for name, plan in plans.items():
-        same = len(plan.outer_splits) == len(first.outer_splits) and all(
-            np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1])
-            for a, b in zip(plan.outer_splits, first.outer_splits)
-        )
-        if not same:
-            raise ValueError(
-                f"On data set {dataset!r}, outer_cv gives model {name!r} other outer splits "
-                f"than model {first_name!r} (an unseeded shuffling splitter, or models of "
-                "different kinds, classifier and regressor, under an int outer_cv). Every model "
-                "must be assessed on the same splits: pass a seeded splitter or explicit "
-                "(train, test) index pairs as outer_cv."
-            )
+    (first_name, first), *others = plans.items()
+    for name, plan in others:
+        check_same_splits(
+            first_name, tuple(zip(*first.outer_splits)), name, tuple(zip(*plan.outer_splits)),
+            who=f"benchmark (data set {dataset!r})",
+            fix="every model must be assessed on the same splits (an unseeded shuffling "
+            "splitter, or models of different kinds, classifier and regressor, under an int "
+            "outer_cv, give each its own): pass a seeded splitter or explicit (train, test) "
+            "index pairs as outer_cv",
+        )  # fmt: skip
 
 
 def _budget(schedule):
@@ -159,6 +163,8 @@ def benchmark(
     fit_timeout=None,
     error_score=np.nan,
     reuse_prefix=True,
+    select="best",
+    previous=None,
 ):
     """Assess every model on every data set with nested cross-validation, on shared splits.
 
@@ -227,6 +233,18 @@ def benchmark(
         parameters on the same rows, and reuse it (see NestedCV's ``reuse_prefix``; results are
         identical either way). Never across cells. ``False`` turns it off for every cell; a
         NestedCV given as a model with ``reuse_prefix=False`` keeps it off for its own cells.
+    select : {"best", "one_se"}, default="best"
+        How each fold's winner is picked (see NestedCV's ``select``), for every model but a
+        NestedCV, which keeps its own.
+    previous : BenchmarkResult, default=None
+        A finished benchmark (from this function or :meth:`BenchmarkResult.load`) to extend:
+        the result holds its cells and those of ``models`` on ``datasets`` that it lacks, and
+        only these are computed, as if everything had run at once. Pass the settings of the
+        previous run, the definitions of the models and the data of the data sets that the new
+        cells need (a new model needs the data of every previous data set, a new data set
+        the definition of every previous model); a model or data set given again must be the
+        one the previous run had (checked by fingerprint, as the outer splits and the metric
+        of each data set are); ``random_state=None`` takes the previous one.
 
     Returns
     -------
@@ -269,11 +287,18 @@ def benchmark(
             "The 'outer_cv' parameter of benchmark, when a dict, must give the outer "
             f"resampling of every data set {sorted(datasets)}. Got one for {sorted(outer_cv)}."
         )
-    if baseline is not None and baseline not in models:
+    if (
+        baseline is not None
+        and baseline not in models
+        and baseline not in (previous.models if previous is not None else ())
+    ):
         raise ValueError(
             f"The 'baseline' parameter of benchmark must be one of the models' names "
             f"{sorted(models)} or None. Got {baseline!r} instead."
         )
+    todo = None
+    if previous is not None:
+        random_state, todo = check_previous(previous, models, datasets, random_state)
     seed, seeded = shared_root_seed(random_state)
     if cache_dir is not None and not seeded:
         warnings.warn(
@@ -285,19 +310,28 @@ def benchmark(
     settings = dict(
         outer_cv=outer_cv, inner_cv=inner_cv, n_refits=n_refits, scoring=scoring, refit=refit,
         random_state=seed, fit_timeout=fit_timeout, error_score=error_score,
-        reuse_prefix=reuse_prefix,
+        reuse_prefix=reuse_prefix, select=select,
     )  # fmt: skip
     if isinstance(outer_cv, dict):
         settings["outer_cv"] = 10  # replaced by each data set's own below
     nesteds = {name: _nested_for(name, spec, **settings) for name, spec in models.items()}
-    for nested in nesteds.values():
+    model_fingerprints, data_fingerprints = {}, {}
+    for name, nested in nesteds.items():
         nested._validate_params()
+        model_fingerprints[name] = model_fingerprint(nested)
+        check_same(previous, "model", name, model_fingerprints[name])
 
     cells, plans = [], []
     for dataset, spec in datasets.items():
+        if todo is not None and not any(d == dataset for d, _ in todo):
+            continue
         X, y, groups = _load(dataset, spec)
+        data_fingerprints[dataset] = data_fingerprint(X, y, groups)
+        check_same(previous, "data", dataset, data_fingerprints[dataset])
         dataset_plans = {}
         for model, template in nesteds.items():
+            if todo is not None and (dataset, model) not in todo:
+                continue
             nested = clone(template)
             if isinstance(outer_cv, dict):
                 nested.set_params(outer_cv=outer_cv[dataset])
@@ -314,17 +348,21 @@ def benchmark(
             cells.append((dataset, model, nested))
             plans.append(plan)
         _same_outer_splits(dataset, dataset_plans)
+        check_previous_plans(previous, dataset, dataset_plans)
 
     reuse = [nested.reuse_prefix for _, _, nested in cells]
     runs = run_protocol(
         plans, n_jobs=n_jobs, verbose=verbose, reuse_prefix=reuse, all_failed="keep"
     )
-    results = {}
+    results, recorded = {}, {}
     for (dataset, model, nested), run in zip(cells, runs):
         store_fitted(nested, run)
         results[dataset, model] = as_result(
             model, nested, dataset=dataset, budget=_budget(run.schedule)
         )
-    return BenchmarkResult(
-        results, baseline=baseline, baseline_floor=baseline_floor, random_state=seed
-    )
+        recorded[dataset, model] = {
+            "data": data_fingerprints[dataset],
+            "model": model_fingerprints[model],
+        }
+    return merged(previous, results, recorded, baseline=baseline, baseline_floor=baseline_floor,
+                  random_state=seed)  # fmt: skip

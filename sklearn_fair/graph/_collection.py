@@ -20,7 +20,9 @@ import numpy as np
 import torch
 from torch_geometric.data import Data
 
-__all__ = ["GraphCollection", "stack_graphs"]
+from ..utils import check_graphs
+
+__all__ = ["GraphCollection", "gather", "stack_graphs"]
 
 # Attributes of a Data object that a collection keeps; anything else is refused, not dropped.
 _KNOWN_KEYS = {"x", "edge_index", "edge_attr", "y", "num_nodes"}
@@ -120,8 +122,8 @@ class GraphCollection:
                     f"edge_attr has {len(edge_attr)} rows for {edge_index.shape[1]} edges; "
                     "give one row per edge."
                 )
-        _check_local_edges(edge_index, node_ptr, edge_ptr, "")
         self._set(x, edge_index, node_ptr, edge_ptr, y, edge_attr)
+        check_graphs(self, "GraphCollection")  # the graphs' own rules, as for any graph input
 
     def _set(self, x, edge_index, node_ptr, edge_ptr, y, edge_attr):
         self.x = x
@@ -213,8 +215,8 @@ class GraphCollection:
             bad = indices[(indices < -n_graphs) | (indices >= n_graphs)][0]
             raise IndexError(f"Graph index {int(bad)} is out of range for {n_graphs} graphs.")
         indices = indices % max(n_graphs, 1)
-        node_rows, node_ptr = _gather(self.node_ptr, indices)
-        edge_cols, edge_ptr = _gather(self.edge_ptr, indices)
+        node_rows, node_ptr, _ = gather(self.node_ptr, indices)
+        edge_cols, edge_ptr, _ = gather(self.edge_ptr, indices)
         return self._from_checked(
             np.take(self.x, node_rows, axis=0),
             np.take(self.edge_index, edge_cols, axis=1),
@@ -267,8 +269,9 @@ class GraphCollection:
         """int: the number of distinct labels (0 for unlabelled graphs)."""
         return 0 if self.y is None else len(np.unique(self.y))
 
-    def __fingerprint__(self):
-        """The arrays that define the collection (hook of ``sklearn_fair.utils.fingerprint``)."""
+    def __graph_arrays__(self):
+        """The arrays that define the collection (hook of ``sklearn_fair.utils.check_graphs``
+        and, as ``__fingerprint__``, of ``sklearn_fair.utils.fingerprint``)."""
         return {
             "x": self.x,
             "edge_index": self.edge_index,
@@ -277,6 +280,8 @@ class GraphCollection:
             "y": self.y,
             "edge_attr": self.edge_attr,
         }
+
+    __fingerprint__ = __graph_arrays__
 
     def __graph_labels__(self):
         """The label of every graph (the fast path of ``sklearn_fair.utils.read_graph_labels``)."""
@@ -297,19 +302,14 @@ class GraphCollection:
         )
 
 
-def _gather(ptr, indices):
-    """Positions of the rows of the graphs ``indices`` in order, and the pointer of the result."""
+def gather(ptr, indices):
+    """The rows of the graphs ``indices`` (in that order), their new pointer, and their counts."""
     starts = ptr[indices]
     counts = ptr[indices + 1] - starts
-    new_ptr = _pointer(counts)
+    new_ptr = np.zeros(len(counts) + 1, dtype=np.int64)
+    np.cumsum(counts, out=new_ptr[1:])
     positions = np.arange(new_ptr[-1], dtype=np.int64) + np.repeat(starts - new_ptr[:-1], counts)
-    return positions, new_ptr
-
-
-def _pointer(counts):
-    ptr = np.zeros(len(counts) + 1, dtype=np.int64)
-    np.cumsum(counts, out=ptr[1:])
-    return ptr
+    return positions, new_ptr, counts
 
 
 def _check_ptr(name, ptr, total, what):
@@ -322,18 +322,24 @@ def _check_ptr(name, ptr, total, what):
         raise ValueError(f"The '{name}' parameter of GraphCollection must be non-decreasing.")
 
 
-def _to_numpy(tensor):
-    if isinstance(tensor, torch.Tensor):
-        return tensor.detach().cpu().numpy()
-    return np.asarray(tensor)
-
-
 def stack_graphs(data_list, name):
-    """:meth:`GraphCollection.from_data_list`, naming ``name`` (e.g. ``"X"``) in its errors."""
-    graphs = list(data_list)
-    if not graphs:
-        raise ValueError(f"{name} holds no graphs; a GraphCollection needs at least one graph.")
-    xs, edges, attrs, labels = [], [], [], []
+    """:meth:`GraphCollection.from_data_list`, naming ``name`` (e.g. ``"X"``) in its errors.
+
+    What a collection cannot hold is refused here (items that are not ``Data``, attributes
+    other than those it keeps, graphs without ``x``); everything else is
+    :func:`~sklearn_fair.utils.check_graphs`, the check of every graph input."""
+    if isinstance(data_list, Data):
+        raise TypeError(
+            f"{name} must be a sequence of graphs (a GraphCollection, a PyG dataset, a list or "
+            "a numpy object array of Data objects), not a single Data object; wrap it in a list."
+        )
+    try:
+        graphs = [data_list[index] for index in range(len(data_list))]
+    except (TypeError, KeyError) as exc:
+        raise TypeError(
+            f"{name} must be a sequence of graphs (a GraphCollection, a PyG dataset, a list "
+            f"or a numpy object array of Data objects). Got {type(data_list).__name__} instead."
+        ) from exc
     for index, graph in enumerate(graphs):
         if not isinstance(graph, Data):
             raise TypeError(
@@ -354,75 +360,5 @@ def stack_graphs(data_list, name):
                 "per node, features='degree' for the node degree, or "
                 "features='one-hot-degree'."
             )
-        x = _to_numpy(graph.x)
-        if "num_nodes" in graph.keys() and graph.num_nodes != len(x):
-            raise ValueError(
-                f"Graph {index} of {name} has num_nodes={graph.num_nodes} but {len(x)} rows in 'x'."
-            )
-        if graph.edge_index is None:
-            edge_index = np.zeros((2, 0), dtype=np.int64)
-        else:
-            edge_index = _to_numpy(graph.edge_index).astype(np.int64, copy=False)
-        xs.append(x)
-        edges.append(edge_index.reshape(2, -1))
-        attrs.append(None if graph.edge_attr is None else _to_numpy(graph.edge_attr))
-        labels.append(None if graph.y is None else _to_numpy(graph.y).reshape(-1))
-    has_attr = [attr is not None for attr in attrs]
-    if any(has_attr) and not all(has_attr):
-        raise ValueError(
-            f"Graph {has_attr.index(False)} of {name} has no 'edge_attr' but graph "
-            f"{has_attr.index(True)} has; either every graph has edge features or none has."
-        )
-    has_y = [label is not None for label in labels]
-    if any(has_y) and not all(has_y):
-        raise ValueError(
-            f"Graph {has_y.index(False)} of {name} has no label ('y') but graph "
-            f"{has_y.index(True)} has; either every graph has one label or none has."
-        )
-    y = None
-    if all(has_y):
-        sizes = [label.size for label in labels]
-        if any(size != 1 for size in sizes):
-            index = next(i for i, size in enumerate(sizes) if size != 1)
-            raise ValueError(
-                f"Graph {index} of {name} has {sizes[index]} label values; graph "
-                "classification needs exactly one label per graph."
-            )
-        y = np.concatenate(labels)
-    widths = [x.shape[1:] for x in xs]
-    if len(set(widths)) != 1:
-        index = next(i for i, width in enumerate(widths) if width != widths[0])
-        sizes = sorted({int(np.prod(width)) for width in widths})
-        raise ValueError(
-            f"The graphs of {name} have node-feature matrices of different widths {sizes} "
-            f"(graph 0: {widths[0]}, graph {index}: {widths[index]} per node); every graph "
-            "needs the same node features."
-        )
-    node_ptr = _pointer(np.array([len(x) for x in xs]))
-    edge_ptr = _pointer(np.array([edge_index.shape[1] for edge_index in edges]))
-    edge_index = np.concatenate(edges, axis=1)
-    _check_local_edges(edge_index, node_ptr, edge_ptr, f" of {name}")
-    return GraphCollection(
-        np.concatenate(xs),
-        edge_index,
-        node_ptr,
-        edge_ptr,
-        y=y,
-        edge_attr=np.concatenate(attrs) if all(has_attr) else None,
-    )
-
-
-def _check_local_edges(edge_index, node_ptr, edge_ptr, of_name):
-    """Every edge of graph i joins two of its nodes: local ids in 0..n_nodes(i) - 1."""
-    if not edge_index.size:
-        return
-    graph_of_edge = np.repeat(np.arange(len(node_ptr) - 1), np.diff(edge_ptr))
-    limits = np.diff(node_ptr)[graph_of_edge]
-    bad = np.flatnonzero(((edge_index < 0) | (edge_index >= limits)).any(axis=0))
-    if len(bad):
-        graph, edge = int(graph_of_edge[bad[0]]), bad[0]
-        raise ValueError(
-            f"Graph {graph}{of_name} has an 'edge_index' entry out of range for its "
-            f"{int(limits[edge])} nodes (the edge {tuple(edge_index[:, edge].tolist())}); edge "
-            "ids are local to each graph, from 0."
-        )
+    arrays = check_graphs(graphs, name)
+    return GraphCollection._from_checked(**arrays)

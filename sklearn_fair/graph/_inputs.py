@@ -2,9 +2,8 @@
 
 import numpy as np
 from sklearn.utils.validation import column_or_1d
-from torch_geometric.data import Data
 
-from ..utils import to_numpy
+from ..utils import check_graphs, to_numpy
 from ._batching import GraphDataset
 from ._collection import GraphCollection, stack_graphs
 
@@ -12,59 +11,35 @@ __all__ = ["as_collection", "read_labels"]
 
 
 def as_collection(X, name="X"):
-    """The graphs of ``X`` as a GraphCollection, checked: nodes in every graph, finite features."""
+    """The graphs of ``X`` as a float32 GraphCollection, checked by
+    :func:`~sklearn_fair.utils.check_graphs` (a collection again: its arrays may have changed)."""
     if isinstance(X, GraphDataset):
         X = X.graphs
-    if isinstance(X, Data):
-        raise TypeError(
-            f"{name} must be a sequence of graphs (a GraphCollection, a PyG dataset, a list or "
-            "a numpy object array of Data objects), not a single Data object; wrap it in a list."
-        )
     if isinstance(X, GraphCollection):
+        check_graphs(X, name)
         graphs = X
     else:
-        try:
-            items = [X[index] for index in range(len(X))]
-        except (TypeError, KeyError) as exc:
-            raise TypeError(
-                f"{name} must be a sequence of graphs (a GraphCollection, a PyG dataset, a list "
-                f"or a numpy object array of Data objects). Got {type(X).__name__} instead."
-            ) from exc
-        if not items:
-            raise ValueError(f"{name} holds no graphs; GraphClassifier needs at least one graph.")
-        graphs = stack_graphs(items, name)
-    if not len(graphs):
-        raise ValueError(f"{name} holds no graphs; GraphClassifier needs at least one graph.")
-    graphs = _as_float32(graphs, name)
-    empty = np.flatnonzero(graphs.node_counts == 0)
-    if len(empty):
-        raise ValueError(
-            f"Graph {empty[0]} of {name} has no nodes; every graph needs at least one node."
-        )
-    x = graphs.x
-    if x.dtype.kind == "f":
-        finite = np.isfinite(x).reshape(len(x), -1).all(axis=1)
-        if not finite.all():
-            graph = np.searchsorted(graphs.node_ptr, np.flatnonzero(~finite)[0], side="right") - 1
-            raise ValueError(
-                f"Graph {graph} of {name} has NaN or infinite node features in 'x'; remove or "
-                "impute them."
-            )
-    return graphs
+        graphs = stack_graphs(X, name)
+    return _as_float32(graphs, name)
 
 
 def _as_float32(graphs, name):
     """The collection with float32 node and edge features (the dtype of a module's weights)."""
     arrays = {"x": graphs.x, "edge_attr": graphs.edge_attr}
-    for key, array in arrays.items():
+    for key, ptr in (("x", graphs.node_ptr), ("edge_attr", graphs.edge_ptr)):
+        array = arrays[key]
         if array is None or array.dtype == np.float32:
             continue
-        if array.dtype.kind not in "biuf":
+        with np.errstate(over="ignore"):
+            arrays[key] = array.astype(np.float32)
+        # check_graphs saw finite values; float32 holds them unless they exceed its range
+        overflow = ~np.isfinite(arrays[key]).reshape(len(array), -1).all(axis=1)
+        if overflow.any():
+            graph = np.searchsorted(ptr, np.flatnonzero(overflow)[0], side="right") - 1
             raise ValueError(
-                f"The graphs of {name} have {key!r} of dtype {array.dtype}; node and edge "
-                "features must be real numbers (they are used as float32)."
+                f"Graph {graph} of {name} has {key!r} values beyond float32's range (about "
+                "3.4e38), the dtype of a module's weights; rescale them."
             )
-        arrays[key] = array.astype(np.float32)
     if arrays["x"] is graphs.x and arrays["edge_attr"] is graphs.edge_attr:
         return graphs
     return GraphCollection._from_checked(

@@ -4,11 +4,11 @@ import numbers
 
 import numpy as np
 from sklearn.base import is_classifier
-from sklearn.model_selection import check_cv
 from sklearn.utils import indexable
 from sklearn.utils._param_validation import validate_params
 from sklearn.utils.validation import _num_samples
 
+from ..model_selection._engine import check_cv_with_groups
 from ..utils import check_random_state, is_graph_data, read_graph_labels
 from ._duplicates import find_duplicates
 from ._permutation import PERMUTATION_CONSTRAINTS, permutation_check
@@ -101,8 +101,9 @@ def audit(
         The outer resampling (``outer_cv`` of NestedCV). An int is read as NestedCV and
         scikit-learn read it (:func:`~sklearn.model_selection.check_cv`): that many
         folds of :class:`~sklearn.model_selection.StratifiedKFold` for a classifier,
-        :class:`~sklearn.model_selection.KFold` otherwise, *without* shuffling, so the
-        audit sees the very splits the evaluation uses. Pass a shuffled splitter (e.g.
+        :class:`~sklearn.model_selection.KFold` otherwise (their Group variants with
+        ``groups``), *without* shuffling, so the audit sees the very splits the evaluation
+        uses. Pass a shuffled splitter (e.g.
         ``StratifiedKFold(5, shuffle=True, random_state=0)``) for rows that are ordered.
     inner_cv : int, cross-validation generator or iterable, default=None
         The inner resampling; None is NestedCV's default hold-out.
@@ -175,7 +176,7 @@ def audit(
     y = np.asarray(y)
     n_samples = _num_samples(X_checked)
     # an int cv is read as NestedCV reads it, so both see the same splits
-    cv = check_cv(cv, y, classifier=is_classifier(estimator))
+    cv = check_cv_with_groups(cv, y, is_classifier(estimator), groups)
     notes = []
 
     duplicates = None

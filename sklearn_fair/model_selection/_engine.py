@@ -9,13 +9,15 @@ users, and what it exposes stays visible in one list. Not public API: no stabili
 users, only to the package itself.
 """
 
+from ._bounded_json import read_json
 from ._nested._batching import PREFETCH, AutoBatching
 from ._nested._candidates import is_search
 from ._nested._data import RunData, take
 from ._nested._estimator import store_fitted
 from ._nested._planning import make_plan
 from ._nested._protocol import ProtocolRun, run_protocol, use_cache
-from ._nested._running import PlansData, run_plan, run_plans, worker_pool_options
+from ._nested._resampling import check_cv_with_groups
+from ._nested._running import PlansData, run_plan, run_plans
 from ._nested._scheduling import NestedSchedule
 from ._nested._seeds import shared_root_seed
 from ._nested._tasks import FINAL, REFIT, SEARCH, SELECTION, Phase
@@ -33,9 +35,11 @@ __all__ = [
     "SEARCH",
     "SELECTION",
     "ProtocolRun",
+    "check_cv_with_groups",
     "check_entries",
     "is_search",
     "make_plan",
+    "read_json",
     "run_plan",
     "run_plans",
     "run_protocol",
@@ -43,5 +47,4 @@ __all__ = [
     "store_fitted",
     "take",
     "use_cache",
-    "worker_pool_options",
 ]

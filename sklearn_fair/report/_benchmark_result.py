@@ -3,24 +3,31 @@
 Each cell is a :class:`~._results.NestedResult`, the one result type of every report; a
 NestedCV report is the report of a BenchmarkResult of one data set."""
 
+import os
 import warnings
 
 import numpy as np
 
-from ..exceptions import SplitsMismatchError, UnequalBudgetWarning
+from ..exceptions import MissingCellsWarning, UnequalBudgetWarning
 from ..stats import (
     _aggregate,
+    bayesian_signed_rank,
     bootstrap_ci,
     corrected_resampled_ttest,
     holm,
     iqm,
     probability_of_improvement,
+    win_tie_loss,
 )
+from ..stats import multiple_comparison as _multiple_comparison
 from ..stats import rank_comparison as _rank_comparison
 from ..stats._aggregate import performance_profile
+from ..stats._checks import check_same_splits
+from ..stats._normalize import normalize_scores
 from ..utils import install_hint
 from ..utils._random import named_generator, seed_root
 from ..utils._stacklevel import external_stacklevel
+from ._artefact import load_cells, read_document, save_document, to_latex
 from ._card import card_of
 from ._format import decimals_for, param_text
 from ._report import NestedCVReport
@@ -43,6 +50,22 @@ def _pandas():
             "(or pip install pandas)."
         ) from exc
     return pd
+
+
+def _level(confidence, alpha, owner):
+    """The one level of "is A better than B": ``confidence``; the tests decide at
+    ``1 - confidence``. ``alpha``, these methods' former level parameter, still says it with a
+    FutureWarning."""
+    if alpha is None:
+        return confidence
+    warnings.warn(
+        f"The 'alpha' parameter of {owner} is deprecated: every comparison of sklearn-fair takes "
+        f"its level as 'confidence' (intervals at that level, tests at 1 - confidence). Pass "
+        f"confidence={1 - alpha:g} instead.",
+        FutureWarning,
+        stacklevel=external_stacklevel(),
+    )
+    return 1 - alpha
 
 
 def _fmt(mean, std, decimals):
@@ -111,15 +134,25 @@ class BenchmarkResult:
 
     @classmethod
     def from_results(cls, results, *, baseline=None, baseline_floor=False, metric=None,
-                     budgets=None):  # fmt: skip
+                     budgets=None, verify="raise"):  # fmt: skip
         """A BenchmarkResult from results saved or fitted elsewhere.
+
+        Saved results are checked against what their writer guaranteed before they are read
+        (their format and version, their checksum, the types of their fields, that each
+        fold's score is the mean of its refits' and every score is in its metric's range):
+        an edited or damaged result is refused, naming it and what failed. A saved result
+        without a checksum (written by an older sklearn-fair) is read with an
+        :class:`~sklearn_fair.exceptions.UncheckedResultWarning`; a dict without a ``format``
+        (your own per-fold numbers) is checked for its types only. Fitted NestedCV objects
+        are trusted as they are.
 
         Parameters
         ----------
         results : dict
             ``(dataset, model)`` -> a fitted NestedCV, a :func:`~sklearn_fair.report.result_to_dict`
-            dict, the experiment runner's ``models/<name>.json`` content, or a dict with
-            per-fold ``test_scores`` (and optionally ``validation_scores``, ``best_params``).
+            dict, the experiment runner's ``models/<name>.json`` content or the path of that
+            file (read with a size cap), or a dict with per-fold ``test_scores`` (and
+            optionally ``validation_scores``, ``best_params``).
         baseline : str, default=None
             The default model of :meth:`compare_to`.
         baseline_floor : bool, default=False
@@ -129,17 +162,66 @@ class BenchmarkResult:
         budgets : dict, default=None
             ``(dataset, model)`` -> budget dict (``n_candidates``, ``n_inner_fits``,
             ``fit_time``...), where the results do not say.
+        verify : {"raise", "warn"}, default="raise"
+            A saved result that fails a check is refused (``InvalidResultError``), or, with
+            ``"warn"``, read with an ``UncheckedResultWarning`` that names it and what failed.
 
         Returns
         -------
         BenchmarkResult
         """
         budgets = budgets or {}
-        cells = {
-            (d, m): as_result(m, r, dataset=d, metric=metric, budget=budgets.get((d, m)))
-            for (d, m), r in results.items()
-        }
+        cells = {}
+        for (d, m), r in results.items():
+            source = None
+            if isinstance(r, (str, os.PathLike)):
+                source, r = f"file {os.fspath(r)}", read_document(r)
+            cells[d, m] = as_result(m, r, dataset=d, metric=metric, budget=budgets.get((d, m)),
+                                    verify=verify, source=source)  # fmt: skip
         return cls(cells, baseline=baseline, baseline_floor=baseline_floor)
+
+    def save(self, path):
+        """Write the benchmark to ``path`` as a versioned JSON file with a checksum.
+
+        The file holds every cell's per-fold scores (every metric), its refits' scores, the
+        selected hyper-parameters (objects as their ``repr``), the validation scores, the
+        outer splits (indices: the paired tests need them), the tuning budget, the seeds, the
+        fingerprints of the data and of the model each cell was computed from, and the
+        versions of Python and of the packages; never a pickle, so no fitted model
+        (:attr:`estimators` is None after :meth:`load`). The format is described in
+        ``sklearn_fair/report/_artefact.py``.
+
+        Parameters
+        ----------
+        path : str or path-like
+            Written atomically (a temporary file renamed over it).
+
+        Returns
+        -------
+        pathlib.Path
+        """
+        return save_document(self, path)
+
+    @classmethod
+    def load(cls, path, *, verify="raise"):
+        """Read a benchmark written by :meth:`save`, checked.
+
+        A file that is not a regular file, larger than 512 MiB, nested too deeply, of another
+        format or version, or whose checksum, field types or score ranges fail is refused
+        (``InvalidResultError`` naming the file and what failed), or read with an
+        ``UncheckedResultWarning`` with ``verify="warn"``.
+
+        Parameters
+        ----------
+        path : str or path-like
+        verify : {"raise", "warn"}, default="raise"
+
+        Returns
+        -------
+        BenchmarkResult
+        """
+        cells, settings = load_cells(path, verify=verify)
+        return cls(cells, **settings)
 
     def __repr__(self):
         return (
@@ -154,11 +236,45 @@ class BenchmarkResult:
         """``(dataset, model)`` -> the fitted NestedCV of that cell (None for saved results)."""
         return {key: cell.estimator for key, cell in self.cells.items()}
 
-    def _per_dataset(self, model, printed=False):
-        """The model's fold scores on each data set: the scorer's values (higher is better),
-        or with ``printed`` the metric's values."""
-        cells = [self.cells[d, model] for d in self.datasets]
+    def _per_dataset(self, model, printed=False, datasets=None):
+        """The model's fold scores on each data set (of ``datasets``): the scorer's values
+        (higher is better), or with ``printed`` the metric's values."""
+        cells = [self.cells[d, model] for d in (self.datasets if datasets is None else datasets)]
         return [c.metric.values(c.scores) if printed else c.scores for c in cells]
+
+    @property
+    def missing(self):
+        """The cells whose outer scores are not all finite (a fold failed, or the whole model
+        on that data set): ``(dataset, model)`` -> how many folds failed. The tables print
+        them as failed, the paired tests leave them out, and whatever pools data sets
+        (ranks, aggregates, profiles, the comparisons across data sets) uses the data sets
+        where every model is complete, with a :class:`~sklearn_fair.exceptions.MissingCellsWarning`
+        naming what it left out."""
+        return {
+            key: int(np.sum(~np.isfinite(cell.scores)))
+            for key, cell in self.cells.items()
+            if not np.all(np.isfinite(cell.scores))
+        }
+
+    def _pooled_datasets(self, what):
+        """The data sets where every model is complete, warning about the others."""
+        missing = self.missing
+        left_out = [d for d in self.datasets if any((d, m) in missing for m in self.models)]
+        if left_out:
+            cells = ", ".join(f"{m!r} on {d!r} ({n} folds)" for (d, m), n in missing.items())
+            warnings.warn(
+                f"{what} leaves out the data sets {left_out}, where folds failed: {cells}. It "
+                "pools the data sets where every model has every fold's score.",
+                MissingCellsWarning,
+                stacklevel=external_stacklevel(),
+            )
+        kept = [d for d in self.datasets if d not in left_out]
+        if not kept:
+            raise ValueError(
+                f"{what} needs a data set where every model has every fold's score; folds "
+                "failed on every data set (see failures)."
+            )
+        return kept
 
     def _sign(self, what):
         """The one sign of every cell (1, or -1 for a negated error): ``what`` pools scores
@@ -281,7 +397,7 @@ class BenchmarkResult:
         return pd.DataFrame(
             {m: [float(np.mean(v)) for v in self._per_dataset(m, printed)] for m in self.models},
             index=pd.Index(self.datasets, name="dataset"),
-        )
+        )  # NaN where a fold failed (see missing)
 
     def _paired(self, dataset, model, other, confidence=0.95):
         self._check_one_metric()
@@ -291,14 +407,10 @@ class BenchmarkResult:
                 f"The results of {model!r} and {other!r} on {dataset!r} do not record their "
                 "outer splits, so a paired test cannot check that they share them."
             )
-        same = len(a.test_indices) == len(b.test_indices) and all(
-            np.array_equal(np.sort(x), np.sort(y)) for x, y in zip(a.test_indices, b.test_indices)
-        )
-        if not same:
-            raise SplitsMismatchError(
-                f"{model!r} and {other!r} were not assessed on the same outer splits of "
-                f"{dataset!r}; a paired comparison needs the same folds."
-            )
+        check_same_splits(
+            model, (a.train_indices, a.test_indices), other, (b.train_indices, b.test_indices),
+            who=f"A paired comparison on data set {dataset!r}",
+        )  # fmt: skip
         return corrected_resampled_ttest(
             a.scores,
             b.scores,
@@ -307,7 +419,8 @@ class BenchmarkResult:
             confidence=confidence,
         )
 
-    def table(self, *, statistic="mean", scale=1.0, decimals=None, alpha=0.05, mark=True):
+    def table(self, *, statistic="mean", scale=1.0, decimals=None, confidence=0.95, mark=True,
+              alpha=None):  # fmt: skip
         """Models (rows) by data sets (columns), as papers print them.
 
         Parameters
@@ -322,19 +435,22 @@ class BenchmarkResult:
             Digits after the point; None: two significant digits of the smallest standard
             deviation of the data set's fold scores (after ``scale``), so that a model that
             is right on every fold does not print as ``1.0 ± 0.0``.
-        alpha : float, default=0.05
-            Level of "demonstrably worse".
+        confidence : float, default=0.95
+            "Demonstrably worse" is decided at level ``1 - confidence``.
         mark : bool, default=True
             Bold (``**...**``) the best model of each data set, and italicise (``*...*``)
             the models not demonstrably worse than it: those whose corrected resampled
             t-test against it (Nadeau & Bengio), Holm-adjusted within the data set, has
-            ``p > alpha``. Results that do not record their splits get only the bold.
+            ``p > 1 - confidence``. Results that do not record their splits get only the bold.
+        alpha : float, default=None
+            Deprecated: pass ``confidence=1 - alpha``.
 
         Returns
         -------
         DataFrame of str
         """
         pd = _pandas()
+        alpha = 1 - _level(confidence, alpha, "table")
         self._check_one_metric()
         if statistic not in ("mean", "iqm"):
             raise ValueError(
@@ -349,7 +465,10 @@ class BenchmarkResult:
                 d = decimals_for([np.mean(v) for v in printed], [np.std(v) for v in printed])
             texts = []
             for model, values in zip(self.models, printed):
-                if statistic == "mean":
+                failed = int(np.sum(~np.isfinite(values)))
+                if failed:
+                    texts.append(f"failed ({failed} of {values.size} folds)")
+                elif statistic == "mean":
                     texts.append(_fmt(np.mean(values), np.std(values), d))
                 else:
                     rng = named_generator(root, dataset, model)
@@ -362,10 +481,13 @@ class BenchmarkResult:
 
     def _marked(self, dataset, texts, alpha):
         means = [float(np.mean(self.cells[dataset, m].scores)) for m in self.models]
-        best = int(np.argmax(means))
+        complete = [j for j, mean in enumerate(means) if np.isfinite(mean)]
         marked = list(texts)
+        if not complete:
+            return marked
+        best = max(complete, key=lambda j: means[j])
         marked[best] = f"**{texts[best]}**"
-        others = [j for j in range(len(self.models)) if j != best]
+        others = [j for j in complete if j != best]
         try:
             pvalues = [
                 self._paired(dataset, self.models[j], self.models[best]).pvalue for j in others
@@ -378,7 +500,25 @@ class BenchmarkResult:
                     marked[j] = f"*{texts[j]}*"
         return marked
 
-    def compare_to(self, baseline=None, *, alpha=0.05, confidence=0.95):
+    def to_latex(self, **table_options):
+        """:meth:`table` as a LaTeX ``tabular`` (booktabs), marks that LaTeX renders.
+
+        The best model of each data set in ``\\textbf{}``, those not demonstrably worse than
+        it in ``\\textit{}`` (see :meth:`table`), ``±`` as ``$\\pm$``, names escaped. Needs
+        ``\\usepackage{booktabs}``.
+
+        Parameters
+        ----------
+        **table_options
+            ``statistic``, ``scale``, ``decimals``, ``confidence``, ``mark``: as :meth:`table`.
+
+        Returns
+        -------
+        str
+        """
+        return to_latex(self.table(**table_options))
+
+    def compare_to(self, baseline=None, *, confidence=0.95, alpha=None):
         """Every model against ``baseline`` on every data set, Holm across the whole family.
 
         On each data set, the corrected resampled t-test (Nadeau & Bengio) of the paired
@@ -391,10 +531,11 @@ class BenchmarkResult:
         ----------
         baseline : str, default=None
             A model's name; None is the benchmark's ``baseline``.
-        alpha : float, default=0.05
-            Level of ``significant`` (``pvalue_holm <= alpha``).
         confidence : float, default=0.95
-            Level of the interval of the mean difference.
+            Level of the interval of the mean difference; ``significant`` is
+            ``pvalue_holm <= 1 - confidence``, as in :func:`sklearn_fair.stats.compare`.
+        alpha : float, default=None
+            Deprecated: pass ``confidence=1 - alpha``.
 
         Returns
         -------
@@ -411,6 +552,8 @@ class BenchmarkResult:
             baseline has a negative difference).
         """
         pd = _pandas()
+        confidence = _level(confidence, alpha, "compare_to")
+        alpha = 1 - confidence
         baseline = baseline if baseline is not None else self.baseline
         if baseline not in self.models:
             raise ValueError(
@@ -422,6 +565,14 @@ class BenchmarkResult:
         for dataset in self.datasets:
             for model in self.models:
                 if model == baseline:
+                    continue
+                failed = [m for m in (model, baseline) if (dataset, m) in self.missing]
+                if failed:
+                    rows.append(
+                        {"dataset": dataset, "model": model, "baseline": baseline,
+                         "significant": False,
+                         "verdict": f"not tested: folds of {' and '.join(failed)} failed"}
+                    )  # fmt: skip
                     continue
                 test = self._paired(dataset, model, baseline, confidence)
                 cell = self.cells[dataset, model]
@@ -455,8 +606,9 @@ class BenchmarkResult:
                         "probability_of_improvement": probability_of_improvement(a, b),
                     }
                 )
-        adjusted = holm([r["pvalue"] for r in rows]) if rows else []
-        for row, p in zip(rows, adjusted):
+        tested = [r for r in rows if "pvalue" in r]
+        adjusted = holm([r["pvalue"] for r in tested]) if tested else []
+        for row, p in zip(tested, adjusted):
             row["pvalue_holm"] = float(p)
             row["significant"] = bool(p <= alpha)
             better = row.pop("better")
@@ -547,11 +699,115 @@ class BenchmarkResult:
         """
         # ranked on the scorers' values, so that a smaller error ranks first on its data set
         return _rank_comparison(
-            self.mean_scores(printed=False), alpha=alpha, control=control,
+            self.mean_scores(printed=False).loc[self._pooled_datasets("rank_comparison")],
+            alpha=alpha, control=control,
             control_test=control_test,
         )  # fmt: skip
 
-    def aggregate(self, *, n_resamples=2000, confidence=0.95, random_state=0):
+    def multiple_comparison(self, *, test="auto", alpha=0.05):
+        """Every model across the data sets with the test their mean scores allow.
+
+        :func:`sklearn_fair.stats.multiple_comparison` on the mean outer score of each data
+        set, in the metric's printed units and direction: with ``test="auto"`` the checks of
+        autorank (normality of each model's scores, equal variances) choose the parametric
+        family (paired t-test, or repeated-measures ANOVA with Tukey's HSD) or the rank
+        family (Wilcoxon's signed-rank test, or Friedman's test with Nemenyi's), and
+        ``str(result)`` is a paragraph that says which and why, for a methods section.
+        Needs 5 data sets or more (autorank's minimum).
+
+        Returns
+        -------
+        MultipleComparison
+        """
+        sign = self._sign("multiple_comparison")
+        return _multiple_comparison(
+            self.mean_scores().loc[self._pooled_datasets("multiple_comparison")],
+            test=test,
+            alpha=alpha,
+            greater_is_better=sign > 0,
+        )
+
+    def compare_across(self, baseline=None, *, rope=0.01, alpha=0.05, prior=0.5,
+                       n_samples=50_000, random_state=0):  # fmt: skip
+        """Every model against ``baseline`` across the data sets, the Bayesian way and by counts.
+
+        The Bayesian signed-rank test with a region of practical equivalence (Benavoli,
+        Corani, Demšar and Zaffalon, JMLR 2017; :func:`sklearn_fair.stats.bayesian_signed_rank`,
+        baycomp's ``SignedRankTest``) on the data sets' mean scores: the probabilities that
+        the model is better by more than ``rope``, practically equivalent, or worse. Beside
+        it the win/tie/loss counts (:func:`sklearn_fair.stats.win_tie_loss`): on each data
+        set the corrected resampled t-test of the paired outer-fold scores, Holm across the
+        data sets; a tie is a difference not demonstrated at ``alpha``.
+
+        Parameters
+        ----------
+        baseline : str, default=None
+            A model's name; None is the benchmark's ``baseline``.
+        rope : float, default=0.01
+            Half-width of the region of practical equivalence, in the metric's printed units
+            (0.01: one point of accuracy; choose it for your metric: for an RMSE, in the
+            target's units).
+        alpha : float, default=0.05
+            Level of the per-data-set tests of the counts.
+        prior : float, default=0.5
+            Strength of the signed-rank test's prior pseudo-observation at 0 (baycomp's).
+        n_samples : int, default=50_000
+            Posterior samples.
+        random_state : int, RandomState instance, Generator or None, default=0
+            Seeds the posterior draws.
+
+        Returns
+        -------
+        DataFrame
+            One row per model: ``model``, ``baseline``, ``p_better``, ``p_equivalent``,
+            ``p_worse`` (of the model against the baseline, in the metric's direction),
+            ``wins``, ``ties``, ``losses`` (data sets), ``rope``.
+        """
+        pd = _pandas()
+        baseline = baseline if baseline is not None else self.baseline
+        if baseline not in self.models:
+            raise ValueError(
+                f"The 'baseline' parameter of compare_across must be one of {self.models}. "
+                f"Got {baseline!r} instead."
+            )
+        greater = self._sign("compare_across") > 0
+        datasets = self._pooled_datasets("compare_across")
+        means = self.mean_scores().loc[datasets]
+        cells = [self.cells[d, baseline] for d in datasets]
+        if not all(c.has_splits for c in cells):
+            raise NoSplitsError(
+                "compare_across counts wins with the corrected resampled t-test, which needs "
+                "the outer splits; these results do not record them."
+            )
+        sizes = dict(
+            n_train=[float(np.mean(c.train_sizes)) for c in cells],
+            n_test=[float(np.mean(c.test_sizes)) for c in cells],
+        )
+        rows = []
+        for model in self.models:
+            if model == baseline:
+                continue
+            posterior = bayesian_signed_rank(
+                means[model], means[baseline], rope=rope, prior=prior, greater_is_better=greater,
+                n_samples=n_samples, random_state=random_state,
+            )  # fmt: skip
+            counts = win_tie_loss(
+                self._per_dataset(model, datasets=datasets),
+                self._per_dataset(baseline, datasets=datasets),
+                alpha=alpha,
+                **sizes,
+            )
+            rows.append(
+                {
+                    "model": model, "baseline": baseline, "p_better": posterior.p_a_better,
+                    "p_equivalent": posterior.p_equivalent, "p_worse": posterior.p_b_better,
+                    "wins": counts.wins, "ties": counts.ties, "losses": counts.losses,
+                    "rope": float(rope),
+                }
+            )  # fmt: skip
+        return pd.DataFrame(rows)
+
+    def aggregate(self, *, n_resamples=2000, confidence=0.95, random_state=0, normalize=None):
         """Each model across all data sets, with rliable's estimators and intervals.
 
         Parameters
@@ -562,6 +818,16 @@ class BenchmarkResult:
             Level of the percentile intervals.
         random_state : int, RandomState instance, Generator or None, default=0
             The root of each model's generator, derived by the model's name.
+        normalize : None, "minmax", (str, str) or dict, default=None
+            Scores of different data sets are pooled as they are by default. To pool data
+            sets of different scales, each data set's scores are first normalised with
+            rliable's min-max normalisation between two anchors of that data set, the scores
+            that become 0 and 1 (:func:`~sklearn_fair.stats.normalize_scores`:
+            ``(score - zero) / (one - zero)``): ``"minmax"``, the worst and the best model's
+            mean score on it; ``(zero_model, one_model)``, the mean scores of these two models
+            on it (a baseline and a reference: ``("prior", "logistic")``); a dict
+            ``{dataset: (zero, one)}`` of given scores in the metric's printed units (the
+            chance level and a published score, say; for an error, the larger error first).
 
         Returns
         -------
@@ -572,21 +838,57 @@ class BenchmarkResult:
             with ``poi_ci_low``, ``poi_ci_high``. The IQM and the mean are in the metric's
             printed units (a positive RMSE). Every data set weighs the same in every
             statistic, whatever its number of folds (``stats/_aggregate.py``). Scores of
-            different data sets are taken as they are: on data sets of very different scales,
-            normalise them first.
+            different data sets are taken as they are, unless ``normalize`` puts them on one
+            scale (then the IQM and the mean are normalised scores, 1 the better anchor).
         """
         _pandas()
         sign = self._sign("aggregate")
+        datasets = self._pooled_datasets("aggregate")
         frame = _aggregate.aggregate(
-            {m: self._per_dataset(m) for m in self.models}, baseline=self.baseline,
+            self._normalized(normalize, sign, datasets), baseline=self.baseline,
             n_resamples=n_resamples, confidence=confidence, random_state=random_state,
         )  # fmt: skip
-        if sign < 0:  # the scorers' values were negated errors: print the errors
+        if sign < 0 and normalize is None:  # negated errors: print the errors
             for name in ("iqm", "mean"):
                 low, high = frame[f"{name}_ci_low"].copy(), frame[f"{name}_ci_high"].copy()
                 frame[name] = -frame[name]
                 frame[f"{name}_ci_low"], frame[f"{name}_ci_high"] = -high, -low
         return frame
+
+    def _normalized(self, normalize, sign, datasets):
+        """Model -> its scores per data set of ``datasets`` (scorer's units), normalised as
+        :meth:`aggregate` says (``sign``: the cells' one sign, turning printed anchors into the
+        scorer's)."""
+        raw = {model: self._per_dataset(model, datasets=datasets) for model in self.models}
+        if normalize is None:
+            return raw
+        means = {m: [float(np.mean(s)) for s in scores] for m, scores in raw.items()}
+        if isinstance(normalize, dict) and set(normalize) == set(self.datasets):
+            anchors = [(sign * normalize[d][0], sign * normalize[d][1]) for d in datasets]
+        elif normalize == "minmax":
+            anchors = [(min(c), max(c)) for c in zip(*means.values())]
+        elif (
+            isinstance(normalize, tuple)
+            and len(normalize) == 2
+            and all(m in self.models for m in normalize)
+        ):
+            anchors = list(zip(means[normalize[0]], means[normalize[1]]))
+        else:
+            raise ValueError(
+                "The 'normalize' parameter of aggregate must be None, 'minmax', a pair of "
+                f"models' names among {self.models}, or a dict of (zero, one) for every data "
+                f"set {self.datasets}. Got {normalize!r:.200} instead."
+            )
+        for dataset, (zero, one) in zip(datasets, anchors):
+            if not one > zero:
+                raise ValueError(
+                    f"On data set {dataset!r} the anchors of 'normalize' are {sign * zero!r} "
+                    f"(0) and {sign * one!r} (1); the score that becomes 1 must be the better."
+                )
+        return {
+            m: [normalize_scores(s, zero, one) for s, (zero, one) in zip(scores, anchors)]
+            for m, scores in raw.items()
+        }
 
     def probability_of_improvement(self, model, other, *, n_resamples=2000, confidence=0.95,
                                    random_state=0):  # fmt: skip
@@ -597,8 +899,11 @@ class BenchmarkResult:
         dict
             ``estimate``, ``ci_low``, ``ci_high`` (percentile, stratified bootstrap).
         """
+        datasets = self._pooled_datasets("probability_of_improvement")
         return _aggregate.probability_of_improvement(
-            self._per_dataset(model), self._per_dataset(other), names=(model, other),
+            self._per_dataset(model, datasets=datasets),
+            self._per_dataset(other, datasets=datasets),
+            names=(model, other),
             n_resamples=n_resamples, confidence=confidence, random_state=random_state,
         )  # fmt: skip
 
@@ -620,12 +925,18 @@ class BenchmarkResult:
         """
         pd = _pandas()
         sign = self._sign("performance_profiles")
+        datasets = self._pooled_datasets("performance_profiles")
         if thresholds is None:
-            printed = np.concatenate([c.metric.values(c.scores) for c in self.cells.values()])
+            printed = np.concatenate(
+                [c.metric.values(c.scores) for (d, _), c in self.cells.items() if d in datasets]
+            )
             thresholds = np.linspace(printed.min(), printed.max(), 101)
         thresholds = np.asarray(thresholds, dtype=float)
         return pd.DataFrame(
-            {m: performance_profile(self._per_dataset(m), sign * thresholds) for m in self.models},
+            {
+                m: performance_profile(self._per_dataset(m, datasets=datasets), sign * thresholds)
+                for m in self.models
+            },
             index=pd.Index(thresholds, name="threshold"),
         )
 
@@ -672,10 +983,10 @@ class BenchmarkResult:
 
         return interval_plot(self, confidence, ax)
 
-    def report(self, *, title="Benchmark report", confidence=0.95, alpha=None,
+    def report(self, *, title="Benchmark report", confidence=0.95,
                interval="corrected_t",
                n_resamples=10_000, random_state=0, X=None, y=None, splits_file=None,
-               stratified=None):  # fmt: skip
+               stratified=None, rope=None):  # fmt: skip
         """The report of the benchmark: the one report of sklearn-fair's results.
 
         At the top the verdict in one sentence (against the baseline when there is one, else
@@ -693,10 +1004,8 @@ class BenchmarkResult:
         title : str, default="Benchmark report"
             The report's heading.
         confidence : float, default=0.95
-            Level of the intervals.
-        alpha : float, default=None
-            Level of the tests ("shown to be worse", the comparisons); None is
-            ``1 - confidence``.
+            Level of the intervals; every test ("shown to be worse", the comparisons)
+            decides at ``1 - confidence``.
         interval : {"corrected_t", "t", "normal"}, default="corrected_t"
             The interval of the mean (see :func:`sklearn_fair.stats.mean_interval`): the
             corrected resampled t of Nadeau and Bengio by default, with the outer folds' sizes
@@ -708,6 +1017,10 @@ class BenchmarkResult:
             Seed of the bootstrap.
         X, y, splits_file, stratified :
             For the reproducibility card (see :func:`~sklearn_fair.report.reproducibility_card`).
+        rope : float, default=None
+            The region of practical equivalence of the Bayesian comparison across data sets
+            (:meth:`compare_across`), in the metric's units; None is 0.01 for a metric in
+            [0, 1] (and no Bayesian comparison for other metrics, said in the report).
 
         Returns
         -------
@@ -719,11 +1032,11 @@ class BenchmarkResult:
             list(self.cells.values()), X=X, y=y, splits_file=splits_file, stratified=stratified
         )
         return NestedCVReport(
-            self, title=title, card=card, confidence=confidence, alpha=alpha, interval=interval,
-            n_resamples=n_resamples, random_state=random_state,
+            self, title=title, card=card, confidence=confidence, interval=interval,
+            n_resamples=n_resamples, random_state=random_state, rope=rope,
         )  # fmt: skip
 
-    def to_html(self, *, title="Benchmark report", confidence=0.95, alpha=0.05,
+    def to_html(self, *, title="Benchmark report", confidence=0.95, alpha=None,
                 n_resamples=10_000, random_state=0, plots=True):  # fmt: skip
         """The benchmark's :meth:`report` as one self-contained HTML page.
 
@@ -733,8 +1046,8 @@ class BenchmarkResult:
             The page's heading.
         confidence : float, default=0.95
             Level of the intervals.
-        alpha : float, default=0.05
-            Level of "shown to be worse" and of the comparisons.
+        alpha : float, default=None
+            Deprecated: pass ``confidence=1 - alpha``.
         n_resamples : int, default=10_000
             Bootstrap resamples of each IQM's interval.
         random_state : int, default=0
@@ -762,7 +1075,7 @@ class BenchmarkResult:
         True
         """
         report = self.report(
-            title=title, confidence=confidence, alpha=alpha, n_resamples=n_resamples,
+            title=title, confidence=_level(confidence, alpha, "to_html"), n_resamples=n_resamples,
             random_state=random_state,
         )  # fmt: skip
         return report.to_html(plots=plots)

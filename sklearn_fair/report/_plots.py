@@ -406,6 +406,11 @@ def interval_plot(result, confidence, ax):
         for dataset in result.datasets:
             cell = result.cells[dataset, model]
             values = cell.metric.values(cell.scores)
+            if not np.all(np.isfinite(values)):  # folds failed: no point, no interval
+                means.append(np.nan)
+                lows.append(np.nan)
+                highs.append(np.nan)
+                continue
             kind, sizes = cell.interval_sizes("corrected_t")
             interval = mean_interval(values, confidence=confidence, method=kind, **sizes)
             # kept in the metric's range, as the report's table (stats.summarize) keeps it

@@ -16,6 +16,7 @@ from scipy.stats import rankdata
 
 from ..exceptions import SplitsMismatchError, UnequalBudgetWarning
 from ..stats import summarize
+from ..stats._bounds import metric_range
 from ._format import decimals_for, number, param_text, pvalue, short_names, signed
 from ._html import render
 from ._plots import matplotlib_missing
@@ -63,7 +64,9 @@ class NestedCVReport:
         ``test_mean``, ``test_std``, ``ci_low``, ``ci_high`` and ``ci_method`` (the interval
         of the mean and how it was made), ``metric_range`` (the range of the metric's values
         the interval was kept in, "[0, 1]", or "unknown": not clipped), ``iqm``,
-        ``iqm_ci_low``, ``iqm_ci_high`` and ``iqm_ci_method``, ``validation_mean``,
+        ``iqm_ci_low``, ``iqm_ci_high`` and ``iqm_ci_method``, ``validation_mean`` (in
+        ``validation_metric``: the metric that selected, a search's own scoring where it
+        selected with one),
         ``optimism``, ``rank_test``, ``rank_validation``, ``greater_is_better``, ``note``
         (of the metric, see :func:`~sklearn_fair.metrics.metric_display_name`),
         ``n_failed_fits`` (fits that failed and were given ``error_score``) and
@@ -94,7 +97,7 @@ class NestedCVReport:
     confidence : float
         Level of the intervals.
     alpha : float
-        Level of the tests (``1 - confidence`` unless given).
+        Level of the tests: ``1 - confidence``.
     interval : str
         The kind of interval of the mean: "corrected_t" (Nadeau and Bengio's corrected
         resampled t, the default, which reached its nominal level in the coverage benchmark
@@ -112,16 +115,17 @@ class NestedCVReport:
     folds); ``rows`` and ``to_dataframe()`` keep full precision.
     """
 
-    def __init__(self, result, *, title, card, confidence=0.95, alpha=None, interval="corrected_t",
-                 n_resamples=10_000, random_state=0):  # fmt: skip
+    def __init__(self, result, *, title, card, confidence=0.95, interval="corrected_t",
+                 n_resamples=10_000, random_state=0, rope=None):  # fmt: skip
         self.result = result
         self.title = title
         self.card = card
         self.confidence = confidence
-        self.alpha = 1 - confidence if alpha is None else alpha
+        self.alpha = 1 - confidence
         self.interval = interval
         self.n_resamples = n_resamples
         self.random_state = random_state
+        self.rope = rope
         self._one = len(result.datasets) == 1
         first = result.datasets[0]
         self._models = [result.cells[first, m] for m in result.models]
@@ -204,16 +208,20 @@ class NestedCVReport:
 
     def sections(self, *, figures=False):
         """The report's sections, in order: test performance, the paper's table (several data
-        sets), the comparison with the baseline, the pairwise comparison (one data set), the
-        ranks (three models or more on two data sets or more), the plots (with ``figures``;
-        they need matplotlib), the selected hyper-parameters, the tuning budgets (several
-        models) and the reproducibility card."""
+        sets), the comparison with the baseline (and, on several data sets, the Bayesian
+        signed-rank test and the win/tie/loss counts against it), the pairwise comparison (one
+        data set), the ranks (three models or more on two data sets or more; on five data sets
+        or more, the test chosen from the data as autorank chooses it, in a paragraph), the
+        plots (with ``figures``; they need matplotlib), the selected hyper-parameters, the
+        tuning budgets (several models), the failed fits (when some failed) and the
+        reproducibility card."""
         result = self.result
         with_ranks = len(result.models) >= 3 and len(result.datasets) >= 2
         sections = [
             self._summary_section(),
             None if self._one else self._paper_table(),
             self._baseline_section() if result.baseline is not None else None,
+            self._across_section() if result.baseline is not None and not self._one else None,
             self._comparison_section() if self._one else None,
             self._ranks_section() if with_ranks else None,
             self._figures_section(with_ranks) if figures else None,
@@ -238,6 +246,8 @@ class NestedCVReport:
         best, pvalues = self._best[dataset]
         if model == best:
             return Cell("best", emphasis="strong")
+        if (dataset, model) in self.result.missing:
+            return Cell("not tested (folds failed)")
         if pvalues is None:
             return Cell("not tested (splits not recorded)")
         p = pvalues[model]
@@ -288,6 +298,19 @@ class NestedCVReport:
             "validation minus test for a score, test minus validation for an error (lower is "
             "better); positive when validation was optimistic.",
         ]
+        splits = {
+            f"{k}: {v}" for c in self._cells() for k, v in c.resampling.items()
+        }  # how the folds were made, as the runs recorded it
+        if splits:
+            summary.paragraphs.append("How the folds were made: " + "; ".join(sorted(splits)) + ".")
+        own = sorted(
+            {f"{c.model} ({c.selection_metric})" for c in self._cells() if c.selection_metric}
+        )
+        if own:
+            summary.paragraphs.append(
+                f"Selected with the search's own scoring: {', '.join(own)}; their mean validation "
+                "is of that metric, so no optimism is computed."
+            )
         unsplit = sorted({c.model for c in self._cells() if not c.has_splits})
         if self.interval == "corrected_t" and unsplit:
             summary.paragraphs.append(
@@ -378,9 +401,11 @@ class NestedCVReport:
                 emphasis = None
                 if model == best:
                     emphasis = "strong"
-                elif pvalues is not None and pvalues[model] > alpha:
+                elif pvalues is not None and pvalues.get(model, 0.0) > alpha:
                     emphasis = "em"
                 text = f"{number(np.mean(values), d)} ± {number(np.std(values), d)}"
+                if (dataset, model) in result.missing:
+                    text = f"failed ({result.missing[dataset, model]} of {values.size} folds)"
                 row.append(Cell(text, numeric=True, emphasis=emphasis))
             section.rows.append(row)
         return section
@@ -393,7 +418,7 @@ class NestedCVReport:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", UnequalBudgetWarning)
             try:
-                table = result.compare_to(alpha=alpha, confidence=self.confidence)
+                table = result.compare_to(confidence=self.confidence)
             except ValueError as error:
                 section.paragraphs.append(f"No comparison: {error}")
                 return section
@@ -410,6 +435,11 @@ class NestedCVReport:
         for row in table.itertuples():
             metric = result.cells[row.dataset, row.model].metric
             d = self.decimals(metric.name, row.dataset)
+            if not np.isfinite(row.pvalue):  # a cell whose folds failed: not tested
+                section.rows.append(
+                    [*([] if self._one else [row.dataset]), row.model, *[""] * 5, row.verdict]
+                )
+                continue
             section.rows.append(
                 [
                     *([] if self._one else [row.dataset]),
@@ -438,8 +468,59 @@ class NestedCVReport:
         section.paragraphs += [f"Warning: {w.message}" for w in caught]
         return section
 
+    def _across_section(self):
+        """The Bayesian signed-rank test and the win/tie/loss counts against the baseline."""
+        result = self.result
+        section = Section(f"Across the data sets, against {result.baseline}")
+        rope = self.rope
+        if rope is None:
+            ranges = {metric_range(c.metric) for c in result.cells.values()}
+            if ranges != {(0.0, 1.0)}:
+                section.paragraphs.append(
+                    "No Bayesian comparison: its region of practical equivalence is in the "
+                    "metric's units, which sklearn-fair knows only for metrics in [0, 1]; pass "
+                    "rope= to the report."
+                )
+                return section
+            rope = 0.01
+        try:
+            table = result.compare_across(rope=rope, alpha=self.alpha)
+        except ValueError as error:
+            section.paragraphs.append(f"No comparison across the data sets: {error}")
+            return section
+        section.columns = [
+            "model",
+            num("P(better)"),
+            num("P(equivalent)"),
+            num("P(worse)"),
+            num("wins / ties / losses"),
+        ]
+        for row in table.itertuples():
+            section.rows.append(
+                [
+                    row.model,
+                    num(f"{row.p_better:.3f}"),
+                    num(f"{row.p_equivalent:.3f}"),
+                    num(f"{row.p_worse:.3f}"),
+                    num(f"{row.wins} / {row.ties} / {row.losses}"),
+                ]
+            )
+        section.paragraphs += [
+            "The Bayesian signed-rank test (Benavoli, Corani, Demšar and Zaffalon, JMLR 2017) on "
+            f"the {len(result.datasets)} data sets' mean test scores: the posterior probability "
+            f"that the model is better than {result.baseline} by more than {rope:g} (the region "
+            "of practical equivalence, in the metric's units), within it, or worse.",
+            "Wins, ties and losses: data sets where the corrected resampled t-test of the paired "
+            "outer-fold scores, Holm-adjusted across the data sets, shows the model better or "
+            f"worse at level {self.alpha:g}; a tie is a difference not demonstrated.",
+        ]
+        return section
+
     def _ranks_section(self):
         ranks = self.result.rank_comparison(alpha=self.alpha)
+        chosen = []
+        if len(self.result.datasets) >= 5:
+            chosen = [str(self.result.multiple_comparison(alpha=self.alpha))]
         return Section(
             "Ranks",
             columns=["model", num("average rank")],
@@ -453,7 +534,8 @@ class NestedCVReport:
                 f"{pvalue(ranks.pvalue)}; Iman and Davenport's F "
                 f"{ranks.iman_davenport_statistic:.3g}, p {pvalue(ranks.iman_davenport_pvalue)}. "
                 f"Nemenyi's critical difference at level {self.alpha:g}: "
-                f"{ranks.critical_difference:.2f}."
+                f"{ranks.critical_difference:.2f}.",
+                *chosen,
             ],
         )
 
@@ -560,18 +642,19 @@ class NestedCVReport:
         names = sorted({name for params in best_params for name in params})
         short = short_names(names)
         metric = model.metric
+        chosen_by = model.selection_metric or metric
         others = [key for key in model.metrics if key != model.refit_metric]
         section = Section(
             f"Selected hyper-parameters: {model.name}",
             columns=[
                 "outer fold",
                 *(Cell(short[n], title=n if short[n] != n else None) for n in names),
-                Cell(f"validation {metric}", numeric=True),
+                Cell(f"validation {chosen_by}", numeric=True),
                 Cell(f"test {metric}", numeric=True),
                 *(Cell(f"test {model.metrics[key]}", numeric=True) for key in others),
             ],
         )
-        validation = metric.values(model.validation_scores)
+        validation = chosen_by.values(model.validation_scores)
         tests = {
             key: model.metrics[key].values(model.scores_per_metric[key]) for key in model.metrics
         }
@@ -670,7 +753,15 @@ class NestedCVReport:
             return section
         from ._plots import plot_comparison, plot_fold_scores, plot_optimism
 
-        results = {model.name: model for model in self._models}
+        results = {m.name: m for m in self._models if np.all(np.isfinite(m.scores))}
+        if len(results) < len(self._models):
+            section.paragraphs.append(
+                "Not drawn: "
+                + ", ".join(m.name for m in self._models if m.name not in results)
+                + " (folds failed; see Failed fits)."
+            )
+        if not results:
+            return section
         metric = self._models[0].metric
         level = f"{100 * self.confidence:g}%"
         section.figures.append(
@@ -697,7 +788,7 @@ class NestedCVReport:
                 "folds where validation was optimistic.",
             )
         )
-        if self.comparison is not None:
+        if self.comparison is not None and len(results) == len(self._models):
             section.figures.append(
                 figure_from_matplotlib(
                     plot_comparison(results, confidence=self.confidence),
@@ -791,6 +882,9 @@ def _rows(cells, confidence, interval, n_resamples, random_state):
         kind, sizes = cell.interval_sizes(interval)
         for key, metric in cell.metrics.items():
             scores = cell.scores_per_metric[key]
+            if not np.all(np.isfinite(scores)):
+                rows.append(_failed_row(cell, key, metric, scores))
+                continue
             summary = summarize(
                 scores,
                 metric=metric,
@@ -802,6 +896,9 @@ def _rows(cells, confidence, interval, n_resamples, random_state):
             )
             selects = key == cell.refit_metric
             validation = float(np.mean(cell.validation_scores))
+            # a search that selected with its own scoring: its validation score is of that
+            # metric, and has no difference with the test score to report
+            chosen_by = cell.selection_metric if selects else None
             row = {
                 "dataset": cell.dataset,
                 "model": cell.model,
@@ -819,8 +916,11 @@ def _rows(cells, confidence, interval, n_resamples, random_state):
                 "iqm_ci_low": summary.iqm_ci_low,
                 "iqm_ci_high": summary.iqm_ci_high,
                 "iqm_ci_method": summary.iqm_ci_method,
-                "validation_mean": metric.sign * validation if selects else None,
-                "optimism": validation - float(np.mean(scores)) if selects else None,
+                "validation_mean": (chosen_by or metric).sign * validation if selects else None,
+                "validation_metric": (chosen_by or metric).name if selects else None,
+                "optimism": validation - float(np.mean(scores))
+                if selects and chosen_by is None
+                else None,
                 "greater_is_better": metric.greater_is_better,
                 "note": metric.note,
                 "n_failed_fits": cell.n_failed,
@@ -831,6 +931,24 @@ def _rows(cells, confidence, interval, n_resamples, random_state):
     return rows
 
 
+def _failed_row(cell, key, metric, scores):
+    """The row of a cell whose folds failed: nothing computed, and said why."""
+    failed = int(np.sum(~np.isfinite(scores)))
+    row = dict.fromkeys(
+        ("test_mean", "test_std", "ci_low", "ci_high", "iqm", "iqm_ci_low", "iqm_ci_high"), np.nan
+    )
+    row.update(
+        dataset=cell.dataset, model=cell.model, metric=metric.name, scoring=key,
+        selects=key == cell.refit_metric, n_folds=int(scores.size),
+        ci_method=f"not computed: {failed} of {scores.size} folds failed (see Failed fits)",
+        iqm_ci_method="not computed", metric_range=None, validation_mean=None, optimism=None,
+        validation_metric=None,
+        greater_is_better=metric.greater_is_better, note=metric.note,
+        n_failed_fits=cell.n_failed,
+    )  # fmt: skip
+    return row
+
+
 def _rank(rows):
     """Rank the models by test score within each data set and metric, and by validation."""
     groups = {}
@@ -839,7 +957,13 @@ def _rank(rows):
     for (*_, greater_is_better), group in groups.items():
         sign = 1 if greater_is_better else -1
         for key, rank in (("test_mean", "rank_test"), ("validation_mean", "rank_validation")):
-            ranked = [row for row in group if row[key] is not None and np.isfinite(row[key])]
+            ranked = [
+                row
+                for row in group
+                if row[key] is not None
+                and np.isfinite(row[key])
+                and (key == "test_mean" or row["validation_metric"] == row["metric"])
+            ]
             values = rankdata([-sign * row[key] for row in ranked], method="min")
             for row in group:
                 row[rank] = None
@@ -853,6 +977,12 @@ def _comparison(models, confidence):
         return None, (
             "No pairwise comparison: the models selected their hyper-parameters with "
             f"different metrics ({describe_metrics(models)})."
+        )
+    failed = [m.name for m in models if not np.all(np.isfinite(m.scores))]
+    if failed:
+        return None, (
+            f"No pairwise comparison: folds of {', '.join(failed)} failed (see Failed fits), "
+            "and a paired test needs every fold's score."
         )
     try:
         table = compare_results(models, confidence=confidence)

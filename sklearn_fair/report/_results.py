@@ -10,11 +10,8 @@ from sklearn.model_selection._search import BaseSearchCV
 
 from ..metrics import MetricName
 from ..stats import compare
+from ._integrity import RESULT_FORMAT, RESULT_VERSION, verify_result, with_checksum
 
-RESULT_FORMAT = "sklearn-fair-result"
-# 2: the metrics (their printed names and signs), the selecting metric, the task, and each
-# fold's test scores per metric. Version 1 dicts are still read (their metric unknown).
-RESULT_VERSION = 2
 UNRECORDED = MetricName(
     name="score",
     scoring=None,
@@ -59,6 +56,13 @@ class NestedResult:
     estimator: object = None  # the fitted NestedCV, when there is one
     # outer fold (None: the final selection) -> {"count": failed fits, "error": the first}
     failures: dict = field(default_factory=dict)
+    # how the splits were made, in words: {"outer": ..., "inner": ...} ({} when not recorded)
+    resampling: dict = field(default_factory=dict)
+    # the metric that selected, when a search given as the estimator selected with its own
+    # scoring (its validation scores are of that metric); None: the selecting metric
+    selection_metric: object = None
+    # what the cell was computed from ("data", "model": their fingerprints), when recorded
+    fingerprints: dict = field(default_factory=dict)
 
     @property
     def n_failed(self):
@@ -138,9 +142,11 @@ def result_to_dict(nested):
     each outer fold's selected hyper-parameters (objects such as estimators
     become their ``repr``), validation score, test scores of the refits (per
     metric), refit seeds, train and test indices and fit time, and the metrics
-    the scores are of. Reports and plots accept
-    it in place of the fitted object, so results saved as JSON can be reported
-    again later.
+    the scores are of, and a checksum. Reports and plots accept it in place of the
+    fitted object, so results saved as JSON can be reported again later; what is
+    read back is checked first (the checksum, the fields' types, the scores'
+    range: an edited or damaged result is refused, see
+    :meth:`~sklearn_fair.BenchmarkResult.from_results`).
 
     Parameters
     ----------
@@ -156,7 +162,7 @@ def result_to_dict(nested):
         the metric that selected the hyper-parameters), ``task`` ("classification",
         "regression" or None), ``outer_results`` (a list of per-fold dicts) and
         ``failures`` (outer fold, or "final" -> the number of fits that failed there and
-        the first error).
+        the first error) and ``checksum`` (the :func:`~sklearn_fair.utils.digest` of the rest).
 
     Examples
     --------
@@ -194,7 +200,7 @@ def result_to_dict(nested):
     folds = [{key: _jsonable(fold.get(key)) for key in keys} for fold in nested.outer_results_]
     random_state = nested.get_params().get("random_state")
     metrics, refit_metric = nested_metrics(nested)
-    return {
+    document = {
         "format": RESULT_FORMAT,
         "version": RESULT_VERSION,
         "random_state": random_state if isinstance(random_state, numbers.Integral) else None,
@@ -210,7 +216,12 @@ def result_to_dict(nested):
             "final" if fold is None else str(fold): entry
             for fold, entry in failures_of(getattr(nested, "failed_tasks_", [])).items()
         },
+        "resampling": dict(getattr(nested, "resampling_", {})),
     }
+    selection = getattr(nested, "selection_metric_", None)
+    if selection is not None and selection != metrics[refit_metric]:
+        document["selection_metric"] = selection.to_dict()
+    return with_checksum(document)
 
 
 def _scoring_and_estimator(nested):
@@ -316,20 +327,29 @@ def _saved_budget(folds):
     }
 
 
-def as_result(name, result, *, dataset="data", metric=None, budget=None):
+def as_result(name, result, *, dataset="data", metric=None, budget=None, verify="raise",
+              source=None):  # fmt: skip
     """Return ``result`` as a :class:`NestedResult` of model ``name`` on ``dataset``.
 
-    ``result``: a fitted NestedCV, a :func:`result_to_dict` dict, the experiment runner's
-    ``models/<name>.json`` content, or a dict with per-fold ``test_scores`` (and optionally
-    ``validation_scores`` and ``best_params``). ``metric``: the selecting metric's printed
-    name where the result does not record it; ``budget``: the tuning budget where it does not.
+    ``result``: a fitted NestedCV (trusted as it is), a :func:`result_to_dict` dict, the
+    experiment runner's ``models/<name>.json`` content, or a dict with per-fold
+    ``test_scores`` (and optionally ``validation_scores`` and ``best_params``). A dict is
+    checked first (:func:`~._integrity.verify_result` with ``verify``, None where the caller
+    has checked it; ``source`` names it in messages, by default the model and data set).
+    ``metric``: the selecting metric's printed name where the result does not record it;
+    ``budget``: the tuning budget where it does not.
     """
     if isinstance(result, NestedResult):
         return result
-    estimator, task, failures = None, None, {}
+    if isinstance(result, Mapping) and verify is not None:
+        source = source or f"{name!r} of data set {dataset!r}"
+        verify_result(result, source=source, verify=verify)
+    estimator, task, failures, resampling, selection = None, None, {}, {}, None
     if hasattr(result, "outer_results_"):
         folds, estimator = result.outer_results_, result
         failures = failures_of(getattr(result, "failed_tasks_", []))
+        resampling = dict(getattr(result, "resampling_", {}))
+        selection = getattr(result, "selection_metric_", None)
         random_state = result.get_params().get("random_state")
         refit_seeds = list(result.refit_seeds_)
         metrics, refit_metric = nested_metrics(result)
@@ -348,7 +368,10 @@ def as_result(name, result, *, dataset="data", metric=None, budget=None):
                 metrics, refit_metric = {"score": UNRECORDED}, "score"
             task = result.get("task")
             failures = _saved_failures(result.get("failures"))
-        elif "test_scores" in result:
+            resampling = dict(result.get("resampling") or {})
+            if isinstance(result.get("selection_metric"), Mapping):
+                selection = MetricName(**result["selection_metric"])
+        else:  # the caller's own per-fold test_scores (verify_result checked they are there)
             n_folds = len(result["test_scores"])
             folds = [
                 {"test_score": s, "validation_score": v, "best_params": p}
@@ -359,11 +382,6 @@ def as_result(name, result, *, dataset="data", metric=None, budget=None):
                 )
             ]
             metrics, refit_metric = {"score": UNRECORDED}, "score"
-        else:
-            raise ValueError(
-                f"The result {name!r} of data set {dataset!r} has neither 'outer_results' nor "
-                f"'test_scores'; its keys are {sorted(result)}."
-            )
         random_state = result.get("random_state")
         refit_seeds = list(result.get("refit_seeds") or [])
         budget = budget if budget is not None else _saved_budget(folds)
@@ -409,6 +427,8 @@ def as_result(name, result, *, dataset="data", metric=None, budget=None):
         budget=dict(budget or {}),
         estimator=estimator,
         failures=failures,
+        resampling={str(k): str(v) for k, v in resampling.items()},
+        selection_metric=None if selection == metrics.get(refit_metric) else selection,
     )
 
 

@@ -180,13 +180,18 @@ def against_the_best(result, alpha):
 
     The corrected resampled t-test of each model against the data set's best (highest mean
     score), Holm within the data set, as :meth:`BenchmarkResult.table` marks it. The dict
-    is None when the results do not record their outer splits.
+    is None when the results do not record their outer splits; a model whose folds failed on
+    the data set is not in it (and the best is None when every model's did).
     """
     tests = {}
     for dataset in result.datasets:
         means = {m: float(result.cells[dataset, m].scores.mean()) for m in result.models}
-        best = max(result.models, key=means.get)  # the first of equal means, as table()
-        others = [m for m in result.models if m != best]
+        complete = [m for m in result.models if np.isfinite(means[m])]  # no fold failed
+        if not complete:
+            tests[dataset] = (None, None)
+            continue
+        best = max(complete, key=means.get)  # the first of equal means, as table()
+        others = [m for m in complete if m != best]
         try:
             pvalues = [result._paired(dataset, m, best).pvalue for m in others]
         except (NoSplitsError, SplitsMismatchError):
@@ -199,7 +204,8 @@ def against_the_best(result, alpha):
 def _per_best(tests, datasets):
     winners = {}
     for dataset in datasets:
-        winners.setdefault(tests[dataset][0], []).append(dataset)
+        if tests[dataset][0] is not None:
+            winners.setdefault(tests[dataset][0], []).append(dataset)
     return "; ".join(f"{model} on {_names(sets)}" for model, sets in winners.items())
 
 
@@ -247,7 +253,7 @@ def _baseline_verdict(result, alpha, metric, sets):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UnequalBudgetWarning)  # the report shows them
         try:
-            table = result.compare_to(alpha=alpha)
+            table = result.compare_to(confidence=1 - alpha)
         except ValueError:  # no splits recorded, or not the same: said in its section
             return None
     baseline = result.baseline

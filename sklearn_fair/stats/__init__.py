@@ -9,7 +9,8 @@ same resamples, and :func:`compare` refuses results whose outer splits differ;
 linear mixed model. :func:`corrected_ttest_power` and :func:`rank_test_power` (with
 their inverses) say how many repeats, or data sets, a difference needs. The libraries
 that compute a statistic compute it here (scipy, statsmodels, imbalanced-learn); these
-functions add names, checks and the documented fallbacks.
+functions add names, checks and the documented fallbacks. :func:`normalize_scores` puts the
+scores of data sets of different scales between two anchors before they are pooled (rliable).
 """
 
 from ._bootstrap import BootstrapCI, bootstrap_ci
@@ -18,6 +19,7 @@ from ._compare import ComparisonResult, compare
 from ._interval import MeanInterval, mean_interval
 from ._iqm import iqm
 from ._mixed import RepeatedMeasuresResult, repeated_measures_comparison
+from ._normalize import normalize_scores
 from ._paired import (
     BayesianTestResult,
     PairedTestResult,
@@ -63,6 +65,7 @@ __all__ = [
     "iqm",
     "mean_interval",
     "multiple_comparison",
+    "normalize_scores",
     "paired_subsampling_scores",
     "paired_ttest",
     "pilot_effect",

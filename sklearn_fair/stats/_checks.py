@@ -9,6 +9,7 @@ from dataclasses import asdict
 
 import numpy as np
 
+from ..exceptions import SplitsMismatchError
 from ..utils import IntervalNotBool
 
 #: A confidence level, strictly between 0 and 1.
@@ -83,3 +84,29 @@ class LowHigh:
 
     def __len__(self):
         return 2
+
+
+def check_same_splits(name_a, splits_a, name_b, splits_b, *, who="compare()", fix=None):
+    """Refuse two results that were not scored on the same outer splits: the one rule of every
+    paired comparison (``compare``, ``BenchmarkResult``'s tests, ``benchmark()``'s cells).
+
+    ``splits_a`` and ``splits_b`` are ``(train_indices, test_indices)``, one array per outer
+    fold. The same splits are the same number of folds and, fold by fold in order, the same
+    set of test rows and the same set of training rows (their order within a fold does not
+    matter). The error names the first fold that differs; ``fix`` says how to make them agree.
+    """
+    (train_a, test_a), (train_b, test_b) = splits_a, splits_b
+    fix = fix or "run them with the same outer cv (saved splits or the same random_state)"
+    if len(test_a) != len(test_b):
+        raise SplitsMismatchError(
+            f"The results {name_a!r} and {name_b!r} have different numbers of outer folds "
+            f"({len(test_a)} and {len(test_b)}); {who} needs the same outer splits: {fix}."
+        )
+    for fold, (ta, tb, ra, rb) in enumerate(zip(test_a, test_b, train_a, train_b)):
+        for part, x, y in (("test", ta, tb), ("training", ra, rb)):
+            if not np.array_equal(np.sort(np.asarray(x)), np.sort(np.asarray(y))):
+                raise SplitsMismatchError(
+                    f"The outer splits of {name_a!r} and {name_b!r} differ: outer fold {fold} "
+                    f"has different {part} indices. {who} needs models scored on the same "
+                    f"outer splits: {fix}."
+                )

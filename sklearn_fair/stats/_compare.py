@@ -7,8 +7,7 @@ from itertools import combinations
 import numpy as np
 from sklearn.utils._param_validation import StrOptions, validate_params
 
-from ..exceptions import SplitsMismatchError
-from ._checks import CONFIDENCE
+from ._checks import CONFIDENCE, check_same_splits
 from ._paired import corrected_resampled_ttest, holm, paired_ttest
 from ._power import fewest_reaching, resampled_power
 
@@ -285,28 +284,6 @@ def _extract(name, result, scoring):
     return scores, train, test
 
 
-def _check_same_splits(name_a, splits_a, name_b, splits_b):
-    train_a, test_a = splits_a
-    train_b, test_b = splits_b
-    if len(test_a) != len(test_b):
-        raise SplitsMismatchError(
-            f"The results {name_a!r} and {name_b!r} have different numbers of outer folds "
-            f"({len(test_a)} and {len(test_b)}); compare() needs the same outer splits."
-        )
-    for fold, (ta, tb, ra, rb) in enumerate(zip(test_a, test_b, train_a, train_b)):
-        if not np.array_equal(ta, tb):
-            part = "test"
-        elif not np.array_equal(ra, rb):
-            part = "training"
-        else:
-            continue
-        raise SplitsMismatchError(
-            f"The outer splits of {name_a!r} and {name_b!r} differ: outer fold {fold} has "
-            f"different {part} indices. compare() needs models scored on the same outer "
-            "splits; run them with the same outer cv (saved splits or the same random_state)."
-        )
-
-
 def _as_table(rows):
     columns = {column: [row[column] for row in rows] for column in _COLUMNS}
     try:
@@ -425,7 +402,7 @@ def compare(results, *, scoring=None, test="corrected", confidence=0.95):
     names = list(extracted)
     reference = names[0]
     for name in names[1:]:
-        _check_same_splits(reference, extracted[reference][1:], name, extracted[name][1:])
+        check_same_splits(reference, extracted[reference][1:], name, extracted[name][1:])
     _, train, test_folds = extracted[reference]
     n_train = float(np.mean([fold.shape[0] for fold in train]))
     n_test = float(np.mean([fold.shape[0] for fold in test_folds]))

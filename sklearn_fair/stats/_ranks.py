@@ -88,6 +88,13 @@ class RankComparison:
             f"{self.statistic:.3f} (p = {self.pvalue:.3g}); Iman-Davenport F = "
             f"{self.iman_davenport_statistic:.3f} (p = {self.iman_davenport_pvalue:.3g}); "
             f"Nemenyi critical difference {self.critical_difference:.3f} at alpha = {self.alpha}."
+            + "".join(
+                f"\n  {c['model']} against the control {self.control}: rank difference "
+                f"{c['rank_difference']:+.2f}, p = {c['pvalue']:.3g}, Holm-adjusted p = "
+                f"{c['pvalue_holm']:.3g}"
+                + (" (significant)" if c["significant"] else " (not significant)")
+                for c in self.control_comparisons or []
+            )
         )
 
 

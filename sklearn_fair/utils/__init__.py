@@ -8,7 +8,7 @@ private modules.
 from ._arrays import to_numpy
 from ._graphs import (
     CollatedGraphs,
-    check_graph_sizes,
+    check_graphs,
     compact_graphs,
     is_graph_data,
     read_graph_labels,
@@ -43,7 +43,7 @@ __all__ = [
     "UnhashableError",
     "as_generator",
     "canonical_json",
-    "check_graph_sizes",
+    "check_graphs",
     "check_parameter_constraints",
     "check_random_state",
     "code_identity",

@@ -1,5 +1,6 @@
-"""Graph data without torch: recognising it, reading one class label per graph, and packing
-PyG's containers compactly for worker processes (torch imported only when graphs are packed)."""
+"""Graph data without torch: recognising it, checking it (:func:`check_graphs`, the one check of
+every graph input), reading one class label per graph, and packing PyG's containers compactly
+for worker processes (torch imported only when graphs are packed)."""
 
 import copy
 import numbers
@@ -11,7 +12,7 @@ from ._arrays import to_numpy
 
 __all__ = [
     "CollatedGraphs",
-    "check_graph_sizes",
+    "check_graphs",
     "compact_graphs",
     "is_graph_data",
     "read_graph_labels",
@@ -74,27 +75,200 @@ def read_graph_labels(X):
                 f"Graph {index} of X has no label (its 'y' is missing or None); "
                 "every graph needs exactly one class label, or pass y explicitly."
             )
-        values = to_numpy(label).reshape(-1)
-        if values.size != 1:
-            raise ValueError(
-                f"Graph {index} of X has {values.size} label values {values.tolist()[:5]}; "
-                "graph classification needs exactly one label per graph."
-            )
-        labels.append(values[0])
+        labels.append(_one_label(label, index, "X"))
     return np.asarray(labels)
 
 
-def check_graph_sizes(X):
-    """Raise a ValueError naming the first graph of ``X`` that has no nodes.
+def _one_label(label, index, name):
+    values = to_numpy(label).reshape(-1)
+    if values.size != 1:
+        raise ValueError(
+            f"Graph {index} of {name} has {values.size} label values {values.tolist()[:5]}; "
+            "graph classification needs exactly one label per graph."
+        )
+    return values[0]
 
-    Run before any fit: a graph without nodes gives a model nothing to read, and an error
-    that only surfaces in the fits whose training set holds it comes after the others ran.
+
+def check_graphs(X, name="X"):
+    """Check graphs before any fit: the one check of GraphCollection, GraphClassifier and NestedCV.
+
+    What PyG gives a meaning to is checked where present: ``x`` (real, finite, one width),
+    ``edge_index`` (integers of shape ``(2, n_edges)``, ids local to the graph), ``edge_attr``
+    (one row per edge, real, finite, one width), ``y`` (one value) and an explicit
+    ``num_nodes`` (the rows of ``x``). ``x``, ``edge_attr`` and ``y`` are on every graph or on
+    none, and a graph whose node count is known has a node. Other attributes are not read.
+
+    Parameters
+    ----------
+    X : sequence of graphs
+        A GraphCollection, a PyG dataset, a list or object array of ``Data``, or any
+        indexable sequence of objects with these attributes.
+    name : str, default="X"
+        How the errors name ``X``.
+
+    Returns
+    -------
+    arrays : dict
+        The graphs stacked as a GraphCollection stores them (``x``, ``edge_index``,
+        ``node_ptr``, ``edge_ptr``, ``y``, ``edge_attr``); None where absent or unknown.
+
+    Raises
+    ------
+    ValueError
+        Naming the first wrong graph by its position in ``X``, and what is wrong.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from types import SimpleNamespace
+    >>> from sklearn_fair.utils import check_graphs
+    >>> ring = SimpleNamespace(x=np.ones((3, 2)), edge_index=np.array([[0, 1, 2], [1, 2, 0]]), y=1)
+    >>> check_graphs([ring, ring])["node_ptr"]
+    array([0, 3, 6])
+    >>> wide = SimpleNamespace(x=np.ones((3, 4)), edge_index=np.zeros((2, 0), dtype=int), y=0)
+    >>> check_graphs([ring, wide])
+    Traceback (most recent call last):
+    ...
+    ValueError: The graphs of X have node-feature matrices of different widths [2, 4] ...
     """
-    for index in range(len(X)):
-        if getattr(X[index], "num_nodes", None) == 0:
+    if not len(X):
+        raise ValueError(f"{name} holds no graphs; at least one graph is needed.")
+    if hasattr(type(X), "__graph_arrays__"):  # a container that stores its graphs stacked
+        arrays = X.__graph_arrays__()
+    else:
+        arrays = _stack([X[index] for index in range(len(X))], name)
+    _check_stacked(arrays, name)
+    return arrays
+
+
+def _field(graph, key):
+    keys = getattr(graph, "keys", None)
+    if callable(keys):  # a PyG Data: read only what it stores (its num_nodes would guess)
+        return graph[key] if key in keys() else None
+    return getattr(graph, key, None)
+
+
+def _all_or_none(values, key, what, name):
+    present = [value is not None for value in values]
+    if any(present) and not all(present):
+        raise ValueError(
+            f"Graph {present.index(False)} of {name} has no {what} ({key!r}) but graph "
+            f"{present.index(True)} has; either every graph has {what} or none has."
+        )
+    return all(present)
+
+
+def _same_widths(arrays, kind, name):
+    widths = [array.shape[1:] for array in arrays]
+    if len(set(widths)) > 1:
+        index = next(i for i, width in enumerate(widths) if width != widths[0])
+        sizes = sorted({int(np.prod(width)) for width in widths})
+        raise ValueError(
+            f"The graphs of {name} have {kind}-feature matrices of different widths {sizes} "
+            f"(graph 0: {widths[0]}, graph {index}: {widths[index]} per {kind}); every graph "
+            f"needs the same {kind} features."
+        )
+
+
+def _stack(graphs, name):
+    """The arrays of the graphs stacked, with what only the single graphs can tell checked."""
+    xs, edges, attrs, labels, counts = [], [], [], [], []
+    for index, graph in enumerate(graphs):
+        x, edge_index, edge_attr, label, num_nodes = (
+            _field(graph, key) for key in ("x", "edge_index", "edge_attr", "y", "num_nodes")
+        )
+        if x is not None:
+            x = to_numpy(x)
+            if x.ndim == 0 or num_nodes not in (None, len(x)):
+                given = "" if num_nodes is None else f" and num_nodes={num_nodes}"
+                raise ValueError(
+                    f"Graph {index} of {name} has 'x' of shape {x.shape}{given}; 'x' needs "
+                    "one row per node."
+                )
+            num_nodes = len(x)
+        edge_index = to_numpy([] if edge_index is None else edge_index)
+        if not edge_index.size:
+            edge_index = np.zeros((2, 0), np.int64)
+        if edge_index.ndim != 2 or len(edge_index) != 2 or edge_index.dtype.kind not in "iu":
             raise ValueError(
-                f"Graph {index} of X has no nodes; every graph needs at least one node."
+                f"Graph {index} of {name} has an 'edge_index' of shape {edge_index.shape} and "
+                f"dtype {edge_index.dtype}; it must hold integers, of shape (2, n_edges)."
             )
+        if edge_attr is not None:
+            edge_attr = to_numpy(edge_attr)
+            if edge_attr.ndim == 0 or len(edge_attr) != edge_index.shape[1]:
+                raise ValueError(
+                    f"Graph {index} of {name} has 'edge_attr' of shape {edge_attr.shape} for "
+                    f"{edge_index.shape[1]} edges; 'edge_attr' needs one row per edge."
+                )
+        if label is not None:
+            label = _one_label(label, index, name)
+        xs.append(x)
+        edges.append(edge_index.astype(np.int64, copy=False))
+        attrs.append(edge_attr)
+        labels.append(label)
+        counts.append(num_nodes)
+    arrays = {
+        "x": None,
+        "edge_index": np.concatenate(edges, axis=1),
+        "node_ptr": None,
+        "edge_ptr": np.cumsum([0, *(edge_index.shape[1] for edge_index in edges)], dtype=np.int64),
+        "y": None,
+        "edge_attr": None,
+    }
+    if _all_or_none(xs, "x", "node features", name):
+        _same_widths(xs, "node", name)
+        arrays["x"] = np.concatenate(xs)
+    if _all_or_none(attrs, "edge_attr", "edge features", name):
+        _same_widths(attrs, "edge", name)
+        arrays["edge_attr"] = np.concatenate(attrs)
+    if _all_or_none(labels, "y", "label", name):
+        arrays["y"] = np.asarray(labels)
+    if all(count is not None for count in counts):
+        arrays["node_ptr"] = np.cumsum([0, *counts], dtype=np.int64)
+    return arrays
+
+
+def _check_stacked(arrays, name):
+    """What the stacked arrays tell: nodes in every graph, real and finite features, local
+    edges (vectorised: one pass over a data set's arrays)."""
+    node_ptr, edge_ptr, edge_index = arrays["node_ptr"], arrays["edge_ptr"], arrays["edge_index"]
+    if node_ptr is not None:
+        empty = np.flatnonzero(np.diff(node_ptr) == 0)
+        if len(empty):
+            raise ValueError(
+                f"Graph {empty[0]} of {name} has no nodes; every graph needs at least one node."
+            )
+    for key, ptr, what in (("x", node_ptr, "node"), ("edge_attr", edge_ptr, "edge")):
+        values = arrays[key]
+        if values is None:
+            continue
+        if values.dtype.kind not in "biuf":
+            raise ValueError(
+                f"The graphs of {name} have {key!r} of dtype {values.dtype}; node and edge "
+                "features must be real numbers (they are used as float32)."
+            )
+        if values.dtype.kind == "f" and len(values):
+            finite = np.isfinite(values).reshape(len(values), -1).all(axis=1)
+            if not finite.all():
+                # ptr is known: x gives the node counts, and edges are always counted
+                graph = np.searchsorted(ptr, np.flatnonzero(~finite)[0], side="right") - 1
+                raise ValueError(
+                    f"Graph {graph} of {name} has NaN or infinite {what} features in {key!r}; "
+                    "remove or impute them."
+                )
+    if node_ptr is None or not edge_index.size:
+        return
+    graph_of_edge = np.repeat(np.arange(len(node_ptr) - 1), np.diff(edge_ptr))
+    limits = np.diff(node_ptr)[graph_of_edge]
+    bad = np.flatnonzero(((edge_index < 0) | (edge_index >= limits)).any(axis=0))
+    if len(bad):
+        graph, edge = int(graph_of_edge[bad[0]]), bad[0]
+        raise ValueError(
+            f"Graph {graph} of {name} has an 'edge_index' entry out of range for its "
+            f"{int(limits[edge])} nodes (the edge {tuple(edge_index[:, edge].tolist())}); edge "
+            "ids are local to each graph, from 0."
+        )
 
 
 def compact_graphs(X):

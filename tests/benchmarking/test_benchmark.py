@@ -22,6 +22,7 @@ from sklearn.model_selection import GridSearchCV, GroupKFold, KFold, StratifiedK
 from sklearn.tree import DecisionTreeClassifier
 
 from sklearn_fair import BenchmarkResult, NestedCV, benchmark
+from sklearn_fair.exceptions import SplitsMismatchError
 from sklearn_fair.model_selection._nested import _running
 
 
@@ -129,7 +130,7 @@ def test_models_on_one_dataset_share_outer_and_inner_splits_and_seeds():
 
 @pytest.mark.filterwarnings("ignore::sklearn_fair.exceptions.ReproducibilityWarning")
 def test_unseeded_shuffling_outer_cv_is_refused():
-    with pytest.raises(ValueError, match="other outer splits"):
+    with pytest.raises(SplitsMismatchError, match="differ: outer fold 0.*unseeded shuffling"):
         benchmark(
             {"p": DummyClassifier(), "q": DummyClassifier(strategy="stratified")},
             {"a": DATASETS["a"]},

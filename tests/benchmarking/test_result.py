@@ -289,7 +289,7 @@ def _page(result, **kwargs):
 def _sections(result, **kwargs):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UnequalBudgetWarning)
-        report = result.report(n_resamples=500, alpha=0.05, **kwargs)
+        report = result.report(n_resamples=500, **kwargs)
         return report.verdict(), report.sections(figures=True)
 
 
@@ -437,3 +437,17 @@ def test_table_of_iqms_with_their_bootstrap_intervals():
     assert table.loc["y", "d"] == "0.300 [0.300, 0.300]"
     with pytest.raises(ValueError, match="'statistic' parameter"):
         BenchmarkResult.from_results(cells).table(statistic="median")
+
+
+def test_one_level_parameter_for_every_comparison(result):
+    # compare_to, table and the report decide at 1 - confidence, as stats.compare does; the
+    # former alpha still works, with a FutureWarning that says what to pass instead
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UnequalBudgetWarning)
+        strict = result.compare_to(confidence=0.999)
+        assert list(strict.significant) == list(strict.pvalue_holm <= 1 - 0.999)
+        with pytest.warns(FutureWarning, match="confidence=0.999"):
+            old = result.compare_to(alpha=0.001)
+        assert old.equals(strict)
+    with pytest.warns(FutureWarning, match="'alpha' parameter of table is deprecated"):
+        assert result.table(alpha=0.001).equals(result.table(confidence=0.999))

@@ -19,6 +19,7 @@ from torch_geometric.datasets import TUDataset
 import sklearn_fair.graph
 from sklearn_fair.graph import DeepMultisets, GraphClassifier, MolecularFingerprint
 from sklearn_fair.utils import read_graph_labels
+from sklearn_fair.utils._random import SEED_BOUND, named_generator
 
 
 def make_clf(module=DeepMultisets, **params):
@@ -40,6 +41,26 @@ def test_same_seed_same_predictions(mutag_split):
     other = make_clf(random_state=4).fit(X_train).predict_proba(X_test)
     np.testing.assert_array_equal(first, second)
     assert not np.array_equal(first, other)
+
+
+@pytest.mark.parametrize("random_state", [7, np.int64(7)])
+def test_each_seed_is_derived_by_name(random_state, mutag_split):
+    """Issue 32: the library's rule (``named_generator(seed_root(random_state), name)``) for
+    each of the three seeds, so that a user's ``random_state`` keeps its seeds when one is added."""
+    X_train, _, _ = mutag_split
+    clf = make_clf(max_epochs=1, random_state=random_state).fit(X_train[:40])
+    expected = {
+        name: int(named_generator(7, name).integers(SEED_BOUND))
+        for name in ("torch", "split", "order")
+    }
+    assert clf.seeds_ == expected
+    assert len(set(expected.values())) == 3
+    # a RandomState is drawn from once, for the root, whatever the number of seeds
+    rng = np.random.RandomState(3)
+    make_clf(max_epochs=1, random_state=rng).fit(X_train[:40])
+    reference = np.random.RandomState(3)
+    reference.randint(SEED_BOUND)
+    assert rng.randint(1000) == reference.randint(1000)
 
 
 def test_fit_leaves_the_global_torch_random_state_alone(mutag_split):
@@ -168,6 +189,10 @@ def test_optimizer_takes_the_multi_tensor_update_unless_told_otherwise(mutag_spl
     np.testing.assert_allclose(
         default.predict_proba(X_test), per_tensor.predict_proba(X_test), rtol=0, atol=1e-6
     )
+    # the fused update is the user's choice, and torch refuses it beside foreach=True
+    fused = make_clf(module=MolecularFingerprint, optimizer__fused=True).fit(X_train)
+    assert fused.optimizer_.defaults["fused"] is True
+    assert not fused.optimizer_.defaults["foreach"]
 
 
 def test_missing_node_features_error_names_the_feature_schemes(mutag):
@@ -326,7 +351,10 @@ def test_valid_acc_is_the_accuracy_of_the_epochs_model_on_the_validation_graphs(
     )
     X, X_val = mutag[train], mutag[valid]
     clf = make_clf(
-        MolecularFingerprint, max_epochs=6, callbacks=[("check", _AccuracyByPrediction(X_val))]
+        MolecularFingerprint,
+        lr=0.05,  # moves the predictions between epochs (at 0.01, seed 0 stays on the majority)
+        max_epochs=6,
+        callbacks=[("check", _AccuracyByPrediction(X_val))],
     )
     clf.fit(X, X_val=X_val)
     recorded = clf.history[:, "valid_acc"]

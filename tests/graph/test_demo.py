@@ -37,6 +37,7 @@ def test_quick_graph_demo(tmp_path, monkeypatch):
         scores = nested.outer_scores_
         assert scores.shape == (3,)
         low, high = stats.t.interval(0.95, 2, loc=scores.mean(), scale=stats.sem(scores))
+        low, high = max(low, 0.0), min(high, 1.0)  # an accuracy's interval is clipped to [0, 1]
         row = next(line for line in text.splitlines() if line.startswith(name + " "))
         assert f"{scores.mean():.3f}" in row and f"{np.std(scores):.3f}" in row
         assert f"[{low:.3f}, {high:.3f}]" in row

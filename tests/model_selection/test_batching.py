@@ -7,6 +7,7 @@ import warnings
 
 import cloudpickle
 import numpy as np
+import pytest
 from sklearn.datasets import make_classification
 from sklearn.exceptions import FitFailedWarning
 from sklearn.tree import DecisionTreeClassifier
@@ -59,32 +60,47 @@ def comparable(model):
     )
 
 
-def test_short_fits_go_several_per_round_trip_and_the_results_do_not_change(monkeypatch):
-    def run():
-        return NestedCV(
-            DecisionTreeClassifier(),
-            {"max_depth": list(range(1, 21))},
-            outer_cv=4,
-            inner_cv=2,
-            n_refits=1,
-            refit=False,
-            random_state=0,
-            n_jobs=2,
-        ).fit(X, y)
+GRID = {"max_depth": list(range(1, 21))}
 
+
+def nested_run():
+    return [
+        NestedCV(
+            DecisionTreeClassifier(), GRID, outer_cv=4, inner_cv=2, n_refits=1, refit=False,
+            random_state=0, n_jobs=2,
+        ).fit(X, y)
+    ]  # fmt: skip
+
+
+def benchmark_run():
+    """The same fits under ``benchmark()``, next to a second cell's."""
+    from sklearn_fair import benchmark
+
+    models = {
+        "tree": (DecisionTreeClassifier(), GRID),
+        "leaf": (DecisionTreeClassifier(), {"min_samples_leaf": [1, 5]}),
+    }
+    result = benchmark(
+        models, {"a": (X, y)}, outer_cv=4, inner_cv=2, n_refits=1, random_state=0, n_jobs=2
+    )
+    return [result.estimators["a", "tree"], result.estimators["a", "leaf"]]
+
+
+@pytest.mark.parametrize("run", [nested_run, benchmark_run], ids=["NestedCV", "benchmark"])
+def test_short_fits_go_several_per_round_trip_and_the_results_do_not_change(monkeypatch, run):
     # a target far above any fit's duration: batch sizes then follow from the rule alone, not
     # from how busy the machine is
     monkeypatch.setattr(_batching, "TARGET_SECONDS", 1000.0)
     counting = CountingSubmits(monkeypatch)
     batched = run()
-    n_tasks = len(batched.cv_results_["params"]) * 2 + 4
+    n_tasks = sum(len(model.cv_results_["params"]) * 2 + 4 for model in batched)
     assert sum(counting.sizes) == n_tasks
     assert max(counting.sizes) > 1 and len(counting.sizes) < n_tasks / 2
     monkeypatch.setattr(_batching, "TARGET_SECONDS", 0.0)  # every task alone
     counting.sizes.clear()
     alone = run()
     assert max(counting.sizes) == 1
-    assert comparable(batched) == comparable(alone)
+    assert [comparable(m) for m in batched] == [comparable(m) for m in alone]
 
 
 class KillsAtDepth(DecisionTreeClassifier):

@@ -229,7 +229,7 @@ def test_a_killed_pool_has_no_live_worker_once_the_kill_returns(tmp_path, n_work
     # left for loky's manager thread to kill later (which the next executor prevented)
     from sklearn_fair.model_selection._nested._running import _loky_backend, _LokyPool
 
-    pool = _LokyPool(n_workers, _loky_backend(None))
+    pool = _LokyPool(n_workers, _loky_backend(None), str(tmp_path))
     started = tmp_path / "started"
     pool.submit(_stuck_forever, str(started))
     for _ in range(1200):  # the worker starts and begins the task (at most 2 min)
@@ -377,9 +377,9 @@ print("still running")
 
 @pytest.mark.parametrize("orphaned", [True, False])
 def test_a_worker_whose_parent_died_before_it_started_ends_at_once(orphaned):
-    # loky runs watch_parent(pid of the main process) first in each worker: a worker that
-    # starts after the main process died (its parent pid is no longer that one) ends there,
-    # before it takes a task from the queue
+    # every task runs watch_parent(pid of the main process) first: a worker that takes a task
+    # after the main process died (its parent pid is no longer that one) ends there, before
+    # it runs the fit
     import subprocess
 
     parent = os.getpid() + 1_000_000 if orphaned else os.getpid()

@@ -66,24 +66,66 @@ def test_nested_cv_runs_share_one_warm_pool_of_workers(tmp_path):
     second = _worker_pids_of_a_run(tmp_path / "second", X, y)
     assert os.getpid() not in first and 1 <= len(first) <= 2
     # the same worker processes: the second run found the first one's pool warm (a restarted
-    # pool has new process ids). A plain joblib call in between would respawn them once: loky
-    # reuses a pool only for the same initializer, and NestedCV's workers watch their parent
-    # from their start (test_faults.py)
+    # pool has new process ids)
     assert second == first
 
 
-def test_a_joblib_call_with_the_worker_pool_options_warms_nested_cvs_pool(tmp_path):
-    # what benchmarks/bench_nested.py relies on to time NestedCV on warm workers, as it times
-    # scikit-learn's idioms: without these options the call would start a pool of its own,
-    # and NestedCV's run would restart its workers inside the timed run
+def _pid_once_both_arrived(folder):
+    """A worker's pid, once two workers have run this (each waits for the other)."""
+    Path(folder, str(os.getpid())).touch()
+    for _ in range(1200):
+        if len(os.listdir(folder)) >= 2:
+            return os.getpid()
+        time.sleep(0.1)
+
+
+def _both_workers(folder):
     from joblib import Parallel, delayed
 
-    from sklearn_fair.model_selection._engine import worker_pool_options
+    folder.mkdir()
+    return set(Parallel(n_jobs=2)(delayed(_pid_once_both_arrived)(str(folder)) for _ in range(2)))
 
-    warm = set(Parallel(n_jobs=2, **worker_pool_options())(delayed(os.getpid)() for _ in range(8)))
+
+def test_nested_cv_and_scikit_learns_n_jobs_share_one_warm_pool(tmp_path):
+    # a user's session alternates them: each found the other's workers warm, none restarted
+    # them (loky keeps a pool only for the same executor arguments, joblib's)
+    from sklearn.model_selection import cross_validate
+
+    X = np.random.default_rng(0).normal(size=(60, 3))
+    y = np.arange(60) % 2
+    before = _both_workers(tmp_path / "before")
+    nested = _worker_pids_of_a_run(tmp_path / "nested", X, y)
+    (tmp_path / "sklearn").mkdir()
+    cross_validate(PidRecorder(pids=str(tmp_path / "sklearn")), X, y, cv=4, n_jobs=2)
+    sklearn = {int(name) for name in os.listdir(tmp_path / "sklearn")}
+    again = _worker_pids_of_a_run(tmp_path / "again", X, y)
+    after = _both_workers(tmp_path / "after")
+    used = before | nested | sklearn | again | after
+    # the same two workers throughout: a restarted pool would have brought new process ids
+    assert len(before) == 2 and os.getpid() not in before and used == before
+
+
+def _modules_once_both_arrived(folder, names):
+    """(pid, which of ``names`` the worker has imported), once two workers ran this."""
+    pid = _pid_once_both_arrived(folder)
+    return pid, [name for name in names if name in sys.modules]
+
+
+def test_the_workers_of_a_tabular_run_import_no_torch(tmp_path):
+    # a worker imports what its tasks need: a tabular fit does not pay for torch and PyG
+    # (seconds per worker, hundreds of MiB), nor for the benchmarking and report layers
+    from joblib import Parallel, delayed
+    from joblib.externals.loky import get_reusable_executor
+
+    get_reusable_executor().shutdown(wait=True)  # fresh workers: none ran an earlier test's GNN
     X = np.random.default_rng(0).normal(size=(60, 3))
     y = np.arange(60) % 2
     used = _worker_pids_of_a_run(tmp_path / "run", X, y)
-    assert os.getpid() not in warm and used <= warm
-    plain = set(Parallel(n_jobs=2)(delayed(os.getpid)() for _ in range(8)))
-    assert plain.isdisjoint(used)  # the other pool: workers of their own
+    (tmp_path / "ask").mkdir()
+    heavy = ["torch", "torch_geometric", "skorch", "sklearn_fair.benchmarking", "matplotlib"]
+    report = dict(
+        Parallel(n_jobs=2)(
+            delayed(_modules_once_both_arrived)(str(tmp_path / "ask"), heavy) for _ in range(2)
+        )
+    )
+    assert used <= set(report) and report == dict.fromkeys(report, [])

@@ -7,12 +7,14 @@ from sklearn.datasets import make_classification
 from sklearn.linear_model import LogisticRegression
 
 from sklearn_fair import NestedCV
+from sklearn_fair.exceptions import UncheckedResultWarning
 from sklearn_fair.report import (
     comparison_text,
     nested_cv_report,
     reproducibility_card,
     result_to_dict,
 )
+from sklearn_fair.report._integrity import with_checksum
 from sklearn_fair.stats import compare
 
 
@@ -152,11 +154,12 @@ def test_results_saved_before_metrics_were_recorded(fitted):
     saved = {name: json.loads(json.dumps(result_to_dict(n))) for name, n in fitted.items()}
     for result in saved.values():
         result["version"] = 1
-        for key in ("metrics", "refit_metric", "task"):
+        for key in ("metrics", "refit_metric", "task", "checksum"):
             del result[key]
         for fold in result["outer_results"]:
             del fold["test_scores_per_metric"]
-    report = nested_cv_report(saved, n_resamples=200)
+    with pytest.warns(UncheckedResultWarning, match="of data set 'data' has no checksum"):
+        report = nested_cv_report(saved, n_resamples=200)
     assert [row["metric"] for row in report.rows] == ["score", "score"]
     assert "the metric was not saved with this result" in report.to_text()
     assert report.rows[0]["test_mean"] == pytest.approx(fitted["logistic"].score_mean_)
@@ -314,8 +317,9 @@ def test_card_for_a_regression_says_what_applies(fitted_regressors, regression_d
 def test_card_task_from_the_target_when_results_do_not_say(fitted_regressors, regression_data):
     _, y = regression_data
     saved = {name: result_to_dict(n) for name, n in fitted_regressors.items()}
-    for result in saved.values():
+    for name, result in saved.items():
         del result["task"]
+        saved[name] = with_checksum(result)
     card = reproducibility_card(saved, y=y)
     assert card.task == "regression"
     assert dict((i, a) for i, a, _ in card.checklist)["stratified splits"] == "not applicable"
@@ -345,6 +349,9 @@ def test_comparison_text_says_when_the_difference_is_not_demonstrated(fitted):
     twin = json.loads(json.dumps(saved["logistic"]))
     for fold, shift in zip(twin["outer_results"], [0.01, -0.02, 0.01, -0.01]):
         fold["test_score"] += shift
+        fold["test_scores"] = [fold["test_score"]]
+        fold["test_scores_per_metric"] = {"score": [fold["test_score"]]}
+    twin = with_checksum({k: v for k, v in twin.items() if k not in ("score_mean", "score_std")})
     text = comparison_text({"logistic": saved["logistic"], "twin": twin})
     assert "logistic - twin: +0.0025 accuracy" in text
     assert "-> difference not demonstrated: these 4 folds do not show either model" in text

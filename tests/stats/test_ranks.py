@@ -41,3 +41,15 @@ def test_ties_within_some_data_sets_only_are_scipys_tie_correction():
 def test_parameters_are_checked_by_name(kwargs, match):
     with pytest.raises(ValueError, match=match):
         rank_comparison(np.arange(9.0).reshape(3, 3), **kwargs)
+
+
+def test_printing_a_comparison_with_a_control_shows_the_control_tests():
+    rng = np.random.default_rng(0)
+    scores = {m: rng.normal(mu, 0.02, 8) for m, mu in (("a", 0.8), ("b", 0.82), ("c", 0.7))}
+    result = rank_comparison(scores, control="a")
+    text = str(result)
+    for row in result.control_comparisons:
+        line = next(x for x in text.splitlines() if x.strip().startswith(f"{row['model']} against"))
+        assert f"Holm-adjusted p = {row['pvalue_holm']:.3g}" in line
+        assert ("(significant)" in line) == row["significant"]
+    assert "against the control" not in str(rank_comparison(scores))

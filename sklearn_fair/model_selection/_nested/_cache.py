@@ -142,14 +142,15 @@ class TaskCache:
             if handle is not None:
                 os.close(handle)
         problem = _entry_problem(entry, description)
+        metrics = description.get("metrics")  # a task scored with some of the run's scorers
         if problem is None and check is not None:
-            problem = check.problem(entry["payload"], predictions)
+            problem = check.problem(entry["payload"], predictions, metrics)
         if problem is not None:
             return self._reject(path, problem)
         payload = entry["payload"]
         if "train_scores" in payload and check is not None:  # return_train_score
             problem = check.problem(
-                {**payload, "scores": payload["train_scores"], "predictions": None}, False
+                {**payload, "scores": payload["train_scores"], "predictions": None}, False, metrics
             )
             if problem is not None:
                 return self._reject(path, f"train scores: {problem}")
@@ -252,14 +253,16 @@ class EntryCheck:
 
         self.ranges = {name: score_range(scorer) for name, scorer in scorers.items()}
 
-    def problem(self, payload, predictions):
-        """Why ``payload`` cannot be served (None if it can)."""
+    def problem(self, payload, predictions, metrics=None):
+        """Why ``payload`` cannot be served (None if it can); ``metrics``: the names of the
+        scorers its task scored with, when not all of them."""
         scores = payload["scores"]
+        ranges = self.ranges if metrics is None else {m: self.ranges[m] for m in metrics}
         if not isinstance(scores, dict):
             return f"scores is a {type(scores).__name__}, not a table of metrics"
-        if set(scores) != set(self.ranges):
-            return f"its metrics {sorted(map(str, scores))} are not {sorted(self.ranges)}"
-        for metric, (low, high) in self.ranges.items():
+        if set(scores) != set(ranges):
+            return f"its metrics {sorted(map(str, scores))} are not {sorted(ranges)}"
+        for metric, (low, high) in ranges.items():
             problem = _number_problem(f"the score {metric!r}", scores[metric], low, high)
             if problem:
                 return problem

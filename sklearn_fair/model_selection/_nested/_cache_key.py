@@ -78,6 +78,8 @@ class KeyBuilder:
         }
         if task.score_train is not None:  # train scores (return_train_score) are stored too
             description["score_train"] = self._rows_digest(task.score_train)
+        if task.metrics is not None:  # a task scored with some of the run's scorers
+            description["metrics"] = list(task.metrics)
         return _name(description), description
 
 

@@ -46,10 +46,11 @@ def unwrap_search(search):
     """Take a GridSearchCV or RandomizedSearchCV apart, or return None for any other search.
 
     Only these two are flattened into independent fits: a subclass or another search
-    (successive halving, for instance) decides its next fits from earlier ones, so it runs whole
-    inside each outer training fold instead.
+    (successive halving, for instance) decides its next fits from earlier ones, and a callable
+    ``refit`` picks the winner by a rule of its own, so those run whole inside each outer
+    training fold instead.
     """
-    if type(search) not in (GridSearchCV, RandomizedSearchCV):
+    if type(search) not in (GridSearchCV, RandomizedSearchCV) or callable(search.refit):
         return None
     randomized = type(search) is RandomizedSearchCV
     return dict(
@@ -58,8 +59,6 @@ def unwrap_search(search):
         param_distributions=search.param_distributions if randomized else None,
         n_iter=search.n_iter if randomized else None,
         cv=search.cv,
-        scoring=search.scoring,
-        refit=search.refit,
         random_state=search.random_state if randomized else None,
     )
 
@@ -149,9 +148,10 @@ class SearchSpace:
     param_distributions: object
     n_iter: object
     inner_cv: object
-    scoring: object
+    scoring: object  # what scores the outer test folds (and selects, without a search)
     refit: object
     sampler_random_state: object  # a RandomizedSearchCV's own random_state
+    search_scoring: object = None  # (scoring, refit) of a search given: it selects with them
 
     @property
     def base_estimator(self):
@@ -162,8 +162,11 @@ def search_space(nested, owner):
     """What ``nested`` (a NestedCV) tunes: its space, or that of the search it was given.
 
     A GridSearchCV or RandomizedSearchCV (the exact types) is taken apart into its estimator,
-    space, cv, scoring and refit, each used where ``nested`` leaves its own unset; any other
-    search stays whole (:attr:`SearchSpace.search`) and runs inside each outer training fold.
+    space and cv (used where ``nested`` leaves its ``inner_cv`` unset); any other search stays
+    whole (:attr:`SearchSpace.search`) and runs inside each outer training fold. Either way the
+    search selects with its own ``scoring`` and ``refit`` (:attr:`SearchSpace.search_scoring`),
+    as in ``cross_validate(search, scoring=...)``: ``nested``'s ``scoring`` scores the outer
+    test folds (see :func:`~._scoring.resolve_scoring`).
     """
     space = SearchSpace(
         nested.estimator, None, nested.param_grid, nested.param_distributions, nested.n_iter,
@@ -183,11 +186,10 @@ def search_space(nested, owner):
         return space
     if not is_search(space.estimator):
         return space
+    space.search_scoring = (space.estimator.scoring, space.estimator.refit)
     unwrapped = unwrap_search(space.estimator)
     if unwrapped is None:
         space.search = space.estimator
-        if space.scoring is None:
-            space.scoring = space.search.scoring
         return space
     space.param_grid = unwrapped["param_grid"]
     space.param_distributions = unwrapped["param_distributions"]
@@ -196,10 +198,6 @@ def search_space(nested, owner):
     if space.inner_cv is None:
         # the search's own cv; None there means scikit-learn's default 5-fold
         space.inner_cv = 5 if unwrapped["cv"] is None else unwrapped["cv"]
-    if space.scoring is None:
-        space.scoring = unwrapped["scoring"]
-    if isinstance(unwrapped["refit"], str) and not isinstance(space.refit, str):
-        space.refit = unwrapped["refit"]
     space.estimator = unwrapped["estimator"]
     return space
 

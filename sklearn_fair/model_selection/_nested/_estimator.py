@@ -12,10 +12,11 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from ...utils import RANDOM_STATE_CONSTRAINTS, EstimatorInstance, IntervalNotBool
+from ._candidates import search_space
 from ._planning import make_plan
 from ._protocol import run_protocol, use_cache
 from ._results import cv_results
-from ._scoring import metadata_router, resolve_scorers
+from ._scoring import metadata_router, resolve_scoring
 
 __all__ = ["NestedCV"]
 
@@ -37,6 +38,7 @@ PROTOCOL_CONSTRAINTS = {
     "cache_dir": [str, os.PathLike, None],
     "early_stopping_split": [StrOptions({"auto", "protocol", "estimator"})],
     "fit_timeout": [Interval(numbers.Real, 0, None, closed="neither"), None],
+    "select": [StrOptions({"best", "one_se"})],
 }
 
 
@@ -103,9 +105,10 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         The model to tune and assess; it is cloned, never modified. It may itself be a
         scikit-learn search (``GridSearchCV``, ``RandomizedSearchCV``, ``HalvingGridSearchCV``,
         ...) when no search space is given here: that search becomes the inner model
-        selection. GridSearchCV and RandomizedSearchCV are taken apart into their
-        estimator, space, ``cv`` and ``scoring`` and run as independent fits; any other
-        search is fitted whole inside each outer training fold (its own ``refit`` then
+        selection, with its own ``scoring`` and ``refit`` (see ``scoring``).
+        GridSearchCV and RandomizedSearchCV are taken apart into their estimator, space and
+        ``cv`` and run as independent fits; any other search (or one with a callable
+        ``refit``) is fitted whole inside each outer training fold (its own ``refit`` then
         costs one extra fit per fold), with its ``random_state`` and its estimator's unset
         ``random_state`` parameters seeded from ``random_state``.
     param_grid : dict or list of dicts, default=None
@@ -119,7 +122,11 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         Number of candidates sampled from ``param_distributions``.
     outer_cv : int, cross-validation generator or iterable, default=10
         Outer resampling that estimates the risk. An int gives (Stratified)KFold as in
-        scikit-learn (stratified for classifiers, not shuffled). An iterable of
+        scikit-learn (stratified for classifiers, not shuffled); with ``groups`` it gives
+        ``StratifiedGroupKFold`` (classifiers) or ``GroupKFold``, so that no group is on both
+        sides of a split (``cross_validate`` ignores groups for an int ``cv``). A splitter
+        that puts a group on both sides gets a
+        :class:`~sklearn_fair.exceptions.GroupLeakageWarning`. An iterable of
         ``(train, test)`` index pairs is checked for out-of-range, duplicated and overlapping
         indices. A splitter with a ``get_inner_splits(fold)`` method (e.g. predefined split
         files) supplies each fold's inner splits, which are then used as they are.
@@ -127,18 +134,26 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         Inner resampling that selects the hyper-parameters, applied to each outer training
         fold. ``None`` is one 90%/10% hold-out (:class:`HoldoutSplit`), seeded from
         ``random_state`` and shaped like the outer splitter: stratified for classifiers;
-        grouped (no group on both sides) when ``groups`` are given; validating on the most
+        grouped (no group on both sides) when ``groups`` are given (an int is then a
+        ``StratifiedGroupKFold`` or ``GroupKFold``, as for ``outer_cv``); validating on the most
         recent 10% after a time-ordered outer splitter (``TimeSeriesSplit``,
         :class:`RollingOrigin`). A given ``inner_cv`` that puts a group on both sides, or
         validates on the past, while the outer splits do not, gets a
         :class:`~sklearn_fair.exceptions.SplitLeakageWarning`.
     scoring : str, callable, list, dict or None, default=None
         As in GridSearchCV. Names may be scikit-learn's or ours ("kappa", "ppv", ...).
-        ``None`` uses the estimator's ``score``. Every metric is reported per fold.
+        ``None`` uses the estimator's ``score``. Every metric is reported per fold. With a
+        ``param_grid`` (or ``param_distributions``) it scores both the inner validation splits,
+        where the metric named by ``refit`` selects, and the outer test folds. With a search
+        as the estimator, the search selects with its own ``scoring`` and ``refit``, as in
+        ``cross_validate(search, scoring=...)``, and this ``scoring`` only scores the outer
+        test folds; ``None`` scores them as ``search.score`` does, with the metric that
+        selects.
     refit : bool or str, default=True
-        With several metrics, the name of the one that selects the hyper-parameters.
-        When truthy, a final model is also selected and fitted on all the data
-        (:attr:`best_estimator_`), so ``predict`` and friends work.
+        With several metrics, the name of the one that selects the hyper-parameters (with a
+        search as the estimator: the one of :attr:`outer_scores_`; default the search's
+        selecting metric, else the first). When truthy, a final model is also selected and
+        fitted on all the data (:attr:`best_estimator_`), so ``predict`` and friends work.
     n_refits : int, default=3
         How many times the selected configuration is retrained (with different seeds) on
         each outer training fold. Every ``random_state`` parameter left at ``None``, nested
@@ -220,13 +235,26 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         those left at None; no fit parameters routed to them); results are identical either
         way. ``False`` fits every step of every fit. See the nested-CV guide, "What is fitted
         once".
+    select : {"best", "one_se"}, default="best"
+        How a fold's winner is picked among the candidates. ``"best"``: the best mean
+        validation score, ties to the first in the order of the search space, as in
+        GridSearchCV. ``"one_se"`` (in the spirit of tidymodels' ``select_by_one_std_err``):
+        the *simplest* candidate whose mean is within one standard error of the best, where
+        simplest means first in the order of the search space (``ParameterGrid``'s order:
+        list each parameter's values from the simplest model to the most complex, e.g.
+        ``{"C": [0.01, 0.1, 1]}`` for a regularised model) and the standard error is the
+        standard deviation of the best candidate's inner scores (``ddof=1``) over the square
+        root of their number; it needs a k-fold ``inner_cv`` (at least 2 inner splits).
+        Either way a :class:`~sklearn_fair.exceptions.SelectionTieWarning` says when the
+        validation data could not separate most candidates.
 
     Attributes
     ----------
     outer_scores_ : ndarray of shape (n_outer,)
         Test score of each outer fold (mean over the refits) for the selecting metric.
     validation_scores_ : ndarray of shape (n_outer,)
-        The winner's mean inner validation score in each outer fold.
+        The winner's mean inner validation score in each outer fold, in the metric that
+        selects (:attr:`selection_metric_`).
     best_params_per_fold_ : list of dict
         The hyper-parameters selected in each outer fold.
     outer_results_ : list of dict
@@ -234,12 +262,15 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         ``test_scores`` (one per refit), ``test_score``, ``test_scores_per_metric``,
         ``refit_seeds`` (those that ran), ``refits`` (why that many), ``train_indices``,
         ``test_indices``, ``fit_time`` and ``score_time`` (seconds summed over the fold's
-        fits), and ``early_stopping_indices`` when refits early-stop.
+        fits), ``tied_candidates`` (the indices of the candidates whose mean validation
+        score ties with the best, the best included), and ``early_stopping_indices`` when
+        refits early-stop.
     score_mean_, score_std_ : float
         Mean and standard deviation (``np.std``, as scikit-learn and the paper report) of
         :attr:`outer_scores_`.
     optimism_ : float
-        Mean validation score minus mean test score.
+        Mean validation score minus mean test score; NaN when a search given as the
+        estimator selects with another metric than :attr:`refit_metric_`.
     cv_results_ : dict of ndarray
         One row per outer fold and candidate, with GridSearchCV's key names (``params``,
         ``param_<name>``, ``split<k>_test_<metric>``, ``mean_test_<metric>``,
@@ -250,6 +281,13 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         The seeds drawn for the refits (``[None]`` when no ``random_state`` is left unset).
     n_splits_ : int
         Number of outer folds.
+    outer_cv_ : cross-validation generator
+        The splitter that made the outer folds: ``outer_cv``, or the splitter an int became
+        (with ``groups``, ``StratifiedGroupKFold`` for a classifier, else ``GroupKFold``).
+    resampling_ : dict
+        How the splits were made, in words, under ``"outer"`` and ``"inner"`` (e.g.
+        ``"5-fold StratifiedGroupKFold (cv=5 with groups) on groups (no group on both
+        sides)"``), as the reports print it.
     best_params_, best_estimator_, best_index_ : dict, estimator, int
         With ``refit``: the inner selection run on all the data, its winner's index among
         the candidates, and the model fitted with it. The final model keeps the
@@ -264,7 +302,11 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
     multimetric_ : bool
         Whether several metrics were given.
     refit_metric_ : str
-        The metric that selects ("score" for a single metric).
+        The metric of :attr:`outer_scores_` (a key of :attr:`metrics_`; "score" for a single
+        metric); the one that selects too, unless a search given selects with its own.
+    selection_metric_ : MetricName
+        The metric that selected the hyper-parameters, as printed: ``metrics_[refit_metric_]``,
+        or a search's own scoring when it selects with another one.
     metrics_ : dict
         Metric key (as in :attr:`scorer_` and ``test_scores_per_metric``) ->
         :class:`~sklearn_fair.metrics.MetricName`: how each metric is named in print, and
@@ -284,9 +326,13 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
 
     Notes
     -----
-    Ties between candidates go to the first one in the order of the search space, as in
-    GridSearchCV; the reference code of Errica et al. keeps the last best one, which differs
-    only for exactly equal validation scores.
+    Ties between candidates (equal mean validation scores) go to the first one in the order of
+    the search space, as in GridSearchCV; the reference code of Errica et al. keeps the last
+    best one, which differs only for tied validation scores. A small validation split ties
+    often (15 rows can only tell accuracies 1/15 apart): when most candidates tie in at least
+    half of the outer folds, a :class:`~sklearn_fair.exceptions.SelectionTieWarning` says so,
+    and a winner on the edge of its grid that tied with other values does not count towards
+    the :class:`~sklearn_fair.exceptions.SearchSpaceEdgeWarning`.
 
     References
     ----------
@@ -337,6 +383,7 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         early_stopping_split="auto",
         fit_timeout=None,
         reuse_prefix=True,
+        select="best",
     ):
         self.estimator = estimator
         self.param_grid = param_grid
@@ -355,6 +402,7 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         self.early_stopping_split = early_stopping_split
         self.fit_timeout = fit_timeout
         self.reuse_prefix = reuse_prefix
+        self.select = select
 
     @_fit_context(prefer_skip_nested_validation=False)
     def fit(self, X, y=None, *, groups=None, **params):
@@ -367,7 +415,10 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         y : array-like of shape (n_samples,), default=None
             Target.
         groups : array-like of shape (n_samples,), default=None
-            Group labels for group-aware splitters (outer and inner).
+            Group labels (patients, sites, molecules...). Every split the protocol makes
+            keeps each group on one side, outer and inner (an int ``outer_cv`` or
+            ``inner_cv`` becomes a group k-fold, the default inner hold-out holds out whole
+            groups); a splitter you pass that ignores them gets a warning.
         **params : dict
             Fit parameters of the estimator (e.g. ``sample_weight``), indexed along with the
             data. With scikit-learn's metadata routing enabled they are routed to the
@@ -527,10 +578,14 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         -------
         routing : MetadataRouter
         """
-        scorers, _ = resolve_scorers(self.estimator, self.scoring, type(self).__name__)
-        return metadata_router(
-            type(self).__name__, self.estimator, scorers, self.outer_cv, self.inner_cv
-        )
+        owner = type(self).__name__
+        space = search_space(self, owner)
+        # the scorers of the run (make_plan's); which one selects matters not here
+        scoring = resolve_scoring(
+            space.base_estimator, space.scoring, space.refit, owner, first_selects=True,
+            search=space.search_scoring,
+        )  # fmt: skip
+        return metadata_router(owner, self.estimator, scoring.scorers, self.outer_cv, self.inner_cv)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -555,14 +610,22 @@ def store_fitted(nested, run):
     nested.best_params_per_fold_ = [f["best_params"] for f in folds]
     nested.score_mean_ = float(np.mean(nested.outer_scores_))
     nested.score_std_ = float(np.std(nested.outer_scores_))
-    nested.optimism_ = float(np.mean(nested.validation_scores_) - nested.score_mean_)
+    comparable = plan.selection is None or plan.selection.comparable
+    # validation and test scores of two different metrics have no difference to report
+    nested.optimism_ = (
+        float(np.mean(nested.validation_scores_) - nested.score_mean_) if comparable else np.nan
+    )
     nested.cv_results_ = cv_results(plan, run.schedule.selections)
     nested.refit_seeds_ = list(plan.refit_seeds)
     nested.n_splits_ = plan.n_outer
     nested.multimetric_ = plan.multimetric
-    nested.scorer_ = plan.scorers if plan.multimetric else plan.scorers["score"]
+    outer = {key: plan.scorers[key] for key in plan.outer_keys or plan.scorers}
+    nested.scorer_ = outer if plan.multimetric else outer["score"]
     nested.refit_metric_ = plan.refit_metric
     nested.metrics_ = plan.metric_names()
+    nested.selection_metric_ = plan.selection_metric_name()
+    nested.outer_cv_ = plan.outer_cv
+    nested.resampling_ = dict(plan.resampling)
     nested.failed_tasks_ = run.results["failed_tasks"]
     nested.cache_info_ = run.results["cache_info"]
     if final is not None:

@@ -157,6 +157,9 @@ def _cross_validate(
                 [np.mean(f["train_scores_per_metric"][name]) for f in folds]
             )
     if return_nested_info:
+        if plan.selection_keys is not None:  # a search selected with its own metrics
+            names = list(folds[0]["validation_scores"])
+            keys = {name: name if len(names) > 1 else "score" for name in names}
         for name, key in keys.items():
             output[f"validation_{key}"] = np.array(
                 [f["validation_scores"].get(name, np.nan) for f in folds]
@@ -196,6 +199,7 @@ def nested_cross_validate(
     outer_cv=None,
     return_nested_info=False,
     reuse_prefix=True,
+    select="best",
 ):
     """Nested cross-validation, returning what ``cross_validate`` returns.
 
@@ -219,15 +223,24 @@ def nested_cross_validate(
         The target. It reaches every ``fit`` and scorer in the container given (a list, a
         pandas Series), indexed by rows, as in ``cross_validate``.
     groups : array-like of shape (n_samples,), default=None
-        Group labels for group-aware splitters (outer and inner). With metadata routing
+        Group labels. Unlike ``cross_validate``, which ignores them for an int ``cv``, every
+        split the protocol makes keeps each group on one side, outer and inner: an int ``cv``
+        (or the default) becomes ``StratifiedGroupKFold`` for a classifier, ``GroupKFold``
+        otherwise, and so does an int ``inner_cv`` or a search's own ``cv``; a splitter you
+        pass that puts a group on both sides of an outer split gets a
+        :class:`~sklearn_fair.exceptions.GroupLeakageWarning`. With metadata routing
         enabled, pass them in ``params`` instead, as in ``cross_validate``.
     scoring : str, callable, list, dict or None, default=None
-        As in ``cross_validate``, a callable returning a dict included. With several metrics
-        the one named by ``refit`` selects the hyper-parameters; with ``refit=True`` (no name),
-        the first one (the first key of a dict, the first name of a list, the first key that a
-        callable returns). With a single candidate nothing is selected.
+        As in ``cross_validate``, a callable returning a dict included. With a search as
+        ``estimator``, as in ``cross_validate(search, scoring=...)``: the search selects with
+        its own ``scoring`` and ``refit``, and this one scores the outer test folds only
+        (``None``: as ``search.score``, with the metric that selects). With ``param_grid`` it
+        also selects: with several metrics the one named by ``refit``; with ``refit=True`` (no
+        name), the first one (the first key of a dict, the first name of a list, the first key
+        that a callable returns). With a single candidate nothing is selected.
     cv : int, cross-validation generator or iterable, default=None
-        The outer resampling; None means 5 folds (stratified for classifiers).
+        The outer resampling; None means 5 folds (stratified for classifiers; grouped with
+        ``groups``, see there).
     n_jobs : int, default=None
         Number of worker processes, as in NestedCV: every fit of every fold is one task of a
         single pool.
@@ -254,7 +267,7 @@ def nested_cross_validate(
         is scored ``error_score`` with a FitFailedWarning; when every fold fails a ValueError
         says so, as in ``cross_validate``.
     param_grid, param_distributions, n_iter, inner_cv, n_refits, cache_dir, \
-early_stopping_split, fit_timeout, reuse_prefix
+early_stopping_split, fit_timeout, reuse_prefix, select
         As in :class:`~sklearn_fair.NestedCV`. A ``random_state`` the user set on the
         estimator or a step is kept in every fit; refits vary only those left at ``None``.
     refit : bool or str, default=True
@@ -268,7 +281,8 @@ early_stopping_split, fit_timeout, reuse_prefix
         Alias of ``cv``.
     return_nested_info : bool, default=False
         Also return what the nested protocol adds: ``validation_score`` (or
-        ``validation_<name>``, the winner's mean inner validation score), ``best_params`` and
+        ``validation_<name>``, the winner's mean inner validation score, in the metrics that
+        select: a search's own, when it has them), ``best_params`` and
         ``refit_seeds`` (per fold, the seeds of the refits that ran; ``None`` when nothing
         was left to seed).
 
@@ -305,7 +319,7 @@ early_stopping_split, fit_timeout, reuse_prefix
         param_distributions=param_distributions, n_iter=n_iter, inner_cv=inner_cv,
         refit=refit, n_refits=n_refits, random_state=random_state, cache_dir=cache_dir,
         early_stopping_split=early_stopping_split, fit_timeout=fit_timeout,
-        reuse_prefix=reuse_prefix,
+        reuse_prefix=reuse_prefix, select=select,
     )  # fmt: skip
 
 
@@ -343,6 +357,7 @@ def nested_cross_val_score(
     outer_cv=None,
     return_nested_info=False,
     reuse_prefix=True,
+    select="best",
 ):
     """Per-fold nested test scores: a drop-in for ``cross_val_score``.
 
@@ -358,9 +373,11 @@ def nested_cross_val_score(
     y : array-like, default=None
         The target, passed to fits and scorers in the user's container.
     groups : array-like, default=None
-        Group labels for group-aware splitters.
+        Group labels: every split keeps each group on one side (an int ``cv`` becomes a
+        group k-fold, unlike in ``cross_val_score``; see :func:`nested_cross_validate`).
     scoring : str or callable, default=None
-        A single metric.
+        A single metric: that of the outer test scores (and of the selection, unless a search
+        given as ``estimator`` selects with its own scoring, as in ``cross_val_score``).
     cv : int, cross-validation generator or iterable, default=None
         The outer resampling; None means 5 folds, as in ``cross_val_score``.
     n_jobs : int, default=None
@@ -374,7 +391,7 @@ def nested_cross_val_score(
     error_score : 'raise' or float, default=np.nan
         Score of a failed fit.
     param_grid, param_distributions, n_iter, inner_cv, refit, n_refits, random_state, \
-cache_dir, early_stopping_split, fit_timeout, outer_cv, reuse_prefix
+cache_dir, early_stopping_split, fit_timeout, outer_cv, reuse_prefix, select
         As in :func:`nested_cross_validate` (``random_state=None`` is a fixed seed).
     return_nested_info : bool, default=False
         Return the dict of :func:`nested_cross_validate` with ``return_nested_info=True``
@@ -410,7 +427,7 @@ cache_dir, early_stopping_split, fit_timeout, outer_cv, reuse_prefix
             inner_cv=inner_cv, refit=refit, n_refits=n_refits, random_state=random_state,
             cache_dir=cache_dir, early_stopping_split=early_stopping_split,
             fit_timeout=fit_timeout, outer_cv=outer_cv, return_nested_info=return_nested_info,
-            reuse_prefix=reuse_prefix,
+            reuse_prefix=reuse_prefix, select=select,
         )  # fmt: skip
     return results if return_nested_info else results["test_score"]
 
@@ -501,6 +518,7 @@ def nested_cross_val_predict(
     fit_timeout=None,
     outer_cv=None,
     reuse_prefix=True,
+    select="best",
 ):
     """Out-of-fold predictions of a tuned model: a drop-in for ``cross_val_predict``.
 
@@ -528,7 +546,8 @@ def nested_cross_val_predict(
     y : array-like, default=None
         The target.
     groups : array-like, default=None
-        Group labels for group-aware splitters.
+        Group labels: every split keeps each group on one side (see
+        :func:`nested_cross_validate`).
     cv : int, cross-validation generator or iterable, default=None
         The outer resampling, which must be a partition (every row tested exactly once), as in
         ``cross_val_predict``; None means 5 folds.
@@ -546,12 +565,13 @@ default="predict"
         columns follow the sorted classes of the whole ``y`` (a fold that lacks a class gets
         its column filled as ``cross_val_predict`` does).
     scoring : str, callable, list, dict or None, default=None
-        The metric(s) of the inner selection.
+        The metric(s) of the inner selection (a search given as ``estimator`` selects with
+        its own).
     error_score : 'raise' or float, default=np.nan
         Score of a failed selection fit. A fold without a model (every candidate failed) or a
         failed refit raises: a prediction cannot be made up.
     param_grid, param_distributions, n_iter, inner_cv, refit, n_refits, random_state, \
-cache_dir, early_stopping_split, fit_timeout, outer_cv, reuse_prefix
+cache_dir, early_stopping_split, fit_timeout, outer_cv, reuse_prefix, select
         As in :func:`nested_cross_validate` (``random_state=None`` is a fixed seed).
 
     Returns
@@ -577,7 +597,7 @@ cache_dir, early_stopping_split, fit_timeout, outer_cv, reuse_prefix
             param_grid=param_grid, param_distributions=param_distributions, n_iter=n_iter,
             inner_cv=inner_cv, refit=refit, n_refits=n_refits, random_state=random_state,
             cache_dir=cache_dir, early_stopping_split=early_stopping_split,
-            fit_timeout=fit_timeout, reuse_prefix=reuse_prefix,
+            fit_timeout=fit_timeout, reuse_prefix=reuse_prefix, select=select,
         ),
         return_estimator=True, check_plan=_check_partition,
     )  # fmt: skip

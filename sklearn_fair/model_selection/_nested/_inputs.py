@@ -18,7 +18,7 @@ from sklearn.utils.metadata_routing import get_routing_for_object
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import _num_samples, check_consistent_length
 
-from ...utils import check_graph_sizes, is_graph_data, read_graph_labels
+from ...utils import check_graphs, is_graph_data, read_graph_labels
 
 __all__ = [
     "CheckedData",
@@ -98,7 +98,7 @@ class CheckedData:
 def prepare_data(X, y, groups):
     """Labels of graph data, consistent lengths, and X made indexable: once, here."""
     if is_graph_data(X):
-        check_graph_sizes(X)
+        check_graphs(X)  # the check of GraphCollection and GraphClassifier, before any fit
         if y is None:
             y = read_graph_labels(X)
     check_consistent_length(X, y, groups)

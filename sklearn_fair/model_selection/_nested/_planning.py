@@ -23,9 +23,9 @@ from ._candidates import (
 from ._data import RunData
 from ._inputs import check_target_kind, early_stopping_policy, prepare_data
 from ._resampling import materialise_splits, resolve_splitters, row_sets
-from ._scoring import resolve_scoring, route_params
+from ._scoring import resolve_scoring, route_params, shown
 from ._seeds import Seeds
-from ._selection import select_fold
+from ._selection import check_select, select_fold
 from ._tasks import FINAL, REFIT, SEARCH, SELECTION, FitTask, SearchTask, TaskKey
 
 __all__ = ["Plan", "make_plan", "plan_of_splits"]
@@ -40,10 +40,10 @@ class Plan:
     search: object  # a search that runs whole inside each fold, or None
     candidates: list
     param_grid: object  # for the edge-of-grid check; None for sampled candidates
-    scoring: object  # what the user (or the wrapped search) gave, after unwrapping
-    scorers: dict
+    scoring: object  # what scores the outer test folds, as given (see _scoring.Scoring)
+    scorers: dict  # every scorer a task may call (the selection's and the outer ones)
     multimetric: bool
-    refit_metric: str
+    refit_metric: str  # the outer metric of outer_scores_
     outer_cv: object
     outer_splits: list
     inner_splits: dict  # fold (None: all the data) -> list of (train, test)
@@ -64,6 +64,10 @@ class Plan:
     train_score: bool = False  # refits also scored on their outer training fold
     groups: object = None  # the group labels, for error messages
     classifier: bool = False
+    resampling: dict = None  # "outer", "inner": how the splits were made, in words
+    # which metric selects, when it is not the outer one (a search's own scoring; Scoring)
+    selection: object = None
+    selection_rule: str = "best"  # "best" or "one_se": how a fold's winner is picked
     _selection_params: dict = field(default_factory=dict)
 
     # -- shape of the run --------------------------------------------------------------------
@@ -130,6 +134,7 @@ class Plan:
                         test=(*split, "test"),
                         val=(*split, "test") if self.early_stopping else None,
                         error_score=self.error_score,
+                        metrics=self.selection_keys,
                     )
                 )
         return tasks
@@ -151,6 +156,7 @@ class Plan:
             return_estimator=self.return_estimator,
             fingerprint_predictions=self.probe,
             score_train=("train", fold) if self.train_score else None,
+            metrics=self.outer_keys,
         )
 
     def final_task(self, selected, deterministic):
@@ -172,39 +178,79 @@ class Plan:
     def select(self, fold, results):
         return select_fold(self, fold, results)
 
-    def metric_keys(self, results):
-        """The metrics the scores of ``results`` have: the keys of :attr:`scorers`, or those of
-        the dict that a callable ``scoring`` returns (as in ``cross_validate``)."""
+    # -- metrics: which score what, and which selects (see _scoring.Scoring) -------------------
+
+    @property
+    def selection_metric(self):
+        """The key of the metric that selects."""
+        return self.refit_metric if self.selection is None else self.selection.selection_metric
+
+    @property
+    def outer_keys(self):
+        """Keys of the scorers that score refits; None (every scorer) unless they differ."""
+        return None if self.selection is None else self.selection.outer_keys
+
+    @property
+    def selection_keys(self):
+        """Keys of the scorers that score selection fits; None (every scorer) unless they
+        differ from the outer ones."""
+        return None if self.selection is None else self.selection.selection_keys
+
+    def metric_keys(self, results, keys=None):
+        """The metrics the scores of ``results`` have: ``keys`` (default: those of
+        :attr:`scorers`), or those of the dict that a callable ``scoring`` returns (as in
+        ``cross_validate``)."""
         for result in results:
             if not result["error"] and result["scores"]:
                 return list(result["scores"])
-        return list(self.scorers)
+        return list(self.scorers if keys is None else keys)
 
     def selecting_metric(self, keys):
         """The metric that selects among ``keys`` (see :meth:`metric_keys`): the first key of a
-        dict-returning callable, unless ``refit`` names one."""
-        if self.refit_metric in keys:
-            return self.refit_metric
-        if isinstance(self.refit, str):
-            if self.refit in keys:
-                return self.refit
+        dict-returning callable, unless ``refit`` (a search's own, when it selects) names one."""
+        refit = self.refit if self.selection is None else self.selection.selection_refit
+        return self._named(keys, self.selection_metric, refit)
+
+    def outer_metric(self, keys):
+        """The metric of ``outer_scores_`` among the outer ``keys``."""
+        return self._named(keys, self.refit_metric, self.refit)
+
+    def _named(self, keys, metric, refit):
+        if metric in keys:
+            return metric
+        if isinstance(refit, str):
+            if refit in keys:
+                return refit
             raise ValueError(
                 f"The 'refit' parameter of {self.owner} must name one of the metrics that "
-                f"'scoring' returns, {keys}. Got {self.refit!r} instead."
+                f"'scoring' returns, {keys}. Got {refit!r} instead."
             )
         return keys[0]
 
     def metric_names(self):
-        """Metric key -> :class:`~sklearn_fair.metrics.MetricName`, as printed in reports."""
-        from ...metrics import metric_display_name
+        """Metric key -> :class:`~sklearn_fair.metrics.MetricName` of the outer metrics, as
+        printed in reports."""
+        keys = self.scorers if self.outer_keys is None else self.outer_keys
+        return _names(self.scoring, keys, self.multimetric, self.estimator)
 
-        if not self.multimetric:
-            return {"score": metric_display_name(self.scoring, estimator=self.estimator)}
-        if isinstance(self.scoring, dict):
-            return {
-                key: metric_display_name(value, name=key) for key, value in self.scoring.items()
-            }
-        return {key: metric_display_name(key) for key in self.scorers}
+    def selection_metric_name(self):
+        """The :class:`~sklearn_fair.metrics.MetricName` of the metric that selects."""
+        if self.selection is None or self.selection_keys is None:
+            return self.metric_names().get(self.refit_metric)
+        scoring = self.selection.selection_scoring
+        several = isinstance(scoring, (dict, list, tuple, set))
+        keys = [shown(key) for key in self.selection_keys]
+        return _names(scoring, keys, several, self.estimator)[shown(self.selection_metric)]
+
+
+def _names(scoring, keys, multimetric, estimator):
+    from ...metrics import metric_display_name
+
+    if not multimetric:
+        return {"score": metric_display_name(scoring, estimator=estimator)}
+    if isinstance(scoring, dict):
+        return {key: metric_display_name(scoring[key], name=key) for key in keys}
+    return {key: metric_display_name(key) for key in keys}
 
 
 def make_plan(nested, X, y, groups, params, *, final, return_estimator, owner,
@@ -216,8 +262,12 @@ def make_plan(nested, X, y, groups, params, *, final, return_estimator, owner,
     check_target_kind(estimator, data.y)
     seeds = Seeds.from_random_state(nested.random_state)
     candidates = space_candidates(space, seeds, owner)
-    scoring = resolve_scoring(estimator, space.scoring, space.refit, owner, first_metric_selects)
-    splitters = resolve_splitters(nested.outer_cv, space.inner_cv, estimator, data.y, seeds, owner)
+    scoring = resolve_scoring(
+        estimator, space.scoring, space.refit, owner, first_metric_selects, space.search_scoring
+    )
+    splitters = resolve_splitters(
+        nested.outer_cv, space.inner_cv, estimator, data.y, seeds, owner, groups=data.groups
+    )
     routed = route_params(
         owner, estimator, scoring.scorers, splitters.outer, splitters.inner, data.groups, params
     )
@@ -228,6 +278,7 @@ def make_plan(nested, X, y, groups, params, *, final, return_estimator, owner,
         data, splitters, routed, estimator=estimator, whole_search=space.search is not None,
         early_stopping=early_stopping, final=final, seeds=seeds, owner=owner,
     )  # fmt: skip
+    check_select(nested.select, space.search, splits.inner, owner)
     search = None if space.search is None else search_for_folds(space.search, space.inner_cv, seeds)
     refits = seeds.refit_plan(seedable_models(space, candidates), nested.n_refits)
     return Plan(
@@ -236,7 +287,7 @@ def make_plan(nested, X, y, groups, params, *, final, return_estimator, owner,
         search=search,
         candidates=candidates,
         param_grid=space.param_grid if space.param_distributions is None else None,
-        scoring=space.scoring,
+        scoring=scoring.scoring,
         scorers=scoring.scorers,
         multimetric=scoring.multimetric,
         refit_metric=scoring.refit_metric,
@@ -259,6 +310,9 @@ def make_plan(nested, X, y, groups, params, *, final, return_estimator, owner,
         train_score=train_score,
         groups=data.groups,
         classifier=is_classifier(estimator),
+        resampling=splits.described,
+        selection=scoring,
+        selection_rule=nested.select,
     )
 
 

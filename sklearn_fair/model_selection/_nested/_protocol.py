@@ -3,7 +3,7 @@
 
 Each caller makes its plans with :func:`~._planning.make_plan` (one, or one per cell of a
 benchmark), hands them to :func:`run_protocol`, and reads the assembled results; what happens
-between (the task cache and its warnings, the one run loop, the failure and edge-of-grid
+between (the task cache and its warnings, the one run loop, the failure, tie and edge-of-grid
 warnings) happens here once, the same way for every caller.
 """
 
@@ -15,7 +15,7 @@ from ...utils._stacklevel import external_stacklevel
 from ._cache import TaskCache
 from ._results import assemble, warn_or_raise_about_failures
 from ._running import run_plan, run_plans
-from ._selection import warn_edge_of_grid
+from ._selection import warn_about_selection
 
 __all__ = ["ProtocolRun", "run_protocol", "use_cache"]
 
@@ -86,9 +86,7 @@ def run_protocol(plans, *, n_jobs=None, verbose=0, reuse_prefix=True, all_failed
             list(schedule.results.values()),
             raise_when_all_failed=all_failed == "raise",
         )
-        selected = [f["best_params"] for f in results["outer_results"]]
-        # a fold whose selection failed has no winner: it says nothing about the grid's edges
-        warn_edge_of_grid(plan.param_grid, [p for p in selected if p is not None], plan.owner)
+        warn_about_selection(plan, results["outer_results"])  # ties, edges of the grid
         results["cache_info"] = None
         if plan.cache is not None:
             results["cache_info"] = {"hits": plan.cache.hits, "computed": schedule.computed}

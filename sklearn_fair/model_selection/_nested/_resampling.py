@@ -6,23 +6,34 @@ the outer splits, each fold's inner splits (or those the outer splitter stores),
 early-stopping hold-outs, and names every set of rows a task can train or score on
 (:class:`Splits`). Each split is checked by ``_split_validation.validate_splits``.
 
+With ``groups``, every split that the protocol makes by default keeps each group on one side,
+outer and inner: an int ``outer_cv`` or ``inner_cv`` (a search's own ``cv`` included) becomes a
+``StratifiedGroupKFold`` for a classifier (as ``check_cv`` would stratify) or a ``GroupKFold``
+(:func:`check_cv_with_groups`), where ``cross_validate`` would ignore the groups. A splitter
+the user passes that puts a group on both sides of an outer split gets a
+:class:`~sklearn_fair.exceptions.GroupLeakageWarning` with the count of groups and splits.
+
 The default inner resampling follows the structure of the outer one, so that model selection
 never sees what the assessment is protected from: with ``groups`` (or a group splitter outside)
 the inner hold-out keeps every group on one side; after a time-ordered outer splitter
 (``TimeSeriesSplit``, :class:`RollingOrigin`) the inner hold-out validates on the most recent
 part of each training fold. A user-given ``inner_cv`` that breaks the structure respected
 outside gets a :class:`~sklearn_fair.exceptions.SplitLeakageWarning` naming what leaks.
+
+How the folds were made is described in words (:func:`describe_resampling`), for the reports.
 """
 
+import numbers
 import warnings
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
 from sklearn.base import is_classifier
-from sklearn.model_selection import TimeSeriesSplit, check_cv
+from sklearn.model_selection import GroupKFold, StratifiedGroupKFold, TimeSeriesSplit, check_cv
 from sklearn.utils.multiclass import type_of_target
 
-from ...exceptions import ReproducibilityWarning, SplitLeakageWarning
+from ...exceptions import GroupLeakageWarning, ReproducibilityWarning, SplitLeakageWarning
 from ...utils._stacklevel import external_stacklevel
 from .._holdout import HoldoutSplit
 from .._rolling_origin import RollingOrigin
@@ -33,13 +44,16 @@ __all__ = [
     "Splits",
     "Splitters",
     "check_class_counts",
+    "check_cv_with_groups",
     "default_inner_cv",
+    "describe_resampling",
     "inner_splits_of_fold",
     "is_group_splitter",
     "is_time_ordered",
     "materialise_splits",
     "resolve_splitters",
     "row_sets",
+    "warn_outer_group_leaks",
     "warn_structure_leaks",
     "warn_unseeded_splitters",
 ]
@@ -55,6 +69,30 @@ def is_time_ordered(cv):
 def is_group_splitter(cv):
     """Whether ``cv`` keeps groups apart (scikit-learn's Group* and LeaveP/OneGroup* splitters)."""
     return "Group" in type(cv).__name__
+
+
+def check_cv_with_groups(cv, y, classifier, groups):
+    """scikit-learn's ``check_cv``, except that with ``groups`` an int keeps them apart.
+
+    ``cv=k`` gives ``StratifiedGroupKFold(k)`` where ``check_cv`` would give
+    ``StratifiedKFold(k)`` (a classifier and binary or multiclass ``y``), ``GroupKFold(k)``
+    otherwise; neither shuffles, as ``check_cv``'s folds do not.
+    """
+    if groups is None or not isinstance(cv, numbers.Integral) or isinstance(cv, bool):
+        return check_cv(cv, y, classifier=classifier)
+    if classifier and y is not None and type_of_target(y) in ("binary", "multiclass"):
+        return StratifiedGroupKFold(cv)
+    return GroupKFold(cv)
+
+
+@contextmanager
+def _groups_leaks_reported_by_us():
+    # scikit-learn's "The groups parameter is ignored by KFold": our GroupLeakageWarning (or
+    # SplitLeakageWarning) says what it means for the run, with counts; a splitter that ignores
+    # the groups without putting one on both sides leaks nothing
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="The groups parameter is ignored by")
+        yield
 
 
 def default_inner_cv(estimator, outer_cv, seed):
@@ -78,13 +116,14 @@ def lagged(cv):
 def inner_splits_of_fold(inner_cv, X, y, train, split_params, classifier, where):
     """Materialise ``inner_cv`` on the rows ``train``; returns absolute (train, test) pairs."""
     y_train = None if y is None else y[train]
-    cv = check_cv(inner_cv, y_train, classifier=classifier)
-    check_class_counts(cv, y_train, where)
     split_params = {
         name: None if value is None else take(value, train) for name, value in split_params.items()
     }
+    cv = check_cv_with_groups(inner_cv, y_train, classifier, split_params.get("groups"))
+    check_class_counts(cv, y_train, where)
     try:
-        splits = list(cv.split(take(X, train), y_train, **split_params))
+        with _groups_leaks_reported_by_us():
+            splits = list(cv.split(take(X, train), y_train, **split_params))
     except ValueError as exc:
         raise ValueError(f"inner_cv could not split {where}: {exc}") from exc
     positions = validate_splits(
@@ -151,8 +190,36 @@ def _members_needed(cv, y):
     return int(n_splits) if n_splits else 0
 
 
+def _straddling(splits, groups):
+    """Per split, the groups on both sides of it."""
+    return [np.intersect1d(groups[train], groups[test]) for train, test in splits]
+
+
 def _groups_kept_apart(splits, groups):
-    return all(not np.intersect1d(groups[train], groups[test]).size for train, test in splits)
+    return not any(both.size for both in _straddling(splits, groups))
+
+
+def warn_outer_group_leaks(owner, outer_cv, outer_splits, groups):
+    """Warn when ``groups`` are given and an outer split puts a group on both sides."""
+    if groups is None:
+        return
+    groups = np.asarray(groups)
+    shared = _straddling(outer_splits, groups)
+    leaking = [fold for fold, both in enumerate(shared) if both.size]
+    if not leaking:
+        return
+    straddling = np.unique(np.concatenate([shared[fold] for fold in leaking]))
+    warnings.warn(
+        f"groups were given to {owner}, but its outer splitter {outer_cv!r} ignores them: "
+        f"{straddling.size} of the {np.unique(groups).size} groups are on both sides of "
+        f"{len(leaking)} of the {len(outer_splits)} outer splits (outer fold {leaking[0]} "
+        f"shares {shared[leaking[0]].size}, e.g. {shared[leaking[0]][:3].tolist()}). The test "
+        "folds then hold rows of groups seen in training, so the scores are optimistic. Pass "
+        "a group splitter as outer_cv (GroupKFold, StratifiedGroupKFold), or an int: with "
+        "groups it becomes StratifiedGroupKFold (classifiers) or GroupKFold.",
+        GroupLeakageWarning,
+        stacklevel=external_stacklevel(),
+    )
 
 
 def warn_structure_leaks(owner, outer_cv, outer_splits, inner_splits, groups):
@@ -226,21 +293,56 @@ def _where(fold):
 class Splitters:
     """The splitters of a run (:func:`resolve_splitters`)."""
 
-    outer: object  # outer_cv, checked (an int made a KFold or StratifiedKFold)
-    inner: object  # the inner splitter: the one given, or the default hold-out
+    outer: object  # outer_cv, checked (an int made a (Stratified)(Group)KFold)
+    inner: object  # the inner splitter: the one given (an int made a splitter), or the default
     inner_given: object  # the inner_cv given (by the user or the wrapped search), or None
+    outer_given: object = None  # the outer_cv given
 
 
-def resolve_splitters(outer_cv, inner_cv, estimator, y, seeds, owner):
+def resolve_splitters(outer_cv, inner_cv, estimator, y, seeds, owner, groups=None):
     """The outer splitter checked, the inner one defaulted (see :func:`default_inner_cv`),
+    each int made a group splitter when ``groups`` are given (:func:`check_cv_with_groups`),
     and a warning for a shuffling splitter without a seed in a seeded run."""
-    outer = check_cv(outer_cv, y, classifier=is_classifier(estimator))
+    classifier = is_classifier(estimator)
+    outer = check_cv_with_groups(outer_cv, y, classifier, groups)
     inner = inner_cv
     if inner is None:
         inner = default_inner_cv(estimator, outer, seeds.inner_cv_seed())
+    elif isinstance(inner, numbers.Integral):
+        inner = check_cv_with_groups(inner, y, classifier, groups)
     if seeds.seeded:
         warn_unseeded_splitters(owner, {"outer_cv": outer_cv, "inner_cv": inner_cv})
-    return Splitters(outer, inner, inner_cv)
+    return Splitters(outer, inner, inner_cv, outer_cv)
+
+
+def _describe_splitter(cv, n_splits):
+    name = type(cv).__name__
+    if isinstance(cv, HoldoutSplit):
+        test = cv.test_size
+        share = f"{100 - round(100 * test)}%/{round(100 * test)}%" if test < 1 else f"{test}-row"
+        kind = "time-ordered" if not cv.shuffle else "stratified" if cv.stratify else "random"
+        return f"one {share} {kind} hold-out (HoldoutSplit)"
+    if name == "_CVIterableWrapper":
+        return f"{n_splits} given (train, test) splits"
+    if "KFold" in name and "Shuffle" not in name:
+        return f"{n_splits}-fold {name}"
+    return f"{n_splits} splits of {name}"
+
+
+def describe_resampling(cv, splits, groups, *, given=None):
+    """A short description of how ``splits`` were made by ``cv``, e.g. "5-fold
+    StratifiedGroupKFold on groups": what the reports print. ``given``: what the user passed,
+    when an int was turned into ``cv``."""
+    text = _describe_splitter(cv, len(splits))
+    if isinstance(given, numbers.Integral) and groups is not None:
+        text += f" (cv={given} with groups)"
+    if groups is None or not splits:
+        return text
+    shared = [both.size for both in _straddling(splits, np.asarray(groups))]
+    if not any(shared):
+        return f"{text} on groups (no group on both sides)"
+    leaking = sum(1 for n in shared if n)
+    return f"{text}, ignoring the groups (some on both sides of {leaking} of {len(shared)} splits)"
 
 
 @dataclass(frozen=True)
@@ -251,6 +353,7 @@ class Splits:
     inner: dict  # fold (None: all the data) -> list of (train, test); [] for a whole search
     holdouts: dict  # fold -> (train, val) that its refits (None: the final fit) early-stop on
     rows: dict  # every set of rows a task can name, by name (see row_sets)
+    described: dict  # "outer", "inner": how they were made, in words (describe_resampling)
 
 
 def materialise_splits(data, splitters, routed, *, estimator, whole_search, early_stopping,
@@ -266,12 +369,14 @@ def materialise_splits(data, splitters, routed, *, estimator, whole_search, earl
     if splitters.inner_given is None and data.groups is not None:
         inner_split = {**inner_split, "groups": data.groups}  # our hold-out keeps groups apart
     check_class_counts(outer, data.y, "the whole data set (outer_cv)")
-    outer_splits = validate_splits(
-        outer.split(data.X, data.y, **routed.outer_split),
-        n_samples,
-        allow_overlap=lagged(outer),
-        name="outer_cv",
-    )
+    with _groups_leaks_reported_by_us():
+        outer_splits = validate_splits(
+            outer.split(data.X, data.y, **routed.outer_split),
+            n_samples,
+            allow_overlap=lagged(outer),
+            name="outer_cv",
+        )
+    warn_outer_group_leaks(owner, outer, outer_splits, data.groups)
     trains = {fold: train for fold, (train, _) in enumerate(outer_splits)}
     if final:
         trains[None] = np.arange(n_samples)
@@ -292,11 +397,36 @@ def materialise_splits(data, splitters, routed, *, estimator, whole_search, earl
             )
     if splitters.inner_given is not None:
         warn_structure_leaks(owner, outer, outer_splits, inner_splits, data.groups)
+    if whole_search and data.groups is not None:
+        warnings.warn(
+            f"{owner} runs its search whole inside each outer training fold, and the search's "
+            "fit does not receive the groups: its own cv splits ignore them, so model "
+            "selection may validate on groups it trained on. Pass a GridSearchCV or "
+            "RandomizedSearchCV (taken apart, their splits keep the groups apart), or the "
+            "estimator with param_grid.",
+            SplitLeakageWarning,
+            stacklevel=external_stacklevel(),
+        )
     holdouts = {}
     if early_stopping:
         holdouts = _early_stopping_holdouts(trains, stored, outer, data, estimator, seeds)
     rows = row_sets(n_samples, outer_splits, inner_splits, holdouts)
-    return Splits(outer_splits, inner_splits, holdouts, rows)
+    described = {
+        "outer": describe_resampling(outer, outer_splits, data.groups, given=splitters.outer_given),
+        "inner": _describe_inner(splitters, inner_splits, stored, whole_search, data.groups),
+    }
+    return Splits(outer_splits, inner_splits, holdouts, rows, described)
+
+
+def _describe_inner(splitters, inner_splits, stored, whole_search, groups):
+    if any(splits is not None for splits in stored.values()):
+        return "the inner splits that outer_cv stores"
+    if whole_search:
+        return "the search's own cv, run whole in each outer training fold"
+    # the first fold's splits stand for all: one splitter makes them
+    first = next(iter(inner_splits.values()), [])
+    text = describe_resampling(splitters.inner, first, groups, given=splitters.inner_given)
+    return f"{text}, in each outer training fold"
 
 
 def _early_stopping_holdouts(trains, stored, outer, data, estimator, seeds):

@@ -14,7 +14,7 @@ import numpy as np
 from ...exceptions import NonFiniteScoreWarning
 from ...utils._stacklevel import external_stacklevel
 from ._selection import rank_within_folds
-from ._tasks import FINAL, TaskKey
+from ._tasks import FINAL, REFIT, TaskKey
 
 __all__ = ["assemble", "cv_results", "warn_or_raise_about_failures"]
 
@@ -49,8 +49,13 @@ def assemble(schedule):
     """``outer_results``, ``final`` (or None), ``failed_tasks`` and the non-finite warnings."""
     plan = schedule.plan
     every = list(schedule.results.values())
-    keys = plan.metric_keys(every)
-    selecting = plan.selecting_metric(keys)
+    if plan.outer_keys is not None:  # the selection fits were scored with other metrics
+        keys = plan.metric_keys(
+            [r for key, r in schedule.results.items() if key.phase == REFIT], plan.outer_keys
+        )
+    else:
+        keys = plan.metric_keys(every)
+    selecting = plan.outer_metric(keys)
     outer_results = []
     for fold in range(plan.n_outer):
         selected = schedule.selections[fold]
@@ -81,6 +86,7 @@ def assemble(schedule):
             + sum(r["score_time"] for r in refits),
             "refit_fit_time": float(sum(r["fit_time"] for r in refits)),
             "refit_score_time": float(sum(r["score_time"] for r in refits)),
+            "tied_candidates": selected.get("tied", []),
             "selection_failed": selected.get("failed"),
             "refits_failed": sum(1 for r in refits if r["error"]),
         }
@@ -179,7 +185,7 @@ def cv_results(plan, selections):
         results[f"param_{param}"] = np.ma.masked_array(
             values, mask=[param not in row["params"] for row in rows]
         )
-    for name in plan.scorers:
+    for name in dict.fromkeys(name for sel in folds for name in sel["inner_scores"]):
         if f"mean_test_{name}" in results:
             results[f"rank_test_{name}"] = rank_within_folds(
                 results["outer_fold"], results[f"mean_test_{name}"]

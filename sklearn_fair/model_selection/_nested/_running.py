@@ -15,13 +15,15 @@ that overruns ``fit_timeout`` is stopped from inside its worker (a timer signal 
 blocking calls too); on loky a worker that has still not returned shortly after the limit is
 killed, and with ``fit_timeout`` set even ``n_jobs=1`` runs its fits in one loky worker, so that
 a stuck fit can always be stopped. Loky workers end within a second of the death of the process
-that runs NestedCV (``kill -9``, SIGTERM), instead of waiting for their idle timeout.
+that runs NestedCV (``kill -9``, SIGTERM), instead of waiting for their idle timeout; they are
+the very workers of scikit-learn's ``n_jobs`` (one warm pool, see :class:`_LokyPool`).
 """
 
 import concurrent.futures
 import copy
 import functools
 import os
+import tempfile
 import time
 import uuid
 import warnings
@@ -52,7 +54,7 @@ from ._tasks import (
 )
 from ._timeout import watch_parent
 
-__all__ = ["PlansData", "run_plan", "run_plans", "worker_pool_options"]
+__all__ = ["PlansData", "run_plan", "run_plans"]
 
 
 def execute(task, context, data, cache_entry):
@@ -219,32 +221,41 @@ class _LokyPool:
 
     With several workers: a ``joblib.Parallel`` entered as a context manager on a loky backend
     instance (the one in force, or a fresh one), so joblib configures the pool exactly as for
-    its own calls (worker environment, memmapping reducers, idle timeout) and NestedCV and
-    joblib share one warm pool instead of restarting it for each other; tasks go through the
-    backend's ``submit``, whose futures are loky's. With one worker (a time limit that can always
-    be enforced, where joblib would run ``n_jobs=1`` in the caller's process): joblib's
-    reusable executor. A broken pool is replaced by loky when the next pool is made.
+    its own calls (worker environment, memmapping reducers, idle timeout): NestedCV and
+    scikit-learn's ``n_jobs`` share one warm pool instead of restarting it for each other;
+    tasks go through the backend's ``submit``, whose futures are loky's. With one worker (a
+    time limit that can always be enforced, where joblib would run ``n_jobs=1`` in the
+    caller's process): joblib's reusable executor. A broken pool is replaced by loky when the
+    next pool is made.
+
+    Every worker watches this process (:func:`~._timeout.watch_parent`) from the first task
+    it runs, not from its start: an initializer would do it earlier, but loky keeps a pool
+    only for the same initializer, and joblib's calls have none. So that a worker which gets
+    no task of the run ends with this process too, the pool's first tasks are one
+    :func:`_watch` per worker, which wait for each other (each then runs in a worker of its
+    own).
     """
 
-    def __init__(self, n_workers, backend):
-        self._loky, self._parallel = backend, None
+    def __init__(self, n_workers, backend, folder):
+        self._loky, self._parallel, self._executor = backend, None, None
         if n_workers == 1:
             from joblib.executor import get_memmapping_executor
 
-            self._executor = get_memmapping_executor(1, timeout=300, **worker_pool_options())
+            self._executor = get_memmapping_executor(1, timeout=300)
         else:
-            self._executor = None
-            self._parallel = joblib.Parallel(
-                n_jobs=n_workers, backend=backend, **worker_pool_options()
-            )
+            self._parallel = joblib.Parallel(n_jobs=n_workers, backend=backend)
             self._parallel.__enter__()
+        arrived = tempfile.mkdtemp(prefix="watch-", dir=folder)
+        for _ in range(n_workers):
+            self.submit(_watch, arrived, n_workers)
 
     def submit(self, function, *args):
+        call = functools.partial(_watched, os.getpid(), function, *args)
         if self._executor is not None:
-            return self._executor.submit(function, *args)
+            return self._executor.submit(call)
         # recent joblib names it ``submit``, older ``apply_async`` (the same future of loky's)
         submit = getattr(self._loky, "submit", None) or self._loky.apply_async
-        return submit(functools.partial(function, *args))
+        return submit(call)
 
     def kill(self):
         """End every worker now (the tasks in flight are lost)."""
@@ -261,6 +272,23 @@ class _LokyPool:
         if self._parallel is not None:
             self._parallel.__exit__(None, None, None)
             self._parallel = None
+
+
+def _watched(parent, function, *args):
+    """``function(*args)`` in a worker that watches ``parent``, the process that runs NestedCV
+    (from this task on, if it did not yet)."""
+    watch_parent(parent)
+    return function(*args)
+
+
+def _watch(arrived, n_workers, deadline=10.0):
+    """The first task of each worker of a pool (run through :func:`_watched`): marks its
+    arrival in the folder ``arrived`` and waits until ``n_workers`` workers have arrived (or
+    ``deadline`` seconds), so that no worker takes two of them while another takes none."""
+    open(os.path.join(arrived, str(os.getpid())), "w").close()
+    end = time.monotonic() + deadline
+    while len(os.listdir(arrived)) < n_workers and time.monotonic() < end:
+        time.sleep(0.002)
 
 
 def _loky_backend(backend):
@@ -295,13 +323,9 @@ class LokyExecutor:
         self._started = {}  # future -> file the worker creates when it starts the task
 
     def _new_pool(self):
-        # every worker watches its parent from its start (loky's initializer), idle ones
-        # included: it ends within a second of the death of the process that runs NestedCV
-        # (loky reuses its pool only for the same initializer: a joblib call of the user's
-        # between two runs respawns the workers, once each way)
         if self._pool is not None:
             self._pool.close()
-        return _LokyPool(self.n_workers, self._loky)
+        return _LokyPool(self.n_workers, self._loky, self._shared.folder)
 
     @property
     def capacity(self):
@@ -407,17 +431,6 @@ class LokyExecutor:
             self._pool.kill()
         self._pool.close()
         self._shared.close()
-
-
-def worker_pool_options():
-    """The arguments of loky's executor that make each worker watch this process from its
-    start (see :func:`~._timeout.watch_parent`), before it takes a task or while it never
-    gets one.
-
-    loky reuses a pool only for the same arguments: a ``joblib.Parallel(n_jobs,
-    **worker_pool_options())`` call starts (or keeps) the very pool NestedCV's next run uses.
-    """
-    return {"initializer": watch_parent, "initargs": (os.getpid(),)}
 
 
 def _mark_started_then_execute(started, *args):
@@ -562,75 +575,6 @@ class _Cache:
         return cached, (self.cache.directory, name, description)
 
 
-def run_plan(plan, *, reuse_prefix=True):
-    """Run every task of ``plan``; returns the finished NestedSchedule.
-
-    ``reuse_prefix``: fitted pipeline steps are reused within the run (see ``_reuse.py``).
-    Short tasks go to the workers in batches (see ``_batching.py``).
-    """
-    schedule = NestedSchedule(plan)
-    cache = _Cache(plan)
-    reuse = PrefixReuse() if reuse_prefix else None
-    context = TaskContext(plan.estimator, plan.scorers, plan.fit_timeout, reuse)
-    executor = make_executor(plan.data, context, plan.n_jobs)
-    batching = AutoBatching(
-        getattr(executor, "n_workers", 1),
-        enabled=plan.fit_timeout is None and not isinstance(executor, SequentialExecutor),
-    )
-    alone = []  # (task, entry): tasks of a batch whose worker died, to be sent one by one
-    progress = Progress(plan.verbose, schedule.n_expected)
-    schedule.computed = 0
-    try:
-        while not schedule.finished:
-            while executor.capacity > 0 and (alone or schedule.has_ready()):
-                if alone:
-                    task, entry = alone.pop(0)
-                    executor.submit(task, entry, priority=schedule.priority(task))
-                    continue
-                batch = []
-                size = batching.next_size(schedule.n_ready)
-                while len(batch) < size and schedule.has_ready():
-                    task = schedule.pop()
-                    cached, entry = cache.lookup(task, plan.estimator)
-                    if cached is not None:
-                        schedule.complete(task, cached)
-                        progress.update()
-                    else:
-                        batch.append((task, entry))
-                _submit(executor, schedule, batch)
-            if executor.in_flight == 0:
-                if schedule.finished or schedule.has_ready() or alone:
-                    continue
-                raise RuntimeError("The nested run stalled: no task is ready or running.")
-            for task, result in _unbatched(executor.wait(), alone):
-                if result.get("cache_error"):
-                    plan.cache.note_write_failure(result["cache_error"])
-                schedule.computed += 1
-                schedule.complete(task, result)
-                batching.record(result)
-                progress.update()
-            progress.set_total(schedule.n_expected, reason="the estimator ignores its seed")
-    except BaseException:
-        executor.close(abort=True)
-        raise
-    finally:
-        progress.close()
-        discard_run(reuse)  # what the caller's process stored (sequential and threads)
-    executor.close()
-    return schedule
-
-
-def _submit(executor, schedule, batch):
-    """Submit ``batch`` (a list of (task, cache entry)): one task alone, several as a batch."""
-    if len(batch) == 1:
-        task, entry = batch[0]
-        executor.submit(task, entry, priority=schedule.priority(task))
-    elif batch:
-        tasks, entries = zip(*batch)
-        priority = max(schedule.priority(t) for t in tasks)
-        executor.submit(TaskBatch(tasks, entries), None, priority=priority)
-
-
 def _unbatched(finished, alone):
     """(task, result) of every task that finished; the tasks of a batch whose worker died go
     to ``alone``, to run again one by one (so the one that kills is found, and only it)."""
@@ -669,13 +613,13 @@ def nonfinite(results):
     ]
 
 
-# -- several plans in one pool (sklearn_fair.benchmark) -----------------------------------------
+# -- the run: one loop for one plan (NestedCV, its functions) or many (a benchmark) ---------------
 #
-# The executors above hold one data and one context. For several plans, the data is a PlansData
-# (every plan's rows, each data set's arrays once) and each task a PlanTask that carries its
-# plan's index and its plan's own TaskContext, which ``execute`` uses: so every cell of a
-# benchmark shares one executor (one pool of workers, its data shipped once, one Dask scatter)
-# without any change to the executors, and a task ships one estimator, as in a single run.
+# The executors hold one data and one context. The data is a PlansData (every plan's rows, each
+# data set's arrays once) and each task a PlanTask that carries its plan's index and its plan's
+# own TaskContext, which ``execute`` uses: so every cell of a benchmark shares one executor (one
+# pool of workers, its data shipped once, one Dask scatter), and a task ships one estimator,
+# as in a single run.
 
 
 @dataclass(frozen=True)
@@ -732,68 +676,136 @@ class PlansData:
         return replace(self.parts[index], X=self.sources[x], y=self.sources[y])
 
 
+def run_plan(plan, *, reuse_prefix=True):
+    """:func:`run_plans` of the one plan ``plan``, with its ``n_jobs`` and ``verbose``."""
+    return run_plans(
+        [plan], n_jobs=plan.n_jobs, verbose=plan.verbose, label="NestedCV fits",
+        reuse_prefix=reuse_prefix,
+    )[0]  # fmt: skip
+
+
 def run_plans(plans, *, n_jobs=None, verbose=0, label="benchmark fits", reuse_prefix=True):
     """Run every task of every plan on one executor; returns one finished NestedSchedule each.
 
-    Each plan keeps its own schedule, cache lookups and results, so a plan's results are
-    those :func:`run_plan` gives it alone. Ready tasks are taken from the plans in turn (one
-    from each plan that has one) while workers are free; one progress bar counts them all.
-    ``n_jobs`` and the joblib backend in force choose the executor, as for one plan.
-    ``reuse_prefix``: as for :func:`run_plan`, a bool for every plan or one bool per plan; each
-    plan reuses only its own fitted steps (a token of its own: row indices name rows of that
-    plan's data only).
+    The only run loop: NestedCV, its functions and ``benchmark()`` all run through it (one plan
+    is ``run_plans([plan])``). Each plan keeps its own schedule, cache lookups and results, so
+    a plan's results are those it gets alone. Ready tasks are taken from the plans in turn
+    while workers are free, short ones several per round trip (``_batching.py``); the tasks of
+    a batch whose worker died are sent again one by one, so the one that kills is found, and
+    only it fails. One progress bar, ``label``, counts them all. ``n_jobs`` and the joblib
+    backend in force choose the executor. ``reuse_prefix``: fitted pipeline steps are reused
+    within a plan (see ``_reuse.py``), a bool for every plan or one bool per plan; each plan
+    reuses only its own fitted steps (a token of its own: row indices name rows of that plan's
+    data only).
     """
     if isinstance(reuse_prefix, bool):
         reuse_prefix = [reuse_prefix] * len(plans)
     reuses = [PrefixReuse() if reuse else None for reuse in reuse_prefix]
-    schedules = [NestedSchedule(plan) for plan in plans]
-    caches = [_Cache(plan) for plan in plans]
-    contexts = [
-        TaskContext(p.estimator, p.scorers, p.fit_timeout, reuse) for p, reuse in zip(plans, reuses)
-    ]
+    runs = [_PlanRun(i, p, r) for i, (p, r) in enumerate(zip(plans, reuses))]
     limits = [p.fit_timeout for p in plans if p.fit_timeout is not None]
     pool = PoolContext(max(limits) if limits else None)
     executor = make_executor(PlansData([p.data for p in plans]), pool, n_jobs)
-    progress = Progress(verbose, sum(s.n_expected for s in schedules), label=label)
-    for schedule in schedules:
-        schedule.computed = 0
+    batching = AutoBatching(
+        executor.n_workers,
+        enabled=pool.fit_timeout is None and not isinstance(executor, SequentialExecutor),
+    )
+    ready = _ReadyTasks(runs)
+    alone = []  # (task, entry): tasks of a batch whose worker died, to be sent one by one
+    progress = Progress(verbose, sum(r.schedule.n_expected for r in runs), label=label)
     try:
-        while not all(s.finished for s in schedules):
-            submitted = True
-            while executor.capacity > 0 and submitted:
-                submitted = False
-                for index, (plan, schedule, cache) in enumerate(zip(plans, schedules, caches)):
-                    if executor.capacity <= 0:
-                        break
-                    if not schedule.has_ready():
-                        continue
-                    task = schedule.pop()
-                    submitted = True
-                    cached, entry = cache.lookup(task, plan.estimator)
+        while not ready.finished:
+            while executor.capacity > 0 and (alone or ready.any):
+                if alone:
+                    task, entry = alone.pop(0)
+                    executor.submit(task, entry, priority=ready.priority(task))
+                    continue
+                batch = []
+                size = batching.next_size(ready.n_ready)
+                while len(batch) < size and ready.any:
+                    run, task = ready.pop()
+                    cached, entry = run.cache.lookup(task, run.plan.estimator)
                     if cached is not None:
-                        schedule.complete(task, cached)
+                        run.schedule.complete(task, cached)
                         progress.update()
                     else:
-                        tagged = PlanTask(index, task, contexts[index])
-                        executor.submit(tagged, entry, priority=schedule.priority(task))
+                        batch.append((PlanTask(run.index, task, run.context), entry))
+                _submit(executor, ready, batch)
             if executor.in_flight == 0:
-                if all(s.finished for s in schedules) or any(s.has_ready() for s in schedules):
+                if ready.finished or ready.any or alone:
                     continue
-                raise RuntimeError("The benchmark stalled: no task is ready or running.")
-            for tagged, result in executor.wait():
-                plan, schedule = plans[tagged.index], schedules[tagged.index]
+                raise RuntimeError("The nested run stalled: no task is ready or running.")
+            for tagged, result in _unbatched(executor.wait(), alone):
+                run = runs[tagged.index]
                 if result.get("cache_error"):
-                    plan.cache.note_write_failure(result["cache_error"])
-                schedule.computed += 1
-                schedule.complete(tagged.task, result)
+                    run.plan.cache.note_write_failure(result["cache_error"])
+                run.schedule.computed += 1
+                run.schedule.complete(tagged.task, result)
+                batching.record(result)
                 progress.update()
-            progress.set_total(sum(s.n_expected for s in schedules))
+            progress.set_total(
+                sum(r.schedule.n_expected for r in runs), reason="the estimator ignores its seed"
+            )
     except BaseException:
         executor.close(abort=True)
         raise
     finally:
         progress.close()
         for reuse in reuses:
-            discard_run(reuse)
+            discard_run(reuse)  # what the caller's process stored (sequential and threads)
     executor.close()
-    return schedules
+    return [run.schedule for run in runs]
+
+
+class _PlanRun:
+    """One plan's side of a run: its schedule, cache and the context its tasks carry."""
+
+    def __init__(self, index, plan, reuse):
+        self.index, self.plan = index, plan
+        self.schedule = NestedSchedule(plan)
+        self.schedule.computed = 0
+        self.cache = _Cache(plan)
+        self.context = TaskContext(plan.estimator, plan.scorers, plan.fit_timeout, reuse)
+
+
+class _ReadyTasks:
+    """The ready tasks of every plan, taken from the plans in turn (each plan's own schedule
+    decides which of its tasks comes next)."""
+
+    def __init__(self, runs):
+        self.runs, self._next = runs, 0
+
+    @property
+    def finished(self):
+        return all(run.schedule.finished for run in self.runs)
+
+    @property
+    def any(self):
+        return any(run.schedule.has_ready() for run in self.runs)
+
+    @property
+    def n_ready(self):
+        return sum(run.schedule.n_ready for run in self.runs)
+
+    def pop(self):
+        """``(run, task)``: the next ready task of the next plan that has one."""
+        for offset in range(len(self.runs)):
+            run = self.runs[(self._next + offset) % len(self.runs)]
+            if run.schedule.has_ready():
+                self._next = (run.index + 1) % len(self.runs)
+                return run, run.schedule.pop()
+        raise IndexError("no task is ready")
+
+    def priority(self, tagged):
+        return self.runs[tagged.index].schedule.priority(tagged.task)
+
+
+def _submit(executor, ready, batch):
+    """Submit ``batch`` (a list of (PlanTask, cache entry)): one task alone, several as a
+    batch."""
+    if len(batch) == 1:
+        task, entry = batch[0]
+        executor.submit(task, entry, priority=ready.priority(task))
+    elif batch:
+        tasks, entries = zip(*batch)
+        priority = max(ready.priority(t) for t in tasks)
+        executor.submit(TaskBatch(tasks, entries), None, priority=priority)

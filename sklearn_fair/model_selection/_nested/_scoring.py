@@ -18,6 +18,7 @@ from sklearn import get_config
 from sklearn.utils.metadata_routing import MetadataRouter, MethodMapping, process_routing
 
 __all__ = [
+    "SELECTION_PREFIX",
     "RoutedParams",
     "Scoring",
     "metadata_router",
@@ -26,6 +27,7 @@ __all__ = [
     "resolve_scoring",
     "route_params",
     "score_model",
+    "shown",
 ]
 
 
@@ -114,20 +116,107 @@ def resolve_scorers(estimator, scoring, owner):
     return {name: one(name, name) for name in names}, True
 
 
+#: Prefix of the selection's metrics among a run's scorers when they are not the outer ones
+#: (a search given with a scoring of its own): one dict of scorers serves every task, so the
+#: two sets need distinct keys; results and reports show the names without it.
+SELECTION_PREFIX = "selection:"
+
+
+def shown(key):
+    """A metric key as results show it (without :data:`SELECTION_PREFIX`)."""
+    return key.removeprefix(SELECTION_PREFIX)
+
+
 @dataclass(frozen=True)
 class Scoring:
-    """The run's scorers, resolved from ``scoring``, and the metric that selects."""
+    """The run's scorers and which metric does what.
 
-    scorers: dict  # metric name -> scorer
-    multimetric: bool
-    refit_metric: str
+    Without a search given as the estimator, ``scoring`` scores the inner validation splits
+    and the outer test folds, and ``refit`` names the metric that selects. A search given
+    selects with its own ``scoring`` and ``refit``, as in ``cross_validate(search,
+    scoring=...)``; ``scoring`` then only scores the outer test folds (None: as
+    ``search.score`` does, with the metric that selects). When the two differ, the scorers
+    of the selection are kept under keys prefixed with :data:`SELECTION_PREFIX`.
+    """
+
+    scorers: dict  # metric key -> scorer: every scorer a task of the run may call
+    multimetric: bool  # several metrics score the outer test folds
+    refit_metric: str  # the outer metric that outer_scores_ report
+    selection_metric: str  # the key of the metric that selects
+    outer_keys: object = None  # keys that score refits (None: every key of scorers)
+    selection_keys: object = None  # keys that score the selection fits (None: every key)
+    scoring: object = None  # the outer scoring as given (the search's, with scoring=None)
+    selection_refit: object = None  # a metric name that selects among a callable's keys
+    selection_scoring: object = None  # the scoring that selects, as given
+    comparable: bool = True  # the selecting metric is the one of outer_scores_
+
+    @property
+    def split(self):
+        """Whether the selection is scored with other metrics than the outer test folds."""
+        return self.selection_keys is not None
 
 
-def resolve_scoring(estimator, scoring, refit, owner, first_selects=False):
-    """The :class:`Scoring` of a run (see :func:`resolve_scorers`, :func:`refit_metric_name`)."""
+def resolve_scoring(estimator, scoring, refit, owner, first_selects=False, search=None):
+    """The :class:`Scoring` of a run; ``search``: the ``(scoring, refit)`` of a search given
+    as the estimator (it selects with them), or None."""
     scorers, multimetric = resolve_scorers(estimator, scoring, owner)
-    metric = refit_metric_name(scorers, multimetric, refit, owner, first_selects=first_selects)
-    return Scoring(scorers, multimetric, metric)
+    if search is None:
+        metric = refit_metric_name(scorers, multimetric, refit, owner, first_selects=first_selects)
+        return Scoring(scorers, multimetric, metric, metric, scoring=scoring,
+                       selection_refit=refit, selection_scoring=scoring)  # fmt: skip
+    search_scoring, search_refit = search
+    where = f"the search given to {owner}"
+    chosen, chosen_multi = resolve_scorers(estimator, search_scoring, where)
+    chosen_metric = refit_metric_name(chosen, chosen_multi, search_refit, where)
+    if scoring is None:
+        # search.score scores with the metric that selects
+        scoring = search_scoring[chosen_metric] if isinstance(search_scoring, dict) else (
+            chosen_metric if chosen_multi else search_scoring
+        )  # fmt: skip
+        scorers, multimetric = resolve_scorers(estimator, scoring, owner)
+    if multimetric:
+        metric = refit if isinstance(refit, str) else chosen_metric
+        metric = metric if metric in scorers else next(iter(scorers))
+        if isinstance(refit, str) and refit not in scorers:
+            refit_metric_name(scorers, multimetric, refit, owner)  # raises, naming the metrics
+    else:
+        metric = "score"
+    shared = dict(scoring=scoring, selection_refit=search_refit, selection_scoring=search_scoring)
+    if _same_scoring(scoring, search_scoring) and (metric == chosen_metric or not multimetric):
+        return Scoring(scorers, multimetric, metric, metric, **shared)
+    selection = {SELECTION_PREFIX + key: scorer for key, scorer in chosen.items()}
+    comparable = _same_scoring(
+        _one(scoring, metric, multimetric), _one(search_scoring, chosen_metric, chosen_multi)
+    )
+    return Scoring(
+        {**scorers, **selection}, multimetric, metric, SELECTION_PREFIX + chosen_metric,
+        outer_keys=tuple(scorers), selection_keys=tuple(selection), comparable=comparable,
+        **shared,
+    )  # fmt: skip
+
+
+def _one(scoring, key, multimetric):
+    """The metric ``key`` of ``scoring`` as given (a name, a callable or None)."""
+    if not multimetric:
+        return scoring
+    return scoring[key] if isinstance(scoring, dict) else key
+
+
+def _same_scoring(a, b):
+    """Whether two ``scoring`` values name the same metrics: equal names, the same callables
+    (by identity: two lambdas print alike), in the same order."""
+    if isinstance(a, dict) or isinstance(b, dict):
+        return (
+            isinstance(a, dict)
+            and isinstance(b, dict)
+            and list(a) == list(b)
+            and all(_same_scoring(a[key], b[key]) for key in a)
+        )
+    if isinstance(a, (list, tuple, set)) or isinstance(b, (list, tuple, set)):
+        return isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)) and list(a) == list(b)
+    if a is None or isinstance(a, str):
+        return a == b
+    return a is b
 
 
 def refit_metric_name(scorers, multimetric, refit, owner, first_selects=False):

@@ -1,10 +1,24 @@
-"""How a winner is picked in each outer fold, and how candidates are ranked.
+"""How a winner is picked in each outer fold, how candidates are ranked, and what the choices
+say about the search space.
 
-The winner of a fold is the candidate with the best mean inner validation score of the selecting
-metric. Ties go to the first candidate in the order of the search space, as in scikit-learn's
-``GridSearchCV`` (``best_index_`` is the first of the best ``rank_test_score``); the reference
-code of Errica et al. keeps the last best configuration instead, which matters only for exact
-ties. A failed fit scores ``error_score``; a candidate whose mean is not finite cannot win.
+``select="best"`` (the default): the winner of a fold is the candidate with the best mean inner
+validation score of the selecting metric. Ties go to the first candidate in the order of the
+search space, as in scikit-learn's ``GridSearchCV`` (``best_index_`` is the first of the best
+``rank_test_score``); the reference code of Errica et al. keeps the last best configuration
+instead, which matters only for ties. ``select="one_se"``, in the spirit of tidymodels'
+``select_by_one_std_err``: the first candidate, in the order of the search space (list each
+parameter's values from the simplest model to the most complex), whose mean is at least the
+best mean minus one standard error of it (the standard deviation of the best candidate's scores
+over the inner splits, ``ddof=1``, over the square root of their number).
+
+Candidates *tie* when their means are equal up to floating-point rounding (:data:`TIE_RTOL`):
+on a validation split of n rows, accuracy moves in steps of 1/n, so a finer difference is none.
+A failed fit scores ``error_score``; a candidate whose mean is not finite cannot win.
+
+After a run, :func:`warn_about_selection` warns when the validation data could not separate most
+candidates (:class:`~sklearn_fair.exceptions.SelectionTieWarning`) and when a numeric parameter
+won on the edge of its grid in most folds without a tie to explain it
+(:class:`~sklearn_fair.exceptions.SearchSpaceEdgeWarning`).
 """
 
 import numbers
@@ -13,11 +27,60 @@ import warnings
 import numpy as np
 from scipy.stats import rankdata
 
-from ...exceptions import SearchSpaceEdgeWarning
+from ...exceptions import SearchSpaceEdgeWarning, SelectionTieWarning
 from ...utils._stacklevel import external_stacklevel
+from ._scoring import shown
 from ._tasks import SEARCH, TaskKey
 
-__all__ = ["rank_within_folds", "select_fold", "warn_edge_of_grid"]
+__all__ = [
+    "TIE_RTOL",
+    "check_select",
+    "rank_within_folds",
+    "select_fold",
+    "tied_with_best",
+    "warn_about_selection",
+]
+
+#: Relative tolerance under which two mean validation scores tie (floating-point rounding).
+TIE_RTOL = 1e-9
+
+
+def tied_with_best(means):
+    """Indices of the finite ``means`` that tie with the largest one (in order)."""
+    means = np.asarray(means, dtype=float)
+    finite = np.isfinite(means)
+    if not finite.any():
+        return []
+    best = means[finite].max()
+    close = np.isclose(means, best, rtol=TIE_RTOL, atol=TIE_RTOL * 1e-3) & finite
+    return np.flatnonzero(close).tolist()
+
+
+def check_select(select, search, inner_splits, owner):
+    """Raise before any fit when ``select="one_se"`` cannot be applied."""
+    if select != "one_se":
+        return
+    if search is not None:
+        raise ValueError(
+            f"The 'select' parameter of {owner} is 'one_se', but the search given "
+            f"({type(search).__name__}) runs whole and picks its own winner. Pass a "
+            "GridSearchCV or RandomizedSearchCV, or the estimator with param_grid."
+        )
+    fewest = min(len(splits) for splits in inner_splits.values())
+    if fewest < 2:
+        raise ValueError(
+            f"The 'select' parameter of {owner} is 'one_se', which needs at least 2 inner "
+            "splits per outer fold (the standard error is that of the mean over the inner "
+            f"splits), but inner_cv gives {fewest}. Pass a k-fold inner_cv, e.g. inner_cv=5."
+        )
+
+
+def _one_standard_error(scores, means, best):
+    """The first candidate whose mean is within one standard error of ``means[best]``."""
+    best_scores = scores[best]
+    error = np.std(best_scores, ddof=1) / np.sqrt(best_scores.size)
+    within = np.isfinite(means) & (means >= means[best] - error - TIE_RTOL * abs(means[best]))
+    return int(np.flatnonzero(within)[0]), float(error)
 
 
 def _where(fold):
@@ -40,7 +103,7 @@ def select_fold(plan, fold, results):
         [results[plan.selection_key(fold, c, s)] for s in range(n_inner)]
         for c in range(n_candidates)
     ]
-    keys = plan.metric_keys(r for row in fold_results for r in row)
+    keys = plan.metric_keys((r for row in fold_results for r in row), plan.selection_keys)
     scores = {name: np.empty((n_candidates, n_inner)) for name in keys}
     fit_time = np.zeros((n_candidates, n_inner))
     score_time = np.zeros((n_candidates, n_inner))
@@ -61,9 +124,9 @@ def select_fold(plan, fold, results):
         "best_index": None,
         "best_params": None,
         "validation_score": float("nan"),
-        "validation_scores": {name: float("nan") for name in keys},
+        "validation_scores": {shown(name): float("nan") for name in keys},
         "candidates": plan.candidates,
-        "inner_scores": scores,
+        "inner_scores": {shown(name): values for name, values in scores.items()},
         "fit_time": fit_time,
         "score_time": score_time,
         "failed": None,
@@ -86,11 +149,14 @@ def select_fold(plan, fold, results):
         return selection
     # a single candidate is taken whatever its validation score: there is nothing to choose
     best = int(np.flatnonzero(finite)[np.argmax(selecting[finite])]) if finite.any() else 0
+    selection["tied"] = tied_with_best(selecting) or [best]
+    if plan.selection_rule == "one_se" and finite.any():
+        best, selection["standard_error"] = _one_standard_error(scores[metric], selecting, best)
     selection.update(
         best_index=best,
         best_params=dict(plan.candidates[best]),
         validation_score=float(selecting[best]),
-        validation_scores={name: float(m[best]) for name, m in means.items()},
+        validation_scores={shown(name): float(m[best]) for name, m in means.items()},
     )
     return selection
 
@@ -136,9 +202,9 @@ def _from_search(plan, fold, result):
             "best_index": None,
             "best_params": None,
             "validation_score": float("nan"),
-            "validation_scores": {plan.refit_metric: float("nan")},
+            "validation_scores": {shown(plan.selection_metric): float("nan")},
             "candidates": [],
-            "inner_scores": {plan.refit_metric: np.empty((0, 1))},
+            "inner_scores": {shown(plan.selection_metric): np.empty((0, 1))},
             "fit_time": np.full((0, 1), 0.0),
             "score_time": np.zeros((0, 1)),
             "failed": message,
@@ -148,14 +214,15 @@ def _from_search(plan, fold, result):
     n = max(len(means), 1)
     return {
         "failed": None,
+        "tied": [],  # the search's candidates are not the plan's: no tie is reported
         # the search's own choice: successive halving picks among its last iteration,
         # not the best mean over all iterations
         "best_index": result["best_index"],
         "best_params": dict(result["best_params"]),
         "validation_score": result["best_score"],
-        "validation_scores": {plan.refit_metric: result["best_score"]},
+        "validation_scores": {shown(plan.selection_metric): result["best_score"]},
         "candidates": result["candidates"],
-        "inner_scores": {plan.refit_metric: means[:, None]},
+        "inner_scores": {shown(plan.selection_metric): means[:, None]},
         "fit_time": np.full((len(means), 1), result["fit_time"] / n),
         "score_time": np.zeros((len(means), 1)),
     }
@@ -196,25 +263,63 @@ def _numeric_axes(param_grid):
     return axes
 
 
-def warn_edge_of_grid(param_grid, best_params_per_fold, owner):
-    """Warn when a numeric parameter's winner sits on the edge of its grid in most folds.
-
-    A value at the smallest or largest end of its range, chosen in more than half of the outer
-    folds, suggests that the best value lies outside the range searched.
-    """
-    if param_grid is None or not best_params_per_fold:
+def warn_about_selection(plan, outer_results):
+    """The warnings about what the outer folds selected: ties and edges of the grid."""
+    folds = [f for f in outer_results if f["best_params"] is not None]
+    if not folds:
         return
-    for name, (low, high) in _numeric_axes(param_grid).items():
-        chosen = [p[name] for p in best_params_per_fold if name in p]
+    if plan.candidates:
+        _warn_ties(plan, folds)
+    if plan.param_grid is None:
+        return
+    # a fold whose winner tied with other values of a parameter says nothing about its edge
+    tied = [[plan.candidates[c] for c in f["tied_candidates"]] for f in folds]
+    for name, (low, high) in _numeric_axes(plan.param_grid).items():
         for edge in (low, high):
-            count = sum(1 for v in chosen if v == edge)
-            if count <= len(best_params_per_fold) / 2:
+            count = sum(1 for best in tied if best and all(p.get(name) == edge for p in best))
+            if count <= len(folds) / 2:
                 continue
+            chose = "selected" if plan.selection_rule == "best" else "found the best"
             warnings.warn(
-                f"{owner} selected {name}={edge!r}, on the edge of its grid "
-                f"[{low!r}, {high!r}], in {count} of {len(best_params_per_fold)} outer "
-                "folds: the search space is probably too small. Extend the grid beyond that "
-                "edge.",
+                f"{plan.owner} {chose} {name}={edge!r}, on the edge of its grid "
+                f"[{low!r}, {high!r}], in {count} of {len(folds)} outer folds: the search "
+                "space is probably too small. Extend the grid beyond that edge.",
                 SearchSpaceEdgeWarning,
                 stacklevel=external_stacklevel(),
             )
+
+
+def _warn_ties(plan, folds):
+    """Warn when, in at least half of the outer folds, most candidates (of 3 or more) tie for
+    the best mean validation score: the validation data cannot tell them apart."""
+    n_candidates = len(plan.candidates)
+    tied = [f for f in folds if len(f["tied_candidates"]) * 2 > n_candidates]
+    if n_candidates < 3 or len(tied) * 2 < len(folds):
+        return
+    worst = max(tied, key=lambda f: len(f["tied_candidates"]))
+    fold = worst["outer_fold"]
+    sizes = sorted({len(test) for _, test in plan.inner_splits_of(fold)})
+    rule = (
+        "the first of them in the order of the search space was taken (select='best', as "
+        "GridSearchCV)"
+        if plan.selection_rule == "best"
+        else "select='one_se' took the first candidate within one standard error"
+    )
+    advice = "" if plan.selection_rule == "one_se" else (
+        ", or select='one_se' with a k-fold inner_cv (the first candidate, in the order of "
+        "the search space, within one standard error of the best: list values from the "
+        "simplest model to the most complex)"
+    )  # fmt: skip
+    metric = plan.selection_metric_name()
+    warnings.warn(
+        f"In {len(tied)} of the {len(folds)} outer folds of {plan.owner}, the validation data "
+        f"could not separate most candidates: up to {len(worst['tied_candidates'])} of the "
+        f"{n_candidates} tie for the best mean validation {metric} (outer fold {fold}: "
+        f"{len(plan.inner_splits_of(fold))} inner split(s) of "
+        f"{'/'.join(map(str, sizes))} validation rows), and {rule}. Which one wins then says "
+        "nothing about the candidates. Use a larger inner validation split (e.g. "
+        "inner_cv=HoldoutSplit(test_size=0.3)), a k-fold inner_cv (e.g. inner_cv=5)"
+        f"{advice}.",
+        SelectionTieWarning,
+        stacklevel=external_stacklevel(),
+    )

@@ -106,6 +106,7 @@ class FitTask:
     return_estimator: bool = False
     fingerprint_predictions: bool = False
     score_train: object = None  # rows the fitted model is also scored on (train scores)
+    metrics: object = None  # keys of the run's scorers this task scores (None: every one)
 
     def as_key_dict(self):
         """The task's key as a plain dict (``failed_tasks_``)."""
@@ -209,16 +210,19 @@ def run_fit_task(task, context, data):
         result["fit_time"] = time.perf_counter() - start
         result["steps_reused"] = reuse.served
         if task.test is not None:
+            scorers = context.scorers
+            if task.metrics is not None:
+                scorers = {name: scorers[name] for name in task.metrics}
             start = time.perf_counter()
             X_test, y_test = data.subset(task.test, columns)
             result["scores"], result["score_errors"] = score_model(
-                context.scorers, model, X_test, y_test, data.score_params_for(task.test),
+                scorers, model, X_test, y_test, data.score_params_for(task.test),
                 task.error_score,
             )  # fmt: skip
             if task.score_train is not None:
                 X_train, y_train = data.subset(task.score_train, columns)
                 result["train_scores"], errors = score_model(
-                    context.scorers, model, X_train, y_train,
+                    scorers, model, X_train, y_train,
                     data.score_params_for(task.score_train), task.error_score,
                 )  # fmt: skip
                 result["score_errors"].update({f"train_{k}": v for k, v in errors.items()})

@@ -98,9 +98,9 @@ _watched = {"pid": None}
 def watch_parent(parent=None, interval=0.25):
     """In a worker process: end it (``os._exit``) soon after its parent process dies.
 
-    ``parent``: the pid of the process that started the worker (loky's executors pass it
-    with their ``initializer``, so that a worker whose parent died while it was still
-    starting ends at once); None: the parent it has now. A daemon thread polls
+    ``parent``: the pid of the process that started the worker (each task of NestedCV's
+    carries it, so that a worker whose parent died before the task reached it ends at once);
+    None: the parent it has now. A daemon thread polls
     ``os.getppid()``; when the parent is gone the worker is adopted and its parent pid
     changes. Installed once per process; a no-op in the process that runs NestedCV itself,
     or any but a loky worker (its parent is not ours to watch).

@@ -1,0 +1,136 @@
+"""benchmark(..., previous=result): add models or data sets to a finished benchmark.
+
+Only the cells that ``previous`` lacks are computed; the others are taken from it as they are.
+The new cells must be those the whole benchmark run at once would give, so before any fit:
+the seed is the previous one (one seed for every cell: the same inner splits and refit
+seeds), every new cell has the model's definition and the data set's data it needs, a model
+or data set already in ``previous`` is the same one (by the fingerprint each cell records of
+its model's definition and of its data), and after planning, the new cells of a data set in
+``previous`` have its outer splits and its metric.
+"""
+
+import dataclasses
+
+import numpy as np
+
+from ..report import BenchmarkResult
+from ..utils import UnhashableError, describe, digest, fingerprint
+
+__all__ = ["check_previous", "check_previous_plans", "merged", "model_fingerprint"]
+
+# NestedCV parameters that cannot change a cell's result (its outer splits are checked apart)
+_NOT_FINGERPRINTED = ("outer_cv", "n_jobs", "verbose", "cache_dir")
+
+
+def model_fingerprint(nested):
+    """The digest of what a model's cells depend on (its NestedCV's parameters), or None."""
+    params = nested.get_params(deep=False)
+    try:
+        return digest(describe({k: v for k, v in params.items() if k not in _NOT_FINGERPRINTED}))
+    except UnhashableError:
+        return None
+
+
+def data_fingerprint(X, y, groups):
+    return fingerprint([X, y, groups])
+
+
+def _recorded(previous, what, name):
+    """The fingerprint the cells of ``previous`` record for model or data set ``name``."""
+    index = 1 if what == "model" else 0
+    values = {c.fingerprints.get(what) for k, c in previous.cells.items() if k[index] == name}
+    return values.pop() if len(values) == 1 else None
+
+
+def check_previous(previous, models, datasets, random_state):
+    """``(random_state, cells to compute)``: the checks that need no data, before any fit."""
+    if not isinstance(previous, BenchmarkResult):
+        raise TypeError(
+            "The 'previous' parameter of benchmark must be a BenchmarkResult (from benchmark or "
+            f"BenchmarkResult.load). Got {type(previous).__name__} instead."
+        )
+    if random_state is None:
+        random_state = previous.random_state
+    elif random_state != previous.random_state:
+        raise ValueError(
+            f"The 'random_state' parameter of benchmark is {random_state!r}, but the previous "
+            f"benchmark ran with {previous.random_state!r}: new cells must share its seeds. "
+            "Pass its random_state, or None."
+        )
+    all_models = list(dict.fromkeys([*previous.models, *models]))
+    all_datasets = list(dict.fromkeys([*previous.datasets, *datasets]))
+    todo = [(d, m) for d in all_datasets for m in all_models if (d, m) not in previous.cells]
+    lacking = sorted({f"model {m!r}" for _, m in todo if m not in models})
+    lacking += sorted({f"data set {d!r}" for d, _ in todo if d not in datasets})
+    if lacking:
+        raise ValueError(
+            f"benchmark(..., previous=...) must compute the cells {todo[:4]}"
+            f"{'...' * (len(todo) > 4)} and needs for them {', '.join(lacking)}: pass them in "
+            "'models' and 'datasets' as in the previous run."
+        )
+    return random_state, set(todo)
+
+
+def check_same(previous, what, name, value):
+    """Refuse a model or data set of ``previous`` given again other than it was."""
+    if previous is None or name not in (previous.models if what == "model" else previous.datasets):
+        return
+    recorded = _recorded(previous, what, name)
+    if recorded is None or value is None or recorded != value:
+        reason = (
+            "is not the one the previous benchmark ran"
+            if recorded is not None and value is not None
+            else "cannot be checked to be the one the previous benchmark ran (no fingerprint)"
+        )
+        raise ValueError(
+            f"The {what} {name!r} given to benchmark {reason}, so its new cells would not be "
+            f"comparable with its previous ones; give it a new name, or run the benchmark anew."
+        )
+
+
+def check_previous_plans(previous, dataset, plans):
+    """The new cells of a data set of ``previous`` have its outer splits and metric."""
+    if previous is None or dataset not in previous.datasets or not plans:
+        return
+    old = previous.cells[dataset, previous.models[0]]
+    for model, plan in plans.items():
+        same = (
+            old.has_splits
+            and len(plan.outer_splits) == len(old.test_indices)
+            and all(
+                np.array_equal(train, a) and np.array_equal(test, b)
+                for (train, test), a, b in zip(
+                    plan.outer_splits, old.train_indices, old.test_indices
+                )
+            )
+        )
+        if not same:
+            raise ValueError(
+                f"On data set {dataset!r}, model {model!r} would be assessed on other outer "
+                "splits than the previous benchmark's models; pass the same outer_cv."
+            )
+        metric = plan.metric_names().get(plan.refit_metric)
+        if metric is not None and (metric.name, metric.sign) != (old.metric.name, old.metric.sign):
+            raise ValueError(
+                f"On data set {dataset!r}, model {model!r} would be scored with {metric} and "
+                f"the previous benchmark's models with {old.metric}; pass the same scoring."
+            )
+
+
+def merged(previous, cells, fingerprints, *, baseline, baseline_floor, random_state):
+    """The BenchmarkResult of ``previous``'s cells and the new ``cells``, each new cell with
+    its ``fingerprints`` (``(dataset, model)`` -> dict), data sets and models in order."""
+    cells = {k: dataclasses.replace(c, fingerprints=fingerprints[k]) for k, c in cells.items()}
+    if previous is None:
+        return BenchmarkResult(
+            cells, baseline=baseline, baseline_floor=baseline_floor, random_state=random_state
+        )
+    everything = {**previous.cells, **cells}
+    datasets = dict.fromkeys([*previous.datasets, *(d for d, _ in cells)])
+    models = dict.fromkeys([*previous.models, *(m for _, m in cells)])
+    return BenchmarkResult(
+        {(d, m): everything[d, m] for d in datasets for m in models},
+        baseline=baseline if baseline is not None else previous.baseline,
+        baseline_floor=baseline_floor if baseline is not None else previous.baseline_floor,
+        random_state=random_state,
+    )

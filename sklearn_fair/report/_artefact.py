@@ -1,0 +1,214 @@
+"""A BenchmarkResult as a file, and its table as LaTeX.
+
+The file is JSON, never a pickle (a file from elsewhere is read, never run), of format
+``"sklearn-fair-benchmark"``, version 1::
+
+    {"format": "sklearn-fair-benchmark", "version": 1,
+     "versions": {"python": ..., "sklearn-fair": ..., "scikit-learn": ..., ...},
+     "baseline": "prior" or null, "baseline_floor": false, "random_state": 0 or null,
+     "splits": {"iris": [{"train": [...], "test": [...]}, ...], ...},
+     "cells": [{"dataset": "iris", "model": "tree",
+                "budget": {"n_candidates": 4, "n_inner_fits": ..., "fit_time": ...},
+                "fingerprints": {"data": "sha256:...", "model": "sha256:..."},
+                "result": {"metrics": {...}, "refit_metric": "score", "task": ...,
+                           "random_state": 0, "refit_seeds": [...],
+                           "outer_results": [{"test_score": ..., "test_scores": [...],
+                                              "test_scores_per_metric": {...},
+                                              "validation_score": ..., "best_params": {...},
+                                              "fit_time": ...}, ...]}}, ...],
+     "checksum": "sha256:..."}
+
+``splits`` holds each data set's outer splits as indices (the paired tests need them), once:
+its models share them. Cells are in the result's order (data sets, then models within each).
+A result is :func:`~sklearn_fair.report.result_to_dict`'s, holding what a
+:class:`~._results.NestedResult` holds: each fold's selecting-metric score and its refits'
+scores, every metric's fold score (``test_scores_per_metric``, one number per fold), the
+selected hyper-parameters (objects as their ``repr``); a fold has ``train_indices`` and
+``test_indices`` only where they are not its data set's (null: none recorded). Reading
+refuses a file larger than :data:`MAX_BYTES`, nested deeper than :data:`MAX_DEPTH`, not a
+regular file, or failing :func:`~._integrity.verify_result` (its checksum, types, ranges).
+"""
+
+import json
+import math
+import numbers
+import os
+import uuid
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+
+from ..exceptions import InvalidResultError
+from ..model_selection._engine import read_json
+from ..utils import package_versions
+from ._integrity import BENCHMARK_FORMAT, BENCHMARK_VERSION, verify_result, with_checksum
+from ._results import _jsonable, as_result
+
+__all__ = ["MAX_BYTES", "load_cells", "read_document", "save_document", "to_latex"]
+
+#: The largest result file read back (every fold's indices of every data set).
+MAX_BYTES = 512 * 2**20
+#: The deepest nesting of arrays and objects read back (a benchmark file needs 7 levels and
+#: the selected hyper-parameters a few more).
+MAX_DEPTH = 32
+
+
+def _integer_or_none(value):
+    return int(value) if isinstance(value, numbers.Integral) else None
+
+
+def _splits(cell):
+    """The outer splits of a cell as ``[{"train": ..., "test": ...}]``, or None."""
+    if not cell.has_splits:
+        return None
+    return [{"train": a, "test": b} for a, b in zip(cell.train_indices, cell.test_indices)]
+
+
+def _same_splits(a, b):
+    return (a is None) == (b is None) and (a is None or len(a) == len(b) and all(
+        np.array_equal(x[k], y[k]) for x, y in zip(a, b) for k in ("train", "test")
+    ))  # fmt: skip
+
+
+def _cell_result(cell, shared):
+    """A NestedResult as result_to_dict's shape (without format, version or checksum: the
+    file's own cover it); its outer splits only when they are not ``shared``."""
+    own = _splits(cell)
+    folds = []
+    for fold, score in enumerate(cell.scores):
+        folds.append({
+            "test_score": score,
+            "test_scores": cell.refit_scores[fold],
+            "test_scores_per_metric": {k: [v[fold]] for k, v in cell.scores_per_metric.items()},
+            "validation_score": cell.validation_scores[fold],
+            "best_params": cell.best_params[fold],
+            "fit_time": cell.fit_time[fold],
+        })  # fmt: skip
+        if not _same_splits(own, shared):
+            folds[-1]["train_indices"] = None if own is None else own[fold]["train"]
+            folds[-1]["test_indices"] = None if own is None else own[fold]["test"]
+    return _jsonable({
+        "metrics": {key: metric.to_dict() for key, metric in cell.metrics.items()},
+        "refit_metric": cell.refit_metric,
+        "task": cell.task,
+        "random_state": _integer_or_none(cell.random_state),
+        "refit_seeds": cell.refit_seeds,
+        "outer_results": folds,
+        "failures": {
+            "final" if fold is None else str(fold): entry for fold, entry in cell.failures.items()
+        },
+    })  # fmt: skip
+
+
+def save_document(result, path):
+    """Write ``result`` (a BenchmarkResult) to ``path`` as the format above; return the path.
+
+    Written to a temporary file in the same folder and renamed over ``path``, so that a
+    reader never sees half a file.
+    """
+    splits = {}
+    for (dataset, _), cell in result.cells.items():
+        if splits.get(dataset) is None:
+            splits[dataset] = _splits(cell)
+    document = with_checksum({
+        "format": BENCHMARK_FORMAT,
+        "version": BENCHMARK_VERSION,
+        "versions": package_versions(),
+        "baseline": result.baseline,
+        "baseline_floor": result.baseline_floor,
+        "random_state": _integer_or_none(result.random_state),
+        "splits": _jsonable(splits),
+        "cells": [
+            {"dataset": dataset, "model": model, "budget": _jsonable(cell.budget),
+             "fingerprints": _jsonable(cell.fingerprints),
+             "result": _cell_result(cell, splits[dataset])}
+            for (dataset, model), cell in result.cells.items()
+        ],
+    })  # fmt: skip
+    path = Path(path)
+    temporary = path.with_name(f".{path.name}.{uuid.uuid4().hex}.tmp")
+    try:
+        with open(temporary, "w", encoding="utf-8") as file:
+            json.dump(document, file, separators=(",", ":"))
+        os.replace(temporary, path)
+    finally:
+        temporary.unlink(missing_ok=True)
+    return path
+
+
+def read_document(path):
+    """The JSON document at ``path``, read within bounds (not yet checked as a result): a
+    regular file (never a FIFO or a device), at most :data:`MAX_BYTES`, nested at most
+    :data:`MAX_DEPTH` deep (measured before it is parsed)."""
+    try:
+        return read_json(path, max_bytes=MAX_BYTES, max_depth=MAX_DEPTH, error=InvalidResultError)
+    except InvalidResultError as error:  # its advice names a parameter these readers lack
+        message = str(error).split("; pass a larger max_bytes")[0].rstrip(".")
+        raise InvalidResultError(f"The result file {message}; nothing was read.") from None
+
+
+def load_cells(path, *, verify="raise"):
+    """``(cells, settings)`` of the benchmark file at ``path``, checked: BenchmarkResult's
+    arguments."""
+    document = read_document(path)
+    verify_result(document, source=f"file {os.fspath(path)}", verify=verify)
+    if document.get("format") != BENCHMARK_FORMAT:
+        raise InvalidResultError(
+            f"The file {os.fspath(path)} is of format {document.get('format')!r}, not a "
+            f"saved benchmark ({BENCHMARK_FORMAT!r}); read it with "
+            "BenchmarkResult.from_results."
+        )
+    cells = {}
+    for cell in document["cells"]:
+        dataset, model = cell["dataset"], cell["model"]
+        budget = {k: (math.nan if v is None else v) for k, v in cell.get("budget", {}).items()}
+        saved = cell["result"]
+        shared = document["splits"].get(dataset)
+        folds = [  # a fold without indices has its data set's (verify_result checked they exist)
+            fold if "test_indices" in fold else
+            {**fold, "train_indices": shared[i]["train"], "test_indices": shared[i]["test"]}
+            for i, fold in enumerate(saved["outer_results"])
+        ]  # fmt: skip
+        saved = {**saved, "outer_results": folds}
+        result = as_result(model, saved, dataset=dataset, budget=budget, verify=None)
+        cells[dataset, model] = replace(result, fingerprints=dict(cell.get("fingerprints", {})))
+    settings = {key: document.get(key) for key in ("baseline", "random_state")}
+    return cells, {**settings, "baseline_floor": bool(document.get("baseline_floor"))}
+
+
+_LATEX_SPECIAL = {
+    "\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
+    "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
+}  # fmt: skip
+
+
+def latex_escape(text):
+    """``text`` with LaTeX's special characters escaped (``±`` becomes ``$\\pm$``)."""
+    escaped = "".join(_LATEX_SPECIAL.get(char, char) for char in str(text))
+    return escaped.replace("±", r"$\pm$")
+
+
+def _latex_cell(text):
+    """A table() cell: ``**x**`` in bold, ``*x*`` in italics."""
+    text = str(text)
+    if len(text) > 4 and text.startswith("**") and text.endswith("**"):
+        return rf"\textbf{{{latex_escape(text[2:-2])}}}"
+    if len(text) > 2 and text.startswith("*") and text.endswith("*"):
+        return rf"\textit{{{latex_escape(text[1:-1])}}}"
+    return latex_escape(text)
+
+
+def to_latex(frame):
+    """A :meth:`BenchmarkResult.table` as a booktabs ``tabular`` (models by data sets)."""
+    header = [latex_escape(frame.index.name or "")] + [latex_escape(c) for c in frame.columns]
+    lines = [
+        rf"\begin{{tabular}}{{l{'r' * len(frame.columns)}}}",
+        r"\toprule",
+        " & ".join(header) + r" \\",
+        r"\midrule",
+    ]
+    for name, row in frame.iterrows():
+        lines.append(" & ".join([latex_escape(name)] + [_latex_cell(v) for v in row]) + r" \\")
+    lines += [r"\bottomrule", r"\end{tabular}"]
+    return "\n".join(lines) + "\n"

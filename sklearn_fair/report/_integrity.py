@@ -1,0 +1,499 @@
+"""Results read back are checked against what their writer guaranteed: :func:`verify_result`.
+
+A result saved as JSON may come from elsewhere: a committed results folder, a colleague's file,
+a file edited by hand. Every reader of a saved result (:func:`~._results.as_result`, hence
+:meth:`BenchmarkResult.from_results`, :meth:`BenchmarkResult.load`, the reports, the card and
+the plots) calls :func:`verify_result` first, which knows the formats sklearn-fair writes:
+
+- ``"sklearn-fair-result"`` (:func:`~sklearn_fair.report.result_to_dict`): version 1 (no
+  metrics), 2 (the metrics), 3 (a checksum, always);
+- ``"sklearn-fair-experiment-model"`` (the experiment runner's ``models/<name>.json``): a
+  checksum over the whole file (files written before the runner wrote one have none) and the
+  result under ``"result"``;
+- ``"sklearn-fair-benchmark"`` (:meth:`BenchmarkResult.save`): version 1, a checksum, and one
+  result per cell.
+
+It checks the format and version, the checksum (:func:`checksum`: the
+:func:`~sklearn_fair.utils.digest` of the document without its ``checksum`` field, the
+experiment runner's rule), the type of every field a reader uses, that each fold's test score
+is the mean of its refits' scores and the result's mean the mean of its folds', and that every
+score lies in its metric's range (an accuracy in [0, 1], a negated error at most 0; the metric
+as the result records it, see :func:`sklearn_fair.stats._bounds.metric_range`).
+
+What cannot be read (a field of the wrong type) is refused. What fails a check is refused
+(:class:`~sklearn_fair.exceptions.InvalidResultError`, naming the result or file and what
+failed), or read with an :class:`~sklearn_fair.exceptions.UncheckedResultWarning` when the
+caller asks for it with ``verify="warn"``. A result without a checksum (an older format) is
+read with that warning: it cannot be checked against edits. A dict without a ``format`` (the
+caller's own per-fold numbers) claims no writer: its types and values are checked, nothing
+else. The checksum catches edits and damage, not a forger, who can recompute it.
+"""
+
+import math
+import numbers
+import warnings
+from collections.abc import Mapping
+
+import numpy as np
+
+from ..exceptions import InvalidResultError, UncheckedResultWarning
+from ..metrics import MetricName
+from ..stats._bounds import metric_range, range_text
+from ..utils import digest
+from ..utils._stacklevel import external_stacklevel
+
+__all__ = [
+    "BENCHMARK_FORMAT",
+    "RESULT_FORMAT",
+    "RUNNER_FORMAT",
+    "checksum",
+    "verify_result",
+    "with_checksum",
+]
+
+RESULT_FORMAT = "sklearn-fair-result"
+# 2: the metrics, the selecting metric, the task, each fold's test scores per metric;
+# 3: a checksum. Versions 1 and 2 are still read (1 without its metric; without a checksum,
+# with a warning).
+RESULT_VERSION = 3
+_RESULT_VERSIONS = (1, 2, 3)
+RUNNER_FORMAT = "sklearn-fair-experiment-model"  # written by experiment/_running/_runner.py
+BENCHMARK_FORMAT = "sklearn-fair-benchmark"
+BENCHMARK_VERSION = 1
+VERIFY = ("raise", "warn")
+# How close a fold's test score must be to the mean of its refits' scores (they are equal
+# as written; JSON keeps floats exactly).
+_RTOL = 1e-9
+_METRIC_FIELDS = {"name", "scoring", "sign", "note"}
+
+
+def checksum(document):
+    """``"sha256:<hex>"`` of a JSON document without its ``checksum`` field.
+
+    The :func:`~sklearn_fair.utils.digest` of the rest (canonical JSON: sorted keys, no
+    spaces, ASCII), the rule of every file sklearn-fair writes with a checksum.
+    """
+    return digest({key: value for key, value in document.items() if key != "checksum"})
+
+
+def with_checksum(document):
+    """A copy of ``document`` (a dict) with its ``checksum`` as the last field."""
+    document = {key: value for key, value in document.items() if key != "checksum"}
+    document["checksum"] = checksum(document)
+    return document
+
+
+class _Findings:
+    """What the checks found: ``broken`` (cannot be read), ``failed`` (a check failed),
+    ``unchecked`` (no checksum to check)."""
+
+    def __init__(self):
+        self.broken, self.failed, self.unchecked = [], [], []
+
+
+def _is_number(value):
+    return isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_))
+
+
+def _is_index(value):
+    return isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_))
+
+
+def _is_list(value):
+    return isinstance(value, (list, tuple, np.ndarray))
+
+
+def _number(value):
+    """``value`` as a float (None is NaN, a failed fit)."""
+    return math.nan if value is None else float(value)
+
+
+def verify_result(document, *, source, verify="raise"):
+    """Check a saved result against what its writer guaranteed; refuse or warn.
+
+    Parameters
+    ----------
+    document : dict
+        A result read back: a :func:`~sklearn_fair.report.result_to_dict` dict, the
+        experiment runner's ``models/<name>.json`` content, a :meth:`BenchmarkResult.save`
+        file's content, or a dict of the caller's own per-fold numbers (no ``format``).
+    source : str
+        What to call it in messages: the file's path, or the result's name.
+    verify : {"raise", "warn"}, default="raise"
+        What to do with a result that fails a check: refuse it, or read it with a warning.
+
+    Raises
+    ------
+    InvalidResultError
+        The result cannot be read, or it failed a check and ``verify="raise"``.
+
+    Warns
+    -----
+    UncheckedResultWarning
+        It has no checksum (an older format), or it failed a check and ``verify="warn"``.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> from sklearn.dummy import DummyClassifier
+    >>> from sklearn_fair import NestedCV
+    >>> from sklearn_fair.report import result_to_dict, verify_result
+    >>> X, y = load_iris(return_X_y=True)
+    >>> saved = result_to_dict(NestedCV(DummyClassifier(), outer_cv=3, n_refits=1,
+    ...                                 random_state=0).fit(X, y))
+    >>> verify_result(saved, source="prior")
+    >>> saved["outer_results"][0]["test_score"] = 0.999
+    >>> verify_result(saved, source="prior")
+    Traceback (most recent call last):
+    ...
+    sklearn_fair.exceptions.InvalidResultError: The result prior is refused: does not match its ...
+    """
+    if verify not in VERIFY:
+        raise ValueError(f"The 'verify' parameter must be one of {VERIFY}. Got {verify!r} instead.")
+    findings = _Findings()
+    try:
+        _check_document(document, findings, covered=False)
+    except RecursionError:
+        findings.broken.append("is nested too deeply")
+    _conclude(findings, source, verify)
+
+
+def _conclude(findings, source, verify):
+    def listed(problems):
+        more = f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""
+        return "; ".join(problems[:3]) + more
+
+    if findings.broken:
+        raise InvalidResultError(f"The result {source} cannot be read: {listed(findings.broken)}.")
+    if findings.failed and verify == "raise":
+        raise InvalidResultError(
+            f"The result {source} is refused: {listed(findings.failed)}. verify='warn' (of "
+            "BenchmarkResult.from_results or load) reads it anyway, with a warning."
+        )
+    if findings.failed:
+        message = f"The result {source} fails its checks: {listed(findings.failed)}; it is read "
+        message += "anyway because verify='warn'."
+    elif findings.unchecked:
+        message = f"The result {source} {findings.unchecked[0]}; it is read unchecked."
+    else:
+        return
+    warnings.warn(message, UncheckedResultWarning, stacklevel=external_stacklevel())
+
+
+def _check_document(document, findings, *, covered, where=""):
+    """Dispatch on the document's format; ``covered``: an enclosing checksum matched."""
+    if not isinstance(document, Mapping):
+        findings.broken.append(f"{where}is {type(document).__name__}, not a JSON object")
+        return
+    kind = document.get("format")
+    if kind is None:  # the caller's own numbers, or result_to_dict's shape without a format
+        _check_fields(document, findings, where)
+    elif kind == RESULT_FORMAT:
+        _check_seal(document, findings, _RESULT_VERSIONS, sealed_from=3, covered=covered,
+                    where=where)  # fmt: skip
+        _check_fields(document, findings, where)
+    elif kind == RUNNER_FORMAT:
+        covered = _check_seal(document, findings, None, sealed_from=None, covered=covered,
+                              where=where)  # fmt: skip
+        _check_document(document.get("result"), findings, covered=covered,
+                        where=f"{where}its 'result' ")  # fmt: skip
+    elif kind == BENCHMARK_FORMAT:
+        _check_seal(document, findings, (BENCHMARK_VERSION,), sealed_from=1, covered=covered,
+                    where=where)  # fmt: skip
+        for key, expected in (
+            ("baseline", str), ("random_state", numbers.Integral), ("baseline_floor", bool)
+        ):  # fmt: skip
+            if document.get(key) is not None and not isinstance(document[key], expected):
+                findings.broken.append(f"has a {key} {document[key]!r:.40} of the wrong type")
+        _check_cells(document.get("cells"), _check_splits(document, findings), findings)
+    else:
+        findings.broken.append(f"{where}is of format {kind!r:.80}, not one sklearn-fair writes")
+
+
+def _check_seal(document, findings, versions, *, sealed_from, covered, where):
+    """Check the version and the checksum; return whether a checksum now covers the content."""
+    version = document.get("version")
+    if not _is_index(version):
+        findings.broken.append(f"{where}has version {version!r:.40}, not an integer")
+        return covered
+    if versions is not None and version not in versions:
+        newer = version > max(versions)
+        findings.failed.append(
+            f"{where}is version {version} of {document['format']!r}, "
+            + (f"newer than this sklearn-fair reads ({max(versions)})" if newer else
+               "a version sklearn-fair never wrote")
+        )  # fmt: skip
+    stored = document.get("checksum")
+    if stored is None:
+        if sealed_from is not None and version >= sealed_from:
+            findings.failed.append(
+                f"{where}has no checksum, although version {version} always carries one"
+            )
+        elif not covered:
+            findings.unchecked.append(
+                f"{where}has no checksum (it was written before sklearn-fair wrote one), so "
+                "an edit or damage cannot be detected"
+            )
+        return covered
+    actual = checksum(document) if isinstance(stored, str) else None
+    if stored != actual:
+        findings.failed.append(
+            f"{where}does not match its checksum (it records {stored!r:.80}, its content hashes "
+            f"to {actual!r}): it was edited or damaged after it was written"
+        )
+        return covered
+    return True
+
+
+def _check_splits(document, findings):
+    """``{dataset: number of folds}`` of a benchmark file's shared splits (None: none)."""
+    splits = document.get("splits")
+    if not isinstance(splits, Mapping):
+        findings.broken.append("has no 'splits' object")
+        return {}
+    folds = {}
+    for dataset, pairs in splits.items():
+        where = f"the splits of {dataset!r:.40}"
+        if pairs is None:
+            folds[dataset] = None
+        elif _is_list(pairs) and all(
+            isinstance(p, Mapping) and set(p) == {"train", "test"} for p in pairs
+        ):
+            for number, pair in enumerate(pairs):
+                for key in ("train", "test"):
+                    _check_indices(pair[key], f"{where}, fold {number}'s {key}", findings)
+            folds[dataset] = len(pairs)
+        else:
+            findings.broken.append(f"{where} are not a list of train and test indices")
+    return folds
+
+
+def _check_cells(cells, shared, findings):
+    if not isinstance(cells, list) or not cells:
+        findings.broken.append("has no list of cells")
+        return
+    seen = set()
+    for number, cell in enumerate(cells):
+        if not isinstance(cell, Mapping) or not all(
+            isinstance(cell.get(key), str) for key in ("dataset", "model")
+        ):
+            findings.broken.append(f"cell {number} has no 'dataset' and 'model' names")
+            continue
+        key = (cell["dataset"], cell["model"])
+        where = f"cell ({key[0]!r:.40}, {key[1]!r:.40}) "
+        if key in seen:
+            findings.broken.append(f"{where}appears twice")
+        seen.add(key)
+        budget = cell.get("budget", {})
+        if not isinstance(budget, Mapping) or not all(
+            v is None or _is_number(v) for v in budget.values()
+        ):
+            findings.broken.append(f"{where}has a budget that is not numbers")
+        fingerprints = cell.get("fingerprints", {})
+        if not isinstance(fingerprints, Mapping) or not all(
+            v is None or isinstance(v, str) for v in fingerprints.values()
+        ):
+            findings.broken.append(f"{where}has fingerprints that are not strings")
+        result = cell.get("result")
+        if not isinstance(result, Mapping):
+            findings.broken.append(f"{where}has no result")
+            continue
+        _check_fields(result, findings, where)
+        folds = result.get("outer_results")
+        if (
+            not findings.broken
+            and any("test_indices" not in fold for fold in folds)
+            and (shared.get(key[0]) != len(folds))
+        ):
+            findings.broken.append(f"{where}has folds without splits, and its data set's "
+                                   "splits are not one per fold")  # fmt: skip
+
+
+def _check_metrics(result, findings, where):
+    """``{key: (low, high) in the scorer's units}`` of the result's recorded metrics."""
+    metrics = result.get("metrics")
+    if metrics is None:
+        return {}
+    if not isinstance(metrics, Mapping) or not metrics:
+        findings.broken.append(f"{where}has 'metrics' that are not a non-empty object")
+        return {}
+    ranges = {}
+    for key, fields in metrics.items():
+        if not (
+            isinstance(fields, Mapping)
+            and set(fields) == _METRIC_FIELDS
+            and isinstance(fields["name"], str)
+            and isinstance(fields["note"], str)
+            and (fields["scoring"] is None or isinstance(fields["scoring"], str))
+            and fields["sign"] in (1, -1)
+            and not isinstance(fields["sign"], bool)
+        ):
+            findings.broken.append(f"{where}describes metric {key!r:.40} in other fields")
+            return {}
+        metric = MetricName(**fields)
+        bounds = metric_range(metric)
+        if bounds is not None and metric.sign < 0:
+            bounds = (-bounds[1] + 0.0, -bounds[0] + 0.0)  # + 0.0: no negative zero
+        ranges[key] = (bounds, metric.name)
+    if result.get("refit_metric", next(iter(metrics))) not in metrics:
+        findings.broken.append(f"{where}selects with {result.get('refit_metric')!r:.40}, "
+                               "which is not one of its metrics")  # fmt: skip
+    return ranges
+
+
+def _check_scores(values, bounds, what, findings):
+    """Each score a number (None and NaN: a failed fit) within ``bounds`` = (range, name)."""
+    if not _is_list(values) or not all(v is None or _is_number(v) for v in values):
+        findings.broken.append(f"{what}: {values!r:.60} is not a list of numbers")
+        return False
+    for value in values:
+        if value is None or math.isnan(value):
+            continue
+        if math.isinf(value):
+            findings.failed.append(f"{what}: {value} is not a finite number")
+            return False
+        if bounds is not None and bounds[0] is not None:
+            (low, high), name = bounds
+            if not low <= value <= high:
+                findings.failed.append(
+                    f"{what}: {value!r} is outside {range_text((low, high))}, the range of "
+                    f"{name}'s scores"
+                )
+                return False
+    return True
+
+
+def _check_indices(indices, what, findings):
+    if indices is None:
+        return
+    if isinstance(indices, np.ndarray):
+        if indices.dtype.kind in "iu" and (indices.size == 0 or indices.min() >= 0):
+            return
+    elif _is_list(indices) and all(_is_index(i) and i >= 0 for i in indices):
+        return
+    findings.broken.append(f"{what} are not non-negative integers")
+
+
+def _same(value, mean):
+    return bool(np.isclose(_number(value), mean, rtol=_RTOL, atol=1e-12, equal_nan=True))
+
+
+def _check_fields(result, findings, where):
+    """The fields a reader uses, their types, the folds' consistency and the scores' ranges."""
+    if "outer_results" not in result:
+        _check_own_numbers(result, findings, where)
+        return
+    folds = result["outer_results"]
+    if not isinstance(folds, list) or not folds or not all(isinstance(f, Mapping) for f in folds):
+        findings.broken.append(f"{where}has 'outer_results' that are not a list of objects")
+        return
+    ranges = _check_metrics(result, findings, where)
+    refit_metric = result.get("refit_metric", next(iter(ranges), "score"))
+    for key, kinds in (("random_state", _is_index), ("task", lambda v: v in (
+            "classification", "regression"))):  # fmt: skip
+        if result.get(key) is not None and not kinds(result[key]):
+            findings.broken.append(f"{where}has a {key} {result[key]!r:.40} of the wrong type")
+    failures = result.get("failures") or {}
+    if not isinstance(failures, Mapping) or not all(
+        (key == "final" or str(key).isdigit())
+        and isinstance(entry, Mapping)
+        and _is_index(entry.get("count"))
+        and isinstance(entry.get("error"), str)
+        for key, entry in failures.items()
+    ):
+        findings.broken.append(f"{where}has failures that are not counts and errors per fold")
+    resampling = result.get("resampling") or {}
+    if not isinstance(resampling, Mapping) or not all(
+        isinstance(v, str) for v in resampling.values()
+    ):
+        findings.broken.append(f"{where}has a resampling that is not text per split level")
+    selection = result.get("selection_metric")
+    if selection is not None and not (
+        isinstance(selection, Mapping) and {"name", "scoring", "sign", "note"} == set(selection)
+    ):
+        findings.broken.append(f"{where}has a selection_metric that is not a metric's name")
+    seeds = result.get("refit_seeds")
+    if seeds is not None and not (
+        _is_list(seeds) and all(s is None or _is_index(s) for s in seeds)
+    ):  # None: an estimator without a random_state
+        findings.broken.append(f"{where}has refit_seeds that are not integers")
+    for number, fold in enumerate(folds):
+        _check_fold(fold, f"{where}fold {number}'s", ranges, refit_metric, findings)
+    if findings.broken:
+        return
+    means = [_number(f.get("test_score")) for f in folds]
+    for key, statistic in (("score_mean", np.mean), ("score_std", np.std)):
+        value = result.get(key)
+        if value is not None and not _is_number(value):
+            findings.broken.append(f"{where}has a {key} that is not a number")
+        elif value is not None and not _same(value, statistic(means)):
+            findings.failed.append(
+                f"{where}records {key} {value!r} but its folds' test scores give "
+                f"{float(statistic(means))!r}"
+            )
+
+
+def _check_fold(fold, where, ranges, refit_metric, findings):
+    selecting = ranges.get(refit_metric)
+    score = fold.get("test_score")
+    if not _check_scores([score], selecting, f"{where} test score", findings):
+        return
+    for key in ("train_indices", "test_indices"):
+        _check_indices(fold.get(key), f"{where} {key}", findings)
+    for key in ("fit_time", "score_time"):
+        value = fold.get(key)
+        if value is not None and not (_is_number(value) and 0 <= value < math.inf):
+            findings.broken.append(f"{where} {key} is not a non-negative number")
+    params = fold.get("best_params")
+    if params is not None and not isinstance(params, Mapping):
+        findings.broken.append(f"{where} best_params are not an object")
+    if fold.get("validation_score") is not None:
+        _check_scores([fold["validation_score"]], selecting, f"{where} validation score",
+                      findings)  # fmt: skip
+    refits = {}
+    if fold.get("test_scores") is not None:
+        refits["refits' test scores"] = fold["test_scores"]
+    per_metric = fold.get("test_scores_per_metric")
+    if per_metric is not None:
+        if not isinstance(per_metric, Mapping):
+            findings.broken.append(f"{where} test_scores_per_metric is not an object")
+            return
+        for key, values in per_metric.items():
+            if not _check_scores(values, ranges.get(key), f"{where} {key} test scores", findings):
+                return
+        if refit_metric in per_metric:
+            refits[f"{refit_metric} test scores"] = per_metric[refit_metric]
+    for what, values in refits.items():
+        if not _check_scores(values, selecting, f"{where} {what}", findings):
+            return
+        mean = float(np.mean([_number(v) for v in values])) if len(values) else math.nan
+        if not _same(score, mean):
+            findings.failed.append(
+                f"{where} test score {score!r} is not the mean of its {what} {list(values)!r:.80}"
+            )
+            return
+
+
+def _check_own_numbers(result, findings, where):
+    """A dict of per-fold ``test_scores`` (and ``validation_scores``, ``best_params``)."""
+    scores = result.get("test_scores")
+    if scores is None:
+        findings.broken.append(
+            f"{where}has neither 'outer_results' nor 'test_scores'; its keys are "
+            f"{sorted(map(str, result))!r:.200}"
+        )
+        return
+    if not _check_scores(scores, None, f"{where}'test_scores'", findings):
+        return
+    validation = result.get("validation_scores")
+    if validation is not None and _is_list(validation) and len(validation) == len(scores):
+        _check_scores(validation, None, f"{where}'validation_scores'", findings)
+    elif validation is not None:
+        findings.broken.append(f"{where}has not one validation score per test score")
+    params = result.get("best_params")
+    if params is not None and not (
+        _is_list(params)
+        and len(params) == len(scores)
+        and all(p is None or isinstance(p, Mapping) for p in params)
+    ):
+        findings.broken.append(f"{where}has not one best_params object per test score")

@@ -1,0 +1,159 @@
+"""Groups are kept apart by every split the protocol makes (issue 33.1): an int ``outer_cv`` or
+``inner_cv`` becomes a group k-fold when groups are given, in NestedCV, the functions and
+benchmark; a splitter that ignores the groups gets our warning, with the leak counted."""
+
+import warnings
+
+import numpy as np
+import pytest
+from sklearn.datasets import make_classification, make_regression
+from sklearn.linear_model import LogisticRegression, Ridge
+from sklearn.model_selection import (
+    GridSearchCV,
+    GroupKFold,
+    KFold,
+    StratifiedGroupKFold,
+    StratifiedKFold,
+)
+from sklearn.tree import DecisionTreeClassifier
+
+from sklearn_fair import NestedCV, benchmark, nested_cross_val_score, nested_cross_validate
+from sklearn_fair.exceptions import GroupLeakageWarning, SplitLeakageWarning
+from sklearn_fair.model_selection._nested._planning import make_plan
+
+pd = pytest.importorskip("pandas")
+
+X_ARRAY, Y = make_classification(n_samples=120, n_features=5, n_informative=3, random_state=0)
+X = pd.DataFrame(X_ARRAY, columns=[f"f{i}" for i in range(5)])
+# 24 patients of 5 rows each, in a shuffled order: a k-fold on row order cuts through them
+PATIENTS = pd.Series(
+    np.random.default_rng(0).permutation(np.repeat([f"p{i:02d}" for i in range(24)], 5)),
+    name="patient",
+)
+GRID = {"C": [0.1, 1.0]}  # two values: no edge-of-grid warning
+
+
+def _straddling(splits, groups=PATIENTS):
+    """Per split, the number of groups on both sides."""
+    groups = np.asarray(groups)
+    return [np.intersect1d(groups[train], groups[test]).size for train, test in splits]
+
+
+def _outer_splits(nested):
+    return [(f["train_indices"], f["test_indices"]) for f in nested.outer_results_]
+
+
+def test_nestedcv_int_outer_cv_keeps_patients_apart_outside_and_inside():
+    nested = NestedCV(
+        LogisticRegression(), GRID, outer_cv=5, n_refits=1, refit=False, random_state=0
+    ).fit(X, Y, groups=PATIENTS)
+    assert _straddling(_outer_splits(nested)) == [0] * 5
+    # sklearn's StratifiedGroupKFold makes them: the same test folds, the independent reference
+    expected = [test for _, test in StratifiedGroupKFold(5).split(X, Y, PATIENTS)]
+    for fold, test in zip(nested.outer_results_, expected):
+        np.testing.assert_array_equal(fold["test_indices"], test)
+    assert isinstance(nested.outer_cv_, StratifiedGroupKFold) and nested.outer_cv_.n_splits == 5
+    assert nested.resampling_["outer"].startswith("5-fold StratifiedGroupKFold (cv=5 with groups)")
+    assert "on groups (no group on both sides)" in nested.resampling_["outer"]
+    assert "hold-out" in nested.resampling_["inner"]
+    assert "on groups" in nested.resampling_["inner"]
+
+
+@pytest.mark.parametrize("inner_cv", [None, 3, GridSearchCV])
+def test_inner_splits_keep_patients_apart(inner_cv):
+    if inner_cv is GridSearchCV:  # a search's own cv (None: 5-fold) becomes a group k-fold too
+        nested = NestedCV(GridSearchCV(LogisticRegression(), GRID), outer_cv=4)
+    else:
+        nested = NestedCV(LogisticRegression(), GRID, outer_cv=4, inner_cv=inner_cv)
+    plan = make_plan(nested, X, Y, PATIENTS, {}, final=True, return_estimator=False, owner="t")
+    inner = [split for splits in plan.inner_splits.values() for split in splits]
+    assert len(inner) == 5 * (1 if inner_cv is None else 3 if inner_cv == 3 else 5)
+    assert _straddling(inner) == [0] * len(inner)
+
+
+def test_regressor_gets_group_kfold():
+    X_reg, y_reg = make_regression(n_samples=120, n_features=4, random_state=0)
+    nested = NestedCV(Ridge(), {"alpha": [0.1, 10.0]}, outer_cv=4, n_refits=1, refit=False)
+    nested.fit(X_reg, pd.Series(y_reg), groups=PATIENTS)
+    assert type(nested.outer_cv_) is GroupKFold
+    assert _straddling(_outer_splits(nested)) == [0] * 4
+    expected = [test for _, test in GroupKFold(4).split(X_reg, y_reg, PATIENTS)]
+    for fold, test in zip(nested.outer_results_, expected):
+        np.testing.assert_array_equal(fold["test_indices"], test)
+
+
+def test_functions_default_cv_keeps_patients_apart():
+    results = nested_cross_validate(
+        LogisticRegression(), X, Y, groups=PATIENTS, param_grid=GRID, n_refits=1,
+        return_indices=True,
+    )  # fmt: skip
+    splits = list(zip(results["indices"]["train"], results["indices"]["test"]))
+    assert len(splits) == 5 and _straddling(splits) == [0] * 5
+    expected = [test for _, test in StratifiedGroupKFold(5).split(X, Y, PATIENTS)]
+    for test, reference in zip(results["indices"]["test"], expected):
+        np.testing.assert_array_equal(test, reference)
+    # nested_cross_val_score: the same folds, so the same scores
+    scores = nested_cross_val_score(
+        LogisticRegression(), X, Y, groups=PATIENTS, param_grid=GRID, n_refits=1
+    )
+    np.testing.assert_array_equal(scores, results["test_score"])
+
+
+def test_benchmark_keeps_patients_apart_with_a_dataframe_and_series_groups():
+    result = benchmark(
+        {"tree": (DecisionTreeClassifier(random_state=0), {"max_depth": [1, 3]}),
+         "logistic": (LogisticRegression(), GRID)},
+        {"patients": (X, pd.Series(Y), PATIENTS)},
+        outer_cv=4, n_refits=1, random_state=0,
+    )  # fmt: skip
+    for nested in result.estimators.values():
+        assert type(nested.outer_cv_) is StratifiedGroupKFold
+        assert _straddling(_outer_splits(nested)) == [0] * 4
+
+
+def test_a_splitter_that_ignores_the_groups_is_named_with_the_leak():
+    splits = list(KFold(5).split(X))
+    shared = [set(PATIENTS[train]) & set(PATIENTS[test]) for train, test in splits]
+    n_groups = len(set().union(*shared))
+    n_splits = sum(1 for s in shared if s)
+    assert n_splits == 5  # the data are made so: every fold straddles
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        nested = NestedCV(LogisticRegression(), GRID, outer_cv=KFold(5), n_refits=1, refit=False)
+        nested.fit(X, Y, groups=PATIENTS)
+    ours = [w for w in caught if issubclass(w.category, GroupLeakageWarning)]
+    assert len(ours) == 1
+    message = str(ours[0].message)
+    assert f"{n_groups} of the 24 groups are on both sides of {n_splits} of the 5" in message
+    assert "KFold(" in message and "GroupKFold" in message
+    # scikit-learn's generic "groups parameter is ignored" is not repeated beside ours
+    assert not [w for w in caught if "groups parameter is ignored" in str(w.message)]
+    assert "ignoring the groups" in nested.resampling_["outer"]
+    with pytest.warns(GroupLeakageWarning, match="on both sides of 5 of the 5 outer splits"):
+        nested_cross_val_score(
+            LogisticRegression(), X, Y, groups=PATIENTS, cv=StratifiedKFold(5), n_refits=1
+        )
+
+
+def test_a_group_splitter_passed_is_not_warned_about():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", SplitLeakageWarning)
+        nested_cross_val_score(
+            LogisticRegression(), X, Y, groups=PATIENTS, cv=GroupKFold(3), param_grid=GRID,
+            n_refits=1,
+        )  # fmt: skip
+
+
+def test_without_groups_an_int_stays_scikit_learns_kfold():
+    nested = NestedCV(LogisticRegression(), outer_cv=5, n_refits=1, refit=False).fit(X, Y)
+    assert type(nested.outer_cv_) is StratifiedKFold
+    assert nested.resampling_["outer"] == "5-fold StratifiedKFold"
+
+
+def test_a_search_run_whole_is_said_to_get_no_groups():
+    from sklearn.experimental import enable_halving_search_cv  # noqa: F401
+    from sklearn.model_selection import HalvingGridSearchCV
+
+    search = HalvingGridSearchCV(LogisticRegression(), GRID, cv=3, random_state=0)
+    with pytest.warns(SplitLeakageWarning, match="does not receive the groups"):
+        nested_cross_val_score(search, X, Y, groups=PATIENTS, cv=3, n_refits=1)

@@ -1,0 +1,129 @@
+"""Selection knows ties (issue 33.4): a warning when the validation data cannot separate most
+candidates, no edge-of-grid warning for an edge that won on a tie, and ``select="one_se"``."""
+
+import warnings
+
+import numpy as np
+import pytest
+from sklearn.base import BaseEstimator, RegressorMixin
+from sklearn.datasets import load_wine
+from sklearn.ensemble import HistGradientBoostingClassifier
+from sklearn.experimental import enable_halving_search_cv  # noqa: F401
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import HalvingGridSearchCV, KFold
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+
+from sklearn_fair import NestedCV, benchmark, nested_cross_validate
+from sklearn_fair.exceptions import SearchSpaceEdgeWarning, SelectionTieWarning
+
+C_VALUES = [0.01, 0.1, 1, 10, 100]
+
+
+def _wine(grid_order, **kwargs):
+    X, y = load_wine(return_X_y=True)
+    grid = {"logisticregression__C": C_VALUES[::grid_order]}
+    nested = NestedCV(make_pipeline(StandardScaler(), LogisticRegression()), grid, outer_cv=5,
+                      random_state=0, n_refits=1, refit=False, **kwargs)  # fmt: skip
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        nested.fit(X, y)
+    return nested, [
+        w for w in caught if issubclass(w.category, (SearchSpaceEdgeWarning, SelectionTieWarning))
+    ]
+
+
+@pytest.mark.parametrize("grid_order", [1, -1])
+def test_wine_hold_out_ties_are_said_and_the_edge_is_not_blamed(grid_order):
+    # 15 validation rows (a 10% hold-out of ~142): most C values reach the same accuracy
+    nested, caught = _wine(grid_order)
+    n_tied = [len(f["tied_candidates"]) for f in nested.outer_results_]
+    assert sorted(n_tied) == [4, 5, 5, 5, 5]
+    # the first of the tied candidates in grid order wins: the grid's order decides
+    first = C_VALUES[::grid_order][0]
+    assert [p["logisticregression__C"] for p in nested.best_params_per_fold_][1:] == [first] * 4
+    assert [w.category for w in caught] == [SelectionTieWarning]
+    message = str(caught[0].message)
+    assert "In 5 of the 5 outer folds" in message and "up to 5 of the 5 tie" in message
+    assert "15 validation rows" in message and "select='one_se'" in message
+    # the ties are in cv_results_ too: equal mean validation accuracies
+    cv = nested.cv_results_
+    fold = cv["outer_fold"] == 1
+    assert np.unique(cv["mean_test_score"][fold]).size == 1
+
+
+def test_untied_selection_keeps_the_edge_warning_and_no_tie_warning():
+    X, y = load_wine(return_X_y=True)
+    with pytest.warns(SearchSpaceEdgeWarning, match="C=0.001, on the edge"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", SelectionTieWarning)
+            NestedCV(make_pipeline(StandardScaler(), LogisticRegression()),
+                     {"logisticregression__C": [1e-5, 1e-4, 1e-3]}, outer_cv=3, inner_cv=3,
+                     random_state=0, n_refits=1, refit=False).fit(X, y)  # fmt: skip
+
+
+class _Level(RegressorMixin, BaseEstimator):
+    """Scores its ``level`` plus the mean of the validation targets: each candidate's inner
+    scores are set by hand."""
+
+    def __init__(self, level=0.0):
+        self.level = level
+
+    def fit(self, X, y):
+        self.is_fitted_ = True
+        return self
+
+    def predict(self, X):
+        return np.zeros(len(X))
+
+    def score(self, X, y, sample_weight=None):
+        return self.level + float(np.mean(y))
+
+
+# two outer folds, each of 80 training rows whose 4 inner KFold blocks have target means
+# +0.1, -0.1, +0.1, -0.1, and 20 test rows
+Y_LEVELS = np.tile(np.concatenate([np.full(20, v) for v in (0.1, -0.1, 0.1, -0.1, 0.0)]), 2)
+X_LEVELS = np.zeros((200, 1))
+OUTER_LEVELS = [(np.arange(80), np.arange(80, 100)), (np.arange(100, 180), np.arange(180, 200))]
+
+
+@pytest.mark.parametrize("select, chosen", [("best", 0.90), ("one_se", 0.85)])
+def test_one_standard_error_rule_by_hand(select, chosen):
+    # the best, 0.90, is on the edge of the grid either way: one_se chose another value
+    rule = "selected" if select == "best" else "found the best"
+    with pytest.warns(SearchSpaceEdgeWarning, match=f"{rule} level=0.9, on the edge.* in 2 of 2"):
+        _one_se_by_hand(select, chosen)
+
+
+def _one_se_by_hand(select, chosen):
+    # inner scores of level 0.90: 1.0, 0.8, 1.0, 0.8; mean 0.90, sd (ddof=1) 0.11547, one
+    # standard error 0.05774: 0.85 is within it (>= 0.84226), 0.80 is not
+    results = nested_cross_validate(
+        _Level(), X_LEVELS, Y_LEVELS, cv=OUTER_LEVELS, inner_cv=KFold(4),
+        param_grid={"level": [0.80, 0.85, 0.90]}, select=select, return_nested_info=True,
+    )  # fmt: skip
+    assert results["best_params"] == [{"level": chosen}] * 2
+    np.testing.assert_allclose(results["validation_score"], [chosen] * 2)
+
+
+@pytest.mark.filterwarnings("ignore::sklearn_fair.exceptions.SearchSpaceEdgeWarning")
+def test_one_se_is_an_option_of_nestedcv_and_benchmark():
+    grid = {"level": [0.80, 0.85, 0.90]}
+    nested = NestedCV(_Level(), grid, outer_cv=OUTER_LEVELS, inner_cv=KFold(4), select="one_se",
+                      refit=False).fit(X_LEVELS, Y_LEVELS)  # fmt: skip
+    assert nested.best_params_per_fold_ == [{"level": 0.85}] * 2
+    assert nested.outer_results_[0]["tied_candidates"] == [2]  # 0.90 is the best, untied
+    result = benchmark({"level": (_Level(), grid)}, {"d": (X_LEVELS, Y_LEVELS)},
+                       outer_cv=OUTER_LEVELS, inner_cv=KFold(4), select="one_se")  # fmt: skip
+    assert result.estimators["d", "level"].best_params_per_fold_ == [{"level": 0.85}] * 2
+
+
+def test_one_se_is_refused_before_any_fit_where_it_cannot_apply():
+    X, y = load_wine(return_X_y=True)
+    with pytest.raises(ValueError, match="at least 2 inner splits.*inner_cv=5"):
+        NestedCV(LogisticRegression(), {"C": [0.1, 1.0]}, select="one_se").fit(X, y)
+    search = HalvingGridSearchCV(HistGradientBoostingClassifier(), {"max_iter": [5, 10]})
+    with pytest.raises(ValueError, match="runs whole and picks its own winner"):
+        NestedCV(search, select="one_se", inner_cv=3).fit(X, y)
+    with pytest.raises(ValueError, match="'select' parameter of NestedCV must be"):
+        NestedCV(LogisticRegression(), select="first").fit(X, y)

@@ -1,0 +1,47 @@
+"""The report says how the folds were made (groups) and which metric selected (a search's own
+scoring), in every form, and from saved results too."""
+
+import numpy as np
+import pandas as pd
+from sklearn.datasets import make_classification
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import GridSearchCV
+
+from sklearn_fair import NestedCV
+from sklearn_fair.report import nested_cv_report, result_to_dict
+
+
+def _data():
+    X, y = make_classification(n_samples=90, n_features=5, random_state=0)
+    patients = pd.Series(np.repeat(np.arange(18), 5), name="patient")
+    return pd.DataFrame(X), pd.Series(y), patients
+
+
+def test_the_report_says_how_grouped_folds_were_made():
+    X, y, groups = _data()
+    nested = NestedCV(
+        LogisticRegression(), {"C": [0.1, 1.0]}, outer_cv=3, n_refits=1, refit=False,
+        random_state=0,
+    ).fit(X, y, groups=groups)  # fmt: skip
+    for result in (nested, result_to_dict(nested)):
+        text = nested_cv_report({"logistic": result}, n_resamples=200).to_text()
+        assert f"How the folds were made: inner: {nested.resampling_['inner']}" in text
+        assert f"outer: {nested.resampling_['outer']}" in text
+        assert "StratifiedGroupKFold" in nested.resampling_["outer"]
+
+
+def test_a_search_that_selects_with_its_own_scoring_is_said_and_has_no_optimism():
+    X, y, _ = _data()
+    search = GridSearchCV(LogisticRegression(), {"C": [0.01, 1.0]}, scoring="roc_auc", cv=3)
+    nested = NestedCV(search, outer_cv=3, n_refits=1, refit=False, random_state=0,
+                      scoring="accuracy").fit(X, y)  # fmt: skip
+    assert nested.selection_metric_.name != nested.metrics_[nested.refit_metric_].name
+    for result in (nested, result_to_dict(nested)):
+        report = nested_cv_report({"search": result}, n_resamples=200)
+        (row,) = report.rows
+        assert row["metric"] == "accuracy" and row["validation_metric"] == "ROC AUC"
+        assert row["validation_mean"] == np.mean(nested.validation_scores_)
+        assert row["optimism"] is None and np.isnan(nested.optimism_)
+        text = report.to_text()
+        assert "Selected with the search's own scoring: search (ROC AUC)" in text
+        assert "validation ROC AUC" in text  # the per-fold table names the selecting metric

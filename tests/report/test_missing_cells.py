@@ -1,0 +1,83 @@
+"""A model that fails on one data set: the other cells are still read, tested and reported,
+and every output says which cells are missing (issue 36.3)."""
+
+import warnings
+
+import numpy as np
+import pytest
+from sklearn.datasets import make_classification
+from sklearn.dummy import DummyClassifier
+from sklearn.linear_model import LogisticRegression
+from sklearn.tree import DecisionTreeClassifier
+
+from sklearn_fair import benchmark
+from sklearn_fair.exceptions import MissingCellsWarning
+
+
+class _FailsOnWideData(DecisionTreeClassifier):
+    """A tree that cannot fit data with more than 5 features (every fold of that data set)."""
+
+    def fit(self, X, y, sample_weight=None):
+        if np.asarray(X).shape[1] > 5:
+            raise ValueError("too many features")
+        return super().fit(X, y, sample_weight=sample_weight)
+
+
+@pytest.fixture(scope="module")
+def result():
+    datasets = {
+        "narrow": make_classification(n_samples=60, n_features=5, random_state=0),
+        "wide": make_classification(n_samples=60, n_features=8, random_state=1),
+        "narrow2": make_classification(n_samples=60, n_features=4, random_state=2),
+    }
+    models = {
+        "prior": DummyClassifier(),
+        "logistic": (LogisticRegression(), {"C": [0.1, 1.0]}),
+        "tree": (_FailsOnWideData(random_state=0), {"max_depth": [2, 4]}),
+    }
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return benchmark(
+            models, datasets, outer_cv=3, n_refits=1, baseline="prior", baseline_floor=True,
+            random_state=0,
+        )  # fmt: skip
+
+
+def test_the_failed_cell_is_known_and_listed(result):
+    assert result.missing == {("wide", "tree"): 3}
+    failures = result.failures
+    assert set(zip(failures.dataset, failures.model)) == {("wide", "tree")}
+
+
+def test_tables_and_tests_work_on_the_other_cells(result):
+    table = result.table(mark=True)
+    assert table.loc["tree", "wide"] == "failed (3 of 3 folds)"
+    assert "**" in table["wide"].str.cat()  # the wide data set still has its best model
+    comparison = result.compare_to()
+    failed = comparison[(comparison.dataset == "wide") & (comparison.model == "tree")].iloc[0]
+    assert failed.verdict == "not tested: folds of tree failed" and not failed.significant
+    tested = comparison[comparison.pvalue.notna()]
+    assert len(tested) == 5  # Holm's family: the pairs that were tested
+    with pytest.warns(MissingCellsWarning, match=r"leaves out the data sets \['wide'\]"):
+        aggregate = result.aggregate(n_resamples=100)
+    assert np.isfinite(aggregate.loc["tree", "iqm"])
+    pooled = np.concatenate(
+        [result.estimators[d, "tree"].outer_scores_ for d in ("narrow", "narrow2")]
+    )
+    assert aggregate.loc["tree", "mean"] == pytest.approx(pooled.mean())
+    with pytest.warns(MissingCellsWarning):
+        profile = result.performance_profiles()
+    assert np.isfinite(profile.index.to_numpy()).all()
+
+
+def test_every_report_form_says_which_cells_failed(result):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", MissingCellsWarning)
+        report = result.report(n_resamples=200)
+        page = report.to_html(plots=True)
+    assert "failed (3 of 3 folds)" in page and "Failed fits" in page
+    assert "not tested: folds of tree failed" in page
+    row = next(r for r in report.rows if (r["dataset"], r["model"]) == ("wide", "tree"))
+    assert row["ci_method"].startswith("not computed: 3 of 3 folds failed")
+    logistic = next(r for r in report.rows if (r["dataset"], r["model"]) == ("wide", "logistic"))
+    assert np.isfinite(logistic["test_mean"])
