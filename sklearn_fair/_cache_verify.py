@@ -111,9 +111,7 @@ def run_cache(
             raise ExperimentConfigError(
                 f"--sample must be a fraction in (0, 1]. Got {sample!r} instead."
             )
-        if (root / MANIFEST).is_symlink():
-            raise ExperimentConfigError(f"{os.fspath(root / MANIFEST)} is a symbolic link.")
-        recorded = (root / MANIFEST).exists()
+        recorded = (root / MANIFEST).exists() or (root / MANIFEST).is_symlink()
         paths = _experiments(root, allow_outside_paths) if recorded else []
         entries = check_entries(root)
         print(neutral(str(entries)))

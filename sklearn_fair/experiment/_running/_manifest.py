@@ -15,6 +15,7 @@ import uuid
 from pathlib import Path
 
 from ...exceptions import ExperimentConfigError
+from ...model_selection._engine import read_json
 
 __all__ = ["MANIFEST", "read_manifest", "record_experiment", "sha256_of"]
 
@@ -31,20 +32,13 @@ def sha256_of(path):
 
 
 def read_manifest(path):
-    """The records of a manifest (a regular file, at most 1 MiB of JSON); raises
-    ExperimentConfigError for anything else."""
-    try:
-        if not Path(path).is_file() or Path(path).is_symlink():
-            raise OSError("not a regular file")
-        with open(path, "rb") as file:
-            text = file.read(_MAX_MANIFEST_BYTES + 1)
-        if len(text) > _MAX_MANIFEST_BYTES:
-            raise ValueError(f"larger than {_MAX_MANIFEST_BYTES} bytes")
-        document = json.loads(text)
-    except (OSError, ValueError, RecursionError) as error:
-        raise ExperimentConfigError(
-            f"{os.fspath(path)} cannot be read as a record of experiments ({error})."
-        ) from None
+    """The records of a manifest (bounded JSON); raises ExperimentConfigError for anything
+    else."""
+    if Path(path).is_symlink():
+        raise ExperimentConfigError(f"{os.fspath(path)} is a symbolic link; it is not read.")
+    document = read_json(
+        path, max_bytes=_MAX_MANIFEST_BYTES, max_depth=4, error=ExperimentConfigError
+    )
     records = document.get("experiments") if isinstance(document, dict) else None
     if (
         records is None
