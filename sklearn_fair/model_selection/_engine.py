@@ -21,6 +21,7 @@ from ._nested._running import PlansData, run_plan, run_plans
 from ._nested._scheduling import NestedSchedule
 from ._nested._seeds import shared_root_seed
 from ._nested._tasks import FINAL, REFIT, SEARCH, SELECTION, Phase
+from ._nested._verify import check_entries
 
 __all__ = [
     "AutoBatching",
@@ -35,6 +36,7 @@ __all__ = [
     "SELECTION",
     "ProtocolRun",
     "check_cv_with_groups",
+    "check_entries",
     "is_search",
     "make_plan",
     "read_json",
