@@ -13,20 +13,6 @@ from ._paired import corrected_resampled_ttest, holm, paired_ttest
 from ._power import repeats_for_power
 
 NOT_DEMONSTRATED = "difference not demonstrated"
-_COLUMNS = (
-    "model_a",
-    "model_b",
-    "mean_a",
-    "mean_b",
-    "mean_difference",
-    "ci_low",
-    "ci_high",
-    "statistic",
-    "pvalue",
-    "pvalue_holm",
-    "verdict",
-    "repeats_for_power",
-)
 #: The power at which compare() says how many repeats would show a difference.
 TARGET_POWER = 0.8
 #: The most repeats of the outer cross-validation it considers.
@@ -89,8 +75,10 @@ class ComparisonResult:
             raise AttributeError(name)
         return getattr(self.table, name)
 
-    def _rows(self):
-        return [{column: self.table[column][i] for column in _COLUMNS} for i in range(len(self))]
+    def _paragraphs(self):
+        """The two lines that print each pair."""
+        columns = self.keys()
+        return [self._lines({c: self.table[c][i] for c in columns}) for i in range(len(self))]
 
     def _header(self):
         test = (
@@ -135,8 +123,7 @@ class ComparisonResult:
 
     def __repr__(self):
         lines = [self._header()]
-        for row in self._rows():
-            first, second = self._lines(row)
+        for first, second in self._paragraphs():
             lines += [f"  {first}", f"    {second}"]
         lines.append("The full table: .table, or .to_frame().")
         return "\n".join(lines)
@@ -144,10 +131,10 @@ class ComparisonResult:
     __str__ = __repr__
 
     def _repr_html_(self):
-        cells = []
-        for row in self._rows():
-            first, second = self._lines(row)
-            cells.append(f"<li>{html.escape(first)}<br>{html.escape(second)}</li>")
+        cells = [
+            f"<li>{html.escape(first)}<br>{html.escape(second)}</li>"
+            for first, second in self._paragraphs()
+        ]
         return (
             f"<div><p>{html.escape(self._header())}</p><ul>{''.join(cells)}</ul>"
             "<p>The full table: <code>.table</code>, or <code>.to_frame()</code>.</p></div>"
@@ -272,7 +259,7 @@ def _extract(name, result, scoring):
 
 
 def _as_table(rows):
-    columns = {column: [row[column] for row in rows] for column in _COLUMNS}
+    columns = {column: [row[column] for row in rows] for column in rows[0]}
     try:
         import pandas as pd
     except ImportError:
@@ -282,7 +269,7 @@ def _as_table(rows):
             )
             for column, values in columns.items()
         }
-    return pd.DataFrame(columns, columns=list(_COLUMNS))
+    return pd.DataFrame(columns)
 
 
 @validate_params(
@@ -409,14 +396,15 @@ def compare(results, *, scoring=None, test="corrected", confidence=0.95):
         row["pvalue_holm"] = float(pvalue_holm)
         # Holm rejects at p <= alpha, as statsmodels' multipletests does. A rejection implies
         # that the unadjusted interval excludes 0 (touches it at p = alpha): no second test.
-        row["repeats_for_power"] = float("nan")
-        if not pvalue_holm <= 1.0 - confidence:
-            row["verdict"] = NOT_DEMONSTRATED
-            a, b = extracted[row["model_a"]][0], extracted[row["model_b"]][0]
-            row["repeats_for_power"] = _repeats_for_power(a, b, n_train, n_test, planning_alpha)
-        else:
-            better = row["model_a"] if row["mean_difference"] > 0 else row["model_b"]
-            row["verdict"] = f"{better} better"
+        better = row["model_a"] if row["mean_difference"] > 0 else row["model_b"]
+        demonstrated = pvalue_holm <= 1.0 - confidence
+        row["verdict"] = f"{better} better" if demonstrated else NOT_DEMONSTRATED
+        a, b = extracted[row["model_a"]][0], extracted[row["model_b"]][0]
+        row["repeats_for_power"] = (
+            float("nan")
+            if demonstrated
+            else _repeats_for_power(a, b, n_train, n_test, planning_alpha)
+        )
     return ComparisonResult(
         _as_table(rows),
         test=test,

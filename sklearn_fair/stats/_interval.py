@@ -118,22 +118,13 @@ _NEEDS = {
 #: in percent, and whether it came within Monte-Carlo error of nominal in every setting.
 #: tests/stats/test_coverage_claims.py checks these numbers against the results file.
 MEASURED_COVERAGE = {
-    "t": {
-        "ranges": {"0.90": (74.0, 89.2), "0.95": (85.6, 94.8)},
-        "reaches_nominal": False,
-    },
-    "normal": {
-        "ranges": {"0.90": (65.6, 82.8), "0.95": (71.2, 88.0)},
-        "reaches_nominal": False,
-    },
-    "corrected_t": {
-        "ranges": {"0.90": (90.4, 98.0), "0.95": (95.6, 99.2)},
-        "reaches_nominal": True,
-    },
-    "conservative_z": {
-        "ranges": {"0.90": (92.0, 99.6), "0.95": (94.0, 100.0)},
-        "reaches_nominal": True,
-    },
+    kind: {"ranges": {"0.90": at_90, "0.95": at_95}, "reaches_nominal": reaches}
+    for kind, at_90, at_95, reaches in (
+        ("t", (74.0, 89.2), (85.6, 94.8), False),
+        ("normal", (65.6, 82.8), (71.2, 88.0), False),
+        ("corrected_t", (90.4, 98.0), (95.6, 99.2), True),
+        ("conservative_z", (92.0, 99.6), (94.0, 100.0), True),
+    )
 }
 #: The narrowest kind computed from fold scores (and the folds' sizes) that reached its
 #: nominal level within Monte-Carlo error in every setting of the benchmark, or None.

@@ -36,12 +36,11 @@ class RepeatedMeasuresResult:
     Attributes
     ----------
     table : pandas.DataFrame
-        One row per contrast: ``model_a``, ``model_b``, ``estimate`` (the difference of
-        their effects, a - b, in score units), ``ci_low``, ``ci_high`` (t interval, not
-        adjusted), ``statistic`` (t), ``df``, ``pvalue``, ``pvalue_holm`` and ``verdict``.
+        One row per pair: ``model_a``, ``model_b``, ``estimate`` (the difference of their
+        effects, a - b), ``ci_low``, ``ci_high`` (t interval, not adjusted), ``statistic``
+        (t), ``df``, ``pvalue``, ``pvalue_holm`` and ``verdict``.
     effects : pandas.Series
-        Each model's estimated mean score (the fixed effects, with the fold effects
-        averaging zero).
+        Each model's estimated mean score (the fold effects averaging zero).
     fold_variance, residual_variance : float
         ``tau^2`` and ``s^2``, REML estimates.
     fit : statsmodels MixedLMResults
@@ -136,11 +135,10 @@ def repeated_measures_comparison(scores, *, confidence=0.95, greater_is_better=T
     """Compare several models scored on the same folds with a linear mixed model.
 
     Fits ``score ~ model + (1 | fold)`` (statsmodels' MixedLM, REML) and tests every pairwise
-    difference of the models' effects with a t test on ``(n_folds - 1)(n_models - 1)`` df,
-    Holm-adjusted (Kuhn and Johnson, 2019, section 3.7; why a t: see the module). It assumes
-    normal, independent noise of one variance and a fold effect shared by all models, which
-    absorbs how hard a fold is, not the overlap of training sets: for two models prefer
-    :func:`compare`. Needs pandas and statsmodels.
+    difference of the models' effects with a t on ``(n_folds - 1)(n_models - 1)`` df,
+    Holm-adjusted (Kuhn and Johnson, 2019, section 3.7; why a t: see the module). The fold
+    effect absorbs how hard a fold is, not the overlap of training sets: for two models
+    prefer :func:`compare`. Needs pandas and statsmodels.
 
     Parameters
     ----------
@@ -157,14 +155,13 @@ def repeated_measures_comparison(scores, *, confidence=0.95, greater_is_better=T
     Returns
     -------
     RepeatedMeasuresResult
-        ``table`` (one row per pair), ``effects``, the variance components, the statsmodels
-        ``fit``; prints as a summary.
+        Prints as a summary.
 
     Raises
     ------
     ValueError
-        When the scores leave no residual variation (every model differs from every other
-        by the same amount on every fold): there is no noise to test against.
+        When every model differs from every other by the same amount on every fold: there
+        is no noise to test against.
 
     Examples
     --------

@@ -27,13 +27,12 @@ class PairedTestResult(AsDict):
     mean_difference : float
         Mean of ``a - b``.
     ci_low, ci_high : float
-        Student-t confidence interval of the mean difference.
+        Student-t confidence interval of the mean difference (also ``ci``).
     statistic, pvalue : float
         The t statistic and its two-sided p-value.
     df : int
         Degrees of freedom, ``n - 1``.
     confidence : float
-        Level of the interval.
     """
 
     mean_difference: float
@@ -109,10 +108,9 @@ def _t_test(a, b, variance_factor, confidence):
 def paired_ttest(a, b, *, confidence=0.95):
     """Paired t-test of the scores of two models on the same resamples.
 
-    Treats the per-resample differences as independent, which overlapping training sets of
-    cross-validation violate: prefer :func:`corrected_resampled_ttest` for cross-validation
-    scores. When all differences are equal the test is degenerate: t is 0 and p is 1 if they
-    are 0, else t is infinite and p is 0.
+    Treats the differences as independent, which overlapping training sets violate: prefer
+    :func:`corrected_resampled_ttest` for cross-validation. When all differences are equal, t
+    is 0 and p is 1 if they are 0, else t is infinite and p is 0.
 
     Parameters
     ----------
@@ -123,8 +121,6 @@ def paired_ttest(a, b, *, confidence=0.95):
     Returns
     -------
     PairedTestResult
-        ``mean_difference``, ``ci_low``, ``ci_high``, ``statistic`` (t), ``pvalue``
-        (two-sided), ``df``.
 
     Examples
     --------
@@ -165,9 +161,9 @@ def paired_ttest(a, b, *, confidence=0.95):
 def corrected_resampled_ttest(a, b, *, n_train, n_test, confidence=0.95):
     """Nadeau and Bengio's corrected resampled t-test for cross-validation scores.
 
-    The variance of the mean difference is inflated from ``s^2 / J`` to ``(1 / J + n_test /
-    n_train) s^2`` for ``J`` resamples, to account for the correlation that overlapping
-    training sets induce (Nadeau & Bengio, 2003, Machine Learning 52:239-281).
+    The variance of the mean of ``J`` differences is inflated from ``s^2 / J`` to ``(1 / J +
+    n_test / n_train) s^2`` for the correlation that overlapping training sets induce (Nadeau
+    & Bengio, 2003, Machine Learning 52:239-281).
 
     Parameters
     ----------
@@ -210,13 +206,11 @@ def corrected_resampled_ttest(a, b, *, n_train, n_test, confidence=0.95):
 def bayesian_correlated_ttest(a, b, *, rope=0.01, rho=None, n_train=None, n_test=None):
     """Correlated Bayesian t-test: how probable is each model better, or both equivalent.
 
-    The posterior of the mean difference ``a - b`` is a Student t with ``n - 1`` degrees of
-    freedom, location the mean difference and scale ``sqrt((1 / n + rho / (1 - rho)) s^2)``
-    (Corani & Benavoli, 2015; Benavoli et al., 2017, JMLR 18(77)). Higher scores are taken
-    as better. It gives the probabilities of baycomp's ``CorrelatedTTest`` (with ``rho = 1 /
-    n_folds``, its choice for one run of k-fold cross-validation), including its degenerate
-    cases: when every difference is the same the posterior is a point, and with ``rope=0``
-    and no difference at all each model gets probability 0.5.
+    The posterior of the mean of ``a - b`` (higher is better) is a Student t on ``n - 1`` df,
+    at the mean difference, of scale ``sqrt((1 / n + rho / (1 - rho)) s^2)`` (Corani &
+    Benavoli, 2015; Benavoli et al., 2017, JMLR 18(77)): baycomp's ``CorrelatedTTest``, whose
+    ``rho`` is ``1 / n_folds``, degenerate cases included (equal differences: a point
+    posterior; with ``rope=0`` and no difference at all, 0.5 each).
 
     Parameters
     ----------
@@ -232,7 +226,6 @@ def bayesian_correlated_ttest(a, b, *, rope=0.01, rho=None, n_train=None, n_test
     Returns
     -------
     BayesianTestResult
-        ``p_a_better``, ``p_equivalent``, ``p_b_better`` and the posterior's parameters.
 
     Examples
     --------
@@ -285,8 +278,8 @@ def bayesian_correlated_ttest(a, b, *, rope=0.01, rho=None, n_train=None, n_test
 def holm(pvalues):
     """Holm's step-down adjustment of p-values for multiple comparisons.
 
-    Controls the family-wise error rate like Bonferroni, with more power: the i-th smallest
-    of m p-values is multiplied by ``m - i + 1``, then made non-decreasing and capped at 1.
+    Controls the family-wise error rate like Bonferroni, with more power: the i-th smallest of
+    m p-values is multiplied by ``m - i + 1``, then made non-decreasing and capped at 1.
 
     Parameters
     ----------
@@ -325,9 +318,8 @@ def holm(pvalues):
 def probability_of_improvement(a, b):
     """Probability that a score of ``a`` beats a score of ``b``, ties counting half.
 
-    ``P(X > Y) + P(X = Y) / 2`` for X drawn from ``a`` and Y from ``b``, over all pairs: the
-    Mann-Whitney U statistic over ``len(a) * len(b)``, as rliable defines it for one task.
-    Not paired, so the lengths may differ.
+    ``P(X > Y) + P(X = Y) / 2`` over all pairs of X from ``a`` and Y from ``b`` (not paired):
+    the Mann-Whitney U over ``len(a) * len(b)``, as rliable defines it for one task.
 
     Parameters
     ----------

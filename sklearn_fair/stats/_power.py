@@ -1,38 +1,26 @@
 """Power and sample size for comparing two models on shared resamples.
 
-With ``k`` folds repeated ``r`` times, how likely is the corrected resampled t-test to show a
-difference ``delta``; with ``n`` data sets, how likely is a rank test (Wilcoxon's signed-rank
-for two models, Friedman's for several); and the inverses: the repeats, or the data sets,
-needed for a target power.
-
 Under Nadeau and Bengio's (2003) model the ``J = k r`` per-fold differences have mean
-``delta``, a spread ``sd`` within a run (what ``np.std(a - b, ddof=1)`` estimates) and a common
-correlation ``rho``: the mean difference has variance ``sd^2 (rho / (1 - rho) + 1 / J)``, and
-the test's statistic, which divides it by ``sqrt((1 / J + n_test / n_train) s^2)``, is a scaled
+``delta``, a spread ``sd`` within a run and a common correlation ``rho``: the mean difference
+has variance ``sd^2 (rho / (1 - rho) + 1 / J)``, and the corrected t statistic is a scaled
 noncentral t, so the power with ``rho`` given is exact for that model.
 
-*What one run cannot tell.* The correction assumes ``rho = n_test / n`` (``1 / k``). On real
-cross-validation the correlation is usually far below it, and no single run can estimate it
-(Bengio and Grandvalet, 2004: no unbiased estimator of the variance of k-fold CV exists);
-measured on real runs (``benchmarks/bench_power.py``, ``benchmarks/results/power.json``) it
-was -0.03 to 0.02 for one run of 10-fold CV, 0.07 to 0.16 for 5-fold repeated 4 times, 0.04
-to 0.09 for 10-fold repeated 5 times, and then the test is conservative: the power computed
-with ``rho = 1 / k`` was up to five times the test's actual rejection rate for small
-differences; skewed fold differences (squared errors) lower it further. So, with
-``rho=None``, the power is a *lower bound*: the least over ``-1 / (2 (J - 1)) <= rho <= n_test
-/ n`` (the lower end, half the least correlation ``J`` exchangeable values can have, stands in
-for the skewness the normal model misses). On the benchmark's real runs (a regression and a
-classification problem, 10-fold, 5x4 and 10x5; 30 settings of 400 to 600 runs) this bound lay
-at or below the measured rejection rate in every setting, within two Monte-Carlo errors, close
-to it where the power is high and far below it for small differences; the repeats
-:func:`corrected_ttest_repeats` asked for gave 96% and 85% power where 80% was asked.
-A pilot's ``sd`` has a relative standard error of about ``1 / sqrt(2 (J - 1))`` (24% for 10
-folds). At ``rho = n_test / n`` the mean difference keeps the variance ``sd^2 rho / (1 - rho)``
-however many repeats are made, so no number of repeats guarantees 80% power to a difference
-below about ``2.8 sd sqrt(rho / (1 - rho))`` (``0.93 sd`` for 10-fold).
-
-The rank tests' power is simulated (seeded): per data set, each model's score is its effect
-plus independent normal noise of ``sd``.
+*Why a lower bound by default.* The correction assumes ``rho = n_test / n`` (``1 / k``); real
+cross-validation is usually far less correlated, and no single run can estimate it (Bengio and
+Grandvalet, 2004). Measured on real runs (``benchmarks/bench_power.py``,
+``benchmarks/results/power.json``): -0.03 to 0.02 for one run of 10-fold CV, 0.07 to 0.16 for
+5-fold repeated 4 times, 0.04 to 0.09 for 10-fold repeated 5 times; the power computed at ``1
+/ k`` was up to five times the test's actual rejection rate for small differences, and skewed
+differences (squared errors) lower it further. So ``rho=None`` gives the least power over
+``-1 / (2 (J - 1)) <= rho <= n_test / n`` (the lower end, half the least correlation of ``J``
+exchangeable values, stands in for the skewness the normal model misses). On the benchmark's
+30 real settings (regression and classification; 10-fold, 5x4, 10x5; 400 to 600 runs each)
+this bound lay at or below the measured rejection rate within two Monte-Carlo errors, and the
+repeats :func:`corrected_ttest_repeats` asked for gave 96% and 85% power where 80% was asked.
+At ``rho = n_test / n`` the mean difference keeps the variance ``sd^2 rho / (1 - rho)`` however
+many repeats are made, so no number of repeats guarantees 80% power below about ``2.8 sd
+sqrt(rho / (1 - rho))`` (``0.93 sd`` for 10-fold). A pilot's ``sd`` has a relative standard
+error of about ``1 / sqrt(2 (J - 1))`` (24% for 10 folds).
 """
 
 import math
@@ -117,27 +105,24 @@ _CORRECTED_CONSTRAINTS = {
 def corrected_ttest_power(delta, sd, *, n_folds, n_repeats=1, rho=None, alpha=0.05):
     """Power of the corrected resampled t-test to show a mean difference ``delta``.
 
-    For ``n_repeats`` times repeated ``n_folds``-fold cross-validation shared by the two
-    models, and the two-sided test at level ``alpha``: exact under the model of the module
-    with ``rho`` given; with ``rho=None``, a lower bound over the correlations that real
-    cross-validation shows, which one run cannot tell (see the module).
+    For ``n_repeats`` times repeated ``n_folds``-fold CV shared by the two models, two-sided
+    at level ``alpha``; exact under the module's model with ``rho`` given, else a lower bound.
 
     Parameters
     ----------
     delta : float
         The true mean difference of the two models' scores, in score units.
     sd : float
-        The standard deviation of the per-fold differences within a run, what
-        ``np.std(a - b, ddof=1)`` of a pilot's fold scores estimates.
+        The standard deviation of the per-fold differences within a run (what
+        :func:`pilot_effect` estimates).
     n_folds : int
         ``k``, at least 2.
     n_repeats : int, default=1
-        ``r``, the repetitions of the k-fold cross-validation.
+        ``r``, the repeats of the k-fold cross-validation.
     rho : float in [0, 1), default=None
         The correlation of the differences of two resamples, if known; None gives the lower
         bound over ``-1 / (2 (J - 1)) <= rho <= 1 / n_folds``.
     alpha : float, default=0.05
-        The test's significance level.
 
     Returns
     -------
@@ -169,8 +154,7 @@ def corrected_ttest_repeats(
 ):
     """The fewest repeats of k-fold CV for the corrected t-test to show ``delta`` with ``power``.
 
-    With ``rho=None`` the power is :func:`corrected_ttest_power`'s lower bound, so the
-    repeats returned are enough (perhaps more than needed) for real cross-validation.
+    With ``rho=None`` the power is a lower bound, so the repeats are enough (perhaps more).
 
     Parameters
     ----------
@@ -185,8 +169,7 @@ def corrected_ttest_repeats(
     -------
     int or None
         The smallest ``n_repeats`` whose power reaches ``power``; None when no number up to
-        ``max_repeats`` does (power levels off as repeats grow: the difference is too small
-        against the spread between data sets, see the module).
+        ``max_repeats`` does (power levels off as repeats grow, see the module).
 
     Examples
     --------
@@ -219,8 +202,8 @@ def pilot_effect(a, b, *, n_folds):
     Returns
     -------
     dict
-        ``delta`` (the mean of ``a - b``) and ``sd`` (its standard deviation, ddof=1), what
-        :func:`corrected_ttest_power` takes, and ``n_repeats``, the pilot's repeats.
+        ``delta`` (the mean of ``a - b``), ``sd`` (its standard deviation, ddof=1) and
+        ``n_repeats``, the pilot's repeats.
 
     Examples
     --------
@@ -292,15 +275,16 @@ _RANK_CONSTRAINTS = {
 @validate_params(
     {**_RANK_CONSTRAINTS, "n_datasets": [AT_LEAST_TWO]}, prefer_skip_nested_validation=True
 )
+@shared_docs
 def rank_test_power(
     effects, sd, *, n_datasets, test="wilcoxon", alpha=0.05, n_simulations=2000, random_state=0
 ):
-    """Power of a rank test across data sets, by simulation.
+    """Power of a rank test across data sets, by simulation (seeded).
 
     Each simulated benchmark gives every model, on each of ``n_datasets`` data sets, its
-    effect plus normal noise of standard deviation ``sd``, and applies
-    :func:`scipy.stats.wilcoxon` to the two models' differences, or
-    :func:`scipy.stats.friedmanchisquare` to several models.
+    effect plus independent normal noise of standard deviation ``sd``, and applies
+    :func:`scipy.stats.wilcoxon` to two models' differences, or
+    :func:`scipy.stats.friedmanchisquare` to several.
 
     Parameters
     ----------
@@ -315,9 +299,9 @@ def rank_test_power(
     test : {"wilcoxon", "friedman"}, default="wilcoxon"
     alpha : float, default=0.05
     n_simulations : int, default=2000
-        Simulated benchmarks; the power has a Monte-Carlo standard error of at most
-        ``0.5 / sqrt(n_simulations)`` (0.011 at 2000).
-    random_state : int, Generator, RandomState or None, default=0
+        Simulated benchmarks; the power has a Monte-Carlo standard error of at most ``0.5 /
+        sqrt(n_simulations)`` (0.011 at 2000).
+    {random_state}
 
     Returns
     -------
@@ -356,8 +340,7 @@ def rank_test_datasets(
     Parameters
     ----------
     effects, sd, test, alpha, n_simulations, random_state
-        As :func:`rank_test_power`; every number of data sets is simulated with the same
-        seed.
+        As :func:`rank_test_power`; every number of data sets with the same seed.
     power : float, default=0.8
     max_datasets : int, default=200
 
