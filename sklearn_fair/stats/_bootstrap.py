@@ -11,7 +11,7 @@ from sklearn.utils._param_validation import StrOptions, validate_params
 
 from ..exceptions import DegenerateBootstrapWarning
 from ..utils import RANDOM_STATE_CONSTRAINTS, as_generator
-from ._checks import CONFIDENCE, COUNT, LowHigh, check_scores, shared_docs
+from ._checks import CONFIDENCE, COUNT, LowHigh, check_scores
 
 # Bytes of resampled data held at once: the (chunk, n) index and value arrays
 # take 16 bytes per element, so 10,000 resamples of 10,000 values go through in
@@ -145,7 +145,6 @@ def _scipy_interval(values, statistic, theta, confidence, method, vectorized):
     },
     prefer_skip_nested_validation=True,
 )
-@shared_docs
 def bootstrap_ci(
     values,
     statistic=np.mean,
@@ -184,7 +183,8 @@ def bootstrap_ci(
         estimate lies below or above every resample, or every jackknife value is the same,
         so that the acceleration is 0/0) falls back to the percentile interval with a
         ``DegenerateBootstrapWarning`` that says why, and ``method`` says "percentile".
-    {random_state}
+    random_state : int, RandomState, Generator or None, default=0
+        Seeds every random draw: the same seed gives the same result.
     vectorized : bool or None, default=None
         Whether ``statistic`` takes an ``axis`` argument; None looks for one in its
         signature.

@@ -1,9 +1,7 @@
-"""Checks of the data that ``validate_params`` cannot do (NaN, lengths), its shared constraints,
-and the parameter texts that several docstrings share."""
+"""Checks of the data that ``validate_params`` cannot do (NaN, lengths), and its shared
+constraints."""
 
 import numbers
-import re
-import textwrap
 from dataclasses import asdict
 
 import numpy as np
@@ -20,32 +18,6 @@ NON_NEGATIVE = IntervalNotBool(numbers.Real, 0, None, closed="left")
 FINITE = IntervalNotBool(numbers.Real, None, None, closed="neither")  # refuses NaN and inf
 COUNT = IntervalNotBool(numbers.Integral, 1, None, closed="left")
 AT_LEAST_TWO = IntervalNotBool(numbers.Integral, 2, None, closed="left")
-
-#: Parameter texts shared by several docstrings, put where a line holds only ``{name}``.
-PARAMETERS = {
-    "paired": """a, b : array-like of shape (n_resamples,)
-    Scores of the two models, paired by resample; at least 2.""",
-    "sizes": """n_train, n_test : float
-    Training- and test-set sizes of each resample (the means when they differ).""",
-    "greater_is_better": """greater_is_better : bool, default=True
-    Whether a higher score is better.""",
-    "random_state": """random_state : int, RandomState, Generator or None, default=0
-    Seeds every random draw: the same seed gives the same result.""",
-    "table": """scores : DataFrame, dict or array-like of shape (n_datasets, n_models)
-    One score per data set (row) and model (column): a DataFrame whose columns are the
-    models, a dict model -> scores, or a 2-D array.""",
-}
-
-
-def shared_docs(function):
-    """Put the texts of :data:`PARAMETERS` in ``function``'s docstring, at their indentation."""
-    function.__doc__ = re.sub(
-        r"^( *)\{(\w+)\}$",
-        lambda match: textwrap.indent(PARAMETERS[match[2]], match[1]),
-        function.__doc__,
-        flags=re.MULTILINE,
-    )
-    return function
 
 
 def require_stats_extra(who):

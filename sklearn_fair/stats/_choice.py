@@ -7,12 +7,13 @@ each model's scores, not of the paired differences that the t-test and the ANOVA
 """
 
 from dataclasses import dataclass, field
+from itertools import combinations
 
 import numpy as np
 from scipy import stats as _scipy_stats
 from sklearn.utils._param_validation import StrOptions, validate_params
 
-from ._checks import CONFIDENCE, require_stats_extra, shared_docs
+from ._checks import CONFIDENCE, require_stats_extra
 from ._ranks import _as_table, rank_comparison
 
 __all__ = ["MultipleComparison", "multiple_comparison"]
@@ -149,7 +150,6 @@ def _listed(items):
     },
     prefer_skip_nested_validation=True,
 )
-@shared_docs
 def multiple_comparison(scores, *, test="auto", alpha=0.05, greater_is_better=True):
     """Compare models across data sets with the test their scores allow, chosen as autorank does.
 
@@ -161,14 +161,17 @@ def multiple_comparison(scores, *, test="auto", alpha=0.05, greater_is_better=Tr
 
     Parameters
     ----------
-    {table}
+    scores : DataFrame, dict or array-like of shape (n_datasets, n_models)
+        One score per data set (row) and model (column): a DataFrame whose columns are the
+        models, a dict model -> scores, or a 2-D array.
         At least 2 models and 5 data sets (autorank's minimum).
     test : {"auto", "parametric", "nonparametric"}, default="auto"
         "auto" chooses from the checks; the others force a family (autorank's
         ``force_mode``), the checks still reported.
     alpha : float, default=0.05
         Level of the omnibus and post-hoc tests and of the homogeneity test.
-    {greater_is_better}
+    greater_is_better : bool, default=True
+        Whether a higher score is better.
 
     Returns
     -------
@@ -273,9 +276,7 @@ def _anova_and_tukey(values, names, alpha):
     tukey = pairwise_tukeyhsd(long["score"], long["model"], alpha=alpha)
     pairwise = np.ones((k, k))
     groups = list(tukey.groupsunique)
-    for (a, b), p in zip(
-        [(i, j) for i in range(len(groups)) for j in range(i + 1, len(groups))], tukey.pvalues
-    ):
+    for (a, b), p in zip(combinations(range(len(groups)), 2), tukey.pvalues):
         i, j = names.index(groups[a]), names.index(groups[b])
         pairwise[i, j] = pairwise[j, i] = float(p)
     return float(table["F Value"].iloc[0]), float(table["Pr > F"].iloc[0]), pairwise

@@ -14,7 +14,6 @@ from ._checks import (
     AsDict,
     check_paired,
     check_scores,
-    shared_docs,
 )
 
 
@@ -104,7 +103,6 @@ def _t_test(a, b, variance_factor, confidence):
     {"a": ["array-like"], "b": ["array-like"], "confidence": [CONFIDENCE]},
     prefer_skip_nested_validation=True,
 )
-@shared_docs
 def paired_ttest(a, b, *, confidence=0.95):
     """Paired t-test of the scores of two models on the same resamples.
 
@@ -114,7 +112,8 @@ def paired_ttest(a, b, *, confidence=0.95):
 
     Parameters
     ----------
-    {paired}
+    a, b : array-like of shape (n_resamples,)
+        Scores of the two models, paired by resample; at least 2.
     confidence : float, default=0.95
         Level of the interval of the mean difference.
 
@@ -157,7 +156,6 @@ def paired_ttest(a, b, *, confidence=0.95):
     },
     prefer_skip_nested_validation=True,
 )
-@shared_docs
 def corrected_resampled_ttest(a, b, *, n_train, n_test, confidence=0.95):
     """Nadeau and Bengio's corrected resampled t-test for cross-validation scores.
 
@@ -167,8 +165,10 @@ def corrected_resampled_ttest(a, b, *, n_train, n_test, confidence=0.95):
 
     Parameters
     ----------
-    {paired}
-    {sizes}
+    a, b : array-like of shape (n_resamples,)
+        Scores of the two models, paired by resample; at least 2.
+    n_train, n_test : float
+        Training- and test-set sizes of each resample (the means when they differ).
     confidence : float, default=0.95
         Level of the interval of the mean difference.
 
@@ -202,7 +202,6 @@ def corrected_resampled_ttest(a, b, *, n_train, n_test, confidence=0.95):
     },
     prefer_skip_nested_validation=True,
 )
-@shared_docs
 def bayesian_correlated_ttest(a, b, *, rope=0.01, rho=None, n_train=None, n_test=None):
     """Correlated Bayesian t-test: how probable is each model better, or both equivalent.
 
@@ -214,7 +213,8 @@ def bayesian_correlated_ttest(a, b, *, rope=0.01, rho=None, n_train=None, n_test
 
     Parameters
     ----------
-    {paired}
+    a, b : array-like of shape (n_resamples,)
+        Scores of the two models, paired by resample; at least 2.
     rope : float, default=0.01
         Half-width of the region of practical equivalence, in score units.
     rho : float in [0, 1), default=None

@@ -39,7 +39,6 @@ from ._checks import (
     NON_NEGATIVE,
     POSITIVE,
     check_paired,
-    shared_docs,
 )
 
 
@@ -189,13 +188,13 @@ def corrected_ttest_repeats(
     {"a": ["array-like"], "b": ["array-like"], "n_folds": [AT_LEAST_TWO]},
     prefer_skip_nested_validation=True,
 )
-@shared_docs
 def pilot_effect(a, b, *, n_folds):
     """The mean difference and the within-run spread of a pilot's paired fold scores.
 
     Parameters
     ----------
-    {paired}
+    a, b : array-like of shape (n_resamples,)
+        Scores of the two models, paired by resample; at least 2.
     n_folds : int
         The ``k`` of the pilot's (repeated) k-fold cross-validation.
 
@@ -275,7 +274,6 @@ _RANK_CONSTRAINTS = {
 @validate_params(
     {**_RANK_CONSTRAINTS, "n_datasets": [AT_LEAST_TWO]}, prefer_skip_nested_validation=True
 )
-@shared_docs
 def rank_test_power(
     effects, sd, *, n_datasets, test="wilcoxon", alpha=0.05, n_simulations=2000, random_state=0
 ):
@@ -301,7 +299,8 @@ def rank_test_power(
     n_simulations : int, default=2000
         Simulated benchmarks; the power has a Monte-Carlo standard error of at most ``0.5 /
         sqrt(n_simulations)`` (0.011 at 2000).
-    {random_state}
+    random_state : int, RandomState, Generator or None, default=0
+        Seeds every random draw: the same seed gives the same result.
 
     Returns
     -------

@@ -13,7 +13,7 @@ from scipy import stats as _scipy_stats
 from sklearn.utils._param_validation import StrOptions, validate_params
 
 from ..exceptions import SklearnFairWarning
-from ._checks import CONFIDENCE, shared_docs
+from ._checks import CONFIDENCE
 from ._paired import holm
 
 __all__ = ["RankComparison", "rank_comparison"]
@@ -144,7 +144,6 @@ def _as_table(scores, min_models=3):
     },
     prefer_skip_nested_validation=True,
 )
-@shared_docs
 def rank_comparison(scores, *, alpha=0.05, control=None, greater_is_better=True, control_test="z"):
     """Compare several models over several data sets by their ranks (Demšar, 2006).
 
@@ -154,13 +153,16 @@ def rank_comparison(scores, *, alpha=0.05, control=None, greater_is_better=True,
 
     Parameters
     ----------
-    {table}
+    scores : DataFrame, dict or array-like of shape (n_datasets, n_models)
+        One score per data set (row) and model (column): a DataFrame whose columns are the
+        models, a dict model -> scores, or a 2-D array.
         At least 3 models and 2 data sets.
     alpha : float, default=0.05
         Level of the critical difference and of the control comparisons.
     control : str, default=None
         A model to compare every other with, Holm-adjusted; None compares only all pairs.
-    {greater_is_better}
+    greater_is_better : bool, default=True
+        Whether a higher score is better.
     control_test : {"z", "wilcoxon"}, default="z"
         The test against ``control``: Demšar's z of the average ranks, ``(R_i - R_c) /
         sqrt(k (k + 1) / (6 N))``, or ``scipy.stats.wilcoxon`` on the paired scores.

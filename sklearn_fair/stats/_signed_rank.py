@@ -18,15 +18,7 @@ import numpy as np
 from sklearn.utils._param_validation import StrOptions, validate_params
 
 from ..utils import RANDOM_STATE_CONSTRAINTS, as_generator
-from ._checks import (
-    CONFIDENCE,
-    COUNT,
-    NON_NEGATIVE,
-    POSITIVE,
-    AsDict,
-    check_paired,
-    shared_docs,
-)
+from ._checks import CONFIDENCE, COUNT, NON_NEGATIVE, POSITIVE, AsDict, check_paired
 from ._paired import corrected_resampled_ttest, holm
 
 __all__ = ["SignedRankResult", "WinTieLoss", "bayesian_signed_rank", "win_tie_loss"]
@@ -86,7 +78,6 @@ def _probabilities(samples):
     },
     prefer_skip_nested_validation=True,
 )
-@shared_docs
 def bayesian_signed_rank(
     a, b, *, rope=0.01, prior=0.5, greater_is_better=True, n_samples=50_000, random_state=0
 ):
@@ -101,11 +92,13 @@ def bayesian_signed_rank(
         Half-width of the region of practical equivalence, in the metric's units.
     prior : float, default=0.5
         Strength of the prior pseudo-observation at a difference of 0 (baycomp's default).
-    {greater_is_better}
+    greater_is_better : bool, default=True
+        Whether a higher score is better.
     n_samples : int, default=50_000
         Posterior samples; the probabilities have a Monte-Carlo error of at most ``0.5 /
         sqrt(n_samples)``.
-    {random_state}
+    random_state : int, RandomState, Generator or None, default=0
+        Seeds every random draw: the same seed gives the same result.
 
     Returns
     -------
@@ -171,7 +164,6 @@ class WinTieLoss:
     },
     prefer_skip_nested_validation=True,
 )
-@shared_docs
 def win_tie_loss(per_dataset_a, per_dataset_b, *, n_train, n_test, alpha=0.05, adjust="holm",
                  greater_is_better=True):  # fmt: skip
     """Count the data sets where model ``a`` wins, ties or loses against ``b``.
@@ -189,7 +181,8 @@ def win_tie_loss(per_dataset_a, per_dataset_b, *, n_train, n_test, alpha=0.05, a
     adjust : {"holm"} or None, default="holm"
         Holm's adjustment across the data sets (so that no data set's win is claimed more
         often than ``alpha`` allows), or None for each data set on its own.
-    {greater_is_better}
+    greater_is_better : bool, default=True
+        Whether a higher score is better.
 
     Returns
     -------

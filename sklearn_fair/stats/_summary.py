@@ -9,7 +9,7 @@ from ..metrics import MetricName, metric_display_name
 from ..utils import RANDOM_STATE_CONSTRAINTS
 from ._bootstrap import bootstrap_ci
 from ._bounds import clip_to_range, metric_range, range_text
-from ._checks import CONFIDENCE, COUNT, POSITIVE, AsDict, check_scores, shared_docs
+from ._checks import CONFIDENCE, COUNT, POSITIVE, AsDict, check_scores
 from ._interval import INTERVAL_METHODS, MeanInterval, coverage_note, interval_of_mean
 from ._iqm import iqm
 
@@ -175,7 +175,6 @@ def _within_range(interval, metric, bounds):
     },
     prefer_skip_nested_validation=True,
 )
-@shared_docs
 def summarize(
     scores,
     *,
@@ -222,7 +221,8 @@ def summarize(
         ``interval="conservative_z"``.
     n_resamples : int, default=10_000
         Bootstrap resamples for the IQM's interval.
-    {random_state}
+    random_state : int, RandomState, Generator or None, default=0
+        Seeds every random draw: the same seed gives the same result.
     notes : sequence of str, default=()
         Sentences printed under the table (NestedCV notes its failed fits there).
 
