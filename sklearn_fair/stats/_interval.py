@@ -218,24 +218,18 @@ def mean_interval(
 ):
     """Confidence interval of the mean of a few scores, with its method in words.
 
-    "t" is the Student-t interval ``mean -/+ t(n - 1) * sem`` (that of
-    :func:`scipy.stats.ttest_1samp`); "normal" uses the normal quantile, narrower for few
-    scores (at n = 10 a nominal 95% covers about 92% even for independent normal scores).
-    Both treat the scores as independent, so both are optimistic for cross-validation folds,
-    whose training sets overlap (Bates, Hastie and Tibshirani, 2023). Two intervals allow
-    for that overlap (Nadeau and Bengio, 2003, Machine Learning 52:239-281; two of the three
-    that Schulz-Kümpel et al., 2024, arXiv 2409.18836, recommend):
-
-    - "corrected_t", the corrected resampled t of ``J`` scores of random subsampling or
-      ``r`` times repeated ``k``-fold CV (``J = r k``, Bouckaert and Frank, 2004): ``mean
-      -/+ t(J - 1) * sqrt(1 / J + n_test / n_train) * sd``; a heuristic correction, known to
-      be liberal when the scores are few.
-    - "conservative_z", the conservative Z: ``mean -/+ z * sigma`` with ``sigma^2 = sum_m
-      (mu_1m - mu_2m)^2 / (2 M)`` of the mean scores ``mu`` of the same resampling run on
-      ``M`` pairs of disjoint halves of the data (:func:`paired_subsampling_scores`, ``2 M``
-      more resamplings); from half the data, conservative by design.
-
-    What each assumes and how often it covered: the user guide, "Honest uncertainty".
+    "t" is ``mean -/+ t(n - 1) * sem`` (the interval of :func:`scipy.stats.ttest_1samp`);
+    "normal" uses the normal quantile. Both treat the scores as independent, so both are
+    optimistic for cross-validation folds, whose training sets overlap (Bates, Hastie and
+    Tibshirani, 2023). Nadeau and Bengio's (2003, Machine Learning 52:239-281) allow for it
+    (two of the three that Schulz-Kümpel et al., 2024, arXiv 2409.18836, recommend):
+    "corrected_t", ``mean -/+ t(J - 1) * sqrt(1 / J + n_test / n_train) * sd`` of ``J``
+    scores of random subsampling or ``r`` times repeated ``k``-fold CV (``J = r k``,
+    Bouckaert and Frank, 2004), a heuristic known to be liberal for few scores; and
+    "conservative_z", ``mean -/+ z * sigma`` with ``sigma^2 = sum_m (mu_1m - mu_2m)^2 / (2
+    M)`` from the same resampling run on ``M`` pairs of disjoint halves of the data
+    (:func:`paired_subsampling_scores`), conservative by design. What each assumes and how
+    often it covered: the user guide, "Honest uncertainty".
 
     Parameters
     ----------

@@ -1,19 +1,14 @@
 """More than two models on the same folds: a linear mixed model with the fold as a random effect.
 
 Kuhn and Johnson (Feature Engineering and Selection, 2019, section 3.7): ``score[fold, model]
-= mu + beta[model] + u[fold] + e``, ``u ~ N(0, tau^2)``, ``e ~ N(0, s^2)``, fitted by
-statsmodels' ``MixedLM`` (REML); the pairwise differences of the ``beta`` are tested with
-Holm's adjustment.
-
-*Reference distribution.* statsmodels' Wald tests use the normal distribution, which with few
-folds rejects too often (5 folds x 3 equal models: at least one "better" verdict at nominal 5%
-in 9-11% of tables). Here a Student t on the residual df of the folds-by-models design, ``(n_folds
-- 1)(n_models - 1)``: the design is balanced and complete, so a contrast is within folds (the
-fold effects cancel, its variance is ``2 s^2 / n_folds``) and the REML ``s^2`` is the two-way
-ANOVA's residual mean square on those df (Satterthwaite's and Kenward-Roger's df agree), so the
-t test is exact under the model. When ``tau^2`` is estimated at 0 REML pools the fold variation
-into ``s^2``; keeping the smaller df errs on the safe side. The null simulation in
-``tests/stats/test_mixed.py`` checks the family-wise error of the verdicts.
+= mu + beta[model] + u[fold] + e``, fitted by statsmodels' ``MixedLM`` (REML). statsmodels'
+Wald tests use the normal distribution, which with few folds rejects too often (5 folds x 3
+equal models: a "better" verdict at nominal 5% in 9-11% of tables); here a Student t on the
+residual df ``(n_folds - 1)(n_models - 1)``: in this balanced, complete design a contrast is
+within folds and the REML ``s^2`` is the two-way ANOVA's residual mean square on those df
+(Satterthwaite's and Kenward-Roger's agree), so the t is exact under the model. When ``tau^2``
+is estimated at 0, REML pools the fold variation into ``s^2``; keeping the smaller df errs on
+the safe side. ``tests/stats/test_mixed.py`` simulates the family-wise error under the null.
 """
 
 import warnings

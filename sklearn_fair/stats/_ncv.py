@@ -1,20 +1,16 @@
 """The estimates of the nested-CV interval (Bates, Hastie & Tibshirani), from pooled moments.
 
-Pure arithmetic: ``model_selection._bates`` (its one caller) runs the fits and hands over, per
-fit, the ``(count, mean, M2)`` of its pointwise losses on its test rows, so that losses never
-leave the workers; moments of unions of rows are pooled by Chan et al.'s formula, which has no
-difference of large sums and so no cancellation. With ``R`` repetitions of ``K`` folds (the
-paper's Section 4 and Algorithm 1; the fields: ``NestedCVInterval``):
-
-- ``a[r, k] = (mean(e_in) - mean(e_out))**2``, ``b[r, k] = var(e_out) / |fold k|``, with
-  ``e_out`` the losses on fold ``k`` of the model trained without it and ``e_in`` those of
-  the ``(K - 1)``-fold CV on the other folds; ``MSE = mean(a) - mean(b)``;
-- ``bias = (1 + (K - 2) / K) (Err_NCV - Err_CV)``, the paper's factor (Section 4.3, as
-  mlr3inferr has it), exact when the error falls as ``a + b / m`` with the training size
-  ``m``. The authors' R package (``nestedcv``) uses ``1 + ((K - 2) / K)**1.5``, a choice its
-  code does not explain; we follow the paper (``tests/stats/test_ncv.py``);
-- the interval is ``Err_NCV - bias -/+ z SE`` with ``SE = sqrt((K - 1) / K max(MSE, 0))``,
-  kept between the naive ``sd(e_in) / sqrt(n)`` and ``sqrt(K)`` times it.
+Pure arithmetic: ``model_selection._bates`` (its one caller) hands over, per fit, the ``(count,
+mean, M2)`` of its pointwise losses, so that losses never leave the workers; unions of rows are
+pooled by Chan et al.'s formula, which has no difference of large sums (no cancellation). With
+``R`` repetitions of ``K`` folds (the paper's Section 4 and Algorithm 1): ``a[r, k] =
+(mean(e_in) - mean(e_out))**2`` and ``b[r, k] = var(e_out) / |fold k|``, with ``e_out`` the
+losses on fold ``k`` of the model trained without it and ``e_in`` those of the ``(K - 1)``-fold
+CV on the other folds; ``MSE = mean(a) - mean(b)``; ``bias = (1 + (K - 2) / K) (Err_NCV -
+Err_CV)``, the paper's factor (Section 4.3, as mlr3inferr has it; not its R package's, see the
+user guide, "Honest uncertainty", and ``tests/stats/test_ncv.py``); the interval is
+``Err_NCV - bias -/+ z SE``, ``SE = sqrt((K - 1) / K max(MSE, 0))`` kept between the naive
+``sd(e_in) / sqrt(n)`` and ``sqrt(K)`` times it.
 """
 
 import math

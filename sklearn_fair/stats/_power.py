@@ -1,26 +1,17 @@
 """Power and sample size for comparing two models on shared resamples.
 
-Under Nadeau and Bengio's (2003) model the ``J = k r`` per-fold differences have mean
-``delta``, a spread ``sd`` within a run and a common correlation ``rho``: the mean difference
-has variance ``sd^2 (rho / (1 - rho) + 1 / J)``, and the corrected t statistic is a scaled
-noncentral t, so the power with ``rho`` given is exact for that model.
-
-*Why a lower bound by default.* The correction assumes ``rho = n_test / n`` (``1 / k``); real
-cross-validation is usually far less correlated, and no single run can estimate it (Bengio and
-Grandvalet, 2004). Measured on real runs (``benchmarks/bench_power.py``,
-``benchmarks/results/power.json``): -0.03 to 0.02 for one run of 10-fold CV, 0.07 to 0.16 for
-5-fold repeated 4 times, 0.04 to 0.09 for 10-fold repeated 5 times; the power computed at ``1
-/ k`` was up to five times the test's actual rejection rate for small differences, and skewed
-differences (squared errors) lower it further. So ``rho=None`` gives the least power over
-``-1 / (2 (J - 1)) <= rho <= n_test / n`` (the lower end, half the least correlation of ``J``
-exchangeable values, stands in for the skewness the normal model misses). On the benchmark's
-30 real settings (regression and classification; 10-fold, 5x4, 10x5; 400 to 600 runs each)
-this bound lay at or below the measured rejection rate within two Monte-Carlo errors, and the
-repeats :func:`corrected_ttest_repeats` asked for gave 96% and 85% power where 80% was asked.
-At ``rho = n_test / n`` the mean difference keeps the variance ``sd^2 rho / (1 - rho)`` however
-many repeats are made, so no number of repeats guarantees 80% power below about ``2.8 sd
-sqrt(rho / (1 - rho))`` (``0.93 sd`` for 10-fold). A pilot's ``sd`` has a relative standard
-error of about ``1 / sqrt(2 (J - 1))`` (24% for 10 folds).
+Under Nadeau and Bengio's (2003) model the ``J = k r`` fold differences have mean ``delta``,
+spread ``sd`` within a run and one correlation ``rho``: the mean difference has variance ``sd^2
+(rho / (1 - rho) + 1 / J)`` and the corrected t is a scaled noncentral t, exact with ``rho``
+given. ``rho=None`` gives a *lower bound*, the least power over ``-1 / (2 (J - 1)) <= rho <=
+n_test / n``, because one run cannot tell ``rho`` (Bengio and Grandvalet, 2004) and real runs
+are far less correlated than the ``1 / k`` the correction assumes (-0.03 to 0.16 measured, the
+power at ``1 / k`` up to five times the actual rejection rate; the lower end, half the least
+correlation of ``J`` exchangeable values, stands in for the skewness the normal model misses).
+On 30 real settings the bound lay at or below the measured rate (``benchmarks/bench_power.py``,
+``benchmarks/results/power.json``; the user guide, "How many repeats, or data sets, a claim
+needs"). At ``rho = n_test / n`` no number of repeats guarantees 80% power below about ``2.8 sd
+sqrt(rho / (1 - rho))`` (``0.93 sd`` for 10-fold).
 """
 
 import math
