@@ -13,7 +13,7 @@ import stat
 
 import numpy as np
 
-__all__ = ["count_objects", "nesting_exceeds", "read_json", "scan"]
+__all__ = ["nesting_exceeds", "read_json", "scan"]
 
 # bytes per numpy pass: small enough to keep the temporaries to a few MB
 _CHUNK = 1 << 18
@@ -33,15 +33,6 @@ def nesting_exceeds(data, limit):
     JSON, which is the only part a parser recurses into.
     """
     return scan(data, max_depth=limit)[0] == "depth"
-
-
-def count_objects(data):
-    """The JSON objects (``{`` outside strings) of the JSON text ``data`` (bytes).
-
-    Linear in the size of ``data``, in numpy passes over fixed-size chunks: it counts what a
-    parser would build before the parser builds it.
-    """
-    return data.count(b"{") if b'"' not in data else _count_outside(data)
 
 
 def scan(data, *, max_depth=None, max_objects=None):
@@ -77,15 +68,6 @@ def scan(data, *, max_depth=None, max_objects=None):
                 return "depth", objects
             depth = int(levels[-1])
     return None, objects
-
-
-def _count_outside(data):
-    count, in_string, escaping = 0, False, False
-    for start in range(0, len(data), _CHUNK):
-        chunk = np.frombuffer(data, np.uint8, count=min(_CHUNK, len(data) - start), offset=start)
-        outside, in_string, escaping = _outside_strings(chunk, in_string, escaping)
-        count += int(np.count_nonzero((chunk == 0x7B) & outside))
-    return count
 
 
 def _outside_strings(chunk, in_string, escaping):
