@@ -39,17 +39,12 @@ class Bootstrap(BaseCrossValidator):
 
     Notes
     -----
-    The training indices **repeat**, and ``cross_validate``, ``GridSearchCV`` and
-    :class:`~sklearn_fair.NestedCV` fit on the copies. For most estimators (linear models,
-    trees, naive Bayes, scalers) a row present ``k`` times weighs as one row with
-    ``sample_weight=k``. Estimators based on neighbours or distances see exact ties (a copy is
-    its own nearest neighbour), and fitted attributes such as ``n_samples_seen_`` count the
-    copies. An *inner* resampling of a bootstrap analysis set (nested cross-validation, early
-    stopping) can put copies of one row on both sides of its split, so the inner scores are
-    optimistic; the out-of-bag score is not, as no copy of a test row is in the analysis set.
-    The assessment sets of different resamples overlap and have random sizes, so their scores
-    are not independent: summarise them with care (e.g. the .632 estimator), not as k-fold
-    scores. An out-of-bag set that comes out empty is an error, not a skipped resample.
+    The training indices **repeat**: estimators are fitted on copies of rows, and an *inner*
+    resampling of the analysis set can put copies of one row on both sides (see the user
+    guide's section on the bootstrap). Fitted attributes such as ``n_samples_seen_`` count the
+    copies. The assessment sets of different resamples overlap and have random sizes, so their
+    scores are not independent k-fold scores (e.g. use the .632 estimator). An out-of-bag set
+    that comes out empty is an error, not a skipped resample.
 
     Examples
     --------

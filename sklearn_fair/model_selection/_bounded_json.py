@@ -28,9 +28,7 @@ _STEP[[0x5D, 0x7D]] = -1
 def nesting_exceeds(data, limit):
     """Whether the JSON text ``data`` (bytes) nests arrays and objects more than ``limit`` deep.
 
-    Brackets inside strings do not count; a quote preceded by an odd run of backslashes
-    does not end a string. The answer is exact for the part of ``data`` that is valid
-    JSON, which is the only part a parser recurses into.
+    Exact for the part of ``data`` that is valid JSON, the only part a parser recurses into.
     """
     return scan(data, max_depth=limit)[0] == "depth"
 
@@ -88,21 +86,11 @@ def _outside_strings(chunk, in_string, escaping):
 
 
 def read_json(path, *, max_bytes, max_depth, error, max_objects=None, objects_hint=""):
-    """Parse the JSON file ``path``, raising ``error`` for anything that is not bounded JSON.
-
-    Parameters
-    ----------
-    path : str or path-like
-    max_bytes : int
-        Files larger than this are refused without being read further.
-    max_depth : int
-        Documents nesting arrays and objects deeper than this are refused before parsing.
-    error : type
-        The exception class raised (a ValueError subclass), with a message naming the file.
-    max_objects : int, default=None
-        Documents holding more JSON objects than this are refused before parsing.
-    objects_hint : str, default=""
-        What the objects are, and the parameter that bounds them, for the message.
+    """Parse the JSON file ``path``, raising ``error`` (a ValueError subclass; the message
+    names the file) for anything that is not bounded JSON: a file over ``max_bytes`` (refused
+    without being read further), or nesting deeper than ``max_depth`` or holding more than
+    ``max_objects`` JSON objects (refused before parsing; ``objects_hint`` says what the
+    objects are and which parameter bounds them).
     """
     where = os.fspath(path)
     # read block by block: file.read(n) allocates n bytes up front, however small the file

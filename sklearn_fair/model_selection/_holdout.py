@@ -25,16 +25,14 @@ class HoldoutSplit(BaseShuffleSplit):
     one split, usable as ``cv`` of GridSearchCV and cross_validate and as ``inner_cv`` or
     ``outer_cv`` of :class:`~sklearn_fair.NestedCV`. Three ways to hold out:
 
-    - **shuffled** (the default): a random ``test_size`` part, stratified by class when
-      ``stratify`` says so; the same indices, in the same order, as
+    - **shuffled** (the default): the same indices, in the same order, as
       :class:`~sklearn.model_selection.StratifiedShuffleSplit` (or ``ShuffleSplit``) with
       ``n_splits=1`` and the same seed.
-    - **grouped** (``groups`` passed to ``split``): whole groups go to one side. Groups are
-      drawn in a seeded random order and each goes to the validation side if that brings it
-      closer to ``test_size`` of the rows, class by class when stratifying.
+    - **grouped** (``groups`` passed to ``split``): whole groups, in a seeded random order, go
+      to the validation side while that brings it closer to ``test_size`` of the rows, class
+      by class when stratifying.
     - **time-ordered** (``shuffle=False``): the *last* ``test_size`` part of the rows, in the
-      order given, validates. With ``groups``, the cut moves to the nearest point where no
-      group is on both sides.
+      order given, validates; with ``groups``, the cut moves to the nearest group boundary.
 
     Parameters
     ----------
@@ -175,15 +173,11 @@ def _time_ordered(n_samples, n_test, groups):
     cut = n_samples - n_test
     if groups is not None:
         codes = np.unique(np.asarray(groups), return_inverse=True)[1].reshape(-1)
-        first = np.full(codes.max() + 1, n_samples)
-        np.minimum.at(first, codes, np.arange(n_samples))
         last = np.zeros(codes.max() + 1, dtype=np.intp)
         np.maximum.at(last, codes, np.arange(n_samples))
-        # a cut before row c splits a group whose rows lie on both sides of it
-        crossing = np.zeros(n_samples + 1, dtype=np.intp)
-        np.add.at(crossing, first + 1, 1)
-        np.add.at(crossing, last + 1, -1)
-        allowed = np.flatnonzero(np.cumsum(crossing)[1:n_samples] == 0) + 1
+        # a cut after row i splits no group when no group of the rows up to i goes past i
+        reach = np.maximum.accumulate(last[codes])
+        allowed = np.flatnonzero(reach[:-1] == np.arange(n_samples - 1)) + 1
         if allowed.size == 0:
             raise ValueError(
                 "HoldoutSplit(shuffle=False) cannot cut these rows in time order without "

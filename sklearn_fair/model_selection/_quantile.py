@@ -69,10 +69,9 @@ class QuantileStratifiedKFold(StratifiedKFold):
     spans the whole range of ``y``, its tails included, so the fold estimates vary less with
     skewed outcomes.
 
-    Unlike rsample, the number of bins is never lowered behind your back (rsample uses fewer
-    bins when a bin would hold under 20 rows): a bin with fewer than ``n_splits`` rows cannot
-    reach every fold, so ``split`` raises a ValueError that names ``n_bins`` and the largest
-    value that works (scikit-learn's StratifiedKFold only warns when a class is that small).
+    Unlike rsample, which uses fewer bins when a bin would hold under 20 rows, and
+    StratifiedKFold, which only warns, ``split`` raises a ValueError naming the largest
+    ``n_bins`` that works when a bin holds fewer than ``n_splits`` rows (it misses a fold).
 
     Parameters
     ----------

@@ -122,9 +122,7 @@ class SavedSplits:
 
     def get_inner_splits(self, fold):
         """Return the inner ``(train, test)`` pairs of outer fold ``fold``, or None."""
-        if self.inner_splits is None:
-            return None
-        return self.inner_splits[fold]
+        return None if self.inner_splits is None else self.inner_splits[fold]
 
     def __repr__(self):
         has_inner = self.inner_splits is not None and any(s is not None for s in self.inner_splits)
