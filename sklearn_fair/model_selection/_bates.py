@@ -223,13 +223,13 @@ def _fits(n_folds, fold, repetition, k):
         yield key, f"inner fit (repetition {repetition}, outer fold {k}, inner fold {j})", j
 
 
-def _check_results(results, fits, n_fits):
+def _check_results(results, fits):
     """Raise unless every fit ran and succeeded with a finite loss: an interval from the others
     would be wrong. (A fold whose inner fits all fail gets no outer fit: its selection failed.)"""
-    missing = [(key, what) for key, what in fits if key not in results]
+    missing = [(key, what) for key, what, _ in fits if key not in results]
     failed = [
         (what, results[key])
-        for key, what in fits
+        for key, what, _ in fits
         if key in results and (results[key]["error"] or results[key].get("score_errors"))
     ]
     if failed or missing:
@@ -237,11 +237,11 @@ def _check_results(results, fits, n_fits):
         first = result["error"] or next(iter(result["score_errors"].values()))
         not_run = f", {len(missing)} of them not run as their inner fits failed" if missing else ""
         raise RuntimeError(
-            f"{len(failed) + len(missing)} of the {n_fits} fits of nested_cv_interval failed"
+            f"{len(failed) + len(missing)} of the {len(fits)} fits of nested_cv_interval failed"
             f"{not_run}; an interval from the others would be wrong. The first, the {what}, "
             f"failed with:\n{first}"
         )
-    for key, what in fits:
+    for key, what, _ in fits:
         mean = results[key]["scores"]["mean"]
         if not (np.isfinite(mean) and np.isfinite(results[key]["scores"]["variance"])):
             raise ValueError(
@@ -269,15 +269,12 @@ def _run_batch(estimator, params, scorers, folds, n_folds, repetitions, X, y, n_
     # LogisticRegression pipeline (400 rows, K=5, R=4, n_jobs=2, busy 2-core machine) reuse took
     # 2.7-4.1 s against 1.6-2.6 s without it; without it, 2.2-3.2 s against 2.4-3.7 s before
     results = run_plan(plan, reuse_prefix=False).results
-    _check_results(results, [(key, what) for key, what, _ in fits], len(fits))
+    _check_results(results, fits)
     outer_moments = np.empty((len(repetitions), n_folds, 3))
     inner_moments = np.full((len(repetitions), n_folds, n_folds, 3), np.nan)
     for key, _, held_out in fits:
         r, k = divmod(key.outer_fold, n_folds)  # r counts from the batch's first repetition
-        if key.phase == REFIT:
-            m = len(outer_splits[key.outer_fold][1])
-        else:
-            m = len(inner_splits[key.outer_fold][key.inner_split][1])
+        m = len(outer_splits[r * n_folds + held_out][1])  # the rows of the fold scored
         scores = results[key]["scores"]
         moments = (m, scores["mean"], m * scores["variance"])
         if key.phase == REFIT:
@@ -321,9 +318,9 @@ def nested_cv_interval(
     Section 4) for ``Err_XY``, the expected loss on new data of ``estimator`` fitted on all of
     ``X, y``. The usual interval of a cross-validated error treats the errors as independent
     and is too narrow; nested CV estimates the mean squared error of the CV estimate instead.
-    Repeated ``n_repetitions`` times over random ``n_folds``-fold splits: for each outer fold
-    ``k``, an ``(n_folds - 1)``-fold CV on the other folds gives the inner losses ``e_in`` and
-    the model trained without fold ``k`` gives the outer losses ``e_out`` on it. Then
+    Over ``n_repetitions`` random ``K``-fold splits, for each outer fold ``k`` a ``(K - 1)``-fold
+    CV on the other folds gives the inner losses ``e_in``, the model trained without fold ``k``
+    the outer losses ``e_out`` on it. Then
 
     - ``MSE = mean((mean(e_in) - mean(e_out))**2) - mean(var(e_out) / |fold|)``;
     - ``Err_NCV`` is the mean of every inner loss, ``Err_CV`` of every outer loss, and the
@@ -336,8 +333,7 @@ def nested_cv_interval(
       times it, as the paper recommends.
 
     Every fit runs on NestedCV's task pool: ``n_repetitions * n_folds**2`` fits of
-    ``estimator``. Any estimator works, a scikit-learn search included (it is then the
-    procedure assessed: each fit tunes itself on its training rows).
+    ``estimator``. A scikit-learn search is assessed as a procedure: each fit tunes itself.
 
     Parameters
     ----------
@@ -374,8 +370,7 @@ default="auto"
     Returns
     -------
     NestedCVInterval
-        ``estimate``, ``low``, ``high``, ``standard_error``, ``method``, ``target`` and the
-        intermediate estimates (``ncv_estimate``, ``cv_estimate``, ``bias``, ``mse``, ...).
+        The estimate, the interval and the intermediate estimates.
 
     Raises
     ------

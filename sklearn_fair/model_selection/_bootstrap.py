@@ -89,10 +89,8 @@ class Bootstrap(BaseCrossValidator):
 
         Yields
         ------
-        train : ndarray of shape (n_samples,)
-            Indices drawn with replacement (they repeat).
-        test : ndarray
-            The sorted out-of-bag indices: those not drawn.
+        train, test : ndarray
+            The ``n_samples`` indices drawn with replacement, and the sorted indices not drawn.
 
         Raises
         ------

@@ -68,10 +68,9 @@ class StratifiedGraphKFold(StratifiedKFold):
         Parameters
         ----------
         X : sequence of graphs or array-like of shape (n_samples, ...)
-            The graphs (a PyTorch Geometric dataset, a list of ``Data`` objects, ...) or any
-            data with one row per sample.
+            The graphs, or any data with one row per sample.
         y : array-like of shape (n_samples,), default=None
-            Class labels. When None, they are read from the graphs' ``.y`` (one per graph).
+            Class labels; when None, read from the graphs' ``.y`` (one per graph).
         groups : None
             Ignored, as by :class:`~sklearn.model_selection.StratifiedKFold`.
 
@@ -83,8 +82,7 @@ class StratifiedGraphKFold(StratifiedKFold):
         Raises
         ------
         ValueError
-            If ``y`` is None and ``X`` is not graph data, or a graph has no label or more than
-            one (the message names its index).
+            If ``y`` is None and ``X`` is not graph data, or a graph has no label or several.
         """
         check_parameter_constraints(self)
         if y is None:

@@ -196,16 +196,14 @@ def _grouped(y, groups, n_test, rng):
             "HoldoutSplit cannot hold out whole groups: all the samples are in one group."
         )
     n_samples = group_codes.size
-    if y is None:
-        class_codes, n_classes = np.zeros(n_samples, dtype=np.intp), 1
-    else:
+    class_codes = np.zeros(n_samples, dtype=np.intp)
+    if y is not None:
         class_codes = np.unique(y, return_inverse=True)[1].reshape(-1)
-        n_classes = class_codes.max() + 1
     # rows of each class in each group, and the validation rows wanted of each class
-    counts = np.zeros((n_groups, n_classes), dtype=np.intp)
+    counts = np.zeros((n_groups, class_codes.max() + 1), dtype=np.intp)
     np.add.at(counts, (group_codes, class_codes), 1)
     target = counts.sum(axis=0) * (n_test / n_samples)
-    held = np.zeros(n_classes)
+    held = np.zeros(counts.shape[1])
     in_test = np.zeros(n_groups, dtype=bool)
     order = rng.permutation(n_groups)
     for group in order:
