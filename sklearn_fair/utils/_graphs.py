@@ -20,12 +20,9 @@ __all__ = [
 
 
 def is_graph_data(X):
-    """Whether ``X`` is a sequence of graph objects (items carrying a ``.y``).
+    """Whether ``X`` is a sequence of graph objects: indexable, its first item has a ``.y``.
 
-    Arrays with a ``shape`` (numpy, pandas) are tabular data; anything else
-    that is indexable and whose first item has an attribute ``y`` (a PyTorch
-    Geometric ``Data`` object, a dataset of them, a numpy object array of
-    them) counts as graph data.
+    Arrays with a ``shape`` (numpy, pandas) are tabular, except a 1-D object array of graphs.
     """
     if isinstance(X, np.ndarray):
         return X.dtype == object and X.ndim == 1 and len(X) > 0 and hasattr(X[0], "y")
@@ -43,9 +40,8 @@ def read_graph_labels(X):
     Parameters
     ----------
     X : sequence of graphs
-        A PyTorch Geometric dataset, a list or object array of ``Data``
-        objects, or anything indexable whose items carry a label ``.y``
-        (a tensor, an array or a scalar holding exactly one value).
+        A PyTorch Geometric dataset, a list or object array of ``Data`` objects, or anything
+        indexable whose items carry a label ``.y`` (holding exactly one value).
 
     Returns
     -------
@@ -54,8 +50,7 @@ def read_graph_labels(X):
     Raises
     ------
     ValueError
-        If a graph has no label, or a label with more than one value; the
-        message names the index of the first such graph.
+        Naming the first graph without a label, or with more than one value.
 
     Examples
     --------
@@ -101,8 +96,7 @@ def check_graphs(X, name="X"):
     Parameters
     ----------
     X : sequence of graphs
-        A GraphCollection, a PyG dataset, a list or object array of ``Data``, or any
-        indexable sequence of objects with these attributes.
+        A GraphCollection, a PyG dataset, or any indexable sequence of such objects.
     name : str, default="X"
         How the errors name ``X``.
 
@@ -230,8 +224,7 @@ def _stack(graphs, name):
 
 
 def _check_stacked(arrays, name):
-    """What the stacked arrays tell: nodes in every graph, real and finite features, local
-    edges (vectorised: one pass over a data set's arrays)."""
+    """Nodes in every graph, real and finite features, local edges (vectorised)."""
     node_ptr, edge_ptr, edge_index = arrays["node_ptr"], arrays["edge_ptr"], arrays["edge_index"]
     if node_ptr is not None:
         empty = np.flatnonzero(np.diff(node_ptr) == 0)
@@ -278,18 +271,11 @@ def compact_graphs(X):
     in one collated storage, but once a graph has been read it also caches one ``Data`` per
     graph, each a view of the whole storage, and pickling writes the storage again for every
     view (3.67 GB instead of 3.3 MB for an iterated PROTEINS); a list of ``Data`` pickles every
-    tensor with its own header. So:
-
-    * an ``InMemoryDataset`` (iterated or not, sliced or not) becomes its own
-      ``InMemoryDataset.copy()``: the same class, transform and indexing, the selected graphs
-      collated into one storage, no cache;
-    * a list, tuple or object array of ``Data`` (of one class, with the same attributes)
-      becomes a :class:`CollatedGraphs`, the graphs collated by ``InMemoryDataset.collate``,
-      that gives back a list (an object array for an array) of ``Data`` equal to the
-      originals when indexed by an array of rows;
-    * anything else (a GraphCollection, tabular data, a PyG ``Dataset`` that reads its graphs
-      from its files, graphs whose attributes differ, which PyG's collate would drop) is
-      returned as it is.
+    tensor with its own header. So an ``InMemoryDataset`` becomes its own
+    ``InMemoryDataset.copy()`` (same class, transform and indexing, one storage, no cache), and
+    a list, tuple or object array of ``Data`` of one class with the same attributes a
+    :class:`CollatedGraphs`. Anything else (tabular data, a PyG ``Dataset`` that reads its files,
+    graphs whose attributes differ, which PyG's collate would drop) is returned as it is.
 
     Parameters
     ----------
@@ -299,7 +285,7 @@ def compact_graphs(X):
     Returns
     -------
     X_compact : object
-        ``X`` itself, or the compact form above.
+        ``X`` itself, or its compact form.
 
     Examples
     --------
@@ -338,10 +324,9 @@ def compact_graphs(X):
 class CollatedGraphs:
     """A sequence of PyG ``Data`` objects stored collated, as PyG's ``InMemoryDataset`` does.
 
-    Made by :func:`compact_graphs` from a list, tuple or object array of ``Data``; indexed
-    like the original: an int gives one ``Data``, an array of rows (or a slice, or a boolean
-    mask) a list of ``Data`` (an object array if the original was an array), each equal to
-    the original graph (same attributes, values and dtypes).
+    Indexed like the original: an int gives one ``Data``, rows (an array, a slice or a boolean
+    mask) a list of ``Data`` (an object array if the original was one), each equal to the
+    original graph (same attributes, values and dtypes).
 
     Parameters
     ----------
@@ -380,8 +365,7 @@ class CollatedGraphs:
         return self._n_graphs
 
     def __iter__(self):
-        for index in range(len(self)):
-            yield self[index]
+        return (self[index] for index in range(len(self)))
 
     def __getitem__(self, key):
         if isinstance(key, numbers.Integral) and not isinstance(key, (bool, np.bool_)):

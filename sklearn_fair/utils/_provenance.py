@@ -1,12 +1,10 @@
 """What a stored result depends on: one place describes its data, parameters, code and versions.
 
-Every record of a result that may be reused or compared later is built from this module:
-NestedCV's cache keys (``model_selection/_nested/_cache_key.py``), the experiment runner's
-result hash (``experiment/_running/_hashing.py``), the reproducibility card's versions table
-and the benchmarks' result files. The same inputs give the same description everywhere.
-
-:func:`describe` turns a value into canonical JSON-able data that changes whenever the value's
-content or code does:
+NestedCV's cache keys (``model_selection/_nested/_cache_key.py``), the experiment runner's result
+hash (``experiment/_running/_hashing.py``), the reproducibility card's versions table and the
+benchmarks' result files are all built from this module, so the same inputs give the same
+description everywhere. :func:`describe` turns a value into canonical JSON-able data that changes
+whenever the value's content or code does:
 
 - **data** (arrays, tensors, DataFrames, sparse matrices, graphs) by content, through
   :func:`~sklearn_fair.utils.fingerprint` (dtype, shape and bytes; equal in every process);
@@ -19,20 +17,18 @@ content or code does:
 - **classes and functions** by their *code identity* (:func:`code_identity`), by one rule for
   every module, wherever it is installed:
 
-  * a module of the standard library: the Python version;
-  * a module of an installed third-party package (under ``site-packages``): the package's
-    distribution name and version (a release's code changes only with its version);
-  * a module of sklearn-fair, installed or a checkout: the package version and the hash of its
-    source (:func:`~sklearn_fair.utils.source_fingerprint`), since an edited checkout or an
-    install rebuilt from another commit keeps its version number;
+  * the standard library: the Python version;
+  * an installed third-party package (under ``site-packages``): its distribution name and
+    version (a release's code changes only with its version);
+  * sklearn-fair, installed or a checkout: its version and :func:`source_fingerprint`, since an
+    edited checkout or an install rebuilt from another commit keeps its version number;
   * a module of the user's own (anything else: a script, a file next to a notebook, a package
     on ``PYTHONPATH`` or installed in editable mode): the SHA-256 of its file, **and of every
-    module of the user's own that it reaches**: modules it imports, modules of the functions
-    and classes among its globals, modules imported inside its functions. So editing a
-    ``helpers.py`` that a custom scorer or an estimator's ``fit`` calls changes the
-    description. The walk stops at library and sklearn-fair modules (described by version and
-    source hash) and at :data:`MAX_MODULES` modules of the user's, past which the value is
-    :class:`UnhashableError` (no result is reused rather than a wrong one);
+    module of the user's own that it reaches** (modules it imports, modules of the functions
+    and classes among its globals, modules imported inside its functions), so editing a
+    ``helpers.py`` that a custom scorer calls changes the description. The walk stops at
+    library and sklearn-fair modules and at :data:`MAX_MODULES` modules of the user's, past
+    which the value is :class:`UnhashableError` (no result is reused rather than a wrong one);
   * code without a file (a notebook cell, ``exec``, a lambda in a closure): its bytecode,
     constants, default values, closure and the globals it reads, each described by these rules.
 
@@ -58,11 +54,12 @@ import platform
 import sys
 import sysconfig
 import types
+from pathlib import Path
 
 import numpy as np
 
+from ._graphs import is_graph_data
 from ._hashing import fingerprint
-from ._source import source_fingerprint
 
 __all__ = [
     "MAX_MODULES",
@@ -72,6 +69,7 @@ __all__ = [
     "describe",
     "digest",
     "package_versions",
+    "source_fingerprint",
 ]
 
 # The user's own modules one description may reach before it gives up (see the docstring).
@@ -79,18 +77,16 @@ MAX_MODULES = 500
 # Nesting depth of a described value (estimators in estimators, closures in closures).
 MAX_DEPTH = 200
 
-_LIBRARY_ROOTS = tuple(
-    sorted(
-        {
-            os.path.realpath(sysconfig.get_paths()[name])
-            for name in ("stdlib", "platstdlib", "purelib", "platlib")
-        }
-    )
-)
-_SITE = tuple(
-    sorted({os.path.realpath(sysconfig.get_paths()[name]) for name in ("purelib", "platlib")})
-)
+
+def _real_paths(*names):
+    return tuple(sorted({os.path.realpath(sysconfig.get_paths()[name]) for name in names}))
+
+
+_LIBRARY_ROOTS = _real_paths("stdlib", "platstdlib", "purelib", "platlib")
+_SITE = _real_paths("purelib", "platlib")
 _OWN = "sklearn_fair"
+# Sub-packages and files that only format or write results: an edit there cannot change a number.
+_FORMATTING = ("experiment", "report", "cli.py", "__main__.py", "_demo.py")
 _FILE_HASHES = {}
 
 
@@ -99,6 +95,37 @@ class UnhashableError(TypeError):
 
 
 # -- versions ----------------------------------------------------------------------------------
+
+
+@functools.cache
+def source_fingerprint():
+    """Return ``"sha256:"`` and the SHA-256 of the Python source of sklearn-fair.
+
+    Every ``.py`` file of the package enters, by path and content, except those that only
+    format or write results (``experiment/``, ``report/``, the command line). Computed once
+    per process: the code a process has imported is the code it runs, even if the files
+    change on disk meanwhile.
+
+    Returns
+    -------
+    fingerprint : str
+
+    Examples
+    --------
+    >>> from sklearn_fair.utils import source_fingerprint
+    >>> fingerprint = source_fingerprint()
+    >>> fingerprint.startswith("sha256:"), len(fingerprint)
+    (True, 71)
+    """
+    root = Path(__file__).resolve().parent.parent
+    hasher = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        relative = path.relative_to(root)
+        if relative.parts[0] in _FORMATTING:
+            continue
+        hasher.update(relative.as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return "sha256:" + hasher.hexdigest()
+
 
 # Always recorded: what computes every result.
 _CORE = ("scikit-learn", "numpy", "scipy", "joblib")
@@ -139,20 +166,11 @@ def package_versions(extra=()):
     }
     for name in (*_CORE, *extra):
         if name not in versions:
-            versions[name] = _distribution_version(name)
+            try:
+                versions[name] = importlib.metadata.version(name)
+            except importlib.metadata.PackageNotFoundError:
+                versions[name] = NOT_INSTALLED
     return versions
-
-
-def _distribution_version(name):
-    """The installed version of a distribution (from its metadata; nothing is imported).
-
-    A package importable without being installed (a checkout on ``PYTHONPATH``) has no version
-    here; its code is described by its source wherever it is used (see the module docstring).
-    """
-    try:
-        return importlib.metadata.version(name)
-    except importlib.metadata.PackageNotFoundError:
-        return NOT_INSTALLED
 
 
 # Once per process: the code a process has imported is the code it runs, and reading every
@@ -305,12 +323,8 @@ def _user_module(name):
 
 def _modules_imported_by(code):
     """The user's modules a function imports in its body (``import helpers`` in ``fit``)."""
-    found = []
-    for name in sorted(_code_names(code)):
-        module = _user_module(name)
-        if module is not None:
-            found.append(module)
-    return found
+    modules = (_user_module(name) for name in sorted(_code_names(code)))
+    return [module for module in modules if module is not None]
 
 
 def _neighbours(module):
@@ -365,7 +379,6 @@ class Describer:
 
     def __init__(self):
         self._code = {}  # id -> (object, identity); the object keeps the id from being reused
-        self._reach = {}  # module name -> sorted [[name, source hash], ...]
 
     # values
 
@@ -382,7 +395,7 @@ class Describer:
             value = float(value)
             return value if math.isfinite(value) else {"float": repr(value)}
         if isinstance(value, (list, tuple)) and not hasattr(value, "__fingerprint__"):
-            if _is_graph_list(value):
+            if value and is_graph_data(value):
                 return {"data": fingerprint(value)}
             return {type(value).__name__: [self.describe(v, _seen, depth) for v in value]}
         if isinstance(value, dict):
@@ -591,12 +604,6 @@ def _is_data(value):
     )
 
 
-def _is_graph_list(value):
-    from ._graphs import is_graph_data
-
-    return bool(value) and is_graph_data(value)
-
-
 def describe(value):
     """A JSON-able description of ``value`` that changes whenever its content or code does.
 
@@ -636,7 +643,7 @@ def code_identity(obj):
     Examples
     --------
     >>> from sklearn.tree import DecisionTreeClassifier
-    >>> from sklearn_fair.utils import code_identity
+    >>> from sklearn_fair.utils._provenance import code_identity
     >>> code_identity(DecisionTreeClassifier)["package"].startswith("scikit-learn==")
     True
     """

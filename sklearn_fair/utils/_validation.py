@@ -1,10 +1,11 @@
-"""scikit-learn's parameter validation, with the few constraints the package adds to it.
+"""scikit-learn's parameter validation, with the few constraints the package adds to it, and
+the texts of parameters that several signatures share.
 
 Public functions check their parameters with scikit-learn's ``validate_params`` and classes
 with a ``_parameter_constraints`` dict, so that every error reads "The 'x' parameter of Y must
-be ... Got ... instead." and names what the user called. scikit-learn's constraints take a
-bool wherever they take an int or a float (``True`` is an ``Integral``): the constraints here
-refuse them, because ``n_resamples=True`` is a mistake, not 1.
+be ... Got ... instead." scikit-learn's constraints take a bool wherever they take an int or a
+float (``True`` is an ``Integral``): the constraints here refuse them, because
+``n_resamples=True`` is a mistake, not 1.
 """
 
 import numbers
@@ -23,11 +24,12 @@ __all__ = [
     "IntervalNotBool",
     "OptionsNotBool",
     "check_parameter_constraints",
+    "fill_doc",
 ]
 
 
 class IntervalNotBool(Interval):
-    """scikit-learn's ``Interval`` that refuses bools (``n_refits=True`` is a mistake, not 1).
+    """scikit-learn's ``Interval`` that refuses bools.
 
     Examples
     --------
@@ -99,9 +101,8 @@ RANDOM_STATE_CONSTRAINTS = [
 def check_parameter_constraints(obj, caller_name=None):
     """Check the parameters of ``obj`` against its ``_parameter_constraints``.
 
-    For classes without scikit-learn's ``BaseEstimator._validate_params`` (its
-    splitters have no ``get_params``): each constrained parameter is read as an
-    attribute, and errors name ``caller_name`` (the class's name by default).
+    For classes without scikit-learn's ``BaseEstimator._validate_params`` (its splitters have
+    no ``get_params``): each constrained parameter is read as an attribute.
 
     Parameters
     ----------
@@ -134,3 +135,28 @@ def check_parameter_constraints(obj, caller_name=None):
     validate_parameter_constraints(
         obj._parameter_constraints, params, caller_name=caller_name or type(obj).__name__
     )
+
+
+def fill_doc(texts):
+    """A decorator that puts ``texts[name]`` where a docstring says ``{name}``.
+
+    The texts of parameters that several signatures share are written once (as
+    imbalanced-learn's ``Substitution`` does); a text's first line goes where the name is, its
+    other lines carry their own indentation.
+
+    Examples
+    --------
+    >>> from sklearn_fair.utils import fill_doc
+    >>> @fill_doc({"seed": "seed : int, default=0"})
+    ... def draw(seed=0):
+    ...     "Parameters: {seed}."
+    >>> draw.__doc__
+    'Parameters: seed : int, default=0.'
+    """
+
+    def fill(obj):
+        for name, text in texts.items():
+            obj.__doc__ = obj.__doc__.replace("{" + name + "}", text)
+        return obj
+
+    return fill
