@@ -9,9 +9,9 @@ from sklearn.utils._param_validation import validate_params
 from sklearn.utils.validation import _num_samples
 
 from ..model_selection._engine import check_cv_with_groups
-from ..utils import check_random_state, is_graph_data, read_graph_labels
+from ..utils import check_random_state, fill_doc, is_graph_data, read_graph_labels
 from ._duplicates import find_duplicates
-from ._permutation import PERMUTATION_CONSTRAINTS, permutation_check
+from ._permutation import PERMUTATION_CONSTRAINTS, PERMUTATION_DOCS, permutation_check
 from ._prefit import find_prefit_steps
 from ._report import AuditResult
 
@@ -45,6 +45,7 @@ def _check_checks(checks):
     # the protocol's parameters are checked again, in full, by nested_cross_validate
     prefer_skip_nested_validation=False,
 )
+@fill_doc(PERMUTATION_DOCS)
 def audit(
     estimator,
     X,
@@ -69,24 +70,17 @@ def audit(
     Three checks, each optional (``checks``):
 
     - **duplicates**: exact duplicate rows (or identical graphs) of ``X`` that the outer
-      splits of ``cv`` put on both sides, with their indices: the model is then tested on
-      samples it was trained on.
+      splits of ``cv`` put on both sides (:func:`find_duplicates`): the model is then tested
+      on samples it was trained on.
     - **permutation**: the nested protocol (``cv`` outside, ``inner_cv`` and ``param_grid``
       inside, as :func:`~sklearn_fair.nested_cross_validate` runs it) repeated on
-      ``n_permutations`` random permutations of ``y``. Permuted labels carry no signal, so
-      an honest protocol scores at chance; an interval of the permuted-label estimate that
-      sits more than ``tolerance`` above chance flags a leak.
-    - **prefit**: steps that were already fitted when handed in. A
-      :class:`~sklearn.frozen.FrozenEstimator` stays fitted in every resample and leaks
-      whatever it saw; a plain fitted step is refitted after ``clone`` but leaks wherever
-      it is used as fitted.
-
-    What the permutation check can see: it re-runs everything it is given, so it catches
-    leaks inside the protocol and, with ``prepare``, in what was done to the whole data
-    set before splitting (selecting features, scaling, resampling on all the data).
-    Anything done to ``X`` before calling ``audit`` and not passed as ``prepare`` was done
-    with the real labels and is invisible to it: a permutation breaks the link between
-    ``X`` and ``y`` and the estimate falls to chance, leak or not.
+      ``n_permutations`` permutations of ``y`` (:func:`permutation_check`). Permuted labels
+      carry no signal, so an honest protocol scores at chance; an interval of the
+      permuted-label estimate more than ``tolerance`` above chance flags a leak. It re-runs
+      everything it is given, ``prepare`` included; anything done to ``X`` before calling
+      ``audit`` and not passed as ``prepare`` is invisible to it (a permutation breaks the
+      link between ``X`` and ``y``, and the estimate falls to chance, leak or not).
+    - **prefit**: steps that were already fitted when handed in (:func:`find_prefit_steps`).
 
     Parameters
     ----------
@@ -113,21 +107,11 @@ def audit(
         One metric, as in NestedCV; None is the estimator's ``score``.
     groups : array-like of shape (n_samples,), default=None
         Group labels for group-aware splitters.
-    prepare : callable, default=None
-        ``prepare(X, y) -> (X, y)``: what you do to the whole data set before splitting.
-        The permutation check re-runs it on each permutation; a change in the number of
-        samples (resampling before splitting) is flagged.
-    n_permutations : int, default=5
-        Number of label permutations, at least 2.
-    chance : float, default=None
-        The metric's no-skill value; by default :func:`chance_level` (the majority-class
-        rate for accuracy, 0.5 for ROC AUC, 0 for kappa, ...) or, for a metric without a
-        known one, the mean score of a dummy model under the same outer splits.
-    tolerance : float, default=0.05
-        How far above chance the interval's lower bound must be to flag, in the metric's
-        units.
-    confidence : float, default=0.95
-        Level of the Student-t interval of the mean permuted-label estimate.
+    {prepare} A change in the number of samples (resampling before splitting) is flagged.
+    {n_permutations}
+    {chance}
+    {tolerance}
+    {confidence}
     checks : str or tuple of str, default=("duplicates", "permutation", "prefit")
         Which checks to run.
     n_jobs : int, default=None
