@@ -94,17 +94,13 @@ class UnhashableError(TypeError):
     """A value whose content or code cannot be described stably."""
 
 
-# -- versions ----------------------------------------------------------------------------------
-
-
 @functools.cache
 def source_fingerprint():
     """Return ``"sha256:"`` and the SHA-256 of the Python source of sklearn-fair.
 
-    Every ``.py`` file of the package enters, by path and content, except those that only
-    format or write results (``experiment/``, ``report/``, the command line). Computed once
-    per process: the code a process has imported is the code it runs, even if the files
-    change on disk meanwhile.
+    Every ``.py`` file of the package enters, by path and content, except those that only format
+    or write results (``experiment/``, ``report/``, the command line). Computed once per process:
+    the code a process has imported is the code it runs, even if the files change meanwhile.
 
     Returns
     -------
@@ -138,9 +134,8 @@ def package_versions(extra=()):
     Parameters
     ----------
     extra : sequence of str, default=()
-        Further distribution names (as pip spells them: ``"torch"``, ``"torch-geometric"``).
-        They are read from the installed metadata, never imported; an absent one is
-        ``"not installed"``.
+        Further distribution names (as pip spells them: ``"torch"``, ``"torch-geometric"``),
+        read from the installed metadata, never imported; an absent one is ``"not installed"``.
 
     Returns
     -------
@@ -197,9 +192,6 @@ def _package_of(top):
     return f"{top}=={getattr(module, '__version__', 'unknown')}"
 
 
-# -- modules -----------------------------------------------------------------------------------
-
-
 def _module_kind(module):
     """``"stdlib"``, ``"library"`` (installed third-party), ``"own"`` (sklearn-fair), ``"user"``."""
     name = module.__name__
@@ -254,10 +246,8 @@ _SEEN_MODULES = {}
 
 
 def _unchanged_since_seen(module, path):
-    """False if the file changed since this module object was first described, unreloaded.
-
-    A reload makes new function and class objects: then the file is the code again.
-    """
+    """False if the file changed since this module object was first described, unreloaded (a
+    reload makes new function and class objects: then the file is the code again)."""
     info = os.stat(path)
     state = (info.st_mtime_ns, info.st_size)
     members = frozenset(
@@ -366,21 +356,15 @@ def _methods(cls):
     return [f for f in found if isinstance(f, types.FunctionType)]
 
 
-# -- describing --------------------------------------------------------------------------------
-
-
 class Describer:
     """Describes values by the rules of the module docstring; remembers code it has described.
 
-    One Describer serves one run (e.g. all the cache keys of one NestedCV fit): the code a
-    process has imported does not change during the run, so each class, function and module is
-    walked once.
+    One Describer serves one run (e.g. all the cache keys of one NestedCV fit): the code a process
+    has imported does not change during the run, so each class, function and module is walked once.
     """
 
     def __init__(self):
         self._code = {}  # id -> (object, identity); the object keeps the id from being reused
-
-    # values
 
     def describe(self, value, _seen=frozenset(), _depth=0):
         """A JSON-able description of ``value`` (see the module docstring)."""
@@ -444,8 +428,6 @@ class Describer:
                 "state": self.describe(vars(value), seen, depth),
             }
         raise UnhashableError(f"cannot describe a value of type {type(value).__qualname__}")
-
-    # code
 
     def code_identity(self, obj, _seen=frozenset(), _depth=0):
         """The identity of a class, function or module (see the module docstring)."""
@@ -607,12 +589,10 @@ def _is_data(value):
 def describe(value):
     """A JSON-able description of ``value`` that changes whenever its content or code does.
 
-    See the module docstring for the rules (data by content, dicts sorted by key, lists in
-    order, code by its identity).
-
     Parameters
     ----------
     value : object
+        Described by the rules of the module docstring.
 
     Returns
     -------
@@ -658,8 +638,8 @@ def canonical_json(description):
 def digest(description):
     """``"sha256:"`` and the SHA-256 of the canonical JSON of ``description``.
 
-    Also the checksum of a JSON document written to disk: recompute it over the document
-    read back (without its checksum field) to tell a truncated or edited file.
+    Also the checksum of a JSON document written to disk: recompute it over the document read
+    back (without its checksum field) to tell a truncated or edited file.
 
     Examples
     --------
