@@ -6,8 +6,6 @@ import time
 
 import numpy as np
 
-__all__ = ["demo_models", "format_result", "mask_times", "readme_block", "run_demo"]
-
 # The README's "What the demo prints" block lies between these lines; tools/update_readme.py
 # writes the output of `sklearn-fair demo` there, and tests/test_demo.py checks that it is.
 README_BEGIN = "<!-- begin: output of `sklearn-fair demo` (tools/update_readme.py writes it) -->"

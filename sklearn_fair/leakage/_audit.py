@@ -15,8 +15,6 @@ from ._permutation import PERMUTATION_CONSTRAINTS, PERMUTATION_DOCS, permutation
 from ._prefit import find_prefit_steps
 from ._report import AuditResult
 
-__all__ = ["audit"]
-
 _CHECKS = ("duplicates", "permutation", "prefit")
 
 

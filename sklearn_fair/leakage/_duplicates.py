@@ -14,8 +14,6 @@ from sklearn.utils._param_validation import validate_params
 
 from ..utils import fingerprint, graph_fields, is_graph_data, to_numpy
 
-__all__ = ["DuplicateReport", "find_duplicates"]
-
 
 @dataclass(frozen=True)
 class DuplicateReport:

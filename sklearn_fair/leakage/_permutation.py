@@ -18,8 +18,6 @@ from ..utils import (
 )
 from ..utils._random import named_generator, seed_root
 
-__all__ = ["PermutationReport", "chance_level", "permutation_check"]
-
 #: The parameters that audit and permutation_check share.
 PERMUTATION_CONSTRAINTS = {
     "estimator": [EstimatorInstance(["fit", "get_params"])],

@@ -7,8 +7,6 @@ from sklearn.frozen import FrozenEstimator
 from sklearn.utils import get_tags
 from sklearn.utils.validation import check_is_fitted
 
-__all__ = ["PrefitStep", "find_prefit_steps"]
-
 
 @dataclass(frozen=True)
 class PrefitStep:

@@ -2,8 +2,6 @@
 
 from dataclasses import dataclass, field
 
-__all__ = ["AuditResult"]
-
 
 @dataclass(frozen=True)
 class AuditResult:

@@ -9,8 +9,6 @@ import math
 
 from sklearn.base import is_classifier, is_regressor
 
-__all__ = ["score_range"]
-
 _INF = math.inf
 # The metric functions of scikit-learn and of sklearn_fair.metrics, by name, and their ranges
 # (of the metric itself: a scorer's sign is applied below).

@@ -9,8 +9,6 @@ from sklearn.utils.validation import _num_samples, check_array, validate_data
 
 from ..utils import check_random_state, is_graph_data, read_graph_labels
 
-__all__ = ["RandomGraphUnderSampler"]
-
 
 class RandomGraphUnderSampler(BaseUnderSampler):
     """Under-sample the majority class(es) of graph data by dropping whole graphs at random.

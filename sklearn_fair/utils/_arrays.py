@@ -2,8 +2,6 @@
 
 import numpy as np
 
-__all__ = ["to_numpy"]
-
 
 def to_numpy(value):
     """Return ``value`` as a numpy array; a torch tensor is detached and moved to the CPU first.

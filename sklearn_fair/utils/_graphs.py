@@ -10,14 +10,6 @@ import numpy as np
 
 from ._arrays import to_numpy
 
-__all__ = [
-    "CollatedGraphs",
-    "check_graphs",
-    "compact_graphs",
-    "is_graph_data",
-    "read_graph_labels",
-]
-
 
 def is_graph_data(X):
     """Whether ``X`` is a sequence of graph objects: indexable, its first item has a ``.y``.

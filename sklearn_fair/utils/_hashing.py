@@ -18,8 +18,6 @@ import numpy as np
 from ._arrays import to_numpy
 from ._graphs import is_graph_data
 
-__all__ = ["fingerprint", "graph_fields", "update_hasher"]
-
 
 def fingerprint(value):
     """Return ``"sha256:"`` and the SHA-256 of the content of ``value``.

@@ -7,8 +7,6 @@ default wheel, a multi-GB CUDA build on Linux. tests/test_install_hints.py check
 commands are the README's.
 """
 
-__all__ = ["TORCH_CPU_INDEX", "TORCH_INSTALL", "extra_install", "install_hint"]
-
 #: The PyTorch the README installs first (a build the ``graph`` extra's range accepts).
 TORCH_INSTALL = 'pip install "torch==2.13.0"'
 #: What a machine without a GPU adds to :data:`TORCH_INSTALL`.

@@ -3,8 +3,6 @@
 import sys
 import time
 
-__all__ = ["is_terminal", "progress_over"]
-
 
 def is_terminal(stream):
     """Whether ``stream`` is an interactive terminal (False for files, pipes, StringIO)."""

@@ -61,17 +61,6 @@ import numpy as np
 from ._graphs import is_graph_data
 from ._hashing import fingerprint
 
-__all__ = [
-    "MAX_MODULES",
-    "UnhashableError",
-    "canonical_json",
-    "code_identity",
-    "describe",
-    "digest",
-    "package_versions",
-    "source_fingerprint",
-]
-
 # The user's own modules one description may reach before it gives up (see the docstring).
 MAX_MODULES = 500
 # Nesting depth of a described value (estimators in estimators, closures in closures).

@@ -16,15 +16,6 @@ from sklearn.utils._param_validation import validate_parameter_constraints
 
 from ._validation import RANDOM_STATE_CONSTRAINTS, IntervalNotBool
 
-__all__ = [
-    "SEED_BOUND",
-    "as_generator",
-    "check_random_state",
-    "draw_seeds",
-    "named_generator",
-    "seed_root",
-]
-
 #: Every seed sklearn-fair draws is below this bound (the one definition), so that it fits every
 #: library's int32 seed. Which seeds are drawn, and for what: ``model_selection/_nested/_seeds.py``.
 SEED_BOUND = np.iinfo(np.int32).max

@@ -18,15 +18,6 @@ from sklearn.utils._param_validation import (
     validate_parameter_constraints,
 )
 
-__all__ = [
-    "RANDOM_STATE_CONSTRAINTS",
-    "EstimatorInstance",
-    "IntervalNotBool",
-    "OptionsNotBool",
-    "check_parameter_constraints",
-    "fill_doc",
-]
-
 
 class IntervalNotBool(Interval):
     """scikit-learn's ``Interval`` that refuses bools.
