@@ -5,8 +5,14 @@ Everything here is public and torch-free, so that no sub-package imports another
 private modules.
 """
 
-from ._arrays import to_numpy
-from ._graphs import CollatedGraphs, check_graphs, compact_graphs, is_graph_data, read_graph_labels
+from ._graphs import (
+    CollatedGraphs,
+    check_graphs,
+    compact_graphs,
+    is_graph_data,
+    read_graph_labels,
+    to_numpy,
+)
 from ._hashing import fingerprint, graph_fields
 from ._install import install_hint
 from ._progress import is_terminal, progress_over

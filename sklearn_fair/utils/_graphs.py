@@ -1,6 +1,6 @@
 """Graph data without torch: recognising it, checking it (:func:`check_graphs`, the one check of
-every graph input), reading one class label per graph, and packing PyG's containers compactly
-for worker processes (torch imported only when graphs are packed)."""
+every graph input), reading one class label per graph, tensors as arrays, and packing PyG's
+containers compactly for worker processes (torch imported only when graphs are packed)."""
 
 import copy
 import numbers
@@ -8,7 +8,29 @@ import sys
 
 import numpy as np
 
-from ._arrays import to_numpy
+
+def to_numpy(value):
+    """Return ``value`` as a numpy array; a torch tensor is detached and moved to the CPU first.
+
+    Parameters
+    ----------
+    value : array-like or torch.Tensor
+        Anything ``numpy.asarray`` takes, or a tensor (recognised by its ``detach`` method, so
+        torch is never imported here).
+
+    Returns
+    -------
+    array : ndarray
+
+    Examples
+    --------
+    >>> from sklearn_fair.utils import to_numpy
+    >>> to_numpy([1, 2, 3])
+    array([1, 2, 3])
+    """
+    if hasattr(value, "detach") and hasattr(value, "cpu"):
+        value = value.detach().cpu().numpy()
+    return np.asarray(value)
 
 
 def is_graph_data(X):
@@ -158,7 +180,7 @@ def _same_widths(arrays, kind, name):
 
 def _stack(graphs, name):
     """The arrays of the graphs stacked, with what only the single graphs can tell checked."""
-    xs, edges, attrs, labels, counts = [], [], [], [], []
+    rows = []
     for index, graph in enumerate(graphs):
         x, edge_index, edge_attr, label, num_nodes = (
             _field(graph, key) for key in ("x", "edge_index", "edge_attr", "y", "num_nodes")
@@ -189,11 +211,8 @@ def _stack(graphs, name):
                 )
         if label is not None:
             label = _one_label(label, index, name)
-        xs.append(x)
-        edges.append(edge_index.astype(np.int64, copy=False))
-        attrs.append(edge_attr)
-        labels.append(label)
-        counts.append(num_nodes)
+        rows.append((x, edge_index.astype(np.int64, copy=False), edge_attr, label, num_nodes))
+    xs, edges, attrs, labels, counts = zip(*rows)
     arrays = {
         "x": None,
         "edge_index": np.concatenate(edges, axis=1),

@@ -15,8 +15,7 @@ import numbers
 import joblib
 import numpy as np
 
-from ._arrays import to_numpy
-from ._graphs import is_graph_data
+from ._graphs import is_graph_data, to_numpy
 
 
 def fingerprint(value):

@@ -1,11 +1,8 @@
 """scikit-learn's parameter validation, with the few constraints the package adds to it, and
 the texts of parameters that several signatures share.
 
-Public functions check their parameters with scikit-learn's ``validate_params`` and classes
-with a ``_parameter_constraints`` dict, so that every error reads "The 'x' parameter of Y must
-be ... Got ... instead." scikit-learn's constraints take a bool wherever they take an int or a
-float (``True`` is an ``Integral``): the constraints here refuse them, because
-``n_resamples=True`` is a mistake, not 1.
+scikit-learn's constraints take a bool wherever they take an int or a float (``True`` is an
+``Integral``): the constraints here refuse them, because ``n_resamples=True`` is a mistake, not 1.
 """
 
 import numbers
@@ -65,11 +62,9 @@ class EstimatorInstance(HasMethods):
     --------
     >>> from sklearn.linear_model import LogisticRegression
     >>> from sklearn_fair.utils import EstimatorInstance
-    >>> constraint = EstimatorInstance(["fit", "get_params"])
-    >>> constraint.is_satisfied_by(LogisticRegression())
-    True
-    >>> constraint.is_satisfied_by(LogisticRegression)
-    False
+    >>> instance = EstimatorInstance(["fit", "get_params"])
+    >>> instance.is_satisfied_by(LogisticRegression()), instance.is_satisfied_by(LogisticRegression)
+    (True, False)
     """
 
     def is_satisfied_by(self, val):
@@ -79,8 +74,8 @@ class EstimatorInstance(HasMethods):
         return f"an estimator instance ({super().__str__()})"
 
 
-#: The constraints of every public ``random_state``: None, an int seed (not a bool) that
-#: numpy's RandomState takes, a RandomState or a Generator.
+#: The constraints of every public ``random_state``: None, an int seed (not a bool) that numpy's
+#: RandomState takes, a RandomState or a Generator.
 RANDOM_STATE_CONSTRAINTS = [
     None,
     IntervalNotBool(numbers.Integral, 0, 2**32 - 1, closed="both"),
@@ -131,9 +126,9 @@ def check_parameter_constraints(obj, caller_name=None):
 def fill_doc(texts):
     """A decorator that puts ``texts[name]`` where a docstring says ``{name}``.
 
-    The texts of parameters that several signatures share are written once (as
-    imbalanced-learn's ``Substitution`` does); a text's first line goes where the name is, its
-    other lines carry their own indentation.
+    The texts of parameters that several signatures share are written once (as imbalanced-learn's
+    ``Substitution`` does); a text's first line goes where the name is, its others carry their
+    own indentation.
 
     Examples
     --------
