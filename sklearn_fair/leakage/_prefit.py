@@ -32,8 +32,6 @@ class PrefitStep:
 
 def _children(estimator):
     """Named sub-estimators of the containers scikit-learn and imbalanced-learn ship."""
-    if isinstance(estimator, FrozenEstimator):
-        return []
     for attribute in ("steps", "transformer_list", "transformers", "estimators"):
         items = getattr(estimator, attribute, None)
         if isinstance(items, list) and all(isinstance(i, tuple) for i in items):
