@@ -14,6 +14,14 @@ PREVALENCE = [IntervalNotBool(numbers.Real, 0, 1, closed="neither"), None]
 ZERO_DIVISION = [StrOptions({"warn"}), OptionsNotBool(numbers.Real, {0.0, 1.0}), "nan"]
 #: A label: a number, a str or a bool.
 POS_LABEL = [numbers.Real, str, "boolean"]
+#: The options of sensitivity, specificity, PPV and NPV and of their scorers.
+BINARY = {"pos_label": POS_LABEL, "zero_division": ZERO_DIVISION}
+#: The arguments of every metric function.
+TARGETS = {
+    "y_true": ["array-like"],
+    "y_pred": ["array-like"],
+    "sample_weight": ["array-like", None],
+}
 
 #: The texts of the parameters above, for :func:`~sklearn_fair.utils.fill_doc`.
 DOCS = {

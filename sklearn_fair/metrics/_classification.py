@@ -8,20 +8,14 @@ from sklearn.metrics import cohen_kappa_score, multilabel_confusion_matrix
 from sklearn.utils._param_validation import StrOptions, validate_params
 
 from ..utils import fill_doc
-from ._checks import DOCS, POS_LABEL, PREVALENCE, ZERO_DIVISION, check_pos_label, check_targets
+from ._checks import BINARY, DOCS, PREVALENCE, TARGETS, check_pos_label, check_targets
 
 #: The ``weights`` of Cohen's kappa.
 KAPPA_WEIGHTS = [StrOptions({"linear", "quadratic"}), None]
 
 
 @validate_params(
-    {
-        "y_true": ["array-like"],
-        "y_pred": ["array-like"],
-        "labels": ["array-like", None],
-        "weights": KAPPA_WEIGHTS,
-        "sample_weight": ["array-like", None],
-    },
+    {**TARGETS, "labels": ["array-like", None], "weights": KAPPA_WEIGHTS},
     prefer_skip_nested_validation=True,
 )
 @fill_doc(DOCS)
@@ -34,12 +28,11 @@ def kappa(y_true, y_pred, *, labels=None, weights=None, sample_weight=None):
     ----------
     {y_true_pred}
     labels : array-like, default=None
-        Labels to index the confusion matrix; by default those in ``y_true``
-        or ``y_pred``. With ordinal weights, give them in their order.
+        Labels to index the confusion matrix; by default those in ``y_true`` or ``y_pred``.
+        With ordinal weights, give them in their order.
     weights : {None, "linear", "quadratic"}, default=None
-        None for the unweighted kappa; "linear" or "quadratic" for the
-        weighted kappa of ordinal labels, where a disagreement costs its
-        distance (or squared distance) in the order of ``labels``.
+        None for the unweighted kappa; "linear" or "quadratic" for the weighted kappa of ordinal
+        labels, where a disagreement costs its distance (or squared distance) in ``labels``.
     {sample_weight}
 
     Returns
@@ -121,14 +114,8 @@ def _counts(y_true, y_pred, pos_label, sample_weight):
     return matrix.ravel()
 
 
-_BINARY_CONSTRAINTS = {
-    "y_true": ["array-like"],
-    "y_pred": ["array-like"],
-    "pos_label": POS_LABEL,
-    "sample_weight": ["array-like", None],
-    "zero_division": ZERO_DIVISION,
-}
-_PREDICTIVE_CONSTRAINTS = {**_BINARY_CONSTRAINTS, "prevalence": PREVALENCE}
+_BINARY_CONSTRAINTS = {**TARGETS, **BINARY}
+_PREDICTIVE_CONSTRAINTS = {**TARGETS, **BINARY, "prevalence": PREVALENCE}
 
 
 @validate_params(_BINARY_CONSTRAINTS, prefer_skip_nested_validation=True)
@@ -136,8 +123,8 @@ _PREDICTIVE_CONSTRAINTS = {**_BINARY_CONSTRAINTS, "prevalence": PREVALENCE}
 def sensitivity(y_true, y_pred, *, pos_label=1, sample_weight=None, zero_division="warn"):
     """Sensitivity (recall, true positive rate): TP / (TP + FN).
 
-    :func:`imblearn.metrics.sensitivity_score` of ``pos_label`` against the rest, with
-    the undefined case (no positive samples) decided by ``zero_division``.
+    :func:`imblearn.metrics.sensitivity_score` of ``pos_label`` against the rest, with the
+    undefined case (no positive samples) decided by ``zero_division``.
 
     Parameters
     ----------
@@ -169,10 +156,9 @@ def sensitivity(y_true, y_pred, *, pos_label=1, sample_weight=None, zero_divisio
 def specificity(y_true, y_pred, *, pos_label=1, sample_weight=None, zero_division="warn"):
     """Specificity (true negative rate): TN / (TN + FP).
 
-    :func:`imblearn.metrics.specificity_score` of ``pos_label`` against the rest, with
-    the undefined case (no negative samples) decided by ``zero_division``. With
-    ``sample_weight``, from scikit-learn's weighted confusion matrix instead
-    (imbalanced-learn 0.14 counts the true negatives unweighted).
+    :func:`imblearn.metrics.specificity_score` of ``pos_label`` against the rest, with the
+    undefined case (no negative samples) decided by ``zero_division``. With ``sample_weight``,
+    from scikit-learn's weighted confusion matrix (imbalanced-learn 0.14 counts TN unweighted).
 
     Parameters
     ----------
@@ -225,8 +211,8 @@ def _predictive_value(
 def ppv(y_true, y_pred, *, prevalence=None, pos_label=1, sample_weight=None, zero_division="warn"):
     """Positive predictive value (precision), optionally at a given prevalence.
 
-    With ``prevalence=None`` it is TP / (TP + FP). With a prevalence ``p``
-    it is Bayes' rule, ``sens * p / (sens * p + (1 - spec) * (1 - p))``.
+    With ``prevalence=None`` it is TP / (TP + FP). With a prevalence ``p`` it is Bayes' rule,
+    ``sens * p / (sens * p + (1 - spec) * (1 - p))``.
 
     Parameters
     ----------
@@ -261,8 +247,8 @@ def ppv(y_true, y_pred, *, prevalence=None, pos_label=1, sample_weight=None, zer
 def npv(y_true, y_pred, *, prevalence=None, pos_label=1, sample_weight=None, zero_division="warn"):
     """Negative predictive value, optionally at a given prevalence.
 
-    With ``prevalence=None`` it is TN / (TN + FN). With a prevalence ``p``
-    it is Bayes' rule, ``spec * (1 - p) / (spec * (1 - p) + (1 - sens) * p)``.
+    With ``prevalence=None`` it is TN / (TN + FN). With a prevalence ``p`` it is Bayes' rule,
+    ``spec * (1 - p) / (spec * (1 - p) + (1 - sens) * p)``.
 
     Parameters
     ----------

@@ -8,13 +8,12 @@ from sklearn.metrics import make_scorer
 from sklearn.utils._param_validation import validate_params
 
 from ..utils import fill_doc
-from ._checks import DOCS, POS_LABEL, PREVALENCE, ZERO_DIVISION
+from ._checks import BINARY, DOCS, PREVALENCE
 from ._classification import KAPPA_WEIGHTS, kappa, npv, ppv, sensitivity, specificity
 from ._regression import concordance_correlation_coefficient
 
 # The factories check their parameters when they are called, not in the middle of a search.
-_BINARY_CONSTRAINTS = {"pos_label": POS_LABEL, "zero_division": ZERO_DIVISION}
-_PREDICTIVE_CONSTRAINTS = {**_BINARY_CONSTRAINTS, "prevalence": PREVALENCE}
+_PREDICTIVE_CONSTRAINTS = {**BINARY, "prevalence": PREVALENCE}
 
 
 @validate_params(
@@ -30,8 +29,7 @@ def make_kappa_scorer(*, weights=None, labels=None):
     weights : {None, "linear", "quadratic"}, default=None
         Passed to :func:`~sklearn_fair.metrics.kappa`.
     labels : array-like, default=None
-        Passed to :func:`~sklearn_fair.metrics.kappa`; give the ordinal
-        order here when using weights.
+        Passed to :func:`~sklearn_fair.metrics.kappa`; their order with weights.
 
     {scorer}
 
@@ -40,14 +38,13 @@ def make_kappa_scorer(*, weights=None, labels=None):
     >>> from sklearn.linear_model import LogisticRegression
     >>> from sklearn_fair.metrics import make_kappa_scorer
     >>> X, y = [[0], [1], [2], [3]], [0, 0, 1, 1]
-    >>> scorer = make_kappa_scorer(weights="linear")
-    >>> scorer(LogisticRegression().fit(X, y), X, y)
+    >>> make_kappa_scorer(weights="linear")(LogisticRegression().fit(X, y), X, y)
     1.0
     """
     return make_scorer(kappa, weights=weights, labels=labels)
 
 
-@validate_params(_BINARY_CONSTRAINTS, prefer_skip_nested_validation=True)
+@validate_params(BINARY, prefer_skip_nested_validation=True)
 @fill_doc(DOCS)
 def make_sensitivity_scorer(*, pos_label=1, zero_division="warn"):
     """Make a scorer of :func:`~sklearn_fair.metrics.sensitivity`.
@@ -64,14 +61,13 @@ def make_sensitivity_scorer(*, pos_label=1, zero_division="warn"):
     >>> from sklearn.dummy import DummyClassifier
     >>> from sklearn_fair.metrics import make_sensitivity_scorer
     >>> X, y = [[0], [1], [2], [3]], ["a", "b", "b", "b"]
-    >>> scorer = make_sensitivity_scorer(pos_label="b")
-    >>> scorer(DummyClassifier().fit(X, y), X, y)
+    >>> make_sensitivity_scorer(pos_label="b")(DummyClassifier().fit(X, y), X, y)
     1.0
     """
     return make_scorer(sensitivity, pos_label=pos_label, zero_division=zero_division)
 
 
-@validate_params(_BINARY_CONSTRAINTS, prefer_skip_nested_validation=True)
+@validate_params(BINARY, prefer_skip_nested_validation=True)
 @fill_doc(DOCS)
 def make_specificity_scorer(*, pos_label=1, zero_division="warn"):
     """Make a scorer of :func:`~sklearn_fair.metrics.specificity`.
@@ -88,8 +84,7 @@ def make_specificity_scorer(*, pos_label=1, zero_division="warn"):
     >>> from sklearn.dummy import DummyClassifier
     >>> from sklearn_fair.metrics import make_specificity_scorer
     >>> X, y = [[0], [1], [2], [3]], ["a", "b", "b", "b"]
-    >>> scorer = make_specificity_scorer(pos_label="b")
-    >>> scorer(DummyClassifier().fit(X, y), X, y)
+    >>> make_specificity_scorer(pos_label="b")(DummyClassifier().fit(X, y), X, y)
     0.0
     """
     return make_scorer(specificity, pos_label=pos_label, zero_division=zero_division)
@@ -110,16 +105,11 @@ def make_ppv_scorer(*, prevalence=None, pos_label=1, zero_division="warn"):
 
     Examples
     --------
-    >>> from sklearn.datasets import make_classification
-    >>> from sklearn.linear_model import LogisticRegression
-    >>> from sklearn.model_selection import cross_val_score
+    >>> from sklearn.dummy import DummyClassifier
     >>> from sklearn_fair.metrics import make_ppv_scorer
-    >>> X, y = make_classification(n_samples=60, random_state=0)
-    >>> scores = cross_val_score(
-    ...     LogisticRegression(), X, y, cv=3, scoring=make_ppv_scorer(prevalence=0.05)
-    ... )
-    >>> scores.shape
-    (3,)
+    >>> X, y = [[0], [1], [2], [3]], [1, 1, 1, 0]  # all predicted 1: sensitivity 1, specificity 0
+    >>> make_ppv_scorer(prevalence=0.2)(DummyClassifier().fit(X, y), X, y)
+    0.2
     """
     return make_scorer(ppv, pos_label=pos_label, prevalence=prevalence, zero_division=zero_division)
 
