@@ -52,17 +52,11 @@ PERMUTATION_DOCS = {
 }
 
 # metrics whose no-skill value does not depend on the data
-_FIXED_CHANCE = {
-    "roc_auc": 0.5,
-    "roc_auc_ovr": 0.5,
-    "roc_auc_ovo": 0.5,
-    "roc_auc_ovr_weighted": 0.5,
-    "roc_auc_ovo_weighted": 0.5,
-    "kappa": 0.0,
-    "matthews_corrcoef": 0.0,
-    "r2": 0.0,
-    "explained_variance": 0.0,
-    "ccc": 0.0,
+_FIXED_CHANCE = dict.fromkeys(
+    ["kappa", "matthews_corrcoef", "r2", "explained_variance", "ccc"], 0.0
+)
+_FIXED_CHANCE |= {
+    f"roc_auc{kind}": 0.5 for kind in ("", "_ovr", "_ovo", "_ovr_weighted", "_ovo_weighted")
 }
 
 

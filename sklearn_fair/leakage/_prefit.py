@@ -20,9 +20,8 @@ class PrefitStep:
         Its class name.
     frozen : bool
         Whether it survives cloning (:class:`~sklearn.frozen.FrozenEstimator`): then every
-        resample and every refit uses it as fitted, with whatever it learnt from data that
-        includes the test folds. An unfrozen fitted step is refitted after ``clone`` by
-        NestedCV and cross-validation, but is a leak wherever the fitted object is used as is.
+        resample uses it as fitted, with what it learnt from the test folds. An unfrozen fitted
+        step is refitted after ``clone``, but leaks wherever the fitted object is used as is.
     """
 
     name: str
@@ -60,9 +59,9 @@ def _is_fitted(estimator):
 def find_prefit_steps(estimator, _prefix=""):
     """List the steps of ``estimator`` (and itself) that are already fitted.
 
-    Pipelines (scikit-learn's and imbalanced-learn's), FeatureUnion, ColumnTransformer,
-    stacking/voting ensembles and meta-estimators with an ``estimator`` are searched
-    recursively. Stateless steps (``requires_fit=False``) and ``"passthrough"`` are skipped.
+    Pipelines (scikit-learn's and imbalanced-learn's), FeatureUnion, ColumnTransformer, stacking
+    and voting ensembles and meta-estimators with an ``estimator`` are searched recursively.
+    Stateless steps (``requires_fit=False``) and ``"passthrough"`` are skipped.
 
     Parameters
     ----------
