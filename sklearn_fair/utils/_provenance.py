@@ -489,9 +489,9 @@ class Describer:
     def _class_identity(self, cls, _seen, depth):
         name = _qualified(cls)
         module = sys.modules.get(cls.__module__)
-        if module is None or _module_kind(module) != "user":
-            if module is None:
-                raise UnhashableError(f"cannot find the module of class {name}")
+        if module is None:
+            raise UnhashableError(f"cannot find the module of class {name}")
+        if _module_kind(module) != "user":
             return {"class": name, "package": _package_identity(module)}
         sources, packages, modules = [], set(), []
         for base in cls.__mro__:
@@ -520,7 +520,7 @@ class Describer:
             "class": name,
             "sources": sources,
             "packages": sorted(packages),
-            "reaches": self._reaches(modules) if modules else [],
+            "reaches": self._reaches(modules),
         }
 
     def _function_identity(self, function, _seen, depth):
@@ -530,9 +530,7 @@ class Describer:
             return {"function": name, "package": _package_identity(module)}
         code = function.__code__
         globals_read = {}
-        for global_name in sorted(_code_names(code)):
-            if global_name not in function.__globals__:
-                continue
+        for global_name in sorted(_code_names(code) & function.__globals__.keys()):
             value = function.__globals__[global_name]
             try:
                 globals_read[global_name] = self.describe(value, _seen, depth)
@@ -541,7 +539,6 @@ class Describer:
         closure = [
             self.describe(cell.cell_contents, _seen, depth) for cell in function.__closure__ or ()
         ]
-        imported = _modules_imported_by(code)
         return {
             "function": name,
             "code": _code_digest(code),
@@ -549,7 +546,7 @@ class Describer:
             "kwdefaults": self.describe(function.__kwdefaults__, _seen, depth),
             "closure": closure,
             "globals": globals_read,
-            "imports": self._reaches(imported) if imported else [],
+            "imports": self._reaches(_modules_imported_by(code)),
         }
 
 
