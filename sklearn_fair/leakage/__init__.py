@@ -5,11 +5,10 @@ its data and returns an :class:`AuditResult` that prints a short report. See the
 "What must live inside the resample".
 """
 
-from ._audit import audit
+from ._audit import AuditResult, audit
 from ._duplicates import DuplicateReport, find_duplicates
 from ._permutation import PermutationReport, chance_level, permutation_check
 from ._prefit import PrefitStep, find_prefit_steps
-from ._report import AuditResult
 
 __all__ = [
     "AuditResult",

@@ -132,11 +132,9 @@ def _from_callable(scorer):
     label = getattr(function if function is not None else scorer, "__name__", None)
     if label is None:
         return f"custom scorer {scorer!r}", sign
-    stem = label[: -len("_score")] if label.endswith("_score") else label
-    if _is_known(stem):
-        return _words(stem), sign
-    if _is_known(label):
-        return _words(label), sign
+    for stem in (label.removesuffix("_score"), label):
+        if _is_known(stem):
+            return _words(stem), sign
     return f"custom scorer {label}", sign
 
 
