@@ -1,8 +1,9 @@
 """Small tools shared by the sub-packages: graph data, arrays, hashing, provenance, randomness,
-validation.
+validation; torch-free, so that no sub-package imports another one's private modules.
 
-Everything here is public and torch-free, so that no sub-package imports another one's
-private modules.
+Public (documented, in ``__all__``): checking graph data and reading its labels, the content
+fingerprint of data, the versions a result depends on. The other names are the package's own
+plumbing.
 """
 
 from ._graphs import (
@@ -27,30 +28,12 @@ from ._validation import (
     fill_doc,
 )
 
+# the public names (documented); the others are the sub-packages' shared plumbing, which may
+# change without notice
 __all__ = [
-    "CollatedGraphs",
-    "RANDOM_STATE_CONSTRAINTS",
-    "EstimatorInstance",
-    "IntervalNotBool",
-    "OptionsNotBool",
-    "UnhashableError",
-    "as_generator",
     "check_graphs",
-    "check_parameter_constraints",
-    "check_random_state",
-    "describe",
-    "digest",
-    "compact_graphs",
-    "draw_seeds",
-    "fill_doc",
     "fingerprint",
-    "graph_fields",
-    "install_hint",
     "is_graph_data",
-    "is_terminal",
-    "progress_over",
     "package_versions",
     "read_graph_labels",
-    "source_fingerprint",
-    "to_numpy",
 ]

@@ -294,7 +294,7 @@ def _sections(result, **kwargs):
 
 
 def test_to_html_is_the_two_model_reports_template(result):
-    from sklearn_fair.report import html_page
+    from sklearn_fair.report._html import html_page
 
     page = _page(result)
     verdict, sections = _sections(result)
