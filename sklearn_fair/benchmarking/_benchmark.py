@@ -85,7 +85,9 @@ def _load(name, spec):
     """``(X, y, groups)`` of data set ``name``: a tuple, graph data, or a callable giving one."""
     if callable(spec) and not is_graph_data(spec) and not hasattr(spec, "shape"):
         spec = spec()
-    if is_graph_data(spec):
+    # (graphs, y) is a pair, not a sequence of graphs: its first item is a whole data set
+    pair = isinstance(spec, tuple) and len(spec) in (2, 3) and is_graph_data(spec[0])
+    if is_graph_data(spec) and not pair:
         return spec, None, None
     if isinstance(spec, (tuple, list)) and len(spec) in (2, 3):
         X, y, *rest = spec
