@@ -51,24 +51,9 @@ def _accuracy_of_the_validation_passes(net, dataset, y):
     return accuracy_score(y, predicted)
 
 
-class _StopOnValidation(ReferenceEarlyStopping):
-    """The reference's stopping rule, idle in a fit without validation data."""
-
-    def on_epoch_end(self, net, **kwargs):
-        if self.monitor in net.history[-1]:
-            super().on_epoch_end(net, **kwargs)
-
-
-def _named_seeds(random_state):
-    """``{name: seed}`` for the names of ``_SEEDS``, each derived by name from
-    ``random_state`` (``utils._random``'s rule): adding a seed changes no other."""
-    root = seed_root(random_state)
-    return {name: int(named_generator(root, name).integers(SEED_BOUND)) for name in _SEEDS}
-
-
 @contextlib.contextmanager
 def _torch_threads(n_threads):
-    """Run the body with torch's intra-op threads set to ``n_threads`` (``None``: as they are)."""
+    """Run the body with ``n_threads`` torch intra-op threads (``None``: as they are)."""
     previous = torch.get_num_threads()
     change = n_threads is not None and n_threads != previous
     if change:
@@ -357,10 +342,13 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
                     f"GraphClassifier needs graphs of at least 2 classes; got only "
                     f"{self.classes_} (one class)."
                 )
-            self._set_data_attributes(graphs)
+            self.num_node_features_ = graphs.num_node_features
+            self.num_edge_features_ = graphs.num_edge_features
+            self.node_counts_ = graphs.node_counts
             validation = self._validation_dataset(X_val, y_val)
 
-            self.seeds_ = _named_seeds(self.random_state)
+            root = seed_root(self.random_state)
+            self.seeds_ = {n: int(named_generator(root, n).integers(SEED_BOUND)) for n in _SEEDS}
             dataset = GraphDataset(
                 graphs, torch.as_tensor(encoded, dtype=torch.long), validation=validation
             )
@@ -448,22 +436,15 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
                 f"{['module__' + name for name in given]}."
             )
 
-    def _set_data_attributes(self, graphs):
-        self.num_node_features_ = graphs.num_node_features
-        self.num_edge_features_ = graphs.num_edge_features
-        self.node_counts_ = graphs.node_counts
-
     def _check_like_training(self, graphs, name):
-        if graphs.num_node_features != self.num_node_features_:
-            raise ValueError(
-                f"{name} has {graphs.num_node_features} node features, but GraphClassifier was "
-                f"fitted on graphs with {self.num_node_features_}."
-            )
-        if graphs.num_edge_features != self.num_edge_features_:
-            raise ValueError(
-                f"{name} has {graphs.num_edge_features} edge features, but GraphClassifier "
-                f"was fitted on graphs with {self.num_edge_features_}."
-            )
+        for kind in ("node", "edge"):
+            given = getattr(graphs, f"num_{kind}_features")
+            fitted = getattr(self, f"num_{kind}_features_")
+            if given != fitted:
+                raise ValueError(
+                    f"{name} has {given} {kind} features, but GraphClassifier was fitted on "
+                    f"graphs with {fitted}."
+                )
 
     def _validation_dataset(self, X_val, y_val):
         if X_val is None:
@@ -473,15 +454,13 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
         graphs = as_collection(X_val, "X_val")
         self._check_like_training(graphs, "X_val")
         labels = read_labels(graphs, y_val, "X_val", "y_val")
-        encoded = np.searchsorted(self.classes_, labels)
-        unknown = (encoded >= len(self.classes_)) | (
-            self.classes_[np.minimum(encoded, len(self.classes_) - 1)] != labels
-        )
+        unknown = ~np.isin(labels, self.classes_)
         if unknown.any():
             raise ValueError(
                 f"y_val holds labels {np.unique(labels[unknown]).tolist()[:5]} that are not "
                 f"among the training labels {self.classes_.tolist()}."
             )
+        encoded = np.searchsorted(self.classes_, labels)
         return GraphDataset(graphs, torch.as_tensor(encoded, dtype=torch.long))
 
     def _rng_devices(self):
@@ -508,7 +487,7 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
                 ),
             ),
         ]
-        stopper = _StopOnValidation(
+        stopper = ReferenceEarlyStopping(
             self.monitor,
             self.early_stopping,
             patience=self.patience,

@@ -85,22 +85,17 @@ class GraphCollection:
 
     def __init__(self, x, edge_index, node_ptr, edge_ptr, *, y=None, edge_attr=None):
         x = np.asarray(x)
-        edge_index = np.asarray(edge_index)
-        node_ptr = np.asarray(node_ptr)
-        edge_ptr = np.asarray(edge_ptr)
-        for name, array in (
-            ("edge_index", edge_index),
-            ("node_ptr", node_ptr),
-            ("edge_ptr", edge_ptr),
-        ):
+        indices = {"edge_index": edge_index, "node_ptr": node_ptr, "edge_ptr": edge_ptr}
+        for name, array in indices.items():
+            array = np.asarray(array)
             if array.size and array.dtype.kind not in "iu":
                 raise ValueError(
                     f"The '{name}' parameter of GraphCollection must hold integers. "
                     f"Got dtype {array.dtype} instead."
                 )
-        edge_index = edge_index.astype(np.int64, copy=False).reshape(2, -1)
-        node_ptr = node_ptr.astype(np.int64, copy=False)
-        edge_ptr = edge_ptr.astype(np.int64, copy=False)
+            indices[name] = array.astype(np.int64, copy=False)
+        edge_index = indices["edge_index"].reshape(2, -1)
+        node_ptr, edge_ptr = indices["node_ptr"], indices["edge_ptr"]
         _check_ptr("node_ptr", node_ptr, len(x), "rows of x")
         _check_ptr("edge_ptr", edge_ptr, edge_index.shape[1], "columns of edge_index")
         if len(node_ptr) != len(edge_ptr):
@@ -132,13 +127,12 @@ class GraphCollection:
         self.edge_ptr = edge_ptr
         self.y = y
         self.edge_attr = edge_attr
+        return self
 
     @classmethod
-    def _from_checked(cls, x, edge_index, node_ptr, edge_ptr, y, edge_attr):
+    def _from_checked(cls, *arrays, **named):
         """Build from arrays that already satisfy the invariants (no checks, no copies)."""
-        collection = cls.__new__(cls)
-        collection._set(x, edge_index, node_ptr, edge_ptr, y, edge_attr)
-        return collection
+        return cls.__new__(cls)._set(*arrays, **named)
 
     @classmethod
     def from_data_list(cls, data_list):

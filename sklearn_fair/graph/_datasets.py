@@ -166,9 +166,9 @@ def load_tu_dataset(name, root, *, features="auto", use_edge_attr=False, drop_de
             x = np.eye(int(degree.max(initial=0)) + 1, dtype=np.float32)[degree]
 
     n_graphs = files.n_graphs
-    node_ptr = _pointer(np.bincount(files.node_graph, minlength=n_graphs))
+    node_ptr = np.cumsum([0, *np.bincount(files.node_graph, minlength=n_graphs)], dtype=np.int64)
     edge_graph = files.node_graph[rows]
-    edge_ptr = _pointer(np.bincount(edge_graph, minlength=n_graphs))
+    edge_ptr = np.cumsum([0, *np.bincount(edge_graph, minlength=n_graphs)], dtype=np.int64)
     offsets = node_ptr[edge_graph]
     edge_index = np.stack([rows - offsets, cols - offsets])
     y = np.unique(files.graph_labels, return_inverse=True)[1].astype(np.int64)
@@ -215,12 +215,6 @@ def _one_hot_columns(table, n_rows):
     for column in (table - table.min(axis=0)).T:
         blocks.append(np.eye(int(column.max(initial=0)) + 1, dtype=np.float32)[column])
     return np.concatenate(blocks, axis=1)
-
-
-def _pointer(counts):
-    ptr = np.zeros(len(counts) + 1, dtype=np.int64)
-    np.cumsum(counts, out=ptr[1:])
-    return ptr
 
 
 @validate_params(

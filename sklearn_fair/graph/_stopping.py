@@ -108,8 +108,8 @@ class ReferenceEarlyStopping(Callback):
         )
 
     def on_epoch_end(self, net, **kwargs):
-        if self.rule_ is None:
-            return
+        if self.rule_ is None or self.monitor not in net.history[-1]:
+            return  # no rule, or a fit without validation data
         epoch = len(net.history)
         is_best, stop = self.rule_.update(epoch, net.history[-1, self.monitor])
         net.history.record("stopping_best", is_best)

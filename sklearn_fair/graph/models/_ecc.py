@@ -212,15 +212,15 @@ class ECC(nn.Module):
         return state
 
     def _pyramid(self, edge_index, num_nodes):
-        """Cached Laplacian levels 1..num_layers (as edges) and keep masks of one graph."""
+        """Cached ``(edges, weights, keep)`` of every level of one graph (level 0: no edges)."""
         key = _structure_key(edge_index, num_nodes)
         if key not in self._pyramids:
             laplacians, keeps = coarsen_graph(edge_index, num_nodes, self.num_layers)
-            edges = []
-            for laplacian in laplacians[1:]:
+            levels = [(np.zeros((2, 0), dtype=np.int64), np.zeros(0), keeps[0])]
+            for laplacian, keep in zip(laplacians[1:], [*keeps[1:], None]):
                 rows, cols = np.nonzero(laplacian)
-                edges.append((np.stack([rows, cols]), laplacian[rows, cols]))
-            self._pyramids[key] = (edges, keeps)
+                levels.append((np.stack([rows, cols]), laplacian[rows, cols], keep))
+            self._pyramids[key] = levels
         return self._pyramids[key]
 
     def coarsen(self, data):
@@ -240,28 +240,21 @@ class ECC(nn.Module):
         """
         device = data.edge_index.device
         num_graphs = _num_graphs(data)
-        graph_edges, node_counts = _split_by_graph(data, num_graphs)
-        pyramids = [self._pyramid(edges, count) for edges, count in zip(graph_edges, node_counts)]
+        graph_edges, counts = _split_by_graph(data, num_graphs)
+        pyramids = [self._pyramid(edges, count) for edges, count in zip(graph_edges, counts)]
         levels = []
-        counts = node_counts
-        for level in range(self.num_layers + 1):
-            offsets = np.concatenate([[0], np.cumsum(counts)[:-1]])
-            if level == 0:
-                level_edges = np.zeros((2, 0), dtype=np.int64)
-                weights = np.zeros(0)
-            else:
-                parts = [pyramid[0][level - 1] for pyramid in pyramids]
-                level_edges = np.concatenate(
-                    [edges + offset for (edges, _), offset in zip(parts, offsets)], axis=1
-                )
-                weights = np.concatenate([values for _, values in parts])
-            keep = None
-            if level < self.num_layers:
-                keep = np.concatenate([pyramid[1][level] for pyramid in pyramids])
+        for parts in zip(*pyramids):  # one level: (edges, weights, keep) of every graph
+            edges, weights, keeps = zip(*parts)
+            offsets = np.cumsum([0, *counts[:-1]])
+            keep = None if keeps[0] is None else np.concatenate(keeps)
             levels.append(
                 CoarseLevel(
-                    edge_index=torch.as_tensor(level_edges, dtype=torch.long, device=device),
-                    edge_weight=torch.as_tensor(weights, device=device),
+                    edge_index=torch.as_tensor(
+                        np.concatenate([e + o for e, o in zip(edges, offsets)], axis=1),
+                        dtype=torch.long,
+                        device=device,
+                    ),
+                    edge_weight=torch.as_tensor(np.concatenate(weights), device=device),
                     keep=None if keep is None else torch.as_tensor(keep, device=device),
                     batch=torch.as_tensor(
                         np.repeat(np.arange(num_graphs), counts), dtype=torch.long, device=device
@@ -269,7 +262,7 @@ class ECC(nn.Module):
                 )
             )
             if keep is not None:
-                counts = np.array([int(pyramid[1][level].sum()) for pyramid in pyramids])
+                counts = [int(mask.sum()) for mask in keeps]
         return levels
 
     def forward(self, data):
