@@ -40,12 +40,8 @@ _OPTIONAL_INFERRED = ("edge_dim", "node_counts")
 
 
 def _accuracy_of_the_validation_passes(net, dataset, y):
-    """The accuracy of the validation forward passes skorch already made this epoch.
-
-    The scoring function of skorch's ``EpochScoring(use_caching=True)``: inside it,
-    ``net.forward_iter`` yields the cached outputs of those passes, and ``y`` holds the
-    labels of their batches, so nothing is predicted again.
-    """
+    """The scorer of skorch's ``EpochScoring(use_caching=True)``: inside it ``forward_iter``
+    yields the cached outputs of this epoch's validation passes, so nothing is predicted again."""
     outputs = [out[0] if isinstance(out, tuple) else out for out in net.forward_iter(dataset)]
     predicted = torch.cat(outputs).argmax(dim=1).cpu().numpy()
     return accuracy_score(y, predicted)
@@ -87,37 +83,30 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
     ``X`` is a sequence of graphs: a :class:`~sklearn_fair.graph.GraphCollection` (what
     :func:`~sklearn_fair.graph.load_tu_dataset` returns), a PyTorch Geometric dataset, a
     list of ``Data`` objects, or a numpy object array of them (what scikit-learn's indexing
-    produces inside cross-validation). The module is given as a class plus ``module__*``
-    parameters, so :func:`~sklearn.base.clone` and every refit start from fresh weights;
-    its input size and the number of classes are read from the training graphs in
-    :meth:`fit` and passed as ``in_channels`` and ``out_channels``.
-
-    Training follows Errica et al. (ICLR 2020) and their code: mini-batches of graphs,
-    early stopping on validation graphs (those passed to :meth:`fit` as ``X_val``, or a
-    stratified hold-out of the training graphs) with the reference's rules, in which a
-    tie counts as an improvement, and the weights of the selected epoch restored.
+    produces inside cross-validation). Training follows Errica et al. (ICLR 2020) and their
+    code: mini-batches of graphs, early stopping on validation graphs with the reference's
+    rules, and the weights of the selected epoch restored.
 
     Parameters
     ----------
     module : type
-        A :class:`torch.nn.Module` class whose ``__init__`` takes ``in_channels`` and
-        ``out_channels`` and whose ``forward`` takes a PyG ``Batch`` and returns one row of
-        logits per graph, e.g. :class:`~sklearn_fair.graph.GIN`. If ``__init__`` also takes
-        ``edge_dim`` (number of edge features, ``None`` without ``edge_attr``) or
-        ``node_counts`` (array of the training graphs' node counts), they are filled in too.
-        A module may set a tensor attribute ``auxiliary_loss`` in ``forward``; it is added
-        to the training and validation losses, as the reference does for DiffPool's link
-        and entropy terms (predictions never compute a loss).
+        A :class:`torch.nn.Module` class (not an instance, so that :func:`~sklearn.base.clone`
+        and every refit start from fresh weights), e.g. :class:`~sklearn_fair.graph.GIN`.
+        :meth:`fit` passes its ``__init__`` ``in_channels`` and ``out_channels`` (node
+        features and classes of the training graphs) and, if it takes them, ``edge_dim``
+        (number of edge features, ``None`` without ``edge_attr``) and ``node_counts`` (the
+        training graphs' node counts); its ``forward`` takes a PyG ``Batch`` and returns one
+        row of logits per graph. A tensor attribute ``auxiliary_loss`` set in ``forward`` is
+        added to the training and validation losses, as the reference does for DiffPool's
+        link and entropy terms (predictions compute no loss).
     criterion : type, default=torch.nn.CrossEntropyLoss
         Loss on the logits.
     optimizer : type, default=torch.optim.Adam
-        Optimizer class; set its parameters with ``optimizer__*`` (e.g.
-        ``optimizer__weight_decay``). An optimizer that takes ``foreach`` gets
-        ``foreach=True`` unless ``optimizer__foreach`` is given: torch's multi-tensor form of
-        the update its per-tensor loop (the default on CPU) computes, which gave identical
-        predictions in our tests and is about a tenth of a GIN epoch faster on CPU.
-        ``optimizer__fused=True`` (torch's one-kernel update, about 3% of a GIN epoch faster
-        again on CPU) is taken as asked; it rounds differently, so a seeded fit changes.
+        Optimizer class, its parameters given as ``optimizer__*``. One that takes ``foreach``
+        gets ``foreach=True`` unless ``optimizer__foreach`` is given: torch's multi-tensor
+        form of its per-tensor update (the CPU default), identical predictions in our tests
+        and about a tenth of a GIN epoch faster on CPU. ``optimizer__fused=True`` (about 3%
+        faster again on CPU) rounds differently, so a seeded fit changes.
     lr : float, default=0.001
         Learning rate.
     max_epochs : int, default=100
@@ -126,21 +115,19 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
         Number of graphs per mini-batch; ``-1`` puts all graphs in one batch. Node and
         edge features are used as float32, the dtype of the module's weights.
     early_stopping : {"patience", "generalization_loss"}, default="patience"
-        The stopping rule of the reference code, applied to ``monitor`` after every epoch
-        with validation data (epochs count from 1). In both, an epoch that ties or beats
-        the best score so far becomes the selected epoch, so the latest of equally good
-        epochs wins (skorch's ``EarlyStopping`` keeps the first); when training ends, the
-        selected epoch's weights are restored.
+        The reference code's stopping rule, on ``monitor`` after every epoch with validation
+        data (epochs count from 1). An epoch that ties or beats the best score so far is
+        selected, so the latest of equally good epochs wins (skorch's ``EarlyStopping`` keeps
+        the first); the selected epoch's weights are restored at the end.
 
-        - ``"patience"`` (the reference's ``Patience``; its code's defaults are
-          ``patience=20`` on the loss, the paper's configs use ``patience=500`` with
-          either score): stop after ``patience`` epochs in a row that are not selected.
-        - ``"generalization_loss"`` (the reference's ``GLStopper``, Prechelt 1997; its
-          defaults are ``alpha=5`` on the loss, with a required ``starting_epoch``):
-          ignore the epochs up to ``gl_start_epoch``, then stop at the first epoch whose
-          generalisation loss exceeds ``gl_alpha``: ``100 * (loss / best_loss - 1)`` on the
-          loss, ``best_acc / acc - 1`` (not in percent, as in the reference) on the
-          accuracy.
+        - ``"patience"`` (the reference's ``Patience``; code default ``patience=20`` on the
+          loss, the paper's configs ``patience=500`` with either score): stop after
+          ``patience`` epochs in a row that are not selected.
+        - ``"generalization_loss"`` (its ``GLStopper``, Prechelt 1997; defaults ``alpha=5``
+          on the loss, with a required ``starting_epoch``): ignore the epochs up to
+          ``gl_start_epoch``, then stop at the first whose generalisation loss exceeds
+          ``gl_alpha``: ``100 * (loss / best_loss - 1)`` on the loss, ``best_acc / acc - 1``
+          (not in percent, as in the reference) on the accuracy.
     patience : int or None, default=10
         Epochs without a selected epoch before ``"patience"`` stops training. ``None``
         trains for ``max_epochs`` and keeps the last weights.
@@ -153,28 +140,26 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
         Validation score for early stopping (the paper tuned this choice, the reference's
         ``use_loss``).
     validation_fraction : float or None, default=0.1
-        Fraction of the training graphs held out, stratified by class and seeded by
-        ``random_state``, for early stopping when :meth:`fit` gets no ``X_val`` and
-        ``train_split`` is ``None``. ``None`` (with neither) trains on all graphs for
-        ``max_epochs`` without validation.
+        Fraction of the training graphs held out (stratified, seeded by ``random_state``)
+        for early stopping when :meth:`fit` gets no ``X_val`` and ``train_split`` is
+        ``None``. ``None`` (with neither) trains for ``max_epochs`` without validation.
     train_split : callable or None, default=None
         skorch's hook for the validation split, e.g. :class:`skorch.dataset.ValidSplit`:
-        called as ``train_split(dataset, y)`` with the training graphs and encoded labels,
-        it returns the training and validation datasets (torch ``Subset`` objects of the
-        dataset). When given, it replaces ``validation_fraction``; ``X_val`` passed to
-        :meth:`fit` replaces both.
+        ``train_split(dataset, y)`` (training graphs, encoded labels) returns the training
+        and validation datasets (torch ``Subset`` objects of the dataset). It replaces
+        ``validation_fraction``; ``X_val`` passed to :meth:`fit` replaces both.
     random_state : int, RandomState instance, Generator or None, default=None
-        Seeds, inside :meth:`fit`, the weight initialisation and dropout (torch), the
-        order of the training graphs, and the validation split: the same seed gives the
-        same predictions. Each of the three seeds is derived by name from
-        ``random_state`` (``seeds_``), so that a seed added later changes none of them.
-        The global torch random state is restored after :meth:`fit`.
+        Seeds, inside :meth:`fit`, the weight initialisation and dropout (torch), the order
+        of the training graphs and the validation split: the same seed gives the same
+        predictions. Each of the three seeds (``seeds_``) is derived by name from
+        ``random_state``, so a seed added later changes none of them. The global torch
+        random state is restored after :meth:`fit`.
     torch_threads : int or None, default=1
-        Number of torch intra-op threads during :meth:`fit` and prediction, restored
-        afterwards, so that results and speed do not depend on the process (torch's
-        default differs between a main process and joblib workers) or on ``n_jobs``.
-        ``None`` leaves torch's setting as it is. The setting is process-wide: run parallel
-        fits in processes (joblib's default), not threads.
+        Torch intra-op threads during :meth:`fit` and prediction, restored afterwards, so
+        that results and speed depend neither on the process (torch's default differs
+        between a main process and joblib workers) nor on ``n_jobs``; ``None`` leaves
+        torch's setting alone. The setting is process-wide: run parallel fits in processes
+        (joblib's default), not threads.
     device : str or torch.device, default="cpu"
         Device to train and predict on, e.g. ``"cuda"``.
     verbose : int, default=0
@@ -183,9 +168,9 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
         Further skorch parameters: ``module__*`` (the module's hyper-parameters),
         ``optimizer__*``, ``callbacks`` (e.g. a learning-rate scheduler),
         ``iterator_train__*`` and ``iterator_valid__*`` (``shuffle``, ``batch_size``,
-        ``generator``, ``drop_last`` for the default loader, which cuts mini-batches
-        straight from the stacked arrays of a GraphCollection; PyG's ``DataLoader`` can
-        be given as ``iterator_train`` and ``iterator_valid`` instead).
+        ``generator``, ``drop_last`` for the default loader, which cuts mini-batches from a
+        GraphCollection's arrays; PyG's ``DataLoader`` may be ``iterator_train`` and
+        ``iterator_valid`` instead).
 
     Attributes
     ----------
@@ -201,9 +186,8 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
         The seeds of the last fit, by name: ``"torch"`` (weights and dropout), ``"split"``
         (the validation hold-out) and ``"order"`` (the order of the training graphs).
     best_epoch_ : int or None
-        The epoch (1-based) whose weights were restored by early stopping; ``None`` when
-        no epoch was selected (no validation data, ``patience=None``, or training ended
-        before ``gl_start_epoch``).
+        The epoch (1-based) whose weights early stopping restored; ``None`` when none was
+        selected (no validation data, ``patience=None``, or the end before ``gl_start_epoch``).
     module_ : torch.nn.Module
         The trained module.
     history_ : skorch.History
@@ -312,11 +296,11 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
         y : array-like of shape (n_graphs,), default=None
             Class labels; ``None`` reads them from the graphs' ``y``.
         X_val : GraphCollection or sequence of torch_geometric.data.Data, default=None
-            Validation graphs for early stopping (as ``X_val`` of scikit-learn's
-            :class:`~sklearn.ensemble.HistGradientBoostingClassifier`). When given, the
-            module trains on all of ``X`` and early-stops on exactly ``X_val``;
-            ``validation_fraction`` and ``train_split`` are not used. With metadata
-            routing, request it with ``set_fit_request(X_val=True, y_val=True)``.
+            Validation graphs (as ``X_val`` of scikit-learn's
+            :class:`~sklearn.ensemble.HistGradientBoostingClassifier`): the module trains on
+            all of ``X`` and early-stops on exactly ``X_val``, ignoring ``validation_fraction``
+            and ``train_split``. With metadata routing, request it with
+            ``set_fit_request(X_val=True, y_val=True)``.
         y_val : array-like of shape (n_val_graphs,), default=None
             Labels of ``X_val``; ``None`` reads them from its graphs. Every label must
             occur in the training labels.

@@ -1,17 +1,11 @@
 """GraphCollection: many graphs in a few stacked numpy arrays.
 
-Invariants (checked by the public constructor, kept by every operation):
-
-* graph ``i`` owns the rows ``node_ptr[i]:node_ptr[i + 1]`` of ``x`` and the columns
-  ``edge_ptr[i]:edge_ptr[i + 1]`` of ``edge_index`` (and the rows of ``edge_attr``);
-* ``edge_index`` holds node ids *local* to their graph (``0 <= id < n_nodes(i)``), as PyTorch
-  Geometric stores a data set, so that one graph is a plain slice;
-* the object holds numpy arrays and nothing else: its pickle is the size of the data (joblib
-  memory-maps it for parallel workers) and no torch object lives in it.
-
-PyG's ``InMemoryDataset`` keeps one storage plus per-graph views once a label has been read, and
-pickles every view with a copy of the whole storage (3.5 GB for PROTEINS); this container is
-what a parallel run ships instead.
+Invariants (checked by the public constructor, kept by every operation): graph ``i`` owns the
+rows ``node_ptr[i]:node_ptr[i + 1]`` of ``x`` and the columns ``edge_ptr[i]:edge_ptr[i + 1]``
+of ``edge_index`` (and rows of ``edge_attr``); ``edge_index`` holds node ids local to their
+graph, as PyG stores a data set, so one graph is a plain slice; only numpy arrays are held.
+Why: PyG's ``InMemoryDataset``, once a label has been read, pickles every per-graph view with a
+copy of the whole storage (3.5 GB for PROTEINS); this container is what a parallel run ships.
 """
 
 import numbers
@@ -31,15 +25,11 @@ _KNOWN_KEYS = {"x", "edge_index", "edge_attr", "y", "num_nodes"}
 class GraphCollection:
     """Graphs for graph classification, stored as stacked numpy arrays.
 
-    Behaves like a sequence of PyTorch Geometric ``Data`` objects: ``len(c)``,
-    ``c[i]`` (a ``Data`` with ``x``, ``edge_index``, ``y`` and, if present,
-    ``edge_attr``) and iteration; ``c[indices]`` and ``c[start:stop]`` return a
-    smaller collection. Its pickle holds only numpy arrays, so sending it to parallel
-    workers costs the size of the data once (joblib memory-maps large arrays), and
-    :func:`sklearn_fair.utils.fingerprint` hashes its arrays directly.
-
-    :func:`~sklearn_fair.graph.load_tu_dataset` returns one; build one from your own
-    graphs with :meth:`from_data_list`.
+    Behaves like a sequence of PyTorch Geometric ``Data`` objects (``len(c)``, ``c[i]``,
+    iteration); ``c[indices]`` and ``c[start:stop]`` return a smaller collection. Its pickle
+    holds only numpy arrays, so parallel workers get it at the size of the data (joblib
+    memory-maps large arrays), and :func:`sklearn_fair.utils.fingerprint` hashes them directly.
+    :func:`~sklearn_fair.graph.load_tu_dataset` returns one; :meth:`from_data_list` builds one.
 
     Parameters
     ----------
@@ -151,9 +141,8 @@ class GraphCollection:
         Raises
         ------
         ValueError
-            If a graph has no ``x``, a label with several values, an attribute the
-            collection cannot hold (it would otherwise be dropped silently), or if only
-            some graphs have ``y`` or ``edge_attr``.
+            If a graph has no ``x``, a label with several values, an attribute the collection
+            cannot hold (rather than drop it), or if only some graphs have ``y`` or ``edge_attr``.
         """
         return stack_graphs(data_list, "data_list")
 
@@ -264,8 +253,7 @@ class GraphCollection:
         return 0 if self.y is None else len(np.unique(self.y))
 
     def __graph_arrays__(self):
-        """The arrays that define the collection (hook of ``sklearn_fair.utils.check_graphs``
-        and, as ``__fingerprint__``, of ``sklearn_fair.utils.fingerprint``)."""
+        """The arrays: the hook of ``utils.check_graphs`` (and ``utils.fingerprint``'s)."""
         return {
             "x": self.x,
             "edge_index": self.edge_index,
@@ -278,7 +266,7 @@ class GraphCollection:
     __fingerprint__ = __graph_arrays__
 
     def __graph_labels__(self):
-        """The label of every graph (the fast path of ``sklearn_fair.utils.read_graph_labels``)."""
+        """The label of every graph (the fast path of ``utils.read_graph_labels``)."""
         if self.y is None:
             raise ValueError(
                 "Graph 0 of X has no label (its 'y' is missing or None); every graph needs "
@@ -317,11 +305,8 @@ def _check_ptr(name, ptr, total, what):
 
 
 def stack_graphs(data_list, name):
-    """:meth:`GraphCollection.from_data_list`, naming ``name`` (e.g. ``"X"``) in its errors.
-
-    What a collection cannot hold is refused here (items that are not ``Data``, attributes
-    other than those it keeps, graphs without ``x``); everything else is
-    :func:`~sklearn_fair.utils.check_graphs`, the check of every graph input."""
+    """:meth:`GraphCollection.from_data_list`, naming ``name`` in its errors: what a collection
+    cannot hold is refused here, everything else by :func:`~sklearn_fair.utils.check_graphs`."""
     if isinstance(data_list, Data):
         raise TypeError(
             f"{name} must be a sequence of graphs (a GraphCollection, a PyG dataset, a list or "

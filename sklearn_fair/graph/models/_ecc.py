@@ -18,25 +18,12 @@ __all__ = ["ECC"]
 
 
 class CoarseLevel(NamedTuple):
-    """One level of the coarsened batch, as :meth:`ECC.coarsen` returns it.
+    """One level of a coarsened batch (:meth:`ECC.coarsen`), nodes numbered as in the batch."""
 
-    Attributes
-    ----------
-    edge_index : torch.LongTensor of shape (2, n_edges)
-        Non-zero entries of the level's Laplacian (self-loops included), with the batch's
-        node numbering of this level.
-    edge_weight : torch.Tensor of shape (n_edges,)
-        The Laplacian's entries: positive on self-loops, negative between nodes.
-    keep : torch.BoolTensor of shape (n_nodes,) or None
-        Nodes of this level that form the next one; ``None`` on the last level.
-    batch : torch.LongTensor of shape (n_nodes,)
-        Graph of each node of this level.
-    """
-
-    edge_index: torch.Tensor
-    edge_weight: torch.Tensor
-    keep: torch.Tensor
-    batch: torch.Tensor
+    edge_index: torch.Tensor  # (2, n_edges): the non-zero entries of the Laplacian, self-loops too
+    edge_weight: torch.Tensor  # (n_edges,): those entries, > 0 on self-loops, < 0 between nodes
+    keep: torch.Tensor  # (n_nodes,) bool: the nodes that form the next level; None on the last
+    batch: torch.Tensor  # (n_nodes,): the graph of each node
 
 
 class _ECCConv(nn.Module):
