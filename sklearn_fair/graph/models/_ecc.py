@@ -47,11 +47,8 @@ class _ECCBlock(nn.Module):
     def __init__(self, in_channels, out_channels, edge_channels, dropout):
         super().__init__()
         self.convs = nn.ModuleList(
-            [
-                _ECCConv(in_channels, out_channels, edge_channels),
-                _ECCConv(out_channels, out_channels, edge_channels),
-                _ECCConv(out_channels, out_channels, edge_channels),
-            ]
+            _ECCConv(width, out_channels, edge_channels)
+            for width in (in_channels, out_channels, out_channels)
         )
         self.dropout = dropout
 
