@@ -36,7 +36,6 @@ _SEEDS = ("torch", "split", "order")
 
 # Parameters of a module that GraphClassifier fills in from the training graphs.
 _INFERRED = ("in_channels", "out_channels")
-_OPTIONAL_INFERRED = ("edge_dim", "node_counts")
 
 
 def _accuracy_of_the_validation_passes(net, dataset, y):
@@ -63,9 +62,6 @@ def _torch_threads(n_threads):
 
 class _ModuleClass(HasMethods):
     """A torch.nn.Module class: not an instance, so that clone and every refit start afresh."""
-
-    def __init__(self):
-        super().__init__(["forward"])
 
     def is_satisfied_by(self, val):
         return inspect.isclass(val) and issubclass(val, torch.nn.Module)
@@ -222,7 +218,7 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
     # Checked in fit; skorch's own parameters (criterion, optimizer, lr, callbacks, ...) are
     # left to skorch.
     _parameter_constraints = {
-        "module": [_ModuleClass()],
+        "module": [_ModuleClass(["forward"])],
         "max_epochs": [IntervalNotBool(numbers.Integral, 1, None, closed="left")],
         # -1: all graphs in one batch
         "batch_size": [
@@ -448,7 +444,7 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
         return GraphDataset(graphs, torch.as_tensor(encoded, dtype=torch.long))
 
     def _rng_devices(self):
-        device = torch.device(self.device) if self.device is not None else torch.device("cpu")
+        device = torch.device(self.device or "cpu")
         if device.type == "cuda":
             return [device.index if device.index is not None else torch.cuda.current_device()]
         return []
@@ -492,14 +488,11 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
 
     def initialize_module(self):
         """Build the module from ``module__*`` plus the sizes read from the training graphs."""
-        kwargs = dict(self.get_params_for("module"))
-        kwargs["in_channels"] = self.num_node_features_
-        kwargs["out_channels"] = len(self.classes_)
+        kwargs = {"edge_dim": self.num_edge_features_, "node_counts": self.node_counts_}
         accepted = inspect.signature(self.module).parameters
-        data_facts = {"edge_dim": self.num_edge_features_, "node_counts": self.node_counts_}
-        for name in _OPTIONAL_INFERRED:
-            if name in accepted and name not in kwargs:
-                kwargs[name] = data_facts[name]
+        kwargs = {name: value for name, value in kwargs.items() if name in accepted}
+        kwargs.update(self.get_params_for("module"))  # a module__edge_dim or node_counts wins
+        kwargs.update(in_channels=self.num_node_features_, out_channels=len(self.classes_))
         self.module_ = self.initialized_instance(self.module, kwargs)
         return self
 

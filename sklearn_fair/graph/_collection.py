@@ -20,6 +20,7 @@ __all__ = ["GraphCollection", "gather", "stack_graphs"]
 
 # Attributes of a Data object that a collection keeps; anything else is refused, not dropped.
 _KNOWN_KEYS = {"x", "edge_index", "edge_attr", "y", "num_nodes"}
+_ARRAYS = ("x", "edge_index", "node_ptr", "edge_ptr", "y", "edge_attr")
 
 
 class GraphCollection:
@@ -254,14 +255,7 @@ class GraphCollection:
 
     def __graph_arrays__(self):
         """The arrays: the hook of ``utils.check_graphs`` (and ``utils.fingerprint``'s)."""
-        return {
-            "x": self.x,
-            "edge_index": self.edge_index,
-            "node_ptr": self.node_ptr,
-            "edge_ptr": self.edge_ptr,
-            "y": self.y,
-            "edge_attr": self.edge_attr,
-        }
+        return {key: getattr(self, key) for key in _ARRAYS}
 
     __fingerprint__ = __graph_arrays__
 
