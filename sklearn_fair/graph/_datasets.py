@@ -73,14 +73,12 @@ def load_tu_dataset(name, root, *, features="auto", use_edge_attr=False, drop_de
     root : str or path-like
         Folder that holds ``name/raw/name_A.txt`` and the other raw files (read only).
     features : str, default="auto"
-        Node-feature scheme, one of the keys of :data:`FEATURE_SCHEMES`: ``"auto"``,
-        ``"node-labels"``, ``"node-labels+attributes"``, ``"constant"``, ``"degree"``
-        or ``"one-hot-degree"``. ``"auto"`` is the paper's choice for chemical data and
-        raises for data sets without node labels, because the paper reported both
-        ``"constant"`` and ``"degree"`` there.
+        Node-feature scheme, a key of :data:`FEATURE_SCHEMES`. ``"auto"`` is the paper's
+        choice for chemical data and raises for data sets without node labels, because the
+        paper reported both ``"constant"`` and ``"degree"`` there.
     use_edge_attr : bool, default=False
-        Keep the edge attributes and one-hot edge labels as ``edge_attr``. The paper did
-        not use them, so by default the graphs carry no ``edge_attr``.
+        Keep the edge attributes and one-hot edge labels as ``edge_attr``, which the paper
+        did not use.
     drop_degenerate : bool, default=False
         Drop the graphs with at most one node or without edges (self-loops count), as the
         paper's reference code builds a data set (its REDDIT-MULTI-5K split file indexes
