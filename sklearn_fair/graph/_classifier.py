@@ -280,8 +280,6 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
         self.random_state = random_state
         self.torch_threads = torch_threads
 
-    # -- scikit-learn entry points -------------------------------------------------------------
-
     def fit(self, X, y=None, *, X_val=None, y_val=None, **fit_params):
         """Train a freshly initialised module on the graphs ``X``.
 
@@ -406,8 +404,6 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
         tags.non_deterministic = self.random_state is None
         return tags
 
-    # -- validation and data facts -------------------------------------------------------------
-
     def _check_inferred_params(self):
         given = sorted(set(_INFERRED) & set(self.get_params_for("module")))
         if given:
@@ -448,8 +444,6 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
         if device.type == "cuda":
             return [device.index if device.index is not None else torch.cuda.current_device()]
         return []
-
-    # -- skorch hooks --------------------------------------------------------------------------
 
     @property
     def _default_callbacks(self):

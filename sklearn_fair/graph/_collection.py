@@ -147,8 +147,6 @@ class GraphCollection:
         """
         return stack_graphs(data_list, "data_list")
 
-    # -- sequence protocol -----------------------------------------------------------------------
-
     def __len__(self):
         return len(self.node_ptr) - 1
 
@@ -223,8 +221,6 @@ class GraphCollection:
         if self.y is not None:
             fields["y"] = torch.from_numpy(np.array(self.y[index : index + 1]))
         return Data(**fields)
-
-    # -- facts ---------------------------------------------------------------------------------
 
     @property
     def node_counts(self):
