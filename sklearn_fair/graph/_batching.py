@@ -13,30 +13,24 @@ import torch
 from torch.utils.data import DataLoader, Dataset, Subset
 from torch_geometric.data import Batch
 
-from ._collection import gather
-
 __all__ = ["GraphDataset", "GraphLoader", "collate_graphs"]
 
 
 def collate_graphs(graphs, indices):
     """The graphs ``indices`` of the collection ``graphs`` as one PyG ``Batch``."""
-    indices = np.asarray(indices, dtype=np.int64)
-    node_rows, node_ptr, node_counts = gather(graphs.node_ptr, indices)
-    edge_cols, edge_ptr, edge_counts = gather(graphs.edge_ptr, indices)
-    # np.take: a C-contiguous result, several times faster than fancy indexing on axis 1
-    edge_index = np.take(graphs.edge_index, edge_cols, axis=1)
-    edge_index += np.repeat(node_ptr[:-1], edge_counts)
-    n_graphs = len(indices)
+    part = graphs.take(indices)  # fresh arrays: shifted in place
+    part.edge_index += np.repeat(part.node_ptr[:-1], part.edge_counts)
     fields = {
-        "x": torch.from_numpy(np.take(graphs.x, node_rows, axis=0)),
-        "edge_index": torch.from_numpy(edge_index),
-        "batch": torch.from_numpy(np.repeat(np.arange(n_graphs, dtype=np.int64), node_counts)),
-        "ptr": torch.from_numpy(node_ptr),  # Batch.num_graphs is len(ptr) - 1
+        "x": torch.from_numpy(part.x),
+        "edge_index": torch.from_numpy(part.edge_index),
+        "batch": torch.from_numpy(
+            np.repeat(np.arange(len(part), dtype=np.int64), part.node_counts)
+        ),
+        "ptr": torch.from_numpy(part.node_ptr),  # Batch.num_graphs is len(ptr) - 1
     }
-    if graphs.edge_attr is not None:
-        fields["edge_attr"] = torch.from_numpy(np.take(graphs.edge_attr, edge_cols, axis=0))
-    if graphs.y is not None:
-        fields["y"] = torch.from_numpy(np.take(graphs.y, indices))
+    for key in ("edge_attr", "y"):
+        if getattr(part, key) is not None:
+            fields[key] = torch.from_numpy(getattr(part, key))
     return Batch(**fields)
 
 

@@ -16,7 +16,7 @@ from torch_geometric.data import Data
 
 from ..utils import check_graphs
 
-__all__ = ["GraphCollection", "gather", "stack_graphs"]
+__all__ = ["GraphCollection", "stack_graphs"]
 
 # Attributes of a Data object that a collection keeps; anything else is refused, not dropped.
 _KNOWN_KEYS = {"x", "edge_index", "edge_attr", "y", "num_nodes"}
@@ -197,8 +197,9 @@ class GraphCollection:
             bad = indices[(indices < -n_graphs) | (indices >= n_graphs)][0]
             raise IndexError(f"Graph index {int(bad)} is out of range for {n_graphs} graphs.")
         indices = indices % max(n_graphs, 1)
-        node_rows, node_ptr, _ = gather(self.node_ptr, indices)
-        edge_cols, edge_ptr, _ = gather(self.edge_ptr, indices)
+        node_rows, node_ptr = _gather(self.node_ptr, indices)
+        edge_cols, edge_ptr = _gather(self.edge_ptr, indices)
+        # np.take: a C-contiguous result, several times faster than fancy indexing on axis 1
         return self._from_checked(
             np.take(self.x, node_rows, axis=0),
             np.take(self.edge_index, edge_cols, axis=1),
@@ -274,14 +275,14 @@ class GraphCollection:
         )
 
 
-def gather(ptr, indices):
-    """The rows of the graphs ``indices`` (in that order), their new pointer, and their counts."""
+def _gather(ptr, indices):
+    """The rows of the graphs ``indices`` (in that order) and their new pointer."""
     starts = ptr[indices]
     counts = ptr[indices + 1] - starts
     new_ptr = np.zeros(len(counts) + 1, dtype=np.int64)
     np.cumsum(counts, out=new_ptr[1:])
     positions = np.arange(new_ptr[-1], dtype=np.int64) + np.repeat(starts - new_ptr[:-1], counts)
-    return positions, new_ptr, counts
+    return positions, new_ptr
 
 
 def _check_ptr(name, ptr, total, what):
