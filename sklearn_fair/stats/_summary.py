@@ -26,7 +26,9 @@ class Summary(AsDict):
     n : int
         Number of scores.
     mean, std, sem : float
-        Mean, standard deviation (``ddof=1``) and standard error of the mean.
+        Mean, standard deviation (numpy's, ``ddof=0``: the one std of every table and report,
+        NestedCV's ``score_std_`` and scikit-learn's ``cv_results_``) and standard error of the
+        mean (from the sample standard deviation, ``ddof=1``).
     ci_low, ci_high : float
         Interval of the mean (also ``ci``).
     median, iqm : float
@@ -274,15 +276,15 @@ def summarize(
         of_mean = of_mean.negated()
     if bounds is not None:
         of_mean = _within_range(of_mean, metric, bounds)
-    std = float(np.std(values, ddof=1))
+    spread = float(np.std(values, ddof=1))  # the sample standard deviation, for the sem
     iqm_interval = bootstrap_ci(
         values, iqm, n_resamples=n_resamples, confidence=confidence, random_state=random_state
     )
     return Summary(
         n=int(values.shape[0]),
         mean=float(np.mean(values)),
-        std=std,
-        sem=float(std / np.sqrt(values.shape[0])),
+        std=float(np.std(values)),
+        sem=float(spread / np.sqrt(values.shape[0])),
         ci_low=of_mean.low,
         ci_high=of_mean.high,
         median=float(np.median(values)),
