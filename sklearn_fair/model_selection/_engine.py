@@ -13,6 +13,7 @@ from ._bounded_json import read_json
 from ._nested._batching import PREFETCH, AutoBatching
 from ._nested._candidates import is_search
 from ._nested._data import RunData, take
+from ._nested._docs import PARAMETER_DOCS, fill_parameter_docs
 from ._nested._estimator import store_fitted
 from ._nested._planning import make_plan
 from ._nested._protocol import ProtocolRun, run_protocol, use_cache
@@ -26,6 +27,7 @@ __all__ = [
     "AutoBatching",
     "FINAL",
     "NestedSchedule",
+    "PARAMETER_DOCS",
     "PREFETCH",
     "Phase",
     "PlansData",
@@ -35,6 +37,7 @@ __all__ = [
     "SELECTION",
     "ProtocolRun",
     "check_cv_with_groups",
+    "fill_parameter_docs",
     "is_search",
     "make_plan",
     "read_json",
