@@ -25,15 +25,12 @@ from sklearn.model_selection._search import BaseSearchCV
 
 __all__ = [
     "SearchSpace",
-    "check_candidate_names",
     "configure",
     "is_search",
-    "make_candidates",
     "search_for_folds",
     "search_space",
     "seedable_models",
     "space_candidates",
-    "unwrap_search",
 ]
 
 
@@ -172,9 +169,8 @@ def search_space(nested, owner):
         nested.estimator, None, nested.param_grid, nested.param_distributions, nested.n_iter,
         nested.inner_cv, nested.scoring, nested.refit, None,
     )  # fmt: skip
-    if is_search(space.estimator) and (
-        space.param_grid is not None or space.param_distributions is not None
-    ):
+    own_space = space.param_grid is not None or space.param_distributions is not None
+    if own_space and is_search(space.estimator):
         given = "param_grid" if space.param_grid is not None else "param_distributions"
         raise ValueError(
             f"{owner} got a search ({type(space.estimator).__name__}) as "
@@ -182,9 +178,7 @@ def search_space(nested, owner):
             f"space and cv become the inner selection, or its estimator "
             f"({type(space.estimator.estimator).__name__}) with '{given}'."
         )
-    if space.param_grid is not None or space.param_distributions is not None:
-        return space
-    if not is_search(space.estimator):
+    if own_space or not is_search(space.estimator):
         return space
     space.search_scoring = (space.estimator.scoring, space.estimator.refit)
     unwrapped = unwrap_search(space.estimator)

@@ -94,7 +94,7 @@ class RunData:
 
     @property
     def n_samples(self):
-        return len(self.y) if self.y is not None else _num_rows(self.X)
+        return len(self.y) if self.y is not None else _num_samples(self.X)
 
     def resolve(self):
         return self
@@ -121,10 +121,6 @@ class RunData:
             name: _aligned(params, self.rows[rows], self.n_samples)
             for name, params in self.score_params.items()
         }
-
-
-def _num_rows(X):
-    return _num_samples(X)
 
 
 # The runs a worker process has loaded, most recent last; a worker serves one run at a time,

@@ -5,8 +5,6 @@ one owner) and runs it without the final model on all the data.
 
 import inspect
 import numbers
-from contextlib import contextmanager
-from contextvars import ContextVar
 
 import numpy as np
 from sklearn import get_config
@@ -41,19 +39,6 @@ _VALIDATE_CONSTRAINTS = {
     "reuse_prefix": ["boolean"],
 }
 _PREDICT_METHODS = ("predict", "predict_proba", "predict_log_proba", "decision_function")
-
-# the public function the user called, named in messages: nested_cross_val_score runs
-# nested_cross_validate (as cross_val_score runs cross_validate) under its own name
-_OWNER = ContextVar("sklearn_fair_nested_owner", default="nested_cross_validate")
-
-
-@contextmanager
-def _owned_by(owner):
-    token = _OWNER.set(owner)
-    try:
-        yield
-    finally:
-        _OWNER.reset(token)
 
 
 def _outer_cv(cv, outer_cv, owner):
@@ -263,14 +248,12 @@ def nested_cross_validate(
     ...                              param_grid={"n_neighbors": [1, 5, 15]}))
     ['best_params', 'fit_time', 'refit_seeds', 'score_time', 'test_score', 'validation_score']
     """
-    return _cross_validate(_OWNER.get(), locals())
+    return _cross_validate("nested_cross_validate", locals())
 
 
-_SCORE_CONSTRAINTS = {
-    key: value
-    for key, value in _VALIDATE_CONSTRAINTS.items()
-    if key not in ("return_train_score", "return_estimator", "return_indices")
-}
+#: What nested_cross_val_score does not take, as nested_cross_validate's defaults.
+_NOT_RETURNED = dict.fromkeys(("return_train_score", "return_estimator", "return_indices"), False)
+_SCORE_CONSTRAINTS = {k: v for k, v in _VALIDATE_CONSTRAINTS.items() if k not in _NOT_RETURNED}
 
 
 @validate_params(_SCORE_CONSTRAINTS, prefer_skip_nested_validation=False)
@@ -362,18 +345,14 @@ def nested_cross_val_score(
             f"or a callable). For evaluating multiple scores, use nested_cross_validate "
             f"instead. {scoring!r} was passed."
         )
-    with _owned_by("nested_cross_val_score"):
-        results = nested_cross_validate(**locals())
+    results = _cross_validate("nested_cross_val_score", {**locals(), **_NOT_RETURNED})
     return results if return_nested_info else results["test_score"]
 
 
-def _is_partition(outer_splits, n_samples):
-    test = np.concatenate([np.asarray(t) for _, t in outer_splits]) if outer_splits else []
-    return len(test) == n_samples and np.array_equal(np.sort(test), np.arange(n_samples))
-
-
 def _check_partition(plan):
-    if not _is_partition(plan.outer_splits, plan.data.n_samples):
+    splits, n_samples = plan.outer_splits, plan.data.n_samples
+    test = np.concatenate([np.asarray(t) for _, t in splits]) if splits else []
+    if not (len(test) == n_samples and np.array_equal(np.sort(test), np.arange(n_samples))):
         raise ValueError("nested_cross_val_predict only works for partitions")
 
 
@@ -388,23 +367,17 @@ def _ordered(model, output, method, classes):
     return _enforce_prediction_order(encoded, output, len(classes), method)
 
 
-def _combine(model_outputs, method, classifier, classes):
-    """One prediction from several refits: probabilities and decision values averaged; the
-    class of the averaged probabilities (or decision values); the mean for a regressor."""
-    if len(model_outputs) == 1:
-        return model_outputs[0][1]
-    if method == "predict_log_proba":
-        return np.log(np.mean([np.exp(o) for _, o in model_outputs], axis=0))
-    if method != "predict":
-        return np.mean([o for _, o in model_outputs], axis=0)
-    return np.mean([o for _, o in model_outputs], axis=0) if not classifier else None
-
-
 def _fold_predictions(models, X_test, method, classifier, classes):
-    outputs = [(m, _ordered(m, getattr(m, method)(X_test), method, classes)) for m in models]
-    combined = _combine(outputs, method, classifier, classes)
-    if combined is not None:
-        return combined
+    """One prediction from a fold's refits: probabilities and decision values averaged (log
+    probabilities as the log of the averaged probabilities), a regressor's mean, a classifier's
+    class of the averaged probabilities or decision values (a majority vote without either)."""
+    outputs = [_ordered(m, getattr(m, method)(X_test), method, classes) for m in models]
+    if len(outputs) == 1:
+        return outputs[0]
+    if method == "predict_log_proba":
+        return np.log(np.mean([np.exp(o) for o in outputs], axis=0))
+    if method != "predict" or not classifier:
+        return np.mean(outputs, axis=0)
     # classes of several classifier refits: from their averaged probabilities or decisions
     for richer in ("predict_proba", "decision_function"):
         if all(hasattr(m, richer) for m in models):
@@ -416,7 +389,7 @@ def _fold_predictions(models, X_test, method, classifier, classes):
             if mean.ndim == 1:  # binary decision values
                 return classes[(mean > 0).astype(int)]
             return classes[np.argmax(mean, axis=1)]
-    votes = np.array([o for _, o in outputs])
+    votes = np.array(outputs)
     return np.array([max(set(col.tolist()), key=col.tolist().count) for col in votes.T])
 
 

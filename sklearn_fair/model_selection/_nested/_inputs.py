@@ -20,14 +20,7 @@ from sklearn.utils.validation import _num_samples, check_consistent_length
 
 from ...utils import check_graphs, is_graph_data, read_graph_labels
 
-__all__ = [
-    "CheckedData",
-    "check_labels",
-    "check_target_kind",
-    "consumes_validation_data",
-    "early_stopping_policy",
-    "prepare_data",
-]
+__all__ = ["CheckedData", "check_target_kind", "early_stopping_policy", "prepare_data"]
 
 _EARLY_STOPPING = ("auto", "protocol", "estimator")
 
@@ -38,24 +31,20 @@ def check_labels(y):
         return
     values = np.asarray(y)
     if values.dtype.kind == "f":
-        missing = np.isnan(values)
+        missing, infinite = np.isnan(values), np.isinf(values)
     elif values.dtype.kind == "O":
         missing = np.array([v is None or (isinstance(v, float) and v != v) for v in values.ravel()])
+        infinite = np.zeros(0, dtype=bool)
     else:
         return
-    if missing.any():
-        where = np.flatnonzero(missing.ravel())
-        raise ValueError(
-            f"y contains {where.size} NaN or missing value(s), at indices {where[:10].tolist()}"
-            f"{'...' if where.size > 10 else ''}; remove or impute them before nested "
-            "cross-validation."
-        )
-    if values.dtype.kind == "f" and np.isinf(values).any():
-        where = np.flatnonzero(np.isinf(values).ravel())
-        raise ValueError(
-            f"y contains {where.size} infinite value(s), at indices {where[:10].tolist()}"
-            f"{'...' if where.size > 10 else ''}; remove them before nested cross-validation."
-        )
+    problems = ((missing, "NaN or missing", "remove or impute"), (infinite, "infinite", "remove"))
+    for bad, what, fix in problems:
+        where = np.flatnonzero(bad.ravel())
+        if where.size:
+            raise ValueError(
+                f"y contains {where.size} {what} value(s), at indices {where[:10].tolist()}"
+                f"{'...' if where.size > 10 else ''}; {fix} them before nested cross-validation."
+            )
 
 
 def check_target_kind(estimator, y):

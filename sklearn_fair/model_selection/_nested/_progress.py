@@ -26,7 +26,6 @@ class Progress:
         self.verbose = verbose
         self.total = total
         self.skipped = 0
-        self.skip_reason = None
         self.stream = stream if stream is not None else sys.stderr
         self.label = label
         self.done = 0
@@ -61,7 +60,7 @@ class Progress:
         skipped = max(self.total - total, 0)
         if skipped == self.skipped:
             return
-        self.skipped, self.skip_reason = skipped, reason
+        self.skipped = skipped
         if self._bar is not None:
             self._bar.set_postfix_str(f"{skipped} skipped ({reason})")
         elif self.verbose >= 1:

@@ -42,20 +42,11 @@ from ._data import take
 
 __all__ = [
     "Splits",
-    "Splitters",
-    "check_class_counts",
     "check_cv_with_groups",
     "default_inner_cv",
-    "describe_resampling",
-    "inner_splits_of_fold",
-    "is_group_splitter",
-    "is_time_ordered",
     "materialise_splits",
     "resolve_splitters",
     "row_sets",
-    "warn_outer_group_leaks",
-    "warn_structure_leaks",
-    "warn_unseeded_splitters",
 ]
 
 INNER_TEST_SIZE = 0.1
@@ -64,11 +55,6 @@ INNER_TEST_SIZE = 0.1
 def is_time_ordered(cv):
     """Whether ``cv`` assesses on rows that come after its training rows."""
     return isinstance(cv, (TimeSeriesSplit, RollingOrigin))
-
-
-def is_group_splitter(cv):
-    """Whether ``cv`` keeps groups apart (scikit-learn's Group* and LeaveP/OneGroup* splitters)."""
-    return "Group" in type(cv).__name__
 
 
 def check_cv_with_groups(cv, y, classifier, groups):
@@ -195,10 +181,6 @@ def _straddling(splits, groups):
     return [np.intersect1d(groups[train], groups[test]) for train, test in splits]
 
 
-def _groups_kept_apart(splits, groups):
-    return not any(both.size for both in _straddling(splits, groups))
-
-
 def warn_outer_group_leaks(owner, outer_cv, outer_splits, groups):
     """Warn when ``groups`` are given and an outer split puts a group on both sides."""
     if groups is None:
@@ -226,7 +208,7 @@ def warn_structure_leaks(owner, outer_cv, outer_splits, inner_splits, groups):
     """Warn when inner splits share groups, or look into the future, where the outer do not."""
     if groups is not None:
         groups = np.asarray(groups)
-        if _groups_kept_apart(outer_splits, groups):
+        if not any(both.size for both in _straddling(outer_splits, groups)):
             leaking = [
                 (fold, np.intersect1d(groups[tr], groups[te]).size)
                 for fold, splits in inner_splits.items()

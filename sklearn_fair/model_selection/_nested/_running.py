@@ -27,12 +27,9 @@ import tempfile
 import time
 import uuid
 import warnings
-from collections import Counter
 from dataclasses import dataclass, replace
 
 import joblib
-import numpy as np
-from sklearn.exceptions import FitFailedWarning
 
 from ...exceptions import CacheWarning
 from ...utils import compact_graphs
@@ -587,39 +584,9 @@ def _unbatched(finished, alone):
             yield from zip(task.tasks, result)
 
 
-def warn_failures(owner, error_score, results):
-    """One FitFailedWarning summarising every failed fit, as scikit-learn's searches do."""
-    errors = [r["error"] for r in results if r["error"]]
-    if not errors:
-        return
-    summary = "\n".join(
-        f"--- {count} fit(s) failed with:\n{error}"
-        for error, count in Counter(e.strip() for e in errors).most_common(3)
-    )
-    warnings.warn(
-        f"{len(errors)} of the {len(results)} fits of {owner} failed and were given "
-        f"error_score={error_score!r}.\n{summary}",
-        FitFailedWarning,
-        stacklevel=external_stacklevel(),
-    )
-
-
-def nonfinite(results):
-    """The results whose scores include NaN or infinity although the fit did not fail."""
-    return [
-        r
-        for r in results
-        if not r["error"] and any(not np.isfinite(v) for v in r["scores"].values())
-    ]
-
-
-# -- the run: one loop for one plan (NestedCV, its functions) or many (a benchmark) ---------------
-#
-# The executors hold one data and one context. The data is a PlansData (every plan's rows, each
-# data set's arrays once) and each task a PlanTask that carries its plan's index and its plan's
-# own TaskContext, which ``execute`` uses: so every cell of a benchmark shares one executor (one
-# pool of workers, its data shipped once, one Dask scatter), and a task ships one estimator,
-# as in a single run.
+# -- the run: one loop for one plan or many (a benchmark). The executors hold one PlansData (each
+# data set's arrays once) and each task is a PlanTask with its plan's own context: every cell of
+# a benchmark shares one pool of workers and one shipment of the data.
 
 
 @dataclass(frozen=True)

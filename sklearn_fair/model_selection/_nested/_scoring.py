@@ -18,12 +18,9 @@ from sklearn import get_config
 from sklearn.utils.metadata_routing import MetadataRouter, MethodMapping, process_routing
 
 __all__ = [
-    "SELECTION_PREFIX",
     "RoutedParams",
     "Scoring",
     "metadata_router",
-    "refit_metric_name",
-    "resolve_scorers",
     "resolve_scoring",
     "route_params",
     "score_model",
@@ -149,11 +146,6 @@ class Scoring:
     selection_refit: object = None  # a metric name that selects among a callable's keys
     selection_scoring: object = None  # the scoring that selects, as given
     comparable: bool = True  # the selecting metric is the one of outer_scores_
-
-    @property
-    def split(self):
-        """Whether the selection is scored with other metrics than the outer test folds."""
-        return self.selection_keys is not None
 
 
 def resolve_scoring(estimator, scoring, refit, owner, first_selects=False, search=None):

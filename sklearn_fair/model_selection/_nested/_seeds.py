@@ -41,17 +41,12 @@ from ...utils import as_generator, check_random_state
 from ...utils._random import SEED_BOUND, draw_seeds
 
 __all__ = [
-    "FUNCTION_DEFAULT_ROOT",
-    "IntervalSeeds",
-    "RefitPlan",
     "Seeds",
     "fixed_unset_seeds",
     "function_random_state",
     "interval_seeds",
-    "random_state_params",
     "same_output",
     "shared_root_seed",
-    "unset_random_state_params",
 ]
 
 #: The root of the functional forms' seeds when ``random_state=None``.

@@ -32,14 +32,7 @@ from ...utils._stacklevel import external_stacklevel
 from ._scoring import shown
 from ._tasks import SEARCH, TaskKey
 
-__all__ = [
-    "TIE_RTOL",
-    "check_select",
-    "rank_within_folds",
-    "select_fold",
-    "tied_with_best",
-    "warn_about_selection",
-]
+__all__ = ["check_select", "rank_within_folds", "select_fold", "warn_about_selection"]
 
 #: Relative tolerance under which two mean validation scores tie (floating-point rounding).
 TIE_RTOL = 1e-9
