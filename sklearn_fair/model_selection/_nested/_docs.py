@@ -13,13 +13,11 @@ __all__ = ["PARAMETER_DOCS", "fill_parameter_docs"]
 PARAMETER_DOCS = {
     "estimator": """estimator : estimator object
     The model to tune and assess; it is cloned, never modified. It may itself be a
-    scikit-learn search (``GridSearchCV``, ``RandomizedSearchCV``, ``HalvingGridSearchCV``,
-    ...) when no search space is given here: that search becomes the inner model
-    selection, with its own ``scoring`` and ``refit`` (see ``scoring``).
-    GridSearchCV and RandomizedSearchCV are taken apart into their estimator, space and
-    ``cv`` and run as independent fits; any other search (or one with a callable
-    ``refit``) is fitted whole inside each outer training fold (its own ``refit`` then
-    costs one extra fit per fold), with its ``random_state`` and its estimator's unset
+    scikit-learn search (``GridSearchCV``, ``HalvingGridSearchCV``, ...) when no search space
+    is given here: that search becomes the inner model selection, with its own ``scoring``
+    and ``refit``. GridSearchCV and RandomizedSearchCV are taken apart into independent
+    fits; any other search (or one with a callable ``refit``) is fitted whole inside each
+    outer training fold (its own refit costing one extra fit per fold), its unset
     ``random_state`` parameters seeded from ``random_state``.""",
     "X": """X : array-like, sparse matrix, DataFrame or sequence of graphs
     The data. Graph data (items with a ``.y``) may come without ``y``.""",
@@ -85,17 +83,14 @@ PARAMETER_DOCS = {
     ``True`` (no name), the first one (the first key of a dict, the first name of a list,
     the first key that a callable returns).""",
     "n_refits": """n_refits : int, default=3
-    How many times the selected configuration is retrained (with different seeds) on
-    each outer training fold. Every ``random_state`` parameter left at ``None``, nested
-    ones included, gets the seed; one the user set (``SGDClassifier(random_state=0)``, a
-    seeded sampler or step) is kept as given in every fit, so with ``n_refits=1`` the
-    results equal ``cross_validate(GridSearchCV(...))`` fold by fold. To vary the refits
-    of such a step, leave its ``random_state`` at ``None``. Seeds are spent only where
-    they change something: an estimator with no ``random_state`` left unset is trained
-    once, and when two refits with different seeds give identical predictions on the
-    first outer fold (a ``random_state`` that does nothing, as in ``SVC()`` or
-    ``Ridge()``), every fold is trained once; ``outer_results_[i]["refits"]`` says which
-    rule applied.""",
+    How many times the selected configuration is retrained, with different seeds, on each
+    outer training fold. Every ``random_state`` parameter left at ``None``, nested ones
+    included, gets the seed; one the user set (``SGDClassifier(random_state=0)``, a seeded
+    step) is kept in every fit, so with ``n_refits=1`` the results equal
+    ``cross_validate(GridSearchCV(...))`` fold by fold. Seeds are spent only where they
+    change something: with no ``random_state`` left unset, or when two refits with different
+    seeds give identical predictions on the first outer fold (``SVC()``, ``Ridge()``), every
+    fold is trained once (``outer_results_[i]["refits"]`` says which rule applied).""",
     "n_jobs": """n_jobs : int, default=None
     Number of worker processes; ``None`` means 1 unless in a ``joblib.parallel_config``
     (or ``parallel_backend``) context, whose backend is then used (loky, threading or

@@ -44,8 +44,8 @@ PROTOCOL_CONSTRAINTS = {
 
 
 class _SaysWhy(_AvailableIfDescriptor):
-    """scikit-learn's ``available_if``, except that the check's own AttributeError (saying
-    why, e.g. ``refit=False``) reaches the user instead of a bare "has no attribute"."""
+    """scikit-learn's ``available_if``, except that the check's own AttributeError (saying why,
+    e.g. ``refit=False``) reaches the user instead of a bare "has no attribute"."""
 
     def _check(self, obj, owner):
         if not self.check(obj):
@@ -96,10 +96,8 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
     and ``inner_cv=5`` for scikit-learn's idiom; :func:`nested_cross_validate` and
     :func:`nested_cross_val_score` keep ``cross_validate``'s defaults.
 
-    All fits of all outer folds are one pool of independent tasks, run in an order driven by
-    their dependencies: an outer fold's refits start as soon as its selection is complete,
-    and the tasks on the longest predicted path go first. The results do not depend on
-    ``n_jobs`` or the backend.
+    All fits of all outer folds are one pool of tasks (a fold's refits start as soon as its
+    selection is complete); the results do not depend on ``n_jobs`` or the backend.
 
     Parameters
     ----------
@@ -481,7 +479,7 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
 
 def store_fitted(nested, run):
     """Set ``nested``'s fitted attributes from a :class:`~._protocol.ProtocolRun` of its plan
-    (NestedCV.fit, and benchmark()'s cells, which are NestedCV objects fitted on one cell)."""
+    (NestedCV.fit, and each cell of benchmark())."""
     plan, folds, final = run.plan, run.results["outer_results"], run.results["final"]
     nested.outer_results_ = folds
     nested.outer_scores_ = np.array([f["test_score"] for f in folds])

@@ -1,12 +1,6 @@
-"""A nested run as a checked, fully materialised plan.
-
-Everything that can be wrong with the input is found before the first fit, each by the module
-that owns it: the data and labels (``_inputs.py``), the search space and a search given as the
-estimator (``_candidates.py``), scoring and metadata routing (``_scoring.py``), every split
-(``_resampling.py``), the seeds (``_seeds.py``). :func:`make_plan` calls them in turn; the
-:class:`Plan` then knows every task of the run: which rows each fit trains, validates and
-early-stops on, and with which parameters and seeds.
-"""
+"""A nested run as a checked, fully materialised plan: :func:`make_plan` calls the modules that
+check each input before the first fit, and the :class:`Plan` knows every task of the run (its
+rows, parameters and seeds)."""
 
 from dataclasses import dataclass, field
 
@@ -71,8 +65,6 @@ class Plan:
     selection_rule: str = "best"  # "best" or "one_se": how a fold's winner is picked
     _selection_params: dict = field(default_factory=dict)
 
-    # -- shape of the run --------------------------------------------------------------------
-
     @property
     def n_outer(self):
         return len(self.outer_splits)
@@ -93,12 +85,8 @@ class Plan:
         inner = [len(tr) for splits in self.inner_splits.values() for tr, _ in splits]
         return float(outer / np.mean(inner)) if inner else 1.0
 
-    # -- rows: tasks name them, the data holds them -------------------------------------------
-
     def rows(self, name):
         return self.data.rows[name]
-
-    # -- keys --------------------------------------------------------------------------------
 
     @staticmethod
     def selection_key(fold, candidate, split):
@@ -107,8 +95,6 @@ class Plan:
     @staticmethod
     def refit_key(fold, index):
         return TaskKey(REFIT, fold, refit=index)
-
-    # -- tasks -------------------------------------------------------------------------------
 
     def selection_params(self, candidate_index):
         """A candidate's parameters, with the selection seed on random_state left at None."""
