@@ -149,7 +149,8 @@ def interval_seeds(estimator, random_state, n_repetitions):
 
 def shared_root_seed(random_state):
     """``(root, seeded)``: one int root for every run of a benchmark, so that all its models
-    draw the same inner splits and refit seeds; fresh entropy (below ``SEED_BOUND``) for None."""
+    draw the same inner splits and refit seeds; for None, fresh entropy below ``SEED_BOUND``,
+    so that it is a valid ``random_state`` itself."""
     if random_state is None:
         return int(np.random.SeedSequence().entropy % SEED_BOUND), False
     if isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool):
