@@ -3,7 +3,7 @@ ratio estimate / measured within [1/1.5, 1.5]).
 
 For each workload the dry run (``dry_run(path, timing=True)``) estimates each model's compute
 in seconds of one worker; then, side by side on the same machine, each model's NestedCV is
-fitted with ``n_jobs=1`` exactly as the runner builds it (``make_nested``) and its wall time
+fitted with ``n_jobs=1`` exactly as the runner builds it (``nested_of``) and its wall time
 measured. Three such rounds run one after the other and the medians are compared, so that on
 a shared machine the estimate and the run see about the same load (each round's ratio is
 saved too). Workloads: HistGradientBoosting on ``digits`` (fits that grow with the rows), and
@@ -25,8 +25,8 @@ import sklearn
 
 import sklearn_fair
 from sklearn_fair.experiment import dry_run, load_config
-from sklearn_fair.experiment._reading._data import load_data, work_dir
-from sklearn_fair.experiment._running._runner import make_nested
+from sklearn_fair.experiment._counting._plan import nested_of
+from sklearn_fair.experiment._reading._data import load_datasets
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results" / "dry_run_estimate.json"
@@ -92,10 +92,10 @@ def measure_once(path):
     basis)}``."""
     estimate = dry_run(path, timing=True, n_jobs=1)
     config = load_config(path)
-    data = load_data(config, work_dir(config))
+    (data,) = load_datasets(config).values()
     found = {}
     for name, spec in config.models.items():
-        nested = make_nested(config, spec, n_jobs=1)
+        nested = nested_of(config, spec, n_jobs=1)
         start = time.perf_counter()
         nested.fit(data.X, data.y, groups=data.groups)
         measured = time.perf_counter() - start

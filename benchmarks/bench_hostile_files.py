@@ -9,6 +9,13 @@ Python and importing sklearn-fair, ``import_seconds``, is reported apart; target
 under 1 s), and the child's peak resident memory, imports included (target < 500 MB). Also
 the split file of 2.2 million folds.
 
+Then every case of the output matrix (``OUTPUT_CASES``: names that are paths, formulas or
+control characters, links and a FIFO where outputs go, hostile CSVs, a failing model), through
+both paths of the runner (one ``[data]`` table, several ``[data.NAME]`` tables), run and dry
+run: the exit status against the matrix's, a traceback, control characters on the terminal,
+and whether anything outside the results folder was created or changed (a snapshot of the
+tree around it, before and after; target: never).
+
 Usage: python benchmarks/bench_hostile_files.py
 """
 
@@ -40,11 +47,12 @@ sys.stderr.write(f"\\n@@ {status} {imported - start} {end - imported} {peak}\\n"
 """
 
 
-def run(argv):
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "OMP_NUM_THREADS": "1"}
+def run(argv, cwd=None):
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "OMP_NUM_THREADS": "1", "MPLBACKEND": "Agg"}
     done = subprocess.run(
-        [sys.executable, "-c", CHILD, *argv], env=env, capture_output=True, text=True, timeout=600
-    )
+        [sys.executable, "-c", CHILD, *argv], env=env, capture_output=True, text=True,
+        timeout=600, cwd=cwd,
+    )  # fmt: skip
     tail = done.stderr.rsplit("@@", 1)[-1].split()
     status, imported, work, peak = int(tail[0]), float(tail[1]), float(tail[2]), int(tail[3])
     return {
@@ -54,7 +62,33 @@ def run(argv):
         "seconds_after_import": work,
         "peak_rss_mb": peak / 1024,
         "message": done.stderr.rsplit("@@", 1)[0].strip()[-300:],
+        "control_characters": any(c in done.stdout + done.stderr for c in "\x1b\x07\r"),
     }
+
+
+def output_rows():
+    """Every output case, one data set and several, run and dry run, each in a fresh folder."""
+    rows = []
+    for case in matrix.OUTPUT_CASES:
+        for several in (False, True):
+            with tempfile.TemporaryDirectory() as folder:
+                folder = Path(folder)
+                path, expected = matrix.write_output_case(folder, case, several)
+                before = matrix.snapshot(folder, folder / "out")
+                for dry in (True, False):
+                    argv = ["run", str(path)] + (["--dry-run", "--no-timing"] if dry else [])
+                    row = {"case": case, "path": "several" if several else "one data set",
+                           "mode": "dry-run" if dry else "run"}  # fmt: skip
+                    row.update(run(argv, cwd=folder))
+                    row["expected_status"] = (1 if "CSV" in case else 0) if dry else expected
+                    row["outside_changed"] = matrix.snapshot(folder, folder / "out") != before
+                    rows.append(row)
+                    print(
+                        f"{case:52s} {row['path']:12s} {row['mode']:8s} exit {row['status']} "
+                        f"(expected {row['expected_status']})  outside changed: "
+                        f"{row['outside_changed']}  {row['seconds_after_import']:.2f} s"
+                    )
+    return rows
 
 
 def main():
@@ -91,6 +125,7 @@ def main():
                 f"{row['case']:45s} {row['mode']:8s} exit {row['status']}  "
                 f"{row['seconds_after_import']:.3f} s  {row['peak_rss_mb']:.0f} MB"
             )
+    outputs = output_rows()
     import sklearn
 
     import sklearn_fair
@@ -110,12 +145,23 @@ def main():
         "max_seconds_after_import": max(r["seconds_after_import"] for r in rows),
         "max_peak_rss_mb": max(r["peak_rss_mb"] for r in rows),
         "rows": rows,
+        "output_cases": len(matrix.OUTPUT_CASES),
+        "output_runs": len(outputs),
+        "output_all_as_expected": all(r["status"] == r["expected_status"] for r in outputs),
+        "output_any_outside_changed": any(r["outside_changed"] for r in outputs),
+        "output_any_traceback": any(r["traceback"] for r in outputs),
+        "output_any_control_characters": any(r["control_characters"] for r in outputs),
+        "output_rows": outputs,
     }
     RESULTS.write_text(json.dumps(record, indent=1))
     print(
         f"\n{len(rows)} runs; all exit 2: {record['all_refused_with_status_2']}; traceback: "
         f"{record['any_traceback']}; slowest {record['max_seconds_after_import']:.3f} s after "
-        f"import; largest peak {record['max_peak_rss_mb']:.0f} MB. Saved to {RESULTS}."
+        f"import; largest peak {record['max_peak_rss_mb']:.0f} MB. Output matrix: "
+        f"{len(outputs)} runs of {len(matrix.OUTPUT_CASES)} cases, all as expected: "
+        f"{record['output_all_as_expected']}; outside changed: "
+        f"{record['output_any_outside_changed']}; traceback: {record['output_any_traceback']}; "
+        f"control characters: {record['output_any_control_characters']}. Saved to {RESULTS}."
     )
 
 

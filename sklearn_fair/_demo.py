@@ -6,20 +6,11 @@ import time
 
 import numpy as np
 
-__all__ = ["demo_models", "format_result", "mask_times", "readme_block", "run_demo"]
-
 # The README's "What the demo prints" block lies between these lines; tools/update_readme.py
 # writes the output of `sklearn-fair demo` there, and tests/test_demo.py checks that it is.
 README_BEGIN = "<!-- begin: output of `sklearn-fair demo` (tools/update_readme.py writes it) -->"
 README_END = "<!-- end: output of `sklearn-fair demo` -->"
 _TIME = re.compile(r"\((\d+(\.\d+)?) s\)")
-# The interval of the mean as its label names it ("95% Student-t interval").
-_KINDS = {
-    "t": "Student-t",
-    "normal": "normal (z)",
-    "corrected_t": "corrected-t",
-    "conservative_z": "conservative-z",
-}
 
 
 def demo_models():
@@ -41,15 +32,11 @@ def demo_models():
     }
 
 
-def _metric(nested):
-    from .metrics import metric_display_name
-
-    return metric_display_name(nested.scoring, estimator=nested.estimator)
-
-
 def format_result(name, nested):
     """A short text block for one fitted NestedCV: estimate, interval, optimism, choices."""
-    metric = _metric(nested)
+    from .metrics import metric_display_name
+
+    metric = metric_display_name(nested.scoring, estimator=nested.estimator)
     summary = nested.summary()  # the corrected resampled t of the outer folds' sizes
     refits = (
         "1 (no random_state: the estimator is deterministic)"
@@ -57,7 +44,9 @@ def format_result(name, nested):
         else str(len(nested.refit_seeds_))
     )
     validation = float(np.mean(metric.values(nested.validation_scores_)))
-    kind = _KINDS.get(summary.interval, summary.interval)
+    # the interval as its label names it ("95% corrected-t interval")
+    kind = {"t": "Student-t", "normal": "normal (z)"}.get(summary.interval)
+    kind = kind or summary.interval.replace("_", "-")
     fields = [
         (
             f"test {metric}",
@@ -125,17 +114,10 @@ def run_demo(*, n_jobs=None, random_state=0, outer_cv=10, file=None):
         file=file,
     )
     results = {}
+    options = dict(outer_cv=outer_cv, n_refits=3, n_jobs=n_jobs, random_state=random_state)
     for name, (estimator, grid) in demo_models().items():
         start = time.perf_counter()
-        nested = NestedCV(
-            estimator,
-            grid,
-            outer_cv=outer_cv,
-            n_refits=3,
-            n_jobs=n_jobs,
-            random_state=random_state,
-            refit=False,
-        ).fit(X, y)
+        nested = NestedCV(estimator, grid, refit=False, **options).fit(X, y)
         results[name] = nested
         print(format_result(name, nested), file=file)
         print(f"  ({time.perf_counter() - start:.1f} s)\n", file=file)

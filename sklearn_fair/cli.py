@@ -2,14 +2,29 @@
 
 import argparse
 import sys
+import warnings
 
 __all__ = ["main"]
 
 
-def add_allow_package(parser):
-    """Add the repeatable ``--allow-package NAME`` option (``sklearn-fair run`` and
-    ``sklearn-fair cache verify`` accept the same packages the same way)."""
-    parser.add_argument(
+def _shared_options():
+    """The options ``run`` and ``cache verify`` take alike (they read files the same way)."""
+    shared = argparse.ArgumentParser(add_help=False)
+    shared.add_argument(
+        "--n-jobs", type=int, default=None, help="parallel jobs (default: the file's, or 1)"
+    )
+    shared.add_argument(
+        "--data-dir",
+        default=None,
+        help="the data folder that ${SKLEARN_FAIR_DATA} stands for (default: that variable)",
+    )
+    shared.add_argument(
+        "--allow-outside-paths",
+        action="store_true",
+        help="accept paths outside the experiment file's folder and the data folder (only "
+        "for files you trust)",
+    )
+    shared.add_argument(
         "--allow-package",
         action="append",
         default=[],
@@ -17,6 +32,7 @@ def add_allow_package(parser):
         help="also accept classes from this top-level package (repeatable; only for "
         "packages you trust)",
     )
+    return shared
 
 
 def _build_parser():
@@ -37,8 +53,11 @@ def _build_parser():
     demo.add_argument(
         "--seed", type=int, default=0, help="random seed of the tabular demo (default: 0)"
     )
+    shared = _shared_options()
     run = commands.add_parser(
-        "run", help="run the experiment described in a TOML file and write its results folder"
+        "run",
+        parents=[shared],
+        help="run the experiment described in a TOML file and write its results folder",
     )
     run.add_argument("experiment", help="the experiment file (EXPERIMENT.toml)")
     run.add_argument(
@@ -50,43 +69,29 @@ def _build_parser():
     run.add_argument(
         "--no-timing",
         action="store_true",
-        help="with --dry-run: count the fits only (no timing fit, graph data not read)",
-    )
-    run.add_argument(
-        "--n-jobs", type=int, default=None, help="parallel jobs (default: the file's n_jobs)"
+        help="with --dry-run: count the fits only (no timing fit; of graph data only the "
+        "labels are read)",
     )
     run.add_argument(
         "--backend",
         choices=("loky", "threading", "multiprocessing", "dask"),
-        default=None,
         help="joblib backend (default: the file's backend)",
     )
     run.add_argument(
         "--dask-scheduler",
-        default=None,
         metavar="ADDRESS",
         help="with --backend dask: the scheduler to connect to (default: a local cluster)",
     )
     run.add_argument(
-        "--device",
-        default=None,
-        help="set the 'device' of every estimator that has one (e.g. cuda, cuda:1)",
+        "--device", help="set the 'device' of every estimator that has one (e.g. cuda, cuda:1)"
     )
+    run.add_argument("--output-dir", help="the results folder (default: the file's output_dir)")
     run.add_argument(
-        "--data-dir",
-        default=None,
-        help="the data folder that ${SKLEARN_FAIR_DATA} stands for (default: that variable)",
-    )
-    run.add_argument(
-        "--output-dir", default=None, help="the results folder (default: the file's output_dir)"
-    )
-    run.add_argument(
-        "--allow-outside-paths",
+        "--allow-failures",
         action="store_true",
-        help="accept data, splits and output paths outside the file's folder and the data "
-        "folder (only for files you trust)",
+        help="exit with status 0 even when fits failed (they are listed; without this flag a "
+        "run with failed fits exits with status 1)",
     )
-    add_allow_package(run)
     run.add_argument(
         "--limit",
         action="append",
@@ -96,17 +101,39 @@ def _build_parser():
         "file cannot raise them): jobs, refits, candidates, folds, depth, file_size, items, "
         "list_length, string_length; e.g. --limit candidates=50000",
     )
-
-    from ._cache_verify import add_cache_parser
-
-    add_cache_parser(commands)
+    cache = commands.add_parser("cache", help="inspect a cache folder")
+    verify = cache.add_subparsers(dest="cache_command", required=True).add_parser(
+        "verify",
+        parents=[shared],
+        help="check a cache's entries, and recompute a sample of those 'sklearn-fair run' wrote",
+        description=(
+            "Check every entry of a cache folder (a regular file, its checksum, the key its "
+            "name is the digest of). A cache written by 'sklearn-fair run' records the "
+            "experiment files that wrote it (experiments.json): each must be unchanged (same "
+            "SHA-256) and lie beside the folder, is read by the same checked loader as "
+            "'sklearn-fair run', and a random sample of its entries is recomputed and compared. "
+            "Exit status: 0 every entry checked (and recomputed) agrees, 1 one differs or "
+            "fails its checks (or none was found), 2 the folder cannot be audited."
+        ),
+    )
+    verify.add_argument("directory", help="the cache folder")
+    verify.add_argument(
+        "--sample",
+        type=float,
+        default=0.1,
+        metavar="FRACTION",
+        help="fraction of the entries to recompute, in (0, 1] (default: 0.1)",
+    )
+    verify.add_argument(
+        "--random-state", type=int, default=0, help="seed of the sample (default: 0)"
+    )
     return parser
 
 
 def _run(args):
     from .exceptions import ExperimentConfigError
-    from .experiment._reading._benchmark_file import benchmark_data_names
     from .experiment._reading._text import neutral
+    from .experiment._running._runner import Interrupted
 
     options = {
         "data_dir": args.data_dir,
@@ -116,52 +143,88 @@ def _run(args):
         "output_dir": args.output_dir,
         "limits": args.limit,
     }
-    # [data.NAME] tables: a benchmark of several data sets
-    several = benchmark_data_names(args.experiment, args.limit) is not None
     try:
         if args.dry_run:
-            return _dry_run(args, options, several)
-        lines = _fit(args, options, several)
+            from .experiment import dry_run
+
+            report = dry_run(
+                args.experiment, timing=not args.no_timing, n_jobs=args.n_jobs, **options
+            )
+            print(report.text)
+            return 1 if report.data_problem else 0
+        return _fit(args, options)
     except ExperimentConfigError as error:
         print(f"sklearn-fair run: {neutral(error)}", file=sys.stderr)
         return 2
-    print("\n".join(lines))
-    return 0
+    except Interrupted as stop:
+        print(
+            neutral(
+                f"sklearn-fair run: interrupted; {stop.n_cached} finished fits are cached in "
+                f"{stop.cache_dir}. Resume with: sklearn-fair run {args.experiment}"
+            ),
+            file=sys.stderr,
+        )
+        return 130
+    except KeyboardInterrupt:  # before the first fit, or in a dry run: nothing to resume
+        print("sklearn-fair run: interrupted; no fit of the run was cached.", file=sys.stderr)
+        return 130
 
 
-def _dry_run(args, options, several):
-    """``sklearn-fair run --dry-run``: print the plan; the exit status."""
-    from .experiment import dry_run, dry_run_benchmark
+def _fit(args, options):
+    """Run the file; print what was done; the exit status (1: fits failed, or an output
+    could not be made)."""
+    from sklearn.exceptions import FitFailedWarning
 
-    arguments = dict(timing=not args.no_timing, n_jobs=args.n_jobs, **options)
-    if several:
-        text, _ = dry_run_benchmark(args.experiment, **arguments)
-        print(text)
-        return 0
-    report = dry_run(args.experiment, **arguments)
-    print(report.text)
-    return 1 if report.data_problem else 0
+    from .experiment import run_experiment
+    from .experiment._reading._text import neutral
 
-
-def _fit(args, options, several):
-    """Run the file (one data set or several); the lines that say what was done."""
-    from .experiment import run_benchmark_file, run_experiment
-
-    arguments = dict(
-        n_jobs=args.n_jobs, backend=args.backend, dask_scheduler=args.dask_scheduler, **options
-    )
-    if several:
-        run = run_benchmark_file(args.experiment, **arguments)
-        return [run.result.table().to_string(), f"Results written to {run.output_dir}"]
-    result = run_experiment(args.experiment, **arguments)
-    return [
-        result.report.to_text(),
-        *(
-            f"{name}: {'read back from an earlier run' if status == 'cached' else status}"
+    with warnings.catch_warnings():
+        # each failed fit is in its model's file, and the first is printed below: not also
+        # the tracebacks of scikit-learn's FitFailedWarning
+        warnings.simplefilter("ignore", FitFailedWarning)
+        result = run_experiment(
+            args.experiment,
+            n_jobs=args.n_jobs,
+            backend=args.backend,
+            dask_scheduler=args.dask_scheduler,
+            **options,
+        )
+    several = isinstance(next(iter(result.status)), tuple)
+    if several or result.report is None:
+        try:
+            lines = [result.benchmark.table().to_string()]
+        except Exception as error:  # a table of failed cells; the files say the rest
+            lines = [f"(no table: {type(error).__name__}: {error})"]
+    else:
+        lines = [result.report.to_text()]
+    if not several:
+        cached = "every fit served by the cache of an earlier run"
+        lines += [
+            f"{name}: {cached if status == 'cached' else status}"
             for name, status in result.status.items()
-        ),
-        f"Results written to {result.output_dir}",
-    ]
+        ]
+    lines.append(f"Results written to {result.output_dir}")
+    print(neutral("\n".join(lines)))
+    status = 0
+    for problem in result.problems:
+        print(f"sklearn-fair run: not written: {problem}", file=sys.stderr)
+        status = 1
+    if result.failures:
+        first = result.failures[0]
+        cells = {(f["dataset"], f["model"]) for f in result.failures}
+        fold = "" if first["outer_fold"] is None else f", outer fold {first['outer_fold']}"
+        print(
+            neutral(
+                f"sklearn-fair run: {len(result.failures)} fit(s) failed in {len(cells)} "
+                f"model(s) (listed in each model's JSON, 'failed_fits'); the first: model "
+                f"{first['model']!r}, data set {first['dataset']!r}{fold} ({first['phase']}): "
+                f"{first['error']}"
+                + ("" if args.allow_failures else " Pass --allow-failures to accept them.")
+            ),
+            file=sys.stderr,
+        )
+        status = status or (0 if args.allow_failures else 1)
+    return status
 
 
 def main(argv=None):
@@ -182,7 +245,15 @@ def main(argv=None):
     if args.command == "cache":
         from ._cache_verify import run_cache
 
-        return run_cache(args)
+        return run_cache(
+            args.directory,
+            sample=args.sample,
+            random_state=args.random_state,
+            n_jobs=args.n_jobs,
+            data_dir=args.data_dir,
+            allow_outside_paths=args.allow_outside_paths,
+            allowed_packages=tuple(args.allow_package),
+        )
     return 2  # pragma: no cover - argparse rejects unknown commands
 
 

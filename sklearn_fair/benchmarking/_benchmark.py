@@ -85,7 +85,9 @@ def _load(name, spec):
     """``(X, y, groups)`` of data set ``name``: a tuple, graph data, or a callable giving one."""
     if callable(spec) and not is_graph_data(spec) and not hasattr(spec, "shape"):
         spec = spec()
-    if is_graph_data(spec):
+    # (graphs, y) is a pair, not a sequence of graphs: its first item is a whole data set
+    pair = isinstance(spec, tuple) and len(spec) in (2, 3) and is_graph_data(spec[0])
+    if is_graph_data(spec) and not pair:
         return spec, None, None
     if isinstance(spec, (tuple, list)) and len(spec) in (2, 3):
         X, y, *rest = spec
@@ -165,6 +167,7 @@ def benchmark(
     reuse_prefix=True,
     select="best",
     previous=None,
+    keep_predictions=False,
 ):
     """Assess every model on every data set with nested cross-validation, on shared splits.
 
@@ -236,6 +239,11 @@ def benchmark(
     select : {"best", "one_se"}, default="best"
         How each fold's winner is picked (see NestedCV's ``select``), for every model but a
         NestedCV, which keeps its own.
+    keep_predictions : bool, default=False
+        Keep every refit's predictions on its outer test fold (cached with its scores), for
+        :meth:`BenchmarkResult.plot_predictions`, :attr:`BenchmarkResult.predictions` and the
+        report's plots of what each model predicted (confusion matrix, ROC and
+        precision-recall curves, calibration; predicted against actual for a regressor).
     previous : BenchmarkResult, default=None
         A finished benchmark (from this function or :meth:`BenchmarkResult.load`) to extend:
         the result holds its cells and those of ``models`` on ``datasets`` that it lacks, and
@@ -337,8 +345,9 @@ def benchmark(
                 nested.set_params(outer_cv=outer_cv[dataset])
             owner = f"benchmark (model {model!r} on data set {dataset!r})"
             plan = make_plan(
-                nested, X, y, groups, {}, final=False, return_estimator=False, owner=owner
-            )
+                nested, X, y, groups, {}, final=False, return_estimator=False, owner=owner,
+                keep_predictions=bool(keep_predictions),
+            )  # fmt: skip
             if cache_dir is not None:
                 # one warning about unseeded runs, above, for the whole benchmark
                 with warnings.catch_warnings():

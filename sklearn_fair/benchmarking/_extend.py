@@ -32,7 +32,9 @@ def model_fingerprint(nested):
 
 
 def data_fingerprint(X, y, groups):
-    return fingerprint([X, y, groups])
+    # each part on its own: a list whose first item is a GraphCollection (it has a .y) would
+    # be read as a list of graphs
+    return fingerprint([fingerprint(X), fingerprint(y), fingerprint(groups)])
 
 
 def _recorded(previous, what, name):

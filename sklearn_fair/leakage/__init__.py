@@ -1,17 +1,14 @@
 """Finding data leaks: duplicates across splits, label permutations, prefit steps.
 
-:func:`audit` runs the three checks on an estimator or pipeline and its data and
-returns an :class:`AuditResult` that prints a short report. The checks are also
-available one by one: :func:`find_duplicates`, :func:`permutation_check` (with
-:func:`chance_level`) and :func:`find_prefit_steps`. See the user guide page
+:func:`audit` runs the three checks (also available one by one) on an estimator or pipeline and
+its data and returns an :class:`AuditResult` that prints a short report. See the user guide page
 "What must live inside the resample".
 """
 
-from ._audit import audit
+from ._audit import AuditResult, audit
 from ._duplicates import DuplicateReport, find_duplicates
 from ._permutation import PermutationReport, chance_level, permutation_check
 from ._prefit import PrefitStep, find_prefit_steps
-from ._report import AuditResult
 
 __all__ = [
     "AuditResult",

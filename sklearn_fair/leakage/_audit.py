@@ -1,6 +1,8 @@
-"""audit: duplicates across splits, a label-permutation check and prefit steps, in one call."""
+"""audit: duplicates across splits, a label-permutation check and prefit steps, in one call, and
+its result."""
 
 import numbers
+from dataclasses import dataclass, field
 
 import numpy as np
 from sklearn.base import is_classifier
@@ -9,15 +11,112 @@ from sklearn.utils._param_validation import validate_params
 from sklearn.utils.validation import _num_samples
 
 from ..model_selection._engine import check_cv_with_groups
-from ..utils import check_random_state, is_graph_data, read_graph_labels
+from ..utils import check_random_state, fill_doc, is_graph_data, read_graph_labels
 from ._duplicates import find_duplicates
-from ._permutation import PERMUTATION_CONSTRAINTS, permutation_check
+from ._permutation import PERMUTATION_CONSTRAINTS, PERMUTATION_DOCS, permutation_check
 from ._prefit import find_prefit_steps
-from ._report import AuditResult
-
-__all__ = ["audit"]
 
 _CHECKS = ("duplicates", "permutation", "prefit")
+
+
+@dataclass(frozen=True)
+class AuditResult:
+    """What :func:`~sklearn_fair.audit` found; ``print`` it for a short report.
+
+    Attributes
+    ----------
+    duplicates : DuplicateReport or None
+        Exact duplicates and the outer splits that put them on both sides.
+    permutation : PermutationReport or None
+        The nested estimate on permuted labels against chance.
+    prefit : list of PrefitStep or None
+        Steps that were fitted when handed in.
+    n_samples : int
+        Samples in the data as given.
+    n_prepared : int or None
+        Samples after ``prepare``, when one was given.
+    notes : list of str
+        Limits of what was checked.
+    """
+
+    duplicates: object = None
+    permutation: object = None
+    prefit: object = None
+    n_samples: int = 0
+    n_prepared: object = None
+    notes: list = field(default_factory=list)
+
+    @property
+    def resampled_before_split(self):
+        """Whether ``prepare`` changed the number of samples (resampling before splitting)."""
+        return self.n_prepared is not None and self.n_prepared != self.n_samples
+
+    @property
+    def flags(self):
+        """One line per finding; empty when the audit found nothing."""
+        found = []
+        if self.duplicates is not None and self.duplicates.leaks:
+            d = self.duplicates
+            shown = ", ".join(str(g.tolist()) for g in d.straddling[:5])
+            more = f" and {len(d.straddling) - 5} more" if len(d.straddling) > 5 else ""
+            found.append(
+                f"duplicates: {len(d.straddling)} group(s) of identical samples fall on both "
+                f"sides of a split: {shown}{more}"
+            )
+        if self.permutation is not None and self.permutation.leaks:
+            p = self.permutation
+            found.append(
+                f"permutation: on permuted labels the {p.scoring} is {p.permuted_mean:.3f} "
+                f"[{p.ci_low:.3f}, {p.ci_high:.3f}] ({100 * p.confidence:g}% {p.ci_method}), "
+                f"clearly above chance ({p.chance:.3f})"
+            )
+        for step in self.prefit or []:
+            how = (
+                "frozen: used as fitted in every resample"
+                if step.frozen
+                else "refitted after clone here, but leaks wherever used as fitted"
+            )
+            found.append(f"prefit: step '{step.name}' ({step.estimator}) was fitted ({how})")
+        if self.resampled_before_split:
+            found.append(
+                f"resampling before splitting: prepare turned {self.n_samples} samples into "
+                f"{self.n_prepared}; test folds no longer have the data's class balance"
+            )
+        return found
+
+    @property
+    def passed(self):
+        """True when no check flagged anything."""
+        return not self.flags
+
+    def __bool__(self):
+        return self.passed
+
+    def __str__(self):
+        lines = ["Leakage audit: " + ("no leak found" if self.passed else "LEAKS FOUND")]
+        if self.duplicates is not None:
+            d = self.duplicates
+            lines.append(
+                f"  duplicates  : {len(d.groups)} group(s) of identical samples, "
+                f"{len(d.straddling)} across a split"
+            )
+        if self.permutation is not None:
+            p = self.permutation
+            real = "" if p.estimate is None else f"real labels {p.estimate:.3f}; "
+            lines.append(
+                f"  permutation : {p.scoring}: {real}permuted {p.permuted_mean:.3f} "
+                f"[{p.ci_low:.3f}, {p.ci_high:.3f}] ({100 * p.confidence:g}% {p.ci_method}) over "
+                f"{len(p.permuted_estimates)} permutations; chance {p.chance:.3f}"
+            )
+        if self.prefit is not None:
+            names = ", ".join(s.name for s in self.prefit) or "none"
+            lines.append(f"  prefit steps: {names}")
+        lines += [f"  ! {flag}" for flag in self.flags]
+        lines += [f"  note: {note}" for note in self.notes]
+        return "\n".join(lines)
+
+    def __repr__(self):
+        return f"<AuditResult passed={self.passed} flags={len(self.flags)}>"
 
 
 def _check_checks(checks):
@@ -45,6 +144,7 @@ def _check_checks(checks):
     # the protocol's parameters are checked again, in full, by nested_cross_validate
     prefer_skip_nested_validation=False,
 )
+@fill_doc(PERMUTATION_DOCS)
 def audit(
     estimator,
     X,
@@ -69,24 +169,17 @@ def audit(
     Three checks, each optional (``checks``):
 
     - **duplicates**: exact duplicate rows (or identical graphs) of ``X`` that the outer
-      splits of ``cv`` put on both sides, with their indices: the model is then tested on
-      samples it was trained on.
+      splits of ``cv`` put on both sides (:func:`find_duplicates`): the model is then tested
+      on samples it was trained on.
     - **permutation**: the nested protocol (``cv`` outside, ``inner_cv`` and ``param_grid``
       inside, as :func:`~sklearn_fair.nested_cross_validate` runs it) repeated on
-      ``n_permutations`` random permutations of ``y``. Permuted labels carry no signal, so
-      an honest protocol scores at chance; an interval of the permuted-label estimate that
-      sits more than ``tolerance`` above chance flags a leak.
-    - **prefit**: steps that were already fitted when handed in. A
-      :class:`~sklearn.frozen.FrozenEstimator` stays fitted in every resample and leaks
-      whatever it saw; a plain fitted step is refitted after ``clone`` but leaks wherever
-      it is used as fitted.
-
-    What the permutation check can see: it re-runs everything it is given, so it catches
-    leaks inside the protocol and, with ``prepare``, in what was done to the whole data
-    set before splitting (selecting features, scaling, resampling on all the data).
-    Anything done to ``X`` before calling ``audit`` and not passed as ``prepare`` was done
-    with the real labels and is invisible to it: a permutation breaks the link between
-    ``X`` and ``y`` and the estimate falls to chance, leak or not.
+      ``n_permutations`` permutations of ``y`` (:func:`permutation_check`). Permuted labels
+      carry no signal, so an honest protocol scores at chance; an interval of the
+      permuted-label estimate more than ``tolerance`` above chance flags a leak. It re-runs
+      everything it is given, ``prepare`` included; anything done to ``X`` before calling
+      ``audit`` and not passed as ``prepare`` is invisible to it (a permutation breaks the
+      link between ``X`` and ``y``, and the estimate falls to chance, leak or not).
+    - **prefit**: steps that were already fitted when handed in (:func:`find_prefit_steps`).
 
     Parameters
     ----------
@@ -99,12 +192,9 @@ def audit(
         The labels; read from the graphs' ``.y`` for graph data when None.
     cv : int, cross-validation generator or iterable, default=5
         The outer resampling (``outer_cv`` of NestedCV). An int is read as NestedCV and
-        scikit-learn read it (:func:`~sklearn.model_selection.check_cv`): that many
-        folds of :class:`~sklearn.model_selection.StratifiedKFold` for a classifier,
-        :class:`~sklearn.model_selection.KFold` otherwise (their Group variants with
-        ``groups``), *without* shuffling, so the audit sees the very splits the evaluation
-        uses. Pass a shuffled splitter (e.g.
-        ``StratifiedKFold(5, shuffle=True, random_state=0)``) for rows that are ordered.
+        :func:`~sklearn.model_selection.check_cv` read it (stratified for a classifier, grouped
+        with ``groups``), *without* shuffling, so the audit sees the very splits the evaluation
+        uses; pass a shuffled splitter for rows that are ordered.
     inner_cv : int, cross-validation generator or iterable, default=None
         The inner resampling; None is NestedCV's default hold-out.
     param_grid : dict or list of dicts, default=None
@@ -113,21 +203,11 @@ def audit(
         One metric, as in NestedCV; None is the estimator's ``score``.
     groups : array-like of shape (n_samples,), default=None
         Group labels for group-aware splitters.
-    prepare : callable, default=None
-        ``prepare(X, y) -> (X, y)``: what you do to the whole data set before splitting.
-        The permutation check re-runs it on each permutation; a change in the number of
-        samples (resampling before splitting) is flagged.
-    n_permutations : int, default=5
-        Number of label permutations, at least 2.
-    chance : float, default=None
-        The metric's no-skill value; by default :func:`chance_level` (the majority-class
-        rate for accuracy, 0.5 for ROC AUC, 0 for kappa, ...) or, for a metric without a
-        known one, the mean score of a dummy model under the same outer splits.
-    tolerance : float, default=0.05
-        How far above chance the interval's lower bound must be to flag, in the metric's
-        units.
-    confidence : float, default=0.95
-        Level of the Student-t interval of the mean permuted-label estimate.
+    {prepare} A change in the number of samples (resampling before splitting) is flagged.
+    {n_permutations}
+    {chance}
+    {tolerance}
+    {confidence}
     checks : str or tuple of str, default=("duplicates", "permutation", "prefit")
         Which checks to run.
     n_jobs : int, default=None
@@ -155,10 +235,7 @@ def audit(
     >>> leaky = audit(LogisticRegression(), X, y, prepare=select_on_all_data, random_state=0)
     >>> leaky.passed, leaky.permutation.permuted_mean > 0.7
     (False, True)
-    >>> clean = audit(make_pipeline(SelectKBest(k=10), LogisticRegression()), X, y,
-    ...               random_state=0)
-    >>> clean.passed
-    True
+    >>> clean = audit(make_pipeline(SelectKBest(k=10), LogisticRegression()), X, y, random_state=0)
     >>> print(clean)  # doctest: +ELLIPSIS
     Leakage audit: no leak found
       duplicates  : 0 group(s) of identical samples, 0 across a split

@@ -1,8 +1,7 @@
 """Exact duplicate rows or identical graphs, and the splits they straddle.
 
-Duplicates are found by one digest per sample. Numeric rows are compared as raw bytes
-(no hashing at all); everything else (graphs, sparse rows, rows of Python objects) is
-digested with :func:`sklearn_fair.utils.fingerprint`, the package's content hash.
+Duplicates are found by one digest per sample: numeric rows are their raw bytes; graphs, sparse
+rows and rows of Python objects their :func:`sklearn_fair.utils.fingerprint`.
 """
 
 from collections.abc import Iterable
@@ -13,8 +12,6 @@ from scipy import sparse
 from sklearn.utils._param_validation import validate_params
 
 from ..utils import fingerprint, graph_fields, is_graph_data, to_numpy
-
-__all__ = ["DuplicateReport", "find_duplicates"]
 
 
 @dataclass(frozen=True)
@@ -51,13 +48,8 @@ class DuplicateReport:
 
 
 def _graph_digests(X):
-    """One digest per graph from every stored field except its label ``y``.
-
-    Two graphs are identical when their stored tensors are equal field by field, in the
-    same node order; isomorphic graphs stored in another node order are not detected.
-    Every field is read as an array first, so a list and an array of the same values
-    (or a tensor) are the same field.
-    """
+    """One digest per graph from every stored field but ``y``, each read as an array (a list, an
+    array and a tensor of the same values are the same field)."""
     digests = []
     for index in range(len(X)):
         fields = graph_fields(X[index])
@@ -81,17 +73,8 @@ def _row_digests(X):
         if X.data.dtype.kind == "f":
             X.data += 0.0
         X.sort_indices()
-        return np.asarray(
-            [
-                fingerprint(
-                    (
-                        X.indices[X.indptr[i] : X.indptr[i + 1]],
-                        X.data[X.indptr[i] : X.indptr[i + 1]],
-                    )
-                )
-                for i in range(X.shape[0])
-            ]
-        )
+        rows = zip(X.indptr[:-1], X.indptr[1:])
+        return np.asarray([fingerprint((X.indices[a:b], X.data[a:b])) for a, b in rows])
     array = np.asarray(X)
     if array.ndim == 1:
         array = array.reshape(-1, 1)

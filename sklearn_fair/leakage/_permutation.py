@@ -9,10 +9,14 @@ from sklearn.utils._param_validation import validate_params
 
 from ..model_selection import nested_cross_validate
 from ..stats import mean_interval
-from ..utils import RANDOM_STATE_CONSTRAINTS, EstimatorInstance, IntervalNotBool, draw_seeds
+from ..utils import (
+    RANDOM_STATE_CONSTRAINTS,
+    EstimatorInstance,
+    IntervalNotBool,
+    draw_seeds,
+    fill_doc,
+)
 from ..utils._random import named_generator, seed_root
-
-__all__ = ["PermutationReport", "chance_level", "permutation_check"]
 
 #: The parameters that audit and permutation_check share.
 PERMUTATION_CONSTRAINTS = {
@@ -28,19 +32,31 @@ PERMUTATION_CONSTRAINTS = {
     "confidence": [IntervalNotBool(numbers.Real, 0, 1, closed="neither")],
     "random_state": RANDOM_STATE_CONSTRAINTS,
 }
+#: Their texts, for :func:`~sklearn_fair.utils.fill_doc`.
+PERMUTATION_DOCS = {
+    "prepare": """prepare : callable, default=None
+        ``prepare(X, y) -> (X, y)``: what you do to the whole data set before splitting
+        (selecting features, scaling, resampling on all the data). It is re-run on every
+        permutation.""",
+    "n_permutations": """n_permutations : int, default=5
+        Number of label permutations, at least 2.""",
+    "chance": """chance : float, default=None
+        The metric's no-skill value; by default :func:`chance_level` (the majority-class
+        rate for accuracy, 0.5 for ROC AUC, 0 for kappa, ...) or, for a metric without a
+        known one, the mean score of a dummy model under the same outer splits.""",
+    "tolerance": """tolerance : float, default=0.05
+        How far above chance the interval's lower bound must be to flag, in the metric's
+        units.""",
+    "confidence": """confidence : float, default=0.95
+        Level of the Student-t interval of the mean permuted-label estimate.""",
+}
 
 # metrics whose no-skill value does not depend on the data
-_FIXED_CHANCE = {
-    "roc_auc": 0.5,
-    "roc_auc_ovr": 0.5,
-    "roc_auc_ovo": 0.5,
-    "roc_auc_ovr_weighted": 0.5,
-    "roc_auc_ovo_weighted": 0.5,
-    "kappa": 0.0,
-    "matthews_corrcoef": 0.0,
-    "r2": 0.0,
-    "explained_variance": 0.0,
-    "ccc": 0.0,
+_FIXED_CHANCE = dict.fromkeys(
+    ["kappa", "matthews_corrcoef", "r2", "explained_variance", "ccc"], 0.0
+)
+_FIXED_CHANCE |= {
+    f"roc_auc{kind}": 0.5 for kind in ("", "_ovr", "_ovo", "_ovr_weighted", "_ovo_weighted")
 }
 
 
@@ -116,15 +132,10 @@ def chance_level(scoring, y, *, classifier=True, pos_label=1):
     Returns
     -------
     chance : float or None
-        ``None`` for a metric with no known no-skill value (it is then estimated by
-        :func:`audit` with a dummy model).
-
-    Notes
-    -----
-    Accuracy: the majority-class rate (what predicting the largest class gets).
-    Balanced accuracy: ``1 / n_classes``. ROC AUC: 0.5. Average precision, precision and
-    PPV: the prevalence of ``pos_label``. Kappa, Matthews correlation, R², explained
-    variance and CCC: 0.
+        Accuracy: the majority-class rate. Balanced accuracy: ``1 / n_classes``. ROC AUC:
+        0.5. Average precision, precision and PPV: the prevalence of ``pos_label``. Kappa,
+        Matthews correlation, R², explained variance and CCC: 0. ``None`` for a metric with
+        no known no-skill value (:func:`audit` then estimates it with a dummy model).
 
     Examples
     --------
@@ -149,16 +160,6 @@ def chance_level(scoring, y, *, classifier=True, pos_label=1):
     return None
 
 
-def _t_interval(values, confidence):
-    """``(low, high, method)`` of the mean of ``values`` (Student t, see stats.mean_interval)."""
-    values = np.asarray(values, dtype=float)
-    if values.size < 2:
-        mean = float(np.mean(values))
-        return mean, mean, "one permutation: no interval"
-    interval = mean_interval(values, confidence=confidence)
-    return interval.low, interval.high, interval.description
-
-
 def _nested_mean(estimator, X, y, groups, seed, protocol):
     results = nested_cross_validate(
         estimator, X, y, groups=groups, random_state=seed, n_refits=1, **protocol
@@ -171,6 +172,7 @@ def _nested_mean(estimator, X, y, groups, seed, protocol):
     # **protocol goes unchecked to nested_cross_validate, which must check it
     prefer_skip_nested_validation=False,
 )
+@fill_doc(PERMUTATION_DOCS)
 def permutation_check(
     estimator,
     X,
@@ -194,19 +196,13 @@ def permutation_check(
         The estimator or pipeline.
     X, y : data and labels
         ``y`` is permuted; ``X`` is kept.
-    prepare : callable, default=None
-        ``prepare(X, y) -> (X, y)``, what was done to the whole data set before splitting;
-        re-run on every permutation.
+    {prepare}
     groups : array-like, default=None
         Group labels for the splitters (not permuted).
-    n_permutations : int, default=5
-        Number of permutations, at least 2.
-    chance : float, default=None
-        The no-skill value; by default :func:`chance_level` of the metric.
-    tolerance : float, default=0.05
-        Margin above chance that the interval's lower bound must exceed to flag.
-    confidence : float, default=0.95
-        Level of the interval of the mean permuted-label estimate.
+    {n_permutations}
+    {chance}
+    {tolerance}
+    {confidence}
     with_estimate : bool, default=True
         Also compute the estimate on the real labels.
     random_state : int, RandomState instance, Generator or None, default=None
@@ -248,7 +244,8 @@ def permutation_check(
         chance = chance_level(scoring, y_scored, classifier=is_classifier(estimator))
     if chance is None:
         chance = _dummy_chance(estimator, X, y, groups, seed, protocol)
-    low, high, method = _t_interval(permuted, confidence)
+    ci = mean_interval(permuted, confidence=confidence)  # n_permutations >= 2
+    low, high, method = ci.low, ci.high, ci.description
     return PermutationReport(
         name, float(chance), estimate, permuted, low, high, confidence, tolerance, method
     )

@@ -7,8 +7,6 @@ from sklearn.frozen import FrozenEstimator
 from sklearn.utils import get_tags
 from sklearn.utils.validation import check_is_fitted
 
-__all__ = ["PrefitStep", "find_prefit_steps"]
-
 
 @dataclass(frozen=True)
 class PrefitStep:
@@ -22,9 +20,8 @@ class PrefitStep:
         Its class name.
     frozen : bool
         Whether it survives cloning (:class:`~sklearn.frozen.FrozenEstimator`): then every
-        resample and every refit uses it as fitted, with whatever it learnt from data that
-        includes the test folds. An unfrozen fitted step is refitted after ``clone`` by
-        NestedCV and cross-validation, but is a leak wherever the fitted object is used as is.
+        resample uses it as fitted, with what it learnt from the test folds. An unfrozen fitted
+        step is refitted after ``clone``, but leaks wherever the fitted object is used as is.
     """
 
     name: str
@@ -34,8 +31,6 @@ class PrefitStep:
 
 def _children(estimator):
     """Named sub-estimators of the containers scikit-learn and imbalanced-learn ship."""
-    if isinstance(estimator, FrozenEstimator):
-        return []
     for attribute in ("steps", "transformer_list", "transformers", "estimators"):
         items = getattr(estimator, attribute, None)
         if isinstance(items, list) and all(isinstance(i, tuple) for i in items):
@@ -64,9 +59,9 @@ def _is_fitted(estimator):
 def find_prefit_steps(estimator, _prefix=""):
     """List the steps of ``estimator`` (and itself) that are already fitted.
 
-    Pipelines (scikit-learn's and imbalanced-learn's), FeatureUnion, ColumnTransformer,
-    stacking/voting ensembles and meta-estimators with an ``estimator`` are searched
-    recursively. Stateless steps (``requires_fit=False``) and ``"passthrough"`` are skipped.
+    Pipelines (scikit-learn's and imbalanced-learn's), FeatureUnion, ColumnTransformer, stacking
+    and voting ensembles and meta-estimators with an ``estimator`` are searched recursively.
+    Stateless steps (``requires_fit=False``) and ``"passthrough"`` are skipped.
 
     Parameters
     ----------

@@ -1,10 +1,8 @@
 """Metrics and scorers: kappa, sensitivity, specificity, PPV/NPV with prevalence, CCC.
 
-The metric functions follow scikit-learn's signature, ``metric(y_true,
-y_pred, *, ..., sample_weight=None)``. :func:`get_scorer` resolves our scorer
-names ("kappa", "sensitivity", "specificity", "ppv", "npv", "ccc") and all of
-scikit-learn's. :func:`metric_display_name` is how every printed number names its
-metric (and shows scikit-learn's negated errors as positive errors).
+The metric functions follow scikit-learn's signature, ``metric(y_true, y_pred, *, ...,
+sample_weight=None)``. :func:`get_scorer` resolves our scorer names and all of scikit-learn's.
+:func:`metric_display_name` is how every printed number names its metric.
 """
 
 from ._classification import kappa, npv, ppv, sensitivity, specificity

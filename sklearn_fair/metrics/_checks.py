@@ -1,9 +1,5 @@
-"""Input checks shared by the metric functions.
-
-The parameters themselves are checked by scikit-learn's ``validate_params``, with the
-constraints below; what depends on the data (NaN labels, lengths, a ``pos_label`` that is
-not among the labels) is checked here.
-"""
+"""What the metric functions and scorer factories share: constraints, parameter texts and the
+checks that depend on the data (NaN labels, lengths, a ``pos_label`` not among the labels)."""
 
 import numbers
 
@@ -18,6 +14,39 @@ PREVALENCE = [IntervalNotBool(numbers.Real, 0, 1, closed="neither"), None]
 ZERO_DIVISION = [StrOptions({"warn"}), OptionsNotBool(numbers.Real, {0.0, 1.0}), "nan"]
 #: A label: a number, a str or a bool.
 POS_LABEL = [numbers.Real, str, "boolean"]
+#: The options of sensitivity, specificity, PPV and NPV and of their scorers.
+BINARY = {"pos_label": POS_LABEL, "zero_division": ZERO_DIVISION}
+#: The arguments of every metric function.
+TARGETS = {
+    "y_true": ["array-like"],
+    "y_pred": ["array-like"],
+    "sample_weight": ["array-like", None],
+}
+
+#: The texts of the parameters above, for :func:`~sklearn_fair.utils.fill_doc`.
+DOCS = {
+    "y_true_pred": """y_true : array-like of shape (n_samples,)
+        True labels.
+    y_pred : array-like of shape (n_samples,)
+        Predicted labels.""",
+    "pos_label": """pos_label : int, float, bool or str, default=1
+        The positive class; every other label counts as negative (one against the rest when
+        there are more than two classes).""",
+    "sample_weight": """sample_weight : array-like of shape (n_samples,), default=None
+        Sample weights.""",
+    "zero_division": """zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
+        The value returned when the metric is undefined (a zero denominator); "warn" returns
+        0.0 with an ``UndefinedMetricWarning``, as scikit-learn's metrics do.""",
+    "prevalence": """prevalence : float in (0, 1), default=None
+        The prevalence of the positive class in the population where the classifier will be
+        used. None takes it from the data, giving the plain ratio of counts; a number applies
+        Bayes' rule to the observed sensitivity and specificity with that prevalence, as
+        needed when the evaluation sample was enriched in positives (a case-control study).""",
+    "scorer": """Returns
+    -------
+    scorer : callable
+        ``scorer(estimator, X, y)``, greater is better.""",
+}
 
 
 def _has_nan(array):
@@ -45,10 +74,7 @@ def _as_1d(name, values):
 
 
 def check_targets(y_true, y_pred, sample_weight=None):
-    """Return ``y_true``, ``y_pred`` and ``sample_weight`` as checked 1-D arrays.
-
-    Raises a ValueError naming the parameter on NaN, shape or length problems.
-    """
+    """``y_true``, ``y_pred`` and ``sample_weight`` as checked 1-D arrays."""
     y_true = _as_1d("y_true", y_true)
     y_pred = _as_1d("y_pred", y_pred)
     if y_true.shape[0] != y_pred.shape[0]:

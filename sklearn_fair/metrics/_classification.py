@@ -7,22 +7,18 @@ from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.metrics import cohen_kappa_score, multilabel_confusion_matrix
 from sklearn.utils._param_validation import StrOptions, validate_params
 
-from ._checks import POS_LABEL, PREVALENCE, ZERO_DIVISION, check_pos_label, check_targets
+from ..utils import fill_doc
+from ._checks import BINARY, DOCS, PREVALENCE, TARGETS, check_pos_label, check_targets
 
 #: The ``weights`` of Cohen's kappa.
 KAPPA_WEIGHTS = [StrOptions({"linear", "quadratic"}), None]
 
 
 @validate_params(
-    {
-        "y_true": ["array-like"],
-        "y_pred": ["array-like"],
-        "labels": ["array-like", None],
-        "weights": KAPPA_WEIGHTS,
-        "sample_weight": ["array-like", None],
-    },
+    {**TARGETS, "labels": ["array-like", None], "weights": KAPPA_WEIGHTS},
     prefer_skip_nested_validation=True,
 )
+@fill_doc(DOCS)
 def kappa(y_true, y_pred, *, labels=None, weights=None, sample_weight=None):
     """Cohen's kappa: agreement between two labelings, corrected for chance.
 
@@ -30,19 +26,14 @@ def kappa(y_true, y_pred, *, labels=None, weights=None, sample_weight=None):
 
     Parameters
     ----------
-    y_true : array-like of shape (n_samples,)
-        True labels.
-    y_pred : array-like of shape (n_samples,)
-        Predicted labels.
+    {y_true_pred}
     labels : array-like, default=None
-        Labels to index the confusion matrix; by default those in ``y_true``
-        or ``y_pred``. With ordinal weights, give them in their order.
+        Labels to index the confusion matrix; by default those in ``y_true`` or ``y_pred``.
+        With ordinal weights, give them in their order.
     weights : {None, "linear", "quadratic"}, default=None
-        None for the unweighted kappa; "linear" or "quadratic" for the
-        weighted kappa of ordinal labels, where a disagreement costs its
-        distance (or squared distance) in the order of ``labels``.
-    sample_weight : array-like of shape (n_samples,), default=None
-        Sample weights.
+        None for the unweighted kappa; "linear" or "quadratic" for the weighted kappa of ordinal
+        labels, where a disagreement costs its distance (or squared distance) in ``labels``.
+    {sample_weight}
 
     Returns
     -------
@@ -87,11 +78,7 @@ def _checked(y_true, y_pred, pos_label, sample_weight):
 
 
 def _rate(y_true, y_pred, pos_label, sample_weight, zero_division, *, negative):
-    """imbalanced-learn's sensitivity (or specificity) of ``pos_label`` against the rest.
-
-    imbalanced-learn computes the rate; an undefined one (no positive, or no negative,
-    samples) is ours to decide, by ``zero_division``, as scikit-learn's metrics do.
-    """
+    """imbalanced-learn's sensitivity (or specificity); an undefined one by ``zero_division``."""
     y_true, y_pred, sample_weight = _checked(y_true, y_pred, pos_label, sample_weight)
     weights = np.ones(y_true.shape[0]) if sample_weight is None else sample_weight
     is_positive = y_true == pos_label
@@ -127,37 +114,72 @@ def _counts(y_true, y_pred, pos_label, sample_weight):
     return matrix.ravel()
 
 
-_COMMON_PARAMETERS = """y_true : array-like of shape (n_samples,)
-        True labels.
-    y_pred : array-like of shape (n_samples,)
-        Predicted labels.
-    pos_label : int, float, bool or str, default=1
-        The positive class; every other label counts as negative (one
-        against the rest when there are more than two classes).
-    sample_weight : array-like of shape (n_samples,), default=None
-        Sample weights.
-    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
-        The value returned when the metric is undefined (a zero
-        denominator); "warn" returns 0.0 with an ``UndefinedMetricWarning``,
-        as scikit-learn's metrics do."""
-
-
-_BINARY_CONSTRAINTS = {
-    "y_true": ["array-like"],
-    "y_pred": ["array-like"],
-    "pos_label": POS_LABEL,
-    "sample_weight": ["array-like", None],
-    "zero_division": ZERO_DIVISION,
-}
+_BINARY_CONSTRAINTS = {**TARGETS, **BINARY}
+_PREDICTIVE_CONSTRAINTS = {**TARGETS, **BINARY, "prevalence": PREVALENCE}
 
 
 @validate_params(_BINARY_CONSTRAINTS, prefer_skip_nested_validation=True)
+@fill_doc(DOCS)
 def sensitivity(y_true, y_pred, *, pos_label=1, sample_weight=None, zero_division="warn"):
+    """Sensitivity (recall, true positive rate): TP / (TP + FN).
+
+    :func:`imblearn.metrics.sensitivity_score` of ``pos_label`` against the rest, with the
+    undefined case (no positive samples) decided by ``zero_division``.
+
+    Parameters
+    ----------
+    {y_true_pred}
+    {pos_label}
+    {sample_weight}
+    {zero_division}
+
+    Returns
+    -------
+    float
+        The fraction of positive samples predicted positive.
+
+    Examples
+    --------
+    >>> from sklearn_fair.metrics import sensitivity
+    >>> y_true = [1, 1, 1, 0, 0, 0, 0, 0]
+    >>> y_pred = [1, 1, 0, 1, 0, 0, 0, 0]
+    >>> round(sensitivity(y_true, y_pred), 4)
+    0.6667
+    >>> sensitivity(["ill", "ill", "well"], ["ill", "well", "well"], pos_label="ill")
+    0.5
+    """
     return _rate(y_true, y_pred, pos_label, sample_weight, zero_division, negative=False)
 
 
 @validate_params(_BINARY_CONSTRAINTS, prefer_skip_nested_validation=True)
+@fill_doc(DOCS)
 def specificity(y_true, y_pred, *, pos_label=1, sample_weight=None, zero_division="warn"):
+    """Specificity (true negative rate): TN / (TN + FP).
+
+    :func:`imblearn.metrics.specificity_score` of ``pos_label`` against the rest, with the
+    undefined case (no negative samples) decided by ``zero_division``. With ``sample_weight``,
+    from scikit-learn's weighted confusion matrix (imbalanced-learn 0.14 counts TN unweighted).
+
+    Parameters
+    ----------
+    {y_true_pred}
+    {pos_label}
+    {sample_weight}
+    {zero_division}
+
+    Returns
+    -------
+    float
+        The fraction of negative samples predicted negative.
+
+    Examples
+    --------
+    >>> from sklearn_fair.metrics import specificity
+    >>> y_true = [1, 1, 1, 0, 0, 0, 0, 0]
+    >>> y_pred = [1, 1, 0, 1, 0, 0, 0, 0]
+    >>> specificity(y_true, y_pred)
+    0.8
+    """
     return _rate(y_true, y_pred, pos_label, sample_weight, zero_division, negative=True)
 
 
@@ -184,90 +206,21 @@ def _predictive_value(
     return _divide(numerator, denominator, name, "denominator of Bayes' rule is 0", zero_division)
 
 
-@validate_params(
-    {**_BINARY_CONSTRAINTS, "prevalence": PREVALENCE}, prefer_skip_nested_validation=True
-)
+@validate_params(_PREDICTIVE_CONSTRAINTS, prefer_skip_nested_validation=True)
+@fill_doc(DOCS)
 def ppv(y_true, y_pred, *, prevalence=None, pos_label=1, sample_weight=None, zero_division="warn"):
-    return _predictive_value(
-        y_true, y_pred, prevalence, pos_label, sample_weight, zero_division, positive=True
-    )
+    """Positive predictive value (precision), optionally at a given prevalence.
 
-
-@validate_params(
-    {**_BINARY_CONSTRAINTS, "prevalence": PREVALENCE}, prefer_skip_nested_validation=True
-)
-def npv(y_true, y_pred, *, prevalence=None, pos_label=1, sample_weight=None, zero_division="warn"):
-    return _predictive_value(
-        y_true, y_pred, prevalence, pos_label, sample_weight, zero_division, positive=False
-    )
-
-
-_PREVALENCE_PARAMETER = """prevalence : float in (0, 1), default=None
-        The prevalence of the positive class in the population where the
-        classifier will be used. None takes it from the data, giving the
-        plain ratio of counts; a number applies Bayes' rule to the observed
-        sensitivity and specificity with that prevalence, as needed when the
-        evaluation sample was enriched in positives (a case-control study)."""
-
-sensitivity.__doc__ = f"""Sensitivity (recall, true positive rate): TP / (TP + FN).
-
-    :func:`imblearn.metrics.sensitivity_score` of ``pos_label`` against the rest, with
-    the undefined case (no positive samples) decided by ``zero_division``.
+    With ``prevalence=None`` it is TP / (TP + FP). With a prevalence ``p`` it is Bayes' rule,
+    ``sens * p / (sens * p + (1 - spec) * (1 - p))``.
 
     Parameters
     ----------
-    {_COMMON_PARAMETERS}
-
-    Returns
-    -------
-    float
-        The fraction of positive samples predicted positive.
-
-    Examples
-    --------
-    >>> from sklearn_fair.metrics import sensitivity
-    >>> y_true = [1, 1, 1, 0, 0, 0, 0, 0]
-    >>> y_pred = [1, 1, 0, 1, 0, 0, 0, 0]
-    >>> round(sensitivity(y_true, y_pred), 4)
-    0.6667
-    >>> sensitivity(["ill", "ill", "well"], ["ill", "well", "well"], pos_label="ill")
-    0.5
-    """
-
-specificity.__doc__ = f"""Specificity (true negative rate): TN / (TN + FP).
-
-    :func:`imblearn.metrics.specificity_score` of ``pos_label`` against the rest, with
-    the undefined case (no negative samples) decided by ``zero_division``. With
-    ``sample_weight``, from scikit-learn's weighted confusion matrix instead
-    (imbalanced-learn 0.14 counts the true negatives unweighted).
-
-    Parameters
-    ----------
-    {_COMMON_PARAMETERS}
-
-    Returns
-    -------
-    float
-        The fraction of negative samples predicted negative.
-
-    Examples
-    --------
-    >>> from sklearn_fair.metrics import specificity
-    >>> y_true = [1, 1, 1, 0, 0, 0, 0, 0]
-    >>> y_pred = [1, 1, 0, 1, 0, 0, 0, 0]
-    >>> specificity(y_true, y_pred)
-    0.8
-    """
-
-ppv.__doc__ = f"""Positive predictive value (precision), optionally at a given prevalence.
-
-    With ``prevalence=None`` it is TP / (TP + FP). With a prevalence ``p``
-    it is Bayes' rule, ``sens * p / (sens * p + (1 - spec) * (1 - p))``.
-
-    Parameters
-    ----------
-    {_COMMON_PARAMETERS}
-    {_PREVALENCE_PARAMETER}
+    {y_true_pred}
+    {prevalence}
+    {pos_label}
+    {sample_weight}
+    {zero_division}
 
     Returns
     -------
@@ -284,16 +237,26 @@ ppv.__doc__ = f"""Positive predictive value (precision), optionally at a given p
     >>> round(ppv(y_true, y_pred, prevalence=0.1), 4)  # a rarer disease
     0.2703
     """
+    return _predictive_value(
+        y_true, y_pred, prevalence, pos_label, sample_weight, zero_division, positive=True
+    )
 
-npv.__doc__ = f"""Negative predictive value, optionally at a given prevalence.
 
-    With ``prevalence=None`` it is TN / (TN + FN). With a prevalence ``p``
-    it is Bayes' rule, ``spec * (1 - p) / (spec * (1 - p) + (1 - sens) * p)``.
+@validate_params(_PREDICTIVE_CONSTRAINTS, prefer_skip_nested_validation=True)
+@fill_doc(DOCS)
+def npv(y_true, y_pred, *, prevalence=None, pos_label=1, sample_weight=None, zero_division="warn"):
+    """Negative predictive value, optionally at a given prevalence.
+
+    With ``prevalence=None`` it is TN / (TN + FN). With a prevalence ``p`` it is Bayes' rule,
+    ``spec * (1 - p) / (spec * (1 - p) + (1 - sens) * p)``.
 
     Parameters
     ----------
-    {_COMMON_PARAMETERS}
-    {_PREVALENCE_PARAMETER}
+    {y_true_pred}
+    {prevalence}
+    {pos_label}
+    {sample_weight}
+    {zero_division}
 
     Returns
     -------
@@ -310,3 +273,6 @@ npv.__doc__ = f"""Negative predictive value, optionally at a given prevalence.
     >>> round(npv(y_true, y_pred, prevalence=0.1), 4)
     0.9558
     """
+    return _predictive_value(
+        y_true, y_pred, prevalence, pos_label, sample_weight, zero_division, positive=False
+    )

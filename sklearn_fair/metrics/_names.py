@@ -1,9 +1,7 @@
-"""How a metric is named in print: scorer names to display names, and the sign of errors.
+"""How a metric is named in print, and the sign of errors: the one place that decides both.
 
-scikit-learn negates every error so that a higher score is better
-("neg_root_mean_squared_error" scores -0.53 for an RMSE of 0.53). Printed numbers
-name their metric and show errors as the positive errors they are; this module is
-the one place that decides both.
+scikit-learn negates every error so that a higher score is better ("neg_root_mean_squared_error"
+scores -0.53 for an RMSE of 0.53); printed numbers show errors as the positive errors they are.
 """
 
 from dataclasses import asdict, dataclass
@@ -57,23 +55,19 @@ _NEGATED = "neg_"
 
 @dataclass(frozen=True)
 class MetricName:
-    """A metric as it is printed: its name, and the sign that turns scores into its values.
-
-    Made by :func:`metric_display_name`; ``str()`` gives :attr:`name`.
+    """A metric as it is printed (made by :func:`metric_display_name`; ``str()`` is the name).
 
     Attributes
     ----------
     name : str
         The name to print, e.g. "accuracy", "ROC AUC (one-vs-rest)", "RMSE".
     scoring : str or None
-        What it was derived from: the scorer name or the user's metric key as given
+        The scorer name or the user's metric key it was derived from, as given
         ("neg_root_mean_squared_error"), or None for an estimator's default score.
     sign : int
-        1, or -1 when the scores are a negated error: ``sign * score`` is the value
-        printed (a positive RMSE).
+        1, or -1 when the scores are a negated error: ``sign * score`` is printed.
     note : str
-        One sentence that explains the sign or the origin of the name; "" when there is
-        nothing to explain.
+        One sentence that explains the sign or the origin of the name, or "".
     """
 
     name: str
@@ -138,11 +132,9 @@ def _from_callable(scorer):
     label = getattr(function if function is not None else scorer, "__name__", None)
     if label is None:
         return f"custom scorer {scorer!r}", sign
-    stem = label[: -len("_score")] if label.endswith("_score") else label
-    if _is_known(stem):
-        return _words(stem), sign
-    if _is_known(label):
-        return _words(label), sign
+    for stem in (label.removesuffix("_score"), label):
+        if _is_known(stem):
+            return _words(stem), sign
     return f"custom scorer {label}", sign
 
 
@@ -161,26 +153,23 @@ def _default_score(estimator):
 def metric_display_name(scoring=None, *, estimator=None, name=None):
     """The name to print for a metric, and the sign that turns its scores into printed values.
 
-    scikit-learn's scorer names are turned into the names people write
-    ("roc_auc_ovr" is "ROC AUC (one-vs-rest)", "f1_macro" is "F1 (macro average)",
-    "balanced_accuracy" is "balanced accuracy"), and so are ours ("kappa" is "Cohen's
-    kappa"). A scorer that negates an error so that higher is better
-    ("neg_root_mean_squared_error") is named after the error, "RMSE", with ``sign=-1``:
+    Scorer names become the names people write ("roc_auc_ovr" is "ROC AUC (one-vs-rest)",
+    "f1_macro" is "F1 (macro average)", "kappa" is "Cohen's kappa"). A scorer that negates an
+    error ("neg_root_mean_squared_error") is named after the error, "RMSE", with ``sign=-1``:
     reports print ``-score``, the positive RMSE, and say so in ``note``.
 
     Parameters
     ----------
     scoring : str, callable or None, default=None
         A scorer name (scikit-learn's or ours), a scorer (one made by
-        :func:`sklearn.metrics.make_scorer` is named after its metric function, with its
-        sign), or None for the estimator's default score.
+        :func:`sklearn.metrics.make_scorer` is named after its metric function, with its sign),
+        or None for the estimator's default score.
     estimator : estimator, default=None
-        With ``scoring=None``: a classifier's default score is accuracy, a regressor's
-        R^2; anything else prints as "score".
+        With ``scoring=None``: a classifier's default score is accuracy, a regressor's R^2;
+        anything else prints as "score".
     name : str, default=None
-        The user's own name for the metric (a key of a ``scoring`` dict); printed
-        instead of the derived name. A leading ``neg_`` is dropped when the scores are
-        negated, since the printed values are not.
+        The user's own name for the metric (a key of a ``scoring`` dict), printed instead of
+        the derived one; without a leading ``neg_`` when the scores are negated.
 
     Returns
     -------

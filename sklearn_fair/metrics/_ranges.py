@@ -1,15 +1,10 @@
-"""The range of a scorer's values, for checking numbers read back from elsewhere.
-
-A score outside its metric's range (an accuracy of 1.5, a negated error above 0) cannot come
-from the metric: a cache entry or a results file holding one is refused
-(``model_selection/_nested/_cache.py``). This module is the one place that knows the ranges.
+"""The range of a scorer's values: a cache entry or a results file holding a score outside it
+(an accuracy of 1.5, a negated error above 0) is refused (``model_selection/_nested/_cache.py``).
 """
 
 import math
 
 from sklearn.base import is_classifier, is_regressor
-
-__all__ = ["score_range"]
 
 _INF = math.inf
 # The metric functions of scikit-learn and of sklearn_fair.metrics, by name, and their ranges
@@ -110,11 +105,9 @@ def score_range(scorer):
     Parameters
     ----------
     scorer : callable
-        A scorer ``scorer(estimator, X, y)``: one made by :func:`sklearn.metrics.make_scorer`
-        or :func:`sklearn_fair.metrics.get_scorer` from a metric of scikit-learn or of
-        sklearn-fair, or an estimator's default ``score`` (accuracy for a classifier, R^2 for
-        a regressor). The sign of a negated error is applied (``"neg_log_loss"`` lies in
-        ``(-inf, 0]``).
+        A scorer made by :func:`sklearn.metrics.make_scorer` or :func:`get_scorer` from a metric
+        of scikit-learn or of sklearn-fair (the sign of a negated error applied:
+        ``"neg_log_loss"`` lies in ``(-inf, 0]``), or an estimator's default ``score``.
 
     Returns
     -------

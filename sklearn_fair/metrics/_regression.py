@@ -6,24 +6,16 @@ import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.utils._param_validation import validate_params
 
-from ._checks import check_targets
+from ._checks import TARGETS, check_targets
 
 
-@validate_params(
-    {
-        "y_true": ["array-like"],
-        "y_pred": ["array-like"],
-        "bias": ["boolean"],
-        "sample_weight": ["array-like", None],
-    },
-    prefer_skip_nested_validation=True,
-)
+@validate_params({**TARGETS, "bias": ["boolean"]}, prefer_skip_nested_validation=True)
 def concordance_correlation_coefficient(y_true, y_pred, *, bias=True, sample_weight=None):
     """Lin's concordance correlation coefficient (CCC).
 
-    ``2 cov(x, y) / (var(x) + var(y) + (mean(x) - mean(y)) ** 2)``: Pearson's
-    correlation penalised for any shift in location or scale, so 1 only when
-    ``y_pred == y_true`` exactly (Lin, 1989, Biometrics 45:255-268).
+    ``2 cov(x, y) / (var(x) + var(y) + (mean(x) - mean(y)) ** 2)``: Pearson's correlation
+    penalised for any shift in location or scale, so 1 only when ``y_pred == y_true`` exactly
+    (Lin, 1989, Biometrics 45:255-268).
 
     Parameters
     ----------
@@ -32,10 +24,8 @@ def concordance_correlation_coefficient(y_true, y_pred, *, bias=True, sample_wei
     y_pred : array-like of shape (n_samples,)
         Predicted or second-method values.
     bias : bool, default=True
-        True divides the variances and the covariance by ``n`` (Lin's
-        definition); False divides them by ``n - 1`` (the unbiased sample
-        moments, as ``np.cov`` does by default). The mean difference term is
-        the same either way, so the two differ slightly for small ``n``. With
+        True divides the variances and the covariance by ``n`` (Lin's definition); False by
+        ``n - 1`` (the unbiased sample moments, as ``np.cov`` does by default). With
         ``sample_weight``, ``n`` is the sum of the weights.
     sample_weight : array-like of shape (n_samples,), default=None
         Sample weights, taken as frequencies.
@@ -43,8 +33,8 @@ def concordance_correlation_coefficient(y_true, y_pred, *, bias=True, sample_wei
     Returns
     -------
     float
-        The CCC, in [-1, 1]. NaN, with an ``UndefinedMetricWarning``, when
-        both inputs are constant and equal (the formula is 0 / 0).
+        The CCC, in [-1, 1]. NaN, with an ``UndefinedMetricWarning``, when both inputs are
+        constant and equal (the formula is 0 / 0).
 
     Examples
     --------

@@ -7,18 +7,20 @@ from sklearn.metrics import get_scorer_names as _sklearn_get_scorer_names
 from sklearn.metrics import make_scorer
 from sklearn.utils._param_validation import validate_params
 
-from ._checks import POS_LABEL, PREVALENCE, ZERO_DIVISION
+from ..utils import fill_doc
+from ._checks import BINARY, DOCS, PREVALENCE
 from ._classification import KAPPA_WEIGHTS, kappa, npv, ppv, sensitivity, specificity
 from ._regression import concordance_correlation_coefficient
 
 # The factories check their parameters when they are called, not in the middle of a search.
-_BINARY_CONSTRAINTS = {"pos_label": POS_LABEL, "zero_division": ZERO_DIVISION}
+_PREDICTIVE_CONSTRAINTS = {**BINARY, "prevalence": PREVALENCE}
 
 
 @validate_params(
     {"weights": KAPPA_WEIGHTS, "labels": ["array-like", None]},
     prefer_skip_nested_validation=True,
 )
+@fill_doc(DOCS)
 def make_kappa_scorer(*, weights=None, labels=None):
     """Make a scorer of Cohen's kappa for scikit-learn's searches and cross-validation.
 
@@ -27,139 +29,103 @@ def make_kappa_scorer(*, weights=None, labels=None):
     weights : {None, "linear", "quadratic"}, default=None
         Passed to :func:`~sklearn_fair.metrics.kappa`.
     labels : array-like, default=None
-        Passed to :func:`~sklearn_fair.metrics.kappa`; give the ordinal
-        order here when using weights.
+        Passed to :func:`~sklearn_fair.metrics.kappa`; their order with weights.
 
-    Returns
-    -------
-    scorer : callable
-        ``scorer(estimator, X, y)``, greater is better.
+    {scorer}
 
     Examples
     --------
     >>> from sklearn.linear_model import LogisticRegression
     >>> from sklearn_fair.metrics import make_kappa_scorer
     >>> X, y = [[0], [1], [2], [3]], [0, 0, 1, 1]
-    >>> scorer = make_kappa_scorer(weights="linear")
-    >>> scorer(LogisticRegression().fit(X, y), X, y)
+    >>> make_kappa_scorer(weights="linear")(LogisticRegression().fit(X, y), X, y)
     1.0
     """
     return make_scorer(kappa, weights=weights, labels=labels)
 
 
-@validate_params(_BINARY_CONSTRAINTS, prefer_skip_nested_validation=True)
+@validate_params(BINARY, prefer_skip_nested_validation=True)
+@fill_doc(DOCS)
 def make_sensitivity_scorer(*, pos_label=1, zero_division="warn"):
     """Make a scorer of :func:`~sklearn_fair.metrics.sensitivity`.
 
     Parameters
     ----------
-    pos_label : int, float, bool or str, default=1
-        The positive class.
-    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
-        Value when undefined; see :func:`~sklearn_fair.metrics.sensitivity`.
+    {pos_label}
+    {zero_division}
 
-    Returns
-    -------
-    scorer : callable
-        ``scorer(estimator, X, y)``, greater is better.
+    {scorer}
 
     Examples
     --------
     >>> from sklearn.dummy import DummyClassifier
     >>> from sklearn_fair.metrics import make_sensitivity_scorer
     >>> X, y = [[0], [1], [2], [3]], ["a", "b", "b", "b"]
-    >>> scorer = make_sensitivity_scorer(pos_label="b")
-    >>> scorer(DummyClassifier().fit(X, y), X, y)
+    >>> make_sensitivity_scorer(pos_label="b")(DummyClassifier().fit(X, y), X, y)
     1.0
     """
     return make_scorer(sensitivity, pos_label=pos_label, zero_division=zero_division)
 
 
-@validate_params(_BINARY_CONSTRAINTS, prefer_skip_nested_validation=True)
+@validate_params(BINARY, prefer_skip_nested_validation=True)
+@fill_doc(DOCS)
 def make_specificity_scorer(*, pos_label=1, zero_division="warn"):
     """Make a scorer of :func:`~sklearn_fair.metrics.specificity`.
 
     Parameters
     ----------
-    pos_label : int, float, bool or str, default=1
-        The positive class.
-    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
-        Value when undefined; see :func:`~sklearn_fair.metrics.specificity`.
+    {pos_label}
+    {zero_division}
 
-    Returns
-    -------
-    scorer : callable
-        ``scorer(estimator, X, y)``, greater is better.
+    {scorer}
 
     Examples
     --------
     >>> from sklearn.dummy import DummyClassifier
     >>> from sklearn_fair.metrics import make_specificity_scorer
     >>> X, y = [[0], [1], [2], [3]], ["a", "b", "b", "b"]
-    >>> scorer = make_specificity_scorer(pos_label="b")
-    >>> scorer(DummyClassifier().fit(X, y), X, y)
+    >>> make_specificity_scorer(pos_label="b")(DummyClassifier().fit(X, y), X, y)
     0.0
     """
     return make_scorer(specificity, pos_label=pos_label, zero_division=zero_division)
 
 
-@validate_params(
-    {**_BINARY_CONSTRAINTS, "prevalence": PREVALENCE}, prefer_skip_nested_validation=True
-)
+@validate_params(_PREDICTIVE_CONSTRAINTS, prefer_skip_nested_validation=True)
+@fill_doc(DOCS)
 def make_ppv_scorer(*, prevalence=None, pos_label=1, zero_division="warn"):
     """Make a scorer of :func:`~sklearn_fair.metrics.ppv`, optionally at a prevalence.
 
     Parameters
     ----------
-    prevalence : float in (0, 1), default=None
-        None takes the prevalence from each test fold; a number applies
-        Bayes' rule with it (see :func:`~sklearn_fair.metrics.ppv`).
-    pos_label : int, float, bool or str, default=1
-        The positive class.
-    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
-        Value when undefined.
+    {prevalence}
+    {pos_label}
+    {zero_division}
 
-    Returns
-    -------
-    scorer : callable
-        ``scorer(estimator, X, y)``, greater is better.
+    {scorer}
 
     Examples
     --------
-    >>> from sklearn.datasets import make_classification
-    >>> from sklearn.linear_model import LogisticRegression
-    >>> from sklearn.model_selection import cross_val_score
+    >>> from sklearn.dummy import DummyClassifier
     >>> from sklearn_fair.metrics import make_ppv_scorer
-    >>> X, y = make_classification(n_samples=60, random_state=0)
-    >>> scores = cross_val_score(
-    ...     LogisticRegression(), X, y, cv=3, scoring=make_ppv_scorer(prevalence=0.05)
-    ... )
-    >>> scores.shape
-    (3,)
+    >>> X, y = [[0], [1], [2], [3]], [1, 1, 1, 0]  # all predicted 1: sensitivity 1, specificity 0
+    >>> make_ppv_scorer(prevalence=0.2)(DummyClassifier().fit(X, y), X, y)
+    0.2
     """
     return make_scorer(ppv, pos_label=pos_label, prevalence=prevalence, zero_division=zero_division)
 
 
-@validate_params(
-    {**_BINARY_CONSTRAINTS, "prevalence": PREVALENCE}, prefer_skip_nested_validation=True
-)
+@validate_params(_PREDICTIVE_CONSTRAINTS, prefer_skip_nested_validation=True)
+@fill_doc(DOCS)
 def make_npv_scorer(*, prevalence=None, pos_label=1, zero_division="warn"):
     """Make a scorer of :func:`~sklearn_fair.metrics.npv`, optionally at a prevalence.
 
     Parameters
     ----------
-    prevalence : float in (0, 1), default=None
-        None takes the prevalence from each test fold; a number applies
-        Bayes' rule with it (see :func:`~sklearn_fair.metrics.npv`).
-    pos_label : int, float, bool or str, default=1
-        The positive class.
-    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
-        Value when undefined.
+    {prevalence}
+    {pos_label}
+    {zero_division}
 
-    Returns
-    -------
-    scorer : callable
-        ``scorer(estimator, X, y)``, greater is better.
+    {scorer}
 
     Examples
     --------
@@ -173,6 +139,7 @@ def make_npv_scorer(*, prevalence=None, pos_label=1, zero_division="warn"):
 
 
 @validate_params({"bias": ["boolean"]}, prefer_skip_nested_validation=True)
+@fill_doc(DOCS)
 def make_ccc_scorer(*, bias=True):
     """Make a scorer of Lin's concordance correlation coefficient for regressors.
 
@@ -181,10 +148,7 @@ def make_ccc_scorer(*, bias=True):
     bias : bool, default=True
         See :func:`~sklearn_fair.metrics.concordance_correlation_coefficient`.
 
-    Returns
-    -------
-    scorer : callable
-        ``scorer(estimator, X, y)``, greater is better.
+    {scorer}
 
     Examples
     --------
@@ -229,11 +193,10 @@ def get_scorer_names():
 def get_scorer(scoring):
     """Return the scorer for a name: ours ("kappa", "ppv", ...) or any of scikit-learn's.
 
-    Our names are "kappa", "sensitivity", "specificity", "ppv", "npv" and
-    "ccc", with default parameters (``pos_label=1``, prevalence from the
-    data, ``bias=True``); use the ``make_*_scorer`` factories for others.
-    Every other name goes to :func:`sklearn.metrics.get_scorer`. A callable
-    or None is returned as scikit-learn's ``get_scorer`` returns it.
+    Our names are "kappa", "sensitivity", "specificity", "ppv", "npv" and "ccc", with default
+    parameters (``pos_label=1``, prevalence from the data, ``bias=True``); the
+    ``make_*_scorer`` factories make others. Every other name, a callable or None goes to
+    :func:`sklearn.metrics.get_scorer`.
 
     Parameters
     ----------

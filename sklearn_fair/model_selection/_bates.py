@@ -1,25 +1,7 @@
 """The nested cross-validation interval of Bates, Hastie & Tibshirani for the prediction error.
 
 Bates, Hastie & Tibshirani, "Cross-validation: what does it estimate and how well does it do
-it?", JASA 2023 (arXiv:2104.00673), Section 4. The usual interval of a K-fold estimate
-treats the per-point (or per-fold) errors as independent; they are not (every point trains
-the models that score the others), so its standard error is too small and the interval
-undercovers. Their nested CV (NCV) estimates the mean squared error of the CV estimate
-directly:
-
-- repeat ``R`` times: split the rows into ``K`` random folds; for each outer fold ``k``, run
-  a ``(K - 1)``-fold CV on the other folds (the inner errors ``e_in``: fold ``j`` scored by the
-  model trained without folds ``k`` and ``j``) and score fold ``k`` with the model trained
-  without it (the outer errors ``e_out``). Keep ``a = (mean(e_in) - mean(e_out))**2`` and
-  ``b = var(e_out) / |fold k|``;
-- ``MSE = mean(a) - mean(b)`` estimates the MSE of a ``(K - 1)``-fold CV at ``n (K - 1) / K``
-  points, rescaled by ``(K - 1) / K`` to the K-fold CV at ``n`` points;
-- ``Err_NCV`` (the mean of every inner error) comes from models trained on ``n (K - 2) / K``
-  points, so it is biased upwards; the bias is estimated as ``(1 + (K - 2) / K) (Err_NCV -
-  Err_CV)``, ``Err_CV`` being the mean of the outer errors (an R-times repeated K-fold CV);
-- the interval is ``Err_NCV - bias -/+ z sqrt((K - 1) / K * MSE)``, its standard error kept
-  between that of the naive interval, ``sd(e_in) / sqrt(n)``, and ``sqrt(K)`` times it.
-
+it?", JASA 2023 (arXiv:2104.00673), Section 4; :func:`nested_cv_interval` states the algorithm.
 The fits run as a NestedCV plan (``_nested._planning.plan_of_splits``) on NestedCV's one
 scheduler and executors (``_nested._running.run_plan``): outer fold ``k`` of repetition ``r`` is
 an outer fold of the plan, its ``K - 1`` inner fits are the selection fits of its one
@@ -178,11 +160,9 @@ class NestedCVInterval:
     def sqrt(self):
         """The estimate and interval on the square-root scale, ``(estimate, low, high)``.
 
-        For ``loss="squared_error"`` this is the interval of the RMSE of the model at hand:
-        the square root is increasing, so ``sqrt(low) <= sqrt(MSE_XY) <= sqrt(high)`` exactly
-        when ``low <= MSE_XY <= high`` and the coverage is the MSE interval's. (The RMSE is not
-        a mean of pointwise losses, so NCV cannot be applied to it directly.) A negative
-        lower bound becomes 0.
+        For ``loss="squared_error"``, the interval of the RMSE of the model at hand, with the
+        MSE interval's coverage as the square root is increasing (the RMSE is not a mean of
+        pointwise losses, so NCV cannot be applied to it directly). A negative bound becomes 0.
         """
         return tuple(math.sqrt(max(v, 0.0)) for v in (self.estimate, self.low, self.high))
 
@@ -220,9 +200,7 @@ def _assign_folds(n_samples, n_folds, seed):
 
 
 def _repetition_splits(assignment, n_folds):
-    """The splits of one repetition: per outer fold ``k``, its (train, test) and the
-    ``K - 1`` inner splits of its training rows (fold ``j != k`` held out, in the order of
-    ``j``)."""
+    """Per outer fold ``k``: its (train, test) and its inner splits (fold ``j != k`` held out)."""
     tests = [np.flatnonzero(assignment == k) for k in range(n_folds)]
     outer, inner = [], []
     for k in range(n_folds):
@@ -238,31 +216,20 @@ def _repetition_splits(assignment, n_folds):
 
 
 def _fits(n_folds, fold, repetition, k):
-    """``(key, description, held-out fold)`` of the fits of outer fold ``k`` of
-    ``repetition``, plan fold number ``fold``: its outer fit, then its inner fits in the order
-    of the held-out fold ``j``."""
-    yield (
-        TaskKey(REFIT, fold, refit=0),
-        f"outer fit (repetition {repetition}, fold {k})",
-        k,
-    )
-    inner = [j for j in range(n_folds) if j != k]
-    for split, j in enumerate(inner):
-        yield (
-            TaskKey(SELECTION, fold, candidate=0, inner_split=split),
-            f"inner fit (repetition {repetition}, outer fold {k}, inner fold {j})",
-            j,
-        )
+    """``(key, description, held-out fold)`` of outer fold ``k``'s fits, the outer one first."""
+    yield TaskKey(REFIT, fold, refit=0), f"outer fit (repetition {repetition}, fold {k})", k
+    for split, j in enumerate(j for j in range(n_folds) if j != k):
+        key = TaskKey(SELECTION, fold, candidate=0, inner_split=split)
+        yield key, f"inner fit (repetition {repetition}, outer fold {k}, inner fold {j})", j
 
 
-def _check_results(results, fits, n_fits):
-    """Raise unless every fit ran and succeeded with a finite loss: an interval from the fits
-    that remain would be wrong. ``fits``: (key, description) in the order of the repetitions.
-    A fold whose inner fits all fail gets no outer fit (its selection failed)."""
-    missing = [(key, what) for key, what in fits if key not in results]
+def _check_results(results, fits):
+    """Raise unless every fit ran and succeeded with a finite loss: an interval from the others
+    would be wrong. (A fold whose inner fits all fail gets no outer fit: its selection failed.)"""
+    missing = [(key, what) for key, what, _ in fits if key not in results]
     failed = [
         (what, results[key])
-        for key, what in fits
+        for key, what, _ in fits
         if key in results and (results[key]["error"] or results[key].get("score_errors"))
     ]
     if failed or missing:
@@ -270,11 +237,11 @@ def _check_results(results, fits, n_fits):
         first = result["error"] or next(iter(result["score_errors"].values()))
         not_run = f", {len(missing)} of them not run as their inner fits failed" if missing else ""
         raise RuntimeError(
-            f"{len(failed) + len(missing)} of the {n_fits} fits of nested_cv_interval failed"
+            f"{len(failed) + len(missing)} of the {len(fits)} fits of nested_cv_interval failed"
             f"{not_run}; an interval from the others would be wrong. The first, the {what}, "
             f"failed with:\n{first}"
         )
-    for key, what in fits:
+    for key, what, _ in fits:
         mean = results[key]["scores"]["mean"]
         if not (np.isfinite(mean) and np.isfinite(results[key]["scores"]["variance"])):
             raise ValueError(
@@ -284,11 +251,8 @@ def _check_results(results, fits, n_fits):
 
 
 def _run_batch(estimator, params, scorers, folds, n_folds, repetitions, X, y, n_jobs, verbose):
-    """Run the fits of ``repetitions`` on NestedCV's scheduler; fill in their moments.
-
-    Returns ``(outer, inner)`` moments of these repetitions, arrays of shape
-    (len(repetitions), K, 3) and (len(repetitions), K, K, 3) (see ``stats._ncv``).
-    """
+    """Run the fits of ``repetitions``; their ``(outer, inner)`` moments (see ``stats._ncv``),
+    of shape (len(repetitions), K, 3) and (len(repetitions), K, K, 3)."""
     outer_splits, inner_splits, fits = [], {}, []
     for r in repetitions:
         outer, inner = _repetition_splits(folds[r], n_folds)
@@ -305,15 +269,12 @@ def _run_batch(estimator, params, scorers, folds, n_folds, repetitions, X, y, n_
     # LogisticRegression pipeline (400 rows, K=5, R=4, n_jobs=2, busy 2-core machine) reuse took
     # 2.7-4.1 s against 1.6-2.6 s without it; without it, 2.2-3.2 s against 2.4-3.7 s before
     results = run_plan(plan, reuse_prefix=False).results
-    _check_results(results, [(key, what) for key, what, _ in fits], len(fits))
+    _check_results(results, fits)
     outer_moments = np.empty((len(repetitions), n_folds, 3))
     inner_moments = np.full((len(repetitions), n_folds, n_folds, 3), np.nan)
     for key, _, held_out in fits:
         r, k = divmod(key.outer_fold, n_folds)  # r counts from the batch's first repetition
-        if key.phase == REFIT:
-            m = len(outer_splits[key.outer_fold][1])
-        else:
-            m = len(inner_splits[key.outer_fold][key.inner_split][1])
+        m = len(outer_splits[r * n_folds + held_out][1])  # the rows of the fold scored
         scores = results[key]["scores"]
         moments = (m, scores["mean"], m * scores["variance"])
         if key.phase == REFIT:
@@ -357,22 +318,22 @@ def nested_cv_interval(
     Section 4) for ``Err_XY``, the expected loss on new data of ``estimator`` fitted on all of
     ``X, y``. The usual interval of a cross-validated error treats the errors as independent
     and is too narrow; nested CV estimates the mean squared error of the CV estimate instead.
-    Repeated ``n_repetitions`` times over random ``n_folds``-fold splits: for each outer fold
-    ``k``, an ``(n_folds - 1)``-fold CV on the other folds gives the inner losses ``e_in`` and
-    the model trained without fold ``k`` gives the outer losses ``e_out`` on it. Then
+    Over ``n_repetitions`` random ``K``-fold splits, for each outer fold ``k`` a ``(K - 1)``-fold
+    CV on the other folds gives the inner losses ``e_in``, the model trained without fold ``k``
+    the outer losses ``e_out`` on it. Then
 
     - ``MSE = mean((mean(e_in) - mean(e_out))**2) - mean(var(e_out) / |fold|)``;
     - ``Err_NCV`` is the mean of every inner loss, ``Err_CV`` of every outer loss, and the
       point estimate is ``Err_NCV - (1 + (K - 2) / K) * (Err_NCV - Err_CV)`` (the inner models
       see ``n (K - 2) / K`` rows, the outer ones ``n (K - 1) / K``; the correction
       extrapolates to ``n``);
-    - the interval is ``estimate -/+ z * SE`` with ``SE = sqrt((K - 1) / K * max(MSE, 0))``,
-      kept between the naive ``sd(e_in) / sqrt(n)`` and ``sqrt(K)`` times it, as the paper
-      recommends.
+    - the interval is ``estimate -/+ z * SE`` with ``SE = sqrt((K - 1) / K * max(MSE, 0))``
+      (the MSE is that of a ``(K - 1)``-fold CV on ``n (K - 1) / K`` rows, rescaled to the
+      K-fold CV on ``n``), kept between the naive ``sd(e_in) / sqrt(n)`` and ``sqrt(K)``
+      times it, as the paper recommends.
 
     Every fit runs on NestedCV's task pool: ``n_repetitions * n_folds**2`` fits of
-    ``estimator``. Any estimator works, a scikit-learn search included (it is then the
-    procedure assessed: each fit tunes itself on its training rows).
+    ``estimator``. A scikit-learn search is assessed as a procedure: each fit tunes itself.
 
     Parameters
     ----------
@@ -390,7 +351,7 @@ default="auto"
         (0-1) loss for a classifier and the squared error otherwise. A callable
         ``loss(y_true, y_pred)`` returns one loss per row. The interval is for the mean of
         this loss: for the squared error, the MSE; :meth:`NestedCVInterval.sqrt` gives the
-        RMSE's (the RMSE is not a mean of pointwise losses).
+        RMSE's.
     n_folds : int, default=10
         ``K``, at least 3 (the inner CV has ``K - 1`` folds). The paper uses 10.
     n_repetitions : int, default=50
@@ -409,8 +370,7 @@ default="auto"
     Returns
     -------
     NestedCVInterval
-        ``estimate``, ``low``, ``high``, ``standard_error``, ``method``, ``target`` and the
-        intermediate estimates (``ncv_estimate``, ``cv_estimate``, ``bias``, ``mse``, ...).
+        The estimate, the interval and the intermediate estimates.
 
     Raises
     ------
@@ -431,8 +391,8 @@ default="auto"
     K`` rows to ``n``); it shares each inner fit between the two outer folds it leaves out
     (``K (K - 1) / 2`` inner fits per repetition instead of ``K (K - 1)``, the same models for
     a deterministic estimator); and it leaves the ``n mod K`` remaining rows out of every
-    test fold. The cost is high: the paper uses 10 folds and 50
-    to 200 repetitions. Measured coverage is in the user guide (Honest uncertainty).
+    test fold. The cost is high: the paper uses 10 folds and 50 to 200 repetitions. Measured
+    coverage is in the user guide (Honest uncertainty).
 
     References
     ----------
@@ -466,10 +426,7 @@ default="auto"
     loss_function, loss_name = _resolve_loss(loss, estimator)
     seeds = interval_seeds(estimator, random_state, n_repetitions)
     folds = np.array([_assign_folds(n_samples, n_folds, int(s)) for s in seeds.fold_seeds])
-    scorers = {
-        "mean": _LossStatistic(loss_function, "mean"),
-        "variance": _LossStatistic(loss_function, "variance"),
-    }
+    scorers = {s: _LossStatistic(loss_function, s) for s in ("mean", "variance")}
     batch = max(1, _ROW_BYTES // (8 * n_folds * n_folds * n_samples))
     outer, inner = [], []
     for start in range(0, n_repetitions, batch):

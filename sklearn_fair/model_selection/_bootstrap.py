@@ -21,50 +21,30 @@ __all__ = ["Bootstrap"]
 class Bootstrap(BaseCrossValidator):
     """Bootstrap resamples: analysis set drawn with replacement, out-of-bag assessment.
 
-    Each resample draws ``n_samples`` row indices with replacement for the
-    analysis (training) set, so some rows appear several times and about
-    36.8% (``(1 - 1/n) ** n``) appear not at all; those out-of-bag rows form
-    the assessment (test) set. This is rsample's ``bootstraps()`` and the
-    resampling scheme behind the .632 estimators (Efron & Tibshirani, 1997).
+    Each resample draws ``n_samples`` row indices with replacement for the analysis (training)
+    set, so about 36.8% (``(1 - 1/n) ** n``) of the rows are not drawn; those out-of-bag rows
+    form the assessment (test) set. This is rsample's ``bootstraps()`` and the resampling
+    scheme behind the .632 estimators (Efron & Tibshirani, 1997).
 
     Parameters
     ----------
     n_resamples : int, default=25
         Number of bootstrap resamples (splits), at least 1.
     stratify : bool, default=False
-        Draw the analysis set class by class, keeping each class's count of
-        ``y`` exactly (to within rounding) as in the whole data set; needs
-        ``y`` in :meth:`split`. Uses :func:`sklearn.utils.resample`.
+        Draw the analysis set class by class, keeping each class's count of ``y`` (to within
+        rounding); needs ``y`` in :meth:`split`. Uses :func:`sklearn.utils.resample`.
     random_state : int, RandomState instance, Generator or None, default=None
-        Seeds the draws. Pass an int for the same resamples on every call; a
-        RandomState or Generator is drawn from (so each call differs).
+        Seeds the draws. Pass an int for the same resamples on every call; a RandomState or
+        Generator is drawn from (so each call differs).
 
     Notes
     -----
-    **Repeated indices.** The training indices of a split repeat, and every
-    consumer sees the repeats as copies of the row:
-
-    - ``cross_validate``, ``GridSearchCV`` and :class:`~sklearn_fair.NestedCV`
-      index ``X`` and ``y`` with the training indices, so the estimator is fit
-      on a data set with duplicated rows. For most estimators (linear models,
-      trees, naive Bayes, scalers) a row present ``k`` times weighs as much as
-      one row with ``sample_weight=k``; the duplicates cost memory, not
-      correctness.
-    - Estimators that look at neighbours or distances (k-nearest neighbours,
-      kernel methods, t-SNE-like embeddings) see exact ties: a duplicated row
-      is its own nearest neighbour. Fitted attributes such as
-      ``n_samples_seen_`` count the copies.
-    - An *inner* resampling run on a bootstrap analysis set (nested
-      cross-validation, or an estimator with internal validation such as
-      early stopping) can put copies of one row on both sides of its split,
-      so the inner scores are optimistic. The outer, out-of-bag score is not
-      affected, because no copy of a test row is in the analysis set.
-    - The assessment sets of different resamples overlap and have random
-      sizes, so their scores are not independent: summarise them with care
-      (e.g. the .632 estimator), not as k-fold scores.
-
-    An out-of-bag set that comes out empty (likely only for a handful of
-    samples) is an error rather than a silently skipped resample.
+    The training indices **repeat**: estimators are fitted on copies of rows, and an *inner*
+    resampling of the analysis set can put copies of one row on both sides (see the user
+    guide's section on the bootstrap). Fitted attributes such as ``n_samples_seen_`` count the
+    copies. The assessment sets of different resamples overlap and have random sizes, so their
+    scores are not independent k-fold scores (e.g. use the .632 estimator). An out-of-bag set
+    that comes out empty is an error, not a skipped resample.
 
     Examples
     --------
@@ -109,10 +89,8 @@ class Bootstrap(BaseCrossValidator):
 
         Yields
         ------
-        train : ndarray of shape (n_samples,)
-            Indices drawn with replacement (they repeat).
-        test : ndarray
-            The sorted out-of-bag indices: those not drawn.
+        train, test : ndarray
+            The ``n_samples`` indices drawn with replacement, and the sorted indices not drawn.
 
         Raises
         ------
@@ -142,9 +120,7 @@ class Bootstrap(BaseCrossValidator):
                 stratify=y if self.stratify else None,
                 random_state=rng,
             )
-            drawn = np.zeros(n_samples, dtype=bool)
-            drawn[train] = True
-            test = np.flatnonzero(~drawn)
+            test = np.setdiff1d(indices, train)
             if test.size == 0:
                 raise InvalidSplitError(
                     f"Bootstrap resample {resample_index} of {self.n_resamples} drew every one "

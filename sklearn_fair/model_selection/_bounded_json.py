@@ -13,7 +13,7 @@ import stat
 
 import numpy as np
 
-__all__ = ["count_objects", "nesting_exceeds", "read_json", "scan"]
+__all__ = ["nesting_exceeds", "read_json", "scan"]
 
 # bytes per numpy pass: small enough to keep the temporaries to a few MB
 _CHUNK = 1 << 18
@@ -28,20 +28,9 @@ _STEP[[0x5D, 0x7D]] = -1
 def nesting_exceeds(data, limit):
     """Whether the JSON text ``data`` (bytes) nests arrays and objects more than ``limit`` deep.
 
-    Brackets inside strings do not count; a quote preceded by an odd run of backslashes
-    does not end a string. The answer is exact for the part of ``data`` that is valid
-    JSON, which is the only part a parser recurses into.
+    Exact for the part of ``data`` that is valid JSON, the only part a parser recurses into.
     """
     return scan(data, max_depth=limit)[0] == "depth"
-
-
-def count_objects(data):
-    """The JSON objects (``{`` outside strings) of the JSON text ``data`` (bytes).
-
-    Linear in the size of ``data``, in numpy passes over fixed-size chunks: it counts what a
-    parser would build before the parser builds it.
-    """
-    return data.count(b"{") if b'"' not in data else _count_outside(data)
 
 
 def scan(data, *, max_depth=None, max_objects=None):
@@ -79,15 +68,6 @@ def scan(data, *, max_depth=None, max_objects=None):
     return None, objects
 
 
-def _count_outside(data):
-    count, in_string, escaping = 0, False, False
-    for start in range(0, len(data), _CHUNK):
-        chunk = np.frombuffer(data, np.uint8, count=min(_CHUNK, len(data) - start), offset=start)
-        outside, in_string, escaping = _outside_strings(chunk, in_string, escaping)
-        count += int(np.count_nonzero((chunk == 0x7B) & outside))
-    return count
-
-
 def _outside_strings(chunk, in_string, escaping):
     """Mask of the bytes of ``chunk`` outside JSON strings, and the state at its end."""
     position = np.arange(chunk.size, dtype=np.int32)
@@ -106,21 +86,11 @@ def _outside_strings(chunk, in_string, escaping):
 
 
 def read_json(path, *, max_bytes, max_depth, error, max_objects=None, objects_hint=""):
-    """Parse the JSON file ``path``, raising ``error`` for anything that is not bounded JSON.
-
-    Parameters
-    ----------
-    path : str or path-like
-    max_bytes : int
-        Files larger than this are refused without being read further.
-    max_depth : int
-        Documents nesting arrays and objects deeper than this are refused before parsing.
-    error : type
-        The exception class raised (a ValueError subclass), with a message naming the file.
-    max_objects : int, default=None
-        Documents holding more JSON objects than this are refused before parsing.
-    objects_hint : str, default=""
-        What the objects are, and the parameter that bounds them, for the message.
+    """Parse the JSON file ``path``, raising ``error`` (a ValueError subclass; the message
+    names the file) for anything that is not bounded JSON: a file over ``max_bytes`` (refused
+    without being read further), or nesting deeper than ``max_depth`` or holding more than
+    ``max_objects`` JSON objects (refused before parsing; ``objects_hint`` says what the
+    objects are and which parameter bounds them).
     """
     where = os.fspath(path)
     # read block by block: file.read(n) allocates n bytes up front, however small the file

@@ -19,30 +19,24 @@ __all__ = ["StratifiedGraphKFold"]
 class StratifiedGraphKFold(StratifiedKFold):
     """Stratified k-fold for graph classification, reading labels from the graphs.
 
-    This is scikit-learn's :class:`~sklearn.model_selection.StratifiedKFold`
-    with the defaults of the model-assessment protocol of Errica et al.
-    (2020), 10 shuffled folds, and one convenience: when ``y`` is not given
-    to :meth:`split`, the class of each graph is read from its ``.y``. ``X``
-    can then be a PyTorch Geometric dataset, a list of ``Data`` objects, or
-    anything indexable whose items carry one label each (a tensor, an array
-    or a scalar). torch is never imported here.
-
-    Each test fold holds ``floor(n_c / n_splits)`` or ``ceil(n_c / n_splits)``
-    graphs of every class ``c`` (``n_c`` graphs in all), so the class
-    proportions of every fold match the whole data set's to within one graph
-    per class.
+    scikit-learn's :class:`~sklearn.model_selection.StratifiedKFold` with the defaults of the
+    model-assessment protocol of Errica et al. (2020), 10 shuffled folds, and one convenience:
+    when ``y`` is not given to :meth:`split`, the class of each graph is read from its ``.y``.
+    ``X`` can then be a PyTorch Geometric dataset, a list of ``Data`` objects, or anything
+    indexable whose items carry one label each (a tensor, an array or a scalar). torch is never
+    imported here.
 
     Parameters
     ----------
     n_splits : int, default=10
         Number of folds, at least 2.
     shuffle : bool, default=True
-        Shuffle each class's graphs before cutting them into folds. Without it
-        the folds follow the order of ``X``.
+        Shuffle each class's graphs before cutting them into folds. Without it the folds
+        follow the order of ``X``.
     random_state : int, RandomState instance, Generator or None, default=None
-        Seeds the shuffle when ``shuffle=True`` (must be None otherwise).
-        Pass an int for the same folds on every call. A numpy Generator is
-        drawn from once per call of :meth:`split`.
+        Seeds the shuffle when ``shuffle=True`` (must be None otherwise). Pass an int for the
+        same folds on every call. A numpy Generator is drawn from once per call of
+        :meth:`split`.
 
     See Also
     --------
@@ -74,26 +68,21 @@ class StratifiedGraphKFold(StratifiedKFold):
         Parameters
         ----------
         X : sequence of graphs or array-like of shape (n_samples, ...)
-            The graphs (a PyTorch Geometric dataset, a list of ``Data``
-            objects, ...) or any data with one row per sample.
+            The graphs, or any data with one row per sample.
         y : array-like of shape (n_samples,), default=None
-            Class labels. When None, they are read from the graphs' ``.y``
-            (one value per graph).
+            Class labels; when None, read from the graphs' ``.y`` (one per graph).
         groups : None
             Ignored, as by :class:`~sklearn.model_selection.StratifiedKFold`.
 
         Yields
         ------
-        train : ndarray
-            Indices of the training graphs of the fold.
-        test : ndarray
-            Indices of the test graphs of the fold.
+        train, test : ndarray
+            The indices of the fold's training and test graphs.
 
         Raises
         ------
         ValueError
-            If ``y`` is None and ``X`` is not graph data, or a graph has no
-            label or more than one (the message names its index).
+            If ``y`` is None and ``X`` is not graph data, or a graph has no label or several.
         """
         check_parameter_constraints(self)
         if y is None:

@@ -20,54 +20,40 @@ __all__ = ["HoldoutSplit"]
 class HoldoutSplit(BaseShuffleSplit):
     """One hold-out split: a training set and a validation (or test) set.
 
-    This is the inner model-selection protocol of Errica et al. (2020): one
-    split of each outer training fold, 90% to train and 10% to validate.
-    It is a scikit-learn cross-validator with exactly one split (a
-    :class:`~sklearn.model_selection.ShuffleSplit` with ``n_splits=1`` that
-    can also stratify, keep groups whole, or keep time order), so it works as
-    ``cv`` of GridSearchCV and cross_validate, and as ``inner_cv`` or
-    ``outer_cv`` of :class:`~sklearn_fair.NestedCV`.
+    The inner model-selection protocol of Errica et al. (2020): one split of each outer
+    training fold, 90% to train and 10% to validate. A scikit-learn cross-validator with exactly
+    one split, usable as ``cv`` of GridSearchCV and cross_validate and as ``inner_cv`` or
+    ``outer_cv`` of :class:`~sklearn_fair.NestedCV`. Three ways to hold out:
 
-    Three ways to hold out, chosen by the arguments:
-
-    - **shuffled** (the default): a random ``test_size`` part, stratified by
-      class when ``stratify`` says so. The same indices, in the same order, as
-      :class:`~sklearn.model_selection.StratifiedShuffleSplit` (or
-      :class:`~sklearn.model_selection.ShuffleSplit`) with ``n_splits=1`` and
-      the same seed.
-    - **grouped**: when ``groups`` is passed to :meth:`split`, whole groups go
-      to one side, so no group (patient, molecule scaffold, ...) is on both.
-      Groups are drawn in a seeded random order and each is put on the
-      validation side if that brings the validation part closer to
-      ``test_size`` of the rows, class by class when stratifying; the
-      proportions are then as close as whole groups allow.
-    - **time-ordered** (``shuffle=False``): the *last* ``test_size`` part of
-      the rows, in the order given, is the validation side, so no validation
-      row precedes a training row. With ``groups``, the cut moves to the
-      nearest point where no group is on both sides.
+    - **shuffled** (the default): the same indices, in the same order, as
+      :class:`~sklearn.model_selection.StratifiedShuffleSplit` (or ``ShuffleSplit``) with
+      ``n_splits=1`` and the same seed.
+    - **grouped** (``groups`` passed to ``split``): whole groups, in a seeded random order, go
+      to the validation side while that brings it closer to ``test_size`` of the rows, class
+      by class when stratifying.
+    - **time-ordered** (``shuffle=False``): the *last* ``test_size`` part of the rows, in the
+      order given, validates; with ``groups``, the cut moves to the nearest group boundary.
 
     Parameters
     ----------
     test_size : float or int, default=0.1
-        Fraction (in (0, 1)) or absolute number of samples held out. Grouped,
-        it is the target that whole groups come as close to as they can.
+        Fraction (in (0, 1)) or absolute number of samples held out. Grouped, it is the
+        target that whole groups come as close to as they can.
     stratify : bool or None, default=None
-        Keep the class proportions of ``y`` in both parts. ``None`` stratifies
-        whenever ``y`` is given to :meth:`split` and looks like class labels
-        (integers, strings or booleans), and the split is shuffled; ``True``
-        requires ``y`` and ``shuffle=True``.
+        Keep the class proportions of ``y`` in both parts. ``None`` stratifies whenever ``y``
+        is given to ``split`` and looks like class labels (integers, strings or booleans),
+        and the split is shuffled; ``True`` requires ``y`` and ``shuffle=True``.
     shuffle : bool, default=True
-        ``False`` holds out the last rows in the given order (time order)
-        instead of random ones; ``random_state`` must then be None.
+        ``False`` holds out the last rows in the given order (time order) instead of random
+        ones; ``random_state`` must then be None.
     random_state : int, RandomState instance, Generator or None, default=None
-        Seeds the shuffle. Pass an int for the same split on every call; a
-        RandomState or Generator is drawn from once per call of :meth:`split`.
+        Seeds the shuffle. Pass an int for the same split on every call; a RandomState or
+        Generator is drawn from once per call of ``split``.
 
     See Also
     --------
     sklearn.model_selection.ShuffleSplit : Several random splits.
-    sklearn.model_selection.GroupShuffleSplit : Several grouped random splits,
-        sized in groups rather than rows.
+    sklearn.model_selection.GroupShuffleSplit : Several grouped random splits, sized in groups.
     RollingOrigin : Several time-ordered splits.
 
     Examples
@@ -119,39 +105,8 @@ class HoldoutSplit(BaseShuffleSplit):
         self.random_state = random_state
 
     def get_n_splits(self, X=None, y=None, groups=None):
-        """Return the number of splits, always 1.
-
-        Parameters
-        ----------
-        X, y, groups : object
-            Ignored, for API compatibility.
-
-        Returns
-        -------
-        n_splits : int
-        """
+        """Return the number of splits, always 1."""
         return 1
-
-    def split(self, X, y=None, groups=None):
-        """Yield the one ``(train, test)`` pair of index arrays.
-
-        Parameters
-        ----------
-        X : array-like or sequence of length n_samples
-            The data; only its length is used.
-        y : array-like of shape (n_samples,), default=None
-            Class labels, to stratify on.
-        groups : array-like of shape (n_samples,), default=None
-            Group labels: when given, whole groups go to one side.
-
-        Yields
-        ------
-        train : ndarray
-            The training indices.
-        test : ndarray
-            The validation (test) indices.
-        """
-        return super().split(X, y, groups)
 
     def _iter_indices(self, X, y=None, groups=None):
         self._check_params()
@@ -218,15 +173,11 @@ def _time_ordered(n_samples, n_test, groups):
     cut = n_samples - n_test
     if groups is not None:
         codes = np.unique(np.asarray(groups), return_inverse=True)[1].reshape(-1)
-        first = np.full(codes.max() + 1, n_samples)
-        np.minimum.at(first, codes, np.arange(n_samples))
         last = np.zeros(codes.max() + 1, dtype=np.intp)
         np.maximum.at(last, codes, np.arange(n_samples))
-        # a cut before row c splits a group whose rows lie on both sides of it
-        crossing = np.zeros(n_samples + 1, dtype=np.intp)
-        np.add.at(crossing, first + 1, 1)
-        np.add.at(crossing, last + 1, -1)
-        allowed = np.flatnonzero(np.cumsum(crossing)[1:n_samples] == 0) + 1
+        # a cut after row i splits no group when no group of the rows up to i goes past i
+        reach = np.maximum.accumulate(last[codes])
+        allowed = np.flatnonzero(reach[:-1] == np.arange(n_samples - 1)) + 1
         if allowed.size == 0:
             raise ValueError(
                 "HoldoutSplit(shuffle=False) cannot cut these rows in time order without "
@@ -245,16 +196,14 @@ def _grouped(y, groups, n_test, rng):
             "HoldoutSplit cannot hold out whole groups: all the samples are in one group."
         )
     n_samples = group_codes.size
-    if y is None:
-        class_codes, n_classes = np.zeros(n_samples, dtype=np.intp), 1
-    else:
+    class_codes = np.zeros(n_samples, dtype=np.intp)
+    if y is not None:
         class_codes = np.unique(y, return_inverse=True)[1].reshape(-1)
-        n_classes = class_codes.max() + 1
     # rows of each class in each group, and the validation rows wanted of each class
-    counts = np.zeros((n_groups, n_classes), dtype=np.intp)
+    counts = np.zeros((n_groups, class_codes.max() + 1), dtype=np.intp)
     np.add.at(counts, (group_codes, class_codes), 1)
     target = counts.sum(axis=0) * (n_test / n_samples)
-    held = np.zeros(n_classes)
+    held = np.zeros(counts.shape[1])
     in_test = np.zeros(n_groups, dtype=bool)
     order = rng.permutation(n_groups)
     for group in order:

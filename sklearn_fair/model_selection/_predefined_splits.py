@@ -17,21 +17,18 @@ __all__ = ["PredefinedSplits"]
 class PredefinedSplits(BaseCrossValidator):
     """Replay predefined splits, such as a loaded split file, as a splitter.
 
-    Use it as ``cv`` of scikit-learn, or as ``outer_cv`` of
-    :class:`~sklearn_fair.NestedCV`: when the splits carry each outer fold's
-    inner model-selection splits (as the split files of Errica et al. do),
-    NestedCV reads them with :meth:`get_inner_splits` and uses them instead
-    of splitting again. Every split is validated before the first one is
-    yielded, and when the splits carry a labels fingerprint, :meth:`split`
-    refuses labels ``y`` of another data set.
+    Use it as ``cv`` of scikit-learn, or as ``outer_cv`` of :class:`~sklearn_fair.NestedCV`:
+    when the splits carry each outer fold's inner model-selection splits (as the split files of
+    Errica et al. do), NestedCV reads them with :meth:`get_inner_splits` instead of splitting
+    again. Every split is validated before the first one is yielded, and when the splits carry
+    a labels fingerprint, :meth:`split` refuses labels ``y`` of another data set.
 
     Parameters
     ----------
     splits : SavedSplits or iterable
-        What :func:`load_splits` returns, or ``(train, test)`` pairs, or
-        ``(train, test, inner)`` triples whose ``inner`` is None or a list of
-        ``(train, test)`` pairs of absolute indices inside ``train``. A
-        generator is read once, when the splitter is made.
+        What :func:`load_splits` returns, or ``(train, test)`` pairs, or ``(train, test,
+        inner)`` triples whose ``inner`` is None or a list of ``(train, test)`` pairs of
+        absolute indices inside ``train``. A generator is read once, when the splitter is made.
 
     Examples
     --------
@@ -73,8 +70,7 @@ class PredefinedSplits(BaseCrossValidator):
         X : array-like or sequence of length n_samples, default=None
             The data; if given, its length must be the splits' ``n_samples``.
         y : array-like of shape (n_samples,), default=None
-            The labels; if given and the splits carry a labels fingerprint,
-            they must match it.
+            The labels; if given and the splits carry a labels fingerprint, they must match it.
         groups : None
             Ignored.
 
@@ -125,22 +121,19 @@ class PredefinedSplits(BaseCrossValidator):
         Returns
         -------
         inner_splits : list of (ndarray, ndarray) or None
-            ``(train, test)`` pairs of absolute indices into the whole data
-            set (each a subset of the fold's training indices), or None when
-            none are stored for this fold.
+            ``(train, test)`` pairs of absolute indices into the whole data set (each a subset
+            of the fold's training indices), or None when none are stored for this fold.
 
         Raises
         ------
         ValueError
             If ``fold`` is not the number of an outer fold.
         """
-        n_folds = self.get_n_splits()
-        if fold >= n_folds:
+        saved = self._saved()
+        if fold >= len(saved.folds):
             raise ValueError(
-                f"The 'fold' parameter of get_inner_splits must be in [0, {n_folds}); "
+                f"The 'fold' parameter of get_inner_splits must be in [0, {len(saved.folds)}); "
                 f"outer fold {fold!r} does not exist."
             )
-        inner = self._saved().get_inner_splits(fold)
-        if inner is None:
-            return None
-        return [(train.copy(), test.copy()) for train, test in inner]
+        inner = saved.get_inner_splits(fold)
+        return None if inner is None else [(train.copy(), test.copy()) for train, test in inner]

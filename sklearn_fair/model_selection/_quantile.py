@@ -16,19 +16,17 @@ from ._stratified import stratified_folds
 
 __all__ = ["QuantileStratifiedKFold", "RepeatedQuantileStratifiedKFold", "quantile_strata"]
 
-_N_BINS = [IntervalNotBool(numbers.Integral, 2, None, closed="left")]
-_N_SPLITS = [IntervalNotBool(numbers.Integral, 2, None, closed="left")]
+_AT_LEAST_2 = [IntervalNotBool(numbers.Integral, 2, None, closed="left")]
 
 
-@validate_params({"y": ["array-like"], "n_bins": _N_BINS}, prefer_skip_nested_validation=True)
+@validate_params({"y": ["array-like"], "n_bins": _AT_LEAST_2}, prefer_skip_nested_validation=True)
 def quantile_strata(y, n_bins):
     """Return the quantile bin (0 to ``n_bins - 1``) of every value of ``y``.
 
-    The bin edges are the ``0, 1/n_bins, ..., 1`` quantiles of ``y``; bins are
-    closed on the right and the lowest bin includes the minimum, as R's
-    ``cut(y, quantile(y, ...), include.lowest = TRUE)`` in rsample's
-    ``make_strata``. Tied quantiles merge bins, so heavily tied outcomes can
-    give fewer than ``n_bins`` strata.
+    The bin edges are the ``0, 1/n_bins, ..., 1`` quantiles of ``y``; bins are closed on the
+    right and the lowest bin includes the minimum, as R's ``cut(y, quantile(y, ...),
+    include.lowest = TRUE)`` in rsample's ``make_strata``. Tied quantiles merge bins, so heavily
+    tied outcomes can give fewer than ``n_bins`` strata.
 
     Parameters
     ----------
@@ -64,20 +62,16 @@ def quantile_strata(y, n_bins):
 class QuantileStratifiedKFold(StratifiedKFold):
     """K-fold stratified on the quantile bins of a numeric outcome.
 
-    A regression outcome has no classes to stratify on, so its values are cut
-    into ``n_bins`` quantile bins and :class:`~sklearn.model_selection.StratifiedKFold`
-    keeps the bins' proportions in every fold: the "artificial strata" of
-    Kuhn & Johnson (Applied Predictive Modeling, sec. 4.3), and rsample's
-    ``vfold_cv(strata = y, breaks = n_bins)``. Each fold then spans the whole
-    range of ``y`` (its tails included), which plain :class:`KFold` leaves to
-    chance, so the fold estimates vary less with skewed outcomes.
+    A regression outcome has no classes to stratify on, so its values are cut into ``n_bins``
+    quantile bins and :class:`~sklearn.model_selection.StratifiedKFold` keeps the bins'
+    proportions in every fold: the "artificial strata" of Kuhn & Johnson (Applied Predictive
+    Modeling, sec. 4.3), rsample's ``vfold_cv(strata = y, breaks = n_bins)``. Each fold then
+    spans the whole range of ``y``, its tails included, so the fold estimates vary less with
+    skewed outcomes.
 
-    Unlike rsample, the number of bins is never lowered behind your back
-    (rsample uses fewer bins when a bin would hold under 20 rows); pick
-    ``n_bins`` so that each bin holds at least ``n_splits`` rows. A bin with
-    fewer rows cannot reach every fold, so :meth:`split` raises a ValueError
-    that names ``n_bins`` and the largest value that works (scikit-learn's
-    StratifiedKFold only warns when a class is that small).
+    Unlike rsample, which uses fewer bins when a bin would hold under 20 rows, and
+    StratifiedKFold, which only warns, ``split`` raises a ValueError naming the largest
+    ``n_bins`` that works when a bin holds fewer than ``n_splits`` rows (it misses a fold).
 
     Parameters
     ----------
@@ -88,8 +82,8 @@ class QuantileStratifiedKFold(StratifiedKFold):
     shuffle : bool, default=True
         Shuffle within each bin before cutting it into folds.
     random_state : int, RandomState instance, Generator or None, default=None
-        Seeds the shuffle (must be None when ``shuffle=False``). A numpy
-        Generator is drawn from once per call of :meth:`split`.
+        Seeds the shuffle (must be None when ``shuffle=False``). A numpy Generator is drawn
+        from once per call of ``split``.
 
     See Also
     --------
@@ -107,8 +101,8 @@ class QuantileStratifiedKFold(StratifiedKFold):
     """
 
     _parameter_constraints = {
-        "n_splits": _N_SPLITS,
-        "n_bins": _N_BINS,
+        "n_splits": _AT_LEAST_2,
+        "n_bins": _AT_LEAST_2,
         "shuffle": ["boolean"],
         "random_state": RANDOM_STATE_CONSTRAINTS,
     }
@@ -137,32 +131,23 @@ class QuantileStratifiedKFold(StratifiedKFold):
         Raises
         ------
         ValueError
-            If a quantile bin of ``y`` holds fewer than ``n_splits`` rows; the
-            message names ``n_bins`` and the largest value that works.
+            If a quantile bin of ``y`` holds fewer than ``n_splits`` rows; the message names
+            ``n_bins`` and the largest value that works.
         """
-        strata = _checked_strata(self, y)
-        return stratified_folds(self, X, strata, groups)
+        return stratified_folds(self, X, _checked_strata(self, y), groups)
 
 
 def _checked_strata(cv, y):
-    """The quantile strata of ``y`` for splitter ``cv``, its parameters and bin sizes checked."""
+    """The quantile strata of ``y`` for splitter ``cv``; raise if a bin is under n_splits rows."""
     check_parameter_constraints(cv)
-    owner = type(cv).__name__
+    owner, n_splits, n_bins = type(cv).__name__, cv.n_splits, cv.n_bins
     if y is None:
         raise ValueError(f"{owner}.split needs the numeric outcome y.")
-    strata = quantile_strata(y, cv.n_bins)
-    check_bin_sizes(y, strata, cv.n_splits, cv.n_bins, owner)
-    return strata
-
-
-def check_bin_sizes(y, strata, n_splits, n_bins, owner):
-    """Raise a ValueError naming ``n_bins`` when a quantile bin has fewer than ``n_splits`` rows."""
-    n_samples = len(strata)
-    if n_samples < n_splits:
-        return  # StratifiedKFold says that n_splits exceeds the number of samples
+    strata = quantile_strata(y, n_bins)
     counts = np.unique(strata, return_counts=True)[1]
-    if counts.min() >= n_splits:
-        return
+    # fewer rows than n_splits: StratifiedKFold says that n_splits exceeds the samples
+    if len(strata) < n_splits or counts.min() >= n_splits:
+        return strata
     workable = next(
         (
             candidate
@@ -177,7 +162,7 @@ def check_bin_sizes(y, strata, n_splits, n_bins, owner):
         else "Even n_bins=2 leaves a bin that small: use fewer splits (n_splits) or more rows."
     )
     raise ValueError(
-        f"The 'n_bins' parameter of {owner} is too large for these {n_samples} rows: with "
+        f"The 'n_bins' parameter of {owner} is too large for these {len(strata)} rows: with "
         f"n_bins={n_bins} the smallest quantile bin of y holds {counts.min()} rows, fewer than "
         f"n_splits={n_splits}, so it cannot reach every fold (bin sizes {counts.tolist()}). "
         + remedy
@@ -187,11 +172,10 @@ def check_bin_sizes(y, strata, n_splits, n_bins, owner):
 class RepeatedQuantileStratifiedKFold(BaseCrossValidator):
     """:class:`QuantileStratifiedKFold` repeated ``n_repeats`` times with new shuffles.
 
-    Repeating V-fold cross-validation averages away the luck of one
-    partition: the estimate keeps the (small) bias of V-fold and its variance
-    falls with the number of repeats (Kuhn & Johnson, sec. 4.4). Like
-    :class:`~sklearn.model_selection.RepeatedStratifiedKFold`, one generator
-    is made from ``random_state`` and drawn from by every repeat.
+    Repeating V-fold cross-validation averages away the luck of one partition: the estimate
+    keeps the (small) bias of V-fold and its variance falls with the number of repeats (Kuhn &
+    Johnson, sec. 4.4). Like :class:`~sklearn.model_selection.RepeatedStratifiedKFold`, one
+    generator is made from ``random_state`` and drawn from by every repeat.
 
     Parameters
     ----------
@@ -217,8 +201,8 @@ class RepeatedQuantileStratifiedKFold(BaseCrossValidator):
     """
 
     _parameter_constraints = {
-        "n_splits": _N_SPLITS,
-        "n_bins": _N_BINS,
+        "n_splits": _AT_LEAST_2,
+        "n_bins": _AT_LEAST_2,
         "n_repeats": [IntervalNotBool(numbers.Integral, 1, None, closed="left")],
         "random_state": RANDOM_STATE_CONSTRAINTS,
     }
@@ -235,28 +219,6 @@ class RepeatedQuantileStratifiedKFold(BaseCrossValidator):
         return self.n_splits * self.n_repeats
 
     def split(self, X, y, groups=None):
-        """Generate ``(train, test)`` index arrays, ``n_splits`` per repeat.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, ...)
-            The data; only its length is used.
-        y : array-like of shape (n_samples,)
-            The numeric outcome.
-        groups : None
-            Ignored.
-
-        Yields
-        ------
-        train, test : ndarray
-            The indices of the fold's training and test rows.
-
-        Raises
-        ------
-        ValueError
-            If a quantile bin of ``y`` holds fewer than ``n_splits`` rows; the
-            message names ``n_bins`` and the largest value that works.
-        """
         strata = _checked_strata(self, y)
         rng = check_random_state(self.random_state)
         for _ in range(self.n_repeats):
@@ -264,3 +226,5 @@ class RepeatedQuantileStratifiedKFold(BaseCrossValidator):
             # (random_state=rng) would, without binning y again
             cv = StratifiedKFold(self.n_splits, shuffle=True, random_state=rng)
             yield from cv.split(X, strata, groups)
+
+    split.__doc__ = QuantileStratifiedKFold.split.__doc__

@@ -14,67 +14,45 @@ __all__ = ["RollingOrigin"]
 class RollingOrigin(BaseCrossValidator):
     """Rolling-origin resamples of ordered data (time series evaluation).
 
-    The rows of ``X`` are taken to be in time order. The first resample
-    trains on the first ``initial`` rows and assesses the next ``assess``;
-    every later resample moves the forecast origin forward by ``skip + 1``
-    rows. The semantics are those of rsample's ``rolling_origin()``
-    (Hyndman & Athanasopoulos, "Forecasting: principles and practice",
-    sec. 5.10). Below, ``A`` marks analysis (training) rows, ``T`` assessment
-    (test) rows and ``B`` rows in both; 9 rows, numbered 0 to 8.
+    The rows of ``X`` are taken to be in time order. The first resample trains on the first
+    ``initial`` rows and assesses the next ``assess``; every later resample moves the forecast
+    origin forward by ``skip + 1`` rows: rsample's ``rolling_origin()`` (Hyndman &
+    Athanasopoulos, "Forecasting: principles and practice", sec. 5.10). On 9 rows, with ``A``
+    for analysis (training) rows, ``T`` for assessment (test) rows and ``B`` for both, each
+    parameter changed from ``initial=3`` alone::
+
+                                        0 1 2 3 4 5 6 7 8
+        initial=3             split 0:  A A A T . . . . .
+                              split 1:  A A A A T . . . .
+        assess=2              split 1:  A A A A T T . . .
+        cumulative=False      split 1:  . A A A T . . . .
+        skip=2                split 1:  A A A A A A T . .
+        lag=1                 split 0:  A A B T . . . . .
 
     Parameters
     ----------
     initial : int
-        Number of rows in the first analysis set (at least 1)::
-
-            initial=3, assess=1        0 1 2 3 4 5 6 7 8
-                          split 0:     A A A T . . . . .
-
+        Number of rows in the first analysis set, at least 1.
     assess : int, default=1
-        Number of rows in each assessment set, the ones right after the
-        analysis set (at least 1)::
-
-            initial=3, assess=2        0 1 2 3 4 5 6 7 8
-                          split 0:     A A A T T . . . .
-                          split 1:     A A A A T T . . .
-
+        Number of rows in each assessment set, the ones right after the analysis set.
     cumulative : bool, default=True
-        ``True``: the analysis set always starts at row 0 and grows by one
-        row per step (an expanding window). ``False``: it keeps ``initial``
-        rows and slides (a fixed window)::
-
-            initial=3, cumulative=False
-                                       0 1 2 3 4 5 6 7 8
-                          split 0:     A A A T . . . . .
-                          split 1:     . A A A T . . . .
-                          split 2:     . . A A A T . . .
-
+        ``True``: the analysis set always starts at row 0 and grows (an expanding window).
+        ``False``: it keeps ``initial`` rows and slides (a fixed window).
     skip : int, default=0
-        Number of origins skipped between two resamples, to thin out highly
-        correlated resamples (``skip=6`` with daily data: one per week)::
-
-            initial=3, skip=2          0 1 2 3 4 5 6 7 8
-                          split 0:     A A A T . . . . .
-                          split 1:     A A A A A A T . .
-
+        Number of origins skipped between two resamples, to thin out highly correlated
+        resamples (``skip=6`` with daily data: one per week).
     lag : int, default=0
-        Number of rows, at the end of the analysis set, that the assessment
-        set also includes (at most ``initial``), for models with lagged
-        predictors that need the preceding rows to predict the first
-        assessment row. Those rows are trained on *and* assessed: the
-        training and test indices of a split overlap by ``lag`` rows, so
-        drop the lagged rows (e.g. in the scorer) if they must not count::
-
-            initial=3, lag=1           0 1 2 3 4 5 6 7 8
-                          split 0:     A A B T . . . . .
-                          split 1:     A A A B T . . . .
+        Number of rows, at the end of the analysis set, that the assessment set also includes
+        (at most ``initial``), for models with lagged predictors that need the preceding rows
+        to predict the first assessment row. Those rows are trained on *and* assessed: drop
+        them (e.g. in the scorer) if they must not count.
 
     Notes
     -----
-    The number of resamples is ``(n_samples - initial - assess) // (skip + 1) + 1``,
-    so :meth:`get_n_splits` needs ``X``. With ``lag=0`` this is close to
-    :class:`~sklearn.model_selection.TimeSeriesSplit`, which counts its folds
-    back from the end of the series instead of forward from ``initial``.
+    There are ``(n_samples - initial - assess) // (skip + 1) + 1`` resamples, so
+    :meth:`get_n_splits` needs ``X``. With ``lag=0`` this is close to
+    :class:`~sklearn.model_selection.TimeSeriesSplit`, which counts its folds back from the end
+    of the series instead of forward from ``initial``.
 
     Examples
     --------
@@ -107,19 +85,7 @@ class RollingOrigin(BaseCrossValidator):
         self.lag = lag
 
     def get_n_splits(self, X=None, y=None, groups=None):
-        """Return the number of resamples for the rows of ``X``.
-
-        Parameters
-        ----------
-        X : array-like or sequence of length n_samples
-            The ordered data; needed, since the count depends on its length.
-        y, groups : None
-            Ignored.
-
-        Returns
-        -------
-        n_splits : int
-        """
+        """Return the number of resamples for the rows of ``X`` (needed: it sets the count)."""
         if X is None:
             raise ValueError(
                 "RollingOrigin.get_n_splits needs X: the number of resamples depends on "
@@ -139,11 +105,9 @@ class RollingOrigin(BaseCrossValidator):
 
         Yields
         ------
-        train : ndarray
-            The analysis rows, consecutive.
-        test : ndarray
-            The assessment rows, consecutive; the first ``lag`` of them are
-            also the last rows of ``train``.
+        train, test : ndarray
+            The analysis rows and the assessment rows, each consecutive; the first ``lag``
+            rows of ``test`` are also the last of ``train``.
         """
         for origin in self._origins(_num_samples(X)):
             start = 0 if self.cumulative else origin - self.initial

@@ -1,29 +1,11 @@
 """Saving and loading resampling splits as JSON (never pickle), with a label fingerprint.
 
-The sklearn-fair format (version 1) is one JSON object::
-
-    {
-      "format": "sklearn-fair-splits",
-      "version": 1,
-      "n_samples": 600,                  # the indices are positions in 0 .. n_samples - 1
-      "kfold": true,                     # the test sets partition the samples
-      "labels_fingerprint": "sha256-ranks:9f2c...",   # or null
-      "folds": [                         # the outer resamples, in order
-        {
-          "train": [3, 4, 5, ...],       # repeats allowed (bootstrap)
-          "test": [0, 1, 2, ...],
-          "inner": [                     # optional: the fold's model-selection splits,
-            {"train": [...], "test": [...]}   # absolute indices within the fold's "train"
-          ]
-        },
-        ...
-      ]
-    }
-
-The gnn-comparison format is that of the ``data_splits/*/*.json`` files of
-Errica et al. (2020): a list of outer folds ``{"test": [...],
-"model_selection": [{"train": [...], "validation": [...]}]}``, whose outer
-training set is implicitly every sample not in ``test``.
+The sklearn-fair format (version 1) is described in the user guide (``docs/guide/resampling.rst``);
+version 2 may write a fold as ``{"train_is_rest": true, "test": [...]}``, whose training set is
+every sample not in its test set. The gnn-comparison format is that of the
+``data_splits/*/*.json`` files of Errica et al. (2020): a list of outer folds ``{"test": [...],
+"model_selection": [{"train": [...], "validation": [...]}]}``, whose outer training set is
+implicitly every sample not in ``test``.
 """
 
 import hashlib
@@ -65,11 +47,10 @@ _PATH = [str, os.PathLike]
 def labels_fingerprint(y):
     """Return a fingerprint of the labels ``y``, to tell data sets apart.
 
-    It is the SHA-256 of the labels' ranks (each value replaced by its
-    position among the sorted distinct values), so it does not change under
-    an order-preserving re-coding of the labels (1..6 or 0..5, -1/1 or 0/1,
-    strings or their ``LabelEncoder`` codes, ints or floats) but does change
-    when samples are added, removed or reordered.
+    It is the SHA-256 of the labels' ranks (each value replaced by its position among the
+    sorted distinct values), so it does not change under an order-preserving re-coding of the
+    labels (1..6 or 0..5, -1/1 or 0/1, strings or their ``LabelEncoder`` codes, ints or floats)
+    but does change when samples are added, removed or reordered.
 
     Parameters
     ----------
@@ -97,18 +78,17 @@ def labels_fingerprint(y):
 class SavedSplits:
     """Outer resamples, with optional inner splits, as stored in a splits file.
 
-    This is what :func:`load_splits` returns; pass it to
-    :class:`PredefinedSplits` to use it as a splitter. Iterating over it
-    yields the outer ``(train, test)`` pairs, so it can also be given
-    directly as ``cv`` to scikit-learn.
+    This is what :func:`load_splits` returns; pass it to :class:`PredefinedSplits` to use it
+    as a splitter. Iterating over it yields the outer ``(train, test)`` pairs, so it can also
+    be given directly as ``cv`` to scikit-learn.
 
     Parameters
     ----------
     folds : list of (ndarray, ndarray)
         The outer ``(train, test)`` index pairs.
     inner_splits : list of (list of (ndarray, ndarray) or None), default=None
-        For each outer fold, its model-selection splits in absolute indices,
-        or None. ``None`` means no fold has any.
+        For each outer fold, its model-selection splits in absolute indices, or None. ``None``
+        means no fold has any.
     n_samples : int
         Number of samples the indices refer to.
     labels_fingerprint : str or None, default=None
@@ -142,9 +122,7 @@ class SavedSplits:
 
     def get_inner_splits(self, fold):
         """Return the inner ``(train, test)`` pairs of outer fold ``fold``, or None."""
-        if self.inner_splits is None:
-            return None
-        return self.inner_splits[fold]
+        return None if self.inner_splits is None else self.inner_splits[fold]
 
     def __repr__(self):
         has_inner = self.inner_splits is not None and any(s is not None for s in self.inner_splits)
@@ -155,29 +133,33 @@ class SavedSplits:
         )
 
 
-def check_saved_splits(folds, inner_splits, n_samples, *, kfold, name):
-    """Validate outer folds and inner splits; return them as int arrays.
+def _checked(folds, inner_splits, n_samples, *, kfold, name, fingerprint=None):
+    """Validate outer folds and inner splits and return them as a SavedSplits.
 
-    Each inner split must only use indices of its outer fold's training set:
-    an inner split that touches the outer test set leaks it into model
-    selection.
+    Each inner split must only use indices of its outer fold's training set: one that touches
+    the outer test set leaks it into model selection.
     """
     folds = validate_splits(folds, n_samples, kfold=kfold, name=name)
     if inner_splits is None or all(inner is None for inner in inner_splits):
-        return folds, None
-    if len(inner_splits) != len(folds):
+        inner_splits = None
+    elif len(inner_splits) != len(folds):
         raise InvalidSplitError(
             f"{name} has {len(folds)} outer folds but inner splits for {len(inner_splits)}."
         )
-    checked_inner = []
-    for fold, ((outer_train, _), inner) in enumerate(zip(folds, inner_splits)):
-        if inner is None:
-            checked_inner.append(None)
-            continue
-        checked_inner.append(
-            validate_inner_splits(inner, outer_train, n_samples, fold=fold, name=name)
-        )
-    return folds, checked_inner
+    else:
+        inner_splits = [
+            None
+            if inner is None
+            else validate_inner_splits(inner, train, n_samples, fold=fold, name=name)
+            for fold, ((train, _), inner) in enumerate(zip(folds, inner_splits))
+        ]
+    return SavedSplits(
+        folds,
+        inner_splits=inner_splits,
+        n_samples=n_samples,
+        labels_fingerprint=fingerprint,
+        kfold=kfold,
+    )
 
 
 def _is_kfold(folds, n_samples):
@@ -219,11 +201,7 @@ SPLITS = [SavedSplits, Iterable]
 
 
 def as_saved_splits(splits, *, n_samples=None, y=None, name="splits"):
-    """Validate any splits (SavedSplits, pairs or triples) and return a SavedSplits.
-
-    ``splits`` is one of :data:`SPLITS` and ``n_samples`` None or an int >= 1 (the public
-    callers check both).
-    """
+    """Validate any :data:`SPLITS` (SavedSplits, pairs or triples) and return a SavedSplits."""
     fingerprint = getattr(splits, "labels_fingerprint", None)
     folds, inner_splits = _normalise(splits)
     if isinstance(splits, SavedSplits):
@@ -243,16 +221,12 @@ def as_saved_splits(splits, *, n_samples=None, y=None, name="splits"):
         fingerprint = new_fingerprint
     if n_samples is None:
         n_samples = _max_index_plus_one(folds, inner_splits)
-    folds, inner_splits = check_saved_splits(
-        folds, inner_splits, n_samples, kfold=getattr(splits, "kfold", False), name=name
+    kfold = getattr(splits, "kfold", False)
+    saved = _checked(
+        folds, inner_splits, n_samples, kfold=kfold, name=name, fingerprint=fingerprint
     )
-    return SavedSplits(
-        folds,
-        inner_splits=inner_splits,
-        n_samples=n_samples,
-        labels_fingerprint=fingerprint,
-        kfold=_is_kfold(folds, n_samples),
-    )
+    saved.kfold = _is_kfold(saved.folds, n_samples)
+    return saved
 
 
 @validate_params(
@@ -271,33 +245,29 @@ def save_splits(splits, path, *, y=None, n_samples=None, max_bytes=MAX_BYTES):
     Parameters
     ----------
     splits : iterable or SavedSplits
-        The outer resamples: ``(train, test)`` index pairs, e.g.
-        ``cv.split(X, y)``, or ``(train, test, inner)`` triples where
-        ``inner`` is None or a list of ``(train, test)`` pairs of absolute
-        indices inside ``train`` (the fold's model-selection splits); or a
+        The outer resamples: ``(train, test)`` index pairs, e.g. ``cv.split(X, y)``, or
+        ``(train, test, inner)`` triples where ``inner`` is None or a list of ``(train, test)``
+        pairs of absolute indices inside ``train`` (the fold's model-selection splits); or a
         :class:`SavedSplits` (as :func:`load_splits` returns) to re-save.
     path : str or path-like
         The file to write.
     y : array-like of shape (n_samples,), default=None
-        The labels the splits are for. Their :func:`labels_fingerprint` is
-        stored, so that :class:`PredefinedSplits` refuses other data.
-        Strongly recommended.
+        The labels the splits are for. Their :func:`labels_fingerprint` is stored, so that
+        :class:`PredefinedSplits` refuses other data. Strongly recommended.
     n_samples : int, default=None
-        Number of samples; defaults to ``len(y)``, else the largest index
-        plus one.
+        Number of samples; defaults to ``len(y)``, else the largest index plus one.
     max_bytes : int, default=64 MiB
-        Largest file written. The default is :func:`load_splits`' default, so
-        that whatever is written loads with the defaults. A fold whose training
-        set is every sample not in its test set (k-fold, hold-out) is written
-        as its test set only (format version 2): a 10-fold split of a million
-        samples takes about 7 MiB.
+        Largest file written; the default is :func:`load_splits`' default, so that whatever
+        is written loads with the defaults. A fold whose training set is every sample not in
+        its test set (k-fold, hold-out) is written as its test set only (format version 2): a
+        10-fold split of a million samples takes about 7 MiB.
 
     Raises
     ------
     InvalidSplitError
-        If the splits are invalid (see :func:`validate_splits`), an inner
-        split uses indices outside its outer fold's training set, or the file
-        would be larger than ``max_bytes`` (nothing is written then).
+        If the splits are invalid (see :func:`validate_splits`), an inner split uses indices
+        outside its outer fold's training set, or the file would be larger than ``max_bytes``
+        (nothing is written then).
 
     See Also
     --------
@@ -368,45 +338,43 @@ def _is_rest(train, test, n_samples):
 def load_splits(path, format="sklearn-fair", *, max_bytes=MAX_BYTES, max_folds=MAX_FOLDS):
     """Read resampling splits from a JSON file, validating every index.
 
-    Only JSON is parsed: loading never executes code. The work is bounded by the
-    file's size, whatever it holds: a file over ``max_bytes``, nested more than 32
-    levels deep, or with an index that does not fit the samples is refused before
-    anything proportional to an index value is allocated.
+    Only JSON is parsed: loading never executes code. The work is bounded by the file's
+    size, whatever it holds: a file over ``max_bytes``, nested more than 32 levels deep, or
+    with an index that does not fit the samples is refused before anything proportional to an
+    index value is allocated.
 
     Parameters
     ----------
     path : str or path-like
         The file to read.
     format : {"sklearn-fair", "gnn-comparison"}, default="sklearn-fair"
-        ``"sklearn-fair"``: a file written by :func:`save_splits` (the format
-        is described in the user guide). ``"gnn-comparison"``: a
-        ``data_splits/*/*.json`` file of Errica et al. (2020), a 10-fold
-        outer split whose folds each carry one inner hold-out split
-        (``"train"``/``"validation"``); the outer training set is every
-        sample not in the fold's test set.
+        ``"sklearn-fair"``: a file written by :func:`save_splits` (the format is described in
+        the user guide). ``"gnn-comparison"``: a ``data_splits/*/*.json`` file of Errica et
+        al. (2020), a 10-fold outer split whose folds each carry one inner hold-out split
+        (``"train"``/``"validation"``); the outer training set is every sample not in the
+        fold's test set.
     max_bytes : int, default=64 MiB
-        Largest file size read; a larger file raises InvalidSplitError without
-        being read further.
+        Largest file size read; a larger file raises InvalidSplitError without being read
+        further.
     max_folds : int, default=100000
-        Most splits the file may hold, outer folds and inner splits together;
-        counted on the raw text before it is parsed, so a file of millions of
-        tiny folds is refused in work bounded by its size.
+        Most splits the file may hold, outer folds and inner splits together; counted on the
+        raw text before it is parsed, so a file of millions of tiny folds is refused in work
+        bounded by its size.
 
     Returns
     -------
     splits : SavedSplits
-        Outer folds, inner splits (if any), ``n_samples`` and the labels'
-        fingerprint (None for gnn-comparison files, which carry none). Pass
-        it to :class:`PredefinedSplits`.
+        Outer folds, inner splits (if any), ``n_samples`` and the labels' fingerprint (None
+        for gnn-comparison files, which carry none). Pass it to :class:`PredefinedSplits`.
 
     Raises
     ------
     InvalidSplitError
-        (a ``ValueError``) if the file is malformed or its splits are invalid:
-        not JSON, larger than ``max_bytes`` or nested too deeply; an index that
-        is not an int, out of range, in both the training and test set of a
-        fold, tested twice in a fold or, for a k-fold file, tested in zero or
-        several folds; or an inner split outside its outer training set.
+        (a ``ValueError``) if the file is malformed or its splits are invalid: not JSON,
+        larger than ``max_bytes`` or nested too deeply; an index that is not an int, out of
+        range, in both the training and test set of a fold, tested twice in a fold or, for a
+        k-fold file, tested in zero or several folds; or an inner split outside its outer
+        training set.
 
     Examples
     --------
@@ -454,11 +422,8 @@ def _from_sklearn_fair(document, name):
             f"sklearn-fair reads versions {FORMAT_VERSION} and {COMPACT_VERSION}."
         )
     n_samples = document.get("n_samples")
-    if (
-        not isinstance(n_samples, int)
-        or isinstance(n_samples, bool)
-        or not 1 <= n_samples <= _INTP.max
-    ):
+    # json.loads makes ints of type int and booleans of its subclass bool
+    if type(n_samples) is not int or not 1 <= n_samples <= _INTP.max:
         raise InvalidSplitError(
             f"{name} has no valid 'n_samples' (got {_short_repr(n_samples)}); it must be an "
             f"int in [1, {_INTP.max}]."
@@ -492,37 +457,19 @@ def _from_sklearn_fair(document, name):
         if rest[fold]:
             if "train" in entry:
                 raise InvalidSplitError(f"{where} has both 'train' and 'train_is_rest'.")
-            inside = test[(test >= 0) & (test < n_samples)]
-            in_train = np.ones(n_samples, dtype=bool)
-            in_train[inside] = False
-            train = np.flatnonzero(in_train)
+            train = _rest(test, n_samples)
         else:
             if "train_is_rest" in entry:
                 raise InvalidSplitError(f"'train_is_rest' of {where} must be true if given.")
             train = _indices(entry, "train", where)
         folds.append((train, test))
         inner = entry.get("inner")
-        if inner is not None:
-            if not isinstance(inner, list):
-                raise InvalidSplitError(f"'inner' of {where} is not a list.")
-            inner = [
-                (
-                    _indices(pair, "train", f"inner split {j} of {where}"),
-                    _indices(pair, "test", f"inner split {j} of {where}"),
-                )
-                for j, pair in enumerate(inner)
-            ]
-        inner_splits.append(inner)
-    folds, inner_splits = check_saved_splits(
-        folds, inner_splits, n_samples, kfold=kfold is True, name=name
-    )
-    return SavedSplits(
-        folds,
-        inner_splits=inner_splits,
-        n_samples=n_samples,
-        labels_fingerprint=fingerprint,
-        kfold=kfold is True,
-    )
+        if inner is not None and not isinstance(inner, list):
+            raise InvalidSplitError(f"'inner' of {where} is not a list.")
+        inner_splits.append(
+            None if inner is None else _pairs(inner, "test", "inner split {}", where)
+        )
+    return _checked(folds, inner_splits, n_samples, kfold=kfold, name=name, fingerprint=fingerprint)
 
 
 def _from_gnn_comparison(document, name):
@@ -538,15 +485,7 @@ def _from_gnn_comparison(document, name):
             raise InvalidSplitError(f"{where} is not a JSON object.")
         tests.append(_indices(entry, "test", where))
         selection = _field(entry, "model_selection", list, where)
-        inner_splits.append(
-            [
-                (
-                    _indices(pair, "train", f"model_selection[{j}] of {where}"),
-                    _indices(pair, "validation", f"model_selection[{j}] of {where}"),
-                )
-                for j, pair in enumerate(selection)
-            ]
-        )
+        inner_splits.append(_pairs(selection, "validation", "model_selection[{}]", where))
     n_samples = _max_index_plus_one([(t, t) for t in tests], inner_splits)
     # The test sets must partition the samples; checking that first, in work bounded by
     # the file, keeps a stray huge index from building training sets of that size.
@@ -562,13 +501,24 @@ def _from_gnn_comparison(document, name):
             "builds from a gnn-comparison file; save the splits in the sklearn-fair format, "
             "which lists the training sets."
         )
-    folds = []
-    for test in tests:
-        in_train = np.ones(n_samples, dtype=bool)
-        in_train[test] = False
-        folds.append((np.flatnonzero(in_train), test))
-    folds, inner_splits = check_saved_splits(folds, inner_splits, n_samples, kfold=True, name=name)
-    return SavedSplits(folds, inner_splits=inner_splits, n_samples=n_samples, kfold=True)
+    folds = [(_rest(test, n_samples), test) for test in tests]
+    return _checked(folds, inner_splits, n_samples, kfold=True, name=name)
+
+
+def _rest(test, n_samples):
+    """Every sample of ``range(n_samples)`` not in ``test`` (indices out of range ignored)."""
+    in_train = np.ones(n_samples, dtype=bool)
+    in_train[test[(test >= 0) & (test < n_samples)]] = False
+    return np.flatnonzero(in_train)
+
+
+def _pairs(splits, test_key, label, where):
+    """The ``(train, test)`` index arrays of a JSON list of split objects."""
+    pairs = []
+    for j, pair in enumerate(splits):
+        what = f"{label.format(j)} of {where}"
+        pairs.append((_indices(pair, "train", what), _indices(pair, test_key, what)))
+    return pairs
 
 
 def _field(mapping, key, kind, where):
@@ -582,7 +532,7 @@ def _field(mapping, key, kind, where):
 
 def _indices(mapping, key, where):
     values = _field(mapping, key, list, where)
-    bad = [v for v in values if not isinstance(v, int) or isinstance(v, bool)]
+    bad = [v for v in values if type(v) is not int]
     if bad:
         shown = ", ".join(_short_repr(v) for v in bad[:5])
         raise InvalidSplitError(f"'{key}' of {where} must list integer indices; found [{shown}].")

@@ -21,37 +21,32 @@ def _preview(values, limit=10, total=None):
 
 
 def _first_missing(present, n_samples, limit=10):
-    """The first ``limit`` integers of ``[0, n_samples)`` not in the sorted ``present``.
-
-    The work is bounded by ``present.size``, never by ``n_samples``, which may be huge.
-    """
+    """The first ``limit`` integers of ``[0, n_samples)`` not in the sorted ``present``, in
+    work bounded by ``present.size``, never by ``n_samples`` (which may be huge)."""
     candidates = np.arange(min(n_samples, present.size + limit))
     return candidates[~np.isin(candidates, present)][:limit]
 
 
 def check_partition(tests, n_samples, *, name):
-    """Raise unless the test sets ``tests`` hold every sample of ``n_samples`` exactly once.
-
-    The work is bounded by the total size of the test sets: ``n_samples`` (read from a
-    file, it may be anything) is only compared with, never allocated.
-    """
+    """Raise unless the test sets ``tests`` hold every sample of ``n_samples`` exactly once, in
+    work bounded by their size: ``n_samples`` (read from a file, it may be anything) is only
+    compared with, never allocated."""
     tested = np.concatenate(
         [np.empty(0, np.intp)] + [np.asarray(t, np.intp).ravel() for t in tests]
     )
     unique, counts = np.unique(tested, return_counts=True)
     several = unique[counts > 1]
     n_never = n_samples - int(np.count_nonzero((unique >= 0) & (unique < n_samples)))
-    if not n_never and not several.size:
-        return
     problems = []
     if n_never:
         never = _first_missing(unique, n_samples)
         problems.append(f"never tested: {_preview(never, total=n_never)}")
     if several.size:
         problems.append(f"tested in several folds: {_preview(several)}")
-    raise InvalidSplitError(
-        f"{name} is not a k-fold split of {n_samples} samples; " + "; ".join(problems) + "."
-    )
+    if problems:
+        raise InvalidSplitError(
+            f"{name} is not a k-fold split of {n_samples} samples; " + "; ".join(problems) + "."
+        )
 
 
 @validate_params(
@@ -75,11 +70,11 @@ def validate_splits(splits, n_samples, *, kfold=False, allow_overlap=False, name
     n_samples : int
         Number of samples the indices refer to.
     kfold : bool, default=False
-        Also require that every sample is tested exactly once over all folds
-        (the contract of a k-fold split).
+        Also require that every sample is tested exactly once over all folds (the contract of
+        a k-fold split).
     allow_overlap : bool, default=False
-        Accept indices in both the training and test set of a fold, as
-        :class:`RollingOrigin` with ``lag > 0`` produces on purpose.
+        Accept indices in both the training and test set of a fold, as :class:`RollingOrigin`
+        with ``lag > 0`` produces on purpose.
     name : str, default="cv"
         How the splits are named in error messages (e.g. ``"outer_cv"``).
 
@@ -90,10 +85,10 @@ def validate_splits(splits, n_samples, *, kfold=False, allow_overlap=False, name
     Raises
     ------
     InvalidSplitError
-        (a ``ValueError``) naming the fold and the offending indices: an index
-        out of range, an index in both the training and test set of a fold,
-        a test index listed twice in one fold, an empty training or test set,
-        or (``kfold=True``) a sample tested zero or several times.
+        (a ``ValueError``) naming the fold and the offending indices: an index out of range,
+        an index in both the training and test set of a fold, a test index listed twice in one
+        fold, an empty training or test set, or (``kfold=True``) a sample tested zero or
+        several times.
 
     Examples
     --------
@@ -154,12 +149,8 @@ def validate_splits(splits, n_samples, *, kfold=False, allow_overlap=False, name
 
 
 def validate_inner_splits(inner, outer_train, n_samples, *, fold, name):
-    """Check the inner (model-selection) splits of one outer fold.
-
-    Besides :func:`validate_splits`, every index must lie in the fold's training set
-    ``outer_train``: an inner split that touches the outer test set leaks it into model
-    selection. Raises :class:`~sklearn_fair.exceptions.InvalidSplitError`.
-    """
+    """:func:`validate_splits` for the inner splits of one outer fold, whose indices must also
+    lie in its training set ``outer_train`` (or they leak its test set into model selection)."""
     inner = validate_splits(inner, n_samples, name=f"the inner splits of outer fold {fold}")
     for number, (train, test) in enumerate(inner):
         outside = np.setdiff1d(np.concatenate([train, test]), outer_train)

@@ -8,9 +8,8 @@ from ..utils import check_random_state
 def stratified_folds(cv, X, labels, groups=None):
     """``StratifiedKFold`` with ``cv``'s n_splits, shuffle and random_state, on ``labels``.
 
-    scikit-learn's StratifiedKFold takes a RandomState, not a numpy Generator: a Generator
-    is turned into one (drawn from once per call), so that our splitters that stratify
-    (on graph labels, on quantile bins) read ``random_state`` the same way.
+    StratifiedKFold takes no numpy Generator: one is turned into a RandomState (drawn from once
+    per call), so that our stratified splitters read ``random_state`` the same way.
     """
     random_state = check_random_state(cv.random_state) if cv.shuffle else None
     folds = StratifiedKFold(cv.n_splits, shuffle=cv.shuffle, random_state=random_state)

@@ -9,31 +9,22 @@ The plots need matplotlib (the ``plot`` extra), imported only when a plot is mad
 :func:`~sklearn_fair.stats.compare` decides it. Every saved result they are given is first
 checked against what its writer guaranteed (:func:`verify_result`).
 
-The HTML page is :func:`html_page`'s template: :class:`Section` objects in (a title,
-paragraphs, a table of strings or :class:`Cell` objects, :class:`Figure` objects), one
-self-contained HTML string out; other reports (a benchmark's) reuse it.
+Every report is rendered by one private template (``report/_html.py``).
 """
 
 from ._benchmark_result import BenchmarkResult  # noqa: F401 - for sklearn_fair.benchmarking
 from ._card import ReproducibilityCard, reproducibility_card
-from ._html import figure_from_matplotlib, html_page
 from ._integrity import verify_result
 from ._nested_report import nested_cv_report
 from ._plots import plot_comparison, plot_fold_scores, plot_optimism
 from ._report import NestedCVReport
 from ._results import result_to_dict
-from ._tables import Cell, Figure, Section
 from ._verdict import comparison_text
 
 __all__ = [
-    "Cell",
-    "Figure",
     "NestedCVReport",
     "ReproducibilityCard",
-    "Section",
     "comparison_text",
-    "figure_from_matplotlib",
-    "html_page",
     "nested_cv_report",
     "plot_comparison",
     "plot_fold_scores",
@@ -42,3 +33,27 @@ __all__ = [
     "result_to_dict",
     "verify_result",
 ]
+
+# the page template was public; it is the reports' own plumbing now
+_TEMPLATE = {
+    "Cell": "_tables",
+    "Figure": "_tables",
+    "Section": "_tables",
+    "html_page": "_html",
+    "figure_from_matplotlib": "_html",
+}
+
+
+def __getattr__(name):
+    if name not in _TEMPLATE:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+    import warnings
+
+    warnings.warn(
+        f"sklearn_fair.report.{name} is deprecated: the HTML template is private now; use "
+        "a report's to_html() or save().",
+        FutureWarning,
+        stacklevel=2,
+    )
+    return getattr(importlib.import_module(f"{__name__}.{_TEMPLATE[name]}"), name)

@@ -85,6 +85,8 @@ def _cell_result(cell, shared):
             "best_params": cell.best_params[fold],
             "fit_time": cell.fit_time[fold],
         })  # fmt: skip
+        if cell.predictions is not None and cell.predictions[fold] is not None:
+            folds[-1]["predictions"] = cell.predictions[fold]
         if not _same_splits(own, shared):
             folds[-1]["train_indices"] = None if own is None else own[fold]["train"]
             folds[-1]["test_indices"] = None if own is None else own[fold]["test"]
@@ -98,6 +100,9 @@ def _cell_result(cell, shared):
         "failures": {
             "final" if fold is None else str(fold): entry for fold, entry in cell.failures.items()
         },
+        "resampling": cell.resampling,
+        **({} if cell.selection_metric is None else {
+            "selection_metric": cell.selection_metric.to_dict()}),
     })  # fmt: skip
 
 

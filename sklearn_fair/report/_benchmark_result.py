@@ -3,10 +3,12 @@
 Each cell is a :class:`~._results.NestedResult`, the one result type of every report; a
 NestedCV report is the report of a BenchmarkResult of one data set."""
 
+import numbers
 import os
 import warnings
 
 import numpy as np
+from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 
 from ..exceptions import MissingCellsWarning, UnequalBudgetWarning
 from ..stats import (
@@ -22,9 +24,9 @@ from ..stats import (
 from ..stats import multiple_comparison as _multiple_comparison
 from ..stats import rank_comparison as _rank_comparison
 from ..stats._aggregate import performance_profile
-from ..stats._checks import check_same_splits
+from ..stats._checks import CONFIDENCE, COUNT, check_same_splits
 from ..stats._normalize import normalize_scores
-from ..utils import install_hint
+from ..utils import RANDOM_STATE_CONSTRAINTS, IntervalNotBool, install_hint
 from ..utils._random import named_generator, seed_root
 from ..utils._stacklevel import external_stacklevel
 from ._artefact import load_cells, read_document, save_document, to_latex
@@ -35,6 +37,9 @@ from ._results import NoSplitsError, as_result
 from ._verdict import NOT_DEMONSTRATED
 
 __all__ = ["BenchmarkResult"]
+
+#: a level of a test, alpha (exclusive bounds)
+LEVEL = Interval(numbers.Real, 0, 1, closed="neither")
 
 #: A baseline tuned with this many times fewer candidates or inner fits than the model it is
 #: compared with had "a much smaller budget" (the unequal-tuning pitfall).
@@ -355,6 +360,47 @@ class BenchmarkResult:
         columns = ["dataset", "model", "outer_fold", "failed_fits", "first_error"]
         return pd.DataFrame(rows, columns=columns)
 
+    @property
+    def predictions(self):
+        """Tidy DataFrame of the out-of-fold predictions, when they were kept
+        (``benchmark(..., keep_predictions=True)``): ``dataset``, ``model``, ``outer_fold``,
+        ``row`` (the row's index in the data set), ``y_true`` and ``y_pred`` (the refits
+        combined: the class of their mean probability, the mean of a regressor's); with
+        ``score`` for a binary classifier (the positive class's mean probability or decision
+        value). Empty when no cell kept them."""
+        from ._plots import fold_predictions
+
+        pd = _pandas()
+        frames = []
+        for (dataset, model), cell in self.cells.items():
+            if cell.predictions is None:
+                continue
+            kept = [k for k in range(len(cell.predictions)) if cell.predictions[k] is not None]
+            for fold, (y_true, y_pred, score) in zip(kept, fold_predictions(cell)):
+                frame = {
+                    "dataset": dataset, "model": model, "outer_fold": fold,
+                    "row": cell.test_indices[fold], "y_true": y_true, "y_pred": y_pred,
+                }  # fmt: skip
+                if score is not None:
+                    frame["score"] = score
+                frames.append(pd.DataFrame(frame))
+        columns = ["dataset", "model", "outer_fold", "row", "y_true", "y_pred"]
+        return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=columns)
+
+    def plot_predictions(self, dataset, model, *, path=None):
+        """What ``model`` predicted on ``dataset``'s outer test folds, with scikit-learn's
+        displays: the confusion matrix, and for a binary target the ROC and precision-recall
+        curves of each outer fold and the calibration curve; predicted against actual values
+        and the residuals for a regressor. Needs ``keep_predictions=True`` and matplotlib.
+
+        Returns
+        -------
+        matplotlib Figure
+        """
+        from ._plots import plot_predictions
+
+        return plot_predictions(self.cells[dataset, model], path=path)
+
     def selection_summary(self):
         """What each cell selected, and how far its validation scores overstate its test scores.
 
@@ -419,6 +465,17 @@ class BenchmarkResult:
             confidence=confidence,
         )
 
+    @validate_params(
+        {
+            "statistic": [StrOptions({"mean", "iqm"})],
+            "scale": [Interval(numbers.Real, 0, None, closed="neither")],
+            "decimals": [IntervalNotBool(numbers.Integral, 0, 12, closed="both"), None],
+            "confidence": [CONFIDENCE],
+            "mark": ["boolean"],
+            "alpha": [LEVEL, None],
+        },
+        prefer_skip_nested_validation=True,
+    )
     def table(self, *, statistic="mean", scale=1.0, decimals=None, confidence=0.95, mark=True,
               alpha=None):  # fmt: skip
         """Models (rows) by data sets (columns), as papers print them.
@@ -518,6 +575,10 @@ class BenchmarkResult:
         """
         return to_latex(self.table(**table_options))
 
+    @validate_params(
+        {"baseline": [str, None], "confidence": [CONFIDENCE], "alpha": [LEVEL, None]},
+        prefer_skip_nested_validation=True,
+    )
     def compare_to(self, baseline=None, *, confidence=0.95, alpha=None):
         """Every model against ``baseline`` on every data set, Holm across the whole family.
 
@@ -727,6 +788,17 @@ class BenchmarkResult:
             greater_is_better=sign > 0,
         )
 
+    @validate_params(
+        {
+            "baseline": [str, None],
+            "rope": [Interval(numbers.Real, 0, None, closed="left")],
+            "alpha": [LEVEL],
+            "prior": [Interval(numbers.Real, 0, None, closed="neither")],
+            "n_samples": [COUNT],
+            "random_state": RANDOM_STATE_CONSTRAINTS,
+        },
+        prefer_skip_nested_validation=True,
+    )
     def compare_across(self, baseline=None, *, rope=0.01, alpha=0.05, prior=0.5,
                        n_samples=50_000, random_state=0):  # fmt: skip
         """Every model against ``baseline`` across the data sets, the Bayesian way and by counts.
@@ -807,6 +879,15 @@ class BenchmarkResult:
             )  # fmt: skip
         return pd.DataFrame(rows)
 
+    @validate_params(
+        {
+            "n_resamples": [COUNT],
+            "confidence": [CONFIDENCE],
+            "random_state": RANDOM_STATE_CONSTRAINTS,
+            "normalize": "no_validation",  # checked with the data sets and models it names
+        },
+        prefer_skip_nested_validation=True,
+    )
     def aggregate(self, *, n_resamples=2000, confidence=0.95, random_state=0, normalize=None):
         """Each model across all data sets, with rliable's estimators and intervals.
 
@@ -890,6 +971,16 @@ class BenchmarkResult:
             for m, scores in raw.items()
         }
 
+    @validate_params(
+        {
+            "model": [str],
+            "other": [str],
+            "n_resamples": [COUNT],
+            "confidence": [CONFIDENCE],
+            "random_state": RANDOM_STATE_CONSTRAINTS,
+        },
+        prefer_skip_nested_validation=True,
+    )
     def probability_of_improvement(self, model, other, *, n_resamples=2000, confidence=0.95,
                                    random_state=0):  # fmt: skip
         """rliable's probability that ``model`` beats ``other``, averaged over the data sets.
@@ -907,6 +998,7 @@ class BenchmarkResult:
             n_resamples=n_resamples, confidence=confidence, random_state=random_state,
         )  # fmt: skip
 
+    @validate_params({"thresholds": ["array-like", None]}, prefer_skip_nested_validation=True)
     def performance_profiles(self, thresholds=None):
         """rliable's performance profiles: the fraction of scores better than each threshold.
 
@@ -983,6 +1075,21 @@ class BenchmarkResult:
 
         return interval_plot(self, confidence, ax)
 
+    @validate_params(
+        {
+            "title": [str],
+            "confidence": [CONFIDENCE],
+            "interval": [StrOptions({"corrected_t", "t", "normal"})],
+            "n_resamples": [COUNT],
+            "random_state": RANDOM_STATE_CONSTRAINTS,
+            "X": "no_validation",
+            "y": "no_validation",
+            "splits_file": "no_validation",
+            "stratified": ["boolean", None],
+            "rope": [Interval(numbers.Real, 0, None, closed="neither"), None],
+        },
+        prefer_skip_nested_validation=True,
+    )
     def report(self, *, title="Benchmark report", confidence=0.95,
                interval="corrected_t",
                n_resamples=10_000, random_state=0, X=None, y=None, splits_file=None,
@@ -1036,6 +1143,17 @@ class BenchmarkResult:
             n_resamples=n_resamples, random_state=random_state, rope=rope,
         )  # fmt: skip
 
+    @validate_params(
+        {
+            "title": [str],
+            "confidence": [CONFIDENCE],
+            "alpha": [LEVEL, None],
+            "n_resamples": [COUNT],
+            "random_state": RANDOM_STATE_CONSTRAINTS,
+            "plots": ["boolean"],
+        },
+        prefer_skip_nested_validation=True,
+    )
     def to_html(self, *, title="Benchmark report", confidence=0.95, alpha=None,
                 n_resamples=10_000, random_state=0, plots=True):  # fmt: skip
         """The benchmark's :meth:`report` as one self-contained HTML page.

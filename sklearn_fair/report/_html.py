@@ -177,7 +177,8 @@ def html_page(title, sections, *, lead=None):
 
     Examples
     --------
-    >>> from sklearn_fair.report import Cell, Section, html_page
+    >>> from sklearn_fair.report._html import html_page
+    >>> from sklearn_fair.report._tables import Cell, Section
     >>> page = html_page("A <report>", [Section("Scores", ["model", "score"],
     ...                                         [["a & b", Cell("0.91", numeric=True)]])],
     ...                  lead="a & b scores 0.91.")

@@ -418,7 +418,10 @@ def _check_fields(result, findings, where):
     ):  # None: an estimator without a random_state
         findings.broken.append(f"{where}has refit_seeds that are not integers")
     for number, fold in enumerate(folds):
-        _check_fold(fold, f"{where}fold {number}'s", ranges, refit_metric, findings)
+        _check_fold(
+            fold, f"{where}fold {number}'s", ranges, refit_metric, findings,
+            validation=_selection_range(result, ranges.get(refit_metric)),
+        )  # fmt: skip
     if findings.broken:
         return
     means = [_number(f.get("test_score")) for f in folds]
@@ -433,11 +436,56 @@ def _check_fields(result, findings, where):
             )
 
 
-def _check_fold(fold, where, ranges, refit_metric, findings):
+def _selection_range(result, selecting):
+    """The range of the validation scores: the selecting metric's, or that of the metric a
+    search selected with when the result records one (``selection_metric``)."""
+    fields = result.get("selection_metric")
+    if not (isinstance(fields, Mapping) and set(fields) == _METRIC_FIELDS):
+        return selecting
+    metric = MetricName(**fields)
+    bounds = metric_range(metric)
+    if bounds is not None and metric.sign < 0:
+        bounds = (-bounds[1] + 0.0, -bounds[0] + 0.0)
+    return (bounds, metric.name)
+
+
+def _check_predictions(kept, where, findings):
+    """A fold's kept predictions: the true values, and one row per test row of each refit's
+    predictions (probabilities in [0, 1], scores finite)."""
+    if not isinstance(kept, Mapping) or not {"y_true", "predict"} <= set(kept):
+        findings.broken.append(f"{where} predictions are not y_true and predict")
+        return
+    n = len(kept["y_true"]) if _is_list(kept["y_true"]) else None
+    if (
+        n is None
+        or not _is_list(kept["predict"])
+        or not all(_is_list(p) and len(p) == n for p in kept["predict"])
+    ):
+        findings.broken.append(f"{where} predictions are not one per test row")
+        return
+    for field in ("proba", "decision"):
+        values = kept.get(field)
+        if values is None:
+            continue
+        try:
+            array = np.asarray(values, dtype=float)
+        except (TypeError, ValueError):
+            findings.broken.append(f"{where} predicted {field} are not numbers")
+            continue
+        if array.ndim < 2 or array.shape[1] != n or not np.all(np.isfinite(array)):
+            findings.broken.append(f"{where} predicted {field} are not one finite row per row")
+        elif field == "proba" and (np.any(array < 0) or np.any(array > 1)):
+            findings.failed.append(f"{where} predicted probabilities are outside [0, 1]")
+
+
+def _check_fold(fold, where, ranges, refit_metric, findings, validation=None):
     selecting = ranges.get(refit_metric)
+    validation = selecting if validation is None else validation
     score = fold.get("test_score")
     if not _check_scores([score], selecting, f"{where} test score", findings):
         return
+    if fold.get("predictions") is not None:
+        _check_predictions(fold["predictions"], where, findings)
     for key in ("train_indices", "test_indices"):
         _check_indices(fold.get(key), f"{where} {key}", findings)
     for key in ("fit_time", "score_time"):
@@ -448,7 +496,7 @@ def _check_fold(fold, where, ranges, refit_metric, findings):
     if params is not None and not isinstance(params, Mapping):
         findings.broken.append(f"{where} best_params are not an object")
     if fold.get("validation_score") is not None:
-        _check_scores([fold["validation_score"]], selecting, f"{where} validation score",
+        _check_scores([fold["validation_score"]], validation, f"{where} validation score",
                       findings)  # fmt: skip
     refits = {}
     if fold.get("test_scores") is not None:

@@ -436,3 +436,142 @@ def interval_plot(result, confidence, ax):
     else:
         ax.legend(fontsize="small")
     return figure
+
+
+def fold_predictions(cell):
+    """Per outer fold of ``cell`` (a NestedResult that kept its predictions): ``(y_true,
+    y_pred, score)``, the refits combined as nested_cross_val_predict combines them (the mean
+    probability or decision value, and its class; the mean prediction of a regressor). For a
+    binary classifier ``score`` is the positive class's probability (or the decision value),
+    else None."""
+    folds = []
+    for kept in cell.predictions:
+        if kept is None:
+            continue
+        y_true = np.asarray(kept["y_true"])
+        scores = kept["proba"] if kept["proba"] is not None else kept["decision"]
+        score = None if scores is None else np.mean(np.asarray(scores, dtype=float), axis=0)
+        classes = kept["classes"]
+        if classes is None:  # a regressor: the mean of its refits' predictions
+            y_pred = np.mean(np.asarray(kept["predict"], dtype=float), axis=0)
+        elif score is not None and score.ndim == 2:
+            y_pred = np.asarray(classes)[np.argmax(score, axis=1)]
+        elif score is not None:  # a binary decision function: its sign
+            y_pred = np.asarray(classes)[(score > 0).astype(int)]
+        else:
+            y_pred = np.asarray(kept["predict"][0])
+        if score is not None and score.ndim == 2:
+            score = score[:, 1] if score.shape[1] == 2 else None
+        folds.append((y_true, y_pred, score))
+    return folds
+
+
+def prediction_panels(cell):
+    """The panels of :func:`plot_predictions`: ``[(title, draw)]``, ``draw(ax)`` drawing one
+    panel with scikit-learn's display (the report gives each its own small figure, so that
+    they wrap on a narrow screen and keep their text readable)."""
+    from sklearn.calibration import CalibrationDisplay
+    from sklearn.metrics import (
+        ConfusionMatrixDisplay,
+        PrecisionRecallDisplay,
+        PredictionErrorDisplay,
+        RocCurveDisplay,
+    )
+
+    if cell.predictions is None:
+        raise ValueError(
+            f"The predictions of {cell.model!r} on {cell.dataset!r} were not kept: run the "
+            "benchmark with keep_predictions=True."
+        )
+    folds = fold_predictions(cell)
+    y_true = np.concatenate([f[0] for f in folds])
+    y_pred = np.concatenate([f[1] for f in folds])
+    first = next(k for k in cell.predictions if k is not None)
+    if first["classes"] is None:  # a regressor
+        return [
+            (title, lambda ax, kind=kind: PredictionErrorDisplay.from_predictions(
+                y_true, y_pred, kind=kind, ax=ax))
+            for title, kind in (("predicted against actual", "actual_vs_predicted"),
+                                ("residuals", "residual_vs_predicted"))
+        ]  # fmt: skip
+
+    def confusion(ax):
+        ConfusionMatrixDisplay.from_predictions(
+            y_true, y_pred, normalize="true", ax=ax, colorbar=False, values_format=".2f"
+        )
+
+    panels = [("confusion matrix (rows sum to 1)", confusion)]
+    if not all(f[2] is not None for f in folds):  # several classes: the matrix alone
+        return panels
+    positive = first["classes"][1]
+
+    def per_fold(display):
+        def draw(ax):
+            for k, (truth, _, score) in enumerate(folds):
+                display.from_predictions(truth, score, pos_label=positive, ax=ax, name=f"fold {k}")
+            for line in ax.get_lines():
+                line.set_alpha(0.7)  # the folds' curves, one over the other
+            if ax.get_legend() is not None:
+                ax.get_legend().remove()
+
+        return draw
+
+    panels += [
+        ("ROC curve of each outer fold", per_fold(RocCurveDisplay)),
+        ("precision-recall of each outer fold", per_fold(PrecisionRecallDisplay)),
+    ]
+    if first["proba"] is not None:
+        scores = np.concatenate([f[2] for f in folds])
+        panels.append(
+            ("calibration, every fold", lambda ax: CalibrationDisplay.from_predictions(
+                y_true, scores, n_bins=10, pos_label=positive, ax=ax, name=cell.model))
+        )  # fmt: skip
+    return panels
+
+
+def draw_panel(panel, ax):
+    """Draw one of :func:`prediction_panels`' panels on ``ax``, small text throughout."""
+    title, draw = panel
+    draw(ax)
+    ax.set_title(title, fontsize="small")
+    ax.tick_params(labelsize="small")
+    ax.xaxis.label.set_size("small")
+    ax.yaxis.label.set_size("small")
+    legend = ax.get_legend()
+    if legend is not None:
+        for text in legend.get_texts():
+            text.set_fontsize("small")
+
+
+def plot_predictions(cell, *, path=None):
+    """What a model predicted on the outer test folds, as scikit-learn's displays draw it.
+
+    For a classifier: the confusion matrix of every fold's predictions (rows normalised), and
+    for a binary target the ROC and precision-recall curves of each outer fold (their
+    spread) and the calibration curve of all of them. For a regressor: predicted against
+    actual values, and the residuals. Needs the predictions kept
+    (``benchmark(..., keep_predictions=True)``) and matplotlib.
+
+    Parameters
+    ----------
+    cell : NestedResult
+        One model on one data set (``BenchmarkResult.cells[dataset, model]``).
+    path : str, path-like or list of them, default=None
+        Files to save the figure to.
+
+    Returns
+    -------
+    figure : matplotlib.figure.Figure
+    """
+    panels = prediction_panels(cell)
+    columns = 2 if len(panels) > 1 else 1
+    rows = (len(panels) + 1) // 2
+    figure, _ = _figure(None, (3.4 * columns, 3.2 * rows))
+    figure.clear()
+    axes = figure.subplots(rows, columns, squeeze=False).ravel()
+    for panel, ax in zip(panels, axes):
+        draw_panel(panel, ax)
+    for ax in axes[len(panels) :]:
+        ax.set_visible(False)
+    figure.suptitle(f"{cell.model} on {cell.dataset}", fontsize="medium")
+    return _finish(figure, path)

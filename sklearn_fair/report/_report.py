@@ -225,6 +225,7 @@ class NestedCVReport:
             self._comparison_section() if self._one else None,
             self._ranks_section() if with_ranks else None,
             self._figures_section(with_ranks) if figures else None,
+            self._predictions_section() if figures else None,
             *(
                 [self._selection_section(m) for m in self._models]
                 if self._one
@@ -798,6 +799,37 @@ class NestedCVReport:
                     "the difference.",
                 )
             )
+        return section
+
+    def _predictions_section(self):
+        """What each model predicted, one figure per model and data set (when kept)."""
+        cells = [c for c in self._cells() if c.predictions is not None]
+        if not cells:
+            return None
+        from ._html import figure_from_matplotlib
+        from ._plots import _figure, draw_panel, prediction_panels
+
+        section = Section(
+            "Predictions",
+            paragraphs=[
+                "What each model predicted for the rows of its outer test folds, each row by "
+                "the model tuned and refit without it (the refits combined: their mean "
+                "probability and its class; the mean prediction of a regressor). Drawn with "
+                "scikit-learn's displays; the curves are one per outer fold, so their spread "
+                "shows how much the folds differ."
+            ],
+        )
+        for cell in cells:
+            where = "" if self._one else f" on {cell.dataset}"
+            for panel in prediction_panels(cell):
+                figure, ax = _figure(None, (3.4, 3.2))
+                draw_panel(panel, ax)
+                section.figures.append(
+                    figure_from_matplotlib(
+                        figure, alt=f"{cell.model}{where}: {panel[0]}",
+                        caption=f"{cell.model}{where}: {panel[0]}.",
+                    )
+                )  # fmt: skip
         return section
 
     # -- forms ------------------------------------------------------------------------------

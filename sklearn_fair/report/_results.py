@@ -61,6 +61,9 @@ class NestedResult:
     # the metric that selected, when a search given as the estimator selected with its own
     # scoring (its validation scores are of that metric); None: the selecting metric
     selection_metric: object = None
+    # per outer fold, its out-of-fold predictions (y_true, each refit's predict, proba or
+    # decision, classes) when they were kept (keep_predictions), else None
+    predictions: object = None
     # what the cell was computed from ("data", "model": their fingerprints), when recorded
     fingerprints: dict = field(default_factory=dict)
 
@@ -198,6 +201,9 @@ def result_to_dict(nested):
         "score_time",
     )
     folds = [{key: _jsonable(fold.get(key)) for key in keys} for fold in nested.outer_results_]
+    for fold, original in zip(folds, nested.outer_results_):
+        if original.get("predictions") is not None:  # kept when asked (keep_predictions)
+            fold["predictions"] = _jsonable(original["predictions"])
     random_state = nested.get_params().get("random_state")
     metrics, refit_metric = nested_metrics(nested)
     document = {
@@ -428,6 +434,11 @@ def as_result(name, result, *, dataset="data", metric=None, budget=None, verify=
         estimator=estimator,
         failures=failures,
         resampling={str(k): str(v) for k, v in resampling.items()},
+        predictions=(
+            [f.get("predictions") for f in folds]
+            if any(f.get("predictions") is not None for f in folds)
+            else None
+        ),
         selection_metric=None if selection == metrics.get(refit_metric) else selection,
     )
 

@@ -9,33 +9,28 @@ from sklearn.utils.validation import _num_samples, check_array, validate_data
 
 from ..utils import check_random_state, is_graph_data, read_graph_labels
 
-__all__ = ["RandomGraphUnderSampler"]
-
 
 class RandomGraphUnderSampler(BaseUnderSampler):
     """Under-sample the majority class(es) of graph data by dropping whole graphs at random.
 
-    imbalanced-learn's samplers take 2-D arrays, so a list or dataset of graphs cannot
-    pass through them. This sampler, an imbalanced-learn under-sampler, takes any
-    indexable sequence of items (PyTorch Geometric ``Data`` objects, a dataset of them,
-    or anything else) and keeps, for each class, a random subset of its items, as
-    imbalanced-learn's :class:`~imblearn.under_sampling.RandomUnderSampler` does for
-    rows (2-D arrays, sparse matrices and DataFrames are taken too, as rows). As a step
-    of imbalanced-learn's :class:`~imblearn.pipeline.Pipeline` it acts only while
-    fitting: predicting and scoring see every graph. torch is never imported here.
+    imbalanced-learn's samplers take 2-D arrays, which a list or dataset of graphs is not. This
+    imbalanced-learn under-sampler takes any indexable sequence of items (PyTorch Geometric
+    ``Data`` objects, a dataset of them, or anything else; arrays, sparse matrices and
+    DataFrames as rows) and keeps, for each class, a random subset of its items, as
+    :class:`~imblearn.under_sampling.RandomUnderSampler` does for rows. As a step of
+    imbalanced-learn's :class:`~imblearn.pipeline.Pipeline` it acts only while fitting:
+    predicting and scoring see every graph. torch is never imported here.
 
     Parameters
     ----------
     sampling_strategy : float, str, dict or callable, default="auto"
-        As in imbalanced-learn's under-samplers (checked by
-        :func:`imblearn.utils.check_sampling_strategy`): a float is the wanted ratio
-        minority / majority (binary only); "auto" (= "not minority"), "majority",
-        "not minority", "not majority" or "all" name the classes to under-sample down to
-        the minority count; a dict maps class -> number of graphs to keep; a callable
-        takes ``y`` and returns such a dict.
+        As in imbalanced-learn's under-samplers (:func:`imblearn.utils.check_sampling_strategy`):
+        a float is the wanted ratio minority / majority (binary only); "auto", "majority", "not
+        minority", "not majority" or "all" name the classes to under-sample down to the minority
+        count; a dict maps class -> number of graphs to keep; a callable returns such a dict.
     random_state : int, RandomState instance, Generator or None, default=None
-        Seeds which graphs are kept. Pass an int for the same subset on every call; a
-        RandomState or Generator is drawn from (so each call differs).
+        Seeds which graphs are kept: an int gives the same subset on every call; a RandomState
+        or Generator is drawn from (so each call differs).
     replacement : bool, default=False
         Draw with replacement (a graph may then be kept more than once).
 
@@ -44,8 +39,7 @@ class RandomGraphUnderSampler(BaseUnderSampler):
     sampling_strategy_ : dict
         Class -> number of graphs kept, as resolved from ``sampling_strategy``.
     sample_indices_ : ndarray of shape (n_kept,)
-        Positions in ``X`` of the graphs kept by the last :meth:`fit_resample` (or
-        :meth:`fit`), in the order returned.
+        Positions in ``X`` of the graphs kept by the last fit, in the order returned.
 
     See Also
     --------
@@ -84,16 +78,12 @@ class RandomGraphUnderSampler(BaseUnderSampler):
         self.replacement = replacement
 
     def fit(self, X, y=None, **params):
-        """Check the inputs and draw the kept graphs; :meth:`fit_resample` returns them.
+        """Check the inputs and draw the kept graphs (:meth:`fit_resample` returns them).
 
         Parameters
         ----------
-        X : sequence of graphs
-            Indexable items, one per sample.
-        y : array-like of shape (n_samples,), default=None
-            Class labels; read from the items' ``.y`` when None.
-        **params : dict
-            Not used; for imbalanced-learn's API.
+        X, y, **params
+            As in :meth:`fit_resample`.
 
         Returns
         -------
@@ -118,8 +108,7 @@ class RandomGraphUnderSampler(BaseUnderSampler):
         Returns
         -------
         X_resampled : list or ndarray
-            The kept items: a list for a list or a dataset, an array for an array (a
-            DataFrame or sparse matrix for one).
+            The kept items: a list for a list or a dataset, else of the type of ``X``.
         y_resampled : ndarray or list of shape (n_kept,)
             Their labels, of the type of ``y`` (an array when read from the graphs).
         """

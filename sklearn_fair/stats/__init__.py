@@ -1,16 +1,10 @@
 """Aggregation and comparison of scores: IQM, bootstrap intervals, summaries, paired tests.
 
-Point estimators (:func:`iqm`, :func:`probability_of_improvement`) are pure
-functions over arrays; :func:`bootstrap_ci` resamples any statistic with one
-explicit random generator. :func:`mean_interval` and :func:`summarize` name the
-method of every interval they return. The tests compare models scored on the
-same resamples, and :func:`compare` refuses results whose outer splits differ;
-:func:`repeated_measures_comparison` compares several models on shared folds with a
-linear mixed model. :func:`corrected_ttest_power` and :func:`rank_test_power` (with
-their inverses) say how many repeats, or data sets, a difference needs. The libraries
-that compute a statistic compute it here (scipy, statsmodels, imbalanced-learn); these
-functions add names, checks and the documented fallbacks. :func:`normalize_scores` puts the
-scores of data sets of different scales between two anchors before they are pooled (rliable).
+Point estimators are pure functions over arrays; every interval names its method; the tests
+compare models scored on the same resamples (:func:`compare` refuses results whose outer splits
+differ); the power functions say how many repeats, or data sets, a difference needs. Where a
+library computes a statistic (scipy, statsmodels) it computes it here; these functions add
+names, checks and the documented fallbacks.
 """
 
 from ._bootstrap import BootstrapCI, bootstrap_ci

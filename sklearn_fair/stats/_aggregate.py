@@ -1,25 +1,18 @@
 """Aggregates across data sets with rliable's definitions (Agarwal et al., NeurIPS 2021).
 
-The point estimators are pure functions of one score list per data set (the outer folds of a
-model on that data set): the interquartile mean of the scores (rliable's ``aggregate_iqm``),
-their mean, the probability of improvement averaged over the data sets (rliable's
-``probability_of_improvement``), and the performance profile, the fraction of scores above each
-threshold (rliable's ``score_distributions``).
-
-*Every data set weighs the same* in every statistic, whatever its number of folds: the mean is
-the mean of the data sets' means, the probability of improvement and the profile are averages
-over the data sets, and the IQM is that of the scores with each data set's repeated so that
-every data set contributes as many (``lcm`` of the fold counts; computed with integer weights,
-nothing is copied). With equal fold counts all four are rliable's, computed on the pooled
-scores.
+Pure functions of one score list per data set (a model's outer folds on it): the IQM of the
+scores (rliable's ``aggregate_iqm``), their mean, the probability of improvement averaged over
+the data sets, and the performance profile (rliable's ``score_distributions``). *Every data
+set weighs the same*, whatever its number of folds: the mean is the mean of the data sets'
+means, the others average over the data sets or (the IQM) give each data set's scores integer
+weights. With equal fold counts all four are rliable's, computed on the pooled scores.
 
 Intervals are percentile intervals of :func:`scipy.stats.bootstrap` with one sample per data
-set (``paired=False``): each data set's folds are resampled with replacement on their own
-(rliable's ``StratifiedBootstrap``; for two models, each model's folds independently, its
-``StratifiedIndependentBootstrap``), all resamples at once (vectorised). Each model's draws
-come from a generator derived from ``random_state`` and the model's name (and the baseline's),
-so adding a model changes no other model's interval; rliable's own bootstrap ignores the seed
-it is given.
+set (``paired=False``): each data set's folds are resampled on their own (rliable's
+``StratifiedBootstrap``; for two models each model's folds independently, its
+``StratifiedIndependentBootstrap``), vectorised. Each model's draws come from a generator
+derived from ``random_state`` and the model's name (and the baseline's), so adding a model
+changes no other model's interval; rliable's own bootstrap ignores the seed it is given.
 """
 
 import math
@@ -51,12 +44,10 @@ def _check_groups(per_dataset):
 def aggregate_iqm(per_dataset, axis=-1):
     """IQM of the scores of every data set, each data set weighing the same.
 
-    ``per_dataset`` is a list of arrays whose last axis holds a data set's scores (leading axes
-    are bootstrap resamples). With ``L`` the lcm of the fold counts, data set ``d`` of ``n_d``
-    folds gives each score the integer weight ``L / n_d``; of the ``N = D L`` weighted units,
-    sorted, ``floor(N / 4)`` are dropped at each end and the rest averaged, as
-    :func:`~sklearn_fair.stats.iqm` does with plain scores (it is that IQM when the counts are
-    equal).
+    The last axis of each array holds a data set's scores (leading axes are bootstrap
+    resamples). With ``L`` the lcm of the fold counts, each score of a data set of ``n_d``
+    folds weighs ``L / n_d``; of the ``N = D L`` weighted units, sorted, ``floor(N / 4)`` are
+    dropped at each end and the rest averaged, as :func:`~sklearn_fair.stats.iqm` does.
 
     Examples
     --------
@@ -134,16 +125,17 @@ def _interval(groups, statistic, n_resamples, confidence, rng):
     return result.confidence_interval
 
 
-def _improvement_interval(x, y, n_resamples, confidence, rng):
-    """Percentile interval of :func:`average_probability_of_improvement`, each model's folds of
-    each data set resampled independently."""
+def _improvement_with_interval(x, y, n_resamples, confidence, rng):
+    """:func:`average_probability_of_improvement` and its percentile interval, each model's
+    folds of each data set resampled independently."""
     n = len(x)
 
     def statistic(*samples, axis=-1):
         return np.mean([_improvement(samples[i], samples[n + i]) for i in range(n)], axis=0)
 
     interval = _interval(x + y, statistic, n_resamples, confidence, rng)
-    return float(interval.low), float(interval.high)
+    estimate = average_probability_of_improvement(x, y)
+    return {"estimate": estimate, "ci_low": float(interval.low), "ci_high": float(interval.high)}
 
 
 _CONSTRAINTS = {
@@ -171,8 +163,7 @@ def probability_of_improvement(per_dataset_x, per_dataset_y, *, names=("x", "y")
     """
     x, y = _check_groups(per_dataset_x), _check_groups(per_dataset_y)
     rng = named_generator(seed_root(random_state), *names)
-    low, high = _improvement_interval(x, y, int(n_resamples), float(confidence), rng)
-    return {"estimate": average_probability_of_improvement(x, y), "ci_low": low, "ci_high": high}
+    return _improvement_with_interval(x, y, int(n_resamples), float(confidence), rng)
 
 
 @validate_params(
@@ -221,12 +212,10 @@ def aggregate(per_model, *, baseline=None, n_resamples=2000, confidence=0.95,
         row["iqm_ci_low"], row["mean_ci_low"] = (float(v) for v in interval.low)
         row["iqm_ci_high"], row["mean_ci_high"] = (float(v) for v in interval.high)
         if baseline is not None and model != baseline:
-            base = per_model[baseline]
-            row["probability_of_improvement"] = average_probability_of_improvement(groups, base)
-            row["poi_ci_low"], row["poi_ci_high"] = _improvement_interval(
-                groups, _check_groups(base), n_resamples, confidence,
-                named_generator(root, model, baseline),
-            )  # fmt: skip
+            base, rng = _check_groups(per_model[baseline]), named_generator(root, model, baseline)
+            poi = _improvement_with_interval(groups, base, n_resamples, confidence, rng)
+            row["probability_of_improvement"] = poi["estimate"]
+            row["poi_ci_low"], row["poi_ci_high"] = poi["ci_low"], poi["ci_high"]
         rows.append(row)
     columns = ["model", "iqm", "iqm_ci_low", "iqm_ci_high", "mean", "mean_ci_low", "mean_ci_high"]
     if baseline is not None:

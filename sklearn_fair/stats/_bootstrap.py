@@ -33,12 +33,10 @@ class BootstrapCI(LowHigh):
     standard_error : float
         The standard deviation of the statistic over the resamples.
     confidence : float
-        The interval's confidence level.
     method : str
-        "percentile" or "bca": the method of the interval returned (a BCa interval
-        that could not be computed falls back to, and says, "percentile").
+        "percentile" or "bca": the method of the interval returned (a BCa interval that
+        could not be computed falls back to, and says, "percentile").
     n_resamples : int
-        The number of bootstrap resamples.
     """
 
     low: float
@@ -101,10 +99,10 @@ def _bootstrap_distribution(values, statistic, n_resamples, rng, vectorized):
 def _bias_correction_undefined(theta, estimate):
     """Why BCa's bias correction is infinite, or None when it is finite.
 
-    scipy's z0 counts the resamples equal to the estimate half below it (its PR
-    #15892), so z0 is infinite only when the estimate lies below or above every
-    resampled value. scipy then returns a finite interval or NaN depending on the
-    acceleration; we fall back to the percentile interval either way.
+    scipy's z0 counts the resamples equal to the estimate half below it (its PR #15892), so
+    z0 is infinite only when the estimate lies below or above every resampled value; scipy
+    then returns a finite interval or NaN depending on the acceleration; we fall back to the
+    percentile interval either way.
     """
     below = np.count_nonzero(theta < estimate) + np.count_nonzero(theta <= estimate)
     if 0 < below < 2 * theta.shape[0]:
@@ -114,12 +112,10 @@ def _bias_correction_undefined(theta, estimate):
 
 
 def _scipy_interval(values, statistic, theta, confidence, method, vectorized):
-    """scipy.stats.bootstrap's interval of our bootstrap distribution ``theta``.
-
-    With ``n_resamples=0`` scipy draws nothing and takes the quantiles (and for BCa the
-    bias correction and the jackknife acceleration) of the distribution handed to it.
-    ``batch`` bounds the rows of its jackknife as our chunks bound the resamples.
-    """
+    """scipy.stats.bootstrap's interval of our bootstrap distribution ``theta``: with
+    ``n_resamples=0`` it draws nothing and takes the quantiles (and for BCa the bias correction
+    and the jackknife acceleration) of the distribution handed to it; ``batch`` bounds the
+    rows of its jackknife as our chunks bound the resamples."""
     batch = max(1, _CHUNK_BYTES // (16 * values.shape[0]))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", _scipy_stats.DegenerateDataWarning)
@@ -161,58 +157,49 @@ def bootstrap_ci(
 ):
     """Bootstrap confidence interval of any statistic of a sample of scores.
 
-    Resamples ``values`` with replacement ``n_resamples`` times and takes
-    the interval from the statistic's bootstrap distribution, computed by
-    :func:`scipy.stats.bootstrap` on that distribution. A statistic
-    that accepts an ``axis`` argument (``np.mean``, ``np.median``,
-    :func:`~sklearn_fair.stats.iqm`) is evaluated on all the resamples of a
-    chunk at once, with chunks sized to hold about 32 MB of resampled data;
-    any other callable is evaluated one resample at a time. Both paths draw
-    the same resamples from one generator, so the same seed gives the same
-    interval either way.
+    Resamples ``values`` with replacement ``n_resamples`` times and takes the interval of
+    the statistic's bootstrap distribution, computed by :func:`scipy.stats.bootstrap`. A
+    statistic that accepts an ``axis`` argument (``np.mean``, ``np.median``,
+    :func:`~sklearn_fair.stats.iqm`) is evaluated on all the resamples of a chunk (about 32
+    MB of resampled data) at once; any other callable one resample at a time. Both draw the
+    same resamples, so the same seed gives the same interval either way.
 
     Parameters
     ----------
     values : array-like of shape (n,)
         Scores, at least 2, finite.
     statistic : callable, default=np.mean
-        ``statistic(sample) -> float``; if vectorised, ``statistic(samples,
-        axis=-1)`` on a 2-D array returns one value per row.
+        ``statistic(sample) -> float``; if vectorised, ``statistic(samples, axis=-1)`` on a
+        2-D array returns one value per row.
     n_resamples : int, default=10_000
         Number of bootstrap resamples.
     confidence : float, default=0.95
         Confidence level of the interval, in (0, 1).
     method : {"percentile", "bca"}, default="percentile"
-        "percentile" takes the empirical quantiles; "bca" corrects them for
-        bias and skewness (Efron's bias-corrected and accelerated interval,
-        with the acceleration from the jackknife), computed by
-        :func:`scipy.stats.bootstrap`: resamples whose statistic
-        equals the estimate count half below it. A BCa interval that cannot
-        be computed (the estimate lies below or above every resample, or all
-        the jackknife values are equal, so that the acceleration is 0/0)
-        falls back to the percentile interval with a
-        ``DegenerateBootstrapWarning`` that says why, and ``method`` of the
-        result is then "percentile".
-    random_state : int, numpy.random.Generator, RandomState or None, default=0
-        Seeds the one generator that draws every resample.
+        "percentile" takes the empirical quantiles; "bca" corrects them for bias and
+        skewness (Efron's bias-corrected and accelerated interval, the acceleration from the
+        jackknife), as :func:`scipy.stats.bootstrap` computes it: resamples whose statistic
+        equals the estimate count half below it. A BCa interval that cannot be computed (the
+        estimate lies below or above every resample, or every jackknife value is the same,
+        so that the acceleration is 0/0) falls back to the percentile interval with a
+        ``DegenerateBootstrapWarning`` that says why, and ``method`` says "percentile".
+    random_state : int, RandomState, Generator or None, default=0
+        Seeds every random draw: the same seed gives the same result.
     vectorized : bool or None, default=None
-        Whether ``statistic`` takes an ``axis`` argument; None looks for one
-        in its signature.
+        Whether ``statistic`` takes an ``axis`` argument; None looks for one in its
+        signature.
 
     Returns
     -------
     BootstrapCI
-        Unpacks and indexes as ``(low, high)``; also has ``estimate``,
-        ``standard_error``, ``confidence``, ``method``, ``n_resamples`` and
-        ``to_dict()``; prints with its method.
+        Unpacks and indexes as ``(low, high)``; prints with its method.
 
     See Also
     --------
-    scipy.stats.bootstrap : Computes the interval here from the resamples
-        drawn by this function (called directly it draws its own, another
-        random stream, so the intervals agree within Monte Carlo error); it
-        returns NaN with a warning where this function falls back to the
-        percentile interval.
+    scipy.stats.bootstrap : Computes the interval here from the resamples drawn by this
+        function (called directly it draws its own, another random stream, so the intervals
+        agree within Monte Carlo error); it returns NaN with a warning where this function
+        falls back to the percentile interval.
 
     Examples
     --------

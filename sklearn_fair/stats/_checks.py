@@ -1,8 +1,5 @@
-"""Input checks shared by the statistics functions.
-
-The parameters themselves are checked by scikit-learn's ``validate_params``, with the
-constraints below; what depends on the data (NaN scores, lengths) is checked here.
-"""
+"""Checks of the data that ``validate_params`` cannot do (NaN, lengths), and its shared
+constraints."""
 
 import numbers
 from dataclasses import asdict
@@ -12,12 +9,27 @@ import numpy as np
 from ..exceptions import SplitsMismatchError
 from ..utils import IntervalNotBool
 
-#: A confidence level, strictly between 0 and 1.
+#: A confidence level or a probability, strictly between 0 and 1.
 CONFIDENCE = IntervalNotBool(numbers.Real, 0, 1, closed="neither")
-#: A positive finite number, such as a training-set size.
+#: A correlation in [0, 1).
+CORRELATION = IntervalNotBool(numbers.Real, 0, 1, closed="left")
 POSITIVE = IntervalNotBool(numbers.Real, 0, None, closed="neither")
-#: A number of resamples.
+NON_NEGATIVE = IntervalNotBool(numbers.Real, 0, None, closed="left")
+FINITE = IntervalNotBool(numbers.Real, None, None, closed="neither")  # refuses NaN and inf
 COUNT = IntervalNotBool(numbers.Integral, 1, None, closed="left")
+AT_LEAST_TWO = IntervalNotBool(numbers.Integral, 2, None, closed="left")
+
+
+def require_stats_extra(who):
+    """Raise an ImportError that says how to install pandas and statsmodels, if missing."""
+    try:
+        import pandas  # noqa: F401
+        import statsmodels  # noqa: F401
+    except ImportError as exc:  # pragma: no cover - both are in the stats extra
+        raise ImportError(
+            f"{who} needs pandas and statsmodels: install the 'stats' extra (pip install -e "
+            '".[stats]" from a checkout), or pip install pandas statsmodels'
+        ) from exc
 
 
 def float_array(values, subject, expected):
@@ -59,16 +71,17 @@ def check_paired(a, b, *, min_size=2, purpose="a paired test"):
     return a, b
 
 
-class LowHigh:
-    """Mixin of an interval dataclass that unpacks, indexes and measures like ``(low, high)``.
-
-    It prints as ``95% interval [low, high] (description)``, from the ``confidence`` and
-    ``description`` of the class that uses it.
-    """
+class AsDict:
+    """Mixin of a result dataclass: ``to_dict()``."""
 
     def to_dict(self):
         """Return the fields as a plain dict."""
         return asdict(self)
+
+
+class LowHigh(AsDict):
+    """Mixin of an interval dataclass that unpacks, indexes and measures like ``(low, high)``,
+    and prints as ``95% interval [low, high] (description)``."""
 
     def __str__(self):
         return (
@@ -87,13 +100,12 @@ class LowHigh:
 
 
 def check_same_splits(name_a, splits_a, name_b, splits_b, *, who="compare()", fix=None):
-    """Refuse two results that were not scored on the same outer splits: the one rule of every
-    paired comparison (``compare``, ``BenchmarkResult``'s tests, ``benchmark()``'s cells).
+    """Refuse two results not scored on the same outer splits: the one rule of every paired
+    comparison (``compare``, ``BenchmarkResult``'s tests, ``benchmark()``'s cells).
 
-    ``splits_a`` and ``splits_b`` are ``(train_indices, test_indices)``, one array per outer
-    fold. The same splits are the same number of folds and, fold by fold in order, the same
-    set of test rows and the same set of training rows (their order within a fold does not
-    matter). The error names the first fold that differs; ``fix`` says how to make them agree.
+    ``splits_*`` are ``(train_indices, test_indices)``, one array per outer fold: the same
+    number of folds and, fold by fold, the same sets of test and training rows (in any order).
+    ``fix`` says how to make them agree.
     """
     (train_a, test_a), (train_b, test_b) = splits_a, splits_b
     fix = fix or "run them with the same outer cv (saved splits or the same random_state)"

@@ -1,24 +1,19 @@
-"""The test chosen from the data, as autorank chooses it, and said in a paragraph.
+"""The test chosen from the data, as autorank (Herbold, JOSS 2020) chooses it, said in a paragraph.
 
-Herbold's autorank (JOSS 2020) checks two assumptions before comparing models across data
-sets: that each model's scores are normal (Shapiro-Wilk, at ``alpha / n_models``,
-Bonferroni), and that their variances are equal (Bartlett's test if all are normal, else
-Levene's, at ``alpha``). Normal and equal variances: the parametric family (a paired t-test
-for two models; for more, a repeated-measures ANOVA with Tukey's HSD). Otherwise the rank
-family (Wilcoxon's signed-rank test; Friedman's test with Nemenyi's). Every statistic comes
-from scipy or statsmodels, as autorank computes it; the two-model tests are two-sided here
-(autorank's Wilcoxon is one-sided, towards the model of larger median, so its p-value is half
-ours when that model leads). Note that autorank checks the normality of each model's scores,
-not of the paired differences that the t-test and the ANOVA's residuals assume.
+Every statistic comes from scipy or statsmodels, as autorank computes it; the two-model tests
+are two-sided here (autorank's Wilcoxon is one-sided, towards the model of larger median, so
+its p-value is half ours when that model leads). Like autorank, it checks the normality of
+each model's scores, not of the paired differences that the t-test and the ANOVA assume.
 """
 
 from dataclasses import dataclass, field
+from itertools import combinations
 
 import numpy as np
 from scipy import stats as _scipy_stats
 from sklearn.utils._param_validation import StrOptions, validate_params
 
-from ._checks import CONFIDENCE
+from ._checks import CONFIDENCE, require_stats_extra
 from ._ranks import _as_table, rank_comparison
 
 __all__ = ["MultipleComparison", "multiple_comparison"]
@@ -42,13 +37,12 @@ class MultipleComparison:
     models : tuple of str
     n_datasets : int
     family : {"parametric", "nonparametric"}
-        The family used.
     chosen_by : {"assumptions", "user"}
-        Whether the checks chose it (``test="auto"``) or the caller did.
+        Whether the checks chose the family (``test="auto"``) or the caller did.
     normality_pvalues : dict
-        Model -> Shapiro-Wilk p-value of its scores.
+        Model -> Shapiro-Wilk p-value of its scores, tested at ``normality_alpha``
+        (``alpha / n_models``); ``all_normal`` when none is rejected.
     normality_alpha : float
-        ``alpha / n_models``, the level of each normality test.
     all_normal : bool
     homogeneity_test : {"bartlett", "levene"}
     homogeneity_pvalue : float
@@ -159,30 +153,31 @@ def _listed(items):
 def multiple_comparison(scores, *, test="auto", alpha=0.05, greater_is_better=True):
     """Compare models across data sets with the test their scores allow, chosen as autorank does.
 
-    Checks each model's scores for normality (Shapiro-Wilk at ``alpha / n_models``) and the
-    variances for equality (Bartlett's test, or Levene's when a model is not normal); with
-    normal scores and equal variances uses the parametric family (paired t-test for two
-    models, repeated-measures ANOVA with Tukey's HSD for more), else the rank family
-    (Wilcoxon's signed-rank test; Friedman's test with Nemenyi's). The result says which
-    and why in :attr:`MultipleComparison.paragraph`.
+    Checks each model's scores for normality (Shapiro-Wilk at ``alpha / n_models``,
+    Bonferroni) and the variances for equality (Bartlett's test, or Levene's when a model is
+    not normal, at ``alpha``); with normal scores and equal variances uses the parametric
+    family (paired t-test for two models, repeated-measures ANOVA with Tukey's HSD for more),
+    else the rank family (Wilcoxon's signed-rank test; Friedman's test with Nemenyi's).
 
     Parameters
     ----------
     scores : DataFrame, dict or array-like of shape (n_datasets, n_models)
-        One score per data set (row) and model (column), as :func:`rank_comparison` takes
-        them; at least 2 models and 5 data sets (autorank's minimum).
+        One score per data set (row) and model (column): a DataFrame whose columns are the
+        models, a dict model -> scores, or a 2-D array.
+        At least 2 models and 5 data sets (autorank's minimum).
     test : {"auto", "parametric", "nonparametric"}, default="auto"
         "auto" chooses from the checks; the others force a family (autorank's
         ``force_mode``), the checks still reported.
     alpha : float, default=0.05
         Level of the omnibus and post-hoc tests and of the homogeneity test.
     greater_is_better : bool, default=True
-        Whether a higher score is better (for the ranks).
+        Whether a higher score is better.
 
     Returns
     -------
     MultipleComparison
-        Prints as its paragraph.
+        Prints as its :attr:`~MultipleComparison.paragraph`: the checks, the choice, the
+        result.
 
     Examples
     --------
@@ -264,16 +259,10 @@ def multiple_comparison(scores, *, test="auto", alpha=0.05, greater_is_better=Tr
 
 def _anova_and_tukey(values, names, alpha):
     """statsmodels' repeated-measures ANOVA (F, p) and Tukey's HSD p-values, as autorank."""
-    try:
-        import pandas as pd
-        from statsmodels.stats.anova import AnovaRM
-        from statsmodels.stats.multicomp import pairwise_tukeyhsd
-    except ImportError as exc:  # pragma: no cover - both are in the stats extra
-        raise ImportError(
-            "The repeated-measures ANOVA of multiple_comparison needs pandas and statsmodels: "
-            "install the 'stats' extra (pip install -e \".[stats]\" from a checkout), or pip "
-            "install pandas statsmodels"
-        ) from exc
+    require_stats_extra("The repeated-measures ANOVA of multiple_comparison")
+    import pandas as pd
+    from statsmodels.stats.anova import AnovaRM
+    from statsmodels.stats.multicomp import pairwise_tukeyhsd
 
     n, k = values.shape
     long = pd.DataFrame(
@@ -287,9 +276,7 @@ def _anova_and_tukey(values, names, alpha):
     tukey = pairwise_tukeyhsd(long["score"], long["model"], alpha=alpha)
     pairwise = np.ones((k, k))
     groups = list(tukey.groupsunique)
-    for (a, b), p in zip(
-        [(i, j) for i in range(len(groups)) for j in range(i + 1, len(groups))], tukey.pvalues
-    ):
+    for (a, b), p in zip(combinations(range(len(groups)), 2), tukey.pvalues):
         i, j = names.index(groups[a]), names.index(groups[b])
         pairwise[i, j] = pairwise[j, i] = float(p)
     return float(table["F Value"].iloc[0]), float(table["Pr > F"].iloc[0]), pairwise

@@ -2,6 +2,7 @@
 
 import html
 from collections.abc import Mapping
+from dataclasses import KW_ONLY, dataclass
 from itertools import combinations
 
 import numpy as np
@@ -9,44 +10,27 @@ from sklearn.utils._param_validation import StrOptions, validate_params
 
 from ._checks import CONFIDENCE, check_same_splits
 from ._paired import corrected_resampled_ttest, holm, paired_ttest
-from ._power import fewest_reaching, resampled_power
+from ._power import repeats_for_power
 
 NOT_DEMONSTRATED = "difference not demonstrated"
-_COLUMNS = (
-    "model_a",
-    "model_b",
-    "mean_a",
-    "mean_b",
-    "mean_difference",
-    "ci_low",
-    "ci_high",
-    "statistic",
-    "pvalue",
-    "pvalue_holm",
-    "verdict",
-    "repeats_for_power",
-)
 #: The power at which compare() says how many repeats would show a difference.
 TARGET_POWER = 0.8
 #: The most repeats of the outer cross-validation it considers.
 MAX_REPEATS = 1000
 
 
+@dataclass(eq=False)
 class ComparisonResult:
     """What :func:`compare` returns: the table of pairwise comparisons, printable.
 
-    Prints (``repr``, and ``_repr_html_`` in a notebook) as one readable paragraph per
-    pair: the difference, its interval, the p-values, the verdict, and, for a difference
-    not demonstrated, the repeats of the outer cross-validation that would show it with
-    80% power. The table itself is :attr:`table` (a pandas DataFrame, or a dict of
-    arrays without pandas); for code written when compare() returned the DataFrame,
-    ``result["verdict"]``, iteration over the columns and the DataFrame's attributes
-    (``result.shape``, ``result.iloc``) still work on the result itself.
+    Prints (``repr``, and ``_repr_html_`` in a notebook) one paragraph per pair. For code
+    written when compare() returned the DataFrame, ``result["verdict"]``, iteration over the
+    columns and the DataFrame's attributes (``result.shape``, ``result.iloc``) still work.
 
     Attributes
     ----------
     table : pandas.DataFrame or dict of ndarray
-        One row per pair (see :func:`compare`).
+        One row per pair (see :func:`compare`); a dict of arrays without pandas.
     test : str
         "corrected" or "paired".
     confidence : float
@@ -57,13 +41,13 @@ class ComparisonResult:
         Their mean training- and test-set sizes.
     """
 
-    def __init__(self, table, *, test, confidence, n_folds, n_train, n_test):
-        self.table = table
-        self.test = test
-        self.confidence = confidence
-        self.n_folds = n_folds
-        self.n_train = n_train
-        self.n_test = n_test
+    table: object
+    _: KW_ONLY
+    test: str
+    confidence: float
+    n_folds: int
+    n_train: float
+    n_test: float
 
     def to_frame(self):
         """The table as a pandas DataFrame (pandas needed)."""
@@ -91,8 +75,10 @@ class ComparisonResult:
             raise AttributeError(name)
         return getattr(self.table, name)
 
-    def _rows(self):
-        return [{column: self.table[column][i] for column in _COLUMNS} for i in range(len(self))]
+    def _paragraphs(self):
+        """The two lines that print each pair."""
+        columns = self.keys()
+        return [self._lines({c: self.table[c][i] for c in columns}) for i in range(len(self))]
 
     def _header(self):
         test = (
@@ -137,8 +123,7 @@ class ComparisonResult:
 
     def __repr__(self):
         lines = [self._header()]
-        for row in self._rows():
-            first, second = self._lines(row)
+        for first, second in self._paragraphs():
             lines += [f"  {first}", f"    {second}"]
         lines.append("The full table: .table, or .to_frame().")
         return "\n".join(lines)
@@ -146,10 +131,10 @@ class ComparisonResult:
     __str__ = __repr__
 
     def _repr_html_(self):
-        cells = []
-        for row in self._rows():
-            first, second = self._lines(row)
-            cells.append(f"<li>{html.escape(first)}<br>{html.escape(second)}</li>")
+        cells = [
+            f"<li>{html.escape(first)}<br>{html.escape(second)}</li>"
+            for first, second in self._paragraphs()
+        ]
         return (
             f"<div><p>{html.escape(self._header())}</p><ul>{''.join(cells)}</ul>"
             "<p>The full table: <code>.table</code>, or <code>.to_frame()</code>.</p></div>"
@@ -162,11 +147,8 @@ def _repeats_for_power(a, b, n_train, n_test, alpha):
     delta, sd = float(differences.mean()), float(np.std(differences, ddof=1))
     if delta == 0:
         return float("nan")
-    n_folds = differences.shape[0]
-    repeats = fewest_reaching(
-        lambda r: resampled_power(delta, sd, r * n_folds, n_test / n_train, None, alpha),
-        TARGET_POWER,
-        MAX_REPEATS,
+    repeats = repeats_for_power(
+        delta, sd, differences.shape[0], n_test / n_train, None, alpha, TARGET_POWER, MAX_REPEATS
     )
     return float("nan") if repeats is None else float(repeats)
 
@@ -228,23 +210,15 @@ def _scores_from_fitted(name, result, scoring):
     )
 
 
-def _metric_of_fitted(result):
-    """The printed name of the metric of a fitted NestedCV's outer scores, or None if unknown.
-
-    With several metrics its outer scores are those of ``refit_metric_``.
-    """
-    metrics = getattr(result, "metrics_", None)
-    if not metrics:
-        return None
-    return metrics[getattr(result, "refit_metric_", "score")].name
-
-
 def _check_same_metric(results, scoring):
-    """Refuse fitted results whose outer scores are of different metrics."""
+    """Refuse fitted results whose outer scores are of different metrics (with several metrics
+    a NestedCV's outer scores are those of ``refit_metric_``)."""
     if scoring is not None:
         return
     metrics = {
-        name: _metric_of_fitted(result)
+        name: result.metrics_[getattr(result, "refit_metric_", "score")].name
+        if getattr(result, "metrics_", None)
+        else None
         for name, result in results.items()
         if not isinstance(result, Mapping)
     }
@@ -285,7 +259,7 @@ def _extract(name, result, scoring):
 
 
 def _as_table(rows):
-    columns = {column: [row[column] for row in rows] for column in _COLUMNS}
+    columns = {column: [row[column] for row in rows] for column in rows[0]}
     try:
         import pandas as pd
     except ImportError:
@@ -295,7 +269,7 @@ def _as_table(rows):
             )
             for column, values in columns.items()
         }
-    return pd.DataFrame(columns, columns=list(_COLUMNS))
+    return pd.DataFrame(columns)
 
 
 @validate_params(
@@ -310,60 +284,46 @@ def _as_table(rows):
 def compare(results, *, scoring=None, test="corrected", confidence=0.95):
     """Compare several nested cross-validation results pairwise, on their shared outer splits.
 
-    For each pair of results (A, B) it tests the per-fold differences A - B,
-    then adjusts the p-values of all pairs with Holm's method. It refuses
-    results whose outer splits differ: a paired comparison of models scored
-    on different test folds is not a comparison of the models.
+    For each pair of results (A, B) it tests the per-fold differences A - B, then adjusts the
+    p-values of all pairs with Holm's method. It refuses results whose outer splits differ: a
+    paired comparison of models scored on different test folds is not a comparison of them.
 
     Parameters
     ----------
     results : dict of str to NestedCV or dict
-        Named results: fitted :class:`~sklearn_fair.NestedCV` objects (their
-        ``outer_scores_`` and ``outer_results_``) or the dicts that
-        :func:`~sklearn_fair.nested_cross_validate` returns (``"test_score"``
-        or ``"test_<name>"`` and ``"indices"``). At least two.
+        At least two named results: fitted :class:`~sklearn_fair.NestedCV` objects or the
+        dicts that :func:`~sklearn_fair.nested_cross_validate` returns (``"test_score"`` or
+        ``"test_<name>"``, and ``"indices"``).
     scoring : str, default=None
-        The metric to compare when a result holds several (the key
-        ``"test_<scoring>"`` of a dict, a key of ``test_scores_per_metric`` of a
-        fitted NestedCV); None compares each result's own scores, and refuses
-        fitted results whose scores are of different metrics.
+        The metric to compare when a result holds several (the key ``"test_<scoring>"`` of a
+        dict, a key of ``test_scores_per_metric`` of a fitted NestedCV); None compares each
+        result's own scores, and refuses fitted results of different metrics.
     test : {"corrected", "paired"}, default="corrected"
         "corrected" is Nadeau and Bengio's corrected resampled t-test
-        (:func:`corrected_resampled_ttest`, with the mean training and test
-        sizes of the outer folds), which allows for the overlap of training
-        sets; "paired" is the plain paired t-test (:func:`paired_ttest`),
-        which ignores it and is too liberal on cross-validation scores.
+        (:func:`corrected_resampled_ttest`, with the outer folds' mean sizes), which allows
+        for the overlap of training sets; "paired" (:func:`paired_ttest`) ignores it and is
+        too liberal on cross-validation scores.
     confidence : float, default=0.95
-        Level of the intervals; ``1 - confidence`` is the significance level
-        of the Holm-adjusted p-values in the verdict.
+        Level of the intervals; ``1 - confidence`` is the significance level of the verdicts.
 
     Returns
     -------
     ComparisonResult
-        Prints as a readable summary (one paragraph per pair); its ``table`` (also
-        ``to_frame()``, and indexable on the result itself: ``result["verdict"]``) is a
-        pandas DataFrame, or a dict of arrays when pandas is not installed, with one row
-        per pair: ``model_a``, ``model_b``, their mean scores, the
-        ``mean_difference`` (a - b), its interval ``ci_low``, ``ci_high`` (not
-        adjusted for multiplicity), the t ``statistic``, the ``pvalue``, the
-        Holm-adjusted ``pvalue_holm`` and the ``verdict``: "<name> better"
-        when Holm's procedure rejects equality at level ``1 - confidence``
-        (``pvalue_holm <= 1 - confidence``, as statsmodels' ``multipletests``
-        decides), else "difference not demonstrated"; and, for a difference not
-        demonstrated, ``repeats_for_power``: how many repeats of these outer folds
-        (``r`` times as many resamples, the same sizes) the corrected t-test would need
-        to show the observed difference, were it the true one, with at least 80% power at
-        Holm's strictest level ``(1 - confidence) / n_pairs``
-        (:func:`corrected_ttest_repeats` with ``rho=None``: a conservative count, as one
-        run cannot tell the correlation of the fold differences; with the observed spread
-        of the differences); NaN when it is demonstrated, or when no number up to 1000
-        would do.
+        Prints one paragraph per pair; its ``table`` has one row per pair: ``model_a``,
+        ``model_b``, their mean scores, the ``mean_difference`` (a - b), its interval
+        ``ci_low``, ``ci_high`` (not adjusted for multiplicity), the t ``statistic``, the
+        ``pvalue``, the Holm-adjusted ``pvalue_holm``, the ``verdict`` ("<name> better" when
+        ``pvalue_holm <= 1 - confidence``, as statsmodels' ``multipletests`` decides, else
+        "difference not demonstrated"), and ``repeats_for_power``: for a difference not
+        demonstrated, how many repeats of these outer folds the corrected t-test would need
+        to show it, were it the true one, with 80% power at Holm's strictest level ``(1 -
+        confidence) / n_pairs`` (:func:`corrected_ttest_repeats` with ``rho=None``, a
+        conservative count); NaN when demonstrated, or when no number up to 1000 would do.
 
     Raises
     ------
     SplitsMismatchError
-        When two results' outer splits differ, naming them and the first fold
-        that differs.
+        When two results' outer splits differ, naming them and the first fold that differs.
 
     Examples
     --------
@@ -436,14 +396,15 @@ def compare(results, *, scoring=None, test="corrected", confidence=0.95):
         row["pvalue_holm"] = float(pvalue_holm)
         # Holm rejects at p <= alpha, as statsmodels' multipletests does. A rejection implies
         # that the unadjusted interval excludes 0 (touches it at p = alpha): no second test.
-        row["repeats_for_power"] = float("nan")
-        if not pvalue_holm <= 1.0 - confidence:
-            row["verdict"] = NOT_DEMONSTRATED
-            a, b = extracted[row["model_a"]][0], extracted[row["model_b"]][0]
-            row["repeats_for_power"] = _repeats_for_power(a, b, n_train, n_test, planning_alpha)
-        else:
-            better = row["model_a"] if row["mean_difference"] > 0 else row["model_b"]
-            row["verdict"] = f"{better} better"
+        better = row["model_a"] if row["mean_difference"] > 0 else row["model_b"]
+        demonstrated = pvalue_holm <= 1.0 - confidence
+        row["verdict"] = f"{better} better" if demonstrated else NOT_DEMONSTRATED
+        a, b = extracted[row["model_a"]][0], extracted[row["model_b"]][0]
+        row["repeats_for_power"] = (
+            float("nan")
+            if demonstrated
+            else _repeats_for_power(a, b, n_train, n_test, planning_alpha)
+        )
     return ComparisonResult(
         _as_table(rows),
         test=test,

@@ -1,11 +1,9 @@
 """Intervals of the mean of a few scores, each carrying the words that say how it was made.
 
-A kind computed from the scores alone is a function ``(scores, confidence) ->
-MeanInterval`` registered in ``_MEAN_INTERVALS`` under the name that ``interval=``
-takes. A kind that needs more than the scores (the nested cross-validation interval
-of Bates, Hastie and Tibshirani needs the per-sample errors of every fold) is
-computed where that information lives and handed to :func:`summarize` as a
-:class:`MeanInterval`, which it prints as it is.
+A kind computed from the scores alone is registered in ``_MEAN_INTERVALS`` under the name
+that ``interval=`` takes. A kind that needs more (the nested cross-validation interval needs
+the per-sample errors of every fold) is computed where that information lives and handed to
+:func:`summarize` as a :class:`MeanInterval`, which it prints as it is.
 """
 
 from dataclasses import dataclass
@@ -46,11 +44,8 @@ class MeanInterval(LowHigh):
 
 
 def _around_mean(distribution, scores, scale, confidence, method, description, *args):
-    """``distribution.interval`` around the mean of ``scores``, as a :class:`MeanInterval`.
-
-    ``args`` are the distribution's shape parameters (the t's df); a point when ``scale``
-    is 0 (scipy's interval is NaN there).
-    """
+    """``distribution.interval`` (shape parameters ``args``) around the mean of ``scores``; a
+    point when ``scale`` is 0 (scipy's interval is NaN there)."""
     loc = np.mean(scores)
     if scale == 0:
         low, high = loc, loc
@@ -61,25 +56,20 @@ def _around_mean(distribution, scores, scale, confidence, method, description, *
 
 def _student_t(scores, confidence):
     n = scores.shape[0]
-    df = n - 1
-    description = f"Student t, {df} df, of the mean of {n} scores"
-    return _around_mean(
-        _scipy_stats.t, scores, _scipy_stats.sem(scores), confidence, "t", description, df
-    )
+    description = f"Student t, {n - 1} df, of the mean of {n} scores"
+    sem = _scipy_stats.sem(scores)
+    return _around_mean(_scipy_stats.t, scores, sem, confidence, "t", description, n - 1)
 
 
 def _normal(scores, confidence):
     description = f"normal (z), of the mean of {scores.shape[0]} scores"
-    return _around_mean(
-        _scipy_stats.norm, scores, _scipy_stats.sem(scores), confidence, "normal", description
-    )
+    sem = _scipy_stats.sem(scores)
+    return _around_mean(_scipy_stats.norm, scores, sem, confidence, "normal", description)
 
 
 def _corrected_t(scores, confidence, *, n_train, n_test):
-    # Nadeau & Bengio (2003), eq. (17) and the interval that follows it: the variance of the
-    # mean of J resampled scores is (1/J + n2/n1) s^2 rather than s^2/J, with n1 the
-    # training and n2 the test-set size; Bouckaert & Frank (2004) use it for r times k-fold
-    # with J = r k. Student t with J - 1 df, as mlr3inferr's ci.cor_t.
+    # Nadeau & Bengio (2003), eq. (17) and the interval that follows it; Bouckaert & Frank
+    # (2004) for r times k-fold with J = r k; as mlr3inferr's ci.cor_t.
     n = scores.shape[0]
     df = n - 1
     scale = np.sqrt(1.0 / n + n_test / n_train) * np.std(scores, ddof=1)
@@ -91,11 +81,7 @@ def _corrected_t(scores, confidence, *, n_train, n_test):
 
 
 def _conservative_z(scores, confidence, *, half_scores):
-    # Nadeau & Bengio (2003), section 4.2: the data are split M times into two disjoint
-    # halves, the same resampling is run on each half, and sigma^2 = sum over m of
-    # (mu_1m - mu_2m)^2 / (2M) estimates the variance of the resampled estimate (from half
-    # the data, hence conservative); the interval is mean -/+ z sigma, as mlr3inferr's
-    # ci.con_z.
+    # Nadeau & Bengio (2003), section 4.2; as mlr3inferr's ci.con_z.
     pairs = half_scores.shape[0]
     variance = float(np.sum((half_scores[:, 0] - half_scores[:, 1]) ** 2) / (2.0 * pairs))
     description = (
@@ -132,22 +118,13 @@ _NEEDS = {
 #: in percent, and whether it came within Monte-Carlo error of nominal in every setting.
 #: tests/stats/test_coverage_claims.py checks these numbers against the results file.
 MEASURED_COVERAGE = {
-    "t": {
-        "ranges": {"0.90": (74.0, 89.2), "0.95": (85.6, 94.8)},
-        "reaches_nominal": False,
-    },
-    "normal": {
-        "ranges": {"0.90": (65.6, 82.8), "0.95": (71.2, 88.0)},
-        "reaches_nominal": False,
-    },
-    "corrected_t": {
-        "ranges": {"0.90": (90.4, 98.0), "0.95": (95.6, 99.2)},
-        "reaches_nominal": True,
-    },
-    "conservative_z": {
-        "ranges": {"0.90": (92.0, 99.6), "0.95": (94.0, 100.0)},
-        "reaches_nominal": True,
-    },
+    kind: {"ranges": {"0.90": at_90, "0.95": at_95}, "reaches_nominal": reaches}
+    for kind, at_90, at_95, reaches in (
+        ("t", (74.0, 89.2), (85.6, 94.8), False),
+        ("normal", (65.6, 82.8), (71.2, 88.0), False),
+        ("corrected_t", (90.4, 98.0), (95.6, 99.2), True),
+        ("conservative_z", (92.0, 99.6), (94.0, 100.0), True),
+    )
 }
 #: The narrowest kind computed from fold scores (and the folds' sizes) that reached its
 #: nominal level within Monte-Carlo error in every setting of the benchmark, or None.
@@ -175,7 +152,7 @@ def coverage_note(method, confidence):
     return f"{text}: it under-covers"
 
 
-def check_half_scores(half_scores):
+def _check_half_scores(half_scores):
     """``half_scores`` as an (M, 2) float array: (M, 2, J) per-split scores are averaged."""
     try:
         array = np.asarray(half_scores, dtype=float)
@@ -198,11 +175,8 @@ def check_half_scores(half_scores):
 
 
 def interval_of_mean(scores, method, confidence, **info):
-    """The interval ``method`` of ``scores``, given what it needs (``info``), checked.
-
-    A value of ``info`` that the method does not use must be None: an ``n_train`` given
-    with ``method="t"`` would otherwise be ignored silently.
-    """
+    """The interval ``method`` of ``scores``, given what it needs (``info``), checked; a value
+    of ``info`` that the method does not use must be None, not ignored silently."""
     needs = _NEEDS.get(method, {})
     for name, value in info.items():
         if name in needs and value is None:
@@ -220,7 +194,7 @@ def interval_of_mean(scores, method, confidence, **info):
         kwargs["n_train"] = float(kwargs["n_train"])
         kwargs["n_test"] = float(kwargs["n_test"])
     if "half_scores" in kwargs:
-        kwargs["half_scores"] = check_half_scores(kwargs["half_scores"])
+        kwargs["half_scores"] = _check_half_scores(kwargs["half_scores"])
     return _MEAN_INTERVALS[method](scores, float(confidence), **kwargs)
 
 
@@ -244,28 +218,18 @@ def mean_interval(
 ):
     """Confidence interval of the mean of a few scores, with its method in words.
 
-    "t" is the Student-t interval ``mean -/+ t(n - 1) * sem``, the interval of
-    :func:`scipy.stats.ttest_1samp`; "normal" uses the normal quantile instead, which
-    is narrower for few scores (at n = 10 a nominal 95% normal interval covers about
-    92% of the time even for independent normal scores). Both treat the scores as
-    independent. Scores of cross-validation folds are not (their training sets
-    overlap), so both are optimistic for them (Bates, Hastie and Tibshirani, 2023).
-
-    Two intervals allow for that overlap (Nadeau and Bengio, 2003, Machine Learning
-    52:239-281; two of the three that Schulz-Kümpel et al., 2024, arXiv 2409.18836,
-    recommend):
-
-    - "corrected_t", the corrected resampled t of ``J`` scores from random subsampling
-      or ``r`` times repeated ``k``-fold cross-validation (``J = r k``, Bouckaert and
-      Frank, 2004): ``mean -/+ t(J - 1) * sqrt(1 / J + n_test / n_train) * sd``. It
-      needs ``n_train`` and ``n_test``. A heuristic correction, known to be liberal when
-      the scores are few.
-    - "conservative_z", the conservative Z: the same resampling is run on ``M`` pairs of
-      disjoint halves of the data; ``sigma^2 = sum_m (mu_1m - mu_2m)^2 / (2 M)`` of the
-      half-sample estimates ``mu`` estimates the variance of the mean score, and the
-      interval is ``mean -/+ z * sigma``. It needs ``half_scores`` (see
-      :func:`paired_subsampling_scores`), which cost ``2 M`` more resamplings; the
-      variance, from half the data, is too large: conservative by design.
+    "t" is ``mean -/+ t(n - 1) * sem`` (the interval of :func:`scipy.stats.ttest_1samp`);
+    "normal" uses the normal quantile. Both treat the scores as independent, so both are
+    optimistic for cross-validation folds, whose training sets overlap (Bates, Hastie and
+    Tibshirani, 2023). Nadeau and Bengio's (2003, Machine Learning 52:239-281) allow for it
+    (two of the three that Schulz-Kümpel et al., 2024, arXiv 2409.18836, recommend):
+    "corrected_t", ``mean -/+ t(J - 1) * sqrt(1 / J + n_test / n_train) * sd`` of ``J``
+    scores of random subsampling or ``r`` times repeated ``k``-fold CV (``J = r k``,
+    Bouckaert and Frank, 2004), a heuristic known to be liberal for few scores; and
+    "conservative_z", ``mean -/+ z * sigma`` with ``sigma^2 = sum_m (mu_1m - mu_2m)^2 / (2
+    M)`` from the same resampling run on ``M`` pairs of disjoint halves of the data
+    (:func:`paired_subsampling_scores`), conservative by design. What each assumes and how
+    often it covered: the user guide, "Honest uncertainty".
 
     Parameters
     ----------
@@ -279,15 +243,13 @@ def mean_interval(
         Training- and test-set sizes of each resample (the means when they differ); only
         for, and needed by, "corrected_t".
     half_scores : array-like of shape (M, 2) or (M, 2, J), default=None
-        For, and needed by, "conservative_z": the mean score of the resampling run on each
-        half of ``M`` splits of the data into halves (or the ``J`` scores of each, which
-        are averaged).
+        Only for, and needed by, "conservative_z": the mean score of the resampling run on
+        each half of ``M`` splits of the data into halves (or its ``J`` scores, averaged).
 
     Returns
     -------
     MeanInterval
-        Unpacks as ``low, high``; ``description`` says how it was made and ``str()``
-        prints both.
+        Unpacks as ``low, high``; ``description`` says how it was made; ``str()`` prints both.
 
     Examples
     --------

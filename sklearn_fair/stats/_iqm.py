@@ -19,12 +19,10 @@ from ._checks import float_array
 def iqm(x, axis=None):
     """Interquartile mean: the mean of the middle half of the values.
 
-    The 25% trimmed mean, as rliable defines it (``scipy.stats.trim_mean(x,
-    0.25)``, the same values): sort, drop ``floor(n / 4)`` values at each end, average the
-    rest. When ``n`` is a multiple of 4 that is exactly the middle half; when
-    it is not, fewer than 25% are dropped at each end (for ``n = 5``, one at
-    each end, keeping 3; for ``n < 4``, none, so the IQM is the plain mean).
-    Values are not interpolated.
+    The 25% trimmed mean, as rliable defines it (``scipy.stats.trim_mean(x, 0.25)``, the same
+    values): sort, drop ``floor(n / 4)`` values at each end, average the rest, without
+    interpolation. When ``n`` is not a multiple of 4 fewer than 25% are dropped (for ``n <
+    4``, none: the plain mean).
 
     Parameters
     ----------

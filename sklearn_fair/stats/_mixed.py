@@ -1,32 +1,14 @@
 """More than two models on the same folds: a linear mixed model with the fold as a random effect.
 
-Kuhn and Johnson (Feature Engineering and Selection, 2019, section 3.7) compare several
-models resampled on the same folds with a repeated-measures model: each score is the model's
-effect plus the fold's (some folds are harder for every model) plus noise,
-
-    score[fold, model] = mu + beta[model] + u[fold] + e,   u ~ N(0, tau^2), e ~ N(0, s^2),
-
-and the pairwise differences of the ``beta`` are tested with Holm's multiplicity
-adjustment. The model is fitted by statsmodels' :class:`~statsmodels.regression.\
-mixed_linear_model.MixedLM` (REML), which gives the estimates and their standard errors.
-
-*Reference distribution.* statsmodels' Wald tests use the normal distribution, which with few
-folds rejects too often: 5 folds x 3 equal models, at least one "better" verdict at nominal
-5% in 9-11% of tables. The contrasts here use a Student t with the residual degrees of freedom
-of the folds-by-models design, ``(n_folds - 1)(n_models - 1)``. Every model is scored on
-every fold (the design is balanced and complete), so a contrast of two models is a within-fold
-contrast: its estimate is the difference of the two models' mean scores, the fold effects
-cancel, and its variance is ``2 s^2 / n_folds``; the REML ``s^2`` is then the two-way ANOVA's
-residual mean square on those degrees of freedom (Satterthwaite's and Kenward-Roger's
-approximations give the same df in this design), so the t test is exact under the model.
-When ``tau^2`` is estimated at 0 REML pools the fold variation into ``s^2``; keeping the
-smaller df there errs on the safe side. The null simulation in
-``tests/stats/test_mixed.py`` checks the family-wise error of the verdicts.
-
-*What it assumes.* Normal, independent noise of one variance for every model, and a fold
-effect shared by all models. Cross-validation folds share training rows, so their scores are
-not independent: the random fold effect absorbs how hard a fold is for every model alike, not
-that correlation. For two models prefer the corrected resampled t-test (:func:`compare`).
+Kuhn and Johnson (Feature Engineering and Selection, 2019, section 3.7): ``score[fold, model]
+= mu + beta[model] + u[fold] + e``, fitted by statsmodels' ``MixedLM`` (REML). statsmodels'
+Wald tests use the normal distribution, which with few folds rejects too often (5 folds x 3
+equal models: a "better" verdict at nominal 5% in 9-11% of tables); here a Student t on the
+residual df ``(n_folds - 1)(n_models - 1)``: in this balanced, complete design a contrast is
+within folds and the REML ``s^2`` is the two-way ANOVA's residual mean square on those df
+(Satterthwaite's and Kenward-Roger's agree), so the t is exact under the model. When ``tau^2``
+is estimated at 0, REML pools the fold variation into ``s^2``; keeping the smaller df errs on
+the safe side. ``tests/stats/test_mixed.py`` simulates the family-wise error under the null.
 """
 
 import warnings
@@ -37,10 +19,9 @@ import numpy as np
 from scipy import stats as _scipy_stats
 from sklearn.utils._param_validation import validate_params
 
-from ._checks import CONFIDENCE
+from ._checks import CONFIDENCE, require_stats_extra
+from ._compare import NOT_DEMONSTRATED
 from ._paired import holm
-
-NOT_DEMONSTRATED = "difference not demonstrated"
 
 
 @dataclass(frozen=True)
@@ -50,12 +31,11 @@ class RepeatedMeasuresResult:
     Attributes
     ----------
     table : pandas.DataFrame
-        One row per contrast: ``model_a``, ``model_b``, ``estimate`` (the difference of
-        their effects, a - b, in score units), ``ci_low``, ``ci_high`` (t interval, not
-        adjusted), ``statistic`` (t), ``df``, ``pvalue``, ``pvalue_holm`` and ``verdict``.
+        One row per pair: ``model_a``, ``model_b``, ``estimate`` (the difference of their
+        effects, a - b), ``ci_low``, ``ci_high`` (t interval, not adjusted), ``statistic``
+        (t), ``df``, ``pvalue``, ``pvalue_holm`` and ``verdict``.
     effects : pandas.Series
-        Each model's estimated mean score (the fixed effects, with the fold effects
-        averaging zero).
+        Each model's estimated mean score (the fold effects averaging zero).
     fold_variance, residual_variance : float
         ``tau^2`` and ``s^2``, REML estimates.
     fit : statsmodels MixedLMResults
@@ -149,40 +129,34 @@ def _as_frame(scores):
 def repeated_measures_comparison(scores, *, confidence=0.95, greater_is_better=True):
     """Compare several models scored on the same folds with a linear mixed model.
 
-    Fits ``score ~ model + (1 | fold)`` (statsmodels' MixedLM, REML) and tests every
-    pairwise difference of the models' effects with a t test on the residual degrees of
-    freedom ``(n_folds - 1)(n_models - 1)``, the p-values adjusted with Holm's method, as
-    Kuhn and Johnson (2019, section 3.7) describe. What the model assumes and why a t
-    reference: see the module :mod:`sklearn_fair.stats._mixed` and the user guide.
+    Fits ``score ~ model + (1 | fold)`` (statsmodels' MixedLM, REML) and tests every pairwise
+    difference of the models' effects with a t on ``(n_folds - 1)(n_models - 1)`` df,
+    Holm-adjusted (Kuhn and Johnson, 2019, section 3.7; why a t: see the module). The fold
+    effect absorbs how hard a fold is, not the overlap of training sets: for two models
+    prefer :func:`compare`. Needs pandas and statsmodels.
 
     Parameters
     ----------
     scores : pandas.DataFrame or array-like of shape (n_folds, n_models)
-        One row per shared fold, one column per model (a DataFrame's column names name
-        the models). Every model needs a score on every fold.
+        One row per shared fold, one column per model (a DataFrame's columns name the
+        models); every model scored on every fold.
     confidence : float, default=0.95
         Level of the intervals; ``1 - confidence`` is that of the Holm-adjusted verdicts.
     greater_is_better : bool, default=True
         Whether a higher score is better: True for accuracies and for scikit-learn's scorer
-        values (a negated error, as NestedCV and ``benchmark()`` store them); False for the
-        metric's own values of an error (a positive RMSE). Only the verdicts read it.
+        values (a negated error, as NestedCV and ``benchmark()`` store them); False for an
+        error's own values (a positive RMSE). Only the verdicts read it.
 
     Returns
     -------
     RepeatedMeasuresResult
-        ``table`` (one row per pair), ``effects``, the variance components, the
-        statsmodels ``fit``; prints as a summary.
+        Prints as a summary.
 
     Raises
     ------
     ValueError
-        When the scores leave no residual variation (every model differs from every
-        other by the same amount on every fold, or all scores are equal): there is no
-        noise to test against.
-
-    Notes
-    -----
-    Needs pandas and statsmodels.
+        When every model differs from every other by the same amount on every fold: there
+        is no noise to test against.
 
     Examples
     --------
@@ -209,15 +183,9 @@ def repeated_measures_comparison(scores, *, confidence=0.95, greater_is_better=T
     >>> repeated_measures_comparison(rmse, greater_is_better=False).table["verdict"].tolist()
     ['small_error better']
     """
-    try:
-        import pandas as pd
-        import statsmodels.api as sm
-    except ImportError as exc:  # pragma: no cover - both are in the stats extra
-        raise ImportError(
-            "repeated_measures_comparison needs pandas and statsmodels: install the 'stats' "
-            'extra (pip install -e ".[stats]" from a checkout), or pip install pandas '
-            "statsmodels"
-        ) from exc
+    require_stats_extra("repeated_measures_comparison")
+    import pandas as pd
+    import statsmodels.api as sm
     from statsmodels.tools.sm_exceptions import ConvergenceWarning
 
     frame = _as_frame(scores)

@@ -1,29 +1,16 @@
 """The estimates of the nested-CV interval (Bates, Hastie & Tibshirani), from pooled moments.
 
-Pure arithmetic, no fitting: :func:`~sklearn_fair.model_selection.nested_cv_interval` runs the
-fits and hands over, for each fit, the ``(count, mean, M2)`` of its pointwise losses on its
-test rows (``M2``: the sum of squared deviations from the mean). These are all the formulas
-need: moments of unions of rows are pooled by Chan et al.'s formula (:func:`pool_moments`),
-which has no difference of large sums and so no cancellation, and pointwise losses never
-leave the workers. Private to the package: ``model_selection._bates`` is its one caller.
-
-With ``R`` repetitions of ``K`` folds (Bates et al., Section 4 and Algorithm 1):
-
-- ``a[r, k] = (mean(e_in) - mean(e_out))**2`` and ``b[r, k] = var(e_out) / |fold k|``, where
-  ``e_out`` are the losses on fold ``k`` of the model trained without it and ``e_in`` the
-  losses of the ``(K - 1)``-fold CV on the other folds (fold ``j`` scored by the model trained
-  without folds ``k`` and ``j``);
-- ``MSE = mean(a) - mean(b)``; ``Err_NCV`` is the mean of every inner loss, ``Err_CV`` of
-  every outer loss; ``bias = (1 + (K - 2) / K) (Err_NCV - Err_CV)``, the paper's factor
-  (Section 4.3), as mlr3inferr has it. It is exact when the error falls as ``a + b / m`` with
-  the training size ``m``: the inner models train on ``m = n (K - 2) / K`` rows, the outer on
-  ``n (K - 1) / K``, and the target is ``n``. The authors' R package (``nestedcv``,
-  ``R/core.R``) multiplies by ``1 + ((K - 2) / K)**1.5`` instead (1.72 rather than 1.8 for
-  ``K = 10``, 1.46 rather than 1.6 for ``K = 5``), a choice its code does not explain; we
-  follow the paper, whose factor has the derivation above
-  (``tests/stats/test_ncv.py::test_bias_factor_is_the_papers``);
-- the interval is ``Err_NCV - bias -/+ z SE`` with ``SE = sqrt((K - 1) / K max(MSE, 0))``,
-  kept between the naive ``sd(e_in) / sqrt(n)`` and ``sqrt(K)`` times it.
+Pure arithmetic: ``model_selection._bates`` (its one caller) hands over, per fit, the ``(count,
+mean, M2)`` of its pointwise losses, so that losses never leave the workers; unions of rows are
+pooled by Chan et al.'s formula, which has no difference of large sums (no cancellation). With
+``R`` repetitions of ``K`` folds (the paper's Section 4 and Algorithm 1): ``a[r, k] =
+(mean(e_in) - mean(e_out))**2`` and ``b[r, k] = var(e_out) / |fold k|``, with ``e_out`` the
+losses on fold ``k`` of the model trained without it and ``e_in`` those of the ``(K - 1)``-fold
+CV on the other folds; ``MSE = mean(a) - mean(b)``; ``bias = (1 + (K - 2) / K) (Err_NCV -
+Err_CV)``, the paper's factor (Section 4.3, as mlr3inferr has it; not its R package's, see the
+user guide, "Honest uncertainty", and ``tests/stats/test_ncv.py``); the interval is
+``Err_NCV - bias -/+ z SE``, ``SE = sqrt((K - 1) / K max(MSE, 0))`` kept between the naive
+``sd(e_in) / sqrt(n)`` and ``sqrt(K)`` times it.
 """
 
 import math
@@ -36,9 +23,8 @@ __all__ = ["NCVEstimates", "ncv_estimates", "pool_moments"]
 
 
 def pool_moments(groups):
-    """``(count, mean, M2)`` of the union of groups, each given as such a triple.
-
-    Chan et al.'s pairwise formula: ``M2 = sum(M2_g) + sum(n_g (mean_g - mean)**2)``.
+    """``(count, mean, M2)`` of the union of groups, each given as such a triple (Chan et al.:
+    ``M2 = sum(M2_g) + sum(n_g (mean_g - mean)**2)``).
 
     Examples
     --------
@@ -59,8 +45,7 @@ def pool_moments(groups):
 
 @dataclass(frozen=True)
 class NCVEstimates:
-    """The estimates of :func:`ncv_estimates` (see :class:`~sklearn_fair.model_selection.
-    NestedCVInterval` for each field)."""
+    """The estimates of :func:`ncv_estimates` (each field: ``NestedCVInterval``'s)."""
 
     estimate: float
     low: float
@@ -85,12 +70,10 @@ def ncv_estimates(outer, inner, n_samples, confidence):
         ``(count, mean, M2)`` of the losses on fold ``k`` of repetition ``r`` of the model
         trained on the other folds.
     inner : array-like of shape (n_repetitions, n_folds, n_folds, 3)
-        ``inner[r, k, j]``: ``(count, mean, M2)`` of the losses on fold ``j`` of the model
-        trained without folds ``k`` and ``j``; the diagonal ``j == k`` is not read.
+        ``inner[r, k, j]``: those on fold ``j`` of the model trained without folds ``k`` and
+        ``j``; the diagonal ``j == k`` is not read.
     n_samples : int
-        The number of rows.
     confidence : float
-        The nominal level of the interval, in (0, 1).
 
     Returns
     -------

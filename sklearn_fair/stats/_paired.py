@@ -1,18 +1,24 @@
 """Paired comparisons of two models scored on the same resamples."""
 
-import numbers
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 import numpy as np
 from scipy import stats as _scipy_stats
 from sklearn.utils._param_validation import validate_params
 
-from ..utils import IntervalNotBool
-from ._checks import CONFIDENCE, POSITIVE, check_paired, check_scores
+from ._checks import (
+    CONFIDENCE,
+    CORRELATION,
+    NON_NEGATIVE,
+    POSITIVE,
+    AsDict,
+    check_paired,
+    check_scores,
+)
 
 
 @dataclass(frozen=True)
-class PairedTestResult:
+class PairedTestResult(AsDict):
     """Result of a paired t-test on the differences ``a - b``.
 
     Attributes
@@ -20,15 +26,12 @@ class PairedTestResult:
     mean_difference : float
         Mean of ``a - b``.
     ci_low, ci_high : float
-        Student-t confidence interval of the mean difference.
-    statistic : float
-        The t statistic.
-    pvalue : float
-        Two-sided p-value.
+        Student-t confidence interval of the mean difference (also ``ci``).
+    statistic, pvalue : float
+        The t statistic and its two-sided p-value.
     df : int
         Degrees of freedom, ``n - 1``.
     confidence : float
-        Level of the interval.
     """
 
     mean_difference: float
@@ -44,20 +47,16 @@ class PairedTestResult:
         """The interval ``(ci_low, ci_high)``."""
         return (self.ci_low, self.ci_high)
 
-    def to_dict(self):
-        """Return the fields as a plain dict."""
-        return asdict(self)
-
 
 @dataclass(frozen=True)
-class BayesianTestResult:
+class BayesianTestResult(AsDict):
     """Posterior probabilities of the correlated Bayesian t-test.
 
     Attributes
     ----------
     p_a_better, p_equivalent, p_b_better : float
-        Posterior probabilities that the mean difference ``a - b`` is above
-        ``rope``, within ``[-rope, rope]``, below ``-rope``; they sum to 1.
+        Posterior probabilities that the mean difference ``a - b`` is above ``rope``, within
+        ``[-rope, rope]``, below ``-rope``; they sum to 1.
     mean_difference, scale : float
         Location and scale of the Student-t posterior of the mean difference.
     df : int
@@ -75,10 +74,6 @@ class BayesianTestResult:
     rope: float
     rho: float
 
-    def to_dict(self):
-        """Return the fields as a plain dict."""
-        return asdict(self)
-
 
 def _t_test(a, b, variance_factor, confidence):
     differences = a - b
@@ -86,8 +81,7 @@ def _t_test(a, b, variance_factor, confidence):
     mean = float(differences.mean())
     standard_error = float(np.sqrt(variance_factor * differences.var(ddof=1)))
     df = n - 1
-    if standard_error == 0.0:
-        # Every difference equal: no spread to test against.
+    if standard_error == 0.0:  # every difference equal: no spread to test against
         statistic = 0.0 if mean == 0.0 else float(np.sign(mean) * np.inf)
         pvalue = 1.0 if mean == 0.0 else 0.0
     else:
@@ -112,24 +106,20 @@ def _t_test(a, b, variance_factor, confidence):
 def paired_ttest(a, b, *, confidence=0.95):
     """Paired t-test of the scores of two models on the same resamples.
 
-    Treats the per-resample differences as independent, which overlapping
-    training sets of cross-validation violate: prefer
-    :func:`corrected_resampled_ttest` for cross-validation scores. When all
-    differences are equal the test is degenerate: t is 0 and p is 1 if they
-    are 0, else t is infinite and p is 0.
+    Treats the differences as independent, which overlapping training sets violate: prefer
+    :func:`corrected_resampled_ttest` for cross-validation. When all differences are equal, t
+    is 0 and p is 1 if they are 0, else t is infinite and p is 0.
 
     Parameters
     ----------
-    a, b : array-like of shape (n,)
-        Scores of the two models, paired by resample; n >= 2.
+    a, b : array-like of shape (n_resamples,)
+        Scores of the two models, paired by resample; at least 2.
     confidence : float, default=0.95
         Level of the interval of the mean difference.
 
     Returns
     -------
     PairedTestResult
-        ``mean_difference``, ``ci_low``, ``ci_high``, ``statistic`` (t),
-        ``pvalue`` (two-sided), ``df``.
 
     Examples
     --------
@@ -141,8 +131,7 @@ def paired_ttest(a, b, *, confidence=0.95):
     a, b = check_paired(a, b, purpose="a paired t-test")
     confidence = float(confidence)
     differences = a - b
-    if np.ptp(differences) == 0:
-        # Every difference equal: scipy returns NaN (0/0) or a warning; ours is documented.
+    if np.ptp(differences) == 0:  # scipy returns NaN (0/0) or a warning; ours is documented
         return _t_test(a, b, 1.0 / a.shape[0], confidence)
     result = _scipy_stats.ttest_rel(a, b)
     interval = result.confidence_interval(confidence)
@@ -170,19 +159,16 @@ def paired_ttest(a, b, *, confidence=0.95):
 def corrected_resampled_ttest(a, b, *, n_train, n_test, confidence=0.95):
     """Nadeau and Bengio's corrected resampled t-test for cross-validation scores.
 
-    The variance of the mean difference is inflated from ``s^2 / J`` to
-    ``(1 / J + n_test / n_train) s^2`` for ``J`` resamples, to account for
-    the correlation that overlapping training sets induce (Nadeau & Bengio,
-    2003, Machine Learning 52:239-281).
+    The variance of the mean of ``J`` differences is inflated from ``s^2 / J`` to ``(1 / J +
+    n_test / n_train) s^2`` for the correlation that overlapping training sets induce (Nadeau
+    & Bengio, 2003, Machine Learning 52:239-281).
 
     Parameters
     ----------
     a, b : array-like of shape (n_resamples,)
         Scores of the two models, paired by resample; at least 2.
-    n_train : float
-        Training-set size of each resample (the mean when they differ).
-    n_test : float
-        Test-set size of each resample (the mean when they differ).
+    n_train, n_test : float
+        Training- and test-set sizes of each resample (the means when they differ).
     confidence : float, default=0.95
         Level of the interval of the mean difference.
 
@@ -209,8 +195,8 @@ def corrected_resampled_ttest(a, b, *, n_train, n_test, confidence=0.95):
     {
         "a": ["array-like"],
         "b": ["array-like"],
-        "rope": [IntervalNotBool(numbers.Real, 0, None, closed="left")],
-        "rho": [IntervalNotBool(numbers.Real, 0, 1, closed="left"), None],
+        "rope": [NON_NEGATIVE],
+        "rho": [CORRELATION, None],
         "n_train": [POSITIVE, None],
         "n_test": [POSITIVE, None],
     },
@@ -219,15 +205,11 @@ def corrected_resampled_ttest(a, b, *, n_train, n_test, confidence=0.95):
 def bayesian_correlated_ttest(a, b, *, rope=0.01, rho=None, n_train=None, n_test=None):
     """Correlated Bayesian t-test: how probable is each model better, or both equivalent.
 
-    The posterior of the mean difference ``a - b`` is a Student t with
-    ``n - 1`` degrees of freedom, location the mean difference and scale
-    ``sqrt((1 / n + rho / (1 - rho)) s^2)`` (Corani & Benavoli, 2015;
-    Benavoli et al., 2017, JMLR 18(77)). Higher scores are taken as better.
-    It gives the probabilities of baycomp's ``CorrelatedTTest`` (with
-    ``rho = 1 / n_folds``, its choice for one run of k-fold cross-validation),
-    including its degenerate cases: when every difference is the same the
-    posterior is a point, and with ``rope=0`` and no difference at all each
-    model gets probability 0.5.
+    The posterior of the mean of ``a - b`` (higher is better) is a Student t on ``n - 1`` df,
+    at the mean difference, of scale ``sqrt((1 / n + rho / (1 - rho)) s^2)`` (Corani &
+    Benavoli, 2015; Benavoli et al., 2017, JMLR 18(77)): baycomp's ``CorrelatedTTest``, whose
+    ``rho`` is ``1 / n_folds``, degenerate cases included (equal differences: a point
+    posterior; with ``rope=0`` and no difference at all, 0.5 each).
 
     Parameters
     ----------
@@ -236,16 +218,14 @@ def bayesian_correlated_ttest(a, b, *, rope=0.01, rho=None, n_train=None, n_test
     rope : float, default=0.01
         Half-width of the region of practical equivalence, in score units.
     rho : float in [0, 1), default=None
-        Correlation between resamples; None uses ``n_test / (n_train +
-        n_test)``, which needs ``n_train`` and ``n_test``.
+        Correlation between resamples; None uses ``n_test / (n_train + n_test)``, which
+        needs ``n_train`` and ``n_test``.
     n_train, n_test : float, default=None
         Training- and test-set sizes of each resample, for the default rho.
 
     Returns
     -------
     BayesianTestResult
-        ``p_a_better``, ``p_equivalent``, ``p_b_better`` and the posterior's
-        parameters.
 
     Examples
     --------
@@ -298,9 +278,8 @@ def bayesian_correlated_ttest(a, b, *, rope=0.01, rho=None, n_train=None, n_test
 def holm(pvalues):
     """Holm's step-down adjustment of p-values for multiple comparisons.
 
-    Controls the family-wise error rate like Bonferroni, with more power:
-    the i-th smallest of m p-values is multiplied by ``m - i + 1``, then made
-    non-decreasing and capped at 1.
+    Controls the family-wise error rate like Bonferroni, with more power: the i-th smallest of
+    m p-values is multiplied by ``m - i + 1``, then made non-decreasing and capped at 1.
 
     Parameters
     ----------
@@ -339,9 +318,8 @@ def holm(pvalues):
 def probability_of_improvement(a, b):
     """Probability that a score of ``a`` beats a score of ``b``, ties counting half.
 
-    ``P(X > Y) + P(X = Y) / 2`` for X drawn from ``a`` and Y from ``b``, over
-    all pairs: the Mann-Whitney U statistic over ``len(a) * len(b)``, as
-    rliable defines it for one task. Not paired, so the lengths may differ.
+    ``P(X > Y) + P(X = Y) / 2`` over all pairs of X from ``a`` and Y from ``b`` (not paired):
+    the Mann-Whitney U over ``len(a) * len(b)``, as rliable defines it for one task.
 
     Parameters
     ----------
@@ -361,7 +339,6 @@ def probability_of_improvement(a, b):
     """
     a = check_scores("a", a, min_size=1, purpose="a probability of improvement")
     b = check_scores("b", b, min_size=1, purpose="a probability of improvement")
-    # U of ``a``: pairs with a > b plus half the ties. "asymptotic" skips the exact null
-    # distribution, whose p-value is not used.
+    # "asymptotic" skips the exact null distribution, whose p-value is not used.
     u = _scipy_stats.mannwhitneyu(a, b, method="asymptotic").statistic
     return float(u / (a.shape[0] * b.shape[0]))

@@ -1,65 +1,36 @@
 """Power and sample size for comparing two models on shared resamples.
 
-Two questions, before or after a pilot run: with ``k`` folds repeated ``r`` times, how
-likely is the corrected resampled t-test to show a difference of ``delta``; and with ``n``
-data sets, how likely is a rank test (Wilcoxon's signed-rank for two models, Friedman's for
-several) to show it. Each has its inverse: the repeats, or the data sets, needed for a
-target power.
-
-The corrected resampled t-test (:func:`corrected_resampled_ttest`) divides the mean of the
-``J = k r`` per-fold differences by ``sqrt((1 / J + n_test / n_train) s^2)``. Under Nadeau and
-Bengio's (2003) model the differences have mean ``delta``, a spread ``sd`` within a run (what
-``np.std(a - b, ddof=1)`` estimates) and a common correlation ``rho`` between any two
-resamples. Then the mean difference has variance ``sd^2 (rho / (1 - rho) + 1 / J)``, ``s^2``
-is ``sd^2`` times a chi-square on ``J - 1`` degrees of freedom over ``J - 1``, independent of
-it, and the statistic is a scaled noncentral t: :func:`corrected_ttest_power` with ``rho``
-given is exact for that model.
-
-*What one run cannot tell.* The correction assumes ``rho = n_test / n`` (``1 / k``). On real
-cross-validation the correlation is usually far below it, and no single run can estimate it
-(Bengio and Grandvalet, 2004: no unbiased estimator of the variance of k-fold CV exists);
-measured on real runs (``benchmarks/bench_power.py``, ``benchmarks/results/power.json``) it
-was -0.03 to 0.02 for one run of 10-fold CV, 0.07 to 0.16 for 5-fold repeated 4 times, 0.04
-to 0.09 for 10-fold repeated 5 times, and then the test is conservative: the power computed
-with ``rho = 1 / k`` was up to five times the test's actual rejection rate for small
-differences. Skewed fold differences (squared errors)
-lower the power of small differences further. So, with ``rho=None``, the power returned is a
-*lower bound*: the least of the model's power over ``-1 / (2 (J - 1)) <= rho <= n_test / n``
-(the lower end, half the least correlation ``J`` exchangeable values can have, stands in for
-the skewness the normal model misses). On the real runs of the benchmark (a regression and a
-classification problem, 10-fold, 5x4 and 10x5; 30 settings of 400 to 600 runs) this bound lay
-at or below the measured rejection rate in every setting, within two Monte-Carlo errors,
-close to it where the power is high (it is then the value at ``rho = n_test / n``) and far
-below it for small differences; the repeats :func:`corrected_ttest_repeats` asked for gave
-96% and 85% power where 80% was asked.
-The ``sd`` of a pilot is itself estimated from ``J`` differences (a relative standard error
-of about ``1 / sqrt(2 (J - 1))``, 24% for 10 folds). At ``rho = n_test / n`` the mean
-difference keeps the variance ``sd^2 rho / (1 - rho)`` however many repeats are made, so the
-bound levels off: no number of repeats guarantees 80% power to a difference below about
-``2.8 sd sqrt(rho / (1 - rho))`` (``0.93 sd`` for 10-fold).
-
-The rank tests' power is simulated (seeded): per data set, each model's score is its
-effect plus independent normal noise of ``sd``, the spread of a model's score between data
-sets relative to the others'.
+Under Nadeau and Bengio's (2003) model the ``J = k r`` fold differences have mean ``delta``,
+spread ``sd`` within a run and one correlation ``rho``: the mean difference has variance ``sd^2
+(rho / (1 - rho) + 1 / J)`` and the corrected t is a scaled noncentral t, exact with ``rho``
+given. ``rho=None`` gives a *lower bound*, the least power over ``-1 / (2 (J - 1)) <= rho <=
+n_test / n``, because one run cannot tell ``rho`` (Bengio and Grandvalet, 2004) and real runs
+are far less correlated than the ``1 / k`` the correction assumes (-0.03 to 0.16 measured, the
+power at ``1 / k`` up to five times the actual rejection rate; the lower end, half the least
+correlation of ``J`` exchangeable values, stands in for the skewness the normal model misses).
+On 30 real settings the bound lay at or below the measured rate (``benchmarks/bench_power.py``,
+``benchmarks/results/power.json``; the user guide, "How many repeats, or data sets, a claim
+needs"). At ``rho = n_test / n`` no number of repeats guarantees 80% power below about ``2.8 sd
+sqrt(rho / (1 - rho))`` (``0.93 sd`` for 10-fold).
 """
 
 import math
-import numbers
 
 import numpy as np
 from scipy import stats as _scipy_stats
 from sklearn.utils._param_validation import StrOptions, validate_params
 
-from ..utils import RANDOM_STATE_CONSTRAINTS, IntervalNotBool, as_generator
-from ._checks import check_paired
-
-_PROBABILITY = IntervalNotBool(numbers.Real, 0, 1, closed="neither")
-_CORRELATION = IntervalNotBool(numbers.Real, 0, 1, closed="left")
-_FOLDS = IntervalNotBool(numbers.Integral, 2, None, closed="left")
-_COUNT = IntervalNotBool(numbers.Integral, 1, None, closed="left")
-_NON_NEGATIVE = IntervalNotBool(numbers.Real, 0, None, closed="left")
-_POSITIVE = IntervalNotBool(numbers.Real, 0, None, closed="neither")
-_FINITE = IntervalNotBool(numbers.Real, None, None, closed="neither")  # refuses NaN and inf
+from ..utils import RANDOM_STATE_CONSTRAINTS, as_generator
+from ._checks import (
+    AT_LEAST_TWO,
+    CONFIDENCE,
+    CORRELATION,
+    COUNT,
+    FINITE,
+    NON_NEGATIVE,
+    POSITIVE,
+    check_paired,
+)
 
 
 def resampled_power(delta, sd, n_resamples, ratio, rho, alpha):
@@ -87,16 +58,9 @@ def resampled_power(delta, sd, n_resamples, ratio, rho, alpha):
     return float(upper + lower)
 
 
-def _corrected_power(delta, sd, n_folds, n_repeats, rho, alpha):
-    return resampled_power(delta, sd, n_folds * n_repeats, 1.0 / (n_folds - 1), rho, alpha)
-
-
 def fewest_reaching(power_of, target, most, *, least=1):
-    """The smallest n in [least, most] with ``power_of(n) >= target``, or None.
-
-    Bisects, so ``power_of`` must increase with ``n`` (a simulated power, up to its
-    Monte-Carlo error): it is called at ``most`` first, then at the midpoints.
-    """
+    """The smallest n in [least, most] with ``power_of(n) >= target``, or None; bisects, so
+    ``power_of`` must increase with ``n`` (up to its Monte-Carlo error)."""
     if power_of(most) < target:
         return None
     low, high = least, most
@@ -109,43 +73,46 @@ def fewest_reaching(power_of, target, most, *, least=1):
     return low
 
 
+def repeats_for_power(delta, sd, n_folds, ratio, rho, alpha, power, max_repeats):
+    """The fewest repeats of ``n_folds`` folds whose power reaches ``power``, or None."""
+    return fewest_reaching(
+        lambda r: resampled_power(delta, sd, r * n_folds, ratio, rho, alpha), power, max_repeats
+    )
+
+
 _CORRECTED_CONSTRAINTS = {
-    "delta": [_FINITE],
-    "sd": [_NON_NEGATIVE],
-    "n_folds": [_FOLDS],
-    "rho": [_CORRELATION, None],
-    "alpha": [_PROBABILITY],
+    "delta": [FINITE],
+    "sd": [NON_NEGATIVE],
+    "n_folds": [AT_LEAST_TWO],
+    "rho": [CORRELATION, None],
+    "alpha": [CONFIDENCE],
 }
 
 
 @validate_params(
-    {**_CORRECTED_CONSTRAINTS, "n_repeats": [_COUNT]}, prefer_skip_nested_validation=True
+    {**_CORRECTED_CONSTRAINTS, "n_repeats": [COUNT]}, prefer_skip_nested_validation=True
 )
 def corrected_ttest_power(delta, sd, *, n_folds, n_repeats=1, rho=None, alpha=0.05):
     """Power of the corrected resampled t-test to show a mean difference ``delta``.
 
-    For ``n_repeats`` times repeated ``n_folds``-fold cross-validation, shared by the two
-    models, and the two-sided test at level ``alpha``. With ``rho`` given, exact under the
-    model of the module (equicorrelated normal differences); with ``rho=None``, a lower
-    bound: the least power over the correlations that real cross-validation shows, which one
-    run cannot tell (see the module).
+    For ``n_repeats`` times repeated ``n_folds``-fold CV shared by the two models, two-sided
+    at level ``alpha``; exact under the module's model with ``rho`` given, else a lower bound.
 
     Parameters
     ----------
     delta : float
         The true mean difference of the two models' scores, in score units.
     sd : float
-        The standard deviation of the per-fold differences within a run, what
-        ``np.std(a - b, ddof=1)`` of a pilot's fold scores estimates.
+        The standard deviation of the per-fold differences within a run (what
+        :func:`pilot_effect` estimates).
     n_folds : int
         ``k``, at least 2.
     n_repeats : int, default=1
-        ``r``, the repetitions of the k-fold cross-validation.
+        ``r``, the repeats of the k-fold cross-validation.
     rho : float in [0, 1), default=None
         The correlation of the differences of two resamples, if known; None gives the lower
         bound over ``-1 / (2 (J - 1)) <= rho <= 1 / n_folds``.
     alpha : float, default=0.05
-        The test's significance level.
 
     Returns
     -------
@@ -164,15 +131,12 @@ def corrected_ttest_power(delta, sd, *, n_folds, n_repeats=1, rho=None, alpha=0.
     >>> round(corrected_ttest_power(0.02, 0.03, n_folds=10, rho=0.1), 3)  # the model at 1/k
     0.255
     """
-    return _corrected_power(float(delta), float(sd), n_folds, n_repeats, rho, float(alpha))
+    n_resamples, ratio = n_folds * n_repeats, 1.0 / (n_folds - 1)
+    return resampled_power(float(delta), float(sd), n_resamples, ratio, rho, float(alpha))
 
 
 @validate_params(
-    {
-        **_CORRECTED_CONSTRAINTS,
-        "power": [_PROBABILITY],
-        "max_repeats": [_COUNT],
-    },
+    {**_CORRECTED_CONSTRAINTS, "power": [CONFIDENCE], "max_repeats": [COUNT]},
     prefer_skip_nested_validation=True,
 )
 def corrected_ttest_repeats(
@@ -180,9 +144,7 @@ def corrected_ttest_repeats(
 ):
     """The fewest repeats of k-fold CV for the corrected t-test to show ``delta`` with ``power``.
 
-    With ``rho=None`` the power is :func:`corrected_ttest_power`'s lower bound, so the
-    repeats returned are enough (perhaps more than needed) for the correlations real
-    cross-validation shows.
+    With ``rho=None`` the power is a lower bound, so the repeats are enough (perhaps more).
 
     Parameters
     ----------
@@ -196,9 +158,8 @@ def corrected_ttest_repeats(
     Returns
     -------
     int or None
-        The smallest ``n_repeats`` whose power reaches ``power``; None when no number of
-        repeats up to ``max_repeats`` does (power levels off as repeats grow: the
-        difference is too small against the spread between data sets, see the module).
+        The smallest ``n_repeats`` whose power reaches ``power``; None when no number up to
+        ``max_repeats`` does (power levels off as repeats grow, see the module).
 
     Examples
     --------
@@ -210,14 +171,12 @@ def corrected_ttest_repeats(
     >>> corrected_ttest_repeats(0.005, 0.03, n_folds=10) is None  # below the plateau
     True
     """
-    delta, sd, alpha = float(delta), float(sd), float(alpha)
-    return fewest_reaching(
-        lambda r: _corrected_power(delta, sd, n_folds, r, rho, alpha), power, max_repeats
-    )
+    delta, sd, alpha, ratio = float(delta), float(sd), float(alpha), 1.0 / (n_folds - 1)
+    return repeats_for_power(delta, sd, n_folds, ratio, rho, alpha, power, max_repeats)
 
 
 @validate_params(
-    {"a": ["array-like"], "b": ["array-like"], "n_folds": [_FOLDS]},
+    {"a": ["array-like"], "b": ["array-like"], "n_folds": [AT_LEAST_TWO]},
     prefer_skip_nested_validation=True,
 )
 def pilot_effect(a, b, *, n_folds):
@@ -226,16 +185,15 @@ def pilot_effect(a, b, *, n_folds):
     Parameters
     ----------
     a, b : array-like of shape (n_resamples,)
-        The two models' scores on the pilot's shared folds.
+        Scores of the two models, paired by resample; at least 2.
     n_folds : int
         The ``k`` of the pilot's (repeated) k-fold cross-validation.
 
     Returns
     -------
     dict
-        ``delta`` (the mean of ``a - b``), ``sd`` (its standard deviation, ddof=1), and
-        ``n_repeats``, the pilot's repeats; ``delta`` and ``sd`` are what
-        :func:`corrected_ttest_power` takes.
+        ``delta`` (the mean of ``a - b``), ``sd`` (its standard deviation, ddof=1) and
+        ``n_repeats``, the pilot's repeats.
 
     Examples
     --------
@@ -259,10 +217,12 @@ def pilot_effect(a, b, *, n_folds):
     }
 
 
-def _simulated_power(effects, sd, n_datasets, test, alpha, n_simulations, rng):
-    effects = np.asarray(effects, dtype=float)
-    noise = rng.standard_normal((n_simulations, n_datasets, effects.shape[0]))
-    scores = effects + sd * noise
+def _simulated_power(effects, sd, n_datasets, test, alpha, n_simulations, random_state):
+    effects = _check_effects(effects, test)
+    noise = as_generator(random_state).standard_normal(
+        (n_simulations, n_datasets, effects.shape[0])
+    )
+    scores = effects + float(sd) * noise
     if test == "wilcoxon":
         differences = scores[..., 0] - scores[..., 1]
         pvalues = _scipy_stats.wilcoxon(differences, axis=1).pvalue
@@ -293,35 +253,27 @@ def _check_effects(effects, test):
 
 
 _RANK_CONSTRAINTS = {
-    "effects": ["array-like", _FINITE],
-    "sd": [_POSITIVE],
+    "effects": ["array-like", FINITE],
+    "sd": [POSITIVE],
     "test": [StrOptions({"wilcoxon", "friedman"})],
-    "alpha": [_PROBABILITY],
-    "n_simulations": [_COUNT],
+    "alpha": [CONFIDENCE],
+    "n_simulations": [COUNT],
     "random_state": RANDOM_STATE_CONSTRAINTS,
 }
 
 
 @validate_params(
-    {**_RANK_CONSTRAINTS, "n_datasets": [_FOLDS]},
-    prefer_skip_nested_validation=True,
+    {**_RANK_CONSTRAINTS, "n_datasets": [AT_LEAST_TWO]}, prefer_skip_nested_validation=True
 )
 def rank_test_power(
-    effects,
-    sd,
-    *,
-    n_datasets,
-    test="wilcoxon",
-    alpha=0.05,
-    n_simulations=2000,
-    random_state=0,
+    effects, sd, *, n_datasets, test="wilcoxon", alpha=0.05, n_simulations=2000, random_state=0
 ):
-    """Power of a rank test across data sets, by simulation.
+    """Power of a rank test across data sets, by simulation (seeded).
 
     Each simulated benchmark gives every model, on each of ``n_datasets`` data sets, its
-    effect plus normal noise of standard deviation ``sd``, and applies scipy's test:
-    :func:`scipy.stats.wilcoxon` to the two models' differences, or
-    :func:`scipy.stats.friedmanchisquare` to several models.
+    effect plus independent normal noise of standard deviation ``sd``, and applies
+    :func:`scipy.stats.wilcoxon` to two models' differences, or
+    :func:`scipy.stats.friedmanchisquare` to several.
 
     Parameters
     ----------
@@ -336,9 +288,10 @@ def rank_test_power(
     test : {"wilcoxon", "friedman"}, default="wilcoxon"
     alpha : float, default=0.05
     n_simulations : int, default=2000
-        Simulated benchmarks; the power has a Monte-Carlo standard error of at most
-        ``0.5 / sqrt(n_simulations)`` (0.011 at 2000).
-    random_state : int, Generator, RandomState or None, default=0
+        Simulated benchmarks; the power has a Monte-Carlo standard error of at most ``0.5 /
+        sqrt(n_simulations)`` (0.011 at 2000).
+    random_state : int, RandomState, Generator or None, default=0
+        Seeds every random draw: the same seed gives the same result.
 
     Returns
     -------
@@ -354,13 +307,11 @@ def rank_test_power(
     >>> 0 < power < 1
     True
     """
-    effects = _check_effects(effects, test)
-    rng = as_generator(random_state)
-    return _simulated_power(effects, float(sd), n_datasets, test, alpha, n_simulations, rng)
+    return _simulated_power(effects, sd, n_datasets, test, alpha, n_simulations, random_state)
 
 
 @validate_params(
-    {**_RANK_CONSTRAINTS, "power": [_PROBABILITY], "max_datasets": [_COUNT]},
+    {**_RANK_CONSTRAINTS, "power": [CONFIDENCE], "max_datasets": [COUNT]},
     prefer_skip_nested_validation=True,
 )
 def rank_test_datasets(
@@ -379,8 +330,7 @@ def rank_test_datasets(
     Parameters
     ----------
     effects, sd, test, alpha, n_simulations, random_state
-        As :func:`rank_test_power`; every number of data sets is simulated with the same
-        seed.
+        As :func:`rank_test_power`; every number of data sets with the same seed.
     power : float, default=0.8
     max_datasets : int, default=200
 
@@ -396,11 +346,10 @@ def rank_test_datasets(
     >>> rank_test_datasets(0.02, 0.02)
     19
     """
-    effects = _check_effects(effects, test)
-
-    def simulated(n):
-        return _simulated_power(
-            effects, float(sd), n, test, alpha, n_simulations, as_generator(random_state)
-        )
-
-    return fewest_reaching(simulated, power, max_datasets, least=2)
+    _check_effects(effects, test)
+    return fewest_reaching(
+        lambda n: _simulated_power(effects, sd, n, test, alpha, n_simulations, random_state),
+        power,
+        max_datasets,
+        least=2,
+    )

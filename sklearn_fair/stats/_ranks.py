@@ -1,11 +1,7 @@
 """Many models on many data sets: average ranks, Friedman's test and its post-hoc comparisons.
 
-Demšar (2006, JMLR 7:1-30): rank the models on each data set, test whether the average ranks
-differ (Friedman's test, or Iman and Davenport's F form of it), then compare every pair
-(Nemenyi's test, whose critical difference a CD diagram draws) or every model with a control
-(the z-test of the ranks, or Wilcoxon's signed-rank test on the scores, Holm-adjusted).
-Friedman's statistic is scipy's (``scipy.stats.friedmanchisquare``, with its tie correction);
-the Nemenyi p-values and critical difference use scipy's studentized range, as
+Demšar (2006, JMLR 7:1-30). Friedman's statistic is scipy's (``friedmanchisquare``, with its
+tie correction); the Nemenyi p-values and critical difference use scipy's studentized range, as
 scikit-posthocs' ``posthoc_nemenyi_friedman`` does.
 """
 
@@ -37,22 +33,19 @@ class RankComparison:
     statistic, pvalue : float
         Friedman's chi-square statistic (scipy's, corrected for ties) and its p-value.
     iman_davenport_statistic, iman_davenport_pvalue : float
-        Iman and Davenport's F statistic, ``(N - 1) chi2 / (N (k - 1) - chi2)``, and its p-value
-        on ``k - 1`` and ``(k - 1)(N - 1)`` degrees of freedom.
+        Iman and Davenport's F, ``(N - 1) chi2 / (N (k - 1) - chi2)``, on ``k - 1`` and ``(k
+        - 1)(N - 1)`` degrees of freedom.
     critical_difference : float
-        Nemenyi's critical difference at ``alpha``: ``q_alpha sqrt(k (k + 1) / (6 N))`` with
-        ``q_alpha`` the studentized range quantile over ``sqrt(2)``; two models whose average
-        ranks differ by more are significantly different.
+        Nemenyi's critical difference at ``alpha``, ``q_alpha sqrt(k (k + 1) / (6 N))`` with
+        ``q_alpha`` the studentized range quantile over ``sqrt(2)``.
     pairwise_pvalues : ndarray of shape (k, k)
         Nemenyi's p-value of every pair (1 on the diagonal).
     control : str or None
-        The control model, if one was given.
     control_comparisons : list of dict
-        With a control: one dict per other model, ``model``, ``rank_difference`` (its average
-        rank minus the control's), ``statistic`` (z, or Wilcoxon's statistic), ``pvalue``,
-        ``pvalue_holm`` and ``significant`` (``pvalue_holm <= alpha``).
+        With a control: per other model, ``model``, ``rank_difference`` (its average rank
+        minus the control's), ``statistic`` (z, or Wilcoxon's), ``pvalue``, ``pvalue_holm``
+        and ``significant`` (``pvalue_holm <= alpha``).
     alpha : float
-        The level of the critical difference and of ``significant``.
     n_datasets, n_models : int
         ``N`` and ``k``.
     """
@@ -154,30 +147,32 @@ def _as_table(scores, min_models=3):
 def rank_comparison(scores, *, alpha=0.05, control=None, greater_is_better=True, control_test="z"):
     """Compare several models over several data sets by their ranks (Demšar, 2006).
 
+    Ranks the models on each data set, tests whether the average ranks differ (Friedman's
+    test, and Iman and Davenport's F form of it), then compares every pair (Nemenyi's test,
+    whose critical difference a CD diagram draws) or every model with a control.
+
     Parameters
     ----------
     scores : DataFrame, dict or array-like of shape (n_datasets, n_models)
         One score per data set (row) and model (column): a DataFrame whose columns are the
-        models, a dict model -> scores, or a 2-D array. At least 3 models and 2 data sets.
+        models, a dict model -> scores, or a 2-D array.
+        At least 3 models and 2 data sets.
     alpha : float, default=0.05
         Level of the critical difference and of the control comparisons.
     control : str, default=None
-        A model to compare every other with (the z-test of the ranks, or Wilcoxon's test, with
-        Holm's adjustment); None compares only all pairs (Nemenyi).
+        A model to compare every other with, Holm-adjusted; None compares only all pairs.
     greater_is_better : bool, default=True
-        Whether a higher score is better (rank 1 goes to the best).
+        Whether a higher score is better.
     control_test : {"z", "wilcoxon"}, default="z"
-        The test against ``control``: Demšar's z of the average ranks,
-        ``(R_i - R_c) / sqrt(k (k + 1) / (6 N))``, or ``scipy.stats.wilcoxon`` on the paired
-        scores across data sets.
+        The test against ``control``: Demšar's z of the average ranks, ``(R_i - R_c) /
+        sqrt(k (k + 1) / (6 N))``, or ``scipy.stats.wilcoxon`` on the paired scores.
 
     Returns
     -------
     RankComparison
         When every model ties with every other on every data set, Friedman's and Iman and
         Davenport's statistics are 0 with p-value 1, every Nemenyi p-value is 1, and a
-        :class:`~sklearn_fair.exceptions.SklearnFairWarning` says that the table holds no
-        ranks to compare.
+        :class:`~sklearn_fair.exceptions.SklearnFairWarning` says so.
 
     Examples
     --------

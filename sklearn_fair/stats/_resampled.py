@@ -1,13 +1,5 @@
-"""The resamplings that the conservative Z interval needs: one on all the data, one on each half.
-
-Nadeau and Bengio (2003, section 4.2) estimate the variance of a resampled estimate of the
-error from ``M`` splits of the data into two disjoint halves: on each half the same
-resampling (``J`` random train/test splits with the test size of the original) is run, and
-the difference of the two halves' mean scores measures how much the estimate varies from one
-data set to another. mlr3inferr's ``paired_subsampling`` resampling draws the same splits.
-The fits are scikit-learn's :func:`~sklearn.model_selection.cross_val_score` on explicit
-index splits; the interval itself is :func:`mean_interval` ``method="conservative_z"``.
-"""
+"""The resamplings that the conservative Z interval needs: one on all the data, one on each half
+(Nadeau and Bengio, 2003, section 4.2; mlr3inferr's ``paired_subsampling`` draws the same)."""
 
 import numbers
 from dataclasses import dataclass
@@ -17,8 +9,8 @@ from sklearn.base import clone, is_classifier
 from sklearn.model_selection import ShuffleSplit, StratifiedShuffleSplit, cross_val_score
 from sklearn.utils._param_validation import validate_params
 
-from ..utils import RANDOM_STATE_CONSTRAINTS, IntervalNotBool, check_random_state
-from ._checks import CONFIDENCE
+from ..utils import RANDOM_STATE_CONSTRAINTS, check_random_state
+from ._checks import CONFIDENCE, COUNT
 from ._interval import interval_of_mean
 
 
@@ -31,8 +23,8 @@ class PairedSubsamplingScores:
     scores : ndarray of shape (J,)
         The scores of ``J`` random train/test splits of all the data: the estimate.
     half_scores : ndarray of shape (M, 2, J)
-        The scores of ``J`` splits with the same test size on each half of ``M`` splits
-        of the data into halves: the variance of the estimate.
+        The scores of ``J`` splits with the same test size on each half of ``M`` splits of
+        the data into halves: the variance of the estimate.
     n_train, n_test : int
         Training- and test-set sizes of the splits of all the data.
     n_train_half : int
@@ -47,29 +39,13 @@ class PairedSubsamplingScores:
 
     def interval(self, confidence=0.95):
         """The conservative Z interval (a :class:`MeanInterval`) of the mean score."""
-        _check_confidence(confidence)
+        if not CONFIDENCE.is_satisfied_by(confidence):
+            raise ValueError(
+                f"The 'confidence' parameter must be a float in (0, 1). Got {confidence!r} instead."
+            )
         return interval_of_mean(
             self.scores, "conservative_z", confidence, half_scores=self.half_scores
         )
-
-
-def _check_confidence(confidence):
-    if not CONFIDENCE.is_satisfied_by(confidence):
-        raise ValueError(
-            f"The 'confidence' parameter must be a float in (0, 1). Got {confidence!r} instead."
-        )
-
-
-def _splitter(stratify, n_splits, n_test, seed):
-    kind = StratifiedShuffleSplit if stratify else ShuffleSplit
-    return kind(n_splits=n_splits, test_size=n_test, random_state=seed)
-
-
-def _scores(estimator, X, y, rows, splitter, scoring, n_jobs):
-    """Scores of ``splitter``'s splits of ``rows`` (indices into X), fitted on X itself."""
-    target = None if y is None else np.asarray(y)[rows]
-    splits = [(rows[train], rows[test]) for train, test in splitter.split(rows, target)]
-    return cross_val_score(clone(estimator), X, y, cv=splits, scoring=scoring, n_jobs=n_jobs)
 
 
 @validate_params(
@@ -78,12 +54,9 @@ def _scores(estimator, X, y, rows, splitter, scoring, n_jobs):
         "X": ["array-like", "sparse matrix"],
         "y": ["array-like", None],
         "scoring": [str, callable, None],
-        "n_splits": [IntervalNotBool(numbers.Integral, 1, None, closed="left")],
-        "n_pairs": [IntervalNotBool(numbers.Integral, 1, None, closed="left")],
-        "test_size": [
-            IntervalNotBool(numbers.Real, 0, 1, closed="neither"),
-            IntervalNotBool(numbers.Integral, 1, None, closed="left"),
-        ],
+        "n_splits": [COUNT],
+        "n_pairs": [COUNT],
+        "test_size": [CONFIDENCE, COUNT],
         "random_state": RANDOM_STATE_CONSTRAINTS,
         "n_jobs": [numbers.Integral, None],
     },
@@ -103,12 +76,11 @@ def paired_subsampling_scores(
 ):
     """Scores of a resampling on all the data and on pairs of halves, for the conservative Z.
 
-    Runs ``n_splits`` random train/test splits of all ``n`` rows (test size ``n_test``),
-    then ``n_pairs`` times splits the rows into two disjoint halves of ``n // 2`` and runs
-    ``n_splits`` splits with the same test size ``n_test`` on each half (training on
-    ``n // 2 - n_test`` rows), as Nadeau and Bengio (2003) and mlr3inferr's
-    ``paired_subsampling`` do: ``n_splits * (2 * n_pairs + 1)`` fits in all. Classifiers'
-    splits are stratified.
+    Runs ``n_splits`` random train/test splits of all ``n`` rows (test size ``n_test``), then
+    ``n_pairs`` times splits the rows into two disjoint halves of ``n // 2`` and runs
+    ``n_splits`` splits with the same test size on each half: ``n_splits * (2 * n_pairs +
+    1)`` fits in all, each by :func:`~sklearn.model_selection.cross_val_score` on explicit
+    index splits. Classifiers' splits are stratified.
 
     Parameters
     ----------
@@ -134,9 +106,8 @@ def paired_subsampling_scores(
     Returns
     -------
     PairedSubsamplingScores
-        ``scores``, ``half_scores``, the sizes, and ``interval(confidence)``; pass
-        ``scores`` and ``half_scores`` to :func:`summarize` with
-        ``interval="conservative_z"``.
+        Its ``interval(confidence)`` is the conservative Z, as :func:`summarize` gives it from
+        ``scores`` and ``half_scores`` with ``interval="conservative_z"``.
 
     Examples
     --------
@@ -165,24 +136,28 @@ def paired_subsampling_scores(
         )
     rng = check_random_state(random_state)
     stratify = y is not None and is_classifier(estimator)
+    target = None if y is None else np.asarray(y)
+
+    def splitter(n_splits, test_size):
+        kind = StratifiedShuffleSplit if stratify else ShuffleSplit
+        return kind(n_splits=n_splits, test_size=test_size, random_state=rng)
+
+    def scores_on(rows):
+        """Scores of ``n_splits`` splits of ``rows`` (indices into X), fitted on X itself."""
+        part = None if target is None else target[rows]
+        splits = [
+            (rows[train], rows[test])
+            for train, test in splitter(n_splits, n_test).split(rows, part)
+        ]
+        return cross_val_score(clone(estimator), X, y, cv=splits, scoring=scoring, n_jobs=n_jobs)
+
     rows = np.arange(n)
-    scores = _scores(
-        estimator, X, y, rows, _splitter(stratify, n_splits, n_test, rng), scoring, n_jobs
-    )
+    scores = scores_on(rows)
     half_scores = np.empty((n_pairs, 2, n_splits))
     for pair in range(n_pairs):
-        halves = _splitter(stratify, 1, n_half, rng)
-        first, second = next(halves.split(rows, None if y is None else np.asarray(y)))
+        first, second = next(splitter(1, n_half).split(rows, target))
         for side, half in enumerate((first[:n_half], second[:n_half])):
-            half_scores[pair, side] = _scores(
-                estimator,
-                X,
-                y,
-                np.sort(half),
-                _splitter(stratify, n_splits, n_test, rng),
-                scoring,
-                n_jobs,
-            )
+            half_scores[pair, side] = scores_on(np.sort(half))
     return PairedSubsamplingScores(
         scores=np.asarray(scores, dtype=float),
         half_scores=half_scores,

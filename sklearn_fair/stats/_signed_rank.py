@@ -1,43 +1,39 @@
 """Two models across data sets: the Bayesian signed-rank test with a ROPE, and win/tie/loss.
 
-Benavoli, Corani, Demšar and Zaffalon (JMLR 18(77), 2017, "Time for a change") recommend,
-for two models compared on several data sets, the Bayesian signed-rank test (Benavoli et al.,
-ICML 2014): a Dirichlet process on the distribution of the per-data-set differences ``d``,
-with a prior of strength ``prior`` on a pseudo-observation at 0. Each posterior sample weighs
-the ``n + 1`` points ``z = (0, d_1, ..., d_n)`` by ``w ~ Dirichlet(prior, 1, ..., 1)``; the
-probability that a model is better by more than the ROPE is ``sum_ij w_i w_j [z_i + z_j >
-2 rope]`` (ties count half), that of the other ``[z_i + z_j < -2 rope]``, and equivalence the
-rest. As in baycomp (``SignedRankTest``, ``two_on_multiple``), the reported probabilities
-are how often each of the three is the largest over the posterior samples. The samples are
-computed for all draws at once (baycomp loops over them); with baycomp's Dirichlet draws the
-numbers are baycomp's (``tests/stats/test_signed_rank.py``).
+Benavoli, Corani, Demšar and Zaffalon (JMLR 18(77), 2017, "Time for a change") recommend the
+Bayesian signed-rank test (Benavoli et al., ICML 2014): a Dirichlet process on the
+distribution of the per-data-set differences ``d``, with a prior of strength ``prior`` on a
+pseudo-observation at 0. Each posterior sample weighs ``z = (0, d_1, ..., d_n)`` by ``w ~
+Dirichlet(prior, 1, ..., 1)``; the probability that a model is better by more than the ROPE
+is ``sum_ij w_i w_j [z_i + z_j > 2 rope]`` (ties count half), that of the other ``[z_i + z_j
+< -2 rope]``, and equivalence the rest. As in baycomp (``SignedRankTest``), the reported
+probabilities are how often each of the three is the largest over the samples, computed for
+all draws at once (baycomp loops); with baycomp's draws the numbers are baycomp's
+(``tests/stats/test_signed_rank.py``).
 """
 
-import numbers
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 import numpy as np
 from sklearn.utils._param_validation import StrOptions, validate_params
 
-from ..utils import RANDOM_STATE_CONSTRAINTS, IntervalNotBool, as_generator
-from ._checks import CONFIDENCE, COUNT, POSITIVE, check_paired
+from ..utils import RANDOM_STATE_CONSTRAINTS, as_generator
+from ._checks import CONFIDENCE, COUNT, NON_NEGATIVE, POSITIVE, AsDict, check_paired
 from ._paired import corrected_resampled_ttest, holm
 
 __all__ = ["SignedRankResult", "WinTieLoss", "bayesian_signed_rank", "win_tie_loss"]
 
-_NON_NEGATIVE = IntervalNotBool(numbers.Real, 0, None, closed="left")
-
 
 @dataclass(frozen=True)
-class SignedRankResult:
+class SignedRankResult(AsDict):
     """Posterior probabilities of :func:`bayesian_signed_rank`.
 
     Attributes
     ----------
     p_a_better, p_equivalent, p_b_better : float
-        How often, over the posterior samples, "a better by more than the ROPE",
-        "within the ROPE" and "b better" is the most probable; they sum to 1 (with
-        ``rope=0``, ``p_equivalent`` is 0).
+        How often, over the posterior samples, "a better by more than the ROPE", "within the
+        ROPE" and "b better" is the most probable; they sum to 1 (``p_equivalent`` is 0 with
+        ``rope=0``).
     rope, prior : float
     n_datasets, n_samples : int
     """
@@ -50,22 +46,17 @@ class SignedRankResult:
     n_datasets: int
     n_samples: int
 
-    def to_dict(self):
-        """Return the fields as a plain dict."""
-        return asdict(self)
-
 
 def _posterior(differences, rope, weights):
     """``(n_samples, 3)``: each sample's mass of (a better, equivalent, b better)."""
     z = np.concatenate([[0.0], differences])
     sums = z[:, None] + z[None, :]
-    threshold = 2.0 * rope if rope > 0 else 0.0
+    threshold = 2.0 * rope
     a_better = (sums > threshold) + 0.5 * (sums == threshold)
-    b_better = (sums < -threshold) + 0.5 * (sums == -threshold)
-    if rope == 0:  # baycomp: the b side is 1 minus the a side, no mass on equivalence
-        a_mass = np.einsum("si,ij,sj->s", weights, a_better, weights)
-        return np.column_stack([a_mass, np.zeros_like(a_mass), 1.0 - a_mass])
     a_mass = np.einsum("si,ij,sj->s", weights, a_better, weights)
+    if rope == 0:  # baycomp: the b side is 1 minus the a side, no mass on equivalence
+        return np.column_stack([a_mass, np.zeros_like(a_mass), 1.0 - a_mass])
+    b_better = (sums < -threshold) + 0.5 * (sums == -threshold)
     b_mass = np.einsum("si,ij,sj->s", weights, b_better, weights)
     return np.column_stack([a_mass, 1.0 - a_mass - b_mass, b_mass])
 
@@ -79,7 +70,7 @@ def _probabilities(samples):
     {
         "a": ["array-like"],
         "b": ["array-like"],
-        "rope": [_NON_NEGATIVE],
+        "rope": [NON_NEGATIVE],
         "prior": [POSITIVE],
         "greater_is_better": ["boolean"],
         "n_samples": [COUNT],
@@ -95,20 +86,19 @@ def bayesian_signed_rank(
     Parameters
     ----------
     a, b : array-like of shape (n_datasets,)
-        Each model's score on each data set (e.g. the mean over its outer folds), paired
-        by data set; at least 2.
+        Each model's score on each data set (e.g. the mean over its outer folds), paired by
+        data set; at least 2.
     rope : float, default=0.01
-        Half-width of the region of practical equivalence, in the metric's units: a
-        difference smaller than this does not matter.
+        Half-width of the region of practical equivalence, in the metric's units.
     prior : float, default=0.5
         Strength of the prior pseudo-observation at a difference of 0 (baycomp's default).
     greater_is_better : bool, default=True
         Whether a higher score is better.
     n_samples : int, default=50_000
-        Posterior samples; the probabilities have a Monte-Carlo error of at most
-        ``0.5 / sqrt(n_samples)``.
-    random_state : int, RandomState instance, Generator or None, default=0
-        Seeds the Dirichlet draws.
+        Posterior samples; the probabilities have a Monte-Carlo error of at most ``0.5 /
+        sqrt(n_samples)``.
+    random_state : int, RandomState, Generator or None, default=0
+        Seeds every random draw: the same seed gives the same result.
 
     Returns
     -------
@@ -192,6 +182,7 @@ def win_tie_loss(per_dataset_a, per_dataset_b, *, n_train, n_test, alpha=0.05, a
         Holm's adjustment across the data sets (so that no data set's win is claimed more
         often than ``alpha`` allows), or None for each data set on its own.
     greater_is_better : bool, default=True
+        Whether a higher score is better.
 
     Returns
     -------

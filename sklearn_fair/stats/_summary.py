@@ -1,6 +1,6 @@
 """A one-call summary of per-fold scores: centre, spread and intervals, each named."""
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 import numpy as np
 from sklearn.utils._param_validation import validate_params
@@ -9,18 +9,17 @@ from ..metrics import MetricName, metric_display_name
 from ..utils import RANDOM_STATE_CONSTRAINTS
 from ._bootstrap import bootstrap_ci
 from ._bounds import clip_to_range, metric_range, range_text
-from ._checks import CONFIDENCE, COUNT, POSITIVE, check_scores
+from ._checks import CONFIDENCE, COUNT, POSITIVE, AsDict, check_scores
 from ._interval import INTERVAL_METHODS, MeanInterval, coverage_note, interval_of_mean
 from ._iqm import iqm
 
 
 @dataclass(frozen=True)
-class Summary:
+class Summary(AsDict):
     """Summary statistics of a set of scores, from :func:`summarize`.
 
-    Every value is in the units of the metric as printed: for a scikit-learn scorer
-    that negates an error ("neg_root_mean_squared_error") they are the positive error
-    (``sign`` is -1 and ``sign * mean`` is the mean of the scores given).
+    Every value is in the units of the metric as printed: for a scorer that negates an error
+    ("neg_root_mean_squared_error") they are the positive error (``sign`` is -1).
 
     Attributes
     ----------
@@ -29,37 +28,34 @@ class Summary:
     mean, std, sem : float
         Mean, standard deviation (``ddof=1``) and standard error of the mean.
     ci_low, ci_high : float
-        Interval of the mean (Student t by default; ``ci_method`` says which).
+        Interval of the mean (also ``ci``).
     median, iqm : float
         Median and interquartile mean.
     iqm_ci_low, iqm_ci_high : float
-        Percentile bootstrap interval of the IQM.
+        Percentile bootstrap interval of the IQM (also ``iqm_ci``).
     confidence : float
         Level of both intervals.
     interval : str
-        The kind of interval of the mean ("t", "normal", or that of a
+        The kind of interval of the mean ("t", "normal", ..., or that of a
         :class:`MeanInterval` given to :func:`summarize`).
     ci_method, iqm_ci_method : str
         How each interval was made, in words.
     metric : str or None
-        The metric's printed name ("accuracy", "RMSE"); None when not given.
+        The metric's printed name ("accuracy", "RMSE").
     sign : int
         1, or -1 when the scores were a negated error.
     metric_note : str
-        One sentence on the metric when there is something to say (the sign of a
-        negated error, the default score of ``scoring=None``); else "".
-    metric_range : str
-        The range of the metric's values that the interval of the mean was kept in
-        ("[0, 1]", "[0, inf)"), "unknown" when the metric's range is not known (its
-        interval is left as computed, and may pass a bound the metric has), or "" without
-        a metric.
-    ci_coverage : str
-        How often this kind of interval covered the model's error in the coverage
-        benchmark at this level (and, if it under-covered, which kind did not); "" when
-        not measured.
+        One sentence on the metric when there is something to say (the sign of a negated
+        error, the default score of ``scoring=None``); else "".
     notes : tuple of str
-        What else the reader must know about these scores (e.g. fits that failed), printed
-        last.
+        What else the reader must know (e.g. fits that failed), printed last.
+    ci_coverage : str
+        How often this kind of interval covered the model's error in the coverage benchmark
+        at this level (and, if it under-covered, which kind did not); "" when not measured.
+    metric_range : str
+        The range the interval of the mean was kept in ("[0, 1]", "[0, inf)"), "unknown"
+        when the metric's range is not known (the interval is left as computed), or ""
+        without a metric.
     """
 
     n: int
@@ -93,10 +89,6 @@ class Summary:
         """The bootstrap interval of the IQM, ``(iqm_ci_low, iqm_ci_high)``."""
         return (self.iqm_ci_low, self.iqm_ci_high)
 
-    def to_dict(self):
-        """Return the fields as a plain dict of Python numbers and strings."""
-        return asdict(self)
-
     def __str__(self):
         level = f"{100 * self.confidence:g}%"
         head = f"{self.n} scores" if self.metric is None else f"{self.metric}, {self.n} scores"
@@ -124,36 +116,25 @@ class Summary:
 
 
 def _interval_of_mean(scores, interval, confidence, **info):
-    if isinstance(interval, MeanInterval):
-        if interval.confidence != confidence:
-            raise ValueError(
-                f"The 'interval' parameter is a MeanInterval at level {interval.confidence!r}, "
-                f"but 'confidence' is {confidence!r}; give both at the same level."
-            )
-        given = [name for name, value in info.items() if value is not None]
-        if given:
-            raise ValueError(
-                f"The 'interval' parameter is an interval computed elsewhere, so {given} "
-                "would not be used; drop them."
-            )
-        return interval
-    return interval_of_mean(scores, interval, confidence, **info)
+    if not isinstance(interval, MeanInterval):
+        return interval_of_mean(scores, interval, confidence, **info)
+    if interval.confidence != confidence:
+        raise ValueError(
+            f"The 'interval' parameter is a MeanInterval at level {interval.confidence!r}, "
+            f"but 'confidence' is {confidence!r}; give both at the same level."
+        )
+    given = [name for name, value in info.items() if value is not None]
+    if given:
+        raise ValueError(
+            f"The 'interval' parameter is an interval computed elsewhere, so {given} "
+            "would not be used; drop them."
+        )
+    return interval
 
 
-def _range_of(metric):
-    """:attr:`Summary.metric_range` of ``metric`` (a MetricName or None)."""
-    if metric is None:
-        return ""
-    bounds = metric_range(metric)
-    return "unknown" if bounds is None else range_text(bounds)
-
-
-def _check_in_range(values, metric):
+def _check_in_range(values, metric, bounds):
     """Refuse scores that the metric cannot take: a wrong metric, or a metric's values given
     where its scorer's were expected (a positive RMSE for ``neg_root_mean_squared_error``)."""
-    bounds = metric_range(metric)
-    if bounds is None:
-        return
     slack = 1e-12 * max(1.0, float(np.max(np.abs(values))))
     outside = (values < bounds[0] - slack) | (values > bounds[1] + slack)
     if outside.any():
@@ -168,22 +149,14 @@ def _check_in_range(values, metric):
         )
 
 
-def _within_range(interval, metric):
-    """``interval`` clipped to the range of the metric's printed values, saying so.
-
-    ``metric`` is a :class:`~sklearn_fair.metrics.MetricName`: its scorer decides the range
-    (see :func:`._bounds.metric_range`), whatever the user named it.
-    """
-    bounds = metric_range(metric)
+def _within_range(interval, metric, bounds):
+    """``interval`` clipped to ``bounds``, the range of the metric's printed values, saying so."""
     low, high, clipped = clip_to_range(interval.low, interval.high, bounds)
     if not clipped:
         return interval
+    description = f"{interval.description}, clipped to the range {range_text(bounds)} of "
     return MeanInterval(
-        low,
-        high,
-        interval.confidence,
-        interval.method,
-        f"{interval.description}, clipped to the range {range_text(bounds)} of {metric.name}",
+        low, high, interval.confidence, interval.method, description + str(metric.name)
     )
 
 
@@ -217,38 +190,30 @@ def summarize(
 ):
     """Summarise per-fold scores: mean, std, sem, median, IQM, and named intervals.
 
-    Each interval is printed with its method. The interval of the mean is Student's t
-    with ``n - 1`` degrees of freedom by default (see :func:`mean_interval`); like any
-    interval that treats fold scores as independent, it is optimistic for
-    cross-validation folds, whose training sets overlap.
-
-    When the metric's values have a range (accuracy, ROC AUC, F1 and the like in [0, 1],
-    Cohen's kappa and MCC in [-1, 1], errors in [0, inf), R^2 at most 1), an interval
-    of the mean that reaches past it is clipped to it, and its description says so
-    ("..., clipped to the range [0, 1] of accuracy"). Clipping changes no interval's
-    coverage (the mean lies in the range), only removes values the metric cannot take.
-    The bootstrap interval of the IQM stays in the range by construction.
+    Each interval is printed with its method. The interval of the mean is Student's t by
+    default (see :func:`mean_interval`); like any interval that treats fold scores as
+    independent, it is optimistic for cross-validation folds, whose training sets overlap.
+    When the metric's values have a range (accuracy in [0, 1], Cohen's kappa in [-1, 1],
+    errors in [0, inf), R^2 at most 1), an interval of the mean that reaches past it is
+    clipped to it, and its description says so; this changes no interval's coverage (the
+    mean lies in the range). The bootstrap interval of the IQM stays in the range anyway.
 
     Parameters
     ----------
     scores : array-like of shape (n,)
         One score per outer fold (or per run); at least 2, finite.
     metric : str, MetricName or None, default=None
-        The metric the scores are of, printed with them: a scorer name ("accuracy",
-        "neg_root_mean_squared_error", "kappa") or any name, turned into its printed
-        form by :func:`sklearn_fair.metrics.metric_display_name`. A negated error is
-        summarised as the positive error (``sign=-1``). Scores outside the metric's
-        known range are refused. None prints no name.
+        The metric the scores are of: a scorer name ("accuracy",
+        "neg_root_mean_squared_error") or any name, printed by
+        :func:`sklearn_fair.metrics.metric_display_name`. A negated error is summarised as
+        the positive error (``sign=-1``); scores outside the metric's known range are
+        refused.
     confidence : float, default=0.95
         Level of the interval of the mean and of the bootstrap interval of the IQM.
     interval : {"t", "normal", "corrected_t", "conservative_z"} or MeanInterval, \
             default="t"
-        The interval of the mean (see :func:`mean_interval`): "t" (Student t),
-        "normal" (z), "corrected_t" (Nadeau and Bengio's corrected resampled t, for
-        scores of repeated k-fold or random subsampling; needs ``n_train`` and
-        ``n_test``), "conservative_z" (Nadeau and Bengio's conservative Z; needs
-        ``half_scores``), or an interval computed elsewhere (in the units of
-        ``scores``), printed with its own description.
+        The interval of the mean (see :func:`mean_interval`), or an interval computed
+        elsewhere (in the units of ``scores``), printed with its own description.
     n_train, n_test : float, default=None
         Training- and test-set sizes of each resample, for ``interval="corrected_t"``.
     half_scores : array-like of shape (M, 2) or (M, 2, J), default=None
@@ -256,17 +221,15 @@ def summarize(
         ``interval="conservative_z"``.
     n_resamples : int, default=10_000
         Bootstrap resamples for the IQM's interval.
-    random_state : int, numpy.random.Generator, RandomState or None, default=0
-        Seeds the bootstrap; the same seed gives the same summary.
+    random_state : int, RandomState, Generator or None, default=0
+        Seeds every random draw: the same seed gives the same result.
     notes : sequence of str, default=()
         Sentences printed under the table (NestedCV notes its failed fits there).
 
     Returns
     -------
     Summary
-        Prints as a small table; ``to_dict()`` gives a plain dict; fields are
-        attributes (``mean``, ``std``, ``sem``, ``ci``, ``ci_method``, ``median``,
-        ``iqm``, ``iqm_ci``, ``metric``, ...).
+        Prints as a small table; ``to_dict()`` gives a plain dict.
 
     Examples
     --------
@@ -282,8 +245,6 @@ def summarize(
       median 0.8200
       IQM    0.8200
              95% interval [0.7933, 0.8467] (percentile bootstrap of the IQM, 10000 resamples)
-    >>> round(summary.std, 4), summary.n
-    (0.0255, 5)
     >>> rmse = summarize([-0.53, -0.61, -0.48], metric="neg_root_mean_squared_error")
     >>> rmse.metric, round(rmse.mean, 4), rmse.sign
     ('RMSE', 0.54, -1)
@@ -306,19 +267,16 @@ def summarize(
         scores, interval, confidence, n_train=n_train, n_test=n_test, half_scores=half_scores
     )
     values = sign * scores
-    if metric is not None:
-        _check_in_range(values, metric)
+    bounds = None if metric is None else metric_range(metric)
+    if bounds is not None:
+        _check_in_range(values, metric, bounds)
     if sign < 0:
         of_mean = of_mean.negated()
-    if metric is not None:
-        of_mean = _within_range(of_mean, metric)
+    if bounds is not None:
+        of_mean = _within_range(of_mean, metric, bounds)
     std = float(np.std(values, ddof=1))
     iqm_interval = bootstrap_ci(
-        values,
-        iqm,
-        n_resamples=n_resamples,
-        confidence=confidence,
-        random_state=random_state,
+        values, iqm, n_resamples=n_resamples, confidence=confidence, random_state=random_state
     )
     return Summary(
         n=int(values.shape[0]),
@@ -340,5 +298,5 @@ def summarize(
         metric_note="" if metric is None else metric.note,
         notes=tuple(notes),
         ci_coverage=coverage_note(of_mean.method, confidence),
-        metric_range=_range_of(metric),
+        metric_range="" if metric is None else "unknown" if bounds is None else range_text(bounds),
     )

@@ -1,66 +1,39 @@
 """Small tools shared by the sub-packages: graph data, arrays, hashing, provenance, randomness,
-validation.
+validation; torch-free, so that no sub-package imports another one's private modules.
 
-Everything here is public and torch-free, so that no sub-package imports another one's
-private modules.
+Public (documented, in ``__all__``): checking graph data and reading its labels, the content
+fingerprint of data, the versions a result depends on. The other names are the package's own
+plumbing.
 """
 
-from ._arrays import to_numpy
 from ._graphs import (
     CollatedGraphs,
     check_graphs,
     compact_graphs,
     is_graph_data,
     read_graph_labels,
+    to_numpy,
 )
-from ._hashing import fingerprint, graph_fields, update_hasher
-from ._install import extra_install, install_hint
+from ._hashing import fingerprint, graph_fields
+from ._install import install_hint
 from ._progress import is_terminal, progress_over
-from ._provenance import (
-    UnhashableError,
-    canonical_json,
-    code_identity,
-    describe,
-    digest,
-    package_versions,
-)
+from ._provenance import UnhashableError, describe, digest, package_versions, source_fingerprint
 from ._random import as_generator, check_random_state, draw_seeds
-from ._source import source_fingerprint
 from ._validation import (
     RANDOM_STATE_CONSTRAINTS,
     EstimatorInstance,
     IntervalNotBool,
     OptionsNotBool,
     check_parameter_constraints,
+    fill_doc,
 )
 
+# the public names (documented); the others are the sub-packages' shared plumbing, which may
+# change without notice
 __all__ = [
-    "CollatedGraphs",
-    "RANDOM_STATE_CONSTRAINTS",
-    "EstimatorInstance",
-    "IntervalNotBool",
-    "OptionsNotBool",
-    "UnhashableError",
-    "as_generator",
-    "canonical_json",
     "check_graphs",
-    "check_parameter_constraints",
-    "check_random_state",
-    "code_identity",
-    "describe",
-    "digest",
-    "compact_graphs",
-    "draw_seeds",
-    "extra_install",
     "fingerprint",
-    "graph_fields",
-    "install_hint",
     "is_graph_data",
-    "is_terminal",
-    "progress_over",
     "package_versions",
     "read_graph_labels",
-    "source_fingerprint",
-    "to_numpy",
-    "update_hasher",
 ]

@@ -1,6 +1,6 @@
 """Graph data without torch: recognising it, checking it (:func:`check_graphs`, the one check of
-every graph input), reading one class label per graph, and packing PyG's containers compactly
-for worker processes (torch imported only when graphs are packed)."""
+every graph input), reading one class label per graph, tensors as arrays, and packing PyG's
+containers compactly for worker processes (torch imported only when graphs are packed)."""
 
 import copy
 import numbers
@@ -8,24 +8,35 @@ import sys
 
 import numpy as np
 
-from ._arrays import to_numpy
 
-__all__ = [
-    "CollatedGraphs",
-    "check_graphs",
-    "compact_graphs",
-    "is_graph_data",
-    "read_graph_labels",
-]
+def to_numpy(value):
+    """Return ``value`` as a numpy array; a torch tensor is detached and moved to the CPU first.
+
+    Parameters
+    ----------
+    value : array-like or torch.Tensor
+        Anything ``numpy.asarray`` takes, or a tensor (recognised by its ``detach`` method, so
+        torch is never imported here).
+
+    Returns
+    -------
+    array : ndarray
+
+    Examples
+    --------
+    >>> from sklearn_fair.utils import to_numpy
+    >>> to_numpy([1, 2, 3])
+    array([1, 2, 3])
+    """
+    if hasattr(value, "detach") and hasattr(value, "cpu"):
+        value = value.detach().cpu().numpy()
+    return np.asarray(value)
 
 
 def is_graph_data(X):
-    """Whether ``X`` is a sequence of graph objects (items carrying a ``.y``).
+    """Whether ``X`` is a sequence of graph objects: indexable, its first item has a ``.y``.
 
-    Arrays with a ``shape`` (numpy, pandas) are tabular data; anything else
-    that is indexable and whose first item has an attribute ``y`` (a PyTorch
-    Geometric ``Data`` object, a dataset of them, a numpy object array of
-    them) counts as graph data.
+    Arrays with a ``shape`` (numpy, pandas) are tabular, except a 1-D object array of graphs.
     """
     if isinstance(X, np.ndarray):
         return X.dtype == object and X.ndim == 1 and len(X) > 0 and hasattr(X[0], "y")
@@ -43,9 +54,8 @@ def read_graph_labels(X):
     Parameters
     ----------
     X : sequence of graphs
-        A PyTorch Geometric dataset, a list or object array of ``Data``
-        objects, or anything indexable whose items carry a label ``.y``
-        (a tensor, an array or a scalar holding exactly one value).
+        A PyTorch Geometric dataset, a list or object array of ``Data`` objects, or anything
+        indexable whose items carry a label ``.y`` (holding exactly one value).
 
     Returns
     -------
@@ -54,8 +64,7 @@ def read_graph_labels(X):
     Raises
     ------
     ValueError
-        If a graph has no label, or a label with more than one value; the
-        message names the index of the first such graph.
+        Naming the first graph without a label, or with more than one value.
 
     Examples
     --------
@@ -101,8 +110,7 @@ def check_graphs(X, name="X"):
     Parameters
     ----------
     X : sequence of graphs
-        A GraphCollection, a PyG dataset, a list or object array of ``Data``, or any
-        indexable sequence of objects with these attributes.
+        A GraphCollection, a PyG dataset, or any indexable sequence of such objects.
     name : str, default="X"
         How the errors name ``X``.
 
@@ -172,7 +180,7 @@ def _same_widths(arrays, kind, name):
 
 def _stack(graphs, name):
     """The arrays of the graphs stacked, with what only the single graphs can tell checked."""
-    xs, edges, attrs, labels, counts = [], [], [], [], []
+    rows = []
     for index, graph in enumerate(graphs):
         x, edge_index, edge_attr, label, num_nodes = (
             _field(graph, key) for key in ("x", "edge_index", "edge_attr", "y", "num_nodes")
@@ -203,11 +211,8 @@ def _stack(graphs, name):
                 )
         if label is not None:
             label = _one_label(label, index, name)
-        xs.append(x)
-        edges.append(edge_index.astype(np.int64, copy=False))
-        attrs.append(edge_attr)
-        labels.append(label)
-        counts.append(num_nodes)
+        rows.append((x, edge_index.astype(np.int64, copy=False), edge_attr, label, num_nodes))
+    xs, edges, attrs, labels, counts = zip(*rows)
     arrays = {
         "x": None,
         "edge_index": np.concatenate(edges, axis=1),
@@ -230,8 +235,7 @@ def _stack(graphs, name):
 
 
 def _check_stacked(arrays, name):
-    """What the stacked arrays tell: nodes in every graph, real and finite features, local
-    edges (vectorised: one pass over a data set's arrays)."""
+    """Nodes in every graph, real and finite features, local edges (vectorised)."""
     node_ptr, edge_ptr, edge_index = arrays["node_ptr"], arrays["edge_ptr"], arrays["edge_index"]
     if node_ptr is not None:
         empty = np.flatnonzero(np.diff(node_ptr) == 0)
@@ -278,18 +282,11 @@ def compact_graphs(X):
     in one collated storage, but once a graph has been read it also caches one ``Data`` per
     graph, each a view of the whole storage, and pickling writes the storage again for every
     view (3.67 GB instead of 3.3 MB for an iterated PROTEINS); a list of ``Data`` pickles every
-    tensor with its own header. So:
-
-    * an ``InMemoryDataset`` (iterated or not, sliced or not) becomes its own
-      ``InMemoryDataset.copy()``: the same class, transform and indexing, the selected graphs
-      collated into one storage, no cache;
-    * a list, tuple or object array of ``Data`` (of one class, with the same attributes)
-      becomes a :class:`CollatedGraphs`, the graphs collated by ``InMemoryDataset.collate``,
-      that gives back a list (an object array for an array) of ``Data`` equal to the
-      originals when indexed by an array of rows;
-    * anything else (a GraphCollection, tabular data, a PyG ``Dataset`` that reads its graphs
-      from its files, graphs whose attributes differ, which PyG's collate would drop) is
-      returned as it is.
+    tensor with its own header. So an ``InMemoryDataset`` becomes its own
+    ``InMemoryDataset.copy()`` (same class, transform and indexing, one storage, no cache), and
+    a list, tuple or object array of ``Data`` of one class with the same attributes a
+    :class:`CollatedGraphs`. Anything else (tabular data, a PyG ``Dataset`` that reads its files,
+    graphs whose attributes differ, which PyG's collate would drop) is returned as it is.
 
     Parameters
     ----------
@@ -299,7 +296,7 @@ def compact_graphs(X):
     Returns
     -------
     X_compact : object
-        ``X`` itself, or the compact form above.
+        ``X`` itself, or its compact form.
 
     Examples
     --------
@@ -310,11 +307,8 @@ def compact_graphs(X):
     >>> graphs = [Data(x=storage[i : i + 10], edge_index=torch.zeros(2, 0, dtype=torch.long),
     ...                y=torch.tensor([i % 2])) for i in range(0, 1000, 10)]
     >>> compact = compact_graphs(graphs)  # pickled, each view would write all of the storage
-    >>> type(compact).__name__, len(compact)
-    ('CollatedGraphs', 100)
-    >>> chosen = compact[[3, 0]]
-    >>> type(chosen).__name__, torch.equal(chosen[0].x, graphs[3].x)
-    ('list', True)
+    >>> type(compact).__name__, torch.equal(compact[[3, 0]][0].x, graphs[3].x)
+    ('CollatedGraphs', True)
     """
     data_module = sys.modules.get("torch_geometric.data")
     if data_module is None:  # no PyG object can exist in this process
@@ -338,10 +332,9 @@ def compact_graphs(X):
 class CollatedGraphs:
     """A sequence of PyG ``Data`` objects stored collated, as PyG's ``InMemoryDataset`` does.
 
-    Made by :func:`compact_graphs` from a list, tuple or object array of ``Data``; indexed
-    like the original: an int gives one ``Data``, an array of rows (or a slice, or a boolean
-    mask) a list of ``Data`` (an object array if the original was an array), each equal to
-    the original graph (same attributes, values and dtypes).
+    Indexed like the original: an int gives one ``Data``, rows (an array, a slice or a boolean
+    mask) a list of ``Data`` (an object array if the original was one), each equal to the
+    original graph (same attributes, values and dtypes).
 
     Parameters
     ----------
@@ -380,8 +373,7 @@ class CollatedGraphs:
         return self._n_graphs
 
     def __iter__(self):
-        for index in range(len(self)):
-            yield self[index]
+        return (self[index] for index in range(len(self)))
 
     def __getitem__(self, key):
         if isinstance(key, numbers.Integral) and not isinstance(key, (bool, np.bool_)):

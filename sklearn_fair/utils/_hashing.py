@@ -1,12 +1,11 @@
 """Content fingerprints that are the same in every process and on every machine.
 
-``joblib.hash`` pickles its argument, and the pickle of a torch tensor (and of some other
-objects) differs from one process to the next, so a key built with it changes after a
-restart. :func:`fingerprint` hashes the *values*: numpy arrays by dtype, shape and bytes,
-tensors through numpy, pandas objects column by column, sparse matrices through their CSR
-arrays, graphs through their attributes, containers element by element; an object whose
-class defines ``__fingerprint__()`` is hashed through what that method returns. Only what it
-does not know falls back to ``joblib.hash``.
+``joblib.hash`` pickles its argument, and the pickle of a torch tensor (and of some other objects)
+differs from one process to the next, so a key built with it changes after a restart.
+:func:`fingerprint` hashes the *values*: numpy arrays by dtype, shape and bytes, tensors through
+numpy, pandas objects column by column, sparse matrices through their CSR arrays, graphs through
+their attributes, containers element by element, an object whose class defines
+``__fingerprint__()`` through what it returns. Only what it does not know goes to ``joblib.hash``.
 """
 
 import hashlib
@@ -15,10 +14,7 @@ import numbers
 import joblib
 import numpy as np
 
-from ._arrays import to_numpy
-from ._graphs import is_graph_data
-
-__all__ = ["fingerprint", "graph_fields", "update_hasher"]
+from ._graphs import is_graph_data, to_numpy
 
 
 def fingerprint(value):

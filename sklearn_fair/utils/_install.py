@@ -1,13 +1,5 @@
-"""How to install an extra, as the README's "Set up" block says it: one text for every message.
-
-sklearn-fair is installed from a checkout (it is not on PyPI yet), so an extra is
-``pip install -e ".[graph]"`` in the checkout's root folder. The ``graph`` extra (and ``all``,
-which holds it) needs PyTorch installed first: left to choose torch itself, pip takes PyPI's
-default wheel, a multi-GB CUDA build on Linux. tests/test_install_hints.py checks that these
-commands are the README's.
-"""
-
-__all__ = ["TORCH_CPU_INDEX", "TORCH_INSTALL", "extra_install", "install_hint"]
+"""How to install an extra, as the README's "Set up" block says it (tests/test_install_hints.py
+checks that these commands are the README's): one text for every message."""
 
 #: The PyTorch the README installs first (a build the ``graph`` extra's range accepts).
 TORCH_INSTALL = 'pip install "torch==2.13.0"'

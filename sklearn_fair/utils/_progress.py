@@ -3,8 +3,6 @@
 import sys
 import time
 
-__all__ = ["is_terminal", "progress_over"]
-
 
 def is_terminal(stream):
     """Whether ``stream`` is an interactive terminal (False for files, pipes, StringIO)."""
@@ -17,8 +15,8 @@ def is_terminal(stream):
 def progress_over(items, *, label, enabled=True, stream=None, name=str):
     """Iterate over ``items`` reporting each one: a tqdm bar on a terminal, lines elsewhere.
 
-    Off a terminal each item gets its own line when it starts (``label: 2/3 name``), so
-    the lines of other progress reports that follow never share its line.
+    Off a terminal each item gets its own line when it starts (``label: 2/3 name``), so the
+    lines of other progress reports never share its line.
 
     Parameters
     ----------

@@ -1,12 +1,10 @@
 """What a stored result depends on: one place describes its data, parameters, code and versions.
 
-Every record of a result that may be reused or compared later is built from this module:
-NestedCV's cache keys (``model_selection/_nested/_cache_key.py``), the experiment runner's
-result hash (``experiment/_running/_hashing.py``), the reproducibility card's versions table
-and the benchmarks' result files. The same inputs give the same description everywhere.
-
-:func:`describe` turns a value into canonical JSON-able data that changes whenever the value's
-content or code does:
+NestedCV's cache keys (``model_selection/_nested/_cache_key.py``), the fingerprints a benchmark
+records to be extended later, the reproducibility card's versions table and the benchmarks'
+result files are all built from this module, so the same inputs give the same
+description everywhere. :func:`describe` turns a value into canonical JSON-able data that changes
+whenever the value's content or code does:
 
 - **data** (arrays, tensors, DataFrames, sparse matrices, graphs) by content, through
   :func:`~sklearn_fair.utils.fingerprint` (dtype, shape and bytes; equal in every process);
@@ -19,20 +17,18 @@ content or code does:
 - **classes and functions** by their *code identity* (:func:`code_identity`), by one rule for
   every module, wherever it is installed:
 
-  * a module of the standard library: the Python version;
-  * a module of an installed third-party package (under ``site-packages``): the package's
-    distribution name and version (a release's code changes only with its version);
-  * a module of sklearn-fair, installed or a checkout: the package version and the hash of its
-    source (:func:`~sklearn_fair.utils.source_fingerprint`), since an edited checkout or an
-    install rebuilt from another commit keeps its version number;
+  * the standard library: the Python version;
+  * an installed third-party package (under ``site-packages``): its distribution name and
+    version (a release's code changes only with its version);
+  * sklearn-fair, installed or a checkout: its version and :func:`source_fingerprint`, since an
+    edited checkout or an install rebuilt from another commit keeps its version number;
   * a module of the user's own (anything else: a script, a file next to a notebook, a package
     on ``PYTHONPATH`` or installed in editable mode): the SHA-256 of its file, **and of every
-    module of the user's own that it reaches**: modules it imports, modules of the functions
-    and classes among its globals, modules imported inside its functions. So editing a
-    ``helpers.py`` that a custom scorer or an estimator's ``fit`` calls changes the
-    description. The walk stops at library and sklearn-fair modules (described by version and
-    source hash) and at :data:`MAX_MODULES` modules of the user's, past which the value is
-    :class:`UnhashableError` (no result is reused rather than a wrong one);
+    module of the user's own that it reaches** (modules it imports, modules of the functions
+    and classes among its globals, modules imported inside its functions), so editing a
+    ``helpers.py`` that a custom scorer calls changes the description. The walk stops at
+    library and sklearn-fair modules and at :data:`MAX_MODULES` modules of the user's, past
+    which the value is :class:`UnhashableError` (no result is reused rather than a wrong one);
   * code without a file (a notebook cell, ``exec``, a lambda in a closure): its bytecode,
     constants, default values, closure and the globals it reads, each described by these rules.
 
@@ -58,39 +54,28 @@ import platform
 import sys
 import sysconfig
 import types
+from pathlib import Path
 
 import numpy as np
 
+from ._graphs import is_graph_data
 from ._hashing import fingerprint
-from ._source import source_fingerprint
-
-__all__ = [
-    "MAX_MODULES",
-    "UnhashableError",
-    "canonical_json",
-    "code_identity",
-    "describe",
-    "digest",
-    "package_versions",
-]
 
 # The user's own modules one description may reach before it gives up (see the docstring).
 MAX_MODULES = 500
 # Nesting depth of a described value (estimators in estimators, closures in closures).
 MAX_DEPTH = 200
 
-_LIBRARY_ROOTS = tuple(
-    sorted(
-        {
-            os.path.realpath(sysconfig.get_paths()[name])
-            for name in ("stdlib", "platstdlib", "purelib", "platlib")
-        }
-    )
-)
-_SITE = tuple(
-    sorted({os.path.realpath(sysconfig.get_paths()[name]) for name in ("purelib", "platlib")})
-)
+
+def _real_paths(*names):
+    return tuple(sorted({os.path.realpath(sysconfig.get_paths()[name]) for name in names}))
+
+
+_LIBRARY_ROOTS = _real_paths("stdlib", "platstdlib", "purelib", "platlib")
+_SITE = _real_paths("purelib", "platlib")
 _OWN = "sklearn_fair"
+# Sub-packages and files that only format or write results: an edit there cannot change a number.
+_FORMATTING = ("experiment", "report", "cli.py", "__main__.py", "_demo.py")
 _FILE_HASHES = {}
 
 
@@ -98,7 +83,34 @@ class UnhashableError(TypeError):
     """A value whose content or code cannot be described stably."""
 
 
-# -- versions ----------------------------------------------------------------------------------
+@functools.cache
+def source_fingerprint():
+    """Return ``"sha256:"`` and the SHA-256 of the Python source of sklearn-fair.
+
+    Every ``.py`` file of the package enters, by path and content, except those that only format
+    or write results (``experiment/``, ``report/``, the command line). Computed once per process:
+    the code a process has imported is the code it runs, even if the files change meanwhile.
+
+    Returns
+    -------
+    fingerprint : str
+
+    Examples
+    --------
+    >>> from sklearn_fair.utils import source_fingerprint
+    >>> fingerprint = source_fingerprint()
+    >>> fingerprint.startswith("sha256:"), len(fingerprint)
+    (True, 71)
+    """
+    root = Path(__file__).resolve().parent.parent
+    hasher = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        relative = path.relative_to(root)
+        if relative.parts[0] in _FORMATTING:
+            continue
+        hasher.update(relative.as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return "sha256:" + hasher.hexdigest()
+
 
 # Always recorded: what computes every result.
 _CORE = ("scikit-learn", "numpy", "scipy", "joblib")
@@ -111,9 +123,8 @@ def package_versions(extra=()):
     Parameters
     ----------
     extra : sequence of str, default=()
-        Further distribution names (as pip spells them: ``"torch"``, ``"torch-geometric"``).
-        They are read from the installed metadata, never imported; an absent one is
-        ``"not installed"``.
+        Further distribution names (as pip spells them: ``"torch"``, ``"torch-geometric"``),
+        read from the installed metadata, never imported; an absent one is ``"not installed"``.
 
     Returns
     -------
@@ -139,20 +150,11 @@ def package_versions(extra=()):
     }
     for name in (*_CORE, *extra):
         if name not in versions:
-            versions[name] = _distribution_version(name)
+            try:
+                versions[name] = importlib.metadata.version(name)
+            except importlib.metadata.PackageNotFoundError:
+                versions[name] = NOT_INSTALLED
     return versions
-
-
-def _distribution_version(name):
-    """The installed version of a distribution (from its metadata; nothing is imported).
-
-    A package importable without being installed (a checkout on ``PYTHONPATH``) has no version
-    here; its code is described by its source wherever it is used (see the module docstring).
-    """
-    try:
-        return importlib.metadata.version(name)
-    except importlib.metadata.PackageNotFoundError:
-        return NOT_INSTALLED
 
 
 # Once per process: the code a process has imported is the code it runs, and reading every
@@ -177,9 +179,6 @@ def _package_of(top):
             continue
     module = sys.modules.get(top)
     return f"{top}=={getattr(module, '__version__', 'unknown')}"
-
-
-# -- modules -----------------------------------------------------------------------------------
 
 
 def _module_kind(module):
@@ -236,10 +235,8 @@ _SEEN_MODULES = {}
 
 
 def _unchanged_since_seen(module, path):
-    """False if the file changed since this module object was first described, unreloaded.
-
-    A reload makes new function and class objects: then the file is the code again.
-    """
+    """False if the file changed since this module object was first described, unreloaded (a
+    reload makes new function and class objects: then the file is the code again)."""
     info = os.stat(path)
     state = (info.st_mtime_ns, info.st_size)
     members = frozenset(
@@ -305,12 +302,8 @@ def _user_module(name):
 
 def _modules_imported_by(code):
     """The user's modules a function imports in its body (``import helpers`` in ``fit``)."""
-    found = []
-    for name in sorted(_code_names(code)):
-        module = _user_module(name)
-        if module is not None:
-            found.append(module)
-    return found
+    modules = (_user_module(name) for name in sorted(_code_names(code)))
+    return [module for module in modules if module is not None]
 
 
 def _neighbours(module):
@@ -352,22 +345,15 @@ def _methods(cls):
     return [f for f in found if isinstance(f, types.FunctionType)]
 
 
-# -- describing --------------------------------------------------------------------------------
-
-
 class Describer:
     """Describes values by the rules of the module docstring; remembers code it has described.
 
-    One Describer serves one run (e.g. all the cache keys of one NestedCV fit): the code a
-    process has imported does not change during the run, so each class, function and module is
-    walked once.
+    One Describer serves one run (e.g. all the cache keys of one NestedCV fit): the code a process
+    has imported does not change during the run, so each class, function and module is walked once.
     """
 
     def __init__(self):
         self._code = {}  # id -> (object, identity); the object keeps the id from being reused
-        self._reach = {}  # module name -> sorted [[name, source hash], ...]
-
-    # values
 
     def describe(self, value, _seen=frozenset(), _depth=0):
         """A JSON-able description of ``value`` (see the module docstring)."""
@@ -382,7 +368,7 @@ class Describer:
             value = float(value)
             return value if math.isfinite(value) else {"float": repr(value)}
         if isinstance(value, (list, tuple)) and not hasattr(value, "__fingerprint__"):
-            if _is_graph_list(value):
+            if value and is_graph_data(value):
                 return {"data": fingerprint(value)}
             return {type(value).__name__: [self.describe(v, _seen, depth) for v in value]}
         if isinstance(value, dict):
@@ -431,8 +417,6 @@ class Describer:
                 "state": self.describe(vars(value), seen, depth),
             }
         raise UnhashableError(f"cannot describe a value of type {type(value).__qualname__}")
-
-    # code
 
     def code_identity(self, obj, _seen=frozenset(), _depth=0):
         """The identity of a class, function or module (see the module docstring)."""
@@ -505,9 +489,9 @@ class Describer:
     def _class_identity(self, cls, _seen, depth):
         name = _qualified(cls)
         module = sys.modules.get(cls.__module__)
-        if module is None or _module_kind(module) != "user":
-            if module is None:
-                raise UnhashableError(f"cannot find the module of class {name}")
+        if module is None:
+            raise UnhashableError(f"cannot find the module of class {name}")
+        if _module_kind(module) != "user":
             return {"class": name, "package": _package_identity(module)}
         sources, packages, modules = [], set(), []
         for base in cls.__mro__:
@@ -536,7 +520,7 @@ class Describer:
             "class": name,
             "sources": sources,
             "packages": sorted(packages),
-            "reaches": self._reaches(modules) if modules else [],
+            "reaches": self._reaches(modules),
         }
 
     def _function_identity(self, function, _seen, depth):
@@ -546,9 +530,7 @@ class Describer:
             return {"function": name, "package": _package_identity(module)}
         code = function.__code__
         globals_read = {}
-        for global_name in sorted(_code_names(code)):
-            if global_name not in function.__globals__:
-                continue
+        for global_name in sorted(_code_names(code) & function.__globals__.keys()):
             value = function.__globals__[global_name]
             try:
                 globals_read[global_name] = self.describe(value, _seen, depth)
@@ -557,7 +539,6 @@ class Describer:
         closure = [
             self.describe(cell.cell_contents, _seen, depth) for cell in function.__closure__ or ()
         ]
-        imported = _modules_imported_by(code)
         return {
             "function": name,
             "code": _code_digest(code),
@@ -565,7 +546,7 @@ class Describer:
             "kwdefaults": self.describe(function.__kwdefaults__, _seen, depth),
             "closure": closure,
             "globals": globals_read,
-            "imports": self._reaches(imported) if imported else [],
+            "imports": self._reaches(_modules_imported_by(code)),
         }
 
 
@@ -591,21 +572,13 @@ def _is_data(value):
     )
 
 
-def _is_graph_list(value):
-    from ._graphs import is_graph_data
-
-    return bool(value) and is_graph_data(value)
-
-
 def describe(value):
     """A JSON-able description of ``value`` that changes whenever its content or code does.
-
-    See the module docstring for the rules (data by content, dicts sorted by key, lists in
-    order, code by its identity).
 
     Parameters
     ----------
     value : object
+        Described by the rules of the module docstring.
 
     Returns
     -------
@@ -636,7 +609,7 @@ def code_identity(obj):
     Examples
     --------
     >>> from sklearn.tree import DecisionTreeClassifier
-    >>> from sklearn_fair.utils import code_identity
+    >>> from sklearn_fair.utils._provenance import code_identity
     >>> code_identity(DecisionTreeClassifier)["package"].startswith("scikit-learn==")
     True
     """
@@ -651,8 +624,8 @@ def canonical_json(description):
 def digest(description):
     """``"sha256:"`` and the SHA-256 of the canonical JSON of ``description``.
 
-    Also the checksum of a JSON document written to disk: recompute it over the document
-    read back (without its checksum field) to tell a truncated or edited file.
+    Also the checksum of a JSON document written to disk: recompute it over the document read
+    back (without its checksum field) to tell a truncated or edited file.
 
     Examples
     --------

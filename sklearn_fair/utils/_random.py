@@ -1,11 +1,10 @@
 """One way to turn a ``random_state`` into a generator, across the package.
 
 Every public ``random_state`` accepts None, an int, a :class:`numpy.random.RandomState` and a
-:class:`numpy.random.Generator`. Code that needs scikit-learn's legacy RandomState (to pass
-it to a scikit-learn splitter, say) calls :func:`check_random_state`; code that draws with
-the modern API calls :func:`as_generator`. A Generator or RandomState given by the user is
-drawn from (its state advances), as scikit-learn does with RandomState instances. Public
-parameters declare what they accept with :data:`RANDOM_STATE_CONSTRAINTS`.
+:class:`numpy.random.Generator` (:data:`RANDOM_STATE_CONSTRAINTS`). Code that needs scikit-learn's
+legacy RandomState calls :func:`check_random_state`; code that draws with the modern API calls
+:func:`as_generator`. A Generator or RandomState given by the user is drawn from (its state
+advances), as scikit-learn does with RandomState instances.
 """
 
 import numbers
@@ -15,15 +14,6 @@ import numpy as np
 from sklearn.utils._param_validation import validate_parameter_constraints
 
 from ._validation import RANDOM_STATE_CONSTRAINTS, IntervalNotBool
-
-__all__ = [
-    "SEED_BOUND",
-    "as_generator",
-    "check_random_state",
-    "draw_seeds",
-    "named_generator",
-    "seed_root",
-]
 
 #: Every seed sklearn-fair draws is below this bound (the one definition), so that it fits every
 #: library's int32 seed. Which seeds are drawn, and for what: ``model_selection/_nested/_seeds.py``.
@@ -50,8 +40,7 @@ def _check(constraints, random_state, caller_name):
 def check_random_state(random_state):
     """Return a :class:`numpy.random.RandomState` for ``random_state``.
 
-    As :func:`sklearn.utils.check_random_state`, and a :class:`numpy.random.Generator`
-    is accepted too: the RandomState is seeded from one draw of it.
+    As :func:`sklearn.utils.check_random_state`; a Generator seeds it with one draw.
 
     Parameters
     ----------
@@ -84,8 +73,8 @@ def check_random_state(random_state):
 def as_generator(random_state):
     """Return a :class:`numpy.random.Generator` for ``random_state``.
 
-    An int or None seeds a new generator; a Generator is used as it is (so its state
-    advances); a RandomState seeds a new generator from one draw of it.
+    An int or None seeds a new generator; a Generator is used as it is (so its state advances);
+    a RandomState seeds a new generator from one draw of it.
 
     Parameters
     ----------

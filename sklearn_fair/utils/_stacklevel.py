@@ -5,8 +5,6 @@ import sys
 
 import sklearn
 
-__all__ = ["external_stacklevel"]
-
 _PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _INTERNAL = (
     _PACKAGE + os.sep,

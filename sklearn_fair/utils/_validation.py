@@ -1,10 +1,8 @@
-"""scikit-learn's parameter validation, with the few constraints the package adds to it.
+"""scikit-learn's parameter validation, with the few constraints the package adds to it, and
+the texts of parameters that several signatures share.
 
-Public functions check their parameters with scikit-learn's ``validate_params`` and classes
-with a ``_parameter_constraints`` dict, so that every error reads "The 'x' parameter of Y must
-be ... Got ... instead." and names what the user called. scikit-learn's constraints take a
-bool wherever they take an int or a float (``True`` is an ``Integral``): the constraints here
-refuse them, because ``n_resamples=True`` is a mistake, not 1.
+scikit-learn's constraints take a bool wherever they take an int or a float (``True`` is an
+``Integral``): the constraints here refuse them, because ``n_resamples=True`` is a mistake, not 1.
 """
 
 import numbers
@@ -17,17 +15,9 @@ from sklearn.utils._param_validation import (
     validate_parameter_constraints,
 )
 
-__all__ = [
-    "RANDOM_STATE_CONSTRAINTS",
-    "EstimatorInstance",
-    "IntervalNotBool",
-    "OptionsNotBool",
-    "check_parameter_constraints",
-]
-
 
 class IntervalNotBool(Interval):
-    """scikit-learn's ``Interval`` that refuses bools (``n_refits=True`` is a mistake, not 1).
+    """scikit-learn's ``Interval`` that refuses bools.
 
     Examples
     --------
@@ -72,11 +62,9 @@ class EstimatorInstance(HasMethods):
     --------
     >>> from sklearn.linear_model import LogisticRegression
     >>> from sklearn_fair.utils import EstimatorInstance
-    >>> constraint = EstimatorInstance(["fit", "get_params"])
-    >>> constraint.is_satisfied_by(LogisticRegression())
-    True
-    >>> constraint.is_satisfied_by(LogisticRegression)
-    False
+    >>> instance = EstimatorInstance(["fit", "get_params"])
+    >>> instance.is_satisfied_by(LogisticRegression()), instance.is_satisfied_by(LogisticRegression)
+    (True, False)
     """
 
     def is_satisfied_by(self, val):
@@ -86,8 +74,8 @@ class EstimatorInstance(HasMethods):
         return f"an estimator instance ({super().__str__()})"
 
 
-#: The constraints of every public ``random_state``: None, an int seed (not a bool) that
-#: numpy's RandomState takes, a RandomState or a Generator.
+#: The constraints of every public ``random_state``: None, an int seed (not a bool) that numpy's
+#: RandomState takes, a RandomState or a Generator.
 RANDOM_STATE_CONSTRAINTS = [
     None,
     IntervalNotBool(numbers.Integral, 0, 2**32 - 1, closed="both"),
@@ -99,9 +87,8 @@ RANDOM_STATE_CONSTRAINTS = [
 def check_parameter_constraints(obj, caller_name=None):
     """Check the parameters of ``obj`` against its ``_parameter_constraints``.
 
-    For classes without scikit-learn's ``BaseEstimator._validate_params`` (its
-    splitters have no ``get_params``): each constrained parameter is read as an
-    attribute, and errors name ``caller_name`` (the class's name by default).
+    For classes without scikit-learn's ``BaseEstimator._validate_params`` (its splitters have
+    no ``get_params``): each constrained parameter is read as an attribute.
 
     Parameters
     ----------
@@ -134,3 +121,28 @@ def check_parameter_constraints(obj, caller_name=None):
     validate_parameter_constraints(
         obj._parameter_constraints, params, caller_name=caller_name or type(obj).__name__
     )
+
+
+def fill_doc(texts):
+    """A decorator that puts ``texts[name]`` where a docstring says ``{name}``.
+
+    The texts of parameters that several signatures share are written once (as imbalanced-learn's
+    ``Substitution`` does); a text's first line goes where the name is, its others carry their
+    own indentation.
+
+    Examples
+    --------
+    >>> from sklearn_fair.utils import fill_doc
+    >>> @fill_doc({"seed": "seed : int, default=0"})
+    ... def draw(seed=0):
+    ...     "Parameters: {seed}."
+    >>> draw.__doc__
+    'Parameters: seed : int, default=0.'
+    """
+
+    def fill(obj):
+        for name, text in texts.items():
+            obj.__doc__ = obj.__doc__.replace("{" + name + "}", text)
+        return obj
+
+    return fill

@@ -294,7 +294,7 @@ def _sections(result, **kwargs):
 
 
 def test_to_html_is_the_two_model_reports_template(result):
-    from sklearn_fair.report import html_page
+    from sklearn_fair.report._html import html_page
 
     page = _page(result)
     verdict, sections = _sections(result)
@@ -451,3 +451,27 @@ def test_one_level_parameter_for_every_comparison(result):
         assert old.equals(strict)
     with pytest.warns(FutureWarning, match="'alpha' parameter of table is deprecated"):
         assert result.table(alpha=0.001).equals(result.table(confidence=0.999))
+
+
+@pytest.mark.parametrize(
+    "call, parameter",
+    [
+        (lambda r: r.table(decimals=-3), "decimals"),
+        (lambda r: r.table(scale=0), "scale"),
+        (lambda r: r.aggregate(n_resamples=0), "n_resamples"),
+        (lambda r: r.aggregate(n_resamples=-3), "n_resamples"),
+        (lambda r: r.compare_to(confidence=1.0), "confidence"),
+        (lambda r: r.compare_across(rope=-0.1), "rope"),
+        (lambda r: r.report(interval="z"), "interval"),
+        (lambda r: r.to_html(n_resamples=0), "n_resamples"),
+        (lambda r: r.probability_of_improvement("x", "y", random_state=True), "random_state"),
+    ],
+)
+def test_bad_parameters_are_refused_by_name(call, parameter):
+    # issue 36.4: before, table(decimals=-3) reached a format string and aggregate(n_resamples=0)
+    # numpy's indexing
+    result = BenchmarkResult.from_results(
+        {("d", "x"): _folds([0.8, 0.7, 0.9, 0.8]), ("d", "y"): _folds([0.6, 0.7, 0.5, 0.6])}
+    )
+    with pytest.raises(ValueError, match=f"The '{parameter}' parameter of BenchmarkResult"):
+        call(result)

@@ -155,49 +155,36 @@ def test_protocol_accepts_every_nested_cv_parameter(tmp_path):
         "{ n_splits = 4, test_size = 0.25, random_state = 1 } }\n"
         'inner_cv = { splitter = "sklearn.model_selection.GroupKFold", '
         "params = { n_splits = 2 } }\n"
-        'error_score = "raise"\nrefit = true\nscoring = ["accuracy", "balanced_accuracy"]',
+        'error_score = "raise"\nrefit = "balanced_accuracy"\n'
+        'scoring = ["accuracy", "balanced_accuracy"]',
     )
     protocol = load_config(write(tmp_path, text)).protocol
     assert isinstance(protocol["outer_cv"], ShuffleSplit)
     assert protocol["outer_cv"].get_n_splits() == 4 and protocol["outer_cv"].test_size == 0.25
     assert isinstance(protocol["inner_cv"], GroupKFold)
-    assert protocol["error_score"] == "raise" and protocol["refit"] is True
+    assert protocol["error_score"] == "raise" and protocol["refit"] == "balanced_accuracy"
     assert protocol["scoring"] == ["accuracy", "balanced_accuracy"]
     assert protocol["n_refits"] == 1
 
 
 def test_protocol_follows_nested_cv_parameters(tmp_path, monkeypatch):
     """A parameter added to NestedCV is accepted without a change to the runner."""
+    import inspect
+
     import sklearn_fair.model_selection as model_selection
     from sklearn_fair import NestedCV
 
     class NewNestedCV(NestedCV):
-        def __init__(
-            self,
-            estimator,
-            param_grid=None,
-            *,
-            outer_cv=10,
-            inner_cv=None,
-            n_refits=3,
-            refit=True,
-            random_state=None,
-            n_jobs=None,
-            verbose=0,
-            future_option=None,
-        ):
-            super().__init__(
-                estimator,
-                param_grid,
-                outer_cv=outer_cv,
-                inner_cv=inner_cv,
-                n_refits=n_refits,
-                refit=refit,
-                random_state=random_state,
-                n_jobs=n_jobs,
-                verbose=verbose,
-            )
+        def __init__(self, *args, future_option=None, **kwargs):
+            super().__init__(*args, **kwargs)
             self.future_option = future_option
+
+    # NestedCV's signature and one more parameter, as scikit-learn reads parameters
+    signature = inspect.signature(NestedCV.__init__)
+    added = inspect.Parameter("future_option", inspect.Parameter.KEYWORD_ONLY, default=None)
+    NewNestedCV.__init__.__signature__ = signature.replace(
+        parameters=[*signature.parameters.values(), added]
+    )
 
     path = write(tmp_path, GOOD.replace("n_refits = 1", 'future_option = "inner"'))
     with pytest.raises(ExperimentConfigError) as info:

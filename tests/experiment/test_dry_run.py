@@ -55,7 +55,10 @@ def _splits_with_two_inner_splits(path):
 PROTOCOLS = {
     "kfold": lambda path: "outer_cv = 3\ninner_cv = 2\nn_refits = 2",
     "default inner hold-out": lambda path: "outer_cv = 4\nn_refits = 3",
-    "final fit": lambda path: "outer_cv = 3\ninner_cv = 3\nn_refits = 2\nrefit = true",
+    "multi-metric": lambda path: (
+        'outer_cv = 3\ninner_cv = 3\nn_refits = 2\nscoring = ["accuracy", "f1_macro"]\n'
+        'refit = "f1_macro"'
+    ),
     "stored inner splits": _splits_with_two_inner_splits,
     "splitter tables": lambda path: (
         'outer_cv = { splitter = "sklearn.model_selection.ShuffleSplit", params = '
@@ -97,11 +100,18 @@ def test_counts_match_the_fits_of_a_real_run(tmp_path, monkeypatch, protocol, mo
     if inert:  # two refits on the first fold, one on the others
         refit_sizes = [n for n, _ in plan.outer] + [plan.outer[0][0]]
     expected = sorted(
-        [n for inner in plan.inner for n, _ in inner] * plan.n_candidates
-        + refit_sizes
-        + ([n for n, _ in plan.final_inner] * plan.n_candidates + [150] if plan.final_fits else [])
+        [n for inner in plan.inner for n, _ in inner] * plan.n_candidates + refit_sizes
     )
     assert sorted(fits) == expected
+
+
+def test_the_runner_fits_no_final_model(tmp_path):
+    from sklearn_fair.exceptions import ExperimentConfigError
+
+    path = tmp_path / "e.toml"
+    path.write_text(BASE.replace("PROTOCOL", "refit = true").replace("ESTIMATOR", KNN[1]))
+    with pytest.raises(ExperimentConfigError, match="key 'protocol.refit': the runner fits no"):
+        dry_run(path, timing=False)
 
 
 def test_dry_run_fits_almost_nothing_and_states_its_basis(tmp_path, monkeypatch):

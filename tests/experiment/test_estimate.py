@@ -78,10 +78,11 @@ def clocked(tmp_path, monkeypatch):
     path = tmp_path / "e.toml"
     path.write_text(TOML)
     config = load_config(path)
-    data = load_data(config, tmp_path / "data")
+    (dataset,) = config.datasets.values()
+    data = load_data(config, dataset, tmp_path / "data")
     spec = config.models["model"]
     spec.estimator = ClockedRegressor()
-    plan = plan_model(config, spec, data)
+    plan = plan_model(config, dataset, spec, data)
     monkeypatch.setattr(_estimate, "time", SimpleNamespace(perf_counter=perf_counter))
     monkeypatch.setattr(Clock, "now", 0.0)
     monkeypatch.setattr(Clock, "fits", 0)

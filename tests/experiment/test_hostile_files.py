@@ -5,10 +5,16 @@ no traceback. Each case also bounds the work done before the refusal, by countin
 parser is not called at all for what the pre-scan refuses, no fit starts, no grid is
 expanded, and tracemalloc's peak stays far below the file's claims. No time is measured.
 
+The output matrix (issue 36, at the end of this file): names that are paths, formulas or
+control characters, links and FIFOs where outputs go, hostile CSV files and a failing model,
+each through one data set and several, run and dry run: refused (or kept inside the results
+folder, neutral), with nothing outside the results folder created or changed.
+
 ``python -m pytest tests/experiment/test_hostile_files.py -s`` prints the matrix with the
 work each case did.
 """
 
+import csv
 import json
 import os
 import stat
@@ -447,3 +453,203 @@ def test_the_prescan_is_linear_in_memory_for_a_megabyte_string():
     finally:
         tracemalloc.stop()
     assert peak < 4 * len(text)  # the regex keeps no state per character
+
+
+# -- The output matrix (issue 36): names, links, FIFOs, formulas, control characters, hostile
+# CSVs and a failing cell, each through both paths of the one runner (one [data] table, or
+# [data.NAME] tables), each asserting the refusal (or the safe outcome) and that nothing outside
+# the results folder was created or changed. ``benchmarks/bench_hostile_files.py`` runs the
+# same cases in child processes.
+
+ESC_NAME = "\x1b]0;PWNED\x07\x1b[2J\r"
+FORMULAS = ("=HYPERLINK(CONCAT(char(104),A1),1)", "@SUM(1+1)*cmd|' -C calc'!A0")
+
+
+def _key(name):
+    return json.dumps(name)  # a TOML basic string: quotes and control characters escaped
+
+
+def output_toml(several, datasets, models, extra=""):
+    """An experiment file: ``datasets`` (name -> [data] table text) as one [data] table or as
+    [data.NAME] tables, ``models`` (name -> table text), the first model the baseline."""
+    text = '[experiment]\nprogress = false\noutput_dir = "out"\n'
+    text += f"[benchmark]\nbaseline = {_key(next(iter(models)))}\n"
+    if several:
+        text += "".join(f"[data.{_key(n)}]\n{table}\n" for n, table in datasets.items())
+    else:
+        text += f"[data]\n{next(iter(datasets.values()))}\n"
+    text += "[protocol]\nouter_cv = 2\ninner_cv = 2\nn_refits = 1\n" + extra
+    return text + "".join(f"[models.{_key(n)}]\n{table}\n" for n, table in models.items())
+
+
+IRIS, WINE = 'dataset = "sklearn:iris"', 'dataset = "sklearn:wine"'
+PRIOR = 'estimator = "sklearn.dummy.DummyClassifier"'
+TREE = 'estimator = "sklearn.tree.DecisionTreeClassifier"\ngrid = { max_depth = [1, 2] }'
+
+
+def _names_case(names):
+    def build(folder, several):
+        datasets = {names[0]: IRIS, names[1]: WINE} if several else {"iris": IRIS}
+        return output_toml(several, datasets, {names[0]: PRIOR, names[1]: TREE}), 0
+
+    return build
+
+
+def _link_case(where):
+    def build(folder, several):
+        victim = folder / "outside" / "victim.txt"
+        target = folder / "out" / where(several)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if target.name in ("models", "cache"):
+            target.symlink_to(victim.parent, target_is_directory=True)
+        else:
+            target.symlink_to(victim)
+        return output_toml(several, {"iris": IRIS, "wine": WINE}, {"prior": PRIOR, "t": TREE}), 2
+
+    return build
+
+
+def _fifo_case(folder, several):
+    (folder / "out").mkdir()
+    os.mkfifo(folder / "out" / "table.md")  # opened, it would block the run for ever
+    return output_toml(several, {"iris": IRIS, "wine": WINE}, {"prior": PRIOR, "t": TREE}), 2
+
+
+def _csv_case(write):
+    def build(folder, several):
+        write(folder / "data.csv")
+        table = 'dataset = "csv"\npath = "data.csv"\ntarget = "y"'
+        return output_toml(several, {"csv": table, "iris": IRIS}, {"prior": PRIOR}), 2
+
+    return build
+
+
+def _long_field(path):
+    path.write_text("a,y\n" + "x" * 131_073 + ",1\n")
+
+
+def _latin1(path):
+    path.write_bytes("caf\xe9,y\n1,0\n2,1\n".encode("latin-1"))
+
+
+def _duplicate_columns(path):
+    path.write_text("a,a,y\n" + "".join(f"{i},{i % 3},{i % 2}\n" for i in range(20)))
+
+
+def _failing_cell(folder, several):
+    # priors of 3 classes: fits on iris, fails on every fold of breast_cancer (2 classes)
+    bayes = 'estimator = "sklearn.naive_bayes.GaussianNB"\nparams = { priors = [0.3, 0.3, 0.4] }'
+    datasets = {"cancer": 'dataset = "sklearn:breast_cancer"', "iris": IRIS}
+    return output_toml(several, datasets, {"prior": PRIOR, "bayes": bayes}), 1
+
+
+OUTPUT_CASES = {
+    "names that are paths": _names_case(["../../../escaped", "/some/absolute/dir"]),
+    "a name and its './' twin": _names_case(["a", "./a"]),
+    "a name with a separator, and one of 300 characters": _names_case(["a/b", "n" * 300]),
+    "names that are formulas": _names_case(list(FORMULAS)),
+    "a name of control characters": _names_case([ESC_NAME, "b\x07"]),
+    "a link where a model's file goes": _link_case(
+        lambda several: "models/wine/t.json" if several else "models/t.json"
+    ),
+    "a link where table.md goes": _link_case(lambda several: "table.md"),
+    "a link where the models folder goes": _link_case(lambda several: "models"),
+    "a link where the cache folder goes": _link_case(lambda several: "cache"),
+    "a FIFO where table.md goes": _fifo_case,
+    "a CSV field over 131,072 characters": _csv_case(_long_field),
+    "a Latin-1 CSV": _csv_case(_latin1),
+    "a CSV naming a column twice": _csv_case(_duplicate_columns),
+    "a model that fails on one data set": _failing_cell,
+}
+OUTPUT_MESSAGES = {
+    "a link where": ["is a symbolic link", "remove it"],
+    "a FIFO": ["is a FIFO, not a regular file"],
+    "a CSV field": ["data.csv", "cannot be read as CSV", "field larger than field limit"],
+    "a Latin-1": ["data.csv", "is not UTF-8 text", "save it as UTF-8"],
+    "a CSV naming": ["data.csv", "names the columns 'a' more than once"],
+    "a model that fails": ["fit(s) failed", "model 'bayes', data set '", "priors"],
+}
+
+
+def snapshot(folder, skip):
+    """Every path under ``folder`` but ``skip``: its kind, link target, size and content hash."""
+    import hashlib
+
+    found = {}
+    for path in sorted(folder.rglob("*")):
+        if path == skip or skip in path.parents:
+            continue
+        info = os.lstat(path)
+        if stat.S_ISLNK(info.st_mode):
+            found[path] = ("link", os.readlink(path))
+        elif stat.S_ISREG(info.st_mode):
+            found[path] = ("file", hashlib.sha256(path.read_bytes()).hexdigest(), info.st_mtime_ns)
+        else:
+            found[path] = (stat.S_IFMT(info.st_mode),)
+    return found
+
+
+def write_output_case(folder, case, several):
+    """Write the case's experiment file into ``folder`` (with a victim file outside the results
+    folder); ``(path, expected exit status of the run)``."""
+    (folder / "outside").mkdir()
+    (folder / "outside" / "victim.txt").write_text("not yours\n")
+    text, status = OUTPUT_CASES[case](folder, several)
+    path = folder / "hostile.toml"
+    path.write_text(text)
+    return path, status
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+@pytest.mark.parametrize("several", [False, True], ids=["one data set", "several"])
+@pytest.mark.parametrize("case", list(OUTPUT_CASES))
+def test_a_hostile_output_case_is_refused_or_kept_inside(tmp_path, capsys, case, several):
+    path, expected = write_output_case(tmp_path, case, several)
+    out = tmp_path / "out"
+    before = snapshot(tmp_path, out)
+    # the dry run writes nothing; a hostile CSV is data it cannot read (exit status 1), said
+    status = main(["run", str(path), "--dry-run", "--no-timing"])
+    dry = capsys.readouterr()
+    assert status == (1 if "CSV" in case else 0), dry.err
+    if "CSV" in case:
+        assert "NOT AVAILABLE" in dry.out and "data.csv" in dry.out
+    status = main(["run", str(path)])
+    run = capsys.readouterr()
+    assert status == expected, run.err[-2000:]
+    for text in (dry.out, dry.err, run.out, run.err):
+        assert not any(c in text for c in "\x1b\x07\r"), "control characters reached the terminal"
+        assert "Traceback" not in text
+    for prefix, words in OUTPUT_MESSAGES.items():
+        if case.startswith(prefix):
+            for word in words:
+                assert word in run.err, (word, run.err[-1000:])
+    assert snapshot(tmp_path, out) == before  # nothing outside the results folder changed
+    if expected == 2:  # refused before the first fit: no cache was written
+        assert (out / "cache").is_symlink() or not (out / "cache").exists()
+        return
+    for file in out.rglob("*"):  # everything written lies inside, under a short name
+        assert out.resolve() in file.resolve().parents and len(file.name) <= 255
+        if file.suffix in (".md", ".csv", ".html", ".svg", ".txt", ".json"):
+            text = file.read_text(encoding="utf-8")
+            assert not any(c in text for c in "\x1b\x07"), f"control characters in {file}"
+    for name in ("summary.csv", "scores.csv", "budget.csv", "comparison.csv"):
+        if not (out / name).exists():
+            continue
+        with open(out / name, newline="") as file:
+            cells = [c for row in csv.reader(file, quoting=csv.QUOTE_NONNUMERIC) for c in row]
+        texts = [c for c in cells if isinstance(c, str)]
+        assert not [c for c in texts if c[:1] in ("=", "+", "-", "@", "\t", "\r")], name
+        assert not [c for c in texts if "\x1b" in c or "\x07" in c], name
+    if case.startswith("names") or "twin" in case or "separator" in case:
+        models = out / "models"
+        cells = list(models.rglob("*.json"))
+        assert len(cells) == (4 if several else 2)  # one file per cell: no two names share one
+        names = {(json.loads(c.read_text())["dataset"], json.loads(c.read_text())["name"])
+                 for c in cells}  # fmt: skip
+        assert len(names) == len(cells)
+    if case.startswith("a model that fails"):
+        with open(out / "summary.csv", newline="") as file:
+            rows = list(csv.DictReader(file))
+        failed = [r for r in rows if r["model"] == "bayes" and r["first_error"]]
+        assert failed and "priors" in failed[0]["first_error"]
+        assert [r for r in rows if r["model"] == "prior" and r["test_mean"]]  # the others

@@ -70,45 +70,80 @@ def test_a_randomized_search_draws_the_runs_candidates(tmp_path, monkeypatch, se
     assert depths == {candidate["max_depth"] for candidate in plan.candidates}
 
 
-def test_a_grid_search_subclass_runs_whole_and_is_counted_so(tmp_path, monkeypatch):
+def test_a_search_run_whole_is_not_counted_and_the_report_says_so(tmp_path, monkeypatch):
+    # a GridSearchCV subclass (its _run_search may do anything) and a halving search decide
+    # their own fits as they go: the dry run does not guess them
+    pytest.importorskip("sklearn.experimental.enable_halving_search_cv")
     (tmp_path / "mysearch.py").write_text(
         "from sklearn.model_selection import GridSearchCV\n\n\n"
         "class MyGridSearch(GridSearchCV):\n    pass\n"
     )
     monkeypatch.syspath_prepend(str(tmp_path))
-    model = (
-        'estimator = "mysearch.MyGridSearch"\n'
-        f"params = {{ estimator = {TREE}, cv = 3, param_grid = {{ max_depth = [1, 2, 3] }} }}"
-    )
-    path = write(tmp_path, model)
-    plan, fits = check_counts(path, monkeypatch, allowed_packages=("mysearch",))
-    # per outer fold: 3 candidates x the protocol's 2 inner splits (inner_cv replaces the
-    # search's cv), and its own refit; then NestedCV's refits (the probe: 2, then 1 a fold)
-    assert plan.search_fits == [7, 7, 7]
-    assert len(fits) == plan.min_total_fits == 21 + 4
-
-
-@pytest.mark.parametrize("factor, min_resources", [(2, "smallest"), (3, "exhaust"), (2, 20)])
-def test_a_halving_search_is_counted_round_by_round(tmp_path, monkeypatch, factor, min_resources):
-    pytest.importorskip("sklearn.experimental.enable_halving_search_cv")
-    resources = f'"{min_resources}"' if isinstance(min_resources, str) else min_resources
-    model = (
-        'estimator = "sklearn.model_selection.HalvingGridSearchCV"\n'
-        f"params = {{ estimator = {TREE}, cv = 2, factor = {factor}, "
-        f"min_resources = {resources}, random_state = 0, "
-        "param_grid = { max_depth = [1, 2, 3, 4, 5, 6, 7] } }"
-    )
-    path = write(tmp_path, model, protocol="outer_cv = 3\nn_refits = 1")
-    plan, fits = check_counts(path, monkeypatch)
-    assert len(fits) == plan.total_fits
+    for search in ("mysearch.MyGridSearch", "sklearn.model_selection.HalvingGridSearchCV"):
+        model = (
+            f'estimator = "{search}"\n'
+            f"params = {{ estimator = {TREE}, cv = 3, param_grid = {{ max_depth = [1, 2, 3] }} }}"
+        )
+        path = write(tmp_path, model)
+        report = dry_run(path, timing=True, allowed_packages=("mysearch",))
+        plan = report.plans["model"]
+        assert plan.whole_search and plan.selection_fits is None and plan.total_fits is None
+        assert report.total_fits is None and plan.refits == 3 * 2
+        assert "its own (3 searches)" in report.text
+        assert "Total: 6 refits and the fits that the whole searches decide." in report.text
+        assert "no estimate: a search that runs whole decides its own fits" in report.text
 
 
 def test_refits_and_the_seed_probe(tmp_path, monkeypatch):
     # a tree whose splitter is "best" on iris with all features: its seed changes nothing,
     # which the first fold's two refits show; the other folds are refitted once
     model = 'estimator = "sklearn.tree.DecisionTreeClassifier"\ngrid = { max_depth = [1, 2] }'
-    path = write(tmp_path, model, protocol="outer_cv = 3\ninner_cv = 2\nn_refits = 3\nrefit = true")
+    path = write(tmp_path, model, protocol="outer_cv = 3\ninner_cv = 2\nn_refits = 3")
     plan, fits = check_counts(path, monkeypatch)
     assert plan.probe and plan.n_refits == 3
-    assert plan.final_fits == 2 * 2 + 1
     assert len(fits) in (plan.min_total_fits, plan.total_fits)
+
+
+GIN = """\
+[experiment]
+progress = false
+output_dir = "out"
+
+[data]
+dataset = "tu:MUTAG"
+root = "TU"
+
+[protocol]
+outer_cv = 3
+n_refits = 3
+
+[models.gin]
+estimator = "sklearn_fair.graph.GraphClassifier"
+params = { module = { class = "sklearn_fair.graph.GIN" }, random_state = 0, batch_size = 64 }
+grid = { max_epochs = [1, 2] }
+"""
+
+
+def test_a_seeded_gin_on_tu_data_is_counted_alike_with_and_without_the_data(tmp_path, monkeypatch):
+    """Issue 32: GIN with the user's random_state=0 (kept: its refits are identical, so one
+    per fold), 3 outer folds, 2 candidates, n_refits=3: 6 selection fits and 3 refits. The
+    count without the data (only the labels read) once said 15; the run makes 9."""
+    pytest.importorskip("torch_geometric")
+    import shutil
+    from pathlib import Path
+
+    import sklearn_fair.graph
+    from sklearn_fair.graph import GraphClassifier
+
+    raw = Path(sklearn_fair.graph.__file__).parent / "data" / "MUTAG" / "raw"
+    shutil.copytree(raw, tmp_path / "TU" / "MUTAG" / "raw")
+    path = tmp_path / "e.toml"
+    path.write_text(GIN)
+    counting = dry_run(path, timing=False)
+    timed = dry_run(path, timing=True, n_timed=1, sample_size=16)
+    assert "188 graph labels" in counting.text and "188 graphs" in timed.text
+    assert counting.total_fits == timed.total_fits == 9
+    assert counting.plans["gin"].n_refits == 1
+    fits = record_fits(monkeypatch, GraphClassifier)
+    run_experiment(path, n_jobs=1)
+    assert len(fits) == 9  # every fit the estimator class received

@@ -45,10 +45,21 @@ def experiment(tmp_path):
     return path
 
 
-def test_run_writes_results_folder_and_resumes(experiment, monkeypatch):
+def _no_fit(monkeypatch, *classes):
+    def no_fit(self, *args, **kwargs):
+        raise AssertionError("a fit served by the cache was fitted again")
+
+    for cls in classes:
+        monkeypatch.setattr(cls, "fit", no_fit)
+
+
+def test_run_writes_results_folder_and_a_rerun_is_served_by_the_cache(experiment, monkeypatch):
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.neighbors import KNeighborsClassifier
+
     first = run_experiment(experiment)
     out = experiment.parent / "out"
-    assert first.output_dir == out
+    assert first.output_dir == out and first.cache_dir == out / "cache"
     assert first.status == {"logreg": "computed", "knn": "computed"}
     for name in (
         "models/logreg.json",
@@ -57,10 +68,13 @@ def test_run_writes_results_folder_and_resumes(experiment, monkeypatch):
         "report.md",
         "report.html",
         "reproducibility.json",
+        "table.md",
+        "scores.csv",
+        "budget.csv",
     ):
         assert (out / name).is_file(), name
     document = json.loads((out / "models/logreg.json").read_text())
-    assert document["config_hash"].startswith("sha256:")
+    assert document["name"] == "logreg" and document["failed_fits"] == []
     assert len(document["result"]["outer_results"]) == 3
     with open(out / "summary.csv") as file:
         rows = list(csv.DictReader(file))
@@ -70,25 +84,23 @@ def test_run_writes_results_folder_and_resumes(experiment, monkeypatch):
     assert report.startswith("# Experiment tiny")
     assert "Reproducibility card" in report and "median" in report
     # matplotlib is in the test environment (the `plot` extra): the plots must be there
-    for name in ("fold_scores", "optimism", "comparison"):
+    for name in ("fold_scores", "optimism", "comparison", "intervals"):
         assert (out / "plots" / f"{name}.png").stat().st_size > 0
         assert "<svg" in (out / "plots" / f"{name}.svg").read_text()
 
-    # The re-run fits nothing and reports the same numbers.
-    def no_fit(self, *args, **kwargs):
-        raise AssertionError("a cached model was fitted again")
-
-    monkeypatch.setattr(NestedCV, "fit", no_fit)
-    second = run_experiment(experiment)
+    # The re-run fits nothing (every task is served by the cache) and reports the same.
+    (out / "models/knn.json").write_text("{not json")  # an output: never read, rewritten
+    with monkeypatch.context() as patch:
+        _no_fit(patch, LogisticRegression, KNeighborsClassifier)
+        second = run_experiment(experiment)
     assert second.status == {"logreg": "cached", "knn": "cached"}
     assert second.report.rows == first.report.rows
-    monkeypatch.undo()
+    assert json.loads((out / "models/knn.json").read_text())["result"] == first.results["knn"]
 
-    # Changing one model re-runs that model only; a corrupt file is recomputed.
+    # Changing one model's grid fits that model's new candidate only.
     experiment.write_text(TINY.replace("C = [0.1, 1.0]", "C = [0.1, 10.0]"))
-    (out / "models/knn.json").write_text("{not json")
     third = run_experiment(experiment)
-    assert third.status == {"logreg": "computed", "knn": "computed"}
+    assert third.status == {"logreg": "computed", "knn": "cached"}
     for before, after in zip(*(r.results["knn"]["outer_results"] for r in (first, third))):
         assert before["test_score"] == after["test_score"]  # same seed, same result
         assert before["best_params"] == after["best_params"]

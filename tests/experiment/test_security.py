@@ -164,14 +164,44 @@ def test_packages_are_allowed_by_the_user_not_by_the_file(tmp_path):
     refused(write(tmp_path, text), "experiment.allowed_packages", "unknown key")
 
 
-@pytest.mark.parametrize("name", ["..", ".", "a/b", "../x", ".hidden", "a..b", "a\\\\b", ""])
-def test_model_names_cannot_leave_the_results_or_cache_folder(tmp_path, name):
-    text = GOOD.replace("[models.logreg]", f'[models."{name}"]')
-    text = text.replace("progress = false", 'progress = false\ncache_dir = "cache"')
-    path = write(tmp_path, text)
-    with pytest.raises(ExperimentConfigError, match="a model name must start with a letter"):
-        run_experiment(path)
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["EXPERIMENT.toml"]
+NAMES = ["..", ".", "a/b", "../x", ".hidden", "a..b", "a\\b", "/abs", "x" * 300, "\u00e9t\u00e9"]
+
+
+def test_model_names_are_labels_and_their_files_stay_inside(tmp_path):
+    from urllib.parse import unquote
+
+    from sklearn_fair.experiment._reading._text import file_name
+
+    models = tmp_path / "out" / "models"
+    names = [file_name(name) for name in NAMES]
+    assert len(set(names)) == len(NAMES)  # one file per name
+    for name, encoded in zip(NAMES, names):
+        assert (models / f"{encoded}.json").resolve().parent == models.resolve()
+        assert len(encoded) <= 96 and not encoded.startswith(".")
+        if "~" not in encoded:
+            assert unquote(encoded) == name  # reversible
+    text = GOOD.replace("[models.logreg]", '[models."../x"]').replace(
+        "[experiment]", '[experiment]\noutput_dir = "out"'
+    )
+    text += text[text.index('[models."../x"]') :].replace('"../x"', '"a/b"')
+    run_experiment(write(tmp_path, text))
+    assert sorted(p.name for p in models.iterdir()) == ["%2E%2E%2Fx.json", "a%2Fb.json"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["EXPERIMENT.toml", "out"]
+
+
+@pytest.mark.parametrize(
+    "tables, message",
+    [
+        ('[models.""]', "a name must not be empty"),
+        ("[models.A]", "[models.a] and [models.A] would be written to one file"),
+    ],
+)
+def test_an_empty_name_or_names_differing_in_case_are_refused(tmp_path, tables, message):
+    text = GOOD.replace("[models.logreg]", "[models.a]")
+    text += text[text.index("[models.a]") :].replace("[models.a]", tables)
+    with pytest.raises(ExperimentConfigError) as info:
+        load_config(write(tmp_path, text))
+    assert message in str(info.value)
 
 
 @pytest.mark.parametrize(

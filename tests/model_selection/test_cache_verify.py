@@ -149,3 +149,17 @@ def test_a_cache_of_other_data_verifies_nothing_and_says_so(cache):
     audit = verify_cache(nested(cache), X[::-1], y[::-1], sample=1.0, random_state=0)
     assert audit.n_entries == 0 and not audit.ok
     assert "NOTHING VERIFIED" in str(audit)
+
+
+def test_each_entry_is_drawn_by_its_name_not_by_the_order_it_is_met(cache):
+    # every refit forged: the sampled ones are found; with the same seed the same entries are
+    # sampled whether the run meets them in one worker or in two
+    for path, entry in entries(cache, "refit"):
+        forge(path, entry, scores={"score": 0.999})
+    found = []
+    for n_jobs in (1, 2):
+        audit = verify_cache(
+            nested(cache).set_params(n_jobs=n_jobs), X, y, sample=0.5, random_state=3
+        )
+        found.append(sorted(d["path"] for d in audit.differences))
+    assert found[0] == found[1] and 0 < len(found[0]) < len(entries(cache, "refit"))

@@ -127,7 +127,8 @@ def test_hostile_names_stay_text_in_the_browser(browser, tmp_path):
 
 @pytest.fixture(scope="module")
 def benchmark_report(tmp_path_factory):
-    """BenchmarkResult.to_html of three fast models on two data sets, one with a long name."""
+    """BenchmarkResult.to_html of three fast models on two data sets, one with a long name, with
+    the plots of what the models predicted."""
     import warnings
 
     from sklearn.datasets import make_classification
@@ -154,8 +155,9 @@ def benchmark_report(tmp_path_factory):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the baseline's small budget is shown in the page
         result = benchmark(
-            models, datasets, outer_cv=5, n_refits=1, baseline="majority class", random_state=0
-        )
+            models, datasets, outer_cv=5, n_refits=1, baseline="majority class", random_state=0,
+            keep_predictions=True,
+        )  # fmt: skip
         return result.save_html(
             tmp_path_factory.mktemp("benchmark") / "benchmark.html",
             title="Three classifiers on two data sets",
@@ -173,7 +175,10 @@ def test_the_benchmark_report_reads_well_in_a_browser(
     assert lead.startswith("Against the baseline majority class")
     first = browser.evaluate("document.querySelector('section h2').innerText")
     assert first == "Test performance"
-    _assert_reads_well(page, n_images=2)  # its plots: intervals, critical-difference diagram
+    # its plots: intervals, critical-difference diagram, and what each of the 3 models predicted
+    # on each of the 2 data sets: 4 panels (confusion matrix, ROC, precision-recall, calibration)
+    _assert_reads_well(page, n_images=2 + 3 * 2 * 4)
+    assert browser.evaluate("document.querySelector('#predictions') !== null")
     assert browser.evaluate("document.body.innerText.includes('blobs & noise')")
     shot = browser.screenshot(
         tmp_path / f"benchmark_{viewport}.png", full_page=viewport == "desktop"

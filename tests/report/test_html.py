@@ -231,7 +231,8 @@ def test_parameter_values_are_escaped():
 
 
 def test_a_cells_emphasis_is_bold_or_italic_and_its_text_still_escaped():
-    from sklearn_fair.report import Cell, Section, html_page
+    from sklearn_fair.report._html import html_page
+    from sklearn_fair.report._tables import Cell, Section
 
     section = Section(
         "Scores",
@@ -252,3 +253,12 @@ def test_a_cells_emphasis_is_bold_or_italic_and_its_text_still_escaped():
     assert "0.9 & more" in section.to_text() and "*" not in section.to_text()
     with pytest.raises(ValueError, match="'emphasis' parameter of Cell"):
         Cell("x", emphasis="bold")
+
+
+def test_the_template_is_private_now_and_its_old_names_warn():
+    import sklearn_fair.report
+    from sklearn_fair.report._html import html_page
+
+    assert "html_page" not in sklearn_fair.report.__all__
+    with pytest.warns(FutureWarning, match="html_page is deprecated"):
+        assert sklearn_fair.report.html_page is html_page

@@ -1,13 +1,18 @@
 """Everything checked before the first fit of an experiment, for every model at once.
 
-The file has been read and every class built (:func:`load_config`); here the data are
-known, so the splits are checked against them, every candidate is set on a copy of its
-model, and columns of text are checked to reach an encoder. A run then fails in seconds,
-not after the models before the faulty one have run for hours.
+The file has been read and every class built (:func:`load_config`); here every candidate is
+set on a copy of its model and checked by the estimator's own parameter constraints
+(scikit-learn's ``_parameter_constraints``, of every estimator inside it), and, the data being
+known, the splits are checked against them and columns of text are checked to reach an
+encoder. A run (and a dry run, before it times anything) then fails in seconds, not after
+the models before the faulty one have run for hours.
 """
+
+import dataclasses
 
 import numpy as np
 
+from ...utils import check_parameter_constraints
 from ._plan import candidate_estimator, plan_model
 
 __all__ = ["check_before_fit"]
@@ -66,19 +71,19 @@ def _check_text_columns(config, spec, X):
         )
 
 
-def _check_folds(config, spec, data):
+def _check_folds(config, dataset, spec, data):
     """Outer and inner folds that only the data count (LeaveOneOut, LeavePOut...), within the
     limit, before any split is made."""
     from sklearn.base import is_classifier
     from sklearn.model_selection import check_cv
 
     limits = config.limits
-    if limits is None or data is None:
+    if limits is None:
         return
     y = None if data.y is None else np.asarray(data.y)
     classifier = is_classifier(spec.estimator)
     for name in ("outer_cv", "inner_cv"):
-        cv = config.protocol.get(name)
+        cv = dataset.protocol.get(name)
         if cv is None or isinstance(cv, int):
             continue  # a number of folds is checked where it is read
         try:
@@ -92,22 +97,49 @@ def _check_folds(config, spec, data):
             )
 
 
+def _constrained(estimator):
+    """Check the parameters of ``estimator`` and of every estimator inside it against their
+    scikit-learn constraints (what ``fit`` would check first)."""
+    inside = estimator.get_params(deep=True).values()
+    for part in [estimator, *(v for v in inside if hasattr(v, "get_params"))]:
+        if isinstance(getattr(part, "_parameter_constraints", None), dict):
+            check_parameter_constraints(part)
+
+
 def _check_candidates(config, spec, candidates, plan):
     for index, candidate in enumerate(candidates):
         try:
-            candidate_estimator(spec, candidate, plan)
+            _constrained(candidate_estimator(spec, candidate, plan))
         except (TypeError, ValueError) as error:
+            hint = ""
+            if any(
+                isinstance(v, str) and v.lower() in ("none", "null") for v in candidate.values()
+            ):
+                hint = " TOML has no None: write it { none = true }."
             raise config.source.error(
                 ("models", spec.name, "grid"),
-                f"candidate {index} ({candidate!r}) cannot be set: {error}",
+                f"candidate {index} ({candidate!r}) cannot be set: {error}{hint}",
             ) from None
 
 
-def check_before_fit(config, data):
-    """Check every model against the data; return their plans (see :func:`plan_model`).
+def check_before_fit(config, loaded):
+    """Check every model against every data set; return their plans (see :func:`plan_model`).
 
     The plans are NestedCV's own (its planner, with the run's seed), so what is checked
-    here is what runs.
+    here is what runs. Data sets that are the same data (one :class:`Data` in ``loaded``)
+    with the same protocol are planned once.
+
+    Parameters
+    ----------
+    config : ExperimentConfig
+    loaded : dict
+        Data set name -> :class:`Data` (its labels only for a count); a data set missing
+        there is not planned.
+
+    Returns
+    -------
+    plans : dict
+        ``(data set, model)`` -> :class:`ModelPlan`.
 
     Raises
     ------
@@ -116,22 +148,33 @@ def check_before_fit(config, data):
     """
     from sklearn.model_selection import ParameterGrid
 
-    plans = {}
     for spec in config.models.values():
-        _check_folds(config, spec, data)
-        if spec.grid is not None:  # the file's own grid: each candidate set before planning
+        if spec.grid is not None:  # the file's own grid: each candidate checked before planning
             _check_candidates(config, spec, ParameterGrid(spec.grid), None)
-        try:
-            plans[spec.name] = plan_model(config, spec, data)
-        except ValueError as error:
-            key = ("protocol", "splits_file") if config.splits else ("protocol",)
-            described = "the data are not read" if data is None else data.description
-            what = "the splits do not" if config.splits else "the protocol does not"
-            raise config.source.error(key, f"{what} fit the data ({described}): {error}") from None
-        if spec.grid is None:  # a search's candidates, as the planner drew them
-            _check_candidates(config, spec, plans[spec.name].candidates, plans[spec.name])
-        if data is not None:
-            _check_text_columns(config, spec, data.X)
-            if data.groups is not None and np.asarray(data.groups).shape[0] != data.n_samples:
-                raise config.source.error(("data", "groups"), "has not one value per sample.")
+    plans, planned = {}, {}
+    for name, dataset in config.datasets.items():
+        if name not in loaded:  # cannot be read: the dry run says so; a run stops before
+            continue
+        data = loaded[name]
+        if data.groups is not None and np.asarray(data.groups).shape[0] != data.n_samples:
+            raise config.source.error(dataset.key + ("groups",), "has not one value per sample.")
+        for spec in config.models.values():
+            same = (id(data), id(dataset.protocol), spec.name)
+            if same in planned:
+                plans[name, spec.name] = dataclasses.replace(planned[same], dataset=name)
+                continue
+            _check_folds(config, dataset, spec, data)
+            try:
+                plan = plan_model(config, dataset, spec, data)
+            except ValueError as error:
+                key = dataset.splits["key"] if dataset.splits else ("protocol",)
+                what = "the splits do not" if dataset.splits else "the protocol does not"
+                raise config.source.error(
+                    key, f"{what} fit the data ({data.description}): {error}"
+                ) from None
+            if spec.grid is None and not plan.whole_search:  # a search's candidates, as drawn
+                _check_candidates(config, spec, plan.candidates, plan)
+            if data.complete:
+                _check_text_columns(config, spec, data.X)
+            plans[name, spec.name] = planned[same] = plan
     return plans

@@ -1,15 +1,21 @@
-"""``sklearn-fair run --dry-run``: what a run would fit, and about how long, before it runs."""
+"""``sklearn-fair run --dry-run``: what a run would fit, and about how long, before it runs.
+
+One data set or many, the same way: each data set's labels (and, to time fits, its data)
+are read, every model is planned on it by NestedCV's own planner (``_plan.py``), and every
+check a run makes before its first fit is made (``_checks.py``).
+"""
 
 import os
+import warnings
 from dataclasses import dataclass, field
 
-from ...exceptions import ExperimentConfigError
-from .._reading._config import open_experiment
-from .._reading._data import load_data, tu_folder_problem, work_dir
+from .._reading._config import load_config
+from .._reading._data import load_datasets
+from .._reading._text import neutral
 from ._checks import check_before_fit
 from ._estimate import estimate_compute, format_seconds
 
-__all__ = ["DryRun", "dry_run"]
+__all__ = ["DryRun", "dry_run", "dry_run_benchmark"]
 
 
 @dataclass
@@ -21,11 +27,12 @@ class DryRun:
     config : ExperimentConfig
         The checked file.
     plans : dict
-        Model name -> :class:`ModelPlan` (its fits).
+        Model name -> :class:`ModelPlan` (its fits); ``(data set, model)`` -> ModelPlan in a
+        file with several data sets.
     estimates : dict
-        Model name -> :class:`Estimate`, for the models that were timed.
+        The same keys -> :class:`Estimate`, for the models that were timed.
     data_problem : str or None
-        Why the data cannot be read (then nothing was timed and a run would stop).
+        Why data cannot be read (then they are not counted, and a run would stop).
     text : str
         The printed report.
     """
@@ -36,14 +43,22 @@ class DryRun:
     data_problem: object = None
     text: str = ""
 
+    def _sum(self, what):
+        counts = [getattr(plan, what) for plan in self.plans.values()]
+        if self.data_problem or any(count is None for count in counts):
+            return None
+        return sum(counts)
+
     @property
     def total_fits(self):
-        return sum(plan.total_fits for plan in self.plans.values())
+        """The most fits of the run; None when some cannot be counted (data that cannot be
+        read, a search run whole)."""
+        return self._sum("total_fits")
 
     @property
     def min_total_fits(self):
         """The fits when no model's seeds change anything (see ModelPlan.min_total_fits)."""
-        return sum(plan.min_total_fits for plan in self.plans.values())
+        return self._sum("min_total_fits")
 
 
 def _spread(counts):
@@ -51,42 +66,42 @@ def _spread(counts):
     return str(low) if low == high else f"{low}-{high}"
 
 
-def _outer_text(config, plan):
+def _outer_text(dataset, plan):
     n_outer = len(plan.outer)
-    if config.splits:
-        inner = config.splits["splits"].inner_splits or []
+    if dataset.splits:
+        inner = dataset.splits["splits"].inner_splits or []
         has_inner = any(splits is not None for splits in inner)
         stored = "each with its stored inner split(s)" if has_inner else ""
         return (
-            f"{n_outer} outer folds replayed from {config.splits['path'].name} "
-            f"({config.splits['format']}) {stored}".rstrip()
+            f"{n_outer} outer folds replayed from {dataset.splits['path'].name} "
+            f"({dataset.splits['format']}) {stored}".rstrip()
         )
-    outer_cv = config.protocol.get("outer_cv", "NestedCV's default")
+    outer_cv = dataset.protocol.get("outer_cv", "NestedCV's default")
     return f"{n_outer} outer folds (outer_cv={outer_cv!r})"
 
 
-def _table(plans):
-    header = ("model", "candidates", "inner splits", "selection fits", "refits", "final", "total")
-    rows = [header]
-    for plan in plans.values():
-        inner = [len(splits) for splits in plan.inner] or [0]
-        rows.append(
-            (
-                plan.name,
-                str(plan.n_candidates),
-                _spread(inner),
-                str(plan.selection_fits),
-                f"{plan.refits} ({len(plan.outer)} x {plan.n_refits})"
-                + (
-                    f", {plan.min_refits} if seeds are inert"
-                    if plan.min_refits < plan.refits
-                    else ""
-                ),
-                str(plan.final_fits),
-                str(plan.total_fits)
-                + (f" (>= {plan.min_total_fits})" if plan.min_total_fits < plan.total_fits else ""),
-            )
-        )
+def _row(plan):
+    inner = [len(splits) for splits in plan.inner] or [0]
+    if plan.whole_search:
+        selection = f"its own ({len(plan.outer)} searches)"
+        candidates, inner = "its own", "its own"
+    else:
+        selection, candidates = str(plan.selection_fits), str(plan.n_candidates)
+        inner = _spread(inner)
+    refits = f"{plan.refits} ({len(plan.outer)} x {plan.n_refits})"
+    if plan.min_refits < plan.refits:
+        refits += f", {plan.min_refits} if seeds are inert"
+    if plan.total_fits is None:
+        total = f"{plan.refits} + the searches' own"
+    elif plan.min_total_fits < plan.total_fits:
+        total = f"{plan.total_fits} (>= {plan.min_total_fits})"
+    else:
+        total = str(plan.total_fits)
+    return (neutral(plan.name), candidates, inner, selection, refits, total)
+
+
+def _table(rows, header):
+    rows = [header, *rows]
     widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
     return ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in rows]
 
@@ -107,24 +122,25 @@ def dry_run(
 ):
     """Count the fits of an experiment file and estimate its compute, fitting (almost) nothing.
 
-    The file is checked as :func:`run_experiment` checks it, and the same limits apply.
-    For each model, NestedCV's own planner (the one a run executes, with the run's seed)
-    gives the selection fits (outer folds x candidates x inner splits, or a search's own
-    fits where it runs whole), the refits (outer folds x ``n_refits``; once per fold when
-    no parameter takes a seed) and, with ``refit``, the final selection and fit. With
-    ``timing``, a few candidates are fitted on samples growing towards the largest training
-    size (estimators with ``max_epochs`` for 2 epochs), and the cost of a task (its rows,
-    its fit, its scoring) is extrapolated to every fit (see the printed basis). When the
-    data cannot be read (a missing TU folder), the counts come from the file alone and the
-    report says so.
+    The file is checked as :func:`run_experiment` checks it, and the same limits apply; every
+    candidate is checked by its estimator's own parameter constraints before anything is
+    timed. For each model on each data set, NestedCV's own planner (the one a run executes,
+    with the run's seed) gives the selection fits (outer folds x candidates x inner splits)
+    and the refits (outer folds x ``n_refits``; once per fold when no parameter takes a seed
+    or the user's seed is kept). A search that NestedCV runs whole decides its own fits: they
+    are not counted. With ``timing``, a few candidates are fitted on samples growing towards
+    the largest training size (estimators with ``max_epochs`` for 2 epochs), and the cost of
+    a task (its rows, its fit, its scoring) is extrapolated to every fit (see the printed
+    basis). A data set that cannot be read (a missing TU folder) is not counted, and the
+    report says why.
 
     Parameters
     ----------
     path : str or path-like
-        The experiment file.
+        The experiment file (one ``[data]`` table, or ``[data.NAME]`` tables).
     timing : bool, default=True
-        Time short fits to estimate the compute; False only counts (and does not read
-        graph data).
+        Time short fits to estimate the compute; False only counts (and reads only the
+        labels of graph data).
     n_jobs : int, default=None
         Workers the wall time is divided by; None uses the file's ``n_jobs``.
     n_timed : int, default=3
@@ -132,7 +148,7 @@ def dry_run(
     sample_size : int, default=128
         Samples per timing fit.
     data_dir, allow_outside_paths, allowed_packages, device, output_dir, limits
-        As in :func:`run_experiment`; the dry run refuses what the run would refuse.
+        As in :func:`load_config`; the dry run refuses what the run would refuse.
 
     Returns
     -------
@@ -161,7 +177,7 @@ def dry_run(
     >>> plan.selection_fits, plan.refits, plan.total_fits  # 5 x 3 x 3, 5 x 2
     (45, 10, 55)
     """
-    config = open_experiment(
+    config = load_config(
         path,
         data_dir=data_dir,
         allow_outside_paths=allow_outside_paths,
@@ -171,68 +187,110 @@ def dry_run(
         limits=limits,
     )
     n_jobs = config.n_jobs if n_jobs is None else n_jobs
-    dataset = config.data["dataset"]
-    data, problem = None, None
-    if dataset.startswith("tu:"):
-        problem = tu_folder_problem(config.data["root"], dataset[3:])
-    if problem is None and (timing or not dataset.startswith("tu:")):
-        try:
-            data = load_data(config, work_dir(config))
-        except ExperimentConfigError as error:
-            problem = str(error)
-    plans = check_before_fit(config, data)
+    problems = {}
+    loaded = load_datasets(config, labels_only=not timing, problems=problems)
+    plans = check_before_fit(config, loaded)
+    problem = "; ".join(f"{neutral(d)}: {p}" for d, p in problems.items()) or None
     result = DryRun(config, plans, data_problem=problem)
+    several = config.several
+    timed = timing and bool(loaded)
     lines = [
-        f"Dry run of experiment {config.name!r} ({os.fspath(config.path)}): nothing is fitted"
-        + (" but a few short timing fits." if timing and data is not None else "."),
-        "Data: "
-        + (
-            data.description
-            if data is not None
-            else f"{dataset}: NOT AVAILABLE, {problem}"
-            if problem
-            else f"{dataset} (not read: counting only)"
-        ),
-        "Outer resampling: " + _outer_text(config, next(iter(plans.values()))),
-        "",
-        *_table(plans),
+        f"Dry run of experiment {neutral(config.name)!r} ({neutral(os.fspath(config.path))}): "
+        "nothing is fitted" + (" but a few short timing fits." if timed else "."),
+    ]
+    header = ("model", "candidates", "inner splits", "selection fits", "refits", "total")
+    if several:
+        lines.append(
+            f"{len(config.datasets)} data sets x {len(config.models)} models, in one task pool."
+        )
+        rows = [(neutral(d), *_row(plan)) for (d, _), plan in plans.items()]
+        lines += ["", *_table(rows, ("data set", *header))]
+    else:
+        ((name, dataset),) = config.datasets.items()
+        if name in loaded:
+            lines.append(f"Data: {loaded[name].description}")
+        else:
+            lines.append(f"Data: {dataset.data['dataset']}: NOT AVAILABLE, {problems[name]}")
+        if plans:
+            lines.append("Outer resampling: " + _outer_text(dataset, next(iter(plans.values()))))
+        lines += ["", *_table([_row(plan) for plan in plans.values()], header)]
+    if several:
+        lines += [f"{neutral(d)}: NOT AVAILABLE, not counted: {p}" for d, p in problems.items()]
+    lines += [
         "",
         "selection fits = outer folds x candidates x inner splits; refits = outer folds x "
-        "n_refits (1 for an estimator without random_state; outer folds + 1 when the first "
-        "fold's two refits show that a seed changes nothing); final = candidates x inner "
-        "splits + 1 with refit=true.",
-        f"Total: {result.total_fits} fits"
-        + (
-            f" at most ({result.min_total_fits} if seeds are inert)."
-            if result.min_total_fits < result.total_fits
-            else "."
-        ),
+        "n_refits (1 for an estimator without random_state, or whose seed is the user's; outer "
+        "folds + 1 when the first fold's two refits show that a seed changes nothing).",
     ]
-    if timing and data is not None:
-        lines += ["", f"Estimated compute (seconds of one worker; wall time at n_jobs={n_jobs}):"]
-        total = 0.0
-        for spec in config.models.values():
-            estimate = estimate_compute(
-                spec, plans[spec.name], data, n_timed=n_timed, sample_size=sample_size
+    if problems:
+        lines.append("Total: not counted: the data cannot be read; a run would stop.")
+    elif result.total_fits is None:
+        refits = sum(plan.refits for plan in plans.values())
+        lines.append(f"Total: {refits} refits and the fits that the whole searches decide.")
+    else:
+        lines.append(
+            f"Total: {result.total_fits} fits"
+            + (
+                f" at most ({result.min_total_fits} if seeds are inert)."
+                if result.min_total_fits < result.total_fits
+                else "."
             )
-            result.estimates[spec.name] = estimate
+        )
+    if timed:
+        lines += ["", f"Estimated compute (seconds of one worker; wall time at n_jobs={n_jobs}):"]
+        total, estimated = 0.0, {}
+        for (dataset, model), plan in plans.items():
+            same = (id(loaded[dataset]), id(config.datasets[dataset].protocol), model)
+            if same not in estimated:
+                spec = config.models[model]
+                estimated[same] = estimate_compute(
+                    spec, plan, loaded[dataset], n_timed=n_timed, sample_size=sample_size
+                )
+            estimate = estimated[same]
+            label = f"{neutral(dataset)}/{neutral(model)}" if several else neutral(model)
+            result.estimates[(dataset, model) if several else model] = estimate
             if estimate.seconds is None:
-                lines.append(f"  {spec.name}: no estimate: {estimate.basis}.")
+                lines.append(f"  {label}: no estimate: {neutral(estimate.basis)}.")
                 continue
             total += estimate.seconds
             lines.append(
-                f"  {spec.name}: {format_seconds(estimate.seconds)} "
+                f"  {label}: {format_seconds(estimate.seconds)} "
                 f"(range {format_seconds(estimate.low)} to {format_seconds(estimate.high)}), "
                 f"about {format_seconds(estimate.seconds / max(n_jobs, 1))} wall at "
                 f"n_jobs={n_jobs}"
             )
-            lines.append(f"    based on: {estimate.basis}.")
+            lines.append(f"    based on: {neutral(estimate.basis)}.")
+        missing = [k for k, e in result.estimates.items() if e.seconds is None]
         lines.append(
             f"  all models: {format_seconds(total)} ({total / 3600:.3g} core-hours); "
             f"about {format_seconds(total / max(n_jobs, 1))} wall at n_jobs={n_jobs}, if "
-            "every worker is kept busy."
+            "every worker is kept busy"
+            + (f"; {len(missing)} model(s) without an estimate are not in it." if missing else ".")
         )
-    elif problem:
+    elif problems and timing:
         lines += ["", "No estimate of the compute: the data cannot be read; a run would stop."]
+    if not several:
+        plans = {model: plan for (_, model), plan in plans.items()}
+    result.plans = plans
     result.text = "\n".join(lines)
     return result
+
+
+def dry_run_benchmark(path, *, timing=True, n_jobs=None, **options):
+    """Deprecated: :func:`dry_run` counts a file with several data sets too.
+
+    Returns
+    -------
+    text : str
+        The report.
+    total : int or None
+        The most fits the benchmark can need.
+    """
+    warnings.warn(
+        "dry_run_benchmark is deprecated; dry_run counts a file with several data sets too "
+        "(dry_run(path).text, dry_run(path).total_fits).",
+        FutureWarning,
+        stacklevel=2,
+    )
+    report = dry_run(path, timing=timing, n_jobs=n_jobs, **options)
+    return report.text, report.total_fits

@@ -106,13 +106,13 @@ def _machine(estimator):
     return ", ".join(parts)
 
 
-def _work(plan, epochs, n_samples):
+def _work(plan, epochs):
     """The work of every fit of the plan (the most refits it can need), as
     ``(per_candidate, shared)``: per candidate, the work of its selection fits; shared, that
-    of the refits and the final fit (of a winner not known before the run). Each work is
-    ``[fits, sample-epochs of training, scorings, samples scored]``."""
+    of the refits (of a winner not known before the run). Each work is ``[fits,
+    sample-epochs of training, scorings, samples scored]``."""
     per_candidate = [[0.0, 0.0, 0.0, 0.0] for _ in epochs]
-    for inner in [*plan.inner, *([plan.final_inner] if plan.final_inner is not None else [])]:
+    for inner in plan.inner:
         for n_train, n_valid in inner:
             for work, n_epochs in zip(per_candidate, epochs):
                 work[0] += 1
@@ -126,9 +126,6 @@ def _work(plan, epochs, n_samples):
         shared[1] += plan.n_refits * n_train * mean_epochs
         shared[2] += plan.n_refits
         shared[3] += plan.n_refits * n_test
-    if plan.final_inner is not None:
-        shared[0] += 1
-        shared[1] += n_samples * mean_epochs
     return per_candidate, shared
 
 
@@ -216,7 +213,7 @@ def estimate_compute(
     spec : ModelSpec
         The model.
     plan : ModelPlan
-        Its fits (with sizes: the data must be available).
+        Its fits.
     data : Data
         The data.
     n_timed : int, default=3
@@ -242,6 +239,8 @@ def estimate_compute(
     -------
     estimate : Estimate
     """
+    if plan.whole_search:
+        return Estimate(None, None, None, "a search that runs whole decides its own fits")
     candidates = plan.candidates
     spread = np.linspace(0, len(candidates) - 1, min(n_timed, len(candidates)))
     chosen = sorted(set(spread.round().astype(int).tolist()))
@@ -249,8 +248,7 @@ def estimate_compute(
     classifier = is_classifier(spec.estimator)
     # the largest fit of the plan: timing fits grow towards it, so that the extrapolation is
     # short (a cost measured on 128 rows says little about 3000: fixed costs and noise)
-    largest = max([n for n, _ in plan.outer if n] + [data.n_samples if plan.final_fits else 0])
-    largest = max(min(largest or data.n_samples, data.n_samples), 1)
+    largest = max(min(max(n for n, _ in plan.outer), data.n_samples), 1)
     _warm_up(spec, candidates[chosen[0]], data, classifier, random_state, plan)
     costs, epoch_based, timed_sizes = {}, False, []
     started = time.perf_counter()
@@ -308,7 +306,7 @@ def estimate_compute(
         (n1, fit1, score1), (n2, fit2, score2) = timings[-2:]
         fit_cost = _affine([n1 * used, n2 * used], [fit1, fit2])
         costs[index] = (*fit_cost, *_affine([n1, n2], [score1, score2]))
-    per_candidate, shared = _work(plan, full_epochs, data.n_samples)
+    per_candidate, shared = _work(plan, full_epochs)
     mean_cost = np.mean(list(costs.values()), axis=0)
     planning = getattr(plan, "planning_seconds", 0.0)
     # each timed candidate's selection fits at its own cost, the others' at the mean; the

@@ -5,8 +5,8 @@ The file's size, nesting and grid sizes bounded before and while it is parsed
 names imported only from allowed packages (``_imports.py``) and built (``_build.py``); its
 paths resolved inside the allowed folders (``_paths.py``); its ``[protocol]`` checked
 against NestedCV's parameters (``_protocol.py``); the whole checked into an
-``ExperimentConfig`` (``_config.py``, with ``open_experiment``: the file with the user's
-options); the data it names read (``_data.py``); the ``[data.NAME]`` tables of a
-multi-data-set file (``_benchmark_file.py``); and text from the file shown safely
-(``_text.py``). Nothing here fits a model, and nothing imports the other two parts.
+``ExperimentConfig`` with its data sets (``_config.py``: one ``[data]`` table or
+``[data.NAME]`` tables); the data it names read (``_data.py``); and text from the file shown
+safely, names turned into file names (``_text.py``). Nothing here fits a model, and nothing
+imports the other two parts.
 """

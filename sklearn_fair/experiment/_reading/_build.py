@@ -32,7 +32,10 @@ class Builder:
         return self.source.error(key, message)
 
     def value(self, value, key):
-        """A parameter value; ``{ class = ... }`` and instance tables are built."""
+        """A parameter value; ``{ none = true }`` is None (TOML has no null), and
+        ``{ class = ... }`` and instance tables are built."""
+        if isinstance(value, dict) and set(value) == {"none"} and value["none"] is True:
+            return None
         if isinstance(value, dict):
             kinds = [kind for kind in _INSTANCE_KINDS if kind in value]
             if set(value) == {"class"}:

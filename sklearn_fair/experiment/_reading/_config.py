@@ -1,7 +1,6 @@
 """Reading and checking an experiment file, before anything expensive runs."""
 
-import copy
-import os
+import json
 import re
 import sys
 from dataclasses import dataclass, field
@@ -13,8 +12,8 @@ from ._imports import ALLOWED_PACKAGES
 from ._limits import check_document, count_candidates, parse_limits, prescan_toml, read_text
 from ._locate import ConfigSource
 from ._paths import data_dir_from, resolve_path
-from ._protocol import check_protocol
-from ._text import neutral, shown
+from ._protocol import RUNNER_KEYS, check_protocol, read_splits
+from ._text import file_name, neutral, shown
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -50,8 +49,7 @@ _MODEL_KEYS = {
     "preprocessing": (list, "a list of steps fitted before the estimator"),
 }
 BACKENDS = ("loky", "threading", "multiprocessing", "dask")
-# A model's name becomes a file and folder name: no separators, no '..', no leading dot.
-_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,99}$")
+_BENCHMARK = {"baseline": (str, "the name of one of the [models.NAME] tables")}
 
 
 @dataclass
@@ -62,6 +60,18 @@ class ModelSpec:
     estimator: object
     grid: object
     raw: dict
+
+
+@dataclass
+class DataSet:
+    """One data set of an experiment: its ``[data]`` (or ``[data.NAME]``) table, paths
+    resolved, and NestedCV's keyword arguments on it (its own splits file as ``outer_cv``)."""
+
+    name: str
+    data: dict
+    protocol: dict
+    splits: object = None
+    key: tuple = ("data",)  # where its table is, for errors
 
 
 @dataclass
@@ -85,12 +95,19 @@ class ExperimentConfig:
     progress : bool
         Whether to show progress bars.
     data : dict
-        The ``[data]`` table, paths resolved.
+        The ``[data]`` table, paths resolved (of the first data set: see ``datasets``).
     protocol : dict
         NestedCV's keyword arguments from ``[protocol]`` (a splits file becomes
-        ``outer_cv``), the runner's default ``refit=False`` included.
+        ``outer_cv``), the runner's default ``refit=False`` included (of the first data set).
     splits : dict or None
-        The splits file: ``path``, ``format`` and the loaded ``splits``.
+        The splits file: ``path``, ``format`` and the loaded ``splits`` (of the first data set).
+    datasets : dict of str to DataSet
+        Every data set: the one ``[data]`` table (named after its data set, e.g. ``iris``),
+        or each ``[data.NAME]`` table of a file with several.
+    several : bool
+        Whether the file has ``[data.NAME]`` tables (a benchmark of several data sets).
+    baseline : str or None
+        ``[benchmark] baseline``: the model the others are compared with.
     models : dict of str to ModelSpec
         The models, in file order.
     source : object
@@ -116,6 +133,9 @@ class ExperimentConfig:
     source: object = None
     data_dir: object = None
     limits: object = None
+    datasets: dict = field(default_factory=dict)
+    several: bool = False
+    baseline: object = None
 
 
 def _check_table(source, document, table, schema, prefix=()):
@@ -134,27 +154,27 @@ def _check_table(source, document, table, schema, prefix=()):
     return dict(values)
 
 
-def _check_data(source, data, resolve):
+def _check_data(source, data, resolve, prefix=("data",)):
     if "dataset" not in data:
-        raise source.error(("data", "dataset"), "missing; say which data set to use.")
+        raise source.error(prefix + ("dataset",), "missing; say which data set to use.")
     dataset = data["dataset"]
-    key = ("data", "dataset")
+    key = prefix + ("dataset",)
     if dataset == "csv":
         for needed in ("path", "target"):
             if needed not in data:
-                raise source.error(("data", needed), "missing; a 'csv' data set needs it.")
-        data["path"] = resolve(data["path"], ("data", "path"))
+                raise source.error(prefix + (needed,), "missing; a 'csv' data set needs it.")
+        data["path"] = resolve(data["path"], prefix + ("path",))
         if not data["path"].is_file():
             raise source.error(
-                ("data", "path"), f"the CSV file {str(data['path'])!r} does not exist."
+                prefix + ("path",), f"the CSV file {str(data['path'])!r} does not exist."
             )
         kind = "csv"
     elif dataset.startswith("tu:") and len(dataset) > 3:
         if "root" not in data:
-            raise source.error(("data", "root"), "missing; a 'tu:' data set needs its folder.")
+            raise source.error(prefix + ("root",), "missing; a 'tu:' data set needs its folder.")
         if not re.match(r"^[A-Za-z0-9][A-Za-z0-9_\-]*$", dataset[3:]):
             raise source.error(key, f"{dataset[3:]!r} is not a TU data set name.")
-        data["root"] = resolve(data["root"], ("data", "root"))
+        data["root"] = resolve(data["root"], prefix + ("root",))
         kind = "tu:"
     elif dataset.startswith("sklearn:"):
         from ._data import SKLEARN_DATASETS
@@ -172,8 +192,8 @@ def _check_data(source, data, resolve):
             key, f"must be 'sklearn:NAME', 'csv' or 'tu:NAME'; got {shown(dataset)}."
         )
     for name in data:
-        if name != "dataset" and name not in _DATA_KEYS[kind]:
-            raise source.error(("data", name), f"not used by the data set {shown(dataset)}.")
+        if name not in ("dataset", *RUNNER_KEYS) and name not in _DATA_KEYS[kind]:
+            raise source.error(prefix + (name,), f"not used by the data set {shown(dataset)}.")
     return data
 
 
@@ -267,12 +287,6 @@ def _check_work(builder, key, estimator, grid, limits):
 
 def _check_model(builder, name, table, limits):
     key = ("models", name)
-    if not _NAME.match(name) or ".." in name:
-        raise builder.error(
-            key,
-            "a model name must start with a letter or digit and hold only letters, digits, "
-            f"'_', '-' and single '.' (it names files); got {shown(name)}.",
-        )
     table = _check_table(builder.source, {name: table}, name, _MODEL_KEYS, prefix=("models",))
     if "estimator" not in table:
         raise builder.error(key + ("estimator",), "missing; name the estimator class.")
@@ -309,42 +323,12 @@ def _set_device(spec, device):
     return bool(names)
 
 
-# The last file parsed, so that a command that must look at a file before loading it (is it a
-# benchmark of several data sets?) parses it once: key (path, size, mtime, limits) -> (text, doc)
-_PARSED = {}
-
-
 def read_document(path, limits):
     """``(text, document)`` of the experiment file ``path``: the one way a file is parsed.
 
     The size cap and the linear pre-scan of nesting and item counts come first, so tomllib
     only ever sees a file whose work is bounded; ``limits`` is a parsed :class:`Limits`.
     """
-    path = Path(path)
-    try:
-        status = os.stat(path)
-        key = (os.fspath(path.resolve()), status.st_size, status.st_mtime_ns, limits)
-    except OSError:
-        key = None  # read_text reports it
-    if key is not None and key in _PARSED:
-        parsed = _PARSED[key]
-        if isinstance(parsed, ExperimentConfigError):
-            raise ExperimentConfigError(*parsed.args)
-        text, document = parsed
-        return text, copy.deepcopy(document)
-    _PARSED.clear()
-    try:
-        text, document = _parse(path, limits)
-    except ExperimentConfigError as error:
-        if key is not None:
-            _PARSED[key] = error
-        raise
-    if key is not None:
-        _PARSED[key] = (text, copy.deepcopy(document))
-    return text, document
-
-
-def _parse(path, limits):
     text = read_text(path, limits)
     prescan_toml(text, limits, path)
     try:
@@ -357,6 +341,69 @@ def _parse(path, limits):
         ) from None
 
 
+def _refuse_same_file_names(source, table, names):
+    """Names are labels, written to files by :func:`file_name` and shown :func:`neutral`; two
+    whose file names differ only in case (one file on a case-insensitive file system), or that
+    are shown alike, are refused, naming both tables."""
+    files, shown_as = {}, {}
+    for name in names:
+        if not name:
+            raise source.error((table, name), "a name must not be empty.")
+        for seen, form, why in (
+            (files, file_name(name).casefold(), "be written to one file on a case-insensitive "
+             "file system"),
+            (shown_as, neutral(name), "be shown alike"),
+        ):  # fmt: skip
+            other = seen.setdefault(form, name)
+            if other != name:
+                raise source.error(
+                    (table, name),
+                    f"[{table}.{_key(other)}] and [{table}.{_key(name)}] would {why}; rename "
+                    "one of them.",
+                )
+
+
+def _key(name):
+    """``name`` as a TOML key: bare when it can be, else quoted (and cut)."""
+    if re.fullmatch(r"[A-Za-z0-9_-]+", name):
+        return name[:80]
+    return json.dumps(name[:80])
+
+
+def _datasets(builder, document, protocol, splits, resolve, limits):
+    """``(datasets, several)``: the one ``[data]`` table, or every ``[data.NAME]`` table (a
+    table may bring its own ``splits_file``, which replaces ``[protocol]``'s outer folds)."""
+    source = builder.source
+    data = document.get("data", {})
+    several = (
+        isinstance(data, dict)
+        and bool(data)
+        and "dataset" not in data
+        and all(isinstance(v, dict) for v in data.values())
+    )
+    if not several:
+        table = _check_data(
+            source, _check_table(source, document, "data", _SCHEMA["data"]), resolve
+        )
+        dataset = table["dataset"]
+        name = dataset.partition(":")[2] or table["path"].stem
+        return {name: DataSet(name, table, protocol, splits)}, False
+    _refuse_same_file_names(source, "data", data)
+    schema = {**_SCHEMA["data"], "splits_file": (str, "a path"), "splits_format": (str, "a format")}
+    datasets = {}
+    for name in data:
+        key = ("data", name)
+        table = _check_data(
+            source, _check_table(source, data, name, schema, ("data",)), resolve, key
+        )
+        own = read_splits(builder, table, key, resolve, limits)
+        kwargs = protocol if own is None else {**protocol, "outer_cv": own["outer_cv"]}
+        for runner_key in RUNNER_KEYS:
+            table.pop(runner_key, None)
+        datasets[name] = DataSet(name, table, kwargs, own or splits, key)
+    return datasets, True
+
+
 def load_config(
     path,
     *,
@@ -366,6 +413,7 @@ def load_config(
     device=None,
     dataset=None,
     limits=None,
+    output_dir=None,
 ):
     """Read and check an experiment file; every error names the line and key at fault.
 
@@ -400,6 +448,9 @@ def load_config(
         Raise limits on the work the file may cause, for this call (e.g.
         ``{"candidates": 50000}``; see :class:`~sklearn_fair.experiment.Limits`). The
         file cannot raise them.
+    output_dir : str or path-like, default=None
+        The results folder, anywhere (the caller's choice, not the file's); None uses the
+        file's ``output_dir``.
 
     Returns
     -------
@@ -436,15 +487,12 @@ def load_config(
     text, document = read_document(path, limits)
     source = ConfigSource(path, text)
     check_document(document, limits, source)
-    if dataset is not None:  # one data set of a benchmark file
-        from ._benchmark_file import one_dataset
-
-        document = one_dataset(source, document, dataset)
     for table in document:
-        if table not in (*_SCHEMA, "protocol", "models"):
+        if table not in (*_SCHEMA, "protocol", "models", "benchmark"):
             raise source.error(
                 (table,),
-                "unknown table; accepted: [experiment], [data], [protocol], [models.NAME].",
+                "unknown table; accepted: [experiment], [data] (or [data.NAME] tables), "
+                "[protocol], [models.NAME], [benchmark].",
             )
     base = path.resolve().parent
     data_dir = data_dir_from(data_dir)
@@ -465,8 +513,12 @@ def load_config(
     experiment = _check_table(source, document, "experiment", _SCHEMA["experiment"])
     if "n_jobs" in experiment:
         _check_n_jobs(source, ("experiment", "n_jobs"), experiment["n_jobs"], limits)
-    data = _check_data(source, _check_table(source, document, "data", _SCHEMA["data"]), resolve)
     protocol, splits = check_protocol(builder, document.get("protocol", {}), resolve, limits)
+    datasets, several = _datasets(builder, document, protocol, splits, resolve, limits)
+    if dataset is not None:  # one data set of a file with several
+        if dataset not in datasets:
+            raise source.error(("data",), f"no [data.{shown(dataset)}] table.")
+        datasets = {dataset: datasets[dataset]}
     backend = experiment.get("backend", "loky")
     if backend not in BACKENDS:
         raise source.error(
@@ -475,18 +527,32 @@ def load_config(
     models = document.get("models")
     if not isinstance(models, dict) or not models:
         raise source.error(("models",), "no models; add at least one [models.NAME] table.")
+    _refuse_same_file_names(source, "models", models)
     specs = {name: _check_model(builder, name, table, limits) for name, table in models.items()}
     if device is not None and not any([_set_device(spec, device) for spec in specs.values()]):
         raise ExperimentConfigError(
             f"device={shown(device)} was asked for, but no model of {path} has a 'device' "
             "parameter (the skorch-based GraphClassifier has one)."
         )
-    output_dir = experiment.get("output_dir", f"{path.stem}_results")
+    benchmark = _check_table(source, document, "benchmark", _BENCHMARK)
+    baseline = benchmark.get("baseline")
+    if baseline is not None and baseline not in specs:
+        raise source.error(
+            ("benchmark", "baseline"),
+            f"must name one of the models {sorted(specs)}; got {shown(baseline)}.",
+        )
+    if output_dir is None:
+        output_dir = resolve(
+            experiment.get("output_dir", f"{path.stem}_results"),
+            ("experiment", "output_dir"),
+            output=True,
+        )
     cache_dir = experiment.get("cache_dir")
+    first = next(iter(datasets.values()))
     return ExperimentConfig(
         path=path,
         name=experiment.get("name", path.stem),
-        output_dir=resolve(output_dir, ("experiment", "output_dir"), output=True),
+        output_dir=Path(output_dir).resolve(),
         random_state=experiment.get("random_state", 0),
         n_jobs=experiment.get("n_jobs", 1),
         backend=backend,
@@ -494,35 +560,14 @@ def load_config(
         if cache_dir is None
         else resolve(cache_dir, ("experiment", "cache_dir"), output=True),
         progress=experiment.get("progress", True),
-        data=data,
-        protocol=protocol,
-        splits=splits,
+        data=first.data,
+        protocol=first.protocol,
+        splits=first.splits,
         models=specs,
         source=source,
         data_dir=data_dir,
         limits=limits,
+        datasets=datasets,
+        several=several,
+        baseline=baseline,
     )
-
-
-def open_experiment(
-    path,
-    *,
-    data_dir=None,
-    allow_outside_paths=False,
-    allowed_packages=(),
-    device=None,
-    output_dir=None,
-    limits=None,
-):
-    """Load the file with the user's options (see :func:`run_experiment`)."""
-    config = load_config(
-        path,
-        data_dir=data_dir,
-        allow_outside_paths=allow_outside_paths,
-        allowed_packages=allowed_packages,
-        device=device,
-        limits=limits,
-    )
-    if output_dir is not None:  # the user's own choice, not the file's
-        config.output_dir = Path(output_dir).resolve()
-    return config

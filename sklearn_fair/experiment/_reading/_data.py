@@ -10,7 +10,18 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["SKLEARN_DATASETS", "Data", "load_data", "tu_folder_problem", "work_dir"]
+from ...exceptions import ExperimentConfigError
+from ._text import shown
+
+__all__ = [
+    "SKLEARN_DATASETS",
+    "Data",
+    "load_data",
+    "load_datasets",
+    "tu_folder_problem",
+    "work_dir",
+    "cache_folder",
+]
 
 SKLEARN_DATASETS = ("breast_cancer", "diabetes", "digits", "iris", "wine")
 #: Where the TU data sets can be downloaded by hand (the runner never downloads).
@@ -26,6 +37,8 @@ class Data:
     y: object
     groups: object
     description: str
+    #: False when only the labels were read (graphs counted, not loaded: a dry run's count)
+    complete: bool = True
 
     @property
     def n_samples(self):
@@ -41,27 +54,52 @@ def _number(text):
         return None
 
 
-def load_csv(path, target, groups, source):
+def _read_rows(path, source, key):
+    """The rows of a CSV file; what the csv module or the decoder would raise, refused."""
+    try:
+        with open(path, newline="", encoding="utf-8") as file:
+            return list(csv.reader(file))
+    except UnicodeDecodeError as error:
+        raise source.error(
+            key + ("path",),
+            f"the CSV file {str(path)!r} is not UTF-8 text (byte {error.object[error.start]:#04x} "
+            f"at offset {error.start}); save it as UTF-8.",
+        ) from None
+    except csv.Error as error:  # a field over csv.field_size_limit(), a NUL byte
+        raise source.error(
+            key + ("path",), f"the CSV file {str(path)!r} cannot be read as CSV: {error}."
+        ) from None
+
+
+def load_csv(path, target, groups, source, key=("data",)):
     """Features, target and groups of a CSV file with a header row.
 
     Numeric columns are read as floats, the others as strings. The features are a pandas
     DataFrame (so preprocessing can name columns) when pandas is installed; without it,
-    a float array, and only numeric features can be read.
+    a float array, and only numeric features can be read. ``key`` locates errors (the
+    data set's table).
     """
-    with open(path, newline="", encoding="utf-8") as file:
-        rows = list(csv.reader(file))
+    rows = _read_rows(path, source, key)
     header = rows[0] if rows else []
-    for key, column in (("target", target), ("groups", groups)):
+    twice = sorted({shown(name) for name in header if header.count(name) > 1})
+    if twice:
+        raise source.error(
+            key + ("path",),
+            f"the CSV file {str(path)!r} names the columns {', '.join(twice)} more than once; "
+            "give each column its own name.",
+        )
+    for name, column in (("target", target), ("groups", groups)):
         if column is not None and column not in header:
             raise source.error(
-                ("data", key),
-                f"the CSV file {str(path)!r} has no column {column!r}; its columns are {header}.",
+                key + (name,),
+                f"the CSV file {str(path)!r} has no column {shown(column)}; its columns are "
+                f"{shown(header, 200)}.",
             )
     rows = rows[1:]
     for line, row in enumerate(rows, start=2):
         if len(row) != len(header):
             raise source.error(
-                ("data", "path"),
+                key + ("path",),
                 f"line {line} of {str(path)!r} has {len(row)} cells; the header has {len(header)}.",
             )
     columns = {name: [row[i] for row in rows] for i, name in enumerate(header)}
@@ -74,7 +112,7 @@ def load_csv(path, target, groups, source):
     except ImportError:
         if text:
             raise source.error(
-                ("data", "path"),
+                key + ("path",),
                 f"the columns {text} of {str(path)!r} are not numeric; reading them needs "
                 "pandas (pip install pandas), and a preprocessing step that encodes them.",
             ) from None
@@ -210,51 +248,105 @@ def work_copy(root, name, work_dir):
     return work_dir
 
 
-def load_data(config, work_dir):
-    """The config's data set, checked, as :class:`Data`.
+def load_data(config, dataset, work_dir, *, labels_only=False):
+    """The data set ``dataset`` of the config, checked, as :class:`Data`.
 
     Parameters
     ----------
     config : ExperimentConfig
         The checked experiment file.
+    dataset : DataSet
+        One of ``config.datasets``.
     work_dir : pathlib.Path
         Writable folder for the working copy of TU data sets.
+    labels_only : bool, default=False
+        For a TU data set, read only its graph labels (no torch, no copy): enough for
+        NestedCV's planner to count the fits, not to fit.
 
     Returns
     -------
     data : Data
     """
-    data = config.data
-    dataset = data["dataset"]
-    if dataset.startswith("sklearn:"):
+    data, key = dataset.data, dataset.key
+    name = data["dataset"]
+    if name.startswith("sklearn:"):
         import sklearn.datasets
 
-        loader = getattr(sklearn.datasets, f"load_{dataset[len('sklearn:') :]}")
+        loader = getattr(sklearn.datasets, f"load_{name[len('sklearn:') :]}")
         X, y = loader(return_X_y=True)
-        return Data(X, y, None, f"{dataset} ({len(y)} samples)")
-    if dataset == "csv":
-        X, y, groups = load_csv(data["path"], data["target"], data.get("groups"), config.source)
+        return Data(X, y, None, f"{name} ({len(y)} samples)")
+    if name == "csv":
+        X, y, groups = load_csv(
+            data["path"], data["target"], data.get("groups"), config.source, key
+        )
         return Data(X, y, groups, f"CSV {data['path'].name} ({len(y)} rows)")
-    name = dataset[len("tu:") :]
-    problem = tu_folder_problem(data["root"], name)
+    tu_name = name[len("tu:") :]
+    problem = tu_folder_problem(data["root"], tu_name)
     if problem is not None:
-        raise config.source.error(("data", "root"), problem + ".")
+        raise config.source.error(key + ("root",), problem + ".")
+    if labels_only:
+        try:
+            y = _tu_labels(data["root"], tu_name)
+        except ValueError as error:
+            raise config.source.error(key + ("root",), f"graph labels: {error}") from None
+        return Data(np.zeros((len(y), 0)), y, None, f"{name} ({len(y)} graph labels)", False)
     from ...graph import load_tu_dataset  # torch is imported only for graph experiments
 
-    root = work_copy(data["root"], name, work_dir)
+    root = work_copy(data["root"], tu_name, work_dir)
     features = data.get("features", "auto")
-    with _locked(work_dir / f".{name}.lock"):
+    with _locked(work_dir / f".{tu_name}.lock"):
         try:
             # load_tu_dataset parses raw/ itself and never reads a processed (pickled) file
-            graphs = load_tu_dataset(name, root, features=features)
+            graphs = load_tu_dataset(tu_name, root, features=features)
         except ValueError as error:
-            raise config.source.error(("data", "features"), str(error)) from None
+            raise config.source.error(key + ("features",), str(error)) from None
     y = np.asarray(graphs.y)
-    return Data(graphs, y, None, f"{dataset} ({len(y)} graphs, features {features!r})")
+    return Data(graphs, y, None, f"{name} ({len(y)} graphs, features {features!r})")
+
+
+def _tu_labels(root, name):
+    """The graph labels of a TU data set (``NAME_graph_labels.txt``, in ``raw/`` or the
+    archive), read as numbers: one per graph."""
+    labels = root / name / "raw" / f"{name}_graph_labels.txt"
+    if labels.is_file():
+        return np.loadtxt(labels, dtype=np.int64, ndmin=1)
+    with tarfile.open(_archive(root / name, name)) as archive:
+        for member in archive.getmembers():
+            if _tar_member(member, name) and member.name.endswith(labels.name):
+                with archive.extractfile(member) as file:
+                    return np.loadtxt(file, dtype=np.int64, ndmin=1)
+    raise ValueError(f"{os.fspath(labels)} is missing")  # pragma: no cover - checked before
+
+
+def load_datasets(config, *, labels_only=False, problems=None):
+    """Data set name -> :class:`Data` for every data set of ``config``; tables that name the
+    same data (the same source, path, target, groups and features) share one load. With a
+    dict ``problems``, a data set that cannot be read is left out and why is put there;
+    else it raises."""
+    loaded, by_table = {}, {}
+    for name, dataset in config.datasets.items():
+        same = repr(sorted((k, str(v)) for k, v in dataset.data.items()))
+        if same not in by_table:
+            try:
+                by_table[same] = load_data(
+                    config, dataset, work_dir(config), labels_only=labels_only
+                )
+            except ExperimentConfigError as error:
+                if problems is None:
+                    raise
+                by_table[same] = error
+        if isinstance(by_table[same], ExperimentConfigError):
+            problems[name] = str(by_table[same])
+        else:
+            loaded[name] = by_table[same]
+    return loaded
+
+
+def cache_folder(config):
+    """NestedCV's task cache of the run: ``cache_dir``, else ``<output_dir>/cache``."""
+    return config.output_dir / "cache" if config.cache_dir is None else config.cache_dir
 
 
 def work_dir(config):
     """Writable folder of the working copies of TU data sets."""
-    if config.cache_dir is not None:
-        return config.cache_dir / "tu_data"
-    return config.output_dir / "data"
+    return cache_folder(config) / "tu_data"

@@ -10,7 +10,7 @@ import numbers
 
 from ._text import shown
 
-__all__ = ["RUNNER_KEYS", "check_protocol", "protocol_keys"]
+__all__ = ["RUNNER_KEYS", "check_protocol", "protocol_keys", "read_splits"]
 
 SPLITS_FORMATS = ("sklearn-fair", "gnn-comparison")
 #: Keys of [protocol] that belong to the runner, not to NestedCV.
@@ -112,8 +112,7 @@ def check_protocol(builder, protocol, resolve, limits=None):
     nested_kwargs : dict
         NestedCV keyword arguments (the runner's defaults included).
     splits : dict or None
-        ``{"path": ..., "format": ..., "splits": SavedSplits}`` of a splits file (then
-        ``nested_kwargs["outer_cv"]`` replays it).
+        The splits file (:func:`read_splits`; then ``nested_kwargs["outer_cv"]`` replays it).
     """
     from ._limits import parse_limits
 
@@ -133,7 +132,6 @@ def check_protocol(builder, protocol, resolve, limits=None):
                 f"{', '.join(RUNNER_KEYS)}.",
             )
     kwargs = dict(DEFAULTS)
-    splits = None
     for name, value in protocol.items():
         key = ("protocol", name)
         if name in RUNNER_KEYS:
@@ -153,45 +151,54 @@ def check_protocol(builder, protocol, resolve, limits=None):
         elif name == "scoring":
             kwargs[name] = _check_scoring(builder, key, value)
         elif name == "refit":
-            if not isinstance(value, (bool, str)):
+            if value is True:
                 raise builder.error(
-                    key, f"must be true, false or a metric name; got {shown(value)}."
+                    key,
+                    "the runner fits no final model (a comparison needs none); refit is false, "
+                    "or names the metric that selects when scoring has several.",
                 )
+            if not isinstance(value, (bool, str)):
+                raise builder.error(key, f"must be false or a metric name; got {shown(value)}.")
             kwargs[name] = value
         else:
             # a parameter the runner does not know (NestedCV checks it when fitting)
             kwargs[name] = builder.value(value, key)
-    if "splits_file" in protocol:
-        if "outer_cv" in protocol:
-            raise builder.error(
-                ("protocol", "outer_cv"), "give either outer_cv or splits_file, not both."
-            )
-        if not isinstance(protocol["splits_file"], str):
-            raise builder.error(
-                ("protocol", "splits_file"),
-                f"must be a path; got {shown(protocol['splits_file'])}.",
-            )
-        path = resolve(protocol["splits_file"], ("protocol", "splits_file"))
-        if not path.is_file():
-            raise builder.error(
-                ("protocol", "splits_file"), f"the splits file {str(path)!r} does not exist."
-            )
-        fmt = protocol.get("splits_format", "sklearn-fair")
-        if fmt not in SPLITS_FORMATS:
-            raise builder.error(
-                ("protocol", "splits_format"), f"must be one of {SPLITS_FORMATS}; got {shown(fmt)}."
-            )
-        from ...model_selection import PredefinedSplits, load_splits
-
-        try:
-            saved = load_splits(path, format=fmt, max_folds=limits.folds)
-        except ValueError as error:
-            message = str(error)
-            if "max_folds" in message:
-                message += f" The caller can lift the limit for one run: {limits.flag('folds')}."
-            raise builder.error(("protocol", "splits_file"), message) from None
-        kwargs["outer_cv"] = PredefinedSplits(saved)
-        splits = {"path": path, "format": fmt, "splits": saved}
-    elif "splits_format" in protocol:
-        raise builder.error(("protocol", "splits_format"), "is only used with splits_file.")
+    if "splits_file" in protocol and "outer_cv" in protocol:
+        raise builder.error(
+            ("protocol", "outer_cv"), "give either outer_cv or splits_file, not both."
+        )
+    splits = read_splits(builder, protocol, ("protocol",), resolve, limits)
+    if splits is not None:
+        kwargs["outer_cv"] = splits["outer_cv"]
     return kwargs, splits
+
+
+def read_splits(builder, table, key, resolve, limits):
+    """The splits file that ``table`` (``[protocol]``, or a ``[data.NAME]`` table: its
+    ``key``) names, as ``{"path", "format", "splits", "outer_cv", "key"}``; None if none."""
+    where = key + ("splits_file",)
+    if "splits_file" not in table:
+        if "splits_format" in table:
+            raise builder.error(key + ("splits_format",), "is only used with splits_file.")
+        return None
+    if not isinstance(table["splits_file"], str):
+        raise builder.error(where, f"must be a path; got {shown(table['splits_file'])}.")
+    path = resolve(table["splits_file"], where)
+    if not path.is_file():
+        raise builder.error(where, f"the splits file {str(path)!r} does not exist.")
+    fmt = table.get("splits_format", "sklearn-fair")
+    if fmt not in SPLITS_FORMATS:
+        raise builder.error(
+            key + ("splits_format",), f"must be one of {SPLITS_FORMATS}; got {shown(fmt)}."
+        )
+    from ...model_selection import PredefinedSplits, load_splits
+
+    try:
+        saved = load_splits(path, format=fmt, max_folds=limits.folds)
+    except ValueError as error:
+        message = str(error)
+        if "max_folds" in message:
+            message += f" The caller can lift the limit for one run: {limits.flag('folds')}."
+        raise builder.error(where, message) from None
+    outer_cv = PredefinedSplits(saved)
+    return {"path": path, "format": fmt, "splits": saved, "outer_cv": outer_cv, "key": where}

@@ -1,16 +1,23 @@
-"""Text that leaves the program: terminal-safe messages and spreadsheet-safe CSV cells.
+"""Text that leaves the program: terminal-safe messages, spreadsheet-safe CSV cells,
+Markdown cells, and the file names of names read from a file.
 
 A name or a key read from a file can hold control characters (ESC sequences rewrite a
 terminal, CR overwrites the line, BEL rings) or start a spreadsheet formula
 (``=HYPERLINK(...)``). Messages escape the first; CSV cells follow OWASP's rule for the
 second (a text cell that starts with ``=``, ``+``, ``-``, ``@``, a tab or a CR is prefixed
-with a single quote, and the csv module quotes it). Numbers stay numbers.
+with a single quote, and the csv module quotes it). Numbers stay numbers. A data set's or a
+model's name is a label, never a path: :func:`file_name` gives the file it is written to.
 """
 
+import hashlib
 import numbers
 import re
 
-__all__ = ["csv_cell", "neutral", "shown"]
+__all__ = ["csv_cell", "file_name", "markdown_cell", "neutral", "shown"]
+
+_PLAIN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
+_KEPT = re.compile(r"[A-Za-z0-9_-]")
+_LONGEST = 96
 
 # C0 controls but newline, DEL, C1 controls; and the Unicode bidi overrides
 _CONTROL = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
@@ -53,7 +60,8 @@ def shown(value, limit=80):
 
 
 def csv_cell(value):
-    """A CSV cell that a spreadsheet shows as text, never runs as a formula.
+    """A CSV cell that a spreadsheet shows as text, never runs as a formula, and whose
+    control characters (a terminal's escapes, if it is printed) are written as escapes.
 
     Examples
     --------
@@ -67,5 +75,44 @@ def csv_cell(value):
         return value
     text = str(value)
     if text.startswith(_FORMULA_START):
-        return "'" + text
-    return text
+        text = "'" + text
+    return neutral(text)
+
+
+def markdown_cell(value):
+    """A Markdown table cell: neutral, on one line, its pipes escaped, a formula start
+    prefixed as in CSV (a Markdown table is often pasted into a spreadsheet)."""
+    text = str(csv_cell(value)).replace("\\", "\\\\").replace("|", "\\|")
+    return text.replace("\n", " ")
+
+
+def file_name(label):
+    """The file name of a data set or model called ``label`` (a label, never a path).
+
+    A plain name (letters, digits, ``_`` and ``-``, starting with a letter or a digit, at
+    most 64 characters) is its own file name. Any other is written with each character
+    outside that alphabet percent-encoded as its UTF-8 bytes (``urllib.parse.unquote``
+    reverses it), so no name holds a separator, a leading dot or ``..``; past 96
+    characters it is cut to 64 and followed by ``~`` and 16 hexadecimal digits of the
+    SHA-256 of the whole name (the file records the name itself). Two names have one file
+    name only if they differ in case alone (the reader refuses those, for case-insensitive
+    file systems) or their digests collide.
+
+    Examples
+    --------
+    >>> from sklearn_fair.experiment._reading._text import file_name
+    >>> file_name("iris"), file_name("../../escaped"), file_name("./a"), file_name("a/b")
+    ('iris', '%2E%2E%2F%2E%2E%2Fescaped', '%2E%2Fa', 'a%2Fb')
+    >>> len(file_name("x" * 300))
+    81
+    """
+    if _PLAIN.fullmatch(label):
+        return label
+    encoded = "".join(
+        char if _KEPT.fullmatch(char) else "".join(f"%{b:02X}" for b in char.encode())
+        for char in label
+    )
+    if len(encoded) > _LONGEST:
+        digest = hashlib.sha256(label.encode()).hexdigest()[:16]
+        encoded = f"{encoded[:64]}~{digest}"
+    return encoded

@@ -1,9 +1,8 @@
-"""Running an experiment: NestedCV per model, the results folder, and resuming.
+"""Running an experiment: one benchmark, and its results folder.
 
-``run_experiment`` fits one NestedCV per model and writes the results folder
-(``_runner.py``); result files are written atomically with a checksum and read back as
-hostile files (``_resultfile.py``); the hash of what a model's result depends on decides
-whether a re-run reads it back (``_hashing.py``); a multi-data-set file runs as one benchmark,
-and the command line of such files (``_benchmark_run.py``). Reads through ``_reading`` and
-plans through ``_counting``.
+``run_experiment`` runs every model on every data set as one :func:`~sklearn_fair.benchmark`
+over NestedCV's task cache (``_runner.py``), which records the experiment file that wrote
+the cache (``_manifest.py``, for ``sklearn-fair cache verify``); every output file is made
+from the BenchmarkResult (``_outputs.py``) and written by the one writer (``_resultfile.py``).
+Reads through ``_reading`` and plans through ``_counting``.
 """

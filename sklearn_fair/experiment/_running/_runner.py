@@ -1,36 +1,28 @@
-"""Running an experiment file: one NestedCV per model, results folder, resume on re-run."""
+"""Running an experiment file: one :func:`~sklearn_fair.benchmark`, one data set or many."""
 
-import csv
-import os
 import warnings
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..._cache_verify import record_experiment
-from ...exceptions import CacheWarning, ExperimentConfigError
-from ...model_selection import labels_fingerprint
-from ...report import (
-    nested_cv_report,
-    plot_comparison,
-    plot_fold_scores,
-    plot_optimism,
-    result_to_dict,
-)
-from ...utils import fingerprint, install_hint, progress_over
+from ...exceptions import ExperimentConfigError
+from ...utils import install_hint, is_graph_data
 from .._counting._checks import check_before_fit
 from .._counting._plan import nested_of
-from .._reading._config import open_experiment
-from .._reading._data import load_data, work_dir
-from .._reading._text import csv_cell, neutral
-from ._hashing import result_hash
-from ._resultfile import check_result, read_result_file, refuse_non_regular, write_atomic
-from ._resultfile import write_json as _write_json
+from .._reading._config import load_config
+from .._reading._data import cache_folder, load_datasets
+from .._reading._text import neutral
+from ._manifest import MANIFEST, record_experiment
+from ._outputs import cell_failures, originals, output_files, write_outputs
+from ._resultfile import ResultsFolder
 
-MODEL_FORMAT = "sklearn-fair-experiment-model"
-MODEL_VERSION = 2
-# NestedCV parameters that cannot change a result, left out of its hash.
-_NOT_HASHED = ("estimator", "param_grid", "n_jobs", "verbose", "cache_dir")
+__all__ = [
+    "BenchmarkRun",
+    "ExperimentResult",
+    "Interrupted",
+    "run_benchmark_file",
+    "run_experiment",
+]
 
 
 @dataclass
@@ -42,13 +34,24 @@ class ExperimentResult:
     output_dir : pathlib.Path
         The results folder.
     results : dict
-        Model name -> its result dict (see :func:`sklearn_fair.report.result_to_dict`).
+        Model name -> its result dict (see :func:`sklearn_fair.report.result_to_dict`);
+        ``(data set, model)`` -> result dict in a file with several data sets.
     status : dict
-        Model name -> ``"computed"`` or ``"cached"`` (read back from a previous run).
-    report : NestedCVReport
-        The report written to ``report.md``.
+        The same keys -> ``"computed"``, or ``"cached"`` when every fit was served by the
+        task cache of an earlier run.
+    report : NestedCVReport or dict
+        The report written to ``report.md`` (of the cells whose every outer fold has a
+        score); data set -> report in a file with several data sets.
     files : list of pathlib.Path
-        Every file written, per-model results included.
+        Every file written.
+    benchmark : BenchmarkResult
+        The run (tables, comparisons, plots, HTML).
+    failures : list of dict
+        Every failed fit: ``dataset``, ``model``, ``outer_fold``, ``phase``, ``error``.
+    problems : list of str
+        The output files that could not be made, and why (the others were written).
+    cache_dir : pathlib.Path
+        NestedCV's task cache of the run (a re-run serves every finished fit from it).
     """
 
     output_dir: Path
@@ -56,119 +59,28 @@ class ExperimentResult:
     status: dict
     report: object
     files: list
+    benchmark: object = None
+    failures: list = None
+    problems: list = None
+    cache_dir: Path = None
 
 
-def _inside(folder, name):
-    """``folder / name``, refusing a name that would leave ``folder``."""
-    path = folder / name
-    if path.resolve().parent != folder.resolve():
-        raise ExperimentConfigError(f"The model name {name!r} would write outside {folder}.")
-    return path
+@dataclass
+class BenchmarkRun:
+    """What the deprecated :func:`run_benchmark_file` did: ``output_dir``, ``result`` (the
+    BenchmarkResult) and ``files``."""
+
+    output_dir: Path
+    result: object
+    files: list
 
 
-def _scorings(config, estimator):
-    """Metric key -> scorer name of the run (None: the estimator's default score)."""
-    from sklearn.base import is_classifier
+class Interrupted(KeyboardInterrupt):
+    """A run stopped by the user (Ctrl-C); ``cache_dir`` holds every fit it finished."""
 
-    scoring = config.protocol.get("scoring")
-    if scoring is None:
-        return {"score": "accuracy" if is_classifier(estimator) else None}
-    if isinstance(scoring, str):
-        return {"score": scoring}
-    if isinstance(scoring, dict):
-        return dict(scoring)
-    return {name: name for name in scoring}
-
-
-def _read_cached(path, digest, scorings=None):
-    """``(result, None)`` read back, or ``(None, why it is not)`` (``why`` None: no file).
-
-    The file must be sound (:func:`read_result_file`: a regular file, its checksum), be
-    this model's result (format, hash of what it depends on) and hold a result whose
-    fields and scores are possible for the run's metrics.
-    """
-    document, problem = read_result_file(path)
-    if document is None:
-        return None, problem
-    if document.get("format") != MODEL_FORMAT or document.get("version") != MODEL_VERSION:
-        return None, "is not a result file of this version"
-    if document.get("config_hash") != digest:
-        return None, None  # the result of another configuration: recomputed without a word
-    result = document.get("result")
-    if scorings is not None:
-        problem = check_result(result, scorings)
-        if problem:
-            return None, f"holds an impossible result: {problem}"
-    return result, None
-
-
-def _write_summary(path, rows):
-    """summary.csv: text cells spreadsheet-safe (OWASP: no cell starts a formula), numbers
-    as numbers, every text cell quoted."""
-    columns = list(dict.fromkeys(key for row in rows for key in row))
-
-    def write(temporary):
-        with open(temporary, "w", newline="", encoding="utf-8") as file:
-            writer = csv.DictWriter(
-                file, fieldnames=[csv_cell(c) for c in columns], quoting=csv.QUOTE_NONNUMERIC
-            )
-            writer.writeheader()
-            for row in rows:
-                writer.writerow({csv_cell(k): csv_cell(v) for k, v in row.items()})
-
-    return Path(write_atomic(path, write))
-
-
-def _write_plots(folder, results, report):
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError:
-        return []
-    folder.mkdir(exist_ok=True)
-    plots = [("fold_scores", plot_fold_scores), ("optimism", plot_optimism)]
-    if report.comparison is not None:
-        plots.append(("comparison", plot_comparison))
-    files = []
-    for name, plot in plots:
-        for path in (folder / f"{name}.png", folder / f"{name}.svg"):
-            write_atomic(path, lambda temporary, plot=plot: plot(results, path=[temporary]))
-            files.append(path)
-    return files
-
-
-_OUTPUTS = ("summary.csv", "report.md", "report.html", "reproducibility.json")
-
-
-def _check_targets(output, config):
-    """Refuse, before any fit, a results folder where something other than a regular file
-    stands in the place of a result (a FIFO would block a reader; a link leads elsewhere)."""
-    targets = [output / name for name in _OUTPUTS]
-    targets += [output / "models" / f"{spec.name}.json" for spec in config.models.values()]
-    for target in targets:  # model names hold no separator (checked when read)
-        problem = refuse_non_regular(target)
-        if problem is not None:
-            raise ExperimentConfigError(
-                neutral(f"The results folder holds {target}, which {problem}; remove it.")
-            )
-    for spec in config.models.values():
-        _inside(output / "models", f"{spec.name}.json")
-
-
-def make_nested(config, spec, n_jobs):
-    """The model's NestedCV, as the file describes it (with the file's cache folder)."""
-    cache_dir = None
-    if config.cache_dir is not None:
-        cache_dir = os.fspath(_inside(config.cache_dir, spec.name))
-    return nested_of(config, spec, n_jobs=n_jobs, cache_dir=cache_dir)
-
-
-def _data_fingerprint(data):
-    return {
-        "X": fingerprint(data.X),
-        "y": labels_fingerprint(data.y),
-        "y_values": fingerprint(data.y),
-        "groups": None if data.groups is None else fingerprint(data.groups),
-    }
+    def __init__(self, cache_dir, n_cached):
+        super().__init__(cache_dir, n_cached)
+        self.cache_dir, self.n_cached = cache_dir, n_cached
 
 
 @contextmanager
@@ -192,43 +104,14 @@ def _backend(backend, n_jobs, scheduler):
             client.close()
 
 
-def _run_model(config, spec, data, data_fingerprint, target, n_jobs):
-    """``("cached", result)`` read back, or ``("computed", result)`` fitted and written."""
-    nested = make_nested(config, spec, n_jobs)
-    params = {k: v for k, v in nested.get_params(deep=False).items() if k not in _NOT_HASHED}
-    digest, depends_on = result_hash(
-        nested_params=params,
-        estimator=spec.estimator,
-        grid=spec.grid,
-        data_fingerprint=data_fingerprint,
-        format_version=MODEL_VERSION,
-    )
-    cached, problem = _read_cached(target, digest, _scorings(config, spec.estimator))
-    if cached is not None:
-        return "cached", cached
-    if problem is not None:
-        warnings.warn(
-            neutral(
-                f"The earlier result {target} {problem}; it is not read back, model "
-                f"{spec.name!r} is computed again."
-            ),
-            CacheWarning,
-            stacklevel=3,
-        )
-    nested.fit(data.X, data.y, groups=data.groups)
-    result = result_to_dict(nested)
-    document = {
-        "format": MODEL_FORMAT,
-        "version": MODEL_VERSION,
-        "name": spec.name,
-        "config_hash": digest,
-        "depends_on": depends_on,
-        "model": spec.raw,
-        "estimator": repr(spec.estimator),
-        "result": result,
-    }
-    _write_json(target, document)
-    return "computed", result
+def _benchmark_data(data):
+    # graph data alone (its labels are its graphs'): benchmark reads a tuple whose first item
+    # has a .y (a GraphCollection) as a sequence of graphs
+    return data.X if is_graph_data(data.X) else (data.X, data.y, data.groups)
+
+
+def _count_entries(cache):
+    return sum(1 for _ in Path(cache).glob("*/*.json"))
 
 
 def run_experiment(
@@ -245,20 +128,22 @@ def run_experiment(
     output_dir=None,
     limits=None,
 ):
-    """Run an experiment file and write its results folder; a re-run resumes.
+    """Run an experiment file (one data set or several) and write its results folder.
 
     The file is read and checked whole (:func:`load_config`), then the data are read and
-    every model checked against them (the splits, every candidate, columns of text reaching
-    an encoder) before the first fit. Then, for each model, in order,
-    :class:`~sklearn_fair.NestedCV` runs the file's protocol and the result is written to
-    ``models/<name>.json`` at once. A model whose file already holds a result of the same
-    hash is read back instead of being fitted again, so an interrupted run resumes where it
-    stopped. The hash covers what the result depends on, by content: the data, the splits
-    (their indices, not the file's path), the estimator with all its parameters, the grid,
-    every NestedCV parameter, the seed and the versions of the packages involved. Then the
-    folder gets ``summary.csv`` (one row per model), ``report.md`` and ``report.html`` (see
-    :func:`sklearn_fair.report.nested_cv_report`), ``reproducibility.json`` and, with
-    matplotlib, ``plots/*.png`` and ``plots/*.svg``.
+    every model checked against every data set (the splits, every candidate with its
+    estimator's own parameter constraints, columns of text reaching an encoder) before the
+    first fit, and so is the results folder (no link, FIFO or folder where a file goes).
+    Then every model runs on every data set in one :func:`~sklearn_fair.benchmark` (each
+    cell the file's protocol as :class:`~sklearn_fair.NestedCV` runs it, on the data set's
+    outer splits, with one pool of workers) over NestedCV's task cache: ``cache_dir``, else
+    ``<output_dir>/cache``. Every finished fit is kept there, so a run interrupted or run
+    again computes only what is missing. The folder then gets ``models/`` (each model's
+    result, JSON), ``summary.csv``, ``report.md``, ``report.html``,
+    ``reproducibility.json``, ``table.md``, ``scores.csv``, ``budget.csv`` (and, with a
+    baseline, several data sets or three models, ``comparison.csv``, ``aggregate.csv``,
+    ``ranks.txt``) and, with matplotlib, ``plots/``. These files are outputs: a run never
+    reads them back.
 
     Parameters
     ----------
@@ -267,27 +152,18 @@ def run_experiment(
     n_jobs : int, default=None
         Parallel jobs; None uses the file's ``n_jobs``.
     progress : bool, default=None
-        Show progress bars (over the models, and NestedCV's over the fits); None
-        uses the file's ``progress`` (true by default).
-    data_dir : str or path-like, default=None
-        The data folder ``${SKLEARN_FAIR_DATA}`` stands for; None uses that variable.
-    allow_outside_paths : bool, default=False
-        Accept paths outside the file's folder and the data folder.
-    allowed_packages : sequence of str, default=()
-        Further packages whose classes the file may name.
-    device : str, default=None
-        Set the ``device`` of every estimator that has one (e.g. ``"cuda"``).
+        Show a progress bar over the fits; None uses the file's ``progress`` (true by
+        default).
     backend : str, default=None
         joblib backend; None uses the file's ``backend``.
     dask_scheduler : str, default=None
         With the dask backend, the address of the scheduler to connect to; None starts a
         local cluster.
-    output_dir : str or path-like, default=None
-        The results folder, anywhere; None uses the file's ``output_dir``.
-    limits : dict or Limits, default=None
-        Raise, for this run, the limits on the work the file may ask for (workers,
-        refits, candidates, folds, nesting, sizes; see
-        :class:`~sklearn_fair.experiment.Limits`). The file cannot raise them.
+    data_dir, allow_outside_paths, allowed_packages, device, output_dir, limits
+        As in :func:`load_config`: the data folder, paths outside the file's folder,
+        further packages the file may name, the ``device`` of every estimator that has one,
+        the results folder (the caller's choice), and the limits on the work the file may
+        ask for (the file cannot raise them).
 
     Returns
     -------
@@ -297,6 +173,8 @@ def run_experiment(
     ------
     ExperimentConfigError
         Before any fit, for a file that cannot be run.
+    Interrupted
+        A KeyboardInterrupt (Ctrl-C) that says where the finished fits are cached.
 
     Examples
     --------
@@ -322,11 +200,13 @@ def run_experiment(
     >>> result.status
     {'logreg': 'computed'}
     >>> sorted(os.listdir(result.output_dir))[:4]
-    ['models', 'plots', 'report.html', 'report.md']
-    >>> run_experiment(path, progress=False).status  # the second run reads the result back
+    ['budget.csv', 'cache', 'models', 'plots']
+    >>> run_experiment(path, progress=False).status  # every fit served by the task cache
     {'logreg': 'cached'}
     """
-    config = open_experiment(
+    from ...benchmarking import benchmark
+
+    config = load_config(
         path,
         data_dir=data_dir,
         allow_outside_paths=allow_outside_paths,
@@ -339,33 +219,68 @@ def run_experiment(
         config.progress = bool(progress)
     n_jobs = config.n_jobs if n_jobs is None else n_jobs
     backend = config.backend if backend is None else backend
-    if config.cache_dir is not None:  # which file wrote the cache: for 'sklearn-fair cache verify'
-        record_experiment(config.cache_dir, config.path)
-    data = load_data(config, work_dir(config))
-    check_before_fit(config, data)
-    data_fingerprint = _data_fingerprint(data)
-    output = config.output_dir
-    (output / "models").mkdir(parents=True, exist_ok=True)
-    _check_targets(output, config)
-    results, status, files = {}, {}, []
-    models = progress_over(  # off a terminal: one line per model, never a bar's \r
-        config.models.values(), label="models", enabled=config.progress, name=lambda s: s.name
-    )
-    with _backend(backend, n_jobs, dask_scheduler):
-        for spec in models:
-            target = _inside(output / "models", f"{spec.name}.json")
-            status[spec.name], results[spec.name] = _run_model(
-                config, spec, data, data_fingerprint, target, n_jobs
+    folder = ResultsFolder(config.output_dir)
+    cache = cache_folder(config)
+    # the default cache lies in the results folder: a link there would lead elsewhere
+    folder.check(output_files(config) + ([("cache", MANIFEST)] if config.cache_dir is None else []))
+    loaded = load_datasets(config)
+    check_before_fit(config, loaded)
+    record_experiment(cache, config.path)  # which file wrote the cache: for 'cache verify'
+    first = next(iter(config.datasets.values()))
+    # the benchmark, its tables, report and plots know each name as it is shown (its control
+    # characters escaped; the reader refused two names shown alike)
+    models = {neutral(n): nested_of(config, spec, first) for n, spec in config.models.items()}
+    try:
+        with _backend(backend, n_jobs, dask_scheduler):
+            result = benchmark(
+                models,
+                {neutral(name): _benchmark_data(data) for name, data in loaded.items()},
+                outer_cv={
+                    neutral(name): dataset.protocol.get("outer_cv", 10)
+                    for name, dataset in config.datasets.items()
+                },
+                baseline=None if config.baseline is None else neutral(config.baseline),
+                random_state=config.random_state,
+                n_jobs=n_jobs,
+                cache_dir=cache,
+                verbose=int(config.progress),
             )
-            files.append(target)
-    splits_file = config.splits["path"] if config.splits else None
-    report = nested_cv_report(
-        results, X=data.X, y=data.y, splits_file=splits_file, title=f"Experiment {config.name}"
+    except KeyboardInterrupt:
+        raise Interrupted(cache, _count_entries(cache)) from None
+    results, reports, problems = write_outputs(folder, config, result, loaded)
+
+    def key(dataset, model):
+        return (dataset, model) if config.several else model
+
+    data_of, model_of = originals(config)
+    return ExperimentResult(
+        output_dir=config.output_dir,
+        results={key(*cell): value for cell, value in results.items()},
+        status={
+            key(data_of[d], model_of[m]): "computed" if nested.cache_info_["computed"] else "cached"
+            for (d, m), nested in result.estimators.items()
+        },
+        report=reports if config.several else next(iter(reports.values()), None),
+        files=folder.files,
+        benchmark=result,
+        failures=cell_failures(config, result),
+        problems=problems,
+        cache_dir=cache,
     )
-    files.append(_write_summary(output / "summary.csv", report.rows))
-    for name in ("report.md", "report.html"):
-        write_atomic(output / name, report.save)
-        files.append(output / name)
-    files.append(Path(_write_json(output / "reproducibility.json", report.card.to_dict())))
-    files += _write_plots(output / "plots", results, report)
-    return ExperimentResult(output, results, status, report, files)
+
+
+def run_benchmark_file(path, **options):
+    """Deprecated: :func:`run_experiment` runs a file with several data sets too.
+
+    Returns
+    -------
+    BenchmarkRun
+    """
+    warnings.warn(
+        "run_benchmark_file is deprecated; run_experiment runs a file with several data sets "
+        "too (its .benchmark is the BenchmarkResult).",
+        FutureWarning,
+        stacklevel=2,
+    )
+    result = run_experiment(path, **options)
+    return BenchmarkRun(result.output_dir, result.benchmark, result.files)

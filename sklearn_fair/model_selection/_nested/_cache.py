@@ -10,8 +10,9 @@ Invariants:
 - Entries are written atomically by the worker as soon as its task finishes (a ``.part`` file
   named after the writing process, then ``os.replace``): a killed run loses only its unfinished
   tasks. A later run removes the ``.part`` files of processes that are gone.
-- A file that is not a regular file (a symlink, a directory), is larger than
-  ``MAX_ENTRY_BYTES`` or nested too deeply is recomputed, never followed or read without bound.
+- A file that is not a regular file (a symlink, a directory), is larger than its cap
+  (``MAX_ENTRY_BYTES``; ``MAX_PREDICTIONS_ENTRY_BYTES`` for one that keeps test predictions) or
+  nested too deeply is recomputed, never followed or read without bound.
 - Entries are files from elsewhere (caches are committed, shared and copied, and whoever writes
   one can recompute its checksum): before an entry is served, every field the reader uses is
   checked (:class:`EntryCheck`: the run's metrics, each score a finite number within its
@@ -32,6 +33,8 @@ import threading
 import warnings
 from pathlib import Path
 
+import numpy as np
+
 from ...exceptions import CacheWarning
 from ...utils import digest
 from ...utils._stacklevel import external_stacklevel
@@ -40,6 +43,8 @@ from ._cache_key import FORMAT
 __all__ = ["EntryCheck", "TaskCache", "write_entry"]
 
 MAX_ENTRY_BYTES = 1 << 20
+# an entry that keeps a refit's test predictions holds one row per test row
+MAX_PREDICTIONS_ENTRY_BYTES = 64 << 20
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 
@@ -112,11 +117,16 @@ class TaskCache:
             info = os.fstat(handle)
             if not stat.S_ISREG(info.st_mode) or os.path.islink(path):
                 return self._reject(path, "not a regular file (a symlink, a folder...)")
-            if info.st_size > MAX_ENTRY_BYTES:
-                return self._reject(path, f"larger than {MAX_ENTRY_BYTES} bytes")
+            cap = (
+                MAX_PREDICTIONS_ENTRY_BYTES
+                if description.get("test_predictions")
+                else (MAX_ENTRY_BYTES)
+            )
+            if info.st_size > cap:
+                return self._reject(path, f"larger than {cap} bytes")
             with os.fdopen(handle, "rb") as file:
                 handle = None  # closed with the file
-                text = file.read(MAX_ENTRY_BYTES + 1)
+                text = file.read(cap + 1)
             entry = json.loads(text)
         except (OSError, ValueError, RecursionError) as exc:
             return self._reject(path, f"not JSON ({type(exc).__name__})")
@@ -136,6 +146,10 @@ class TaskCache:
             )
             if problem is not None:
                 return self._reject(path, f"train scores: {problem}")
+        if description.get("test_predictions"):
+            problem = _predictions_problem(payload.get("test_predictions"))
+            if problem is not None:
+                return self._reject(path, f"test predictions: {problem}")
         self.hits += 1
         result = {
             "key": key,
@@ -148,6 +162,8 @@ class TaskCache:
         }
         if "train_scores" in payload:
             result["train_scores"] = {m: float(v) for m, v in payload["train_scores"].items()}
+        if description.get("test_predictions"):
+            result["test_predictions"] = payload["test_predictions"]
         return result
 
     def _reject(self, path, reason):
@@ -256,6 +272,29 @@ class EntryCheck:
         return None
 
 
+def _predictions_problem(kept):
+    """Why a stored entry's test predictions cannot be served (None if they can): the fields
+    :func:`~._tasks.test_predictions` writes, one row per test row, finite scores."""
+    if not isinstance(kept, dict) or set(kept) != {"predict", "proba", "decision", "classes"}:
+        return "not the fields predict, proba, decision and classes"
+    predict = kept["predict"]
+    if not isinstance(predict, list) or not predict:
+        return "predict is not a list of predictions"
+    for field in ("proba", "decision"):
+        values = kept[field]
+        if values is None:
+            continue
+        try:
+            array = np.asarray(values, dtype=float)
+        except (TypeError, ValueError):
+            return f"{field} is not numbers"
+        if array.shape[0] != len(predict) or not np.all(np.isfinite(array)):
+            return f"{field} is not one finite row per prediction"
+        if field == "proba" and (np.any(array < 0) or np.any(array > 1)):
+            return "proba is not in [0, 1]"
+    return None
+
+
 def _process_exists(pid):
     try:
         os.kill(pid, 0)
@@ -278,6 +317,8 @@ def write_entry(directory, name, description, result):
     }
     if "train_scores" in result:
         payload["train_scores"] = result["train_scores"]
+    if "test_predictions" in result:
+        payload["test_predictions"] = result["test_predictions"]
     entry = {
         "format": FORMAT,
         "key": description,

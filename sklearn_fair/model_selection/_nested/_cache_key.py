@@ -73,6 +73,8 @@ class KeyBuilder:
             description["score_train"] = self._rows_digest(task.score_train)
         if task.metrics is not None:  # a task scored with some of the run's scorers
             description["metrics"] = list(task.metrics)
+        if task.keep_predictions:  # its entry holds its test predictions too
+            description["test_predictions"] = True
         return _name(description), description
 
 

@@ -57,6 +57,7 @@ class Plan:
     return_estimator: bool = False
     cache: object = None
     train_score: bool = False  # refits also scored on their outer training fold
+    keep_predictions: bool = False  # refits return their predictions on the outer test fold
     groups: object = None  # the group labels, for error messages
     classifier: bool = False
     resampling: dict = None  # "outer", "inner": how the splits were made, in words
@@ -144,6 +145,7 @@ class Plan:
             fingerprint_predictions=self.probe,
             score_train=("train", fold) if self.train_score else None,
             metrics=self.outer_keys,
+            keep_predictions=self.keep_predictions,
         )
 
     def final_task(self, selected, deterministic):
@@ -241,7 +243,7 @@ def _names(scoring, keys, multimetric, estimator):
 
 
 def make_plan(nested, X, y, groups, params, *, final, return_estimator, owner,
-              train_score=False, first_metric_selects=False):  # fmt: skip
+              train_score=False, first_metric_selects=False, keep_predictions=False):  # fmt: skip
     """Check ``nested``'s parameters and the data, materialise every split, return a Plan."""
     data = prepare_data(X, y, groups)
     space = search_space(nested, owner)
@@ -295,6 +297,7 @@ def make_plan(nested, X, y, groups, params, *, final, return_estimator, owner,
         return_estimator=return_estimator,
         data=RunData(data.X, data.y_given, routed.fit, routed.score, splits.rows),
         train_score=train_score,
+        keep_predictions=keep_predictions,
         groups=data.groups,
         classifier=is_classifier(estimator),
         resampling=splits.described,

@@ -33,6 +33,24 @@ def _refit_note(schedule, fold):
     return f"trained with {len(schedule.refits_of(fold))} seeds"
 
 
+def _fold_predictions(plan, test, refits):
+    """A fold's out-of-fold predictions: the true values of its test rows and what each refit
+    that succeeded predicted for them (``predict``, ``proba`` or ``decision``, ``classes``);
+    None when no refit succeeded."""
+    kept = [r["test_predictions"] for r in refits if not r["error"] and "test_predictions" in r]
+    if not kept:
+        return None
+    y = plan.data.y
+    y_true = None if y is None else np.asarray(y)[np.asarray(test)].tolist()
+    return {
+        "y_true": y_true,
+        "classes": kept[0]["classes"],
+        "predict": [k["predict"] for k in kept],
+        "proba": None if kept[0]["proba"] is None else [k["proba"] for k in kept],
+        "decision": None if kept[0]["decision"] is None else [k["decision"] for k in kept],
+    }
+
+
 def _fold_scores(plan, refits, keys, which):
     """Per metric, the array of the refits' ``which`` ("scores" or "train_scores")."""
     return {
@@ -96,6 +114,8 @@ def assemble(schedule):
             )
         if plan.early_stopping:
             fold_result["early_stopping_indices"] = np.asarray(plan.holdouts[fold][1])
+        if plan.keep_predictions:
+            fold_result["predictions"] = _fold_predictions(plan, test, refits)
         if plan.return_estimator:
             fold_result["estimators"] = [r.get("estimator") for r in refits]
         outer_results.append(fold_result)

@@ -107,6 +107,7 @@ class FitTask:
     fingerprint_predictions: bool = False
     score_train: object = None  # rows the fitted model is also scored on (train scores)
     metrics: object = None  # keys of the run's scorers this task scores (None: every one)
+    keep_predictions: bool = False  # return the model's predictions on the test rows
 
     def as_key_dict(self):
         """The task's key as a plain dict (``failed_tasks_``)."""
@@ -187,6 +188,22 @@ def _predictions_fingerprint(model, X):
     return None
 
 
+def test_predictions(model, X):
+    """What a refit predicted for its outer test rows, JSON-safe: ``predict``, and the richest
+    score a display needs: ``proba`` (with ``classes``) or else ``decision``."""
+    kept = {"predict": np.asarray(model.predict(X)).tolist(), "proba": None, "decision": None}
+    for method, field in (("predict_proba", "proba"), ("decision_function", "decision")):
+        if hasattr(model, method):
+            try:
+                kept[field] = np.asarray(getattr(model, method)(X), dtype=float).tolist()
+                break
+            except Exception:  # a method that exists but does not apply (e.g. SVC's proba)
+                continue
+    classes = getattr(model, "classes_", None)
+    kept["classes"] = None if classes is None else np.asarray(classes).tolist()
+    return kept
+
+
 def run_fit_task(task, context, data):
     """Clone the estimator, set ``task.params``, fit, and score; never raises unless asked.
 
@@ -229,6 +246,8 @@ def run_fit_task(task, context, data):
             result["score_time"] = time.perf_counter() - start
             if task.fingerprint_predictions:
                 result["predictions"] = _predictions_fingerprint(model, X_test)
+            if task.keep_predictions:
+                result["test_predictions"] = test_predictions(model, X_test)
     if result["error"] is not None:
         return result
     if task.return_estimator:

@@ -3,17 +3,18 @@
 import hashlib
 import numbers
 import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
-from ...utils._random import draw_seeds
 from ._cache import TaskCache
 from ._planning import make_plan
 from ._running import run_plan
+from ._seeds import shared_root_seed
 
-__all__ = ["CacheAudit", "verify_cache"]
+__all__ = ["CacheAudit", "check_entries", "verify_cache"]
 
 _MAX_LISTED = 100
 
@@ -167,7 +168,8 @@ def verify_cache(
         The fraction of entries to recompute, in (0, 1]: each entry is drawn independently
         with this probability (1.0 recomputes them all).
     random_state : int or None, default=None
-        Seed of the draw; the same seed draws the same entries.
+        Seed of the draw; the same seed draws the same entries (each entry is drawn by its
+        name, whatever order the run meets them in).
     rtol, atol : float
         Tolerances of the comparison of scores (predictions are compared by fingerprint).
 
@@ -200,15 +202,15 @@ def verify_cache(
             f"Got {estimator!r} instead."
         )
     sample = _check_fraction(sample)
-    if random_state is None:
-        seed = draw_seeds(np.random.default_rng())
-    elif isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool):
-        seed = int(random_state)
-    else:
+    if isinstance(random_state, bool) or not (
+        random_state is None or isinstance(random_state, numbers.Integral)
+    ):
         raise ValueError(
             "The 'random_state' parameter of verify_cache must be an int or None. Got "
             f"{random_state!r} instead."
         )
+    # one root, and each entry drawn from it by its name (never by the order entries are met)
+    seed, _ = shared_root_seed(random_state)
     directory = Path(os.fsdecode(estimator.cache_dir))
     if not directory.is_dir():
         raise ValueError(
@@ -252,3 +254,41 @@ def verify_cache(
                 }
             )
     return audit
+
+
+def check_entries(directory):
+    """Check every entry of a cache folder as a run checks it before serving it, without the
+    run: a regular file of bounded size, JSON of the entries' format, its checksum, and its
+    file name the digest of the key it records (an entry moved over another, or edited
+    without its checksum, fails). Nothing is recomputed: a plausible forged score under a
+    recomputed checksum passes (see :func:`verify_cache`).
+
+    Parameters
+    ----------
+    directory : str or path-like
+        The cache folder.
+
+    Returns
+    -------
+    audit : CacheAudit
+        ``n_entries`` counts the entries that passed; ``rejected`` lists the others.
+    """
+    import json
+
+    from ...utils import digest
+
+    cache = _AuditCache(directory, 0.0, 0)
+    for path in sorted(Path(os.fsdecode(directory)).glob("*/*.json")):
+        name = path.stem
+        try:
+            if not stat.S_ISREG(os.lstat(path).st_mode):  # never open a link or a FIFO
+                raise OSError("not a regular file")
+            with open(path, "rb") as file:  # only to learn the key; load() checks the file
+                description = json.loads(file.read(1 << 20)).get("key")
+        except (OSError, ValueError, RecursionError, AttributeError):
+            description = None
+        if description is None or digest(description).removeprefix("sha256:") != name:
+            cache._reject(path, "its name is not the digest of the key it records")
+            continue
+        cache.load(name, description, key=None)
+    return CacheAudit(cache.directory, n_entries=cache.n_entries, rejected=cache.rejections)

@@ -1,4 +1,5 @@
-"""Experiment files with several data sets ([data.NAME]): one benchmark, the runner's checks."""
+"""Experiment files with several data sets ([data.NAME]): the same runner as one data set (one
+benchmark underneath), the runner's checks."""
 
 import json
 
@@ -65,48 +66,64 @@ def folder(tmp_path):
 
 
 def test_each_cell_is_the_single_data_set_run(folder):
-    run = run_benchmark_file(folder / "bench.toml", progress=False)
-    assert run.result.datasets == ["iris", "wine"]
-    assert run.result.models == ["prior", "tree", "knn"]
+    run = run_experiment(folder / "bench.toml", progress=False)
+    assert run.benchmark.datasets == ["iris", "wine"]
+    assert run.benchmark.models == ["prior", "tree", "knn"]
     for dataset in ("iris", "wine"):
         single = run_experiment(folder / f"{dataset}.toml", progress=False)
         for model, saved in single.results.items():
-            cell = run.result.estimators[dataset, model]
+            cell = run.benchmark.estimators[dataset, model]
             expected = [fold["test_score"] for fold in saved["outer_results"]]
             np.testing.assert_array_equal(cell.outer_scores_, expected)
             assert cell.best_params_per_fold_ == [f["best_params"] for f in saved["outer_results"]]
-    wine = run.result.estimators["wine", "tree"]
+    wine = run.benchmark.estimators["wine", "tree"]
     assert wine.n_splits_ == 4  # the data set's own splits file
     out = folder / "out"
-    for name in ("table.md", "scores.csv", "comparison.csv", "ranks.txt", "report.html"):
+    for name in ("table.md", "scores.csv", "comparison.csv", "ranks.txt", "report.html",
+                 "summary.csv", "report.md", "aggregate.csv", "budget.csv"):  # fmt: skip
         assert (out / name).is_file(), name
     assert (out / "plots" / "critical_difference.svg").is_file()
     saved = json.loads((out / "models" / "iris" / "tree.json").read_text())
+    assert (saved["dataset"], saved["name"]) == ("iris", "tree")
     np.testing.assert_array_equal(
-        [f["test_score"] for f in saved["outer_results"]],
-        run.result.estimators["iris", "tree"].outer_scores_,
+        [f["test_score"] for f in saved["result"]["outer_results"]],
+        run.benchmark.estimators["iris", "tree"].outer_scores_,
     )
+    assert run.results["iris", "tree"] == saved["result"]
 
 
 def test_a_rerun_with_a_cache_computes_nothing(folder):
     path = folder / "bench.toml"
     path.write_text(BENCHMARK.replace('output_dir = "out"', 'output_dir = "out"\ncache_dir = "c"'))
-    first = run_benchmark_file(path, progress=False)
-    again = run_benchmark_file(path, progress=False)
-    infos = [cell.cache_info_ for cell in again.result.estimators.values()]
+    first = run_experiment(path, progress=False)
+    again = run_experiment(path, progress=False)
+    infos = [cell.cache_info_ for cell in again.benchmark.estimators.values()]
     assert sum(i["computed"] for i in infos) == 0
+    assert set(again.status.values()) == {"cached"}
     assert sum(i["hits"] for i in infos) == sum(
-        c.cache_info_["computed"] for c in first.result.estimators.values()
+        c.cache_info_["computed"] for c in first.benchmark.estimators.values()
     )
 
 
 def test_dry_run_counts_every_cell(folder):
-    text, total = dry_run_benchmark(folder / "bench.toml", timing=False)
+    report = dry_run(folder / "bench.toml", timing=False)
     singles = sum(dry_run(folder / f"{d}.toml", timing=False).total_fits for d in ("iris", "wine"))
-    assert total == singles
-    assert f"At most {total} fits" in text and "wine" in text
-    timed, _ = dry_run_benchmark(folder / "bench.toml", n_jobs=2)
-    assert "Estimated compute:" in timed and "wall at n_jobs=2" in timed
+    assert report.total_fits == singles
+    assert f"Total: {singles} fits" in report.text and "wine" in report.text
+    assert sorted(report.plans) == [
+        (d, m) for d in ("iris", "wine") for m in ("knn", "prior", "tree")
+    ]
+    timed = dry_run(folder / "bench.toml", n_jobs=2)
+    assert "Estimated compute" in timed.text and "wall at n_jobs=2" in timed.text
+
+
+def test_the_names_that_went_are_deprecated_and_still_work(folder):
+    with pytest.warns(FutureWarning, match="run_experiment runs a file with several"):
+        run = run_benchmark_file(folder / "bench.toml", progress=False)
+    assert run.result.datasets == ["iris", "wine"] and run.output_dir == folder / "out"
+    with pytest.warns(FutureWarning, match="dry_run counts a file with several"):
+        text, total = dry_run_benchmark(folder / "bench.toml", timing=False)
+    assert total == dry_run(folder / "bench.toml", timing=False).total_fits and "wine" in text
 
 
 @pytest.mark.parametrize(
@@ -125,13 +142,13 @@ def test_errors_name_the_line_and_key(folder, edit, match):
     path = folder / "bench.toml"
     path.write_text(BENCHMARK.replace(*edit))
     with pytest.raises(ExperimentConfigError, match=match):
-        run_benchmark_file(path, progress=False)
+        run_experiment(path, progress=False)
 
 
 def test_cli_runs_and_dry_runs_a_benchmark_file(folder, capsys):
     path = str(folder / "bench.toml")
     assert main(["run", path, "--dry-run"]) == 0
-    assert "At most" in capsys.readouterr().out
+    assert "Total:" in capsys.readouterr().out
     assert main(["run", path]) == 0
     output = capsys.readouterr().out
     assert "Results written to" in output and "wine" in output
@@ -141,7 +158,7 @@ def test_cli_runs_and_dry_runs_a_benchmark_file(folder, capsys):
 
 
 def test_iris_through_the_loader_matches_load_iris(folder):
-    run = run_benchmark_file(folder / "bench.toml", progress=False)
+    run = run_experiment(folder / "bench.toml", progress=False)
     X, y = load_iris(return_X_y=True)
-    folds = run.result.estimators["iris", "prior"].outer_results_
+    folds = run.benchmark.estimators["iris", "prior"].outer_results_
     assert sum(len(f["test_indices"]) for f in folds) == len(y)

@@ -1,0 +1,138 @@
+"""How the dry run's own work grows with the number of data sets of a file (target: linear, and
+5,000 data sets counted in under 10 s without timing).
+
+Two files, each with N ``[data.NAME]`` tables and two models (a tree and k-NN, two candidates
+each, 3 outer folds): "one source", every table naming ``sklearn:iris`` (the data are read once
+and each model planned once: the tables are the same data), and "distinct CSVs", every table
+its own 40-row CSV file (each read and each model planned by NestedCV's planner on it, so the
+time is N x 2 plans). ``dry_run(path, timing=False)`` is timed in this process after a warm-up,
+once per N; the seconds per data set should stay flat as N grows. Saves
+``results/dry_run_scale.json`` and ``results/dry_run_scale.png``.
+
+Usage: python benchmarks/bench_dry_run_scale.py
+"""
+
+import json
+import os
+import platform
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import sklearn
+
+import sklearn_fair
+from sklearn_fair.experiment import dry_run
+
+HERE = Path(__file__).resolve().parent
+RESULTS = HERE / "results" / "dry_run_scale.json"
+FIGURE = HERE / "results" / "dry_run_scale.png"
+MODELS = """
+[protocol]
+outer_cv = 3
+n_refits = 1
+
+[models.tree]
+estimator = "sklearn.tree.DecisionTreeClassifier"
+grid = { max_depth = [1, 2] }
+
+[models.knn]
+estimator = "sklearn.neighbors.KNeighborsClassifier"
+grid = { n_neighbors = [3, 9] }
+"""
+
+
+def one_source(folder, n):
+    tables = "".join(f'[data.d{i}]\ndataset = "sklearn:iris"\n' for i in range(n))
+    path = folder / f"one_source_{n}.toml"
+    path.write_text("[experiment]\nprogress = false\n" + tables + MODELS)
+    return path
+
+
+def distinct_csvs(folder, n):
+    rng = np.random.default_rng(0)
+    tables = []
+    for i in range(n):
+        name = folder / f"d{i}.csv"
+        if not name.exists():
+            X = rng.normal(size=(40, 3))
+            y = (X[:, 0] + rng.normal(size=40) > 0).astype(int)
+            rows = np.column_stack([X, y])
+            np.savetxt(name, rows, delimiter=",", header="a,b,c,y", comments="", fmt="%.5g")
+        tables.append(f'[data.d{i}]\ndataset = "csv"\npath = "d{i}.csv"\ntarget = "y"\n')
+    path = folder / f"distinct_{n}.toml"
+    path.write_text("[experiment]\nprogress = false\n" + "".join(tables) + MODELS)
+    return path
+
+
+def timed(path):
+    start = time.perf_counter()
+    report = dry_run(path, timing=False)
+    seconds = time.perf_counter() - start
+    assert report.total_fits == len(report.plans) * (3 * 2 * 1 + 3), report.total_fits
+    return seconds, len(report.plans)
+
+
+def main():
+    load_before = os.getloadavg()
+    workloads = {
+        "one source": (one_source, [50, 100, 200, 400, 1000, 2000, 5000]),
+        "distinct CSVs": (distinct_csvs, [50, 100, 200, 400]),
+    }
+    rows = []
+    with tempfile.TemporaryDirectory() as folder:
+        folder = Path(folder)
+        timed(one_source(folder, 5))  # warm-up: imports, first plans
+        for workload, (write, sizes) in workloads.items():
+            for n in sizes:
+                seconds, cells = timed(write(folder, n))
+                rows.append({"workload": workload, "datasets": n, "cells": cells,
+                             "seconds": seconds, "seconds_per_dataset": seconds / n})  # fmt: skip
+                print(f"{workload:14s} {n:5d} data sets: {seconds:7.2f} s "
+                      f"({1000 * seconds / n:.2f} ms per data set)")  # fmt: skip
+    load_after = os.getloadavg()
+    largest = max((r for r in rows if r["workload"] == "one source"), key=lambda r: r["datasets"])
+    distinct = [r for r in rows if r["workload"] == "distinct CSVs"]
+    per_plan = float(np.median([r["seconds"] / r["cells"] for r in distinct]))
+    record = {
+        "command": "python benchmarks/bench_dry_run_scale.py",
+        "versions": {
+            "python": platform.python_version(),
+            "sklearn": sklearn.__version__,
+            "sklearn_fair": sklearn_fair.__version__,
+        },
+        "cores": os.cpu_count(),
+        "load_average_before": load_before,
+        "load_average_after": load_after,
+        "target": "5000 data sets counted in under 10 s without timing; linear in N",
+        "one_source_5000_seconds": largest["seconds"],
+        "distinct_seconds_per_model_plan": per_plan,
+        "distinct_5000_extrapolated_seconds": per_plan * 5000 * 2,
+        "rows": rows,
+    }
+    RESULTS.write_text(json.dumps(record, indent=1))
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:  # pragma: no cover - the plot extra
+        print(f"Saved to {RESULTS} (no figure: matplotlib is not installed).")
+        return
+    figure, ax = plt.subplots(figsize=(6, 4))
+    for workload in workloads:
+        points = [(r["datasets"], r["seconds"]) for r in rows if r["workload"] == workload]
+        ax.plot(*zip(*points), marker="o", label=workload)
+    ax.axhline(10, color="grey", linestyle="--", label="target at 5,000 data sets")
+    ax.set(xscale="log", yscale="log", xlabel="data sets in the file",
+           ylabel="seconds of dry_run(timing=False)",
+           title="Dry run without timing: seconds against data sets")  # fmt: skip
+    ax.legend()
+    figure.tight_layout()
+    figure.savefig(FIGURE, dpi=120)
+    print(f"Saved to {RESULTS} and {FIGURE}.")
+
+
+if __name__ == "__main__":
+    main()

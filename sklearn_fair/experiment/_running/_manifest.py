@@ -1,0 +1,88 @@
+"""Which experiment files wrote a cache folder: the record ``sklearn-fair cache verify`` reads.
+
+A cache folder does not hold the code and the data its entries were computed from, so it
+cannot be re-run from itself, and nothing in it may name code to run. The runner records, in
+the folder, which experiment files wrote it: their paths (relative to the folder) and the
+SHA-256 of their text (``experiments.json``). ``cache verify`` reads that record as data
+(bounded JSON) and accepts an experiment file only if its text still has the recorded hash.
+"""
+
+import hashlib
+import json
+import os
+import re
+import uuid
+from pathlib import Path
+
+from ...exceptions import ExperimentConfigError
+from ...model_selection._engine import read_json
+
+__all__ = ["MANIFEST", "read_manifest", "record_experiment", "sha256_of"]
+
+MANIFEST = "experiments.json"
+FORMAT = "sklearn-fair-cache-experiments/1"
+_MAX_MANIFEST_BYTES = 1 << 20
+_MAX_RECORDS = 1000
+_SHA256 = re.compile(r"[0-9a-f]{64}")
+
+
+def sha256_of(path):
+    with open(path, "rb") as file:
+        return hashlib.sha256(file.read()).hexdigest()
+
+
+def read_manifest(path):
+    """The records of a manifest (bounded JSON); raises ExperimentConfigError for anything
+    else."""
+    if Path(path).is_symlink():
+        raise ExperimentConfigError(f"{os.fspath(path)} is a symbolic link; it is not read.")
+    document = read_json(
+        path, max_bytes=_MAX_MANIFEST_BYTES, max_depth=4, error=ExperimentConfigError
+    )
+    records = document.get("experiments") if isinstance(document, dict) else None
+    if (
+        records is None
+        or document.get("format") != FORMAT
+        or not isinstance(records, list)
+        or len(records) > _MAX_RECORDS
+        or not all(
+            isinstance(r, dict)
+            and isinstance(r.get("path"), str)
+            and len(r["path"]) < 4096
+            and isinstance(r.get("sha256"), str)
+            and _SHA256.fullmatch(r["sha256"])
+            for r in records
+        )
+    ):
+        raise ExperimentConfigError(
+            f"{os.fspath(path)} is not a record of experiments ({FORMAT!r}: a list of at most "
+            f"{_MAX_RECORDS} paths with their SHA-256)."
+        )
+    return records
+
+
+def record_experiment(cache_dir, experiment_path):
+    """Record in ``cache_dir`` that the experiment file ``experiment_path`` writes to it.
+
+    Called by the runner before its first fit. The record keeps one entry per experiment
+    file: its path relative to ``cache_dir`` and the SHA-256 of its text. Written atomically
+    under a unique temporary name; a record that cannot be read is replaced.
+    """
+    cache_dir = Path(cache_dir)
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    experiment_path = Path(experiment_path).resolve()
+    relative = Path(os.path.relpath(experiment_path, cache_dir.resolve())).as_posix()
+    manifest = cache_dir / MANIFEST
+    try:
+        records = read_manifest(manifest) if manifest.exists() else []
+    except (ValueError, OSError):
+        records = []
+    records = [r for r in records if r["path"] != relative]
+    records.append({"path": relative, "sha256": sha256_of(experiment_path)})
+    temporary = cache_dir / f".{MANIFEST}.{os.getpid()}-{uuid.uuid4().hex}.tmp"
+    try:
+        with open(temporary, "x", encoding="utf-8") as file:
+            json.dump({"format": FORMAT, "experiments": records[-_MAX_RECORDS:]}, file, indent=1)
+        os.replace(temporary, manifest)
+    finally:
+        temporary.unlink(missing_ok=True)

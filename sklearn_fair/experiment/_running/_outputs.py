@@ -1,0 +1,248 @@
+"""Every file of the results folder, from the :class:`~sklearn_fair.BenchmarkResult` of the run.
+
+One data set or many, the same files: ``models/`` (each cell's result, JSON), ``summary.csv``,
+``report.md``, ``reproducibility.json`` (per data set, from
+:func:`~sklearn_fair.report.nested_cv_report`), the tables of :func:`_tables` and the plots of
+:func:`_figures`. Each is written by :class:`~._resultfile.ResultsFolder` (inside the folder,
+atomically, never through a link), every text cell neutral (CSV cells spreadsheet-safe,
+Markdown cells escaped), and each apart: one that cannot be made is listed, the others are
+still written.
+"""
+
+import csv
+import io
+import math
+
+import numpy as np
+
+from ...report import (
+    nested_cv_report,
+    plot_comparison,
+    plot_fold_scores,
+    plot_optimism,
+    result_to_dict,
+)
+from .._reading._text import csv_cell, file_name, markdown_cell, neutral
+
+__all__ = ["cell_failures", "originals", "output_files", "write_outputs"]
+
+MODEL_FORMAT = "sklearn-fair-experiment-model"
+MODEL_VERSION = 3
+
+
+def _cell_parts(config, dataset, model):
+    folder = ("models", file_name(dataset)) if config.several else ("models",)
+    return (*folder, f"{file_name(model)}.json")
+
+
+def _tables(config):
+    """Name -> how the file's text is made from the BenchmarkResult."""
+    tables = {
+        "report.html": lambda result: result.to_html(title=neutral(f"Experiment {config.name}")),
+        "table.md": lambda result: _markdown(result.table()),
+        "scores.csv": lambda result: _frame_csv(result.scores),
+        "budget.csv": lambda result: _frame_csv(result.budget),
+    }
+    if config.baseline is not None:
+        tables["comparison.csv"] = lambda result: _frame_csv(result.compare_to())
+    if config.several:
+        tables["aggregate.csv"] = lambda result: _frame_csv(result.aggregate().reset_index())
+        if len(config.models) >= 3:
+            tables["ranks.txt"] = lambda result: neutral(result.rank_comparison()) + "\n"
+    return tables
+
+
+def _figures(config):
+    """Name -> how the plot is drawn from the BenchmarkResult and, for one data set, the
+    models whose every outer fold has a score."""
+    figures = {"intervals": lambda result, cells: result.plot_intervals()}
+    if config.several and len(config.models) >= 3:
+        figures["critical_difference"] = lambda result, cells: result.plot_critical_difference()
+    elif not config.several:
+        figures["fold_scores"] = lambda result, cells: plot_fold_scores(cells)
+        figures["optimism"] = lambda result, cells: plot_optimism(cells)
+        if len(config.models) >= 2:
+            figures["comparison"] = lambda result, cells: plot_comparison(cells)
+    return figures
+
+
+def output_files(config):
+    """The parts of every file :func:`write_outputs` may write, for the check before any fit."""
+    files = [_cell_parts(config, d, m) for d in config.datasets for m in config.models]
+    names = ["summary.csv", "report.md", "reproducibility.json", *_tables(config)]
+    plots = [("plots", f"{n}{suffix}") for n in _figures(config) for suffix in (".png", ".svg")]
+    return files + [(name,) for name in names] + plots
+
+
+def originals(config):
+    """``(data sets, models)``: each name of the file by the name the benchmark knows it by
+    (as shown: :func:`neutral`)."""
+    return (
+        {neutral(name): name for name in config.datasets},
+        {neutral(name): name for name in config.models},
+    )
+
+
+def cell_failures(config, result):
+    """Every failed fit of the run: ``dataset``, ``model`` (as the file names them),
+    ``outer_fold``, ``phase`` and the last line of its ``error``, in the order of the cells."""
+    data_of, model_of = originals(config)
+    failures = []
+    for (dataset, model), nested in result.estimators.items():
+        for task in getattr(nested, "failed_tasks_", None) or []:
+            failures.append(
+                {
+                    "dataset": data_of[dataset],
+                    "model": model_of[model],
+                    "outer_fold": task["key"].get("outer_fold"),
+                    "phase": str(task["key"].get("phase")),
+                    "error": (str(task["error"]).strip().splitlines() or [""])[-1],
+                }
+            )
+    return failures
+
+
+def _csv(rows, columns):
+    """CSV text: every text cell spreadsheet-safe and neutral, and quoted; numbers as
+    numbers (NaN an empty cell)."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, quoting=csv.QUOTE_NONNUMERIC, lineterminator="\n")
+    writer.writerow([csv_cell(c) for c in columns])
+    for row in rows:
+        writer.writerow([csv_cell(_plain(row.get(c))) for c in columns])
+    return buffer.getvalue()
+
+
+def _plain(value):
+    if isinstance(value, (np.floating, np.integer, np.bool_)):
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None if math.isnan(value) else str(value)
+    return value if value is None or isinstance(value, (bool, int, float, str)) else str(value)
+
+
+def _frame_csv(frame):
+    return _csv(frame.to_dict("records"), [str(c) for c in frame.columns])
+
+
+def _markdown(frame):
+    frame = frame.reset_index()
+    rows = [list(map(markdown_cell, frame.columns)), ["---"] * len(frame.columns)]
+    rows += [
+        [f"{v:.4g}" if isinstance(v, float) else markdown_cell(v) for v in row]
+        for row in frame.itertuples(index=False)
+    ]
+    return "".join(f"| {' | '.join(row)} |\n" for row in rows)
+
+
+def _finite(nested):
+    return all(np.isfinite(score) for score in nested.outer_scores_)
+
+
+def _summaries(config, result, loaded, failures):
+    """Per data set its report (:func:`nested_cv_report`) over the models whose every outer
+    fold has a score, and the summary rows (a model that failed is a row with its error)."""
+    data_of, model_of = originals(config)
+    reports, rows = {}, []
+    for dataset in result.datasets:
+        cells = {m: result.estimators[dataset, m] for m in result.models}
+        complete = {m: nested for m, nested in cells.items() if _finite(nested)}
+        data, splits = loaded[data_of[dataset]], config.datasets[data_of[dataset]].splits
+        title = f"Experiment {config.name}" + (f", data set {dataset}" if config.several else "")
+        if complete:
+            reports[dataset] = nested_cv_report(
+                complete, X=data.X, y=data.y, title=neutral(title),
+                splits_file=splits["path"] if splits else None,
+            )  # fmt: skip
+        for model in cells:
+            cell = (data_of[dataset], model_of[model])
+            failed = [f for f in failures if (f["dataset"], f["model"]) == cell]
+            found = [r for r in getattr(reports.get(dataset), "rows", []) if r["model"] == model]
+            for row in found or [{"model": model, "error": "every outer fold failed"}]:
+                row = {**row, "failed_fits": len(failed)}
+                row["first_error"] = failed[0]["error"] if failed else None
+                rows.append({"dataset": dataset, **row} if config.several else row)
+    return reports, rows
+
+
+def write_outputs(folder, config, result, loaded):
+    """Write every output file of the run into ``folder`` (a :class:`ResultsFolder`).
+
+    Parameters
+    ----------
+    folder : ResultsFolder
+    config : ExperimentConfig
+    result : BenchmarkResult
+        What :func:`~sklearn_fair.benchmark` returned.
+    loaded : dict
+        Data set name -> Data (for the reproducibility card).
+
+    Returns
+    -------
+    results : dict
+        ``(data set, model)`` -> its result dict (:func:`~sklearn_fair.report.result_to_dict`),
+        as the file names them.
+    reports : dict
+        Data set (as the file names it) -> :class:`~sklearn_fair.report.NestedCVReport`.
+    problems : list of str
+        The outputs that could not be made, and why.
+    """
+    failures = cell_failures(config, result)
+    data_of, model_of = originals(config)
+    problems, results, reports = [], {}, {}
+
+    def attempt(what, make):
+        try:
+            make()
+        except Exception as error:  # one output's failure loses no other
+            problems.append(neutral(f"{what}: {type(error).__name__}: {error}"))
+
+    for (shown_data, shown_model), nested in result.estimators.items():
+        cell = dataset, model = data_of[shown_data], model_of[shown_model]
+        results[cell] = result_to_dict(nested)
+        document = {
+            "format": MODEL_FORMAT, "version": MODEL_VERSION, "dataset": dataset, "name": model,
+            "model": config.models[model].raw, "estimator": repr(config.models[model].estimator),
+            "failed_fits": [f for f in failures if (f["dataset"], f["model"]) == cell],
+            "result": results[cell],
+        }  # fmt: skip
+        parts = _cell_parts(config, dataset, model)
+        attempt("/".join(parts), lambda p=parts, d=document: folder.write_json(p, d))
+
+    def summaries():
+        made, rows = _summaries(config, result, loaded, failures)
+        reports.update((data_of[dataset], report) for dataset, report in made.items())
+        columns = list(dict.fromkeys(key for row in rows for key in row))
+        folder.write_text(("summary.csv",), _csv(rows, columns))
+        text = "\n\n".join(neutral(report.to_markdown()) for report in made.values())
+        folder.write_text(("report.md",), text)
+        cards = {dataset: report.card.to_dict() for dataset, report in made.items()}
+        if config.several:
+            card = {"format": "sklearn-fair-experiment-cards", "datasets": cards}
+        else:
+            card = next(iter(cards.values()), {})
+        folder.write_json(("reproducibility.json",), card)
+
+    attempt("summary.csv, report.md, reproducibility.json", summaries)
+    for name, make in _tables(config).items():
+        attempt(name, lambda n=name, m=make: folder.write_text((n,), m(result)))
+    try:
+        import matplotlib.pyplot as plt
+        from matplotlib import rc_context
+    except ImportError:
+        return results, reports, problems
+    cells = {m: n for (_, m), n in result.estimators.items() if _finite(n)}  # one data set
+
+    def plot(name, draw):
+        figure = draw(result, cells)
+        try:
+            for suffix in (".png", ".svg"):
+                with rc_context({"svg.fonttype": "none", "svg.hashsalt": "sklearn-fair"}):
+                    # text stays text in the SVG
+                    folder.write(("plots", f"{name}{suffix}"), lambda p: figure.savefig(p, dpi=120))
+        finally:
+            plt.close(figure)
+
+    for name, draw in _figures(config).items():
+        attempt(f"plots/{name}", lambda n=name, d=draw: plot(n, d))
+    return results, reports, problems

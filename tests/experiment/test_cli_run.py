@@ -1,0 +1,130 @@
+"""``sklearn-fair run`` (issue 33, items 2 and 7): failed fits change the exit status, the dry
+run checks every candidate with its estimator's own constraints before timing anything, None is
+written ``{ none = true }``, and Ctrl-C ends with one line that says how to resume."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import warnings
+from pathlib import Path
+
+import pytest
+from sklearn.exceptions import FitFailedWarning
+from sklearn.tree import DecisionTreeClassifier
+
+from sklearn_fair.cli import main
+
+HEAD = """\
+[experiment]
+progress = false
+output_dir = "out"
+
+[data]
+dataset = "sklearn:iris"
+
+[protocol]
+outer_cv = 3
+n_refits = 1
+
+[models.model]
+"""
+
+
+def write(tmp_path, model):
+    path = tmp_path / "e.toml"
+    path.write_text(HEAD + model)
+    return path
+
+
+def test_failed_fits_make_the_exit_status_1_unless_allowed(tmp_path, capsys):
+    # one candidate's priors are of 2 classes: each of its fits fails on iris's 3
+    model = (
+        'estimator = "sklearn.naive_bayes.GaussianNB"\n'
+        "grid = { priors = [[0.3, 0.3, 0.4], [0.5, 0.5]] }"
+    )
+    path = write(tmp_path, model)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert main(["run", str(path)]) == 1
+    # said once, by the run: not also as FitFailedWarning's tracebacks
+    assert not [w for w in caught if w.category is FitFailedWarning]
+    err = capsys.readouterr().err
+    assert "3 fit(s) failed in 1 model(s)" in err and "the first: model 'model'" in err
+    assert "outer fold 0 (selection)" in err and "priors" in err
+    assert "Pass --allow-failures" in err
+    assert main(["run", str(path), "--allow-failures"]) == 0
+    assert "3 fit(s) failed" in capsys.readouterr().err  # still said
+    saved = json.loads((tmp_path / "out" / "models" / "model.json").read_text())
+    assert [f["outer_fold"] for f in saved["failed_fits"]] == [0, 1, 2]
+
+
+@pytest.mark.parametrize("spelling", ['"None"', '"none"'])
+def test_the_dry_run_checks_every_candidate_before_timing_and_none_is_written(
+    tmp_path, capsys, monkeypatch, spelling
+):
+    fits = []
+    real = DecisionTreeClassifier.fit
+    monkeypatch.setattr(
+        DecisionTreeClassifier, "fit", lambda self, *a, **k: fits.append(1) or real(self, *a, **k)
+    )
+    tree = 'estimator = "sklearn.tree.DecisionTreeClassifier"\n'
+    model = tree + f"grid = {{ max_depth = [{spelling}, 4] }}"
+    path = write(tmp_path, model)
+    assert main(["run", str(path), "--dry-run"]) == 2
+    err = capsys.readouterr().err
+    assert "key 'models.model.grid': candidate 0" in err
+    assert "The 'max_depth' parameter of DecisionTreeClassifier must be" in err
+    assert "TOML has no None: write it { none = true }" in err
+    assert fits == []  # refused before any timing fit
+    path.write_text(path.read_text().replace(spelling, "{ none = true }"))
+    assert main(["run", str(path), "--dry-run", "--no-timing"]) == 0
+    assert "Total: 9 fits." in capsys.readouterr().out  # 3 folds x 2 candidates, 3 refits
+    assert main(["run", str(path)]) == 0
+    saved = json.loads((tmp_path / "out" / "models" / "model.json").read_text())
+    assert {f["best_params"]["max_depth"] for f in saved["result"]["outer_results"]} <= {None, 4}
+
+
+SLOW = """\
+import time
+
+from sklearn.dummy import DummyClassifier
+
+
+class SlowClassifier(DummyClassifier):
+    def fit(self, X, y, sample_weight=None):
+        time.sleep(0.4)
+        return super().fit(X, y, sample_weight)
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process")
+def test_ctrl_c_ends_with_one_line_and_the_same_command_resumes(tmp_path):
+    (tmp_path / "slow.py").write_text(SLOW)
+    path = write(
+        tmp_path, 'estimator = "slow.SlowClassifier"\ngrid = { strategy = ["prior", "uniform"] }'
+    )
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), *sys.path])}
+    command = [sys.executable, "-m", "sklearn_fair", "run", str(path), "--allow-package", "slow"]
+    child = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True)  # fmt: skip
+    cache = tmp_path / "out" / "cache"
+    deadline = time.monotonic() + 120
+    while len(list(cache.glob("*/*.json"))) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    child.send_signal(signal.SIGINT)
+    _, err = child.communicate(timeout=120)
+    assert child.returncode == 130, err
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1 and "Traceback" not in err, err
+    cached = len(list(cache.glob("*/*.json")))
+    assert f"interrupted; {cached} finished fits are cached in {cache}" in lines[0]
+    assert f"Resume with: sklearn-fair run {path}" in lines[0]
+    # the same command resumes: only the missing fits are computed (9 in all)
+    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert len(list(cache.glob("*/*.json"))) == 9
+    saved = json.loads((tmp_path / "out" / "models" / "model.json").read_text())
+    assert len(saved["result"]["outer_results"]) == 3 and Path(cache).is_dir()

@@ -1,0 +1,116 @@
+"""Out-of-fold predictions kept by the protocol (keep_predictions=True): they are scikit-learn's
+idiom's, cached like scores, kept by saved results, and drawn with scikit-learn's displays."""
+
+import warnings
+
+import numpy as np
+import pytest
+from sklearn.datasets import load_breast_cancer, load_diabetes
+from sklearn.linear_model import LogisticRegression, Ridge
+from sklearn.metrics import confusion_matrix, roc_curve
+from sklearn.model_selection import GridSearchCV, KFold, cross_val_predict
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+
+from sklearn_fair import BenchmarkResult, benchmark
+from sklearn_fair.exceptions import InvalidResultError
+from sklearn_fair.report import result_to_dict
+
+pytest.importorskip("matplotlib")
+
+OUTER = KFold(3, shuffle=True, random_state=0)
+GRID = {"logisticregression__C": [0.01, 1.0]}
+
+
+def _classifier():
+    return make_pipeline(StandardScaler(), LogisticRegression())
+
+
+@pytest.fixture(scope="module")
+def data():
+    X, y = load_breast_cancer(return_X_y=True)
+    return X[:240], y[:240]
+
+
+def _run(data, **kwargs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return benchmark(
+            {"logistic": (_classifier(), GRID)}, {"cancer": data}, outer_cv=OUTER, inner_cv=3,
+            n_refits=1, random_state=0, keep_predictions=True, **kwargs,
+        )  # fmt: skip
+
+
+def test_the_kept_predictions_are_scikit_learns_out_of_fold_predictions(data):
+    X, y = data
+    kept = _run(data).predictions.sort_values("row")
+    search = GridSearchCV(_classifier(), GRID, cv=3)
+    predicted = cross_val_predict(search, X, y, cv=OUTER)
+    proba = cross_val_predict(search, X, y, cv=OUTER, method="predict_proba")[:, 1]
+    np.testing.assert_array_equal(kept.row, np.arange(len(y)))
+    np.testing.assert_array_equal(kept.y_true, y)
+    np.testing.assert_array_equal(kept.y_pred, predicted)
+    np.testing.assert_allclose(kept.score, proba)
+
+
+def test_the_plots_hold_the_displays_data(data):
+    result = _run(data)
+    kept = result.predictions
+    figure = result.plot_predictions("cancer", "logistic")
+    matrix, roc = figure.axes[0], figure.axes[1]
+    expected = confusion_matrix(kept.y_true, kept.y_pred, normalize="true")
+    np.testing.assert_allclose(matrix.images[0].get_array(), expected)
+    for fold, line in enumerate(roc.get_lines()[: OUTER.get_n_splits()]):
+        rows = kept[kept.outer_fold == fold]
+        fpr, tpr, _ = roc_curve(rows.y_true, rows.score)
+        np.testing.assert_allclose(line.get_xdata(), fpr)
+        np.testing.assert_allclose(line.get_ydata(), tpr)
+    page = result.to_html(n_resamples=200)
+    assert 'id="predictions"' in page and "ROC curve of each outer fold" in page
+
+
+def test_a_regressors_plots_are_predicted_against_actual_and_residuals():
+    X, y = load_diabetes(return_X_y=True)
+    result = benchmark(
+        {"ridge": (Ridge(), {"alpha": [0.1, 1.0]})}, {"diabetes": (X[:150], y[:150])},
+        outer_cv=OUTER, inner_cv=3, n_refits=1, random_state=0, keep_predictions=True,
+    )  # fmt: skip
+    kept = result.predictions
+    predicted = cross_val_predict(GridSearchCV(Ridge(), {"alpha": [0.1, 1.0]}, cv=3),
+                                  X[:150], y[:150], cv=OUTER)  # fmt: skip
+    np.testing.assert_allclose(kept.sort_values("row").y_pred, predicted)
+    figure = result.plot_predictions("diabetes", "ridge")
+    points = figure.axes[0].collections[0].get_offsets()  # actual against predicted
+    np.testing.assert_allclose(np.sort(points[:, 0]), np.sort(kept.y_pred))
+
+
+def test_predictions_are_cached_saved_and_checked_when_read(data, tmp_path):
+    first = _run(data, cache_dir=tmp_path / "cache")
+    again = _run(data, cache_dir=tmp_path / "cache")
+    assert again.estimators["cancer", "logistic"].cache_info_["computed"] == 0
+    assert again.predictions.equals(first.predictions)
+    loaded = BenchmarkResult.load(first.save(tmp_path / "result.json"))
+    assert loaded.predictions.equals(first.predictions)
+    saved = result_to_dict(first.estimators["cancer", "logistic"])
+    assert BenchmarkResult.from_results({("cancer", "logistic"): saved}).predictions.equals(
+        first.predictions
+    )
+    from sklearn_fair.report._integrity import with_checksum
+
+    forged = dict(saved)
+    forged["outer_results"] = [dict(f) for f in saved["outer_results"]]
+    forged["outer_results"][0]["predictions"] = {
+        **saved["outer_results"][0]["predictions"], "proba": [[[1.5, -0.5]] * 80]
+    }  # fmt: skip
+    with pytest.raises(InvalidResultError, match="probabilities are outside"):
+        BenchmarkResult.from_results({("cancer", "logistic"): with_checksum(forged)})
+
+
+def test_predictions_are_kept_only_when_asked(data):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        result = benchmark({"logistic": (_classifier(), GRID)}, {"cancer": data}, outer_cv=OUTER,
+                           n_refits=1, random_state=0)  # fmt: skip
+    assert result.predictions.empty and 'id="predictions"' not in result.to_html(plots=True)
+    with pytest.raises(ValueError, match="keep_predictions=True"):
+        result.plot_predictions("cancer", "logistic")
