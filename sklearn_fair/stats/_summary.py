@@ -239,7 +239,7 @@ def summarize(
     >>> summary = summarize([0.80, 0.82, 0.85, 0.79, 0.84], metric="accuracy")
     >>> print(summary)
     accuracy, 5 scores
-      mean   0.8200  (std 0.0255, sem 0.0114)
+      mean   0.8200  (std 0.0228, sem 0.0114)
              95% interval [0.7883, 0.8517] (Student t, 4 df, of the mean of 5 scores)
              (in our simulations (benchmarks/bench_coverage.py) this interval covered the
              model's error 86-95% of the time at nominal 95%: it under-covers;
