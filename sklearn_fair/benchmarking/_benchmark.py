@@ -344,9 +344,10 @@ def benchmark(
             if isinstance(outer_cv, dict):
                 nested.set_params(outer_cv=outer_cv[dataset])
             owner = f"benchmark (model {model!r} on data set {dataset!r})"
+            keep = bool(keep_predictions or nested.keep_predictions)  # or its NestedCV's own
             plan = make_plan(
                 nested, X, y, groups, {}, final=False, return_estimator=False, owner=owner,
-                keep_predictions=bool(keep_predictions),
+                keep_predictions=keep,
             )  # fmt: skip
             if cache_dir is not None:
                 # one warning about unseeded runs, above, for the whole benchmark

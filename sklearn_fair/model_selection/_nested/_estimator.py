@@ -125,6 +125,11 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
     {fit_timeout}
     {reuse_prefix}
     {select}
+    keep_predictions : bool, default=False
+        Keep what each refit predicted for its outer test fold (cached with its scores), in
+        ``outer_results_[i]["predictions"]``: for the reports' plots of what the model
+        predicted (:func:`~sklearn_fair.report.nested_cv_report`), and
+        :meth:`BenchmarkResult.plot_predictions <sklearn_fair.BenchmarkResult.plot_predictions>`.
 
     Attributes
     ----------
@@ -239,6 +244,7 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         **PROTOCOL_CONSTRAINTS,
         "outer_cv": ["cv_object"],
         "reuse_prefix": ["boolean"],  # issue 27.1 (h7)
+        "keep_predictions": ["boolean"],
     }
 
     def __init__(
@@ -262,6 +268,7 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         fit_timeout=None,
         reuse_prefix=True,
         select="best",
+        keep_predictions=False,
     ):
         self.estimator = estimator
         self.param_grid = param_grid
@@ -281,6 +288,7 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         self.fit_timeout = fit_timeout
         self.reuse_prefix = reuse_prefix
         self.select = select
+        self.keep_predictions = keep_predictions
 
     @_fit_context(prefer_skip_nested_validation=False)
     @fill_parameter_docs
@@ -307,7 +315,7 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         """
         plan = make_plan(
             self, X, y, groups, params, final=bool(self.refit), return_estimator=False,
-            owner=type(self).__name__,
+            owner=type(self).__name__, keep_predictions=self.keep_predictions,
         )  # fmt: skip
         use_cache(plan, self.cache_dir)
         (run,) = run_protocol(
