@@ -105,3 +105,18 @@ class UncheckedResultWarning(SklearnFairWarning):
 
 
 __all__ += ["InvalidResultError", "UncheckedResultWarning"]
+
+
+class FitTimeoutError(TimeoutError):
+    """A fit that ran over NestedCV's ``fit_timeout`` (recorded as a failed fit)."""
+
+
+class UnhashableError(TypeError):
+    """A value whose content or code cannot be described stably (no cache key for it)."""
+
+
+class NoSplitsError(ValueError):
+    """Results that do not record their outer splits: no paired test can check them."""
+
+
+__all__ += ["FitTimeoutError", "NoSplitsError", "UnhashableError"]

@@ -8,6 +8,7 @@ import numpy as np
 from sklearn.base import is_classifier, is_regressor
 from sklearn.model_selection._search import BaseSearchCV
 
+from ..exceptions import NoSplitsError
 from ..metrics import MetricName
 from ..stats import compare
 from ._integrity import RESULT_FORMAT, RESULT_VERSION, verify_result, with_checksum
@@ -18,10 +19,6 @@ UNRECORDED = MetricName(
     sign=1,
     note="the metric was not saved with this result (saved before sklearn-fair recorded it)",
 )
-
-
-class NoSplitsError(ValueError):
-    """Results that do not record their outer splits: no paired test can check them."""
 
 
 @dataclass(frozen=True)

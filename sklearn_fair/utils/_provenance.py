@@ -58,6 +58,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..exceptions import UnhashableError
 from ._graphs import is_graph_data
 from ._hashing import fingerprint
 
@@ -77,10 +78,6 @@ _OWN = "sklearn_fair"
 # Sub-packages and files that only format or write results: an edit there cannot change a number.
 _FORMATTING = ("experiment", "report", "cli.py", "__main__.py", "_demo.py")
 _FILE_HASHES = {}
-
-
-class UnhashableError(TypeError):
-    """A value whose content or code cannot be described stably."""
 
 
 @functools.cache

@@ -16,11 +16,9 @@ import signal
 import threading
 from contextlib import contextmanager
 
+from ...exceptions import FitTimeoutError
+
 __all__ = ["FitTimeoutError", "time_limit", "watch_parent"]
-
-
-class FitTimeoutError(TimeoutError):
-    """A fit that ran over NestedCV's ``fit_timeout``."""
 
 
 @contextmanager
