@@ -1,16 +1,10 @@
-"""Limits on the work an experiment file can cause, which the file itself cannot raise.
+"""Limits on the work an experiment file can cause, which only the caller can raise.
 
-A file may come from someone else. Whatever it says, reading it, checking it and counting
-its fits take work bounded by these limits, and a file that asks for more is refused at
-once, naming the file, the key, the value, the limit and the flag that lifts it for one run
-(``sklearn-fair run --limit NAME=VALUE``, or ``limits={"NAME": VALUE}`` in Python). A file
-may ask for less (fewer workers, say); only the caller can ask for more.
-
-The text is checked before the TOML parser sees it: its size, and a pre-scan, linear in the
-size, of the nesting of arrays and inline tables and of the number of their items (strings
-and comments removed first). The parsed document is then checked for long lists and long
-strings, and the values that multiply work (workers, refits, folds, candidates) are checked
-where they are read, before anything is expanded.
+A file may come from someone else: one that asks for more is refused at once, naming the
+limit and the flag that lifts it for one run (``--limit NAME=VALUE``). The text's size and
+nesting are checked before the TOML parser sees it (a pre-scan linear in the size); long
+lists and strings after; the values that multiply work where they are read, before
+anything is expanded.
 """
 
 import os
@@ -134,13 +128,11 @@ def parse_limits(limits):
 # -- the text, before the parser -------------------------------------------------------------
 
 # TOML strings (multi-line first) and comments; what is left holds the brackets and commas
-# of the file's structure. The alternatives are disjoint, so matching is linear.
-# Possessive quantifiers (Python 3.11+) keep no backtracking state at all; without them the
-# unrolled loops below keep some per escape, still linear in the (capped) size of the file.
+# of the file's structure. The alternatives are disjoint and each loop is unrolled (a
+# character class, then the rare escape or quote), so matching is linear; possessive
+# quantifiers (Python 3.11+) keep no backtracking state at all.
 _P = "+" if sys.version_info >= (3, 11) else ""
 _STRINGS_AND_COMMENTS = re.compile(
-    # each loop is "unrolled" (a character class, then the rare escape or quote), so the
-    # regex engine keeps no backtracking state per ordinary character
     rf'"""[^"\\]*{_P}(?:(?:\\.|"(?!""))[^"\\]*{_P})*{_P}"""(?:""?)?'
     rf"|'''[^']*{_P}(?:'(?!'')[^']*{_P})*{_P}'''(?:''?)?"
     rf'|"[^"\\\n]*{_P}(?:\\.[^"\\\n]*{_P})*{_P}"'
@@ -154,12 +146,8 @@ _STEP[[ord("]"), ord("}")]] = -1
 
 
 def prescan_toml(text, limits, path):
-    """Refuse a TOML text that nests deeper than ``limits.depth`` or has too many items.
-
-    Linear in the size of the text, and it allocates a few bytes per byte of it. Table
-    headers (``[a]``, ``[[a]]``) count as the one or two levels they open and close.
-    Returns ``(depth, items)`` as measured.
-    """
+    """Refuse a TOML text too deep or of too many items; ``(depth, items)``, in linear time
+    (table headers count as the levels they open and close)."""
     structure = _STRINGS_AND_COMMENTS.sub("", text).encode("utf-8", "replace")
     codes = np.frombuffer(structure, dtype=np.uint8)
     depth = int(np.cumsum(_STEP[codes], dtype=np.int32).max(initial=0)) if codes.size else 0
@@ -176,11 +164,8 @@ def prescan_toml(text, limits, path):
 
 
 def read_text(path, limits):
-    """The text of the experiment file ``path``: a regular file, at most ``file_size`` bytes.
-
-    A FIFO, a device or a folder is refused without being opened for reading (a FIFO
-    would block), and the file is read no further than one byte past the limit.
-    """
+    """The text of ``path``: a regular file (a FIFO would block: refused before it is
+    opened), read no further than one byte past ``file_size``."""
     import stat
 
     try:
@@ -222,10 +207,7 @@ def read_text(path, limits):
 
 
 def check_document(document, limits, source):
-    """Refuse lists longer than ``list_length`` and strings longer than ``string_length``.
-
-    Iterative (the depth is already bounded); each value is visited once.
-    """
+    """Refuse lists longer than ``list_length`` and strings longer than ``string_length``."""
     stack = [((), document)]
     while stack:
         key, value = stack.pop()
@@ -249,11 +231,8 @@ def check_document(document, limits, source):
 
 
 def count_candidates(grid):
-    """Candidates of a grid (a table of lists, or a list of such tables), not expanded.
-
-    The product of the list lengths, summed over the tables; a value that is not a list
-    counts as one (the grid check refuses it later).
-    """
+    """Candidates of a grid, not expanded: the product of its list lengths, summed over
+    its tables (a value that is not a list counts as one; the grid check refuses it)."""
     if grid is None:
         return 1
     tables = grid if isinstance(grid, list) else [grid]
