@@ -1,11 +1,7 @@
-"""Everything checked before the first fit of an experiment, for every model at once.
-
-The file has been read and every class built (:func:`load_config`); here every candidate is
-set on a copy of its model and checked by the estimator's own parameter constraints
-(scikit-learn's ``_parameter_constraints``, of every estimator inside it), and, the data being
-known, the splits are checked against them and columns of text are checked to reach an
-encoder. A run (and a dry run, before it times anything) then fails in seconds, not after
-the models before the faulty one have run for hours.
+"""Everything checked before the first fit, for every model at once: each candidate by its
+estimators' own parameter constraints, the splits against the data, columns of text reaching
+an encoder; so that a run fails in seconds, not after the models before the faulty one ran
+for hours.
 """
 
 import dataclasses
@@ -72,14 +68,11 @@ def _check_text_columns(config, spec, X):
 
 
 def _check_folds(config, dataset, spec, data):
-    """Outer and inner folds that only the data count (LeaveOneOut, LeavePOut...), within the
-    limit, before any split is made."""
+    """Folds that only the data count (LeaveOneOut...) within the limit, before any split."""
     from sklearn.base import is_classifier
     from sklearn.model_selection import check_cv
 
     limits = config.limits
-    if limits is None:
-        return
     y = None if data.y is None else np.asarray(data.y)
     classifier = is_classifier(spec.estimator)
     for name in ("outer_cv", "inner_cv"):
@@ -98,8 +91,7 @@ def _check_folds(config, dataset, spec, data):
 
 
 def _constrained(estimator):
-    """Check the parameters of ``estimator`` and of every estimator inside it against their
-    scikit-learn constraints (what ``fit`` would check first)."""
+    """Check ``estimator`` and every estimator inside it against their constraints."""
     inside = estimator.get_params(deep=True).values()
     for part in [estimator, *(v for v in inside if hasattr(v, "get_params"))]:
         if isinstance(getattr(part, "_parameter_constraints", None), dict):
@@ -123,29 +115,9 @@ def _check_candidates(config, spec, candidates, plan):
 
 
 def check_before_fit(config, loaded):
-    """Check every model against every data set; return their plans (see :func:`plan_model`).
-
-    The plans are NestedCV's own (its planner, with the run's seed), so what is checked
-    here is what runs. Data sets that are the same data (one :class:`Data` in ``loaded``)
-    with the same protocol are planned once.
-
-    Parameters
-    ----------
-    config : ExperimentConfig
-    loaded : dict
-        Data set name -> :class:`Data` (its labels only for a count); a data set missing
-        there is not planned.
-
-    Returns
-    -------
-    plans : dict
-        ``(data set, model)`` -> :class:`ModelPlan`.
-
-    Raises
-    ------
-    ExperimentConfigError
-        Naming the model and key at fault.
-    """
+    """``(data set, model)`` -> :class:`ModelPlan` (NestedCV's own, so what is checked is what
+    runs), every model checked on every data set of ``loaded``; the same data with the same
+    protocol are planned once."""
     from sklearn.model_selection import ParameterGrid
 
     for spec in config.models.values():
