@@ -14,17 +14,6 @@ from ._plan import candidate_estimator, plan_model
 __all__ = ["check_before_fit"]
 
 
-def _text_columns(X):
-    if not hasattr(X, "columns") or not hasattr(X, "dtypes"):
-        return []
-    return [name for name, kind in zip(X.columns, X.dtypes) if kind.kind == "O"]
-
-
-def _first_step(estimator):
-    steps = getattr(estimator, "steps", None)
-    return (steps[0][1], True) if steps else (estimator, False)
-
-
 def _encoded_columns(step, columns):
     """The columns that ``step`` (a model's first step) turns into numbers."""
     if hasattr(step, "transformers") and hasattr(step, "remainder"):  # a ColumnTransformer
@@ -47,12 +36,14 @@ def _encoded_columns(step, columns):
 
 
 def _check_text_columns(config, spec, X):
-    text = _text_columns(X)
+    if not hasattr(X, "columns") or not hasattr(X, "dtypes"):
+        return
+    text = [name for name, kind in zip(X.columns, X.dtypes) if kind.kind == "O"]
     if not text:
         return
-    step, is_pipeline = _first_step(spec.estimator)
-    covered, unknown = _encoded_columns(step, list(X.columns))
-    key = ("models", spec.name, "preprocessing" if is_pipeline else "estimator")
+    steps = getattr(spec.estimator, "steps", None)
+    covered, unknown = _encoded_columns(steps[0][1] if steps else spec.estimator, list(X.columns))
+    key = ("models", spec.name, "preprocessing" if steps else "estimator")
     if unknown:
         raise config.source.error(key, f"names columns the data do not have: {unknown}.")
     missing = [name for name in text if name not in covered]

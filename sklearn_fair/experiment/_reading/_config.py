@@ -4,6 +4,7 @@ import json
 import re
 import sys
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 from ...exceptions import ExperimentConfigError
@@ -239,12 +240,6 @@ def _check_grid(builder, key, grid, estimator):
     return resolved if isinstance(grid, list) else resolved[0]
 
 
-def _merge(preset, grid):
-    if isinstance(preset, list):
-        return [{**table, **grid} for table in preset]
-    return {**preset, **grid}
-
-
 def _check_n_jobs(source, key, value, limits):
     """At most ``limits.jobs`` workers (-1: all cores)."""
     if isinstance(value, bool) or not isinstance(value, int) or value == 0:
@@ -300,7 +295,12 @@ def _check_model(builder, name, table, limits):
             raise builder.error(
                 key + ("grid",), "with grid_preset, grid must be one table of overrides."
             )
-        grid = _merge(preset, grid or {})
+        overrides = grid or {}
+        grid = (
+            [{**t, **overrides} for t in preset]
+            if isinstance(preset, list)
+            else {**preset, **overrides}
+        )
     if "preprocessing" in table:
         if not isinstance(table["preprocessing"], list):
             raise builder.error(key + ("preprocessing",), "must be a list of steps.")
@@ -483,20 +483,14 @@ def load_config(
                 "unknown table; accepted: [experiment], [data] (or [data.NAME] tables), "
                 "[protocol], [models.NAME], [benchmark].",
             )
-    base = path.resolve().parent
     data_dir = data_dir_from(data_dir)
-
-    def resolve(value, key, output=False):
-        return resolve_path(
-            value,
-            source=source,
-            key=key,
-            base=base,
-            data_dir=data_dir,
-            allow_outside=allow_outside_paths,
-            output=output,
-        )
-
+    resolve = partial(
+        resolve_path,
+        source=source,
+        base=path.resolve().parent,
+        data_dir=data_dir,
+        allow_outside=allow_outside_paths,
+    )
     builder = Builder(source, (*ALLOWED_PACKAGES, *allowed_packages))
     experiment = _check_table(source, document, "experiment", _SCHEMA["experiment"])
     if "n_jobs" in experiment:

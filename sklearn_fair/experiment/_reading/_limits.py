@@ -9,6 +9,7 @@ anything is expanded.
 
 import os
 import re
+import stat
 import sys
 from dataclasses import dataclass, fields
 
@@ -31,29 +32,11 @@ def _cores():
 class Limits:
     """The most an experiment file may ask for; the caller can raise each for one run.
 
-    Attributes
-    ----------
-    jobs : int
-        Workers: ``n_jobs`` in ``[experiment]`` and any estimator's ``n_jobs`` (default:
-        the machine's cores).
-    refits : int
-        ``n_refits`` in ``[protocol]`` (default 100).
-    candidates : int
-        Hyper-parameter candidates of one model, counted as the product of the grid's list
-        lengths (summed over a list of tables) before anything is expanded (default 10000).
-    folds : int
-        Outer and inner splits: ``outer_cv``, ``inner_cv``, a splitter's splits and
-        repeats, the folds of a splits file (default 1000).
-    depth : int
-        Nesting of arrays and inline tables (default 32).
-    file_size : int
-        Bytes of the experiment file (default 1 MiB).
-    items : int
-        Items of all arrays and inline tables of the file together (default 100000).
-    list_length : int
-        Items of one array (default 10000).
-    string_length : int
-        Characters of one string or key (default 10000).
+    ``jobs``: workers (``n_jobs`` anywhere; default: the machine's cores); ``refits``;
+    ``candidates`` of one model (the product of its grid's list lengths, not expanded);
+    ``folds``, outer and inner; ``depth`` of nested arrays and inline tables; ``file_size``
+    in bytes; ``items`` of all arrays together; ``list_length`` of one array;
+    ``string_length`` of one string or key. The user guide lists their defaults.
     """
 
     jobs: int = None
@@ -111,7 +94,6 @@ def parse_limits(limits):
                 raise ExperimentConfigError(
                     f"--limit {neutral(name)} takes an integer; got {shown(value)}."
                 ) from None
-    checked = {}
     for name, value in items:
         if name not in _NAMES:
             raise ExperimentConfigError(
@@ -121,8 +103,7 @@ def parse_limits(limits):
             raise ExperimentConfigError(
                 f"The limit {name} must be a positive integer; got {shown(value)}."
             )
-        checked[name] = value
-    return Limits(**checked)
+    return Limits(**dict(items))
 
 
 # -- the text, before the parser -------------------------------------------------------------
@@ -166,36 +147,24 @@ def prescan_toml(text, limits, path):
 def read_text(path, limits):
     """The text of ``path``: a regular file (a FIFO would block: refused before it is
     opened), read no further than one byte past ``file_size``."""
-    import stat
-
+    where, size, data = neutral(os.fspath(path)), 0, None
     try:
-        status = os.stat(path)
+        if stat.S_ISREG(os.stat(path).st_mode):
+            with os.fdopen(os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)), "rb") as file:
+                status = os.fstat(file.fileno())
+                if stat.S_ISREG(status.st_mode):
+                    size = status.st_size
+                    data = file.read(limits.file_size + 1) if size <= limits.file_size else b""
+                    size = max(size, len(data))
     except OSError as error:
         raise ExperimentConfigError(
-            f"Cannot read the experiment file {neutral(os.fspath(path))!r}: {error}."
+            f"Cannot read the experiment file {where!r}: {error}."
         ) from None
-    if not stat.S_ISREG(status.st_mode):
+    if data is None:
+        raise ExperimentConfigError(f"The experiment file {where!r} is not a regular file.")
+    if size > limits.file_size:
         raise ExperimentConfigError(
-            f"The experiment file {neutral(os.fspath(path))!r} is not a regular file."
-        )
-    if status.st_size > limits.file_size:
-        raise ExperimentConfigError(
-            limits.refusal("file_size", status.st_size, f"{path}", "its size in bytes")
-        )
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)
-    try:
-        descriptor = os.open(path, flags)
-        with os.fdopen(descriptor, "rb") as file:
-            if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
-                raise ExperimentConfigError(f"The experiment file {path} is not a regular file.")
-            data = file.read(limits.file_size + 1)
-    except OSError as error:
-        raise ExperimentConfigError(
-            f"Cannot read the experiment file {neutral(os.fspath(path))!r}: {error}."
-        ) from None
-    if len(data) > limits.file_size:
-        raise ExperimentConfigError(
-            limits.refusal("file_size", len(data), f"{path}", "its size in bytes")
+            limits.refusal("file_size", size, f"{path}", "its size in bytes")
         )
     try:
         return data.decode("utf-8")

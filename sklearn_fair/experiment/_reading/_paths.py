@@ -50,7 +50,7 @@ def _expand(value, source, key, data_dir):
     return _VARIABLE.sub(replace, value)
 
 
-def resolve_path(value, *, source, key, base, data_dir, allow_outside, output=False):
+def resolve_path(value, key, *, source, base, data_dir, allow_outside, output=False):
     """``value`` resolved from ``base`` (the file's folder), refused outside the folders it
     may use (an ``output`` may not lie in the data folder)."""
     path = (base / _expand(value, source, key, data_dir)).resolve()

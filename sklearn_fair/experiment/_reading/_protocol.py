@@ -48,17 +48,22 @@ def _check_cv(builder, key, value, limits):
                 key, limits.refusal("folds", n_splits, "folds", "the splitter's number of splits")
             )
         return splitter
+    expected = (
+        "an integer number of folds or a splitter table "
+        '{ splitter = "sklearn.model_selection.KFold", params = { ... } }'
+    )
+    return _bounded(builder, key, value, 2, limits, "folds", expected)
+
+
+def _bounded(builder, key, value, minimum, limits, limit, expected="an integer"):
+    """``value``, an integer from ``minimum`` to the limit ``limit`` (its what: "the number
+    of <limit>")."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise builder.error(
-            key,
-            "must be an integer number of folds or a splitter table "
-            f'{{ splitter = "sklearn.model_selection.KFold", params = {{ ... }} }}; '
-            f"got {shown(value)}.",
-        )
-    if value < 2:
-        raise builder.error(key, f"must be at least 2; got {value}.")
-    if value > limits.folds:
-        raise builder.error(key, limits.refusal("folds", value, "folds", "the number of folds"))
+        raise builder.error(key, f"must be {expected}; got {shown(value)}.")
+    if value < minimum:
+        raise builder.error(key, f"must be at least {minimum}; got {value}.")
+    if value > getattr(limits, limit):
+        raise builder.error(key, limits.refusal(limit, value, limit, f"the number of {limit}"))
     return value
 
 
@@ -113,15 +118,7 @@ def check_protocol(builder, protocol, resolve, limits):
         if name in ("outer_cv", "inner_cv"):
             kwargs[name] = _check_cv(builder, key, value, limits)
         elif name == "n_refits":
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise builder.error(key, f"must be an integer; got {shown(value)}.")
-            if value < 1:
-                raise builder.error(key, f"must be at least 1; got {value}.")
-            if value > limits.refits:
-                raise builder.error(
-                    key, limits.refusal("refits", value, "refits", "the number of refits")
-                )
-            kwargs[name] = value
+            kwargs[name] = _bounded(builder, key, value, 1, limits, "refits")
         elif name == "scoring":
             kwargs[name] = _check_scoring(builder, key, value)
         elif name == "refit":
