@@ -1,11 +1,10 @@
-"""``sklearn-fair cache verify DIR``: audit a cache folder that the library wrote.
-
-Every entry is checked as a run checks it before serving it (``check_entries``). A forged
-score under a recomputed checksum passes those checks; only recomputing tells it, which needs
-the code and the data: the experiment files that ``sklearn-fair run`` recorded in the cache
-(``experiments.json``), each accepted only if unchanged and beside the folder, and read as
-``sklearn-fair run`` reads it. A cache written from Python has no such record: its entries
-are checked, and the message says how to recompute them from Python.
+"""Check every entry of a cache folder (a regular file, its checksum, the key its name is the
+digest of). A forged score under a recomputed checksum passes those checks; only recomputing
+tells it. A cache written by 'sklearn-fair run' records the experiment files that wrote it
+(experiments.json): each must be unchanged (same SHA-256) and lie beside the folder, is read
+by the same checked loader as 'sklearn-fair run', and a random sample of its entries is
+recomputed and compared. Exit status: 0 every entry checked (and recomputed) agrees, 1 one
+differs or fails its checks (or none was found), 2 the folder cannot be audited.
 """
 
 import os

@@ -63,13 +63,10 @@ def format_seconds(seconds):
     return f"{seconds / 86400:.1f} days"
 
 
-def _epoch_keys(estimator):
-    return [k for k in estimator.get_params(deep=True) if k.split("__")[-1] == "max_epochs"]
-
-
-def _max_epochs(estimator):
-    keys = _epoch_keys(estimator)
-    return int(estimator.get_params(deep=True)[keys[0]]) if keys else None
+def _epochs(estimator):
+    """``{key: value}`` of the ``max_epochs`` parameters of ``estimator`` and its parts."""
+    params = estimator.get_params(deep=True).items()
+    return {key: value for key, value in params if key.split("__")[-1] == "max_epochs"}
 
 
 def _sample(data, size, classifier, random_state):
@@ -144,8 +141,7 @@ def _timed_task(spec, candidate, plan, data, rows, epoch_keys, epochs):
     def task():
         X, y = take(data.X, rows), take(data.y, rows)
         estimator = candidate_estimator(spec, candidate, plan)
-        if epoch_keys:
-            estimator.set_params(**{k: epochs for k in epoch_keys})
+        estimator.set_params(**dict.fromkeys(epoch_keys, epochs))
         estimator.fit(X, y)
         fitted[:] = [estimator]
 
@@ -178,13 +174,16 @@ def estimate_compute(
     candidates = plan.candidates
     spread = np.linspace(0, len(candidates) - 1, min(n_timed, len(candidates)))
     chosen = sorted(set(spread.round().astype(int).tolist()))
-    full_epochs = [_max_epochs(candidate_estimator(spec, c, plan)) or 1 for c in candidates]
+    full_epochs = [
+        int(next(iter(_epochs(candidate_estimator(spec, c, plan)).values()), 1)) or 1
+        for c in candidates
+    ]
     classifier = is_classifier(spec.estimator)
     # the largest fit of the plan: timing fits grow towards it, so that the extrapolation is
     # short (a cost measured on 128 rows says little about 3000: fixed costs and noise)
     largest = max(min(max(n for n, _ in plan.outer), data.n_samples), 1)
     first = candidates[chosen[0]]
-    keys = _epoch_keys(candidate_estimator(spec, first, plan))
+    keys = _epochs(candidate_estimator(spec, first, plan))
     rows = _sample(data, 16, classifier, random_state)
     warm_up, _ = _timed_task(spec, first, plan, data, rows, keys, 1)
     # one untimed fit, for first-call costs (imports, caches); the timed fits report errors
@@ -195,7 +194,7 @@ def estimate_compute(
     for index in chosen:
         if costs and time.perf_counter() - started > budget:
             break
-        keys = _epoch_keys(candidate_estimator(spec, candidates[index], plan))
+        keys = _epochs(candidate_estimator(spec, candidates[index], plan))
         used = min(epochs, full_epochs[index]) if keys else 1
         epoch_based = epoch_based or bool(keys)
 

@@ -87,14 +87,11 @@ class ExperimentConfig:
         The experiment's name (default: the file's stem).
     output_dir : pathlib.Path
         The results folder (default: ``<stem>_results`` beside the file).
-    random_state, n_jobs : int
-        Seed of every model's NestedCV, and its parallel jobs.
-    backend : str
-        The joblib backend.
+    random_state, n_jobs, backend, progress : int, int, str, bool
+        ``[experiment]``'s seed of every NestedCV, parallel jobs, joblib backend and
+        progress bars.
     cache_dir : pathlib.Path or None
         NestedCV's task cache, when set.
-    progress : bool
-        Whether to show progress bars.
     data, protocol, splits : dict, dict, dict or None
         Those of the first data set (see ``datasets``): its table, paths resolved;
         NestedCV's keyword arguments from ``[protocol]`` (a splits file as ``outer_cv``,
@@ -102,19 +99,15 @@ class ExperimentConfig:
         ``splits``).
     datasets : dict of str to DataSet
         Every data set: the one ``[data]`` table (named after its data set, e.g. ``iris``),
-        or each ``[data.NAME]`` table of a file with several.
+        or each ``[data.NAME]`` table of a file with several (then ``several`` is True).
     several : bool
-        Whether the file has ``[data.NAME]`` tables (a benchmark of several data sets).
     baseline : str or None
         ``[benchmark] baseline``: the model the others are compared with.
     models : dict of str to ModelSpec
         The models, in file order.
-    source : object
-        The file's text, to report later errors with their line.
-    data_dir : pathlib.Path or None
-        The data folder that ``${SKLEARN_FAIR_DATA}`` stands for.
-    limits : Limits
-        The limits the file was checked against.
+    source, data_dir, limits : ConfigSource, pathlib.Path or None, Limits
+        The file's text (later errors name their line), the data folder that
+        ``${SKLEARN_FAIR_DATA}`` stands for, and the limits the file was checked against.
     """
 
     path: Path

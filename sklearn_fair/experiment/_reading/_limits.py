@@ -7,6 +7,7 @@ lists and strings after; the values that multiply work where they are read, befo
 anything is expanded.
 """
 
+import math
 import os
 import re
 import stat
@@ -204,12 +205,9 @@ def count_candidates(grid):
     its tables (a value that is not a list counts as one; the grid check refuses it)."""
     if grid is None:
         return 1
-    tables = grid if isinstance(grid, list) else [grid]
-    total = 0
-    for table in tables:
-        count = 1
-        if isinstance(table, dict):
-            for values in table.values():
-                count *= len(values) if isinstance(values, list) else 1
-        total += count
-    return total
+    return sum(
+        math.prod(len(v) if isinstance(v, list) else 1 for v in table.values())
+        if isinstance(table, dict)
+        else 1
+        for table in (grid if isinstance(grid, list) else [grid])
+    )

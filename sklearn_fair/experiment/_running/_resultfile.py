@@ -113,17 +113,11 @@ class ResultsFolder:
         def write(temporary):
             with open(temporary, "x", encoding="utf-8", newline="") as file:
                 file.write(text)
+                file.flush()
+                os.fsync(file.fileno())
 
         return self.write(parts, write)
 
     def write_json(self, parts, document):
         """Write ``document`` with its checksum."""
-        text = json.dumps(with_checksum(document), indent=1)
-
-        def write(temporary):
-            with open(temporary, "x", encoding="utf-8") as file:
-                file.write(text)
-                file.flush()
-                os.fsync(file.fileno())
-
-        return self.write(parts, write)
+        return self.write_text(parts, json.dumps(with_checksum(document), indent=1))
