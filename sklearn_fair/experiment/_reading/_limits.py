@@ -107,8 +107,6 @@ def parse_limits(limits):
     return Limits(**dict(items))
 
 
-# -- the text, before the parser -------------------------------------------------------------
-
 # TOML strings (multi-line first) and comments; what is left holds the brackets and commas
 # of the file's structure. The alternatives are disjoint and each loop is unrolled (a
 # character class, then the rare escape or quote), so matching is linear; possessive
@@ -171,9 +169,6 @@ def read_text(path, limits):
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
         raise ExperimentConfigError(f"{path} is not UTF-8 text: {error}.") from None
-
-
-# -- the document, after the parser ------------------------------------------------------------
 
 
 def check_document(document, limits, source):

@@ -30,14 +30,7 @@ def neutral(text):
     >>> neutral("model\\x1b[2Jname\\r")
     'model\\\\x1b[2Jname\\\\r'
     """
-    return _CONTROL.sub(_escape, str(text))
-
-
-def _escape(match):
-    char = match.group()
-    return {"\t": "\\t", "\r": "\\r"}.get(
-        char, f"\\x{ord(char):02x}" if ord(char) < 256 else f"\\u{ord(char):04x}"
-    )
+    return _CONTROL.sub(lambda match: match.group().encode("unicode_escape").decode(), str(text))
 
 
 def shown(value, limit=80):
