@@ -13,15 +13,7 @@ import numpy as np
 from ...exceptions import ExperimentConfigError
 from ._text import shown
 
-__all__ = [
-    "SKLEARN_DATASETS",
-    "Data",
-    "load_data",
-    "load_datasets",
-    "tu_folder_problem",
-    "work_dir",
-    "cache_folder",
-]
+__all__ = ["SKLEARN_DATASETS", "cache_folder", "load_data", "load_datasets"]
 
 SKLEARN_DATASETS = ("breast_cancer", "diabetes", "digits", "iris", "wine")
 #: Where the TU data sets can be downloaded by hand (the runner never downloads).
