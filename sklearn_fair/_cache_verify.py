@@ -1,17 +1,10 @@
-"""``sklearn-fair cache verify DIR``: audit a cache folder that the library wrote.
-
-Every entry is checked as a run checks it before serving it, without the run: a regular file
-of bounded size, JSON, its checksum, and its name the digest of the key it records
-(:func:`~sklearn_fair.model_selection._engine.check_entries`). A plausible forged score under a
-recomputed checksum passes those checks; only recomputing tells it, which needs the code and
-the data. A cache written by ``sklearn-fair run`` records the experiment files that wrote it
-(``experiments.json``, :mod:`sklearn_fair.experiment._running._manifest`): each is accepted only
-if its text still has the recorded hash and it lies beside the cache folder (unless
-``--allow-outside-paths``), and is read by the experiment loader, which checks every name and
-path in it as ``sklearn-fair run`` does (``--allow-package`` as there). Then, for every model on
-every data set of the file, :func:`sklearn_fair.model_selection.verify_cache` recomputes a
-sample of its entries. A cache written from Python (NestedCV's, ``benchmark``'s) has no such
-record: its entries are checked, and the message says how to recompute them from Python.
+"""Check every entry of a cache folder (a regular file, its checksum, the key its name is the
+digest of). A forged score under a recomputed checksum passes those checks; only recomputing
+tells it. A cache written by 'sklearn-fair run' records the experiment files that wrote it
+(experiments.json): each must be unchanged (same SHA-256) and lie beside the folder, is read
+by the same checked loader as 'sklearn-fair run', and a random sample of its entries is
+recomputed and compared. Exit status: 0 every entry checked (and recomputed) agrees, 1 one
+differs or fails its checks (or none was found), 2 the folder cannot be audited.
 """
 
 import os
@@ -22,8 +15,7 @@ __all__ = ["run_cache"]
 
 
 def _experiments(root, allow_outside_paths):
-    """The experiment files the manifest of ``root`` records (checked); raises
-    ExperimentConfigError."""
+    """The experiment files the manifest of ``root`` records, checked."""
     from .exceptions import ExperimentConfigError
     from .experiment._running._manifest import MANIFEST, read_manifest, sha256_of
 
@@ -54,8 +46,7 @@ def _experiments(root, allow_outside_paths):
 
 
 def _recompute(root, paths, sample, random_state, n_jobs, options):
-    """Recompute a sample of the entries of every cell of the recorded experiments; the exit
-    status (0 all agree, 1 a difference or nothing found)."""
+    """Recompute a sample of every cell's entries; 0 if all agree, else 1 (or if none)."""
     from .experiment import load_config
     from .experiment._counting._plan import nested_of
     from .experiment._reading._data import load_datasets

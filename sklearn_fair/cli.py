@@ -7,15 +7,30 @@ import warnings
 __all__ = ["main"]
 
 
-def _shared_options():
-    """The options ``run`` and ``cache verify`` take alike (they read files the same way)."""
-    shared = argparse.ArgumentParser(add_help=False)
-    shared.add_argument(
-        "--n-jobs", type=int, default=None, help="parallel jobs (default: the file's, or 1)"
+def _build_parser():
+    from . import _cache_verify
+
+    parser = argparse.ArgumentParser(
+        prog="sklearn-fair", description="Honest model evaluation for scikit-learn."
     )
+    commands = parser.add_subparsers(dest="command", required=True)
+    demo = commands.add_parser(
+        "demo", help="run nested cross-validation on a bundled data set and print the estimates"
+    )
+    demo.add_argument(
+        "--graph",
+        action="store_true",
+        help="compare a structure-agnostic baseline with GIN on the bundled MUTAG graphs "
+        "(needs the 'graph' extra)",
+    )
+    demo.add_argument("--n-jobs", type=int, help="parallel jobs (default: 1)")
+    demo.add_argument(
+        "--seed", type=int, default=0, help="random seed of the tabular demo (default: 0)"
+    )
+    shared = argparse.ArgumentParser(add_help=False)  # read files as 'run' and 'cache verify'
+    shared.add_argument("--n-jobs", type=int, help="parallel jobs (default: the file's, or 1)")
     shared.add_argument(
         "--data-dir",
-        default=None,
         help="the data folder that ${SKLEARN_FAIR_DATA} stands for (default: that variable)",
     )
     shared.add_argument(
@@ -32,28 +47,6 @@ def _shared_options():
         help="also accept classes from this top-level package (repeatable; only for "
         "packages you trust)",
     )
-    return shared
-
-
-def _build_parser():
-    parser = argparse.ArgumentParser(
-        prog="sklearn-fair", description="Honest model evaluation for scikit-learn."
-    )
-    commands = parser.add_subparsers(dest="command", required=True)
-    demo = commands.add_parser(
-        "demo", help="run nested cross-validation on a bundled data set and print the estimates"
-    )
-    demo.add_argument(
-        "--graph",
-        action="store_true",
-        help="compare a structure-agnostic baseline with GIN on the bundled MUTAG graphs "
-        "(needs the 'graph' extra)",
-    )
-    demo.add_argument("--n-jobs", type=int, default=None, help="parallel jobs (default: 1)")
-    demo.add_argument(
-        "--seed", type=int, default=0, help="random seed of the tabular demo (default: 0)"
-    )
-    shared = _shared_options()
     run = commands.add_parser(
         "run",
         parents=[shared],
@@ -106,15 +99,7 @@ def _build_parser():
         "verify",
         parents=[shared],
         help="check a cache's entries, and recompute a sample of those 'sklearn-fair run' wrote",
-        description=(
-            "Check every entry of a cache folder (a regular file, its checksum, the key its "
-            "name is the digest of). A cache written by 'sklearn-fair run' records the "
-            "experiment files that wrote it (experiments.json): each must be unchanged (same "
-            "SHA-256) and lie beside the folder, is read by the same checked loader as "
-            "'sklearn-fair run', and a random sample of its entries is recomputed and compared. "
-            "Exit status: 0 every entry checked (and recomputed) agrees, 1 one differs or "
-            "fails its checks (or none was found), 2 the folder cannot be audited."
-        ),
+        description=_cache_verify.__doc__,
     )
     verify.add_argument("directory", help="the cache folder")
     verify.add_argument(

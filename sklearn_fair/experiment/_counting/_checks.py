@@ -1,11 +1,7 @@
-"""Everything checked before the first fit of an experiment, for every model at once.
-
-The file has been read and every class built (:func:`load_config`); here every candidate is
-set on a copy of its model and checked by the estimator's own parameter constraints
-(scikit-learn's ``_parameter_constraints``, of every estimator inside it), and, the data being
-known, the splits are checked against them and columns of text are checked to reach an
-encoder. A run (and a dry run, before it times anything) then fails in seconds, not after
-the models before the faulty one have run for hours.
+"""Everything checked before the first fit, for every model at once: each candidate by its
+estimators' own parameter constraints, the splits against the data, columns of text reaching
+an encoder; so that a run fails in seconds, not after the models before the faulty one ran
+for hours.
 """
 
 import dataclasses
@@ -16,17 +12,6 @@ from ...utils import check_parameter_constraints
 from ._plan import candidate_estimator, plan_model
 
 __all__ = ["check_before_fit"]
-
-
-def _text_columns(X):
-    if not hasattr(X, "columns") or not hasattr(X, "dtypes"):
-        return []
-    return [name for name, kind in zip(X.columns, X.dtypes) if kind.kind == "O"]
-
-
-def _first_step(estimator):
-    steps = getattr(estimator, "steps", None)
-    return (steps[0][1], True) if steps else (estimator, False)
 
 
 def _encoded_columns(step, columns):
@@ -51,12 +36,14 @@ def _encoded_columns(step, columns):
 
 
 def _check_text_columns(config, spec, X):
-    text = _text_columns(X)
+    if not hasattr(X, "columns") or not hasattr(X, "dtypes"):
+        return
+    text = [name for name, kind in zip(X.columns, X.dtypes) if kind.kind == "O"]
     if not text:
         return
-    step, is_pipeline = _first_step(spec.estimator)
-    covered, unknown = _encoded_columns(step, list(X.columns))
-    key = ("models", spec.name, "preprocessing" if is_pipeline else "estimator")
+    steps = getattr(spec.estimator, "steps", None)
+    covered, unknown = _encoded_columns(steps[0][1] if steps else spec.estimator, list(X.columns))
+    key = ("models", spec.name, "preprocessing" if steps else "estimator")
     if unknown:
         raise config.source.error(key, f"names columns the data do not have: {unknown}.")
     missing = [name for name in text if name not in covered]
@@ -72,14 +59,11 @@ def _check_text_columns(config, spec, X):
 
 
 def _check_folds(config, dataset, spec, data):
-    """Outer and inner folds that only the data count (LeaveOneOut, LeavePOut...), within the
-    limit, before any split is made."""
+    """Folds that only the data count (LeaveOneOut...) within the limit, before any split."""
     from sklearn.base import is_classifier
     from sklearn.model_selection import check_cv
 
     limits = config.limits
-    if limits is None:
-        return
     y = None if data.y is None else np.asarray(data.y)
     classifier = is_classifier(spec.estimator)
     for name in ("outer_cv", "inner_cv"):
@@ -98,8 +82,7 @@ def _check_folds(config, dataset, spec, data):
 
 
 def _constrained(estimator):
-    """Check the parameters of ``estimator`` and of every estimator inside it against their
-    scikit-learn constraints (what ``fit`` would check first)."""
+    """Check ``estimator`` and every estimator inside it against their constraints."""
     inside = estimator.get_params(deep=True).values()
     for part in [estimator, *(v for v in inside if hasattr(v, "get_params"))]:
         if isinstance(getattr(part, "_parameter_constraints", None), dict):
@@ -123,29 +106,9 @@ def _check_candidates(config, spec, candidates, plan):
 
 
 def check_before_fit(config, loaded):
-    """Check every model against every data set; return their plans (see :func:`plan_model`).
-
-    The plans are NestedCV's own (its planner, with the run's seed), so what is checked
-    here is what runs. Data sets that are the same data (one :class:`Data` in ``loaded``)
-    with the same protocol are planned once.
-
-    Parameters
-    ----------
-    config : ExperimentConfig
-    loaded : dict
-        Data set name -> :class:`Data` (its labels only for a count); a data set missing
-        there is not planned.
-
-    Returns
-    -------
-    plans : dict
-        ``(data set, model)`` -> :class:`ModelPlan`.
-
-    Raises
-    ------
-    ExperimentConfigError
-        Naming the model and key at fault.
-    """
+    """``(data set, model)`` -> :class:`ModelPlan` (NestedCV's own, so what is checked is what
+    runs), every model checked on every data set of ``loaded``; the same data with the same
+    protocol are planned once."""
     from sklearn.model_selection import ParameterGrid
 
     for spec in config.models.values():

@@ -1,9 +1,4 @@
-"""``sklearn-fair run --dry-run``: what a run would fit, and about how long, before it runs.
-
-One data set or many, the same way: each data set's labels (and, to time fits, its data)
-are read, every model is planned on it by NestedCV's own planner (``_plan.py``), and every
-check a run makes before its first fit is made (``_checks.py``).
-"""
+"""``sklearn-fair run --dry-run``: what a run would fit, and about how long, before it runs."""
 
 import os
 import warnings
@@ -122,17 +117,14 @@ def dry_run(
 ):
     """Count the fits of an experiment file and estimate its compute, fitting (almost) nothing.
 
-    The file is checked as :func:`run_experiment` checks it, and the same limits apply; every
-    candidate is checked by its estimator's own parameter constraints before anything is
-    timed. For each model on each data set, NestedCV's own planner (the one a run executes,
-    with the run's seed) gives the selection fits (outer folds x candidates x inner splits)
-    and the refits (outer folds x ``n_refits``; once per fold when no parameter takes a seed
-    or the user's seed is kept). A search that NestedCV runs whole decides its own fits: they
-    are not counted. With ``timing``, a few candidates are fitted on samples growing towards
-    the largest training size (estimators with ``max_epochs`` for 2 epochs), and the cost of
-    a task (its rows, its fit, its scoring) is extrapolated to every fit (see the printed
-    basis). A data set that cannot be read (a missing TU folder) is not counted, and the
-    report says why.
+    The file is checked as :func:`run_experiment` checks it (every candidate by its
+    estimator's own constraints, the same limits). NestedCV's own planner, with the run's
+    seed, gives each model's selection fits (outer folds x candidates x inner splits) and
+    refits (outer folds x ``n_refits``; once per fold when no parameter takes a seed); a
+    search that NestedCV runs whole decides its own fits, which are not counted. With
+    ``timing``, a few candidates are fitted on growing samples and the cost of a task is
+    extrapolated to every fit (the report states its basis). A data set that cannot be read
+    is not counted, and the report says why.
 
     Parameters
     ----------

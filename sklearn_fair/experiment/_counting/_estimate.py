@@ -1,30 +1,22 @@
 """An estimate of an experiment's compute, measured by timing a few short fits.
 
-A few candidates of a model are fitted on samples of the data growing towards the plan's
-largest training size (estimators trained for epochs run only ``epochs`` of them), at least
-two sizes each, and the cost of a task (a fixed part and a part per sample, or per
-sample-epoch, from the two largest sizes) is extrapolated to every fit of the plan
-(``plan_model``, NestedCV's own planner): its training size, its candidate's
-cost and ``max_epochs``. No fit stops early in this count, so for estimators with early
-stopping it is an upper bound. Nothing of these timing fits is kept.
-
-What is timed is what a task of the run does, with the run's own code where it has one: its
-rows taken as the run takes them (``take``), a fresh copy of the model with the candidate
-set, the fit, then the run's scorers on rows of the size it scores. A short fit is timed
-several times and the *mean* is kept, not the best: a run pays every fit's time on the
-machine as it is (a busy machine included), and the best of a few repeats is the time of
-the luckiest one (on two cores shared with other work, Ridge's best fit took a fifth of its
-mean, and the estimate came out at 0.4 of the run). Samples grow towards the largest
-training size as far as the budget allows, and at least two sizes are timed: a cost timed on
-a small sample alone says little about the real sizes (HistGradientBoosting's 300 trees cost
-as much on 128 rows as on 512, and grow deeper on more rows; timed on 128 rows only, its
-estimate came out at 2.6 times the run). The planning, which the run repeats, is
-counted at the time the dry run's planning took.
+A few candidates are fitted as a task of the run does it (its rows taken by ``take``, a
+fresh copy with the candidate set, the fit, the run's scorers), on samples growing towards
+the plan's largest training size (``epochs`` of them for estimators trained for epochs), at
+least two sizes each; a fixed cost and a cost per sample (or sample-epoch) from the two
+largest sizes are extrapolated to every fit of the plan, as if none stopped early (an upper
+bound with early stopping). A short fit is timed several times and the *mean* kept, not the
+best: a run pays every fit on the machine as it is, and on two shared cores Ridge's best fit
+took a fifth of its mean (the estimate came out at 0.4 of the run). At least two sizes,
+growing: HistGradientBoosting's 300 trees cost as much on 128 rows as on 512, and timed on
+128 rows only its estimate came out at 2.6 times the run. The planning, which the run
+repeats, is counted at the time the dry run's took.
 """
 
 import os
 import sys
 import time
+from contextlib import suppress
 from dataclasses import dataclass
 
 import numpy as np
@@ -71,13 +63,10 @@ def format_seconds(seconds):
     return f"{seconds / 86400:.1f} days"
 
 
-def _epoch_keys(estimator):
-    return [k for k in estimator.get_params(deep=True) if k.split("__")[-1] == "max_epochs"]
-
-
-def _max_epochs(estimator):
-    keys = _epoch_keys(estimator)
-    return int(estimator.get_params(deep=True)[keys[0]]) if keys else None
+def _epochs(estimator):
+    """``{key: value}`` of the ``max_epochs`` parameters of ``estimator`` and its parts."""
+    params = estimator.get_params(deep=True).items()
+    return {key: value for key, value in params if key.split("__")[-1] == "max_epochs"}
 
 
 def _sample(data, size, classifier, random_state):
@@ -107,26 +96,14 @@ def _machine(estimator):
 
 
 def _work(plan, epochs):
-    """The work of every fit of the plan (the most refits it can need), as
-    ``(per_candidate, shared)``: per candidate, the work of its selection fits; shared, that
-    of the refits (of a winner not known before the run). Each work is ``[fits,
-    sample-epochs of training, scorings, samples scored]``."""
-    per_candidate = [[0.0, 0.0, 0.0, 0.0] for _ in epochs]
-    for inner in plan.inner:
-        for n_train, n_valid in inner:
-            for work, n_epochs in zip(per_candidate, epochs):
-                work[0] += 1
-                work[1] += n_train * n_epochs
-                work[2] += 1
-                work[3] += n_valid
-    mean_epochs = float(np.mean(epochs))
-    shared = [0.0, 0.0, 0.0, 0.0]
-    for n_train, n_test in plan.outer:
-        shared[0] += plan.n_refits
-        shared[1] += plan.n_refits * n_train * mean_epochs
-        shared[2] += plan.n_refits
-        shared[3] += plan.n_refits * n_test
-    return per_candidate, shared
+    """``(per_candidate, shared)`` work of the plan's selection fits per candidate and of its
+    refits (the most it can need), each ``[fits, sample-epochs, scorings, samples scored]``."""
+    inner = np.array([split for splits in plan.inner for split in splits], float).reshape(-1, 2)
+    n_inner, (train, valid) = len(inner), inner.sum(axis=0)
+    n_refits = plan.n_refits * len(plan.outer)
+    refit_train, refit_test = plan.n_refits * np.array(plan.outer, float).sum(axis=0)
+    per_candidate = [[n_inner, train * n_epochs, n_inner, valid] for n_epochs in epochs]
+    return per_candidate, [n_refits, refit_train * np.mean(epochs), n_refits, refit_test]
 
 
 def _affine(sizes, seconds):
@@ -136,12 +113,6 @@ def _affine(sizes, seconds):
         return 0.0, t2 / n2
     per_unit = max(0.0, (t2 - t1) / (n2 - n1))
     return max(0.0, t2 - per_unit * n2), per_unit
-
-
-def _seconds(cost, work):
-    """Seconds of ``work`` (see :func:`_work`) at ``cost``, ``(fit fixed, per sample-epoch,
-    scoring fixed, per sample scored)``."""
-    return float(np.dot(cost, work))
 
 
 def _score(plan, estimator, X, y):
@@ -163,31 +134,14 @@ def _mean_of(repeats, call):
     return total / repeats
 
 
-def _warm_up(spec, candidate, data, classifier, random_state, plan=None):
-    """One untimed fit of 1 epoch on a few samples, so that first-call costs (imports,
-    caches) are not taken for the cost of a fit."""
-    sample = _sample(data, 16, classifier, random_state)
-    X, y = take(data.X, sample), take(data.y, sample)
-    estimator = candidate_estimator(spec, candidate, plan)
-    keys = _epoch_keys(estimator)
-    if keys:
-        estimator.set_params(**{k: 1 for k in keys})
-    try:
-        estimator.fit(X, y)
-    except Exception:  # the timed fit reports it
-        pass
-
-
 def _timed_task(spec, candidate, plan, data, rows, epoch_keys, epochs):
-    """What a task of the run does before its scoring (take its rows, a fresh copy of the
-    model with the candidate set, fit), as a call; and the fitted model when it has run."""
+    """A task of the run before its scoring, as a call; and the fitted model once it ran."""
     fitted = []
 
     def task():
         X, y = take(data.X, rows), take(data.y, rows)
         estimator = candidate_estimator(spec, candidate, plan)
-        if epoch_keys:
-            estimator.set_params(**{k: epochs for k in epoch_keys})
+        estimator.set_params(**dict.fromkeys(epoch_keys, epochs))
         estimator.fit(X, y)
         fitted[:] = [estimator]
 
@@ -206,56 +160,41 @@ def estimate_compute(
     n_repeats=5,
     random_state=0,
 ):
-    """Time a few short fits of ``spec`` and extrapolate them to ``plan``.
+    """The :class:`Estimate` of ``plan`` from a few short fits of ``spec`` on ``data``.
 
-    Parameters
-    ----------
-    spec : ModelSpec
-        The model.
-    plan : ModelPlan
-        Its fits.
-    data : Data
-        The data.
-    n_timed : int, default=3
-        Candidates timed (spread over the grid).
-    sample_size : int, default=128
-        Samples of the first timing fit of each candidate; the next fits take four times
-        as many, up to the plan's largest training size, while the next one (at the last
-        one's cost per row) fits in the candidate's share of ``budget``. When only one
-        size is timed, a quarter of it is timed too.
-    epochs : int, default=2
-        Epochs of each timing fit, for estimators with ``max_epochs``.
-    budget : float, default=60.0
-        Seconds the timing may take: each timed candidate gets an equal share for its
-        growing samples, and no further candidate is timed once it is spent (at least one
-        is).
-    n_repeats : int, default=5
-        Times a timing fit (and its scoring) shorter than ``SHORT_FIT`` seconds is
-        repeated; the mean is kept.
-    random_state : int, default=0
-        Seed of the sample.
-
-    Returns
-    -------
-    estimate : Estimate
+    ``n_timed`` candidates (spread over the grid) are timed, each on ``sample_size`` rows,
+    then four times as many up to the largest training size while the next fit (at the last
+    one's cost per row) fits in its share of ``budget`` seconds (a quarter of the size is
+    timed too when only one was); no further candidate once ``budget`` is spent. A fit
+    shorter than ``SHORT_FIT`` is repeated ``n_repeats`` times; ``random_state`` seeds the
+    samples.
     """
     if plan.whole_search:
         return Estimate(None, None, None, "a search that runs whole decides its own fits")
     candidates = plan.candidates
     spread = np.linspace(0, len(candidates) - 1, min(n_timed, len(candidates)))
     chosen = sorted(set(spread.round().astype(int).tolist()))
-    full_epochs = [_max_epochs(candidate_estimator(spec, c, plan)) or 1 for c in candidates]
+    full_epochs = [
+        int(next(iter(_epochs(candidate_estimator(spec, c, plan)).values()), 1)) or 1
+        for c in candidates
+    ]
     classifier = is_classifier(spec.estimator)
     # the largest fit of the plan: timing fits grow towards it, so that the extrapolation is
     # short (a cost measured on 128 rows says little about 3000: fixed costs and noise)
     largest = max(min(max(n for n, _ in plan.outer), data.n_samples), 1)
-    _warm_up(spec, candidates[chosen[0]], data, classifier, random_state, plan)
+    first = candidates[chosen[0]]
+    keys = _epochs(candidate_estimator(spec, first, plan))
+    rows = _sample(data, 16, classifier, random_state)
+    warm_up, _ = _timed_task(spec, first, plan, data, rows, keys, 1)
+    # one untimed fit, for first-call costs (imports, caches); the timed fits report errors
+    with suppress(Exception):
+        warm_up()
     costs, epoch_based, timed_sizes = {}, False, []
     started = time.perf_counter()
     for index in chosen:
         if costs and time.perf_counter() - started > budget:
             break
-        keys = _epoch_keys(candidate_estimator(spec, candidates[index], plan))
+        keys = _epochs(candidate_estimator(spec, candidates[index], plan))
         used = min(epochs, full_epochs[index]) if keys else 1
         epoch_based = epoch_based or bool(keys)
 
@@ -308,14 +247,14 @@ def estimate_compute(
         costs[index] = (*fit_cost, *_affine([n1, n2], [score1, score2]))
     per_candidate, shared = _work(plan, full_epochs)
     mean_cost = np.mean(list(costs.values()), axis=0)
-    planning = getattr(plan, "planning_seconds", 0.0)
+    planning = plan.planning_seconds
     # each timed candidate's selection fits at its own cost, the others' at the mean; the
     # refits' winner is not known: the mean
-    seconds = planning + _seconds(mean_cost, shared)
+    seconds = planning + float(np.dot(mean_cost, shared))
     for index, work in enumerate(per_candidate):
-        seconds += _seconds(costs.get(index, mean_cost), work)
+        seconds += float(np.dot(costs.get(index, mean_cost), work))
     whole = np.sum([*per_candidate, shared], axis=0)
-    totals = [planning + _seconds(cost, whole) for cost in costs.values()]
+    totals = [planning + float(np.dot(cost, whole)) for cost in costs.values()]
     per = "sample-epoch" if epoch_based else "training sample"
     units = [cost[1] for cost in costs.values()]
     fixed = float(mean_cost[0])

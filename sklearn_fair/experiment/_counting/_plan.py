@@ -1,18 +1,11 @@
 """What each model of an experiment will fit on each data set, from NestedCV's own planner.
 
-The counts are :func:`make_plan`'s, the plan a run executes, with the run's NestedCV (the one
-the runner gives :func:`~sklearn_fair.benchmark`: the file's protocol, the run's seed, no final
-model): the same unwrapping of a search given as the estimator, the same candidates (drawn with
-the run's seed), the same splits and the same refit seeds. In every outer fold each candidate
-is fitted on each inner split (selection fits); the selected one is then refitted ``n_refits``
-times on the outer training fold (once if no parameter takes a seed, or the user's seed is
-kept; and when the first fold's two refits with different seeds give identical results, the
-other folds are refitted once: NestedCV learns that only while it runs, so the count of
-refits is then a range). A search that NestedCV runs whole (a halving search, a subclass)
-decides its own fits as it goes: they are not counted, and the report says so.
-
-Without the data nothing is counted: the planner needs the labels (for a TU data set, only
-its label file is read), and a count made from the file alone would be a guess.
+The counts are :func:`make_plan`'s, with the run's NestedCV: the same candidates (drawn with
+the run's seed), splits and refit seeds. When the first fold's two refits with different
+seeds give identical results, the other folds are refitted once: NestedCV learns that only
+while it runs, so the refits are then a range. A search that NestedCV runs whole decides its
+own fits: they are not counted. Without the data (at least the labels) nothing is counted:
+a count from the file alone would be a guess.
 """
 
 import time
@@ -33,29 +26,24 @@ class ModelPlan:
 
     Attributes
     ----------
-    name : str
-        The model.
+    name, dataset : str
+        The model and the data set.
     candidates : list of dict
         The hyper-parameter candidates (empty for a search that runs whole).
     outer : list of (int, int)
         Per outer fold, the sizes of its training and test parts.
     inner : list of list of (int, int)
-        Per outer fold, the sizes of its inner splits' training and validation parts (empty
-        for a search that runs whole).
+        Per outer fold, the sizes of its inner splits (empty for a search run whole).
     n_refits : int
         Refits per outer fold.
     probe : bool
         Whether the first fold's two refits decide if a seed changes anything.
     whole_search : bool
         Whether the model is a search run whole in each outer fold (its fits its own).
-    estimator : estimator
-        What the candidates are set on.
-    scorers : dict
-        The run's scorers (metric key -> scorer).
+    estimator, scorers : estimator, dict
+        What the candidates are set on, and the run's scorers (metric key -> scorer).
     planning_seconds : float
         Seconds the planner took (the run plans once more).
-    dataset : str or None
-        The data set.
     """
 
     name: str
@@ -97,13 +85,12 @@ class ModelPlan:
 
     @property
     def min_total_fits(self):
-        """The fits when a seed changes nothing (see the module docstring)."""
+        """The fits when a seed changes nothing."""
         return None if self.whole_search else self.selection_fits + self.min_refits
 
 
 def nested_of(config, spec, dataset=None, n_jobs=1):
-    """The model's NestedCV on ``dataset`` (the first data set by default), as the file
-    describes it: the run's and the dry run's."""
+    """The model's NestedCV on ``dataset`` (default: the first), for the run and the dry run."""
     dataset = dataset or next(iter(config.datasets.values()))
     return NestedCV(
         spec.estimator,
@@ -145,7 +132,6 @@ def plan_model(config, dataset, spec, data):
 
 
 def candidate_estimator(spec, candidate, plan=None):
-    """A fresh copy of the model (of the estimator of its search, per ``plan``) with
-    ``candidate`` set."""
+    """A fresh copy of the model (of its search's estimator, per ``plan``), ``candidate`` set."""
     estimator = spec.estimator if plan is None or plan.estimator is None else plan.estimator
     return clone(estimator).set_params(**candidate)

@@ -1,5 +1,7 @@
 """Estimators, splitters and pipelines built from the tables of an experiment file."""
 
+import importlib
+
 from ._imports import ALLOWED_PACKAGES, CLASS_VALUE_KINDS, import_class
 from ._text import shown
 
@@ -14,15 +16,8 @@ GRID_PRESETS = ("sklearn_fair.graph.PAPER_GRIDS", "sklearn_fair.graph.SMALL_GRID
 
 
 class Builder:
-    """Builds objects from an experiment file's values, checking each class before use.
-
-    Parameters
-    ----------
-    source : ConfigSource
-        The file, to locate errors.
-    allowed : tuple of str, default=ALLOWED_PACKAGES
-        The packages classes may come from.
-    """
+    """Builds objects from the values of ``source`` (a ConfigSource), each class checked
+    before use."""
 
     def __init__(self, source, allowed=ALLOWED_PACKAGES):
         self.source = source
@@ -94,11 +89,8 @@ class Builder:
         return step
 
     def pipeline(self, steps, estimator):
-        """The steps then the estimator, in imbalanced-learn's Pipeline if a step resamples.
-
-        imbalanced-learn's Pipeline runs a sampler when fitting only, never when predicting
-        or scoring; scikit-learn's Pipeline refuses samplers.
-        """
+        """The steps then the estimator, in imbalanced-learn's Pipeline if a step resamples
+        (it runs a sampler when fitting only; scikit-learn's Pipeline refuses samplers)."""
         if any(hasattr(step, "fit_resample") for step in steps):
             from imblearn.pipeline import make_pipeline
         else:
@@ -114,8 +106,6 @@ class Builder:
                 f"must be 'MAPPING:NAME' with MAPPING one of {', '.join(GRID_PRESETS)}; "
                 f"got {shown(name)}.",
             )
-        import importlib
-
         module, _, attribute = mapping.rpartition(".")
         grids = getattr(importlib.import_module(module), attribute)
         if entry not in grids:

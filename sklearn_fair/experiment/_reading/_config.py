@@ -4,6 +4,7 @@ import json
 import re
 import sys
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 from ...exceptions import ExperimentConfigError
@@ -86,36 +87,27 @@ class ExperimentConfig:
         The experiment's name (default: the file's stem).
     output_dir : pathlib.Path
         The results folder (default: ``<stem>_results`` beside the file).
-    random_state, n_jobs : int
-        Seed of every model's NestedCV, and its parallel jobs.
-    backend : str
-        The joblib backend.
+    random_state, n_jobs, backend, progress : int, int, str, bool
+        ``[experiment]``'s seed of every NestedCV, parallel jobs, joblib backend and
+        progress bars.
     cache_dir : pathlib.Path or None
         NestedCV's task cache, when set.
-    progress : bool
-        Whether to show progress bars.
-    data : dict
-        The ``[data]`` table, paths resolved (of the first data set: see ``datasets``).
-    protocol : dict
-        NestedCV's keyword arguments from ``[protocol]`` (a splits file becomes
-        ``outer_cv``), the runner's default ``refit=False`` included (of the first data set).
-    splits : dict or None
-        The splits file: ``path``, ``format`` and the loaded ``splits`` (of the first data set).
+    data, protocol, splits : dict, dict, dict or None
+        Those of the first data set (see ``datasets``): its table, paths resolved;
+        NestedCV's keyword arguments from ``[protocol]`` (a splits file as ``outer_cv``,
+        the runner's ``refit=False`` included); its splits file (``path``, ``format``,
+        ``splits``).
     datasets : dict of str to DataSet
         Every data set: the one ``[data]`` table (named after its data set, e.g. ``iris``),
-        or each ``[data.NAME]`` table of a file with several.
+        or each ``[data.NAME]`` table of a file with several (then ``several`` is True).
     several : bool
-        Whether the file has ``[data.NAME]`` tables (a benchmark of several data sets).
     baseline : str or None
         ``[benchmark] baseline``: the model the others are compared with.
     models : dict of str to ModelSpec
         The models, in file order.
-    source : object
-        The file's text, to report later errors with their line.
-    data_dir : pathlib.Path or None
-        The data folder that ``${SKLEARN_FAIR_DATA}`` stands for.
-    limits : Limits
-        The limits the file was checked against.
+    source, data_dir, limits : ConfigSource, pathlib.Path or None, Limits
+        The file's text (later errors name their line), the data folder that
+        ``${SKLEARN_FAIR_DATA}`` stands for, and the limits the file was checked against.
     """
 
     path: Path
@@ -241,14 +233,8 @@ def _check_grid(builder, key, grid, estimator):
     return resolved if isinstance(grid, list) else resolved[0]
 
 
-def _merge(preset, grid):
-    if isinstance(preset, list):
-        return [{**table, **grid} for table in preset]
-    return {**preset, **grid}
-
-
 def _check_n_jobs(source, key, value, limits):
-    """Workers a file asks for: at most ``limits.jobs`` (-1 means all the machine's cores)."""
+    """At most ``limits.jobs`` workers (-1: all cores)."""
     if isinstance(value, bool) or not isinstance(value, int) or value == 0:
         raise source.error(
             key, f"must be a positive integer or -1 (all cores); got {shown(value)}."
@@ -302,7 +288,12 @@ def _check_model(builder, name, table, limits):
             raise builder.error(
                 key + ("grid",), "with grid_preset, grid must be one table of overrides."
             )
-        grid = _merge(preset, grid or {})
+        overrides = grid or {}
+        grid = (
+            [{**t, **overrides} for t in preset]
+            if isinstance(preset, list)
+            else {**preset, **overrides}
+        )
     if "preprocessing" in table:
         if not isinstance(table["preprocessing"], list):
             raise builder.error(key + ("preprocessing",), "must be a list of steps.")
@@ -324,11 +315,7 @@ def _set_device(spec, device):
 
 
 def read_document(path, limits):
-    """``(text, document)`` of the experiment file ``path``: the one way a file is parsed.
-
-    The size cap and the linear pre-scan of nesting and item counts come first, so tomllib
-    only ever sees a file whose work is bounded; ``limits`` is a parsed :class:`Limits`.
-    """
+    """``(text, document)`` of ``path``; tomllib only sees a text whose work is bounded."""
     text = read_text(path, limits)
     prescan_toml(text, limits, path)
     try:
@@ -342,9 +329,8 @@ def read_document(path, limits):
 
 
 def _refuse_same_file_names(source, table, names):
-    """Names are labels, written to files by :func:`file_name` and shown :func:`neutral`; two
-    whose file names differ only in case (one file on a case-insensitive file system), or that
-    are shown alike, are refused, naming both tables."""
+    """Refuse two names that would be one file on a case-insensitive file system, or shown
+    alike."""
     files, shown_as = {}, {}
     for name in names:
         if not name:
@@ -371,8 +357,8 @@ def _key(name):
 
 
 def _datasets(builder, document, protocol, splits, resolve, limits):
-    """``(datasets, several)``: the one ``[data]`` table, or every ``[data.NAME]`` table (a
-    table may bring its own ``splits_file``, which replaces ``[protocol]``'s outer folds)."""
+    """``(datasets, several)``: the one ``[data]`` table, or every ``[data.NAME]`` table (each
+    may bring its own ``splits_file``)."""
     source = builder.source
     data = document.get("data", {})
     several = (
@@ -417,16 +403,12 @@ def load_config(
 ):
     """Read and check an experiment file; every error names the line and key at fault.
 
-    The file is TOML (read with :mod:`tomllib`); it is checked whole, classes are
-    imported and estimators built, and the data and splits files must exist, so a
-    bad file fails at once rather than after hours of fitting. An experiment file
-    never runs code: classes can only come from the packages of
-    :data:`~sklearn_fair.experiment.ALLOWED_PACKAGES` (and those of
-    ``allowed_packages``), must be of the kind their place calls for (an estimator,
-    a splitter, a torch module, ...) before anything is called, and private or
-    code-running modules (``_private``, ``__main__``, tests) are refused. Paths must
-    lie in the file's folder or in the data folder. The format is described in the
-    user guide.
+    The file (TOML) is checked whole, classes imported, estimators built, data and splits
+    files found, so a bad file fails at once, not after hours of fitting. It never runs
+    code: classes come only from :data:`~sklearn_fair.experiment.ALLOWED_PACKAGES` (and
+    ``allowed_packages``), of the kind their place calls for, never from private or
+    code-running modules; paths must lie in the file's folder or the data folder. The
+    format is described in the user guide.
 
     Parameters
     ----------
@@ -494,22 +476,15 @@ def load_config(
                 "unknown table; accepted: [experiment], [data] (or [data.NAME] tables), "
                 "[protocol], [models.NAME], [benchmark].",
             )
-    base = path.resolve().parent
     data_dir = data_dir_from(data_dir)
-
-    def resolve(value, key, output=False):
-        return resolve_path(
-            value,
-            source=source,
-            key=key,
-            base=base,
-            data_dir=data_dir,
-            allow_outside=allow_outside_paths,
-            output=output,
-        )
-
+    resolve = partial(
+        resolve_path,
+        source=source,
+        base=path.resolve().parent,
+        data_dir=data_dir,
+        allow_outside=allow_outside_paths,
+    )
     builder = Builder(source, (*ALLOWED_PACKAGES, *allowed_packages))
-    builder.limits = limits
     experiment = _check_table(source, document, "experiment", _SCHEMA["experiment"])
     if "n_jobs" in experiment:
         _check_n_jobs(source, ("experiment", "n_jobs"), experiment["n_jobs"], limits)

@@ -13,15 +13,7 @@ import numpy as np
 from ...exceptions import ExperimentConfigError
 from ._text import shown
 
-__all__ = [
-    "SKLEARN_DATASETS",
-    "Data",
-    "load_data",
-    "load_datasets",
-    "tu_folder_problem",
-    "work_dir",
-    "cache_folder",
-]
+__all__ = ["SKLEARN_DATASETS", "cache_folder", "load_data", "load_datasets"]
 
 SKLEARN_DATASETS = ("breast_cancer", "diabetes", "digits", "iris", "wine")
 #: Where the TU data sets can be downloaded by hand (the runner never downloads).
@@ -72,13 +64,9 @@ def _read_rows(path, source, key):
 
 
 def load_csv(path, target, groups, source, key=("data",)):
-    """Features, target and groups of a CSV file with a header row.
-
-    Numeric columns are read as floats, the others as strings. The features are a pandas
-    DataFrame (so preprocessing can name columns) when pandas is installed; without it,
-    a float array, and only numeric features can be read. ``key`` locates errors (the
-    data set's table).
-    """
+    """Features, target and groups of a CSV file with a header row: numeric columns as floats,
+    the others as strings; the features a DataFrame (so that preprocessing can name columns),
+    or without pandas a float array of numeric columns only."""
     rows = _read_rows(path, source, key)
     header = rows[0] if rows else []
     twice = sorted({shown(name) for name in header if header.count(name) > 1})
@@ -171,17 +159,6 @@ def _locked(path):
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
-def _raw_sources(root, name):
-    """``{file name: size}`` of the raw files, read from the folder or the archive."""
-    raw = root / name / "raw"
-    if (raw / f"{name}_graph_indicator.txt").is_file():
-        return {p.name: p.stat().st_size for p in raw.iterdir() if _RAW_FILE.match(p.name)}
-    with tarfile.open(_archive(root / name, name)) as archive:
-        return {
-            os.path.basename(m.name): m.size for m in archive.getmembers() if _tar_member(m, name)
-        }
-
-
 def _tar_member(member, name):
     # only regular files named raw/<NAME>_*.txt: never a link, a device or a path elsewhere
     parts = member.name.replace("\\", "/").split("/")
@@ -195,22 +172,19 @@ def _tar_member(member, name):
     )
 
 
-def _copy_raw(root, name, target):
+@contextmanager
+def _raw_files(root, name):
+    """``{file name: (size, open)}`` of the raw files, in ``root/name/raw`` or the archive."""
     raw = root / name / "raw"
-    target.mkdir(parents=True)
     if (raw / f"{name}_graph_indicator.txt").is_file():
-        for path in raw.iterdir():
-            if _RAW_FILE.match(path.name) and path.is_file():
-                shutil.copyfile(path, target / path.name)
+        paths = [p for p in raw.iterdir() if _RAW_FILE.match(p.name) and p.is_file()]
+        yield {p.name: (p.stat().st_size, lambda p=p: open(p, "rb")) for p in paths}
         return
     with tarfile.open(_archive(root / name, name)) as archive:
-        for member in archive.getmembers():
-            if _tar_member(member, name):
-                with (
-                    archive.extractfile(member) as data,
-                    open(target / os.path.basename(member.name), "wb") as out,
-                ):
-                    shutil.copyfileobj(data, out)
+        members = [m for m in archive.getmembers() if _tar_member(m, name)]
+        yield {
+            os.path.basename(m.name): (m.size, lambda m=m: archive.extractfile(m)) for m in members
+        }
 
 
 def _remove(path):
@@ -232,41 +206,25 @@ def _copied(folder):
 
 
 def work_copy(root, name, work_dir):
-    """Copy (or extract) ``root/name/raw`` into ``work_dir/name/raw`` once, and return it.
-
-    PyTorch Geometric writes ``processed/`` beside ``raw/``, so it never works in the user's
-    data folder (which may be read-only or shared). The copy is redone when a raw file's
-    size differs.
-    """
-    with _locked(work_dir / f".{name}.lock"):
-        if _copied(work_dir / name) != _raw_sources(root, name):
+    """Copy (or extract) ``root/name/raw`` into ``work_dir/name/raw`` once (again when a raw
+    file's size differs): PyTorch Geometric writes ``processed/`` beside ``raw/``, never in
+    the user's data folder, which may be read-only or shared."""
+    with _locked(work_dir / f".{name}.lock"), _raw_files(root, name) as files:
+        if _copied(work_dir / name) != {file: size for file, (size, _) in files.items()}:
             _remove(work_dir / name)
             partial = work_dir / f".{name}.partial"
             _remove(partial)
-            _copy_raw(root, name, partial / "raw")
+            (partial / "raw").mkdir(parents=True)
+            for file, (_, open_file) in files.items():
+                with open_file() as data, open(partial / "raw" / file, "wb") as out:
+                    shutil.copyfileobj(data, out)
             os.replace(partial, work_dir / name)
     return work_dir
 
 
 def load_data(config, dataset, work_dir, *, labels_only=False):
-    """The data set ``dataset`` of the config, checked, as :class:`Data`.
-
-    Parameters
-    ----------
-    config : ExperimentConfig
-        The checked experiment file.
-    dataset : DataSet
-        One of ``config.datasets``.
-    work_dir : pathlib.Path
-        Writable folder for the working copy of TU data sets.
-    labels_only : bool, default=False
-        For a TU data set, read only its graph labels (no torch, no copy): enough for
-        NestedCV's planner to count the fits, not to fit.
-
-    Returns
-    -------
-    data : Data
-    """
+    """The :class:`Data` of ``dataset`` (one of ``config.datasets``); with ``labels_only``, of
+    a TU data set only its labels (no torch, no copy): enough to count the fits."""
     data, key = dataset.data, dataset.key
     name = data["dataset"]
     if name.startswith("sklearn:"):
@@ -305,24 +263,18 @@ def load_data(config, dataset, work_dir, *, labels_only=False):
 
 
 def _tu_labels(root, name):
-    """The graph labels of a TU data set (``NAME_graph_labels.txt``, in ``raw/`` or the
-    archive), read as numbers: one per graph."""
-    labels = root / name / "raw" / f"{name}_graph_labels.txt"
-    if labels.is_file():
-        return np.loadtxt(labels, dtype=np.int64, ndmin=1)
-    with tarfile.open(_archive(root / name, name)) as archive:
-        for member in archive.getmembers():
-            if _tar_member(member, name) and member.name.endswith(labels.name):
-                with archive.extractfile(member) as file:
-                    return np.loadtxt(file, dtype=np.int64, ndmin=1)
-    raise ValueError(f"{os.fspath(labels)} is missing")  # pragma: no cover - checked before
+    """The graph labels of a TU data set (in ``raw/`` or the archive), one per graph."""
+    labels = f"{name}_graph_labels.txt"
+    with _raw_files(root, name) as files:
+        if labels not in files:
+            raise ValueError(f"{os.fspath(root / name / 'raw' / labels)} is missing")
+        with files[labels][1]() as file:
+            return np.loadtxt(file, dtype=np.int64, ndmin=1)
 
 
 def load_datasets(config, *, labels_only=False, problems=None):
-    """Data set name -> :class:`Data` for every data set of ``config``; tables that name the
-    same data (the same source, path, target, groups and features) share one load. With a
-    dict ``problems``, a data set that cannot be read is left out and why is put there;
-    else it raises."""
+    """Data set name -> :class:`Data`, one load per distinct table; with a dict ``problems``, a
+    data set that cannot be read is left out and why is put there, else it raises."""
     loaded, by_table = {}, {}
     for name, dataset in config.datasets.items():
         same = repr(sorted((k, str(v)) for k, v in dataset.data.items()))

@@ -1,21 +1,15 @@
 """Classes named in an experiment file, resolved without running code from the file.
 
-An experiment file is data: it may come from someone else. So a dotted name is checked
-before anything is imported, and the class it names is checked before anything is called:
-
-* every component of the name is a public identifier (no ``_private`` module, no
-  ``__main__``, no test or set-up module: importing those runs code);
-* the top-level package is on an allow-list (:data:`ALLOWED_PACKAGES`, which only the
-  person running the file can extend, never the file itself);
-* the object is a class whose own module is also in an allowed package (a re-export of,
-  say, ``gzip.GzipFile`` by an allowed module is refused);
-* the class is of the kind its place in the file calls for (an estimator where an
-  estimator goes, a splitter where a splitter goes, a torch module for ``module``, ...),
-  checked with ``issubclass`` before it is instantiated.
+A file may come from someone else. So before anything is imported, every part of a dotted
+name must be a public identifier (no ``_private``, ``__main__``, test or set-up module:
+importing those runs code) and its package on :data:`ALLOWED_PACKAGES` (which a file cannot
+extend); before anything is called, the class's own module must be in an allowed package (a
+re-export of ``gzip.GzipFile`` is refused) and the class of the kind its place calls for.
 """
 
 import importlib
 import inspect
+import operator
 import re
 import sys
 
@@ -44,22 +38,6 @@ _CALLBACKS = {
 }
 
 
-def _torch_base(name):
-    """A torch base class, if torch is already imported (classes that need it import it)."""
-    if "torch" not in sys.modules:
-        return ()
-    import torch
-
-    bases = {
-        "module": torch.nn.Module,
-        "optimizer": torch.optim.Optimizer,
-        "lr_scheduler": torch.optim.lr_scheduler.LRScheduler,
-        "dataset": torch.utils.data.Dataset,
-        "dataloader": torch.utils.data.DataLoader,
-    }
-    return (bases[name],)
-
-
 def _is_estimator(cls):
     from sklearn.base import BaseEstimator
 
@@ -80,8 +58,12 @@ def _is_callback(cls):
     return issubclass(cls, Callback) and cls.__name__ in _CALLBACKS
 
 
-def _is_torch(name):
-    return lambda cls: bool(_torch_base(name)) and issubclass(cls, _torch_base(name))
+def _is_torch(base):
+    """A test of subclasses of ``torch.<base>``, if torch is imported (classes that need it
+    import it)."""
+    return lambda cls: (
+        "torch" in sys.modules and issubclass(cls, operator.attrgetter(base)(sys.modules["torch"]))
+    )
 
 
 #: Kind -> (test on the class, what it means in an error message).
@@ -89,23 +71,18 @@ KINDS = {
     "estimator": (_is_estimator, "a scikit-learn estimator (a BaseEstimator subclass)"),
     "splitter": (_is_splitter, "a splitter (with split and get_n_splits)"),
     "callback": (_is_callback, f"a skorch callback among {', '.join(sorted(_CALLBACKS))}"),
-    "module": (_is_torch("module"), "a torch.nn.Module"),
-    "optimizer": (_is_torch("optimizer"), "a torch optimizer"),
-    "lr_scheduler": (_is_torch("lr_scheduler"), "a torch learning-rate scheduler"),
-    "dataset": (_is_torch("dataset"), "a torch Dataset"),
-    "dataloader": (_is_torch("dataloader"), "a torch DataLoader"),
+    "module": (_is_torch("nn.Module"), "a torch.nn.Module"),
+    "optimizer": (_is_torch("optim.Optimizer"), "a torch optimizer"),
+    "lr_scheduler": (
+        _is_torch("optim.lr_scheduler.LRScheduler"),
+        "a torch learning-rate scheduler",
+    ),
+    "dataset": (_is_torch("utils.data.Dataset"), "a torch Dataset"),
+    "dataloader": (_is_torch("utils.data.DataLoader"), "a torch DataLoader"),
 }
 #: What a ``{ class = "..." }`` parameter value may be: a class handed to an estimator,
 #: which instantiates it itself (a skorch ``module``, ``criterion``, ``optimizer``, ...).
-CLASS_VALUE_KINDS = (
-    "estimator",
-    "splitter",
-    "module",
-    "optimizer",
-    "lr_scheduler",
-    "dataset",
-    "dataloader",
-)
+CLASS_VALUE_KINDS = tuple(kind for kind in KINDS if kind != "callback")
 
 
 def _check_name(dotted, allowed):
@@ -124,25 +101,8 @@ def _check_name(dotted, allowed):
 
 
 def import_class(dotted, source, key, *, kinds=("estimator",), allowed=ALLOWED_PACKAGES):
-    """Import the class ``dotted`` ("package.module.Class") and check its kind, calling nothing.
-
-    Parameters
-    ----------
-    dotted : str
-        The dotted name from the file.
-    source : ConfigSource
-        Where errors are located.
-    key : tuple of str
-        The key the name is under, for errors.
-    kinds : tuple of str, default=("estimator",)
-        The kinds of :data:`KINDS` accepted here.
-    allowed : tuple of str, default=ALLOWED_PACKAGES
-        The allowed top-level packages.
-
-    Returns
-    -------
-    cls : type
-    """
+    """The class ``dotted`` ("package.module.Class") of one of ``kinds``, nothing called;
+    errors located at ``key`` of ``source``."""
     allowed = tuple(allowed)
     reason = _check_name(dotted, allowed)
     if reason is not None:

@@ -1,20 +1,16 @@
-"""Limits on the work an experiment file can cause, which the file itself cannot raise.
+"""Limits on the work an experiment file can cause, which only the caller can raise.
 
-A file may come from someone else. Whatever it says, reading it, checking it and counting
-its fits take work bounded by these limits, and a file that asks for more is refused at
-once, naming the file, the key, the value, the limit and the flag that lifts it for one run
-(``sklearn-fair run --limit NAME=VALUE``, or ``limits={"NAME": VALUE}`` in Python). A file
-may ask for less (fewer workers, say); only the caller can ask for more.
-
-The text is checked before the TOML parser sees it: its size, and a pre-scan, linear in the
-size, of the nesting of arrays and inline tables and of the number of their items (strings
-and comments removed first). The parsed document is then checked for long lists and long
-strings, and the values that multiply work (workers, refits, folds, candidates) are checked
-where they are read, before anything is expanded.
+A file may come from someone else: one that asks for more is refused at once, naming the
+limit and the flag that lifts it for one run (``--limit NAME=VALUE``). The text's size and
+nesting are checked before the TOML parser sees it (a pre-scan linear in the size); long
+lists and strings after; the values that multiply work where they are read, before
+anything is expanded.
 """
 
+import math
 import os
 import re
+import stat
 import sys
 from dataclasses import dataclass, fields
 
@@ -37,29 +33,11 @@ def _cores():
 class Limits:
     """The most an experiment file may ask for; the caller can raise each for one run.
 
-    Attributes
-    ----------
-    jobs : int
-        Workers: ``n_jobs`` in ``[experiment]`` and any estimator's ``n_jobs`` (default:
-        the machine's cores).
-    refits : int
-        ``n_refits`` in ``[protocol]`` (default 100).
-    candidates : int
-        Hyper-parameter candidates of one model, counted as the product of the grid's list
-        lengths (summed over a list of tables) before anything is expanded (default 10000).
-    folds : int
-        Outer and inner splits: ``outer_cv``, ``inner_cv``, a splitter's splits and
-        repeats, the folds of a splits file (default 1000).
-    depth : int
-        Nesting of arrays and inline tables (default 32).
-    file_size : int
-        Bytes of the experiment file (default 1 MiB).
-    items : int
-        Items of all arrays and inline tables of the file together (default 100000).
-    list_length : int
-        Items of one array (default 10000).
-    string_length : int
-        Characters of one string or key (default 10000).
+    ``jobs``: workers (``n_jobs`` anywhere; default: the machine's cores); ``refits``;
+    ``candidates`` of one model (the product of its grid's list lengths, not expanded);
+    ``folds``, outer and inner; ``depth`` of nested arrays and inline tables; ``file_size``
+    in bytes; ``items`` of all arrays together; ``list_length`` of one array;
+    ``string_length`` of one string or key. The user guide lists their defaults.
     """
 
     jobs: int = None
@@ -117,7 +95,6 @@ def parse_limits(limits):
                 raise ExperimentConfigError(
                     f"--limit {neutral(name)} takes an integer; got {shown(value)}."
                 ) from None
-    checked = {}
     for name, value in items:
         if name not in _NAMES:
             raise ExperimentConfigError(
@@ -127,20 +104,15 @@ def parse_limits(limits):
             raise ExperimentConfigError(
                 f"The limit {name} must be a positive integer; got {shown(value)}."
             )
-        checked[name] = value
-    return Limits(**checked)
+    return Limits(**dict(items))
 
-
-# -- the text, before the parser -------------------------------------------------------------
 
 # TOML strings (multi-line first) and comments; what is left holds the brackets and commas
-# of the file's structure. The alternatives are disjoint, so matching is linear.
-# Possessive quantifiers (Python 3.11+) keep no backtracking state at all; without them the
-# unrolled loops below keep some per escape, still linear in the (capped) size of the file.
+# of the file's structure. The alternatives are disjoint and each loop is unrolled (a
+# character class, then the rare escape or quote), so matching is linear; possessive
+# quantifiers (Python 3.11+) keep no backtracking state at all.
 _P = "+" if sys.version_info >= (3, 11) else ""
 _STRINGS_AND_COMMENTS = re.compile(
-    # each loop is "unrolled" (a character class, then the rare escape or quote), so the
-    # regex engine keeps no backtracking state per ordinary character
     rf'"""[^"\\]*{_P}(?:(?:\\.|"(?!""))[^"\\]*{_P})*{_P}"""(?:""?)?'
     rf"|'''[^']*{_P}(?:'(?!'')[^']*{_P})*{_P}'''(?:''?)?"
     rf'|"[^"\\\n]*{_P}(?:\\.[^"\\\n]*{_P})*{_P}"'
@@ -154,12 +126,8 @@ _STEP[[ord("]"), ord("}")]] = -1
 
 
 def prescan_toml(text, limits, path):
-    """Refuse a TOML text that nests deeper than ``limits.depth`` or has too many items.
-
-    Linear in the size of the text, and it allocates a few bytes per byte of it. Table
-    headers (``[a]``, ``[[a]]``) count as the one or two levels they open and close.
-    Returns ``(depth, items)`` as measured.
-    """
+    """Refuse a TOML text too deep or of too many items; ``(depth, items)``, in linear time
+    (table headers count as the levels they open and close)."""
     structure = _STRINGS_AND_COMMENTS.sub("", text).encode("utf-8", "replace")
     codes = np.frombuffer(structure, dtype=np.uint8)
     depth = int(np.cumsum(_STEP[codes], dtype=np.int32).max(initial=0)) if codes.size else 0
@@ -176,41 +144,26 @@ def prescan_toml(text, limits, path):
 
 
 def read_text(path, limits):
-    """The text of the experiment file ``path``: a regular file, at most ``file_size`` bytes.
-
-    A FIFO, a device or a folder is refused without being opened for reading (a FIFO
-    would block), and the file is read no further than one byte past the limit.
-    """
-    import stat
-
+    """The text of ``path``: a regular file (a FIFO would block: refused before it is
+    opened), read no further than one byte past ``file_size``."""
+    where, size, data = neutral(os.fspath(path)), 0, None
     try:
-        status = os.stat(path)
+        if stat.S_ISREG(os.stat(path).st_mode):
+            with os.fdopen(os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)), "rb") as file:
+                status = os.fstat(file.fileno())
+                if stat.S_ISREG(status.st_mode):
+                    size = status.st_size
+                    data = file.read(limits.file_size + 1) if size <= limits.file_size else b""
+                    size = max(size, len(data))
     except OSError as error:
         raise ExperimentConfigError(
-            f"Cannot read the experiment file {neutral(os.fspath(path))!r}: {error}."
+            f"Cannot read the experiment file {where!r}: {error}."
         ) from None
-    if not stat.S_ISREG(status.st_mode):
+    if data is None:
+        raise ExperimentConfigError(f"The experiment file {where!r} is not a regular file.")
+    if size > limits.file_size:
         raise ExperimentConfigError(
-            f"The experiment file {neutral(os.fspath(path))!r} is not a regular file."
-        )
-    if status.st_size > limits.file_size:
-        raise ExperimentConfigError(
-            limits.refusal("file_size", status.st_size, f"{path}", "its size in bytes")
-        )
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)
-    try:
-        descriptor = os.open(path, flags)
-        with os.fdopen(descriptor, "rb") as file:
-            if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
-                raise ExperimentConfigError(f"The experiment file {path} is not a regular file.")
-            data = file.read(limits.file_size + 1)
-    except OSError as error:
-        raise ExperimentConfigError(
-            f"Cannot read the experiment file {neutral(os.fspath(path))!r}: {error}."
-        ) from None
-    if len(data) > limits.file_size:
-        raise ExperimentConfigError(
-            limits.refusal("file_size", len(data), f"{path}", "its size in bytes")
+            limits.refusal("file_size", size, f"{path}", "its size in bytes")
         )
     try:
         return data.decode("utf-8")
@@ -218,14 +171,8 @@ def read_text(path, limits):
         raise ExperimentConfigError(f"{path} is not UTF-8 text: {error}.") from None
 
 
-# -- the document, after the parser ------------------------------------------------------------
-
-
 def check_document(document, limits, source):
-    """Refuse lists longer than ``list_length`` and strings longer than ``string_length``.
-
-    Iterative (the depth is already bounded); each value is visited once.
-    """
+    """Refuse lists longer than ``list_length`` and strings longer than ``string_length``."""
     stack = [((), document)]
     while stack:
         key, value = stack.pop()
@@ -249,19 +196,13 @@ def check_document(document, limits, source):
 
 
 def count_candidates(grid):
-    """Candidates of a grid (a table of lists, or a list of such tables), not expanded.
-
-    The product of the list lengths, summed over the tables; a value that is not a list
-    counts as one (the grid check refuses it later).
-    """
+    """Candidates of a grid, not expanded: the product of its list lengths, summed over
+    its tables (a value that is not a list counts as one; the grid check refuses it)."""
     if grid is None:
         return 1
-    tables = grid if isinstance(grid, list) else [grid]
-    total = 0
-    for table in tables:
-        count = 1
-        if isinstance(table, dict):
-            for values in table.values():
-                count *= len(values) if isinstance(values, list) else 1
-        total += count
-    return total
+    return sum(
+        math.prod(len(v) if isinstance(v, list) else 1 for v in table.values())
+        if isinstance(table, dict)
+        else 1
+        for table in (grid if isinstance(grid, list) else [grid])
+    )

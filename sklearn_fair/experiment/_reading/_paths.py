@@ -1,11 +1,9 @@
 """Paths named in an experiment file: where they may point, and ``${SKLEARN_FAIR_DATA}``.
 
-A file read from elsewhere must not make the runner read or write anywhere on the disk.
-So every path is resolved (symbolic links followed) and must lie inside the experiment
-file's folder; inputs (data, splits) may also lie inside the data folder, which the user
-names with the ``SKLEARN_FAIR_DATA`` environment variable or ``--data-dir``. Anything
-else needs the user's explicit ``allow_outside_paths=True`` (``--allow-outside-paths``),
-which a file cannot give itself.
+A file from elsewhere must not make the runner read or write anywhere on the disk: every
+path, resolved (links followed), must lie in the file's folder, or for inputs in the data
+folder (``SKLEARN_FAIR_DATA`` or ``--data-dir``); anything else needs the user's
+``allow_outside_paths=True``, which a file cannot give itself.
 """
 
 import os
@@ -52,41 +50,12 @@ def _expand(value, source, key, data_dir):
     return _VARIABLE.sub(replace, value)
 
 
-def _inside(path, root):
-    try:
-        path.relative_to(root)
-    except ValueError:
-        return False
-    return True
-
-
-def resolve_path(value, *, source, key, base, data_dir, allow_outside, output=False):
-    """Resolve a path of the file, refusing one outside the folders it may use.
-
-    Parameters
-    ----------
-    value : str
-        The path as written (relative to the file's folder, or ``${SKLEARN_FAIR_DATA}/...``).
-    source : ConfigSource
-        Where errors are located.
-    key : tuple of str
-        The key, for errors.
-    base : pathlib.Path
-        The experiment file's folder (resolved).
-    data_dir : pathlib.Path or None
-        The data folder.
-    allow_outside : bool
-        The user's explicit permission to use any path.
-    output : bool, default=False
-        Whether the runner writes there (then the data folder is not a permitted place).
-
-    Returns
-    -------
-    path : pathlib.Path
-    """
+def resolve_path(value, key, *, source, base, data_dir, allow_outside, output=False):
+    """``value`` resolved from ``base`` (the file's folder), refused outside the folders it
+    may use (an ``output`` may not lie in the data folder)."""
     path = (base / _expand(value, source, key, data_dir)).resolve()
     roots = [base] + ([data_dir] if data_dir is not None and not output else [])
-    if allow_outside or any(_inside(path, root) for root in roots):
+    if allow_outside or any(path.is_relative_to(root) for root in roots):
         return path
     places = f"the experiment file's folder {os.fspath(base)!r}"
     if not output:

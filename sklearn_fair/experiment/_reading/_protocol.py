@@ -1,9 +1,7 @@
 """The ``[protocol]`` table: any parameter of NestedCV, plus a saved splits file.
 
-The keys are checked against ``NestedCV(...).get_params()``, so a parameter added to
-NestedCV is accepted here without a change to the runner. The parameters that the rest of
-the file sets (the estimator and its grid per model, the seed, the jobs, the cache) are
-refused here with a pointer to where they go.
+Its keys are NestedCV's ``get_params()``, so a parameter added to NestedCV is accepted
+without a change here; those the rest of the file sets are refused with where they go.
 """
 
 import numbers
@@ -30,15 +28,12 @@ _SET_ELSEWHERE = {
 DEFAULTS = {"refit": False}
 
 
-def _nested_params():
-    from ...model_selection import NestedCV
-
-    return NestedCV(None).get_params(deep=False)
-
-
 def protocol_keys():
     """The keys [protocol] accepts: NestedCV's parameters not set elsewhere, and the runner's."""
-    return sorted(set(_nested_params()) - set(_SET_ELSEWHERE)) + list(RUNNER_KEYS)
+    from ...model_selection import NestedCV
+
+    params = NestedCV(None).get_params(deep=False)
+    return sorted(set(params) - set(_SET_ELSEWHERE)) + list(RUNNER_KEYS)
 
 
 def _check_cv(builder, key, value, limits):
@@ -53,17 +48,22 @@ def _check_cv(builder, key, value, limits):
                 key, limits.refusal("folds", n_splits, "folds", "the splitter's number of splits")
             )
         return splitter
+    expected = (
+        "an integer number of folds or a splitter table "
+        '{ splitter = "sklearn.model_selection.KFold", params = { ... } }'
+    )
+    return _bounded(builder, key, value, 2, limits, "folds", expected)
+
+
+def _bounded(builder, key, value, minimum, limits, limit, expected="an integer"):
+    """``value``, an integer from ``minimum`` to the limit ``limit`` (its what: "the number
+    of <limit>")."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise builder.error(
-            key,
-            "must be an integer number of folds or a splitter table "
-            f'{{ splitter = "sklearn.model_selection.KFold", params = {{ ... }} }}; '
-            f"got {shown(value)}.",
-        )
-    if value < 2:
-        raise builder.error(key, f"must be at least 2; got {value}.")
-    if value > limits.folds:
-        raise builder.error(key, limits.refusal("folds", value, "folds", "the number of folds"))
+        raise builder.error(key, f"must be {expected}; got {shown(value)}.")
+    if value < minimum:
+        raise builder.error(key, f"must be at least {minimum}; got {value}.")
+    if value > getattr(limits, limit):
+        raise builder.error(key, limits.refusal(limit, value, limit, f"the number of {limit}"))
     return value
 
 
@@ -93,30 +93,9 @@ def _check_scoring(builder, key, value):
     return value
 
 
-def check_protocol(builder, protocol, resolve, limits=None):
-    """Check the [protocol] table; return ``(nested_kwargs, splits)``.
-
-    Parameters
-    ----------
-    builder : Builder
-        Builds splitters and locates errors.
-    protocol : dict
-        The table as read.
-    resolve : callable
-        ``resolve(value, key)`` -> path of an input file.
-    limits : Limits, default=None
-        The most folds and refits the file may ask for (None: the defaults).
-
-    Returns
-    -------
-    nested_kwargs : dict
-        NestedCV keyword arguments (the runner's defaults included).
-    splits : dict or None
-        The splits file (:func:`read_splits`; then ``nested_kwargs["outer_cv"]`` replays it).
-    """
-    from ._limits import parse_limits
-
-    limits = parse_limits(limits)
+def check_protocol(builder, protocol, resolve, limits):
+    """``(nested_kwargs, splits)`` of the [protocol] table: NestedCV's keyword arguments (the
+    runner's defaults included; a splits file as ``outer_cv``) and :func:`read_splits`'s."""
     accepted = protocol_keys()
     if not isinstance(protocol, dict):
         raise builder.error(("protocol",), f"must be a table ([protocol]); got {shown(protocol)}.")
@@ -139,15 +118,7 @@ def check_protocol(builder, protocol, resolve, limits=None):
         if name in ("outer_cv", "inner_cv"):
             kwargs[name] = _check_cv(builder, key, value, limits)
         elif name == "n_refits":
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise builder.error(key, f"must be an integer; got {shown(value)}.")
-            if value < 1:
-                raise builder.error(key, f"must be at least 1; got {value}.")
-            if value > limits.refits:
-                raise builder.error(
-                    key, limits.refusal("refits", value, "refits", "the number of refits")
-                )
-            kwargs[name] = value
+            kwargs[name] = _bounded(builder, key, value, 1, limits, "refits")
         elif name == "scoring":
             kwargs[name] = _check_scoring(builder, key, value)
         elif name == "refit":

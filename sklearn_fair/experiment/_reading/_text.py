@@ -1,12 +1,9 @@
-"""Text that leaves the program: terminal-safe messages, spreadsheet-safe CSV cells,
-Markdown cells, and the file names of names read from a file.
+"""Text from a file, on its way out: terminal-safe, spreadsheet-safe, and file names.
 
-A name or a key read from a file can hold control characters (ESC sequences rewrite a
-terminal, CR overwrites the line, BEL rings) or start a spreadsheet formula
-(``=HYPERLINK(...)``). Messages escape the first; CSV cells follow OWASP's rule for the
-second (a text cell that starts with ``=``, ``+``, ``-``, ``@``, a tab or a CR is prefixed
-with a single quote, and the csv module quotes it). Numbers stay numbers. A data set's or a
-model's name is a label, never a path: :func:`file_name` gives the file it is written to.
+A name read from a file can hold control characters (ESC sequences rewrite a terminal) or
+start a spreadsheet formula (``=HYPERLINK(...)``). Messages escape the first; CSV cells
+follow OWASP's rule for the second (a text cell that starts with ``=``, ``+``, ``-``,
+``@``, a tab or a CR is prefixed with a single quote). A name is a label, never a path.
 """
 
 import hashlib
@@ -33,14 +30,7 @@ def neutral(text):
     >>> neutral("model\\x1b[2Jname\\r")
     'model\\\\x1b[2Jname\\\\r'
     """
-    return _CONTROL.sub(_escape, str(text))
-
-
-def _escape(match):
-    char = match.group()
-    return {"\t": "\\t", "\r": "\\r"}.get(
-        char, f"\\x{ord(char):02x}" if ord(char) < 256 else f"\\u{ord(char):04x}"
-    )
+    return _CONTROL.sub(lambda match: match.group().encode("unicode_escape").decode(), str(text))
 
 
 def shown(value, limit=80):
@@ -80,8 +70,8 @@ def csv_cell(value):
 
 
 def markdown_cell(value):
-    """A Markdown table cell: neutral, on one line, its pipes escaped, a formula start
-    prefixed as in CSV (a Markdown table is often pasted into a spreadsheet)."""
+    """A Markdown table cell: a CSV cell (tables get pasted into spreadsheets) on one line,
+    its pipes escaped."""
     text = str(csv_cell(value)).replace("\\", "\\\\").replace("|", "\\|")
     return text.replace("\n", " ")
 
@@ -89,14 +79,10 @@ def markdown_cell(value):
 def file_name(label):
     """The file name of a data set or model called ``label`` (a label, never a path).
 
-    A plain name (letters, digits, ``_`` and ``-``, starting with a letter or a digit, at
-    most 64 characters) is its own file name. Any other is written with each character
-    outside that alphabet percent-encoded as its UTF-8 bytes (``urllib.parse.unquote``
-    reverses it), so no name holds a separator, a leading dot or ``..``; past 96
-    characters it is cut to 64 and followed by ``~`` and 16 hexadecimal digits of the
-    SHA-256 of the whole name (the file records the name itself). Two names have one file
-    name only if they differ in case alone (the reader refuses those, for case-insensitive
-    file systems) or their digests collide.
+    A plain name (``[A-Za-z0-9][A-Za-z0-9_-]{0,63}``) is its own file name; in any other,
+    each character outside that alphabet is percent-encoded as its UTF-8 bytes (no
+    separator, leading dot or ``..``), and past 96 characters it is cut to 64 and followed
+    by ``~`` and 16 hexadecimal digits of the name's SHA-256 (the file records the name).
 
     Examples
     --------

@@ -1,10 +1,9 @@
 """Which experiment files wrote a cache folder: the record ``sklearn-fair cache verify`` reads.
 
-A cache folder does not hold the code and the data its entries were computed from, so it
-cannot be re-run from itself, and nothing in it may name code to run. The runner records, in
-the folder, which experiment files wrote it: their paths (relative to the folder) and the
-SHA-256 of their text (``experiments.json``). ``cache verify`` reads that record as data
-(bounded JSON) and accepts an experiment file only if its text still has the recorded hash.
+A cache holds neither the code nor the data of its entries, and nothing in it may name code
+to run: the record (``experiments.json``) holds each file's path, relative to the folder, and
+the SHA-256 of its text; ``cache verify`` reads it as bounded JSON and accepts a file only if
+its text still has that hash.
 """
 
 import hashlib
@@ -32,8 +31,7 @@ def sha256_of(path):
 
 
 def read_manifest(path):
-    """The records of a manifest (bounded JSON); raises ExperimentConfigError for anything
-    else."""
+    """The records of a manifest (bounded JSON), else ExperimentConfigError."""
     if Path(path).is_symlink():
         raise ExperimentConfigError(f"{os.fspath(path)} is a symbolic link; it is not read.")
     document = read_json(
@@ -62,12 +60,8 @@ def read_manifest(path):
 
 
 def record_experiment(cache_dir, experiment_path):
-    """Record in ``cache_dir`` that the experiment file ``experiment_path`` writes to it.
-
-    Called by the runner before its first fit. The record keeps one entry per experiment
-    file: its path relative to ``cache_dir`` and the SHA-256 of its text. Written atomically
-    under a unique temporary name; a record that cannot be read is replaced.
-    """
+    """Record in ``cache_dir`` that ``experiment_path`` writes to it, atomically (a record
+    that cannot be read is replaced)."""
     cache_dir = Path(cache_dir)
     cache_dir.mkdir(parents=True, exist_ok=True)
     experiment_path = Path(experiment_path).resolve()

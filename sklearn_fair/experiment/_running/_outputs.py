@@ -1,10 +1,6 @@
 """Every file of the results folder, from the :class:`~sklearn_fair.BenchmarkResult` of the run.
 
-One data set or many, the same files: ``models/`` (each cell's result, JSON), ``summary.csv``,
-``report.md``, ``reproducibility.json`` (per data set, from
-:func:`~sklearn_fair.report.nested_cv_report`), the tables of :func:`_tables` and the plots of
-:func:`_figures`. Each is written by :class:`~._resultfile.ResultsFolder` (inside the folder,
-atomically, never through a link), every text cell neutral (CSV cells spreadsheet-safe,
+Each written by ``ResultsFolder``, every text cell neutral (CSV cells spreadsheet-safe,
 Markdown cells escaped), and each apart: one that cannot be made is listed, the others are
 still written.
 """
@@ -54,7 +50,7 @@ def _tables(config):
 
 def _figures(config):
     """Name -> how the plot is drawn from the BenchmarkResult and, for one data set, the
-    models whose every outer fold has a score."""
+    complete cells."""
     figures = {"intervals": lambda result, cells: result.plot_intervals()}
     if config.several and len(config.models) >= 3:
         figures["critical_difference"] = lambda result, cells: result.plot_critical_difference()
@@ -75,8 +71,7 @@ def output_files(config):
 
 
 def originals(config):
-    """``(data sets, models)``: each name of the file by the name the benchmark knows it by
-    (as shown: :func:`neutral`)."""
+    """``(data sets, models)``: each name of the file by its name in the benchmark (shown)."""
     return (
         {neutral(name): name for name in config.datasets},
         {neutral(name): name for name in config.models},
@@ -85,7 +80,7 @@ def originals(config):
 
 def cell_failures(config, result):
     """Every failed fit of the run: ``dataset``, ``model`` (as the file names them),
-    ``outer_fold``, ``phase`` and the last line of its ``error``, in the order of the cells."""
+    ``outer_fold``, ``phase`` and the last line of its ``error``."""
     data_of, model_of = originals(config)
     failures = []
     for (dataset, model), nested in result.estimators.items():
@@ -103,8 +98,7 @@ def cell_failures(config, result):
 
 
 def _csv(rows, columns):
-    """CSV text: every text cell spreadsheet-safe and neutral, and quoted; numbers as
-    numbers (NaN an empty cell)."""
+    """CSV text: text cells spreadsheet-safe and quoted, numbers as numbers (NaN empty)."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, quoting=csv.QUOTE_NONNUMERIC, lineterminator="\n")
     writer.writerow([csv_cell(c) for c in columns])
@@ -140,8 +134,8 @@ def _finite(nested):
 
 
 def _summaries(config, result, loaded, failures):
-    """Per data set its report (:func:`nested_cv_report`) over the models whose every outer
-    fold has a score, and the summary rows (a model that failed is a row with its error)."""
+    """Per data set its report over the complete cells, and the summary rows (a model that
+    failed is a row with its error)."""
     data_of, model_of = originals(config)
     reports, rows = {}, []
     for dataset in result.datasets:
@@ -166,27 +160,9 @@ def _summaries(config, result, loaded, failures):
 
 
 def write_outputs(folder, config, result, loaded):
-    """Write every output file of the run into ``folder`` (a :class:`ResultsFolder`).
-
-    Parameters
-    ----------
-    folder : ResultsFolder
-    config : ExperimentConfig
-    result : BenchmarkResult
-        What :func:`~sklearn_fair.benchmark` returned.
-    loaded : dict
-        Data set name -> Data (for the reproducibility card).
-
-    Returns
-    -------
-    results : dict
-        ``(data set, model)`` -> its result dict (:func:`~sklearn_fair.report.result_to_dict`),
-        as the file names them.
-    reports : dict
-        Data set (as the file names it) -> :class:`~sklearn_fair.report.NestedCVReport`.
-    problems : list of str
-        The outputs that could not be made, and why.
-    """
+    """Write every output file of the run into ``folder``; ``(results, reports, problems)``:
+    ``(data set, model)`` -> result dict and data set -> NestedCVReport (as the file names
+    them), and the outputs that could not be made, and why."""
     failures = cell_failures(config, result)
     data_of, model_of = originals(config)
     problems, results, reports = [], {}, {}

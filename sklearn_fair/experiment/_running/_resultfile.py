@@ -1,16 +1,13 @@
 """The one writer of the runner's output files: inside the results folder, atomic, never
 through a link.
 
-A results folder may be shared, copied, edited, or prepared by someone else. So every file is
-named by parts that are labels' file names (:func:`~.._reading._text.file_name`: never a
-separator, a leading dot or ``..``), every folder on the way from the results folder down must
-be a real folder (not a symbolic link), and the target must be a regular file or absent (a
-link, a folder, a FIFO or a device is refused, without being opened, before the first fit and
-again when written). Each file is written to a temporary file of its own (a unique name in the
-same folder) and renamed over its target, which is atomic: a reader sees the old file or the
-new one, never half of one, and two runners on one folder leave each file whole. A JSON file
-carries the SHA-256 of its content (``checksum``). The files are outputs: a run never reads
-them back (NestedCV's task cache makes a re-run fast).
+A results folder may be prepared by someone else. So every file is named by labels' file
+names (never a separator, a leading dot or ``..``), every folder on the way down must be a
+real folder, and the target a regular file or absent (a link, a folder, a FIFO or a device
+is refused without being opened, before the first fit and when written). Each file is
+written under a unique temporary name in its folder and renamed over its target: a reader
+sees the old file or the new one, and two runners on one folder leave each file whole. A
+JSON file carries the SHA-256 of its content (``checksum``).
 """
 
 import json
@@ -27,9 +24,7 @@ __all__ = ["ResultsFolder", "checksum", "with_checksum"]
 
 
 def checksum(document):
-    """``"sha256:<hex>"`` of ``document`` without its ``checksum`` field: the
-    :func:`~sklearn_fair.utils.digest` of the rest (canonical JSON: sorted keys, no spaces,
-    ASCII), as the cache's entries have it."""
+    """``"sha256:<hex>"`` of ``document`` without its ``checksum`` field (canonical JSON)."""
     return digest({key: value for key, value in document.items() if key != "checksum"})
 
 
@@ -41,8 +36,7 @@ def with_checksum(document):
 
 
 def _kind(path):
-    """None if ``path`` is a regular file or absent, else what is there (``os.lstat``: a link is
-    not followed, a FIFO never opened)."""
+    """None if ``path`` is a regular file or absent, else what is there (links not followed)."""
     try:
         mode = os.lstat(path).st_mode
     except FileNotFoundError:
@@ -57,13 +51,7 @@ def _kind(path):
 
 
 class ResultsFolder:
-    """The results folder of a run, and every file written in it.
-
-    Parameters
-    ----------
-    root : pathlib.Path
-        The folder (resolved: the file's ``output_dir`` or the user's ``--output-dir``).
-    """
+    """The results folder ``root`` of a run, and every file written in it (``files``)."""
 
     def __init__(self, root):
         self.root = Path(root)
@@ -100,14 +88,12 @@ class ResultsFolder:
         return target
 
     def check(self, files):
-        """Refuse, before any fit, anything but a regular file where one of ``files`` (tuples
-        of parts) goes, or anything but a real folder on the way to it."""
+        """Refuse, before any fit, what is in the way of ``files`` (tuples of parts)."""
         for parts in files:
             self._target(parts)
 
     def write(self, parts, write):
-        """Call ``write(temporary_path)``, then rename the temporary file over the target
-        ``root / *parts``; returns the target."""
+        """Call ``write(temporary_path)``, then rename it over ``root / *parts``."""
         target = self._target(parts, create=True)
         stem, suffix = os.path.splitext(target.name)
         # the same suffix: writers that choose a format by suffix (matplotlib) keep working
@@ -127,17 +113,11 @@ class ResultsFolder:
         def write(temporary):
             with open(temporary, "x", encoding="utf-8", newline="") as file:
                 file.write(text)
+                file.flush()
+                os.fsync(file.fileno())
 
         return self.write(parts, write)
 
     def write_json(self, parts, document):
         """Write ``document`` with its checksum."""
-        text = json.dumps(with_checksum(document), indent=1)
-
-        def write(temporary):
-            with open(temporary, "x", encoding="utf-8") as file:
-                file.write(text)
-                file.flush()
-                os.fsync(file.fileno())
-
-        return self.write(parts, write)
+        return self.write_text(parts, json.dumps(with_checksum(document), indent=1))

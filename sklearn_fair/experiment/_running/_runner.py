@@ -110,10 +110,6 @@ def _benchmark_data(data):
     return data.X if is_graph_data(data.X) else (data.X, data.y, data.groups)
 
 
-def _count_entries(cache):
-    return sum(1 for _ in Path(cache).glob("*/*.json"))
-
-
 def run_experiment(
     path,
     *,
@@ -130,20 +126,16 @@ def run_experiment(
 ):
     """Run an experiment file (one data set or several) and write its results folder.
 
-    The file is read and checked whole (:func:`load_config`), then the data are read and
-    every model checked against every data set (the splits, every candidate with its
-    estimator's own parameter constraints, columns of text reaching an encoder) before the
-    first fit, and so is the results folder (no link, FIFO or folder where a file goes).
-    Then every model runs on every data set in one :func:`~sklearn_fair.benchmark` (each
-    cell the file's protocol as :class:`~sklearn_fair.NestedCV` runs it, on the data set's
-    outer splits, with one pool of workers) over NestedCV's task cache: ``cache_dir``, else
-    ``<output_dir>/cache``. Every finished fit is kept there, so a run interrupted or run
-    again computes only what is missing. The folder then gets ``models/`` (each model's
-    result, JSON), ``summary.csv``, ``report.md``, ``report.html``,
+    The file (:func:`load_config`), every model on every data set (splits, candidates,
+    columns of text) and the results folder (no link, FIFO or folder where a file goes) are
+    checked before the first fit. Then every model runs on every data set in one
+    :func:`~sklearn_fair.benchmark` (the file's protocol as :class:`~sklearn_fair.NestedCV`
+    runs it) over NestedCV's task cache (``cache_dir``, else ``<output_dir>/cache``), so a
+    run interrupted or run again computes only what is missing. The folder gets ``models/``
+    (each model's result, JSON), ``summary.csv``, ``report.md``, ``report.html``,
     ``reproducibility.json``, ``table.md``, ``scores.csv``, ``budget.csv`` (and, with a
     baseline, several data sets or three models, ``comparison.csv``, ``aggregate.csv``,
-    ``ranks.txt``) and, with matplotlib, ``plots/``. These files are outputs: a run never
-    reads them back.
+    ``ranks.txt``) and, with matplotlib, ``plots/``: outputs, never read back.
 
     Parameters
     ----------
@@ -160,10 +152,7 @@ def run_experiment(
         With the dask backend, the address of the scheduler to connect to; None starts a
         local cluster.
     data_dir, allow_outside_paths, allowed_packages, device, output_dir, limits
-        As in :func:`load_config`: the data folder, paths outside the file's folder,
-        further packages the file may name, the ``device`` of every estimator that has one,
-        the results folder (the caller's choice), and the limits on the work the file may
-        ask for (the file cannot raise them).
+        As in :func:`load_config`.
 
     Returns
     -------
@@ -246,7 +235,7 @@ def run_experiment(
                 verbose=int(config.progress),
             )
     except KeyboardInterrupt:
-        raise Interrupted(cache, _count_entries(cache)) from None
+        raise Interrupted(cache, sum(1 for _ in Path(cache).glob("*/*.json"))) from None
     results, reports, problems = write_outputs(folder, config, result, loaded)
 
     def key(dataset, model):
