@@ -31,10 +31,10 @@ from ..utils._random import named_generator, seed_root
 from ..utils._stacklevel import external_stacklevel
 from ._artefact import load_cells, read_document, save_document, to_latex
 from ._card import card_of
-from ._format import decimals_for, param_text
+from ._format import decimals_for, selection_counts
 from ._report import NestedCVReport
 from ._results import NoSplitsError, as_result
-from ._verdict import NOT_DEMONSTRATED
+from ._verdict import NOT_DEMONSTRATED, emphasis
 
 __all__ = ["BenchmarkResult"]
 
@@ -71,10 +71,6 @@ def _level(confidence, alpha, owner):
         stacklevel=external_stacklevel(),
     )
     return 1 - alpha
-
-
-def _fmt(mean, std, decimals):
-    return f"{mean:.{decimals}f} ± {std:.{decimals}f}"
 
 
 class BenchmarkResult:
@@ -416,19 +412,13 @@ class BenchmarkResult:
         pd = _pandas()
         rows = []
         for (dataset, model), cell in self.cells.items():
-            params = [p or {} for p in cell.best_params]
-            names = sorted({name for p in params for name in p})
-            selected = {}
-            for name in names:
-                chosen = [param_text(p.get(name)) for p in params]
-                selected[name] = {value: chosen.count(value) for value in sorted(set(chosen))}
             validation, test = np.mean(cell.validation_scores), np.mean(cell.scores)
             rows.append(
                 {
                     "dataset": dataset, "model": model,
                     "validation_mean": float(cell.sign * validation),
                     "test_mean": float(cell.sign * test), "optimism": float(validation - test),
-                    "selected": selected,
+                    "selected": selection_counts(cell.best_params),
                 }
             )  # fmt: skip
         return pd.DataFrame(rows)
@@ -509,10 +499,6 @@ class BenchmarkResult:
         pd = _pandas()
         alpha = 1 - _level(confidence, alpha, "table")
         self._check_one_metric()
-        if statistic not in ("mean", "iqm"):
-            raise ValueError(
-                f"The 'statistic' parameter of table must be 'mean' or 'iqm'. Got {statistic!r}."
-            )
         columns, root = {}, seed_root(0 if self.random_state is None else self.random_state)
         for dataset in self.datasets:
             cells = [self.cells[dataset, m] for m in self.models]
@@ -526,36 +512,36 @@ class BenchmarkResult:
                 if failed:
                     texts.append(f"failed ({failed} of {values.size} folds)")
                 elif statistic == "mean":
-                    texts.append(_fmt(np.mean(values), np.std(values), d))
+                    texts.append(f"{np.mean(values):.{d}f} ± {np.std(values):.{d}f}")
                 else:
                     rng = named_generator(root, dataset, model)
                     low, high = bootstrap_ci(values, iqm, n_resamples=2000, random_state=rng)
                     texts.append(f"{iqm(values):.{d}f} [{low:.{d}f}, {high:.{d}f}]")
             if mark:
-                texts = self._marked(dataset, texts, alpha)
+                best, pvalues = self._against_the_best(dataset)
+                for j, model in enumerate(self.models):
+                    m = {"strong": "**", "em": "*", None: ""}[emphasis(model, best, pvalues, alpha)]
+                    texts[j] = f"{m}{texts[j]}{m}"
             columns[dataset] = texts
         return pd.DataFrame(columns, index=pd.Index(self.models, name="model"))
 
-    def _marked(self, dataset, texts, alpha):
-        means = [float(np.mean(self.cells[dataset, m].scores)) for m in self.models]
-        complete = [j for j, mean in enumerate(means) if np.isfinite(mean)]
-        marked = list(texts)
+    def _against_the_best(self, dataset, tolerate=(NoSplitsError,)):
+        """``(best model, {other model: Holm-adjusted p of it against the best})`` on
+        ``dataset``: the corrected resampled t-test of each model against the one with the
+        highest mean score (the first of equal means), Holm within the data set. A model whose
+        folds failed is left out (the best is None when every model's did); the dict is None
+        when the test raises one of ``tolerate`` (splits not recorded)."""
+        means = {m: float(np.mean(self.cells[dataset, m].scores)) for m in self.models}
+        complete = [m for m in self.models if np.isfinite(means[m])]
         if not complete:
-            return marked
-        best = max(complete, key=lambda j: means[j])
-        marked[best] = f"**{texts[best]}**"
-        others = [j for j in complete if j != best]
+            return None, None
+        best = max(complete, key=means.get)
+        others = [m for m in complete if m != best]
         try:
-            pvalues = [
-                self._paired(dataset, self.models[j], self.models[best]).pvalue for j in others
-            ]
-        except NoSplitsError:
-            return marked
-        if others:
-            for j, p in zip(others, holm(pvalues)):
-                if p > alpha:
-                    marked[j] = f"*{texts[j]}*"
-        return marked
+            pvalues = [self._paired(dataset, m, best).pvalue for m in others]
+        except tolerate:
+            return best, None
+        return best, dict(zip(others, holm(pvalues) if others else []))
 
     def to_latex(self, **table_options):
         """:meth:`table` as a LaTeX ``tabular`` (booktabs), marks that LaTeX renders.

@@ -136,3 +136,13 @@ def param_text(value):
     if isinstance(value, numbers.Real):
         return str(float(value))
     return value if isinstance(value, str) else repr(value)
+
+
+def selection_counts(best_params):
+    """Hyper-parameter -> {value (:func:`param_text`): the number of folds that selected it}."""
+    params = [p or {} for p in best_params]
+    counts = {}
+    for name in sorted({n for p in params for n in p}, key=str):
+        chosen = [param_text(p.get(name)) for p in params]
+        counts[name] = {value: chosen.count(value) for value in sorted(set(chosen))}
+    return counts

@@ -330,11 +330,7 @@ def _check_metrics(result, findings, where):
         ):
             findings.broken.append(f"{where}describes metric {key!r:.40} in other fields")
             return {}
-        metric = MetricName(**fields)
-        bounds = metric_range(metric)
-        if bounds is not None and metric.sign < 0:
-            bounds = (-bounds[1] + 0.0, -bounds[0] + 0.0)  # + 0.0: no negative zero
-        ranges[key] = (bounds, metric.name)
+        ranges[key] = _scorer_range(MetricName(**fields))
     if result.get("refit_metric", next(iter(metrics))) not in metrics:
         findings.broken.append(f"{where}selects with {result.get('refit_metric')!r:.40}, "
                                "which is not one of its metrics")  # fmt: skip
@@ -409,7 +405,7 @@ def _check_fields(result, findings, where):
         findings.broken.append(f"{where}has a resampling that is not text per split level")
     selection = result.get("selection_metric")
     if selection is not None and not (
-        isinstance(selection, Mapping) and {"name", "scoring", "sign", "note"} == set(selection)
+        isinstance(selection, Mapping) and set(selection) == _METRIC_FIELDS
     ):
         findings.broken.append(f"{where}has a selection_metric that is not a metric's name")
     seeds = result.get("refit_seeds")
@@ -442,10 +438,14 @@ def _selection_range(result, selecting):
     fields = result.get("selection_metric")
     if not (isinstance(fields, Mapping) and set(fields) == _METRIC_FIELDS):
         return selecting
-    metric = MetricName(**fields)
+    return _scorer_range(MetricName(**fields))
+
+
+def _scorer_range(metric):
+    """``(range of the scores in the scorer's units, the metric's name)``."""
     bounds = metric_range(metric)
     if bounds is not None and metric.sign < 0:
-        bounds = (-bounds[1] + 0.0, -bounds[0] + 0.0)
+        bounds = (-bounds[1] + 0.0, -bounds[0] + 0.0)  # + 0.0: no negative zero
     return (bounds, metric.name)
 
 

@@ -8,7 +8,7 @@ from ..stats import mean_interval, summarize
 from ..stats._bounds import clip_to_range, metric_range
 from ..utils import install_hint
 from ._format import decimals_for, signed
-from ._results import as_results, compare_results, describe_metrics, shared_metric
+from ._results import as_results, compare_results, describe_metrics, printed_pairs, shared_metric
 
 
 def _one_metric(models, plot):
@@ -342,13 +342,10 @@ def plot_comparison(results, *, confidence=0.95, ax=None, path=None):
     models = as_results(results)
     metric = _one_metric(models, "plot_comparison")
     table = compare_results(models, confidence=confidence)
-    table = {column: list(table[column]) for column in table}
     n_pairs = len(table["model_a"])
     pairs = [f"{a} - {b}" for a, b in zip(table["model_a"], table["model_b"])]
     figure, ax = _figure(ax, (_width(pairs), 1.6 + 0.5 * n_pairs))
-    for row in range(n_pairs):
-        mean = metric.sign * table["mean_difference"][row]
-        low, high = sorted(metric.sign * np.array([table["ci_low"][row], table["ci_high"][row]]))
+    for row, (_, _, mean, low, high) in enumerate(printed_pairs(table, metric)):
         demonstrated = not table["verdict"][row].startswith("difference not")
         ax.errorbar(
             mean,
@@ -359,9 +356,7 @@ def plot_comparison(results, *, confidence=0.95, ax=None, path=None):
             color="C3" if demonstrated else "C0",
         )
     ax.axvline(0.0, ls="--", color="0.5", lw=1)
-    ax.set_yticks(
-        range(n_pairs), [f"{a} - {b}" for a, b in zip(table["model_a"], table["model_b"])]
-    )
+    ax.set_yticks(range(n_pairs), pairs)
     ax.set_ylim(-0.7, n_pairs - 0.3)
     ax.invert_yaxis()
     ax.set_xlabel(

@@ -17,12 +17,18 @@ from scipy.stats import rankdata
 from ..exceptions import SplitsMismatchError, UnequalBudgetWarning
 from ..stats import summarize
 from ..stats._bounds import metric_range
-from ._format import decimals_for, number, param_text, pvalue, short_names, signed
+from ._format import decimals_for, number, pvalue, selection_counts, short_names, signed
 from ._html import render
 from ._plots import matplotlib_missing
-from ._results import NoSplitsError, compare_results, describe_metrics, shared_metric
+from ._results import (
+    NoSplitsError,
+    compare_results,
+    describe_metrics,
+    printed_pairs,
+    shared_metric,
+)
 from ._tables import Cell, Section, num
-from ._verdict import against_the_best, benchmark_verdict, verdict_sentence
+from ._verdict import against_the_best, benchmark_verdict, emphasis, verdict_sentence
 
 _KINDS = {".md": "markdown", ".markdown": "markdown", ".html": "html", ".txt": "text"}
 _SHORT = {"t": "Student t", "normal": "normal", "corrected_t": "corrected t"}
@@ -142,7 +148,7 @@ class NestedCVReport:
         )
         self._best = None
         if len(result.models) > 1 and one_metric:
-            self._best = against_the_best(result, self.alpha)
+            self._best = against_the_best(result)
 
     def _cells(self):
         return [self.result.cells[d, m] for d in self.result.datasets for m in self.result.models]
@@ -392,22 +398,13 @@ class NestedCVReport:
                 f"Holm within the data set, level {alpha:g})."
             ],
         )
+        texts = result.table(confidence=self.confidence, mark=False)
         for model in result.models:
             row = [model]
             for dataset in result.datasets:
-                cell = result.cells[dataset, model]
-                d = self.decimals(cell.metric.name, dataset)
-                values = cell.metric.values(cell.scores)
                 best, pvalues = self._best[dataset]
-                emphasis = None
-                if model == best:
-                    emphasis = "strong"
-                elif pvalues is not None and pvalues.get(model, 0.0) > alpha:
-                    emphasis = "em"
-                text = f"{number(np.mean(values), d)} ± {number(np.std(values), d)}"
-                if (dataset, model) in result.missing:
-                    text = f"failed ({result.missing[dataset, model]} of {values.size} folds)"
-                row.append(Cell(text, numeric=True, emphasis=emphasis))
+                mark = emphasis(model, best, pvalues, alpha)
+                row.append(Cell(texts.loc[model, dataset], numeric=True, emphasis=mark))
             section.rows.append(row)
         return section
 
@@ -551,10 +548,8 @@ class NestedCVReport:
             columns=["data set", "model", "hyper-parameter", "selected (folds)"],
         )
         for (dataset, model), cell in result.cells.items():
-            params = [p or {} for p in cell.best_params]
-            for name in sorted({n for p in params for n in p}, key=str):
-                chosen = [param_text(p.get(name)) for p in params]
-                counts = ", ".join(f"{v} ({chosen.count(v)})" for v in sorted(set(chosen)))
+            for name, counts in selection_counts(cell.best_params).items():
+                counts = ", ".join(f"{v} ({n})" for v, n in counts.items())
                 title = name if short[name] != name else None
                 section.rows.append([dataset, model, Cell(short[name], title=title), counts])
         if not section.rows:
@@ -715,13 +710,11 @@ class NestedCVReport:
             ],
             paragraphs=paragraphs,
         )
-        for i in range(len(table["model_a"])):
-            difference = metric.sign * table["mean_difference"][i]
-            low, high = sorted(metric.sign * np.array([table["ci_low"][i], table["ci_high"][i]]))
+        for i, (a, b, difference, low, high) in enumerate(printed_pairs(table, metric)):
             section.rows.append(
                 [
-                    table["model_a"][i],
-                    table["model_b"][i],
+                    a,
+                    b,
                     num(signed(difference, d)),
                     num(f"[{signed(low, d)}, {signed(high, d)}]"),
                     num(pvalue(table["pvalue"][i])),
@@ -1020,7 +1013,7 @@ def _comparison(models, confidence):
         table = compare_results(models, confidence=confidence)
     except (SplitsMismatchError, NoSplitsError) as error:
         return None, f"No pairwise comparison: {error}"
-    return {column: list(table[column]) for column in table}, None
+    return table, None
 
 
 def _param_cell(value):

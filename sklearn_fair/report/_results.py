@@ -466,9 +466,9 @@ def as_results(results):
 
 
 def compare_results(models, *, confidence):
-    """:func:`sklearn_fair.stats.compare` on the outer-fold test scores of ``models`` (from
-    :func:`as_results`), paired by their outer splits (SplitsMismatchError when they differ,
-    NoSplitsError when a result does not record them)."""
+    """:func:`sklearn_fair.stats.compare`'s table (column -> list, scorer's units) of the
+    outer-fold test scores of ``models``, paired by their outer splits (SplitsMismatchError
+    when they differ, NoSplitsError when a result does not record them)."""
     unrecorded = [m.name for m in models if not m.has_splits]
     if unrecorded:
         raise NoSplitsError(
@@ -482,4 +482,13 @@ def compare_results(models, *, confidence):
         }
         for m in models
     }
-    return compare(shared, confidence=confidence)
+    table = compare(shared, confidence=confidence)
+    return {column: list(table[column]) for column in table}
+
+
+def printed_pairs(table, metric):
+    """Each pair of :func:`compare_results`' ``table`` in the metric's printed units:
+    ``(a, b, difference, low, high)``."""
+    for i, (a, b) in enumerate(zip(table["model_a"], table["model_b"])):
+        low, high = sorted(metric.sign * np.array([table["ci_low"][i], table["ci_high"][i]]))
+        yield a, b, metric.sign * table["mean_difference"][i], low, high
