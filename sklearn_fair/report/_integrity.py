@@ -1,32 +1,24 @@
 """Results read back are checked against what their writer guaranteed: :func:`verify_result`.
 
-A result saved as JSON may come from elsewhere: a committed results folder, a colleague's file,
-a file edited by hand. Every reader of a saved result (:func:`~._results.as_result`, hence
-:meth:`BenchmarkResult.from_results`, :meth:`BenchmarkResult.load`, the reports, the card and
-the plots) calls :func:`verify_result` first, which knows the formats sklearn-fair writes:
+A saved result may come from elsewhere (a committed results folder, a colleague's file, a
+hand edit), so every reader (``as_result``, hence ``BenchmarkResult.from_results`` and
+``load``, the reports, the card, the plots) checks it first. The formats sklearn-fair writes:
 
 - ``"sklearn-fair-result"`` (:func:`~sklearn_fair.report.result_to_dict`): version 1 (no
-  metrics), 2 (the metrics), 3 (a checksum, always);
-- ``"sklearn-fair-experiment-model"`` (the experiment runner's ``models/<name>.json``): a
-  checksum over the whole file (files written before the runner wrote one have none) and the
-  result under ``"result"``;
-- ``"sklearn-fair-benchmark"`` (:meth:`BenchmarkResult.save`): version 1, a checksum, and one
-  result per cell.
+  metrics), 2 (the metrics), 3 (always a checksum);
+- ``"sklearn-fair-experiment-model"`` (the runner's ``models/<name>.json``): a checksum over
+  the whole file (none before the runner wrote one), the result under ``"result"``;
+- ``"sklearn-fair-benchmark"`` (``BenchmarkResult.save``): version 1, a checksum, a result
+  per cell.
 
-It checks the format and version, the checksum (:func:`checksum`: the
-:func:`~sklearn_fair.utils.digest` of the document without its ``checksum`` field, the
-experiment runner's rule), the type of every field a reader uses, that each fold's test score
-is the mean of its refits' scores and the result's mean the mean of its folds', and that every
-score lies in its metric's range (an accuracy in [0, 1], a negated error at most 0; the metric
-as the result records it, see :func:`sklearn_fair.stats._bounds.metric_range`).
-
-What cannot be read (a field of the wrong type) is refused. What fails a check is refused
-(:class:`~sklearn_fair.exceptions.InvalidResultError`, naming the result or file and what
-failed), or read with an :class:`~sklearn_fair.exceptions.UncheckedResultWarning` when the
-caller asks for it with ``verify="warn"``. A result without a checksum (an older format) is
-read with that warning: it cannot be checked against edits. A dict without a ``format`` (the
-caller's own per-fold numbers) claims no writer: its types and values are checked, nothing
-else. The checksum catches edits and damage, not a forger, who can recompute it.
+What cannot be read (a field of the wrong type) is refused. What fails a check (format and
+version, the checksum, each fold's score the mean of its refits' and the mean the mean of the
+folds', every score in its metric's range) is refused
+(:class:`~sklearn_fair.exceptions.InvalidResultError`, naming the result and what failed),
+or read with an :class:`~sklearn_fair.exceptions.UncheckedResultWarning` with
+``verify="warn"``. A result without a checksum is read with that warning; a dict without a
+``format`` (the caller's own numbers) has its types and values checked, nothing else. The
+checksum catches edits and damage, not a forger, who can recompute it.
 """
 
 import math
@@ -41,15 +33,6 @@ from ..metrics import MetricName
 from ..stats._bounds import metric_range, range_text
 from ..utils import digest
 from ..utils._stacklevel import external_stacklevel
-
-__all__ = [
-    "BENCHMARK_FORMAT",
-    "RESULT_FORMAT",
-    "RUNNER_FORMAT",
-    "checksum",
-    "verify_result",
-    "with_checksum",
-]
 
 RESULT_FORMAT = "sklearn-fair-result"
 # 2: the metrics, the selecting metric, the task, each fold's test scores per metric;
@@ -68,11 +51,8 @@ _METRIC_FIELDS = {"name", "scoring", "sign", "note"}
 
 
 def checksum(document):
-    """``"sha256:<hex>"`` of a JSON document without its ``checksum`` field.
-
-    The :func:`~sklearn_fair.utils.digest` of the rest (canonical JSON: sorted keys, no
-    spaces, ASCII), the rule of every file sklearn-fair writes with a checksum.
-    """
+    """``"sha256:<hex>"``: the :func:`~sklearn_fair.utils.digest` of a JSON document without
+    its ``checksum`` field, the rule of every file sklearn-fair writes with a checksum."""
     return digest({key: value for key, value in document.items() if key != "checksum"})
 
 
@@ -84,8 +64,7 @@ def with_checksum(document):
 
 
 class _Findings:
-    """What the checks found: ``broken`` (cannot be read), ``failed`` (a check failed),
-    ``unchecked`` (no checksum to check)."""
+    """What the checks found: cannot be read, a check failed, no checksum to check."""
 
     def __init__(self):
         self.broken, self.failed, self.unchecked = [], [], []

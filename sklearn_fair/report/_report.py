@@ -1,10 +1,8 @@
-"""The one report of nested cross-validation results: one model or several, on one data set
-or many (a :class:`~._benchmark_result.BenchmarkResult`), as text, Markdown or HTML.
+"""NestedCVReport: the one report of nested cross-validation results, whatever their shape.
 
-A NestedCV report is the report of a benchmark of one data set. Which sections appear follows
-from the shape of the result: the pairwise comparison and the per-fold selections for one data
-set; the paper's table, the ranks and the selection counts for several; the comparison with
-the baseline when there is one.
+One model or several, on one data set or many (a NestedCV report is the report of a
+benchmark of one data set); the sections follow from the shape (see
+:meth:`NestedCVReport.sections`), rendered as text, Markdown or HTML by ``_html.render``.
 """
 
 import numbers
@@ -54,8 +52,9 @@ class NestedCVReport:
     """The report of nested cross-validation results: tables, plots, verdict and card.
 
     Made by :func:`nested_cv_report` (models on one data set) or
-    :meth:`BenchmarkResult.report <sklearn_fair.BenchmarkResult.report>` (models on several
-    data sets). ``str(report)`` is the text version.
+    :meth:`BenchmarkResult.report <sklearn_fair.BenchmarkResult.report>` (on several).
+    ``str(report)`` is the text version; every form starts with :meth:`verdict`. Printed numbers
+    have the decimals of :meth:`decimals`; ``rows`` and ``to_dataframe()`` keep full precision.
 
     Attributes
     ----------
@@ -64,40 +63,31 @@ class NestedCVReport:
     result : BenchmarkResult
         What is reported.
     rows : list of dict
-        One per data set, model and metric (the metric that selected the hyper-parameters
-        first): ``dataset``, ``model``, ``metric`` (its printed name), ``scoring`` (its
-        key), ``selects`` (whether it selected the hyper-parameters), ``n_folds``,
-        ``test_mean``, ``test_std``, ``ci_low``, ``ci_high`` and ``ci_method`` (the interval
-        of the mean and how it was made), ``metric_range`` (the range of the metric's values
-        the interval was kept in, "[0, 1]", or "unknown": not clipped), ``iqm``,
-        ``iqm_ci_low``, ``iqm_ci_high`` and ``iqm_ci_method``, ``validation_mean`` (in
-        ``validation_metric``: the metric that selected, a search's own scoring where it
-        selected with one),
-        ``optimism``, ``rank_test``, ``rank_validation``, ``greater_is_better``, ``note``
-        (of the metric, see :func:`~sklearn_fair.metrics.metric_display_name`),
-        ``n_failed_fits`` (fits that failed and were given ``error_score``) and
-        ``median_<param>`` for each numeric hyper-parameter.
-        Values are in the metric's printed units: a negated scikit-learn error
-        ("neg_root_mean_squared_error") is the positive error. ``optimism`` is the mean
-        validation score minus the mean test score in the scorer's direction (positive:
-        validation looked better than test); it, ``validation_mean`` and
-        ``rank_validation`` are None for a metric that did not select. Ranks are within a
-        data set.
+        One per data set, model and metric (the selecting metric first): ``dataset``,
+        ``model``, ``metric`` (its printed name), ``scoring`` (its key), ``selects``,
+        ``n_folds``, ``test_mean``, ``test_std``, ``ci_low``, ``ci_high`` and ``ci_method`` (the
+        interval of the mean), ``metric_range`` (the range the interval was kept in, or
+        "unknown": not clipped), ``iqm``, ``iqm_ci_low``, ``iqm_ci_high``, ``iqm_ci_method``,
+        ``validation_mean`` (in ``validation_metric``: the selecting metric, or a search's own
+        scoring), ``optimism``, ``rank_test``, ``rank_validation``, ``greater_is_better``,
+        ``note`` (see :func:`~sklearn_fair.metrics.metric_display_name`), ``n_failed_fits``
+        and ``median_<param>`` per numeric hyper-parameter. In printed units (a negated
+        scikit-learn error is the positive error). ``optimism`` is the mean validation minus the
+        mean test score in the scorer's direction (positive: validation looked better); it,
+        ``validation_mean`` and ``rank_validation`` are None for a metric that did not select.
+        Ranks are within a data set.
     selected_params : dict
-        Model name -> list of the hyper-parameters selected in each outer fold (of the first
-        data set).
+        Model name -> the hyper-parameters selected in each outer fold (of the first data set).
     median_params : dict
-        Model name -> median over the folds of each numeric selected hyper-parameter (of the
-        first data set).
+        Model name -> the median of each numeric selected hyper-parameter (first data set).
     comparison : dict of list or None
-        On one data set, the pairwise comparison of :func:`sklearn_fair.stats.compare` on the
-        selecting metric, column -> values, in the scorer's units (higher is better); None
-        for one model, several data sets, or when the models' outer splits or selecting
-        metrics differ.
+        On one data set, :func:`sklearn_fair.stats.compare`'s pairwise table on the selecting
+        metric (column -> values, scorer's units); None for one model, several data sets, or
+        models whose outer splits or selecting metrics differ.
     comparison_metric : MetricName or None
         The metric compared.
     comparison_note : str or None
-        Why there is no comparison, when there is none for several models on one data set.
+        Why there is no comparison, when several models on one data set have none.
     card : ReproducibilityCard
         The reproducibility card that ends the report.
     confidence : float
@@ -105,20 +95,12 @@ class NestedCVReport:
     alpha : float
         Level of the tests: ``1 - confidence``.
     interval : str
-        The kind of interval of the mean: "corrected_t" (Nadeau and Bengio's corrected
-        resampled t, the default, which reached its nominal level in the coverage benchmark
-        where Student's t under-covered; results that do not record their splits get
-        Student's t, and the table says so), "t" or "normal".
+        The interval of the mean: "corrected_t" (Nadeau and Bengio's; Student's t for results
+        that do not record their splits, and the table says so), "t" or "normal".
     n_resamples : int
         Bootstrap resamples of the IQM's interval, in the tables and in the plots.
     random_state : int
         Seed of the bootstrap.
-
-    Notes
-    -----
-    Every form starts with :meth:`verdict`, one sentence. The printed numbers have the
-    decimals of :meth:`decimals` (two significant digits of the metric's spread over the
-    folds); ``rows`` and ``to_dataframe()`` keep full precision.
     """
 
     def __init__(self, result, *, title, card, confidence=0.95, interval="corrected_t",
@@ -154,20 +136,15 @@ class NestedCVReport:
         return [self.result.cells[d, m] for d in self.result.datasets for m in self.result.models]
 
     def to_dataframe(self):
-        """The summary table as a pandas DataFrame, one row per data set, model and metric
-        (needs pandas)."""
+        """The summary table (:attr:`rows`) as a pandas DataFrame."""
         import pandas as pd
 
         index = ["model", "metric"] if self._one else ["dataset", "model", "metric"]
         return pd.DataFrame(self.rows).set_index(index)
 
     def decimals(self, metric_name, dataset=None):
-        """Decimals of a metric's printed numbers: two significant digits of its spread.
-
-        From the smallest positive standard deviation of the metric's fold scores over the
-        models (of ``dataset``, or of every data set; see
-        :func:`~sklearn_fair.report._format.decimals_for`).
-        """
+        """Decimals of a metric's printed numbers: two significant digits of the smallest
+        standard deviation of its fold scores over the models (of ``dataset``, or of all)."""
         rows = [
             row
             for row in self.rows
@@ -213,14 +190,15 @@ class NestedCVReport:
         )
 
     def sections(self, *, figures=False):
-        """The report's sections, in order: test performance, the paper's table (several data
-        sets), the comparison with the baseline (and, on several data sets, the Bayesian
-        signed-rank test and the win/tie/loss counts against it), the pairwise comparison (one
-        data set), the ranks (three models or more on two data sets or more; on five data sets
-        or more, the test chosen from the data as autorank chooses it, in a paragraph), the
-        plots (with ``figures``; they need matplotlib), the selected hyper-parameters, the
-        tuning budgets (several models), the failed fits (when some failed) and the
-        reproducibility card."""
+        """The report's sections, in order.
+
+        Test performance; the paper's table (several data sets); the comparison with the baseline
+        (on several data sets also the Bayesian signed-rank test and the win/tie/loss counts); the
+        pairwise comparison (one data set); the ranks (three models or more on two data sets or
+        more; from five data sets, the test autorank would choose, in a paragraph); the plots (with
+        ``figures``, which need matplotlib); the selected hyper-parameters; the tuning budgets
+        (several models); the failed fits; the reproducibility card.
+        """
         result = self.result
         with_ranks = len(result.models) >= 3 and len(result.datasets) >= 2
         sections = [
@@ -836,13 +814,8 @@ class NestedCVReport:
         return render(self.title, self.sections(), "markdown", lead=self.verdict())
 
     def to_html(self, *, plots=True):
-        """The report as one self-contained HTML page.
-
-        The verdict and the test performance first, then the other sections (see
-        :meth:`sections`), the plots embedded as PNG (with ``plots`` and matplotlib). Inline
-        style, nothing fetched; readable from a phone's width up. The page is
-        :func:`~sklearn_fair.report._html.html_page`'s template.
-        """
+        """The report as one self-contained HTML page (the verdict first, the plots embedded
+        as PNG with ``plots`` and matplotlib; nothing fetched)."""
         return render(self.title, self.sections(figures=plots), "html", lead=self.verdict())
 
     def save(self, path):
@@ -870,8 +843,8 @@ class NestedCVReport:
 
 
 def _benchmark_figures(result, confidence, alpha, with_ranks):
-    """``(figure, words)`` of a report on several data sets: the intervals of every cell, and
-    the critical-difference diagram with the ranks."""
+    """``(figure, words)`` of a report on several data sets: every cell's interval, and the
+    critical-difference diagram with the ranks."""
     level = f"{100 * confidence:g}%"
     figures = [
         (

@@ -1,8 +1,4 @@
-"""Which model is better, in words: the verdict of a report in one sentence.
-
-For models on one data set, :func:`sklearn_fair.stats.compare`'s pairwise verdicts; for a
-benchmark, against the baseline or against each data set's best model.
-"""
+"""Which model is better, in words: a report's verdict in one sentence, and comparison_text."""
 
 import warnings
 
@@ -23,11 +19,10 @@ NOT_DEMONSTRATED = "difference not demonstrated"
 def comparison_text(results, *, confidence=0.95):
     """Say which model is better, as :func:`sklearn_fair.stats.compare` decides it.
 
-    The models are compared on their paired outer-fold scores of the metric that
-    selected their hyper-parameters (corrected resampled t-test, Holm's adjustment).
-    Each pair's difference is printed in that metric's units, with its interval and
-    p-values, and then the verdict: which model is better, or that the difference is
-    not demonstrated (which is not a demonstration that the models are equal).
+    The models are compared on their paired outer-fold scores of the metric that selected their
+    hyper-parameters (corrected resampled t-test, Holm's adjustment). Each pair's difference is
+    printed in that metric's units with its interval and p-values, then the verdict: which model
+    is better, or that the difference is not demonstrated (which does not show them equal).
 
     Parameters
     ----------
@@ -178,20 +173,8 @@ def _per_best(tests, datasets):
 
 
 def benchmark_verdict(result, *, alpha=0.05, tests=None):
-    """One sentence: against the baseline when there is one, else the best of each data set.
-
-    Parameters
-    ----------
-    result : BenchmarkResult
-    alpha : float, default=0.05
-        Level of "demonstrated".
-    tests : dict, default=None
-        :func:`against_the_best`'s result, when already computed.
-
-    Returns
-    -------
-    str
-    """
+    """One sentence at level ``alpha``: against the baseline when there is one, else the
+    best of each data set (``tests``: :func:`against_the_best`'s, when computed)."""
     metric = _metric_words(result)
     n = len(result.datasets)
     sets = f"{n} data set" + ("s" if n != 1 else "")
