@@ -25,6 +25,7 @@ import math
 import numbers
 import warnings
 from collections.abc import Mapping
+from types import SimpleNamespace
 
 import numpy as np
 
@@ -61,13 +62,6 @@ def with_checksum(document):
     document = {key: value for key, value in document.items() if key != "checksum"}
     document["checksum"] = checksum(document)
     return document
-
-
-class _Findings:
-    """What the checks found: cannot be read, a check failed, no checksum to check."""
-
-    def __init__(self):
-        self.broken, self.failed, self.unchecked = [], [], []
 
 
 def _is_number(value):
@@ -129,7 +123,8 @@ def verify_result(document, *, source, verify="raise"):
     """
     if verify not in VERIFY:
         raise ValueError(f"The 'verify' parameter must be one of {VERIFY}. Got {verify!r} instead.")
-    findings = _Findings()
+    # what cannot be read, what failed a check, what has no checksum to check
+    findings = SimpleNamespace(broken=[], failed=[], unchecked=[])
     try:
         _check_document(document, findings, covered=False)
     except RecursionError:

@@ -381,28 +381,21 @@ def interval_plot(result, confidence, ax):
     figure, ax = _figure(ax, (6, 1.3 + 0.45 * len(result.datasets) * len(result.models) ** 0.5))
     offsets = np.linspace(-0.3, 0.3, len(result.models)) if len(result.models) > 1 else [0.0]
     for j, model in enumerate(result.models):
-        means, lows, highs = [], [], []
+        points = []
         for dataset in result.datasets:
             cell = result.cells[dataset, model]
             values = cell.metric.values(cell.scores)
             if not np.all(np.isfinite(values)):  # folds failed: no point, no interval
-                means.append(np.nan)
-                lows.append(np.nan)
-                highs.append(np.nan)
+                points.append((np.nan, np.nan, np.nan))
                 continue
             kind, sizes = cell.interval_sizes("corrected_t")
             interval = mean_interval(values, confidence=confidence, method=kind, **sizes)
             # kept in the metric's range, as the report's table (stats.summarize) keeps it
             low, high, _ = clip_to_range(interval.low, interval.high, metric_range(cell.metric))
-            means.append(np.mean(values))
-            lows.append(low)
-            highs.append(high)
+            points.append((np.mean(values), low, high))
+        means, lows, highs = (np.asarray(column) for column in zip(*points))
         y = np.arange(len(result.datasets)) + offsets[j]
-        means = np.asarray(means)
-        ax.errorbar(
-            means, y, xerr=[means - np.asarray(lows), np.asarray(highs) - means],
-            fmt="o", capsize=3, label=model,
-        )  # fmt: skip
+        ax.errorbar(means, y, xerr=[means - lows, highs - means], fmt="o", capsize=3, label=model)
     ax.set_yticks(np.arange(len(result.datasets)), result.datasets)
     metrics = sorted({result.cells[d, result.models[0]].metric.name for d in result.datasets})
     ax.set_xlabel(f"{', '.join(metrics)}: mean and {100 * confidence:g}% corrected t interval")

@@ -5,6 +5,7 @@ benchmark of one data set); the sections follow from the shape (see
 :meth:`NestedCVReport.sections`), rendered as text, Markdown or HTML by ``_html.render``.
 """
 
+import importlib.util
 import numbers
 import os
 import warnings
@@ -17,6 +18,7 @@ from ..stats import summarize
 from ..stats._bounds import metric_range
 from ._format import decimals_for, number, pvalue, selection_counts, short_names, signed
 from ._html import render
+from ._integrity import _is_number
 from ._plots import matplotlib_missing
 from ._results import (
     NoSplitsError,
@@ -30,10 +32,6 @@ from ._verdict import against_the_best, benchmark_verdict, emphasis, verdict_sen
 
 _KINDS = {".md": "markdown", ".markdown": "markdown", ".html": "html", ".txt": "text"}
 _SHORT = {"t": "Student t", "normal": "normal", "corrected_t": "corrected t"}
-
-
-def _is_number(value):
-    return isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_))
 
 
 def median_params(best_params):
@@ -134,6 +132,10 @@ class NestedCVReport:
 
     def _cells(self):
         return [self.result.cells[d, m] for d in self.result.datasets for m in self.result.models]
+
+    @property
+    def _level(self):
+        return f"{100 * self.confidence:g}%"
 
     def to_dataframe(self):
         """The summary table (:attr:`rows`) as a pandas DataFrame."""
@@ -239,7 +241,6 @@ class NestedCVReport:
         return Cell(f"{'worse' if p <= self.alpha else 'not shown worse'} (Holm p {pvalue(p)})")
 
     def _summary_section(self):
-        level = f"{100 * self.confidence:g}%"
         kind = _SHORT.get(self.interval, self.interval)
         summary = Section(
             "Test performance",
@@ -247,18 +248,17 @@ class NestedCVReport:
                 *([] if self._one else ["data set"]),
                 "model",
                 "metric",
-                Cell("test mean ± std", numeric=True),
-                Cell(f"{level} interval of the mean ({kind})", numeric=True),
-                Cell(f"IQM [{level} interval (bootstrap)]", numeric=True),
-                Cell("mean validation", numeric=True),
-                Cell(
+                num("test mean ± std"),
+                num(f"{self._level} interval of the mean ({kind})"),
+                num(f"IQM [{self._level} interval (bootstrap)]"),
+                num("mean validation"),
+                num(
                     "optimism",
                     title="how much better the mean validation score looked than the mean "
                     "test score, in the metric's units; positive: validation was optimistic",
-                    numeric=True,
                 ),
-                Cell("rank by test", numeric=True),
-                Cell("rank by validation", numeric=True),
+                num("rank by test"),
+                num("rank by validation"),
                 *(["against the data set's best"] if self._best is not None else []),
             ],
         )
@@ -389,7 +389,6 @@ class NestedCVReport:
     def _baseline_section(self):
         result, alpha = self.result, self.alpha
         baseline = result.baseline
-        level = f"{100 * self.confidence:g}%"
         section = Section(f"Against the baseline {baseline}")
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", UnequalBudgetWarning)
@@ -402,9 +401,7 @@ class NestedCVReport:
             *([] if self._one else ["data set"]),
             "model",
             num("model - baseline", title="difference of the mean test scores, printed units"),
-            num(f"{level} interval (corrected t)"),
-            num("p"),
-            num("p (Holm)"),
+            *map(num, (f"{self._level} interval (corrected t)", "p", "p (Holm)")),
             num("P(model beats baseline)"),
             "verdict",
         ]
@@ -432,8 +429,8 @@ class NestedCVReport:
         section.paragraphs.append(
             f"Differences of the mean test score, model minus {baseline}, in the metric's "
             "printed units, on the shared outer folds: corrected resampled t-test (Nadeau and "
-            f"Bengio), {level} corrected t interval, p-values adjusted with Holm's method across "
-            f"all {len(table)} comparisons; better or worse when Holm rejects at level "
+            f"Bengio), {self._level} corrected t interval, p-values adjusted with Holm's method "
+            f"across all {len(table)} comparisons; better or worse when Holm rejects at level "
             f"{alpha:g}. P(model beats baseline): the probability that a fold score of the model "
             "beats one of the baseline's."
         )
@@ -464,22 +461,13 @@ class NestedCVReport:
         except ValueError as error:
             section.paragraphs.append(f"No comparison across the data sets: {error}")
             return section
-        section.columns = [
-            "model",
-            num("P(better)"),
-            num("P(equivalent)"),
-            num("P(worse)"),
-            num("wins / ties / losses"),
-        ]
+        section.columns = ["model", *map(num, ("P(better)", "P(equivalent)", "P(worse)"))]
+        section.columns.append(num("wins / ties / losses"))
         for row in table.itertuples():
+            probabilities = (row.p_better, row.p_equivalent, row.p_worse)
             section.rows.append(
-                [
-                    row.model,
-                    num(f"{row.p_better:.3f}"),
-                    num(f"{row.p_equivalent:.3f}"),
-                    num(f"{row.p_worse:.3f}"),
-                    num(f"{row.wins} / {row.ties} / {row.losses}"),
-                ]
+                [row.model, *(num(f"{p:.3f}") for p in probabilities)]
+                + [num(f"{row.wins} / {row.ties} / {row.losses}")]
             )
         section.paragraphs += [
             "The Bayesian signed-rank test (Benavoli, Corani, Demšar and Zaffalon, JMLR 2017) on "
@@ -583,13 +571,8 @@ class NestedCVReport:
             return None
         section = Section(
             "Failed fits",
-            columns=[
-                *([] if self._one else ["data set"]),
-                "model",
-                "outer fold",
-                num("failed fits"),
-                "first error",
-            ],
+            columns=[*([] if self._one else ["data set"]), "model", "outer fold"]
+            + [num("failed fits"), "first error"],
             paragraphs=[
                 "Fits that raised (or scored NaN) were given the run's error_score; a fold whose "
                 "every candidate failed has no selection, and its test score is error_score. "
@@ -623,9 +606,9 @@ class NestedCVReport:
             columns=[
                 "outer fold",
                 *(Cell(short[n], title=n if short[n] != n else None) for n in names),
-                Cell(f"validation {chosen_by}", numeric=True),
-                Cell(f"test {metric}", numeric=True),
-                *(Cell(f"test {model.metrics[key]}", numeric=True) for key in others),
+                num(f"validation {chosen_by}"),
+                num(f"test {metric}"),
+                *(num(f"test {model.metrics[key]}") for key in others),
             ],
         )
         validation = chosen_by.values(model.validation_scores)
@@ -660,14 +643,13 @@ class NestedCVReport:
             if self.comparison_note is None:
                 return None
             return Section("Pairwise comparison", paragraphs=[self.comparison_note])
-        level = f"{100 * self.confidence:g}%"
         table = self.comparison
         metric = self.comparison_metric
         d = self.decimals(metric.name)
         paragraphs = [
             f"Differences of the mean test {metric} (the metric that selected the "
             "hyper-parameters) over the shared outer folds: corrected resampled t-test "
-            f"(Nadeau and Bengio), {level} Student t interval of each difference, p-values "
+            f"(Nadeau and Bengio), {self._level} Student t interval of each difference, p-values "
             "adjusted with Holm's method; a difference is demonstrated when Holm rejects "
             f"at level {1 - self.confidence:.3g}."
         ]
@@ -677,15 +659,8 @@ class NestedCVReport:
             )
         section = Section(
             "Pairwise comparison",
-            columns=[
-                "A",
-                "B",
-                Cell(f"mean {metric} A - B", numeric=True),
-                Cell(f"{level} interval (corrected t)", numeric=True),
-                Cell("p", numeric=True),
-                Cell("p (Holm)", numeric=True),
-                "verdict",
-            ],
+            columns=["A", "B", num(f"mean {metric} A - B")]
+            + [*map(num, (f"{self._level} interval (corrected t)", "p", "p (Holm)")), "verdict"],
             paragraphs=paragraphs,
         )
         for i, (a, b, difference, low, high) in enumerate(printed_pairs(table, metric)):
@@ -710,11 +685,27 @@ class NestedCVReport:
         if missing is not None:
             section.paragraphs.append(missing)
             return section
+        from . import _plots
         from ._html import figure_from_matplotlib
 
+        def add(figure, alt, caption):
+            section.figures.append(figure_from_matplotlib(figure, alt=alt, caption=caption))
+
+        result, level = self.result, self._level
         if not self._one:
-            figures = _benchmark_figures(self.result, self.confidence, self.alpha, with_ranks)
-            section.figures += [figure_from_matplotlib(f, **words) for f, words in figures]
+            add(
+                result.plot_intervals(confidence=self.confidence),
+                f"Mean test score of each model on each data set with its {level} interval",
+                f"Mean test score of each model on each data set, with its {level} corrected "
+                "resampled t interval.",
+            )
+            if with_ranks and importlib.util.find_spec("scikit_posthocs") is not None:
+                add(
+                    result.plot_critical_difference(alpha=self.alpha),
+                    "Critical-difference diagram of the models' average ranks",
+                    "Average ranks; models joined by a bar are not significantly different "
+                    f"(Nemenyi, level {self.alpha:g}).",
+                )
             return section
         if shared_metric(self._models) is None:
             section.paragraphs.append(
@@ -723,8 +714,6 @@ class NestedCVReport:
                 f"({describe_metrics(self._models)})."
             )
             return section
-        from ._plots import plot_comparison, plot_fold_scores, plot_optimism
-
         results = {m.name: m for m in self._models if np.all(np.isfinite(m.scores))}
         if len(results) < len(self._models):
             section.paragraphs.append(
@@ -735,40 +724,32 @@ class NestedCVReport:
         if not results:
             return section
         metric = self._models[0].metric
-        level = f"{100 * self.confidence:g}%"
-        section.figures.append(
-            figure_from_matplotlib(
-                plot_fold_scores(
-                    results,
-                    confidence=self.confidence,
-                    interval=self.interval,
-                    n_resamples=self.n_resamples,
-                    random_state=self.random_state,
-                ),
-                alt=f"Test {metric} of each outer fold, per model, with the mean and the IQM "
-                f"and their {level} intervals",
-                caption=f"Test {metric} per outer fold (dots), the mean with its {level} "
-                "interval and the IQM with its bootstrap interval.",
-            )
+        add(
+            _plots.plot_fold_scores(
+                results,
+                confidence=self.confidence,
+                interval=self.interval,
+                n_resamples=self.n_resamples,
+                random_state=self.random_state,
+            ),
+            f"Test {metric} of each outer fold, per model, with the mean and the IQM and their "
+            f"{level} intervals",
+            f"Test {metric} per outer fold (dots), the mean with its {level} interval and the "
+            "IQM with its bootstrap interval.",
         )
-        section.figures.append(
-            figure_from_matplotlib(
-                plot_optimism(results),
-                alt=f"Validation against test {metric} per outer fold",
-                caption="Each dot is one outer fold: the selected configuration's validation "
-                "score against its test score. Dots on the better side of the diagonal are "
-                "folds where validation was optimistic.",
-            )
+        add(
+            _plots.plot_optimism(results),
+            f"Validation against test {metric} per outer fold",
+            "Each dot is one outer fold: the selected configuration's validation score against "
+            "its test score. Dots on the better side of the diagonal are folds where validation "
+            "was optimistic.",
         )
         if self.comparison is not None and len(results) == len(self._models):
-            section.figures.append(
-                figure_from_matplotlib(
-                    plot_comparison(results, confidence=self.confidence),
-                    alt=f"Pairwise differences of mean test {metric} with their intervals",
-                    caption=f"Differences of the mean test {metric}, A - B, with their "
-                    f"{level} corrected t intervals; red where Holm's procedure demonstrates "
-                    "the difference.",
-                )
+            add(
+                _plots.plot_comparison(results, confidence=self.confidence),
+                f"Pairwise differences of mean test {metric} with their intervals",
+                f"Differences of the mean test {metric}, A - B, with their {level} corrected t "
+                "intervals; red where Holm's procedure demonstrates the difference.",
             )
         return section
 
@@ -795,12 +776,10 @@ class NestedCVReport:
             for panel in prediction_panels(cell):
                 figure, ax = _figure(None, (3.4, 3.2))
                 draw_panel(panel, ax)
+                words = f"{cell.model}{where}: {panel[0]}"
                 section.figures.append(
-                    figure_from_matplotlib(
-                        figure, alt=f"{cell.model}{where}: {panel[0]}",
-                        caption=f"{cell.model}{where}: {panel[0]}.",
-                    )
-                )  # fmt: skip
+                    figure_from_matplotlib(figure, alt=words, caption=f"{words}.")
+                )
         return section
 
     # -- forms ------------------------------------------------------------------------------
@@ -840,38 +819,6 @@ class NestedCVReport:
         if self._one:
             return f"NestedCVReport(models={models})"
         return f"NestedCVReport(models={models}, datasets={self.result.datasets})"
-
-
-def _benchmark_figures(result, confidence, alpha, with_ranks):
-    """``(figure, words)`` of a report on several data sets: every cell's interval, and the
-    critical-difference diagram with the ranks."""
-    level = f"{100 * confidence:g}%"
-    figures = [
-        (
-            result.plot_intervals(confidence=confidence),
-            dict(
-                alt=f"Mean test score of each model on each data set with its {level} interval",
-                caption=f"Mean test score of each model on each data set, with its {level} "
-                "corrected resampled t interval.",
-            ),
-        )
-    ]
-    if with_ranks:
-        try:
-            import scikit_posthocs  # noqa: F401
-        except ImportError:
-            return figures
-        figures.append(
-            (
-                result.plot_critical_difference(alpha=alpha),
-                dict(
-                    alt="Critical-difference diagram of the models' average ranks",
-                    caption="Average ranks; models joined by a bar are not significantly "
-                    f"different (Nemenyi, level {alpha:g}).",
-                ),
-            )
-        )
-    return figures
 
 
 def _rows(cells, confidence, interval, n_resamples, random_state):
@@ -991,10 +938,6 @@ def _comparison(models, confidence):
 
 def _param_cell(value):
     """A selected hyper-parameter's value: numbers right-aligned, floats to 6 digits."""
-    if isinstance(value, (bool, np.bool_)) or value is None:
+    if not _is_number(value):  # bools and None too
         return str(value)
-    if _is_number(value):
-        if isinstance(value, numbers.Integral):
-            return num(int(value))
-        return num(f"{float(value):.6g}")
-    return str(value)
+    return num(int(value) if isinstance(value, numbers.Integral) else f"{float(value):.6g}")

@@ -239,6 +239,7 @@ def result_to_dict(nested):
             fold["predictions"] = _jsonable(original["predictions"])
     random_state = nested.get_params().get("random_state")
     metrics, refit_metric = nested_metrics(nested)
+    selection = getattr(nested, "selection_metric_", None)
     document = {
         "format": RESULT_FORMAT,
         "version": RESULT_VERSION,
@@ -251,16 +252,25 @@ def result_to_dict(nested):
         "refit_metric": refit_metric,
         "task": _task(nested),
         "outer_results": folds,
-        "failures": {
-            "final" if fold is None else str(fold): entry
-            for fold, entry in failures_of(getattr(nested, "failed_tasks_", [])).items()
-        },
-        "resampling": dict(getattr(nested, "resampling_", {})),
+        **saved_fields(
+            failures_of(getattr(nested, "failed_tasks_", [])),
+            getattr(nested, "resampling_", {}),
+            None if selection == metrics[refit_metric] else selection,
+        ),
     }
-    selection = getattr(nested, "selection_metric_", None)
-    if selection is not None and selection != metrics[refit_metric]:
-        document["selection_metric"] = selection.to_dict()
     return with_checksum(document)
+
+
+def saved_fields(failures, resampling, selection):
+    """The last fields of a saved result: ``failures`` (fold numbers as text, "final"),
+    ``resampling`` and the metric a search selected with, if any (``selection_metric``)."""
+    fields = {
+        "failures": {"final" if f is None else str(f): entry for f, entry in failures.items()},
+        "resampling": dict(resampling),
+    }
+    if selection is not None:
+        fields["selection_metric"] = selection.to_dict()
+    return fields
 
 
 def _task(nested):
