@@ -439,13 +439,7 @@ class BenchmarkResult:
             model, (a.train_indices, a.test_indices), other, (b.train_indices, b.test_indices),
             who=f"A paired comparison on data set {dataset!r}",
         )  # fmt: skip
-        return corrected_resampled_ttest(
-            a.scores,
-            b.scores,
-            n_train=float(np.mean(a.train_sizes)),
-            n_test=float(np.mean(a.test_sizes)),
-            confidence=confidence,
-        )
+        return corrected_resampled_ttest(a.scores, b.scores, confidence=confidence, **a.sizes)
 
     @validate_params(
         {
@@ -585,12 +579,7 @@ class BenchmarkResult:
         pd = _pandas()
         confidence = _level(confidence, alpha, "compare_to")
         alpha = 1 - confidence
-        baseline = baseline if baseline is not None else self.baseline
-        if baseline not in self.models:
-            raise ValueError(
-                f"The 'baseline' parameter of compare_to must be one of {self.models}. Got "
-                f"{baseline!r} instead."
-            )
+        baseline = self._baseline_of(baseline, "compare_to")
         self._warn_budget(baseline)
         rows = []
         for dataset in self.datasets:
@@ -646,6 +635,16 @@ class BenchmarkResult:
             "effect_size", "probability_of_improvement",
         ]  # fmt: skip
         return pd.DataFrame(rows, columns=order)
+
+    def _baseline_of(self, baseline, owner):
+        """``baseline``, or the benchmark's; refused when it is not a model's name."""
+        baseline = baseline if baseline is not None else self.baseline
+        if baseline not in self.models:
+            raise ValueError(
+                f"The 'baseline' parameter of {owner} must be one of {self.models}. Got "
+                f"{baseline!r} instead."
+            )
+        return baseline
 
     def _warn_budget(self, baseline):
         """One warning naming the cells whose baseline had a much smaller tuning budget (none
@@ -792,12 +791,7 @@ class BenchmarkResult:
             ``rope``.
         """
         pd = _pandas()
-        baseline = baseline if baseline is not None else self.baseline
-        if baseline not in self.models:
-            raise ValueError(
-                f"The 'baseline' parameter of compare_across must be one of {self.models}. "
-                f"Got {baseline!r} instead."
-            )
+        baseline = self._baseline_of(baseline, "compare_across")
         greater = self._sign("compare_across") > 0
         datasets = self._pooled_datasets("compare_across")
         means = self.mean_scores().loc[datasets]
@@ -807,10 +801,7 @@ class BenchmarkResult:
                 "compare_across counts wins with the corrected resampled t-test, which needs "
                 "the outer splits; these results do not record them."
             )
-        sizes = dict(
-            n_train=[float(np.mean(c.train_sizes)) for c in cells],
-            n_test=[float(np.mean(c.test_sizes)) for c in cells],
-        )
+        sizes = {key: [c.sizes[key] for c in cells] for key in ("n_train", "n_test")}
         rows = []
         for model in self.models:
             if model == baseline:

@@ -377,10 +377,11 @@ def _check_fields(result, findings, where):
         isinstance(v, str) for v in resampling.values()
     ):
         findings.broken.append(f"{where}has a resampling that is not text per split level")
-    selection = result.get("selection_metric")
-    if selection is not None and not (
-        isinstance(selection, Mapping) and set(selection) == _METRIC_FIELDS
-    ):
+    # the validation scores are of the selecting metric, or of the one a search selected with
+    validation, selection = ranges.get(refit_metric), result.get("selection_metric")
+    if isinstance(selection, Mapping) and set(selection) == _METRIC_FIELDS:
+        validation = _scorer_range(MetricName(**selection))
+    elif selection is not None:
         findings.broken.append(f"{where}has a selection_metric that is not a metric's name")
     seeds = result.get("refit_seeds")
     if seeds is not None and not (
@@ -388,10 +389,7 @@ def _check_fields(result, findings, where):
     ):  # None: an estimator without a random_state
         findings.broken.append(f"{where}has refit_seeds that are not integers")
     for number, fold in enumerate(folds):
-        _check_fold(
-            fold, f"{where}fold {number}'s", ranges, refit_metric, findings,
-            validation=_selection_range(result, ranges.get(refit_metric)),
-        )  # fmt: skip
+        _check_fold(fold, f"{where}fold {number}'s", ranges, refit_metric, validation, findings)
     if findings.broken:
         return
     means = [_number(f.get("test_score")) for f in folds]
@@ -404,15 +402,6 @@ def _check_fields(result, findings, where):
                 f"{where}records {key} {value!r} but its folds' test scores give "
                 f"{float(statistic(means))!r}"
             )
-
-
-def _selection_range(result, selecting):
-    """The range of the validation scores: the selecting metric's, or that of the metric a
-    search selected with when the result records one (``selection_metric``)."""
-    fields = result.get("selection_metric")
-    if not (isinstance(fields, Mapping) and set(fields) == _METRIC_FIELDS):
-        return selecting
-    return _scorer_range(MetricName(**fields))
 
 
 def _scorer_range(metric):
@@ -452,9 +441,8 @@ def _check_predictions(kept, where, findings):
             findings.failed.append(f"{where} predicted probabilities are outside [0, 1]")
 
 
-def _check_fold(fold, where, ranges, refit_metric, findings, validation=None):
+def _check_fold(fold, where, ranges, refit_metric, validation, findings):
     selecting = ranges.get(refit_metric)
-    validation = selecting if validation is None else validation
     score = fold.get("test_score")
     if not _check_scores([score], selecting, f"{where} test score", findings):
         return

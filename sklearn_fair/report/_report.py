@@ -776,10 +776,8 @@ class NestedCVReport:
             for panel in prediction_panels(cell):
                 figure, ax = _figure(None, (3.4, 3.2))
                 draw_panel(panel, ax)
-                words = f"{cell.model}{where}: {panel[0]}"
-                section.figures.append(
-                    figure_from_matplotlib(figure, alt=words, caption=f"{words}.")
-                )
+                alt = f"{cell.model}{where}: {panel[0]}"
+                section.figures.append(figure_from_matplotlib(figure, alt=alt, caption=f"{alt}."))
         return section
 
     # -- forms ------------------------------------------------------------------------------
@@ -805,8 +803,7 @@ class NestedCVReport:
                 f"The 'path' parameter of save must end in one of {sorted(_KINDS)}. Got "
                 f"{os.fspath(path)!r} instead."
             )
-        kind = _KINDS[suffix]
-        text = {"markdown": self.to_markdown, "html": self.to_html, "text": self.to_text}[kind]()
+        text = getattr(self, f"to_{_KINDS[suffix]}")()
         with open(path, "w", encoding="utf-8") as file:
             file.write(text)
         return path

@@ -136,22 +136,16 @@ class NestedResult:
         needs the outer folds' sizes, so a result without its splits gets Student's t."""
         if interval != "corrected_t":
             return interval, {}
-        if not self.has_splits:
-            return "t", {}
-        return interval, {
-            "n_train": float(np.mean(self.train_sizes)),
-            "n_test": float(np.mean(self.test_sizes)),
+        return (interval, self.sizes) if self.has_splits else ("t", {})
+
+    @property
+    def sizes(self):
+        """The outer folds' mean training and test sizes, ``n_train`` and ``n_test`` (the
+        corrected resampled t's keywords); the splits must be recorded."""
+        return {
+            "n_train": float(np.mean([len(t) for t in self.train_indices])),
+            "n_test": float(np.mean([len(t) for t in self.test_indices])),
         }
-
-    @property
-    def train_sizes(self):
-        return (
-            None if self.train_indices is None else np.array([len(t) for t in self.train_indices])
-        )
-
-    @property
-    def test_sizes(self):
-        return None if self.test_indices is None else np.array([len(t) for t in self.test_indices])
 
 
 def _jsonable(value):
