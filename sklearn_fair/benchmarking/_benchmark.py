@@ -83,7 +83,9 @@ def _load(name, spec):
     """``(X, y, groups)`` of data set ``name``: a tuple, graph data, or a callable giving one."""
     if callable(spec) and not is_graph_data(spec) and not hasattr(spec, "shape"):
         spec = spec()
-    if is_graph_data(spec):
+    # (graphs, y) is a pair, not a sequence of graphs: its first item is a whole data set
+    pair = isinstance(spec, tuple) and len(spec) in (2, 3) and is_graph_data(spec[0])
+    if is_graph_data(spec) and not pair:
         return spec, None, None
     if isinstance(spec, (tuple, list)) and len(spec) in (2, 3):
         X, y, *rest = spec
@@ -331,9 +333,10 @@ def benchmark(
             if isinstance(outer_cv, dict):
                 nested.set_params(outer_cv=outer_cv[dataset])
             owner = f"benchmark (model {model!r} on data set {dataset!r})"
+            keep = bool(keep_predictions or nested.keep_predictions)  # or its NestedCV's own
             plan = make_plan(
                 nested, X, y, groups, {}, final=False, return_estimator=False, owner=owner,
-                keep_predictions=bool(keep_predictions),
+                keep_predictions=keep,
             )  # fmt: skip
             if cache_dir is not None:
                 # one warning about unseeded runs, above, for the whole benchmark

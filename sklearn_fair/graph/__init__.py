@@ -1,18 +1,15 @@
 """Graph classification with graph neural networks as scikit-learn estimators.
 
-Everything here needs the ``graph`` extra (PyTorch, PyTorch Geometric and
-skorch). From a checkout of sklearn-fair, in its root folder, PyTorch first (the build you
-want; without a GPU add ``--index-url https://download.pytorch.org/whl/cpu``), then the extra::
+Everything here needs the ``graph`` extra (PyTorch, PyTorch Geometric and skorch). From a
+checkout of sklearn-fair, in its root folder, PyTorch first (the build you want; without a GPU
+add ``--index-url https://download.pytorch.org/whl/cpu``), then the extra::
 
     pip install "torch==2.13.0"
     pip install -e ".[graph]"
 
-The public names are :class:`GraphClassifier` (a skorch net for graph data),
-:class:`GraphCollection` (graphs as stacked numpy arrays, cheap to pickle and to batch),
-the models of the fair-comparison paper (Errica et al., ICLR 2020) and its
-baselines as torch modules, the paper's search spaces :data:`PAPER_GRIDS`
-with :data:`SMALL_GRIDS` for CPU-sized runs, and the data loaders
-:func:`load_tu_dataset` and :func:`load_mutag`.
+:class:`GraphClassifier` (a skorch net), :class:`GraphCollection` (graphs as stacked arrays),
+the models and search spaces (:data:`PAPER_GRIDS`, :data:`SMALL_GRIDS`) of the fair-comparison
+paper (Errica et al., ICLR 2020), and the loaders :func:`load_tu_dataset` and :func:`load_mutag`.
 """
 
 from ..utils import install_hint

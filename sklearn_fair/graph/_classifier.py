@@ -36,39 +36,19 @@ _SEEDS = ("torch", "split", "order")
 
 # Parameters of a module that GraphClassifier fills in from the training graphs.
 _INFERRED = ("in_channels", "out_channels")
-_OPTIONAL_INFERRED = ("edge_dim", "node_counts")
 
 
 def _accuracy_of_the_validation_passes(net, dataset, y):
-    """The accuracy of the validation forward passes skorch already made this epoch.
-
-    The scoring function of skorch's ``EpochScoring(use_caching=True)``: inside it,
-    ``net.forward_iter`` yields the cached outputs of those passes, and ``y`` holds the
-    labels of their batches, so nothing is predicted again.
-    """
+    """The scorer of skorch's ``EpochScoring(use_caching=True)``: inside it ``forward_iter``
+    yields the cached outputs of this epoch's validation passes, so nothing is predicted again."""
     outputs = [out[0] if isinstance(out, tuple) else out for out in net.forward_iter(dataset)]
     predicted = torch.cat(outputs).argmax(dim=1).cpu().numpy()
     return accuracy_score(y, predicted)
 
 
-class _StopOnValidation(ReferenceEarlyStopping):
-    """The reference's stopping rule, idle in a fit without validation data."""
-
-    def on_epoch_end(self, net, **kwargs):
-        if self.monitor in net.history[-1]:
-            super().on_epoch_end(net, **kwargs)
-
-
-def _named_seeds(random_state):
-    """``{name: seed}`` for the names of ``_SEEDS``, each derived by name from
-    ``random_state`` (``utils._random``'s rule): adding a seed changes no other."""
-    root = seed_root(random_state)
-    return {name: int(named_generator(root, name).integers(SEED_BOUND)) for name in _SEEDS}
-
-
 @contextlib.contextmanager
 def _torch_threads(n_threads):
-    """Run the body with torch's intra-op threads set to ``n_threads`` (``None``: as they are)."""
+    """Run the body with ``n_threads`` torch intra-op threads (``None``: as they are)."""
     previous = torch.get_num_threads()
     change = n_threads is not None and n_threads != previous
     if change:
@@ -82,9 +62,6 @@ def _torch_threads(n_threads):
 
 class _ModuleClass(HasMethods):
     """A torch.nn.Module class: not an instance, so that clone and every refit start afresh."""
-
-    def __init__(self):
-        super().__init__(["forward"])
 
     def is_satisfied_by(self, val):
         return inspect.isclass(val) and issubclass(val, torch.nn.Module)
@@ -102,37 +79,30 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
     ``X`` is a sequence of graphs: a :class:`~sklearn_fair.graph.GraphCollection` (what
     :func:`~sklearn_fair.graph.load_tu_dataset` returns), a PyTorch Geometric dataset, a
     list of ``Data`` objects, or a numpy object array of them (what scikit-learn's indexing
-    produces inside cross-validation). The module is given as a class plus ``module__*``
-    parameters, so :func:`~sklearn.base.clone` and every refit start from fresh weights;
-    its input size and the number of classes are read from the training graphs in
-    :meth:`fit` and passed as ``in_channels`` and ``out_channels``.
-
-    Training follows Errica et al. (ICLR 2020) and their code: mini-batches of graphs,
-    early stopping on validation graphs (those passed to :meth:`fit` as ``X_val``, or a
-    stratified hold-out of the training graphs) with the reference's rules, in which a
-    tie counts as an improvement, and the weights of the selected epoch restored.
+    produces inside cross-validation). Training follows Errica et al. (ICLR 2020) and their
+    code: mini-batches of graphs, early stopping on validation graphs with the reference's
+    rules, and the weights of the selected epoch restored.
 
     Parameters
     ----------
     module : type
-        A :class:`torch.nn.Module` class whose ``__init__`` takes ``in_channels`` and
-        ``out_channels`` and whose ``forward`` takes a PyG ``Batch`` and returns one row of
-        logits per graph, e.g. :class:`~sklearn_fair.graph.GIN`. If ``__init__`` also takes
-        ``edge_dim`` (number of edge features, ``None`` without ``edge_attr``) or
-        ``node_counts`` (array of the training graphs' node counts), they are filled in too.
-        A module may set a tensor attribute ``auxiliary_loss`` in ``forward``; it is added
-        to the training and validation losses, as the reference does for DiffPool's link
-        and entropy terms (predictions never compute a loss).
+        A :class:`torch.nn.Module` class (not an instance, so that :func:`~sklearn.base.clone`
+        and every refit start from fresh weights), e.g. :class:`~sklearn_fair.graph.GIN`.
+        :meth:`fit` passes its ``__init__`` ``in_channels`` and ``out_channels`` (node
+        features and classes of the training graphs) and, if it takes them, ``edge_dim``
+        (number of edge features, ``None`` without ``edge_attr``) and ``node_counts`` (the
+        training graphs' node counts); its ``forward`` takes a PyG ``Batch`` and returns one
+        row of logits per graph. A tensor attribute ``auxiliary_loss`` set in ``forward`` is
+        added to the training and validation losses, as the reference does for DiffPool's
+        link and entropy terms (predictions compute no loss).
     criterion : type, default=torch.nn.CrossEntropyLoss
         Loss on the logits.
     optimizer : type, default=torch.optim.Adam
-        Optimizer class; set its parameters with ``optimizer__*`` (e.g.
-        ``optimizer__weight_decay``). An optimizer that takes ``foreach`` gets
-        ``foreach=True`` unless ``optimizer__foreach`` is given: torch's multi-tensor form of
-        the update its per-tensor loop (the default on CPU) computes, which gave identical
-        predictions in our tests and is about a tenth of a GIN epoch faster on CPU.
-        ``optimizer__fused=True`` (torch's one-kernel update, about 3% of a GIN epoch faster
-        again on CPU) is taken as asked; it rounds differently, so a seeded fit changes.
+        Optimizer class, its parameters given as ``optimizer__*``. One that takes ``foreach``
+        gets ``foreach=True`` unless ``optimizer__foreach`` is given: torch's multi-tensor
+        form of its per-tensor update (the CPU default), identical predictions in our tests
+        and about a tenth of a GIN epoch faster on CPU. ``optimizer__fused=True`` (about 3%
+        faster again on CPU) rounds differently, so a seeded fit changes.
     lr : float, default=0.001
         Learning rate.
     max_epochs : int, default=100
@@ -141,21 +111,19 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
         Number of graphs per mini-batch; ``-1`` puts all graphs in one batch. Node and
         edge features are used as float32, the dtype of the module's weights.
     early_stopping : {"patience", "generalization_loss"}, default="patience"
-        The stopping rule of the reference code, applied to ``monitor`` after every epoch
-        with validation data (epochs count from 1). In both, an epoch that ties or beats
-        the best score so far becomes the selected epoch, so the latest of equally good
-        epochs wins (skorch's ``EarlyStopping`` keeps the first); when training ends, the
-        selected epoch's weights are restored.
+        The reference code's stopping rule, on ``monitor`` after every epoch with validation
+        data (epochs count from 1). An epoch that ties or beats the best score so far is
+        selected, so the latest of equally good epochs wins (skorch's ``EarlyStopping`` keeps
+        the first); the selected epoch's weights are restored at the end.
 
-        - ``"patience"`` (the reference's ``Patience``; its code's defaults are
-          ``patience=20`` on the loss, the paper's configs use ``patience=500`` with
-          either score): stop after ``patience`` epochs in a row that are not selected.
-        - ``"generalization_loss"`` (the reference's ``GLStopper``, Prechelt 1997; its
-          defaults are ``alpha=5`` on the loss, with a required ``starting_epoch``):
-          ignore the epochs up to ``gl_start_epoch``, then stop at the first epoch whose
-          generalisation loss exceeds ``gl_alpha``: ``100 * (loss / best_loss - 1)`` on the
-          loss, ``best_acc / acc - 1`` (not in percent, as in the reference) on the
-          accuracy.
+        - ``"patience"`` (the reference's ``Patience``; code default ``patience=20`` on the
+          loss, the paper's configs ``patience=500`` with either score): stop after
+          ``patience`` epochs in a row that are not selected.
+        - ``"generalization_loss"`` (its ``GLStopper``, Prechelt 1997; defaults ``alpha=5``
+          on the loss, with a required ``starting_epoch``): ignore the epochs up to
+          ``gl_start_epoch``, then stop at the first whose generalisation loss exceeds
+          ``gl_alpha``: ``100 * (loss / best_loss - 1)`` on the loss, ``best_acc / acc - 1``
+          (not in percent, as in the reference) on the accuracy.
     patience : int or None, default=10
         Epochs without a selected epoch before ``"patience"`` stops training. ``None``
         trains for ``max_epochs`` and keeps the last weights.
@@ -168,28 +136,26 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
         Validation score for early stopping (the paper tuned this choice, the reference's
         ``use_loss``).
     validation_fraction : float or None, default=0.1
-        Fraction of the training graphs held out, stratified by class and seeded by
-        ``random_state``, for early stopping when :meth:`fit` gets no ``X_val`` and
-        ``train_split`` is ``None``. ``None`` (with neither) trains on all graphs for
-        ``max_epochs`` without validation.
+        Fraction of the training graphs held out (stratified, seeded by ``random_state``)
+        for early stopping when :meth:`fit` gets no ``X_val`` and ``train_split`` is
+        ``None``. ``None`` (with neither) trains for ``max_epochs`` without validation.
     train_split : callable or None, default=None
         skorch's hook for the validation split, e.g. :class:`skorch.dataset.ValidSplit`:
-        called as ``train_split(dataset, y)`` with the training graphs and encoded labels,
-        it returns the training and validation datasets (torch ``Subset`` objects of the
-        dataset). When given, it replaces ``validation_fraction``; ``X_val`` passed to
-        :meth:`fit` replaces both.
+        ``train_split(dataset, y)`` (training graphs, encoded labels) returns the training
+        and validation datasets (torch ``Subset`` objects of the dataset). It replaces
+        ``validation_fraction``; ``X_val`` passed to :meth:`fit` replaces both.
     random_state : int, RandomState instance, Generator or None, default=None
-        Seeds, inside :meth:`fit`, the weight initialisation and dropout (torch), the
-        order of the training graphs, and the validation split: the same seed gives the
-        same predictions. Each of the three seeds is derived by name from
-        ``random_state`` (``seeds_``), so that a seed added later changes none of them.
-        The global torch random state is restored after :meth:`fit`.
+        Seeds, inside :meth:`fit`, the weight initialisation and dropout (torch), the order
+        of the training graphs and the validation split: the same seed gives the same
+        predictions. Each of the three seeds (``seeds_``) is derived by name from
+        ``random_state``, so a seed added later changes none of them. The global torch
+        random state is restored after :meth:`fit`.
     torch_threads : int or None, default=1
-        Number of torch intra-op threads during :meth:`fit` and prediction, restored
-        afterwards, so that results and speed do not depend on the process (torch's
-        default differs between a main process and joblib workers) or on ``n_jobs``.
-        ``None`` leaves torch's setting as it is. The setting is process-wide: run parallel
-        fits in processes (joblib's default), not threads.
+        Torch intra-op threads during :meth:`fit` and prediction, restored afterwards, so
+        that results and speed depend neither on the process (torch's default differs
+        between a main process and joblib workers) nor on ``n_jobs``; ``None`` leaves
+        torch's setting alone. The setting is process-wide: run parallel fits in processes
+        (joblib's default), not threads.
     device : str or torch.device, default="cpu"
         Device to train and predict on, e.g. ``"cuda"``.
     verbose : int, default=0
@@ -198,9 +164,9 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
         Further skorch parameters: ``module__*`` (the module's hyper-parameters),
         ``optimizer__*``, ``callbacks`` (e.g. a learning-rate scheduler),
         ``iterator_train__*`` and ``iterator_valid__*`` (``shuffle``, ``batch_size``,
-        ``generator``, ``drop_last`` for the default loader, which cuts mini-batches
-        straight from the stacked arrays of a GraphCollection; PyG's ``DataLoader`` can
-        be given as ``iterator_train`` and ``iterator_valid`` instead).
+        ``generator``, ``drop_last`` for the default loader, which cuts mini-batches from a
+        GraphCollection's arrays; PyG's ``DataLoader`` may be ``iterator_train`` and
+        ``iterator_valid`` instead).
 
     Attributes
     ----------
@@ -216,9 +182,8 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
         The seeds of the last fit, by name: ``"torch"`` (weights and dropout), ``"split"``
         (the validation hold-out) and ``"order"`` (the order of the training graphs).
     best_epoch_ : int or None
-        The epoch (1-based) whose weights were restored by early stopping; ``None`` when
-        no epoch was selected (no validation data, ``patience=None``, or training ended
-        before ``gl_start_epoch``).
+        The epoch (1-based) whose weights early stopping restored; ``None`` when none was
+        selected (no validation data, ``patience=None``, or the end before ``gl_start_epoch``).
     module_ : torch.nn.Module
         The trained module.
     history_ : skorch.History
@@ -253,7 +218,7 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
     # Checked in fit; skorch's own parameters (criterion, optimizer, lr, callbacks, ...) are
     # left to skorch.
     _parameter_constraints = {
-        "module": [_ModuleClass()],
+        "module": [_ModuleClass(["forward"])],
         "max_epochs": [IntervalNotBool(numbers.Integral, 1, None, closed="left")],
         # -1: all graphs in one batch
         "batch_size": [
@@ -315,8 +280,6 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
         self.random_state = random_state
         self.torch_threads = torch_threads
 
-    # -- scikit-learn entry points -------------------------------------------------------------
-
     def fit(self, X, y=None, *, X_val=None, y_val=None, **fit_params):
         """Train a freshly initialised module on the graphs ``X``.
 
@@ -327,11 +290,11 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
         y : array-like of shape (n_graphs,), default=None
             Class labels; ``None`` reads them from the graphs' ``y``.
         X_val : GraphCollection or sequence of torch_geometric.data.Data, default=None
-            Validation graphs for early stopping (as ``X_val`` of scikit-learn's
-            :class:`~sklearn.ensemble.HistGradientBoostingClassifier`). When given, the
-            module trains on all of ``X`` and early-stops on exactly ``X_val``;
-            ``validation_fraction`` and ``train_split`` are not used. With metadata
-            routing, request it with ``set_fit_request(X_val=True, y_val=True)``.
+            Validation graphs (as ``X_val`` of scikit-learn's
+            :class:`~sklearn.ensemble.HistGradientBoostingClassifier`): the module trains on
+            all of ``X`` and early-stops on exactly ``X_val``, ignoring ``validation_fraction``
+            and ``train_split``. With metadata routing, request it with
+            ``set_fit_request(X_val=True, y_val=True)``.
         y_val : array-like of shape (n_val_graphs,), default=None
             Labels of ``X_val``; ``None`` reads them from its graphs. Every label must
             occur in the training labels.
@@ -357,10 +320,13 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
                     f"GraphClassifier needs graphs of at least 2 classes; got only "
                     f"{self.classes_} (one class)."
                 )
-            self._set_data_attributes(graphs)
+            self.num_node_features_ = graphs.num_node_features
+            self.num_edge_features_ = graphs.num_edge_features
+            self.node_counts_ = graphs.node_counts
             validation = self._validation_dataset(X_val, y_val)
 
-            self.seeds_ = _named_seeds(self.random_state)
+            root = seed_root(self.random_state)
+            self.seeds_ = {n: int(named_generator(root, n).integers(SEED_BOUND)) for n in _SEEDS}
             dataset = GraphDataset(
                 graphs, torch.as_tensor(encoded, dtype=torch.long), validation=validation
             )
@@ -438,8 +404,6 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
         tags.non_deterministic = self.random_state is None
         return tags
 
-    # -- validation and data facts -------------------------------------------------------------
-
     def _check_inferred_params(self):
         given = sorted(set(_INFERRED) & set(self.get_params_for("module")))
         if given:
@@ -448,22 +412,15 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
                 f"{['module__' + name for name in given]}."
             )
 
-    def _set_data_attributes(self, graphs):
-        self.num_node_features_ = graphs.num_node_features
-        self.num_edge_features_ = graphs.num_edge_features
-        self.node_counts_ = graphs.node_counts
-
     def _check_like_training(self, graphs, name):
-        if graphs.num_node_features != self.num_node_features_:
-            raise ValueError(
-                f"{name} has {graphs.num_node_features} node features, but GraphClassifier was "
-                f"fitted on graphs with {self.num_node_features_}."
-            )
-        if graphs.num_edge_features != self.num_edge_features_:
-            raise ValueError(
-                f"{name} has {graphs.num_edge_features} edge features, but GraphClassifier "
-                f"was fitted on graphs with {self.num_edge_features_}."
-            )
+        for kind in ("node", "edge"):
+            given = getattr(graphs, f"num_{kind}_features")
+            fitted = getattr(self, f"num_{kind}_features_")
+            if given != fitted:
+                raise ValueError(
+                    f"{name} has {given} {kind} features, but GraphClassifier was fitted on "
+                    f"graphs with {fitted}."
+                )
 
     def _validation_dataset(self, X_val, y_val):
         if X_val is None:
@@ -473,24 +430,20 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
         graphs = as_collection(X_val, "X_val")
         self._check_like_training(graphs, "X_val")
         labels = read_labels(graphs, y_val, "X_val", "y_val")
-        encoded = np.searchsorted(self.classes_, labels)
-        unknown = (encoded >= len(self.classes_)) | (
-            self.classes_[np.minimum(encoded, len(self.classes_) - 1)] != labels
-        )
+        unknown = ~np.isin(labels, self.classes_)
         if unknown.any():
             raise ValueError(
                 f"y_val holds labels {np.unique(labels[unknown]).tolist()[:5]} that are not "
                 f"among the training labels {self.classes_.tolist()}."
             )
+        encoded = np.searchsorted(self.classes_, labels)
         return GraphDataset(graphs, torch.as_tensor(encoded, dtype=torch.long))
 
     def _rng_devices(self):
-        device = torch.device(self.device) if self.device is not None else torch.device("cpu")
+        device = torch.device(self.device or "cpu")
         if device.type == "cuda":
             return [device.index if device.index is not None else torch.cuda.current_device()]
         return []
-
-    # -- skorch hooks --------------------------------------------------------------------------
 
     @property
     def _default_callbacks(self):
@@ -508,7 +461,7 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
                 ),
             ),
         ]
-        stopper = _StopOnValidation(
+        stopper = ReferenceEarlyStopping(
             self.monitor,
             self.early_stopping,
             patience=self.patience,
@@ -529,14 +482,11 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
 
     def initialize_module(self):
         """Build the module from ``module__*`` plus the sizes read from the training graphs."""
-        kwargs = dict(self.get_params_for("module"))
-        kwargs["in_channels"] = self.num_node_features_
-        kwargs["out_channels"] = len(self.classes_)
+        kwargs = {"edge_dim": self.num_edge_features_, "node_counts": self.node_counts_}
         accepted = inspect.signature(self.module).parameters
-        data_facts = {"edge_dim": self.num_edge_features_, "node_counts": self.node_counts_}
-        for name in _OPTIONAL_INFERRED:
-            if name in accepted and name not in kwargs:
-                kwargs[name] = data_facts[name]
+        kwargs = {name: value for name, value in kwargs.items() if name in accepted}
+        kwargs.update(self.get_params_for("module"))  # a module__edge_dim or node_counts wins
+        kwargs.update(in_channels=self.num_node_features_, out_channels=len(self.classes_))
         self.module_ = self.initialized_instance(self.module, kwargs)
         return self
 

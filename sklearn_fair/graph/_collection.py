@@ -1,17 +1,11 @@
 """GraphCollection: many graphs in a few stacked numpy arrays.
 
-Invariants (checked by the public constructor, kept by every operation):
-
-* graph ``i`` owns the rows ``node_ptr[i]:node_ptr[i + 1]`` of ``x`` and the columns
-  ``edge_ptr[i]:edge_ptr[i + 1]`` of ``edge_index`` (and the rows of ``edge_attr``);
-* ``edge_index`` holds node ids *local* to their graph (``0 <= id < n_nodes(i)``), as PyTorch
-  Geometric stores a data set, so that one graph is a plain slice;
-* the object holds numpy arrays and nothing else: its pickle is the size of the data (joblib
-  memory-maps it for parallel workers) and no torch object lives in it.
-
-PyG's ``InMemoryDataset`` keeps one storage plus per-graph views once a label has been read, and
-pickles every view with a copy of the whole storage (3.5 GB for PROTEINS); this container is
-what a parallel run ships instead.
+Invariants (checked by the public constructor, kept by every operation): graph ``i`` owns the
+rows ``node_ptr[i]:node_ptr[i + 1]`` of ``x`` and the columns ``edge_ptr[i]:edge_ptr[i + 1]``
+of ``edge_index`` (and rows of ``edge_attr``); ``edge_index`` holds node ids local to their
+graph, as PyG stores a data set, so one graph is a plain slice; only numpy arrays are held.
+Why: PyG's ``InMemoryDataset``, once a label has been read, pickles every per-graph view with a
+copy of the whole storage (3.5 GB for PROTEINS); this container is what a parallel run ships.
 """
 
 import numbers
@@ -22,24 +16,21 @@ from torch_geometric.data import Data
 
 from ..utils import check_graphs
 
-__all__ = ["GraphCollection", "gather", "stack_graphs"]
+__all__ = ["GraphCollection", "stack_graphs"]
 
 # Attributes of a Data object that a collection keeps; anything else is refused, not dropped.
 _KNOWN_KEYS = {"x", "edge_index", "edge_attr", "y", "num_nodes"}
+_ARRAYS = ("x", "edge_index", "node_ptr", "edge_ptr", "y", "edge_attr")
 
 
 class GraphCollection:
     """Graphs for graph classification, stored as stacked numpy arrays.
 
-    Behaves like a sequence of PyTorch Geometric ``Data`` objects: ``len(c)``,
-    ``c[i]`` (a ``Data`` with ``x``, ``edge_index``, ``y`` and, if present,
-    ``edge_attr``) and iteration; ``c[indices]`` and ``c[start:stop]`` return a
-    smaller collection. Its pickle holds only numpy arrays, so sending it to parallel
-    workers costs the size of the data once (joblib memory-maps large arrays), and
-    :func:`sklearn_fair.utils.fingerprint` hashes its arrays directly.
-
-    :func:`~sklearn_fair.graph.load_tu_dataset` returns one; build one from your own
-    graphs with :meth:`from_data_list`.
+    Behaves like a sequence of PyTorch Geometric ``Data`` objects (``len(c)``, ``c[i]``,
+    iteration); ``c[indices]`` and ``c[start:stop]`` return a smaller collection. Its pickle
+    holds only numpy arrays, so parallel workers get it at the size of the data (joblib
+    memory-maps large arrays), and :func:`sklearn_fair.utils.fingerprint` hashes them directly.
+    :func:`~sklearn_fair.graph.load_tu_dataset` returns one; :meth:`from_data_list` builds one.
 
     Parameters
     ----------
@@ -85,22 +76,17 @@ class GraphCollection:
 
     def __init__(self, x, edge_index, node_ptr, edge_ptr, *, y=None, edge_attr=None):
         x = np.asarray(x)
-        edge_index = np.asarray(edge_index)
-        node_ptr = np.asarray(node_ptr)
-        edge_ptr = np.asarray(edge_ptr)
-        for name, array in (
-            ("edge_index", edge_index),
-            ("node_ptr", node_ptr),
-            ("edge_ptr", edge_ptr),
-        ):
+        indices = {"edge_index": edge_index, "node_ptr": node_ptr, "edge_ptr": edge_ptr}
+        for name, array in indices.items():
+            array = np.asarray(array)
             if array.size and array.dtype.kind not in "iu":
                 raise ValueError(
                     f"The '{name}' parameter of GraphCollection must hold integers. "
                     f"Got dtype {array.dtype} instead."
                 )
-        edge_index = edge_index.astype(np.int64, copy=False).reshape(2, -1)
-        node_ptr = node_ptr.astype(np.int64, copy=False)
-        edge_ptr = edge_ptr.astype(np.int64, copy=False)
+            indices[name] = array.astype(np.int64, copy=False)
+        edge_index = indices["edge_index"].reshape(2, -1)
+        node_ptr, edge_ptr = indices["node_ptr"], indices["edge_ptr"]
         _check_ptr("node_ptr", node_ptr, len(x), "rows of x")
         _check_ptr("edge_ptr", edge_ptr, edge_index.shape[1], "columns of edge_index")
         if len(node_ptr) != len(edge_ptr):
@@ -132,13 +118,12 @@ class GraphCollection:
         self.edge_ptr = edge_ptr
         self.y = y
         self.edge_attr = edge_attr
+        return self
 
     @classmethod
-    def _from_checked(cls, x, edge_index, node_ptr, edge_ptr, y, edge_attr):
+    def _from_checked(cls, *arrays, **named):
         """Build from arrays that already satisfy the invariants (no checks, no copies)."""
-        collection = cls.__new__(cls)
-        collection._set(x, edge_index, node_ptr, edge_ptr, y, edge_attr)
-        return collection
+        return cls.__new__(cls)._set(*arrays, **named)
 
     @classmethod
     def from_data_list(cls, data_list):
@@ -157,13 +142,10 @@ class GraphCollection:
         Raises
         ------
         ValueError
-            If a graph has no ``x``, a label with several values, an attribute the
-            collection cannot hold (it would otherwise be dropped silently), or if only
-            some graphs have ``y`` or ``edge_attr``.
+            If a graph has no ``x``, a label with several values, an attribute the collection
+            cannot hold (rather than drop it), or if only some graphs have ``y`` or ``edge_attr``.
         """
         return stack_graphs(data_list, "data_list")
-
-    # -- sequence protocol -----------------------------------------------------------------------
 
     def __len__(self):
         return len(self.node_ptr) - 1
@@ -215,8 +197,9 @@ class GraphCollection:
             bad = indices[(indices < -n_graphs) | (indices >= n_graphs)][0]
             raise IndexError(f"Graph index {int(bad)} is out of range for {n_graphs} graphs.")
         indices = indices % max(n_graphs, 1)
-        node_rows, node_ptr, _ = gather(self.node_ptr, indices)
-        edge_cols, edge_ptr, _ = gather(self.edge_ptr, indices)
+        node_rows, node_ptr = _gather(self.node_ptr, indices)
+        edge_cols, edge_ptr = _gather(self.edge_ptr, indices)
+        # np.take: a C-contiguous result, several times faster than fancy indexing on axis 1
         return self._from_checked(
             np.take(self.x, node_rows, axis=0),
             np.take(self.edge_index, edge_cols, axis=1),
@@ -239,8 +222,6 @@ class GraphCollection:
         if self.y is not None:
             fields["y"] = torch.from_numpy(np.array(self.y[index : index + 1]))
         return Data(**fields)
-
-    # -- facts ---------------------------------------------------------------------------------
 
     @property
     def node_counts(self):
@@ -270,21 +251,13 @@ class GraphCollection:
         return 0 if self.y is None else len(np.unique(self.y))
 
     def __graph_arrays__(self):
-        """The arrays that define the collection (hook of ``sklearn_fair.utils.check_graphs``
-        and, as ``__fingerprint__``, of ``sklearn_fair.utils.fingerprint``)."""
-        return {
-            "x": self.x,
-            "edge_index": self.edge_index,
-            "node_ptr": self.node_ptr,
-            "edge_ptr": self.edge_ptr,
-            "y": self.y,
-            "edge_attr": self.edge_attr,
-        }
+        """The arrays: the hook of ``utils.check_graphs`` (and ``utils.fingerprint``'s)."""
+        return {key: getattr(self, key) for key in _ARRAYS}
 
     __fingerprint__ = __graph_arrays__
 
     def __graph_labels__(self):
-        """The label of every graph (the fast path of ``sklearn_fair.utils.read_graph_labels``)."""
+        """The label of every graph (the fast path of ``utils.read_graph_labels``)."""
         if self.y is None:
             raise ValueError(
                 "Graph 0 of X has no label (its 'y' is missing or None); every graph needs "
@@ -302,14 +275,14 @@ class GraphCollection:
         )
 
 
-def gather(ptr, indices):
-    """The rows of the graphs ``indices`` (in that order), their new pointer, and their counts."""
+def _gather(ptr, indices):
+    """The rows of the graphs ``indices`` (in that order) and their new pointer."""
     starts = ptr[indices]
     counts = ptr[indices + 1] - starts
     new_ptr = np.zeros(len(counts) + 1, dtype=np.int64)
     np.cumsum(counts, out=new_ptr[1:])
     positions = np.arange(new_ptr[-1], dtype=np.int64) + np.repeat(starts - new_ptr[:-1], counts)
-    return positions, new_ptr, counts
+    return positions, new_ptr
 
 
 def _check_ptr(name, ptr, total, what):
@@ -323,11 +296,8 @@ def _check_ptr(name, ptr, total, what):
 
 
 def stack_graphs(data_list, name):
-    """:meth:`GraphCollection.from_data_list`, naming ``name`` (e.g. ``"X"``) in its errors.
-
-    What a collection cannot hold is refused here (items that are not ``Data``, attributes
-    other than those it keeps, graphs without ``x``); everything else is
-    :func:`~sklearn_fair.utils.check_graphs`, the check of every graph input."""
+    """:meth:`GraphCollection.from_data_list`, naming ``name`` in its errors: what a collection
+    cannot hold is refused here, everything else by :func:`~sklearn_fair.utils.check_graphs`."""
     if isinstance(data_list, Data):
         raise TypeError(
             f"{name} must be a sequence of graphs (a GraphCollection, a PyG dataset, a list or "

@@ -1,11 +1,8 @@
 """TU graph-classification data sets with the node-feature schemes of the fair-comparison paper.
 
-The raw text files are parsed with numpy (``_tu_format``) and turned into the arrays that
-PyTorch Geometric's ``TUDataset`` builds from the same files (self-loops removed, edges sorted
-and de-duplicated by PyG's own ``remove_self_loops`` and ``coalesce``, labels one-hot encoded
-per column from their minimum, graph labels mapped to 0..C-1 in sorted order), then the
-feature scheme is applied, all into a GraphCollection.
-Nothing is downloaded and no processed file is read, so a data folder cannot run code.
+The raw files parsed by ``_tu_format`` become the arrays PyG's ``TUDataset`` builds from them
+(self-loops removed, edges coalesced by PyG's own functions, labels one-hot encoded per column
+from their minimum, graph labels mapped to 0..C-1 in sorted order), then the feature scheme.
 """
 
 import os
@@ -56,18 +53,17 @@ def load_tu_dataset(name, root, *, features="auto", use_edge_attr=False, drop_de
     """Load a TU graph-classification data set with the paper's node features.
 
     Reads the text files of ``root/name/raw/`` (the layout of PyTorch Geometric's
-    ``TUDataset``) and returns the same graphs, features and labels as ``TUDataset``
-    would, in a :class:`~sklearn_fair.graph.GraphCollection`. The node features follow
-    Errica et al., "A Fair Comparison of Graph Neural Networks for Graph Classification"
-    (ICLR 2020): chemical data sets use the one-hot node labels (ENZYMES also its 18
-    continuous node attributes); social data sets, which have no node labels, get either a
-    constant 1 on every node or the node degree.
+    ``TUDataset``) and returns the graphs, features and labels ``TUDataset`` would, in a
+    :class:`~sklearn_fair.graph.GraphCollection`. The node features follow Errica et al., "A
+    Fair Comparison of Graph Neural Networks for Graph Classification" (ICLR 2020): chemical
+    data sets use the one-hot node labels (ENZYMES also its 18 continuous node attributes);
+    social data sets, without node labels, get a constant 1 on every node or the node degree.
 
-    Nothing is downloaded, and no processed or pickled file is read (a ``processed/``
-    folder beside ``raw/`` is ignored), so a data folder cannot run code. The raw files are
-    checked: a value that is not a number, a node id out of range, an edge between two
-    graphs, an unsorted graph indicator, or a label file with more or fewer lines than
-    graphs raises a ValueError naming the file and the line.
+    Nothing is downloaded, and no processed or pickled file is read (``processed/`` is
+    ignored), so a data folder cannot run code. The raw files are checked: a value that is
+    not a number, a node id out of range, an edge between two graphs, an unsorted graph
+    indicator, or a file with more or fewer lines than it needs raises a ValueError naming
+    the file and the line.
 
     Parameters
     ----------
@@ -77,21 +73,18 @@ def load_tu_dataset(name, root, *, features="auto", use_edge_attr=False, drop_de
     root : str or path-like
         Folder that holds ``name/raw/name_A.txt`` and the other raw files (read only).
     features : str, default="auto"
-        Node-feature scheme, one of the keys of :data:`FEATURE_SCHEMES`: ``"auto"``,
-        ``"node-labels"``, ``"node-labels+attributes"``, ``"constant"``, ``"degree"``
-        or ``"one-hot-degree"``. ``"auto"`` is the paper's choice for chemical data and
-        raises for data sets without node labels, because the paper reported both
-        ``"constant"`` and ``"degree"`` there.
+        Node-feature scheme, a key of :data:`FEATURE_SCHEMES`. ``"auto"`` is the paper's
+        choice for chemical data and raises for data sets without node labels, because the
+        paper reported both ``"constant"`` and ``"degree"`` there.
     use_edge_attr : bool, default=False
-        Keep the edge attributes and one-hot edge labels as ``edge_attr``. The paper did
-        not use them, so by default the graphs carry no ``edge_attr``.
+        Keep the edge attributes and one-hot edge labels as ``edge_attr``, which the paper
+        did not use.
     drop_degenerate : bool, default=False
-        Drop the graphs with at most one node or without edges (self-loops count as
-        edges), as the reference code of the paper does when it builds a data set (its
-        REDDIT-MULTI-5K split file indexes 4,999 of 5,000 graphs). MUTAG, PTC_MR, NCI1,
-        PROTEINS(_full), ENZYMES, DD, IMDB-BINARY, IMDB-MULTI, REDDIT-BINARY and COLLAB
-        hold no such graph, so it changes none of them. Labels and feature widths are
-        computed before dropping, as in the reference.
+        Drop the graphs with at most one node or without edges (self-loops count), as the
+        paper's reference code builds a data set (its REDDIT-MULTI-5K split file indexes
+        4,999 of 5,000 graphs); labels and feature widths are computed before, as there.
+        MUTAG, PTC_MR, NCI1, PROTEINS(_full), ENZYMES, DD, IMDB-BINARY, IMDB-MULTI,
+        REDDIT-BINARY and COLLAB hold no such graph.
 
     Returns
     -------
@@ -166,9 +159,9 @@ def load_tu_dataset(name, root, *, features="auto", use_edge_attr=False, drop_de
             x = np.eye(int(degree.max(initial=0)) + 1, dtype=np.float32)[degree]
 
     n_graphs = files.n_graphs
-    node_ptr = _pointer(np.bincount(files.node_graph, minlength=n_graphs))
+    node_ptr = np.cumsum([0, *np.bincount(files.node_graph, minlength=n_graphs)], dtype=np.int64)
     edge_graph = files.node_graph[rows]
-    edge_ptr = _pointer(np.bincount(edge_graph, minlength=n_graphs))
+    edge_ptr = np.cumsum([0, *np.bincount(edge_graph, minlength=n_graphs)], dtype=np.int64)
     offsets = node_ptr[edge_graph]
     edge_index = np.stack([rows - offsets, cols - offsets])
     y = np.unique(files.graph_labels, return_inverse=True)[1].astype(np.int64)
@@ -187,12 +180,8 @@ def _degenerate(files, node_ptr):
 
 def _coalesce(edges, edge_attr, n_nodes):
     """What TUDataset does to the edge list: PyG's ``remove_self_loops`` then ``coalesce``
-    (sorted, unique edges, the attributes of repeated edges summed).
-
-    PyG's functions, not a copy of them: as fast as the numpy version they replaced (13 ms
-    against 17 ms for PROTEINS' 162,088 edge lines, 114 ms against 114 ms for REDDIT-BINARY's
-    1,991,016) and equal to it on every data set of the shared folder.
-    """
+    (sorted, unique edges, the attributes of repeated edges summed). As fast as the numpy copy
+    they replaced (13 ms against 17 ms on PROTEINS, 114 ms each on REDDIT-BINARY), and equal."""
     edge_index = torch.from_numpy(np.ascontiguousarray(edges.T, dtype=np.int64))
     attr = None if edge_attr is None else torch.from_numpy(np.ascontiguousarray(edge_attr))
     edge_index, attr = remove_self_loops(edge_index, attr)
@@ -215,12 +204,6 @@ def _one_hot_columns(table, n_rows):
     for column in (table - table.min(axis=0)).T:
         blocks.append(np.eye(int(column.max(initial=0)) + 1, dtype=np.float32)[column])
     return np.concatenate(blocks, axis=1)
-
-
-def _pointer(counts):
-    ptr = np.zeros(len(counts) + 1, dtype=np.int64)
-    np.cumsum(counts, out=ptr[1:])
-    return ptr
 
 
 @validate_params(

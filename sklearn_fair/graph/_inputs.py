@@ -11,8 +11,9 @@ __all__ = ["as_collection", "read_labels"]
 
 
 def as_collection(X, name="X"):
-    """The graphs of ``X`` as a float32 GraphCollection, checked by
-    :func:`~sklearn_fair.utils.check_graphs` (a collection again: its arrays may have changed)."""
+    """The graphs of ``X`` as a GraphCollection checked by :func:`~sklearn_fair.utils.check_graphs`
+    (a collection again: its arrays may have changed), with float32 node and edge features (the
+    dtype of a module's weights)."""
     if isinstance(X, GraphDataset):
         X = X.graphs
     if isinstance(X, GraphCollection):
@@ -20,12 +21,7 @@ def as_collection(X, name="X"):
         graphs = X
     else:
         graphs = stack_graphs(X, name)
-    return _as_float32(graphs, name)
-
-
-def _as_float32(graphs, name):
-    """The collection with float32 node and edge features (the dtype of a module's weights)."""
-    arrays = {"x": graphs.x, "edge_attr": graphs.edge_attr}
+    arrays = graphs.__graph_arrays__()
     for key, ptr in (("x", graphs.node_ptr), ("edge_attr", graphs.edge_ptr)):
         array = arrays[key]
         if array is None or array.dtype == np.float32:
@@ -42,14 +38,7 @@ def _as_float32(graphs, name):
             )
     if arrays["x"] is graphs.x and arrays["edge_attr"] is graphs.edge_attr:
         return graphs
-    return GraphCollection._from_checked(
-        arrays["x"],
-        graphs.edge_index,
-        graphs.node_ptr,
-        graphs.edge_ptr,
-        graphs.y,
-        arrays["edge_attr"],
-    )
+    return GraphCollection._from_checked(**arrays)
 
 
 def read_labels(graphs, y, name, y_name):

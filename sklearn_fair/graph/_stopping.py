@@ -1,22 +1,9 @@
 """Early stopping as the reference code of Errica et al. (2020) does it.
 
-diningphil/gnn-comparison (``models/utils/EarlyStopper.py``, ``models/gnn_wrapper/NetWrapper.py``)
-has two stoppers, called once per epoch (epochs count from 1) with the validation loss and
-accuracy:
-
-* ``Patience(patience=20, use_loss=True)``: an epoch whose score ties or beats the best so far
-  (``<=`` for the loss, ``>=`` for the accuracy) becomes the best epoch and restarts the count;
-  training stops after ``patience`` epochs in a row that do not. The paper's configs use
-  ``patience=500`` with both ``use_loss`` values.
-* ``GLStopper(starting_epoch, alpha=5, use_loss=True)`` (generalisation loss, Prechelt 1997):
-  epochs up to ``starting_epoch`` are ignored; later, a tie or better becomes the best epoch,
-  and any other epoch stops training when ``100 * (loss / best_loss - 1) > alpha`` (loss), or
-  ``best_acc / acc - 1 > alpha`` (accuracy; the reference does not scale this one by 100).
-
-A tie counts as an improvement, so the *latest* of equally good epochs is the one kept, unlike
-skorch's ``EarlyStopping``, which needs a strict improvement. The reference reports the metrics
-of the best epoch; GraphClassifier restores that epoch's weights, which gives the same test
-predictions.
+The ``Patience`` and ``GLStopper`` of diningphil/gnn-comparison (``models/utils/EarlyStopper.py``,
+called by ``models/gnn_wrapper/NetWrapper.py`` once per epoch, from 1); the rules are told in
+GraphClassifier's ``early_stopping`` parameter. The reference reports the metrics of the best
+epoch; GraphClassifier restores that epoch's weights, which gives the same test predictions.
 """
 
 import copy
@@ -28,20 +15,9 @@ __all__ = ["ReferenceEarlyStopping", "StoppingRule"]
 
 
 class StoppingRule:
-    """The decision of the reference's stoppers, one epoch at a time.
-
-    Parameters
-    ----------
-    criterion : {"patience", "generalization_loss"}
-    lower_is_better : bool
-        ``True`` for a loss, ``False`` for an accuracy (the reference's ``use_loss``).
-    patience : int
-        Used by ``"patience"``.
-    alpha : float
-        Used by ``"generalization_loss"``.
-    start_epoch : int
-        Used by ``"generalization_loss"``: epochs ``<= start_epoch`` are ignored.
-    """
+    """The decision of the reference's stoppers, one epoch at a time (``lower_is_better`` is
+    its ``use_loss``; ``patience`` is read by ``"patience"``, ``alpha`` and ``start_epoch`` by
+    ``"generalization_loss"``)."""
 
     def __init__(self, criterion, *, lower_is_better, patience, alpha, start_epoch):
         self.criterion = criterion
@@ -80,10 +56,9 @@ class StoppingRule:
 class ReferenceEarlyStopping(Callback):
     """Stop a skorch fit by :class:`StoppingRule` and restore the best epoch's weights.
 
-    Records ``stopping_best`` (whether the epoch is the new best) in the history each epoch
-    and ``best_epoch_`` (1-based, ``None`` if no epoch qualified) when training ends. With
-    ``criterion="patience"`` and ``patience=None`` it does nothing: training runs to the end
-    and keeps the last weights.
+    Records ``stopping_best`` in the history of every epoch with validation data, and
+    ``best_epoch_`` (1-based, ``None`` if no epoch qualified). With ``criterion="patience"``
+    and ``patience=None`` it does nothing: training runs to the end with the last weights.
     """
 
     def __init__(self, monitor, criterion, *, patience, alpha, start_epoch):
@@ -108,8 +83,8 @@ class ReferenceEarlyStopping(Callback):
         )
 
     def on_epoch_end(self, net, **kwargs):
-        if self.rule_ is None:
-            return
+        if self.rule_ is None or self.monitor not in net.history[-1]:
+            return  # no rule, or a fit without validation data
         epoch = len(net.history)
         is_best, stop = self.rule_.update(epoch, net.history[-1, self.monitor])
         net.history.record("stopping_best", is_best)

@@ -1,21 +1,14 @@
 """Reading the text files of a TU data set, checked line by line, without running any code.
 
-The TU format (https://chrsmrrs.github.io/datasets/docs/format/) is a folder of comma-separated
-text files: ``NAME_graph_indicator.txt`` (line i: the graph of node i), ``NAME_A.txt`` (one
-edge ``i, j`` of 1-based node ids per line), ``NAME_graph_labels.txt`` (one label per graph) and
-optional node and edge labels and attributes (one line per node or per edge line of ``A``).
-
-Everything is parsed with numpy from ``raw/``; no processed or pickled file is ever read, so a
-data folder from elsewhere cannot run code. Every inconsistency that would otherwise give a
+The TU format (https://chrsmrrs.github.io/datasets/docs/format/): comma-separated text files
+(``NAME_graph_indicator.txt``, ``NAME_A.txt``, ``NAME_graph_labels.txt``, optional node and
+edge labels and attributes), described in ``_FIELDS``. Any inconsistency that would give a
 silently different data set raises a ValueError naming the file and the line.
 
-PyG's own reader, ``torch_geometric.io.read_tu_data``, parses the same files but checks none of
-this (an empty ``_A.txt``, an edge between two graphs or a short label file give a bare
-exception or a different data set), and it is slower: 1.06 s for PROTEINS, 5.56 s for DD and
-8.93 s for REDDIT-BINARY against 0.04 s, 0.28 s and 0.24 s for ``read_tu_files`` (one run each,
-this machine, 2 cores). The hand-written parser stays for both reasons; what is built from the
-parsed files follows PyG (``_datasets.py`` uses its ``remove_self_loops`` and ``coalesce``), and
-the tests compare the result with PyG's ``TUDataset`` graph by graph.
+Why not PyG's ``torch_geometric.io.read_tu_data``: it checks none of this (an empty ``_A.txt``,
+an edge between two graphs or a short label file give a bare exception or another data set),
+and it is slower: 1.06 s for PROTEINS, 5.56 s for DD, 8.93 s for REDDIT-BINARY against 0.04 s,
+0.28 s and 0.24 s here (one run each, 2 cores). The tests compare the graphs with ``TUDataset``.
 """
 
 import warnings
@@ -58,18 +51,7 @@ class TUFiles:
 
 
 def read_tu_files(name, raw_dir):
-    """Read and check the TU files of data set ``name`` in ``raw_dir``.
-
-    Raises
-    ------
-    FileNotFoundError
-        If a required file is missing; the message says where the files go and where to get
-        them (nothing is downloaded).
-    ValueError
-        If a value is not a number, a node id is out of range, an edge joins two graphs, the
-        graph indicator is not sorted and contiguous, or a file has the wrong number of lines;
-        the message names the file and the line.
-    """
+    """Read and check the TU files of data set ``name`` in ``raw_dir`` (nothing downloaded)."""
     raw_dir = Path(raw_dir)
     required = [raw_dir / f"{name}_{part}.txt" for part in ("graph_indicator", "A", "graph_labels")]
     missing = [path.name for path in required if not path.is_file()]
@@ -115,8 +97,7 @@ def read_tu_files(name, raw_dir):
 
 
 def _read_table(path, dtype, part, *, n_columns=None, allow_empty=False):
-    """The comma-separated numbers of ``path`` (the file ``part`` of the format) as a 2-D array,
-    one row per line."""
+    """The comma-separated numbers of ``path`` (file ``part``) as a 2-D array, a row per line."""
     data = path.read_bytes()
     if not data:
         if not allow_empty:

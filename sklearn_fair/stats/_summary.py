@@ -26,7 +26,9 @@ class Summary(AsDict):
     n : int
         Number of scores.
     mean, std, sem : float
-        Mean, standard deviation (``ddof=1``) and standard error of the mean.
+        Mean, standard deviation (numpy's, ``ddof=0``: the one std of every table and report,
+        NestedCV's ``score_std_`` and scikit-learn's ``cv_results_``) and standard error of the
+        mean (from the sample standard deviation, ``ddof=1``).
     ci_low, ci_high : float
         Interval of the mean (also ``ci``).
     median, iqm : float
@@ -237,7 +239,7 @@ def summarize(
     >>> summary = summarize([0.80, 0.82, 0.85, 0.79, 0.84], metric="accuracy")
     >>> print(summary)
     accuracy, 5 scores
-      mean   0.8200  (std 0.0255, sem 0.0114)
+      mean   0.8200  (std 0.0228, sem 0.0114)
              95% interval [0.7883, 0.8517] (Student t, 4 df, of the mean of 5 scores)
              (in our simulations (benchmarks/bench_coverage.py) this interval covered the
              model's error 86-95% of the time at nominal 95%: it under-covers;
@@ -274,15 +276,15 @@ def summarize(
         of_mean = of_mean.negated()
     if bounds is not None:
         of_mean = _within_range(of_mean, metric, bounds)
-    std = float(np.std(values, ddof=1))
+    spread = float(np.std(values, ddof=1))  # the sample standard deviation, for the sem
     iqm_interval = bootstrap_ci(
         values, iqm, n_resamples=n_resamples, confidence=confidence, random_state=random_state
     )
     return Summary(
         n=int(values.shape[0]),
         mean=float(np.mean(values)),
-        std=std,
-        sem=float(std / np.sqrt(values.shape[0])),
+        std=float(np.std(values)),
+        sem=float(spread / np.sqrt(values.shape[0])),
         ci_low=of_mean.low,
         ci_high=of_mean.high,
         median=float(np.median(values)),

@@ -1,8 +1,8 @@
 """What a stored result depends on: one place describes its data, parameters, code and versions.
 
-NestedCV's cache keys (``model_selection/_nested/_cache_key.py``), the experiment runner's result
-hash (``experiment/_running/_hashing.py``), the reproducibility card's versions table and the
-benchmarks' result files are all built from this module, so the same inputs give the same
+NestedCV's cache keys (``model_selection/_nested/_cache_key.py``), the fingerprints a benchmark
+records to be extended later, the reproducibility card's versions table and the benchmarks'
+result files are all built from this module, so the same inputs give the same
 description everywhere. :func:`describe` turns a value into canonical JSON-able data that changes
 whenever the value's content or code does:
 

@@ -387,3 +387,14 @@ def test_a_fold_whose_selection_fails_gives_nested_cvs_results():
     assert cell.best_params_per_fold_ == alone.best_params_per_fold_
     np.testing.assert_array_equal(cell.outer_scores_, alone.outer_scores_)
     np.testing.assert_array_equal(result.scores["score"].isna(), np.isnan(alone.outer_scores_))
+
+
+def test_a_pair_of_graph_data_and_labels_is_read_as_x_and_y():
+    from sklearn_fair.benchmarking._benchmark import _load
+
+    graphs = [SimpleNamespace(y=np.array([label])) for label in (0, 1, 0, 1)]
+    y = np.array([0, 1, 0, 1])
+    X, labels, groups = _load("g", (graphs, y))
+    assert X is graphs and labels.tolist() == [0, 1, 0, 1] and groups is None
+    # graphs alone are graph data, whose labels come from each graph's .y
+    assert _load("g", graphs) == (graphs, None, None)

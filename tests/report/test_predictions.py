@@ -114,3 +114,19 @@ def test_predictions_are_kept_only_when_asked(data):
     assert result.predictions.empty and 'id="predictions"' not in result.to_html(plots=True)
     with pytest.raises(ValueError, match="keep_predictions=True"):
         result.plot_predictions("cancer", "logistic")
+
+
+def test_a_nested_cv_report_shows_what_the_model_predicted(data):
+    from sklearn_fair import NestedCV
+    from sklearn_fair.report import nested_cv_report
+
+    X, y = data
+    nested = NestedCV(_classifier(), GRID, outer_cv=OUTER, inner_cv=3, n_refits=1,
+                      random_state=0, refit=False, keep_predictions=True).fit(X, y)  # fmt: skip
+    folds = [f["predictions"] for f in nested.outer_results_]
+    proba = cross_val_predict(GridSearchCV(_classifier(), GRID, cv=3), X, y, cv=OUTER,
+                              method="predict_proba")  # fmt: skip
+    for (_, test), kept in zip(OUTER.split(X), folds):
+        np.testing.assert_allclose(kept["proba"][0], proba[test])
+    page = nested_cv_report({"logistic": nested}, n_resamples=200).to_html()
+    assert 'id="predictions"' in page and "calibration, every fold" in page

@@ -12,7 +12,10 @@ def test_fields_match_independent_references(n):
     summary = summarize(scores)
     assert summary.n == n
     assert summary.mean == pytest.approx(np.mean(scores))
-    assert summary.std == pytest.approx(np.std(scores, ddof=1))
+    # one std everywhere: numpy's (ddof=0), as NestedCV.score_std_ and the tables (issue 33.5);
+    # the standard error from the sample standard deviation
+    assert summary.std == pytest.approx(np.std(scores))
+    assert summary.sem == pytest.approx(np.std(scores, ddof=1) / np.sqrt(len(scores)))
     assert summary.sem == pytest.approx(stats.sem(scores))
     # The default interval of the mean is Student's t with n - 1 degrees of freedom.
     low, high = stats.t.interval(0.95, n - 1, loc=np.mean(scores), scale=stats.sem(scores))

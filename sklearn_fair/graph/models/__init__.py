@@ -1,9 +1,4 @@
-"""Graph-classification models of the fair-comparison paper, as torch modules built from PyG layers.
-
-Every model takes ``in_channels`` (node features) and ``out_channels`` (classes) first,
-takes a PyG ``Batch`` in ``forward`` and returns one row of logits per graph.
-:class:`~sklearn_fair.graph.GraphClassifier` fills in both sizes from the data.
-"""
+"""The graph-classification models of the fair-comparison paper, as torch modules of PyG layers."""
 
 from ._deep_multisets import DeepMultisets
 from ._dgcnn import DGCNN

@@ -1,9 +1,5 @@
-"""Parameter checks of the model constructors: scikit-learn's constraints, named after the model.
-
-The models are torch modules, not estimators (GraphClassifier builds them from its
-``module__*`` parameters), so ``validate_params``, which would name ``GIN.__init__``, does not
-fit: :func:`check_params` checks a constructor's arguments and names the model's class.
-"""
+"""The models' argument checks: scikit-learn's constraints, naming the model's class (the
+models are torch modules, so ``validate_params`` would name ``GIN.__init__``)."""
 
 from sklearn.utils._param_validation import validate_parameter_constraints
 

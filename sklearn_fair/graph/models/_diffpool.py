@@ -17,12 +17,8 @@ __all__ = ["DiffPool"]
 
 
 class _DenseSAGEConv(nn.Module):
-    """``x'_i = mean_{j in N(i)} x_j W + b``: PyG 1.4's DenseSAGEConv as the reference calls it.
-
-    The reference passes ``add_loop=False`` to the PyG 1.4 layer, which has a single weight
-    matrix: the node's own features do not enter its update (PyG 2's layer adds a root
-    weight). No L2 normalisation; a node without neighbours gets the bias.
-    """
+    """``mean_{j in N(i)} x_j W + b``: PyG 1.4's DenseSAGEConv with the reference's
+    ``add_loop=False`` (no root weight, no L2 normalisation; no neighbours: the bias)."""
 
     def __init__(self, in_channels, out_channels):
         super().__init__()
@@ -41,13 +37,8 @@ class _DenseSAGEBlock(nn.Module):
 
     def __init__(self, in_channels, hidden_channels, out_channels, *, project=False):
         super().__init__()
-        self.convs = nn.ModuleList(
-            [
-                _DenseSAGEConv(in_channels, hidden_channels),
-                _DenseSAGEConv(hidden_channels, hidden_channels),
-                _DenseSAGEConv(hidden_channels, out_channels),
-            ]
-        )
+        widths = [in_channels, hidden_channels, hidden_channels, out_channels]
+        self.convs = nn.ModuleList(_DenseSAGEConv(a, b) for a, b in zip(widths, widths[1:]))
         # Batch norm over every row of the dense batch, padding included, as in the reference.
         self.norms = nn.ModuleList([nn.BatchNorm1d(hidden_channels) for _ in range(2)])
         width = 2 * hidden_channels + out_channels

@@ -18,25 +18,12 @@ __all__ = ["ECC"]
 
 
 class CoarseLevel(NamedTuple):
-    """One level of the coarsened batch, as :meth:`ECC.coarsen` returns it.
+    """One level of a coarsened batch (:meth:`ECC.coarsen`), nodes numbered as in the batch."""
 
-    Attributes
-    ----------
-    edge_index : torch.LongTensor of shape (2, n_edges)
-        Non-zero entries of the level's Laplacian (self-loops included), with the batch's
-        node numbering of this level.
-    edge_weight : torch.Tensor of shape (n_edges,)
-        The Laplacian's entries: positive on self-loops, negative between nodes.
-    keep : torch.BoolTensor of shape (n_nodes,) or None
-        Nodes of this level that form the next one; ``None`` on the last level.
-    batch : torch.LongTensor of shape (n_nodes,)
-        Graph of each node of this level.
-    """
-
-    edge_index: torch.Tensor
-    edge_weight: torch.Tensor
-    keep: torch.Tensor
-    batch: torch.Tensor
+    edge_index: torch.Tensor  # (2, n_edges): the non-zero entries of the Laplacian, self-loops too
+    edge_weight: torch.Tensor  # (n_edges,): those entries, > 0 on self-loops, < 0 between nodes
+    keep: torch.Tensor  # (n_nodes,) bool: the nodes that form the next level; None on the last
+    batch: torch.Tensor  # (n_nodes,): the graph of each node
 
 
 class _ECCConv(nn.Module):
@@ -60,11 +47,8 @@ class _ECCBlock(nn.Module):
     def __init__(self, in_channels, out_channels, edge_channels, dropout):
         super().__init__()
         self.convs = nn.ModuleList(
-            [
-                _ECCConv(in_channels, out_channels, edge_channels),
-                _ECCConv(out_channels, out_channels, edge_channels),
-                _ECCConv(out_channels, out_channels, edge_channels),
-            ]
+            _ECCConv(width, out_channels, edge_channels)
+            for width in (in_channels, out_channels, out_channels)
         )
         self.dropout = dropout
 
@@ -212,15 +196,15 @@ class ECC(nn.Module):
         return state
 
     def _pyramid(self, edge_index, num_nodes):
-        """Cached Laplacian levels 1..num_layers (as edges) and keep masks of one graph."""
+        """Cached ``(edges, weights, keep)`` of every level of one graph (level 0: no edges)."""
         key = _structure_key(edge_index, num_nodes)
         if key not in self._pyramids:
             laplacians, keeps = coarsen_graph(edge_index, num_nodes, self.num_layers)
-            edges = []
-            for laplacian in laplacians[1:]:
+            levels = [(np.zeros((2, 0), dtype=np.int64), np.zeros(0), keeps[0])]
+            for laplacian, keep in zip(laplacians[1:], [*keeps[1:], None]):
                 rows, cols = np.nonzero(laplacian)
-                edges.append((np.stack([rows, cols]), laplacian[rows, cols]))
-            self._pyramids[key] = (edges, keeps)
+                levels.append((np.stack([rows, cols]), laplacian[rows, cols], keep))
+            self._pyramids[key] = levels
         return self._pyramids[key]
 
     def coarsen(self, data):
@@ -240,28 +224,21 @@ class ECC(nn.Module):
         """
         device = data.edge_index.device
         num_graphs = _num_graphs(data)
-        graph_edges, node_counts = _split_by_graph(data, num_graphs)
-        pyramids = [self._pyramid(edges, count) for edges, count in zip(graph_edges, node_counts)]
+        graph_edges, counts = _split_by_graph(data, num_graphs)
+        pyramids = [self._pyramid(edges, count) for edges, count in zip(graph_edges, counts)]
         levels = []
-        counts = node_counts
-        for level in range(self.num_layers + 1):
-            offsets = np.concatenate([[0], np.cumsum(counts)[:-1]])
-            if level == 0:
-                level_edges = np.zeros((2, 0), dtype=np.int64)
-                weights = np.zeros(0)
-            else:
-                parts = [pyramid[0][level - 1] for pyramid in pyramids]
-                level_edges = np.concatenate(
-                    [edges + offset for (edges, _), offset in zip(parts, offsets)], axis=1
-                )
-                weights = np.concatenate([values for _, values in parts])
-            keep = None
-            if level < self.num_layers:
-                keep = np.concatenate([pyramid[1][level] for pyramid in pyramids])
+        for parts in zip(*pyramids):  # one level: (edges, weights, keep) of every graph
+            edges, weights, keeps = zip(*parts)
+            offsets = np.cumsum([0, *counts[:-1]])
+            keep = None if keeps[0] is None else np.concatenate(keeps)
             levels.append(
                 CoarseLevel(
-                    edge_index=torch.as_tensor(level_edges, dtype=torch.long, device=device),
-                    edge_weight=torch.as_tensor(weights, device=device),
+                    edge_index=torch.as_tensor(
+                        np.concatenate([e + o for e, o in zip(edges, offsets)], axis=1),
+                        dtype=torch.long,
+                        device=device,
+                    ),
+                    edge_weight=torch.as_tensor(np.concatenate(weights), device=device),
                     keep=None if keep is None else torch.as_tensor(keep, device=device),
                     batch=torch.as_tensor(
                         np.repeat(np.arange(num_graphs), counts), dtype=torch.long, device=device
@@ -269,7 +246,7 @@ class ECC(nn.Module):
                 )
             )
             if keep is not None:
-                counts = np.array([int(pyramid[1][level].sum()) for pyramid in pyramids])
+                counts = [int(mask.sum()) for mask in keeps]
         return levels
 
     def forward(self, data):

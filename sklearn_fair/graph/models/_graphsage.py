@@ -15,11 +15,7 @@ _AGGREGATIONS = {"add": "sum", "sum": "sum", "mean": "mean", "max": "max"}
 
 
 class _SAGEConv(nn.Module):
-    """``x'_i = aggr_{j in N(i) + {i}} (W x_j) + b``: PyG 1.4's SAGEConv, the reference's layer.
-
-    One weight matrix for the node and its neighbours (the node joins its neighbourhood as a
-    self-loop, where PyG 2 has a separate root weight), a bias, no L2 normalisation.
-    """
+    """PyG 1.4's SAGEConv, the reference's layer, described in :class:`GraphSAGE`."""
 
     def __init__(self, in_channels, out_channels, aggr):
         super().__init__()

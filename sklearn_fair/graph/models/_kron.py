@@ -1,29 +1,12 @@
 """Graph coarsening by Kron reduction of the normalised Laplacian, as the ECC reference does it.
 
-The reference (diningphil/gnn-comparison, ``datasets/manager.py``, after Simonovsky and
-Komodakis, CVPR 2017, who follow Shuman et al., 2016) precomputes for every graph a pyramid of
-Laplacians: level 0 is the normalised Laplacian ``I - D^-1/2 A D^-1/2``; each next level keeps
-the nodes where an approximation of the Laplacian's leading eigenvector (30 steps of power
-iteration from a random start in ``[-1, -0.5)``) is non-negative, and its Laplacian is the Kron
-reduction (Schur complement) onto them, ``L_kk - L_kd L_dd^-1 L_dk``. The facts below are taken
-from that code; the code is ours.
-
-What we do differently, and why (the ECC docstring repeats this for users):
-
-* The start vector of the power iteration is a fixed draw from the same distribution (a
-  generator seeded with 0, so it depends only on the number of nodes): the same graph always
-  gets the same coarsening, where the reference drew a new one per graph when preparing the data.
-* A connected component in which no node is kept (possible only when 30 steps have not
-  converged) is kept whole. In a connected graph this is the reference's own rule ("no node
-  non-negative: keep the level as it is"); in a disconnected one the reference would invert a
-  singular matrix.
-* Everything is computed in float64 (the reference used float32), and entries below
-  ``ROUND_OFF`` in absolute value after a reduction are set to 0: they are round-off of exact
-  zeros, and every non-zero entry becomes an edge.
+The rules of diningphil/gnn-comparison's ``datasets/manager.py`` (after Simonovsky and Komodakis,
+CVPR 2017, who follow Shuman et al., 2016), described with our differences in the ECC
+docstring; the code is ours. The start vector of the power iteration is a fixed draw (seed 0)
+from the reference's distribution, so it depends only on the number of nodes.
 """
 
 import numpy as np
-from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 
 __all__ = ["coarsen_graph", "normalized_laplacian"]
@@ -38,11 +21,8 @@ ROUND_OFF = 1e-10
 
 
 def normalized_laplacian(edge_index, num_nodes):
-    """Dense ``I - D^-1/2 A D^-1/2`` of the undirected, unweighted graph; 0 rows for isolated nodes.
-
-    Equal to networkx's ``normalized_laplacian_matrix`` of the graph the reference builds (an
-    undirected ``nx.Graph``: both directions of an edge and repeated edges count once).
-    """
+    """Dense ``I - D^-1/2 A D^-1/2``, 0 rows for isolated nodes: networkx's
+    ``normalized_laplacian_matrix`` of the reference's ``nx.Graph`` (an edge counts once)."""
     adjacency = np.zeros((num_nodes, num_nodes))
     if edge_index.size:
         adjacency[edge_index[0], edge_index[1]] = 1.0
@@ -66,18 +46,13 @@ def _leading_sign_split(laplacian):
     return vector >= 0
 
 
-def _components(laplacian):
-    rows, cols = np.nonzero(laplacian)
-    graph = coo_matrix((np.ones(len(rows)), (rows, cols)), shape=laplacian.shape)
-    return connected_components(graph, directed=False)[1]
-
-
 def _decimate(laplacian):
     """One level down: the kept nodes and the Kron-reduced Laplacian on them."""
     keep = _leading_sign_split(laplacian)
-    labels = _components(laplacian)
-    kept_components = np.unique(labels[keep])
-    keep |= ~np.isin(labels, kept_components)  # components with no kept node stay whole
+    labels = connected_components(laplacian != 0, directed=False)[1]
+    # A component with no kept node (30 steps not converged) stays whole: the reference's rule
+    # for a whole graph; for a component of a disconnected one it would invert a singular matrix.
+    keep |= ~np.isin(labels, labels[keep])
     drop = ~keep
     if not drop.any():
         return keep, laplacian.copy()
@@ -93,25 +68,9 @@ def _decimate(laplacian):
 
 
 def coarsen_graph(edge_index, num_nodes, num_levels):
-    """Laplacian pyramid of one graph: ``num_levels + 1`` Laplacians and ``num_levels`` masks.
-
-    Parameters
-    ----------
-    edge_index : ndarray of shape (2, n_edges)
-        Edges of the graph, node indices from 0.
-    num_nodes : int
-        Number of nodes.
-    num_levels : int
-        Number of reductions.
-
-    Returns
-    -------
-    laplacians : list of ndarray
-        ``laplacians[l]`` is the dense Laplacian of level ``l`` (level 0: the normalised
-        Laplacian of the graph).
-    keeps : list of ndarray of bool
-        ``keeps[l]`` marks the nodes of level ``l`` that form level ``l + 1``.
-    """
+    """Laplacian pyramid of one graph: the dense Laplacians of levels ``0..num_levels`` (level 0:
+    the normalised Laplacian) and, per level but the last, the mask of the nodes that form the
+    next one."""
     laplacian = normalized_laplacian(np.asarray(edge_index, dtype=np.int64), int(num_nodes))
     laplacians, keeps = [laplacian], []
     for _ in range(num_levels):

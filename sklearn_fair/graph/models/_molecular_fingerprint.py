@@ -9,14 +9,12 @@ __all__ = ["MolecularFingerprint"]
 class MolecularFingerprint(nn.Module):
     """Sum of the node features, then a one-hidden-layer MLP with ReLU.
 
-    The chemical baseline of Errica et al. (ICLR 2020): it ignores the edges, so it
-    shows how much a graph model gains from the structure. Summing one-hot atom labels
-    counts the atoms of each type, a simple molecular fingerprint.
-
-    One deliberate difference from the reference (diningphil/gnn-comparison): its MLP ends
-    with a ReLU on the logits, which clips every negative class score to 0, so a graph whose
-    scores are all negative gets uniform probabilities and no gradient. We leave that ReLU
-    out; the model is otherwise the same.
+    The chemical baseline of Errica et al. (ICLR 2020): it ignores the edges, so it shows how
+    much a graph model gains from the structure (summing one-hot atom labels counts the atoms
+    of each type, a simple molecular fingerprint). One deliberate difference from the
+    reference (diningphil/gnn-comparison): its MLP ends with a ReLU on the logits, which clips
+    every negative class score to 0, so a graph whose scores are all negative gets uniform
+    probabilities and no gradient. We leave that ReLU out; the model is otherwise the same.
 
     Parameters
     ----------

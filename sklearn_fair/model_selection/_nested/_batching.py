@@ -1,16 +1,11 @@
 """How many tasks go to a worker per round trip, and how many wait ahead of the workers.
 
-Short fits are batched as joblib's auto-batching does: the tasks' measured durations (fit and
-score time, a moving average) decide the batch size, which grows while a task takes less than
-a fraction of :data:`TARGET_SECONDS`, up to :data:`MAX_BATCH`, and never beyond an even share of
-the tasks ready (so no worker waits while another holds a long batch). Batches are cut from the
-schedule's order, so a batch is the next few tasks on the critical path. Fits with a time limit
-are never batched (a limit is per fit, and a batch would outlast it).
-
-:data:`PREFETCH` more tasks than there are workers are kept in flight, so a worker that
-finishes finds its next task already waiting instead of waiting for the caller to hear of the
-finish, choose and send one; none with ``fit_timeout`` (the executors time a fit from its
-submission, and a task waiting in the queue would seem to overrun).
+Short fits are batched as joblib's auto-batching does: the batch grows while a task (a moving
+average of fit and score time) takes less than a fraction of :data:`TARGET_SECONDS`, up to
+:data:`MAX_BATCH`, never beyond an even share of the ready tasks (so no worker waits while
+another holds a long batch), cut from the schedule's order. :data:`PREFETCH` more tasks than
+workers are kept in flight, so that a worker that finishes finds its next task waiting. Neither
+with ``fit_timeout``: a limit is per fit, and the executors time a fit from its submission.
 """
 
 __all__ = ["AutoBatching", "MAX_BATCH", "PREFETCH", "TARGET_SECONDS"]

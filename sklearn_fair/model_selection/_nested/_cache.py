@@ -2,31 +2,25 @@
 
 Invariants:
 
-- An entry's file name is the SHA-256 of the task's key description (``_cache_key.py``, built
-  by ``utils/_provenance.py``, the one place that decides what a stored result depends on).
-  Anything the result depends on changes the name, so a stale entry is never read; everything
-  else is reused.
+- An entry's file name is the SHA-256 of the task's key description (``_cache_key.py``):
+  anything the result depends on changes the name, so a stale entry is never read.
 - An entry holds scores, timings and a fingerprint of predictions, in JSON, never a pickle, so
-  reading the cache never runs code. It stores its full key description and a checksum; on
-  load, the description must equal the one asked for and the checksum must match, so an entry
-  copied over another one, or truncated, is recomputed.
-- Entries are written atomically by the worker as soon as its task finishes (a temporary
-  ``.part`` file named after the writing process, then ``os.replace``): a killed run loses
-  only its unfinished tasks. A later run removes the ``.part`` files of processes that are gone.
-- A file that is not a regular file (a symlink, a directory), is larger than
-  ``MAX_ENTRY_BYTES`` or nested too deeply is recomputed, never followed or read without bound.
+  reading the cache never runs code. It stores its key description and a checksum, both checked
+  on load: an entry copied over another one, or truncated, is recomputed.
+- Entries are written atomically by the worker as soon as its task finishes (a ``.part`` file
+  named after the writing process, then ``os.replace``): a killed run loses only its unfinished
+  tasks. A later run removes the ``.part`` files of processes that are gone.
+- A file that is not a regular file (a symlink, a directory), is larger than its cap
+  (``MAX_ENTRY_BYTES``; ``MAX_PREDICTIONS_ENTRY_BYTES`` for one that keeps test predictions) or
+  nested too deeply is recomputed, never followed or read without bound.
 - Entries are files from elsewhere (caches are committed, shared and copied, and whoever writes
-  one can recompute its checksum). Before an entry is served, every field the reader uses is
-  checked (:class:`EntryCheck`): the metrics are exactly the run's, each score a finite number
-  (not a string or a boolean) within its scorer's range (:func:`sklearn_fair.metrics.score_range`:
-  an accuracy in [0, 1]), the timings finite and non-negative, the predictions' fingerprint a
-  SHA-256 where the task records one and absent where it does not. An entry that fails is
-  recomputed, and the run warns once, naming the folder and the count. A *plausible* forgery
-  (an accuracy of 0.999 that the model does not reach) passes these checks: only recomputing
-  tells it, which :func:`~sklearn_fair.model_selection.verify_cache` does for a sample.
+  one can recompute its checksum): before an entry is served, every field the reader uses is
+  checked (:class:`EntryCheck`: the run's metrics, each score a finite number within its
+  scorer's range, the timings, the predictions' fingerprint); one that fails is recomputed,
+  with one warning per run. A *plausible* forgery passes: only recomputing tells it
+  (:func:`~sklearn_fair.model_selection.verify_cache`).
 - A cache folder that cannot be written is refused before the first fit; a write that fails
-  later (disk full, folder removed) warns once and the run goes on without writing, still
-  reading the entries that are there.
+  later (disk full) warns once and the run goes on reading entries without writing.
 """
 
 import json
@@ -64,15 +58,8 @@ def entry_path(directory, name):
 
 
 class TaskCache:
-    """The folder of a resumable cache.
-
-    Parameters
-    ----------
-    directory : str or path-like
-        Created if missing; must be writable (checked here, before any fit).
-    owner : str
-        Who asked (named in errors).
-    """
+    """The folder of a resumable cache, created if missing and checked writable before any fit;
+    ``owner`` is named in errors."""
 
     def __init__(self, directory, owner):
         if isinstance(directory, (str, bytes)) and not directory:
@@ -108,12 +95,8 @@ class TaskCache:
         return entry_path(self.directory, name)
 
     def load(self, name, description, key, check=None, predictions=False):
-        """The stored result of the task named ``name``, or None if absent or invalid.
-
-        ``check`` (an :class:`EntryCheck`) validates the payload; ``predictions`` says whether
-        the task records a fingerprint of its predictions. An entry that is there but fails is
-        counted in :attr:`rejected` (see :meth:`warn_rejected`).
-        """
+        """The stored result of the task named ``name``, or None if absent or invalid (counted in
+        :attr:`rejected`); ``predictions``: whether the task records a fingerprint of them."""
         path = self.path_for(name)
         try:
             folder = os.lstat(path.parent)
@@ -255,13 +238,7 @@ def _number_problem(field, value, low=-math.inf, high=math.inf):
 
 
 class EntryCheck:
-    """What a valid payload of one run holds: its metrics, each within its scorer's range.
-
-    Parameters
-    ----------
-    scorers : dict
-        Metric name -> scorer, as the run scores.
-    """
+    """What a valid payload of a run with ``scorers`` holds: its metrics, each in its range."""
 
     def __init__(self, scorers):
         from ...metrics import score_range
@@ -269,8 +246,8 @@ class EntryCheck:
         self.ranges = {name: score_range(scorer) for name, scorer in scorers.items()}
 
     def problem(self, payload, predictions, metrics=None):
-        """Why ``payload`` cannot be served (None if it can); ``metrics``: the names of the
-        scorers its task scored with, when not all of them."""
+        """Why ``payload`` cannot be served (None if it can); ``metrics``: the scorers its task
+        scored with, when not all."""
         scores = payload["scores"]
         ranges = self.ranges if metrics is None else {m: self.ranges[m] for m in metrics}
         if not isinstance(scores, dict):

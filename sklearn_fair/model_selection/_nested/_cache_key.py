@@ -1,17 +1,12 @@
-"""The key of a cached task: what its result depends on, described by ``utils._provenance``.
+"""The key of a cached task: the SHA-256 of the canonical JSON of what its result depends on,
+described by :func:`sklearn_fair.utils.describe` (the one place that decides it):
 
-A task's key is the SHA-256 of the canonical JSON of its description
-(:func:`sklearn_fair.utils.describe`, the one place that decides what a stored result depends
-on; its docstring gives the rules):
-
-- the format of the entries and the versions table (:func:`sklearn_fair.utils.package_versions`:
-  Python, sklearn-fair's version and source hash, scikit-learn, NumPy, SciPy, joblib);
+- the entries' format and the versions (:func:`sklearn_fair.utils.package_versions`);
 - the data (``X``, ``y``, fit and score parameters) by content;
-- the scorers and the estimator with the task's parameters, seeds included, with the code of
-  every class and function they use: installed packages by version, sklearn-fair by its source,
-  the user's own modules by their source and that of every module of the user's they reach
-  (so editing a ``helpers.py`` that a scorer or a ``fit`` calls recomputes);
-- the phase of the task and the rows it trains on, is scored on and early-stops on.
+- the scorers and the estimator with the task's parameters and seeds, with the code of every
+  class and function they use (the user's own modules by their source, so editing a
+  ``helpers.py`` that a scorer or a ``fit`` calls recomputes);
+- the task's phase and the rows it trains on, is scored on and early-stops on.
 
 What cannot be described raises :class:`UnhashableError`; the run then warns and does not cache.
 """
@@ -34,10 +29,8 @@ FORMAT = "sklearn-fair-task/3"
 
 
 class KeyBuilder:
-    """Builds the key of every task of one run; the run's shared part is described once.
-
-    Raises UnhashableError when the data, the scorers or the fit parameters cannot be described.
-    """
+    """Builds the key of every task of one run, describing the run's shared part once; raises
+    UnhashableError when the data, the scorers or the fit parameters cannot be described."""
 
     def __init__(self, data, scorers):
         self._describer = Describer()

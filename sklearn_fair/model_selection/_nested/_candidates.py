@@ -1,14 +1,9 @@
 """The candidates of the inner model selection, and the configured estimator of each fit.
 
-A scikit-learn search given as the estimator is unwrapped here (:func:`search_space`): a
-GridSearchCV or RandomizedSearchCV becomes its space, flattened into independent fits; any
-other search runs whole in each outer training fold (:func:`search_for_folds`).
-
-A candidate is a dict of parameters. Every fit starts from a fresh clone of the estimator with
-the candidate's values (cloned too, as scikit-learn's searches do), and seeds go only to the
-``random_state`` parameters of the object actually in place: a pipeline step swapped for
-``"passthrough"``, ``None`` or another estimator in the grid has the parameters of its
-replacement, not those of the step it replaced.
+Every fit starts from a fresh clone of the estimator with the candidate's values (cloned too, as
+scikit-learn's searches do), and seeds go only to the ``random_state`` parameters of the object
+actually in place: a pipeline step swapped for ``"passthrough"`` or another estimator in the
+grid has the parameters of its replacement.
 """
 
 import numbers
@@ -25,15 +20,12 @@ from sklearn.model_selection._search import BaseSearchCV
 
 __all__ = [
     "SearchSpace",
-    "check_candidate_names",
     "configure",
     "is_search",
-    "make_candidates",
     "search_for_folds",
     "search_space",
     "seedable_models",
     "space_candidates",
-    "unwrap_search",
 ]
 
 
@@ -43,13 +35,9 @@ def is_search(estimator):
 
 
 def unwrap_search(search):
-    """Take a GridSearchCV or RandomizedSearchCV apart, or return None for any other search.
-
-    Only these two are flattened into independent fits: a subclass or another search
-    (successive halving, for instance) decides its next fits from earlier ones, and a callable
-    ``refit`` picks the winner by a rule of its own, so those run whole inside each outer
-    training fold instead.
-    """
+    """Take a GridSearchCV or RandomizedSearchCV apart, or return None for any other search:
+    a subclass or another search (successive halving) decides its next fits from earlier ones,
+    and a callable ``refit`` picks the winner by a rule of its own, so those run whole."""
     if type(search) not in (GridSearchCV, RandomizedSearchCV) or callable(search.refit):
         return None
     randomized = type(search) is RandomizedSearchCV
@@ -91,13 +79,9 @@ def make_candidates(param_grid, param_distributions, n_iter, random_state, owner
 
 
 def check_candidate_names(estimator, candidates, owner):
-    """Raise a ValueError naming any parameter of a candidate that cannot be set.
-
-    Each candidate is configured on a clone, so a parameter of a step that the candidate itself
-    puts in place (``{"reduce": [PCA()], "reduce__n_components": [2]}``) is accepted. A name
-    missing from ``get_params`` is still accepted when ``set_params`` takes it: skorch
-    estimators list a ``module__*`` parameter only once it has been set.
-    """
+    """Raise a ValueError naming any parameter of a candidate that cannot be set (on a clone,
+    so that a step the candidate puts in place may be configured too; a name that ``set_params``
+    takes is accepted even if missing from ``get_params``, as skorch's ``module__*``)."""
     for candidate in candidates:
         try:
             configure(estimator, candidate)
@@ -111,13 +95,9 @@ def check_candidate_names(estimator, candidates, owner):
 
 
 def configure(estimator, params):
-    """A fresh clone of ``estimator`` with ``params``, each value cloned too.
-
-    Values are cloned as scikit-learn's own searches do, so an object in a grid (a skorch
-    callback, an estimator) is never shared, and so never mutated, across fits. Parameters are
-    set in two rounds, steps before their own parameters, so ``{"reduce": PCA(),
-    "reduce__n_components": 2}`` works in any order.
-    """
+    """A fresh clone of ``estimator`` with ``params``, each value cloned too (so an object in a
+    grid is never shared, and so never mutated, across fits); steps are set before their own
+    parameters, so ``{"reduce": PCA(), "reduce__n_components": 2}`` works in any order."""
     model = clone(estimator)
     values = {name: clone(value, safe=False) for name, value in params.items()}
     depth = {name: name.count("__") for name in values}
@@ -130,8 +110,7 @@ def configure(estimator, params):
 
 
 def search_for_folds(search, inner_cv, seeds):
-    """The whole search of each fold: its cv replaced, its randomness seeded (issue: never
-    unseeded in a seeded run)."""
+    """The whole search of each fold: its cv replaced, its randomness seeded."""
     search = clone(search)
     if inner_cv is not None:
         search.set_params(cv=inner_cv)
@@ -159,22 +138,16 @@ class SearchSpace:
 
 
 def search_space(nested, owner):
-    """What ``nested`` (a NestedCV) tunes: its space, or that of the search it was given.
-
-    A GridSearchCV or RandomizedSearchCV (the exact types) is taken apart into its estimator,
-    space and cv (used where ``nested`` leaves its ``inner_cv`` unset); any other search stays
-    whole (:attr:`SearchSpace.search`) and runs inside each outer training fold. Either way the
-    search selects with its own ``scoring`` and ``refit`` (:attr:`SearchSpace.search_scoring`),
-    as in ``cross_validate(search, scoring=...)``: ``nested``'s ``scoring`` scores the outer
-    test folds (see :func:`~._scoring.resolve_scoring`).
-    """
+    """What ``nested`` (a NestedCV) tunes: its space, or that of the search it was given (taken
+    apart by :func:`unwrap_search`, its cv used where ``inner_cv`` is unset, or run whole). A
+    search selects with its own ``scoring`` and ``refit``, as in ``cross_validate(search,
+    scoring=...)``."""
     space = SearchSpace(
         nested.estimator, None, nested.param_grid, nested.param_distributions, nested.n_iter,
         nested.inner_cv, nested.scoring, nested.refit, None,
     )  # fmt: skip
-    if is_search(space.estimator) and (
-        space.param_grid is not None or space.param_distributions is not None
-    ):
+    own_space = space.param_grid is not None or space.param_distributions is not None
+    if own_space and is_search(space.estimator):
         given = "param_grid" if space.param_grid is not None else "param_distributions"
         raise ValueError(
             f"{owner} got a search ({type(space.estimator).__name__}) as "
@@ -182,9 +155,7 @@ def search_space(nested, owner):
             f"space and cv become the inner selection, or its estimator "
             f"({type(space.estimator.estimator).__name__}) with '{given}'."
         )
-    if space.param_grid is not None or space.param_distributions is not None:
-        return space
-    if not is_search(space.estimator):
+    if own_space or not is_search(space.estimator):
         return space
     space.search_scoring = (space.estimator.scoring, space.estimator.refit)
     unwrapped = unwrap_search(space.estimator)
@@ -203,11 +174,7 @@ def search_space(nested, owner):
 
 
 def space_candidates(space, seeds, owner):
-    """The candidates of ``space`` (``[]`` for a search run whole), their names checked.
-
-    Sampled candidates are drawn with the search's own ``random_state`` when it has one, else
-    with the run's (see :meth:`~._seeds.Seeds.sampler_seed`).
-    """
+    """The candidates of ``space`` (``[]`` for a search run whole), their names checked."""
     if space.search is not None:
         return []
     sampler_seed = seeds.sampler_seed(space.sampler_random_state)
@@ -219,11 +186,8 @@ def space_candidates(space, seeds, owner):
 
 
 def seedable_models(space, candidates):
-    """The models whose unset ``random_state`` parameters the refits vary.
-
-    For a search run whole, the user's estimator, not the search's seeded copy: the selection
-    seed set in that copy is the protocol's, not the user's.
-    """
+    """The models whose unset ``random_state`` parameters the refits vary; for a search run
+    whole, the user's estimator, not the search's copy that the protocol seeded."""
     if space.search is not None:
         return [space.base_estimator]
     return [configure(space.estimator, c) for c in candidates]

@@ -1,17 +1,11 @@
 """The data of a run, and how it reaches the workers: once per worker, never once per task.
 
-:class:`RunData` holds ``X``, ``y`` and the sample-aligned fit and score parameters. In the
-caller's process the tasks get it as it is. For worker processes it is written once to a
-temporary folder with ``joblib.dump`` and every task carries only a :class:`DataHandle` (a path);
-each worker loads it once, memory-mapping its arrays, and keeps it for the run's other tasks.
-On Dask it is scattered to the workers once. So what is sent per task does not grow with the
-data set.
-
-Graph data is written compactly (:func:`for_workers`, :func:`sklearn_fair.utils.compact_graphs`),
-in ``X`` and in any fit or score parameter (validation graphs passed as ``X_val``): an iterated
-PyG ``InMemoryDataset`` would otherwise pickle its whole storage once per graph, and a list of
-``Data`` every tensor with its own header. The caller's process keeps the user's own
-object (the cache key and the serial path see exactly what was passed).
+For worker processes the :class:`RunData` is written once with ``joblib.dump`` and each task
+carries a :class:`DataHandle` (a path), which each worker loads once, memory-mapped; on Dask it
+is scattered once. So what is sent per task does not grow with the data set. Graph data is sent
+compact (:func:`for_workers`): an iterated PyG ``InMemoryDataset`` would otherwise pickle its
+whole storage once per graph. The caller's process keeps the user's own object (the cache key
+and the serial path see exactly what was passed).
 """
 
 import os
@@ -50,11 +44,8 @@ def take(values, indices):
 
 
 def _aligned(params, indices, n_samples):
-    """Index the sample-aligned values of ``params`` (e.g. sample_weight) with ``indices``.
-
-    As scikit-learn's ``_check_method_params``: an array-like or sparse matrix with one entry
-    per sample is indexed (a sparse one as CSR); anything else is passed as it is.
-    """
+    """``params`` with each value that has one entry per sample indexed by ``indices`` (as
+    scikit-learn's ``_check_method_params``); the others as they are."""
     subset = {}
     for name, value in params.items():
         if isinstance(value, CollatedGraphs):
@@ -94,7 +85,7 @@ class RunData:
 
     @property
     def n_samples(self):
-        return len(self.y) if self.y is not None else _num_rows(self.X)
+        return len(self.y) if self.y is not None else _num_samples(self.X)
 
     def resolve(self):
         return self
@@ -123,10 +114,6 @@ class RunData:
         }
 
 
-def _num_rows(X):
-    return _num_samples(X)
-
-
 # The runs a worker process has loaded, most recent last; a worker serves one run at a time,
 # so two are enough and older ones are released.
 _LOADED = OrderedDict()
@@ -152,14 +139,9 @@ class DataHandle:
 
 
 def for_workers(data):
-    """``data`` as it is sent to worker processes: its graph data compact.
-
-    ``X``, and every fit or score parameter that holds graphs (validation graphs passed as
-    ``X_val``, say), go through :func:`~sklearn_fair.utils.compact_graphs`. The tasks see the
-    same rows either way: :func:`take` of a compact ``X`` gives the user's container type (a
-    PyG dataset of the same class, a list of ``Data``) holding graphs equal to the originals,
-    and a compact parameter is indexed (when sample-aligned) or passed as the originals are.
-    """
+    """``data`` as sent to worker processes: ``X`` and every fit or score parameter that holds
+    graphs (``X_val``) through :func:`~sklearn_fair.utils.compact_graphs`; :func:`take` of a
+    compact ``X`` gives the user's container type, holding graphs equal to the originals."""
     own = getattr(data, "for_workers", None)
     if own is not None:  # several runs' data shipped together (run_plans' PlansData)
         return own()

@@ -13,6 +13,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from ...utils import RANDOM_STATE_CONSTRAINTS, EstimatorInstance, IntervalNotBool
 from ._candidates import search_space
+from ._docs import fill_parameter_docs
 from ._planning import make_plan
 from ._protocol import run_protocol, use_cache
 from ._results import cv_results
@@ -43,8 +44,8 @@ PROTOCOL_CONSTRAINTS = {
 
 
 class _SaysWhy(_AvailableIfDescriptor):
-    """scikit-learn's ``available_if``, except that the check's own AttributeError (saying
-    why, e.g. ``refit=False``) reaches the user instead of a bare "has no attribute"."""
+    """scikit-learn's ``available_if``, except that the check's own AttributeError (saying why,
+    e.g. ``refit=False``) reaches the user instead of a bare "has no attribute"."""
 
     def _check(self, obj, owner):
         if not self.check(obj):
@@ -76,6 +77,7 @@ def _estimator_has(attr):
     return check
 
 
+@fill_parameter_docs
 class NestedCV(MetaEstimatorMixin, BaseEstimator):
     """Nested cross-validation: an honest estimate of a tuned model's performance.
 
@@ -94,159 +96,40 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
     and ``inner_cv=5`` for scikit-learn's idiom; :func:`nested_cross_validate` and
     :func:`nested_cross_val_score` keep ``cross_validate``'s defaults.
 
-    All fits of all outer folds are one pool of independent tasks, run in an order driven by
-    their dependencies: an outer fold's refits start as soon as its selection is complete,
-    and the tasks on the longest predicted path go first. The results do not depend on
-    ``n_jobs`` or the backend.
+    All fits of all outer folds are one pool of tasks (a fold's refits start as soon as its
+    selection is complete); the results do not depend on ``n_jobs`` or the backend.
 
     Parameters
     ----------
-    estimator : estimator object
-        The model to tune and assess; it is cloned, never modified. It may itself be a
-        scikit-learn search (``GridSearchCV``, ``RandomizedSearchCV``, ``HalvingGridSearchCV``,
-        ...) when no search space is given here: that search becomes the inner model
-        selection, with its own ``scoring`` and ``refit`` (see ``scoring``).
-        GridSearchCV and RandomizedSearchCV are taken apart into their estimator, space and
-        ``cv`` and run as independent fits; any other search (or one with a callable
-        ``refit``) is fitted whole inside each outer training fold (its own ``refit`` then
-        costs one extra fit per fold), with its ``random_state`` and its estimator's unset
-        ``random_state`` parameters seeded from ``random_state``.
-    param_grid : dict or list of dicts, default=None
-        Candidates with :class:`~sklearn.model_selection.ParameterGrid` semantics, pipeline
-        steps swapped in the grid included (``{"reduce": [PCA(5), "passthrough"]}``). With
-        neither ``param_grid`` nor ``param_distributions`` (and no search as estimator)
-        there is one candidate, the estimator as given: NestedCV then only assesses it.
-    param_distributions : dict or list of dicts, default=None
-        Candidates sampled with :class:`~sklearn.model_selection.ParameterSampler`.
-    n_iter : int, default=10
-        Number of candidates sampled from ``param_distributions``.
-    outer_cv : int, cross-validation generator or iterable, default=10
-        Outer resampling that estimates the risk. An int gives (Stratified)KFold as in
-        scikit-learn (stratified for classifiers, not shuffled); with ``groups`` it gives
-        ``StratifiedGroupKFold`` (classifiers) or ``GroupKFold``, so that no group is on both
-        sides of a split (``cross_validate`` ignores groups for an int ``cv``). A splitter
-        that puts a group on both sides gets a
-        :class:`~sklearn_fair.exceptions.GroupLeakageWarning`. An iterable of
-        ``(train, test)`` index pairs is checked for out-of-range, duplicated and overlapping
-        indices. A splitter with a ``get_inner_splits(fold)`` method (e.g. predefined split
-        files) supplies each fold's inner splits, which are then used as they are.
-    inner_cv : int, cross-validation generator or iterable, default=None
-        Inner resampling that selects the hyper-parameters, applied to each outer training
-        fold. ``None`` is one 90%/10% hold-out (:class:`HoldoutSplit`), seeded from
-        ``random_state`` and shaped like the outer splitter: stratified for classifiers;
-        grouped (no group on both sides) when ``groups`` are given (an int is then a
-        ``StratifiedGroupKFold`` or ``GroupKFold``, as for ``outer_cv``); validating on the most
-        recent 10% after a time-ordered outer splitter (``TimeSeriesSplit``,
-        :class:`RollingOrigin`). A given ``inner_cv`` that puts a group on both sides, or
-        validates on the past, while the outer splits do not, gets a
-        :class:`~sklearn_fair.exceptions.SplitLeakageWarning`.
-    scoring : str, callable, list, dict or None, default=None
-        As in GridSearchCV. Names may be scikit-learn's or ours ("kappa", "ppv", ...).
-        ``None`` uses the estimator's ``score``. Every metric is reported per fold. With a
-        ``param_grid`` (or ``param_distributions``) it scores both the inner validation splits,
-        where the metric named by ``refit`` selects, and the outer test folds. With a search
-        as the estimator, the search selects with its own ``scoring`` and ``refit``, as in
-        ``cross_validate(search, scoring=...)``, and this ``scoring`` only scores the outer
-        test folds; ``None`` scores them as ``search.score`` does, with the metric that
-        selects.
+    {estimator}
+    {param_grid}
+    {param_distributions}
+    {n_iter}
+    {outer_cv}
+    {inner_cv}
+    {scoring}
     refit : bool or str, default=True
         With several metrics, the name of the one that selects the hyper-parameters (with a
         search as the estimator: the one of :attr:`outer_scores_`; default the search's
         selecting metric, else the first). When truthy, a final model is also selected and
         fitted on all the data (:attr:`best_estimator_`), so ``predict`` and friends work.
-    n_refits : int, default=3
-        How many times the selected configuration is retrained (with different seeds) on
-        each outer training fold. Every ``random_state`` parameter left at ``None``, nested
-        ones included, gets the seed; one the user set (``SGDClassifier(random_state=0)``, a
-        seeded sampler or step) is kept as given in every fit, so with ``n_refits=1`` the
-        results equal ``cross_validate(GridSearchCV(...))`` fold by fold. To vary the refits
-        of such a step, leave its ``random_state`` at ``None``. Seeds are spent only where
-        they change something: an estimator with no ``random_state`` left unset is trained
-        once, and when two refits
-        with different seeds give identical predictions on the first outer fold (a
-        ``random_state`` that does nothing, as in ``SVC()`` or ``Ridge()``), every fold is
-        trained once; ``outer_results_[i]["refits"]`` says which rule applied.
-    n_jobs : int, default=None
-        Number of worker processes; ``None`` means 1 unless in a ``joblib.parallel_config``
-        (or ``parallel_backend``) context, whose backend is then used (loky, threading or
-        dask).
-    random_state : int, RandomState instance, Generator or None, default=None
-        Seeds the default inner hold-out, the sampling of ``param_distributions``, the
-        refit seeds, the early-stopping hold-outs, and the ``random_state`` parameters that
-        the estimator leaves at ``None`` (values set explicitly are kept in every fit). Each
-        seed is derived from it by what it is for, so the results are the same whatever
-        ``n_jobs`` and the backend. Pass an int for reproducible results.
-    error_score : 'raise' or float, default=np.nan
-        Score given to a fit (or a scorer) that fails; ``'raise'`` re-raises the error. Failed
-        fits are summarised in one FitFailedWarning and listed in :attr:`failed_tasks_`. An
-        outer fold in which no candidate can be selected (every fit failed, or no mean
-        validation score is finite) gets no refit and the test score ``error_score``, as in
-        ``cross_validate(GridSearchCV(...))``; when every outer fold fails, or the selection on
-        all the data does, a ValueError carries the first error.
-    verbose : int, default=0
-        ``1`` reports progress with an ETA: a bar on a terminal, a plain line at every tenth
-        of the run elsewhere (a log file).
-    cache_dir : str or path-like, default=None
-        Folder of a resumable cache. Every finished task (an inner fit and its validation
-        scores, a refit and its test scores) is written there at once, as JSON, atomically,
-        under a key that covers the data, the estimator's parameters and code, the scorers'
-        code, the library versions, the rows and the seed. Running the same fit again, after
-        an interruption or a crash, recomputes only the tasks that are missing and gives
-        identical results; any change only invalidates the entries it affects. Failed tasks
-        are not stored (they are retried), nor are fitted models: the final model
-        (``refit=True``) is always refitted, and nothing is ever unpickled from the folder.
-        Use an int ``random_state`` with it: unseeded runs draw new seeds every time.
-    early_stopping_split : {"auto", "protocol", "estimator"}, default="auto"
-        What an estimator that early-stops on validation data (``fit(X, y, X_val=...,
-        y_val=...)``, scikit-learn's convention, as in HistGradientBoosting and
-        :class:`~sklearn_fair.graph.GraphClassifier`) stops on. ``"protocol"``: each inner
-        fit gets its inner validation rows (which also score it, as in Errica et al.), and
-        each refit trains on a hold-out split of its outer training fold and stops on the
-        rest: the fold's stored inner split when ``outer_cv`` stores them (the paper's split
-        files), otherwise a seeded 90%/10% hold-out shaped like the default ``inner_cv``.
-        ``"estimator"``: nothing is passed, and the estimator holds out what it likes from
-        what it is given (the behaviour before this option). ``"auto"``: ``"protocol"`` for an
-        estimator whose ``fit`` takes ``X_val`` and ``y_val`` (with metadata routing: that
-        requests them) and whose ``early_stopping`` parameter, if any, is True; otherwise
-        ``"estimator"``. Selecting on the rows used for early stopping is what the paper
-        does; its optimism is measured by :attr:`optimism_`. ``X_val``/``y_val`` given to
-        :meth:`fit` together with the protocol's own are refused (they would be replaced):
-        to stop on your own validation data, use ``"estimator"``.
-    fit_timeout : float, default=None
-        Time limit in seconds for each fit (and its scoring). A fit that runs over is
-        recorded as failed (``error_score``, ``FitTimeoutError`` in :attr:`failed_tasks_`).
-        How it is stopped depends on where it runs. On loky (the default, and with
-        ``n_jobs=1`` too: the fits then run in one loky worker process instead of yours), a
-        timer signal in the worker interrupts it at the limit, blocking calls such as
-        ``time.sleep`` included; a worker that still has not returned shortly after (2 s, a
-        quarter of the limit, at most 30 s: a fit stuck in compiled code) is killed, and the
-        fits in flight with it run again. On threads (``parallel_backend("threading")``) and
-        on Dask workers, a ``FitTimeoutError`` is raised in the fit's thread at its next
-        Python instruction: a single blocking or compiled call finishes first, and a fit that
-        never returns holds its thread (and the run) for good, since nothing there can be
-        killed. With a backend that runs ``n_jobs=1`` in your process (``"threading"``,
-        ``"sequential"``), the fit runs in your thread: a timer signal (``SIGALRM``) in the
-        main thread, the exception otherwise.
-    reuse_prefix : bool, default=True
-        Fit a pipeline step once per worker when several fits of the run train it with the
-        same parameters on the same rows (a grid over a Pipeline's last step refits its
-        earlier steps for every candidate otherwise), and reuse it and its output. Only steps
-        whose fit is repeatable are reused (every ``random_state`` an int, as NestedCV seeds
-        those left at None; no fit parameters routed to them); results are identical either
-        way. ``False`` fits every step of every fit. See the nested-CV guide, "What is fitted
-        once".
-    select : {"best", "one_se"}, default="best"
-        How a fold's winner is picked among the candidates. ``"best"``: the best mean
-        validation score, ties to the first in the order of the search space, as in
-        GridSearchCV. ``"one_se"`` (in the spirit of tidymodels' ``select_by_one_std_err``):
-        the *simplest* candidate whose mean is within one standard error of the best, where
-        simplest means first in the order of the search space (``ParameterGrid``'s order:
-        list each parameter's values from the simplest model to the most complex, e.g.
-        ``{"C": [0.01, 0.1, 1]}`` for a regularised model) and the standard error is the
-        standard deviation of the best candidate's inner scores (``ddof=1``) over the square
-        root of their number; it needs a k-fold ``inner_cv`` (at least 2 inner splits).
-        Either way a :class:`~sklearn_fair.exceptions.SelectionTieWarning` says when the
-        validation data could not separate most candidates.
+    {n_refits}
+    {n_jobs}
+    {random_state}
+    {error_score}
+        Failed fits are listed in :attr:`failed_tasks_`; a failed selection on all the data
+        (``refit=True``) raises too.
+    {verbose}
+    {cache_dir}
+    {early_stopping_split}
+    {fit_timeout}
+    {reuse_prefix}
+    {select}
+    keep_predictions : bool, default=False
+        Keep what each refit predicted for its outer test fold (cached with its scores), in
+        ``outer_results_[i]["predictions"]``: for the reports' plots of what the model
+        predicted (:func:`~sklearn_fair.report.nested_cv_report`), and
+        :meth:`BenchmarkResult.plot_predictions <sklearn_fair.BenchmarkResult.plot_predictions>`.
 
     Attributes
     ----------
@@ -361,6 +244,7 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         **PROTOCOL_CONSTRAINTS,
         "outer_cv": ["cv_object"],
         "reuse_prefix": ["boolean"],  # issue 27.1 (h7)
+        "keep_predictions": ["boolean"],
     }
 
     def __init__(
@@ -384,6 +268,7 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         fit_timeout=None,
         reuse_prefix=True,
         select="best",
+        keep_predictions=False,
     ):
         self.estimator = estimator
         self.param_grid = param_grid
@@ -403,17 +288,17 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         self.fit_timeout = fit_timeout
         self.reuse_prefix = reuse_prefix
         self.select = select
+        self.keep_predictions = keep_predictions
 
     @_fit_context(prefer_skip_nested_validation=False)
+    @fill_parameter_docs
     def fit(self, X, y=None, *, groups=None, **params):
         """Run the nested protocol on ``X, y``.
 
         Parameters
         ----------
-        X : array-like, DataFrame or sequence of graphs
-            Training data. Graph data (items with a ``.y``) may come without ``y``.
-        y : array-like of shape (n_samples,), default=None
-            Target.
+        {X}
+        {y}
         groups : array-like of shape (n_samples,), default=None
             Group labels (patients, sites, molecules...). Every split the protocol makes
             keeps each group on one side, outer and inner (an int ``outer_cv`` or
@@ -430,7 +315,7 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         """
         plan = make_plan(
             self, X, y, groups, params, final=bool(self.refit), return_estimator=False,
-            owner=type(self).__name__,
+            owner=type(self).__name__, keep_predictions=self.keep_predictions,
         )  # fmt: skip
         use_cache(plan, self.cache_dir)
         (run,) = run_protocol(
@@ -602,7 +487,7 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
 
 def store_fitted(nested, run):
     """Set ``nested``'s fitted attributes from a :class:`~._protocol.ProtocolRun` of its plan
-    (NestedCV.fit, and benchmark()'s cells, which are NestedCV objects fitted on one cell)."""
+    (NestedCV.fit, and each cell of benchmark())."""
     plan, folds, final = run.plan, run.results["outer_results"], run.results["final"]
     nested.outer_results_ = folds
     nested.outer_scores_ = np.array([f["test_score"] for f in folds])

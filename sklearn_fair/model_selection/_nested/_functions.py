@@ -1,21 +1,10 @@
 """The functional forms of NestedCV: drop-ins for cross_validate, cross_val_score and
-cross_val_predict.
-
-They take every argument of scikit-learn's function with the same meaning (``cv`` is the outer
-resampling, 5 folds by default as there) plus those of the protocol, build a :class:`NestedCV`
-from them (so every parameter has one owner) and run it without the final model on all the
-data. What differs from NestedCV, and why:
-
-- ``random_state=None`` gives the same result on every call, as ``cross_validate`` does for a
-  deterministic estimator (see ``_seeds.function_random_state``); NestedCV, an estimator, draws
-  fresh seeds as scikit-learn's estimators do.
-- The returned dict has ``cross_validate``'s keys; ours (``validation_*``, ``best_params``,
-  ``refit_seeds``) only with ``return_nested_info=True``.
+cross_val_predict. Each builds a :class:`NestedCV` from its arguments (so every parameter has
+one owner) and runs it without the final model on all the data.
 """
 
+import inspect
 import numbers
-from contextlib import contextmanager
-from contextvars import ContextVar
 
 import numpy as np
 from sklearn import get_config
@@ -23,6 +12,7 @@ from sklearn.base import is_classifier
 from sklearn.utils._param_validation import StrOptions, validate_params
 
 from ._data import is_pairwise, take
+from ._docs import fill_parameter_docs
 from ._estimator import PROTOCOL_CONSTRAINTS, NestedCV
 from ._planning import make_plan
 from ._protocol import run_protocol, use_cache
@@ -50,19 +40,6 @@ _VALIDATE_CONSTRAINTS = {
 }
 _PREDICT_METHODS = ("predict", "predict_proba", "predict_log_proba", "decision_function")
 
-# the public function the user called, named in messages: nested_cross_val_score runs
-# nested_cross_validate (as cross_val_score runs cross_validate) under its own name
-_OWNER = ContextVar("sklearn_fair_nested_owner", default="nested_cross_validate")
-
-
-@contextmanager
-def _owned_by(owner):
-    token = _OWNER.set(owner)
-    try:
-        yield
-    finally:
-        _OWNER.reset(token)
-
 
 def _outer_cv(cv, outer_cv, owner):
     if cv is not None and outer_cv is not None:
@@ -85,16 +62,21 @@ def _check_groups(groups):
         )
 
 
-def _run(owner, estimator, X, y, *, groups, cv, outer_cv, params, protocol, check_plan=None,
-         **run):  # fmt: skip
-    """Build the NestedCV of a functional form and run it; returns ``(plan, results)``."""
-    _check_groups(groups)
-    protocol = dict(protocol)
-    protocol["random_state"] = function_random_state(protocol.get("random_state"))
-    nested = NestedCV(estimator, outer_cv=_outer_cv(cv, outer_cv, owner), **protocol)
+#: The arguments of the functional forms that NestedCV takes as they are.
+_PROTOCOL = set(inspect.signature(NestedCV).parameters) - {"estimator", "outer_cv"}
+
+
+def _run(owner, args, check_plan=None, **run):
+    """Build the NestedCV of a functional form from its arguments ``args`` and run it; returns
+    ``(plan, results)``. ``pre_dispatch`` is accepted for compatibility and changes nothing."""
+    _check_groups(args["groups"])
+    protocol = {name: value for name, value in args.items() if name in _PROTOCOL}
+    protocol["random_state"] = function_random_state(protocol["random_state"])
+    outer_cv = _outer_cv(args["cv"], args["outer_cv"], owner)
+    nested = NestedCV(args["estimator"], outer_cv=outer_cv, **protocol)
     plan = make_plan(
-        nested, X, y, groups, params or {}, final=False, owner=owner, first_metric_selects=True,
-        **run,
+        nested, args["X"], args["y"], args["groups"], args["params"] or {}, final=False,
+        owner=owner, first_metric_selects=True, **run,
     )  # fmt: skip
     if check_plan is not None:
         check_plan(plan)
@@ -111,38 +93,23 @@ def _metric_keys(plan, folds):
     return {name: (name if multimetric else "score") for name in keys}
 
 
-def _cross_validate(
-    owner,
-    estimator,
-    X,
-    y,
-    *,
-    groups,
-    cv,
-    outer_cv,
-    params,
-    return_estimator,
-    return_train_score,
-    return_indices,
-    return_nested_info,
-    **protocol,
-):
+def _cross_validate(owner, args):
     plan, results = _run(
-        owner, estimator, X, y, groups=groups, cv=cv, outer_cv=outer_cv, params=params,
-        protocol=protocol, return_estimator=return_estimator, train_score=return_train_score,
+        owner, args, return_estimator=args["return_estimator"],
+        train_score=args["return_train_score"],
     )  # fmt: skip
     folds = results["outer_results"]
     output = {
         "fit_time": np.array([f["fit_time"] for f in folds]),
         "score_time": np.array([f["score_time"] for f in folds]),
     }
-    if return_estimator:
+    if args["return_estimator"]:
         # the models whose scores are reported: the fold's one model with n_refits=1 (as
         # cross_validate), else the list of its refits (test_score is the mean of their scores)
         models = [f["estimators"] for f in folds]
-        one = protocol.get("n_refits", 3) == 1
+        one = args["n_refits"] == 1
         output["estimator"] = [m[0] if one and m else (m if not one else None) for m in models]
-    if return_indices:
+    if args["return_indices"]:
         output["indices"] = {
             "train": [f["train_indices"] for f in folds],
             "test": [f["test_indices"] for f in folds],
@@ -152,11 +119,11 @@ def _cross_validate(
         output[f"test_{key}"] = np.array(
             [np.mean(f["test_scores_per_metric"][name]) for f in folds]
         )
-        if return_train_score:
+        if args["return_train_score"]:
             output[f"train_{key}"] = np.array(
                 [np.mean(f["train_scores_per_metric"][name]) for f in folds]
             )
-    if return_nested_info:
+    if args["return_nested_info"]:
         if plan.selection_keys is not None:  # a search selected with its own metrics
             names = list(folds[0]["validation_scores"])
             keys = {name: name if len(names) > 1 else "score" for name in names}
@@ -170,6 +137,7 @@ def _cross_validate(
 
 
 @validate_params(_VALIDATE_CONSTRAINTS, prefer_skip_nested_validation=False)
+@fill_parameter_docs
 def nested_cross_validate(
     estimator,
     X,
@@ -203,8 +171,8 @@ def nested_cross_validate(
 ):
     """Nested cross-validation, returning what ``cross_validate`` returns.
 
-    The same engine and protocol as :class:`~sklearn_fair.NestedCV` (see there for every
-    parameter), without the final model on all the data. The signature starts as
+    The same engine and protocol as :class:`~sklearn_fair.NestedCV`, without the final model
+    on all the data. The signature starts as
     ``cross_validate``'s, every argument with its meaning there, so ported code keeps working:
     ``cv`` is the outer resampling (5 folds by default, as in ``cross_validate``; NestedCV's
     default is the paper's 10), and a search passed as ``estimator`` keeps its own ``cv`` as
@@ -215,44 +183,17 @@ def nested_cross_validate(
 
     Parameters
     ----------
-    estimator : estimator object
-        The model to tune and assess (or a scikit-learn search to use as inner selection).
-    X : array-like, sparse matrix, DataFrame or sequence of graphs
-        The data.
-    y : array-like of shape (n_samples,), default=None
-        The target. It reaches every ``fit`` and scorer in the container given (a list, a
-        pandas Series), indexed by rows, as in ``cross_validate``.
-    groups : array-like of shape (n_samples,), default=None
-        Group labels. Unlike ``cross_validate``, which ignores them for an int ``cv``, every
-        split the protocol makes keeps each group on one side, outer and inner: an int ``cv``
-        (or the default) becomes ``StratifiedGroupKFold`` for a classifier, ``GroupKFold``
-        otherwise, and so does an int ``inner_cv`` or a search's own ``cv``; a splitter you
-        pass that puts a group on both sides of an outer split gets a
-        :class:`~sklearn_fair.exceptions.GroupLeakageWarning`. With metadata routing
-        enabled, pass them in ``params`` instead, as in ``cross_validate``.
-    scoring : str, callable, list, dict or None, default=None
-        As in ``cross_validate``, a callable returning a dict included. With a search as
-        ``estimator``, as in ``cross_validate(search, scoring=...)``: the search selects with
-        its own ``scoring`` and ``refit``, and this one scores the outer test folds only
-        (``None``: as ``search.score``, with the metric that selects). With ``param_grid`` it
-        also selects: with several metrics the one named by ``refit``; with ``refit=True`` (no
-        name), the first one (the first key of a dict, the first name of a list, the first key
-        that a callable returns). With a single candidate nothing is selected.
-    cv : int, cross-validation generator or iterable, default=None
-        The outer resampling; None means 5 folds (stratified for classifiers; grouped with
-        ``groups``, see there).
-    n_jobs : int, default=None
-        Number of worker processes, as in NestedCV: every fit of every fold is one task of a
-        single pool.
-    verbose : int, default=0
-        ``1`` reports progress.
-    params : dict, default=None
-        Fit parameters (e.g. ``sample_weight``, sparse ones included), indexed with the rows of
-        each fit when they have one entry per sample, and routed as in ``cross_validate``.
-    pre_dispatch : int or str, default="2*n_jobs"
-        Accepted for compatibility. The task pool never pre-dispatches: it keeps exactly as
-        many tasks in flight as there are workers, so that the schedule (critical path first)
-        decides what runs next; the value changes nothing.
+    {estimator}
+    {X}
+    {y}
+    {groups}
+    {scoring}
+        A callable may return a dict of metrics, as in ``cross_validate``.
+    {cv}
+    {n_jobs}
+    {verbose}
+    {params}
+    {pre_dispatch}
     return_train_score : bool, default=False
         Also score each refit on its outer training fold (``train_score`` or
         ``train_<name>``).
@@ -262,29 +203,26 @@ def nested_cross_validate(
         per fold of the refits that ran, whose mean test score is that fold's ``test_score``.
     return_indices : bool, default=False
         Also return ``indices``: ``{"train": [...], "test": [...]}``, the outer folds' rows.
-    error_score : 'raise' or float, default=np.nan
-        Score of a failed fit or scorer. An outer fold in which no candidate can be selected
-        is scored ``error_score`` with a FitFailedWarning; when every fold fails a ValueError
-        says so, as in ``cross_validate``.
-    param_grid, param_distributions, n_iter, inner_cv, n_refits, cache_dir, \
-early_stopping_split, fit_timeout, reuse_prefix, select
-        As in :class:`~sklearn_fair.NestedCV`. A ``random_state`` the user set on the
-        estimator or a step is kept in every fit; refits vary only those left at ``None``.
-    refit : bool or str, default=True
-        With several metrics, the name of the one that selects the hyper-parameters.
-    random_state : int, RandomState instance, Generator or None, default=None
-        Seeds the protocol (default inner hold-out, sampled candidates, refit seeds and the
-        ``random_state`` parameters left at ``None``). ``None`` is a fixed seed (that of
-        ``random_state=0``): every call gives the same result. Pass other ints to see how much
-        the result depends on them.
-    outer_cv : int, cross-validation generator or iterable, default=None
-        Alias of ``cv``.
+    {error_score}
+    {param_grid}
+    {param_distributions}
+    {n_iter}
+    {inner_cv}
+    {refit}
+    {n_refits}
+    {random_state_fixed}
+    {cache_dir}
+    {early_stopping_split}
+    {fit_timeout}
+    {outer_cv_alias}
     return_nested_info : bool, default=False
         Also return what the nested protocol adds: ``validation_score`` (or
         ``validation_<name>``, the winner's mean inner validation score, in the metrics that
         select: a search's own, when it has them), ``best_params`` and
         ``refit_seeds`` (per fold, the seeds of the refits that ran; ``None`` when nothing
         was left to seed).
+    {reuse_prefix}
+    {select}
 
     Returns
     -------
@@ -310,27 +248,16 @@ early_stopping_split, fit_timeout, reuse_prefix, select
     ...                              param_grid={"n_neighbors": [1, 5, 15]}))
     ['best_params', 'fit_time', 'refit_seeds', 'score_time', 'test_score', 'validation_score']
     """
-    return _cross_validate(
-        _OWNER.get(), estimator, X, y, groups=groups, cv=cv, outer_cv=outer_cv,
-        params=params, return_estimator=return_estimator,
-        return_train_score=return_train_score, return_indices=return_indices,
-        return_nested_info=return_nested_info, scoring=scoring, n_jobs=n_jobs,
-        verbose=verbose, error_score=error_score, param_grid=param_grid,
-        param_distributions=param_distributions, n_iter=n_iter, inner_cv=inner_cv,
-        refit=refit, n_refits=n_refits, random_state=random_state, cache_dir=cache_dir,
-        early_stopping_split=early_stopping_split, fit_timeout=fit_timeout,
-        reuse_prefix=reuse_prefix, select=select,
-    )  # fmt: skip
+    return _cross_validate("nested_cross_validate", locals())
 
 
-_SCORE_CONSTRAINTS = {
-    key: value
-    for key, value in _VALIDATE_CONSTRAINTS.items()
-    if key not in ("return_train_score", "return_estimator", "return_indices")
-}
+#: What nested_cross_val_score does not take, as nested_cross_validate's defaults.
+_NOT_RETURNED = dict.fromkeys(("return_train_score", "return_estimator", "return_indices"), False)
+_SCORE_CONSTRAINTS = {k: v for k, v in _VALIDATE_CONSTRAINTS.items() if k not in _NOT_RETURNED}
 
 
 @validate_params(_SCORE_CONSTRAINTS, prefer_skip_nested_validation=False)
+@fill_parameter_docs
 def nested_cross_val_score(
     estimator,
     X,
@@ -366,36 +293,35 @@ def nested_cross_val_score(
 
     Parameters
     ----------
-    estimator : estimator object
-        The model to tune and assess (or a scikit-learn search).
-    X : array-like
-        The data.
-    y : array-like, default=None
-        The target, passed to fits and scorers in the user's container.
-    groups : array-like, default=None
-        Group labels: every split keeps each group on one side (an int ``cv`` becomes a
-        group k-fold, unlike in ``cross_val_score``; see :func:`nested_cross_validate`).
+    {estimator}
+    {X}
+    {y}
+    {groups}
     scoring : str or callable, default=None
         A single metric: that of the outer test scores (and of the selection, unless a search
         given as ``estimator`` selects with its own scoring, as in ``cross_val_score``).
-    cv : int, cross-validation generator or iterable, default=None
-        The outer resampling; None means 5 folds, as in ``cross_val_score``.
-    n_jobs : int, default=None
-        Number of worker processes.
-    verbose : int, default=0
-        ``1`` reports progress.
-    params : dict, default=None
-        Fit parameters.
-    pre_dispatch : int or str, default="2*n_jobs"
-        Accepted; changes nothing (see :func:`nested_cross_validate`).
-    error_score : 'raise' or float, default=np.nan
-        Score of a failed fit.
-    param_grid, param_distributions, n_iter, inner_cv, refit, n_refits, random_state, \
-cache_dir, early_stopping_split, fit_timeout, outer_cv, reuse_prefix, select
-        As in :func:`nested_cross_validate` (``random_state=None`` is a fixed seed).
+    {cv}
+    {n_jobs}
+    {verbose}
+    {params}
+    {pre_dispatch}
+    {error_score}
+    {param_grid}
+    {param_distributions}
+    {n_iter}
+    {inner_cv}
+    {refit}
+    {n_refits}
+    {random_state_fixed}
+    {cache_dir}
+    {early_stopping_split}
+    {fit_timeout}
+    {outer_cv_alias}
     return_nested_info : bool, default=False
         Return the dict of :func:`nested_cross_validate` with ``return_nested_info=True``
         instead of the scores.
+    {reuse_prefix}
+    {select}
 
     Returns
     -------
@@ -419,26 +345,14 @@ cache_dir, early_stopping_split, fit_timeout, outer_cv, reuse_prefix, select
             f"or a callable). For evaluating multiple scores, use nested_cross_validate "
             f"instead. {scoring!r} was passed."
         )
-    with _owned_by("nested_cross_val_score"):
-        results = nested_cross_validate(
-            estimator, X, y, groups=groups, scoring=scoring, cv=cv, n_jobs=n_jobs,
-            verbose=verbose, params=params, pre_dispatch=pre_dispatch, error_score=error_score,
-            param_grid=param_grid, param_distributions=param_distributions, n_iter=n_iter,
-            inner_cv=inner_cv, refit=refit, n_refits=n_refits, random_state=random_state,
-            cache_dir=cache_dir, early_stopping_split=early_stopping_split,
-            fit_timeout=fit_timeout, outer_cv=outer_cv, return_nested_info=return_nested_info,
-            reuse_prefix=reuse_prefix, select=select,
-        )  # fmt: skip
+    results = _cross_validate("nested_cross_val_score", {**locals(), **_NOT_RETURNED})
     return results if return_nested_info else results["test_score"]
 
 
-def _is_partition(outer_splits, n_samples):
-    test = np.concatenate([np.asarray(t) for _, t in outer_splits]) if outer_splits else []
-    return len(test) == n_samples and np.array_equal(np.sort(test), np.arange(n_samples))
-
-
 def _check_partition(plan):
-    if not _is_partition(plan.outer_splits, plan.data.n_samples):
+    splits, n_samples = plan.outer_splits, plan.data.n_samples
+    test = np.concatenate([np.asarray(t) for _, t in splits]) if splits else []
+    if not (len(test) == n_samples and np.array_equal(np.sort(test), np.arange(n_samples))):
         raise ValueError("nested_cross_val_predict only works for partitions")
 
 
@@ -453,23 +367,17 @@ def _ordered(model, output, method, classes):
     return _enforce_prediction_order(encoded, output, len(classes), method)
 
 
-def _combine(model_outputs, method, classifier, classes):
-    """One prediction from several refits: probabilities and decision values averaged; the
-    class of the averaged probabilities (or decision values); the mean for a regressor."""
-    if len(model_outputs) == 1:
-        return model_outputs[0][1]
-    if method == "predict_log_proba":
-        return np.log(np.mean([np.exp(o) for _, o in model_outputs], axis=0))
-    if method != "predict":
-        return np.mean([o for _, o in model_outputs], axis=0)
-    return np.mean([o for _, o in model_outputs], axis=0) if not classifier else None
-
-
 def _fold_predictions(models, X_test, method, classifier, classes):
-    outputs = [(m, _ordered(m, getattr(m, method)(X_test), method, classes)) for m in models]
-    combined = _combine(outputs, method, classifier, classes)
-    if combined is not None:
-        return combined
+    """One prediction from a fold's refits: probabilities and decision values averaged (log
+    probabilities as the log of the averaged probabilities), a regressor's mean, a classifier's
+    class of the averaged probabilities or decision values (a majority vote without either)."""
+    outputs = [_ordered(m, getattr(m, method)(X_test), method, classes) for m in models]
+    if len(outputs) == 1:
+        return outputs[0]
+    if method == "predict_log_proba":
+        return np.log(np.mean([np.exp(o) for o in outputs], axis=0))
+    if method != "predict" or not classifier:
+        return np.mean(outputs, axis=0)
     # classes of several classifier refits: from their averaged probabilities or decisions
     for richer in ("predict_proba", "decision_function"):
         if all(hasattr(m, richer) for m in models):
@@ -481,7 +389,7 @@ def _fold_predictions(models, X_test, method, classifier, classes):
             if mean.ndim == 1:  # binary decision values
                 return classes[(mean > 0).astype(int)]
             return classes[np.argmax(mean, axis=1)]
-    votes = np.array([o for _, o in outputs])
+    votes = np.array(outputs)
     return np.array([max(set(col.tolist()), key=col.tolist().count) for col in votes.T])
 
 
@@ -492,6 +400,7 @@ def _fold_predictions(models, X_test, method, classifier, classes):
     },
     prefer_skip_nested_validation=False,
 )
+@fill_parameter_docs
 def nested_cross_val_predict(
     estimator,
     X,
@@ -539,26 +448,16 @@ def nested_cross_val_predict(
 
     Parameters
     ----------
-    estimator : estimator object
-        The model to tune (or a scikit-learn search to use as inner selection).
-    X : array-like, sparse matrix or DataFrame
-        The data.
-    y : array-like, default=None
-        The target.
-    groups : array-like, default=None
-        Group labels: every split keeps each group on one side (see
-        :func:`nested_cross_validate`).
-    cv : int, cross-validation generator or iterable, default=None
-        The outer resampling, which must be a partition (every row tested exactly once), as in
-        ``cross_val_predict``; None means 5 folds.
-    n_jobs : int, default=None
-        Number of worker processes.
-    verbose : int, default=0
-        ``1`` reports progress.
-    params : dict, default=None
-        Fit parameters.
-    pre_dispatch : int or str, default="2*n_jobs"
-        Accepted; changes nothing (see :func:`nested_cross_validate`).
+    {estimator}
+    {X}
+    {y}
+    {groups}
+    {cv}
+        It must be a partition (every row tested exactly once), as in ``cross_val_predict``.
+    {n_jobs}
+    {verbose}
+    {params}
+    {pre_dispatch}
     method : {"predict", "predict_proba", "predict_log_proba", "decision_function"}, \
 default="predict"
         The method of the refitted models. For the probability and decision methods the
@@ -570,9 +469,19 @@ default="predict"
     error_score : 'raise' or float, default=np.nan
         Score of a failed selection fit. A fold without a model (every candidate failed) or a
         failed refit raises: a prediction cannot be made up.
-    param_grid, param_distributions, n_iter, inner_cv, refit, n_refits, random_state, \
-cache_dir, early_stopping_split, fit_timeout, outer_cv, reuse_prefix, select
-        As in :func:`nested_cross_validate` (``random_state=None`` is a fixed seed).
+    {param_grid}
+    {param_distributions}
+    {n_iter}
+    {inner_cv}
+    {refit}
+    {n_refits}
+    {random_state_fixed}
+    {cache_dir}
+    {early_stopping_split}
+    {fit_timeout}
+    {outer_cv_alias}
+    {reuse_prefix}
+    {select}
 
     Returns
     -------
@@ -589,18 +498,9 @@ cache_dir, early_stopping_split, fit_timeout, outer_cv, reuse_prefix, select
     >>> predictions.shape, bool((predictions == y).mean() > 0.9)
     ((150,), True)
     """
-    owner = "nested_cross_val_predict"
     plan, results = _run(
-        owner, estimator, X, y, groups=groups, cv=cv, outer_cv=outer_cv, params=params,
-        protocol=dict(
-            scoring=scoring, n_jobs=n_jobs, verbose=verbose, error_score=error_score,
-            param_grid=param_grid, param_distributions=param_distributions, n_iter=n_iter,
-            inner_cv=inner_cv, refit=refit, n_refits=n_refits, random_state=random_state,
-            cache_dir=cache_dir, early_stopping_split=early_stopping_split,
-            fit_timeout=fit_timeout, reuse_prefix=reuse_prefix, select=select,
-        ),
-        return_estimator=True, check_plan=_check_partition,
-    )  # fmt: skip
+        "nested_cross_val_predict", locals(), return_estimator=True, check_plan=_check_partition
+    )
     data = plan.data
     y_array = None if data.y is None else np.asarray(data.y)
     classifier = is_classifier(plan.estimator)
@@ -612,7 +512,7 @@ cache_dir, early_stopping_split, fit_timeout, outer_cv, reuse_prefix, select
         models = [m for m in result.get("estimators", []) if m is not None]
         if result["selection_failed"] or not models or len(models) < len(result["refit_seeds"]):
             raise ValueError(
-                f"{owner} has no model for outer fold {fold}: "
+                f"{plan.owner} has no model for outer fold {fold}: "
                 f"{result['selection_failed'] or 'its refit failed'}"
             )
         train, test = plan.outer_splits[fold]

@@ -1,11 +1,4 @@
-"""The input of a nested run, checked once before the first fit, and the early-stopping policy.
-
-:func:`prepare_data` reads the labels of graph data, checks lengths and labels (no NaN, no
-infinity) and makes ``X`` indexable; :func:`check_target_kind` refuses a target that the
-estimator's kind cannot learn from (one class for a classifier, strings for a regressor).
-:func:`early_stopping_policy` decides whether each fit is handed its validation rows as
-``X_val``/``y_val`` (``early_stopping_split``).
-"""
+"""The input of a nested run, checked once before the first fit, and the early-stopping policy."""
 
 import inspect
 from dataclasses import dataclass
@@ -20,42 +13,31 @@ from sklearn.utils.validation import _num_samples, check_consistent_length
 
 from ...utils import check_graphs, is_graph_data, read_graph_labels
 
-__all__ = [
-    "CheckedData",
-    "check_labels",
-    "check_target_kind",
-    "consumes_validation_data",
-    "early_stopping_policy",
-    "prepare_data",
-]
+__all__ = ["CheckedData", "check_target_kind", "early_stopping_policy", "prepare_data"]
 
 _EARLY_STOPPING = ("auto", "protocol", "estimator")
 
 
 def check_labels(y):
-    """Reject NaN (or None) labels, naming where they are."""
+    """Reject NaN (or None) and infinite labels, naming where they are."""
     if y is None:
         return
     values = np.asarray(y)
     if values.dtype.kind == "f":
-        missing = np.isnan(values)
+        missing, infinite = np.isnan(values), np.isinf(values)
     elif values.dtype.kind == "O":
         missing = np.array([v is None or (isinstance(v, float) and v != v) for v in values.ravel()])
+        infinite = np.zeros(0, dtype=bool)
     else:
         return
-    if missing.any():
-        where = np.flatnonzero(missing.ravel())
-        raise ValueError(
-            f"y contains {where.size} NaN or missing value(s), at indices {where[:10].tolist()}"
-            f"{'...' if where.size > 10 else ''}; remove or impute them before nested "
-            "cross-validation."
-        )
-    if values.dtype.kind == "f" and np.isinf(values).any():
-        where = np.flatnonzero(np.isinf(values).ravel())
-        raise ValueError(
-            f"y contains {where.size} infinite value(s), at indices {where[:10].tolist()}"
-            f"{'...' if where.size > 10 else ''}; remove them before nested cross-validation."
-        )
+    problems = ((missing, "NaN or missing", "remove or impute"), (infinite, "infinite", "remove"))
+    for bad, what, fix in problems:
+        where = np.flatnonzero(bad.ravel())
+        if where.size:
+            raise ValueError(
+                f"y contains {where.size} {what} value(s), at indices {where[:10].tolist()}"
+                f"{'...' if where.size > 10 else ''}; {fix} them before nested cross-validation."
+            )
 
 
 def check_target_kind(estimator, y):
@@ -112,14 +94,10 @@ def prepare_data(X, y, groups):
 
 
 def consumes_validation_data(estimator):
-    """Whether ``estimator.fit`` takes ``X_val``/``y_val`` and would early-stop on them.
-
-    With metadata routing on, the estimator's fit request decides (a Pipeline with
-    ``transform_input=["X_val"]`` and a final step that requests them qualifies). Otherwise
-    its ``fit`` must have both parameters, and an ``early_stopping`` parameter, if it has one,
-    must not be False, None or "auto": HistGradientBoosting's ``early_stopping="auto"`` would
-    switch early stopping on merely because validation data arrive.
-    """
+    """Whether ``estimator.fit`` takes ``X_val``/``y_val`` and would early-stop on them: with
+    metadata routing on, its fit request decides; otherwise ``fit`` must have both, and an
+    ``early_stopping`` parameter must not be False, None or "auto" (HistGradientBoosting's
+    "auto" would switch early stopping on merely because validation data arrive)."""
     if get_config().get("enable_metadata_routing", False):
         try:
             consumed = get_routing_for_object(estimator).consumes("fit", ["X_val", "y_val"])
@@ -137,10 +115,9 @@ def consumes_validation_data(estimator):
 
 
 def early_stopping_policy(mode, estimator, search, owner, fit_params=()):
-    """Whether the fits early-stop on the protocol's validation rows (``early_stopping_split``):
-    ``"auto"`` when the estimator takes them, ``"protocol"`` always (or an error), never with
-    ``"estimator"`` or for a search run whole (it splits its own data). Validation data the
-    user gave to ``fit`` (``fit_params``) would be replaced by the protocol's rows: an error."""
+    """Whether the fits early-stop on the protocol's validation rows (``early_stopping_split``);
+    never for a search run whole (it splits its own data). Validation data in ``fit_params``
+    would be replaced by the protocol's rows: an error."""
     if mode not in _EARLY_STOPPING:
         raise ValueError(
             f"The 'early_stopping_split' parameter of {owner} must be one of "

@@ -1,12 +1,6 @@
-"""A nested run as a checked, fully materialised plan.
-
-Everything that can be wrong with the input is found before the first fit, each by the module
-that owns it: the data and labels (``_inputs.py``), the search space and a search given as the
-estimator (``_candidates.py``), scoring and metadata routing (``_scoring.py``), every split
-(``_resampling.py``), the seeds (``_seeds.py``). :func:`make_plan` calls them in turn; the
-:class:`Plan` then knows every task of the run: which rows each fit trains, validates and
-early-stops on, and with which parameters and seeds.
-"""
+"""A nested run as a checked, fully materialised plan: :func:`make_plan` calls the modules that
+check each input before the first fit, and the :class:`Plan` knows every task of the run (its
+rows, parameters and seeds)."""
 
 from dataclasses import dataclass, field
 
@@ -37,29 +31,30 @@ class Plan:
 
     owner: str
     estimator: object
-    search: object  # a search that runs whole inside each fold, or None
     candidates: list
-    param_grid: object  # for the edge-of-grid check; None for sampled candidates
-    scoring: object  # what scores the outer test folds, as given (see _scoring.Scoring)
     scorers: dict  # every scorer a task may call (the selection's and the outer ones)
     multimetric: bool
     refit_metric: str  # the outer metric of outer_scores_
-    outer_cv: object
     outer_splits: list
     inner_splits: dict  # fold (None: all the data) -> list of (train, test)
-    holdouts: dict  # fold -> (train, val) that a refit or the final fit early-stops on
     seeds: Seeds
     refit_seeds: list  # [None] when no parameter takes a seed
-    probe: bool  # whether two refits decide if a seed changes anything
-    early_stopping: bool
-    refit: object
-    error_score: object
-    n_jobs: object
-    verbose: int
-    fit_timeout: object
-    final: bool
-    return_estimator: bool
     data: RunData
+    search: object = None  # a search that runs whole inside each fold
+    param_grid: object = None  # for the edge-of-grid check; None for sampled candidates
+    scoring: object = None  # what scores the outer test folds, as given (see _scoring.Scoring)
+    outer_cv: object = None
+    # fold -> (train, val) that a refit or the final fit early-stops on
+    holdouts: dict = field(default_factory=dict)
+    probe: bool = False  # whether two refits decide if a seed changes anything
+    early_stopping: bool = False
+    refit: object = True
+    error_score: object = np.nan
+    n_jobs: object = None
+    verbose: int = 0
+    fit_timeout: object = None
+    final: bool = False
+    return_estimator: bool = False
     cache: object = None
     train_score: bool = False  # refits also scored on their outer training fold
     keep_predictions: bool = False  # refits return their predictions on the outer test fold
@@ -70,8 +65,6 @@ class Plan:
     selection: object = None
     selection_rule: str = "best"  # "best" or "one_se": how a fold's winner is picked
     _selection_params: dict = field(default_factory=dict)
-
-    # -- shape of the run --------------------------------------------------------------------
 
     @property
     def n_outer(self):
@@ -93,12 +86,8 @@ class Plan:
         inner = [len(tr) for splits in self.inner_splits.values() for tr, _ in splits]
         return float(outer / np.mean(inner)) if inner else 1.0
 
-    # -- rows: tasks name them, the data holds them -------------------------------------------
-
     def rows(self, name):
         return self.data.rows[name]
-
-    # -- keys --------------------------------------------------------------------------------
 
     @staticmethod
     def selection_key(fold, candidate, split):
@@ -107,8 +96,6 @@ class Plan:
     @staticmethod
     def refit_key(fold, index):
         return TaskKey(REFIT, fold, refit=index)
-
-    # -- tasks -------------------------------------------------------------------------------
 
     def selection_params(self, candidate_index):
         """A candidate's parameters, with the selection seed on random_state left at None."""
@@ -321,44 +308,23 @@ def make_plan(nested, X, y, groups, params, *, final, return_estimator, owner,
 
 def plan_of_splits(estimator, params, scorers, outer_splits, inner_splits, X, y, *, owner,
                    n_jobs=None, verbose=0):  # fmt: skip
-    """A plan of one configuration on given splits, for procedures with splits of their own.
-
-    Each outer fold's inner fits (selection tasks of the one candidate ``params``) run first,
-    then its refit: ``params`` trained on the outer training fold and scored on its test fold.
-    No final model and no seed probe: ``params`` must already hold every seed (the candidate
-    leaves nothing unset, so the run's own seeds are never used). The NCV interval runs its
-    fits this way, on NestedCV's scheduler and executors (:func:`~._running.run_plan`).
-
-    ``outer_splits``: a list of (train, test); ``inner_splits``: outer fold -> list of
-    (train, test); ``scorers``: metric name -> scorer, the first one selects (a formality:
-    with one candidate there is nothing to choose).
-    """
-    n_samples = len(y)
+    """A plan of the one configuration ``params`` on given splits (the NCV interval's): each
+    outer fold's inner fits, then its refit; no final model, no seed probe (``params`` must hold
+    every seed). ``inner_splits``: outer fold -> list of (train, test); ``scorers``: metric name
+    -> scorer, the first one selects (a formality: there is one candidate)."""
     return Plan(
         owner=owner,
         estimator=estimator,
-        search=None,
         candidates=[dict(params)],
-        param_grid=None,
-        scoring=None,
         scorers=scorers,
         multimetric=True,
         refit_metric=next(iter(scorers)),
-        outer_cv=None,
         outer_splits=outer_splits,
         inner_splits=inner_splits,
-        holdouts={},
         seeds=Seeds.from_random_state(0),  # never drawn from: params leave nothing unset
         refit_seeds=[None],
-        probe=False,
-        early_stopping=False,
-        refit=True,
-        error_score=np.nan,
+        data=RunData(X, y, rows=row_sets(len(y), outer_splits, inner_splits, {})),
         n_jobs=n_jobs,
         verbose=verbose,
-        fit_timeout=None,
-        final=False,
-        return_estimator=False,
-        data=RunData(X, y, rows=row_sets(n_samples, outer_splits, inner_splits, {})),
         classifier=is_classifier(estimator),
     )

@@ -9,24 +9,16 @@ __all__ = ["Progress"]
 
 
 class Progress:
-    """Reports finished fits out of ``total`` when ``verbose >= 1``.
-
-    On a terminal it is a tqdm bar with an ETA. Anywhere else (a log file, a CI console,
-    pytest's captured output) it writes one plain line per event: the start, every tenth of
-    the run, and the end; never the carriage returns and cursor escapes that make a log
-    unreadable.
-
-    The total is the one announced at the start (the plan's upper bound) and never changes
-    mid-run: when fewer tasks turn out to be needed (:meth:`set_total` with a smaller
-    number, e.g. once the probe shows that the estimator ignores its seed, so one refit per
-    fold is enough), the difference is counted as skipped and said, with its reason.
-    """
+    """Reports finished fits out of ``total`` when ``verbose >= 1``: a tqdm bar with an ETA on a
+    terminal; elsewhere (a log file, a CI console) one plain line at the start, every tenth of
+    the run and the end, never the carriage returns that make a log unreadable. The total
+    announced (the plan's upper bound) stays; tasks found unneeded later are counted as skipped,
+    with the reason (:meth:`set_total`)."""
 
     def __init__(self, verbose, total, *, stream=None, label="NestedCV fits"):
         self.verbose = verbose
         self.total = total
         self.skipped = 0
-        self.skip_reason = None
         self.stream = stream if stream is not None else sys.stderr
         self.label = label
         self.done = 0
@@ -47,10 +39,8 @@ class Progress:
         return self.total - self.skipped
 
     def set_total(self, total, reason="not needed"):
-        """Say that the run needs ``total`` tasks; fewer than announced are counted as skipped.
-
-        More than announced (an upper bound that was not one) raises the total, and says so.
-        """
+        """Say that the run needs ``total`` tasks: fewer than announced are counted as skipped;
+        more (an upper bound that was not one) raises the total, and says so."""
         if total > self.total:
             self.total = total
             if self._bar is not None:
@@ -61,7 +51,7 @@ class Progress:
         skipped = max(self.total - total, 0)
         if skipped == self.skipped:
             return
-        self.skipped, self.skip_reason = skipped, reason
+        self.skipped = skipped
         if self._bar is not None:
             self._bar.set_postfix_str(f"{skipped} skipped ({reason})")
         elif self.verbose >= 1:

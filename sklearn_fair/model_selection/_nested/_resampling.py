@@ -1,26 +1,13 @@
-"""The outer and inner splits of a nested run: defaults, checks and materialisation.
+"""Every split of a nested run, made once before the first fit: the outer splits, each fold's
+inner splits (or those the outer splitter stores), the early-stopping hold-outs, and the named
+row sets the tasks train and score on, each checked by ``_split_validation``.
 
-Every split of a run is made here, once, before the first fit: :func:`resolve_splitters`
-checks the outer splitter and picks the default inner one; :func:`materialise_splits` draws
-the outer splits, each fold's inner splits (or those the outer splitter stores), the
-early-stopping hold-outs, and names every set of rows a task can train or score on
-(:class:`Splits`). Each split is checked by ``_split_validation.validate_splits``.
-
-With ``groups``, every split that the protocol makes by default keeps each group on one side,
-outer and inner: an int ``outer_cv`` or ``inner_cv`` (a search's own ``cv`` included) becomes a
-``StratifiedGroupKFold`` for a classifier (as ``check_cv`` would stratify) or a ``GroupKFold``
-(:func:`check_cv_with_groups`), where ``cross_validate`` would ignore the groups. A splitter
-the user passes that puts a group on both sides of an outer split gets a
-:class:`~sklearn_fair.exceptions.GroupLeakageWarning` with the count of groups and splits.
-
-The default inner resampling follows the structure of the outer one, so that model selection
-never sees what the assessment is protected from: with ``groups`` (or a group splitter outside)
-the inner hold-out keeps every group on one side; after a time-ordered outer splitter
-(``TimeSeriesSplit``, :class:`RollingOrigin`) the inner hold-out validates on the most recent
-part of each training fold. A user-given ``inner_cv`` that breaks the structure respected
-outside gets a :class:`~sklearn_fair.exceptions.SplitLeakageWarning` naming what leaks.
-
-How the folds were made is described in words (:func:`describe_resampling`), for the reports.
+With ``groups``, every split the protocol makes keeps each group on one side, outer and inner:
+an int ``cv`` becomes a group k-fold (:func:`check_cv_with_groups`), where ``cross_validate``
+would ignore the groups. The default inner hold-out follows the structure of the outer
+splitter, so that model selection never sees what the assessment is protected from: grouped,
+or validating on the most recent rows after a time-ordered outer splitter. Splits the user
+passes that break that structure get a warning that says what leaks.
 """
 
 import numbers
@@ -42,20 +29,11 @@ from ._data import take
 
 __all__ = [
     "Splits",
-    "Splitters",
-    "check_class_counts",
     "check_cv_with_groups",
     "default_inner_cv",
-    "describe_resampling",
-    "inner_splits_of_fold",
-    "is_group_splitter",
-    "is_time_ordered",
     "materialise_splits",
     "resolve_splitters",
     "row_sets",
-    "warn_outer_group_leaks",
-    "warn_structure_leaks",
-    "warn_unseeded_splitters",
 ]
 
 INNER_TEST_SIZE = 0.1
@@ -66,18 +44,10 @@ def is_time_ordered(cv):
     return isinstance(cv, (TimeSeriesSplit, RollingOrigin))
 
 
-def is_group_splitter(cv):
-    """Whether ``cv`` keeps groups apart (scikit-learn's Group* and LeaveP/OneGroup* splitters)."""
-    return "Group" in type(cv).__name__
-
-
 def check_cv_with_groups(cv, y, classifier, groups):
-    """scikit-learn's ``check_cv``, except that with ``groups`` an int keeps them apart.
-
-    ``cv=k`` gives ``StratifiedGroupKFold(k)`` where ``check_cv`` would give
-    ``StratifiedKFold(k)`` (a classifier and binary or multiclass ``y``), ``GroupKFold(k)``
-    otherwise; neither shuffles, as ``check_cv``'s folds do not.
-    """
+    """scikit-learn's ``check_cv``, except that with ``groups`` an int gives
+    ``StratifiedGroupKFold`` where ``check_cv`` would stratify, ``GroupKFold`` otherwise
+    (neither shuffles, as ``check_cv``'s folds do not)."""
     if groups is None or not isinstance(cv, numbers.Integral) or isinstance(cv, bool):
         return check_cv(cv, y, classifier=classifier)
     if classifier and y is not None and type_of_target(y) in ("binary", "multiclass"):
@@ -96,11 +66,8 @@ def _groups_leaks_reported_by_us():
 
 
 def default_inner_cv(estimator, outer_cv, seed):
-    """The paper's inner protocol, one 90%/10% hold-out, shaped by the outer splitter.
-
-    Stratified for classifiers; validating on the last 10% (no shuffling) after a time-ordered
-    outer splitter; grouped whenever ``groups`` reach its ``split`` (see :class:`HoldoutSplit`).
-    """
+    """The paper's inner protocol, one 90%/10% hold-out: stratified for classifiers, on the last
+    10% after a time-ordered outer splitter, grouped whenever ``groups`` reach its ``split``."""
     if is_time_ordered(outer_cv):
         return HoldoutSplit(test_size=INNER_TEST_SIZE, shuffle=False)
     return HoldoutSplit(
@@ -143,12 +110,9 @@ def stored_inner_splits(outer_cv, fold, train, n_samples):
 
 
 def check_class_counts(cv, y, where):
-    """Raise a ValueError naming a class with too few members for a stratified ``cv``.
-
-    Where scikit-learn's splitter only warns (a k-fold in which some, not all, classes have
-    fewer than k members: some folds then lack them), the splitter's own warning is left to
-    speak, as in ``cross_validate``; where it raises, this says which class and where first.
-    """
+    """Raise a ValueError naming a class with too few members for a stratified ``cv``, where
+    the splitter would raise; where it only warns (a k-fold in which some classes have fewer
+    than k members) its warning speaks, as in ``cross_validate``."""
     needed = _members_needed(cv, y)
     if not needed:
         return
@@ -195,10 +159,6 @@ def _straddling(splits, groups):
     return [np.intersect1d(groups[train], groups[test]) for train, test in splits]
 
 
-def _groups_kept_apart(splits, groups):
-    return not any(both.size for both in _straddling(splits, groups))
-
-
 def warn_outer_group_leaks(owner, outer_cv, outer_splits, groups):
     """Warn when ``groups`` are given and an outer split puts a group on both sides."""
     if groups is None:
@@ -226,7 +186,7 @@ def warn_structure_leaks(owner, outer_cv, outer_splits, inner_splits, groups):
     """Warn when inner splits share groups, or look into the future, where the outer do not."""
     if groups is not None:
         groups = np.asarray(groups)
-        if _groups_kept_apart(outer_splits, groups):
+        if not any(both.size for both in _straddling(outer_splits, groups)):
             leaking = [
                 (fold, np.intersect1d(groups[tr], groups[te]).size)
                 for fold, splits in inner_splits.items()
@@ -300,9 +260,8 @@ class Splitters:
 
 
 def resolve_splitters(outer_cv, inner_cv, estimator, y, seeds, owner, groups=None):
-    """The outer splitter checked, the inner one defaulted (see :func:`default_inner_cv`),
-    each int made a group splitter when ``groups`` are given (:func:`check_cv_with_groups`),
-    and a warning for a shuffling splitter without a seed in a seeded run."""
+    """The outer splitter checked, the inner one defaulted, each int made a group splitter when
+    ``groups`` are given, and a warning for a shuffling splitter without a seed."""
     classifier = is_classifier(estimator)
     outer = check_cv_with_groups(outer_cv, y, classifier, groups)
     inner = inner_cv
@@ -330,9 +289,8 @@ def _describe_splitter(cv, n_splits):
 
 
 def describe_resampling(cv, splits, groups, *, given=None):
-    """A short description of how ``splits`` were made by ``cv``, e.g. "5-fold
-    StratifiedGroupKFold on groups": what the reports print. ``given``: what the user passed,
-    when an int was turned into ``cv``."""
+    """How ``cv`` made ``splits``, as the reports print it ("5-fold StratifiedGroupKFold on
+    groups"); ``given``: what the user passed, when an int was turned into ``cv``."""
     text = _describe_splitter(cv, len(splits))
     if isinstance(given, numbers.Integral) and groups is not None:
         text += f" (cv={given} with groups)"
@@ -358,12 +316,8 @@ class Splits:
 
 def materialise_splits(data, splitters, routed, *, estimator, whole_search, early_stopping,
                        final, seeds, owner):  # fmt: skip
-    """Every split of the run on ``data`` (a :class:`~._inputs.CheckedData`), checked.
-
-    ``routed`` (a :class:`~._scoring.RoutedParams`) gives each splitter its metadata; with no
-    inner_cv given, the default hold-out receives ``groups`` too, so that it keeps them apart.
-    ``whole_search``: the inner selection is a search run whole, which splits by itself.
-    """
+    """Every split of the run on ``data`` (a :class:`~._inputs.CheckedData`), checked;
+    ``whole_search``: the inner selection is a search run whole, which splits by itself."""
     outer, n_samples = splitters.outer, data.n_samples
     inner_split = routed.inner_split
     if splitters.inner_given is None and data.groups is not None:
@@ -430,11 +384,8 @@ def _describe_inner(splitters, inner_splits, stored, whole_search, groups):
 
 
 def _early_stopping_holdouts(trains, stored, outer, data, estimator, seeds):
-    """Per fold, the (train, val) rows a refit (or the final fit) trains and stops on.
-
-    The fold's stored inner split when the outer splitter stores them (the paper's final runs
-    reuse it), else a seeded hold-out shaped like the default inner split.
-    """
+    """Per fold, the (train, val) rows a refit (or the final fit) trains and stops on: the
+    fold's stored inner split (as the paper's final runs), else a seeded default hold-out."""
     holdouts = {}
     split_params = {"groups": data.groups} if data.groups is not None else {}
     for fold, train in trains.items():

@@ -1,40 +1,28 @@
-"""Identical work done once: a pipeline step fitted on the same rows with the same parameters is
-fitted once per worker and reused by every candidate and refit that needs it.
+"""A pipeline step fitted on the same rows with the same parameters is fitted once per worker
+and reused by every candidate and refit that needs it (``reuse_prefix``).
 
-A grid over the last step of a :class:`~sklearn.pipeline.Pipeline` (or of an
-imbalanced-learn pipeline) would otherwise refit every earlier step for every candidate: the
-same TF-IDF vocabulary, the same SVD, the same ColumnTransformer on the same rows of every
-inner split, once per candidate. Each fit of such a pipeline is given a ``memory`` of its own
-(the hook scikit-learn's ``Pipeline(memory=...)`` offers, so the pipeline's own code decides
-what each step receives: routed fit parameters, ``passthrough`` steps, samplers that change
-``y``, ``transform_input``). The memory serves a step's fitted transformer and its output from
-a least-recently-used store in the worker's memory (:data:`MAX_BYTES` per process) when *all*
-of these are the same:
+A grid over the last step of a Pipeline (scikit-learn's or imbalanced-learn's) would otherwise
+refit every earlier step for every candidate. Each fit of such a pipeline gets a ``memory`` of
+its own (the hook of ``Pipeline(memory=...)``, so the pipeline's own code decides what each
+step receives: routed parameters, ``passthrough``, samplers that change ``y``), which serves a
+fitted step and its output from a least-recently-used store in the worker (:data:`MAX_BYTES`)
+when all of these are the same:
 
-- the run (a token drawn for each run: never across runs, hence never across data sets);
-- the step's input: the rows the task trains on (their indices, within the run), or the output of
-  an earlier step served by this store (by that entry's key), and the same for ``y``;
-- the step: its class and all its parameters, nested estimators included
-  (:func:`step_description`). Entries never leave the process that stored them, so a class or
-  function is identified by the very object (``id``, kept alive by the stored step): a class
-  edited and re-imported, or redefined in a notebook, is another object, hence another key,
-  and no file has to be hashed. Data among the parameters are described by content
-  (:func:`~sklearn_fair.utils.fingerprint`);
-- which pipeline function fits it (``fit_transform`` or a sampler's ``fit_resample``).
+- the run (a token per run: never across runs, hence never across data sets);
+- the step's input: the rows the task trains on, or the output of an earlier step served by
+  this store, and the same for ``y``;
+- the step: its class and all its parameters (:func:`step_description`). Entries never leave
+  their process, so a class or function is identified by the object itself (``id``, kept alive
+  by the stored step): a class redefined in a notebook is another key, and no file is hashed;
+- the pipeline function that fits it (``fit_transform`` or a sampler's ``fit_resample``).
 
-A step is fitted afresh, never served, when its fit is not repeatable: a ``random_state`` left
-at None or given as a ``RandomState`` or ``Generator`` instance anywhere in its parameters
-(NestedCV seeds every ``random_state`` left at None, in every run, so those are repeatable);
-when fit parameters are routed to it (``sample_weight``, ``X_val``...: served
-entries would have to match them); when a weight applies; when its input did not come from the
-task's rows or from this store; and when its parameters cannot be described. A step that
-draws random numbers without a ``random_state`` parameter cannot be detected: pass
-``reuse_prefix=False`` for such a step.
-
-What a step hands on is a copy of the stored output, so a later step that works in place
-(``copy=False``) cannot alter what other fits are served. Fitted transformers are shared by
-the pipelines of one worker (they are only read once fitted); a task that returns its fitted
-estimator gets its own copy.
+A step is fitted afresh when its fit is not repeatable (a ``random_state`` left at None or given
+as a RandomState or Generator; NestedCV seeds those left at None, so they are repeatable), when
+fit parameters are routed to it or a weight applies, when its input came from elsewhere, and when
+its parameters cannot be described. A step that draws random numbers without a ``random_state``
+cannot be detected: pass ``reuse_prefix=False``. A step hands on a copy of the stored output, so
+a later step that works in place cannot alter what other fits are served; fitted steps are
+shared (only read once fitted), but a task that returns its fitted estimator gets its own copy.
 """
 
 import copy
@@ -145,13 +133,9 @@ def reusable_pipeline(model):
 
 
 class fitted_prefixes:
-    """Context manager: while ``model`` (a Pipeline) is fitted on ``X`` and ``y``, the rows
-    ``rows`` (indices into the run's data), its steps are served from, and stored in, the
-    worker's store.
-
-    Does nothing when ``reuse`` is None or ``model`` is not a plain Pipeline without a memory.
-    ``served`` counts the steps served from the store during the fit.
-    """
+    """Context manager: while ``model`` is fitted on ``X``, ``y`` (the rows ``rows`` of the run's
+    data), its steps are served from, and stored in, the worker's store; a no-op unless ``reuse``
+    is given and ``model`` a plain Pipeline without a memory. ``served`` counts the steps served."""
 
     def __init__(self, reuse, model, X, y, rows):
         self.model, self.served = model, 0

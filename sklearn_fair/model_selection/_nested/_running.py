@@ -1,22 +1,12 @@
-"""Running a plan's tasks: in the caller's process, on loky's process executor, on threads,
-or on a Dask cluster, in the order the schedule gives.
+"""Running plans' tasks in the schedule's order: in the caller's process, on loky's worker
+processes, on threads or on a Dask cluster, as ``n_jobs`` and the joblib backend in force say.
 
-The backend follows joblib's: ``n_jobs`` and any ``joblib.parallel_config`` (or
-``parallel_backend``) context in force, such as ``"dask"``. Only as many tasks as there are
-workers are in flight at a time, so the schedule's priorities (critical path first, refits as
-soon as their fold is selected) decide what runs next.
-
-Faults are contained. On loky, a task that kills its worker process (a segfault, ``os._exit``,
-running out of memory) breaks the whole pool; the tasks that were in flight are then run again
-one at a time in a fresh pool, so the one that kills is found, recorded as a failed task naming
-its fold and candidate, and the run finishes. On Dask a killed worker is the cluster's business:
-a task that keeps killing workers comes back as ``KilledWorker`` and is recorded as failed. A fit
-that overruns ``fit_timeout`` is stopped from inside its worker (a timer signal there interrupts
-blocking calls too); on loky a worker that has still not returned shortly after the limit is
-killed, and with ``fit_timeout`` set even ``n_jobs=1`` runs its fits in one loky worker, so that
-a stuck fit can always be stopped. Loky workers end within a second of the death of the process
-that runs NestedCV (``kill -9``, SIGTERM), instead of waiting for their idle timeout; they are
-the very workers of scikit-learn's ``n_jobs`` (one warm pool, see :class:`_LokyPool`).
+Only as many tasks as there are workers are in flight, so the schedule's priorities decide what
+runs next. Faults are contained: on loky, a task that kills its worker breaks the whole pool, so
+the tasks in flight are run again one at a time in a fresh pool, and the one that kills is
+recorded as failed while the run finishes; on Dask a task that keeps killing workers comes back
+as ``KilledWorker``. With ``fit_timeout`` even ``n_jobs=1`` runs on one loky worker, so that a
+fit stuck in compiled code can always be killed.
 """
 
 import concurrent.futures
@@ -27,12 +17,9 @@ import tempfile
 import time
 import uuid
 import warnings
-from collections import Counter
 from dataclasses import dataclass, replace
 
 import joblib
-import numpy as np
-from sklearn.exceptions import FitFailedWarning
 
 from ...exceptions import CacheWarning
 from ...utils import compact_graphs
@@ -58,10 +45,7 @@ __all__ = ["PlansData", "run_plan", "run_plans"]
 
 
 def execute(task, context, data, cache_entry):
-    """What a worker runs for one task: the task, then its cache entry (if it succeeded).
-
-    For a TaskBatch, a list of the results of its tasks.
-    """
+    """What a worker runs: the task (a list of results for a TaskBatch), then its cache entry."""
     if isinstance(task, TaskBatch):
         return [execute(t, context, data, e) for t, e in zip(task.tasks, task.entries)]
     if isinstance(task, PlanTask):  # run_plans: the task's own plan's context and data
@@ -90,11 +74,9 @@ def _failure(task, message):
     }
 
 
-# -- executors -------------------------------------------------------------------------------
-#
-# All executors offer: ``capacity`` (how many more tasks may be submitted now), ``in_flight``
-# (tasks submitted and not yet returned), ``submit(task, entry, priority)``, ``wait()`` (blocks
-# until at least one task returns; a list of (task, result)) and ``close(abort)``.
+# -- executors: ``capacity`` (how many more tasks may be submitted now), ``in_flight``,
+# ``submit(task, entry, priority)``, ``wait()`` (blocks until a task returns; a list of (task,
+# result)) and ``close(abort)``
 
 
 class SequentialExecutor:
@@ -219,21 +201,16 @@ class ThreadExecutor(_OneTaskPerWorker):
 class _LokyPool:
     """Loky's worker processes as joblib starts them, through joblib's public API only.
 
-    With several workers: a ``joblib.Parallel`` entered as a context manager on a loky backend
-    instance (the one in force, or a fresh one), so joblib configures the pool exactly as for
-    its own calls (worker environment, memmapping reducers, idle timeout): NestedCV and
-    scikit-learn's ``n_jobs`` share one warm pool instead of restarting it for each other;
-    tasks go through the backend's ``submit``, whose futures are loky's. With one worker (a
-    time limit that can always be enforced, where joblib would run ``n_jobs=1`` in the
-    caller's process): joblib's reusable executor. A broken pool is replaced by loky when the
-    next pool is made.
+    Several workers: a ``joblib.Parallel`` entered on a loky backend, so joblib configures the
+    pool as for its own calls and NestedCV and scikit-learn's ``n_jobs`` share one warm pool
+    instead of restarting it for each other. One worker (a time limit that can always be
+    enforced, where joblib would run ``n_jobs=1`` in the caller's process): joblib's reusable
+    executor.
 
-    Every worker watches this process (:func:`~._timeout.watch_parent`) from the first task
-    it runs, not from its start: an initializer would do it earlier, but loky keeps a pool
-    only for the same initializer, and joblib's calls have none. So that a worker which gets
-    no task of the run ends with this process too, the pool's first tasks are one
-    :func:`_watch` per worker, which wait for each other (each then runs in a worker of its
-    own).
+    Workers watch this process (:func:`~._timeout.watch_parent`) from their first task, not
+    through an initializer: loky keeps a pool only for the same initializer, and joblib's
+    calls have none. So that a worker that gets no task of the run ends with this process too,
+    the first tasks are one :func:`_watch` per worker, which wait for each other.
     """
 
     def __init__(self, n_workers, backend, folder):
@@ -275,16 +252,14 @@ class _LokyPool:
 
 
 def _watched(parent, function, *args):
-    """``function(*args)`` in a worker that watches ``parent``, the process that runs NestedCV
-    (from this task on, if it did not yet)."""
+    """``function(*args)`` in a worker that watches ``parent``, the process that runs NestedCV."""
     watch_parent(parent)
     return function(*args)
 
 
 def _watch(arrived, n_workers, deadline=10.0):
-    """The first task of each worker of a pool (run through :func:`_watched`): marks its
-    arrival in the folder ``arrived`` and waits until ``n_workers`` workers have arrived (or
-    ``deadline`` seconds), so that no worker takes two of them while another takes none."""
+    """Mark this worker's arrival in the folder ``arrived`` and wait for ``n_workers`` (at most
+    ``deadline`` s), so that no worker takes two of these first tasks while another takes none."""
     open(os.path.join(arrived, str(os.getpid())), "w").close()
     end = time.monotonic() + deadline
     while len(os.listdir(arrived)) < n_workers and time.monotonic() < end:
@@ -302,13 +277,9 @@ def _loky_backend(backend):
 
 
 class LokyExecutor:
-    """Worker processes of loky (joblib's default backend), data shipped once per worker.
-
-    When a worker dies, every task in flight is suspect: they are rerun one at a time in a
-    fresh pool (no other task runs meanwhile), and one that kills its worker when alone is the
-    culprit, recorded as failed. ``backend``: the joblib backend in force (a loky one is used
-    as it is, so its settings hold; any other is replaced by loky).
-    """
+    """Loky's worker processes, data shipped once per worker. When a worker dies, every task
+    in flight is suspect and rerun alone in a fresh pool; one that kills its worker when alone
+    is recorded as failed. A loky ``backend`` in force is used as it is (its settings hold)."""
 
     def __init__(self, data, context, n_workers, backend=None):
         self.context, self.n_workers = context, n_workers
@@ -393,12 +364,8 @@ class LokyExecutor:
         return finished
 
     def _kill_overrunning(self, limit):
-        """Kill the pool if a fit overran its limit beyond the in-worker timer's reach.
-
-        The timer in the worker stops a fit at the limit (blocking calls included); one that
-        has still not returned shortly after is stuck in compiled code: its worker is killed,
-        so that a hung fit costs about the limit, not a multiple of it.
-        """
+        """Kill the pool if a fit is still running shortly after its limit (stuck in compiled
+        code, beyond the worker's timer), so that a hung fit costs about the limit."""
         grace = overrun_grace(limit)
         running_for = {future: self._running_for(future) for future in self._running}
         if not any(seconds > limit + grace for seconds in running_for.values()):
@@ -441,9 +408,8 @@ def _mark_started_then_execute(started, *args):
 
 
 def overrun_grace(limit):
-    """Seconds past ``fit_timeout`` after which a worker that has not returned is killed:
-    time for the stopped fit's result to travel back (2 s, a quarter of the limit, at most
-    30 s)."""
+    """Seconds past ``fit_timeout`` before a worker that has not returned is killed: time for
+    the stopped fit's result to travel back."""
     return min(max(2.0, 0.25 * limit), 30.0)
 
 
@@ -503,11 +469,7 @@ class DaskExecutor(_OneTaskPerWorker):
 
 
 def make_executor(data, context, n_jobs):
-    """The executor for ``n_jobs`` under the joblib backend in force.
-
-    Through joblib's public API: the backend ``joblib.parallel_config`` (or
-    ``parallel_backend``) puts in force, and ``joblib.effective_n_jobs`` for how many workers.
-    """
+    """The executor for ``n_jobs`` under the joblib backend in force (joblib's public API)."""
     from joblib.parallel import get_active_backend
 
     backend, _ = get_active_backend()
@@ -587,39 +549,9 @@ def _unbatched(finished, alone):
             yield from zip(task.tasks, result)
 
 
-def warn_failures(owner, error_score, results):
-    """One FitFailedWarning summarising every failed fit, as scikit-learn's searches do."""
-    errors = [r["error"] for r in results if r["error"]]
-    if not errors:
-        return
-    summary = "\n".join(
-        f"--- {count} fit(s) failed with:\n{error}"
-        for error, count in Counter(e.strip() for e in errors).most_common(3)
-    )
-    warnings.warn(
-        f"{len(errors)} of the {len(results)} fits of {owner} failed and were given "
-        f"error_score={error_score!r}.\n{summary}",
-        FitFailedWarning,
-        stacklevel=external_stacklevel(),
-    )
-
-
-def nonfinite(results):
-    """The results whose scores include NaN or infinity although the fit did not fail."""
-    return [
-        r
-        for r in results
-        if not r["error"] and any(not np.isfinite(v) for v in r["scores"].values())
-    ]
-
-
-# -- the run: one loop for one plan (NestedCV, its functions) or many (a benchmark) ---------------
-#
-# The executors hold one data and one context. The data is a PlansData (every plan's rows, each
-# data set's arrays once) and each task a PlanTask that carries its plan's index and its plan's
-# own TaskContext, which ``execute`` uses: so every cell of a benchmark shares one executor (one
-# pool of workers, its data shipped once, one Dask scatter), and a task ships one estimator,
-# as in a single run.
+# -- the run: one loop for one plan or many (a benchmark). The executors hold one PlansData (each
+# data set's arrays once) and each task is a PlanTask with its plan's own context: every cell of
+# a benchmark shares one pool of workers and one shipment of the data.
 
 
 @dataclass(frozen=True)
@@ -643,8 +575,8 @@ class PoolContext:
 
 
 class PlansData:
-    """The RunData of each plan, shipped together: the ``X`` (and ``y``) that several plans
-    share (every model of a data set) are stored once, not once per plan."""
+    """The RunData of each plan, shipped together; an ``X`` or ``y`` that several plans share
+    (every model of a data set) is stored once."""
 
     def __init__(self, parts):
         self.sources, self.parts, self.source_of, seen = [], [], [], {}
@@ -687,16 +619,10 @@ def run_plan(plan, *, reuse_prefix=True):
 def run_plans(plans, *, n_jobs=None, verbose=0, label="benchmark fits", reuse_prefix=True):
     """Run every task of every plan on one executor; returns one finished NestedSchedule each.
 
-    The only run loop: NestedCV, its functions and ``benchmark()`` all run through it (one plan
-    is ``run_plans([plan])``). Each plan keeps its own schedule, cache lookups and results, so
-    a plan's results are those it gets alone. Ready tasks are taken from the plans in turn
-    while workers are free, short ones several per round trip (``_batching.py``); the tasks of
-    a batch whose worker died are sent again one by one, so the one that kills is found, and
-    only it fails. One progress bar, ``label``, counts them all. ``n_jobs`` and the joblib
-    backend in force choose the executor. ``reuse_prefix``: fitted pipeline steps are reused
-    within a plan (see ``_reuse.py``), a bool for every plan or one bool per plan; each plan
-    reuses only its own fitted steps (a token of its own: row indices name rows of that plan's
-    data only).
+    The only run loop. Each plan keeps its own schedule, cache and results, so they are those
+    it gets alone; ready tasks are taken from the plans in turn, short ones several per round
+    trip (``_batching.py``). ``reuse_prefix``: a bool, or one per plan; each plan reuses only
+    its own fitted steps (row indices name rows of that plan's data only).
     """
     if isinstance(reuse_prefix, bool):
         reuse_prefix = [reuse_prefix] * len(plans)
@@ -768,8 +694,7 @@ class _PlanRun:
 
 
 class _ReadyTasks:
-    """The ready tasks of every plan, taken from the plans in turn (each plan's own schedule
-    decides which of its tasks comes next)."""
+    """The ready tasks of every plan, taken from the plans in turn."""
 
     def __init__(self, runs):
         self.runs, self._next = runs, 0
@@ -800,8 +725,7 @@ class _ReadyTasks:
 
 
 def _submit(executor, ready, batch):
-    """Submit ``batch`` (a list of (PlanTask, cache entry)): one task alone, several as a
-    batch."""
+    """Submit ``batch``, a list of (PlanTask, cache entry): one task alone, several as a batch."""
     if len(batch) == 1:
         task, entry = batch[0]
         executor.submit(task, entry, priority=ready.priority(task))

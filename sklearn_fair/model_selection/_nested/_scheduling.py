@@ -1,25 +1,18 @@
 """The order in which a nested run's tasks are released and run.
 
 Dependencies, not phases: an outer fold's refits are released as soon as *that fold's* selection
-is complete, so no core waits for the slowest fold; the final model's fit follows the selection
-on all the data. Among the tasks ready to run, the one on the longest predicted path first (the
-critical-path rule: a selection fit counts its own duration plus the refit that waits for its
-fold; a refit its own), where durations are predicted from the fits that finished: a candidate's
-earlier selection fits predict its later ones, and a winner's selection fits, scaled by the size
-of the training set, predict its refits. A candidate not yet timed goes first, so that every
-duration is known early; ties go to the lowest outer fold, so that folds complete, and release
-their refits, one after the other. Replaying measured durations (``bench_scaling.py``, the
-gradient-boosting workload), a 16-worker run takes 2.9 s against 2.3 s for the best any
-schedule could do and 4.0 s for the faster of scikit-learn's two nested idioms.
+is complete, so no core waits for the slowest fold. Among the ready tasks, the one on the longest
+predicted path goes first (a selection fit counts its own duration plus the refit that waits for
+its fold), with durations predicted from the fits that finished, a winner's selection fits
+scaled by the training size predicting its refits. A candidate not yet timed goes first, so that
+every duration is known early; ties go to the lowest outer fold, so that folds complete one
+after the other. Replaying measured durations (``bench_scaling.py``, the gradient-boosting
+workload), a 16-worker run takes 2.9 s against 2.3 s for the best any schedule could do and
+4.0 s for the faster of scikit-learn's two nested idioms. This module only decides, so the
+benchmark replays durations through the very same rules.
 
-This module only decides; it neither runs nor times anything, so the scaling benchmark can
-replay measured durations through the very same rules.
-
-Seeds only where they change something: when the estimator has ``random_state`` parameters and
-several refits are asked for, the first outer fold runs two refits with different seeds first.
-If their test scores and their predictions (probabilities or decision values where the model
-has them) are identical, a seed changes nothing, and every fold keeps one refit (the others
-would only repeat it); otherwise all the refits run.
+The seed probe (see ``_seeds.py``): the first outer fold runs two refits first; if a seed
+changes nothing, every fold keeps one refit.
 """
 
 import heapq
@@ -34,13 +27,7 @@ PROBE_FOLD = 0
 
 
 class NestedSchedule:
-    """Which tasks of ``plan`` are ready, in which order, and what each completion releases.
-
-    Parameters
-    ----------
-    plan : Plan
-        The checked, materialised plan (see ``_planning.py``).
-    """
+    """Which tasks of ``plan`` are ready, in which order, and what each completion releases."""
 
     def __init__(self, plan):
         self.plan = plan
@@ -74,8 +61,6 @@ class NestedSchedule:
             for task in tasks:
                 self._push(task)
         self._n_selection = self._released
-
-    # -- what is ready -----------------------------------------------------------------------
 
     @staticmethod
     def _kind(task):
@@ -136,12 +121,8 @@ class NestedSchedule:
 
     def _choose(self):
         """The kind whose next task runs: untimed candidates first, then the longest predicted
-        path, then the lowest fold, then the kind seen first.
-
-        The cost does not grow with the number of candidates: ready selection kinds are kept in
-        heaps, the means as running sums, and only the few ready refit, final and search kinds
-        (at most one per outer fold) are compared one by one.
-        """
+        path, the lowest fold, the kind seen first. Heaps keep the cost independent of the number
+        of candidates; only the few ready refit, final and search kinds are compared one by one."""
         untimed = self._top(self._untimed)
         if untimed is not None:
             return untimed[-1]
@@ -191,8 +172,6 @@ class NestedSchedule:
             refits += 1  # the first fold's second refit, which showed that seeds are inert
         return self._n_selection + refits + (1 if plan.final else 0)
 
-    # -- durations ---------------------------------------------------------------------------
-
     def _mean(self, kind):
         stats = self._stats.get(kind)
         return None if stats is None else stats[0] / stats[1]
@@ -213,8 +192,6 @@ class NestedSchedule:
                 return self._mean(REFIT)
         total, count = self._selection_seconds
         return total / count if count else 0.0
-
-    # -- completions -------------------------------------------------------------------------
 
     def complete(self, task, result):
         """Record ``result`` of ``task``; release what it unblocks."""

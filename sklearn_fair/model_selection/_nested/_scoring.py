@@ -1,13 +1,6 @@
-"""Scoring: which scorers a run has, where fit metadata go, and scoring one fitted model.
-
-:func:`resolve_scoring` turns ``scoring`` (a name, a callable, a list or a dict) into scorers
-and names the metric that selects; :func:`route_params` splits the metadata given to ``fit``
-between the estimator, the scorers and the splitters (scikit-learn's metadata routing when it
-is on). :func:`score_model` scores one fitted model as scikit-learn's ``cross_validate`` does.
-Each scorer is called on its own, so one that fails gives ``error_score`` for its metric only
-(and its traceback, for scikit-learn's "Scoring failed" warning) while the others keep their
-values; ``error_score="raise"`` re-raises. A callable that returns a dict gives one metric per
-key, as in ``cross_validate``.
+"""Scoring: which scorers a run has and which metric selects, where fit metadata go, and scoring
+one fitted model as ``cross_validate`` does: each scorer on its own, so one that fails gives
+``error_score`` for its metric only; a callable that returns a dict gives one metric per key.
 """
 
 import numbers
@@ -18,12 +11,9 @@ from sklearn import get_config
 from sklearn.utils.metadata_routing import MetadataRouter, MethodMapping, process_routing
 
 __all__ = [
-    "SELECTION_PREFIX",
     "RoutedParams",
     "Scoring",
     "metadata_router",
-    "refit_metric_name",
-    "resolve_scorers",
     "resolve_scoring",
     "route_params",
     "score_model",
@@ -65,11 +55,8 @@ def score_model(scorers, model, X, y, score_params, error_score):
 
 
 def resolve_scorers(estimator, scoring, owner):
-    """Return ``(scorers, multimetric)``: a dict metric name -> scorer.
-
-    Strings are resolved by :func:`sklearn_fair.metrics.get_scorer`, which knows our metrics
-    ("kappa", "ppv", ...) and all of scikit-learn's. A single metric is named ``"score"``.
-    """
+    """``(scorers, multimetric)``: metric name -> scorer (``"score"`` for a single metric);
+    names resolved by :func:`sklearn_fair.metrics.get_scorer` (ours and scikit-learn's)."""
     from sklearn.metrics import check_scoring
 
     from ...metrics import get_scorer
@@ -129,15 +116,10 @@ def shown(key):
 
 @dataclass(frozen=True)
 class Scoring:
-    """The run's scorers and which metric does what.
-
-    Without a search given as the estimator, ``scoring`` scores the inner validation splits
-    and the outer test folds, and ``refit`` names the metric that selects. A search given
-    selects with its own ``scoring`` and ``refit``, as in ``cross_validate(search,
-    scoring=...)``; ``scoring`` then only scores the outer test folds (None: as
-    ``search.score`` does, with the metric that selects). When the two differ, the scorers
-    of the selection are kept under keys prefixed with :data:`SELECTION_PREFIX`.
-    """
+    """The run's scorers and which metric does what. A search given as the estimator selects
+    with its own ``scoring`` and ``refit``, as in ``cross_validate(search, scoring=...)``; when
+    they differ from the outer ones, the selection's scorers have keys prefixed with
+    :data:`SELECTION_PREFIX`."""
 
     scorers: dict  # metric key -> scorer: every scorer a task of the run may call
     multimetric: bool  # several metrics score the outer test folds
@@ -149,11 +131,6 @@ class Scoring:
     selection_refit: object = None  # a metric name that selects among a callable's keys
     selection_scoring: object = None  # the scoring that selects, as given
     comparable: bool = True  # the selecting metric is the one of outer_scores_
-
-    @property
-    def split(self):
-        """Whether the selection is scored with other metrics than the outer test folds."""
-        return self.selection_keys is not None
 
 
 def resolve_scoring(estimator, scoring, refit, owner, first_selects=False, search=None):

@@ -1,35 +1,27 @@
 """The seed policy: every seed decision of sklearn-fair's resampling procedures, in one place.
 
-*Which parameters get a seed.* Only ``random_state`` parameters that the user left at ``None``
-(nested ones included, of the object actually in place: see :func:`random_state_params`). A
-``random_state`` the user gave an estimator, a pipeline step or a sampler is kept as given in
-every fit (selection fits, refits, the final model), so with ``n_refits=1`` a nested run equals
-scikit-learn's ``cross_validate(GridSearchCV(...))`` fold by fold.
+*Which parameters get a seed.* Only ``random_state`` parameters left at ``None`` (nested ones
+included, of the object actually in place). One the user gave is kept in every fit, so with
+``n_refits=1`` a nested run equals ``cross_validate(GridSearchCV(...))`` fold by fold.
 
-*Which task gets which seed.* A seed is derived from the run's root entropy and a *name* (what
-it is for, and which fold or refit), never from the order in which other code happened to draw
-before it. Adding a new use of randomness therefore changes no existing seed, and the same
-``random_state`` gives the same seeds whatever the number of workers, the backend or the order
-in which tasks finish. Selection fits and the final model share one seed (``"selection"``);
-refit ``i`` gets ``refit_seeds[i]`` on every fold.
+*Which task gets which seed.* Derived from the run's root entropy and a *name* (what it is for,
+which fold or refit), never from the order in which other code drew before it: a new use of
+randomness changes no existing seed, and the same ``random_state`` gives the same seeds
+whatever the workers, the backend or the order in which tasks finish. Selection fits and the
+final model share the ``"selection"`` seed; refit ``i`` gets ``refit_seeds[i]`` on every fold.
 
-*Whether seeds matter.* Refits differ only through the parameters left unset: with none, one
-refit is trained. With some, the first outer fold trains two refits first, and when their scores
-and predictions are identical (:func:`same_output`) a seed changes nothing and every fold keeps
-one refit.
+*Whether seeds matter.* With no parameter left unset, one refit is trained. Otherwise the first
+outer fold trains two refits first, and when their scores and predictions are identical
+(:func:`same_output`) every fold keeps one refit.
 
-*What None means.* :class:`~sklearn_fair.NestedCV` follows scikit-learn's estimators: ``None``
-draws fresh entropy on every fit. The functional forms (``nested_cross_validate`` and friends)
+*What None means.* NestedCV, an estimator, draws fresh entropy on every fit; the functional forms
 follow ``cross_validate``, which gives the same result on every call for a deterministic
-estimator: their ``None`` is the fixed root :data:`FUNCTION_DEFAULT_ROOT`
-(:func:`function_random_state`).
+estimator: their ``None`` is :data:`FUNCTION_DEFAULT_ROOT`.
 
-*The bound.* Every drawn seed lies in ``[0, SEED_BOUND)``, :data:`~sklearn_fair.utils._random.
-SEED_BOUND`, defined once, so that it fits every library's int32 seed. The other procedures
-draw with :func:`draw_seeds` and :func:`fixed_unset_seeds`: the NCV interval through
-:func:`interval_seeds`, the permutation check, ``HoldoutSplit`` given a RandomState,
-``GraphClassifier`` (its torch, split and batch-order seeds) and ``verify_cache``'s sample; a
-benchmark's models share one root (:func:`shared_root_seed`).
+*The bound.* Every drawn seed lies in ``[0, SEED_BOUND)`` (``utils._random``), so that it fits
+every library's int32 seed. The other procedures (the NCV interval, the permutation check,
+``HoldoutSplit``, ``GraphClassifier``, ``verify_cache``) draw with :func:`draw_seeds` and
+:func:`fixed_unset_seeds`; a benchmark's models share one root (:func:`shared_root_seed`).
 """
 
 import numbers
@@ -41,17 +33,12 @@ from ...utils import as_generator, check_random_state
 from ...utils._random import SEED_BOUND, draw_seeds
 
 __all__ = [
-    "FUNCTION_DEFAULT_ROOT",
-    "IntervalSeeds",
-    "RefitPlan",
     "Seeds",
     "fixed_unset_seeds",
     "function_random_state",
     "interval_seeds",
-    "random_state_params",
     "same_output",
     "shared_root_seed",
-    "unset_random_state_params",
 ]
 
 #: The root of the functional forms' seeds when ``random_state=None``.
@@ -119,9 +106,9 @@ def function_random_state(random_state):
 
 
 def fixed_unset_seeds(estimator, rng):
-    """One seed drawn from ``rng`` for every ``random_state`` parameter of ``estimator`` left at
-    None, the same in every fit (so a procedure of many fits is one deterministic algorithm);
-    values the user set are kept. ``{}`` (and no draw) when nothing is unset."""
+    """One seed drawn from ``rng`` for every ``random_state`` of ``estimator`` left at None, the
+    same in every fit (so a procedure of many fits is one deterministic algorithm); ``{}``, and
+    no draw, when nothing is unset."""
     names = unset_random_state_params(estimator)
     if not names:
         return {}
@@ -162,8 +149,8 @@ def interval_seeds(estimator, random_state, n_repetitions):
 
 def shared_root_seed(random_state):
     """``(root, seeded)``: one int root for every run of a benchmark, so that all its models
-    draw the same inner splits and refit seeds; fresh entropy for None, kept below
-    ``SEED_BOUND`` so that it is a valid ``random_state`` itself."""
+    draw the same inner splits and refit seeds; for None, fresh entropy below ``SEED_BOUND``,
+    so that it is a valid ``random_state`` itself."""
     if random_state is None:
         return int(np.random.SeedSequence().entropy % SEED_BOUND), False
     if isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool):
@@ -173,16 +160,9 @@ def shared_root_seed(random_state):
 
 @dataclass(frozen=True)
 class Seeds:
-    """The seeds of one nested run, derived from ``entropy`` by name.
-
-    Attributes
-    ----------
-    entropy : int
-        The root: the int ``random_state``, or one draw from a RandomState or Generator, or
-        fresh operating-system entropy for ``random_state=None``.
-    seeded : bool
-        Whether ``random_state`` was given (so that two runs draw the same seeds).
-    """
+    """The seeds of one nested run, derived by name from ``entropy`` (the int ``random_state``,
+    one draw from a RandomState or Generator, or fresh entropy for None); ``seeded``: whether
+    ``random_state`` was given, so that two runs draw the same seeds."""
 
     entropy: int
     seeded: bool
@@ -216,9 +196,8 @@ class Seeds:
     # -- which task gets which seed -----------------------------------------------------------
 
     def sampler_seed(self, given):
-        """The seed of the candidates sampled from ``param_distributions``: a
-        RandomizedSearchCV's own ``random_state`` (``given``) when it has one, else the run's
-        ``"sampler"`` seed."""
+        """The seed of the sampled candidates: a RandomizedSearchCV's own ``random_state``
+        (``given``), else the run's ``"sampler"`` seed."""
         return self.draw("sampler") if given is None else given
 
     def inner_cv_seed(self):
@@ -231,8 +210,8 @@ class Seeds:
         return self.draw("final_holdout") if fold is None else self.draw("refit_holdout", fold)
 
     def selection_values(self, model):
-        """The seeds of a selection fit (and of the final model, and of a search run whole):
-        the ``"selection"`` seed on every ``random_state`` of ``model`` left at None."""
+        """The seeds of a selection fit, the final model and a search run whole: the
+        ``"selection"`` seed on every ``random_state`` of ``model`` left at None."""
         return _seed_unset(model, self.draw("selection"))
 
     def refit_values(self, model, seed):
@@ -245,15 +224,14 @@ class Seeds:
         return {} if deterministic else self.selection_values(model)
 
     def refit_plan(self, models, n_refits):
-        """The :class:`RefitPlan` for the candidates' configured ``models``
-        (:func:`~._candidates.seedable_models`)."""
+        """The :class:`RefitPlan` of the candidates' configured ``models``."""
         seedable = any(unset_random_state_params(model) for model in models)
         refit_seeds = self.refit_seeds(n_refits) if seedable else [None]
         return RefitPlan(refit_seeds, seedable and len(refit_seeds) > 1)
 
     def seed_search(self, search):
-        """A whole search (run in each fold) with its own and its estimator's unset
-        ``random_state`` seeded from ``"selection"``; the search is modified and returned."""
+        """``search`` (run whole in each fold), its own and its estimator's unset
+        ``random_state`` seeded from ``"selection"``, modified and returned."""
         seed = self.draw("selection")
         estimator = search.estimator
         search.set_params(estimator=estimator.set_params(**_seed_unset(estimator, seed)))

@@ -1,24 +1,12 @@
-"""How a winner is picked in each outer fold, how candidates are ranked, and what the choices
-say about the search space.
+"""How a winner is picked in each outer fold (``select``), how candidates are ranked, and what
+the choices say about the search space.
 
-``select="best"`` (the default): the winner of a fold is the candidate with the best mean inner
-validation score of the selecting metric. Ties go to the first candidate in the order of the
-search space, as in scikit-learn's ``GridSearchCV`` (``best_index_`` is the first of the best
-``rank_test_score``); the reference code of Errica et al. keeps the last best configuration
-instead, which matters only for ties. ``select="one_se"``, in the spirit of tidymodels'
-``select_by_one_std_err``: the first candidate, in the order of the search space (list each
-parameter's values from the simplest model to the most complex), whose mean is at least the
-best mean minus one standard error of it (the standard deviation of the best candidate's scores
-over the inner splits, ``ddof=1``, over the square root of their number).
-
-Candidates *tie* when their means are equal up to floating-point rounding (:data:`TIE_RTOL`):
-on a validation split of n rows, accuracy moves in steps of 1/n, so a finer difference is none.
-A failed fit scores ``error_score``; a candidate whose mean is not finite cannot win.
-
-After a run, :func:`warn_about_selection` warns when the validation data could not separate most
-candidates (:class:`~sklearn_fair.exceptions.SelectionTieWarning`) and when a numeric parameter
-won on the edge of its grid in most folds without a tie to explain it
-(:class:`~sklearn_fair.exceptions.SearchSpaceEdgeWarning`).
+Ties go to the first candidate in the order of the search space, as in GridSearchCV
+(``best_index_`` is the first of the best ``rank_test_score``); the reference code of Errica et
+al. keeps the last best one, which matters only for ties. Candidates *tie* when their means are
+equal up to floating-point rounding (:data:`TIE_RTOL`): on a validation split of n rows,
+accuracy moves in steps of 1/n, so a finer difference is none. A failed fit scores
+``error_score``; a candidate whose mean is not finite cannot win.
 """
 
 import numbers
@@ -32,14 +20,7 @@ from ...utils._stacklevel import external_stacklevel
 from ._scoring import shown
 from ._tasks import SEARCH, TaskKey
 
-__all__ = [
-    "TIE_RTOL",
-    "check_select",
-    "rank_within_folds",
-    "select_fold",
-    "tied_with_best",
-    "warn_about_selection",
-]
+__all__ = ["check_select", "rank_within_folds", "select_fold", "warn_about_selection"]
 
 #: Relative tolerance under which two mean validation scores tie (floating-point rounding).
 TIE_RTOL = 1e-9
@@ -89,12 +70,9 @@ def _where(fold):
 
 def select_fold(plan, fold, results):
     """The selection of ``fold`` from its finished selection tasks (``results``: key -> result).
-
-    An outer fold in which no candidate can be selected (every fit failed, or no mean validation
-    score is finite) is not an error, as in ``cross_validate(GridSearchCV(...))``: its selection
-    says why under ``"failed"``, it gets no refit, and its test score is ``error_score``. Only the
-    selection on all the data (the final model) raises.
-    """
+    A fold in which no candidate can be selected is not an error, as in
+    ``cross_validate(GridSearchCV(...))``: ``"failed"`` says why, and it gets no refit. Only the
+    selection on all the data (the final model) raises."""
     if plan.search is not None:
         return _from_search(plan, fold, results[TaskKey(SEARCH, fold)])
     inner = plan.inner_splits_of(fold)

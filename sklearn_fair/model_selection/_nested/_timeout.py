@@ -1,20 +1,13 @@
 """A time limit for one fit, in whatever thread or process it runs; and workers that end
 with the process that started them.
 
-In a process's main thread (a loky worker runs its tasks there) the limit is a real-time
-timer (``signal.setitimer``): its signal interrupts blocking calls such as ``time.sleep`` or
-a wait on a lock, as well as Python code. Measured: an exception sent to a thread with
-``PyThreadState_SetAsyncExc`` does not stop ``time.sleep(3)`` before its 3 s, the timer's
-signal stops it at the limit. In any other thread (a Dask worker's, the threading
-backend's) the watchdog thread raises :class:`FitTimeoutError` inside the fitting thread
-with ``PyThreadState_SetAsyncExc``; it arrives at the next Python instruction. A fit stuck
-inside one compiled call that does not return is beyond both: the loky runner kills its
-worker soon after the limit, and on loky NestedCV runs fits in a worker process whenever
-``fit_timeout`` is set, ``n_jobs=1`` included, so that this is always possible. A thread
-cannot be killed: on threads and Dask such a fit holds its thread until it returns.
-
-:func:`watch_parent` makes a worker process end within a second of its parent's death
-(``kill -9``, SIGTERM): loky's workers would otherwise wait for their idle timeout.
+In a process's main thread (where a loky worker runs its tasks) the limit is a real-time timer
+(``signal.setitimer``), whose signal interrupts blocking calls such as ``time.sleep`` too.
+Measured: an exception sent with ``PyThreadState_SetAsyncExc`` does not stop ``time.sleep(3)``
+before its 3 s; the timer's signal stops it at the limit. In any other thread (Dask's, the
+threading backend's) a watchdog raises :class:`FitTimeoutError` in the fitting thread with
+``PyThreadState_SetAsyncExc``, at its next Python instruction. A fit stuck in one compiled call
+is beyond both: the loky runner kills its worker; a thread cannot be killed.
 """
 
 import ctypes
@@ -96,15 +89,10 @@ _watched = {"pid": None}
 
 
 def watch_parent(parent=None, interval=0.25):
-    """In a worker process: end it (``os._exit``) soon after its parent process dies.
-
-    ``parent``: the pid of the process that started the worker (each task of NestedCV's
-    carries it, so that a worker whose parent died before the task reached it ends at once);
-    None: the parent it has now. A daemon thread polls
-    ``os.getppid()``; when the parent is gone the worker is adopted and its parent pid
-    changes. Installed once per process; a no-op in the process that runs NestedCV itself,
-    or any but a loky worker (its parent is not ours to watch).
-    """
+    """In a loky worker: end it (``os._exit``) within a second of the death of ``parent`` (the
+    pid each task carries; None: the current parent), which loky's workers would otherwise
+    outlive until their idle timeout. A daemon thread polls ``os.getppid()``, which changes
+    when the worker is adopted. Installed once per process; a no-op outside loky workers."""
     import multiprocessing
 
     if not multiprocessing.current_process().name.startswith("LokyProcess"):

@@ -1,11 +1,4 @@
-"""Auditing a cache by recomputing a sample of its entries (what checks of shape cannot tell).
-
-A cache entry's checksum can be recomputed by whoever writes the file, and a plausible score
-(an accuracy of 0.999 that the model does not reach) passes every check of type and range. Only
-recomputing tells it. :func:`verify_cache` re-runs a NestedCV's protocol on its cache, serving
-the entries it does not sample and recomputing those it does, without writing to the cache, and
-reports every recomputed entry whose scores or predictions differ from the stored ones.
-"""
+"""Auditing a cache by recomputing a sample of its entries: what checks of shape cannot tell."""
 
 import hashlib
 import numbers
@@ -58,11 +51,8 @@ class CacheAudit:
 
     @property
     def ok(self):
-        """Whether entries were found, every recomputed one agreed and all passed their checks.
-
-        A run that finds no entry of its own verifies nothing: the keys cover the code, the
-        versions and the data, so a cache written by other code or data holds none.
-        """
+        """Whether entries were found, every recomputed one agreed and all passed their checks
+        (a run that finds no entry of its own, written by other code or data, verifies nothing)."""
         return self.n_entries > 0 and not (self.differences or self.failures or self.rejected)
 
     def __str__(self):
