@@ -32,14 +32,12 @@ from ._extend import (
     model_fingerprint,
 )
 
-__all__ = ["benchmark"]
-
 
 def _nested_for(name, spec, *, outer_cv, inner_cv, n_refits, scoring, refit, random_state,
                 fit_timeout, error_score, reuse_prefix, select):  # fmt: skip
-    """The NestedCV that runs model ``name`` (never the user's object: a clone).
+    """The NestedCV (a clone, never the user's object) that runs model ``name``.
 
-    Its ``refit`` only names the selecting metric: a benchmark fits no final model. Its
+    Its ``refit`` only names the selecting metric (a benchmark fits no final model); its
     ``reuse_prefix`` is off when the benchmark's or the user's NestedCV's is.
     """
     shared = dict(outer_cv=outer_cv, n_jobs=None, verbose=0, cache_dir=None)
@@ -172,13 +170,12 @@ def benchmark(
     """Assess every model on every data set with nested cross-validation, on shared splits.
 
     Each cell (a model on a data set) is the nested protocol of :class:`~sklearn_fair.NestedCV`
-    (without the final model on all the data, which a comparison does not need). On one data
-    set every model is assessed on the same outer splits, and, where its inner resampling is the
-    same (``inner_cv`` here, or the default hold-out), selects on the same inner splits, with
-    the same refit seeds. All the fits of all the cells form one pool of tasks, run by one
-    scheduler on one set of workers, with one cache and one progress bar: a benchmark killed
-    half-way and run again with the same ``cache_dir`` computes only what is missing. Each
-    cell's results are those of NestedCV run on that cell alone with the same parameters.
+    without the final model on all the data, and gives NestedCV's results on that cell alone
+    with the same parameters. On one data set every model is assessed on the same outer splits
+    and, where its inner resampling is the same, selects on the same inner splits with the same
+    refit seeds. All the fits of all the cells form one pool of tasks (one scheduler, one cache,
+    one progress bar): a benchmark killed half-way and run again with the same ``cache_dir``
+    computes only what is missing.
 
     Parameters
     ----------
@@ -194,28 +191,25 @@ def benchmark(
         ``.y``, e.g. a PyG ``TUDataset``), or a callable without arguments that returns one of
         these (called once).
     outer_cv : int, cross-validation generator, iterable or dict, default=10
-        The outer resampling, as in NestedCV; the same splits for every model of a data set
-        (a splitter that would give two models different splits is refused). A dict gives
-        each data set its own (data set name -> outer_cv), e.g. the saved split files of a
-        published comparison.
+        The outer resampling, as in NestedCV, the same for every model of a data set (a
+        splitter that would give two models different splits is refused); a dict gives each
+        data set its own (name -> outer_cv), e.g. a published comparison's split files.
     inner_cv : int, cross-validation generator or iterable, default=None
-        The inner resampling of the models that do not bring their own; None is NestedCV's
-        default (a 90%/10% hold-out seeded from ``random_state``).
+        The inner resampling of the models that bring none; None is NestedCV's default (a
+        90%/10% hold-out seeded from ``random_state``).
     n_refits : int, default=3
         Refits of the selected configuration per outer fold (see NestedCV).
     scoring : str, callable, list, dict or None, default=None
-        As in NestedCV, for every model; every model of a data set must be scored with the same
-        metric. Scores are the scorers' values, where higher is better.
+        As in NestedCV, for every model; the models of a data set must share the metric.
+        Scores are the scorers' values (higher is better).
     refit : str, default=None
         With several metrics in ``scoring``, the one that selects the hyper-parameters and that
-        the tables and tests compare (as NestedCV's ``refit``; a benchmark fits no final model
-        on all the data, which a comparison does not need).
+        the tables and tests compare (as NestedCV's ``refit``).
     baseline : str, default=None
-        The name of the model the others are compared with by default
-        (:meth:`BenchmarkResult.compare_to`).
+        The model the others are compared with by default (:meth:`BenchmarkResult.compare_to`).
     baseline_floor : bool, default=False
-        Declare the baseline a chance-level floor (a ``DummyClassifier``, a majority vote):
-        it is compared with, not tuned like the models, so its small tuning budget raises no
+        Declare the baseline a chance-level floor (a ``DummyClassifier``), compared with but not
+        tuned like the models: its small budget raises no
         :class:`~sklearn_fair.exceptions.UnequalBudgetWarning`.
     random_state : int, RandomState instance, Generator or None, default=None
         One seed for every cell (drawn once when not an int), so all models share inner splits
@@ -232,27 +226,22 @@ def benchmark(
     error_score : 'raise' or float, default=np.nan
         Score of a fit that fails (see NestedCV).
     reuse_prefix : bool, default=True
-        Fit a pipeline step once where several fits of a cell train it with the same
-        parameters on the same rows, and reuse it (see NestedCV's ``reuse_prefix``; results are
-        identical either way). Never across cells. ``False`` turns it off for every cell; a
-        NestedCV given as a model with ``reuse_prefix=False`` keeps it off for its own cells.
+        Fit a pipeline step once where several fits of a cell train it alike, and reuse it (see
+        NestedCV; results are identical either way), never across cells. ``False`` turns it
+        off for every cell, as does a NestedCV model with ``reuse_prefix=False`` for its own.
     select : {"best", "one_se"}, default="best"
-        How each fold's winner is picked (see NestedCV's ``select``), for every model but a
-        NestedCV, which keeps its own.
+        How each fold's winner is picked (see NestedCV), for every model but a NestedCV.
     keep_predictions : bool, default=False
         Keep every refit's predictions on its outer test fold (cached with its scores), for
         :meth:`BenchmarkResult.plot_predictions`, :attr:`BenchmarkResult.predictions` and the
-        report's plots of what each model predicted (confusion matrix, ROC and
-        precision-recall curves, calibration; predicted against actual for a regressor).
+        report's plots of what each model predicted.
     previous : BenchmarkResult, default=None
         A finished benchmark (from this function or :meth:`BenchmarkResult.load`) to extend:
-        the result holds its cells and those of ``models`` on ``datasets`` that it lacks, and
-        only these are computed, as if everything had run at once. Pass the settings of the
-        previous run, the definitions of the models and the data of the data sets that the new
-        cells need (a new model needs the data of every previous data set, a new data set
-        the definition of every previous model); a model or data set given again must be the
-        one the previous run had (checked by fingerprint, as the outer splits and the metric
-        of each data set are); ``random_state=None`` takes the previous one.
+        only the cells of ``models`` on ``datasets`` that it lacks are computed, as if all had
+        run at once. Pass the previous settings, and the models and data sets the new cells
+        need (a new model needs every previous data set, a new data set every previous model);
+        one given again must be the one the previous run had (checked by fingerprint, as each
+        data set's outer splits and metric are). ``random_state=None`` takes the previous one.
 
     Returns
     -------

@@ -1,11 +1,9 @@
 """benchmark(..., previous=result): add models or data sets to a finished benchmark.
 
-Only the cells that ``previous`` lacks are computed; the others are taken from it as they are.
-The new cells must be those the whole benchmark run at once would give, so before any fit:
-the seed is the previous one (one seed for every cell: the same inner splits and refit
-seeds), every new cell has the model's definition and the data set's data it needs, a model
-or data set already in ``previous`` is the same one (by the fingerprint each cell records of
-its model's definition and of its data), and after planning, the new cells of a data set in
+Only the cells ``previous`` lacks are computed, and they must be those the whole benchmark run
+at once would give. So, before any fit: the seed is the previous one, every new cell has the
+model and the data it needs, and a model or data set already in ``previous`` is the same one
+(by the fingerprints each cell records); after planning, the new cells of a data set in
 ``previous`` have its outer splits and its metric.
 """
 
@@ -15,8 +13,6 @@ import numpy as np
 
 from ..report import BenchmarkResult
 from ..utils import UnhashableError, describe, digest, fingerprint
-
-__all__ = ["check_previous", "check_previous_plans", "merged", "model_fingerprint"]
 
 # NestedCV parameters that cannot change a cell's result (its outer splits are checked apart)
 _NOT_FINGERPRINTED = ("outer_cv", "n_jobs", "verbose", "cache_dir")

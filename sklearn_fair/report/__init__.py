@@ -1,15 +1,10 @@
 """Reports and plots of nested cross-validation results.
 
-:func:`nested_cv_report` turns one fitted :class:`~sklearn_fair.NestedCV`, or
-several compared on the same outer splits, into a report (text, Markdown, a
-self-contained HTML page with its plots embedded, and a pandas DataFrame) that
-starts with the verdict in one sentence and ends with a :class:`ReproducibilityCard`.
-The plots need matplotlib (the ``plot`` extra), imported only when a plot is made.
-:func:`comparison_text` says in words which model is better, as
-:func:`~sklearn_fair.stats.compare` decides it. Every saved result they are given is first
-checked against what its writer guaranteed (:func:`verify_result`).
-
-Every report is rendered by one private template (``report/_html.py``).
+:func:`nested_cv_report` turns fitted :class:`~sklearn_fair.NestedCV` objects (or their saved
+:func:`result_to_dict`, checked by :func:`verify_result`) into a report that starts with the
+verdict in one sentence and ends with a :class:`ReproducibilityCard`: text, Markdown, a
+self-contained HTML page and a DataFrame. :func:`comparison_text` says in words which model
+is better. The plots need matplotlib (the ``plot`` extra).
 """
 
 from ._benchmark_result import BenchmarkResult  # noqa: F401 - for sklearn_fair.benchmarking

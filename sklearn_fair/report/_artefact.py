@@ -18,15 +18,12 @@ The file is JSON, never a pickle (a file from elsewhere is read, never run), of 
                                               "fit_time": ...}, ...]}}, ...],
      "checksum": "sha256:..."}
 
-``splits`` holds each data set's outer splits as indices (the paired tests need them), once:
-its models share them. Cells are in the result's order (data sets, then models within each).
-A result is :func:`~sklearn_fair.report.result_to_dict`'s, holding what a
-:class:`~._results.NestedResult` holds: each fold's selecting-metric score and its refits'
-scores, every metric's fold score (``test_scores_per_metric``, one number per fold), the
-selected hyper-parameters (objects as their ``repr``); a fold has ``train_indices`` and
+``splits`` holds each data set's outer splits once (its models share them; the paired tests
+need them); cells are in the result's order. A result has result_to_dict's shape, with one
+number per fold in ``test_scores_per_metric``; a fold has ``train_indices`` and
 ``test_indices`` only where they are not its data set's (null: none recorded). Reading
 refuses a file larger than :data:`MAX_BYTES`, nested deeper than :data:`MAX_DEPTH`, not a
-regular file, or failing :func:`~._integrity.verify_result` (its checksum, types, ranges).
+regular file, or failing :func:`~._integrity.verify_result`.
 """
 
 import json
@@ -43,9 +40,7 @@ from ..exceptions import InvalidResultError
 from ..model_selection._engine import read_json
 from ..utils import package_versions
 from ._integrity import BENCHMARK_FORMAT, BENCHMARK_VERSION, verify_result, with_checksum
-from ._results import _jsonable, as_result
-
-__all__ = ["MAX_BYTES", "load_cells", "read_document", "save_document", "to_latex"]
+from ._results import _jsonable, as_result, saved_fields
 
 #: The largest result file read back (every fold's indices of every data set).
 MAX_BYTES = 512 * 2**20
@@ -72,8 +67,8 @@ def _same_splits(a, b):
 
 
 def _cell_result(cell, shared):
-    """A NestedResult as result_to_dict's shape (without format, version or checksum: the
-    file's own cover it); its outer splits only when they are not ``shared``."""
+    """A NestedResult in result_to_dict's shape (no format, version or checksum: the file's
+    cover it), its outer splits only when they are not ``shared``."""
     own = _splits(cell)
     folds = []
     for fold, score in enumerate(cell.scores):
@@ -97,21 +92,13 @@ def _cell_result(cell, shared):
         "random_state": _integer_or_none(cell.random_state),
         "refit_seeds": cell.refit_seeds,
         "outer_results": folds,
-        "failures": {
-            "final" if fold is None else str(fold): entry for fold, entry in cell.failures.items()
-        },
-        "resampling": cell.resampling,
-        **({} if cell.selection_metric is None else {
-            "selection_metric": cell.selection_metric.to_dict()}),
+        **saved_fields(cell.failures, cell.resampling, cell.selection_metric),
     })  # fmt: skip
 
 
 def save_document(result, path):
-    """Write ``result`` (a BenchmarkResult) to ``path`` as the format above; return the path.
-
-    Written to a temporary file in the same folder and renamed over ``path``, so that a
-    reader never sees half a file.
-    """
+    """Write the BenchmarkResult ``result`` to ``path`` in the format above, atomically (a
+    temporary file renamed over it: a reader never sees half a file); return the path."""
     splits = {}
     for (dataset, _), cell in result.cells.items():
         if splits.get(dataset) is None:
@@ -143,9 +130,8 @@ def save_document(result, path):
 
 
 def read_document(path):
-    """The JSON document at ``path``, read within bounds (not yet checked as a result): a
-    regular file (never a FIFO or a device), at most :data:`MAX_BYTES`, nested at most
-    :data:`MAX_DEPTH` deep (measured before it is parsed)."""
+    """The JSON document at ``path``, read within bounds but not yet checked: a regular file,
+    at most :data:`MAX_BYTES`, nested at most :data:`MAX_DEPTH` deep (measured before parsing)."""
     try:
         return read_json(path, max_bytes=MAX_BYTES, max_depth=MAX_DEPTH, error=InvalidResultError)
     except InvalidResultError as error:  # its advice names a parameter these readers lack
@@ -154,8 +140,7 @@ def read_document(path):
 
 
 def load_cells(path, *, verify="raise"):
-    """``(cells, settings)`` of the benchmark file at ``path``, checked: BenchmarkResult's
-    arguments."""
+    """``(cells, settings)``: BenchmarkResult's arguments from the file at ``path``, checked."""
     document = read_document(path)
     verify_result(document, source=f"file {os.fspath(path)}", verify=verify)
     if document.get("format") != BENCHMARK_FORMAT:

@@ -1,8 +1,7 @@
-"""BenchmarkResult: the scores of many models on many data sets, and what is read from them.
+"""BenchmarkResult: the outer-fold scores of many models on many data sets, and what is read
+from them."""
 
-Each cell is a :class:`~._results.NestedResult`, the one result type of every report; a
-NestedCV report is the report of a BenchmarkResult of one data set."""
-
+import math
 import numbers
 import os
 import warnings
@@ -26,17 +25,15 @@ from ..stats import rank_comparison as _rank_comparison
 from ..stats._aggregate import performance_profile
 from ..stats._checks import CONFIDENCE, COUNT, check_same_splits
 from ..stats._normalize import normalize_scores
-from ..utils import RANDOM_STATE_CONSTRAINTS, IntervalNotBool, install_hint
+from ..utils import RANDOM_STATE_CONSTRAINTS, IntervalNotBool, fill_doc, install_hint
 from ..utils._random import named_generator, seed_root
 from ..utils._stacklevel import external_stacklevel
 from ._artefact import load_cells, read_document, save_document, to_latex
 from ._card import card_of
-from ._format import decimals_for, param_text
+from ._format import decimals_for, selection_counts
 from ._report import NestedCVReport
-from ._results import NoSplitsError, as_result
-from ._verdict import NOT_DEMONSTRATED
-
-__all__ = ["BenchmarkResult"]
+from ._results import METHOD_DOCS, NoSplitsError, as_result
+from ._verdict import NOT_DEMONSTRATED, emphasis
 
 #: a level of a test, alpha (exclusive bounds)
 LEVEL = Interval(numbers.Real, 0, 1, closed="neither")
@@ -58,9 +55,8 @@ def _pandas():
 
 
 def _level(confidence, alpha, owner):
-    """The one level of "is A better than B": ``confidence``; the tests decide at
-    ``1 - confidence``. ``alpha``, these methods' former level parameter, still says it with a
-    FutureWarning."""
+    """The level of a comparison: ``confidence``, or ``1 - alpha`` (the former parameter)
+    with a FutureWarning."""
     if alpha is None:
         return confidence
     warnings.warn(
@@ -73,21 +69,15 @@ def _level(confidence, alpha, owner):
     return 1 - alpha
 
 
-def _fmt(mean, std, decimals):
-    return f"{mean:.{decimals}f} ± {std:.{decimals}f}"
-
-
 class BenchmarkResult:
     """The outer-fold scores of every model on every data set, and what to read from them.
 
     Made by :func:`~sklearn_fair.benchmark`, or from saved results with :meth:`from_results`.
     Every table speaks the metric's printed units and direction (see
-    :class:`~sklearn_fair.metrics.MetricName`): scikit-learn's negated errors
-    (``neg_root_mean_squared_error``) are the positive errors (RMSE), a difference is model
-    minus baseline in those units, and "better" follows the metric's direction (a smaller
-    RMSE is better). Standard deviations are numpy's (``ddof=0``), as scikit-learn's
-    ``cv_results_``; the cells (:class:`~sklearn_fair.report._results.NestedResult`) keep the
-    scorers' values.
+    :class:`~sklearn_fair.metrics.MetricName`): a negated scikit-learn error
+    (``neg_root_mean_squared_error``) is the positive error (RMSE), a difference is model minus
+    baseline in those units, and a smaller RMSE is better. Standard deviations are numpy's
+    (``ddof=0``), as in scikit-learn's ``cv_results_``.
 
     Attributes
     ----------
@@ -96,14 +86,13 @@ class BenchmarkResult:
     baseline : str or None
         The default model of :meth:`compare_to`.
     baseline_floor : bool
-        Whether the baseline is a chance-level floor (a ``DummyClassifier``, a majority vote):
-        compared with, but not meant to be tuned like the models, so its small tuning budget
-        raises no :class:`~sklearn_fair.exceptions.UnequalBudgetWarning`.
+        Whether the baseline is a chance-level floor (a ``DummyClassifier``), whose small tuning
+        budget raises no :class:`~sklearn_fair.exceptions.UnequalBudgetWarning`.
     random_state : int or None
         The one seed of every cell.
     cells : dict
-        ``(dataset, model)`` -> NestedResult (per-fold scores, splits, selections, budget,
-        and the fitted NestedCV when there is one).
+        ``(dataset, model)`` -> :class:`~sklearn_fair.report._results.NestedResult` (per-fold
+        scores in the scorer's units, splits, selections, budget, the fitted NestedCV if any).
     """
 
     def __init__(self, cells, *, baseline=None, baseline_floor=False, random_state=None):
@@ -125,7 +114,7 @@ class BenchmarkResult:
         self.random_state = random_state
 
     def _check_one_metric(self):
-        """Tables and tests compare the models of a data set on one metric."""
+        """Refuse a data set whose models were scored with different metrics."""
         for dataset in self.datasets:
             metrics = {
                 (self.cells[dataset, m].metric.name, self.cells[dataset, m].sign)
@@ -138,26 +127,25 @@ class BenchmarkResult:
                 )
 
     @classmethod
+    @fill_doc(METHOD_DOCS)
     def from_results(cls, results, *, baseline=None, baseline_floor=False, metric=None,
                      budgets=None, verify="raise"):  # fmt: skip
         """A BenchmarkResult from results saved or fitted elsewhere.
 
-        Saved results are checked against what their writer guaranteed before they are read
-        (their format and version, their checksum, the types of their fields, that each
-        fold's score is the mean of its refits' and every score is in its metric's range):
-        an edited or damaged result is refused, naming it and what failed. A saved result
-        without a checksum (written by an older sklearn-fair) is read with an
-        :class:`~sklearn_fair.exceptions.UncheckedResultWarning`; a dict without a ``format``
-        (your own per-fold numbers) is checked for its types only. Fitted NestedCV objects
-        are trusted as they are.
+        A saved result is checked first (:func:`~sklearn_fair.report.verify_result`: format,
+        version, checksum, types, and that its scores agree and lie in their metric's range) and
+        refused, naming it and what failed, when a check fails. One without a checksum (an older
+        sklearn-fair) is read with an :class:`~sklearn_fair.exceptions.UncheckedResultWarning`; a
+        dict without a ``format`` (your own per-fold numbers) is checked for its types only; a
+        fitted NestedCV is trusted.
 
         Parameters
         ----------
         results : dict
             ``(dataset, model)`` -> a fitted NestedCV, a :func:`~sklearn_fair.report.result_to_dict`
-            dict, the experiment runner's ``models/<name>.json`` content or the path of that
-            file (read with a size cap), or a dict with per-fold ``test_scores`` (and
-            optionally ``validation_scores``, ``best_params``).
+            dict, the experiment runner's ``models/<name>.json`` content or the path of that file
+            (read with a size cap), or a dict with per-fold ``test_scores`` (and optionally
+            ``validation_scores``, ``best_params``).
         baseline : str, default=None
             The default model of :meth:`compare_to`.
         baseline_floor : bool, default=False
@@ -167,9 +155,7 @@ class BenchmarkResult:
         budgets : dict, default=None
             ``(dataset, model)`` -> budget dict (``n_candidates``, ``n_inner_fits``,
             ``fit_time``...), where the results do not say.
-        verify : {"raise", "warn"}, default="raise"
-            A saved result that fails a check is refused (``InvalidResultError``), or, with
-            ``"warn"``, read with an ``UncheckedResultWarning`` that names it and what failed.
+        {verify}
 
         Returns
         -------
@@ -188,13 +174,10 @@ class BenchmarkResult:
     def save(self, path):
         """Write the benchmark to ``path`` as a versioned JSON file with a checksum.
 
-        The file holds every cell's per-fold scores (every metric), its refits' scores, the
-        selected hyper-parameters (objects as their ``repr``), the validation scores, the
-        outer splits (indices: the paired tests need them), the tuning budget, the seeds, the
-        fingerprints of the data and of the model each cell was computed from, and the
-        versions of Python and of the packages; never a pickle, so no fitted model
-        (:attr:`estimators` is None after :meth:`load`). The format is described in
-        ``sklearn_fair/report/_artefact.py``.
+        Every cell's per-fold scores (every metric, every refit), selected hyper-parameters (objects
+        as their ``repr``), validation scores, outer splits, tuning budget, seeds and fingerprints
+        of its data and model, and the package versions (the format: ``report/_artefact.py``).
+        Never a pickle, so no fitted model: :attr:`estimators` is None after :meth:`load`.
 
         Parameters
         ----------
@@ -208,18 +191,17 @@ class BenchmarkResult:
         return save_document(self, path)
 
     @classmethod
+    @fill_doc(METHOD_DOCS)
     def load(cls, path, *, verify="raise"):
         """Read a benchmark written by :meth:`save`, checked.
 
         A file that is not a regular file, larger than 512 MiB, nested too deeply, of another
-        format or version, or whose checksum, field types or score ranges fail is refused
-        (``InvalidResultError`` naming the file and what failed), or read with an
-        ``UncheckedResultWarning`` with ``verify="warn"``.
+        format or version, or whose checksum, types or score ranges fail is refused.
 
         Parameters
         ----------
         path : str or path-like
-        verify : {"raise", "warn"}, default="raise"
+        {verify}
 
         Returns
         -------
@@ -242,19 +224,19 @@ class BenchmarkResult:
         return {key: cell.estimator for key, cell in self.cells.items()}
 
     def _per_dataset(self, model, printed=False, datasets=None):
-        """The model's fold scores on each data set (of ``datasets``): the scorer's values
-        (higher is better), or with ``printed`` the metric's values."""
+        """The model's fold scores on each data set (of ``datasets``), the scorer's values
+        or with ``printed`` the metric's."""
         cells = [self.cells[d, model] for d in (self.datasets if datasets is None else datasets)]
         return [c.metric.values(c.scores) if printed else c.scores for c in cells]
 
     @property
     def missing(self):
-        """The cells whose outer scores are not all finite (a fold failed, or the whole model
-        on that data set): ``(dataset, model)`` -> how many folds failed. The tables print
-        them as failed, the paired tests leave them out, and whatever pools data sets
-        (ranks, aggregates, profiles, the comparisons across data sets) uses the data sets
-        where every model is complete, with a :class:`~sklearn_fair.exceptions.MissingCellsWarning`
-        naming what it left out."""
+        """The cells where folds failed: ``(dataset, model)`` -> how many.
+
+        The tables print them as failed, the paired tests leave them out, and whatever pools data
+        sets (ranks, aggregates, profiles, comparisons across data sets) keeps the data sets where
+        every model is complete, with a :class:`~sklearn_fair.exceptions.MissingCellsWarning`.
+        """
         return {
             key: int(np.sum(~np.isfinite(cell.scores)))
             for key, cell in self.cells.items()
@@ -282,8 +264,7 @@ class BenchmarkResult:
         return kept
 
     def _sign(self, what):
-        """The one sign of every cell (1, or -1 for a negated error): ``what`` pools scores
-        across data sets, which needs one direction."""
+        """The one sign of every cell: ``what`` pools data sets, which needs one direction."""
         signs = {cell.sign for cell in self.cells.values()}
         if len(signs) > 1:
             raise ValueError(
@@ -297,10 +278,9 @@ class BenchmarkResult:
     def scores(self):
         """Tidy DataFrame: ``dataset``, ``model``, ``outer_fold``, ``score``, ``validation_score``.
 
-        One row per outer fold of each cell; the score is the mean over the refits, in the
-        metric's printed units (a positive RMSE). With several metrics, a ``metric`` column
-        and one row per metric (the validation score is that of the selecting metric, NaN for
-        the others).
+        One row per outer fold of each cell (the mean over its refits, printed units); with several
+        metrics, a ``metric`` column and one row per metric (the validation score only for the
+        selecting one).
         """
         pd = _pandas()
         multi = any(len(c.scores_per_metric) > 1 for c in self.cells.values())
@@ -362,12 +342,13 @@ class BenchmarkResult:
 
     @property
     def predictions(self):
-        """Tidy DataFrame of the out-of-fold predictions, when they were kept
-        (``benchmark(..., keep_predictions=True)``): ``dataset``, ``model``, ``outer_fold``,
-        ``row`` (the row's index in the data set), ``y_true`` and ``y_pred`` (the refits
-        combined: the class of their mean probability, the mean of a regressor's); with
-        ``score`` for a binary classifier (the positive class's mean probability or decision
-        value). Empty when no cell kept them."""
+        """Tidy DataFrame of the out-of-fold predictions kept with ``keep_predictions=True``.
+
+        ``dataset``, ``model``, ``outer_fold``, ``row`` (the row's index in the data set),
+        ``y_true``, ``y_pred`` (the refits combined, as ``nested_cross_val_predict`` combines them)
+        and, for a binary classifier, ``score`` (the positive class's mean probability or decision
+        value). Empty when no cell kept them.
+        """
         from ._plots import fold_predictions
 
         pd = _pandas()
@@ -387,11 +368,19 @@ class BenchmarkResult:
         columns = ["dataset", "model", "outer_fold", "row", "y_true", "y_pred"]
         return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=columns)
 
+    @fill_doc(METHOD_DOCS)
     def plot_predictions(self, dataset, model, *, path=None):
         """What ``model`` predicted on ``dataset``'s outer test folds, with scikit-learn's
-        displays: the confusion matrix, and for a binary target the ROC and precision-recall
-        curves of each outer fold and the calibration curve; predicted against actual values
-        and the residuals for a regressor. Needs ``keep_predictions=True`` and matplotlib.
+        displays.
+
+        For a classifier the confusion matrix, and for a binary target the ROC and precision-recall
+        curves of each outer fold and the calibration curve; for a regressor predicted against
+        actual values and the residuals. Needs ``keep_predictions=True`` and matplotlib.
+
+        Parameters
+        ----------
+        dataset, model : str
+        {path}
 
         Returns
         -------
@@ -407,28 +396,21 @@ class BenchmarkResult:
         Returns
         -------
         DataFrame
-            One row per cell: ``dataset``, ``model``, ``validation_mean`` (the winners' mean
-            inner validation score), ``test_mean``, ``optimism`` (validation minus test) and
-            ``selected``: hyper-parameter -> {value (as printed): number of outer folds that
-            selected it}, for every hyper-parameter of the selected configurations. Scores in
-            the metric's printed units; optimism is positive when validation was optimistic.
+            One row per cell: ``dataset``, ``model``, ``validation_mean`` (the winners' mean inner
+            validation score), ``test_mean``, ``optimism`` (validation minus test, positive when
+            validation was optimistic; printed units) and ``selected``: hyper-parameter -> {value
+            (as printed): number of outer folds that selected it}.
         """
         pd = _pandas()
         rows = []
         for (dataset, model), cell in self.cells.items():
-            params = [p or {} for p in cell.best_params]
-            names = sorted({name for p in params for name in p})
-            selected = {}
-            for name in names:
-                chosen = [param_text(p.get(name)) for p in params]
-                selected[name] = {value: chosen.count(value) for value in sorted(set(chosen))}
             validation, test = np.mean(cell.validation_scores), np.mean(cell.scores)
             rows.append(
                 {
                     "dataset": dataset, "model": model,
                     "validation_mean": float(cell.sign * validation),
                     "test_mean": float(cell.sign * test), "optimism": float(validation - test),
-                    "selected": selected,
+                    "selected": selection_counts(cell.best_params),
                 }
             )  # fmt: skip
         return pd.DataFrame(rows)
@@ -436,8 +418,8 @@ class BenchmarkResult:
     # -- tables and tests -------------------------------------------------------------------
 
     def mean_scores(self, *, printed=True):
-        """DataFrame of data sets (rows) by models (columns): the mean outer score, in the
-        metric's printed units (``printed=False``: the scorer's, where higher is better)."""
+        """DataFrame of data sets by models: the mean outer score, in printed units
+        (``printed=False``: the scorer's)."""
         self._check_one_metric()
         pd = _pandas()
         return pd.DataFrame(
@@ -457,13 +439,7 @@ class BenchmarkResult:
             model, (a.train_indices, a.test_indices), other, (b.train_indices, b.test_indices),
             who=f"A paired comparison on data set {dataset!r}",
         )  # fmt: skip
-        return corrected_resampled_ttest(
-            a.scores,
-            b.scores,
-            n_train=float(np.mean(a.train_sizes)),
-            n_test=float(np.mean(a.test_sizes)),
-            confidence=confidence,
-        )
+        return corrected_resampled_ttest(a.scores, b.scores, confidence=confidence, **a.sizes)
 
     @validate_params(
         {
@@ -483,22 +459,20 @@ class BenchmarkResult:
         Parameters
         ----------
         statistic : {"mean", "iqm"}, default="mean"
-            ``"mean"``: mean ± std (numpy's, ``ddof=0``) over the outer folds; ``"iqm"``: the
-            IQM and its 95% percentile bootstrap interval over the folds (seeded by the
-            benchmark's ``random_state``), ``"iqm [low, high]"``.
+            ``"mean"``: mean ± std over the outer folds; ``"iqm"``: the IQM and its 95% percentile
+            bootstrap interval over the folds (seeded by the benchmark's ``random_state``).
         scale : float, default=1.0
             Multiplies the printed values (100 for percentages).
         decimals : int, default=None
-            Digits after the point; None: two significant digits of the smallest standard
-            deviation of the data set's fold scores (after ``scale``), so that a model that
-            is right on every fold does not print as ``1.0 ± 0.0``.
+            Digits after the point; None: two significant digits of the smallest standard deviation
+            of the data set's fold scores (so that a perfect model does not print as ``1.0 ± 0.0``).
         confidence : float, default=0.95
             "Demonstrably worse" is decided at level ``1 - confidence``.
         mark : bool, default=True
-            Bold (``**...**``) the best model of each data set, and italicise (``*...*``)
-            the models not demonstrably worse than it: those whose corrected resampled
-            t-test against it (Nadeau & Bengio), Holm-adjusted within the data set, has
-            ``p > 1 - confidence``. Results that do not record their splits get only the bold.
+            Bold (``**...**``) the best model of each data set and italicise (``*...*``) those not
+            demonstrably worse than it: the corrected resampled t-test against it (Nadeau &
+            Bengio), Holm-adjusted within the data set, has ``p > 1 - confidence``. Results that do
+            not record their splits get only the bold.
         alpha : float, default=None
             Deprecated: pass ``confidence=1 - alpha``.
 
@@ -509,10 +483,6 @@ class BenchmarkResult:
         pd = _pandas()
         alpha = 1 - _level(confidence, alpha, "table")
         self._check_one_metric()
-        if statistic not in ("mean", "iqm"):
-            raise ValueError(
-                f"The 'statistic' parameter of table must be 'mean' or 'iqm'. Got {statistic!r}."
-            )
         columns, root = {}, seed_root(0 if self.random_state is None else self.random_state)
         for dataset in self.datasets:
             cells = [self.cells[dataset, m] for m in self.models]
@@ -526,43 +496,42 @@ class BenchmarkResult:
                 if failed:
                     texts.append(f"failed ({failed} of {values.size} folds)")
                 elif statistic == "mean":
-                    texts.append(_fmt(np.mean(values), np.std(values), d))
+                    texts.append(f"{np.mean(values):.{d}f} ± {np.std(values):.{d}f}")
                 else:
                     rng = named_generator(root, dataset, model)
                     low, high = bootstrap_ci(values, iqm, n_resamples=2000, random_state=rng)
                     texts.append(f"{iqm(values):.{d}f} [{low:.{d}f}, {high:.{d}f}]")
             if mark:
-                texts = self._marked(dataset, texts, alpha)
+                best, pvalues = self._against_the_best(dataset)
+                for j, model in enumerate(self.models):
+                    m = {"strong": "**", "em": "*", None: ""}[emphasis(model, best, pvalues, alpha)]
+                    texts[j] = f"{m}{texts[j]}{m}"
             columns[dataset] = texts
         return pd.DataFrame(columns, index=pd.Index(self.models, name="model"))
 
-    def _marked(self, dataset, texts, alpha):
-        means = [float(np.mean(self.cells[dataset, m].scores)) for m in self.models]
-        complete = [j for j, mean in enumerate(means) if np.isfinite(mean)]
-        marked = list(texts)
+    def _against_the_best(self, dataset, tolerate=(NoSplitsError,)):
+        """``(best, {other: Holm-adjusted p against the best})`` on ``dataset``.
+
+        The corrected resampled t-test of each model against the highest mean score (the first of
+        equal means), Holm within the data set. Models whose folds failed are left out (best None
+        when all did); the dict is None when the test raises one of ``tolerate``.
+        """
+        means = {m: float(np.mean(self.cells[dataset, m].scores)) for m in self.models}
+        complete = [m for m in self.models if np.isfinite(means[m])]
         if not complete:
-            return marked
-        best = max(complete, key=lambda j: means[j])
-        marked[best] = f"**{texts[best]}**"
-        others = [j for j in complete if j != best]
+            return None, None
+        best = max(complete, key=means.get)
+        others = [m for m in complete if m != best]
         try:
-            pvalues = [
-                self._paired(dataset, self.models[j], self.models[best]).pvalue for j in others
-            ]
-        except NoSplitsError:
-            return marked
-        if others:
-            for j, p in zip(others, holm(pvalues)):
-                if p > alpha:
-                    marked[j] = f"*{texts[j]}*"
-        return marked
+            pvalues = [self._paired(dataset, m, best).pvalue for m in others]
+        except tolerate:
+            return best, None
+        return best, dict(zip(others, holm(pvalues) if others else []))
 
     def to_latex(self, **table_options):
-        """:meth:`table` as a LaTeX ``tabular`` (booktabs), marks that LaTeX renders.
+        """:meth:`table` as a booktabs LaTeX ``tabular`` (``\\usepackage{booktabs}``).
 
-        The best model of each data set in ``\\textbf{}``, those not demonstrably worse than
-        it in ``\\textit{}`` (see :meth:`table`), ``±`` as ``$\\pm$``, names escaped. Needs
-        ``\\usepackage{booktabs}``.
+        The marks as ``\\textbf{}`` and ``\\textit{}``, ``±`` as ``$\\pm$``, names escaped.
 
         Parameters
         ----------
@@ -582,19 +551,17 @@ class BenchmarkResult:
     def compare_to(self, baseline=None, *, confidence=0.95, alpha=None):
         """Every model against ``baseline`` on every data set, Holm across the whole family.
 
-        On each data set, the corrected resampled t-test (Nadeau & Bengio) of the paired
-        outer-fold scores (the folds must be the same: checked); Holm's adjustment across all
-        the data sets and models at once. Warns
-        (:class:`~sklearn_fair.exceptions.UnequalBudgetWarning`) when the baseline was tuned
-        with a much smaller budget than the model it is compared with.
+        On each data set the corrected resampled t-test (Nadeau & Bengio) of the paired outer-fold
+        scores (the same folds: checked), Holm across all data sets and models at once. Warns
+        (:class:`~sklearn_fair.exceptions.UnequalBudgetWarning`) when the baseline was tuned with a
+        much smaller budget than a model it is compared with.
 
         Parameters
         ----------
         baseline : str, default=None
             A model's name; None is the benchmark's ``baseline``.
         confidence : float, default=0.95
-            Level of the interval of the mean difference; ``significant`` is
-            ``pvalue_holm <= 1 - confidence``, as in :func:`sklearn_fair.stats.compare`.
+            Level of the interval; ``significant`` is ``pvalue_holm <= 1 - confidence``.
         alpha : float, default=None
             Deprecated: pass ``confidence=1 - alpha``.
 
@@ -602,25 +569,17 @@ class BenchmarkResult:
         -------
         DataFrame
             One row per data set and model: ``dataset``, ``model``, ``baseline``, ``mean``,
-            ``baseline_mean``, ``difference`` (model minus baseline), ``ci_low``,
-            ``ci_high``, ``statistic`` (its sign that of the difference), ``pvalue``,
-            ``pvalue_holm``, ``significant``, ``verdict`` ("better", "worse" or "difference
-            not demonstrated", in the metric's direction: a smaller RMSE is better),
-            ``effect_size`` (Cohen's d_z: the mean paired difference over its standard
-            deviation) and ``probability_of_improvement`` (that a fold score of the model
-            beats one of the baseline's). Means, differences and their interval are in the
-            metric's printed units (a positive RMSE; a model with a smaller RMSE than the
-            baseline has a negative difference).
+            ``baseline_mean``, ``difference`` (model minus baseline) with ``ci_low``, ``ci_high``,
+            ``statistic`` (signed as the difference), ``pvalue``, ``pvalue_holm``, ``significant``,
+            ``verdict`` ("better", "worse" or "difference not demonstrated", in the metric's
+            direction), ``effect_size`` (Cohen's d_z) and ``probability_of_improvement`` (that a
+            fold score of the model beats one of the baseline's). In printed units: a model with a
+            smaller RMSE than the baseline has a negative difference.
         """
         pd = _pandas()
         confidence = _level(confidence, alpha, "compare_to")
         alpha = 1 - confidence
-        baseline = baseline if baseline is not None else self.baseline
-        if baseline not in self.models:
-            raise ValueError(
-                f"The 'baseline' parameter of compare_to must be one of {self.models}. Got "
-                f"{baseline!r} instead."
-            )
+        baseline = self._baseline_of(baseline, "compare_to")
         self._warn_budget(baseline)
         rows = []
         for dataset in self.datasets:
@@ -640,16 +599,10 @@ class BenchmarkResult:
                 sign = cell.sign  # the printed units' direction
                 a, b = cell.scores, self.cells[dataset, baseline].scores
                 differences = sign * (a - b)
-                spread = float(np.std(differences, ddof=1))
-                effect = (
-                    float(np.mean(differences) / spread)
-                    if spread > 0
-                    else (
-                        0.0
-                        if np.mean(differences) == 0
-                        else float(np.sign(np.mean(differences)) * np.inf)
-                    )
-                )
+                shift, spread = float(np.mean(differences)), float(np.std(differences, ddof=1))
+                effect = math.copysign(math.inf, shift) if shift else 0.0  # no spread: d_z is ±inf
+                if spread > 0:
+                    effect = shift / spread
                 rows.append(
                     {
                         "dataset": dataset,
@@ -683,9 +636,19 @@ class BenchmarkResult:
         ]  # fmt: skip
         return pd.DataFrame(rows, columns=order)
 
+    def _baseline_of(self, baseline, owner):
+        """``baseline``, or the benchmark's; refused when it is not a model's name."""
+        baseline = baseline if baseline is not None else self.baseline
+        if baseline not in self.models:
+            raise ValueError(
+                f"The 'baseline' parameter of {owner} must be one of {self.models}. Got "
+                f"{baseline!r} instead."
+            )
+        return baseline
+
     def _warn_budget(self, baseline):
-        """One warning listing the cells whose baseline had a much smaller tuning budget; none
-        for a baseline declared a chance-level floor (``baseline_floor``)."""
+        """One warning naming the cells whose baseline had a much smaller tuning budget (none
+        for a ``baseline_floor``)."""
         if self.baseline_floor and baseline == self.baseline:
             return
         cells = []
@@ -717,9 +680,8 @@ class BenchmarkResult:
         Parameters
         ----------
         reference : dict
-            ``(dataset, model)`` -> ``(mean, std)`` as published (in printed units after
-            ``scale``), over ``n_folds`` folds; NaN for a number that could not be verified.
-            Cells without a reference are left out.
+            ``(dataset, model)`` -> published ``(mean, std)`` (printed units after ``scale``) over
+            ``n_folds`` folds; NaN where not verified. Cells without one are left out.
         scale : float, default=1.0
             Multiplies our scores (100 when the reference is in percent).
         n_folds : int, default=10
@@ -728,8 +690,8 @@ class BenchmarkResult:
         Returns
         -------
         DataFrame
-            ``dataset``, ``model``, ``mean``, ``std`` (``np.std``), ``reference_mean``,
-            ``reference_std``, ``reference_se``, ``difference`` and ``in_reference_se``.
+            ``dataset``, ``model``, ``mean``, ``std``, ``reference_mean``, ``reference_std``,
+            ``reference_se``, ``difference`` and ``in_reference_se``.
         """
         pd = _pandas()
         rows = []
@@ -750,9 +712,8 @@ class BenchmarkResult:
         return pd.DataFrame(rows)
 
     def rank_comparison(self, *, alpha=0.05, control=None, control_test="z"):
-        """Friedman's test and its post-hoc comparisons on the mean score of each data set.
-
-        See :func:`sklearn_fair.stats.rank_comparison`; ``control`` defaults to no control.
+        """Friedman's test and its post-hoc comparisons on each data set's mean scores
+        (:func:`sklearn_fair.stats.rank_comparison`; no control by default).
 
         Returns
         -------
@@ -768,13 +729,10 @@ class BenchmarkResult:
     def multiple_comparison(self, *, test="auto", alpha=0.05):
         """Every model across the data sets with the test their mean scores allow.
 
-        :func:`sklearn_fair.stats.multiple_comparison` on the mean outer score of each data
-        set, in the metric's printed units and direction: with ``test="auto"`` the checks of
-        autorank (normality of each model's scores, equal variances) choose the parametric
-        family (paired t-test, or repeated-measures ANOVA with Tukey's HSD) or the rank
-        family (Wilcoxon's signed-rank test, or Friedman's test with Nemenyi's), and
-        ``str(result)`` is a paragraph that says which and why, for a methods section.
-        Needs 5 data sets or more (autorank's minimum).
+        :func:`sklearn_fair.stats.multiple_comparison` on each data set's mean score, in printed
+        units: with ``test="auto"`` autorank's checks (normality, equal variances) choose the
+        parametric or the rank family, and ``str(result)`` says which and why, for a methods
+        section. Needs 5 data sets or more.
 
         Returns
         -------
@@ -803,22 +761,19 @@ class BenchmarkResult:
                        n_samples=50_000, random_state=0):  # fmt: skip
         """Every model against ``baseline`` across the data sets, the Bayesian way and by counts.
 
-        The Bayesian signed-rank test with a region of practical equivalence (Benavoli,
-        Corani, Demšar and Zaffalon, JMLR 2017; :func:`sklearn_fair.stats.bayesian_signed_rank`,
-        baycomp's ``SignedRankTest``) on the data sets' mean scores: the probabilities that
-        the model is better by more than ``rope``, practically equivalent, or worse. Beside
-        it the win/tie/loss counts (:func:`sklearn_fair.stats.win_tie_loss`): on each data
-        set the corrected resampled t-test of the paired outer-fold scores, Holm across the
-        data sets; a tie is a difference not demonstrated at ``alpha``.
+        The Bayesian signed-rank test with a region of practical equivalence (Benavoli, Corani,
+        Demšar and Zaffalon, JMLR 2017; :func:`sklearn_fair.stats.bayesian_signed_rank`) on the
+        data sets' mean scores, and the win/tie/loss counts
+        (:func:`sklearn_fair.stats.win_tie_loss`: the corrected resampled t-test on each data
+        set, Holm across them).
 
         Parameters
         ----------
         baseline : str, default=None
             A model's name; None is the benchmark's ``baseline``.
         rope : float, default=0.01
-            Half-width of the region of practical equivalence, in the metric's printed units
-            (0.01: one point of accuracy; choose it for your metric: for an RMSE, in the
-            target's units).
+            Half-width of the region of practical equivalence, in printed units (0.01: one point
+            of accuracy; for an RMSE, choose it in the target's units).
         alpha : float, default=0.05
             Level of the per-data-set tests of the counts.
         prior : float, default=0.5
@@ -832,16 +787,11 @@ class BenchmarkResult:
         -------
         DataFrame
             One row per model: ``model``, ``baseline``, ``p_better``, ``p_equivalent``,
-            ``p_worse`` (of the model against the baseline, in the metric's direction),
-            ``wins``, ``ties``, ``losses`` (data sets), ``rope``.
+            ``p_worse`` (in the metric's direction), ``wins``, ``ties``, ``losses`` (data sets),
+            ``rope``.
         """
         pd = _pandas()
-        baseline = baseline if baseline is not None else self.baseline
-        if baseline not in self.models:
-            raise ValueError(
-                f"The 'baseline' parameter of compare_across must be one of {self.models}. "
-                f"Got {baseline!r} instead."
-            )
+        baseline = self._baseline_of(baseline, "compare_across")
         greater = self._sign("compare_across") > 0
         datasets = self._pooled_datasets("compare_across")
         means = self.mean_scores().loc[datasets]
@@ -851,10 +801,7 @@ class BenchmarkResult:
                 "compare_across counts wins with the corrected resampled t-test, which needs "
                 "the outer splits; these results do not record them."
             )
-        sizes = dict(
-            n_train=[float(np.mean(c.train_sizes)) for c in cells],
-            n_test=[float(np.mean(c.test_sizes)) for c in cells],
-        )
+        sizes = {key: [c.sizes[key] for c in cells] for key in ("n_train", "n_test")}
         rows = []
         for model in self.models:
             if model == baseline:
@@ -900,27 +847,22 @@ class BenchmarkResult:
         random_state : int, RandomState instance, Generator or None, default=0
             The root of each model's generator, derived by the model's name.
         normalize : None, "minmax", (str, str) or dict, default=None
-            Scores of different data sets are pooled as they are by default. To pool data
-            sets of different scales, each data set's scores are first normalised with
-            rliable's min-max normalisation between two anchors of that data set, the scores
-            that become 0 and 1 (:func:`~sklearn_fair.stats.normalize_scores`:
-            ``(score - zero) / (one - zero)``): ``"minmax"``, the worst and the best model's
-            mean score on it; ``(zero_model, one_model)``, the mean scores of these two models
-            on it (a baseline and a reference: ``("prior", "logistic")``); a dict
-            ``{dataset: (zero, one)}`` of given scores in the metric's printed units (the
-            chance level and a published score, say; for an error, the larger error first).
+            Scores are pooled as they are by default. To pool data sets of different scales, each
+            data set's scores are first put on rliable's min-max scale between two anchors, the
+            scores that become 0 and 1 (:func:`~sklearn_fair.stats.normalize_scores`):
+            ``"minmax"``, the worst and the best model's mean score on it; ``(zero_model,
+            one_model)``, these two models' mean scores (``("prior", "logistic")``); a dict
+            ``{dataset: (zero, one)}`` of scores in printed units (the chance level and a
+            published score; for an error, the larger error first).
 
         Returns
         -------
         DataFrame
             One row per model: ``iqm``, ``iqm_ci_low``, ``iqm_ci_high``, ``mean``,
-            ``mean_ci_low``, ``mean_ci_high``, and with a baseline
-            ``probability_of_improvement`` (over the baseline, averaged over the data sets)
-            with ``poi_ci_low``, ``poi_ci_high``. The IQM and the mean are in the metric's
-            printed units (a positive RMSE). Every data set weighs the same in every
-            statistic, whatever its number of folds (``stats/_aggregate.py``). Scores of
-            different data sets are taken as they are, unless ``normalize`` puts them on one
-            scale (then the IQM and the mean are normalised scores, 1 the better anchor).
+            ``mean_ci_low``, ``mean_ci_high``, and with a baseline ``probability_of_improvement``
+            over it (averaged over the data sets) with ``poi_ci_low``, ``poi_ci_high``. In printed
+            units, or normalised (1 the better anchor); every data set weighs the same, whatever
+            its number of folds.
         """
         _pandas()
         sign = self._sign("aggregate")
@@ -938,8 +880,7 @@ class BenchmarkResult:
 
     def _normalized(self, normalize, sign, datasets):
         """Model -> its scores per data set of ``datasets`` (scorer's units), normalised as
-        :meth:`aggregate` says (``sign``: the cells' one sign, turning printed anchors into the
-        scorer's)."""
+        :meth:`aggregate` says (``sign`` turns printed anchors into the scorer's)."""
         raw = {model: self._per_dataset(model, datasets=datasets) for model in self.models}
         if normalize is None:
             return raw
@@ -1005,15 +946,13 @@ class BenchmarkResult:
         Parameters
         ----------
         thresholds : array-like, default=None
-            In the metric's printed units; None: 101 points from the lowest to the highest
-            score.
+            In printed units; None: 101 points from the lowest to the highest score.
 
         Returns
         -------
         DataFrame
-            Thresholds (index) by models: the fraction of each data set's outer scores better
-            than the threshold (above it; below it for an error such as RMSE), averaged over
-            the data sets.
+            Thresholds (index) by models: the fraction of each data set's outer scores better than
+            the threshold (below it for an error), averaged over the data sets.
         """
         pd = _pandas()
         sign = self._sign("performance_profiles")
@@ -1034,18 +973,18 @@ class BenchmarkResult:
 
     # -- plots and report -------------------------------------------------------------------
 
+    @fill_doc(METHOD_DOCS)
     def plot_critical_difference(self, *, alpha=0.05, ax=None):
         """The critical-difference diagram of the average ranks (scikit-posthocs').
 
-        Models joined by a bar are not significantly different by Nemenyi's test at
-        ``alpha``. Needs matplotlib and scikit-posthocs (the ``plot`` extra).
+        Models joined by a bar are not significantly different by Nemenyi's test at ``alpha``.
+        Needs matplotlib and scikit-posthocs (the ``plot`` extra).
 
         Parameters
         ----------
         alpha : float, default=0.05
             Level of Nemenyi's test.
-        ax : matplotlib Axes, default=None
-            Where to draw; None makes a new figure.
+        {ax}
 
         Returns
         -------
@@ -1055,17 +994,16 @@ class BenchmarkResult:
 
         return critical_difference_diagram(self, alpha, ax)
 
+    @fill_doc(METHOD_DOCS)
     def plot_intervals(self, *, confidence=0.95, ax=None):
-        """Each model's mean outer score on each data set, with its corrected resampled t
-        interval (Nadeau and Bengio; Student's t for results that do not record their splits),
-        as the report's table.
+        """Each model's mean outer score on each data set with its corrected resampled t
+        interval, as the report's table.
 
         Parameters
         ----------
         confidence : float, default=0.95
             Level of the intervals.
-        ax : matplotlib Axes, default=None
-            Where to draw; None makes a new figure.
+        {ax}
 
         Returns
         -------
@@ -1090,50 +1028,35 @@ class BenchmarkResult:
         },
         prefer_skip_nested_validation=True,
     )
+    @fill_doc(METHOD_DOCS)
     def report(self, *, title="Benchmark report", confidence=0.95,
                interval="corrected_t",
                n_resamples=10_000, random_state=0, X=None, y=None, splits_file=None,
                stratified=None, rope=None):  # fmt: skip
         """The report of the benchmark: the one report of sklearn-fair's results.
 
-        At the top the verdict in one sentence (against the baseline when there is one, else
-        the best model of each data set and who is shown to be worse; on one data set without
-        a baseline, the pairwise comparison) and the table with intervals, one row per data
-        set, model and metric (mean ± std, the interval of the mean, clipped to the metric's
-        range, the IQM and its bootstrap interval, validation, optimism, ranks, the test
-        against the data set's best); then, as the result's shape calls for them, the table as
-        a paper prints it, the comparison with the baseline, the pairwise comparison, the
-        ranks, the plots, each cell's selected hyper-parameters, the tuning budgets and the
-        reproducibility card. Numbers are in the metric's printed units (a positive RMSE).
+        First the verdict in one sentence (against the baseline when there is one, else each data
+        set's best model and who is shown to be worse; on one data set without a baseline, the
+        pairwise comparison) and the table of intervals, one row per data set, model and metric;
+        then, as the result's shape calls for them, the paper's table, the comparison with the
+        baseline, the pairwise comparison, the ranks, the plots, the selections, the tuning
+        budgets and the reproducibility card (see
+        :meth:`~sklearn_fair.report.NestedCVReport.sections`). In printed units.
 
         Parameters
         ----------
         title : str, default="Benchmark report"
             The report's heading.
         confidence : float, default=0.95
-            Level of the intervals; every test ("shown to be worse", the comparisons)
-            decides at ``1 - confidence``.
-        interval : {"corrected_t", "t", "normal"}, default="corrected_t"
-            The interval of the mean (see :func:`sklearn_fair.stats.mean_interval`): the
-            corrected resampled t of Nadeau and Bengio by default, with the outer folds' sizes
-            (it reached its nominal level in the coverage benchmark, where Student's t
-            under-covered); Student's t for results that do not record their splits.
-        n_resamples : int, default=10_000
-            Bootstrap resamples of each IQM's interval.
-        random_state : int, default=0
-            Seed of the bootstrap.
-        X, y, splits_file, stratified :
-            For the reproducibility card (see :func:`~sklearn_fair.report.reproducibility_card`).
+            Level of the intervals; every test decides at ``1 - confidence``.
+        {interval}
+        {bootstrap}
+        {card}
         rope : float, default=None
-            The region of practical equivalence of the Bayesian comparison across data sets
-            (:meth:`compare_across`), in the metric's units; None is 0.01 for a metric in
-            [0, 1] (and no Bayesian comparison for other metrics, said in the report).
+            The region of practical equivalence of :meth:`compare_across`, in printed units; None
+            is 0.01 for a metric in [0, 1] (and no Bayesian comparison for other metrics).
 
-        Returns
-        -------
-        NestedCVReport
-            ``str(report)`` is text; ``to_markdown()``, ``to_html()``, ``to_dataframe()``
-            and ``save(path)`` give the other forms.
+        {report}
         """
         card = card_of(
             list(self.cells.values()), X=X, y=y, splits_file=splits_file, stratified=stratified
@@ -1154,6 +1077,7 @@ class BenchmarkResult:
         },
         prefer_skip_nested_validation=True,
     )
+    @fill_doc(METHOD_DOCS)
     def to_html(self, *, title="Benchmark report", confidence=0.95, alpha=None,
                 n_resamples=10_000, random_state=0, plots=True):  # fmt: skip
         """The benchmark's :meth:`report` as one self-contained HTML page.
@@ -1166,10 +1090,7 @@ class BenchmarkResult:
             Level of the intervals.
         alpha : float, default=None
             Deprecated: pass ``confidence=1 - alpha``.
-        n_resamples : int, default=10_000
-            Bootstrap resamples of each IQM's interval.
-        random_state : int, default=0
-            Seed of the bootstrap.
+        {bootstrap}
         plots : bool, default=True
             Embed the plots (they need matplotlib).
 

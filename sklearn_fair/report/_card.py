@@ -8,11 +8,11 @@ import numpy as np
 from sklearn.utils.multiclass import type_of_target
 
 from ..model_selection import labels_fingerprint
-from ..utils import digest, fingerprint, to_numpy
+from ..utils import digest, fill_doc, fingerprint, to_numpy
 from ..utils import package_versions as _package_versions
 from ._format import decimals_for, number
 from ._html import render
-from ._results import as_results
+from ._results import DOCS, as_results
 from ._tables import Section
 
 # The card prints the versions table of utils.package_versions (the one every stored result
@@ -20,7 +20,6 @@ from ._tables import Section
 # are spelled as readers know them.
 _EXTRA = ("torch", "torch-geometric")
 _LABELS = {"python": "Python", "torch-geometric": "PyG"}
-NOT_INSTALLED = "not installed"
 
 
 def package_versions():
@@ -29,29 +28,13 @@ def package_versions():
 
 
 def splits_fingerprint(train_indices, test_indices):
-    """SHA-256 of the outer folds' sorted train and test indices (their canonical JSON, see
+    """SHA-256 of the outer folds' sorted train and test indices (see
     :func:`sklearn_fair.utils.digest`)."""
     folds = [
         [np.sort(train).tolist(), np.sort(test).tolist()]
         for train, test in zip(train_indices, test_indices)
     ]
     return digest(folds)
-
-
-def data_fingerprint(X):
-    """SHA-256 of the content of the data (see :func:`sklearn_fair.utils.fingerprint`)."""
-    return fingerprint(X)
-
-
-def is_continuous(y):
-    """Whether ``y`` is a numeric target with non-integer values (scikit-learn's "continuous")."""
-    return type_of_target(y) == "continuous"
-
-
-def target_fold_means(y, test_indices):
-    """The smallest and largest mean of ``y`` over the test folds."""
-    means = [float(np.mean(y[np.asarray(test)])) for test in test_indices]
-    return min(means), max(means)
 
 
 def is_stratified(y, test_indices):
@@ -72,31 +55,29 @@ def is_stratified(y, test_indices):
 class ReproducibilityCard:
     """What another person needs to reproduce a nested cross-validation result.
 
-    Made by :func:`reproducibility_card`; prints as text, and renders as Markdown
-    and HTML.
+    Made by :func:`reproducibility_card`; prints as text, and renders as Markdown and HTML.
 
     Attributes
     ----------
     checklist : list of (str, str, str)
-        The checklist of Errica et al. (2020): each item, its answer ("yes", "no" or
-        "unknown") and how it was established.
+        The checklist of Errica et al. (2020): each item, its answer ("yes", "no" or "unknown")
+        and how it was established.
     seeds : dict
         ``random_state`` and the refit seeds of each model.
     splits_fingerprint : dict
         Model name -> SHA-256 of its outer folds' indices.
     data_fingerprint : str or None
-        SHA-256 of the feature matrix, when numeric.
+        SHA-256 of the feature matrix.
     labels_fingerprint : str or None
-        :func:`~sklearn_fair.model_selection.labels_fingerprint` of the class labels; for
-        a regression, :func:`~sklearn_fair.utils.fingerprint` of the target's values
-        (their ranks would not change under a monotone transform of the target).
+        :func:`~sklearn_fair.model_selection.labels_fingerprint` of the class labels; for a
+        regression :func:`~sklearn_fair.utils.fingerprint` of the target's values (their ranks
+        would not change under a monotone transform of the target).
     splits_file : str or None
         The splits file the outer folds came from.
     versions : dict
         Python and package versions.
     task : str or None
-        "classification" or "regression" (from the estimator, or from the target when
-        the results do not say); None when neither tells.
+        "classification" or "regression" (from the estimator, else from the target), or None.
     """
 
     checklist: list
@@ -165,25 +146,14 @@ class ReproducibilityCard:
         return self.to_text()
 
 
+@fill_doc(DOCS)
 def reproducibility_card(results, *, X=None, y=None, splits_file=None, stratified=None):
     """Make the reproducibility card of one or several nested cross-validation results.
 
     Parameters
     ----------
-    results : NestedCV, dict, or dict of str to NestedCV or dict
-        A fitted :class:`~sklearn_fair.NestedCV` (or its
-        :func:`result_to_dict`), or several by name.
-    X : array-like, default=None
-        The features, to fingerprint when numeric.
-    y : array-like, default=None
-        The labels, to fingerprint and to check that the outer folds are stratified.
-    splits_file : str or path-like, default=None
-        The saved splits file the outer folds came from.
-    stratified : bool, default=None
-        Whether the splits are stratified; None checks the folds against ``y``
-        (and answers "unknown" without it). For a regression (a regressor, or a
-        continuous ``y``) the item is "not applicable", with the range of the
-        folds' target means when ``y`` is given.
+    {results}
+    {card}
 
     Returns
     -------
@@ -212,9 +182,8 @@ def _label(model, one_dataset):
 
 
 def card_of(models, *, X=None, y=None, splits_file=None, stratified=None):
-    """The card of a list of :class:`~._results.NestedResult` (see
-    :func:`reproducibility_card`); models of several data sets are labelled "data set: model".
-    """
+    """The card of a list of NestedResult (see :func:`reproducibility_card`); models of
+    several data sets are labelled "data set: model"."""
     if y is None and X is not None and hasattr(X, "y"):
         y = X.y
     if y is not None:
@@ -263,7 +232,7 @@ def card_of(models, *, X=None, y=None, splits_file=None, stratified=None):
             )
             for m in models
         },
-        data_fingerprint=None if X is None else data_fingerprint(X),
+        data_fingerprint=None if X is None else fingerprint(X),
         labels_fingerprint=_target_fingerprint(y, task),
         splits_file=None if splits_file is None else os.fspath(splits_file),
         versions=package_versions(),
@@ -276,7 +245,7 @@ def _task(models, y):
     if len(tasks) == 1:
         return tasks.pop()
     if not tasks and y is not None:
-        return "regression" if is_continuous(y) else "classification"
+        return "regression" if type_of_target(y) == "continuous" else "classification"
     return None
 
 
@@ -293,10 +262,8 @@ def _stratification(models, y, stratified, task):
     if task == "regression":
         how = "numeric target (regression): there are no classes to stratify by"
         if y is not None and all(m.has_splits for m in models):
-            low, high = (
-                min(target_fold_means(y, m.test_indices)[0] for m in models),
-                max(target_fold_means(y, m.test_indices)[1] for m in models),
-            )
+            means = [float(np.mean(y[np.asarray(t)])) for m in models for t in m.test_indices]
+            low, high = min(means), max(means)
             mean = float(np.mean(y))
             d = decimals_for([low, high, mean])  # four significant digits, no exponent
             how += (

@@ -5,8 +5,6 @@ import numbers
 
 import numpy as np
 
-__all__ = ["decimals_for", "number", "param_text", "pvalue", "short_names", "signed"]
-
 MAX_DECIMALS = 6
 
 
@@ -15,19 +13,8 @@ def decimals_for(values, spreads=()):
 
     Two significant digits of the smallest positive spread (a standard deviation of fold
     scores): 0.0196 gives 3 decimals (0.975 +/- 0.020), 1843 gives none (38581 +/- 1843).
-    Without a positive spread, four significant digits of the largest value. Between 0 and
-    6 decimals.
-
-    Parameters
-    ----------
-    values : array-like of float
-        The numbers to print (ignored when a spread decides).
-    spreads : array-like of float, default=()
-        Their spreads.
-
-    Returns
-    -------
-    decimals : int
+    Without a positive spread, four significant digits of the largest of ``values``. Between 0
+    and 6 decimals.
 
     Examples
     --------
@@ -85,20 +72,10 @@ def pvalue(value):
 
 
 def short_names(names):
-    """Each parameter's shortest unambiguous name: the pipeline-step prefix dropped.
+    """Full parameter name -> its shortest unambiguous name, the pipeline step dropped.
 
-    ``logisticregression__C`` becomes ``C``, unless another name also ends in ``__C``,
-    in which case as many trailing parts are kept as make it unique.
-
-    Parameters
-    ----------
-    names : iterable of str
-        Full parameter names (``step__param``).
-
-    Returns
-    -------
-    short : dict
-        Full name -> short name.
+    ``logisticregression__C`` becomes ``C``, unless another name also ends in ``__C``; then as
+    many trailing parts are kept as make it unique.
 
     Examples
     --------
@@ -136,3 +113,13 @@ def param_text(value):
     if isinstance(value, numbers.Real):
         return str(float(value))
     return value if isinstance(value, str) else repr(value)
+
+
+def selection_counts(best_params):
+    """Hyper-parameter -> {value (:func:`param_text`): the number of folds that selected it}."""
+    params = [p or {} for p in best_params]
+    counts = {}
+    for name in sorted({n for p in params for n in p}, key=str):
+        chosen = [param_text(p.get(name)) for p in params]
+        counts[name] = {value: chosen.count(value) for value in sorted(set(chosen))}
+    return counts

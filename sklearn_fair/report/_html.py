@@ -1,10 +1,8 @@
 """The HTML page of a report: one self-contained file, readable from a phone to a wide screen.
 
-:func:`html_page` is the template every report uses (the nested-CV report, and any other
-built of :class:`~._tables.Section` objects): sections in, one HTML string out. The style
-sheet is inline, images are embedded as base64 PNG, nothing is fetched to view the page.
-Every name and value is escaped. On a narrow screen each table row becomes a card of
-"column: value" lines, so no table is wider than the screen.
+Inline style sheet, images embedded as base64 PNG, nothing fetched, every name and value
+escaped. On a narrow screen each table row becomes a card of "column: value" lines, so no
+table is wider than the screen.
 """
 
 import base64
@@ -13,8 +11,6 @@ import struct
 from html import escape
 
 from ._tables import Cell, Figure
-
-__all__ = ["figure_from_matplotlib", "html_page", "render", "section_html"]
 
 NARROW = 760  # px: below this width tables become cards
 
@@ -112,15 +108,13 @@ def _png_size(png):
 
 def _figure(figure):
     data = base64.b64encode(figure.png).decode("ascii")
-    size = ""
-    width = None
+    size = style = ""
     pixels = _png_size(figure.png)
     if pixels:
         width = figure.width or pixels[0]
-        height = round(pixels[1] * width / pixels[0])
-        size = f' width="{width}" height="{height}"'
+        size = f' width="{width}" height="{round(pixels[1] * width / pixels[0])}"'
+        style = f' style="width: {width}px"'
     caption = f"<figcaption>{escape(figure.caption)}</figcaption>" if figure.caption else ""
-    style = f' style="width: {width}px"' if pixels else ""
     return (
         f'<figure{style}><img src="data:image/png;base64,{data}" alt="{_attr(figure.alt)}"{size}>'
         f"{caption}</figure>"
@@ -128,7 +122,7 @@ def _figure(figure):
 
 
 def section_html(section, key=None):
-    """One section as HTML: its heading, paragraphs, table and figures."""
+    """One section as HTML: its heading, table, paragraphs and figures."""
     key = key or section.key or _slug(section.title, set())
     parts = [f'<section id="{_attr(key)}">', f"<h2>{escape(section.title)}</h2>"]
     if section.columns:
@@ -154,26 +148,10 @@ def section_html(section, key=None):
 
 
 def html_page(title, sections, *, lead=None):
-    """Render a report as one self-contained HTML page.
+    """Render a report as one self-contained HTML page: the template of every report.
 
-    The template of every sklearn-fair report: a title, an optional lead sentence (the
-    verdict), links to the sections, then each section (its table first, then its notes
-    and figures). Inline CSS, images embedded, nothing fetched; every text escaped.
-
-    Parameters
-    ----------
-    title : str
-        The page's heading and ``<title>``.
-    sections : list of Section
-        The blocks of the report, in order (see :class:`~._tables.Section`; cells may be
-        :class:`~._tables.Cell` for numbers and hover texts, figures
-        :class:`~._tables.Figure`).
-    lead : str, default=None
-        A sentence shown under the title.
-
-    Returns
-    -------
-    html : str
+    A title, an optional ``lead`` sentence (the verdict), links to the sections, then each
+    :class:`~._tables.Section` (its table, then its notes and figures).
 
     Examples
     --------
@@ -206,10 +184,8 @@ def html_page(title, sections, *, lead=None):
 
 
 def figure_from_matplotlib(figure, *, alt, caption="", dpi=200):
-    """A matplotlib figure as a :class:`~._tables.Figure` (PNG at ``dpi``, shown at 100 dpi).
-
-    Drawn at twice the shown resolution, so it stays sharp on high-density screens.
-    """
+    """A matplotlib figure as a :class:`~._tables.Figure`: PNG at ``dpi``, shown at 100 dpi so
+    that it stays sharp on high-density screens."""
     import io
 
     buffer = io.BytesIO()
@@ -220,10 +196,8 @@ def figure_from_matplotlib(figure, *, alt, caption="", dpi=200):
 
 
 def render(title, sections, kind, *, lead=None):
-    """Render the report ``title`` and its ``sections`` as "text", "markdown" or "html".
-
-    ``lead`` is a sentence printed under the title (the verdict of a comparison).
-    """
+    """The report ``title``, its ``lead`` sentence and ``sections`` as "text", "markdown" or
+    "html"."""
     if kind == "html":
         return html_page(title, sections, lead=lead)
     if kind == "text":

@@ -1,38 +1,31 @@
 """Results read back are checked against what their writer guaranteed: :func:`verify_result`.
 
-A result saved as JSON may come from elsewhere: a committed results folder, a colleague's file,
-a file edited by hand. Every reader of a saved result (:func:`~._results.as_result`, hence
-:meth:`BenchmarkResult.from_results`, :meth:`BenchmarkResult.load`, the reports, the card and
-the plots) calls :func:`verify_result` first, which knows the formats sklearn-fair writes:
+A saved result may come from elsewhere (a committed results folder, a colleague's file, a
+hand edit), so every reader (``as_result``, hence ``BenchmarkResult.from_results`` and
+``load``, the reports, the card, the plots) checks it first. The formats sklearn-fair writes:
 
 - ``"sklearn-fair-result"`` (:func:`~sklearn_fair.report.result_to_dict`): version 1 (no
-  metrics), 2 (the metrics), 3 (a checksum, always);
-- ``"sklearn-fair-experiment-model"`` (the experiment runner's ``models/<name>.json``): a
-  checksum over the whole file (files written before the runner wrote one have none) and the
-  result under ``"result"``;
-- ``"sklearn-fair-benchmark"`` (:meth:`BenchmarkResult.save`): version 1, a checksum, and one
-  result per cell.
+  metrics), 2 (the metrics), 3 (always a checksum);
+- ``"sklearn-fair-experiment-model"`` (the runner's ``models/<name>.json``): a checksum over
+  the whole file (none before the runner wrote one), the result under ``"result"``;
+- ``"sklearn-fair-benchmark"`` (``BenchmarkResult.save``): version 1, a checksum, a result
+  per cell.
 
-It checks the format and version, the checksum (:func:`checksum`: the
-:func:`~sklearn_fair.utils.digest` of the document without its ``checksum`` field, the
-experiment runner's rule), the type of every field a reader uses, that each fold's test score
-is the mean of its refits' scores and the result's mean the mean of its folds', and that every
-score lies in its metric's range (an accuracy in [0, 1], a negated error at most 0; the metric
-as the result records it, see :func:`sklearn_fair.stats._bounds.metric_range`).
-
-What cannot be read (a field of the wrong type) is refused. What fails a check is refused
-(:class:`~sklearn_fair.exceptions.InvalidResultError`, naming the result or file and what
-failed), or read with an :class:`~sklearn_fair.exceptions.UncheckedResultWarning` when the
-caller asks for it with ``verify="warn"``. A result without a checksum (an older format) is
-read with that warning: it cannot be checked against edits. A dict without a ``format`` (the
-caller's own per-fold numbers) claims no writer: its types and values are checked, nothing
-else. The checksum catches edits and damage, not a forger, who can recompute it.
+What cannot be read (a field of the wrong type) is refused. What fails a check (format and
+version, the checksum, each fold's score the mean of its refits' and the mean the mean of the
+folds', every score in its metric's range) is refused
+(:class:`~sklearn_fair.exceptions.InvalidResultError`, naming the result and what failed),
+or read with an :class:`~sklearn_fair.exceptions.UncheckedResultWarning` with
+``verify="warn"``. A result without a checksum is read with that warning; a dict without a
+``format`` (the caller's own numbers) has its types and values checked, nothing else. The
+checksum catches edits and damage, not a forger, who can recompute it.
 """
 
 import math
 import numbers
 import warnings
 from collections.abc import Mapping
+from types import SimpleNamespace
 
 import numpy as np
 
@@ -41,15 +34,6 @@ from ..metrics import MetricName
 from ..stats._bounds import metric_range, range_text
 from ..utils import digest
 from ..utils._stacklevel import external_stacklevel
-
-__all__ = [
-    "BENCHMARK_FORMAT",
-    "RESULT_FORMAT",
-    "RUNNER_FORMAT",
-    "checksum",
-    "verify_result",
-    "with_checksum",
-]
 
 RESULT_FORMAT = "sklearn-fair-result"
 # 2: the metrics, the selecting metric, the task, each fold's test scores per metric;
@@ -68,11 +52,8 @@ _METRIC_FIELDS = {"name", "scoring", "sign", "note"}
 
 
 def checksum(document):
-    """``"sha256:<hex>"`` of a JSON document without its ``checksum`` field.
-
-    The :func:`~sklearn_fair.utils.digest` of the rest (canonical JSON: sorted keys, no
-    spaces, ASCII), the rule of every file sklearn-fair writes with a checksum.
-    """
+    """``"sha256:<hex>"``: the :func:`~sklearn_fair.utils.digest` of a JSON document without
+    its ``checksum`` field, the rule of every file sklearn-fair writes with a checksum."""
     return digest({key: value for key, value in document.items() if key != "checksum"})
 
 
@@ -81,14 +62,6 @@ def with_checksum(document):
     document = {key: value for key, value in document.items() if key != "checksum"}
     document["checksum"] = checksum(document)
     return document
-
-
-class _Findings:
-    """What the checks found: ``broken`` (cannot be read), ``failed`` (a check failed),
-    ``unchecked`` (no checksum to check)."""
-
-    def __init__(self):
-        self.broken, self.failed, self.unchecked = [], [], []
 
 
 def _is_number(value):
@@ -150,7 +123,8 @@ def verify_result(document, *, source, verify="raise"):
     """
     if verify not in VERIFY:
         raise ValueError(f"The 'verify' parameter must be one of {VERIFY}. Got {verify!r} instead.")
-    findings = _Findings()
+    # what cannot be read, what failed a check, what has no checksum to check
+    findings = SimpleNamespace(broken=[], failed=[], unchecked=[])
     try:
         _check_document(document, findings, covered=False)
     except RecursionError:
@@ -330,11 +304,7 @@ def _check_metrics(result, findings, where):
         ):
             findings.broken.append(f"{where}describes metric {key!r:.40} in other fields")
             return {}
-        metric = MetricName(**fields)
-        bounds = metric_range(metric)
-        if bounds is not None and metric.sign < 0:
-            bounds = (-bounds[1] + 0.0, -bounds[0] + 0.0)  # + 0.0: no negative zero
-        ranges[key] = (bounds, metric.name)
+        ranges[key] = _scorer_range(MetricName(**fields))
     if result.get("refit_metric", next(iter(metrics))) not in metrics:
         findings.broken.append(f"{where}selects with {result.get('refit_metric')!r:.40}, "
                                "which is not one of its metrics")  # fmt: skip
@@ -407,10 +377,11 @@ def _check_fields(result, findings, where):
         isinstance(v, str) for v in resampling.values()
     ):
         findings.broken.append(f"{where}has a resampling that is not text per split level")
-    selection = result.get("selection_metric")
-    if selection is not None and not (
-        isinstance(selection, Mapping) and {"name", "scoring", "sign", "note"} == set(selection)
-    ):
+    # the validation scores are of the selecting metric, or of the one a search selected with
+    validation, selection = ranges.get(refit_metric), result.get("selection_metric")
+    if isinstance(selection, Mapping) and set(selection) == _METRIC_FIELDS:
+        validation = _scorer_range(MetricName(**selection))
+    elif selection is not None:
         findings.broken.append(f"{where}has a selection_metric that is not a metric's name")
     seeds = result.get("refit_seeds")
     if seeds is not None and not (
@@ -418,10 +389,7 @@ def _check_fields(result, findings, where):
     ):  # None: an estimator without a random_state
         findings.broken.append(f"{where}has refit_seeds that are not integers")
     for number, fold in enumerate(folds):
-        _check_fold(
-            fold, f"{where}fold {number}'s", ranges, refit_metric, findings,
-            validation=_selection_range(result, ranges.get(refit_metric)),
-        )  # fmt: skip
+        _check_fold(fold, f"{where}fold {number}'s", ranges, refit_metric, validation, findings)
     if findings.broken:
         return
     means = [_number(f.get("test_score")) for f in folds]
@@ -436,16 +404,11 @@ def _check_fields(result, findings, where):
             )
 
 
-def _selection_range(result, selecting):
-    """The range of the validation scores: the selecting metric's, or that of the metric a
-    search selected with when the result records one (``selection_metric``)."""
-    fields = result.get("selection_metric")
-    if not (isinstance(fields, Mapping) and set(fields) == _METRIC_FIELDS):
-        return selecting
-    metric = MetricName(**fields)
+def _scorer_range(metric):
+    """``(range of the scores in the scorer's units, the metric's name)``."""
     bounds = metric_range(metric)
     if bounds is not None and metric.sign < 0:
-        bounds = (-bounds[1] + 0.0, -bounds[0] + 0.0)
+        bounds = (-bounds[1] + 0.0, -bounds[0] + 0.0)  # + 0.0: no negative zero
     return (bounds, metric.name)
 
 
@@ -478,9 +441,8 @@ def _check_predictions(kept, where, findings):
             findings.failed.append(f"{where} predicted probabilities are outside [0, 1]")
 
 
-def _check_fold(fold, where, ranges, refit_metric, findings, validation=None):
+def _check_fold(fold, where, ranges, refit_metric, validation, findings):
     selecting = ranges.get(refit_metric)
-    validation = selecting if validation is None else validation
     score = fold.get("test_score")
     if not _check_scores([score], selecting, f"{where} test score", findings):
         return

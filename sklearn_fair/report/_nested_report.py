@@ -1,11 +1,11 @@
 """nested_cv_report: the report of models on one data set (a benchmark of one data set)."""
 
+from ..utils import fill_doc
 from ._benchmark_result import BenchmarkResult
-from ._results import as_results
-
-__all__ = ["nested_cv_report"]
+from ._results import DOCS, as_results
 
 
+@fill_doc(DOCS)
 def nested_cv_report(
     results,
     *,
@@ -22,50 +22,28 @@ def nested_cv_report(
     """Report one nested cross-validation result, or several compared on the same splits.
 
     The report of a :class:`~sklearn_fair.BenchmarkResult` of one data set (see
-    :meth:`BenchmarkResult.report <sklearn_fair.BenchmarkResult.report>`). For each model and
-    each of its metrics: the test mean +/- std over the outer folds, the interval of the mean
-    (the corrected resampled t by default) and the bootstrap interval of the IQM, each with
-    its method; for
-    the metric that selected the hyper-parameters also the mean validation score, the
-    optimism gap (validation minus test) and the ranking by validation score beside the
-    ranking by test score. Then each fold's selected hyper-parameters with the median of each
-    numeric one. Several models are compared pairwise on the selecting metric with
-    :func:`sklearn_fair.stats.compare`, decided at level ``1 - confidence``. Every number is
-    printed with the name of its metric, and scikit-learn's negated errors
-    ("neg_root_mean_squared_error") as positive errors ("RMSE"), with a note saying so. The
-    report ends with a :class:`ReproducibilityCard`.
+    :meth:`BenchmarkResult.report <sklearn_fair.BenchmarkResult.report>`): for each model and
+    metric the test mean ± std over the outer folds, the interval of the mean and the bootstrap
+    interval of the IQM, each with its method; for the metric that selected the
+    hyper-parameters also the mean validation score, the optimism (validation minus test) and
+    the ranking by validation beside that by test. Then each fold's selected hyper-parameters
+    with the median of each numeric one. Several models are compared pairwise on the selecting
+    metric with :func:`sklearn_fair.stats.compare`. Numbers are printed with their metric's
+    name, a negated scikit-learn error ("neg_root_mean_squared_error") as the positive error
+    ("RMSE"). The report ends with a :class:`ReproducibilityCard`.
 
     Parameters
     ----------
-    results : NestedCV, dict, or dict of str to NestedCV or dict
-        A fitted :class:`~sklearn_fair.NestedCV` (or its :func:`result_to_dict`),
-        or several by name.
-    X, y : array-like, default=None
-        The data, to fingerprint it and check stratification (see
-        :func:`reproducibility_card`).
-    splits_file : str or path-like, default=None
-        The saved splits file the outer folds came from.
-    stratified : bool, default=None
-        Whether the splits are stratified; None checks them against ``y``.
+    {results}
+    {card}
     title : str, default="Nested cross-validation report"
         Heading of the report.
     confidence : float, default=0.95
-        Level of the intervals and of the comparison.
-    interval : {"corrected_t", "t", "normal"}, default="corrected_t"
-        The interval of the mean (see :func:`sklearn_fair.stats.mean_interval`): the
-        corrected resampled t of Nadeau and Bengio by default, with the outer folds' sizes
-        (it reached its nominal level in the coverage benchmark, where Student's t
-        under-covered); Student's t for results that do not record their splits.
-    n_resamples : int, default=10_000
-        Bootstrap resamples of the IQM's interval.
-    random_state : int, default=0
-        Seed of the bootstrap.
+        Level of the intervals; the comparison decides at ``1 - confidence``.
+    {interval}
+    {bootstrap}
 
-    Returns
-    -------
-    report : NestedCVReport
-        ``str(report)`` is text; ``to_markdown()``, ``to_html()``, ``to_dataframe()``
-        and ``save(path)`` give the other forms.
+    {report}
 
     Examples
     --------
@@ -103,10 +81,8 @@ def nested_cv_report(
     ...
     """
     models = as_results(results)
-    random_state_of_run = models[0].random_state
-    result = BenchmarkResult(
-        {(m.dataset, m.name): m for m in models}, random_state=random_state_of_run
-    )
+    cells = {(m.dataset, m.name): m for m in models}
+    result = BenchmarkResult(cells, random_state=models[0].random_state)
     return result.report(
         title=title, confidence=confidence, interval=interval, n_resamples=n_resamples,
         random_state=random_state, X=X, y=y, splits_file=splits_file, stratified=stratified,

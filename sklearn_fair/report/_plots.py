@@ -6,9 +6,16 @@ import numpy as np
 
 from ..stats import mean_interval, summarize
 from ..stats._bounds import clip_to_range, metric_range
-from ..utils import install_hint
+from ..utils import fill_doc, install_hint
 from ._format import decimals_for, signed
-from ._results import as_results, compare_results, describe_metrics, shared_metric
+from ._results import (
+    DOCS,
+    as_results,
+    compare_results,
+    describe_metrics,
+    printed_pairs,
+    shared_metric,
+)
 
 
 def _one_metric(models, plot):
@@ -35,8 +42,7 @@ def _direction(metric):
 
 
 def matplotlib_missing():
-    """Why no plot can be drawn (matplotlib is not installed, and how to install it), or
-    None when it can."""
+    """Why no plot can be drawn (and how to install matplotlib), or None."""
     try:
         import matplotlib  # noqa: F401
     except ImportError:
@@ -69,11 +75,8 @@ def save_figure(figure, path):
 
 
 def _legend_outside(figure, ax, own):
-    """The legend below the axes, where it covers no data.
-
-    On a figure of our own it is a figure legend in the constrained layout's "outside"
-    slot; on the caller's axes it hangs below them.
-    """
+    """The legend below the axes, where it covers no data: in the constrained layout's
+    "outside" slot of our own figure, hanging below the caller's axes."""
     handles, labels = ax.get_legend_handles_labels()
     if not handles:
         return None
@@ -100,8 +103,7 @@ def _tidy_ticks(axis):
 
 
 def _width(labels, base=6.4):
-    """Inches of a figure whose y axis carries ``labels``: wider for long ones, so that
-    the axes keep room for the data and the x label."""
+    """Inches of a figure whose y axis carries ``labels``: wider for long ones."""
     longest = max((len(label) for label in labels), default=0)
     return base + max(0, longest - 18) * 0.075
 
@@ -112,6 +114,7 @@ def _finish(figure, path):
     return figure
 
 
+@fill_doc(DOCS)
 def plot_fold_scores(
     results,
     *,
@@ -124,33 +127,21 @@ def plot_fold_scores(
 ):
     """Plot each model's per-fold test scores with its mean and intervals.
 
-    One row per model: the outer folds' test scores as dots, the mean with its
-    interval (Student t by default; thick bar) and the IQM with its percentile
-    bootstrap interval (thin bar). The axis names the metric (the one that selected
-    the hyper-parameters) and the legend the method of each interval; scikit-learn's
-    negated errors are drawn as positive errors.
+    One row per model: the outer folds' test scores as dots, the mean with its interval (thick
+    bar) and the IQM with its percentile bootstrap interval (thin bar), in the metric that
+    selected the hyper-parameters (a negated scikit-learn error as the positive error); the
+    legend names each interval's method.
 
     Parameters
     ----------
-    results : NestedCV, dict, or dict of str to NestedCV or dict
-        One result or several by name (see :func:`nested_cv_report`), all selected
-        with the same metric.
+    {results}
+        They must have selected with the same metric.
     confidence : float, default=0.95
         Level of the intervals.
-    interval : {"corrected_t", "t", "normal"}, default="corrected_t"
-        The interval of the mean (see :func:`sklearn_fair.stats.mean_interval`): the
-        corrected resampled t of Nadeau and Bengio by default, with the outer folds' sizes
-        (it reached its nominal level in the coverage benchmark, where Student's t
-        under-covered); Student's t for results that do not record their splits.
-    n_resamples : int, default=10_000
-        Bootstrap resamples of the IQM's interval (the report's default, so that a plot
-        and its report agree).
-    ax : matplotlib Axes, default=None
-        Where to draw; a new figure when None.
-    path : str, path-like or list of them, default=None
-        Files to save the figure to; the suffix (``.png``, ``.svg``) sets the format.
-    random_state : int, default=0
-        Seed of the bootstrap.
+    {interval}
+    {bootstrap}
+    {ax}
+    {path}
 
     Returns
     -------
@@ -229,23 +220,19 @@ def plot_fold_scores(
     return _finish(figure, path)
 
 
+@fill_doc(DOCS)
 def plot_optimism(results, *, ax=None, path=None):
     """Plot validation against test score per outer fold: the optimism picture.
 
-    Each dot is one outer fold of one model: the selected configuration's mean
-    inner validation score against its test score, in the metric that selected it.
-    Dots on the better side of the diagonal (above it, or below it for an error such
-    as RMSE, which is drawn as a positive error) are folds where the validation score
-    overstated the test score; the legend says which side.
+    Each dot is one outer fold of one model: the selected configuration's mean inner validation
+    score against its test score, in the metric that selected it. Dots on the better side of
+    the diagonal (the legend says which) are folds where validation overstated the test score.
 
     Parameters
     ----------
-    results : NestedCV, dict, or dict of str to NestedCV or dict
-        One result or several by name.
-    ax : matplotlib Axes, default=None
-        Where to draw; a new figure when None.
-    path : str, path-like or list of them, default=None
-        Files to save the figure to.
+    {results}
+    {ax}
+    {path}
 
     Returns
     -------
@@ -300,14 +287,13 @@ def plot_optimism(results, *, ax=None, path=None):
     return _finish(figure, path)
 
 
+@fill_doc(DOCS)
 def plot_comparison(results, *, confidence=0.95, ax=None, path=None):
     """Forest plot of the pairwise differences between models, with their intervals.
 
-    The differences and intervals are those of :func:`sklearn_fair.stats.compare`
-    (corrected resampled t-test) on the metric that selected the hyper-parameters,
-    drawn in that metric's units (a negated scikit-learn error as the positive error).
-    Red marks a difference that Holm's procedure demonstrates; an interval that
-    crosses the dashed line at 0 is a difference not demonstrated.
+    The differences and intervals of :func:`sklearn_fair.stats.compare` (corrected resampled
+    t-test) on the metric that selected the hyper-parameters, in its printed units. Red marks a
+    difference that Holm's procedure demonstrates.
 
     Parameters
     ----------
@@ -315,10 +301,8 @@ def plot_comparison(results, *, confidence=0.95, ax=None, path=None):
         At least two results scored on the same outer splits.
     confidence : float, default=0.95
         Level of the intervals.
-    ax : matplotlib Axes, default=None
-        Where to draw; a new figure when None.
-    path : str, path-like or list of them, default=None
-        Files to save the figure to.
+    {ax}
+    {path}
 
     Returns
     -------
@@ -342,13 +326,10 @@ def plot_comparison(results, *, confidence=0.95, ax=None, path=None):
     models = as_results(results)
     metric = _one_metric(models, "plot_comparison")
     table = compare_results(models, confidence=confidence)
-    table = {column: list(table[column]) for column in table}
     n_pairs = len(table["model_a"])
     pairs = [f"{a} - {b}" for a, b in zip(table["model_a"], table["model_b"])]
     figure, ax = _figure(ax, (_width(pairs), 1.6 + 0.5 * n_pairs))
-    for row in range(n_pairs):
-        mean = metric.sign * table["mean_difference"][row]
-        low, high = sorted(metric.sign * np.array([table["ci_low"][row], table["ci_high"][row]]))
+    for row, (_, _, mean, low, high) in enumerate(printed_pairs(table, metric)):
         demonstrated = not table["verdict"][row].startswith("difference not")
         ax.errorbar(
             mean,
@@ -359,9 +340,7 @@ def plot_comparison(results, *, confidence=0.95, ax=None, path=None):
             color="C3" if demonstrated else "C0",
         )
     ax.axvline(0.0, ls="--", color="0.5", lw=1)
-    ax.set_yticks(
-        range(n_pairs), [f"{a} - {b}" for a, b in zip(table["model_a"], table["model_b"])]
-    )
+    ax.set_yticks(range(n_pairs), pairs)
     ax.set_ylim(-0.7, n_pairs - 0.3)
     ax.invert_yaxis()
     ax.set_xlabel(
@@ -402,28 +381,21 @@ def interval_plot(result, confidence, ax):
     figure, ax = _figure(ax, (6, 1.3 + 0.45 * len(result.datasets) * len(result.models) ** 0.5))
     offsets = np.linspace(-0.3, 0.3, len(result.models)) if len(result.models) > 1 else [0.0]
     for j, model in enumerate(result.models):
-        means, lows, highs = [], [], []
+        points = []
         for dataset in result.datasets:
             cell = result.cells[dataset, model]
             values = cell.metric.values(cell.scores)
             if not np.all(np.isfinite(values)):  # folds failed: no point, no interval
-                means.append(np.nan)
-                lows.append(np.nan)
-                highs.append(np.nan)
+                points.append((np.nan, np.nan, np.nan))
                 continue
             kind, sizes = cell.interval_sizes("corrected_t")
             interval = mean_interval(values, confidence=confidence, method=kind, **sizes)
             # kept in the metric's range, as the report's table (stats.summarize) keeps it
             low, high, _ = clip_to_range(interval.low, interval.high, metric_range(cell.metric))
-            means.append(np.mean(values))
-            lows.append(low)
-            highs.append(high)
+            points.append((np.mean(values), low, high))
+        means, lows, highs = (np.asarray(column) for column in zip(*points))
         y = np.arange(len(result.datasets)) + offsets[j]
-        means = np.asarray(means)
-        ax.errorbar(
-            means, y, xerr=[means - np.asarray(lows), np.asarray(highs) - means],
-            fmt="o", capsize=3, label=model,
-        )  # fmt: skip
+        ax.errorbar(means, y, xerr=[means - lows, highs - means], fmt="o", capsize=3, label=model)
     ax.set_yticks(np.arange(len(result.datasets)), result.datasets)
     metrics = sorted({result.cells[d, result.models[0]].metric.name for d in result.datasets})
     ax.set_xlabel(f"{', '.join(metrics)}: mean and {100 * confidence:g}% corrected t interval")
@@ -439,11 +411,12 @@ def interval_plot(result, confidence, ax):
 
 
 def fold_predictions(cell):
-    """Per outer fold of ``cell`` (a NestedResult that kept its predictions): ``(y_true,
-    y_pred, score)``, the refits combined as nested_cross_val_predict combines them (the mean
-    probability or decision value, and its class; the mean prediction of a regressor). For a
-    binary classifier ``score`` is the positive class's probability (or the decision value),
-    else None."""
+    """``(y_true, y_pred, score)`` per outer fold of a cell that kept its predictions.
+
+    The refits combined as nested_cross_val_predict combines them (the mean probability or
+    decision value and its class; a regressor's mean prediction); ``score``: a binary
+    classifier's positive-class probability or decision value, else None.
+    """
     folds = []
     for kept in cell.predictions:
         if kept is None:
@@ -467,9 +440,8 @@ def fold_predictions(cell):
 
 
 def prediction_panels(cell):
-    """The panels of :func:`plot_predictions`: ``[(title, draw)]``, ``draw(ax)`` drawing one
-    panel with scikit-learn's display (the report gives each its own small figure, so that
-    they wrap on a narrow screen and keep their text readable)."""
+    """``[(title, draw)]`` of :func:`plot_predictions`, ``draw(ax)`` drawing one panel (the
+    report gives each its own small figure, so that they wrap on a narrow screen)."""
     from sklearn.calibration import CalibrationDisplay
     from sklearn.metrics import (
         ConfusionMatrixDisplay,
@@ -530,7 +502,7 @@ def prediction_panels(cell):
 
 
 def draw_panel(panel, ax):
-    """Draw one of :func:`prediction_panels`' panels on ``ax``, small text throughout."""
+    """Draw one of :func:`prediction_panels` on ``ax``, small text throughout."""
     title, draw = panel
     draw(ax)
     ax.set_title(title, fontsize="small")
@@ -544,25 +516,7 @@ def draw_panel(panel, ax):
 
 
 def plot_predictions(cell, *, path=None):
-    """What a model predicted on the outer test folds, as scikit-learn's displays draw it.
-
-    For a classifier: the confusion matrix of every fold's predictions (rows normalised), and
-    for a binary target the ROC and precision-recall curves of each outer fold (their
-    spread) and the calibration curve of all of them. For a regressor: predicted against
-    actual values, and the residuals. Needs the predictions kept
-    (``benchmark(..., keep_predictions=True)``) and matplotlib.
-
-    Parameters
-    ----------
-    cell : NestedResult
-        One model on one data set (``BenchmarkResult.cells[dataset, model]``).
-    path : str, path-like or list of them, default=None
-        Files to save the figure to.
-
-    Returns
-    -------
-    figure : matplotlib.figure.Figure
-    """
+    """See :meth:`BenchmarkResult.plot_predictions`; ``cell`` is a NestedResult."""
     panels = prediction_panels(cell)
     columns = 2 if len(panels) > 1 else 1
     rows = (len(panels) + 1) // 2

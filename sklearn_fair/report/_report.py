@@ -1,12 +1,11 @@
-"""The one report of nested cross-validation results: one model or several, on one data set
-or many (a :class:`~._benchmark_result.BenchmarkResult`), as text, Markdown or HTML.
+"""NestedCVReport: the one report of nested cross-validation results, whatever their shape.
 
-A NestedCV report is the report of a benchmark of one data set. Which sections appear follows
-from the shape of the result: the pairwise comparison and the per-fold selections for one data
-set; the paper's table, the ranks and the selection counts for several; the comparison with
-the baseline when there is one.
+One model or several, on one data set or many (a NestedCV report is the report of a
+benchmark of one data set); the sections follow from the shape (see
+:meth:`NestedCVReport.sections`), rendered as text, Markdown or HTML by ``_html.render``.
 """
 
+import importlib.util
 import numbers
 import os
 import warnings
@@ -17,19 +16,22 @@ from scipy.stats import rankdata
 from ..exceptions import SplitsMismatchError, UnequalBudgetWarning
 from ..stats import summarize
 from ..stats._bounds import metric_range
-from ._format import decimals_for, number, param_text, pvalue, short_names, signed
+from ._format import decimals_for, number, pvalue, selection_counts, short_names, signed
 from ._html import render
+from ._integrity import _is_number
 from ._plots import matplotlib_missing
-from ._results import NoSplitsError, compare_results, describe_metrics, shared_metric
+from ._results import (
+    NoSplitsError,
+    compare_results,
+    describe_metrics,
+    printed_pairs,
+    shared_metric,
+)
 from ._tables import Cell, Section, num
-from ._verdict import against_the_best, benchmark_verdict, verdict_sentence
+from ._verdict import against_the_best, benchmark_verdict, emphasis, verdict_sentence
 
 _KINDS = {".md": "markdown", ".markdown": "markdown", ".html": "html", ".txt": "text"}
 _SHORT = {"t": "Student t", "normal": "normal", "corrected_t": "corrected t"}
-
-
-def _is_number(value):
-    return isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_))
 
 
 def median_params(best_params):
@@ -48,8 +50,9 @@ class NestedCVReport:
     """The report of nested cross-validation results: tables, plots, verdict and card.
 
     Made by :func:`nested_cv_report` (models on one data set) or
-    :meth:`BenchmarkResult.report <sklearn_fair.BenchmarkResult.report>` (models on several
-    data sets). ``str(report)`` is the text version.
+    :meth:`BenchmarkResult.report <sklearn_fair.BenchmarkResult.report>` (on several).
+    ``str(report)`` is the text version; every form starts with :meth:`verdict`. Printed numbers
+    have the decimals of :meth:`decimals`; ``rows`` and ``to_dataframe()`` keep full precision.
 
     Attributes
     ----------
@@ -58,40 +61,31 @@ class NestedCVReport:
     result : BenchmarkResult
         What is reported.
     rows : list of dict
-        One per data set, model and metric (the metric that selected the hyper-parameters
-        first): ``dataset``, ``model``, ``metric`` (its printed name), ``scoring`` (its
-        key), ``selects`` (whether it selected the hyper-parameters), ``n_folds``,
-        ``test_mean``, ``test_std``, ``ci_low``, ``ci_high`` and ``ci_method`` (the interval
-        of the mean and how it was made), ``metric_range`` (the range of the metric's values
-        the interval was kept in, "[0, 1]", or "unknown": not clipped), ``iqm``,
-        ``iqm_ci_low``, ``iqm_ci_high`` and ``iqm_ci_method``, ``validation_mean`` (in
-        ``validation_metric``: the metric that selected, a search's own scoring where it
-        selected with one),
-        ``optimism``, ``rank_test``, ``rank_validation``, ``greater_is_better``, ``note``
-        (of the metric, see :func:`~sklearn_fair.metrics.metric_display_name`),
-        ``n_failed_fits`` (fits that failed and were given ``error_score``) and
-        ``median_<param>`` for each numeric hyper-parameter.
-        Values are in the metric's printed units: a negated scikit-learn error
-        ("neg_root_mean_squared_error") is the positive error. ``optimism`` is the mean
-        validation score minus the mean test score in the scorer's direction (positive:
-        validation looked better than test); it, ``validation_mean`` and
-        ``rank_validation`` are None for a metric that did not select. Ranks are within a
-        data set.
+        One per data set, model and metric (the selecting metric first): ``dataset``,
+        ``model``, ``metric`` (its printed name), ``scoring`` (its key), ``selects``,
+        ``n_folds``, ``test_mean``, ``test_std``, ``ci_low``, ``ci_high`` and ``ci_method`` (the
+        interval of the mean), ``metric_range`` (the range the interval was kept in, or
+        "unknown": not clipped), ``iqm``, ``iqm_ci_low``, ``iqm_ci_high``, ``iqm_ci_method``,
+        ``validation_mean`` (in ``validation_metric``: the selecting metric, or a search's own
+        scoring), ``optimism``, ``rank_test``, ``rank_validation``, ``greater_is_better``,
+        ``note`` (see :func:`~sklearn_fair.metrics.metric_display_name`), ``n_failed_fits``
+        and ``median_<param>`` per numeric hyper-parameter. In printed units (a negated
+        scikit-learn error is the positive error). ``optimism`` is the mean validation minus the
+        mean test score in the scorer's direction (positive: validation looked better); it,
+        ``validation_mean`` and ``rank_validation`` are None for a metric that did not select.
+        Ranks are within a data set.
     selected_params : dict
-        Model name -> list of the hyper-parameters selected in each outer fold (of the first
-        data set).
+        Model name -> the hyper-parameters selected in each outer fold (of the first data set).
     median_params : dict
-        Model name -> median over the folds of each numeric selected hyper-parameter (of the
-        first data set).
+        Model name -> the median of each numeric selected hyper-parameter (first data set).
     comparison : dict of list or None
-        On one data set, the pairwise comparison of :func:`sklearn_fair.stats.compare` on the
-        selecting metric, column -> values, in the scorer's units (higher is better); None
-        for one model, several data sets, or when the models' outer splits or selecting
-        metrics differ.
+        On one data set, :func:`sklearn_fair.stats.compare`'s pairwise table on the selecting
+        metric (column -> values, scorer's units); None for one model, several data sets, or
+        models whose outer splits or selecting metrics differ.
     comparison_metric : MetricName or None
         The metric compared.
     comparison_note : str or None
-        Why there is no comparison, when there is none for several models on one data set.
+        Why there is no comparison, when several models on one data set have none.
     card : ReproducibilityCard
         The reproducibility card that ends the report.
     confidence : float
@@ -99,20 +93,12 @@ class NestedCVReport:
     alpha : float
         Level of the tests: ``1 - confidence``.
     interval : str
-        The kind of interval of the mean: "corrected_t" (Nadeau and Bengio's corrected
-        resampled t, the default, which reached its nominal level in the coverage benchmark
-        where Student's t under-covered; results that do not record their splits get
-        Student's t, and the table says so), "t" or "normal".
+        The interval of the mean: "corrected_t" (Nadeau and Bengio's; Student's t for results
+        that do not record their splits, and the table says so), "t" or "normal".
     n_resamples : int
         Bootstrap resamples of the IQM's interval, in the tables and in the plots.
     random_state : int
         Seed of the bootstrap.
-
-    Notes
-    -----
-    Every form starts with :meth:`verdict`, one sentence. The printed numbers have the
-    decimals of :meth:`decimals` (two significant digits of the metric's spread over the
-    folds); ``rows`` and ``to_dataframe()`` keep full precision.
     """
 
     def __init__(self, result, *, title, card, confidence=0.95, interval="corrected_t",
@@ -142,26 +128,25 @@ class NestedCVReport:
         )
         self._best = None
         if len(result.models) > 1 and one_metric:
-            self._best = against_the_best(result, self.alpha)
+            self._best = against_the_best(result)
 
     def _cells(self):
         return [self.result.cells[d, m] for d in self.result.datasets for m in self.result.models]
 
+    @property
+    def _level(self):
+        return f"{100 * self.confidence:g}%"
+
     def to_dataframe(self):
-        """The summary table as a pandas DataFrame, one row per data set, model and metric
-        (needs pandas)."""
+        """The summary table (:attr:`rows`) as a pandas DataFrame."""
         import pandas as pd
 
         index = ["model", "metric"] if self._one else ["dataset", "model", "metric"]
         return pd.DataFrame(self.rows).set_index(index)
 
     def decimals(self, metric_name, dataset=None):
-        """Decimals of a metric's printed numbers: two significant digits of its spread.
-
-        From the smallest positive standard deviation of the metric's fold scores over the
-        models (of ``dataset``, or of every data set; see
-        :func:`~sklearn_fair.report._format.decimals_for`).
-        """
+        """Decimals of a metric's printed numbers: two significant digits of the smallest
+        standard deviation of its fold scores over the models (of ``dataset``, or of all)."""
         rows = [
             row
             for row in self.rows
@@ -207,14 +192,15 @@ class NestedCVReport:
         )
 
     def sections(self, *, figures=False):
-        """The report's sections, in order: test performance, the paper's table (several data
-        sets), the comparison with the baseline (and, on several data sets, the Bayesian
-        signed-rank test and the win/tie/loss counts against it), the pairwise comparison (one
-        data set), the ranks (three models or more on two data sets or more; on five data sets
-        or more, the test chosen from the data as autorank chooses it, in a paragraph), the
-        plots (with ``figures``; they need matplotlib), the selected hyper-parameters, the
-        tuning budgets (several models), the failed fits (when some failed) and the
-        reproducibility card."""
+        """The report's sections, in order.
+
+        Test performance; the paper's table (several data sets); the comparison with the baseline
+        (on several data sets also the Bayesian signed-rank test and the win/tie/loss counts); the
+        pairwise comparison (one data set); the ranks (three models or more on two data sets or
+        more; from five data sets, the test autorank would choose, in a paragraph); the plots (with
+        ``figures``, which need matplotlib); the selected hyper-parameters; the tuning budgets
+        (several models); the failed fits; the reproducibility card.
+        """
         result = self.result
         with_ranks = len(result.models) >= 3 and len(result.datasets) >= 2
         sections = [
@@ -255,7 +241,6 @@ class NestedCVReport:
         return Cell(f"{'worse' if p <= self.alpha else 'not shown worse'} (Holm p {pvalue(p)})")
 
     def _summary_section(self):
-        level = f"{100 * self.confidence:g}%"
         kind = _SHORT.get(self.interval, self.interval)
         summary = Section(
             "Test performance",
@@ -263,18 +248,17 @@ class NestedCVReport:
                 *([] if self._one else ["data set"]),
                 "model",
                 "metric",
-                Cell("test mean ± std", numeric=True),
-                Cell(f"{level} interval of the mean ({kind})", numeric=True),
-                Cell(f"IQM [{level} interval (bootstrap)]", numeric=True),
-                Cell("mean validation", numeric=True),
-                Cell(
+                num("test mean ± std"),
+                num(f"{self._level} interval of the mean ({kind})"),
+                num(f"IQM [{self._level} interval (bootstrap)]"),
+                num("mean validation"),
+                num(
                     "optimism",
                     title="how much better the mean validation score looked than the mean "
                     "test score, in the metric's units; positive: validation was optimistic",
-                    numeric=True,
                 ),
-                Cell("rank by test", numeric=True),
-                Cell("rank by validation", numeric=True),
+                num("rank by test"),
+                num("rank by validation"),
                 *(["against the data set's best"] if self._best is not None else []),
             ],
         )
@@ -392,29 +376,19 @@ class NestedCVReport:
                 f"Holm within the data set, level {alpha:g})."
             ],
         )
+        texts = result.table(confidence=self.confidence, mark=False)
         for model in result.models:
             row = [model]
             for dataset in result.datasets:
-                cell = result.cells[dataset, model]
-                d = self.decimals(cell.metric.name, dataset)
-                values = cell.metric.values(cell.scores)
                 best, pvalues = self._best[dataset]
-                emphasis = None
-                if model == best:
-                    emphasis = "strong"
-                elif pvalues is not None and pvalues.get(model, 0.0) > alpha:
-                    emphasis = "em"
-                text = f"{number(np.mean(values), d)} ± {number(np.std(values), d)}"
-                if (dataset, model) in result.missing:
-                    text = f"failed ({result.missing[dataset, model]} of {values.size} folds)"
-                row.append(Cell(text, numeric=True, emphasis=emphasis))
+                mark = emphasis(model, best, pvalues, alpha)
+                row.append(Cell(texts.loc[model, dataset], numeric=True, emphasis=mark))
             section.rows.append(row)
         return section
 
     def _baseline_section(self):
         result, alpha = self.result, self.alpha
         baseline = result.baseline
-        level = f"{100 * self.confidence:g}%"
         section = Section(f"Against the baseline {baseline}")
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", UnequalBudgetWarning)
@@ -427,9 +401,7 @@ class NestedCVReport:
             *([] if self._one else ["data set"]),
             "model",
             num("model - baseline", title="difference of the mean test scores, printed units"),
-            num(f"{level} interval (corrected t)"),
-            num("p"),
-            num("p (Holm)"),
+            *map(num, (f"{self._level} interval (corrected t)", "p", "p (Holm)")),
             num("P(model beats baseline)"),
             "verdict",
         ]
@@ -457,8 +429,8 @@ class NestedCVReport:
         section.paragraphs.append(
             f"Differences of the mean test score, model minus {baseline}, in the metric's "
             "printed units, on the shared outer folds: corrected resampled t-test (Nadeau and "
-            f"Bengio), {level} corrected t interval, p-values adjusted with Holm's method across "
-            f"all {len(table)} comparisons; better or worse when Holm rejects at level "
+            f"Bengio), {self._level} corrected t interval, p-values adjusted with Holm's method "
+            f"across all {len(table)} comparisons; better or worse when Holm rejects at level "
             f"{alpha:g}. P(model beats baseline): the probability that a fold score of the model "
             "beats one of the baseline's."
         )
@@ -489,22 +461,13 @@ class NestedCVReport:
         except ValueError as error:
             section.paragraphs.append(f"No comparison across the data sets: {error}")
             return section
-        section.columns = [
-            "model",
-            num("P(better)"),
-            num("P(equivalent)"),
-            num("P(worse)"),
-            num("wins / ties / losses"),
-        ]
+        section.columns = ["model", *map(num, ("P(better)", "P(equivalent)", "P(worse)"))]
+        section.columns.append(num("wins / ties / losses"))
         for row in table.itertuples():
+            probabilities = (row.p_better, row.p_equivalent, row.p_worse)
             section.rows.append(
-                [
-                    row.model,
-                    num(f"{row.p_better:.3f}"),
-                    num(f"{row.p_equivalent:.3f}"),
-                    num(f"{row.p_worse:.3f}"),
-                    num(f"{row.wins} / {row.ties} / {row.losses}"),
-                ]
+                [row.model, *(num(f"{p:.3f}") for p in probabilities)]
+                + [num(f"{row.wins} / {row.ties} / {row.losses}")]
             )
         section.paragraphs += [
             "The Bayesian signed-rank test (Benavoli, Corani, Demšar and Zaffalon, JMLR 2017) on "
@@ -551,10 +514,8 @@ class NestedCVReport:
             columns=["data set", "model", "hyper-parameter", "selected (folds)"],
         )
         for (dataset, model), cell in result.cells.items():
-            params = [p or {} for p in cell.best_params]
-            for name in sorted({n for p in params for n in p}, key=str):
-                chosen = [param_text(p.get(name)) for p in params]
-                counts = ", ".join(f"{v} ({chosen.count(v)})" for v in sorted(set(chosen)))
+            for name, counts in selection_counts(cell.best_params).items():
+                counts = ", ".join(f"{v} ({n})" for v, n in counts.items())
                 title = name if short[name] != name else None
                 section.rows.append([dataset, model, Cell(short[name], title=title), counts])
         if not section.rows:
@@ -610,13 +571,8 @@ class NestedCVReport:
             return None
         section = Section(
             "Failed fits",
-            columns=[
-                *([] if self._one else ["data set"]),
-                "model",
-                "outer fold",
-                num("failed fits"),
-                "first error",
-            ],
+            columns=[*([] if self._one else ["data set"]), "model", "outer fold"]
+            + [num("failed fits"), "first error"],
             paragraphs=[
                 "Fits that raised (or scored NaN) were given the run's error_score; a fold whose "
                 "every candidate failed has no selection, and its test score is error_score. "
@@ -650,9 +606,9 @@ class NestedCVReport:
             columns=[
                 "outer fold",
                 *(Cell(short[n], title=n if short[n] != n else None) for n in names),
-                Cell(f"validation {chosen_by}", numeric=True),
-                Cell(f"test {metric}", numeric=True),
-                *(Cell(f"test {model.metrics[key]}", numeric=True) for key in others),
+                num(f"validation {chosen_by}"),
+                num(f"test {metric}"),
+                *(num(f"test {model.metrics[key]}") for key in others),
             ],
         )
         validation = chosen_by.values(model.validation_scores)
@@ -687,14 +643,13 @@ class NestedCVReport:
             if self.comparison_note is None:
                 return None
             return Section("Pairwise comparison", paragraphs=[self.comparison_note])
-        level = f"{100 * self.confidence:g}%"
         table = self.comparison
         metric = self.comparison_metric
         d = self.decimals(metric.name)
         paragraphs = [
             f"Differences of the mean test {metric} (the metric that selected the "
             "hyper-parameters) over the shared outer folds: corrected resampled t-test "
-            f"(Nadeau and Bengio), {level} Student t interval of each difference, p-values "
+            f"(Nadeau and Bengio), {self._level} Student t interval of each difference, p-values "
             "adjusted with Holm's method; a difference is demonstrated when Holm rejects "
             f"at level {1 - self.confidence:.3g}."
         ]
@@ -704,24 +659,15 @@ class NestedCVReport:
             )
         section = Section(
             "Pairwise comparison",
-            columns=[
-                "A",
-                "B",
-                Cell(f"mean {metric} A - B", numeric=True),
-                Cell(f"{level} interval (corrected t)", numeric=True),
-                Cell("p", numeric=True),
-                Cell("p (Holm)", numeric=True),
-                "verdict",
-            ],
+            columns=["A", "B", num(f"mean {metric} A - B")]
+            + [*map(num, (f"{self._level} interval (corrected t)", "p", "p (Holm)")), "verdict"],
             paragraphs=paragraphs,
         )
-        for i in range(len(table["model_a"])):
-            difference = metric.sign * table["mean_difference"][i]
-            low, high = sorted(metric.sign * np.array([table["ci_low"][i], table["ci_high"][i]]))
+        for i, (a, b, difference, low, high) in enumerate(printed_pairs(table, metric)):
             section.rows.append(
                 [
-                    table["model_a"][i],
-                    table["model_b"][i],
+                    a,
+                    b,
                     num(signed(difference, d)),
                     num(f"[{signed(low, d)}, {signed(high, d)}]"),
                     num(pvalue(table["pvalue"][i])),
@@ -739,11 +685,27 @@ class NestedCVReport:
         if missing is not None:
             section.paragraphs.append(missing)
             return section
+        from . import _plots
         from ._html import figure_from_matplotlib
 
+        def add(figure, alt, caption):
+            section.figures.append(figure_from_matplotlib(figure, alt=alt, caption=caption))
+
+        result, level = self.result, self._level
         if not self._one:
-            figures = _benchmark_figures(self.result, self.confidence, self.alpha, with_ranks)
-            section.figures += [figure_from_matplotlib(f, **words) for f, words in figures]
+            add(
+                result.plot_intervals(confidence=self.confidence),
+                f"Mean test score of each model on each data set with its {level} interval",
+                f"Mean test score of each model on each data set, with its {level} corrected "
+                "resampled t interval.",
+            )
+            if with_ranks and importlib.util.find_spec("scikit_posthocs") is not None:
+                add(
+                    result.plot_critical_difference(alpha=self.alpha),
+                    "Critical-difference diagram of the models' average ranks",
+                    "Average ranks; models joined by a bar are not significantly different "
+                    f"(Nemenyi, level {self.alpha:g}).",
+                )
             return section
         if shared_metric(self._models) is None:
             section.paragraphs.append(
@@ -752,8 +714,6 @@ class NestedCVReport:
                 f"({describe_metrics(self._models)})."
             )
             return section
-        from ._plots import plot_comparison, plot_fold_scores, plot_optimism
-
         results = {m.name: m for m in self._models if np.all(np.isfinite(m.scores))}
         if len(results) < len(self._models):
             section.paragraphs.append(
@@ -764,40 +724,32 @@ class NestedCVReport:
         if not results:
             return section
         metric = self._models[0].metric
-        level = f"{100 * self.confidence:g}%"
-        section.figures.append(
-            figure_from_matplotlib(
-                plot_fold_scores(
-                    results,
-                    confidence=self.confidence,
-                    interval=self.interval,
-                    n_resamples=self.n_resamples,
-                    random_state=self.random_state,
-                ),
-                alt=f"Test {metric} of each outer fold, per model, with the mean and the IQM "
-                f"and their {level} intervals",
-                caption=f"Test {metric} per outer fold (dots), the mean with its {level} "
-                "interval and the IQM with its bootstrap interval.",
-            )
+        add(
+            _plots.plot_fold_scores(
+                results,
+                confidence=self.confidence,
+                interval=self.interval,
+                n_resamples=self.n_resamples,
+                random_state=self.random_state,
+            ),
+            f"Test {metric} of each outer fold, per model, with the mean and the IQM and their "
+            f"{level} intervals",
+            f"Test {metric} per outer fold (dots), the mean with its {level} interval and the "
+            "IQM with its bootstrap interval.",
         )
-        section.figures.append(
-            figure_from_matplotlib(
-                plot_optimism(results),
-                alt=f"Validation against test {metric} per outer fold",
-                caption="Each dot is one outer fold: the selected configuration's validation "
-                "score against its test score. Dots on the better side of the diagonal are "
-                "folds where validation was optimistic.",
-            )
+        add(
+            _plots.plot_optimism(results),
+            f"Validation against test {metric} per outer fold",
+            "Each dot is one outer fold: the selected configuration's validation score against "
+            "its test score. Dots on the better side of the diagonal are folds where validation "
+            "was optimistic.",
         )
         if self.comparison is not None and len(results) == len(self._models):
-            section.figures.append(
-                figure_from_matplotlib(
-                    plot_comparison(results, confidence=self.confidence),
-                    alt=f"Pairwise differences of mean test {metric} with their intervals",
-                    caption=f"Differences of the mean test {metric}, A - B, with their "
-                    f"{level} corrected t intervals; red where Holm's procedure demonstrates "
-                    "the difference.",
-                )
+            add(
+                _plots.plot_comparison(results, confidence=self.confidence),
+                f"Pairwise differences of mean test {metric} with their intervals",
+                f"Differences of the mean test {metric}, A - B, with their {level} corrected t "
+                "intervals; red where Holm's procedure demonstrates the difference.",
             )
         return section
 
@@ -824,12 +776,8 @@ class NestedCVReport:
             for panel in prediction_panels(cell):
                 figure, ax = _figure(None, (3.4, 3.2))
                 draw_panel(panel, ax)
-                section.figures.append(
-                    figure_from_matplotlib(
-                        figure, alt=f"{cell.model}{where}: {panel[0]}",
-                        caption=f"{cell.model}{where}: {panel[0]}.",
-                    )
-                )  # fmt: skip
+                alt = f"{cell.model}{where}: {panel[0]}"
+                section.figures.append(figure_from_matplotlib(figure, alt=alt, caption=f"{alt}."))
         return section
 
     # -- forms ------------------------------------------------------------------------------
@@ -843,13 +791,8 @@ class NestedCVReport:
         return render(self.title, self.sections(), "markdown", lead=self.verdict())
 
     def to_html(self, *, plots=True):
-        """The report as one self-contained HTML page.
-
-        The verdict and the test performance first, then the other sections (see
-        :meth:`sections`), the plots embedded as PNG (with ``plots`` and matplotlib). Inline
-        style, nothing fetched; readable from a phone's width up. The page is
-        :func:`~sklearn_fair.report._html.html_page`'s template.
-        """
+        """The report as one self-contained HTML page (the verdict first, the plots embedded
+        as PNG with ``plots`` and matplotlib; nothing fetched)."""
         return render(self.title, self.sections(figures=plots), "html", lead=self.verdict())
 
     def save(self, path):
@@ -860,8 +803,7 @@ class NestedCVReport:
                 f"The 'path' parameter of save must end in one of {sorted(_KINDS)}. Got "
                 f"{os.fspath(path)!r} instead."
             )
-        kind = _KINDS[suffix]
-        text = {"markdown": self.to_markdown, "html": self.to_html, "text": self.to_text}[kind]()
+        text = getattr(self, f"to_{_KINDS[suffix]}")()
         with open(path, "w", encoding="utf-8") as file:
             file.write(text)
         return path
@@ -874,38 +816,6 @@ class NestedCVReport:
         if self._one:
             return f"NestedCVReport(models={models})"
         return f"NestedCVReport(models={models}, datasets={self.result.datasets})"
-
-
-def _benchmark_figures(result, confidence, alpha, with_ranks):
-    """``(figure, words)`` of a report on several data sets: the intervals of every cell, and
-    the critical-difference diagram with the ranks."""
-    level = f"{100 * confidence:g}%"
-    figures = [
-        (
-            result.plot_intervals(confidence=confidence),
-            dict(
-                alt=f"Mean test score of each model on each data set with its {level} interval",
-                caption=f"Mean test score of each model on each data set, with its {level} "
-                "corrected resampled t interval.",
-            ),
-        )
-    ]
-    if with_ranks:
-        try:
-            import scikit_posthocs  # noqa: F401
-        except ImportError:
-            return figures
-        figures.append(
-            (
-                result.plot_critical_difference(alpha=alpha),
-                dict(
-                    alt="Critical-difference diagram of the models' average ranks",
-                    caption="Average ranks; models joined by a bar are not significantly "
-                    f"different (Nemenyi, level {alpha:g}).",
-                ),
-            )
-        )
-    return figures
 
 
 def _rows(cells, confidence, interval, n_resamples, random_state):
@@ -1020,15 +930,11 @@ def _comparison(models, confidence):
         table = compare_results(models, confidence=confidence)
     except (SplitsMismatchError, NoSplitsError) as error:
         return None, f"No pairwise comparison: {error}"
-    return {column: list(table[column]) for column in table}, None
+    return table, None
 
 
 def _param_cell(value):
     """A selected hyper-parameter's value: numbers right-aligned, floats to 6 digits."""
-    if isinstance(value, (bool, np.bool_)) or value is None:
+    if not _is_number(value):  # bools and None too
         return str(value)
-    if _is_number(value):
-        if isinstance(value, numbers.Integral):
-            return num(int(value))
-        return num(f"{float(value):.6g}")
-    return str(value)
+    return num(int(value) if isinstance(value, numbers.Integral) else f"{float(value):.6g}")

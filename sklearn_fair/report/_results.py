@@ -1,4 +1,5 @@
-"""One shape for every result a report accepts: fitted NestedCV objects or their saved dicts."""
+"""NestedResult, the one shape of a nested result whatever it came from (a fitted NestedCV,
+a saved dict), and result_to_dict."""
 
 import numbers
 from collections.abc import Mapping
@@ -21,18 +22,54 @@ UNRECORDED = MetricName(
 )
 
 
+#: Parameter texts that several signatures share (:func:`~sklearn_fair.utils.fill_doc`), and
+#: as a method's docstring indents them (METHOD_DOCS).
+DOCS = {
+    "results": """results : NestedCV, dict, or dict of str to NestedCV or dict
+        A fitted :class:`~sklearn_fair.NestedCV` (or its :func:`result_to_dict`), or several
+        by name.""",
+    "card": """X, y : array-like, default=None
+        The data, to fingerprint it and check that the outer folds are stratified.
+    splits_file : str or path-like, default=None
+        The saved splits file the outer folds came from.
+    stratified : bool, default=None
+        Whether the splits are stratified; None checks the folds against ``y`` ("unknown"
+        without it; "not applicable" for a regression).""",
+    "interval": """interval : {"corrected_t", "t", "normal"}, default="corrected_t"
+        The interval of the mean (see :func:`sklearn_fair.stats.mean_interval`): the
+        corrected resampled t of Nadeau and Bengio by default, with the outer folds' sizes
+        (it reached its nominal level in the coverage benchmark, where Student's t
+        under-covered); Student's t for results that do not record their splits.""",
+    "bootstrap": """n_resamples : int, default=10_000
+        Bootstrap resamples of the IQM's interval.
+    random_state : int, default=0
+        Seed of the bootstrap.""",
+    "ax": """ax : matplotlib Axes, default=None
+        Where to draw; None makes a new figure.""",
+    "path": """path : str, path-like or list of them, default=None
+        Files to save the figure to; the suffix (``.png``, ``.svg``) sets the format.""",
+    "verify": """verify : {"raise", "warn"}, default="raise"
+        A saved result that fails a check is refused (``InvalidResultError``), or, with
+        ``"warn"``, read with an ``UncheckedResultWarning`` that names it and what failed.""",
+    "report": """Returns
+    -------
+    report : NestedCVReport
+        ``str(report)`` is text; ``to_markdown()``, ``to_html()``, ``to_dataframe()`` and
+        ``save(path)`` give the other forms.""",
+}
+METHOD_DOCS = {key: text.replace("\n", "\n    ") for key, text in DOCS.items()}
+
+
 @dataclass(frozen=True)
 class NestedResult:
-    """The per-fold numbers of one nested cross-validation (one model on one data set),
-    whatever it came from: a fitted NestedCV, a benchmark's cell, or a saved dict.
+    """The per-fold numbers of one nested cross-validation: one model on one data set.
 
-    The one result type of the reports and of :class:`~sklearn_fair.BenchmarkResult`.
     ``metrics`` maps each metric's key (``"score"`` for a single metric, else the keys of
-    ``scoring``) to its :class:`~sklearn_fair.metrics.MetricName`, the selecting metric
-    first; ``scores_per_metric`` holds each fold's test score (mean over the refits) per key,
-    in the scorer's units (higher is better). ``best_params`` is None for a fold whose
-    selection failed; ``train_indices`` and ``test_indices`` are None when the result does not
-    record its outer splits (no paired test is then possible).
+    ``scoring``) to its :class:`~sklearn_fair.metrics.MetricName`, the selecting metric first;
+    ``scores_per_metric`` holds each fold's test score (mean over the refits) per key, in the
+    scorer's units (higher is better). ``best_params`` is None for a fold whose selection
+    failed; ``train_indices`` and ``test_indices`` are None when the outer splits were not
+    recorded (no paired test is then possible).
     """
 
     dataset: str
@@ -92,27 +129,20 @@ class NestedResult:
         return self.test_indices is not None and self.train_indices is not None
 
     def interval_sizes(self, interval):
-        """``(interval, sizes)``: the kind of interval of the mean this result can have, and
-        the keywords it needs. The corrected resampled t needs the outer folds' training and
-        test sizes; a result that does not record its splits gets Student's t."""
+        """``(interval, keywords)`` of the interval of the mean: the corrected resampled t
+        needs the outer folds' sizes, so a result without its splits gets Student's t."""
         if interval != "corrected_t":
             return interval, {}
-        if not self.has_splits:
-            return "t", {}
-        return interval, {
-            "n_train": float(np.mean(self.train_sizes)),
-            "n_test": float(np.mean(self.test_sizes)),
+        return (interval, self.sizes) if self.has_splits else ("t", {})
+
+    @property
+    def sizes(self):
+        """The outer folds' mean training and test sizes, ``n_train`` and ``n_test`` (the
+        corrected resampled t's keywords); the splits must be recorded."""
+        return {
+            "n_train": float(np.mean([len(t) for t in self.train_indices])),
+            "n_test": float(np.mean([len(t) for t in self.test_indices])),
         }
-
-    @property
-    def train_sizes(self):
-        return (
-            None if self.train_indices is None else np.array([len(t) for t in self.train_indices])
-        )
-
-    @property
-    def test_sizes(self):
-        return None if self.test_indices is None else np.array([len(t) for t in self.test_indices])
 
 
 def _jsonable(value):
@@ -138,14 +168,11 @@ def _jsonable(value):
 def result_to_dict(nested):
     """Return a fitted NestedCV's per-fold results as a JSON-safe dict.
 
-    The dict holds what a report needs and nothing that would need pickle:
-    each outer fold's selected hyper-parameters (objects such as estimators
-    become their ``repr``), validation score, test scores of the refits (per
-    metric), refit seeds, train and test indices and fit time, and the metrics
-    the scores are of, and a checksum. Reports and plots accept it in place of the
-    fitted object, so results saved as JSON can be reported again later; what is
-    read back is checked first (the checksum, the fields' types, the scores'
-    range: an edited or damaged result is refused, see
+    What a report needs and nothing that would need pickle: each outer fold's selected
+    hyper-parameters (objects as their ``repr``), validation score, refits' test scores (per
+    metric), refit seeds, train and test indices and fit time, the metrics, and a checksum.
+    Reports and plots accept it in place of the fitted object, after checking it (checksum,
+    types, ranges: an edited or damaged result is refused, see
     :meth:`~sklearn_fair.BenchmarkResult.from_results`).
 
     Parameters
@@ -158,11 +185,11 @@ def result_to_dict(nested):
     result : dict
         ``format``, ``version``, ``random_state``, ``refit_seeds``, ``score_mean``,
         ``score_std``, ``optimism``, ``metrics`` (each metric's printed name and sign, see
-        :func:`~sklearn_fair.metrics.metric_display_name`), ``refit_metric`` (the key of
-        the metric that selected the hyper-parameters), ``task`` ("classification",
-        "regression" or None), ``outer_results`` (a list of per-fold dicts) and
-        ``failures`` (outer fold, or "final" -> the number of fits that failed there and
-        the first error) and ``checksum`` (the :func:`~sklearn_fair.utils.digest` of the rest).
+        :func:`~sklearn_fair.metrics.metric_display_name`), ``refit_metric`` (the key of the
+        selecting metric), ``task`` ("classification", "regression" or None),
+        ``outer_results`` (a list of per-fold dicts), ``failures`` (outer fold, or "final" ->
+        the number of fits that failed there and the first error), ``resampling`` and
+        ``checksum`` (the :func:`~sklearn_fair.utils.digest` of the rest).
 
     Examples
     --------
@@ -203,6 +230,7 @@ def result_to_dict(nested):
             fold["predictions"] = _jsonable(original["predictions"])
     random_state = nested.get_params().get("random_state")
     metrics, refit_metric = nested_metrics(nested)
+    selection = getattr(nested, "selection_metric_", None)
     document = {
         "format": RESULT_FORMAT,
         "version": RESULT_VERSION,
@@ -215,44 +243,41 @@ def result_to_dict(nested):
         "refit_metric": refit_metric,
         "task": _task(nested),
         "outer_results": folds,
-        "failures": {
-            "final" if fold is None else str(fold): entry
-            for fold, entry in failures_of(getattr(nested, "failed_tasks_", [])).items()
-        },
-        "resampling": dict(getattr(nested, "resampling_", {})),
+        **saved_fields(
+            failures_of(getattr(nested, "failed_tasks_", [])),
+            getattr(nested, "resampling_", {}),
+            None if selection == metrics[refit_metric] else selection,
+        ),
     }
-    selection = getattr(nested, "selection_metric_", None)
-    if selection is not None and selection != metrics[refit_metric]:
-        document["selection_metric"] = selection.to_dict()
     return with_checksum(document)
 
 
-def _scoring_and_estimator(nested):
-    """The scoring NestedCV used and the estimator it scored.
-
-    NestedCV takes a search's own ``scoring`` when its ``scoring`` is None.
-    """
-    params = nested.get_params(deep=False)
-    scoring, estimator = params.get("scoring"), params.get("estimator")
-    if scoring is None and isinstance(estimator, BaseSearchCV):
-        scoring, estimator = estimator.scoring, estimator.estimator
-    return scoring, estimator
+def saved_fields(failures, resampling, selection):
+    """The last fields of a saved result: ``failures`` (fold numbers as text, "final"),
+    ``resampling`` and the metric a search selected with, if any (``selection_metric``)."""
+    fields = {
+        "failures": {"final" if f is None else str(f): entry for f, entry in failures.items()},
+        "resampling": dict(resampling),
+    }
+    if selection is not None:
+        fields["selection_metric"] = selection.to_dict()
+    return fields
 
 
 def _task(nested):
-    estimator = _scoring_and_estimator(nested)[1]
+    """The task of a NestedCV's estimator (a search's own, where the search scores)."""
+    params = nested.get_params(deep=False)
+    estimator = params.get("estimator")
+    if params.get("scoring") is None and isinstance(estimator, BaseSearchCV):
+        estimator = estimator.estimator
     if is_classifier(estimator):
         return "classification"
-    if is_regressor(estimator):
-        return "regression"
-    return None
+    return "regression" if is_regressor(estimator) else None
 
 
 def nested_metrics(nested):
-    """``(metrics, refit_metric)`` of a fitted NestedCV: key -> MetricName, selecting first.
-
-    Read from its public fitted attributes ``metrics_`` and ``refit_metric_``.
-    """
+    """``(metrics, refit_metric)`` of a fitted NestedCV (``metrics_``, ``refit_metric_``):
+    key -> MetricName, the selecting metric first."""
     refit_metric = getattr(nested, "refit_metric_", "score")
     metrics = dict(nested.metrics_)
     ordered = {refit_metric: metrics[refit_metric]}
@@ -261,8 +286,7 @@ def nested_metrics(nested):
 
 
 def _per_metric(folds, refit_metric, test_scores):
-    """Each fold's test score (mean over its refits) per metric key; the selecting metric's
-    is the fold's ``test_score``."""
+    """Each fold's test score (mean over its refits) per metric key."""
     per_fold = [f.get("test_scores_per_metric") or {} for f in folds]
     keys = list(dict.fromkeys(key for scores in per_fold for key in scores))
     per_metric = {}
@@ -281,8 +305,8 @@ def _first_line(error, limit=200):
 
 
 def failures_of(failed_tasks):
-    """Per outer fold (None: the final selection), how many fits failed and the first error's
-    last line (the exception and its message), from NestedCV's ``failed_tasks_``."""
+    """Per outer fold (None: the final selection) of NestedCV's ``failed_tasks_``: how many
+    fits failed, and the last line of the first error."""
     failures = {}
     for task in failed_tasks:
         fold = task["key"].get("outer_fold")
@@ -292,7 +316,7 @@ def failures_of(failed_tasks):
 
 
 def _saved_failures(saved):
-    """``failures`` as result_to_dict writes them (JSON: fold numbers as text, "final")."""
+    """``failures`` as result_to_dict writes them (fold numbers as text, "final")."""
     return {
         (None if key == "final" else int(key)): {"count": int(v["count"]), "error": str(v["error"])}
         for key, v in (saved or {}).items()
@@ -332,15 +356,14 @@ def _saved_budget(folds):
 
 def as_result(name, result, *, dataset="data", metric=None, budget=None, verify="raise",
               source=None):  # fmt: skip
-    """Return ``result`` as a :class:`NestedResult` of model ``name`` on ``dataset``.
+    """``result`` as the :class:`NestedResult` of model ``name`` on ``dataset``.
 
-    ``result``: a fitted NestedCV (trusted as it is), a :func:`result_to_dict` dict, the
-    experiment runner's ``models/<name>.json`` content, or a dict with per-fold
-    ``test_scores`` (and optionally ``validation_scores`` and ``best_params``). A dict is
-    checked first (:func:`~._integrity.verify_result` with ``verify``, None where the caller
-    has checked it; ``source`` names it in messages, by default the model and data set).
-    ``metric``: the selecting metric's printed name where the result does not record it;
-    ``budget``: the tuning budget where it does not.
+    ``result``: a fitted NestedCV (trusted), a :func:`result_to_dict` dict, the experiment
+    runner's ``models/<name>.json`` content, or a dict of per-fold ``test_scores`` (and
+    ``validation_scores``, ``best_params``). A dict is checked first (:func:`verify_result` with
+    ``verify``; None: the caller checked it) and named ``source`` in messages. ``metric`` and
+    ``budget``: the selecting metric's printed name and the tuning budget where the result does
+    not record them.
     """
     if isinstance(result, NestedResult):
         return result
@@ -454,7 +477,7 @@ def describe_metrics(models):
 
 
 def as_results(results):
-    """Normalise one result or a dict of named results to a list of NestedResult."""
+    """One result, or a dict of named results, as a list of NestedResult."""
     if isinstance(results, Mapping) and not isinstance(results.get("outer_results"), list):
         if not results:
             raise ValueError("The 'results' parameter is an empty dict; give at least one result.")
@@ -463,9 +486,9 @@ def as_results(results):
 
 
 def compare_results(models, *, confidence):
-    """:func:`sklearn_fair.stats.compare` on the outer-fold test scores of ``models`` (from
-    :func:`as_results`), paired by their outer splits (SplitsMismatchError when they differ,
-    NoSplitsError when a result does not record them)."""
+    """:func:`sklearn_fair.stats.compare`'s table (column -> list, scorer's units) of the
+    outer-fold test scores of ``models``, paired by their outer splits (SplitsMismatchError
+    when they differ, NoSplitsError when a result does not record them)."""
     unrecorded = [m.name for m in models if not m.has_splits]
     if unrecorded:
         raise NoSplitsError(
@@ -479,4 +502,13 @@ def compare_results(models, *, confidence):
         }
         for m in models
     }
-    return compare(shared, confidence=confidence)
+    table = compare(shared, confidence=confidence)
+    return {column: list(table[column]) for column in table}
+
+
+def printed_pairs(table, metric):
+    """Each pair of :func:`compare_results`' ``table`` in the metric's printed units:
+    ``(a, b, difference, low, high)``."""
+    for i, (a, b) in enumerate(zip(table["model_a"], table["model_b"])):
+        low, high = sorted(metric.sign * np.array([table["ci_low"][i], table["ci_high"][i]]))
+        yield a, b, metric.sign * table["mean_difference"][i], low, high

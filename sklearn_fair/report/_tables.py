@@ -1,20 +1,15 @@
-"""A report's building blocks (sections of paragraphs, tables and figures) as text and Markdown.
-
-The HTML form is :mod:`._html`'s page template, which takes the same sections; :func:`render`
-(in :mod:`._html`) gives any of the three forms.
-"""
+"""A report's building blocks (sections of paragraphs, tables and figures) as text and
+Markdown; the HTML form is :mod:`._html`'s."""
 
 from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True)
 class Cell:
-    """One table cell: its text, an optional hover text and whether it is a number.
+    """One table cell: its text, an optional hover ``title``, whether it is a number.
 
-    Numbers are right-aligned in HTML; ``title`` (the full name of a shortened parameter,
-    the formula of a column) shows on hover. ``emphasis`` ("strong" or "em") marks a cell
-    (a benchmark's best model in bold, those not demonstrably worse in italics): ``<strong>``
-    or ``<em>`` in HTML, ``**`` or ``*`` in Markdown. Text prints ``text`` only.
+    Numbers are right-aligned in HTML. ``emphasis`` ("strong" or "em": a benchmark's best model,
+    those not demonstrably worse) is ``<strong>``/``<em>`` in HTML, ``**``/``*`` in Markdown.
     """
 
     text: str
@@ -50,11 +45,11 @@ class Figure:
 
 @dataclass
 class Section:
-    """A titled block of a report: paragraphs of text, then an optional table and figures.
+    """A titled block of a report: paragraphs, then an optional table and figures.
 
     ``columns`` and ``rows`` hold strings or :class:`Cell`; ``figures`` hold :class:`Figure`
-    (drawn in HTML only; text and Markdown name them). ``key`` is the section's anchor in
-    HTML (derived from the title when empty).
+    (drawn in HTML only; text and Markdown name them); ``key``: the HTML anchor (by default
+    from the title).
     """
 
     title: str

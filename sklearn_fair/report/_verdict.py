@@ -1,16 +1,16 @@
-"""Which model is better, in words: the verdict of a report in one sentence.
-
-For models on one data set, :func:`sklearn_fair.stats.compare`'s pairwise verdicts; for a
-benchmark, against the baseline or against each data set's best model.
-"""
+"""Which model is better, in words: a report's verdict in one sentence, and comparison_text."""
 
 import warnings
 
-import numpy as np
-
 from ..exceptions import SplitsMismatchError, UnequalBudgetWarning
-from ..stats import holm
-from ._results import NoSplitsError, as_results, compare_results, describe_metrics, shared_metric
+from ._results import (
+    NoSplitsError,
+    as_results,
+    compare_results,
+    describe_metrics,
+    printed_pairs,
+    shared_metric,
+)
 
 # compare()'s verdict when Holm does not reject
 NOT_DEMONSTRATED = "difference not demonstrated"
@@ -19,11 +19,10 @@ NOT_DEMONSTRATED = "difference not demonstrated"
 def comparison_text(results, *, confidence=0.95):
     """Say which model is better, as :func:`sklearn_fair.stats.compare` decides it.
 
-    The models are compared on their paired outer-fold scores of the metric that
-    selected their hyper-parameters (corrected resampled t-test, Holm's adjustment).
-    Each pair's difference is printed in that metric's units, with its interval and
-    p-values, and then the verdict: which model is better, or that the difference is
-    not demonstrated (which is not a demonstration that the models are equal).
+    The models are compared on their paired outer-fold scores of the metric that selected their
+    hyper-parameters (corrected resampled t-test, Holm's adjustment). Each pair's difference is
+    printed in that metric's units with its interval and p-values, then the verdict: which model
+    is better, or that the difference is not demonstrated (which does not show them equal).
 
     Parameters
     ----------
@@ -77,11 +76,9 @@ def comparison_text(results, *, confidence=0.95):
     ]
     if not metric.greater_is_better:
         lines.append(f"({metric.note}.)")
-    for i in range(len(table["model_a"])):
-        low, high = sorted(metric.sign * np.array([table["ci_low"][i], table["ci_high"][i]]))
-        difference = metric.sign * table["mean_difference"][i]
+    for i, (a, b, difference, low, high) in enumerate(printed_pairs(table, metric)):
         lines.append(
-            f"  {table['model_a'][i]} - {table['model_b'][i]}: {difference:+.4f} {metric}, "
+            f"  {a} - {b}: {difference:+.4f} {metric}, "
             f"{level} interval [{low:+.4f}, {high:+.4f}] (Student t, {n_folds - 1} df, "
             f"corrected), p = {table['pvalue'][i]:.3g}, Holm-adjusted p = "
             f"{table['pvalue_holm'][i]:.3g}"
@@ -98,70 +95,45 @@ def comparison_text(results, *, confidence=0.95):
 
 
 def verdict_sentence(comparison, metric, *, n_folds, confidence, decimals):
-    """The verdict of a pairwise comparison in one sentence, in the metric's printed units.
-
-    Parameters
-    ----------
-    comparison : dict of list
-        :func:`sklearn_fair.stats.compare`'s table, column -> values (scorer's units).
-    metric : MetricName
-        The metric compared.
-    n_folds : int
-        The number of paired outer folds.
-    confidence : float
-        The level of the intervals (Holm's procedure decides at ``1 - confidence``).
-    decimals : int
-        Decimals of the metric's numbers.
-
-    Returns
-    -------
-    sentence : str
-    """
+    """The verdict of :func:`~._results.compare_results`' ``comparison`` in one sentence, in
+    the metric's printed units with ``decimals``."""
     from ._format import pvalue, signed
 
-    level = f"{100 * confidence:g}%"
-    pairs = []
-    for i in range(len(comparison["model_a"])):
-        a, b = comparison["model_a"][i], comparison["model_b"][i]
-        difference = metric.sign * comparison["mean_difference"][i]
-        low, high = sorted(
-            metric.sign * np.array([comparison["ci_low"][i], comparison["ci_high"][i]])
+    n = len(comparison["model_a"])
+    shown = [v != NOT_DEMONSTRATED for v in comparison["verdict"]]
+    ranked = [
+        (a, b) if difference > 0 else (b, a)
+        for a, b, difference in zip(
+            comparison["model_a"], comparison["model_b"], comparison["mean_difference"]
         )
-        demonstrated = comparison["verdict"][i] != NOT_DEMONSTRATED
-        better, worse = (a, b) if comparison["mean_difference"][i] > 0 else (b, a)
-        pairs.append((a, b, difference, low, high, comparison["pvalue_holm"][i], demonstrated,
-                      better, worse))  # fmt: skip
+    ]
     direction = "" if metric.greater_is_better else " (lower is better)"
     where = f"on test {metric}{direction} over {n_folds} paired outer folds"
-    if len(pairs) == 1:
-        a, b, difference, low, high, p, demonstrated, better, worse = pairs[0]
+    method = f"(corrected t-tests, Holm-adjusted at level {1 - confidence:.3g})"
+    if n == 1:
+        ((a, b, difference, low, high),) = printed_pairs(comparison, metric)
         numbers = (
-            f"{a} - {b} = {signed(difference, decimals)} {metric}, {level} interval "
-            f"[{signed(low, decimals)}, {signed(high, decimals)}], Holm-adjusted p = {pvalue(p)}"
+            f"{a} - {b} = {signed(difference, decimals)} {metric}, {100 * confidence:g}% "
+            f"interval [{signed(low, decimals)}, {signed(high, decimals)}], Holm-adjusted p = "
+            f"{pvalue(comparison['pvalue_holm'][0])}"
         )
-        if demonstrated:
-            return f"{better} is better than {worse} {where} ({numbers})."
+        if shown[0]:
+            return f"{ranked[0][0]} is better than {ranked[0][1]} {where} ({numbers})."
         return (
             f"Neither {a} nor {b} is shown to be better {where} ({numbers}); this does not "
             "show that they are equal."
         )
-    shown = [f"{better} better than {worse}" for *_, demonstrated, better, worse in pairs
-             if demonstrated]  # fmt: skip
-    if not shown:
+    pairs = [f"{better} better than {worse}" for (better, worse), s in zip(ranked, shown) if s]
+    if not pairs:
         return (
-            f"No difference between the {len(pairs)} pairs of models is demonstrated {where} "
-            f"(corrected t-tests, Holm-adjusted at level {1 - confidence:.3g}); this does not "
-            "show that they are equal."
+            f"No difference between the {n} pairs of models is demonstrated {where} {method}; "
+            "this does not show that they are equal."
         )
     return (
-        f"{len(shown)} of the {len(pairs)} pairwise differences are demonstrated {where}: "
-        + "; ".join(shown)
-        + (
-            f" (corrected t-tests, Holm-adjusted at level {1 - confidence:.3g}); the others "
-            "are not."
-            if len(shown) < len(pairs)
-            else f" (corrected t-tests, Holm-adjusted at level {1 - confidence:.3g})."
-        )
+        f"{len(pairs)} of the {n} pairwise differences are demonstrated {where}: "
+        + "; ".join(pairs)
+        + f" {method}"
+        + ("; the others are not." if len(pairs) < n else ".")
     )
 
 
@@ -175,30 +147,21 @@ def _metric_words(result):
     return f"test {next(iter(names))}" if len(names) == 1 else "test score"
 
 
-def against_the_best(result, alpha):
-    """Per data set: ``(best model, {other model: Holm-adjusted p of it against the best})``.
+def against_the_best(result):
+    """Per data set: :meth:`BenchmarkResult._against_the_best`, None for the p-values where
+    the results do not record their outer splits, or do not share them."""
+    tolerate = (NoSplitsError, SplitsMismatchError)
+    return {d: result._against_the_best(d, tolerate) for d in result.datasets}
 
-    The corrected resampled t-test of each model against the data set's best (highest mean
-    score), Holm within the data set, as :meth:`BenchmarkResult.table` marks it. The dict
-    is None when the results do not record their outer splits; a model whose folds failed on
-    the data set is not in it (and the best is None when every model's did).
-    """
-    tests = {}
-    for dataset in result.datasets:
-        means = {m: float(result.cells[dataset, m].scores.mean()) for m in result.models}
-        complete = [m for m in result.models if np.isfinite(means[m])]  # no fold failed
-        if not complete:
-            tests[dataset] = (None, None)
-            continue
-        best = max(complete, key=means.get)  # the first of equal means, as table()
-        others = [m for m in complete if m != best]
-        try:
-            pvalues = [result._paired(dataset, m, best).pvalue for m in others]
-        except (NoSplitsError, SplitsMismatchError):
-            tests[dataset] = (best, None)
-            continue
-        tests[dataset] = (best, dict(zip(others, holm(pvalues) if others else [])))
-    return tests
+
+def emphasis(model, best, pvalues, alpha):
+    """The emphasis of ``model`` on a data set: "strong" for the best, "em" for a model not
+    shown to be worse than it (its Holm-adjusted p above ``alpha``), else None."""
+    if model == best:
+        return "strong"
+    if pvalues is not None and pvalues.get(model, 0.0) > alpha:
+        return "em"
+    return None
 
 
 def _per_best(tests, datasets):
@@ -210,20 +173,8 @@ def _per_best(tests, datasets):
 
 
 def benchmark_verdict(result, *, alpha=0.05, tests=None):
-    """One sentence: against the baseline when there is one, else the best of each data set.
-
-    Parameters
-    ----------
-    result : BenchmarkResult
-    alpha : float, default=0.05
-        Level of "demonstrated".
-    tests : dict, default=None
-        :func:`against_the_best`'s result, when already computed.
-
-    Returns
-    -------
-    str
-    """
+    """One sentence at level ``alpha``: against the baseline when there is one, else the
+    best of each data set (``tests``: :func:`against_the_best`'s, when computed)."""
     metric = _metric_words(result)
     n = len(result.datasets)
     sets = f"{n} data set" + ("s" if n != 1 else "")
@@ -231,7 +182,7 @@ def benchmark_verdict(result, *, alpha=0.05, tests=None):
         sentence = _baseline_verdict(result, alpha, metric, sets)
         if sentence is not None:
             return sentence
-    tests = tests if tests is not None else against_the_best(result, alpha)
+    tests = tests if tests is not None else against_the_best(result)
     head = f"Best mean {metric} over the {sets}: {_per_best(tests, result.datasets)}"
     if any(pvalues is None for _, pvalues in tests.values()):
         return f"{head}; the results do not record their outer splits, so no difference is tested."
