@@ -8,8 +8,8 @@ import time
 from pathlib import Path
 
 import cloudpickle
-import pytest
 import numpy as np
+import pytest
 from sklearn.tree import DecisionTreeClassifier
 
 from sklearn_fair import NestedCV
