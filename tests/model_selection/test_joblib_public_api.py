@@ -169,3 +169,27 @@ def test_a_worker_that_loads_a_heavy_estimator_is_not_replaced_as_a_leak(tmp_pat
     assert stopped == []
     assert len(os.listdir(tmp_path / "pids")) <= 2  # no fit ran on a replacement worker
     get_reusable_executor().shutdown(wait=True)  # give the 800 MB back
+
+
+def test_a_fresh_worker_unpickles_one_context_per_kind_of_estimator():
+    # the watch carries what imports the run's modules, not every cell's context: a benchmark
+    # of 5,000 cells of two models ships two
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    from sklearn_fair.model_selection._nested._running import _one_context_per_kind
+    from sklearn_fair.model_selection._nested._tasks import TaskContext
+
+    def contexts(make):
+        return [TaskContext(make(), {}) for _ in range(50)]
+
+    tree = contexts(DecisionTreeClassifier)
+    pipe = contexts(lambda: make_pipeline(StandardScaler(), LogisticRegression()))
+    other = contexts(lambda: make_pipeline(StandardScaler(), DecisionTreeClassifier()))
+    kept = _one_context_per_kind(tree + pipe + other)
+    assert [context.estimator for context in kept] == [
+        tree[0].estimator,
+        pipe[0].estimator,
+        other[0].estimator,
+    ]

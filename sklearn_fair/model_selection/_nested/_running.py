@@ -618,6 +618,19 @@ class PlansData:
         return replace(self.parts[index], X=self.sources[x], y=self.sources[y])
 
 
+def _one_context_per_kind(contexts):
+    """One of ``contexts`` per kind of estimator (its class and those of its deep parameters):
+    what a fresh worker unpickles first imports every module the run's tasks import, without
+    shipping every cell's context to each worker."""
+    kinds = {}
+    for context in contexts:
+        estimator = context.estimator
+        params = estimator.get_params(deep=True) if hasattr(estimator, "get_params") else {}
+        classes = {value if isinstance(value, type) else type(value) for value in params.values()}
+        kinds.setdefault((type(estimator), frozenset(classes)), context)
+    return list(kinds.values())
+
+
 def run_plan(plan, *, reuse_prefix=True):
     """:func:`run_plans` of the one plan ``plan``, with its ``n_jobs`` and ``verbose``."""
     return run_plans(
@@ -640,7 +653,7 @@ def run_plans(plans, *, n_jobs=None, verbose=0, label="benchmark fits", reuse_pr
     runs = [_PlanRun(i, p, r) for i, (p, r) in enumerate(zip(plans, reuses))]
     limits = [p.fit_timeout for p in plans if p.fit_timeout is not None]
     pool = PoolContext(max(limits) if limits else None)
-    preload = [run.context for run in runs]
+    preload = _one_context_per_kind([run.context for run in runs])
     executor = make_executor(PlansData([p.data for p in plans]), pool, n_jobs, preload)
     batching = AutoBatching(
         executor.n_workers,
