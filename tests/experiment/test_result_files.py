@@ -8,13 +8,15 @@ import json
 import os
 import subprocess
 import sys
+import threading
 
 import pytest
 from sklearn.tree import DecisionTreeClassifier
 
 from sklearn_fair.cli import main
+from sklearn_fair.exceptions import ExperimentConfigError
 from sklearn_fair.experiment import run_experiment
-from sklearn_fair.experiment._running._resultfile import checksum, with_checksum
+from sklearn_fair.experiment._running._resultfile import ResultsFolder, checksum, with_checksum
 
 TOML = """\
 [experiment]
@@ -222,3 +224,33 @@ def test_negative_numbers_stay_numbers():
     assert csv_cell("-0.25") == "'-0.25"  # a text cell: prefixed
     assert csv_cell(None) is None and csv_cell("model") == "model"
     assert csv_cell(True) == "True"  # quoted as text, not written as a bare word
+
+
+def test_runners_that_make_the_same_folder_at_once_both_write(tmp_path):
+    # two runners on one results folder both create plots/: the one that comes second finds
+    # it made (FileExistsError in a two-runner run of the test above, before)
+    errors = []
+    for trial in range(40):
+        barrier = threading.Barrier(8)
+
+        def write(index, root=tmp_path / str(trial), barrier=barrier):
+            barrier.wait()
+            try:
+                ResultsFolder(root).write_text(("plots", "deep", f"{index}.txt"), "x")
+            except Exception as exc:  # noqa: BLE001 - what the test counts
+                errors.append(exc)
+
+        threads = [threading.Thread(target=write, args=(i,)) for i in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    assert errors == []
+    assert len(list(tmp_path.glob("*/plots/deep/*.txt"))) == 40 * 8
+
+
+def test_a_regular_file_where_a_results_folder_goes_is_refused(tmp_path):
+    (tmp_path / "plots").write_text("not a folder")
+    with pytest.raises(ExperimentConfigError, match="which is a regular file, where a folder"):
+        ResultsFolder(tmp_path).write_text(("plots", "a.png"), "x")
+    assert (tmp_path / "plots").read_text() == "not a folder"

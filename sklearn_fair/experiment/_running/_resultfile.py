@@ -10,6 +10,7 @@ sees the old file or the new one, and two runners on one folder leave each file 
 JSON file carries the SHA-256 of its content (``checksum``).
 """
 
+import contextlib
 import json
 import os
 import stat
@@ -66,7 +67,12 @@ class ResultsFolder:
             folder.mkdir(parents=True, exist_ok=True)
         for part in parts[:-1]:
             folder = folder / part
+            if create:
+                with contextlib.suppress(FileExistsError):  # another runner made it first
+                    folder.mkdir()
             kind = _kind(folder)
+            if kind is None and os.path.lexists(folder):
+                kind = "a regular file"
             if kind is not None and kind != "a folder":
                 raise ExperimentConfigError(
                     neutral(
@@ -74,8 +80,6 @@ class ResultsFolder:
                         "folder goes; remove it."
                     )  # fmt: skip
                 )
-            if create and kind is None and not folder.exists():
-                folder.mkdir()
         target = folder / parts[-1]
         kind = _kind(target)
         if kind is not None:
