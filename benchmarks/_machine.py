@@ -12,16 +12,27 @@ not a quiet machine's; only ratios measured side by side, interleaved, still com
     print(f"NestedCV {seconds:.2f} s {load}")  # NestedCV 3.30 s (load 0.41 -> 1.12)
     figures["nested"] = {"seconds": seconds, **load.fields()}
 
-A figure is marked loaded when the 1-minute load exceeded :data:`LOADED_PER_CORE` per core
-before it, or after it by more than the measurement's own busy processes (``workers``) add.
+On Linux with psutil, a figure is marked loaded when other jobs used more than
+:data:`OTHER_CORES` of a core on average while it was taken: the CPU time all processes spent
+(``/proc/stat``) minus that of this process and its children, live (psutil) or ended
+(``os.times``), over the wall time. The load average cannot tell them apart: after a figure
+whose two workers kept both cores busy, the next figure starts at a 1-minute load of about 1.5
+although nothing else runs. Elsewhere a figure is marked loaded when the 1-minute load
+exceeded :data:`LOADED_PER_CORE` per core before it, or after it by more than the
+measurement's own busy processes (``workers``) add.
 """
 
 import os
+import time
 
-__all__ = ["LOADED_PER_CORE", "Load", "load_average", "loaded_note"]
+__all__ = ["LOADED_PER_CORE", "OTHER_CORES", "Load", "load_average", "loaded_note"]
 
-#: The 1-minute load per core above which a machine is loaded (1.5 on two cores).
+#: The 1-minute load per core above which a machine is loaded (1.5 on two cores), where the
+#: CPU time of other jobs cannot be measured.
 LOADED_PER_CORE = 0.75
+
+#: The cores other jobs may keep busy on average while a figure is taken, on a quiet machine.
+OTHER_CORES = 0.25
 
 
 def load_average():
@@ -29,19 +40,46 @@ def load_average():
     return [round(value, 2) for value in os.getloadavg()]
 
 
+def _cpu_seconds():
+    """(wall, CPU seconds of every process, CPU seconds of this process and its children), or
+    None where they cannot be read (not Linux, no psutil)."""
+    try:
+        import psutil
+
+        with open("/proc/stat") as file:
+            fields = [int(value) for value in file.readline().split()[1:9]]
+    except (ImportError, OSError, ValueError):
+        return None
+    user, nice, system, _idle, _iowait, irq, softirq, steal = fields
+    busy = (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
+    times = os.times()
+    own = times.user + times.system + times.children_user + times.children_system
+    for child in psutil.Process().children(recursive=True):
+        try:
+            cpu = child.cpu_times()
+        except psutil.Error:  # ended meanwhile: counted once reaped, by os.times
+            continue
+        own += cpu.user + cpu.system + cpu.children_user + cpu.children_system
+    return time.monotonic(), busy, own
+
+
 class Load:
     """The load before and after a measurement: a context manager, or :meth:`stop` by hand.
 
     ``workers``: how many processes the measurement itself keeps busy (its share of the load
-    after it, not counted as other jobs').
+    after it, not counted as other jobs'; used only where other jobs' CPU time cannot be read).
     """
 
     def __init__(self, workers=1):
         self.workers = workers
-        self.before, self.after = load_average(), None
+        self._start()
+
+    def _start(self):
+        self.before, self.after, self.other_cores = load_average(), None, None
+        self._cpu = _cpu_seconds()
 
     def __enter__(self):
-        self.before, self.after = load_average(), None
+        self._start()
         return self
 
     def __exit__(self, *exc_info):
@@ -49,22 +87,35 @@ class Load:
 
     def stop(self):
         self.after = load_average()
+        end = _cpu_seconds()
+        if self._cpu is not None and end is not None and end[0] > self._cpu[0]:
+            wall, busy, own = (b - a for a, b in zip(self._cpu, end))
+            self.other_cores = round(max(busy - own, 0.0) / wall, 3)
         return self
 
     @property
     def loaded(self):
         """Whether other jobs shared the machine during the measurement."""
+        if self.other_cores is not None:
+            return self.other_cores > OTHER_CORES
         limit = LOADED_PER_CORE * (os.cpu_count() or 1)
         after = self.after or self.before
         return self.before[0] > limit or after[0] > limit + self.workers
 
     def fields(self):
         """What a results file stores with the figure."""
-        return {"load_before": self.before, "load_after": self.after, "loaded": self.loaded}
+        return {
+            "load_before": self.before,
+            "load_after": self.after,
+            "other_jobs_cores": self.other_cores,
+            "loaded": self.loaded,
+        }
 
     def __str__(self):
         after = self.after or self.before
         text = f"(load {self.before[0]:.2f} -> {after[0]:.2f}"
+        if self.other_cores is not None:
+            text += f"; other jobs {self.other_cores:.2f} cores"
         return text + ("; LOADED machine: compare ratios only)" if self.loaded else ")")
 
 
@@ -79,9 +130,10 @@ def loaded_note(loads):
     if not loaded:
         return "every figure was taken on a quiet machine"
     return (
-        f"{loaded} of {len(flags)} figures were taken on a loaded machine (1-minute load above "
-        f"{LOADED_PER_CORE} per core): their seconds are not a quiet machine's; compare ratios "
-        "measured side by side only"
+        f"{loaded} of {len(flags)} figures were taken on a loaded machine (other jobs kept "
+        f"more than {OTHER_CORES} of a core busy, or where that cannot be read, a 1-minute load "
+        f"above {LOADED_PER_CORE} per core): their seconds are not a quiet machine's; compare "
+        "ratios measured side by side only"
     )
 
 
