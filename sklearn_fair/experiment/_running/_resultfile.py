@@ -36,14 +36,17 @@ def with_checksum(document):
     return document
 
 
+_FILE = "a regular file"
+
+
 def _kind(path):
-    """None if ``path`` is a regular file or absent, else what is there (links not followed)."""
+    """What is at ``path`` (links not followed), or None if nothing is."""
     try:
         mode = os.lstat(path).st_mode
     except FileNotFoundError:
         return None
     if stat.S_ISREG(mode):
-        return None
+        return _FILE
     if stat.S_ISLNK(mode):
         return "a symbolic link"
     if stat.S_ISDIR(mode):
@@ -71,9 +74,7 @@ class ResultsFolder:
                 with contextlib.suppress(FileExistsError):  # another runner made it first
                     folder.mkdir()
             kind = _kind(folder)
-            if kind is None and os.path.lexists(folder):
-                kind = "a regular file"
-            if kind is not None and kind != "a folder":
+            if kind not in (None, "a folder"):
                 raise ExperimentConfigError(
                     neutral(
                         f"The results folder holds {folder}, which is {kind}, where a "
@@ -82,7 +83,7 @@ class ResultsFolder:
                 )
         target = folder / parts[-1]
         kind = _kind(target)
-        if kind is not None:
+        if kind not in (None, _FILE):
             raise ExperimentConfigError(
                 neutral(
                     f"The results folder holds {target}, which is {kind}, not a regular "
@@ -104,7 +105,7 @@ class ResultsFolder:
         temporary = target.parent / f".{stem[:40]}.{uuid.uuid4().hex}.tmp{suffix}"
         try:
             write(temporary)
-            if _kind(temporary) is not None:  # pragma: no cover - a writer that made a link
+            if _kind(temporary) not in (None, _FILE):  # pragma: no cover - a writer made a link
                 raise ExperimentConfigError(f"{temporary} is not a regular file.")
             os.replace(temporary, target)
         except BaseException:
