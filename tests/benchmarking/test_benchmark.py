@@ -81,9 +81,9 @@ def test_all_cells_run_in_one_pool_with_one_progress_bar(monkeypatch, capsys):
     made = []
     original = _running.make_executor
 
-    def counting(data, context, n_jobs, preload=()):
+    def counting(data, context, n_jobs, contexts=()):
         made.append((len(data), len(data.sources)))
-        return original(data, context, n_jobs, preload)
+        return original(data, context, n_jobs, contexts)
 
     monkeypatch.setattr(_running, "make_executor", counting)
     benchmark(_models(), DATASETS, outer_cv=3, n_refits=1, random_state=0, verbose=1)

@@ -27,7 +27,7 @@ from ...utils._stacklevel import external_stacklevel
 from ._batching import PREFETCH, AutoBatching
 from ._cache import EntryCheck, write_entry
 from ._cache_key import KeyBuilder, UnhashableError
-from ._data import DataHandle, SharedRunData, for_workers
+from ._data import SharedRunData, for_workers
 from ._progress import Progress
 from ._reuse import PrefixReuse, discard_run
 from ._scheduling import NestedSchedule
@@ -211,13 +211,13 @@ class _LokyPool:
     through an initializer: loky keeps a pool only for the same initializer, and joblib's
     calls have none. So that a worker that gets no task of the run ends with this process too,
     the first tasks are one :func:`_watch` per worker, which wait for each other. They carry
-    ``preload`` (the run's data handle and contexts), so a fresh worker imports the estimators'
+    the run's ``data`` handle and ``contexts``, so a fresh worker imports the estimators'
     modules (torch, for a GNN) and loads the data in its first task: loky measures a worker's
     memory after its first task and replaces a worker that grows by 300 MB more, which a
     worker that imported torch in its second task did (restarted, with a warning).
     """
 
-    def __init__(self, n_workers, backend, folder, preload=()):
+    def __init__(self, n_workers, backend, folder, data=None, contexts=()):
         self._loky, self._parallel, self._executor = backend, None, None
         if n_workers == 1:
             from joblib.executor import get_memmapping_executor
@@ -228,7 +228,7 @@ class _LokyPool:
             self._parallel.__enter__()
         arrived = tempfile.mkdtemp(prefix="watch-", dir=folder)
         for _ in range(n_workers):
-            self.submit(_watch, arrived, n_workers, preload)
+            self.submit(_watch, arrived, n_workers, data, contexts)
 
     def submit(self, function, *args):
         call = functools.partial(_watched, os.getpid(), function, *args)
@@ -261,13 +261,13 @@ def _watched(parent, function, *args):
     return function(*args)
 
 
-def _watch(arrived, n_workers, preload=(), deadline=10.0):
+def _watch(arrived, n_workers, data=None, contexts=(), deadline=10.0):
     """Mark this worker's arrival in the folder ``arrived`` and wait for ``n_workers`` (at most
     ``deadline`` s), so that no worker takes two of these first tasks while another takes none.
-    ``preload``: the data handle (loaded here) and the contexts (unpickled on arrival)."""
-    for item in preload:
-        if isinstance(item, DataHandle):
-            item.resolve()
+    ``data``: the run's DataHandle, loaded here; ``contexts`` did their work on arrival
+    (unpickling them imported the estimators' modules)."""
+    if data is not None:
+        data.resolve()
     open(os.path.join(arrived, str(os.getpid())), "w").close()
     end = time.monotonic() + deadline
     while len(os.listdir(arrived)) < n_workers and time.monotonic() < end:
@@ -289,8 +289,9 @@ class LokyExecutor:
     in flight is suspect and rerun alone in a fresh pool; one that kills its worker when alone
     is recorded as failed. A loky ``backend`` in force is used as it is (its settings hold)."""
 
-    def __init__(self, data, context, n_workers, backend=None, preload=()):
-        self.context, self.n_workers, self._preload = context, n_workers, tuple(preload)
+    def __init__(self, data, context, n_workers, backend=None, contexts=()):
+        self.context, self.n_workers = context, n_workers
+        self._contexts = _one_context_per_kind(contexts)
         self._loky = _loky_backend(backend)
         self._shared = SharedRunData(data)
         self._pool = None
@@ -304,8 +305,9 @@ class LokyExecutor:
     def _new_pool(self):
         if self._pool is not None:
             self._pool.close()
-        preload = (self._shared.handle, self.context, *self._preload)
-        return _LokyPool(self.n_workers, self._loky, self._shared.folder, preload)
+        return _LokyPool(
+            self.n_workers, self._loky, self._shared.folder, self._shared.handle, self._contexts
+        )
 
     @property
     def capacity(self):
@@ -477,9 +479,9 @@ class DaskExecutor(_OneTaskPerWorker):
         self._data.release()
 
 
-def make_executor(data, context, n_jobs, preload=()):
+def make_executor(data, context, n_jobs, contexts=()):
     """The executor for ``n_jobs`` under the joblib backend in force (joblib's public API).
-    ``preload``: what a fresh loky worker unpickles in its first task (the plans' contexts)."""
+    ``contexts``: the plans' task contexts, some of which a fresh loky worker unpickles first."""
     from joblib.parallel import get_active_backend
 
     backend, _ = get_active_backend()
@@ -491,7 +493,7 @@ def make_executor(data, context, n_jobs, preload=()):
         if context.fit_timeout is not None and name == "LokyBackend":
             # a fit stuck where no exception reaches it can only be stopped in a process
             # of its own: fit_timeout holds with n_jobs=1 too
-            return LokyExecutor(data, context, 1, backend, preload)
+            return LokyExecutor(data, context, 1, backend, contexts)
         return SequentialExecutor(data, context)
     if name == "ThreadingBackend":
         return ThreadExecutor(data, context, n_workers)
@@ -502,7 +504,7 @@ def make_executor(data, context, n_jobs, preload=()):
             UserWarning,
             stacklevel=external_stacklevel(),
         )
-    return LokyExecutor(data, context, n_workers, backend, preload)
+    return LokyExecutor(data, context, n_workers, backend, contexts)
 
 
 # -- the run -----------------------------------------------------------------------------------
@@ -653,8 +655,8 @@ def run_plans(plans, *, n_jobs=None, verbose=0, label="benchmark fits", reuse_pr
     runs = [_PlanRun(i, p, r) for i, (p, r) in enumerate(zip(plans, reuses))]
     limits = [p.fit_timeout for p in plans if p.fit_timeout is not None]
     pool = PoolContext(max(limits) if limits else None)
-    preload = _one_context_per_kind([run.context for run in runs])
-    executor = make_executor(PlansData([p.data for p in plans]), pool, n_jobs, preload)
+    contexts = [run.context for run in runs]
+    executor = make_executor(PlansData([p.data for p in plans]), pool, n_jobs, contexts)
     batching = AutoBatching(
         executor.n_workers,
         enabled=pool.fit_timeout is None and not isinstance(executor, SequentialExecutor),
