@@ -184,3 +184,25 @@ def test_a_cache_written_from_python_is_checked_entry_by_entry(tmp_path, capsys,
 def test_a_bad_sample_is_refused(folder, capsys):
     assert main(["cache", "verify", str(folder / "cache"), "--sample", "0"]) == 2
     assert "--sample" in capsys.readouterr().err
+
+
+def test_entries_that_keep_large_predictions_verify(tmp_path, capsys):
+    # a refit that keeps its test predictions writes an entry of up to 64 MiB; the check of
+    # its name read only its first MiB, so a valid entry over 1 MiB failed as "its name is
+    # not the digest of the key it records"
+    from sklearn.datasets import make_classification
+    from sklearn.linear_model import LogisticRegression
+
+    from sklearn_fair import NestedCV
+
+    X, y = make_classification(n_samples=60_000, n_features=4, random_state=0)
+    cache = tmp_path / "cache"
+    nested = NestedCV(LogisticRegression(), {"C": [1.0]}, outer_cv=2, inner_cv=2, n_refits=1,
+                      refit=False, random_state=0, keep_predictions=True,
+                      cache_dir=cache)  # fmt: skip
+    nested.fit(X, y)
+    sizes = [path.stat().st_size for path in cache.glob("*/*.json")]
+    assert max(sizes) > 1 << 20  # the case: an entry over the first MiB
+    assert main(["cache", "verify", str(cache)]) == 0
+    out = capsys.readouterr().out
+    assert "0 failed their checks" in out and "REJECTED" not in out

@@ -57,6 +57,14 @@ def entry_path(directory, name):
     return Path(directory) / name[:2] / f"{name}.json"
 
 
+UNREAD = object()  # what TaskCache.read returns for an entry it cannot read
+
+
+def entry_cap(description):
+    """The most bytes the entry of the task ``description`` may hold."""
+    return MAX_PREDICTIONS_ENTRY_BYTES if description.get("test_predictions") else MAX_ENTRY_BYTES
+
+
 class TaskCache:
     """The folder of a resumable cache, created if missing and checked writable before any fit;
     ``owner`` is named in errors."""
@@ -94,45 +102,52 @@ class TaskCache:
     def path_for(self, name):
         return entry_path(self.directory, name)
 
-    def load(self, name, description, key, check=None, predictions=False):
-        """The stored result of the task named ``name``, or None if absent or invalid (counted in
-        :attr:`rejected`); ``predictions``: whether the task records a fingerprint of them."""
+    def read(self, name, cap):
+        """The parsed JSON of the entry named ``name``, read through no link and at most ``cap``
+        bytes; :data:`UNREAD` if absent or unreadable (counted in :attr:`rejected`)."""
         path = self.path_for(name)
         try:
             folder = os.lstat(path.parent)
         except FileNotFoundError:
-            return None
+            return UNREAD
         except OSError as exc:
-            return self._reject(path, f"its folder cannot be read ({exc})")
+            return self._reject(path, f"its folder cannot be read ({exc})") or UNREAD
         if not stat.S_ISDIR(folder.st_mode):
-            return self._reject(path, "its folder is a symbolic link or not a folder")
+            return self._reject(path, "its folder is a symbolic link or not a folder") or UNREAD
         try:
             # never follow a link nor wait on a FIFO; check what was opened, not the name
             handle = os.open(path, os.O_RDONLY | _NOFOLLOW | _NONBLOCK)
         except FileNotFoundError:
-            return None
+            return UNREAD
         except OSError as exc:
-            return self._reject(path, f"not a regular file, or cannot be read ({exc.strerror})")
+            return (
+                self._reject(path, f"not a regular file, or cannot be read ({exc.strerror})")
+                or UNREAD
+            )
         try:
             info = os.fstat(handle)
             if not stat.S_ISREG(info.st_mode) or os.path.islink(path):
-                return self._reject(path, "not a regular file (a symlink, a folder...)")
-            cap = (
-                MAX_PREDICTIONS_ENTRY_BYTES
-                if description.get("test_predictions")
-                else (MAX_ENTRY_BYTES)
-            )
+                return self._reject(path, "not a regular file (a symlink, a folder...)") or UNREAD
             if info.st_size > cap:
-                return self._reject(path, f"larger than {cap} bytes")
+                return self._reject(path, f"larger than {cap} bytes") or UNREAD
             with os.fdopen(handle, "rb") as file:
                 handle = None  # closed with the file
                 text = file.read(cap + 1)
             entry = json.loads(text)
         except (OSError, ValueError, RecursionError) as exc:
-            return self._reject(path, f"not JSON ({type(exc).__name__})")
+            return self._reject(path, f"not JSON ({type(exc).__name__})") or UNREAD
         finally:
             if handle is not None:
                 os.close(handle)
+        return entry
+
+    def load(self, name, description, key, check=None, predictions=False):
+        """The stored result of the task named ``name``, or None if absent or invalid (counted in
+        :attr:`rejected`); ``predictions``: whether the task records a fingerprint of them."""
+        path = self.path_for(name)
+        entry = self.read(name, entry_cap(description))
+        if entry is UNREAD:
+            return None
         problem = _entry_problem(entry, description)
         metrics = description.get("metrics")  # a task scored with some of the run's scorers
         if problem is None and check is not None:

@@ -3,13 +3,12 @@
 import hashlib
 import numbers
 import os
-import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
-from ._cache import TaskCache
+from ._cache import MAX_PREDICTIONS_ENTRY_BYTES, UNREAD, TaskCache
 from ._planning import make_plan
 from ._running import run_plan
 from ._seeds import shared_root_seed
@@ -273,20 +272,16 @@ def check_entries(directory):
     audit : CacheAudit
         ``n_entries`` counts the entries that passed; ``rejected`` lists the others.
     """
-    import json
-
     from ...utils import digest
 
     cache = _AuditCache(directory, 0.0, 0)
     for path in sorted(Path(os.fsdecode(directory)).glob("*/*.json")):
         name = path.stem
-        try:
-            if not stat.S_ISREG(os.lstat(path).st_mode):  # never open a link or a FIFO
-                raise OSError("not a regular file")
-            with open(path, "rb") as file:  # only to learn the key; load() checks the file
-                description = json.loads(file.read(1 << 20)).get("key")
-        except (OSError, ValueError, RecursionError, AttributeError):
-            description = None
+        # the largest an entry may be, only to learn its key: load() checks it with its own cap
+        entry = cache.read(name, MAX_PREDICTIONS_ENTRY_BYTES)
+        if entry is UNREAD:
+            continue  # rejected by read, with its reason
+        description = entry.get("key") if isinstance(entry, dict) else None
         if description is None or digest(description).removeprefix("sha256:") != name:
             cache._reject(path, "its name is not the digest of the key it records")
             continue
