@@ -141,8 +141,9 @@ def fill_doc(texts):
     """
 
     def fill(obj):
-        for name, text in texts.items():
-            obj.__doc__ = obj.__doc__.replace("{" + name + "}", text)
+        if obj.__doc__:  # None under python -OO
+            for name, text in texts.items():
+                obj.__doc__ = obj.__doc__.replace("{" + name + "}", text)
         return obj
 
     return fill
