@@ -20,14 +20,18 @@ def _experiments(root, allow_outside_paths):
     from .experiment._running._manifest import MANIFEST, read_manifest, sha256_of
 
     manifest = root / MANIFEST
-    base = root.resolve().parent
+    resolved = root.resolve()
+    base = resolved.parent
     paths = []
     for record in read_manifest(manifest):
         path = (root / record["path"]).resolve()
-        if not allow_outside_paths and not path.is_relative_to(base):
+        # beside the cache, or the file whose default cache this is (<stem>_results/cache)
+        default = resolved == path.parent / f"{path.stem}_results" / "cache"
+        if not allow_outside_paths and not (path.is_relative_to(base) or default):
             raise ExperimentConfigError(
                 f"{os.fspath(manifest)} names the experiment file {record['path']!r}, outside "
-                f"{base}; pass --allow-outside-paths if you trust it."
+                f"{base} (and not the file whose default cache this is); pass "
+                "--allow-outside-paths if you trust it."
             )
         if not path.is_file():
             raise ExperimentConfigError(

@@ -206,3 +206,16 @@ def test_entries_that_keep_large_predictions_verify(tmp_path, capsys):
     assert main(["cache", "verify", str(cache)]) == 0
     out = capsys.readouterr().out
     assert "0 failed their checks" in out and "REJECTED" not in out
+
+
+def test_the_default_cache_of_a_run_verifies(tmp_path, capsys):
+    # without cache_dir the runner caches in <stem>_results/cache, one folder below the file:
+    # verify refused that record as a file outside the cache's folder
+    (tmp_path / "tiny.toml").write_text(EXPERIMENT.replace('cache_dir = "cache"\n', "").replace(
+        'output_dir = "out"\n', ""))  # fmt: skip
+    assert main(["run", str(tmp_path / "tiny.toml")]) == 0
+    cache = tmp_path / "tiny_results" / "cache"
+    assert (cache / "experiments.json").is_file()
+    capsys.readouterr()
+    assert main(["cache", "verify", str(cache), "--sample", "0.2"]) == 0
+    assert "0 differ" in capsys.readouterr().out
