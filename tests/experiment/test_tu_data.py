@@ -160,3 +160,30 @@ def test_device_is_set_on_the_estimators_that_have_one(tmp_path):
     (tmp_path / "iris.toml").write_text(iris)
     with pytest.raises(ExperimentConfigError, match="no model of .* has a 'device' parameter"):
         load_config(tmp_path / "iris.toml", device="cuda")
+
+
+@pytest.mark.parametrize("planted", ["work folder", "lock"])
+def test_a_link_where_the_working_copies_go_is_refused_and_nothing_outside_changes(
+    tmp_path, planted
+):
+    # the working copies live in the cache (by default inside the results folder, or a cache
+    # that 'cache verify' audits): a link planted there must not lead a copy, or the removal
+    # of a stale one, to a folder elsewhere
+    from sklearn_fair.experiment._reading._data import work_copy
+
+    raw = tmp_path / "TU" / "TOY" / "raw"
+    raw.mkdir(parents=True)
+    (raw / "TOY_graph_indicator.txt").write_text("1\n1\n")
+    elsewhere = tmp_path / "elsewhere"
+    (elsewhere / "TOY").mkdir(parents=True)
+    (elsewhere / "TOY" / "keep.txt").write_text("the user's")
+    work = tmp_path / "cache" / "tu_data"
+    if planted == "work folder":
+        work.parent.mkdir()
+        work.symlink_to(elsewhere)
+    else:
+        work.mkdir(parents=True)
+        (work / ".TOY.lock").symlink_to(elsewhere / "made.lock")
+    with pytest.raises(ExperimentConfigError, match="symbolic link"):
+        work_copy(tmp_path / "TU", "TOY", work)
+    assert sorted(p.name for p in elsewhere.rglob("*")) == ["TOY", "keep.txt"]

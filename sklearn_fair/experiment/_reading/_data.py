@@ -144,9 +144,16 @@ def _archive(folder, name):
 
 @contextmanager
 def _locked(path):
-    """An exclusive lock on ``path`` where the system has one, so parallel runs copy once."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "a") as handle:
+    """An exclusive lock on ``path`` where the system has one, so parallel runs copy once; a
+    link there is refused, not followed."""
+    try:
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0))
+    except OSError as exc:
+        raise ExperimentConfigError(
+            f"{path} cannot be opened as the lock of a working copy ({exc.strerror}); if it is "
+            "a symbolic link, remove it."
+        ) from exc
+    with os.fdopen(descriptor, "a") as handle:
         try:
             import fcntl
         except ImportError:  # pragma: no cover - Windows
@@ -208,7 +215,15 @@ def _copied(folder):
 def work_copy(root, name, work_dir):
     """Copy (or extract) ``root/name/raw`` into ``work_dir/name/raw`` once (again when a raw
     file's size differs): PyTorch Geometric writes ``processed/`` beside ``raw/``, never in
-    the user's data folder, which may be read-only or shared."""
+    the user's data folder, which may be read-only or shared. ``work_dir`` may lie in a
+    folder someone else prepared (a results folder, a cache being verified): a link there is
+    refused, never written or deleted through."""
+    if work_dir.is_symlink():
+        raise ExperimentConfigError(
+            f"{work_dir}, where the working copies of TU data sets go, is a symbolic link; "
+            "remove it."
+        )
+    work_dir.mkdir(parents=True, exist_ok=True)
     with _locked(work_dir / f".{name}.lock"), _raw_files(root, name) as files:
         if _copied(work_dir / name) != {file: size for file, (size, _) in files.items()}:
             _remove(work_dir / name)
