@@ -169,8 +169,9 @@ def plot_fold_scores(
     for position, model in enumerate(models):
         values = metric.values(model.scores)
         kind, sizes = model.interval_sizes(interval)
-        summary = summarize(
-            values,
+        summary = summarize(  # as the report's table: in the metric's range, clipped there
+            model.scores,
+            metric=metric,
             confidence=confidence,
             interval=kind,
             n_resamples=n_resamples,

@@ -201,3 +201,25 @@ def test_no_text_is_cut_off_by_the_figures_edge(which, request):
                 and box.y1 <= edge.y1 + 1
             )
             assert inside, (plot.__name__, text.get_text())
+
+
+def test_the_drawn_interval_is_the_tables_clipped_to_the_metrics_range():
+    # the figure of the report drew the mean's interval past an accuracy of 1 where the
+    # report's table (summarize with the metric) clips it at 1
+    from sklearn.datasets import make_classification
+    from sklearn.linear_model import LogisticRegression
+
+    from sklearn_fair import NestedCV
+    from sklearn_fair.stats import summarize
+
+    X, y = make_classification(n_samples=60, class_sep=1.2, random_state=0)
+    nested = NestedCV(LogisticRegression(), {"C": [1.0]}, outer_cv=3, refit=False,
+                      random_state=0).fit(X, y)  # fmt: skip
+    sizes = {"n_train": 40, "n_test": 20}
+    unclipped = summarize(nested.outer_scores_, interval="corrected_t", **sizes)
+    assert unclipped.ci_high > 1  # the case
+    table = summarize(nested.outer_scores_, metric="accuracy", interval="corrected_t", **sizes)
+    ax = plot_fold_scores({"logistic": nested}).axes[0]
+    mean_bar = ax.containers[0].lines[2][0].get_segments()[0]
+    assert [mean_bar[0][0], mean_bar[1][0]] == pytest.approx([table.ci_low, table.ci_high])
+    assert table.ci_high == 1.0
