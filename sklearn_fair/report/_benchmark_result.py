@@ -24,6 +24,7 @@ from ..stats import multiple_comparison as _multiple_comparison
 from ..stats import rank_comparison as _rank_comparison
 from ..stats._aggregate import performance_profile
 from ..stats._checks import CONFIDENCE, COUNT, check_same_splits
+from ..stats._interval import INTERVAL_METHODS
 from ..stats._normalize import normalize_scores
 from ..utils import RANDOM_STATE_CONSTRAINTS, IntervalNotBool, fill_doc, install_hint
 from ..utils._random import named_generator, seed_root
@@ -994,15 +995,20 @@ class BenchmarkResult:
 
         return critical_difference_diagram(self, alpha, ax)
 
+    @validate_params(
+        {"confidence": [CONFIDENCE], "interval": [INTERVAL_METHODS], "ax": "no_validation"},
+        prefer_skip_nested_validation=True,
+    )
     @fill_doc(METHOD_DOCS)
-    def plot_intervals(self, *, confidence=0.95, ax=None):
-        """Each model's mean outer score on each data set with its corrected resampled t
-        interval, as the report's table.
+    def plot_intervals(self, *, confidence=0.95, interval="corrected_t", ax=None):
+        """Each model's mean outer score on each data set with its interval, as the report's
+        table.
 
         Parameters
         ----------
         confidence : float, default=0.95
             Level of the intervals.
+        {interval}
         {ax}
 
         Returns
@@ -1011,7 +1017,7 @@ class BenchmarkResult:
         """
         from ._plots import interval_plot
 
-        return interval_plot(self, confidence, ax)
+        return interval_plot(self, confidence, interval, ax)
 
     @validate_params(
         {

@@ -37,6 +37,9 @@ def _short_method(kind, n):
     return f"{'corrected t' if kind == 'corrected_t' else 'Student t'}, {n - 1} df"
 
 
+_INTERVAL_NAMES = {"corrected_t": "corrected t", "t": "Student t", "normal": "normal"}
+
+
 def _direction(metric):
     return "" if metric.greater_is_better else " (lower is better)"
 
@@ -376,11 +379,12 @@ def critical_difference_diagram(result, alpha, ax):
     return figure
 
 
-def interval_plot(result, confidence, ax):
+def interval_plot(result, confidence, interval, ax):
     """See :meth:`BenchmarkResult.plot_intervals`."""
     own = ax is None
     figure, ax = _figure(ax, (6, 1.3 + 0.45 * len(result.datasets) * len(result.models) ** 0.5))
     offsets = np.linspace(-0.3, 0.3, len(result.models)) if len(result.models) > 1 else [0.0]
+    kinds = set()
     for j, model in enumerate(result.models):
         points = []
         for dataset in result.datasets:
@@ -389,17 +393,19 @@ def interval_plot(result, confidence, ax):
             if not np.all(np.isfinite(values)):  # folds failed: no point, no interval
                 points.append((np.nan, np.nan, np.nan))
                 continue
-            kind, sizes = cell.interval_sizes("corrected_t")
-            interval = mean_interval(values, confidence=confidence, method=kind, **sizes)
+            kind, sizes = cell.interval_sizes(interval)
+            kinds.add(kind)
+            of_mean = mean_interval(values, confidence=confidence, method=kind, **sizes)
             # kept in the metric's range, as the report's table (stats.summarize) keeps it
-            low, high, _ = clip_to_range(interval.low, interval.high, metric_range(cell.metric))
+            low, high, _ = clip_to_range(of_mean.low, of_mean.high, metric_range(cell.metric))
             points.append((np.mean(values), low, high))
         means, lows, highs = (np.asarray(column) for column in zip(*points))
         y = np.arange(len(result.datasets)) + offsets[j]
         ax.errorbar(means, y, xerr=[means - lows, highs - means], fmt="o", capsize=3, label=model)
     ax.set_yticks(np.arange(len(result.datasets)), result.datasets)
     metrics = sorted({result.cells[d, result.models[0]].metric.name for d in result.datasets})
-    ax.set_xlabel(f"{', '.join(metrics)}: mean and {100 * confidence:g}% corrected t interval")
+    names = ", ".join(_INTERVAL_NAMES[kind] for kind in sorted(kinds)) or "no"
+    ax.set_xlabel(f"{', '.join(metrics)}: mean and {100 * confidence:g}% {names} interval")
     if own:  # below the axes, in room the constrained layout makes: it covers no point
         longest = max(len(str(model)) for model in result.models)
         figure.legend(

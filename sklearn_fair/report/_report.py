@@ -694,10 +694,10 @@ class NestedCVReport:
         result, level = self.result, self._level
         if not self._one:
             add(
-                result.plot_intervals(confidence=self.confidence),
+                result.plot_intervals(confidence=self.confidence, interval=self.interval),
                 f"Mean test score of each model on each data set with its {level} interval",
-                f"Mean test score of each model on each data set, with its {level} corrected "
-                "resampled t interval.",
+                f"Mean test score of each model on each data set, with the {level} interval of "
+                "the mean that the table gives.",
             )
             if with_ranks and importlib.util.find_spec("scikit_posthocs") is not None:
                 add(

@@ -475,3 +475,21 @@ def test_bad_parameters_are_refused_by_name(call, parameter):
     )
     with pytest.raises(ValueError, match=f"The '{parameter}' parameter of BenchmarkResult"):
         call(result)
+
+
+def test_the_interval_plot_draws_the_interval_the_table_uses(result):
+    # the report's plot drew the corrected t, whatever interval its table printed
+    from scipy import stats as scipy_stats
+
+    dataset, model = result.datasets[0], result.models[1]  # not the prior: its folds vary
+    scores = np.asarray(result.cells[dataset, model].scores, dtype=float)
+    low, high = scipy_stats.t.interval(
+        0.9, len(scores) - 1, loc=scores.mean(), scale=scipy_stats.sem(scores)
+    )
+    ax = result.plot_intervals(confidence=0.9, interval="t").axes[0]
+    assert "90% Student t interval" in ax.get_xlabel()
+    bar = ax.containers[1].lines[2][0].get_segments()[0]
+    assert [bar[0][0], bar[1][0]] == pytest.approx([max(low, 0.0), min(high, 1.0)])
+    assert "corrected t" in result.plot_intervals().axes[0].get_xlabel()
+    with pytest.raises(ValueError, match="'interval' parameter"):
+        result.plot_intervals(interval="wide")
