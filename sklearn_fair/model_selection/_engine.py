@@ -12,6 +12,7 @@ from ._nested._candidates import is_search
 from ._nested._data import RunData, take
 from ._nested._docs import PARAMETER_DOCS, fill_parameter_docs
 from ._nested._estimator import store_fitted
+from ._nested._functions import refits_class
 from ._nested._planning import make_plan
 from ._nested._protocol import run_protocol, use_cache
 from ._nested._resampling import check_cv_with_groups
@@ -37,6 +38,7 @@ __all__ = [
     "is_search",
     "make_plan",
     "read_json",
+    "refits_class",
     "run_plan",
     "run_protocol",
     "shared_root_seed",

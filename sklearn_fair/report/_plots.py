@@ -4,6 +4,7 @@ import os
 
 import numpy as np
 
+from ..model_selection._engine import refits_class
 from ..stats import mean_interval, summarize
 from ..stats._bounds import clip_to_range, metric_range
 from ..utils import fill_doc, install_hint
@@ -434,12 +435,8 @@ def fold_predictions(cell):
         classes = kept["classes"]
         if classes is None:  # a regressor: the mean of its refits' predictions
             y_pred = np.mean(np.asarray(kept["predict"], dtype=float), axis=0)
-        elif score is not None and score.ndim == 2:
-            y_pred = np.asarray(classes)[np.argmax(score, axis=1)]
-        elif score is not None:  # a binary decision function: its sign
-            y_pred = np.asarray(classes)[(score > 0).astype(int)]
         else:
-            y_pred = np.asarray(kept["predict"][0])
+            y_pred = refits_class(kept["predict"], scores, classes)
         if score is not None and score.ndim == 2:
             score = score[:, 1] if score.shape[1] == 2 else None
         folds.append((y_true, y_pred, score))

@@ -11,6 +11,7 @@ from sklearn.metrics import confusion_matrix, roc_curve
 from sklearn.model_selection import GridSearchCV, KFold, cross_val_predict
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
+from sklearn.tree import DecisionTreeClassifier
 
 from sklearn_fair import BenchmarkResult, benchmark
 from sklearn_fair.exceptions import InvalidResultError
@@ -130,3 +131,30 @@ def test_a_nested_cv_report_shows_what_the_model_predicted(data):
         np.testing.assert_allclose(kept["proba"][0], proba[test])
     page = nested_cv_report({"logistic": nested}, n_resamples=200).to_html()
     assert 'id="predictions"' in page and "calibration, every fold" in page
+
+
+class _ClassesOnly(DecisionTreeClassifier):
+    """A classifier that gives classes, neither probabilities nor decision values."""
+
+    @property
+    def predict_proba(self):
+        raise AttributeError("no probabilities")
+
+
+def test_refits_without_scores_are_combined_by_vote_as_nested_cross_val_predict_does(data):
+    # with neither probabilities nor decision values the kept predictions took the first
+    # refit's classes where nested_cross_val_predict takes the refits' majority vote
+    from sklearn_fair import nested_cross_val_predict
+
+    X, y = data
+    settings = {"cv": OUTER, "inner_cv": 3, "n_refits": 3, "random_state": 0}
+    tree = _ClassesOnly(max_features=2)
+    grid = {"max_depth": [2, 4]}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        result = benchmark({"tree": (tree, grid)}, {"cancer": data}, keep_predictions=True,
+                           outer_cv=OUTER, inner_cv=3, n_refits=3, random_state=0)  # fmt: skip
+        expected = nested_cross_val_predict(tree, X, y, param_grid=grid, **settings)
+    kept = result.predictions.sort_values("row")
+    assert "score" not in kept  # the case: no scores to average
+    np.testing.assert_array_equal(kept.y_pred, expected)

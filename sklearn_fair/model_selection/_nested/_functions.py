@@ -385,11 +385,20 @@ def _fold_predictions(models, X_test, method, classifier, classes):
                 values = [_ordered(m, getattr(m, richer)(X_test), richer, classes) for m in models]
             except (AttributeError, NotImplementedError):
                 continue
-            mean = np.mean(values, axis=0)
-            if mean.ndim == 1:  # binary decision values
-                return classes[(mean > 0).astype(int)]
-            return classes[np.argmax(mean, axis=1)]
-    votes = np.array(outputs)
+            return refits_class(outputs, values, classes)
+    return refits_class(outputs, None, classes)
+
+
+def refits_class(predictions, scores, classes):
+    """The class of several classifier refits of one fold: that of their averaged
+    probabilities or decision values ``scores`` (a list, one per refit), or without them
+    (None) the majority vote of their ``predictions``."""
+    if scores is not None:
+        mean = np.mean(np.asarray(scores, dtype=float), axis=0)
+        if mean.ndim == 1:  # binary decision values
+            return np.asarray(classes)[(mean > 0).astype(int)]
+        return np.asarray(classes)[np.argmax(mean, axis=1)]
+    votes = np.array(predictions)
     return np.array([max(set(col.tolist()), key=col.tolist().count) for col in votes.T])
 
 
