@@ -7,7 +7,7 @@ from dataclasses import asdict
 import numpy as np
 
 from ..exceptions import SplitsMismatchError
-from ..utils import IntervalNotBool
+from ..utils import IntervalNotBool, install_hint
 
 #: A confidence level or a probability, strictly between 0 and 1.
 CONFIDENCE = IntervalNotBool(numbers.Real, 0, 1, closed="neither")
@@ -27,8 +27,8 @@ def require_stats_extra(who):
         import statsmodels  # noqa: F401
     except ImportError as exc:  # pragma: no cover - both are in the stats extra
         raise ImportError(
-            f"{who} needs pandas and statsmodels: install the 'stats' extra (pip install -e "
-            '".[stats]" from a checkout), or pip install pandas statsmodels'
+            f"{who} needs pandas and statsmodels. {install_hint('stats')} (or pip install "
+            "pandas statsmodels)."
         ) from exc
 
 
