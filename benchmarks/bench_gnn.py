@@ -16,9 +16,9 @@ when other jobs share the machine. ``collate_seconds_per_epoch`` is one pass of 
 without training: the most that reusing batches across epochs could save. Target (issue 35):
 wrapper/hand <= 0.90 per training epoch for GIN (4 layers of 64) on PROTEINS.
 
-The machine's 1-minute load average is sampled before, after every repeat and after; a run in
-which other work than the benchmark's own process loaded the machine (load beyond 1 by
-``LOADED_ABOVE`` or more) is flagged, in the output and in the results file.
+Each repeat (one hand loop and one wrapper fit) is saved with the load before and after it and
+the cores other jobs kept busy meanwhile (``_machine.Load``), and flagged when the machine was
+loaded, in the output and in the results file.
 
 Usage::
 
@@ -42,6 +42,7 @@ from pathlib import Path
 
 import numpy as np
 import torch
+from _machine import Load, load_average, loaded_note
 from skorch.callbacks import Callback
 from torch_geometric.datasets import TUDataset
 from torch_geometric.loader import DataLoader
@@ -65,8 +66,6 @@ REPO = Path(__file__).resolve().parents[1]
 BATCH_SIZE = 32
 LR = 0.001
 TARGET_RATIO = 0.90
-# flagged when the 1-minute load average, less the benchmark's own process, reaches this
-LOADED_ABOVE = 0.5
 
 # Dense DiffPool batches (PROTEINS has a 620-node graph) and per-edge ECC filters make these
 # ~20x slower per epoch than the others; they get fewer epochs to keep the run to minutes.
@@ -188,11 +187,7 @@ def collate_seconds(dataset, collection, passes=5):
     return timings
 
 
-def load_average():
-    return round(os.getloadavg()[0], 2)
-
-
-def bench_dataset(name, args, raw_root, folder, load_samples):
+def bench_dataset(name, args, raw_root, folder, loads):
     collection = load_tu_dataset(name, raw_root)
     dataset = pyg_dataset(name, raw_root, folder)
     check_same_graphs(dataset, collection)
@@ -217,16 +212,17 @@ def bench_dataset(name, args, raw_root, folder, load_samples):
         hand, wrapped, hand_epochs, wrapped_epochs, hand_cpu, wrapped_cpu = ([] for _ in range(6))
         paired = []
         for repeat in range(args.repeats):
-            fit_time, hand_durations, cpu = hand_loop(module, kwargs, dataset, epochs, repeat)
-            hand.append(fit_time)
-            hand_epochs += hand_durations
-            hand_cpu += cpu
-            fit_time, durations, cpu = wrapper(module, kwargs, collection, epochs, repeat)
-            wrapped.append(fit_time)
-            wrapped_epochs += durations
-            wrapped_cpu += cpu
+            with Load(workers=1) as load:
+                fit_time, hand_durations, cpu = hand_loop(module, kwargs, dataset, epochs, repeat)
+                hand.append(fit_time)
+                hand_epochs += hand_durations
+                hand_cpu += cpu
+                fit_time, durations, cpu = wrapper(module, kwargs, collection, epochs, repeat)
+                wrapped.append(fit_time)
+                wrapped_epochs += durations
+                wrapped_cpu += cpu
             paired.append(statistics.median(durations) / statistics.median(hand_durations))
-            load_samples.append(load_average())
+            loads.append(load)
         hand_epoch = statistics.median(hand_epochs)
         wrapper_epoch = statistics.median(wrapped_epochs)
         ratio = wrapper_epoch / hand_epoch
@@ -274,17 +270,15 @@ def main(argv=None):
     torch.set_num_threads(args.threads)
 
     data_dir = Path(os.environ.get("SKLEARN_FAIR_DATA", REPO.parent / "shared" / "data"))
-    load_before = list(os.getloadavg())
-    load_samples = []
+    load_before = load_average()
+    loads = []
     with tempfile.TemporaryDirectory() as folder:
         datasets = {
-            name: bench_dataset(name, args, data_dir / "TUDataset", folder, load_samples)
+            name: bench_dataset(name, args, data_dir / "TUDataset", folder, loads)
             for name in args.datasets
         }
-    load_after = list(os.getloadavg())
-    # the benchmark's own process counts 1 once it has run for a minute
-    other_load = max(load_before[0], max(load_samples + [load_after[0]]) - 1)
-    loaded = other_load >= LOADED_ABOVE
+    load_after = load_average()
+    note = loaded_note(loads)
     gin = {
         name: {key: entry["models"]["GIN"][key] for key in ("ratio", "cpu_ratio")}
         for name, entry in datasets.items()
@@ -295,13 +289,8 @@ def main(argv=None):
     )
     print(
         f"GIN ratio {summary} (target <= {TARGET_RATIO}); 1/5/15-min load average before "
-        f"{load_before}, after {load_after}, 1-min during {load_samples}"
+        f"{load_before}, after {load_after}; {note}"
     )
-    if loaded:
-        print(
-            f"LOADED MACHINE: other work than this benchmark held a load of about "
-            f"{other_load:.1f}; the ratios are side by side but not quiet-machine figures."
-        )
     report = {
         "command": "python " + " ".join([os.path.relpath(__file__, REPO), *sys.argv[1:]]),
         "datasets": args.datasets,
@@ -323,10 +312,8 @@ def main(argv=None):
         "cpu_count": os.cpu_count(),
         "machine_load_before": load_before,
         "machine_load_after": load_after,
-        "machine_load_1min_after_each_repeat": load_samples,
-        "loaded_machine": loaded,
-        "loaded_machine_rule": f"max(1-min load before, 1-min load during or after - 1) >= "
-        f"{LOADED_ABOVE}",
+        "load_of_each_repeat": [load.fields() for load in loads],
+        "loaded_machine": note,
         "versions": package_versions(["torch", "torch-geometric", "skorch"]),
         "platform": platform.platform(),
         "target_ratio": TARGET_RATIO,
