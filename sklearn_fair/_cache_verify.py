@@ -17,7 +17,8 @@ __all__ = ["run_cache"]
 def _experiments(root, allow_outside_paths):
     """The experiment files the manifest of ``root`` records, checked."""
     from .exceptions import ExperimentConfigError
-    from .experiment._running._manifest import MANIFEST, read_manifest, sha256_of
+    from .experiment._reading._limits import Limits, read_text
+    from .experiment._running._manifest import MANIFEST, read_manifest, text_sha256
 
     manifest = root / MANIFEST
     resolved = root.resolve()
@@ -38,7 +39,7 @@ def _experiments(root, allow_outside_paths):
                 f"{os.fspath(manifest)} names the experiment file {os.fspath(path)}, which is "
                 "not there: the entries cannot be recomputed without it."
             )
-        if sha256_of(path) != record["sha256"]:
+        if text_sha256(read_text(path, Limits())) != record["sha256"]:  # bounded, as loaded
             raise ExperimentConfigError(
                 f"The experiment file {os.fspath(path)} changed since it wrote "
                 f"{os.fspath(root)}: its entries are recomputed from the file that wrote them, "

@@ -219,3 +219,22 @@ def test_the_default_cache_of_a_run_verifies(tmp_path, capsys):
     capsys.readouterr()
     assert main(["cache", "verify", str(cache), "--sample", "0.2"]) == 0
     assert "0 differ" in capsys.readouterr().out
+
+
+def test_a_recorded_file_is_read_by_the_bounded_reader(folder, capsys):
+    # the record's file is hashed as the runner reads it, never past the size limit (it was
+    # read whole to be hashed, then read again, bounded, to be loaded)
+    import hashlib
+
+    huge = folder / "huge.toml"
+    huge.write_text("# padding\n" * 200_000)  # 2 MB, over the 1 MiB default
+    record = {
+        "format": "sklearn-fair-cache-experiments/1",
+        "experiments": [
+            {"path": "../huge.toml", "sha256": hashlib.sha256(b"another text").hexdigest()}
+        ],
+    }
+    (folder / "cache" / "experiments.json").write_text(json.dumps(record))
+    assert main(["cache", "verify", str(folder / "cache")]) == 2
+    err = capsys.readouterr().err
+    assert "size in bytes" in err and "changed since" not in err

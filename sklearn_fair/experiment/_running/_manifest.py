@@ -16,7 +16,7 @@ from pathlib import Path
 from ...exceptions import ExperimentConfigError
 from ...model_selection._engine import read_json
 
-__all__ = ["MANIFEST", "read_manifest", "record_experiment", "sha256_of"]
+__all__ = ["MANIFEST", "read_manifest", "record_experiment", "text_sha256"]
 
 MANIFEST = "experiments.json"
 FORMAT = "sklearn-fair-cache-experiments/1"
@@ -25,9 +25,9 @@ _MAX_RECORDS = 1000
 _SHA256 = re.compile(r"[0-9a-f]{64}")
 
 
-def sha256_of(path):
-    with open(path, "rb") as file:
-        return hashlib.sha256(file.read()).hexdigest()
+def text_sha256(text):
+    """The SHA-256 of an experiment file's text, as the bounded reader read it (UTF-8)."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def read_manifest(path):
@@ -59,9 +59,9 @@ def read_manifest(path):
     return records
 
 
-def record_experiment(cache_dir, experiment_path):
-    """Record in ``cache_dir`` that ``experiment_path`` writes to it, atomically (a record
-    that cannot be read is replaced)."""
+def record_experiment(cache_dir, experiment_path, text):
+    """Record in ``cache_dir`` that ``experiment_path``, whose run read ``text``, writes to it,
+    atomically (a record that cannot be read is replaced)."""
     cache_dir = Path(cache_dir)
     cache_dir.mkdir(parents=True, exist_ok=True)
     experiment_path = Path(experiment_path).resolve()
@@ -72,7 +72,7 @@ def record_experiment(cache_dir, experiment_path):
     except (ValueError, OSError):
         records = []
     records = [r for r in records if r["path"] != relative]
-    records.append({"path": relative, "sha256": sha256_of(experiment_path)})
+    records.append({"path": relative, "sha256": text_sha256(text)})
     temporary = cache_dir / f".{MANIFEST}.{os.getpid()}-{uuid.uuid4().hex}.tmp"
     try:
         with open(temporary, "x", encoding="utf-8") as file:

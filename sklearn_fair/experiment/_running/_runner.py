@@ -214,7 +214,7 @@ def run_experiment(
     folder.check(output_files(config) + ([("cache", MANIFEST)] if config.cache_dir is None else []))
     loaded = load_datasets(config)
     check_before_fit(config, loaded)
-    record_experiment(cache, config.path)  # which file wrote the cache: for 'cache verify'
+    record_experiment(cache, config.path, config.source.text)  # for 'cache verify'
     first = next(iter(config.datasets.values()))
     # the benchmark, its tables, report and plots know each name as it is shown (its control
     # characters escaped; the reader refused two names shown alike)
