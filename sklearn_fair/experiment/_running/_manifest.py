@@ -10,11 +10,11 @@ import hashlib
 import json
 import os
 import re
-import uuid
 from pathlib import Path
 
 from ...exceptions import ExperimentConfigError
 from ...model_selection._engine import read_json
+from ._resultfile import ResultsFolder
 
 __all__ = ["MANIFEST", "read_manifest", "record_experiment", "text_sha256"]
 
@@ -73,10 +73,5 @@ def record_experiment(cache_dir, experiment_path, text):
         records = []
     records = [r for r in records if r["path"] != relative]
     records.append({"path": relative, "sha256": text_sha256(text)})
-    temporary = cache_dir / f".{MANIFEST}.{os.getpid()}-{uuid.uuid4().hex}.tmp"
-    try:
-        with open(temporary, "x", encoding="utf-8") as file:
-            json.dump({"format": FORMAT, "experiments": records[-_MAX_RECORDS:]}, file, indent=1)
-        os.replace(temporary, manifest)
-    finally:
-        temporary.unlink(missing_ok=True)
+    document = {"format": FORMAT, "experiments": records[-_MAX_RECORDS:]}
+    ResultsFolder(cache_dir).write_text((MANIFEST,), json.dumps(document, indent=1))
