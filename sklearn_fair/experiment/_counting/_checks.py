@@ -4,8 +4,6 @@ an encoder; so that a run fails in seconds, not after the models before the faul
 for hours.
 """
 
-import dataclasses
-
 import numpy as np
 
 from ...utils import check_parameter_constraints
@@ -124,7 +122,7 @@ def check_before_fit(config, loaded):
         for spec in config.models.values():
             same = (id(data), id(dataset.protocol), spec.name)
             if same in planned:
-                plans[name, spec.name] = dataclasses.replace(planned[same], dataset=name)
+                plans[name, spec.name] = planned[same]  # the same data and protocol
                 continue
             _check_folds(config, dataset, spec, data)
             try:

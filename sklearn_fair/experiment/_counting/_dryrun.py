@@ -232,13 +232,12 @@ def dry_run(
         lines += ["", f"Estimated compute (seconds of one worker; wall time at n_jobs={n_jobs}):"]
         total, estimated = 0.0, {}
         for (dataset, model), plan in plans.items():
-            same = (id(loaded[dataset]), id(config.datasets[dataset].protocol), model)
-            if same not in estimated:
+            if id(plan) not in estimated:  # data sets of the same data and protocol share one
                 spec = config.models[model]
-                estimated[same] = estimate_compute(
+                estimated[id(plan)] = estimate_compute(
                     spec, plan, loaded[dataset], n_timed=n_timed, sample_size=sample_size
                 )
-            estimate = estimated[same]
+            estimate = estimated[id(plan)]
             label = f"{neutral(dataset)}/{neutral(model)}" if several else neutral(model)
             result.estimates[(dataset, model) if several else model] = estimate
             if estimate.seconds is None:

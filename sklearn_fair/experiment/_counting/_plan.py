@@ -26,8 +26,8 @@ class ModelPlan:
 
     Attributes
     ----------
-    name, dataset : str
-        The model and the data set.
+    name : str
+        The model (a plan serves every data set of the same data and protocol).
     candidates : list of dict
         The hyper-parameter candidates (empty for a search that runs whole).
     outer : list of (int, int)
@@ -56,7 +56,6 @@ class ModelPlan:
     estimator: object = None
     scorers: object = None
     planning_seconds: float = 0.0
-    dataset: object = None
 
     @property
     def n_candidates(self):
@@ -127,7 +126,6 @@ def plan_model(config, dataset, spec, data):
         estimator=plan.search.estimator if whole else plan.estimator,
         scorers=plan.scorers,
         planning_seconds=time.perf_counter() - start,
-        dataset=dataset.name,
     )
 
 
