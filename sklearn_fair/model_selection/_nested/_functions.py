@@ -11,6 +11,7 @@ from sklearn import get_config
 from sklearn.base import is_classifier
 from sklearn.utils._param_validation import StrOptions, validate_params
 
+from .._saved_splits import _is_kfold
 from ._data import is_pairwise, take
 from ._docs import fill_parameter_docs
 from ._estimator import PROTOCOL_CONSTRAINTS, NestedCV
@@ -350,9 +351,7 @@ def nested_cross_val_score(
 
 
 def _check_partition(plan):
-    splits, n_samples = plan.outer_splits, plan.data.n_samples
-    test = np.concatenate([np.asarray(t) for _, t in splits]) if splits else []
-    if not (len(test) == n_samples and np.array_equal(np.sort(test), np.arange(n_samples))):
+    if not _is_kfold(plan.outer_splits, plan.data.n_samples):
         raise ValueError("nested_cross_val_predict only works for partitions")
 
 
