@@ -3,6 +3,7 @@
 import warnings
 
 from ..exceptions import SplitsMismatchError, UnequalBudgetWarning
+from ..stats._compare import NOT_DEMONSTRATED  # compare()'s verdict when Holm does not reject
 from ._results import (
     NoSplitsError,
     as_results,
@@ -11,9 +12,6 @@ from ._results import (
     printed_pairs,
     shared_metric,
 )
-
-# compare()'s verdict when Holm does not reject
-NOT_DEMONSTRATED = "difference not demonstrated"
 
 
 def comparison_text(results, *, confidence=0.95):
