@@ -77,7 +77,6 @@ _SITE = _real_paths("purelib", "platlib")
 _OWN = "sklearn_fair"
 # Sub-packages and files that only format or write results: an edit there cannot change a number.
 _FORMATTING = ("experiment", "report", "cli.py", "__main__.py", "_demo.py")
-_FILE_HASHES = {}
 
 
 @functools.cache
@@ -201,15 +200,14 @@ def _under(path, roots):
 
 
 def _file_hash(path):
-    """SHA-256 of a file, re-read whenever its size or modification time changes."""
     info = os.stat(path)
-    cached = _FILE_HASHES.get(path)
-    if cached and cached[0] == (info.st_mtime_ns, info.st_size):
-        return cached[1]
-    with open(path, "rb") as file:
-        value = hashlib.sha256(file.read()).hexdigest()
-    _FILE_HASHES[path] = ((info.st_mtime_ns, info.st_size), value)
-    return value
+    return _hash_of_file(path, info.st_mtime_ns, info.st_size)
+
+
+@functools.lru_cache(maxsize=4096)
+def _hash_of_file(path, mtime_ns, size):
+    """SHA-256 of a file; its size and modification time are in the key, so an edit re-reads it."""
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
 def _module_source(module):
@@ -316,16 +314,14 @@ def _neighbours(module):
             if _module_kind(value) == "user":
                 add(value)
             continue
-        if isinstance(value, (types.FunctionType, type)):
-            add(_user_module(getattr(value, "__module__", None) or ""))
-        functions = []
-        if isinstance(value, types.FunctionType) and value.__module__ == module.__name__:
-            functions.append(value)
-        elif isinstance(value, type) and value.__module__ == module.__name__:
-            functions += _methods(value)
-        for function in functions:
-            for other in _modules_imported_by(function.__code__):
-                add(other)
+        if not isinstance(value, (types.FunctionType, type)):
+            continue
+        add(_user_module(getattr(value, "__module__", None) or ""))
+        if value.__module__ == module.__name__:
+            functions = [value] if isinstance(value, types.FunctionType) else _methods(value)
+            for function in functions:
+                for other in _modules_imported_by(function.__code__):
+                    add(other)
     return found.values()
 
 
@@ -359,9 +355,9 @@ class Describer:
         depth = _depth + 1
         if value is None or isinstance(value, (bool, str)):
             return value
-        if isinstance(value, numbers.Integral) and not isinstance(value, np.ndarray):
+        if isinstance(value, numbers.Integral):
             return int(value)
-        if isinstance(value, numbers.Real) and not isinstance(value, np.ndarray):
+        if isinstance(value, numbers.Real):
             value = float(value)
             return value if math.isfinite(value) else {"float": repr(value)}
         if isinstance(value, (list, tuple)) and not hasattr(value, "__fingerprint__"):
