@@ -11,6 +11,7 @@ import numbers
 import zlib
 
 import numpy as np
+from sklearn.utils import check_random_state as sklearn_check_random_state
 from sklearn.utils._param_validation import validate_parameter_constraints
 
 from ._validation import RANDOM_STATE_CONSTRAINTS, IntervalNotBool
@@ -63,11 +64,7 @@ def check_random_state(random_state):
     _check(RANDOM_STATE_CONSTRAINTS, random_state, "check_random_state")
     if isinstance(random_state, np.random.Generator):
         return np.random.RandomState(int(random_state.integers(SEED_BOUND)))
-    if random_state is None:
-        return np.random.mtrand._rand
-    if isinstance(random_state, np.random.RandomState):
-        return random_state
-    return np.random.RandomState(int(random_state))
+    return sklearn_check_random_state(random_state)
 
 
 def as_generator(random_state):
