@@ -11,6 +11,22 @@ __all__ = [
     "InvalidSplitError",
     "SplitsMismatchError",
     "SklearnFairWarning",
+    "DegenerateBootstrapWarning",
+    "ExperimentConfigError",
+    "CacheWarning",
+    "GroupLeakageWarning",
+    "NonFiniteScoreWarning",
+    "ReproducibilityWarning",
+    "SearchSpaceEdgeWarning",
+    "SelectionTieWarning",
+    "SplitLeakageWarning",
+    "UnequalBudgetWarning",
+    "MissingCellsWarning",
+    "InvalidResultError",
+    "UncheckedResultWarning",
+    "FitTimeoutError",
+    "NoSplitsError",
+    "UnhashableError",
 ]
 
 
@@ -30,14 +46,8 @@ class DegenerateBootstrapWarning(SklearnFairWarning):
     """A bootstrap interval that fell back to a simpler method (e.g. BCa to percentile)."""
 
 
-__all__.append("DegenerateBootstrapWarning")
-
-
 class ExperimentConfigError(ValueError):
     """An experiment file that cannot be run; the message names its line and key."""
-
-
-__all__.append("ExperimentConfigError")
 
 
 class SearchSpaceEdgeWarning(SklearnFairWarning):
@@ -68,30 +78,13 @@ class NonFiniteScoreWarning(SklearnFairWarning):
     """A scorer returned NaN or an infinite value without raising."""
 
 
-__all__ += [
-    "CacheWarning",
-    "GroupLeakageWarning",
-    "NonFiniteScoreWarning",
-    "ReproducibilityWarning",
-    "SearchSpaceEdgeWarning",
-    "SelectionTieWarning",
-    "SplitLeakageWarning",
-]
-
-
 class UnequalBudgetWarning(SklearnFairWarning):
     """A model is compared with a baseline tuned with a much smaller budget."""
-
-
-__all__ += ["UnequalBudgetWarning"]
 
 
 class MissingCellsWarning(SklearnFairWarning):
     """A table pools data sets, and some model's folds failed on some of them: the data sets
     where every model is complete are pooled, and the others named."""
-
-
-__all__ += ["MissingCellsWarning"]
 
 
 class InvalidResultError(ValueError):
@@ -104,9 +97,6 @@ class UncheckedResultWarning(SklearnFairWarning):
     or it failed a check and was read because the caller asked for it (``verify="warn"``)."""
 
 
-__all__ += ["InvalidResultError", "UncheckedResultWarning"]
-
-
 class FitTimeoutError(TimeoutError):
     """A fit that ran over NestedCV's ``fit_timeout`` (recorded as a failed fit)."""
 
@@ -117,6 +107,3 @@ class UnhashableError(TypeError):
 
 class NoSplitsError(ValueError):
     """Results that do not record their outer splits: no paired test can check them."""
-
-
-__all__ += ["FitTimeoutError", "NoSplitsError", "UnhashableError"]
