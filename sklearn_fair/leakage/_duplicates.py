@@ -76,8 +76,6 @@ def _row_digests(X):
         rows = zip(X.indptr[:-1], X.indptr[1:])
         return np.asarray([fingerprint((X.indices[a:b], X.data[a:b])) for a, b in rows])
     array = np.asarray(X)
-    if array.ndim == 1:
-        array = array.reshape(-1, 1)
     array = array.reshape(array.shape[0], -1)
     if array.dtype == object:
         return np.asarray([fingerprint(row) for row in array])
