@@ -56,7 +56,7 @@ def update_hasher(hasher, value):
     """Feed the content of ``value`` into a ``hashlib`` object (see :func:`fingerprint`)."""
     if value is None or isinstance(value, (bool, str, bytes)):
         _tag(hasher, "s", type(value).__name__, value)
-    elif isinstance(value, (numbers.Number, np.generic)) and not isinstance(value, np.ndarray):
+    elif isinstance(value, (numbers.Number, np.generic)):
         _tag(
             hasher,
             "n",
