@@ -141,10 +141,7 @@ class RandomGraphUnderSampler(BaseUnderSampler):
         elif isinstance(X, list):
             # imbalanced-learn turns the result back into a list with .tolist(): an object
             # array of the same items gives exactly them
-            items = np.empty(len(X), dtype=object)
-            for position, item in enumerate(X):
-                items[position] = item
-            X = items
+            X = np.fromiter(X, dtype=object, count=len(X))
         return X, y, binarize_y
 
     def _fit_resample(self, X, y):
