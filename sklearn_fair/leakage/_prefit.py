@@ -86,18 +86,14 @@ def find_prefit_steps(estimator, _prefix=""):
     >>> find_prefit_steps(make_pipeline(FrozenEstimator(selector), LogisticRegression()))
     [PrefitStep(name='frozenestimator', estimator='SelectKBest', frozen=True)]
     """
-    found = []
     name = _prefix or type(estimator).__name__
     if isinstance(estimator, FrozenEstimator):
         return [PrefitStep(name, type(estimator.estimator).__name__, True)]
     children = _children(estimator)
-    if children:
-        for child_name, child in children:
-            path = f"{_prefix}/{child_name}" if _prefix else child_name
-            if child is None or isinstance(child, str):
-                continue
-            found.extend(find_prefit_steps(child, path))
-        return found
-    if _is_fitted(estimator):
-        found.append(PrefitStep(name, type(estimator).__name__, False))
+    if not children:
+        return [PrefitStep(name, type(estimator).__name__, False)] if _is_fitted(estimator) else []
+    found = []
+    for child_name, child in children:
+        if child is not None and not isinstance(child, str):
+            found += find_prefit_steps(child, f"{_prefix}/{child_name}" if _prefix else child_name)
     return found
