@@ -16,7 +16,12 @@ from sklearn.utils._param_validation import (
 )
 
 
-class IntervalNotBool(Interval):
+class _RefusesBool:
+    def is_satisfied_by(self, val):
+        return not isinstance(val, (bool, np.bool_)) and super().is_satisfied_by(val)
+
+
+class IntervalNotBool(_RefusesBool, Interval):
     """scikit-learn's ``Interval`` that refuses bools.
 
     Examples
@@ -28,11 +33,8 @@ class IntervalNotBool(Interval):
     (True, False)
     """
 
-    def is_satisfied_by(self, val):
-        return not isinstance(val, (bool, np.bool_)) and super().is_satisfied_by(val)
 
-
-class OptionsNotBool(Options):
+class OptionsNotBool(_RefusesBool, Options):
     """scikit-learn's ``Options`` that refuses bools (``zero_division=True`` is not 1.0).
 
     Examples
@@ -45,9 +47,6 @@ class OptionsNotBool(Options):
     >>> print(OptionsNotBool(numbers.Integral, {-1}))
     an int among {-1}
     """
-
-    def is_satisfied_by(self, val):
-        return not isinstance(val, (bool, np.bool_)) and super().is_satisfied_by(val)
 
     def __str__(self):
         # scikit-learn writes "a int among {-1}"
