@@ -389,7 +389,7 @@ class Describer:
             ),
         ):
             return self.code_identity(value, _seen, depth)
-        if hasattr(value, "get_params") and not isinstance(value, type):
+        if hasattr(value, "get_params"):
             return {
                 "estimator": self.code_identity(type(value), _seen, depth),
                 "params": self.describe(value.get_params(deep=False), _seen, depth),
