@@ -86,11 +86,11 @@ def update_hasher(hasher, value):
         _tag(hasher, "frame", len(value))
         for name in value.columns:
             update_hasher(hasher, name)
-            _update_array(hasher, np.asarray(value[name].to_numpy()))
+            _update_array(hasher, value[name].to_numpy())
     elif hasattr(value, "to_numpy") and hasattr(value, "name"):  # a pandas Series
         _tag(hasher, "series")
         update_hasher(hasher, value.name)
-        _update_array(hasher, np.asarray(value.to_numpy()))
+        _update_array(hasher, value.to_numpy())
     elif hasattr(type(value), "__fingerprint__"):
         # a container that knows its content, e.g. a graph collection of stacked arrays
         _tag(hasher, "custom", type(value).__name__)
