@@ -258,8 +258,7 @@ def audit(
 
     duplicates = None
     if "duplicates" in checks:
-        splits = list(cv.split(X_checked, y, groups))
-        duplicates = find_duplicates(X_checked, y, splits)
+        duplicates = find_duplicates(X_checked, y, cv.split(X_checked, y, groups))
         if is_graph_data(X_checked):
             notes.append("graphs are compared as stored (same node order), not up to isomorphism")
 
