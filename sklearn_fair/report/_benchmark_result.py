@@ -398,19 +398,23 @@ class BenchmarkResult:
         -------
         DataFrame
             One row per cell: ``dataset``, ``model``, ``validation_mean`` (the winners' mean inner
-            validation score), ``test_mean``, ``optimism`` (validation minus test, positive when
-            validation was optimistic; printed units) and ``selected``: hyper-parameter -> {value
-            (as printed): number of outer folds that selected it}.
+            validation score) in ``validation_metric`` (the selecting metric, or a search's own
+            scoring), ``test_mean``, ``optimism`` (validation minus test in the metric's
+            direction, positive when validation was optimistic; printed units; NaN when the
+            validation score is of a search's own scoring, as in the report) and ``selected``:
+            hyper-parameter -> {value (as printed): number of outer folds that selected it}.
         """
         pd = _pandas()
         rows = []
         for (dataset, model), cell in self.cells.items():
-            validation, test = np.mean(cell.validation_scores), np.mean(cell.scores)
+            validation = cell.validation_metric
             rows.append(
                 {
                     "dataset": dataset, "model": model,
-                    "validation_mean": float(cell.sign * validation),
-                    "test_mean": float(cell.sign * test), "optimism": float(validation - test),
+                    "validation_mean": float(validation.sign * np.mean(cell.validation_scores)),
+                    "validation_metric": validation.name,
+                    "test_mean": float(cell.sign * np.mean(cell.scores)),
+                    "optimism": np.nan if cell.optimism is None else cell.optimism,
                     "selected": selection_counts(cell.best_params),
                 }
             )  # fmt: skip

@@ -232,6 +232,8 @@ def plot_optimism(results, *, ax=None, path=None):
     Each dot is one outer fold of one model: the selected configuration's mean inner validation
     score against its test score, in the metric that selected it. Dots on the better side of
     the diagonal (the legend says which) are folds where validation overstated the test score.
+    A model whose search selected with its own scoring has validation scores of another metric:
+    it is not drawn, and the legend says so (no optimism, as in the report's table).
 
     Parameters
     ----------
@@ -260,16 +262,23 @@ def plot_optimism(results, *, ax=None, path=None):
     own = ax is None
     figure, ax = _figure(ax, (4.8, 5.4))
     decimals = decimals_for([], [np.std(metric.values(m.scores)) for m in models])
+    drawn = [m for m in models if m.optimism is not None]
     for index, model in enumerate(models):
-        gap = float(np.mean(model.validation_scores) - np.mean(model.scores))
+        if model.optimism is None:  # a legend entry without a marker: the note
+            label = f"{model.name}: not drawn, validation in {model.validation_metric}"
+            ax.plot([], [], " ", label=label)
+            continue
         ax.scatter(
             metric.values(model.scores),
             metric.values(model.validation_scores),
             color=f"C{index}",
-            label=f"{model.name} (optimism {signed(gap, decimals)})",
+            label=f"{model.name} (optimism {signed(model.optimism, decimals)})",
             zorder=2,
         )
-    values = np.concatenate([metric.values(np.r_[m.scores, m.validation_scores]) for m in models])
+    values = np.concatenate(
+        [metric.values(np.r_[m.scores, m.validation_scores]) for m in drawn]
+        or [metric.values(m.scores) for m in models]
+    )
     low, high = np.nanmin(values), np.nanmax(values)
     margin = 0.05 * (high - low) or 0.01
     side = "above" if metric.greater_is_better else "below"

@@ -837,10 +837,7 @@ def _rows(cells, confidence, interval, n_resamples, random_state):
                 **sizes,
             )
             selects = key == cell.refit_metric
-            validation = float(np.mean(cell.validation_scores))
-            # a search that selected with its own scoring: its validation score is of that
-            # metric, and has no difference with the test score to report
-            chosen_by = cell.selection_metric if selects else None
+            chosen_by = cell.validation_metric  # a search's own scoring: no optimism
             row = {
                 "dataset": cell.dataset,
                 "model": cell.model,
@@ -858,11 +855,11 @@ def _rows(cells, confidence, interval, n_resamples, random_state):
                 "iqm_ci_low": summary.iqm_ci_low,
                 "iqm_ci_high": summary.iqm_ci_high,
                 "iqm_ci_method": summary.iqm_ci_method,
-                "validation_mean": (chosen_by or metric).sign * validation if selects else None,
-                "validation_metric": (chosen_by or metric).name if selects else None,
-                "optimism": validation - float(np.mean(scores))
-                if selects and chosen_by is None
+                "validation_mean": chosen_by.sign * float(np.mean(cell.validation_scores))
+                if selects
                 else None,
+                "validation_metric": chosen_by.name if selects else None,
+                "optimism": cell.optimism if selects else None,
                 "greater_is_better": metric.greater_is_better,
                 "note": metric.note,
                 "n_failed_fits": cell.n_failed,

@@ -125,6 +125,25 @@ class NestedResult:
         return self.scores_per_metric[self.refit_metric]
 
     @property
+    def validation_metric(self):
+        """The :class:`~sklearn_fair.metrics.MetricName` of :attr:`validation_scores`: the
+        selecting metric, or the scoring a search given as the estimator selected with."""
+        return self.metric if self.selection_metric is None else self.selection_metric
+
+    @property
+    def optimism(self):
+        """Mean validation minus mean test score of the selecting metric, in the scorer's
+        direction (positive: validation looked better); None when the validation scores are of
+        a search's own scoring, another metric than the test scores'.
+
+        The one rule of every output (the report's table, ``selection_summary``,
+        ``plot_optimism``) on whether the two scores can be subtracted.
+        """
+        if self.selection_metric is not None:
+            return None
+        return float(np.mean(self.validation_scores) - np.mean(self.scores))
+
+    @property
     def has_splits(self):
         return self.test_indices is not None and self.train_indices is not None
 
