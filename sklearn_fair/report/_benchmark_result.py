@@ -997,7 +997,7 @@ class BenchmarkResult:
         """
         from ._plots import critical_difference_diagram
 
-        return critical_difference_diagram(self, alpha, ax)
+        return critical_difference_diagram(self.rank_comparison(alpha=alpha), alpha, ax)
 
     @validate_params(
         {"confidence": [CONFIDENCE], "interval": [INTERVAL_METHODS], "ax": "no_validation"},

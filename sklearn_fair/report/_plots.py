@@ -366,8 +366,9 @@ def plot_comparison(results, *, confidence=0.95, ax=None, path=None):
     return _finish(figure, path)
 
 
-def critical_difference_diagram(result, alpha, ax):
-    """See :meth:`BenchmarkResult.plot_critical_difference`."""
+def critical_difference_diagram(ranks, alpha, ax):
+    """See :meth:`BenchmarkResult.plot_critical_difference` (``ranks``: its
+    ``rank_comparison(alpha=alpha)``)."""
     try:
         import scikit_posthocs as sp
     except ImportError as exc:  # pragma: no cover - in the plot extra
@@ -376,8 +377,7 @@ def critical_difference_diagram(result, alpha, ax):
         ) from exc
     import pandas as pd
 
-    ranks = result.rank_comparison(alpha=alpha)
-    figure, ax = _figure(ax, (6, 1.2 + 0.25 * len(result.models)))
+    figure, ax = _figure(ax, (6, 1.2 + 0.25 * len(ranks.average_ranks)))
     sp.critical_difference_diagram(
         pd.Series(ranks.average_ranks), ranks.pairwise_table(), ax=ax, alpha=alpha
     )

@@ -9,6 +9,7 @@ import importlib.util
 import numbers
 import os
 import warnings
+from functools import cached_property
 
 import numpy as np
 from scipy.stats import rankdata
@@ -169,9 +170,32 @@ class NestedCVReport:
             )
         return sentence
 
+    @cached_property
+    def _against_baseline(self):
+        """``(compare_to's table or the ValueError that refused it, the warnings it raised)``:
+        computed once per report, read by the verdict and by the baseline's section."""
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", UnequalBudgetWarning)
+            try:
+                return self.result.compare_to(confidence=self.confidence), caught
+            except ValueError as error:
+                return error, caught
+
+    @cached_property
+    def _ranks(self):
+        """``rank_comparison`` at the report's level: computed once per report, read by the
+        ranks section and the critical-difference diagram."""
+        return self.result.rank_comparison(alpha=self.alpha)
+
     def _verdict(self):
         if self.result.baseline is not None or not self._one:
-            return benchmark_verdict(self.result, alpha=self.alpha, tests=self._best)
+            against = None
+            if self.result.baseline is not None:
+                against = self._against_baseline[0]
+                against = None if isinstance(against, ValueError) else against
+            return benchmark_verdict(
+                self.result, alpha=self.alpha, tests=self._best, against=against
+            )
         if self.comparison is not None:
             metric = self.comparison_metric
             return verdict_sentence(
@@ -390,13 +414,10 @@ class NestedCVReport:
         result, alpha = self.result, self.alpha
         baseline = result.baseline
         section = Section(f"Against the baseline {baseline}")
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always", UnequalBudgetWarning)
-            try:
-                table = result.compare_to(confidence=self.confidence)
-            except ValueError as error:
-                section.paragraphs.append(f"No comparison: {error}")
-                return section
+        table, caught = self._against_baseline
+        if isinstance(table, ValueError):
+            section.paragraphs.append(f"No comparison: {table}")
+            return section
         section.columns = [
             *([] if self._one else ["data set"]),
             "model",
@@ -481,7 +502,7 @@ class NestedCVReport:
         return section
 
     def _ranks_section(self):
-        ranks = self.result.rank_comparison(alpha=self.alpha)
+        ranks = self._ranks
         chosen = []
         if len(self.result.datasets) >= 5:
             chosen = [str(self.result.multiple_comparison(alpha=self.alpha))]
@@ -701,7 +722,7 @@ class NestedCVReport:
             )
             if with_ranks and importlib.util.find_spec("scikit_posthocs") is not None:
                 add(
-                    result.plot_critical_difference(alpha=self.alpha),
+                    _plots.critical_difference_diagram(self._ranks, self.alpha, None),
                     "Critical-difference diagram of the models' average ranks",
                     "Average ranks; models joined by a bar are not significantly different "
                     f"(Nemenyi, level {self.alpha:g}).",

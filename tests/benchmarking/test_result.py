@@ -312,6 +312,28 @@ def test_to_html_is_the_two_model_reports_template(result):
     assert "**" not in page
 
 
+def test_a_rendering_computes_compare_to_and_the_ranks_once(result, monkeypatch):
+    from sklearn_fair.report._html import html_page
+
+    # the page as the pieces make it, each from a report of its own (nothing shared)
+    verdict = _sections(result)[0]
+    sections = _sections(result)[1]
+    expected = html_page("Benchmark report", sections, lead=verdict)
+    calls = {"compare_to": 0, "rank_comparison": 0}
+    for name in calls:
+        method = getattr(BenchmarkResult, name)
+
+        def counted(self, *args, _method=method, _name=name, **kwargs):
+            calls[_name] += 1
+            return _method(self, *args, **kwargs)
+
+        monkeypatch.setattr(BenchmarkResult, name, counted)
+    page = _page(result)
+    assert calls == {"compare_to": 1, "rank_comparison": 1}
+    assert page == expected
+    assert "Ranks" in page and page.count("data:image/png;base64,") == 2  # with the CD diagram
+
+
 def test_the_verdict_names_the_differences_compare_to_demonstrates(result):
     verdict, _ = _sections(result)
     with warnings.catch_warnings():
