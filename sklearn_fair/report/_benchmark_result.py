@@ -464,15 +464,18 @@ class BenchmarkResult:
         Parameters
         ----------
         statistic : {"mean", "iqm"}, default="mean"
-            ``"mean"``: mean ± std over the outer folds; ``"iqm"``: the IQM and its 95% percentile
-            bootstrap interval over the folds (seeded by the benchmark's ``random_state``).
+            ``"mean"``: mean ± std over the outer folds; ``"iqm"``: the IQM and its percentile
+            bootstrap interval at ``confidence`` over the folds (2000 resamples, each cell's
+            generator derived by its data set's and model's names from the benchmark's
+            ``random_state``, 0 when None).
         scale : float, default=1.0
             Multiplies the printed values (100 for percentages).
         decimals : int, default=None
             Digits after the point; None: two significant digits of the smallest standard deviation
             of the data set's fold scores (so that a perfect model does not print as ``1.0 ± 0.0``).
         confidence : float, default=0.95
-            "Demonstrably worse" is decided at level ``1 - confidence``.
+            Level of the IQM's interval; "demonstrably worse" is decided at level
+            ``1 - confidence``.
         mark : bool, default=True
             Bold (``**...**``) the best model of each data set and italicise (``*...*``) those not
             demonstrably worse than it: the corrected resampled t-test against it (Nadeau &
@@ -486,7 +489,8 @@ class BenchmarkResult:
         DataFrame of str
         """
         pd = _pandas()
-        alpha = 1 - _level(confidence, alpha, "table")
+        confidence = _level(confidence, alpha, "table")
+        alpha = 1 - confidence
         self._check_one_metric()
         columns, root = {}, seed_root(0 if self.random_state is None else self.random_state)
         for dataset in self.datasets:
@@ -504,7 +508,9 @@ class BenchmarkResult:
                     texts.append(f"{np.mean(values):.{d}f} ± {np.std(values):.{d}f}")
                 else:
                     rng = named_generator(root, dataset, model)
-                    low, high = bootstrap_ci(values, iqm, n_resamples=2000, random_state=rng)
+                    low, high = bootstrap_ci(
+                        values, iqm, n_resamples=2000, confidence=confidence, random_state=rng
+                    )
                     texts.append(f"{iqm(values):.{d}f} [{low:.{d}f}, {high:.{d}f}]")
             if mark:
                 best, pvalues = self._against_the_best(dataset)

@@ -461,6 +461,28 @@ def test_table_of_iqms_with_their_bootstrap_intervals():
         BenchmarkResult.from_results(cells).table(statistic="median")
 
 
+def test_the_iqm_interval_of_the_table_is_at_its_confidence():
+    from sklearn_fair.stats import bootstrap_ci, iqm
+    from sklearn_fair.utils._random import named_generator
+
+    scores = [0.1, 0.5, 0.6, 0.7, 0.9, 0.2, 0.4, 0.8]
+    cells = {("d", "x"): _folds(scores), ("d", "y"): _folds([0.3] * 8)}
+    benchmark_ = BenchmarkResult.from_results(cells)  # random_state None: the root is 0
+
+    def interval(confidence):
+        text = benchmark_.table(statistic="iqm", mark=False, decimals=6, confidence=confidence)
+        return [float(v) for v in text.loc["x", "d"].split("[")[1].rstrip("]").split(",")]
+
+    narrow, wide = interval(0.5), interval(0.95)
+    assert wide[0] < narrow[0] and narrow[1] < wide[1]
+    for confidence, printed in ((0.5, narrow), (0.95, wide)):
+        expected = bootstrap_ci(
+            scores, iqm, n_resamples=2000, confidence=confidence,
+            random_state=named_generator(0, "d", "x"),
+        )  # fmt: skip
+        assert printed == pytest.approx([expected.low, expected.high], abs=5e-7)
+
+
 def test_one_level_parameter_for_every_comparison(result):
     # compare_to, table and the report decide at 1 - confidence, as stats.compare does; the
     # former alpha still works, with a FutureWarning that says what to pass instead
