@@ -18,7 +18,6 @@ from ..stats import (
     holm,
     iqm,
     probability_of_improvement,
-    win_tie_loss,
 )
 from ..stats import multiple_comparison as _multiple_comparison
 from ..stats import rank_comparison as _rank_comparison
@@ -587,11 +586,16 @@ class BenchmarkResult:
             fold score of the model beats one of the baseline's). In printed units: a model with a
             smaller RMSE than the baseline has a negative difference.
         """
-        pd = _pandas()
         confidence = _level(confidence, alpha, "compare_to")
-        alpha = 1 - confidence
         baseline = self._baseline_of(baseline, "compare_to")
         self._warn_budget(baseline)
+        return self._against(baseline, confidence)
+
+    def _against(self, baseline, confidence):
+        """:meth:`compare_to`'s table, without its budget warning: the one family of tests
+        against ``baseline`` that the verdict, the report and :meth:`compare_across` read."""
+        pd = _pandas()
+        alpha = 1 - confidence
         rows = []
         for dataset in self.datasets:
             for model in self.models:
@@ -774,9 +778,11 @@ class BenchmarkResult:
 
         The Bayesian signed-rank test with a region of practical equivalence (Benavoli, Corani,
         Demšar and Zaffalon, JMLR 2017; :func:`sklearn_fair.stats.bayesian_signed_rank`) on the
-        data sets' mean scores, and the win/tie/loss counts
-        (:func:`sklearn_fair.stats.win_tie_loss`: the corrected resampled t-test on each data
-        set, Holm across them).
+        data sets' mean scores, and the win/tie/loss counts of :meth:`compare_to`'s verdicts at
+        level ``alpha``: the corrected resampled t-test on each data set, Holm across all the
+        models and data sets at once, so that a count never contradicts :meth:`compare_to`'s
+        verdict on the same pair (a win is "better", a loss "worse", a tie "difference not
+        demonstrated").
 
         Parameters
         ----------
@@ -786,7 +792,7 @@ class BenchmarkResult:
             Half-width of the region of practical equivalence, in printed units (0.01: one point
             of accuracy; for an RMSE, choose it in the target's units).
         alpha : float, default=0.05
-            Level of the per-data-set tests of the counts.
+            Level of the tests of the counts (:meth:`compare_to` at ``confidence=1 - alpha``).
         prior : float, default=0.5
             Strength of the signed-rank test's prior pseudo-observation at 0 (baycomp's).
         n_samples : int, default=50_000
@@ -801,18 +807,21 @@ class BenchmarkResult:
             ``p_worse`` (in the metric's direction), ``wins``, ``ties``, ``losses`` (data sets),
             ``rope``.
         """
-        pd = _pandas()
         baseline = self._baseline_of(baseline, "compare_across")
-        greater = self._sign("compare_across") > 0
         datasets = self._pooled_datasets("compare_across")
+        return self._across(
+            baseline, self._against(baseline, 1 - alpha), datasets, rope=rope, prior=prior,
+            n_samples=n_samples, random_state=random_state,
+        )  # fmt: skip
+
+    def _across(self, baseline, against, datasets, *, rope, prior=0.5, n_samples=50_000,
+                random_state=0):  # fmt: skip
+        """:meth:`compare_across`'s table on ``datasets``, its counts read from ``against``
+        (:meth:`compare_to`'s table at the counts' level)."""
+        pd = _pandas()
+        greater = self._sign("compare_across") > 0
         means = self.mean_scores().loc[datasets]
-        cells = [self.cells[d, baseline] for d in datasets]
-        if not all(c.has_splits for c in cells):
-            raise NoSplitsError(
-                "compare_across counts wins with the corrected resampled t-test, which needs "
-                "the outer splits; these results do not record them."
-            )
-        sizes = {key: [c.sizes[key] for c in cells] for key in ("n_train", "n_test")}
+        verdicts = against[against.dataset.isin(datasets)].groupby("model").verdict
         rows = []
         for model in self.models:
             if model == baseline:
@@ -821,17 +830,13 @@ class BenchmarkResult:
                 means[model], means[baseline], rope=rope, prior=prior, greater_is_better=greater,
                 n_samples=n_samples, random_state=random_state,
             )  # fmt: skip
-            counts = win_tie_loss(
-                self._per_dataset(model, datasets=datasets),
-                self._per_dataset(baseline, datasets=datasets),
-                alpha=alpha,
-                **sizes,
-            )
+            counts = verdicts.get_group(model).value_counts()
+            wins, losses = int(counts.get("better", 0)), int(counts.get("worse", 0))
             rows.append(
                 {
                     "model": model, "baseline": baseline, "p_better": posterior.p_a_better,
                     "p_equivalent": posterior.p_equivalent, "p_worse": posterior.p_b_better,
-                    "wins": counts.wins, "ties": counts.ties, "losses": counts.losses,
+                    "wins": wins, "ties": len(datasets) - wins - losses, "losses": losses,
                     "rope": float(rope),
                 }
             )  # fmt: skip

@@ -477,8 +477,12 @@ class NestedCVReport:
                 )
                 return section
             rope = 0.01
+        against = self._against_baseline[0]  # the counts are its verdicts: one family
         try:
-            table = result.compare_across(rope=rope, alpha=self.alpha)
+            if isinstance(against, ValueError):
+                raise against
+            datasets = result._pooled_datasets("compare_across")
+            table = result._across(result.baseline, against, datasets, rope=rope)
         except ValueError as error:
             section.paragraphs.append(f"No comparison across the data sets: {error}")
             return section
@@ -495,9 +499,9 @@ class NestedCVReport:
             f"the {len(result.datasets)} data sets' mean test scores: the posterior probability "
             f"that the model is better than {result.baseline} by more than {rope:g} (the region "
             "of practical equivalence, in the metric's units), within it, or worse.",
-            "Wins, ties and losses: data sets where the corrected resampled t-test of the paired "
-            "outer-fold scores, Holm-adjusted across the data sets, shows the model better or "
-            f"worse at level {self.alpha:g}; a tie is a difference not demonstrated.",
+            "Wins, ties and losses: the data sets where the comparison with the baseline above "
+            "(corrected resampled t-test, Holm across all its comparisons) finds the model "
+            f"better or worse at level {self.alpha:g}; a tie is a difference not demonstrated.",
         ]
         return section
 
