@@ -29,7 +29,13 @@ from ._results import (
     shared_metric,
 )
 from ._tables import Cell, Section, num
-from ._verdict import against_the_best, benchmark_verdict, emphasis, verdict_sentence
+from ._verdict import (
+    against_the_best,
+    benchmark_verdict,
+    emphasis,
+    holm_family,
+    verdict_sentence,
+)
 
 _KINDS = {".md": "markdown", ".markdown": "markdown", ".html": "html", ".txt": "text"}
 _SHORT = {"t": "Student t", "normal": "normal", "corrected_t": "corrected t"}
@@ -451,9 +457,9 @@ class NestedCVReport:
             f"Differences of the mean test score, model minus {baseline}, in the metric's "
             "printed units, on the shared outer folds: corrected resampled t-test (Nadeau and "
             f"Bengio), {self._level} corrected t interval, p-values adjusted with Holm's method "
-            f"across all {len(table)} comparisons; better or worse when Holm rejects at level "
-            f"{alpha:g}. P(model beats baseline): the probability that a fold score of the model "
-            "beats one of the baseline's."
+            f"across all {holm_family(table)} comparisons; better or worse when Holm rejects at "
+            f"level {alpha:g}. P(model beats baseline): the probability that a fold score of the "
+            "model beats one of the baseline's."
         )
         if errors:
             section.paragraphs.append(

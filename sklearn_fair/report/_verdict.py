@@ -195,9 +195,16 @@ def benchmark_verdict(result, *, alpha=0.05, tests=None, against=None):
     return f"{head}; shown to be worse than the best {method}: {shown}."
 
 
+def holm_family(table):
+    """How many of ``compare_to``'s comparisons (its ``table``) Holm adjusted over: the tested
+    ones (a cell whose folds failed is not tested)."""
+    return int(table["pvalue"].notna().sum())
+
+
 def _baseline_verdict(table, baseline, alpha, metric, sets):
     method = (
-        f"(corrected resampled t-test, Holm across the {len(table)} comparisons, level {alpha:g})"
+        f"(corrected resampled t-test, Holm across the {holm_family(table)} comparisons, level "
+        f"{alpha:g})"
     )
     better, worse = {}, {}
     for row in table.itertuples():
