@@ -280,13 +280,14 @@ class BenchmarkResult:
 
         One row per outer fold of each cell (the mean over its refits, printed units); with several
         metrics, a ``metric`` column and one row per metric (the validation score only for the
-        selecting one).
+        selecting one). A search that selected with its own scoring has its validation score in
+        that metric's printed units, as the report's table and :meth:`selection_summary` print it.
         """
         pd = _pandas()
         multi = any(len(c.scores_per_metric) > 1 for c in self.cells.values())
         rows = []
         for (dataset, model), cell in self.cells.items():
-            validation = cell.metric.values(cell.validation_scores)
+            validation = cell.validation_metric.values(cell.validation_scores)
             for key, values in cell.scores_per_metric.items():
                 for fold, value in enumerate(cell.metrics[key].values(values)):
                     row = {"dataset": dataset, "model": model}

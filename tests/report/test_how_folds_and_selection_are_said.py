@@ -80,6 +80,8 @@ def test_no_output_subtracts_a_search_own_scoring_from_the_test_score():
     assert summary.loc["own", "validation_metric"] == rows["own"]["validation_metric"]
     assert summary.loc["own", "validation_mean"] == pytest.approx(-np.mean(own.validation_scores_))
     assert rows["own"]["validation_mean"] == pytest.approx(-np.mean(own.validation_scores_))
+    per_fold = result.scores.set_index("model").loc["own", "validation_score"]
+    np.testing.assert_allclose(per_fold, -own.validation_scores_)
     labels = plot_optimism(fitted).axes[0].get_legend_handles_labels()[1]
     (own_label,) = [label for label in labels if label.startswith("own")]
     (same_label,) = [label for label in labels if label.startswith("same")]
