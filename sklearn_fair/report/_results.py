@@ -203,7 +203,8 @@ def result_to_dict(nested):
     -------
     result : dict
         ``format``, ``version``, ``random_state``, ``refit_seeds``, ``score_mean``,
-        ``score_std``, ``optimism``, ``metrics`` (each metric's printed name and sign, see
+        ``score_std``, ``optimism`` (None where a search selected with its own scoring),
+        ``metrics`` (each metric's printed name and sign, see
         :func:`~sklearn_fair.metrics.metric_display_name`), ``refit_metric`` (the key of the
         selecting metric), ``task`` ("classification", "regression" or None),
         ``outer_results`` (a list of per-fold dicts), ``failures`` (outer fold, or "final" ->
@@ -257,7 +258,7 @@ def result_to_dict(nested):
         "refit_seeds": _jsonable(nested.refit_seeds_),
         "score_mean": float(nested.score_mean_),
         "score_std": float(nested.score_std_),
-        "optimism": float(nested.optimism_),
+        "optimism": _jsonable(nested.optimism_),  # NaN (own scoring): None, as JSON has it
         "metrics": {key: metric.to_dict() for key, metric in metrics.items()},
         "refit_metric": refit_metric,
         "task": _task(nested),

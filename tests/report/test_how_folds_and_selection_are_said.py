@@ -89,3 +89,17 @@ def test_no_output_subtracts_a_search_own_scoring_from_the_test_score():
     printed = re.search(r"optimism ([^)]+)\)", same_label).group(1).replace("\u2212", "-")
     decimals = len(printed.partition(".")[2])
     assert float(printed) == pytest.approx(expected, abs=0.5 * 10**-decimals)
+
+
+def test_a_saved_result_without_optimism_is_valid_json():
+    import json
+
+    X, y, _ = _data()
+    search = GridSearchCV(LogisticRegression(), {"C": [0.01, 1.0]}, scoring="roc_auc", cv=3)
+    nested = NestedCV(search, outer_cv=3, n_refits=1, refit=False, random_state=0,
+                      scoring="accuracy").fit(X, y)  # fmt: skip
+    saved = result_to_dict(nested)
+    assert saved["optimism"] is None  # NestedCV's optimism_ is NaN: no number of two metrics
+    assert json.loads(json.dumps(saved, allow_nan=False)) == saved  # strict JSON, no NaN
+    report = nested_cv_report({"search": saved}, n_resamples=200)
+    assert report.rows[0]["optimism"] is None
