@@ -340,6 +340,12 @@ def plot_comparison(results, *, confidence=0.95, ax=None, path=None):
     models = as_results(results)
     metric = _one_metric(models, "plot_comparison")
     table = compare_results(models, confidence=confidence)
+    return draw_comparison(table, metric, confidence, ax=ax, path=path)
+
+
+def draw_comparison(table, metric, confidence, *, ax=None, path=None):
+    """:func:`plot_comparison`'s figure of ``table`` (:func:`~._results.compare_results`' at
+    ``confidence``, in ``metric``): the report draws the table it prints."""
     n_pairs = len(table["model_a"])
     pairs = [f"{a} - {b}" for a, b in zip(table["model_a"], table["model_b"])]
     figure, ax = _figure(ax, (_width(pairs), 1.6 + 0.5 * n_pairs))

@@ -777,7 +777,7 @@ class NestedCVReport:
         )
         if self.comparison is not None and len(results) == len(self._models):
             add(
-                _plots.plot_comparison(results, confidence=self.confidence),
+                _plots.draw_comparison(self.comparison, self.comparison_metric, self.confidence),
                 f"Pairwise differences of mean test {metric} with their intervals",
                 f"Differences of the mean test {metric}, A - B, with their {level} corrected t "
                 "intervals; red where Holm's procedure demonstrates the difference.",
