@@ -7,6 +7,7 @@ import numpy as np
 from ..model_selection._engine import refits_class
 from ..stats import mean_interval, summarize
 from ..stats._bounds import clip_to_range, metric_range
+from ..stats._compare import NOT_DEMONSTRATED
 from ..utils import fill_doc, install_hint
 from ._format import decimals_for, signed
 from ._results import (
@@ -350,7 +351,7 @@ def draw_comparison(table, metric, confidence, *, ax=None, path=None):
     pairs = [f"{a} - {b}" for a, b in zip(table["model_a"], table["model_b"])]
     figure, ax = _figure(ax, (_width(pairs), 1.6 + 0.5 * n_pairs))
     for row, (_, _, mean, low, high) in enumerate(printed_pairs(table, metric)):
-        demonstrated = not table["verdict"][row].startswith("difference not")
+        demonstrated = table["verdict"][row] != NOT_DEMONSTRATED
         ax.errorbar(
             mean,
             row,
