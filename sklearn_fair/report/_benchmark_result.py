@@ -815,10 +815,11 @@ class BenchmarkResult:
             n_samples=n_samples, random_state=random_state,
         )  # fmt: skip
 
-    def _across(self, baseline, against, datasets, *, rope, prior=0.5, n_samples=50_000,
-                random_state=0):  # fmt: skip
+    def _across(self, baseline, against, datasets, *, rope, **posterior):
         """:meth:`compare_across`'s table on ``datasets``, its counts read from ``against``
-        (:meth:`compare_to`'s table at the counts' level)."""
+        (:meth:`compare_to`'s table at the counts' level); ``posterior``: ``prior``,
+        ``n_samples``, ``random_state`` of :func:`~sklearn_fair.stats.bayesian_signed_rank`
+        (its defaults, compare_across's, where not given)."""
         pd = _pandas()
         greater = self._sign("compare_across") > 0
         means = self.mean_scores().loc[datasets]
@@ -827,16 +828,16 @@ class BenchmarkResult:
         for model in self.models:
             if model == baseline:
                 continue
-            posterior = bayesian_signed_rank(
-                means[model], means[baseline], rope=rope, prior=prior, greater_is_better=greater,
-                n_samples=n_samples, random_state=random_state,
-            )  # fmt: skip
+            probabilities = bayesian_signed_rank(
+                means[model], means[baseline], rope=rope, greater_is_better=greater, **posterior
+            )
             counts = verdicts.get_group(model).value_counts()
             wins, losses = int(counts.get("better", 0)), int(counts.get("worse", 0))
             rows.append(
                 {
-                    "model": model, "baseline": baseline, "p_better": posterior.p_a_better,
-                    "p_equivalent": posterior.p_equivalent, "p_worse": posterior.p_b_better,
+                    "model": model, "baseline": baseline, "p_better": probabilities.p_a_better,
+                    "p_equivalent": probabilities.p_equivalent,
+                    "p_worse": probabilities.p_b_better,
                     "wins": wins, "ties": len(datasets) - wins - losses, "losses": losses,
                     "rope": float(rope),
                 }
