@@ -79,8 +79,10 @@ class NestedCVReport:
         and ``median_<param>`` per numeric hyper-parameter. In printed units (a negated
         scikit-learn error is the positive error). ``optimism`` is the mean validation minus the
         mean test score in the scorer's direction (positive: validation looked better); it,
-        ``validation_mean`` and ``rank_validation`` are None for a metric that did not select.
-        Ranks are within a data set.
+        ``validation_mean`` and ``rank_validation`` are None for a metric that did not select,
+        and ``optimism`` also where the validation score is of a search's own scoring
+        (:attr:`~sklearn_fair.report._results.NestedResult.optimism`). Ranks are within a data
+        set.
     selected_params : dict
         Model name -> the hyper-parameters selected in each outer fold (of the first data set).
     median_params : dict
