@@ -18,7 +18,6 @@ from ..stats import (
     holm,
     iqm,
     probability_of_improvement,
-    win_tie_loss,
 )
 from ..stats import multiple_comparison as _multiple_comparison
 from ..stats import rank_comparison as _rank_comparison
@@ -281,13 +280,14 @@ class BenchmarkResult:
 
         One row per outer fold of each cell (the mean over its refits, printed units); with several
         metrics, a ``metric`` column and one row per metric (the validation score only for the
-        selecting one).
+        selecting one). A search that selected with its own scoring has its validation score in
+        that metric's printed units, as the report's table and :meth:`selection_summary` print it.
         """
         pd = _pandas()
         multi = any(len(c.scores_per_metric) > 1 for c in self.cells.values())
         rows = []
         for (dataset, model), cell in self.cells.items():
-            validation = cell.metric.values(cell.validation_scores)
+            validation = cell.validation_metric.values(cell.validation_scores)
             for key, values in cell.scores_per_metric.items():
                 for fold, value in enumerate(cell.metrics[key].values(values)):
                     row = {"dataset": dataset, "model": model}
@@ -398,19 +398,23 @@ class BenchmarkResult:
         -------
         DataFrame
             One row per cell: ``dataset``, ``model``, ``validation_mean`` (the winners' mean inner
-            validation score), ``test_mean``, ``optimism`` (validation minus test, positive when
-            validation was optimistic; printed units) and ``selected``: hyper-parameter -> {value
-            (as printed): number of outer folds that selected it}.
+            validation score) in ``validation_metric`` (the selecting metric, or a search's own
+            scoring), ``test_mean``, ``optimism`` (validation minus test in the metric's
+            direction, positive when validation was optimistic; printed units; NaN when the
+            validation score is of a search's own scoring, as in the report) and ``selected``:
+            hyper-parameter -> {value (as printed): number of outer folds that selected it}.
         """
         pd = _pandas()
         rows = []
         for (dataset, model), cell in self.cells.items():
-            validation, test = np.mean(cell.validation_scores), np.mean(cell.scores)
+            validation = cell.validation_metric
             rows.append(
                 {
                     "dataset": dataset, "model": model,
-                    "validation_mean": float(cell.sign * validation),
-                    "test_mean": float(cell.sign * test), "optimism": float(validation - test),
+                    "validation_mean": float(validation.sign * np.mean(cell.validation_scores)),
+                    "validation_metric": validation.name,
+                    "test_mean": float(cell.sign * np.mean(cell.scores)),
+                    "optimism": np.nan if cell.optimism is None else cell.optimism,
                     "selected": selection_counts(cell.best_params),
                 }
             )  # fmt: skip
@@ -460,15 +464,18 @@ class BenchmarkResult:
         Parameters
         ----------
         statistic : {"mean", "iqm"}, default="mean"
-            ``"mean"``: mean ± std over the outer folds; ``"iqm"``: the IQM and its 95% percentile
-            bootstrap interval over the folds (seeded by the benchmark's ``random_state``).
+            ``"mean"``: mean ± std over the outer folds; ``"iqm"``: the IQM and its percentile
+            bootstrap interval at ``confidence`` over the folds (2000 resamples, each cell's
+            generator derived by its data set's and model's names from the benchmark's
+            ``random_state``, 0 when None).
         scale : float, default=1.0
             Multiplies the printed values (100 for percentages).
         decimals : int, default=None
             Digits after the point; None: two significant digits of the smallest standard deviation
             of the data set's fold scores (so that a perfect model does not print as ``1.0 ± 0.0``).
         confidence : float, default=0.95
-            "Demonstrably worse" is decided at level ``1 - confidence``.
+            Level of the IQM's interval; "demonstrably worse" is decided at level
+            ``1 - confidence``.
         mark : bool, default=True
             Bold (``**...**``) the best model of each data set and italicise (``*...*``) those not
             demonstrably worse than it: the corrected resampled t-test against it (Nadeau &
@@ -482,7 +489,8 @@ class BenchmarkResult:
         DataFrame of str
         """
         pd = _pandas()
-        alpha = 1 - _level(confidence, alpha, "table")
+        confidence = _level(confidence, alpha, "table")
+        alpha = 1 - confidence
         self._check_one_metric()
         columns, root = {}, seed_root(0 if self.random_state is None else self.random_state)
         for dataset in self.datasets:
@@ -500,7 +508,9 @@ class BenchmarkResult:
                     texts.append(f"{np.mean(values):.{d}f} ± {np.std(values):.{d}f}")
                 else:
                     rng = named_generator(root, dataset, model)
-                    low, high = bootstrap_ci(values, iqm, n_resamples=2000, random_state=rng)
+                    low, high = bootstrap_ci(
+                        values, iqm, n_resamples=2000, confidence=confidence, random_state=rng
+                    )
                     texts.append(f"{iqm(values):.{d}f} [{low:.{d}f}, {high:.{d}f}]")
             if mark:
                 best, pvalues = self._against_the_best(dataset)
@@ -577,11 +587,16 @@ class BenchmarkResult:
             fold score of the model beats one of the baseline's). In printed units: a model with a
             smaller RMSE than the baseline has a negative difference.
         """
-        pd = _pandas()
         confidence = _level(confidence, alpha, "compare_to")
-        alpha = 1 - confidence
         baseline = self._baseline_of(baseline, "compare_to")
         self._warn_budget(baseline)
+        return self._against(baseline, confidence)
+
+    def _against(self, baseline, confidence):
+        """:meth:`compare_to`'s table, without its budget warning: the one family of tests
+        against ``baseline`` that the verdict, the report and :meth:`compare_across` read."""
+        pd = _pandas()
+        alpha = 1 - confidence
         rows = []
         for dataset in self.datasets:
             for model in self.models:
@@ -764,9 +779,11 @@ class BenchmarkResult:
 
         The Bayesian signed-rank test with a region of practical equivalence (Benavoli, Corani,
         Demšar and Zaffalon, JMLR 2017; :func:`sklearn_fair.stats.bayesian_signed_rank`) on the
-        data sets' mean scores, and the win/tie/loss counts
-        (:func:`sklearn_fair.stats.win_tie_loss`: the corrected resampled t-test on each data
-        set, Holm across them).
+        data sets' mean scores, and the win/tie/loss counts of :meth:`compare_to`'s verdicts at
+        level ``alpha``: the corrected resampled t-test on each data set, Holm across all the
+        models and data sets at once, so that a count never contradicts :meth:`compare_to`'s
+        verdict on the same pair (a win is "better", a loss "worse", a tie "difference not
+        demonstrated").
 
         Parameters
         ----------
@@ -776,7 +793,7 @@ class BenchmarkResult:
             Half-width of the region of practical equivalence, in printed units (0.01: one point
             of accuracy; for an RMSE, choose it in the target's units).
         alpha : float, default=0.05
-            Level of the per-data-set tests of the counts.
+            Level of the tests of the counts (:meth:`compare_to` at ``confidence=1 - alpha``).
         prior : float, default=0.5
             Strength of the signed-rank test's prior pseudo-observation at 0 (baycomp's).
         n_samples : int, default=50_000
@@ -791,37 +808,37 @@ class BenchmarkResult:
             ``p_worse`` (in the metric's direction), ``wins``, ``ties``, ``losses`` (data sets),
             ``rope``.
         """
-        pd = _pandas()
         baseline = self._baseline_of(baseline, "compare_across")
-        greater = self._sign("compare_across") > 0
         datasets = self._pooled_datasets("compare_across")
+        return self._across(
+            baseline, self._against(baseline, 1 - alpha), datasets, rope=rope, prior=prior,
+            n_samples=n_samples, random_state=random_state,
+        )  # fmt: skip
+
+    def _across(self, baseline, against, datasets, *, rope, **posterior):
+        """:meth:`compare_across`'s table on ``datasets``, its counts read from ``against``
+        (:meth:`compare_to`'s table at the counts' level); ``posterior``: ``prior``,
+        ``n_samples``, ``random_state`` of :func:`~sklearn_fair.stats.bayesian_signed_rank`
+        (its defaults, compare_across's, where not given)."""
+        pd = _pandas()
+        greater = self._sign("compare_across") > 0
         means = self.mean_scores().loc[datasets]
-        cells = [self.cells[d, baseline] for d in datasets]
-        if not all(c.has_splits for c in cells):
-            raise NoSplitsError(
-                "compare_across counts wins with the corrected resampled t-test, which needs "
-                "the outer splits; these results do not record them."
-            )
-        sizes = {key: [c.sizes[key] for c in cells] for key in ("n_train", "n_test")}
+        verdicts = against[against.dataset.isin(datasets)].groupby("model").verdict
         rows = []
         for model in self.models:
             if model == baseline:
                 continue
-            posterior = bayesian_signed_rank(
-                means[model], means[baseline], rope=rope, prior=prior, greater_is_better=greater,
-                n_samples=n_samples, random_state=random_state,
-            )  # fmt: skip
-            counts = win_tie_loss(
-                self._per_dataset(model, datasets=datasets),
-                self._per_dataset(baseline, datasets=datasets),
-                alpha=alpha,
-                **sizes,
+            probabilities = bayesian_signed_rank(
+                means[model], means[baseline], rope=rope, greater_is_better=greater, **posterior
             )
+            counts = verdicts.get_group(model).value_counts()
+            wins, losses = int(counts.get("better", 0)), int(counts.get("worse", 0))
             rows.append(
                 {
-                    "model": model, "baseline": baseline, "p_better": posterior.p_a_better,
-                    "p_equivalent": posterior.p_equivalent, "p_worse": posterior.p_b_better,
-                    "wins": counts.wins, "ties": counts.ties, "losses": counts.losses,
+                    "model": model, "baseline": baseline, "p_better": probabilities.p_a_better,
+                    "p_equivalent": probabilities.p_equivalent,
+                    "p_worse": probabilities.p_b_better,
+                    "wins": wins, "ties": len(datasets) - wins - losses, "losses": losses,
                     "rope": float(rope),
                 }
             )  # fmt: skip
@@ -993,7 +1010,7 @@ class BenchmarkResult:
         """
         from ._plots import critical_difference_diagram
 
-        return critical_difference_diagram(self, alpha, ax)
+        return critical_difference_diagram(self.rank_comparison(alpha=alpha), alpha, ax)
 
     @validate_params(
         {"confidence": [CONFIDENCE], "interval": [INTERVAL_METHODS], "ax": "no_validation"},

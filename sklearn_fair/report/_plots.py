@@ -7,6 +7,7 @@ import numpy as np
 from ..model_selection._engine import refits_class
 from ..stats import mean_interval, summarize
 from ..stats._bounds import clip_to_range, metric_range
+from ..stats._compare import NOT_DEMONSTRATED
 from ..utils import fill_doc, install_hint
 from ._format import decimals_for, signed
 from ._results import (
@@ -232,6 +233,8 @@ def plot_optimism(results, *, ax=None, path=None):
     Each dot is one outer fold of one model: the selected configuration's mean inner validation
     score against its test score, in the metric that selected it. Dots on the better side of
     the diagonal (the legend says which) are folds where validation overstated the test score.
+    A model whose search selected with its own scoring has validation scores of another metric:
+    it is not drawn, and the legend says so (no optimism, as in the report's table).
 
     Parameters
     ----------
@@ -260,16 +263,23 @@ def plot_optimism(results, *, ax=None, path=None):
     own = ax is None
     figure, ax = _figure(ax, (4.8, 5.4))
     decimals = decimals_for([], [np.std(metric.values(m.scores)) for m in models])
+    drawn = [m for m in models if m.optimism is not None]
     for index, model in enumerate(models):
-        gap = float(np.mean(model.validation_scores) - np.mean(model.scores))
+        if model.optimism is None:  # a legend entry without a marker: the note
+            label = f"{model.name}: not drawn, validation in {model.validation_metric}"
+            ax.plot([], [], " ", label=label)
+            continue
         ax.scatter(
             metric.values(model.scores),
             metric.values(model.validation_scores),
             color=f"C{index}",
-            label=f"{model.name} (optimism {signed(gap, decimals)})",
+            label=f"{model.name} (optimism {signed(model.optimism, decimals)})",
             zorder=2,
         )
-    values = np.concatenate([metric.values(np.r_[m.scores, m.validation_scores]) for m in models])
+    values = np.concatenate(
+        [metric.values(np.r_[m.scores, m.validation_scores]) for m in drawn]
+        or [metric.values(m.scores) for m in models]
+    )
     low, high = np.nanmin(values), np.nanmax(values)
     margin = 0.05 * (high - low) or 0.01
     side = "above" if metric.greater_is_better else "below"
@@ -331,11 +341,17 @@ def plot_comparison(results, *, confidence=0.95, ax=None, path=None):
     models = as_results(results)
     metric = _one_metric(models, "plot_comparison")
     table = compare_results(models, confidence=confidence)
+    return draw_comparison(table, metric, confidence, ax=ax, path=path)
+
+
+def draw_comparison(table, metric, confidence, *, ax=None, path=None):
+    """:func:`plot_comparison`'s figure of ``table`` (:func:`~._results.compare_results`' at
+    ``confidence``, in ``metric``): the report draws the table it prints."""
     n_pairs = len(table["model_a"])
     pairs = [f"{a} - {b}" for a, b in zip(table["model_a"], table["model_b"])]
     figure, ax = _figure(ax, (_width(pairs), 1.6 + 0.5 * n_pairs))
     for row, (_, _, mean, low, high) in enumerate(printed_pairs(table, metric)):
-        demonstrated = not table["verdict"][row].startswith("difference not")
+        demonstrated = table["verdict"][row] != NOT_DEMONSTRATED
         ax.errorbar(
             mean,
             row,
@@ -357,8 +373,9 @@ def plot_comparison(results, *, confidence=0.95, ax=None, path=None):
     return _finish(figure, path)
 
 
-def critical_difference_diagram(result, alpha, ax):
-    """See :meth:`BenchmarkResult.plot_critical_difference`."""
+def critical_difference_diagram(ranks, alpha, ax):
+    """See :meth:`BenchmarkResult.plot_critical_difference` (``ranks``: its
+    ``rank_comparison(alpha=alpha)``)."""
     try:
         import scikit_posthocs as sp
     except ImportError as exc:  # pragma: no cover - in the plot extra
@@ -367,8 +384,7 @@ def critical_difference_diagram(result, alpha, ax):
         ) from exc
     import pandas as pd
 
-    ranks = result.rank_comparison(alpha=alpha)
-    figure, ax = _figure(ax, (6, 1.2 + 0.25 * len(result.models)))
+    figure, ax = _figure(ax, (6, 1.2 + 0.25 * len(ranks.average_ranks)))
     sp.critical_difference_diagram(
         pd.Series(ranks.average_ranks), ranks.pairwise_table(), ax=ax, alpha=alpha
     )

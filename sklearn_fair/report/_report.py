@@ -9,6 +9,7 @@ import importlib.util
 import numbers
 import os
 import warnings
+from functools import cached_property
 
 import numpy as np
 from scipy.stats import rankdata
@@ -28,7 +29,13 @@ from ._results import (
     shared_metric,
 )
 from ._tables import Cell, Section, num
-from ._verdict import against_the_best, benchmark_verdict, emphasis, verdict_sentence
+from ._verdict import (
+    against_the_best,
+    benchmark_verdict,
+    emphasis,
+    holm_family,
+    verdict_sentence,
+)
 
 _KINDS = {".md": "markdown", ".markdown": "markdown", ".html": "html", ".txt": "text"}
 _SHORT = {"t": "Student t", "normal": "normal", "corrected_t": "corrected t"}
@@ -72,8 +79,10 @@ class NestedCVReport:
         and ``median_<param>`` per numeric hyper-parameter. In printed units (a negated
         scikit-learn error is the positive error). ``optimism`` is the mean validation minus the
         mean test score in the scorer's direction (positive: validation looked better); it,
-        ``validation_mean`` and ``rank_validation`` are None for a metric that did not select.
-        Ranks are within a data set.
+        ``validation_mean`` and ``rank_validation`` are None for a metric that did not select,
+        and ``optimism`` also where the validation score is of a search's own scoring
+        (:attr:`~sklearn_fair.report._results.NestedResult.optimism`). Ranks are within a data
+        set.
     selected_params : dict
         Model name -> the hyper-parameters selected in each outer fold (of the first data set).
     median_params : dict
@@ -169,9 +178,32 @@ class NestedCVReport:
             )
         return sentence
 
+    @cached_property
+    def _against_baseline(self):
+        """``(compare_to's table or the ValueError that refused it, the warnings it raised)``:
+        computed once per report, read by the verdict and by the baseline's section."""
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", UnequalBudgetWarning)
+            try:
+                return self.result.compare_to(confidence=self.confidence), caught
+            except ValueError as error:
+                return error, caught
+
+    @cached_property
+    def _ranks(self):
+        """``rank_comparison`` at the report's level: computed once per report, read by the
+        ranks section and the critical-difference diagram."""
+        return self.result.rank_comparison(alpha=self.alpha)
+
     def _verdict(self):
         if self.result.baseline is not None or not self._one:
-            return benchmark_verdict(self.result, alpha=self.alpha, tests=self._best)
+            against = None
+            if self.result.baseline is not None:
+                against = self._against_baseline[0]
+                against = None if isinstance(against, ValueError) else against
+            return benchmark_verdict(
+                self.result, alpha=self.alpha, tests=self._best, against=against
+            )
         if self.comparison is not None:
             metric = self.comparison_metric
             return verdict_sentence(
@@ -390,13 +422,10 @@ class NestedCVReport:
         result, alpha = self.result, self.alpha
         baseline = result.baseline
         section = Section(f"Against the baseline {baseline}")
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always", UnequalBudgetWarning)
-            try:
-                table = result.compare_to(confidence=self.confidence)
-            except ValueError as error:
-                section.paragraphs.append(f"No comparison: {error}")
-                return section
+        table, caught = self._against_baseline
+        if isinstance(table, ValueError):
+            section.paragraphs.append(f"No comparison: {table}")
+            return section
         section.columns = [
             *([] if self._one else ["data set"]),
             "model",
@@ -430,9 +459,9 @@ class NestedCVReport:
             f"Differences of the mean test score, model minus {baseline}, in the metric's "
             "printed units, on the shared outer folds: corrected resampled t-test (Nadeau and "
             f"Bengio), {self._level} corrected t interval, p-values adjusted with Holm's method "
-            f"across all {len(table)} comparisons; better or worse when Holm rejects at level "
-            f"{alpha:g}. P(model beats baseline): the probability that a fold score of the model "
-            "beats one of the baseline's."
+            f"across all {holm_family(table)} comparisons; better or worse when Holm rejects at "
+            f"level {alpha:g}. P(model beats baseline): the probability that a fold score of the "
+            "model beats one of the baseline's."
         )
         if errors:
             section.paragraphs.append(
@@ -456,8 +485,12 @@ class NestedCVReport:
                 )
                 return section
             rope = 0.01
+        against = self._against_baseline[0]  # the counts are its verdicts: one family
         try:
-            table = result.compare_across(rope=rope, alpha=self.alpha)
+            if isinstance(against, ValueError):
+                raise against
+            datasets = result._pooled_datasets("compare_across")
+            table = result._across(result.baseline, against, datasets, rope=rope)
         except ValueError as error:
             section.paragraphs.append(f"No comparison across the data sets: {error}")
             return section
@@ -474,14 +507,14 @@ class NestedCVReport:
             f"the {len(result.datasets)} data sets' mean test scores: the posterior probability "
             f"that the model is better than {result.baseline} by more than {rope:g} (the region "
             "of practical equivalence, in the metric's units), within it, or worse.",
-            "Wins, ties and losses: data sets where the corrected resampled t-test of the paired "
-            "outer-fold scores, Holm-adjusted across the data sets, shows the model better or "
-            f"worse at level {self.alpha:g}; a tie is a difference not demonstrated.",
+            "Wins, ties and losses: the data sets where the comparison with the baseline above "
+            "(corrected resampled t-test, Holm across all its comparisons) finds the model "
+            f"better or worse at level {self.alpha:g}; a tie is a difference not demonstrated.",
         ]
         return section
 
     def _ranks_section(self):
-        ranks = self.result.rank_comparison(alpha=self.alpha)
+        ranks = self._ranks
         chosen = []
         if len(self.result.datasets) >= 5:
             chosen = [str(self.result.multiple_comparison(alpha=self.alpha))]
@@ -701,7 +734,7 @@ class NestedCVReport:
             )
             if with_ranks and importlib.util.find_spec("scikit_posthocs") is not None:
                 add(
-                    result.plot_critical_difference(alpha=self.alpha),
+                    _plots.critical_difference_diagram(self._ranks, self.alpha, None),
                     "Critical-difference diagram of the models' average ranks",
                     "Average ranks; models joined by a bar are not significantly different "
                     f"(Nemenyi, level {self.alpha:g}).",
@@ -746,7 +779,7 @@ class NestedCVReport:
         )
         if self.comparison is not None and len(results) == len(self._models):
             add(
-                _plots.plot_comparison(results, confidence=self.confidence),
+                _plots.draw_comparison(self.comparison, self.comparison_metric, self.confidence),
                 f"Pairwise differences of mean test {metric} with their intervals",
                 f"Differences of the mean test {metric}, A - B, with their {level} corrected t "
                 "intervals; red where Holm's procedure demonstrates the difference.",
@@ -837,10 +870,7 @@ def _rows(cells, confidence, interval, n_resamples, random_state):
                 **sizes,
             )
             selects = key == cell.refit_metric
-            validation = float(np.mean(cell.validation_scores))
-            # a search that selected with its own scoring: its validation score is of that
-            # metric, and has no difference with the test score to report
-            chosen_by = cell.selection_metric if selects else None
+            chosen_by = cell.validation_metric  # a search's own scoring: no optimism
             row = {
                 "dataset": cell.dataset,
                 "model": cell.model,
@@ -858,11 +888,11 @@ def _rows(cells, confidence, interval, n_resamples, random_state):
                 "iqm_ci_low": summary.iqm_ci_low,
                 "iqm_ci_high": summary.iqm_ci_high,
                 "iqm_ci_method": summary.iqm_ci_method,
-                "validation_mean": (chosen_by or metric).sign * validation if selects else None,
-                "validation_metric": (chosen_by or metric).name if selects else None,
-                "optimism": validation - float(np.mean(scores))
-                if selects and chosen_by is None
+                "validation_mean": chosen_by.sign * float(np.mean(cell.validation_scores))
+                if selects
                 else None,
+                "validation_metric": chosen_by.name if selects else None,
+                "optimism": cell.optimism if selects else None,
                 "greater_is_better": metric.greater_is_better,
                 "note": metric.note,
                 "n_failed_fits": cell.n_failed,

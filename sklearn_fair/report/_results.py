@@ -125,6 +125,25 @@ class NestedResult:
         return self.scores_per_metric[self.refit_metric]
 
     @property
+    def validation_metric(self):
+        """The :class:`~sklearn_fair.metrics.MetricName` of :attr:`validation_scores`: the
+        selecting metric, or the scoring a search given as the estimator selected with."""
+        return self.metric if self.selection_metric is None else self.selection_metric
+
+    @property
+    def optimism(self):
+        """Mean validation minus mean test score of the selecting metric, in the scorer's
+        direction (positive: validation looked better); None when the validation scores are of
+        a search's own scoring, another metric than the test scores'.
+
+        The one rule of every output (the report's table, ``selection_summary``,
+        ``plot_optimism``) on whether the two scores can be subtracted.
+        """
+        if self.selection_metric is not None:
+            return None
+        return float(np.mean(self.validation_scores) - np.mean(self.scores))
+
+    @property
     def has_splits(self):
         return self.test_indices is not None and self.train_indices is not None
 
@@ -184,7 +203,8 @@ def result_to_dict(nested):
     -------
     result : dict
         ``format``, ``version``, ``random_state``, ``refit_seeds``, ``score_mean``,
-        ``score_std``, ``optimism``, ``metrics`` (each metric's printed name and sign, see
+        ``score_std``, ``optimism`` (None where a search selected with its own scoring),
+        ``metrics`` (each metric's printed name and sign, see
         :func:`~sklearn_fair.metrics.metric_display_name`), ``refit_metric`` (the key of the
         selecting metric), ``task`` ("classification", "regression" or None),
         ``outer_results`` (a list of per-fold dicts), ``failures`` (outer fold, or "final" ->
@@ -238,7 +258,7 @@ def result_to_dict(nested):
         "refit_seeds": _jsonable(nested.refit_seeds_),
         "score_mean": float(nested.score_mean_),
         "score_std": float(nested.score_std_),
-        "optimism": float(nested.optimism_),
+        "optimism": _jsonable(nested.optimism_),  # NaN (own scoring): None, as JSON has it
         "metrics": {key: metric.to_dict() for key, metric in metrics.items()},
         "refit_metric": refit_metric,
         "task": _task(nested),

@@ -1,8 +1,6 @@
 """Which model is better, in words: a report's verdict in one sentence, and comparison_text."""
 
-import warnings
-
-from ..exceptions import SplitsMismatchError, UnequalBudgetWarning
+from ..exceptions import SplitsMismatchError
 from ..stats._compare import NOT_DEMONSTRATED  # compare()'s verdict when Holm does not reject
 from ._results import (
     NoSplitsError,
@@ -170,16 +168,15 @@ def _per_best(tests, datasets):
     return "; ".join(f"{model} on {_names(sets)}" for model, sets in winners.items())
 
 
-def benchmark_verdict(result, *, alpha=0.05, tests=None):
-    """One sentence at level ``alpha``: against the baseline when there is one, else the
-    best of each data set (``tests``: :func:`against_the_best`'s, when computed)."""
+def benchmark_verdict(result, *, alpha=0.05, tests=None, against=None):
+    """One sentence at level ``alpha``: against the baseline when there is one (``against``:
+    ``result.compare_to``'s table at that level, None when it refused), else the best of each
+    data set (``tests``: :func:`against_the_best`'s, when computed)."""
     metric = _metric_words(result)
     n = len(result.datasets)
     sets = f"{n} data set" + ("s" if n != 1 else "")
-    if result.baseline is not None:
-        sentence = _baseline_verdict(result, alpha, metric, sets)
-        if sentence is not None:
-            return sentence
+    if against is not None:
+        return _baseline_verdict(against, result.baseline, alpha, metric, sets)
     tests = tests if tests is not None else against_the_best(result)
     head = f"Best mean {metric} over the {sets}: {_per_best(tests, result.datasets)}"
     if any(pvalues is None for _, pvalues in tests.values()):
@@ -198,16 +195,16 @@ def benchmark_verdict(result, *, alpha=0.05, tests=None):
     return f"{head}; shown to be worse than the best {method}: {shown}."
 
 
-def _baseline_verdict(result, alpha, metric, sets):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UnequalBudgetWarning)  # the report shows them
-        try:
-            table = result.compare_to(confidence=1 - alpha)
-        except ValueError:  # no splits recorded, or not the same: said in its section
-            return None
-    baseline = result.baseline
+def holm_family(table):
+    """How many of ``compare_to``'s comparisons (its ``table``) Holm adjusted over: the tested
+    ones (a cell whose folds failed is not tested)."""
+    return int(table["pvalue"].notna().sum())
+
+
+def _baseline_verdict(table, baseline, alpha, metric, sets):
     method = (
-        f"(corrected resampled t-test, Holm across the {len(table)} comparisons, level {alpha:g})"
+        f"(corrected resampled t-test, Holm across the {holm_family(table)} comparisons, level "
+        f"{alpha:g})"
     )
     better, worse = {}, {}
     for row in table.itertuples():

@@ -312,6 +312,28 @@ def test_to_html_is_the_two_model_reports_template(result):
     assert "**" not in page
 
 
+def test_a_rendering_computes_compare_to_and_the_ranks_once(result, monkeypatch):
+    from sklearn_fair.report._html import html_page
+
+    # the page as the pieces make it, each from a report of its own (nothing shared)
+    verdict = _sections(result)[0]
+    sections = _sections(result)[1]
+    expected = html_page("Benchmark report", sections, lead=verdict)
+    calls = {"compare_to": 0, "rank_comparison": 0}
+    for name in calls:
+        method = getattr(BenchmarkResult, name)
+
+        def counted(self, *args, _method=method, _name=name, **kwargs):
+            calls[_name] += 1
+            return _method(self, *args, **kwargs)
+
+        monkeypatch.setattr(BenchmarkResult, name, counted)
+    page = _page(result)
+    assert calls == {"compare_to": 1, "rank_comparison": 1}
+    assert page == expected
+    assert "Ranks" in page and page.count("data:image/png;base64,") == 2  # with the CD diagram
+
+
 def test_the_verdict_names_the_differences_compare_to_demonstrates(result):
     verdict, _ = _sections(result)
     with warnings.catch_warnings():
@@ -437,6 +459,28 @@ def test_table_of_iqms_with_their_bootstrap_intervals():
     assert table.loc["y", "d"] == "0.300 [0.300, 0.300]"
     with pytest.raises(ValueError, match="'statistic' parameter"):
         BenchmarkResult.from_results(cells).table(statistic="median")
+
+
+def test_the_iqm_interval_of_the_table_is_at_its_confidence():
+    from sklearn_fair.stats import bootstrap_ci, iqm
+    from sklearn_fair.utils._random import named_generator
+
+    scores = [0.1, 0.5, 0.6, 0.7, 0.9, 0.2, 0.4, 0.8]
+    cells = {("d", "x"): _folds(scores), ("d", "y"): _folds([0.3] * 8)}
+    benchmark_ = BenchmarkResult.from_results(cells)  # random_state None: the root is 0
+
+    def interval(confidence):
+        text = benchmark_.table(statistic="iqm", mark=False, decimals=6, confidence=confidence)
+        return [float(v) for v in text.loc["x", "d"].split("[")[1].rstrip("]").split(",")]
+
+    narrow, wide = interval(0.5), interval(0.95)
+    assert wide[0] < narrow[0] and narrow[1] < wide[1]
+    for confidence, printed in ((0.5, narrow), (0.95, wide)):
+        expected = bootstrap_ci(
+            scores, iqm, n_resamples=2000, confidence=confidence,
+            random_state=named_generator(0, "d", "x"),
+        )  # fmt: skip
+        assert printed == pytest.approx([expected.low, expected.high], abs=5e-7)
 
 
 def test_one_level_parameter_for_every_comparison(result):

@@ -60,3 +60,48 @@ def test_the_report_quotes_the_chosen_test_and_the_bayesian_comparison(result):
     table = result.compare_across(rope=0.01)
     assert [str(row[0]) for row in section.rows] == list(table.model)
     assert [str(row[1]) for row in section.rows] == [f"{p:.3f}" for p in table.p_better]
+
+
+def _saved(differences, n=20):
+    """A saved result (result_to_dict's shape) of 4 folds of n rows: 0.5 + each difference."""
+    return {
+        "outer_results": [
+            {
+                "test_score": 0.5 + d, "test_scores": [0.5 + d], "validation_score": 0.5 + d,
+                "best_params": {}, "train_indices": [i for i in range(4 * n) if i // n != f],
+                "test_indices": list(range(f * n, (f + 1) * n)), "fit_time": 1.0,
+            }
+            for f, d in enumerate(differences)
+        ]
+    }  # fmt: skip
+
+
+def test_the_win_counts_are_compare_tos_verdicts_one_family():
+    """A difference that Holm over one model's data sets would call a win, but Holm over all
+    of compare_to's comparisons does not: no count contradicts compare_to."""
+    from statsmodels.stats.multitest import multipletests
+
+    from sklearn_fair import BenchmarkResult
+
+    clear, flat = [0.0512 - 0.01, 0.0512 + 0.01] * 2, [0.01, -0.01] * 2
+    cells = {}
+    for dataset in ("d1", "d2", "d3"):
+        cells[dataset, "base"] = _saved([0.0] * 4)
+        cells[dataset, "m1"] = _saved(clear if dataset == "d1" else flat)
+        cells[dataset, "m2"] = _saved(flat)
+    result = BenchmarkResult.from_results(cells, baseline="base", metric="accuracy")
+    against = result.compare_to(confidence=0.95)
+    m1 = against[against.model == "m1"]
+    # the setup: Holm within m1's three data sets rejects on d1, Holm across all six does not
+    assert list(multipletests(m1.pvalue, alpha=0.05, method="holm")[0]) == [True, False, False]
+    assert not multipletests(against.pvalue, alpha=0.05, method="holm")[0].any()
+    assert set(against.verdict) == {"difference not demonstrated"}
+    table = result.compare_across(rope=0.01, alpha=0.05).set_index("model")
+    for model in ("m1", "m2"):
+        verdicts = against[against.model == model].verdict
+        expected = [sum(verdicts == v) for v in ("better", "difference not demonstrated", "worse")]
+        assert table.loc[model, ["wins", "ties", "losses"]].tolist() == expected
+    # and so on the report's page
+    report = result.report(n_resamples=200)
+    section = next(s for s in report.sections() if s.title.startswith("Across the data sets"))
+    assert [str(row[-1]) for row in section.rows] == ["0 / 3 / 0", "0 / 3 / 0"]

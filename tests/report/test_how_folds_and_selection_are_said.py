@@ -1,8 +1,11 @@
 """The report says how the folds were made (groups) and which metric selected (a search's own
 scoring), in every form, and from saved results too."""
 
+import re
+
 import numpy as np
 import pandas as pd
+import pytest
 from sklearn.datasets import make_classification
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import GridSearchCV
@@ -45,3 +48,58 @@ def test_a_search_that_selects_with_its_own_scoring_is_said_and_has_no_optimism(
         text = report.to_text()
         assert "Selected with the search's own scoring: search (ROC AUC)" in text
         assert "validation ROC AUC" in text  # the per-fold table names the selecting metric
+
+
+def test_no_output_subtracts_a_search_own_scoring_from_the_test_score():
+    """The report's table, selection_summary and plot_optimism agree: no optimism where the
+    validation scores are of the search's own scoring, validation minus test where they are of
+    the test's metric."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from sklearn_fair import BenchmarkResult
+    from sklearn_fair.report import plot_optimism
+
+    X, y, _ = _data()
+    fitted = {
+        name: NestedCV(
+            GridSearchCV(LogisticRegression(), {"C": [0.01, 1.0]}, scoring=scoring, cv=3),
+            outer_cv=3, n_refits=1, refit=False, random_state=0, scoring="accuracy",
+        ).fit(X, y)
+        for name, scoring in (("own", "neg_log_loss"), ("same", "accuracy"))
+    }  # fmt: skip
+    own, same = fitted["own"], fitted["same"]
+    expected = float(np.mean(same.validation_scores_) - np.mean(same.outer_scores_))
+    result = BenchmarkResult.from_results({("d", name): r for name, r in fitted.items()})
+    rows = {row["model"]: row for row in result.report(n_resamples=200).rows}
+    summary = result.selection_summary().set_index("model")
+    assert rows["own"]["optimism"] is None and np.isnan(summary.loc["own", "optimism"])
+    assert rows["same"]["optimism"] == pytest.approx(expected)
+    assert summary.loc["same", "optimism"] == pytest.approx(expected)
+    # the validation score printed in its own metric's units (log loss, positive) by both
+    assert summary.loc["own", "validation_metric"] == rows["own"]["validation_metric"]
+    assert summary.loc["own", "validation_mean"] == pytest.approx(-np.mean(own.validation_scores_))
+    assert rows["own"]["validation_mean"] == pytest.approx(-np.mean(own.validation_scores_))
+    per_fold = result.scores.set_index("model").loc["own", "validation_score"]
+    np.testing.assert_allclose(per_fold, -own.validation_scores_)
+    labels = plot_optimism(fitted).axes[0].get_legend_handles_labels()[1]
+    (own_label,) = [label for label in labels if label.startswith("own")]
+    (same_label,) = [label for label in labels if label.startswith("same")]
+    assert "optimism" not in own_label and "not drawn" in own_label
+    printed = re.search(r"optimism ([^)]+)\)", same_label).group(1).replace("\u2212", "-")
+    decimals = len(printed.partition(".")[2])
+    assert float(printed) == pytest.approx(expected, abs=0.5 * 10**-decimals)
+
+
+def test_a_saved_result_without_optimism_is_valid_json():
+    import json
+
+    X, y, _ = _data()
+    search = GridSearchCV(LogisticRegression(), {"C": [0.01, 1.0]}, scoring="roc_auc", cv=3)
+    nested = NestedCV(search, outer_cv=3, n_refits=1, refit=False, random_state=0,
+                      scoring="accuracy").fit(X, y)  # fmt: skip
+    saved = result_to_dict(nested)
+    assert saved["optimism"] is None  # NestedCV's optimism_ is NaN: no number of two metrics
+    assert json.loads(json.dumps(saved, allow_nan=False)) == saved  # strict JSON, no NaN
+    report = nested_cv_report({"search": saved}, n_resamples=200)
+    assert report.rows[0]["optimism"] is None

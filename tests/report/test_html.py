@@ -187,6 +187,27 @@ def test_the_plots_use_the_reports_resample_count(fitted, monkeypatch):
     assert "<img" not in report.to_html(plots=False)
 
 
+def test_a_page_computes_its_pairwise_comparison_once(fitted, monkeypatch):
+    from sklearn_fair.report import _plots, _report, _results
+
+    # the page as the pieces make it, each from a report of its own (nothing shared)
+    title = "Nested cross-validation report"
+    verdict = nested_cv_report(fitted, n_resamples=200).verdict()
+    sections = nested_cv_report(fitted, n_resamples=200).sections(figures=True)
+    expected = html_page(title, sections, lead=verdict)
+    calls = []
+
+    def counted(*args, **kwargs):
+        calls.append(args)
+        return _results.compare_results(*args, **kwargs)
+
+    for module in (_report, _plots):
+        monkeypatch.setattr(module, "compare_results", counted)
+    page = nested_cv_report(fitted, n_resamples=200).to_html(plots=True)
+    assert len(calls) == 1  # the table printed and the forest plot drawn from it
+    assert page == expected and page.count("data:image/png;base64,") == 3
+
+
 def test_plots_section_says_why_when_models_cannot_share_an_axis(fitted, fitted_multimetric):
     mixed = nested_cv_report(fitted_multimetric, n_resamples=200).to_html()
     assert "<img" not in mixed

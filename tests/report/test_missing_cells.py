@@ -81,3 +81,15 @@ def test_every_report_form_says_which_cells_failed(result):
     assert row["ci_method"].startswith("not computed: 3 of 3 folds failed")
     logistic = next(r for r in report.rows if (r["dataset"], r["model"]) == ("wide", "logistic"))
     assert np.isfinite(logistic["test_mean"])
+
+
+def test_the_report_counts_holms_family_as_the_tested_comparisons(result):
+    # 2 models against the baseline on 3 data sets, less the one cell whose folds failed
+    family = 2 * 3 - len(result.missing)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", MissingCellsWarning)
+        report = result.report(n_resamples=200)
+        text = report.to_text()
+    assert f"Holm across the {family} comparisons" in report.verdict()
+    assert f"Holm's method across all {family} comparisons" in " ".join(text.split())
+    assert "Holm across the 6 comparisons" not in text
