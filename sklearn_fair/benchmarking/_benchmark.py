@@ -339,10 +339,9 @@ def benchmark(
                 keep_predictions=keep,
             )  # fmt: skip
             if cache_dir is not None:
-                # one warning about unseeded runs, above, for the whole benchmark
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore", CacheWarning)
-                    use_cache(plan, os.fspath(cache_dir))
+                # a cell never warns that it is unseeded (it gets the int root seed): the one
+                # warning, above, is the benchmark's
+                use_cache(plan, os.fspath(cache_dir))
             dataset_plans[model] = plan
             cells.append((dataset, model, nested))
             plans.append(plan)
