@@ -346,8 +346,8 @@ def benchmark(
     # a cell never warns that it is unseeded (it gets the int root seed): the one warning,
     # above, is the benchmark's
     runs = run_protocol(
-        plans, cache_dir=cache_dir, n_jobs=n_jobs, verbose=verbose, reuse_prefix=reuse,
-        all_failed="keep",
+        plans, cache_dir=cache_dir, n_jobs=n_jobs, verbose=verbose, label="benchmark fits",
+        reuse_prefix=reuse, all_failed="keep",
     )  # fmt: skip
     results, recorded = {}, {}
     for (dataset, model, nested), run in zip(cells, runs):

@@ -406,3 +406,10 @@ def test_an_unseeded_benchmark_with_a_cache_warns_once_and_its_cells_not_at_all(
         benchmark(models, DATASETS, outer_cv=2, n_refits=1, cache_dir=tmp_path / "cache")
     messages = [str(w.message) for w in record if w.category is CacheWarning]
     assert len(messages) == 1 and messages[0].startswith("benchmark has random_state=None")
+
+
+def test_a_benchmark_of_one_cell_is_labelled_as_a_benchmark(capsys):
+    X, y = DATASETS["a"]
+    benchmark({"tree": _models()["tree"]}, {"a": (X, y)}, outer_cv=2, n_refits=1, verbose=1)
+    lines = [line for line in capsys.readouterr().err.splitlines() if "fits:" in line]
+    assert lines and all(line.startswith("benchmark fits:") for line in lines)

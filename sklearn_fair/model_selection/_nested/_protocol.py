@@ -14,7 +14,7 @@ from ...exceptions import CacheWarning
 from ...utils._stacklevel import external_stacklevel
 from ._cache import TaskCache
 from ._results import assemble, warn_or_raise_about_failures
-from ._running import run_plan, run_plans
+from ._running import run_plans
 from ._selection import warn_about_selection
 
 __all__ = ["ProtocolRun", "run_protocol", "use_cache"]
@@ -46,8 +46,8 @@ def use_cache(plan, cache_dir):
         )
 
 
-def run_protocol(plans, *, cache_dir=None, n_jobs=None, verbose=0, reuse_prefix=True,
-                 all_failed="raise"):  # fmt: skip
+def run_protocol(plans, *, cache_dir=None, n_jobs=None, verbose=0, label="NestedCV fits",
+                 reuse_prefix=True, all_failed="raise"):  # fmt: skip
     """Run ``plans`` on one pool of workers and assemble each plan's results.
 
     Parameters
@@ -56,8 +56,8 @@ def run_protocol(plans, *, cache_dir=None, n_jobs=None, verbose=0, reuse_prefix=
         Made by ``make_plan``.
     cache_dir : path or None
         The task cache of every plan (:func:`use_cache`); None: no cache.
-    n_jobs, verbose :
-        Workers and progress of the one pool.
+    n_jobs, verbose, label :
+        Workers and progress (its label) of the one pool.
     reuse_prefix : bool or list of bool
         Per plan, whether fitted pipeline steps are reused within it.
     all_failed : {"raise", "keep"}
@@ -71,13 +71,10 @@ def run_protocol(plans, *, cache_dir=None, n_jobs=None, verbose=0, reuse_prefix=
         In the order of ``plans``.
     """
     for plan in plans:
-        plan.n_jobs, plan.verbose = n_jobs, verbose
         use_cache(plan, cache_dir)
-    if len(plans) == 1:
-        reuse = reuse_prefix if isinstance(reuse_prefix, bool) else reuse_prefix[0]
-        schedules = [run_plan(plans[0], reuse_prefix=reuse)]
-    else:
-        schedules = run_plans(plans, n_jobs=n_jobs, verbose=verbose, reuse_prefix=reuse_prefix)
+    schedules = run_plans(
+        plans, n_jobs=n_jobs, verbose=verbose, label=label, reuse_prefix=reuse_prefix
+    )
     runs = []
     for plan, schedule in zip(plans, schedules):
         if plan.cache is not None:
