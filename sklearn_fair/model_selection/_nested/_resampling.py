@@ -155,16 +155,17 @@ def _members_needed(cv, y):
 
 
 def _straddling(splits, groups):
-    """Per split, the groups on both sides of it."""
+    """Per split, the groups on both sides of it; None without ``groups`` (an array)."""
+    if groups is None:
+        return None
     return [np.intersect1d(groups[train], groups[test]) for train, test in splits]
 
 
-def warn_outer_group_leaks(owner, outer_cv, outer_splits, groups):
-    """Warn when ``groups`` are given and an outer split puts a group on both sides."""
+def warn_outer_group_leaks(owner, outer_cv, groups, shared):
+    """Warn when ``groups`` are given and an outer split puts a group on both sides
+    (``shared``: per outer split, the groups on both sides)."""
     if groups is None:
         return
-    groups = np.asarray(groups)
-    shared = _straddling(outer_splits, groups)
     leaking = [fold for fold, both in enumerate(shared) if both.size]
     if not leaking:
         return
@@ -172,7 +173,7 @@ def warn_outer_group_leaks(owner, outer_cv, outer_splits, groups):
     warnings.warn(
         f"groups were given to {owner}, but its outer splitter {outer_cv!r} ignores them: "
         f"{straddling.size} of the {np.unique(groups).size} groups are on both sides of "
-        f"{len(leaking)} of the {len(outer_splits)} outer splits (outer fold {leaking[0]} "
+        f"{len(leaking)} of the {len(shared)} outer splits (outer fold {leaking[0]} "
         f"shares {shared[leaking[0]].size}, e.g. {shared[leaking[0]][:3].tolist()}). The test "
         "folds then hold rows of groups seen in training, so the scores are optimistic. Pass "
         "a group splitter as outer_cv (GroupKFold, StratifiedGroupKFold), or an int: with "
@@ -182,29 +183,28 @@ def warn_outer_group_leaks(owner, outer_cv, outer_splits, groups):
     )
 
 
-def warn_structure_leaks(owner, outer_cv, outer_splits, inner_splits, groups):
-    """Warn when inner splits share groups, or look into the future, where the outer do not."""
-    if groups is not None:
-        groups = np.asarray(groups)
-        if not any(both.size for both in _straddling(outer_splits, groups)):
-            leaking = [
-                (fold, np.intersect1d(groups[tr], groups[te]).size)
-                for fold, splits in inner_splits.items()
-                for tr, te in splits
-                if np.intersect1d(groups[tr], groups[te]).size
-            ]
-            if leaking:
-                fold, shared = leaking[0]
-                warnings.warn(
-                    f"The outer splits of {owner} keep groups apart, but {len(leaking)} inner "
-                    f"split(s) put one group on both sides ({shared} shared group(s) in the "
-                    f"first, in {'the final selection' if fold is None else f'outer fold {fold}'}"
-                    "): model selection sees its validation groups in training. Pass a group "
-                    "splitter as inner_cv (e.g. GroupKFold), or leave inner_cv=None for a "
-                    "grouped hold-out.",
-                    SplitLeakageWarning,
-                    stacklevel=external_stacklevel(),
-                )
+def warn_structure_leaks(owner, outer_cv, inner_splits, groups, outer_shared):
+    """Warn when inner splits share groups, or look into the future, where the outer do not
+    (``outer_shared``: per outer split, the groups on both sides)."""
+    if groups is not None and not any(both.size for both in outer_shared):
+        leaking = [
+            (fold, both.size)
+            for fold, splits in inner_splits.items()
+            for both in _straddling(splits, groups)
+            if both.size
+        ]
+        if leaking:
+            fold, shared = leaking[0]
+            warnings.warn(
+                f"The outer splits of {owner} keep groups apart, but {len(leaking)} inner "
+                f"split(s) put one group on both sides ({shared} shared group(s) in the "
+                f"first, in {'the final selection' if fold is None else f'outer fold {fold}'}"
+                "): model selection sees its validation groups in training. Pass a group "
+                "splitter as inner_cv (e.g. GroupKFold), or leave inner_cv=None for a "
+                "grouped hold-out.",
+                SplitLeakageWarning,
+                stacklevel=external_stacklevel(),
+            )
     if is_time_ordered(outer_cv):
         late = [
             fold
@@ -288,18 +288,18 @@ def _describe_splitter(cv, n_splits):
     return f"{n_splits} splits of {name}"
 
 
-def describe_resampling(cv, splits, groups, *, given=None):
+def describe_resampling(cv, splits, shared, *, given=None):
     """How ``cv`` made ``splits``, as the reports print it ("5-fold StratifiedGroupKFold on
-    groups"); ``given``: what the user passed, when an int was turned into ``cv``."""
+    groups"); ``shared``: per split, the groups on both sides (None without groups);
+    ``given``: what the user passed, when an int was turned into ``cv``."""
     text = _describe_splitter(cv, len(splits))
-    if isinstance(given, numbers.Integral) and groups is not None:
+    if isinstance(given, numbers.Integral) and shared is not None:
         text += f" (cv={given} with groups)"
-    if groups is None or not splits:
+    if shared is None or not splits:
         return text
-    shared = [both.size for both in _straddling(splits, np.asarray(groups))]
-    if not any(shared):
+    leaking = sum(1 for both in shared if both.size)
+    if not leaking:
         return f"{text} on groups (no group on both sides)"
-    leaking = sum(1 for n in shared if n)
     return f"{text}, ignoring the groups (some on both sides of {leaking} of {len(shared)} splits)"
 
 
@@ -330,7 +330,9 @@ def materialise_splits(data, splitters, routed, *, estimator, whole_search, earl
             allow_overlap=lagged(outer),
             name="outer_cv",
         )
-    warn_outer_group_leaks(owner, outer, outer_splits, data.groups)
+    groups = None if data.groups is None else np.asarray(data.groups)
+    shared = _straddling(outer_splits, groups)  # once, for the two warnings and the words
+    warn_outer_group_leaks(owner, outer, groups, shared)
     trains = {fold: train for fold, (train, _) in enumerate(outer_splits)}
     if final:
         trains[None] = np.arange(n_samples)
@@ -350,7 +352,7 @@ def materialise_splits(data, splitters, routed, *, estimator, whole_search, earl
                 splitters.inner, data.X, data.y, train, inner_split, classifier, _where(fold)
             )
     if splitters.inner_given is not None:
-        warn_structure_leaks(owner, outer, outer_splits, inner_splits, data.groups)
+        warn_structure_leaks(owner, outer, inner_splits, groups, shared)
     if whole_search and data.groups is not None:
         warnings.warn(
             f"{owner} runs its search whole inside each outer training fold, and the search's "
@@ -366,8 +368,8 @@ def materialise_splits(data, splitters, routed, *, estimator, whole_search, earl
         holdouts = _early_stopping_holdouts(trains, stored, outer, data, estimator, seeds)
     rows = row_sets(n_samples, outer_splits, inner_splits, holdouts)
     described = {
-        "outer": describe_resampling(outer, outer_splits, data.groups, given=splitters.outer_given),
-        "inner": _describe_inner(splitters, inner_splits, stored, whole_search, data.groups),
+        "outer": describe_resampling(outer, outer_splits, shared, given=splitters.outer_given),
+        "inner": _describe_inner(splitters, inner_splits, stored, whole_search, groups),
     }
     return Splits(outer_splits, inner_splits, holdouts, rows, described)
 
@@ -379,7 +381,8 @@ def _describe_inner(splitters, inner_splits, stored, whole_search, groups):
         return "the search's own cv, run whole in each outer training fold"
     # the first fold's splits stand for all: one splitter makes them
     first = next(iter(inner_splits.values()), [])
-    text = describe_resampling(splitters.inner, first, groups, given=splitters.inner_given)
+    shared = _straddling(first, groups)
+    text = describe_resampling(splitters.inner, first, shared, given=splitters.inner_given)
     return f"{text}, in each outer training fold"
 
 
