@@ -80,13 +80,13 @@ def lagged(cv):
     return isinstance(cv, RollingOrigin) and cv.lag > 0
 
 
-def inner_splits_of_fold(inner_cv, X, y, train, split_params, classifier, where):
-    """Materialise ``inner_cv`` on the rows ``train``; returns absolute (train, test) pairs."""
+def inner_splits_of_fold(cv, X, y, train, split_params, where):
+    """Materialise the splitter ``cv`` on the rows ``train``; returns absolute (train, test)
+    pairs."""
     y_train = None if y is None else y[train]
     split_params = {
         name: None if value is None else take(value, train) for name, value in split_params.items()
     }
-    cv = check_cv_with_groups(inner_cv, y_train, classifier, split_params.get("groups"))
     check_class_counts(cv, y_train, where)
     try:
         with _groups_leaks_reported_by_us():
@@ -254,7 +254,7 @@ class Splitters:
     """The splitters of a run (:func:`resolve_splitters`)."""
 
     outer: object  # outer_cv, checked (an int made a (Stratified)(Group)KFold)
-    inner: object  # the inner splitter: the one given (an int made a splitter), or the default
+    inner: object  # the inner splitter: the one given (checked, as outer), or the default
     inner_given: object  # the inner_cv given (by the user or the wrapped search), or None
     outer_given: object = None  # the outer_cv given
 
@@ -264,11 +264,10 @@ def resolve_splitters(outer_cv, inner_cv, estimator, y, seeds, owner, groups=Non
     ``groups`` are given, and a warning for a shuffling splitter without a seed."""
     classifier = is_classifier(estimator)
     outer = check_cv_with_groups(outer_cv, y, classifier, groups)
-    inner = inner_cv
-    if inner is None:
+    if inner_cv is None:
         inner = default_inner_cv(estimator, outer, seeds.inner_cv_seed())
-    elif isinstance(inner, numbers.Integral):
-        inner = check_cv_with_groups(inner, y, classifier, groups)
+    else:  # an int becomes a splitter, an iterable of splits is wrapped in one
+        inner = check_cv_with_groups(inner_cv, y, classifier, groups)
     if seeds.seeded:
         warn_unseeded_splitters(owner, {"outer_cv": outer_cv, "inner_cv": inner_cv})
     return Splitters(outer, inner, inner_cv, outer_cv)
@@ -340,7 +339,6 @@ def materialise_splits(data, splitters, routed, *, estimator, whole_search, earl
         fold: None if fold is None else stored_inner_splits(outer, fold, train, n_samples)
         for fold, train in trains.items()
     }
-    classifier = is_classifier(estimator)
     inner_splits = {}
     for fold, train in trains.items():
         if stored[fold] is not None:
@@ -349,7 +347,7 @@ def materialise_splits(data, splitters, routed, *, estimator, whole_search, earl
             inner_splits[fold] = []
         else:
             inner_splits[fold] = inner_splits_of_fold(
-                splitters.inner, data.X, data.y, train, inner_split, classifier, _where(fold)
+                splitters.inner, data.X, data.y, train, inner_split, _where(fold)
             )
     if splitters.inner_given is not None:
         warn_structure_leaks(owner, outer, inner_splits, groups, shared)
@@ -397,9 +395,7 @@ def _early_stopping_holdouts(trains, stored, outer, data, estimator, seeds):
             continue
         cv = default_inner_cv(estimator, outer, seeds.holdout_seed(fold))
         where = f"the early-stopping hold-out of {_where(fold)}"
-        holdouts[fold] = inner_splits_of_fold(
-            cv, data.X, data.y, train, split_params, is_classifier(estimator), where
-        )[0]
+        holdouts[fold] = inner_splits_of_fold(cv, data.X, data.y, train, split_params, where)[0]
     return holdouts
 
 
