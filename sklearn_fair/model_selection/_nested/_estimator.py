@@ -495,7 +495,7 @@ def store_fitted(nested, run):
     nested.best_params_per_fold_ = [f["best_params"] for f in folds]
     nested.score_mean_ = float(np.mean(nested.outer_scores_))
     nested.score_std_ = float(np.std(nested.outer_scores_))
-    comparable = plan.selection is None or plan.selection.comparable
+    comparable = plan.scoring.comparable
     # validation and test scores of two different metrics have no difference to report
     nested.optimism_ = (
         float(np.mean(nested.validation_scores_) - nested.score_mean_) if comparable else np.nan
