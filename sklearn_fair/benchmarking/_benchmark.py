@@ -1,6 +1,5 @@
 """benchmark(): every model on every data set, nested, on shared splits, in one task pool."""
 
-import os
 import warnings
 
 import numpy as np
@@ -18,7 +17,6 @@ from ..model_selection._engine import (
     run_protocol,
     shared_root_seed,
     store_fitted,
-    use_cache,
 )
 from ..report._results import as_result
 from ..stats._checks import check_same_splits
@@ -338,11 +336,6 @@ def benchmark(
                 nested, X, y, groups, {}, final=False, return_estimator=False, owner=owner,
                 keep_predictions=keep,
             )  # fmt: skip
-            if cache_dir is not None:
-                # one warning about unseeded runs, above, for the whole benchmark
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore", CacheWarning)
-                    use_cache(plan, os.fspath(cache_dir))
             dataset_plans[model] = plan
             cells.append((dataset, model, nested))
             plans.append(plan)
@@ -350,9 +343,12 @@ def benchmark(
         check_previous_plans(previous, dataset, dataset_plans)
 
     reuse = [nested.reuse_prefix for _, _, nested in cells]
+    # a cell never warns that it is unseeded (it gets the int root seed): the one warning,
+    # above, is the benchmark's
     runs = run_protocol(
-        plans, n_jobs=n_jobs, verbose=verbose, reuse_prefix=reuse, all_failed="keep"
-    )
+        plans, cache_dir=cache_dir, n_jobs=n_jobs, verbose=verbose, label="benchmark fits",
+        reuse_prefix=reuse, all_failed="keep",
+    )  # fmt: skip
     results, recorded = {}, {}
     for (dataset, model, nested), run in zip(cells, runs):
         store_fitted(nested, run)

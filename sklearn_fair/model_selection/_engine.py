@@ -14,7 +14,7 @@ from ._nested._docs import PARAMETER_DOCS, fill_parameter_docs
 from ._nested._estimator import store_fitted
 from ._nested._functions import refits_class
 from ._nested._planning import make_plan
-from ._nested._protocol import run_protocol, use_cache
+from ._nested._protocol import run_protocol
 from ._nested._resampling import check_cv_with_groups
 from ._nested._running import PlansData, run_plan
 from ._nested._scheduling import NestedSchedule
@@ -44,5 +44,4 @@ __all__ = [
     "shared_root_seed",
     "store_fitted",
     "take",
-    "use_cache",
 ]

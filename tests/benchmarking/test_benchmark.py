@@ -22,7 +22,7 @@ from sklearn.model_selection import GridSearchCV, GroupKFold, KFold, StratifiedK
 from sklearn.tree import DecisionTreeClassifier
 
 from sklearn_fair import BenchmarkResult, NestedCV, benchmark
-from sklearn_fair.exceptions import SplitsMismatchError
+from sklearn_fair.exceptions import CacheWarning, SplitsMismatchError
 from sklearn_fair.model_selection._nested import _running
 
 
@@ -398,3 +398,18 @@ def test_a_pair_of_graph_data_and_labels_is_read_as_x_and_y():
     assert X is graphs and labels.tolist() == [0, 1, 0, 1] and groups is None
     # graphs alone are graph data, whose labels come from each graph's .y
     assert _load("g", graphs) == (graphs, None, None)
+
+
+def test_an_unseeded_benchmark_with_a_cache_warns_once_and_its_cells_not_at_all(tmp_path):
+    models = {"tree": _models()["tree"], "nested": _models()["nested"]}
+    with pytest.warns(CacheWarning) as record:
+        benchmark(models, DATASETS, outer_cv=2, n_refits=1, cache_dir=tmp_path / "cache")
+    messages = [str(w.message) for w in record if w.category is CacheWarning]
+    assert len(messages) == 1 and messages[0].startswith("benchmark has random_state=None")
+
+
+def test_a_benchmark_of_one_cell_is_labelled_as_a_benchmark(capsys):
+    X, y = DATASETS["a"]
+    benchmark({"tree": _models()["tree"]}, {"a": (X, y)}, outer_cv=2, n_refits=1, verbose=1)
+    lines = [line for line in capsys.readouterr().err.splitlines() if "fits:" in line]
+    assert lines and all(line.startswith("benchmark fits:") for line in lines)

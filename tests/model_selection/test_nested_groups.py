@@ -157,3 +157,32 @@ def test_a_search_run_whole_is_said_to_get_no_groups():
     search = HalvingGridSearchCV(LogisticRegression(), GRID, cv=3, random_state=0)
     with pytest.warns(SplitLeakageWarning, match="does not receive the groups"):
         nested_cross_val_score(search, X, Y, groups=PATIENTS, cv=3, n_refits=1)
+
+
+def test_the_groups_on_both_sides_of_each_outer_split_are_found_once(monkeypatch):
+    # one intersection per outer split serves the leak warning, the inner-leak check and the
+    # description (a splitter given for each, so that all three look at the outer splits)
+    from sklearn_fair.model_selection._nested import _resampling
+
+    calls = []
+    original = _resampling._straddling
+
+    def counting(splits, groups):
+        calls.append(splits)
+        return original(splits, groups)
+
+    monkeypatch.setattr(_resampling, "_straddling", counting)
+    nested = NestedCV(
+        LogisticRegression(), GRID, outer_cv=GroupKFold(4), inner_cv=KFold(3), n_refits=1,
+        refit=False, random_state=0,
+    )  # fmt: skip
+    with pytest.warns(SplitLeakageWarning):  # the inner KFold cuts through patients
+        nested.fit(X, Y, groups=PATIENTS)
+    outer = _outer_splits(nested)
+
+    def is_outer(splits):
+        return len(splits) == len(outer) and all(
+            np.array_equal(test, expected) for (_, test), (_, expected) in zip(splits, outer)
+        )
+
+    assert sum(is_outer(splits) for splits in calls) == 1

@@ -185,3 +185,22 @@ def test_default_inner_holdout_without_structure_is_stratified_and_random():
     for train, valid in selection_fits(SplitRecorder, nested):
         assert abs(np.mean(y[valid]) - 0.5) < 0.1
         assert valid.min() < train.max()  # shuffled, not the last rows
+
+
+def test_inner_cv_given_as_splits_is_applied_to_each_outer_training_fold_and_said_so():
+    # positions in each outer training fold, as scikit-learn's check_cv reads a list of splits
+    inner = [(np.arange(60), np.arange(60, 80)), (np.arange(20, 80), np.arange(20))]
+    nested = NestedCV(
+        SplitRecorder(), {"C": [1.0]}, outer_cv=KFold(3), inner_cv=inner, n_refits=1, refit=False
+    ).fit(with_ids(X), y)
+    expected = [
+        (train[tr].tolist(), train[te].tolist())
+        for train, _ in KFold(3).split(X)
+        for tr, te in inner
+    ]
+    fits = selection_fits(SplitRecorder, nested)
+    used = [(tr.tolist(), te.tolist()) for tr, te in fits]
+    assert used == expected
+    assert (
+        nested.resampling_["inner"] == "2 given (train, test) splits, in each outer training fold"
+    )

@@ -15,7 +15,7 @@ from ...utils import RANDOM_STATE_CONSTRAINTS, EstimatorInstance, IntervalNotBoo
 from ._candidates import search_space
 from ._docs import fill_parameter_docs
 from ._planning import make_plan
-from ._protocol import run_protocol, use_cache
+from ._protocol import run_protocol
 from ._results import cv_results
 from ._scoring import metadata_router, resolve_scoring
 
@@ -317,10 +317,10 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
             self, X, y, groups, params, final=bool(self.refit), return_estimator=False,
             owner=type(self).__name__, keep_predictions=self.keep_predictions,
         )  # fmt: skip
-        use_cache(plan, self.cache_dir)
         (run,) = run_protocol(
-            [plan], n_jobs=self.n_jobs, verbose=self.verbose, reuse_prefix=self.reuse_prefix
-        )
+            [plan], cache_dir=self.cache_dir, n_jobs=self.n_jobs, verbose=self.verbose,
+            reuse_prefix=self.reuse_prefix,
+        )  # fmt: skip
         store_fitted(self, run)
         return self
 
@@ -495,7 +495,7 @@ def store_fitted(nested, run):
     nested.best_params_per_fold_ = [f["best_params"] for f in folds]
     nested.score_mean_ = float(np.mean(nested.outer_scores_))
     nested.score_std_ = float(np.std(nested.outer_scores_))
-    comparable = plan.selection is None or plan.selection.comparable
+    comparable = plan.scoring.comparable
     # validation and test scores of two different metrics have no difference to report
     nested.optimism_ = (
         float(np.mean(nested.validation_scores_) - nested.score_mean_) if comparable else np.nan

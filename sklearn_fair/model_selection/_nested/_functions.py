@@ -16,7 +16,7 @@ from ._data import is_pairwise, take
 from ._docs import fill_parameter_docs
 from ._estimator import PROTOCOL_CONSTRAINTS, NestedCV
 from ._planning import make_plan
-from ._protocol import run_protocol, use_cache
+from ._protocol import run_protocol
 from ._seeds import function_random_state
 
 __all__ = ["nested_cross_val_predict", "nested_cross_val_score", "nested_cross_validate"]
@@ -81,10 +81,10 @@ def _run(owner, args, check_plan=None, **run):
     )  # fmt: skip
     if check_plan is not None:
         check_plan(plan)
-    use_cache(plan, nested.cache_dir)
     (done,) = run_protocol(
-        [plan], n_jobs=nested.n_jobs, verbose=nested.verbose, reuse_prefix=nested.reuse_prefix
-    )
+        [plan], cache_dir=nested.cache_dir, n_jobs=nested.n_jobs, verbose=nested.verbose,
+        reuse_prefix=nested.reuse_prefix,
+    )  # fmt: skip
     return plan, done.results
 
 

@@ -17,7 +17,7 @@ from ._candidates import (
 from ._data import RunData
 from ._inputs import check_target_kind, early_stopping_policy, prepare_data
 from ._resampling import materialise_splits, resolve_splitters, row_sets
-from ._scoring import resolve_scoring, route_params, shown
+from ._scoring import Scoring, resolve_scoring, route_params, shown
 from ._seeds import Seeds
 from ._selection import check_select, select_fold
 from ._tasks import FINAL, REFIT, SEARCH, SELECTION, FitTask, SearchTask, TaskKey
@@ -32,9 +32,7 @@ class Plan:
     owner: str
     estimator: object
     candidates: list
-    scorers: dict  # every scorer a task may call (the selection's and the outer ones)
-    multimetric: bool
-    refit_metric: str  # the outer metric of outer_scores_
+    scoring: object  # the run's scorers and which metric does what (_scoring.Scoring)
     outer_splits: list
     inner_splits: dict  # fold (None: all the data) -> list of (train, test)
     seeds: Seeds
@@ -42,7 +40,6 @@ class Plan:
     data: RunData
     search: object = None  # a search that runs whole inside each fold
     param_grid: object = None  # for the edge-of-grid check; None for sampled candidates
-    scoring: object = None  # what scores the outer test folds, as given (see _scoring.Scoring)
     outer_cv: object = None
     # fold -> (train, val) that a refit or the final fit early-stops on
     holdouts: dict = field(default_factory=dict)
@@ -61,8 +58,6 @@ class Plan:
     groups: object = None  # the group labels, for error messages
     classifier: bool = False
     resampling: dict = None  # "outer", "inner": how the splits were made, in words
-    # which metric selects, when it is not the outer one (a search's own scoring; Scoring)
-    selection: object = None
     selection_rule: str = "best"  # "best" or "one_se": how a fold's winner is picked
     _selection_params: dict = field(default_factory=dict)
 
@@ -170,20 +165,34 @@ class Plan:
     # -- metrics: which score what, and which selects (see _scoring.Scoring) -------------------
 
     @property
+    def scorers(self):
+        """Every scorer a task may call (the selection's and the outer ones), by key."""
+        return self.scoring.scorers
+
+    @property
+    def multimetric(self):
+        return self.scoring.multimetric
+
+    @property
+    def refit_metric(self):
+        """The outer metric of ``outer_scores_``."""
+        return self.scoring.refit_metric
+
+    @property
     def selection_metric(self):
         """The key of the metric that selects."""
-        return self.refit_metric if self.selection is None else self.selection.selection_metric
+        return self.scoring.selection_metric
 
     @property
     def outer_keys(self):
         """Keys of the scorers that score refits; None (every scorer) unless they differ."""
-        return None if self.selection is None else self.selection.outer_keys
+        return self.scoring.outer_keys
 
     @property
     def selection_keys(self):
         """Keys of the scorers that score selection fits; None (every scorer) unless they
         differ from the outer ones."""
-        return None if self.selection is None else self.selection.selection_keys
+        return self.scoring.selection_keys
 
     def metric_keys(self, results, keys=None):
         """The metrics the scores of ``results`` have: ``keys`` (default: those of
@@ -197,8 +206,7 @@ class Plan:
     def selecting_metric(self, keys):
         """The metric that selects among ``keys`` (see :meth:`metric_keys`): the first key of a
         dict-returning callable, unless ``refit`` (a search's own, when it selects) names one."""
-        refit = self.refit if self.selection is None else self.selection.selection_refit
-        return self._named(keys, self.selection_metric, refit)
+        return self._named(keys, self.selection_metric, self.scoring.selection_refit)
 
     def outer_metric(self, keys):
         """The metric of ``outer_scores_`` among the outer ``keys``."""
@@ -220,13 +228,13 @@ class Plan:
         """Metric key -> :class:`~sklearn_fair.metrics.MetricName` of the outer metrics, as
         printed in reports."""
         keys = self.scorers if self.outer_keys is None else self.outer_keys
-        return _names(self.scoring, keys, self.multimetric, self.estimator)
+        return _names(self.scoring.scoring, keys, self.multimetric, self.estimator)
 
     def selection_metric_name(self):
         """The :class:`~sklearn_fair.metrics.MetricName` of the metric that selects."""
-        if self.selection is None or self.selection_keys is None:
+        if self.selection_keys is None:
             return self.metric_names().get(self.refit_metric)
-        scoring = self.selection.selection_scoring
+        scoring = self.scoring.selection_scoring
         several = isinstance(scoring, (dict, list, tuple, set))
         keys = [shown(key) for key in self.selection_keys]
         return _names(scoring, keys, several, self.estimator)[shown(self.selection_metric)]
@@ -276,10 +284,7 @@ def make_plan(nested, X, y, groups, params, *, final, return_estimator, owner,
         search=search,
         candidates=candidates,
         param_grid=space.param_grid if space.param_distributions is None else None,
-        scoring=scoring.scoring,
-        scorers=scoring.scorers,
-        multimetric=scoring.multimetric,
-        refit_metric=scoring.refit_metric,
+        scoring=scoring,
         outer_cv=splitters.outer,
         outer_splits=splits.outer,
         inner_splits=splits.inner,
@@ -301,7 +306,6 @@ def make_plan(nested, X, y, groups, params, *, final, return_estimator, owner,
         groups=data.groups,
         classifier=is_classifier(estimator),
         resampling=splits.described,
-        selection=scoring,
         selection_rule=nested.select,
     )
 
@@ -316,9 +320,7 @@ def plan_of_splits(estimator, params, scorers, outer_splits, inner_splits, X, y,
         owner=owner,
         estimator=estimator,
         candidates=[dict(params)],
-        scorers=scorers,
-        multimetric=True,
-        refit_metric=next(iter(scorers)),
+        scoring=Scoring(scorers, True, next(iter(scorers)), next(iter(scorers))),
         outer_splits=outer_splits,
         inner_splits=inner_splits,
         seeds=Seeds.from_random_state(0),  # never drawn from: params leave nothing unset

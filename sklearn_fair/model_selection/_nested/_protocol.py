@@ -2,9 +2,9 @@
 ``benchmark()`` call.
 
 Each caller makes its plans with :func:`~._planning.make_plan` (one, or one per cell of a
-benchmark), hands them to :func:`run_protocol`, and reads the assembled results; what happens
-between (the task cache and its warnings, the one run loop, the failure, tie and edge-of-grid
-warnings) happens here once, the same way for every caller.
+benchmark) and hands them, with its cache folder, to :func:`run_protocol`; what happens after
+(the task cache and its warnings, the one run loop, the failure, tie and edge-of-grid warnings)
+happens here once, the same way for every caller.
 """
 
 import warnings
@@ -14,7 +14,7 @@ from ...exceptions import CacheWarning
 from ...utils._stacklevel import external_stacklevel
 from ._cache import TaskCache
 from ._results import assemble, warn_or_raise_about_failures
-from ._running import run_plan, run_plans
+from ._running import run_plans
 from ._selection import warn_about_selection
 
 __all__ = ["ProtocolRun", "run_protocol", "use_cache"]
@@ -46,15 +46,18 @@ def use_cache(plan, cache_dir):
         )
 
 
-def run_protocol(plans, *, n_jobs=None, verbose=0, reuse_prefix=True, all_failed="raise"):
+def run_protocol(plans, *, cache_dir=None, n_jobs=None, verbose=0, label="NestedCV fits",
+                 reuse_prefix=True, all_failed="raise"):  # fmt: skip
     """Run ``plans`` on one pool of workers and assemble each plan's results.
 
     Parameters
     ----------
     plans : list of Plan
-        Made by ``make_plan`` (with ``use_cache`` where a cache is wanted).
-    n_jobs, verbose :
-        Workers and progress of the one pool.
+        Made by ``make_plan``.
+    cache_dir : path or None
+        The task cache of every plan (:func:`use_cache`); None: no cache.
+    n_jobs, verbose, label :
+        Workers and progress (its label) of the one pool.
     reuse_prefix : bool or list of bool
         Per plan, whether fitted pipeline steps are reused within it.
     all_failed : {"raise", "keep"}
@@ -68,12 +71,10 @@ def run_protocol(plans, *, n_jobs=None, verbose=0, reuse_prefix=True, all_failed
         In the order of ``plans``.
     """
     for plan in plans:
-        plan.n_jobs, plan.verbose = n_jobs, verbose
-    if len(plans) == 1:
-        reuse = reuse_prefix if isinstance(reuse_prefix, bool) else reuse_prefix[0]
-        schedules = [run_plan(plans[0], reuse_prefix=reuse)]
-    else:
-        schedules = run_plans(plans, n_jobs=n_jobs, verbose=verbose, reuse_prefix=reuse_prefix)
+        use_cache(plan, cache_dir)
+    schedules = run_plans(
+        plans, n_jobs=n_jobs, verbose=verbose, label=label, reuse_prefix=reuse_prefix
+    )
     runs = []
     for plan, schedule in zip(plans, schedules):
         if plan.cache is not None:

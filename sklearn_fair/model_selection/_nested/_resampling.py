@@ -80,13 +80,13 @@ def lagged(cv):
     return isinstance(cv, RollingOrigin) and cv.lag > 0
 
 
-def inner_splits_of_fold(inner_cv, X, y, train, split_params, classifier, where):
-    """Materialise ``inner_cv`` on the rows ``train``; returns absolute (train, test) pairs."""
+def inner_splits_of_fold(cv, X, y, train, split_params, where):
+    """Materialise the splitter ``cv`` on the rows ``train``; returns absolute (train, test)
+    pairs."""
     y_train = None if y is None else y[train]
     split_params = {
         name: None if value is None else take(value, train) for name, value in split_params.items()
     }
-    cv = check_cv_with_groups(inner_cv, y_train, classifier, split_params.get("groups"))
     check_class_counts(cv, y_train, where)
     try:
         with _groups_leaks_reported_by_us():
@@ -155,16 +155,17 @@ def _members_needed(cv, y):
 
 
 def _straddling(splits, groups):
-    """Per split, the groups on both sides of it."""
+    """Per split, the groups on both sides of it; None without ``groups`` (an array)."""
+    if groups is None:
+        return None
     return [np.intersect1d(groups[train], groups[test]) for train, test in splits]
 
 
-def warn_outer_group_leaks(owner, outer_cv, outer_splits, groups):
-    """Warn when ``groups`` are given and an outer split puts a group on both sides."""
+def warn_outer_group_leaks(owner, outer_cv, groups, shared):
+    """Warn when ``groups`` are given and an outer split puts a group on both sides
+    (``shared``: per outer split, the groups on both sides)."""
     if groups is None:
         return
-    groups = np.asarray(groups)
-    shared = _straddling(outer_splits, groups)
     leaking = [fold for fold, both in enumerate(shared) if both.size]
     if not leaking:
         return
@@ -172,7 +173,7 @@ def warn_outer_group_leaks(owner, outer_cv, outer_splits, groups):
     warnings.warn(
         f"groups were given to {owner}, but its outer splitter {outer_cv!r} ignores them: "
         f"{straddling.size} of the {np.unique(groups).size} groups are on both sides of "
-        f"{len(leaking)} of the {len(outer_splits)} outer splits (outer fold {leaking[0]} "
+        f"{len(leaking)} of the {len(shared)} outer splits (outer fold {leaking[0]} "
         f"shares {shared[leaking[0]].size}, e.g. {shared[leaking[0]][:3].tolist()}). The test "
         "folds then hold rows of groups seen in training, so the scores are optimistic. Pass "
         "a group splitter as outer_cv (GroupKFold, StratifiedGroupKFold), or an int: with "
@@ -182,29 +183,28 @@ def warn_outer_group_leaks(owner, outer_cv, outer_splits, groups):
     )
 
 
-def warn_structure_leaks(owner, outer_cv, outer_splits, inner_splits, groups):
-    """Warn when inner splits share groups, or look into the future, where the outer do not."""
-    if groups is not None:
-        groups = np.asarray(groups)
-        if not any(both.size for both in _straddling(outer_splits, groups)):
-            leaking = [
-                (fold, np.intersect1d(groups[tr], groups[te]).size)
-                for fold, splits in inner_splits.items()
-                for tr, te in splits
-                if np.intersect1d(groups[tr], groups[te]).size
-            ]
-            if leaking:
-                fold, shared = leaking[0]
-                warnings.warn(
-                    f"The outer splits of {owner} keep groups apart, but {len(leaking)} inner "
-                    f"split(s) put one group on both sides ({shared} shared group(s) in the "
-                    f"first, in {'the final selection' if fold is None else f'outer fold {fold}'}"
-                    "): model selection sees its validation groups in training. Pass a group "
-                    "splitter as inner_cv (e.g. GroupKFold), or leave inner_cv=None for a "
-                    "grouped hold-out.",
-                    SplitLeakageWarning,
-                    stacklevel=external_stacklevel(),
-                )
+def warn_structure_leaks(owner, outer_cv, inner_splits, groups, outer_shared):
+    """Warn when inner splits share groups, or look into the future, where the outer do not
+    (``outer_shared``: per outer split, the groups on both sides)."""
+    if groups is not None and not any(both.size for both in outer_shared):
+        leaking = [
+            (fold, both.size)
+            for fold, splits in inner_splits.items()
+            for both in _straddling(splits, groups)
+            if both.size
+        ]
+        if leaking:
+            fold, shared = leaking[0]
+            warnings.warn(
+                f"The outer splits of {owner} keep groups apart, but {len(leaking)} inner "
+                f"split(s) put one group on both sides ({shared} shared group(s) in the "
+                f"first, in {'the final selection' if fold is None else f'outer fold {fold}'}"
+                "): model selection sees its validation groups in training. Pass a group "
+                "splitter as inner_cv (e.g. GroupKFold), or leave inner_cv=None for a "
+                "grouped hold-out.",
+                SplitLeakageWarning,
+                stacklevel=external_stacklevel(),
+            )
     if is_time_ordered(outer_cv):
         late = [
             fold
@@ -254,7 +254,7 @@ class Splitters:
     """The splitters of a run (:func:`resolve_splitters`)."""
 
     outer: object  # outer_cv, checked (an int made a (Stratified)(Group)KFold)
-    inner: object  # the inner splitter: the one given (an int made a splitter), or the default
+    inner: object  # the inner splitter: the one given (checked, as outer), or the default
     inner_given: object  # the inner_cv given (by the user or the wrapped search), or None
     outer_given: object = None  # the outer_cv given
 
@@ -264,11 +264,10 @@ def resolve_splitters(outer_cv, inner_cv, estimator, y, seeds, owner, groups=Non
     ``groups`` are given, and a warning for a shuffling splitter without a seed."""
     classifier = is_classifier(estimator)
     outer = check_cv_with_groups(outer_cv, y, classifier, groups)
-    inner = inner_cv
-    if inner is None:
+    if inner_cv is None:
         inner = default_inner_cv(estimator, outer, seeds.inner_cv_seed())
-    elif isinstance(inner, numbers.Integral):
-        inner = check_cv_with_groups(inner, y, classifier, groups)
+    else:  # an int becomes a splitter, an iterable of splits is wrapped in one
+        inner = check_cv_with_groups(inner_cv, y, classifier, groups)
     if seeds.seeded:
         warn_unseeded_splitters(owner, {"outer_cv": outer_cv, "inner_cv": inner_cv})
     return Splitters(outer, inner, inner_cv, outer_cv)
@@ -288,18 +287,18 @@ def _describe_splitter(cv, n_splits):
     return f"{n_splits} splits of {name}"
 
 
-def describe_resampling(cv, splits, groups, *, given=None):
+def describe_resampling(cv, splits, shared, *, given=None):
     """How ``cv`` made ``splits``, as the reports print it ("5-fold StratifiedGroupKFold on
-    groups"); ``given``: what the user passed, when an int was turned into ``cv``."""
+    groups"); ``shared``: per split, the groups on both sides (None without groups);
+    ``given``: what the user passed, when an int was turned into ``cv``."""
     text = _describe_splitter(cv, len(splits))
-    if isinstance(given, numbers.Integral) and groups is not None:
+    if isinstance(given, numbers.Integral) and shared is not None:
         text += f" (cv={given} with groups)"
-    if groups is None or not splits:
+    if shared is None or not splits:
         return text
-    shared = [both.size for both in _straddling(splits, np.asarray(groups))]
-    if not any(shared):
+    leaking = sum(1 for both in shared if both.size)
+    if not leaking:
         return f"{text} on groups (no group on both sides)"
-    leaking = sum(1 for n in shared if n)
     return f"{text}, ignoring the groups (some on both sides of {leaking} of {len(shared)} splits)"
 
 
@@ -330,7 +329,9 @@ def materialise_splits(data, splitters, routed, *, estimator, whole_search, earl
             allow_overlap=lagged(outer),
             name="outer_cv",
         )
-    warn_outer_group_leaks(owner, outer, outer_splits, data.groups)
+    groups = None if data.groups is None else np.asarray(data.groups)
+    shared = _straddling(outer_splits, groups)  # once, for the two warnings and the words
+    warn_outer_group_leaks(owner, outer, groups, shared)
     trains = {fold: train for fold, (train, _) in enumerate(outer_splits)}
     if final:
         trains[None] = np.arange(n_samples)
@@ -338,7 +339,6 @@ def materialise_splits(data, splitters, routed, *, estimator, whole_search, earl
         fold: None if fold is None else stored_inner_splits(outer, fold, train, n_samples)
         for fold, train in trains.items()
     }
-    classifier = is_classifier(estimator)
     inner_splits = {}
     for fold, train in trains.items():
         if stored[fold] is not None:
@@ -347,10 +347,10 @@ def materialise_splits(data, splitters, routed, *, estimator, whole_search, earl
             inner_splits[fold] = []
         else:
             inner_splits[fold] = inner_splits_of_fold(
-                splitters.inner, data.X, data.y, train, inner_split, classifier, _where(fold)
+                splitters.inner, data.X, data.y, train, inner_split, _where(fold)
             )
     if splitters.inner_given is not None:
-        warn_structure_leaks(owner, outer, outer_splits, inner_splits, data.groups)
+        warn_structure_leaks(owner, outer, inner_splits, groups, shared)
     if whole_search and data.groups is not None:
         warnings.warn(
             f"{owner} runs its search whole inside each outer training fold, and the search's "
@@ -366,8 +366,8 @@ def materialise_splits(data, splitters, routed, *, estimator, whole_search, earl
         holdouts = _early_stopping_holdouts(trains, stored, outer, data, estimator, seeds)
     rows = row_sets(n_samples, outer_splits, inner_splits, holdouts)
     described = {
-        "outer": describe_resampling(outer, outer_splits, data.groups, given=splitters.outer_given),
-        "inner": _describe_inner(splitters, inner_splits, stored, whole_search, data.groups),
+        "outer": describe_resampling(outer, outer_splits, shared, given=splitters.outer_given),
+        "inner": _describe_inner(splitters, inner_splits, stored, whole_search, groups),
     }
     return Splits(outer_splits, inner_splits, holdouts, rows, described)
 
@@ -379,7 +379,8 @@ def _describe_inner(splitters, inner_splits, stored, whole_search, groups):
         return "the search's own cv, run whole in each outer training fold"
     # the first fold's splits stand for all: one splitter makes them
     first = next(iter(inner_splits.values()), [])
-    text = describe_resampling(splitters.inner, first, groups, given=splitters.inner_given)
+    shared = _straddling(first, groups)
+    text = describe_resampling(splitters.inner, first, shared, given=splitters.inner_given)
     return f"{text}, in each outer training fold"
 
 
@@ -394,9 +395,7 @@ def _early_stopping_holdouts(trains, stored, outer, data, estimator, seeds):
             continue
         cv = default_inner_cv(estimator, outer, seeds.holdout_seed(fold))
         where = f"the early-stopping hold-out of {_where(fold)}"
-        holdouts[fold] = inner_splits_of_fold(
-            cv, data.X, data.y, train, split_params, is_classifier(estimator), where
-        )[0]
+        holdouts[fold] = inner_splits_of_fold(cv, data.X, data.y, train, split_params, where)[0]
     return holdouts
 
 
