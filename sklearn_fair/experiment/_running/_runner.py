@@ -236,7 +236,8 @@ def run_experiment(
             )
     except KeyboardInterrupt:
         raise Interrupted(cache, sum(1 for _ in Path(cache).glob("*/*.json"))) from None
-    results, reports, problems = write_outputs(folder, config, result, loaded)
+    failures = cell_failures(config, result)
+    results, reports, problems = write_outputs(folder, config, result, loaded, failures)
 
     def key(dataset, model):
         return (dataset, model) if config.several else model
@@ -252,7 +253,7 @@ def run_experiment(
         report=reports if config.several else next(iter(reports.values()), None),
         files=folder.files,
         benchmark=result,
-        failures=cell_failures(config, result),
+        failures=failures,
         problems=problems,
         cache_dir=cache,
     )
