@@ -223,7 +223,7 @@ def pilot_effect(a, b, *, n_folds):
 
 
 def _simulated_power(effects, sd, n_datasets, test, alpha, n_simulations, random_state):
-    effects = _check_effects(effects, test)
+    """``effects`` as :func:`_check_effects` returns them (checked once, not per size)."""
     noise = as_generator(random_state).standard_normal(
         (n_simulations, n_datasets, effects.shape[0])
     )
@@ -312,6 +312,7 @@ def rank_test_power(
     >>> 0 < power < 1
     True
     """
+    effects = _check_effects(effects, test)
     return _simulated_power(effects, sd, n_datasets, test, alpha, n_simulations, random_state)
 
 
@@ -351,7 +352,7 @@ def rank_test_datasets(
     >>> rank_test_datasets(0.02, 0.02)
     19
     """
-    _check_effects(effects, test)
+    effects = _check_effects(effects, test)
     return fewest_reaching(
         lambda n: _simulated_power(effects, sd, n, test, alpha, n_simulations, random_state),
         power,
