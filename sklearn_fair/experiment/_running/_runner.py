@@ -1,7 +1,7 @@
 """Running an experiment file: one :func:`~sklearn_fair.benchmark`, one data set or many."""
 
 import warnings
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -109,10 +109,8 @@ def _entries(cache):
     """Each task-cache entry in ``cache`` with its modification time (ns)."""
     found = {}
     for path in Path(cache).glob("*/*.json"):
-        try:
+        with suppress(OSError):  # removed meanwhile
             found[path] = path.stat().st_mtime_ns
-        except OSError:  # removed meanwhile
-            pass
     return found
 
 
