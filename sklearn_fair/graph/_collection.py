@@ -257,12 +257,8 @@ class GraphCollection:
     __fingerprint__ = __graph_arrays__
 
     def __graph_labels__(self):
-        """The label of every graph (the fast path of ``utils.read_graph_labels``)."""
-        if self.y is None:
-            raise ValueError(
-                "Graph 0 of X has no label (its 'y' is missing or None); every graph needs "
-                "exactly one class label, or pass y explicitly."
-            )
+        """The label of every graph, or None (the fast path of ``utils.read_graph_labels``,
+        which says what is missing)."""
         return self.y
 
     def __repr__(self):

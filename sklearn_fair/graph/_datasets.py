@@ -1,6 +1,6 @@
 """TU graph-classification data sets with the node-feature schemes of the fair-comparison paper.
 
-The raw files parsed by ``_tu_format`` become the arrays PyG's ``TUDataset`` builds from them
+The raw files parsed by ``utils._tu_format`` become the arrays PyG's ``TUDataset`` builds from them
 (self-loops removed, edges coalesced by PyG's own functions, labels one-hot encoded per column
 from their minimum, graph labels mapped to 0..C-1 in sorted order), then the feature scheme.
 """
@@ -15,8 +15,8 @@ import torch
 from sklearn.utils._param_validation import StrOptions, validate_params
 from torch_geometric.utils import coalesce, remove_self_loops
 
+from ..utils._tu_format import read_tu_files
 from ._collection import GraphCollection
-from ._tu_format import read_tu_files
 
 __all__ = ["FEATURE_SCHEMES", "load_mutag", "load_tu_dataset"]
 

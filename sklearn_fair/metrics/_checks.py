@@ -16,6 +16,8 @@ ZERO_DIVISION = [StrOptions({"warn"}), OptionsNotBool(numbers.Real, {0.0, 1.0}),
 POS_LABEL = [numbers.Real, str, "boolean"]
 #: The options of sensitivity, specificity, PPV and NPV and of their scorers.
 BINARY = {"pos_label": POS_LABEL, "zero_division": ZERO_DIVISION}
+#: The options of PPV and NPV and of their scorers: the binary ones and a prevalence.
+PREDICTIVE = {**BINARY, "prevalence": PREVALENCE}
 #: The arguments of every metric function.
 TARGETS = {
     "y_true": ["array-like"],

@@ -8,7 +8,7 @@ from sklearn.metrics import cohen_kappa_score, multilabel_confusion_matrix
 from sklearn.utils._param_validation import StrOptions, validate_params
 
 from ..utils import fill_doc
-from ._checks import BINARY, DOCS, PREVALENCE, TARGETS, check_pos_label, check_targets
+from ._checks import BINARY, DOCS, PREDICTIVE, TARGETS, check_pos_label, check_targets
 
 #: The ``weights`` of Cohen's kappa.
 KAPPA_WEIGHTS = [StrOptions({"linear", "quadratic"}), None]
@@ -115,7 +115,7 @@ def _counts(y_true, y_pred, pos_label, sample_weight):
 
 
 _BINARY_CONSTRAINTS = {**TARGETS, **BINARY}
-_PREDICTIVE_CONSTRAINTS = {**TARGETS, **BINARY, "prevalence": PREVALENCE}
+_PREDICTIVE_CONSTRAINTS = {**TARGETS, **PREDICTIVE}
 
 
 @validate_params(_BINARY_CONSTRAINTS, prefer_skip_nested_validation=True)

@@ -8,12 +8,11 @@ from sklearn.metrics import make_scorer
 from sklearn.utils._param_validation import validate_params
 
 from ..utils import fill_doc
-from ._checks import BINARY, DOCS, PREVALENCE
+from ._checks import BINARY, DOCS, PREDICTIVE
 from ._classification import KAPPA_WEIGHTS, kappa, npv, ppv, sensitivity, specificity
 from ._regression import concordance_correlation_coefficient
 
 # The factories check their parameters when they are called, not in the middle of a search.
-_PREDICTIVE_CONSTRAINTS = {**BINARY, "prevalence": PREVALENCE}
 
 
 @validate_params(
@@ -90,7 +89,7 @@ def make_specificity_scorer(*, pos_label=1, zero_division="warn"):
     return make_scorer(specificity, pos_label=pos_label, zero_division=zero_division)
 
 
-@validate_params(_PREDICTIVE_CONSTRAINTS, prefer_skip_nested_validation=True)
+@validate_params(PREDICTIVE, prefer_skip_nested_validation=True)
 @fill_doc(DOCS)
 def make_ppv_scorer(*, prevalence=None, pos_label=1, zero_division="warn"):
     """Make a scorer of :func:`~sklearn_fair.metrics.ppv`, optionally at a prevalence.
@@ -114,7 +113,7 @@ def make_ppv_scorer(*, prevalence=None, pos_label=1, zero_division="warn"):
     return make_scorer(ppv, pos_label=pos_label, prevalence=prevalence, zero_division=zero_division)
 
 
-@validate_params(_PREDICTIVE_CONSTRAINTS, prefer_skip_nested_validation=True)
+@validate_params(PREDICTIVE, prefer_skip_nested_validation=True)
 @fill_doc(DOCS)
 def make_npv_scorer(*, prevalence=None, pos_label=1, zero_division="warn"):
     """Make a scorer of :func:`~sklearn_fair.metrics.npv`, optionally at a prevalence.

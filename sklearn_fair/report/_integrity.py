@@ -32,7 +32,7 @@ import numpy as np
 from ..exceptions import InvalidResultError, UncheckedResultWarning
 from ..metrics import MetricName
 from ..stats._bounds import metric_range, range_text
-from ..utils import digest
+from ..utils._provenance import checksum, with_checksum  # noqa: F401 (the runner uses them too)
 from ..utils._stacklevel import external_stacklevel
 
 RESULT_FORMAT = "sklearn-fair-result"
@@ -49,19 +49,6 @@ VERIFY = ("raise", "warn")
 # as written; JSON keeps floats exactly).
 _RTOL = 1e-9
 _METRIC_FIELDS = {"name", "scoring", "sign", "note"}
-
-
-def checksum(document):
-    """``"sha256:<hex>"``: the :func:`~sklearn_fair.utils.digest` of a JSON document without
-    its ``checksum`` field, the rule of every file sklearn-fair writes with a checksum."""
-    return digest({key: value for key, value in document.items() if key != "checksum"})
-
-
-def with_checksum(document):
-    """A copy of ``document`` (a dict) with its ``checksum`` as the last field."""
-    document = {key: value for key, value in document.items() if key != "checksum"}
-    document["checksum"] = checksum(document)
-    return document
 
 
 def _is_number(value):

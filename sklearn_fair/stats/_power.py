@@ -80,6 +80,11 @@ def repeats_for_power(delta, sd, n_folds, ratio, rho, alpha, power, max_repeats)
     )
 
 
+def _kfold_ratio(n_folds):
+    """``n_test / n_train`` of k-fold CV, the ratio of the correction: ``1 / (k - 1)``."""
+    return 1.0 / (n_folds - 1)
+
+
 _CORRECTED_CONSTRAINTS = {
     "delta": [FINITE],
     "sd": [NON_NEGATIVE],
@@ -131,7 +136,7 @@ def corrected_ttest_power(delta, sd, *, n_folds, n_repeats=1, rho=None, alpha=0.
     >>> round(corrected_ttest_power(0.02, 0.03, n_folds=10, rho=0.1), 3)  # the model at 1/k
     0.255
     """
-    n_resamples, ratio = n_folds * n_repeats, 1.0 / (n_folds - 1)
+    n_resamples, ratio = n_folds * n_repeats, _kfold_ratio(n_folds)
     return resampled_power(float(delta), float(sd), n_resamples, ratio, rho, float(alpha))
 
 
@@ -171,7 +176,7 @@ def corrected_ttest_repeats(
     >>> corrected_ttest_repeats(0.005, 0.03, n_folds=10) is None  # below the plateau
     True
     """
-    delta, sd, alpha, ratio = float(delta), float(sd), float(alpha), 1.0 / (n_folds - 1)
+    delta, sd, alpha, ratio = float(delta), float(sd), float(alpha), _kfold_ratio(n_folds)
     return repeats_for_power(delta, sd, n_folds, ratio, rho, alpha, power, max_repeats)
 
 
@@ -218,7 +223,7 @@ def pilot_effect(a, b, *, n_folds):
 
 
 def _simulated_power(effects, sd, n_datasets, test, alpha, n_simulations, random_state):
-    effects = _check_effects(effects, test)
+    """``effects`` as :func:`_check_effects` returns them (checked once, not per size)."""
     noise = as_generator(random_state).standard_normal(
         (n_simulations, n_datasets, effects.shape[0])
     )
@@ -307,6 +312,7 @@ def rank_test_power(
     >>> 0 < power < 1
     True
     """
+    effects = _check_effects(effects, test)
     return _simulated_power(effects, sd, n_datasets, test, alpha, n_simulations, random_state)
 
 
@@ -346,7 +352,7 @@ def rank_test_datasets(
     >>> rank_test_datasets(0.02, 0.02)
     19
     """
-    _check_effects(effects, test)
+    effects = _check_effects(effects, test)
     return fewest_reaching(
         lambda n: _simulated_power(effects, sd, n, test, alpha, n_simulations, random_state),
         power,

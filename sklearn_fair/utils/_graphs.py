@@ -75,7 +75,9 @@ def read_graph_labels(X):
     array([1, 0, 1])
     """
     if hasattr(type(X), "__graph_labels__"):  # a container that stores its labels together
-        return np.asarray(X.__graph_labels__())
+        labels = X.__graph_labels__()
+        if labels is not None:  # None: the loop below names graph 0 as unlabelled
+            return np.asarray(labels)
     labels = []
     for index in range(len(X)):
         label = getattr(X[index], "y", None)

@@ -629,3 +629,17 @@ def digest(description):
     'sha256:'
     """
     return "sha256:" + hashlib.sha256(canonical_json(description).encode()).hexdigest()
+
+
+def checksum(document):
+    """``"sha256:<hex>"``: the :func:`digest` of a JSON document without its ``checksum``
+    field, the rule of every file sklearn-fair writes with a checksum (the runner's and the
+    report's)."""
+    return digest({key: value for key, value in document.items() if key != "checksum"})
+
+
+def with_checksum(document):
+    """A copy of ``document`` (a dict) with its ``checksum`` as the last field."""
+    document = {key: value for key, value in document.items() if key != "checksum"}
+    document["checksum"] = checksum(document)
+    return document

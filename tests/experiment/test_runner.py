@@ -451,3 +451,39 @@ def test_summary_intervals_stay_in_the_scorers_range_whatever_the_metric_is_call
         if high > 1:
             assert row["ci_method"].endswith(f"clipped to the range [0, 1] of {row['metric']}")
     assert past_one  # the interval of 3 iris folds passes 1: the clip is under test
+
+
+def test_ctrl_c_counts_the_fits_of_this_run_not_the_entries_of_earlier_runs(tmp_path, monkeypatch):
+    from sklearn.dummy import DummyClassifier
+
+    from sklearn_fair.experiment._running._runner import Interrupted
+
+    earlier = tmp_path / "earlier.toml"
+    earlier.write_text(TINY.replace('output_dir = "out"', 'output_dir = "out"\nn_jobs = 1'))
+    run_experiment(earlier)  # its entries stay in the shared cache
+    cache = tmp_path / "out" / "cache"
+    n_earlier = len(list(cache.glob("*/*.json")))
+    assert n_earlier > 0
+
+    path = tmp_path / "now.toml"
+    head = TINY.split("[models.logreg]")[0].replace(
+        'output_dir = "out"', 'output_dir = "out"\nn_jobs = 1'
+    )
+    path.write_text(
+        head + '[models.dummy]\nestimator = "sklearn.dummy.DummyClassifier"\n'
+        'grid = { strategy = ["prior", "stratified"] }\n'
+    )
+    k, fits, real = 4, [], DummyClassifier.fit
+
+    def fit(self, *args, **kwargs):
+        if len(fits) == k:
+            raise KeyboardInterrupt
+        fits.append(1)
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(DummyClassifier, "fit", fit)
+    with pytest.raises(Interrupted) as info:
+        run_experiment(path)
+    # k fits finished, one entry each; the earlier run's entries are not this run's
+    assert info.value.n_cached == k
+    assert len(list(cache.glob("*/*.json"))) == n_earlier + k

@@ -187,3 +187,34 @@ def test_a_link_where_the_working_copies_go_is_refused_and_nothing_outside_chang
     with pytest.raises(ExperimentConfigError, match="symbolic link"):
         work_copy(tmp_path / "TU", "TOY", work)
     assert sorted(p.name for p in elsewhere.rglob("*")) == ["TOY", "keep.txt"]
+
+
+@pytest.mark.parametrize(
+    "bad_line, reason",
+    [
+        ("a" * 100_000, "'" + "a" * 80 + "'... (100000 characters) is not an integer"),
+        ("1 -1", "'1 -1' is not an integer"),  # whitespace is not the TU delimiter
+    ],
+)
+def test_a_malformed_graph_labels_file_gets_the_runs_error_in_the_dry_run(
+    tmp_path, bad_line, reason
+):
+    """The counting dry run reads the labels with the run's checked reader: the same error,
+    naming the file and the line, quoting a bounded part of a hostile line."""
+    path = _mutag(tmp_path)
+    labels = tmp_path / "TU" / "MUTAG" / "raw" / "MUTAG_graph_labels.txt"
+    lines = labels.read_text().splitlines()
+    lines[2] = bad_line
+    labels.write_text("\n".join(lines) + "\n")
+
+    problem = dry_run(path, timing=False).data_problem
+    with pytest.raises(ExperimentConfigError) as info:
+        run_experiment(path)
+    ran = str(info.value)
+    tail = f"MUTAG_graph_labels.txt, line 3: {reason} (line "
+    for message in (problem, ran):
+        assert tail in message
+        assert len(message) < 2_000  # the hostile line is not copied whole
+    # the same words after the file's folder (the run reads its working copy)
+    assert problem.split("MUTAG_graph_labels.txt")[1] == ran.split("MUTAG_graph_labels.txt")[1]
+    assert f"{labels}, line 3" in problem

@@ -104,8 +104,11 @@ def test_graph_utilities_read_it(random_graphs):
     unlabelled = GraphCollection(
         collection.x, collection.edge_index, collection.node_ptr, collection.edge_ptr
     )
-    with pytest.raises(ValueError, match="no label"):
+    with pytest.raises(ValueError, match="Graph 0 of X has no label") as fast_error:
         read_graph_labels(unlabelled)
+    with pytest.raises(ValueError) as slow_error:
+        read_graph_labels(list(unlabelled))
+    assert str(fast_error.value) == str(slow_error.value)  # one message, one owner
 
 
 def test_a_loaded_data_set_pickles_small_after_its_labels_were_read(tu_root):

@@ -174,18 +174,14 @@ def estimate_compute(
     candidates = plan.candidates
     spread = np.linspace(0, len(candidates) - 1, min(n_timed, len(candidates)))
     chosen = sorted(set(spread.round().astype(int).tolist()))
-    full_epochs = [
-        int(next(iter(_epochs(candidate_estimator(spec, c, plan)).values()), 1)) or 1
-        for c in candidates
-    ]
+    epoch_keys = [_epochs(candidate_estimator(spec, c, plan)) for c in candidates]  # once each
+    full_epochs = [int(next(iter(keys.values()), 1)) or 1 for keys in epoch_keys]
     classifier = is_classifier(spec.estimator)
     # the largest fit of the plan: timing fits grow towards it, so that the extrapolation is
     # short (a cost measured on 128 rows says little about 3000: fixed costs and noise)
     largest = max(min(max(n for n, _ in plan.outer), data.n_samples), 1)
-    first = candidates[chosen[0]]
-    keys = _epochs(candidate_estimator(spec, first, plan))
-    rows = _sample(data, 16, classifier, random_state)
-    warm_up, _ = _timed_task(spec, first, plan, data, rows, keys, 1)
+    rows, first = _sample(data, 16, classifier, random_state), chosen[0]
+    warm_up, _ = _timed_task(spec, candidates[first], plan, data, rows, epoch_keys[first], 1)
     # one untimed fit, for first-call costs (imports, caches); the timed fits report errors
     with suppress(Exception):
         warm_up()
@@ -194,7 +190,7 @@ def estimate_compute(
     for index in chosen:
         if costs and time.perf_counter() - started > budget:
             break
-        keys = _epochs(candidate_estimator(spec, candidates[index], plan))
+        keys = epoch_keys[index]
         used = min(epochs, full_epochs[index]) if keys else 1
         epoch_based = epoch_based or bool(keys)
 

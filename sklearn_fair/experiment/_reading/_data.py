@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...exceptions import ExperimentConfigError
+from ...utils._tu_format import read_tu_graph_labels
 from ._text import shown
 
 __all__ = ["SKLEARN_DATASETS", "cache_folder", "load_data", "load_datasets"]
@@ -261,7 +262,7 @@ def load_data(config, dataset, work_dir, *, labels_only=False):
         try:
             y = _tu_labels(data["root"], tu_name)
         except ValueError as error:
-            raise config.source.error(key + ("root",), f"graph labels: {error}") from None
+            raise config.source.error(key + ("root",), str(error)) from None
         return Data(np.zeros((len(y), 0)), y, None, f"{name} ({len(y)} graph labels)", False)
     from ...graph import load_tu_dataset  # torch is imported only for graph experiments
 
@@ -284,7 +285,8 @@ def _tu_labels(root, name):
         if labels not in files:
             raise ValueError(f"{os.fspath(root / name / 'raw' / labels)} is missing")
         with files[labels][1]() as file:
-            return np.loadtxt(file, dtype=np.int64, ndmin=1)
+            # the run's checked reader: a malformed file is refused with the run's message
+            return read_tu_graph_labels(root / name / "raw" / labels, file.read())
 
 
 def load_datasets(config, *, labels_only=False, problems=None):

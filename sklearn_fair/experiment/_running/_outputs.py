@@ -159,11 +159,11 @@ def _summaries(config, result, loaded, failures):
     return reports, rows
 
 
-def write_outputs(folder, config, result, loaded):
-    """Write every output file of the run into ``folder``; ``(results, reports, problems)``:
-    ``(data set, model)`` -> result dict and data set -> NestedCVReport (as the file names
-    them), and the outputs that could not be made, and why."""
-    failures = cell_failures(config, result)
+def write_outputs(folder, config, result, loaded, failures):
+    """Write every output file of the run (``failures``: its :func:`cell_failures`) into
+    ``folder``; ``(results, reports, problems)``: ``(data set, model)`` -> result dict and
+    data set -> NestedCVReport (as the file names them), and the outputs that could not be
+    made, and why."""
     data_of, model_of = originals(config)
     problems, results, reports = [], {}, {}
 

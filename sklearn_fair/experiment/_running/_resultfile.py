@@ -18,22 +18,10 @@ import uuid
 from pathlib import Path
 
 from ...exceptions import ExperimentConfigError
-from ...utils import digest
+from ...utils._provenance import checksum, with_checksum  # the report's rule too
 from .._reading._text import neutral
 
 __all__ = ["ResultsFolder", "checksum", "with_checksum"]
-
-
-def checksum(document):
-    """``"sha256:<hex>"`` of ``document`` without its ``checksum`` field (canonical JSON)."""
-    return digest({key: value for key, value in document.items() if key != "checksum"})
-
-
-def with_checksum(document):
-    """A copy of ``document`` (a dict) with its ``checksum``."""
-    document = {key: value for key, value in document.items() if key != "checksum"}
-    document["checksum"] = checksum(document)
-    return document
 
 
 _FILE = "a regular file"

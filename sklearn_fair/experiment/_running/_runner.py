@@ -1,7 +1,7 @@
 """Running an experiment file: one :func:`~sklearn_fair.benchmark`, one data set or many."""
 
 import warnings
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -76,7 +76,8 @@ class BenchmarkRun:
 
 
 class Interrupted(KeyboardInterrupt):
-    """A run stopped by the user (Ctrl-C); ``cache_dir`` holds every fit it finished."""
+    """A run stopped by the user (Ctrl-C); ``cache_dir`` holds every fit it finished, and
+    ``n_cached`` counts them (the entries this run wrote, not those of earlier runs)."""
 
     def __init__(self, cache_dir, n_cached):
         super().__init__(cache_dir, n_cached)
@@ -102,6 +103,15 @@ def _backend(backend, n_jobs, scheduler):
     finally:
         if client is not None:
             client.close()
+
+
+def _entries(cache):
+    """Each task-cache entry in ``cache`` with its modification time (ns)."""
+    found = {}
+    for path in Path(cache).glob("*/*.json"):
+        with suppress(OSError):  # removed meanwhile
+            found[path] = path.stat().st_mtime_ns
+    return found
 
 
 def _benchmark_data(data):
@@ -219,6 +229,7 @@ def run_experiment(
     # the benchmark, its tables, report and plots know each name as it is shown (its control
     # characters escaped; the reader refused two names shown alike)
     models = {neutral(n): nested_of(config, spec, first) for n, spec in config.models.items()}
+    before = _entries(cache)  # a shared cache holds other runs' entries: not this run's fits
     try:
         with _backend(backend, n_jobs, dask_scheduler):
             result = benchmark(
@@ -235,8 +246,10 @@ def run_experiment(
                 verbose=int(config.progress),
             )
     except KeyboardInterrupt:
-        raise Interrupted(cache, sum(1 for _ in Path(cache).glob("*/*.json"))) from None
-    results, reports, problems = write_outputs(folder, config, result, loaded)
+        written = _entries(cache).items()
+        raise Interrupted(cache, sum(before.get(p) != t for p, t in written)) from None
+    failures = cell_failures(config, result)
+    results, reports, problems = write_outputs(folder, config, result, loaded, failures)
 
     def key(dataset, model):
         return (dataset, model) if config.several else model
@@ -252,7 +265,7 @@ def run_experiment(
         report=reports if config.several else next(iter(reports.values()), None),
         files=folder.files,
         benchmark=result,
-        failures=cell_failures(config, result),
+        failures=failures,
         problems=problems,
         cache_dir=cache,
     )
