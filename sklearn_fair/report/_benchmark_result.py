@@ -13,10 +13,8 @@ from ..exceptions import MissingCellsWarning, UnequalBudgetWarning
 from ..stats import (
     _aggregate,
     bayesian_signed_rank,
-    bootstrap_ci,
     corrected_resampled_ttest,
     holm,
-    iqm,
     probability_of_improvement,
 )
 from ..stats import multiple_comparison as _multiple_comparison
@@ -26,7 +24,7 @@ from ..stats._checks import CONFIDENCE, COUNT, check_same_splits
 from ..stats._interval import INTERVAL_METHODS
 from ..stats._normalize import normalize_scores
 from ..utils import RANDOM_STATE_CONSTRAINTS, IntervalNotBool, fill_doc, install_hint
-from ..utils._random import named_generator, seed_root
+from ..utils._random import seed_root
 from ..utils._stacklevel import external_stacklevel
 from ._artefact import load_cells, read_document, save_document, to_latex
 from ._card import card_of
@@ -454,20 +452,21 @@ class BenchmarkResult:
             "confidence": [CONFIDENCE],
             "mark": ["boolean"],
             "alpha": [LEVEL, None],
+            "n_resamples": [COUNT],
         },
         prefer_skip_nested_validation=True,
     )
     def table(self, *, statistic="mean", scale=1.0, decimals=None, confidence=0.95, mark=True,
-              alpha=None):  # fmt: skip
+              alpha=None, n_resamples=10_000):  # fmt: skip
         """Models (rows) by data sets (columns), as papers print them.
 
         Parameters
         ----------
         statistic : {"mean", "iqm"}, default="mean"
             ``"mean"``: mean ± std over the outer folds; ``"iqm"``: the IQM and its percentile
-            bootstrap interval at ``confidence`` over the folds (2000 resamples, each cell's
-            generator derived by its data set's and model's names from the benchmark's
-            ``random_state``, 0 when None).
+            bootstrap interval at ``confidence`` over the folds, as :meth:`report` prints it
+            (each cell's generator derived by its data set's and model's names from the
+            benchmark's ``random_state``, 0 when None).
         scale : float, default=1.0
             Multiplies the printed values (100 for percentages).
         decimals : int, default=None
@@ -483,6 +482,8 @@ class BenchmarkResult:
             not record their splits get only the bold.
         alpha : float, default=None
             Deprecated: pass ``confidence=1 - alpha``.
+        n_resamples : int, default=10_000
+            Bootstrap resamples of the IQM's interval (``statistic="iqm"``).
 
         Returns
         -------
@@ -492,7 +493,7 @@ class BenchmarkResult:
         confidence = _level(confidence, alpha, "table")
         alpha = 1 - confidence
         self._check_one_metric()
-        columns, root = {}, seed_root(0 if self.random_state is None else self.random_state)
+        columns, root = {}, self._bootstrap_root()
         for dataset in self.datasets:
             cells = [self.cells[dataset, m] for m in self.models]
             printed = [cell.metric.values(cell.scores) * scale for cell in cells]
@@ -507,11 +508,11 @@ class BenchmarkResult:
                 elif statistic == "mean":
                     texts.append(f"{np.mean(values):.{d}f} ± {np.std(values):.{d}f}")
                 else:
-                    rng = named_generator(root, dataset, model)
-                    low, high = bootstrap_ci(
-                        values, iqm, n_resamples=2000, confidence=confidence, random_state=rng
+                    summary = self.cells[dataset, model].summary(
+                        root=root, confidence=confidence, interval="t", n_resamples=n_resamples
                     )
-                    texts.append(f"{iqm(values):.{d}f} [{low:.{d}f}, {high:.{d}f}]")
+                    centre, low, high = (scale * v for v in (summary.iqm, *summary.iqm_ci))
+                    texts.append(f"{centre:.{d}f} [{low:.{d}f}, {high:.{d}f}]")
             if mark:
                 best, pvalues = self._against_the_best(dataset)
                 for j, model in enumerate(self.models):
@@ -519,6 +520,14 @@ class BenchmarkResult:
                     texts[j] = f"{m}{texts[j]}{m}"
             columns[dataset] = texts
         return pd.DataFrame(columns, index=pd.Index(self.models, name="model"))
+
+    def _bootstrap_root(self, random_state=None):
+        """The int root of each cell's bootstrap generator (:meth:`NestedResult.summary
+        <sklearn_fair.report._results.NestedResult.summary>`): ``random_state``, or when None
+        the benchmark's (0 when it has none). Drawn once per table or report."""
+        for seed in (random_state, self.random_state, 0):
+            if seed is not None:
+                return seed_root(seed)
 
     def _against_the_best(self, dataset, tolerate=(NoSplitsError,)):
         """``(best, {other: Holm-adjusted p against the best})`` on ``dataset``.
@@ -1054,7 +1063,7 @@ class BenchmarkResult:
     @fill_doc(METHOD_DOCS)
     def report(self, *, title="Benchmark report", confidence=0.95,
                interval="corrected_t",
-               n_resamples=10_000, random_state=0, X=None, y=None, splits_file=None,
+               n_resamples=10_000, random_state=None, X=None, y=None, splits_file=None,
                stratified=None, rope=None):  # fmt: skip
         """The report of the benchmark: the one report of sklearn-fair's results.
 
@@ -1102,7 +1111,7 @@ class BenchmarkResult:
     )
     @fill_doc(METHOD_DOCS)
     def to_html(self, *, title="Benchmark report", confidence=0.95, alpha=None,
-                n_resamples=10_000, random_state=0, plots=True):  # fmt: skip
+                n_resamples=10_000, random_state=None, plots=True):  # fmt: skip
         """The benchmark's :meth:`report` as one self-contained HTML page.
 
         Parameters

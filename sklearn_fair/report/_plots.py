@@ -5,10 +5,11 @@ import os
 import numpy as np
 
 from ..model_selection._engine import refits_class
-from ..stats import mean_interval, summarize
+from ..stats import mean_interval
 from ..stats._bounds import clip_to_range, metric_range
 from ..stats._compare import NOT_DEMONSTRATED
 from ..utils import fill_doc, install_hint
+from ..utils._random import seed_root
 from ._format import decimals_for, signed
 from ._results import (
     DOCS,
@@ -144,9 +145,13 @@ def plot_fold_scores(
     confidence : float, default=0.95
         Level of the intervals.
     {interval}
-    {bootstrap}
+    n_resamples : int, default=10_000
+        Bootstrap resamples of the IQM's interval.
     {ax}
     {path}
+    random_state : int, RandomState instance, Generator or None, default=0
+        Root of the bootstrap's seeds: each model's generator is derived from it by its data
+        set's and model's names, as in the report (whose interval of each model this draws).
 
     Returns
     -------
@@ -171,17 +176,12 @@ def plot_fold_scores(
     level = f"{100 * confidence:g}%"
     own = ax is None
     figure, ax = _figure(ax, (_width([m.name for m in models]), 2.0 + 0.6 * len(models)))
+    root = seed_root(random_state)
     for position, model in enumerate(models):
         values = metric.values(model.scores)
-        kind, sizes = model.interval_sizes(interval)
-        summary = summarize(  # as the report's table: in the metric's range, clipped there
-            model.scores,
-            metric=metric,
-            confidence=confidence,
-            interval=kind,
-            n_resamples=n_resamples,
-            random_state=random_state,
-            **sizes,
+        kind = model.interval_sizes(interval)[0]
+        summary = model.summary(  # the report's table's numbers, clipped to the metric's range
+            root=root, confidence=confidence, interval=interval, n_resamples=n_resamples
         )
         jitter = np.linspace(-0.15, 0.15, values.size)
         ax.scatter(
