@@ -24,7 +24,7 @@ from ..stats._checks import CONFIDENCE, COUNT, check_same_splits
 from ..stats._interval import INTERVAL_METHODS
 from ..stats._normalize import normalize_scores
 from ..utils import RANDOM_STATE_CONSTRAINTS, IntervalNotBool, fill_doc, install_hint
-from ..utils._random import seed_root
+from ..utils._random import named_generator, seed_root
 from ..utils._stacklevel import external_stacklevel
 from ._artefact import load_cells, read_document, save_document, to_latex
 from ._card import card_of
@@ -808,7 +808,9 @@ class BenchmarkResult:
         n_samples : int, default=50_000
             Posterior samples.
         random_state : int, RandomState instance, Generator or None, default=0
-            Seeds the posterior draws.
+            Root of the posterior draws: each model's generator is derived from it by the names
+            ``("compare_across", model, baseline)``, so that adding a model or reordering the
+            models changes no other model's numbers.
 
         Returns
         -------
@@ -824,12 +826,14 @@ class BenchmarkResult:
             n_samples=n_samples, random_state=random_state,
         )  # fmt: skip
 
-    def _across(self, baseline, against, datasets, *, rope, **posterior):
+    def _across(self, baseline, against, datasets, *, rope, random_state=0, **posterior):
         """:meth:`compare_across`'s table on ``datasets``, its counts read from ``against``
-        (:meth:`compare_to`'s table at the counts' level); ``posterior``: ``prior``,
-        ``n_samples``, ``random_state`` of :func:`~sklearn_fair.stats.bayesian_signed_rank`
-        (its defaults, compare_across's, where not given)."""
+        (:meth:`compare_to`'s table at the counts' level); ``random_state``: the root of the
+        posterior draws (compare_across's default); ``posterior``: ``prior``, ``n_samples`` of
+        :func:`~sklearn_fair.stats.bayesian_signed_rank` (its defaults, compare_across's, where
+        not given)."""
         pd = _pandas()
+        root = seed_root(random_state)
         greater = self._sign("compare_across") > 0
         means = self.mean_scores().loc[datasets]
         verdicts = against[against.dataset.isin(datasets)].groupby("model").verdict
@@ -838,8 +842,9 @@ class BenchmarkResult:
             if model == baseline:
                 continue
             probabilities = bayesian_signed_rank(
-                means[model], means[baseline], rope=rope, greater_is_better=greater, **posterior
-            )
+                means[model], means[baseline], rope=rope, greater_is_better=greater,
+                random_state=named_generator(root, "compare_across", model, baseline), **posterior,
+            )  # fmt: skip
             counts = verdicts.get_group(model).value_counts()
             wins, losses = int(counts.get("better", 0)), int(counts.get("worse", 0))
             rows.append(

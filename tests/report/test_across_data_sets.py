@@ -105,3 +105,40 @@ def test_the_win_counts_are_compare_tos_verdicts_one_family():
     report = result.report(n_resamples=200)
     section = next(s for s in report.sections() if s.title.startswith("Across the data sets"))
     assert [str(row[-1]) for row in section.rows] == ["0 / 3 / 0", "0 / 3 / 0"]
+
+
+def test_a_models_posterior_is_seeded_by_its_name_not_its_place():
+    from sklearn_fair import BenchmarkResult
+    from sklearn_fair.stats import bayesian_signed_rank
+    from sklearn_fair.utils._random import named_generator
+
+    rng = np.random.default_rng(0)
+    datasets = [f"d{i}" for i in range(6)]
+    saved = {
+        (d, m): _saved(rng.uniform(-0.05, 0.1 if m != "base" else 0.05, 4))
+        for d in datasets
+        for m in ("base", "m1", "m2")
+    }
+
+    def across(models):
+        cells = {(d, m): saved[d, m] for d in datasets for m in models}
+        result = BenchmarkResult.from_results(cells, baseline="base", metric="accuracy")
+        table = result.compare_across(rope=0.01, random_state=3, n_samples=2000)
+        return result, table.set_index("model")[["p_better", "p_equivalent", "p_worse"]]
+
+    result, both = across(["base", "m1", "m2"])
+    _, alone = across(["base", "m1"])
+    _, reordered = across(["m2", "base", "m1"])
+    assert alone.loc["m1"].tolist() == both.loc["m1"].tolist() == reordered.loc["m1"].tolist()
+    assert reordered.loc["m2"].tolist() == both.loc["m2"].tolist()
+    means = result.mean_scores()
+    for model in ("m1", "m2"):
+        expected = bayesian_signed_rank(
+            means[model], means["base"], rope=0.01, n_samples=2000,
+            random_state=named_generator(3, "compare_across", model, "base"),
+        )  # fmt: skip
+        assert both.loc[model].tolist() == [
+            expected.p_a_better,
+            expected.p_equivalent,
+            expected.p_b_better,
+        ]
