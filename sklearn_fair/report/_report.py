@@ -81,7 +81,8 @@ class NestedCVReport:
         ``validation_mean`` and ``rank_validation`` are None for a metric that did not select,
         and ``optimism`` also where the validation score is of a search's own scoring
         (:attr:`~sklearn_fair.report._results.NestedResult.optimism`). Ranks are within a data
-        set.
+        set, 1 the best, ties averaged (1.5 for two models tied first), as the average ranks of
+        :meth:`~sklearn_fair.BenchmarkResult.rank_comparison` average them.
     selected_params : dict
         Model name -> the hyper-parameters selected in each outer fold (of the first data set).
     median_params : dict
@@ -930,11 +931,13 @@ def _rank(rows):
                 and np.isfinite(row[key])
                 and (key == "test_mean" or row["validation_metric"] == row["metric"])
             ]
-            values = rankdata([-sign * row[key] for row in ranked], method="min")
+            # ties averaged, as rank_comparison ranks them: the Ranks section's average rank
+            # of a model is the mean of its ranks here
+            values = rankdata([-sign * row[key] for row in ranked])
             for row in group:
                 row[rank] = None
             for row, value in zip(ranked, values):
-                row[rank] = int(value)
+                row[rank] = int(value) if float(value).is_integer() else float(value)
 
 
 def _comparison(models, confidence):

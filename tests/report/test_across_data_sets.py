@@ -142,3 +142,29 @@ def test_a_models_posterior_is_seeded_by_its_name_not_its_place():
             expected.p_equivalent,
             expected.p_b_better,
         ]
+
+
+def test_the_ranks_per_data_set_are_those_the_average_ranks_average():
+    from sklearn_fair import BenchmarkResult
+
+    # m1 and m2 tie on d1; on d2 and d3 every model differs
+    differences = {
+        "d1": {"base": 0.0, "m1": 0.05, "m2": 0.05},
+        "d2": {"base": 0.0, "m1": 0.05, "m2": 0.02},
+        "d3": {"base": 0.03, "m1": 0.01, "m2": 0.02},
+    }
+    cells = {
+        (d, m): _saved([shift - 0.01, shift + 0.01] * 2)
+        for d, shifts in differences.items()
+        for m, shift in shifts.items()
+    }
+    result = BenchmarkResult.from_results(cells, metric="accuracy")
+    report = result.report(n_resamples=200)
+    rows = {(r["dataset"], r["model"]): r for r in report.rows}
+    assert (rows["d1", "m1"]["rank_test"], rows["d1", "m2"]["rank_test"]) == (1.5, 1.5)
+    # scipy's average ranks by hand: d1 (3, 1.5, 1.5), d2 (3, 1, 2), d3 (1, 3, 2)
+    expected = {"base": 7 / 3, "m1": 5.5 / 3, "m2": 5.5 / 3}
+    for model, average in result.rank_comparison().average_ranks.items():
+        printed = np.mean([rows[d, model]["rank_test"] for d in differences])
+        assert printed == pytest.approx(average) == pytest.approx(expected[model])
+    assert "1.5" in [str(row[-3]) for row in report.sections()[0].rows]
