@@ -30,7 +30,7 @@ from ._artefact import load_cells, read_document, save_document, to_latex
 from ._card import card_of
 from ._format import decimals_for, selection_counts
 from ._report import NestedCVReport
-from ._results import METHOD_DOCS, NoSplitsError, as_result
+from ._results import METHOD_DOCS, NoSplitsError, as_result, bootstrap_root
 from ._verdict import NOT_DEMONSTRATED, emphasis
 
 #: a level of a test, alpha (exclusive bounds)
@@ -493,7 +493,7 @@ class BenchmarkResult:
         confidence = _level(confidence, alpha, "table")
         alpha = 1 - confidence
         self._check_one_metric()
-        columns, root = {}, self._bootstrap_root()
+        columns, root = {}, bootstrap_root(self.random_state)
         for dataset in self.datasets:
             cells = [self.cells[dataset, m] for m in self.models]
             printed = [cell.metric.values(cell.scores) * scale for cell in cells]
@@ -520,14 +520,6 @@ class BenchmarkResult:
                     texts[j] = f"{m}{texts[j]}{m}"
             columns[dataset] = texts
         return pd.DataFrame(columns, index=pd.Index(self.models, name="model"))
-
-    def _bootstrap_root(self, random_state=None):
-        """The int root of each cell's bootstrap generator (:meth:`NestedResult.summary
-        <sklearn_fair.report._results.NestedResult.summary>`): ``random_state``, or when None
-        the benchmark's (0 when it has none). Drawn once per table or report."""
-        for seed in (random_state, self.random_state, 0):
-            if seed is not None:
-                return seed_root(seed)
 
     def _against_the_best(self, dataset, tolerate=(NoSplitsError,)):
         """``(best, {other: Holm-adjusted p against the best})`` on ``dataset``.

@@ -9,11 +9,11 @@ from ..stats import mean_interval
 from ..stats._bounds import clip_to_range, metric_range
 from ..stats._compare import NOT_DEMONSTRATED
 from ..utils import fill_doc, install_hint
-from ..utils._random import seed_root
 from ._format import decimals_for, signed
 from ._results import (
     DOCS,
     as_results,
+    bootstrap_root,
     compare_results,
     describe_metrics,
     printed_pairs,
@@ -129,7 +129,7 @@ def plot_fold_scores(
     n_resamples=10_000,
     ax=None,
     path=None,
-    random_state=0,
+    random_state=None,
 ):
     """Plot each model's per-fold test scores with its mean and intervals.
 
@@ -149,9 +149,11 @@ def plot_fold_scores(
         Bootstrap resamples of the IQM's interval.
     {ax}
     {path}
-    random_state : int, RandomState instance, Generator or None, default=0
+    random_state : int, RandomState instance, Generator or None, default=None
         Root of the bootstrap's seeds: each model's generator is derived from it by its data
-        set's and model's names, as in the report (whose interval of each model this draws).
+        set's and model's names, as in the report (whose interval of each model this draws);
+        None: the first result's ``random_state`` (0 when it has none), as
+        :func:`nested_cv_report` takes it.
 
     Returns
     -------
@@ -176,7 +178,7 @@ def plot_fold_scores(
     level = f"{100 * confidence:g}%"
     own = ax is None
     figure, ax = _figure(ax, (_width([m.name for m in models]), 2.0 + 0.6 * len(models)))
-    root = seed_root(random_state)
+    root = bootstrap_root(random_state, models[0].random_state)
     for position, model in enumerate(models):
         values = metric.values(model.scores)
         kind = model.interval_sizes(interval)[0]

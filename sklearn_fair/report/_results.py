@@ -12,7 +12,7 @@ from sklearn.model_selection._search import BaseSearchCV
 from ..exceptions import NoSplitsError
 from ..metrics import MetricName
 from ..stats import compare, summarize
-from ..utils._random import named_generator
+from ..utils._random import named_generator, seed_root
 from ._integrity import RESULT_FORMAT, RESULT_VERSION, verify_result, with_checksum
 
 UNRECORDED = MetricName(
@@ -189,6 +189,13 @@ class NestedResult:
             "n_train": float(np.mean([len(t) for t in self.train_indices])),
             "n_test": float(np.mean([len(t) for t in self.test_indices])),
         }
+
+
+def bootstrap_root(*random_states):
+    """The int root of the cells' bootstrap generators (:meth:`NestedResult.summary`): the
+    first of ``random_states`` that is not None (the caller's, then the results'), 0 when all
+    are. Drawn once per table, report or plot, so that every cell's seed hangs on one root."""
+    return seed_root(next((seed for seed in random_states if seed is not None), 0))
 
 
 def _jsonable(value):

@@ -223,3 +223,27 @@ def test_the_drawn_interval_is_the_tables_clipped_to_the_metrics_range():
     mean_bar = ax.containers[0].lines[2][0].get_segments()[0]
     assert [mean_bar[0][0], mean_bar[1][0]] == pytest.approx([table.ci_low, table.ci_high])
     assert table.ci_high == 1.0
+
+
+def test_the_fold_scores_plot_draws_the_reports_iqm_intervals_by_default():
+    from sklearn.datasets import make_regression
+    from sklearn.dummy import DummyRegressor
+    from sklearn.linear_model import Ridge
+
+    from sklearn_fair import NestedCV
+    from sklearn_fair.report import nested_cv_report
+
+    # continuous scores, and a random_state other than 0: the report's root by default
+    X, y = make_regression(n_samples=60, n_features=3, noise=20.0, random_state=0)
+    results = {
+        name: NestedCV(model, outer_cv=6, refit=False, random_state=3).fit(X, y)
+        for name, model in (("ridge", Ridge()), ("mean", DummyRegressor()))
+    }
+    rows = {row["model"]: row for row in nested_cv_report(results, n_resamples=300).rows}
+    figure = plot_fold_scores(results, n_resamples=300)
+    bars = [c for c in figure.axes[0].containers if c.lines[0].get_marker() == "s"]
+    assert len(bars) == 2
+    for name, bar in zip(results, bars):
+        (segment,) = bar.lines[2][0].get_segments()
+        drawn = [segment[0][0], segment[1][0]]
+        assert drawn == pytest.approx([rows[name]["iqm_ci_low"], rows[name]["iqm_ci_high"]])
