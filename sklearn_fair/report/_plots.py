@@ -264,7 +264,8 @@ def plot_optimism(results, *, ax=None, path=None):
     metric = _one_metric(models, "plot_optimism")
     own = ax is None
     figure, ax = _figure(ax, (4.8, 5.4))
-    decimals = decimals_for([], [np.std(metric.values(m.scores)) for m in models])
+    printed = [metric.values(m.scores) for m in models]  # the report's decimals of a metric
+    decimals = decimals_for([np.mean(v) for v in printed], [np.std(v) for v in printed])
     drawn = [m for m in models if m.optimism is not None]
     for index, model in enumerate(models):
         if model.optimism is None:  # a legend entry without a marker: the note

@@ -247,3 +247,28 @@ def test_the_fold_scores_plot_draws_the_reports_iqm_intervals_by_default():
         (segment,) = bar.lines[2][0].get_segments()
         drawn = [segment[0][0], segment[1][0]]
         assert drawn == pytest.approx([rows[name]["iqm_ci_low"], rows[name]["iqm_ci_high"]])
+
+
+def test_the_optimism_in_the_legend_has_the_reports_digits():
+    from sklearn_fair.report import nested_cv_report
+
+    def saved(test, validation, n=10):
+        # every fold the same test score: no spread to take the digits from
+        return {
+            "outer_results": [
+                {
+                    "test_score": -test, "test_scores": [-test], "validation_score": -validation,
+                    "best_params": {}, "train_indices": [i for i in range(4 * n) if i // n != f],
+                    "test_indices": list(range(f * n, (f + 1) * n)), "fit_time": 1.0,
+                }
+                for f in range(4)
+            ]
+        }  # fmt: skip
+
+    results = {"a": saved(12.5, 12.0), "b": saved(30.25, 29.0)}
+    report = nested_cv_report(results, n_resamples=50)
+    printed = {str(row[0]): str(row[6]) for row in report.sections()[0].rows}
+    # four significant digits of the largest mean, 30.25: 2 decimals
+    assert printed == {"a": "+0.50", "b": "+1.25"}
+    legend = [text.get_text() for text in _legend(plot_optimism(results)).get_texts()]
+    assert [f"{name} (optimism {printed[name]})" in legend for name in printed] == [True, True]
