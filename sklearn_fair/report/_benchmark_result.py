@@ -13,10 +13,8 @@ from ..exceptions import MissingCellsWarning, UnequalBudgetWarning
 from ..stats import (
     _aggregate,
     bayesian_signed_rank,
-    bootstrap_ci,
     corrected_resampled_ttest,
     holm,
-    iqm,
     probability_of_improvement,
 )
 from ..stats import multiple_comparison as _multiple_comparison
@@ -32,7 +30,7 @@ from ._artefact import load_cells, read_document, save_document, to_latex
 from ._card import card_of
 from ._format import decimals_for, selection_counts
 from ._report import NestedCVReport
-from ._results import METHOD_DOCS, NoSplitsError, as_result
+from ._results import METHOD_DOCS, NoSplitsError, as_result, bootstrap_root
 from ._verdict import NOT_DEMONSTRATED, emphasis
 
 #: a level of a test, alpha (exclusive bounds)
@@ -454,20 +452,21 @@ class BenchmarkResult:
             "confidence": [CONFIDENCE],
             "mark": ["boolean"],
             "alpha": [LEVEL, None],
+            "n_resamples": [COUNT],
         },
         prefer_skip_nested_validation=True,
     )
     def table(self, *, statistic="mean", scale=1.0, decimals=None, confidence=0.95, mark=True,
-              alpha=None):  # fmt: skip
+              alpha=None, n_resamples=10_000):  # fmt: skip
         """Models (rows) by data sets (columns), as papers print them.
 
         Parameters
         ----------
         statistic : {"mean", "iqm"}, default="mean"
             ``"mean"``: mean ± std over the outer folds; ``"iqm"``: the IQM and its percentile
-            bootstrap interval at ``confidence`` over the folds (2000 resamples, each cell's
-            generator derived by its data set's and model's names from the benchmark's
-            ``random_state``, 0 when None).
+            bootstrap interval at ``confidence`` over the folds, as :meth:`report` prints it
+            (each cell's generator derived by its data set's and model's names from the
+            benchmark's ``random_state``, 0 when None).
         scale : float, default=1.0
             Multiplies the printed values (100 for percentages).
         decimals : int, default=None
@@ -483,6 +482,8 @@ class BenchmarkResult:
             not record their splits get only the bold.
         alpha : float, default=None
             Deprecated: pass ``confidence=1 - alpha``.
+        n_resamples : int, default=10_000
+            Bootstrap resamples of the IQM's interval (``statistic="iqm"``).
 
         Returns
         -------
@@ -492,7 +493,7 @@ class BenchmarkResult:
         confidence = _level(confidence, alpha, "table")
         alpha = 1 - confidence
         self._check_one_metric()
-        columns, root = {}, seed_root(0 if self.random_state is None else self.random_state)
+        columns, root = {}, bootstrap_root(self.random_state)
         for dataset in self.datasets:
             cells = [self.cells[dataset, m] for m in self.models]
             printed = [cell.metric.values(cell.scores) * scale for cell in cells]
@@ -507,11 +508,11 @@ class BenchmarkResult:
                 elif statistic == "mean":
                     texts.append(f"{np.mean(values):.{d}f} ± {np.std(values):.{d}f}")
                 else:
-                    rng = named_generator(root, dataset, model)
-                    low, high = bootstrap_ci(
-                        values, iqm, n_resamples=2000, confidence=confidence, random_state=rng
+                    summary = self.cells[dataset, model].summary(
+                        root=root, confidence=confidence, interval="t", n_resamples=n_resamples
                     )
-                    texts.append(f"{iqm(values):.{d}f} [{low:.{d}f}, {high:.{d}f}]")
+                    centre, low, high = (scale * v for v in (summary.iqm, *summary.iqm_ci))
+                    texts.append(f"{centre:.{d}f} [{low:.{d}f}, {high:.{d}f}]")
             if mark:
                 best, pvalues = self._against_the_best(dataset)
                 for j, model in enumerate(self.models):
@@ -799,7 +800,9 @@ class BenchmarkResult:
         n_samples : int, default=50_000
             Posterior samples.
         random_state : int, RandomState instance, Generator or None, default=0
-            Seeds the posterior draws.
+            Root of the posterior draws: each model's generator is derived from it by the names
+            ``("compare_across", model, baseline)``, so that adding a model or reordering the
+            models changes no other model's numbers.
 
         Returns
         -------
@@ -815,12 +818,14 @@ class BenchmarkResult:
             n_samples=n_samples, random_state=random_state,
         )  # fmt: skip
 
-    def _across(self, baseline, against, datasets, *, rope, **posterior):
+    def _across(self, baseline, against, datasets, *, rope, random_state=0, **posterior):
         """:meth:`compare_across`'s table on ``datasets``, its counts read from ``against``
-        (:meth:`compare_to`'s table at the counts' level); ``posterior``: ``prior``,
-        ``n_samples``, ``random_state`` of :func:`~sklearn_fair.stats.bayesian_signed_rank`
-        (its defaults, compare_across's, where not given)."""
+        (:meth:`compare_to`'s table at the counts' level); ``random_state``: the root of the
+        posterior draws (compare_across's default); ``posterior``: ``prior``, ``n_samples`` of
+        :func:`~sklearn_fair.stats.bayesian_signed_rank` (its defaults, compare_across's, where
+        not given)."""
         pd = _pandas()
+        root = seed_root(random_state)
         greater = self._sign("compare_across") > 0
         means = self.mean_scores().loc[datasets]
         verdicts = against[against.dataset.isin(datasets)].groupby("model").verdict
@@ -829,8 +834,9 @@ class BenchmarkResult:
             if model == baseline:
                 continue
             probabilities = bayesian_signed_rank(
-                means[model], means[baseline], rope=rope, greater_is_better=greater, **posterior
-            )
+                means[model], means[baseline], rope=rope, greater_is_better=greater,
+                random_state=named_generator(root, "compare_across", model, baseline), **posterior,
+            )  # fmt: skip
             counts = verdicts.get_group(model).value_counts()
             wins, losses = int(counts.get("better", 0)), int(counts.get("worse", 0))
             rows.append(
@@ -1054,7 +1060,7 @@ class BenchmarkResult:
     @fill_doc(METHOD_DOCS)
     def report(self, *, title="Benchmark report", confidence=0.95,
                interval="corrected_t",
-               n_resamples=10_000, random_state=0, X=None, y=None, splits_file=None,
+               n_resamples=10_000, random_state=None, X=None, y=None, splits_file=None,
                stratified=None, rope=None):  # fmt: skip
         """The report of the benchmark: the one report of sklearn-fair's results.
 
@@ -1102,7 +1108,7 @@ class BenchmarkResult:
     )
     @fill_doc(METHOD_DOCS)
     def to_html(self, *, title="Benchmark report", confidence=0.95, alpha=None,
-                n_resamples=10_000, random_state=0, plots=True):  # fmt: skip
+                n_resamples=10_000, random_state=None, plots=True):  # fmt: skip
         """The benchmark's :meth:`report` as one self-contained HTML page.
 
         Parameters

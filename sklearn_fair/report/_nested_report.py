@@ -17,7 +17,7 @@ def nested_cv_report(
     confidence=0.95,
     interval="corrected_t",
     n_resamples=10_000,
-    random_state=0,
+    random_state=None,
 ):
     """Report one nested cross-validation result, or several compared on the same splits.
 

@@ -5,7 +5,7 @@ import os
 import numpy as np
 
 from ..model_selection._engine import refits_class
-from ..stats import mean_interval, summarize
+from ..stats import mean_interval
 from ..stats._bounds import clip_to_range, metric_range
 from ..stats._compare import NOT_DEMONSTRATED
 from ..utils import fill_doc, install_hint
@@ -13,6 +13,7 @@ from ._format import decimals_for, signed
 from ._results import (
     DOCS,
     as_results,
+    bootstrap_root,
     compare_results,
     describe_metrics,
     printed_pairs,
@@ -128,7 +129,7 @@ def plot_fold_scores(
     n_resamples=10_000,
     ax=None,
     path=None,
-    random_state=0,
+    random_state=None,
 ):
     """Plot each model's per-fold test scores with its mean and intervals.
 
@@ -144,9 +145,15 @@ def plot_fold_scores(
     confidence : float, default=0.95
         Level of the intervals.
     {interval}
-    {bootstrap}
+    n_resamples : int, default=10_000
+        Bootstrap resamples of the IQM's interval.
     {ax}
     {path}
+    random_state : int, RandomState instance, Generator or None, default=None
+        Root of the bootstrap's seeds: each model's generator is derived from it by its data
+        set's and model's names, as in the report (whose interval of each model this draws);
+        None: the first result's ``random_state`` (0 when it has none), as
+        :func:`nested_cv_report` takes it.
 
     Returns
     -------
@@ -171,17 +178,12 @@ def plot_fold_scores(
     level = f"{100 * confidence:g}%"
     own = ax is None
     figure, ax = _figure(ax, (_width([m.name for m in models]), 2.0 + 0.6 * len(models)))
+    root = bootstrap_root(random_state, models[0].random_state)
     for position, model in enumerate(models):
         values = metric.values(model.scores)
-        kind, sizes = model.interval_sizes(interval)
-        summary = summarize(  # as the report's table: in the metric's range, clipped there
-            model.scores,
-            metric=metric,
-            confidence=confidence,
-            interval=kind,
-            n_resamples=n_resamples,
-            random_state=random_state,
-            **sizes,
+        kind = model.interval_sizes(interval)[0]
+        summary = model.summary(  # the report's table's numbers, clipped to the metric's range
+            root=root, confidence=confidence, interval=interval, n_resamples=n_resamples
         )
         jitter = np.linspace(-0.15, 0.15, values.size)
         ax.scatter(
@@ -262,7 +264,8 @@ def plot_optimism(results, *, ax=None, path=None):
     metric = _one_metric(models, "plot_optimism")
     own = ax is None
     figure, ax = _figure(ax, (4.8, 5.4))
-    decimals = decimals_for([], [np.std(metric.values(m.scores)) for m in models])
+    printed = [metric.values(m.scores) for m in models]  # the report's decimals of a metric
+    decimals = decimals_for([np.mean(v) for v in printed], [np.std(v) for v in printed])
     drawn = [m for m in models if m.optimism is not None]
     for index, model in enumerate(models):
         if model.optimism is None:  # a legend entry without a marker: the note

@@ -15,7 +15,6 @@ import numpy as np
 from scipy.stats import rankdata
 
 from ..exceptions import SplitsMismatchError, UnequalBudgetWarning
-from ..stats import summarize
 from ..stats._bounds import metric_range
 from ._format import decimals_for, number, pvalue, selection_counts, short_names, signed
 from ._html import render
@@ -23,6 +22,7 @@ from ._integrity import _is_number
 from ._plots import matplotlib_missing
 from ._results import (
     NoSplitsError,
+    bootstrap_root,
     compare_results,
     describe_metrics,
     printed_pairs,
@@ -82,7 +82,8 @@ class NestedCVReport:
         ``validation_mean`` and ``rank_validation`` are None for a metric that did not select,
         and ``optimism`` also where the validation score is of a search's own scoring
         (:attr:`~sklearn_fair.report._results.NestedResult.optimism`). Ranks are within a data
-        set.
+        set, 1 the best, ties averaged (1.5 for two models tied first), as the average ranks of
+        :meth:`~sklearn_fair.BenchmarkResult.rank_comparison` average them.
     selected_params : dict
         Model name -> the hyper-parameters selected in each outer fold (of the first data set).
     median_params : dict
@@ -106,12 +107,13 @@ class NestedCVReport:
         that do not record their splits, and the table says so), "t" or "normal".
     n_resamples : int
         Bootstrap resamples of the IQM's interval, in the tables and in the plots.
-    random_state : int
-        Seed of the bootstrap.
+    random_state : int, RandomState instance, Generator or None
+        As given: the root of the bootstrap's seeds, each cell's derived by its names
+        (None: the benchmark's ``random_state``, 0 when it has none).
     """
 
     def __init__(self, result, *, title, card, confidence=0.95, interval="corrected_t",
-                 n_resamples=10_000, random_state=0, rope=None):  # fmt: skip
+                 n_resamples=10_000, random_state=None, rope=None):  # fmt: skip
         self.result = result
         self.title = title
         self.card = card
@@ -126,7 +128,8 @@ class NestedCVReport:
         self._models = [result.cells[first, m] for m in result.models]
         self.selected_params = {m.name: m.best_params for m in self._models}
         self.median_params = {m.name: median_params(m.best_params) for m in self._models}
-        self.rows = _rows(self._cells(), confidence, interval, n_resamples, random_state)
+        self._root = bootstrap_root(random_state, result.random_state)
+        self.rows = _rows(self._cells(), confidence, interval, n_resamples, self._root)
         self.comparison, self.comparison_note = None, None
         if self._one and len(self._models) > 1:
             self.comparison, self.comparison_note = _comparison(self._models, confidence)
@@ -763,7 +766,7 @@ class NestedCVReport:
                 confidence=self.confidence,
                 interval=self.interval,
                 n_resamples=self.n_resamples,
-                random_state=self.random_state,
+                random_state=self._root,
             ),
             f"Test {metric} of each outer fold, per model, with the mean and the IQM and their "
             f"{level} intervals",
@@ -851,23 +854,16 @@ class NestedCVReport:
         return f"NestedCVReport(models={models}, datasets={self.result.datasets})"
 
 
-def _rows(cells, confidence, interval, n_resamples, random_state):
+def _rows(cells, confidence, interval, n_resamples, root):
     rows = []
     for cell in cells:
-        kind, sizes = cell.interval_sizes(interval)
         for key, metric in cell.metrics.items():
             scores = cell.scores_per_metric[key]
             if not np.all(np.isfinite(scores)):
                 rows.append(_failed_row(cell, key, metric, scores))
                 continue
-            summary = summarize(
-                scores,
-                metric=metric,
-                confidence=confidence,
-                interval=kind,
-                n_resamples=n_resamples,
-                random_state=random_state,
-                **sizes,
+            summary = cell.summary(
+                key, root=root, confidence=confidence, interval=interval, n_resamples=n_resamples
             )
             selects = key == cell.refit_metric
             chosen_by = cell.validation_metric  # a search's own scoring: no optimism
@@ -936,11 +932,13 @@ def _rank(rows):
                 and np.isfinite(row[key])
                 and (key == "test_mean" or row["validation_metric"] == row["metric"])
             ]
-            values = rankdata([-sign * row[key] for row in ranked], method="min")
+            # ties averaged, as rank_comparison ranks them: the Ranks section's average rank
+            # of a model is the mean of its ranks here
+            values = rankdata([-sign * row[key] for row in ranked])
             for row in group:
                 row[rank] = None
             for row, value in zip(ranked, values):
-                row[rank] = int(value)
+                row[rank] = int(value) if float(value).is_integer() else float(value)
 
 
 def _comparison(models, confidence):

@@ -11,7 +11,8 @@ from sklearn.model_selection._search import BaseSearchCV
 
 from ..exceptions import NoSplitsError
 from ..metrics import MetricName
-from ..stats import compare
+from ..stats import compare, summarize
+from ..utils._random import named_generator, seed_root
 from ._integrity import RESULT_FORMAT, RESULT_VERSION, verify_result, with_checksum
 
 UNRECORDED = MetricName(
@@ -42,8 +43,13 @@ DOCS = {
         under-covered); Student's t for results that do not record their splits.""",
     "bootstrap": """n_resamples : int, default=10_000
         Bootstrap resamples of the IQM's interval.
-    random_state : int, default=0
-        Seed of the bootstrap.""",
+    random_state : int, RandomState instance, Generator or None, default=None
+        Root of the bootstrap's seeds: each cell's generator is derived from it by the cell's
+        data set's and model's names, so that a cell's interval does not change when a model
+        is added; None: the benchmark's ``random_state`` (the NestedCV's for
+        :func:`nested_cv_report`), 0 when it has none. With the defaults a cell's IQM
+        interval is the one :meth:`BenchmarkResult.table(statistic="iqm")
+        <sklearn_fair.BenchmarkResult.table>` prints.""",
     "ax": """ax : matplotlib Axes, default=None
         Where to draw; None makes a new figure.""",
     "path": """path : str, path-like or list of them, default=None
@@ -154,6 +160,27 @@ class NestedResult:
             return interval, {}
         return (interval, self.sizes) if self.has_splits else ("t", {})
 
+    def summary(self, key=None, *, root, confidence, interval, n_resamples):
+        """:func:`~sklearn_fair.stats.summarize` of a metric's fold scores (None: the selecting
+        metric's), with :meth:`interval_sizes`; the IQM's bootstrap draws from the generator of
+        this cell's names (data set, model) under the int ``root``.
+
+        The one computation of a cell's intervals: the report's table, its plot and
+        :meth:`BenchmarkResult.table <sklearn_fair.BenchmarkResult.table>` print it, so a cell
+        shows one interval everywhere, and adding a model changes no other cell's.
+        """
+        key = self.refit_metric if key is None else key
+        kind, sizes = self.interval_sizes(interval)
+        return summarize(
+            self.scores_per_metric[key],
+            metric=self.metrics[key],
+            confidence=confidence,
+            interval=kind,
+            n_resamples=n_resamples,
+            random_state=named_generator(root, self.dataset, self.model),
+            **sizes,
+        )
+
     @property
     def sizes(self):
         """The outer folds' mean training and test sizes, ``n_train`` and ``n_test`` (the
@@ -162,6 +189,13 @@ class NestedResult:
             "n_train": float(np.mean([len(t) for t in self.train_indices])),
             "n_test": float(np.mean([len(t) for t in self.test_indices])),
         }
+
+
+def bootstrap_root(*random_states):
+    """The int root of the cells' bootstrap generators (:meth:`NestedResult.summary`): the
+    first of ``random_states`` that is not None (the caller's, then the results'), 0 when all
+    are. Drawn once per table, report or plot, so that every cell's seed hangs on one root."""
+    return seed_root(next((seed for seed in random_states if seed is not None), 0))
 
 
 def _jsonable(value):

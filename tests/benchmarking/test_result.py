@@ -470,7 +470,9 @@ def test_the_iqm_interval_of_the_table_is_at_its_confidence():
     benchmark_ = BenchmarkResult.from_results(cells)  # random_state None: the root is 0
 
     def interval(confidence):
-        text = benchmark_.table(statistic="iqm", mark=False, decimals=6, confidence=confidence)
+        text = benchmark_.table(
+            statistic="iqm", mark=False, decimals=6, confidence=confidence, n_resamples=2000
+        )
         return [float(v) for v in text.loc["x", "d"].split("[")[1].rstrip("]").split(",")]
 
     narrow, wide = interval(0.5), interval(0.95)
@@ -537,3 +539,56 @@ def test_the_interval_plot_draws_the_interval_the_table_uses(result):
     assert "corrected t" in result.plot_intervals().axes[0].get_xlabel()
     with pytest.raises(ValueError, match="'interval' parameter"):
         result.plot_intervals(interval="wide")
+
+
+def _iqm_interval(text):
+    """``(iqm, low, high)`` of a table(statistic="iqm") cell, ``"0.81 [0.75, 0.86]"``."""
+    centre, interval = text.split(" [")
+    return (float(centre), *(float(v) for v in interval.rstrip("]").split(",")))
+
+
+def test_a_cells_iqm_interval_is_one_in_the_report_the_table_and_the_plot():
+    from sklearn_fair.report import plot_fold_scores
+    from sklearn_fair.stats import bootstrap_ci, iqm
+    from sklearn_fair.utils._random import named_generator
+
+    # continuous scores, so that the seed and the resample count show in every interval
+    rng = np.random.default_rng(0)
+    scores = {(d, m): rng.uniform(0.5, 0.9, 8) for d in ("a", "b") for m in ("x", "y", "z")}
+    cells = BenchmarkResult.from_results({key: _folds(s) for key, s in scores.items()}).cells
+    # the benchmark's random_state (7) is the root; each cell's seed comes from its names
+    seven = BenchmarkResult(cells, random_state=7)
+    fewer = BenchmarkResult({k: c for k, c in cells.items() if k[1] != "y"}, random_state=7)
+    for confidence, n_resamples in ((0.9, 500), (0.95, None)):
+        options = {} if n_resamples is None else {"n_resamples": n_resamples}  # the defaults
+        table = seven.table(statistic="iqm", mark=False, decimals=9, confidence=confidence,
+                            **options)  # fmt: skip
+        rows = seven.report(confidence=confidence, **options).rows
+        smaller = fewer.report(confidence=confidence, **options).rows
+        assert len(rows) == 6 and len(smaller) == 4
+        for row in rows:
+            dataset, model = row["dataset"], row["model"]
+            printed = (row["iqm"], row["iqm_ci_low"], row["iqm_ci_high"])
+            assert _iqm_interval(table.loc[model, dataset]) == pytest.approx(printed, abs=1e-9)
+            values = scores[dataset, model]
+            expected = bootstrap_ci(
+                values, iqm, n_resamples=n_resamples or 10_000, confidence=confidence,
+                random_state=named_generator(7, dataset, model),
+            )  # fmt: skip
+            assert printed == pytest.approx((stats.trim_mean(values, 0.25), *expected))
+            if model != "y":  # a model more changes no other cell's interval
+                (alone,) = [r for r in smaller if (r["dataset"], r["model"]) == (dataset, model)]
+                assert (alone["iqm_ci_low"], alone["iqm_ci_high"]) == printed[1:]
+    # the report's plot draws the same interval of each model
+    report = seven.report(n_resamples=500)
+    figure = plot_fold_scores(
+        {m: cells["b", m] for m in seven.models}, n_resamples=500, random_state=report._root
+    )
+    bars = [c for c in figure.axes[0].containers if c.lines[0].get_marker() == "s"]
+    assert len(bars) == 3
+    for model, bar in zip(seven.models, bars):
+        (row,) = [r for r in report.rows if (r["dataset"], r["model"]) == ("b", model)]
+        (segment,) = bar.lines[2][0].get_segments()
+        assert [segment[0][0], segment[1][0]] == pytest.approx(
+            [row["iqm_ci_low"], row["iqm_ci_high"]]
+        )

@@ -105,3 +105,66 @@ def test_the_win_counts_are_compare_tos_verdicts_one_family():
     report = result.report(n_resamples=200)
     section = next(s for s in report.sections() if s.title.startswith("Across the data sets"))
     assert [str(row[-1]) for row in section.rows] == ["0 / 3 / 0", "0 / 3 / 0"]
+
+
+def test_a_models_posterior_is_seeded_by_its_name_not_its_place():
+    from sklearn_fair import BenchmarkResult
+    from sklearn_fair.stats import bayesian_signed_rank
+    from sklearn_fair.utils._random import named_generator
+
+    rng = np.random.default_rng(0)
+    datasets = [f"d{i}" for i in range(6)]
+    saved = {
+        (d, m): _saved(rng.uniform(-0.05, 0.1 if m != "base" else 0.05, 4))
+        for d in datasets
+        for m in ("base", "m1", "m2")
+    }
+
+    def across(models):
+        cells = {(d, m): saved[d, m] for d in datasets for m in models}
+        result = BenchmarkResult.from_results(cells, baseline="base", metric="accuracy")
+        table = result.compare_across(rope=0.01, random_state=3, n_samples=2000)
+        return result, table.set_index("model")[["p_better", "p_equivalent", "p_worse"]]
+
+    result, both = across(["base", "m1", "m2"])
+    _, alone = across(["base", "m1"])
+    _, reordered = across(["m2", "base", "m1"])
+    assert alone.loc["m1"].tolist() == both.loc["m1"].tolist() == reordered.loc["m1"].tolist()
+    assert reordered.loc["m2"].tolist() == both.loc["m2"].tolist()
+    means = result.mean_scores()
+    for model in ("m1", "m2"):
+        expected = bayesian_signed_rank(
+            means[model], means["base"], rope=0.01, n_samples=2000,
+            random_state=named_generator(3, "compare_across", model, "base"),
+        )  # fmt: skip
+        assert both.loc[model].tolist() == [
+            expected.p_a_better,
+            expected.p_equivalent,
+            expected.p_b_better,
+        ]
+
+
+def test_the_ranks_per_data_set_are_those_the_average_ranks_average():
+    from sklearn_fair import BenchmarkResult
+
+    # m1 and m2 tie on d1; on d2 and d3 every model differs
+    differences = {
+        "d1": {"base": 0.0, "m1": 0.05, "m2": 0.05},
+        "d2": {"base": 0.0, "m1": 0.05, "m2": 0.02},
+        "d3": {"base": 0.03, "m1": 0.01, "m2": 0.02},
+    }
+    cells = {
+        (d, m): _saved([shift - 0.01, shift + 0.01] * 2)
+        for d, shifts in differences.items()
+        for m, shift in shifts.items()
+    }
+    result = BenchmarkResult.from_results(cells, metric="accuracy")
+    report = result.report(n_resamples=200)
+    rows = {(r["dataset"], r["model"]): r for r in report.rows}
+    assert (rows["d1", "m1"]["rank_test"], rows["d1", "m2"]["rank_test"]) == (1.5, 1.5)
+    # scipy's average ranks by hand: d1 (3, 1.5, 1.5), d2 (3, 1, 2), d3 (1, 3, 2)
+    expected = {"base": 7 / 3, "m1": 5.5 / 3, "m2": 5.5 / 3}
+    for model, average in result.rank_comparison().average_ranks.items():
+        printed = np.mean([rows[d, model]["rank_test"] for d in differences])
+        assert printed == pytest.approx(average) == pytest.approx(expected[model])
+    assert "1.5" in [str(row[-3]) for row in report.sections()[0].rows]

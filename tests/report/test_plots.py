@@ -223,3 +223,52 @@ def test_the_drawn_interval_is_the_tables_clipped_to_the_metrics_range():
     mean_bar = ax.containers[0].lines[2][0].get_segments()[0]
     assert [mean_bar[0][0], mean_bar[1][0]] == pytest.approx([table.ci_low, table.ci_high])
     assert table.ci_high == 1.0
+
+
+def test_the_fold_scores_plot_draws_the_reports_iqm_intervals_by_default():
+    from sklearn.datasets import make_regression
+    from sklearn.dummy import DummyRegressor
+    from sklearn.linear_model import Ridge
+
+    from sklearn_fair import NestedCV
+    from sklearn_fair.report import nested_cv_report
+
+    # continuous scores, and a random_state other than 0: the report's root by default
+    X, y = make_regression(n_samples=60, n_features=3, noise=20.0, random_state=0)
+    results = {
+        name: NestedCV(model, outer_cv=6, refit=False, random_state=3).fit(X, y)
+        for name, model in (("ridge", Ridge()), ("mean", DummyRegressor()))
+    }
+    rows = {row["model"]: row for row in nested_cv_report(results, n_resamples=300).rows}
+    figure = plot_fold_scores(results, n_resamples=300)
+    bars = [c for c in figure.axes[0].containers if c.lines[0].get_marker() == "s"]
+    assert len(bars) == 2
+    for name, bar in zip(results, bars):
+        (segment,) = bar.lines[2][0].get_segments()
+        drawn = [segment[0][0], segment[1][0]]
+        assert drawn == pytest.approx([rows[name]["iqm_ci_low"], rows[name]["iqm_ci_high"]])
+
+
+def test_the_optimism_in_the_legend_has_the_reports_digits():
+    from sklearn_fair.report import nested_cv_report
+
+    def saved(test, validation, n=10):
+        # every fold the same test score: no spread to take the digits from
+        return {
+            "outer_results": [
+                {
+                    "test_score": -test, "test_scores": [-test], "validation_score": -validation,
+                    "best_params": {}, "train_indices": [i for i in range(4 * n) if i // n != f],
+                    "test_indices": list(range(f * n, (f + 1) * n)), "fit_time": 1.0,
+                }
+                for f in range(4)
+            ]
+        }  # fmt: skip
+
+    results = {"a": saved(12.5, 12.0), "b": saved(30.25, 29.0)}
+    report = nested_cv_report(results, n_resamples=50)
+    printed = {str(row[0]): str(row[6]) for row in report.sections()[0].rows}
+    # four significant digits of the largest mean, 30.25: 2 decimals
+    assert printed == {"a": "+0.50", "b": "+1.25"}
+    legend = [text.get_text() for text in _legend(plot_optimism(results)).get_texts()]
+    assert [f"{name} (optimism {printed[name]})" in legend for name in printed] == [True, True]
