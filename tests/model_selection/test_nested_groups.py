@@ -186,3 +186,69 @@ def test_the_groups_on_both_sides_of_each_outer_split_are_found_once(monkeypatch
         )
 
     assert sum(is_outer(splits) for splits in calls) == 1
+
+
+@pytest.mark.parametrize(
+    "n_groups, words, folds",
+    [
+        (7, "outer fold(s) 1, 2 and the final selection", [1, 2, None]),
+        (9, "the final selection", [None]),
+        (10, "outer fold(s) 1, 2", [1, 2]),
+    ],
+)
+def test_inner_groups_on_both_sides_are_said_over_every_fold_as_the_warning_does(
+    n_groups, words, folds
+):
+    # groups of 6 rows in row order, a GroupKFold(3) outside and a KFold(2) inside that ignores
+    # them: whether it cuts through a group depends on the fold; outer fold 0's inner splits
+    # are clean, so they cannot speak for the others
+    groups = np.repeat(np.arange(n_groups), 6)
+    X_g, y_g = make_classification(n_samples=groups.size, n_features=4, random_state=0)
+    # the reference: scikit-learn's splits, intersected here (fold None: all the data)
+    trains = dict(enumerate(train for train, _ in GroupKFold(3).split(X_g, y_g, groups)))
+    trains[None] = np.arange(groups.size)
+    per_fold = {
+        fold: sum(
+            np.intersect1d(groups[train[tr]], groups[train[te]]).size > 0
+            for tr, te in KFold(2).split(train)
+        )
+        for fold, train in trains.items()
+    }
+    assert [fold for fold, n in per_fold.items() if n] == folds and per_fold[0] == 0
+    n_leaking = sum(per_fold.values())
+    nested = NestedCV(
+        LogisticRegression(), GRID, outer_cv=GroupKFold(3), inner_cv=KFold(2), n_refits=1,
+        random_state=0,
+    )  # fmt: skip
+    with pytest.warns(SplitLeakageWarning) as caught:
+        nested.fit(X_g, y_g, groups=groups)
+    # the words and the warning name the same folds, and count the same splits
+    assert nested.resampling_["inner"] == (
+        f"2-fold KFold, ignoring the groups (some on both sides of {n_leaking} of 8 splits, "
+        f"in {words}), in each outer training fold"
+    )
+    warned = [str(w.message) for w in caught if issubclass(w.category, SplitLeakageWarning)]
+    assert len(warned) == 1
+    said = f"{n_leaking} of the 8 inner splits put one group on both sides, in {words}:"
+    assert said in warned[0]
+
+
+def test_inner_splits_clean_in_every_fold_are_said_to_keep_the_groups_apart():
+    # 6 groups of 10 rows: every KFold(2) cut, in each outer training fold and on all the data,
+    # falls between groups (checked here on scikit-learn's splits)
+    groups = np.repeat(np.arange(6), 10)
+    X_g, y_g = make_classification(n_samples=groups.size, n_features=4, random_state=0)
+    trains = [train for train, _ in GroupKFold(3).split(X_g, y_g, groups)]
+    for train in [*trains, np.arange(groups.size)]:
+        for tr, te in KFold(2).split(train):
+            assert not np.intersect1d(groups[train[tr]], groups[train[te]]).size
+    nested = NestedCV(
+        LogisticRegression(), GRID, outer_cv=GroupKFold(3), inner_cv=KFold(2), n_refits=1,
+        random_state=0,
+    )  # fmt: skip
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", SplitLeakageWarning)
+        nested.fit(X_g, y_g, groups=groups)
+    assert nested.resampling_["inner"] == (
+        "2-fold KFold on groups (no group on both sides), in each outer training fold"
+    )

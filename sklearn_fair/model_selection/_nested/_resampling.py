@@ -183,25 +183,39 @@ def warn_outer_group_leaks(owner, outer_cv, groups, shared):
     )
 
 
-def warn_structure_leaks(owner, outer_cv, inner_splits, groups, outer_shared):
+def _folds_in_words(folds):
+    """The folds, as "outer fold(s) 1, 2 and the final selection" (fold None: all the data)."""
+    numbered = ", ".join(str(fold) for fold in folds if fold is not None)
+    words = [f"outer fold(s) {numbered}"] if numbered else []
+    return " and ".join(words + ["the final selection"] * (None in folds))
+
+
+def _inner_group_leaks(inner_splits, groups):
+    """Over every fold's inner splits (fold None: all the data), how many put a group on both
+    sides, of how many, and in which outer folds (in words); None without ``groups``. Counted
+    once, for the inner-split warning and the description, so that they agree."""
+    if groups is None:
+        return None
+    counts = {
+        fold: sum(1 for both in _straddling(splits, groups) if both.size)
+        for fold, splits in inner_splits.items()
+    }
+    where = _folds_in_words([fold for fold, n in counts.items() if n])
+    return sum(counts.values()), sum(map(len, inner_splits.values())), where
+
+
+def warn_structure_leaks(owner, outer_cv, inner_splits, inner_leaks, outer_shared):
     """Warn when inner splits share groups, or look into the future, where the outer do not
-    (``outer_shared``: per outer split, the groups on both sides)."""
-    if groups is not None and not any(both.size for both in outer_shared):
-        leaking = [
-            (fold, both.size)
-            for fold, splits in inner_splits.items()
-            for both in _straddling(splits, groups)
-            if both.size
-        ]
+    (``inner_leaks``: :func:`_inner_group_leaks`; ``outer_shared``: per outer split, the groups
+    on both sides)."""
+    if inner_leaks is not None and not any(both.size for both in outer_shared):
+        leaking, total, where = inner_leaks
         if leaking:
-            fold, shared = leaking[0]
             warnings.warn(
-                f"The outer splits of {owner} keep groups apart, but {len(leaking)} inner "
-                f"split(s) put one group on both sides ({shared} shared group(s) in the "
-                f"first, in {'the final selection' if fold is None else f'outer fold {fold}'}"
-                "): model selection sees its validation groups in training. Pass a group "
-                "splitter as inner_cv (e.g. GroupKFold), or leave inner_cv=None for a "
-                "grouped hold-out.",
+                f"The outer splits of {owner} keep groups apart, but {leaking} of the {total} "
+                f"inner splits put one group on both sides, in {where}: model selection sees "
+                "its validation groups in training. Pass a group splitter as inner_cv (e.g. "
+                "GroupKFold), or leave inner_cv=None for a grouped hold-out.",
                 SplitLeakageWarning,
                 stacklevel=external_stacklevel(),
             )
@@ -287,19 +301,21 @@ def _describe_splitter(cv, n_splits):
     return f"{n_splits} splits of {name}"
 
 
-def describe_resampling(cv, splits, shared, *, given=None):
-    """How ``cv`` made ``splits``, as the reports print it ("5-fold StratifiedGroupKFold on
-    groups"); ``shared``: per split, the groups on both sides (None without groups);
-    ``given``: what the user passed, when an int was turned into ``cv``."""
-    text = _describe_splitter(cv, len(splits))
-    if isinstance(given, numbers.Integral) and shared is not None:
+def describe_resampling(cv, n_splits, leaks, *, given=None):
+    """How ``cv`` made ``n_splits`` splits, as the reports print it ("5-fold
+    StratifiedGroupKFold on groups"); ``leaks``: None without groups, else how many splits put
+    a group on both sides, of how many, and where ("" or in which outer folds); ``given``: what
+    the user passed, when an int was turned into ``cv``."""
+    text = _describe_splitter(cv, n_splits)
+    if isinstance(given, numbers.Integral) and leaks is not None:
         text += f" (cv={given} with groups)"
-    if shared is None or not splits:
+    if leaks is None or not n_splits:
         return text
-    leaking = sum(1 for both in shared if both.size)
+    leaking, total, where = leaks
     if not leaking:
         return f"{text} on groups (no group on both sides)"
-    return f"{text}, ignoring the groups (some on both sides of {leaking} of {len(shared)} splits)"
+    where = f", in {where}" if where else ""
+    return f"{text}, ignoring the groups (some on both sides of {leaking} of {total} splits{where})"
 
 
 @dataclass(frozen=True)
@@ -349,8 +365,9 @@ def materialise_splits(data, splitters, routed, *, estimator, whole_search, earl
             inner_splits[fold] = inner_splits_of_fold(
                 splitters.inner, data.X, data.y, train, inner_split, _where(fold)
             )
+    inner_leaks = _inner_group_leaks(inner_splits, groups)  # once, for the warning and words
     if splitters.inner_given is not None:
-        warn_structure_leaks(owner, outer, inner_splits, groups, shared)
+        warn_structure_leaks(owner, outer, inner_splits, inner_leaks, shared)
     if whole_search and data.groups is not None:
         warnings.warn(
             f"{owner} runs its search whole inside each outer training fold, and the search's "
@@ -365,22 +382,25 @@ def materialise_splits(data, splitters, routed, *, estimator, whole_search, earl
     if early_stopping:
         holdouts = _early_stopping_holdouts(trains, stored, outer, data, estimator, seeds)
     rows = row_sets(n_samples, outer_splits, inner_splits, holdouts)
+    outer_leaks = None if shared is None else (sum(1 for b in shared if b.size), len(shared), "")
     described = {
-        "outer": describe_resampling(outer, outer_splits, shared, given=splitters.outer_given),
-        "inner": _describe_inner(splitters, inner_splits, stored, whole_search, groups),
+        "outer": describe_resampling(
+            outer, len(outer_splits), outer_leaks, given=splitters.outer_given
+        ),
+        "inner": _describe_inner(splitters, inner_splits, stored, whole_search, inner_leaks),
     }
     return Splits(outer_splits, inner_splits, holdouts, rows, described)
 
 
-def _describe_inner(splitters, inner_splits, stored, whole_search, groups):
+def _describe_inner(splitters, inner_splits, stored, whole_search, inner_leaks):
     if any(splits is not None for splits in stored.values()):
         return "the inner splits that outer_cv stores"
     if whole_search:
         return "the search's own cv, run whole in each outer training fold"
-    # the first fold's splits stand for all: one splitter makes them
-    first = next(iter(inner_splits.values()), [])
-    shared = _straddling(first, groups)
-    text = describe_resampling(splitters.inner, first, shared, given=splitters.inner_given)
+    # one splitter makes every fold's inner splits, so the first fold's number of splits names
+    # it; the groups on both sides are counted over every fold's (inner_leaks)
+    n_splits = len(next(iter(inner_splits.values()), []))
+    text = describe_resampling(splitters.inner, n_splits, inner_leaks, given=splitters.inner_given)
     return f"{text}, in each outer training fold"
 
 
