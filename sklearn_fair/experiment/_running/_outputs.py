@@ -49,13 +49,15 @@ def _tables(config):
 
 
 def _figures(config):
-    """Name -> how the plot is drawn from the BenchmarkResult and, for one data set, the
-    complete cells."""
+    """Name -> how the plot is drawn from the BenchmarkResult and, for one data set, its
+    complete cells (their IQM intervals seeded as the report's, from the benchmark's seed)."""
     figures = {"intervals": lambda result, cells: result.plot_intervals()}
     if config.several and len(config.models) >= 3:
         figures["critical_difference"] = lambda result, cells: result.plot_critical_difference()
     elif not config.several:
-        figures["fold_scores"] = lambda result, cells: plot_fold_scores(cells)
+        figures["fold_scores"] = lambda result, cells: plot_fold_scores(
+            cells, random_state=result.random_state
+        )
         figures["optimism"] = lambda result, cells: plot_optimism(cells)
         if len(config.models) >= 2:
             figures["comparison"] = lambda result, cells: plot_comparison(cells)
@@ -129,8 +131,11 @@ def _markdown(frame):
     return "".join(f"| {' | '.join(row)} |\n" for row in rows)
 
 
-def _finite(nested):
-    return all(np.isfinite(score) for score in nested.outer_scores_)
+def _complete(result, dataset):
+    """Model -> the cell of ``dataset`` (named as in the benchmark, so that its IQM interval
+    is the one of report.html), for the models whose every outer fold has a score."""
+    cells = {m: result.cells[dataset, m] for m in result.models}
+    return {m: cell for m, cell in cells.items() if np.all(np.isfinite(cell.scores))}
 
 
 def _summaries(config, result, loaded, failures):
@@ -139,23 +144,23 @@ def _summaries(config, result, loaded, failures):
     data_of, model_of = originals(config)
     reports, rows = {}, []
     for dataset in result.datasets:
-        cells = {m: result.estimators[dataset, m] for m in result.models}
-        complete = {m: nested for m, nested in cells.items() if _finite(nested)}
+        complete = _complete(result, dataset)
         data, splits = loaded[data_of[dataset]], config.datasets[data_of[dataset]].splits
         title = f"Experiment {config.name}" + (f", data set {dataset}" if config.several else "")
         if complete:
             reports[dataset] = nested_cv_report(
                 complete, X=data.X, y=data.y, title=neutral(title),
                 splits_file=splits["path"] if splits else None,
+                random_state=result.random_state,
             )  # fmt: skip
-        for model in cells:
+        for model in result.models:
             cell = (data_of[dataset], model_of[model])
             failed = [f for f in failures if (f["dataset"], f["model"]) == cell]
             found = [r for r in getattr(reports.get(dataset), "rows", []) if r["model"] == model]
             for row in found or [{"model": model, "error": "every outer fold failed"}]:
-                row = {**row, "failed_fits": len(failed)}
+                row = {"dataset": dataset, **row, "failed_fits": len(failed)}
                 row["first_error"] = failed[0]["error"] if failed else None
-                rows.append({"dataset": dataset, **row} if config.several else row)
+                rows.append(row)
     return reports, rows
 
 
@@ -207,7 +212,7 @@ def write_outputs(folder, config, result, loaded, failures):
         from matplotlib import rc_context
     except ImportError:
         return results, reports, problems
-    cells = {m: n for (_, m), n in result.estimators.items() if _finite(n)}  # one data set
+    cells = _complete(result, result.datasets[0])  # drawn for one data set only
 
     def plot(name, draw):
         figure = draw(result, cells)
