@@ -144,8 +144,8 @@ def _run(args):
     except Interrupted as stop:
         print(
             neutral(
-                f"sklearn-fair run: interrupted; {stop.n_cached} finished fits are cached in "
-                f"{stop.cache_dir}. Resume with: sklearn-fair run {args.experiment}"
+                f"sklearn-fair run: interrupted; {stop.cache_dir} holds {stop.n_cached} fits "
+                f"cached since the run started. Resume with: sklearn-fair run {args.experiment}"
             ),
             file=sys.stderr,
         )

@@ -120,7 +120,7 @@ def test_ctrl_c_ends_with_one_line_and_the_same_command_resumes(tmp_path):
     lines = [line for line in err.splitlines() if line.strip()]
     assert len(lines) == 1 and "Traceback" not in err, err
     cached = len(list(cache.glob("*/*.json")))
-    assert f"interrupted; {cached} finished fits are cached in {cache}" in lines[0]
+    assert f"interrupted; {cache} holds {cached} fits cached since the run started" in lines[0]
     assert f"Resume with: sklearn-fair run {path}" in lines[0]
     # the same command resumes: only the missing fits are computed (9 in all)
     done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=300)

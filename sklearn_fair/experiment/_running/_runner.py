@@ -77,7 +77,8 @@ class BenchmarkRun:
 
 class Interrupted(KeyboardInterrupt):
     """A run stopped by the user (Ctrl-C); ``cache_dir`` holds every fit it finished, and
-    ``n_cached`` counts them (the entries this run wrote, not those of earlier runs)."""
+    ``n_cached`` counts the entries written there since the run started: this run's, and those
+    of any other run sharing the cache meanwhile (not those of earlier runs)."""
 
     def __init__(self, cache_dir, n_cached):
         super().__init__(cache_dir, n_cached)
