@@ -476,10 +476,11 @@ class BenchmarkResult:
             Level of the IQM's interval; "demonstrably worse" is decided at level
             ``1 - confidence``.
         mark : bool, default=True
-            Bold (``**...**``) the best model of each data set and italicise (``*...*``) those not
-            demonstrably worse than it: the corrected resampled t-test against it (Nadeau &
-            Bengio), Holm-adjusted within the data set, has ``p > 1 - confidence``. Results that do
-            not record their splits get only the bold.
+            Bold (``**...**``) the best model of each data set (every model whose mean test
+            score equals the highest: tied models are all bold) and italicise (``*...*``) those
+            not demonstrably worse than it: the corrected resampled t-test against it (Nadeau &
+            Bengio; against the first of tied best models), Holm-adjusted within the data set,
+            has ``p > 1 - confidence``. Results that do not record their splits get only the bold.
         alpha : float, default=None
             Deprecated: pass ``confidence=1 - alpha``.
         n_resamples : int, default=10_000
@@ -524,18 +525,22 @@ class BenchmarkResult:
     def _against_the_best(self, dataset, tolerate=(NoSplitsError,)):
         """``(best, {other: Holm-adjusted p against the best})`` on ``dataset``.
 
-        The corrected resampled t-test of each model against the highest mean score (the first of
-        equal means), Holm within the data set. Models whose folds failed are left out (best None
-        when all did); the dict is None when the test raises one of ``tolerate``.
+        ``best``: the models with the highest mean score, in the models' order: several when
+        their means are exactly equal (as identical fold scores give), none when every model's
+        folds failed. The corrected resampled t-test of each other model against the first of
+        them, Holm within the data set; the best are not tested against each other, and models
+        whose folds failed are left out. The dict is None when the test raises one of
+        ``tolerate``.
         """
         means = {m: float(np.mean(self.cells[dataset, m].scores)) for m in self.models}
         complete = [m for m in self.models if np.isfinite(means[m])]
         if not complete:
-            return None, None
-        best = max(complete, key=means.get)
-        others = [m for m in complete if m != best]
+            return (), None
+        top = max(means[m] for m in complete)
+        best = tuple(m for m in complete if means[m] == top)
+        others = [m for m in complete if m not in best]
         try:
-            pvalues = [self._paired(dataset, m, best).pvalue for m in others]
+            pvalues = [self._paired(dataset, m, best[0]).pvalue for m in others]
         except tolerate:
             return best, None
         return best, dict(zip(others, holm(pvalues) if others else []))

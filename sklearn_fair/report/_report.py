@@ -266,7 +266,7 @@ class NestedCVReport:
 
     def _standing(self, dataset, model):
         best, pvalues = self._best[dataset]
-        if model == best:
+        if model in best:
             return Cell("best", emphasis="strong")
         if (dataset, model) in self.result.missing:
             return Cell("not tested (folds failed)")
@@ -340,9 +340,10 @@ class NestedCVReport:
         if self._best is not None:
             summary.paragraphs.append(
                 "Against the data set's best: the corrected resampled t-test (Nadeau and "
-                "Bengio) of each model against the model with the best mean test score, "
-                "p-values adjusted with Holm's method within the data set; worse when the "
-                f"adjusted p is at most {self.alpha:g}."
+                "Bengio) of each model against the model with the best mean test score (the "
+                "first of them when several tie: all of them are marked best, and not tested "
+                "against each other), p-values adjusted with Holm's method within the data set; "
+                f"worse when the adjusted p is at most {self.alpha:g}."
             )
         summary.paragraphs += [
             "Numbers are printed to two significant digits of the smallest standard deviation "
@@ -407,8 +408,8 @@ class NestedCVReport:
             columns=["model", *(num(d) for d in result.datasets)],
             paragraphs=[
                 "Mean ± std of the test scores over the outer folds. Bold: the best model of the "
-                "data set; italics: not shown to be worse than it (corrected resampled t-test, "
-                f"Holm within the data set, level {alpha:g})."
+                "data set (all of them when tied); italics: not shown to be worse than it "
+                f"(corrected resampled t-test, Holm within the data set, level {alpha:g})."
             ],
         )
         texts = result.table(confidence=self.confidence, mark=False)

@@ -151,9 +151,10 @@ def against_the_best(result):
 
 
 def emphasis(model, best, pvalues, alpha):
-    """The emphasis of ``model`` on a data set: "strong" for the best, "em" for a model not
-    shown to be worse than it (its Holm-adjusted p above ``alpha``), else None."""
-    if model == best:
+    """The emphasis of ``model`` on a data set: "strong" for the best (one of ``best``, the
+    tied best models), "em" for a model not shown to be worse than the best (its Holm-adjusted p
+    above ``alpha``), else None."""
+    if model in best:
         return "strong"
     if pvalues is not None and pvalues.get(model, 0.0) > alpha:
         return "em"
@@ -161,11 +162,15 @@ def emphasis(model, best, pvalues, alpha):
 
 
 def _per_best(tests, datasets):
+    """The best of each data set, grouped: "lr on d0; lr and tree (tied) on d1"."""
     winners = {}
     for dataset in datasets:
-        if tests[dataset][0] is not None:
+        if tests[dataset][0]:
             winners.setdefault(tests[dataset][0], []).append(dataset)
-    return "; ".join(f"{model} on {_names(sets)}" for model, sets in winners.items())
+    return "; ".join(
+        f"{_names(best)}{' (tied)' if len(best) > 1 else ''} on {_names(sets)}"
+        for best, sets in winners.items()
+    )
 
 
 def benchmark_verdict(result, *, alpha=0.05, tests=None, against=None):

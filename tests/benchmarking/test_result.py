@@ -379,6 +379,62 @@ def test_without_a_baseline_the_verdict_is_the_best_of_each_data_set(result):
         assert text.split(" (")[0] == expected
 
 
+def _corrected_p(a, b, n_train=60, n_test=20):
+    """The corrected resampled t-test's two-sided p of paired fold scores, by hand."""
+    d = np.asarray(a) - np.asarray(b)
+    t = d.mean() / np.sqrt((1 / len(d) + n_test / n_train) * d.var(ddof=1))
+    return 2 * stats.t.sf(abs(t), len(d) - 1)
+
+
+def test_models_tied_at_the_best_mean_are_all_the_best():
+    # x and y have the same fold scores on "tie" (ranks 1.5 each): both are the best there,
+    # bold, "best" in the report and named in the verdict; on "apart" x alone is the best
+    x, y, z = [0.80, 0.82, 0.78, 0.81], [0.79, 0.83, 0.77, 0.80], [0.40, 0.42, 0.41, 0.39]
+    cells = {
+        ("tie", "x"): _folds(x), ("tie", "y"): _folds(x), ("tie", "z"): _folds(z),
+        ("apart", "x"): _folds(x), ("apart", "y"): _folds(y), ("apart", "z"): _folds(z),
+    }  # fmt: skip
+    plain = BenchmarkResult.from_results(cells)
+    best = {("tie", "x"), ("tie", "y"), ("apart", "x")}
+    for statistic in ("mean", "iqm"):
+        table = plain.table(statistic=statistic, n_resamples=200)
+        bold = {(d, m) for d in plain.datasets for m in plain.models if table.loc[m, d][:2] == "**"}
+        assert bold == best, statistic
+        assert table.loc["y", "apart"][0] == "*" != table.loc["y", "apart"][1]  # italics
+    # the others are tested against the first best only; the tied best not against each other
+    tie, apart = plain._against_the_best("tie")[1], plain._against_the_best("apart")[1]
+    assert tie == pytest.approx({"z": _corrected_p(z, x)})  # a family of one: no adjustment
+    holm = multipletests([_corrected_p(y, x), _corrected_p(z, x)], method="holm")[1]
+    assert apart == pytest.approx(dict(zip("yz", holm)))
+    verdict, sections = _sections(plain)
+    assert ": x and y (tied) on tie; x on apart; shown to be worse" in verdict
+    standing = {(str(r[0]), str(r[1])): r[-1] for r in sections[0].rows}
+    assert {k for k, cell in standing.items() if str(cell) == "best"} == best
+    assert all(standing[k].emphasis == "strong" for k in best)
+    assert str(standing["apart", "y"]).startswith("not shown worse")
+    paper = next(s for s in sections if s.title == "Scores as a paper prints them")
+    strong = {(d, str(r[0])) for r in paper.rows for d, c in zip(plain.datasets, r[1:])
+              if c.emphasis == "strong"}  # fmt: skip
+    assert strong == best
+    # the three forms say the same
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UnequalBudgetWarning)
+        report = plain.report(n_resamples=200)
+    markdown, html, text = report.to_markdown(), report.to_html(plots=False), report.to_text()
+    for form in (markdown, html, text):
+        assert "x and y (tied) on tie; x on apart" in form
+    rows = [line.split(" | ") for line in markdown.splitlines() if line.startswith("| tie |")]
+    rows += [line.split(" | ") for line in markdown.splitlines() if line.startswith("| apart |")]
+    assert {(r[0][2:], r[1]) for r in rows if r[-1] == "**best** |"} == best
+    assert markdown.count("| x | **0.803 ± 0.015** | **0.803 ± 0.015** |") == 1
+    assert markdown.count("| y | **0.803 ± 0.015** | *0.798 ± 0.022* |") == 1
+    assert html.count("<strong>best</strong>") == 3
+    assert html.count('data-label="tie"><strong>') == 2
+    assert html.count('data-label="apart"><strong>') == 1
+    lines = [line.split() for line in text.splitlines() if line.split()[:1] in (["tie"], ["apart"])]
+    assert {(w[0], w[1]) for w in lines if w[-1] == "best"} == best
+
+
 def _by_model(section):
     """The rows of a section by model, each a dict column header -> cell."""
     headers = [str(c) for c in section.columns]
