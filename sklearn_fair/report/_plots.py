@@ -178,7 +178,7 @@ def plot_fold_scores(
     level = f"{100 * confidence:g}%"
     own = ax is None
     figure, ax = _figure(ax, (_width([m.name for m in models]), 2.0 + 0.6 * len(models)))
-    root = bootstrap_root(random_state, models[0].random_state)
+    root = bootstrap_root(models[0].random_state, random_state)
     for position, model in enumerate(models):
         values = metric.values(model.scores)
         kind = model.interval_sizes(interval)[0]

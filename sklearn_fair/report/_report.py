@@ -128,7 +128,7 @@ class NestedCVReport:
         self._models = [result.cells[first, m] for m in result.models]
         self.selected_params = {m.name: m.best_params for m in self._models}
         self.median_params = {m.name: median_params(m.best_params) for m in self._models}
-        self._root = bootstrap_root(random_state, result.random_state)
+        self._root = bootstrap_root(result.random_state, random_state)
         self.rows = _rows(self._cells(), confidence, interval, n_resamples, self._root)
         self.comparison, self.comparison_note = None, None
         if self._one and len(self._models) > 1:

@@ -47,7 +47,8 @@ DOCS = {
         Root of the bootstrap's seeds: each cell's generator is derived from it by the cell's
         data set's and model's names, so that a cell's interval does not change when a model
         is added; None: the benchmark's ``random_state`` (the NestedCV's for
-        :func:`nested_cv_report`), 0 when it has none. With the defaults a cell's IQM
+        :func:`nested_cv_report`) when it is an int, else 0 (a RandomState or Generator the
+        result holds is not drawn from). With the defaults a cell's IQM
         interval is the one :meth:`BenchmarkResult.table(statistic="iqm")
         <sklearn_fair.BenchmarkResult.table>` prints.""",
     "ax": """ax : matplotlib Axes, default=None
@@ -191,11 +192,21 @@ class NestedResult:
         }
 
 
-def bootstrap_root(*random_states):
+def _integer_or_none(value):
+    return int(value) if isinstance(value, numbers.Integral) else None
+
+
+def bootstrap_root(own, random_state=None):
     """The int root of the cells' bootstrap generators (:meth:`NestedResult.summary`): the
-    first of ``random_states`` that is not None (the caller's, then the results'), 0 when all
-    are. Drawn once per table, report or plot, so that every cell's seed hangs on one root."""
-    return seed_root(next((seed for seed in random_states if seed is not None), 0))
+    caller's ``random_state`` when given (an int, or one draw from a RandomState or
+    Generator), else the result's ``own`` when it is an int, else 0: a RandomState or Generator
+    the result holds is neither drawn from nor advanced, so the same result gives the same
+    intervals on every call. Drawn once per table, report or plot, so that every cell's seed
+    hangs on one root."""
+    if random_state is not None:
+        return seed_root(random_state)
+    own = _integer_or_none(own)
+    return 0 if own is None else own
 
 
 def _jsonable(value):
