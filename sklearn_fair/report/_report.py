@@ -930,7 +930,7 @@ def _rank(rows):
                 for row in group
                 if row[key] is not None
                 and np.isfinite(row[key])
-                and (key == "test_mean" or row["validation_metric"] == row["metric"])
+                and (key == "test_mean" or row["optimism"] is not None)  # of one metric
             ]
             # ties averaged, as rank_comparison ranks them: the Ranks section's average rank
             # of a model is the mean of its ranks here

@@ -100,7 +100,8 @@ class NestedResult:
     # how the splits were made, in words: {"outer": ..., "inner": ...} ({} when not recorded)
     resampling: dict = field(default_factory=dict)
     # the metric that selected, when a search given as the estimator selected with its own
-    # scoring (its validation scores are of that metric); None: the selecting metric
+    # scoring (its validation scores are of that metric); None: the selecting metric. Set by
+    # as_result from the engine's decision (_own_selection), never by comparing names
     selection_metric: object = None
     # per outer fold, its out-of-fold predictions (y_true, each refit's predict, proba or
     # decision, classes) when they were kept (keep_predictions), else None
@@ -295,7 +296,6 @@ def result_to_dict(nested):
             fold["predictions"] = _jsonable(original["predictions"])
     random_state = nested.get_params().get("random_state")
     metrics, refit_metric = nested_metrics(nested)
-    selection = getattr(nested, "selection_metric_", None)
     document = {
         "format": RESULT_FORMAT,
         "version": RESULT_VERSION,
@@ -311,15 +311,37 @@ def result_to_dict(nested):
         **saved_fields(
             failures_of(getattr(nested, "failed_tasks_", [])),
             getattr(nested, "resampling_", {}),
-            None if selection == metrics[refit_metric] else selection,
+            _own_selection(nested),
         ),
     }
     return with_checksum(document)
 
 
+def _own_selection(nested):
+    """The metric a search given as the estimator selected with, where NestedCV's validation
+    scores are of another metric than its test scores; else None.
+
+    The engine's decision, read from its ``optimism_``: NaN though every score is a number
+    (never from comparing the metrics' names, which two custom scorers can share). Where a
+    fold failed, ``optimism_`` is NaN either way, and the scores count as of one metric."""
+    scores = np.concatenate([nested.validation_scores_, nested.outer_scores_])
+    own = np.all(np.isfinite(scores)) and np.isnan(nested.optimism_)
+    return getattr(nested, "selection_metric_", None) if own else None
+
+
+def _saved_selection(saved):
+    """:func:`_own_selection` of a saved result: its ``selection_metric``, written only where
+    the validation scores are of a search's own scoring (and no ``optimism`` was saved)."""
+    selection = saved.get("selection_metric")
+    if isinstance(selection, Mapping) and saved.get("optimism") is None:
+        return MetricName(**selection)
+    return None
+
+
 def saved_fields(failures, resampling, selection):
     """The last fields of a saved result: ``failures`` (fold numbers as text, "final"),
-    ``resampling`` and the metric a search selected with, if any (``selection_metric``)."""
+    ``resampling`` and the metric a search selected with, if any (``selection_metric``: the
+    validation scores are of that metric, not of the test scores')."""
     fields = {
         "failures": {"final" if f is None else str(f): entry for f, entry in failures.items()},
         "resampling": dict(resampling),
@@ -440,7 +462,7 @@ def as_result(name, result, *, dataset="data", metric=None, budget=None, verify=
         folds, estimator = result.outer_results_, result
         failures = failures_of(getattr(result, "failed_tasks_", []))
         resampling = dict(getattr(result, "resampling_", {}))
-        selection = getattr(result, "selection_metric_", None)
+        selection = _own_selection(result)
         random_state = result.get_params().get("random_state")
         refit_seeds = list(result.refit_seeds_)
         metrics, refit_metric = nested_metrics(result)
@@ -460,8 +482,7 @@ def as_result(name, result, *, dataset="data", metric=None, budget=None, verify=
             task = result.get("task")
             failures = _saved_failures(result.get("failures"))
             resampling = dict(result.get("resampling") or {})
-            if isinstance(result.get("selection_metric"), Mapping):
-                selection = MetricName(**result["selection_metric"])
+            selection = _saved_selection(result)
         else:  # the caller's own per-fold test_scores (verify_result checked they are there)
             n_folds = len(result["test_scores"])
             folds = [
@@ -524,7 +545,7 @@ def as_result(name, result, *, dataset="data", metric=None, budget=None, verify=
             if any(f.get("predictions") is not None for f in folds)
             else None
         ),
-        selection_metric=None if selection == metrics.get(refit_metric) else selection,
+        selection_metric=selection,
     )
 
 
