@@ -635,7 +635,7 @@ class NestedCVReport:
         names = sorted({name for params in best_params for name in params})
         short = short_names(names)
         metric = model.metric
-        chosen_by = model.selection_metric or metric
+        chosen_by = model.validation_metric
         others = [key for key in model.metrics if key != model.refit_metric]
         section = Section(
             f"Selected hyper-parameters: {model.name}",
