@@ -28,7 +28,6 @@ regular file, or failing :func:`~._integrity.verify_result`.
 
 import json
 import math
-import numbers
 import os
 import uuid
 from dataclasses import replace
@@ -40,17 +39,13 @@ from ..exceptions import InvalidResultError
 from ..model_selection._engine import read_json
 from ..utils import package_versions
 from ._integrity import BENCHMARK_FORMAT, BENCHMARK_VERSION, verify_result, with_checksum
-from ._results import _jsonable, as_result, saved_fields
+from ._results import _integer_or_none, _jsonable, as_result, saved_fields
 
 #: The largest result file read back (every fold's indices of every data set).
 MAX_BYTES = 512 * 2**20
 #: The deepest nesting of arrays and objects read back (a benchmark file needs 7 levels and
 #: the selected hyper-parameters a few more).
 MAX_DEPTH = 32
-
-
-def _integer_or_none(value):
-    return int(value) if isinstance(value, numbers.Integral) else None
 
 
 def _splits(cell):

@@ -553,7 +553,8 @@ class BenchmarkResult:
         Parameters
         ----------
         **table_options
-            ``statistic``, ``scale``, ``decimals``, ``confidence``, ``mark``: as :meth:`table`.
+            ``statistic``, ``scale``, ``decimals``, ``confidence``, ``mark``, ``n_resamples``:
+            as :meth:`table`.
 
         Returns
         -------

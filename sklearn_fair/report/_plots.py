@@ -3,12 +3,14 @@
 import os
 
 import numpy as np
+from sklearn.utils._param_validation import StrOptions, validate_params
 
 from ..model_selection._engine import refits_class
 from ..stats import mean_interval
 from ..stats._bounds import clip_to_range, metric_range
+from ..stats._checks import CONFIDENCE, COUNT
 from ..stats._compare import NOT_DEMONSTRATED
-from ..utils import fill_doc, install_hint
+from ..utils import RANDOM_STATE_CONSTRAINTS, fill_doc, install_hint
 from ._format import decimals_for, signed
 from ._results import (
     DOCS,
@@ -120,6 +122,18 @@ def _finish(figure, path):
     return figure
 
 
+@validate_params(
+    {
+        "results": "no_validation",
+        "confidence": [CONFIDENCE],
+        "interval": [StrOptions({"corrected_t", "t", "normal"})],
+        "n_resamples": [COUNT],
+        "ax": "no_validation",
+        "path": "no_validation",
+        "random_state": RANDOM_STATE_CONSTRAINTS,
+    },
+    prefer_skip_nested_validation=True,
+)
 @fill_doc(DOCS)
 def plot_fold_scores(
     results,
@@ -178,7 +192,7 @@ def plot_fold_scores(
     level = f"{100 * confidence:g}%"
     own = ax is None
     figure, ax = _figure(ax, (_width([m.name for m in models]), 2.0 + 0.6 * len(models)))
-    root = bootstrap_root(random_state, models[0].random_state)
+    root = bootstrap_root(models[0].random_state, random_state)
     for position, model in enumerate(models):
         values = metric.values(model.scores)
         kind = model.interval_sizes(interval)[0]

@@ -128,7 +128,7 @@ class NestedCVReport:
         self._models = [result.cells[first, m] for m in result.models]
         self.selected_params = {m.name: m.best_params for m in self._models}
         self.median_params = {m.name: median_params(m.best_params) for m in self._models}
-        self._root = bootstrap_root(random_state, result.random_state)
+        self._root = bootstrap_root(result.random_state, random_state)
         self.rows = _rows(self._cells(), confidence, interval, n_resamples, self._root)
         self.comparison, self.comparison_note = None, None
         if self._one and len(self._models) > 1:
@@ -636,7 +636,7 @@ class NestedCVReport:
         names = sorted({name for params in best_params for name in params})
         short = short_names(names)
         metric = model.metric
-        chosen_by = model.selection_metric or metric
+        chosen_by = model.validation_metric
         others = [key for key in model.metrics if key != model.refit_metric]
         section = Section(
             f"Selected hyper-parameters: {model.name}",
@@ -931,7 +931,7 @@ def _rank(rows):
                 for row in group
                 if row[key] is not None
                 and np.isfinite(row[key])
-                and (key == "test_mean" or row["validation_metric"] == row["metric"])
+                and (key == "test_mean" or row["optimism"] is not None)  # of one metric
             ]
             # ties averaged, as rank_comparison ranks them: the Ranks section's average rank
             # of a model is the mean of its ranks here

@@ -47,7 +47,8 @@ DOCS = {
         Root of the bootstrap's seeds: each cell's generator is derived from it by the cell's
         data set's and model's names, so that a cell's interval does not change when a model
         is added; None: the benchmark's ``random_state`` (the NestedCV's for
-        :func:`nested_cv_report`), 0 when it has none. With the defaults a cell's IQM
+        :func:`nested_cv_report`) when it is an int, else 0 (a RandomState or Generator the
+        result holds is not drawn from). With the defaults a cell's IQM
         interval is the one :meth:`BenchmarkResult.table(statistic="iqm")
         <sklearn_fair.BenchmarkResult.table>` prints.""",
     "ax": """ax : matplotlib Axes, default=None
@@ -99,7 +100,8 @@ class NestedResult:
     # how the splits were made, in words: {"outer": ..., "inner": ...} ({} when not recorded)
     resampling: dict = field(default_factory=dict)
     # the metric that selected, when a search given as the estimator selected with its own
-    # scoring (its validation scores are of that metric); None: the selecting metric
+    # scoring (its validation scores are of that metric); None: the selecting metric. Set by
+    # as_result from the engine's decision (_own_selection), never by comparing names
     selection_metric: object = None
     # per outer fold, its out-of-fold predictions (y_true, each refit's predict, proba or
     # decision, classes) when they were kept (keep_predictions), else None
@@ -191,11 +193,21 @@ class NestedResult:
         }
 
 
-def bootstrap_root(*random_states):
+def _integer_or_none(value):
+    return int(value) if isinstance(value, numbers.Integral) else None
+
+
+def bootstrap_root(own, random_state=None):
     """The int root of the cells' bootstrap generators (:meth:`NestedResult.summary`): the
-    first of ``random_states`` that is not None (the caller's, then the results'), 0 when all
-    are. Drawn once per table, report or plot, so that every cell's seed hangs on one root."""
-    return seed_root(next((seed for seed in random_states if seed is not None), 0))
+    caller's ``random_state`` when given (an int, or one draw from a RandomState or
+    Generator), else the result's ``own`` when it is an int, else 0: a RandomState or Generator
+    the result holds is neither drawn from nor advanced, so the same result gives the same
+    intervals on every call. Drawn once per table, report or plot, so that every cell's seed
+    hangs on one root."""
+    if random_state is not None:
+        return seed_root(random_state)
+    own = _integer_or_none(own)
+    return 0 if own is None else own
 
 
 def _jsonable(value):
@@ -284,7 +296,6 @@ def result_to_dict(nested):
             fold["predictions"] = _jsonable(original["predictions"])
     random_state = nested.get_params().get("random_state")
     metrics, refit_metric = nested_metrics(nested)
-    selection = getattr(nested, "selection_metric_", None)
     document = {
         "format": RESULT_FORMAT,
         "version": RESULT_VERSION,
@@ -300,15 +311,37 @@ def result_to_dict(nested):
         **saved_fields(
             failures_of(getattr(nested, "failed_tasks_", [])),
             getattr(nested, "resampling_", {}),
-            None if selection == metrics[refit_metric] else selection,
+            _own_selection(nested),
         ),
     }
     return with_checksum(document)
 
 
+def _own_selection(nested):
+    """The metric a search given as the estimator selected with, where NestedCV's validation
+    scores are of another metric than its test scores; else None.
+
+    The engine's decision, read from its ``optimism_``: NaN though every score is a number
+    (never from comparing the metrics' names, which two custom scorers can share). Where a
+    fold failed, ``optimism_`` is NaN either way, and the scores count as of one metric."""
+    scores = np.concatenate([nested.validation_scores_, nested.outer_scores_])
+    own = np.all(np.isfinite(scores)) and np.isnan(nested.optimism_)
+    return getattr(nested, "selection_metric_", None) if own else None
+
+
+def _saved_selection(saved):
+    """:func:`_own_selection` of a saved result: its ``selection_metric``, written only where
+    the validation scores are of a search's own scoring (and no ``optimism`` was saved)."""
+    selection = saved.get("selection_metric")
+    if isinstance(selection, Mapping) and saved.get("optimism") is None:
+        return MetricName(**selection)
+    return None
+
+
 def saved_fields(failures, resampling, selection):
     """The last fields of a saved result: ``failures`` (fold numbers as text, "final"),
-    ``resampling`` and the metric a search selected with, if any (``selection_metric``)."""
+    ``resampling`` and the metric a search selected with, if any (``selection_metric``: the
+    validation scores are of that metric, not of the test scores')."""
     fields = {
         "failures": {"final" if f is None else str(f): entry for f, entry in failures.items()},
         "resampling": dict(resampling),
@@ -429,7 +462,7 @@ def as_result(name, result, *, dataset="data", metric=None, budget=None, verify=
         folds, estimator = result.outer_results_, result
         failures = failures_of(getattr(result, "failed_tasks_", []))
         resampling = dict(getattr(result, "resampling_", {}))
-        selection = getattr(result, "selection_metric_", None)
+        selection = _own_selection(result)
         random_state = result.get_params().get("random_state")
         refit_seeds = list(result.refit_seeds_)
         metrics, refit_metric = nested_metrics(result)
@@ -449,8 +482,7 @@ def as_result(name, result, *, dataset="data", metric=None, budget=None, verify=
             task = result.get("task")
             failures = _saved_failures(result.get("failures"))
             resampling = dict(result.get("resampling") or {})
-            if isinstance(result.get("selection_metric"), Mapping):
-                selection = MetricName(**result["selection_metric"])
+            selection = _saved_selection(result)
         else:  # the caller's own per-fold test_scores (verify_result checked they are there)
             n_folds = len(result["test_scores"])
             folds = [
@@ -513,7 +545,7 @@ def as_result(name, result, *, dataset="data", metric=None, budget=None, verify=
             if any(f.get("predictions") is not None for f in folds)
             else None
         ),
-        selection_metric=None if selection == metrics.get(refit_metric) else selection,
+        selection_metric=selection,
     )
 
 

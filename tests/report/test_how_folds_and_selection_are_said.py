@@ -103,3 +103,63 @@ def test_a_saved_result_without_optimism_is_valid_json():
     assert json.loads(json.dumps(saved, allow_nan=False)) == saved  # strict JSON, no NaN
     report = nested_cv_report({"search": saved}, n_resamples=200)
     assert report.rows[0]["optimism"] is None
+
+
+def _custom(function):
+    """A scorer of ``function`` under one name whatever it computes: two such scorers print
+    alike (their saved names and reprs are equal)."""
+    from sklearn.metrics import make_scorer
+
+    def score(y_true, y_pred):
+        return function(y_true, y_pred)
+
+    return make_scorer(score)
+
+
+def _readings(nested, tmp_path):
+    """The NestedResult of ``nested`` as a user gets it: in memory, from result_to_dict through
+    JSON, and from a saved BenchmarkResult."""
+    import json
+
+    from sklearn_fair import BenchmarkResult
+    from sklearn_fair.report._results import as_result
+
+    path = BenchmarkResult.from_results({("data", "m"): nested}).save(tmp_path / "b.json")
+    return {
+        "memory": as_result("m", nested),
+        "json": as_result("m", json.loads(json.dumps(result_to_dict(nested)))),
+        "benchmark": BenchmarkResult.load(path).cells["data", "m"],
+    }
+
+
+def test_two_custom_scorers_that_print_alike_are_not_subtracted_after_a_reload(tmp_path):
+    # the search selects with balanced accuracy, the test scores are accuracy: both scorers
+    # print as "custom scorer score", so a reloaded result must not read them as one metric
+    from sklearn.metrics import accuracy_score, balanced_accuracy_score
+
+    from sklearn_fair import BenchmarkResult
+
+    X, y = make_classification(n_samples=120, weights=[0.8], random_state=0)
+    search = GridSearchCV(LogisticRegression(max_iter=300), {"C": [0.01, 1.0]},
+                          scoring=_custom(balanced_accuracy_score), cv=3)  # fmt: skip
+    nested = NestedCV(search, outer_cv=3, scoring=_custom(accuracy_score), random_state=0,
+                      refit=False).fit(X, y)  # fmt: skip
+    assert np.isnan(nested.optimism_)  # the engine: validation and test are of two metrics
+    for how, result in _readings(nested, tmp_path).items():
+        assert result.optimism is None, how
+        assert result.selection_metric is not None, how
+        (row,) = BenchmarkResult({("data", "m"): result}).report(n_resamples=200).rows
+        assert row["optimism"] is None and row["rank_validation"] is None, how
+        assert row["rank_test"] == 1, how
+
+
+def test_a_reloaded_result_of_one_metric_keeps_its_optimism(tmp_path):
+    X, y, _ = _data()
+    search = GridSearchCV(LogisticRegression(), {"C": [0.01, 1.0]}, scoring="accuracy", cv=3)
+    nested = NestedCV(search, outer_cv=3, n_refits=1, refit=False, random_state=0,
+                      scoring="accuracy").fit(X, y)  # fmt: skip
+    expected = np.mean(nested.validation_scores_) - np.mean(nested.outer_scores_)
+    assert expected != 0
+    for how, result in _readings(nested, tmp_path).items():
+        assert result.selection_metric is None, how
+        assert result.optimism == pytest.approx(expected), how

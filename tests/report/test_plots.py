@@ -272,3 +272,23 @@ def test_the_optimism_in_the_legend_has_the_reports_digits():
     assert printed == {"a": "+0.50", "b": "+1.25"}
     legend = [text.get_text() for text in _legend(plot_optimism(results)).get_texts()]
     assert [f"{name} (optimism {printed[name]})" in legend for name in printed] == [True, True]
+
+
+@pytest.mark.parametrize(
+    "parameter, value",
+    [
+        ("random_state", "abc"),
+        ("random_state", -1),
+        ("random_state", 1.5),
+        ("n_resamples", 0),
+        ("confidence", 1.5),
+        ("interval", "wide"),
+    ],
+)
+def test_fold_scores_names_itself_in_a_bad_parameter(fitted, parameter, value):
+    from sklearn.utils._param_validation import InvalidParameterError
+
+    with pytest.raises(InvalidParameterError) as error:
+        plot_fold_scores(fitted, **{parameter: value})
+    assert str(error.value).startswith(f"The '{parameter}' parameter of plot_fold_scores must")
+    assert repr(value) in str(error.value)

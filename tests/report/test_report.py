@@ -386,3 +386,44 @@ def test_a_metric_of_unknown_range_is_said_and_its_interval_left_alone(data):
         f"{row['metric']}: the range of its values is not known, so its interval of the mean "
         "is left as computed" in report.to_text()
     )
+
+
+def _state(random_state):
+    """A comparable copy of a RandomState's or Generator's state (an int as it is)."""
+    if isinstance(random_state, np.random.RandomState):
+        return json.dumps([v.tolist() if hasattr(v, "tolist") else v
+                           for v in random_state.get_state()])  # fmt: skip
+    if isinstance(random_state, np.random.Generator):
+        return json.dumps(random_state.bit_generator.state)
+    return random_state
+
+
+@pytest.mark.parametrize("kind", ["RandomState", "Generator", "int"])
+def test_a_nested_cv_random_state_seeds_the_bootstrap_only_as_an_int(kind):
+    # The IQM interval hangs on the NestedCV's random_state only when it is an int (else on
+    # 0): the report neither draws from the user's RandomState or Generator (its state is
+    # unchanged) nor changes from one call to the next.
+    from sklearn_fair.report import plot_fold_scores
+    from sklearn_fair.stats import bootstrap_ci, iqm
+    from sklearn_fair.utils._random import named_generator
+
+    X, y = make_classification(n_samples=100, random_state=0)
+    given = {
+        "RandomState": np.random.RandomState(0),
+        "Generator": np.random.default_rng(0),
+        "int": 3,
+    }[kind]
+    nested = NestedCV(LogisticRegression(), {"C": [0.1, 1.0]}, outer_cv=10, refit=False,
+                      random_state=given).fit(X, y)  # fmt: skip
+    state = _state(given)
+    intervals = [
+        (row["iqm_ci_low"], row["iqm_ci_high"])
+        for row in (nested_cv_report({"m": nested}, n_resamples=300).rows[0] for _ in range(3))
+    ]
+    plot_fold_scores({"m": nested}, n_resamples=300)
+    assert _state(given) == state
+    assert intervals[0] == intervals[1] == intervals[2]
+    root = 3 if kind == "int" else 0
+    expected = bootstrap_ci(nested.outer_scores_, iqm, n_resamples=300,
+                            random_state=named_generator(root, "data", "m"))  # fmt: skip
+    assert intervals[0] == pytest.approx((expected.low, expected.high))
