@@ -166,7 +166,7 @@ def plot_fold_scores(
     random_state : int, RandomState instance, Generator or None, default=None
         Root of the bootstrap's seeds: each model's generator is derived from it by its data
         set's and model's names, as in the report (whose interval of each model this draws);
-        None: the first result's ``random_state`` (0 when it has none), as
+        None: the first result's ``random_state`` (0 when it is not an int), as
         :func:`nested_cv_report` takes it.
 
     Returns

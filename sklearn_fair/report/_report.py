@@ -109,7 +109,7 @@ class NestedCVReport:
         Bootstrap resamples of the IQM's interval, in the tables and in the plots.
     random_state : int, RandomState instance, Generator or None
         As given: the root of the bootstrap's seeds, each cell's derived by its names
-        (None: the benchmark's ``random_state``, 0 when it has none).
+        (None: the benchmark's ``random_state`` when it is an int, else 0).
     """
 
     def __init__(self, result, *, title, card, confidence=0.95, interval="corrected_t",
