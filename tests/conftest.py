@@ -4,7 +4,8 @@ The data directory is ``$SKLEARN_FAIR_DATA``; by default ``../shared/data``
 beside the repository root (the layout of the developers' machines and CI).
 Tests that need it skip, with a reason naming ``SKLEARN_FAIR_DATA``, when it is missing, so
 that a fresh clone passes its tests; with ``SKLEARN_FAIR_REQUIRE_DATA=1`` (``.ci/run`` sets it)
-they fail instead: on CI every one of them runs.
+they fail instead: on CI every one of them runs. With ``SKLEARN_FAIR_NO_SKIPS=1`` (``.ci/run``
+sets it too) a test that skips for any other reason fails the run.
 """
 
 import faulthandler
@@ -69,6 +70,15 @@ _exit_status = {"value": 1}
 
 
 def pytest_sessionfinish(session, exitstatus):
+    # on CI (.ci/run sets SKLEARN_FAIR_NO_SKIPS=1) every test runs: one that skipped, for a
+    # package missing from the test extra or any other reason, fails the run, named
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    skipped = reporter.stats.get("skipped", []) if reporter is not None else []
+    if os.environ.get("SKLEARN_FAIR_NO_SKIPS") == "1" and skipped and exitstatus == 0:
+        for report in skipped:
+            reason = report.longrepr[-1] if isinstance(report.longrepr, tuple) else ""
+            reporter.write_line(f"skipped where every test must run: {report.nodeid}: {reason}")
+        session.exitstatus = exitstatus = pytest.ExitCode.TESTS_FAILED
     _exit_status["value"] = int(exitstatus)
 
 
