@@ -435,6 +435,27 @@ def test_models_tied_at_the_best_mean_are_all_the_best():
     assert {(w[0], w[1]) for w in lines if w[-1] == "best"} == best
 
 
+def test_means_equal_but_for_rounding_tie_for_the_best_and_in_the_ranks():
+    # the same fold scores in another order: np.mean gives 0.8 and 0.7999999999999999
+    a, b, z = [0.7, 0.8, 0.9, 0.85], [0.7, 0.85, 0.8, 0.9], [0.5, 0.55, 0.6, 0.5]
+    assert float(np.mean(a)) != float(np.mean(b))  # the case this test is about
+    cells = {(d, m): _folds(s) for d in ("d", "e") for m, s in (("a", a), ("b", b), ("z", z))}
+    result = BenchmarkResult.from_results(cells)
+    table = result.table()
+    assert {m for m in result.models if table.loc[m, "d"][:2] == "**"} == {"a", "b"}
+    verdict, _ = _sections(result)
+    assert "a and b (tied) on d and e" in verdict
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UnequalBudgetWarning)
+        rows = result.report(n_resamples=200).rows
+    assert {(r["dataset"], r["model"]): r["rank_test"] for r in rows} == {
+        (d, m): rank for d in ("d", "e") for m, rank in (("a", 1.5), ("b", 1.5), ("z", 3))
+    }
+    # the Ranks section's average ranks are the mean of these
+    ranks = result.rank_comparison().average_ranks
+    assert dict(ranks) == pytest.approx({"a": 1.5, "b": 1.5, "z": 3.0})
+
+
 def _by_model(section):
     """The rows of a section by model, each a dict column header -> cell."""
     headers = [str(c) for c in section.columns]
