@@ -28,7 +28,7 @@ from ..utils._random import named_generator, seed_root
 from ..utils._stacklevel import external_stacklevel
 from ._artefact import load_cells, read_document, save_document, to_latex
 from ._card import card_of
-from ._format import decimals_for, mean_score, selection_counts
+from ._format import decimals_for, selection_counts, tie_level
 from ._report import NestedCVReport
 from ._results import METHOD_DOCS, NoSplitsError, as_result, bootstrap_root
 from ._verdict import NOT_DEMONSTRATED, emphasis
@@ -422,12 +422,11 @@ class BenchmarkResult:
 
     def mean_scores(self, *, printed=True):
         """DataFrame of data sets by models: the mean outer score, in printed units
-        (``printed=False``: the scorer's), to 12 significant digits, so that means equal but for
-        floating-point rounding tie in the ranks."""
+        (``printed=False``: the scorer's)."""
         self._check_one_metric()
         pd = _pandas()
         return pd.DataFrame(
-            {m: [mean_score(v) for v in self._per_dataset(m, printed)] for m in self.models},
+            {m: [float(np.mean(v)) for v in self._per_dataset(m, printed)] for m in self.models},
             index=pd.Index(self.datasets, name="dataset"),
         )  # NaN where a fold failed (see missing)
 
@@ -527,13 +526,13 @@ class BenchmarkResult:
         """``(best, {other: Holm-adjusted p against the best})`` on ``dataset``.
 
         ``best``: the models with the highest mean score, in the models' order: several when
-        their means are equal (to 12 significant digits: ``_format.mean_score``), none when
+        their means are equal (to 12 significant digits: ``_format.tie_level``), none when
         every model's folds failed. The corrected resampled t-test of each other model against
         the first of them, Holm within the data set; the best are not tested against each
         other, and models whose folds failed are left out. The dict is None when the test
         raises one of ``tolerate``.
         """
-        means = {m: mean_score(self.cells[dataset, m].scores) for m in self.models}
+        means = {m: tie_level(np.mean(self.cells[dataset, m].scores)) for m in self.models}
         complete = [m for m in self.models if np.isfinite(means[m])]
         if not complete:
             return (), None
@@ -744,8 +743,9 @@ class BenchmarkResult:
         RankComparison
         """
         # ranked on the scorers' values, so that a smaller error ranks first on its data set
+        means = self.mean_scores(printed=False).loc[self._pooled_datasets("rank_comparison")]
         return _rank_comparison(
-            self.mean_scores(printed=False).loc[self._pooled_datasets("rank_comparison")],
+            means.apply(lambda column: column.map(tie_level)),  # ties as the tables tie them
             alpha=alpha, control=control,
             control_test=control_test,
         )  # fmt: skip

@@ -8,9 +8,9 @@ import numpy as np
 MAX_DECIMALS = 6
 
 
-def mean_score(scores):
-    """The mean of fold scores to 12 significant digits, the one mean that ties and ranks
-    compare: means equal but for floating-point rounding (the same scores summed in another
+def tie_level(value):
+    """``value`` (a mean of fold scores) to 12 significant digits, as ties and ranks compare
+    means: means equal but for floating-point rounding (the same scores summed in another
     order, or another split of the same total) are equal.
 
     Examples
@@ -18,10 +18,10 @@ def mean_score(scores):
     >>> import numpy as np
     >>> float(np.mean([0.7, 0.8, 0.9])) == float(np.mean([0.9, 0.7, 0.8]))
     False
-    >>> mean_score([0.7, 0.8, 0.9]) == mean_score([0.9, 0.7, 0.8])
+    >>> tie_level(np.mean([0.7, 0.8, 0.9])) == tie_level(np.mean([0.9, 0.7, 0.8]))
     True
     """
-    return float(f"{float(np.mean(scores)):.12g}")
+    return float(f"{float(value):.12g}")
 
 
 def decimals_for(values, spreads=()):

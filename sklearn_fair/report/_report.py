@@ -16,7 +16,15 @@ from scipy.stats import rankdata
 
 from ..exceptions import SplitsMismatchError, UnequalBudgetWarning
 from ..stats._bounds import metric_range
-from ._format import decimals_for, mean_score, number, pvalue, selection_counts, short_names, signed
+from ._format import (
+    decimals_for,
+    number,
+    pvalue,
+    selection_counts,
+    short_names,
+    signed,
+    tie_level,
+)
 from ._html import render
 from ._integrity import _is_number
 from ._plots import matplotlib_missing
@@ -935,7 +943,7 @@ def _rank(rows):
             ]
             # ties averaged, as rank_comparison ranks them: the Ranks section's average rank
             # of a model is the mean of its ranks here
-            values = rankdata([-sign * mean_score(row[key]) for row in ranked])
+            values = rankdata([-sign * tie_level(row[key]) for row in ranked])
             for row in group:
                 row[rank] = None
             for row, value in zip(ranked, values):

@@ -321,12 +321,9 @@ def _own_selection(nested):
     """The metric a search given as the estimator selected with, where NestedCV's validation
     scores are of another metric than its test scores; else None.
 
-    The engine's decision, read from its ``optimism_``: NaN though every score is a number
-    (never from comparing the metrics' names, which two custom scorers can share). Where a
-    fold failed, ``optimism_`` is NaN either way, and the scores count as of one metric."""
-    scores = np.concatenate([nested.validation_scores_, nested.outer_scores_])
-    own = np.all(np.isfinite(scores)) and np.isnan(nested.optimism_)
-    return getattr(nested, "selection_metric_", None) if own else None
+    The engine's decision (``validation_comparable_``), never a comparison of the metrics'
+    names, which two custom scorers can share."""
+    return None if nested.validation_comparable_ else nested.selection_metric_
 
 
 def _saved_selection(saved):

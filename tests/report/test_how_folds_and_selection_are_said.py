@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from sklearn.datasets import make_classification
+from sklearn.exceptions import FitFailedWarning
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import GridSearchCV
 
@@ -163,3 +164,30 @@ def test_a_reloaded_result_of_one_metric_keeps_its_optimism(tmp_path):
     for how, result in _readings(nested, tmp_path).items():
         assert result.selection_metric is None, how
         assert result.optimism == pytest.approx(expected), how
+
+
+class _FailsOnOneOuterFold(LogisticRegression):
+    """Refuses the one training set of 66 rows: the refit of outer fold 0 of 100 rows in 3."""
+
+    def fit(self, X, y, **kwargs):
+        if len(X) == 66:
+            raise ValueError("no fit on 66 rows")
+        return super().fit(X, y, **kwargs)
+
+
+def test_a_failed_outer_fold_does_not_make_a_search_own_scoring_the_test_metric(tmp_path):
+    # optimism_ is NaN both for a failed fold and for two metrics: the engine's own decision
+    # (validation_comparable_) says which, so a failed fold does not relabel balanced accuracy
+    # as accuracy in any reading of the result
+    X, y = make_classification(n_samples=100, weights=[0.8], random_state=0)
+    search = GridSearchCV(_FailsOnOneOuterFold(max_iter=300), {"C": [0.01, 1.0]},
+                          scoring="balanced_accuracy", cv=3)  # fmt: skip
+    with pytest.warns(FitFailedWarning, match="3 of the 27 fits of NestedCV failed"):
+        nested = NestedCV(search, outer_cv=3, scoring="accuracy", random_state=0,
+                          refit=False).fit(X, y)  # fmt: skip
+    assert np.isnan(nested.outer_scores_).sum() == 1 and not nested.validation_comparable_
+    for how, result in _readings(nested, tmp_path).items():
+        assert result.optimism is None, how
+        assert result.validation_metric.name == "balanced accuracy", how
+    markdown = nested_cv_report({"m": nested}, n_resamples=100).to_markdown()
+    assert "| outer fold | C | validation balanced accuracy | test accuracy |" in markdown

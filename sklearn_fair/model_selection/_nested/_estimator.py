@@ -154,6 +154,10 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
     optimism_ : float
         Mean validation score minus mean test score; NaN when a search given as the
         estimator selects with another metric than :attr:`refit_metric_`.
+    validation_comparable_ : bool
+        Whether :attr:`validation_scores_` are of the metric of :attr:`outer_scores_`, so
+        that :attr:`optimism_` subtracts like from like; False when a search given as the
+        estimator selects with its own scoring (:attr:`selection_metric_`).
     cv_results_ : dict of ndarray
         One row per outer fold and candidate, with GridSearchCV's key names (``params``,
         ``param_<name>``, ``split<k>_test_<metric>``, ``mean_test_<metric>``,
@@ -500,6 +504,7 @@ def store_fitted(nested, run):
     nested.optimism_ = (
         float(np.mean(nested.validation_scores_) - nested.score_mean_) if comparable else np.nan
     )
+    nested.validation_comparable_ = bool(comparable)
     nested.cv_results_ = cv_results(plan, run.schedule.selections)
     nested.refit_seeds_ = list(plan.refit_seeds)
     nested.n_splits_ = plan.n_outer
