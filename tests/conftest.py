@@ -75,9 +75,12 @@ def pytest_sessionfinish(session, exitstatus):
     reporter = session.config.pluginmanager.get_plugin("terminalreporter")
     skipped = reporter.stats.get("skipped", []) if reporter is not None else []
     if os.environ.get("SKLEARN_FAIR_NO_SKIPS") == "1" and skipped and exitstatus == 0:
+        named = {}  # a module skipped at collection is reported twice with --doctest-modules
         for report in skipped:
             reason = report.longrepr[-1] if isinstance(report.longrepr, tuple) else ""
-            reporter.write_line(f"skipped where every test must run: {report.nodeid}: {reason}")
+            named.setdefault(report.nodeid, reason)
+        for nodeid, reason in named.items():
+            reporter.write_line(f"skipped where every test must run: {nodeid}: {reason}")
         session.exitstatus = exitstatus = pytest.ExitCode.TESTS_FAILED
     _exit_status["value"] = int(exitstatus)
 

@@ -466,7 +466,7 @@ class BenchmarkResult:
             ``"mean"``: mean ± std over the outer folds; ``"iqm"``: the IQM and its percentile
             bootstrap interval at ``confidence`` over the folds, as :meth:`report` prints it
             (each cell's generator derived by its data set's and model's names from the
-            benchmark's ``random_state``, 0 when None).
+            benchmark's ``random_state`` when it is an int, else 0).
         scale : float, default=1.0
             Multiplies the printed values (100 for percentages).
         decimals : int, default=None
