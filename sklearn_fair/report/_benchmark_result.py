@@ -30,7 +30,7 @@ from ._artefact import load_cells, read_document, save_document, to_latex
 from ._card import card_of
 from ._format import decimals_for, selection_counts, tie_level
 from ._report import NestedCVReport
-from ._results import METHOD_DOCS, NoSplitsError, as_result, bootstrap_root
+from ._results import METHOD_DOCS, REPORT_INTERVALS, NoSplitsError, as_result, bootstrap_root
 from ._verdict import NOT_DEMONSTRATED, emphasis
 
 #: a level of a test, alpha (exclusive bounds)
@@ -1053,7 +1053,7 @@ class BenchmarkResult:
         {
             "title": [str],
             "confidence": [CONFIDENCE],
-            "interval": [StrOptions({"corrected_t", "t", "normal"})],
+            "interval": [REPORT_INTERVALS],
             "n_resamples": [COUNT],
             "random_state": RANDOM_STATE_CONSTRAINTS,
             "X": "no_validation",

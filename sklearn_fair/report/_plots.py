@@ -3,7 +3,7 @@
 import os
 
 import numpy as np
-from sklearn.utils._param_validation import StrOptions, validate_params
+from sklearn.utils._param_validation import validate_params
 
 from ..model_selection._engine import refits_class
 from ..stats import mean_interval
@@ -14,6 +14,7 @@ from ..utils import RANDOM_STATE_CONSTRAINTS, fill_doc, install_hint
 from ._format import decimals_for, signed
 from ._results import (
     DOCS,
+    REPORT_INTERVALS,
     as_results,
     bootstrap_root,
     compare_results,
@@ -126,7 +127,7 @@ def _finish(figure, path):
     {
         "results": "no_validation",
         "confidence": [CONFIDENCE],
-        "interval": [StrOptions({"corrected_t", "t", "normal"})],
+        "interval": [REPORT_INTERVALS],
         "n_resamples": [COUNT],
         "ax": "no_validation",
         "path": "no_validation",

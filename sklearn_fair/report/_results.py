@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from sklearn.base import is_classifier, is_regressor
 from sklearn.model_selection._search import BaseSearchCV
+from sklearn.utils._param_validation import StrOptions
 
 from ..exceptions import NoSplitsError
 from ..metrics import MetricName
@@ -22,6 +23,9 @@ UNRECORDED = MetricName(
     note="the metric was not saved with this result (saved before sklearn-fair recorded it)",
 )
 
+
+#: The intervals of the mean a report and its plots offer (the ``interval`` of DOCS).
+REPORT_INTERVALS = StrOptions({"corrected_t", "t", "normal"})
 
 #: Parameter texts that several signatures share (:func:`~sklearn_fair.utils.fill_doc`), and
 #: as a method's docstring indents them (METHOD_DOCS).
