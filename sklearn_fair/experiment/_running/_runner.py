@@ -1,5 +1,6 @@
 """Running an experiment file: one :func:`~sklearn_fair.benchmark`, one data set or many."""
 
+import time
 import warnings
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
@@ -106,13 +107,16 @@ def _backend(backend, n_jobs, scheduler):
             client.close()
 
 
-def _entries(cache):
-    """Each task-cache entry in ``cache`` with its modification time (ns)."""
-    found = {}
+def _written_since(cache, start_ns):
+    """How many task-cache entries in ``cache`` were written (made or rewritten) at
+    ``start_ns`` or later, by their modification times: read once, on Ctrl-C, so that a run's
+    start does not walk a large shared cache (a file system that keeps whole seconds only
+    may leave out the entries of the run's first second)."""
+    count = 0
     for path in Path(cache).glob("*/*.json"):
         with suppress(OSError):  # removed meanwhile
-            found[path] = path.stat().st_mtime_ns
-    return found
+            count += path.stat().st_mtime_ns >= start_ns
+    return count
 
 
 def _benchmark_data(data):
@@ -230,7 +234,7 @@ def run_experiment(
     # the benchmark, its tables, report and plots know each name as it is shown (its control
     # characters escaped; the reader refused two names shown alike)
     models = {neutral(n): nested_of(config, spec, first) for n, spec in config.models.items()}
-    before = _entries(cache)  # a shared cache holds other runs' entries: not this run's fits
+    start_ns = time.time_ns()  # a shared cache holds earlier runs' entries: not this run's
     try:
         with _backend(backend, n_jobs, dask_scheduler):
             result = benchmark(
@@ -247,8 +251,7 @@ def run_experiment(
                 verbose=int(config.progress),
             )
     except KeyboardInterrupt:
-        written = _entries(cache).items()
-        raise Interrupted(cache, sum(before.get(p) != t for p, t in written)) from None
+        raise Interrupted(cache, _written_since(cache, start_ns)) from None
     failures = cell_failures(config, result)
     results, reports, problems = write_outputs(folder, config, result, loaded, failures)
 
