@@ -12,9 +12,8 @@ from ._checks import BINARY, DOCS, PREDICTIVE
 from ._classification import KAPPA_WEIGHTS, kappa, npv, ppv, sensitivity, specificity
 from ._regression import concordance_correlation_coefficient
 
+
 # The factories check their parameters when they are called, not in the middle of a search.
-
-
 @validate_params(
     {"weights": KAPPA_WEIGHTS, "labels": ["array-like", None]},
     prefer_skip_nested_validation=True,
