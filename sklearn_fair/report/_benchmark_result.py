@@ -234,6 +234,7 @@ class BenchmarkResult:
         The tables print them as failed, the paired tests leave them out, and whatever pools data
         sets (ranks, aggregates, profiles, comparisons across data sets) keeps the data sets where
         every model is complete, with a :class:`~sklearn_fair.exceptions.MissingCellsWarning`.
+        The report ranks no model on such a data set (a rank needs every model's score).
         """
         return {
             key: int(np.sum(~np.isfinite(cell.scores)))
@@ -241,10 +242,16 @@ class BenchmarkResult:
             if not np.all(np.isfinite(cell.scores))
         }
 
+    def _failed_models(self):
+        """Data set -> the models whose folds failed on it: the data sets that whatever pools
+        data sets (and every rank, per data set too) leaves out."""
+        missing = self.missing
+        failed = {d: [m for m in self.models if (d, m) in missing] for d in self.datasets}
+        return {d: models for d, models in failed.items() if models}
+
     def _pooled_datasets(self, what):
         """The data sets where every model is complete, warning about the others."""
-        missing = self.missing
-        left_out = [d for d in self.datasets if any((d, m) in missing for m in self.models)]
+        missing, left_out = self.missing, list(self._failed_models())
         if left_out:
             cells = ", ".join(f"{m!r} on {d!r} ({n} folds)" for (d, m), n in missing.items())
             warnings.warn(

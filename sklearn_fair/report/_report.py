@@ -38,6 +38,7 @@ from ._results import (
 )
 from ._tables import Cell, Section, num
 from ._verdict import (
+    _names,
     against_the_best,
     benchmark_verdict,
     emphasis,
@@ -91,7 +92,9 @@ class NestedCVReport:
         and ``optimism`` also where the validation score is of a search's own scoring
         (:attr:`~sklearn_fair.report._results.NestedResult.optimism`). Ranks are within a data
         set, 1 the best, ties averaged (1.5 for two models tied first), as the average ranks of
-        :meth:`~sklearn_fair.BenchmarkResult.rank_comparison` average them.
+        :meth:`~sklearn_fair.BenchmarkResult.rank_comparison` average them; None on a data set
+        where a model's folds failed (a rank needs every model's score: rank_comparison leaves
+        such a data set out).
     selected_params : dict
         Model name -> the hyper-parameters selected in each outer fold (of the first data set).
     median_params : dict
@@ -240,20 +243,22 @@ class NestedCVReport:
         Test performance; the paper's table (several data sets); the comparison with the baseline
         (on several data sets also the Bayesian signed-rank test and the win/tie/loss counts); the
         pairwise comparison (one data set); the ranks (three models or more on two data sets or
-        more; from five data sets, the test autorank would choose, in a paragraph); the plots (with
+        more, of which those where folds failed are left out; from five data sets ranked, the
+        test autorank would choose, in a paragraph); the plots (with
         ``figures``, which need matplotlib); the selected hyper-parameters; the tuning budgets
         (several models); the failed fits; the reproducibility card.
         """
         result = self.result
         with_ranks = len(result.models) >= 3 and len(result.datasets) >= 2
+        ranked = with_ranks and len(result.datasets) - len(self._failed) >= 2
         sections = [
             self._summary_section(),
             None if self._one else self._paper_table(),
             self._baseline_section() if result.baseline is not None else None,
             self._across_section() if result.baseline is not None and not self._one else None,
             self._comparison_section() if self._one else None,
-            self._ranks_section() if with_ranks else None,
-            self._figures_section(with_ranks) if figures else None,
+            self._ranks_section(ranked) if with_ranks else None,
+            self._figures_section(ranked) if figures else None,
             self._predictions_section() if figures else None,
             *(
                 [self._selection_section(m) for m in self._models]
@@ -388,14 +393,24 @@ class NestedCVReport:
                     num(number(row["validation_mean"], d)),
                     num("n/a" if row["optimism"] is None else signed(row["optimism"], d),
                         title=None if row["optimism"] is None else formula),
-                    num(row["rank_test"]),
+                    num("n/a" if row["rank_test"] is None else row["rank_test"]),
                     num("n/a" if row["rank_validation"] is None else row["rank_validation"]),
                     *standing,
                 ]
             )  # fmt: skip
+        if self._failed:
+            summary.paragraphs.append(
+                f"No model is ranked: folds of {_names(self._failed[self.result.datasets[0]])} "
+                "failed, and a rank needs every model's score."
+                if self._one
+                else "No model is ranked on "
+                + "; ".join(f"{d} (folds of {_names(m)} failed)" for d, m in self._failed.items())
+                + ": a rank needs every model's score on the data set."
+            )
         selecting = [row for row in self.rows if row["selects"]]
         if (
-            self._one
+            not self._failed
+            and self._one
             and len(selecting) > 1
             and len({(r["metric"], r["greater_is_better"]) for r in selecting}) == 1
         ):
@@ -525,10 +540,27 @@ class NestedCVReport:
         ]
         return section
 
-    def _ranks_section(self):
+    @cached_property
+    def _failed(self):
+        """Data set -> the models whose folds failed on it: no model is ranked there."""
+        return self.result._failed_models()
+
+    def _ranks_section(self, ranked):
+        left_out = ", ".join(
+            f"{d}, where folds of {_names(models)} failed" for d, models in self._failed.items()
+        )
+        why = "a rank test needs every model's score on every data set"
+        if not ranked:
+            return Section(
+                "Ranks",
+                paragraphs=[
+                    f"No ranks across data sets: {why}, and fewer than 2 data sets have them. "
+                    f"Left out: {left_out}."
+                ],
+            )
         ranks = self._ranks
         chosen = []
-        if len(self.result.datasets) >= 5:
+        if ranks.n_datasets >= 5:
             chosen = [str(self.result.multiple_comparison(alpha=self.alpha))]
         return Section(
             "Ranks",
@@ -539,7 +571,8 @@ class NestedCVReport:
             ],
             paragraphs=[
                 f"Ranks of the mean test scores over {ranks.n_datasets} data sets (1 is the "
-                f"best). Friedman's test: chi-square {ranks.statistic:.3g}, p "
+                f"best).{f' Left out: {left_out}; {why}.' if left_out else ''} Friedman's "
+                f"test: chi-square {ranks.statistic:.3g}, p "
                 f"{pvalue(ranks.pvalue)}; Iman and Davenport's F "
                 f"{ranks.iman_davenport_statistic:.3g}, p {pvalue(ranks.iman_davenport_pvalue)}. "
                 f"Nemenyi's critical difference at level {self.alpha:g}: "
@@ -927,13 +960,18 @@ def _failed_row(cell, key, metric, scores):
 
 
 def _rank(rows):
-    """Rank the models by test score within each data set and metric, and by validation."""
+    """Rank the models by test score within each data set and metric, and by validation;
+    none where a model's folds failed, as rank_comparison leaves such a data set out."""
     groups = {}
     for row in rows:
         groups.setdefault((row["dataset"], row["metric"], row["greater_is_better"]), []).append(row)
     for (*_, greater_is_better), group in groups.items():
         sign = 1 if greater_is_better else -1
         for key, rank in (("test_mean", "rank_test"), ("validation_mean", "rank_validation")):
+            for row in group:
+                row[rank] = None
+            if not all(np.isfinite(row["test_mean"]) for row in group):
+                continue  # a model's folds failed: a rank needs every model's score
             ranked = [
                 row
                 for row in group
@@ -944,8 +982,6 @@ def _rank(rows):
             # ties averaged, as rank_comparison ranks them: the Ranks section's average rank
             # of a model is the mean of its ranks here
             values = rankdata([-sign * tie_level(row[key]) for row in ranked])
-            for row in group:
-                row[rank] = None
             for row, value in zip(ranked, values):
                 row[rank] = int(value) if float(value).is_integer() else float(value)
 

@@ -5,6 +5,7 @@ import warnings
 
 import numpy as np
 import pytest
+from scipy.stats import rankdata
 from sklearn.datasets import make_classification
 from sklearn.dummy import DummyClassifier
 from sklearn.linear_model import LogisticRegression
@@ -93,3 +94,47 @@ def test_the_report_counts_holms_family_as_the_tested_comparisons(result):
     assert f"Holm across the {family} comparisons" in report.verdict()
     assert f"Holm's method across all {family} comparisons" in " ".join(text.split())
     assert "Holm across the 6 comparisons" not in text
+
+
+def test_a_data_set_with_a_failed_cell_is_left_out_of_every_rank(result):
+    # A rank needs every model's score: the data set where tree failed ("wide") ranks no model
+    # in the rows, and the Ranks section leaves it out, as rank_comparison does, and says so.
+    means = result.mean_scores()
+    complete = ["narrow", "narrow2"]
+    expected = {d: dict(zip(means.columns, rankdata(-means.loc[d].to_numpy()))) for d in complete}
+    average = {m: np.mean([expected[d][m] for d in complete]) for m in means.columns}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", MissingCellsWarning)
+        report = result.report(n_resamples=200)
+        sections = {section.title: section for section in report.sections()}
+        ranks = result.rank_comparison().average_ranks
+    for row in report.rows:
+        if row["dataset"] == "wide":
+            assert row["rank_test"] is None and row["rank_validation"] is None, row["model"]
+        else:
+            assert row["rank_test"] == expected[row["dataset"]][row["model"]]
+    assert ranks == pytest.approx(average)
+    printed = {str(model): float(rank.text) for model, rank in sections["Ranks"].rows}
+    assert printed == pytest.approx(average, abs=0.005)
+    summary = sections["Test performance"]
+    column = [str(c) for c in summary.columns].index("rank by test")
+    wide = [row[column].text for row in summary.rows if row[0] == "wide"]
+    assert wide == ["n/a"] * 3
+    for text in (report.to_text(), report.to_markdown(), report.to_html()):
+        words = " ".join(text.split())
+        assert "over 2 data sets" in words
+        assert "Left out: wide, where folds of tree failed; a rank test needs" in words
+        assert "No model is ranked on wide (folds of tree failed)" in words
+
+
+def test_a_report_with_fewer_than_two_complete_data_sets_says_it_has_no_ranks(result):
+    from sklearn_fair import BenchmarkResult
+
+    # two data sets, three models, one failed cell: one complete data set, nothing to rank
+    cells = {key: cell for key, cell in result.cells.items() if key[0] != "narrow2"}
+    two = BenchmarkResult(cells, random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", MissingCellsWarning)
+        text = " ".join(two.report(n_resamples=200).to_text().split())
+    assert "No ranks across data sets" in text and "Left out: wide, where folds of tree" in text
+    assert "average rank" not in text
