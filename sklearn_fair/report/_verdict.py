@@ -1,7 +1,10 @@
 """Which model is better, in words: a report's verdict in one sentence, and comparison_text."""
 
+import numpy as np
+
 from ..exceptions import SplitsMismatchError
 from ..stats._compare import NOT_DEMONSTRATED  # compare()'s verdict when Holm does not reject
+from ._format import decimals_for, pvalue, signed
 from ._results import (
     NoSplitsError,
     as_results,
@@ -72,12 +75,14 @@ def comparison_text(results, *, confidence=0.95):
     ]
     if not metric.greater_is_better:
         lines.append(f"({metric.note}.)")
+    # the report's digits: two significant digits of the smallest std of the fold scores
+    d = decimals_for([np.mean(m.scores) for m in models], [np.std(m.scores) for m in models])
     for i, (a, b, difference, low, high) in enumerate(printed_pairs(table, metric)):
         lines.append(
-            f"  {a} - {b}: {difference:+.4f} {metric}, "
-            f"{level} interval [{low:+.4f}, {high:+.4f}] (Student t, {n_folds - 1} df, "
-            f"corrected), p = {table['pvalue'][i]:.3g}, Holm-adjusted p = "
-            f"{table['pvalue_holm'][i]:.3g}"
+            f"  {a} - {b}: {signed(difference, d)} {metric}, "
+            f"{level} interval [{signed(low, d)}, {signed(high, d)}] (Student t, {n_folds - 1} "
+            f"df, corrected), p = {pvalue(table['pvalue'][i])}, Holm-adjusted p = "
+            f"{pvalue(table['pvalue_holm'][i])}"
         )
         verdict = table["verdict"][i]
         if verdict == NOT_DEMONSTRATED:
@@ -93,8 +98,6 @@ def comparison_text(results, *, confidence=0.95):
 def verdict_sentence(comparison, metric, *, n_folds, confidence, decimals):
     """The verdict of :func:`~._results.compare_results`' ``comparison`` in one sentence, in
     the metric's printed units with ``decimals``."""
-    from ._format import pvalue, signed
-
     n = len(comparison["model_a"])
     shown = [v != NOT_DEMONSTRATED for v in comparison["verdict"]]
     ranked = [

@@ -1,4 +1,5 @@
 import json
+import re
 
 import numpy as np
 import pytest
@@ -337,9 +338,12 @@ def test_comparison_text_decides_with_compare(fitted_regressors):
     table = compare(fitted_regressors)
     assert "outer-fold RMSE scores" in text and "positive RMSE, lower is better" in text
     low, high = sorted([-table["ci_low"][0], -table["ci_high"][0]])
+    # to two significant digits of the smallest standard deviation of the fold scores
+    std = min(np.std(result.outer_scores_) for result in fitted_regressors.values())
+    d = 1 - int(np.floor(np.log10(std)))
     assert (
-        f"ridge - knn: {-table['mean_difference'][0]:+.4f} RMSE, 95% interval "
-        f"[{low:+.4f}, {high:+.4f}] (Student t, 3 df, corrected)" in text
+        f"ridge - knn: {-table['mean_difference'][0]:+.{d}f} RMSE, 95% interval "
+        f"[{low:+.{d}f}, {high:+.{d}f}] (Student t, 3 df, corrected)" in text
     )
     assert f"-> {table['verdict'][0]}" in text
 
@@ -353,8 +357,33 @@ def test_comparison_text_says_when_the_difference_is_not_demonstrated(fitted):
         fold["test_scores_per_metric"] = {"score": [fold["test_score"]]}
     twin = with_checksum({k: v for k, v in twin.items() if k not in ("score_mean", "score_std")})
     text = comparison_text({"logistic": saved["logistic"], "twin": twin})
-    assert "logistic - twin: +0.0025 accuracy" in text
+    # the shifts average -0.0025, printed to 3 decimals (two digits of the folds' std, 0.04)
+    assert "logistic - twin: +0.003 accuracy" in text
     assert "-> difference not demonstrated: these 4 folds do not show either model" in text
+
+
+@pytest.mark.parametrize("which", ["fitted", "fitted_regressors"])
+def test_comparison_text_prints_the_numbers_the_report_prints(which, request):
+    results = request.getfixturevalue(which)
+    text = comparison_text(results)
+    (line,) = [line for line in text.splitlines() if " - " in line and "interval" in line]
+    found = re.search(
+        r": (\S+) .*interval \[(\S+), (\S+)\].* p = (.+), Holm-adjusted p = (.+)$", line
+    )
+    section = next(
+        s for s in nested_cv_report(results, n_resamples=200).sections()
+        if s.title == "Pairwise comparison"
+    )  # fmt: skip
+    ((_, _, difference, interval, p, p_holm, _),) = section.rows
+    low, high = interval.text.strip("[]").split(", ")
+    assert found.groups() == (difference.text, low, high, p.text, p_holm.text)
+    # and they are compare()'s numbers
+    table = compare(results)
+    sign = -1 if which == "fitted_regressors" else 1
+    decimals = len(found[1].partition(".")[2])
+    assert float(found[1]) == pytest.approx(
+        sign * table["mean_difference"][0], abs=0.5 * 10**-decimals
+    )
 
 
 def test_comparison_text_refuses_different_metrics(fitted, fitted_multimetric):
