@@ -529,14 +529,16 @@ class NestedCVReport:
                 [row.model, *(num(f"{p:.3f}") for p in probabilities)]
                 + [num(f"{row.wins} / {row.ties} / {row.losses}")]
             )
+        left_out = f" (left out: {self._left_out})" if self._left_out else ""
         section.paragraphs += [
             "The Bayesian signed-rank test (Benavoli, Corani, Demšar and Zaffalon, JMLR 2017) on "
-            f"the {len(result.datasets)} data sets' mean test scores: the posterior probability "
-            f"that the model is better than {result.baseline} by more than {rope:g} (the region "
-            "of practical equivalence, in the metric's units), within it, or worse.",
-            "Wins, ties and losses: the data sets where the comparison with the baseline above "
-            "(corrected resampled t-test, Holm across all its comparisons) finds the model "
-            f"better or worse at level {self.alpha:g}; a tie is a difference not demonstrated.",
+            f"the {len(datasets)} data sets' mean test scores{left_out}: the posterior "
+            f"probability that the model is better than {result.baseline} by more than {rope:g} "
+            "(the region of practical equivalence, in the metric's units), within it, or worse.",
+            "Wins, ties and losses: those of these data sets where the comparison with the "
+            "baseline above (corrected resampled t-test, Holm across all its comparisons) finds "
+            f"the model better or worse at level {self.alpha:g}; a tie is a difference not "
+            "demonstrated.",
         ]
         return section
 
@@ -545,10 +547,15 @@ class NestedCVReport:
         """Data set -> the models whose folds failed on it: no model is ranked there."""
         return self.result._failed_models()
 
-    def _ranks_section(self, ranked):
-        left_out = ", ".join(
+    @property
+    def _left_out(self):
+        """The data sets that pooling leaves out, and why, in words ("" when none)."""
+        return ", ".join(
             f"{d}, where folds of {_names(models)} failed" for d, models in self._failed.items()
         )
+
+    def _ranks_section(self, ranked):
+        left_out = self._left_out
         why = "a rank test needs every model's score on every data set"
         if not ranked:
             return Section(

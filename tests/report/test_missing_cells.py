@@ -108,6 +108,7 @@ def test_a_data_set_with_a_failed_cell_is_left_out_of_every_rank(result):
         report = result.report(n_resamples=200)
         sections = {section.title: section for section in report.sections()}
         ranks = result.rank_comparison().average_ranks
+        pages = [report.to_text(), report.to_markdown(), report.to_html()]
     for row in report.rows:
         if row["dataset"] == "wide":
             assert row["rank_test"] is None and row["rank_validation"] is None, row["model"]
@@ -120,7 +121,7 @@ def test_a_data_set_with_a_failed_cell_is_left_out_of_every_rank(result):
     column = [str(c) for c in summary.columns].index("rank by test")
     wide = [row[column].text for row in summary.rows if row[0] == "wide"]
     assert wide == ["n/a"] * 3
-    for text in (report.to_text(), report.to_markdown(), report.to_html()):
+    for text in pages:
         words = " ".join(text.split())
         assert "over 2 data sets" in words
         assert "Left out: wide, where folds of tree failed; a rank test needs" in words
@@ -138,3 +139,18 @@ def test_a_report_with_fewer_than_two_complete_data_sets_says_it_has_no_ranks(re
         text = " ".join(two.report(n_resamples=200).to_text().split())
     assert "No ranks across data sets" in text and "Left out: wide, where folds of tree" in text
     assert "average rank" not in text
+
+
+def test_the_comparison_across_data_sets_counts_the_data_sets_it_pools(result):
+    complete = result.mean_scores().dropna().index.tolist()  # every model scored
+    assert complete == ["narrow", "narrow2"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", MissingCellsWarning)
+        section = next(
+            s for s in result.report(n_resamples=200).sections() if s.title.startswith("Across")
+        )
+        across = result.compare_across()
+    text = " ".join(section.paragraphs)
+    assert f"on the {len(complete)} data sets' mean test scores (left out: wide, where" in text
+    for row in across.itertuples():
+        assert row.wins + row.ties + row.losses == len(complete)
