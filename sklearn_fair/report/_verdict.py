@@ -20,8 +20,9 @@ def comparison_text(results, *, confidence=0.95):
 
     The models are compared on their paired outer-fold scores of the metric that selected their
     hyper-parameters (corrected resampled t-test, Holm's adjustment). Each pair's difference is
-    printed in that metric's units with its interval and p-values, then the verdict: which model
-    is better, or that the difference is not demonstrated (which does not show them equal).
+    printed in that metric's units with its interval and p-values, with the digits the report
+    prints them with, then the verdict: which model is better, or that the difference is not
+    demonstrated (which does not show them equal).
 
     Parameters
     ----------
