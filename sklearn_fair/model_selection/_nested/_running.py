@@ -36,6 +36,7 @@ from ._tasks import (
     SearchTask,
     TaskBatch,
     TaskContext,
+    empty_result,
     run_fit_task,
     run_search_task,
 )
@@ -64,14 +65,7 @@ def execute(task, context, data, cache_entry):
 def _failure(task, message):
     if isinstance(task, TaskBatch):
         return [_failure(t, message) for t in task.tasks]
-    return {
-        "key": task.key,
-        "scores": {},
-        "fit_time": 0.0,
-        "score_time": 0.0,
-        "error": message,
-        "predictions": None,
-    }
+    return empty_result(task.key, message)
 
 
 # -- executors: ``capacity`` (how many more tasks may be submitted now), ``in_flight``,

@@ -10,7 +10,7 @@ import copy
 import time
 import traceback
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import NamedTuple
 
@@ -109,10 +109,6 @@ class FitTask:
     metrics: object = None  # keys of the run's scorers this task scores (None: every one)
     keep_predictions: bool = False  # return the model's predictions on the test rows
 
-    def as_key_dict(self):
-        """The task's key as a plain dict (``failed_tasks_``)."""
-        return self.key._asdict()
-
 
 @dataclass(frozen=True)
 class SearchTask:
@@ -147,13 +143,14 @@ class TaskContext:
     reuse: object = None
 
 
-def _empty_result(key):
+def empty_result(key, error=None):
+    """A task's result before it runs; with ``error``, that of a task that failed to run."""
     return {
         "key": key,
         "scores": {},
         "fit_time": 0.0,
         "score_time": 0.0,
-        "error": None,
+        "error": error,
         "predictions": None,
     }
 
@@ -163,7 +160,7 @@ def _recording(task, context, raise_errors):
     """How every task runs: yields its empty result and the clock's start, runs the body under
     ``fit_timeout``, and records an exception in the result (``error``, ``timed_out``, the time
     until it) instead of raising it, unless ``raise_errors``."""
-    result = _empty_result(task.key)
+    result = empty_result(task.key)
     start = time.perf_counter()
     try:
         with time_limit(context.fit_timeout, task.key.describe()):
@@ -278,8 +275,3 @@ def run_search_task(task, context, data):
     result["candidates"] = list(results["params"])
     result["mean_scores"] = np.asarray(results[f"mean_test_{refit}"], dtype=float).tolist()
     return result
-
-
-def task_as_dict(task):
-    """A JSON-friendly description of a FitTask (for error messages and tests)."""
-    return {k: v for k, v in asdict(task).items() if k not in ("train", "test", "val")}
