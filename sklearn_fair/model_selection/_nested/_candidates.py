@@ -34,23 +34,6 @@ def is_search(estimator):
     return isinstance(estimator, BaseSearchCV)
 
 
-def unwrap_search(search):
-    """Take a GridSearchCV or RandomizedSearchCV apart, or return None for any other search:
-    a subclass or another search (successive halving) decides its next fits from earlier ones,
-    and a callable ``refit`` picks the winner by a rule of its own, so those run whole."""
-    if type(search) not in (GridSearchCV, RandomizedSearchCV) or callable(search.refit):
-        return None
-    randomized = type(search) is RandomizedSearchCV
-    return dict(
-        estimator=search.estimator,
-        param_grid=None if randomized else search.param_grid,
-        param_distributions=search.param_distributions if randomized else None,
-        n_iter=search.n_iter if randomized else None,
-        cv=search.cv,
-        random_state=search.random_state if randomized else None,
-    )
-
-
 def make_candidates(param_grid, param_distributions, n_iter, random_state, owner):
     """The list of candidate parameter dicts; ``[{}]`` (the estimator as given) without a space."""
     if param_grid is not None and param_distributions is not None:
@@ -138,10 +121,11 @@ class SearchSpace:
 
 
 def search_space(nested, owner):
-    """What ``nested`` (a NestedCV) tunes: its space, or that of the search it was given (taken
-    apart by :func:`unwrap_search`, its cv used where ``inner_cv`` is unset, or run whole). A
-    search selects with its own ``scoring`` and ``refit``, as in ``cross_validate(search,
-    scoring=...)``."""
+    """What ``nested`` (a NestedCV) tunes: its space, or that of the search it was given, its cv
+    used where ``inner_cv`` is unset. A GridSearchCV or RandomizedSearchCV is taken apart; any
+    other search (a subclass, successive halving: it decides its next fits from earlier ones) or
+    one with a callable ``refit`` (a winner by a rule of its own) runs whole. A search selects
+    with its own ``scoring`` and ``refit``, as in ``cross_validate(search, scoring=...)``."""
     space = SearchSpace(
         nested.estimator, None, nested.param_grid, nested.param_distributions, nested.n_iter,
         nested.inner_cv, nested.scoring, nested.refit, None,
@@ -157,19 +141,20 @@ def search_space(nested, owner):
         )
     if own_space or not is_search(space.estimator):
         return space
-    space.search_scoring = (space.estimator.scoring, space.estimator.refit)
-    unwrapped = unwrap_search(space.estimator)
-    if unwrapped is None:
-        space.search = space.estimator
+    search = space.estimator
+    space.search_scoring = (search.scoring, search.refit)
+    if type(search) not in (GridSearchCV, RandomizedSearchCV) or callable(search.refit):
+        space.search = search
         return space
-    space.param_grid = unwrapped["param_grid"]
-    space.param_distributions = unwrapped["param_distributions"]
-    space.n_iter = unwrapped["n_iter"]
-    space.sampler_random_state = unwrapped["random_state"]
+    if type(search) is RandomizedSearchCV:
+        space.param_distributions, space.n_iter = search.param_distributions, search.n_iter
+        space.sampler_random_state = search.random_state
+    else:
+        space.param_grid = search.param_grid
     if space.inner_cv is None:
         # the search's own cv; None there means scikit-learn's default 5-fold
-        space.inner_cv = 5 if unwrapped["cv"] is None else unwrapped["cv"]
-    space.estimator = unwrapped["estimator"]
+        space.inner_cv = 5 if search.cv is None else search.cv
+    space.estimator = search.estimator
     return space
 
 
