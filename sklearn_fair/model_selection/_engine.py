@@ -10,7 +10,6 @@ from ._bounded_json import read_json
 from ._nested._batching import PREFETCH, AutoBatching
 from ._nested._candidates import is_search
 from ._nested._data import RunData, take
-from ._nested._docs import PARAMETER_DOCS, fill_parameter_docs
 from ._nested._estimator import store_fitted
 from ._nested._functions import refits_class
 from ._nested._planning import make_plan
@@ -25,7 +24,6 @@ from ._nested._verify import check_entries
 __all__ = [
     "AutoBatching",
     "NestedSchedule",
-    "PARAMETER_DOCS",
     "PREFETCH",
     "PlansData",
     "REFIT",
@@ -34,7 +32,6 @@ __all__ = [
     "SELECTION",
     "check_cv_with_groups",
     "check_entries",
-    "fill_parameter_docs",
     "is_search",
     "make_plan",
     "read_json",
