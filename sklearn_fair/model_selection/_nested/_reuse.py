@@ -46,7 +46,6 @@ __all__ = [
     "PrefixReuse",
     "discard_run",
     "fitted_prefixes",
-    "reusable_pipeline",
     "step_description",
     "store_statistics",
 ]
@@ -116,20 +115,14 @@ class _Store:
 _STORE = _Store()
 
 
-def _is_pipeline(model):
-    """A scikit-learn or imbalanced-learn Pipeline exactly (a subclass may fit differently)."""
+def _reusable_pipeline(model):
+    """Whether fits of ``model`` can be given the reusing memory: a scikit-learn or
+    imbalanced-learn Pipeline exactly (a subclass may fit differently) without its own."""
     from sklearn.pipeline import Pipeline
 
-    cls = type(model)
-    if cls is Pipeline:
-        return True
     imblearn = sys.modules.get("imblearn.pipeline")
-    return imblearn is not None and cls is imblearn.Pipeline
-
-
-def reusable_pipeline(model):
-    """Whether fits of ``model`` can be given the reusing memory (a Pipeline without its own)."""
-    return _is_pipeline(model) and model.memory is None
+    pipelines = (Pipeline,) if imblearn is None else (Pipeline, imblearn.Pipeline)
+    return type(model) in pipelines and model.memory is None
 
 
 class fitted_prefixes:
@@ -139,7 +132,7 @@ class fitted_prefixes:
 
     def __init__(self, reuse, model, X, y, rows):
         self.model, self.served = model, 0
-        self.active = reuse is not None and reusable_pipeline(model)
+        self.active = reuse is not None and _reusable_pipeline(model)
         if self.active:
             # rows by content: the same rows of the run's data, whichever split named them
             rows = hashlib.sha256(np.ascontiguousarray(rows, dtype=np.int64)).hexdigest()
@@ -182,13 +175,12 @@ class _TaskMemory:
         key = self._key(func, step, X, y, arguments)
         if key is None:
             return func(*args, **kwargs)
-        store = _STORE
-        entry = store.get(key)
+        entry = _STORE.get(key)
         if entry is None:
             result = func(*args, **kwargs)
             handed, fitted = tuple(result[:-1]), result[-1]
             size = sum(_nbytes(o) for o in handed) + _nbytes(fitted)
-            store.put(key, (tuple(_copy(o) for o in handed), fitted, size), self.reuse)
+            _STORE.put(key, (tuple(_copy(o) for o in handed), fitted, size), self.reuse)
         else:
             self.owner.served += 1
             handed, fitted = tuple(_copy(o) for o in entry[0]), entry[1]
