@@ -13,7 +13,7 @@ import stat
 
 import numpy as np
 
-__all__ = ["nesting_exceeds", "read_json", "scan"]
+__all__ = ["read_json", "scan"]
 
 # bytes per numpy pass: small enough to keep the temporaries to a few MB
 _CHUNK = 1 << 18
@@ -25,20 +25,13 @@ _STEP[[0x5B, 0x7B]] = 1
 _STEP[[0x5D, 0x7D]] = -1
 
 
-def nesting_exceeds(data, limit):
-    """Whether the JSON text ``data`` (bytes) nests arrays and objects more than ``limit`` deep.
-
-    Exact for the part of ``data`` that is valid JSON, the only part a parser recurses into.
-    """
-    return scan(data, max_depth=limit)[0] == "depth"
-
-
 def scan(data, *, max_depth=None, max_objects=None):
     """``(problem, objects)``: one pass over the JSON text ``data`` (bytes) that stops at the
     first chunk where the nesting passes ``max_depth`` (problem ``"depth"``) or the objects
     (``{`` outside strings) pass ``max_objects`` (problem ``"objects"``; ``objects`` is then
     the count so far; without a problem, an upper bound). The work is bounded by the size of
-    ``data``, and by less when it stops.
+    ``data``, and by less when it stops. The depth is exact for the part of ``data`` that is
+    valid JSON, the only part a parser recurses into.
     """
     braces = data.count(b"{")
     if (max_depth is None or braces + data.count(b"[") <= max_depth) and (

@@ -357,7 +357,7 @@ def test_nesting_check_matches_the_grammar(value, ensure_ascii, chunk):
     assert reference_depth(data) == depth
     with mock.patch.object(_bounded_json, "_CHUNK", chunk):
         for limit in range(max(depth - 2, 0), depth + 2):
-            assert _bounded_json.nesting_exceeds(data, limit) == (depth > limit)
+            assert (_bounded_json.scan(data, max_depth=limit)[0] == "depth") == (depth > limit)
 
 
 def test_limits_are_what_the_formats_need():
