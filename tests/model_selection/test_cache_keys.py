@@ -185,7 +185,7 @@ def test_an_entry_copied_over_another_or_forged_is_recomputed(tmp_path):
 def test_tensor_parameters_give_the_same_key_in_every_process():
     # tests/graph/test_graph_cache.py checks it across processes; here, by content
     torch = pytest.importorskip("torch")
-    from sklearn_fair.model_selection._nested._cache_key import describe
+    from sklearn_fair.utils import describe
 
     assert describe(torch.tensor([1.0, 2.0])) == describe(torch.tensor([1.0, 2.0]))
     assert describe(torch.tensor([1.0, 2.0])) != describe(torch.tensor([1.0, 3.0]))

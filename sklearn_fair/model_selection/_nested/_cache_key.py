@@ -14,16 +14,9 @@ What cannot be described raises :class:`UnhashableError`; the run then warns and
 import numpy as np
 
 from ...utils import fingerprint
-from ...utils._provenance import (
-    Describer,
-    UnhashableError,
-    code_identity,
-    describe,
-    digest,
-    package_versions,
-)
+from ...utils._provenance import Describer, UnhashableError, digest, package_versions
 
-__all__ = ["KeyBuilder", "UnhashableError", "code_identity", "describe"]
+__all__ = ["KeyBuilder", "UnhashableError"]
 
 FORMAT = "sklearn-fair-task/3"
 
