@@ -98,17 +98,8 @@ def select_fold(plan, fold, results):
     metric = plan.selecting_metric(keys)
     selecting = means[metric]
     finite = np.isfinite(selecting)
-    selection = {
-        "best_index": None,
-        "best_params": None,
-        "validation_score": float("nan"),
-        "validation_scores": {shown(name): float("nan") for name in keys},
-        "candidates": plan.candidates,
-        "inner_scores": {shown(name): values for name, values in scores.items()},
-        "fit_time": fit_time,
-        "score_time": score_time,
-        "failed": None,
-    }
+    inner_scores = {shown(name): values for name, values in scores.items()}
+    selection = _unselected(plan.candidates, inner_scores, fit_time, score_time)
     if len(errors) == n_candidates * n_inner:
         selection["failed"] = (
             f"All the {len(errors)} fits of the {n_candidates} candidate(s) failed in "
@@ -171,23 +162,30 @@ def _inner_diagnosis(plan, fold):
     return f" In {_where(fold)}, " + "; ".join(parts) + "." + advice
 
 
+def _unselected(candidates, inner_scores, fit_time, score_time, failed=None):
+    """A selection without a winner: the fits' scores (metric -> candidates x inner splits) and
+    times, and ``failed``, why none can be selected (None: not chosen yet)."""
+    return {
+        "best_index": None,
+        "best_params": None,
+        "validation_score": float("nan"),
+        "validation_scores": {name: float("nan") for name in inner_scores},
+        "candidates": candidates,
+        "inner_scores": inner_scores,
+        "fit_time": fit_time,
+        "score_time": score_time,
+        "failed": failed,
+    }
+
+
 def _from_search(plan, fold, result):
     if result["error"]:
         message = f"The inner search failed in {_where(fold)}. The error was:\n{result['error']}"
         if fold is None:
             raise ValueError(message)
-        return {
-            "best_index": None,
-            "best_params": None,
-            "validation_score": float("nan"),
-            "validation_scores": {shown(plan.selection_metric): float("nan")},
-            "candidates": [],
-            "inner_scores": {shown(plan.selection_metric): np.empty((0, 1))},
-            "fit_time": np.full((0, 1), 0.0),
-            "score_time": np.zeros((0, 1)),
-            "failed": message,
-            "search_fit_time": result["fit_time"],
-        }
+        empty = np.zeros((0, 1))
+        selection = _unselected([], {shown(plan.selection_metric): empty}, empty, empty, message)
+        return {**selection, "search_fit_time": result["fit_time"]}
     means = np.asarray(result["mean_scores"], dtype=float)
     n = max(len(means), 1)
     return {
