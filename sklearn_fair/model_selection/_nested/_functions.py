@@ -53,16 +53,6 @@ def _outer_cv(cv, outer_cv, owner):
     return cv if cv is not None else outer_cv
 
 
-def _check_groups(groups):
-    # scikit-learn's message for the same mistake
-    if groups is not None and get_config().get("enable_metadata_routing", False):
-        raise ValueError(
-            "`groups` can only be passed if metadata routing is not enabled via "
-            "`sklearn.set_config(enable_metadata_routing=True)`. When routing is enabled, pass "
-            "`groups` alongside other metadata via the `params` argument instead."
-        )
-
-
 #: The arguments of the functional forms that NestedCV takes as they are.
 _PROTOCOL = set(inspect.signature(NestedCV).parameters) - {"estimator", "outer_cv"}
 
@@ -70,7 +60,13 @@ _PROTOCOL = set(inspect.signature(NestedCV).parameters) - {"estimator", "outer_c
 def _run(owner, args, check_plan=None, **run):
     """Build the NestedCV of a functional form from its arguments ``args`` and run it; returns
     ``(plan, results)``. ``pre_dispatch`` is accepted for compatibility and changes nothing."""
-    _check_groups(args["groups"])
+    if args["groups"] is not None and get_config().get("enable_metadata_routing", False):
+        # scikit-learn's message for the same mistake
+        raise ValueError(
+            "`groups` can only be passed if metadata routing is not enabled via "
+            "`sklearn.set_config(enable_metadata_routing=True)`. When routing is enabled, pass "
+            "`groups` alongside other metadata via the `params` argument instead."
+        )
     protocol = {name: value for name, value in args.items() if name in _PROTOCOL}
     protocol["random_state"] = function_random_state(protocol["random_state"])
     outer_cv = _outer_cv(args["cv"], args["outer_cv"], owner)
@@ -86,12 +82,6 @@ def _run(owner, args, check_plan=None, **run):
         reuse_prefix=nested.reuse_prefix,
     )  # fmt: skip
     return plan, done.results
-
-
-def _metric_keys(plan, folds):
-    keys = list(folds[0]["test_scores_per_metric"])
-    multimetric = plan.multimetric or keys != ["score"]
-    return {name: (name if multimetric else "score") for name in keys}
 
 
 def _cross_validate(owner, args):
@@ -115,7 +105,9 @@ def _cross_validate(owner, args):
             "train": [f["train_indices"] for f in folds],
             "test": [f["test_indices"] for f in folds],
         }
-    keys = _metric_keys(plan, folds)
+    names = list(folds[0]["test_scores_per_metric"])
+    multimetric = plan.multimetric or names != ["score"]
+    keys = {name: (name if multimetric else "score") for name in names}
     for name, key in keys.items():
         output[f"test_{key}"] = np.array(
             [np.mean(f["test_scores_per_metric"][name]) for f in folds]
@@ -529,9 +521,5 @@ default="predict"
             X_test = X_test[:, train]
         pieces.append(_fold_predictions(models, X_test, method, classifier, classes))
         order.append(np.asarray(test))
-    if not pieces:
-        return np.array([])
-    predictions = np.concatenate(pieces)
-    inverse = np.empty(plan.data.n_samples, dtype=int)
-    inverse[np.concatenate(order)] = np.arange(len(inverse))
-    return predictions[inverse]
+    # the test folds are a partition (_check_partition): argsort inverts their concatenation
+    return np.concatenate(pieces)[np.argsort(np.concatenate(order))]
