@@ -12,7 +12,7 @@ import numpy as np
 from scipy import stats as _scipy_stats
 from sklearn.utils._param_validation import StrOptions, validate_params
 
-from ._checks import CONFIDENCE, POSITIVE, LowHigh, check_scores
+from ._checks import CONFIDENCE, POSITIVE, LowHigh, check_scores, float_array
 
 
 @dataclass(frozen=True)
@@ -154,13 +154,11 @@ def coverage_note(method, confidence):
 
 def _check_half_scores(half_scores):
     """``half_scores`` as an (M, 2) float array: (M, 2, J) per-split scores are averaged."""
-    try:
-        array = np.asarray(half_scores, dtype=float)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(
-            "The 'half_scores' parameter must be an array of numbers of shape (M, 2) or "
-            f"(M, 2, J). Got {half_scores!r} instead."
-        ) from exc
+    array = float_array(
+        half_scores,
+        "The 'half_scores' parameter",
+        "an array of numbers of shape (M, 2) or (M, 2, J)",
+    )
     if array.ndim == 3:
         array = array.mean(axis=2)
     if array.ndim != 2 or array.shape[1] != 2 or array.shape[0] < 1:
