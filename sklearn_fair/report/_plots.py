@@ -36,14 +36,12 @@ def _one_metric(models, plot):
     return metric
 
 
+#: Each interval of the mean in a few words, for a legend or a column (the table names it whole).
+INTERVAL_NAMES = {"corrected_t": "corrected t", "t": "Student t", "normal": "normal"}
+
+
 def _short_method(kind, n):
-    """The interval of the mean in a few words, for a legend (the table names it whole)."""
-    if kind == "normal":
-        return "normal"
-    return f"{'corrected t' if kind == 'corrected_t' else 'Student t'}, {n - 1} df"
-
-
-_INTERVAL_NAMES = {"corrected_t": "corrected t", "t": "Student t", "normal": "normal"}
+    return INTERVAL_NAMES[kind] + ("" if kind == "normal" else f", {n - 1} df")
 
 
 def _direction(metric):
@@ -439,7 +437,7 @@ def interval_plot(result, confidence, interval, ax):
         ax.errorbar(means, y, xerr=[means - lows, highs - means], fmt="o", capsize=3, label=model)
     ax.set_yticks(np.arange(len(result.datasets)), result.datasets)
     metrics = sorted({result.cells[d, result.models[0]].metric.name for d in result.datasets})
-    names = ", ".join(_INTERVAL_NAMES[kind] for kind in sorted(kinds)) or "no"
+    names = ", ".join(INTERVAL_NAMES[kind] for kind in sorted(kinds)) or "no"
     ax.set_xlabel(f"{', '.join(metrics)}: mean and {100 * confidence:g}% {names} interval")
     if own:  # below the axes, in room the constrained layout makes: it covers no point
         longest = max(len(str(model)) for model in result.models)

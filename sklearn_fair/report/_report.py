@@ -27,7 +27,7 @@ from ._format import (
 )
 from ._html import render
 from ._integrity import _is_number
-from ._plots import matplotlib_missing
+from ._plots import INTERVAL_NAMES, matplotlib_missing
 from ._results import (
     NoSplitsError,
     bootstrap_root,
@@ -47,7 +47,6 @@ from ._verdict import (
 )
 
 _KINDS = {".md": "markdown", ".markdown": "markdown", ".html": "html", ".txt": "text"}
-_SHORT = {"t": "Student t", "normal": "normal", "corrected_t": "corrected t"}
 
 
 def median_params(best_params):
@@ -289,7 +288,7 @@ class NestedCVReport:
         return Cell(f"{'worse' if p <= self.alpha else 'not shown worse'} (Holm p {pvalue(p)})")
 
     def _summary_section(self):
-        kind = _SHORT.get(self.interval, self.interval)
+        kind = INTERVAL_NAMES.get(self.interval, self.interval)
         summary = Section(
             "Test performance",
             columns=[
