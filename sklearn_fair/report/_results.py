@@ -367,10 +367,7 @@ def nested_metrics(nested):
     """``(metrics, refit_metric)`` of a fitted NestedCV (``metrics_``, ``refit_metric_``):
     key -> MetricName, the selecting metric first."""
     refit_metric = getattr(nested, "refit_metric_", "score")
-    metrics = dict(nested.metrics_)
-    ordered = {refit_metric: metrics[refit_metric]}
-    ordered.update(metrics)
-    return ordered, refit_metric
+    return {refit_metric: nested.metrics_[refit_metric], **nested.metrics_}, refit_metric
 
 
 def _per_metric(folds, refit_metric, test_scores):
