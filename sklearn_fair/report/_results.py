@@ -523,10 +523,7 @@ def as_result(name, result, *, dataset="data", metric=None, budget=None, verify=
         refit_scores=[
             np.asarray(f.get("test_scores", [f["test_score"]]), dtype=float) for f in folds
         ],
-        validation_scores=np.array(
-            [np.nan if f.get("validation_score") is None else f["validation_score"] for f in folds],
-            dtype=float,
-        ),
+        validation_scores=np.array([f.get("validation_score") for f in folds], dtype=float),
         best_params=[f.get("best_params") for f in folds],
         train_indices=_splits(folds, "train_indices"),
         test_indices=_splits(folds, "test_indices"),
