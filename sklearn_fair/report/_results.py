@@ -298,12 +298,11 @@ def result_to_dict(nested):
     for fold, original in zip(folds, nested.outer_results_):
         if original.get("predictions") is not None:  # kept when asked (keep_predictions)
             fold["predictions"] = _jsonable(original["predictions"])
-    random_state = nested.get_params().get("random_state")
     metrics, refit_metric = nested_metrics(nested)
     document = {
         "format": RESULT_FORMAT,
         "version": RESULT_VERSION,
-        "random_state": random_state if isinstance(random_state, numbers.Integral) else None,
+        "random_state": _integer_or_none(nested.get_params().get("random_state")),
         "refit_seeds": _jsonable(nested.refit_seeds_),
         "score_mean": float(nested.score_mean_),
         "score_std": float(nested.score_std_),
