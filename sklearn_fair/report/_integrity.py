@@ -63,6 +63,10 @@ def _is_list(value):
     return isinstance(value, (list, tuple, np.ndarray))
 
 
+def _values_are(mapping, accepted):
+    return isinstance(mapping, Mapping) and all(map(accepted, mapping.values()))
+
+
 def _number(value):
     """``value`` as a float (None is NaN, a failed fit)."""
     return math.nan if value is None else float(value)
@@ -245,15 +249,9 @@ def _check_cells(cells, shared, findings):
         if key in seen:
             findings.broken.append(f"{where}appears twice")
         seen.add(key)
-        budget = cell.get("budget", {})
-        if not isinstance(budget, Mapping) or not all(
-            v is None or _is_number(v) for v in budget.values()
-        ):
+        if not _values_are(cell.get("budget", {}), lambda v: v is None or _is_number(v)):
             findings.broken.append(f"{where}has a budget that is not numbers")
-        fingerprints = cell.get("fingerprints", {})
-        if not isinstance(fingerprints, Mapping) or not all(
-            v is None or isinstance(v, str) for v in fingerprints.values()
-        ):
+        if not _values_are(cell.get("fingerprints", {}), lambda v: v is None or isinstance(v, str)):
             findings.broken.append(f"{where}has fingerprints that are not strings")
         result = cell.get("result")
         if not isinstance(result, Mapping):
@@ -359,10 +357,7 @@ def _check_fields(result, findings, where):
         for key, entry in failures.items()
     ):
         findings.broken.append(f"{where}has failures that are not counts and errors per fold")
-    resampling = result.get("resampling") or {}
-    if not isinstance(resampling, Mapping) or not all(
-        isinstance(v, str) for v in resampling.values()
-    ):
+    if not _values_are(result.get("resampling") or {}, lambda v: isinstance(v, str)):
         findings.broken.append(f"{where}has a resampling that is not text per split level")
     # the validation scores are of the selecting metric, or of the one a search selected with
     validation, selection = ranges.get(refit_metric), result.get("selection_metric")
