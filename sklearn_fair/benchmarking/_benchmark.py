@@ -43,12 +43,8 @@ def _nested_for(name, spec, *, outer_cv, inner_cv, n_refits, scoring, refit, ran
         nested = clone(spec).set_params(**shared)
         if refit is not None or not isinstance(nested.refit, str):
             nested.set_params(refit=refit if refit is not None else False)
-        if nested.random_state is None:
-            nested.set_params(random_state=random_state)
-        if nested.fit_timeout is None:
-            nested.set_params(fit_timeout=fit_timeout)
-        if nested.scoring is None and scoring is not None:
-            nested.set_params(scoring=scoring)
+        unset = {"random_state": random_state, "fit_timeout": fit_timeout, "scoring": scoring}
+        nested.set_params(**{k: v for k, v in unset.items() if getattr(nested, k) is None})
         if not reuse_prefix:
             nested.set_params(reuse_prefix=False)
         return nested
