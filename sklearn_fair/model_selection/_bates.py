@@ -439,9 +439,7 @@ default="auto"
     # imported here: a worker that imports model_selection to run a fit needs no statistics
     from ..stats._ncv import ncv_estimates
 
-    values = asdict(
-        ncv_estimates(np.concatenate(outer), np.concatenate(inner), n_samples, confidence)
-    )
+    values = ncv_estimates(np.concatenate(outer), np.concatenate(inner), n_samples, confidence)
     return NestedCVInterval(
         confidence=float(confidence),
         method=METHOD,

@@ -14,12 +14,11 @@ user guide, "Honest uncertainty", and ``tests/stats/test_ncv.py``); the interval
 """
 
 import math
-from dataclasses import dataclass, field
 
 import numpy as np
 from scipy.special import ndtri
 
-__all__ = ["NCVEstimates", "ncv_estimates", "pool_moments"]
+__all__ = ["ncv_estimates", "pool_moments"]
 
 
 def pool_moments(groups):
@@ -43,24 +42,6 @@ def pool_moments(groups):
     return count, mean, m2
 
 
-@dataclass(frozen=True)
-class NCVEstimates:
-    """The estimates of :func:`ncv_estimates` (each field: ``NestedCVInterval``'s)."""
-
-    estimate: float
-    low: float
-    high: float
-    standard_error: float
-    ncv_estimate: float
-    cv_estimate: float
-    bias: float
-    mse: float
-    naive_standard_error: float
-    cv_standard_error: float
-    clamped: str  # "none", "lower" or "upper": which clamp of the standard error applied
-    fold_losses: np.ndarray = field(repr=False)  # (R, K): the mean loss of each outer fold
-
-
 def ncv_estimates(outer, inner, n_samples, confidence):
     """Bates et al.'s estimates and interval from the moments of every fit's losses.
 
@@ -77,7 +58,9 @@ def ncv_estimates(outer, inner, n_samples, confidence):
 
     Returns
     -------
-    NCVEstimates
+    dict
+        The fields of ``NestedCVInterval`` that these numbers give (``estimate``, ``low``,
+        ``high``, ``standard_error``, ..., ``clamped``, ``fold_losses``).
 
     Examples
     --------
@@ -88,7 +71,7 @@ def ncv_estimates(outer, inner, n_samples, confidence):
     >>> outer = np.array([[moments(rng.random(4)) for k in range(3)]])
     >>> inner = np.array([[[moments(rng.random(4)) for j in range(3)] for k in range(3)]])
     >>> result = ncv_estimates(outer, inner, n_samples=12, confidence=0.9)
-    >>> bool(result.low < result.estimate < result.high), result.fold_losses.shape
+    >>> bool(result["low"] < result["estimate"] < result["high"]), result["fold_losses"].shape
     (True, (1, 3))
     """
     outer, inner = np.asarray(outer, dtype=float), np.asarray(inner, dtype=float)
@@ -116,7 +99,7 @@ def ncv_estimates(outer, inner, n_samples, confidence):
     clamped = "lower" if raw < naive else "upper" if raw > upper else "none"
     standard_error = min(max(raw, naive), upper)
     half_width = float(ndtri(0.5 + confidence / 2)) * standard_error
-    return NCVEstimates(
+    return dict(
         estimate=float(estimate),
         low=float(estimate - half_width),
         high=float(estimate + half_width),

@@ -44,8 +44,8 @@ def test_estimates_equal_the_hand_formulas(n_repetitions, n_folds, scale):
     got = ncv_estimates(outer_m, inner_m, n_samples, 0.9)
     expected = ncv_by_hand(outer, inner, n_samples, 0.9)
     for name, value in expected.items():
-        assert getattr(got, name) == pytest.approx(value, rel=1e-9, abs=1e-12 * scale), name
-    assert got.fold_losses == pytest.approx(np.array([[e.mean() for e in rep] for rep in outer]))
+        assert got[name] == pytest.approx(value, rel=1e-9, abs=1e-12 * scale), name
+    assert got["fold_losses"] == pytest.approx(np.array([[e.mean() for e in rep] for rep in outer]))
 
 
 def test_clamps_name_the_bound_that_applied():
@@ -60,16 +60,16 @@ def test_clamps_name_the_bound_that_applied():
     outer_m = np.array([[_moments(e) for e in rep] for rep in outer])
     inner_m = np.array([[[_moments(e) for e in row] for row in rep] for rep in far])
     got = ncv_estimates(outer_m, inner_m, 18, 0.95)
-    assert got.clamped == "upper"
-    assert got.standard_error == pytest.approx(math.sqrt(3) * got.naive_standard_error)
+    assert got["clamped"] == "upper"
+    assert got["standard_error"] == pytest.approx(math.sqrt(3) * got["naive_standard_error"])
     # each fold's inner mean equal to its outer mean: MSE = -mean(b) < 0, raised to the naive
     # standard error
     same = np.array(
         [[[(6, outer_m[r, k, 1], 1.0) for j in range(3)] for k in range(3)] for r in range(2)]
     )
     got = ncv_estimates(outer_m, same, 18, 0.95)
-    assert got.mse < 0 and got.clamped == "lower"
-    assert got.standard_error == got.naive_standard_error
+    assert got["mse"] < 0 and got["clamped"] == "lower"
+    assert got["standard_error"] == got["naive_standard_error"]
 
 
 def test_pooled_moments_equal_those_of_the_union_without_cancellation():
@@ -97,7 +97,7 @@ def test_bias_factor_is_the_papers(n_folds):
     outer = np.tile([size, outer_mean, 1.0], (2, n_folds, 1))
     inner = np.tile([size, inner_mean, 1.0], (2, n_folds, n_folds, 1))
     got = ncv_estimates(outer, inner, n, 0.9)
-    assert got.estimate == pytest.approx(a + b / n, rel=1e-12)
-    assert got.bias == pytest.approx((1 + (n_folds - 2) / n_folds) * (inner_mean - outer_mean))
+    assert got["estimate"] == pytest.approx(a + b / n, rel=1e-12)
+    assert got["bias"] == pytest.approx((1 + (n_folds - 2) / n_folds) * (inner_mean - outer_mean))
     authors = inner_mean - (1 + ((n_folds - 2) / n_folds) ** 1.5) * (inner_mean - outer_mean)
     assert abs(authors - (a + b / n)) > 1e-4
