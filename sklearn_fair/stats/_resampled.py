@@ -37,12 +37,9 @@ class PairedSubsamplingScores:
     n_test: int
     n_train_half: int
 
+    @validate_params({"confidence": [CONFIDENCE]}, prefer_skip_nested_validation=True)
     def interval(self, confidence=0.95):
         """The conservative Z interval (a :class:`MeanInterval`) of the mean score."""
-        if not CONFIDENCE.is_satisfied_by(confidence):
-            raise ValueError(
-                f"The 'confidence' parameter must be a float in (0, 1). Got {confidence!r} instead."
-            )
         return interval_of_mean(
             self.scores, "conservative_z", confidence, half_scores=self.half_scores
         )
