@@ -637,8 +637,7 @@ class NestedCVReport:
                 "better."
             ],
         )
-        for row in budget.itertuples(index=False):
-            values = row._asdict()
+        for values in budget.to_dict("records"):
             section.rows.append(
                 [
                     *([] if self._one else [values["dataset"]]),
