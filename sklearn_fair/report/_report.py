@@ -53,12 +53,12 @@ def median_params(best_params):
     """Median over the folds of each numeric hyper-parameter selected in every fold."""
     best_params = [params or {} for params in best_params]
     names = sorted({name for params in best_params for name in params})
-    medians = {}
-    for name in names:
-        values = [params.get(name) for params in best_params]
-        if all(_is_number(value) for value in values):
-            medians[name] = float(np.median(np.asarray(values, dtype=float)))
-    return medians
+    columns = {name: [params.get(name) for params in best_params] for name in names}
+    return {
+        name: float(np.median(np.asarray(values, dtype=float)))
+        for name, values in columns.items()
+        if all(map(_is_number, values))
+    }
 
 
 class NestedCVReport:
