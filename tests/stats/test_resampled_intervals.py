@@ -11,7 +11,12 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import RepeatedStratifiedKFold
 
 from sklearn_fair import NestedCV
-from sklearn_fair.stats import mean_interval, paired_subsampling_scores, summarize
+from sklearn_fair.stats import (
+    PairedSubsamplingScores,
+    mean_interval,
+    paired_subsampling_scores,
+    summarize,
+)
 
 SCORES = np.array([0.81, 0.84, 0.79, 0.88, 0.83, 0.86, 0.80, 0.85, 0.82, 0.87])
 
@@ -167,3 +172,10 @@ def test_nested_cv_summary_takes_the_sizes_from_its_outer_folds():
 def test_equal_scores_give_a_point_interval(method, kwargs):
     interval = mean_interval([0.8] * 5, method=method, **kwargs)
     assert (interval.low, interval.high) == pytest.approx((0.8, 0.8))
+
+
+@pytest.mark.parametrize("confidence", [0.0, 1.5, True])
+def test_subsampling_interval_refuses_a_confidence_naming_the_method(confidence):
+    scores = PairedSubsamplingScores(SCORES[:3], np.full((2, 2, 3), 0.8), 90, 10, 40)
+    with pytest.raises(ValueError, match="'confidence' parameter of PairedSubsamplingScores"):
+        scores.interval(confidence)
