@@ -121,9 +121,8 @@ def _figure(figure):
     )
 
 
-def section_html(section, key=None):
-    """One section as HTML: its heading, table, paragraphs and figures."""
-    key = key or section.key or _slug(section.title, set())
+def section_html(section, key):
+    """One section as HTML (anchor ``key``): its heading, table, paragraphs and figures."""
     parts = [f'<section id="{_attr(key)}">', f"<h2>{escape(section.title)}</h2>"]
     if section.columns:
         labels = [str(column) for column in section.columns]
