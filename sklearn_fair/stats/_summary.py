@@ -1,6 +1,6 @@
 """A one-call summary of per-fold scores: centre, spread and intervals, each named."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from sklearn.utils._param_validation import validate_params
@@ -157,9 +157,7 @@ def _within_range(interval, metric, bounds):
     if not clipped:
         return interval
     description = f"{interval.description}, clipped to the range {range_text(bounds)} of "
-    return MeanInterval(
-        low, high, interval.confidence, interval.method, description + str(metric.name)
-    )
+    return replace(interval, low=low, high=high, description=description + str(metric.name))
 
 
 @validate_params(
