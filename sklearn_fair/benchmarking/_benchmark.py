@@ -21,6 +21,7 @@ from ..model_selection._engine import (
 from ..report._results import as_result
 from ..stats._checks import check_same_splits
 from ..utils import is_graph_data
+from ..utils._random import check_random_state_param
 from ._extend import (
     check_previous,
     check_previous_plans,
@@ -268,6 +269,7 @@ def benchmark(
     """
     _check_mapping(models, "models")
     _check_mapping(datasets, "datasets")
+    check_random_state_param(random_state, "benchmark")
     if not isinstance(reuse_prefix, (bool, np.bool_)):
         raise ValueError(
             "The 'reuse_prefix' parameter of benchmark must be an instance of 'bool'. Got "

@@ -24,7 +24,7 @@ from ..stats._checks import CONFIDENCE, COUNT, check_same_splits
 from ..stats._interval import INTERVAL_METHODS
 from ..stats._normalize import normalize_scores
 from ..utils import RANDOM_STATE_CONSTRAINTS, IntervalNotBool, fill_doc, install_hint
-from ..utils._random import named_generator, seed_root
+from ..utils._random import check_random_state_param, named_generator, seed_root
 from ..utils._stacklevel import external_stacklevel
 from ._artefact import load_cells, read_document, save_document, to_latex
 from ._card import card_of
@@ -109,6 +109,7 @@ class BenchmarkResult:
             )
         self.baseline = baseline
         self.baseline_floor = bool(baseline_floor)
+        check_random_state_param(random_state, "BenchmarkResult")
         self.random_state = random_state
 
     def _check_one_metric(self):

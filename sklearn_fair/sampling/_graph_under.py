@@ -7,7 +7,7 @@ from scipy import sparse
 from sklearn.utils import _safe_indexing
 from sklearn.utils.validation import _num_samples, check_array, validate_data
 
-from ..utils import check_random_state, is_graph_data, read_graph_labels
+from ..utils import RANDOM_STATE_CONSTRAINTS, check_random_state, is_graph_data, read_graph_labels
 
 
 class RandomGraphUnderSampler(BaseUnderSampler):
@@ -68,8 +68,7 @@ class RandomGraphUnderSampler(BaseUnderSampler):
     _parameter_constraints: dict = {
         **BaseUnderSampler._parameter_constraints,
         "replacement": ["boolean"],
-        # scikit-learn's "random_state" constraint leaves out numpy Generators
-        "random_state": ["random_state", np.random.Generator],
+        "random_state": RANDOM_STATE_CONSTRAINTS,
     }
 
     def __init__(self, *, sampling_strategy="auto", random_state=None, replacement=False):

@@ -30,7 +30,9 @@ _GENERATOR_SEEDS = [
 ]
 
 
-def _check(constraints, random_state, caller_name):
+def check_random_state_param(random_state, caller_name, constraints=RANDOM_STATE_CONSTRAINTS):
+    """The one check of a ``random_state`` (scikit-learn's error, naming ``caller_name``, the
+    value and what is accepted), for entry points without ``validate_params``."""
     # Always checked, even inside a function that skips nested validation: this is the last
     # step before a seed is used, and np.random.default_rng(True) would silently seed with 1.
     validate_parameter_constraints(
@@ -61,7 +63,7 @@ def check_random_state(random_state):
     >>> a == b
     True
     """
-    _check(RANDOM_STATE_CONSTRAINTS, random_state, "check_random_state")
+    check_random_state_param(random_state, "check_random_state")
     if isinstance(random_state, np.random.Generator):
         return np.random.RandomState(int(random_state.integers(SEED_BOUND)))
     return sklearn_check_random_state(random_state)
@@ -87,7 +89,7 @@ def as_generator(random_state):
     >>> bool(as_generator(0).integers(10) == as_generator(0).integers(10))
     True
     """
-    _check(_GENERATOR_SEEDS, random_state, "as_generator")
+    check_random_state_param(random_state, "as_generator", _GENERATOR_SEEDS)
     if isinstance(random_state, np.random.Generator):
         return random_state
     if isinstance(random_state, np.random.RandomState):
@@ -109,7 +111,7 @@ def seed_root(random_state):
     """The int root of seeds derived by name (:func:`named_generator`) from a ``random_state``:
     the int itself, one draw from a Generator or RandomState (its state advances), fresh
     entropy for None."""
-    _check(RANDOM_STATE_CONSTRAINTS, random_state, "seed_root")
+    check_random_state_param(random_state, "seed_root")
     if random_state is None:
         return int(np.random.SeedSequence().entropy)
     if isinstance(random_state, numbers.Integral):

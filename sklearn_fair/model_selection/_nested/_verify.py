@@ -8,10 +8,11 @@ from pathlib import Path
 
 import numpy as np
 
+from ...utils import RANDOM_STATE_CONSTRAINTS
+from ...utils._random import check_random_state_param, seed_root
 from ._cache import MAX_PREDICTIONS_ENTRY_BYTES, UNREAD, TaskCache
 from ._planning import make_plan
 from ._running import run_plan
-from ._seeds import shared_root_seed
 
 __all__ = ["CacheAudit", "check_entries", "verify_cache"]
 
@@ -201,15 +202,10 @@ def verify_cache(
             f"Got {estimator!r} instead."
         )
     sample = _check_fraction(sample)
-    if isinstance(random_state, bool) or not (
-        random_state is None or isinstance(random_state, numbers.Integral)
-    ):
-        raise ValueError(
-            "The 'random_state' parameter of verify_cache must be an int or None. Got "
-            f"{random_state!r} instead."
-        )
+    # an int or None: the same seed draws the same entries
+    check_random_state_param(random_state, "verify_cache", RANDOM_STATE_CONSTRAINTS[:2])
     # one root, and each entry drawn from it by its name (never by the order entries are met)
-    seed, _ = shared_root_seed(random_state)
+    seed = seed_root(random_state)
     directory = Path(os.fsdecode(estimator.cache_dir))
     if not directory.is_dir():
         raise ValueError(
