@@ -23,7 +23,7 @@ from ..utils import (
     OptionsNotBool,
     check_parameter_constraints,
 )
-from ..utils._random import SEED_BOUND, named_generator, seed_root
+from ..utils._random import draw_seeds, named_generator, seed_root
 from ._batching import GraphDataset, GraphLoader
 from ._inputs import as_collection, read_labels
 from ._stopping import ReferenceEarlyStopping
@@ -326,7 +326,7 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
             validation = self._validation_dataset(X_val, y_val)
 
             root = seed_root(self.random_state)
-            self.seeds_ = {n: int(named_generator(root, n).integers(SEED_BOUND)) for n in _SEEDS}
+            self.seeds_ = {n: draw_seeds(named_generator(root, n)) for n in _SEEDS}
             dataset = GraphDataset(
                 graphs, torch.as_tensor(encoded, dtype=torch.long), validation=validation
             )

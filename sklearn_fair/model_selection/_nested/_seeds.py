@@ -19,9 +19,10 @@ follow ``cross_validate``, which gives the same result on every call for a deter
 estimator: their ``None`` is :data:`FUNCTION_DEFAULT_ROOT`.
 
 *The bound.* Every drawn seed lies in ``[0, SEED_BOUND)`` (``utils._random``), so that it fits
-every library's int32 seed. The other procedures (the NCV interval, the permutation check,
-``HoldoutSplit``, ``GraphClassifier``, ``verify_cache``) draw with :func:`draw_seeds` and
-:func:`fixed_unset_seeds`; a benchmark's models share one root (:func:`shared_root_seed`).
+every library's int32 seed. The other procedures: the permutation check, ``GraphClassifier``
+and ``verify_cache`` derive theirs by name under one root (``utils._random.seed_root``);
+``HoldoutSplit`` draws one seed, the NCV interval its seeds in order from one generator
+(:func:`interval_seeds`); a benchmark's models share one root (:func:`shared_root_seed`).
 """
 
 import numbers
