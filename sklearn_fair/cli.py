@@ -7,6 +7,20 @@ import warnings
 __all__ = ["main"]
 
 
+def _seed(text):
+    """A seed option's value: an int in [0, 2**32 - 1], the range every ``random_state`` takes
+    (argparse turns the refusal into its usage error, exit status 2)."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = None
+    if value is None or not 0 <= value <= 2**32 - 1:
+        raise argparse.ArgumentTypeError(
+            f"must be an int in the range [0, 4294967295]. Got {text!r} instead."
+        )
+    return value
+
+
 def _build_parser():
     from . import _cache_verify
 
@@ -25,7 +39,7 @@ def _build_parser():
     )
     demo.add_argument("--n-jobs", type=int, help="parallel jobs (default: 1)")
     demo.add_argument(
-        "--seed", type=int, default=0, help="random seed of the tabular demo (default: 0)"
+        "--seed", type=_seed, default=0, help="random seed of the tabular demo (default: 0)"
     )
     shared = argparse.ArgumentParser(add_help=False)  # read files as 'run' and 'cache verify'
     shared.add_argument("--n-jobs", type=int, help="parallel jobs (default: the file's, or 1)")
@@ -110,7 +124,7 @@ def _build_parser():
         help="fraction of the entries to recompute, in (0, 1] (default: 0.1)",
     )
     verify.add_argument(
-        "--random-state", type=int, default=0, help="seed of the sample (default: 0)"
+        "--random-state", type=_seed, default=0, help="seed of the sample (default: 0)"
     )
     return parser
 

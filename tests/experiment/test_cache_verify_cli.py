@@ -186,6 +186,21 @@ def test_a_bad_sample_is_refused(folder, capsys):
     assert "--sample" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    "command", [["cache", "verify", "somewhere", "--random-state"], ["demo", "--seed"]]
+)
+@pytest.mark.parametrize("seed", ["-1", "4294967296", "1.5", "zero"])
+def test_a_seed_outside_what_random_state_takes_is_a_usage_error(command, seed, capsys):
+    # the library refuses these seeds (tests/utils/test_random_state.py); the command line
+    # says so in its usage error, exit status 2, not in a traceback
+    with pytest.raises(SystemExit) as stop:
+        main([*command, seed])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert f"argument {command[-1]}: must be an int in the range [0, 4294967295]" in err
+    assert repr(seed) in err
+
+
 def test_entries_that_keep_large_predictions_verify(tmp_path, capsys):
     # a refit that keeps its test predictions writes an entry of up to 64 MiB; the check of
     # its name read only its first MiB, so a valid entry over 1 MiB failed as "its name is
