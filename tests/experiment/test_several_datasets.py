@@ -1,15 +1,18 @@
 """Experiment files with several data sets ([data.NAME]): the same runner as one data set (one
 benchmark underneath), the runner's checks."""
 
+import html
 import json
+import re
 
 import numpy as np
 import pytest
+from scipy.stats import friedmanchisquare, rankdata
 from sklearn.datasets import load_iris, load_wine
 from sklearn.model_selection import StratifiedKFold
 
 from sklearn_fair.cli import main
-from sklearn_fair.exceptions import ExperimentConfigError
+from sklearn_fair.exceptions import ExperimentConfigError, MissingCellsWarning
 from sklearn_fair.experiment import dry_run, dry_run_benchmark, run_benchmark_file, run_experiment
 from sklearn_fair.model_selection import save_splits
 
@@ -162,3 +165,40 @@ def test_iris_through_the_loader_matches_load_iris(folder):
     X, y = load_iris(return_X_y=True)
     folds = run.benchmark.estimators["iris", "prior"].outer_results_
     assert sum(len(f["test_indices"]) for f in folds) == len(y)
+
+
+def _ranks_said(text):
+    """``(model -> average rank, Friedman's p, the sentence)`` of a Ranks section's text."""
+    ranks = dict(re.findall(r"^(\w+)\s+(\d\.\d\d)$", text, re.M))
+    sentence = next(line for line in text.splitlines() if line.startswith("Ranks of"))
+    return ranks, re.search(r"Friedman's test: chi-square \S+, p ([\d.e-]+);", text)[1], sentence
+
+
+def test_ranks_txt_says_what_the_report_says_with_the_data_set_left_out(folder):
+    # GaussianNB's priors are of 3 classes: it fails on every fold of breast_cancer (2 classes)
+    bayes = 'estimator = "sklearn.naive_bayes.GaussianNB"\nparams = { priors = [0.3, 0.3, 0.4] }'
+    text = BENCHMARK.replace("[data.wine]", '[data.cancer]\ndataset = "sklearn:breast_cancer"\n'
+                             "\n[data.wine]")  # fmt: skip
+    knn = text[text.index("[models.knn]") :]
+    (folder / "e.toml").write_text(text.replace(knn, f"[models.bayes]\n{bayes}\n"))
+    with pytest.warns(MissingCellsWarning):
+        run = run_experiment(folder / "e.toml", progress=False)
+    assert run.benchmark.models == ["prior", "tree", "bayes"]
+    written = (folder / "out" / "ranks.txt").read_text()
+    page = (folder / "out" / "report.html").read_text()
+    section = re.search(r'<section id="ranks">(.*?)</section>', page, re.S)[1]
+    cells = re.findall(r'data-label="model">(\w+)</td><td[^>]*>([\d.]+)</td>', section)
+    paragraph = html.unescape(re.search(r"<p>(Ranks of.*?)</p>", section, re.S)[1])
+    ranks, p, sentence = _ranks_said(written)
+    assert ranks == dict(cells) and sentence == paragraph
+    assert "over 2 data sets" in sentence and "Left out: cancer, where folds of bayes" in sentence
+    # against scipy, on the mean test scores of the two data sets every model has
+    means = np.array(
+        [
+            [np.mean(run.benchmark.estimators[d, m].outer_scores_) for m in ranks]
+            for d in ("iris", "wine")
+        ]
+    )
+    expected = rankdata(-means, axis=1).mean(axis=0)
+    np.testing.assert_allclose([float(r) for r in ranks.values()], expected, atol=0.005)
+    assert float(p) == pytest.approx(friedmanchisquare(*means.T).pvalue, abs=0.005)

@@ -43,9 +43,15 @@ def _tables(config):
         tables["comparison.csv"] = lambda result: _frame_csv(result.compare_to())
     if config.several:
         tables["aggregate.csv"] = lambda result: _frame_csv(result.aggregate().reset_index())
-        if len(config.models) >= 3:
-            tables["ranks.txt"] = lambda result: neutral(result.rank_comparison()) + "\n"
+        if len(config.models) >= 3 and len(config.datasets) >= 2:
+            tables["ranks.txt"] = lambda result: neutral(_ranks(result)) + "\n"
     return tables
+
+
+def _ranks(result):
+    """The Ranks section of the benchmark's report as text: what report.html says, in its
+    digits, with the data sets it leaves out named."""
+    return next(s for s in result.report().sections() if s.title == "Ranks").to_text()
 
 
 def _figures(config):
