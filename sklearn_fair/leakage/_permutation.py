@@ -35,20 +35,20 @@ PERMUTATION_CONSTRAINTS = {
 #: Their texts, for :func:`~sklearn_fair.utils.fill_doc`.
 PERMUTATION_DOCS = {
     "prepare": """prepare : callable, default=None
-        ``prepare(X, y) -> (X, y)``: what you do to the whole data set before splitting
-        (selecting features, scaling, resampling on all the data). It is re-run on every
-        permutation.""",
+    ``prepare(X, y) -> (X, y)``: what you do to the whole data set before splitting
+    (selecting features, scaling, resampling on all the data). It is re-run on every
+    permutation.""",
     "n_permutations": """n_permutations : int, default=5
-        Number of label permutations, at least 2.""",
+    Number of label permutations, at least 2.""",
     "chance": """chance : float, default=None
-        The metric's no-skill value; by default :func:`chance_level` (the majority-class
-        rate for accuracy, 0.5 for ROC AUC, 0 for kappa, ...) or, for a metric without a
-        known one, the mean score of a dummy model under the same outer splits.""",
+    The metric's no-skill value; by default :func:`chance_level` (the majority-class
+    rate for accuracy, 0.5 for ROC AUC, 0 for kappa, ...) or, for a metric without a
+    known one, the mean score of a dummy model under the same outer splits.""",
     "tolerance": """tolerance : float, default=0.05
-        How far above chance the interval's lower bound must be to flag, in the metric's
-        units.""",
+    How far above chance the interval's lower bound must be to flag, in the metric's
+    units.""",
     "confidence": """confidence : float, default=0.95
-        Level of the Student-t interval of the mean permuted-label estimate.""",
+    Level of the Student-t interval of the mean permuted-label estimate.""",
 }
 
 # metrics whose no-skill value does not depend on the data

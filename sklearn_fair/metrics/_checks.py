@@ -28,26 +28,26 @@ TARGETS = {
 #: The texts of the parameters above, for :func:`~sklearn_fair.utils.fill_doc`.
 DOCS = {
     "y_true_pred": """y_true : array-like of shape (n_samples,)
-        True labels.
-    y_pred : array-like of shape (n_samples,)
-        Predicted labels.""",
+    True labels.
+y_pred : array-like of shape (n_samples,)
+    Predicted labels.""",
     "pos_label": """pos_label : int, float, bool or str, default=1
-        The positive class; every other label counts as negative (one against the rest when
-        there are more than two classes).""",
+    The positive class; every other label counts as negative (one against the rest when
+    there are more than two classes).""",
     "sample_weight": """sample_weight : array-like of shape (n_samples,), default=None
-        Sample weights.""",
+    Sample weights.""",
     "zero_division": """zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
-        The value returned when the metric is undefined (a zero denominator); "warn" returns
-        0.0 with an ``UndefinedMetricWarning``, as scikit-learn's metrics do.""",
+    The value returned when the metric is undefined (a zero denominator); "warn" returns
+    0.0 with an ``UndefinedMetricWarning``, as scikit-learn's metrics do.""",
     "prevalence": """prevalence : float in (0, 1), default=None
-        The prevalence of the positive class in the population where the classifier will be
-        used. None takes it from the data, giving the plain ratio of counts; a number applies
-        Bayes' rule to the observed sensitivity and specificity with that prevalence, as
-        needed when the evaluation sample was enriched in positives (a case-control study).""",
+    The prevalence of the positive class in the population where the classifier will be
+    used. None takes it from the data, giving the plain ratio of counts; a number applies
+    Bayes' rule to the observed sensitivity and specificity with that prevalence, as
+    needed when the evaluation sample was enriched in positives (a case-control study).""",
     "scorer": """Returns
-    -------
-    scorer : callable
-        ``scorer(estimator, X, y)``, greater is better.""",
+-------
+scorer : callable
+    ``scorer(estimator, X, y)``, greater is better.""",
 }
 
 

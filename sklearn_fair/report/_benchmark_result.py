@@ -30,7 +30,7 @@ from ._artefact import load_cells, read_document, save_document, to_latex
 from ._card import card_of
 from ._format import decimals_for, selection_counts, tie_level
 from ._report import NestedCVReport
-from ._results import METHOD_DOCS, REPORT_INTERVALS, NoSplitsError, as_result, bootstrap_root
+from ._results import DOCS, REPORT_INTERVALS, NoSplitsError, as_result, bootstrap_root
 from ._verdict import NOT_DEMONSTRATED, emphasis
 
 #: a level of a test, alpha (exclusive bounds)
@@ -126,7 +126,7 @@ class BenchmarkResult:
                 )
 
     @classmethod
-    @fill_doc(METHOD_DOCS)
+    @fill_doc(DOCS)
     def from_results(cls, results, *, baseline=None, baseline_floor=False, metric=None,
                      budgets=None, verify="raise"):  # fmt: skip
         """A BenchmarkResult from results saved or fitted elsewhere.
@@ -190,7 +190,7 @@ class BenchmarkResult:
         return save_document(self, path)
 
     @classmethod
-    @fill_doc(METHOD_DOCS)
+    @fill_doc(DOCS)
     def load(cls, path, *, verify="raise"):
         """Read a benchmark written by :meth:`save`, checked.
 
@@ -375,7 +375,7 @@ class BenchmarkResult:
         columns = ["dataset", "model", "outer_fold", "row", "y_true", "y_pred"]
         return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=columns)
 
-    @fill_doc(METHOD_DOCS)
+    @fill_doc(DOCS)
     def plot_predictions(self, dataset, model, *, path=None):
         """What ``model`` predicted on ``dataset``'s outer test folds, with scikit-learn's
         displays.
@@ -1012,7 +1012,7 @@ class BenchmarkResult:
 
     # -- plots and report -------------------------------------------------------------------
 
-    @fill_doc(METHOD_DOCS)
+    @fill_doc(DOCS)
     def plot_critical_difference(self, *, alpha=0.05, ax=None):
         """The critical-difference diagram of the average ranks (scikit-posthocs').
 
@@ -1037,7 +1037,7 @@ class BenchmarkResult:
         {"confidence": [CONFIDENCE], "interval": [INTERVAL_METHODS], "ax": "no_validation"},
         prefer_skip_nested_validation=True,
     )
-    @fill_doc(METHOD_DOCS)
+    @fill_doc(DOCS)
     def plot_intervals(self, *, confidence=0.95, interval="corrected_t", ax=None):
         """Each model's mean outer score on each data set with its interval, as the report's
         table.
@@ -1072,7 +1072,7 @@ class BenchmarkResult:
         },
         prefer_skip_nested_validation=True,
     )
-    @fill_doc(METHOD_DOCS)
+    @fill_doc(DOCS)
     def report(self, *, title="Benchmark report", confidence=0.95,
                interval="corrected_t",
                n_resamples=10_000, random_state=None, X=None, y=None, splits_file=None,
@@ -1121,7 +1121,7 @@ class BenchmarkResult:
         },
         prefer_skip_nested_validation=True,
     )
-    @fill_doc(METHOD_DOCS)
+    @fill_doc(DOCS)
     def to_html(self, *, title="Benchmark report", confidence=0.95, alpha=None,
                 n_resamples=10_000, random_state=None, plots=True):  # fmt: skip
         """The benchmark's :meth:`report` as one self-contained HTML page.

@@ -27,48 +27,46 @@ UNRECORDED = MetricName(
 #: The intervals of the mean a report and its plots offer (the ``interval`` of DOCS).
 REPORT_INTERVALS = StrOptions({"corrected_t", "t", "normal"})
 
-#: Parameter texts that several signatures share (:func:`~sklearn_fair.utils.fill_doc`), and
-#: as a method's docstring indents them (METHOD_DOCS).
+#: Parameter texts that several signatures share (:func:`~sklearn_fair.utils.fill_doc`).
 DOCS = {
     "results": """results : NestedCV, dict, or dict of str to NestedCV or dict
-        A fitted :class:`~sklearn_fair.NestedCV` (or its :func:`result_to_dict`), or several
-        by name.""",
+    A fitted :class:`~sklearn_fair.NestedCV` (or its :func:`result_to_dict`), or several
+    by name.""",
     "card": """X, y : array-like, default=None
-        The data, to fingerprint it and check that the outer folds are stratified.
-    splits_file : str or path-like, default=None
-        The saved splits file the outer folds came from.
-    stratified : bool, default=None
-        Whether the splits are stratified; None checks the folds against ``y`` ("unknown"
-        without it; "not applicable" for a regression).""",
+    The data, to fingerprint it and check that the outer folds are stratified.
+splits_file : str or path-like, default=None
+    The saved splits file the outer folds came from.
+stratified : bool, default=None
+    Whether the splits are stratified; None checks the folds against ``y`` ("unknown"
+    without it; "not applicable" for a regression).""",
     "interval": """interval : {"corrected_t", "t", "normal"}, default="corrected_t"
-        The interval of the mean (see :func:`sklearn_fair.stats.mean_interval`): the
-        corrected resampled t of Nadeau and Bengio by default, with the outer folds' sizes
-        (it reached its nominal level in the coverage benchmark, where Student's t
-        under-covered); Student's t for results that do not record their splits.""",
+    The interval of the mean (see :func:`sklearn_fair.stats.mean_interval`): the
+    corrected resampled t of Nadeau and Bengio by default, with the outer folds' sizes
+    (it reached its nominal level in the coverage benchmark, where Student's t
+    under-covered); Student's t for results that do not record their splits.""",
     "bootstrap": """n_resamples : int, default=10_000
-        Bootstrap resamples of the IQM's interval.
-    random_state : int, RandomState instance, Generator or None, default=None
-        Root of the bootstrap's seeds: each cell's generator is derived from it by the cell's
-        data set's and model's names, so that a cell's interval does not change when a model
-        is added; None: the benchmark's ``random_state`` (the NestedCV's for
-        :func:`nested_cv_report`) when it is an int, else 0 (a RandomState or Generator the
-        result holds is not drawn from). With the defaults a cell's IQM
-        interval is the one :meth:`BenchmarkResult.table(statistic="iqm")
-        <sklearn_fair.BenchmarkResult.table>` prints.""",
+    Bootstrap resamples of the IQM's interval.
+random_state : int, RandomState instance, Generator or None, default=None
+    Root of the bootstrap's seeds: each cell's generator is derived from it by the cell's
+    data set's and model's names, so that a cell's interval does not change when a model
+    is added; None: the benchmark's ``random_state`` (the NestedCV's for
+    :func:`nested_cv_report`) when it is an int, else 0 (a RandomState or Generator the
+    result holds is not drawn from). With the defaults a cell's IQM
+    interval is the one :meth:`BenchmarkResult.table(statistic="iqm")
+    <sklearn_fair.BenchmarkResult.table>` prints.""",
     "ax": """ax : matplotlib Axes, default=None
-        Where to draw; None makes a new figure.""",
+    Where to draw; None makes a new figure.""",
     "path": """path : str, path-like or list of them, default=None
-        Files to save the figure to; the suffix (``.png``, ``.svg``) sets the format.""",
+    Files to save the figure to; the suffix (``.png``, ``.svg``) sets the format.""",
     "verify": """verify : {"raise", "warn"}, default="raise"
-        A saved result that fails a check is refused (``InvalidResultError``), or, with
-        ``"warn"``, read with an ``UncheckedResultWarning`` that names it and what failed.""",
+    A saved result that fails a check is refused (``InvalidResultError``), or, with
+    ``"warn"``, read with an ``UncheckedResultWarning`` that names it and what failed.""",
     "report": """Returns
-    -------
-    report : NestedCVReport
-        ``str(report)`` is text; ``to_markdown()``, ``to_html()``, ``to_dataframe()`` and
-        ``save(path)`` give the other forms.""",
+-------
+report : NestedCVReport
+    ``str(report)`` is text; ``to_markdown()``, ``to_html()``, ``to_dataframe()`` and
+    ``save(path)`` give the other forms.""",
 }
-METHOD_DOCS = {key: text.replace("\n", "\n    ") for key, text in DOCS.items()}
 
 
 @dataclass(frozen=True)

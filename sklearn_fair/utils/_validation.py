@@ -6,6 +6,8 @@ scikit-learn's constraints take a bool wherever they take an int or a float (``T
 """
 
 import numbers
+import re
+from textwrap import dedent, indent
 
 import numpy as np
 from sklearn.utils._param_validation import (
@@ -126,23 +128,36 @@ def fill_doc(texts):
     """A decorator that puts ``texts[name]`` where a docstring says ``{name}``.
 
     The texts of parameters that several signatures share are written once (as imbalanced-learn's
-    ``Substitution`` does); a text's first line goes where the name is, its others carry their
-    own indentation.
+    ``Substitution`` does, without ``str.format``: a docstring's other braces need no escaping).
+    A text is written as at the margin: its first line goes where the name is, its others at
+    the indentation of the name's line, so that one text serves a function and a method. A text
+    may name others.
 
     Examples
     --------
     >>> from sklearn_fair.utils import fill_doc
-    >>> @fill_doc({"seed": "seed : int, default=0"})
+    >>> @fill_doc({"seed": "seed : int, default=0\\n    The seed."})
     ... def draw(seed=0):
-    ...     "Parameters: {seed}."
-    >>> draw.__doc__
-    'Parameters: seed : int, default=0.'
+    ...     "Parameters\\n    {seed}"
+    >>> print(draw.__doc__)
+    Parameters
+        seed : int, default=0
+            The seed.
     """
+
+    def filled(text):
+        def put(match):
+            if match[1] not in texts:
+                return match[0]
+            line = text[text.rfind("\n", 0, match.start()) + 1 :]
+            margin = line[: len(line) - len(line.lstrip(" "))]
+            return indent(filled(dedent(texts[match[1]])), margin)[len(margin) :]
+
+        return re.sub(r"\{(\w+)\}", put, text)
 
     def fill(obj):
         if obj.__doc__:  # None under python -OO
-            for name, text in texts.items():
-                obj.__doc__ = obj.__doc__.replace("{" + name + "}", text)
+            obj.__doc__ = filled(obj.__doc__)
         return obj
 
     return fill

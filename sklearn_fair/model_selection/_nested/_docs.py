@@ -1,14 +1,10 @@
 """The parameter texts that NestedCV and its functional forms share, written once.
 
-A docstring line that holds only ``{name}`` is replaced by ``PARAMETER_DOCS[name]`` at that
-line's indentation (:func:`fill_parameter_docs`, imbalanced-learn's ``Substitution`` without
-``str.format``, so the docstrings' own braces need no escaping). A text may hold such lines too.
+Each docstring that says ``{name}`` gets ``PARAMETER_DOCS[name]`` there
+(:func:`~sklearn_fair.utils.fill_doc`).
 """
 
-import re
-from textwrap import dedent, indent
-
-__all__ = ["PARAMETER_DOCS", "fill_parameter_docs"]
+__all__ = ["PARAMETER_DOCS"]
 
 PARAMETER_DOCS = {
     "estimator": """estimator : estimator object
@@ -170,16 +166,3 @@ default="auto"
     complex) whose mean is within one standard error (``ddof=1``, over the inner splits:
     it needs a k-fold ``inner_cv``) of the best.""",
 }
-
-_PLACEHOLDER = re.compile(r"^( *)\{(\w+)\}$", re.MULTILINE)
-
-
-def _filled(text):
-    return _PLACEHOLDER.sub(lambda m: indent(_filled(dedent(PARAMETER_DOCS[m[2]])), m[1]), text)
-
-
-def fill_parameter_docs(obj):
-    """Decorator: ``obj``'s docstring with its ``{name}`` lines filled from PARAMETER_DOCS."""
-    if obj.__doc__:
-        obj.__doc__ = _filled(obj.__doc__)
-    return obj

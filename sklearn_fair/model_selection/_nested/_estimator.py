@@ -11,9 +11,9 @@ from sklearn.utils._available_if import _AvailableIfDescriptor
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from ...utils import RANDOM_STATE_CONSTRAINTS, EstimatorInstance, IntervalNotBool
+from ...utils import RANDOM_STATE_CONSTRAINTS, EstimatorInstance, IntervalNotBool, fill_doc
 from ._candidates import search_space
-from ._docs import fill_parameter_docs
+from ._docs import PARAMETER_DOCS
 from ._planning import make_plan
 from ._protocol import run_protocol
 from ._results import cv_results
@@ -77,7 +77,7 @@ def _estimator_has(attr):
     return check
 
 
-@fill_parameter_docs
+@fill_doc(PARAMETER_DOCS)
 class NestedCV(MetaEstimatorMixin, BaseEstimator):
     """Nested cross-validation: an honest estimate of a tuned model's performance.
 
@@ -295,7 +295,7 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         self.keep_predictions = keep_predictions
 
     @_fit_context(prefer_skip_nested_validation=False)
-    @fill_parameter_docs
+    @fill_doc(PARAMETER_DOCS)
     def fit(self, X, y=None, *, groups=None, **params):
         """Run the nested protocol on ``X, y``.
 

@@ -11,9 +11,10 @@ from sklearn import get_config
 from sklearn.base import is_classifier
 from sklearn.utils._param_validation import StrOptions, validate_params
 
+from ...utils import fill_doc
 from .._saved_splits import _is_kfold
 from ._data import is_pairwise, take
-from ._docs import fill_parameter_docs
+from ._docs import PARAMETER_DOCS
 from ._estimator import PROTOCOL_CONSTRAINTS, NestedCV
 from ._planning import make_plan
 from ._protocol import run_protocol
@@ -130,7 +131,7 @@ def _cross_validate(owner, args):
 
 
 @validate_params(_VALIDATE_CONSTRAINTS, prefer_skip_nested_validation=False)
-@fill_parameter_docs
+@fill_doc(PARAMETER_DOCS)
 def nested_cross_validate(
     estimator,
     X,
@@ -250,7 +251,7 @@ _SCORE_CONSTRAINTS = {k: v for k, v in _VALIDATE_CONSTRAINTS.items() if k not in
 
 
 @validate_params(_SCORE_CONSTRAINTS, prefer_skip_nested_validation=False)
-@fill_parameter_docs
+@fill_doc(PARAMETER_DOCS)
 def nested_cross_val_score(
     estimator,
     X,
@@ -400,7 +401,7 @@ def refits_class(predictions, scores, classes):
     },
     prefer_skip_nested_validation=False,
 )
-@fill_parameter_docs
+@fill_doc(PARAMETER_DOCS)
 def nested_cross_val_predict(
     estimator,
     X,
