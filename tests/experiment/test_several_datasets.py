@@ -202,3 +202,16 @@ def test_ranks_txt_says_what_the_report_says_with_the_data_set_left_out(folder):
     expected = rankdata(-means, axis=1).mean(axis=0)
     np.testing.assert_allclose([float(r) for r in ranks.values()], expected, atol=0.005)
     assert float(p) == pytest.approx(friedmanchisquare(*means.T).pvalue, abs=0.005)
+
+
+def test_a_file_of_one_named_data_set_writes_every_output_it_lists(folder):
+    # [data.NAME] with a single data set: no ranks across data sets, so neither ranks.txt nor
+    # the critical-difference plot is listed, and nothing listed fails to be written
+    one = BENCHMARK[: BENCHMARK.index("[data.wine]")] + MODELS
+    (folder / "one.toml").write_text(one)
+    run = run_experiment(folder / "one.toml", progress=False)
+    assert run.benchmark.datasets == ["iris"] and len(run.benchmark.models) == 3
+    assert run.problems == []
+    plots = {p.name for p in (folder / "out" / "plots").iterdir()}
+    assert plots == {"intervals.png", "intervals.svg"}
+    assert not (folder / "out" / "ranks.txt").exists()

@@ -43,9 +43,15 @@ def _tables(config):
         tables["comparison.csv"] = lambda result: _frame_csv(result.compare_to())
     if config.several:
         tables["aggregate.csv"] = lambda result: _frame_csv(result.aggregate().reset_index())
-        if len(config.models) >= 3 and len(config.datasets) >= 2:
+        if _ranked(config):
             tables["ranks.txt"] = lambda result: neutral(_ranks(result)) + "\n"
     return tables
+
+
+def _ranked(config):
+    """Whether the report ranks models across data sets: three models or more on two data
+    sets or more (its Ranks section's rule), so ranks.txt and the critical difference exist."""
+    return len(config.models) >= 3 and len(config.datasets) >= 2
 
 
 def _ranks(result):
@@ -58,7 +64,7 @@ def _figures(config):
     """Name -> how the plot is drawn from the BenchmarkResult and, for one data set, its
     complete cells (their IQM intervals seeded as the report's, from the benchmark's seed)."""
     figures = {"intervals": lambda result, cells: result.plot_intervals()}
-    if config.several and len(config.models) >= 3:
+    if config.several and _ranked(config):
         figures["critical_difference"] = lambda result, cells: result.plot_critical_difference()
     elif not config.several:
         figures["fold_scores"] = lambda result, cells: plot_fold_scores(
