@@ -9,9 +9,9 @@ model and the data it needs, and a model or data set already in ``previous`` is 
 
 import dataclasses
 
-import numpy as np
-
+from ..exceptions import NoSplitsError
 from ..report import BenchmarkResult
+from ..stats._checks import check_same_splits
 from ..utils import UnhashableError, describe, digest, fingerprint
 
 # NestedCV parameters that cannot change a cell's result (its outer splits are checked apart)
@@ -87,26 +87,23 @@ def check_same(previous, what, name, value):
 
 
 def check_previous_plans(previous, dataset, plans):
-    """The new cells of a data set of ``previous`` have its outer splits and metric."""
+    """The new cells of a data set of ``previous`` have its outer splits (by the rule of every
+    paired comparison, :func:`~sklearn_fair.stats._checks.check_same_splits`) and its metric."""
     if previous is None or dataset not in previous.datasets or not plans:
         return
-    old = previous.cells[dataset, previous.models[0]]
-    for model, plan in plans.items():
-        same = (
-            old.has_splits
-            and len(plan.outer_splits) == len(old.test_indices)
-            and all(
-                np.array_equal(train, a) and np.array_equal(test, b)
-                for (train, test), a, b in zip(
-                    plan.outer_splits, old.train_indices, old.test_indices
-                )
-            )
+    first = previous.models[0]
+    old = previous.cells[dataset, first]
+    if not old.has_splits:
+        raise NoSplitsError(
+            f"The previous benchmark's cells on data set {dataset!r} do not record their outer "
+            "splits, so new cells cannot be checked to share them; run the benchmark anew."
         )
-        if not same:
-            raise ValueError(
-                f"On data set {dataset!r}, model {model!r} would be assessed on other outer "
-                "splits than the previous benchmark's models; pass the same outer_cv."
-            )
+    for model, plan in plans.items():
+        check_same_splits(
+            first, (old.train_indices, old.test_indices), model, tuple(zip(*plan.outer_splits)),
+            who=f"benchmark(..., previous=...) on data set {dataset!r}",
+            fix="pass the previous benchmark's outer_cv",
+        )  # fmt: skip
         metric = plan.metric_names().get(plan.refit_metric)
         if metric is not None and (metric.name, metric.sign) != (old.metric.name, old.metric.sign):
             raise ValueError(

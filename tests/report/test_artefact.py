@@ -11,11 +11,16 @@ import pytest
 from scipy import stats
 from sklearn.datasets import make_classification
 from sklearn.dummy import DummyClassifier
+from sklearn.model_selection import StratifiedKFold
 from sklearn.preprocessing import minmax_scale
 from sklearn.tree import DecisionTreeClassifier
 
 from sklearn_fair import BenchmarkResult, NestedCV, benchmark
-from sklearn_fair.exceptions import InvalidResultError, UncheckedResultWarning
+from sklearn_fair.exceptions import (
+    InvalidResultError,
+    SplitsMismatchError,
+    UncheckedResultWarning,
+)
 from sklearn_fair.report import _artefact
 from sklearn_fair.report._integrity import with_checksum
 
@@ -210,13 +215,36 @@ def test_extending_refuses_what_would_not_be_comparable(tmp_path):
         _run(_models("prior"), DATASETS, previous=first)
     with pytest.raises(ValueError, match="ran with 0: new cells must share its seeds"):
         _run(_models("prior", "tree", "stump"), DATASETS, previous=first, random_state=1)
-    with pytest.raises(ValueError, match="other outer splits than the previous benchmark"):
+    with pytest.raises(ValueError, match=r"folds \(3 and 4\); benchmark\(\.\.\., previous="):
         _run(_models("prior", "tree", "stump"), DATASETS, previous=first, outer_cv=4)
     with pytest.raises(ValueError, match="model 'prior' given to benchmark is not the one"):
         _run(_models("prior", "tree", "stump"), DATASETS, previous=first, scoring="f1")
     own_metric = NestedCV(DecisionTreeClassifier(), {"max_depth": [1]}, scoring="f1")
     with pytest.raises(ValueError, match="'stump' would be scored with F1 and the previous"):
         _run({**_models("prior", "tree"), "stump": own_metric}, DATASETS, previous=first)
+
+
+def test_extending_checks_splits_by_the_rule_of_every_paired_comparison():
+    # the previous cells' rows in another order within each fold: the same splits for a paired
+    # test (check_same_splits), so extend accepts them and its results compare
+    X, y = DATASETS["a"]
+    splits = list(StratifiedKFold(3, shuffle=True, random_state=0).split(X, y))
+    rng = np.random.default_rng(0)
+    reordered = [(rng.permutation(train), rng.permutation(test)) for train, test in splits]
+    first = _run(_models("prior", "tree"), {"a": (X, y)}, outer_cv=splits)
+    extended = _run(_models("prior", "tree", "stump"), {"a": (X, y)}, outer_cv=reordered,
+                    previous=first, baseline="prior")  # fmt: skip
+    row = extended.compare_to().set_index("model").loc["stump"]
+    # the corrected resampled t-test (Nadeau & Bengio) of the paired fold scores, by scipy
+    d = extended.cells["a", "stump"].scores - extended.cells["a", "prior"].scores
+    n_test = len(splits[0][1])
+    se = np.sqrt((1 / 3 + n_test / (len(y) - n_test)) * d.var(ddof=1))
+    assert row["pvalue"] == pytest.approx(2 * stats.t.sf(abs(d.mean() / se), df=2))
+    # other rows: refused, naming the data set and both models
+    other = [(np.r_[train[1:], test[:1]], np.r_[test[1:], train[:1]]) for train, test in splits]
+    with pytest.raises(SplitsMismatchError, match="'prior' and 'stump' differ: outer fold 0 has"):
+        _run(_models("prior", "tree", "stump"), {"a": (X, y)}, outer_cv=other, previous=first)
+    assert issubclass(SplitsMismatchError, ValueError)  # what extend raised before
 
 
 def test_to_latex_marks_what_table_marks_and_escapes_names(result):
