@@ -3,7 +3,8 @@
 The TU format (https://chrsmrrs.github.io/datasets/docs/format/): comma-separated text files
 (``NAME_graph_indicator.txt``, ``NAME_A.txt``, ``NAME_graph_labels.txt``, optional node and
 edge labels and attributes), described in ``_FIELDS``. Any inconsistency that would give a
-silently different data set raises a ValueError naming the file and the line.
+silently different data set raises a :class:`TUFormatError` (a ValueError) naming the file
+and the line.
 
 Why not PyG's ``torch_geometric.io.read_tu_data``: it checks none of this (an empty ``_A.txt``,
 an edge between two graphs or a short label file give a bare exception or another data set),
@@ -18,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["TUFiles", "read_tu_files", "read_tu_graph_labels"]
+__all__ = ["TUFiles", "TUFormatError", "read_tu_files", "read_tu_graph_labels"]
 
 _TU_URL = "https://chrsmrrs.github.io/datasets/docs/datasets/"
 
@@ -32,6 +33,11 @@ _FIELDS = {
     "edge_labels": "edge labels (one line per line of the edge list)",
     "edge_attributes": "edge attributes (one line per line of the edge list)",
 }
+
+
+class TUFormatError(ValueError):
+    """A raw file of a TU data set that does not hold what the format says; the message names
+    the file and the line."""
 
 
 @dataclass(frozen=True)
@@ -110,7 +116,7 @@ def _read_table(path, dtype, part, *, n_columns=None, allow_empty=False, data=No
         data = path.read_bytes()
     if not data:
         if not allow_empty:
-            raise ValueError(
+            raise TUFormatError(
                 f"{path} is empty: the {part} file of a TU data set holds the "
                 f"{_FIELDS[part]} and needs at least one line."
             )
@@ -125,7 +131,7 @@ def _read_table(path, dtype, part, *, n_columns=None, allow_empty=False, data=No
     if table is None or len(table) != n_lines:
         _raise_first_bad_line(path, data, dtype)  # always raises
     if n_columns is not None and len(table) and table.shape[1] != n_columns:
-        raise ValueError(
+        raise TUFormatError(
             f"{path}, line 1: expected {n_columns} comma-separated value(s) per line, found "
             f"{table.shape[1]} (the {part} file holds the {_FIELDS[part]})."
         )
@@ -140,21 +146,21 @@ def _raise_first_bad_line(path, data, dtype):
             break  # the end of a file that ends with a newline
         fields = line.split(",")
         if not line.strip():
-            raise ValueError(f"{path}, line {number}: empty line; every line needs a value.")
+            raise TUFormatError(f"{path}, line {number}: empty line; every line needs a value.")
         for field in fields:
             try:
                 parse(field)
             except ValueError:
                 kind = "an integer" if parse is int else "a number"
-                raise ValueError(
+                raise TUFormatError(
                     f"{path}, line {number}: {_shown(field)} is not {kind} (line {_shown(line)})."
                 ) from None
         if width is not None and len(fields) != width:
-            raise ValueError(
+            raise TUFormatError(
                 f"{path}, line {number}: {len(fields)} values, but the lines before have {width}."
             )
         width = len(fields)
-    raise ValueError(f"{path} could not be read as comma-separated numbers.")
+    raise TUFormatError(f"{path} could not be read as comma-separated numbers.")
 
 
 def _shown(text, limit=80):
@@ -166,12 +172,12 @@ def _shown(text, limit=80):
 
 def _check_indicator(path, node_graph):
     if node_graph[0] != 1:
-        raise ValueError(f"{path}, line 1: the first graph id must be 1. Got {node_graph[0]}.")
+        raise TUFormatError(f"{path}, line 1: the first graph id must be 1. Got {node_graph[0]}.")
     steps = np.diff(node_graph)
     bad = np.flatnonzero((steps < 0) | (steps > 1))
     if len(bad):
         line = int(bad[0]) + 2
-        raise ValueError(
+        raise TUFormatError(
             f"{path}, line {line}: graph id {node_graph[line - 1]} after {node_graph[line - 2]}. "
             "Graph ids must run 1, 2, 3, ... with the nodes of each graph on consecutive lines "
             "(a gap would be a graph without nodes, a step back a graph split in two)."
@@ -185,7 +191,7 @@ def _check_edges(path, edges, node_graph):
     bad = np.flatnonzero(((edges < 1) | (edges > n_nodes)).any(axis=1))
     if len(bad):
         line = int(bad[0])
-        raise ValueError(
+        raise TUFormatError(
             f"{path}, line {line + 1}: node id out of range in the edge "
             f"{tuple(edges[line].tolist())}; node ids run from 1 to {n_nodes} (the number of "
             "lines of the graph indicator)."
@@ -194,7 +200,7 @@ def _check_edges(path, edges, node_graph):
     bad = np.flatnonzero(graphs[:, 0] != graphs[:, 1])
     if len(bad):
         line = int(bad[0])
-        raise ValueError(
+        raise TUFormatError(
             f"{path}, line {line + 1}: the edge {tuple(edges[line].tolist())} joins graph "
             f"{graphs[line, 0] + 1} and graph {graphs[line, 1] + 1}; an edge must stay within "
             "one graph."
@@ -204,7 +210,7 @@ def _check_edges(path, edges, node_graph):
 def _check_count(path, count, expected, what, reference):
     if count != expected:
         relation = "more" if count > expected else "fewer"
-        raise ValueError(
+        raise TUFormatError(
             f"{path} has {count} lines, {relation} than the {expected} {what}s that "
             f"{reference.name} defines; it needs one line per {what}."
         )

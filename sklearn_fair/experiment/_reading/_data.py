@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...exceptions import ExperimentConfigError
-from ...utils._tu_format import read_tu_graph_labels
+from ...utils._tu_format import TUFormatError, read_tu_graph_labels
 from ._text import shown
 
 __all__ = ["SKLEARN_DATASETS", "cache_folder", "load_data", "load_datasets"]
@@ -272,8 +272,9 @@ def load_data(config, dataset, work_dir, *, labels_only=False):
         try:
             # load_tu_dataset parses raw/ itself and never reads a processed (pickled) file
             graphs = load_tu_dataset(tu_name, root, features=features)
-        except ValueError as error:
-            raise config.source.error(key + ("features",), str(error)) from None
+        except ValueError as error:  # a raw file's, under root as in the dry run, or the scheme's
+            part = "root" if isinstance(error, TUFormatError) else "features"
+            raise config.source.error(key + (part,), str(error)) from None
     y = np.asarray(graphs.y)
     return Data(graphs, y, None, f"{name} ({len(y)} graphs, features {features!r})")
 
