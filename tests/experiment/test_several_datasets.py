@@ -215,3 +215,57 @@ def test_a_file_of_one_named_data_set_writes_every_output_it_lists(folder):
     plots = {p.name for p in (folder / "out" / "plots").iterdir()}
     assert plots == {"intervals.png", "intervals.svg"}
     assert not (folder / "out" / "ranks.txt").exists()
+
+
+def test_the_models_of_a_data_set_share_its_splits(tmp_path, monkeypatch):
+    # the splits of one data set under one protocol and seed are made once, not once per
+    # model, and the counts stay those of the run (every fit recorded where it happens)
+    from sklearn.model_selection import KFold
+    from sklearn.naive_bayes import GaussianNB
+    from sklearn.neighbors import KNeighborsClassifier
+    from sklearn.tree import DecisionTreeClassifier
+
+    from sklearn_fair.model_selection import HoldoutSplit
+
+    path = tmp_path / "e.toml"
+    path.write_text(
+        '[experiment]\nprogress = false\noutput_dir = "out"\n'
+        '[data.iris]\ndataset = "sklearn:iris"\n[data.wine]\ndataset = "sklearn:wine"\n'
+        '[protocol]\nn_refits = 1\nouter_cv = { splitter = "sklearn.model_selection.KFold", '
+        "params = { n_splits = 3, shuffle = true, random_state = 0 } }\n"
+        '[models.tree]\nestimator = "sklearn.tree.DecisionTreeClassifier"\n'
+        "grid = { max_depth = [1, 3] }\n"
+        '[models.knn]\nestimator = "sklearn.neighbors.KNeighborsClassifier"\n'
+        "grid = { n_neighbors = [3, 9] }\n"
+        '[models.nb]\nestimator = "sklearn.naive_bayes.GaussianNB"\n'
+        "grid = { var_smoothing = [1e-9, 1e-6] }\n"
+    )
+    calls = {KFold: 0, HoldoutSplit: 0}
+    for cls in calls:
+
+        def counting(self, *args, real=cls.split, cls=cls, **kwargs):
+            calls[cls] += 1
+            return real(self, *args, **kwargs)
+
+        monkeypatch.setattr(cls, "split", counting)
+    report = dry_run(path, timing=False)
+    # per data set: one outer split, and one inner hold-out in each of the 3 outer folds
+    assert calls == {KFold: 2, HoldoutSplit: 2 * 3}
+    assert len(report.plans) == 6
+    fits = []
+    for cls in (DecisionTreeClassifier, KNeighborsClassifier, GaussianNB):
+
+        def recording_fit(self, X, y=None, real=cls.fit, **kwargs):
+            fits.append(len(X))
+            return real(self, X, y, **kwargs)
+
+        monkeypatch.setattr(cls, "fit", recording_fit)
+    run_experiment(path, n_jobs=1)
+    assert report.total_fits == len(fits) == 6 * (3 * 2 * 1 + 3)
+    expected = sorted(
+        n
+        for plan in report.plans.values()
+        for n in [n for inner in plan.inner for n, _ in inner] * plan.n_candidates
+        + [n for n, _ in plan.outer]
+    )
+    assert sorted(fits) == expected
