@@ -13,6 +13,10 @@ not a quiet machine's; only ratios measured side by side, interleaved, still com
     # NestedCV 3.30 s (load 0.41 -> 1.12; other jobs 0.01 cores)
     figures["nested"] = {"seconds": seconds, **load.fields()}
 
+and records the run with them: ``{**run_fields(), "load": whole.fields(), "loaded_machine":
+loaded_note(figures), ...}`` (the command, the versions, the cores; ``whole`` a Load of the
+whole run).
+
 On Linux with psutil, a figure is marked loaded when other jobs used more than
 :data:`OTHER_CORES` of a core on average while it was taken: the CPU time all processes spent
 (``/proc/stat``) minus that of this process and its children, live (psutil) or ended
@@ -25,9 +29,23 @@ processes (``workers``) add.
 """
 
 import os
+import platform
+import shlex
+import sys
 import time
+from pathlib import Path
 
-__all__ = ["LOADED_PER_CORE", "MIN_SECONDS", "OTHER_CORES", "Load", "load_average", "loaded_note"]
+__all__ = [
+    "LOADED_PER_CORE",
+    "MIN_SECONDS",
+    "OTHER_CORES",
+    "Load",
+    "load_average",
+    "loaded_note",
+    "run_fields",
+]
+
+REPO = Path(__file__).resolve().parents[1]
 
 #: The 1-minute load per core above which a machine is loaded (1.5 on two cores), where the
 #: CPU time of other jobs cannot be measured.
@@ -39,6 +57,28 @@ OTHER_CORES = 0.25
 #: The shortest figure measured by CPU time: the kernel counts it in ticks of 10 ms, too coarse
 #: for a figure of a few tens of ms (the load average rule decides for those).
 MIN_SECONDS = 1.0
+
+
+def run_fields(packages=(), argv=None):
+    """What a results file records of the run besides its figures.
+
+    ``packages``: distributions beyond Python, sklearn-fair, scikit-learn, NumPy, SciPy and
+    joblib whose versions matter (``"torch"``, ``"pandas"``); ``argv``: the arguments the
+    script's ``main`` parsed (default: the command line's).
+
+    Returns ``command`` (to rerun it from the repository root), ``versions``, ``cpu_count``
+    (the cores) and ``platform``.
+    """
+    from sklearn_fair.utils import package_versions
+
+    script = Path(sys.argv[0])
+    script = os.path.relpath(script.resolve(), REPO) if script.is_file() else str(script)
+    return {
+        "command": shlex.join(["python", script, *(sys.argv[1:] if argv is None else argv)]),
+        "versions": package_versions(packages),
+        "cpu_count": os.cpu_count(),
+        "platform": platform.platform(),
+    }
 
 
 def load_average():

@@ -17,19 +17,18 @@ and it writes ``benchmarks/results/aggregate.json``.
 """
 
 import json
-import os
-import platform
 import sys
 import time
 from pathlib import Path
 
 import numpy as np
+from _machine import Load, loaded_note, run_fields
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's sklearn_fair
 
 from sklearn_fair import BenchmarkResult  # noqa: E402
 from sklearn_fair.stats import iqm, probability_of_improvement  # noqa: E402
-from sklearn_fair.utils import as_generator, package_versions  # noqa: E402
+from sklearn_fair.utils import as_generator  # noqa: E402
 
 N_MODELS, N_DATASETS, N_FOLDS, N_RESAMPLES = 4, 4, 5, 2000
 RESULTS = Path(__file__).resolve().parent / "results" / "aggregate.json"
@@ -88,21 +87,19 @@ def main():
     import sklearn_fair
 
     print(f"sklearn_fair from {Path(sklearn_fair.__file__).parent}")
-    load_before = os.getloadavg()
+    whole = Load()
     result = BenchmarkResult.from_results(scores(), baseline="model0")
     result.aggregate(n_resamples=10)  # warm-up: imports
-    after_s = cpu_seconds(lambda: result.aggregate(n_resamples=N_RESAMPLES), repeats=5)
-    before_s = cpu_seconds(lambda: before(result), repeats=1)
+    with Load() as after_load:
+        after_s = cpu_seconds(lambda: result.aggregate(n_resamples=N_RESAMPLES), repeats=5)
+    with Load() as before_load:
+        before_s = cpu_seconds(lambda: before(result), repeats=1)
     first = result.aggregate(n_resamples=N_RESAMPLES, random_state=0)
     same = bool(first.equals(result.aggregate(n_resamples=N_RESAMPLES, random_state=0)))
-    load_after = os.getloadavg()
     report = {
-        "command": "python " + " ".join(sys.argv),
-        "versions": package_versions(["pandas"]),
-        "platform": platform.platform(),
-        "cpu_count": os.cpu_count(),
-        "load_average_before": load_before,
-        "load_average_after": load_after,
+        **run_fields(["pandas"]),
+        "load": whole.stop().fields(),
+        "loaded_machine": loaded_note([before_load, after_load]),
         "workload": {
             "models": N_MODELS,
             "datasets": N_DATASETS,
@@ -110,7 +107,9 @@ def main():
             "n_resamples": N_RESAMPLES,
         },
         "before_cpu_seconds": before_s,
+        "before_load": before_load.fields(),
         "after_cpu_seconds (best of 5)": after_s,
+        "after_load": after_load.fields(),
         "speedup": before_s / after_s,
         "same_table_for_the_same_random_state": same,
         "targets": {"after_cpu_seconds": 2.0, "speedup": 20},
@@ -121,10 +120,11 @@ def main():
     RESULTS.write_text(json.dumps(report, indent=2) + "\n")
     print(
         f"aggregate(), {N_MODELS} models x {N_DATASETS} data sets x {N_FOLDS} folds, "
-        f"{N_RESAMPLES} resamples: before {before_s:.2f} s CPU, after {after_s:.3f} s CPU "
-        f"({before_s / after_s:.0f}x); same table for the same seed: {same}; load "
-        f"{load_before[0]:.1f} -> {load_after[0]:.1f}"
+        f"{N_RESAMPLES} resamples: before {before_s:.2f} s CPU {before_load}, after "
+        f"{after_s:.3f} s CPU {after_load} ({before_s / after_s:.0f}x); same table for the "
+        f"same seed: {same}"
     )
+    print(f"{whole}; {report['loaded_machine']}")
     print(f"written to {RESULTS}")
 
 

@@ -23,8 +23,6 @@ Usage::
 import argparse
 import json
 import os
-import platform
-import sys
 import tempfile
 import time
 import warnings
@@ -32,7 +30,7 @@ from pathlib import Path
 
 import joblib
 import numpy as np
-import sklearn
+from _machine import Load, loaded_note, run_fields
 from sklearn.datasets import make_classification
 from sklearn.linear_model import LogisticRegression
 from sklearn.neighbors import KNeighborsClassifier
@@ -96,39 +94,44 @@ def main():
     args = parser.parse_args()
     warnings.simplefilter("ignore", sklearn_fair.exceptions.SearchSpaceEdgeWarning)
     data = datasets()
-    load_before = os.getloadavg()
+    whole = Load(workers=args.n_jobs)
     times = {"one pool": [], "cell by cell": []}
+    loads = []  # one a repeat: its pair of runs, side by side
     reference = cell_by_cell(data, args.n_jobs)  # untimed: starts the worker pool
     for _ in range(args.repeats):
-        for name, run in (("one pool", one_pool), ("cell by cell", cell_by_cell)):
-            start = time.perf_counter()
-            scores = run(data, args.n_jobs)
-            times[name].append(time.perf_counter() - start)
-            for key, values in scores.items():
-                np.testing.assert_array_equal(values, reference[key])
+        with Load(workers=args.n_jobs) as load:
+            for name, run in (("one pool", one_pool), ("cell by cell", cell_by_cell)):
+                start = time.perf_counter()
+                scores = run(data, args.n_jobs)
+                times[name].append(time.perf_counter() - start)
+                for key, values in scores.items():
+                    np.testing.assert_array_equal(values, reference[key])
+        loads.append(load)
+    whole.stop()
     together, apart = shipped_bytes(data)
     medians = {name: float(np.median(values)) for name, values in times.items()}
     ratio = medians["cell by cell"] / medians["one pool"]
-    print(f"n_jobs={args.n_jobs}, {args.repeats} repeats, load average before {load_before}")
+    note = loaded_note(loads)
+    print(f"n_jobs={args.n_jobs}, {args.repeats} repeats")
+    for repeat, load in enumerate(loads):
+        print(
+            f"  repeat {repeat}: "
+            + ", ".join(f"{name} {values[repeat]:.2f} s" for name, values in times.items())
+            + f" {load}"
+        )
     for name, values in times.items():
         print(
             f"  {name:12s}: median {medians[name]:.2f} s  ({', '.join(f'{v:.2f}' for v in values)})"
         )
     print(f"  cell by cell / one pool: {ratio:.2f}")
     print(f"  data shipped: one pool {together / 1e6:.2f} MB, cell by cell {apart / 1e6:.2f} MB")
+    print(f"{whole}; {note}")
     report = {
-        "command": "python " + " ".join(sys.argv),
-        "cpu_count": os.cpu_count(),
+        **run_fields(),
         "n_jobs": args.n_jobs,
-        "load_average_before": load_before,
-        "load_average_after": os.getloadavg(),
-        "python": platform.python_version(),
-        "versions": {
-            "numpy": np.__version__,
-            "scikit-learn": sklearn.__version__,
-            "joblib": joblib.__version__,
-            "sklearn-fair": sklearn_fair.__version__,
-        },
+        "load": whole.fields(),
+        "load_of_each_repeat": [load.fields() for load in loads],
+        "loaded_machine": note,
         "workload": "4 data sets (300 x 20) x 3 models x 4 candidates, outer_cv=5, "
         "inner hold-out, 1 refit",
         "wall_seconds": times,

@@ -17,18 +17,15 @@ and it writes ``benchmarks/results/bootstrap.json``.
 """
 
 import json
-import os
-import platform
-import sys
 import time
 import tracemalloc
 from pathlib import Path
 
 import numpy as np
+from _machine import Load, loaded_note, run_fields
 from scipy import stats
 
 from sklearn_fair.stats import bootstrap_ci, iqm
-from sklearn_fair.utils import package_versions
 
 N_VALUES = 50
 N_RESAMPLES = 10_000
@@ -99,7 +96,7 @@ def main():
     rng = np.random.default_rng(12345)
     values = rng.normal(0.8, 0.05, size=N_VALUES)
     large = rng.normal(0.8, 0.05, size=N_VALUES_MEMORY)
-    rows = []
+    whole, rows = Load(), []
     header = (
         f"{'statistic':<9} {'method':<10} {'ours ms':>8} {'loop ms':>9} {'scipy ms':>9} "
         f"{'vs loop':>8} {'vs scipy':>9} {'peak MB (n=10k)':>16}"
@@ -108,10 +105,13 @@ def main():
     print(header)
     for name, statistic in STATISTICS.items():
         for method in ("percentile", "bca"):
-            ours_s = best_time(lambda s=statistic, m=method: ours(values, s, m))
-            loop_s = best_time(lambda s=statistic, m=method: plain_loop(values, s, m), repeats=3)
-            scipy_s = best_time(lambda s=statistic, m=method: scipy_bootstrap(values, s, m))
-            peak = peak_memory_mb(large, statistic, method)
+            with Load() as load:  # the three side by side, and the memory
+                ours_s = best_time(lambda s=statistic, m=method: ours(values, s, m))
+                loop_s = best_time(
+                    lambda s=statistic, m=method: plain_loop(values, s, m), repeats=3
+                )
+                scipy_s = best_time(lambda s=statistic, m=method: scipy_bootstrap(values, s, m))
+                peak = peak_memory_mb(large, statistic, method)
             ours_ci = tuple(ours(values, statistic, method))
             scipy_ci = tuple(float(x) for x in scipy_bootstrap(values, statistic, method))
             row = {
@@ -126,18 +126,18 @@ def main():
                 "ours_interval": ours_ci,
                 "scipy_interval": scipy_ci,
                 "meets_targets": bool(loop_s / ours_s >= 30 and scipy_s >= ours_s and peak < 200),
+                **load.fields(),
             }
             rows.append(row)
             print(
                 f"{name:<9} {method:<10} {row['ours_ms']:8.2f} {row['loop_ms']:9.1f} "
                 f"{row['scipy_ms']:9.2f} {row['speedup_vs_loop']:7.1f}x "
-                f"{row['speedup_vs_scipy']:8.2f}x {peak:16.1f}"
+                f"{row['speedup_vs_scipy']:8.2f}x {peak:16.1f} {load}"
             )
     report = {
-        "command": "python " + " ".join(sys.argv),
-        "versions": package_versions(),
-        "platform": platform.platform(),
-        "cpu_count": os.cpu_count(),
+        **run_fields(),
+        "load": whole.stop().fields(),
+        "loaded_machine": loaded_note(rows),
         "n_values": N_VALUES,
         "n_resamples": N_RESAMPLES,
         "n_values_memory": N_VALUES_MEMORY,
@@ -147,7 +147,7 @@ def main():
     }
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps(report, indent=2) + "\n")
-    print(f"written to {RESULTS}")
+    print(f"{whole}; {report['loaded_machine']}; written to {RESULTS}")
 
 
 if __name__ == "__main__":

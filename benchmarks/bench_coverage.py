@@ -60,8 +60,6 @@ Usage (from the repository root)::
 import argparse
 import json
 import math
-import os
-import platform
 import sys
 import time
 import warnings
@@ -78,7 +76,9 @@ from sklearn.model_selection import RepeatedKFold, RepeatedStratifiedKFold
 from sklearn_fair.model_selection import nested_cv_interval
 from sklearn_fair.stats import bootstrap_ci, mean_interval, paired_subsampling_scores
 from sklearn_fair.stats._bounds import clip_to_range, metric_range
-from sklearn_fair.utils import package_versions
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # _machine, when a test imports this
+from _machine import Load, loaded_note, run_fields  # noqa: E402
 
 RESULTS = Path(__file__).resolve().parent / "results" / "coverage.json"
 ROOT_SEED = 20261201
@@ -481,7 +481,7 @@ def main():
         return
     replications = args.replications or (QUICK_REPLICATIONS if args.quick else FULL_REPLICATIONS)
     output = args.output or (None if args.quick else RESULTS)
-    load_before = os.getloadavg()
+    whole = Load(workers=args.n_jobs)  # coverage is no timing: the run's load, once
     start = time.perf_counter()
     cpu_start = time.process_time()
     truths = {problem: truth_sample(problem) for problem in PROBLEMS}
@@ -526,14 +526,11 @@ def main():
                 flush=True,
             )
             if output is not None:  # after every setting: a killed run keeps what it did
-                partial = _report(args, results, replications, start, cpu_start, load_before)
+                partial = _report(args, results, replications, start, cpu_start, whole)
                 output.parent.mkdir(parents=True, exist_ok=True)
                 output.write_text(json.dumps(partial, indent=2) + "\n")
-    report = _report(args, results, replications, start, cpu_start, load_before)
-    print(
-        f"wall time {report['wall_seconds']:.0f} s, load average before {load_before}, after "
-        f"{os.getloadavg()}"
-    )
+    report = _report(args, results, replications, start, cpu_start, whole)
+    print(f"wall time {report['wall_seconds']:.0f} s {whole}; {report['loaded_machine']}")
     print(table(results))
     print(rule_text(report["default_rule"]))
     if output is not None:
@@ -551,25 +548,23 @@ def merge(reports):
     merged["commands"] = [report["command"] for report in reports]
     merged["wall_seconds"] = [report["wall_seconds"] for report in reports]
     merged["cpu_seconds_main_process"] = sum(r["cpu_seconds_main_process"] for r in reports)
+    merged["load"] = [report.get("load") for report in reports]
+    merged["loaded_machine"] = loaded_note(merged["load"])
     merged["results"] = results
     merged["default_rule"] = default_rule(results)
     return merged
 
 
-def _report(args, results, replications, start, cpu_start, load_before):
+def _report(args, results, replications, start, cpu_start, whole):
     wall = time.perf_counter() - start
     rule = default_rule(results)
     return {
-        "command": "python " + " ".join(sys.argv),
+        **run_fields(),
         "wall_seconds": wall,
         "cpu_seconds_main_process": time.process_time() - cpu_start,
-        "load_average_before": load_before,
-        "load_average_after": os.getloadavg(),
-        "cpu_count": os.cpu_count(),
+        "load": whole.stop().fields(),  # so far, in a partial report
+        "loaded_machine": loaded_note([whole]),
         "n_jobs": args.n_jobs,
-        "python": platform.python_version(),
-        "platform": platform.platform(),
-        "versions": package_versions(),
         "root_seed": ROOT_SEED,
         "seeds": "replication i of setting s: seed = SeedSequence(root_seed, spawn_key=(s, i)) "
         "drawn as an int, then SeedSequence(seed).spawn(5) for the data, the repeated CV, the "

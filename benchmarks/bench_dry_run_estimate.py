@@ -14,16 +14,13 @@ Usage: python benchmarks/bench_dry_run_estimate.py
 """
 
 import json
-import os
-import platform
 import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
-import sklearn
+from _machine import Load, loaded_note, run_fields
 
-import sklearn_fair
 from sklearn_fair.experiment import dry_run, load_config
 from sklearn_fair.experiment._counting._plan import nested_of
 from sklearn_fair.experiment._reading._data import load_datasets
@@ -110,8 +107,12 @@ def measure_once(path):
 
 def measure(path, rounds):
     """``rounds`` estimate-then-run rounds, one after the other, so that both see the same
-    load on a shared machine; the ratio of the medians, and each round's."""
-    found = [measure_once(path) for _ in range(rounds)]
+    load on a shared machine; the ratio of the medians, and each round's, with its load."""
+    found, loads = [], []
+    for _ in range(rounds):
+        with Load() as load:
+            found.append(measure_once(path))
+        loads.append(load)
     rows = []
     for name in found[0]:
         estimated = [f[name][0] for f in found]
@@ -126,8 +127,8 @@ def measure(path, rounds):
                 "ratio": ratio,
                 "within_1.5x": 1 / 1.5 <= ratio <= 1.5,
                 "rounds": [
-                    {"estimated_seconds": e, "measured_seconds": m, "ratio": e / m}
-                    for e, m in zip(estimated, measured)
+                    {"estimated_seconds": e, "measured_seconds": m, "ratio": e / m, **load.fields()}
+                    for e, m, load in zip(estimated, measured, loads)
                 ],
                 "basis": found[-1][name][3],
             }
@@ -135,13 +136,13 @@ def measure(path, rounds):
         print(
             f"{path.stem:8s} {name:14s} estimated {np.median(estimated):7.2f} s, measured "
             f"{np.median(measured):7.2f} s (medians of {rounds}), ratio {ratio:.2f}; per round "
-            + ", ".join(f"{e / m:.2f}" for e, m in zip(estimated, measured))
+            + ", ".join(f"{e / m:.2f} {load}" for e, m, load in zip(estimated, measured, loads))
         )
     return rows
 
 
 def main(rounds=3):
-    rows = []
+    whole, rows = Load(), []
     with tempfile.TemporaryDirectory() as folder:
         folder = Path(folder)
         (folder / "digits.toml").write_text(DIGITS)
@@ -151,20 +152,15 @@ def main(rounds=3):
             for row in measure(folder / f"{name}.toml", rounds):
                 rows.append({"workload": name, **row})
     record = {
-        "command": "python benchmarks/bench_dry_run_estimate.py",
-        "versions": {
-            "python": platform.python_version(),
-            "sklearn": sklearn.__version__,
-            "sklearn_fair": sklearn_fair.__version__,
-        },
-        "cores": os.cpu_count(),
-        "load_average": os.getloadavg(),
+        **run_fields(),
+        "load": whole.stop().fields(),
+        "loaded_machine": loaded_note(rows),
         "rounds": rounds,
         "target": "estimate / measured within [1/1.5, 1.5]",
         "rows": rows,
     }
     RESULTS.write_text(json.dumps(record, indent=1))
-    print(f"Saved to {RESULTS}.")
+    print(f"{whole}; {record['loaded_machine']}; saved to {RESULTS}.")
 
 
 if __name__ == "__main__":

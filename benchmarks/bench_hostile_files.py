@@ -21,11 +21,12 @@ Usage: python benchmarks/bench_hostile_files.py
 
 import json
 import os
-import platform
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from _machine import Load, loaded_note, run_fields
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -49,13 +50,14 @@ sys.stderr.write(f"\\n@@ {status} {imported - start} {end - imported} {peak}\\n"
 
 def run(argv, cwd=None):
     env = {**os.environ, "PYTHONPATH": str(ROOT), "OMP_NUM_THREADS": "1", "MPLBACKEND": "Agg"}
-    done = subprocess.run(
-        [sys.executable, "-c", CHILD, *argv], env=env, capture_output=True, text=True,
-        timeout=600, cwd=cwd,
-    )  # fmt: skip
+    with Load() as load:
+        done = subprocess.run(
+            [sys.executable, "-c", CHILD, *argv], env=env, capture_output=True, text=True,
+            timeout=600, cwd=cwd,
+        )  # fmt: skip
     tail = done.stderr.rsplit("@@", 1)[-1].split()
     status, imported, work, peak = int(tail[0]), float(tail[1]), float(tail[2]), int(tail[3])
-    return {
+    figures = {
         "status": status,
         "traceback": "Traceback" in done.stderr,
         "import_seconds": imported,
@@ -63,7 +65,9 @@ def run(argv, cwd=None):
         "peak_rss_mb": peak / 1024,
         "message": done.stderr.rsplit("@@", 1)[0].strip()[-300:],
         "control_characters": any(c in done.stdout + done.stderr for c in "\x1b\x07\r"),
+        **load.fields(),
     }
+    return figures, load
 
 
 def output_rows():
@@ -79,20 +83,21 @@ def output_rows():
                     argv = ["run", str(path)] + (["--dry-run", "--no-timing"] if dry else [])
                     row = {"case": case, "path": "several" if several else "one data set",
                            "mode": "dry-run" if dry else "run"}  # fmt: skip
-                    row.update(run(argv, cwd=folder))
+                    figures, load = run(argv, cwd=folder)
+                    row.update(figures)
                     row["expected_status"] = (1 if "CSV" in case else 0) if dry else expected
                     row["outside_changed"] = matrix.snapshot(folder, folder / "out") != before
                     rows.append(row)
                     print(
                         f"{case:52s} {row['path']:12s} {row['mode']:8s} exit {row['status']} "
                         f"(expected {row['expected_status']})  outside changed: "
-                        f"{row['outside_changed']}  {row['seconds_after_import']:.2f} s"
+                        f"{row['outside_changed']}  {row['seconds_after_import']:.2f} s {load}"
                     )
     return rows
 
 
 def main():
-    rows = []
+    whole, rows = Load(), []
     with tempfile.TemporaryDirectory() as folder:
         folder = Path(folder)
         for case in matrix.CASES:
@@ -100,11 +105,12 @@ def main():
             for dry in (False, True):
                 argv = ["run", str(path)] + (["--dry-run", "--no-timing"] if dry else [])
                 row = {"case": case, "mode": "dry-run" if dry else "run"}
-                row.update(file_bytes=path.stat().st_size, **run(argv))
+                figures, load = run(argv)
+                row.update(file_bytes=path.stat().st_size, **figures)
                 rows.append(row)
                 print(
                     f"{case:45s} {row['mode']:8s} exit {row['status']}  "
-                    f"{row['seconds_after_import']:.3f} s  {row['peak_rss_mb']:.0f} MB"
+                    f"{row['seconds_after_import']:.3f} s  {row['peak_rss_mb']:.0f} MB {load}"
                 )
             path.unlink()
         # the split file of 2.2 million folds, just under the 64 MiB cap
@@ -119,26 +125,18 @@ def main():
         for dry in (False, True):
             argv = ["run", str(path)] + (["--dry-run", "--no-timing"] if dry else [])
             row = {"case": "split file of 2.2 million folds", "mode": "dry-run" if dry else "run"}
-            row.update(file_bytes=splits.stat().st_size, **run(argv))
+            figures, load = run(argv)
+            row.update(file_bytes=splits.stat().st_size, **figures)
             rows.append(row)
             print(
                 f"{row['case']:45s} {row['mode']:8s} exit {row['status']}  "
-                f"{row['seconds_after_import']:.3f} s  {row['peak_rss_mb']:.0f} MB"
+                f"{row['seconds_after_import']:.3f} s  {row['peak_rss_mb']:.0f} MB {load}"
             )
     outputs = output_rows()
-    import sklearn
-
-    import sklearn_fair
-
     record = {
-        "command": "python benchmarks/bench_hostile_files.py",
-        "versions": {
-            "python": platform.python_version(),
-            "sklearn": sklearn.__version__,
-            "sklearn_fair": sklearn_fair.__version__,
-        },
-        "cores": os.cpu_count(),
-        "load_average": os.getloadavg(),
+        **run_fields(),
+        "load": whole.stop().fields(),
+        "loaded_machine": loaded_note(rows + outputs),
         "targets": {"status": 2, "seconds_after_import": 1.0, "peak_rss_mb": 500},
         "all_refused_with_status_2": all(r["status"] == 2 for r in rows),
         "any_traceback": any(r["traceback"] for r in rows),
@@ -161,7 +159,8 @@ def main():
         f"{len(outputs)} runs of {len(matrix.OUTPUT_CASES)} cases, all as expected: "
         f"{record['output_all_as_expected']}; outside changed: "
         f"{record['output_any_outside_changed']}; traceback: {record['output_any_traceback']}; "
-        f"control characters: {record['output_any_control_characters']}. Saved to {RESULTS}."
+        f"control characters: {record['output_any_control_characters']}.\n{whole}; "
+        f"{record['loaded_machine']}. Saved to {RESULTS}."
     )
 
 

@@ -26,13 +26,12 @@ and it writes ``benchmarks/results/power.json`` (a few minutes of one core).
 """
 
 import json
-import os
-import platform
 import sys
 import time
 from pathlib import Path
 
 import numpy as np
+from _machine import Load, loaded_note, run_fields
 from scipy import stats
 from sklearn.linear_model import Ridge, RidgeClassifier
 from sklearn.model_selection import KFold, RepeatedKFold
@@ -40,7 +39,6 @@ from sklearn.model_selection import KFold, RepeatedKFold
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's sklearn_fair
 
 from sklearn_fair.stats import corrected_ttest_power, corrected_ttest_repeats  # noqa: E402
-from sklearn_fair.utils import package_versions  # noqa: E402
 
 N_ROWS, N_FEATURES, ALPHA = 150, 10, 0.05
 RESULTS = Path(__file__).resolve().parent / "results" / "power.json"
@@ -151,7 +149,7 @@ def repeats_check(task, b, seed, pilot):
 
 
 def main():
-    load_before = os.getloadavg()
+    whole = Load()  # power is no timing: the run's load, once
     start = time.process_time()
     rows = []
     for task, effects in EFFECTS.items():
@@ -173,13 +171,10 @@ def main():
         checks.append(repeats_check(task, b, 1000 + len(checks), pilot))
         print("repeats:", checks[-1], flush=True)
     report = {
-        "command": "python " + " ".join(sys.argv),
-        "versions": package_versions(),
-        "platform": platform.platform(),
-        "cpu_count": os.cpu_count(),
-        "load_average_before": load_before,
-        "load_average_after": os.getloadavg(),
+        **run_fields(),
         "cpu_seconds": time.process_time() - start,
+        "load": whole.stop().fields(),
+        "loaded_machine": loaded_note([whole]),
         "settings": rows,
         "repeats_checks": checks,
         "every_bound_holds": all(r["bound_holds"] for r in rows),
@@ -187,7 +182,10 @@ def main():
     }
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps(report, indent=2) + "\n")
-    print(f"bounds hold: {report['every_bound_holds']}; written to {RESULTS}")
+    print(
+        f"bounds hold: {report['every_bound_holds']}; {report['cpu_seconds']:.0f} s CPU "
+        f"{whole}; {report['loaded_machine']}; written to {RESULTS}"
+    )
 
 
 if __name__ == "__main__":
