@@ -46,7 +46,7 @@ import time
 from pathlib import Path
 from statistics import median
 
-from _machine import Load, loaded_note
+from _machine import Load, loaded_note, run_fields
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results" / "before_after.json"
@@ -195,8 +195,6 @@ def main(argv=None):
     if not args.before:
         parser.error("--before: the checkout to compare with is required")
 
-    from sklearn_fair.utils import package_versions
-
     checkouts = {"before": args.before, "after": args.after}
     revisions = {which: revision(checkout) for which, checkout in checkouts.items()}
     whole, every_load = Load(workers=2), []
@@ -230,7 +228,8 @@ def main(argv=None):
             flush=True,
         )
     whole.stop()
-    command = " ".join([Path(sys.executable).name, *sys.argv])
+    run = run_fields(argv=argv)
+    command = run["command"]
     for row in rows.values():
         row["command"], row["after_revision"] = command, revisions["after"]
     # a run of some workloads keeps the other workloads' rows (each names its own command)
@@ -238,15 +237,13 @@ def main(argv=None):
     if earlier.get("before", {}).get("revision") == revisions["before"]:
         rows = {**earlier.get("workloads", {}), **rows}
     document = {
-        "command": command,
+        **run,
         **{
             which: {"path": str(checkout), "revision": revisions[which]}
             for which, checkout in checkouts.items()
         },
         "repeats": args.repeats,
         "workloads": rows,
-        "versions": package_versions(),
-        "cpu_count": os.cpu_count(),
         "load": whole.fields(),
         "loaded_machine": loaded_note(every_load),
         "date": time.strftime("%Y-%m-%d %H:%M:%S"),

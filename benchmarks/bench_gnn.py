@@ -32,17 +32,15 @@ Results go to ``benchmarks/results/gnn.json``.
 import argparse
 import json
 import os
-import platform
 import shutil
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
 import torch
-from _machine import Load, load_average, loaded_note
+from _machine import Load, load_average, loaded_note, run_fields
 from skorch.callbacks import Callback
 from torch_geometric.datasets import TUDataset
 from torch_geometric.loader import DataLoader
@@ -60,7 +58,6 @@ from sklearn_fair.graph import (
 )
 from sklearn_fair.graph._batching import GraphDataset, GraphLoader
 from sklearn_fair.graph._inputs import as_collection
-from sklearn_fair.utils import package_versions
 
 REPO = Path(__file__).resolve().parents[1]
 BATCH_SIZE = 32
@@ -292,7 +289,7 @@ def main(argv=None):
         f"{load_before}, after {load_after}; {note}"
     )
     report = {
-        "command": "python " + " ".join([os.path.relpath(__file__, REPO), *sys.argv[1:]]),
+        **run_fields(["torch", "torch-geometric", "skorch"], argv),
         "datasets": args.datasets,
         "batch_size": BATCH_SIZE,
         "optimizer": "Adam",
@@ -309,13 +306,10 @@ def main(argv=None):
         "folder) + torch_geometric.loader.DataLoader, Adam with torch's default update",
         "wrapper": "GraphClassifier.fit on the GraphCollection from load_tu_dataset",
         "torch_threads": args.threads,
-        "cpu_count": os.cpu_count(),
         "machine_load_before": load_before,
         "machine_load_after": load_after,
         "load_of_each_repeat": [load.fields() for load in loads],
         "loaded_machine": note,
-        "versions": package_versions(["torch", "torch-geometric", "skorch"]),
-        "platform": platform.platform(),
         "target_ratio": TARGET_RATIO,
         "gin_ratio": gin,
         "results": datasets,

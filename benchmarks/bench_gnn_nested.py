@@ -60,7 +60,7 @@ import threading
 import time
 from pathlib import Path
 
-from _machine import Load, loaded_note
+from _machine import Load, loaded_note, run_fields
 
 RESULTS = Path(__file__).resolve().parent / "results"
 REPO = Path(__file__).resolve().parents[1]
@@ -294,12 +294,6 @@ def worker_memory():
     return {"MiB_after_each_step": figures}
 
 
-def versions():
-    from sklearn_fair.utils import package_versions
-
-    return package_versions(["torch", "torch-geometric", "skorch"])
-
-
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="2 epochs, 1 repeat (a smoke run)")
@@ -337,7 +331,7 @@ def main(argv=None):
         RESULTS.mkdir(exist_ok=True)
         partial = {
             "complete": False,
-            "command": " ".join(["python", "benchmarks/bench_gnn_nested.py", *sys.argv[1:]]),
+            **run_fields(["torch", "torch-geometric", "skorch"], argv),
             "figures_so_far": figures,
             "outer_scores_so_far": scores,
             "load_of_each_figure": {label: load.fields() for label, load in loads.items()},
@@ -428,7 +422,7 @@ def main(argv=None):
     note = loaded_note(list(loads.values()))
     result = {
         "complete": True,
-        "command": " ".join(["python", "benchmarks/bench_gnn_nested.py", *(argv or sys.argv[1:])]),
+        **run_fields(["torch", "torch-geometric", "skorch"], argv),
         "workload": {
             "data": "PROTEINS (1113 graphs): PyG's TUDataset (iterated once) and load_tu_dataset",
             "estimator": f"GraphClassifier(GIN, module__hidden_units=[32, 32], "
@@ -452,8 +446,6 @@ def main(argv=None):
         "identical_scores": identical,
         "outer_scores": scores,
         "worker_imports": imports,
-        "versions": versions(),
-        "cpu_count": os.cpu_count(),
         "load": whole.fields(),
         "load_of_each_figure": {label: load.fields() for label, load in loads.items()},
         "loaded_machine": note,

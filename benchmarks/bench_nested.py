@@ -48,14 +48,13 @@ results go to ``*_quick.json``)
 import argparse
 import importlib
 import json
-import os
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 import numpy as np
-from _machine import Load, loaded_note
+from _machine import Load, loaded_note, run_fields
 from _workloads import Noop, make_corpus, make_wide, text_pipeline, wide_pipeline
 from joblib import Parallel, delayed
 from sklearn.datasets import make_classification
@@ -65,7 +64,6 @@ from sklearn.svm import SVC
 
 from sklearn_fair import NestedCV
 from sklearn_fair.model_selection import HoldoutSplit
-from sklearn_fair.utils import package_versions
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
@@ -242,7 +240,7 @@ def bench_workload(name, args):
     ceiling = median["nested_cv_serial"] / W
     every_load = [load for values in loads.values() for load in values]
     figures = {
-        "command": " ".join([Path(sys.executable).name, *sys.argv]),
+        **run_fields(),
         "workload": {
             "name": name,
             **describe_workload(name, y),
@@ -271,8 +269,6 @@ def bench_workload(name, args):
         "ceiling_seconds": ceiling,
         "parallel_efficiency_median": float(np.median(efficiencies)),
         "parallel_efficiency_all": efficiencies,
-        "versions": package_versions(),
-        "cpu_count": os.cpu_count(),
         "load": whole.fields(),
         "loaded_machine": loaded_note(every_load),
         "date": time.strftime("%Y-%m-%d %H:%M:%S"),
@@ -354,7 +350,7 @@ def bench_noop(args):
     whole.stop()
     note = loaded_note([row.pop("load") for row in rows])
     figures = {
-        "command": " ".join([Path(sys.executable).name, *sys.argv]),
+        **run_fields(),
         "workload": {
             "name": "noop",
             "estimator": "Noop(): fits nothing, scores 0.0",
@@ -370,8 +366,6 @@ def bench_noop(args):
         "cpu_slope_ms_per_task_per_1000_candidates": cpu_slope,
         "max_cpu_ms_per_task": float(cpu_per_task.max()),
         "target_ms_per_task": 1.0,
-        "versions": package_versions(),
-        "cpu_count": os.cpu_count(),
         "load": whole.fields(),
         "loaded_machine": note,
         "date": time.strftime("%Y-%m-%d %H:%M:%S"),
@@ -431,7 +425,7 @@ def bench_cold(name, args):
     faster = min(median["sklearn_inner_parallel"], median["sklearn_outer_parallel"])
     identical = all(values == scores["nested_cv"] for values in scores.values())
     document = {
-        "command": " ".join([Path(sys.executable).name, *sys.argv]),
+        **run_fields(),
         "what": "each method's first call in a fresh interpreter (worker start-up and imports "
         "inside the timed run; the script's own imports and the data are not timed)",
         "workload": {"name": name, "n_jobs": args.n_jobs, "repeats": args.repeats},
@@ -441,8 +435,6 @@ def bench_cold(name, args):
         "speedup_over_faster_idiom": faster / median["nested_cv"],
         "speedup_over_faster_idiom_target": TARGETS.get(name, 1.0),
         "identical_scores": identical,
-        "versions": package_versions(),
-        "cpu_count": os.cpu_count(),
         "load": whole.fields(),
         "loaded_machine": loaded_note([load for values in loads.values() for load in values]),
         "date": time.strftime("%Y-%m-%d %H:%M:%S"),
@@ -539,7 +531,7 @@ def bench_session(args):
         name: med(values, "first_call") + med(values, "import") for name, values in cold.items()
     }
     figures = {
-        "command": " ".join([Path(sys.executable).name, *sys.argv]),
+        **run_fields(),
         "workload": "make_classification(200 x 10); LogisticRegression; NestedCV(grid C in "
         "[0.1, 1.0], outer_cv=3, n_jobs=2, random_state=0) and cross_validate(cv=3, n_jobs=2)",
         "cold": cold,
@@ -553,8 +545,6 @@ def bench_session(args):
         "warm_median_seconds": warm,
         "after_the_other_over_after_itself": ratios,
         "warm_note": "a ratio near 1: the call found the other's workers warm (no restart)",
-        "versions": package_versions(),
-        "cpu_count": os.cpu_count(),
         "load": whole.fields(),
         "loaded_machine": loaded_note([cold, after]),
         "date": time.strftime("%Y-%m-%d %H:%M:%S"),
@@ -629,13 +619,11 @@ def main(argv=None):
         output.write_text(
             json.dumps(
                 {
-                    "command": " ".join([Path(sys.executable).name, *sys.argv]),
+                    **run_fields(),
                     "workloads": summary,
                     "n_jobs": args.n_jobs,
                     "repeats": args.repeats,
-                    "cpu_count": os.cpu_count(),
                     "load": whole.fields(),
-                    "versions": package_versions(),
                     "date": time.strftime("%Y-%m-%d %H:%M:%S"),
                 },
                 indent=2,

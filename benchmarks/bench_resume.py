@@ -26,9 +26,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import _resume_workload as workload  # noqa: E402
-from _machine import Load, loaded_note  # noqa: E402
-
-from sklearn_fair.utils import package_versions  # noqa: E402
+from _machine import Load, loaded_note, run_fields  # noqa: E402
 
 RESULTS = HERE / "results" / "resume.json"
 
@@ -114,14 +112,12 @@ def main(argv=None):
         rerun, reference = cached_rerun(args.n_jobs, X, y, work)
         killed = kill_and_resume(args.n_jobs, X, y, work, rerun["tasks"], reference)
     figures = {
-        "command": " ".join([Path(sys.executable).name, *sys.argv]),
+        **run_fields(argv=argv),
         "workload": "NestedCV(SVC, 6 C values, outer 10-fold, hold-out inner, 3 refits) "
         "on make_classification(2000 x 20)",
         "n_jobs": args.n_jobs,
         "cached_rerun": rerun,
         "kill_and_resume": killed,
-        "versions": package_versions(),
-        "cpu_count": os.cpu_count(),
         "load": whole.stop().fields(),
         "loaded_machine": loaded_note([rerun, killed]),
         "date": time.strftime("%Y-%m-%d %H:%M:%S"),

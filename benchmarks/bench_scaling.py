@@ -49,7 +49,6 @@ import heapq
 import itertools
 import json
 import os
-import platform
 import subprocess
 import sys
 import time
@@ -59,7 +58,7 @@ from pathlib import Path
 
 import joblib
 import numpy as np
-from _machine import Load, loaded_note
+from _machine import Load, loaded_note, run_fields
 from joblib.parallel import get_active_backend
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.model_selection import GridSearchCV, ParameterGrid, StratifiedKFold, cross_validate
@@ -75,7 +74,6 @@ from sklearn_fair.model_selection._engine import (
     make_plan,
     run_plan,
 )
-from sklearn_fair.utils import package_versions
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_nested import workload as tabular_workload  # noqa: E402
@@ -711,10 +709,6 @@ def print_table(name, figures):
         )
 
 
-def versions():
-    return package_versions(["torch", "torch-geometric", "skorch"])
-
-
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--workloads", nargs="+", choices=sorted(WORKLOADS), default=["gb", "gnn"])
@@ -728,16 +722,13 @@ def main(argv=None):
     figures = {name: bench_workload(name, args) for name in args.workloads}
     uptime_after = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
     output = {
-        "command": " ".join([Path(sys.executable).name, *sys.argv]),
+        **run_fields(["torch", "torch-geometric", "skorch"], argv),
         "workers": list(WORKERS),
         "target_nested_cv_vs_faster_idiom_at_16": TARGET_AT_16,
         "workloads": figures,
-        "versions": versions(),
-        "cpu_count": os.cpu_count(),
         "uptime_before": uptime_before,
         "uptime_after": uptime_after,
         "loaded_machine": loaded_note(figures),
-        "platform": platform.platform(),
         "date": time.strftime("%Y-%m-%d %H:%M:%S"),
     }
     RESULTS.mkdir(parents=True, exist_ok=True)
