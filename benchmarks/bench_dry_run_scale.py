@@ -18,16 +18,13 @@ Usage: python benchmarks/bench_dry_run_scale.py [--quick]
 
 import argparse
 import json
-import os
-import platform
 import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
-import sklearn
+from _machine import Load, loaded_note, run_fields
 
-import sklearn_fair
 from sklearn_fair.experiment import dry_run
 
 HERE = Path(__file__).resolve().parent
@@ -85,7 +82,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="smaller files, nothing saved")
     quick = parser.parse_args().quick
-    load_before = os.getloadavg()
+    whole = Load()
     workloads = {
         "distinct CSVs": (distinct_csvs, [50, 100, 200] if quick else [50, 200, 1000, 5000]),
         "one source": (one_source, [50, 200] if quick else [50, 200, 1000, 5000]),
@@ -96,13 +93,15 @@ def main():
         timed(one_source(folder, 5))  # warm-up: imports, first plans
         for workload, (write, sizes) in workloads.items():
             for n in sizes:
-                seconds, cpu, cells = timed(write(folder, n))
+                path = write(folder, n)
+                with Load() as load:
+                    seconds, cpu, cells = timed(path)
                 rows.append({"workload": workload, "datasets": n, "cells": cells,
                              "seconds": seconds, "cpu_seconds": cpu,
-                             "seconds_per_dataset": seconds / n})  # fmt: skip
+                             "seconds_per_dataset": seconds / n, **load.fields()})  # fmt: skip
                 print(f"{workload:14s} {n:5d} data sets: {seconds:7.2f} s, {cpu:7.2f} s CPU "
-                      f"({1000 * seconds / n:.2f} ms per data set)")  # fmt: skip
-    load_after = os.getloadavg()
+                      f"({1000 * seconds / n:.2f} ms per data set) {load}")  # fmt: skip
+    whole.stop()
     distinct = [r for r in rows if r["workload"] == "distinct CSVs"]
     measured = [r["seconds"] for r in distinct if r["datasets"] == 5000]
     per_dataset = float(np.median([r["seconds_per_dataset"] for r in distinct]))
@@ -114,20 +113,14 @@ def main():
         f"Headline: 5000 distinct data sets (2 models each) counted in {headline:.1f} s "
         f"({'measured' if measured else 'extrapolated'}; target 10 s); one source, "
         f"{one_source_largest['datasets']} tables: {one_source_largest['seconds']:.2f} s. "
-        f"Load average before {load_before[0]:.2f}, after {load_after[0]:.2f}."
+        f"Whole run {whole}; {loaded_note(rows)}."
     )
     if quick:
         return
     record = {
-        "command": "python benchmarks/bench_dry_run_scale.py",
-        "versions": {
-            "python": platform.python_version(),
-            "sklearn": sklearn.__version__,
-            "sklearn_fair": sklearn_fair.__version__,
-        },
-        "cores": os.cpu_count(),
-        "load_average_before": load_before,
-        "load_average_after": load_after,
+        **run_fields(),
+        "load": whole.fields(),
+        "loaded_machine": loaded_note(rows),
         "target": "5000 data sets counted in under 10 s without timing; linear in N",
         "headline": "distinct_5000_seconds: 5000 data sets, each its own CSV, 2 models",
         "distinct_5000_seconds": headline,
@@ -135,7 +128,7 @@ def main():
         "one_source_5000_seconds": one_source_largest["seconds"],
         "rows": rows,
     }
-    RESULTS.write_text(json.dumps(record, indent=1))
+    RESULTS.write_text(json.dumps(record, indent=1) + "\n")
     try:
         import matplotlib
 
