@@ -95,7 +95,8 @@ def load_tu_dataset(name, root, *, features="auto", use_edge_attr=False, drop_de
     Raises
     ------
     FileNotFoundError
-        If the raw files are not in ``root/name/raw``; the message says where to get them.
+        If ``root/name/raw`` lacks ``name_graph_indicator.txt``, ``name_A.txt`` or
+        ``name_graph_labels.txt``; the message names them and says where to get them.
     ValueError
         If ``features`` is not a known scheme, or is ``"auto"`` (or ``"node-labels"``)
         for a data set without node labels, or if a raw file is inconsistent.

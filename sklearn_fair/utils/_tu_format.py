@@ -2,9 +2,10 @@
 
 The TU format (https://chrsmrrs.github.io/datasets/docs/format/): comma-separated text files
 (``NAME_graph_indicator.txt``, ``NAME_A.txt``, ``NAME_graph_labels.txt``, optional node and
-edge labels and attributes), described in ``_FIELDS``. Any inconsistency that would give a
-silently different data set raises a :class:`TUFormatError` (a ValueError) naming the file
-and the line.
+edge labels and attributes), described in ``_FIELDS``; ``REQUIRED`` are those every data set
+has, and a folder without one raises a :class:`TUMissingFileError` naming it. Any inconsistency
+that would give a silently different data set raises a :class:`TUFormatError` (a ValueError)
+naming the file and the line.
 
 Why not PyG's ``torch_geometric.io.read_tu_data``: it checks none of this (an empty ``_A.txt``,
 an edge between two graphs or a short label file give a bare exception or another data set),
@@ -19,9 +20,20 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["TUFiles", "TUFormatError", "read_tu_files", "read_tu_graph_labels"]
+__all__ = [
+    "REQUIRED",
+    "TUFiles",
+    "TUFormatError",
+    "TUMissingFileError",
+    "check_tu_files",
+    "read_tu_files",
+    "read_tu_graph_labels",
+]
 
-_TU_URL = "https://chrsmrrs.github.io/datasets/docs/datasets/"
+#: Where the TU data sets can be downloaded by hand, as NAME.zip (PyG's TUDataset's address).
+TU_URL = "https://www.chrsmrrs.com/graphkerneldatasets"
+#: The files every TU data set has, ``NAME_<part>.txt``; the others are optional.
+REQUIRED = ("graph_indicator", "A", "graph_labels")
 
 # What each file of the format holds, as the errors name it.
 _FIELDS = {
@@ -38,6 +50,26 @@ _FIELDS = {
 class TUFormatError(ValueError):
     """A raw file of a TU data set that does not hold what the format says; the message names
     the file and the line."""
+
+
+class TUMissingFileError(TUFormatError, FileNotFoundError):
+    """A TU data set without one of its :data:`REQUIRED` files; the message names them and
+    the folder (a FileNotFoundError, and a TUFormatError as the raw files' other faults)."""
+
+
+def check_tu_files(name, raw_dir, present, source=None):
+    """Raise :class:`TUMissingFileError` if the file names ``present`` (those of the folder
+    ``raw_dir``, or of the archive ``source``) lack a :data:`REQUIRED` file of ``name``."""
+    needed = [f"{name}_{part}.txt" for part in REQUIRED]
+    missing = [file for file in needed if file not in present]
+    if missing:
+        raise TUMissingFileError(
+            f"{source or raw_dir} lacks {', '.join(missing)}: every TU data set has "
+            f"{', '.join(needed[:-1])} and {needed[-1]}. sklearn-fair never downloads data: "
+            f"download {name}.zip from the TU collection ({TU_URL}/{name}.zip) and unpack its "
+            f"text files into {raw_dir}/ (the layout root/{name}/raw/{name}_A.txt that PyTorch "
+            "Geometric's TUDataset also uses)."
+        )
 
 
 @dataclass(frozen=True)
@@ -60,16 +92,11 @@ class TUFiles:
 def read_tu_files(name, raw_dir):
     """Read and check the TU files of data set ``name`` in ``raw_dir`` (nothing downloaded)."""
     raw_dir = Path(raw_dir)
-    required = [raw_dir / f"{name}_{part}.txt" for part in ("graph_indicator", "A", "graph_labels")]
-    missing = [path.name for path in required if not path.is_file()]
-    if missing:
-        raise FileNotFoundError(
-            f"The TU data set {name!r} was not found: {raw_dir} lacks {missing}. sklearn-fair "
-            f"never downloads data: download {name}.zip from the TU collection ({_TU_URL}) and "
-            f"unpack its text files into {raw_dir}/ (the layout root/{name}/raw/{name}_A.txt "
-            "that PyTorch Geometric's TUDataset also uses)."
-        )
-    indicator_path, a_path, labels_path = required
+    present = (
+        [path.name for path in raw_dir.iterdir() if path.is_file()] if raw_dir.is_dir() else []
+    )
+    check_tu_files(name, raw_dir, present)
+    indicator_path, a_path, labels_path = (raw_dir / f"{name}_{part}.txt" for part in REQUIRED)
 
     node_graph = _read_table(indicator_path, np.int64, "graph_indicator", n_columns=1)[:, 0]
     _check_indicator(indicator_path, node_graph)

@@ -224,3 +224,45 @@ def test_a_malformed_graph_labels_file_gets_the_runs_error_in_the_dry_run(
     with pytest.raises(ExperimentConfigError, match="line 8, key 'data.features': The 'features'"):
         run_experiment(path)  # the scheme's own error stays under its key
     assert f"{labels}, line 3" in problem
+
+
+@pytest.mark.parametrize("part", ["A", "graph_labels", "graph_indicator"])
+def test_a_missing_required_file_is_named_in_the_users_folder_by_every_path(tmp_path, part):
+    """The run, the dry run (timed, or counting from the labels) and load_tu_dataset say the
+    same: the file the user's folder lacks, under data.root in an experiment. The run raised a
+    bare FileNotFoundError naming the working copy, and the counting dry run saw no problem
+    without _A.txt."""
+    from sklearn_fair.graph import load_tu_dataset
+
+    path = _mutag(tmp_path)
+    raw = tmp_path / "TU" / "MUTAG" / "raw"
+    (raw / f"MUTAG_{part}.txt").unlink()
+    where = f"{path}, line 7, key 'data.root': "
+    with pytest.raises(ExperimentConfigError) as info:
+        run_experiment(path)
+    ran = str(info.value)
+    assert ran.startswith(f"{where}{raw} lacks MUTAG_{part}.txt: every TU data set has ")
+    assert f"unpack its text files into {raw}/" in ran and "tu_data" not in ran
+    for timing in (False, True):
+        report = dry_run(path, timing=timing, sample_size=16, n_timed=1)
+        assert report.data_problem == f"MUTAG: {ran}"
+        assert report.total_fits is None
+    with pytest.raises(FileNotFoundError) as info:
+        load_tu_dataset("MUTAG", tmp_path / "TU")
+    assert where + str(info.value) == ran
+
+
+def test_a_required_file_missing_from_an_archive_is_named_with_the_archive(tmp_path):
+    folder = tmp_path / "TU" / "MUTAG"
+    folder.mkdir(parents=True)
+    source = Path(sklearn_fair.graph.__file__).parent / "data" / "MUTAG" / "raw"
+    with tarfile.open(folder / "MUTAG.tar.xz", "w:xz") as archive:
+        archive.add(source / "MUTAG_graph_labels.txt", arcname="raw/MUTAG_graph_labels.txt")
+    path = tmp_path / "e.toml"
+    path.write_text(TU)
+    lacks = f"{folder / 'MUTAG.tar.xz'} lacks MUTAG_graph_indicator.txt, MUTAG_A.txt: "
+    assert lacks in dry_run(path, timing=False).data_problem
+    with pytest.raises(ExperimentConfigError, match="key 'data.root': ") as info:
+        run_experiment(path)
+    message = str(info.value)
+    assert lacks in message and f"unpack its text files into {folder / 'raw'}/" in message

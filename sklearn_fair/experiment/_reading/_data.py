@@ -11,14 +11,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...exceptions import ExperimentConfigError
-from ...utils._tu_format import TUFormatError, read_tu_graph_labels
+from ...utils._tu_format import TU_URL, TUFormatError, check_tu_files, read_tu_graph_labels
 from ._text import shown
 
 __all__ = ["SKLEARN_DATASETS", "cache_folder", "load_data", "load_datasets"]
 
 SKLEARN_DATASETS = ("breast_cancer", "diabetes", "digits", "iris", "wine")
-#: Where the TU data sets can be downloaded by hand (the runner never downloads).
-TU_URL = "https://www.chrsmrrs.com/graphkerneldatasets"
 _RAW_FILE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*\.txt$")
 
 
@@ -122,14 +120,14 @@ def _column(values, numeric_labels=False):
 
 
 def tu_folder_problem(root, name):
-    """Why the TU data set ``name`` cannot be read from ``root``, or None if it can."""
+    """Why the TU data set ``name`` cannot be read from ``root`` (neither ``raw/`` nor an
+    archive), or None; a required file missing is named by ``_raw_files``."""
     folder = root / name
     raw = folder / "raw"
-    if (raw / f"{name}_graph_indicator.txt").is_file() or _archive(folder, name) is not None:
+    if raw.is_dir() or _archive(folder, name) is not None:
         return None
     return (
-        f"the TU data set folder {os.fspath(raw)!r} is missing (no "
-        f"{name}_graph_indicator.txt there). The runner never downloads: get "
+        f"the TU data set folder {os.fspath(raw)!r} is missing. The runner never downloads: get "
         f"{TU_URL}/{name}.zip, unzip it into {os.fspath(root)!r} so that "
         f"{os.fspath(raw / (name + '_A.txt'))!r} exists, or point [data] root (or "
         "SKLEARN_FAIR_DATA / --data-dir) at a folder that holds NAME/raw/"
@@ -182,17 +180,24 @@ def _tar_member(member, name):
 
 @contextmanager
 def _raw_files(root, name):
-    """``{file name: (size, open)}`` of the raw files, in ``root/name/raw`` or the archive."""
+    """``{file name: (size, open)}`` of the raw files, in ``root/name/raw`` or, without that
+    folder, the archive; a required file missing raises TUMissingFileError naming it there
+    (the user's folder, before any copy)."""
     raw = root / name / "raw"
-    if (raw / f"{name}_graph_indicator.txt").is_file():
+    if raw.is_dir():
         paths = [p for p in raw.iterdir() if _RAW_FILE.match(p.name) and p.is_file()]
-        yield {p.name: (p.stat().st_size, lambda p=p: open(p, "rb")) for p in paths}
+        files = {p.name: (p.stat().st_size, lambda p=p: open(p, "rb")) for p in paths}
+        check_tu_files(name, raw, files)
+        yield files
         return
-    with tarfile.open(_archive(root / name, name)) as archive:
+    path = _archive(root / name, name)
+    with tarfile.open(path) as archive:
         members = [m for m in archive.getmembers() if _tar_member(m, name)]
-        yield {
+        files = {
             os.path.basename(m.name): (m.size, lambda m=m: archive.extractfile(m)) for m in members
         }
+        check_tu_files(name, raw, files, source=path)
+        yield files
 
 
 def _remove(path):
@@ -258,15 +263,15 @@ def load_data(config, dataset, work_dir, *, labels_only=False):
     problem = tu_folder_problem(data["root"], tu_name)
     if problem is not None:
         raise config.source.error(key + ("root",), problem + ".")
-    if labels_only:
-        try:
+    try:  # a raw file missing (from the user's folder) or malformed, under root in every mode
+        if labels_only:
             y = _tu_labels(data["root"], tu_name)
-        except ValueError as error:
-            raise config.source.error(key + ("root",), str(error)) from None
-        return Data(np.zeros((len(y), 0)), y, None, f"{name} ({len(y)} graph labels)", False)
+            return Data(np.zeros((len(y), 0)), y, None, f"{name} ({len(y)} graph labels)", False)
+        root = work_copy(data["root"], tu_name, work_dir)
+    except TUFormatError as error:
+        raise config.source.error(key + ("root",), str(error)) from None
     from ...graph import load_tu_dataset  # torch is imported only for graph experiments
 
-    root = work_copy(data["root"], tu_name, work_dir)
     features = data.get("features", "auto")
     with _locked(work_dir / f".{tu_name}.lock"):
         try:
@@ -283,8 +288,6 @@ def _tu_labels(root, name):
     """The graph labels of a TU data set (in ``raw/`` or the archive), one per graph."""
     labels = f"{name}_graph_labels.txt"
     with _raw_files(root, name) as files:
-        if labels not in files:
-            raise ValueError(f"{os.fspath(root / name / 'raw' / labels)} is missing")
         with files[labels][1]() as file:
             # the run's checked reader: a malformed file is refused with the run's message
             return read_tu_graph_labels(root / name / "raw" / labels, file.read())
