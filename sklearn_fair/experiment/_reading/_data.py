@@ -278,8 +278,11 @@ def load_data(config, dataset, work_dir, *, labels_only=False):
             # load_tu_dataset parses raw/ itself and never reads a processed (pickled) file
             graphs = load_tu_dataset(tu_name, root, features=features)
         except ValueError as error:  # a raw file's, under root as in the dry run, or the scheme's
-            part = "root" if isinstance(error, TUFormatError) else "features"
-            raise config.source.error(key + (part,), str(error)) from None
+            if not isinstance(error, TUFormatError):
+                raise config.source.error(key + ("features",), str(error)) from None
+            # named in the user's folder, as the dry run names it, not in the working copy
+            copy, own = (os.fspath(r / tu_name / "raw") for r in (root, data["root"]))
+            raise config.source.error(key + ("root",), str(error).replace(copy, own)) from None
     y = np.asarray(graphs.y)
     return Data(graphs, y, None, f"{name} ({len(y)} graphs, features {features!r})")
 
