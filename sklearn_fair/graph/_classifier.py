@@ -393,10 +393,9 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
         score : float
             Fraction of correctly classified graphs.
         """
-        check_is_fitted(self, ["classes_", "module_"])
-        dataset = self.get_dataset(X)  # the graphs checked once: predict takes it as it is
-        labels = read_labels(dataset.graphs, y, "X", "y")
-        return accuracy_score(labels, self.predict(dataset), sample_weight=sample_weight)
+        graphs = as_collection(X)
+        labels = read_labels(graphs, y, "X", "y")
+        return accuracy_score(labels, self.predict(graphs), sample_weight=sample_weight)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

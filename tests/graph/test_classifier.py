@@ -10,7 +10,6 @@ import torch
 from imblearn import FunctionSampler
 from imblearn.pipeline import Pipeline
 from sklearn.base import clone, is_classifier
-from sklearn.exceptions import NotFittedError
 from sklearn.metrics import accuracy_score
 from sklearn.model_selection import GridSearchCV, StratifiedKFold, train_test_split
 from skorch.callbacks import Callback
@@ -244,30 +243,6 @@ def test_random_state_takes_a_generator(mutag_split):
         for _ in range(2)
     ]
     np.testing.assert_array_equal(predictions[0], predictions[1])
-
-
-def test_score_checks_the_graphs_once(mutag_split, monkeypatch):
-    import sklearn_fair.graph._collection as collection
-    import sklearn_fair.graph._inputs as inputs
-
-    X_train, X_test, _ = mutag_split
-    clf = make_clf(max_epochs=1)
-    with pytest.raises(NotFittedError):
-        clf.score(X_test)
-    clf.fit(X_train)
-    expected = accuracy_score(read_graph_labels(X_test), clf.predict(X_test))
-    calls = []
-
-    def counted(real):
-        return lambda X, name="X": calls.append(name) or real(X, name)
-
-    for module in (inputs, collection):  # a collection's check, a list's (while stacking)
-        monkeypatch.setattr(module, "check_graphs", counted(module.check_graphs))
-    assert clf.score(X_test) == expected
-    assert calls == ["X"]  # once; before, score checked them and predict checked them again
-    narrow = [Data(x=g.x[:, :3], edge_index=g.edge_index, y=g.y) for g in X_test]
-    with pytest.raises(ValueError, match="3 node features"):
-        clf.score(narrow)
 
 
 def test_bad_inputs(mutag_split):

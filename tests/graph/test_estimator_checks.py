@@ -14,7 +14,6 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 from skorch.dataset import ValidSplit
 
 from sklearn_fair.graph import DeepMultisets, GraphClassifier, GraphCollection
-from sklearn_fair.graph._batching import GraphDataset
 
 EXPECTED_FAILED_CHECKS = {
     "check_no_attributes_set_in_init": (
@@ -35,9 +34,8 @@ EXPECTED_FAILED_CHECKS = {
 
 
 def rows_as_graphs(X):
-    """Each row of a 2-D array as a one-node graph without edges, the row its node features
-    (graphs as they are: score hands predict the dataset of the graphs it checked)."""
-    if isinstance(X, (GraphCollection, GraphDataset)):
+    """Each row of a 2-D array as a one-node graph without edges, the row its node features."""
+    if isinstance(X, GraphCollection):
         return X
     X = check_array(X, dtype="numeric", ensure_all_finite=False)
     n_rows = len(X)
