@@ -106,8 +106,7 @@ def _check_candidates(config, spec, candidates, plan):
 def check_before_fit(config, loaded):
     """``(data set, model)`` -> :class:`ModelPlan` (NestedCV's own, so what is checked is what
     runs), every model checked on every data set of ``loaded``; the same data with the same
-    protocol are planned once, and the models of one data set share the splits that the planner
-    finds made from the same inputs."""
+    protocol are planned once."""
     from sklearn.model_selection import ParameterGrid
 
     for spec in config.models.values():
@@ -120,7 +119,6 @@ def check_before_fit(config, loaded):
         data = loaded[name]
         if data.groups is not None and np.asarray(data.groups).shape[0] != data.n_samples:
             raise config.source.error(dataset.key + ("groups",), "has not one value per sample.")
-        made = []  # the planner's plans on these data, whose splits it may reuse
         for spec in config.models.values():
             same = (id(data), id(dataset.protocol), spec.name)
             if same in planned:
@@ -128,7 +126,7 @@ def check_before_fit(config, loaded):
                 continue
             _check_folds(config, dataset, spec, data)
             try:
-                plan = plan_model(config, dataset, spec, data, made)
+                plan = plan_model(config, dataset, spec, data)
             except ValueError as error:
                 key = dataset.splits["key"] if dataset.splits else ("protocol",)
                 what = "the splits do not" if dataset.splits else "the protocol does not"

@@ -105,19 +105,14 @@ def _sizes(splits):
     return [(len(train), len(test)) for train, test in splits]
 
 
-def plan_model(config, dataset, spec, data, earlier=None):
-    """The :class:`ModelPlan` of ``spec`` on ``dataset`` (its ``data`` read, or its labels);
-    ``earlier``: None, or a list of the planner's plans of other models on these data, whose
-    splits it reuses where made from the same inputs (see ``make_plan``); this one's is added."""
+def plan_model(config, dataset, spec, data):
+    """The :class:`ModelPlan` of ``spec`` on ``dataset`` (its ``data`` read, or its labels)."""
     nested = nested_of(config, spec, dataset)
     y = None if data.y is None else np.asarray(data.y)
     start = time.perf_counter()
     plan = make_plan(
-        nested, data.X, y, data.groups, {}, final=False, return_estimator=False,
-        owner="NestedCV", earlier=earlier,
-    )  # fmt: skip
-    if earlier is not None:
-        earlier.append(plan)
+        nested, data.X, y, data.groups, {}, final=False, return_estimator=False, owner="NestedCV"
+    )
     whole = plan.search is not None
     n_refits = 1 if plan.refit_seeds == [None] else len(plan.refit_seeds)
     return ModelPlan(

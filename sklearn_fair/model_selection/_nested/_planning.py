@@ -2,11 +2,9 @@
 check each input before the first fit, and the :class:`Plan` knows every task of the run (its
 rows, parameters and seeds)."""
 
-import numbers
 from dataclasses import dataclass, field
 
 import numpy as np
-from sklearn import get_config
 from sklearn.base import is_classifier
 
 from ._candidates import (
@@ -18,7 +16,7 @@ from ._candidates import (
 )
 from ._data import RunData
 from ._inputs import check_target_kind, early_stopping_policy, prepare_data
-from ._resampling import Splits, materialise_splits, repeatable, resolve_splitters, row_sets
+from ._resampling import materialise_splits, resolve_splitters, row_sets
 from ._scoring import Scoring, resolve_scoring, route_params, shown
 from ._seeds import Seeds
 from ._selection import check_select, select_fold
@@ -61,7 +59,6 @@ class Plan:
     classifier: bool = False
     resampling: dict = None  # "outer", "inner": how the splits were made, in words
     selection_rule: str = "best"  # "best" or "one_se": how a fold's winner is picked
-    split_inputs: tuple = None  # what its splits were made from (None: not to be reused)
     _selection_params: dict = field(default_factory=dict)
 
     @property
@@ -253,45 +250,9 @@ def _names(scoring, keys, multimetric, estimator):
     return {key: metric_display_name(key) for key in keys}
 
 
-def _same(a, b):
-    """The same object, or equal numbers, strings or seeds."""
-    values = (numbers.Integral, str, Seeds)
-    return a is b or (type(a) is type(b) and isinstance(a, values) and a == b)
-
-
-def _split_inputs(nested, space, X, y, groups, params, seeds, estimator, early_stopping, final,
-                  owner):  # fmt: skip
-    """Everything :func:`materialise_splits` makes a plan's splits from, compared by
-    :func:`_same` (the data by identity); None where the same inputs may give other splits (a
-    splitter that draws anew at each call) or fit parameters take part."""
-    if params or not (repeatable(nested.outer_cv) and repeatable(space.inner_cv)):
-        return None
-    routing = bool(get_config().get("enable_metadata_routing", False))
-    return (X, y, groups, nested.outer_cv, space.inner_cv, seeds, is_classifier(estimator),
-            space.search is not None, early_stopping, final, owner, routing)  # fmt: skip
-
-
-def _splits_of(earlier, inputs):
-    """The splits of the first of the ``earlier`` plans made from the same ``inputs``, or None."""
-    for plan in earlier if inputs is not None else ():
-        if plan.split_inputs is not None and all(map(_same, plan.split_inputs, inputs)):
-            return Splits(plan.outer_splits, plan.inner_splits, plan.holdouts, plan.data.rows,
-                          plan.resampling)  # fmt: skip
-    return None
-
-
 def make_plan(nested, X, y, groups, params, *, final, return_estimator, owner,
-              train_score=False, first_metric_selects=False, keep_predictions=False,
-              earlier=None):  # fmt: skip
-    """Check ``nested``'s parameters and the data, materialise every split, return a Plan.
-
-    ``earlier``: None, or plans made before with ``earlier`` given, on the same data, left
-    unchanged since (``X``, ``y`` and ``groups`` the same objects); the splits of the first
-    that made them from the same inputs (the same splitters, seeds, kind of estimator, search
-    run whole or not, early stopping; no fit parameters) are reused, not made again, nor their
-    warnings given again. Splits of a splitter that may split otherwise at the next call (see
-    :func:`repeatable`) are never reused.
-    """
+              train_score=False, first_metric_selects=False, keep_predictions=False):  # fmt: skip
+    """Check ``nested``'s parameters and the data, materialise every split, return a Plan."""
     data = prepare_data(X, y, groups)
     space = search_space(nested, owner)
     estimator = space.base_estimator
@@ -310,12 +271,7 @@ def make_plan(nested, X, y, groups, params, *, final, return_estimator, owner,
     early_stopping = early_stopping_policy(
         nested.early_stopping_split, estimator, space.search, owner, routed.fit
     )
-    inputs = None
-    if earlier is not None:
-        inputs = _split_inputs(
-            nested, space, X, y, groups, params, seeds, estimator, early_stopping, final, owner
-        )
-    splits = _splits_of(earlier, inputs) or materialise_splits(
+    splits = materialise_splits(
         data, splitters, routed, estimator=estimator, whole_search=space.search is not None,
         early_stopping=early_stopping, final=final, seeds=seeds, owner=owner,
     )  # fmt: skip
@@ -351,7 +307,6 @@ def make_plan(nested, X, y, groups, params, *, final, return_estimator, owner,
         classifier=is_classifier(estimator),
         resampling=splits.described,
         selection_rule=nested.select,
-        split_inputs=inputs,
     )
 
 

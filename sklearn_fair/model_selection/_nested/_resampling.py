@@ -32,7 +32,6 @@ __all__ = [
     "check_cv_with_groups",
     "default_inner_cv",
     "materialise_splits",
-    "repeatable",
     "resolve_splitters",
     "row_sets",
 ]
@@ -242,22 +241,6 @@ def _unseeded(cv):
     if not hasattr(cv, "random_state") or cv.random_state is not None:
         return False
     return bool(getattr(cv, "shuffle", True))
-
-
-def repeatable(cv):
-    """Whether ``cv`` splits the same data the same way at every call: a number of folds, or a
-    splitter of scikit-learn or sklearn_fair seeded with an int, or that draws nothing (a
-    RandomState, or None with shuffling, draws anew at each call; another package's splitter
-    may draw from numpy's global generator)."""
-    if cv is None or isinstance(cv, numbers.Integral):
-        return True
-    if type(cv).__module__.partition(".")[0] not in ("sklearn", "sklearn_fair"):
-        return False
-    if not hasattr(cv, "random_state"):
-        return True
-    return isinstance(cv.random_state, numbers.Integral) or (
-        cv.random_state is None and not getattr(cv, "shuffle", True)
-    )
 
 
 def warn_unseeded_splitters(owner, splitters):
