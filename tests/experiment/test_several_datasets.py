@@ -215,3 +215,21 @@ def test_a_file_of_one_named_data_set_writes_every_output_it_lists(folder):
     plots = {p.name for p in (folder / "out" / "plots").iterdir()}
     assert plots == {"intervals.png", "intervals.svg"}
     assert not (folder / "out" / "ranks.txt").exists()
+
+
+def test_with_too_few_complete_data_sets_the_critical_difference_says_why(folder):
+    # two data sets, one model failing on one: no ranks across data sets; the plot says so
+    # in the report's words instead of failing to be drawn (an output "not written", exit 1)
+    bayes = 'estimator = "sklearn.naive_bayes.GaussianNB"\nparams = { priors = [0.3, 0.3, 0.4] }'
+    text = BENCHMARK[: BENCHMARK.index("[data.wine]")] + MODELS
+    text = text.replace("[models.prior]", '[data.cancer]\ndataset = "sklearn:breast_cancer"\n\n'
+                        "[models.prior]")  # fmt: skip
+    knn = text[text.index("[models.knn]") :]
+    (folder / "two.toml").write_text(text.replace(knn, f"[models.bayes]\n{bayes}\n"))
+    with pytest.warns(MissingCellsWarning):
+        run = run_experiment(folder / "two.toml", progress=False)
+    assert run.benchmark.datasets == ["iris", "cancer"] and run.problems == []
+    ranks = (folder / "out" / "ranks.txt").read_text()
+    assert "No ranks across data sets" in ranks and "Left out: cancer" in ranks
+    svg = html.unescape((folder / "out" / "plots" / "critical_difference.svg").read_text())
+    assert "No ranks across data sets" in svg and "Left out: cancer" in svg

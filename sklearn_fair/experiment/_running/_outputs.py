@@ -49,9 +49,25 @@ def _tables(config):
 
 
 def _ranked(config):
-    """Whether the report ranks models across data sets: three models or more on two data
-    sets or more (its Ranks section's rule), so ranks.txt and the critical difference exist."""
+    """Whether the report has a Ranks section: three models or more on two data sets or more,
+    so ranks.txt and the critical difference exist (saying so where folds failed on too many
+    data sets to rank)."""
     return len(config.models) >= 3 and len(config.datasets) >= 2
+
+
+def _critical_difference(result, cells):
+    """The critical-difference diagram, or where fewer than two data sets have every model's
+    score (folds failed), a figure that says so in the words of the report's Ranks section."""
+    missing = result.missing
+    complete = [d for d in result.datasets if all((d, m) not in missing for m in result.models)]
+    if len(complete) >= 2:
+        return result.plot_critical_difference()
+    import matplotlib.pyplot as plt
+
+    figure = plt.figure(figsize=(6.4, 1.6))
+    title, underline, said = _ranks(result).split("\n", 2)  # "Ranks", "=====", the words
+    figure.text(0.02, 0.5, said.strip(), va="center", wrap=True)
+    return figure
 
 
 def _ranks(result):
@@ -65,7 +81,7 @@ def _figures(config):
     complete cells (their IQM intervals seeded as the report's, from the benchmark's seed)."""
     figures = {"intervals": lambda result, cells: result.plot_intervals()}
     if config.several and _ranked(config):
-        figures["critical_difference"] = lambda result, cells: result.plot_critical_difference()
+        figures["critical_difference"] = _critical_difference
     elif not config.several:
         figures["fold_scores"] = lambda result, cells: plot_fold_scores(
             cells, random_state=result.random_state
