@@ -173,6 +173,8 @@ def loaded_note(loads):
     """
     flags = list(_loaded_flags(loads))
     loaded = sum(flags)
+    if not flags:
+        return "the load was not recorded"
     if not loaded:
         return "every figure was taken on a quiet machine"
     return (

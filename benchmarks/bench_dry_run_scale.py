@@ -3,7 +3,7 @@
 
 Two files, each with N ``[data.NAME]`` tables and two models (a tree and k-NN, two candidates
 each, 3 outer folds): "distinct CSVs", every table its own 40-row CSV file (each read and each
-model planned by NestedCV's planner on it; the two models share the data set's splits), and
+model planned by NestedCV's planner on it), and
 "one source", every table naming ``sklearn:iris`` (the data are read once and each model
 planned once: the tables are the same data). ``dry_run(path, timing=False)`` is timed in this
 process after a warm-up, once per N; the seconds per data set should stay flat as N grows.

@@ -240,7 +240,7 @@ def bench_workload(name, args):
     ceiling = median["nested_cv_serial"] / W
     every_load = [load for values in loads.values() for load in values]
     figures = {
-        **run_fields(),
+        **run_fields(argv=args.argv),
         "workload": {
             "name": name,
             **describe_workload(name, y),
@@ -350,7 +350,7 @@ def bench_noop(args):
     whole.stop()
     note = loaded_note([row.pop("load") for row in rows])
     figures = {
-        **run_fields(),
+        **run_fields(argv=args.argv),
         "workload": {
             "name": "noop",
             "estimator": "Noop(): fits nothing, scores 0.0",
@@ -425,7 +425,7 @@ def bench_cold(name, args):
     faster = min(median["sklearn_inner_parallel"], median["sklearn_outer_parallel"])
     identical = all(values == scores["nested_cv"] for values in scores.values())
     document = {
-        **run_fields(),
+        **run_fields(argv=args.argv),
         "what": "each method's first call in a fresh interpreter (worker start-up and imports "
         "inside the timed run; the script's own imports and the data are not timed)",
         "workload": {"name": name, "n_jobs": args.n_jobs, "repeats": args.repeats},
@@ -531,7 +531,7 @@ def bench_session(args):
         name: med(values, "first_call") + med(values, "import") for name, values in cold.items()
     }
     figures = {
-        **run_fields(),
+        **run_fields(argv=args.argv),
         "workload": "make_classification(200 x 10); LogisticRegression; NestedCV(grid C in "
         "[0.1, 1.0], outer_cv=3, n_jobs=2, random_state=0) and cross_validate(cv=3, n_jobs=2)",
         "cold": cold,
@@ -586,6 +586,7 @@ def main(argv=None):
     )
     parser.add_argument("--cold-child", choices=sorted(METHODS), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    args.argv = argv  # what a results file records as its command (None: the command line's)
     if args.quick:
         args.repeats = 1
         args.candidates = [100, 300]
@@ -619,7 +620,7 @@ def main(argv=None):
         output.write_text(
             json.dumps(
                 {
-                    **run_fields(),
+                    **run_fields(argv=args.argv),
                     "workloads": summary,
                     "n_jobs": args.n_jobs,
                     "repeats": args.repeats,

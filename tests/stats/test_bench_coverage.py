@@ -58,3 +58,13 @@ def test_the_rule_picks_the_narrowest_that_reaches_nominal_everywhere(bench):
     results[1]["summary"]["intervals"]["corrected t (5-fold)"] = _setting((0.80, 0.95), 1.5)
     rule = bench.default_rule(results)
     assert rule["narrowest"] == "conservative Z" and rule["narrowest_from_fold_scores"] is None
+
+
+def test_a_results_file_without_any_load_does_not_call_the_machine_quiet(bench):
+    # merging partial files that predate the load fields: no figure says how loaded the
+    # machine was, so the note must not claim a quiet machine
+    from _machine import loaded_note  # bench_coverage put benchmarks/ on sys.path
+
+    assert loaded_note([None, {"seconds": 1.0}]) == "the load was not recorded"
+    assert loaded_note([{"loaded": False}]) == "every figure was taken on a quiet machine"
+    assert loaded_note([{"loaded": False}, {"loaded": True}]).startswith("1 of 2 figures")
