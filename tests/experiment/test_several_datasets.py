@@ -174,15 +174,19 @@ def _ranks_said(text):
     return ranks, re.search(r"Friedman's test: chi-square \S+, p ([\d.e-]+);", text)[1], sentence
 
 
-def test_ranks_txt_says_what_the_report_says_with_the_data_set_left_out(folder):
-    # GaussianNB's priors are of 3 classes: it fails on every fold of breast_cancer (2 classes)
+def _with_a_failing_model(folder, text, before):
+    """Run ``text`` with breast_cancer inserted before the table ``before`` and k-NN replaced
+    by GaussianNB with 3-class priors, which fails on every fold of breast_cancer (2 classes)."""
     bayes = 'estimator = "sklearn.naive_bayes.GaussianNB"\nparams = { priors = [0.3, 0.3, 0.4] }'
-    text = BENCHMARK.replace("[data.wine]", '[data.cancer]\ndataset = "sklearn:breast_cancer"\n'
-                             "\n[data.wine]")  # fmt: skip
+    text = text.replace(before, f'[data.cancer]\ndataset = "sklearn:breast_cancer"\n\n{before}')
     knn = text[text.index("[models.knn]") :]
     (folder / "e.toml").write_text(text.replace(knn, f"[models.bayes]\n{bayes}\n"))
     with pytest.warns(MissingCellsWarning):
-        run = run_experiment(folder / "e.toml", progress=False)
+        return run_experiment(folder / "e.toml", progress=False)
+
+
+def test_ranks_txt_says_what_the_report_says_with_the_data_set_left_out(folder):
+    run = _with_a_failing_model(folder, BENCHMARK, "[data.wine]")
     assert run.benchmark.models == ["prior", "tree", "bayes"]
     written = (folder / "out" / "ranks.txt").read_text()
     page = (folder / "out" / "report.html").read_text()
@@ -220,14 +224,8 @@ def test_a_file_of_one_named_data_set_writes_every_output_it_lists(folder):
 def test_with_too_few_complete_data_sets_the_critical_difference_says_why(folder):
     # two data sets, one model failing on one: no ranks across data sets; the plot says so
     # in the report's words instead of failing to be drawn (an output "not written", exit 1)
-    bayes = 'estimator = "sklearn.naive_bayes.GaussianNB"\nparams = { priors = [0.3, 0.3, 0.4] }'
-    text = BENCHMARK[: BENCHMARK.index("[data.wine]")] + MODELS
-    text = text.replace("[models.prior]", '[data.cancer]\ndataset = "sklearn:breast_cancer"\n\n'
-                        "[models.prior]")  # fmt: skip
-    knn = text[text.index("[models.knn]") :]
-    (folder / "two.toml").write_text(text.replace(knn, f"[models.bayes]\n{bayes}\n"))
-    with pytest.warns(MissingCellsWarning):
-        run = run_experiment(folder / "two.toml", progress=False)
+    one = BENCHMARK[: BENCHMARK.index("[data.wine]")] + MODELS
+    run = _with_a_failing_model(folder, one, "[models.prior]")
     assert run.benchmark.datasets == ["iris", "cancer"] and run.problems == []
     ranks = (folder / "out" / "ranks.txt").read_text()
     assert "No ranks across data sets" in ranks and "Left out: cancer" in ranks
