@@ -44,7 +44,7 @@ def _tables(config):
     if config.several:
         tables["aggregate.csv"] = lambda result: _frame_csv(result.aggregate().reset_index())
         if _ranked(config):
-            tables["ranks.txt"] = lambda result: neutral(_ranks(result)) + "\n"
+            tables["ranks.txt"] = lambda result: neutral(_ranks_section(result).to_text()) + "\n"
     return tables
 
 
@@ -65,15 +65,14 @@ def _critical_difference(result, cells):
     import matplotlib.pyplot as plt
 
     figure = plt.figure(figsize=(6.4, 1.6))
-    title, underline, said = _ranks(result).split("\n", 2)  # "Ranks", "=====", the words
-    figure.text(0.02, 0.5, said.strip(), va="center", wrap=True)
+    figure.text(0.02, 0.5, " ".join(_ranks_section(result).paragraphs), va="center", wrap=True)
     return figure
 
 
-def _ranks(result):
-    """The Ranks section of the benchmark's report as text: what report.html says, in its
-    digits, with the data sets it leaves out named."""
-    return next(s for s in result.report().sections() if s.title == "Ranks").to_text()
+def _ranks_section(result):
+    """The Ranks section of the benchmark's report: what report.html says, in its digits,
+    with the data sets it leaves out named."""
+    return next(s for s in result.report().sections() if s.title == "Ranks")
 
 
 def _figures(config):
