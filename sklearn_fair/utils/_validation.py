@@ -75,14 +75,13 @@ class EstimatorInstance(HasMethods):
         return f"an estimator instance ({super().__str__()})"
 
 
-#: The constraints of every public ``random_state``: None, an int seed (not a bool) that numpy's
-#: RandomState takes, a RandomState or a Generator.
-RANDOM_STATE_CONSTRAINTS = [
-    None,
-    IntervalNotBool(numbers.Integral, 0, 2**32 - 1, closed="both"),
-    np.random.RandomState,
-    np.random.Generator,
-]
+#: A ``random_state`` that must be a seed: None, or an int (not a bool) that numpy's RandomState
+#: takes (where a generator's state cannot stand in, as for ``verify_cache``'s sample).
+SEED_CONSTRAINTS = [None, IntervalNotBool(numbers.Integral, 0, 2**32 - 1, closed="both")]
+
+#: The constraints of every public ``random_state``: a seed (:data:`SEED_CONSTRAINTS`), a
+#: RandomState or a Generator.
+RANDOM_STATE_CONSTRAINTS = [*SEED_CONSTRAINTS, np.random.RandomState, np.random.Generator]
 
 
 def check_parameter_constraints(obj, caller_name=None):

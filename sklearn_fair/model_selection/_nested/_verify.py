@@ -8,8 +8,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ...utils import RANDOM_STATE_CONSTRAINTS
 from ...utils._random import check_random_state_param, seed_root
+from ...utils._validation import SEED_CONSTRAINTS
 from ._cache import MAX_PREDICTIONS_ENTRY_BYTES, UNREAD, TaskCache
 from ._planning import make_plan
 from ._running import run_plan
@@ -203,7 +203,7 @@ def verify_cache(
         )
     sample = _check_fraction(sample)
     # an int or None: the same seed draws the same entries
-    check_random_state_param(random_state, "verify_cache", RANDOM_STATE_CONSTRAINTS[:2])
+    check_random_state_param(random_state, "verify_cache", SEED_CONSTRAINTS)
     # one root, and each entry drawn from it by its name (never by the order entries are met)
     seed = seed_root(random_state)
     directory = Path(os.fsdecode(estimator.cache_dir))
