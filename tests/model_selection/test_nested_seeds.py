@@ -179,3 +179,36 @@ def test_the_policys_draws_keep_the_users_seeds():
     assert seeds.refit_values(pipe, 11) == {"clf__random_state": 11}
     values = draw_seeds(np.random.default_rng(0), 1000) + draw_seeds(np.random.RandomState(0), 1000)
     assert all(0 <= v < SEED_BOUND for v in values)
+
+
+def test_a_generator_seeds_as_its_first_draw_in_every_procedure():
+    # One rule turns a random_state into the root of a run's seeds: a Generator gives its first
+    # draw below the int32 bound. NestedCV and benchmark() took two draws (a RandomState seeded
+    # from the Generator, then that RandomState's draw), unlike GraphClassifier, the permutation
+    # check and the statistics, so the same Generator seeded them differently.
+    from sklearn_fair.benchmarking import benchmark
+
+    first_draw = int(np.random.default_rng(7).integers(np.iinfo(np.int32).max))
+    forest = RandomForestClassifier(n_estimators=3)
+
+    def fold_scores(random_state):
+        return nested_cross_validate(
+            forest, X, y, param_grid={"max_depth": [2, 3]}, cv=OUTER, n_refits=2,
+            random_state=random_state, return_nested_info=True,
+        )  # fmt: skip
+
+    from_generator = fold_scores(np.random.default_rng(7))
+    from_int = fold_scores(first_draw)
+    np.testing.assert_array_equal(from_generator["test_score"], from_int["test_score"])
+    assert from_generator["refit_seeds"] == from_int["refit_seeds"]
+
+    def benchmark_scores(random_state):
+        result = benchmark(
+            {"forest": (forest, {"max_depth": [2, 3]})}, {"data": (X, y)}, outer_cv=OUTER,
+            n_refits=2, random_state=random_state,
+        )  # fmt: skip
+        return result.scores["score"].to_numpy()
+
+    np.testing.assert_array_equal(
+        benchmark_scores(np.random.default_rng(7)), benchmark_scores(first_draw)
+    )

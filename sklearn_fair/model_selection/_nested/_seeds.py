@@ -25,13 +25,12 @@ and ``verify_cache`` derive theirs by name under one root (``utils._random.seed_
 (:func:`interval_seeds`); a benchmark's models share one root (:func:`shared_root_seed`).
 """
 
-import numbers
 from dataclasses import dataclass
 
 import numpy as np
 
-from ...utils import as_generator, check_random_state
-from ...utils._random import SEED_BOUND, draw_seeds
+from ...utils import as_generator
+from ...utils._random import SEED_BOUND, draw_seeds, seed_root
 
 __all__ = [
     "Seeds",
@@ -149,20 +148,16 @@ def interval_seeds(estimator, random_state, n_repetitions):
 
 
 def shared_root_seed(random_state):
-    """``(root, seeded)``: one int root for every run of a benchmark, so that all its models
-    draw the same inner splits and refit seeds; for None, fresh entropy below ``SEED_BOUND``,
-    so that it is a valid ``random_state`` itself."""
-    if random_state is None:
-        return int(np.random.SeedSequence().entropy % SEED_BOUND), False
-    if isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool):
-        return int(random_state), True
-    return int(check_random_state(random_state).randint(SEED_BOUND)), True
+    """``(root, seeded)``: one int root (:func:`~sklearn_fair.utils._random.seed_root`) for
+    every run of a benchmark, so that all its models draw the same inner splits and refit seeds;
+    ``seeded``: whether ``random_state`` was given."""
+    return seed_root(random_state), random_state is not None
 
 
 @dataclass(frozen=True)
 class Seeds:
-    """The seeds of one nested run, derived by name from ``entropy`` (the int ``random_state``,
-    one draw from a RandomState or Generator, or fresh entropy for None); ``seeded``: whether
+    """The seeds of one nested run, derived by name from ``entropy`` (the root of
+    ``random_state``, :func:`~sklearn_fair.utils._random.seed_root`); ``seeded``: whether
     ``random_state`` was given, so that two runs draw the same seeds."""
 
     entropy: int
@@ -171,12 +166,7 @@ class Seeds:
     @classmethod
     def from_random_state(cls, random_state):
         """Seeds of a run with ``random_state`` (None, int, RandomState or Generator)."""
-        if random_state is None:
-            return cls(int(np.random.SeedSequence().entropy), False)
-        if isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool):
-            check_random_state(random_state)  # refuses negative and too large ints
-            return cls(int(random_state), True)
-        return cls(int(check_random_state(random_state).randint(SEED_BOUND)), True)
+        return cls(*shared_root_seed(random_state))
 
     def draw(self, purpose, index=0):
         """The seed for ``purpose`` (a name of ``_PURPOSES``) number ``index``, in
