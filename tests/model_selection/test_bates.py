@@ -271,3 +271,27 @@ def test_fits_run_on_nested_cvs_scheduler_with_its_phases(monkeypatch):
     assert sorted(key.outer_fold for key in refits) == list(range(8))
     selection = [key for key in keys if key.phase == Phase.SELECTION]
     assert sorted({key.inner_split for key in selection}) == [0, 1, 2]
+
+
+def test_every_estimator_gets_the_same_folds_from_the_same_random_state():
+    # Two models' intervals are compared on the same resamples. The fold seeds came after one
+    # draw per unset random_state of the estimator, so a forest (one) and a k-NN (none) got
+    # different folds from random_state=0. Each repetition's folds are drawn by name now.
+    from sklearn.decomposition import PCA
+    from sklearn.ensemble import RandomForestClassifier
+    from sklearn.neighbors import KNeighborsClassifier
+    from sklearn.pipeline import make_pipeline
+
+    X, y = make_classification(n_samples=36, n_features=4, random_state=0)
+    args = dict(n_folds=3, n_repetitions=2, random_state=0)
+    models = [
+        KNeighborsClassifier(3),
+        RandomForestClassifier(n_estimators=3),
+        make_pipeline(PCA(2), RandomForestClassifier(n_estimators=3)),
+    ]
+    folds = [nested_cv_interval(model, X, y, **args).folds for model in models]
+    for other in folds[1:]:
+        np.testing.assert_array_equal(folds[0], other)
+    # each row a K-fold assignment: every fold holds a third of the rows
+    assert all(np.bincount(row).tolist() == [12, 12, 12] for row in folds[0])
+    assert not np.array_equal(folds[0][0], folds[0][1])  # the repetitions differ

@@ -165,15 +165,11 @@ def test_the_seed_bound_is_defined_once():
 
 
 def test_the_policys_draws_keep_the_users_seeds():
-    from sklearn_fair.model_selection._nested._seeds import (
-        Seeds,
-        draw_seeds,
-        fixed_unset_seeds,
-    )
-    from sklearn_fair.utils._random import SEED_BOUND
+    from sklearn_fair.model_selection._nested._seeds import Seeds, interval_seeds
+    from sklearn_fair.utils._random import SEED_BOUND, draw_seeds
 
     pipe = Pipeline([("reduce", PCA(2, random_state=3)), ("clf", DecisionTreeClassifier())])
-    assert fixed_unset_seeds(pipe, np.random.RandomState(0)).keys() == {"clf__random_state"}
+    assert interval_seeds(pipe, np.random.RandomState(0), 2).params.keys() == {"clf__random_state"}
     seeds = Seeds.from_random_state(0)
     assert seeds.selection_values(pipe).keys() == {"clf__random_state"}
     assert seeds.refit_values(pipe, 11) == {"clf__random_state": 11}

@@ -21,7 +21,7 @@ estimator: their ``None`` is :data:`FUNCTION_DEFAULT_ROOT`.
 *The bound.* Every drawn seed lies in ``[0, SEED_BOUND)`` (``utils._random``), so that it fits
 every library's int32 seed. The other procedures: the permutation check, ``GraphClassifier``
 and ``verify_cache`` derive theirs by name under one root (``utils._random.seed_root``);
-``HoldoutSplit`` draws one seed, the NCV interval its seeds in order from one generator
+``HoldoutSplit`` draws one seed, the NCV interval derives its seeds by name too
 (:func:`interval_seeds`); a benchmark's models share one root (:func:`shared_root_seed`).
 """
 
@@ -29,12 +29,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...utils import as_generator
-from ...utils._random import SEED_BOUND, draw_seeds, seed_root
+from ...utils._random import SEED_BOUND, seed_root
 
 __all__ = [
     "Seeds",
-    "fixed_unset_seeds",
     "function_random_state",
     "interval_seeds",
     "same_output",
@@ -52,6 +50,7 @@ _PURPOSES = {
     "refit": 4,  # the seeds of the refits of the selected configuration
     "refit_holdout": 5,  # the hold-out that a refit early-stops on, when no stored split exists
     "final_holdout": 6,  # the hold-out that the final model early-stops on
+    "interval_folds": 7,  # the K-fold assignment of each repetition of the NCV interval
 }
 
 
@@ -105,17 +104,6 @@ def function_random_state(random_state):
     return FUNCTION_DEFAULT_ROOT if random_state is None else random_state
 
 
-def fixed_unset_seeds(estimator, rng):
-    """One seed drawn from ``rng`` for every ``random_state`` of ``estimator`` left at None, the
-    same in every fit (so a procedure of many fits is one deterministic algorithm); ``{}``, and
-    no draw, when nothing is unset."""
-    names = unset_random_state_params(estimator)
-    if not names:
-        return {}
-    seed = draw_seeds(rng)
-    return {name: seed for name in names}
-
-
 @dataclass(frozen=True)
 class RefitPlan:
     """How many refits a fold trains, with which seeds, and whether a probe decides."""
@@ -140,11 +128,12 @@ class IntervalSeeds:
 
 
 def interval_seeds(estimator, random_state, n_repetitions):
-    """The NCV interval's seeds from ``random_state``: the estimator's unset seeds first, then
-    one per repetition, drawn from one generator (:func:`~sklearn_fair.utils.as_generator`)."""
-    rng = as_generator(random_state)
-    params = fixed_unset_seeds(estimator, rng)
-    return IntervalSeeds(params, draw_seeds(rng, n_repetitions))
+    """The NCV interval's seeds, derived by name from ``random_state``: the ``"selection"``
+    seed on the estimator's unset seeds, and repetition ``i``'s folds from ``"interval_folds"``
+    number ``i``, so that every estimator gets the same folds from the same ``random_state``."""
+    seeds = Seeds.from_random_state(random_state)
+    fold_seeds = np.array([seeds.draw("interval_folds", i) for i in range(n_repetitions)])
+    return IntervalSeeds(seeds.selection_values(estimator), fold_seeds)
 
 
 def shared_root_seed(random_state):
