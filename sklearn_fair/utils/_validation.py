@@ -130,7 +130,9 @@ def fill_doc(texts):
     ``Substitution`` does, without ``str.format``: a docstring's other braces need no escaping).
     A text is written as at the margin: its first line goes where the name is, its others at
     the indentation of the name's line, so that one text serves a function and a method. A text
-    may name others.
+    may name others. A ``{name}`` that is not among the texts is a ``ValueError`` when the
+    decorator runs (at import), naming the placeholder and the function: a misspelt name would
+    otherwise be left in the documentation as is. Other braces (``{'a': 1}``, ``{0, 1}``) stay.
 
     Examples
     --------
@@ -144,19 +146,22 @@ def fill_doc(texts):
             The seed.
     """
 
-    def filled(text):
+    def filled(text, owner):
         def put(match):
             if match[1] not in texts:
-                return match[0]
+                raise ValueError(
+                    f"The docstring of {owner} names {match[0]}, which fill_doc has no text for;"
+                    f" it has texts for {sorted(texts)}."
+                )
             line = text[text.rfind("\n", 0, match.start()) + 1 :]
             margin = line[: len(line) - len(line.lstrip(" "))]
-            return indent(filled(dedent(texts[match[1]])), margin)[len(margin) :]
+            return indent(filled(dedent(texts[match[1]]), owner), margin)[len(margin) :]
 
         return re.sub(r"\{(\w+)\}", put, text)
 
     def fill(obj):
         if obj.__doc__:  # None under python -OO
-            obj.__doc__ = filled(obj.__doc__)
+            obj.__doc__ = filled(obj.__doc__, obj.__qualname__)
         return obj
 
     return fill
