@@ -397,14 +397,22 @@ class NestedCVReport:
                     *standing,
                 ]
             )  # fmt: skip
-        if self._failed:
+        failed = {}  # metric -> data set -> the models whose folds of it failed: n/a
+        for row in self.rows:
+            if not np.isfinite(row["test_mean"]):
+                failed.setdefault(row["metric"], {}).setdefault(row["dataset"], []).append(
+                    row["model"]
+                )
+        for metric, where in failed.items():
             summary.paragraphs.append(
-                f"No model is ranked: folds of {_names(self._failed[self.result.datasets[0]])} "
-                "failed, and a rank needs every model's score."
-                if self._one
-                else "No model is ranked on "
-                + "; ".join(f"{d} (folds of {_names(m)} failed)" for d, m in self._failed.items())
-                + ": a rank needs every model's score on the data set."
+                f"{f'{metric}: ' if self._multimetric else ''}n/a where folds failed (see "
+                "Failed fits): a mean, its intervals and the IQM need every fold's score, and a "
+                f"rank every model's score{'' if self._one else ' on the data set'}. "
+                + (
+                    f"Folds of {_names(next(iter(where.values())))} failed."
+                    if self._one
+                    else f"Left out: {_left_out(where)}."
+                )
             )
         selecting = [row for row in self.rows if row["selects"]]
         if (
@@ -528,7 +536,7 @@ class NestedCVReport:
                 [row.model, *(num(f"{p:.3f}") for p in probabilities)]
                 + [num(f"{row.wins} / {row.ties} / {row.losses}")]
             )
-        left_out = f" (left out: {self._left_out})" if self._left_out else ""
+        left_out = f" (left out: {_left_out(self._failed)})" if self._failed else ""
         section.paragraphs += [
             "The Bayesian signed-rank test (Benavoli, Corani, Demšar and Zaffalon, JMLR 2017) on "
             f"the {len(datasets)} data sets' mean test scores{left_out}: the posterior "
@@ -546,15 +554,8 @@ class NestedCVReport:
         """Data set -> the models whose folds failed on it: no model is ranked there."""
         return self.result._failed_models()
 
-    @property
-    def _left_out(self):
-        """The data sets that pooling leaves out, and why, in words ("" when none)."""
-        return ", ".join(
-            f"{d}, where folds of {_names(models)} failed" for d, models in self._failed.items()
-        )
-
     def _ranks_section(self, ranked):
-        left_out = self._left_out
+        left_out = _left_out(self._failed)
         why = "a rank test needs every model's score on every data set"
         if not ranked:
             return Section(
@@ -719,6 +720,8 @@ class NestedCVReport:
             section.paragraphs.append(
                 "Parameters are named without their pipeline step: " + "; ".join(shortened) + "."
             )
+        if not np.all(np.isfinite([validation, *tests.values()])):
+            section.paragraphs.append("n/a where folds failed (see Failed fits).")
         return section
 
     def _comparison_section(self):
@@ -989,6 +992,12 @@ def _rank(rows):
             values = rankdata([-sign * tie_level(row[key]) for row in ranked])
             for row, value in zip(ranked, values):
                 row[rank] = int(value) if float(value).is_integer() else float(value)
+
+
+def _left_out(failed):
+    """The data sets left out (of a rank, of what pools data sets) and why, in words, from data
+    set -> the models whose folds failed there ("" when none)."""
+    return "; ".join(f"{d}, where folds of {_names(models)} failed" for d, models in failed.items())
 
 
 def _comparison(models, confidence):

@@ -125,7 +125,8 @@ def test_a_data_set_with_a_failed_cell_is_left_out_of_every_rank(result):
         words = " ".join(text.split())
         assert "over 2 data sets" in words
         assert "Left out: wide, where folds of tree failed; a rank test needs" in words
-        assert "No model is ranked on wide (folds of tree failed)" in words
+        assert "n/a where folds failed (see Failed fits): a mean, its intervals" in words
+        assert "on the data set. Left out: wide, where folds of tree failed." in words
 
 
 def test_a_report_with_fewer_than_two_complete_data_sets_says_it_has_no_ranks(result):
