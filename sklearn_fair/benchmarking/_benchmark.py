@@ -20,7 +20,7 @@ from ..model_selection._engine import (
 )
 from ..report._results import as_result
 from ..stats._checks import check_same_splits
-from ..utils import is_graph_data
+from ..utils import UnhashableError, describe, is_graph_data
 from ..utils._random import check_random_state_param
 from ._extend import (
     check_previous,
@@ -32,15 +32,51 @@ from ._extend import (
 )
 
 
+def _same(a, b):
+    """Whether two parameter values have the same content (an undescribable one: the same
+    object)."""
+    try:
+        return a is b or describe(a) == describe(b)
+    except UnhashableError:
+        return False
+
+
+def _check_own_settings(name, nested, outer_cv, refit):
+    """Refuse a NestedCV model whose own outer resampling (other than NestedCV's default) or
+    selecting metric differs from the benchmark's, which every model of a data set shares and
+    which would silently replace it."""
+    default = NestedCV(None).outer_cv
+    own = nested.outer_cv
+    benchmarks = outer_cv.values() if isinstance(outer_cv, dict) else [outer_cv]
+    if not _same(own, default) and not all(_same(own, cv) for cv in benchmarks):
+        raise ValueError(
+            f"The 'models' parameter of benchmark maps {name!r} to a NestedCV with outer_cv="
+            f"{own!r}, but benchmark assesses every model of a data set on its own outer_cv="
+            f"{outer_cv!r:.200}, which would replace it. Pass that outer resampling as "
+            f"benchmark's outer_cv, or leave the NestedCV's outer_cv at its default ({default})."
+        )
+    if isinstance(nested.refit, str) and refit is not None and nested.refit != refit:
+        raise ValueError(
+            f"The 'models' parameter of benchmark maps {name!r} to a NestedCV with refit="
+            f"{nested.refit!r}, but benchmark selects and compares every model with its refit="
+            f"{refit!r}, which would replace it. Pass the same metric to both, or give the "
+            "NestedCV refit=True (the benchmark's metric)."
+        )
+
+
 def _nested_for(name, spec, *, outer_cv, inner_cv, n_refits, scoring, refit, random_state,
                 fit_timeout, error_score, reuse_prefix, select):  # fmt: skip
     """The NestedCV (a clone, never the user's object) that runs model ``name``.
 
     Its ``refit`` only names the selecting metric (a benchmark fits no final model); its
-    ``reuse_prefix`` is off when the benchmark's or the user's NestedCV's is.
+    ``reuse_prefix`` is off when the benchmark's or the user's NestedCV's is. A user's NestedCV
+    whose own outer_cv or selecting metric the benchmark's would replace is refused.
     """
-    shared = dict(outer_cv=outer_cv, n_jobs=None, verbose=0, cache_dir=None)
+    # a dict's outer_cv is replaced by each data set's own in benchmark
+    shared = dict(outer_cv=10 if isinstance(outer_cv, dict) else outer_cv, n_jobs=None,
+                  verbose=0, cache_dir=None)  # fmt: skip
     if isinstance(spec, NestedCV):
+        _check_own_settings(name, spec, outer_cv, refit)
         nested = clone(spec).set_params(**shared)
         if refit is not None or not isinstance(nested.refit, str):
             nested.set_params(refit=refit if refit is not None else False)
@@ -179,8 +215,13 @@ def benchmark(
         halving search; its ``cv`` is the inner resampling unless ``inner_cv`` is given), an
         ``(estimator, param_grid)`` pair, an estimator (assessed as it is), or a
         :class:`~sklearn_fair.NestedCV`, which keeps its own search space, ``inner_cv``,
-        ``n_refits`` and ``scoring`` but takes the benchmark's ``outer_cv`` (and its
-        ``random_state``, ``fit_timeout`` and ``scoring`` where it leaves them at None).
+        ``n_refits``, ``scoring`` and ``refit`` metric, takes the benchmark's ``random_state``,
+        ``fit_timeout`` and ``scoring`` where it leaves them at None (and ``refit`` where its
+        own is a bool), and is assessed on the benchmark's ``outer_cv``: one with an
+        ``outer_cv`` other than its default (10) and the benchmark's, or a ``refit`` metric
+        other than the benchmark's, is refused, as the benchmark's would replace it. Its
+        ``n_jobs``, ``verbose`` and ``cache_dir`` give way to the benchmark's (they change no
+        result).
     datasets : dict
         Name -> data: ``(X, y)``, ``(X, y, groups)``, graph data (a sequence of graphs with a
         ``.y``, e.g. a PyG ``TUDataset``), or a callable without arguments that returns one of
@@ -305,8 +346,6 @@ def benchmark(
         random_state=seed, fit_timeout=fit_timeout, error_score=error_score,
         reuse_prefix=reuse_prefix, select=select,
     )  # fmt: skip
-    if isinstance(outer_cv, dict):
-        settings["outer_cv"] = 10  # replaced by each data set's own below
     nesteds = {name: _nested_for(name, spec, **settings) for name, spec in models.items()}
     model_fingerprints, data_fingerprints = {}, {}
     for name, nested in nesteds.items():

@@ -2,11 +2,13 @@
 
 import contextlib
 import os
+import re
 import signal
 import subprocess
 import sys
 import textwrap
 import time
+from copy import deepcopy
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -18,7 +20,15 @@ from sklearn.datasets import make_classification
 from sklearn.dummy import DummyClassifier
 from sklearn.exceptions import FitFailedWarning
 from sklearn.linear_model import LogisticRegression
-from sklearn.model_selection import GridSearchCV, GroupKFold, KFold, StratifiedKFold
+from sklearn.model_selection import (
+    GridSearchCV,
+    GroupKFold,
+    KFold,
+    LeaveOneGroupOut,
+    StratifiedKFold,
+    TimeSeriesSplit,
+    check_cv,
+)
 from sklearn.tree import DecisionTreeClassifier
 
 from sklearn_fair import BenchmarkResult, NestedCV, benchmark
@@ -195,10 +205,48 @@ def test_bad_input_names_the_parameter():
 
 def test_the_users_objects_are_not_modified():
     search = GridSearchCV(LogisticRegression(), {"C": [0.1, 1.0]}, cv=3)
-    nested = NestedCV(DecisionTreeClassifier(), {"max_depth": [1, 2]}, outer_cv=5)
+    nested = NestedCV(DecisionTreeClassifier(), {"max_depth": [1, 2]}, n_jobs=2, verbose=1)
     benchmark({"s": search, "n": nested}, {"a": DATASETS["a"]}, outer_cv=3, random_state=0)
     assert not hasattr(search, "best_params_") and not hasattr(nested, "outer_scores_")
-    assert nested.outer_cv == 5
+    assert (nested.outer_cv, nested.n_jobs, nested.verbose, nested.refit) == (10, 2, 1, True)
+
+
+@pytest.mark.parametrize(
+    "own, groups",
+    [(GroupKFold(3), True), (LeaveOneGroupOut(), True), (TimeSeriesSplit(3), False),
+     (KFold(3, shuffle=True, random_state=1), False), (5, False)],
+)  # fmt: skip
+def test_a_nested_cvs_own_outer_cv_is_refused_where_benchmarks_would_replace_it(own, groups):
+    X, y = DATASETS["a"]
+    data = {"g": (X, y, np.arange(len(y)) % 4 if groups else None)}
+    nested = NestedCV(DecisionTreeClassifier(), {"max_depth": [1, 2]}, outer_cv=own)
+    # before, the cells silently ran on benchmark's 3-fold outer splits
+    message = f"maps 'n' to a NestedCV with outer_cv={re.escape(repr(own))}, .* outer_cv=3"
+    with pytest.raises(ValueError, match=message):
+        benchmark({"n": nested, "p": DummyClassifier()}, data, outer_cv=3, random_state=0)
+    with pytest.raises(ValueError, match="outer_cv={'g': 3}"):
+        benchmark({"n": nested}, data, outer_cv={"g": 3}, random_state=0)
+    # the same outer resampling given to benchmark is the NestedCV's own
+    result = benchmark({"n": nested}, data, outer_cv=deepcopy(own), n_refits=1, random_state=0)
+    expected = [test for _, test in check_cv(own, y, classifier=True).split(X, y, data["g"][2])]
+    tested = [f["test_indices"] for f in result.estimators["g", "n"].outer_results_]
+    assert len(tested) == len(expected)
+    for a, b in zip(tested, expected):
+        np.testing.assert_array_equal(np.sort(a), np.sort(b))
+
+
+def test_a_nested_cvs_own_selecting_metric_is_refused_where_benchmarks_would_replace_it():
+    scoring = ["accuracy", "roc_auc"]
+    nested = NestedCV(DecisionTreeClassifier(), {"max_depth": [1, 2]}, scoring=scoring,
+                      refit="roc_auc")  # fmt: skip
+    data = {"a": DATASETS["a"]}
+    # before, the NestedCV silently selected with accuracy
+    with pytest.raises(ValueError, match="NestedCV with refit='roc_auc', .* refit='accuracy'"):
+        benchmark({"n": nested}, data, outer_cv=3, scoring=scoring, refit="accuracy")
+    for refit in (None, "roc_auc"):
+        result = benchmark({"n": nested}, data, outer_cv=3, n_refits=1, refit=refit,
+                           random_state=0)  # fmt: skip
+        assert result.estimators["a", "n"].refit_metric_ == "roc_auc"
 
 
 # -- resuming after a kill ---------------------------------------------------------------------

@@ -233,7 +233,12 @@ def run_experiment(
     first = next(iter(config.datasets.values()))
     # the benchmark, its tables, report and plots know each name as it is shown (its control
     # characters escaped; the reader refused two names shown alike)
-    models = {neutral(n): nested_of(config, spec, first) for n, spec in config.models.items()}
+    # with NestedCV's default outer_cv: benchmark's, below, gives each data set its own (and
+    # refuses a model's own that it would replace)
+    models = {
+        neutral(n): nested_of(config, spec, first).set_params(outer_cv=10)
+        for n, spec in config.models.items()
+    }
     start_ns = time.time_ns()  # a shared cache holds earlier runs' entries: not this run's
     try:
         with _backend(backend, n_jobs, dask_scheduler):
