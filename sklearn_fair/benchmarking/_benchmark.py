@@ -159,6 +159,22 @@ def _same_outer_splits(dataset, plans):
         )  # fmt: skip
 
 
+def _one_metric(dataset, plans):
+    """Refuse, before any fit, a data set whose models would be scored with different metrics
+    (the tables and tests compare one metric per data set, and BenchmarkResult's refuse the
+    rest)."""
+    metrics = {model: plan.metric_names()[plan.refit_metric] for model, plan in plans.items()}
+    if len({(metric.name, metric.sign) for metric in metrics.values()}) > 1:
+        shown = ", ".join(f"{model!r}: {metric}" for model, metric in metrics.items())
+        raise ValueError(
+            f"The models of benchmark would score data set {dataset!r} with different metrics "
+            f"({shown}): a search or NestedCV model scores with its own 'scoring', the others "
+            "with benchmark's. The tables and tests compare one metric per data set: pass "
+            "benchmark the 'scoring' to compare (a search then still selects with its own), "
+            "and give a NestedCV model that scoring or none."
+        )
+
+
 def _budget(schedule):
     """What a cell spent on tuning and refitting: candidates, fits and seconds."""
     results = schedule.results
@@ -236,8 +252,10 @@ def benchmark(
     n_refits : int, default=3
         Refits of the selected configuration per outer fold (see NestedCV).
     scoring : str, callable, list, dict or None, default=None
-        As in NestedCV, for every model; the models of a data set must share the metric.
-        Scores are the scorers' values (higher is better).
+        As in NestedCV, for every model but a NestedCV with a scoring of its own; a search with
+        its own ``scoring`` selects with it and is scored with this one (with its own where
+        this is None). The models of a data set must share the metric (other metrics are
+        refused before any fit). Scores are the scorers' values (higher is better).
     refit : str, default=None
         With several metrics in ``scoring``, the one that selects the hyper-parameters and that
         the tables and tests compare (as NestedCV's ``refit``).
@@ -377,6 +395,7 @@ def benchmark(
             cells.append((dataset, model, nested))
             plans.append(plan)
         _same_outer_splits(dataset, dataset_plans)
+        _one_metric(dataset, dataset_plans)
         check_previous_plans(previous, dataset, dataset_plans)
 
     reuse = [nested.reuse_prefix for _, _, nested in cells]

@@ -249,6 +249,28 @@ def test_a_nested_cvs_own_selecting_metric_is_refused_where_benchmarks_would_rep
         assert result.estimators["a", "n"].refit_metric_ == "roc_auc"
 
 
+def test_models_scored_with_different_metrics_are_refused_before_any_fit(monkeypatch):
+    def no_fits(*args, **kwargs):
+        raise AssertionError("benchmark ran the fits before refusing")
+
+    monkeypatch.setattr("sklearn_fair.benchmarking._benchmark.run_protocol", no_fits)
+    search = GridSearchCV(
+        LogisticRegression(), {"C": [0.1, 1.0]}, cv=3, scoring="balanced_accuracy"
+    )
+    own = NestedCV(DecisionTreeClassifier(), {"max_depth": [1, 2]}, scoring="roc_auc")
+    # before, every fit ran and BenchmarkResult's tables, tests and report refused the result
+    for model, metric in ((search, "balanced accuracy"), (own, "ROC AUC")):
+        with pytest.raises(ValueError, match=f"'m': {metric}, 'tree': accuracy.*'scoring'"):
+            benchmark({"m": model, "tree": DecisionTreeClassifier()}, DATASETS, outer_cv=3)
+    monkeypatch.undo()
+    # benchmark's scoring scores every model (a search still selects with its own)
+    result = benchmark({"m": search, "tree": DecisionTreeClassifier()}, DATASETS, outer_cv=3,
+                       n_refits=1, scoring="accuracy", random_state=0)  # fmt: skip
+    cell = result.cells["a", "m"]
+    assert (cell.metric.name, cell.validation_metric.name) == ("accuracy", "balanced accuracy")
+    assert result.mean_scores().shape == (2, 2)
+
+
 # -- resuming after a kill ---------------------------------------------------------------------
 
 SLOW_MODULE = textwrap.dedent(
