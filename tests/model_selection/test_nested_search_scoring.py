@@ -69,6 +69,27 @@ def test_a_multimetric_search_without_scoring_is_scored_by_its_refit_metric():
     np.testing.assert_allclose(got["test_score"], expected["test_score"], rtol=1e-12)
 
 
+def _simplest_within_a_point(results):
+    # a rule of the user's: the smallest C whose mean is within 0.01 of the best
+    means = results["mean_test_score"]
+    return int(np.flatnonzero(means >= means.max() - 0.01)[0])
+
+
+def test_a_search_with_a_callable_refit_equals_the_idiom():
+    # GridSearchCV sets no best_score_ with a callable refit; the search is run whole and its
+    # validation score is its winner's mean, as scikit-learn's cv_results_ has it
+    search = GridSearchCV(PIPE, GRID, cv=KFold(3), refit=_simplest_within_a_point)
+    expected = cross_validate(search, X, y, cv=OUTER, scoring="neg_log_loss",
+                              return_estimator=True)  # fmt: skip
+    got = nested_cross_validate(search, X, y, cv=OUTER, scoring="neg_log_loss", n_refits=1,
+                                return_nested_info=True)  # fmt: skip
+    np.testing.assert_allclose(got["test_score"], expected["test_score"], rtol=1e-12)
+    searches = expected["estimator"]
+    assert [dict(p) for p in got["best_params"]] == [s.best_params_ for s in searches]
+    winners = [s.cv_results_["mean_test_score"][s.best_index_] for s in searches]
+    np.testing.assert_allclose(got["validation_score"], winners, rtol=1e-12)
+
+
 def test_the_search_scoring_is_what_selects_and_says_so():
     expected = cross_validate(_search("roc_auc"), X, y, cv=OUTER, scoring="neg_log_loss",
                               return_estimator=True)  # fmt: skip

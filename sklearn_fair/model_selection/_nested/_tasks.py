@@ -271,7 +271,8 @@ def run_search_task(task, context, data):
     results = search.cv_results_
     result["best_params"] = search.best_params_
     result["best_index"] = int(search.best_index_)
-    result["best_score"] = float(search.best_score_)
     result["candidates"] = list(results["params"])
     result["mean_scores"] = np.asarray(results[f"mean_test_{refit}"], dtype=float).tolist()
+    # not best_score_, which a search with a callable refit does not set
+    result["best_score"] = result["mean_scores"][result["best_index"]]
     return result
