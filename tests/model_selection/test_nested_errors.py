@@ -10,7 +10,7 @@ from sklearn.exceptions import FitFailedWarning
 from sklearn.model_selection import KFold, StratifiedKFold
 
 from sklearn_fair import NestedCV, nested_cross_validate
-from sklearn_fair.exceptions import InvalidSplitError
+from sklearn_fair.exceptions import InvalidSplitError, NonFiniteScoreWarning
 
 X, y = make_classification(n_samples=60, n_features=4, random_state=0)
 
@@ -236,3 +236,20 @@ def test_fold_where_every_candidate_fails_is_scored_error_score_with_a_warning()
 def test_error_score_raise_reraises_the_original_exception():
     with pytest.raises(BadFit, match="C=-1.0"):
         _nested(param_grid={"C": [-1.0, 1.0]}, error_score="raise").fit(X, y)
+
+
+def test_a_search_whose_own_scorer_gives_nan_names_its_metric_as_results_do():
+    # the search selects with its own scorer, the outer folds are scored with another: the
+    # message names the selecting metric as results show it, not by an internal key
+    from sklearn.model_selection import GridSearchCV
+
+    def nan_scorer(estimator, X_test, y_test):
+        return float("nan")
+
+    search = GridSearchCV(CountingClassifier(), {"C": [1.0, 2.0]}, cv=2, scoring=nan_scorer)
+    with pytest.warns(NonFiniteScoreWarning) as caught:
+        with pytest.raises(ValueError, match="no hyper-parameters can be selected") as info:
+            nested_cross_validate(search, X, y, cv=3, scoring="accuracy")
+    assert "mean validation score is NaN" in str(info.value)
+    assert "selection:" not in str(info.value)
+    assert "scored {'score': nan}" in str(caught[0].message)

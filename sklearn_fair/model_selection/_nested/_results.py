@@ -13,6 +13,7 @@ import numpy as np
 
 from ...exceptions import NonFiniteScoreWarning
 from ...utils._stacklevel import external_stacklevel
+from ._scoring import shown
 from ._selection import rank_within_folds
 from ._tasks import FINAL, REFIT, TaskKey
 
@@ -150,7 +151,7 @@ def assemble(schedule):
         and any(not np.isfinite(v) for v in r["scores"].values())
     ]
     for r in bad_scores:
-        values = {name: v for name, v in r["scores"].items() if not np.isfinite(v)}
+        values = {shown(name): v for name, v in r["scores"].items() if not np.isfinite(v)}
         failed.append(
             {
                 "key": r["key"]._asdict(),

@@ -107,9 +107,9 @@ def select_fold(plan, fold, results):
         )
     elif not finite.any() and n_candidates > 1:
         selection["failed"] = (
-            f"Every candidate's mean validation {metric} is NaN or infinite in {_where(fold)}, so "
-            f"no hyper-parameters can be selected ({len(errors)} of the {n_candidates * n_inner} "
-            f"fits failed).{_inner_diagnosis(plan, fold)}"
+            f"Every candidate's mean validation {shown(metric)} is NaN or infinite in "
+            f"{_where(fold)}, so no hyper-parameters can be selected ({len(errors)} of the "
+            f"{n_candidates * n_inner} fits failed).{_inner_diagnosis(plan, fold)}"
             + (f" The first error was:\n{errors[0]}" if errors else "")
         )
     if selection["failed"] is not None:
