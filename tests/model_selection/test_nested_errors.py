@@ -253,3 +253,37 @@ def test_a_search_whose_own_scorer_gives_nan_names_its_metric_as_results_do():
     assert "mean validation score is NaN" in str(info.value)
     assert "selection:" not in str(info.value)
     assert "scored {'score': nan}" in str(caught[0].message)
+
+
+def _scores_or_error(function, *args, **kwargs):
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return function(*args, **kwargs)
+    except (BadFit, ValueError) as error:  # BadFit itself, or "All the 3 fits failed" with it
+        return type(error), "C must be >= 0" in str(error)
+
+
+@pytest.mark.parametrize("outer_error_score", [np.nan, "raise"])
+@pytest.mark.parametrize("search_error_score", [np.nan, -1.0, 1.0, "raise"])
+def test_a_search_keeps_its_own_error_score_for_its_inner_fits(
+    search_error_score, outer_error_score
+):
+    # as cross_val_score(search, error_score=...): the search's error_score scores its inner
+    # fits (a failing candidate may even win with 1.0, and its refit fails); the function's
+    # scores the outer folds. Before, the function's also scored (or raised in) the inner fits
+    from sklearn.model_selection import GridSearchCV, cross_val_score
+
+    from sklearn_fair import nested_cross_val_score
+
+    search = GridSearchCV(
+        CountingClassifier(), {"C": [-1.0, 1.0]}, cv=KFold(2), error_score=search_error_score
+    )
+    expected = _scores_or_error(cross_val_score, search, X, y, cv=KFold(3),
+                                error_score=outer_error_score)  # fmt: skip
+    got = _scores_or_error(nested_cross_val_score, search, X, y, cv=KFold(3), n_refits=1,
+                           error_score=outer_error_score)  # fmt: skip
+    if isinstance(expected, tuple):
+        assert got == expected
+    else:
+        np.testing.assert_allclose(got, expected)

@@ -114,6 +114,7 @@ class SearchSpace:
     refit: object
     sampler_random_state: object  # a RandomizedSearchCV's own random_state
     search_scoring: object = None  # (scoring, refit) of a search given: it selects with them
+    search_error_score: object = None  # a search given: its error_score scores its inner fits
 
     @property
     def base_estimator(self):
@@ -143,6 +144,7 @@ def search_space(nested, owner):
         return space
     search = space.estimator
     space.search_scoring = (search.scoring, search.refit)
+    space.search_error_score = search.error_score
     if type(search) not in (GridSearchCV, RandomizedSearchCV) or callable(search.refit):
         space.search = search
         return space

@@ -111,7 +111,8 @@ default=None
     fits are summarised in one FitFailedWarning. An outer fold in which no candidate can be
     selected (every fit failed, or no mean validation score is finite) gets no refit and the
     test score ``error_score``, as in ``cross_validate(GridSearchCV(...))``; when every outer
-    fold fails, a ValueError carries the first error.""",
+    fold fails, a ValueError carries the first error. A search given as the estimator
+    scores its inner fits with its own ``error_score``, as in ``cross_validate(search)``.""",
     "verbose": """verbose : int, default=0
     ``1`` reports progress with an ETA: a bar on a terminal, a plain line at every tenth
     of the run elsewhere (a log file).""",

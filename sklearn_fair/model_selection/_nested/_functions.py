@@ -468,8 +468,9 @@ default="predict"
         The metric(s) of the inner selection (a search given as ``estimator`` selects with
         its own).
     error_score : 'raise' or float, default=np.nan
-        Score of a failed selection fit. A fold without a model (every candidate failed) or a
-        failed refit raises: a prediction cannot be made up.
+        Score of a failed selection fit (a search given as ``estimator`` keeps its own). A
+        fold without a model (every candidate failed) or a failed refit raises: a prediction
+        cannot be made up.
     {param_grid}
     {param_distributions}
     {n_iter}

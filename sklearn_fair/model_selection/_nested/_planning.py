@@ -47,6 +47,8 @@ class Plan:
     early_stopping: bool = False
     refit: object = True
     error_score: object = np.nan
+    # a search given: its own error_score, for the selection fits (None: error_score)
+    search_error_score: object = None
     n_jobs: object = None
     verbose: int = 0
     fit_timeout: object = None
@@ -92,6 +94,18 @@ class Plan:
     def refit_key(fold, index):
         return TaskKey(REFIT, fold, refit=index)
 
+    @property
+    def selection_error_score(self):
+        """The error_score of the selection fits. A search given keeps its own, as in
+        ``cross_validate(search, error_score=...)``, where ``error_score`` is the outer fits';
+        its ``"raise"`` fails the fold (see ``select_fold``) unless the run raises too."""
+        own = self.search_error_score
+        if own is None:
+            return self.error_score
+        if isinstance(own, str):  # "raise"
+            return own if isinstance(self.error_score, str) else np.nan
+        return own
+
     def selection_params(self, candidate_index):
         """A candidate's parameters, with the selection seed on random_state left at None."""
         params = self._selection_params.get(candidate_index)
@@ -116,7 +130,7 @@ class Plan:
                         train=(*split, "train"),
                         test=(*split, "test"),
                         val=(*split, "test") if self.early_stopping else None,
-                        error_score=self.error_score,
+                        error_score=self.selection_error_score,
                         metrics=self.selection_keys,
                     )
                 )
@@ -295,6 +309,7 @@ def make_plan(nested, X, y, groups, params, *, final, return_estimator, owner,
         early_stopping=early_stopping,
         refit=space.refit,
         error_score=nested.error_score,
+        search_error_score=space.search_error_score,
         n_jobs=nested.n_jobs,
         verbose=nested.verbose,
         fit_timeout=nested.fit_timeout,

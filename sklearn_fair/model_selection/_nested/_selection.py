@@ -92,7 +92,7 @@ def select_fold(plan, fold, results):
                 errors.append(result["error"])
             for name in keys:
                 value = result["scores"].get(name, np.nan)
-                scores[name][c, s] = plan.error_score if result["error"] else value
+                scores[name][c, s] = plan.selection_error_score if result["error"] else value
             fit_time[c, s], score_time[c, s] = result["fit_time"], result["score_time"]
     means = {name: values.mean(axis=1) for name, values in scores.items()}
     metric = plan.selecting_metric(keys)
@@ -100,7 +100,13 @@ def select_fold(plan, fold, results):
     finite = np.isfinite(selecting)
     inner_scores = {shown(name): values for name, values in scores.items()}
     selection = _unselected(plan.candidates, inner_scores, fit_time, score_time)
-    if len(errors) == n_candidates * n_inner:
+    if errors and isinstance(plan.search_error_score, str):  # "raise": the search failed
+        selection["failed"] = (
+            f"The search given has error_score='raise' and {len(errors)} of its "
+            f"{n_candidates * n_inner} fits failed in {_where(fold)}. The first error was:\n"
+            f"{errors[0]}"
+        )
+    elif len(errors) == n_candidates * n_inner:
         selection["failed"] = (
             f"All the {len(errors)} fits of the {n_candidates} candidate(s) failed in "
             f"{_where(fold)}. The first error was:\n{errors[0]}"
