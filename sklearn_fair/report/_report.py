@@ -185,11 +185,21 @@ class NestedCVReport:
                 f"{c.n_failed} of {c.model}" + ("" if self._one else f" on {c.dataset}")
                 for c in failed
             )
-            sentence += (
-                f' Fits failed ({where}) and were given error_score: see "Failed fits"; '
-                "the scores above include them."
-            )
+            sentence += f' Fits failed ({where}): see "Failed fits"; {self._failed_scores()}.'
         return sentence
+
+    def _failed_scores(self):
+        """What the failed fits left of each metric's test scores, in words (of :attr:`rows`):
+        the verdict and the Failed fits section say it alike."""
+        complete, missing = {}, {}
+        for row in self.rows:
+            (complete if np.isfinite(row["test_mean"]) else missing)[row["metric"]] = None
+        complete = [metric for metric in complete if metric not in missing]
+        parts = [f"every outer fold has a test {_names(complete)} score"] if complete else []
+        if missing:
+            verb = "is" if len(missing) == 1 else "are"
+            parts.append(f"{_names(missing)} {verb} n/a where folds failed")
+        return "; ".join(parts)
 
     @cached_property
     def _against_baseline(self):
@@ -658,9 +668,11 @@ class NestedCVReport:
             columns=[*([] if self._one else ["data set"]), "model", "outer fold"]
             + [num("failed fits"), "first error"],
             paragraphs=[
-                "Fits that raised (or scored NaN) were given the run's error_score; a fold whose "
-                "every candidate failed has no selection, and its test score is error_score. "
-                "The tables above include these folds: read them with this list."
+                "A fit that raised was given the run's error_score for every metric, and a "
+                "scorer that raised for its own; a NaN or infinite score was kept. A candidate "
+                "whose mean validation score (of the selecting metric) is not finite cannot be "
+                "selected; a fold whose every candidate failed has no selection, and its test "
+                f"score is error_score. In the tables above, {self._failed_scores()}."
             ],
         )
         for cell in cells:

@@ -34,6 +34,9 @@ def test_the_report_lists_the_failed_fits_per_fold_with_the_first_error(fitted):
     report = nested_cv_report({"tree": fitted}, n_resamples=200)
     assert report.rows[0]["n_failed_fits"] == len(failed)
     assert f"{len(failed)} of tree" in report.verdict()
+    # the failed candidate was not selected: every fold has its test score, none error_score
+    assert all(fold["test_score"] > 0.5 for fold in fitted.outer_results_)
+    assert report.verdict().endswith('"Failed fits"; every outer fold has a test accuracy score.')
     for text in (report.to_text(), report.to_markdown(), report.to_html(plots=False)):
         assert "Failed fits" in text and "max_depth" in text
     section = next(s for s in report.sections() if s.title == "Failed fits")

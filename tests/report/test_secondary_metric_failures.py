@@ -102,3 +102,24 @@ def test_on_one_data_set_every_table_says_why_it_prints_n_a(result):
         printed = [str(row[-1]) for row in section.rows if str(row[0]) != "median"]
         assert [text == "n/a" for text in printed] == odd  # the last column: test even
         assert "n/a where folds failed (see Failed fits)." in section.paragraphs
+
+
+def test_the_verdict_and_failed_fits_say_which_metric_the_failed_fits_left_without_scores(result):
+    """The fits that failed scored NaN for "even" only (the engine lists them as failed): the
+    selecting metric has every fold's score and none was given error_score."""
+    for cell in result.cells.values():
+        assert np.all(np.isfinite(cell.scores))  # accuracy: every outer fold scored
+        odd = [len(t) % 2 == 1 for t in cell.test_indices]  # by hand: NaN where odd
+        assert list(np.isnan(cell.scores_per_metric["even"])) == odd
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        report = result.report(n_resamples=200)
+        pages = [report.to_text(), report.to_markdown(), html.unescape(report.to_html(plots=False))]
+    said = "every outer fold has a test acc score; even is n/a where folds failed."
+    assert report.verdict().endswith(f'see "Failed fits"; {said}')
+    failed = next(s for s in report.sections() if s.title == "Failed fits")
+    assert failed.paragraphs[0].endswith(f"In the tables above, {said}")
+    for page in pages:
+        words = " ".join(page.split())
+        assert words.count(said) == 2  # the verdict and the Failed fits section
+        assert "were given error_score" not in words and "include them" not in words
