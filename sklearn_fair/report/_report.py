@@ -93,7 +93,8 @@ class NestedCVReport:
         set, 1 the best, ties averaged (1.5 for two models tied first), as the average ranks of
         :meth:`~sklearn_fair.BenchmarkResult.rank_comparison` average them; None on a data set
         where a model's folds failed (a rank needs every model's score: rank_comparison leaves
-        such a data set out).
+        such a data set out), and ``not_ranked`` says so in the report's words (None where
+        ranked).
     selected_params : dict
         Model name -> the hyper-parameters selected in each outer fold (of the first data set).
     median_params : dict
@@ -987,11 +988,19 @@ def _rank(rows):
         groups.setdefault((row["dataset"], row["metric"], row["greater_is_better"]), []).append(row)
     for (*_, greater_is_better), group in groups.items():
         sign = 1 if greater_is_better else -1
+        failed = [row["model"] for row in group if not np.isfinite(row["test_mean"])]
+        for row in group:  # a model's folds failed: a rank needs every model's score
+            row["not_ranked"] = (
+                f"a rank needs every model's score on the data set. Left out: "
+                f"{_left_out({row['dataset']: failed})} (see Failed fits)."
+                if failed
+                else None
+            )
         for key, rank in (("test_mean", "rank_test"), ("validation_mean", "rank_validation")):
             for row in group:
                 row[rank] = None
-            if not all(np.isfinite(row["test_mean"]) for row in group):
-                continue  # a model's folds failed: a rank needs every model's score
+            if failed:
+                continue
             ranked = [
                 row
                 for row in group

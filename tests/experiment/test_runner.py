@@ -487,3 +487,45 @@ def test_ctrl_c_counts_the_fits_of_this_run_not_the_entries_of_earlier_runs(tmp_
     # k fits finished, one entry each; the earlier run's entries are not this run's
     assert info.value.n_cached == k
     assert len(list(cache.glob("*/*.json"))) == n_earlier + k
+
+
+def test_summary_rows_of_a_model_whose_folds_failed_are_the_reports_and_say_why(tmp_path):
+    """A model that fails on one outer fold of three: summary.csv gives its row as report.md and
+    report.html give it (its mean not computed, no model ranked on the data set), and says why
+    a rank is missing; it said "every outer fold failed" and ranked the others among themselves,
+    which report.html does not."""
+    X, y = load_iris(return_X_y=True)  # rows sorted by class, 50 of each
+    with open(tmp_path / "iris.csv", "w", newline="") as file:
+        writer = csv.writer(file)
+        writer.writerow(["a", "b", "c", "d", "y"])
+        writer.writerows([*row, label] for row, label in zip(X, y))
+    rows = np.arange(150)
+    # fold 0 tests on class 2: its training rows have 2 classes, so priors for 3 fail there only
+    tests = [rows[100:], np.r_[rows[:25], rows[50:75]], np.r_[rows[25:50], rows[75:100]]]
+    save_splits([(np.setdiff1d(rows, t), t) for t in tests], tmp_path / "splits.json", y=y)
+    config = TINY.replace(
+        'dataset = "sklearn:iris"', 'dataset = "csv"\npath = "iris.csv"\ntarget = "y"'
+    )
+    config = config.replace("outer_cv = 3", 'splits_file = "splits.json"')
+    config += '\n[models.bayes]\nestimator = "sklearn.naive_bayes.GaussianNB"\n'
+    config += "params = { priors = [0.3, 0.3, 0.4] }\n"
+    (tmp_path / "e.toml").write_text(config)
+    run_experiment(tmp_path / "e.toml")
+    out = tmp_path / "out"
+    with open(out / "summary.csv", newline="") as file:
+        summary = {row["model"]: row for row in csv.DictReader(file)}
+    assert list(summary) == ["logreg", "knn", "bayes"]
+    bayes = summary["bayes"]
+    assert bayes["test_mean"] == "" and bayes["failed_fits"] == "1"  # its one fit of fold 0
+    assert bayes["ci_method"] == "not computed: 1 of 3 folds failed (see Failed fits)"
+    assert "priors" in bayes["first_error"] and "error" not in bayes
+    why = (
+        "a rank needs every model's score on the data set. Left out: iris, where folds of bayes "
+        "failed (see Failed fits)."
+    )
+    for row in summary.values():
+        assert row["rank_test"] == "" and row["not_ranked"] == why
+    assert float(summary["knn"]["test_mean"]) > 0  # the others are scored
+    report = " ".join((out / "report.md").read_text().split())
+    assert "| bayes | accuracy | n/a ± n/a |" in report
+    assert "a rank every model's score. Folds of bayes failed." in report

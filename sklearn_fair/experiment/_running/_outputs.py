@@ -166,25 +166,22 @@ def _complete(result, dataset):
 
 
 def _summaries(config, result, loaded, failures):
-    """Per data set its report over the complete cells, and the summary rows (a model that
-    failed is a row with its error)."""
+    """Per data set its report over every model (as report.html reports it: n/a, and why,
+    where folds failed), and the summary rows: the report's, with the failed fits."""
     data_of, model_of = originals(config)
     reports, rows = {}, []
     for dataset in result.datasets:
-        complete = _complete(result, dataset)
         data, splits = loaded[data_of[dataset]], config.datasets[data_of[dataset]].splits
         title = f"Experiment {config.name}" + (f", data set {dataset}" if config.several else "")
-        if complete:
-            reports[dataset] = nested_cv_report(
-                complete, X=data.X, y=data.y, title=neutral(title),
-                splits_file=splits["path"] if splits else None,
-                random_state=result.random_state,
-            )  # fmt: skip
+        reports[dataset] = nested_cv_report(
+            {m: result.cells[dataset, m] for m in result.models}, X=data.X, y=data.y,
+            title=neutral(title), splits_file=splits["path"] if splits else None,
+            random_state=result.random_state,
+        )  # fmt: skip
         for model in result.models:
             cell = (data_of[dataset], model_of[model])
             failed = [f for f in failures if (f["dataset"], f["model"]) == cell]
-            found = [r for r in getattr(reports.get(dataset), "rows", []) if r["model"] == model]
-            for row in found or [{"model": model, "error": "every outer fold failed"}]:
+            for row in [r for r in reports[dataset].rows if r["model"] == model]:
                 row = {"dataset": dataset, **row, "failed_fits": len(failed)}
                 row["first_error"] = failed[0]["error"] if failed else None
                 rows.append(row)
