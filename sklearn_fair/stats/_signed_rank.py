@@ -103,7 +103,8 @@ def bayesian_signed_rank(
     Returns
     -------
     SignedRankResult
-        ``p_a_better``, ``p_equivalent``, ``p_b_better``.
+        ``p_a_better``, ``p_equivalent``, ``p_b_better``. With ``rope=0`` and no difference
+        on any data set, 0.5, 0 and 0.5 (each sample's posterior is split evenly).
 
     Examples
     --------
@@ -120,6 +121,9 @@ def bayesian_signed_rank(
     alpha[0] = float(prior)
     weights = as_generator(random_state).dirichlet(alpha, int(n_samples))
     p_a, p_rope, p_b = _probabilities(_posterior(differences, float(rope), weights))
+    if rope == 0 and not differences.any():
+        # every sample gives each side half its mass: rounding, not the data, would choose
+        p_a, p_rope, p_b = 0.5, 0.0, 0.5
     return SignedRankResult(
         p_a_better=p_a,
         p_equivalent=p_rope,
