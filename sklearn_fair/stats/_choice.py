@@ -14,6 +14,7 @@ from scipy import stats as _scipy_stats
 from sklearn.utils._param_validation import StrOptions, validate_params
 
 from ._checks import CONFIDENCE, require_stats_extra
+from ._paired import paired_ttest
 from ._ranks import _as_table, rank_comparison
 
 __all__ = ["MultipleComparison", "multiple_comparison"]
@@ -50,7 +51,9 @@ class MultipleComparison:
         ``homogeneity_pvalue >= alpha``.
     omnibus : {"ttest", "wilcoxon", "anova", "friedman"}
     statistic, pvalue : float
-        The omnibus test's statistic (t, Wilcoxon's W, F, chi-square) and p-value.
+        The omnibus test's statistic (t, Wilcoxon's W, F, chi-square) and p-value; the t-test
+        is :func:`paired_ttest` (scipy's, but t = 0 and p = 1 where two models score the
+        same on every data set, for scipy's NaN).
     posthoc : {"tukeyhsd", "nemenyi"} or None
         None for two models.
     pairwise_pvalues : ndarray of shape (n_models, n_models) or None
@@ -220,7 +223,8 @@ def multiple_comparison(scores, *, test="auto", alpha=0.05, greater_is_better=Tr
     pairwise, cd, posthoc = None, None, None
     if k == 2:
         if family == "parametric":
-            omnibus, result = "ttest", _scipy_stats.ttest_rel(values[:, 0], values[:, 1])
+            # ours, not scipy's: t = 0 and p = 1, not NaN, when the scores are equal
+            omnibus, result = "ttest", paired_ttest(values[:, 0], values[:, 1])
         else:
             omnibus, result = "wilcoxon", _scipy_stats.wilcoxon(values[:, 0], values[:, 1])
         statistic, pvalue = float(result.statistic), float(result.pvalue)

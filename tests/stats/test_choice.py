@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from autorank import autorank
+from scipy import stats
 
 from sklearn_fair.stats import multiple_comparison
 
@@ -86,6 +87,24 @@ def test_lower_is_better_reverses_the_ranks_only():
     for model in data.columns:
         assert lower.average_ranks[model] == pytest.approx(k + 1 - higher.average_ranks[model])
     assert lower.pvalue == higher.pvalue
+
+
+def test_two_models_with_equal_scores_are_not_a_nan():
+    # Two models that score the same on every data set: scipy's ttest_rel (and autorank) is
+    # 0/0, NaN, which the paragraph printed as "t = nan, p = nan"; the paired t-test of
+    # sklearn_fair.stats documents t = 0 and p = 1 there. A difference that is not 0 on
+    # every data set still gives scipy's numbers.
+    scores = np.array([0.25, 0.5, 0.75, 0.625, 0.375, 0.125, 0.875])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        result = multiple_comparison({"a": scores, "b": scores.copy()}, test="parametric")
+        shifted = multiple_comparison({"a": scores, "b": scores[::-1]}, test="parametric")
+        reference = stats.ttest_rel(scores, scores[::-1])
+    assert (result.omnibus, result.statistic, result.pvalue) == ("ttest", 0.0, 1.0)
+    assert "t = 0, p = 1," in result.paragraph
+    assert (shifted.statistic, shifted.pvalue) == pytest.approx(
+        (reference.statistic, reference.pvalue)
+    )
 
 
 @pytest.mark.parametrize(
