@@ -58,11 +58,16 @@ def concordance_correlation_coefficient(y_true, y_pred, *, bias=True, sample_wei
         raise ValueError("The 'y_true' and 'y_pred' parameters must hold finite values.")
     weight = np.ones_like(x) if sample_weight is None else sample_weight
     total = weight.sum()
+    if total <= 0:
+        raise ValueError(
+            f"The 'sample_weight' parameter sums to {float(total)!r}; "
+            "concordance_correlation_coefficient needs a positive total weight."
+        )
     denominator = total if bias else total - 1.0
     if denominator <= 0:
         raise ValueError(
             "concordance_correlation_coefficient with bias=False needs a total weight above 1 "
-            f"(at least 2 samples). Got {total!r} instead."
+            f"(at least 2 samples). Got {float(total)!r} instead."
         )
     mean_x = np.dot(weight, x) / total
     mean_y = np.dot(weight, y) / total

@@ -76,3 +76,11 @@ def test_bad_inputs():
         ccc([1.0], [1.0], bias=False)
     with pytest.raises(ValueError, match="1-D"):
         ccc(np.ones((3, 2)), np.ones((3, 2)))
+
+
+@pytest.mark.parametrize("bias", [True, False])
+def test_weights_summing_to_zero_are_refused_by_name(bias):
+    # Before, bias=True said "with bias=False needs a total weight above 1": the wrong option
+    # and not the parameter at fault.
+    with pytest.raises(ValueError, match=r"'sample_weight' parameter sums to 0\.0"):
+        ccc([1.0, 2.0], [1.0, 3.0], sample_weight=[0.0, 0.0], bias=bias)
