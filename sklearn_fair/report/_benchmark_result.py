@@ -28,7 +28,7 @@ from ..utils._random import check_random_state_param, named_generator, seed_root
 from ..utils._stacklevel import external_stacklevel
 from ._artefact import load_cells, read_document, save_document, to_latex
 from ._card import card_of
-from ._format import decimals_for, selection_counts, tie_level
+from ._format import decimals_for, failed_folds, selection_counts, tie_level
 from ._report import NestedCVReport
 from ._results import DOCS, REPORT_INTERVALS, NoSplitsError, as_result, bootstrap_root
 from ._verdict import NOT_DEMONSTRATED, emphasis
@@ -513,7 +513,7 @@ class BenchmarkResult:
             for model, values in zip(self.models, printed):
                 failed = int(np.sum(~np.isfinite(values)))
                 if failed:
-                    texts.append(f"failed ({failed} of {values.size} folds)")
+                    texts.append(failed_folds(failed, values.size))
                 elif statistic == "mean":
                     texts.append(f"{np.mean(values):.{d}f} ± {np.std(values):.{d}f}")
                 else:

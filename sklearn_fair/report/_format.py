@@ -71,6 +71,19 @@ def number(value, decimals):
         return str(value)
 
 
+def failed_folds(n_failed, n_folds):
+    """What a table prints for a cell whose folds failed: no mean, and how many folds failed
+    (:meth:`BenchmarkResult.table <sklearn_fair.BenchmarkResult.table>` and the report's Test
+    performance section say it alike).
+
+    Examples
+    --------
+    >>> failed_folds(1, 3)
+    'failed (1 of 3 folds)'
+    """
+    return f"failed ({n_failed} of {n_folds} folds)"
+
+
 def signed(value, decimals):
     """Like :func:`number`, with an explicit sign (+0.012, -3)."""
     if _missing(value):

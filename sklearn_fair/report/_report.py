@@ -18,6 +18,7 @@ from ..exceptions import SplitsMismatchError, UnequalBudgetWarning
 from ..stats._bounds import metric_range
 from ._format import (
     decimals_for,
+    failed_folds,
     number,
     pvalue,
     selection_counts,
@@ -83,10 +84,12 @@ class NestedCVReport:
         "unknown": not clipped), ``iqm``, ``iqm_ci_low``, ``iqm_ci_high``, ``iqm_ci_method``,
         ``validation_mean`` (in ``validation_metric``: the selecting metric, or a search's own
         scoring), ``optimism``, ``rank_test``, ``rank_validation``, ``greater_is_better``,
-        ``note`` (see :func:`~sklearn_fair.metrics.metric_display_name`), ``n_failed_fits``
-        and ``median_<param>`` per numeric hyper-parameter. In printed units (a negated
-        scikit-learn error is the positive error). ``optimism`` is the mean validation minus the
-        mean test score in the scorer's direction (positive: validation looked better); it,
+        ``note`` (see :func:`~sklearn_fair.metrics.metric_display_name`), ``n_failed_fits``,
+        ``n_failed_folds`` (the outer folds without a finite test score of the metric: then its
+        means, intervals and ranks are not computed) and ``median_<param>`` per numeric
+        hyper-parameter. In printed units (a negated scikit-learn error is the positive error).
+        ``optimism`` is the mean validation minus the mean test score in the scorer's direction
+        (positive: validation looked better); it,
         ``validation_mean`` and ``rank_validation`` are None for a metric that did not select,
         and ``optimism`` also where the validation score is of a search's own scoring
         (:attr:`~sklearn_fair.report._results.NestedResult.optimism`). Ranks are within a data
@@ -241,6 +244,9 @@ class NestedCVReport:
             return self.comparison_note
         row = self.rows[0]
         d = self.decimals(row["metric"])
+        if row["n_failed_folds"]:  # as the Test performance section prints it
+            failed = failed_folds(row["n_failed_folds"], row["n_folds"])
+            return f"{row['model']}: test {row['metric']} {failed}."
         return (
             f"{row['model']}: test {row['metric']} {number(row['test_mean'], d)} over "
             f"{row['n_folds']} outer folds, {100 * self.confidence:g}% interval of the mean "
@@ -395,11 +401,18 @@ class NestedCVReport:
                     *([] if self._one else [row["dataset"]]),
                     row["model"],
                     metric + (" (selects)" if row["selects"] and self._multimetric else ""),
-                    num(f"{number(row['test_mean'], d)} ± {number(row['test_std'], d)}"),
-                    num(f"[{number(row['ci_low'], d)}, {number(row['ci_high'], d)}]",
-                        title=row["ci_method"]),
-                    num(f"{number(row['iqm'], d)} [{number(row['iqm_ci_low'], d)}, "
-                        f"{number(row['iqm_ci_high'], d)}]", title=row["iqm_ci_method"]),
+                    *(
+                        [num(failed_folds(row["n_failed_folds"], row["n_folds"])),
+                         num("n/a", title=row["ci_method"]), num("n/a")]
+                        if row["n_failed_folds"]  # as table() prints it; n/a: see paragraph
+                        else [
+                            num(f"{number(row['test_mean'], d)} ± {number(row['test_std'], d)}"),
+                            num(f"[{number(row['ci_low'], d)}, {number(row['ci_high'], d)}]",
+                                title=row["ci_method"]),
+                            num(f"{number(row['iqm'], d)} [{number(row['iqm_ci_low'], d)}, "
+                                f"{number(row['iqm_ci_high'], d)}]", title=row["iqm_ci_method"]),
+                        ]
+                    ),
                     num(number(row["validation_mean"], d)),
                     num("n/a" if row["optimism"] is None else signed(row["optimism"], d),
                         title=None if row["optimism"] is None else formula),
@@ -955,6 +968,7 @@ def _rows(cells, confidence, interval, n_resamples, root):
                 "greater_is_better": metric.greater_is_better,
                 "note": metric.note,
                 "n_failed_fits": cell.n_failed,
+                "n_failed_folds": 0,
             }
             row.update({f"median_{k}": v for k, v in median_params(cell.best_params).items()})
             rows.append(row)
@@ -975,7 +989,7 @@ def _failed_row(cell, key, metric, scores):
         iqm_ci_method="not computed", metric_range=None, validation_mean=None, optimism=None,
         validation_metric=None,
         greater_is_better=metric.greater_is_better, note=metric.note,
-        n_failed_fits=cell.n_failed,
+        n_failed_fits=cell.n_failed, n_failed_folds=failed,
     )  # fmt: skip
     return row
 

@@ -1,6 +1,7 @@
 """A model that fails on one data set: the other cells are still read, tested and reported,
 and every output says which cells are missing (issue 36.3)."""
 
+import html
 import warnings
 
 import numpy as np
@@ -155,3 +156,57 @@ def test_the_comparison_across_data_sets_counts_the_data_sets_it_pools(result):
     assert f"on the {len(complete)} data sets' mean test scores (left out: wide, where" in text
     for row in across.itertuples():
         assert row.wins + row.ties + row.losses == len(complete)
+
+
+def _printed(section, dataset, model, metric=None):
+    """The cells of a model's row of the Test performance section, by column title."""
+    columns = [str(c) for c in section.columns]
+    for row in section.rows:
+        named = dict(zip(columns, (getattr(c, "text", str(c)) for c in row)))
+        if (named.get("data set", dataset), named["model"]) == (dataset, model):
+            if metric is None or named["metric"] == metric:
+                return named
+    raise AssertionError(f"no row of {model} on {dataset}")
+
+
+def test_the_test_performance_section_says_failed_in_the_words_of_table(result):
+    # by hand: tree cannot fit the 8 features of "wide", so each of its 3 outer folds failed
+    failed = "failed (3 of 3 folds)"
+    assert result.table(mark=False).loc["tree", "wide"] == failed
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", MissingCellsWarning)
+        report = result.report(n_resamples=200)
+        summary = next(s for s in report.sections() if s.title == "Test performance")
+        pages = [report.to_text(), report.to_markdown(), html.unescape(report.to_html())]
+    printed = _printed(summary, "wide", "tree")
+    assert printed["test mean ± std"] == failed
+    assert [text for title, text in printed.items() if "interval" in title] == ["n/a", "n/a"]
+    for page in pages:
+        assert page.count(failed) == 2  # the paper's table and the Test performance section
+        assert "n/a ± n/a" not in page and "[n/a, n/a]" not in page
+
+
+def test_a_cell_where_some_folds_failed_says_how_many_in_every_output():
+    from sklearn.datasets import load_iris
+    from sklearn.model_selection import PredefinedSplit
+    from sklearn.naive_bayes import GaussianNB
+
+    from sklearn_fair.report import nested_cv_report
+
+    X, y = load_iris(return_X_y=True)  # rows sorted by class, 50 of each
+    fold = np.repeat([1, 2, 1, 2, 0, 0], 25)  # fold 0 tests on class 2, trains on 2 classes
+    models = {"prior": DummyClassifier(), "bayes": GaussianNB(priors=[0.3, 0.3, 0.4])}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        one = benchmark(models, {"iris": (X, y)}, outer_cv=PredefinedSplit(fold), n_refits=1)
+        report = one.report(n_resamples=200)
+        summary = next(s for s in report.sections() if s.title == "Test performance")
+        pages = [report.to_text(), report.to_markdown(), html.unescape(report.to_html())]
+        alone = nested_cv_report({"bayes": one.estimators["iris", "bayes"]}, n_resamples=200)
+    failed = "failed (1 of 3 folds)"  # the priors of 3 classes fail on fold 0 only
+    assert one.table(mark=False).loc["bayes", "iris"] == failed
+    assert _printed(summary, "iris", "bayes")["test mean ± std"] == failed
+    for page in pages:
+        assert failed in page and "n/a ± n/a" not in page and "[n/a, n/a]" not in page
+    assert alone.verdict().startswith(f"bayes: test accuracy {failed}.")
+    assert "[n/a, n/a]" not in alone.verdict()

@@ -123,3 +123,33 @@ def test_the_verdict_and_failed_fits_say_which_metric_the_failed_fits_left_witho
         words = " ".join(page.split())
         assert words.count(said) == 2  # the verdict and the Failed fits section
         assert "were given error_score" not in words and "include them" not in words
+
+
+def test_the_test_performance_section_counts_the_folds_where_the_metric_failed(result):
+    """As table() prints a cell whose folds failed: "failed (k of n folds)", not "n/a ± n/a"."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        report = result.report(n_resamples=200)
+        summary = next(s for s in report.sections() if s.title == "Test performance")
+        pages = [report.to_text(), report.to_markdown(), html.unescape(report.to_html(plots=False))]
+    columns = [str(c) for c in summary.columns]
+    printed = {
+        (str(row[0]), str(row[1]), str(row[2])): row[columns.index("test mean ± std")].text
+        for row in summary.rows
+    }
+    rows = {(r["dataset"], r["model"], r["scoring"]): r for r in report.rows}
+    odd = {  # by hand: the outer folds with an odd number of test rows score NaN
+        d: sum(len(t) % 2 for t in result.cells[d, "knn"].test_indices) for d in result.datasets
+    }
+    for (dataset, _, scoring), text in printed.items():
+        k = odd[dataset] if scoring == "even" else 0
+        assert (text == f"failed ({k} of 3 folds)") if k else ("±" in text), text
+    assert [r.get("n_failed_folds") for r in rows.values()] == [
+        odd[d] if s == "even" else 0 for d, _, s in rows
+    ]
+    for page in pages:
+        words = " ".join(page.split())
+        assert (
+            words.count("failed (2 of 3 folds)") == 3 and words.count("failed (1 of 3 folds)") == 3
+        )
+        assert "n/a ± n/a" not in page and "[n/a, n/a]" not in page
