@@ -6,6 +6,7 @@ its p-value is half ours when that model leads). Like autorank, it checks the no
 each model's scores, not of the paired differences that the t-test and the ANOVA assume.
 """
 
+import warnings
 from dataclasses import dataclass, field
 from itertools import combinations
 
@@ -13,6 +14,7 @@ import numpy as np
 from scipy import stats as _scipy_stats
 from sklearn.utils._param_validation import StrOptions, validate_params
 
+from ..exceptions import SklearnFairWarning
 from ._checks import CONFIDENCE, require_stats_extra
 from ._paired import paired_ttest
 from ._ranks import _as_table, rank_comparison
@@ -180,7 +182,14 @@ def multiple_comparison(scores, *, test="auto", alpha=0.05, greater_is_better=Tr
     -------
     MultipleComparison
         Prints as its :attr:`~MultipleComparison.paragraph`: the checks, the choice, the
-        result.
+        result. When every model scores the same as every other on every data set (within
+        rounding), the ANOVA's F is 0 with p-value 1, every Tukey p-value is 1, and a
+        :class:`~sklearn_fair.exceptions.SklearnFairWarning` says so (Friedman's test does the
+        same, as :func:`rank_comparison`). When the models differ but by the same amount on
+        every data set, the ANOVA has no residual variance: F is infinite and p is 0, as
+        :func:`paired_ttest`'s t for two models (statsmodels gives rounding noise in both
+        cases); Tukey's HSD, which compares the models' scores across data sets, is
+        statsmodels'.
 
     Examples
     --------
@@ -217,9 +226,6 @@ def multiple_comparison(scores, *, test="auto", alpha=0.05, greater_is_better=Tr
         family = "parametric" if all_normal and (equal_variances or k == 2) else "nonparametric"
     else:
         family = test
-    ranks = (
-        rank_comparison(values, greater_is_better=greater_is_better, alpha=alpha) if k > 2 else None
-    )
     pairwise, cd, posthoc = None, None, None
     if k == 2:
         if family == "parametric":
@@ -233,6 +239,7 @@ def multiple_comparison(scores, *, test="auto", alpha=0.05, greater_is_better=Tr
         statistic, pvalue, pairwise = _anova_and_tukey(values, names, alpha)
     else:
         omnibus, posthoc = "friedman", "nemenyi"
+        ranks = rank_comparison(values, greater_is_better=greater_is_better, alpha=alpha)
         statistic, pvalue = ranks.statistic, ranks.pvalue
         pairwise, cd = ranks.pairwise_pvalues, ranks.critical_difference
     center = np.mean if family == "parametric" else np.median
@@ -262,13 +269,29 @@ def multiple_comparison(scores, *, test="auto", alpha=0.05, greater_is_better=Tr
 
 
 def _anova_and_tukey(values, names, alpha):
-    """statsmodels' repeated-measures ANOVA (F, p) and Tukey's HSD p-values, as autorank."""
+    """statsmodels' repeated-measures ANOVA (F, p) and Tukey's HSD p-values, as autorank, but
+    F = 0 and p = 1 (all p = 1) without model effect or residual, F = inf and p = 0 with a model
+    effect and no residual, where statsmodels' F is rounding noise."""
     require_stats_extra("The repeated-measures ANOVA of multiple_comparison")
     import pandas as pd
     from statsmodels.stats.anova import AnovaRM
     from statsmodels.stats.multicomp import pairwise_tukeyhsd
 
     n, k = values.shape
+    effects = values.mean(axis=0) - values.mean()
+    residuals = values - values.mean(axis=1, keepdims=True) - effects
+    # the rounding error of the means, scaled as numpy's matrix_rank scales its tolerance
+    tolerance = values.size * np.finfo(float).eps * np.abs(values).max()
+    no_residual = np.abs(residuals).max() <= tolerance
+    if no_residual and np.abs(effects).max() <= tolerance:
+        warnings.warn(
+            "Every model scores the same as every other on every data set of 'scores': the "
+            "table holds no differences to compare. The ANOVA's F is 0, its p-value 1, and "
+            "every Tukey p-value 1.",
+            SklearnFairWarning,
+            stacklevel=4,  # past multiple_comparison and validate_params' wrapper
+        )
+        return 0.0, 1.0, np.ones((k, k))
     long = pd.DataFrame(
         {
             "score": values.ravel(),
@@ -276,11 +299,13 @@ def _anova_and_tukey(values, names, alpha):
             "dataset": np.repeat(np.arange(n), k),
         }
     )
-    table = AnovaRM(long, "score", "dataset", within=["model"]).fit().anova_table
     tukey = pairwise_tukeyhsd(long["score"], long["model"], alpha=alpha)
     pairwise = np.ones((k, k))
     groups = list(tukey.groupsunique)
     for (a, b), p in zip(combinations(range(len(groups)), 2), tukey.pvalues):
         i, j = names.index(groups[a]), names.index(groups[b])
         pairwise[i, j] = pairwise[j, i] = float(p)
+    if no_residual:  # statsmodels divides by a residual sum of squares of rounding noise
+        return np.inf, 0.0, pairwise
+    table = AnovaRM(long, "score", "dataset", within=["model"]).fit().anova_table
     return float(table["F Value"].iloc[0]), float(table["Pr > F"].iloc[0]), pairwise

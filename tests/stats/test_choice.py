@@ -9,6 +9,7 @@ import pytest
 from autorank import autorank
 from scipy import stats
 
+from sklearn_fair.exceptions import SklearnFairWarning
 from sklearn_fair.stats import multiple_comparison
 
 
@@ -105,6 +106,66 @@ def test_two_models_with_equal_scores_are_not_a_nan():
     assert (shifted.statistic, shifted.pvalue) == pytest.approx(
         (reference.statistic, reference.pvalue)
     )
+
+
+SCORES = np.array([0.25, 0.5, 0.75, 0.625, 0.375, 0.125, 0.875])
+
+
+@pytest.mark.filterwarnings("ignore:scipy.stats.shapiro. Input data has range zero")
+@pytest.mark.parametrize(
+    "table",
+    [np.full((7, 3), 0.7), np.column_stack([SCORES] * 3)],
+    ids=["all the same value", "three identical columns"],
+)
+def test_anova_of_models_that_score_the_same_is_f_0_p_1_with_a_warning(table):
+    # No variance between the models and none left after the data sets: F is 0/0, which
+    # statsmodels' AnovaRM computes as rounding noise (F = 0.75 and -0.77 here) and its Tukey
+    # HSD as NaN when every score is the same; the convention of rank_comparison's all-ties
+    # table instead. The Friedman path of the same table is rank_comparison's.
+    with pytest.warns(SklearnFairWarning, match="no differences to compare") as record:
+        result = multiple_comparison(table, test="parametric")
+    assert [w.filename for w in record if w.category is SklearnFairWarning] == [__file__]
+    assert (result.omnibus, result.statistic, result.pvalue) == ("anova", 0.0, 1.0)
+    assert (result.pairwise_pvalues == 1.0).all()
+    assert "were not shown to differ (F = 0, p = 1," in result.paragraph
+    with pytest.warns(SklearnFairWarning, match="no ranks to compare"):
+        ranks = multiple_comparison(table, test="nonparametric")
+    assert (ranks.statistic, ranks.pvalue) == (0.0, 1.0)
+    assert (ranks.pairwise_pvalues == 1.0).all()
+
+
+def _rm_anova_f(values):
+    # the textbook one-way repeated-measures F, from centred sums of squares
+    n, k = values.shape
+    effects = values.mean(axis=0) - values.mean()
+    residuals = values - values.mean(axis=1, keepdims=True) - effects
+    return (n * (effects**2).sum() / (k - 1)) / ((residuals**2).sum() / ((k - 1) * (n - 1)))
+
+
+@pytest.mark.parametrize("shift", [0.125, 0.01])
+def test_anova_of_models_that_differ_by_a_constant_is_f_inf_p_0(shift):
+    # The models differ by the same amount on every data set: nothing is left after the
+    # data sets and models, so F = (between) / 0 is infinite and p = 0, as paired_ttest's t
+    # for two models; statsmodels gave F = 1e27-1e29 from a residual of rounding noise.
+    table = np.column_stack([SCORES, SCORES + shift, SCORES + 2 * shift])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        result = multiple_comparison(table, test="parametric")
+        two = multiple_comparison(table[:, :2], test="parametric")
+        ranks = multiple_comparison(table, test="nonparametric")
+    assert (result.statistic, result.pvalue) == (np.inf, 0.0)
+    assert (abs(two.statistic), two.pvalue) == (np.inf, 0.0)
+    # Friedman: every data set ranks the models 3, 2, 1: chi2 = N (k - 1) = 14 on 2 degrees
+    # of freedom, p = exp(-14 / 2)
+    assert ranks.statistic == pytest.approx(14.0)
+    assert ranks.pvalue == pytest.approx(np.exp(-7.0))
+    # A residual far below any real score's precision but above rounding is statsmodels' F.
+    table[0, 0] += 1e-9
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        nearly = multiple_comparison(table, test="parametric")
+    assert np.isfinite(nearly.statistic)
+    assert nearly.statistic == pytest.approx(_rm_anova_f(table), rel=1e-6)
 
 
 @pytest.mark.parametrize(
