@@ -179,10 +179,11 @@ def bootstrap_ci(
         "percentile" takes the empirical quantiles; "bca" corrects them for bias and
         skewness (Efron's bias-corrected and accelerated interval, the acceleration from the
         jackknife), as :func:`scipy.stats.bootstrap` computes it: resamples whose statistic
-        equals the estimate count half below it. A BCa interval that cannot be computed (the
-        estimate lies below or above every resample, or every jackknife value is the same,
-        so that the acceleration is 0/0) falls back to the percentile interval with a
-        ``DegenerateBootstrapWarning`` that says why, and ``method`` says "percentile".
+        equals the estimate count half below it. A BCa interval that cannot be computed (every
+        resample gives the same value, as constant values do; the estimate lies below or
+        above every resample; or every jackknife value is the same, so that the acceleration
+        is 0/0) falls back to the percentile interval with a ``DegenerateBootstrapWarning``
+        that says why, and ``method`` says "percentile".
     random_state : int, RandomState, Generator or None, default=0
         Seeds every random draw: the same seed gives the same result.
     vectorized : bool or None, default=None
@@ -229,8 +230,11 @@ def bootstrap_ci(
     estimate = float(statistic(values))
     theta = _bootstrap_distribution(values, statistic, int(n_resamples), rng, vectorized)
     kind = "percentile"
-    if method == "bca" and theta.min() < theta.max():
-        why = _bias_correction_undefined(theta, estimate)
+    if method == "bca":
+        if theta.min() == theta.max():  # constant values, or a constant statistic
+            why = "every resample gives the statistic the same value (a degenerate distribution)"
+        else:
+            why = _bias_correction_undefined(theta, estimate)
         if why is None:
             low, high = _scipy_interval(values, statistic, theta, confidence, "bca", vectorized)
             if np.isnan(low) or np.isnan(high):
