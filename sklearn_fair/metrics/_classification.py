@@ -8,6 +8,7 @@ from sklearn.metrics import cohen_kappa_score, multilabel_confusion_matrix
 from sklearn.utils._param_validation import StrOptions, validate_params
 
 from ..utils import fill_doc
+from ..utils._stacklevel import external_stacklevel
 from ._checks import BINARY, DOCS, PREDICTIVE, TARGETS, check_pos_label, check_targets
 
 #: The ``weights`` of Cohen's kappa.
@@ -64,7 +65,7 @@ def _divide(numerator, denominator, metric, why, zero_division):
             f"{metric} is ill-defined ({why}) and is set to 0.0. Use the 'zero_division' "
             "parameter to control this.",
             UndefinedMetricWarning,
-            stacklevel=3,
+            stacklevel=external_stacklevel(),
         )
         return 0.0
     return float(zero_division)

@@ -6,6 +6,7 @@ import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.utils._param_validation import validate_params
 
+from ..utils._stacklevel import external_stacklevel
 from ._checks import TARGETS, check_targets
 
 
@@ -82,7 +83,7 @@ def concordance_correlation_coefficient(y_true, y_pred, *, bias=True, sample_wei
             "The concordance correlation coefficient is undefined when y_true and y_pred are "
             "constant and equal; returning NaN.",
             UndefinedMetricWarning,
-            stacklevel=2,
+            stacklevel=external_stacklevel(),
         )
         return float("nan")
     return float(2.0 * cov_xy / scale)

@@ -11,6 +11,7 @@ from sklearn.utils._param_validation import StrOptions, validate_params
 
 from ..exceptions import DegenerateBootstrapWarning
 from ..utils import RANDOM_STATE_CONSTRAINTS, as_generator
+from ..utils._stacklevel import external_stacklevel
 from ._checks import CONFIDENCE, COUNT, LowHigh, check_scores
 
 # Bytes of resampled data held at once: the (chunk, n) index and value arrays
@@ -251,7 +252,7 @@ def bootstrap_ci(
                 f"The BCa interval is undefined for these values: {why}. Returning the "
                 "percentile interval instead (its 'method' says so).",
                 DegenerateBootstrapWarning,
-                stacklevel=2,
+                stacklevel=external_stacklevel(),
             )
             method = "percentile"
     if kind == "percentile":

@@ -15,6 +15,7 @@ from scipy import stats as _scipy_stats
 from sklearn.utils._param_validation import StrOptions, validate_params
 
 from ..exceptions import SklearnFairWarning
+from ..utils._stacklevel import external_stacklevel
 from ._checks import CONFIDENCE, require_stats_extra
 from ._paired import paired_ttest
 from ._ranks import _as_table, rank_comparison
@@ -289,7 +290,7 @@ def _anova_and_tukey(values, names, alpha):
             "table holds no differences to compare. The ANOVA's F is 0, its p-value 1, and "
             "every Tukey p-value 1.",
             SklearnFairWarning,
-            stacklevel=4,  # past multiple_comparison and validate_params' wrapper
+            stacklevel=external_stacklevel(),
         )
         return 0.0, 1.0, np.ones((k, k))
     long = pd.DataFrame(

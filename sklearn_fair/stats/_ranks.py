@@ -13,6 +13,7 @@ from scipy import stats as _scipy_stats
 from sklearn.utils._param_validation import StrOptions, validate_params
 
 from ..exceptions import SklearnFairWarning
+from ..utils._stacklevel import external_stacklevel
 from ._checks import CONFIDENCE
 from ._paired import holm
 
@@ -205,7 +206,7 @@ def rank_comparison(scores, *, alpha=0.05, control=None, greater_is_better=True,
             "Every model ties with every other on every data set of 'scores': the table holds "
             "no ranks to compare. Friedman's statistic is 0 and its p-value 1.",
             SklearnFairWarning,
-            stacklevel=3,  # past validate_params' wrapper
+            stacklevel=external_stacklevel(),
         )
         chi2, friedman_pvalue = 0.0, 1.0
     else:

@@ -1,0 +1,36 @@
+"""A warning points at the user's line, not at a wrapper of scikit-learn's or a function of
+ours between them: Python's default filter shows a warning once per place, so a warning
+placed in scikit-learn's validate_params wrapper was shown once for every call of every
+function behind that wrapper, and named a file the user never wrote."""
+
+import warnings
+
+import numpy as np
+import pytest
+
+from sklearn_fair.metrics import concordance_correlation_coefficient, ppv
+from sklearn_fair.stats import bootstrap_ci, multiple_comparison, rank_comparison
+
+EQUAL = np.full((6, 3), 0.7)  # three models scoring the same on six data sets
+
+CALLS = {
+    "rank_comparison": lambda: rank_comparison(EQUAL),
+    "multiple_comparison, Friedman": lambda: multiple_comparison(EQUAL, test="nonparametric"),
+    "multiple_comparison, ANOVA": lambda: multiple_comparison(EQUAL, test="parametric"),
+    "bootstrap_ci, BCa": lambda: bootstrap_ci(np.full(10, 0.7), method="bca"),
+    "concordance_correlation_coefficient": lambda: concordance_correlation_coefficient(
+        [1.0, 1.0, 1.0], [1.0, 1.0, 1.0]
+    ),
+    "ppv": lambda: ppv([0, 1, 1], [0, 0, 0]),  # nothing predicted positive
+}
+
+
+@pytest.mark.parametrize("call", CALLS.values(), ids=CALLS.keys())
+def test_our_warning_points_at_the_callers_line(call):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        call()
+    ours = [w for w in caught if w.category.__module__.startswith(("sklearn_fair", "sklearn."))]
+    ours = [w for w in ours if "scipy" not in w.filename]
+    assert ours, [str(w.message) for w in caught]
+    assert {w.filename for w in ours} == {__file__}, [(w.filename, w.lineno) for w in ours]
