@@ -15,6 +15,7 @@ import torch
 from sklearn.utils._param_validation import StrOptions, validate_params
 from torch_geometric.utils import coalesce, remove_self_loops
 
+from ..utils._stacklevel import external_stacklevel
 from ..utils._tu_format import read_tu_files
 from ._collection import GraphCollection
 
@@ -245,6 +246,6 @@ def load_mutag(*, features="auto", data_home=None):
             "The 'data_home' parameter of load_mutag is deprecated and has no effect: the "
             "bundled MUTAG files are read in place. Leave it out.",
             FutureWarning,
-            stacklevel=2,
+            stacklevel=external_stacklevel(),
         )
     return graphs

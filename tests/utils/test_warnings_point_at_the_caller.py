@@ -22,7 +22,14 @@ CALLS = {
         [1.0, 1.0, 1.0], [1.0, 1.0, 1.0]
     ),
     "ppv": lambda: ppv([0, 1, 1], [0, 0, 0]),  # nothing predicted positive
+    "load_mutag, deprecated data_home": lambda: _load_mutag(data_home="."),
 }
+
+
+def _load_mutag(**kwargs):
+    from sklearn_fair.graph import load_mutag
+
+    return load_mutag(**kwargs)
 
 
 @pytest.mark.parametrize("call", CALLS.values(), ids=CALLS.keys())
