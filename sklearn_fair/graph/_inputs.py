@@ -13,7 +13,8 @@ __all__ = ["as_collection", "read_labels"]
 def as_collection(X, name="X"):
     """The graphs of ``X`` as a GraphCollection checked by :func:`~sklearn_fair.utils.check_graphs`
     (a collection again: its arrays may have changed), with float32 node and edge features (the
-    dtype of a module's weights)."""
+    dtype of a module's weights) of shape (n_nodes or n_edges, n_features): a 1-D ``x`` or
+    ``edge_attr`` is one feature, as PyG's ``num_node_features`` counts it."""
     if isinstance(X, GraphDataset):
         X = X.graphs
     if isinstance(X, GraphCollection):
@@ -24,12 +25,20 @@ def as_collection(X, name="X"):
     arrays = graphs.__graph_arrays__()
     for key, ptr in (("x", graphs.node_ptr), ("edge_attr", graphs.edge_ptr)):
         array = arrays[key]
-        if array is None or array.dtype == np.float32:
+        if array is None or (array.dtype == np.float32 and array.ndim == 2):
             continue
+        if array.ndim > 2:
+            rows = "n_nodes" if key == "x" else "n_edges"
+            raise ValueError(
+                f"The graphs of {name} have {key!r} of shape ({rows}, "
+                f"{', '.join(map(str, array.shape[1:]))}); GraphClassifier's modules take "
+                f"features of shape ({rows}, n_features): flatten the feature axes."
+            )
+        array = array.reshape(len(array), -1)
         with np.errstate(over="ignore"):
             arrays[key] = array.astype(np.float32)
         # check_graphs saw finite values; float32 holds them unless they exceed its range
-        overflow = ~np.isfinite(arrays[key]).reshape(len(array), -1).all(axis=1)
+        overflow = ~np.isfinite(arrays[key]).all(axis=1)
         if overflow.any():
             graph = np.searchsorted(ptr, np.flatnonzero(overflow)[0], side="right") - 1
             raise ValueError(

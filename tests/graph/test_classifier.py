@@ -360,3 +360,22 @@ def test_valid_acc_is_the_accuracy_of_the_epochs_model_on_the_validation_graphs(
     recorded = clf.history[:, "valid_acc"]
     assert recorded == clf.history[:, "predicted_acc"]
     assert len(set(recorded)) > 1  # the epochs' models differ, so the check can tell them apart
+
+
+def test_one_feature_as_a_vector_is_one_feature_column_and_more_dimensions_are_refused(mutag):
+    """PyG's ``num_node_features`` (and ``num_node_features_``) count a 1-D ``x`` as one feature:
+    the model is the one trained on that feature as the column PyG documents. Before, the module
+    got the vector and failed with 'mat1 and mat2 shapes cannot be multiplied'; a 3-D ``x`` too,
+    after ``num_node_features_`` had counted 1 feature where PyG counts its last axis."""
+    column = [Data(x=g.x[:, 1:2], edge_index=g.edge_index, y=g.y) for g in mutag[:60]]
+    vector = [Data(x=g.x[:, 1], edge_index=g.edge_index, y=g.y) for g in mutag[:60]]
+    expected = make_clf().fit(column).predict_proba(column)
+    clf = make_clf().fit(vector)
+    assert clf.num_node_features_ == 1
+    np.testing.assert_array_equal(clf.predict_proba(vector), expected)
+    np.testing.assert_array_equal(clf.predict_proba(column), expected)
+    cube = [Data(x=g.x.view(-1, 7, 1), edge_index=g.edge_index, y=g.y) for g in mutag[:60]]
+    with pytest.raises(ValueError, match=r"The graphs of X have 'x' of shape \(n_nodes, 7, 1\)"):
+        make_clf().fit(cube)
+    with pytest.raises(ValueError, match=r"The graphs of X have 'x' of shape \(n_nodes, 7, 1\)"):
+        make_clf().fit(column).predict(cube)
