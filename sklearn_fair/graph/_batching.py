@@ -13,6 +13,8 @@ import torch
 from torch.utils.data import DataLoader, Dataset, Subset
 from torch_geometric.data import Batch
 
+from ._collection import labels_as_tensor
+
 __all__ = ["GraphDataset", "GraphLoader", "collate_graphs"]
 
 
@@ -28,9 +30,10 @@ def collate_graphs(graphs, indices):
         ),
         "ptr": torch.from_numpy(part.node_ptr),  # Batch.num_graphs is len(ptr) - 1
     }
-    for key in ("edge_attr", "y"):
-        if getattr(part, key) is not None:
-            fields[key] = torch.from_numpy(getattr(part, key))
+    if part.edge_attr is not None:
+        fields["edge_attr"] = torch.from_numpy(part.edge_attr)
+    if part.y is not None:
+        fields["y"] = labels_as_tensor(part.y)
     return Batch(**fields)
 
 

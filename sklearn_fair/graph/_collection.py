@@ -16,7 +16,7 @@ from torch_geometric.data import Data
 
 from ..utils import check_graphs
 
-__all__ = ["GraphCollection", "stack_graphs"]
+__all__ = ["GraphCollection", "labels_as_tensor", "stack_graphs"]
 
 # Attributes of a Data object that a collection keeps; anything else is refused, not dropped.
 _KNOWN_KEYS = {"x", "edge_index", "edge_attr", "y", "num_nodes"}
@@ -220,7 +220,7 @@ class GraphCollection:
         if self.edge_attr is not None:
             fields["edge_attr"] = torch.from_numpy(np.array(self.edge_attr[start:stop]))
         if self.y is not None:
-            fields["y"] = torch.from_numpy(np.array(self.y[index : index + 1]))
+            fields["y"] = labels_as_tensor(np.array(self.y[index : index + 1]))
         return Data(**fields)
 
     @property
@@ -269,6 +269,11 @@ class GraphCollection:
             f"n_edges={self.edge_index.shape[1]}, num_node_features={self.num_node_features}"
             f"{edge}{labels})"
         )
+
+
+def labels_as_tensor(labels):
+    """Numeric labels as a tensor; others (str, object) as they are: torch holds no such tensor."""
+    return torch.from_numpy(labels) if labels.dtype.kind in "biuf" else labels
 
 
 def _gather(ptr, indices):

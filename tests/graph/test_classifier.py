@@ -17,7 +17,7 @@ from torch_geometric.data import Data
 from torch_geometric.datasets import TUDataset
 
 import sklearn_fair.graph
-from sklearn_fair.graph import DeepMultisets, GraphClassifier, MolecularFingerprint
+from sklearn_fair.graph import DeepMultisets, GraphClassifier, GraphCollection, MolecularFingerprint
 from sklearn_fair.utils import read_graph_labels
 from sklearn_fair.utils._random import SEED_BOUND, named_generator
 
@@ -379,3 +379,24 @@ def test_one_feature_as_a_vector_is_one_feature_column_and_more_dimensions_are_r
         make_clf().fit(cube)
     with pytest.raises(ValueError, match=r"The graphs of X have 'x' of shape \(n_nodes, 7, 1\)"):
         make_clf().fit(column).predict(cube)
+
+
+def test_graphs_that_carry_string_labels_are_indexed_and_fitted(mutag):
+    """A GraphCollection takes any labels, and GraphClassifier keeps their values: string labels
+    carried by the graphs give the model that the same labels passed as ``y`` give. Before,
+    ``graphs[0]``, iteration and ``fit`` failed in ``torch.from_numpy`` (no tensor of str)."""
+    names = np.array(["inactive", "mutagen"])
+    graphs = mutag[:60]
+    named = GraphCollection(
+        graphs.x, graphs.edge_index, graphs.node_ptr, graphs.edge_ptr, y=names[graphs.y]
+    )
+    assert named[3].y.tolist() == [names[graphs.y[3]]]
+    assert [g.y[0] for g in named] == names[graphs.y].tolist()
+    expected = make_clf().fit(graphs, names[graphs.y])
+    clf = make_clf().fit(named)
+    assert clf.classes_.tolist() == names.tolist()
+    np.testing.assert_array_equal(clf.predict_proba(named), expected.predict_proba(graphs))
+    as_data = [Data(x=g.x, edge_index=g.edge_index, y=str(g.y[0])) for g in named]
+    np.testing.assert_array_equal(
+        make_clf().fit(as_data).predict_proba(graphs), expected.predict_proba(graphs)
+    )
