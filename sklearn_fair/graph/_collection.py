@@ -12,7 +12,7 @@ import numbers
 
 import numpy as np
 import torch
-from torch_geometric.data import Data
+from torch_geometric.data import Batch, Data
 
 from ..utils import check_graphs
 
@@ -60,7 +60,7 @@ class GraphCollection:
     Examples
     --------
     >>> import torch
-    >>> from torch_geometric.data import Data
+    >>> from torch_geometric.data import Batch, Data
     >>> from sklearn_fair.graph import GraphCollection
     >>> triangle = Data(x=torch.ones(3, 2), edge_index=torch.tensor([[0, 1, 2], [1, 2, 0]]),
     ...                 y=torch.tensor([1]))
@@ -300,9 +300,14 @@ def stack_graphs(data_list, name):
     """:meth:`GraphCollection.from_data_list`, naming ``name`` in its errors: what a collection
     cannot hold is refused here, everything else by :func:`~sklearn_fair.utils.check_graphs`."""
     if isinstance(data_list, Data):
+        what = (
+            f"a PyG Batch of {data_list.num_graphs} graphs; pass batch.to_data_list()"
+            if isinstance(data_list, Batch)
+            else "a single Data object; wrap it in a list"
+        )
         raise TypeError(
             f"{name} must be a sequence of graphs (a GraphCollection, a PyG dataset, a list or "
-            "a numpy object array of Data objects), not a single Data object; wrap it in a list."
+            f"a numpy object array of Data objects), not {what}."
         )
     try:
         graphs = [data_list[index] for index in range(len(data_list))]

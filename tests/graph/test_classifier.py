@@ -13,7 +13,7 @@ from sklearn.base import clone, is_classifier
 from sklearn.metrics import accuracy_score
 from sklearn.model_selection import GridSearchCV, StratifiedKFold, train_test_split
 from skorch.callbacks import Callback
-from torch_geometric.data import Data
+from torch_geometric.data import Batch, Data
 from torch_geometric.datasets import TUDataset
 
 import sklearn_fair.graph
@@ -400,3 +400,13 @@ def test_graphs_that_carry_string_labels_are_indexed_and_fitted(mutag):
     np.testing.assert_array_equal(
         make_clf().fit(as_data).predict_proba(graphs), expected.predict_proba(graphs)
     )
+
+
+def test_a_pyg_batch_is_refused_with_the_call_that_gives_its_graphs(mutag):
+    """A Batch is a Data: it was refused as 'a single Data object; wrap it in a list', and the
+    list was then refused for its 'batch' and 'ptr'. The error names what works."""
+    clf = make_clf(max_epochs=1).fit(mutag[:60])
+    batch = Batch.from_data_list(list(mutag[60:70]))
+    with pytest.raises(TypeError, match=r"a PyG Batch of 10 graphs; pass batch.to_data_list\(\)"):
+        clf.predict(batch)
+    np.testing.assert_array_equal(clf.predict(batch.to_data_list()), clf.predict(mutag[60:70]))
