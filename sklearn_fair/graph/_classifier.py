@@ -314,7 +314,10 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
             graphs = as_collection(X)
             labels = read_labels(graphs, y, "X", "y")
             check_classification_targets(labels)
-            self.classes_, encoded = np.unique(labels, return_inverse=True)
+            classes, encoded = np.unique(labels, return_inverse=True)
+            if self.warm_start and self.initialized_:
+                self._check_warm_start(classes, graphs)
+            self.classes_ = classes
             if len(self.classes_) < 2:
                 raise ValueError(
                     f"GraphClassifier needs graphs of at least 2 classes; got only "
@@ -410,6 +413,17 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
             raise ValueError(
                 f"GraphClassifier infers {given} from the training graphs; do not pass "
                 f"{['module__' + name for name in given]}."
+            )
+
+    def _check_warm_start(self, classes, graphs):
+        previous = (self.classes_.tolist(), self.num_node_features_, self.num_edge_features_)
+        given = (classes.tolist(), graphs.num_node_features, graphs.num_edge_features)
+        if given != previous:
+            raise ValueError(
+                "warm_start=True continues training the fitted module, so fit needs the "
+                "classes, node features and edge features of the previous fit: "
+                f"{previous[0]}, {previous[1]} and {previous[2]}. Got {given[0]}, {given[1]} "
+                f"and {given[2]}; set warm_start=False to train a fresh module."
             )
 
     def _check_like_training(self, graphs, name):

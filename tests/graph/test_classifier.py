@@ -410,3 +410,26 @@ def test_a_pyg_batch_is_refused_with_the_call_that_gives_its_graphs(mutag):
     with pytest.raises(TypeError, match=r"a PyG Batch of 10 graphs; pass batch.to_data_list\(\)"):
         clf.predict(batch)
     np.testing.assert_array_equal(clf.predict(batch.to_data_list()), clf.predict(mutag[60:70]))
+
+
+def test_warm_start_refuses_other_classes_or_features(mutag):
+    """warm_start=True (skorch's) continues training the fitted module, whose outputs are the
+    previous classes and whose inputs the previous features; as scikit-learn's MLPClassifier
+    (warm_start=True) refuses other classes. Before, other labels of as many classes were
+    silently trained as the old ones ('no'/'yes' on the outputs of 0/1), three classes failed
+    with torch's 'Target 2 is out of bounds', fewer features with a matmul error."""
+    clf = make_clf(warm_start=True, max_epochs=1).fit(mutag[:60])
+    weights = [p.detach().clone() for p in clf.module_.parameters()]
+    narrow = [Data(x=g.x[:, :3], edge_index=g.edge_index, y=g.y) for g in mutag[:60]]
+    for X, y in [
+        (mutag[:60], np.array(["no", "yes"])[mutag.y[:60]]),
+        (mutag[:60], np.arange(60) % 3),
+        (narrow, None),
+    ]:
+        with pytest.raises(ValueError, match="warm_start=True continues training"):
+            clf.fit(X, y)
+        assert clf.classes_.tolist() == [0, 1] and clf.num_node_features_ == 7
+        for before, after in zip(weights, clf.module_.parameters()):
+            assert torch.equal(before, after)
+    clf.fit(mutag[:60])  # the same classes and features: training continues
+    assert len(clf.history) == 2
