@@ -74,6 +74,20 @@ def test_graphs_without_edges_and_isolated_nodes(module):
     out.sum().backward()  # gradients flow through empty neighbourhoods as well
 
 
+@pytest.mark.parametrize("module", list(MODULE_KWARGS), ids=lambda m: m.__name__)
+def test_a_batch_without_any_edge(module):
+    """A batch of edgeless graphs (a prediction of one such graph, a batch of small ones) gives
+    each graph the logits it gets in a batch that has edges. ECC failed: 'cannot reshape tensor
+    of 0 elements into shape [0, -1]'."""
+    torch.manual_seed(0)
+    lone, other = _graph(4, []), _graph(3, [(0, 1), (1, 2), (2, 0)])
+    model = module(3, 2, **MODULE_KWARGS[module]).eval()
+    with torch.no_grad():
+        alone = model(Batch.from_data_list([lone]))
+        beside = model(Batch.from_data_list([lone, other]))[:1]
+    torch.testing.assert_close(alone, beside)
+
+
 def test_classifier_trains_on_graphs_without_edges():
     generator = torch.Generator().manual_seed(0)
     graphs = []

@@ -259,7 +259,7 @@ class ECC(nn.Module):
                 edge_attr = data.edge_attr if self.edge_dim else None
                 if edge_attr is None:
                     edge_attr = x.new_ones(edge_index.size(1), 1)
-                edge_attr = edge_attr.view(edge_index.size(1), -1).to(x.dtype)
+                edge_attr = edge_attr.view(edge_index.size(1), self.edge_dim or 1).to(x.dtype)
             else:
                 edge_index = level.edge_index
                 edge_attr = level.edge_weight.to(x.dtype).view(-1, 1)
