@@ -60,7 +60,7 @@ class GraphCollection:
     Examples
     --------
     >>> import torch
-    >>> from torch_geometric.data import Batch, Data
+    >>> from torch_geometric.data import Data
     >>> from sklearn_fair.graph import GraphCollection
     >>> triangle = Data(x=torch.ones(3, 2), edge_index=torch.tensor([[0, 1, 2], [1, 2, 0]]),
     ...                 y=torch.tensor([1]))
