@@ -281,7 +281,8 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
         self.torch_threads = torch_threads
 
     def fit(self, X, y=None, *, X_val=None, y_val=None, **fit_params):
-        """Train a freshly initialised module on the graphs ``X``.
+        """Train a freshly initialised module on the graphs ``X`` (with ``warm_start=True``,
+        skorch's, continue training the fitted one on graphs of the same classes and features).
 
         Parameters
         ----------
