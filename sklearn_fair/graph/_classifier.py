@@ -79,9 +79,11 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
     ``X`` is a sequence of graphs: a :class:`~sklearn_fair.graph.GraphCollection` (what
     :func:`~sklearn_fair.graph.load_tu_dataset` returns), a PyTorch Geometric dataset, a
     list of ``Data`` objects, or a numpy object array of them (what scikit-learn's indexing
-    produces inside cross-validation). Training follows Errica et al. (ICLR 2020) and their
-    code: mini-batches of graphs, early stopping on validation graphs with the reference's
-    rules, and the weights of the selected epoch restored.
+    produces inside cross-validation). :meth:`fit` reads each graph once: a PyG dataset's
+    ``transform`` runs once per graph and fit, not at every epoch as PyG's ``DataLoader``
+    would run it, so a random augmentation is drawn once. Training follows Errica et al.
+    (ICLR 2020) and their code: mini-batches of graphs, early stopping on validation graphs
+    with the reference's rules, and the weights of the selected epoch restored.
 
     Parameters
     ----------
