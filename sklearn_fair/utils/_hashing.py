@@ -3,9 +3,10 @@
 ``joblib.hash`` pickles its argument, and the pickle of a torch tensor (and of some other objects)
 differs from one process to the next, so a key built with it changes after a restart.
 :func:`fingerprint` hashes the *values*: numpy arrays by dtype, shape and bytes, tensors through
-numpy, pandas objects column by column, sparse matrices through their CSR arrays, graphs through
-their attributes, containers element by element, an object whose class defines
-``__fingerprint__()`` through what it returns. Only what it does not know goes to ``joblib.hash``.
+numpy, pandas objects column by column (each with its dtype), sparse matrices through their CSR
+arrays, graphs through their attributes, containers element by element, an object whose class
+defines ``__fingerprint__()`` through what it returns. Only what it does not know goes to
+``joblib.hash``.
 """
 
 import hashlib
@@ -86,11 +87,11 @@ def update_hasher(hasher, value):
         _tag(hasher, "frame", len(value))
         for name in value.columns:
             update_hasher(hasher, name)
-            _update_array(hasher, value[name].to_numpy())
+            _update_series(hasher, value[name])
     elif hasattr(value, "to_numpy") and hasattr(value, "name"):  # a pandas Series
         _tag(hasher, "series")
         update_hasher(hasher, value.name)
-        _update_array(hasher, value.to_numpy())
+        _update_series(hasher, value)
     elif hasattr(type(value), "__fingerprint__"):
         # a container that knows its content, e.g. a graph collection of stacked arrays
         _tag(hasher, "custom", type(value).__name__)
@@ -101,6 +102,17 @@ def update_hasher(hasher, value):
             update_hasher(hasher, graph_fields(value[index]))
     else:
         _tag(hasher, "joblib", joblib.hash(value))
+
+
+def _update_series(hasher, series):
+    """A pandas column: its dtype (a "category" column of ints gives the ints of an int column,
+    and estimators treat the two differently) with a category's categories, then its values."""
+    dtype = series.dtype
+    _tag(hasher, "dtype", dtype)
+    if hasattr(dtype, "categories"):
+        update_hasher(hasher, dtype.categories.to_numpy())
+        update_hasher(hasher, dtype.ordered)
+    _update_array(hasher, series.to_numpy())
 
 
 def _update_array(hasher, array):

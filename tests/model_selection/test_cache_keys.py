@@ -165,6 +165,37 @@ def test_editing_sklearn_fair_itself_changes_the_key(tmp_path):
     assert hits_and_computed() == (0, cold[1])
 
 
+def test_a_column_made_categorical_changes_the_key(tmp_path):
+    # HistGradientBoosting splits a pandas "category" column by category and an int column by
+    # threshold: the same values, another result. Before, the fingerprint of a DataFrame read
+    # each column's values (the category's are its ints) and not its dtype: the cached numeric
+    # scores were served for the categorical frame.
+    pd = pytest.importorskip("pandas")
+    from sklearn.ensemble import HistGradientBoostingClassifier
+
+    rng = np.random.RandomState(0)
+    code = rng.randint(0, 6, 120)
+    target = ((code == 1) | (code == 4)).astype(int) ^ (rng.rand(120) < 0.1)
+    numeric = pd.DataFrame({"code": code, "noise": rng.rand(120)})
+    categorical = numeric.astype({"code": "category"})
+
+    def fit(frame, cache):
+        return NestedCV(
+            HistGradientBoostingClassifier(max_iter=5, max_depth=2),
+            {"learning_rate": [0.1, 0.3]},
+            outer_cv=3,
+            n_refits=1,
+            random_state=0,
+            refit=False,
+            cache_dir=cache,
+        ).fit(frame, target)
+
+    fit(numeric, tmp_path / "cache")
+    cached = fit(categorical, tmp_path / "cache")
+    assert cached.cache_info_["hits"] == 0
+    np.testing.assert_array_equal(cached.outer_scores_, fit(categorical, None).outer_scores_)
+
+
 def test_an_entry_copied_over_another_or_forged_is_recomputed(tmp_path):
     cold = run(tmp_path / "cache")
     files = entries(tmp_path / "cache")
