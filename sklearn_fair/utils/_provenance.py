@@ -30,7 +30,8 @@ whenever the value's content or code does:
     library and sklearn-fair modules and at :data:`MAX_MODULES` modules of the user's, past
     which the value is :class:`UnhashableError` (no result is reused rather than a wrong one);
   * code without a file (a notebook cell, ``exec``, a lambda in a closure): its bytecode,
-    constants, default values, closure and the globals it reads, each described by these rules.
+    constants, default values, closure and the globals it reads, each described by these rules;
+    a class without a file by its methods so and the other values of its body.
 
   A module of the user's whose file changed after it was imported (edited in an open session
   without ``importlib.reload``) runs other code than its file holds: it is
@@ -325,6 +326,11 @@ def _neighbours(module):
     return found.values()
 
 
+def _is_code(member):
+    """Whether a class member is one that :func:`_methods` reads the functions of."""
+    return isinstance(member, (types.FunctionType, staticmethod, classmethod, property))
+
+
 def _methods(cls):
     """The functions a class defines: methods, static and class methods, property accessors."""
     found = []
@@ -501,14 +507,20 @@ class Describer:
                 sources.append([_qualified(base), source])
                 modules.append(base_module)
                 continue
-            # no source file (a class made in a notebook or by exec): its methods' code
+            # no source file (a class made in a notebook or by exec): its methods' code and
+            # the other attributes of its body (a method may read ``self.flip``)
             methods = [
                 [f.__qualname__, self._function_identity(f, _seen | {id(f)}, depth)]
                 for f in _methods(base)  # in the order of the class body
             ]
             if not methods:
                 raise UnhashableError(f"cannot find the code of class {name}")
-            sources.append([_qualified(base), methods])
+            attributes = [
+                [key, self.describe(value, _seen, depth)]
+                for key, value in vars(base).items()
+                if not key.startswith("__") and key != "_abc_impl" and not _is_code(value)
+            ]  # (``_abc_impl``: the registry of an ABC's subclasses, no code of the class)
+            sources.append([_qualified(base), methods, attributes])
         return {
             "class": name,
             "sources": sources,

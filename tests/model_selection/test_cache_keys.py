@@ -86,6 +86,39 @@ def test_editing_a_custom_estimator_class_changes_the_key(tmp_path):
     assert run(tmp_path / "cache", edited.MyTree()).cache_info_["hits"] == 0
 
 
+def test_editing_a_class_attribute_of_a_notebook_class_changes_the_key(tmp_path):
+    # A class defined in a notebook cell has no file: it is described by its code. Before, by
+    # its methods' code only, so a class attribute that a method reads, edited and the cell run
+    # again, gave the same key and the scores of the old class were served.
+    import sys
+    import types
+
+    source = """
+from sklearn.tree import DecisionTreeClassifier
+class Flipping(DecisionTreeClassifier):
+    flip = {flip}
+    def predict(self, X):
+        predicted = DecisionTreeClassifier.predict(self, X)
+        return 1 - predicted if self.flip else predicted
+"""
+
+    def notebook_class(flip):
+        module = types.ModuleType("notebook_cell")  # no __file__, as a notebook's __main__
+        sys.modules["notebook_cell"] = module
+        exec(source.format(flip=flip), module.__dict__)
+        return module.Flipping
+
+    try:
+        run(tmp_path / "cache", notebook_class(False)())
+        assert run(tmp_path / "cache", notebook_class(False)()).cache_info_["computed"] == 0
+        flipped = notebook_class(True)
+        cached = run(tmp_path / "cache", flipped())
+        assert cached.cache_info_["hits"] == 0
+        np.testing.assert_array_equal(cached.outer_scores_, run(None, flipped()).outer_scores_)
+    finally:
+        sys.modules.pop("notebook_cell", None)
+
+
 def test_a_lambda_scorer_is_cached_by_its_code(tmp_path):
     def scorer(offset):
         return lambda estimator, X, y: float(np.mean(estimator.predict(X) == y)) + offset
