@@ -57,6 +57,7 @@ import sysconfig
 import types
 from pathlib import Path
 
+import joblib
 import numpy as np
 
 from ..exceptions import UnhashableError
@@ -540,7 +541,7 @@ class Describer:
             try:
                 globals_read[global_name] = self.describe(value, _seen, depth)
             except UnhashableError:
-                globals_read[global_name] = {"opaque": type(value).__qualname__}
+                globals_read[global_name] = _opaque(value)
         closure = [
             self.describe(cell.cell_contents, _seen, depth) for cell in function.__closure__ or ()
         ]
@@ -553,6 +554,16 @@ class Describer:
             "globals": globals_read,
             "imports": self._reaches(_modules_imported_by(code)),
         }
+
+
+def _opaque(value):
+    """A global that :meth:`Describer.describe` cannot read (a slice, a compiled pattern, a date):
+    by its pickle (``joblib.hash``) where it has one, so that editing ``KEEP = slice(0, 5)``
+    changes the description; by its type alone where it has none (a lock, a file)."""
+    try:
+        return {"opaque": type(value).__qualname__, "pickle": joblib.hash(value)}
+    except Exception:
+        return {"opaque": type(value).__qualname__}
 
 
 def _qualified(obj):

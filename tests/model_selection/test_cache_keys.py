@@ -72,6 +72,27 @@ def test_editing_a_custom_scorer_changes_the_key(tmp_path):
     np.testing.assert_allclose(second.outer_scores_, first.outer_scores_ / 2)
 
 
+def test_editing_a_global_that_cannot_be_described_changes_the_key(tmp_path):
+    # A function is described by its code and the globals it reads. Before, a global that
+    # describe() cannot read (a slice, a compiled pattern, a date) was described by its type
+    # only: editing KEEP = slice(None) to slice(0, 3) served the scores of the whole fold.
+    source = """
+        import numpy as np
+        KEEP = {keep}
+        def hit_rate(y_true, y_pred):
+            return float(np.mean(y_true[KEEP] == y_pred[KEEP]))
+    """
+    module = load_module(tmp_path / "my_rows.py", "my_rows", source.format(keep="slice(None)"))
+    run(tmp_path / "cache", scoring=make_scorer(module.hit_rate))
+    again = load_module(tmp_path / "my_rows.py", "my_rows", source.format(keep="slice(None)"))
+    assert run(tmp_path / "cache", scoring=make_scorer(again.hit_rate)).cache_info_["hits"] > 0
+    edited = load_module(tmp_path / "my_rows.py", "my_rows", source.format(keep="slice(0, 3)"))
+    cached = run(tmp_path / "cache", scoring=make_scorer(edited.hit_rate))
+    assert cached.cache_info_["hits"] == 0
+    fresh = run(None, scoring=make_scorer(edited.hit_rate))
+    np.testing.assert_array_equal(cached.outer_scores_, fresh.outer_scores_)
+
+
 def test_editing_a_custom_estimator_class_changes_the_key(tmp_path):
     source = """
         from sklearn.tree import DecisionTreeClassifier
