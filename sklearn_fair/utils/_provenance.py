@@ -31,7 +31,7 @@ whenever the value's content or code does:
     which the value is :class:`UnhashableError` (no result is reused rather than a wrong one);
   * code without a file (a notebook cell, ``exec``, a lambda in a closure): its bytecode,
     constants, default values, closure and the globals it reads, each described by these rules;
-    a class without a file by its methods so and the other values of its body.
+    a class without a file by its methods and the other values of its body.
 
   A module of the user's whose file changed after it was imported (edited in an open session
   without ``importlib.reload``) runs other code than its file holds: it is
