@@ -440,7 +440,9 @@ class Describer:
         if isinstance(obj, types.ModuleType):
             identity = self._module_identity(obj)
         elif isinstance(obj, type):
-            identity = self._class_identity(obj, _seen, depth)
+            if id(obj) in _seen:  # a method's own class (super()'s __class__): being described
+                return {"class": _qualified(obj), "recursive": True}
+            identity = self._class_identity(obj, _seen | {id(obj)}, depth)
         elif isinstance(obj, types.FunctionType):
             if id(obj) in _seen:  # a recursive function: its code is being described already
                 return {"function": _qualified(obj), "recursive": True}

@@ -140,6 +140,39 @@ class Flipping(DecisionTreeClassifier):
         sys.modules.pop("notebook_cell", None)
 
 
+def test_a_notebook_class_that_calls_super_is_cached_by_its_code(tmp_path):
+    # A method that calls super() holds its class in a closure cell; describing the class went
+    # through its methods back to the class until "nested more than 200 levels deep", and the
+    # run warned and used no cache: the common notebook subclass was never cached.
+    import sys
+    import types
+
+    source = """
+from sklearn.tree import DecisionTreeClassifier
+class Shifted(DecisionTreeClassifier):
+    def predict(self, X):
+        return super().predict(X){suffix}
+"""
+
+    def notebook_class(suffix):
+        module = types.ModuleType("notebook_cell")  # no __file__, as a notebook's __main__
+        sys.modules["notebook_cell"] = module
+        exec(source.format(suffix=suffix), module.__dict__)
+        return module.Shifted
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", CacheWarning)
+            first = run(tmp_path / "cache", notebook_class("")())
+            again = run(tmp_path / "cache", notebook_class("")())
+        assert first.cache_info_["computed"] > 0 and again.cache_info_["computed"] == 0
+        np.testing.assert_array_equal(again.outer_scores_, first.outer_scores_)
+        edited = notebook_class(" * 0")
+        assert run(tmp_path / "cache", edited()).cache_info_["hits"] == 0
+    finally:
+        sys.modules.pop("notebook_cell", None)
+
+
 def test_a_lambda_scorer_is_cached_by_its_code(tmp_path):
     def scorer(offset):
         return lambda estimator, X, y: float(np.mean(estimator.predict(X) == y)) + offset
