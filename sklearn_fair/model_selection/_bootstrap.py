@@ -14,6 +14,7 @@ from ..utils import (
     check_parameter_constraints,
     check_random_state,
 )
+from ._split_validation import warn_groups_ignored
 
 __all__ = ["Bootstrap"]
 
@@ -85,7 +86,7 @@ class Bootstrap(BaseCrossValidator):
         y : array-like of shape (n_samples,), default=None
             Class labels, needed when ``stratify=True``.
         groups : None
-            Ignored.
+            Ignored, with a UserWarning when given.
 
         Yields
         ------
@@ -98,6 +99,7 @@ class Bootstrap(BaseCrossValidator):
             If a resample leaves no row out of bag.
         """
         check_parameter_constraints(self)
+        warn_groups_ignored(self, groups)
         n_samples = _num_samples(X)
         if n_samples < 1:
             raise ValueError("Bootstrap.split needs at least 1 sample; X has none.")

@@ -72,7 +72,8 @@ class StratifiedGraphKFold(StratifiedKFold):
         y : array-like of shape (n_samples,), default=None
             Class labels; when None, read from the graphs' ``.y`` (one per graph).
         groups : None
-            Ignored, as by :class:`~sklearn.model_selection.StratifiedKFold`.
+            Ignored, with a UserWarning when given, as by
+            :class:`~sklearn.model_selection.StratifiedKFold`.
 
         Yields
         ------

@@ -10,6 +10,7 @@ from sklearn.utils.validation import _num_samples
 from ..exceptions import SplitsMismatchError
 from ..utils import IntervalNotBool, check_parameter_constraints
 from ._saved_splits import SPLITS, SavedSplits, as_saved_splits, labels_fingerprint
+from ._split_validation import warn_groups_ignored
 
 __all__ = ["PredefinedSplits"]
 
@@ -72,7 +73,7 @@ class PredefinedSplits(BaseCrossValidator):
         y : array-like of shape (n_samples,), default=None
             The labels; if given and the splits carry a labels fingerprint, they must match it.
         groups : None
-            Ignored.
+            Ignored, with a UserWarning when given.
 
         Yields
         ------
@@ -86,6 +87,7 @@ class PredefinedSplits(BaseCrossValidator):
         InvalidSplitError
             If the splits themselves are invalid.
         """
+        warn_groups_ignored(self, groups)
         n_samples = None if X is None else _num_samples(X)
         saved = self._saved(n_samples)
         if n_samples is not None and n_samples != saved.n_samples:

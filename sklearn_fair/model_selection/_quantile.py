@@ -12,6 +12,7 @@ from ..utils import (
     check_parameter_constraints,
     check_random_state,
 )
+from ._split_validation import warn_groups_ignored
 from ._stratified import stratified_folds
 
 __all__ = ["QuantileStratifiedKFold", "RepeatedQuantileStratifiedKFold", "quantile_strata"]
@@ -121,7 +122,7 @@ class QuantileStratifiedKFold(StratifiedKFold):
         y : array-like of shape (n_samples,)
             The numeric outcome.
         groups : None
-            Ignored.
+            Ignored, with a UserWarning when given.
 
         Yields
         ------
@@ -220,11 +221,12 @@ class RepeatedQuantileStratifiedKFold(BaseCrossValidator):
 
     def split(self, X, y, groups=None):
         strata = _checked_strata(self, y)
+        warn_groups_ignored(self, groups)
         rng = check_random_state(self.random_state)
         for _ in range(self.n_repeats):
             # each repeat draws its shuffle from the one generator, as QuantileStratifiedKFold
             # (random_state=rng) would, without binning y again
             cv = StratifiedKFold(self.n_splits, shuffle=True, random_state=rng)
-            yield from cv.split(X, strata, groups)
+            yield from cv.split(X, strata)
 
     split.__doc__ = QuantileStratifiedKFold.split.__doc__

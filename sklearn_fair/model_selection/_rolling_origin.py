@@ -7,6 +7,7 @@ from sklearn.model_selection import BaseCrossValidator
 from sklearn.utils.validation import _num_samples
 
 from ..utils import IntervalNotBool, check_parameter_constraints
+from ._split_validation import warn_groups_ignored
 
 __all__ = ["RollingOrigin"]
 
@@ -100,8 +101,10 @@ class RollingOrigin(BaseCrossValidator):
         ----------
         X : array-like or sequence of length n_samples
             The data, ordered in time; only its length is used.
-        y, groups : None
+        y : None
             Ignored.
+        groups : None
+            Ignored, with a UserWarning when given.
 
         Yields
         ------
@@ -109,6 +112,7 @@ class RollingOrigin(BaseCrossValidator):
             The analysis rows and the assessment rows, each consecutive; the first ``lag``
             rows of ``test`` are also the last of ``train``.
         """
+        warn_groups_ignored(self, groups)
         for origin in self._origins(_num_samples(X)):
             start = 0 if self.cumulative else origin - self.initial
             yield np.arange(start, origin), np.arange(origin - self.lag, origin + self.assess)

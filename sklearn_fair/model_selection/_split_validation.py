@@ -1,14 +1,28 @@
 """Checks of splits handed to us: loaded, predefined, or an iterable passed as cv."""
 
 import numbers
+import warnings
 
 import numpy as np
 from sklearn.utils._param_validation import validate_params
 
 from ..exceptions import InvalidSplitError
 from ..utils import IntervalNotBool
+from ..utils._stacklevel import external_stacklevel
 
-__all__ = ["check_partition", "validate_inner_splits", "validate_splits"]
+__all__ = ["check_partition", "validate_inner_splits", "validate_splits", "warn_groups_ignored"]
+
+
+def warn_groups_ignored(cv, groups):
+    """Warn that splitter ``cv`` ignores the ``groups`` it was given, in the words of
+    scikit-learn's splitters that take no groups (which NestedCV replaces with its own
+    warning when a group does end up on both sides)."""
+    if groups is not None:
+        warnings.warn(
+            f"The groups parameter is ignored by {type(cv).__name__}",
+            UserWarning,
+            stacklevel=external_stacklevel(),
+        )
 
 
 def _preview(values, limit=10, total=None):

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from sklearn.linear_model import LogisticRegression
-from sklearn.model_selection import GridSearchCV, check_cv, cross_validate
+from sklearn.model_selection import GridSearchCV, ShuffleSplit, check_cv, cross_validate
 from sklearn.tree import DecisionTreeRegressor
 
 from sklearn_fair.model_selection import (
@@ -183,3 +183,22 @@ def test_bad_parameters_are_refused_naming_the_splitter(make, name):
     match = f"The '{name}' parameter of {type(cv).__name__} must be .*Got {bad!r} instead"
     with pytest.raises(ValueError, match=match):
         list(cv.split(FEATURES, y))
+
+
+# scikit-learn's splitters that take no groups warn when given some (ShuffleSplit,
+# TimeSeriesSplit, StratifiedKFold, PredefinedSplit), naming themselves, once per call: a
+# group on both sides of a split would otherwise go unnoticed
+GROUPS = np.arange(N_SAMPLES) // 3
+
+
+IGNORING_GROUPS = [(cv, task) for cv, task in SPLITTERS if not isinstance(cv, HoldoutSplit)]
+
+
+@pytest.mark.parametrize("cv, task", IGNORING_GROUPS, ids=[repr(cv) for cv, _ in IGNORING_GROUPS])
+def test_splitters_that_ignore_groups_say_so_as_scikit_learn_does(cv, task):
+    with pytest.warns(UserWarning, match="^The groups parameter is ignored by ShuffleSplit$"):
+        list(ShuffleSplit(2, random_state=0).split(FEATURES, CLASSES, GROUPS))
+    with pytest.warns(UserWarning) as record:
+        list(cv.split(FEATURES, target(task), GROUPS))
+    messages = [str(warning.message) for warning in record]
+    assert messages == [f"The groups parameter is ignored by {type(cv).__name__}"]
