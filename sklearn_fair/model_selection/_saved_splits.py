@@ -192,8 +192,13 @@ def _max_index_plus_one(folds, inner_splits):
     arrays = [np.asarray(a).reshape(-1) for pair in folds for a in pair]
     for inner in inner_splits or []:
         arrays += [np.asarray(a).reshape(-1) for pair in inner or [] for a in pair]
-    arrays = [a for a in arrays if a.size and a.dtype.kind in "iu"]
-    return int(max(a.max() for a in arrays)) + 1 if arrays else 0
+    # a boolean mask is as long as the data; integer indices reach up to its last sample
+    ends = [
+        a.size if a.dtype == bool else int(a.max()) + 1
+        for a in arrays
+        if a.size and a.dtype.kind in "biu"
+    ]
+    return max(ends, default=0)
 
 
 #: What save_splits and PredefinedSplits take as splits.

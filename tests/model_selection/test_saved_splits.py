@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sklearn.model_selection import StratifiedKFold, cross_validate
+from sklearn.model_selection import GridSearchCV, StratifiedKFold, cross_validate
 from sklearn.tree import DecisionTreeClassifier
 
 from sklearn_fair.exceptions import InvalidSplitError, SplitsMismatchError
@@ -339,6 +339,27 @@ def test_predefined_splits_from_generator_and_repr():
         with pytest.raises(ValueError, match=match):
             cv.get_inner_splits(bad)
     assert repr(cv).startswith("PredefinedSplits(splits=")
+
+
+def test_predefined_boolean_masks_are_as_long_as_the_data(tmp_path):
+    # a boolean mask has one entry per sample: it gives n_samples where no X is passed
+    # (get_n_splits(), as GridSearchCV and NestedCV call it, and save_splits)
+    X, y = np.arange(60.0).reshape(30, 2), np.arange(30) % 2
+    mask = np.arange(30) < 10
+    masks = [(~mask, mask), (mask, ~mask)]
+    indices = [(np.flatnonzero(train), np.flatnonzero(test)) for train, test in masks]
+    cv = PredefinedSplits(masks)
+    assert cv.get_n_splits() == 2
+    tree, grid = DecisionTreeClassifier(random_state=0), {"max_depth": [1, 2]}
+    by_masks = GridSearchCV(tree, grid, cv=cv).fit(X, y).cv_results_["mean_test_score"]
+    by_indices = GridSearchCV(tree, grid, cv=indices).fit(X, y).cv_results_["mean_test_score"]
+    np.testing.assert_array_equal(by_masks, by_indices)
+    save_splits(masks, tmp_path / "masks.json")
+    saved = load_splits(tmp_path / "masks.json")
+    assert saved.n_samples == 30 and saved.kfold
+    for (a, b), (c, d) in zip(indices, saved):
+        np.testing.assert_array_equal(a, c)
+        np.testing.assert_array_equal(b, d)
 
 
 def test_saved_splits_is_iterable_as_sklearn_cv():
