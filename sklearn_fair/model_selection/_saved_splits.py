@@ -2,7 +2,7 @@
 
 The sklearn-fair format (version 1) is described in the user guide (``docs/guide/resampling.rst``);
 version 2 may write a fold as ``{"train_is_rest": true, "test": [...]}``, whose training set is
-every sample not in its test set. The gnn-comparison format is that of the
+every sample not in its test set, in increasing order. The gnn-comparison format is that of the
 ``data_splits/*/*.json`` files of Errica et al. (2020): a list of outer folds ``{"test": [...],
 "model_selection": [{"train": [...], "validation": [...]}]}``, whose outer training set is
 implicitly every sample not in ``test``.
@@ -264,8 +264,8 @@ def save_splits(splits, path, *, y=None, n_samples=None, max_bytes=MAX_BYTES):
     max_bytes : int, default=64 MiB
         Largest file written; the default is :func:`load_splits`' default, so that whatever
         is written loads with the defaults. A fold whose training set is every sample not in
-        its test set (k-fold, hold-out) is written as its test set only (format version 2): a
-        10-fold split of a million samples takes about 7 MiB.
+        its test set, in increasing order (k-fold), is written as its test set only (format
+        version 2): a 10-fold split of a million samples takes about 7 MiB.
 
     Raises
     ------
@@ -324,11 +324,12 @@ def save_splits(splits, path, *, y=None, n_samples=None, max_bytes=MAX_BYTES):
 
 
 def _is_rest(train, test, n_samples):
-    """Whether ``train`` is every sample of ``range(n_samples)`` not in ``test``."""
+    """Whether ``train`` is every sample of ``range(n_samples)`` not in ``test``, in increasing
+    order (as the loader rebuilds it: a training set in another order is written out)."""
     if train.size + test.size != n_samples or train.size == 0:
         return False
     # the splits are validated: in range, no overlap, test without repeats
-    return bool(np.all(np.diff(np.sort(train)) > 0))
+    return bool(np.all(np.diff(train) > 0))
 
 
 @validate_params(
