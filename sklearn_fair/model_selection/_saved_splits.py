@@ -422,7 +422,8 @@ def _from_sklearn_fair(document, name):
     if not isinstance(document, dict) or document.get("format") != FORMAT_NAME:
         raise InvalidSplitError(f"{name} is not an sklearn-fair splits file (no 'format' key).")
     version = document.get("version")
-    if isinstance(version, bool) or version not in (FORMAT_VERSION, COMPACT_VERSION):
+    # json.loads makes 1.0 a float and true a bool, neither of them a version
+    if type(version) is not int or version not in (FORMAT_VERSION, COMPACT_VERSION):
         raise InvalidSplitError(
             f"{name} has format version {_short_repr(version)}; this version of "
             f"sklearn-fair reads versions {FORMAT_VERSION} and {COMPACT_VERSION}."

@@ -155,6 +155,15 @@ def test_invalid_n_samples(tmp_path, n_samples):
     refused(path, "no valid 'n_samples'")
 
 
+@pytest.mark.parametrize("version", [1.0, 2.0, 1.5, "1", True, 3, None])
+def test_invalid_version(tmp_path, version):
+    # a version is an int, as n_samples and the indices are: 1.0 is no version of the format
+    path = sklearn_fair_file(tmp_path, 4, [([0], [1])])
+    document = json.loads(path.read_text())
+    path.write_text(json.dumps({**document, "version": version}))
+    refused(path, f"has format version {version!r}; this version of sklearn-fair reads versions")
+
+
 @pytest.mark.parametrize("index", [2**63, 2**70, -(2**63) - 1])
 def test_sklearn_fair_file_with_an_index_no_array_holds(tmp_path, index):
     path = sklearn_fair_file(tmp_path, 4, [([0, index], [1])])
