@@ -204,6 +204,15 @@ def _fit(args, options):
         ]
     lines.append(f"Results written to {result.output_dir}")
     print(neutral("\n".join(lines)))
+    earlier = {
+        "removed files that an earlier run wrote here and this run did not": result.removed,
+        "left files that an earlier run wrote here and this run did not, changed since (or "
+        "not removable): they hold that run's results": result.left,
+    }
+    for what, paths in earlier.items():
+        if paths:
+            names = ", ".join(p.relative_to(result.output_dir).as_posix() for p in paths)
+            print(neutral(f"sklearn-fair run: {what}: {names}"), file=sys.stderr)
     status = 0
     for problem in result.problems:
         print(f"sklearn-fair run: not written: {problem}", file=sys.stderr)

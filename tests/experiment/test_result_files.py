@@ -1,6 +1,7 @@
 """The runner's output files (issue 28, items 1 and 2; issue 32): written atomically with a
 checksum, never through a link or into anything but a regular file, never read back (the task
-cache serves a re-run); text cells of summary.csv spreadsheet-safe."""
+cache serves a re-run); text cells of summary.csv spreadsheet-safe; an earlier run's files
+that a run does not write are removed (by its record, outputs.json), never a user's."""
 
 import csv
 import hashlib
@@ -16,6 +17,7 @@ from sklearn.tree import DecisionTreeClassifier
 from sklearn_fair.cli import main
 from sklearn_fair.exceptions import ExperimentConfigError
 from sklearn_fair.experiment import run_experiment
+from sklearn_fair.experiment._running._outputs import in_layout
 from sklearn_fair.experiment._running._resultfile import ResultsFolder, checksum, with_checksum
 
 TOML = """\
@@ -254,3 +256,115 @@ def test_a_regular_file_where_a_results_folder_goes_is_refused(tmp_path):
     with pytest.raises(ExperimentConfigError, match="which is a regular file, where a folder"):
         ResultsFolder(tmp_path).write_text(("plots", "a.png"), "x")
     assert (tmp_path / "plots").read_text() == "not a folder"
+
+
+def _experiment_text(datasets, models, baseline=None):
+    """An experiment file: the data sets of sklearn (one as [data], several as [data.NAME]),
+    fast models among prior, tree and knn, and a baseline."""
+    estimators = {
+        "prior": 'estimator = "sklearn.dummy.DummyClassifier"',
+        "tree": 'estimator = "sklearn.tree.DecisionTreeClassifier"\ngrid = { max_depth = [1, 3] }',
+        "knn": 'estimator = "sklearn.neighbors.KNeighborsClassifier"',
+    }
+    text = '[experiment]\noutput_dir = "out"\nprogress = false\n'
+    text += f'[benchmark]\nbaseline = "{baseline}"\n' if baseline else ""
+    if len(datasets) == 1:
+        text += f'[data]\ndataset = "sklearn:{datasets[0]}"\n'
+    else:
+        text += "".join(f'[data.{d}]\ndataset = "sklearn:{d}"\n' for d in datasets)
+    text += "[protocol]\nouter_cv = 3\nn_refits = 1\n"
+    return text + "".join(f"[models.{m}]\n{estimators[m]}\n" for m in models)
+
+
+def _files(folder):
+    return {p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file()}
+
+
+def _plots(*names):
+    return {f"plots/{n}{suffix}" for n in names for suffix in (".png", ".svg")}
+
+
+TABLES = {"summary.csv", "report.md", "report.html", "reproducibility.json", "table.md"}
+TABLES |= {"scores.csv", "budget.csv", "outputs.json"}
+
+
+@pytest.mark.parametrize(
+    "first, second, stale",
+    [
+        # three models with a baseline, then one without: its models, comparison.csv and the
+        # comparison plot are the earlier run's
+        (
+            (["iris"], ["prior", "tree", "knn"], "prior"),
+            (["iris"], ["tree"], None),
+            {"models/prior.json", "models/knn.json", "comparison.csv"} | _plots("comparison"),
+        ),
+        # three models on two data sets, then two on one: every model file (by data set),
+        # aggregate.csv, ranks.txt and the critical difference are the earlier run's
+        (
+            (["iris", "wine"], ["prior", "tree", "knn"], "prior"),
+            (["iris"], ["prior", "tree"], "prior"),
+            {f"models/{d}/{m}.json" for d in ["iris", "wine"] for m in ["prior", "tree", "knn"]}
+            | {"aggregate.csv", "ranks.txt"}
+            | _plots("critical_difference"),
+        ),
+    ],
+)
+def test_a_run_removes_the_earlier_runs_files_that_it_does_not_write(
+    tmp_path, capsys, first, second, stale
+):
+    path = tmp_path / "exp.toml"
+    out = tmp_path / "out"
+    path.write_text(_experiment_text(*first))
+    written = run_experiment(path).files
+    # every file of the run is one the next may remove (a new output kept out of in_layout
+    # would be left)
+    assert all(in_layout(f.relative_to(out).parts) for f in written if f.name != "outputs.json")
+    # the user's own files in the results folder, one a JSON file in models/
+    own = {"notes.txt": "mine", "models/README": "mine", "models/mine.json": "{}"}
+    own["plots/mine.png"] = "mine"
+    for name, text in own.items():
+        (out / name).write_text(text)
+    assert stale <= _files(out)
+    path.write_text(_experiment_text(*second))
+    assert main(["run", str(path)]) == 0
+    err = capsys.readouterr().err
+    files = _files(out)
+    assert not stale & files, stale & files  # before, every one was still there
+    # what the second run writes, as the guide lists it, the user's files and the cache
+    _, models, baseline = second
+    written = TABLES | {f"models/{m}.json" for m in models}
+    written |= _plots("intervals", "fold_scores", "optimism")
+    written |= {"comparison.csv"} if baseline else set()
+    written |= _plots("comparison") if len(models) > 1 else set()
+    assert {f for f in files if not f.startswith("cache/")} == written | set(own)
+    assert {f for f in files if f.startswith("cache/")}
+    assert {name: (out / name).read_text() for name in own} == own
+    assert not (out / "models" / "wine").exists()  # a data set's folder, emptied
+    assert "removed files that an earlier run wrote here and this run did not" in err
+    assert all(name in err for name in stale), err
+
+
+def test_an_earlier_output_changed_since_is_left_and_named(tmp_path, capsys):
+    path = tmp_path / "exp.toml"
+    out = tmp_path / "out"
+    path.write_text(_experiment_text(["iris"], ["prior", "tree"]))
+    run_experiment(path)
+    edited = out / "models" / "prior.json"
+    edited.write_text(edited.read_text() + "\n")  # the user's copy now
+    (out / "notes.txt").write_text("mine")
+    # a record that names the user's file and what lies outside the folder, as its own
+    record = json.loads((out / "outputs.json").read_text())
+    mine = hashlib.sha256(b"mine").hexdigest()
+    (tmp_path / "outside.txt").write_text("mine")
+    record["files"].update({"notes.txt": mine, "../outside.txt": mine, "cache/x.json": mine})
+    (out / "outputs.json").write_text(json.dumps(record))
+    path.write_text(_experiment_text(["iris"], ["tree"]))
+    result = run_experiment(path)
+    assert result.removed == [out / "plots" / "comparison.png", out / "plots" / "comparison.svg"]
+    assert result.left == [edited] and edited.exists()
+    assert (out / "notes.txt").read_text() == (tmp_path / "outside.txt").read_text() == "mine"
+    # and every run names it, until it is removed
+    assert main(["run", str(path)]) == 0
+    err = capsys.readouterr().err
+    assert "left files that an earlier run wrote here and this run did not" in err
+    assert "models/prior.json" in err and "removed" not in err

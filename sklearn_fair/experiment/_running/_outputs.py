@@ -20,7 +20,7 @@ from ...report import (
 )
 from .._reading._text import csv_cell, file_name, markdown_cell, neutral
 
-__all__ = ["cell_failures", "originals", "output_files", "write_outputs"]
+__all__ = ["cell_failures", "in_layout", "originals", "output_files", "write_outputs"]
 
 MODEL_FORMAT = "sklearn-fair-experiment-model"
 MODEL_VERSION = 3
@@ -97,6 +97,32 @@ def output_files(config):
     names = ["summary.csv", "report.md", "reproducibility.json", *_tables(config)]
     plots = [("plots", f"{n}{suffix}") for n in _figures(config) for suffix in (".png", ".svg")]
     return files + [(name,) for name in names] + plots
+
+
+_NAMES = ("summary.csv", "report.md", "reproducibility.json", "report.html", "table.md",
+          "scores.csv", "budget.csv", "comparison.csv", "aggregate.csv", "ranks.txt")  # fmt: skip
+_PLOTS = ("intervals", "fold_scores", "optimism", "comparison", "critical_difference")
+
+
+def in_layout(parts):
+    """Whether :func:`output_files` of some file may hold ``parts``: a table or plot of the
+    runner's, or a JSON file in ``models/`` (or in a data set's folder of it), never a hidden
+    name (another runner's temporary file).
+
+    Examples
+    --------
+    >>> in_layout(("comparison.csv",)), in_layout(("models", "iris", "knn.json"))
+    (True, True)
+    >>> in_layout(("notes.txt",)), in_layout(("models", "README")), in_layout(("cache", "x.json"))
+    (False, False, False)
+    """
+    if any(not part or part.startswith(".") for part in parts):
+        return False
+    if parts[0] == "models":
+        return len(parts) in (2, 3) and parts[-1].endswith(".json")
+    if parts[0] == "plots":
+        return len(parts) == 2 and parts[1] in [p + s for p in _PLOTS for s in (".png", ".svg")]
+    return len(parts) == 1 and parts[0] in _NAMES
 
 
 def originals(config):

@@ -8,23 +8,41 @@ is refused without being opened, before the first fit and when written). Each fi
 written under a unique temporary name in its folder and renamed over its target: a reader
 sees the old file or the new one, and two runners on one folder leave each file whole. A
 JSON file carries the SHA-256 of its content (``checksum``).
+
+``outputs.json`` records every file of the run with its SHA-256, so that the next run removes
+those it does not write itself (while they are as the run wrote them): the folder holds one
+run's results.
 """
 
 import contextlib
+import hashlib
 import json
 import os
+import re
 import stat
 import uuid
 from pathlib import Path
 
 from ...exceptions import ExperimentConfigError
+from ...model_selection._engine import read_json
 from ...utils._provenance import checksum, with_checksum  # the report's rule too
 from .._reading._text import neutral
 
-__all__ = ["ResultsFolder", "checksum", "with_checksum"]
+__all__ = ["RECORD", "ResultsFolder", "checksum", "with_checksum"]
 
 
 _FILE = "a regular file"
+RECORD = "outputs.json"
+_RECORD_FORMAT = "sklearn-fair-results-folder/1"
+_SHA256 = re.compile(r"[0-9a-f]{64}")
+
+
+def _sha256(path):
+    digest = hashlib.sha256()
+    with open(path, "rb") as file:
+        for block in iter(lambda: file.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
 
 
 def _kind(path):
@@ -43,11 +61,13 @@ def _kind(path):
 
 
 class ResultsFolder:
-    """The results folder ``root`` of a run, and every file written in it (``files``)."""
+    """The results folder ``root`` of a run, and every file written in it (``files``; its
+    parts joined by ``/`` -> its SHA-256 in ``sha256``)."""
 
     def __init__(self, root):
         self.root = Path(root)
         self.files = []
+        self.sha256 = {}
 
     def _target(self, parts, create=False):
         for part in parts:
@@ -95,11 +115,13 @@ class ResultsFolder:
             write(temporary)
             if _kind(temporary) not in (None, _FILE):  # pragma: no cover - a writer made a link
                 raise ExperimentConfigError(f"{temporary} is not a regular file.")
+            digest = _sha256(temporary)
             os.replace(temporary, target)
         except BaseException:
             temporary.unlink(missing_ok=True)
             raise
         self.files.append(target)
+        self.sha256["/".join(parts)] = digest
         return target
 
     def write_text(self, parts, text):
@@ -114,3 +136,49 @@ class ResultsFolder:
     def write_json(self, parts, document):
         """Write ``document`` with its checksum."""
         return self.write_text(parts, json.dumps(with_checksum(document), indent=1))
+
+    def _recorded(self):
+        """The files of the earlier run's record (name -> SHA-256); none where there is no
+        record, or none that can be read."""
+        if _kind(self.root / RECORD) != _FILE:
+            return {}
+        try:
+            document = read_json(
+                self.root / RECORD, max_bytes=1 << 26, max_depth=3, error=ValueError
+            )
+        except ValueError:
+            return {}
+        files = document.get("files") if isinstance(document, dict) else None
+        if document.get("format") != _RECORD_FORMAT or not isinstance(files, dict):
+            return {}
+        return {n: d for n, d in files.items() if isinstance(d, str) and _SHA256.fullmatch(d)}
+
+    def replace_record(self, in_layout):
+        """Remove the files of the earlier run's record that this run did not write, where
+        ``in_layout(parts)`` and each is a regular file as that run wrote it (its SHA-256), and
+        record this run's; ``(removed, left)``: the paths removed, and those left (changed
+        since, or not removable), kept in the record so that every run names them."""
+        removed, left = [], {}
+        for name, digest in self._recorded().items():
+            parts = tuple(name.split("/"))
+            if name in self.sha256 or not in_layout(parts):
+                continue  # this run's, or not a name the runner writes: not touched
+            try:
+                target = self._target(parts)
+                if _kind(target) != _FILE:
+                    continue  # gone
+                if _sha256(target) != digest:
+                    raise OSError("changed since it was written")
+                target.unlink()
+                removed.append(target)
+            except ExperimentConfigError:
+                continue  # a link or a file on the way: nothing of the record is there
+            except OSError:
+                left[name] = digest
+                continue
+            if len(parts) > 2:  # a data set's folder of models/, once empty
+                with contextlib.suppress(OSError):
+                    target.parent.rmdir()
+        record = {"format": _RECORD_FORMAT, "files": {**left, **self.sha256}}
+        self.write_json((RECORD,), record)
+        return removed, [self.root.joinpath(*n.split("/")) for n in left]

@@ -14,8 +14,8 @@ from .._reading._config import load_config
 from .._reading._data import cache_folder, load_datasets
 from .._reading._text import neutral
 from ._manifest import MANIFEST, record_experiment
-from ._outputs import cell_failures, originals, output_files, write_outputs
-from ._resultfile import ResultsFolder
+from ._outputs import cell_failures, in_layout, originals, output_files, write_outputs
+from ._resultfile import RECORD, ResultsFolder
 
 __all__ = [
     "BenchmarkRun",
@@ -53,6 +53,13 @@ class ExperimentResult:
         The output files that could not be made, and why (the others were written).
     cache_dir : pathlib.Path
         NestedCV's task cache of the run (a re-run serves every finished fit from it).
+    removed : list of pathlib.Path
+        The files of the earlier run into the folder (recorded in ``outputs.json``) that this
+        run did not write (a model, a baseline or a data set left out, a plot no longer
+        drawn): removed, so that the folder holds this run's results only.
+    left : list of pathlib.Path
+        Such files changed since the earlier run wrote them (or that could not be removed):
+        left as they are, holding that run's results; every run names them.
     """
 
     output_dir: Path
@@ -64,6 +71,8 @@ class ExperimentResult:
     failures: list = None
     problems: list = None
     cache_dir: Path = None
+    removed: list = None
+    left: list = None
 
 
 @dataclass
@@ -150,7 +159,9 @@ def run_experiment(
     (each model's result, JSON), ``summary.csv``, ``report.md``, ``report.html``,
     ``reproducibility.json``, ``table.md``, ``scores.csv``, ``budget.csv`` (and, with a
     baseline, several data sets or three models, ``comparison.csv``, ``aggregate.csv``,
-    ``ranks.txt``) and, with matplotlib, ``plots/``: outputs, never read back.
+    ``ranks.txt``) and, with matplotlib, ``plots/``: outputs, never read back, and
+    ``outputs.json``, their record: the next run into the folder removes the files of the
+    record that it does not write itself, where they are as this run wrote them.
 
     Parameters
     ----------
@@ -203,8 +214,8 @@ def run_experiment(
     >>> result = run_experiment(path, progress=False)
     >>> result.status
     {'logreg': 'computed'}
-    >>> sorted(os.listdir(result.output_dir))[:4]
-    ['budget.csv', 'cache', 'models', 'plots']
+    >>> sorted(os.listdir(result.output_dir))[:5]
+    ['budget.csv', 'cache', 'models', 'outputs.json', 'plots']
     >>> run_experiment(path, progress=False).status  # every fit served by the task cache
     {'logreg': 'cached'}
     """
@@ -226,7 +237,11 @@ def run_experiment(
     folder = ResultsFolder(config.output_dir)
     cache = cache_folder(config)
     # the default cache lies in the results folder: a link there would lead elsewhere
-    folder.check(output_files(config) + ([("cache", MANIFEST)] if config.cache_dir is None else []))
+    folder.check(
+        output_files(config)
+        + [(RECORD,)]
+        + ([("cache", MANIFEST)] if config.cache_dir is None else [])
+    )
     loaded = load_datasets(config)
     check_before_fit(config, loaded)
     record_experiment(cache, config.path, config.source.text)  # for 'cache verify'
@@ -259,6 +274,11 @@ def run_experiment(
         raise Interrupted(cache, _written_since(cache, start_ns)) from None
     failures = cell_failures(config, result)
     results, reports, problems = write_outputs(folder, config, result, loaded, failures)
+    try:
+        removed, left = folder.replace_record(in_layout)
+    except (OSError, ValueError) as error:  # the outputs are written: say so, do not raise
+        problems.append(neutral(f"{RECORD}: {type(error).__name__}: {error}"))
+        removed, left = [], []
 
     def key(dataset, model):
         return (dataset, model) if config.several else model
@@ -277,6 +297,8 @@ def run_experiment(
         failures=failures,
         problems=problems,
         cache_dir=cache,
+        removed=removed,
+        left=left,
     )
 
 
