@@ -255,6 +255,32 @@ def test_a_search_whose_own_scorer_gives_nan_names_its_metric_as_results_do():
     assert "scored {'score': nan}" in str(caught[0].message)
 
 
+def test_a_search_with_error_score_raise_whose_scorer_raises_fails_as_in_scikit_learn():
+    # GridSearchCV(error_score="raise") raises when its scorer raises, so every outer fold of
+    # cross_val_score(search) fails; a scorer that raised in the inner fits was recorded as NaN
+    # and the search's candidates selected among the others, as if error_score were NaN.
+    from sklearn.model_selection import GridSearchCV, cross_val_score
+
+    from sklearn_fair import nested_cross_val_score
+
+    def picky(estimator, X_test, y_test):
+        if estimator.C == 2.0:
+            raise RuntimeError("picky scorer")
+        return float(np.mean(estimator.predict(X_test) == y_test))
+
+    search = GridSearchCV(
+        CountingClassifier(), {"C": [1.0, 2.0]}, cv=KFold(2), scoring=picky, error_score="raise"
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(ValueError, match="All the 3 fits failed") as expected:
+            cross_val_score(search, X, y, cv=KFold(3))
+        assert "picky scorer" in str(expected.value)
+        with pytest.raises(ValueError, match="error_score='raise'") as got:
+            nested_cross_val_score(search, X, y, cv=KFold(3), n_refits=1)
+    assert "picky scorer" in str(got.value)
+
+
 def _scores_or_error(function, *args, **kwargs):
     try:
         with warnings.catch_warnings():

@@ -100,11 +100,15 @@ def select_fold(plan, fold, results):
     finite = np.isfinite(selecting)
     inner_scores = {shown(name): values for name, values in scores.items()}
     selection = _unselected(plan.candidates, inner_scores, fit_time, score_time)
-    if errors and isinstance(plan.search_error_score, str):  # "raise": the search failed
+    # its scorer raising too, as the search's own _score raises with error_score="raise"
+    raised = errors + [
+        e for row in fold_results for r in row for e in r.get("score_errors", {}).values()
+    ]
+    if raised and isinstance(plan.search_error_score, str):  # "raise": the search failed
         selection["failed"] = (
-            f"The search given has error_score='raise' and {len(errors)} of its "
-            f"{n_candidates * n_inner} fits failed in {_where(fold)}. The first error was:\n"
-            f"{errors[0]}"
+            f"The search given has error_score='raise' and {len(raised)} of its "
+            f"{n_candidates * n_inner} fits failed (or their scorer raised) in {_where(fold)}. "
+            f"The first error was:\n{raised[0]}"
         )
     elif len(errors) == n_candidates * n_inner:
         selection["failed"] = (
