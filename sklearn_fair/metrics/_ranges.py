@@ -6,6 +6,8 @@ import math
 
 from sklearn.base import is_classifier, is_regressor
 
+from ._scorer import get_scorer
+
 _INF = math.inf
 # The metric functions of scikit-learn and of sklearn_fair.metrics, by name, and their ranges
 # (of the metric itself: a scorer's sign is applied below).
@@ -104,15 +106,21 @@ def score_range(scorer):
 
     Parameters
     ----------
-    scorer : callable
-        A scorer made by :func:`sklearn.metrics.make_scorer` or :func:`get_scorer` from a metric
-        of scikit-learn or of sklearn-fair (the sign of a negated error applied:
+    scorer : str or callable
+        A scorer name, resolved by :func:`get_scorer` (ours or scikit-learn's), a scorer made
+        by :func:`sklearn.metrics.make_scorer` or :func:`get_scorer` from a metric of
+        scikit-learn or of sklearn-fair (the sign of a negated error applied:
         ``"neg_log_loss"`` lies in ``(-inf, 0]``), or an estimator's default ``score``.
 
     Returns
     -------
     low, high : float
         ``(-inf, inf)`` for a scorer of unknown range (the user's own metric).
+
+    Raises
+    ------
+    ValueError
+        For a name that :func:`get_scorer` does not know, listing the valid ones.
 
     Examples
     --------
@@ -121,9 +129,13 @@ def score_range(scorer):
     (0.0, 1.0)
     >>> score_range(get_scorer("neg_root_mean_squared_error"))
     (-inf, 0.0)
+    >>> score_range("neg_log_loss")
+    (-inf, 0.0)
     >>> score_range(lambda estimator, X, y: 0.5)
     (-inf, inf)
     """
+    if isinstance(scorer, str):
+        scorer = get_scorer(scorer)
     estimator = getattr(scorer, "_estimator", None)  # check_scoring's estimator.score
     if estimator is not None and not hasattr(scorer, "_score_func"):
         if is_classifier(estimator):

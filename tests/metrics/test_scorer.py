@@ -23,6 +23,7 @@ from sklearn_fair.metrics import (
     make_specificity_scorer,
     npv,
     ppv,
+    score_range,
     sensitivity,
     specificity,
 )
@@ -92,6 +93,30 @@ def test_callable_and_none_pass_through():
     scorer = make_ppv_scorer()
     assert get_scorer(scorer) is scorer
     assert get_scorer(None) is None
+
+
+@pytest.mark.parametrize(
+    "name, expected",
+    # accuracy and PPV are proportions; kappa and MCC are correlations, in [-1, 1]; a log loss
+    # and an RMSE are >= 0, unbounded above, so their negations lie in (-inf, 0]; R^2 <= 1
+    [
+        ("accuracy", (0.0, 1.0)),
+        ("ppv", (0.0, 1.0)),
+        ("kappa", (-1.0, 1.0)),
+        ("matthews_corrcoef", (-1.0, 1.0)),
+        ("neg_log_loss", (-np.inf, 0.0)),
+        ("neg_root_mean_squared_error", (-np.inf, 0.0)),
+        ("r2", (-np.inf, 1.0)),
+    ],
+)
+def test_score_range_resolves_a_scorer_name(name, expected):
+    # a name is the scorer get_scorer makes of it; before, any str was (-inf, inf)
+    assert score_range(name) == expected
+
+
+def test_score_range_refuses_an_unknown_name():
+    with pytest.raises(ValueError, match="'acuracy'.*Valid names:.*accuracy"):
+        score_range("acuracy")
 
 
 def test_get_scorer_returns_fresh_copies():
