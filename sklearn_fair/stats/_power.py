@@ -47,8 +47,8 @@ def resampled_power(delta, sd, n_resamples, ratio, rho, alpha):
     rho = float(rho)
     correction = 1.0 / n_resamples + ratio  # 1/J + n_test/n_train
     variance = sd**2 * (rho / (1.0 - rho) + 1.0 / n_resamples)  # of the mean difference
-    if variance == 0:
-        return 1.0 if delta != 0 else alpha
+    if variance == 0:  # sd = 0: every difference is delta, and the test's t is +-inf or 0
+        return 1.0 if delta != 0 else 0.0
     scale = math.sqrt(variance / (correction * sd**2))
     critical = float(_scipy_stats.t.ppf(1.0 - alpha / 2.0, df)) / scale
     ncp = abs(delta) / math.sqrt(variance)
@@ -123,6 +123,9 @@ def corrected_ttest_power(delta, sd, *, n_folds, n_repeats=1, rho=None, alpha=0.
     -------
     float
         The probability that the test rejects equality (with ``rho=None``, at least this).
+        With ``sd=0`` every difference equals ``delta``, and
+        :func:`corrected_resampled_ttest` always rejects (t infinite, p 0) when ``delta != 0``
+        and never (t 0, p 1) when ``delta == 0``: the power is 1 or 0.
 
     Examples
     --------

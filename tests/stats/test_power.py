@@ -64,6 +64,18 @@ def test_power_of_the_corrected_t_matches_simulation(delta, sd, n_folds, n_repea
         assert predicted == pytest.approx(0.05, abs=1e-12)
 
 
+@pytest.mark.parametrize("delta", [0.0, 0.02, -0.02])
+@pytest.mark.parametrize("rho", [None, 0.0, 0.1])
+def test_without_spread_the_power_is_whether_the_test_rejects(delta, rho):
+    # sd = 0: every difference is delta, so the test's decision is certain; before, delta = 0
+    # gave alpha although the test never rejects there (t = 0, p = 1)
+    differences = np.full(10, delta)
+    pvalue = corrected_resampled_ttest(differences, np.zeros(10), n_train=9, n_test=1).pvalue
+    expected = float(pvalue <= 0.05)
+    assert corrected_ttest_power(delta, 0.0, n_folds=10, rho=rho) == expected
+    assert expected == (delta != 0)
+
+
 @pytest.mark.parametrize("delta, n_folds, n_repeats", [(0.01, 10, 1), (0.04, 10, 1), (0.02, 5, 4)])
 def test_the_default_is_the_least_power_over_the_correlations_one_run_cannot_tell(
     delta, n_folds, n_repeats
