@@ -189,7 +189,8 @@ def multiple_comparison(scores, *, test="auto", alpha=0.05, greater_is_better=Tr
         same, as :func:`rank_comparison`). When the models differ but by the same amount on
         every data set, the ANOVA has no residual variance: F is infinite and p is 0, as
         :func:`paired_ttest`'s t for two models (statsmodels gives rounding noise in both
-        cases); Tukey's HSD, which compares the models' scores across data sets, is
+        cases). F is never below 0 (statsmodels' is -1e-15 for models whose means are equal
+        up to rounding). Tukey's HSD, which compares the models' scores across data sets, is
         statsmodels'.
 
     Examples
@@ -272,7 +273,7 @@ def multiple_comparison(scores, *, test="auto", alpha=0.05, greater_is_better=Tr
 def _anova_and_tukey(values, names, alpha):
     """statsmodels' repeated-measures ANOVA (F, p) and Tukey's HSD p-values, as autorank, but
     F = 0 and p = 1 (all p = 1) without model effect or residual, F = inf and p = 0 with a model
-    effect and no residual, where statsmodels' F is rounding noise."""
+    effect and no residual, where statsmodels' F is rounding noise, and F never below 0."""
     require_stats_extra("The repeated-measures ANOVA of multiple_comparison")
     import pandas as pd
     from statsmodels.stats.anova import AnovaRM
@@ -309,4 +310,7 @@ def _anova_and_tukey(values, names, alpha):
     if no_residual:  # statsmodels divides by a residual sum of squares of rounding noise
         return np.inf, 0.0, pairwise
     table = AnovaRM(long, "score", "dataset", within=["model"]).fit().anova_table
-    return float(table["F Value"].iloc[0]), float(table["Pr > F"].iloc[0]), pairwise
+    # F is a ratio of sums of squares: statsmodels' -1e-15 for models whose means are equal
+    # up to rounding is 0 (its p-value is already 1)
+    statistic = max(float(table["F Value"].iloc[0]), 0.0)
+    return statistic, float(table["Pr > F"].iloc[0]), pairwise

@@ -168,6 +168,20 @@ def test_anova_of_models_that_differ_by_a_constant_is_f_inf_p_0(shift):
     assert nearly.statistic == pytest.approx(_rm_anova_f(table), rel=1e-6)
 
 
+def test_anova_f_of_models_with_equal_means_is_not_negative():
+    # Each model's scores are the same values in another order: the means are equal, so the
+    # model sum of squares is 0 (up to rounding) while the residual is not. statsmodels' F
+    # came out -1.46e-14 here, printed as "F = -1.46e-14"; a ratio of sums of squares is >= 0.
+    rng = np.random.default_rng(0)
+    base = rng.normal(0.8, 0.02, 8)
+    table = np.column_stack([rng.permutation(base) for _ in range(3)])
+    result = multiple_comparison(table, test="parametric")
+    assert result.statistic >= 0.0
+    assert result.statistic == pytest.approx(_rm_anova_f(table), abs=1e-12)
+    assert result.pvalue == pytest.approx(stats.f.sf(_rm_anova_f(table), 2, 14))
+    assert "F = -" not in result.paragraph
+
+
 @pytest.mark.parametrize(
     "scores, kwargs, match",
     [
