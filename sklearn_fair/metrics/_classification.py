@@ -39,7 +39,12 @@ def kappa(y_true, y_pred, *, labels=None, weights=None, sample_weight=None):
     Returns
     -------
     float
-        Kappa, 1 for perfect agreement, 0 for chance-level agreement.
+        Kappa, 1 for perfect agreement, 0 for chance-level agreement. NaN, with scikit-learn's
+        :class:`~sklearn.exceptions.UndefinedMetricWarning`, where kappa is undefined: both
+        labelings give every sample the same one label, so chance agreement is 1 and kappa
+        is 0/0 (weighted or not); not 0 or 1, which would claim an agreement beyond chance
+        that one label cannot measure. A test fold whose labels and predictions are all one
+        label scores NaN.
 
     Examples
     --------

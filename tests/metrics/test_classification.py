@@ -37,6 +37,16 @@ def test_kappa_hand_checked():
     assert kappa([0, 0, 1, 1], [0, 0, 1, 0]) == pytest.approx(0.5)
 
 
+@pytest.mark.filterwarnings("ignore:A single label was found")  # confusion_matrix's
+@pytest.mark.parametrize("weights", [None, "linear", "quadratic"])
+@pytest.mark.parametrize("labels", [None, [0, 1]])
+def test_kappa_of_a_single_label_is_nan_with_a_warning(weights, labels):
+    # as documented: chance agreement is 1 and kappa 0/0
+    with pytest.warns(UndefinedMetricWarning):
+        value = kappa([1, 1, 1], [1, 1, 1], weights=weights, labels=labels)
+    assert np.isnan(value)
+
+
 def test_quadratic_kappa_of_the_documented_example():
     # Observed weighted disagreement: one pair (1, 2) costs (1 - 2)^2 = 1, so 1/4.
     # Expected: marginals true [1, 1, 2]/4, predicted [1, 0, 3]/4, so
