@@ -3,7 +3,9 @@
 Every statistic comes from scipy or statsmodels, as autorank computes it; the two-model tests
 are two-sided here (autorank's Wilcoxon is one-sided, towards the model of larger median, so
 its p-value is half ours when that model leads). Like autorank, it checks the normality of
-each model's scores, not of the paired differences that the t-test and the ANOVA assume.
+each model's scores, not of the paired differences that the t-test and the ANOVA assume; unlike
+autorank, a model whose scores are all equal is not normal (autorank takes scipy's Shapiro-Wilk
+p = 1 for it, and Bartlett's p from rounding noise).
 """
 
 import warnings
@@ -45,11 +47,14 @@ class MultipleComparison:
         Whether the checks chose the family (``test="auto"``) or the caller did.
     normality_pvalues : dict
         Model -> Shapiro-Wilk p-value of its scores, tested at ``normality_alpha``
-        (``alpha / n_models``); ``all_normal`` when none is rejected.
+        (``alpha / n_models``); ``all_normal`` when none is rejected. 0 for a model that scores
+        the same on every data set: a normal distribution of positive variance gives equal
+        values with probability 0 (Shapiro-Wilk's W is 0/0 there).
     normality_alpha : float
     all_normal : bool
     homogeneity_test : {"bartlett", "levene"}
     homogeneity_pvalue : float
+        1 when every model's scores are constant (all variances 0; Levene's W is 0/0).
     equal_variances : bool
         ``homogeneity_pvalue >= alpha``.
     omnibus : {"ttest", "wilcoxon", "anova", "friedman"}
@@ -163,7 +168,12 @@ def multiple_comparison(scores, *, test="auto", alpha=0.05, greater_is_better=Tr
     Bonferroni) and the variances for equality (Bartlett's test, or Levene's when a model is
     not normal, at ``alpha``); with normal scores and equal variances uses the parametric
     family (paired t-test for two models, repeated-measures ANOVA with Tukey's HSD for more),
-    else the rank family (Wilcoxon's signed-rank test; Friedman's test with Nemenyi's).
+    else the rank family (Wilcoxon's signed-rank test; Friedman's test with Nemenyi's). A
+    model that scores the same on every data set is not normal: the parametric tests assume
+    normal scores of positive variance, which are all equal with probability 0, while the
+    rank tests assume nothing of the variance (where every model is constant, t and F are
+    infinite or 0/0, while the rank tests still give a p-value that reflects the number of
+    data sets).
 
     Parameters
     ----------
@@ -219,10 +229,17 @@ def multiple_comparison(scores, *, test="auto", alpha=0.05, greater_is_better=Tr
             f"(autorank's minimum). Got {n} instead."
         )
     alpha = float(alpha)
-    normality = {m: float(_scipy_stats.shapiro(values[:, j]).pvalue) for j, m in enumerate(names)}
+    # a normal sample (of positive variance) has no ties: a model's constant scores are not
+    # normal, p = 0 (Shapiro-Wilk's W is 0/0 there, for which scipy warns and returns 1)
+    constant = np.ptp(values, axis=0) == 0
+    normality = {
+        m: 0.0 if constant[j] else float(_scipy_stats.shapiro(values[:, j]).pvalue)
+        for j, m in enumerate(names)
+    }
     all_normal = all(p >= alpha / k for p in normality.values())
     homogeneity = _scipy_stats.bartlett if all_normal else _scipy_stats.levene
-    homogeneity_pvalue = float(homogeneity(*values.T).pvalue)
+    # every model constant: the variances are all 0, equal, and Levene's W is 0/0
+    homogeneity_pvalue = 1.0 if constant.all() else float(homogeneity(*values.T).pvalue)
     equal_variances = homogeneity_pvalue >= alpha
     if test == "auto":
         family = "parametric" if all_normal and (equal_variances or k == 2) else "nonparametric"

@@ -111,7 +111,6 @@ def test_two_models_with_equal_scores_are_not_a_nan():
 SCORES = np.array([0.25, 0.5, 0.75, 0.625, 0.375, 0.125, 0.875])
 
 
-@pytest.mark.filterwarnings("ignore:scipy.stats.shapiro. Input data has range zero")
 @pytest.mark.parametrize(
     "table",
     [np.full((7, 3), 0.7), np.column_stack([SCORES] * 3)],
@@ -166,6 +165,33 @@ def test_anova_of_models_that_differ_by_a_constant_is_f_inf_p_0(shift):
         nearly = multiple_comparison(table, test="parametric")
     assert np.isfinite(nearly.statistic)
     assert nearly.statistic == pytest.approx(_rm_anova_f(table), rel=1e-6)
+
+
+def test_models_with_constant_scores_are_not_normal():
+    # Each model scores the same on every data set. Before, scipy's Shapiro-Wilk gave p = 1
+    # for these 0/0 W (with its "range zero" warning) and Bartlett p = 0.99999999999989 from
+    # rounding noise, so "auto" used the ANOVA (F = inf, p = 0 from 7 data sets). A normal
+    # sample of positive variance has no ties: the rank family, which assumes nothing of it.
+    table = np.column_stack([np.full(7, 0.7), np.full(7, 0.8), np.full(7, 0.9)])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        result = multiple_comparison(table)
+    assert result.normality_pvalues == {"model_0": 0.0, "model_1": 0.0, "model_2": 0.0}
+    assert (result.homogeneity_test, result.homogeneity_pvalue) == ("levene", 1.0)
+    assert (result.family, result.omnibus) == ("nonparametric", "friedman")
+    # every data set ranks the models 3, 2, 1: chi2 = N (k - 1) = 14, p = exp(-14 / 2)
+    assert result.statistic == pytest.approx(14.0)
+    assert result.pvalue == pytest.approx(np.exp(-7.0))
+    assert "Because of the non-normal scores" in result.paragraph
+
+
+def test_one_constant_model_is_tested_with_levene_not_bartlett():
+    # Bartlett's test of a zero variance is the log of rounding noise (p = 6.6e-85 here)
+    table = np.column_stack([np.full(7, 0.7), SCORES, 0.9 * SCORES[::-1]])
+    result = multiple_comparison(table)
+    assert (result.homogeneity_test, result.all_normal) == ("levene", False)
+    assert result.homogeneity_pvalue == pytest.approx(stats.levene(*table.T).pvalue)
+    assert result.normality_pvalues["model_1"] == pytest.approx(stats.shapiro(SCORES).pvalue)
 
 
 def test_anova_f_of_models_with_equal_means_is_not_negative():
