@@ -59,6 +59,14 @@ def _graph_digests(X):
     return np.asarray(digests)
 
 
+def _same_bytes_when_equal(values):
+    """Floats with -0.0 as 0.0 and every NaN as ``np.nan`` (``0.0 / 0.0`` has its sign bit set),
+    so that rows that compare equal, NaN in the same places, have the same bytes."""
+    if values.dtype.kind != "f":
+        return values
+    return np.where(np.isnan(values), np.nan, values + 0.0)
+
+
 def _row_digests(X):
     if hasattr(X, "iloc"):  # pandas: hash the values, not the index
         import pandas as pd
@@ -68,10 +76,9 @@ def _row_digests(X):
     if sparse.issparse(X):
         X = sparse.csr_array(X, copy=True)
         X.sum_duplicates()
-        # as for dense rows: a stored zero equals an absent one, and -0.0 equals 0.0
+        # as for dense rows: a stored zero equals an absent one, and NaN equals NaN
         X.eliminate_zeros()
-        if X.data.dtype.kind == "f":
-            X.data += 0.0
+        X.data = _same_bytes_when_equal(X.data)
         X.sort_indices()
         rows = zip(X.indptr[:-1], X.indptr[1:])
         return np.asarray([fingerprint((X.indices[a:b], X.data[a:b])) for a, b in rows])
@@ -79,10 +86,7 @@ def _row_digests(X):
     array = array.reshape(array.shape[0], -1)
     if array.dtype == object:
         return np.asarray([fingerprint(row) for row in array])
-    # +0.0 folds -0.0 into 0.0, so that rows that compare equal hash equal
-    if array.dtype.kind == "f":
-        array = array + 0.0
-    rows = np.ascontiguousarray(array)
+    rows = np.ascontiguousarray(_same_bytes_when_equal(array))
     return rows.view(np.dtype((np.void, rows.dtype.itemsize * rows.shape[1]))).ravel()
 
 

@@ -57,6 +57,20 @@ def test_find_duplicates_treats_signed_zero_as_equal():
     assert report.leaks
 
 
+@pytest.mark.parametrize("kind", ["array", "sparse"])
+def test_find_duplicates_treats_every_nan_as_equal(kind):
+    # 0/0 gives a NaN with its sign bit set, np.nan one without: both are NaN in the same
+    # place, as pandas' duplicated (the reference) and the docstring have it
+    with np.errstate(invalid="ignore"):
+        computed_nan = np.zeros(1) / np.zeros(1)
+    X = np.array([[np.nan, 1.0], [0.0, 1.0], [np.nan, 1.0], [np.nan, 2.0]])
+    X[2, 0] = computed_nan[0]
+    expected = np.flatnonzero(pd.DataFrame(X).duplicated(keep=False)).tolist()
+    assert expected == [0, 2]
+    X = sparse.csr_matrix(X) if kind == "sparse" else X
+    assert [g.tolist() for g in find_duplicates(X).groups] == [expected]
+
+
 def test_find_duplicates_in_sparse_rows_ignores_stored_and_signed_zeros():
     X = sparse.csr_matrix(np.array([[1.0, 0.0, 2.0], [1.0, 0.0, 2.0], [1.0, 0.0, 3.0]]))
     stored_zero = sparse.csr_matrix(([1.0, 0.0, 2.0], [0, 1, 2], [0, 3]), shape=(1, 3))
