@@ -60,8 +60,10 @@ def find_prefit_steps(estimator, _prefix=""):
     """List the steps of ``estimator`` (and itself) that are already fitted.
 
     Pipelines (scikit-learn's and imbalanced-learn's), FeatureUnion, ColumnTransformer, stacking
-    and voting ensembles and meta-estimators with an ``estimator`` are searched recursively.
-    Stateless steps (``requires_fit=False``) and ``"passthrough"`` are skipped.
+    and voting ensembles and meta-estimators with an ``estimator`` are searched recursively; one
+    that is fitted with no fitted part in it (it fitted clones of its parts, as
+    ColumnTransformer, SelectFromModel and GridSearchCV do) is listed itself. Stateless steps
+    (``requires_fit=False``) and ``"passthrough"`` are skipped.
 
     Parameters
     ----------
@@ -89,11 +91,12 @@ def find_prefit_steps(estimator, _prefix=""):
     name = _prefix or type(estimator).__name__
     if isinstance(estimator, FrozenEstimator):
         return [PrefitStep(name, type(estimator.estimator).__name__, True)]
-    children = _children(estimator)
-    if not children:
-        return [PrefitStep(name, type(estimator).__name__, False)] if _is_fitted(estimator) else []
     found = []
-    for child_name, child in children:
+    for child_name, child in _children(estimator):
         if child is not None and not isinstance(child, str):
             found += find_prefit_steps(child, f"{_prefix}/{child_name}" if _prefix else child_name)
+    # a container fitted as a whole fits clones of its parts (SelectFromModel's estimator_,
+    # ColumnTransformer's transformers_): its parts look unfitted, itself is listed
+    if not found and _is_fitted(estimator):
+        return [PrefitStep(name, type(estimator).__name__, False)]
     return found

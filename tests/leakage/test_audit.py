@@ -11,12 +11,15 @@ from imblearn.under_sampling import RandomUnderSampler
 from scipy import sparse
 from sklearn.compose import make_column_transformer
 from sklearn.datasets import make_classification
+from sklearn.decomposition import PCA
+from sklearn.feature_selection import RFE, SelectFromModel
 from sklearn.frozen import FrozenEstimator
 from sklearn.linear_model import LogisticRegression
-from sklearn.model_selection import KFold, StratifiedKFold, check_cv
+from sklearn.model_selection import GridSearchCV, KFold, StratifiedKFold, check_cv
 from sklearn.neighbors import KNeighborsClassifier
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import FunctionTransformer, StandardScaler
+from sklearn.utils.validation import check_is_fitted
 
 from sklearn_fair import audit, nested_cross_validate
 from sklearn_fair.leakage import (
@@ -274,6 +277,28 @@ def test_find_prefit_steps(data):
         ("frozenestimator", "StandardScaler", True),
     ]
     assert find_prefit_steps(make_pipeline(StandardScaler(), LogisticRegression())) == []
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: SelectFromModel(LogisticRegression()),
+        lambda: RFE(LogisticRegression(), n_features_to_select=2),
+        lambda: make_column_transformer((StandardScaler(), [0, 1]), remainder="passthrough"),
+        lambda: GridSearchCV(PCA(), {"n_components": [1, 2]}, cv=3),
+    ],
+    ids=["SelectFromModel", "RFE", "ColumnTransformer", "GridSearchCV"],
+)
+def test_find_prefit_steps_lists_a_container_fitted_as_a_whole(data, make):
+    # these keep fitted clones (estimator_, transformers_, best_estimator_) and leave their
+    # parameters unfitted; scikit-learn's check_is_fitted (the reference) says they are fitted
+    X, y = data
+    step = make().fit(X, y)
+    check_is_fitted(step)
+    name = make_pipeline(step).steps[0][0]
+    found = find_prefit_steps(make_pipeline(step, LogisticRegression()))
+    assert [(s.name, s.estimator, s.frozen) for s in found] == [(name, type(step).__name__, False)]
+    assert find_prefit_steps(make_pipeline(make(), LogisticRegression())) == []
 
 
 def test_audit_catches_prefit_steps(data):
