@@ -8,6 +8,8 @@ from sklearn.base import is_classifier
 from sklearn.utils._param_validation import validate_params
 
 from ..model_selection import nested_cross_validate
+from ..model_selection._nested._data import take
+from ..model_selection._nested._scoring import resolve_scorers
 from ..stats import mean_interval
 from ..utils import (
     RANDOM_STATE_CONSTRAINTS,
@@ -42,8 +44,11 @@ PERMUTATION_DOCS = {
     Number of label permutations, at least 2.""",
     "chance": """chance : float, default=None
     The metric's no-skill value; by default :func:`chance_level` (the majority-class
-    rate for accuracy, 0.5 for ROC AUC, 0 for kappa, ...) or, for a metric without a
-    known one, the mean score of a dummy model under the same outer splits.""",
+    rate for accuracy, 0.5 for ROC AUC, 0 for kappa, ...) or, for a metric whose no-skill
+    value depends on the model's predictions (recall, F1, average precision, a custom
+    scorer, ...), the model's own: the mean score of each permuted run's outer models
+    against shufflings of their test folds' labels, which keeps the model's predictions
+    and breaks their link to the labels.""",
     "tolerance": """tolerance : float, default=0.05
     How far above chance the interval's lower bound must be to flag, in the metric's
     units.""",
@@ -58,6 +63,9 @@ _FIXED_CHANCE = dict.fromkeys(
 _FIXED_CHANCE |= {
     f"roc_auc{kind}": 0.5 for kind in ("", "_ovr", "_ovo", "_ovr_weighted", "_ovo_weighted")
 }
+
+#: Shufflings of each test fold's labels that estimate a model's own no-skill value.
+_N_SHUFFLES = 10
 
 
 @dataclass(frozen=True)
@@ -132,10 +140,14 @@ def chance_level(scoring, y, *, classifier=True, pos_label=1):
     Returns
     -------
     chance : float or None
-        Accuracy: the majority-class rate. Balanced accuracy: ``1 / n_classes``. ROC AUC:
-        0.5. Average precision, precision and PPV: the prevalence of ``pos_label``. Kappa,
-        Matthews correlation, R², explained variance and CCC: 0. ``None`` for a metric with
-        no known no-skill value (:func:`audit` then estimates it with a dummy model).
+        Accuracy: the majority-class rate (the most a model with no skill scores on
+        average). Balanced accuracy: ``1 / n_classes``. ROC AUC: 0.5. Precision and PPV:
+        the prevalence of ``pos_label``. Kappa, Matthews correlation, R², explained variance
+        and CCC: 0. ``None`` for a metric whose no-skill value depends on the model's
+        predictions: recall, F1 (a model that predicts more positives scores more),
+        average precision (a random ranking of ``k`` positives among ``n`` scores more
+        than the prevalence ``k / n``: 0.30 for 5 among 24) and any other;
+        :func:`permutation_check` then estimates it from the model itself.
 
     Examples
     --------
@@ -155,16 +167,32 @@ def chance_level(scoring, y, *, classifier=True, pos_label=1):
         return float(counts.max() / counts.sum())
     if scoring == "balanced_accuracy":
         return float(1 / np.unique(y).size)
-    if scoring in ("average_precision", "precision", "ppv"):
+    if scoring in ("precision", "ppv"):
         return float(np.mean(y == pos_label))
     return None
 
 
-def _nested_mean(estimator, X, y, groups, seed, protocol):
+def _nested_mean(estimator, X, y, groups, seed, protocol, chance_rng=None):
+    """The nested estimate and, given ``chance_rng``, the outer models' own no-skill value:
+    each scored against ``_N_SHUFFLES`` shufflings of its test fold's labels (its predictions
+    kept, their link to the labels broken, leak or not), averaged."""
     results = nested_cross_validate(
-        estimator, X, y, groups=groups, random_state=seed, n_refits=1, **protocol
-    )
-    return float(np.nanmean(results["test_score"]))
+        estimator, X, y, groups=groups, random_state=seed, n_refits=1,
+        return_estimator=chance_rng is not None, return_indices=chance_rng is not None,
+        **protocol,
+    )  # fmt: skip
+    estimate, chance = float(np.nanmean(results["test_score"])), None
+    if chance_rng is not None:
+        scorer = resolve_scorers(estimator, protocol.get("scoring"), "permutation_check")[0]
+        scorer, scores = scorer["score"], []
+        for model, test in zip(results["estimator"], results["indices"]["test"]):
+            X_test, y_test = take(X, test), np.asarray(y)[test]
+            scores += [
+                np.nan if model is None else scorer(model, X_test, chance_rng.permutation(y_test))
+                for _ in range(_N_SHUFFLES)
+            ]
+        chance = float(np.nanmean(scores))
+    return estimate, chance
 
 
 @validate_params(
@@ -221,44 +249,39 @@ def permutation_check(
     y = np.asarray(y)
     seed = draw_seeds(named_generator(root, "estimate"))
 
-    def run(labels, run_seed):
+    classifier = is_classifier(estimator)
+    scoring = protocol.get("scoring")
+    # a metric without a known no-skill value (None whatever the labels) gets its model's own
+    own_chance = chance is None and chance_level(scoring, y, classifier=classifier) is None
+
+    def run(labels, run_seed, chance_rng=None):
         X_run, y_run = (X, labels) if prepare is None else prepare(X, labels)
-        return _nested_mean(estimator, X_run, y_run, groups, run_seed, protocol), y_run
+        scores = _nested_mean(estimator, X_run, y_run, groups, run_seed, protocol, chance_rng)
+        return *scores, y_run
 
     estimate, y_scored = None, y
     if with_estimate:
-        estimate, y_scored = run(y, seed)
+        estimate, _, y_scored = run(y, seed)
     elif prepare is not None:
         y_scored = prepare(X, y)[1]
-    permuted = []
+    permuted, chances = [], []
     for i in range(n_permutations):
         labels = y[named_generator(root, "permutation", i).permutation(len(y))]
-        permuted.append(run(labels, draw_seeds(named_generator(root, "run", i)))[0])
+        chance_rng = named_generator(root, "chance", i) if own_chance else None
+        score, run_chance, _ = run(labels, draw_seeds(named_generator(root, "run", i)), chance_rng)
+        permuted.append(score)
+        chances.append(run_chance)
     permuted = np.asarray(permuted)
 
-    scoring = protocol.get("scoring")
     name = scoring if isinstance(scoring, str) else getattr(scoring, "__name__", "score")
     if scoring is None:
-        name = "accuracy" if is_classifier(estimator) else "r2"
-    if chance is None:
-        chance = chance_level(scoring, y_scored, classifier=is_classifier(estimator))
-    if chance is None:
-        chance = _dummy_chance(estimator, X, y, groups, seed, protocol)
+        name = "accuracy" if classifier else "r2"
+    if own_chance:
+        chance = float(np.nanmean(chances))
+    elif chance is None:
+        chance = chance_level(scoring, y_scored, classifier=classifier)
     ci = mean_interval(permuted, confidence=confidence)  # n_permutations >= 2
     low, high, method = ci.low, ci.high, ci.description
     return PermutationReport(
         name, float(chance), estimate, permuted, low, high, confidence, tolerance, method
     )
-
-
-def _dummy_chance(estimator, X, y, groups, seed, protocol):
-    """The metric's value for a dummy model under the same protocol, on the real labels."""
-    from sklearn.dummy import DummyClassifier, DummyRegressor
-
-    dummy = (
-        DummyClassifier(strategy="stratified")
-        if is_classifier(estimator)
-        else DummyRegressor(strategy="mean")
-    )
-    dummy_protocol = {k: v for k, v in protocol.items() if k not in ("param_grid", "inner_cv")}
-    return _nested_mean(dummy, X, y, groups, seed, dummy_protocol)

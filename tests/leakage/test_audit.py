@@ -247,16 +247,71 @@ def test_audit_takes_a_generator(data):
         ("ppv", [0, 0, 0, 1], 0.25),
         ("kappa", [0, 1], 0.0),
         ("f1", [0, 1], None),
+        ("recall", [0, 1], None),
+        ("average_precision", [0, 0, 0, 1], None),
     ],
 )
 def test_chance_level(scoring, labels, expected):
     assert chance_level(scoring, labels) == expected
 
 
-def test_metric_without_known_chance_uses_a_dummy(data):
+def test_metric_without_known_chance_takes_the_models_own(data):
     X, y = data
     result = audit(LogisticRegression(), X, y, cv=3, scoring="f1", n_permutations=2, random_state=0)
     assert 0.2 < result.permutation.chance < 0.8
+
+
+def _noise(n_samples, n_features, n_positives, seed=0):
+    X = np.random.default_rng(seed).normal(size=(n_samples, n_features))
+    return X, np.r_[np.ones(n_positives, int), np.zeros(n_samples - n_positives, int)]
+
+
+@pytest.mark.parametrize("scoring", ["recall", "f1"])
+def test_permutation_check_is_quiet_on_clean_undersampling_for_recall_and_f1(scoring):
+    # the pipeline the docs recommend, on pure noise: no leak. A model that predicts half of
+    # the rows positive has recall 0.5 with no skill; a dummy predicting 20% positives (the
+    # chance before) has 0.2, and flagged this pipeline in most seeds
+    X, y = _noise(120, 5, 24)
+    pipe = make_imb_pipeline(RandomUnderSampler(random_state=0), LogisticRegression())
+    outer_cv = StratifiedKFold(5, shuffle=True, random_state=0)
+    for seed in range(6):
+        result = permutation_check(
+            pipe, X, y, outer_cv=outer_cv, scoring=scoring, n_permutations=3,
+            with_estimate=False, random_state=seed,
+        )  # fmt: skip
+        assert not result.leaks, (seed, result)
+
+
+def test_permutation_check_flags_feature_selection_on_all_data_with_recall():
+    # choosing the features most correlated with the (permuted) labels on all the data, before
+    # splitting, leaks them into every test fold
+    X, y = _noise(120, 500, 24)
+
+    def select_on_all_data(X, y):
+        correlation = np.abs((X - X.mean(0)).T @ (y - y.mean()))
+        return X[:, np.argsort(correlation)[-10:]], y
+
+    result = permutation_check(
+        LogisticRegression(class_weight="balanced"), X, y, prepare=select_on_all_data,
+        outer_cv=StratifiedKFold(5, shuffle=True, random_state=0), scoring="recall",
+        n_permutations=3, with_estimate=False, random_state=0,
+    )  # fmt: skip
+    assert result.leaks, result
+
+
+def test_average_precision_chance_is_that_of_a_random_ranking():
+    # each test fold ranks k = 4 positives among n = 20 rows; a ranking independent of the
+    # labels has the expected average precision (H_n + (k - 1) / (n - 1) * (n - H_n)) / n,
+    # 0.309, above the prevalence 0.2
+    n, k = 20, 4
+    harmonic = sum(1 / i for i in range(1, n + 1))
+    expected = (harmonic + (k - 1) / (n - 1) * (n - harmonic)) / n
+    X, y = _noise(100, 5, 20)
+    result = permutation_check(
+        LogisticRegression(), X, y, outer_cv=StratifiedKFold(5, shuffle=True, random_state=0),
+        scoring="average_precision", n_permutations=2, with_estimate=False, random_state=0,
+    )  # fmt: skip
+    assert result.chance == pytest.approx(expected, abs=0.03)
 
 
 # ---- prefit --------------------------------------------------------------------------------
