@@ -8,8 +8,7 @@ from sklearn.base import is_classifier
 from sklearn.utils._param_validation import validate_params
 
 from ..model_selection import nested_cross_validate
-from ..model_selection._nested._data import take
-from ..model_selection._nested._scoring import resolve_scorers
+from ..model_selection._engine import resolve_scorers, take
 from ..stats import mean_interval
 from ..utils import (
     RANDOM_STATE_CONSTRAINTS,

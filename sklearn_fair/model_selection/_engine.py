@@ -17,6 +17,7 @@ from ._nested._protocol import run_protocol
 from ._nested._resampling import check_cv_with_groups
 from ._nested._running import PlansData, run_plan
 from ._nested._scheduling import NestedSchedule
+from ._nested._scoring import resolve_scorers
 from ._nested._seeds import shared_root_seed
 from ._nested._tasks import REFIT, SEARCH, SELECTION
 from ._nested._verify import check_entries
@@ -36,6 +37,7 @@ __all__ = [
     "make_plan",
     "read_json",
     "refits_class",
+    "resolve_scorers",
     "run_plan",
     "run_protocol",
     "shared_root_seed",
