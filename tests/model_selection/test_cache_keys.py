@@ -107,13 +107,27 @@ def test_editing_a_custom_estimator_class_changes_the_key(tmp_path):
     assert run(tmp_path / "cache", edited.MyTree()).cache_info_["hits"] == 0
 
 
-def test_editing_a_class_attribute_of_a_notebook_class_changes_the_key(tmp_path):
-    # A class defined in a notebook cell has no file: it is described by its code. Before, by
-    # its methods' code only, so a class attribute that a method reads, edited and the cell run
-    # again, gave the same key and the scores of the old class were served.
+@pytest.fixture
+def notebook_class():
+    """``make(source, name)``: the class ``name`` of ``source`` run as a notebook cell runs it,
+    in a module without ``__file__`` (as a notebook's ``__main__``)."""
     import sys
     import types
 
+    def make(source, name):
+        module = types.ModuleType("notebook_cell")
+        sys.modules["notebook_cell"] = module
+        exec(source, module.__dict__)
+        return getattr(module, name)
+
+    yield make
+    sys.modules.pop("notebook_cell", None)
+
+
+def test_editing_a_class_attribute_of_a_notebook_class_changes_the_key(tmp_path, notebook_class):
+    # A class defined in a notebook cell has no file: it is described by its code. Before, by
+    # its methods' code only, so a class attribute that a method reads, edited and the cell run
+    # again, gave the same key and the scores of the old class were served.
     source = """
 from sklearn.tree import DecisionTreeClassifier
 class Flipping(DecisionTreeClassifier):
@@ -122,55 +136,33 @@ class Flipping(DecisionTreeClassifier):
         predicted = DecisionTreeClassifier.predict(self, X)
         return 1 - predicted if self.flip else predicted
 """
-
-    def notebook_class(flip):
-        module = types.ModuleType("notebook_cell")  # no __file__, as a notebook's __main__
-        sys.modules["notebook_cell"] = module
-        exec(source.format(flip=flip), module.__dict__)
-        return module.Flipping
-
-    try:
-        run(tmp_path / "cache", notebook_class(False)())
-        assert run(tmp_path / "cache", notebook_class(False)()).cache_info_["computed"] == 0
-        flipped = notebook_class(True)
-        cached = run(tmp_path / "cache", flipped())
-        assert cached.cache_info_["hits"] == 0
-        np.testing.assert_array_equal(cached.outer_scores_, run(None, flipped()).outer_scores_)
-    finally:
-        sys.modules.pop("notebook_cell", None)
+    run(tmp_path / "cache", notebook_class(source.format(flip=False), "Flipping")())
+    same = notebook_class(source.format(flip=False), "Flipping")
+    assert run(tmp_path / "cache", same()).cache_info_["computed"] == 0
+    flipped = notebook_class(source.format(flip=True), "Flipping")
+    cached = run(tmp_path / "cache", flipped())
+    assert cached.cache_info_["hits"] == 0
+    np.testing.assert_array_equal(cached.outer_scores_, run(None, flipped()).outer_scores_)
 
 
-def test_a_notebook_class_that_calls_super_is_cached_by_its_code(tmp_path):
+def test_a_notebook_class_that_calls_super_is_cached_by_its_code(tmp_path, notebook_class):
     # A method that calls super() holds its class in a closure cell; describing the class went
     # through its methods back to the class until "nested more than 200 levels deep", and the
     # run warned and used no cache: the common notebook subclass was never cached.
-    import sys
-    import types
-
     source = """
 from sklearn.tree import DecisionTreeClassifier
 class Shifted(DecisionTreeClassifier):
     def predict(self, X):
         return super().predict(X){suffix}
 """
-
-    def notebook_class(suffix):
-        module = types.ModuleType("notebook_cell")  # no __file__, as a notebook's __main__
-        sys.modules["notebook_cell"] = module
-        exec(source.format(suffix=suffix), module.__dict__)
-        return module.Shifted
-
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("error", CacheWarning)
-            first = run(tmp_path / "cache", notebook_class("")())
-            again = run(tmp_path / "cache", notebook_class("")())
-        assert first.cache_info_["computed"] > 0 and again.cache_info_["computed"] == 0
-        np.testing.assert_array_equal(again.outer_scores_, first.outer_scores_)
-        edited = notebook_class(" * 0")
-        assert run(tmp_path / "cache", edited()).cache_info_["hits"] == 0
-    finally:
-        sys.modules.pop("notebook_cell", None)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", CacheWarning)
+        first = run(tmp_path / "cache", notebook_class(source.format(suffix=""), "Shifted")())
+        again = run(tmp_path / "cache", notebook_class(source.format(suffix=""), "Shifted")())
+    assert first.cache_info_["computed"] > 0 and again.cache_info_["computed"] == 0
+    np.testing.assert_array_equal(again.outer_scores_, first.outer_scores_)
+    edited = notebook_class(source.format(suffix=" * 0"), "Shifted")
+    assert run(tmp_path / "cache", edited()).cache_info_["hits"] == 0
 
 
 def test_a_lambda_scorer_is_cached_by_its_code(tmp_path):
