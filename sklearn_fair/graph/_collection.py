@@ -235,15 +235,15 @@ class GraphCollection:
 
     @property
     def num_node_features(self):
-        """int: the number of node features (columns of ``x``)."""
-        return int(self.x.shape[1]) if self.x.ndim == 2 else 1
+        """int: the number of node features (columns of ``x``; 1 for a 1-D ``x``, as in PyG)."""
+        return 1 if self.x.ndim == 1 else int(self.x.shape[-1])
 
     @property
     def num_edge_features(self):
         """int or None: the number of edge features, ``None`` without ``edge_attr``."""
         if self.edge_attr is None:
             return None
-        return int(self.edge_attr.shape[1]) if self.edge_attr.ndim == 2 else 1
+        return 1 if self.edge_attr.ndim == 1 else int(self.edge_attr.shape[-1])
 
     @property
     def num_classes(self):

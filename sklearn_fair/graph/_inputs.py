@@ -27,13 +27,6 @@ def as_collection(X, name="X"):
         array = arrays[key]
         if array is None or (array.dtype == np.float32 and array.ndim == 2):
             continue
-        if array.ndim > 2:
-            rows = "n_nodes" if key == "x" else "n_edges"
-            raise ValueError(
-                f"The graphs of {name} have {key!r} of shape ({rows}, "
-                f"{', '.join(map(str, array.shape[1:]))}); GraphClassifier's modules take "
-                f"features of shape ({rows}, n_features): flatten the feature axes."
-            )
         array = array.reshape(len(array), -1)
         with np.errstate(over="ignore"):
             arrays[key] = array.astype(np.float32)

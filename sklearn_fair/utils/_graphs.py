@@ -103,11 +103,13 @@ def _one_label(label, index, name):
 def check_graphs(X, name="X"):
     """Check graphs before any fit: the one check of GraphCollection, GraphClassifier and NestedCV.
 
-    What PyG gives a meaning to is checked where present: ``x`` (real, finite, one width),
-    ``edge_index`` (integers of shape ``(2, n_edges)``, ids local to the graph), ``edge_attr``
-    (one row per edge, real, finite, one width), ``y`` (one value) and an explicit
-    ``num_nodes`` (the rows of ``x``). ``x``, ``edge_attr`` and ``y`` are on every graph or on
-    none, and a graph whose node count is known has a node. Other attributes are not read.
+    What PyG gives a meaning to is checked where present: ``x`` (real, finite, one width, of
+    shape ``(n_nodes, n_features)`` or ``(n_nodes,)``), ``edge_index`` (integers of shape
+    ``(2, n_edges)``, ids local to the graph), ``edge_attr`` (one row per edge, real, finite,
+    one width, of shape ``(n_edges, n_features)`` or ``(n_edges,)``), ``y`` (one value) and
+    an explicit ``num_nodes`` (the rows of ``x``). ``x``, ``edge_attr`` and ``y`` are on every
+    graph or on none, and a graph whose node count is known has a node. Other attributes are
+    not read.
 
     Parameters
     ----------
@@ -249,6 +251,13 @@ def _check_stacked(arrays, name):
         values = arrays[key]
         if values is None:
             continue
+        if values.ndim > 2:  # the graphs share the feature axes: graph 0 shows them
+            rows, axes = f"n_{what}s", ", ".join(map(str, values.shape[1:]))
+            raise ValueError(
+                f"The graphs of {name} have {key!r} of shape ({rows}, {axes}) (graph 0: "
+                f"{(int(ptr[1] - ptr[0]), *values.shape[1:])}); {what} features must be of "
+                f"shape ({rows}, n_features), or ({rows},) for one: flatten the feature axes."
+            )
         if values.dtype.kind not in "biuf":
             raise ValueError(
                 f"The graphs of {name} have {key!r} of dtype {values.dtype}; node and edge "

@@ -159,3 +159,17 @@ def test_constructor_checks_the_pointers():
         GraphCollection(np.ones((3, 1)), np.zeros((2, 0), dtype=int), [0, 1, 3], [0, 0])
     with pytest.raises(ValueError, match="one label per graph"):
         GraphCollection(np.ones((3, 1)), np.zeros((2, 0), dtype=int), [0, 3], [0, 0], y=[0, 1])
+
+
+@pytest.mark.parametrize("shape", [(3,), (3, 4), (3, 2, 5)])
+def test_feature_counts_are_pyg_counts(shape):
+    """PyG counts 1 feature for a 1-D array, else the size of the last axis. A collection's
+    arrays are its own to change, so a 3-D one (refused by its constructor) can be set later;
+    before, any array not 2-D counted 1 feature."""
+    features = np.ones(shape)
+    edge_index, ptr = np.array([[0, 1, 2], [1, 2, 0]]), [0, 3]
+    collection = GraphCollection(np.ones((3, 1)), edge_index, ptr, ptr, edge_attr=np.ones(3))
+    collection.x, collection.edge_attr = features, features
+    pyg = Data(x=torch.from_numpy(features), edge_attr=torch.from_numpy(features))
+    assert collection.num_node_features == pyg.num_node_features
+    assert collection.num_edge_features == pyg.num_edge_features

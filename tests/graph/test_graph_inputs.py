@@ -227,3 +227,33 @@ def test_features_beyond_float32_are_refused_not_made_infinite(mutag_graphs):
     graphs[4].x[2, 0] = 1e39
     with pytest.raises(ValueError, match=r"Graph 4 of X has 'x' values beyond float32's range"):
         GraphClassifier(MarkingModule, module__marks="/nonexistent", max_epochs=1).fit(graphs)
+
+
+@pytest.mark.parametrize("key", ["x", "edge_attr"])
+def test_features_of_more_than_two_dimensions_are_refused_before_the_first_fit(
+    key, mutag_graphs, tmp_path, monkeypatch
+):
+    """Every graph's ``x`` (or ``edge_attr``) of shape (rows, 7, 1), which no module takes, is
+    refused by the input check. Before, the check accepted it and NestedCV started: each fit
+    failed in GraphClassifier (a NaN score under error_score=nan)."""
+    graphs, arrays = [], GraphCollection.from_data_list(mutag_graphs[:2]).__graph_arrays__()
+    for g in mutag_graphs:
+        spoilt = g.clone()
+        spoilt[key] = torch.ones(len(g.x) if key == "x" else g.num_edges, 7, 1)
+        graphs.append(spoilt)
+    arrays[key] = np.ones((len(arrays["x"] if key == "x" else arrays["edge_index"].T), 7, 1))
+    rows, first = ("n_nodes", len(graphs[0].x)) if key == "x" else ("n_edges", graphs[0].num_edges)
+    refusal = (
+        rf"The graphs of {{}} have '{key}' of shape \({rows}, 7, 1\) \(graph 0: \({{}}, 7, 1\)\)"
+    )
+    with pytest.raises(ValueError, match=refusal.format("data_list", first)):
+        GraphCollection.from_data_list(graphs)
+    with pytest.raises(ValueError, match=refusal.format("GraphCollection", first)):
+        GraphCollection(**arrays)
+    fits, fit = [], GraphClassifier.fit
+    monkeypatch.setattr(
+        GraphClassifier, "fit", lambda *args, **kw: fits.append(1) or fit(*args, **kw)
+    )
+    with pytest.raises(ValueError, match=refusal.format("X", first)):
+        nested(tmp_path, error_score=np.nan, n_jobs=1).fit(graphs)
+    assert fits == [] and os.listdir(tmp_path) == []
