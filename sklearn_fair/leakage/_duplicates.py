@@ -67,6 +67,13 @@ def _same_bytes_when_equal(values):
     return np.where(np.isnan(values), np.nan, values + 0.0)
 
 
+def _float_cell(cell):
+    """A cell of an object row; a float one as in float rows, a Python float whatever its type."""
+    if isinstance(cell, (float, np.floating)):
+        return float(_same_bytes_when_equal(np.asarray(cell)))
+    return cell
+
+
 def _row_digests(X):
     if hasattr(X, "iloc"):  # pandas: hash the values, not the index
         import pandas as pd
@@ -85,7 +92,8 @@ def _row_digests(X):
     array = np.asarray(X)
     array = array.reshape(array.shape[0], -1)
     if array.dtype == object:
-        return np.asarray([fingerprint(row) for row in array])
+        rows = [[_float_cell(cell) for cell in row] for row in array]
+        return np.asarray([fingerprint(row) for row in rows])
     rows = np.ascontiguousarray(_same_bytes_when_equal(array))
     return rows.view(np.dtype((np.void, rows.dtype.itemsize * rows.shape[1]))).ravel()
 

@@ -91,6 +91,23 @@ def test_find_duplicates_in_object_rows():
     assert [g.tolist() for g in find_duplicates(X).groups] == [[0, 1]]
 
 
+def test_find_duplicates_in_object_rows_treats_signed_zero_and_every_nan_as_equal():
+    # a frame of mixed dtypes is rows of objects as an array; their float cells follow the rule
+    # of float rows, as pandas' duplicated (the reference) and the docstring have it
+    with np.errstate(invalid="ignore"):
+        computed_nan = (np.zeros(1) / np.zeros(1))[0]  # an np.float64 NaN, sign bit set
+    X = np.array(
+        [["a", 0.0], ["a", -0.0], ["b", float("nan")], ["b", computed_nan], ["c", 1.5],
+         ["c", np.float64(1.5)], ["c", 2.5]],
+        dtype=object,
+    )  # fmt: skip
+    expected = np.flatnonzero(pd.DataFrame(X).duplicated(keep=False)).tolist()
+    assert expected == [0, 1, 2, 3, 4, 5]
+    assert [g.tolist() for g in find_duplicates(X).groups] == [[0, 1], [2, 3], [4, 5]]
+    mixed = pd.DataFrame({"s": ["a", "a", "b"], "v": [0.0, -0.0, 0.0]})
+    assert [g.tolist() for g in find_duplicates(mixed.to_numpy()).groups] == [[0, 1]]
+
+
 def test_find_duplicates_in_graphs():
     def graph(nodes, label):
         return SimpleNamespace(x=np.asarray(nodes), edge_index=np.array([[0], [1]]), y=label)
