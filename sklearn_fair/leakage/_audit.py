@@ -13,7 +13,12 @@ from sklearn.utils.validation import _num_samples
 from ..model_selection._engine import check_cv_with_groups
 from ..utils import check_random_state, fill_doc, is_graph_data, read_graph_labels
 from ._duplicates import find_duplicates
-from ._permutation import PERMUTATION_CONSTRAINTS, PERMUTATION_DOCS, permutation_check
+from ._permutation import (
+    PERMUTATION_CONSTRAINTS,
+    PERMUTATION_DOCS,
+    check_scoring_labels,
+    permutation_check,
+)
 from ._prefit import find_prefit_steps
 
 _CHECKS = ("duplicates", "permutation", "prefit")
@@ -251,6 +256,8 @@ def audit(
     rng = check_random_state(random_state)
     X_checked, y, groups = indexable(X, y, groups)
     y = np.asarray(y)
+    if "permutation" in checks:  # before prepare and any fit
+        check_scoring_labels(estimator, scoring, y, "audit")
     n_samples = _num_samples(X_checked)
     # an int cv is read as NestedCV reads it, so both see the same splits
     cv = check_cv_with_groups(cv, y, is_classifier(estimator), groups)

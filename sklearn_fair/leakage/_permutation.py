@@ -4,9 +4,11 @@ import numbers
 from dataclasses import dataclass
 
 import numpy as np
-from sklearn.base import is_classifier
+from sklearn.base import is_classifier, is_regressor
 from sklearn.utils._param_validation import validate_params
 
+from .. import metrics
+from ..metrics._checks import check_pos_label
 from ..model_selection import nested_cross_validate
 from ..model_selection._engine import resolve_scorers, take
 from ..stats import mean_interval
@@ -171,6 +173,36 @@ def chance_level(scoring, y, *, classifier=True, pos_label=1):
     return None
 
 
+def check_scoring_labels(estimator, scoring, y, owner):
+    """Raise, before any fit, when a metric named by ``scoring`` scores a positive label
+    (``pos_label=1`` by default: precision, recall, F1, average precision, PPV, ...) that is not
+    among the labels, as scikit-learn's scorers raise for a classifier."""
+    if not isinstance(scoring, str) or is_regressor(estimator):
+        return
+    scorer = resolve_scorers(estimator, scoring, owner)[0]["score"]
+    pos_label = scorer._get_pos_label()  # scikit-learn's own reading (private API)
+    if pos_label is None:
+        return
+    try:
+        check_pos_label(pos_label, y, y)
+    except ValueError:
+        labels = np.unique(y)
+        label = labels[-1].item()
+        make = f"make_{scoring}_scorer"
+        example = (
+            f"sklearn_fair.metrics.{make}(pos_label={label!r})"
+            if hasattr(metrics, make)
+            else f"sklearn.metrics.make_scorer({scorer._score_func.__name__}, "
+            f"response_method={scorer._response_method!r}, pos_label={label!r})"
+        )
+        raise ValueError(
+            f"The 'scoring' parameter of {owner} must score one of the labels "
+            f"{labels.tolist()}. Got {scoring!r} instead, whose positive label (pos_label="
+            f"{pos_label!r}) is not among them. Pass a scorer of your positive label, e.g. "
+            f"scoring={example}."
+        ) from None
+
+
 def _nested_mean(estimator, X, y, groups, seed, protocol, chance_rng=None):
     """The nested estimate and, given ``chance_rng``, the outer models' own no-skill value:
     each scored against ``_N_SHUFFLES`` shufflings of its test fold's labels (its predictions
@@ -242,10 +274,11 @@ def permutation_check(
     -------
     report : PermutationReport
     """
+    y = np.asarray(y)
+    check_scoring_labels(estimator, protocol.get("scoring"), y, "permutation_check")
     # Seeds by name: permutation i and its run get the same seeds whatever n_permutations and
     # with_estimate are.
     root = seed_root(random_state)
-    y = np.asarray(y)
     seed = draw_seeds(named_generator(root, "estimate"))
 
     classifier = is_classifier(estimator)

@@ -15,7 +15,14 @@ from sklearn.decomposition import PCA
 from sklearn.feature_selection import RFE, SelectFromModel
 from sklearn.frozen import FrozenEstimator
 from sklearn.linear_model import LogisticRegression
-from sklearn.model_selection import GridSearchCV, KFold, StratifiedKFold, check_cv
+from sklearn.metrics import average_precision_score, make_scorer
+from sklearn.model_selection import (
+    GridSearchCV,
+    KFold,
+    StratifiedKFold,
+    check_cv,
+    cross_val_score,
+)
 from sklearn.neighbors import KNeighborsClassifier
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import FunctionTransformer, StandardScaler
@@ -29,6 +36,7 @@ from sklearn_fair.leakage import (
     find_prefit_steps,
     permutation_check,
 )
+from sklearn_fair.metrics import make_ppv_scorer
 from sklearn_fair.utils._random import SEED_BOUND, draw_seeds, named_generator
 
 
@@ -413,6 +421,55 @@ def test_errors_name_the_parameter(data, kwargs, match):
     X, y = data
     with pytest.raises(ValueError, match=match):
         audit(LogisticRegression(), X, y, **kwargs)
+
+
+@pytest.mark.parametrize(
+    "scoring, same_in_sklearn, fix, scorer",
+    [
+        (
+            "ppv",
+            "precision",
+            r"make_ppv_scorer\(pos_label='pos'\)",
+            make_ppv_scorer(pos_label="pos", zero_division=0),
+        ),
+        (
+            "average_precision",
+            "average_precision",
+            r"make_scorer\(average_precision_score, .*pos_label='pos'\)",
+            make_scorer(
+                average_precision_score,
+                response_method=("decision_function", "predict_proba"),
+                pos_label="pos",
+            ),
+        ),
+    ],
+    ids=["ppv", "average_precision"],
+)
+def test_a_metric_of_pos_label_1_on_other_labels_fails_before_any_fit(
+    data, scoring, same_in_sklearn, fix, scorer
+):
+    X, y = data
+    y = np.where(y == 1, "pos", "neg")
+    # scikit-learn refuses these labels for the metric too (the reference; PPV is precision)
+    with pytest.raises(ValueError, match="pos_label=1 is not a valid label"):
+        cross_val_score(LogisticRegression(), X, y, scoring=same_in_sklearn, error_score="raise")
+
+    def prepare(X, y):  # runs before every fit
+        raise AssertionError("fitted before the labels were checked")
+
+    message = (
+        rf"'scoring' parameter of {{}} .*\['neg', 'pos'\]. Got '{scoring}'.*pos_label=1.*{fix}"
+    )
+    with pytest.raises(ValueError, match=message.format("audit")):
+        audit(LogisticRegression(), X, y, scoring=scoring, prepare=prepare)
+    with pytest.raises(ValueError, match=message.format("permutation_check")):
+        permutation_check(LogisticRegression(), X, y, scoring=scoring, prepare=prepare)
+    # a scorer of the positive label keeps working
+    report = permutation_check(
+        LogisticRegression(), X, y, outer_cv=3, n_permutations=2, random_state=0, scoring=scorer
+    )
+    assert np.isfinite([report.estimate, report.chance, *report.permuted_estimates]).all()
+    assert report.estimate > 0.5
 
 
 def test_prepare_must_be_callable(data):
