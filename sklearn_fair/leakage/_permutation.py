@@ -180,7 +180,10 @@ def check_scoring_labels(estimator, scoring, y, owner):
     if not isinstance(scoring, str) or is_regressor(estimator):
         return
     scorer = resolve_scorers(estimator, scoring, owner)[0]["score"]
-    pos_label = scorer._get_pos_label()  # scikit-learn's own reading (private API)
+    # scikit-learn's own reading (private API: where a version lacks it, the scorer's error
+    # comes later, after the fits, as before)
+    get_pos_label = getattr(scorer, "_get_pos_label", None)
+    pos_label = get_pos_label() if callable(get_pos_label) else None
     if pos_label is None:
         return
     try:
@@ -189,11 +192,14 @@ def check_scoring_labels(estimator, scoring, y, owner):
         labels = np.unique(y)
         label = labels[-1].item()
         make = f"make_{scoring}_scorer"
+        function = getattr(getattr(scorer, "_score_func", None), "__name__", "your_metric")
+        response = getattr(scorer, "_response_method", None)
         example = (
             f"sklearn_fair.metrics.{make}(pos_label={label!r})"
             if hasattr(metrics, make)
-            else f"sklearn.metrics.make_scorer({scorer._score_func.__name__}, "
-            f"response_method={scorer._response_method!r}, pos_label={label!r})"
+            else f"sklearn.metrics.make_scorer({function}, "
+            + (f"response_method={response!r}, " if response else "")
+            + f"pos_label={label!r})"
         )
         raise ValueError(
             f"The 'scoring' parameter of {owner} must score one of the labels "
