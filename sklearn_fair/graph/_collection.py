@@ -34,8 +34,8 @@ class GraphCollection:
 
     Parameters
     ----------
-    x : array-like of shape (n_nodes_total, n_node_features)
-        Node features of all graphs, graph after graph.
+    x : array-like of shape (n_nodes_total, n_node_features) or (n_nodes_total,)
+        Node features of all graphs, graph after graph (1-D: one feature, as in PyG).
     edge_index : array-like of int of shape (2, n_edges_total)
         Edges of all graphs, graph after graph, as node ids local to their graph
         (0 is the graph's first node).
@@ -45,8 +45,9 @@ class GraphCollection:
         Graph ``i`` owns the columns ``edge_ptr[i]:edge_ptr[i + 1]`` of ``edge_index``.
     y : array-like of shape (n_graphs,), default=None
         One label per graph; ``None`` for unlabelled graphs.
-    edge_attr : array-like of shape (n_edges_total, n_edge_features), default=None
-        Edge features, in the order of ``edge_index``.
+    edge_attr : array-like of shape (n_edges_total, n_edge_features) or (n_edges_total,), \
+default=None
+        Edge features, in the order of ``edge_index`` (1-D: one feature).
 
     Attributes
     ----------
