@@ -8,7 +8,6 @@ from sklearn.base import is_classifier, is_regressor
 from sklearn.utils._param_validation import validate_params
 
 from .. import metrics
-from ..metrics._checks import check_pos_label
 from ..model_selection import nested_cross_validate
 from ..model_selection._engine import resolve_scorers, take
 from ..stats import mean_interval
@@ -186,11 +185,9 @@ def check_scoring_labels(estimator, scoring, y, owner):
     pos_label = get_pos_label() if callable(get_pos_label) else None
     if pos_label is None:
         return
-    try:
-        check_pos_label(pos_label, y, y)
-    except ValueError:
-        labels = np.unique(y)
-        label = labels[-1].item()
+    labels = np.unique(y).tolist()  # Python values, whatever the array's dtype
+    if pos_label not in labels:
+        label = labels[-1]
         make = f"make_{scoring}_scorer"
         function = getattr(getattr(scorer, "_score_func", None), "__name__", "your_metric")
         response = getattr(scorer, "_response_method", None)
@@ -203,7 +200,7 @@ def check_scoring_labels(estimator, scoring, y, owner):
         )
         raise ValueError(
             f"The 'scoring' parameter of {owner} must score one of the labels "
-            f"{labels.tolist()}. Got {scoring!r} instead, whose positive label (pos_label="
+            f"{labels}. Got {scoring!r} instead, whose positive label (pos_label="
             f"{pos_label!r}) is not among them. Pass a scorer of your positive label, e.g. "
             f"scoring={example}."
         ) from None

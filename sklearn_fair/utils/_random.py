@@ -110,7 +110,8 @@ def draw_seeds(rng, n=None):
 def seed_root(random_state):
     """The int root of seeds derived by name (:func:`named_generator`) from a ``random_state``:
     the int itself, one draw from a Generator or RandomState (its state advances), fresh
-    entropy for None; below ``SEED_BOUND``, so that it is a valid ``random_state`` itself.
+    entropy for None; a drawn root lies below ``SEED_BOUND`` (a valid ``random_state``
+    itself), an int is used as given.
     The one rule of every seeded procedure, NestedCV and a benchmark's models included."""
     check_random_state_param(random_state, "seed_root")
     if random_state is None:

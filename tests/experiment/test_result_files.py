@@ -368,3 +368,27 @@ def test_an_earlier_output_changed_since_is_left_and_named(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "left files that an earlier run wrote here and this run did not" in err
     assert "models/prior.json" in err and "removed" not in err
+
+
+@pytest.mark.parametrize(
+    "record",
+    [
+        [],
+        "x",
+        None,
+        {"format": "sklearn-fair-results-folder/1", "files": {"models/a\0.json": "0" * 64}},
+    ],
+    ids=["list", "string", "null", "no-file-name"],
+)
+def test_an_unreadable_record_of_the_earlier_run_is_replaced_without_failing(tmp_path, record):
+    # a record that is JSON but not the runner's (a list, a string, a name no file can have)
+    # raised AttributeError or ValueError after every fit, and again on every later run
+    path = tmp_path / "exp.toml"
+    out = tmp_path / "out"
+    path.write_text(_experiment_text(["iris"], ["prior", "tree"]))
+    run_experiment(path)
+    (out / "outputs.json").write_text(json.dumps(record))
+    result = run_experiment(path)
+    assert result.problems == [] and result.removed == [] and result.left == []
+    written = json.loads((out / "outputs.json").read_text())["files"]
+    assert "models/prior.json" in written and not any("\0" in name for name in written)

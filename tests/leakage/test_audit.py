@@ -472,6 +472,16 @@ def test_a_metric_of_pos_label_1_on_other_labels_fails_before_any_fit(
     assert report.estimate > 0.5
 
 
+def test_pandas_string_labels_get_the_pos_label_message(data):
+    # a Series of strings is an object array: its labels are Python strs, and the message's
+    # example crashed on them with AttributeError ('str' object has no attribute 'item')
+    pd = pytest.importorskip("pandas")
+    X, y = data
+    labels = pd.Series(np.where(y == 1, "pos", "neg"))
+    with pytest.raises(ValueError, match=r"\['neg', 'pos'\]. Got 'precision'.*pos_label='pos'"):
+        audit(LogisticRegression(), X, labels, scoring="precision")
+
+
 def test_prepare_must_be_callable(data):
     X, y = data
     with pytest.raises(TypeError, match="'prepare' parameter of audit"):

@@ -45,6 +45,13 @@ def _sha256(path):
     return digest.hexdigest()
 
 
+def _same_file(a, b):
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
 def _kind(path):
     """What is at ``path`` (links not followed), or None if nothing is."""
     try:
@@ -148,9 +155,13 @@ class ResultsFolder:
             )
         except ValueError:
             return {}
-        files = document.get("files") if isinstance(document, dict) else None
-        if document.get("format") != _RECORD_FORMAT or not isinstance(files, dict):
+        if (
+            not isinstance(document, dict)
+            or document.get("format") != _RECORD_FORMAT
+            or not isinstance(document.get("files"), dict)
+        ):
             return {}
+        files = document["files"]
         return {n: d for n, d in files.items() if isinstance(d, str) and _SHA256.fullmatch(d)}
 
     def replace_record(self, in_layout):
@@ -165,14 +176,14 @@ class ResultsFolder:
                 continue  # this run's, or not a name the runner writes: not touched
             try:
                 target = self._target(parts)
-                if _kind(target) != _FILE:
-                    continue  # gone
+                if _kind(target) != _FILE or any(_same_file(target, f) for f in self.files):
+                    continue  # gone, or this run's under another spelling (a case-blind disk)
                 if _sha256(target) != digest:
                     raise OSError("changed since it was written")
                 target.unlink()
                 removed.append(target)
-            except ExperimentConfigError:
-                continue  # a link or a file on the way: nothing of the record is there
+            except (ExperimentConfigError, ValueError):
+                continue  # a link or a file on the way, or no file name: nothing of ours
             except OSError:
                 left[name] = digest
                 continue
