@@ -41,19 +41,23 @@ def _same(a, b):
         return False
 
 
+#: NestedCV's own default outer_cv: a NestedCV model left at it takes the benchmark's.
+_DEFAULT_OUTER_CV = NestedCV(None).outer_cv
+
+
 def _check_own_settings(name, nested, outer_cv, refit):
     """Refuse a NestedCV model whose own outer resampling (other than NestedCV's default) or
     selecting metric differs from the benchmark's, which every model of a data set shares and
     which would silently replace it."""
-    default = NestedCV(None).outer_cv
     own = nested.outer_cv
     benchmarks = outer_cv.values() if isinstance(outer_cv, dict) else [outer_cv]
-    if not _same(own, default) and not all(_same(own, cv) for cv in benchmarks):
+    if not _same(own, _DEFAULT_OUTER_CV) and not all(_same(own, cv) for cv in benchmarks):
         raise ValueError(
             f"The 'models' parameter of benchmark maps {name!r} to a NestedCV with outer_cv="
             f"{own!r}, but benchmark assesses every model of a data set on its own outer_cv="
             f"{outer_cv!r:.200}, which would replace it. Pass that outer resampling as "
-            f"benchmark's outer_cv, or leave the NestedCV's outer_cv at its default ({default})."
+            "benchmark's outer_cv, or leave the NestedCV's outer_cv at its default "
+            f"({_DEFAULT_OUTER_CV})."
         )
     if isinstance(nested.refit, str) and refit is not None and nested.refit != refit:
         raise ValueError(
@@ -73,8 +77,8 @@ def _nested_for(name, spec, *, outer_cv, inner_cv, n_refits, scoring, refit, ran
     whose own outer_cv or selecting metric the benchmark's would replace is refused.
     """
     # a dict's outer_cv is replaced by each data set's own in benchmark
-    shared = dict(outer_cv=10 if isinstance(outer_cv, dict) else outer_cv, n_jobs=None,
-                  verbose=0, cache_dir=None)  # fmt: skip
+    shared = dict(outer_cv=_DEFAULT_OUTER_CV if isinstance(outer_cv, dict) else outer_cv,
+                  n_jobs=None, verbose=0, cache_dir=None)  # fmt: skip
     if isinstance(spec, NestedCV):
         _check_own_settings(name, spec, outer_cv, refit)
         nested = clone(spec).set_params(**shared)

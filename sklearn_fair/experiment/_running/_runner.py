@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ...exceptions import ExperimentConfigError
+from ...model_selection import NestedCV
 from ...utils import install_hint, is_graph_data
 from .._counting._checks import check_before_fit
 from .._counting._plan import nested_of
@@ -251,7 +252,7 @@ def run_experiment(
     # with NestedCV's default outer_cv: benchmark's, below, gives each data set its own (and
     # refuses a model's own that it would replace)
     models = {
-        neutral(n): nested_of(config, spec, first).set_params(outer_cv=10)
+        neutral(n): nested_of(config, spec, first).set_params(outer_cv=NestedCV(None).outer_cv)
         for n, spec in config.models.items()
     }
     start_ns = time.time_ns()  # a shared cache holds earlier runs' entries: not this run's
