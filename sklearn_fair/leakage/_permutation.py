@@ -206,10 +206,10 @@ def check_scoring_labels(estimator, scoring, y, owner):
         ) from None
 
 
-def _nested_mean(estimator, X, y, groups, seed, protocol, chance_rng=None):
+def _nested_mean(estimator, X, y, groups, seed, protocol, chance_rng=None, scorer=None):
     """The nested estimate and, given ``chance_rng``, the outer models' own no-skill value:
-    each scored against ``_N_SHUFFLES`` shufflings of its test fold's labels (its predictions
-    kept, their link to the labels broken, leak or not), averaged."""
+    each scored by ``scorer`` against ``_N_SHUFFLES`` shufflings of its test fold's labels (its
+    predictions kept, their link to the labels broken, leak or not), averaged."""
     results = nested_cross_validate(
         estimator, X, y, groups=groups, random_state=seed, n_refits=1,
         return_estimator=chance_rng is not None, return_indices=chance_rng is not None,
@@ -217,8 +217,7 @@ def _nested_mean(estimator, X, y, groups, seed, protocol, chance_rng=None):
     )  # fmt: skip
     estimate, chance = float(np.nanmean(results["test_score"])), None
     if chance_rng is not None:
-        scorer = resolve_scorers(estimator, protocol.get("scoring"), "permutation_check")[0]
-        scorer, scores = scorer["score"], []
+        scores = []
         for model, test in zip(results["estimator"], results["indices"]["test"]):
             X_test, y_test = take(X, test), np.asarray(y)[test]
             scores += [
@@ -288,10 +287,15 @@ def permutation_check(
     scoring = protocol.get("scoring")
     # a metric without a known no-skill value (None whatever the labels) gets its model's own
     own_chance = chance is None and chance_level(scoring, y, classifier=classifier) is None
+    scorer = (
+        resolve_scorers(estimator, scoring, "permutation_check")[0]["score"] if own_chance else None
+    )
 
     def run(labels, run_seed, chance_rng=None):
         X_run, y_run = (X, labels) if prepare is None else prepare(X, labels)
-        scores = _nested_mean(estimator, X_run, y_run, groups, run_seed, protocol, chance_rng)
+        scores = _nested_mean(
+            estimator, X_run, y_run, groups, run_seed, protocol, chance_rng, scorer
+        )
         return *scores, y_run
 
     estimate, y_scored = None, y
