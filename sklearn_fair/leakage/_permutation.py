@@ -134,8 +134,8 @@ def chance_level(scoring, y, *, classifier=True, pos_label=1):
         The labels.
     classifier : bool, default=True
         Whether ``scoring=None`` means accuracy (True) or R² (False).
-    pos_label : int or str, default=1
-        The positive class of the precision-like metrics.
+    pos_label : int, float, bool or str, default=1
+        The positive class of the precision-like metrics; one of the labels in ``y``.
 
     Returns
     -------
@@ -148,6 +148,12 @@ def chance_level(scoring, y, *, classifier=True, pos_label=1):
         average precision (a random ranking of ``k`` positives among ``n`` scores more
         than the prevalence ``k / n``: 0.30 for 5 among 24) and any other;
         :func:`permutation_check` then estimates it from the model itself.
+
+    Raises
+    ------
+    ValueError
+        For precision or PPV when ``pos_label`` is not among the labels, as scikit-learn's
+        precision raises.
 
     Examples
     --------
@@ -168,6 +174,13 @@ def chance_level(scoring, y, *, classifier=True, pos_label=1):
     if scoring == "balanced_accuracy":
         return float(1 / np.unique(y).size)
     if scoring in ("precision", "ppv"):
+        labels = np.unique(y).tolist()  # Python values, whatever the array's dtype
+        if pos_label not in labels:
+            # scikit-learn's precision refuses it; its prevalence here would be 0
+            raise ValueError(
+                f"The 'pos_label' parameter of chance_level must be one of the labels {labels} "
+                f"for {scoring!r}. Got {pos_label!r} instead."
+            )
         return float(np.mean(y == pos_label))
     return None
 

@@ -511,3 +511,29 @@ def test_permutation_seeds_are_derived_by_name_not_by_draw_order(data):
         random_state=3,
     )  # fmt: skip
     np.testing.assert_array_equal(two.permuted_estimates, three.permuted_estimates[:2])
+
+
+@pytest.mark.parametrize(
+    "scoring, labels, pos_label",
+    [
+        ("ppv", ["ill", "well", "well"], 1),
+        ("precision", [0, 2, 2], 1),
+        ("ppv", ["1", "0"], 1),
+        ("precision", [0, 1], "1"),
+    ],
+)
+def test_chance_level_refuses_a_positive_label_not_among_the_labels(scoring, labels, pos_label):
+    # scikit-learn's precision refuses such a pos_label (ValueError); chance_level returned
+    # the prevalence of a label that is not there, 0.0
+    from sklearn.metrics import precision_score
+
+    with pytest.raises(ValueError):
+        precision_score(labels, labels, pos_label=pos_label)
+    with pytest.raises(ValueError, match=r"'pos_label' parameter of chance_level.*Got"):
+        chance_level(scoring, labels, pos_label=pos_label)
+
+
+def test_chance_level_of_ppv_is_the_prevalence_of_the_positive_label():
+    labels = ["ill", "well", "well", "well"]
+    assert chance_level("ppv", labels, pos_label="ill") == 0.25  # 1 of 4, by hand
+    assert chance_level("precision", [True, False, False], pos_label=True) == 1 / 3
