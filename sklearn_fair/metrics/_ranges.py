@@ -6,7 +6,7 @@ import math
 
 from sklearn.base import is_classifier, is_regressor
 
-from ._scorer import get_scorer
+from ._scorer import get_scorer, get_scorer_names
 
 _INF = math.inf
 # The metric functions of scikit-learn and of sklearn_fair.metrics, by name, and their ranges
@@ -135,6 +135,11 @@ def score_range(scorer):
     (-inf, inf)
     """
     if isinstance(scorer, str):
+        if scorer not in get_scorer_names():
+            raise ValueError(
+                "The 'scorer' parameter of score_range must be a valid scorer name or a "
+                f"scorer. Got {scorer!r} instead. Valid names: {', '.join(get_scorer_names())}."
+            )
         scorer = get_scorer(scorer)
     estimator = getattr(scorer, "_estimator", None)  # check_scoring's estimator.score
     if estimator is not None and not hasattr(scorer, "_score_func"):

@@ -115,7 +115,10 @@ def test_score_range_resolves_a_scorer_name(name, expected):
 
 
 def test_score_range_refuses_an_unknown_name():
-    with pytest.raises(ValueError, match="'acuracy'.*Valid names:.*accuracy"):
+    # the message names score_range's own parameter, 'scorer' (it said 'scoring')
+    with pytest.raises(
+        ValueError, match="'scorer' parameter of score_range.*'acuracy'.*Valid names:.*accuracy"
+    ):
         score_range("acuracy")
 
 
