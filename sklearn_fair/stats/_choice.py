@@ -179,7 +179,8 @@ def multiple_comparison(scores, *, test="auto", alpha=0.05, greater_is_better=Tr
     ----------
     scores : DataFrame, dict or array-like of shape (n_datasets, n_models)
         One score per data set (row) and model (column): a DataFrame whose columns are the
-        models, a dict model -> scores, or a 2-D array.
+        models, a dict model -> scores (pandas Series are paired by their index, as
+        ``pandas.DataFrame(scores)`` pairs them), or a 2-D array.
         At least 2 models and 5 data sets (autorank's minimum).
     test : {"auto", "parametric", "nonparametric"}, default="auto"
         "auto" chooses from the checks; the others force a family (autorank's

@@ -92,6 +92,31 @@ class RankComparison:
         )
 
 
+def _aligned(scores):
+    """The dict's columns, pandas Series put in the first Series' order of data sets, as
+    ``pandas.DataFrame(scores)`` aligns them; a ValueError where that cannot pair the rows (by
+    position, a model's score on one data set would be ranked against another's)."""
+    columns = list(scores.values())
+    indexed = [(name, c.index) for name, c in scores.items() if hasattr(c, "reindex")]
+    if not indexed or all(index.equals(indexed[0][1]) for _, index in indexed):
+        return columns
+    if len(indexed) != len(columns):
+        raise ValueError(
+            "The 'scores' parameter, when a dict, mixes pandas Series of different indexes "
+            "with columns of no index: their rows cannot be paired by data set. Give every "
+            "model a Series of the same index, or plain arrays in the same order."
+        )
+    first_name, first = indexed[0]
+    for name, index in indexed[1:]:
+        if not (index.is_unique and first.is_unique and set(index) == set(first)):
+            raise ValueError(
+                "The 'scores' parameter, when a dict, must give every model the same data "
+                f"sets: the pandas Series of {first_name!r} and {name!r} have other labels in "
+                "their indexes (or a label twice), so their rows cannot be paired by data set."
+            )
+    return [column.reindex(first) for column in columns]
+
+
 def _as_table(scores, min_models=3):
     """``(values (N, k), model names)`` from a DataFrame, a dict of columns or a 2-D array."""
     if hasattr(scores, "columns") and hasattr(scores, "to_numpy"):
@@ -99,8 +124,9 @@ def _as_table(scores, min_models=3):
         values = scores.to_numpy(dtype=float)
     elif isinstance(scores, dict):
         names = [str(name) for name in scores]
+        columns = _aligned(scores)
         try:
-            values = np.column_stack([np.asarray(v, dtype=float) for v in scores.values()])
+            values = np.column_stack([np.asarray(v, dtype=float) for v in columns])
         except ValueError as exc:
             raise ValueError(
                 "The 'scores' parameter, when a dict, must map each model to "
@@ -156,7 +182,8 @@ def rank_comparison(scores, *, alpha=0.05, control=None, greater_is_better=True,
     ----------
     scores : DataFrame, dict or array-like of shape (n_datasets, n_models)
         One score per data set (row) and model (column): a DataFrame whose columns are the
-        models, a dict model -> scores, or a 2-D array.
+        models, a dict model -> scores (pandas Series are paired by their index, as
+        ``pandas.DataFrame(scores)`` pairs them), or a 2-D array.
         At least 3 models and 2 data sets.
     alpha : float, default=0.05
         Level of the critical difference and of the control comparisons.

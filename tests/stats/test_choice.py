@@ -220,3 +220,13 @@ def test_anova_f_of_models_with_equal_means_is_not_negative():
 def test_bad_input_is_refused(scores, kwargs, match):
     with pytest.raises(ValueError, match=match):
         multiple_comparison(scores, **kwargs)
+
+
+def test_a_dict_of_series_is_paired_by_data_set_not_by_position():
+    # two Series of six data sets in other orders: the Wilcoxon test of the aligned scores
+    index = ["d1", "d2", "d3", "d4", "d5", "d6"]
+    a = pd.Series([0.90, 0.80, 0.70, 0.60, 0.85, 0.75], index=index)
+    b = pd.Series([0.80, 0.71, 0.62, 0.50, 0.74, 0.66], index=index).iloc[::-1]
+    result = multiple_comparison({"a": a, "b": b}, test="nonparametric")
+    reference = stats.wilcoxon(a.to_numpy(), b.reindex(index).to_numpy())
+    assert (result.statistic, result.pvalue) == (reference.statistic, reference.pvalue)

@@ -53,3 +53,41 @@ def test_printing_a_comparison_with_a_control_shows_the_control_tests():
         assert f"Holm-adjusted p = {row['pvalue_holm']:.3g}" in line
         assert ("(significant)" in line) == row["significant"]
     assert "against the control" not in str(rank_comparison(scores))
+
+
+def test_a_dict_of_series_is_paired_by_data_set_not_by_position():
+    # the Series list the data sets in other orders; pandas aligns them by index, and the
+    # ranks are scipy's of the aligned table (by position, b's 0.6 on z was ranked on x)
+    import pandas as pd
+    from scipy import stats
+
+    a = pd.Series([0.9, 0.8, 0.7], index=["x", "y", "z"])
+    b = pd.Series([0.6, 0.85, 0.75], index=["z", "x", "y"])
+    c = pd.Series([0.5, 0.6, 0.5], index=["x", "z", "y"])
+    aligned = pd.DataFrame({"a": a, "b": b, "c": c}).to_numpy()
+    result = rank_comparison({"a": a, "b": b, "c": c})
+    np.testing.assert_allclose(
+        list(result.average_ranks.values()), stats.rankdata(-aligned, axis=1).mean(axis=0)
+    )
+    assert result.statistic == pytest.approx(stats.friedmanchisquare(*aligned.T).statistic)
+
+
+@pytest.mark.parametrize(
+    "b",
+    [
+        [0.6, 0.85, 0.75],  # no index beside Series of different indexes
+        "other labels",
+        "a label twice",
+    ],
+)
+def test_a_dict_of_series_that_cannot_be_paired_is_refused(b):
+    import pandas as pd
+
+    a = pd.Series([0.9, 0.8, 0.7], index=["x", "y", "z"])
+    c = pd.Series([0.5, 0.6, 0.5], index=["x", "z", "y"])
+    if b == "other labels":
+        b = pd.Series([0.6, 0.85, 0.75], index=["z", "x", "w"])
+    elif b == "a label twice":
+        b = pd.Series([0.6, 0.85, 0.75], index=["z", "x", "x"])
+    with pytest.raises(ValueError, match="cannot be paired by data set"):
+        rank_comparison({"a": a, "b": b, "c": c})
