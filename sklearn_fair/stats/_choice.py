@@ -54,7 +54,9 @@ class MultipleComparison:
     all_normal : bool
     homogeneity_test : {"bartlett", "levene"}
     homogeneity_pvalue : float
-        1 when every model's scores are constant (all variances 0; Levene's W is 0/0).
+        1 where Levene's W is 0/0: every score of every model lies at the same distance from
+        its model's median (every model's scores constant, all variances 0; or each model's
+        scores two values of the same spread, half on each side), up to rounding.
     equal_variances : bool
         ``homogeneity_pvalue >= alpha``.
     omnibus : {"ttest", "wilcoxon", "anova", "friedman"}
@@ -238,9 +240,7 @@ def multiple_comparison(scores, *, test="auto", alpha=0.05, greater_is_better=Tr
         for j, m in enumerate(names)
     }
     all_normal = all(p >= alpha / k for p in normality.values())
-    homogeneity = _scipy_stats.bartlett if all_normal else _scipy_stats.levene
-    # every model constant: the variances are all 0, equal, and Levene's W is 0/0
-    homogeneity_pvalue = 1.0 if constant.all() else float(homogeneity(*values.T).pvalue)
+    homogeneity_pvalue = _homogeneity_pvalue(values, all_normal)
     equal_variances = homogeneity_pvalue >= alpha
     if test == "auto":
         family = "parametric" if all_normal and (equal_variances or k == 2) else "nonparametric"
@@ -286,6 +286,21 @@ def multiple_comparison(scores, *, test="auto", alpha=0.05, greater_is_better=Tr
         average_ranks={m: float(r) for m, r in zip(names, average_ranks)},
         alpha=alpha,
     )
+
+
+def _homogeneity_pvalue(values, all_normal):
+    """Bartlett's p-value of the variances, or Levene's (scipy's, centred on the medians) when
+    a model is not normal; 1 where Levene's W is 0/0, every score of every model lying at the
+    same distance from its model's median (every model constant, or each split in two equal
+    halves of the same spread), which scipy's W makes NaN, or rounding noise."""
+    if all_normal:  # a normal model's scores are not constant: Bartlett's variances are > 0
+        return float(_scipy_stats.bartlett(*values.T).pvalue)
+    deviations = np.abs(values - np.median(values, axis=0))
+    # the rounding error of the deviations, scaled as in _anova_and_tukey
+    tolerance = values.size * np.finfo(float).eps * np.abs(values).max()
+    if np.ptp(deviations) <= tolerance:
+        return 1.0
+    return float(_scipy_stats.levene(*values.T).pvalue)
 
 
 def _anova_and_tukey(values, names, alpha):

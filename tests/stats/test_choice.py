@@ -230,3 +230,20 @@ def test_a_dict_of_series_is_paired_by_data_set_not_by_position():
     result = multiple_comparison({"a": a, "b": b}, test="nonparametric")
     reference = stats.wilcoxon(a.to_numpy(), b.reindex(index).to_numpy())
     assert (result.statistic, result.pvalue) == (reference.statistic, reference.pvalue)
+
+
+@pytest.mark.parametrize("scale", [1.0, 0.1])
+def test_levene_of_equal_spreads_is_one_not_nan_or_rounding_noise(scale):
+    # each model's scores lie at one distance from its median, the same for every model:
+    # Levene's W is 0/0 (scipy's NaN on the integers), so the variances are not shown to
+    # differ, p = 1, as for constant scores. Shifted by 0.1 (and scaled), scipy's W was
+    # rounding noise, p from 4e-7 to 0.03, and the paragraph said "rejected equal variances"
+    integers = np.array([[0, 3, 6], [0, 3, 6], [0, 3, 6], [2, 5, 8], [2, 5, 8], [2, 5, 8]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        assert np.isnan(stats.levene(*integers.T).statistic)
+    np.testing.assert_array_equal(np.var(integers, axis=0), [1.0, 1.0, 1.0])
+    result = multiple_comparison(scale * integers + 0.1)
+    assert (result.homogeneity_test, result.homogeneity_pvalue) == ("levene", 1.0)
+    assert result.equal_variances
+    assert "did not reject equal variances (p = 1)" in result.paragraph
