@@ -20,7 +20,7 @@ from ..exceptions import SklearnFairWarning
 from ..utils._stacklevel import external_stacklevel
 from ._checks import CONFIDENCE, require_stats_extra
 from ._paired import paired_ttest
-from ._ranks import _as_table, rank_comparison
+from ._ranks import _as_table, rank_comparison, wilcoxon
 
 __all__ = ["MultipleComparison", "multiple_comparison"]
 
@@ -199,7 +199,8 @@ def multiple_comparison(scores, *, test="auto", alpha=0.05, greater_is_better=Tr
         result. When every model scores the same as every other on every data set (within
         rounding), the ANOVA's F is 0 with p-value 1, every Tukey p-value is 1, and a
         :class:`~sklearn_fair.exceptions.SklearnFairWarning` says so (Friedman's test does the
-        same, as :func:`rank_comparison`). When the models differ but by the same amount on
+        same, as :func:`rank_comparison`, and Wilcoxon's test of two such models: W = 0, p =
+        1). When the models differ but by the same amount on
         every data set, the ANOVA has no residual variance: F is infinite and p is 0, as
         :func:`paired_ttest`'s t for two models (statsmodels gives rounding noise in both
         cases). F is never below 0 (statsmodels' is -1e-15 for models whose means are equal
@@ -251,9 +252,10 @@ def multiple_comparison(scores, *, test="auto", alpha=0.05, greater_is_better=Tr
         if family == "parametric":
             # ours, not scipy's: t = 0 and p = 1, not NaN, when the scores are equal
             omnibus, result = "ttest", paired_ttest(values[:, 0], values[:, 1])
+            statistic, pvalue = float(result.statistic), float(result.pvalue)
         else:
-            omnibus, result = "wilcoxon", _scipy_stats.wilcoxon(values[:, 0], values[:, 1])
-        statistic, pvalue = float(result.statistic), float(result.pvalue)
+            omnibus = "wilcoxon"
+            statistic, pvalue = wilcoxon(values[:, 0], values[:, 1], *names)
     elif family == "parametric":
         omnibus, posthoc = "anova", "tukeyhsd"
         statistic, pvalue, pairwise = _anova_and_tukey(values, names, alpha)

@@ -161,6 +161,21 @@ def _as_table(scores, min_models=3):
     return values, names
 
 
+def wilcoxon(a, b, name_a, name_b):
+    """``(W, p)`` of scipy's two-sided Wilcoxon signed-rank test of ``a`` against ``b``; W = 0
+    and p = 1 with a SklearnFairWarning where every difference is 0 (scipy warns of 0/0)."""
+    if np.all(a == b):
+        warnings.warn(
+            f"{name_a!r} and {name_b!r} score the same on every data set of 'scores': "
+            "Wilcoxon's test has no differences to rank. Its W is 0 and its p-value 1.",
+            SklearnFairWarning,
+            stacklevel=external_stacklevel(),
+        )
+        return 0.0, 1.0
+    test = _scipy_stats.wilcoxon(a, b)
+    return float(test.statistic), float(test.pvalue)
+
+
 @validate_params(
     {
         "scores": ["array-like", dict],
@@ -193,7 +208,9 @@ def rank_comparison(scores, *, alpha=0.05, control=None, greater_is_better=True,
         Whether a higher score is better.
     control_test : {"z", "wilcoxon"}, default="z"
         The test against ``control``: Demšar's z of the average ranks, ``(R_i - R_c) /
-        sqrt(k (k + 1) / (6 N))``, or ``scipy.stats.wilcoxon`` on the paired scores.
+        sqrt(k (k + 1) / (6 N))``, or ``scipy.stats.wilcoxon`` on the paired scores (W = 0 and
+        p = 1, with a ``SklearnFairWarning``, for a model that scores as the control on every
+        data set).
 
     Returns
     -------
@@ -263,8 +280,7 @@ def rank_comparison(scores, *, alpha=0.05, control=None, greater_is_better=True,
                 statistic = (average[j] - average[c]) / scale
                 pvalue = float(2 * _scipy_stats.norm.sf(abs(statistic)))
             else:
-                test = _scipy_stats.wilcoxon(values[:, j], values[:, c])
-                statistic, pvalue = test.statistic, float(test.pvalue)
+                statistic, pvalue = wilcoxon(values[:, j], values[:, c], names[j], names[c])
             comparisons.append(
                 {
                     "model": names[j],

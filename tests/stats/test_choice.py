@@ -247,3 +247,14 @@ def test_levene_of_equal_spreads_is_one_not_nan_or_rounding_noise(scale):
     assert (result.homogeneity_test, result.homogeneity_pvalue) == ("levene", 1.0)
     assert result.equal_variances
     assert "did not reject equal variances (p = 1)" in result.paragraph
+
+
+def test_two_models_that_score_the_same_get_our_wilcoxon_warning_not_scipys():
+    # identical constant columns are not normal, so the rank family: Wilcoxon's test with no
+    # difference to rank, W = 0 and p = 1 (scipy's values, with its RuntimeWarning of 0/0)
+    table = {"a": np.full(6, 0.8), "b": np.full(6, 0.8)}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        with pytest.warns(SklearnFairWarning, match="'a' and 'b' score the same"):
+            result = multiple_comparison(table)
+    assert (result.omnibus, result.statistic, result.pvalue) == ("wilcoxon", 0.0, 1.0)

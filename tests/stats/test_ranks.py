@@ -5,6 +5,7 @@ import warnings
 
 import numpy as np
 import pytest
+from scipy.stats import wilcoxon as stats_wilcoxon
 
 from sklearn_fair.exceptions import SklearnFairWarning
 from sklearn_fair.stats import rank_comparison
@@ -91,3 +92,24 @@ def test_a_dict_of_series_that_cannot_be_paired_is_refused(b):
         b = pd.Series([0.6, 0.85, 0.75], index=["z", "x", "x"])
     with pytest.raises(ValueError, match="cannot be paired by data set"):
         rank_comparison({"a": a, "b": b, "c": c})
+
+
+def test_wilcoxon_against_a_control_that_scores_the_same_warns_ours_not_scipys():
+    # no difference to rank: the signed-rank test has no evidence, W = 0 and p = 1 (scipy's
+    # own values, which it returned with a RuntimeWarning of 0/0 from its normal approximation)
+    table = np.array([[0.8, 0.8, 0.7], [0.7, 0.7, 0.6], [0.9, 0.9, 0.5], [0.6, 0.6, 0.4]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        with pytest.warns(SklearnFairWarning, match="'model_1' and 'model_0' score the same"):
+            result = rank_comparison(table, control="model_0", control_test="wilcoxon")
+    row = result.control_comparisons[0]
+    assert (row["statistic"], row["pvalue"]) == (0.0, 1.0)
+    # the other model's test is scipy's
+    other = stats_wilcoxon(table[:, 2], table[:, 0])
+    assert (
+        result.control_comparisons[1]["statistic"],
+        result.control_comparisons[1]["pvalue"],
+    ) == (
+        other.statistic,
+        other.pvalue,
+    )
