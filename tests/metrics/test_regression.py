@@ -1,3 +1,5 @@
+import warnings
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -84,3 +86,16 @@ def test_weights_summing_to_zero_are_refused_by_name(bias):
     # and not the parameter at fault.
     with pytest.raises(ValueError, match=r"'sample_weight' parameter sums to 0\.0"):
         ccc([1.0, 2.0], [1.0, 3.0], sample_weight=[0.0, 0.0], bias=bias)
+
+
+@pytest.mark.parametrize("factor", [1e200, 1e300, 1e-200, 1e-310])
+@pytest.mark.parametrize("bias", [True, False])
+def test_very_large_or_small_values_give_the_ccc_of_the_same_values_scaled(factor, bias):
+    # Lin's CCC is unchanged by scaling both inputs by one factor; the squares overflowed to
+    # inf (NaN, with RuntimeWarnings) or underflowed to 0 (NaN, "constant and equal")
+    x = np.array([1.0, 2.0, 3.0, 4.0, 10.0])
+    y = np.array([2.0, 2.5, 3.0, 5.0, 8.0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        result = ccc(x * factor, y * factor, bias=bias)
+    assert result == pytest.approx(_ccc_by_definition(x, y, bias), rel=1e-12)
