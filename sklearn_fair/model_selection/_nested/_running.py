@@ -45,16 +45,13 @@ from ._timeout import watch_parent
 __all__ = ["PlansData", "run_plan", "run_plans"]
 
 
-def execute(task, context, data, cache_entry):
-    """What a worker runs: the task (a list of results for a TaskBatch), then its cache entry."""
+def execute(task, data, cache_entry):
+    """What a worker runs: a :class:`PlanTask`, with its own plan's context and part of ``data``
+    (the run's PlansData), then its cache entry; a list of results for a TaskBatch."""
     if isinstance(task, TaskBatch):
-        return [execute(t, context, data, e) for t, e in zip(task.tasks, task.entries)]
-    if isinstance(task, PlanTask):  # run_plans: the task's own plan's context and data
-        task, context, data = task.task, task.context, data.resolve().part(task.index)
-    if isinstance(task, SearchTask):
-        result = run_search_task(task, context, data)
-    else:
-        result = run_fit_task(task, context, data)
+        return [execute(t, data, e) for t, e in zip(task.tasks, task.entries)]
+    run = run_search_task if isinstance(task.task, SearchTask) else run_fit_task
+    result = run(task.task, task.context, data.resolve().part(task.index))
     if cache_entry is not None and not result["error"]:
         error = write_entry(*cache_entry, result)
         if error:
@@ -78,8 +75,8 @@ class SequentialExecutor:
 
     n_workers = 1
 
-    def __init__(self, data, context):
-        self.data, self.context = data, context
+    def __init__(self, data):
+        self.data = data
         self._done = []
 
     @property
@@ -91,7 +88,7 @@ class SequentialExecutor:
         return len(self._done)
 
     def submit(self, task, cache_entry, priority=0):
-        self._done.append((task, execute(task, self.context, self.data, cache_entry)))
+        self._done.append((task, execute(task, self.data, cache_entry)))
 
     def wait(self):
         done, self._done = self._done, []
@@ -101,18 +98,19 @@ class SequentialExecutor:
         pass
 
 
-def _prefetch(context):
+def _prefetch(fit_timeout):
     """Tasks kept waiting ahead of the workers; none with a time limit, which counts a task's
     time from its submission."""
-    return PREFETCH if context.fit_timeout is None else 0
+    return PREFETCH if fit_timeout is None else 0
 
 
 class _OneTaskPerWorker:
-    """Bookkeeping of an executor with ``n_workers`` and a dict ``_running`` of futures."""
+    """Bookkeeping of an executor with ``n_workers``, ``fit_timeout`` (the longest of the run's
+    plans) and a dict ``_running`` of futures."""
 
     @property
     def capacity(self):
-        return self.n_workers + _prefetch(self.context) - len(self._running)
+        return self.n_workers + _prefetch(self.fit_timeout) - len(self._running)
 
     @property
     def in_flight(self):
@@ -173,13 +171,13 @@ class _DaemonThreads:
 class ThreadExecutor(_OneTaskPerWorker):
     """Threads of the caller's process (joblib's ``threading`` backend)."""
 
-    def __init__(self, data, context, n_workers):
-        self.data, self.context, self.n_workers = data, context, n_workers
+    def __init__(self, data, fit_timeout, n_workers):
+        self.data, self.fit_timeout, self.n_workers = data, fit_timeout, n_workers
         self._pool = _DaemonThreads(n_workers)
         self._running = {}
 
     def submit(self, task, cache_entry, priority=0):
-        future = self._pool.submit(execute, task, self.context, self.data, cache_entry)
+        future = self._pool.submit(execute, task, self.data, cache_entry)
         self._running[future] = task
 
     def wait(self):
@@ -278,13 +276,13 @@ def _loky_backend(backend):
         return get_active_backend()[0]
 
 
-class LokyExecutor:
+class LokyExecutor(_OneTaskPerWorker):
     """Loky's worker processes, data shipped once per worker. When a worker dies, every task
     in flight is suspect and rerun alone in a fresh pool; one that kills its worker when alone
     is recorded as failed. A loky ``backend`` in force is used as it is (its settings hold)."""
 
-    def __init__(self, data, context, n_workers, backend=None, contexts=()):
-        self.context, self.n_workers = context, n_workers
+    def __init__(self, data, fit_timeout, n_workers, backend=None, contexts=()):
+        self.fit_timeout, self.n_workers = fit_timeout, n_workers
         self._contexts = _one_context_per_kind(contexts)
         self._loky = _loky_backend(backend)
         self._shared = SharedRunData(data)
@@ -307,15 +305,15 @@ class LokyExecutor:
     def capacity(self):
         if self._suspects or self._resubmit or self._alone:
             return 0
-        return self.n_workers + _prefetch(self.context) - len(self._running)
+        return super().capacity
 
     @property
     def in_flight(self):
         return len(self._running) + len(self._suspects) + len(self._resubmit)
 
     def submit(self, task, cache_entry, priority=0):
-        args = (task, self.context, self._shared.handle, cache_entry)
-        if self.context.fit_timeout is None:
+        args = (task, self._shared.handle, cache_entry)
+        if self.fit_timeout is None:
             future = self._pool.submit(execute, *args)
         else:  # the worker marks when it starts the task: a time limit counts from there
             started = os.path.join(self._shared.folder, f"started-{uuid.uuid4().hex}")
@@ -324,7 +322,7 @@ class LokyExecutor:
         self._running[future] = (task, cache_entry, time.monotonic())
 
     def wait(self):
-        limit = self.context.fit_timeout
+        limit = self.fit_timeout
         while True:
             for task, entry in self._resubmit:
                 self.submit(task, entry)
@@ -439,15 +437,15 @@ def _died_message(task):
 class DaskExecutor(_OneTaskPerWorker):
     """The workers of a Dask cluster (joblib's ``dask`` backend); data scattered once."""
 
-    def __init__(self, data, context, client):
-        self.context, self.client = context, client
+    def __init__(self, data, fit_timeout, client):
+        self.fit_timeout, self.client = fit_timeout, client
         self.n_workers = max(1, sum(client.nthreads().values()))
         self._data = client.scatter(for_workers(data), broadcast=True, hash=False)
         self._running = {}
 
     def submit(self, task, cache_entry, priority=0):
         future = self.client.submit(
-            execute, task, self.context, self._data, cache_entry, pure=False, priority=priority
+            execute, task, self._data, cache_entry, pure=False, priority=priority
         )
         self._running[future] = task
 
@@ -473,24 +471,25 @@ class DaskExecutor(_OneTaskPerWorker):
         self._data.release()
 
 
-def make_executor(data, context, n_jobs, contexts=()):
-    """The executor for ``n_jobs`` under the joblib backend in force (joblib's public API).
-    ``contexts``: the plans' task contexts, some of which a fresh loky worker unpickles first."""
+def make_executor(data, fit_timeout, n_jobs, contexts=()):
+    """The executor for ``n_jobs`` under the joblib backend in force (joblib's public API), for
+    the longest ``fit_timeout`` of the run's plans. ``contexts``: the plans' task contexts, some
+    of which a fresh loky worker unpickles first."""
     from joblib.parallel import get_active_backend
 
     backend, _ = get_active_backend()
     name = type(backend).__name__
     if name == "DaskDistributedBackend":
-        return DaskExecutor(data, context, backend.client)
+        return DaskExecutor(data, fit_timeout, backend.client)
     n_workers = joblib.effective_n_jobs(n_jobs)
     if n_workers <= 1 or name == "SequentialBackend":
-        if context.fit_timeout is not None and name == "LokyBackend":
+        if fit_timeout is not None and name == "LokyBackend":
             # a fit stuck where no exception reaches it can only be stopped in a process
             # of its own: fit_timeout holds with n_jobs=1 too
-            return LokyExecutor(data, context, 1, backend, contexts)
-        return SequentialExecutor(data, context)
+            return LokyExecutor(data, fit_timeout, 1, backend, contexts)
+        return SequentialExecutor(data)
     if name == "ThreadingBackend":
-        return ThreadExecutor(data, context, n_workers)
+        return ThreadExecutor(data, fit_timeout, n_workers)
     if name not in ("LokyBackend", "MultiprocessingBackend"):
         warnings.warn(
             f"NestedCV runs on loky's worker processes, not on the joblib backend {name} in "
@@ -498,7 +497,7 @@ def make_executor(data, context, n_jobs, contexts=()):
             UserWarning,
             stacklevel=external_stacklevel(),
         )
-    return LokyExecutor(data, context, n_workers, backend, contexts)
+    return LokyExecutor(data, fit_timeout, n_workers, backend, contexts)
 
 
 # -- the run -----------------------------------------------------------------------------------
@@ -573,13 +572,6 @@ class PlanTask:
         return self.task.key
 
 
-@dataclass(frozen=True)
-class PoolContext:
-    """What the executors of :func:`run_plans` read of a context: the longest ``fit_timeout``."""
-
-    fit_timeout: object = None
-
-
 class PlansData:
     """The RunData of each plan, shipped together; an ``X`` or ``y`` that several plans share
     (every model of a data set) is stored once."""
@@ -648,12 +640,12 @@ def run_plans(plans, *, n_jobs=None, verbose=0, label="benchmark fits", reuse_pr
     reuses = [PrefixReuse() if reuse else None for reuse in reuse_prefix]
     runs = [_PlanRun(i, p, r) for i, (p, r) in enumerate(zip(plans, reuses))]
     limits = [p.fit_timeout for p in plans if p.fit_timeout is not None]
-    pool = PoolContext(max(limits) if limits else None)
+    fit_timeout = max(limits) if limits else None
     contexts = [run.context for run in runs]
-    executor = make_executor(PlansData([p.data for p in plans]), pool, n_jobs, contexts)
+    executor = make_executor(PlansData([p.data for p in plans]), fit_timeout, n_jobs, contexts)
     batching = AutoBatching(
         executor.n_workers,
-        enabled=pool.fit_timeout is None and not isinstance(executor, SequentialExecutor),
+        enabled=fit_timeout is None and not isinstance(executor, SequentialExecutor),
     )
     ready = _ReadyTasks(runs)
     alone = []  # (task, entry): tasks of a batch whose worker died, to be sent one by one
