@@ -86,12 +86,14 @@ class TaskCache:
                 f"The 'cache_dir' parameter of {owner} must be a writable folder. Got "
                 f"{os.fspath(directory)!r}: {exc}"
             ) from exc
-        self.hits = 0
-        self.rejected = 0
-        self._first_rejected = None
-        self.write_failed = False
+        self._start_counts()
         self.writable = True
         self._remove_orphaned_parts()
+
+    def _start_counts(self):
+        self.hits = self.rejected = 0
+        self._first_rejected = None
+        self.write_failed = False
 
     def _remove_orphaned_parts(self):
         for part in self.directory.glob("*/.*.part"):

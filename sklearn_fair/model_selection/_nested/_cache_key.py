@@ -16,7 +16,7 @@ import numpy as np
 from ...utils import fingerprint
 from ...utils._provenance import Describer, UnhashableError, digest, package_versions
 
-__all__ = ["KeyBuilder", "UnhashableError"]
+__all__ = ["KeyBuilder", "UnhashableError", "entry_name"]
 
 FORMAT = "sklearn-fair-task/3"
 
@@ -28,7 +28,7 @@ class KeyBuilder:
     def __init__(self, data, scorers):
         self._describer = Describer()
         describe = self._describer.describe
-        self.context = _name(
+        self.context = entry_name(
             {
                 "format": FORMAT,
                 "versions": package_versions(),
@@ -68,9 +68,9 @@ class KeyBuilder:
             description["metrics"] = list(task.metrics)
         if task.keep_predictions:  # its entry holds its test predictions too
             description["test_predictions"] = True
-        return _name(description), description
+        return entry_name(description), description
 
 
-def _name(description):
+def entry_name(description):
     """The file name of a description: its digest without the ``sha256:`` prefix."""
     return digest(description).removeprefix("sha256:")

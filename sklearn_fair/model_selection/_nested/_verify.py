@@ -11,6 +11,7 @@ import numpy as np
 from ...utils._random import check_random_state_param, seed_root
 from ...utils._validation import SEED_CONSTRAINTS
 from ._cache import MAX_PREDICTIONS_ENTRY_BYTES, UNREAD, TaskCache
+from ._cache_key import entry_name
 from ._planning import make_plan
 from ._running import run_plan
 
@@ -84,9 +85,8 @@ class _AuditCache(TaskCache):
 
     def __init__(self, directory, sample, seed):
         self.directory = Path(os.fsdecode(directory))
-        self.hits = self.rejected = 0
-        self._first_rejected = None
-        self.write_failed, self.writable = False, False
+        self._start_counts()
+        self.writable = False
         self.sample, self.seed = sample, seed
         self.n_entries = 0
         self.sampled = {}  # task key -> (path, stored result)
@@ -268,8 +268,6 @@ def check_entries(directory):
     audit : CacheAudit
         ``n_entries`` counts the entries that passed; ``rejected`` lists the others.
     """
-    from ...utils import digest
-
     cache = _AuditCache(directory, 0.0, 0)
     for path in sorted(Path(os.fsdecode(directory)).glob("*/*.json")):
         name = path.stem
@@ -278,7 +276,7 @@ def check_entries(directory):
         if entry is UNREAD:
             continue  # rejected by read, with its reason
         description = entry.get("key") if isinstance(entry, dict) else None
-        if description is None or digest(description).removeprefix("sha256:") != name:
+        if description is None or entry_name(description) != name:
             cache._reject(path, "its name is not the digest of the key it records")
             continue
         cache.load(name, description, key=None)
