@@ -40,6 +40,7 @@ import numpy as np
 
 from ...utils import fingerprint
 from ._cache_key import UnhashableError
+from ._seeds import random_state_params
 
 __all__ = [
     "MAX_BYTES",
@@ -280,11 +281,8 @@ def _repeatable(step):
         params = step.get_params(deep=True)
     except Exception:
         return False
-    for name, value in params.items():
-        if name == "random_state" or name.endswith("__random_state"):
-            if value is None or isinstance(value, (np.random.RandomState, np.random.Generator)):
-                return False
-    return True
+    unfixed = (type(None), np.random.RandomState, np.random.Generator)
+    return not any(isinstance(params[name], unfixed) for name in random_state_params(step))
 
 
 def _copy(value):
