@@ -508,9 +508,9 @@ def store_fitted(nested, run):
     nested.cv_results_ = cv_results(plan, run.schedule.selections)
     nested.refit_seeds_ = list(plan.refit_seeds)
     nested.n_splits_ = plan.n_outer
-    nested.multimetric_ = plan.multimetric
-    outer = {key: plan.scorers[key] for key in plan.outer_keys or plan.scorers}
-    nested.scorer_ = outer if plan.multimetric else outer["score"]
+    nested.multimetric_ = plan.scoring.multimetric
+    outer = {key: plan.scorers[key] for key in plan.scoring.outer_keys or plan.scorers}
+    nested.scorer_ = outer if plan.scoring.multimetric else outer["score"]
     nested.refit_metric_ = plan.refit_metric
     nested.metrics_ = plan.metric_names()
     nested.selection_metric_ = plan.selection_metric_name()

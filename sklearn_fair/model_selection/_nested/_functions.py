@@ -107,7 +107,7 @@ def _cross_validate(owner, args):
             "test": [f["test_indices"] for f in folds],
         }
     names = list(folds[0]["test_scores_per_metric"])
-    multimetric = plan.multimetric or names != ["score"]
+    multimetric = plan.scoring.multimetric or names != ["score"]
     keys = {name: (name if multimetric else "score") for name in names}
     for name, key in keys.items():
         output[f"test_{key}"] = np.array(
@@ -118,7 +118,7 @@ def _cross_validate(owner, args):
                 [np.mean(f["train_scores_per_metric"][name]) for f in folds]
             )
     if args["return_nested_info"]:
-        if plan.selection_keys is not None:  # a search selected with its own metrics
+        if plan.scoring.selection_keys is not None:  # a search selected with its own metrics
             names = list(folds[0]["validation_scores"])
             keys = {name: name if len(names) > 1 else "score" for name in names}
         for name, key in keys.items():

@@ -131,7 +131,7 @@ class Plan:
                         test=(*split, "test"),
                         val=(*split, "test") if self.early_stopping else None,
                         error_score=self.selection_error_score,
-                        metrics=self.selection_keys,
+                        metrics=self.scoring.selection_keys,
                     )
                 )
         return tasks
@@ -153,7 +153,7 @@ class Plan:
             return_estimator=self.return_estimator,
             fingerprint_predictions=self.probe,
             score_train=("train", fold) if self.train_score else None,
-            metrics=self.outer_keys,
+            metrics=self.scoring.outer_keys,
             keep_predictions=self.keep_predictions,
         )
 
@@ -184,29 +184,9 @@ class Plan:
         return self.scoring.scorers
 
     @property
-    def multimetric(self):
-        return self.scoring.multimetric
-
-    @property
     def refit_metric(self):
         """The outer metric of ``outer_scores_``."""
         return self.scoring.refit_metric
-
-    @property
-    def selection_metric(self):
-        """The key of the metric that selects."""
-        return self.scoring.selection_metric
-
-    @property
-    def outer_keys(self):
-        """Keys of the scorers that score refits; None (every scorer) unless they differ."""
-        return self.scoring.outer_keys
-
-    @property
-    def selection_keys(self):
-        """Keys of the scorers that score selection fits; None (every scorer) unless they
-        differ from the outer ones."""
-        return self.scoring.selection_keys
 
     def metric_keys(self, results, keys=None):
         """The metrics the scores of ``results`` have: ``keys`` (default: those of
@@ -220,7 +200,7 @@ class Plan:
     def selecting_metric(self, keys):
         """The metric that selects among ``keys`` (see :meth:`metric_keys`): the first key of a
         dict-returning callable, unless ``refit`` (a search's own, when it selects) names one."""
-        return self._named(keys, self.selection_metric, self.scoring.selection_refit)
+        return self._named(keys, self.scoring.selection_metric, self.scoring.selection_refit)
 
     def outer_metric(self, keys):
         """The metric of ``outer_scores_`` among the outer ``keys``."""
@@ -241,17 +221,17 @@ class Plan:
     def metric_names(self):
         """Metric key -> :class:`~sklearn_fair.metrics.MetricName` of the outer metrics, as
         printed in reports."""
-        keys = self.scorers if self.outer_keys is None else self.outer_keys
-        return _names(self.scoring.scoring, keys, self.multimetric, self.estimator)
+        keys = self.scorers if self.scoring.outer_keys is None else self.scoring.outer_keys
+        return _names(self.scoring.scoring, keys, self.scoring.multimetric, self.estimator)
 
     def selection_metric_name(self):
         """The :class:`~sklearn_fair.metrics.MetricName` of the metric that selects."""
-        if self.selection_keys is None:
+        if self.scoring.selection_keys is None:
             return self.metric_names().get(self.refit_metric)
         scoring = self.scoring.selection_scoring
         several = isinstance(scoring, (dict, list, tuple, set))
-        keys = [shown(key) for key in self.selection_keys]
-        return _names(scoring, keys, several, self.estimator)[shown(self.selection_metric)]
+        keys = [shown(key) for key in self.scoring.selection_keys]
+        return _names(scoring, keys, several, self.estimator)[shown(self.scoring.selection_metric)]
 
 
 def _names(scoring, keys, multimetric, estimator):

@@ -68,9 +68,10 @@ def assemble(schedule):
     """``outer_results``, ``final`` (or None), ``failed_tasks`` and the non-finite warnings."""
     plan = schedule.plan
     every = list(schedule.results.values())
-    if plan.outer_keys is not None:  # the selection fits were scored with other metrics
+    if plan.scoring.outer_keys is not None:  # the selection fits were scored with other metrics
         keys = plan.metric_keys(
-            [r for key, r in schedule.results.items() if key.phase == REFIT], plan.outer_keys
+            [r for key, r in schedule.results.items() if key.phase == REFIT],
+            plan.scoring.outer_keys,
         )
     else:
         keys = plan.metric_keys(every)

@@ -81,7 +81,7 @@ def select_fold(plan, fold, results):
         [results[plan.selection_key(fold, c, s)] for s in range(n_inner)]
         for c in range(n_candidates)
     ]
-    keys = plan.metric_keys((r for row in fold_results for r in row), plan.selection_keys)
+    keys = plan.metric_keys((r for row in fold_results for r in row), plan.scoring.selection_keys)
     scores = {name: np.empty((n_candidates, n_inner)) for name in keys}
     fit_time = np.zeros((n_candidates, n_inner))
     score_time = np.zeros((n_candidates, n_inner))
@@ -189,12 +189,13 @@ def _unselected(candidates, inner_scores, fit_time, score_time, failed=None):
 
 
 def _from_search(plan, fold, result):
+    metric = shown(plan.scoring.selection_metric)
     if result["error"]:
         message = f"The inner search failed in {_where(fold)}. The error was:\n{result['error']}"
         if fold is None:
             raise ValueError(message)
         empty = np.zeros((0, 1))
-        selection = _unselected([], {shown(plan.selection_metric): empty}, empty, empty, message)
+        selection = _unselected([], {metric: empty}, empty, empty, message)
         return {**selection, "search_fit_time": result["fit_time"]}
     means = np.asarray(result["mean_scores"], dtype=float)
     n = max(len(means), 1)
@@ -206,9 +207,9 @@ def _from_search(plan, fold, result):
         "best_index": result["best_index"],
         "best_params": dict(result["best_params"]),
         "validation_score": result["best_score"],
-        "validation_scores": {shown(plan.selection_metric): result["best_score"]},
+        "validation_scores": {metric: result["best_score"]},
         "candidates": result["candidates"],
-        "inner_scores": {shown(plan.selection_metric): means[:, None]},
+        "inner_scores": {metric: means[:, None]},
         "fit_time": np.full((len(means), 1), result["fit_time"] / n),
         "score_time": np.zeros((len(means), 1)),
     }
