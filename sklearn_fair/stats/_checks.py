@@ -59,14 +59,50 @@ def check_scores(name, values, *, min_size=1, purpose="this statistic"):
     return array
 
 
-def check_paired(a, b, *, min_size=2, purpose="a paired test"):
-    """Return ``a`` and ``b`` checked as paired score arrays of the same length."""
-    a = check_scores("a", a, min_size=min_size, purpose=purpose)
-    b = check_scores("b", b, min_size=min_size, purpose=purpose)
+def paired_by_label(columns, *, subject, unit):
+    """The values of ``columns`` (name -> array-like) paired row by row: the one rule of the
+    stats package for pandas Series. Series whose labels are those of the first Series in
+    another order are put in its order, as pandas aligns them (``a - b``,
+    ``pandas.DataFrame(columns)``); equal indexes, or at most one Series, are paired by
+    position, unchanged. A ValueError, which names ``subject`` (the parameters) and ``unit``
+    (what a row is), where labels cannot pair the rows: other labels, a label twice, or
+    Series of different indexes beside values of no index. By position, one row's score would
+    be compared with another's."""
+    values = list(columns.values())
+    indexed = [(name, c.index) for name, c in columns.items() if hasattr(c, "reindex")]
+    if not indexed or all(index.equals(indexed[0][1]) for _, index in indexed):
+        return values
+    if len(indexed) != len(values):
+        raise ValueError(
+            f"{subject} mixes pandas Series of different indexes with values of no index: "
+            f"their scores cannot be paired by {unit}. Give each a Series of the same labels, "
+            "or plain arrays in the same order."
+        )
+    first_name, first = indexed[0]
+    for name, index in indexed[1:]:
+        if not (index.is_unique and first.is_unique and set(index) == set(first)):
+            raise ValueError(
+                f"{subject} must hold scores of the same {unit}s: the pandas Series of "
+                f"{first_name!r} and {name!r} have other labels in their indexes (or a label "
+                f"twice), so their scores cannot be paired by {unit}. Give each the same "
+                "labels (in any order), or plain arrays in the same order."
+            )
+    return [c.reindex(first) for c in values]
+
+
+def check_paired(a, b, *, min_size=2, purpose="a paired test", names=("a", "b"), unit="resample"):
+    """Return ``a`` and ``b`` checked as paired score arrays of the same length, pandas Series
+    paired by label (:func:`paired_by_label`); ``names`` are the parameters' names."""
+    name_a, name_b = names
+    a, b = paired_by_label(
+        {name_a: a, name_b: b}, subject=f"The '{name_a}' and '{name_b}' parameters", unit=unit
+    )
+    a = check_scores(name_a, a, min_size=min_size, purpose=purpose)
+    b = check_scores(name_b, b, min_size=min_size, purpose=purpose)
     if a.shape[0] != b.shape[0]:
         raise ValueError(
-            "The 'a' and 'b' parameters must hold paired scores of the same length (one per "
-            f"shared resample). Got {a.shape[0]} and {b.shape[0]} instead."
+            f"The '{name_a}' and '{name_b}' parameters must hold paired scores of the same "
+            f"length (one per shared {unit}). Got {a.shape[0]} and {b.shape[0]} instead."
         )
     return a, b
 

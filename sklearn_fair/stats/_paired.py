@@ -113,7 +113,9 @@ def paired_ttest(a, b, *, confidence=0.95):
     Parameters
     ----------
     a, b : array-like of shape (n_resamples,)
-        Scores of the two models, paired by resample; at least 2.
+        Scores of the two models, paired by resample; at least 2. Two pandas Series are
+        paired by their index, as ``a - b`` pairs them (the same labels, in any order);
+        Series whose labels differ, or repeat, are refused.
     confidence : float, default=0.95
         Level of the interval of the mean difference.
 
@@ -166,7 +168,8 @@ def corrected_resampled_ttest(a, b, *, n_train, n_test, confidence=0.95):
     Parameters
     ----------
     a, b : array-like of shape (n_resamples,)
-        Scores of the two models, paired by resample; at least 2.
+        Scores of the two models, paired by resample (pandas Series by their index, as
+        :func:`paired_ttest` pairs them); at least 2.
     n_train, n_test : float
         Training- and test-set sizes of each resample (the means when they differ).
     confidence : float, default=0.95
@@ -214,7 +217,8 @@ def bayesian_correlated_ttest(a, b, *, rope=0.01, rho=None, n_train=None, n_test
     Parameters
     ----------
     a, b : array-like of shape (n_resamples,)
-        Scores of the two models, paired by resample; at least 2.
+        Scores of the two models, paired by resample (pandas Series by their index, as
+        :func:`paired_ttest` pairs them); at least 2.
     rope : float, default=0.01
         Half-width of the region of practical equivalence, in score units.
     rho : float in [0, 1), default=None

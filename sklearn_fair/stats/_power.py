@@ -193,7 +193,8 @@ def pilot_effect(a, b, *, n_folds):
     Parameters
     ----------
     a, b : array-like of shape (n_resamples,)
-        Scores of the two models, paired by resample; at least 2.
+        Scores of the two models, paired by resample (pandas Series by their index, as
+        :func:`paired_ttest` pairs them); at least 2.
     n_folds : int
         The ``k`` of the pilot's (repeated) k-fold cross-validation.
 

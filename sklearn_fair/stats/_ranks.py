@@ -14,7 +14,7 @@ from sklearn.utils._param_validation import StrOptions, validate_params
 
 from ..exceptions import SklearnFairWarning
 from ..utils._stacklevel import external_stacklevel
-from ._checks import CONFIDENCE
+from ._checks import CONFIDENCE, paired_by_label
 from ._paired import holm
 
 __all__ = ["RankComparison", "rank_comparison"]
@@ -92,31 +92,6 @@ class RankComparison:
         )
 
 
-def _aligned(scores):
-    """The dict's columns, pandas Series put in the first Series' order of data sets, as
-    ``pandas.DataFrame(scores)`` aligns them; a ValueError where that cannot pair the rows (by
-    position, a model's score on one data set would be ranked against another's)."""
-    columns = list(scores.values())
-    indexed = [(name, c.index) for name, c in scores.items() if hasattr(c, "reindex")]
-    if not indexed or all(index.equals(indexed[0][1]) for _, index in indexed):
-        return columns
-    if len(indexed) != len(columns):
-        raise ValueError(
-            "The 'scores' parameter, when a dict, mixes pandas Series of different indexes "
-            "with columns of no index: their rows cannot be paired by data set. Give every "
-            "model a Series of the same index, or plain arrays in the same order."
-        )
-    first_name, first = indexed[0]
-    for name, index in indexed[1:]:
-        if not (index.is_unique and first.is_unique and set(index) == set(first)):
-            raise ValueError(
-                "The 'scores' parameter, when a dict, must give every model the same data "
-                f"sets: the pandas Series of {first_name!r} and {name!r} have other labels in "
-                "their indexes (or a label twice), so their rows cannot be paired by data set."
-            )
-    return [column.reindex(first) for column in columns]
-
-
 def _as_table(scores, min_models=3):
     """``(values (N, k), model names)`` from a DataFrame, a dict of columns or a 2-D array."""
     if hasattr(scores, "columns") and hasattr(scores, "to_numpy"):
@@ -124,7 +99,9 @@ def _as_table(scores, min_models=3):
         values = scores.to_numpy(dtype=float)
     elif isinstance(scores, dict):
         names = [str(name) for name in scores]
-        columns = _aligned(scores)
+        columns = paired_by_label(
+            scores, subject="The 'scores' parameter, when a dict,", unit="data set"
+        )
         try:
             values = np.column_stack([np.asarray(v, dtype=float) for v in columns])
         except ValueError as exc:

@@ -87,7 +87,8 @@ def bayesian_signed_rank(
     ----------
     a, b : array-like of shape (n_datasets,)
         Each model's score on each data set (e.g. the mean over its outer folds), paired by
-        data set; at least 2.
+        data set (pandas Series by their index, as :func:`paired_ttest` pairs them); at
+        least 2.
     rope : float, default=0.01
         Half-width of the region of practical equivalence, in the metric's units.
     prior : float, default=0.5
@@ -115,7 +116,7 @@ def bayesian_signed_rank(
     >>> round(result.p_a_better, 2), round(result.p_equivalent, 2), round(result.p_b_better, 2)
     (0.99, 0.01, 0.0)
     """
-    a, b = check_paired(a, b, purpose="a signed-rank test")
+    a, b = check_paired(a, b, purpose="a signed-rank test", unit="data set")
     differences = (a - b) if greater_is_better else (b - a)
     alpha = np.ones(differences.shape[0] + 1)
     alpha[0] = float(prior)
@@ -178,7 +179,8 @@ def win_tie_loss(per_dataset_a, per_dataset_b, *, n_train, n_test, alpha=0.05, a
     Parameters
     ----------
     per_dataset_a, per_dataset_b : list of array-like
-        Each model's outer-fold scores on each data set, paired by fold.
+        Each model's outer-fold scores on each data set, paired by fold (pandas Series by
+        their index, as :func:`paired_ttest` pairs them).
     n_train, n_test : float or array-like of shape (n_datasets,)
         The mean training- and test-set sizes of each data set's outer folds.
     alpha : float, default=0.05
@@ -211,9 +213,14 @@ def win_tie_loss(per_dataset_a, per_dataset_b, *, n_train, n_test, alpha=0.05, a
         np.broadcast_to(np.asarray(n_train, dtype=float), (n,)),
         np.broadcast_to(np.asarray(n_test, dtype=float), (n,)),
     )
+    names = [(f"per_dataset_a[{i}]", f"per_dataset_b[{i}]") for i in range(n)]
+    paired = [
+        check_paired(x, y, purpose="a corrected resampled t-test", names=pair, unit="fold")
+        for x, y, pair in zip(per_dataset_a, per_dataset_b, names)
+    ]
     tests = [
         corrected_resampled_ttest(x, y, n_train=float(tr), n_test=float(te))
-        for x, y, tr, te in zip(per_dataset_a, per_dataset_b, *sizes)
+        for (x, y), tr, te in zip(paired, *sizes)
     ]
     pvalues = [t.pvalue for t in tests]
     if adjust == "holm":

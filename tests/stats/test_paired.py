@@ -277,3 +277,63 @@ def test_holm_is_statsmodels_multipletests(pvalues):
 
     expected = multipletests(pvalues, alpha=0.05, method="holm")[1]
     np.testing.assert_allclose(holm(pvalues), expected, rtol=1e-12, atol=1e-15)
+
+
+# Two pandas Series listing the same folds in other orders: a - b pairs them by label.
+_SERIES_A = [0.81, 0.84, 0.79, 0.88, 0.83]
+_SERIES_B = [0.78, 0.80, 0.79, 0.83, 0.80]
+_FOLDS = ["f0", "f1", "f2", "f3", "f4"]
+_REORDER = [3, 0, 4, 1, 2]
+
+
+def _series_in_other_orders():
+    import pandas as pd
+
+    a = pd.Series(_SERIES_A, index=_FOLDS)
+    b = pd.Series(_SERIES_B, index=_FOLDS).iloc[_REORDER]
+    return a, b
+
+
+def test_series_in_other_orders_are_paired_by_label_as_scipy_on_the_aligned_scores():
+    a, b = _series_in_other_orders()
+    aligned_b = np.asarray(_SERIES_B)  # b's scores in a's order of the folds
+    reference = stats.ttest_rel(np.asarray(_SERIES_A), aligned_b)
+    result = paired_ttest(a, b)
+    assert result.statistic == pytest.approx(reference.statistic)
+    assert result.pvalue == pytest.approx(reference.pvalue)
+    # the corrected t by hand: d = [0.03, 0.04, 0, 0.05, 0.03], mean 0.03, s^2 = 0.00035,
+    # (1/5 + 20/80) * 0.00035 = 0.0001575 (test_corrected_ttest_hand_checked)
+    corrected = corrected_resampled_ttest(a, b, n_train=80, n_test=20)
+    assert corrected.mean_difference == pytest.approx(0.03)
+    assert corrected.statistic == pytest.approx(0.03 / np.sqrt(0.0001575))
+    # baycomp's correlated t-test of the aligned scores (rho = 1 / n_folds for one run)
+    bayes = bayesian_correlated_ttest(a, b, rope=0.01, rho=0.2)
+    ours = (bayes.p_a_better, bayes.p_equivalent, bayes.p_b_better)
+    assert ours == pytest.approx(_baycomp_probs(_SERIES_A, aligned_b, 0.01), abs=1e-12)
+
+
+@pytest.mark.parametrize("problem", ["other labels", "a label twice"])
+@pytest.mark.parametrize(
+    "test",
+    [
+        paired_ttest,
+        lambda a, b: corrected_resampled_ttest(a, b, n_train=80, n_test=20),
+        lambda a, b: bayesian_correlated_ttest(a, b, rho=0.2),
+    ],
+)
+def test_series_that_cannot_be_paired_by_label_are_refused(problem, test):
+    a, b = _series_in_other_orders()
+    b.index = ["f3", "f0", "f9", "f1", "f2"] if problem == "other labels" else _FOLDS[:4] + ["f0"]
+    with pytest.raises(ValueError, match="'a' and 'b' parameters .* cannot be paired by resample"):
+        test(a, b)
+
+
+def test_series_of_equal_indexes_and_arrays_are_paired_by_position():
+    import pandas as pd
+
+    a, b = _pair(0)
+    index = [f"f{i}" for i in range(a.size)][::-1]
+    as_series = paired_ttest(pd.Series(a, index=index), pd.Series(b, index=index))
+    assert as_series == paired_ttest(a, b)
+    # one Series beside an array: by position, as pandas' a - np.asarray(b)
+    assert paired_ttest(pd.Series(a, index=index), b) == paired_ttest(a, b)

@@ -4,6 +4,7 @@ corrected t-test of each data set and statsmodels' Holm."""
 import baycomp
 import numpy as np
 import pytest
+from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
 from sklearn_fair.stats import bayesian_signed_rank, corrected_resampled_ttest, win_tie_loss
@@ -115,3 +116,21 @@ def test_win_tie_loss_is_the_corrected_t_of_each_data_set(adjust):
 def test_bad_input_is_refused_by_name(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+def test_series_in_other_orders_are_paired_by_label():
+    import pandas as pd
+
+    folds = ["f0", "f1", "f2", "f3", "f4"]
+    a = pd.Series([0.81, 0.84, 0.79, 0.88, 0.83], index=folds)
+    b = pd.Series([0.78, 0.80, 0.79, 0.83, 0.80], index=folds).iloc[[3, 0, 4, 1, 2]]
+    counts = win_tie_loss([a], [b], n_train=80, n_test=20, adjust=None)
+    # by hand: d = [0.03, 0.04, 0, 0.05, 0.03], t = 0.03 / sqrt((1/5 + 20/80) * 0.00035)
+    t = 0.03 / np.sqrt(0.0001575)
+    assert counts.pvalues[0] == pytest.approx(2 * stats.t.sf(t, 4))
+    signed = bayesian_signed_rank(pd.Series(A, index=range(10))[::-1], pd.Series(B))
+    assert signed == bayesian_signed_rank(A[::-1], B[::-1])  # in a's order of data sets
+    b.index = ["f3", "f0", "f9", "f1", "f2"]
+    match = "'per_dataset_a\\[1\\]' and 'per_dataset_b\\[1\\]' .* cannot be paired by fold"
+    with pytest.raises(ValueError, match=match):
+        win_tie_loss([A, a], [B, b], n_train=80, n_test=20)
