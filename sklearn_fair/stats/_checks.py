@@ -59,6 +59,30 @@ def check_scores(name, values, *, min_size=1, purpose="this statistic"):
     return array
 
 
+def rounding_tolerance(*arrays):
+    """How far apart two numbers computed from ``arrays`` can lie by rounding alone: the count
+    of their values times the machine epsilon times their largest magnitude, as numpy's
+    ``matrix_rank`` scales its tolerance. The one "equal up to rounding" of the stats package
+    (the paired tests, :func:`multiple_comparison`'s ANOVA and Levene's test)."""
+    size = sum(np.size(array) for array in arrays)
+    largest = max(float(np.abs(array).max()) for array in arrays)
+    return size * np.finfo(float).eps * largest
+
+
+def equal_differences(a, b):
+    """The one value of the differences ``a - b`` where they are all equal up to rounding
+    (:func:`rounding_tolerance` of ``a`` and ``b``): 0.0 where every one is within rounding of
+    0 (scores equal but for rounding, ``0.1 + 0.2`` and ``0.3``), else their mean; None where
+    they differ. A paired test has no spread to test these against, and rounding's spread
+    would decide its statistic."""
+    differences = a - b
+    tolerance = rounding_tolerance(a, b)
+    if np.abs(differences).max() <= tolerance:
+        return 0.0
+    mean = float(differences.mean())
+    return mean if np.abs(differences - mean).max() <= tolerance else None
+
+
 def paired_by_label(columns, *, subject, unit):
     """The values of ``columns`` (name -> array-like) paired row by row: the one rule of the
     stats package for pandas Series. Series whose labels are those of the first Series in

@@ -18,7 +18,7 @@ from sklearn.utils._param_validation import StrOptions, validate_params
 
 from ..exceptions import SklearnFairWarning
 from ..utils._stacklevel import external_stacklevel
-from ._checks import CONFIDENCE, require_stats_extra
+from ._checks import CONFIDENCE, require_stats_extra, rounding_tolerance
 from ._paired import paired_ttest
 from ._ranks import _as_table, rank_comparison, wilcoxon
 
@@ -298,9 +298,7 @@ def _homogeneity_pvalue(values, all_normal):
     if all_normal:  # a normal model's scores are not constant: Bartlett's variances are > 0
         return float(_scipy_stats.bartlett(*values.T).pvalue)
     deviations = np.abs(values - np.median(values, axis=0))
-    # the rounding error of the deviations, scaled as in _anova_and_tukey
-    tolerance = values.size * np.finfo(float).eps * np.abs(values).max()
-    if np.ptp(deviations) <= tolerance:
+    if np.ptp(deviations) <= rounding_tolerance(values):
         return 1.0
     return float(_scipy_stats.levene(*values.T).pvalue)
 
@@ -317,8 +315,7 @@ def _anova_and_tukey(values, names, alpha):
     n, k = values.shape
     effects = values.mean(axis=0) - values.mean()
     residuals = values - values.mean(axis=1, keepdims=True) - effects
-    # the rounding error of the means, scaled as numpy's matrix_rank scales its tolerance
-    tolerance = values.size * np.finfo(float).eps * np.abs(values).max()
+    tolerance = rounding_tolerance(values)  # the rounding error of the means
     no_residual = np.abs(residuals).max() <= tolerance
     if no_residual and np.abs(effects).max() <= tolerance:
         warnings.warn(

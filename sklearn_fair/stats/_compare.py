@@ -8,7 +8,7 @@ from itertools import combinations
 import numpy as np
 from sklearn.utils._param_validation import StrOptions, validate_params
 
-from ._checks import CONFIDENCE, check_same_splits
+from ._checks import CONFIDENCE, check_same_splits, equal_differences
 from ._paired import corrected_resampled_ttest, holm, paired_ttest
 from ._power import repeats_for_power
 
@@ -145,7 +145,7 @@ def _repeats_for_power(a, b, n_train, n_test, alpha):
     """Repeats of the outer CV for the corrected t-test to show ``mean(a - b)``, or NaN."""
     differences = a - b
     delta, sd = float(differences.mean()), float(np.std(differences, ddof=1))
-    if delta == 0:
+    if equal_differences(a, b) == 0.0:  # no difference but rounding's, as the t-tests say
         return float("nan")
     repeats = repeats_for_power(
         delta, sd, differences.shape[0], n_test / n_train, None, alpha, TARGET_POWER, MAX_REPEATS

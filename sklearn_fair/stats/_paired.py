@@ -14,6 +14,7 @@ from ._checks import (
     AsDict,
     check_paired,
     check_scores,
+    equal_differences,
 )
 
 
@@ -78,10 +79,14 @@ class BayesianTestResult(AsDict):
 def _t_test(a, b, variance_factor, confidence):
     differences = a - b
     n = differences.shape[0]
-    mean = float(differences.mean())
-    standard_error = float(np.sqrt(variance_factor * differences.var(ddof=1)))
     df = n - 1
-    if standard_error == 0.0:  # every difference equal: no spread to test against
+    equal = equal_differences(a, b)
+    if equal is not None:  # every difference equal, up to rounding: no spread to test against
+        mean, standard_error = equal, 0.0
+    else:
+        mean = float(differences.mean())
+        standard_error = float(np.sqrt(variance_factor * differences.var(ddof=1)))
+    if standard_error == 0.0:
         statistic = 0.0 if mean == 0.0 else float(np.sign(mean) * np.inf)
         pvalue = 1.0 if mean == 0.0 else 0.0
     else:
@@ -108,7 +113,9 @@ def paired_ttest(a, b, *, confidence=0.95):
 
     Treats the differences as independent, which overlapping training sets violate: prefer
     :func:`corrected_resampled_ttest` for cross-validation. When all differences are equal, t
-    is 0 and p is 1 if they are 0, else t is infinite and p is 0.
+    is 0 and p is 1 if they are 0, else t is infinite and p is 0; equal up to rounding counts
+    as equal (``0.1 + 0.2`` against ``0.3``: a difference of 0, not scipy's t of rounding
+    noise), by the tolerance of :func:`multiple_comparison`'s ANOVA.
 
     Parameters
     ----------
@@ -132,13 +139,13 @@ def paired_ttest(a, b, *, confidence=0.95):
     """
     a, b = check_paired(a, b, purpose="a paired t-test")
     confidence = float(confidence)
-    differences = a - b
-    if np.ptp(differences) == 0:  # scipy returns NaN (0/0) or a warning; ours is documented
+    # equal differences: scipy's t is NaN (0/0), or rounding's; ours is documented
+    if equal_differences(a, b) is not None:
         return _t_test(a, b, 1.0 / a.shape[0], confidence)
     result = _scipy_stats.ttest_rel(a, b)
     interval = result.confidence_interval(confidence)
     return PairedTestResult(
-        mean_difference=float(differences.mean()),
+        mean_difference=float((a - b).mean()),
         ci_low=float(interval.low),
         ci_high=float(interval.high),
         statistic=float(result.statistic),
@@ -178,7 +185,8 @@ def corrected_resampled_ttest(a, b, *, n_train, n_test, confidence=0.95):
     Returns
     -------
     PairedTestResult
-        As :func:`paired_ttest`, with the corrected standard error.
+        As :func:`paired_ttest`, with the corrected standard error (equal differences, up to
+        rounding, as there).
 
     Examples
     --------
@@ -212,7 +220,8 @@ def bayesian_correlated_ttest(a, b, *, rope=0.01, rho=None, n_train=None, n_test
     at the mean difference, of scale ``sqrt((1 / n + rho / (1 - rho)) s^2)`` (Corani &
     Benavoli, 2015; Benavoli et al., 2017, JMLR 18(77)): baycomp's ``CorrelatedTTest``, whose
     ``rho`` is ``1 / n_folds``, degenerate cases included (equal differences: a point
-    posterior; with ``rope=0`` and no difference at all, 0.5 each).
+    posterior; with ``rope=0`` and no difference at all, 0.5 each), where differences equal up
+    to rounding count as equal, as in :func:`paired_ttest`.
 
     Parameters
     ----------
@@ -252,8 +261,12 @@ def bayesian_correlated_ttest(a, b, *, rope=0.01, rho=None, n_train=None, n_test
         rho = float(n_test) / (float(n_train) + float(n_test))
     differences = a - b
     n = differences.shape[0]
-    mean = float(differences.mean())
-    scale = float(np.sqrt((1.0 / n + rho / (1.0 - rho)) * differences.var(ddof=1)))
+    equal = equal_differences(a, b)
+    if equal is not None:  # equal up to rounding: rounding's spread would decide with rope=0
+        mean, scale = equal, 0.0
+    else:
+        mean = float(differences.mean())
+        scale = float(np.sqrt((1.0 / n + rho / (1.0 - rho)) * differences.var(ddof=1)))
     if scale == 0.0:
         # A point posterior at the mean difference. With rope 0 and no difference at all,
         # neither side has the mass: half each, as baycomp's CorrelatedTTest returns.

@@ -18,7 +18,15 @@ import numpy as np
 from sklearn.utils._param_validation import StrOptions, validate_params
 
 from ..utils import RANDOM_STATE_CONSTRAINTS, as_generator
-from ._checks import CONFIDENCE, COUNT, NON_NEGATIVE, POSITIVE, AsDict, check_paired
+from ._checks import (
+    CONFIDENCE,
+    COUNT,
+    NON_NEGATIVE,
+    POSITIVE,
+    AsDict,
+    check_paired,
+    equal_differences,
+)
 from ._paired import corrected_resampled_ttest, holm
 
 __all__ = ["SignedRankResult", "WinTieLoss", "bayesian_signed_rank", "win_tie_loss"]
@@ -105,7 +113,8 @@ def bayesian_signed_rank(
     -------
     SignedRankResult
         ``p_a_better``, ``p_equivalent``, ``p_b_better``. With ``rope=0`` and no difference
-        on any data set, 0.5, 0 and 0.5 (each sample's posterior is split evenly).
+        on any data set (up to rounding, as in :func:`paired_ttest`), 0.5, 0 and 0.5 (each
+        sample's posterior is split evenly).
 
     Examples
     --------
@@ -118,6 +127,8 @@ def bayesian_signed_rank(
     """
     a, b = check_paired(a, b, purpose="a signed-rank test", unit="data set")
     differences = (a - b) if greater_is_better else (b - a)
+    if equal_differences(a, b) == 0.0:  # scores equal but for rounding, which would decide
+        differences = np.zeros_like(differences)
     alpha = np.ones(differences.shape[0] + 1)
     alpha[0] = float(prior)
     weights = as_generator(random_state).dirichlet(alpha, int(n_samples))

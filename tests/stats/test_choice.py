@@ -258,3 +258,18 @@ def test_two_models_that_score_the_same_get_our_wilcoxon_warning_not_scipys():
         with pytest.warns(SklearnFairWarning, match="'a' and 'b' score the same"):
             result = multiple_comparison(table)
     assert (result.omnibus, result.statistic, result.pvalue) == ("wilcoxon", 0.0, 1.0)
+
+
+def test_two_models_equal_but_for_rounding_are_equal_as_for_the_anova():
+    # 0.1 + 0.2 against 0.3 ...: the same numbers. Three such models: the ANOVA's F is 0, p 1
+    # (its rounding tolerance); two: the paired t-test's t was rounding noise's, 2.93, and the
+    # paragraph said "the models differ (p = 0.0327)"; by hand, every difference is 0
+    parts = [(0.1, 0.2), (0.2, 0.4), (0.4, 0.8), (0.8, 0.9), (0.2, 0.1), (0.3, 0.3)]
+    sums = np.array([x + y for x, y in parts])
+    totals = np.array([0.3, 0.6, 1.2, 1.7, 0.3, 0.6])
+    two = multiple_comparison({"a": sums, "b": totals}, test="parametric")
+    with pytest.warns(SklearnFairWarning, match="no differences to compare"):
+        three = multiple_comparison({"a": sums, "b": totals, "c": totals}, test="parametric")
+    assert (three.statistic, three.pvalue) == (0.0, 1.0)
+    assert (two.omnibus, two.statistic, two.pvalue) == ("ttest", 0.0, 1.0)
+    assert "were not shown to differ (t = 0, p = 1," in two.paragraph

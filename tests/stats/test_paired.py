@@ -337,3 +337,45 @@ def test_series_of_equal_indexes_and_arrays_are_paired_by_position():
     assert as_series == paired_ttest(a, b)
     # one Series beside an array: by position, as pandas' a - np.asarray(b)
     assert paired_ttest(pd.Series(a, index=index), b) == paired_ttest(a, b)
+
+
+# Scores equal but for rounding: 0.1 + 0.2 is 0.30000000000000004, 0.8 + 0.9 is
+# 1.7000000000000002; the differences are 0 to 2e-16, all on one side.
+_PARTS = [(0.1, 0.2), (0.2, 0.4), (0.4, 0.8), (0.8, 0.9), (0.2, 0.1), (0.3, 0.3)]
+_SUMS = np.array([x + y for x, y in _PARTS])
+_TOTALS = np.array([0.3, 0.6, 1.2, 1.7, 0.3, 0.6])
+
+
+@pytest.mark.parametrize(
+    "a, b",
+    [(_SUMS, _TOTALS), (np.full(5, 0.1 + 0.2), np.full(5, 0.3))],
+    ids=["rounding-noise", "one-rounding"],
+)
+@pytest.mark.parametrize(
+    "test", [paired_ttest, lambda a, b: corrected_resampled_ttest(a, b, n_train=80, n_test=20)]
+)
+def test_scores_equal_but_for_rounding_have_no_difference(a, b, test):
+    # by hand: the scores are the same numbers, so every difference is 0: t = 0, p = 1, as
+    # for equal floats. scipy's t of the rounding noise was 2.93 (p = 0.033, "differ") on the
+    # first; t was infinite (p = 0) on the second, every difference 5.6e-17.
+    result = test(a, b)
+    assert (result.mean_difference, result.statistic, result.pvalue) == (0.0, 0.0, 1.0)
+    assert result.ci == (0.0, 0.0)
+
+
+def test_a_shift_equal_but_for_rounding_has_no_spread():
+    # b + 0.05 rounds each sum: differences 0.05 up to 1e-17, so no spread to test against; t
+    # is infinite and p is 0, as for an exact shift (scipy's t was rounding's, 4.8e15)
+    b = np.array([0.65, 0.39, 0.23, 0.21, 0.77])
+    a = b + 0.05
+    assert np.ptp(a - b) > 0
+    result = paired_ttest(a, b)
+    assert (result.statistic, result.pvalue) == (np.inf, 0.0)
+    assert result.mean_difference == pytest.approx(0.05)
+
+
+def test_bayesian_scores_equal_but_for_rounding_are_baycomps_equal_scores():
+    # with rope 0, baycomp gives 0.5 each to two equal score vectors (the same numbers)
+    result = bayesian_correlated_ttest(_SUMS, _TOTALS, rope=0.0, rho=1 / 6)
+    ours = (result.p_a_better, result.p_equivalent, result.p_b_better)
+    assert ours == pytest.approx(_baycomp_probs(_TOTALS, _TOTALS, 0.0), abs=1e-12)

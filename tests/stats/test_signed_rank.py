@@ -134,3 +134,14 @@ def test_series_in_other_orders_are_paired_by_label():
     match = "'per_dataset_a\\[1\\]' and 'per_dataset_b\\[1\\]' .* cannot be paired by fold"
     with pytest.raises(ValueError, match=match):
         win_tie_loss([A, a], [B, b], n_train=80, n_test=20)
+
+
+def test_scores_equal_but_for_rounding_split_evenly_with_rope_zero():
+    # 0.1 + 0.2 against 0.3 ...: the same numbers, no difference on any data set; documented
+    # (and baycomp's posterior of zero differences): 0.5, 0, 0.5. Rounding's 1e-16 made a
+    # "better" with probability 1.
+    parts = [(0.1, 0.2), (0.2, 0.4), (0.4, 0.8), (0.8, 0.9), (0.2, 0.1), (0.3, 0.3)]
+    a = np.array([x + y for x, y in parts])
+    b = np.array([0.3, 0.6, 1.2, 1.7, 0.3, 0.6])
+    result = bayesian_signed_rank(a, b, rope=0.0)
+    assert (result.p_a_better, result.p_equivalent, result.p_b_better) == (0.5, 0.0, 0.5)
