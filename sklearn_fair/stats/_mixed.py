@@ -19,7 +19,7 @@ import numpy as np
 from scipy import stats as _scipy_stats
 from sklearn.utils._param_validation import validate_params
 
-from ._checks import CONFIDENCE, require_stats_extra
+from ._checks import CONFIDENCE, float_array, require_stats_extra
 from ._compare import NOT_DEMONSTRATED
 from ._paired import holm
 
@@ -84,8 +84,19 @@ def _as_frame(scores):
 
     if isinstance(scores, pd.DataFrame):
         frame = scores.copy()
+    elif isinstance(scores, dict):
+        raise ValueError(
+            "The 'scores' parameter of repeated_measures_comparison must be a pandas DataFrame "
+            "or a 2-D array of folds (rows) by models (columns). Got a dict; pass "
+            "pandas.DataFrame(scores), whose columns are the models (pandas Series paired by "
+            "their index, the folds)."
+        )
     else:
-        array = np.asarray(scores, dtype=float)
+        array = float_array(
+            scores,
+            "The 'scores' parameter",
+            "a pandas DataFrame or a 2-D array of numbers, folds (rows) by models (columns)",
+        )
         if array.ndim != 2:
             raise ValueError(
                 "The 'scores' parameter must be a 2-D table of folds (rows) by models "

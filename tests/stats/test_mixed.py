@@ -137,6 +137,9 @@ def test_prints_and_accepts_arrays():
         ([[0.8, np.nan], [0.9, 0.8]], "NaN"),
         ([[0.8, 0.8], [0.8, 0.8], [0.8, 0.8]], "no residual variation"),
         ([[0.8, 0.9], [0.7, 0.8], [0.75, 0.85]], "no residual variation"),
+        # numpy's TypeError of float(dict), and its words of a ragged list, named no parameter
+        ({"a": [0.8, 0.7], "b": [0.9, 0.8]}, "'scores' .* DataFrame .* Got a dict"),
+        ([[0.8, 0.9], [0.7]], "'scores' parameter must be a pandas DataFrame or a 2-D array"),
     ],
 )
 def test_bad_tables(scores, match):
