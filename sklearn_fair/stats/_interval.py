@@ -12,7 +12,15 @@ import numpy as np
 from scipy import stats as _scipy_stats
 from sklearn.utils._param_validation import StrOptions, validate_params
 
-from ._checks import CONFIDENCE, POSITIVE, LowHigh, check_scores, float_array
+from ._checks import (
+    CONFIDENCE,
+    POSITIVE,
+    LowHigh,
+    check_scores,
+    float_array,
+    scale_exponent,
+    scaled_back,
+)
 
 
 @dataclass(frozen=True)
@@ -193,7 +201,24 @@ def interval_of_mean(scores, method, confidence, **info):
         kwargs["n_test"] = float(kwargs["n_test"])
     if "half_scores" in kwargs:
         kwargs["half_scores"] = _check_half_scores(kwargs["half_scores"])
-    return _MEAN_INTERVALS[method](scores, float(confidence), **kwargs)
+    # values past 2**100 (or under 2**-100) by one power of 2, so that their squares neither
+    # overflow nor underflow; every interval is that of the scores scaled, scaled back
+    exponent = scale_exponent(scores, *kwargs.get("half_scores", np.zeros(1))[None])
+    if exponent:
+        scores = np.ldexp(scores, -exponent)
+        if "half_scores" in kwargs:
+            kwargs["half_scores"] = np.ldexp(kwargs["half_scores"], -exponent)
+    interval = _MEAN_INTERVALS[method](scores, float(confidence), **kwargs)
+    if not exponent:
+        return interval
+    what = f"the {100 * float(confidence):g}% interval of their mean"
+    return MeanInterval(
+        scaled_back(interval.low, exponent, what),
+        scaled_back(interval.high, exponent, what),
+        interval.confidence,
+        interval.method,
+        interval.description,
+    )
 
 
 #: The ``interval=`` / ``method=`` constraint: a registered kind's name.

@@ -9,7 +9,15 @@ from ..metrics import MetricName, metric_display_name
 from ..utils import RANDOM_STATE_CONSTRAINTS
 from ._bootstrap import bootstrap_ci
 from ._bounds import clip_to_range, metric_range, range_text
-from ._checks import CONFIDENCE, COUNT, POSITIVE, AsDict, check_scores
+from ._checks import (
+    CONFIDENCE,
+    COUNT,
+    POSITIVE,
+    AsDict,
+    check_scores,
+    scale_exponent,
+    scaled_back,
+)
 from ._interval import INTERVAL_METHODS, MeanInterval, coverage_note, interval_of_mean
 from ._iqm import iqm
 
@@ -274,21 +282,26 @@ def summarize(
         of_mean = of_mean.negated()
     if bounds is not None:
         of_mean = _within_range(of_mean, metric, bounds)
-    spread = float(np.std(values, ddof=1))  # the sample standard deviation, for the sem
+    # values past 2**100 (or under 2**-100) by one power of 2: their sums and squares would
+    # overflow or underflow; every statistic is that of the values scaled, scaled back
+    exponent = scale_exponent(values)
+    scaled = np.ldexp(values, -exponent) if exponent else values
+    spread = float(np.std(scaled, ddof=1))  # the sample standard deviation, for the sem
     iqm_interval = bootstrap_ci(
-        values, iqm, n_resamples=n_resamples, confidence=confidence, random_state=random_state
+        scaled, iqm, n_resamples=n_resamples, confidence=confidence, random_state=random_state
     )
+    level = f"the {100 * confidence:g}% interval of their IQM"
     return Summary(
         n=int(values.shape[0]),
-        mean=float(np.mean(values)),
-        std=float(np.std(values)),
-        sem=float(spread / np.sqrt(values.shape[0])),
+        mean=scaled_back(np.mean(scaled), exponent, "their mean"),
+        std=scaled_back(np.std(scaled), exponent, "their standard deviation"),
+        sem=scaled_back(spread / np.sqrt(values.shape[0]), exponent, "their standard error"),
         ci_low=of_mean.low,
         ci_high=of_mean.high,
         median=float(np.median(values)),
-        iqm=iqm(values),
-        iqm_ci_low=iqm_interval.low,
-        iqm_ci_high=iqm_interval.high,
+        iqm=scaled_back(iqm(scaled), exponent, "their IQM"),
+        iqm_ci_low=scaled_back(iqm_interval.low, exponent, level),
+        iqm_ci_high=scaled_back(iqm_interval.high, exponent, level),
         confidence=confidence,
         interval=of_mean.method,
         ci_method=of_mean.description,

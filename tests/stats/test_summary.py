@@ -1,3 +1,5 @@
+import warnings
+
 import numpy as np
 import pytest
 from scipy import stats
@@ -19,7 +21,7 @@ def test_fields_match_independent_references(n):
     assert summary.sem == pytest.approx(stats.sem(scores))
     # The default interval of the mean is Student's t with n - 1 degrees of freedom.
     low, high = stats.t.interval(0.95, n - 1, loc=np.mean(scores), scale=stats.sem(scores))
-    assert summary.ci == pytest.approx((low, high), rel=1e-12)
+    assert summary.ci == pytest.approx((low, high), rel=1e-12, abs=0)
     assert summary.ci == pytest.approx(
         tuple(stats.ttest_1samp(scores, 0.0).confidence_interval(0.95)), rel=1e-12
     )
@@ -33,7 +35,9 @@ def test_fields_match_independent_references(n):
     # numpy's 2.5% and 97.5% percentiles.
     indices = np.random.default_rng(0).integers(0, n, size=(10_000, n), dtype=np.uint16)
     theta = stats.trim_mean(scores[indices], 0.25, axis=1)
-    assert summary.iqm_ci == pytest.approx(tuple(np.percentile(theta, [2.5, 97.5])), rel=1e-12)
+    assert summary.iqm_ci == pytest.approx(
+        tuple(np.percentile(theta, [2.5, 97.5])), rel=1e-12, abs=0
+    )
 
 
 @pytest.mark.parametrize("confidence", [0.8, 0.9, 0.95, 0.99])
@@ -42,11 +46,11 @@ def test_mean_interval_against_scipy(confidence, seed):
     scores = np.random.default_rng(seed).normal(0.8, 0.05, size=7)
     t = mean_interval(scores, confidence=confidence)
     reference = stats.ttest_1samp(scores, 0.0).confidence_interval(confidence)
-    assert tuple(t) == pytest.approx((reference.low, reference.high), rel=1e-12)
+    assert tuple(t) == pytest.approx((reference.low, reference.high), rel=1e-12, abs=0)
     assert (t[0], t[1], len(t)) == (t.low, t.high, 2)
     normal = mean_interval(scores, confidence=confidence, method="normal")
     expected = stats.norm.interval(confidence, loc=np.mean(scores), scale=stats.sem(scores))
-    assert tuple(normal) == pytest.approx(expected, rel=1e-12)
+    assert tuple(normal) == pytest.approx(expected, rel=1e-12, abs=0)
     assert normal.low > t.low and normal.high < t.high  # z is narrower than t
     assert normal.description == "normal (z), of the mean of 7 scores"
 
@@ -170,3 +174,34 @@ def test_scores_at_the_bounds_and_of_unknown_metrics_are_accepted():
         pytest.approx(0.1)
     )
     assert summarize([3.0, 4.0], metric="my own score", n_resamples=10).mean == 3.5
+
+
+@pytest.mark.parametrize("factor", [1e200, 1e-200, 1e307])
+def test_values_near_the_float_limits_are_summarised_as_the_values_scaled(factor):
+    # every statistic of factor * [1, 2, 3, 2.5] is factor times scipy's of [1, 2, 3, 2.5] (abs=0:
+    # pytest.approx passes any two values within 1e-12 of each other otherwise): the
+    # squares overflowed (interval [-inf, inf], std inf, RuntimeWarnings) or underflowed (a
+    # point interval at the mean)
+    base = np.array([1.0, 2.0, 3.0, 2.5])
+    reference = stats.ttest_1samp(base, 0.0).confidence_interval(0.95)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        interval = mean_interval(base * factor)
+        summary = summarize(base * factor, random_state=0)
+    expected = (reference.low * factor, reference.high * factor)
+    assert tuple(interval) == pytest.approx(expected, rel=1e-12, abs=0)
+    assert summary.ci == pytest.approx(expected, rel=1e-12, abs=0)
+    assert summary.std == pytest.approx(np.std(base) * factor, rel=1e-12, abs=0)
+    assert summary.sem == pytest.approx(stats.sem(base) * factor, rel=1e-12, abs=0)
+    assert summary.mean == pytest.approx(2.125 * factor, rel=1e-12, abs=0)
+    assert summary.iqm == pytest.approx(2.25 * factor, rel=1e-12, abs=0)  # mean of 2 and 2.5
+
+
+def test_an_interval_past_the_largest_float_is_refused():
+    # the mean of [1e308, 1.5e308, 1.7e308] is 1.4e308, its t interval reaches 2.3e308; it
+    # was [nan, inf] with numpy's and scipy's RuntimeWarnings
+    scores = [1e308, 1.5e308, 1.7e308]
+    with pytest.raises(ValueError, match="'scores' .* past the largest float"):
+        mean_interval(scores)
+    with pytest.raises(ValueError, match="'scores' .* past the largest float"):
+        summarize(scores)
