@@ -10,6 +10,7 @@ import numbers
 import os
 import warnings
 from functools import cached_property
+from types import SimpleNamespace
 
 import numpy as np
 from scipy.stats import rankdata
@@ -935,13 +936,23 @@ def _rows(cells, confidence, interval, n_resamples, root):
     for cell in cells:
         for key, metric in cell.metrics.items():
             scores = cell.scores_per_metric[key]
-            if not np.all(np.isfinite(scores)):
-                rows.append(_failed_row(cell, key, metric, scores))
-                continue
-            summary = cell.summary(
-                key, root=root, confidence=confidence, interval=interval, n_resamples=n_resamples
-            )
+            failed = int(np.sum(~np.isfinite(scores)))
+            if failed:  # folds failed: nothing computed, and said why
+                summary = SimpleNamespace(
+                    **dict.fromkeys(("mean", "ci_low", "ci_high", "iqm", "iqm_ci_low"), np.nan),
+                    iqm_ci_high=np.nan,
+                    ci_method=f"not computed: {failed} of {scores.size} folds failed (see Failed "
+                    "fits)",
+                    metric_range=None,
+                    iqm_ci_method="not computed",
+                )
+            else:
+                summary = cell.summary(
+                    key, root=root, confidence=confidence, interval=interval,
+                    n_resamples=n_resamples,
+                )  # fmt: skip
             selects = key == cell.refit_metric
+            validated = selects and not failed
             chosen_by = cell.validation_metric  # a search's own scoring: no optimism
             row = {
                 "dataset": cell.dataset,
@@ -951,7 +962,7 @@ def _rows(cells, confidence, interval, n_resamples, root):
                 "selects": selects,
                 "n_folds": int(scores.size),
                 "test_mean": summary.mean,
-                "test_std": float(np.std(scores)),
+                "test_std": np.nan if failed else float(np.std(scores)),
                 "ci_low": summary.ci_low,
                 "ci_high": summary.ci_high,
                 "ci_method": summary.ci_method,
@@ -961,37 +972,20 @@ def _rows(cells, confidence, interval, n_resamples, root):
                 "iqm_ci_high": summary.iqm_ci_high,
                 "iqm_ci_method": summary.iqm_ci_method,
                 "validation_mean": chosen_by.sign * float(np.mean(cell.validation_scores))
-                if selects
+                if validated
                 else None,
-                "validation_metric": chosen_by.name if selects else None,
-                "optimism": cell.optimism if selects else None,
+                "validation_metric": chosen_by.name if validated else None,
+                "optimism": cell.optimism if validated else None,
                 "greater_is_better": metric.greater_is_better,
                 "note": metric.note,
                 "n_failed_fits": cell.n_failed,
-                "n_failed_folds": 0,
+                "n_failed_folds": failed,
             }
-            row.update({f"median_{k}": v for k, v in median_params(cell.best_params).items()})
+            if not failed:
+                row.update({f"median_{k}": v for k, v in median_params(cell.best_params).items()})
             rows.append(row)
     _rank(rows)
     return rows
-
-
-def _failed_row(cell, key, metric, scores):
-    """The row of a cell whose folds failed: nothing computed, and said why."""
-    failed = int(np.sum(~np.isfinite(scores)))
-    row = dict.fromkeys(
-        ("test_mean", "test_std", "ci_low", "ci_high", "iqm", "iqm_ci_low", "iqm_ci_high"), np.nan
-    )
-    row.update(
-        dataset=cell.dataset, model=cell.model, metric=metric.name, scoring=key,
-        selects=key == cell.refit_metric, n_folds=int(scores.size),
-        ci_method=f"not computed: {failed} of {scores.size} folds failed (see Failed fits)",
-        iqm_ci_method="not computed", metric_range=None, validation_mean=None, optimism=None,
-        validation_metric=None,
-        greater_is_better=metric.greater_is_better, note=metric.note,
-        n_failed_fits=cell.n_failed, n_failed_folds=failed,
-    )  # fmt: skip
-    return row
 
 
 def _rank(rows):

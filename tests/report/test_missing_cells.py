@@ -210,3 +210,19 @@ def test_a_cell_where_some_folds_failed_says_how_many_in_every_output():
         assert failed in page and "n/a ± n/a" not in page and "[n/a, n/a]" not in page
     assert alone.verdict().startswith(f"bayes: test accuracy {failed}.")
     assert "[n/a, n/a]" not in alone.verdict()
+
+
+def test_the_rows_of_a_failed_cell_have_the_keys_of_every_other_row_in_their_order():
+    from sklearn_fair.report import nested_cv_report
+
+    complete, failed = {"test_scores": [0.8, 0.7, 0.9]}, {"test_scores": [0.8, None, 0.9]}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        first = nested_cv_report({"a": complete, "b": failed}, n_resamples=50)
+        second = nested_cv_report({"b": failed, "a": complete}, n_resamples=50)
+    for report in (first, second):
+        assert [list(row) for row in report.rows if row["n_failed_folds"]] == [
+            list(row) for row in report.rows if not row["n_failed_folds"]
+        ]
+    # so the DataFrame's columns do not depend on which model's folds failed
+    assert list(first.to_dataframe().columns) == list(second.to_dataframe().columns)
