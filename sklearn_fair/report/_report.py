@@ -196,15 +196,24 @@ class NestedCVReport:
     def _failed_scores(self):
         """What the failed fits left of each metric's test scores, in words (of :attr:`rows`):
         the verdict and the Failed fits section say it alike."""
-        complete, missing = {}, {}
-        for row in self.rows:
-            (complete if np.isfinite(row["test_mean"]) else missing)[row["metric"]] = None
-        complete = [metric for metric in complete if metric not in missing]
+        missing = self._not_available
+        complete = [m for m in dict.fromkeys(r["metric"] for r in self.rows) if m not in missing]
         parts = [f"every outer fold has a test {_names(complete)} score"] if complete else []
         if missing:
             verb = "is" if len(missing) == 1 else "are"
             parts.append(f"{_names(missing)} {verb} n/a where folds failed")
         return "; ".join(parts)
+
+    @cached_property
+    def _not_available(self):
+        """Metric -> data set -> the models whose folds of it failed (of :attr:`rows`): n/a in
+        the tables, as the verdict, Test performance and Failed fits say."""
+        failed = {}
+        for row in self.rows:
+            if row["n_failed_folds"]:
+                where = failed.setdefault(row["metric"], {})
+                where.setdefault(row["dataset"], []).append(row["model"])
+        return failed
 
     @cached_property
     def _against_baseline(self):
@@ -422,13 +431,7 @@ class NestedCVReport:
                     *standing,
                 ]
             )  # fmt: skip
-        failed = {}  # metric -> data set -> the models whose folds of it failed: n/a
-        for row in self.rows:
-            if not np.isfinite(row["test_mean"]):
-                failed.setdefault(row["metric"], {}).setdefault(row["dataset"], []).append(
-                    row["model"]
-                )
-        for metric, where in failed.items():
+        for metric, where in self._not_available.items():
             summary.paragraphs.append(
                 f"{f'{metric}: ' if self._multimetric else ''}n/a where folds failed (see "
                 "Failed fits): a mean, its intervals and the IQM need every fold's score, and a "
