@@ -237,11 +237,8 @@ class BenchmarkResult:
         every model is complete, with a :class:`~sklearn_fair.exceptions.MissingCellsWarning`.
         The report ranks no model on such a data set (a rank needs every model's score).
         """
-        return {
-            key: int(np.sum(~np.isfinite(cell.scores)))
-            for key, cell in self.cells.items()
-            if not np.all(np.isfinite(cell.scores))
-        }
+        failed = {key: cell.n_failed_folds() for key, cell in self.cells.items()}
+        return {key: n for key, n in failed.items() if n}
 
     def _failed_models(self):
         """Data set -> the models whose folds failed on it: the data sets that whatever pools
@@ -511,7 +508,7 @@ class BenchmarkResult:
                 d = decimals_for([np.mean(v) for v in printed], [np.std(v) for v in printed])
             texts = []
             for model, values in zip(self.models, printed):
-                failed = int(np.sum(~np.isfinite(values)))
+                failed = self.cells[dataset, model].n_failed_folds()
                 if failed:
                     texts.append(failed_folds(failed, values.size))
                 elif statistic == "mean":

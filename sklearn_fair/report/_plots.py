@@ -423,7 +423,7 @@ def interval_plot(result, confidence, interval, ax):
         for dataset in result.datasets:
             cell = result.cells[dataset, model]
             values = cell.metric.values(cell.scores)
-            if not np.all(np.isfinite(values)):  # folds failed: no point, no interval
+            if cell.n_failed_folds():  # folds failed: no point, no interval
                 points.append((np.nan, np.nan, np.nan))
                 continue
             kind, sizes = cell.interval_sizes(interval)

@@ -830,7 +830,7 @@ class NestedCVReport:
                 f"({describe_metrics(self._models)})."
             )
             return section
-        results = {m.name: m for m in self._models if np.all(np.isfinite(m.scores))}
+        results = {m.name: m for m in self._models if not m.n_failed_folds()}
         if len(results) < len(self._models):
             section.paragraphs.append(
                 "Not drawn: "
@@ -939,7 +939,7 @@ def _rows(cells, confidence, interval, n_resamples, root):
     for cell in cells:
         for key, metric in cell.metrics.items():
             scores = cell.scores_per_metric[key]
-            failed = int(np.sum(~np.isfinite(scores)))
+            failed = cell.n_failed_folds(key)
             if failed:  # folds failed: nothing computed, and said why
                 summary = SimpleNamespace(
                     **dict.fromkeys(("mean", "ci_low", "ci_high", "iqm", "iqm_ci_low"), np.nan),
@@ -1039,7 +1039,7 @@ def _comparison(models, confidence):
             "No pairwise comparison: the models selected their hyper-parameters with "
             f"different metrics ({describe_metrics(models)})."
         )
-    failed = [m.name for m in models if not np.all(np.isfinite(m.scores))]
+    failed = [m.name for m in models if m.n_failed_folds()]
     if failed:
         return None, (
             f"No pairwise comparison: folds of {', '.join(failed)} failed (see Failed fits), "

@@ -153,6 +153,12 @@ class NestedResult:
             return None
         return float(np.mean(self.validation_scores) - np.mean(self.scores))
 
+    def n_failed_folds(self, key=None):
+        """How many outer folds have no finite test score of a metric (None: the selecting
+        metric's): where folds failed, nothing that needs every fold's score is computed."""
+        key = self.refit_metric if key is None else key
+        return int(np.sum(~np.isfinite(self.scores_per_metric[key])))
+
     @property
     def has_splits(self):
         return self.test_indices is not None and self.train_indices is not None
