@@ -144,11 +144,17 @@ def param_text(value):
     return value if isinstance(value, str) else repr(value)
 
 
+def param_columns(best_params):
+    """Each hyper-parameter selected in a fold (sorted by name) -> its value in every fold
+    (None where the fold selected none): the one reading of ``best_params`` per parameter."""
+    params = [p or {} for p in best_params]
+    return {n: [p.get(n) for p in params] for n in sorted({n for p in params for n in p}, key=str)}
+
+
 def selection_counts(best_params):
     """Hyper-parameter -> {value (:func:`param_text`): the number of folds that selected it}."""
-    params = [p or {} for p in best_params]
     counts = {}
-    for name in sorted({n for p in params for n in p}, key=str):
-        chosen = [param_text(p.get(name)) for p in params]
+    for name, values in param_columns(best_params).items():
+        chosen = [param_text(value) for value in values]
         counts[name] = {value: chosen.count(value) for value in sorted(set(chosen))}
     return counts

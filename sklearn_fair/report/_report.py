@@ -21,6 +21,7 @@ from ._format import (
     decimals_for,
     failed_folds,
     number,
+    param_columns,
     pvalue,
     selection_counts,
     short_names,
@@ -53,14 +54,22 @@ _KINDS = {".md": "markdown", ".markdown": "markdown", ".html": "html", ".txt": "
 
 def median_params(best_params):
     """Median over the folds of each numeric hyper-parameter selected in every fold."""
-    best_params = [params or {} for params in best_params]
-    names = sorted({name for params in best_params for name in params})
-    columns = {name: [params.get(name) for params in best_params] for name in names}
     return {
         name: float(np.median(np.asarray(values, dtype=float)))
-        for name, values in columns.items()
+        for name, values in param_columns(best_params).items()
         if all(map(_is_number, values))
     }
+
+
+def _param_headers(best_params):
+    """``(headers, renamed)``: each hyper-parameter selected in ``best_params`` (sorted) ->
+    its column's :class:`Cell` (the name without its pipeline step, the full name on hover),
+    and the sentence that says which names are shortened ("" when none is)."""
+    names = list(param_columns(best_params))
+    short = short_names(names)
+    headers = {n: Cell(short[n], title=n if short[n] != n else None) for n in names}
+    shortened = "; ".join(f"{short[n]} is {n}" for n in names if short[n] != n)
+    return headers, shortened and f"Parameters are named without their pipeline step: {shortened}."
 
 
 class NestedCVReport:
@@ -618,10 +627,7 @@ class NestedCVReport:
 
     def _selection_counts(self):
         result = self.result
-        names = sorted(
-            {n for c in result.cells.values() for p in c.best_params if p for n in p}, key=str
-        )
-        short = short_names(names)
+        headers, renamed = _param_headers([p for c in result.cells.values() for p in c.best_params])
         section = Section(
             "Selected hyper-parameters",
             columns=["data set", "model", "hyper-parameter", "selected (folds)"],
@@ -629,17 +635,13 @@ class NestedCVReport:
         for (dataset, model), cell in result.cells.items():
             for name, counts in selection_counts(cell.best_params).items():
                 counts = ", ".join(f"{v} ({n})" for v, n in counts.items())
-                title = name if short[name] != name else None
-                section.rows.append([dataset, model, Cell(short[name], title=title), counts])
+                section.rows.append([dataset, model, headers[name], counts])
         if not section.rows:
             return None
-        shortened = [f"{short[n]} is {n}" for n in names if short[n] != n]
         section.paragraphs.append(
             "Each value selected by the inner search, with the number of outer folds that "
-            "selected it."
-            + (" Parameters are named without their pipeline step: " + "; ".join(shortened)
-               + "." if shortened else "")
-        )  # fmt: skip
+            "selected it." + (f" {renamed}" if renamed else "")
+        )
         return section
 
     def _budgets_section(self):
@@ -709,9 +711,7 @@ class NestedCVReport:
     # -- one data set -----------------------------------------------------------------------
 
     def _selection_section(self, model):
-        best_params = [params or {} for params in model.best_params]
-        names = sorted({name for params in best_params for name in params})
-        short = short_names(names)
+        headers, renamed = _param_headers(model.best_params)
         metric = model.metric
         chosen_by = model.validation_metric
         others = [key for key in model.metrics if key != model.refit_metric]
@@ -719,7 +719,7 @@ class NestedCVReport:
             f"Selected hyper-parameters: {model.name}",
             columns=[
                 "outer fold",
-                *(Cell(short[n], title=n if short[n] != n else None) for n in names),
+                *headers.values(),
                 num(f"validation {chosen_by}"),
                 num(f"test {metric}"),
                 *(num(f"test {model.metrics[key]}") for key in others),
@@ -730,10 +730,10 @@ class NestedCVReport:
             key: model.metrics[key].values(model.scores_per_metric[key]) for key in model.metrics
         }
         digits = {key: self.decimals(model.metrics[key].name) for key in model.metrics}
-        for fold, params in enumerate(best_params):
+        for fold, params in enumerate(model.best_params):
             section.rows.append(
                 [num(fold)]
-                + [_param_cell(params.get(name, "")) for name in names]
+                + [_param_cell((params or {}).get(name, "")) for name in headers]
                 + [num(number(validation[fold], digits[model.refit_metric]))]
                 + [num(number(tests[model.refit_metric][fold], digits[model.refit_metric]))]
                 + [num(number(tests[key][fold], digits[key])) for key in others]
@@ -742,14 +742,11 @@ class NestedCVReport:
         if medians:
             section.rows.append(
                 ["median"]
-                + [num(f"{medians[n]:.4g}") if n in medians else "" for n in names]
+                + [num(f"{medians[n]:.4g}") if n in medians else "" for n in headers]
                 + [""] * (2 + len(others))
             )
-        shortened = [f"{short[n]} is {n}" for n in names if short[n] != n]
-        if shortened:
-            section.paragraphs.append(
-                "Parameters are named without their pipeline step: " + "; ".join(shortened) + "."
-            )
+        if renamed:
+            section.paragraphs.append(renamed)
         if not np.all(np.isfinite([validation, *tests.values()])):
             section.paragraphs.append("n/a where folds failed (see Failed fits).")
         return section
