@@ -150,6 +150,7 @@ def load_cells(path, *, verify="raise"):
         budget = {k: (math.nan if v is None else v) for k, v in cell.get("budget", {}).items()}
         saved = cell["result"]
         shared = document["splits"].get(dataset)
+        shared = shared or [{"train": None, "test": None}] * len(saved["outer_results"])
         folds = [  # a fold without indices has its data set's (verify_result checked they exist)
             fold if "test_indices" in fold else
             {**fold, "train_indices": shared[i]["train"], "test_indices": shared[i]["test"]}

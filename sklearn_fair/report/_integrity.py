@@ -262,7 +262,7 @@ def _check_cells(cells, shared, findings):
         if (
             not findings.broken
             and any("test_indices" not in fold for fold in folds)
-            and (shared.get(key[0]) != len(folds))
+            and shared.get(key[0], 0) not in (None, len(folds))  # None: its data set has none
         ):
             findings.broken.append(f"{where}has folds without splits, and its data set's "
                                    "splits are not one per fold")  # fmt: skip

@@ -328,3 +328,16 @@ def test_normalize_between_given_anchors_is_rliables_definition(result):
 def test_normalize_refuses_anchors_it_cannot_use(normalize, match, result):
     with pytest.raises(ValueError, match=match):
         result.aggregate(normalize=normalize, n_resamples=10)
+
+
+def test_a_benchmark_whose_results_record_no_splits_is_read_back(tmp_path):
+    # per-fold numbers gathered elsewhere, without their outer splits: save writes no splits
+    # for the data set, and load must read the file it wrote
+    scores = {"a": [0.8, 0.7, 0.9], "b": [0.6, 0.65, 0.7]}
+    result = BenchmarkResult.from_results(
+        {("d", model): {"test_scores": values} for model, values in scores.items()}
+    )
+    loaded = BenchmarkResult.load(result.save(tmp_path / "no_splits.json"))
+    for model, values in scores.items():
+        np.testing.assert_array_equal(loaded.cells["d", model].scores, values)
+        assert loaded.cells["d", model].test_indices is None
