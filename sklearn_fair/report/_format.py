@@ -71,6 +71,12 @@ def number(value, decimals):
         return str(value)
 
 
+def direction(metric):
+    """What follows a metric's name where its direction is said (the plots' axes, the
+    verdict): " (lower is better)" for an error, "" for a score."""
+    return "" if metric.greater_is_better else " (lower is better)"
+
+
 def failed_folds(n_failed, n_folds):
     """What a table prints for a cell whose folds failed: no mean, and how many folds failed
     (:meth:`BenchmarkResult.table <sklearn_fair.BenchmarkResult.table>` and the report's Test

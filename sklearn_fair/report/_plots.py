@@ -11,7 +11,7 @@ from ..stats._bounds import clip_to_range, metric_range
 from ..stats._checks import CONFIDENCE, COUNT
 from ..stats._compare import NOT_DEMONSTRATED
 from ..utils import RANDOM_STATE_CONSTRAINTS, fill_doc, install_hint
-from ._format import decimals_for, signed
+from ._format import decimals_for, direction, signed
 from ._results import (
     DOCS,
     REPORT_INTERVALS,
@@ -42,10 +42,6 @@ INTERVAL_NAMES = {"corrected_t": "corrected t", "t": "Student t", "normal": "nor
 
 def _short_method(kind, n):
     return INTERVAL_NAMES[kind] + ("" if kind == "normal" else f", {n - 1} df")
-
-
-def _direction(metric):
-    return "" if metric.greater_is_better else " (lower is better)"
 
 
 def matplotlib_missing():
@@ -234,7 +230,7 @@ def plot_fold_scores(
     ax.set_yticks(range(len(models)), [model.name for model in models])
     ax.set_ylim(-0.7, len(models) - 0.3)
     ax.invert_yaxis()
-    ax.set_xlabel(f"test {metric} per outer fold{_direction(metric)}")
+    ax.set_xlabel(f"test {metric} per outer fold{direction(metric)}")
     ax.set_title(f"Test {metric} over the outer folds")
     _tidy_ticks(ax.xaxis)
     _legend_outside(figure, ax, own)
@@ -381,7 +377,7 @@ def draw_comparison(table, metric, confidence, *, ax=None, path=None):
     ax.set_ylim(-0.7, n_pairs - 0.3)
     ax.invert_yaxis()
     ax.set_xlabel(
-        f"difference of mean test {metric}, A - B{_direction(metric)}\n"
+        f"difference of mean test {metric}, A - B{direction(metric)}\n"
         f"({100 * confidence:g}% interval, corrected resampled t-test)"
     )
     ax.set_title("Pairwise differences")

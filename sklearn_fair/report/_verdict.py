@@ -4,7 +4,7 @@ import numpy as np
 
 from ..exceptions import SplitsMismatchError
 from ..stats._compare import NOT_DEMONSTRATED  # compare()'s verdict when Holm does not reject
-from ._format import decimals_for, pvalue, signed
+from ._format import decimals_for, direction, pvalue, signed
 from ._results import (
     NoSplitsError,
     as_results,
@@ -107,8 +107,7 @@ def verdict_sentence(comparison, metric, *, n_folds, confidence, decimals):
             comparison["model_a"], comparison["model_b"], comparison["mean_difference"]
         )
     ]
-    direction = "" if metric.greater_is_better else " (lower is better)"
-    where = f"on test {metric}{direction} over {n_folds} paired outer folds"
+    where = f"on test {metric}{direction(metric)} over {n_folds} paired outer folds"
     method = f"(corrected t-tests, Holm-adjusted at level {1 - confidence:.3g})"
     if n == 1:
         ((a, b, difference, low, high),) = printed_pairs(comparison, metric)
