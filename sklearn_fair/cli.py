@@ -206,8 +206,10 @@ def _fit(args, options):
     print(neutral("\n".join(lines)))
     earlier = {
         "removed files that an earlier run wrote here and this run did not": result.removed,
-        "left files that an earlier run wrote here and this run did not, changed since (or "
-        "not removable): they hold that run's results": result.left,
+        "left files that an earlier run wrote here and this run did not, changed since or not "
+        "verified as the runner's (or not removable): they may hold that run's results": (
+            result.left
+        ),
     }
     for what, paths in earlier.items():
         if paths:

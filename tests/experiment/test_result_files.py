@@ -357,7 +357,7 @@ def test_an_earlier_output_changed_since_is_left_and_named(tmp_path, capsys):
     mine = hashlib.sha256(b"mine").hexdigest()
     (tmp_path / "outside.txt").write_text("mine")
     record["files"].update({"notes.txt": mine, "../outside.txt": mine, "cache/x.json": mine})
-    (out / "outputs.json").write_text(json.dumps(record))
+    (out / "outputs.json").write_text(json.dumps(with_checksum(record)))
     path.write_text(_experiment_text(["iris"], ["tree"]))
     result = run_experiment(path)
     assert result.removed == [out / "plots" / "comparison.png", out / "plots" / "comparison.svg"]
@@ -392,3 +392,40 @@ def test_an_unreadable_record_of_the_earlier_run_is_replaced_without_failing(tmp
     assert result.problems == [] and result.removed == [] and result.left == []
     written = json.loads((out / "outputs.json").read_text())["files"]
     assert "models/prior.json" in written and not any("\0" in name for name in written)
+
+
+@pytest.mark.parametrize("recompute_checksum", [False, True], ids=["edited", "forged"])
+def test_a_record_that_names_a_json_file_of_the_users_never_removes_it(
+    tmp_path, recompute_checksum
+):
+    # the record named the user's models/mine.json with its SHA-256 (anyone can compute it):
+    # the run removed the file, which the guide says it never does
+    path = tmp_path / "exp.toml"
+    out = tmp_path / "out"
+    path.write_text(_experiment_text(["iris"], ["prior", "tree"]))
+    run_experiment(path)
+    mine = out / "models" / "mine.json"
+    text = '{"format": "sklearn-fair-experiment-model", "my": "notes"}'
+    mine.write_text(text)
+    record = json.loads((out / "outputs.json").read_text())
+    record["files"]["models/mine.json"] = hashlib.sha256(text.encode()).hexdigest()
+    if recompute_checksum:
+        record = with_checksum(record)
+    (out / "outputs.json").write_text(json.dumps(record))
+    path.write_text(_experiment_text(["iris"], ["tree"]))
+    result = run_experiment(path)
+    assert mine.read_text() == text
+    assert mine not in result.removed
+    if recompute_checksum:
+        # a forgery the runner cannot tell: the file is not a result it wrote, so it is
+        # left and named, and the earlier run's files (which are) are still removed
+        assert result.left == [mine]
+        assert out / "models" / "prior.json" in result.removed
+    else:
+        # a record edited since the run wrote it (its checksum fails) removes nothing: each
+        # file it names that this run did not write is left and named, by every run
+        stale = {out / "models" / "prior.json", out / "plots" / "comparison.png"}
+        stale |= {out / "plots" / "comparison.svg", mine}
+        assert result.removed == [] and set(result.left) == stale
+        assert all(path.exists() for path in stale)
+        assert set(run_experiment(path).left) == stale

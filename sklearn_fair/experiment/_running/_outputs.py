@@ -11,6 +11,7 @@ import math
 
 import numpy as np
 
+from ...model_selection._engine import read_json
 from ...report import (
     nested_cv_report,
     plot_comparison,
@@ -18,9 +19,17 @@ from ...report import (
     plot_optimism,
     result_to_dict,
 )
+from ...utils._provenance import checksum
 from .._reading._text import csv_cell, file_name, markdown_cell, neutral
 
-__all__ = ["cell_failures", "in_layout", "originals", "output_files", "write_outputs"]
+__all__ = [
+    "cell_failures",
+    "in_layout",
+    "originals",
+    "output_files",
+    "write_outputs",
+    "written_by_runner",
+]
 
 MODEL_FORMAT = "sklearn-fair-experiment-model"
 MODEL_VERSION = 3
@@ -123,6 +132,31 @@ def in_layout(parts):
     if parts[0] == "plots":
         return len(parts) == 2 and parts[1] in [p + s for p in _PLOTS for s in (".png", ".svg")]
     return len(parts) == 1 and parts[0] in _NAMES
+
+
+# a model file as large as a result file the report reads; nested as its table of the
+# experiment file may be (the depth limit's default, 32) inside the document
+_MAX_MODEL_BYTES = 512 * 2**20
+_MAX_MODEL_DEPTH = 64
+
+
+def written_by_runner(parts, path):
+    """Whether the file ``path`` (its ``parts`` in the folder) may be one of the runner's: a
+    JSON file in ``models/`` must be a model file whose checksum holds (a JSON file of the
+    user's there is not, whatever a record says of it); the other names are the runner's."""
+    if parts[0] != "models":
+        return True
+    try:
+        document = read_json(
+            path, max_bytes=_MAX_MODEL_BYTES, max_depth=_MAX_MODEL_DEPTH, error=ValueError
+        )
+    except (ValueError, OSError):
+        return False
+    return (
+        isinstance(document, dict)
+        and document.get("format") == MODEL_FORMAT
+        and document.get("checksum") == checksum(document)
+    )
 
 
 def originals(config):

@@ -10,8 +10,9 @@ sees the old file or the new one, and two runners on one folder leave each file 
 JSON file carries the SHA-256 of its content (``checksum``).
 
 ``outputs.json`` records every file of the run with its SHA-256, so that the next run removes
-those it does not write itself (while they are as the run wrote them): the folder holds one
-run's results.
+those it does not write itself (while they are as the run wrote them, and a JSON file in
+``models/`` a model file whose checksum holds): the folder holds one run's results. A record
+whose own checksum fails (edited since) removes nothing: the files it names are left, named.
 """
 
 import contextlib
@@ -145,32 +146,50 @@ class ResultsFolder:
         return self.write_text(parts, json.dumps(with_checksum(document), indent=1))
 
     def _recorded(self):
-        """The files of the earlier run's record (name -> SHA-256); none where there is no
-        record, or none that can be read."""
+        """``(files, unverified)``: the files of the earlier run's record (name -> SHA-256)
+        that may be removed, and the names it holds that may not (a record edited since it
+        was written, its checksum failing: every name; the names an earlier run could not
+        verify); none where there is no record, or none that can be read."""
         if _kind(self.root / RECORD) != _FILE:
-            return {}
+            return {}, []
         try:
             document = read_json(
                 self.root / RECORD, max_bytes=1 << 26, max_depth=3, error=ValueError
             )
         except ValueError:
-            return {}
+            return {}, []
         if (
             not isinstance(document, dict)
             or document.get("format") != _RECORD_FORMAT
             or not isinstance(document.get("files"), dict)
         ):
-            return {}
-        files = document["files"]
-        return {n: d for n, d in files.items() if isinstance(d, str) and _SHA256.fullmatch(d)}
+            return {}, []
+        files = {
+            n: d
+            for n, d in document["files"].items()
+            if isinstance(d, str) and _SHA256.fullmatch(d)
+        }
+        unverified = document.get("unverified")
+        unverified = list(
+            dict.fromkeys(n for n in unverified if isinstance(n, str))
+            if isinstance(unverified, list)
+            else []
+        )
+        if document.get("checksum") != checksum(document):
+            return {}, list(dict.fromkeys([*unverified, *files]))
+        return files, unverified
 
-    def replace_record(self, in_layout):
+    def replace_record(self, in_layout, written_by_runner):
         """Remove the files of the earlier run's record that this run did not write, where
-        ``in_layout(parts)`` and each is a regular file as that run wrote it (its SHA-256), and
-        record this run's; ``(removed, left)``: the paths removed, and those left (changed
-        since, or not removable), kept in the record so that every run names them."""
-        removed, left = [], {}
-        for name, digest in self._recorded().items():
+        ``in_layout(parts)``, each is a regular file as that run wrote it (its SHA-256) and
+        ``written_by_runner(parts, path)`` (a JSON file of the user's under a recorded SHA-256
+        is not), and record this run's; ``(removed, left)``: the paths removed, and those
+        left (changed since, not verified, or not removable), kept in the record so that
+        every run names them. A record edited since it was written (its checksum fails)
+        removes nothing: every file it names is left."""
+        removed, left, unverified = [], {}, []
+        files, names = self._recorded()
+        for name, digest in [*files.items(), *((n, None) for n in names if n not in files)]:
             parts = tuple(name.split("/"))
             if name in self.sha256 or not in_layout(parts):
                 continue  # this run's, or not a name the runner writes: not touched
@@ -178,8 +197,13 @@ class ResultsFolder:
                 target = self._target(parts)
                 if _kind(target) != _FILE or any(_same_file(target, f) for f in self.files):
                     continue  # gone, or this run's under another spelling (a case-blind disk)
+                if digest is None:
+                    unverified.append(name)
+                    continue
                 if _sha256(target) != digest:
                     raise OSError("changed since it was written")
+                if not written_by_runner(parts, target):
+                    raise OSError("not a file the runner wrote")
                 target.unlink()
                 removed.append(target)
             except (ExperimentConfigError, ValueError):
@@ -191,5 +215,7 @@ class ResultsFolder:
                 with contextlib.suppress(OSError):
                     target.parent.rmdir()
         record = {"format": _RECORD_FORMAT, "files": {**left, **self.sha256}}
+        if unverified:
+            record["unverified"] = unverified
         self.write_json((RECORD,), record)
-        return removed, [self.root.joinpath(*n.split("/")) for n in left]
+        return removed, [self.root.joinpath(*n.split("/")) for n in [*left, *unverified]]

@@ -15,7 +15,14 @@ from .._reading._config import load_config
 from .._reading._data import cache_folder, load_datasets
 from .._reading._text import neutral
 from ._manifest import MANIFEST, record_experiment
-from ._outputs import cell_failures, in_layout, originals, output_files, write_outputs
+from ._outputs import (
+    cell_failures,
+    in_layout,
+    originals,
+    output_files,
+    write_outputs,
+    written_by_runner,
+)
 from ._resultfile import RECORD, ResultsFolder
 
 __all__ = [
@@ -59,8 +66,10 @@ class ExperimentResult:
         run did not write (a model, a baseline or a data set left out, a plot no longer
         drawn): removed, so that the folder holds this run's results only.
     left : list of pathlib.Path
-        Such files changed since the earlier run wrote them (or that could not be removed):
-        left as they are, holding that run's results; every run names them.
+        Such files changed since the earlier run wrote them, not verified as the runner's (a
+        JSON file in ``models/`` that is not a model file whose checksum holds; every file of
+        an ``outputs.json`` edited since, its checksum failing) or that could not be removed:
+        left as they are, possibly holding that run's results; every run names them.
     """
 
     output_dir: Path
@@ -276,7 +285,7 @@ def run_experiment(
     failures = cell_failures(config, result)
     results, reports, problems = write_outputs(folder, config, result, loaded, failures)
     try:
-        removed, left = folder.replace_record(in_layout)
+        removed, left = folder.replace_record(in_layout, written_by_runner)
     except (OSError, ValueError) as error:  # the outputs are written: say so, do not raise
         problems.append(neutral(f"{RECORD}: {type(error).__name__}: {error}"))
         removed, left = [], []
