@@ -9,7 +9,7 @@ from sklearn.model_selection import StratifiedKFold
 from sklearn_fair import NestedCV
 from sklearn_fair.cli import main
 from sklearn_fair.exceptions import ExperimentConfigError
-from sklearn_fair.experiment import run_experiment
+from sklearn_fair.experiment import load_config, run_experiment
 from sklearn_fair.model_selection import save_splits
 
 TINY = """\
@@ -531,3 +531,51 @@ def test_summary_rows_of_a_model_whose_folds_failed_are_the_reports_and_say_why(
     assert bayes["n_failed_folds"] == "1"
     assert "| bayes | accuracy | failed (1 of 3 folds) | n/a | n/a |" in report
     assert "a rank every model's score. Folds of bayes failed." in report
+
+
+LABELS_CSV = """\
+[data]
+dataset = "csv"
+path = "data.csv"
+target = "label"
+
+[protocol]
+outer_cv = 3
+n_refits = 1
+
+[models.prior]
+estimator = "sklearn.dummy.DummyClassifier"
+"""
+
+
+def _labels_read(folder, labels):
+    from sklearn_fair.experiment._reading._data import load_datasets
+
+    rows = "".join(f"{i},{labels[i % 3]}\n" for i in range(12))
+    (folder / "data.csv").write_text("x,label\n" + rows)
+    (folder / "e.toml").write_text(LABELS_CSV)
+    return load_datasets(load_config(folder / "e.toml"))["data"].y
+
+
+@pytest.mark.parametrize(
+    "labels, expected",
+    [
+        # past 2**53, within int64: read as the integers written (two became one float)
+        (["0", "9007199254740993", "9007199254740992"], [0, 2**53 + 1, 2**53]),
+        # past int64: every one became -2**63 (a float cast to int64); floats, which hold
+        # them exactly
+        (["0", "10000000000000000000", "20000000000000000000"], [0.0, 1e19, 2e19]),
+        (["0", "1e19", "2e19"], [0.0, 1e19, 2e19]),
+    ],
+)
+def test_csv_labels_past_what_a_float_holds_exactly_stay_apart(tmp_path, labels, expected):
+    y = _labels_read(tmp_path, labels)
+    assert y[:3].tolist() == expected
+    assert type(y[0].item()) is type(expected[0])
+    assert len(set(y.tolist())) == 3
+
+
+def test_csv_labels_that_one_float_would_hold_are_refused(tmp_path):
+    labels = ["0", "100000000000000000001", "100000000000000000000"]  # one float, 1e20
+    with pytest.raises(ExperimentConfigError, match=r"'data\.target'.*label.*2\*\*53"):
+        _labels_read(tmp_path, labels)

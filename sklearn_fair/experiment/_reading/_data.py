@@ -7,6 +7,7 @@ import shutil
 import tarfile
 from contextlib import contextmanager
 from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
 
 import numpy as np
 
@@ -90,7 +91,10 @@ def load_csv(path, target, groups, source, key=("data",)):
                 f"line {line} of {str(path)!r} has {len(row)} cells; the header has {len(header)}.",
             )
     columns = {name: [row[i] for row in rows] for i, name in enumerate(header)}
-    y = _column(columns.pop(target), numeric_labels=True)
+    try:
+        y = _column(columns.pop(target), numeric_labels=True)
+    except ValueError as error:
+        raise source.error(key + ("target",), f"the CSV file {str(path)!r}: {error}") from None
     group_values = None if groups is None else _column(columns.pop(groups))
     features = {name: _column(values) for name, values in columns.items()}
     text = [name for name, values in features.items() if values.dtype == object]
@@ -114,9 +118,36 @@ def _column(values, numeric_labels=False):
     if all(number is not None for number in numbers):
         array = np.array(numbers, dtype=float)
         if numeric_labels and np.all(np.isfinite(array)) and np.all(np.mod(array, 1) == 0):
-            return array.astype(np.int64)
+            return _integer_labels(values, array)
         return array
     return np.array(values, dtype=object)
+
+
+def _integer_labels(values, array):
+    """Labels written as integers (``array``: as floats) as int64, each the integer written:
+    a float holds every integer below 2**53 exactly, past it an integer is read from its
+    text; past int64 as floats, unless two labels would become one float (refused)."""
+    if np.all(np.abs(array) < 2**53):
+        return array.astype(np.int64)
+    try:
+        exact = [Decimal(value.strip().replace("_", "")) for value in values]
+    except InvalidOperation:  # pragma: no cover - float() read it, so Decimal does
+        exact = None
+    if exact is not None and all(
+        e == e.to_integral_value() and -(2**63) <= e < 2**63 for e in exact
+    ):
+        return np.array([int(e) for e in exact], dtype=np.int64)
+    by_float = {}
+    for value, number in zip(exact or [], array.tolist()):
+        by_float.setdefault(number, set()).add(value)
+    same = next((sorted(v) for v in by_float.values() if len(v) > 1), None)
+    if same is not None:
+        raise ValueError(
+            f"its labels {same[0]} and {same[1]} are past int64 and would become one float "
+            f"({same[0]:.17g}; past 2**53 a float does not hold every integer); write the "
+            "labels as text (e.g. 'class_1'), or as integers within int64."
+        )
+    return array
 
 
 def tu_folder_problem(root, name):
