@@ -15,6 +15,7 @@ work each case did.
 """
 
 import csv
+import importlib.util
 import json
 import os
 import stat
@@ -198,6 +199,28 @@ CASES = {
     ),
 }
 
+# a skorch net's data loader starts num_workers processes in each fit: bounded as n_jobs is
+SKORCH_CASES = {
+    "skorch num_workers = 100000": (
+        toml(
+            model='estimator = "skorch.NeuralNetClassifier"\n'
+            'params = { module = { class = "torch.nn.Linear" }, '
+            "iterator_train__num_workers = 100000 }"
+        ).replace('estimator = "sklearn.tree.DecisionTreeClassifier"\n', "", 1),
+        ["models.m.params.iterator_train__num_workers", "100000", "--limit jobs=100000"],
+    ),
+    "skorch num_workers = 100000 in the grid": (
+        toml(
+            model='estimator = "skorch.NeuralNetClassifier"\n'
+            'params = { module = { class = "torch.nn.Linear" } }\n'
+            "grid = { iterator_valid__num_workers = [0, 100000] }"
+        ).replace('estimator = "sklearn.tree.DecisionTreeClassifier"\n', "", 1),
+        ["models.m.grid.iterator_valid__num_workers", "100000", "--limit jobs=100000"],
+    ),
+}
+if importlib.util.find_spec("skorch") and importlib.util.find_spec("torch"):
+    CASES.update(SKORCH_CASES)
+
 
 class Work:
     """What a refusal cost: parser calls, fits started, grids expanded, traced memory peak."""
@@ -259,6 +282,8 @@ def test_a_hostile_file_is_refused_at_once(tmp_path, monkeypatch, capsys, case, 
     words = CASES[case][1]
     work = Work(monkeypatch)
     argv = ["run", str(path)] + (["--dry-run", "--no-timing"] if dry else [])
+    if case in SKORCH_CASES:
+        import skorch  # noqa: F401 - imported before, not counted in the case's peak
     tracemalloc.start()
     try:
         status = main(argv)

@@ -243,16 +243,34 @@ def _check_n_jobs(source, key, value, limits):
         raise source.error(key, limits.refusal("jobs", value, "workers", "the number asked for"))
 
 
+def _check_num_workers(source, key, value, limits):
+    """At most ``limits.jobs`` processes of a data loader (0: in the fitting process)."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise source.error(
+            key, f"must be 0 (load in the fitting process) or more; got {shown(value)}."
+        )
+    if value > limits.jobs:
+        raise source.error(
+            key, limits.refusal("jobs", value, "workers", "the number of data-loading processes")
+        )
+
+
+# parameter (its last part) -> its check: workers a fit starts (joblib's, a data loader's)
+_WORKERS = {"n_jobs": _check_n_jobs, "num_workers": _check_num_workers}
+
+
 def _check_work(builder, key, estimator, grid, limits):
     """Workers and candidates a model asks for, counted before anything is expanded."""
     for name, value in estimator.get_params(deep=True).items():
-        if name.split("__")[-1] == "n_jobs" and value is not None:
-            _check_n_jobs(builder.source, key + ("params", name), value, limits)
+        check = _WORKERS.get(name.split("__")[-1])
+        if check is not None and value is not None:
+            check(builder.source, key + ("params", name), value, limits)
     for table in grid if isinstance(grid, list) else [grid or {}]:
         for name, values in table.items() if isinstance(table, dict) else ():
-            if name.split("__")[-1] == "n_jobs" and isinstance(values, list):
+            check = _WORKERS.get(name.split("__")[-1])
+            if check is not None and isinstance(values, list):
                 for value in values:
-                    _check_n_jobs(builder.source, key + ("grid", name), value, limits)
+                    check(builder.source, key + ("grid", name), value, limits)
     n_candidates = count_candidates(grid)
     where = key + ("grid",)
     # a scikit-learn search given as the estimator brings its own space
