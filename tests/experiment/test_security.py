@@ -64,6 +64,20 @@ def test_estimator_names_are_checked_before_anything_is_called(tmp_path, name, m
     refused(path, "models.logreg.estimator", message)
 
 
+def test_a_class_whose_module_raises_import_error_is_refused_at_its_key(tmp_path, monkeypatch):
+    # scikit-learn's experimental classes (HalvingGridSearchCV, until
+    # sklearn.experimental.enable_halving_search_cv is imported): the module's __getattr__
+    # raises ImportError, which escaped as a traceback, naming neither the line nor the key
+    import sklearn.dummy
+
+    def experimental(name):
+        raise ImportError(f"{name} is experimental; import sklearn.experimental.enable_it")
+
+    monkeypatch.setattr(sklearn.dummy, "__getattr__", experimental, raising=False)
+    path = write(tmp_path, GOOD.replace(ESTIMATOR, '"sklearn.dummy.Experimental"'))
+    refused(path, "models.logreg.estimator", "Experimental is experimental; import")
+
+
 def test_no_class_is_instantiated_before_its_kind_is_checked(tmp_path, monkeypatch):
     import sklearn.utils
 

@@ -112,7 +112,10 @@ def import_class(dotted, source, key, *, kinds=("estimator",), allowed=ALLOWED_P
         module = importlib.import_module(module_name)
     except ImportError as error:
         raise source.error(key, f"cannot import module {shown(module_name)}: {error}.") from None
-    cls = getattr(module, name, None)
+    try:
+        cls = getattr(module, name, None)
+    except ImportError as error:  # a module's __getattr__ (scikit-learn's experimental classes)
+        raise source.error(key, f"cannot import {shown(dotted)}: {error}.") from None
     if not inspect.isclass(cls):
         raise source.error(key, f"{shown(module_name)} has no public class {shown(name)}.")
     home = getattr(cls, "__module__", "") or ""
