@@ -142,6 +142,31 @@ CASES = {
         ),
         ["protocol.inner_cv", "5000000", "--limit folds=5000000"],
     ),
+    # an estimator's own cross-validation (a search given as the estimator, RFECV,
+    # CalibratedClassifierCV): its folds were not counted, so each fit ran 5 * 10^8 fits
+    "a search's cv = RepeatedKFold(n_repeats=10^8)": (
+        toml(
+            model='estimator = "sklearn.model_selection.GridSearchCV"\n'
+            'params = { estimator = { estimator = "sklearn.tree.DecisionTreeClassifier" }, '
+            "param_grid = { max_depth = [1, 2] }, cv = { splitter = "
+            '"sklearn.model_selection.RepeatedKFold", params = { n_repeats = 100000000 } } }'
+        ).replace('estimator = "sklearn.tree.DecisionTreeClassifier"\n', "", 1),
+        ["models.m.params.cv", "500000000", "limit of 1000", "--limit folds=500000000"],
+    ),
+    "an estimator's cv = 10^9": (
+        toml(
+            model='estimator = "sklearn.calibration.CalibratedClassifierCV"\n'
+            "params = { cv = 1000000000 }"
+        ).replace('estimator = "sklearn.tree.DecisionTreeClassifier"\n', "", 1),
+        ["models.m.params.cv", "1000000000", "--limit folds=1000000000"],
+    ),
+    "an estimator's cv = 10^9 in the grid": (
+        toml(
+            model='estimator = "sklearn.calibration.CalibratedClassifierCV"\n'
+            "grid = { cv = [3, 1000000000] }"
+        ).replace('estimator = "sklearn.tree.DecisionTreeClassifier"\n', "", 1),
+        ["models.m.grid.cv", "1000000000", "--limit folds=1000000000"],
+    ),
     "10^9 candidates, one table": (
         toml(model=f"grid = {{ {nine_lists_of_ten()} }}"),
         ["models.m.grid", "1000000000", "limit of 10000", "--limit candidates=1000000000"],

@@ -255,19 +255,38 @@ def _check_num_workers(source, key, value, limits):
         )
 
 
-# parameter (its last part) -> its check: workers a fit starts (joblib's, a data loader's)
-_WORKERS = {"n_jobs": _check_n_jobs, "num_workers": _check_num_workers}
+def _check_estimator_cv(source, key, value, limits):
+    """At most ``limits.folds`` splits of an estimator's own cross-validation (a search
+    given as the estimator, RFECV, CalibratedClassifierCV): a number of folds, or a
+    splitter's splits counted without the data (one that needs them is not counted)."""
+    n_splits = value
+    if not isinstance(value, int) and callable(getattr(value, "get_n_splits", None)):
+        try:
+            n_splits = value.get_n_splits()
+        except Exception:  # counted only with the data (LeaveOneOut): the estimator checks it
+            return
+    if isinstance(n_splits, int) and not isinstance(n_splits, bool) and n_splits > limits.folds:
+        raise source.error(
+            key,
+            limits.refusal("folds", n_splits, "folds", "the estimator's own number of splits"),
+        )
+
+
+# parameter (its last part) -> its check: workers a fit starts (joblib's, a data loader's),
+# the splits of an estimator's own cross-validation
+_COUNTED = {"n_jobs": _check_n_jobs, "num_workers": _check_num_workers, "cv": _check_estimator_cv}
 
 
 def _check_work(builder, key, estimator, grid, limits):
-    """Workers and candidates a model asks for, counted before anything is expanded."""
+    """Workers, an estimator's own folds and the candidates a model asks for, counted before
+    anything is expanded."""
     for name, value in estimator.get_params(deep=True).items():
-        check = _WORKERS.get(name.split("__")[-1])
+        check = _COUNTED.get(name.split("__")[-1])
         if check is not None and value is not None:
             check(builder.source, key + ("params", name), value, limits)
     for table in grid if isinstance(grid, list) else [grid or {}]:
         for name, values in table.items() if isinstance(table, dict) else ():
-            check = _WORKERS.get(name.split("__")[-1])
+            check = _COUNTED.get(name.split("__")[-1])
             if check is not None and isinstance(values, list):
                 for value in values:
                     check(builder.source, key + ("grid", name), value, limits)
