@@ -37,6 +37,20 @@ _SEEDS = ("torch", "split", "order")
 # Parameters of a module that GraphClassifier fills in from the training graphs.
 _INFERRED = ("in_channels", "out_channels")
 
+# skorch's components that fit builds from the parameters of these names (and their ``name__*``)
+_BUILDS = ("module", "criterion", "optimizer", "compile")
+_UNSET = object()
+
+
+def _same(old, new):
+    """Whether a parameter keeps its value (an object that cannot say counts as changed)."""
+    if old is new:
+        return True
+    try:
+        return bool(old == new)
+    except Exception:  # e.g. arrays of several values
+        return False
+
 
 def _accuracy_of_the_validation_passes(net, dataset, y):
     """The scorer of skorch's ``EpochScoring(use_caching=True)``: inside it ``forward_iter``
@@ -345,6 +359,52 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
             self.best_epoch_ = None if stopper is None else stopper.best_epoch_
         return self
 
+    def set_params(self, **params):
+        """Set parameters, as scikit-learn's estimators do: stored for the next :meth:`fit`.
+
+        A fitted classifier keeps its fitted module, criterion and optimizer (and predicts
+        as before) until the next :meth:`fit` builds them from the new parameters; skorch
+        would rebuild the module at once with fresh, untrained weights. ``lr`` and
+        ``optimizer__*`` also apply to the fitted optimizer at once (skorch's, for
+        ``warm_start=True``).
+
+        Parameters
+        ----------
+        **params : dict
+            Parameters, including skorch's ``module__*``, ``optimizer__*``,
+            ``iterator_train__*`` and ``iterator_valid__*``.
+
+        Returns
+        -------
+        self : GraphClassifier
+        """
+        if not getattr(self, "initialized_", False):
+            return super().set_params(**params)
+        changed = [
+            key
+            for key, value in params.items()
+            if key.split("__", 1)[0] in _BUILDS
+            and not self._is_virtual_param(key)
+            and not _same(getattr(self, key, _UNSET), value)
+        ]
+        # skorch stores the parameters of a net that is not initialized and rebuilds nothing
+        self.initialized_ = False
+        try:
+            super().set_params(**params)
+        finally:
+            self.initialized_ = True
+        self._changed_since_built_ = sorted({*self._changed_since_built(), *changed})
+        return self
+
+    def initialize(self):
+        """Build the module, criterion, optimizer and callbacks from the parameters."""
+        super().initialize()
+        self._changed_since_built_ = []
+        return self
+
+    def _changed_since_built(self):
+        return getattr(self, "_changed_since_built_", [])
+
     @available_if(lambda self: False)
     def partial_fit(self, X, y=None, classes=None, **fit_params):
         """Not available: GraphClassifier trains from scratch in :meth:`fit` only."""
@@ -419,6 +479,13 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
             )
 
     def _check_warm_start(self, classes, graphs):
+        changed = self._changed_since_built()
+        if changed:
+            raise ValueError(
+                "warm_start=True continues training the fitted module, but set_params changed "
+                f"{changed} after it was built, so it is not the module those parameters "
+                "describe; set warm_start=False to train a fresh module with them."
+            )
         previous = (self.classes_.tolist(), self.num_node_features_, self.num_edge_features_)
         given = (classes.tolist(), graphs.num_node_features, graphs.num_edge_features)
         if given != previous:

@@ -433,3 +433,50 @@ def test_warm_start_refuses_other_classes_or_features(mutag):
             assert torch.equal(before, after)
     clf.fit(mutag[:60])  # the same classes and features: training continues
     assert len(clf.history) == 2
+
+
+def test_set_params_on_a_fitted_classifier_keeps_its_model_until_the_next_fit(mutag):
+    """As scikit-learn's estimators: set_params stores the parameters and the next fit uses
+    them; what was fitted predicts as before. skorch rebuilt the module with fresh, untrained
+    weights when a module__* parameter was set (predictions of an untrained model, no warning),
+    and refused iterator_valid__batch_size or optimizer with 'Something went wrong'."""
+    clf = make_clf(max_epochs=20).fit(mutag[:100])
+    fitted = clf.predict_proba(mutag[100:])
+    for params in (
+        {"module__hidden_units": 8},
+        {"iterator_valid__batch_size": 7},
+        {"optimizer": torch.optim.SGD},
+        {"module": MolecularFingerprint},
+    ):
+        clf.set_params(**params)
+        np.testing.assert_array_equal(clf.predict_proba(mutag[100:]), fitted)
+    assert clf.get_params()["module__hidden_units"] == 8
+    # the next fit builds what the parameters say: a fresh classifier given them
+    refit = clf.fit(mutag[:100]).predict_proba(mutag[100:])
+    fresh = make_clf(
+        max_epochs=20,
+        module=MolecularFingerprint,
+        module__hidden_units=8,
+        iterator_valid__batch_size=7,
+        optimizer=torch.optim.SGD,
+    ).fit(mutag[:100])
+    assert isinstance(clf.module_, MolecularFingerprint)
+    np.testing.assert_array_equal(refit, fresh.predict_proba(mutag[100:]))
+
+
+def test_warm_start_refuses_a_module_changed_by_set_params(mutag):
+    """warm_start=True would continue training the module built with the old parameters while
+    get_params reports the new ones: refused, naming them. lr (applied to the optimizer) is not."""
+    clf = make_clf(warm_start=True, max_epochs=1).fit(mutag[:60])
+    clf.set_params(lr=0.05).fit(mutag[:60])
+    assert clf.optimizer_.param_groups[0]["lr"] == 0.05
+    clf.set_params(module__hidden_units=16)  # the value it was built with: no change
+    clf.fit(mutag[:60])
+    clf.set_params(module__hidden_units=8, criterion__label_smoothing=0.1)
+    with pytest.raises(ValueError, match=r"criterion__label_smoothing.*module__hidden_units"):
+        clf.fit(mutag[:60])
+    assert clf.module_.node_layer.out_features == 16
+    clf.set_params(warm_start=False).fit(mutag[:60])
+    assert clf.module_.node_layer.out_features == 8
+    clf.set_params(warm_start=True).fit(mutag[:60])  # built with them now: continues
+    assert len(clf.history) == 2
