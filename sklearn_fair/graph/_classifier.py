@@ -42,6 +42,10 @@ _BUILDS = ("module", "criterion", "optimizer", "compile")
 _UNSET = object()
 
 
+def _softmax(outputs):
+    return torch.softmax(outputs, dim=-1)
+
+
 def _same(old, new):
     """Whether a parameter keeps its value (an object that cannot say counts as changed)."""
     if old is new:
@@ -112,7 +116,8 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
         added to the training and validation losses, as the reference does for DiffPool's
         link and entropy terms (predictions compute no loss).
     criterion : type, default=torch.nn.CrossEntropyLoss
-        Loss on the logits.
+        Loss on the module's outputs: ``CrossEntropyLoss`` on logits, or ``NLLLoss`` on
+        log-probabilities. :meth:`predict_proba` is their softmax either way.
     optimizer : type, default=torch.optim.Adam
         Optimizer class, its parameters given as ``optimizer__*``. One that takes ``foreach``
         gets ``foreach=True`` unless ``optimizer__foreach`` is given: torch's multi-tensor
@@ -396,6 +401,15 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
         self._changed_since_built_ = sorted({*self._changed_since_built(), *changed})
         return self
 
+    def _get_predict_nonlinearity(self):
+        # skorch's "auto" takes the softmax for CrossEntropyLoss only and returns the outputs
+        # as they are for any other criterion: NLLLoss (PyG's log_softmax modules) gave
+        # log-probabilities as probabilities. The softmax is right for logits and
+        # log-probabilities alike (softmax(log_softmax(z)) = softmax(z)).
+        if isinstance(self.predict_nonlinearity, str) and self.predict_nonlinearity == "auto":
+            return _softmax
+        return super()._get_predict_nonlinearity()
+
     def initialize(self):
         """Build the module, criterion, optimizer and callbacks from the parameters."""
         super().initialize()
@@ -426,7 +440,11 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
         return self.classes_[proba.argmax(axis=1)]
 
     def predict_proba(self, X):
-        """Predict class probabilities (softmax of the module's logits).
+        """Predict class probabilities: the softmax of the module's outputs.
+
+        The outputs may be logits or log-probabilities (a module ending in ``log_softmax``,
+        trained with ``criterion=torch.nn.NLLLoss``): their softmax is the same. skorch's
+        ``predict_nonlinearity``, when set to a callable or ``None``, replaces the softmax.
 
         Parameters
         ----------

@@ -480,3 +480,34 @@ def test_warm_start_refuses_a_module_changed_by_set_params(mutag):
     assert clf.module_.node_layer.out_features == 8
     clf.set_params(warm_start=True).fit(mutag[:60])  # built with them now: continues
     assert len(clf.history) == 2
+
+
+class LogSoftmaxNet(torch.nn.Module):
+    """The PyG tutorials' pattern: log-probabilities out, trained with NLLLoss (nll_loss)."""
+
+    def __init__(self, in_channels, out_channels):
+        super().__init__()
+        self.linear = torch.nn.Linear(in_channels, out_channels)
+
+    def forward(self, data):
+        from torch_geometric.nn import global_mean_pool
+
+        logits = self.linear(global_mean_pool(data.x, data.batch))
+        return torch.log_softmax(logits, dim=-1)
+
+
+@pytest.mark.parametrize("criterion", [torch.nn.NLLLoss, torch.nn.CrossEntropyLoss])
+def test_predict_proba_is_the_softmax_of_the_outputs_whatever_the_criterion(criterion, mutag):
+    """predict_proba is the softmax of the module's outputs, as documented: probabilities for a
+    module of logits or of log-probabilities. skorch's rule took the softmax for
+    CrossEntropyLoss only, so NLLLoss gave the log-probabilities themselves as
+    'probabilities' (rows of -1.3 and -0.3, summing to -1.6)."""
+    clf = GraphClassifier(LogSoftmaxNet, criterion=criterion, lr=0.01, max_epochs=3, random_state=0)
+    clf.fit(mutag[:120])
+    proba = clf.predict_proba(mutag[120:])
+    # the reference: the module's outputs exponentiated (they are log-probabilities)
+    clf.module_.eval()
+    with torch.no_grad():
+        outputs = clf.module_(Batch.from_data_list(list(mutag[120:])))
+    np.testing.assert_allclose(proba, outputs.exp().numpy(), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(proba.sum(axis=1), 1, rtol=1e-6)
