@@ -310,6 +310,13 @@ def stack_graphs(data_list, name):
             f"{name} must be a sequence of graphs (a GraphCollection, a PyG dataset, a list or "
             f"a numpy object array of Data objects), not {what}."
         )
+    if isinstance(data_list, np.ndarray) and data_list.ndim != 1:
+        raise TypeError(
+            f"{name} is a numpy array of shape {data_list.shape}; graphs in a numpy array go in "
+            "a 1-D object array, one Data object per item. np.array(graphs, dtype=object) "
+            "unpacks each Data object into its (key, value) pairs: build the array with "
+            "array = np.empty(len(graphs), dtype=object); array[:] = graphs, or pass the list."
+        )
     try:
         graphs = [data_list[index] for index in range(len(data_list))]
     except (TypeError, KeyError) as exc:

@@ -511,3 +511,22 @@ def test_predict_proba_is_the_softmax_of_the_outputs_whatever_the_criterion(crit
         outputs = clf.module_(Batch.from_data_list(list(mutag[120:])))
     np.testing.assert_allclose(proba, outputs.exp().numpy(), rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(proba.sum(axis=1), 1, rtol=1e-6)
+
+
+def test_an_object_array_that_numpy_unpacked_is_refused_with_the_way_to_build_one(mutag):
+    """np.array(graphs, dtype=object) unpacks each Data object into its (key, value) pairs: an
+    array of shape (n, 3, 2) whose items are arrays. It was refused as 'Graph 0 of X is a
+    ndarray, not a torch_geometric Data object'; the error says what happened and what works."""
+    graphs = list(mutag[:40])
+    unpacked = np.array(graphs, dtype=object)
+    assert unpacked.shape == (40, 3, 2)  # numpy's doing, not ours
+    with pytest.raises(
+        TypeError, match=r"shape \(40, 3, 2\).*np.empty\(len\(graphs\), dtype=object\)"
+    ):
+        make_clf(max_epochs=1).fit(unpacked)
+    with pytest.raises(TypeError, match=r"shape \(40, 3, 2\)"):
+        GraphCollection.from_data_list(unpacked)
+    array = np.empty(len(graphs), dtype=object)  # the way the error gives
+    array[:] = graphs
+    clf = make_clf(max_epochs=1).fit(array)
+    np.testing.assert_array_equal(clf.classes_, [0, 1])
