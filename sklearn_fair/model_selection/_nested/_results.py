@@ -15,7 +15,7 @@ from ...exceptions import NonFiniteScoreWarning
 from ...utils._stacklevel import external_stacklevel
 from ._scoring import shown
 from ._selection import rank_within_folds
-from ._tasks import FINAL, REFIT, TaskKey
+from ._tasks import FINAL, REFIT, TaskKey, in_task_order
 
 __all__ = ["assemble", "cv_results", "warn_or_raise_about_failures"]
 
@@ -67,10 +67,10 @@ def _fold_scores(plan, refits, keys, which):
 def assemble(schedule):
     """``outer_results``, ``final`` (or None), ``failed_tasks`` and the non-finite warnings."""
     plan = schedule.plan
-    every = list(schedule.results.values())
+    every = in_task_order(schedule.results.values())  # not the order in which they finished
     if plan.scoring.outer_keys is not None:  # the selection fits were scored with other metrics
         keys = plan.metric_keys(
-            [r for key, r in schedule.results.items() if key.phase == REFIT],
+            [r for r in every if r["key"].phase == REFIT],
             plan.scoring.outer_keys,
         )
     else:
@@ -229,6 +229,7 @@ def warn_or_raise_about_failures(owner, error_score, outer_results, results, *,
 
     from sklearn.exceptions import FitFailedWarning
 
+    results = in_task_order(results)  # the first errors: not the first to finish
     errors = [r["error"] for r in results if r["error"]]
     failed_folds = [f for f in outer_results if f["selection_failed"] or f["refits_failed"]]
     details = [f["selection_failed"] for f in failed_folds if f["selection_failed"]]

@@ -34,6 +34,7 @@ __all__ = [
     "SearchTask",
     "TaskBatch",
     "TaskKey",
+    "in_task_order",
     "run_fit_task",
     "run_search_task",
 ]
@@ -84,6 +85,25 @@ class TaskKey(NamedTuple):
         if self.refit is not None:
             parts.append(f"refit {self.refit}")
         return f"{self.phase} fit ({', '.join(parts)})"
+
+    def order(self):
+        """Where the task comes in the run's own order, whatever the order in which the tasks
+        finished: by outer fold (the selection on all the data and the final fit last), then
+        phase, candidate, inner split and refit."""
+        fold = self.outer_fold
+        return (
+            fold is None,
+            -1 if fold is None else fold,
+            list(Phase).index(self.phase),
+            *(-1 if value is None else value for value in self[2:]),
+        )
+
+
+def in_task_order(results):
+    """``results`` (each with its ``"key"``) in the order of their tasks (:meth:`TaskKey.order`):
+    what a run reports (its failed fits, "the first error", its warnings) must not depend on
+    the order in which the workers finished them."""
+    return sorted(results, key=lambda result: TaskKey(*result["key"]).order())
 
 
 @dataclass(frozen=True)
