@@ -9,7 +9,7 @@ import warnings
 import numpy as np
 from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 
-from ..exceptions import MissingCellsWarning, UnequalBudgetWarning
+from ..exceptions import MissingCellsWarning, SplitsMismatchError, UnequalBudgetWarning
 from ..stats import (
     _aggregate,
     bayesian_signed_rank,
@@ -485,7 +485,8 @@ class BenchmarkResult:
             score equals the highest: tied models are all bold) and italicise (``*...*``) those
             not demonstrably worse than it: the corrected resampled t-test against it (Nadeau &
             Bengio; against the first of tied best models), Holm-adjusted within the data set,
-            has ``p > 1 - confidence``. Results that do not record their splits get only the bold.
+            has ``p > 1 - confidence``. Results that do not record their outer splits, or do
+            not share them, get only the bold (as in :meth:`report`).
         alpha : float, default=None
             Deprecated: pass ``confidence=1 - alpha``.
         n_resamples : int, default=10_000
@@ -527,15 +528,16 @@ class BenchmarkResult:
             columns[dataset] = texts
         return pd.DataFrame(columns, index=pd.Index(self.models, name="model"))
 
-    def _against_the_best(self, dataset, tolerate=(NoSplitsError,)):
+    def _against_the_best(self, dataset):
         """``(best, {other: Holm-adjusted p against the best})`` on ``dataset``.
 
         ``best``: the models with the highest mean score, in the models' order: several when
         their means are equal (to 12 significant digits: ``_format.tie_level``), none when
         every model's folds failed. The corrected resampled t-test of each other model against
         the first of them, Holm within the data set; the best are not tested against each
-        other, and models whose folds failed are left out. The dict is None when the test
-        raises one of ``tolerate``.
+        other, and models whose folds failed are left out. The dict is None when no paired
+        test can run: a result does not record its outer splits, or the models' differ. The one
+        rule of :meth:`table`'s marks and of the report's (``_verdict.against_the_best``).
         """
         means = {m: tie_level(np.mean(self.cells[dataset, m].scores)) for m in self.models}
         complete = [m for m in self.models if np.isfinite(means[m])]
@@ -546,7 +548,7 @@ class BenchmarkResult:
         others = [m for m in complete if m not in best]
         try:
             pvalues = [self._paired(dataset, m, best[0]).pvalue for m in others]
-        except tolerate:
+        except (NoSplitsError, SplitsMismatchError):
             return best, None
         return best, dict(zip(others, holm(pvalues) if others else []))
 

@@ -2,11 +2,9 @@
 
 import numpy as np
 
-from ..exceptions import SplitsMismatchError
 from ..stats._compare import NOT_DEMONSTRATED  # compare()'s verdict when Holm does not reject
 from ._format import decimals_for, direction, pvalue, signed
 from ._results import (
-    NoSplitsError,
     as_results,
     compare_results,
     describe_metrics,
@@ -149,8 +147,7 @@ def _metric_words(result):
 def against_the_best(result):
     """Per data set: :meth:`BenchmarkResult._against_the_best`, None for the p-values where
     the results do not record their outer splits, or do not share them."""
-    tolerate = (NoSplitsError, SplitsMismatchError)
-    return {d: result._against_the_best(d, tolerate) for d in result.datasets}
+    return {d: result._against_the_best(d) for d in result.datasets}
 
 
 def emphasis(model, best, pvalues, alpha):

@@ -1,0 +1,47 @@
+"""BenchmarkResult.table(mark=True) and the report mark the models of a data set by one rule:
+bold for the best, italics only where a paired test could run (the models record their outer
+splits and share them)."""
+
+import numpy as np
+import pytest
+from sklearn.datasets import load_iris
+from sklearn.dummy import DummyClassifier
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import KFold
+
+from sklearn_fair import NestedCV
+from sklearn_fair.report import BenchmarkResult
+from sklearn_fair.report._verdict import against_the_best
+
+X, y = load_iris(return_X_y=True)
+
+
+def _fitted(model, split_seed):
+    outer = KFold(5, shuffle=True, random_state=split_seed)
+    return NestedCV(model, outer_cv=outer, random_state=0).fit(X, y)
+
+
+@pytest.fixture(scope="module")
+def mismatched():
+    """lr and lr_weak on one set of outer splits, prior on another."""
+    return BenchmarkResult.from_results(
+        {
+            ("iris", "lr"): _fitted(LogisticRegression(max_iter=500), 0),
+            ("iris", "prior"): _fitted(DummyClassifier(), 1),
+            ("iris", "lr_weak"): _fitted(LogisticRegression(C=0.01, max_iter=500), 0),
+        }
+    )
+
+
+def test_table_marks_models_on_different_splits_as_the_report_does(mismatched):
+    means = {m: np.mean(mismatched.cells["iris", m].scores) for m in mismatched.models}
+    best = max(means, key=means.get)
+    assert best == "lr"  # a tuned logistic regression beats the prior and C=0.01 on iris
+    marked = mismatched.table(mark=True)["iris"]
+    plain = mismatched.table(mark=False)["iris"]
+    # no paired test across different splits: the best in bold, no model in italics
+    assert marked["lr"] == f"**{plain['lr']}**"
+    assert marked["prior"] == plain["prior"]
+    assert marked["lr_weak"] == plain["lr_weak"]
+    # the report's rule (its marks and verdict) gives the same: the best, no p-values
+    assert against_the_best(mismatched) == {"iris": (("lr",), None)}
