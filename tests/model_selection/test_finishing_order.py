@@ -92,3 +92,25 @@ def test_the_first_error_of_a_fold_is_that_of_its_lowest_candidate_and_inner_spl
     assert sorted(failures) == [0, 1, 2]
     for entry in failures.values():
         assert entry["error"] == "ValueError: C=1 cannot fit 27 rows"
+
+
+def test_the_cache_warning_names_the_same_rejected_entry_whatever_the_reading_order(tmp_path):
+    # the run reads entries in the scheduler's order, which follows measured durations
+    from sklearn_fair.model_selection._nested._cache import TaskCache
+
+    names = ["aa" + "0" * 62, "bb" + "1" * 62]
+    texts = []
+    for order in (names, names[::-1]):
+        cache = TaskCache(tmp_path, "NestedCV")
+        for name in names:
+            path = cache.path_for(name)
+            path.parent.mkdir(exist_ok=True)
+            path.write_text("not json" if name.startswith("aa") else "[]")
+        for name in order:
+            assert cache.load(name, {}, None) is None
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            cache.warn_rejected()
+        texts.append(str(caught[0].message))
+    assert texts[0] == texts[1]
+    assert "2 entries" in texts[0] and names[0] in texts[0]  # the first by name

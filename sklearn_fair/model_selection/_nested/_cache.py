@@ -185,7 +185,8 @@ class TaskCache:
 
     def _reject(self, path, reason):
         self.rejected += 1
-        if self._first_rejected is None:
+        # the first by name: entries are read in the scheduler's order, which follows timings
+        if self._first_rejected is None or os.fspath(path) < os.fspath(self._first_rejected[0]):
             self._first_rejected = (path, reason)
         return None
 
@@ -197,7 +198,7 @@ class TaskCache:
         warnings.warn(
             f"{self.rejected} entr{'y' if self.rejected == 1 else 'ies'} of the cache folder "
             f"{os.fspath(self.directory)!r} failed their checks and "
-            f"{'was' if self.rejected == 1 else 'were'} recomputed (the first: "
+            f"{'was' if self.rejected == 1 else 'were'} recomputed (the first by name: "
             f"{os.fspath(path)!r}, {reason}). A cache is a file from elsewhere: if you did not "
             "expect this, audit it with sklearn_fair.model_selection.verify_cache or "
             "'sklearn-fair cache verify'.",
