@@ -370,8 +370,8 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
         A fitted classifier keeps its fitted module, criterion and optimizer (and predicts
         as before) until the next :meth:`fit` builds them from the new parameters; skorch
         would rebuild the module at once with fresh, untrained weights. ``lr`` and
-        ``optimizer__*`` also apply to the fitted optimizer at once (skorch's, for
-        ``warm_start=True``).
+        ``optimizer__*`` are stored and also apply to the fitted optimizer at once (skorch's,
+        for ``warm_start=True``).
 
         Parameters
         ----------
@@ -398,6 +398,17 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
             super().set_params(**params)
         finally:
             self.initialized_ = True
+        # skorch applies optimizer__* (virtual parameters) to the fitted optimizer only: stored
+        # too, as a net that is not initialized stores them, so that get_params, clone and the
+        # next fit have them (lr's setter stores it itself)
+        for key, value in params.items():
+            if (
+                key.startswith("optimizer__")
+                and not key.startswith("optimizer__param_groups__")
+                and self._is_virtual_param(key)
+            ):
+                setattr(self, key, value)
+                self._params_to_validate.add(key)
         self._changed_since_built_ = sorted({*self._changed_since_built(), *changed})
         return self
 

@@ -530,3 +530,18 @@ def test_an_object_array_that_numpy_unpacked_is_refused_with_the_way_to_build_on
     array[:] = graphs
     clf = make_clf(max_epochs=1).fit(array)
     np.testing.assert_array_equal(clf.classes_, [0, 1])
+
+
+def test_an_optimizer_parameter_set_after_fit_is_stored_for_the_next_fit(mutag):
+    """skorch applies optimizer__* of a fitted net to its optimizer only: get_params did not
+    show it, clone lost it, and the next fit built the optimizer without it (weight_decay 0),
+    where an unfitted classifier given the same set_params stores it."""
+    clf = make_clf().fit(mutag[:60])
+    clf.set_params(optimizer__weight_decay=0.5)
+    assert clf.optimizer_.param_groups[0]["weight_decay"] == 0.5  # the fitted one, at once
+    assert clf.get_params()["optimizer__weight_decay"] == 0.5
+    assert clone(clf).get_params()["optimizer__weight_decay"] == 0.5
+    refit = clf.fit(mutag[:60])
+    assert refit.optimizer_.param_groups[0]["weight_decay"] == 0.5
+    fresh = make_clf(optimizer__weight_decay=0.5).fit(mutag[:60])
+    np.testing.assert_array_equal(refit.predict_proba(mutag[60:]), fresh.predict_proba(mutag[60:]))
