@@ -1,9 +1,13 @@
 """What GraphClassifier accepts as graphs and labels, checked and turned into a GraphCollection."""
 
+import warnings
+
 import numpy as np
+from sklearn.exceptions import DataConversionWarning
 from sklearn.utils.validation import column_or_1d
 
 from ..utils import check_graphs, to_numpy
+from ..utils._stacklevel import external_stacklevel
 from ._batching import GraphDataset
 from ._collection import GraphCollection, stack_graphs
 
@@ -52,7 +56,16 @@ def read_labels(graphs, y, name, y_name):
             )
         labels = graphs.y
     else:
-        labels = column_or_1d(to_numpy(y), warn=True)
+        labels = to_numpy(y)
+        if labels.ndim == 2 and labels.shape[1] == 1:
+            # scikit-learn's words, at the user's line (column_or_1d's warn=True names ours)
+            warnings.warn(
+                f"A column-vector {y_name} was passed when a 1d array was expected. Please "
+                f"change the shape of {y_name} to (n_samples, ), for example using ravel().",
+                DataConversionWarning,
+                stacklevel=external_stacklevel(),
+            )
+        labels = column_or_1d(labels)
     if len(labels) != len(graphs):
         raise ValueError(
             f"{name} holds {len(graphs)} graphs but {y_name} holds {len(labels)} labels; "

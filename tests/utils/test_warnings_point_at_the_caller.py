@@ -24,6 +24,7 @@ CALLS = {
     ),
     "ppv": lambda: ppv([0, 1, 1], [0, 0, 0]),  # nothing predicted positive
     "load_mutag, deprecated data_home": lambda: _load_mutag(data_home="."),
+    "GraphClassifier.fit, column-shaped y": lambda: _fit_graphs_column_y(),
 }
 
 
@@ -31,6 +32,27 @@ def _load_mutag(**kwargs):
     from sklearn_fair.graph import load_mutag
 
     return load_mutag(**kwargs)
+
+
+def _fit_graphs_column_y():
+    """scikit-learn's DataConversionWarning for a y of shape (n, 1), raised by our label check."""
+    import torch
+    from torch_geometric.data import Data
+
+    from sklearn_fair.graph import DeepMultisets, GraphClassifier
+
+    ring = torch.tensor([[0, 1, 2], [1, 2, 0]])
+    graphs = [Data(x=torch.full((3, 1), float(i % 2)), edge_index=ring) for i in range(4)]
+    clf = GraphClassifier(
+        DeepMultisets,
+        module__hidden_units=4,
+        max_epochs=1,
+        validation_fraction=None,
+        random_state=0,
+        verbose=0,
+        torch_threads=1,
+    )
+    clf.fit(graphs, np.array([[0], [1], [0], [1]]))
 
 
 @pytest.mark.parametrize("call", CALLS.values(), ids=CALLS.keys())
