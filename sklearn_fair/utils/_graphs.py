@@ -12,6 +12,9 @@ import numpy as np
 def to_numpy(value):
     """Return ``value`` as a numpy array; a torch tensor is detached and moved to the CPU first.
 
+    A floating-point tensor of a dtype numpy lacks (``bfloat16``, the ``float8`` types) comes
+    back as float32, which holds each of its values exactly.
+
     Parameters
     ----------
     value : array-like or torch.Tensor
@@ -29,7 +32,14 @@ def to_numpy(value):
     array([1, 2, 3])
     """
     if hasattr(value, "detach") and hasattr(value, "cpu"):
-        value = value.detach().cpu().numpy()
+        value = value.detach().cpu()
+        try:
+            value = value.numpy()
+        except TypeError:  # "Got unsupported ScalarType BFloat16"
+            if not value.is_floating_point():
+                raise
+            # numpy's floats are float16/32/64: the others are narrower than float32
+            value = value.float().numpy()
     return np.asarray(value)
 
 

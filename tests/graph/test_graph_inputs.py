@@ -23,7 +23,7 @@ from torch_geometric.datasets import TUDataset
 from torch_geometric.nn import global_add_pool
 
 from sklearn_fair import NestedCV
-from sklearn_fair.graph import GraphClassifier, GraphCollection, load_tu_dataset
+from sklearn_fair.graph import DeepMultisets, GraphClassifier, GraphCollection, load_tu_dataset
 
 # the module travels to loky's and dask's workers by value: they need not import this file
 cloudpickle.register_pickle_by_value(sys.modules[__name__])
@@ -257,3 +257,39 @@ def test_features_of_more_than_two_dimensions_are_refused_before_the_first_fit(
     with pytest.raises(ValueError, match=refusal.format("X", first)):
         nested(tmp_path, error_score=np.nan, n_jobs=1).fit(graphs)
     assert fits == [] and os.listdir(tmp_path) == []
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
+def test_half_precision_features_give_what_their_float32_values_give(dtype, mutag_graphs):
+    """bfloat16 and float16 values are exactly float32 values: graphs given in either train
+    and predict as the same graphs given as float32 (bfloat16 failed in torch's ``.numpy()``,
+    "Got unsupported ScalarType BFloat16")."""
+    generator = torch.Generator().manual_seed(0)
+    half, single = [], []
+    for g in mutag_graphs:
+        x = (g.x + torch.randn(g.x.shape, generator=generator)).to(dtype)
+        edge_attr = torch.randn(g.num_edges, 2, generator=generator).to(dtype)
+        half.append(Data(x=x, edge_index=g.edge_index, edge_attr=edge_attr, y=g.y))
+        single.append(
+            Data(x=x.float(), edge_index=g.edge_index, edge_attr=edge_attr.float(), y=g.y)
+        )
+    collection = GraphCollection.from_data_list(half)
+    for key in ("x", "edge_attr"):
+        expected = torch.cat([getattr(g, key) for g in single]).numpy()
+        assert getattr(collection, key).dtype.kind == "f"
+        np.testing.assert_array_equal(getattr(collection, key).astype(np.float32), expected)
+
+    def fitted(graphs):
+        return GraphClassifier(
+            DeepMultisets,
+            module__hidden_units=8,
+            max_epochs=2,
+            validation_fraction=None,
+            random_state=0,
+            verbose=0,
+        ).fit(graphs)
+
+    on_half, on_single = fitted(half), fitted(single)
+    np.testing.assert_array_equal(on_half.predict_proba(half), on_single.predict_proba(single))
+    np.testing.assert_array_equal(on_single.predict_proba(half), on_single.predict_proba(single))
+    assert on_half.score(half) == on_single.score(single)
