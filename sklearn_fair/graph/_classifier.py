@@ -479,7 +479,11 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
         X : GraphCollection or sequence of torch_geometric.data.Data
             Test graphs.
         y : array-like of shape (n_graphs,), default=None
-            True labels; ``None`` reads them from the graphs' ``y``.
+            True labels; ``None`` reads them from the graphs' ``y``, which must then be
+            among ``classes_`` (as when :meth:`fit` read its labels from the graphs): graphs
+            that carry other labels than the ``y`` given to :meth:`fit` (say the integers
+            0, 1 for the classes "a", "b") are refused, not scored as all wrong. With ``y``
+            given, a label outside ``classes_`` counts as misclassified, as in scikit-learn.
         sample_weight : array-like of shape (n_graphs,), default=None
             Sample weights.
 
@@ -488,8 +492,19 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
         score : float
             Fraction of correctly classified graphs.
         """
+        check_is_fitted(self, ["classes_", "module_"])
         graphs = as_collection(X)
         labels = read_labels(graphs, y, "X", "y")
+        if y is None:
+            unknown = ~np.isin(labels, self.classes_)
+            if unknown.any():
+                raise ValueError(
+                    "score(X) without y reads the labels of the graphs' own 'y', but they hold "
+                    f"{np.unique(labels[unknown]).tolist()[:10]}, not among the classes "
+                    f"the classifier was fitted on, classes_ {self.classes_.tolist()[:10]}; "
+                    "fit was given other labels than the graphs', or X holds a class fit "
+                    "never saw. Pass y, the labels of X in the terms of classes_."
+                )
         return accuracy_score(labels, self.predict(graphs), sample_weight=sample_weight)
 
     def __sklearn_tags__(self):

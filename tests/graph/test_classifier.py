@@ -120,6 +120,26 @@ def test_y_may_be_given_and_labels_keep_their_values(mutag_split):
     )
 
 
+@pytest.mark.parametrize("names", [["inactive", "mutagen"], [5, 7]], ids=["strings", "5-and-7"])
+def test_score_without_y_refuses_graph_labels_that_are_not_among_the_classes(names, mutag):
+    """Fitted on y = names[label] while the graphs carry the labels 0/1, ``score(X)`` reads
+    the graphs' 0/1, which no prediction can equal: strings failed with scikit-learn's "Mix of
+    label input types", and [5, 7] gave an accuracy of 0.0 whatever the predictions."""
+    X = list(mutag[:60])
+    labels = read_graph_labels(X)
+    y = np.array(names)[labels]
+    clf = make_clf(max_epochs=1).fit(X, y)
+    refusal = r"score\(X\) without y .* \[0, 1\], not among .* classes_ "
+    with pytest.raises(ValueError, match=refusal):
+        clf.score(X)
+    # with y: scikit-learn's accuracy of the predictions
+    assert clf.score(X, y) == np.mean(clf.predict(X) == y)
+    # graphs carrying the labels fit saw: read from them, as fit reads them
+    assert make_clf(max_epochs=1).fit(X).score(X) == pytest.approx(
+        make_clf(max_epochs=1).fit(X, labels).score(X, labels)
+    )
+
+
 def test_sizes_are_inferred_not_passed(mutag_split):
     X_train, _, _ = mutag_split
     clf = make_clf().fit(X_train)
