@@ -106,8 +106,10 @@ class RandomGraphUnderSampler(BaseUnderSampler):
 
         Returns
         -------
-        X_resampled : list or ndarray
-            The kept items: a list for a list or a dataset, else of the type of ``X``.
+        X_resampled : list, ndarray, sparse matrix, DataFrame or GraphCollection
+            The kept items, in the type of ``X`` for an array, a sparse matrix, a DataFrame or a
+            :class:`~sklearn_fair.graph.GraphCollection`; a list for anything else (a list, a
+            PyTorch Geometric dataset, another sequence).
         y_resampled : ndarray or list of shape (n_kept,)
             Their labels, of the type of ``y`` (an array when read from the graphs).
         """
@@ -179,6 +181,8 @@ def _is_table(X):
 def _take(X, indices):
     if isinstance(X, np.ndarray) or sparse.issparse(X) or hasattr(X, "iloc"):
         return _safe_indexing(X, indices)
+    if hasattr(type(X), "__graph_arrays__") and callable(getattr(X, "take", None)):
+        return X.take(indices)  # a GraphCollection (recognised without importing torch)
     # a list for anything else: a PyG dataset indexed by a list stays lazy but is still a
     # sequence of Data objects, and a list is what every graph estimator accepts
     return [X[int(i)] for i in indices]

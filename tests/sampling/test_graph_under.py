@@ -248,3 +248,29 @@ def test_graphs_are_kept_as_the_same_objects():
     assert isinstance(kept, list) and len(kept) == 8
     assert all(k is graphs[i] for k, i in zip(kept, sampler.sample_indices_))
     np.testing.assert_array_equal(y, np.array(LABELS)[sampler.sample_indices_])
+
+
+@pytest.mark.parametrize("replacement", [False, True])
+def test_a_graph_collection_stays_a_collection(replacement):
+    """As the docstring says (the type of X, as imbalanced-learn returns a DataFrame for a
+    DataFrame): a GraphCollection in, a GraphCollection of the kept graphs out, not a list."""
+    from sklearn_fair.graph import GraphCollection
+
+    rng = np.random.default_rng(0)
+    xs = [rng.normal(size=(3 + i % 4, 2)) for i in range(len(LABELS))]
+    edges = [np.array([[0, 1], [1, 2]]) for _ in LABELS]
+    collection = GraphCollection(
+        np.concatenate(xs),
+        np.concatenate(edges, axis=1),
+        np.cumsum([0, *(len(x) for x in xs)]),
+        np.arange(0, 2 * len(LABELS) + 1, 2),
+        y=np.array(LABELS),
+    )
+    sampler = RandomGraphUnderSampler(random_state=0, replacement=replacement)
+    kept, y = sampler.fit_resample(collection)
+    assert isinstance(kept, GraphCollection) and len(kept) == 8
+    chosen = sampler.sample_indices_
+    np.testing.assert_array_equal(kept.x, np.concatenate([xs[i] for i in chosen]))
+    np.testing.assert_array_equal(kept.edge_index, np.concatenate([edges[i] for i in chosen], 1))
+    np.testing.assert_array_equal(kept.y, np.array(LABELS)[chosen])
+    np.testing.assert_array_equal(y, np.array(LABELS)[chosen])
