@@ -43,6 +43,18 @@ _UNSET = object()
 
 
 def _softmax(outputs):
+    """The softmax of a batch of logits or log-probabilities; a ValueError for probabilities
+    (rows >= 0 that sum to 1), whose softmax would be other probabilities, silently."""
+    if (outputs >= 0).all() and torch.allclose(
+        outputs.sum(dim=-1), torch.ones((), dtype=outputs.dtype), rtol=0, atol=1e-4
+    ):
+        raise ValueError(
+            "The module's outputs are probabilities (every row >= 0 and summing to 1), and "
+            "GraphClassifier.predict_proba takes the softmax of its module's outputs: they "
+            "must be logits or log-probabilities. End the module without its softmax (with "
+            "criterion=torch.nn.CrossEntropyLoss), or in log_softmax (with torch.nn.NLLLoss), "
+            "or pass predict_nonlinearity=None to take the outputs as the probabilities."
+        )
     return torch.softmax(outputs, dim=-1)
 
 
@@ -454,7 +466,9 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
         """Predict class probabilities: the softmax of the module's outputs.
 
         The outputs may be logits or log-probabilities (a module ending in ``log_softmax``,
-        trained with ``criterion=torch.nn.NLLLoss``): their softmax is the same. skorch's
+        trained with ``criterion=torch.nn.NLLLoss``): their softmax is the same. Outputs that
+        are already probabilities (a module ending in ``softmax``) are refused with a
+        ValueError, as their softmax would be other numbers. skorch's
         ``predict_nonlinearity``, when set to a callable or ``None``, replaces the softmax.
 
         Parameters

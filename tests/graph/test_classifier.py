@@ -533,6 +533,30 @@ def test_predict_proba_is_the_softmax_of_the_outputs_whatever_the_criterion(crit
     np.testing.assert_allclose(proba.sum(axis=1), 1, rtol=1e-6)
 
 
+class SoftmaxNet(LogSoftmaxNet):
+    """A module that ends in softmax: its outputs are probabilities already."""
+
+    def forward(self, data):
+        return super().forward(data).exp()
+
+
+def test_predict_proba_refuses_outputs_that_are_probabilities_already(mutag):
+    """The softmax of probabilities is other probabilities ([0.9, 0.1] gives [0.69, 0.31]):
+    predict_proba refuses such outputs rather than return them; with
+    predict_nonlinearity=None the outputs themselves are the probabilities."""
+    clf = GraphClassifier(
+        SoftmaxNet, criterion=torch.nn.NLLLoss, lr=0.01, max_epochs=2, random_state=0
+    ).fit(mutag[:120])
+    with pytest.raises(ValueError, match=r"outputs are probabilities.*predict_nonlinearity=None"):
+        clf.predict_proba(mutag[120:])
+    clf.module_.eval()
+    with torch.no_grad():
+        outputs = clf.module_(Batch.from_data_list(list(mutag[120:]))).numpy()
+    assert torch.softmax(torch.tensor([0.9, 0.1]), -1)[0] == pytest.approx(0.6900, abs=1e-4)
+    clf.set_params(predict_nonlinearity=None)
+    np.testing.assert_allclose(clf.predict_proba(mutag[120:]), outputs, rtol=1e-6)
+
+
 def test_an_object_array_that_numpy_unpacked_is_refused_with_the_way_to_build_one(mutag):
     """np.array(graphs, dtype=object) unpacks each Data object into its (key, value) pairs: an
     array of shape (n, 3, 2) whose items are arrays. It was refused as 'Graph 0 of X is a
