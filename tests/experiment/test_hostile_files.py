@@ -440,13 +440,16 @@ def test_the_experiment_guide_lists_every_limit_with_its_default_and_the_flags()
 
     guide = (Path(__file__).parents[2] / "docs" / "guide" / "experiments.rst").read_text()
     section = guide.split("Limits a file cannot raise")[1].split("\nPaths\n")[0]
-    shown = {"jobs": "machine's cores", "file_size": "1 MiB"}
+    shown = {"jobs": "machine's cores", "file_size": "1 MiB", "tu_size": "4 GiB"}
     for field in dataclasses.fields(Limits):
         rows = [line for line in section.splitlines() if line.startswith(f"``{field.name}``")]
         assert len(rows) == 1, field.name
         default = shown.get(field.name, str(getattr(Limits(), field.name)))
         assert rows[0].split("``")[2].split()[: len(default.split())] == default.split()
-    assert Limits().file_size == 2**20
+    assert Limits().file_size == 2**20 and Limits().tu_size == 2**32
+    # what the limits also count: data-loading processes, an estimator's own folds
+    for bounded in ("iterator_train__num_workers", "iterator_valid__num_workers", "own ``cv``"):
+        assert bounded in section, bounded
     for flag in ("--limit NAME=VALUE", 'limits={"NAME": VALUE}'):
         assert flag in section
     for flag in ("--allow-package", "--allow-outside-paths", "--dry-run"):

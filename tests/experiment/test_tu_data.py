@@ -2,10 +2,13 @@
 that the runner did not write."""
 
 import io
+import lzma
 import os
 import pickle
 import shutil
 import tarfile
+import time
+import tracemalloc
 from pathlib import Path
 
 import pytest
@@ -265,3 +268,158 @@ def test_a_required_file_missing_from_an_archive_is_named_with_the_archive(tmp_p
         run_experiment(path)
     message = str(info.value)
     assert lacks in message and f"unpack its text files into {folder / 'raw'}/" in message
+
+
+# --- bounded archives: a compression bomb, many entries, a header of megabytes -----------
+
+MUTAG_RAW = Path(sklearn_fair.graph.__file__).parent / "data" / "MUTAG" / "raw"
+
+
+def _entries(tar):
+    """The entries of the tar bytes ``tar``, without its end-of-archive blocks."""
+    entries = tar.rstrip(b"\0")
+    return entries + b"\0" * (-len(entries) % tarfile.BLOCKSIZE)
+
+
+def _mutag_archive(tmp_path, extra, first=True):
+    """TU/MUTAG/MUTAG.tar.xz of MUTAG's raw files and the uncompressed tar bytes ``extra``
+    (whole entries, as xz streams of their own: xz reads concatenated streams as one)."""
+    body = io.BytesIO()
+    with tarfile.open(fileobj=body, mode="w|", format=tarfile.GNU_FORMAT) as archive:
+        for name in sorted(os.listdir(MUTAG_RAW)):
+            if name.startswith("MUTAG_") and name.endswith(".txt"):
+                archive.add(MUTAG_RAW / name, arcname=f"raw/{name}")
+    real = _entries(body.getvalue())
+    folder = tmp_path / "TU" / "MUTAG"
+    folder.mkdir(parents=True)
+    path = folder / "MUTAG.tar.xz"
+    with open(path, "wb") as file:
+        if not first:
+            file.write(lzma.compress(real))
+        for part in extra:
+            file.write(part)
+        if first:
+            file.write(lzma.compress(real))
+        file.write(lzma.compress(b"\0" * 2 * tarfile.BLOCKSIZE))
+    (tmp_path / "e.toml").write_text(TU)
+    return path
+
+
+def _zeros_entry(name, size, chunk=64 * 2**20):
+    """A tar entry of ``size`` zero bytes (a multiple of ``chunk``) as xz streams: one chunk
+    compressed once (10 KB) and written size/chunk times: 4 GiB in under a megabyte."""
+    header = tarfile.TarInfo(name)
+    header.size = size
+    zeros = lzma.compress(bytes(chunk), preset=0)
+    return [lzma.compress(header.tobuf(format=tarfile.GNU_FORMAT))] + [zeros] * (size // chunk)
+
+
+def _disk_use(folder):
+    return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
+
+
+@pytest.mark.parametrize("first", [True, False], ids=["bomb first", "bomb last"])
+def test_a_compression_bomb_is_refused_at_its_header_without_unpacking_it(tmp_path, first):
+    """An archive of 900 KB that unpacks to 4.25 GiB of zeros (more than the tu_size limit of
+    4 GiB) was unpacked whole by every path: the dry run's count decompressed it (tarfile's
+    getmembers) and the run wrote it into cache/tu_data. It is refused at the entry's header,
+    naming the archive, the limit and the flag, before its data is unpacked."""
+    size = 2**32 + 4 * 64 * 2**20
+    assert size > 2**32  # the default tu_size
+    archive = _mutag_archive(tmp_path, _zeros_entry("raw/MUTAG_zeros.txt", size), first)
+    assert archive.stat().st_size < 2**20
+    path = tmp_path / "e.toml"
+    words = [
+        f"{path}, line 7, key 'data.root': {archive}: its size unpacked in bytes, counted up "
+        "to its entry 'raw/MUTAG_zeros.txt', is at least ",
+        f"more than the limit of {2**32} (limit 'tu_size')",
+        "--limit tu_size=N",
+    ]
+    start = time.perf_counter()
+    with pytest.raises(ExperimentConfigError) as info:
+        run_experiment(path)
+    for word in words:
+        assert word in str(info.value), str(info.value)
+    for timing in (False, True):
+        problem = dry_run(path, timing=timing, sample_size=16, n_timed=1).data_problem
+        assert problem == f"MUTAG: {info.value}"
+    assert time.perf_counter() - start < 20  # unpacking 4 GiB of zeros: 15 s each (2 cores)
+    assert _disk_use(tmp_path / "cache") < 2**20
+    # the caller can lift it (here: a limit that refuses the real data set too)
+    with pytest.raises(ExperimentConfigError, match="limit 'tu_size'"):
+        run_experiment(path, limits={"tu_size": 1000})
+
+
+def test_the_tu_size_limit_bounds_a_raw_folder_and_the_caller_can_raise_it(tmp_path):
+    raw = tmp_path / "TU" / "MUTAG" / "raw"
+    shutil.copytree(MUTAG_RAW, raw)
+    (tmp_path / "e.toml").write_text(TU)
+    total = sum(p.stat().st_size for p in raw.iterdir())  # the text files, copied alike
+    message = (
+        f"key 'data.root': {raw}: the size of its raw files in bytes is {total}, more than "
+        f"the limit of 1000 (limit 'tu_size'); a file cannot raise it, the caller can, for one "
+        f"run: --limit tu_size={total}."
+    )
+    with pytest.raises(ExperimentConfigError) as info:
+        run_experiment(tmp_path / "e.toml", limits={"tu_size": 1000})
+    assert str(info.value).endswith(message)
+    report = dry_run(tmp_path / "e.toml", timing=False, limits={"tu_size": 1000})
+    assert report.data_problem == f"MUTAG: {info.value}"
+    assert not (tmp_path / "cache" / "tu_data" / "MUTAG").exists()
+    report = dry_run(tmp_path / "e.toml", timing=False, limits={"tu_size": total})
+    assert report.data_problem is None and report.total_fits > 0
+
+
+def test_an_archive_of_too_many_entries_is_refused_at_the_first_past_the_limit(tmp_path):
+    # 20,000 empty entries that are not raw files: each was listed (getmembers) and ignored
+    body = io.BytesIO()
+    with tarfile.open(fileobj=body, mode="w|", format=tarfile.GNU_FORMAT) as archive:
+        for i in range(20_000):
+            archive.addfile(tarfile.TarInfo(f"junk/{i}"))
+    archive = _mutag_archive(tmp_path, [lzma.compress(_entries(body.getvalue()))])
+    with pytest.raises(ExperimentConfigError) as info:
+        run_experiment(tmp_path / "e.toml")
+    refused = "its number of entries is at least 10001, more than the limit of 10000"
+    assert f"{archive}: {refused} (limit 'archive_entries')" in str(info.value)
+    assert "--limit archive_entries=N" in str(info.value)
+    report = dry_run(tmp_path / "e.toml", timing=False, limits={"archive_entries": 20_100})
+    assert report.data_problem is None
+
+
+def _pax_header(size):
+    header = tarfile.TarInfo("././@PaxHeader")
+    header.type, header.size = tarfile.XHDTYPE, size
+    return header.tobuf(format=tarfile.GNU_FORMAT)
+
+
+@pytest.mark.parametrize(
+    "content, words",
+    [
+        (b"not an archive at all" * 100, "cannot be unpacked: "),
+        # a PAX header of 64 MiB, which tarfile reads whole into memory before its entry
+        (
+            lambda: lzma.compress(_pax_header(2**26) + bytes(2**26), preset=0),
+            "cannot be read: the header of its entry at byte 0 is more than 1048576 bytes",
+        ),
+    ],
+    ids=["not xz", "a PAX header of 64 MiB"],
+)
+def test_an_archive_that_cannot_be_read_is_named(tmp_path, content, words):
+    """A file named .tar.xz that is not one raised tarfile's ReadError from the run (a
+    traceback); one header of 64 MiB was read whole into memory."""
+    folder = tmp_path / "TU" / "MUTAG"
+    folder.mkdir(parents=True)
+    archive = folder / "MUTAG.tar.xz"
+    archive.write_bytes(content() if callable(content) else content)
+    (tmp_path / "e.toml").write_text(TU)
+    tracemalloc.start()
+    try:
+        with pytest.raises(ExperimentConfigError) as info:
+            run_experiment(tmp_path / "e.toml")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert f"key 'data.root': {archive} {words}" in str(info.value), str(info.value)
+    assert peak < 16 * 2**20
+    report = dry_run(tmp_path / "e.toml", timing=False)
+    assert report.data_problem == f"MUTAG: {info.value}"

@@ -1,10 +1,15 @@
 """The data sets an experiment file can name: scikit-learn's, CSV files and TU graphs."""
 
+import bz2
 import csv
+import gzip
+import io
+import lzma
 import os
 import re
 import shutil
 import tarfile
+import zlib
 from contextlib import contextmanager
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
@@ -13,6 +18,7 @@ import numpy as np
 
 from ...exceptions import ExperimentConfigError
 from ...utils._tu_format import TU_URL, TUFormatError, check_tu_files, read_tu_graph_labels
+from ._limits import Limits
 from ._text import shown
 
 __all__ = ["SKLEARN_DATASETS", "cache_folder", "load_data", "load_datasets"]
@@ -152,7 +158,7 @@ def _integer_labels(values, array):
 
 def tu_folder_problem(root, name):
     """Why the TU data set ``name`` cannot be read from ``root`` (neither ``raw/`` nor an
-    archive), or None; a required file missing is named by ``_raw_files``."""
+    archive), or None; a required file missing is named by ``work_copy`` and ``_tu_labels``."""
     folder = root / name
     raw = folder / "raw"
     if raw.is_dir() or _archive(folder, name) is not None:
@@ -209,26 +215,107 @@ def _tar_member(member, name):
     )
 
 
-@contextmanager
-def _raw_files(root, name):
-    """``{file name: (size, open)}`` of the raw files, in ``root/name/raw`` or, without that
-    folder, the archive; a required file missing raises TUMissingFileError naming it there
-    (the user's folder, before any copy)."""
-    raw = root / name / "raw"
-    if raw.is_dir():
-        paths = [p for p in raw.iterdir() if _RAW_FILE.match(p.name) and p.is_file()]
-        files = {p.name: (p.stat().st_size, lambda p=p: open(p, "rb")) for p in paths}
-        check_tu_files(name, raw, files)
-        yield files
-        return
-    path = _archive(root / name, name)
-    with tarfile.open(path) as archive:
-        members = [m for m in archive.getmembers() if _tar_member(m, name)]
-        files = {
-            os.path.basename(m.name): (m.size, lambda m=m: archive.extractfile(m)) for m in members
-        }
-        check_tu_files(name, raw, files, source=path)
-        yield files
+class DataLimitError(ValueError):
+    """A data file that asks for more than a limit (:class:`Limits`); the message is the
+    limit's refusal, naming the file, the value, the limit and the flag that lifts it."""
+
+
+_OPEN = {".tar.xz": lzma.open, ".tar.gz": gzip.open, ".tar.bz2": bz2.open, ".tar": open}
+# room for an entry's own headers (a long name, PAX records) past the data of the entry
+# before it: a few hundred bytes in a real archive; tarfile reads them whole into memory
+_HEADER_ROOM = 2**20
+
+
+class _Unpacked(io.RawIOBase):
+    """The bytes an archive unpacks to, read no further than ``limits.tu_size`` in all and
+    ``_HEADER_ROOM`` past ``end`` (the end of the last entry's data); a decompressor's
+    error is the archive's, a TUFormatError."""
+
+    def __init__(self, file, path, limits):
+        self.file, self.path, self.limits = file, path, limits
+        self.count, self.end = 0, 0
+
+    def readable(self):
+        return True
+
+    def readinto(self, buffer):
+        try:
+            n = self.file.readinto(buffer)
+        except (OSError, EOFError, lzma.LZMAError, zlib.error) as error:
+            raise TUFormatError(f"{self.path} cannot be unpacked: {error}.") from None
+        self.count += n
+        if self.count > self.limits.tu_size:
+            what = "its size unpacked in bytes"
+            refusal = self.limits.refusal("tu_size", self.count, self.path, what, whole=False)
+            raise DataLimitError(refusal)
+        if self.count > self.end + _HEADER_ROOM:
+            raise TUFormatError(
+                f"{self.path} cannot be read: the header of its entry at byte {self.end} "
+                f"is more than {_HEADER_ROOM} bytes long, which no TU archive needs."
+            )
+        return n
+
+
+def _read_archive(path, name, limits, take=None):
+    """``{file name: size}`` of the raw files of the TU archive ``path``, in one pass that
+    stops at the first entry past ``limits`` (its entries, its unpacked bytes; an entry's
+    size is counted from its header, before its data is unpacked); ``take(file, data)`` is
+    called with each raw file's content, a file object, in the archive's order."""
+    files, claimed = {}, 0
+    with _OPEN[next(s for s in _OPEN if path.name.endswith(s))](path, "rb") as packed:
+        stream = _Unpacked(packed, path, limits)
+        try:
+            with tarfile.open(fileobj=stream, mode="r|") as archive:
+                for count, member in enumerate(archive, start=1):
+                    if count > limits.archive_entries:
+                        what = "its number of entries"
+                        refusal = limits.refusal("archive_entries", count, path, what, whole=False)
+                        raise DataLimitError(refusal)
+                    claimed += member.size  # unpacked to be read or skipped alike
+                    if claimed > limits.tu_size:
+                        entry = shown(member.name)
+                        what = f"its size unpacked in bytes, counted up to its entry {entry},"
+                        refusal = limits.refusal("tu_size", claimed, path, what, whole=False)
+                        raise DataLimitError(refusal)
+                    blocks = -(-member.size // tarfile.BLOCKSIZE)
+                    stream.end = member.offset_data + blocks * tarfile.BLOCKSIZE
+                    if _tar_member(member, name):
+                        file = os.path.basename(member.name)
+                        files[file] = member.size
+                        if take is not None:
+                            take(file, archive.extractfile(member))
+        except tarfile.TarError as error:
+            raise TUFormatError(f"{path} cannot be read as a tar archive: {error}.") from None
+    return files
+
+
+def _folder_files(raw, name, limits):
+    """``{file name: size}`` of the raw files in the folder ``raw``, checked: the required
+    ones there, at most ``limits.tu_size`` bytes together."""
+    paths = [p for p in raw.iterdir() if _RAW_FILE.match(p.name) and p.is_file()]
+    files = {p.name: p.stat().st_size for p in paths}
+    check_tu_files(name, raw, files)
+    total = sum(files.values())
+    if total > limits.tu_size:
+        what = "the size of its raw files in bytes"
+        raise DataLimitError(limits.refusal("tu_size", total, raw, what))
+    return files
+
+
+def _copy(data, path, budget, where, limits):
+    """Copy the file object ``data`` to ``path``, refusing past ``budget`` bytes (a file
+    that grew since its size was read); the budget left."""
+    with open(path, "wb") as out:
+        while chunk := data.read(2**20):
+            budget -= len(chunk)
+            if budget < 0:
+                what = "the size of its raw files in bytes"
+                refusal = limits.refusal(
+                    "tu_size", limits.tu_size - budget, where, what, whole=False
+                )
+                raise DataLimitError(refusal)
+            out.write(chunk)
+    return budget
 
 
 def _remove(path):
@@ -249,27 +336,45 @@ def _copied(folder):
     return {path.name: path.stat().st_size for path in files}
 
 
-def work_copy(root, name, work_dir):
+def work_copy(root, name, work_dir, limits=None):
     """Copy (or extract) ``root/name/raw`` into ``work_dir/name/raw`` once (again when a raw
     file's size differs): PyTorch Geometric writes ``processed/`` beside ``raw/``, never in
     the user's data folder, which may be read-only or shared. ``work_dir`` may lie in a
     folder someone else prepared (a results folder, a cache being verified): a link there is
-    refused, never written or deleted through."""
+    refused, never written or deleted through. At most ``limits.tu_size`` bytes are read and
+    written (:class:`DataLimitError` past it), an archive's entries counted from their
+    headers in a pass that writes nothing, before the pass that copies."""
+    limits = Limits() if limits is None else limits
     if work_dir.is_symlink():
         raise ExperimentConfigError(
             f"{work_dir}, where the working copies of TU data sets go, is a symbolic link; "
             "remove it."
         )
     work_dir.mkdir(parents=True, exist_ok=True)
-    with _locked(work_dir / f".{name}.lock"), _raw_files(root, name) as files:
-        if _copied(work_dir / name) != {file: size for file, (size, _) in files.items()}:
+    raw, archive = root / name / "raw", None
+    with _locked(work_dir / f".{name}.lock"):
+        if raw.is_dir():
+            files = _folder_files(raw, name, limits)
+        else:
+            archive = _archive(root / name, name)
+            files = _read_archive(archive, name, limits)
+            check_tu_files(name, raw, files, source=archive)
+        if _copied(work_dir / name) != files:
             _remove(work_dir / name)
             partial = work_dir / f".{name}.partial"
             _remove(partial)
             (partial / "raw").mkdir(parents=True)
-            for file, (_, open_file) in files.items():
-                with open_file() as data, open(partial / "raw" / file, "wb") as out:
-                    shutil.copyfileobj(data, out)
+            budget = [limits.tu_size]
+
+            def take(file, data, where=archive or raw):
+                budget[0] = _copy(data, partial / "raw" / file, budget[0], where, limits)
+
+            if archive is None:
+                for file in files:
+                    with open(raw / file, "rb") as data:
+                        take(file, data)
+            else:
+                _read_archive(archive, name, limits, take)
             os.replace(partial, work_dir / name)
     return work_dir
 
@@ -279,6 +384,7 @@ def load_data(config, dataset, work_dir, *, labels_only=False):
     a TU data set only its labels (no torch, no copy): enough to count the fits."""
     data, key = dataset.data, dataset.key
     name = data["dataset"]
+    limits = Limits() if config.limits is None else config.limits
     if name.startswith("sklearn:"):
         import sklearn.datasets
 
@@ -296,10 +402,10 @@ def load_data(config, dataset, work_dir, *, labels_only=False):
         raise config.source.error(key + ("root",), problem + ".")
     try:  # a raw file missing (from the user's folder) or malformed, under root in every mode
         if labels_only:
-            y = _tu_labels(data["root"], tu_name)
+            y = _tu_labels(data["root"], tu_name, limits)
             return Data(np.zeros((len(y), 0)), y, None, f"{name} ({len(y)} graph labels)", False)
-        root = work_copy(data["root"], tu_name, work_dir)
-    except TUFormatError as error:
+        root = work_copy(data["root"], tu_name, work_dir, limits)
+    except (TUFormatError, DataLimitError) as error:
         raise config.source.error(key + ("root",), str(error)) from None
     from ...graph import load_tu_dataset  # torch is imported only for graph experiments
 
@@ -318,13 +424,25 @@ def load_data(config, dataset, work_dir, *, labels_only=False):
     return Data(graphs, y, None, f"{name} ({len(y)} graphs, features {features!r})")
 
 
-def _tu_labels(root, name):
+def _tu_labels(root, name, limits):
     """The graph labels of a TU data set (in ``raw/`` or the archive), one per graph."""
-    labels = f"{name}_graph_labels.txt"
-    with _raw_files(root, name) as files:
-        with files[labels][1]() as file:
-            # the run's checked reader: a malformed file is refused with the run's message
-            return read_tu_graph_labels(root / name / "raw" / labels, file.read())
+    labels, raw = f"{name}_graph_labels.txt", root / name / "raw"
+    if raw.is_dir():
+        _folder_files(raw, name, limits)
+        with open(raw / labels, "rb") as file:
+            text = file.read(limits.tu_size + 1)
+    else:
+        archive, read = _archive(root / name, name), {}
+
+        def take(file, data):
+            if file == labels:  # the others are skipped, never held
+                read[file] = data.read()
+
+        files = _read_archive(archive, name, limits, take)
+        check_tu_files(name, raw, files, source=archive)
+        text = read[labels]
+    # the run's checked reader: a malformed file is refused with the run's message
+    return read_tu_graph_labels(raw / labels, text)
 
 
 def load_datasets(config, *, labels_only=False, problems=None):

@@ -37,7 +37,9 @@ class Limits:
     ``candidates`` of one model (the product of its grid's list lengths, not expanded);
     ``folds``, outer and inner; ``depth`` of nested arrays and inline tables; ``file_size``
     in bytes; ``items`` of all arrays together; ``list_length`` of one array;
-    ``string_length`` of one string or key. The user guide lists their defaults.
+    ``string_length`` of one string or key; of the data a file names: ``tu_size``, bytes of a
+    TU data set's raw files (of an archive, every byte it unpacks to), and
+    ``archive_entries`` of a TU archive. The user guide lists their defaults.
     """
 
     jobs: int = None
@@ -49,6 +51,8 @@ class Limits:
     items: int = 100_000
     list_length: int = 10_000
     string_length: int = 10_000
+    tu_size: int = 2**32
+    archive_entries: int = 10_000
 
     def __post_init__(self):
         if self.jobs is None:
@@ -59,13 +63,15 @@ class Limits:
         """The command-line flag that lifts limit ``name`` (to ``value``, if given)."""
         return f"--limit {name}={'N' if value is None else value}"
 
-    def refusal(self, name, value, where, what):
-        """The message for a file whose ``what`` (at ``where``) asks more than limit ``name``."""
+    def refusal(self, name, value, where, what, *, whole=True):
+        """The message for a file whose ``what`` (at ``where``) asks more than limit ``name``;
+        ``whole=False``: ``value`` is what was counted before stopping, a lower bound."""
         limit = getattr(self, name)
+        exact = whole and isinstance(value, int) and value > 0
         return (
-            f"{where}: {what} is {shown(value)}, more than the limit of {limit} "
-            f"(limit '{name}'); a file cannot raise it, the caller can, for one run: "
-            f"{self.flag(name, value if isinstance(value, int) and value > 0 else None)}."
+            f"{where}: {what} is {'' if whole else 'at least '}{shown(value)}, more than the "
+            f"limit of {limit} (limit '{name}'); a file cannot raise it, the caller can, for "
+            f"one run: {self.flag(name, value if exact else None)}."
         )
 
 
