@@ -9,7 +9,12 @@ import warnings
 import numpy as np
 from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 
-from ..exceptions import MissingCellsWarning, SplitsMismatchError, UnequalBudgetWarning
+from ..exceptions import (
+    MissingCellsWarning,
+    SklearnFairWarning,
+    SplitsMismatchError,
+    UnequalBudgetWarning,
+)
 from ..stats import (
     _aggregate,
     bayesian_signed_rank,
@@ -486,7 +491,8 @@ class BenchmarkResult:
             not demonstrably worse than it: the corrected resampled t-test against it (Nadeau &
             Bengio; against the first of tied best models), Holm-adjusted within the data set,
             has ``p > 1 - confidence``. Results that do not record their outer splits, or do
-            not share them, get only the bold (as in :meth:`report`).
+            not share them, get only the bold (as in :meth:`report`), with a
+            :class:`~sklearn_fair.exceptions.SklearnFairWarning` naming those data sets.
         alpha : float, default=None
             Deprecated: pass ``confidence=1 - alpha``.
         n_resamples : int, default=10_000
@@ -500,7 +506,7 @@ class BenchmarkResult:
         confidence = _level(confidence, alpha, "table")
         alpha = 1 - confidence
         self._check_one_metric()
-        columns, root = {}, bootstrap_root(self.random_state)
+        columns, root, untested = {}, bootstrap_root(self.random_state), []
         for dataset in self.datasets:
             cells = [self.cells[dataset, m] for m in self.models]
             printed = [cell.metric.values(cell.scores) * scale for cell in cells]
@@ -522,10 +528,24 @@ class BenchmarkResult:
                     texts.append(f"{centre:.{d}f} [{low:.{d}f}, {high:.{d}f}]")
             if mark:
                 best, pvalues = self._against_the_best(dataset)
+                if pvalues is None and any(
+                    m not in best and np.isfinite(np.mean(self.cells[dataset, m].scores))
+                    for m in self.models
+                ):
+                    untested.append(dataset)
                 for j, model in enumerate(self.models):
                     m = {"strong": "**", "em": "*", None: ""}[emphasis(model, best, pvalues, alpha)]
                     texts[j] = f"{m}{texts[j]}{m}"
             columns[dataset] = texts
+        if untested:
+            warnings.warn(
+                f"No model of data set(s) {untested} is marked as not demonstrably worse than "
+                "the best (italics): their results do not record their outer splits, or the "
+                "models' differ, so no paired test ran. A model without italics there is not "
+                "shown worse.",
+                SklearnFairWarning,
+                stacklevel=external_stacklevel(),
+            )
         return pd.DataFrame(columns, index=pd.Index(self.models, name="model"))
 
     def _against_the_best(self, dataset):

@@ -2,6 +2,8 @@
 bold for the best, italics only where a paired test could run (the models record their outer
 splits and share them)."""
 
+import warnings
+
 import numpy as np
 import pytest
 from sklearn.datasets import load_iris
@@ -10,6 +12,7 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import KFold
 
 from sklearn_fair import NestedCV
+from sklearn_fair.exceptions import SklearnFairWarning
 from sklearn_fair.report import BenchmarkResult
 from sklearn_fair.report._verdict import against_the_best
 
@@ -37,7 +40,8 @@ def test_table_marks_models_on_different_splits_as_the_report_does(mismatched):
     means = {m: np.mean(mismatched.cells["iris", m].scores) for m in mismatched.models}
     best = max(means, key=means.get)
     assert best == "lr"  # a tuned logistic regression beats the prior and C=0.01 on iris
-    marked = mismatched.table(mark=True)["iris"]
+    with pytest.warns(SklearnFairWarning, match=r"\['iris'\].*no paired test ran"):
+        marked = mismatched.table(mark=True)["iris"]
     plain = mismatched.table(mark=False)["iris"]
     # no paired test across different splits: the best in bold, no model in italics
     assert marked["lr"] == f"**{plain['lr']}**"
@@ -45,3 +49,15 @@ def test_table_marks_models_on_different_splits_as_the_report_does(mismatched):
     assert marked["lr_weak"] == plain["lr_weak"]
     # the report's rule (its marks and verdict) gives the same: the best, no p-values
     assert against_the_best(mismatched) == {"iris": (("lr",), None)}
+
+
+def test_table_does_not_warn_where_the_paired_tests_ran():
+    result = BenchmarkResult.from_results(
+        {
+            ("iris", "lr"): _fitted(LogisticRegression(max_iter=500), 0),
+            ("iris", "prior"): _fitted(DummyClassifier(), 0),
+        }
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", SklearnFairWarning)
+        result.table(mark=True)
