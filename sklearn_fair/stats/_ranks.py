@@ -14,7 +14,7 @@ from sklearn.utils._param_validation import StrOptions, validate_params
 
 from ..exceptions import SklearnFairWarning
 from ..utils._stacklevel import external_stacklevel
-from ._checks import CONFIDENCE, paired_by_label
+from ._checks import CONFIDENCE, paired_by_label, rounding_tolerance
 from ._paired import holm
 
 __all__ = ["RankComparison", "rank_comparison"]
@@ -139,17 +139,22 @@ def _as_table(scores, min_models=3):
 
 
 def wilcoxon(a, b, name_a, name_b):
-    """``(W, p)`` of scipy's two-sided Wilcoxon signed-rank test of ``a`` against ``b``; W = 0
-    and p = 1 with a SklearnFairWarning where every difference is 0 (scipy warns of 0/0)."""
-    if np.all(a == b):
+    """``(W, p)`` of scipy's two-sided Wilcoxon signed-rank test of ``a`` against ``b``, a
+    difference within rounding of 0 (:func:`~._checks.rounding_tolerance`, as the paired
+    t-test) counted as 0 and dropped (scipy's ``zero_method="wilcox"``); W = 0 and p = 1 with
+    a SklearnFairWarning where every difference is 0 (scipy warns of 0/0)."""
+    differences = a - b
+    differences[np.abs(differences) <= rounding_tolerance(a, b)] = 0.0
+    if not differences.any():
         warnings.warn(
-            f"{name_a!r} and {name_b!r} score the same on every data set of 'scores': "
-            "Wilcoxon's test has no differences to rank. Its W is 0 and its p-value 1.",
+            f"{name_a!r} and {name_b!r} score the same on every data set of 'scores' (up to "
+            "rounding): Wilcoxon's test has no differences to rank. Its W is 0 and its "
+            "p-value 1.",
             SklearnFairWarning,
             stacklevel=external_stacklevel(),
         )
         return 0.0, 1.0
-    test = _scipy_stats.wilcoxon(a, b)
+    test = _scipy_stats.wilcoxon(differences)
     return float(test.statistic), float(test.pvalue)
 
 

@@ -273,3 +273,23 @@ def test_two_models_equal_but_for_rounding_are_equal_as_for_the_anova():
     assert (three.statistic, three.pvalue) == (0.0, 1.0)
     assert (two.omnibus, two.statistic, two.pvalue) == ("ttest", 0.0, 1.0)
     assert "were not shown to differ (t = 0, p = 1," in two.paragraph
+
+
+def test_two_models_equal_but_for_rounding_are_equal_for_the_rank_family_too():
+    # the same scores as above through Wilcoxon's test: the rounding noise (5.6e-17 ...) was
+    # ranked as differences (p = 0.03-0.06 by scipy); by hand every difference is 0, as the
+    # paired t-test and the ANOVA count them
+    parts = [(0.1, 0.2), (0.2, 0.4), (0.4, 0.8), (0.8, 0.9), (0.2, 0.1), (0.3, 0.3)]
+    sums = np.array([x + y for x, y in parts])
+    totals = np.array([0.3, 0.6, 1.2, 1.7, 0.3, 0.6])
+    assert np.count_nonzero(sums - totals) > 0  # not equal to the bit
+    with pytest.warns(SklearnFairWarning, match="score the same on every data set"):
+        two = multiple_comparison({"a": sums, "b": totals}, test="nonparametric")
+    assert (two.omnibus, two.statistic, two.pvalue) == ("wilcoxon", 0.0, 1.0)
+    # real differences beside rounding noise: the noise is dropped as a zero difference, as
+    # scipy drops the exact zeros of the same differences written by hand
+    offsets = np.array([0.1, 0.05, 0.0, 0.2, 0.0, 0.03])
+    ours = multiple_comparison({"a": totals + offsets, "b": sums}, test="nonparametric")
+    reference = stats.wilcoxon(offsets)
+    assert ours.statistic == reference.statistic
+    assert ours.pvalue == pytest.approx(reference.pvalue, rel=1e-12)
