@@ -7,8 +7,10 @@ planner it checks. The expected totals are worked out by hand too (outer folds x
 inner splits, plus the refits of NestedCV's seed rule)."""
 
 import csv
+import importlib
 import uuid
 
+import cloudpickle
 import numpy as np
 import pytest
 from sklearn.datasets import load_iris
@@ -182,7 +184,14 @@ def test_the_dry_run_counts_the_fits_of_the_run(tmp_path, monkeypatch, case):
 def test_the_count_holds_across_worker_processes(tmp_path, monkeypatch):
     protocol, models, by_hand = CASES["no seed"]
     path, log, module = _experiment(tmp_path, monkeypatch, protocol, models)
-    counting, timing, fits = _counted(path, log, module, n_jobs=2)
+    # worker processes started by an earlier test do not have tmp_path on their path: the
+    # module's classes travel by value
+    counter = importlib.import_module(module)
+    cloudpickle.register_pickle_by_value(counter)
+    try:
+        counting, timing, fits = _counted(path, log, module, n_jobs=2)
+    finally:
+        cloudpickle.unregister_pickle_by_value(counter)
     assert counting.total_fits == timing.total_fits == fits == by_hand
 
 

@@ -18,8 +18,10 @@ ONE_MB = 1 << 20
 
 
 def payload(task, context, handle):
-    """What loky sends for one task: the function and its arguments, pickled."""
-    return len(cloudpickle.dumps((_running.execute, task, context, handle, None)))
+    """What loky sends for one task: the function and its arguments (the task with its plan's
+    context, the data's handle, no cache entry), pickled."""
+    sent = _running.PlanTask(0, task, context)
+    return len(cloudpickle.dumps((_running.execute, sent, handle, None)))
 
 
 @pytest.mark.parametrize("name", ["PROTEINS_full", "NCI1"])
@@ -58,7 +60,7 @@ def test_a_real_parallel_run_sends_small_tasks(monkeypatch):
     original = _running.LokyExecutor.submit
 
     def recording_submit(self, task, cache_entry, priority=0):
-        sizes.append(payload(task, self.context, self._shared.handle))
+        sizes.append(len(cloudpickle.dumps((_running.execute, task, self._shared.handle, None))))
         return original(self, task, cache_entry, priority)
 
     monkeypatch.setattr(_running.LokyExecutor, "submit", recording_submit)
