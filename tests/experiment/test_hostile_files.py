@@ -26,6 +26,7 @@ import pytest
 
 from sklearn_fair import NestedCV
 from sklearn_fair.cli import main
+from sklearn_fair.exceptions import ExperimentConfigError
 from sklearn_fair.experiment import Limits, load_config, run_experiment
 from sklearn_fair.experiment._reading import _config as config_module
 
@@ -440,13 +441,19 @@ def test_the_experiment_guide_lists_every_limit_with_its_default_and_the_flags()
 
     guide = (Path(__file__).parents[2] / "docs" / "guide" / "experiments.rst").read_text()
     section = guide.split("Limits a file cannot raise")[1].split("\nPaths\n")[0]
-    shown = {"jobs": "machine's cores", "file_size": "1 MiB", "tu_size": "4 GiB"}
+    shown = {
+        "jobs": "machine's cores",
+        "file_size": "1 MiB",
+        "csv_size": "1 GiB",
+        "tu_size": "4 GiB",
+    }
     for field in dataclasses.fields(Limits):
         rows = [line for line in section.splitlines() if line.startswith(f"``{field.name}``")]
         assert len(rows) == 1, field.name
         default = shown.get(field.name, str(getattr(Limits(), field.name)))
         assert rows[0].split("``")[2].split()[: len(default.split())] == default.split()
     assert Limits().file_size == 2**20 and Limits().tu_size == 2**32
+    assert Limits().csv_size == 2**30
     # what the limits also count: data-loading processes, an estimator's own folds
     for bounded in ("iterator_train__num_workers", "iterator_valid__num_workers", "own ``cv``"):
         assert bounded in section, bounded
@@ -454,6 +461,115 @@ def test_the_experiment_guide_lists_every_limit_with_its_default_and_the_flags()
         assert flag in section
     for flag in ("--allow-package", "--allow-outside-paths", "--dry-run"):
         assert flag in guide
+
+
+CSV_TOML = toml().replace(
+    'dataset = "sklearn:iris"', 'dataset = "csv"\npath = "data.csv"\ntarget = "y"'
+)
+
+
+def _iris_csv(path):
+    from sklearn.datasets import load_iris
+
+    X, y = load_iris(return_X_y=True)
+    with open(path, "w", newline="") as file:
+        csv.writer(file).writerows(
+            [["a", "b", "c", "d", "y"], *(list(x) + [t] for x, t in zip(X, y))]
+        )
+    return path.stat().st_size
+
+
+def test_a_csv_file_over_the_csv_size_limit_is_refused_and_the_caller_can_raise_it(
+    tmp_path, capsys
+):
+    """A CSV file was read whole into memory, whatever its size; its size is checked before
+    it is read, against the csv_size limit, which the caller can raise."""
+    from sklearn_fair.experiment import dry_run
+
+    size = _iris_csv(tmp_path / "data.csv")
+    path = tmp_path / "e.toml"
+    path.write_text(CSV_TOML)
+    message = (
+        f"{path}, line 6, key 'data.path': the CSV file {str(tmp_path / 'data.csv')!r}: its size "
+        f"in bytes is {size}, more than the limit of {size - 1} (limit 'csv_size'); a file "
+        f"cannot raise it, the caller can, for one run: --limit csv_size={size}."
+    )
+    with pytest.raises(ExperimentConfigError) as info:
+        run_experiment(path, limits={"csv_size": size - 1})
+    assert str(info.value) == message
+    assert dry_run(path, timing=False, limits={"csv_size": size - 1}).data_problem == (
+        f"data: {message}"
+    )
+    assert main(["run", str(path), "--limit", f"csv_size={size - 1}"]) == 2
+    assert message in capsys.readouterr().err
+    report = dry_run(path, timing=False, limits={"csv_size": size})
+    assert report.data_problem is None and report.total_fits > 0
+
+
+@pytest.mark.skipif(not os.path.isfile("/proc/self/maps"), reason="no /proc")
+def test_a_csv_file_larger_than_its_size_says_is_stopped_at_the_limit_while_read(tmp_path):
+    """A file whose size, read before it is, is not what it holds (a file that grows; in
+    /proc, 0 bytes said for kilobytes held) is counted while read and stopped one byte past
+    the limit."""
+    assert os.stat("/proc/self/maps").st_size == 0
+    path = tmp_path / "e.toml"
+    path.write_text(CSV_TOML.replace('"data.csv"', '"/proc/self/maps"'))
+    with pytest.raises(ExperimentConfigError) as info:
+        run_experiment(path, allow_outside_paths=True, limits={"csv_size": 100})
+    maps = os.path.realpath("/proc/self/maps")  # the path resolved: /proc/<pid>/maps
+    assert str(info.value).endswith(
+        f"key 'data.path': the CSV file {maps!r}: its size in bytes is at least 101, more "
+        "than the limit of 100 (limit 'csv_size'); a file cannot raise it, the caller can, "
+        "for one run: --limit csv_size=N."
+    )
+
+
+def test_a_huge_line_of_a_csv_file_is_refused_at_the_csv_row_limit(tmp_path):
+    """A line of 24 million characters, 12 million cells, was read whole (and split into its
+    cells: 126 MB) before its cells were counted; it is read no further than the csv_row
+    limit (10 million characters), naming its line."""
+    (tmp_path / "data.csv").write_text("a,y\n1,0\n2,1\n" + "0," * 12_000_000 + "1\n3,0\n")
+    path = tmp_path / "e.toml"
+    path.write_text(CSV_TOML)
+    tracemalloc.start()
+    try:
+        with pytest.raises(ExperimentConfigError) as info:
+            run_experiment(path)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert str(info.value).endswith(
+        f"key 'data.path': line 4 of the CSV file {str(tmp_path / 'data.csv')!r}: its row's "
+        "length in characters is at least 10000001, more than the limit of 10000000 (limit "
+        "'csv_row'); a file cannot raise it, the caller can, for one run: --limit csv_row=N."
+    )
+    assert peak < 40 * 2**20, peak  # the 10 MB read of the line (twice), not its cells
+
+
+def test_a_long_csv_field_is_bounded_whatever_the_processs_field_size_limit(tmp_path):
+    """csv.field_size_limit is the process's, which any library may raise; a field, and a
+    row of quoted line breaks, are bounded by csv_row all the same."""
+    data, path = tmp_path / "data.csv", tmp_path / "e.toml"
+    path.write_text(CSV_TOML)
+    data.write_text(
+        "a,y\n" + "".join(f"{i},{i % 2}\n" for i in range(20)) + "x" * 10_000_001 + ",1\n"
+    )
+    old = csv.field_size_limit(sys.maxsize)
+    try:
+        with pytest.raises(ExperimentConfigError, match="line 22 of .*limit 'csv_row'"):
+            run_experiment(path)
+        # a row of quoted line breaks, each line short, is counted from the line it starts on
+        rows = "".join(f"{i},{i % 2}\n" for i in range(20))
+        data.write_text('a,y\n1,0\n2,1\n"' + "xxxxxxxxx\n" * 10 + '",1\n' + rows)
+        with pytest.raises(
+            ExperimentConfigError, match="line 4 of .*at least 51, more than the limit of 50 "
+        ):
+            run_experiment(path, limits={"csv_row": 50})
+        # under a higher limit, the file is read: its text column is what is refused
+        with pytest.raises(ExperimentConfigError, match=r"columns \['a'\] hold text"):
+            run_experiment(path, limits={"csv_row": 200})
+    finally:
+        csv.field_size_limit(old)
 
 
 def test_a_forged_split_file_with_kfold_yes_is_refused(tmp_path):

@@ -8,6 +8,7 @@ import lzma
 import os
 import re
 import shutil
+import stat
 import tarfile
 import zlib
 from contextlib import contextmanager
@@ -52,11 +53,77 @@ def _number(text):
         return None
 
 
-def _read_rows(path, source, key):
-    """The rows of a CSV file; what the csv module or the decoder would raise, refused."""
+class _Counted(io.RawIOBase):
+    """The bytes of a CSV file, read no further than one byte past ``limits.csv_size``: a
+    file that grew since its size was read is refused as it is read."""
+
+    def __init__(self, file, where, limits):
+        self.file, self.where, self.limits, self.count = file, where, limits, 0
+
+    def readable(self):
+        return True
+
+    def readinto(self, buffer):
+        room = self.limits.csv_size + 1 - self.count
+        n = self.file.readinto(memoryview(buffer)[:room])
+        self.count += n
+        if self.count > self.limits.csv_size:
+            what = "its size in bytes"
+            refusal = self.limits.refusal("csv_size", self.count, self.where, what, whole=False)
+            raise DataLimitError(refusal)
+        return n
+
+
+class _Lines:
+    """The lines of the text ``text`` for csv.reader, each row (its lines, when a quoted
+    field holds line breaks) read no further than one character past ``limits.csv_row``;
+    ``row`` and ``start`` are reset by the caller at each row the reader returns."""
+
+    def __init__(self, text, where, limits):
+        self.text, self.where, self.limits = text, where, limits
+        self.row, self.start = 0, 1
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        line = self.text.readline(self.limits.csv_row + 1 - self.row)
+        if not line:
+            raise StopIteration
+        self.row += len(line)
+        if self.row > self.limits.csv_row:
+            where, what = f"line {self.start} of {self.where}", "its row's length in characters"
+            raise DataLimitError(self.limits.refusal("csv_row", self.row, where, what, whole=False))
+        return line
+
+
+def _read_rows(path, source, key, limits):
+    """The rows of a CSV file, a regular file (a FIFO is refused before it is read) of at
+    most ``limits.csv_size`` bytes, each row at most ``limits.csv_row`` characters (a long
+    field too, whatever ``csv.field_size_limit()`` the process has); what the csv module or
+    the decoder would raise, refused."""
+    where = f"the CSV file {str(path)!r}"
     try:
-        with open(path, newline="", encoding="utf-8") as file:
-            return list(csv.reader(file))
+        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with open(descriptor, "rb", buffering=0) as raw:
+            status = os.fstat(raw.fileno())
+            if not stat.S_ISREG(status.st_mode):
+                raise source.error(key + ("path",), f"{where} is not a regular file.")
+            if status.st_size > limits.csv_size:
+                what = "its size in bytes"
+                raise DataLimitError(limits.refusal("csv_size", status.st_size, where, what))
+            counted = io.BufferedReader(_Counted(raw, where, limits))
+            text = io.TextIOWrapper(counted, encoding="utf-8", newline="")
+            lines = _Lines(text, where, limits)
+            reader, rows = csv.reader(lines), []
+            for row in reader:
+                rows.append(row)
+                lines.row, lines.start = 0, reader.line_num + 1
+            return rows
+    except DataLimitError as error:
+        raise source.error(key + ("path",), str(error)) from None
+    except OSError as error:
+        raise source.error(key + ("path",), f"{where} cannot be read: {error}.") from None
     except UnicodeDecodeError as error:
         raise source.error(
             key + ("path",),
@@ -69,11 +136,11 @@ def _read_rows(path, source, key):
         ) from None
 
 
-def load_csv(path, target, groups, source, key=("data",)):
+def load_csv(path, target, groups, source, key=("data",), limits=None):
     """Features, target and groups of a CSV file with a header row: numeric columns as floats,
     the others as strings; the features a DataFrame (so that preprocessing can name columns),
     or without pandas a float array of numeric columns only."""
-    rows = _read_rows(path, source, key)
+    rows = _read_rows(path, source, key, Limits() if limits is None else limits)
     header = rows[0] if rows else []
     twice = sorted({shown(name) for name in header if header.count(name) > 1})
     if twice:
@@ -393,7 +460,7 @@ def load_data(config, dataset, work_dir, *, labels_only=False):
         return Data(X, y, None, f"{name} ({len(y)} samples)")
     if name == "csv":
         X, y, groups = load_csv(
-            data["path"], data["target"], data.get("groups"), config.source, key
+            data["path"], data["target"], data.get("groups"), config.source, key, limits
         )
         return Data(X, y, groups, f"CSV {data['path'].name} ({len(y)} rows)")
     tu_name = name[len("tu:") :]

@@ -37,9 +37,10 @@ class Limits:
     ``candidates`` of one model (the product of its grid's list lengths, not expanded);
     ``folds``, outer and inner; ``depth`` of nested arrays and inline tables; ``file_size``
     in bytes; ``items`` of all arrays together; ``list_length`` of one array;
-    ``string_length`` of one string or key; of the data a file names: ``tu_size``, bytes of a
-    TU data set's raw files (of an archive, every byte it unpacks to), and
-    ``archive_entries`` of a TU archive. The user guide lists their defaults.
+    ``string_length`` of one string or key; of the data a file names: ``csv_size``, bytes of
+    a CSV file, ``csv_row``, characters of one of its rows (line breaks in quotes included),
+    ``tu_size``, bytes of a TU data set's raw files (of an archive, every byte it unpacks
+    to), and ``archive_entries`` of a TU archive. The user guide lists their defaults.
     """
 
     jobs: int = None
@@ -51,6 +52,8 @@ class Limits:
     items: int = 100_000
     list_length: int = 10_000
     string_length: int = 10_000
+    csv_size: int = 2**30
+    csv_row: int = 10_000_000
     tu_size: int = 2**32
     archive_entries: int = 10_000
 
