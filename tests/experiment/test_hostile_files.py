@@ -572,6 +572,78 @@ def test_a_long_csv_field_is_bounded_whatever_the_processs_field_size_limit(tmp_
         csv.field_size_limit(old)
 
 
+def test_a_csv_file_over_the_csv_cells_limit_is_refused_at_the_row_that_passes_it(tmp_path, capsys):
+    """A CSV file's cells were not bounded but by its bytes: each cell is held (some 100 B
+    for a cell of 2 B, one character and its line break), so a file under csv_size could
+    take 50 times its size. Its cells, the header's included, are counted while it is read;
+    the row that passes csv_cells is refused, naming its line, before the next is read."""
+    from sklearn_fair.experiment import dry_run
+
+    _iris_csv(tmp_path / "data.csv")  # a header and 150 rows of 5 cells: 755 cells
+    path = tmp_path / "e.toml"
+    path.write_text(CSV_TOML)
+    where = f"{path}, line 6, key 'data.path': the CSV file {str(tmp_path / 'data.csv')!r}"
+    message = (
+        f"{where}: its number of cells (rows times columns), counted up to its line 151, is "
+        "at least 755, more than the limit of 754 (limit 'csv_cells'); a file cannot raise "
+        "it, the caller can, for one run: --limit csv_cells=N."
+    )
+    with pytest.raises(ExperimentConfigError) as info:
+        run_experiment(path, limits={"csv_cells": 754})
+    assert str(info.value) == message
+    assert dry_run(path, timing=False, limits={"csv_cells": 754}).data_problem == (
+        f"data: {message}"
+    )
+    assert main(["run", str(path), "--limit", "csv_cells=754"]) == 2
+    assert message in capsys.readouterr().err
+    # stopped at the row that passes the limit: a limit of 11 is passed on line 3 (15 cells)
+    with pytest.raises(ExperimentConfigError, match="counted up to its line 3, is at least 15,"):
+        run_experiment(path, limits={"csv_cells": 11})
+    # the exact boundary: 755 cells are read
+    report = dry_run(path, timing=False, limits={"csv_cells": 755})
+    assert report.data_problem is None and report.total_fits > 0
+
+
+def test_a_csv_file_of_many_tiny_rows_is_stopped_with_memory_bounded_by_csv_cells(tmp_path):
+    """A file of 400000 rows of one character (800 kB, far under csv_size) was read whole,
+    about 100 B a cell (5 million such rows, 10 MB, peaked at 461 MB): its reading stops
+    at csv_cells, its memory bounded by the limit, not by the file; an empty line counts
+    as a cell, being held as a row."""
+    path = tmp_path / "e.toml"
+    path.write_text(CSV_TOML.replace('target = "y"', 'target = "a"'))
+    peaks = {}
+    (tmp_path / "data.csv").write_text("a\n" * 100)
+    with pytest.raises(ExperimentConfigError):  # what a first run imports, not measured
+        run_experiment(path, limits={"csv_cells": 10})
+    for line, content in (("a\n", "one character"), ("\n", "empty")):
+        (tmp_path / "data.csv").write_text("a\n" + line * 400_000)
+        for limit in (5_000, 50_000):
+            tracemalloc.start()
+            try:
+                with pytest.raises(ExperimentConfigError) as info:
+                    run_experiment(path, limits={"csv_cells": limit})
+                peaks[content, limit] = tracemalloc.get_traced_memory()[1]
+            finally:
+                tracemalloc.stop()
+            assert str(info.value).endswith(
+                f"counted up to its line {limit + 1}, is at least {limit + 1}, more than the "
+                f"limit of {limit} (limit 'csv_cells'); a file cannot raise it, the caller "
+                "can, for one run: --limit csv_cells=N."
+            )
+    for content in ("one character", "empty"):
+        # 45000 more cells held: some 50 to 90 B each (a row's list and its place), far
+        # below the 40 MB the file's 400000 rows would take
+        grown = peaks[content, 50_000] - peaks[content, 5_000]
+        assert 45_000 * 20 < grown < 45_000 * 200, (content, peaks)
+        assert peaks[content, 50_000] < 16 * 2**20, (content, peaks)
+    MEASURED["CSV file of 400000 tiny rows, csv_cells=50000", False] = (
+        (tmp_path / "data.csv").stat().st_size,
+        0,
+        peaks["empty", 50_000],
+        str(info.value)[-90:],
+    )
+
+
 def test_a_forged_split_file_with_kfold_yes_is_refused(tmp_path):
     from sklearn_fair.model_selection import load_splits
 

@@ -100,8 +100,10 @@ class _Lines:
 def _read_rows(path, source, key, limits):
     """The rows of a CSV file, a regular file (a FIFO is refused before it is read) of at
     most ``limits.csv_size`` bytes, each row at most ``limits.csv_row`` characters (a long
-    field too, whatever ``csv.field_size_limit()`` the process has); what the csv module or
-    the decoder would raise, refused."""
+    field too, whatever ``csv.field_size_limit()`` the process has), at most
+    ``limits.csv_cells`` cells in all (an empty line counts as one: it is held as a row),
+    refused at the row that passes it, before the next is read; what the csv module or the
+    decoder would raise, refused."""
     where = f"the CSV file {str(path)!r}"
     try:
         descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
@@ -115,8 +117,18 @@ def _read_rows(path, source, key, limits):
             counted = io.BufferedReader(_Counted(raw, where, limits))
             text = io.TextIOWrapper(counted, encoding="utf-8", newline="")
             lines = _Lines(text, where, limits)
-            reader, rows = csv.reader(lines), []
+            reader, rows, cells = csv.reader(lines), [], 0
             for row in reader:
+                # each cell is held (its string, its place in its row and its column): some
+                # 100 B for a cell of one character and its line break, 2 B of the file
+                cells += max(len(row), 1)
+                if cells > limits.csv_cells:
+                    what = (
+                        "its number of cells (rows times columns), counted up to its line "
+                        f"{reader.line_num},"
+                    )
+                    refusal = limits.refusal("csv_cells", cells, where, what, whole=False)
+                    raise DataLimitError(refusal)
                 rows.append(row)
                 lines.row, lines.start = 0, reader.line_num + 1
             return rows

@@ -39,6 +39,7 @@ class Limits:
     in bytes; ``items`` of all arrays together; ``list_length`` of one array;
     ``string_length`` of one string or key; of the data a file names: ``csv_size``, bytes of
     a CSV file, ``csv_row``, characters of one of its rows (line breaks in quotes included),
+    ``csv_cells``, its cells (each row's, the header's too, counted as it is read),
     ``tu_size``, bytes of a TU data set's raw files (of an archive, every byte it unpacks
     to), and ``archive_entries`` of a TU archive. The user guide lists their defaults.
     """
@@ -54,6 +55,7 @@ class Limits:
     string_length: int = 10_000
     csv_size: int = 2**30
     csv_row: int = 10_000_000
+    csv_cells: int = 10_000_000
     tu_size: int = 2**32
     archive_entries: int = 10_000
 
