@@ -156,10 +156,15 @@ def test_each_entry_is_drawn_by_its_name_not_by_the_order_it_is_met(cache):
     # sampled whether the run meets them in one worker or in two
     for path, entry in entries(cache, "refit"):
         forge(path, entry, scores={"score": 0.999})
-    found = []
-    for n_jobs in (1, 2):
+
+    def sampled(n_jobs, seed):
         audit = verify_cache(
-            nested(cache).set_params(n_jobs=n_jobs), X, y, sample=0.5, random_state=3
+            nested(cache).set_params(n_jobs=n_jobs), X, y, sample=0.5, random_state=seed
         )
-        found.append(sorted(d["path"] for d in audit.differences))
-    assert found[0] == found[1] and 0 < len(found[0]) < len(entries(cache, "refit"))
+        return sorted(d["path"] for d in audit.differences)
+
+    # the entries' names hold the source's fingerprint, so which seed samples some but not
+    # all of the few refits changes with every edit of sklearn-fair: take the first that does
+    n_refits = len(entries(cache, "refit"))
+    seed = next(s for s in range(3, 40) if 0 < len(sampled(1, s)) < n_refits)
+    assert sampled(1, seed) == sampled(2, seed)
