@@ -138,6 +138,31 @@ def paired_by_label(columns, *, subject, unit):
     return [c.reindex(first) for c in values]
 
 
+def stacked_by_label(columns, *, subject, unit):
+    """The columns of a dict name -> scores as a ``(n, k)`` float array, paired row by row by
+    :func:`paired_by_label` (what ``pandas.DataFrame(columns)`` does); a ValueError naming
+    ``subject`` and the column where one is not 1-D numbers or not as long as the first."""
+    paired = paired_by_label(columns, subject=subject, unit=unit)
+    arrays = []
+    for name, values in zip(columns, paired):
+        array = float_array(
+            values, f"{subject} {name!r}", f"a 1-D array of numbers (one per {unit})"
+        )
+        if array.ndim != 1:
+            raise ValueError(
+                f"{subject} {name!r} must be 1-D, one score per {unit}. Got an array of shape "
+                f"{array.shape} instead."
+            )
+        if arrays and len(array) != len(arrays[0]):
+            raise ValueError(
+                f"{subject} must map each model to one score per {unit}, all of the same "
+                f"length: {name!r} has {len(array)} scores, {next(iter(columns))!r} "
+                f"{len(arrays[0])}."
+            )
+        arrays.append(array)
+    return np.column_stack(arrays) if arrays else np.empty((0, 0))
+
+
 def check_paired(a, b, *, min_size=2, purpose="a paired test", names=("a", "b"), unit="resample"):
     """Return ``a`` and ``b`` checked as paired score arrays of the same length, pandas Series
     paired by label (:func:`paired_by_label`); ``names`` are the parameters' names."""

@@ -19,7 +19,7 @@ import numpy as np
 from scipy import stats as _scipy_stats
 from sklearn.utils._param_validation import validate_params
 
-from ._checks import CONFIDENCE, float_array, require_stats_extra
+from ._checks import CONFIDENCE, float_array, require_stats_extra, stacked_by_label
 from ._compare import NOT_DEMONSTRATED
 from ._paired import holm
 
@@ -85,12 +85,11 @@ def _as_frame(scores):
     if isinstance(scores, pd.DataFrame):
         frame = scores.copy()
     elif isinstance(scores, dict):
-        raise ValueError(
-            "The 'scores' parameter of repeated_measures_comparison must be a pandas DataFrame "
-            "or a 2-D array of folds (rows) by models (columns). Got a dict; pass "
-            "pandas.DataFrame(scores), whose columns are the models (pandas Series paired by "
-            "their index, the folds)."
+        # rank_comparison's rule: pandas.DataFrame(scores), Series paired by their labels
+        values = stacked_by_label(
+            scores, subject="The 'scores' parameter, when a dict,", unit="fold"
         )
+        frame = pd.DataFrame(values, columns=list(scores))
     else:
         array = float_array(
             scores,
@@ -148,9 +147,11 @@ def repeated_measures_comparison(scores, *, confidence=0.95, greater_is_better=T
 
     Parameters
     ----------
-    scores : pandas.DataFrame or array-like of shape (n_folds, n_models)
+    scores : pandas.DataFrame, dict or array-like of shape (n_folds, n_models)
         One row per shared fold, one column per model (a DataFrame's columns name the
-        models); every model scored on every fold.
+        models); every model scored on every fold. A dict maps each model to its scores,
+        pandas Series paired by their index (the folds), as ``pandas.DataFrame(scores)``
+        pairs them.
     confidence : float, default=0.95
         Level of the intervals; ``1 - confidence`` is that of the Holm-adjusted verdicts.
     greater_is_better : bool, default=True

@@ -128,6 +128,29 @@ def test_prints_and_accepts_arrays():
     assert "model 0 - model 1: " in text and "Holm p = " in text
 
 
+def test_a_dict_is_its_dataframe_and_pairs_series_by_fold():
+    # rank_comparison's rule: a dict model -> scores is pandas.DataFrame(scores), whose
+    # Series are aligned on their index (the folds), whatever order each lists them in
+    frame = _scores(seed=3)
+    expected = repeated_measures_comparison(frame)
+    as_lists = repeated_measures_comparison({m: frame[m].tolist() for m in frame})
+    rng = np.random.default_rng(0)
+    shuffled = {m: frame[m].iloc[rng.permutation(len(frame))] for m in frame}
+    assert not all(s.index.equals(frame.index) for s in shuffled.values())
+    by_label = repeated_measures_comparison(shuffled)
+    # the DataFrame pandas builds from the shuffled Series: the reference pairing
+    reference = repeated_measures_comparison(pd.DataFrame(shuffled))
+    for result in (as_lists, by_label, reference):
+        pd.testing.assert_frame_equal(result.table, expected.table, check_exact=False, rtol=1e-9)
+        pd.testing.assert_series_equal(result.effects, expected.effects, rtol=1e-9)
+        assert result.residual_variance == pytest.approx(expected.residual_variance, rel=1e-9)
+    # paired by position the shuffled folds would be other numbers
+    by_position = repeated_measures_comparison(
+        pd.DataFrame({m: s.to_numpy() for m, s in shuffled.items()})
+    )
+    assert not np.allclose(by_position.table["pvalue"], expected.table["pvalue"])
+
+
 @pytest.mark.parametrize(
     "scores, match",
     [
@@ -137,9 +160,19 @@ def test_prints_and_accepts_arrays():
         ([[0.8, np.nan], [0.9, 0.8]], "NaN"),
         ([[0.8, 0.8], [0.8, 0.8], [0.8, 0.8]], "no residual variation"),
         ([[0.8, 0.9], [0.7, 0.8], [0.75, 0.85]], "no residual variation"),
-        # numpy's TypeError of float(dict), and its words of a ragged list, named no parameter
-        ({"a": [0.8, 0.7], "b": [0.9, 0.8]}, "'scores' .* DataFrame .* Got a dict"),
+        # numpy's words of a ragged list named no parameter
         ([[0.8, 0.9], [0.7]], "'scores' parameter must be a pandas DataFrame or a 2-D array"),
+        # a dict: ragged, non-numeric, Series that cannot be paired by fold
+        ({"a": [0.8, 0.7, 0.6], "b": [0.9, 0.8]}, "'scores' .* dict.* 'b' .* 2 .* 3"),
+        ({"a": [0.8, 0.7], "b": ["x", 0.8]}, "'scores' .* dict.* 'b' .* numbers"),
+        ({"a": [0.8, 0.7], "b": [None, 0.8]}, "NaN"),
+        ({"a": [[0.8, 0.7]], "b": [[0.9, 0.8]]}, "'scores' .* dict.* 'a' .* 1-D"),
+        (
+            {"a": pd.Series([0.8, 0.7], [0, 1]), "b": pd.Series([0.9, 0.8], [0, 2])},
+            "'scores' .* dict.* paired by fold",
+        ),
+        ({"a": [0.8, 0.7]}, "2 model"),
+        ({}, "2 model"),
     ],
 )
 def test_bad_tables(scores, match):
