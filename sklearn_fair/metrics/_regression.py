@@ -6,6 +6,7 @@ import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.utils._param_validation import validate_params
 
+from ..utils._scaling import scale_exponent
 from ..utils._stacklevel import external_stacklevel
 from ._checks import TARGETS, check_targets
 
@@ -57,12 +58,11 @@ def concordance_correlation_coefficient(y_true, y_pred, *, bias=True, sample_wei
     y = y_pred.astype(float)
     if not (np.isfinite(x).all() and np.isfinite(y).all()):
         raise ValueError("The 'y_true' and 'y_pred' parameters must hold finite values.")
-    # CCC is unchanged by scaling both by one factor: a power of 2 (exact, so every other
-    # result is the same to the last bit) keeps the squares below from overflowing to inf
-    # (NaN for values near 1e200) or underflowing to 0 (values near 1e-200)
-    largest = max(np.abs(x).max(), np.abs(y).max())
-    if largest > 0:
-        exponent = int(np.frexp(largest)[1])
+    # CCC is unchanged by scaling both by one factor: a power of 2 (exact) keeps the squares
+    # below from overflowing to inf (NaN for values near 1e200) or underflowing to 0 (values
+    # near 1e-200); ordinary values are not scaled (the package's one rule)
+    exponent = scale_exponent(x, y)
+    if exponent:
         x, y = np.ldexp(x, -exponent), np.ldexp(y, -exponent)
     weight = np.ones_like(x) if sample_weight is None else sample_weight
     total = weight.sum()

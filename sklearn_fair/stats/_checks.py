@@ -59,20 +59,10 @@ def check_scores(name, values, *, min_size=1, purpose="this statistic"):
     return array
 
 
-def scale_exponent(*arrays):
-    """The power of 2, ``e``, that brings the largest magnitude of ``arrays`` near 1 where it
-    lies past ``2**100`` or under ``2**-100`` (squares overflow to inf near 1e155 and underflow
-    to 0 near 1e-155), else 0: statistics of ``np.ldexp(x, -e)`` scaled back by
-    :func:`scaled_back` are those of ``x``, exactly (a power of 2), and ordinary values are not
-    touched."""
-    largest = max(float(np.abs(array).max()) for array in arrays)
-    exponent = int(np.frexp(largest)[1]) if largest > 0 else 0
-    return exponent if abs(exponent) > 100 else 0
-
-
 def scaled_back(value, exponent, what):
-    """``value * 2**exponent`` as a float; a ValueError naming ``what`` where that is past the
-    largest float (1.8e308), which would be inf or NaN."""
+    """``value * 2**exponent`` as a float (``exponent`` from ``utils._scaling.scale_exponent``);
+    a ValueError naming ``what`` where that is past the largest float (1.8e308), which would
+    be inf or NaN."""
     with np.errstate(over="ignore"):
         result = float(np.ldexp(value, exponent))
     if not np.isfinite(result):

@@ -12,13 +12,13 @@ import numpy as np
 from scipy import stats as _scipy_stats
 from sklearn.utils._param_validation import StrOptions, validate_params
 
+from ..utils._scaling import scale_exponent
 from ._checks import (
     CONFIDENCE,
     POSITIVE,
     LowHigh,
     check_scores,
     float_array,
-    scale_exponent,
     scaled_back,
 )
 

@@ -7,6 +7,7 @@ from sklearn.utils._param_validation import validate_params
 
 from ..metrics import MetricName, metric_display_name
 from ..utils import RANDOM_STATE_CONSTRAINTS
+from ..utils._scaling import scale_exponent
 from ._bootstrap import bootstrap_ci
 from ._bounds import clip_to_range, metric_range, range_text
 from ._checks import (
@@ -15,7 +16,6 @@ from ._checks import (
     POSITIVE,
     AsDict,
     check_scores,
-    scale_exponent,
     scaled_back,
 )
 from ._interval import INTERVAL_METHODS, MeanInterval, coverage_note, interval_of_mean
