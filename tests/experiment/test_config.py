@@ -1,3 +1,4 @@
+import os
 import re
 import sys
 import textwrap
@@ -114,6 +115,32 @@ def test_errors_name_line_and_key(tmp_path, old, new, line, key, message):
     assert text.startswith(f"{path}, line {line}, key '{key}': "), text
     assert message in text
     assert isinstance(info.value, ValueError)
+
+
+@pytest.mark.parametrize("kind", ["a folder", "a FIFO", "a device"])
+def test_a_csv_path_that_is_not_a_regular_file_says_what_it_is(tmp_path, kind):
+    # it said "does not exist" of a folder, a FIFO or a device that exists
+    if kind == "a folder":
+        (tmp_path / "data.csv").mkdir()
+        path = "data.csv"
+    elif kind == "a FIFO":
+        if not hasattr(os, "mkfifo"):
+            pytest.skip("no FIFOs on this system")
+        os.mkfifo(tmp_path / "data.csv")
+        path = "data.csv"
+    else:
+        if not os.path.exists(os.devnull) or os.devnull != "/dev/null":
+            pytest.skip("no /dev/null on this system")
+        path = os.devnull
+    csv = GOOD.replace(
+        'dataset = "sklearn:iris"', f'dataset = "csv"\npath = "{path}"\ntarget = "y"'
+    )
+    with pytest.raises(ExperimentConfigError) as info:
+        load_config(write(tmp_path, csv), allow_outside_paths=path == os.devnull)
+    text = str(info.value)
+    assert "line 7, key 'data.path': the CSV file" in text, text
+    assert f"is not a regular file: it is {kind}" in text, text
+    assert "does not exist" not in text, text
 
 
 def test_missing_files_and_keys(tmp_path):

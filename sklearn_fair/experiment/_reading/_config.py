@@ -1,7 +1,9 @@
 """Reading and checking an experiment file, before anything expensive runs."""
 
 import json
+import os
 import re
+import stat
 import sys
 from dataclasses import dataclass, field
 from functools import partial
@@ -146,6 +148,28 @@ def _check_table(source, document, table, schema, prefix=()):
     return dict(values)
 
 
+def _not_a_regular_file(path):
+    """Why ``path`` (links followed) is no file to read, or None for a regular file: "does not
+    exist", or what it is (a folder, a FIFO, a device, a socket), not "does not exist"."""
+    try:
+        mode = os.stat(path).st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        return "does not exist"
+    except OSError as exc:
+        return f"cannot be examined ({exc.strerror or exc})"
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISDIR(mode):
+        kind = "a folder"
+    elif stat.S_ISFIFO(mode):
+        kind = "a FIFO"
+    elif stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        kind = "a device"
+    else:
+        kind = "a socket" if stat.S_ISSOCK(mode) else "of another kind"
+    return f"is not a regular file: it is {kind}; give the path of a CSV file"
+
+
 def _check_data(source, data, resolve, prefix=("data",)):
     if "dataset" not in data:
         raise source.error(prefix + ("dataset",), "missing; say which data set to use.")
@@ -156,10 +180,9 @@ def _check_data(source, data, resolve, prefix=("data",)):
             if needed not in data:
                 raise source.error(prefix + (needed,), "missing; a 'csv' data set needs it.")
         data["path"] = resolve(data["path"], prefix + ("path",))
-        if not data["path"].is_file():
-            raise source.error(
-                prefix + ("path",), f"the CSV file {str(data['path'])!r} does not exist."
-            )
+        problem = _not_a_regular_file(data["path"])
+        if problem:
+            raise source.error(prefix + ("path",), f"the CSV file {str(data['path'])!r} {problem}.")
         kind = "csv"
     elif dataset.startswith("tu:") and len(dataset) > 3:
         if "root" not in data:
