@@ -14,7 +14,7 @@ from sklearn.utils._param_validation import StrOptions, validate_params
 
 from ..exceptions import SklearnFairWarning
 from ..utils._stacklevel import external_stacklevel
-from ._checks import CONFIDENCE, paired_by_label, rounding_tolerance
+from ._checks import CONFIDENCE, rounding_tolerance, stacked_by_label
 from ._paired import holm
 
 __all__ = ["RankComparison", "rank_comparison"]
@@ -99,16 +99,10 @@ def _as_table(scores, min_models=3):
         values = scores.to_numpy(dtype=float)
     elif isinstance(scores, dict):
         names = [str(name) for name in scores]
-        columns = paired_by_label(
+        # pandas.DataFrame(scores)'s rule, as repeated_measures_comparison's
+        values = stacked_by_label(
             scores, subject="The 'scores' parameter, when a dict,", unit="data set"
         )
-        try:
-            values = np.column_stack([np.asarray(v, dtype=float) for v in columns])
-        except ValueError as exc:
-            raise ValueError(
-                "The 'scores' parameter, when a dict, must map each model to "
-                f"one score per data set, all of the same length: {exc}"
-            ) from None
     else:
         values = np.asarray(scores, dtype=float)
         names = [f"model_{j}" for j in range(values.shape[1])] if values.ndim == 2 else []

@@ -4,6 +4,7 @@ scikit-posthocs and scipy are tests/benchmarking/test_ranks.py)."""
 import warnings
 
 import numpy as np
+import pandas as pd
 import pytest
 from scipy.stats import wilcoxon as stats_wilcoxon
 
@@ -113,3 +114,13 @@ def test_wilcoxon_against_a_control_that_scores_the_same_warns_ours_not_scipys()
         other.statistic,
         other.pvalue,
     )
+
+
+def test_a_model_of_more_than_one_column_in_a_dict_is_refused():
+    # np.column_stack laid a 2-D model out as two columns beside the others: 4 columns for 3
+    # names, so 'b' was ranked by a's second column (average ranks a 1, b 3.5, c 2); pandas
+    # sees three models, 'a' a column of lists, not numbers
+    scores = {"a": [[0.9, 0.1], [0.8, 0.2], [0.7, 0.3]], "b": [0.5, 0.6, 0.4], "c": [0.3, 0.2, 0.1]}
+    assert pd.DataFrame(scores).shape == (3, 3)
+    with pytest.raises(ValueError, match=r"'a' must be 1-D, one score per data set"):
+        rank_comparison(scores)
