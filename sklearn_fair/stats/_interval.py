@@ -203,7 +203,7 @@ def interval_of_mean(scores, method, confidence, **info):
         kwargs["half_scores"] = _check_half_scores(kwargs["half_scores"])
     # values past 2**100 (or under 2**-100) by one power of 2, so that their squares neither
     # overflow nor underflow; every interval is that of the scores scaled, scaled back
-    exponent = scale_exponent(scores, *kwargs.get("half_scores", np.zeros(1))[None])
+    exponent = scale_exponent(scores, kwargs.get("half_scores", scores))
     if exponent:
         scores = np.ldexp(scores, -exponent)
         if "half_scores" in kwargs:
