@@ -53,23 +53,29 @@ def _number(text):
         return None
 
 
-class _Counted(io.RawIOBase):
-    """The bytes of a CSV file, read no further than one byte past ``limits.csv_size``: a
-    file that grew since its size was read is refused as it is read."""
+class _Bounded(io.RawIOBase):
+    """The bytes of the file object ``file``, read no further than one byte past the limit
+    ``name`` of ``limits``, ``count`` bytes (of the same data) read before it: past the limit,
+    its refusal (a :class:`DataLimitError`) for ``what`` of ``where``. A file that grew since
+    its size was read, or an archive that unpacks to more than it says, is refused as it is
+    read."""
 
-    def __init__(self, file, where, limits):
-        self.file, self.where, self.limits, self.count = file, where, limits, 0
+    def __init__(self, file, where, limits, name, what, count=0):
+        self.file, self.where, self.limits, self.name, self.what = file, where, limits, name, what
+        self.count = count
 
     def readable(self):
         return True
 
+    def _read(self, view):
+        return self.file.readinto(view)
+
     def readinto(self, buffer):
-        room = self.limits.csv_size + 1 - self.count
-        n = self.file.readinto(memoryview(buffer)[:room])
+        limit = getattr(self.limits, self.name)
+        n = self._read(memoryview(buffer)[: limit + 1 - self.count])
         self.count += n
-        if self.count > self.limits.csv_size:
-            what = "its size in bytes"
-            refusal = self.limits.refusal("csv_size", self.count, self.where, what, whole=False)
+        if self.count > limit:
+            refusal = self.limits.refusal(self.name, self.count, self.where, self.what, whole=False)
             raise DataLimitError(refusal)
         return n
 
@@ -114,7 +120,9 @@ def _read_rows(path, source, key, limits):
             if status.st_size > limits.csv_size:
                 what = "its size in bytes"
                 raise DataLimitError(limits.refusal("csv_size", status.st_size, where, what))
-            counted = io.BufferedReader(_Counted(raw, where, limits))
+            counted = io.BufferedReader(
+                _Bounded(raw, where, limits, "csv_size", "its size in bytes")
+            )
             text = io.TextIOWrapper(counted, encoding="utf-8", newline="")
             lines = _Lines(text, where, limits)
             reader, rows, cells = csv.reader(lines), [], 0
@@ -305,31 +313,26 @@ _OPEN = {".tar.xz": lzma.open, ".tar.gz": gzip.open, ".tar.bz2": bz2.open, ".tar
 _HEADER_ROOM = 2**20
 
 
-class _Unpacked(io.RawIOBase):
+class _Unpacked(_Bounded):
     """The bytes an archive unpacks to, read no further than ``limits.tu_size`` in all and
     ``_HEADER_ROOM`` past ``end`` (the end of the last entry's data); a decompressor's
     error is the archive's, a TUFormatError."""
 
     def __init__(self, file, path, limits):
-        self.file, self.path, self.limits = file, path, limits
-        self.count, self.end = 0, 0
+        super().__init__(file, path, limits, "tu_size", "its size unpacked in bytes")
+        self.end = 0
 
-    def readable(self):
-        return True
+    def _read(self, view):
+        try:
+            return super()._read(view)
+        except (OSError, EOFError, lzma.LZMAError, zlib.error) as error:
+            raise TUFormatError(f"{self.where} cannot be unpacked: {error}.") from None
 
     def readinto(self, buffer):
-        try:
-            n = self.file.readinto(buffer)
-        except (OSError, EOFError, lzma.LZMAError, zlib.error) as error:
-            raise TUFormatError(f"{self.path} cannot be unpacked: {error}.") from None
-        self.count += n
-        if self.count > self.limits.tu_size:
-            what = "its size unpacked in bytes"
-            refusal = self.limits.refusal("tu_size", self.count, self.path, what, whole=False)
-            raise DataLimitError(refusal)
+        n = super().readinto(buffer)
         if self.count > self.end + _HEADER_ROOM:
             raise TUFormatError(
-                f"{self.path} cannot be read: the header of its entry at byte {self.end} "
+                f"{self.where} cannot be read: the header of its entry at byte {self.end} "
                 f"is more than {_HEADER_ROOM} bytes long, which no TU archive needs."
             )
         return n
@@ -381,20 +384,15 @@ def _folder_files(raw, name, limits):
     return files
 
 
-def _copy(data, path, budget, where, limits):
-    """Copy the file object ``data`` to ``path``, refusing past ``budget`` bytes (a file
-    that grew since its size was read); the budget left."""
+def _copy(data, path, copied, where, limits):
+    """Copy the file object ``data`` to ``path``, ``copied`` bytes of the data set's raw files
+    copied before it, refusing past ``limits.tu_size`` (a file that grew since its size was
+    read); the bytes copied after it."""
+    what = "the size of its raw files in bytes"
+    bounded = _Bounded(data, where, limits, "tu_size", what, count=copied)
     with open(path, "wb") as out:
-        while chunk := data.read(2**20):
-            budget -= len(chunk)
-            if budget < 0:
-                what = "the size of its raw files in bytes"
-                refusal = limits.refusal(
-                    "tu_size", limits.tu_size - budget, where, what, whole=False
-                )
-                raise DataLimitError(refusal)
-            out.write(chunk)
-    return budget
+        shutil.copyfileobj(bounded, out, 2**20)
+    return bounded.count
 
 
 def _remove(path):
@@ -443,10 +441,10 @@ def work_copy(root, name, work_dir, limits=None):
             partial = work_dir / f".{name}.partial"
             _remove(partial)
             (partial / "raw").mkdir(parents=True)
-            budget = [limits.tu_size]
+            copied = [0]
 
             def take(file, data, where=archive or raw):
-                budget[0] = _copy(data, partial / "raw" / file, budget[0], where, limits)
+                copied[0] = _copy(data, partial / "raw" / file, copied[0], where, limits)
 
             if archive is None:
                 for file in files:
