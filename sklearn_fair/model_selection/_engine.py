@@ -8,6 +8,7 @@ sub-package imports them from here, never from the private ``_nested`` modules, 
 
 from ._bounded_json import read_json
 from ._nested._batching import PREFETCH, AutoBatching
+from ._nested._cache_key import UnhashableError, task_names
 from ._nested._candidates import is_search
 from ._nested._data import RunData, take
 from ._nested._estimator import store_fitted
@@ -31,6 +32,7 @@ __all__ = [
     "RunData",
     "SEARCH",
     "SELECTION",
+    "UnhashableError",
     "check_cv_with_groups",
     "check_entries",
     "is_search",
@@ -43,4 +45,5 @@ __all__ = [
     "shared_root_seed",
     "store_fitted",
     "take",
+    "task_names",
 ]

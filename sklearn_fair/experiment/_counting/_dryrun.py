@@ -9,6 +9,7 @@ from .._reading._data import load_datasets
 from .._reading._text import neutral
 from ._checks import check_before_fit
 from ._estimate import estimate_compute, format_seconds
+from ._shared import SharedFits, shared_fits
 
 __all__ = ["DryRun", "dry_run", "dry_run_benchmark"]
 
@@ -28,6 +29,8 @@ class DryRun:
         The same keys -> :class:`Estimate`, for the models that were timed.
     data_problem : str or None
         Why data cannot be read (then they are not counted, and a run would stop).
+    shared : SharedFits
+        The fits that tasks identical across models spare (a run fits each task once).
     text : str
         The printed report.
     """
@@ -36,6 +39,7 @@ class DryRun:
     plans: dict
     estimates: dict = field(default_factory=dict)
     data_problem: object = None
+    shared: SharedFits = field(default_factory=SharedFits)
     text: str = ""
 
     def _sum(self, what):
@@ -52,8 +56,11 @@ class DryRun:
 
     @property
     def min_total_fits(self):
-        """The fits when no model's seeds change anything (see ModelPlan.min_total_fits)."""
-        return self._sum("min_total_fits")
+        """The fewest fits of the run: when no model's seeds change anything (see
+        ModelPlan.min_total_fits), the tasks that models share succeed (a failed one is fitted
+        again) and their winners coincide."""
+        total = self._sum("min_total_fits")
+        return None if total is None else total - self.shared.selection - self.shared.refits
 
 
 def _spread(counts):
@@ -183,7 +190,7 @@ def dry_run(
     loaded = load_datasets(config, labels_only=not timing, problems=problems)
     plans = check_before_fit(config, loaded)
     problem = "; ".join(f"{neutral(d)}: {p}" for d, p in problems.items()) or None
-    result = DryRun(config, plans, data_problem=problem)
+    result = DryRun(config, plans, data_problem=problem, shared=shared_fits(plans, loaded))
     several = config.several
     timed = timing and bool(loaded)
     lines = [
@@ -214,20 +221,31 @@ def dry_run(
         "n_refits (1 for an estimator without random_state, or whose seed is the user's; outer "
         "folds + 1 when the first fold's two refits show that a seed changes nothing).",
     ]
+    shared = result.shared
+    if shared.selection or shared.refits:
+        lines.append(
+            "Tasks that several models share (the same candidate on the same data and splits) "
+            f"are fitted once: {shared.selection} selection fits fewer, and up to "
+            f"{shared.refits} refits fewer where the models' winners coincide."
+        )
     if problems:
         lines.append("Total: not counted: the data cannot be read; a run would stop.")
     elif result.total_fits is None:
         refits = sum(plan.refits for plan in plans.values())
         lines.append(f"Total: {refits} refits and the fits that the whole searches decide.")
-    else:
+    elif result.min_total_fits < result.total_fits:
+        conditions = [
+            *(["seeds are inert"] if any(p.min_refits < p.refits for p in plans.values()) else []),
+            *(["the shared tasks succeed"] if shared.selection else []),
+            *(["their winners coincide"] if shared.refits else []),
+        ]
         lines.append(
-            f"Total: {result.total_fits} fits"
-            + (
-                f" at most ({result.min_total_fits} if seeds are inert)."
-                if result.min_total_fits < result.total_fits
-                else "."
-            )
+            f"Total: {result.total_fits} fits at most ({result.min_total_fits} if "
+            f"{', '.join(conditions[:-1])}{' and ' if len(conditions) > 1 else ''}"
+            f"{conditions[-1]})."
         )
+    else:
+        lines.append(f"Total: {result.total_fits} fits.")
     if timed:
         lines += ["", f"Estimated compute (seconds of one worker; wall time at n_jobs={n_jobs}):"]
         total, estimated = 0.0, {}

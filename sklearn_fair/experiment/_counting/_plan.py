@@ -9,7 +9,7 @@ a count from the file alone would be a guess.
 """
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from sklearn.base import clone
@@ -44,6 +44,8 @@ class ModelPlan:
         What the candidates are set on, and the run's scorers (metric key -> scorer).
     planning_seconds : float
         Seconds the planner took (the run plans once more).
+    nested_plan : Plan
+        NestedCV's plan itself (its tasks, as the run names them).
     """
 
     name: str
@@ -56,6 +58,7 @@ class ModelPlan:
     estimator: object = None
     scorers: object = None
     planning_seconds: float = 0.0
+    nested_plan: object = field(default=None, repr=False)
 
     @property
     def n_candidates(self):
@@ -126,6 +129,7 @@ def plan_model(config, dataset, spec, data):
         estimator=plan.search.estimator if whole else plan.estimator,
         scorers=plan.scorers,
         planning_seconds=time.perf_counter() - start,
+        nested_plan=plan,
     )
 
 

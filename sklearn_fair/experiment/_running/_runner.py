@@ -47,7 +47,8 @@ class ExperimentResult:
         ``(data set, model)`` -> result dict in a file with several data sets.
     status : dict
         The same keys -> ``"computed"``, or ``"cached"`` when every fit was served by the
-        task cache of an earlier run.
+        task cache: an earlier run's entries, or those of identical tasks of another model or
+        data set of this run (each distinct task is fitted once).
     report : NestedCVReport or dict
         The report written to ``report.md`` (of the cells whose every outer fold has a
         score); data set -> report in a file with several data sets.

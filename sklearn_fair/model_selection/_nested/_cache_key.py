@@ -16,7 +16,7 @@ import numpy as np
 from ...utils import fingerprint
 from ...utils._provenance import Describer, UnhashableError, digest, package_versions
 
-__all__ = ["KeyBuilder", "UnhashableError", "entry_name"]
+__all__ = ["KeyBuilder", "UnhashableError", "entry_name", "task_names"]
 
 FORMAT = "sklearn-fair-task/3"
 
@@ -25,15 +25,16 @@ class KeyBuilder:
     """Builds the key of every task of one run, describing the run's shared part once; raises
     UnhashableError when the data, the scorers or the fit parameters cannot be described."""
 
-    def __init__(self, data, scorers):
+    def __init__(self, data, scorers, *, data_name=None):
+        # data_name: what stands for X and y where they were not read (a dry run's count)
         self._describer = Describer()
         describe = self._describer.describe
         self.context = entry_name(
             {
                 "format": FORMAT,
                 "versions": package_versions(),
-                "X": fingerprint(data.X),
-                "y": fingerprint(data.y),
+                "X": fingerprint(data.X) if data_name is None else data_name,
+                "y": fingerprint(data.y) if data_name is None else data_name,
                 "fit_params": describe(data.fit_params),
                 "score_params": describe(data.score_params),
                 "scorers": describe(scorers),
@@ -74,3 +75,26 @@ class KeyBuilder:
 def entry_name(description):
     """The file name of a description: its digest without the ``sha256:`` prefix."""
     return digest(description).removeprefix("sha256:")
+
+
+def task_names(plan, *, data_name=None):
+    """The cache entry names of ``plan``'s tasks, as its run names them (a dry run's count of
+    the tasks several plans share): ``(selection, refits)``, the names of the selection tasks
+    of every outer fold, and ``(fold, seed index) -> [the name of the refit of each candidate
+    the fold may select]``. ``data_name`` stands for unread data. Raises UnhashableError where
+    the run would not cache."""
+    keys = KeyBuilder(plan.data, plan.scorers, data_name=data_name)
+    selection = [
+        keys.key(task, plan.estimator)[0]
+        for fold in range(plan.n_outer)
+        for task in plan.selection_tasks(fold)
+    ]
+    refits = {
+        (fold, index): [
+            keys.key(plan.refit_task(fold, {"best_params": dict(c)}, index), plan.estimator)[0]
+            for c in plan.candidates
+        ]
+        for fold in range(plan.n_outer)
+        for index in range(len(plan.refit_seeds))
+    }
+    return selection, refits

@@ -647,7 +647,7 @@ def run_plans(plans, *, n_jobs=None, verbose=0, label="benchmark fits", reuse_pr
         executor.n_workers,
         enabled=fit_timeout is None and not isinstance(executor, SequentialExecutor),
     )
-    ready = _ReadyTasks(runs)
+    ready, twins = _ReadyTasks(runs), _Twins()
     alone = []  # (task, entry): tasks of a batch whose worker died, to be sent one by one
     progress = Progress(verbose, sum(r.schedule.n_expected for r in runs), label=label)
     try:
@@ -665,7 +665,7 @@ def run_plans(plans, *, n_jobs=None, verbose=0, label="benchmark fits", reuse_pr
                     if cached is not None:
                         run.schedule.complete(task, cached)
                         progress.update()
-                    else:
+                    elif not twins.wait_for(entry, run, task):
                         batch.append((PlanTask(run.index, task, run.context), entry))
                 _submit(executor, ready, batch)
             if executor.in_flight == 0:
@@ -674,6 +674,7 @@ def run_plans(plans, *, n_jobs=None, verbose=0, label="benchmark fits", reuse_pr
                 raise RuntimeError("The nested run stalled: no task is ready or running.")
             for tagged, result in _unbatched(executor.wait(), alone):
                 run = runs[tagged.index]
+                ready.again(twins.computed(run, tagged.task))
                 if result.get("cache_error"):
                     run.plan.cache.note_write_failure(result["cache_error"])
                 run.schedule.computed += 1
@@ -705,11 +706,42 @@ class _PlanRun:
         self.context = TaskContext(plan.estimator, plan.scorers, plan.fit_timeout, reuse)
 
 
+class _Twins:
+    """Tasks identical to one being computed (the same cache entry: two models sharing a
+    candidate, a data set listed twice, a candidate twice in a grid) wait for it, then are
+    served by the entry it wrote: each distinct task is fitted once, whatever ``n_jobs`` and
+    the order tasks finish in, as the dry run counts. A twin of a task that failed, or whose
+    entry could not be written, runs itself."""
+
+    def __init__(self):
+        self._computing = {}  # entry name -> [(run, task) waiting for it]
+        self._names = {}  # (plan index, task key) -> the entry name it computes
+
+    def wait_for(self, entry, run, task):
+        """Whether ``task`` (to be computed, its cache ``entry``) waits for a twin."""
+        if entry is None:
+            return False
+        name = entry[1]
+        if name in self._computing:
+            self._computing[name].append((run, task))
+            return True
+        self._computing[name] = []
+        self._names[run.index, task.key] = name
+        return False
+
+    def computed(self, run, task):
+        """The ``(run, task)`` that waited for ``task`` of ``run``, just computed."""
+        name = self._names.pop((run.index, task.key), None)
+        return self._computing.pop(name, []) if name is not None else []
+
+
 class _ReadyTasks:
-    """The ready tasks of every plan, taken from the plans in turn."""
+    """The ready tasks of every plan, taken from the plans in turn; twins first, once the task
+    they waited for is computed."""
 
     def __init__(self, runs):
         self.runs, self._next = runs, 0
+        self._again = []
 
     @property
     def finished(self):
@@ -717,14 +749,21 @@ class _ReadyTasks:
 
     @property
     def any(self):
-        return any(run.schedule.has_ready() for run in self.runs)
+        return bool(self._again) or any(run.schedule.has_ready() for run in self.runs)
 
     @property
     def n_ready(self):
-        return sum(run.schedule.n_ready for run in self.runs)
+        return len(self._again) + sum(run.schedule.n_ready for run in self.runs)
+
+    def again(self, tasks):
+        """Make ``tasks``, ``(run, task)`` taken earlier, ready again."""
+        self._again.extend(tasks)
 
     def pop(self):
-        """``(run, task)``: the next ready task of the next plan that has one."""
+        """``(run, task)``: a twin made ready again, else the next ready task of the next plan
+        that has one."""
+        if self._again:
+            return self._again.pop(0)
         for offset in range(len(self.runs)):
             run = self.runs[(self._next + offset) % len(self.runs)]
             if run.schedule.has_ready():

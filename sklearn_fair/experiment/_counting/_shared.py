@@ -1,0 +1,99 @@
+"""The fits that tasks identical across models spare: a run fits each distinct task once
+(NestedCV's task cache names them), so two models that share a candidate on the same data
+and splits, or a data set listed twice, fit it once. Selection tasks are known before the
+run; a refit is shared only where the models' winners coincide, so the count is the most
+it can spare: the fewest distinct refits that can give every model one of its candidates'."""
+
+from dataclasses import dataclass
+from itertools import count
+
+from ...model_selection._engine import UnhashableError, task_names
+
+__all__ = ["SharedFits", "shared_fits"]
+
+#: components of more sets than this get one refit each (a lower bound) instead of the
+#: exact fewest (a search over 2 ** sets states)
+EXACT_SETS = 12
+
+
+@dataclass
+class SharedFits:
+    """Fits that identical tasks spare, over the whole experiment.
+
+    Attributes
+    ----------
+    selection : int
+        Selection fits identical to another model's (each distinct task is fitted once).
+    refits : int
+        The most refits spared, where the models' winners coincide.
+    """
+
+    selection: int = 0
+    refits: int = 0
+
+
+def _fewest_slots(plan):
+    """The refits ``plan`` (a ModelPlan) makes at the fewest: ``(fold, seed index)``."""
+    n_folds = len(plan.outer)
+    if plan.probe:  # the first fold's two, then one a fold
+        return [(0, 0), (0, 1), *((fold, 0) for fold in range(1, n_folds))]
+    return [(fold, index) for fold in range(n_folds) for index in range(plan.n_refits)]
+
+
+def _fewest_names(sets):
+    """The fewest names that hit every set of ``sets`` (each: the refits a model may make in
+    one slot), exact for components of up to EXACT_SETS sets, else one per component."""
+    parent = {}
+
+    def root(name):
+        while parent[name] != name:
+            parent[name] = name = parent[parent[name]]
+        return name
+
+    for names in sets:
+        names = list(names)
+        for name in names:
+            parent.setdefault(name, name)
+        for name in names[1:]:
+            parent[root(name)] = root(names[0])
+    components = {}
+    for names in sets:
+        components.setdefault(root(next(iter(names))), []).append(names)
+    return sum(_exact(part) if len(part) <= EXACT_SETS else 1 for part in components.values())
+
+
+def _exact(sets):
+    """The fewest names hitting every set: breadth first over the sets hit so far."""
+    masks = {}
+    for bit, names in enumerate(sets):
+        for name in names:
+            masks[name] = masks.get(name, 0) | 1 << bit
+    full, reached = (1 << len(sets)) - 1, {0}
+    for steps in count(1):
+        reached = {hit | mask for hit in reached for mask in set(masks.values())}
+        if full in reached:
+            return steps
+
+
+def shared_fits(plans, loaded):
+    """The :class:`SharedFits` of ``plans`` ((data set, model) -> ModelPlan, the same object
+    for the same data and protocol), ``loaded`` the data sets' Data."""
+    entries = []  # (selection names, refit sets) of each (data set, model)
+    named = {}
+    for (dataset, _), plan in plans.items():
+        if plan.whole_search or plan.nested_plan is None:
+            continue
+        data = loaded[dataset]
+        if id(plan) not in named:
+            unread = None if data.complete else f"unread data {id(data)}"
+            try:
+                named[id(plan)] = task_names(plan.nested_plan, data_name=unread)
+            except UnhashableError:  # the run does not cache it: it shares nothing
+                named[id(plan)] = None
+        if named[id(plan)] is not None:
+            selection, refits = named[id(plan)]
+            slots = [frozenset(refits[slot]) for slot in _fewest_slots(plan)]
+            entries.append((selection, [names for names in slots if names]))
+    selection = [name for names, _ in entries for name in names]
+    sets = [names for _, slots in entries for names in slots]
+    return SharedFits(len(selection) - len(set(selection)), len(sets) - _fewest_names(sets))
