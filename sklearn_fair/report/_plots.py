@@ -6,8 +6,6 @@ import numpy as np
 from sklearn.utils._param_validation import validate_params
 
 from ..model_selection._engine import refits_class
-from ..stats import mean_interval
-from ..stats._bounds import clip_to_range, metric_range
 from ..stats._checks import CONFIDENCE, COUNT
 from ..stats._compare import NOT_DEMONSTRATED
 from ..utils import RANDOM_STATE_CONSTRAINTS, fill_doc, install_hint
@@ -418,16 +416,14 @@ def interval_plot(result, confidence, interval, ax):
         points = []
         for dataset in result.datasets:
             cell = result.cells[dataset, model]
-            values = cell.metric.values(cell.scores)
-            if cell.n_failed_folds():  # folds failed: no point, no interval
+            if cell.n_failed_folds():  # folds failed: no point, no interval, as in the table
                 points.append((np.nan, np.nan, np.nan))
                 continue
-            kind, sizes = cell.interval_sizes(interval)
-            kinds.add(kind)
-            of_mean = mean_interval(values, confidence=confidence, method=kind, **sizes)
-            # kept in the metric's range, as the report's table (stats.summarize) keeps it
-            low, high, _ = clip_to_range(of_mean.low, of_mean.high, metric_range(cell.metric))
-            points.append((np.mean(values), low, high))
+            # the report's table's mean and interval (NestedResult.summary, the one owner:
+            # kept in the metric's range, printed units); its IQM interval is not drawn
+            summary = cell.summary(root=0, confidence=confidence, interval=interval, n_resamples=1)
+            kinds.add(summary.interval)
+            points.append((summary.mean, summary.ci_low, summary.ci_high))
         means, lows, highs = (np.asarray(column) for column in zip(*points))
         y = np.arange(len(result.datasets)) + offsets[j]
         ax.errorbar(means, y, xerr=[means - lows, highs - means], fmt="o", capsize=3, label=model)

@@ -292,3 +292,81 @@ def test_fold_scores_names_itself_in_a_bad_parameter(fitted, parameter, value):
         plot_fold_scores(fitted, **{parameter: value})
     assert str(error.value).startswith(f"The '{parameter}' parameter of plot_fold_scores must")
     assert repr(value) in str(error.value)
+
+
+def _plotted_intervals(ax, result):
+    """``{(dataset, model): (mean, low, high)}`` read from plot_intervals' error bars."""
+    drawn = {}
+    for model, bars in zip(result.models, ax.containers):
+        centres = bars.lines[0].get_xdata()
+        segments = iter(bars.lines[2][0].get_segments())  # one per drawn (finite) point
+        for dataset, centre in zip(result.datasets, centres):
+            if np.isfinite(centre):
+                (low, _), (high, _) = next(segments)
+                drawn[dataset, model] = (centre, low, high)
+            else:
+                drawn[dataset, model] = (np.nan, np.nan, np.nan)
+    return drawn
+
+
+def _folds_of(scores, n=20):
+    """A saved result's per-fold numbers: len(scores) folds of n rows each."""
+    return {
+        "outer_results": [
+            {
+                "test_score": s,
+                "test_scores": [s],
+                "validation_score": s,
+                "best_params": {},
+                "train_indices": [i for i in range(len(scores) * n) if i // n != f],
+                "test_indices": list(range(f * n, (f + 1) * n)),
+                "fit_time": 1.0,
+            }
+            for f, s in enumerate(scores)
+        ]
+    }
+
+
+@pytest.mark.parametrize("interval", ["corrected_t", "t", "normal"])
+def test_plot_intervals_draws_the_numbers_of_the_reports_table(fitted_regressors, interval):
+    # plot_intervals computed its own intervals: of the printed (negated) RMSE, where the
+    # table negates the scores' interval, so the drawn ends were off the table's in the last
+    # digits; and a mean past 1e308 / 2 overflowed to inf (np.mean) where the table scales,
+    # and matplotlib refused the negative bar ("'xerr' must not contain negative values")
+    from scipy import stats
+
+    from sklearn_fair import BenchmarkResult
+
+    huge = [1e308, 1.1e308, 1.05e308, 1.02e308]
+    result = BenchmarkResult.from_results(
+        {
+            **{("regression", name): nested for name, nested in fitted_regressors.items()},
+            ("huge", "ridge"): _folds_of(huge),
+            ("huge", "knn"): _folds_of([0.5, 0.7, float("nan"), 0.6]),  # a failed fold
+        }
+    )
+    report = result.report(confidence=0.9, interval=interval, n_resamples=10)
+    rows = {(r["dataset"], r["model"]): r for r in report.rows if r["selects"]}
+    drawn = _plotted_intervals(
+        result.plot_intervals(confidence=0.9, interval=interval).axes[0], result
+    )
+    assert set(drawn) == set(rows)
+    for key, (mean, low, high) in drawn.items():
+        table = rows[key]["test_mean"], rows[key]["ci_low"], rows[key]["ci_high"]
+        np.testing.assert_array_equal([mean, low, high], table, err_msg=str(key))
+    assert np.isnan(drawn["huge", "knn"]).all()
+    # the table's numbers, by hand: the interval of the positive RMSE, in [0, inf)
+    rmse = -fitted_regressors["ridge"].outer_scores_
+    scale = stats.sem(rmse)
+    if interval == "corrected_t":
+        scale = np.sqrt(1 / 4 + 15 / 45) * np.std(rmse, ddof=1)  # 4 folds of 15 rows
+    quantile = stats.norm.ppf(0.95) if interval == "normal" else stats.t.ppf(0.95, 3)
+    expected = [rmse.mean(), max(rmse.mean() - quantile * scale, 0), rmse.mean() + quantile * scale]
+    np.testing.assert_allclose(drawn["regression", "ridge"], expected, rtol=1e-12)
+    # near 1e308: the mean and interval of the scores in units of 1e300, times 1e300
+    small = np.asarray(huge) / 1e300
+    scale = {"corrected_t": np.sqrt(1 / 4 + 20 / 60) * np.std(small, ddof=1)}.get(
+        interval, stats.sem(small)
+    )
+    expected = 1e300 * (small.mean() + quantile * scale * np.array([0, -1, 1]))
+    np.testing.assert_allclose(drawn["huge", "ridge"], expected, rtol=1e-12)
