@@ -65,17 +65,25 @@ def concordance_correlation_coefficient(y_true, y_pred, *, bias=True, sample_wei
     if exponent:
         x, y = np.ldexp(x, -exponent), np.ldexp(y, -exponent)
     weight = np.ones_like(x) if sample_weight is None else sample_weight
+    # the weights too, by the same rule: the CCC is that of the weights times any factor but
+    # for bias=False's "total - 1", which becomes "total - 2**-e" in scaled weights; else the
+    # sums of weights near 1e300 overflow (NaN), and those of weights near 1e-320
+    # (subnormal) lose digits
+    weight_exponent = scale_exponent(weight)
+    if weight_exponent:
+        weight = np.ldexp(weight, -weight_exponent)
     total = weight.sum()
     if total <= 0:
         raise ValueError(
-            f"The 'sample_weight' parameter sums to {float(total)!r}; "
+            f"The 'sample_weight' parameter sums to {float(np.sum(sample_weight))!r}; "
             "concordance_correlation_coefficient needs a positive total weight."
         )
-    denominator = total if bias else total - 1.0
+    with np.errstate(over="ignore"):  # 1 in weights scaled up from 1e-320 is inf: refused
+        denominator = total if bias else total - np.ldexp(1.0, -weight_exponent)
     if denominator <= 0:
         raise ValueError(
             "concordance_correlation_coefficient with bias=False needs a total weight above 1 "
-            f"(at least 2 samples). Got {float(total)!r} instead."
+            f"(at least 2 samples). Got {float(np.ldexp(total, weight_exponent))!r} instead."
         )
     mean_x = np.dot(weight, x) / total
     mean_y = np.dot(weight, y) / total

@@ -99,3 +99,48 @@ def test_very_large_or_small_values_give_the_ccc_of_the_same_values_scaled(facto
         warnings.simplefilter("error")
         result = ccc(x * factor, y * factor, bias=bias)
     assert result == pytest.approx(_ccc_by_definition(x, y, bias), rel=1e-12)
+
+
+def _weighted_ccc_exactly(x, y, weight, bias):
+    """Lin's CCC with frequency weights, in exact rational arithmetic (fractions) on the
+    floats as given: the weighted means, and the moments over the total weight (minus 1
+    with bias=False)."""
+    from fractions import Fraction
+
+    x, y, weight = ([Fraction(float(v)) for v in values] for values in (x, y, weight))
+    total = sum(weight)
+    mean_x = sum(w * v for w, v in zip(weight, x)) / total
+    mean_y = sum(w * v for w, v in zip(weight, y)) / total
+    n = total if bias else total - 1
+
+    def moment(a, mean_a, b, mean_b):
+        return sum(w * (u - mean_a) * (v - mean_b) for w, u, v in zip(weight, a, b)) / n
+
+    scale = moment(x, mean_x, x, mean_x) + moment(y, mean_y, y, mean_y) + (mean_x - mean_y) ** 2
+    return float(2 * moment(x, mean_x, y, mean_y) / scale)
+
+
+@pytest.mark.parametrize(
+    "weight",
+    [
+        [1e307, 2e307, 3e307, 1e307, 2e307],  # w * x past 1.8e308: NaN before
+        [1e308, 1.5e308, 1.7e308, 1e308, 1.2e308],  # their sum overflows to inf
+        [1e300, 1.0, 3e300, 1e-300, 2e300],  # huge next to tiny
+        [1e-320, 2e-320, 3e-320, 1e-320, 2e-320],  # subnormal: the products lost digits
+    ],
+)
+@pytest.mark.parametrize("bias", [True, False])
+def test_huge_or_tiny_weights_give_the_exact_ccc(weight, bias):
+    # the weights' sums overflowed to inf or their products to NaN, returned with numpy's
+    # RuntimeWarnings, and subnormal weights gave 0.949121 for 0.949153; the CCC is that of
+    # the weights scaled (exactly, by a power of 2), with bias=False's 1 scaled with them
+    x = np.array([1.0, 2.0, 3.0, 4.0, 5.0])
+    y = np.array([1.5, 2.0, 2.5, 4.5, 5.5])
+    if not bias and sum(weight) < 2:
+        with pytest.raises(ValueError, match="total weight above 1"):
+            ccc(x, y, sample_weight=weight, bias=bias)
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        result = ccc(x, y, sample_weight=weight, bias=bias)
+    assert result == pytest.approx(_weighted_ccc_exactly(x, y, weight, bias), rel=1e-13)
