@@ -25,7 +25,7 @@ from ._checks import (
     POSITIVE,
     AsDict,
     check_paired,
-    equal_differences,
+    rounding_tolerance,
 )
 from ._paired import corrected_resampled_ttest, holm
 
@@ -96,7 +96,8 @@ def bayesian_signed_rank(
     a, b : array-like of shape (n_datasets,)
         Each model's score on each data set (e.g. the mean over its outer folds), paired by
         data set (pandas Series by their index, as :func:`paired_ttest` pairs them); at
-        least 2.
+        least 2. A data set whose two scores are equal up to rounding (``0.1 + 0.2`` and
+        ``0.3``) has a difference of 0, as in Wilcoxon's test of :func:`rank_comparison`.
     rope : float, default=0.01
         Half-width of the region of practical equivalence, in the metric's units.
     prior : float, default=0.5
@@ -127,8 +128,10 @@ def bayesian_signed_rank(
     """
     a, b = check_paired(a, b, purpose="a signed-rank test", unit="data set")
     differences = (a - b) if greater_is_better else (b - a)
-    if equal_differences(a, b) == 0.0:  # scores equal but for rounding, which would decide
-        differences = np.zeros_like(differences)
+    # a data set whose scores are equal but for rounding (0.1 + 0.2 against 0.3) has no
+    # difference, as Wilcoxon's test (rank_comparison) drops it: its 1e-16 would put the
+    # pairs' sums of 0, which count half, on one side
+    differences[np.abs(differences) <= rounding_tolerance(a, b)] = 0.0
     alpha = np.ones(differences.shape[0] + 1)
     alpha[0] = float(prior)
     weights = as_generator(random_state).dirichlet(alpha, int(n_samples))

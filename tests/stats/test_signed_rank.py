@@ -145,3 +145,28 @@ def test_scores_equal_but_for_rounding_split_evenly_with_rope_zero():
     b = np.array([0.3, 0.6, 1.2, 1.7, 0.3, 0.6])
     result = bayesian_signed_rank(a, b, rope=0.0)
     assert (result.p_a_better, result.p_equivalent, result.p_b_better) == (0.5, 0.0, 0.5)
+
+
+@pytest.mark.parametrize("greater_is_better", [True, False])
+def test_rounding_noise_next_to_real_differences_is_no_difference_with_rope_zero(
+    greater_is_better,
+):
+    # three data sets whose scores are the same numbers but for rounding (0.1 + 0.2 against
+    # 0.3), three with real differences: the noise (1e-16) counted as "a better" in every pair
+    # sum with the prior's 0 and with each other, where an exact 0 counts half: 0.94 for "a
+    # better" where the same scores written exactly give 0.82 (baycomp's 0.82 too). The
+    # paired t-tests and Wilcoxon's test (rank_comparison) take such a difference as 0
+    a = np.array([0.1 + 0.2, 0.2 + 0.4, 0.4 + 0.8, 0.80, 0.70, 0.91])
+    b = np.array([0.3, 0.6, 1.2, 0.77, 0.715, 0.85])
+    exact = np.array([0.3, 0.6, 1.2, 0.80, 0.70, 0.91])  # the same scores, equal ones exactly
+    assert (a[:3] != exact[:3]).all() and (a[3:] == exact[3:]).all()
+    if not greater_is_better:
+        a, b, exact = -a, -b, -exact
+    noisy = bayesian_signed_rank(a, b, rope=0.0, greater_is_better=greater_is_better)
+    written = bayesian_signed_rank(exact, b, rope=0.0, greater_is_better=greater_is_better)
+    assert noisy == written
+    theirs = baycomp.SignedRankTest.probs(exact, b, 0.0, nsamples=50_000, random_state=0)
+    if not greater_is_better:
+        theirs = theirs[::-1]
+    error = 4 * 0.5 / np.sqrt(50_000)
+    assert (noisy.p_a_better, noisy.p_b_better) == pytest.approx(theirs, abs=error)
