@@ -59,16 +59,16 @@ def check_scores(name, values, *, min_size=1, purpose="this statistic"):
     return array
 
 
-def scaled_back(value, exponent, what):
+def scaled_back(value, exponent, what, subject="The 'scores' parameter holds values"):
     """``value * 2**exponent`` as a float (``exponent`` from ``utils._scaling.scale_exponent``);
-    a ValueError naming ``what`` where that is past the largest float (1.8e308), which would
-    be inf or NaN."""
+    a ValueError naming ``subject`` and ``what`` where that is past the largest float
+    (1.8e308), which would be inf or NaN."""
     with np.errstate(over="ignore"):
         result = float(np.ldexp(value, exponent))
     if not np.isfinite(result):
         raise ValueError(
-            f"The 'scores' parameter holds values so large that {what} lies past the largest "
-            f"float ({np.finfo(float).max:.3g}). Divide the scores by a power of 10 first."
+            f"{subject} so large that {what} lies past the largest float "
+            f"({np.finfo(float).max:.3g}). Divide the scores by a power of 10 first."
         )
     return result
 

@@ -1,11 +1,12 @@
 """Paired comparisons of two models scored on the same resamples."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from scipy import stats as _scipy_stats
 from sklearn.utils._param_validation import validate_params
 
+from ..utils._scaling import scale_exponent
 from ._checks import (
     CONFIDENCE,
     CORRELATION,
@@ -15,6 +16,7 @@ from ._checks import (
     check_paired,
     check_scores,
     equal_differences,
+    scaled_back,
 )
 
 
@@ -74,6 +76,35 @@ class BayesianTestResult(AsDict):
     df: int
     rope: float
     rho: float
+
+
+def _scaled(a, b):
+    """``(a, b, exponent)``: scores past 2**100 or under 2**-100 in magnitude scaled by one
+    power of 2 (``utils._scaling.scale_exponent``, exact), so that the squares of their
+    differences neither overflow (t = 0, p = 1 for differences near 1e200) nor underflow (a
+    zero standard error, t infinite, p = 0 near 1e-200); t, p and the posterior's
+    probabilities are those of the scaled scores, the differences scaled back."""
+    exponent = scale_exponent(a, b)
+    if exponent:
+        a, b = np.ldexp(a, -exponent), np.ldexp(b, -exponent)
+    return a, b, exponent
+
+
+def _back(value, exponent, what):
+    """``value`` of scaled scores (:func:`_scaled`) in the scores' units."""
+    subject = "The 'a' and 'b' parameters hold scores"
+    return scaled_back(value, exponent, what, subject) if exponent else value
+
+
+def _t_test_back(result, exponent):
+    if not exponent:
+        return result
+    return replace(
+        result,
+        mean_difference=_back(result.mean_difference, exponent, "their mean difference"),
+        ci_low=_back(result.ci_low, exponent, "the interval of their mean difference"),
+        ci_high=_back(result.ci_high, exponent, "the interval of their mean difference"),
+    )
 
 
 def _t_test(a, b, variance_factor, confidence):
@@ -138,13 +169,14 @@ def paired_ttest(a, b, *, confidence=0.95):
     (0.03, 2.777, 0.069)
     """
     a, b = check_paired(a, b, purpose="a paired t-test")
+    a, b, exponent = _scaled(a, b)
     confidence = float(confidence)
     # equal differences: scipy's t is NaN (0/0), or rounding's; ours is documented
     if equal_differences(a, b) is not None:
-        return _t_test(a, b, 1.0 / a.shape[0], confidence)
+        return _t_test_back(_t_test(a, b, 1.0 / a.shape[0], confidence), exponent)
     result = _scipy_stats.ttest_rel(a, b)
     interval = result.confidence_interval(confidence)
-    return PairedTestResult(
+    tested = PairedTestResult(
         mean_difference=float((a - b).mean()),
         ci_low=float(interval.low),
         ci_high=float(interval.high),
@@ -153,6 +185,7 @@ def paired_ttest(a, b, *, confidence=0.95):
         df=int(result.df),
         confidence=confidence,
     )
+    return _t_test_back(tested, exponent)
 
 
 @validate_params(
@@ -198,8 +231,9 @@ def corrected_resampled_ttest(a, b, *, n_train, n_test, confidence=0.95):
     (2.39, 0.075)
     """
     a, b = check_paired(a, b, purpose="a corrected resampled t-test")
+    a, b, exponent = _scaled(a, b)
     variance_factor = 1.0 / a.shape[0] + float(n_test) / float(n_train)
-    return _t_test(a, b, variance_factor, float(confidence))
+    return _t_test_back(_t_test(a, b, variance_factor, float(confidence)), exponent)
 
 
 @validate_params(
@@ -259,6 +293,9 @@ def bayesian_correlated_ttest(a, b, *, rope=0.01, rho=None, n_train=None, n_test
                 f"to n_test / (n_train + n_test). Got n_train={n_train!r}, n_test={n_test!r}."
             )
         rho = float(n_test) / (float(n_train) + float(n_test))
+    a, b, exponent = _scaled(a, b)
+    with np.errstate(over="ignore"):  # a rope past the largest float, of tiny scores: all of it
+        scaled_rope = float(np.ldexp(float(rope), -exponent))
     differences = a - b
     n = differences.shape[0]
     equal = equal_differences(a, b)
@@ -273,18 +310,18 @@ def bayesian_correlated_ttest(a, b, *, rope=0.01, rho=None, n_train=None, n_test
         if rope == 0 and mean == 0.0:
             p_a_better = p_b_better = 0.5
         else:
-            p_b_better = float(mean < -rope)
-            p_a_better = float(mean > rope)
+            p_b_better = float(mean < -scaled_rope)
+            p_a_better = float(mean > scaled_rope)
     else:
         posterior = _scipy_stats.t(n - 1, loc=mean, scale=scale)
-        p_b_better = float(posterior.cdf(-rope))
-        p_a_better = float(posterior.sf(rope))
+        p_b_better = float(posterior.cdf(-scaled_rope))
+        p_a_better = float(posterior.sf(scaled_rope))
     return BayesianTestResult(
         p_a_better=p_a_better,
         p_equivalent=max(0.0, 1.0 - p_a_better - p_b_better),
         p_b_better=p_b_better,
-        mean_difference=mean,
-        scale=scale,
+        mean_difference=_back(mean, exponent, "their mean difference"),
+        scale=_back(scale, exponent, "the scale of its posterior"),
         df=n - 1,
         rope=float(rope),
         rho=float(rho),

@@ -1,3 +1,5 @@
+import warnings
+
 import baycomp
 import numpy as np
 import pytest
@@ -379,3 +381,44 @@ def test_bayesian_scores_equal_but_for_rounding_are_baycomps_equal_scores():
     result = bayesian_correlated_ttest(_SUMS, _TOTALS, rope=0.0, rho=1 / 6)
     ours = (result.p_a_better, result.p_equivalent, result.p_b_better)
     assert ours == pytest.approx(_baycomp_probs(_TOTALS, _TOTALS, 0.0), abs=1e-12)
+
+
+@pytest.mark.parametrize("factor", [1e200, 1e-200])
+def test_scores_near_1e200_or_1e_200_are_tested_as_the_same_scores_in_other_units(factor):
+    # the squares of the differences overflowed (variance inf: t = 0, p = 1, interval
+    # [-inf, inf] and, for the Bayesian test, 0.5 each) or underflowed (variance 0: t
+    # infinite, p = 0 and a zero-width interval, without a warning); the tests are unchanged
+    # by a change of units, as scipy's of the scores in ordinary units says
+    a = np.array([5.0, 6.0, 7.0, 8.0, 9.0])
+    b = np.array([1.0, 1.5, 2.0, 1.0, 2.0])
+    d = a - b
+    expected = stats.ttest_rel(a, b)
+    interval = expected.confidence_interval(0.95)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        plain = paired_ttest(a * factor, b * factor)
+        corrected = corrected_resampled_ttest(a * factor, b * factor, n_train=80, n_test=20)
+        bayes = bayesian_correlated_ttest(
+            a * factor, b * factor, rope=0.5 * factor, n_train=80, n_test=20
+        )
+    assert (plain.statistic, plain.pvalue) == pytest.approx(
+        (expected.statistic, expected.pvalue), rel=1e-12
+    )
+    assert [plain.mean_difference, *plain.ci] == pytest.approx(
+        [factor * d.mean(), factor * interval.low, factor * interval.high], rel=1e-12
+    )
+    se = np.sqrt((1 / 5 + 20 / 80) * d.var(ddof=1))  # Nadeau and Bengio's, by hand
+    half = stats.t.ppf(0.975, 4) * se
+    assert corrected.statistic == pytest.approx(d.mean() / se, rel=1e-12)
+    assert corrected.pvalue == pytest.approx(2 * stats.t.sf(d.mean() / se, 4), rel=1e-12)
+    assert list(corrected.ci) == pytest.approx(
+        [factor * (d.mean() - half), factor * (d.mean() + half)], rel=1e-12
+    )
+    scale = np.sqrt((1 / 5 + 0.2 / 0.8) * d.var(ddof=1))  # rho = 20 / 100
+    posterior = stats.t(4, loc=d.mean(), scale=scale)
+    assert (bayes.p_a_better, bayes.p_b_better) == pytest.approx(
+        (posterior.sf(0.5), posterior.cdf(-0.5)), rel=1e-12
+    )
+    assert (bayes.mean_difference, bayes.scale) == pytest.approx(
+        (factor * d.mean(), factor * scale), rel=1e-12
+    )
