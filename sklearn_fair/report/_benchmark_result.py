@@ -26,7 +26,6 @@ from ..stats import multiple_comparison as _multiple_comparison
 from ..stats import rank_comparison as _rank_comparison
 from ..stats._aggregate import performance_profile
 from ..stats._checks import CONFIDENCE, COUNT, check_same_splits
-from ..stats._interval import INTERVAL_METHODS
 from ..stats._normalize import normalize_scores
 from ..utils import RANDOM_STATE_CONSTRAINTS, IntervalNotBool, fill_doc, install_hint
 from ..utils._random import check_random_state_param, named_generator, seed_root
@@ -1053,7 +1052,7 @@ class BenchmarkResult:
         return critical_difference_diagram(self.rank_comparison(alpha=alpha), alpha, ax)
 
     @validate_params(
-        {"confidence": [CONFIDENCE], "interval": [INTERVAL_METHODS], "ax": "no_validation"},
+        {"confidence": [CONFIDENCE], "interval": [REPORT_INTERVALS], "ax": "no_validation"},
         prefer_skip_nested_validation=True,
     )
     @fill_doc(DOCS)

@@ -370,3 +370,17 @@ def test_plot_intervals_draws_the_numbers_of_the_reports_table(fitted_regressors
     )
     expected = 1e300 * (small.mean() + quantile * scale * np.array([0, -1, 1]))
     np.testing.assert_allclose(drawn["huge", "ridge"], expected, rtol=1e-12)
+
+
+def test_plot_intervals_takes_the_intervals_the_report_takes(fitted):
+    # it took "conservative_z", as mean_interval does, and then failed asking for a
+    # 'half_scores' parameter it does not have; the report offers the three of REPORT_INTERVALS
+    from sklearn_fair import BenchmarkResult
+
+    result = BenchmarkResult.from_results({("d", name): n for name, n in fitted.items()})
+    expected = r"'interval' parameter of BenchmarkResult.plot_intervals must be a str among"
+    with pytest.raises(ValueError, match=expected) as raised:
+        result.plot_intervals(interval="conservative_z")
+    assert "half_scores" not in str(raised.value)
+    for interval in ("corrected_t", "t", "normal"):
+        result.plot_intervals(interval=interval)
