@@ -962,7 +962,7 @@ def _rows(cells, confidence, interval, n_resamples, root):
                 "selects": selects,
                 "n_folds": int(scores.size),
                 "test_mean": summary.mean,
-                "test_std": np.nan if failed else float(np.std(scores)),
+                "test_std": np.nan if failed else summary.std,  # summarize's, scaled: no overflow
                 "ci_low": summary.ci_low,
                 "ci_high": summary.ci_high,
                 "ci_method": summary.ci_method,

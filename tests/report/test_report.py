@@ -456,3 +456,32 @@ def test_a_nested_cv_random_state_seeds_the_bootstrap_only_as_an_int(kind):
     expected = bootstrap_ci(nested.outer_scores_, iqm, n_resamples=300,
                             random_state=named_generator(root, "data", "m"))  # fmt: skip
     assert intervals[0] == pytest.approx((expected.low, expected.high))
+
+
+def test_the_tables_std_of_scores_near_1e200_is_their_std():
+    # the row's std was np.std of the scores, whose squares overflowed to inf (with numpy's
+    # RuntimeWarning) beside the finite mean and interval summarize scales for; the std of
+    # the same scores in units of 1e200, times 1e200
+    import warnings
+
+    from sklearn_fair import BenchmarkResult
+
+    scores = [1e200, 1.1e200, 1.05e200, 1.02e200]
+    folds = {
+        "outer_results": [
+            {
+                "test_score": s,
+                "test_scores": [s],
+                "validation_score": s,
+                "best_params": {},
+                "train_indices": [i for i in range(80) if i // 20 != f],
+                "test_indices": list(range(f * 20, (f + 1) * 20)),
+                "fit_time": 1.0,
+            }
+            for f, s in enumerate(scores)
+        ]
+    }
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        (row,) = BenchmarkResult.from_results({("d", "x"): folds}).report(n_resamples=10).rows
+    assert row["test_std"] == pytest.approx(1e200 * np.std(np.array(scores) / 1e200), rel=1e-12)
