@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from itertools import count
 
 from ...model_selection._engine import UnhashableError, task_names
+from ...utils import fingerprint
 
 __all__ = ["SharedFits", "shared_fits"]
 
@@ -75,25 +76,44 @@ def _exact(sets):
             return steps
 
 
+def _same_data(data):
+    """What two plans' data must share for a task to be shared: their content where read
+    (the run's cache key hashes it), else the one object a data set listed twice reads."""
+    if data.complete:
+        return fingerprint(data.X), fingerprint(data.y)
+    return id(data)
+
+
 def shared_fits(plans, loaded):
     """The :class:`SharedFits` of ``plans`` ((data set, model) -> ModelPlan, the same object
     for the same data and protocol), ``loaded`` the data sets' Data."""
-    entries = []  # (selection names, refit sets) of each (data set, model)
-    named = {}
+    # only plans of one estimator class on the same data can share a task: the others are
+    # not named (describing every task costs as much as planning it)
+    groups, same_data = {}, {}
     for (dataset, _), plan in plans.items():
         if plan.whole_search or plan.nested_plan is None:
             continue
         data = loaded[dataset]
-        if id(plan) not in named:
-            unread = None if data.complete else f"unread data {id(data)}"
-            try:
-                named[id(plan)] = task_names(plan.nested_plan, data_name=unread)
-            except UnhashableError:  # the run does not cache it: it shares nothing
-                named[id(plan)] = None
-        if named[id(plan)] is not None:
-            selection, refits = named[id(plan)]
-            slots = [frozenset(refits[slot]) for slot in _fewest_slots(plan)]
-            entries.append((selection, [names for names in slots if names]))
+        if id(data) not in same_data:
+            same_data[id(data)] = _same_data(data)
+        kind = (type(plan.nested_plan.estimator), same_data[id(data)])
+        groups.setdefault(kind, []).append((plan, data))
+    entries, named = [], {}  # entries: (selection names, refit sets) of each (data set, model)
+    for group in groups.values():
+        if len(group) < 2:
+            continue
+        for plan, data in group:
+            if id(plan) not in named:
+                unread = None if data.complete else f"unread data {id(data)}"
+                try:
+                    named[id(plan)] = task_names(
+                        plan.nested_plan, _fewest_slots(plan), data_name=unread
+                    )
+                except UnhashableError:  # the run does not cache it: it shares nothing
+                    named[id(plan)] = None
+            if named[id(plan)] is not None:
+                selection, refits = named[id(plan)]
+                entries.append((selection, [names for names in refits if names]))
     selection = [name for names, _ in entries for name in names]
     sets = [names for _, slots in entries for names in slots]
     return SharedFits(len(selection) - len(set(selection)), len(sets) - _fewest_names(sets))

@@ -77,24 +77,23 @@ def entry_name(description):
     return digest(description).removeprefix("sha256:")
 
 
-def task_names(plan, *, data_name=None):
+def task_names(plan, refit_slots, *, data_name=None):
     """The cache entry names of ``plan``'s tasks, as its run names them (a dry run's count of
     the tasks several plans share): ``(selection, refits)``, the names of the selection tasks
-    of every outer fold, and ``(fold, seed index) -> [the name of the refit of each candidate
-    the fold may select]``. ``data_name`` stands for unread data. Raises UnhashableError where
-    the run would not cache."""
+    of every outer fold, and per ``(fold, seed index)`` of ``refit_slots`` the set of names of
+    the refits of each candidate the fold may select. ``data_name`` stands for unread data.
+    Raises UnhashableError where the run would not cache."""
     keys = KeyBuilder(plan.data, plan.scorers, data_name=data_name)
     selection = [
         keys.key(task, plan.estimator)[0]
         for fold in range(plan.n_outer)
         for task in plan.selection_tasks(fold)
     ]
-    refits = {
-        (fold, index): [
+    refits = [
+        {
             keys.key(plan.refit_task(fold, {"best_params": dict(c)}, index), plan.estimator)[0]
             for c in plan.candidates
-        ]
-        for fold in range(plan.n_outer)
-        for index in range(len(plan.refit_seeds))
-    }
+        }
+        for fold, index in refit_slots
+    ]
     return selection, refits
