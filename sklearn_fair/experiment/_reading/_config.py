@@ -14,7 +14,7 @@ from ._build import Builder
 from ._imports import ALLOWED_PACKAGES
 from ._limits import check_document, count_candidates, parse_limits, prescan_toml, read_text
 from ._locate import ConfigSource
-from ._paths import data_dir_from, resolve_path
+from ._paths import data_dir_from, file_kind, resolve_path
 from ._protocol import RUNNER_KEYS, check_protocol, read_splits
 from ._text import file_name, neutral, shown
 
@@ -159,15 +159,7 @@ def _not_a_regular_file(path):
         return f"cannot be examined ({exc.strerror or exc})"
     if stat.S_ISREG(mode):
         return None
-    if stat.S_ISDIR(mode):
-        kind = "a folder"
-    elif stat.S_ISFIFO(mode):
-        kind = "a FIFO"
-    elif stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        kind = "a device"
-    else:
-        kind = "a socket" if stat.S_ISSOCK(mode) else "of another kind"
-    return f"is not a regular file: it is {kind}; give the path of a CSV file"
+    return f"is not a regular file: it is {file_kind(mode)}; give the path of a CSV file"
 
 
 def _check_data(source, data, resolve, prefix=("data",)):
@@ -190,6 +182,11 @@ def _check_data(source, data, resolve, prefix=("data",)):
         if not re.match(r"^[A-Za-z0-9][A-Za-z0-9_\-]*$", dataset[3:]):
             raise source.error(key, f"{dataset[3:]!r} is not a TU data set name.")
         data["root"] = resolve(data["root"], prefix + ("root",))
+        from ._data import tu_read_paths
+
+        # its raw folder, archive and raw files, links followed, lie where the root may
+        for path in tu_read_paths(data["root"], dataset[3:]):
+            resolve(os.fspath(path), prefix + ("root",), expand=False)
         kind = "tu:"
     elif dataset.startswith("sklearn:"):
         from ._data import SKLEARN_DATASETS

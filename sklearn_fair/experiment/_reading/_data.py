@@ -18,14 +18,49 @@ from decimal import Decimal, InvalidOperation
 import numpy as np
 
 from ...exceptions import ExperimentConfigError
-from ...utils._tu_format import TU_URL, TUFormatError, check_tu_files, read_tu_graph_labels
+from ...utils._tu_format import (
+    _FIELDS,
+    TU_URL,
+    TUFormatError,
+    check_tu_files,
+    read_tu_graph_labels,
+)
 from ._limits import Limits
+from ._paths import file_kind
 from ._text import shown
 
-__all__ = ["SKLEARN_DATASETS", "cache_folder", "load_data", "load_datasets"]
+__all__ = ["SKLEARN_DATASETS", "cache_folder", "load_data", "load_datasets", "tu_read_paths"]
 
 SKLEARN_DATASETS = ("breast_cancer", "diabetes", "digits", "iris", "wine")
 _RAW_FILE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*\.txt$")
+_CSV_FILE = "give the path of a CSV file"
+_RAW_FILES = "a TU data set's raw files are regular text files (a link to one is followed)"
+_ARCHIVE = "a TU data set's archive is a regular file (a link to one is followed)"
+
+
+def _raw_names(name):
+    """The raw files of the TU data set ``name`` that are read (the format's parts)."""
+    return {f"{name}_{part}.txt" for part in _FIELDS}
+
+
+class _NotRegular(ValueError):
+    """A file to read that is not a regular file (a folder, a FIFO, a device, a socket)."""
+
+
+def _open_regular(path, where, accepted, error=_NotRegular):
+    """The file ``path`` (links followed) opened for reading, unbuffered: a regular file, or
+    ``error`` saying what ``where`` is and what is ``accepted``. The kind is checked before
+    it is opened (a device is never opened), and again on the open file, which is opened
+    without blocking (a FIFO put there meanwhile does not hang the run)."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    mode = os.stat(path).st_mode
+    if stat.S_ISREG(mode):
+        file = open(os.open(path, flags), "rb", buffering=0)
+        mode = os.fstat(file.fileno()).st_mode
+        if stat.S_ISREG(mode):
+            return file
+        file.close()
+    raise error(f"{where} is not a regular file: it is {file_kind(mode)}; {accepted}.")
 
 
 @dataclass
@@ -112,11 +147,8 @@ def _read_rows(path, source, key, limits):
     decoder would raise, refused."""
     where = f"the CSV file {str(path)!r}"
     try:
-        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-        with open(descriptor, "rb", buffering=0) as raw:
+        with _open_regular(path, where, _CSV_FILE) as raw:
             status = os.fstat(raw.fileno())
-            if not stat.S_ISREG(status.st_mode):
-                raise source.error(key + ("path",), f"{where} is not a regular file.")
             if status.st_size > limits.csv_size:
                 what = "its size in bytes"
                 raise DataLimitError(limits.refusal("csv_size", status.st_size, where, what))
@@ -140,7 +172,7 @@ def _read_rows(path, source, key, limits):
                 rows.append(row)
                 lines.row, lines.start = 0, reader.line_num + 1
             return rows
-    except DataLimitError as error:
+    except (DataLimitError, _NotRegular) as error:
         raise source.error(key + ("path",), str(error)) from None
     except OSError as error:
         raise source.error(key + ("path",), f"{where} cannot be read: {error}.") from None
@@ -250,6 +282,15 @@ def tu_folder_problem(root, name):
     raw = folder / "raw"
     if raw.is_dir() or _archive(folder, name) is not None:
         return None
+    if os.path.lexists(raw):
+        try:
+            kind = file_kind(os.stat(raw).st_mode)
+        except OSError:
+            kind = "a link that leads nowhere"
+        return (
+            f"the TU data set folder {os.fspath(raw)!r} is not a folder: it is {kind}; it "
+            f"holds the raw files, e.g. {os.fspath(raw / (name + '_A.txt'))!r}"
+        )
     return (
         f"the TU data set folder {os.fspath(raw)!r} is missing. The runner never downloads: get "
         f"{TU_URL}/{name}.zip, unzip it into {os.fspath(root)!r} so that "
@@ -259,10 +300,23 @@ def tu_folder_problem(root, name):
 
 
 def _archive(folder, name):
+    """The archive ``folder/name.tar*`` that exists (links followed; refused when it is read
+    if it is not a regular file), or None."""
     for suffix in (".tar.xz", ".tar.gz", ".tar.bz2", ".tar"):
-        if (folder / f"{name}{suffix}").is_file():
+        if (folder / f"{name}{suffix}").exists():
             return folder / f"{name}{suffix}"
     return None
+
+
+def tu_read_paths(root, name):
+    """The paths that reading the TU data set ``name`` of ``root`` opens, as they lie in the
+    folder (links not followed): its ``raw/`` folder and the raw files there (those copied),
+    or its archive."""
+    raw = root / name / "raw"
+    if raw.is_dir():
+        return [raw] + [path for path in raw.iterdir() if _RAW_FILE.match(path.name)]
+    archive = _archive(root / name, name)
+    return [path for path in (raw, archive) if path is not None and os.path.lexists(path)]
 
 
 @contextmanager
@@ -289,17 +343,35 @@ def _locked(path):
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
-def _tar_member(member, name):
-    # only regular files named raw/<NAME>_*.txt: never a link, a device or a path elsewhere
+def _tar_member(member, name, path):
+    # only regular files named raw/<NAME>_*.txt: never a link, a device or a path elsewhere;
+    # one named as a file the reader reads that is not a regular file is refused
     parts = member.name.replace("\\", "/").split("/")
-    return (
-        member.isfile()
-        and len(parts) >= 2
+    named = (
+        len(parts) >= 2
         and parts[-2] == "raw"
         and ".." not in parts
         and _RAW_FILE.match(parts[-1]) is not None
         and parts[-1].startswith(f"{name}_")
     )
+    if named and not member.isfile() and parts[-1] in _raw_names(name):
+        raise TUFormatError(
+            f"{path}: its entry {shown(member.name)} is {_entry_kind(member)}, not a regular file; "
+            "a TU archive's raw files are regular files (a link in an archive is never "
+            "followed)."
+        )
+    return named and member.isfile()
+
+
+def _entry_kind(member):
+    if member.issym() or member.islnk():
+        kind = "a symbolic link" if member.issym() else "a hard link"
+        return f"{kind} to {shown(member.linkname)}"
+    if member.isdir():
+        return "a folder"
+    if member.ischr() or member.isblk():
+        return "a device"
+    return "a FIFO" if member.isfifo() else "of another kind"
 
 
 class DataLimitError(ValueError):
@@ -307,7 +379,12 @@ class DataLimitError(ValueError):
     limit's refusal, naming the file, the value, the limit and the flag that lifts it."""
 
 
-_OPEN = {".tar.xz": lzma.open, ".tar.gz": gzip.open, ".tar.bz2": bz2.open, ".tar": open}
+_OPEN = {
+    ".tar.xz": lzma.open,
+    ".tar.gz": gzip.open,
+    ".tar.bz2": bz2.open,
+    ".tar": lambda file, mode: file,
+}
 # room for an entry's own headers (a long name, PAX records) past the data of the entry
 # before it: a few hundred bytes in a real archive; tarfile reads them whole into memory
 _HEADER_ROOM = 2**20
@@ -344,7 +421,8 @@ def _read_archive(path, name, limits, take=None):
     size is counted from its header, before its data is unpacked); ``take(file, data)`` is
     called with each raw file's content, a file object, in the archive's order."""
     files, claimed = {}, 0
-    with _OPEN[next(s for s in _OPEN if path.name.endswith(s))](path, "rb") as packed:
+    unpack = _OPEN[next(s for s in _OPEN if path.name.endswith(s))]
+    with _open_regular(path, path, _ARCHIVE, TUFormatError) as file, unpack(file, "rb") as packed:
         stream = _Unpacked(packed, path, limits)
         try:
             with tarfile.open(fileobj=stream, mode="r|") as archive:
@@ -361,7 +439,7 @@ def _read_archive(path, name, limits, take=None):
                         raise DataLimitError(refusal)
                     blocks = -(-member.size // tarfile.BLOCKSIZE)
                     stream.end = member.offset_data + blocks * tarfile.BLOCKSIZE
-                    if _tar_member(member, name):
+                    if _tar_member(member, name, path):
                         file = os.path.basename(member.name)
                         files[file] = member.size
                         if take is not None:
@@ -374,8 +452,18 @@ def _read_archive(path, name, limits, take=None):
 def _folder_files(raw, name, limits):
     """``{file name: size}`` of the raw files in the folder ``raw``, checked: the required
     ones there, at most ``limits.tu_size`` bytes together."""
-    paths = [p for p in raw.iterdir() if _RAW_FILE.match(p.name) and p.is_file()]
-    files = {p.name: p.stat().st_size for p in paths}
+    files, read = {}, _raw_names(name)
+    for path in raw.iterdir():
+        if _RAW_FILE.match(path.name):
+            try:
+                status = path.stat()
+            except FileNotFoundError:  # a link that leads nowhere: as absent
+                continue
+            if stat.S_ISREG(status.st_mode):
+                files[path.name] = status.st_size
+            elif path.name in read:  # (another file, copied when it is regular, is left)
+                kind = file_kind(status.st_mode)
+                raise TUFormatError(f"{path} is not a regular file: it is {kind}; {_RAW_FILES}.")
     check_tu_files(name, raw, files)
     total = sum(files.values())
     if total > limits.tu_size:
@@ -448,7 +536,7 @@ def work_copy(root, name, work_dir, limits=None):
 
             if archive is None:
                 for file in files:
-                    with open(raw / file, "rb") as data:
+                    with _open_regular(raw / file, raw / file, _RAW_FILES, TUFormatError) as data:
                         take(file, data)
             else:
                 _read_archive(archive, name, limits, take)
@@ -506,7 +594,7 @@ def _tu_labels(root, name, limits):
     labels, raw = f"{name}_graph_labels.txt", root / name / "raw"
     if raw.is_dir():
         _folder_files(raw, name, limits)
-        with open(raw / labels, "rb") as file:
+        with _open_regular(raw / labels, raw / labels, _RAW_FILES, TUFormatError) as file:
             text = file.read(limits.tu_size + 1)
     else:
         archive, read = _archive(root / name, name), {}

@@ -8,11 +8,12 @@ folder (``SKLEARN_FAIR_DATA`` or ``--data-dir``); anything else needs the user's
 
 import os
 import re
+import stat
 from pathlib import Path
 
 from ._text import shown
 
-__all__ = ["DATA_VARIABLE", "resolve_path"]
+__all__ = ["DATA_VARIABLE", "file_kind", "resolve_path"]
 
 #: The one variable a path may use, written ``${SKLEARN_FAIR_DATA}``.
 DATA_VARIABLE = "SKLEARN_FAIR_DATA"
@@ -50,10 +51,28 @@ def _expand(value, source, key, data_dir):
     return _VARIABLE.sub(replace, value)
 
 
-def resolve_path(value, key, *, source, base, data_dir, allow_outside, output=False):
+def file_kind(mode):
+    """What a file of mode ``mode`` (``os.stat``'s) is, in words: "a regular file", "a
+    folder", "a FIFO", "a device", "a socket", "a symbolic link"."""
+    if stat.S_ISREG(mode):
+        return "a regular file"
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISLNK(mode):
+        return "a symbolic link"
+    return "a socket" if stat.S_ISSOCK(mode) else "of another kind"
+
+
+def resolve_path(value, key, *, source, base, data_dir, allow_outside, output=False, expand=True):
     """``value`` resolved from ``base`` (the file's folder), refused outside the folders it
-    may use (an ``output`` may not lie in the data folder)."""
-    path = (base / _expand(value, source, key, data_dir)).resolve()
+    may use (an ``output`` may not lie in the data folder); ``expand=False``: ``value`` is
+    a path found on the disk (a file of a data set's folder), not a path the file wrote."""
+    written = base / (_expand(value, source, key, data_dir) if expand else value)
+    path = written.resolve()
     roots = [base] + ([data_dir] if data_dir is not None and not output else [])
     if allow_outside or any(path.is_relative_to(root) for root in roots):
         return path
@@ -63,8 +82,12 @@ def resolve_path(value, key, *, source, base, data_dir, allow_outside, output=Fa
             f" or the data folder ({DATA_VARIABLE}="
             f"{os.fspath(data_dir) if data_dir is not None else 'unset'})"
         )
+    # through a link: the path as written (its ".." undone), then where it leads
+    given = os.path.normpath(written)
+    named = f"{given!r}, which leads to {os.fspath(path)!r}," if given != os.fspath(path) else None
     raise source.error(
         key,
-        f"the path {os.fspath(path)!r} is outside {places}; a file cannot name any path on "
-        "the disk. If you trust it, pass --allow-outside-paths (allow_outside_paths=True).",
+        f"the path {named or repr(os.fspath(path))} is outside {places}; a file cannot name "
+        "any path on the disk. If you trust it, pass --allow-outside-paths "
+        "(allow_outside_paths=True).",
     )
