@@ -11,6 +11,7 @@ import shutil
 import stat
 import tarfile
 import zlib
+from array import array
 from contextlib import contextmanager
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
@@ -118,11 +119,12 @@ class _Bounded(io.RawIOBase):
 class _Lines:
     """The lines of the text ``text`` for csv.reader, each row (its lines, when a quoted
     field holds line breaks) read no further than one character past ``limits.csv_row``;
-    ``row`` and ``start`` are reset by the caller at each row the reader returns."""
+    ``row``, ``start`` and ``parts`` (the row's lines) are reset by the caller at each row
+    the reader returns."""
 
     def __init__(self, text, where, limits):
         self.text, self.where, self.limits = text, where, limits
-        self.row, self.start = 0, 1
+        self.row, self.start, self.parts = 0, 1, []
 
     def __iter__(self):
         return self
@@ -135,11 +137,13 @@ class _Lines:
         if self.row > self.limits.csv_row:
             where, what = f"line {self.start} of {self.where}", "its row's length in characters"
             raise DataLimitError(self.limits.refusal("csv_row", self.row, where, what, whole=False))
+        self.parts.append(line)
         return line
 
 
 def _read_rows(path, source, key, limits):
-    """The rows of a CSV file, a regular file (a FIFO is refused before it is read) of at
+    """The rows of a CSV file, each with its text (its lines), as the reader returns them
+    (a generator): a regular file (a FIFO is refused before it is read) of at
     most ``limits.csv_size`` bytes, each row at most ``limits.csv_row`` characters (a long
     field too, whatever ``csv.field_size_limit()`` the process has), at most
     ``limits.csv_cells`` cells in all (an empty line counts as one: it is held as a row),
@@ -157,10 +161,8 @@ def _read_rows(path, source, key, limits):
             )
             text = io.TextIOWrapper(counted, encoding="utf-8", newline="")
             lines = _Lines(text, where, limits)
-            reader, rows, cells = csv.reader(lines), [], 0
+            reader, cells = csv.reader(lines), 0
             for row in reader:
-                # each cell is held (its string, its place in its row and its column): some
-                # 100 B for a cell of one character and its line break, 2 B of the file
                 cells += max(len(row), 1)
                 if cells > limits.csv_cells:
                     what = (
@@ -169,9 +171,8 @@ def _read_rows(path, source, key, limits):
                     )
                     refusal = limits.refusal("csv_cells", cells, where, what, whole=False)
                     raise DataLimitError(refusal)
-                rows.append(row)
-                lines.row, lines.start = 0, reader.line_num + 1
-            return rows
+                yield row, "".join(lines.parts)
+                lines.row, lines.start, lines.parts = 0, reader.line_num + 1, []
     except (DataLimitError, _NotRegular) as error:
         raise source.error(key + ("path",), str(error)) from None
     except OSError as error:
@@ -191,9 +192,29 @@ def _read_rows(path, source, key, limits):
 def load_csv(path, target, groups, source, key=("data",), limits=None):
     """Features, target and groups of a CSV file with a header row: numeric columns as floats,
     the others as strings; the features a DataFrame (so that preprocessing can name columns),
-    or without pandas a float array of numeric columns only."""
-    rows = _read_rows(path, source, key, Limits() if limits is None else limits)
-    header = rows[0] if rows else []
+    or without pandas a float array of numeric columns only.
+
+    The cells are read as numbers as the rows come, 8 bytes each, and each row's text is
+    kept (about its size in the file): the cells of a column that is not numeric are read
+    again from it at the end, as the reader read them. Holding every cell as a string took
+    some 60 bytes a cell (350 MB for a file of 37 MB)."""
+    limits = Limits() if limits is None else limits
+    header, numbers, texts, bad = [], [], [], None
+    for index, (row, text) in enumerate(_read_rows(path, source, key, limits)):
+        if index == 0:
+            header, numbers = row, [array("d") for _ in row]  # None: a column of text
+            continue
+        if bad is not None or len(row) != len(header):
+            bad = bad or (index + 1, len(row))  # refused once the header is checked
+            continue
+        texts.append(text)
+        for i, cell in enumerate(row):
+            if numbers[i] is not None:
+                number = _number(cell)
+                if number is None:
+                    numbers[i] = None
+                else:
+                    numbers[i].append(number)
     twice = sorted({shown(name) for name in header if header.count(name) > 1})
     if twice:
         raise source.error(
@@ -208,20 +229,25 @@ def load_csv(path, target, groups, source, key=("data",), limits=None):
                 f"the CSV file {str(path)!r} has no column {shown(column)}; its columns are "
                 f"{shown(header, 200)}.",
             )
-    rows = rows[1:]
-    for line, row in enumerate(rows, start=2):
-        if len(row) != len(header):
-            raise source.error(
-                key + ("path",),
-                f"line {line} of {str(path)!r} has {len(row)} cells; the header has {len(header)}.",
-            )
-    columns = {name: [row[i] for row in rows] for i, name in enumerate(header)}
+    if bad is not None:
+        line, n_cells = bad
+        raise source.error(
+            key + ("path",),
+            f"line {line} of {str(path)!r} has {n_cells} cells; the header has {len(header)}.",
+        )
+    columns = {name: i for i, name in enumerate(header)}
+    numbers = [None if n is None else np.array(n, dtype=float) for n in numbers]
+    again = {i for i, n in enumerate(numbers) if n is None}
+    if _needs_text(numbers[columns[target]]):  # integer labels past 2**53, read exactly
+        again.add(columns[target])
+    strings = _cells_again(texts, again)
+    del texts
     try:
-        y = _column(columns.pop(target), numeric_labels=True)
+        y = _column(numbers, strings, columns.pop(target), numeric_labels=True)
     except ValueError as error:
         raise source.error(key + ("target",), f"the CSV file {str(path)!r}: {error}") from None
-    group_values = None if groups is None else _column(columns.pop(groups))
-    features = {name: _column(values) for name, values in columns.items()}
+    group_values = None if groups is None else _column(numbers, strings, columns.pop(groups))
+    features = {name: _column(numbers, strings, i) for name, i in columns.items()}
     text = [name for name, values in features.items() if values.dtype == object]
     try:
         import pandas as pd
@@ -238,14 +264,41 @@ def load_csv(path, target, groups, source, key=("data",), limits=None):
     return X, y, group_values
 
 
-def _column(values, numeric_labels=False):
-    numbers = [_number(value) for value in values]
-    if all(number is not None for number in numbers):
-        array = np.array(numbers, dtype=float)
-        if numeric_labels and np.all(np.isfinite(array)) and np.all(np.mod(array, 1) == 0):
-            return _integer_labels(values, array)
-        return array
-    return np.array(values, dtype=object)
+# a line as TextIOWrapper(newline="") reads it: up to "\r\n", "\r" or "\n", or the end
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")
+
+
+def _cells_again(texts, columns):
+    """``{column: its cells}`` of the columns ``columns``, read again from the rows' texts
+    ``texts`` by one reader fed the lines the first one was fed."""
+    if not columns:
+        return {}
+    cells = {i: [] for i in columns}
+    for row in csv.reader(line for text in texts for line in _LINE.findall(text)):
+        for i, values in cells.items():
+            values.append(row[i])
+    return cells
+
+
+def _needs_text(numbers):
+    """Whether integer labels read as the floats ``numbers`` need their text: past 2**53."""
+    return (
+        numbers is not None
+        and np.all(np.isfinite(numbers))
+        and np.all(np.mod(numbers, 1) == 0)
+        and not np.all(np.abs(numbers) < 2**53)
+    )
+
+
+def _column(numbers, strings, i, numeric_labels=False):
+    """Column ``i``: its numbers (``numbers[i]``, None when a cell is not one), else its
+    strings (``strings[i]``) as objects; labels written as integers as int64."""
+    values = numbers[i]
+    if values is not None:
+        if numeric_labels and np.all(np.isfinite(values)) and np.all(np.mod(values, 1) == 0):
+            return _integer_labels(strings.get(i), values)
+        return values
+    return np.array(strings[i], dtype=object)
 
 
 def _integer_labels(values, array):
