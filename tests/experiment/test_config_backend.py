@@ -52,3 +52,41 @@ def test_reading_and_dry_running_a_dask_file_start_no_cluster(tmp_path):
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["dask", "True", "False"]
+
+
+def _listening_addresses():
+    """The addresses this process and its children listen on (TCP)."""
+    import psutil
+
+    me = psutil.Process()
+    addresses = set()
+    for process in [me, *me.children(recursive=True)]:
+        for connection in process.net_connections(kind="tcp"):
+            if connection.status == psutil.CONN_LISTEN:
+                addresses.add(connection.laddr.ip)
+    return addresses
+
+
+def test_a_run_on_dask_starts_a_cluster_of_n_jobs_workers_that_listens_on_this_machine_only(
+    tmp_path, monkeypatch
+):
+    distributed = pytest.importorskip("distributed")
+    (tmp_path / "e.toml").write_text(DASK)
+    started = []
+    original = distributed.Client.__init__
+
+    def recording(self, *args, **kwargs):
+        original(self, *args, **kwargs)
+        info = self.scheduler_info()
+        threads = sorted(worker["nthreads"] for worker in info["workers"].values())
+        started.append((info["address"], _listening_addresses(), threads))
+
+    monkeypatch.setattr(distributed.Client, "__init__", recording)
+    from sklearn_fair.experiment import run_experiment
+
+    result = run_experiment(tmp_path / "e.toml")
+    assert result.status == {"knn": "computed"}
+    ((address, listening, threads),) = started
+    assert address.startswith("tcp://127.0.0.1:")
+    assert listening == {"127.0.0.1"}  # dask's default served its dashboard on 0.0.0.0
+    assert threads == [1, 1]  # the file's n_jobs, one fit each

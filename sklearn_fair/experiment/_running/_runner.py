@@ -113,18 +113,31 @@ def _backend(backend, n_jobs, scheduler):
     client = None
     if backend == "dask":
         try:
-            from distributed import Client
+            from distributed import Client, LocalCluster
         except ImportError:
             raise ExperimentConfigError(
                 f"The dask backend needs dask.distributed. {install_hint('dask')}."
             ) from None
-        client = Client(scheduler) if scheduler else Client()
+        if scheduler:
+            client = Client(scheduler)
+        else:  # dask's default served a dashboard on every interface, and one worker a core
+            from joblib import effective_n_jobs
+
+            cluster = LocalCluster(
+                n_workers=effective_n_jobs(n_jobs),
+                threads_per_worker=1,
+                host="127.0.0.1",
+                dashboard_address=None,
+            )
+            client = Client(cluster)
     try:
         with parallel_backend(backend, n_jobs=n_jobs):
             yield
     finally:
         if client is not None:
             client.close()
+            if not scheduler:
+                cluster.close()
 
 
 def _written_since(cache, start_ns):
