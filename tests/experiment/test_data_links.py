@@ -17,26 +17,9 @@ from sklearn_fair.exceptions import ExperimentConfigError
 from sklearn_fair.experiment import dry_run, load_config, run_experiment
 from sklearn_fair.utils._tu_format import TUFormatError
 
+from .test_tu_data import TU
+
 MUTAG_RAW = Path(sklearn_fair.graph.__file__).parent / "data" / "MUTAG" / "raw"
-TU = """\
-[experiment]
-progress = false
-cache_dir = "cache"
-
-[data]
-dataset = "tu:MUTAG"
-root = "TU"
-
-[protocol]
-outer_cv = 3
-n_refits = 1
-
-[models.gin]
-estimator = "sklearn_fair.graph.GraphClassifier"
-params = { module = { class = "sklearn_fair.graph.GIN" } }
-grid_preset = "sklearn_fair.graph.SMALL_GRIDS:GIN"
-grid = { max_epochs = [4] }
-"""
 needs_fifo = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
 
 
