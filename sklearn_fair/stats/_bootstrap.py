@@ -121,6 +121,8 @@ def _scipy_interval(values, statistic, theta, confidence, method, vectorized):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", _scipy_stats.DegenerateDataWarning)
         warnings.filterwarnings("ignore", "invalid value encountered", RuntimeWarning)
+        # its standard error (ddof=1) of one resample, which the interval does not use
+        warnings.filterwarnings("ignore", "Degrees of freedom <= 0", RuntimeWarning)
         result = _scipy_stats.bootstrap(
             (values,),
             statistic,

@@ -263,3 +263,17 @@ def test_bad_inputs(kwargs, match):
     arguments = {"values": SCORES, "n_resamples": 100, **kwargs}
     with pytest.raises(ValueError, match=match):
         bootstrap_ci(**arguments)
+
+
+@pytest.mark.parametrize("method", ["percentile", "bca"])
+def test_one_resample_gives_its_value_without_numpys_warnings(method):
+    # the interval of one resample is that resample's statistic (every quantile of one value);
+    # scipy's standard error of one value (ddof=1) raised numpy's "Degrees of freedom <= 0",
+    # which reached the user's console through the report's plot
+    values = np.array([0.61, 0.7, 0.74, 0.8, 0.93])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        warnings.simplefilter("ignore", DegenerateBootstrapWarning)
+        ci = bootstrap_ci(values, iqm, n_resamples=1, method=method, random_state=0)
+    assert ci.low == ci.high  # the one resample's IQM: a value between the extremes
+    assert values.min() <= ci.low <= values.max()
