@@ -11,6 +11,7 @@ from sklearn.ensemble import RandomForestClassifier
 from sklearn.experimental import enable_halving_search_cv  # noqa: F401
 from sklearn.linear_model import LogisticRegression, Ridge
 from sklearn.model_selection import GridSearchCV, HalvingGridSearchCV, KFold, StratifiedKFold
+from sklearn.neighbors import KNeighborsClassifier
 from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import MinMaxScaler, StandardScaler
 from sklearn.svm import SVC
@@ -208,3 +209,44 @@ def test_a_generator_seeds_as_its_first_draw_in_every_procedure():
     np.testing.assert_array_equal(
         benchmark_scores(np.random.default_rng(7)), benchmark_scores(first_draw)
     )
+
+
+@pytest.mark.parametrize(
+    "make_clf", [lambda: KNeighborsClassifier(1), lambda: DecisionTreeClassifier(random_state=0)]
+)
+def test_an_unseeded_sampler_gets_every_refit_and_a_seeded_final_model(make_clf):
+    # imbalanced-learn's sampler left unseeded draws the rows each refit trains on; on
+    # well-separated classes two such refits predict the same labels on the first test fold,
+    # which must not stand for "the seed changes nothing"
+    from imblearn.pipeline import Pipeline as ImbPipeline
+    from imblearn.under_sampling import RandomUnderSampler
+
+    X_sep, y_sep = make_classification(
+        n_samples=90, n_features=4, n_informative=2, n_redundant=0, weights=[0.7, 0.3],
+        class_sep=3, random_state=0,
+    )  # fmt: skip
+    pipe = ImbPipeline([("under", RandomUnderSampler()), ("clf", make_clf())])
+    outer = StratifiedKFold(3, shuffle=True, random_state=0)
+    fits = [
+        NestedCV(pipe, outer_cv=outer, inner_cv=3, n_refits=3, random_state=0).fit(X_sep, y_sep)
+        for _ in range(2)
+    ]
+    nested = fits[0]
+    assert [len(f["refit_seeds"]) for f in nested.outer_results_] == [3, 3, 3]
+    for fold, (train, _) in enumerate(outer.split(X_sep, y_sep)):
+        # by hand: the refits' seeds draw different rows of the outer training fold
+        drawn = []
+        for seed in nested.outer_results_[fold]["refit_seeds"]:
+            sampler = RandomUnderSampler(random_state=seed)
+            sampler.fit_resample(X_sep[train], y_sep[train])
+            drawn.append(tuple(sorted(sampler.sample_indices_)))
+        assert len(set(drawn)) == 3
+    # the final model's sampler is seeded: the same random_state gives the same model
+    seed = nested.best_estimator_.named_steps["under"].random_state
+    assert isinstance(seed, int)
+    assert pipe.named_steps["under"].random_state is None  # the user's pipeline untouched
+    hand = RandomUnderSampler(random_state=seed)
+    hand.fit_resample(X_sep, y_sep)
+    for fit in fits:
+        kept = fit.best_estimator_.named_steps["under"].sample_indices_
+        np.testing.assert_array_equal(kept, hand.sample_indices_)

@@ -10,9 +10,12 @@ randomness changes no existing seed, and the same ``random_state`` gives the sam
 whatever the workers, the backend or the order in which tasks finish. Selection fits and the
 final model share the ``"selection"`` seed; refit ``i`` gets ``refit_seeds[i]`` on every fold.
 
-*Whether seeds matter.* With no parameter left unset, one refit is trained. Otherwise the first
-outer fold trains two refits first, and when their scores and predictions are identical
-(:func:`same_output`) every fold keeps one refit.
+*Whether seeds matter.* With no parameter left unset, one refit is trained. One left unset on a
+sampler (an object with ``fit_resample``, as imbalanced-learn's) always matters: it draws the
+rows each refit trains on, so every fold gets every refit. Otherwise the first outer fold trains
+two refits first, and when their scores and predictions are identical (:func:`same_output`)
+every fold keeps one refit. Identical hard labels on one test fold cannot show that a sampler's
+seed changes nothing: two refits trained on different rows often predict the same labels.
 
 *What None means.* NestedCV, an estimator, draws fresh entropy on every fit; the functional forms
 follow ``cross_validate``, which gives the same result on every call for a deterministic
@@ -85,6 +88,26 @@ def unset_random_state_params(model):
     """
     current = model.get_params(deep=True)
     return [name for name in random_state_params(model) if current[name] is None]
+
+
+def unset_sampler_seeds(model):
+    """The unset ``random_state`` parameters of ``model`` that belong to a sampler (an object
+    with ``fit_resample``): their seed decides which rows are trained on, so it always matters.
+
+    Examples
+    --------
+    >>> from imblearn.pipeline import make_pipeline
+    >>> from imblearn.under_sampling import RandomUnderSampler
+    >>> from sklearn.tree import DecisionTreeClassifier
+    >>> unset_sampler_seeds(make_pipeline(RandomUnderSampler(), DecisionTreeClassifier()))
+    ['randomundersampler__random_state']
+    """
+    params = model.get_params(deep=True)
+    owners = {
+        name: model if name == "random_state" else params.get(name[: -len("__random_state")])
+        for name in unset_random_state_params(model)
+    }
+    return [name for name, owner in owners.items() if hasattr(owner, "fit_resample")]
 
 
 def _seed_unset(model, seed):
@@ -207,7 +230,10 @@ class Seeds:
         """The :class:`RefitPlan` of the candidates' configured ``models``."""
         seedable = any(unset_random_state_params(model) for model in models)
         refit_seeds = self.refit_seeds(n_refits) if seedable else [None]
-        return RefitPlan(refit_seeds, seedable and len(refit_seeds) > 1)
+        # a sampler's seed draws the training rows: no probe, whose identical hard labels on
+        # one test fold would drop the refits and leave the final model's sampler unseeded
+        samples = any(unset_sampler_seeds(model) for model in models)
+        return RefitPlan(refit_seeds, seedable and len(refit_seeds) > 1 and not samples)
 
     def seed_search(self, search):
         """``search`` (run whole in each fold), its own and its estimator's unset
