@@ -1,5 +1,8 @@
 """Random under-sampling of graph data: whole graphs are kept or dropped, per class."""
 
+import numbers
+from collections.abc import Mapping
+
 import numpy as np
 from imblearn.under_sampling.base import BaseUnderSampler
 from imblearn.utils import check_target_type
@@ -128,7 +131,34 @@ class RandomGraphUnderSampler(BaseUnderSampler):
                 "The labels y of RandomGraphUnderSampler.fit_resample must hold one value per "
                 f"graph ({n_items}). Got shape {np.shape(y)} instead."
             )
+        self._check_strategy_counts(y)
         return super().fit_resample(X, y, **params)
+
+    def _check_strategy_counts(self, y):
+        """A dict ``sampling_strategy`` checked against the classes of ``y``, with errors that
+        name the parameter, the class and its count (imbalanced-learn's name neither)."""
+        strategy = self.sampling_strategy
+        if not isinstance(strategy, Mapping) or np.ndim(y) != 1:
+            return
+        labels, counts = np.unique(np.asarray(y), return_counts=True)
+        if labels.size < 2:
+            return  # imbalanced-learn's own error: y needs more than one class
+        present = dict(zip(labels.tolist(), counts.tolist()))
+        unknown = [key for key in strategy if key not in present]
+        if unknown:
+            raise ValueError(
+                f"The 'sampling_strategy' parameter of {type(self).__name__} names the class "
+                f"{unknown[0]!r}, which is not in y; its keys must be among the classes of y "
+                f"{sorted(present)}. Got {dict(strategy)!r} instead."
+            )
+        for key, wanted in strategy.items():
+            if isinstance(wanted, numbers.Integral) and wanted > present[key]:
+                raise ValueError(
+                    f"The 'sampling_strategy' parameter of {type(self).__name__} asks for "
+                    f"{wanted} graphs of class {key!r}, which has {present[key]} in y (an "
+                    f"under-sampler keeps at most as many as there are; the counts of y are "
+                    f"{present}). Got {dict(strategy)!r} instead."
+                )
 
     def _check_X_y(self, X, y, accept_sparse=None):
         y, binarize_y = check_target_type(y, indicate_one_vs_all=True)

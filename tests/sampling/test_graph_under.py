@@ -91,6 +91,30 @@ def test_object_array_stays_an_array():
     assert isinstance(kept, np.ndarray) and kept.dtype == object and len(kept) == 8
 
 
+def test_dict_sampling_strategy_errors_name_the_parameter_and_the_class():
+    graphs = make_graphs([0] * 6 + [1] * 3)
+    # imbalanced-learn's RandomUnderSampler refuses the same dicts, in words that name
+    # neither the parameter nor the class
+    for strategy in ({5: 1}, {0: 10}):
+        with pytest.raises(ValueError):
+            RandomUnderSampler(sampling_strategy=strategy).fit_resample(
+                np.zeros((9, 1)), [0] * 6 + [1] * 3
+            )
+    with pytest.raises(ValueError, match=r"'sampling_strategy'.*class 5,.*\[0, 1\]. Got \{5: 1\}"):
+        RandomGraphUnderSampler(sampling_strategy={5: 1}).fit_resample(graphs)
+    with pytest.raises(
+        ValueError, match=r"'sampling_strategy'.* 10 graphs of class 0, which has 6"
+    ):
+        RandomGraphUnderSampler(sampling_strategy={0: 10}).fit_resample(graphs)
+    with pytest.raises(
+        ValueError, match=r"'sampling_strategy'.* 10 graphs of class 0, which has 6"
+    ):
+        RandomGraphUnderSampler(sampling_strategy={0: 10}, replacement=True).fit_resample(graphs)
+    # what every class has is accepted, as by imbalanced-learn
+    kept, y_kept = RandomGraphUnderSampler(sampling_strategy={0: 6, 1: 3}).fit_resample(graphs)
+    assert np.bincount(y_kept).tolist() == [6, 3]
+
+
 def test_errors():
     with pytest.raises(ValueError, match="needs y"):
         RandomGraphUnderSampler().fit_resample(np.zeros((4, 2)))
