@@ -85,14 +85,15 @@ def test_seeds_go_only_to_parameters_of_the_object_in_place():
     assert len(nested.refit_seeds_) == 2  # the forest takes a seed
 
 
-def test_a_random_state_that_changes_nothing_is_refitted_once_and_kept_unset():
+def test_a_random_state_that_changes_nothing_is_refitted_once():
     svc = NestedCV(
         SVC(), {"C": [0.1, 1.0, 10.0]}, outer_cv=OUTER, inner_cv=INNER, n_refits=3, random_state=0
     ).fit(X, y)
     fits = [len(fold["refit_seeds"]) for fold in svc.outer_results_]
     assert fits == [2, 1, 1]  # two on the first fold show the seed changes nothing
     assert "identical predictions" in svc.outer_results_[1]["refits"]
-    assert svc.best_estimator_.random_state is None  # as the user gave it
+    # the final model gets the selection seed either way (which changes nothing for SVC)
+    assert isinstance(svc.best_estimator_.random_state, int)
     ridge = NestedCV(
         Ridge(), {"alpha": [0.1, 1.0]}, outer_cv=KFold(3), inner_cv=3, n_refits=3, random_state=0
     ).fit(X, y.astype(float))
@@ -250,3 +251,28 @@ def test_an_unseeded_sampler_gets_every_refit_and_a_seeded_final_model(make_clf)
     for fit in fits:
         kept = fit.best_estimator_.named_steps["under"].sample_indices_
         np.testing.assert_array_equal(kept, hand.sample_indices_)
+
+
+def test_the_final_model_is_seeded_when_two_refits_happen_to_agree():
+    # each feature separates the classes: trees of one split on either feature predict the
+    # same test labels, so the probe finds no difference, but which feature the final tree
+    # splits on is drawn from its seed, and so are its predictions of new points
+    rng = np.random.RandomState(0)
+    labels = np.array([0, 1] * 45)
+    X_two = np.column_stack([labels + rng.normal(0, 0.1, 90), labels + rng.normal(0, 0.1, 90)])
+    tree = DecisionTreeClassifier(max_depth=1, max_features=1)
+    fits = [
+        NestedCV(tree, outer_cv=OUTER, inner_cv=3, n_refits=3, random_state=0).fit(X_two, labels)
+        for _ in range(2)
+    ]
+    assert [len(f["refit_seeds"]) for f in fits[0].outer_results_] == [2, 1, 1]
+    seed = fits[0].best_estimator_.random_state
+    assert isinstance(seed, int)
+    assert tree.random_state is None  # the user's estimator untouched
+    # by hand: the tree with that seed, fitted on all the data
+    hand = DecisionTreeClassifier(max_depth=1, max_features=1, random_state=seed)
+    hand.fit(X_two, labels)
+    for fit in fits:
+        assert fit.best_estimator_.random_state == seed
+        assert fit.best_estimator_.tree_.feature[0] == hand.tree_.feature[0]
+        assert fit.best_estimator_.tree_.threshold[0] == hand.tree_.threshold[0]

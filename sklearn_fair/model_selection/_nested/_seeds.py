@@ -14,8 +14,10 @@ final model share the ``"selection"`` seed; refit ``i`` gets ``refit_seeds[i]`` 
 sampler (an object with ``fit_resample``, as imbalanced-learn's) always matters: it draws the
 rows each refit trains on, so every fold gets every refit. Otherwise the first outer fold trains
 two refits first, and when their scores and predictions are identical (:func:`same_output`)
-every fold keeps one refit. Identical hard labels on one test fold cannot show that a sampler's
-seed changes nothing: two refits trained on different rows often predict the same labels.
+every fold keeps one refit; the final model gets the ``"selection"`` seed either way, so that
+the same ``random_state`` gives the same final model. Identical hard labels on one test fold
+cannot show that a sampler's seed changes nothing: two refits trained on different rows often
+predict the same labels.
 
 *What None means.* NestedCV, an estimator, draws fresh entropy on every fit; the functional forms
 follow ``cross_validate``, which gives the same result on every call for a deterministic
@@ -222,9 +224,13 @@ class Seeds:
         return _seed_unset(model, seed)
 
     def final_values(self, model, deterministic):
-        """The seeds of the final model: the selection seed, unless the probe showed that a
-        seed changes nothing (``deterministic``), when the model is fitted as given."""
-        return {} if deterministic else self.selection_values(model)
+        """The seeds of the final model: the selection seed, whatever the probe said
+        (``deterministic``, kept for the callers). Identical outputs of two refits on one test
+        fold do not show that a seed changes nothing (a tree with ``max_features=1`` on
+        features that each separate the classes), and an unseeded final model would differ
+        from fit to fit with the same ``random_state``; where the seed does change nothing,
+        it changes nothing here either."""
+        return self.selection_values(model)
 
     def refit_plan(self, models, n_refits):
         """The :class:`RefitPlan` of the candidates' configured ``models``."""
