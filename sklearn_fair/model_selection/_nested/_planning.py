@@ -157,10 +157,10 @@ class Plan:
             keep_predictions=self.keep_predictions,
         )
 
-    def final_task(self, selected, deterministic):
-        """The winner on all the data; seeded unless a seed was shown to change nothing."""
+    def final_task(self, selected):
+        """The winner on all the data, with the selection seed on what was left unset."""
         best = selected["best_params"]
-        params = {**best, **self.seeds.final_values(configure(self.estimator, best), deterministic)}
+        params = {**best, **self.seeds.final_values(configure(self.estimator, best))}
         train, val = ("all",), None
         if self.early_stopping:
             train, val = ("holdout", None, "train"), ("holdout", None, "val")

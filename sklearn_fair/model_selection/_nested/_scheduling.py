@@ -52,7 +52,6 @@ class NestedSchedule:
         self._refit_scale = plan.refit_scale
         self._no_fold = len(plan.outer_splits)  # where the selection on all the data ranks
         self.deterministic = None  # the probe's verdict: None until known
-        self._waiting_final = None
         self._released = 0
         self._completed = 0
         for fold in plan.selection_folds:
@@ -219,8 +218,7 @@ class NestedSchedule:
         plan = self.plan
         self.selections[fold] = plan.select(fold, self.results)
         if fold is None:  # the selection on all the data: the final fit
-            self._waiting_final = True
-            self._release_final()
+            self._push(plan.final_task(self.selections[None]))
             return
         if self.selections[fold].get("failed"):  # no candidate selected: no refit (h5)
             if fold == PROBE_FOLD and plan.probe and self.deterministic is None:
@@ -228,7 +226,6 @@ class NestedSchedule:
                 for other in [f for f in self.selections if f is not None and f != fold]:
                     if not self.selections[other].get("failed"):
                         self._release_refits(other, range(len(plan.refit_seeds)))
-                self._release_final()
             return
         wanted = range(len(plan.refit_seeds))
         if plan.probe and self.deterministic is None:
@@ -243,12 +240,6 @@ class NestedSchedule:
                 self._refits_released[fold].add(index)
                 self._push(self.plan.refit_task(fold, self.selections[fold], index))
 
-    def _release_final(self):
-        if not self._waiting_final or (self.plan.probe and self.deterministic is None):
-            return  # the final fit needs the probe's verdict (seed or no seed)
-        self._waiting_final = False
-        self._push(self.plan.final_task(self.selections[None], self.deterministic))
-
     def _check_probe(self):
         first, second = (self.results.get(self.plan.refit_key(PROBE_FOLD, i)) for i in (0, 1))
         if first is None or second is None:
@@ -260,7 +251,6 @@ class NestedSchedule:
             for fold in list(self.selections):
                 if fold is not None:
                     self._release_refits(fold, range(len(self.plan.refit_seeds)))
-        self._release_final()
 
     def refits_of(self, fold):
         """The keys of the refits that ran for ``fold``, in seed order."""

@@ -223,13 +223,12 @@ class Seeds:
         """The seeds of a refit with ``seed`` (one of :meth:`refit_seeds`, or None)."""
         return _seed_unset(model, seed)
 
-    def final_values(self, model, deterministic):
-        """The seeds of the final model: the selection seed, whatever the probe said
-        (``deterministic``, kept for the callers). Identical outputs of two refits on one test
-        fold do not show that a seed changes nothing (a tree with ``max_features=1`` on
-        features that each separate the classes), and an unseeded final model would differ
-        from fit to fit with the same ``random_state``; where the seed does change nothing,
-        it changes nothing here either."""
+    def final_values(self, model):
+        """The seeds of the final model: the selection seed, whatever the probe said.
+        Identical outputs of two refits on one test fold do not show that a seed changes
+        nothing (a tree with ``max_features=1`` on features that each separate the classes),
+        and an unseeded final model would differ from fit to fit with the same
+        ``random_state``; where the seed does change nothing, it changes nothing here either."""
         return self.selection_values(model)
 
     def refit_plan(self, models, n_refits):
