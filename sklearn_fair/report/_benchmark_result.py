@@ -25,10 +25,11 @@ from ..stats import (
 from ..stats import multiple_comparison as _multiple_comparison
 from ..stats import rank_comparison as _rank_comparison
 from ..stats._aggregate import performance_profile
-from ..stats._checks import CONFIDENCE, COUNT, check_same_splits
+from ..stats._checks import CONFIDENCE, COUNT, check_same_splits, mean_of, std_of
 from ..stats._normalize import normalize_scores
 from ..utils import RANDOM_STATE_CONSTRAINTS, IntervalNotBool, fill_doc, install_hint
 from ..utils._random import check_random_state_param, named_generator, seed_root
+from ..utils._scaling import scale_exponent
 from ..utils._stacklevel import external_stacklevel
 from ._artefact import load_cells, read_document, save_document, to_latex
 from ._card import card_of
@@ -418,9 +419,9 @@ class BenchmarkResult:
             rows.append(
                 {
                     "dataset": dataset, "model": model,
-                    "validation_mean": float(validation.sign * np.mean(cell.validation_scores)),
+                    "validation_mean": float(validation.sign * mean_of(cell.validation_scores)),
                     "validation_metric": validation.name,
-                    "test_mean": float(cell.sign * np.mean(cell.scores)),
+                    "test_mean": float(cell.sign * mean_of(cell.scores)),
                     "optimism": np.nan if cell.optimism is None else cell.optimism,
                     "selected": selection_counts(cell.best_params),
                 }
@@ -435,7 +436,7 @@ class BenchmarkResult:
         self._check_one_metric()
         pd = _pandas()
         return pd.DataFrame(
-            {m: [float(np.mean(v)) for v in self._per_dataset(m, printed)] for m in self.models},
+            {m: [float(mean_of(v)) for v in self._per_dataset(m, printed)] for m in self.models},
             index=pd.Index(self.datasets, name="dataset"),
         )  # NaN where a fold failed (see missing)
 
@@ -511,14 +512,14 @@ class BenchmarkResult:
             printed = [cell.metric.values(cell.scores) * scale for cell in cells]
             d = decimals
             if d is None:
-                d = decimals_for([np.mean(v) for v in printed], [np.std(v) for v in printed])
+                d = decimals_for([mean_of(v) for v in printed], [std_of(v) for v in printed])
             texts = []
             for model, values in zip(self.models, printed):
                 failed = self.cells[dataset, model].n_failed_folds()
                 if failed:
                     texts.append(failed_folds(failed, values.size))
                 elif statistic == "mean":
-                    texts.append(f"{np.mean(values):.{d}f} ± {np.std(values):.{d}f}")
+                    texts.append(f"{mean_of(values):.{d}f} ± {std_of(values):.{d}f}")
                 else:
                     summary = self.cells[dataset, model].summary(
                         root=root, confidence=confidence, interval="t", n_resamples=n_resamples
@@ -528,7 +529,7 @@ class BenchmarkResult:
             if mark:
                 best, pvalues = self._against_the_best(dataset)
                 if pvalues is None and any(
-                    m not in best and np.isfinite(np.mean(self.cells[dataset, m].scores))
+                    m not in best and np.isfinite(mean_of(self.cells[dataset, m].scores))
                     for m in self.models
                 ):
                     untested.append(dataset)
@@ -558,7 +559,7 @@ class BenchmarkResult:
         test can run: a result does not record its outer splits, or the models' differ. The one
         rule of :meth:`table`'s marks and of the report's (``_verdict.against_the_best``).
         """
-        means = {m: tie_level(np.mean(self.cells[dataset, m].scores)) for m in self.models}
+        means = {m: tie_level(mean_of(self.cells[dataset, m].scores)) for m in self.models}
         complete = [m for m in self.models if np.isfinite(means[m])]
         if not complete:
             return (), None
@@ -647,7 +648,10 @@ class BenchmarkResult:
                 cell = self.cells[dataset, model]
                 sign = cell.sign  # the printed units' direction
                 a, b = cell.scores, self.cells[dataset, baseline].scores
-                differences = sign * (a - b)
+                # d_z is scale-free: of the scores scaled by a power of 2 past 2**100, whose
+                # differences, sums and squares would overflow (a NaN effect size)
+                exponent = scale_exponent(a, b)
+                differences = sign * (np.ldexp(a, -exponent) - np.ldexp(b, -exponent))
                 shift, spread = float(np.mean(differences)), float(np.std(differences, ddof=1))
                 effect = math.copysign(math.inf, shift) if shift else 0.0  # no spread: d_z is ±inf
                 if spread > 0:
@@ -657,8 +661,8 @@ class BenchmarkResult:
                         "dataset": dataset,
                         "model": model,
                         "baseline": baseline,
-                        "mean": float(sign * np.mean(a)),
-                        "baseline_mean": float(sign * np.mean(b)),
+                        "mean": float(sign * mean_of(a)),
+                        "baseline_mean": float(sign * mean_of(b)),
                         "difference": float(sign * test.mean_difference),
                         "ci_low": float(min(sign * test.ci_low, sign * test.ci_high)),
                         "ci_high": float(max(sign * test.ci_low, sign * test.ci_high)),
@@ -749,7 +753,7 @@ class BenchmarkResult:
                 continue
             ref_mean, ref_std = (float(v) for v in reference[dataset, model])
             values = cell.sign * cell.scores * scale
-            mean, std = float(np.mean(values)), float(np.std(values))
+            mean, std = float(mean_of(values)), float(std_of(values))
             se = ref_std / np.sqrt(n_folds)
             rows.append(
                 {
@@ -941,7 +945,7 @@ class BenchmarkResult:
         raw = {model: self._per_dataset(model, datasets=datasets) for model in self.models}
         if normalize is None:
             return raw
-        means = {m: [float(np.mean(s)) for s in scores] for m, scores in raw.items()}
+        means = {m: [float(mean_of(s)) for s in scores] for m, scores in raw.items()}
         if isinstance(normalize, dict) and set(normalize) == set(self.datasets):
             anchors = [(sign * normalize[d][0], sign * normalize[d][1]) for d in datasets]
         elif normalize == "minmax":

@@ -6,7 +6,7 @@ import numpy as np
 from sklearn.utils._param_validation import validate_params
 
 from ..model_selection._engine import refits_class
-from ..stats._checks import CONFIDENCE, COUNT
+from ..stats._checks import CONFIDENCE, COUNT, mean_of, std_of
 from ..stats._compare import NOT_DEMONSTRATED
 from ..utils import RANDOM_STATE_CONSTRAINTS, fill_doc, install_hint
 from ._format import decimals_for, direction, signed
@@ -272,7 +272,7 @@ def plot_optimism(results, *, ax=None, path=None):
     own = ax is None
     figure, ax = _figure(ax, (4.8, 5.4))
     printed = [metric.values(m.scores) for m in models]  # the report's decimals of a metric
-    decimals = decimals_for([np.mean(v) for v in printed], [np.std(v) for v in printed])
+    decimals = decimals_for([mean_of(v) for v in printed], [std_of(v) for v in printed])
     drawn = [m for m in models if m.optimism is not None]
     for index, model in enumerate(models):
         if model.optimism is None:  # a legend entry without a marker: the note

@@ -17,6 +17,7 @@ from scipy.stats import rankdata
 
 from ..exceptions import SplitsMismatchError, UnequalBudgetWarning
 from ..stats._bounds import metric_range
+from ..stats._checks import mean_of
 from ._format import (
     decimals_for,
     failed_folds,
@@ -971,7 +972,7 @@ def _rows(cells, confidence, interval, n_resamples, root):
                 "iqm_ci_low": summary.iqm_ci_low,
                 "iqm_ci_high": summary.iqm_ci_high,
                 "iqm_ci_method": summary.iqm_ci_method,
-                "validation_mean": chosen_by.sign * float(np.mean(cell.validation_scores))
+                "validation_mean": chosen_by.sign * float(mean_of(cell.validation_scores))
                 if validated
                 else None,
                 "validation_metric": chosen_by.name if validated else None,

@@ -13,6 +13,7 @@ from sklearn.utils._param_validation import StrOptions
 from ..exceptions import NoSplitsError
 from ..metrics import MetricName
 from ..stats import compare, summarize
+from ..stats._checks import mean_of
 from ..utils._random import named_generator, seed_root
 from ._integrity import RESULT_FORMAT, RESULT_VERSION, verify_result, with_checksum
 
@@ -151,7 +152,9 @@ class NestedResult:
         """
         if self.selection_metric is not None:
             return None
-        return float(np.mean(self.validation_scores) - np.mean(self.scores))
+        # each mean of scores past 2**100 scaled (their sum overflowed: NaN)
+        with np.errstate(over="ignore"):
+            return float(mean_of(self.validation_scores) - mean_of(self.scores))
 
     def n_failed_folds(self, key=None):
         """How many outer folds have no finite test score of a metric (None: the selecting

@@ -1,7 +1,6 @@
 """Which model is better, in words: a report's verdict in one sentence, and comparison_text."""
 
-import numpy as np
-
+from ..stats._checks import mean_of, std_of
 from ..stats._compare import NOT_DEMONSTRATED  # compare()'s verdict when Holm does not reject
 from ._format import decimals_for, direction, pvalue, signed
 from ._results import (
@@ -75,7 +74,7 @@ def comparison_text(results, *, confidence=0.95):
     if not metric.greater_is_better:
         lines.append(f"({metric.note}.)")
     # the report's digits: two significant digits of the smallest std of the fold scores
-    d = decimals_for([np.mean(m.scores) for m in models], [np.std(m.scores) for m in models])
+    d = decimals_for([mean_of(m.scores) for m in models], [std_of(m.scores) for m in models])
     for i, (a, b, difference, low, high) in enumerate(printed_pairs(table, metric)):
         lines.append(
             f"  {a} - {b}: {signed(difference, d)} {metric}, "

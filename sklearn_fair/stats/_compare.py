@@ -8,7 +8,8 @@ from itertools import combinations
 import numpy as np
 from sklearn.utils._param_validation import StrOptions, validate_params
 
-from ._checks import CONFIDENCE, check_same_splits, equal_differences
+from ..utils._scaling import scale_exponent
+from ._checks import CONFIDENCE, check_same_splits, equal_differences, mean_of
 from ._paired import corrected_resampled_ttest, holm, paired_ttest
 from ._power import repeats_for_power
 
@@ -143,7 +144,10 @@ class ComparisonResult:
 
 def _repeats_for_power(a, b, n_train, n_test, alpha):
     """Repeats of the outer CV for the corrected t-test to show ``mean(a - b)``, or NaN."""
-    differences = a - b
+    # the power is of delta / sd: of the scores scaled past 2**100 (their differences'
+    # sums and squares would overflow), as the t-tests scale them
+    exponent = scale_exponent(a, b)
+    differences = np.ldexp(a, -exponent) - np.ldexp(b, -exponent)
     delta, sd = float(differences.mean()), float(np.std(differences, ddof=1))
     if equal_differences(a, b) == 0.0:  # no difference but rounding's, as the t-tests say
         return float("nan")
@@ -380,8 +384,8 @@ def compare(results, *, scoring=None, test="corrected", confidence=0.95):
             {
                 "model_a": name_a,
                 "model_b": name_b,
-                "mean_a": float(a.mean()),
-                "mean_b": float(b.mean()),
+                "mean_a": float(mean_of(a)),
+                "mean_b": float(mean_of(b)),
                 "mean_difference": outcome.mean_difference,
                 "ci_low": outcome.ci_low,
                 "ci_high": outcome.ci_high,

@@ -485,3 +485,64 @@ def test_the_tables_std_of_scores_near_1e200_is_their_std():
         warnings.simplefilter("error", RuntimeWarning)
         (row,) = BenchmarkResult.from_results({("d", "x"): folds}).report(n_resamples=10).rows
     assert row["test_std"] == pytest.approx(1e200 * np.std(np.array(scores) / 1e200), rel=1e-12)
+
+
+def _huge_folds(scores, validation):
+    return {
+        "outer_results": [
+            {
+                "test_score": s,
+                "test_scores": [s],
+                "validation_score": v,
+                "best_params": {},
+                "train_indices": [i for i in range(80) if i // 20 != f],
+                "test_indices": list(range(f * 20, (f + 1) * 20)),
+                "fit_time": 1.0,
+            }
+            for f, (s, v) in enumerate(zip(scores, validation))
+        ]
+    }
+
+
+def test_means_optimism_and_tests_of_scores_near_1e308_are_those_of_the_scores_scaled():
+    """Fold scores near 1e308, whose sum overflows: the report's mean validation score,
+    optimism and test against the best are computed in units of 1e308. np.mean gave inf, so the
+    optimism was NaN and a model whose mean overflowed was left out as if its folds failed."""
+    import warnings
+
+    from scipy import stats
+
+    from sklearn_fair import BenchmarkResult
+
+    unit = 5e307  # four such scores sum past the largest float (1.8e308)
+    x = np.array([1.5, 1.6, 1.55, 1.58])
+    y = np.array([1.0, 1.62, 1.2, 1.3])
+    x_val, y_val = np.array([1.7, 1.65, 1.6, 1.68]), np.array([1.1, 1.3, 1.25, 1.2])
+    cells = {("d", "x"): _huge_folds(x * unit, x_val * unit)}
+    cells["d", "y"] = _huge_folds(y * unit, y_val * unit)
+    result = BenchmarkResult.from_results(cells)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        report = result.report(n_resamples=10)
+        rows = {row["model"]: row for row in report.rows}
+        text = " ".join(report.to_markdown().split())
+        table = result.table(n_resamples=10)
+        selection = result.selection_summary().set_index("model")
+    for name, test, validation in (("x", x, x_val), ("y", y, y_val)):
+        row = rows[name]
+        assert row["validation_mean"] == pytest.approx(unit * np.mean(validation), rel=1e-12)
+        assert row["optimism"] == pytest.approx(
+            unit * (np.mean(validation) - np.mean(test)), rel=1e-9
+        )
+        assert selection.loc[name, "optimism"] == pytest.approx(row["optimism"], rel=1e-12)
+        assert selection.loc[name, "test_mean"] == pytest.approx(unit * np.mean(test), rel=1e-12)
+    # x is the best; y against it by the corrected resampled t (n_test/n_train = 20/60)
+    d = y - x
+    t = d.mean() / np.sqrt((1 / 4 + 20 / 60) * d.var(ddof=1))
+    p = 2 * stats.t.sf(abs(t), 3)
+    assert rows["x"]["rank_test"] == 1 and rows["y"]["rank_test"] == 2
+    assert "| **best** |" in text and f"| not shown worse (Holm p {p:.2g}) |" in text
+    # the paper's table (bold: the best); it printed inf ± inf
+    mean, std = (float(v) for v in table.loc["x", "d"].strip("*").split(" ± "))
+    assert mean == pytest.approx(unit * np.mean(x), rel=1e-3)
+    assert std == pytest.approx(unit * np.std(x), rel=1e-3)

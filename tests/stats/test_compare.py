@@ -301,3 +301,26 @@ def test_repeats_cannot_show_a_tiny_difference():
     result = compare({"a": _as_dict(A), "b": _as_dict(tiny)})
     assert np.isnan(result["repeats_for_power"][0])
     assert "no number of repeats (up to 1000)" in repr(result)
+
+
+def test_means_and_repeats_of_scores_near_1e308_are_those_of_the_scores_scaled():
+    # five scores near 7e307 sum past the largest float: mean_a and mean_b were inf and the
+    # repeats for power NaN (the differences' mean and std unscaled); the same comparison of
+    # the scores in units of 7e307, its means times 7e307, as the t-test scales them
+    import warnings
+
+    unit = 7e307
+    a = np.array([1.5, 1.6, 1.2, 1.7, 1.4])
+    b = a - np.array([0.05, 0.03, 0.04, 0.06, 0.0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        table = compare({"a": _as_dict(a * unit), "b": _as_dict(b * unit)})
+    reference = compare({"a": _as_dict(a), "b": _as_dict(b)})
+    columns = ("mean_a", "mean_b", "mean_difference", "pvalue", "repeats_for_power")
+    row, reference = ({c: t[c][0] for c in columns} for t in (table, reference))
+    assert row["mean_a"] == pytest.approx(unit * np.mean(a), rel=1e-12)
+    assert row["mean_b"] == pytest.approx(unit * np.mean(b), rel=1e-12)
+    assert row["mean_difference"] == pytest.approx(unit * np.mean(a - b), rel=1e-9)
+    assert row["pvalue"] == pytest.approx(reference["pvalue"], rel=1e-9)
+    assert np.isfinite(reference["repeats_for_power"])
+    assert row["repeats_for_power"] == reference["repeats_for_power"]
