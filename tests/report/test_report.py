@@ -5,7 +5,13 @@ import numpy as np
 import pytest
 from scipy import stats
 from sklearn.datasets import make_classification
+from sklearn.dummy import DummyClassifier
 from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import (
+    RepeatedStratifiedKFold,
+    StratifiedKFold,
+    StratifiedShuffleSplit,
+)
 
 from sklearn_fair import NestedCV
 from sklearn_fair.exceptions import UncheckedResultWarning
@@ -271,6 +277,42 @@ def test_card_detects_unstratified_folds():
     nested = NestedCV(LogisticRegression(), outer_cv=folds, refit=False).fit(X, y)
     card = reproducibility_card(nested, y=y)
     assert dict((i, a) for i, a, _ in card.checklist)["stratified splits"] == "no"
+
+
+@pytest.mark.parametrize(
+    "splitter",
+    [
+        StratifiedKFold(5, shuffle=True, random_state=0),
+        RepeatedStratifiedKFold(n_splits=5, n_repeats=2, random_state=0),
+        StratifiedShuffleSplit(n_splits=3, test_size=0.25, random_state=0),
+    ],
+    ids=["StratifiedKFold", "RepeatedStratifiedKFold", "StratifiedShuffleSplit"],
+)
+def test_card_calls_scikit_learns_stratified_folds_stratified(splitter):
+    """wine's 178 rows in 5 folds (of 36 and 35 rows): StratifiedKFold deals each class's
+    71 rows 15, 14, 14, 14, 14, and a 35-row fold with 15 lies 1.04 rows past the class's
+    share of the fold (13.96); the card said "the outer test folds are not stratified by
+    class" of scikit-learn's own stratified folds."""
+    from sklearn.datasets import load_wine
+
+    X, y = load_wine(return_X_y=True)
+    folds = list(splitter.split(X, y))
+    nested = NestedCV(DummyClassifier(), outer_cv=folds, refit=False).fit(X, y)
+    answer, how = {i: (a, h) for i, a, h in reproducibility_card(nested, y=y).checklist}[
+        "stratified splits"
+    ]
+    assert (answer, how) == (
+        "yes",
+        "each outer test fold holds each class in proportion (within 1)",
+    )
+    # a fold of one class moved to another fold is not stratified
+    train, test = folds[0]
+    moved = test[y[test] == 0]
+    folds[0] = (np.union1d(train, moved), np.setdiff1d(test, moved))
+    folds[1] = (np.setdiff1d(folds[1][0], moved), np.union1d(folds[1][1], moved))
+    nested = NestedCV(DummyClassifier(), outer_cv=folds, refit=False).fit(X, y)
+    checklist = reproducibility_card(nested, y=y).checklist
+    assert {i: a for i, a, _ in checklist}["stratified splits"] == "no"
 
 
 def test_card_reports_missing_packages(monkeypatch):
