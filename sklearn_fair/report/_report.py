@@ -471,21 +471,29 @@ class NestedCVReport:
 
     def _paper_table(self):
         result, alpha = self.result, self.alpha
+        if self._best is None and len(result.models) > 1:
+            return None  # the models' metrics differ: no table of one metric
+        marks = (
+            "Bold: the best model of the data set (all of them when tied); italics: not shown "
+            "to be worse than it (corrected resampled t-test, Holm within the data set, level "
+            f"{alpha:g})."
+        )
         section = Section(
             "Scores as a paper prints them",
             columns=["model", *(num(d) for d in result.datasets)],
             paragraphs=[
-                "Mean ± std of the test scores over the outer folds. Bold: the best model of the "
-                "data set (all of them when tied); italics: not shown to be worse than it "
-                f"(corrected resampled t-test, Holm within the data set, level {alpha:g})."
+                "Mean ± std of the test scores over the outer folds."
+                + ("" if self._best is None else f" {marks}")
             ],
         )
         texts = result.table(confidence=self.confidence, mark=False)
         for model in result.models:
             row = [model]
             for dataset in result.datasets:
-                best, pvalues = self._best[dataset]
-                mark = emphasis(model, best, pvalues, alpha)
+                mark = None  # one model: no best to mark
+                if self._best is not None:
+                    best, pvalues = self._best[dataset]
+                    mark = emphasis(model, best, pvalues, alpha)
                 row.append(Cell(texts.loc[model, dataset], numeric=True, emphasis=mark))
             section.rows.append(row)
         return section

@@ -588,3 +588,20 @@ def test_means_optimism_and_tests_of_scores_near_1e308_are_those_of_the_scores_s
     mean, std = (float(v) for v in table.loc["x", "d"].strip("*").split(" ± "))
     assert mean == pytest.approx(unit * np.mean(x), rel=1e-3)
     assert std == pytest.approx(unit * np.std(x), rel=1e-3)
+
+
+def test_the_report_of_one_model_on_several_data_sets_prints_its_paper_table():
+    """One model, two data sets: the paper's table has no best to mark (the report tests no
+    model against another); it raised TypeError ('NoneType' object is not subscriptable), so
+    to_html, to_markdown and an experiment's report.html of one model failed."""
+    from sklearn_fair import BenchmarkResult
+
+    a, b = [0.8, 0.9, 0.85, 0.82], [0.6, 0.7, 0.65, 0.5]
+    cells = {("d1", "m"): _huge_folds(a, a), ("d2", "m"): _huge_folds(b, b)}
+    report = BenchmarkResult.from_results(cells).report(n_resamples=10)
+    (section,) = [s for s in report.sections() if s.title == "Scores as a paper prints them"]
+    d = 3  # two significant digits of the smaller std: np.std(a) = 0.0377 is 0.038
+    expected = [f"{np.mean(v):.{d}f} ± {np.std(v):.{d}f}" for v in (a, b)]
+    assert [str(cell.text) for cell in section.rows[0][1:]] == expected
+    assert "Bold" not in " ".join(section.paragraphs)
+    assert "<td" in report.to_html(plots=False)
