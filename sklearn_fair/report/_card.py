@@ -1,7 +1,7 @@
 """The reproducibility card: the paper's checklist, seeds, fingerprints and versions."""
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import metadata  # noqa: F401 - tests fake its version()
 
 import numpy as np
@@ -182,6 +182,49 @@ def reproducibility_card(results, *, X=None, y=None, splits_file=None, stratifie
     ['PyG', 'Python', 'joblib']
     """
     return card_of(as_results(results), X=X, y=y, splits_file=splits_file, stratified=stratified)
+
+
+def cards_of_datasets(cards, whole):
+    """One card of a benchmark from its data sets' ``cards`` (data set -> ReproducibilityCard,
+    each made with that data set's X, y and splits file) and ``whole``, the card of all its
+    results without data (its seeds and splits fingerprints, labelled by data set): each
+    checklist answer, fingerprint and splits file as the data sets' cards give them, labelled
+    by data set where they differ. The one card of a benchmark that says what its data sets'
+    cards say."""
+    if len(cards) == 1:
+        return next(iter(cards.values()))
+
+    def joined(values):
+        values = dict(values)
+        if len(set(values.values())) == 1:
+            return next(iter(values.values()))
+        return "; ".join(f"{name}: {value}" for name, value in values.items())
+
+    checklist = []
+    for i, (item, _, _) in enumerate(whole.checklist):
+        answers = {name: card.checklist[i][1] for name, card in cards.items()}
+        hows = {name: card.checklist[i][2] for name, card in cards.items()}
+        if len(set(answers.values())) == 1 and len(set(hows.values())) == 1:
+            checklist.append((item, *next(iter(cards.values())).checklist[i][1:]))
+        else:
+            checklist.append((item, joined(answers), joined(hows)))
+
+    def fingerprints(attribute):
+        values = {name: getattr(card, attribute) for name, card in cards.items()}
+        if all(value is None for value in values.values()):
+            return None
+        return "; ".join(f"{name}: {value or 'not computed'}" for name, value in values.items())
+
+    files = {name: card.splits_file for name, card in cards.items() if card.splits_file}
+    tasks = {card.task for card in cards.values()}
+    return replace(
+        whole,
+        checklist=checklist,
+        data_fingerprint=fingerprints("data_fingerprint"),
+        labels_fingerprint=fingerprints("labels_fingerprint"),
+        splits_file="; ".join(f"{name}: {path}" for name, path in files.items()) or None,
+        task=tasks.pop() if len(tasks) == 1 else None,
+    )
 
 
 def _label(model, one_dataset):

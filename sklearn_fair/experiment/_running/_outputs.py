@@ -13,12 +13,14 @@ import numpy as np
 
 from ...model_selection._engine import read_json
 from ...report import (
+    NestedCVReport,
     nested_cv_report,
     plot_comparison,
     plot_fold_scores,
     plot_optimism,
     result_to_dict,
 )
+from ...report._card import card_of, cards_of_datasets
 from ...utils._provenance import checksum
 from .._reading._text import csv_cell, file_name, markdown_cell, neutral
 
@@ -55,6 +57,19 @@ def _tables(config):
         if _ranked(config):
             tables["ranks.txt"] = lambda result: neutral(_ranks_section(result).to_text()) + "\n"
     return tables
+
+
+def _html(config, result, made):
+    """report.html: the benchmark's report, its card that of each data set's report (``made``:
+    data set -> NestedCVReport, made with the data set's X, y and splits file) as
+    reproducibility.json and report.md give it; ``to_html`` has no data, so its card said the
+    splits were not saved, their stratification unknown and no fingerprint computed."""
+    card = cards_of_datasets(
+        {dataset: report.card for dataset, report in made.items()},
+        card_of(list(result.cells.values())),
+    )
+    title = neutral(f"Experiment {config.name}")
+    return NestedCVReport(result, title=title, card=card).to_html()
 
 
 def _ranked(config):
@@ -254,7 +269,7 @@ def write_outputs(folder, config, result, loaded, failures):
     data set -> NestedCVReport (as the file names them), and the outputs that could not be
     made, and why."""
     data_of, model_of = originals(config)
-    problems, results, reports = [], {}, {}
+    problems, results, reports, made_reports = [], {}, {}, {}
 
     def attempt(what, make):
         try:
@@ -276,6 +291,7 @@ def write_outputs(folder, config, result, loaded, failures):
 
     def summaries():
         made, rows = _summaries(config, result, loaded, failures)
+        made_reports.update(made)
         reports.update((data_of[dataset], report) for dataset, report in made.items())
         columns = list(dict.fromkeys(key for row in rows for key in row))
         folder.write_text(("summary.csv",), _csv(rows, columns))
@@ -289,7 +305,10 @@ def write_outputs(folder, config, result, loaded, failures):
         folder.write_json(("reproducibility.json",), card)
 
     attempt("summary.csv, report.md, reproducibility.json", summaries)
-    for name, make in _tables(config).items():
+    tables = _tables(config)
+    if made_reports:  # else report.html says what it can without the data
+        tables["report.html"] = lambda result: _html(config, result, made_reports)
+    for name, make in tables.items():
         attempt(name, lambda n=name, m=make: folder.write_text((n,), m(result)))
     try:
         import matplotlib.pyplot as plt
