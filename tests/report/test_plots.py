@@ -384,3 +384,18 @@ def test_plot_intervals_takes_the_intervals_the_report_takes(fitted):
     assert "half_scores" not in str(raised.value)
     for interval in ("corrected_t", "t", "normal"):
         result.plot_intervals(interval=interval)
+
+
+def test_plot_intervals_says_nothing_to_the_console(fitted):
+    # it drew each cell's interval from a summary of 1 bootstrap resample of the IQM (whose
+    # interval it does not draw), and scipy's standard error of that one resample printed
+    # numpy's "RuntimeWarning: Degrees of freedom <= 0 for slice" for every cell, under an
+    # experiment's progress bar too
+    import warnings
+
+    from sklearn_fair import BenchmarkResult
+
+    result = BenchmarkResult.from_results({("d", name): n for name, n in fitted.items()})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        result.plot_intervals()
