@@ -298,7 +298,7 @@ def summarize(
         sem=scaled_back(spread / np.sqrt(values.shape[0]), exponent, "their standard error"),
         ci_low=of_mean.low,
         ci_high=of_mean.high,
-        median=float(np.median(values)),
+        median=scaled_back(np.median(scaled), exponent, "their median"),
         iqm=scaled_back(iqm(scaled), exponent, "their IQM"),
         iqm_ci_low=scaled_back(iqm_interval.low, exponent, level),
         iqm_ci_high=scaled_back(iqm_interval.high, exponent, level),

@@ -205,3 +205,15 @@ def test_an_interval_past_the_largest_float_is_refused():
         mean_interval(scores)
     with pytest.raises(ValueError, match="'scores' .* past the largest float"):
         summarize(scores)
+
+
+def test_the_median_of_an_even_count_of_scores_near_1e308_is_theirs():
+    # the median of 4 scores averages the middle two, whose sum overflowed: inf (with numpy's
+    # RuntimeWarning) beside a finite mean; the median of the scores in units of 1e308
+    import warnings
+
+    base = np.array([1.5, 1.6, 1.55, 1.58])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        summary = summarize(base * 1e308, n_resamples=10)
+    assert summary.median == pytest.approx(np.median(base) * 1e308, rel=1e-12)
