@@ -13,7 +13,7 @@ from sklearn.utils._param_validation import StrOptions
 from ..exceptions import NoSplitsError
 from ..metrics import MetricName
 from ..stats import compare, summarize
-from ..stats._checks import mean_of
+from ..stats._checks import PastLargestFloatError, mean_of
 from ..utils._random import named_generator, seed_root
 from ._integrity import RESULT_FORMAT, RESULT_VERSION, verify_result, with_checksum
 
@@ -184,15 +184,24 @@ class NestedResult:
         """
         key = self.refit_metric if key is None else key
         kind, sizes = self.interval_sizes(interval)
-        return summarize(
-            self.scores_per_metric[key],
-            metric=self.metrics[key],
-            confidence=confidence,
-            interval=kind,
-            n_resamples=n_resamples,
-            random_state=named_generator(root, self.dataset, self.model),
-            **sizes,
-        )
+        try:
+            return summarize(
+                self.scores_per_metric[key],
+                metric=self.metrics[key],
+                confidence=confidence,
+                interval=kind,
+                n_resamples=n_resamples,
+                random_state=named_generator(root, self.dataset, self.model),
+                **sizes,
+            )
+        except PastLargestFloatError as error:  # it named summarize's 'scores', not yours
+            raise PastLargestFloatError(
+                f"The {self.metrics[key]} test scores of model {self.model!r} on data set "
+                f"{self.dataset!r} are so large that {error.what} lies past the largest float "
+                f"({np.finfo(float).max:.3g}). Divide them by a power of 10 first (for a "
+                "regression, the target).",
+                error.what,
+            ) from None
 
     @property
     def sizes(self):

@@ -60,16 +60,26 @@ def check_scores(name, values, *, min_size=1, purpose="this statistic"):
     return array
 
 
+class PastLargestFloatError(ValueError):
+    """A statistic of scores lies past the largest float; ``what`` names it ("their mean"), so
+    that a caller can say whose scores they are."""
+
+    def __init__(self, message, what):
+        super().__init__(message)
+        self.what = what
+
+
 def scaled_back(value, exponent, what, subject="The 'scores' parameter holds values"):
     """``value * 2**exponent`` as a float (``exponent`` from ``utils._scaling.scale_exponent``);
-    a ValueError naming ``subject`` and ``what`` where that is past the largest float
-    (1.8e308), which would be inf or NaN."""
+    a ValueError (PastLargestFloatError) naming ``subject`` and ``what`` where that is past the
+    largest float (1.8e308), which would be inf or NaN."""
     with np.errstate(over="ignore"):
         result = float(np.ldexp(value, exponent))
     if not np.isfinite(result):
-        raise ValueError(
+        raise PastLargestFloatError(
             f"{subject} so large that {what} lies past the largest float "
-            f"({np.finfo(float).max:.3g}). Divide the scores by a power of 10 first."
+            f"({np.finfo(float).max:.3g}). Divide the scores by a power of 10 first.",
+            what,
         )
     return result
 

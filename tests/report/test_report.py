@@ -605,3 +605,20 @@ def test_the_report_of_one_model_on_several_data_sets_prints_its_paper_table():
     assert [str(cell.text) for cell in section.rows[0][1:]] == expected
     assert "Bold" not in " ".join(section.paragraphs)
     assert "<td" in report.to_html(plots=False)
+
+
+def test_an_interval_past_the_largest_float_names_the_model_and_data_set():
+    # the corrected t interval of these scores reaches past 1.8e308: the report's error named
+    # "The 'scores' parameter", which the report's caller never passed
+    from sklearn_fair import BenchmarkResult
+
+    x = np.array([1.5, 1.6, 1.55, 1.58]) * 1e308
+    y = np.array([1.0, 1.62, 1.2, 1.3]) * 1e308
+    result = BenchmarkResult.from_results(
+        {("d", "x"): _huge_folds(x, x), ("d", "y"): _huge_folds(y, y)}
+    )
+    with pytest.raises(ValueError, match="past the largest float") as raised:
+        result.report(n_resamples=10)
+    message = str(raised.value)
+    assert "model 'y' on data set 'd'" in message and "'scores' parameter" not in message
+    assert "interval of their mean" in message
