@@ -622,3 +622,26 @@ def test_an_interval_past_the_largest_float_names_the_model_and_data_set():
     message = str(raised.value)
     assert "model 'y' on data set 'd'" in message and "'scores' parameter" not in message
     assert "interval of their mean" in message
+
+
+def test_compare_to_of_scores_near_1e308_gives_their_means_and_effect_size():
+    # the means overflowed to inf and the effect size d_z (mean over std of the differences)
+    # was 0.0 (inf / inf taken as no spread) or NaN; both are those of the scores in units
+    # of 5e307
+    import warnings
+
+    from sklearn_fair import BenchmarkResult
+
+    unit = 5e307
+    x, y = np.array([1.5, 1.6, 1.55, 1.58]), np.array([1.0, 1.62, 1.2, 1.3])
+    for sign in (1, -1):
+        cells = {("d", "x"): _huge_folds(sign * x * unit, x), ("d", "y"): _huge_folds(y * unit, y)}
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", RuntimeWarning)
+            (row,) = (
+                BenchmarkResult.from_results(cells, baseline="y").compare_to().to_dict("records")
+            )
+        d = sign * x - y
+        assert row["mean"] == pytest.approx(unit * np.mean(sign * x), rel=1e-12)
+        assert row["baseline_mean"] == pytest.approx(unit * np.mean(y), rel=1e-12)
+        assert row["effect_size"] == pytest.approx(d.mean() / d.std(ddof=1), rel=1e-9)
