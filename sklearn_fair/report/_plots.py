@@ -420,10 +420,8 @@ def interval_plot(result, confidence, interval, ax):
                 points.append((np.nan, np.nan, np.nan))
                 continue
             # the report's table's mean and interval (NestedResult.summary, the one owner:
-            # kept in the metric's range, printed units); its IQM interval is not drawn, so
-            # drawn from the fewest resamples whose standard error scipy computes without
-            # numpy's "Degrees of freedom <= 0" RuntimeWarning (1 printed it for every cell)
-            summary = cell.summary(root=0, confidence=confidence, interval=interval, n_resamples=2)
+            # kept in the metric's range, printed units); its IQM interval is not drawn
+            summary = cell.summary(root=0, confidence=confidence, interval=interval, n_resamples=1)
             kinds.add(summary.interval)
             points.append((summary.mean, summary.ci_low, summary.ci_high))
         means, lows, highs = (np.asarray(column) for column in zip(*points))
