@@ -25,11 +25,11 @@ from ..stats import (
 from ..stats import multiple_comparison as _multiple_comparison
 from ..stats import rank_comparison as _rank_comparison
 from ..stats._aggregate import performance_profile
-from ..stats._checks import CONFIDENCE, COUNT, check_same_splits, mean_of, std_of
+from ..stats._checks import CONFIDENCE, COUNT, check_same_splits
 from ..stats._normalize import normalize_scores
 from ..utils import RANDOM_STATE_CONSTRAINTS, IntervalNotBool, fill_doc, install_hint
 from ..utils._random import check_random_state_param, named_generator, seed_root
-from ..utils._scaling import scale_exponent
+from ..utils._scaling import mean_of, scale_exponent, std_of
 from ..utils._stacklevel import external_stacklevel
 from ._artefact import load_cells, read_document, save_document, to_latex
 from ._card import card_of

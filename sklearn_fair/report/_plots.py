@@ -6,9 +6,10 @@ import numpy as np
 from sklearn.utils._param_validation import validate_params
 
 from ..model_selection._engine import refits_class
-from ..stats._checks import CONFIDENCE, COUNT, mean_of, std_of
+from ..stats._checks import CONFIDENCE, COUNT
 from ..stats._compare import NOT_DEMONSTRATED
 from ..utils import RANDOM_STATE_CONSTRAINTS, fill_doc, install_hint
+from ..utils._scaling import mean_of, std_of
 from ._format import decimals_for, direction, signed
 from ._results import (
     DOCS,

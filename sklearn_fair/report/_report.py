@@ -17,7 +17,7 @@ from scipy.stats import rankdata
 
 from ..exceptions import SplitsMismatchError, UnequalBudgetWarning
 from ..stats._bounds import metric_range
-from ..stats._checks import mean_of
+from ..utils._scaling import mean_of
 from ._format import (
     decimals_for,
     failed_folds,

@@ -13,8 +13,9 @@ from sklearn.utils._param_validation import StrOptions
 from ..exceptions import NoSplitsError
 from ..metrics import MetricName
 from ..stats import compare, summarize
-from ..stats._checks import PastLargestFloatError, mean_of
+from ..stats._checks import PastLargestFloatError
 from ..utils._random import named_generator, seed_root
+from ..utils._scaling import mean_of
 from ._integrity import RESULT_FORMAT, RESULT_VERSION, verify_result, with_checksum
 
 UNRECORDED = MetricName(

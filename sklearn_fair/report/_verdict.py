@@ -1,7 +1,7 @@
 """Which model is better, in words: a report's verdict in one sentence, and comparison_text."""
 
-from ..stats._checks import mean_of, std_of
 from ..stats._compare import NOT_DEMONSTRATED  # compare()'s verdict when Holm does not reject
+from ..utils._scaling import mean_of, std_of
 from ._format import decimals_for, direction, pvalue, signed
 from ._results import (
     as_results,

@@ -8,7 +8,6 @@ import numpy as np
 
 from ..exceptions import SplitsMismatchError
 from ..utils import IntervalNotBool, install_hint
-from ..utils._scaling import scale_exponent
 
 #: A confidence level or a probability, strictly between 0 and 1.
 CONFIDENCE = IntervalNotBool(numbers.Real, 0, 1, closed="neither")
@@ -82,33 +81,6 @@ def scaled_back(value, exponent, what, subject="The 'scores' parameter holds val
             what,
         )
     return result
-
-
-def mean_of(values, axis=None):
-    """``np.mean(values, axis)`` of finite values whose sum would overflow (past ``2**100``:
-    ``utils._scaling.scale_exponent``): the mean of the values scaled by a power of 2, scaled
-    back, exactly what ``np.mean`` gives where the sum does not overflow. A mean of finite
-    values lies within their range, so it is finite; NaN and inf give numpy's mean."""
-    values = np.asarray(values, dtype=float)
-    if values.size == 0 or not np.all(np.isfinite(values)):
-        return np.mean(values, axis=axis)
-    exponent = scale_exponent(values)
-    if exponent <= 0:  # small values: their sum cannot overflow
-        return np.mean(values, axis=axis)
-    return np.ldexp(np.mean(np.ldexp(values, -exponent), axis=axis), exponent)
-
-
-def std_of(values, axis=None, ddof=0):
-    """``np.std(values, axis, ddof=ddof)`` of finite values whose squares would overflow or
-    underflow, as :func:`mean_of`: of the values scaled by a power of 2, scaled back."""
-    values = np.asarray(values, dtype=float)
-    if values.size == 0 or not np.all(np.isfinite(values)):
-        return np.std(values, axis=axis, ddof=ddof)
-    exponent = scale_exponent(values)
-    if not exponent:
-        return np.std(values, axis=axis, ddof=ddof)
-    with np.errstate(over="ignore"):
-        return np.ldexp(np.std(np.ldexp(values, -exponent), axis=axis, ddof=ddof), exponent)
 
 
 def rounding_tolerance(*arrays):

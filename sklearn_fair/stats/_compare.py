@@ -8,8 +8,8 @@ from itertools import combinations
 import numpy as np
 from sklearn.utils._param_validation import StrOptions, validate_params
 
-from ..utils._scaling import scale_exponent
-from ._checks import CONFIDENCE, check_same_splits, equal_differences, mean_of
+from ..utils._scaling import mean_of, scale_exponent
+from ._checks import CONFIDENCE, check_same_splits, equal_differences
 from ._paired import corrected_resampled_ttest, holm, paired_ttest
 from ._power import repeats_for_power
 

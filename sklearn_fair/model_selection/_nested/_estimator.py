@@ -12,6 +12,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from ...utils import RANDOM_STATE_CONSTRAINTS, EstimatorInstance, IntervalNotBool, fill_doc
+from ...utils._scaling import mean_of, std_of
 from ._candidates import search_space
 from ._docs import PARAMETER_DOCS
 from ._planning import make_plan
@@ -361,7 +362,7 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         check_is_fitted(self, "outer_scores_")
         notes = self._failure_notes()
         per_metric = {
-            name: [np.mean(f["test_scores_per_metric"][name]) for f in self.outer_results_]
+            name: [mean_of(f["test_scores_per_metric"][name]) for f in self.outer_results_]
             for name in self.metrics_
         }
         sizes = {}
@@ -497,12 +498,12 @@ def store_fitted(nested, run):
     nested.outer_scores_ = np.array([f["test_score"] for f in folds])
     nested.validation_scores_ = np.array([f["validation_score"] for f in folds])
     nested.best_params_per_fold_ = [f["best_params"] for f in folds]
-    nested.score_mean_ = float(np.mean(nested.outer_scores_))
-    nested.score_std_ = float(np.std(nested.outer_scores_))
+    nested.score_mean_ = float(mean_of(nested.outer_scores_))
+    nested.score_std_ = float(std_of(nested.outer_scores_))
     comparable = plan.scoring.comparable
     # validation and test scores of two different metrics have no difference to report
     nested.optimism_ = (
-        float(np.mean(nested.validation_scores_) - nested.score_mean_) if comparable else np.nan
+        float(mean_of(nested.validation_scores_) - nested.score_mean_) if comparable else np.nan
     )
     nested.validation_comparable_ = bool(comparable)
     nested.cv_results_ = cv_results(plan, run.schedule.selections)

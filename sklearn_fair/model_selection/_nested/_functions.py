@@ -12,6 +12,7 @@ from sklearn.base import is_classifier
 from sklearn.utils._param_validation import StrOptions, validate_params
 
 from ...utils import fill_doc
+from ...utils._scaling import mean_of
 from .._saved_splits import _is_kfold
 from ._data import is_pairwise, take
 from ._docs import PARAMETER_DOCS
@@ -111,11 +112,11 @@ def _cross_validate(owner, args):
     keys = {name: (name if multimetric else "score") for name in names}
     for name, key in keys.items():
         output[f"test_{key}"] = np.array(
-            [np.mean(f["test_scores_per_metric"][name]) for f in folds]
+            [mean_of(f["test_scores_per_metric"][name]) for f in folds]
         )
         if args["return_train_score"]:
             output[f"train_{key}"] = np.array(
-                [np.mean(f["train_scores_per_metric"][name]) for f in folds]
+                [mean_of(f["train_scores_per_metric"][name]) for f in folds]
             )
     if args["return_nested_info"]:
         if plan.scoring.selection_keys is not None:  # a search selected with its own metrics

@@ -12,6 +12,7 @@ import warnings
 import numpy as np
 
 from ...exceptions import NonFiniteScoreWarning
+from ...utils._scaling import mean_of, std_of
 from ...utils._stacklevel import external_stacklevel
 from ._scoring import shown
 from ._selection import rank_within_folds
@@ -90,7 +91,7 @@ def assemble(schedule):
             "validation_score": selected["validation_score"],
             "validation_scores": selected["validation_scores"],
             "test_scores": test_scores[selecting],
-            "test_score": float(np.mean(test_scores[selecting])),
+            "test_score": float(mean_of(test_scores[selecting])),
             "test_scores_per_metric": test_scores,
             "refit_seeds": [plan.refit_seeds[key.refit] for key in refit_keys],
             "refits": _refit_note(schedule, fold)
@@ -184,8 +185,8 @@ def cv_results(plan, selections):
                 scores = values[index]
                 for k in range(max_inner):
                     row[f"split{k}_test_{name}"] = scores[k] if k < scores.size else np.nan
-                row[f"mean_test_{name}"] = float(np.mean(scores))
-                row[f"std_test_{name}"] = float(np.std(scores))
+                row[f"mean_test_{name}"] = float(mean_of(scores))
+                row[f"std_test_{name}"] = float(std_of(scores))
             for what in ("fit", "score"):
                 times = selected[f"{what}_time"][index]
                 row[f"mean_{what}_time"] = float(np.mean(times))

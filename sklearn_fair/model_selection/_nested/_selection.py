@@ -16,6 +16,7 @@ import numpy as np
 from scipy.stats import rankdata
 
 from ...exceptions import SearchSpaceEdgeWarning, SelectionTieWarning
+from ...utils._scaling import mean_of, std_of
 from ...utils._stacklevel import external_stacklevel
 from ._scoring import shown
 from ._tasks import SEARCH, TaskKey
@@ -59,7 +60,7 @@ def check_select(select, search, inner_splits, owner):
 def _one_standard_error(scores, means, best):
     """The first candidate whose mean is within one standard error of ``means[best]``."""
     best_scores = scores[best]
-    error = np.std(best_scores, ddof=1) / np.sqrt(best_scores.size)
+    error = std_of(best_scores, ddof=1) / np.sqrt(best_scores.size)
     within = np.isfinite(means) & (means >= means[best] - error - TIE_RTOL * abs(means[best]))
     return int(np.flatnonzero(within)[0]), float(error)
 
@@ -94,7 +95,7 @@ def select_fold(plan, fold, results):
                 value = result["scores"].get(name, np.nan)
                 scores[name][c, s] = plan.selection_error_score if result["error"] else value
             fit_time[c, s], score_time[c, s] = result["fit_time"], result["score_time"]
-    means = {name: values.mean(axis=1) for name, values in scores.items()}
+    means = {name: mean_of(values, axis=1) for name, values in scores.items()}
     metric = plan.selecting_metric(keys)
     selecting = means[metric]
     finite = np.isfinite(selecting)
