@@ -14,6 +14,8 @@ and it is slower: 1.06 s for PROTEINS, 5.56 s for DD, 8.93 s for REDDIT-BINARY a
 """
 
 import io
+import os
+import stat
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -89,12 +91,53 @@ class TUFiles:
         return len(self.graph_labels)
 
 
+#: What a raw file of a TU data set may be, as the errors say it.
+_REGULAR = "the raw files of a TU data set are regular text files (a link to one is followed)"
+
+
+def _kind(mode):
+    """What a file of mode ``mode`` (``os.stat``'s) is, in words."""
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "a socket" if stat.S_ISSOCK(mode) else "of another kind"
+
+
+def _not_regular(path, mode):
+    return TUFormatError(f"{path} is not a regular file: it is {_kind(mode)}; {_REGULAR}.")
+
+
+def _listed(name, raw_dir):
+    """``{file name: size}`` of the raw files of ``name`` (the format's files) in ``raw_dir``;
+    one that is a folder, a FIFO, a device or a socket is refused, not skipped (an optional
+    file, the node labels, would be left out without a word); a link that leads nowhere is
+    as absent."""
+    files, names = {}, {f"{name}_{part}.txt" for part in _FIELDS}
+    if not raw_dir.is_dir():
+        return files
+    for path in raw_dir.iterdir():
+        if path.name not in names:  # (README.txt, processed/, ...: never read)
+            continue
+        try:
+            status = os.stat(path)
+        except FileNotFoundError:
+            continue
+        if not stat.S_ISREG(status.st_mode):
+            raise _not_regular(path, status.st_mode)
+        files[path.name] = status.st_size
+    return files
+
+
 def read_tu_files(name, raw_dir):
-    """Read and check the TU files of data set ``name`` in ``raw_dir`` (nothing downloaded)."""
+    """Read and check the TU files of data set ``name`` in ``raw_dir`` (nothing downloaded).
+
+    The raw files must be regular files (links followed): one that is a folder, a FIFO or a
+    device raises a :class:`TUFormatError` naming it."""
     raw_dir = Path(raw_dir)
-    present = (
-        [path.name for path in raw_dir.iterdir() if path.is_file()] if raw_dir.is_dir() else []
-    )
+    present = _listed(name, raw_dir)
     check_tu_files(name, raw_dir, present)
     indicator_path, a_path, labels_path = (raw_dir / f"{name}_{part}.txt" for part in REQUIRED)
 
@@ -121,7 +164,7 @@ def read_tu_files(name, raw_dir):
         ("edge_attributes", np.float64, len(edges), "edge"),
     ):
         path = raw_dir / f"{name}_{part}.txt"
-        if not path.is_file():
+        if path.name not in present:
             optional[part] = None
             continue
         table = _read_table(path, dtype, part, allow_empty=count == 0)
