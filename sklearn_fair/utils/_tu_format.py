@@ -110,6 +110,18 @@ def _not_regular(path, mode):
     return TUFormatError(f"{path} is not a regular file: it is {_kind(mode)}; {_REGULAR}.")
 
 
+def _read_regular(path):
+    """The bytes of the raw file ``path``, opened without blocking (a FIFO put there after
+    the folder was listed does not hang the read) and refused if the file opened is not a
+    regular file."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    with os.fdopen(os.open(path, flags), "rb") as file:
+        mode = os.fstat(file.fileno()).st_mode
+        if not stat.S_ISREG(mode):
+            raise _not_regular(path, mode)
+        return file.read()
+
+
 def _listed(name, raw_dir):
     """``{file name: size}`` of the raw files of ``name`` (the format's files) in ``raw_dir``;
     one that is a folder, a FIFO, a device or a socket is refused, not skipped (an optional
@@ -183,7 +195,7 @@ def _read_table(path, dtype, part, *, n_columns=None, allow_empty=False, data=No
     """The comma-separated numbers of ``path`` (file ``part``; its bytes ``data`` if given) as
     a 2-D array, a row per line."""
     if data is None:
-        data = path.read_bytes()
+        data = _read_regular(path)
     if not data:
         if not allow_empty:
             raise TUFormatError(

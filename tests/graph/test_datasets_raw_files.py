@@ -4,6 +4,7 @@ of the format's files is refused, naming it, never skipped or waited on."""
 import os
 import shutil
 import sys
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -87,3 +88,40 @@ def test_a_link_to_a_regular_file_is_followed(mutag, tmp_path):
     (raw / "MUTAG_node_labels.txt").symlink_to(tmp_path / "labels.txt")
     graphs = load_tu_dataset("MUTAG", root)
     np.testing.assert_array_equal(graphs.x, load_tu_dataset("MUTAG", BUNDLED).x)
+
+
+@pytest.mark.parametrize("part", ["A", "node_labels"])
+def test_a_fifo_put_there_after_the_listing_does_not_block(mutag, monkeypatch, part):
+    # the file was opened blocking (read_bytes): a FIFO that replaced it after the folder was
+    # listed hung the load until someone wrote to it
+    import sklearn_fair.utils._tu_format as tu_format
+
+    root, raw = mutag
+    path = raw / f"MUTAG_{part}.txt"
+    listed = tu_format.check_tu_files
+
+    def swap(*args, **kwargs):  # called once the folder is listed
+        listed(*args, **kwargs)
+        _fifo(path)
+
+    monkeypatch.setattr(tu_format, "check_tu_files", swap)
+    outcome = []
+
+    def load():
+        try:
+            load_tu_dataset("MUTAG", root, features="degree")
+        except Exception as error:  # noqa: BLE001 - inspected below
+            outcome.append(error)
+        else:
+            outcome.append(None)
+
+    thread = threading.Thread(target=load, daemon=True)
+    thread.start()
+    thread.join(20)
+    blocked = thread.is_alive()
+    if blocked:  # let the reader go: a writer that opens and closes gives it an end of file
+        os.close(os.open(path, os.O_WRONLY | os.O_NONBLOCK))
+        thread.join(20)
+    assert not blocked, "the load waited on the FIFO"
+    assert isinstance(outcome[0], TUFormatError)
+    assert f"{path} is not a regular file: it is a FIFO" in str(outcome[0])
