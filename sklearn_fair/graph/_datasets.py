@@ -8,15 +8,16 @@ from their minimum, graph labels mapped to 0..C-1 in sorted order), then the fea
 import os
 import re
 import warnings
+from numbers import Integral
 from pathlib import Path
 
 import numpy as np
 import torch
-from sklearn.utils._param_validation import StrOptions, validate_params
+from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 from torch_geometric.utils import coalesce, remove_self_loops
 
 from ..utils._stacklevel import external_stacklevel
-from ..utils._tu_format import read_tu_files
+from ..utils._tu_format import MAX_TU_SIZE, read_tu_files
 from ._collection import GraphCollection
 
 __all__ = ["FEATURE_SCHEMES", "load_mutag", "load_tu_dataset"]
@@ -47,10 +48,19 @@ _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-]*")
         "features": [StrOptions(set(FEATURE_SCHEMES))],
         "use_edge_attr": ["boolean"],
         "drop_degenerate": ["boolean"],
+        "max_size": [Interval(Integral, 1, None, closed="left")],
     },
     prefer_skip_nested_validation=True,
 )
-def load_tu_dataset(name, root, *, features="auto", use_edge_attr=False, drop_degenerate=False):
+def load_tu_dataset(
+    name,
+    root,
+    *,
+    features="auto",
+    use_edge_attr=False,
+    drop_degenerate=False,
+    max_size=MAX_TU_SIZE,
+):
     """Load a TU graph-classification data set with the paper's node features.
 
     Reads the text files of ``root/name/raw/`` (the layout of PyTorch Geometric's
@@ -64,7 +74,9 @@ def load_tu_dataset(name, root, *, features="auto", use_edge_attr=False, drop_de
     ignored), so a data folder cannot run code. The raw files are checked: a value that is
     not a number, a node id out of range, an edge between two graphs, an unsorted graph
     indicator, or a file with more or fewer lines than it needs raises a ValueError naming
-    the file and the line.
+    the file and the line. Only regular files are read (a link to one is followed): a raw
+    file that is a FIFO, a device or a folder is refused, naming it, and the raw files may
+    hold at most ``max_size`` bytes together.
 
     Parameters
     ----------
@@ -86,6 +98,11 @@ def load_tu_dataset(name, root, *, features="auto", use_edge_attr=False, drop_de
         4,999 of 5,000 graphs); labels and feature widths are computed before, as there.
         MUTAG, PTC_MR, NCI1, PROTEINS(_full), ENZYMES, DD, IMDB-BINARY, IMDB-MULTI,
         REDDIT-BINARY and COLLAB hold no such graph.
+    max_size : int, default=2**32
+        The most bytes the raw files (those of the format that are there) may hold
+        together, 4 GiB: a larger data set is refused before any file is read, and a file
+        that grows while it is read is refused there; the largest data set of the paper,
+        COLLAB, holds 365 MB. A folder from elsewhere cannot make the load read more.
 
     Returns
     -------
@@ -100,7 +117,8 @@ def load_tu_dataset(name, root, *, features="auto", use_edge_attr=False, drop_de
         ``name_graph_labels.txt``; the message names them and says where to get them.
     ValueError
         If ``features`` is not a known scheme, or is ``"auto"`` (or ``"node-labels"``)
-        for a data set without node labels, or if a raw file is inconsistent.
+        for a data set without node labels, if a raw file is inconsistent or is not a
+        regular file, or if the raw files hold more than ``max_size`` bytes.
 
     Examples
     --------
@@ -120,7 +138,7 @@ def load_tu_dataset(name, root, *, features="auto", use_edge_attr=False, drop_de
             "The 'name' parameter of load_tu_dataset must be the name of a TU data set (letters, "
             f"digits, '_', '-', '.'), e.g. 'PROTEINS'. Got {name!r} instead."
         )
-    files = read_tu_files(name, Path(root) / name / "raw")
+    files = read_tu_files(name, Path(root) / name / "raw", max_size)
     use_node_attr = features == "node-labels+attributes" or (
         features == "auto" and name in _WITH_ATTRIBUTES
     )

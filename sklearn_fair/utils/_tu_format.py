@@ -25,8 +25,10 @@ import numpy as np
 __all__ = [
     "REQUIRED",
     "TUFiles",
+    "MAX_TU_SIZE",
     "TUFormatError",
     "TUMissingFileError",
+    "TUSizeError",
     "check_tu_files",
     "read_tu_files",
     "read_tu_graph_labels",
@@ -36,6 +38,9 @@ __all__ = [
 TU_URL = "https://www.chrsmrrs.com/graphkerneldatasets"
 #: The files every TU data set has, ``NAME_<part>.txt``; the others are optional.
 REQUIRED = ("graph_indicator", "A", "graph_labels")
+#: The most bytes the raw files of a TU data set may hold together unless the caller says
+#: more (``max_size``): 4 GiB; the largest of the paper's, COLLAB, holds 365 MB.
+MAX_TU_SIZE = 2**32
 
 # What each file of the format holds, as the errors name it.
 _FIELDS = {
@@ -52,6 +57,11 @@ _FIELDS = {
 class TUFormatError(ValueError):
     """A raw file of a TU data set that does not hold what the format says; the message names
     the file and the line."""
+
+
+class TUSizeError(TUFormatError):
+    """A TU data set whose raw files hold more bytes than the caller's limit (``max_size``);
+    the message names the folder or the file, the size and the limit."""
 
 
 class TUMissingFileError(TUFormatError, FileNotFoundError):
@@ -110,16 +120,23 @@ def _not_regular(path, mode):
     return TUFormatError(f"{path} is not a regular file: it is {_kind(mode)}; {_REGULAR}.")
 
 
-def _read_regular(path):
+def _read_regular(path, limit, max_size):
     """The bytes of the raw file ``path``, opened without blocking (a FIFO put there after
     the folder was listed does not hang the read) and refused if the file opened is not a
-    regular file."""
+    regular file; read no further than one byte past ``limit`` (what is left of
+    ``max_size``): a file that grew since the folder was listed is refused as it is read."""
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
     with os.fdopen(os.open(path, flags), "rb") as file:
         mode = os.fstat(file.fileno()).st_mode
         if not stat.S_ISREG(mode):
             raise _not_regular(path, mode)
-        return file.read()
+        data = file.read(limit + 1)
+    if len(data) > limit:
+        raise TUSizeError(
+            f"{path} grew while the data set was read: the raw files hold more than "
+            f"max_size={max_size} bytes together. Pass a larger max_size to read it."
+        )
+    return data
 
 
 def _listed(name, raw_dir):
@@ -143,17 +160,33 @@ def _listed(name, raw_dir):
     return files
 
 
-def read_tu_files(name, raw_dir):
+def read_tu_files(name, raw_dir, max_size=MAX_TU_SIZE):
     """Read and check the TU files of data set ``name`` in ``raw_dir`` (nothing downloaded).
 
     The raw files must be regular files (links followed): one that is a folder, a FIFO or a
-    device raises a :class:`TUFormatError` naming it."""
+    device raises a :class:`TUFormatError` naming it. They may hold at most ``max_size``
+    bytes together (:class:`TUSizeError`, before any is read; a file that grows past it is
+    refused as it is read)."""
     raw_dir = Path(raw_dir)
     present = _listed(name, raw_dir)
     check_tu_files(name, raw_dir, present)
+    total = sum(present.values())
+    if total > max_size:
+        raise TUSizeError(
+            f"{raw_dir}: the raw files of {name} hold {total} bytes together, more than "
+            f"max_size={max_size} bytes. Pass a larger max_size to read them."
+        )
+    left = max_size
+
+    def read(path, dtype, part, **kwargs):  # each file from what is left of max_size
+        nonlocal left
+        data = _read_regular(path, left, max_size)
+        left -= len(data)
+        return _read_table(path, dtype, part, data=data, **kwargs)
+
     indicator_path, a_path, labels_path = (raw_dir / f"{name}_{part}.txt" for part in REQUIRED)
 
-    node_graph = _read_table(indicator_path, np.int64, "graph_indicator", n_columns=1)[:, 0]
+    node_graph = read(indicator_path, np.int64, "graph_indicator", n_columns=1)[:, 0]
     _check_indicator(indicator_path, node_graph)
     node_graph = node_graph - 1
     n_nodes = len(node_graph)
@@ -161,11 +194,11 @@ def read_tu_files(name, raw_dir):
 
     # an empty edge list is refused as PyG's TUDataset refuses it (graphs without any edge
     # are not a TU data set); a graph of its own may still have no edges
-    edges = _read_table(a_path, np.int64, "A", n_columns=2)
+    edges = read(a_path, np.int64, "A", n_columns=2)
     _check_edges(a_path, edges, node_graph)
     edges = edges - 1
 
-    graph_labels = read_tu_graph_labels(labels_path)
+    graph_labels = read(labels_path, np.int64, "graph_labels", n_columns=1)[:, 0]
     _check_count(labels_path, len(graph_labels), n_graphs, "graph", indicator_path)
 
     optional = {}
@@ -179,23 +212,24 @@ def read_tu_files(name, raw_dir):
         if path.name not in present:
             optional[part] = None
             continue
-        table = _read_table(path, dtype, part, allow_empty=count == 0)
+        table = read(path, dtype, part, allow_empty=count == 0)
         _check_count(path, len(table), count, what, indicator_path if what == "node" else a_path)
         optional[part] = table
     return TUFiles(node_graph=node_graph, edges=edges, graph_labels=graph_labels, **optional)
 
 
-def read_tu_graph_labels(path, data=None):
+def read_tu_graph_labels(path, data=None, max_size=MAX_TU_SIZE):
     """The graph labels of the file ``path`` (its bytes ``data`` if given: a file in an
-    archive), one int64 per line, checked as :func:`read_tu_files` checks them."""
+    archive; else at most ``max_size`` bytes read), one int64 per line, checked as
+    :func:`read_tu_files` checks them."""
+    if data is None:
+        data = _read_regular(path, max_size, max_size)
     return _read_table(path, np.int64, "graph_labels", n_columns=1, data=data)[:, 0]
 
 
-def _read_table(path, dtype, part, *, n_columns=None, allow_empty=False, data=None):
-    """The comma-separated numbers of ``path`` (file ``part``; its bytes ``data`` if given) as
-    a 2-D array, a row per line."""
-    if data is None:
-        data = _read_regular(path)
+def _read_table(path, dtype, part, *, data, n_columns=None, allow_empty=False):
+    """The comma-separated numbers of ``path`` (file ``part``), its bytes ``data``, as a 2-D
+    array, a row per line."""
     if not data:
         if not allow_empty:
             raise TUFormatError(

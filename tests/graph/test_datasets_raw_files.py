@@ -125,3 +125,67 @@ def test_a_fifo_put_there_after_the_listing_does_not_block(mutag, monkeypatch, p
     assert not blocked, "the load waited on the FIFO"
     assert isinstance(outcome[0], TUFormatError)
     assert f"{path} is not a regular file: it is a FIFO" in str(outcome[0])
+
+
+def _size(raw):
+    return sum(path.stat().st_size for path in raw.glob("MUTAG_*.txt"))
+
+
+def test_raw_files_past_max_size_are_refused_before_they_are_read(mutag, monkeypatch):
+    # they were read whole, however large (read_bytes): 300 MB of NUL bytes named as edge
+    # attributes took 3.3 GiB (tracemalloc) before the error
+    import sklearn_fair.utils._tu_format as tu_format
+
+    root, raw = mutag
+    total = _size(raw)  # 112,657 bytes, counted by the file system
+    assert len(load_tu_dataset("MUTAG", root, max_size=total)) == 188
+    opened = []
+    monkeypatch.setattr(tu_format, "_read_regular", lambda *args: opened.append(args))
+    with pytest.raises(ValueError, match=f"hold {total} bytes together") as error:
+        load_tu_dataset("MUTAG", root, max_size=total - 1)
+    assert not opened
+    assert str(raw) in str(error.value) and f"max_size={total - 1}" in str(error.value)
+    assert isinstance(error.value, TUFormatError)
+
+
+def test_a_raw_file_that_grows_past_max_size_is_refused_as_it_is_read(mutag, monkeypatch):
+    import sklearn_fair.utils._tu_format as tu_format
+
+    root, raw = mutag
+    total, path = _size(raw), raw / "MUTAG_edge_labels.txt"  # the last one read
+    listed = tu_format.check_tu_files
+
+    def grow(*args, **kwargs):  # called once the folder is listed
+        listed(*args, **kwargs)
+        with open(path, "ab") as file:
+            file.write(b"1\n")
+
+    monkeypatch.setattr(tu_format, "check_tu_files", grow)
+    with pytest.raises(ValueError, match="grew while") as error:
+        load_tu_dataset("MUTAG", root, max_size=total + 1)
+    assert str(path) in str(error.value) and f"max_size={total + 1}" in str(error.value)
+
+
+def test_past_4_gib_is_refused_by_default_before_any_file_is_read(mutag, monkeypatch):
+    # a sparse file (no disk used) of 4 GiB + 1 byte as edge attributes: read whole before
+    import pathlib
+
+    import sklearn_fair.utils._tu_format as tu_format
+
+    root, raw = mutag
+    with open(raw / "MUTAG_edge_attributes.txt", "wb") as file:
+        file.truncate(4 * 1024**3 - _size(raw) + 1)
+
+    def never(*args):
+        raise AssertionError("a raw file was read")
+
+    monkeypatch.setattr(pathlib.Path, "read_bytes", never)
+    monkeypatch.setattr(tu_format, "_read_regular", never, raising=False)
+    with pytest.raises(ValueError, match=f"hold {4 * 1024**3 + 1} bytes together"):
+        load_tu_dataset("MUTAG", root, use_edge_attr=True)
+
+
+@pytest.mark.parametrize("value", [0, -1, 1.5, "big"])
+def test_a_bad_max_size_is_named(value):
+    with pytest.raises(ValueError, match="'max_size' parameter of load_tu_dataset"):
+        load_tu_dataset("MUTAG", BUNDLED, max_size=value)
