@@ -105,19 +105,24 @@ class TUFiles:
 _REGULAR = "the raw files of a TU data set are regular text files (a link to one is followed)"
 
 
-def _kind(mode):
-    """What a file of mode ``mode`` (``os.stat``'s) is, in words."""
+def file_kind(mode):
+    """What a file of mode ``mode`` (``os.stat``'s) is, in words: "a regular file", "a
+    folder", "a FIFO", "a device", "a socket", "a symbolic link"."""
+    if stat.S_ISREG(mode):
+        return "a regular file"
     if stat.S_ISDIR(mode):
         return "a folder"
     if stat.S_ISFIFO(mode):
         return "a FIFO"
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
         return "a device"
+    if stat.S_ISLNK(mode):
+        return "a symbolic link"
     return "a socket" if stat.S_ISSOCK(mode) else "of another kind"
 
 
 def _not_regular(path, mode):
-    return TUFormatError(f"{path} is not a regular file: it is {_kind(mode)}; {_REGULAR}.")
+    return TUFormatError(f"{path} is not a regular file: it is {file_kind(mode)}; {_REGULAR}.")
 
 
 def _read_regular(path, limit, max_size):

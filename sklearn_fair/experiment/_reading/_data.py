@@ -631,7 +631,7 @@ def load_data(config, dataset, work_dir, *, labels_only=False):
     with _locked(work_dir / f".{tu_name}.lock"):
         try:
             # load_tu_dataset parses raw/ itself and never reads a processed (pickled) file
-            graphs = load_tu_dataset(tu_name, root, features=features)
+            graphs = load_tu_dataset(tu_name, root, features=features, max_size=limits.tu_size)
         except ValueError as error:  # a raw file's, under root as in the dry run, or the scheme's
             if not isinstance(error, TUFormatError):
                 raise config.source.error(key + ("features",), str(error)) from None

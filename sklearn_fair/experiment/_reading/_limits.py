@@ -17,6 +17,7 @@ from dataclasses import dataclass, fields
 import numpy as np
 
 from ...exceptions import ExperimentConfigError
+from ...utils._tu_format import MAX_TU_SIZE
 from ._text import neutral, shown
 
 __all__ = ["Limits", "count_candidates", "parse_limits", "prescan_toml"]
@@ -56,7 +57,7 @@ class Limits:
     csv_size: int = 2**30
     csv_row: int = 10_000_000
     csv_cells: int = 10_000_000
-    tu_size: int = 2**32
+    tu_size: int = MAX_TU_SIZE
     archive_entries: int = 10_000
 
     def __post_init__(self):

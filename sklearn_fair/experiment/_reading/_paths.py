@@ -8,9 +8,9 @@ folder (``SKLEARN_FAIR_DATA`` or ``--data-dir``); anything else needs the user's
 
 import os
 import re
-import stat
 from pathlib import Path
 
+from ...utils._tu_format import file_kind
 from ._text import shown
 
 __all__ = ["DATA_VARIABLE", "file_kind", "resolve_path"]
@@ -49,22 +49,6 @@ def _expand(value, source, key, data_dir):
     if value.startswith("~"):
         raise source.error(key, f"the path {shown(value)} starts with '~'; give a relative path.")
     return _VARIABLE.sub(replace, value)
-
-
-def file_kind(mode):
-    """What a file of mode ``mode`` (``os.stat``'s) is, in words: "a regular file", "a
-    folder", "a FIFO", "a device", "a socket", "a symbolic link"."""
-    if stat.S_ISREG(mode):
-        return "a regular file"
-    if stat.S_ISDIR(mode):
-        return "a folder"
-    if stat.S_ISFIFO(mode):
-        return "a FIFO"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    if stat.S_ISLNK(mode):
-        return "a symbolic link"
-    return "a socket" if stat.S_ISSOCK(mode) else "of another kind"
 
 
 def resolve_path(value, key, *, source, base, data_dir, allow_outside, output=False, expand=True):
