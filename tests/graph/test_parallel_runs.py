@@ -46,7 +46,7 @@ def test_a_graph_task_is_small_whatever_the_data_set(data_dir, name):
         sizes = [payload(t, context, shared.handle) for t in plan.selection_tasks(0)]
         selected = {"best_params": plan.candidates[0]}
         sizes.append(payload(plan.refit_task(0, selected, 0), context, shared.handle))
-        sizes.append(payload(plan.final_task(selected, False), context, shared.handle))
+        sizes.append(payload(plan.final_task(selected), context, shared.handle))
     finally:
         shared.close()
     whole = len(cloudpickle.dumps(graphs))
