@@ -121,21 +121,34 @@ def file_kind(mode):
     return "a socket" if stat.S_ISSOCK(mode) else "of another kind"
 
 
-def _not_regular(path, mode):
-    return TUFormatError(f"{path} is not a regular file: it is {file_kind(mode)}; {_REGULAR}.")
+def raw_names(name):
+    """The names of the raw files of the TU data set ``name`` that are read (the format's
+    parts, :data:`_FIELDS`)."""
+    return {f"{name}_{part}.txt" for part in _FIELDS}
+
+
+def open_regular(path, where, accepted, error=TUFormatError):
+    """The file ``path`` (links followed) opened for reading, unbuffered: a regular file, or
+    ``error`` saying what ``where`` is and what is ``accepted``. The kind is checked before
+    it is opened (a device is never opened), and again on the open file, which is opened
+    without blocking (a FIFO put there meanwhile does not hang the read)."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    mode = os.stat(path).st_mode
+    if stat.S_ISREG(mode):
+        file = open(os.open(path, flags), "rb", buffering=0)
+        mode = os.fstat(file.fileno()).st_mode
+        if stat.S_ISREG(mode):
+            return file
+        file.close()
+    raise error(f"{where} is not a regular file: it is {file_kind(mode)}; {accepted}.")
 
 
 def _read_regular(path, limit, max_size):
-    """The bytes of the raw file ``path``, opened without blocking (a FIFO put there after
-    the folder was listed does not hang the read) and refused if the file opened is not a
-    regular file; read no further than one byte past ``limit`` (what is left of
-    ``max_size``): a file that grew since the folder was listed is refused as it is read."""
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
-    with os.fdopen(os.open(path, flags), "rb") as file:
-        mode = os.fstat(file.fileno()).st_mode
-        if not stat.S_ISREG(mode):
-            raise _not_regular(path, mode)
-        data = file.read(limit + 1)
+    """The bytes of the raw file ``path`` (:func:`open_regular`), read no further than one
+    byte past ``limit`` (what is left of ``max_size``): a file that grew since the folder
+    was listed is refused as it is read."""
+    with open_regular(path, path, _REGULAR) as raw, io.BufferedReader(raw) as file:
+        data = file.read(limit + 1)  # buffered: reads until limit + 1 bytes or the end
     if len(data) > limit:
         raise TUSizeError(
             f"{path} grew while the data set was read: the raw files hold more than "
@@ -149,7 +162,7 @@ def _listed(name, raw_dir):
     one that is a folder, a FIFO, a device or a socket is refused, not skipped (an optional
     file, the node labels, would be left out without a word); a link that leads nowhere is
     as absent."""
-    files, names = {}, {f"{name}_{part}.txt" for part in _FIELDS}
+    files, names = {}, raw_names(name)
     if not raw_dir.is_dir():
         return files
     for path in raw_dir.iterdir():
@@ -160,7 +173,8 @@ def _listed(name, raw_dir):
         except FileNotFoundError:
             continue
         if not stat.S_ISREG(status.st_mode):
-            raise _not_regular(path, status.st_mode)
+            kind = file_kind(status.st_mode)
+            raise TUFormatError(f"{path} is not a regular file: it is {kind}; {_REGULAR}.")
         files[path.name] = status.st_size
     return files
 

@@ -164,7 +164,7 @@ def test_an_archive_entry_named_as_a_raw_file_that_is_not_a_file_is_refused(
 def test_a_fifo_as_a_raw_file_is_never_waited_on(tmp_path, monkeypatch, listed):
     # a FIFO opened for reading blocks until a writer comes: refused before it is opened,
     # and, put there after the kind was checked, on the file opened without blocking
-    from sklearn_fair.experiment._reading import _data
+    from sklearn_fair.utils import _tu_format
 
     os.mkfifo(tmp_path / "fifo")
     if listed:
@@ -173,12 +173,12 @@ def test_a_fifo_as_a_raw_file_is_never_waited_on(tmp_path, monkeypatch, listed):
         def listed_as_regular(path, *args, **kwargs):
             return regular if path == tmp_path / "fifo" else stat(path, *args, **kwargs)
 
-        monkeypatch.setattr(_data.os, "stat", listed_as_regular)
+        monkeypatch.setattr(_tu_format.os, "stat", listed_as_regular)
     outcome = []
 
     def read():
         try:
-            _data._open_regular(tmp_path / "fifo", "the file", "accepted", TUFormatError)
+            _tu_format.open_regular(tmp_path / "fifo", "the file", "accepted", TUFormatError)
         except TUFormatError as error:
             outcome.append(str(error))
 

@@ -20,10 +20,11 @@ import numpy as np
 
 from ...exceptions import ExperimentConfigError
 from ...utils._tu_format import (
-    _FIELDS,
     TU_URL,
     TUFormatError,
     check_tu_files,
+    open_regular,
+    raw_names,
     read_tu_graph_labels,
 )
 from ._limits import Limits
@@ -39,29 +40,8 @@ _RAW_FILES = "a TU data set's raw files are regular text files (a link to one is
 _ARCHIVE = "a TU data set's archive is a regular file (a link to one is followed)"
 
 
-def _raw_names(name):
-    """The raw files of the TU data set ``name`` that are read (the format's parts)."""
-    return {f"{name}_{part}.txt" for part in _FIELDS}
-
-
 class _NotRegular(ValueError):
     """A file to read that is not a regular file (a folder, a FIFO, a device, a socket)."""
-
-
-def _open_regular(path, where, accepted, error=_NotRegular):
-    """The file ``path`` (links followed) opened for reading, unbuffered: a regular file, or
-    ``error`` saying what ``where`` is and what is ``accepted``. The kind is checked before
-    it is opened (a device is never opened), and again on the open file, which is opened
-    without blocking (a FIFO put there meanwhile does not hang the run)."""
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
-    mode = os.stat(path).st_mode
-    if stat.S_ISREG(mode):
-        file = open(os.open(path, flags), "rb", buffering=0)
-        mode = os.fstat(file.fileno()).st_mode
-        if stat.S_ISREG(mode):
-            return file
-        file.close()
-    raise error(f"{where} is not a regular file: it is {file_kind(mode)}; {accepted}.")
 
 
 @dataclass
@@ -151,7 +131,7 @@ def _read_rows(path, source, key, limits):
     decoder would raise, refused."""
     where = f"the CSV file {str(path)!r}"
     try:
-        with _open_regular(path, where, _CSV_FILE) as raw:
+        with open_regular(path, where, _CSV_FILE, _NotRegular) as raw:
             status = os.fstat(raw.fileno())
             if status.st_size > limits.csv_size:
                 what = "its size in bytes"
@@ -407,7 +387,7 @@ def _tar_member(member, name, path):
         and _RAW_FILE.match(parts[-1]) is not None
         and parts[-1].startswith(f"{name}_")
     )
-    if named and not member.isfile() and parts[-1] in _raw_names(name):
+    if named and not member.isfile() and parts[-1] in raw_names(name):
         raise TUFormatError(
             f"{path}: its entry {shown(member.name)} is {_entry_kind(member)}, not a regular file; "
             "a TU archive's raw files are regular files (a link in an archive is never "
@@ -475,7 +455,7 @@ def _read_archive(path, name, limits, take=None):
     called with each raw file's content, a file object, in the archive's order."""
     files, claimed = {}, 0
     unpack = _OPEN[next(s for s in _OPEN if path.name.endswith(s))]
-    with _open_regular(path, path, _ARCHIVE, TUFormatError) as file, unpack(file, "rb") as packed:
+    with open_regular(path, path, _ARCHIVE, TUFormatError) as file, unpack(file, "rb") as packed:
         stream = _Unpacked(packed, path, limits)
         try:
             with tarfile.open(fileobj=stream, mode="r|") as archive:
@@ -505,7 +485,7 @@ def _read_archive(path, name, limits, take=None):
 def _folder_files(raw, name, limits):
     """``{file name: size}`` of the raw files in the folder ``raw``, checked: the required
     ones there, at most ``limits.tu_size`` bytes together."""
-    files, read = {}, _raw_names(name)
+    files, read = {}, raw_names(name)
     for path in raw.iterdir():
         if _RAW_FILE.match(path.name):
             try:
@@ -589,7 +569,7 @@ def work_copy(root, name, work_dir, limits=None):
 
             if archive is None:
                 for file in files:
-                    with _open_regular(raw / file, raw / file, _RAW_FILES, TUFormatError) as data:
+                    with open_regular(raw / file, raw / file, _RAW_FILES, TUFormatError) as data:
                         take(file, data)
             else:
                 _read_archive(archive, name, limits, take)
@@ -647,7 +627,7 @@ def _tu_labels(root, name, limits):
     labels, raw = f"{name}_graph_labels.txt", root / name / "raw"
     if raw.is_dir():
         _folder_files(raw, name, limits)
-        with _open_regular(raw / labels, raw / labels, _RAW_FILES, TUFormatError) as file:
+        with open_regular(raw / labels, raw / labels, _RAW_FILES, TUFormatError) as file:
             text = file.read(limits.tu_size + 1)
     else:
         archive, read = _archive(root / name, name), {}
