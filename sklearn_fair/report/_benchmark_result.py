@@ -29,7 +29,7 @@ from ..stats._checks import CONFIDENCE, COUNT, check_same_splits
 from ..stats._normalize import normalize_scores
 from ..utils import RANDOM_STATE_CONSTRAINTS, IntervalNotBool, fill_doc, install_hint
 from ..utils._random import check_random_state_param, named_generator, seed_root
-from ..utils._scaling import mean_of, scale_exponent, std_of
+from ..utils._scaling import mean_of, scaled_pair, std_of
 from ..utils._stacklevel import external_stacklevel
 from ._artefact import load_cells, read_document, save_document, to_latex
 from ._card import card_of
@@ -650,8 +650,8 @@ class BenchmarkResult:
                 a, b = cell.scores, self.cells[dataset, baseline].scores
                 # d_z is scale-free: of the scores scaled by a power of 2 past 2**100, whose
                 # differences, sums and squares would overflow (a NaN effect size)
-                exponent = scale_exponent(a, b)
-                differences = sign * (np.ldexp(a, -exponent) - np.ldexp(b, -exponent))
+                scaled_a, scaled_b, _ = scaled_pair(a, b)
+                differences = sign * (scaled_a - scaled_b)
                 shift, spread = float(np.mean(differences)), float(np.std(differences, ddof=1))
                 effect = math.copysign(math.inf, shift) if shift else 0.0  # no spread: d_z is ±inf
                 if spread > 0:

@@ -93,6 +93,15 @@ def rounding_tolerance(*arrays):
     return size * np.finfo(float).eps * largest
 
 
+def differences_beyond_rounding(a, b):
+    """``a - b``, each difference within rounding of 0 (:func:`rounding_tolerance` of ``a``
+    and ``b``) set to 0: scores equal but for rounding (``0.1 + 0.2`` and ``0.3``) do not
+    differ, whatever the other pairs do."""
+    differences = a - b
+    differences[np.abs(differences) <= rounding_tolerance(a, b)] = 0.0
+    return differences
+
+
 def equal_differences(a, b):
     """The one value of the differences ``a - b`` where they are all equal up to rounding
     (:func:`rounding_tolerance` of ``a`` and ``b``): 0.0 where every one is within rounding of

@@ -8,7 +8,7 @@ from itertools import combinations
 import numpy as np
 from sklearn.utils._param_validation import StrOptions, validate_params
 
-from ..utils._scaling import mean_of, scale_exponent
+from ..utils._scaling import mean_of, scaled_pair
 from ._checks import CONFIDENCE, check_same_splits, equal_differences
 from ._paired import corrected_resampled_ttest, holm, paired_ttest
 from ._power import repeats_for_power
@@ -146,8 +146,8 @@ def _repeats_for_power(a, b, n_train, n_test, alpha):
     """Repeats of the outer CV for the corrected t-test to show ``mean(a - b)``, or NaN."""
     # the power is of delta / sd: of the scores scaled past 2**100 (their differences'
     # sums and squares would overflow), as the t-tests scale them
-    exponent = scale_exponent(a, b)
-    differences = np.ldexp(a, -exponent) - np.ldexp(b, -exponent)
+    scaled_a, scaled_b, _ = scaled_pair(a, b)
+    differences = scaled_a - scaled_b
     delta, sd = float(differences.mean()), float(np.std(differences, ddof=1))
     if equal_differences(a, b) == 0.0:  # no difference but rounding's, as the t-tests say
         return float("nan")

@@ -6,7 +6,7 @@ import numpy as np
 from scipy import stats as _scipy_stats
 from sklearn.utils._param_validation import validate_params
 
-from ..utils._scaling import scale_exponent
+from ..utils._scaling import scaled_pair
 from ._checks import (
     CONFIDENCE,
     CORRELATION,
@@ -78,20 +78,8 @@ class BayesianTestResult(AsDict):
     rho: float
 
 
-def _scaled(a, b):
-    """``(a, b, exponent)``: scores past 2**100 or under 2**-100 in magnitude scaled by one
-    power of 2 (``utils._scaling.scale_exponent``, exact), so that the squares of their
-    differences neither overflow (t = 0, p = 1 for differences near 1e200) nor underflow (a
-    zero standard error, t infinite, p = 0 near 1e-200); t, p and the posterior's
-    probabilities are those of the scaled scores, the differences scaled back."""
-    exponent = scale_exponent(a, b)
-    if exponent:
-        a, b = np.ldexp(a, -exponent), np.ldexp(b, -exponent)
-    return a, b, exponent
-
-
 def _back(value, exponent, what):
-    """``value`` of scaled scores (:func:`_scaled`) in the scores' units."""
+    """``value`` of scaled scores (``utils._scaling.scaled_pair``) in the scores' units."""
     subject = "The 'a' and 'b' parameters hold scores"
     return scaled_back(value, exponent, what, subject) if exponent else value
 
@@ -169,7 +157,7 @@ def paired_ttest(a, b, *, confidence=0.95):
     (0.03, 2.777, 0.069)
     """
     a, b = check_paired(a, b, purpose="a paired t-test")
-    a, b, exponent = _scaled(a, b)
+    a, b, exponent = scaled_pair(a, b)
     confidence = float(confidence)
     # equal differences: scipy's t is NaN (0/0), or rounding's; ours is documented
     if equal_differences(a, b) is not None:
@@ -231,7 +219,7 @@ def corrected_resampled_ttest(a, b, *, n_train, n_test, confidence=0.95):
     (2.39, 0.075)
     """
     a, b = check_paired(a, b, purpose="a corrected resampled t-test")
-    a, b, exponent = _scaled(a, b)
+    a, b, exponent = scaled_pair(a, b)
     variance_factor = 1.0 / a.shape[0] + float(n_test) / float(n_train)
     return _t_test_back(_t_test(a, b, variance_factor, float(confidence)), exponent)
 
@@ -293,7 +281,7 @@ def bayesian_correlated_ttest(a, b, *, rope=0.01, rho=None, n_train=None, n_test
                 f"to n_test / (n_train + n_test). Got n_train={n_train!r}, n_test={n_test!r}."
             )
         rho = float(n_test) / (float(n_train) + float(n_test))
-    a, b, exponent = _scaled(a, b)
+    a, b, exponent = scaled_pair(a, b)
     with np.errstate(over="ignore"):  # a rope past the largest float, of tiny scores: all of it
         scaled_rope = float(np.ldexp(float(rope), -exponent))
     differences = a - b

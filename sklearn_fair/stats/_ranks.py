@@ -14,7 +14,7 @@ from sklearn.utils._param_validation import StrOptions, validate_params
 
 from ..exceptions import SklearnFairWarning
 from ..utils._stacklevel import external_stacklevel
-from ._checks import CONFIDENCE, rounding_tolerance, stacked_by_label
+from ._checks import CONFIDENCE, differences_beyond_rounding, stacked_by_label
 from ._paired import holm
 
 __all__ = ["RankComparison", "rank_comparison"]
@@ -137,8 +137,7 @@ def wilcoxon(a, b, name_a, name_b):
     difference within rounding of 0 (:func:`~._checks.rounding_tolerance`, as the paired
     t-test) counted as 0 and dropped (scipy's ``zero_method="wilcox"``); W = 0 and p = 1 with
     a SklearnFairWarning where every difference is 0 (scipy warns of 0/0)."""
-    differences = a - b
-    differences[np.abs(differences) <= rounding_tolerance(a, b)] = 0.0
+    differences = differences_beyond_rounding(a, b)
     if not differences.any():
         warnings.warn(
             f"{name_a!r} and {name_b!r} score the same on every data set of 'scores' (up to "

@@ -25,7 +25,7 @@ from ._checks import (
     POSITIVE,
     AsDict,
     check_paired,
-    rounding_tolerance,
+    differences_beyond_rounding,
 )
 from ._paired import corrected_resampled_ttest, holm
 
@@ -127,11 +127,10 @@ def bayesian_signed_rank(
     (0.99, 0.01, 0.0)
     """
     a, b = check_paired(a, b, purpose="a signed-rank test", unit="data set")
-    differences = (a - b) if greater_is_better else (b - a)
     # a data set whose scores are equal but for rounding (0.1 + 0.2 against 0.3) has no
     # difference, as Wilcoxon's test (rank_comparison) drops it: its 1e-16 would put the
     # pairs' sums of 0, which count half, on one side
-    differences[np.abs(differences) <= rounding_tolerance(a, b)] = 0.0
+    differences = differences_beyond_rounding(*((a, b) if greater_is_better else (b, a)))
     alpha = np.ones(differences.shape[0] + 1)
     alpha[0] = float(prior)
     weights = as_generator(random_state).dirichlet(alpha, int(n_samples))

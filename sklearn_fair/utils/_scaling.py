@@ -39,3 +39,16 @@ def std_of(values, axis=None, ddof=0):
         return np.std(values, axis=axis, ddof=ddof)
     with np.errstate(over="ignore"):
         return np.ldexp(np.std(np.ldexp(values, -exponent), axis=axis, ddof=ddof), exponent)
+
+
+def scaled_pair(a, b):
+    """``(a, b, exponent)``: paired scores past ``2**100`` or under ``2**-100`` in magnitude
+    scaled by one power of 2 (:func:`scale_exponent` of both, exact), so that the sums and
+    squares of their differences neither overflow (t = 0, p = 1 for differences near 1e200)
+    nor underflow (a zero standard error near 1e-200); a statistic of the scaled scores is
+    scaled back by ``2**exponent`` where it has their units, and is theirs where it is
+    scale-free (t, p, an effect size)."""
+    exponent = scale_exponent(a, b)
+    if exponent:
+        a, b = np.ldexp(a, -exponent), np.ldexp(b, -exponent)
+    return a, b, exponent
