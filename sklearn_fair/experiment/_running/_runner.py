@@ -110,7 +110,7 @@ class Interrupted(KeyboardInterrupt):
 def _backend(backend, n_jobs, scheduler):
     from joblib import parallel_backend
 
-    client = None
+    client = cluster = None
     if backend == "dask":
         try:
             from distributed import Client, LocalCluster
@@ -134,10 +134,9 @@ def _backend(backend, n_jobs, scheduler):
         with parallel_backend(backend, n_jobs=n_jobs):
             yield
     finally:
-        if client is not None:
-            client.close()
-            if not scheduler:
-                cluster.close()
+        for started in (client, cluster):  # the client first, then the cluster it used
+            if started is not None:
+                started.close()
 
 
 def _written_since(cache, start_ns):
