@@ -41,6 +41,18 @@ def test_the_batch_grows_while_tasks_are_short_and_stays_at_one_for_long_ones():
     assert AutoBatching(2, enabled=False).next_size(1000) == 1
 
 
+def test_tasks_sharing_fitted_steps_batch_longer_within_a_quarter_of_an_even_share():
+    batching = AutoBatching(n_workers=2)
+    assert batching.shared_size(1000) == 1  # nothing timed yet
+    for _ in range(20):
+        batching.record(result(1 / 32))  # exact in binary: the moving average stays put
+    assert batching.next_size(1000) == int(_batching.TARGET_SECONDS * 32)
+    assert batching.shared_size(1000) == int(_batching.SHARED_SECONDS * 32)
+    assert batching.shared_size(80) == 80 // (4 * 2)  # a quarter of an even share
+    assert batching.shared_size(8) == batching.next_size(8)  # never less than strangers
+    assert AutoBatching(2, enabled=False).shared_size(1000) == 1
+
+
 class CountingSubmits:
     def __init__(self, monkeypatch):
         self.sizes = []

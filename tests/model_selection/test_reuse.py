@@ -462,3 +462,37 @@ def test_benchmark_checks_reuse_prefix_and_a_nested_cv_that_turns_it_off(tmp_pat
     user = NestedCV(pipe, {"clf__C": [0.01, 1, 10]}, inner_cv=2, n_refits=1, reuse_prefix=False)
     benchmark({"m": user}, {"d": (X, y)}, outer_cv=3, random_state=0)
     assert sum(fits(log).values()) == 3 * 6 + 3  # every fit fits its prefix: reuse stays off
+
+
+@pytest.mark.filterwarnings("ignore::sklearn_fair.exceptions.SelectionTieWarning")
+def test_tasks_sharing_rows_and_a_prefix_go_to_one_worker_in_one_batch(tmp_path, monkeypatch):
+    from sklearn_fair.model_selection._nested import _batching, _running
+    from sklearn_fair.model_selection._nested._tasks import TaskBatch
+
+    # strangers alone, neighbours together, whatever the load
+    monkeypatch.setattr(_batching, "TARGET_SECONDS", 0.0)
+    monkeypatch.setattr(_batching, "SHARED_SECONDS", 1000.0)
+    batches, submit = [], _running.LokyExecutor.submit
+
+    def recording(executor, task, entry, priority=0):
+        tasks = task.tasks if isinstance(task, TaskBatch) else [task]
+        batches.append([t.task for t in tasks])
+        return submit(executor, task, entry, priority)
+
+    monkeypatch.setattr(_running.LokyExecutor, "submit", recording)
+    pipe = Pipeline([("scale", CountingScaler()), ("clf", LogisticRegression())])
+    grid = {"scale__scale": [1.0, 2.0], "clf__C": [0.01, 0.1, 1, 10, 100, 1000]}
+    on, off, counts_on, counts_off = run_both(tmp_path, pipe, grid, outer_cv=5, n_jobs=2)
+    assert comparable(on) == comparable(off)
+    assert set(counts_on) == set(counts_off)
+    assert max(len(batch) for batch in batches[: len(batches) // 2]) > 1
+    prefixes = 0
+    for batch in batches:
+        assert len({task.train for task in batch}) == 1  # neighbours only
+        scales = [task.params.get("scale__scale") for task in batch]
+        # the first task's prefix first: one run of each prefix in the batch
+        runs = [s for i, s in enumerate(scales) if i == 0 or s != scales[i - 1]]
+        assert len(runs) == len(set(runs))
+        prefixes += len(runs)
+    # a batch runs in one worker, which fits each prefix of the batch once at most
+    assert sum(counts_on.values()) <= prefixes < sum(len(batch) for batch in batches)

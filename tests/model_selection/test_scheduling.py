@@ -3,6 +3,9 @@
 import numpy as np
 from sklearn.datasets import make_classification
 from sklearn.ensemble import RandomForestClassifier
+from sklearn.linear_model import LogisticRegression
+from sklearn.pipeline import Pipeline
+from sklearn.preprocessing import StandardScaler
 
 from sklearn_fair import NestedCV
 from sklearn_fair.model_selection._nested._planning import make_plan
@@ -11,10 +14,10 @@ from sklearn_fair.model_selection._nested._scheduling import NestedSchedule
 X, y = make_classification(n_samples=60, n_features=4, random_state=0)
 
 
-def schedule(n_refits=2, final=False):
+def schedule(n_refits=2, final=False, estimator=None, grid=None):
     nested = NestedCV(
-        RandomForestClassifier(n_estimators=2),
-        {"max_depth": [1, 2, 3]},
+        RandomForestClassifier(n_estimators=2) if estimator is None else estimator,
+        {"max_depth": [1, 2, 3]} if grid is None else grid,
         outer_cv=3,
         inner_cv=2,
         n_refits=n_refits,
@@ -126,3 +129,34 @@ def test_an_untimed_candidate_runs_before_timed_ones():
     # fits (2 inner splits x 3 folds each) go first
     assert {sched.pop().key.candidate for _ in range(12)} == {1, 2}
     assert sched.pop().key.candidate == 0
+
+
+def test_the_neighbours_of_a_task_share_its_rows_and_its_prefix_first():
+    pipe = Pipeline([("scale", StandardScaler()), ("clf", LogisticRegression())])
+    grid = {"scale__with_mean": [True, False], "clf__C": [0.1, 1.0, 10.0]}
+    sched = schedule(estimator=pipe, grid=grid)
+    n_tasks = sched.n_ready
+    first = sched.pop()
+    near = []
+    while (task := sched.pop_near(first)) is not None:
+        near.append(task)
+    # the 5 other candidates on the first task's rows (one inner split of one outer fold),
+    # those that scale as it does first, each once
+    assert [t.train for t in near] == [first.train] * 5
+    prefix = [t.params["scale__with_mean"] == first.params["scale__with_mean"] for t in near]
+    assert prefix == [True, True, False, False, False]
+    assert len({t.key for t in [first, *near]}) == 6
+    assert sched.n_ready == n_tasks - 6
+    # the schedule goes on with every other task, each once
+    rest = drain(sched)
+    assert all(t.train != first.train for t in rest)
+    assert len({t.key for t in [first, *near, *rest]}) == n_tasks
+    assert sched.pop_near(first) is None
+    # a refit has no neighbours
+    for task in [first, *near, *rest]:
+        sched.complete(task, result(task, 1.0))
+    refit = sched.pop()
+    assert refit.key.phase == "refit" and sched.pop_near(refit) is None
+    # nor has a task of an estimator whose steps are not reused
+    forest = schedule()
+    assert forest.pop_near(forest.pop()) is None

@@ -3,17 +3,24 @@
 Short fits are batched as joblib's auto-batching does: the batch grows while a task (a moving
 average of fit and score time) takes less than a fraction of :data:`TARGET_SECONDS`, up to
 :data:`MAX_BATCH`, never beyond an even share of the ready tasks (so no worker waits while
-another holds a long batch), cut from the schedule's order. :data:`PREFETCH` more tasks than
-workers are kept in flight, so that a worker that finishes finds its next task waiting. Neither
-with ``fit_timeout``: a limit is per fit, and the executors time a fit from its submission.
+another holds a long batch), cut from the schedule's order. A task is followed in its batch by
+the ready tasks that train on the same rows and share the steps of its pipeline, for up to
+:data:`SHARED_SECONDS`, so that one worker fits those steps once (``reuse_prefix``).
+:data:`PREFETCH` more tasks than workers are kept in flight, so that a worker that finishes
+finds its next task waiting. Neither with ``fit_timeout``: a limit is per fit, and the
+executors time a fit from its submission.
 """
 
-__all__ = ["AutoBatching", "MAX_BATCH", "PREFETCH", "TARGET_SECONDS"]
+__all__ = ["AutoBatching", "MAX_BATCH", "PREFETCH", "SHARED_SECONDS", "TARGET_SECONDS"]
 
 #: The duration a batch aims at: long against a round trip (about a millisecond), short
 #: against a run, so that batching costs the critical-path order nothing that matters.
 TARGET_SECONDS = 0.1
 MAX_BATCH = 64
+#: The duration (at the tasks' mean) up to which tasks sharing fitted steps go in one batch:
+#: longer than a batch of strangers, as each after the first skips the steps it shares, and
+#: never more than a quarter of an even share of the ready tasks.
+SHARED_SECONDS = 1.0
 PREFETCH = 1
 _SMOOTHING = 0.3
 
@@ -44,3 +51,11 @@ class AutoBatching:
         if not self.enabled:
             return 1
         return max(1, min(self.size, n_ready // self.n_workers))
+
+    def shared_size(self, n_ready):
+        """How many of the ``n_ready`` tasks a batch takes when they share fitted steps."""
+        if not self.enabled or self.mean is None:
+            return self.next_size(n_ready)
+        ideal = int(SHARED_SECONDS / self.mean) if self.mean > 0 else MAX_BATCH
+        share = min(MAX_BATCH, ideal, n_ready // (4 * self.n_workers))
+        return max(self.next_size(n_ready), share)

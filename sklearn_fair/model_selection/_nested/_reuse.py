@@ -47,6 +47,7 @@ __all__ = [
     "PrefixReuse",
     "discard_run",
     "fitted_prefixes",
+    "prefix_group",
     "step_description",
     "store_statistics",
 ]
@@ -216,6 +217,21 @@ class _TaskMemory:
             return None
         text = json.dumps(described, sort_keys=True, separators=(",", ":"), default=repr)
         return hashlib.sha256(text.encode()).hexdigest()
+
+
+def prefix_group(estimator, params):
+    """What the fits of ``estimator`` with ``params`` share with other candidates' fits on the
+    same rows: the parameters of every step but the last; None where no step is reused. The
+    scheduler puts such fits in one batch, so that one worker fits the shared steps once."""
+    if not _reusable_pipeline(estimator) or not estimator.steps:
+        return None
+    steps = estimator.steps
+    last = steps[-1][0]
+    prefix = {k: params[k] for k in sorted(params) if k.split("__", 1)[0] != last}
+    try:
+        return json.dumps(step_description(prefix))
+    except UnhashableError:
+        return None
 
 
 def step_description(value, depth=0):

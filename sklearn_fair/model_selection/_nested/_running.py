@@ -657,10 +657,16 @@ def run_plans(plans, *, n_jobs=None, verbose=0, label="benchmark fits", reuse_pr
                     task, entry = alone.pop(0)
                     executor.submit(task, entry, priority=ready.priority(task))
                     continue
-                batch = []
+                batch, near = [], None
                 size = batching.next_size(ready.n_ready)
-                while len(batch) < size and ready.any:
-                    run, task = ready.pop()
+                shared = batching.shared_size(ready.n_ready)
+                while len(batch) < shared and ready.any:
+                    pair = ready.pop_near(near)
+                    if pair is None:
+                        if len(batch) >= size:
+                            break
+                        pair = ready.pop()
+                    run, task = near = pair
                     cached, entry = run.cache.lookup(task, run.plan.estimator)
                     if cached is not None:
                         run.schedule.complete(task, cached)
@@ -758,6 +764,16 @@ class _ReadyTasks:
     def again(self, tasks):
         """Make ``tasks``, ``(run, task)`` taken earlier, ready again."""
         self._again.extend(tasks)
+
+    def pop_near(self, near):
+        """``(run, task)`` sharing rows and fitted steps with ``near``, such a pair taken
+        before (see ``NestedSchedule.pop_near``), or None; None while twins wait and where
+        the run reuses no fitted step."""
+        if near is None or self._again or near[0].context.reuse is None:
+            return None
+        run, task = near
+        task = run.schedule.pop_near(task)
+        return None if task is None else (run, task)
 
     def pop(self):
         """``(run, task)``: a twin made ready again, else the next ready task of the next plan

@@ -18,6 +18,7 @@ changes nothing, every fold keeps one refit.
 import heapq
 from collections import defaultdict, deque
 
+from ._reuse import prefix_group
 from ._seeds import same_output as _same_output
 from ._tasks import FINAL, REFIT, SEARCH, SELECTION
 
@@ -49,6 +50,8 @@ class NestedSchedule:
         self._timed = []
         self._means = []
         self._other_ready = {}  # ready refit, final and search kinds (few: one per fold)
+        self._on_rows = {}  # training rows -> {selection kind: its ready task on those rows}
+        self._groups = {}  # candidate -> its prefix_group
         self._refit_scale = plan.refit_scale
         self._no_fold = len(plan.outer_splits)  # where the selection on all the data ranks
         self.deterministic = None  # the probe's verdict: None until known
@@ -74,6 +77,8 @@ class NestedSchedule:
             tasks = self._ready[kind] = deque()
             self._kind_order[kind] = len(self._kind_order)
         tasks.append(task)
+        if kind[0] == SELECTION:
+            self._on_rows.setdefault(task.train, {})[kind] = task
         self._n_ready += 1
         self._released += 1
         if len(tasks) == 1:  # a new head
@@ -140,10 +145,42 @@ class NestedSchedule:
         task = tasks.popleft()
         self._n_ready -= 1
         if kind[0] == SELECTION:
+            self._off_rows(task, kind)
             self._index(kind)
         elif not tasks:
             del self._other_ready[kind]
         return task
+
+    def _off_rows(self, task, kind):
+        on_rows = self._on_rows[task.train]
+        del on_rows[kind]
+        if not on_rows:
+            del self._on_rows[task.train]
+
+    def pop_near(self, task):
+        """A ready selection task on the rows ``task`` trains on, one whose pipeline prefix is
+        set as ``task``'s first (None when there is none): a batch of them lets its worker fit
+        the shared steps once (``reuse_prefix``), wherever the critical path goes next."""
+        if task.key.phase != SELECTION or task.train not in self._on_rows:
+            return None
+        group = self._group(task)
+        if group is None:  # nothing reused: no reason to keep tasks together
+            return None
+        on_rows = self._on_rows[task.train]
+        kind = next((k for k, t in on_rows.items() if self._group(t) == group), None)
+        kind = next(iter(on_rows)) if kind is None else kind
+        near, tasks = on_rows[kind], self._ready[kind]
+        self._off_rows(near, kind)
+        del tasks[next(i for i, t in enumerate(tasks) if t is near)]
+        self._n_ready -= 1
+        self._index(kind)
+        return near
+
+    def _group(self, task):
+        candidate = task.key.candidate
+        if candidate not in self._groups:
+            self._groups[candidate] = prefix_group(self.plan.estimator, task.params)
+        return self._groups[candidate]
 
     def _refit_estimate(self):
         """The refit that waits for a fold still selecting: the slowest candidate's, scaled."""
