@@ -33,7 +33,7 @@ from ..utils._scaling import mean_of, scaled_pair, std_of
 from ..utils._stacklevel import external_stacklevel
 from ._artefact import load_cells, read_document, save_document, to_latex
 from ._card import card_of
-from ._format import decimals_for, failed_folds, selection_counts, tie_level
+from ._format import decimals_for, failed_folds, number, selection_counts, tie_level
 from ._report import NestedCVReport
 from ._results import DOCS, REPORT_INTERVALS, NoSplitsError, as_result, bootstrap_root
 from ._verdict import NOT_DEMONSTRATED, emphasis
@@ -519,13 +519,13 @@ class BenchmarkResult:
                 if failed:
                     texts.append(failed_folds(failed, values.size))
                 elif statistic == "mean":
-                    texts.append(f"{mean_of(values):.{d}f} ± {std_of(values):.{d}f}")
+                    texts.append(f"{number(mean_of(values), d)} ± {number(std_of(values), d)}")
                 else:
                     summary = self.cells[dataset, model].summary(
                         root=root, confidence=confidence, interval="t", n_resamples=n_resamples
                     )
                     centre, low, high = (scale * v for v in (summary.iqm, *summary.iqm_ci))
-                    texts.append(f"{centre:.{d}f} [{low:.{d}f}, {high:.{d}f}]")
+                    texts.append(f"{number(centre, d)} [{number(low, d)}, {number(high, d)}]")
             if mark:
                 best, pvalues = self._against_the_best(dataset)
                 if pvalues is None and any(

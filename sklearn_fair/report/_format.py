@@ -61,14 +61,27 @@ def _missing(value):
         return False
 
 
+#: From this magnitude on, numbers print as 1.2346e+20: a float holds about 16 significant
+#: digits, and fixed notation printed every one of a score near 1e308's 309 digits.
+LARGE = 1e15
+
+
 def number(value, decimals):
-    """``value`` with ``decimals`` decimals; None and NaN as "n/a"."""
+    """``value`` with ``decimals`` decimals (five significant digits from :data:`LARGE` on);
+    None and NaN as "n/a".
+
+    Examples
+    --------
+    >>> number(0.97541, 3), number(None, 3), number(7.5e307, 0)
+    ('0.975', 'n/a', '7.5000e+307')
+    """
     if _missing(value):
         return "n/a"
     try:
-        return f"{float(value):.{decimals}f}"
+        value = float(value)
     except (TypeError, ValueError):
         return str(value)
+    return f"{value:.4e}" if abs(value) >= LARGE else f"{value:.{decimals}f}"
 
 
 def direction(metric):
@@ -94,6 +107,8 @@ def signed(value, decimals):
     """Like :func:`number`, with an explicit sign (+0.012, -3)."""
     if _missing(value):
         return "n/a"
+    if abs(float(value)) >= LARGE:
+        return f"{float(value):+.4e}"
     text = f"{float(value):+.{decimals}f}"
     return "+" + text[1:] if float(text) == 0 else text
 

@@ -586,8 +586,13 @@ def test_means_optimism_and_tests_of_scores_near_1e308_are_those_of_the_scores_s
     assert "| **best** |" in text and f"| not shown worse (Holm p {p:.2g}) |" in text
     # the paper's table (bold: the best); it printed inf ± inf
     mean, std = (float(v) for v in table.loc["x", "d"].strip("*").split(" ± "))
-    assert mean == pytest.approx(unit * np.mean(x), rel=1e-3)
-    assert std == pytest.approx(unit * np.std(x), rel=1e-3)
+    assert mean == pytest.approx(unit * np.mean(x), rel=1e-4)
+    assert std == pytest.approx(unit * np.std(x), rel=1e-4)
+    # in five significant digits: fixed notation printed all 308 digits of each
+    html = report.to_html()
+    for printed in (text, html, " ".join(table.to_numpy().ravel())):
+        assert f"{unit * np.mean(x):.4e}" in printed
+        assert not re.search(r"\d{17}", printed)
 
 
 def test_the_report_of_one_model_on_several_data_sets_prints_its_paper_table():
