@@ -50,7 +50,8 @@ class NestedSchedule:
         self._timed = []
         self._means = []
         self._other_ready = {}  # ready refit, final and search kinds (few: one per fold)
-        self._on_rows = {}  # training rows -> {selection kind: its ready task on those rows}
+        # training rows -> {prefix group: {selection kind: its ready task on those rows}}
+        self._on_rows = {}
         self._groups = {}  # candidate -> its prefix_group
         self._refit_scale = plan.refit_scale
         self._no_fold = len(plan.outer_splits)  # where the selection on all the data ranks
@@ -78,7 +79,8 @@ class NestedSchedule:
             self._kind_order[kind] = len(self._kind_order)
         tasks.append(task)
         if kind[0] == SELECTION:
-            self._on_rows.setdefault(task.train, {})[kind] = task
+            groups = self._on_rows.setdefault(task.train, {})
+            groups.setdefault(self._group(task), {})[kind] = task
         self._n_ready += 1
         self._released += 1
         if len(tasks) == 1:  # a new head
@@ -152,10 +154,13 @@ class NestedSchedule:
         return task
 
     def _off_rows(self, task, kind):
-        on_rows = self._on_rows[task.train]
-        del on_rows[kind]
-        if not on_rows:
-            del self._on_rows[task.train]
+        groups = self._on_rows[task.train]
+        group = self._group(task)
+        del groups[group][kind]
+        if not groups[group]:
+            del groups[group]
+            if not groups:
+                del self._on_rows[task.train]
 
     def pop_near(self, task):
         """A ready selection task on the rows ``task`` trains on, one whose pipeline prefix is
@@ -166,11 +171,11 @@ class NestedSchedule:
         group = self._group(task)
         if group is None:  # nothing reused: no reason to keep tasks together
             return None
-        on_rows = self._on_rows[task.train]
-        kind = next((k for k, t in on_rows.items() if self._group(t) == group), None)
-        kind = next(iter(on_rows)) if kind is None else kind
-        near, tasks = on_rows[kind], self._ready[kind]
+        groups = self._on_rows[task.train]
+        kinds = groups.get(group) or next(iter(groups.values()))
+        kind, near = next(iter(kinds.items()))
         self._off_rows(near, kind)
+        tasks = self._ready[kind]
         del tasks[next(i for i, t in enumerate(tasks) if t is near)]
         self._n_ready -= 1
         self._index(kind)
