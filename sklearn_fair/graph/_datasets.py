@@ -75,8 +75,8 @@ def load_tu_dataset(
     not a number, a node id out of range, an edge between two graphs, an unsorted graph
     indicator, or a file with more or fewer lines than it needs raises a ValueError naming
     the file and the line. Only regular files are read (a link to one is followed): a raw
-    file that is a FIFO, a device or a folder is refused, naming it, and the raw files may
-    hold at most ``max_size`` bytes together.
+    file that is a FIFO, a device, a folder or a link leading nowhere is refused, naming it,
+    and the raw files may hold at most ``max_size`` bytes together.
 
     Parameters
     ----------

@@ -127,6 +127,17 @@ def raw_names(name):
     return {f"{name}_{part}.txt" for part in _FIELDS}
 
 
+def dangling_link(path):
+    """The TUFormatError for ``path``, a raw file of the format that is a link leading nowhere:
+    taken as absent, an optional file (the node labels) was left out without a word, where
+    PyG's TUDataset fails to read it."""
+    return TUFormatError(
+        f"{path} is a link to {os.readlink(path)!r}, which does not exist; {_REGULAR}. Copy "
+        "the file there, point the link at it, or delete the link to load the data set "
+        "without it."
+    )
+
+
 def open_regular(path, where, accepted, error=TUFormatError):
     """The file ``path`` (links followed) opened for reading, unbuffered: a regular file, or
     ``error`` saying what ``where`` is and what is ``accepted``. The kind is checked before
@@ -160,8 +171,8 @@ def _read_regular(path, limit, max_size):
 def _listed(name, raw_dir):
     """``{file name: size}`` of the raw files of ``name`` (the format's files) in ``raw_dir``;
     one that is a folder, a FIFO, a device or a socket is refused, not skipped (an optional
-    file, the node labels, would be left out without a word); a link that leads nowhere is
-    as absent."""
+    file, the node labels, would be left out without a word), and so is a link that leads
+    nowhere (:func:`dangling_link`)."""
     files, names = {}, raw_names(name)
     if not raw_dir.is_dir():
         return files
@@ -171,7 +182,9 @@ def _listed(name, raw_dir):
         try:
             status = os.stat(path)
         except FileNotFoundError:
-            continue
+            if path.is_symlink():
+                raise dangling_link(path) from None
+            continue  # gone since the folder was listed
         if not stat.S_ISREG(status.st_mode):
             kind = file_kind(status.st_mode)
             raise TUFormatError(f"{path} is not a regular file: it is {kind}; {_REGULAR}.")

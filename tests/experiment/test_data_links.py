@@ -197,3 +197,14 @@ def test_a_raw_folder_that_is_a_file_says_so(folders):
     assert f"'{experiment / 'TU' / 'MUTAG' / 'raw'}' is not a folder: it is a regular file" in (
         problem
     )
+
+
+def test_a_raw_file_that_is_a_link_leading_nowhere_is_refused(folders):
+    # the node labels were taken as absent: the run fitted on one constant feature per node
+    experiment, _ = folders
+    raw = _raw(experiment)
+    path = raw / "MUTAG_node_labels.txt"
+    path.unlink()
+    path.symlink_to("moved.txt")
+    problem = _problem(experiment / "e.toml", data_dir=experiment)
+    assert f"{path} is a link to 'moved.txt', which does not exist" in problem

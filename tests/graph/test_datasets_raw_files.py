@@ -75,11 +75,24 @@ def test_other_files_and_dangling_links_are_as_before(mutag):
     expected = load_tu_dataset("MUTAG", BUNDLED, use_edge_attr=True)
     os.mkfifo(raw / "README2.txt")  # not a file of the format: never opened
     (raw / "processed").mkdir()
-    (raw / "MUTAG_node_attributes.txt").symlink_to(raw / "nowhere.txt")  # leads nowhere: absent
+    (raw / "MUTAG_other.txt").symlink_to(raw / "nowhere.txt")  # not a file of the format
     (raw / "MUTAG_link_A.txt").symlink_to("/dev/zero")
     graphs = load_tu_dataset("MUTAG", root, use_edge_attr=True)
     for field in ("x", "edge_index", "edge_attr", "y", "node_ptr", "edge_ptr"):
         np.testing.assert_array_equal(getattr(graphs, field), getattr(expected, field))
+
+
+@pytest.mark.parametrize("part", ["A", "node_labels", "node_attributes"])
+def test_a_raw_file_that_is_a_link_leading_nowhere_is_refused(mutag, part):
+    # it was taken as absent: MUTAG's node labels left out without a word (one constant
+    # feature per node), where PyG's TUDataset fails to read the file
+    root, raw = mutag
+    path = raw / f"MUTAG_{part}.txt"
+    path.unlink(missing_ok=True)
+    path.symlink_to(raw / "moved.txt")
+    with pytest.raises(TUFormatError) as error:
+        load_tu_dataset("MUTAG", root)
+    assert f"{path} is a link to '{raw / 'moved.txt'}', which does not exist" in str(error.value)
 
 
 def test_a_link_to_a_regular_file_is_followed(mutag, tmp_path):

@@ -23,6 +23,7 @@ from ...utils._tu_format import (
     TU_URL,
     TUFormatError,
     check_tu_files,
+    dangling_link,
     open_regular,
     raw_names,
     read_tu_graph_labels,
@@ -490,8 +491,10 @@ def _folder_files(raw, name, limits):
         if _RAW_FILE.match(path.name):
             try:
                 status = path.stat()
-            except FileNotFoundError:  # a link that leads nowhere: as absent
-                continue
+            except FileNotFoundError:  # a link that leads nowhere
+                if path.name in read and path.is_symlink():
+                    raise dangling_link(path) from None
+                continue  # (another file is left, as one that is not regular)
             if stat.S_ISREG(status.st_mode):
                 files[path.name] = status.st_size
             elif path.name in read:  # (another file, copied when it is regular, is left)
