@@ -10,6 +10,8 @@ import numpy as np
 import pytest
 from sklearn.datasets import make_classification
 from sklearn.exceptions import FitFailedWarning
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
 from sklearn.tree import DecisionTreeClassifier
 
 from sklearn_fair import NestedCV
@@ -125,18 +127,24 @@ class KillsAtDepth(DecisionTreeClassifier):
 cloudpickle.register_pickle_by_value(sys.modules[__name__])
 
 
-def test_a_fit_that_kills_its_worker_inside_a_batch_is_found_alone(monkeypatch):
+@pytest.mark.parametrize("in_pipeline", [False, True], ids=["tree", "neighbours in a pipeline"])
+def test_a_fit_that_kills_its_worker_inside_a_batch_is_found_alone(monkeypatch, in_pipeline):
     monkeypatch.setenv("SKLEARN_FAIR_TEST_KILL", "1")  # read in the workers, started now
     from joblib.externals.loky import get_reusable_executor
 
     get_reusable_executor().shutdown(wait=True)  # workers that see the variable
-    monkeypatch.setattr(_batching, "TARGET_SECONDS", 1000.0)  # batches whatever the load
+    # batches whatever the load: of any tasks, or (in a pipeline) of neighbours only
+    monkeypatch.setattr(_batching, "TARGET_SECONDS", 0.0 if in_pipeline else 1000.0)
+    monkeypatch.setattr(_batching, "SHARED_SECONDS", 1000.0)
     counting = CountingSubmits(monkeypatch)
+    estimator, prefix = KillsAtDepth(), ""
+    if in_pipeline:
+        estimator, prefix = make_pipeline(StandardScaler(), KillsAtDepth()), "killsatdepth__"
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", FitFailedWarning)
         model = NestedCV(
-            KillsAtDepth(),
-            {"max_depth": list(range(1, 9))},
+            estimator,
+            {f"{prefix}max_depth": list(range(1, 9))},
             outer_cv=2,
             inner_cv=2,
             n_refits=1,
@@ -150,7 +158,7 @@ def test_a_fit_that_kills_its_worker_inside_a_batch_is_found_alone(monkeypatch):
     assert failed == {(6, fold) for fold in range(2)}  # max_depth=7 only, in every fold
     assert all("WorkerDiedError" in t["error"] for t in model.failed_tasks_)
     assert len(model.failed_tasks_) == 2 * 2  # 2 folds x 2 inner splits of max_depth=7
-    assert all(p["max_depth"] != 7 for p in model.best_params_per_fold_)
+    assert all(p[f"{prefix}max_depth"] != 7 for p in model.best_params_per_fold_)
 
 
 def test_fits_with_a_time_limit_are_never_batched(monkeypatch):
