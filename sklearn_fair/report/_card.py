@@ -315,7 +315,7 @@ def _stratification(models, y, stratified, task):
             means = [float(np.mean(y[np.asarray(t)])) for m in models for t in m.test_indices]
             low, high = min(means), max(means)
             mean = float(np.mean(y))
-            d = decimals_for([low, high, mean])  # four significant digits, no exponent
+            d = decimals_for([low, high, mean])  # four significant digits
             how += (
                 f"; the outer test folds' target means range from {number(low, d)} to "
                 f"{number(high, d)} (all data: {number(mean, d)})"

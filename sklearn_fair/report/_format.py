@@ -64,16 +64,25 @@ def _missing(value):
 #: From this magnitude on, numbers print as 1.2346e+20: a float holds about 16 significant
 #: digits, and fixed notation printed every one of a score near 1e308's 309 digits.
 LARGE = 1e15
+#: Below this magnitude, numbers given :data:`MAX_DECIMALS` decimals (their spread asked for
+#: more) print as 1.5500e-08: an error of 1e-8 printed 0.000000, and so did its interval.
+SMALL = 1e-4
+
+
+def _scientific(value, decimals):
+    size = abs(value)
+    return size >= LARGE or (0 < size < SMALL and decimals >= MAX_DECIMALS)
 
 
 def number(value, decimals):
-    """``value`` with ``decimals`` decimals (five significant digits from :data:`LARGE` on);
-    None and NaN as "n/a".
+    """``value`` with ``decimals`` decimals (five significant digits from :data:`LARGE` on,
+    and below :data:`SMALL` where ``decimals`` is :data:`MAX_DECIMALS`); None and NaN as
+    "n/a".
 
     Examples
     --------
-    >>> number(0.97541, 3), number(None, 3), number(7.5e307, 0)
-    ('0.975', 'n/a', '7.5000e+307')
+    >>> number(0.97541, 3), number(None, 3), number(7.5e307, 0), number(1.55e-8, 6)
+    ('0.975', 'n/a', '7.5000e+307', '1.5500e-08')
     """
     if _missing(value):
         return "n/a"
@@ -81,7 +90,7 @@ def number(value, decimals):
         value = float(value)
     except (TypeError, ValueError):
         return str(value)
-    return f"{value:.4e}" if abs(value) >= LARGE else f"{value:.{decimals}f}"
+    return f"{value:.4e}" if _scientific(value, decimals) else f"{value:.{decimals}f}"
 
 
 def direction(metric):
@@ -107,7 +116,7 @@ def signed(value, decimals):
     """Like :func:`number`, with an explicit sign (+0.012, -3)."""
     if _missing(value):
         return "n/a"
-    if abs(float(value)) >= LARGE:
+    if _scientific(float(value), decimals):
         return f"{float(value):+.4e}"
     text = f"{float(value):+.{decimals}f}"
     return "+" + text[1:] if float(text) == 0 else text

@@ -629,6 +629,27 @@ def test_an_interval_past_the_largest_float_names_the_model_and_data_set():
     assert "interval of their mean" in message
 
 
+def test_scores_of_1e_8_print_their_digits_not_zeros():
+    # an error metric in small units: every mean, std, interval and difference printed
+    # 0.000000, so the table said two models scored the same and nothing else
+    from sklearn_fair import BenchmarkResult
+
+    x = np.array([1.5, 1.6, 1.55, 1.58]) * 1e-8
+    y = np.array([1.0, 1.62, 1.2, 1.3]) * 1e-8
+    result = BenchmarkResult.from_results(
+        {("d", "x"): _huge_folds(x, x), ("d", "y"): _huge_folds(y, y)}
+    )
+    table = result.table(n_resamples=10)
+    text = result.report(n_resamples=10).to_markdown()
+    for model, scores in (("x", x), ("y", y)):
+        mean, std = (float(v) for v in table.loc[model, "d"].strip("*").split(" ± "))
+        assert mean == pytest.approx(np.mean(scores), rel=1e-4)
+        assert std == pytest.approx(np.std(scores), rel=1e-4)
+        assert f"| {model} | score | {np.mean(scores):.4e} ± " in text
+    assert f"| x | y | {np.mean(x - y):+.4e} |" in text
+    assert "0.000000 ±" not in text
+
+
 def test_compare_to_of_scores_near_1e308_gives_their_means_and_effect_size():
     # the means overflowed to inf and the effect size d_z (mean over std of the differences)
     # was 0.0 (inf / inf taken as no spread) or NaN; both are those of the scores in units
