@@ -102,7 +102,7 @@ class TUFiles:
 
 
 #: What a raw file of a TU data set may be, as the errors say it.
-_REGULAR = "the raw files of a TU data set are regular text files (a link to one is followed)"
+REGULAR_RAW_FILES = "a TU data set's raw files are regular text files (a link to one is followed)"
 
 
 def file_kind(mode):
@@ -127,15 +127,30 @@ def raw_names(name):
     return {f"{name}_{part}.txt" for part in _FIELDS}
 
 
-def dangling_link(path):
-    """The TUFormatError for ``path``, a raw file of the format that is a link leading nowhere:
-    taken as absent, an optional file (the node labels) was left out without a word, where
-    PyG's TUDataset fails to read it."""
-    return TUFormatError(
-        f"{path} is a link to {os.readlink(path)!r}, which does not exist; {_REGULAR}. Copy "
-        "the file there, point the link at it, or delete the link to load the data set "
-        "without it."
-    )
+def raw_file_size(path, read=True):
+    """The size in bytes of ``path``, a raw file of a TU data set as listed in its folder
+    (links followed), or None where it is not to be taken: gone since the folder was listed,
+    or, when it is not ``read`` (a file the loader does not read), not a regular file. A
+    file that is read is refused when it is a folder, a FIFO, a device or a socket, or a link
+    that leads nowhere (:class:`TUFormatError` naming it): taken as absent, an optional file
+    (the node labels) would be left out without a word, where PyG's TUDataset fails to read
+    it."""
+    try:
+        status = os.stat(path)
+    except FileNotFoundError:
+        if read and os.path.islink(path):
+            raise TUFormatError(
+                f"{path} is a link to {os.readlink(path)!r}, which does not exist; "
+                f"{REGULAR_RAW_FILES}. Copy the file there, point the link at it, or delete "
+                "the link to load the data set without it."
+            ) from None
+        return None
+    if stat.S_ISREG(status.st_mode):
+        return status.st_size
+    if read:
+        kind = file_kind(status.st_mode)
+        raise TUFormatError(f"{path} is not a regular file: it is {kind}; {REGULAR_RAW_FILES}.")
+    return None
 
 
 def open_regular(path, where, accepted, error=TUFormatError):
@@ -158,7 +173,7 @@ def _read_regular(path, limit, max_size):
     """The bytes of the raw file ``path`` (:func:`open_regular`), read no further than one
     byte past ``limit`` (what is left of ``max_size``): a file that grew since the folder
     was listed is refused as it is read."""
-    with open_regular(path, path, _REGULAR) as raw, io.BufferedReader(raw) as file:
+    with open_regular(path, path, REGULAR_RAW_FILES) as raw, io.BufferedReader(raw) as file:
         data = file.read(limit + 1)  # buffered: reads until limit + 1 bytes or the end
     if len(data) > limit:
         raise TUSizeError(
@@ -169,26 +184,16 @@ def _read_regular(path, limit, max_size):
 
 
 def _listed(name, raw_dir):
-    """``{file name: size}`` of the raw files of ``name`` (the format's files) in ``raw_dir``;
-    one that is a folder, a FIFO, a device or a socket is refused, not skipped (an optional
-    file, the node labels, would be left out without a word), and so is a link that leads
-    nowhere (:func:`dangling_link`)."""
+    """``{file name: size}`` of the raw files of ``name`` (the format's files) in ``raw_dir``,
+    each checked by :func:`raw_file_size`."""
     files, names = {}, raw_names(name)
     if not raw_dir.is_dir():
         return files
     for path in raw_dir.iterdir():
-        if path.name not in names:  # (README.txt, processed/, ...: never read)
-            continue
-        try:
-            status = os.stat(path)
-        except FileNotFoundError:
-            if path.is_symlink():
-                raise dangling_link(path) from None
-            continue  # gone since the folder was listed
-        if not stat.S_ISREG(status.st_mode):
-            kind = file_kind(status.st_mode)
-            raise TUFormatError(f"{path} is not a regular file: it is {kind}; {_REGULAR}.")
-        files[path.name] = status.st_size
+        if path.name in names:  # (README.txt, processed/, ...: never read)
+            size = raw_file_size(path)
+            if size is not None:
+                files[path.name] = size
     return files
 
 

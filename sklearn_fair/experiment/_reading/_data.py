@@ -8,7 +8,6 @@ import lzma
 import os
 import re
 import shutil
-import stat
 import tarfile
 import zlib
 from array import array
@@ -20,11 +19,12 @@ import numpy as np
 
 from ...exceptions import ExperimentConfigError
 from ...utils._tu_format import (
+    REGULAR_RAW_FILES,
     TU_URL,
     TUFormatError,
     check_tu_files,
-    dangling_link,
     open_regular,
+    raw_file_size,
     raw_names,
     read_tu_graph_labels,
 )
@@ -37,7 +37,6 @@ __all__ = ["SKLEARN_DATASETS", "cache_folder", "load_data", "load_datasets", "tu
 SKLEARN_DATASETS = ("breast_cancer", "diabetes", "digits", "iris", "wine")
 _RAW_FILE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*\.txt$")
 _CSV_FILE = "give the path of a CSV file"
-_RAW_FILES = "a TU data set's raw files are regular text files (a link to one is followed)"
 _ARCHIVE = "a TU data set's archive is a regular file (a link to one is followed)"
 
 
@@ -488,18 +487,10 @@ def _folder_files(raw, name, limits):
     ones there, at most ``limits.tu_size`` bytes together."""
     files, read = {}, raw_names(name)
     for path in raw.iterdir():
-        if _RAW_FILE.match(path.name):
-            try:
-                status = path.stat()
-            except FileNotFoundError:  # a link that leads nowhere
-                if path.name in read and path.is_symlink():
-                    raise dangling_link(path) from None
-                continue  # (another file is left, as one that is not regular)
-            if stat.S_ISREG(status.st_mode):
-                files[path.name] = status.st_size
-            elif path.name in read:  # (another file, copied when it is regular, is left)
-                kind = file_kind(status.st_mode)
-                raise TUFormatError(f"{path} is not a regular file: it is {kind}; {_RAW_FILES}.")
+        if _RAW_FILE.match(path.name):  # (another file, copied when it is regular, is left)
+            size = raw_file_size(path, read=path.name in read)
+            if size is not None:
+                files[path.name] = size
     check_tu_files(name, raw, files)
     total = sum(files.values())
     if total > limits.tu_size:
@@ -572,7 +563,7 @@ def work_copy(root, name, work_dir, limits=None):
 
             if archive is None:
                 for file in files:
-                    with open_regular(raw / file, raw / file, _RAW_FILES, TUFormatError) as data:
+                    with open_regular(raw / file, raw / file, REGULAR_RAW_FILES) as data:
                         take(file, data)
             else:
                 _read_archive(archive, name, limits, take)
@@ -630,7 +621,7 @@ def _tu_labels(root, name, limits):
     labels, raw = f"{name}_graph_labels.txt", root / name / "raw"
     if raw.is_dir():
         _folder_files(raw, name, limits)
-        with open_regular(raw / labels, raw / labels, _RAW_FILES, TUFormatError) as file:
+        with open_regular(raw / labels, raw / labels, REGULAR_RAW_FILES) as file:
             text = file.read(limits.tu_size + 1)
     else:
         archive, read = _archive(root / name, name), {}
