@@ -94,11 +94,15 @@ def rounding_tolerance(*arrays):
 
 
 def differences_beyond_rounding(a, b):
-    """``a - b``, each difference within rounding of 0 (:func:`rounding_tolerance` of ``a``
-    and ``b``) set to 0: scores equal but for rounding (``0.1 + 0.2`` and ``0.3``) do not
-    differ, whatever the other pairs do."""
+    """``a - b``, each difference within rounding of 0 set to 0: scores equal but for rounding
+    (``0.1 + 0.2`` and ``0.3``) do not differ, whatever the other pairs do. Each pair is held
+    to its own magnitude (:func:`rounding_tolerance`'s count of values times the machine
+    epsilon times the larger of its two values): a data set scored near 1e12 does not make the
+    differences of another's accuracies rounding."""
     differences = a - b
-    differences[np.abs(differences) <= rounding_tolerance(a, b)] = 0.0
+    magnitude = np.maximum(np.abs(a), np.abs(b))
+    tolerance = (np.size(a) + np.size(b)) * np.finfo(float).eps * magnitude
+    differences[np.abs(differences) <= tolerance] = 0.0
     return differences
 
 

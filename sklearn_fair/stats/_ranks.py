@@ -134,9 +134,10 @@ def _as_table(scores, min_models=3):
 
 def wilcoxon(a, b, name_a, name_b):
     """``(W, p)`` of scipy's two-sided Wilcoxon signed-rank test of ``a`` against ``b``, a
-    difference within rounding of 0 (:func:`~._checks.rounding_tolerance`, as the paired
-    t-test) counted as 0 and dropped (scipy's ``zero_method="wilcox"``); W = 0 and p = 1 with
-    a SklearnFairWarning where every difference is 0 (scipy warns of 0/0)."""
+    difference within rounding of 0 (:func:`~._checks.differences_beyond_rounding`, each data
+    set's to its own scores) counted as 0 and dropped (scipy's ``zero_method="wilcox"``);
+    W = 0 and p = 1 with a SklearnFairWarning where every difference is 0 (scipy warns of
+    0/0)."""
     differences = differences_beyond_rounding(a, b)
     if not differences.any():
         warnings.warn(

@@ -222,10 +222,7 @@ def win_tie_loss(per_dataset_a, per_dataset_b, *, n_train, n_test, alpha=0.05, a
             f"set, as many for both. Got {len(per_dataset_a)} and {len(per_dataset_b)}."
         )
     n = len(per_dataset_a)
-    sizes = (
-        np.broadcast_to(np.asarray(n_train, dtype=float), (n,)),
-        np.broadcast_to(np.asarray(n_test, dtype=float), (n,)),
-    )
+    sizes = [_sizes(name, value, n) for name, value in (("n_train", n_train), ("n_test", n_test))]
     names = [(f"per_dataset_a[{i}]", f"per_dataset_b[{i}]") for i in range(n)]
     paired = [
         check_paired(x, y, purpose="a corrected resampled t-test", names=pair, unit="fold")
@@ -251,3 +248,21 @@ def win_tie_loss(per_dataset_a, per_dataset_b, *, n_train, n_test, alpha=0.05, a
         outcomes=tuple(outcomes),
         pvalues=tuple(float(p) for p in pvalues),
     )
+
+
+def _sizes(name, value, n_datasets):
+    """``value``, win_tie_loss's ``n_train`` or ``n_test``, as one size per data set: a
+    ValueError naming ``name`` where a size is not a positive number or their count is not
+    ``n_datasets`` (the corrected t-test of a data set with a size of -2 gave a p-value)."""
+    sizes = np.asarray(value, dtype=float)
+    if sizes.ndim > 1 or sizes.size not in (1, n_datasets):
+        raise ValueError(
+            f"The {name!r} parameter of win_tie_loss must be a positive number or one per data "
+            f"set ({n_datasets}). Got {value!r}."
+        )
+    if not (np.isfinite(sizes) & (sizes > 0)).all():
+        raise ValueError(
+            f"The {name!r} parameter of win_tie_loss must hold positive numbers, the mean size "
+            f"of each data set's outer folds. Got {value!r}."
+        )
+    return np.broadcast_to(sizes, (n_datasets,))

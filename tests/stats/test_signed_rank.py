@@ -111,6 +111,10 @@ def test_win_tie_loss_is_the_corrected_t_of_each_data_set(adjust):
         (lambda: bayesian_signed_rank(A, B[:3]), "same length"),
         (lambda: win_tie_loss([A], [B, B], n_train=8, n_test=2), "as many for both"),
         (lambda: win_tie_loss([A], [B], n_train=8, n_test=2, adjust="bonferroni"), "'adjust'"),
+        # sizes per data set were taken as given: a test size of -2 gave a p-value of 0.0007
+        (lambda: win_tie_loss([A, A], [B, B], n_train=8, n_test=[2, -2]), "'n_test' .* positive"),
+        (lambda: win_tie_loss([A, A], [B, B], n_train=[8, 0], n_test=2), "'n_train' .* positive"),
+        (lambda: win_tie_loss([A], [B], n_train=[8, 8], n_test=2), "'n_train' .* one per data"),
     ],
 )
 def test_bad_input_is_refused_by_name(call, match):
@@ -170,3 +174,31 @@ def test_rounding_noise_next_to_real_differences_is_no_difference_with_rope_zero
         theirs = theirs[::-1]
     error = 4 * 0.5 / np.sqrt(50_000)
     assert (noisy.p_a_better, noisy.p_b_better) == pytest.approx(theirs, abs=error)
+
+
+def test_a_data_set_scored_on_another_scale_leaves_the_others_differences():
+    # one data set's scores near -1e12 (a negative squared error) beside nine accuracies: the
+    # rounding tolerance was taken from the largest score of all (4.9e-3), so every accuracy
+    # difference (1e-3 to 4e-3) was "rounding" and dropped. b is better on all nine: baycomp
+    # gave b better with 0.96 where ours gave a better with 1.0, scipy's Wilcoxon p = 0.08
+    # where ours was W = 0, p = 1
+    a = np.array([-1.0e12, 0.800, 0.710, 0.620, 0.930, 0.840, 0.750, 0.660, 0.570, 0.880])
+    b = np.array([-1.1e12, 0.803, 0.712, 0.624, 0.931, 0.843, 0.752, 0.664, 0.571, 0.883])
+    ours = bayesian_signed_rank(a, b, rope=0.0, n_samples=20_000, random_state=0)
+    theirs = baycomp.SignedRankTest.probs(a, b, 0.0, nsamples=20_000, random_state=1)
+    error = 4 * 0.5 / np.sqrt(20_000)
+    assert (ours.p_a_better, ours.p_b_better) == pytest.approx(theirs, abs=error)
+    assert ours.p_b_better > 0.9
+    from sklearn_fair.stats import multiple_comparison, rank_comparison
+
+    table = np.column_stack([a, b, b - 1.0])
+    row = rank_comparison(table, control="model_0", control_test="wilcoxon").control_comparisons[0]
+    reference = stats.wilcoxon(b, a)
+    assert (row["statistic"], row["pvalue"]) == pytest.approx(
+        (reference.statistic, reference.pvalue)
+    )
+    # multiple_comparison's two-model signed-rank test, where b is better on the nine only
+    a[1:] = b[1:] - 0.002
+    result = multiple_comparison(np.column_stack([a, b]), test="nonparametric")
+    reference = stats.wilcoxon(a, b)
+    assert result.pvalue == pytest.approx(reference.pvalue)
