@@ -34,6 +34,8 @@ def test_every_contrast_is_statsmodels_treatment_coefficient_on_a_t_reference(se
     result = repeated_measures_comparison(scores)
     long = _long(scores)
     df = (len(scores) - 1) * (scores.shape[1] - 1)
+    # the exact t of the balanced design, which REML's equals to its optimizer's tolerance
+    anova = smf.ols("score ~ 0 + C(model) + C(fold)", long).fit()
     pvalues = []
     for row in result.table.itertuples(index=False):
         # The same model in statsmodels' default treatment coding with model_b as the
@@ -47,13 +49,13 @@ def test_every_contrast_is_statsmodels_treatment_coefficient_on_a_t_reference(se
         assert row.estimate == pytest.approx(fit.params[name], rel=1e-6, abs=1e-8)
         assert row.statistic == pytest.approx(fit.tvalues[name], rel=1e-4)
         # statsmodels' Wald p-value is normal; ours is the t's on (n_folds - 1)(n_models - 1)
-        assert row.df == df
-        expected_p = 2 * stats.t.sf(abs(fit.tvalues[name]), df)
-        assert row.pvalue == pytest.approx(expected_p, rel=1e-4, abs=1e-12)
+        assert row.df == df == anova.df_resid
         assert row.pvalue > fit.pvalues[name]
-        half = stats.t.ppf(0.975, df) * fit.bse[name]
-        expected = (fit.params[name] - half, fit.params[name] + half)
-        assert (row.ci_low, row.ci_high) == pytest.approx(expected, rel=1e-4, abs=1e-6)
+        contrast = anova.t_test(f"C(model)[{row.model_a}] - C(model)[{row.model_b}] = 0")
+        expected_p = float(np.squeeze(contrast.pvalue))
+        assert row.pvalue == pytest.approx(expected_p, rel=1e-9)
+        expected = np.squeeze(contrast.conf_int(alpha=0.05))
+        assert (row.ci_low, row.ci_high) == pytest.approx(tuple(expected), rel=1e-9)
         pvalues.append(expected_p)
     reject, adjusted, _, _ = multipletests(pvalues, alpha=0.05, method="holm")
     np.testing.assert_allclose(result.table["pvalue_holm"], adjusted, rtol=1e-4)
@@ -178,3 +180,27 @@ def test_a_dict_is_its_dataframe_and_pairs_series_by_fold():
 def test_bad_tables(scores, match):
     with pytest.raises(ValueError, match=match):
         repeated_measures_comparison(scores)
+
+
+def test_folds_that_vary_less_than_the_noise_keep_the_exact_t():
+    # REML puts tau^2 at 0 when the folds vary less than the noise, and pooled the fold
+    # variation into s^2: two models gave t = 2.97, p = 0.031 where the paired t-test (the
+    # two-way ANOVA's t for two models) gives 2.16, p = 0.083
+    a = np.array([0.80, 0.83, 0.81, 0.84, 0.79, 0.82])
+    b = np.array([0.79, 0.77, 0.80, 0.76, 0.80, 0.79])
+    row = repeated_measures_comparison(np.column_stack([a, b])).table.iloc[0]
+    reference = stats.ttest_rel(a, b)
+    assert (row["statistic"], row["pvalue"]) == pytest.approx(
+        (reference.statistic, reference.pvalue), rel=1e-9
+    )
+    interval = reference.confidence_interval(0.95)
+    assert (row["ci_low"], row["ci_high"]) == pytest.approx((interval.low, interval.high))
+    # three models: each contrast is the two-way ANOVA's
+    scores = pd.DataFrame({"a": a, "b": b, "c": (a + b) / 2 + [0.01, -0.01, 0, 0.02, -0.02, 0]})
+    result = repeated_measures_comparison(scores)
+    assert result.fold_variance < 1e-3 * result.residual_variance
+    ols = smf.ols("score ~ 0 + C(model) + C(fold)", _long(scores)).fit()
+    for row in result.table.itertuples(index=False):
+        contrast = ols.t_test(f"C(model)[{row.model_a}] - C(model)[{row.model_b}] = 0")
+        assert row.statistic == pytest.approx(float(np.squeeze(contrast.tvalue)), rel=1e-9)
+        assert row.pvalue == pytest.approx(float(np.squeeze(contrast.pvalue)), rel=1e-9)
