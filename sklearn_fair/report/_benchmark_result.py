@@ -28,12 +28,13 @@ from ..stats._aggregate import performance_profile
 from ..stats._checks import CONFIDENCE, COUNT, check_same_splits
 from ..stats._normalize import normalize_scores
 from ..utils import RANDOM_STATE_CONSTRAINTS, IntervalNotBool, fill_doc, install_hint
+from ..utils._printing import decimals_for, number
 from ..utils._random import check_random_state_param, named_generator, seed_root
 from ..utils._scaling import mean_of, scaled_pair, std_of
 from ..utils._stacklevel import external_stacklevel
 from ._artefact import load_cells, read_document, save_document, to_latex
 from ._card import card_of
-from ._format import decimals_for, failed_folds, number, selection_counts, tie_level
+from ._format import failed_folds, selection_counts, tie_level
 from ._report import NestedCVReport
 from ._results import DOCS, REPORT_INTERVALS, NoSplitsError, as_result, bootstrap_root
 from ._verdict import NOT_DEMONSTRATED, emphasis

@@ -10,7 +10,7 @@ from sklearn.utils.multiclass import type_of_target
 from ..model_selection import labels_fingerprint
 from ..utils import digest, fill_doc, fingerprint, to_numpy
 from ..utils import package_versions as _package_versions
-from ._format import decimals_for, number
+from ..utils._printing import decimals_for, number
 from ._html import render
 from ._results import DOCS, as_results
 from ._tables import Section

@@ -9,8 +9,9 @@ from ..model_selection._engine import refits_class
 from ..stats._checks import CONFIDENCE, COUNT
 from ..stats._compare import NOT_DEMONSTRATED
 from ..utils import RANDOM_STATE_CONSTRAINTS, fill_doc, install_hint
+from ..utils._printing import decimals_for, signed
 from ..utils._scaling import mean_of, std_of
-from ._format import decimals_for, direction, signed
+from ._format import direction
 from ._results import (
     DOCS,
     REPORT_INTERVALS,

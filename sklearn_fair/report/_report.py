@@ -17,18 +17,9 @@ from scipy.stats import rankdata
 
 from ..exceptions import SplitsMismatchError, UnequalBudgetWarning
 from ..stats._bounds import metric_range
+from ..utils._printing import decimals_for, number, signed
 from ..utils._scaling import mean_of
-from ._format import (
-    decimals_for,
-    failed_folds,
-    number,
-    param_columns,
-    pvalue,
-    selection_counts,
-    short_names,
-    signed,
-    tie_level,
-)
+from ._format import failed_folds, param_columns, pvalue, selection_counts, short_names, tie_level
 from ._html import render
 from ._integrity import _is_number
 from ._plots import INTERVAL_NAMES, matplotlib_missing

@@ -1,8 +1,9 @@
 """Which model is better, in words: a report's verdict in one sentence, and comparison_text."""
 
 from ..stats._compare import NOT_DEMONSTRATED  # compare()'s verdict when Holm does not reject
+from ..utils._printing import decimals_for, signed
 from ..utils._scaling import mean_of, std_of
-from ._format import decimals_for, direction, pvalue, signed
+from ._format import direction, pvalue
 from ._results import (
     as_results,
     compare_results,

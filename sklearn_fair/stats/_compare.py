@@ -8,6 +8,7 @@ from itertools import combinations
 import numpy as np
 from sklearn.utils._param_validation import StrOptions, validate_params
 
+from ..utils._printing import decimals_for, number, signed
 from ..utils._scaling import mean_of, scaled_pair
 from ._checks import CONFIDENCE, check_same_splits, equal_differences
 from ._paired import corrected_resampled_ttest, holm, paired_ttest
@@ -94,10 +95,13 @@ class ComparisonResult:
 
     def _lines(self, row):
         level = f"{100 * self.confidence:g}%"
+        decimals = decimals_for([row["mean_a"], row["mean_b"]], minimum=4)
+        difference = signed(row["mean_difference"], decimals)
         first = (
-            f"{row['model_a']} - {row['model_b']}: {row['mean_difference']:+.4f} "
-            f"({row['mean_a']:.4f} vs {row['mean_b']:.4f}), {level} interval "
-            f"[{row['ci_low']:+.4f}, {row['ci_high']:+.4f}], p = {row['pvalue']:.3g}, "
+            f"{row['model_a']} - {row['model_b']}: {difference} "
+            f"({number(row['mean_a'], decimals)} vs {number(row['mean_b'], decimals)}), "
+            f"{level} interval [{signed(row['ci_low'], decimals)}, "
+            f"{signed(row['ci_high'], decimals)}], p = {row['pvalue']:.3g}, "
             f"Holm p = {row['pvalue_holm']:.3g}"
         )
         verdict = row["verdict"]
@@ -110,14 +114,14 @@ class ComparisonResult:
             more = (
                 f"no number of repeats (up to {MAX_REPEATS}) of these {self.n_folds} folds "
                 f"guarantees {100 * TARGET_POWER:g}% power to show a difference of "
-                f"{row['mean_difference']:+.4f}: repeats on the same data cannot average away "
+                f"{difference}: repeats on the same data cannot average away "
                 "the part of the spread that the folds may share"
             )
         else:
             more = (
                 f"{int(repeats)} repeat(s) of these {self.n_folds} folds would give the "
                 f"corrected t-test at least {100 * TARGET_POWER:g}% power to show a difference "
-                f"of {row['mean_difference']:+.4f}, were it the true one (a lower bound on the "
+                f"of {difference}, were it the true one (a lower bound on the "
                 "power: one run cannot tell how correlated the fold differences are)"
             )
         return first, f"-> {verdict}; {more}"

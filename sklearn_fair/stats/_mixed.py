@@ -22,6 +22,7 @@ import numpy as np
 from scipy import stats as _scipy_stats
 from sklearn.utils._param_validation import validate_params
 
+from ..utils._printing import decimals_for, number, signed
 from ._checks import CONFIDENCE, float_array, require_stats_extra, stacked_by_label
 from ._compare import NOT_DEMONSTRATED
 from ._paired import holm
@@ -63,20 +64,24 @@ class RepeatedMeasuresResult:
     def __repr__(self):
         level = f"{100 * self.confidence:g}%"
         direction = "higher" if self.greater_is_better else "lower"
+        decimals = decimals_for(self.effects, minimum=4)
         lines = [
             f"repeated_measures_comparison(): {len(self.effects)} models on "
             f"{int(self.fit.model.n_groups)} shared folds; linear mixed model (fold as a random "
             f"effect, REML), t tests on {int(self.table['df'].iloc[0])} df, Holm-adjusted at "
             f"level {1 - self.confidence:.3g}; {direction} scores are better",
             "  effects: "
-            + ", ".join(f"{name} {value:.4f}" for name, value in self.effects.items()),
+            + ", ".join(
+                f"{name} {number(value, decimals)}" for name, value in self.effects.items()
+            ),
             f"  fold variance {self.fold_variance:.3g}, residual variance "
             f"{self.residual_variance:.3g}",
         ]
         for row in self.table.itertuples(index=False):
             lines.append(
-                f"  {row.model_a} - {row.model_b}: {row.estimate:+.4f}, {level} interval "
-                f"[{row.ci_low:+.4f}, {row.ci_high:+.4f}], p = {row.pvalue:.3g}, Holm p = "
+                f"  {row.model_a} - {row.model_b}: {signed(row.estimate, decimals)}, {level} "
+                f"interval [{signed(row.ci_low, decimals)}, {signed(row.ci_high, decimals)}], "
+                f"p = {row.pvalue:.3g}, Holm p = "
                 f"{row.pvalue_holm:.3g} -> {row.verdict}"
             )
         lines += [f"  note: {note}" for note in self.notes]

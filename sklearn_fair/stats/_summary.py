@@ -7,6 +7,7 @@ from sklearn.utils._param_validation import validate_params
 
 from ..metrics import MetricName, metric_display_name
 from ..utils import RANDOM_STATE_CONSTRAINTS
+from ..utils._printing import decimals_for, number
 from ..utils._scaling import scale_exponent
 from ._bootstrap import bootstrap_ci
 from ._bounds import clip_to_range, metric_range, range_text
@@ -105,13 +106,20 @@ class Summary(AsDict):
         lines = [head]
         if self.metric_note:
             lines.append(f"  ({self.metric_note})")
+        names = ("mean", "std", "sem", "ci_low", "ci_high", "median", "iqm", "iqm_ci_low",
+                 "iqm_ci_high")  # fmt: skip
+        values = {name: getattr(self, name) for name in names}
+        decimals = decimals_for(
+            [v for n, v in values.items() if n not in ("std", "sem")], minimum=4
+        )
+        t = {name: number(value, decimals) for name, value in values.items()}
         lines += [
-            f"  mean   {self.mean:.4f}  (std {self.std:.4f}, sem {self.sem:.4f})",
-            f"         {level} interval [{self.ci_low:.4f}, {self.ci_high:.4f}] ({self.ci_method})",
+            f"  mean   {t['mean']}  (std {t['std']}, sem {t['sem']})",
+            f"         {level} interval [{t['ci_low']}, {t['ci_high']}] ({self.ci_method})",
             *([f"         ({self.ci_coverage})"] if self.ci_coverage else []),
-            f"  median {self.median:.4f}",
-            f"  IQM    {self.iqm:.4f}",
-            f"         {level} interval [{self.iqm_ci_low:.4f}, {self.iqm_ci_high:.4f}] "
+            f"  median {t['median']}",
+            f"  IQM    {t['iqm']}",
+            f"         {level} interval [{t['iqm_ci_low']}, {t['iqm_ci_high']}] "
             f"({self.iqm_ci_method})",
         ]
         lines += [f"  note: {note}" for note in self.notes]

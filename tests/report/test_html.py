@@ -14,10 +14,11 @@ from sklearn.svm import SVC
 
 from sklearn_fair import NestedCV
 from sklearn_fair.report import nested_cv_report
-from sklearn_fair.report._format import decimals_for, short_names
+from sklearn_fair.report._format import short_names
 from sklearn_fair.report._html import html_page
 from sklearn_fair.report._tables import Section, num
 from sklearn_fair.stats import compare
+from sklearn_fair.utils._printing import decimals_for
 
 pytest.importorskip("matplotlib")
 

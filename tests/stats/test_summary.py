@@ -217,3 +217,36 @@ def test_the_median_of_an_even_count_of_scores_near_1e308_is_theirs():
         warnings.simplefilter("error", RuntimeWarning)
         summary = summarize(base * 1e308, n_resamples=10)
     assert summary.median == pytest.approx(np.median(base) * 1e308, rel=1e-12)
+
+
+def test_printed_results_keep_the_digits_of_tiny_and_huge_scores():
+    # four fixed decimals printed an error metric of 1e-8 as 0.0000 in every line (mean,
+    # interval, IQM, the difference of two models) and a score of 1e20 as 21 digits; the
+    # report's one formatter prints them in five significant digits
+    from sklearn_fair.stats import compare, repeated_measures_comparison
+
+    tiny = np.array([1.2e-8, 1.5e-8, 1.1e-8, 1.4e-8, 1.3e-8])
+    text = str(summarize(tiny))
+    assert "0.0000" not in text
+    assert f"mean   {np.mean(tiny):.4e}" in text and f"median {np.median(tiny):.4e}" in text
+    interval = mean_interval(tiny)
+    assert str(interval).startswith(f"95% interval [{interval.low:.4e}, {interval.high:.4e}]")
+    rows = np.arange(25)
+    indices = {
+        "train": [np.setdiff1d(rows, rows[k::5]) for k in range(5)],
+        "test": [rows[k::5] for k in range(5)],
+    }
+    results = {
+        "a": {"test_score": tiny, "indices": indices},
+        "b": {"test_score": tiny * 2, "indices": indices},
+    }
+    text = repr(compare(results))
+    difference = float(np.mean(tiny) - np.mean(2 * tiny))
+    assert f"a - b: {difference:+.4e} ({np.mean(tiny):.4e} vs {np.mean(2 * tiny):.4e})" in text
+    table = np.column_stack([tiny, tiny * 2, tiny * 3])
+    text = repr(repeated_measures_comparison(table))
+    assert f"model 0 {np.mean(tiny):.4e}" in text and "0.0000" not in text
+    huge = str(summarize(tiny * 1e28))
+    assert f"mean   {np.mean(tiny) * 1e28:.4e}" in huge
+    # ordinary scores print four decimals, as before
+    assert "  mean   0.8160  (std 0.0206, " in str(summarize([0.80, 0.82, 0.85, 0.79, 0.82]))

@@ -1,0 +1,89 @@
+"""How numbers print: the decimals a metric's numbers need, and the numbers with them, in
+five significant digits where fixed decimals would print 309 digits or none. The one owner
+for the report, the benchmark table and the statistics' printed results."""
+
+import math
+
+import numpy as np
+
+MAX_DECIMALS = 6
+
+
+def decimals_for(values, spreads=(), minimum=0):
+    """The decimals that show a metric's numbers to the precision their spread allows.
+
+    Two significant digits of the smallest positive spread (a standard deviation of fold
+    scores): 0.0196 gives 3 decimals (0.975 +/- 0.020), 1843 gives none (38581 +/- 1843).
+    Without a positive spread, four significant digits of the largest of ``values``. Between
+    ``minimum`` and 6 decimals.
+
+    Examples
+    --------
+    >>> decimals_for([0.9754], [0.0196]), decimals_for([38581.1628], [1843.78])
+    (3, 0)
+    >>> decimals_for([0.5, 0.5], [0.0, 0.0]), decimals_for([123.4], [])
+    (4, 1)
+    """
+    spreads = np.asarray(list(spreads), dtype=float)
+    spreads = spreads[np.isfinite(spreads) & (spreads > 0)]
+    if spreads.size:
+        decimals = 1 - math.floor(math.log10(float(spreads.min())))
+    else:
+        values = np.abs(np.asarray(list(values), dtype=float))
+        values = values[np.isfinite(values) & (values > 0)]
+        if not values.size:
+            return max(4, minimum)
+        decimals = 3 - math.floor(math.log10(float(values.max())))
+    return int(min(max(decimals, minimum), MAX_DECIMALS))
+
+
+def missing(value):
+    """Whether ``value`` is None, NaN or infinite (printed as "n/a")."""
+    if value is None:
+        return True
+    try:
+        return not math.isfinite(float(value))
+    except (TypeError, ValueError):
+        return False
+
+
+#: From this magnitude on, numbers print as 1.2346e+20: a float holds about 16 significant
+#: digits, and fixed notation printed every one of a score near 1e308's 309 digits.
+LARGE = 1e15
+#: Below this magnitude, numbers given :data:`MAX_DECIMALS` decimals (their spread asked for
+#: more) print as 1.5500e-08: an error of 1e-8 printed 0.000000, and so did its interval.
+SMALL = 1e-4
+
+
+def _scientific(value, decimals):
+    size = abs(value)
+    return size >= LARGE or (0 < size < SMALL and decimals >= MAX_DECIMALS)
+
+
+def number(value, decimals):
+    """``value`` with ``decimals`` decimals (five significant digits from :data:`LARGE` on,
+    and below :data:`SMALL` where ``decimals`` is :data:`MAX_DECIMALS`); None and NaN as
+    "n/a".
+
+    Examples
+    --------
+    >>> number(0.97541, 3), number(None, 3), number(7.5e307, 0), number(1.55e-8, 6)
+    ('0.975', 'n/a', '7.5000e+307', '1.5500e-08')
+    """
+    if missing(value):
+        return "n/a"
+    try:
+        value = float(value)
+    except (TypeError, ValueError):
+        return str(value)
+    return f"{value:.4e}" if _scientific(value, decimals) else f"{value:.{decimals}f}"
+
+
+def signed(value, decimals):
+    """Like :func:`number`, with an explicit sign (+0.012, -3)."""
+    if missing(value):
+        return "n/a"
+    if _scientific(float(value), decimals):
+        return f"{float(value):+.4e}"
+    text = f"{float(value):+.{decimals}f}"
+    return "+" + text[1:] if float(text) == 0 else text
