@@ -168,6 +168,36 @@ def test_groups_reach_outer_and_inner_group_splitters(routing):
         )
 
 
+@pytest.mark.parametrize("routing", [False, True])
+def test_functions_given_groups_in_params_split_by_group_with_int_cvs(routing):
+    # with routing on, scikit-learn's functions take groups in params; they reached only the
+    # splitters that requested them, so an int cv and inner_cv stayed KFold: every outer test
+    # group and every inner validation group was also trained on, without a warning
+    from sklearn_fair.model_selection import nested_cross_validate
+
+    X_grouped = np.column_stack([GROUPS, X])
+    given = {"params": {"groups": GROUPS}} if routing else {"groups": GROUPS}
+    GroupRecorder.training_groups = []
+    with sklearn.config_context(enable_metadata_routing=routing):
+        result = nested_cross_validate(
+            GroupRecorder(), X_grouped, y, cv=3, inner_cv=2, param_grid={}, n_refits=1,
+            return_indices=True, **given,
+        )  # fmt: skip
+    for train, test in zip(result["indices"]["train"], result["indices"]["test"]):
+        assert set(GROUPS[train]).isdisjoint(GROUPS[test])
+    recorded = GroupRecorder.training_groups
+    assert len(recorded) == 3 * 2 + 3
+    for train in result["indices"]["train"]:
+        outer_train = frozenset(GROUPS[train])
+        inner = [groups for groups in recorded if groups < outer_train]
+        # two inner training sets that each leave out whole groups and together cover the fold
+        assert any(
+            a | b == outer_train and (outer_train - a).isdisjoint(outer_train - b)
+            for i, a in enumerate(inner)
+            for b in inner[i + 1 :]
+        )
+
+
 def test_without_groups_a_group_splitter_complains():
     with pytest.raises(ValueError, match="groups"):
         NestedCV(KNeighborsClassifier(), outer_cv=GroupKFold(3)).fit(X, y)

@@ -159,6 +159,27 @@ def test_a_search_run_whole_is_said_to_get_no_groups():
         nested_cross_val_score(search, X, Y, groups=PATIENTS, cv=3, n_refits=1)
 
 
+def test_a_search_run_whole_given_the_groups_is_warned_only_where_its_cv_ignores_them():
+    # groups given in params reach the search's fit: a GroupKFold in it keeps them apart, and
+    # the warning that "its fit does not receive the groups" was wrong; with cv=3 it receives
+    # them and ignores them, which the warning now says
+    from sklearn.experimental import enable_halving_search_cv  # noqa: F401
+    from sklearn.model_selection import HalvingGridSearchCV
+
+    class TakesGroups(LogisticRegression):  # a user's model whose fit takes the groups
+        def fit(self, X, y, groups=None):
+            return super().fit(X, y)
+
+    given = {"groups": PATIENTS, "params": {"groups": PATIENTS}, "cv": 3, "n_refits": 1}
+    search = HalvingGridSearchCV(TakesGroups(), GRID, cv=GroupKFold(3), random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", SplitLeakageWarning)
+        nested_cross_val_score(search, X, Y, **given)
+    search.set_params(cv=3)
+    with pytest.warns(SplitLeakageWarning, match="its cv=3 does not split by the groups"):
+        nested_cross_val_score(search, X, Y, **given)
+
+
 def test_the_groups_on_both_sides_of_each_outer_split_are_found_once(monkeypatch):
     # one intersection per outer split serves the leak warning, the inner-leak check and the
     # description (a splitter given for each, so that all three look at the outer splits)

@@ -5,6 +5,7 @@ rows, parameters and seeds)."""
 from dataclasses import dataclass, field
 
 import numpy as np
+from sklearn import get_config
 from sklearn.base import is_classifier
 
 from ._candidates import (
@@ -247,6 +248,11 @@ def _names(scoring, keys, multimetric, estimator):
 def make_plan(nested, X, y, groups, params, *, final, return_estimator, owner,
               train_score=False, first_metric_selects=False, keep_predictions=False):  # fmt: skip
     """Check ``nested``'s parameters and the data, materialise every split, return a Plan."""
+    if groups is None and "groups" in params and get_config().get("enable_metadata_routing"):
+        # with routing on, the functional forms take groups in params (as scikit-learn's):
+        # they are the groups every split and check reads, not only what requests them
+        params = dict(params)
+        groups = params.pop("groups")
     data = prepare_data(X, y, groups)
     space = search_space(nested, owner)
     estimator = space.base_estimator
@@ -266,7 +272,7 @@ def make_plan(nested, X, y, groups, params, *, final, return_estimator, owner,
         nested.early_stopping_split, estimator, space.search, owner, routed.fit
     )
     splits = materialise_splits(
-        data, splitters, routed, estimator=estimator, whole_search=space.search is not None,
+        data, splitters, routed, estimator=estimator, whole_search=space.search,
         early_stopping=early_stopping, final=final, seeds=seeds, owner=owner,
     )  # fmt: skip
     check_select(nested.select, space.search, splits.inner, owner)

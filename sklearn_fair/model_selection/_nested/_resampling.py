@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 from sklearn.base import is_classifier
 from sklearn.model_selection import GroupKFold, StratifiedGroupKFold, TimeSeriesSplit, check_cv
+from sklearn.utils.metadata_routing import get_routing_for_object
 from sklearn.utils.multiclass import type_of_target
 
 from ...exceptions import GroupLeakageWarning, ReproducibilityWarning, SplitLeakageWarning
@@ -332,7 +333,8 @@ class Splits:
 def materialise_splits(data, splitters, routed, *, estimator, whole_search, early_stopping,
                        final, seeds, owner):  # fmt: skip
     """Every split of the run on ``data`` (a :class:`~._inputs.CheckedData`), checked;
-    ``whole_search``: the inner selection is a search run whole, which splits by itself."""
+    ``whole_search``: the search run whole inside each outer training fold, which splits by
+    itself, or None."""
     outer, n_samples = splitters.outer, data.n_samples
     inner_split = routed.inner_split
     if splitters.inner_given is None and data.groups is not None:
@@ -359,7 +361,7 @@ def materialise_splits(data, splitters, routed, *, estimator, whole_search, earl
     for fold, train in trains.items():
         if stored[fold] is not None:
             inner_splits[fold] = stored[fold]
-        elif whole_search:
+        elif whole_search is not None:
             inner_splits[fold] = []
         else:
             inner_splits[fold] = inner_splits_of_fold(
@@ -368,16 +370,8 @@ def materialise_splits(data, splitters, routed, *, estimator, whole_search, earl
     inner_leaks = _inner_group_leaks(inner_splits, groups)  # once, for the warning and words
     if splitters.inner_given is not None:
         warn_structure_leaks(owner, outer, inner_splits, inner_leaks, shared)
-    if whole_search and data.groups is not None:
-        warnings.warn(
-            f"{owner} runs its search whole inside each outer training fold, and the search's "
-            "fit does not receive the groups: its own cv splits ignore them, so model "
-            "selection may validate on groups it trained on. Pass a GridSearchCV or "
-            "RandomizedSearchCV (taken apart, their splits keep the groups apart), or the "
-            "estimator with param_grid.",
-            SplitLeakageWarning,
-            stacklevel=external_stacklevel(),
-        )
+    if whole_search is not None and data.groups is not None:
+        _warn_search_ignores_groups(owner, whole_search, routed)
     holdouts = {}
     if early_stopping:
         holdouts = _early_stopping_holdouts(trains, stored, outer, data, estimator, seeds)
@@ -387,9 +381,30 @@ def materialise_splits(data, splitters, routed, *, estimator, whole_search, earl
         "outer": describe_resampling(
             outer, len(outer_splits), outer_leaks, given=splitters.outer_given
         ),
-        "inner": _describe_inner(splitters, inner_splits, stored, whole_search, inner_leaks),
+        "inner": _describe_inner(
+            splitters, inner_splits, stored, whole_search is not None, inner_leaks
+        ),
     }
     return Splits(outer_splits, inner_splits, holdouts, rows, described)
+
+
+def _warn_search_ignores_groups(owner, search, routed):
+    """A SplitLeakageWarning where ``search``, run whole, splits without the run's groups:
+    its fit does not receive them (``routed.fit``), or its cv does not split by them."""
+    if "groups" in routed.fit:
+        if get_routing_for_object(check_cv(search.cv)).consumes("split", ["groups"]):
+            return
+        why = f"its cv={search.cv!r} does not split by the groups it receives"
+    else:
+        why = "the search's fit does not receive the groups: its own cv splits ignore them"
+    warnings.warn(
+        f"{owner} runs its search whole inside each outer training fold, and {why}, so model "
+        "selection may validate on groups it trained on. Pass a GridSearchCV or "
+        "RandomizedSearchCV (taken apart, their splits keep the groups apart), or the "
+        "estimator with param_grid.",
+        SplitLeakageWarning,
+        stacklevel=external_stacklevel(),
+    )
 
 
 def _describe_inner(splitters, inner_splits, stored, whole_search, inner_leaks):
