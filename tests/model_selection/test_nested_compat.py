@@ -259,6 +259,58 @@ def test_fit_without_metadata_under_routing_equals_fit_without_routing():
     np.testing.assert_array_equal(routed.outer_scores_, run().outer_scores_)
 
 
+@pytest.mark.parametrize("as_search", [True, False])
+def test_sample_weight_without_routing_weights_the_selection_as_a_search_does(as_search):
+    # scikit-learn's searches (1.7 and later) give sample_weight to their scorers without
+    # routing; cross_validate scores the outer test folds unweighted. The inner selection was
+    # scored unweighted: other depths were selected, and other outer scores came out
+    from sklearn.model_selection import GridSearchCV, cross_validate
+    from sklearn.tree import DecisionTreeClassifier
+
+    from sklearn_fair.model_selection import nested_cross_validate
+
+    X_noisy, y_noisy = make_classification(
+        n_samples=120, flip_y=0.3, n_informative=3, random_state=1
+    )
+    weights = np.random.RandomState(1).choice([0.1, 1.0, 10.0], 120)
+    grid = {"max_depth": [1, 2, 3, 5, None]}
+    search = GridSearchCV(DecisionTreeClassifier(random_state=0), grid, cv=3)
+    theirs = cross_validate(
+        search, X_noisy, y_noisy, cv=3, params={"sample_weight": weights}, return_estimator=True
+    )
+    given = (
+        {"estimator": search}
+        if as_search
+        else {
+            "estimator": DecisionTreeClassifier(random_state=0),
+            "param_grid": grid,
+            "inner_cv": 3,
+        }
+    )
+    ours = nested_cross_validate(
+        **given, X=X_noisy, y=y_noisy, cv=3, params={"sample_weight": weights},
+        return_nested_info=True, n_refits=1,
+    )  # fmt: skip
+    assert ours["best_params"] == [model.best_params_ for model in theirs["estimator"]]
+    np.testing.assert_array_equal(ours["test_score"], theirs["test_score"])
+    final = clone(search).fit(X_noisy, y_noisy, sample_weight=weights)
+    nested = NestedCV(given.pop("estimator"), outer_cv=3, n_refits=1, **given)
+    nested.fit(X_noisy, y_noisy, sample_weight=weights)
+    assert nested.best_params_ == final.best_params_
+    assert nested.best_score_ == pytest.approx(final.best_score_)
+
+
+def test_sample_weight_without_routing_names_a_scorer_that_cannot_take_it():
+    def unweighted(estimator, X, y):
+        return accuracy_score(y, estimator.predict(X))
+
+    estimator = LogisticRegression()
+    with pytest.warns(UserWarning, match="The scoring score=.* does not take sample_weight"):
+        NestedCV(estimator, param_grid={"C": [0.1, 1.0]}, scoring=unweighted, n_refits=1).fit(
+            X, y, sample_weight=np.ones(len(y))
+        )
+
+
 def test_unrequested_sample_weight_is_refused_under_routing():
     with sklearn.config_context(enable_metadata_routing=True):
         with pytest.raises(ValueError, match="sample_weight"):

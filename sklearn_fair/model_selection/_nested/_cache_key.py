@@ -37,6 +37,11 @@ class KeyBuilder:
                 "y": fingerprint(data.y) if data_name is None else data_name,
                 "fit_params": describe(data.fit_params),
                 "score_params": describe(data.score_params),
+                **(
+                    {}
+                    if getattr(data, "selection_score_params", None) is None
+                    else {"selection_score_params": describe(data.selection_score_params)}
+                ),
                 "scorers": describe(scorers),
             }
         )

@@ -82,6 +82,8 @@ class RunData:
     fit_params: dict = field(default_factory=dict)
     score_params: dict = field(default_factory=dict)  # scorer name -> params
     rows: dict = field(default_factory=dict)  # name of a set of rows -> row indices
+    # scorer name -> params of the inner selection's scores, where they differ (None: the same)
+    selection_score_params: dict | None = None
 
     @property
     def n_samples(self):
@@ -107,10 +109,15 @@ class RunData:
     def fit_params_for(self, rows):
         return _aligned(self.fit_params, self.rows[rows], self.n_samples)
 
-    def score_params_for(self, rows):
+    def score_params_for(self, rows, selection=False):
+        """Each scorer's params on ``rows``; those of the inner selection where
+        ``selection``."""
+        given = self.score_params
+        if selection and self.selection_score_params is not None:
+            given = self.selection_score_params
         return {
             name: _aligned(params, self.rows[rows], self.n_samples)
-            for name, params in self.score_params.items()
+            for name, params in given.items()
         }
 
 

@@ -121,7 +121,10 @@ default=None
     of the run elsewhere (a log file).""",
     "params": """params : dict, default=None
     Fit parameters (e.g. ``sample_weight``, sparse ones included), indexed with the rows of
-    each fit when they have one entry per sample, and routed as in ``cross_validate``.""",
+    each fit when they have one entry per sample, and routed as in ``cross_validate``
+    (without routing, ``sample_weight`` also weights the inner selection's scores, as
+    scikit-learn's searches do; the outer test scores are unweighted, as
+    ``cross_validate``'s).""",
     "pre_dispatch": """pre_dispatch : int or str, default="2*n_jobs"
     Accepted for compatibility. The task pool never pre-dispatches: it keeps exactly as
     many tasks in flight as there are workers, so that the schedule (critical path first)

@@ -312,7 +312,9 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         **params : dict
             Fit parameters of the estimator (e.g. ``sample_weight``), indexed along with the
             data. With scikit-learn's metadata routing enabled they are routed to the
-            estimator, the scorers and the splitters as each requested them.
+            estimator, the scorers and the splitters as each requested them; without it,
+            ``sample_weight`` also weights the inner selection's scores (as scikit-learn's
+            searches do), not the outer test scores (as ``cross_validate``).
 
         Returns
         -------

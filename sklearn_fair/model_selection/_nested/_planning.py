@@ -301,7 +301,9 @@ def make_plan(nested, X, y, groups, params, *, final, return_estimator, owner,
         fit_timeout=nested.fit_timeout,
         final=final,
         return_estimator=return_estimator,
-        data=RunData(data.X, data.y_given, routed.fit, routed.score, splits.rows),
+        data=RunData(
+            data.X, data.y_given, routed.fit, routed.score, splits.rows, routed.selection_score
+        ),
         train_score=train_score,
         keep_predictions=keep_predictions,
         groups=data.groups,

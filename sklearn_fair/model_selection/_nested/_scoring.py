@@ -5,10 +5,14 @@ one fitted model as ``cross_validate`` does: each scorer on its own, so one that
 
 import numbers
 import traceback
+import warnings
 from dataclasses import dataclass
+from inspect import signature
 
 from sklearn import get_config
 from sklearn.utils.metadata_routing import MetadataRouter, MethodMapping, process_routing
+
+from ...utils._stacklevel import external_stacklevel
 
 __all__ = [
     "RoutedParams",
@@ -237,6 +241,7 @@ class RoutedParams:
     score: dict  # metric name -> what its scorer receives
     outer_split: dict  # to outer_cv.split
     inner_split: dict  # to inner_cv.split
+    selection_score: dict | None = None  # what the inner selection's scorers receive (None: score)
 
 
 def route_params(owner, estimator, scorers, outer_cv, inner_cv, groups, params):
@@ -253,4 +258,30 @@ def route_params(owner, estimator, scorers, outer_cv, inner_cv, groups, params):
         inner_split = dict(getattr(routed.get("inner_cv"), "split", {}))
         return RoutedParams(dict(routed.estimator.fit), score_params, outer_split, inner_split)
     split = {"groups": groups} if groups is not None else {}
-    return RoutedParams(dict(params), {}, split, dict(split))
+    return RoutedParams(
+        dict(params), {}, split, dict(split), _selection_weights(owner, scorers, params)
+    )
+
+
+def _selection_weights(owner, scorers, params):
+    """What the inner selection's scorers receive without routing: ``sample_weight`` for each
+    scorer that takes it, as scikit-learn's searches (1.7 and later) give it, with a warning
+    naming any that does not; None without weights. The outer test scores are unweighted, as
+    ``cross_validate``'s are without routing."""
+    weights = params.get("sample_weight")
+    if weights is None:
+        return None
+    accepted = {}
+    for name, scorer in scorers.items():
+        accept = getattr(scorer, "_accept_sample_weight", None)
+        if accept() if accept is not None else "sample_weight" in signature(scorer).parameters:
+            accepted[name] = {"sample_weight": weights}
+        else:
+            warnings.warn(
+                f"The scoring {name}={scorer} of {owner} does not take sample_weight: the "
+                "candidates are fitted with the weights and scored without them, which may "
+                "select another model than weighted scores would.",
+                UserWarning,
+                stacklevel=external_stacklevel(),
+            )
+    return accepted

@@ -249,15 +249,16 @@ def run_fit_task(task, context, data):
                 scorers = {name: scorers[name] for name in task.metrics}
             start = time.perf_counter()
             X_test, y_test = data.subset(task.test, columns)
+            selection = task.key.phase == SELECTION
             result["scores"], result["score_errors"] = score_model(
-                scorers, model, X_test, y_test, data.score_params_for(task.test),
+                scorers, model, X_test, y_test, data.score_params_for(task.test, selection),
                 task.error_score,
             )  # fmt: skip
             if task.score_train is not None:
                 X_train, y_train = data.subset(task.score_train, columns)
                 result["train_scores"], errors = score_model(
                     scorers, model, X_train, y_train,
-                    data.score_params_for(task.score_train), task.error_score,
+                    data.score_params_for(task.score_train, selection), task.error_score,
                 )  # fmt: skip
                 result["score_errors"].update({f"train_{k}": v for k, v in errors.items()})
             result["score_time"] = time.perf_counter() - start
