@@ -84,6 +84,61 @@ def test_several_refits_average_probabilities_and_predict_their_class():
         assert not np.allclose(mean, models[0].predict_proba(X[test]))
 
 
+def test_predict_of_a_deterministic_model_is_its_own_decision_rule():
+    # the seed probe refits fold 0 twice (LogisticRegression's random_state is None); their
+    # class came from the argmax of the averaged probabilities, which ignores a threshold:
+    # three rows differed from cross_val_predict of the search
+    from sklearn.model_selection import FixedThresholdClassifier
+
+    X_small, y_small = make_classification(n_samples=80, random_state=0)
+    model = FixedThresholdClassifier(LogisticRegression(), threshold=0.9)
+    search = GridSearchCV(model, {"estimator__C": [0.1, 10.0]}, cv=3)
+    expected = cross_val_predict(search, X_small, y_small, cv=4)
+    np.testing.assert_array_equal(
+        nested_cross_val_predict(search, X_small, y_small, cv=4), expected
+    )
+
+
+@pytest.mark.parametrize("method", ["decision_function", "predict_log_proba"])
+@pytest.mark.parametrize("seeded", [True, False])
+def test_a_class_missing_from_a_training_fold_is_filled_as_cross_val_predict_fills_it(
+    method, seeded
+):
+    # cross_val_predict fills the column of a class the fold's model never saw with the
+    # smallest float; the average of several refits' fills overflowed to -inf (decision
+    # values) or took the log of 0 (log probabilities)
+    X_small, y_small = make_classification(
+        n_samples=80, n_classes=3, n_informative=4, random_state=0
+    )
+    y_small[:6] = 3  # class 3 only in the test rows of the first outer fold
+    model = SGDClassifier(loss="log_loss", random_state=0 if seeded else None)
+    search = GridSearchCV(model, {"alpha": [1e-4, 1e-2]}, cv=KFold(3))
+    got = nested_cross_val_predict(search, X_small, y_small, cv=KFold(4), method=method)
+    assert np.isfinite(got).all()
+    np.testing.assert_array_equal(got[:20, 3], np.finfo(float).min)
+    if seeded:  # each refit is the search's model: the same numbers
+        expected = cross_val_predict(search, X_small, y_small, cv=KFold(4), method=method)
+        np.testing.assert_allclose(got, expected)
+
+
+@pytest.mark.parametrize("seeded", [True, False])
+def test_multilabel_probabilities_are_one_array_a_label_as_cross_val_predict_gives(seeded):
+    from sklearn.datasets import make_multilabel_classification
+
+    X_multi, Y_multi = make_multilabel_classification(n_samples=60, n_classes=3, random_state=0)
+    forest = RandomForestClassifier(n_estimators=5, random_state=0 if seeded else None)
+    search = GridSearchCV(forest, {"max_depth": [1, 3]}, cv=3)
+    expected = cross_val_predict(search, X_multi, Y_multi, cv=4, method="predict_proba")
+    got = nested_cross_val_predict(search, X_multi, Y_multi, cv=4, method="predict_proba")
+    assert isinstance(got, list) and len(got) == 3
+    assert [p.shape for p in got] == [p.shape for p in expected]
+    for label in got:
+        np.testing.assert_allclose(label.sum(axis=1), 1.0)
+    if seeded:
+        for ours, theirs in zip(got, expected):
+            np.testing.assert_allclose(ours, theirs)
+
+
 def test_predict_is_exported():
     import sklearn_fair.model_selection as model_selection
 

@@ -361,16 +361,18 @@ def _ordered(model, output, method, classes):
 
 
 def _fold_predictions(models, X_test, method, classifier, classes):
-    """One prediction from a fold's refits: probabilities and decision values averaged (log
-    probabilities as the log of the averaged probabilities), a regressor's mean, a classifier's
-    class of the averaged probabilities or decision values (a majority vote without either)."""
+    """One prediction from a fold's refits: their own where they all agree (a deterministic
+    estimator's, which its own decision rule made), else probabilities and decision values
+    averaged (log probabilities as the log of the averaged probabilities; a multilabel
+    model's, label by label), a regressor's mean, a classifier's class of the averaged
+    probabilities or decision values (a majority vote without either)."""
     outputs = [_ordered(m, getattr(m, method)(X_test), method, classes) for m in models]
-    if len(outputs) == 1:
+    if all(_same(output, outputs[0]) for output in outputs[1:]):
         return outputs[0]
-    if method == "predict_log_proba":
-        return np.log(np.mean([np.exp(o) for o in outputs], axis=0))
+    if isinstance(outputs[0], list):  # a multilabel model's probabilities, one array a label
+        return [_averaged([o[k] for o in outputs], method) for k in range(len(outputs[0]))]
     if method != "predict" or not classifier:
-        return np.mean(outputs, axis=0)
+        return _missing_classes_filled(_averaged(outputs, method), models[0], classes, method)
     # classes of several classifier refits: from their averaged probabilities or decisions
     for richer in ("predict_proba", "decision_function"):
         if all(hasattr(m, richer) for m in models):
@@ -380,6 +382,30 @@ def _fold_predictions(models, X_test, method, classifier, classes):
                 continue
             return refits_class(outputs, values, classes)
     return refits_class(outputs, None, classes)
+
+
+def _same(a, b):
+    if isinstance(a, list):
+        return len(a) == len(b) and all(np.array_equal(x, y) for x, y in zip(a, b))
+    return np.array_equal(a, b)
+
+
+def _averaged(outputs, method):
+    if method == "predict_log_proba":
+        return np.log(np.mean([np.exp(o) for o in outputs], axis=0))
+    return np.mean(outputs, axis=0)
+
+
+def _missing_classes_filled(output, model, classes, method):
+    """``output`` (averaged) with the columns of the classes that the fold's training rows
+    lack set as cross_val_predict sets them: the averages of its fill, the smallest float,
+    overflowed to -inf (decision values) or took the log of 0 (log probabilities)."""
+    if method not in ("decision_function", "predict_log_proba") or classes is None:
+        return output
+    missing = ~np.isin(classes, model.classes_)
+    if output.ndim == 2 and output.shape[1] == len(classes) and missing.any():
+        output[:, missing] = np.finfo(output.dtype).min
+    return output
 
 
 def refits_class(predictions, scores, classes):
@@ -441,8 +467,10 @@ def nested_cross_val_predict(
     would be optimistic. For a deterministic estimator the result equals
     ``cross_val_predict(GridSearchCV(...))``.
 
-    With several refits (``n_refits`` and a ``random_state`` left unset), the outputs are
-    combined: ``predict_proba`` and ``decision_function`` are averaged over the refits,
+    With several refits (``n_refits`` and a ``random_state`` left unset) whose outputs
+    differ, they are combined: ``predict_proba`` and ``decision_function`` are averaged over
+    the refits (a multilabel model's probabilities label by label; the column of a class
+    that the fold's training rows lack keeps ``cross_val_predict``'s fill),
     ``predict_log_proba`` is the log of the averaged probabilities, and ``predict`` gives a
     classifier's class of the averaged probabilities (of the averaged decision values when
     there are none, of a majority vote when neither exists) and a regressor's mean
@@ -525,4 +553,7 @@ default="predict"
         pieces.append(_fold_predictions(models, X_test, method, classifier, classes))
         order.append(np.asarray(test))
     # the test folds are a partition (_check_partition): argsort inverts their concatenation
-    return np.concatenate(pieces)[np.argsort(np.concatenate(order))]
+    inverse = np.argsort(np.concatenate(order))
+    if isinstance(pieces[0], list):  # a multilabel model's probabilities: one array a label
+        return [np.concatenate([p[k] for p in pieces])[inverse] for k in range(len(pieces[0]))]
+    return np.concatenate(pieces)[inverse]
