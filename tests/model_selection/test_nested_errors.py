@@ -313,3 +313,28 @@ def test_a_search_keeps_its_own_error_score_for_its_inner_fits(
         assert got == expected
     else:
         np.testing.assert_allclose(got, expected)
+
+
+@pytest.mark.parametrize("outer_error_score", ["raise", -5.0])
+def test_the_warning_names_the_error_score_the_failed_inner_fits_were_given(outer_error_score):
+    # a search's inner fits keep its own error_score (nan); the warning said they "were given
+    # error_score='raise'", the function's, which none of them got
+    from sklearn.model_selection import GridSearchCV
+
+    search = GridSearchCV(CountingClassifier(), {"C": [-1.0, 1.0]}, cv=KFold(2))
+    with pytest.warns(FitFailedWarning) as caught:
+        result = nested_cross_validate(
+            search, X, y, cv=KFold(3), n_refits=1, error_score=outer_error_score,
+            return_nested_info=True,
+        )  # fmt: skip
+    messages = [str(w.message) for w in caught if issubclass(w.category, FitFailedWarning)]
+    assert len(messages) == 1
+    assert (
+        "6 of the 15 fits of nested_cross_validate failed and were given the search's own "
+        in (messages[0])
+    )
+    assert (
+        "error_score=nan." in messages[0]
+        and f"error_score={outer_error_score!r}" not in (messages[0])
+    )
+    assert np.isnan(np.asarray(result["validation_score"], dtype=float)).sum() == 0

@@ -16,7 +16,7 @@ from ...utils._scaling import mean_of, std_of
 from ...utils._stacklevel import external_stacklevel
 from ._scoring import shown
 from ._selection import rank_within_folds
-from ._tasks import FINAL, REFIT, TaskKey, in_task_order
+from ._tasks import FINAL, REFIT, SELECTION, TaskKey, in_task_order
 
 __all__ = ["assemble", "cv_results", "warn_or_raise_about_failures"]
 
@@ -217,14 +217,16 @@ def cv_results(plan, selections):
 
 
 def warn_or_raise_about_failures(owner, error_score, outer_results, results, *,
-                                 raise_when_all_failed=True):  # fmt: skip
+                                 raise_when_all_failed=True,
+                                 selection_error_score=None):  # fmt: skip
     """scikit-learn's message about failed fits, at the level of the outer folds, with the count
     of every failed fit of the run.
 
     An outer fold "fails" when no candidate could be selected or its refits failed; it is scored
     ``error_score``. When every outer fold fails the run raises, as ``cross_validate`` does
     ("All the 5 fits failed"), unless ``raise_when_all_failed`` is False (a benchmark's cell);
-    otherwise one FitFailedWarning says what failed.
+    otherwise one FitFailedWarning says what failed, and which ``error_score`` the failed fits
+    were given: a search's own ``selection_error_score`` for its inner fits, where it differs.
     """
     from collections import Counter
 
@@ -256,9 +258,14 @@ def warn_or_raise_about_failures(owner, error_score, outer_results, results, *,
             "error_score='raise'.\n\n"
         )
     why = "".join(f"{detail}\n" for detail in details[:3])
+    given = f"error_score={error_score!r}"
+    if selection_error_score is not None and repr(selection_error_score) != repr(error_score):
+        inner = sum(1 for r in results if r["error"] and TaskKey(*r["key"]).phase == SELECTION)
+        own = f"the search's own error_score={selection_error_score!r}"
+        given = own if inner == len(errors) else f"{given} ({inner} inner fits: {own})"
     warnings.warn(
         f"{head}{why}{len(errors)} of the {len(results)} fits of {owner} failed and were given "
-        f"error_score={error_score!r}.\nBelow are more details about the failures:\n{summary}",
+        f"{given}.\nBelow are more details about the failures:\n{summary}",
         FitFailedWarning,
         stacklevel=external_stacklevel(),
     )
