@@ -21,7 +21,7 @@ from sklearn.model_selection import (
 
 from sklearn_fair import NestedCV
 from sklearn_fair.exceptions import SplitLeakageWarning
-from sklearn_fair.model_selection import RollingOrigin
+from sklearn_fair.model_selection import PredefinedSplits, RollingOrigin
 
 rng = np.random.RandomState(0)
 N = 120
@@ -114,7 +114,16 @@ def test_default_inner_holdout_keeps_groups_apart(outer, routing):
 
 
 @pytest.mark.parametrize(
-    "outer", [TimeSeriesSplit(4), RollingOrigin(initial=40, assess=20)], ids=["tss", "rolling"]
+    "outer",
+    # the same splits as a list were not taken as time-ordered: the default inner hold-out
+    # was random, so model selection validated on the past, without a warning
+    [
+        TimeSeriesSplit(4),
+        RollingOrigin(initial=40, assess=20),
+        list(TimeSeriesSplit(4).split(X)),
+        PredefinedSplits(list(TimeSeriesSplit(4).split(X))),
+    ],
+    ids=["tss", "rolling", "tss-as-a-list", "tss-predefined"],
 )
 def test_default_inner_holdout_after_a_time_ordered_outer_split_validates_on_the_latest(outer):
     nested = NestedCV(
@@ -168,6 +177,9 @@ def test_user_inner_cv_that_sees_the_future_is_warned_about():
         n_refits=1,
         refit=False,
     )
+    with pytest.warns(SplitLeakageWarning, match="sees the future"):
+        nested.fit(with_ids(X), y_reg)
+    nested.set_params(outer_cv=list(TimeSeriesSplit(3).split(X)))
     with pytest.warns(SplitLeakageWarning, match="sees the future"):
         nested.fit(with_ids(X), y_reg)
 

@@ -62,7 +62,8 @@ PARAMETER_DOCS = {
     grouped (no group on both sides) when ``groups`` are given (an int is then a
     ``StratifiedGroupKFold`` or ``GroupKFold``, as for the outer one); validating on the
     most recent 10% after a time-ordered outer splitter (``TimeSeriesSplit``,
-    :class:`RollingOrigin`). A given ``inner_cv`` that puts a group on both sides, or
+    :class:`RollingOrigin`, or given splits that each test only rows after all their
+    training rows). A given ``inner_cv`` that puts a group on both sides, or
     validates on the past, while the outer splits do not, gets a
     :class:`~sklearn_fair.exceptions.SplitLeakageWarning`.""",
     "scoring": """scoring : str, callable, list, dict or None, default=None

@@ -24,6 +24,7 @@ from sklearn.utils.multiclass import type_of_target
 from ...exceptions import GroupLeakageWarning, ReproducibilityWarning, SplitLeakageWarning
 from ...utils._stacklevel import external_stacklevel
 from .._holdout import HoldoutSplit
+from .._predefined_splits import PredefinedSplits
 from .._rolling_origin import RollingOrigin
 from .._split_validation import validate_inner_splits, validate_splits
 from ._data import take
@@ -41,8 +42,20 @@ INNER_TEST_SIZE = 0.1
 
 
 def is_time_ordered(cv):
-    """Whether ``cv`` assesses on rows that come after its training rows."""
-    return isinstance(cv, (TimeSeriesSplit, RollingOrigin))
+    """Whether ``cv`` assesses on rows that come after its training rows: a time-ordered
+    splitter, or given splits (a list, :class:`PredefinedSplits`) each of which tests only
+    rows after every one it trains on (the same splits as a list are as time-ordered as their
+    splitter)."""
+    if isinstance(cv, (TimeSeriesSplit, RollingOrigin)):
+        return True
+    splits = None
+    if type(cv).__name__ == "_CVIterableWrapper":
+        splits = cv.cv
+    elif isinstance(cv, PredefinedSplits):
+        splits = list(cv.split())
+    return bool(splits) and all(
+        len(train) and len(test) and np.max(train) < np.min(test) for train, test in splits
+    )
 
 
 def check_cv_with_groups(cv, y, classifier, groups):
