@@ -22,6 +22,7 @@ from sklearn.utils._param_validation import StrOptions, validate_params
 from sklearn.utils.validation import _num_samples, check_consistent_length
 
 from ..utils import RANDOM_STATE_CONSTRAINTS, EstimatorInstance, IntervalNotBool
+from ..utils._printing import decimals_for, number
 from ._nested._planning import plan_of_splits
 from ._nested._running import run_plan
 from ._nested._seeds import interval_seeds
@@ -175,8 +176,10 @@ class NestedCVInterval:
 
     def __str__(self):
         level = f"{100 * self.confidence:g}%"
+        decimals = decimals_for([self.estimate, self.low, self.high], minimum=4)
+        estimate, low, high = (number(v, decimals) for v in (self.estimate, self.low, self.high))
         return (
-            f"{self.loss} {self.estimate:.4f}, {level} interval [{self.low:.4f}, {self.high:.4f}]"
+            f"{self.loss} {estimate}, {level} interval [{low}, {high}]"
             f" ({self.method}; {self.n_folds} folds x {self.n_repetitions} repetitions; "
             f"covers {self.target.split(':')[0]})"
         )

@@ -210,6 +210,12 @@ def test_result_prints_its_method_and_target():
     as_dict = result.to_dict()
     assert as_dict["fold_losses"] == result.fold_losses.tolist()
     assert len(as_dict["folds"][0]) == 30
+    # a loss of 1e-8 printed 0.0000 for the estimate and both ends of its interval
+    from dataclasses import replace
+
+    tiny = replace(result, estimate=1.5e-8, low=1.2e-8, high=1.9e-8)
+    assert "1.5000e-08, 95% interval [1.2000e-08, 1.9000e-08]" in str(tiny)
+    assert f"{result.estimate:.4f}, 95% interval [{result.low:.4f}, {result.high:.4f}]" in text
 
 
 class _Failing(ClassifierMixin, BaseEstimator):
