@@ -10,6 +10,7 @@ import re
 import struct
 from html import escape
 
+from ..utils._printing import markdown_text
 from ._tables import Cell, Figure
 
 NARROW = 760  # px: below this width tables become cards
@@ -203,6 +204,6 @@ def render(title, sections, kind, *, lead=None):
         head = [title] + ([lead] if lead else [])
         return "\n\n".join(head + [section.to_text() for section in sections]) + "\n"
     if kind == "markdown":
-        head = [f"# {title}"] + ([f"**{lead}**"] if lead else [])
+        head = [f"# {markdown_text(title)}"] + ([f"**{markdown_text(lead)}**"] if lead else [])
         return "\n\n".join(head + [s.to_markdown() for s in sections]) + "\n"
     raise ValueError(f"Unknown kind {kind!r}: 'text', 'markdown' or 'html'.")

@@ -317,6 +317,12 @@ class NestedCVReport:
 
     def _summary_section(self):
         kind = INTERVAL_NAMES.get(self.interval, self.interval)
+        if self.interval == "corrected_t":  # results without splits get Student's t (below)
+            split = {cell.has_splits for cell in self._cells()}
+            if split == {False}:
+                kind = INTERVAL_NAMES["t"]
+            elif split == {True, False}:
+                kind = f"{kind} or {INTERVAL_NAMES['t']}"
         summary = Section(
             "Test performance",
             columns=[

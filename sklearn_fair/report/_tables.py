@@ -3,6 +3,8 @@ Markdown; the HTML form is :mod:`._html`'s."""
 
 from dataclasses import dataclass, field
 
+from ..utils._printing import markdown_cell, markdown_text
+
 
 @dataclass(frozen=True)
 class Cell:
@@ -63,7 +65,9 @@ class Section:
         lines = [self.title, "=" * len(self.title)]
         lines += [paragraph for paragraph in self.paragraphs]
         if self.columns:
-            cells = [list(map(str, self.columns))] + [[str(c) for c in row] for row in self.rows]
+            cells = [list(map(str, self.columns))] + [
+                [_marked(c) for c in row] for row in self.rows
+            ]
             widths = [max(len(row[i]) for row in cells) for i in range(len(self.columns))]
             for index, row in enumerate(cells):
                 lines.append("  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip())
@@ -73,9 +77,9 @@ class Section:
         return "\n".join(lines).rstrip()
 
     def to_markdown(self):
-        lines = [f"## {self.title}", ""]
+        lines = [f"## {markdown_text(self.title)}", ""]
         for paragraph in self.paragraphs:
-            lines += [paragraph, ""]
+            lines += [markdown_text(paragraph), ""]
         if self.columns:
             lines.append("| " + " | ".join(map(_md, self.columns)) + " |")
             lines.append("|" + "|".join("---:" if _numeric(self, i) else "---" for i in
@@ -83,7 +87,7 @@ class Section:
             for row in self.rows:
                 lines.append("| " + " | ".join(_md(cell) for cell in row) + " |")
             lines.append("")
-        lines += [f"*Figure: {figure.alt}*" for figure in self.figures]
+        lines += [f"*Figure: {markdown_text(figure.alt)}*" for figure in self.figures]
         return "\n".join(lines).rstrip()
 
 
@@ -92,7 +96,15 @@ def _numeric(section, column):
     return bool(cells) and all(isinstance(c, Cell) and c.numeric for c in cells)
 
 
-def _md(cell):
-    text = str(cell).replace("|", "\\|").replace("\n", " ")
+def _marked(cell, text=None):
+    """A cell's text with its emphasis as :meth:`BenchmarkResult.table
+    <sklearn_fair.BenchmarkResult.table>` prints it: ``**x**`` (strong), ``*x*`` (em)."""
+    text = str(cell) if text is None else text
     mark = {"strong": "**", "em": "*"}.get(getattr(cell, "emphasis", None), "")
     return f"{mark}{text}{mark}" if mark and text else text
+
+
+def _md(cell):
+    """A table cell in Markdown: its text escaped (:func:`markdown_cell`), then its
+    emphasis."""
+    return _marked(cell, markdown_cell(cell))

@@ -1,8 +1,10 @@
-"""How numbers print: the decimals a metric's numbers need, and the numbers with them, in
-five significant digits where fixed decimals would print 309 digits or none. The one owner
-for the report, the benchmark table and the statistics' printed results."""
+"""How numbers and names print: the decimals a metric's numbers need, and the numbers with
+them, in five significant digits where fixed decimals would print 309 digits or none; names
+in Markdown, escaped. The one owner for the report, the benchmark table, the runner's
+Markdown files and the statistics' printed results."""
 
 import math
+import re
 
 import numpy as np
 
@@ -87,3 +89,37 @@ def signed(value, decimals):
         return f"{float(value):+.4e}"
     text = f"{float(value):+.{decimals}f}"
     return "+" + text[1:] if float(text) == 0 else text
+
+
+#: What a Markdown renderer would read as HTML: a tag, a comment, an autolink (``<`` before a
+#: letter, ``/``, ``!`` or ``?``) or an entity (``&name;``, ``&#38;``).
+_HTML_START = re.compile(r"<(?=[A-Za-z/!?])|&(?=#?\w+;)")
+#: What would mark text up: a backslash, emphasis, code, a link's ``](`` (an interval's
+#: brackets alone are left as they are).
+_MARKUP = re.compile(r"([\\*`]|\](?=\())")
+
+
+def markdown_text(text):
+    """``text`` as Markdown that renders as itself: a name's markup escaped (a model named
+    ``<img src=x onerror=...>`` prints as its name, never as an image; ``prior*copy*`` is not
+    in italics); ``p < 0.001`` is as written.
+
+    Examples
+    --------
+    >>> print(markdown_text("<b>x</b> and *y* at p < 0.001 & more"))
+    \\<b>x\\</b> and \\*y\\* at p < 0.001 & more
+    """
+    text = _MARKUP.sub(r"\\\1", str(text))
+    return _HTML_START.sub(lambda m: "\\<" if m.group() == "<" else "&amp;", text)
+
+
+def markdown_cell(text):
+    """``text`` as one Markdown table cell: :func:`markdown_text` on one line, its pipes
+    escaped (they would split the cell).
+
+    Examples
+    --------
+    >>> print(markdown_cell("a|b *c* <i> [x](y) [0.1, 0.2]"))
+    a\\|b \\*c\\* \\<i> [x\\](y) [0.1, 0.2]
+    """
+    return markdown_text(str(text).replace("\n", " ")).replace("|", "\\|")

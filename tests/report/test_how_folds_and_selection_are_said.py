@@ -191,3 +191,26 @@ def test_a_failed_outer_fold_does_not_make_a_search_own_scoring_the_test_metric(
         assert result.validation_metric.name == "balanced accuracy", how
     markdown = nested_cv_report({"m": nested}, n_resamples=100).to_markdown()
     assert "| outer fold | C | validation balanced accuracy | test accuracy |" in markdown
+
+
+def test_the_interval_column_names_the_interval_its_numbers_are():
+    # results that do not record their outer splits get Student's t (the paragraph said so);
+    # the column's header still said "corrected t"
+    import warnings
+
+    from scipy import stats
+
+    from sklearn_fair import BenchmarkResult
+
+    scores = [0.90, 0.92, 0.94]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        result = BenchmarkResult.from_results(
+            {("iris", "a"): {"test_scores": scores}, ("iris", "b"): {"test_scores": scores}},
+            metric="accuracy",
+        )
+        markdown = result.report(n_resamples=100).to_markdown()
+    low, high = stats.t.interval(0.95, 2, loc=np.mean(scores), scale=stats.sem(scores))
+    header = next(line for line in markdown.splitlines() if line.startswith("| model |"))
+    assert "95% interval of the mean (Student t) |" in header
+    assert f"[{low:.3f}, {high:.3f}]" in markdown

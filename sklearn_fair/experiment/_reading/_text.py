@@ -10,6 +10,8 @@ import hashlib
 import numbers
 import re
 
+from ...utils._printing import markdown_cell as escaped_cell
+
 __all__ = ["csv_cell", "file_name", "markdown_cell", "neutral", "shown"]
 
 _PLAIN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
@@ -70,10 +72,9 @@ def csv_cell(value):
 
 
 def markdown_cell(value):
-    """A Markdown table cell: a CSV cell (tables get pasted into spreadsheets) on one line,
-    its pipes escaped."""
-    text = str(csv_cell(value)).replace("\\", "\\\\").replace("|", "\\|")
-    return text.replace("\n", " ")
+    """A Markdown table cell: a CSV cell (tables get pasted into spreadsheets), escaped as
+    the report's cells are (:func:`~sklearn_fair.utils._printing.markdown_cell`)."""
+    return escaped_cell(csv_cell(value))
 
 
 def file_name(label):

@@ -1,0 +1,82 @@
+"""Names in a report's Markdown are text: an independent renderer (markdown-it-py, CommonMark
+with tables, raw HTML on as GitHub's is for most tags) finds no markup that a name brought
+in, and every table row keeps its columns; the text report shows the marks it explains."""
+
+import re
+import warnings
+
+import pytest
+from markdown_it import MarkdownIt
+
+from sklearn_fair.report import BenchmarkResult
+from sklearn_fair.utils._printing import markdown_cell
+
+HOSTILE = ["<img src=x onerror=alert(1)>", "a\\|b", "prior*copy*", "[x](javascript:1)", "&amp;"]
+
+
+def _result(names, datasets=("iris",)):
+    # result_to_dict's shape: 3 outer folds of 10 rows, each model 0.05 below the one before
+    def saved(shift):
+        return {
+            "outer_results": [
+                {
+                    "test_score": 0.9 - shift + 0.02 * f, "test_scores": [0.9 - shift + 0.02 * f],
+                    "validation_score": 0.9, "best_params": {},
+                    "train_indices": [i for i in range(30) if i // 10 != f],
+                    "test_indices": list(range(f * 10, (f + 1) * 10)), "fit_time": 1.0,
+                }
+                for f in range(3)
+            ]
+        }  # fmt: skip
+
+    cells = {(d, name): saved(0.05 * i) for d in datasets for i, name in enumerate(names)}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return BenchmarkResult.from_results(cells, metric="accuracy")
+
+
+def _rendered(markdown):
+    return MarkdownIt("commonmark").enable("table").render(markdown)
+
+
+def test_a_name_in_the_markdown_report_is_text_not_markup():
+    # the Markdown escaped only pipes: a model named <img onerror=...> was a live image in
+    # every table, heading and paragraph that named it, *x* was in italics, a\|b split a cell
+    result = _result(["lr", *HOSTILE])
+    markdown = result.report(n_resamples=100).to_markdown()
+    html = _rendered(markdown)
+    assert (
+        "<img" not in html
+        and "<em>copy</em>" not in html
+        and "javascript:" not in (re.findall(r'href="([^"]*)"', html) or [""])[0]
+    )
+    assert "&lt;img src=x onerror=alert(1)&gt;" in html  # the name, as text
+    # each row of each table has as many cells as its header
+    for table in re.findall(r"<table>.*?</table>", html, flags=re.S):
+        widths = [
+            len(re.findall(r"<t[hd][ >]", row))
+            for row in re.findall(r"<tr>.*?</tr>", table, flags=re.S)
+        ]
+        assert len(set(widths)) == 1, widths
+    assert "<td>a\\|b</td>" in html and "<td>prior*copy*</td>" in html
+
+
+@pytest.mark.parametrize("name", HOSTILE)
+def test_a_cell_renders_as_its_own_text(name):
+    html = _rendered(f"| h |\n|---|\n| {markdown_cell(name)} |\n")
+    text = name.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    assert f"<td>{text}</td>" in html
+
+
+def test_the_text_report_shows_the_marks_it_explains():
+    # the plain-text report said "Bold: the best model ...; italics: not shown to be worse"
+    # and printed no mark at all
+    result = _result(["best_model", "close", "far"], datasets=("a", "b"))
+    text = result.report(n_resamples=100).to_text()
+    section = text[text.index("Scores as a paper prints them") :]
+    assert "Bold: the best model" in section
+    table = result.table()
+    for model in result.models:
+        cells = r"\s+".join(re.escape(cell) for cell in table.loc[model])
+        assert re.search(rf"^{model}\s+{cells}\s*$", section, flags=re.M), model
+    assert table.loc["best_model", "a"].startswith("**")
