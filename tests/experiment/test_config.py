@@ -333,3 +333,32 @@ def test_steps_as_an_array_of_tables(tmp_path):
         "logisticregression",
     ]
     assert steps[0][1].with_mean is False and steps[1][1].random_state == 0
+
+
+@pytest.mark.parametrize(
+    "line, message",
+    [
+        ('select = "worst"', "The 'select' parameter of NestedCV must be"),
+        ("fit_timeout = -1", "The 'fit_timeout' parameter of NestedCV must be"),
+        ('keep_predictions = "yes"', "The 'keep_predictions' parameter of NestedCV must be"),
+    ],
+)
+def test_a_protocol_value_nested_cv_refuses_is_refused_at_its_key_before_any_fit(
+    tmp_path, line, message
+):
+    # they passed load_config and the dry run, then stopped the run with a traceback naming
+    # no file, line or key
+    path = write(tmp_path, GOOD.replace("n_refits = 1", f"n_refits = 1\n{line}"))
+    with pytest.raises(ExperimentConfigError) as info:
+        load_config(path)
+    text = str(info.value)
+    assert "line 11, key 'protocol." in text and message in text, text
+
+
+@pytest.mark.parametrize("seed", [-5, 2**32, 2**63 - 1])
+def test_a_seed_out_of_range_is_refused_at_its_own_key(tmp_path, seed):
+    # it was blamed on 'protocol' ("the protocol does not fit the data")
+    path = write(tmp_path, GOOD.replace("random_state = 0", f"random_state = {seed}"))
+    with pytest.raises(ExperimentConfigError) as info:
+        load_config(path)
+    assert "line 3, key 'experiment.random_state': must be an integer from 0" in str(info.value)

@@ -71,3 +71,15 @@ def test_a_row_of_another_length_is_named_after_the_header_is_checked(tmp_path):
         load_csv(path, "y", None, _Source())
     with pytest.raises(ExperimentConfigError, match="has no column 'z'"):
         load_csv(path, "z", None, _Source())
+
+
+def test_a_column_of_codes_with_underscores_is_text_as_pandas_reads_it(tmp_path):
+    # Python's float reads "1_0" as 10.0: a column of codes became numbers, and skipped the
+    # check that text columns need an encoder
+    pd = pytest.importorskip("pandas")
+    path = tmp_path / "data.csv"
+    path.write_text("code,x,y\n1_0,1.5,0\n2_5,2.5,1\n3,1e3,0\n")
+    X, y, _ = load_csv(path, "y", None, _Source())
+    theirs = pd.read_csv(path)
+    assert X["code"].tolist() == theirs["code"].tolist() == ["1_0", "2_5", "3"]
+    assert X["x"].tolist() == theirs["x"].tolist() == [1.5, 2.5, 1000.0]

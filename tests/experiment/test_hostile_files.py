@@ -176,6 +176,19 @@ CASES = {
         toml(model=f"grid = [{{ {nine_lists_of_ten()} }}, {{ max_depth = [1] }}]"),
         ["models.m.grid", "1000000001", "--limit candidates=1000000001"],
     ),
+    # a search inside a parameter tries its space for each of the model's candidates: it was
+    # not counted, so 10^9 inner candidates were accepted (the same search as the estimator
+    # was refused)
+    "a bagged search of 10^6 candidates": (
+        toml(
+            model='estimator = "sklearn.ensemble.BaggingClassifier"\n'
+            'params = { estimator = { estimator = "sklearn.model_selection.GridSearchCV", '
+            'params = { estimator = { estimator = "sklearn.tree.DecisionTreeClassifier" }, '
+            f"param_grid = {{ {nine_lists_of_ten()} }} }} }} }}\n"
+            "grid = { max_samples = [0.5, 1.0] }"
+        ).replace('estimator = "sklearn.tree.DecisionTreeClassifier"\n', "", 1),
+        ["models.m.params.estimator", "2000000000", "limit of 10000", "candidates=2000000000"],
+    ),
     "arrays nested 50,000 deep": (
         toml(tail="\n[other]\n" + nested_arrays(50_000)),
         ["nesting", "50000", "limit of 32", "--limit depth=50000"],

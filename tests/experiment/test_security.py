@@ -157,6 +157,32 @@ def test_no_class_is_instantiated_before_its_kind_is_checked(tmp_path, monkeypat
             "models.logreg.grid_preset",
             "must be 'MAPPING:NAME'",
         ),
+        # refused in params only: the same memory in a grid wrote joblib's cache to any
+        # folder and unpickled what it found there; NestedCV's cache_dir wrote its task
+        # cache there; a vectorizer's input="filename" opened every path a CSV cell named
+        (
+            'estimator = "sklearn.linear_model.LogisticRegression"\nparams = { max_iter = 300 }\n'
+            "grid = { C = [0.1, 1.0] }",
+            'estimator = "sklearn.pipeline.Pipeline"\nparams = { steps = [["lr", '
+            '{ estimator = "sklearn.linear_model.LogisticRegression" }]] }\n'
+            'grid = { memory = ["/tmp/anywhere"], lr__C = [0.1, 1.0] }',
+            "models.logreg.grid.memory",
+            "write a cache folder",
+        ),
+        (
+            'estimator = "sklearn.linear_model.LogisticRegression"\nparams = { max_iter = 300 }',
+            'estimator = "sklearn_fair.NestedCV"\nparams = { estimator = { estimator = '
+            '"sklearn.linear_model.LogisticRegression" }, cache_dir = "/tmp/anywhere" }',
+            "models.logreg.params.cache_dir",
+            "write a cache folder",
+        ),
+        (
+            "params = { max_iter = 300 }",
+            'preprocessing = [{ estimator = "sklearn.feature_extraction.text.CountVectorizer", '
+            'params = { input = "filename" } }]',
+            "models.logreg.preprocessing.params.input",
+            "open the files that the data name",
+        ),
     ],
 )
 def test_classes_in_parameters_are_checked(tmp_path, old, new, key, message):

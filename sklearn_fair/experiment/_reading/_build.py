@@ -5,12 +5,29 @@ import importlib
 from ._imports import ALLOWED_PACKAGES, CLASS_VALUE_KINDS, import_class
 from ._text import shown
 
-__all__ = ["Builder", "GRID_PRESETS"]
+__all__ = ["Builder", "GRID_PRESETS", "refused"]
 
 # A ``{ KIND = "dotted.Name", params = { ... } }`` table builds an instance of that kind.
 _INSTANCE_KINDS = ("estimator", "splitter", "callback")
-# Parameters that make an estimator write files where the file says (joblib's Memory).
-_REFUSED_PARAMS = {"memory": "it makes the estimator write a cache folder"}
+
+
+def refused(name, value):
+    """Why the parameter ``name`` (its last part after ``__``) may not be ``value`` in an
+    experiment file, or None: settings that make an estimator write or read files where the
+    file says. joblib's ``memory`` and NestedCV's ``cache_dir`` write a cache and unpickle
+    what they find there; a text vectorizer's ``input="filename"`` opens every path that the
+    data name."""
+    last = name.rsplit("__", 1)[-1]
+    if last in ("memory", "cache_dir") and value not in (None, False):
+        return (
+            "it makes the estimator write a cache folder where the file says, and read back "
+            "what it finds there"
+        )
+    if last == "input" and value in ("filename", "file"):
+        return "it makes the estimator open the files that the data name"
+    return None
+
+
 #: The named grids an experiment file may use as ``grid_preset = "MAPPING:NAME"``.
 GRID_PRESETS = ("sklearn_fair.graph.PAPER_GRIDS", "sklearn_fair.graph.SMALL_GRIDS")
 
@@ -53,8 +70,9 @@ class Builder:
         cls = import_class(dotted, self.source, key + (kind,), kinds=(kind,), allowed=self.allowed)
         if not isinstance(params, dict):
             raise self.error(key + ("params",), f"must be a table; got {shown(params)}.")
-        for name, why in _REFUSED_PARAMS.items():
-            if params.get(name) not in (None, False):
+        for name, value in params.items():
+            why = refused(name, value)
+            if why is not None:
                 raise self.error(
                     key + ("params", name), f"is refused in an experiment file: {why}."
                 )

@@ -10,7 +10,7 @@ from functools import partial
 from pathlib import Path
 
 from ...exceptions import ExperimentConfigError
-from ._build import Builder
+from ._build import Builder, refused
 from ._imports import ALLOWED_PACKAGES
 from ._limits import check_document, count_candidates, parse_limits, prescan_toml, read_text
 from ._locate import ConfigSource
@@ -28,7 +28,7 @@ _SCHEMA = {
     "experiment": {
         "name": (str, "a string"),
         "output_dir": (str, "a folder path (relative to the experiment file)"),
-        "random_state": (int, "an integer"),
+        "random_state": (int, "an integer from 0 to 4294967295 (2**32 - 1)"),
         "n_jobs": (int, "an integer"),
         "backend": (str, "a joblib backend name"),
         "cache_dir": (str, "a folder path (relative to the experiment file)"),
@@ -242,6 +242,13 @@ def _check_grid(builder, key, grid, estimator):
                 raise builder.error(
                     key + (name,), f"must be a non-empty list; got {shown(values)}."
                 )
+            for value in values:
+                why = refused(name, value)
+                if why is not None:
+                    raise builder.error(
+                        key + (name,),
+                        f"holds {shown(value)}, which is refused in an experiment file: {why}.",
+                    )
             if name not in params and name.split("__")[0] not in params:
                 raise builder.error(
                     key + (name,),
@@ -297,6 +304,17 @@ def _check_estimator_cv(source, key, value, limits):
 _COUNTED = {"n_jobs": _check_n_jobs, "num_workers": _check_num_workers, "cv": _check_estimator_cv}
 
 
+def _search_space_size(value):
+    """The candidates of ``value`` where it is a scikit-learn search (its grid, or its
+    ``n_iter``), else None."""
+    if isinstance(getattr(value, "param_grid", None), (dict, list)):
+        return count_candidates(value.param_grid)
+    n_iter = getattr(value, "n_iter", None)
+    if isinstance(n_iter, int) and hasattr(value, "param_distributions"):
+        return n_iter
+    return None
+
+
 def _check_work(builder, key, estimator, grid, limits):
     """Workers, an estimator's own folds and the candidates a model asks for, counted before
     anything is expanded."""
@@ -319,6 +337,11 @@ def _check_work(builder, key, estimator, grid, limits):
     n_iter = getattr(estimator, "n_iter", None)
     if grid is None and isinstance(n_iter, int) and hasattr(estimator, "param_distributions"):
         n_candidates, where = n_iter, key + ("params", "n_iter")
+    # a search inside a parameter (a bagged GridSearchCV) tries its space for every candidate
+    for name, value in estimator.get_params(deep=True).items():
+        inner = _search_space_size(value)
+        if inner is not None:
+            n_candidates, where = n_candidates * inner, key + ("params", name)
     if n_candidates > limits.candidates:
         raise builder.error(
             where,
@@ -545,6 +568,12 @@ def load_config(
     experiment = _check_table(source, document, "experiment", _SCHEMA["experiment"])
     if "n_jobs" in experiment:
         _check_n_jobs(source, ("experiment", "n_jobs"), experiment["n_jobs"], limits)
+    if not 0 <= experiment.get("random_state", 0) < 2**32:  # numpy's seed range
+        raise source.error(
+            ("experiment", "random_state"),
+            f"must be {_SCHEMA['experiment']['random_state'][1]}; "
+            f"got {shown(experiment['random_state'])}.",
+        )
     protocol, splits = check_protocol(builder, document.get("protocol", {}), resolve, limits)
     datasets, several = _datasets(builder, document, protocol, splits, resolve, limits)
     if dataset is not None:  # one data set of a file with several

@@ -63,6 +63,8 @@ class Data:
 def _number(text):
     if text.strip() == "":
         return np.nan
+    if "_" in text:  # Python's float reads "1_0" as 10.0; pandas' read_csv keeps it as text
+        return None
     try:
         return float(text)
     except ValueError:

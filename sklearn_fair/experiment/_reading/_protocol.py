@@ -132,8 +132,8 @@ def check_protocol(builder, protocol, resolve, limits):
                 raise builder.error(key, f"must be false or a metric name; got {shown(value)}.")
             kwargs[name] = value
         else:
-            # a parameter the runner does not know (NestedCV checks it when fitting)
             kwargs[name] = builder.value(value, key)
+            _check_nested_parameter(builder, key, name, kwargs[name])
     if "splits_file" in protocol and "outer_cv" in protocol:
         raise builder.error(
             ("protocol", "outer_cv"), "give either outer_cv or splits_file, not both."
@@ -173,3 +173,22 @@ def read_splits(builder, table, key, resolve, limits):
         raise builder.error(where, message) from None
     outer_cv = PredefinedSplits(saved)
     return {"path": path, "format": fmt, "splits": saved, "outer_cv": outer_cv, "key": where}
+
+
+def _check_nested_parameter(builder, key, name, value):
+    """``value`` checked against NestedCV's constraint for ``name`` now, not at the first fit:
+    a bad ``select`` passed the dry run, then stopped the run with a traceback."""
+    from sklearn.utils._param_validation import (
+        InvalidParameterError,
+        validate_parameter_constraints,
+    )
+
+    from ...model_selection import NestedCV
+
+    constraints = NestedCV._parameter_constraints.get(name)
+    if constraints is None:
+        return
+    try:
+        validate_parameter_constraints({name: constraints}, {name: value}, caller_name="NestedCV")
+    except InvalidParameterError as error:
+        raise builder.error(key, str(error)) from None
