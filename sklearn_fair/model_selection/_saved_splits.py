@@ -493,6 +493,15 @@ def _from_gnn_comparison(document, name):
         tests.append(_indices(entry, "test", where))
         selection = _field(entry, "model_selection", list, where)
         inner_splits.append(_pairs(selection, "validation", "model_selection[{}]", where))
+        for inner, (train, _) in enumerate(inner_splits[-1]):
+            values, counts = np.unique(train, return_counts=True)
+            if (counts > 1).any():  # the format's inner splits partition the graphs
+                twice = values[counts > 1]
+                raise InvalidSplitError(
+                    f"model_selection[{inner}] of {where} lists training indices more than "
+                    f"once: {twice[:5].tolist()}. A gnn-comparison file's splits partition the "
+                    "graphs: a repeat is a corrupt file (it would weigh that graph twice)."
+                )
     n_samples = _max_index_plus_one([(t, t) for t in tests], inner_splits)
     # The test sets must partition the samples; checking that first, in work bounded by
     # the file, keeps a stray huge index from building training sets of that size.

@@ -134,6 +134,14 @@ def test_gnn_file_with_a_negative_test_index(tmp_path):
     refused(gnn_file(tmp_path, [0, -5]), r"negative test indices: \[-5\]", format="gnn-comparison")
 
 
+def test_gnn_file_listing_an_inner_training_index_twice(tmp_path):
+    # the paper's splits partition the graphs: graph 2 twice was read as given, weighing it
+    # twice in model selection, without a word
+    path = gnn_file(tmp_path, [0, 1, 2, 3, 4, 5], train=[2, 2, 3], validation=[4, 5])
+    refused(path, r"model_selection\[0\] of outer fold 0 .* more than once: \[2\]",
+            format="gnn-comparison")  # fmt: skip
+
+
 def test_gnn_file_implying_too_many_training_indices(tmp_path):
     # leave-one-out over 6000 samples: a 250 kB file whose training sets hold 36 million
     n = 6000
