@@ -27,7 +27,9 @@ class StoppingRule:
         self.start_epoch = start_epoch
         self.best_score = math.inf if lower_is_better else -math.inf
         self.best_epoch = None
-        self.counter = 0
+        # the reference's Patience starts at -1: before any best epoch (NaN scores) one more
+        # epoch passes before it stops; every best epoch resets it to 0
+        self.counter = -1
 
     def update(self, epoch, score):
         """Record the score of ``epoch`` (1-based); return ``(is_best, stop)``."""

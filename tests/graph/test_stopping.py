@@ -178,3 +178,12 @@ def test_patience_none_keeps_the_last_weights():
     ).fit(X, X_val=X_val)
     assert len(clf.history) == 3 and clf.best_epoch_ is None
     assert torch.equal(clf.module_.bias.detach(), clf.module_.snapshots[-1])
+
+
+def test_before_any_best_epoch_patience_counts_from_minus_one_as_the_reference():
+    # the reference's Patience starts its counter at -1: three NaN losses then 0.5 is not a
+    # stop at epoch 3 with patience 3 (the counter reaches 2); it selects epoch 4. Its counter
+    # started at 0 here, which stopped at epoch 3 before the epoch the reference selects
+    losses = [math.nan, math.nan, math.nan, 0.5, 0.4]
+    assert run_rule(losses, lower_is_better=True, patience=3) == (5, 5)
+    assert run_rule([math.nan] * 4, lower_is_better=True, patience=3) == (4, None)
