@@ -60,18 +60,35 @@ def _graph_digests(X):
 
 
 def _same_bytes_when_equal(values):
-    """Floats with -0.0 as 0.0 and every NaN as ``np.nan`` (``0.0 / 0.0`` has its sign bit set),
-    so that rows that compare equal, NaN in the same places, have the same bytes."""
+    """Floats (and each part of a complex) with -0.0 as 0.0 and every NaN as ``np.nan``
+    (``0.0 / 0.0`` has its sign bit set), so that rows that compare equal, NaN in the same
+    places, have the same bytes."""
+    if values.dtype.kind == "c":
+        same = np.empty_like(values)
+        same.real, same.imag = (
+            _same_bytes_when_equal(values.real),
+            _same_bytes_when_equal(values.imag),
+        )
+        return same
     if values.dtype.kind != "f":
         return values
     return np.where(np.isnan(values), np.nan, values + 0.0)
 
 
-def _float_cell(cell):
-    """A cell of an object row; a float one as in float rows, a Python float whatever its type."""
-    if isinstance(cell, (float, np.floating)):
-        return float(_same_bytes_when_equal(np.asarray(cell)))
+def _object_cell(cell):
+    """A cell of an object row as Python holds it: a numpy scalar as its Python value
+    (``np.int64(1)`` is ``1``, ``np.str_("a")`` is ``"a"``), a float as in float rows."""
+    if isinstance(cell, np.generic):
+        cell = cell.item()
+    if isinstance(cell, (float, complex)):
+        return _same_bytes_when_equal(np.asarray(cell)).item()
     return cell
+
+
+def _object_digests(array):
+    """One digest per row of the object array ``array``: equal cells of equal types give
+    equal digests; ``1`` and ``"1"`` (or None and NaN) differ."""
+    return np.asarray([fingerprint([_object_cell(cell) for cell in row]) for row in array])
 
 
 def _row_digests(X):
@@ -79,6 +96,9 @@ def _row_digests(X):
         import pandas as pd
 
         frame = X if hasattr(X, "columns") else X.to_frame()
+        if any(pd.api.types.is_object_dtype(dtype) for dtype in frame.dtypes):
+            # pandas hashes 1 and "1" (True and "True", None and NaN) alike in such a column
+            return _object_digests(frame.to_numpy(dtype=object))
         return pd.util.hash_pandas_object(frame, index=False).to_numpy()
     if sparse.issparse(X):
         X = sparse.csr_array(X, copy=True)
@@ -92,8 +112,7 @@ def _row_digests(X):
     array = np.asarray(X)
     array = array.reshape(array.shape[0], -1)
     if array.dtype == object:
-        rows = [[_float_cell(cell) for cell in row] for row in array]
-        return np.asarray([fingerprint(row) for row in rows])
+        return _object_digests(array)
     rows = np.ascontiguousarray(_same_bytes_when_equal(array))
     return rows.view(np.dtype((np.void, rows.dtype.itemsize * rows.shape[1]))).ravel()
 

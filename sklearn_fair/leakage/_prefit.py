@@ -30,15 +30,21 @@ class PrefitStep:
 
 
 def _children(estimator):
-    """Named sub-estimators of the containers scikit-learn and imbalanced-learn ship."""
+    """Named sub-estimators of the containers scikit-learn and imbalanced-learn ship: the
+    named lists (a pipeline's steps, an ensemble's estimators) and the single ones (a
+    search's estimator, a stacking ensemble's final_estimator, a target transformer's
+    regressor and transformer)."""
+    children = []
     for attribute in ("steps", "transformer_list", "transformers", "estimators"):
         items = getattr(estimator, attribute, None)
         if isinstance(items, list) and all(isinstance(i, tuple) for i in items):
-            return [(item[0], item[1]) for item in items]
-    inner = getattr(estimator, "estimator", None)
-    if inner is not None and hasattr(inner, "fit"):
-        return [("estimator", inner)]
-    return []
+            children += [(item[0], item[1]) for item in items]
+            break
+    for attribute in ("estimator", "final_estimator", "regressor", "transformer"):
+        inner = getattr(estimator, attribute, None)
+        if inner is not None and hasattr(inner, "fit"):
+            children.append((attribute, inner))
+    return children
 
 
 def _is_fitted(estimator):

@@ -116,6 +116,36 @@ def test_find_duplicates_in_object_rows_treats_signed_zero_and_every_nan_as_equa
     assert [g.tolist() for g in find_duplicates(mixed.to_numpy()).groups] == [[0, 1]]
 
 
+def test_find_duplicates_in_a_frame_of_objects_compares_values_not_pandas_hashes():
+    # pandas' hash_pandas_object hashes 1 and "1" (2.5 and "2.5") alike in an object column:
+    # such rows were reported as copies, a leak where a split separated them; the same data
+    # as an array were not. pandas' own duplicated is the reference
+    frame = pd.DataFrame({"a": [1, "1", "x", "x", 2.5, "2.5"], "b": [0] * 6}, dtype=object)
+    expected = np.flatnonzero(frame.duplicated(keep=False)).tolist()
+    assert expected == [2, 3]
+    assert [g.tolist() for g in find_duplicates(frame).groups] == [expected]
+    assert [g.tolist() for g in find_duplicates(frame.to_numpy()).groups] == [expected]
+
+
+@pytest.mark.parametrize(
+    "first, second",
+    [(np.int64(1), 1), (np.str_("a"), "a"), (np.bool_(True), True), (np.float32(0.5), 0.5)],
+)
+def test_find_duplicates_in_object_rows_takes_a_numpy_scalar_as_its_python_value(first, second):
+    # np.int64(1) and 1 compare equal (and pandas' duplicated calls the rows copies); their
+    # digests differed by the type's name
+    X = np.empty((2, 2), dtype=object)
+    X[0], X[1] = [first, "z"], [second, "z"]
+    assert pd.DataFrame(X).duplicated(keep=False).tolist() == [True, True]
+    assert [g.tolist() for g in find_duplicates(X).groups] == [[0, 1]]
+
+
+def test_find_duplicates_treats_a_complex_signed_zero_as_zero():
+    X = np.array([[0j], [complex(-0.0, 0.0)], [complex(0.0, -0.0)], [1j]])
+    assert (X[:3] == X[0]).all()
+    assert [g.tolist() for g in find_duplicates(X).groups] == [[0, 1, 2]]
+
+
 def test_find_duplicates_in_graphs():
     def graph(nodes, label):
         return SimpleNamespace(x=np.asarray(nodes), edge_index=np.array([[0], [1]]), y=label)
@@ -357,6 +387,32 @@ def test_find_prefit_steps(data):
         ("frozenestimator", "StandardScaler", True),
     ]
     assert find_prefit_steps(make_pipeline(StandardScaler(), LogisticRegression())) == []
+
+
+def test_find_prefit_steps_in_a_stacking_ensembles_final_estimator_and_a_target_transformer(
+    data,
+):
+    # a frozen final_estimator survives clone and fit, used as fitted (its coefficients are
+    # the same after a fit on other rows); it was not looked at
+    from sklearn.base import clone
+    from sklearn.compose import TransformedTargetRegressor
+    from sklearn.ensemble import StackingClassifier
+    from sklearn.linear_model import Ridge
+
+    X, y = data
+    meta = LogisticRegression().fit(X[:, :1], y)
+    stack = StackingClassifier(
+        [("lr", LogisticRegression())], final_estimator=FrozenEstimator(meta), cv=2
+    )
+    refitted = clone(stack).fit(X[:40], y[:40]).final_estimator_
+    assert np.array_equal(refitted.coef_, meta.coef_)
+    assert [(s.name, s.estimator, s.frozen) for s in find_prefit_steps(stack)] == [
+        ("final_estimator", "LogisticRegression", True)
+    ]
+    target = TransformedTargetRegressor(
+        Ridge(), transformer=FrozenEstimator(StandardScaler().fit(y.reshape(-1, 1)))
+    )
+    assert [(s.name, s.frozen) for s in find_prefit_steps(target)] == [("transformer", True)]
 
 
 @pytest.mark.parametrize(
