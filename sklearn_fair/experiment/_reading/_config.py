@@ -304,44 +304,39 @@ def _check_estimator_cv(source, key, value, limits):
 _COUNTED = {"n_jobs": _check_n_jobs, "num_workers": _check_num_workers, "cv": _check_estimator_cv}
 
 
-def _search_space_size(value):
-    """The candidates of ``value`` where it is a scikit-learn search (its grid, or its
-    ``n_iter``), else None."""
+def _search_space(value):
+    """``(candidates, the parameter that gives them)`` of ``value`` where it is a scikit-learn
+    search (its ``param_grid``, or its ``n_iter``), else None."""
     if isinstance(getattr(value, "param_grid", None), (dict, list)):
-        return count_candidates(value.param_grid)
+        return count_candidates(value.param_grid), "param_grid"
     n_iter = getattr(value, "n_iter", None)
     if isinstance(n_iter, int) and hasattr(value, "param_distributions"):
-        return n_iter
+        return n_iter, "n_iter"
     return None
 
 
 def _check_work(builder, key, estimator, grid, limits):
     """Workers, an estimator's own folds and the candidates a model asks for, counted before
     anything is expanded."""
+    n_candidates, where = count_candidates(grid), key + ("grid",)
+    own = _search_space(estimator)  # a search given as the estimator brings its own space
+    if grid is None and own is not None:
+        n_candidates, where = own[0], key + ("params", own[1])
     for name, value in estimator.get_params(deep=True).items():
         check = _COUNTED.get(name.split("__")[-1])
         if check is not None and value is not None:
             check(builder.source, key + ("params", name), value, limits)
+        # a search inside a parameter (a bagged GridSearchCV) tries its space for every
+        # candidate
+        inner = _search_space(value)
+        if inner is not None:
+            n_candidates, where = n_candidates * inner[0], key + ("params", name)
     for table in grid if isinstance(grid, list) else [grid or {}]:
         for name, values in table.items() if isinstance(table, dict) else ():
             check = _COUNTED.get(name.split("__")[-1])
             if check is not None and isinstance(values, list):
                 for value in values:
                     check(builder.source, key + ("grid", name), value, limits)
-    n_candidates = count_candidates(grid)
-    where = key + ("grid",)
-    # a scikit-learn search given as the estimator brings its own space
-    space = getattr(estimator, "param_grid", None)
-    if grid is None and isinstance(space, (dict, list)):
-        n_candidates, where = count_candidates(space), key + ("params", "param_grid")
-    n_iter = getattr(estimator, "n_iter", None)
-    if grid is None and isinstance(n_iter, int) and hasattr(estimator, "param_distributions"):
-        n_candidates, where = n_iter, key + ("params", "n_iter")
-    # a search inside a parameter (a bagged GridSearchCV) tries its space for every candidate
-    for name, value in estimator.get_params(deep=True).items():
-        inner = _search_space_size(value)
-        if inner is not None:
-            n_candidates, where = n_candidates * inner, key + ("params", name)
     if n_candidates > limits.candidates:
         raise builder.error(
             where,

@@ -39,7 +39,7 @@ class KeyBuilder:
                 "score_params": describe(data.score_params),
                 **(
                     {}
-                    if getattr(data, "selection_score_params", None) is None
+                    if data.selection_score_params is None
                     else {"selection_score_params": describe(data.selection_score_params)}
                 ),
                 "scorers": describe(scorers),
