@@ -147,3 +147,31 @@ def test_a_seeded_gin_on_tu_data_is_counted_alike_with_and_without_the_data(tmp_
     fits = record_fits(monkeypatch, GraphClassifier)
     run_experiment(path, n_jobs=1)
     assert len(fits) == 9  # every fit the estimator class received
+
+
+def test_a_search_inside_a_parameter_is_not_counted_as_one_fit(tmp_path, monkeypatch):
+    # a bagged GridSearchCV runs its whole search at every fit of the bagging: the dry run
+    # counted each such fit as one (15, where the trees were fitted 105 times)
+    from sklearn.ensemble import BaggingClassifier
+
+    search = (
+        '{ estimator = "sklearn.model_selection.GridSearchCV", params = { estimator = '
+        f"{TREE}, param_grid = {{ max_depth = [1, 2, 3] }}, cv = 2 }} }}"
+    )
+    model = (
+        'estimator = "sklearn.ensemble.BaggingClassifier"\n'
+        f"params = {{ n_estimators = 2, random_state = 0, estimator = {search} }}\n"
+        "grid = { max_samples = [0.5, 1.0] }"
+    )
+    path = write(tmp_path, model, protocol="outer_cv = 3\ninner_cv = 2\nn_refits = 1")
+    report = dry_run(path, timing=False)
+    plan = report.plans["model"]
+    bagging_fits = record_fits(monkeypatch, BaggingClassifier)
+    tree_fits = record_fits(monkeypatch)
+    run_experiment(path, n_jobs=1)
+    assert plan.searches_inside == ("estimator",)
+    assert plan.model_fits == len(bagging_fits) == 3 * 2 * 2 + 3
+    assert len(tree_fits) > len(bagging_fits)  # 2 searches of 3 x 2 + 1 fits in each
+    assert plan.total_fits is None and report.total_fits is None
+    assert "15, each with a search" in report.text
+    assert "runs the search in estimator at each of its fits" in report.text

@@ -93,13 +93,39 @@ def _row(plan):
     refits = f"{plan.refits} ({len(plan.outer)} x {plan.n_refits})"
     if plan.min_refits < plan.refits:
         refits += f", {plan.min_refits} if seeds are inert"
-    if plan.total_fits is None:
+    if plan.whole_search:
         total = f"{plan.refits} + the searches' own"
+    elif plan.searches_inside:
+        total = f"{plan.model_fits}, each with a search"
     elif plan.min_total_fits < plan.total_fits:
         total = f"{plan.total_fits} (>= {plan.min_total_fits})"
     else:
         total = str(plan.total_fits)
     return (neutral(plan.name), candidates, inner, selection, refits, total)
+
+
+def _uncounted(plans):
+    """The total line where searches decide some fits: what is counted, and which searches."""
+    whole, inside = [], []
+    for (_, model), plan in plans.items():
+        name = neutral(model)
+        if plan.whole_search and name not in whole:
+            whole.append(name)
+        elif plan.searches_inside and name not in [n for n, _ in inside]:
+            inside.append((name, ", ".join(neutral(p) for p in plan.searches_inside)))
+    if not inside:
+        refits = sum(plan.refits for plan in plans.values())
+        return f"Total: {refits} refits and the fits that the whole searches decide."
+    counted = sum(
+        plan.refits if plan.model_fits is None else plan.model_fits for plan in plans.values()
+    )
+    searches = [f"{name} runs the search in {where} at each of its fits" for name, where in inside]
+    if whole:
+        searches.append(f"{', '.join(whole)}: a search run whole in each outer fold")
+    return (
+        f"Total: {counted} fits of the models themselves, and the fits that their searches "
+        f"decide, not counted ({'; '.join(searches)})."
+    )
 
 
 def _table(rows, header):
@@ -128,7 +154,8 @@ def dry_run(
     estimator's own constraints, the same limits). NestedCV's own planner, with the run's
     seed, gives each model's selection fits (outer folds x candidates x inner splits) and
     refits (outer folds x ``n_refits``; once per fold when no parameter takes a seed); a
-    search that NestedCV runs whole decides its own fits, which are not counted. With
+    search that NestedCV runs whole decides its own fits, which are not counted, as are those
+    of a search inside a parameter, run whole at each fit of the model. With
     ``timing``, a few candidates are fitted on growing samples and the cost of a task is
     extrapolated to every fit (the report states its basis). A data set that cannot be read
     is not counted, and the report says why.
@@ -231,8 +258,7 @@ def dry_run(
     if problems:
         lines.append("Total: not counted: the data cannot be read; a run would stop.")
     elif result.total_fits is None:
-        refits = sum(plan.refits for plan in plans.values())
-        lines.append(f"Total: {refits} refits and the fits that the whole searches decide.")
+        lines.append(_uncounted(plans))
     elif result.min_total_fits < result.total_fits:
         conditions = [
             *(["seeds are inert"] if any(p.min_refits < p.refits for p in plans.values()) else []),

@@ -4,8 +4,9 @@ The counts are :func:`make_plan`'s, with the run's NestedCV: the same candidates
 the run's seed), splits and refit seeds. When the first fold's two refits with different
 seeds give identical results, the other folds are refitted once: NestedCV learns that only
 while it runs, so the refits are then a range. A search that NestedCV runs whole decides its
-own fits: they are not counted. Without the data (at least the labels) nothing is counted:
-a count from the file alone would be a guess.
+own fits: they are not counted, nor are those of a search inside a parameter (a bagged
+``GridSearchCV``), which runs whole at each fit of the model. Without the data (at least the
+labels) nothing is counted: a count from the file alone would be a guess.
 """
 
 import time
@@ -16,6 +17,7 @@ from sklearn.base import clone
 
 from ...model_selection import NestedCV
 from ...model_selection._engine import make_plan
+from .._reading._config import search_space
 
 __all__ = ["ModelPlan", "candidate_estimator", "nested_of", "plan_model"]
 
@@ -40,6 +42,8 @@ class ModelPlan:
         Whether the first fold's two refits decide if a seed changes anything.
     whole_search : bool
         Whether the model is a search run whole in each outer fold (its fits its own).
+    searches_inside : tuple of str
+        The parameters that hold a search, which runs whole (its fits its own) at each fit.
     estimator, scorers : estimator, dict
         What the candidates are set on, and the run's scorers (metric key -> scorer).
     planning_seconds : float
@@ -55,6 +59,7 @@ class ModelPlan:
     n_refits: int
     probe: bool = False
     whole_search: bool = False
+    searches_inside: tuple = ()
     estimator: object = None
     scorers: object = None
     planning_seconds: float = 0.0
@@ -81,14 +86,22 @@ class ModelPlan:
         return len(self.outer) + 1 if self.probe else self.refits
 
     @property
-    def total_fits(self):
-        """The most fits the model can need; None when a search run whole decides them."""
+    def model_fits(self):
+        """Selection fits and refits of the model itself, at most; None for a search run
+        whole (its fits its own)."""
         return None if self.whole_search else self.selection_fits + self.refits
+
+    @property
+    def total_fits(self):
+        """The most fits the model can need; None when a search decides some of them."""
+        return None if self.searches_inside else self.model_fits
 
     @property
     def min_total_fits(self):
         """The fits when a seed changes nothing."""
-        return None if self.whole_search else self.selection_fits + self.min_refits
+        if self.whole_search or self.searches_inside:
+            return None
+        return self.selection_fits + self.min_refits
 
 
 def nested_of(config, spec, dataset=None, n_jobs=1):
@@ -117,6 +130,7 @@ def plan_model(config, dataset, spec, data):
         nested, data.X, y, data.groups, {}, final=False, return_estimator=False, owner="NestedCV"
     )
     whole = plan.search is not None
+    estimator = plan.search.estimator if whole else plan.estimator
     n_refits = 1 if plan.refit_seeds == [None] else len(plan.refit_seeds)
     return ModelPlan(
         spec.name,
@@ -126,7 +140,12 @@ def plan_model(config, dataset, spec, data):
         n_refits,
         probe=plan.probe,
         whole_search=whole,
-        estimator=plan.search.estimator if whole else plan.estimator,
+        searches_inside=tuple(
+            name
+            for name, value in estimator.get_params(deep=True).items()
+            if search_space(value) is not None
+        ),
+        estimator=estimator,
         scorers=plan.scorers,
         planning_seconds=time.perf_counter() - start,
         nested_plan=plan,

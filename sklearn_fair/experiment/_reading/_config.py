@@ -304,7 +304,7 @@ def _check_estimator_cv(source, key, value, limits):
 _COUNTED = {"n_jobs": _check_n_jobs, "num_workers": _check_num_workers, "cv": _check_estimator_cv}
 
 
-def _search_space(value):
+def search_space(value):
     """``(candidates, the parameter that gives them)`` of ``value`` where it is a scikit-learn
     search (its ``param_grid``, or its ``n_iter``), else None."""
     if isinstance(getattr(value, "param_grid", None), (dict, list)):
@@ -319,7 +319,7 @@ def _check_work(builder, key, estimator, grid, limits):
     """Workers, an estimator's own folds and the candidates a model asks for, counted before
     anything is expanded."""
     n_candidates, where = count_candidates(grid), key + ("grid",)
-    own = _search_space(estimator)  # a search given as the estimator brings its own space
+    own = search_space(estimator)  # a search given as the estimator brings its own space
     if grid is None and own is not None:
         n_candidates, where = own[0], key + ("params", own[1])
     for name, value in estimator.get_params(deep=True).items():
@@ -328,7 +328,7 @@ def _check_work(builder, key, estimator, grid, limits):
             check(builder.source, key + ("params", name), value, limits)
         # a search inside a parameter (a bagged GridSearchCV) tries its space for every
         # candidate
-        inner = _search_space(value)
+        inner = search_space(value)
         if inner is not None:
             n_candidates, where = n_candidates * inner[0], key + ("params", name)
     for table in grid if isinstance(grid, list) else [grid or {}]:
