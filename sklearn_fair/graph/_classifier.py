@@ -159,12 +159,14 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
           (not in percent, as in the reference) on the accuracy.
     patience : int or None, default=10
         Epochs without a selected epoch before ``"patience"`` stops training. ``None``
-        trains for ``max_epochs`` and keeps the last weights.
+        trains for ``max_epochs`` and keeps the last weights (NestedCV then holds out no
+        validation rows: nothing would stop on them).
     gl_alpha : float, default=5.0
         Threshold of ``"generalization_loss"``.
     gl_start_epoch : int, default=0
         Epochs ``<= gl_start_epoch`` are neither selected nor stopped on by
-        ``"generalization_loss"`` (if training ends before, the last weights are kept).
+        ``"generalization_loss"`` (if training ends before, the last weights are kept, and
+        NestedCV holds out no validation rows).
     monitor : {"valid_acc", "valid_loss"}, default="valid_acc"
         Validation score for early stopping (the paper tuned this choice, the reference's
         ``use_loss``).
@@ -438,6 +440,13 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
         super().initialize()
         self._changed_since_built_ = []
         return self
+
+    def _stops_early(self):
+        # Read by NestedCV (model_selection's consumes_validation_data): whether validation
+        # data can change the fit, so that rows are held out of training for it.
+        if self.early_stopping == "patience":
+            return self.patience is not None
+        return self.gl_start_epoch < self.max_epochs
 
     def _changed_since_built(self):
         return getattr(self, "_changed_since_built_", [])

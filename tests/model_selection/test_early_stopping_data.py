@@ -52,3 +52,46 @@ def test_without_validation_data_of_the_users_the_protocol_hands_its_own():
     model = nested(early_stopping_split="auto").fit(X, y)
     rows = model.best_estimator_.n_validation_rows_
     assert rows is not None and 0 < rows < len(X)
+
+
+class StopsEarlyWithPatience(StopsEarly):
+    """Early-stops on X_val/y_val unless ``patience`` is None (its ``_stops_early`` says so)."""
+
+    def __init__(self, c=1, patience=None):
+        self.c = c
+        self.patience = patience
+
+    def fit(self, X, y, X_val=None, y_val=None):
+        self.n_training_rows_ = len(X)
+        return super().fit(X, y, X_val=X_val, y_val=y_val)
+
+    def _stops_early(self):
+        return self.patience is not None
+
+
+@pytest.mark.parametrize("patience", [None, 3])
+def test_a_candidate_whose_early_stopping_is_off_trains_on_the_rows_a_holdout_would_take(
+    patience,
+):
+    # patience=None stops nothing: a hold-out of the training rows was taken all the same (a
+    # GraphClassifier refit trained on 90% of its outer training fold, for nothing)
+    from sklearn_fair import nested_cross_validate
+
+    estimator, grid = StopsEarlyWithPatience(patience=3), {"patience": [patience]}
+    result = nested_cross_validate(
+        estimator, X, y, param_grid=grid, cv=2, inner_cv=2, n_refits=1, random_state=0,
+        return_estimator=True, return_indices=True,
+    )  # fmt: skip
+    for refit, train in zip(result["estimator"], result["indices"]["train"]):
+        if patience is None:
+            assert refit.n_validation_rows_ is None and refit.n_training_rows_ == len(train)
+        else:
+            assert refit.n_validation_rows_ > 0
+            assert refit.n_training_rows_ + refit.n_validation_rows_ == len(train)
+    model = NestedCV(estimator, grid, outer_cv=2, inner_cv=2, n_refits=1, random_state=0).fit(X, y)
+    held_out = [len(r.get("early_stopping_indices", [])) for r in model.outer_results_]
+    final = model.best_estimator_
+    if patience is None:
+        assert held_out == [0, 0] and final.n_training_rows_ == len(X)
+    else:
+        assert min(held_out) > 0 and final.n_training_rows_ < len(X)

@@ -149,8 +149,9 @@ default="auto"
     ``"estimator"``: nothing is passed; the estimator holds out what it likes. ``"auto"``:
     ``"protocol"`` for an estimator whose ``fit`` takes (with metadata routing: requests)
     ``X_val`` and ``y_val`` and whose ``early_stopping``, if any, is True, else
-    ``"estimator"``. ``X_val``/``y_val`` given to ``fit`` as well are refused (they would
-    be replaced).""",
+    ``"estimator"``. Decided per candidate: one whose early stopping is off
+    (GraphClassifier's ``patience=None``) gets no validation rows and trains on them.
+    ``X_val``/``y_val`` given to ``fit`` as well are refused (they would be replaced).""",
     "fit_timeout": """fit_timeout : float, default=None
     Time limit in seconds for each fit (and its scoring). A fit that runs over is
     recorded as failed (``error_score``, with a ``FitTimeoutError``). On loky (the default,

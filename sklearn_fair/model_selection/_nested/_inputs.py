@@ -12,6 +12,7 @@ from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import _num_samples, check_consistent_length
 
 from ...utils import check_graphs, is_graph_data, read_graph_labels
+from ._candidates import configure
 
 __all__ = ["CheckedData", "check_target_kind", "early_stopping_policy", "prepare_data"]
 
@@ -97,7 +98,23 @@ def consumes_validation_data(estimator):
     """Whether ``estimator.fit`` takes ``X_val``/``y_val`` and would early-stop on them: with
     metadata routing on, its fit request decides; otherwise ``fit`` must have both, and an
     ``early_stopping`` parameter must not be False, None or "auto" (HistGradientBoosting's
-    "auto" would switch early stopping on merely because validation data arrive)."""
+    "auto" would switch early stopping on merely because validation data arrive). An
+    estimator whose early stopping hangs on other parameters says so itself, with a
+    ``_stops_early()`` method (GraphClassifier's ``patience=None``): where it answers False,
+    the rows held out for it would only be lost to training."""
+    stops_early = getattr(estimator, "_stops_early", None)
+    if callable(stops_early) and not stops_early():
+        return False
+    if not _fit_takes_validation_data(estimator):
+        return False
+    if get_config().get("enable_metadata_routing", False):
+        return True
+    early_stopping = estimator.get_params(deep=False).get("early_stopping", True)
+    return not (early_stopping is None or early_stopping is False or early_stopping == "auto")
+
+
+def _fit_takes_validation_data(estimator):
+    """Whether ``fit`` takes ``X_val`` and ``y_val`` (with metadata routing: requests them)."""
     if get_config().get("enable_metadata_routing", False):
         try:
             consumed = get_routing_for_object(estimator).consumes("fit", ["X_val", "y_val"])
@@ -108,16 +125,15 @@ def consumes_validation_data(estimator):
         accepted = inspect.signature(estimator.fit).parameters
     except (TypeError, ValueError):
         return False
-    if "X_val" not in accepted or "y_val" not in accepted:
-        return False
-    early_stopping = estimator.get_params(deep=False).get("early_stopping", True)
-    return not (early_stopping is None or early_stopping is False or early_stopping == "auto")
+    return "X_val" in accepted and "y_val" in accepted
 
 
-def early_stopping_policy(mode, estimator, search, owner, fit_params=()):
-    """Whether the fits early-stop on the protocol's validation rows (``early_stopping_split``);
-    never for a search run whole (it splits its own data). Validation data in ``fit_params``
-    would be replaced by the protocol's rows: an error."""
+def early_stopping_policy(mode, estimator, search, owner, fit_params=(), candidates=()):
+    """Whether the fits early-stop on the protocol's validation rows (``early_stopping_split``):
+    where the estimator, or one of the ``candidates`` set on it, stops early; never for a
+    search run whole (it splits its own data). Validation data in ``fit_params`` would be
+    replaced by the protocol's rows: an error. Which candidates stop early is
+    :func:`consumes_validation_data`'s, per fit."""
     if mode not in _EARLY_STOPPING:
         raise ValueError(
             f"The 'early_stopping_split' parameter of {owner} must be one of "
@@ -125,7 +141,10 @@ def early_stopping_policy(mode, estimator, search, owner, fit_params=()):
         )
     if mode == "estimator" or search is not None:
         return False
-    consumes = consumes_validation_data(estimator)
+    consumes = consumes_validation_data(estimator) or (
+        _fit_takes_validation_data(estimator)
+        and any(consumes_validation_data(configure(estimator, c)) for c in candidates)
+    )
     if mode == "protocol" and not consumes:
         raise ValueError(
             f"early_stopping_split='protocol' hands each fit its validation rows as X_val and "

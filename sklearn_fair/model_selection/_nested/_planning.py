@@ -16,7 +16,12 @@ from ._candidates import (
     space_candidates,
 )
 from ._data import RunData
-from ._inputs import check_target_kind, early_stopping_policy, prepare_data
+from ._inputs import (
+    check_target_kind,
+    consumes_validation_data,
+    early_stopping_policy,
+    prepare_data,
+)
 from ._resampling import materialise_splits, resolve_splitters, row_sets
 from ._scoring import Scoring, resolve_scoring, route_params, shown
 from ._seeds import Seeds
@@ -122,6 +127,7 @@ class Plan:
             return [SearchTask(TaskKey(SEARCH, fold), self.search, train)]
         tasks = []
         for c in range(len(self.candidates)):
+            stops_early = self.stops_early(self.candidates[c])
             for s in range(len(self.inner_splits[fold])):
                 split = ("inner", fold, s)
                 tasks.append(
@@ -130,7 +136,7 @@ class Plan:
                         self.selection_params(c),
                         train=(*split, "train"),
                         test=(*split, "test"),
-                        val=(*split, "test") if self.early_stopping else None,
+                        val=(*split, "test") if stops_early else None,
                         error_score=self.selection_error_score,
                         metrics=self.scoring.selection_keys,
                     )
@@ -142,7 +148,7 @@ class Plan:
         seed = self.refit_seeds[index]
         params = {**best, **self.seeds.refit_values(configure(self.estimator, best), seed)}
         train, val = ("train", fold), None
-        if self.early_stopping:
+        if self.stops_early(best):
             train, val = ("holdout", fold, "train"), ("holdout", fold, "val")
         return FitTask(
             self.refit_key(fold, index),
@@ -163,7 +169,7 @@ class Plan:
         best = selected["best_params"]
         params = {**best, **self.seeds.final_values(configure(self.estimator, best))}
         train, val = ("all",), None
-        if self.early_stopping:
+        if self.stops_early(best):
             train, val = ("holdout", None, "train"), ("holdout", None, "val")
         return FitTask(
             TaskKey(FINAL),
@@ -173,6 +179,12 @@ class Plan:
             error_score="raise",
             return_estimator=True,
         )
+
+    def stops_early(self, params):
+        """Whether the fits of the candidate ``params`` early-stop on the protocol's validation
+        rows: a candidate may switch its estimator's early stopping off (``patience=None``),
+        and then trains on the rows a hold-out would take."""
+        return self.early_stopping and consumes_validation_data(configure(self.estimator, params))
 
     def select(self, fold, results):
         return select_fold(self, fold, results)
@@ -269,7 +281,7 @@ def make_plan(nested, X, y, groups, params, *, final, return_estimator, owner,
         owner, estimator, scoring.scorers, splitters.outer, splitters.inner, data.groups, params
     )
     early_stopping = early_stopping_policy(
-        nested.early_stopping_split, estimator, space.search, owner, routed.fit
+        nested.early_stopping_split, estimator, space.search, owner, routed.fit, candidates
     )
     splits = materialise_splits(
         data, splitters, routed, estimator=estimator, whole_search=space.search,

@@ -115,7 +115,7 @@ def assemble(schedule):
             fold_result["train_scores_per_metric"] = _fold_scores(
                 plan, refits, keys, "train_scores"
             )
-        if plan.early_stopping:
+        if plan.early_stopping and plan.stops_early(selected["best_params"] or {}):
             fold_result["early_stopping_indices"] = np.asarray(plan.holdouts[fold][1])
         if plan.keep_predictions:
             fold_result["predictions"] = _fold_predictions(plan, test, refits)
