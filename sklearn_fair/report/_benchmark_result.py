@@ -25,7 +25,7 @@ from ..stats import (
 from ..stats import multiple_comparison as _multiple_comparison
 from ..stats import rank_comparison as _rank_comparison
 from ..stats._aggregate import performance_profile
-from ..stats._checks import CONFIDENCE, COUNT, check_same_splits
+from ..stats._checks import CONFIDENCE, COUNT, check_same_splits, equal_differences
 from ..stats._normalize import normalize_scores
 from ..utils import RANDOM_STATE_CONSTRAINTS, IntervalNotBool, fill_doc, install_hint
 from ..utils._printing import decimals_for, number
@@ -654,6 +654,9 @@ class BenchmarkResult:
                 scaled_a, scaled_b, _ = scaled_pair(a, b)
                 differences = sign * (scaled_a - scaled_b)
                 shift, spread = float(np.mean(differences)), float(np.std(differences, ddof=1))
+                equal = equal_differences(scaled_a, scaled_b)
+                if equal is not None:  # equal up to rounding, as the t-test has them
+                    shift, spread = float(sign * equal), 0.0
                 effect = math.copysign(math.inf, shift) if shift else 0.0  # no spread: d_z is ±inf
                 if spread > 0:
                     effect = shift / spread

@@ -65,12 +65,14 @@ def _scientific(value, decimals):
 def number(value, decimals):
     """``value`` with ``decimals`` decimals (five significant digits from :data:`LARGE` on,
     and below :data:`SMALL` where ``decimals`` is :data:`MAX_DECIMALS`); None and NaN as
-    "n/a".
+    "n/a"; a negative value that rounds to zero prints as 0 (never ``-0.0000``).
 
     Examples
     --------
     >>> number(0.97541, 3), number(None, 3), number(7.5e307, 0), number(1.55e-8, 6)
     ('0.975', 'n/a', '7.5000e+307', '1.5500e-08')
+    >>> number(-1.4e-05, 4)
+    '0.0000'
     """
     if missing(value):
         return "n/a"
@@ -78,7 +80,10 @@ def number(value, decimals):
         value = float(value)
     except (TypeError, ValueError):
         return str(value)
-    return f"{value:.4e}" if _scientific(value, decimals) else f"{value:.{decimals}f}"
+    if _scientific(value, decimals):
+        return f"{value:.4e}"
+    text = f"{value:.{decimals}f}"
+    return text[1:] if text.startswith("-") and float(text) == 0 else text
 
 
 def signed(value, decimals):

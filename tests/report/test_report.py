@@ -671,3 +671,20 @@ def test_compare_to_of_scores_near_1e308_gives_their_means_and_effect_size():
         assert row["mean"] == pytest.approx(unit * np.mean(sign * x), rel=1e-12)
         assert row["baseline_mean"] == pytest.approx(unit * np.mean(y), rel=1e-12)
         assert row["effect_size"] == pytest.approx(d.mean() / d.std(ddof=1), rel=1e-9)
+
+
+def test_compare_to_of_differences_equal_but_for_rounding_has_an_infinite_effect_size():
+    # 40/50 - 5/50 and 41/50 - 6/50 are both 7/10 (fractions.Fraction says so), in floats
+    # they differ by rounding: d_z was 1e16 beside the t-test's equal differences (t = inf)
+    from fractions import Fraction
+
+    from sklearn_fair import BenchmarkResult
+
+    x, y = np.array([40, 41, 40, 41]) / 50, np.array([5, 6, 5, 6]) / 50
+    exact = {Fraction(a).limit_denominator(50) - Fraction(b).limit_denominator(50)
+             for a, b in zip(x, y)}  # fmt: skip
+    assert exact == {Fraction(7, 10)} and np.std(x - y, ddof=1) > 0
+    cells = {("d", "x"): _huge_folds(x, x), ("d", "y"): _huge_folds(y, y)}
+    (row,) = BenchmarkResult.from_results(cells, baseline="y").compare_to().to_dict("records")
+    assert row["statistic"] == np.inf and row["effect_size"] == np.inf
+    assert row["difference"] == pytest.approx(0.7)

@@ -10,9 +10,7 @@ import hashlib
 import numbers
 import re
 
-from ...utils._printing import markdown_cell as escaped_cell
-
-__all__ = ["csv_cell", "file_name", "markdown_cell", "neutral", "shown"]
+__all__ = ["csv_cell", "file_name", "neutral", "shown"]
 
 _PLAIN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 _KEPT = re.compile(r"[A-Za-z0-9_-]")
@@ -69,12 +67,6 @@ def csv_cell(value):
     if text.startswith(_FORMULA_START):
         text = "'" + text
     return neutral(text)
-
-
-def markdown_cell(value):
-    """A Markdown table cell: a CSV cell (tables get pasted into spreadsheets), escaped as
-    the report's cells are (:func:`~sklearn_fair.utils._printing.markdown_cell`)."""
-    return escaped_cell(csv_cell(value))
 
 
 def file_name(label):

@@ -8,6 +8,7 @@ still written.
 import csv
 import io
 import math
+import re
 
 import numpy as np
 
@@ -21,8 +22,9 @@ from ...report import (
     result_to_dict,
 )
 from ...report._card import card_of, cards_of_datasets
+from ...utils._printing import markdown_cell
 from ...utils._provenance import checksum
-from .._reading._text import csv_cell, file_name, markdown_cell, neutral
+from .._reading._text import csv_cell, file_name, neutral
 
 __all__ = [
     "cell_failures",
@@ -223,13 +225,26 @@ def _frame_csv(frame):
     return _csv(frame.to_dict("records"), [str(c) for c in frame.columns])
 
 
+# table()'s marks around a cell: **best**, *not shown worse*
+_MARKED = re.compile(r"(\*\*|\*)([^*].*?)\1")
+
+
+def _markdown_value(value):
+    """A cell of table() in Markdown: its text escaped, its mark kept as emphasis."""
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    text = neutral(value)
+    marked = _MARKED.fullmatch(text)
+    if marked is not None:
+        return marked[1] + markdown_cell(marked[2]) + marked[1]
+    return markdown_cell(text)
+
+
 def _markdown(frame):
     frame = frame.reset_index()
-    rows = [list(map(markdown_cell, frame.columns)), ["---"] * len(frame.columns)]
-    rows += [
-        [f"{v:.4g}" if isinstance(v, float) else markdown_cell(v) for v in row]
-        for row in frame.itertuples(index=False)
-    ]
+    header = [markdown_cell(neutral(column)) for column in frame.columns]
+    rows = [header, ["---"] * len(frame.columns)]
+    rows += [[_markdown_value(v) for v in row] for row in frame.itertuples(index=False)]
     return "".join(f"| {' | '.join(row)} |\n" for row in rows)
 
 
