@@ -454,8 +454,12 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         score : float
         """
         check_is_fitted(self, "best_estimator_")
-        scorer = self.scorer_[self.refit_metric_] if self.multimetric_ else self.scorer_
-        return scorer(self.best_estimator_, X, y, **params)
+        scorer = (
+            self.scorer_[self.refit_metric_] if isinstance(self.scorer_, dict) else self.scorer_
+        )
+        score = scorer(self.best_estimator_, X, y, **params)
+        # a callable scoring that returns a dict: its refit metric, as scikit-learn's searches
+        return score[self.refit_metric_] if isinstance(score, dict) else score
 
     @property
     def classes_(self):
@@ -511,11 +515,15 @@ def store_fitted(nested, run):
     nested.cv_results_ = cv_results(plan, run.schedule.selections)
     nested.refit_seeds_ = list(plan.refit_seeds)
     nested.n_splits_ = plan.n_outer
-    nested.multimetric_ = plan.scoring.multimetric
+    # a callable scoring that returns a dict scores several metrics, as in scikit-learn's
+    # searches (their multimetric_), under the keys it returns
+    keys = list(dict.fromkeys(key for f in folds for key in f["test_scores_per_metric"]))
+    returned_dict = not plan.scoring.multimetric and bool(keys) and keys != ["score"]
+    nested.multimetric_ = plan.scoring.multimetric or returned_dict
     outer = {key: plan.scorers[key] for key in plan.scoring.outer_keys or plan.scorers}
     nested.scorer_ = outer if plan.scoring.multimetric else outer["score"]
-    nested.refit_metric_ = plan.refit_metric
-    nested.metrics_ = plan.metric_names()
+    nested.refit_metric_ = plan.outer_metric(keys) if returned_dict else plan.refit_metric
+    nested.metrics_ = plan.metric_names(keys if returned_dict else None)
     nested.selection_metric_ = plan.selection_metric_name()
     nested.outer_cv_ = plan.outer_cv
     nested.resampling_ = dict(plan.resampling)

@@ -341,6 +341,12 @@ def nested_cross_val_score(
             f"instead. {scoring!r} was passed."
         )
     results = _cross_validate("nested_cross_val_score", {**locals(), **_NOT_RETURNED})
+    if "test_score" not in results:  # as cross_val_score refuses it, after the fits
+        returned = sorted(key.removeprefix("test_") for key in results if key.startswith("test_"))
+        raise ValueError(
+            "The 'scoring' callable of nested_cross_val_score must return a number; it returned "
+            f"a dict of the metrics {returned}. Use nested_cross_validate for several metrics."
+        )
     return results if return_nested_info else results["test_score"]
 
 

@@ -231,9 +231,13 @@ class Plan:
             )
         return keys[0]
 
-    def metric_names(self):
+    def metric_names(self, returned=None):
         """Metric key -> :class:`~sklearn_fair.metrics.MetricName` of the outer metrics, as
-        printed in reports."""
+        printed in reports; ``returned``: the keys of the dict a callable scoring returned."""
+        if returned is not None:
+            from ...metrics import metric_display_name
+
+            return {key: metric_display_name(self.scoring.scoring, name=key) for key in returned}
         keys = self.scorers if self.scoring.outer_keys is None else self.scoring.outer_keys
         return _names(self.scoring.scoring, keys, self.scoring.multimetric, self.estimator)
 

@@ -1,0 +1,46 @@
+"""A callable ``scoring`` that returns a dict scores several metrics, as in scikit-learn's
+searches (``multimetric_``, ``score`` of the refit metric): NestedCV's summary and score read
+its keys, checked against ``cross_validate`` of a GridSearchCV and GridSearchCV itself."""
+
+import numpy as np
+import pytest
+from sklearn.datasets import make_classification
+from sklearn.metrics import cohen_kappa_score
+from sklearn.model_selection import GridSearchCV, KFold, cross_val_score, cross_validate
+from sklearn.tree import DecisionTreeClassifier
+
+from sklearn_fair import NestedCV, nested_cross_val_score
+
+X, y = make_classification(n_samples=90, n_features=6, n_informative=3, random_state=1, flip_y=0.15)
+OUTER, INNER = KFold(3, shuffle=True, random_state=0), KFold(3, shuffle=True, random_state=1)
+GRID = {"max_depth": [1, 2, 3, 5]}
+
+
+def two_metrics(estimator, X, y):
+    predicted = estimator.predict(X)
+    return {"acc": float(np.mean(predicted == y)), "kap": cohen_kappa_score(y, predicted)}
+
+
+def test_nested_cv_reads_the_keys_a_callable_returns():
+    tree = DecisionTreeClassifier(random_state=0)
+    nested = NestedCV(
+        tree, GRID, outer_cv=OUTER, inner_cv=INNER, scoring=two_metrics, refit="kap", n_refits=1
+    ).fit(X, y)
+    search = GridSearchCV(tree, GRID, cv=INNER, scoring=two_metrics, refit="kap")
+    reference = cross_validate(search, X, y, cv=OUTER, scoring=two_metrics)
+    assert nested.multimetric_ and nested.refit_metric_ == "kap"
+    summaries = nested.summary()
+    assert set(summaries) == {"acc", "kap"}
+    for key in ("acc", "kap"):
+        assert summaries[key].mean == pytest.approx(np.mean(reference[f"test_{key}"]))
+    search.fit(X, y)
+    assert search.multimetric_
+    assert nested.score(X, y) == pytest.approx(search.score(X, y))
+
+
+def test_nested_cross_val_score_refuses_a_dict_as_cross_val_score_does():
+    tree = DecisionTreeClassifier(random_state=0)
+    with pytest.raises(ValueError, match="must return a number"):
+        cross_val_score(tree, X, y, cv=3, scoring=two_metrics)
+    with pytest.raises(ValueError, match=r"returned a dict of the metrics \['acc', 'kap'\]"):
+        nested_cross_val_score(tree, X, y, param_grid=GRID, cv=3, scoring=two_metrics, n_refits=1)
