@@ -78,16 +78,19 @@ def update_hasher(hasher, value):
     elif isinstance(value, np.ndarray):
         _update_array(hasher, value)
     elif hasattr(value, "tocsr") and hasattr(value, "nnz"):  # a scipy sparse matrix or array
-        matrix = value.tocsr()
-        matrix.sort_indices()
+        matrix = value.tocsr()  # the matrix itself when it is CSR already: never sorted in place
+        if not matrix.has_sorted_indices:
+            matrix = matrix.sorted_indices()
         _tag(hasher, "sparse", matrix.shape, matrix.dtype.str)
         for part in (matrix.data, matrix.indices.astype(np.int64), matrix.indptr.astype(np.int64)):
             _update_array(hasher, part)
     elif hasattr(value, "columns") and hasattr(value, "dtypes"):  # a pandas DataFrame
         _tag(hasher, "frame", len(value))
-        for name in value.columns:
+        for position, name in enumerate(value.columns):
             update_hasher(hasher, name)
-            _update_series(hasher, value[name])
+            # by position: a name two columns share selects both
+            column = value.iloc[:, position] if hasattr(value, "iloc") else value[name]
+            _update_series(hasher, column)
     elif hasattr(value, "to_numpy") and hasattr(value, "name"):  # a pandas Series
         _tag(hasher, "series")
         update_hasher(hasher, value.name)

@@ -12,8 +12,9 @@ whenever the value's content or code does:
 - **lists and tuples** in their order (a Pipeline's steps are a list: order is content);
   **dicts sorted by key** (parameters, grids and configuration tables carry no meaning in their
   order, and a table read back from JSON or TOML need not keep it); sets sorted;
-- **estimators** by their class and ``get_params(deep=False)``, recursively; other objects by
-  their class and attributes;
+- **estimators** by their class and ``get_params(deep=False)``, recursively, with the settings
+  they keep outside their parameters (metadata-routing requests, ``set_output``); other objects
+  by their class and attributes;
 - **classes and functions** by their *code identity* (:func:`code_identity`), by one rule for
   every module, wherever it is installed:
 
@@ -26,7 +27,12 @@ whenever the value's content or code does:
     on ``PYTHONPATH`` or installed in editable mode): the SHA-256 of its file, **and of every
     module of the user's own that it reaches** (modules it imports, modules of the functions
     and classes among its globals, modules imported inside its functions), so editing a
-    ``helpers.py`` that a custom scorer calls changes the description. The walk stops at
+    ``helpers.py`` that a custom scorer calls changes the description. Imports inside
+    functions are read from the bytecode, relative ones resolved against the module's package;
+    one not imported yet (it will be when the function first runs) is found as the import
+    system finds it, without running it or its packages, and its file, and the modules its
+    source imports, enter the description; one of the user's packages that cannot be found
+    that way is :class:`UnhashableError`. The walk stops at
     library and sklearn-fair modules and at :data:`MAX_MODULES` modules of the user's, past
     which the value is :class:`UnhashableError` (no result is reused rather than a wrong one);
   * code without a file (a notebook cell, ``exec``, a lambda in a closure): its bytecode,
@@ -44,9 +50,11 @@ What cannot be described raises :class:`UnhashableError`; callers then do not re
 :func:`package_versions` is the one versions table.
 """
 
+import dis
 import functools
 import hashlib
 import importlib.metadata
+import importlib.util
 import json
 import math
 import numbers
@@ -55,6 +63,7 @@ import platform
 import sys
 import sysconfig
 import types
+import typing
 from pathlib import Path
 
 import joblib
@@ -181,13 +190,16 @@ def _package_of(top):
 
 def _module_kind(module):
     """``"stdlib"``, ``"library"`` (installed third-party), ``"own"`` (sklearn-fair), ``"user"``."""
-    name = module.__name__
+    return _kind(module.__name__, getattr(module, "__file__", None))
+
+
+def _kind(name, path):
+    """:func:`_module_kind` of the module ``name`` whose file is ``path``."""
     top = name.split(".")[0]
     if top == _OWN:
         return "own"
     if name in sys.builtin_module_names or top in sys.stdlib_module_names:
         return "stdlib"
-    path = getattr(module, "__file__", None)
     if path and _under(path, _SITE):
         return "library"
     if path and _under(path, _LIBRARY_ROOTS):
@@ -297,10 +309,156 @@ def _user_module(name):
     return None
 
 
-def _modules_imported_by(code):
-    """The user's modules a function imports in its body (``import helpers`` in ``fit``)."""
-    modules = (_user_module(name) for name in sorted(_code_names(code)))
-    return [module for module in modules if module is not None]
+class _Located(typing.NamedTuple):
+    """A module of the user's that code imports and this process has not imported yet: found
+    as the import system finds it, without running it (or its packages)."""
+
+    name: str
+    path: str
+
+
+@functools.lru_cache(maxsize=4096)
+def _imports_in(code):
+    """``(name, level, fromlist)`` of every import statement of a code object and the code
+    nested in it, read from its bytecode: ``from .helpers import prep`` is ``("helpers", 1,
+    ("prep",))``. Nothing is imported."""
+    found = []
+    previous = [None, None]  # the level and the fromlist are loaded just before IMPORT_NAME
+    for instruction in dis.get_instructions(code):
+        if instruction.opname == "IMPORT_NAME":
+            level, fromlist = (
+                i.argval if i is not None and i.opname.startswith("LOAD_") else None
+                for i in previous
+            )
+            if not isinstance(level, int) or not isinstance(fromlist, (tuple, type(None))):
+                raise UnhashableError(
+                    f"cannot read the import of {instruction.argval!r} in {code.co_name}"
+                )
+            found.append((instruction.argval, level, fromlist or ()))
+        previous = [previous[1], instruction]
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            found += _imports_in(const)
+    return tuple(found)
+
+
+def _imported_names(code, package):
+    """``[(module name, whether it must exist), ...]`` of the imports in ``code``, relative
+    ones resolved against ``package`` (the ``__package__`` of the code's module); a name of a
+    ``from`` list may be a module or an attribute, so need not be found."""
+    names = []
+    for name, level, fromlist in _imports_in(code):
+        if level:
+            try:
+                name = importlib.util.resolve_name("." * level + name, package or None)
+            except (ImportError, ValueError):  # fails when it runs: no code is imported
+                continue
+        names.append((name, True))
+        names += [(f"{name}.{item}", False) for item in fromlist if item != "*"]
+    return names
+
+
+def _find_spec(name):
+    """The spec the import system would find for ``name``, asking the finders of
+    ``sys.meta_path`` as an import does, but without running the module's packages: a package
+    that is not imported is located the same way and its search path read from its spec.
+    None when no finder finds it."""
+    parent, _, _ = name.rpartition(".")
+    path = None
+    if parent:
+        module = sys.modules.get(parent)
+        if module is not None:
+            path = getattr(module, "__path__", None)
+        else:
+            spec = _find_spec(parent)
+            path = None if spec is None else spec.submodule_search_locations
+        if path is None:  # not a package (an attribute of a module) or no such package
+            return None
+    for finder in sys.meta_path:
+        find_spec = getattr(finder, "find_spec", None)
+        if find_spec is None:
+            continue
+        try:
+            spec = find_spec(name, path)
+        except (ImportError, ValueError, TypeError, AttributeError):
+            spec = None
+        if spec is not None:
+            return spec
+    return None
+
+
+def _modules_imported_by(code, package):
+    """The user's modules a function imports in its body (``import helpers``, ``from .helpers
+    import prep`` in ``fit``): the modules, or :class:`_Located` for those not imported yet
+    (imported the first time the function runs, after the keys are built)."""
+    found = {}
+    for name in sorted(_code_names(code)):
+        module = _user_module(name)
+        if module is not None:
+            found[name] = module
+    for name, required in _imported_names(code, package):
+        if name in found:
+            continue
+        module = sys.modules.get(name)
+        if module is not None:
+            if isinstance(module, types.ModuleType) and _module_kind(module) == "user":
+                found[name] = module
+            continue
+        top = name.split(".")[0]
+        imported = sys.modules.get(top)
+        if _kind(top, None) != "user" or (
+            isinstance(imported, types.ModuleType) and _module_kind(imported) != "user"
+        ):
+            continue  # the standard library's, sklearn-fair's or an imported library's
+        located = _locate(name, required and "." in name)
+        if located is not None:
+            found[name] = located
+    return list(found.values())
+
+
+def _locate(name, required):
+    """A :class:`_Located` user's module not imported yet (None for a library's, or for no
+    module: an import that fails, or an attribute in a ``from`` list); UnhashableError for
+    a required submodule of the user's package that cannot be found without running the
+    package (one that its ``__init__`` makes, say): no guess."""
+    spec = _find_spec(name)
+    if spec is None:
+        parent_name = name.rpartition(".")[0]
+        if required and parent_name:
+            parent = sys.modules.get(parent_name)
+            if isinstance(parent, types.ModuleType):
+                kind = _module_kind(parent)
+            else:
+                parent = _find_spec(parent_name)
+                kind = None if parent is None else _kind(parent_name, _origin(parent))
+            if kind == "user":
+                raise UnhashableError(
+                    f"cannot locate the module {name!r}, imported inside a function, "
+                    "without running its package"
+                )
+        return None
+    origin = _origin(spec)
+    if _kind(name, origin) != "user" or not (origin and os.path.isfile(origin)):
+        return None  # a library's, or a namespace package (no code of its own)
+    return _Located(name, origin)
+
+
+def _origin(spec):
+    return spec.origin if spec.has_location else None
+
+
+def _located_neighbours(located):
+    """The modules a not yet imported module's source imports, read from its compiled code."""
+    path = located.path
+    if not path.endswith(".py"):
+        return []  # a compiled module: its file is in the key, its imports cannot be read
+    try:
+        code = compile(Path(path).read_bytes(), path, "exec", dont_inherit=True)
+    except (SyntaxError, ValueError) as exc:
+        raise UnhashableError(f"cannot read the module {located.name!r} ({exc})") from exc
+    is_package = os.path.basename(path) == "__init__.py"
+    package = located.name if is_package else located.name.rpartition(".")[0]
+    return _modules_imported_by(code, package)
 
 
 def _neighbours(module):
@@ -309,7 +467,7 @@ def _neighbours(module):
 
     def add(other):
         if other is not None and other is not module:
-            found[other.__name__] = other
+            found[_name_of(other)] = other
 
     for value in list(vars(module).values()):
         if isinstance(value, types.ModuleType):
@@ -322,7 +480,7 @@ def _neighbours(module):
         if value.__module__ == module.__name__:
             functions = [value] if isinstance(value, types.FunctionType) else _methods(value)
             for function in functions:
-                for other in _modules_imported_by(function.__code__):
+                for other in _modules_imported_by(function.__code__, module.__package__):
                     add(other)
     return found.values()
 
@@ -400,6 +558,7 @@ class Describer:
             return {
                 "estimator": self.code_identity(type(value), _seen, depth),
                 "params": self.describe(value.get_params(deep=False), _seen, depth),
+                **self._settings(value, _seen, depth),
             }
         if _is_data(value):
             return {"data": fingerprint(value)}
@@ -417,6 +576,24 @@ class Describer:
                 "state": self.describe(vars(value), seen, depth),
             }
         raise UnhashableError(f"cannot describe a value of type {type(value).__qualname__}")
+
+    def _settings(self, estimator, _seen, depth):
+        """What an estimator keeps outside its parameters and changes its results: its
+        metadata-routing requests (``set_fit_request``, ``set_score_request``...) and its
+        ``set_output`` configuration. Those methods store them on the instance (and ``clone``
+        copies them); an estimator that never called them has none, and its description is
+        unchanged."""
+        state = getattr(estimator, "__dict__", {})
+        settings = {}
+        if state.get("_metadata_request") is not None:
+            request = state["_metadata_request"]
+            serialize = getattr(request, "_serialize", None)  # {method: {metadata: request}}
+            settings["requests"] = self.describe(
+                serialize() if callable(serialize) else request, _seen, depth
+            )
+        if state.get("_sklearn_output_config") is not None:
+            settings["output"] = self.describe(state["_sklearn_output_config"], _seen, depth)
+        return settings
 
     def code_identity(self, obj, _seen=frozenset(), _depth=0):
         """The identity of a class, function or module (see the module docstring)."""
@@ -470,22 +647,27 @@ class Describer:
         }
 
     def _reaches(self, modules):
-        """``[[name, source hash], ...]`` of the user's modules reachable from ``modules``."""
+        """``[[name, source hash], ...]`` of the user's modules reachable from ``modules`` (and
+        :class:`_Located` modules, not imported yet, reachable through their source)."""
         reached = {}
-        frontier = [m for m in modules if _module_kind(m) == "user"]
+        frontier = [m for m in modules if isinstance(m, _Located) or _module_kind(m) == "user"]
         while frontier:
             module = frontier.pop()
-            if module.__name__ in reached:
+            name = _name_of(module)
+            if name in reached:
                 continue
-            reached[module.__name__] = _module_source(module)
+            located = isinstance(module, _Located)
+            # the same hash as the module's once imported: a warm process keys as a cold one
+            reached[name] = _file_hash(module.path) if located else _module_source(module)
             if len(reached) > MAX_MODULES:
                 raise UnhashableError(
                     f"the code reaches more than {MAX_MODULES} modules of your own (from "
-                    f"{modules[0].__name__!r}); it cannot be described within the limit"
+                    f"{_name_of(modules[0])!r}); it cannot be described within the limit"
                 )
-            if reached[module.__name__] is None:
+            if reached[name] is None:
                 continue  # no file (a notebook, exec): its functions are described by code
-            frontier += [m for m in _neighbours(module) if m.__name__ not in reached]
+            neighbours = _located_neighbours(module) if located else _neighbours(module)
+            frontier += [m for m in neighbours if _name_of(m) not in reached]
         return sorted([name, source] for name, source in reached.items())
 
     def _class_identity(self, cls, _seen, depth):
@@ -507,7 +689,9 @@ class Describer:
                 continue
             source = _module_source(base_module)
             if source is not None:
-                sources.append([_qualified(base), source])
+                # the file, and what its methods read that a script may set at run time (a
+                # module global, a class attribute): by value, as a function's globals
+                sources.append([_qualified(base), source, self._class_state(base, _seen, depth)])
                 modules.append(base_module)
                 continue
             # no source file (a class made in a notebook or by exec): its methods' code and
@@ -531,6 +715,41 @@ class Describer:
             "reaches": self._reaches(modules),
         }
 
+    def _class_state(self, cls, _seen, depth):
+        """The class attributes of ``cls`` and the globals its methods read, by value."""
+        attributes = {
+            key: self._value_read(value, (), _seen, depth)
+            for key, value in vars(cls).items()
+            if not key.startswith("__") and key != "_abc_impl" and not _is_code(value)
+        }
+        globals_read = {}
+        for function in _methods(cls):
+            names = _code_names(function.__code__)
+            for name in sorted(names & function.__globals__.keys()):
+                if name not in globals_read:
+                    value = function.__globals__[name]
+                    globals_read[name] = self._value_read(value, names, _seen, depth)
+        return {"attributes": attributes, "globals": globals_read}
+
+    def _value_read(self, value, names, _seen, depth):
+        """A global or attribute that code reads: described, else :func:`_opaque`; a module
+        of the user's with the values of its attributes that the code names
+        (``helpers.SCALE``), which a script may set at run time."""
+        try:
+            if isinstance(value, types.ModuleType) and _module_kind(value) == "user":
+                read = sorted(set(names) & set(vars(value)))
+                return {
+                    "module": self.describe(value, _seen, depth),
+                    "read": {
+                        n: self._value_read(vars(value)[n], (), _seen, depth)
+                        for n in read
+                        if not isinstance(vars(value)[n], types.ModuleType)
+                    },
+                }
+            return self.describe(value, _seen, depth)
+        except UnhashableError:
+            return _opaque(value)
+
     def _function_identity(self, function, _seen, depth):
         name = _qualified(function)
         module = sys.modules.get(getattr(function, "__module__", None) or "")
@@ -538,12 +757,10 @@ class Describer:
             return {"function": name, "package": _package_identity(module)}
         code = function.__code__
         globals_read = {}
-        for global_name in sorted(_code_names(code) & function.__globals__.keys()):
+        names = _code_names(code)
+        for global_name in sorted(names & function.__globals__.keys()):
             value = function.__globals__[global_name]
-            try:
-                globals_read[global_name] = self.describe(value, _seen, depth)
-            except UnhashableError:
-                globals_read[global_name] = _opaque(value)
+            globals_read[global_name] = self._value_read(value, names, _seen, depth)
         closure = [
             self.describe(cell.cell_contents, _seen, depth) for cell in function.__closure__ or ()
         ]
@@ -554,8 +771,14 @@ class Describer:
             "kwdefaults": self.describe(function.__kwdefaults__, _seen, depth),
             "closure": closure,
             "globals": globals_read,
-            "imports": self._reaches(_modules_imported_by(code)),
+            "imports": self._reaches(
+                _modules_imported_by(code, function.__globals__.get("__package__"))
+            ),
         }
+
+
+def _name_of(module):
+    return module.name if isinstance(module, _Located) else module.__name__
 
 
 def _opaque(value):

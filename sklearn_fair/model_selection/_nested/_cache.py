@@ -98,8 +98,13 @@ class TaskCache:
     def _remove_orphaned_parts(self):
         for part in self.directory.glob("*/.*.part"):
             pid = part.name.rsplit(".", 2)[-2].split("-")[0]
-            if pid.isdigit() and not _process_exists(int(pid)):
-                part.unlink(missing_ok=True)
+            if not (pid.isdigit() and not _process_exists(int(pid))):
+                continue
+            try:
+                if stat.S_ISREG(os.lstat(part).st_mode):  # a folder or a link is not ours
+                    part.unlink(missing_ok=True)
+            except OSError:
+                pass  # left in place: a part file is never read
 
     def path_for(self, name):
         return entry_path(self.directory, name)

@@ -3,6 +3,8 @@ described by :func:`sklearn_fair.utils.describe` (the one place that decides it)
 
 - the entries' format and the versions (:func:`sklearn_fair.utils.package_versions`);
 - the data (``X``, ``y``, fit and score parameters) by content;
+- scikit-learn's global settings that change results (``transform_output``, metadata
+  routing...), where they are not the defaults;
 - the scorers and the estimator with the task's parameters and seeds, with the code of every
   class and function they use (the user's own modules by their source, so editing a
   ``helpers.py`` that a scorer or a ``fit`` calls recomputes);
@@ -12,6 +14,7 @@ What cannot be described raises :class:`UnhashableError`; the run then warns and
 """
 
 import numpy as np
+from sklearn import get_config
 
 from ...utils import fingerprint
 from ...utils._provenance import Describer, UnhashableError, digest, package_versions
@@ -43,6 +46,7 @@ class KeyBuilder:
                     else {"selection_score_params": describe(data.selection_score_params)}
                 ),
                 "scorers": describe(scorers),
+                **_sklearn_settings(),
             }
         )
         self._rows = {}
@@ -75,6 +79,27 @@ class KeyBuilder:
         if task.keep_predictions:  # its entry holds its test predictions too
             description["test_predictions"] = True
         return entry_name(description), description
+
+
+# scikit-learn's global settings that change what estimators compute or return, with their
+# defaults: a run under other values has them in its key (and keys under the defaults are the
+# keys written before they were recorded)
+_SKLEARN_DEFAULTS = {
+    "array_api_dispatch": False,
+    "enable_metadata_routing": False,
+    "sparse_interface": "spmatrix",
+    "transform_output": "default",
+}
+
+
+def _sklearn_settings():
+    config = get_config()
+    changed = {
+        name: config[name]
+        for name, default in _SKLEARN_DEFAULTS.items()
+        if name in config and config[name] != default
+    }
+    return {"sklearn_config": changed} if changed else {}
 
 
 def entry_name(description):

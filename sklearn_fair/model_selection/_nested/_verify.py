@@ -34,7 +34,9 @@ class CacheAudit:
         Of those, the sampled ones that were recomputed and compared.
     differences : list of dict
         Recomputed entries whose scores or predictions differ from the stored ones: ``path``,
-        ``task`` (a description), ``stored`` and ``recomputed`` (scores, predictions).
+        ``task`` (a description), ``fields`` (those that differ: ``"scores"``,
+        ``"predictions"``, ``"train_scores"``, ``"test_predictions"``), ``stored`` and
+        ``recomputed`` (scores, predictions).
     failures : list of dict
         Sampled entries whose recomputation failed (``path``, ``task``, ``error``): a stored
         score of a fit that fails now is not confirmed.
@@ -70,8 +72,8 @@ class CacheAudit:
             )
         for item in self.differences[:_MAX_LISTED]:
             lines.append(
-                f"  DIFFERS {item['path']} ({item['task']}): stored {item['stored']}, "
-                f"recomputed {item['recomputed']}"
+                f"  DIFFERS {item['path']} ({item['task']}; {', '.join(item['fields'])}): "
+                f"stored {item['stored']}, recomputed {item['recomputed']}"
             )
         for item in self.failures[:_MAX_LISTED]:
             lines.append(f"  FAILED {item['path']} ({item['task']}): {item['error']}")
@@ -113,13 +115,46 @@ class _AuditCache(TaskCache):
         return super()._reject(path, reason)
 
 
-def _same(stored, recomputed, rtol, atol):
-    if set(stored["scores"]) != set(recomputed["scores"]):
+def _same_scores(stored, recomputed, rtol, atol):
+    if set(stored) != set(recomputed):
         return False
-    for metric, value in stored["scores"].items():
-        if not np.isclose(value, recomputed["scores"][metric], rtol=rtol, atol=atol):
-            return False
-    return stored["predictions"] == recomputed["predictions"]
+    return all(
+        np.isclose(value, recomputed[metric], rtol=rtol, atol=atol)
+        for metric, value in stored.items()
+    )
+
+
+def _same_values(stored, recomputed, rtol, atol):
+    """Kept predictions: numbers within the tolerances, labels equal."""
+    if stored is None or recomputed is None:
+        return stored is recomputed
+    try:
+        a, b = np.asarray(stored, dtype=float), np.asarray(recomputed, dtype=float)
+    except (TypeError, ValueError):
+        return stored == recomputed
+    return a.shape == b.shape and bool(np.allclose(a, b, rtol=rtol, atol=atol, equal_nan=True))
+
+
+def _differing(stored, recomputed, rtol, atol):
+    """The fields of an entry whose stored value the recomputation does not confirm: the
+    scores, the predictions' fingerprint and, where the entry holds them, the train scores
+    (``return_train_score``) and the kept test predictions (``keep_predictions``)."""
+    fields = []
+    if not _same_scores(stored["scores"], recomputed["scores"], rtol, atol):
+        fields.append("scores")
+    if stored["predictions"] != recomputed["predictions"]:
+        fields.append("predictions")
+    if "train_scores" in stored or "train_scores" in recomputed:
+        train = stored.get("train_scores"), recomputed.get("train_scores")
+        if None in train or not _same_scores(*train, rtol, atol):
+            fields.append("train_scores")
+    if "test_predictions" in stored or "test_predictions" in recomputed:
+        kept = stored.get("test_predictions"), recomputed.get("test_predictions")
+        if None in kept or set(kept[0]) != set(kept[1]):
+            fields.append("test_predictions")
+        elif not all(_same_values(kept[0][f], kept[1][f], rtol, atol) for f in kept[0]):
+            fields.append("test_predictions")
+    return fields
 
 
 def _check_fraction(sample):
@@ -171,7 +206,8 @@ def verify_cache(
         Seed of the draw; the same seed draws the same entries (each entry is drawn by its
         name, whatever order the run meets them in).
     rtol, atol : float
-        Tolerances of the comparison of scores (predictions are compared by fingerprint).
+        Tolerances of the comparison of scores and of kept predictions (``keep_predictions``;
+        the other predictions are compared by fingerprint).
 
     Returns
     -------
@@ -222,6 +258,7 @@ def verify_cache(
         final=bool(estimator.refit),
         return_estimator=False,
         owner="verify_cache",
+        keep_predictions=estimator.keep_predictions,  # as the run did: its refits' entries
     )
     cache = _AuditCache(directory, sample, seed)
     plan.cache = cache
@@ -236,11 +273,12 @@ def verify_cache(
         if recomputed["error"]:
             error = recomputed["error"].strip().splitlines()[-1]
             audit.failures.append({"path": os.fspath(path), "task": task, "error": error})
-        elif not _same(stored, recomputed, rtol, atol):
+        elif fields := _differing(stored, recomputed, rtol, atol):
             audit.differences.append(
                 {
                     "path": os.fspath(path),
                     "task": task,
+                    "fields": fields,
                     "stored": {"scores": stored["scores"], "predictions": stored["predictions"]},
                     "recomputed": {
                         "scores": recomputed["scores"],
@@ -271,6 +309,9 @@ def check_entries(directory):
     cache = _AuditCache(directory, 0.0, 0)
     for path in sorted(Path(os.fsdecode(directory)).glob("*/*.json")):
         name = path.stem
+        if path.parent.name != name[:2]:  # a run looks for it elsewhere: it never reads it
+            cache._reject(path, f"not in the folder its name belongs in ({name[:2]!r})")
+            continue
         # the largest an entry may be, only to learn its key: load() checks it with its own cap
         entry = cache.read(name, MAX_PREDICTIONS_ENTRY_BYTES)
         if entry is UNREAD:
