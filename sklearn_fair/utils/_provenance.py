@@ -53,6 +53,7 @@ What cannot be described raises :class:`UnhashableError`; callers then do not re
 import dis
 import functools
 import hashlib
+import importlib.machinery
 import importlib.metadata
 import importlib.util
 import json
@@ -263,22 +264,67 @@ def _compiled_from(module, path):
 
     Python validates a module's cached bytecode by the source's modification time and size,
     which the ``.pyc`` header records; an edit after the import leaves them behind (until the
-    next import or reload recompiles). Without a timestamped ``.pyc``, the file is trusted.
+    next import or reload recompiles). Without a timestamped ``.pyc`` (``PYTHONDONTWRITEBYTECODE``,
+    a read-only folder), the module's functions are compared with the file's, compiled.
     """
-    cached = getattr(module, "__cached__", None)
-    if not (isinstance(cached, str) and path.endswith(".py")):
+    if not path.endswith(".py"):
         return True
+    cached = getattr(module, "__cached__", None)
     try:
         with open(cached, "rb") as file:
             header = file.read(16)
         info = os.stat(path)
-    except OSError:
-        return True
+    except (OSError, TypeError):
+        return _functions_compiled_from(module, path)
     if len(header) < 16 or int.from_bytes(header[4:8], "little") != 0:  # hash-based .pyc
-        return True
+        return _functions_compiled_from(module, path)
     mtime = int.from_bytes(header[8:12], "little")
     size = int.from_bytes(header[12:16], "little")
     return mtime == int(info.st_mtime) & 0xFFFFFFFF and size == info.st_size & 0xFFFFFFFF
+
+
+def _functions_compiled_from(module, path):
+    """Whether the code of every function and method that ``module`` defines is the code the
+    file at ``path`` compiles to (code objects compare bytecode, constants and names, not the
+    file name); False where one differs or is missing from the file. A module that another
+    loader compiled (pytest's assertion rewriting, an import hook) is trusted, as before."""
+    loader = getattr(getattr(module, "__spec__", None), "loader", None)
+    if type(loader) is not importlib.machinery.SourceFileLoader:
+        return True
+    try:
+        info = os.stat(path)
+        compiled = _compiled_code(path, info.st_mtime_ns, info.st_size)
+    except (OSError, SyntaxError, ValueError):
+        return False
+    for value in list(vars(module).values()):
+        if not isinstance(value, (types.FunctionType, type)):
+            continue
+        if getattr(value, "__module__", None) != module.__name__:
+            continue
+        functions = [value] if isinstance(value, types.FunctionType) else _methods(value)
+        for function in functions:
+            code = function.__code__
+            if code.co_filename != path:
+                continue  # made elsewhere (a decorator's wrapper, exec)
+            if code not in compiled.get((_code_name(code), code.co_firstlineno), ()):
+                return False
+    return True
+
+
+def _code_name(code):
+    return getattr(code, "co_qualname", code.co_name)  # co_qualname: Python 3.11+
+
+
+@functools.lru_cache(maxsize=256)
+def _compiled_code(path, mtime_ns, size):
+    """``(qualified name, first line) -> code objects`` of every function the file compiles
+    to (for one state of the file: its modification time and size)."""
+    found, stack = {}, [compile(Path(path).read_bytes(), path, "exec", dont_inherit=True)]
+    while stack:
+        code = stack.pop()
+        found.setdefault((_code_name(code), code.co_firstlineno), []).append(code)
+        stack += [c for c in code.co_consts if isinstance(c, types.CodeType)]
+    return found
 
 
 def _package_identity(module):

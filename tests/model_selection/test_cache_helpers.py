@@ -340,3 +340,44 @@ def test_a_notebook_class_follows_the_helpers_its_methods_call(user_modules, mon
     first = describe(notebook(1))
     assert describe(notebook(1)) == first
     assert describe(notebook(2)) != first
+
+
+def test_without_bytecode_a_helper_edited_before_its_first_description_is_not_cached(
+    user_modules, tmp_path, monkeypatch
+):
+    # PYTHONDONTWRITEBYTECODE (many containers): no .pyc records the source the module was
+    # compiled from; edited after its import and before the first fit, the new file keyed
+    # the old code's results, served to the next process that runs the new code
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)
+    helpers = user_modules(
+        "helpers_n",
+        """\
+        import functools
+
+        def scale(X):
+            return X * 1.0
+
+        @functools.lru_cache
+        def cached(n):
+            return n
+
+        square = lambda x: x * x  # noqa: E731
+        """,
+    )
+    assert not (tmp_path / "__pycache__").exists()
+    describe(helpers.scale)  # unedited: described, wrappers and lambdas included
+    source = """\
+        from sklearn.base import BaseEstimator
+
+        class Model(BaseEstimator):
+            def fit(self, X, y):
+                self.scale_ = 1.0
+                return self
+        """
+    model = user_modules("model_m", source).Model()  # a class is keyed by its file's hash
+    describe(model)  # unedited
+    path = tmp_path / "model_m.py"
+    path.write_text(path.read_text().replace("1.0", "9.0"))  # same size, new constant
+    with pytest.raises(UnhashableError, match="'model_m'.*changed after it was imported"):
+        _provenance._SEEN_MODULES.clear()  # as in a process that had not described it yet
+        describe(model)
