@@ -33,7 +33,9 @@ y_pred : array-like of shape (n_samples,)
     Predicted labels.""",
     "pos_label": """pos_label : int, float, bool or str, default=1
     The positive class; every other label counts as negative (one against the rest when
-    there are more than two classes).""",
+    there are more than two classes). It must be one of the labels in ``y_true`` or
+    ``y_pred`` when these hold two or more; with a single label (a fold without positives)
+    any ``pos_label`` is accepted, as in scikit-learn.""",
     "sample_weight": """sample_weight : array-like of shape (n_samples,), default=None
     Sample weights.""",
     "zero_division": """zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
@@ -101,8 +103,17 @@ def check_targets(y_true, y_pred, sample_weight=None):
 
 
 def check_pos_label(pos_label, y_true, y_pred):
-    """Raise a ValueError when ``pos_label`` is in neither ``y_true`` nor ``y_pred``."""
+    """Raise a ValueError when the data hold two or more labels and ``pos_label`` is not one.
+
+    scikit-learn's rule (``_check_set_wise_labels`` of :func:`sklearn.metrics.precision_score`
+    and :func:`~sklearn.metrics.recall_score`): with a single label present (a test fold with
+    no positive sample and no positive prediction) ``pos_label`` is accepted, since the
+    metric is still defined (specificity TN / (TN + FP) = 1), or undefined and decided by
+    ``zero_division`` (sensitivity, with no positive samples).
+    """
     labels = np.union1d(np.unique(y_true), np.unique(y_pred))
+    if labels.shape[0] < 2:
+        return
     try:
         present = bool(np.isin(pos_label, labels))
     except TypeError:

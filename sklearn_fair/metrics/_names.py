@@ -4,12 +4,13 @@ scikit-learn negates every error so that a higher score is better ("neg_root_mea
 scores -0.53 for an RMSE of 0.53); printed numbers show errors as the positive errors they are.
 """
 
+import inspect
 from dataclasses import asdict, dataclass
 
 import numpy as np
-from sklearn.base import is_classifier, is_regressor
 from sklearn.utils._param_validation import validate_params
 
+from ._ranges import default_score_metric
 from ._scorer import get_scorer_names
 
 # Names built from initials, or spelled differently from the scorer's words. Any other
@@ -18,6 +19,7 @@ _SPELLED = {
     "r2": "R^2",
     "roc_auc": "ROC AUC",
     "f1": "F1",
+    "fbeta": "F-beta",
     "root_mean_squared_error": "RMSE",
     "mean_squared_error": "MSE",
     "mean_absolute_error": "MAE",
@@ -51,6 +53,20 @@ _SPELLED = {
 _AVERAGES = {"macro", "micro", "weighted", "samples"}
 _MULTICLASS = {"ovr": "one-vs-rest", "ovo": "one-vs-one"}
 _NEGATED = "neg_"
+# Metric functions named otherwise than their scorer: the scorer name that names them.
+_FUNCTION_STEMS = {
+    "concordance_correlation_coefficient": "ccc",
+    "cohen_kappa_score": "kappa",
+    "r2_score": "r2",
+    "fbeta_score": "fbeta",
+}
+# Keyword arguments printed in words (others as key=value).
+_WORDED = {
+    "average": lambda value: f"{value} average" if value in _AVERAGES else None,
+    "multi_class": lambda value: _MULTICLASS.get(value) if isinstance(value, str) else None,
+    "weights": lambda value: f"{value} weights" if value in ("linear", "quadratic") else None,
+}
+_LONGEST_VALUE = 40
 
 
 @dataclass(frozen=True)
@@ -123,26 +139,92 @@ def _from_name(text):
     return stem, sign  # the user's own key, kept as written
 
 
+def _same(value, default):
+    if value is default:
+        return True
+    try:
+        return type(value) is type(default) and bool(value == default)
+    except (TypeError, ValueError):  # arrays: ambiguous truth value
+        return False
+
+
+def _qualifiers(function, kwargs):
+    """The printed qualifiers of a scorer's keyword arguments that differ from the defaults.
+
+    ``make_scorer(balanced_accuracy_score, adjusted=True)`` is "adjusted=True", an averaged
+    scorer "macro average", a one-vs-rest ROC AUC "one-vs-rest", a weighted kappa "quadratic
+    weights", the averaging first as in the scorer names ("roc_auc_ovr_weighted").
+    """
+    if not kwargs:
+        return []
+    try:
+        parameters = inspect.signature(function).parameters
+    except (TypeError, ValueError):
+        parameters = {}
+    kwargs = dict(kwargs)
+    if kwargs.get("average") not in (None, "binary"):
+        kwargs.pop("pos_label", None)  # ignored by an averaged metric ("f1_macro" sets None)
+    order = ["multi_class", "average"]
+    keys = [key for key in order if key in kwargs] + [key for key in kwargs if key not in order]
+    qualifiers = []
+    for key in keys:
+        value = kwargs[key]
+        parameter = parameters.get(key)
+        if parameter is not None and parameter.default is not inspect.Parameter.empty:
+            if _same(value, parameter.default):
+                continue
+        worded = _WORDED[key](value) if key in _WORDED else None
+        if worded is None:
+            text = repr(value)
+            if len(text) > _LONGEST_VALUE:
+                text = text[: _LONGEST_VALUE - 3] + "..."
+            worded = f"{key}={text}"
+        qualifiers.append(worded)
+    return qualifiers
+
+
+def _function_stem(label):
+    """The scorer-name stem of a metric function's name, or None when it is not one we know."""
+    if label in _FUNCTION_STEMS:
+        return _FUNCTION_STEMS[label]
+    for stem in (label.removesuffix("_score"), label, label.removesuffix("_loss")):
+        if _is_known(stem) or _is_known(_NEGATED + stem):
+            return stem
+    return None
+
+
 def _from_callable(scorer):
-    # A scorer made by make_scorer keeps its metric function and the sign of
-    # greater_is_better in attributes scikit-learn does not document (_score_func, _sign);
-    # read them when present rather than print an anonymous "custom scorer".
+    # A scorer made by make_scorer keeps its metric function, the sign of greater_is_better
+    # and its keyword arguments in attributes scikit-learn does not document (_score_func,
+    # _sign, _kwargs); read them when present rather than print an anonymous "custom scorer".
     function = getattr(scorer, "_score_func", None)
+    if function is None and getattr(scorer, "_estimator", None) is not None:
+        return _default_score(scorer._estimator)[0], 1  # check_scoring(estimator)
     sign = -1 if getattr(scorer, "_sign", 1) < 0 else 1
     label = getattr(function if function is not None else scorer, "__name__", None)
     if label is None:
         return f"custom scorer {scorer!r}", sign
-    for stem in (label.removesuffix("_score"), label):
-        if _is_known(stem):
-            return _words(stem), sign
-    return f"custom scorer {label}", sign
+    stem = _function_stem(label)
+    name = _words(stem) if stem is not None else f"custom scorer {label}"
+    qualifiers = []
+    if function is not None:
+        qualifiers = _qualifiers(function, getattr(scorer, "_kwargs", None) or {})
+    if qualifiers:
+        name = f"{name} ({', '.join(qualifiers)})"
+    return name, sign
 
 
 def _default_score(estimator):
-    if estimator is not None and is_classifier(estimator):
+    kind = default_score_metric(estimator)
+    if kind == "accuracy":
         return "accuracy", "the estimator's default score (scoring=None): accuracy"
-    if estimator is not None and is_regressor(estimator):
+    if kind == "r2":
         return "R^2", "the estimator's default score (scoring=None): R^2"
+    if estimator is not None and hasattr(estimator, "score"):
+        return "score", (
+            f"the estimator's own score method (scoring=None): {type(estimator).__name__}.score, "
+            "not known to be accuracy or R^2, so of unknown range"
+        )
     return "score", "the estimator's own score method (scoring=None)"
 
 
@@ -162,11 +244,16 @@ def metric_display_name(scoring=None, *, estimator=None, name=None):
     ----------
     scoring : str, callable or None, default=None
         A scorer name (scikit-learn's or ours), a scorer (one made by
-        :func:`sklearn.metrics.make_scorer` is named after its metric function, with its sign),
-        or None for the estimator's default score.
+        :func:`sklearn.metrics.make_scorer` is named after its metric function, with its sign
+        and its keyword arguments that differ from the function's defaults:
+        "balanced accuracy (adjusted=True)", "PPV (prevalence=0.05)"), or None for the
+        estimator's default score.
     estimator : estimator, default=None
-        With ``scoring=None``: a classifier's default score is accuracy, a regressor's R^2;
-        anything else prints as "score".
+        With ``scoring=None``: an estimator whose ``score`` is scikit-learn's
+        ``ClassifierMixin.score`` prints as "accuracy", ``RegressorMixin.score`` as "R^2"
+        (through pipelines and searches with ``scoring=None``); one that overrides ``score``
+        (``LogisticRegressionCV(scoring="neg_log_loss")`` scores with its own ``scoring``)
+        prints as "score", of unknown range.
     name : str, default=None
         The user's own name for the metric (a key of a ``scoring`` dict), printed instead of
         the derived one; without a leading ``neg_`` when the scores are negated.

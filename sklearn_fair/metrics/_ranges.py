@@ -4,7 +4,7 @@
 
 import math
 
-from sklearn.base import is_classifier, is_regressor
+from sklearn.base import ClassifierMixin, RegressorMixin
 
 from ._scorer import get_scorer, get_scorer_names
 
@@ -88,6 +88,68 @@ _RANGES = {
 }
 _MODULES = ("sklearn.metrics", "sklearn_fair.metrics")
 
+# ``score`` methods that are accuracy (or R^2) though not the mixin's own: they only check their
+# input and call ``super().score``. By qualified name, so that no module is imported to compare.
+_ACCURACY_METHODS = {
+    "sklearn.dummy.DummyClassifier.score",
+    "sklearn.neighbors._classification.KNeighborsClassifier.score",
+    "sklearn.neighbors._classification.RadiusNeighborsClassifier.score",
+    "sklearn_fair.graph._classifier.GraphClassifier.score",
+}
+_R2_METHODS = {"sklearn.dummy.DummyRegressor.score"}
+# ``score`` methods that return the final step's score (the steps before transform X).
+_PIPELINE_METHODS = {"sklearn.pipeline.Pipeline.score", "imblearn.pipeline.Pipeline.score"}
+_SEARCH_METHOD = "sklearn.model_selection._search.BaseSearchCV.score"
+_LOGISTIC_CV_METHOD = "sklearn.linear_model._logistic.LogisticRegressionCV.score"
+
+
+def _qualified_name(method):
+    return f"{getattr(method, '__module__', '')}.{getattr(method, '__qualname__', '')}"
+
+
+def default_score_metric(estimator):
+    """What ``estimator.score`` computes: "accuracy", "r2", or None when that is not known.
+
+    ``ClassifierMixin.score`` is accuracy and ``RegressorMixin.score`` R^2, but an estimator
+    may override ``score``: ``LogisticRegressionCV.score`` uses its own ``scoring`` (accuracy
+    only when that is None), a search's ``score`` its ``scoring`` (the estimator's score when
+    that is None), a pipeline's the final step's, a GLM's is D^2. Only the mixins' own methods,
+    the few that just call them, and these wrappers around them are named here.
+
+    Parameters
+    ----------
+    estimator : estimator or None
+
+    Returns
+    -------
+    {"accuracy", "r2"} or None
+    """
+    method = getattr(type(estimator), "score", None)
+    if estimator is None or method is None:
+        return None
+    if method is ClassifierMixin.score:
+        return "accuracy"
+    if method is RegressorMixin.score:
+        return "r2"
+    qualified = _qualified_name(method)
+    if qualified in _ACCURACY_METHODS:
+        return "accuracy"
+    if qualified in _R2_METHODS:
+        return "r2"
+    if qualified in _PIPELINE_METHODS:
+        steps = getattr(estimator, "steps", None) or []
+        final = steps[-1][1] if steps else None
+        return None if final is None or isinstance(final, str) else default_score_metric(final)
+    if qualified == _SEARCH_METHOD:
+        if getattr(estimator, "scoring", None) is None:
+            return default_score_metric(getattr(estimator, "estimator", None))
+        return None
+    if qualified == _LOGISTIC_CV_METHOD:
+        # LogisticRegressionCV._get_scorer: get_scorer(self.scoring or "accuracy")
+        scoring = getattr(estimator, "scoring", None)
+        return "accuracy" if scoring in (None, "warn", "accuracy") else None
+    return None
+
 
 def _metric_range(function, kwargs):
     name = getattr(function, "__name__", None)
@@ -110,7 +172,10 @@ def score_range(scorer):
         A scorer name, resolved by :func:`get_scorer` (ours or scikit-learn's), a scorer made
         by :func:`sklearn.metrics.make_scorer` or :func:`get_scorer` from a metric of
         scikit-learn or of sklearn-fair (the sign of a negated error applied:
-        ``"neg_log_loss"`` lies in ``(-inf, 0]``), or an estimator's default ``score``.
+        ``"neg_log_loss"`` lies in ``(-inf, 0]``; its keyword arguments too:
+        ``adjusted=True`` puts balanced accuracy in ``[-1, 1]``), or an estimator's default
+        ``score`` (accuracy's or R^2's range only where ``score`` is known to compute them;
+        ``LogisticRegressionCV(scoring="neg_log_loss").score`` is of unknown range).
 
     Returns
     -------
@@ -143,11 +208,12 @@ def score_range(scorer):
         scorer = get_scorer(scorer)
     estimator = getattr(scorer, "_estimator", None)  # check_scoring's estimator.score
     if estimator is not None and not hasattr(scorer, "_score_func"):
-        if is_classifier(estimator):
+        kind = default_score_metric(estimator)
+        if kind == "accuracy":
             return (0.0, 1.0)
-        if is_regressor(estimator):
+        if kind == "r2":
             return (-_INF, 1.0)
-        return (-_INF, _INF)
+        return (-_INF, _INF)  # an overridden score: LogisticRegressionCV(scoring=...), a GLM
     function = getattr(scorer, "_score_func", None)
     if function is None:
         return (-_INF, _INF)

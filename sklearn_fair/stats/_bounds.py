@@ -28,8 +28,21 @@ def _printed_ranges():
     return ranges
 
 
+# Keyword arguments that a printed name may carry ("PPV (prevalence=0.05)") and that leave the
+# metric's range as it is; any other ("balanced accuracy (adjusted=True)", "accuracy
+# (normalize=False)") may change it, so such a name alone is of unknown range.
+_SAME_RANGE_KEYWORDS = {"pos_label", "zero_division", "prevalence", "labels", "bias"}
+
+
 def _bare(name):
-    return str(name).split(" (", 1)[0]  # "F1 (macro average)" is an F1
+    """The name without its qualifiers ("F1 (macro average)" is an F1), or None when a
+    qualifier is a keyword argument that may change the range."""
+    base, _, qualifiers = str(name).partition(" (")
+    for qualifier in qualifiers.removesuffix(")").split(", ") if qualifiers else ():
+        keyword, equals, _ = qualifier.partition("=")
+        if equals and keyword.isidentifier() and keyword not in _SAME_RANGE_KEYWORDS:
+            return None
+    return base
 
 
 def _by_scorer(scoring):
@@ -49,9 +62,11 @@ def metric_range(metric):
     ----------
     metric : str, MetricName or None
         A printed name (a qualifier in brackets, "F1 (macro average)", does not change the
-        range), or a :class:`~sklearn_fair.metrics.MetricName`, whose scorer decides when it
-        is a known scorer name, whatever the user called the metric (a ``scoring`` dict's key
-        "auc" for "roc_auc" is ROC AUC's [0, 1]).
+        range; a keyword argument that may, "balanced accuracy (adjusted=True)", makes it
+        unknown), or a :class:`~sklearn_fair.metrics.MetricName`, whose scorer decides when it
+        is a known scorer name or a scorer object (through
+        :func:`~sklearn_fair.metrics.score_range`), whatever the user called the metric (a
+        ``scoring`` dict's key "auc" for "roc_auc" is ROC AUC's [0, 1]).
 
     Returns
     -------
@@ -70,13 +85,20 @@ def metric_range(metric):
     >>> metric_range(metric_display_name("my_own_score")) is None
     True
     """
-    from ..metrics import get_scorer_names
+    from ..metrics import get_scorer_names, score_range
 
     if metric is None:
         return None
     scoring = getattr(metric, "scoring", None)
     if isinstance(scoring, str) and scoring in get_scorer_names():
         return _by_scorer(scoring)  # the scorer decides, not the name the user gave it
+    if scoring is not None and not isinstance(scoring, str) and callable(scoring):
+        # a scorer object decides too: make_scorer(balanced_accuracy_score, adjusted=True)
+        # is printed "balanced accuracy (adjusted=True)" and lies in [-1, 1], not in [0, 1]
+        low, high = score_range(scoring)
+        if getattr(metric, "sign", 1) < 0:
+            low, high = -high, -low
+        return None if (math.isinf(low) and math.isinf(high)) else (low + 0.0, high + 0.0)
     return _printed_ranges().get(_bare(getattr(metric, "name", metric)))
 
 

@@ -14,7 +14,10 @@ PARAMETER_DOCS = {
     and ``refit``. GridSearchCV and RandomizedSearchCV are taken apart into independent
     fits; any other search (or one with a callable ``refit``) is fitted whole inside each
     outer training fold (its own refit costing one extra fit per fold), its unset
-    ``random_state`` parameters seeded from ``random_state``.""",
+    ``random_state`` parameters seeded from ``random_state``. The search's ``refit`` is
+    never what is scored: its best parameters are refitted here (``n_refits`` times), so a
+    search with ``refit=False`` gets outer scores, where ``cross_validate(search)`` scores
+    NaN (a search that does not refit cannot predict).""",
     "X": """X : array-like, sparse matrix, DataFrame or sequence of graphs
     The data. Graph data (items with a ``.y``) may come without ``y``.""",
     "y": """y : array-like of shape (n_samples,), default=None
@@ -112,11 +115,16 @@ default=None
     and the backend.""",
     "error_score": """error_score : 'raise' or float, default=np.nan
     Score given to a fit (or a scorer) that fails; ``'raise'`` re-raises the error. Failed
-    fits are summarised in one FitFailedWarning. An outer fold in which no candidate can be
-    selected (every fit failed, or no mean validation score is finite) gets no refit and the
-    test score ``error_score``, as in ``cross_validate(GridSearchCV(...))``; when every outer
-    fold fails, a ValueError carries the first error. A search given as the estimator
-    scores its inner fits with its own ``error_score``, as in ``cross_validate(search)``.""",
+    fits are summarised in one FitFailedWarning. An outer fold in which every fit failed
+    gets no refit and the test score ``error_score``, as in
+    ``cross_validate(GridSearchCV(...))``. So does an outer fold in which no candidate's mean
+    validation score is finite (with two or more candidates), typically as the scorer
+    returns NaN on a validation split that holds one class: here this differs from
+    ``cross_validate(GridSearchCV(...))``, whose search ranks every candidate first and
+    refits the first one with a warning, a choice the validation data did not make. When
+    every outer fold fails, a ValueError says why for the first. A search given as the
+    estimator scores its inner fits with its own ``error_score``, as in
+    ``cross_validate(search)``.""",
     "verbose": """verbose : int, default=0
     ``1`` reports progress with an ETA: a bar on a terminal, a plain line at every tenth
     of the run elsewhere (a log file).""",

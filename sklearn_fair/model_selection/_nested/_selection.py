@@ -117,12 +117,7 @@ def select_fold(plan, fold, results):
             f"{_where(fold)}. The first error was:\n{errors[0]}"
         )
     elif not finite.any() and n_candidates > 1:
-        selection["failed"] = (
-            f"Every candidate's mean validation {shown(metric)} is NaN or infinite in "
-            f"{_where(fold)}, so no hyper-parameters can be selected ({len(errors)} of the "
-            f"{n_candidates * n_inner} fits failed).{_inner_diagnosis(plan, fold)}"
-            + (f" The first error was:\n{errors[0]}" if errors else "")
-        )
+        selection["failed"] = _no_finite_mean(plan, fold, metric, selecting, fold_results, errors)
     if selection["failed"] is not None:
         if fold is None:
             raise ValueError(selection["failed"])
@@ -139,6 +134,64 @@ def select_fold(plan, fold, results):
         validation_scores={shown(name): float(m[best]) for name, m in means.items()},
     )
     return selection
+
+
+def _metric_name(plan, metric):
+    """The selecting metric as printed ("Cohen's kappa"), or its key when that fails."""
+    try:
+        name = plan.selection_metric_name()
+    except Exception:  # a name is only for the message: never fail on it
+        name = None
+    return shown(metric) if name is None else str(name)
+
+
+def _no_finite_mean(plan, fold, metric, selecting, fold_results, errors):
+    """Why no candidate of ``fold`` can be selected when every mean validation score is NaN
+    (or infinite): how many fits failed, how many the scorer raised on, and how many it scored
+    NaN itself, which is what usually happens (a metric undefined on a one-class split)."""
+    n_fits = sum(len(row) for row in fold_results)
+    n_failed = len(errors)
+    n_raised = sum(
+        1 for row in fold_results for r in row if not r["error"] and r.get("score_errors")
+    )
+    n_returned = n_fits - n_failed - n_raised
+    value = "NaN" if np.isnan(selecting).all() else "NaN or infinite"
+    name = _metric_name(plan, metric)
+    n_candidates = len(fold_results)
+    causes = []
+    if n_failed:
+        causes.append(f"{n_failed} of the {n_fits} inner fits failed (given error_score)")
+    if n_raised:
+        causes.append(f"the scorer raised on {n_raised} (given error_score)")
+    if n_returned == n_fits:
+        causes.append(
+            f"all the {n_fits} inner fits succeeded, but the scorer ({name}) returned {value} "
+            "on every one"
+        )
+    elif n_returned:
+        causes.append(f"the scorer ({name}) returned {value} on the other {n_returned}")
+    why = ""
+    if n_returned:
+        why = (
+            f" A score is NaN where {name} is undefined on the validation rows: typically an "
+            "inner validation split that holds a single class (kappa, ROC AUC, MCC, precision "
+            "with zero_division=np.nan) or very few rows."
+        )
+    diagnosis = _inner_diagnosis(plan, fold)
+    if not diagnosis:
+        diagnosis = (
+            " Check the scorer on the inner validation splits: make them larger or stratified "
+            "(StratifiedKFold), or use a scorer that is defined on them."
+        )
+    return (
+        f"Every candidate's mean validation {shown(metric)} is {value} in {_where(fold)}, so "
+        f"no hyper-parameters can be selected among the {n_candidates} candidates: "
+        f"{'; '.join(causes)}.{why} GridSearchCV would rank every candidate first and take "
+        "the first with a warning, and cross_validate(GridSearchCV(...)) report that arbitrary "
+        "candidate's test score; here the outer fold gets no refit and the test score "
+        f"error_score, and a run whose every outer fold fails raises.{diagnosis}"
+        + (f" The first error was:\n{errors[0]}" if errors else "")
+    )
 
 
 def _inner_diagnosis(plan, fold):

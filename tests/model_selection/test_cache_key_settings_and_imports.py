@@ -1,4 +1,4 @@
-"""A stale cache entry never silently changes a result (round 14): settings kept outside an
+"""A stale cache entry never silently changes a result: settings kept outside an
 estimator's parameters, the refit entries of a run that keeps its predictions, helpers imported
 inside a method, and data the key must not touch."""
 
