@@ -160,3 +160,27 @@ def test_the_neighbours_of_a_task_share_its_rows_and_its_prefix_first():
     # nor has a task of an estimator whose steps are not reused
     forest = schedule()
     assert forest.pop_near(forest.pop()) is None
+
+
+def test_without_a_probe_fold_0s_equal_refits_never_cut_the_other_folds_refits():
+    # an unseeded sampler's seed always counts: no probe, every fold gets every refit. Fold
+    # 0's refits scoring alike still passed for a probe's verdict, so the folds selected
+    # after them got one refit (which ones: the order tasks finished in, so n_jobs)
+    from imblearn.pipeline import make_pipeline
+    from imblearn.under_sampling import RandomUnderSampler
+
+    estimator = make_pipeline(RandomUnderSampler(), LogisticRegression())
+    sched = schedule(n_refits=3, estimator=estimator, grid={"logisticregression__C": [1.0]})
+    assert not sched.plan.probe
+    selection = drain(sched)
+    for task in [t for t in selection if t.key.outer_fold == 0]:
+        sched.complete(task, result(task, 1.0))
+    for task in drain(sched):  # fold 0's three refits, alike
+        sched.complete(task, result(task, 2.0, predictions=None))
+    for task in [t for t in selection if t.key.outer_fold != 0]:
+        sched.complete(task, result(task, 1.0))
+    rest = drain(sched)
+    assert sorted((t.key.outer_fold, t.key.refit) for t in rest) == [
+        (f, r) for f in (1, 2) for r in range(3)
+    ]
+    assert sched.deterministic is None

@@ -256,8 +256,10 @@ class NestedSchedule:
             self._selection_left[fold] -= 1
             if self._selection_left[fold] == 0:
                 self._fold_selected(fold)
-        elif phase == REFIT and fold == PROBE_FOLD and self.deterministic is None:
-            self._check_probe()
+        elif (
+            phase == REFIT and fold == PROBE_FOLD and self.plan.probe and self.deterministic is None
+        ):
+            self._check_probe()  # only a probing plan fingerprints its refits' predictions
 
     def _fold_selected(self, fold):
         plan = self.plan
