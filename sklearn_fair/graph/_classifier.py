@@ -3,6 +3,7 @@
 import contextlib
 import inspect
 import numbers
+import threading
 
 import numpy as np
 import torch
@@ -76,18 +77,26 @@ def _accuracy_of_the_validation_passes(net, dataset, y):
     return accuracy_score(y, predicted)
 
 
+# torch's random state and thread count are the process's: fits and predictions in threads
+# of one process (joblib's threading backend, a Dask worker's threads) take turns, or each
+# would draw from the others' random stream and results would depend on timing
+_TORCH_STATE = threading.RLock()
+
+
 @contextlib.contextmanager
-def _torch_threads(n_threads):
-    """Run the body with ``n_threads`` torch intra-op threads (``None``: as they are)."""
-    previous = torch.get_num_threads()
-    change = n_threads is not None and n_threads != previous
-    if change:
-        torch.set_num_threads(n_threads)
-    try:
-        yield
-    finally:
+def _torch_state(n_threads):
+    """Hold the process's torch state, with ``n_threads`` intra-op threads (``None``: as they
+    are), for the body."""
+    with _TORCH_STATE:
+        previous = torch.get_num_threads()
+        change = n_threads is not None and n_threads != previous
         if change:
-            torch.set_num_threads(previous)
+            torch.set_num_threads(n_threads)
+        try:
+            yield
+        finally:
+            if change:
+                torch.set_num_threads(previous)
 
 
 class _ModuleClass(HasMethods):
@@ -189,8 +198,10 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
         Torch intra-op threads during :meth:`fit` and prediction, restored afterwards, so
         that results and speed depend neither on the process (torch's default differs
         between a main process and joblib workers) nor on ``n_jobs``; ``None`` leaves
-        torch's setting alone. The setting is process-wide: run parallel fits in processes
-        (joblib's default), not threads.
+        torch's setting alone. The setting is process-wide, as is torch's random state: fits
+        and predictions in threads of one process (joblib's threading backend, a Dask
+        worker's threads) take turns, so that results do not depend on timing; run parallel
+        fits in processes (joblib's default) to run them at once.
     device : str or torch.device, default="cpu"
         Device to train and predict on, e.g. ``"cuda"``.
     verbose : int, default=0
@@ -346,7 +357,7 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
         # scikit-learn's _fit_context: the constraints are checked here, before any work
         check_parameter_constraints(self)
         self._check_inferred_params()
-        with _torch_threads(self.torch_threads):
+        with _torch_state(self.torch_threads):
             graphs = as_collection(X)
             labels = read_labels(graphs, y, "X", "y")
             check_classification_targets(labels)
@@ -491,7 +502,7 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
             Columns in the order of ``classes_``.
         """
         check_is_fitted(self, ["classes_", "module_"])
-        with _torch_threads(self.torch_threads):
+        with _torch_state(self.torch_threads):
             return super().predict_proba(X)
 
     def score(self, X, y=None, sample_weight=None):
