@@ -321,6 +321,25 @@ def test_a_shuffling_splitter_without_seed_in_a_seeded_run_is_warned_about(where
         NestedCV(DecisionTreeClassifier(), {"max_depth": [1, 2]}, **params).fit(X, y)
 
 
+def test_the_shuffling_cv_of_a_search_run_whole_without_seed_is_warned_about():
+    # a search NestedCV does not take apart splits in each worker, from numpy's global state:
+    # its scores changed on every run of a seeded NestedCV, without the warning its
+    # GridSearchCV twin gets
+    from sklearn.model_selection import GridSearchCV
+
+    class OwnSearch(GridSearchCV):  # a subclass: run whole
+        pass
+
+    params = dict(outer_cv=3, n_refits=1, random_state=0, refit=False)
+    search = OwnSearch(DecisionTreeClassifier(), {"max_depth": [1, 2]}, cv=KFold(2, shuffle=True))
+    with pytest.warns(ReproducibilityWarning, match="'estimator.cv'.*shuffles without a seed"):
+        NestedCV(search, **params).fit(X, y)
+    search.set_params(cv=KFold(2, shuffle=True, random_state=0))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ReproducibilityWarning)
+        NestedCV(search, **params).fit(X, y)
+
+
 def test_a_scorer_returning_nan_is_warned_about_and_recorded():
     def nan_for_deep_trees(estimator, X, y):
         return float("nan") if estimator.max_depth == 2 else 0.5

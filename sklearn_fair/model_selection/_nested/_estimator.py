@@ -180,7 +180,8 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         With ``refit``: the inner selection run on all the data, its winner's index among
         the candidates, and the model fitted with it. The final model keeps the
         ``random_state`` values the user gave; one left at ``None`` is seeded from
-        ``random_state`` only when a seed was shown to matter (see ``n_refits``).
+        ``random_state`` (the selection's seed, whatever the seed probe of ``n_refits``
+        showed), so that the same ``random_state`` gives the same model.
     best_score_ : float
         With ``refit``: the winner's mean validation score in that final selection.
     refit_time_ : float

@@ -22,7 +22,12 @@ from ._inputs import (
     early_stopping_policy,
     prepare_data,
 )
-from ._resampling import materialise_splits, resolve_splitters, row_sets
+from ._resampling import (
+    materialise_splits,
+    resolve_splitters,
+    row_sets,
+    warn_unseeded_splitters,
+)
 from ._scoring import Scoring, resolve_scoring, route_params, shown
 from ._seeds import Seeds
 from ._selection import check_select, select_fold
@@ -281,6 +286,8 @@ def make_plan(nested, X, y, groups, params, *, final, return_estimator, owner,
     splitters = resolve_splitters(
         nested.outer_cv, space.inner_cv, estimator, data.y, seeds, owner, groups=data.groups
     )
+    if space.search is not None and seeds.seeded:  # a search run whole splits in each worker
+        warn_unseeded_splitters(owner, {"estimator.cv": getattr(space.search, "cv", None)})
     routed = route_params(
         owner, estimator, scoring.scorers, splitters.outer, splitters.inner, data.groups, params
     )
