@@ -76,6 +76,7 @@ def test_every_candidate_scored_nan_says_the_scorer_returned_nan():
     message = " ".join(str(info.value).split())
     # true: no fit failed, the scorer returned NaN; names the metric, why, and what to do
     assert not re.search(r"\b0 of the \d+ fits failed", message)
+    assert "fits failed" not in message and "no fit raised an error" in message
     assert "all the 2 inner fits succeeded, but the scorer (Cohen's kappa) returned NaN" in message
     assert "single class" in message and "class counts {0: 9}" in message
     assert "StratifiedKFold" in message

@@ -241,6 +241,12 @@ def warn_or_raise_about_failures(owner, error_score, outer_results, results, *,
         for error, count in Counter(e.strip() for e in errors).most_common(3)
     )
     n_outer = len(outer_results)
+    if raise_when_all_failed and failed_folds and len(failed_folds) == n_outer and not errors:
+        raise ValueError(  # no fit raised: no candidate's score could select (NaN scores)
+            f"\nAll the {n_outer} outer folds failed: no fit raised an error, but no "
+            f"hyper-parameters could be selected in any.\n\nBelow are more details about the "
+            f"first:\n{details[0] if details else summary}"
+        )
     if raise_when_all_failed and failed_folds and len(failed_folds) == n_outer:
         raise ValueError(
             f"\nAll the {n_outer} fits failed.\nIt is very likely that your model is "
