@@ -196,7 +196,9 @@ def verify_cache(
     ----------
     estimator : NestedCV
         With ``cache_dir`` set: the protocol whose entries are audited, with the parameters
-        that wrote them.
+        that wrote them (for a cell of ``benchmark(..., keep_predictions=True)``, set
+        ``keep_predictions=True`` here too: the refits' entries are named by it, and those
+        not found are computed, not compared).
     X, y, groups, **params
         The data and fit parameters, as given to :meth:`NestedCV.fit`.
     sample : float, default=0.1
