@@ -12,7 +12,7 @@ from ._nested._cache_key import UnhashableError, task_names
 from ._nested._candidates import is_search
 from ._nested._data import RunData, take
 from ._nested._estimator import store_fitted
-from ._nested._functions import refits_class
+from ._nested._functions import is_per_label, refits_class
 from ._nested._planning import make_plan
 from ._nested._protocol import run_protocol
 from ._nested._resampling import check_cv_with_groups
@@ -38,6 +38,7 @@ __all__ = [
     "is_search",
     "make_plan",
     "read_json",
+    "is_per_label",
     "refits_class",
     "resolve_scorers",
     "run_plan",

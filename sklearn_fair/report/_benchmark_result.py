@@ -357,7 +357,8 @@ class BenchmarkResult:
         ``dataset``, ``model``, ``outer_fold``, ``row`` (the row's index in the data set),
         ``y_true``, ``y_pred`` (the refits combined, as ``nested_cross_val_predict`` combines them)
         and, for a binary classifier, ``score`` (the positive class's mean probability or decision
-        value). Empty when no cell kept them.
+        value). A multioutput target's ``y_true`` and ``y_pred`` are a tuple a row. Empty when
+        no cell kept them.
         """
         from ._plots import fold_predictions
 
@@ -368,6 +369,8 @@ class BenchmarkResult:
                 continue
             kept = [k for k in range(len(cell.predictions)) if cell.predictions[k] is not None]
             for fold, (y_true, y_pred, score) in zip(kept, fold_predictions(cell)):
+                if np.ndim(y_true) == 2:  # multioutput: one tuple a row, in one column
+                    y_true, y_pred = list(map(tuple, y_true)), list(map(tuple, y_pred))
                 frame = {
                     "dataset": dataset, "model": model, "outer_fold": fold,
                     "row": cell.test_indices[fold], "y_true": y_true, "y_pred": y_pred,

@@ -5,7 +5,7 @@ import os
 import numpy as np
 from sklearn.utils._param_validation import validate_params
 
-from ..model_selection._engine import refits_class
+from ..model_selection._engine import is_per_label, refits_class
 from ..stats._checks import CONFIDENCE, COUNT
 from ..stats._compare import NOT_DEMONSTRATED
 from ..utils import RANDOM_STATE_CONSTRAINTS, fill_doc, install_hint
@@ -457,8 +457,10 @@ def fold_predictions(cell):
             continue
         y_true = np.asarray(kept["y_true"])
         scores = kept["proba"] if kept["proba"] is not None else kept["decision"]
-        score = None if scores is None else np.mean(np.asarray(scores, dtype=float), axis=0)
         classes = kept["classes"]
+        score = None
+        if scores is not None and not is_per_label(classes):
+            score = np.mean(np.asarray(scores, dtype=float), axis=0)
         if classes is None:  # a regressor: the mean of its refits' predictions
             y_pred = np.mean(np.asarray(kept["predict"], dtype=float), axis=0)
         else:

@@ -407,12 +407,12 @@ def test_default_inner_cv_is_a_stratified_90_10_holdout_for_classifiers():
     assert sorted(counts) == [(27, 9)] * 3 + [(30, 10)] * 3  # 3 selection fits, 3 refits
     assert nested.cv_results_["split0_test_score"].shape == (3,)
     assert "split1_test_score" not in nested.cv_results_
-    assert default_inner_cv(LogisticRegression(), StratifiedKFold(3), 0).stratify is True
-    assert default_inner_cv(LogisticRegression(), StratifiedKFold(3), 0).test_size == 0.1
+    assert default_inner_cv(LogisticRegression(), StratifiedKFold(3), 0, y).stratify is True
+    assert default_inner_cv(LogisticRegression(), StratifiedKFold(3), 0, y).test_size == 0.1
 
 
 def test_default_inner_cv_is_an_unstratified_holdout_for_regressors():
-    assert default_inner_cv(Ridge(), KFold(3), 0).stratify is False
+    assert default_inner_cv(Ridge(), KFold(3), 0, y_reg).stratify is False
     NestedCV(CountingRegressor(), outer_cv=KFold(3), n_refits=1, refit=False).fit(X_reg, y_reg)
     # 40 training samples, 4 held out: 3 selection fits on 36, 3 refits on 40
     assert sorted(CountingRegressor.train_sizes) == [36] * 3 + [40] * 3

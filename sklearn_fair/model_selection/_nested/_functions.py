@@ -379,15 +379,17 @@ def _fold_predictions(models, X_test, method, classifier, classes):
         return [_averaged([o[k] for o in outputs], method) for k in range(len(outputs[0]))]
     if method != "predict" or not classifier:
         return _missing_classes_filled(_averaged(outputs, method), models[0], classes, method)
-    # classes of several classifier refits: from their averaged probabilities or decisions
+    # classes of several classifier refits: from their averaged probabilities or decisions;
+    # a multilabel model's (its classes_, one array a label) label by label
+    decided_by = getattr(models[0], "classes_", None) if classes is None else classes
     for richer in ("predict_proba", "decision_function"):
         if all(hasattr(m, richer) for m in models):
             try:
                 values = [_ordered(m, getattr(m, richer)(X_test), richer, classes) for m in models]
             except (AttributeError, NotImplementedError):
                 continue
-            return refits_class(outputs, values, classes)
-    return refits_class(outputs, None, classes)
+            return refits_class(outputs, values, decided_by)
+    return refits_class(outputs, None, decided_by)
 
 
 def _same(a, b):
@@ -417,7 +419,19 @@ def _missing_classes_filled(output, model, classes, method):
 def refits_class(predictions, scores, classes):
     """The class of several classifier refits of one fold: that of their averaged
     probabilities or decision values ``scores`` (a list, one per refit), or without them
-    (None) the majority vote of their ``predictions``."""
+    (None) the majority vote of their ``predictions``. A multilabel model's ``classes``, one
+    array a label (its ``classes_``), decide label by label."""
+    if is_per_label(classes):
+        return np.column_stack(
+            [
+                refits_class(
+                    [np.asarray(p)[:, k] for p in predictions],
+                    None if scores is None else [_of_label(s, k) for s in scores],
+                    label_classes,
+                )
+                for k, label_classes in enumerate(classes)
+            ]
+        )
     if scores is not None:
         mean = np.mean(np.asarray(scores, dtype=float), axis=0)
         if mean.ndim == 1:  # binary decision values
@@ -425,6 +439,17 @@ def refits_class(predictions, scores, classes):
         return np.asarray(classes)[np.argmax(mean, axis=1)]
     votes = np.array(predictions)
     return np.array([max(set(col.tolist()), key=col.tolist().count) for col in votes.T])
+
+
+def _of_label(scores, k):
+    """Label ``k``'s probabilities (a list, one array a label) or decision values (a column)."""
+    return scores[k] if isinstance(scores, list) else np.asarray(scores)[:, k]
+
+
+def is_per_label(classes):
+    """Whether ``classes`` are a multilabel model's ``classes_``: one array of classes a
+    label."""
+    return isinstance(classes, (list, tuple)) and len(classes) > 0 and np.ndim(classes[0]) == 1
 
 
 @validate_params(

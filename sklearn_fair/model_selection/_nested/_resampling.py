@@ -79,14 +79,17 @@ def _groups_leaks_reported_by_us():
         yield
 
 
-def default_inner_cv(estimator, outer_cv, seed):
-    """The paper's inner protocol, one 90%/10% hold-out: stratified for classifiers, on the last
-    10% after a time-ordered outer splitter, grouped whenever ``groups`` reach its ``split``."""
+def default_inner_cv(estimator, outer_cv, seed, y):
+    """The paper's inner protocol, one 90%/10% hold-out: stratified for classifiers of a binary
+    or multiclass ``y`` (as scikit-learn's ``check_cv``: a multilabel ``y`` is not), on the
+    last 10% after a time-ordered outer splitter, grouped whenever ``groups`` reach its
+    ``split``."""
     if is_time_ordered(outer_cv):
         return HoldoutSplit(test_size=INNER_TEST_SIZE, shuffle=False)
-    return HoldoutSplit(
-        test_size=INNER_TEST_SIZE, stratify=is_classifier(estimator), random_state=seed
+    stratify = is_classifier(estimator) and (
+        y is None or type_of_target(y) in ("binary", "multiclass")
     )
+    return HoldoutSplit(test_size=INNER_TEST_SIZE, stratify=stratify, random_state=seed)
 
 
 def lagged(cv):
@@ -293,7 +296,7 @@ def resolve_splitters(outer_cv, inner_cv, estimator, y, seeds, owner, groups=Non
     classifier = is_classifier(estimator)
     outer = check_cv_with_groups(outer_cv, y, classifier, groups)
     if inner_cv is None:
-        inner = default_inner_cv(estimator, outer, seeds.inner_cv_seed())
+        inner = default_inner_cv(estimator, outer, seeds.inner_cv_seed(), y)
     else:  # an int becomes a splitter, an iterable of splits is wrapped in one
         inner = check_cv_with_groups(inner_cv, y, classifier, groups)
     if seeds.seeded:
@@ -441,7 +444,7 @@ def _early_stopping_holdouts(trains, stored, outer, data, estimator, seeds):
         if stored[fold]:
             holdouts[fold] = stored[fold][0]
             continue
-        cv = default_inner_cv(estimator, outer, seeds.holdout_seed(fold))
+        cv = default_inner_cv(estimator, outer, seeds.holdout_seed(fold), data.y)
         where = f"the early-stopping hold-out of {_where(fold)}"
         holdouts[fold] = inner_splits_of_fold(cv, data.X, data.y, train, split_params, where)[0]
     return holdouts
