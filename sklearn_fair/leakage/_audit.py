@@ -42,6 +42,9 @@ class AuditResult:
         Samples after ``prepare``, when one was given.
     notes : list of str
         Limits of what was checked.
+    groups_on_both_sides : tuple of (int, int) or None
+        With ``groups``: how many groups the outer splits put on both sides of a split, of
+        how many (a splitter that ignores the groups tests on subjects it trained on).
     """
 
     duplicates: object = None
@@ -50,6 +53,7 @@ class AuditResult:
     n_samples: int = 0
     n_prepared: object = None
     notes: list = field(default_factory=list)
+    groups_on_both_sides: object = None
 
     @property
     def resampled_before_split(self):
@@ -74,6 +78,12 @@ class AuditResult:
                 f"permutation: on permuted labels the {p.scoring} is {p.permuted_mean:.3f} "
                 f"[{p.ci_low:.3f}, {p.ci_high:.3f}] ({100 * p.confidence:g}% {p.ci_method}), "
                 f"clearly above chance ({p.chance:.3f})"
+            )
+        if self.groups_on_both_sides is not None and self.groups_on_both_sides[0]:
+            both, total = self.groups_on_both_sides
+            found.append(
+                f"groups: {both} of the {total} groups fall on both sides of a split (the "
+                "splitter ignores the groups): the model is tested on groups it trained on"
             )
         for step in self.prefit or []:
             how = (
@@ -207,7 +217,8 @@ def audit(
     scoring : str, callable or None, default=None
         One metric, as in NestedCV; None is the estimator's ``score``.
     groups : array-like of shape (n_samples,), default=None
-        Group labels for group-aware splitters.
+        Group labels for group-aware splitters. A ``cv`` whose splits put a group on both
+        sides (one that ignores the groups) is flagged.
     {prepare} A change in the number of samples (resampling before splitting) is flagged.
     {n_permutations}
     {chance}
@@ -260,20 +271,30 @@ def audit(
         check_scoring_labels(estimator, scoring, y, "audit")
     n_samples = _num_samples(X_checked)
     # an int cv is read as NestedCV reads it, so both see the same splits
-    cv = check_cv_with_groups(cv, y, is_classifier(estimator), groups)
+    cv_given, cv = cv, check_cv_with_groups(cv, y, is_classifier(estimator), groups)
     notes = []
+    splits = list(cv.split(X_checked, y, groups))
 
     duplicates = None
     if "duplicates" in checks:
-        duplicates = find_duplicates(X_checked, y, cv.split(X_checked, y, groups))
+        duplicates = find_duplicates(X_checked, y, splits)
         if is_graph_data(X_checked):
             notes.append("graphs are compared as stored (same node order), not up to isomorphism")
+
+    groups_on_both_sides = None
+    if groups is not None:
+        labels = np.asarray(groups)
+        both = set()
+        for train, test in splits:
+            both.update(np.intersect1d(labels[train], labels[test]).tolist())
+        groups_on_both_sides = (len(both), np.unique(labels).size)
 
     n_prepared = None
     if prepare is not None:
         n_prepared = _num_samples(prepare(X_checked, y)[0])
         if n_prepared != n_samples:
             notes.append("groups are not passed through a prepare that changes the samples")
+    resampled = n_prepared not in (None, n_samples)
 
     permutation = None
     if "permutation" in checks:
@@ -282,13 +303,14 @@ def audit(
             X_checked,
             y,
             prepare=prepare,
-            groups=groups if n_prepared in (None, n_samples) else None,
+            groups=None if resampled else groups,
             n_permutations=n_permutations,
             chance=chance,
             tolerance=tolerance,
             confidence=confidence,
             random_state=rng,
-            outer_cv=cv,
+            # the prepared samples have no groups: an int cv is not made a group splitter
+            outer_cv=cv_given if resampled and isinstance(cv_given, numbers.Integral) else cv,
             inner_cv=inner_cv,
             param_grid=param_grid,
             scoring=scoring,
@@ -301,4 +323,6 @@ def audit(
             )
 
     prefit = find_prefit_steps(estimator) if "prefit" in checks else None
-    return AuditResult(duplicates, permutation, prefit, n_samples, n_prepared, notes)
+    return AuditResult(
+        duplicates, permutation, prefit, n_samples, n_prepared, notes, groups_on_both_sides
+    )

@@ -593,3 +593,54 @@ def test_chance_level_of_ppv_is_the_prevalence_of_the_positive_label():
     labels = ["ill", "well", "well", "well"]
     assert chance_level("ppv", labels, pos_label="ill") == 0.25  # 1 of 4, by hand
     assert chance_level("precision", [True, False, False], pos_label=True) == 1 / 3
+
+
+def test_a_splitter_that_ignores_the_groups_is_flagged():
+    # each subject has one label and its own features: KFold tests on subjects it trained on
+    # (scikit-learn's cross_val_score 1.0, GroupKFold 0.72); the audit said "no leak found"
+    import warnings
+
+    from sklearn.model_selection import GroupKFold, KFold
+    from sklearn.neighbors import KNeighborsClassifier
+
+    rng = np.random.default_rng(0)
+    groups = np.repeat(np.arange(20), 5)
+    X = rng.normal(scale=3, size=(20, 5))[groups] + rng.normal(scale=0.3, size=(100, 5))
+    y = np.repeat(rng.permutation(np.tile([0, 1], 10)), 5)
+    straddling = {  # independently: the groups on both sides of some KFold split
+        g for train, test in KFold(5, shuffle=True, random_state=0).split(X)
+        for g in np.intersect1d(groups[train], groups[test])
+    }  # fmt: skip
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        leaky = audit(
+            KNeighborsClassifier(3), X, y, cv=KFold(5, shuffle=True, random_state=0),
+            groups=groups, checks=("duplicates", "prefit"), random_state=0,
+        )  # fmt: skip
+        clean = audit(
+            KNeighborsClassifier(3), X, y, cv=GroupKFold(5), groups=groups,
+            checks=("duplicates", "prefit"), random_state=0,
+        )  # fmt: skip
+    assert not leaky.passed and leaky.groups_on_both_sides == (len(straddling), 20)
+    assert any(flag.startswith(f"groups: {len(straddling)} of the 20") for flag in leaky.flags)
+    assert clean.passed and clean.groups_on_both_sides == (0, 20)
+
+
+def test_an_int_cv_with_groups_and_a_resampling_prepare_is_audited():
+    # the prepared samples have no groups: the int cv had been made a group splitter anyway,
+    # which then saw one group ("n_splits=4 greater than the number of groups: 1")
+    import warnings
+
+    from imblearn.under_sampling import RandomUnderSampler
+
+    rng = np.random.default_rng(0)
+    X, y = rng.normal(size=(80, 4)), np.r_[np.zeros(60, int), np.ones(20, int)]
+    groups = np.repeat(np.arange(20), 4)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        result = audit(
+            LogisticRegression(), X, y, cv=4, groups=groups, n_permutations=2, random_state=0,
+            prepare=RandomUnderSampler(random_state=0).fit_resample,
+        )  # fmt: skip
+    assert result.n_prepared == 40 and result.resampled_before_split
+    assert len(result.permutation.permuted_estimates) == 2
