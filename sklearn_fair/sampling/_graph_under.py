@@ -20,7 +20,9 @@ class RandomGraphUnderSampler(BaseUnderSampler):
     imbalanced-learn under-sampler takes any indexable sequence of items (PyTorch Geometric
     ``Data`` objects, a dataset of them, or anything else; arrays, sparse matrices and
     DataFrames as rows) and keeps, for each class, a random subset of its items, as
-    :class:`~imblearn.under_sampling.RandomUnderSampler` does for rows. As a step of
+    :class:`~imblearn.under_sampling.RandomUnderSampler` does for rows (the same subset for
+    the same seed; class by class in their order in ``X``, where RandomUnderSampler keeps
+    the order of its draw). As a step of
     imbalanced-learn's :class:`~imblearn.pipeline.Pipeline` it acts only while fitting:
     predicting and scoring see every graph. torch is never imported here.
 
