@@ -762,11 +762,17 @@ class Describer:
         }
 
     def _class_state(self, cls, _seen, depth):
-        """The class attributes of ``cls`` and the globals its methods read, by value."""
+        """The class attributes of ``cls`` and the globals its methods read, by value; not
+        the attributes its own methods assign (``type(self).fits += 1``: the class's state as
+        it runs, not a setting)."""
+        assigned = {name for function in _methods(cls) for name in _assigned_in(function.__code__)}
         attributes = {
             key: self._value_read(value, (), _seen, depth)
             for key, value in vars(cls).items()
-            if not key.startswith("__") and key != "_abc_impl" and not _is_code(value)
+            if not key.startswith("__")
+            and key != "_abc_impl"
+            and key not in assigned
+            and not _is_code(value)
         }
         globals_read = {}
         for function in _methods(cls):
@@ -821,6 +827,16 @@ class Describer:
                 _modules_imported_by(code, function.__globals__.get("__package__"))
             ),
         }
+
+
+@functools.lru_cache(maxsize=4096)
+def _assigned_in(code):
+    """The attribute names that a code object (and the code nested in it) assigns."""
+    names = {i.argval for i in dis.get_instructions(code) if i.opname == "STORE_ATTR"}
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            names |= _assigned_in(const)
+    return frozenset(names)
 
 
 def _name_of(module):

@@ -353,3 +353,34 @@ def test_globals_and_class_attributes_set_at_run_time_are_in_the_key(tmp_path, m
         assert describe(reader) != first
     finally:
         sys.modules.pop(name, None)
+
+
+COUNTING = """\
+from sklearn.dummy import DummyClassifier
+
+
+class CountingPrior(DummyClassifier):
+    fits = 0
+    strategy_note = "prior"
+
+    def fit(self, X, y, sample_weight=None):
+        type(self).fits += 1
+        return super().fit(X, y, sample_weight=sample_weight)
+"""
+
+
+def test_a_class_attribute_its_own_methods_assign_is_state_not_a_setting(tmp_path, monkeypatch):
+    # a class that counts its fits: the count is the class's state as it runs; keyed by value,
+    # every fit changed the key (no cache hit; a benchmark refused to extend its own cells)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    name = f"counting_{tmp_path.name.replace('-', '_')}"
+    (tmp_path / f"{name}.py").write_text(COUNTING)
+    module = importlib.import_module(name)
+    try:
+        before = describe(module.CountingPrior())
+        module.CountingPrior().fit([[0], [1]], [0, 1])
+        assert module.CountingPrior.fits == 1 and describe(module.CountingPrior()) == before
+        module.CountingPrior.strategy_note = "changed"  # read, never assigned by the class
+        assert describe(module.CountingPrior()) != before
+    finally:
+        sys.modules.pop(name, None)
