@@ -137,7 +137,7 @@ def read_document(path):
 def load_cells(path, *, verify="raise"):
     """``(cells, settings)``: BenchmarkResult's arguments from the file at ``path``, checked."""
     document = read_document(path)
-    verify_result(document, source=f"file {os.fspath(path)}", verify=verify)
+    verify_result(document, source=f"file {os.fspath(path)}", verify=verify, from_file=True)
     if document.get("format") != BENCHMARK_FORMAT:
         raise InvalidResultError(
             f"The file {os.fspath(path)} is of format {document.get('format')!r}, not a "

@@ -242,7 +242,11 @@ def card_of(models, *, X=None, y=None, splits_file=None, stratified=None):
     task = _task(models, y)
     strat = _stratification(models, y, stratified, task)
     saved = (
-        ("yes", f"outer and inner splits read from {os.fspath(splits_file)}")
+        (
+            "yes",
+            f"outer splits read from {os.fspath(splits_file)} (inner splits too where it "
+            "holds them; the resampling says how the inner splits were made)",
+        )
         if splits_file
         else ("no", "pass the splits to save_splits; the outer indices are in the results")
     )
@@ -265,10 +269,18 @@ def card_of(models, *, X=None, y=None, splits_file=None, stratified=None):
             f"{'/'.join(sorted({str(len(m.scores)) for m in models}))} outer folds per model",
         ),
     ]
-    seeds = {"random_state": models[0].random_state}
-    refits = {_label(m, one): m.refit_seeds for m in models}
+    states = {_label(m, one): m.random_state for m in models}
+    if len({repr(state) for state in states.values()}) == 1:
+        seeds = {"random_state": models[0].random_state}
+    else:  # each model's own: the first one's was given for all
+        seeds = {f"{label} random_state": state for label, state in states.items()}
+    # the seeds that trained a model (the seed probe may have left some unused)
+    refits = {
+        _label(m, one): m.refit_seeds if m.used_refit_seeds is None else m.used_refit_seeds
+        for m in models
+    }
     if not one and len({repr(s) for s in refits.values()}) == 1:
-        seeds["refit seeds (every cell)"] = models[0].refit_seeds
+        seeds["refit seeds (every cell)"] = next(iter(refits.values()))
     else:
         seeds.update({f"{label} refit seeds": value for label, value in refits.items()})
     return ReproducibilityCard(

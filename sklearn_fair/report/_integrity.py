@@ -72,7 +72,7 @@ def _number(value):
     return math.nan if value is None else float(value)
 
 
-def verify_result(document, *, source, verify="raise"):
+def verify_result(document, *, source, verify="raise", from_file=False):
     """Check a saved result against what its writer guaranteed; refuse or warn.
 
     Parameters
@@ -85,6 +85,10 @@ def verify_result(document, *, source, verify="raise"):
         What to call it in messages: the file's path, or the result's name.
     verify : {"raise", "warn"}, default="raise"
         What to do with a result that fails a check: refuse it, or read it with a warning.
+    from_file : bool, default=False
+        Whether ``document`` was read from a file: a result with ``outer_results`` but
+        without the ``format`` and ``checksum`` that :func:`result_to_dict` writes is then
+        read unchecked, with a warning (one kept in memory may lack them).
 
     Raises
     ------
@@ -115,7 +119,7 @@ def verify_result(document, *, source, verify="raise"):
     if verify not in VERIFY:
         raise ValueError(f"The 'verify' parameter must be one of {VERIFY}. Got {verify!r} instead.")
     # what cannot be read, what failed a check, what has no checksum to check
-    findings = SimpleNamespace(broken=[], failed=[], unchecked=[])
+    findings = SimpleNamespace(broken=[], failed=[], unchecked=[], from_file=from_file)
     try:
         _check_document(document, findings, covered=False)
     except RecursionError:
@@ -152,6 +156,11 @@ def _check_document(document, findings, *, covered, where=""):
         return
     kind = document.get("format")
     if kind is None:  # the caller's own numbers, or result_to_dict's shape without a format
+        if "outer_results" in document and findings.from_file and not covered:
+            # result_to_dict writes both: a file without them was stripped of its seal
+            findings.unchecked.append(
+                f"{where}has no format and no checksum, so an edit or damage cannot be detected"
+            )
         _check_fields(document, findings, where)
     elif kind == RESULT_FORMAT:
         _check_seal(document, findings, _RESULT_VERSIONS, sealed_from=3, covered=covered,

@@ -112,6 +112,9 @@ class NestedResult:
     predictions: object = None
     # what the cell was computed from ("data", "model": their fingerprints), when recorded
     fingerprints: dict = field(default_factory=dict)
+    # the refit seeds that trained a model in some outer fold (the seed probe may have left
+    # some of refit_seeds unused), when the folds record theirs; else None
+    used_refit_seeds: object = None
 
     @property
     def n_failed(self):
@@ -462,15 +465,16 @@ def as_result(name, result, *, dataset="data", metric=None, budget=None, verify=
     ``result``: a fitted NestedCV (trusted), a :func:`result_to_dict` dict, the experiment
     runner's ``models/<name>.json`` content, or a dict of per-fold ``test_scores`` (and
     ``validation_scores``, ``best_params``). A dict is checked first (:func:`verify_result` with
-    ``verify``; None: the caller checked it) and named ``source`` in messages. ``metric`` and
+    ``verify``; None: the caller checked it); ``source``, where given, is the file it was read
+    from, as messages name it. ``metric`` and
     ``budget``: the selecting metric's printed name and the tuning budget where the result does
     not record them.
     """
     if isinstance(result, NestedResult):
         return result
     if isinstance(result, Mapping) and verify is not None:
-        source = source or f"{name!r} of data set {dataset!r}"
-        verify_result(result, source=source, verify=verify)
+        from_file, source = source is not None, source or f"{name!r} of data set {dataset!r}"
+        verify_result(result, source=source, verify=verify, from_file=from_file)
     estimator, task, failures, resampling, selection = None, None, {}, {}, None
     if hasattr(result, "outer_results_"):
         folds, estimator = result.outer_results_, result
@@ -557,7 +561,16 @@ def as_result(name, result, *, dataset="data", metric=None, budget=None, verify=
             else None
         ),
         selection_metric=selection,
+        used_refit_seeds=_used_refit_seeds(refit_seeds, folds),
     )
+
+
+def _used_refit_seeds(refit_seeds, folds):
+    per_fold = [f.get("refit_seeds") for f in folds]
+    if any(not isinstance(seeds, list) for seeds in per_fold):
+        return None
+    used = {repr(seed) for seeds in per_fold for seed in seeds}
+    return [seed for seed in refit_seeds if repr(seed) in used]
 
 
 def shared_metric(models):

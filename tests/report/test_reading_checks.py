@@ -178,6 +178,28 @@ def test_a_result_without_a_checksum_is_read_with_a_warning(runner_files):
     assert bench.models == ["prior", "tree"]
 
 
+def test_a_saved_result_stripped_of_its_format_and_checksum_is_read_with_a_warning(
+    runner_files, tmp_path
+):
+    # without "format", "version" and "checksum" a file passed for the caller's own numbers:
+    # every score set to 1.0 was read without a word
+    document = _documents(runner_files)["iris", "tree"]["result"]
+    for key in ("format", "version", "checksum"):
+        del document[key]
+    for fold in document["outer_results"]:
+        fold["test_score"], fold["test_scores"] = 1.0, [1.0]
+        fold["test_scores_per_metric"] = {k: [1.0] for k in fold["test_scores_per_metric"]}
+    document["score_mean"], document["score_std"] = 1.0, 0.0
+    path = tmp_path / "stripped.json"
+    path.write_text(json.dumps(document))
+    with pytest.warns(UncheckedResultWarning, match="has no format and no checksum"):
+        bench = BenchmarkResult.from_results({("iris", "tree"): path})
+    assert list(bench.cells["iris", "tree"].scores) == [1.0, 1.0, 1.0]
+    with warnings.catch_warnings():  # the same dict kept in memory: the caller's own
+        warnings.simplefilter("error", UncheckedResultWarning)
+        BenchmarkResult.from_results({("iris", "tree"): document})
+
+
 @pytest.mark.parametrize(
     "edit, match",
     [

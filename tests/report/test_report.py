@@ -249,7 +249,9 @@ def test_card_checklist_seeds_fingerprints_versions(fitted, data, tmp_path):
     assert answers["stratified splits"] == "yes"  # StratifiedKFold for a classifier
     assert answers["test (not validation) scores, mean and std over the outer folds"] == "yes"
     assert card.seeds["random_state"] == 0
-    assert card.seeds["logistic refit seeds"] == fitted["logistic"].refit_seeds_
+    # the seeds that trained a model in some fold (the probe may have left some unused)
+    trained = {s for fold in fitted["logistic"].outer_results_ for s in fold["refit_seeds"]}
+    assert set(card.seeds["logistic refit seeds"]) == trained
     assert len(set(card.splits_fingerprint.values())) == 1
     assert card.data_fingerprint.startswith("sha256:")
     assert card.labels_fingerprint.startswith("sha256-ranks:")
@@ -259,6 +261,27 @@ def test_card_checklist_seeds_fingerprints_versions(fitted, data, tmp_path):
     X2 = X.copy()
     X2[0, 0] += 1
     assert reproducibility_card(fitted, X=X2).data_fingerprint != card.data_fingerprint
+
+
+def test_card_gives_each_models_random_state_and_the_refit_seeds_that_trained(data):
+    # the first model's random_state was given for all; the planned refit seeds for those
+    # that trained a model
+    X, y = data
+    from sklearn.tree import DecisionTreeClassifier
+
+    models = {
+        name: NestedCV(
+            DecisionTreeClassifier(), {"max_depth": [1, 3]}, outer_cv=3, inner_cv=2,
+            refit=False, random_state=seed,
+        ).fit(X, y)
+        for name, seed in (("a", 0), ("b", 12345))
+    }  # fmt: skip
+    card = reproducibility_card(models, X=X, y=y)
+    assert card.seeds["a random_state"] == 0 and card.seeds["b random_state"] == 12345
+    for name, model in models.items():
+        trained = [s for s in model.refit_seeds_ if any(s in f["refit_seeds"] for f in
+                                                          model.outer_results_)]  # fmt: skip
+        assert card.seeds[f"{name} refit seeds"] == trained
 
 
 def test_card_without_labels_or_splits_file(fitted):
