@@ -5,10 +5,12 @@ import os
 from copy import deepcopy
 
 import numpy as np
+from sklearn import get_config
 from sklearn.base import BaseEstimator, MetaEstimatorMixin, _fit_context
 from sklearn.utils import get_tags
 from sklearn.utils._available_if import _AvailableIfDescriptor
 from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.metadata_routing import process_routing
 from sklearn.utils.validation import check_is_fitted
 
 from ...utils import RANDOM_STATE_CONSTRAINTS, EstimatorInstance, IntervalNotBool, fill_doc
@@ -58,6 +60,13 @@ class _SaysWhy(_AvailableIfDescriptor):
 def available_if(check):
     """Like :func:`sklearn.utils.metaestimators.available_if`; see :class:`_SaysWhy`."""
     return lambda fn: _SaysWhy(fn, check, attribute_name=fn.__name__)
+
+
+# what a fit with refit=True sets: the final model and what is read from it
+_FINAL_ATTRIBUTES = (
+    "best_params_", "best_index_", "best_score_", "best_estimator_", "refit_time_",
+    "n_features_in_", "feature_names_in_",
+)  # fmt: skip
 
 
 def _estimator_has(attr):
@@ -437,6 +446,16 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         """Transform with :attr:`best_estimator_`."""
         return self._final("transform")(X)
 
+    @available_if(_estimator_has("inverse_transform"))
+    def inverse_transform(self, X):
+        """Inverse transform with :attr:`best_estimator_`."""
+        return self._final("inverse_transform")(X)
+
+    @available_if(_estimator_has("score_samples"))
+    def score_samples(self, X):
+        """Score samples with :attr:`best_estimator_`."""
+        return self._final("score_samples")(X)
+
     @available_if(_estimator_has("score"))
     def score(self, X, y=None, **params):
         """Score :attr:`best_estimator_` on ``X, y`` with the selecting metric.
@@ -448,16 +467,19 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         y : array-like, default=None
             True targets.
         **params : dict
-            Passed to the scorer (e.g. ``sample_weight``).
+            Passed to the scorer (e.g. ``sample_weight``); with metadata routing, as the
+            scorer requests them.
 
         Returns
         -------
         score : float
         """
         check_is_fitted(self, "best_estimator_")
-        scorer = (
-            self.scorer_[self.refit_metric_] if isinstance(self.scorer_, dict) else self.scorer_
-        )
+        several = isinstance(self.scorer_, dict)
+        scorer = self.scorer_[self.refit_metric_] if several else self.scorer_
+        if get_config().get("enable_metadata_routing", False):  # as GridSearchCV.score
+            routed = process_routing(self, "score", **params)
+            params = routed[f"scorer_{self.refit_metric_ if several else 'score'}"].score
         score = scorer(self.best_estimator_, X, y, **params)
         # a callable scoring that returns a dict: its refit metric, as scikit-learn's searches
         return score[self.refit_metric_] if isinstance(score, dict) else score
@@ -530,6 +552,9 @@ def store_fitted(nested, run):
     nested.resampling_ = dict(plan.resampling)
     nested.failed_tasks_ = run.results["failed_tasks"]
     nested.cache_info_ = run.results["cache_info"]
+    if final is None:  # refit=False: nothing of a previous fit's final model stays
+        for name in _FINAL_ATTRIBUTES:
+            nested.__dict__.pop(name, None)
     if final is not None:
         nested.best_params_ = final["best_params"]
         nested.best_index_ = final["best_index"]

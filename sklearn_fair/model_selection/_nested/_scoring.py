@@ -217,13 +217,16 @@ def refit_metric_name(scorers, multimetric, refit, owner, first_selects=False):
 
 
 def metadata_router(owner, estimator, scorers, outer_cv, inner_cv):
-    """Routing of fit metadata: the estimator's fit, every scorer, both splitters."""
+    """Routing of metadata: to the estimator's fit, every scorer (from ``fit`` and from
+    ``score``, as GridSearchCV routes them), both splitters."""
     router = MetadataRouter(owner=owner)
     router.add(estimator=estimator, method_mapping=MethodMapping().add(caller="fit", callee="fit"))
     for name, scorer in scorers.items():
         router.add(
             **{f"scorer_{name}": scorer},
-            method_mapping=MethodMapping().add(caller="fit", callee="score"),
+            method_mapping=MethodMapping()
+            .add(caller="fit", callee="score")
+            .add(caller="score", callee="score"),
         )
     for name, cv in (("outer_cv", outer_cv), ("inner_cv", inner_cv)):
         if hasattr(cv, "split") and not isinstance(cv, numbers.Integral):
