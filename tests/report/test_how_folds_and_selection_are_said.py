@@ -214,3 +214,25 @@ def test_the_interval_column_names_the_interval_its_numbers_are():
     header = next(line for line in markdown.splitlines() if line.startswith("| model |"))
     assert "95% interval of the mean (Student t) |" in header
     assert f"[{low:.3f}, {high:.3f}]" in markdown
+
+
+def test_a_holdout_that_stratifies_by_default_is_said_to_be_stratified():
+    # HoldoutSplit(stratify=None) stratifies class labels (its splits are
+    # StratifiedShuffleSplit's), yet was described as a "random hold-out"
+    from sklearn.datasets import load_iris
+    from sklearn.model_selection import StratifiedShuffleSplit
+    from sklearn.tree import DecisionTreeClassifier
+
+    from sklearn_fair.model_selection import HoldoutSplit
+
+    X, y = load_iris(return_X_y=True)
+    holdout = HoldoutSplit(test_size=0.2, random_state=0)
+    reference = StratifiedShuffleSplit(n_splits=1, test_size=0.2, random_state=0)
+    ((train, test),) = holdout.split(X, y)
+    ((train_ref, test_ref),) = reference.split(X, y)
+    assert sorted(test) == sorted(test_ref)
+    nested = NestedCV(
+        DecisionTreeClassifier(), {"max_depth": [1, 2]}, outer_cv=3, inner_cv=holdout,
+        n_refits=1, refit=False, random_state=0,
+    ).fit(X, y)  # fmt: skip
+    assert nested.resampling_["inner"].startswith("one 80%/20% stratified hold-out")

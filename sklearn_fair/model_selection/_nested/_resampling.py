@@ -304,12 +304,14 @@ def resolve_splitters(outer_cv, inner_cv, estimator, y, seeds, owner, groups=Non
     return Splitters(outer, inner, inner_cv, outer_cv)
 
 
-def _describe_splitter(cv, n_splits):
+def _describe_splitter(cv, n_splits, y=None):
     name = type(cv).__name__
     if isinstance(cv, HoldoutSplit):
         test = cv.test_size
         share = f"{100 - round(100 * test)}%/{round(100 * test)}%" if test < 1 else f"{test}-row"
-        kind = "time-ordered" if not cv.shuffle else "stratified" if cv.stratify else "random"
+        # stratify=None stratifies class labels, as the split itself decides it
+        stratified = cv._stratifies(y) if cv.stratify is None else cv.stratify
+        kind = "time-ordered" if not cv.shuffle else "stratified" if stratified else "random"
         return f"one {share} {kind} hold-out (HoldoutSplit)"
     if name == "_CVIterableWrapper":
         return f"{n_splits} given (train, test) splits"
@@ -318,12 +320,12 @@ def _describe_splitter(cv, n_splits):
     return f"{n_splits} splits of {name}"
 
 
-def describe_resampling(cv, n_splits, leaks, *, given=None):
+def describe_resampling(cv, n_splits, leaks, *, given=None, y=None):
     """How ``cv`` made ``n_splits`` splits, as the reports print it ("5-fold
     StratifiedGroupKFold on groups"); ``leaks``: None without groups, else how many splits put
     a group on both sides, of how many, and where ("" or in which outer folds); ``given``: what
-    the user passed, when an int was turned into ``cv``."""
-    text = _describe_splitter(cv, n_splits)
+    the user passed, when an int was turned into ``cv``; ``y``: the labels it split."""
+    text = _describe_splitter(cv, n_splits, y)
     if isinstance(given, numbers.Integral) and leaks is not None:
         text += f" (cv={given} with groups)"
     if leaks is None or not n_splits:
@@ -395,10 +397,10 @@ def materialise_splits(data, splitters, routed, *, estimator, whole_search, earl
     outer_leaks = None if shared is None else (sum(1 for b in shared if b.size), len(shared), "")
     described = {
         "outer": describe_resampling(
-            outer, len(outer_splits), outer_leaks, given=splitters.outer_given
+            outer, len(outer_splits), outer_leaks, given=splitters.outer_given, y=data.y
         ),
         "inner": _describe_inner(
-            splitters, inner_splits, stored, whole_search is not None, inner_leaks
+            splitters, inner_splits, stored, whole_search is not None, inner_leaks, data.y
         ),
     }
     return Splits(outer_splits, inner_splits, holdouts, rows, described)
@@ -423,7 +425,7 @@ def _warn_search_ignores_groups(owner, search, routed):
     )
 
 
-def _describe_inner(splitters, inner_splits, stored, whole_search, inner_leaks):
+def _describe_inner(splitters, inner_splits, stored, whole_search, inner_leaks, y):
     if any(splits is not None for splits in stored.values()):
         return "the inner splits that outer_cv stores"
     if whole_search:
@@ -431,7 +433,8 @@ def _describe_inner(splitters, inner_splits, stored, whole_search, inner_leaks):
     # one splitter makes every fold's inner splits, so the first fold's number of splits names
     # it; the groups on both sides are counted over every fold's (inner_leaks)
     n_splits = len(next(iter(inner_splits.values()), []))
-    text = describe_resampling(splitters.inner, n_splits, inner_leaks, given=splitters.inner_given)
+    given = splitters.inner_given
+    text = describe_resampling(splitters.inner, n_splits, inner_leaks, given=given, y=y)
     return f"{text}, in each outer training fold"
 
 
