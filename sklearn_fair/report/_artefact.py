@@ -39,7 +39,7 @@ from ..exceptions import InvalidResultError
 from ..model_selection._engine import read_json
 from ..utils import package_versions
 from ._integrity import BENCHMARK_FORMAT, BENCHMARK_VERSION, verify_result, with_checksum
-from ._results import _integer_or_none, _jsonable, as_result, saved_fields
+from ._results import _integer_or_none, _jsonable, as_result, error_score_field, saved_fields
 
 #: The largest result file read back (every fold's indices of every data set).
 MAX_BYTES = 512 * 2**20
@@ -87,6 +87,7 @@ def _cell_result(cell, shared):
         "random_state": _integer_or_none(cell.random_state),
         "refit_seeds": cell.refit_seeds,
         "outer_results": folds,
+        **error_score_field(cell.error_score),
         **saved_fields(cell.failures, cell.resampling, cell.selection_metric),
     })  # fmt: skip
 

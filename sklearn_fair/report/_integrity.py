@@ -119,7 +119,9 @@ def verify_result(document, *, source, verify="raise", from_file=False):
     if verify not in VERIFY:
         raise ValueError(f"The 'verify' parameter must be one of {VERIFY}. Got {verify!r} instead.")
     # what cannot be read, what failed a check, what has no checksum to check
-    findings = SimpleNamespace(broken=[], failed=[], unchecked=[], from_file=from_file)
+    findings = SimpleNamespace(
+        broken=[], failed=[], unchecked=[], from_file=from_file, error_score=None
+    )
     try:
         _check_document(document, findings, covered=False)
     except RecursionError:
@@ -311,8 +313,8 @@ def _check_scores(values, bounds, what, findings):
         findings.broken.append(f"{what}: {values!r:.60} is not a list of numbers")
         return False
     for value in values:
-        if value is None or math.isnan(value):
-            continue
+        if value is None or math.isnan(value) or value == findings.error_score:
+            continue  # a failed fit's score (the run's error_score may lie outside the range)
         if math.isinf(value):
             findings.failed.append(f"{what}: {value} is not a finite number")
             return False
@@ -353,6 +355,10 @@ def _check_fields(result, findings, where):
         return
     ranges = _check_metrics(result, findings, where)
     refit_metric = result.get("refit_metric", next(iter(ranges), "score"))
+    error_score = result.get("error_score")
+    if error_score is not None and not (_is_number(error_score) and math.isfinite(error_score)):
+        findings.broken.append(f"{where}has an error_score {error_score!r:.40}, not a number")
+    findings.error_score = error_score
     for key, kinds in (("random_state", _is_index), ("task", lambda v: v in (
             "classification", "regression"))):  # fmt: skip
         if result.get(key) is not None and not kinds(result[key]):

@@ -1,6 +1,7 @@
 """NestedResult, the one shape of a nested result whatever it came from (a fitted NestedCV,
 a saved dict), and result_to_dict."""
 
+import math
 import numbers
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -115,6 +116,8 @@ class NestedResult:
     # the refit seeds that trained a model in some outer fold (the seed probe may have left
     # some of refit_seeds unused), when the folds record theirs; else None
     used_refit_seeds: object = None
+    # the score given to failed fits where it is a number (it may lie outside the range)
+    error_score: object = None
 
     @property
     def n_failed(self):
@@ -331,6 +334,9 @@ def result_to_dict(nested):
         "refit_metric": refit_metric,
         "task": _task(nested),
         "outer_results": folds,
+        # a number given to failed fits may lie outside the metric's range: the checks of
+        # a saved result allow it (NaN, the default, and "raise" need no room)
+        **error_score_field(_numeric_error_score(nested.get_params().get("error_score"))),
         **saved_fields(
             failures_of(getattr(nested, "failed_tasks_", [])),
             getattr(nested, "resampling_", {}),
@@ -482,6 +488,7 @@ def as_result(name, result, *, dataset="data", metric=None, budget=None, verify=
         resampling = dict(getattr(result, "resampling_", {}))
         selection = _own_selection(result)
         random_state = result.get_params().get("random_state")
+        error_score = _numeric_error_score(result.get_params().get("error_score"))
         refit_seeds = list(result.refit_seeds_)
         metrics, refit_metric = nested_metrics(result)
         task = _task(result)
@@ -513,6 +520,7 @@ def as_result(name, result, *, dataset="data", metric=None, budget=None, verify=
             ]
             metrics, refit_metric = {"score": UNRECORDED}, "score"
         random_state = result.get("random_state")
+        error_score = _numeric_error_score(result.get("error_score"))
         refit_seeds = list(result.get("refit_seeds") or [])
         budget = budget if budget is not None else _saved_budget(folds)
     else:
@@ -562,7 +570,20 @@ def as_result(name, result, *, dataset="data", metric=None, budget=None, verify=
         ),
         selection_metric=selection,
         used_refit_seeds=_used_refit_seeds(refit_seeds, folds),
+        error_score=error_score,
     )
+
+
+def _numeric_error_score(error_score):
+    """``error_score`` where it is a finite number, else None (NaN, "raise")."""
+    if isinstance(error_score, numbers.Real) and math.isfinite(error_score):
+        return float(error_score)
+    return None
+
+
+def error_score_field(error_score):
+    """The saved result's ``error_score`` entry: present only where it is a number."""
+    return {} if error_score is None else {"error_score": error_score}
 
 
 def _used_refit_seeds(refit_seeds, folds):

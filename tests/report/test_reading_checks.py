@@ -5,9 +5,11 @@ import json
 import os
 import warnings
 
+import numpy as np
 import pytest
 from sklearn.datasets import make_regression
 from sklearn.linear_model import Ridge
+from sklearn.tree import DecisionTreeClassifier
 
 from sklearn_fair import BenchmarkResult, NestedCV
 from sklearn_fair.exceptions import InvalidResultError, UncheckedResultWarning
@@ -268,3 +270,41 @@ def test_result_files_are_read_within_bounds(tmp_path, runner_files, monkeypatch
     monkeypatch.setattr(_artefact, "MAX_BYTES", 1000)
     with pytest.raises(InvalidResultError, match="is larger than max_bytes=1000"):
         read(runner_files["tree"])
+
+
+class _RefitFailsWithRowZero(DecisionTreeClassifier):
+    """Fails the refits (100 rows of iris) whose training rows hold iris's row 0."""
+
+    def fit(self, X, y, sample_weight=None):
+        if len(X) == 100 and np.any(np.all(X == [5.1, 3.5, 1.4, 0.2], axis=1)):
+            raise ValueError("a refit that fails")
+        return super().fit(X, y, sample_weight=sample_weight)
+
+
+def test_a_numeric_error_score_outside_the_range_is_read_back(tmp_path):
+    # failed refits scored error_score=-1.0, below accuracy's range: the untouched result
+    # and the benchmark's own file were refused as edited
+    from sklearn.datasets import load_iris
+    from sklearn.model_selection import StratifiedKFold
+
+    from sklearn_fair import benchmark
+
+    X, y = load_iris(return_X_y=True)
+    options = dict(outer_cv=StratifiedKFold(3), n_refits=1, random_state=0, error_score=-1.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        nested = NestedCV(
+            _RefitFailsWithRowZero(), {"max_depth": [1, 3]}, refit=False, **options
+        ).fit(X, y)
+        assert list(nested.outer_scores_).count(-1.0) == 2
+        verify_result(json.loads(json.dumps(result_to_dict(nested))), source="as written")
+        result = benchmark({"m": (_RefitFailsWithRowZero(), {"max_depth": [1, 3]})},
+                           {"iris": (X, y)}, **options)  # fmt: skip
+    path = result.save(tmp_path / "benchmark.json")
+    loaded = BenchmarkResult.load(path)
+    assert list(loaded.cells["iris", "m"].scores) == list(nested.outer_scores_)
+    edited = json.loads(json.dumps(result_to_dict(nested)))
+    edited["outer_results"][0]["test_scores"] = [-0.5]  # not the error_score: refused
+    edited["checksum"] = checksum(edited)
+    with pytest.raises(InvalidResultError, match="outside"):
+        verify_result(edited, source="edited")
