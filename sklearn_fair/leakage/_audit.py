@@ -10,7 +10,7 @@ from sklearn.utils import indexable
 from sklearn.utils._param_validation import validate_params
 from sklearn.utils.validation import _num_samples
 
-from ..model_selection._engine import check_cv_with_groups
+from ..model_selection._engine import check_cv_with_groups, straddling_groups
 from ..utils import check_random_state, fill_doc, is_graph_data, read_graph_labels
 from ._duplicates import find_duplicates
 from ._permutation import (
@@ -282,12 +282,10 @@ def audit(
             notes.append("graphs are compared as stored (same node order), not up to isomorphism")
 
     groups_on_both_sides = None
-    if groups is not None:
+    if groups is not None:  # counted as NestedCV counts them for its GroupLeakageWarning
         labels = np.asarray(groups)
-        both = set()
-        for train, test in splits:
-            both.update(np.intersect1d(labels[train], labels[test]).tolist())
-        groups_on_both_sides = (len(both), np.unique(labels).size)
+        both = np.unique(np.concatenate(straddling_groups(splits, labels)))
+        groups_on_both_sides = (both.size, np.unique(labels).size)
 
     n_prepared = None
     if prepare is not None:

@@ -15,6 +15,7 @@ from ._nested._estimator import store_fitted
 from ._nested._functions import is_per_label, refits_class
 from ._nested._planning import make_plan
 from ._nested._protocol import run_protocol
+from ._nested._resampling import _straddling as straddling_groups
 from ._nested._resampling import check_cv_with_groups
 from ._nested._running import PlansData, run_plan
 from ._nested._scheduling import NestedSchedule
@@ -35,16 +36,17 @@ __all__ = [
     "UnhashableError",
     "check_cv_with_groups",
     "check_entries",
+    "is_per_label",
     "is_search",
     "make_plan",
     "read_json",
-    "is_per_label",
     "refits_class",
     "resolve_scorers",
     "run_plan",
     "run_protocol",
     "shared_root_seed",
     "store_fitted",
+    "straddling_groups",
     "take",
     "task_names",
 ]

@@ -334,25 +334,35 @@ class Scaled(ClassifierMixin, BaseEstimator):
 """
 
 
-def test_globals_and_class_attributes_set_at_run_time_are_in_the_key(tmp_path, monkeypatch):
-    monkeypatch.syspath_prepend(str(tmp_path))
-    name = f"mutable_{tmp_path.name.replace('-', '_')}"
-    (tmp_path / f"{name}.py").write_text(MUTABLE)
-    module = importlib.import_module(name)
-    try:
-        before = describe(module.Scaled())
-        monkeypatch.setattr(module, "SCALE", 100.0)
-        after_global = describe(module.Scaled())
-        monkeypatch.setattr(module.Scaled, "BOOST", 100.0)
-        after_attribute = describe(module.Scaled())
-        assert len({json.dumps(d) for d in (before, after_global, after_attribute)}) == 3
-        # a function that reads the module's global through the module
-        reader = eval("lambda X: X * m.SCALE", {"m": module})
-        first = describe(reader)
-        monkeypatch.setattr(module, "SCALE", 7.0)
-        assert describe(reader) != first
-    finally:
+@pytest.fixture
+def own_module(tmp_path, monkeypatch):
+    """Import a module of the user's from ``source`` (a file in tmp_path); forget it after."""
+    names = []
+
+    def load(prefix, source):
+        monkeypatch.syspath_prepend(str(tmp_path))
+        names.append(f"{prefix}_{tmp_path.name.replace('-', '_')}")
+        (tmp_path / f"{names[-1]}.py").write_text(source)
+        return importlib.import_module(names[-1])
+
+    yield load
+    for name in names:
         sys.modules.pop(name, None)
+
+
+def test_globals_and_class_attributes_set_at_run_time_are_in_the_key(own_module, monkeypatch):
+    module = own_module("mutable", MUTABLE)
+    before = describe(module.Scaled())
+    monkeypatch.setattr(module, "SCALE", 100.0)
+    after_global = describe(module.Scaled())
+    monkeypatch.setattr(module.Scaled, "BOOST", 100.0)
+    after_attribute = describe(module.Scaled())
+    assert len({json.dumps(d) for d in (before, after_global, after_attribute)}) == 3
+    # a function that reads the module's global through the module
+    reader = eval("lambda X: X * m.SCALE", {"m": module})
+    first = describe(reader)
+    monkeypatch.setattr(module, "SCALE", 7.0)
+    assert describe(reader) != first
 
 
 COUNTING = """\
@@ -369,18 +379,12 @@ class CountingPrior(DummyClassifier):
 """
 
 
-def test_a_class_attribute_its_own_methods_assign_is_state_not_a_setting(tmp_path, monkeypatch):
+def test_a_class_attribute_its_own_methods_assign_is_state_not_a_setting(own_module):
     # a class that counts its fits: the count is the class's state as it runs; keyed by value,
     # every fit changed the key (no cache hit; a benchmark refused to extend its own cells)
-    monkeypatch.syspath_prepend(str(tmp_path))
-    name = f"counting_{tmp_path.name.replace('-', '_')}"
-    (tmp_path / f"{name}.py").write_text(COUNTING)
-    module = importlib.import_module(name)
-    try:
-        before = describe(module.CountingPrior())
-        module.CountingPrior().fit([[0], [1]], [0, 1])
-        assert module.CountingPrior.fits == 1 and describe(module.CountingPrior()) == before
-        module.CountingPrior.strategy_note = "changed"  # read, never assigned by the class
-        assert describe(module.CountingPrior()) != before
-    finally:
-        sys.modules.pop(name, None)
+    module = own_module("counting", COUNTING)
+    before = describe(module.CountingPrior())
+    module.CountingPrior().fit([[0], [1]], [0, 1])
+    assert module.CountingPrior.fits == 1 and describe(module.CountingPrior()) == before
+    module.CountingPrior.strategy_note = "changed"  # read, never assigned by the class
+    assert describe(module.CountingPrior()) != before

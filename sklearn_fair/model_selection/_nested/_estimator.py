@@ -555,7 +555,7 @@ def store_fitted(nested, run):
     if final is None:  # refit=False: nothing of a previous fit's final model stays
         for name in _FINAL_ATTRIBUTES:
             nested.__dict__.pop(name, None)
-    if final is not None:
+    else:
         nested.best_params_ = final["best_params"]
         nested.best_index_ = final["best_index"]
         nested.best_score_ = final["validation_score"]

@@ -73,6 +73,7 @@ class Plan:
     resampling: dict = None  # "outer", "inner": how the splits were made, in words
     selection_rule: str = "best"  # "best" or "one_se": how a fold's winner is picked
     _selection_params: dict = field(default_factory=dict)
+    _stops_early: dict = field(default_factory=dict)  # candidate index -> stops_early
 
     @property
     def n_outer(self):
@@ -132,7 +133,9 @@ class Plan:
             return [SearchTask(TaskKey(SEARCH, fold), self.search, train)]
         tasks = []
         for c in range(len(self.candidates)):
-            stops_early = self.stops_early(self.candidates[c])
+            if c not in self._stops_early:  # once per candidate, not per fold
+                self._stops_early[c] = self.stops_early(self.candidates[c])
+            stops_early = self._stops_early[c]
             for s in range(len(self.inner_splits[fold])):
                 split = ("inner", fold, s)
                 tasks.append(
