@@ -1,5 +1,6 @@
 """The reproducibility card: the paper's checklist, seeds, fingerprints and versions."""
 
+import numbers
 import os
 from dataclasses import dataclass, replace
 from importlib import metadata  # noqa: F401 - tests fake its version()
@@ -20,6 +21,18 @@ from ._tables import Section
 # are spelled as readers know them.
 _EXTRA = ("torch", "torch-geometric")
 _LABELS = {"python": "Python", "torch-geometric": "PyG"}
+
+
+def _json_seed(value):
+    """``value`` as JSON holds it: None, an int or a list of them as they are; an object (a
+    RandomState) as its name."""
+    if value is None or isinstance(value, (bool, str)):
+        return value
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    if isinstance(value, (list, tuple, np.ndarray)):
+        return [_json_seed(item) for item in value]
+    return str(value)
 
 
 def package_versions():
@@ -140,7 +153,7 @@ class ReproducibilityCard:
         """The card as a JSON-safe dict."""
         return {
             "checklist": [list(item) for item in self.checklist],
-            "seeds": {k: v if isinstance(v, (int, str)) else str(v) for k, v in self.seeds.items()},
+            "seeds": {key: _json_seed(value) for key, value in self.seeds.items()},
             "splits_fingerprint": dict(self.splits_fingerprint),
             "data_fingerprint": self.data_fingerprint,
             "labels_fingerprint": self.labels_fingerprint,

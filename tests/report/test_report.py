@@ -256,7 +256,10 @@ def test_card_checklist_seeds_fingerprints_versions(fitted, data, tmp_path):
     assert card.data_fingerprint.startswith("sha256:")
     assert card.labels_fingerprint.startswith("sha256-ranks:")
     assert set(card.versions) >= {"Python", "scikit-learn", "torch", "PyG"}
-    json.dumps(card.to_dict())
+    # the JSON card keeps the seeds' types: ints, lists of ints (not their text)
+    saved = json.loads(json.dumps(card.to_dict()))["seeds"]
+    assert saved["random_state"] == 0
+    assert saved["logistic refit seeds"] == [int(s) for s in card.seeds["logistic refit seeds"]]
     # Changing one value of X changes the data fingerprint.
     X2 = X.copy()
     X2[0, 0] += 1
@@ -282,6 +285,19 @@ def test_card_gives_each_models_random_state_and_the_refit_seeds_that_trained(da
         trained = [s for s in model.refit_seeds_ if any(s in f["refit_seeds"] for f in
                                                           model.outer_results_)]  # fmt: skip
         assert card.seeds[f"{name} refit seeds"] == trained
+
+
+def test_card_json_says_unseeded_as_null_and_names_a_randomstate(data):
+    X, y = data
+    from sklearn.tree import DecisionTreeClassifier
+
+    for state, expected in ((None, None), (np.random.RandomState(0), "RandomState(MT19937)")):
+        model = NestedCV(
+            DecisionTreeClassifier(), {"max_depth": [1, 3]}, outer_cv=3, inner_cv=2,
+            refit=False, random_state=state,
+        ).fit(X, y)  # fmt: skip
+        saved = json.loads(json.dumps(reproducibility_card(model).to_dict()))["seeds"]
+        assert saved["random_state"] == expected
 
 
 def test_card_without_labels_or_splits_file(fitted):
