@@ -373,6 +373,27 @@ def test_cv_results_one_row_per_fold_and_candidate(fitted):
         np.testing.assert_allclose(rows["mean_test_score"], splits.mean(axis=1))
 
 
+def test_cv_results_param_columns_have_grid_searchs_dtypes_and_masks():
+    grid = [
+        {"max_depth": [1, None], "criterion": ["gini"], "min_samples_leaf": [1, 2]},
+        {"max_depth": [2], "min_impurity_decrease": [0.0, 0.01], "class_weight": [None, {0: 2}]},
+        {"max_depth": [3], "ccp_alpha": [0.0, 0.5], "min_samples_split": [2, 3]},
+    ]
+    cv = StratifiedKFold(2)
+    search = GridSearchCV(DecisionTreeClassifier(random_state=0), grid, cv=cv).fit(X, y)
+    nested = NestedCV(
+        DecisionTreeClassifier(random_state=0), grid, outer_cv=2, inner_cv=cv, refit=False
+    ).fit(X, y)
+    first_fold = nested.cv_results_["outer_fold"] == 0
+    expected = {k: v for k, v in search.cv_results_.items() if k.startswith("param_")}
+    assert expected.keys() == {k for k in nested.cv_results_ if k.startswith("param_")}
+    for key, column in expected.items():
+        ours = nested.cv_results_[key]
+        assert ours.dtype == column.dtype, key
+        np.testing.assert_array_equal(np.ma.getmaskarray(ours[first_fold]), column.mask)
+        assert list(ours[first_fold].compressed()) == list(column.compressed()), key
+
+
 def test_refit_true_gives_the_final_model_of_grid_search(fitted):
     search = GridSearchCV(LogisticRegression(), {"C": [0.01, 0.1, 1.0]}, cv=3).fit(X, y)
     assert fitted.best_params_ == search.best_params_

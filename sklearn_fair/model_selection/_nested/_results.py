@@ -203,17 +203,31 @@ def cv_results(plan, selections):
         else:
             results[name] = np.array([row.get(name, np.nan) for row in rows])
     for param in param_names:
-        values = np.empty(len(rows), dtype=object)  # a value may itself be a list or array
-        values[:] = [row["params"].get(param) for row in rows]
-        results[f"param_{param}"] = np.ma.masked_array(
-            values, mask=[param not in row["params"] for row in rows]
-        )
+        results[f"param_{param}"] = _param_column([row["params"] for row in rows], param)
     for name in dict.fromkeys(name for sel in folds for name in sel["inner_scores"]):
         if f"mean_test_{name}" in results:
             results[f"rank_test_{name}"] = rank_within_folds(
                 results["outer_fold"], results[f"mean_test_{name}"]
             )
     return results
+
+
+def _param_column(params, name):
+    """The ``param_<name>`` column of ``params`` (each row's dict) as GridSearchCV makes it:
+    masked where a row lacks ``name``, of the values' own dtype when they are numbers or bools
+    (an object array for text, None and sequences)."""
+    given = [row[name] for row in params if name in row]
+    try:
+        inferred = np.array(given)
+    except ValueError:  # sequences of different lengths
+        dtype = np.dtype(object)
+    else:
+        dtype = inferred.dtype if inferred.dtype.kind != "U" and inferred.ndim == 1 else object
+    column = np.ma.MaskedArray(np.empty(len(params), dtype=dtype), mask=True)
+    for index, row in enumerate(params):
+        if name in row:
+            column[index] = row[name]
+    return column
 
 
 def warn_or_raise_about_failures(owner, error_score, outer_results, results, *,
