@@ -402,7 +402,7 @@ def critical_difference_diagram(ranks, alpha, ax):
     )
     ax.set_title(
         f"Average ranks over {ranks.n_datasets} data sets (Nemenyi CD = "
-        f"{ranks.critical_difference:.2f} at alpha = {alpha})",
+        f"{ranks.critical_difference:.2f} at alpha = {alpha:g})",
         fontsize="small",
     )
     return figure

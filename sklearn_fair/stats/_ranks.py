@@ -81,7 +81,7 @@ class RankComparison:
             f"Average ranks over {self.n_datasets} data sets: {ranks}. Friedman chi2 = "
             f"{self.statistic:.3f} (p = {self.pvalue:.3g}); Iman-Davenport F = "
             f"{self.iman_davenport_statistic:.3f} (p = {self.iman_davenport_pvalue:.3g}); "
-            f"Nemenyi critical difference {self.critical_difference:.3f} at alpha = {self.alpha}."
+            f"Nemenyi critical difference {self.critical_difference:.3f} at alpha = {self.alpha:g}."
             + "".join(
                 f"\n  {c['model']} against the control {self.control}: rank difference "
                 f"{c['rank_difference']:+.2f}, p = {c['pvalue']:.3g}, Holm-adjusted p = "

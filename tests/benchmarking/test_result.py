@@ -276,6 +276,10 @@ def test_plots(result):
     figure = result.plot_critical_difference()
     texts = " ".join(t.get_text() for ax in figure.axes for t in ax.texts)
     assert all(model in texts for model in result.models)
+    # the level as the reports print it: a report's 1 - 0.95 is 0.050000000000000044
+    title = result.plot_critical_difference(alpha=1 - 0.95).axes[0].get_title()
+    assert title.endswith("at alpha = 0.05)")
+    assert str(result.rank_comparison(alpha=1 - 0.95)).endswith("at alpha = 0.05.")
     figure = result.plot_intervals()
     assert len(figure.axes[0].containers) == len(result.models)
 
