@@ -557,16 +557,17 @@ class BenchmarkResult:
 
         ``best``: the models with the highest mean score, in the models' order: several when
         their means are equal (to 12 significant digits: ``_format.tie_level``), none when
-        every model's folds failed. The corrected resampled t-test of each other model against
-        the first of them, Holm within the data set; the best are not tested against each
-        other, and models whose folds failed are left out. The dict is None when no paired
-        test can run: a result does not record its outer splits, or the models' differ. The one
-        rule of :meth:`table`'s marks and of the report's (``_verdict.against_the_best``).
+        every model's folds failed (and then no test either: an empty dict). The corrected
+        resampled t-test of each other model against the first of them, Holm within the data
+        set; the best are not tested against each other, and models whose folds failed are
+        left out. The dict is None when no paired test can run: a result does not record its
+        outer splits, or the models' differ. The one rule of :meth:`table`'s marks and of the
+        report's (``_verdict.against_the_best``).
         """
         means = {m: tie_level(mean_of(self.cells[dataset, m].scores)) for m in self.models}
         complete = [m for m in self.models if np.isfinite(means[m])]
         if not complete:
-            return (), None
+            return (), {}
         top = max(means[m] for m in complete)
         best = tuple(m for m in complete if means[m] == top)
         others = [m for m in complete if m not in best]

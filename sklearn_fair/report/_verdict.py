@@ -183,7 +183,12 @@ def benchmark_verdict(result, *, alpha=0.05, tests=None, against=None):
     if against is not None:
         return _baseline_verdict(against, result.baseline, alpha, metric, sets)
     tests = tests if tests is not None else against_the_best(result)
-    head = f"Best mean {metric} over the {sets}: {_per_best(tests, result.datasets)}"
+    best = _per_best(tests, result.datasets)
+    failed = [dataset for dataset in result.datasets if not tests[dataset][0]]
+    failed = f"every model's folds failed on {_names(failed)}" if failed else ""
+    if not best:
+        return f"No model has a mean {metric} on the {sets}: {failed}."
+    head = f"Best mean {metric} over the {sets}: {best}" + (f" ({failed})" if failed else "")
     if any(pvalues is None for _, pvalues in tests.values()):
         return f"{head}; the results do not record their outer splits, so no difference is tested."
     worse = {}

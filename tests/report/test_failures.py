@@ -67,3 +67,77 @@ def test_benchmark_results_list_failures_and_a_clean_run_lists_none():
     assert "Failed fits" in page
     clean = benchmark({"prior": DummyClassifier()}, {"iris": (X, y)}, outer_cv=3, random_state=0)
     assert clean.failures.empty and "Failed fits" not in clean.to_html(plots=False)
+
+
+def test_a_data_set_where_every_model_failed_leaves_the_others_tests_in_the_verdict():
+    import numpy as np
+    from scipy import stats as scipy_stats
+    from sklearn.datasets import load_breast_cancer
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.neighbors import KNeighborsClassifier
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import FunctionTransformer
+    from sklearn.utils import check_array
+    from statsmodels.stats.multitest import multipletests
+
+    from sklearn_fair.exceptions import SklearnFairWarning
+
+    X, y = load_breast_cancer(return_X_y=True)
+    X, y = X[:150], y[:150]
+    broken = X.copy()
+    broken[::10, 0] = np.nan  # a NaN row in every fold: every fit fails
+    models = {
+        "logistic": (LogisticRegression(max_iter=300), {"C": [0.1, 1.0]}),
+        "knn": (KNeighborsClassifier(), {"n_neighbors": [3, 15]}),
+        "prior": make_pipeline(FunctionTransformer(check_array), DummyClassifier()),
+    }
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FitFailedWarning)
+        result = benchmark(
+            models, {"clean": (X, y), "broken": (broken, y)}, outer_cv=3, inner_cv=2,
+            n_refits=1, random_state=0,
+        )  # fmt: skip
+    # the corrected resampled t-test (Nadeau and Bengio) against the best, by hand; Holm by
+    # statsmodels
+    scores = {m: np.asarray(result.cells["clean", m].scores) for m in models}
+    best = max(scores, key=lambda m: scores[m].mean())
+    others = [m for m in models if m != best]
+    pvalues = []
+    for model in others:
+        d = scores[model] - scores[best]
+        t = d.mean() / np.sqrt((1 / 3 + 50 / 100) * d.var(ddof=1))
+        pvalues.append(2 * scipy_stats.t.sf(abs(t), 2))
+    worse = [m for m, r in zip(others, multipletests(pvalues, method="holm")[0]) if r]
+    assert worse  # the prior is worse than the best on clean
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", SklearnFairWarning)  # no "splits not recorded" warning
+        result.table()
+    verdict = result.report(n_resamples=100).verdict()
+    assert "do not record their outer splits" not in verdict
+    assert f"Best mean test accuracy over the 2 data sets: {best} on clean" in verdict
+    assert "every model's folds failed on broken" in verdict
+    assert "shown to be worse than the best" in verdict
+    for model in others:
+        assert (f"{model} on clean" in verdict) == (model in worse)
+
+
+def test_where_every_model_failed_on_every_data_set_the_verdict_names_no_best():
+    import numpy as np
+    from sklearn.datasets import load_breast_cancer
+    from sklearn.linear_model import LogisticRegression
+
+    X, y = load_breast_cancer(return_X_y=True)
+    X = X[:120].copy()
+    X[::10, 0] = np.nan
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FitFailedWarning)
+        result = benchmark(
+            {"a": LogisticRegression(), "b": (LogisticRegression(), {"C": [1, 2]})},
+            {"d1": (X, y[:120]), "d2": (X[:90], y[:90])}, outer_cv=3, inner_cv=2, n_refits=1,
+            random_state=0,
+        )  # fmt: skip
+    verdict = result.report(n_resamples=50).verdict()
+    assert verdict.startswith(
+        "No model has a mean test accuracy on the 2 data sets: every model's folds failed on "
+        "d1 and d2."
+    )
