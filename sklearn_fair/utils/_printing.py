@@ -16,8 +16,10 @@ def decimals_for(values, spreads=(), minimum=0):
 
     Two significant digits of the smallest positive spread (a standard deviation of fold
     scores): 0.0196 gives 3 decimals (0.975 +/- 0.020), 1843 gives none (38581 +/- 1843).
-    Without a positive spread, four significant digits of the largest of ``values``. Between
-    ``minimum`` and 6 decimals.
+    Without a positive spread, four significant digits of the largest of ``values``. A value
+    whose spread is 0 (``spreads`` paired with ``values``: every fold scored the same) gets
+    the decimals that print it as it is: a mean of 0.9996 does not print as a perfect 1.000.
+    Between ``minimum`` and 6 decimals.
 
     Examples
     --------
@@ -25,18 +27,32 @@ def decimals_for(values, spreads=(), minimum=0):
     (3, 0)
     >>> decimals_for([0.5, 0.5], [0.0, 0.0]), decimals_for([123.4], [])
     (4, 1)
+    >>> decimals_for([0.9996, 0.922], [0.0, 0.053]), decimals_for([0.99996], [0.0])
+    (4, 5)
     """
+    values = np.asarray(list(values), dtype=float)
     spreads = np.asarray(list(spreads), dtype=float)
-    spreads = spreads[np.isfinite(spreads) & (spreads > 0)]
-    if spreads.size:
-        decimals = 1 - math.floor(math.log10(float(spreads.min())))
+    positive = spreads[np.isfinite(spreads) & (spreads > 0)]
+    if positive.size:
+        decimals = 1 - math.floor(math.log10(float(positive.min())))
     else:
-        values = np.abs(np.asarray(list(values), dtype=float))
-        values = values[np.isfinite(values) & (values > 0)]
-        if not values.size:
+        magnitudes = np.abs(values[np.isfinite(values) & (values != 0)])
+        if not magnitudes.size:
             return max(4, minimum)
-        decimals = 3 - math.floor(math.log10(float(values.max())))
+        decimals = 3 - math.floor(math.log10(float(magnitudes.max())))
+    if spreads.size == values.size:
+        constant = values[(spreads == 0) & np.isfinite(values)]
+        decimals = max([decimals, *(_decimals_of(float(value)) for value in constant)])
     return int(min(max(decimals, minimum), MAX_DECIMALS))
+
+
+def _decimals_of(value):
+    """The fewest decimals (at most :data:`MAX_DECIMALS`) that print ``value`` as it is, to
+    a float's rounding."""
+    for decimals in range(MAX_DECIMALS):
+        if abs(round(value, decimals) - value) <= 1e-9 * max(1.0, abs(value)):
+            return decimals
+    return MAX_DECIMALS
 
 
 def missing(value):

@@ -61,3 +61,17 @@ def test_table_does_not_warn_where_the_paired_tests_ran():
     with warnings.catch_warnings():
         warnings.simplefilter("error", SklearnFairWarning)
         result.table(mark=True)
+
+
+def test_a_mean_whose_folds_all_scored_the_same_is_not_rounded_onto_a_perfect_score():
+    # one error in each 2,500-row fold: 0.9996, beside a model whose spread asks for 3 decimals
+    cells = {
+        ("big", "a"): {"test_scores": [0.9996] * 4},
+        ("big", "b"): {"test_scores": [0.90, 0.95, 0.99, 0.85]},
+    }
+    result = BenchmarkResult.from_results(cells, metric="accuracy")
+    assert result.table(mark=False).loc["a", "big"] == "0.9996 ± 0.0000"
+    assert result.table(mark=False).loc["b", "big"] == "0.9225 ± 0.0526"
+    text = result.report(n_resamples=50).to_text()
+    row = next(line for line in text.splitlines() if line.startswith("a  "))
+    assert "0.9996 ± 0.0000" in row and "1.000" not in row
