@@ -51,6 +51,23 @@ def pvalue(value):
     return "< 0.001" if value < 0.001 else f"{value:.2g}"
 
 
+def probability(value, decimals=3):
+    """A probability with ``decimals`` decimals; one strictly between 0 and 1 that would print
+    as 0 or 1 prints as "< 0.001" or "> 0.999".
+
+    Examples
+    --------
+    >>> probability(0.99986), probability(0.00014), probability(1.0), probability(0.5, 2)
+    ('> 0.999', '< 0.001', '1.000', '0.50')
+    """
+    if missing(value):
+        return "n/a"
+    value, step = float(value), 10.0**-decimals
+    if 0 < value < 1 and round(value, decimals) in (0, 1):
+        return f"< {step:.{decimals}f}" if value < 0.5 else f"> {1 - step:.{decimals}f}"
+    return f"{value:.{decimals}f}"
+
+
 def short_names(names):
     """Full parameter name -> its shortest unambiguous name, the pipeline step dropped.
 

@@ -19,7 +19,15 @@ from ..exceptions import SplitsMismatchError, UnequalBudgetWarning
 from ..stats._bounds import metric_range
 from ..utils._printing import decimals_for, number, signed
 from ..utils._scaling import mean_of
-from ._format import failed_folds, param_columns, pvalue, selection_counts, short_names, tie_level
+from ._format import (
+    failed_folds,
+    param_columns,
+    probability,
+    pvalue,
+    selection_counts,
+    short_names,
+    tie_level,
+)
 from ._html import render
 from ._integrity import _is_number
 from ._plots import INTERVAL_NAMES, matplotlib_missing
@@ -528,7 +536,7 @@ class NestedCVReport:
                     num(f"[{signed(row.ci_low, d)}, {signed(row.ci_high, d)}]"),
                     num(pvalue(row.pvalue)),
                     num(pvalue(row.pvalue_holm)),
-                    num(f"{row.probability_of_improvement:.2f}"),
+                    num(probability(row.probability_of_improvement, 2)),
                     Cell(row.verdict, emphasis="strong" if row.significant else None),
                 ]
             )
@@ -577,7 +585,7 @@ class NestedCVReport:
         for row in table.itertuples():
             probabilities = (row.p_better, row.p_equivalent, row.p_worse)
             section.rows.append(
-                [row.model, *(num(f"{p:.3f}") for p in probabilities)]
+                [row.model, *(num(probability(p)) for p in probabilities)]
                 + [num(f"{row.wins} / {row.ties} / {row.losses}")]
             )
         left_out = f" (left out: {_left_out(self._failed)})" if self._failed else ""

@@ -59,7 +59,9 @@ def test_the_report_quotes_the_chosen_test_and_the_bayesian_comparison(result):
     section = next(s for s in report.sections() if s.title.startswith("Across the data sets"))
     table = result.compare_across(rope=0.01)
     assert [str(row[0]) for row in section.rows] == list(table.model)
-    assert [str(row[1]) for row in section.rows] == [f"{p:.3f}" for p in table.p_better]
+    for row, p in zip(section.rows, table.p_better, strict=True):
+        cell = str(row[1])  # three decimals; "> 0.999" for one short of 1 that rounds to 1
+        assert (0.999 < p < 1) if cell == "> 0.999" else cell == f"{p:.3f}"
 
 
 def _saved(differences, n=20):
@@ -168,3 +170,28 @@ def test_the_ranks_per_data_set_are_those_the_average_ranks_average():
         printed = np.mean([rows[d, model]["rank_test"] for d in differences])
         assert printed == pytest.approx(average) == pytest.approx(expected[model])
     assert "1.5" in [str(row[-3]) for row in report.sections()[0].rows]
+
+
+def test_a_probability_short_of_certain_does_not_print_as_certain():
+    datasets = {
+        f"d{i}": make_classification(n_samples=80, class_sep=2.0, random_state=i) for i in range(6)
+    }
+    models = {"prior": DummyClassifier(), "logistic": (LogisticRegression(), {"C": [0.1, 1.0]})}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        result = benchmark(
+            models, datasets, outer_cv=3, inner_cv=2, n_refits=1, baseline="prior",
+            random_state=0,
+        )  # fmt: skip
+    row = result.compare_across(rope=0.01).set_index("model").loc["logistic"]
+    probabilities = row[["p_better", "p_equivalent", "p_worse"]].to_numpy(float)
+    assert 0.999 < probabilities[0] < 1 and 0 < probabilities[1] < 0.001  # the case at hand
+    report = result.report(n_resamples=100)
+    section = next(s for s in report.sections() if s.title.startswith("Across the data sets"))
+    printed = [str(cell) for cell in section.rows[0][1:4]]
+    for value, text in zip(probabilities, printed):
+        if text in ("1.000", "0.000"):
+            assert value == float(text)  # only a certain 1 or 0 prints as one
+        else:
+            assert text in ("> 0.999", "< 0.001") or abs(float(text) - value) <= 0.0005
+    assert printed[:2] == ["> 0.999", "< 0.001"]
