@@ -33,7 +33,7 @@ __all__ = ["GraphClassifier"]
 
 # The seeds of a fit, each derived by its name from random_state: never rename one, it would
 # change the results of every seeded fit.
-_SEEDS = ("torch", "split", "order")
+_SEEDS = ("torch", "split", "order", "data")
 
 # Parameters of a module that GraphClassifier fills in from the training graphs.
 _INFERRED = ("in_channels", "out_channels")
@@ -190,8 +190,9 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
         ``validation_fraction``; ``X_val`` passed to :meth:`fit` replaces both.
     random_state : int, RandomState instance, Generator or None, default=None
         Seeds, inside :meth:`fit`, the weight initialisation and dropout (torch), the order
-        of the training graphs and the validation split: the same seed gives the same
-        predictions. Each of the three seeds (``seeds_``) is derived by name from
+        of the training graphs, the validation split and the reading of the graphs (a random
+        ``transform`` of a PyG dataset draws from torch then): the same seed gives the same
+        predictions. Each of the four seeds (``seeds_``) is derived by name from
         ``random_state``, so a seed added later changes none of them. The global torch
         random state is restored after :meth:`fit`.
     torch_threads : int or None, default=1
@@ -226,7 +227,9 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
         Number of nodes of each training graph.
     seeds_ : dict
         The seeds of the last fit, by name: ``"torch"`` (weights and dropout), ``"split"``
-        (the validation hold-out) and ``"order"`` (the order of the training graphs).
+        (the validation hold-out), ``"order"`` (the order of the training graphs) and
+        ``"data"`` (torch's random state while the graphs are read: a PyG dataset's random
+        ``transform``).
     best_epoch_ : int or None
         The epoch (1-based) whose weights early stopping restored; ``None`` when none was
         selected (no validation data, ``patience=None``, or the end before ``gl_start_epoch``).
@@ -357,26 +360,30 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
         # scikit-learn's _fit_context: the constraints are checked here, before any work
         check_parameter_constraints(self)
         self._check_inferred_params()
+        root = seed_root(self.random_state)
+        seeds = {n: draw_seeds(named_generator(root, n)) for n in _SEEDS}
         with _torch_state(self.torch_threads):
-            graphs = as_collection(X)
-            labels = read_labels(graphs, y, "X", "y")
-            check_classification_targets(labels)
-            classes, encoded = np.unique(labels, return_inverse=True)
-            if self.warm_start and self.initialized_:
-                self._check_warm_start(classes, graphs)
-            self.classes_ = classes
-            if len(self.classes_) < 2:
-                raise ValueError(
-                    f"GraphClassifier needs graphs of at least 2 classes; got only "
-                    f"{self.classes_} (one class)."
-                )
-            self.num_node_features_ = graphs.num_node_features
-            self.num_edge_features_ = graphs.num_edge_features
-            self.node_counts_ = graphs.node_counts
-            validation = self._validation_dataset(X_val, y_val)
+            with torch.random.fork_rng(devices=self._rng_devices()):
+                # a PyG dataset's random transform draws from torch as its graphs are read
+                torch.manual_seed(seeds["data"])
+                graphs = as_collection(X)
+                labels = read_labels(graphs, y, "X", "y")
+                check_classification_targets(labels)
+                classes, encoded = np.unique(labels, return_inverse=True)
+                if self.warm_start and self.initialized_:
+                    self._check_warm_start(classes, graphs)
+                self.classes_ = classes
+                if len(self.classes_) < 2:
+                    raise ValueError(
+                        f"GraphClassifier needs graphs of at least 2 classes; got only "
+                        f"{self.classes_} (one class)."
+                    )
+                self.num_node_features_ = graphs.num_node_features
+                self.num_edge_features_ = graphs.num_edge_features
+                self.node_counts_ = graphs.node_counts
+                validation = self._validation_dataset(X_val, y_val)
 
-            root = seed_root(self.random_state)
-            self.seeds_ = {n: draw_seeds(named_generator(root, n)) for n in _SEEDS}
+            self.seeds_ = seeds
             dataset = GraphDataset(
                 graphs, torch.as_tensor(encoded, dtype=torch.long), validation=validation
             )

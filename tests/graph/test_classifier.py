@@ -7,6 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
+import torch_geometric.data
 from imblearn import FunctionSampler
 from imblearn.pipeline import Pipeline
 from sklearn.base import clone, is_classifier
@@ -46,15 +47,15 @@ def test_same_seed_same_predictions(mutag_split):
 @pytest.mark.parametrize("random_state", [7, np.int64(7)])
 def test_each_seed_is_derived_by_name(random_state, mutag_split):
     """Issue 32: the library's rule (``named_generator(seed_root(random_state), name)``) for
-    each of the three seeds, so that a user's ``random_state`` keeps its seeds when one is added."""
+    each of its seeds, so that a user's ``random_state`` keeps its seeds when one is added."""
     X_train, _, _ = mutag_split
     clf = make_clf(max_epochs=1, random_state=random_state).fit(X_train[:40])
     expected = {
         name: int(named_generator(7, name).integers(SEED_BOUND))
-        for name in ("torch", "split", "order")
+        for name in ("torch", "split", "order", "data")
     }
     assert clf.seeds_ == expected
-    assert len(set(expected.values())) == 3
+    assert len(set(expected.values())) == 4
     # a RandomState is drawn from once, for the root, whatever the number of seeds
     rng = np.random.RandomState(3)
     make_clf(max_epochs=1, random_state=rng).fit(X_train[:40])
@@ -589,3 +590,33 @@ def test_an_optimizer_parameter_set_after_fit_is_stored_for_the_next_fit(mutag):
     assert refit.optimizer_.param_groups[0]["weight_decay"] == 0.5
     fresh = make_clf(optimizer__weight_decay=0.5).fit(mutag[:60])
     np.testing.assert_array_equal(refit.predict_proba(mutag[60:]), fresh.predict_proba(mutag[60:]))
+
+
+class _Noisy(torch_geometric.data.Dataset):
+    """A PyG dataset whose transform draws from torch's global random state (augmentation)."""
+
+    def __init__(self, graphs):
+        super().__init__(transform=self._noise)
+        self._graphs = graphs
+
+    @staticmethod
+    def _noise(graph):
+        graph = graph.clone()
+        graph.x = graph.x + 0.5 * torch.randn_like(graph.x)
+        return graph
+
+    def len(self):
+        return len(self._graphs)
+
+    def get(self, index):
+        return self._graphs[index]
+
+
+def test_same_seed_same_predictions_with_a_random_transform(mutag_split):
+    X_train, X_test, _ = mutag_split
+    noisy = _Noisy([X_train[i] for i in range(len(X_train))])
+    torch.manual_seed(0)
+    first = make_clf(random_state=3).fit(noisy).predict_proba(X_test)
+    torch.manual_seed(1)  # another global state before the fit: the same model
+    second = make_clf(random_state=3).fit(noisy).predict_proba(X_test)
+    np.testing.assert_array_equal(first, second)
