@@ -78,12 +78,39 @@ def _outside_strings(chunk, in_string, escaping):
     return outside, in_string ^ bool(quotes[-1] & 1), bool(odd_run[-1])
 
 
-def read_json(path, *, max_bytes, max_depth, error, max_objects=None, objects_hint=""):
+class _DuplicateKey(ValueError):
+    """A key given twice in one JSON object (raised by :func:`_unique_keys`)."""
+
+
+def _unique_keys(pairs):
+    """``object_pairs_hook`` that refuses a key given twice in one object, which
+    ``json.loads`` would resolve silently in favour of the last."""
+    document = dict(pairs)
+    if len(document) != len(pairs):
+        seen = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _DuplicateKey(key)
+            seen.add(key)
+    return document
+
+
+def read_json(
+    path,
+    *,
+    max_bytes,
+    max_depth,
+    error,
+    max_objects=None,
+    objects_hint="",
+    unique_keys=False,
+):
     """Parse the JSON file ``path``, raising ``error`` (a ValueError subclass; the message
     names the file) for anything that is not bounded JSON: a file over ``max_bytes`` (refused
     without being read further), or nesting deeper than ``max_depth`` or holding more than
     ``max_objects`` JSON objects (refused before parsing; ``objects_hint`` says what the
-    objects are and which parameter bounds them).
+    objects are and which parameter bounds them). With ``unique_keys``, an object that gives
+    a key twice is refused too (by default the last one wins, as in ``json.loads``).
     """
     where = os.fspath(path)
     # read block by block: file.read(n) allocates n bytes up front, however small the file
@@ -124,8 +151,16 @@ def read_json(path, *, max_bytes, max_depth, error, max_objects=None, objects_hi
             f"{where} holds more than {max_objects} JSON objects (counted {n_objects} of "
             f"them before stopping){objects_hint}."
         )
+    hook = _unique_keys if unique_keys else None
     try:
-        return json.loads(data.decode("utf-8"))
+        return json.loads(data.decode("utf-8"), object_pairs_hook=hook)
+    except _DuplicateKey as exc:
+        key = repr(exc.args[0])
+        key = key if len(key) <= 40 else key[:37] + "..."
+        raise error(
+            f"{where} gives the key {key} twice in one JSON object; which of the two values "
+            "counts is ambiguous (JSON readers differ), so the file is refused."
+        ) from None
     # ValueError covers JSONDecodeError, UnicodeDecodeError and ints of too many digits;
     # RecursionError is a second line behind the nesting check
     except (ValueError, RecursionError) as exc:

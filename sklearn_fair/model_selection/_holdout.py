@@ -27,10 +27,12 @@ class HoldoutSplit(BaseShuffleSplit):
 
     - **shuffled** (the default): the same indices, in the same order, as
       :class:`~sklearn.model_selection.StratifiedShuffleSplit` (or ``ShuffleSplit``) with
-      ``n_splits=1`` and the same seed.
-    - **grouped** (``groups`` passed to ``split``): whole groups, in a seeded random order, go
-      to the validation side while that brings it closer to ``test_size`` of the rows, class
-      by class when stratifying.
+      ``n_splits=1`` and the same int seed (a RandomState instance or Generator is drawn
+      from for a seed first, so the same instance gives other indices than scikit-learn's).
+    - **grouped** (``groups`` passed to ``split``): whole groups are taken in a seeded random
+      order, and each goes to the validation side if that brings it closer to ``test_size``
+      of the rows (class by class when stratifying), in one greedy pass: the size can miss
+      the target by more than the best choice of whole groups would.
     - **time-ordered** (``shuffle=False``): the *last* ``test_size`` part of the rows, in the
       order given, validates; with ``groups``, the cut moves to the nearest group boundary.
 
@@ -38,11 +40,13 @@ class HoldoutSplit(BaseShuffleSplit):
     ----------
     test_size : float or int, default=0.1
         Fraction (in (0, 1)) or absolute number of samples held out. Grouped, it is the
-        target that whole groups come as close to as they can.
+        target that the greedy pass over whole groups aims at.
     stratify : bool or None, default=None
         Keep the class proportions of ``y`` in both parts. ``None`` stratifies whenever ``y``
         is given to ``split`` and looks like class labels (integers, strings or booleans),
-        and the split is shuffled; ``True`` requires ``y`` and ``shuffle=True``.
+        and the split is shuffled; ``True`` requires ``y`` and ``shuffle=True``. An
+        integer-valued numeric target (counts) looks like class labels too: pass ``False``
+        for it.
     shuffle : bool, default=True
         ``False`` holds out the last rows in the given order (time order) instead of random
         ones; ``random_state`` must then be None.
@@ -128,7 +132,23 @@ class HoldoutSplit(BaseShuffleSplit):
             return
         splitter_class = StratifiedShuffleSplit if stratify else ShuffleSplit
         splitter = splitter_class(n_splits=1, test_size=self.test_size, random_state=seed)
-        yield from splitter.split(X, y if stratify else None)
+        if not (stratify and self.stratify is None):
+            yield from splitter.split(X, y if stratify else None)
+            return
+        try:
+            split = next(splitter.split(X, y))
+        except ValueError as exc:
+            if not _splits_unstratified(X, self.test_size):
+                raise  # not a matter of classes (a test_size too large for X): as it is
+            # stratify=None took y for class labels: say so, and how to opt out
+            reason = str(exc).rstrip(". ")
+            raise ValueError(
+                "HoldoutSplit(stratify=None) takes a y of integers, strings or booleans for "
+                f"class labels and stratifies on them, which fails here: {reason}. If y is a "
+                "numeric target (a count, an age), pass stratify=False for a plain random "
+                "hold-out."
+            ) from exc
+        yield split
 
     def _stratifies(self, y):
         if self.stratify is None:
@@ -161,6 +181,15 @@ class HoldoutSplit(BaseShuffleSplit):
                 "HoldoutSplit(shuffle=False) holds out the last rows in time order and cannot "
                 "also stratify; set stratify=None or False, or shuffle=True."
             )
+
+
+def _splits_unstratified(X, test_size):
+    """Whether ShuffleSplit takes a hold-out of ``test_size`` from ``X``."""
+    try:
+        next(ShuffleSplit(n_splits=1, test_size=test_size, random_state=0).split(X))
+    except ValueError:
+        return False
+    return True
 
 
 def _looks_like_classes(y):

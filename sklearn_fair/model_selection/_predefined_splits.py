@@ -56,7 +56,10 @@ class PredefinedSplits(BaseCrossValidator):
     def _saved(self, n_samples=None):
         check_parameter_constraints(self)
         if isinstance(self.splits, SavedSplits):
-            return self.splits
+            # validated as a list of folds is, against its own n_samples (split compares X
+            # with that); one built by hand may hold anything, and one loaded may have been
+            # changed since
+            n_samples = None
         return as_saved_splits(self.splits, n_samples=n_samples, name="PredefinedSplits")
 
     def get_n_splits(self, X=None, y=None, groups=None):

@@ -71,8 +71,8 @@ class QuantileStratifiedKFold(StratifiedKFold):
     skewed outcomes.
 
     Unlike rsample, which uses fewer bins when a bin would hold under 20 rows, and
-    StratifiedKFold, which only warns, ``split`` raises a ValueError naming the largest
-    ``n_bins`` that works when a bin holds fewer than ``n_splits`` rows (it misses a fold).
+    StratifiedKFold, which only warns, ``split`` raises a ValueError naming the values of
+    ``n_bins`` that work when a bin holds fewer than ``n_splits`` rows (it misses a fold).
 
     Parameters
     ----------
@@ -133,7 +133,7 @@ class QuantileStratifiedKFold(StratifiedKFold):
         ------
         ValueError
             If a quantile bin of ``y`` holds fewer than ``n_splits`` rows; the message names
-            ``n_bins`` and the largest value that works.
+            ``n_bins`` and the smaller values that work.
         """
         return stratified_folds(self, X, _checked_strata(self, y), groups)
 
@@ -149,19 +149,24 @@ def _checked_strata(cv, y):
     # fewer rows than n_splits: StratifiedKFold says that n_splits exceeds the samples
     if len(strata) < n_splits or counts.min() >= n_splits:
         return strata
-    workable = next(
-        (
-            candidate
-            for candidate in range(n_bins - 1, 1, -1)
-            if np.unique(quantile_strata(y, candidate), return_counts=True)[1].min() >= n_splits
-        ),
-        None,
-    )
-    remedy = (
-        f"Use n_bins={workable} or fewer, or fewer splits."
-        if workable is not None
-        else "Even n_bins=2 leaves a bin that small: use fewer splits (n_splits) or more rows."
-    )
+    # every smaller value is tried: with ties in y, a smaller n_bins can fail where a larger
+    # one works (tied quantiles merge bins differently), so "W or fewer" may be untrue
+    workable = [
+        candidate
+        for candidate in range(n_bins - 1, 1, -1)
+        if np.unique(quantile_strata(y, candidate), return_counts=True)[1].min() >= n_splits
+    ]
+    if not workable:
+        remedy = "Even n_bins=2 leaves a bin that small: use fewer splits (n_splits) or more rows."
+    elif len(workable) == workable[0] - 1:  # all of 2..W work
+        remedy = f"Use n_bins={workable[0]} or fewer, or fewer splits."
+    else:
+        shown = ", ".join(str(value) for value in workable[:10])
+        more = f" and {len(workable) - 10} smaller ones" if len(workable) > 10 else ""
+        remedy = (
+            f"The values of n_bins below {n_bins} that work for this y are {shown}{more} (with "
+            "ties in y, not every smaller value does); or use fewer splits."
+        )
     raise ValueError(
         f"The 'n_bins' parameter of {owner} is too large for these {len(strata)} rows: with "
         f"n_bins={n_bins} the smallest quantile bin of y holds {counts.min()} rows, fewer than "

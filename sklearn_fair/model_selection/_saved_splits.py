@@ -12,6 +12,7 @@ import hashlib
 import json
 import numbers
 import os
+import re
 from collections.abc import Iterable
 
 import numpy as np
@@ -20,7 +21,14 @@ from sklearn.utils._param_validation import StrOptions, validate_params
 from ..exceptions import InvalidSplitError, SplitsMismatchError
 from ..utils import IntervalNotBool, to_numpy
 from ._bounded_json import read_json
-from ._split_validation import check_partition, validate_inner_splits, validate_splits
+from ._split_validation import (
+    _members,
+    _preview,
+    _repeated,
+    check_partition,
+    validate_inner_splits,
+    validate_splits,
+)
 
 __all__ = ["SavedSplits", "labels_fingerprint", "load_splits", "save_splits"]
 
@@ -39,6 +47,9 @@ MAX_DEPTH = 32
 #: sets, so its outer training sets are built; 10 folds of 3.7 million samples fit).
 MAX_IMPLIED_INDICES = 2**25
 _INTP = np.iinfo(np.intp)
+#: What :func:`labels_fingerprint` returns: its prefix and a SHA-256 hex digest.
+_FINGERPRINT_PREFIX = "sha256-ranks:"
+_FINGERPRINT = re.compile(re.escape(_FINGERPRINT_PREFIX) + "[0-9a-f]{64}")
 # open() takes an int as a file descriptor: refuse it rather than read or close one
 _PATH = [str, os.PathLike]
 
@@ -72,7 +83,22 @@ def labels_fingerprint(y):
     """
     ranks = np.unique(to_numpy(y), return_inverse=True)[1].reshape(-1)
     digest = hashlib.sha256(ranks.astype("<i8").tobytes()).hexdigest()
-    return f"sha256-ranks:{digest}"
+    return f"{_FINGERPRINT_PREFIX}{digest}"
+
+
+def _check_fingerprint(fingerprint, name):
+    """Raise unless ``fingerprint`` is None or of the form :func:`labels_fingerprint` writes;
+    another string would make every ``y`` look like labels of another data set."""
+    if fingerprint is None:
+        return
+    if not isinstance(fingerprint, str):
+        raise InvalidSplitError(f"{name} has a 'labels_fingerprint' that is not a string.")
+    if not _FINGERPRINT.fullmatch(fingerprint):
+        raise InvalidSplitError(
+            f"{name} has a malformed 'labels_fingerprint' ({_short_repr(fingerprint)}); it must "
+            f"be null or {_FINGERPRINT_PREFIX!r} followed by 64 lowercase hexadecimal digits, "
+            "as labels_fingerprint() returns."
+        )
 
 
 class SavedSplits:
@@ -208,6 +234,7 @@ SPLITS = [SavedSplits, Iterable]
 def as_saved_splits(splits, *, n_samples=None, y=None, name="splits"):
     """Validate any :data:`SPLITS` (SavedSplits, pairs or triples) and return a SavedSplits."""
     fingerprint = getattr(splits, "labels_fingerprint", None)
+    _check_fingerprint(fingerprint, name)
     folds, inner_splits = _normalise(splits)
     if isinstance(splits, SavedSplits):
         n_samples = splits.n_samples if n_samples is None else n_samples
@@ -241,10 +268,11 @@ def as_saved_splits(splits, *, n_samples=None, y=None, name="splits"):
         "y": ["array-like", None],
         "n_samples": [IntervalNotBool(numbers.Integral, 1, None, closed="left"), None],
         "max_bytes": [IntervalNotBool(numbers.Integral, 1, None, closed="left")],
+        "max_folds": [IntervalNotBool(numbers.Integral, 1, None, closed="left")],
     },
     prefer_skip_nested_validation=True,
 )
-def save_splits(splits, path, *, y=None, n_samples=None, max_bytes=MAX_BYTES):
+def save_splits(splits, path, *, y=None, n_samples=None, max_bytes=MAX_BYTES, max_folds=MAX_FOLDS):
     """Write resampling splits to a JSON file in the sklearn-fair format.
 
     Parameters
@@ -266,13 +294,17 @@ def save_splits(splits, path, *, y=None, n_samples=None, max_bytes=MAX_BYTES):
         is written loads with the defaults. A fold whose training set is every sample not in
         its test set, in increasing order (k-fold), is written as its test set only (format
         version 2): a 10-fold split of a million samples takes about 7 MiB.
+    max_folds : int, default=100000
+        Most splits written, outer folds and inner splits together; the default is
+        :func:`load_splits`' default. Pass the same value to :func:`load_splits` to read
+        more splits back.
 
     Raises
     ------
     InvalidSplitError
         If the splits are invalid (see :func:`validate_splits`), an inner split uses indices
         outside its outer fold's training set, or the file would be larger than ``max_bytes``
-        (nothing is written then).
+        or hold more than ``max_folds`` splits (nothing is written then).
 
     See Also
     --------
@@ -305,19 +337,38 @@ def save_splits(splits, path, *, y=None, n_samples=None, max_bytes=MAX_BYTES):
     document = {
         "format": FORMAT_NAME,
         "version": COMPACT_VERSION if compact else FORMAT_VERSION,
-        "n_samples": saved.n_samples,
+        "n_samples": int(saved.n_samples),
         "kfold": saved.kfold,
         "labels_fingerprint": saved.labels_fingerprint,
         "folds": folds,
     }
     text = json.dumps(document, separators=(",", ":")) + "\n"
-    n_objects = 1 + len(folds) + sum(len(entry.get("inner", ())) for entry in folds)
-    if len(text.encode("utf-8")) > max_bytes or n_objects > MAX_FOLDS:
+    n_bytes = len(text.encode("utf-8"))
+    # what load_splits counts: one JSON object per outer fold and per inner split
+    n_splits = len(folds) + sum(len(entry.get("inner", ())) for entry in folds)
+    over = []
+    if n_bytes > max_bytes:
+        over.append((f"take {n_bytes} bytes in JSON", "max_bytes", max_bytes, MAX_BYTES))
+    if n_splits > max_folds:
+        over.append(
+            (
+                f"are {n_splits} splits (outer folds and inner splits)",
+                "max_folds",
+                max_folds,
+                MAX_FOLDS,
+            )
+        )
+    if over:
         raise InvalidSplitError(
-            f"These splits take {len(text.encode('utf-8'))} bytes and {n_objects - 1} splits "
-            f"in JSON, more than load_splits reads by default (max_bytes={MAX_BYTES}, "
-            f"max_folds={MAX_FOLDS}); pass save_splits a larger max_bytes to write them "
-            "anyway, and load_splits the same."
+            "These splits "
+            + " and ".join(
+                f"{what}, more than {param}={limit}"
+                + (" (load_splits' default too)" if limit == default else "")
+                for what, param, limit, default in over
+            )
+            + "; pass save_splits a larger "
+            + " and ".join(param for _, param, _, _ in over)
+            + " to write them, and load_splits the same to read them back."
         )
     with open(path, "w", encoding="utf-8") as file:
         file.write(text)
@@ -406,6 +457,7 @@ def load_splits(path, format="sklearn-fair", *, max_bytes=MAX_BYTES, max_folds=M
         max_objects=max_folds + (format == "sklearn-fair"),
         objects_hint=" (one per fold and inner split, and the document; max_folds="
         f"{max_folds}: pass a larger max_folds to read it)",
+        unique_keys=True,
     )
     name = f"the splits in {os.path.basename(os.fspath(path))}"
     if format == "gnn-comparison":
@@ -419,8 +471,13 @@ def _from_sklearn_fair(document, name):
             f"{name} is a JSON list, not an sklearn-fair splits file; a split file of "
             "gnn-comparison loads with format='gnn-comparison'."
         )
-    if not isinstance(document, dict) or document.get("format") != FORMAT_NAME:
+    if not isinstance(document, dict) or "format" not in document:
         raise InvalidSplitError(f"{name} is not an sklearn-fair splits file (no 'format' key).")
+    if document["format"] != FORMAT_NAME:
+        raise InvalidSplitError(
+            f"{name} is not an sklearn-fair splits file: its 'format' is "
+            f"{_short_repr(document['format'])}, not {FORMAT_NAME!r}."
+        )
     version = document.get("version")
     # json.loads makes 1.0 a float and true a bool, neither of them a version
     if type(version) is not int or version not in (FORMAT_VERSION, COMPACT_VERSION):
@@ -436,8 +493,7 @@ def _from_sklearn_fair(document, name):
             f"int in [1, {_INTP.max}]."
         )
     fingerprint = document.get("labels_fingerprint")
-    if fingerprint is not None and not isinstance(fingerprint, str):
-        raise InvalidSplitError(f"{name} has a 'labels_fingerprint' that is not a string.")
+    _check_fingerprint(fingerprint, name)
     kfold = document.get("kfold", False)
     if not isinstance(kfold, bool):
         raise InvalidSplitError(
@@ -494,9 +550,8 @@ def _from_gnn_comparison(document, name):
         selection = _field(entry, "model_selection", list, where)
         inner_splits.append(_pairs(selection, "validation", "model_selection[{}]", where))
         for inner, (train, _) in enumerate(inner_splits[-1]):
-            values, counts = np.unique(train, return_counts=True)
-            if (counts > 1).any():  # the format's inner splits partition the graphs
-                twice = values[counts > 1]
+            twice = _repeated(train)
+            if twice.size:  # the format's inner splits partition the graphs
                 raise InvalidSplitError(
                     f"model_selection[{inner}] of {where} lists training indices more than "
                     f"once: {twice[:5].tolist()}. A gnn-comparison file's splits partition the "
@@ -518,7 +573,29 @@ def _from_gnn_comparison(document, name):
             "which lists the training sets."
         )
     folds = [(_rest(test, n_samples), test) for test in tests]
-    return _checked(folds, inner_splits, n_samples, kfold=True, name=name)
+    saved = _checked(folds, inner_splits, n_samples, kfold=True, name=name)
+    _check_inner_cover(saved, name)
+    return saved
+
+
+def _check_inner_cover(saved, name):
+    """Raise unless each inner split's train and validation sets together are exactly its
+    outer fold's training set, as in every file of Errica et al.: a graph left out would be
+    silently unused in model selection. The splits are validated: the inner sets lie inside
+    the outer training set, without repeats and without overlap, so the sizes tell."""
+    for fold, (outer_train, _) in enumerate(saved.folds):
+        for inner, (train, validation) in enumerate(saved.get_inner_splits(fold)):
+            n_missing = outer_train.size - train.size - validation.size
+            if n_missing:
+                used = np.concatenate([train, validation])
+                missing = outer_train[~_members(outer_train, used, saved.n_samples)]
+                raise InvalidSplitError(
+                    f"model_selection[{inner}] of outer fold {fold} of {name} leaves "
+                    f"{n_missing} of the fold's {outer_train.size} training graphs out of "
+                    f"both 'train' and 'validation': {_preview(missing)}. A gnn-comparison "
+                    "file's inner split partitions the outer training set; a graph left out "
+                    "would be silently unused in model selection."
+                )
 
 
 def _rest(test, n_samples):
@@ -553,7 +630,9 @@ def _indices(mapping, key, where):
         shown = ", ".join(_short_repr(v) for v in bad[:5])
         raise InvalidSplitError(f"'{key}' of {where} must list integer indices; found [{shown}].")
     # JSON ints have no bound; refuse those no array can hold (and no data set can have)
-    huge = [v for v in values if not _INTP.min <= v <= _INTP.max]
+    # (the bounds as local ints: iinfo's attributes are properties, slow once per index)
+    low, high = int(_INTP.min), int(_INTP.max)
+    huge = [v for v in values if not low <= v <= high]
     if huge:
         shown = ", ".join(_short_repr(v) for v in huge[:5])
         raise InvalidSplitError(f"'{key}' of {where} has indices out of range: [{shown}].")

@@ -10,6 +10,9 @@ from ..exceptions import InvalidSplitError
 from ..utils import IntervalNotBool
 from ..utils._stacklevel import external_stacklevel
 
+# one past the largest index an array of samples can have
+_INTP_END = int(np.iinfo(np.intp).max) + 1
+
 __all__ = ["check_partition", "validate_inner_splits", "validate_splits", "warn_groups_ignored"]
 
 
@@ -34,6 +37,40 @@ def _preview(values, limit=10, total=None):
     return f"[{shown}{more}]"
 
 
+def _sorted_unique(values, return_counts=False):
+    """``np.unique(values)`` (and the counts) through one ``np.sort``: numpy's ``np.unique``
+    of integers goes through a hash table that is many times slower on large arrays."""
+    values = np.sort(np.asarray(values).reshape(-1))
+    first = np.empty(values.size, dtype=bool)
+    first[:1] = True
+    np.not_equal(values[1:], values[:-1], out=first[1:])
+    unique = values[first]
+    if not return_counts:
+        return unique
+    starts = np.flatnonzero(first)
+    return unique, np.diff(np.append(starts, values.size))
+
+
+def _repeated(values):
+    """The distinct values that ``values`` holds more than once, sorted."""
+    values = np.sort(np.asarray(values).reshape(-1))
+    twice = values[1:][values[1:] == values[:-1]]
+    return _sorted_unique(twice)
+
+
+def _members(values, of, n_samples):
+    """Mask of the ``values`` that are in ``of``; both hold indices in ``[0, n_samples)``. A
+    mask of ``n_samples`` entries when that is not much more than the indices (linear work),
+    else a binary search in the sorted ``of`` (never an allocation of ``n_samples``)."""
+    if n_samples <= 4 * (values.size + of.size) + 1024:
+        mask = np.zeros(n_samples, dtype=bool)
+        mask[of] = True
+        return mask[values]
+    of = np.sort(of)
+    positions = np.minimum(np.searchsorted(of, values), max(of.size - 1, 0))
+    return of[positions] == values if of.size else np.zeros(values.size, dtype=bool)
+
+
 def _first_missing(present, n_samples, limit=10):
     """The first ``limit`` integers of ``[0, n_samples)`` not in the sorted ``present``, in
     work bounded by ``present.size``, never by ``n_samples`` (which may be huge)."""
@@ -48,7 +85,7 @@ def check_partition(tests, n_samples, *, name):
     tested = np.concatenate(
         [np.empty(0, np.intp)] + [np.asarray(t, np.intp).ravel() for t in tests]
     )
-    unique, counts = np.unique(tested, return_counts=True)
+    unique, counts = _sorted_unique(tested, return_counts=True)
     several = unique[counts > 1]
     n_never = n_samples - int(np.count_nonzero((unique >= 0) & (unique < n_samples)))
     problems = []
@@ -136,24 +173,27 @@ def validate_splits(splits, n_samples, *, kfold=False, allow_overlap=False, name
         for part, indices in (("training", train), ("test", test)):
             if indices.size == 0:
                 raise InvalidSplitError(f"Fold {fold} of {name} has an empty {part} set.")
-            out_of_range = indices[(indices < 0) | (indices >= n_samples)]
+            # uint64 indices are compared as they are: above the largest intp, no array of
+            # samples holds them (converted first, they wrapped round to negative numbers)
+            out_of_range = indices[(indices < 0) | (indices >= min(n_samples, _INTP_END))]
             if out_of_range.size:
                 raise InvalidSplitError(
                     f"Fold {fold} of {name} has {part} indices out of range for "
                     f"{n_samples} samples: {_preview(out_of_range)}."
                 )
-        unique_test, counts = np.unique(test, return_counts=True)
-        if (counts > 1).any():
+        train, test = train.astype(np.intp, copy=False), test.astype(np.intp, copy=False)
+        repeated = _repeated(test)
+        if repeated.size:
             raise InvalidSplitError(
-                f"Fold {fold} of {name} lists test indices more than once: "
-                f"{_preview(unique_test[counts > 1])}."
+                f"Fold {fold} of {name} lists test indices more than once: {_preview(repeated)}."
             )
-        overlap = np.intersect1d(train, test)
-        if overlap.size and not allow_overlap:
-            raise InvalidSplitError(
-                f"Fold {fold} of {name} has indices in both its training and test set: "
-                f"{_preview(overlap)}."
-            )
+        if not allow_overlap:
+            in_test = _members(train, test, n_samples)
+            if in_test.any():
+                raise InvalidSplitError(
+                    f"Fold {fold} of {name} has indices in both its training and test set: "
+                    f"{_preview(_sorted_unique(train[in_test]))}."
+                )
         checked.append((train, test))
     if not checked:
         raise InvalidSplitError(f"{name} produced no splits.")
@@ -167,7 +207,8 @@ def validate_inner_splits(inner, outer_train, n_samples, *, fold, name):
     lie in its training set ``outer_train`` (or they leak its test set into model selection)."""
     inner = validate_splits(inner, n_samples, name=f"the inner splits of outer fold {fold}")
     for number, (train, test) in enumerate(inner):
-        outside = np.setdiff1d(np.concatenate([train, test]), outer_train)
+        used = np.concatenate([train, test])
+        outside = _sorted_unique(used[~_members(used, outer_train, n_samples)])
         if outside.size:
             raise InvalidSplitError(
                 f"Inner split {number} of outer fold {fold} of {name} uses indices outside "
@@ -193,4 +234,5 @@ def _as_indices(indices, n_samples, fold, part, name):
             f"Fold {fold} of {name} has {part} indices that are not a 1-D array of "
             f"integers (dtype {indices.dtype}, shape {indices.shape})."
         )
-    return indices.astype(np.intp)
+    # uint64 is kept until its range is checked: as intp, 2**63 would read -2**63
+    return indices.astype(np.intp) if np.can_cast(indices.dtype, np.intp) else indices

@@ -342,3 +342,52 @@ def test_test_size_too_large_for_the_time_or_group_split(groups):
         next(HoldoutSplit(60, shuffle=False).split(X, y, groups))
     with pytest.raises(ValueError, match="test_size"):
         next(HoldoutSplit(60, random_state=0).split(X, y, groups))
+
+
+# --- stratify=None on an integer-valued numeric target -------------------------------------------
+
+Y_COUNTS = np.random.RandomState(0).poisson(20, 60)  # a count: integers, many seen once
+
+
+@pytest.mark.parametrize(
+    "y_int, reason",
+    [
+        (Y_COUNTS, "The least populated classes in y have only 1 member"),
+        (np.repeat(np.arange(30), 2), "The test_size = 6 should be greater or equal to the number"),
+    ],
+)
+def test_stratify_none_on_integer_targets_says_why_and_what_to_do(y_int, reason):
+    # scikit-learn's message spoke of classes the user never meant to have
+    with pytest.raises(ValueError) as error:
+        next(HoldoutSplit(random_state=0).split(X, y_int))
+    message = str(error.value)
+    assert message.startswith(
+        "HoldoutSplit(stratify=None) takes a y of integers, strings or booleans for class labels"
+    )
+    assert reason in message
+    assert "If y is a numeric target (a count, an age), pass stratify=False" in message
+    # what it suggests works, and is ShuffleSplit's split
+    train, test = next(HoldoutSplit(stratify=False, random_state=0).split(X, y_int))
+    train0, test0 = next(ShuffleSplit(1, test_size=0.1, random_state=0).split(X))
+    np.testing.assert_array_equal(train, train0)
+    np.testing.assert_array_equal(test, test0)
+
+
+def test_stratify_none_still_makes_stratified_shuffle_splits_of_integer_labels():
+    y_int = np.repeat(np.arange(3), 20)
+    for seed in range(5):
+        train, test = next(HoldoutSplit(0.2, random_state=seed).split(X, y_int))
+        train0, test0 = next(
+            StratifiedShuffleSplit(1, test_size=0.2, random_state=seed).split(X, y_int)
+        )
+        np.testing.assert_array_equal(train, train0)
+        np.testing.assert_array_equal(test, test0)
+
+
+def test_other_errors_are_left_as_they_are():
+    # stratify=True asked for classes: scikit-learn's message as it is
+    with pytest.raises(ValueError, match="^The least populated classes in y have only 1 member"):
+        next(HoldoutSplit(stratify=True, random_state=0).split(X, Y_COUNTS))
+    # a test_size too large for X is not a matter of classes
+    with pytest.raises(ValueError, match="^test_size=60 should be either positive and smaller"):
+        next(HoldoutSplit(60, random_state=0).split(X, Y_COUNTS))

@@ -184,3 +184,57 @@ def test_int_and_random_state_seeds_give_stratified_kfold_on_the_bins():
             QuantileStratifiedKFold(4, random_state=seed).split(X, y), reference
         ):
             np.testing.assert_array_equal(a, b)
+
+
+# --- the n_bins the message suggests work ---------------------------------------------------------
+
+
+def works(n_splits, n_bins, y):
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            list(
+                QuantileStratifiedKFold(n_splits, n_bins=n_bins, random_state=0).split(
+                    y[:, None], y
+                )
+            )
+    except ValueError:
+        return False
+    return True
+
+
+def test_with_ties_the_message_lists_the_values_that_work():
+    # "Use n_bins=7 or fewer" was untrue here: n_bins 4, 5 and 6 fail
+    y = np.array([0.0, 0.0, 1.0, 2.0, 2.0, 3.0, 5.0, 5.0])
+    assert [b for b in range(2, 8) if works(2, b, y)] == [2, 3, 7]
+    with pytest.raises(ValueError) as error:
+        list(QuantileStratifiedKFold(2, n_bins=8, random_state=0).split(y[:, None], y))
+    message = str(error.value)
+    assert "The values of n_bins below 8 that work for this y are 7, 3, 2" in message
+    assert "or fewer" not in message
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    values=st.lists(st.integers(0, 6), min_size=6, max_size=30),
+    n_splits=st.integers(2, 4),
+    n_bins=st.integers(3, 12),
+)
+def test_what_the_message_says_of_n_bins_is_true(values, n_splits, n_bins):
+    y = np.array(values, dtype=float)
+    if works(n_splits, n_bins, y) or len(y) < n_splits:
+        return
+    with pytest.raises(ValueError) as error:
+        list(QuantileStratifiedKFold(n_splits, n_bins=n_bins, random_state=0).split(y[:, None], y))
+    message = str(error.value)
+    working = [b for b in range(n_bins - 1, 1, -1) if works(n_splits, b, y)]
+    if not working:
+        assert "Even n_bins=2 leaves a bin that small" in message
+    elif "or fewer" in message:
+        largest = int(message.split("Use n_bins=")[1].split(" ")[0])
+        assert working == list(range(largest, 1, -1))
+    else:
+        listed = message.split("that work for this y are ")[1].split(" (")[0]
+        assert listed == ", ".join(str(b) for b in working[:10]) + (
+            f" and {len(working) - 10} smaller ones" if len(working) > 10 else ""
+        )

@@ -415,7 +415,7 @@ def test_save_splits_writes_only_what_load_splits_reads(tmp_path):
     splits = [(rng.integers(0, 200, 200), np.arange(150, 200)) for _ in range(3)]
     splits = [(np.setdiff1d(tr, te), te) for tr, te in splits]
     path = tmp_path / "s.json"
-    with pytest.raises(InvalidSplitError, match="more than load_splits reads by default"):
+    with pytest.raises(InvalidSplitError, match="more than max_bytes=100; pass save_splits a"):
         save_splits(splits, path, n_samples=200, max_bytes=100)
     assert not path.exists()  # nothing is written
     save_splits(splits, path, n_samples=200, max_bytes=10**6)
@@ -444,3 +444,267 @@ def test_a_compact_file_is_checked_like_any_other(tmp_path):
     path.write_text(json.dumps(document))
     with pytest.raises(InvalidSplitError, match="more than the"):
         load_splits(path)
+
+
+# --- gnn-comparison inner splits cover the outer training set ------------------------------------
+
+
+def test_every_paper_file_has_inner_splits_that_cover_the_outer_training_set(data_dir):
+    # the rule the loader now enforces holds in all 14 official files (read with plain json)
+    for relative_path in PAPER_FILES:
+        raw = json.loads((data_dir / "gnn_comparison_splits" / relative_path).read_text())
+        n_samples = sum(len(fold["test"]) for fold in raw)
+        for fold in raw:
+            outer_train = set(range(n_samples)) - set(fold["test"])
+            for pair in fold["model_selection"]:
+                assert sorted(pair["train"] + pair["validation"]) == sorted(outer_train)
+
+
+@pytest.mark.parametrize("drop", [("train", 0), ("validation", 0), ("train", 3)])
+def test_gnn_inner_split_that_leaves_graphs_out_is_refused(data_dir, tmp_path, drop):
+    raw = json.loads((data_dir / "gnn_comparison_splits/CHEMICAL/ENZYMES_splits.json").read_text())
+    part, fold = drop
+    removed = raw[fold]["model_selection"][0][part][:2]
+    del raw[fold]["model_selection"][0][part][:2]
+    path = write_json(tmp_path, raw, "ENZYMES_splits.json")
+    shown = ", ".join(str(i) for i in sorted(removed))
+    message = (
+        rf"model_selection\[0\] of outer fold {fold} of .* leaves 2 of the fold's 540 training "
+        rf"graphs out of both 'train' and 'validation': \[{shown}\]"
+    )
+    with pytest.raises(InvalidSplitError, match=message):
+        load_splits(path, format="gnn-comparison")
+
+
+def test_gnn_inner_split_must_cover_in_a_small_file(tmp_path):
+    gnn = [
+        {"test": [0, 1], "model_selection": [{"train": [2], "validation": [3]}]},
+        {"test": [2, 3, 4], "model_selection": [{"train": [0], "validation": [1]}]},
+    ]
+    # fold 0's training set is [2, 3, 4]: graph 4 is in neither inner set
+    with pytest.raises(InvalidSplitError, match=r"outer fold 0 .* leaves 1 of .* 3 .*: \[4\]"):
+        load_splits(write_json(tmp_path, gnn), format="gnn-comparison")
+    gnn[0]["model_selection"][0]["validation"] = [3, 4]
+    saved = load_splits(write_json(tmp_path, gnn), format="gnn-comparison")
+    assert saved.get_inner_splits(0)[0][1].tolist() == [3, 4]
+
+
+# --- save_splits: n_samples and max_folds ------------------------------------------------------
+
+
+def test_save_splits_takes_a_numpy_integer_n_samples(tmp_path):
+    splits = [(np.array([0, 1, 2]), np.array([3, 4])), (np.array([2, 3, 4]), np.array([0, 1]))]
+    save_splits(splits, tmp_path / "s.json", n_samples=np.int64(5))
+    assert json.loads((tmp_path / "s.json").read_text())["n_samples"] == 5
+    loaded = load_splits(tmp_path / "s.json")
+    assert loaded.n_samples == 5 and [t.tolist() for _, t in loaded] == [[3, 4], [0, 1]]
+
+
+def test_save_splits_max_folds(tmp_path):
+    # 3 outer folds and 2 inner splits: 5 splits, as load_splits counts them
+    inner = [(np.array([1]), np.array([2]))]
+    splits = [
+        (np.array([1, 2]), np.array([0]), inner),
+        (np.array([0, 2]), np.array([1]), None),
+        (np.array([0, 1]), np.array([2]), [(np.array([0]), np.array([1]))]),
+    ]
+    path = tmp_path / "s.json"
+    message = (
+        r"These splits are 5 splits \(outer folds and inner splits\), more than max_folds=4; "
+        r"pass save_splits a larger max_folds to write them, and load_splits the same"
+    )
+    with pytest.raises(InvalidSplitError, match=message):
+        save_splits(splits, path, max_folds=4)
+    assert not path.exists()
+    save_splits(splits, path, max_folds=5)
+    with pytest.raises(InvalidSplitError, match="max_folds=4: pass a larger max_folds"):
+        load_splits(path, max_folds=4)  # what save_splits refused, load_splits refuses
+    assert len(load_splits(path, max_folds=5)) == 3
+    # both limits at once: both named
+    with pytest.raises(
+        InvalidSplitError,
+        match=r"more than max_bytes=10 and .* max_folds=4; .*"
+        r"larger max_bytes and max_folds",
+    ):
+        save_splits(splits, path, max_bytes=10, max_folds=4)
+
+
+@pytest.mark.parametrize("bad", [0, -1, 1.5, True, "5"])
+def test_save_splits_max_folds_is_validated_as_load_splits_is(tmp_path, bad):
+    for function, args in (
+        (save_splits, ([([0], [1])], tmp_path / "s.json")),
+        (load_splits, (tmp_path / "s.json",)),
+    ):
+        with pytest.raises(
+            (TypeError, ValueError),
+            match=rf"'max_folds' parameter of {function.__name__} must be an int in the range "
+            rf"\[1, inf\)\. Got {bad!r}",
+        ):
+            function(*args, max_folds=bad)
+
+
+def test_save_splits_over_the_default_max_folds_says_which_limit(tmp_path):
+    splits = [(np.array([0, 1]), np.array([2]))] * 100_001
+    with pytest.raises(InvalidSplitError) as error:
+        save_splits(splits, tmp_path / "s.json", max_bytes=2**30)
+    message = str(error.value)
+    assert "100001 splits" in message and "max_folds=100000 (load_splits' default too)" in message
+    assert "max_bytes" not in message  # a larger max_bytes would not help
+
+
+# --- what a split file may hold ----------------------------------------------------------------
+
+
+def sklearn_fair_document(**changes):
+    document = {
+        "format": "sklearn-fair-splits",
+        "version": 1,
+        "n_samples": 4,
+        "kfold": True,
+        "labels_fingerprint": None,
+        "folds": [{"train": [1, 3], "test": [0, 2]}, {"train": [0, 2], "test": [1, 3]}],
+    }
+    document.update(changes)
+    return document
+
+
+@pytest.mark.parametrize(
+    "value, shown", [("other-format", "'other-format'"), (None, "None"), (1, "1")]
+)
+def test_a_wrong_format_value_is_named(tmp_path, value, shown):
+    path = write_json(tmp_path, sklearn_fair_document(format=value))
+    message = (
+        rf"not an sklearn-fair splits file: its 'format' is {shown}, not 'sklearn-fair-splits'"
+    )
+    with pytest.raises(InvalidSplitError, match=message):
+        load_splits(path)
+    document = sklearn_fair_document()
+    del document["format"]
+    with pytest.raises(InvalidSplitError, match=r"\(no 'format' key\)"):
+        load_splits(write_json(tmp_path, document))
+
+
+GOOD_FINGERPRINT = labels_fingerprint([0, 1, 0, 1])
+
+
+@pytest.mark.parametrize(
+    "fingerprint",
+    [
+        "garbage",
+        "",
+        "sha256-ranks:",
+        GOOD_FINGERPRINT[:-1],
+        GOOD_FINGERPRINT + "0",
+        GOOD_FINGERPRINT.upper(),
+        "sha256:" + GOOD_FINGERPRINT.split(":")[1],
+        GOOD_FINGERPRINT[:-1] + "g",
+        GOOD_FINGERPRINT + "\n",
+    ],
+)
+def test_a_malformed_fingerprint_is_refused_at_load(tmp_path, fingerprint):
+    # before, it loaded and then every y was refused as labels "of another data set"
+    path = write_json(tmp_path, sklearn_fair_document(labels_fingerprint=fingerprint))
+    with pytest.raises(InvalidSplitError, match="malformed 'labels_fingerprint'"):
+        load_splits(path)
+    # and save_splits does not write a file that load_splits would refuse
+    folds = [(np.array([1, 3]), np.array([0, 2])), (np.array([0, 2]), np.array([1, 3]))]
+    saved = SavedSplits(folds, n_samples=4, labels_fingerprint=fingerprint)
+    with pytest.raises(InvalidSplitError, match="malformed 'labels_fingerprint'"):
+        save_splits(saved, tmp_path / "t.json")
+    assert not (tmp_path / "t.json").exists()
+
+
+def test_a_well_formed_fingerprint_loads():
+    import re
+
+    # the form the loader checks is the one labels_fingerprint returns (prefix, SHA-256 hex)
+    for y in ([0, 1, 0, 1], ["b", "a"], np.arange(1000.0)):
+        assert re.fullmatch(r"sha256-ranks:[0-9a-f]{64}", labels_fingerprint(y))
+
+
+def test_a_well_formed_fingerprint_round_trips(tmp_path):
+    path = write_json(tmp_path, sklearn_fair_document(labels_fingerprint=GOOD_FINGERPRINT))
+    cv = PredefinedSplits(load_splits(path))
+    assert len(list(cv.split(np.zeros((4, 1)), [5, 7, 5, 7]))) == 2
+
+
+@pytest.mark.parametrize(
+    "text, key",
+    [
+        # gnn-comparison: a fold's test set given twice (the last one won)
+        (
+            '[{"test":[5,6,7],"test":[0,2],"model_selection":[{"train":[1],"validation":[3]}]},'
+            '{"test":[1,3],"model_selection":[{"train":[0],"validation":[2]}]}]',
+            "test",
+        ),
+        (
+            '[{"test":[0,2],"model_selection":[{"train":[1],"validation":[3],"train":[3]}]},'
+            '{"test":[1,3],"model_selection":[{"train":[0],"validation":[2]}]}]',
+            "train",
+        ),
+    ],
+)
+def test_duplicate_keys_in_a_gnn_file_are_refused(tmp_path, text, key):
+    path = tmp_path / "s.json"
+    path.write_text(text)
+    with pytest.raises(InvalidSplitError, match=f"gives the key '{key}' twice in one JSON object"):
+        load_splits(path, format="gnn-comparison")
+
+
+def test_duplicate_keys_in_an_sklearn_fair_file_are_refused(tmp_path):
+    text = json.dumps(sklearn_fair_document())
+    path = tmp_path / "s.json"
+    path.write_text(text[:-1] + ',"n_samples":5}')
+    with pytest.raises(InvalidSplitError, match="gives the key 'n_samples' twice"):
+        load_splits(path)
+    path.write_text(text[:-1] + ',"x":1,"y":2}')  # other keys, each once: read as before
+    assert load_splits(path).n_samples == 4
+
+
+def test_other_readers_of_bounded_json_keep_the_last_of_duplicate_keys(tmp_path):
+    # the results and manifests read through the same reader: their behaviour is unchanged
+    from sklearn_fair.model_selection._bounded_json import read_json
+
+    path = tmp_path / "r.json"
+    path.write_text('{"a": 1, "a": 2}')
+    assert read_json(path, max_bytes=100, max_depth=4, error=ValueError) == {"a": 2}
+    with pytest.raises(ValueError, match="gives the key 'a' twice"):
+        read_json(path, max_bytes=100, max_depth=4, error=ValueError, unique_keys=True)
+
+
+def test_brackets_inside_strings_of_an_extra_key_do_not_count_as_nesting(tmp_path):
+    # what test_saved_splits_hostile carried in labels_fingerprint, which must now be one
+    document = sklearn_fair_document(note="[" * 100 + '"{' * 100 + "\\" + "{" * 100)
+    assert load_splits(write_json(tmp_path, document)).n_samples == 4
+
+
+# --- loading is linear in the file ---------------------------------------------------------------
+
+
+def test_loading_does_no_hash_based_set_operation_on_the_indices(tmp_path, monkeypatch):
+    # np.unique (numpy >= 2.3 hashes integers) and np.intersect1d / np.setdiff1d, which call
+    # it, took 85% of the 14 s that a 2.2 MiB file of 300,000 graphs took to load
+    n, calls = 20_000, []
+    folds = np.array_split(np.random.RandomState(0).permutation(n), 10)
+    document = []
+    for k, test in enumerate(folds):
+        validation = folds[(k + 1) % 10][:100]
+        train = np.setdiff1d(np.arange(n), np.concatenate([test, validation]))
+        document.append(
+            {
+                "test": test.tolist(),
+                "model_selection": [{"train": train.tolist(), "validation": validation.tolist()}],
+            }
+        )
+    path = write_json(tmp_path, document, "BIG_splits.json")
+    for name in ("unique", "intersect1d", "setdiff1d", "union1d", "isin"):
+        original = getattr(np, name)
+
+        def recording(*args, _original=original, _name=name, **kwargs):
+            calls.append((_name, np.asarray(args[0]).size))
+            return _original(*args, **kwargs)
+
+        monkeypatch.setattr(np, name, recording)
+    saved = load_splits(path, format="gnn-comparison")
+    assert saved.kfold and len(saved) == 10
+    assert [call for call in calls if call[1] > 1000] == []

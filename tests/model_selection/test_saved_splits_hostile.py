@@ -223,9 +223,10 @@ def test_brackets_inside_strings_do_not_count_as_nesting(tmp_path):
     path = sklearn_fair_file(tmp_path, 2, [([0], [1])])
     document = json.loads(path.read_text())
     # json.dumps writes the quotes as \" and the backslash as \\
-    document["labels_fingerprint"] = "[" * 100 + '"{' * 100 + "\\" + "{" * 100
+    # (in a key the reader ignores: labels_fingerprint must have the form of one)
+    document["note"] = "[" * 100 + '"{' * 100 + "\\" + "{" * 100
     path.write_text(json.dumps(document))
-    assert load_splits(path).labels_fingerprint == document["labels_fingerprint"]
+    assert load_splits(path).n_samples == 2
 
 
 def test_file_over_max_bytes(tmp_path):
