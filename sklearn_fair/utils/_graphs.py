@@ -307,7 +307,9 @@ def compact_graphs(X):
     ``InMemoryDataset.copy()`` (same class, transform and indexing, one storage, no cache), and
     a list, tuple or object array of ``Data`` of one class with the same attributes a
     :class:`CollatedGraphs`. Anything else (tabular data, a PyG ``Dataset`` that reads its files,
-    graphs whose attributes differ, which PyG's collate would drop) is returned as it is.
+    graphs whose attributes differ, which PyG's collate would drop, or that are not all tensors
+    of one dimension or more: a label ``y=1`` would come back as ``tensor([1])``) is returned
+    as it is.
 
     Parameters
     ----------
@@ -344,10 +346,22 @@ def compact_graphs(X):
         if len(X) and isinstance(X[0], data_module.Data):
             # PyG's collate takes the attributes of the first graph for all: graphs with other
             # attributes (or of another class) would lose theirs, so they travel as they are
-            first, keys = type(X[0]), set(X[0].keys())
-            if all(type(graph) is first and set(graph.keys()) == keys for graph in X):
+            first, kinds = type(X[0]), _kinds(X[0])
+            if all(type(g) is first and _kinds(g) == kinds for g in X) and _collates_back(X):
                 return CollatedGraphs(X)
     return X
+
+
+def _kinds(graph):
+    """``graph``'s attributes: name -> (type, number of dimensions of a tensor)."""
+    return {key: (type(value), getattr(value, "ndim", None)) for key, value in graph.items()}
+
+
+def _collates_back(graphs):
+    """Whether PyG's collate gives back the attributes of ``graphs`` (of the same kinds) as
+    they are: a Python number or a 0-d tensor comes back as a tensor of shape [1]."""
+    pair = CollatedGraphs(graphs[:2])
+    return all(_kinds(pair[index]) == _kinds(graphs[index]) for index in range(len(pair)))
 
 
 class CollatedGraphs:

@@ -245,3 +245,24 @@ def test_validation_graphs_in_fit_params_give_the_serial_scores_in_parallel(muta
     narrow = [Data(x=g.x[:, :2], edge_index=g.edge_index, y=g.y) for g in X_val]
     with pytest.raises(ValueError, match="X_val has 2 node features"):
         nested(2).fit(X, X_val=narrow)
+
+
+@pytest.mark.parametrize("label", [lambda n: n % 2, lambda n: torch.tensor(n % 2), lambda n: 0.5])
+def test_graphs_whose_labels_would_not_collate_back_travel_as_they_are(label):
+    """PyG's collate turns a Python number or a 0-d tensor into a tensor of shape [1]: a user's
+    estimator would read another ``y`` in a worker than in the caller's process."""
+    graphs = [
+        Data(x=torch.ones(n, 2), edge_index=torch.zeros(2, 0, dtype=torch.long), y=label(n))
+        for n in (2, 3, 4)
+    ]
+    compact = compact_graphs(graphs)
+    for ours, theirs in zip(compact, graphs, strict=True):
+        assert type(ours.y) is type(theirs.y)
+        assert getattr(ours.y, "shape", None) == getattr(theirs.y, "shape", None)
+    # with labels of shape [1], and a name and num_nodes, PyG gives every attribute back
+    graphs = [Data(x=torch.ones(n, 2), y=torch.tensor([n % 2]), num_nodes=n, name=f"g{n}")
+              for n in (2, 3, 4)]  # fmt: skip
+    compact = compact_graphs(graphs)
+    assert isinstance(compact, CollatedGraphs)
+    for ours, theirs in zip(compact, graphs, strict=True):
+        assert {k: repr(v) for k, v in ours.items()} == {k: repr(v) for k, v in theirs.items()}
