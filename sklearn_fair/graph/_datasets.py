@@ -3,6 +3,8 @@
 The raw files parsed by ``utils._tu_format`` become the arrays PyG's ``TUDataset`` builds from them
 (self-loops removed, edges coalesced by PyG's own functions, labels one-hot encoded per column
 from their minimum, graph labels mapped to 0..C-1 in sorted order), then the feature scheme.
+Unlike PyG's ``TUDataset``, edge labels are kept (as ``edge_attr``) only with
+``use_edge_attr=True``.
 """
 
 import os
