@@ -486,7 +486,8 @@ class BenchmarkResult:
         decimals : int, default=None
             Digits after the point; None: two significant digits of the smallest standard deviation
             of the data set's fold scores (so that a perfect model does not print as ``1.0 ± 0.0``),
-            more for a mean whose folds all scored the same (0.9996 prints as it is).
+            more where a mean whose folds all scored the same would round to a whole number
+            (0.9996 is not printed as 1.000).
         confidence : float, default=0.95
             Level of the IQM's interval; "demonstrably worse" is decided at level
             ``1 - confidence``.

@@ -401,8 +401,8 @@ class NestedCVReport:
             )
         summary.paragraphs += [
             "Numbers are printed to two significant digits of the smallest standard deviation "
-            f"of their metric's fold scores{'' if self._one else ' on the data set'} (a mean "
-            "whose folds all scored the same, as it is).",
+            f"of their metric's fold scores{'' if self._one else ' on the data set'} (more "
+            "where a mean whose folds all scored the same would round to a whole number).",
             *dict.fromkeys(f"{row['metric']}: {row['note']}." for row in self.rows if row["note"]),
             *dict.fromkeys(
                 f"{row['metric']}: the range of its values is not known, so its interval of "

@@ -17,9 +17,9 @@ def decimals_for(values, spreads=(), minimum=0):
     Two significant digits of the smallest positive spread (a standard deviation of fold
     scores): 0.0196 gives 3 decimals (0.975 +/- 0.020), 1843 gives none (38581 +/- 1843).
     Without a positive spread, four significant digits of the largest of ``values``. A value
-    whose spread is 0 (``spreads`` paired with ``values``: every fold scored the same) gets
-    the decimals that print it as it is: a mean of 0.9996 does not print as a perfect 1.000.
-    Between ``minimum`` and 6 decimals.
+    whose spread is 0 (``spreads`` paired with ``values``: every fold scored the same) that
+    would round to a whole number it is not gets the decimals that keep it off it: a mean of
+    0.9996 does not print as a perfect 1.000. Between ``minimum`` and 6 decimals.
 
     Examples
     --------
@@ -41,18 +41,20 @@ def decimals_for(values, spreads=(), minimum=0):
             return max(4, minimum)
         decimals = 3 - math.floor(math.log10(float(magnitudes.max())))
     if spreads.size == values.size:
-        constant = values[(spreads == 0) & np.isfinite(values)]
-        decimals = max([decimals, *(_decimals_of(float(value)) for value in constant)])
+        for value in values[(spreads == 0) & np.isfinite(values)]:
+            decimals = _off_whole_numbers(float(value), decimals)
     return int(min(max(decimals, minimum), MAX_DECIMALS))
 
 
-def _decimals_of(value):
-    """The fewest decimals (at most :data:`MAX_DECIMALS`) that print ``value`` as it is, to
-    a float's rounding."""
-    for decimals in range(MAX_DECIMALS):
-        if abs(round(value, decimals) - value) <= 1e-9 * max(1.0, abs(value)):
-            return decimals
-    return MAX_DECIMALS
+def _off_whole_numbers(value, decimals):
+    """At least ``decimals``, and more (up to :data:`MAX_DECIMALS`) while ``value`` would
+    round to a whole number that it is not (beyond a float's rounding)."""
+    whole = round(value)
+    if abs(value - whole) <= 1e-9 * max(1.0, abs(value)):
+        return decimals
+    while decimals < MAX_DECIMALS and round(value, decimals) == whole:
+        decimals += 1
+    return decimals
 
 
 def missing(value):

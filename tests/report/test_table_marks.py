@@ -75,3 +75,7 @@ def test_a_mean_whose_folds_all_scored_the_same_is_not_rounded_onto_a_perfect_sc
     text = result.report(n_resamples=50).to_text()
     row = next(line for line in text.splitlines() if line.startswith("a  "))
     assert "0.9996 ± 0.0000" in row and "1.000" not in row
+    # a constant mean that rounds to no whole number keeps the column's decimals
+    cells["big", "a"] = {"test_scores": [2 / 3] * 4}
+    result = BenchmarkResult.from_results(cells, metric="accuracy")
+    assert result.table(mark=False).loc["a", "big"] == "0.667 ± 0.000"
