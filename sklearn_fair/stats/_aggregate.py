@@ -34,10 +34,31 @@ __all__ = [
 ]
 
 
-def _check_groups(per_dataset):
+def _check_finite(subject, groups):
+    """A ValueError naming ``subject`` (whose scores), the data set and the score where
+    ``groups`` (one array per data set, scores on the last axis) hold NaN or inf: a NaN would
+    count as a loss in the probability of improvement and as below every threshold of a
+    profile, and make the IQM and the mean NaN, with no word."""
+    for index, group in enumerate(groups):
+        bad = ~np.isfinite(group)
+        if bad.any():
+            first = int(np.argmax(bad))
+            position = np.unravel_index(first, group.shape)[-1]
+            raise ValueError(
+                f"{subject} holds a score of {group.flat[first]} (data set "
+                f"{index}, score {position}); every score must be a finite number. A failed "
+                "fold's error_score (NaN by default) is no score: leave out the data sets where "
+                "folds failed (as BenchmarkResult does, with a MissingCellsWarning), or fix "
+                "the failure."
+            )
+
+
+def _check_groups(per_dataset, subject="The 'per_dataset' parameter"):
+    """``per_dataset`` as a list of 1-D float arrays of finite scores, at least one each."""
     groups = [np.asarray(scores, dtype=float) for scores in per_dataset]
     if any(group.ndim != 1 or group.shape[0] < 1 for group in groups):
-        raise ValueError("Each data set needs a 1-D array of at least one score.")
+        raise ValueError(f"{subject} needs a 1-D array of at least one score per data set.")
+    _check_finite(subject, groups)
     return groups
 
 
@@ -59,9 +80,10 @@ def aggregate_iqm(per_dataset, axis=-1):
     """
     counts = [np.shape(scores)[axis] for scores in per_dataset]
     lcm = math.lcm(*counts)
-    values = np.concatenate(
-        [np.moveaxis(np.asarray(s, dtype=float), axis, -1) for s in per_dataset], -1
-    )
+    groups = [np.moveaxis(np.asarray(s, dtype=float), axis, -1) for s in per_dataset]
+    values = np.concatenate(groups, -1)
+    if not np.isfinite(values).all():
+        _check_finite("The 'per_dataset' parameter", groups)
     weights = np.concatenate([np.full(n, lcm // n) for n in counts])
     order = np.argsort(values, axis=-1, kind="stable")
     ordered, ordered_weights = np.take_along_axis(values, order, -1), weights[order]
@@ -93,17 +115,18 @@ def average_probability_of_improvement(per_dataset_x, per_dataset_y):
     >>> average_probability_of_improvement([[3.0, 4.0], [1.0]], [[1.0, 3.0], [1.0]])
     0.6875
     """
-    x, y = _check_groups(per_dataset_x), _check_groups(per_dataset_y)
+    x, y = (
+        _check_groups(per_dataset_x, "The 'per_dataset_x' parameter"),
+        _check_groups(per_dataset_y, "The 'per_dataset_y' parameter"),
+    )
     return float(np.mean([_improvement(a, b) for a, b in zip(x, y)]))
 
 
 def performance_profile(per_dataset, thresholds):
     """Fraction of scores above each threshold, per data set, averaged over the data sets."""
+    groups = _check_groups(per_dataset)
     thresholds = np.asarray(thresholds, dtype=float)
-    fractions = [
-        (np.asarray(s, dtype=float)[None, :] > thresholds[:, None]).mean(axis=1)
-        for s in per_dataset
-    ]
+    fractions = [(s[None, :] > thresholds[:, None]).mean(axis=1) for s in groups]
     return np.mean(fractions, axis=0)
 
 
@@ -161,7 +184,10 @@ def probability_of_improvement(per_dataset_x, per_dataset_y, *, names=("x", "y")
     dict
         ``estimate``, ``ci_low``, ``ci_high`` (percentile, stratified bootstrap).
     """
-    x, y = _check_groups(per_dataset_x), _check_groups(per_dataset_y)
+    x, y = (
+        _check_groups(per_dataset_x, "The 'per_dataset_x' parameter"),
+        _check_groups(per_dataset_y, "The 'per_dataset_y' parameter"),
+    )
     rng = named_generator(seed_root(random_state), *names)
     return _improvement_with_interval(x, y, int(n_resamples), float(confidence), rng)
 
@@ -204,7 +230,7 @@ def aggregate(per_model, *, baseline=None, n_resamples=2000, confidence=0.95,
 
     rows = []
     for model, per_dataset in per_model.items():
-        groups = _check_groups(per_dataset)
+        groups = _check_groups(per_dataset, f"The 'per_model' parameter's model {model!r}")
         row = {"model": model, "iqm": aggregate_iqm(groups), "mean": float(_mean_of_means(groups))}
         interval = _interval(
             groups, iqm_and_mean, n_resamples, confidence, named_generator(root, model)
@@ -212,7 +238,10 @@ def aggregate(per_model, *, baseline=None, n_resamples=2000, confidence=0.95,
         row["iqm_ci_low"], row["mean_ci_low"] = (float(v) for v in interval.low)
         row["iqm_ci_high"], row["mean_ci_high"] = (float(v) for v in interval.high)
         if baseline is not None and model != baseline:
-            base, rng = _check_groups(per_model[baseline]), named_generator(root, model, baseline)
+            base = _check_groups(
+                per_model[baseline], f"The 'per_model' parameter's model {baseline!r}"
+            )
+            rng = named_generator(root, model, baseline)
             poi = _improvement_with_interval(groups, base, n_resamples, confidence, rng)
             row["probability_of_improvement"] = poi["estimate"]
             row["poi_ci_low"], row["poi_ci_high"] = poi["ci_low"], poi["ci_high"]

@@ -94,16 +94,46 @@ def rounding_tolerance(*arrays):
     return size * np.finfo(float).eps * largest
 
 
-def differences_beyond_rounding(a, b):
-    """``a - b``, each difference within rounding of 0 set to 0: scores equal but for rounding
-    (``0.1 + 0.2`` and ``0.3``) do not differ, whatever the other pairs do. Each pair is held
-    to its own magnitude (:func:`rounding_tolerance`'s count of values times the machine
-    epsilon times the larger of its two values): a data set scored near 1e12 does not make the
-    differences of another's accuracies rounding."""
-    differences = a - b
+def pair_tolerances(a, b):
+    """How far each difference ``a[i] - b[i]`` can lie from that of the scores as written
+    (``0.81 - 0.80`` is ``0.010000000000000009``) by rounding alone: :func:`rounding_tolerance`'s
+    count of values times the machine epsilon, times the larger magnitude of the pair's two
+    values. Each pair is held to its own magnitude: a data set scored near 1e12 does not make
+    the differences of another's accuracies rounding. The one per-pair "equal up to rounding"
+    of the stats package (:func:`differences_beyond_rounding`, :func:`rounding_ties_merged`,
+    the sums of :func:`~sklearn_fair.stats.bayesian_signed_rank`)."""
     magnitude = np.maximum(np.abs(a), np.abs(b))
-    tolerance = (np.size(a) + np.size(b)) * np.finfo(float).eps * magnitude
-    differences[np.abs(differences) <= tolerance] = 0.0
+    return (np.size(a) + np.size(b)) * np.finfo(float).eps * magnitude
+
+
+def differences_beyond_rounding(a, b):
+    """``a - b``, each difference within rounding of 0 (:func:`pair_tolerances`) set to 0:
+    scores equal but for rounding (``0.1 + 0.2`` and ``0.3``) do not differ, whatever the
+    other pairs do."""
+    differences = a - b
+    differences[np.abs(differences) <= pair_tolerances(a, b)] = 0.0
+    return differences
+
+
+def rounding_ties_merged(a, b):
+    """:func:`differences_beyond_rounding` of ``a`` and ``b``, where differences whose absolute
+    values are equal up to rounding (``0.81 - 0.77`` and ``0.80 - 0.84``, ``0.040000000000000036``
+    and ``-0.039999999999999925``) share one absolute value, each keeping its sign: the ties
+    of the scores as written, which a signed-rank test ranks as ties.
+
+    Two absolute values are equal up to rounding where they lie within the sum of their pairs'
+    :func:`pair_tolerances`. Sorted, each run of values within that of its first value takes
+    the first value (a run does not chain past rounding: 1e-16 steps do not tie 0.01 with 0.02).
+    """
+    differences = differences_beyond_rounding(a, b)
+    tolerances = pair_tolerances(a, b)
+    sizes = np.abs(differences)
+    order = [i for i in np.argsort(sizes, kind="stable") if sizes[i] > 0]
+    start = None
+    for i in order:
+        if start is None or sizes[i] - sizes[start] > tolerances[i] + tolerances[start]:
+            start = i
+        differences[i] = np.copysign(sizes[start], differences[i])
     return differences
 
 

@@ -263,6 +263,17 @@ def _extract(name, result, scoring):
             f"The result {name!r} has {np.size(scores)} scores for {len(test)} outer test folds "
             f"and {len(train)} training folds; expected one score per outer fold."
         )
+    failed = np.flatnonzero(~np.isfinite(scores))
+    if failed.size:
+        folds = ", ".join(str(int(i)) for i in failed)
+        values = ", ".join(str(float(scores[i])) for i in failed)
+        raise ValueError(
+            f"The result {name!r} has no finite test score on outer fold(s) {folds} ({values}); "
+            "compare() needs every model's score on every shared outer fold. A fold whose fits "
+            "failed is scored error_score (NaN by default): see why in the result's "
+            "FitFailedWarning or a NestedCV's failed_tasks_ (or rerun with error_score="
+            "'raise'), fix it and run that result again."
+        )
     return scores, train, test
 
 
@@ -332,6 +343,9 @@ def compare(results, *, scoring=None, test="corrected", confidence=0.95):
     ------
     SplitsMismatchError
         When two results' outer splits differ, naming them and the first fold that differs.
+    ValueError
+        When a result has no finite score on an outer fold (a failed fold, scored
+        ``error_score``), naming the result and the fold.
 
     Examples
     --------

@@ -21,6 +21,7 @@ from scipy import stats as _scipy_stats
 from sklearn.utils._param_validation import StrOptions, validate_params
 
 from ..utils import RANDOM_STATE_CONSTRAINTS, as_generator
+from ..utils._random import seed_root
 from ._checks import (
     AT_LEAST_TWO,
     CONFIDENCE,
@@ -340,7 +341,8 @@ def rank_test_datasets(
     Parameters
     ----------
     effects, sd, test, alpha, n_simulations, random_state
-        As :func:`rank_test_power`; every number of data sets with the same seed.
+        As :func:`rank_test_power`; every number of data sets with the same seed (a
+        Generator or RandomState is drawn from once for it, its state advancing once).
     power : float, default=0.8
     max_datasets : int, default=200
 
@@ -357,8 +359,11 @@ def rank_test_datasets(
     19
     """
     effects = _check_effects(effects, test)
+    # one seed for every number of data sets: a Generator or RandomState drawn from once (its
+    # state advances once), None fresh entropy once; an int is used as given
+    seed = seed_root(random_state)
     return fewest_reaching(
-        lambda n: _simulated_power(effects, sd, n, test, alpha, n_simulations, random_state),
+        lambda n: _simulated_power(effects, sd, n, test, alpha, n_simulations, seed),
         power,
         max_datasets,
         least=2,

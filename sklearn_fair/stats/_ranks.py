@@ -14,7 +14,7 @@ from sklearn.utils._param_validation import StrOptions, validate_params
 
 from ..exceptions import SklearnFairWarning
 from ..utils._stacklevel import external_stacklevel
-from ._checks import CONFIDENCE, differences_beyond_rounding, stacked_by_label
+from ._checks import CONFIDENCE, rounding_ties_merged, stacked_by_label
 from ._paired import holm
 
 __all__ = ["RankComparison", "rank_comparison"]
@@ -133,12 +133,13 @@ def _as_table(scores, min_models=3):
 
 
 def wilcoxon(a, b, name_a, name_b):
-    """``(W, p)`` of scipy's two-sided Wilcoxon signed-rank test of ``a`` against ``b``, a
-    difference within rounding of 0 (:func:`~._checks.differences_beyond_rounding`, each data
-    set's to its own scores) counted as 0 and dropped (scipy's ``zero_method="wilcox"``);
-    W = 0 and p = 1 with a SklearnFairWarning where every difference is 0 (scipy warns of
-    0/0)."""
-    differences = differences_beyond_rounding(a, b)
+    """``(W, p)`` of scipy's two-sided Wilcoxon signed-rank test of ``a`` against ``b``: that
+    of the scores as written. A difference within rounding of 0 (each data set's to its own
+    scores) is counted as 0 and dropped (scipy's ``zero_method="wilcox"``), and differences
+    whose sizes are equal up to rounding are ranked as ties (``0.81 - 0.77`` and ``0.80 -
+    0.84``: :func:`~._checks.rounding_ties_merged`); W = 0 and p = 1 with a SklearnFairWarning
+    where every difference is 0 (scipy warns of 0/0)."""
+    differences = rounding_ties_merged(a, b)
     if not differences.any():
         warnings.warn(
             f"{name_a!r} and {name_b!r} score the same on every data set of 'scores' (up to "
@@ -186,7 +187,8 @@ def rank_comparison(scores, *, alpha=0.05, control=None, greater_is_better=True,
         The test against ``control``: Demšar's z of the average ranks, ``(R_i - R_c) /
         sqrt(k (k + 1) / (6 N))``, or ``scipy.stats.wilcoxon`` on the paired scores (W = 0 and
         p = 1, with a ``SklearnFairWarning``, for a model that scores as the control on every
-        data set).
+        data set), their differences as written: equal up to floating-point rounding is
+        equal (``0.81 - 0.77`` and ``0.84 - 0.80`` tie, ``0.1 + 0.2 - 0.3`` is 0).
 
     Returns
     -------

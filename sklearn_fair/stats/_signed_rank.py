@@ -9,7 +9,9 @@ is ``sum_ij w_i w_j [z_i + z_j > 2 rope]`` (ties count half), that of the other 
 < -2 rope]``, and equivalence the rest. As in baycomp (``SignedRankTest``), the reported
 probabilities are how often each of the three is the largest over the samples, computed for
 all draws at once (baycomp loops); with baycomp's draws the numbers are baycomp's
-(``tests/stats/test_signed_rank.py``).
+(``tests/stats/test_signed_rank.py``) for the differences as written: a sum equal to the
+threshold up to the rounding of the scores (``0.81 - 0.80`` twice, against ``2 * 0.01``) is a
+tie, where baycomp's float comparison puts it on one side.
 """
 
 from dataclasses import dataclass
@@ -26,6 +28,7 @@ from ._checks import (
     AsDict,
     check_paired,
     differences_beyond_rounding,
+    pair_tolerances,
 )
 from ._paired import corrected_resampled_ttest, holm
 
@@ -55,17 +58,33 @@ class SignedRankResult(AsDict):
     n_samples: int
 
 
-def _posterior(differences, rope, weights):
-    """``(n_samples, 3)``: each sample's mass of (a better, equivalent, b better)."""
+def _posterior(differences, rope, weights, tolerances=0.0):
+    """``(n_samples, 3)``: each sample's mass of (a better, equivalent, b better).
+
+    ``tolerances`` (one per difference, :func:`~._checks.pair_tolerances`) is how far each
+    difference can lie from that of the scores as written by rounding alone: a pair sum
+    within the sum of its two tolerances (and the rounding of ``2 rope``) of ``±2 rope`` is
+    on the threshold and counts half, as the sum of the written scores' differences does
+    (``0.81 - 0.80`` twice against ``2 * 0.01``); with ``rope > 0`` a sum within rounding of
+    0 is equivalence, however small the rope. 0 compares the sums exactly (baycomp).
+    """
     z = np.concatenate([[0.0], differences])
     sums = z[:, None] + z[None, :]
     threshold = 2.0 * rope
-    a_better = (sums > threshold) + 0.5 * (sums == threshold)
-    a_mass = np.einsum("si,ij,sj->s", weights, a_better, weights)
+    slack = np.concatenate([[0.0], np.broadcast_to(tolerances, differences.shape)])
+    slack = slack[:, None] + slack[None, :] + np.finfo(float).eps * threshold
+    # with a rope of the size of rounding, a sum of 0 is not on either threshold
+    no_sum = (np.abs(sums) <= slack) if rope > 0 else np.zeros(sums.shape, dtype=bool)
+
+    def beyond(sign):
+        """Each pair's mass beyond ``sign * threshold``: 1, or 0.5 on it up to rounding."""
+        on = (np.abs(sums - sign * threshold) <= slack) & ~no_sum
+        return ((sign * sums > threshold) & ~on & ~no_sum) + 0.5 * on
+
+    a_mass = np.einsum("si,ij,sj->s", weights, beyond(1.0), weights)
     if rope == 0:  # baycomp: the b side is 1 minus the a side, no mass on equivalence
         return np.column_stack([a_mass, np.zeros_like(a_mass), 1.0 - a_mass])
-    b_better = (sums < -threshold) + 0.5 * (sums == -threshold)
-    b_mass = np.einsum("si,ij,sj->s", weights, b_better, weights)
+    b_mass = np.einsum("si,ij,sj->s", weights, beyond(-1.0), weights)
     return np.column_stack([a_mass, 1.0 - a_mass - b_mass, b_mass])
 
 
@@ -97,7 +116,10 @@ def bayesian_signed_rank(
         Each model's score on each data set (e.g. the mean over its outer folds), paired by
         data set (pandas Series by their index, as :func:`paired_ttest` pairs them); at
         least 2. A data set whose two scores are equal up to rounding (``0.1 + 0.2`` and
-        ``0.3``) has a difference of 0, as in Wilcoxon's test of :func:`rank_comparison`.
+        ``0.3``) has a difference of 0, as in Wilcoxon's test of :func:`rank_comparison`,
+        and a pair sum equal to ``±2 rope`` (or 0) up to rounding lies on the threshold and
+        counts half, as that of the scores as written: 0.81 against 0.80 on every data set,
+        with ``rope=0.01``, is equivalent with probability 1.
     rope : float, default=0.01
         Half-width of the region of practical equivalence, in the metric's units.
     prior : float, default=0.5
@@ -124,17 +146,22 @@ def bayesian_signed_rank(
     >>> b = [0.80, 0.78, 0.85, 0.74, 0.86, 0.79, 0.80, 0.81]
     >>> result = bayesian_signed_rank(a, b, rope=0.01)
     >>> round(result.p_a_better, 2), round(result.p_equivalent, 2), round(result.p_b_better, 2)
-    (0.99, 0.01, 0.0)
+    (0.98, 0.02, 0.0)
     """
     a, b = check_paired(a, b, purpose="a signed-rank test", unit="data set")
     # a data set whose scores are equal but for rounding (0.1 + 0.2 against 0.3) has no
     # difference, as Wilcoxon's test (rank_comparison) drops it: its 1e-16 would put the
     # pairs' sums of 0, which count half, on one side
-    differences = differences_beyond_rounding(*((a, b) if greater_is_better else (b, a)))
+    # and a pair sum that is 2 rope (or 0) but for rounding (0.81 - 0.80 twice, against 2 *
+    # 0.01) is on the threshold, and counts half: rounding would put it on one side
+    first, second = (a, b) if greater_is_better else (b, a)
+    differences = differences_beyond_rounding(first, second)
+    tolerances = pair_tolerances(first, second)
     alpha = np.ones(differences.shape[0] + 1)
     alpha[0] = float(prior)
     weights = as_generator(random_state).dirichlet(alpha, int(n_samples))
-    p_a, p_rope, p_b = _probabilities(_posterior(differences, float(rope), weights))
+    posterior = _posterior(differences, float(rope), weights, tolerances)
+    p_a, p_rope, p_b = _probabilities(posterior)
     if rope == 0 and not differences.any():
         # every sample gives each side half its mass: rounding, not the data, would choose
         p_a, p_rope, p_b = 0.5, 0.0, 0.5

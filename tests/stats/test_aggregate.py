@@ -127,3 +127,73 @@ def test_a_data_set_of_one_score_has_a_point_interval_there():
     table = _aggregate.aggregate(per_model, n_resamples=200)
     assert table.loc["x", "mean"] == pytest.approx(np.mean([0.5, 0.7]))
     assert table.loc["x", "mean_ci_low"] >= (0.5 + 0.6) / 2
+
+
+_WITH_NAN = [np.array([0.8, np.nan, 0.9]), np.array([0.7, 0.75, 0.72])]
+_OTHER = [np.array([0.7, 0.71, 0.69]), np.array([0.6, 0.65, 0.62])]
+
+
+@pytest.mark.parametrize(
+    "call, match",
+    [
+        (
+            lambda: _aggregate.average_probability_of_improvement(_WITH_NAN, _OTHER),
+            "'per_dataset_x' parameter holds a score of nan \\(data set 0, score 1\\)",
+        ),
+        (
+            lambda: _aggregate.average_probability_of_improvement(_OTHER, _WITH_NAN),
+            "'per_dataset_y' parameter holds a score of nan \\(data set 0, score 1\\)",
+        ),
+        (
+            lambda: _aggregate.probability_of_improvement(_OTHER, _WITH_NAN, n_resamples=10),
+            "'per_dataset_y' parameter holds a score of nan",
+        ),
+        (
+            lambda: _aggregate.performance_profile(_WITH_NAN[::-1], [0.5]),
+            "'per_dataset' parameter holds a score of nan \\(data set 1, score 1\\)",
+        ),
+        (lambda: _aggregate.aggregate_iqm(_WITH_NAN), "'per_dataset' parameter holds"),
+        (
+            lambda: _aggregate.aggregate({"x": _OTHER, "y": _WITH_NAN}, n_resamples=10),
+            "'per_model' parameter's model 'y' holds a score of nan",
+        ),
+        (
+            lambda: _aggregate.aggregate(
+                {"x": _OTHER, "y": [np.array([0.1, -np.inf]), _OTHER[1]]},
+                baseline="x",
+                n_resamples=10,
+            ),
+            "model 'y' holds a score of -inf \\(data set 0, score 1\\)",
+        ),
+    ],
+)
+def test_a_nan_or_inf_score_is_refused_not_counted(call, match):
+    # the public functions refuse NaN (stats.probability_of_improvement: "The 'a' parameter
+    # contains NaN"); these counted a NaN as a loss (0.83 where the other scores give 1),
+    # below every threshold (2/3 of the data set above 0.5) or returned NaN without a word
+    with pytest.raises(ValueError, match=match) as error:
+        call()
+    assert "error_score" in str(error.value)
+
+
+def test_a_benchmark_with_a_failed_fold_still_pools_the_other_data_sets():
+    # BenchmarkResult leaves out the data sets where folds failed before it pools, so the
+    # check of the scores does not reach its NaN
+    from sklearn_fair.exceptions import MissingCellsWarning
+
+    rng = np.random.default_rng(7)
+    cells = {(d, m): {"test_scores": list(rng.random(4))} for d in ("a", "b") for m in ("p", "q")}
+    cells["b", "q"]["test_scores"][2] = np.nan
+    result = BenchmarkResult.from_results(cells, baseline="p")
+    complete = BenchmarkResult.from_results(
+        {key: value for key, value in cells.items() if key[0] == "a"}, baseline="p"
+    )
+    with pytest.warns(MissingCellsWarning, match="leaves out the data sets \\['b'\\]"):
+        table = result.aggregate(n_resamples=50)
+    assert table.equals(complete.aggregate(n_resamples=50))
+    with pytest.warns(MissingCellsWarning):
+        profiles = result.performance_profiles([0.25, 0.5])
+    assert profiles.equals(complete.performance_profiles([0.25, 0.5]))
+    with pytest.warns(MissingCellsWarning):
+        poi = result.probability_of_improvement("q", "p", n_resamples=50)
+    assert poi == complete.probability_of_improvement("q", "p", n_resamples=50)

@@ -151,6 +151,23 @@ def test_bad_results():
         compare({"a": _as_dict(A), "b": _as_dict(B[:3])})
 
 
+@pytest.mark.parametrize("as_result", [_as_dict, _as_fitted], ids=["dict", "fitted"])
+@pytest.mark.parametrize("bad", [np.nan, np.inf])
+def test_a_failed_fold_is_refused_naming_the_result_and_the_fold(as_result, bad):
+    # a fold whose fits failed is scored error_score (NaN): the error named a parameter 'a'
+    # that compare() does not have ("The 'a' parameter contains NaN; remove it or impute it
+    # first."), not the result nor the fold, nor why
+    forest = [0.81, bad, 0.83, 0.80, 0.79]
+    results = {"linear": as_result(B), "forest": as_result(forest)}
+    match = r"The result 'forest' has no finite test score on outer fold\(s\) 1 \((nan|inf)\)"
+    with pytest.raises(ValueError, match=match) as error:
+        compare(results)
+    assert "error_score" in str(error.value) and "'a' parameter" not in str(error.value)
+    results["forest"] = as_result([bad, 0.8, bad, 0.8, 0.8])
+    with pytest.raises(ValueError, match=r"outer fold\(s\) 0, 2 "):
+        compare(results)
+
+
 def test_dict_of_arrays_without_pandas(monkeypatch):
     monkeypatch.setitem(sys.modules, "pandas", None)  # makes `import pandas` fail
     result = compare({"a": _as_dict(A), "b": _as_dict(B)})

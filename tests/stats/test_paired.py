@@ -422,3 +422,26 @@ def test_scores_near_1e200_or_1e_200_are_tested_as_the_same_scores_in_other_unit
     assert (bayes.mean_difference, bayes.scale) == pytest.approx(
         (factor * d.mean(), factor * scale), rel=1e-12
     )
+
+
+# 0.81 against 0.80 on every fold: each difference is 0.010000000000000009 in floats, the
+# rope 0.01. In hundredths (integers, exact in floats) the same scores are 81 against 80.
+_AT_ROPE_A = np.array([0.81, 0.71, 0.91, 0.61, 0.51])
+_AT_ROPE_B = np.array([0.80, 0.70, 0.90, 0.60, 0.50])
+
+
+@pytest.mark.parametrize("b_ahead", [False, True], ids=["a-ahead", "b-ahead"])
+def test_bayesian_a_difference_equal_to_the_rope_up_to_rounding_is_equivalent(b_ahead):
+    # every difference is the rope: the point posterior lies on the edge of the closed region
+    # [-rope, rope], equivalent with probability 1 as baycomp says of the same scores in
+    # hundredths (differences 1, rope 1). Rounding's 9e-18 made "a better" certain (1, 0, 0)
+    a, b = (_AT_ROPE_B, _AT_ROPE_A) if b_ahead else (_AT_ROPE_A, _AT_ROPE_B)
+    assert (np.abs(a - b) > 0.01).all()  # the floats lie past the rope
+    result = bayesian_correlated_ttest(a, b, rope=0.01, rho=0.2)
+    ours = (result.p_a_better, result.p_equivalent, result.p_b_better)
+    expected = _baycomp_probs(np.round(a * 100), np.round(b * 100), 1.0)
+    assert expected == (0.0, 1.0, 0.0)
+    assert ours == expected
+    # a difference beyond the rope by more than rounding is still beyond it
+    result = bayesian_correlated_ttest(a, b, rope=0.0099, rho=0.2)
+    assert (result.p_b_better if b_ahead else result.p_a_better) == 1.0

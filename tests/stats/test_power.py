@@ -202,3 +202,30 @@ def test_bad_parameters(call, match):
 def test_nan_inputs_are_refused_not_answered(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+@pytest.mark.parametrize(
+    "random_state",
+    [lambda: np.random.default_rng(5), lambda: np.random.RandomState(5), lambda: None, lambda: 5],
+    ids=["Generator", "RandomState", "None", "int"],
+)
+def test_every_number_of_data_sets_is_simulated_with_the_same_seed(monkeypatch, random_state):
+    # the docstring's "every number of data sets with the same seed": a Generator or
+    # RandomState was passed on as it is, so each number the search tried drew other noise
+    # (and None fresh entropy each time), and the powers it compared were not of one seed
+    import copy
+
+    from sklearn_fair.stats import _power
+    from sklearn_fair.utils import as_generator
+
+    simulated = _power._simulated_power
+    first_draws = {}
+
+    def spy(effects, sd, n_datasets, test, alpha, n_simulations, seed):
+        first_draws[n_datasets] = as_generator(copy.deepcopy(seed)).standard_normal()
+        return simulated(effects, sd, n_datasets, test, alpha, n_simulations, seed)
+
+    monkeypatch.setattr(_power, "_simulated_power", spy)
+    needed = rank_test_datasets(0.02, 0.02, n_simulations=200, random_state=random_state())
+    assert needed is not None and len(first_draws) > 3
+    assert len(set(first_draws.values())) == 1

@@ -124,3 +124,45 @@ def test_a_model_of_more_than_one_column_in_a_dict_is_refused():
     assert pd.DataFrame(scores).shape == (3, 3)
     with pytest.raises(ValueError, match=r"'a' must be 1-D, one score per data set"):
         rank_comparison(scores)
+
+
+def test_wilcoxon_ranks_differences_tied_as_written_as_ties():
+    # 0.47 - 0.51 is -0.040000000000000036, 0.80 - 0.84 is -0.039999999999999925: the same
+    # difference as written, two ranks in floats. scipy of the differences in hundredths
+    # (integers, exact in floats) ties them: W = 9.5, p = 0.906, where the floats gave W = 10,
+    # p = 1; the same in multiple_comparison's two-model signed-rank test
+    from sklearn_fair.stats import multiple_comparison
+
+    a = np.array([0.47, 0.58, 0.97, 0.81, 0.63, 0.80])
+    b = np.array([0.51, 0.60, 0.94, 0.77, 0.61, 0.84])
+    reference = stats_wilcoxon(np.round(a * 100) - np.round(b * 100))
+    assert (reference.statistic, reference.pvalue) == pytest.approx((9.5, 0.90625))
+    table = np.column_stack([a, b, b - 0.05])
+    result = rank_comparison(table, control="model_1", control_test="wilcoxon")
+    row = result.control_comparisons[0]
+    assert (row["statistic"], row["pvalue"]) == pytest.approx(
+        (reference.statistic, reference.pvalue), abs=1e-12
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the checks' warnings on 6 data sets
+        two = multiple_comparison({"a": a, "b": b}, test="nonparametric")
+    assert (two.statistic, two.pvalue) == pytest.approx(
+        (reference.statistic, reference.pvalue), abs=1e-12
+    )
+
+
+def test_ties_up_to_rounding_do_not_chain_past_it():
+    # three sizes each within rounding of the next, the first and last not: the first two
+    # tie, the third stays apart (steps of rounding do not tie 0.01 with 0.02)
+    from sklearn_fair.stats._checks import pair_tolerances, rounding_ties_merged
+
+    b = np.zeros(3)
+    step = 0.6 * 2 * pair_tolerances(np.full(3, 0.04), b)[0]
+    a = np.array([0.04, 0.04 + step, 0.04 + 2 * step])
+    tolerances = pair_tolerances(a, b)
+    assert a[1] - a[0] <= tolerances[0] + tolerances[1] < a[2] - a[0]
+    merged = rounding_ties_merged(-a, b)
+    assert merged.tolist() == [-a[0], -a[0], -a[2]]
+    # signs are kept, a difference within rounding of 0 is 0
+    merged = rounding_ties_merged(np.array([0.81, 0.80, 0.1 + 0.2]), np.array([0.77, 0.84, 0.3]))
+    assert merged[0] == -merged[1] != 0 and merged[2] == 0.0

@@ -33,8 +33,13 @@ def test_the_posterior_is_baycomps_with_its_draws(rope, seed):
 
 
 def test_the_public_test_agrees_with_baycomp_within_monte_carlo_error():
+    # baycomp of the scores in hundredths (integers, exact in floats): those of A - B that
+    # are the rope as written (0.90 - 0.89 is 0.010000000000000009) count half, as written;
+    # baycomp of the floats counts them in full (0.88 for "a better" where this is 0.79)
     ours = bayesian_signed_rank(A, B, rope=0.01, n_samples=20_000, random_state=3)
-    theirs = baycomp.SignedRankTest.probs(A, B, 0.01, nsamples=20_000, random_state=4)
+    theirs = baycomp.SignedRankTest.probs(
+        np.round(A * 100), np.round(B * 100), 1.0, nsamples=20_000, random_state=4
+    )
     error = 4 * 0.5 / np.sqrt(20_000)
     assert (ours.p_a_better, ours.p_equivalent, ours.p_b_better) == pytest.approx(theirs, abs=error)
     assert ours.p_a_better + ours.p_equivalent + ours.p_b_better == pytest.approx(1.0)
@@ -202,3 +207,63 @@ def test_a_data_set_scored_on_another_scale_leaves_the_others_differences():
     result = multiple_comparison(np.column_stack([a, b]), test="nonparametric")
     reference = stats.wilcoxon(a, b)
     assert result.pvalue == pytest.approx(reference.pvalue)
+
+
+# Scores with two decimals whose differences tie, or sum to 2 rope, as written but not in
+# floats: 0.47 - 0.51 is -0.040000000000000036, 0.80 - 0.84 is -0.039999999999999925, and
+# 0.03 + -0.01 is 0.019999999999999997. In hundredths (integers, exact in floats) baycomp's
+# comparisons of the sums are those of the scores as written.
+_WRITTEN_A = np.array([0.47, 0.58, 0.97, 0.81, 0.63, 0.80, 0.75])
+_WRITTEN_B = np.array([0.51, 0.60, 0.94, 0.77, 0.61, 0.84, 0.76])
+
+
+def _hundredths(x):
+    return np.round(np.asarray(x) * 100)
+
+
+@pytest.mark.parametrize("rope", [0.0, 0.01, 0.02])
+def test_sums_at_the_threshold_up_to_rounding_are_baycomps_of_the_written_scores(rope):
+    # with baycomp's draws, every sample's posterior is baycomp's of the scores in hundredths
+    from sklearn_fair.stats._checks import pair_tolerances
+
+    alpha = np.r_[0.5, np.ones(_WRITTEN_A.size)]
+    weights = np.random.RandomState(0).dirichlet(alpha, 5000)
+    ours = _posterior(
+        _WRITTEN_A - _WRITTEN_B, rope, weights, pair_tolerances(_WRITTEN_A, _WRITTEN_B)
+    )
+    a, b = _hundredths(_WRITTEN_A), _hundredths(_WRITTEN_B)
+    theirs = baycomp.SignedRankTest.sample(a, b, 100 * rope, nsamples=5000, random_state=0)
+    np.testing.assert_allclose(ours, theirs, atol=1e-12)
+
+
+@pytest.mark.parametrize("rope", [0.0, 0.01, 0.02])
+def test_the_public_test_is_baycomps_of_the_written_scores(rope):
+    # within Monte-Carlo error; the floats' sums put 0.05 to 0.10 of the probability on
+    # another side (0.46 for "a better" with rope 0, where the written scores give 0.42;
+    # 0.67 equivalent with rope 0.02, not 0.77)
+    a, b = _hundredths(_WRITTEN_A), _hundredths(_WRITTEN_B)
+    result = bayesian_signed_rank(_WRITTEN_A, _WRITTEN_B, rope=rope, random_state=1)
+    probs = baycomp.SignedRankTest.probs(a, b, 100 * rope, nsamples=50_000, random_state=2)
+    expected = (probs[0], 0.0, probs[1]) if rope == 0 else probs
+    error = 4 * 0.5 / np.sqrt(50_000)
+    assert (result.p_a_better, result.p_equivalent, result.p_b_better) == pytest.approx(
+        expected, abs=error
+    )
+
+
+@pytest.mark.parametrize("greater_is_better", [True, False])
+def test_every_difference_equal_to_the_rope_up_to_rounding_is_equivalent(greater_is_better):
+    # 0.81 against 0.80 on every data set, rope 0.01: every pair sum of two differences is 2
+    # rope as written (counting half), so equivalence has more than half of every sample's
+    # mass: (0, 1, 0), as baycomp says of the scores in hundredths. The floats' 0.02 + 2e-17
+    # counted in full: (0.93, 0.07, 0)
+    a = np.array([0.81, 0.71, 0.91, 0.61, 0.51])
+    b = np.array([0.80, 0.70, 0.90, 0.60, 0.50])
+    probs = baycomp.SignedRankTest.probs(
+        _hundredths(a), _hundredths(b), 1.0, nsamples=20_000, random_state=0
+    )
+    assert tuple(probs) == (0.0, 1.0, 0.0)
+    if not greater_is_better:
+        a, b = -a, -b
+    result = bayesian_signed_rank(a, b, rope=0.01, greater_is_better=greater_is_better)
+    assert (result.p_a_better, result.p_equivalent, result.p_b_better) == (0.0, 1.0, 0.0)
