@@ -121,6 +121,35 @@ def test_a_class_missing_from_a_training_fold_is_filled_as_cross_val_predict_fil
         np.testing.assert_allclose(got, expected)
 
 
+def test_refits_of_a_fold_without_a_class_vote_over_its_own_classes():
+    # a classifier with decision_function and no predict_proba, three refits that differ, and
+    # an outer training fold that lacks class 2: predict voted over decision values padded to
+    # the 3 classes of y, which scikit-learn refuses for a binary decision_function ("Only 2
+    # class/es in training fold, but 3 in overall dataset"). cross_val_predict predicts.
+    rng = np.random.RandomState(0)
+    X_small, y_small = rng.randn(60, 3), rng.randint(0, 2, 60)
+    y_small[:6] = 2  # class 2 only in the test rows of the first outer fold
+    X_small[:6] += 2
+    model = SGDClassifier(loss="hinge", max_iter=3, tol=None)  # random_state unset
+    assert cross_val_predict(model, X_small, y_small, cv=KFold(3)).shape == (60,)
+    kwargs = dict(cv=KFold(3), n_refits=3, random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # max_iter=3 does not converge
+        got = nested_cross_val_predict(model, X_small, y_small, **kwargs)
+        returned = nested_cross_validate(model, X_small, y_small, return_estimator=True, **kwargs)
+    refits = returned["estimator"]
+    assert got.shape == (60,)
+    for models, (_, test) in zip(refits, KFold(3).split(X_small)):
+        assert len(models) == 3
+        decisions = [m.decision_function(X_small[test]) for m in models]
+        assert not all(np.array_equal(d, decisions[0]) for d in decisions)  # they differ
+        mean = np.mean(decisions, axis=0)
+        classes = models[0].classes_
+        expected = classes[(mean > 0).astype(int)] if mean.ndim == 1 else classes[mean.argmax(1)]
+        np.testing.assert_array_equal(got[test], expected)
+    assert set(got[:20]) <= {0, 1}  # the first fold's models never saw class 2
+
+
 @pytest.mark.parametrize("seeded", [True, False])
 def test_multilabel_probabilities_are_one_array_a_label_as_cross_val_predict_gives(seeded):
     from sklearn.datasets import make_multilabel_classification

@@ -338,3 +338,101 @@ def test_the_warning_names_the_error_score_the_failed_inner_fits_were_given(oute
         and f"error_score={outer_error_score!r}" not in (messages[0])
     )
     assert np.isnan(np.asarray(result["validation_score"], dtype=float)).sum() == 0
+
+
+def _always_failing_search(search_error_score):
+    """A search run whole (its refit a callable), every fit of whose estimator fails."""
+    from sklearn.model_selection import GridSearchCV
+
+    return GridSearchCV(
+        CountingClassifier(), {"C": [-1.0, -2.0]}, cv=KFold(2), refit=lambda results: 0,
+        error_score=search_error_score,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize("search_error_score", ["raise", np.nan])
+@pytest.mark.parametrize("runner", ["nested_cross_validate", "NestedCV"])
+def test_error_score_raise_reraises_the_error_of_a_search_run_whole(search_error_score, runner):
+    # cross_validate(search, error_score="raise") raises what the search's fit raised: the
+    # estimator's BadFit (the search's own error_score="raise") or the search's "All the 4
+    # fits failed". The fold without a refit was given the score "raise": "could not convert
+    # string to float: 'raise'"
+    from sklearn.model_selection import cross_validate
+
+    search = _always_failing_search(search_error_score)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(Exception) as expected:
+            cross_validate(search, X, y, cv=KFold(3), error_score="raise")
+        with pytest.raises(Exception) as got:
+            if runner == "NestedCV":
+                NestedCV(search, outer_cv=KFold(3), n_refits=1, error_score="raise").fit(X, y)
+            else:
+                nested_cross_validate(search, X, y, cv=KFold(3), n_refits=1, error_score="raise")
+    assert got.type is expected.type
+    assert got.type is (BadFit if search_error_score == "raise" else ValueError)
+    assert "C must be >= 0" in str(got.value) and "C must be >= 0" in str(expected.value)
+    assert "convert" not in str(got.value)
+
+
+def test_error_score_raise_where_no_candidate_can_be_selected_raises_the_reason():
+    # every inner validation split (12 rows or fewer) is scored NaN: no candidate has a finite
+    # mean. With error_score=nan each fold fails and the run raises "All the 3 outer folds
+    # failed"; with "raise" the fold was given the score "raise" ("could not convert string
+    # to float"); it now raises the reason, for the first fold
+    def nan_on_small(estimator, X_test, y_test):
+        return np.nan if len(y_test) < 15 else float(np.mean(estimator.predict(X_test) == y_test))
+
+    kwargs = dict(param_grid={"C": [1.0, 2.0]}, inner_cv=KFold(5), cv=KFold(3), n_refits=1,
+                  scoring=nan_on_small)  # fmt: skip
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(ValueError, match="All the 3 outer folds failed"):
+            nested_cross_validate(CountingClassifier(), X, y, **kwargs)
+        with pytest.raises(ValueError) as info:
+            nested_cross_validate(CountingClassifier(), X, y, error_score="raise", **kwargs)
+    message = str(info.value)
+    assert message.startswith("No hyper-parameters could be selected in outer fold 0 of ")
+    assert "error_score='raise'" in message
+    assert "Every candidate's mean validation score is NaN in outer fold 0" in message
+    assert CountingClassifier.n_fits == 2 * 5 * 3 * 2  # no refit: only the two runs' inner fits
+
+
+def _with_set_scoring(where):
+    from sklearn.model_selection import GridSearchCV
+
+    from sklearn_fair import benchmark, nested_cross_val_predict, nested_cross_val_score
+
+    metrics = {"accuracy", "balanced_accuracy"}
+    grid = {"C": [1.0, 2.0]}
+    if where == "NestedCV":
+        return lambda: _nested(param_grid=grid, scoring=metrics, refit="accuracy").fit(X, y)
+    if where == "search":  # a search given: GridSearchCV's own fit refuses a set
+        search = GridSearchCV(CountingClassifier(), grid, scoring=metrics, refit="accuracy")
+        return lambda: nested_cross_validate(search, X, y, cv=3)
+    if where == "benchmark":
+        models = {"counting": (CountingClassifier(), grid)}
+        return lambda: benchmark(models, {"d": (X, y)}, outer_cv=3, inner_cv=2, scoring=metrics)
+    function = {
+        "nested_cross_validate": nested_cross_validate,
+        "nested_cross_val_score": nested_cross_val_score,
+        "nested_cross_val_predict": nested_cross_val_predict,
+    }[where]
+    return lambda: function(CountingClassifier(), X, y, param_grid=grid, scoring=metrics)
+
+
+@pytest.mark.parametrize(
+    "where",
+    ["NestedCV", "nested_cross_validate", "nested_cross_val_score", "nested_cross_val_predict",
+     "benchmark", "search"],
+)  # fmt: skip
+def test_scoring_as_a_set_is_refused_before_any_fit(where):
+    # as GridSearchCV and cross_validate refuse it: the first metric of a set, which selects
+    # with refit=True (and orders the results), follows PYTHONHASHSEED, so one call with
+    # random_state=0 selected other models in another process
+    from sklearn.utils._param_validation import InvalidParameterError
+
+    with pytest.raises(InvalidParameterError, match="'scoring' parameter of") as info:
+        _with_set_scoring(where)()
+    assert "not a set" in str(info.value) and "pass a list or a dict" in str(info.value)
+    assert CountingClassifier.n_fits == 0

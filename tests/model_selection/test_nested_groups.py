@@ -273,3 +273,46 @@ def test_inner_splits_clean_in_every_fold_are_said_to_keep_the_groups_apart():
     assert nested.resampling_["inner"] == (
         "2-fold KFold on groups (no group on both sides), in each outer training fold"
     )
+
+
+def _first_best(results):
+    return int(np.argmax(results["mean_test_score"]))
+
+
+def _search_splitting_by_patients(whole):
+    """A GridSearchCV whose cv is GroupKFold(3): taken apart or, ``whole`` (a callable refit,
+    as a halving search), run whole in each outer training fold."""
+    return GridSearchCV(
+        LogisticRegression(), {"C": [0.01, 1.0]}, cv=GroupKFold(3),
+        refit=_first_best if whole else True,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize("outer", [GroupKFold(3), KFold(3)], ids=["GroupKFold", "KFold"])
+@pytest.mark.parametrize("routing", [False, True], ids=["routing-off", "routing-on"])
+@pytest.mark.parametrize("whole", [False, True], ids=["taken-apart", "run-whole"])
+def test_the_groups_given_to_a_search_split_it_as_in_scikit_learns_idiom(whole, routing, outer):
+    # scikit-learn's grouped nested CV: cross_validate(search, X, y, groups=g, cv=outer,
+    # params={"groups": g}) (routing off; with routing on, groups in params only). The groups
+    # in params are the search's: they split its folds, never reach LogisticRegression.fit.
+    # Routing off, they were passed to the estimator's fit (TypeError: unexpected keyword
+    # 'groups'); routing on, a search run whole never got them ("The 'groups' parameter
+    # should not be None")
+    import sklearn
+    from sklearn.model_selection import cross_validate
+
+    given = {"params": {"groups": PATIENTS}}
+    if not routing and isinstance(outer, GroupKFold):
+        given["groups"] = PATIENTS  # the outer splitter's, as cross_validate takes them
+    with sklearn.config_context(enable_metadata_routing=routing), warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # KFold ignores the groups: our GroupLeakageWarning
+        expected = cross_validate(_search_splitting_by_patients(whole), X, Y, cv=outer, **given)
+        got = nested_cross_validate(
+            _search_splitting_by_patients(whole), X, Y, cv=outer, n_refits=1,
+            return_indices=True, **given,
+        )  # fmt: skip
+    outer_groups = PATIENTS if isinstance(outer, GroupKFold) else None
+    outer_tests = [test for _, test in outer.split(X, Y, outer_groups)]
+    for test, got_test in zip(outer_tests, got["indices"]["test"]):
+        np.testing.assert_array_equal(got_test, test)
+    np.testing.assert_allclose(got["test_score"], expected["test_score"])

@@ -143,6 +143,17 @@ def search_space(nested, owner):
     if own_space or not is_search(space.estimator):
         return space
     search = space.estimator
+    if isinstance(search.scoring, (set, frozenset)):
+        # as the search's own fit refuses it: a set's order, which decides the metric that
+        # selects and the order of the results, changes from one Python process to the next
+        from sklearn.utils._param_validation import InvalidParameterError
+
+        raise InvalidParameterError(
+            f"The 'scoring' parameter of the {type(search).__name__} given to {owner} must be "
+            "a str, a callable, a list, tuple or dict of metrics or None, not a set, whose "
+            f"order changes from one Python process to the next: pass a list or a dict. Got "
+            f"{search.scoring!r} instead."
+        )
     space.search_scoring = (search.scoring, search.refit)
     space.search_error_score = search.error_score
     if type(search) not in (GridSearchCV, RandomizedSearchCV) or callable(search.refit):

@@ -84,6 +84,9 @@ class RunData:
     rows: dict = field(default_factory=dict)  # name of a set of rows -> row indices
     # scorer name -> params of the inner selection's scores, where they differ (None: the same)
     selection_score_params: dict | None = None
+    # what the fit of a search run whole receives besides fit_params (its groups), not its
+    # estimator's fits
+    search_params: dict = field(default_factory=dict)
 
     @property
     def n_samples(self):
@@ -108,6 +111,12 @@ class RunData:
 
     def fit_params_for(self, rows):
         return _aligned(self.fit_params, self.rows[rows], self.n_samples)
+
+    def search_fit_params_for(self, rows):
+        """What the fit of a search run whole receives on ``rows``: the fit params and its
+        own (:attr:`search_params`)."""
+        params = {**self.fit_params, **self.search_params}
+        return _aligned(params, self.rows[rows], self.n_samples)
 
     def score_params_for(self, rows, selection=False):
         """Each scorer's params on ``rows``; those of the inner selection where

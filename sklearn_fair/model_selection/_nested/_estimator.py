@@ -9,7 +9,7 @@ from sklearn import get_config
 from sklearn.base import BaseEstimator, MetaEstimatorMixin, _fit_context
 from sklearn.utils import get_tags
 from sklearn.utils._available_if import _AvailableIfDescriptor
-from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils._param_validation import Interval, Options, StrOptions
 from sklearn.utils.metadata_routing import process_routing
 from sklearn.utils.validation import check_is_fitted
 
@@ -25,6 +25,27 @@ from ._scoring import metadata_router, resolve_scoring
 __all__ = ["NestedCV"]
 
 
+class _MetricsInOrder(Options):
+    """Several metrics in an order of their own: a list, tuple or dict. A set is refused, as
+    scikit-learn's searches and ``cross_validate`` refuse it: its order, which decides the
+    metric that selects with ``refit=True`` and the order of the results, follows the
+    process's string hashing (PYTHONHASHSEED), so one call with ``random_state=0`` selected
+    other models in another process. (An ``Options``, the kind of constraint that
+    scikit-learn's validation takes as it is, with a test and a text of its own.)"""
+
+    def __init__(self):
+        super().__init__(object, set())
+
+    def is_satisfied_by(self, val):
+        return isinstance(val, (list, tuple, dict))
+
+    def __str__(self):
+        return (
+            "a list, tuple or dict of metrics (not a set, whose order changes from one Python "
+            "process to the next: pass a list or a dict)"
+        )
+
+
 #: The parameters of the protocol, shared by NestedCV and its functional forms.
 PROTOCOL_CONSTRAINTS = {
     "estimator": [EstimatorInstance(["fit", "get_params"])],
@@ -32,7 +53,7 @@ PROTOCOL_CONSTRAINTS = {
     "param_distributions": [dict, list, None],
     "n_iter": [IntervalNotBool(numbers.Integral, 1, None, closed="left")],
     "inner_cv": ["cv_object"],
-    "scoring": [str, callable, list, tuple, set, dict, None],
+    "scoring": [str, callable, _MetricsInOrder(), None],
     "refit": ["boolean", str],
     "n_refits": [IntervalNotBool(numbers.Integral, 1, None, closed="left")],
     "n_jobs": [numbers.Integral, None],

@@ -379,13 +379,16 @@ def _fold_predictions(models, X_test, method, classifier, classes):
         return [_averaged([o[k] for o in outputs], method) for k in range(len(outputs[0]))]
     if method != "predict" or not classifier:
         return _missing_classes_filled(_averaged(outputs, method), models[0], classes, method)
-    # classes of several classifier refits: from their averaged probabilities or decisions;
-    # a multilabel model's (its classes_, one array a label) label by label
-    decided_by = getattr(models[0], "classes_", None) if classes is None else classes
+    # classes of several classifier refits: from their averaged probabilities or decisions
+    # over the fold's own classes, which its refits share (trained on the same rows): a class
+    # that the training rows lack cannot be predicted, so no column is added for it (a binary
+    # fold's decision values stay one column); a multilabel model's classes_ (one array a
+    # label) decide label by label
+    decided_by = getattr(models[0], "classes_", classes)
     for richer in ("predict_proba", "decision_function"):
         if all(hasattr(m, richer) for m in models):
             try:
-                values = [_ordered(m, getattr(m, richer)(X_test), richer, classes) for m in models]
+                values = [getattr(m, richer)(X_test) for m in models]
             except (AttributeError, NotImplementedError):
                 continue
             return refits_class(outputs, values, decided_by)

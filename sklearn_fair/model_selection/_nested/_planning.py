@@ -130,7 +130,7 @@ class Plan:
     def selection_tasks(self, fold):
         if self.search is not None:
             train = ("all",) if fold is None else ("train", fold)
-            return [SearchTask(TaskKey(SEARCH, fold), self.search, train)]
+            return [SearchTask(TaskKey(SEARCH, fold), self.search, train, self.error_score)]
         tasks = []
         for c in range(len(self.candidates)):
             if c not in self._stops_early:  # once per candidate, not per fold
@@ -292,8 +292,10 @@ def make_plan(nested, X, y, groups, params, *, final, return_estimator, owner,
     if space.search is not None and seeds.seeded:  # a search run whole splits in each worker
         warn_unseeded_splitters(owner, {"estimator.cv": getattr(space.search, "cv", None)})
     routed = route_params(
-        owner, estimator, scoring.scorers, splitters.outer, splitters.inner, data.groups, params
-    )
+        owner, estimator, scoring.scorers, splitters.outer, splitters.inner, data.groups, params,
+        search=None if space.search_scoring is None else nested.estimator,
+        whole_search=space.search,
+    )  # fmt: skip
     early_stopping = early_stopping_policy(
         nested.early_stopping_split, estimator, space.search, owner, routed.fit, candidates
     )
@@ -304,6 +306,7 @@ def make_plan(nested, X, y, groups, params, *, final, return_estimator, owner,
     check_select(nested.select, space.search, splits.inner, owner)
     search = None if space.search is None else search_for_folds(space.search, space.inner_cv, seeds)
     refits = seeds.refit_plan(seedable_models(space, candidates), nested.n_refits)
+    search_params = {} if routed.search_groups is None else {"groups": routed.search_groups}
     return Plan(
         owner=owner,
         estimator=estimator,
@@ -328,7 +331,13 @@ def make_plan(nested, X, y, groups, params, *, final, return_estimator, owner,
         final=final,
         return_estimator=return_estimator,
         data=RunData(
-            data.X, data.y_given, routed.fit, routed.score, splits.rows, routed.selection_score
+            data.X,
+            data.y_given,
+            routed.fit,
+            routed.score,
+            splits.rows,
+            routed.selection_score,
+            search_params=search_params,
         ),
         train_score=train_score,
         keep_predictions=keep_predictions,

@@ -408,8 +408,9 @@ def materialise_splits(data, splitters, routed, *, estimator, whole_search, earl
 
 def _warn_search_ignores_groups(owner, search, routed):
     """A SplitLeakageWarning where ``search``, run whole, splits without the run's groups:
-    its fit does not receive them (``routed.fit``), or its cv does not split by them."""
-    if "groups" in routed.fit:
+    its fit does not receive them (``routed.search_groups``), or its cv does not split by
+    them."""
+    if routed.search_groups is not None:
         if get_routing_for_object(check_cv(search.cv)).consumes("split", ["groups"]):
             return
         why = f"its cv={search.cv!r} does not split by the groups it receives"

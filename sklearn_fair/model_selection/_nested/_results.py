@@ -65,8 +65,36 @@ def _fold_scores(plan, refits, keys, which):
     }
 
 
+def raise_failed_fold(schedule):
+    """With ``error_score="raise"``, raise for the first outer fold that has no score: its
+    selection failed without an exception to propagate (no candidate has a finite mean
+    validation score, a search given fails with its own ``error_score="raise"``), or a fit
+    failed where it could not raise (its worker died). Every other failure has already raised
+    in its task; a fold cannot be given the score "raise"."""
+    plan = schedule.plan
+    if not (isinstance(plan.error_score, str) and plan.error_score == "raise"):
+        return
+    for fold in range(plan.n_outer):
+        failed = schedule.selections[fold].get("failed")
+        if failed:
+            raise ValueError(
+                f"No hyper-parameters could be selected in outer fold {fold} of {plan.owner}, "
+                f"which has error_score='raise' (a fold without a model raises instead of "
+                f"being scored). {failed}"
+            )
+        for key in schedule.refits_of(fold):
+            error = schedule.results[key]["error"]
+            if error:
+                raise ValueError(
+                    f"The {key.describe()} of {plan.owner} failed, and error_score='raise'. "
+                    f"The error was:\n{error}"
+                )
+
+
 def assemble(schedule):
-    """``outer_results``, ``final`` (or None), ``failed_tasks`` and the non-finite warnings."""
+    """``outer_results``, ``final`` (or None), ``failed_tasks`` and the non-finite warnings;
+    with ``error_score="raise"``, first :func:`raise_failed_fold`."""
+    raise_failed_fold(schedule)
     plan = schedule.plan
     every = in_task_order(schedule.results.values())  # not the order in which they finished
     if plan.scoring.outer_keys is not None:  # the selection fits were scored with other metrics

@@ -10,7 +10,12 @@ from dataclasses import dataclass
 from inspect import signature
 
 from sklearn import get_config
-from sklearn.utils.metadata_routing import MetadataRouter, MethodMapping, process_routing
+from sklearn.utils.metadata_routing import (
+    MetadataRouter,
+    MethodMapping,
+    get_routing_for_object,
+    process_routing,
+)
 
 from ...utils._stacklevel import external_stacklevel
 
@@ -245,10 +250,22 @@ class RoutedParams:
     outer_split: dict  # to outer_cv.split
     inner_split: dict  # to inner_cv.split
     selection_score: dict | None = None  # what the inner selection's scorers receive (None: score)
+    search_groups: object = None  # the groups a search run whole gets in its fit (None: none)
 
 
-def route_params(owner, estimator, scorers, outer_cv, inner_cv, groups, params):
-    """Split ``params`` into fit, score and split metadata (scikit-learn's routing when on)."""
+def route_params(owner, estimator, scorers, outer_cv, inner_cv, groups, params, *, search=None,
+                 whole_search=None):  # fmt: skip
+    """Split ``params`` into fit, score and split metadata (scikit-learn's routing when on).
+
+    ``search``: the search given as the estimator, if any; ``whole_search``: that search when
+    it runs whole. The groups that scikit-learn's idiom gives a search,
+    ``cross_validate(search, groups=g, params={"groups": g})``, are the search's: they split
+    its inner folds (its cv taken apart, ``inner_split``) or reach the fit of the search run
+    whole (``search_groups``), never the fit of its estimator, which
+    ``GridSearchCV.fit(X, y, groups=...)`` does not pass them to either. With routing on they
+    are ``groups``, and a search run whole gets them where its cv splits by them, as
+    ``cross_validate`` routes them.
+    """
     if get_config().get("enable_metadata_routing", False):
         router = metadata_router(owner, estimator, scorers, outer_cv, inner_cv)
         # groups=None must not be passed: sklearn refuses metadata that nothing consumes
@@ -259,11 +276,22 @@ def route_params(owner, estimator, scorers, outer_cv, inner_cv, groups, params):
         # whose __getitem__ answers every key, so `in` would iterate forever
         outer_split = dict(getattr(routed.get("outer_cv"), "split", {}))
         inner_split = dict(getattr(routed.get("inner_cv"), "split", {}))
-        return RoutedParams(dict(routed.estimator.fit), score_params, outer_split, inner_split)
+        search_groups = None
+        if whole_search is not None and groups is not None:
+            if get_routing_for_object(whole_search).consumes("fit", ["groups"]):
+                search_groups = groups
+        return RoutedParams(
+            dict(routed.estimator.fit), score_params, outer_split, inner_split,
+            search_groups=search_groups,
+        )  # fmt: skip
     split = {"groups": groups} if groups is not None else {}
+    fit = dict(params)
+    search_groups = fit.pop("groups", None) if search is not None else None
+    inner_split = dict(split) if search_groups is None else {"groups": search_groups}
     return RoutedParams(
-        dict(params), {}, split, dict(split), _selection_weights(owner, scorers, params)
-    )
+        fit, {}, split, inner_split, _selection_weights(owner, scorers, fit),
+        search_groups=search_groups if whole_search is not None else None,
+    )  # fmt: skip
 
 
 def _selection_weights(owner, scorers, params):

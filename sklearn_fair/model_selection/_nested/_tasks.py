@@ -132,11 +132,14 @@ class FitTask:
 
 @dataclass(frozen=True)
 class SearchTask:
-    """A whole scikit-learn search fitted on ``train``: the inner selection of one fold."""
+    """A whole scikit-learn search fitted on ``train``: the inner selection of one fold.
+    ``error_score``: the run's; with ``"raise"`` the search's own error propagates, as
+    ``cross_validate(search, error_score="raise")`` raises it."""
 
     key: TaskKey
     search: object
     train: tuple
+    error_score: object = np.nan
 
 
 @dataclass(frozen=True)
@@ -278,13 +281,15 @@ def run_search_task(task, context, data):
     """Fit a whole scikit-learn search on ``task.train`` (searches that cannot be flattened).
 
     Returns ``best_params``, ``best_index``, ``best_score`` and the search's candidates with
-    their mean validation scores, or an ``error``.
+    their mean validation scores, or an ``error``. With ``error_score="raise"`` the search's
+    exception propagates instead of being recorded.
     """
     data = data.resolve()
-    with _recording(task, context, raise_errors=False) as (result, start):
+    raise_errors = isinstance(task.error_score, str) and task.error_score == "raise"
+    with _recording(task, context, raise_errors) as (result, start):
         search = clone(task.search)
         columns = task.train if is_pairwise(search) else None
-        search.fit(*data.subset(task.train, columns), **data.fit_params_for(task.train))
+        search.fit(*data.subset(task.train, columns), **data.search_fit_params_for(task.train))
     if result["error"] is not None:
         return result
     result["fit_time"] = time.perf_counter() - start
