@@ -143,3 +143,34 @@ def test_a_run_that_selects_with_other_metrics_is_served_from_its_cache(tmp_path
     assert second.cache_info_ == {"hits": first.cache_info_["computed"], "computed": 0}
     np.testing.assert_array_equal(second.outer_scores_, first.outer_scores_)
     np.testing.assert_array_equal(second.validation_scores_, first.validation_scores_)
+
+
+class _CountingRows(LogisticRegression):
+    """Records the number of rows of each fit (in this process: n_jobs=1)."""
+
+    fitted_rows = []
+
+    def fit(self, X, y, sample_weight=None):
+        type(self).fitted_rows.append(len(X))
+        return super().fit(X, y, sample_weight=sample_weight)
+
+
+def test_a_search_run_whole_does_not_refit_a_model_that_is_thrown_away():
+    from sklearn.experimental import enable_halving_search_cv  # noqa: F401
+    from sklearn.model_selection import HalvingGridSearchCV
+
+    search = HalvingGridSearchCV(
+        _CountingRows(solver="liblinear"), {"C": [0.01, 0.1, 1.0, 10.0]}, cv=KFold(3),
+        random_state=0,
+    )  # fmt: skip
+    _CountingRows.fitted_rows = []
+    expected = cross_validate(search, X, y, cv=OUTER, return_estimator=True)
+    n_train = [len(X) - len(test) for _, test in OUTER.split(X, y)]
+    # scikit-learn's idiom: each fold's search refits its winner on the fold's training rows
+    assert sorted(r for r in _CountingRows.fitted_rows if r in n_train) == sorted(n_train)
+    _CountingRows.fitted_rows = []
+    got = nested_cross_validate(search, X, y, cv=OUTER, n_refits=1, return_nested_info=True)
+    # NestedCV refits the winner itself, once a fold: the search's own refit is left out
+    assert sorted(r for r in _CountingRows.fitted_rows if r in n_train) == sorted(n_train)
+    np.testing.assert_allclose(got["test_score"], expected["test_score"], rtol=1e-12)
+    assert [dict(p) for p in got["best_params"]] == [s.best_params_ for s in expected["estimator"]]

@@ -93,10 +93,14 @@ def configure(estimator, params):
 
 
 def search_for_folds(search, inner_cv, seeds):
-    """The whole search of each fold: its cv replaced, its randomness seeded."""
+    """The whole search of each fold: its cv replaced, its randomness seeded, and its own refit
+    left out where one metric selects (NestedCV refits the winner itself: the search's model
+    would be fitted on the fold's training rows and thrown away)."""
     search = clone(search)
     if inner_cv is not None:
         search.set_params(cv=inner_cv)
+    if search.refit is True and (search.scoring is None or isinstance(search.scoring, str)):
+        search.set_params(refit=False)  # best_index_ and best_params_ stay
     return seeds.seed_search(search)
 
 

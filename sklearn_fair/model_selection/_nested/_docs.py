@@ -144,7 +144,9 @@ default=None
     parameters and code, the scorers' code, the library versions, the rows and the seed: a
     run interrupted and run again recomputes only the missing tasks, with identical
     results, and a change invalidates only the entries it affects. Failed tasks and fitted
-    models are not stored, and nothing is ever unpickled from the folder. Use an int
+    models are not stored, nor is a search given as the estimator that runs whole (one
+    NestedCV cannot take apart: a halving search, a callable ``refit``), whose fits are
+    made again on every run; nothing is ever unpickled from the folder. Use an int
     ``random_state`` with it: unseeded runs draw new seeds every time.""",
     "early_stopping_split": """early_stopping_split : {"auto", "protocol", "estimator"}, \
 default="auto"
