@@ -362,3 +362,34 @@ def test_a_seed_out_of_range_is_refused_at_its_own_key(tmp_path, seed):
     with pytest.raises(ExperimentConfigError) as info:
         load_config(path)
     assert "line 3, key 'experiment.random_state': must be an integer from 0" in str(info.value)
+
+
+def test_scikit_learns_experimental_classes_read_by_their_documented_names(tmp_path):
+    """In a fresh process (no experimental module imported yet): the names scikit-learn's docs
+    give, which exist only once sklearn.experimental's enabling module is imported."""
+    import subprocess
+
+    text = GOOD.replace(
+        'estimator = "sklearn.linear_model.LogisticRegression"\nparams = { max_iter = 300 }\n'
+        "grid = { C = [0.1, 1.0] }",
+        'estimator = "sklearn.model_selection.HalvingGridSearchCV"\n'
+        'params = { estimator = { estimator = "sklearn.linear_model.LogisticRegression" }, '
+        "param_grid = { C = [0.1, 1.0] }, cv = 2 }",
+    )
+    text += (
+        '\n[models.imputed]\nestimator = "sklearn.linear_model.LogisticRegression"\n'
+        'preprocessing = ["sklearn.impute.IterativeImputer"]\n'
+    )
+    path = write(tmp_path, text)
+    code = (
+        "import sys; from sklearn_fair.experiment import load_config; "
+        "c = load_config(sys.argv[1]); "
+        "print(type(c.models['logreg'].estimator).__name__, "
+        "[s for s, _ in c.models['imputed'].estimator.steps])"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(path)], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split()[0] == "HalvingGridSearchCV"
+    assert "iterativeimputer" in done.stdout

@@ -100,6 +100,17 @@ def _check_name(dotted, allowed):
     return None
 
 
+# scikit-learn's experimental classes exist where its docs name them once the module that
+# enables them is imported, which an experiment file cannot do: the same file would read in a
+# process that had imported it and fail in a fresh one
+_HALVING = "sklearn.experimental.enable_halving_search_cv"
+_EXPERIMENTAL = {
+    ("sklearn.model_selection", "HalvingGridSearchCV"): _HALVING,
+    ("sklearn.model_selection", "HalvingRandomSearchCV"): _HALVING,
+    ("sklearn.impute", "IterativeImputer"): "sklearn.experimental.enable_iterative_imputer",
+}
+
+
 def import_class(dotted, source, key, *, kinds=("estimator",), allowed=ALLOWED_PACKAGES):
     """The class ``dotted`` ("package.module.Class") of one of ``kinds``, nothing called;
     errors located at ``key`` of ``source``."""
@@ -110,6 +121,8 @@ def import_class(dotted, source, key, *, kinds=("estimator",), allowed=ALLOWED_P
     module_name, _, name = dotted.rpartition(".")
     try:
         module = importlib.import_module(module_name)
+        if (module_name, name) in _EXPERIMENTAL:  # enabled by scikit-learn's own module
+            importlib.import_module(_EXPERIMENTAL[module_name, name])
     except ImportError as error:
         raise source.error(key, f"cannot import module {shown(module_name)}: {error}.") from None
     try:
