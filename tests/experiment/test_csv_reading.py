@@ -83,3 +83,82 @@ def test_a_column_of_codes_with_underscores_is_text_as_pandas_reads_it(tmp_path)
     theirs = pd.read_csv(path)
     assert X["code"].tolist() == theirs["code"].tolist() == ["1_0", "2_5", "3"]
     assert X["x"].tolist() == theirs["x"].tolist() == [1.5, 2.5, 1000.0]
+
+
+def _as_pandas_reads_it(path, target="y"):
+    """Our features and target beside pandas.read_csv's of the same file: same columns, each
+    numeric in both (features as float64 here, integers as int64 there), same NaN positions,
+    same values; the target of the same dtype."""
+    pd = pytest.importorskip("pandas")
+    X, y, _ = load_csv(path, target, None, _Source())
+    theirs = pd.read_csv(path)
+    assert list(X.columns) == [c for c in theirs.columns if c != target]
+    for column in X.columns:
+        ours, reference = X[column].to_numpy(), theirs[column].to_numpy()
+        assert ours.dtype == np.float64 and reference.dtype.kind in "fi", column
+        reference = reference.astype(np.float64)
+        assert np.array_equal(np.isnan(ours), np.isnan(reference)), column
+        assert np.allclose(ours, reference, equal_nan=True), column
+    assert np.array_equal(y, theirs[target].to_numpy(), equal_nan=y.dtype.kind == "f")
+    assert y.dtype == theirs[target].dtype
+    return X, y
+
+
+# pandas' default na_values (an R data frame's write.csv writes NA)
+NA_STRINGS = ["NA", "N/A", "n/a", "NULL", "null", "None", "#N/A", "#NA", "<NA>", "nan", "NaN",
+              "-nan", "-NaN", "#N/A N/A", "1.#IND", "-1.#IND", "1.#QNAN", "-1.#QNAN"]  # fmt: skip
+
+
+@pytest.mark.parametrize("na", NA_STRINGS)
+def test_pandas_missing_value_strings_in_a_numeric_column_are_nan(tmp_path, na):
+    path = tmp_path / "data.csv"
+    path.write_text(f"a,b,y\n1.5,{na},0\n{na},2,1\n3,,0\n4,5,1\n")
+    X, _ = _as_pandas_reads_it(path)
+    assert np.isnan(X["a"].to_numpy()).tolist() == [False, True, False, False]
+
+
+def test_missing_labels_are_nan_as_pandas_reads_them(tmp_path):
+    path = tmp_path / "data.csv"
+    path.write_text("a,y\n1,0\n2,NA\n3,1\n")
+    _, y = _as_pandas_reads_it(path)
+    assert np.isnan(y).tolist() == [False, True, False]
+
+
+def test_a_text_that_is_not_a_missing_value_keeps_the_column_text(tmp_path):
+    pd = pytest.importorskip("pandas")
+    path = tmp_path / "data.csv"
+    path.write_text("a,y\n1,0\n NA,1\nna,0\n")  # not pandas' strings: text, as pandas reads
+    X, _, _ = load_csv(path, "y", None, _Source())
+    assert X["a"].tolist() == ["1", " NA", "na"]
+    assert pd.read_csv(path)["a"].tolist() == ["1", " NA", "na"]
+
+
+def test_a_byte_order_mark_is_not_in_the_first_name(tmp_path):
+    path = tmp_path / "data.csv"
+    path.write_bytes("y,a,b\n0,1.5,2\n1,2.5,3\n0,3.5,4\n".encode("utf-8-sig"))
+    X, y = _as_pandas_reads_it(path)
+    assert list(X.columns) == ["a", "b"] and y.tolist() == [0, 1, 0]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a,b,y\n1,2,0\n3,4,1\n\n",
+        "a,b,y\n1,2,0\n\n3,4,1\n",
+        "\n\na,b,y\r\n1,2,0\r\n\r\n3,4,1\r\n\r\n",
+        "a,b,y\n1,2,0\n   \n3,4,1\n",
+    ],
+    ids=["at the end", "in the middle", "before the header, CR LF", "spaces only"],
+)
+def test_blank_lines_are_skipped_as_pandas_skips_them(tmp_path, text):
+    path = tmp_path / "data.csv"
+    path.write_bytes(text.encode())
+    X, y = _as_pandas_reads_it(path)
+    assert X.to_numpy().tolist() == [[1, 2], [3, 4]] and y.tolist() == [0, 1]
+
+
+def test_a_short_row_after_blank_lines_is_named_by_its_line(tmp_path):
+    path = tmp_path / "data.csv"
+    path.write_text("a,b,y\n\n1,2,0\n\n3,4\n")
+    with pytest.raises(ExperimentConfigError, match="line 5 of .* has 2 cells; the header has 3"):
+        load_csv(path, "y", None, _Source())

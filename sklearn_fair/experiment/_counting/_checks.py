@@ -7,6 +7,7 @@ for hours.
 import numpy as np
 
 from ...utils import check_parameter_constraints
+from .._reading._config import check_per_sample
 from ._plan import candidate_estimator, plan_model
 
 __all__ = ["check_before_fit"]
@@ -124,6 +125,7 @@ def check_before_fit(config, loaded):
             if same in planned:
                 plans[name, spec.name] = planned[same]  # the same data and protocol
                 continue
+            check_per_sample(config, spec, data.n_samples)  # n_candidates="exhaust"
             _check_folds(config, dataset, spec, data)
             try:
                 plan = plan_model(config, dataset, spec, data)

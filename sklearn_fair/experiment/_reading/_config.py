@@ -63,6 +63,9 @@ class ModelSpec:
     estimator: object
     grid: object
     raw: dict
+    #: ``(candidates per sample, key)`` of a search that draws one candidate per sample of
+    #: the data, checked against the limit with the data; else None
+    per_sample: object = None
 
 
 @dataclass
@@ -304,24 +307,62 @@ def _check_estimator_cv(source, key, value, limits):
 _COUNTED = {"n_jobs": _check_n_jobs, "num_workers": _check_num_workers, "cv": _check_estimator_cv}
 
 
+def _drawn(distributions, n_iter):
+    """How many candidates scikit-learn's ParameterSampler draws (``n_iter``, or the size of
+    the space where every value is a list: it draws without replacement), or ``n_iter`` for
+    what it would refuse (the search refuses it when fitted)."""
+    from sklearn.model_selection import ParameterSampler
+
+    try:
+        return len(ParameterSampler(distributions, n_iter))
+    except (TypeError, ValueError):
+        return n_iter
+
+
+def _exhausted(search):
+    """The candidates HalvingRandomSearchCV's ``n_candidates="exhaust"`` draws: as many as
+    ``max_resources // min_resources``, at most the space's size (lists only); with a
+    distribution and ``max_resources="auto"`` (the data's samples), None: counted with the
+    data, as at most one candidate per sample."""
+    max_resources, min_resources = search.max_resources, getattr(search, "min_resources", None)
+    if isinstance(max_resources, int) and not isinstance(max_resources, bool):
+        smallest = min_resources if isinstance(min_resources, int) and min_resources > 0 else 1
+        return _drawn(search.param_distributions, max(max_resources // smallest, 0))
+    whole = _drawn(search.param_distributions, sys.maxsize)
+    return None if whole == sys.maxsize else whole
+
+
 def search_space(value):
     """``(candidates, the parameter that gives them)`` of ``value`` where it is a scikit-learn
-    search (its ``param_grid``, or its ``n_iter``), else None."""
+    search (its ``param_grid``; its ``n_iter``, or HalvingRandomSearchCV's ``n_candidates``,
+    at most the size of a space of lists), else None; the candidates are None where they are
+    one per sample of the data (``n_candidates="exhaust"``, see :func:`_exhausted`)."""
     if isinstance(getattr(value, "param_grid", None), (dict, list)):
         return count_candidates(value.param_grid), "param_grid"
-    n_iter = getattr(value, "n_iter", None)
-    if isinstance(n_iter, int) and hasattr(value, "param_distributions"):
-        return n_iter, "n_iter"
+    if not hasattr(value, "param_distributions") or isinstance(value, type):
+        return None
+    for name in ("n_iter", "n_candidates"):
+        n = getattr(value, name, None)
+        if isinstance(n, int) and not isinstance(n, bool):
+            return _drawn(value.param_distributions, n), name
+        if name == "n_candidates" and n == "exhaust":
+            return _exhausted(value), name
     return None
 
 
 def _check_work(builder, key, estimator, grid, limits):
     """Workers, an estimator's own folds and the candidates a model asks for, counted before
-    anything is expanded."""
+    anything is expanded; ``(candidates, key)`` where a search draws one candidate per sample
+    of the data (``n_candidates="exhaust"`` over distributions): the candidates per sample,
+    checked with the data (:func:`check_per_sample`), else None."""
     n_candidates, where = count_candidates(grid), key + ("grid",)
+    per_sample, drawn = None, False
     own = search_space(estimator)  # a search given as the estimator brings its own space
     if grid is None and own is not None:
         n_candidates, where = own[0], key + ("params", own[1])
+        drawn = own[1] != "param_grid"
+    if n_candidates is None:
+        n_candidates, per_sample = 1, where
     for name, value in estimator.get_params(deep=True).items():
         check = _COUNTED.get(name.split("__")[-1])
         if check is not None and value is not None:
@@ -330,7 +371,11 @@ def _check_work(builder, key, estimator, grid, limits):
         # candidate
         inner = search_space(value)
         if inner is not None:
-            n_candidates, where = n_candidates * inner[0], key + ("params", name)
+            where, drawn = key + ("params", name), drawn or inner[1] != "param_grid"
+            if inner[0] is None:
+                per_sample = where
+            else:
+                n_candidates *= inner[0]
     for table in grid if isinstance(grid, list) else [grid or {}]:
         for name, values in table.items() if isinstance(table, dict) else ():
             check = _COUNTED.get(name.split("__")[-1])
@@ -338,11 +383,30 @@ def _check_work(builder, key, estimator, grid, limits):
                 for value in values:
                     check(builder.source, key + ("grid", name), value, limits)
     if n_candidates > limits.candidates:
-        raise builder.error(
-            where,
-            limits.refusal(
-                "candidates", n_candidates, "candidates", "the product of the grid's list lengths"
-            ),
+        raise builder.error(where, _candidates_refusal(limits, n_candidates, drawn))
+    return None if per_sample is None else (n_candidates, per_sample)
+
+
+def _candidates_refusal(limits, n_candidates, drawn=True):
+    what = "the product of the grid's list lengths"
+    if drawn:  # a search's n_iter or n_candidates
+        what += " and of the candidates a search draws (at most the size of a space of lists)"
+    return limits.refusal("candidates", n_candidates, "candidates", what)
+
+
+def check_per_sample(config, spec, n_samples):
+    """Refuse, with the data (``n_samples``), a model whose search draws one candidate per
+    sample (``n_candidates="exhaust"`` over distributions) past the ``candidates`` limit."""
+    if spec.per_sample is None:
+        return
+    n_candidates, key = spec.per_sample
+    if n_candidates * n_samples > config.limits.candidates:
+        raise config.source.error(
+            key,
+            _candidates_refusal(config.limits, n_candidates * n_samples)
+            + f" With n_candidates='exhaust' and max_resources='auto' a search draws up to "
+            f"one candidate per sample of the data ({n_samples}); give n_candidates as a "
+            "number, or max_resources.",
         )
 
 
@@ -376,10 +440,29 @@ def _check_model(builder, name, table, limits):
         estimator = builder.pipeline(steps, estimator)
         if grid is not None:
             grid = _prefixed(builder, key + ("grid",), grid, estimator.steps[-1][0])
-    _check_work(builder, key, estimator, grid, limits)
+    per_sample = _check_work(builder, key, estimator, grid, limits)
     if grid is not None:
         grid = _check_grid(builder, key + ("grid",), grid, estimator)
-    return ModelSpec(name=name, estimator=estimator, grid=grid, raw=table)
+    return ModelSpec(name=name, estimator=estimator, grid=grid, raw=table, per_sample=per_sample)
+
+
+def _check_scored(source, spec, protocol):
+    """Refuse a model that nothing scores: no ``[protocol] scoring``, no scoring of a search
+    given as the estimator, and no ``score`` method (a FunctionTransformer): scikit-learn's
+    TypeError ended the run and the dry run."""
+    estimator = spec.estimator
+    if search_space(estimator) is not None:  # a search given as the estimator
+        if getattr(estimator, "scoring", None) is not None:
+            return  # scores with its own
+        estimator = getattr(estimator, "estimator", estimator)  # NestedCV scores with its
+    if protocol.get("scoring") is not None or hasattr(estimator, "score"):
+        return
+    raise source.error(
+        ("models", spec.name, "estimator"),
+        f"{type(estimator).__name__} has no score method, so with no scoring nothing "
+        'scores the model; give [protocol] scoring (e.g. scoring = "accuracy" or '
+        '"r2").',
+    )
 
 
 def _set_device(spec, device):
@@ -585,6 +668,8 @@ def load_config(
         raise source.error(("models",), "no models; add at least one [models.NAME] table.")
     _refuse_same_file_names(source, "models", models)
     specs = {name: _check_model(builder, name, table, limits) for name, table in models.items()}
+    for spec in specs.values():
+        _check_scored(source, spec, protocol)
     if device is not None and not any([_set_device(spec, device) for spec in specs.values()]):
         raise ExperimentConfigError(
             f"device={shown(device)} was asked for, but no model of {path} has a 'device' "

@@ -60,8 +60,16 @@ class Data:
         return len(self.y)
 
 
+# pandas.read_csv's default na_values (pandas._libs.parsers.STR_NA_VALUES): a cell written
+# exactly so is missing, NaN in a numeric column (R writes NA; a column with one was text)
+_NA_VALUES = frozenset(
+    ("", "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND", "1.#QNAN",
+     "<NA>", "N/A", "NA", "NULL", "NaN", "None", "n/a", "nan", "null")
+)  # fmt: skip
+
+
 def _number(text):
-    if text.strip() == "":
+    if text in _NA_VALUES or text.strip() == "":
         return np.nan
     if "_" in text:  # Python's float reads "1_0" as 10.0; pandas' read_csv keeps it as text
         return None
@@ -124,7 +132,8 @@ class _Lines:
 
 
 def _read_rows(path, source, key, limits):
-    """The rows of a CSV file, each with its text (its lines), as the reader returns them
+    """The rows of a CSV file, each with its text (its lines) and the number of the line it
+    starts on, as the reader returns them
     (a generator): a regular file (a FIFO is refused before it is read) of at
     most ``limits.csv_size`` bytes, each row at most ``limits.csv_row`` characters (a long
     field too, whatever ``csv.field_size_limit()`` the process has), at most
@@ -141,7 +150,8 @@ def _read_rows(path, source, key, limits):
             counted = io.BufferedReader(
                 _Bounded(raw, where, limits, "csv_size", "its size in bytes")
             )
-            text = io.TextIOWrapper(counted, encoding="utf-8", newline="")
+            # utf-8-sig: a byte-order mark (Excel's "CSV UTF-8") is not in the first name
+            text = io.TextIOWrapper(counted, encoding="utf-8-sig", newline="")
             lines = _Lines(text, where, limits)
             reader, cells = csv.reader(lines), 0
             for row in reader:
@@ -153,7 +163,7 @@ def _read_rows(path, source, key, limits):
                     )
                     refusal = limits.refusal("csv_cells", cells, where, what, whole=False)
                     raise DataLimitError(refusal)
-                yield row, "".join(lines.parts)
+                yield row, "".join(lines.parts), lines.start
                 lines.row, lines.start, lines.parts = 0, reader.line_num + 1, []
     except (DataLimitError, _NotRegular) as error:
         raise source.error(key + ("path",), str(error)) from None
@@ -181,13 +191,15 @@ def load_csv(path, target, groups, source, key=("data",), limits=None):
     again from it at the end, as the reader read them. Holding every cell as a string took
     some 60 bytes a cell (350 MB for a file of 37 MB)."""
     limits = Limits() if limits is None else limits
-    header, numbers, texts, bad = [], [], [], None
-    for index, (row, text) in enumerate(_read_rows(path, source, key, limits)):
-        if index == 0:
+    header, numbers, texts, bad = None, [], [], None
+    for row, text, line in _read_rows(path, source, key, limits):
+        if not text.strip():  # a blank line, skipped as pandas skips it (skip_blank_lines)
+            continue
+        if header is None:
             header, numbers = row, [array("d") for _ in row]  # None: a column of text
             continue
         if bad is not None or len(row) != len(header):
-            bad = bad or (index + 1, len(row))  # refused once the header is checked
+            bad = bad or (line, len(row))  # refused once the header is checked
             continue
         texts.append(text)
         for i, cell in enumerate(row):
@@ -197,6 +209,7 @@ def load_csv(path, target, groups, source, key=("data",), limits=None):
                     numbers[i] = None
                 else:
                     numbers[i].append(number)
+    header = [] if header is None else header  # no line but blank ones: no column
     twice = sorted({shown(name) for name in header if header.count(name) > 1})
     if twice:
         raise source.error(

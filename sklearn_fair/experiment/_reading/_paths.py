@@ -46,6 +46,10 @@ def _expand(value, source, key, data_dir):
             )
         return os.fspath(data_dir)
 
+    if "\0" in value:  # the operating system refuses it: os.path.realpath raised ValueError
+        raise source.error(
+            key, f"the path {shown(value)} holds a NUL character (\\u0000), which no path may hold."
+        )
     if value.startswith("~"):
         raise source.error(key, f"the path {shown(value)} starts with '~'; give a relative path.")
     return _VARIABLE.sub(replace, value)

@@ -14,6 +14,7 @@ from .._counting._plan import nested_of
 from .._reading._config import load_config
 from .._reading._data import cache_folder, load_datasets
 from .._reading._text import neutral
+from ._inputs import refuse_overwriting_inputs
 from ._manifest import MANIFEST, record_experiment
 from ._outputs import (
     cell_failures,
@@ -174,11 +175,12 @@ def run_experiment(
     """Run an experiment file (one data set or several) and write its results folder.
 
     The file (:func:`load_config`), every model on every data set (splits, candidates,
-    columns of text) and the results folder (no link, FIFO or folder where a file goes) are
-    checked before the first fit. Then every model runs on every data set in one
-    :func:`~sklearn_fair.benchmark` (the file's protocol as :class:`~sklearn_fair.NestedCV`
-    runs it) over NestedCV's task cache (``cache_dir``, else ``<output_dir>/cache``), so a
-    run interrupted or run again computes only what is missing. The folder gets ``models/``
+    columns of text) and the results folder (no link, FIFO or folder where a file goes, no
+    output on an input file, nor an input in the task cache) are checked before the first
+    fit. Then every model runs on every data set in one :func:`~sklearn_fair.benchmark` (the
+    file's protocol as :class:`~sklearn_fair.NestedCV` runs it) over NestedCV's task cache
+    (``cache_dir``, else ``<output_dir>/cache``), so a run interrupted or run again computes
+    only what is missing. The folder gets ``models/``
     (each model's result, JSON), ``summary.csv``, ``report.md``, ``report.html``,
     ``reproducibility.json``, ``table.md``, ``scores.csv``, ``budget.csv`` (and, with a
     baseline, several data sets or three models, ``comparison.csv``, ``aggregate.csv``,
@@ -260,11 +262,13 @@ def run_experiment(
     folder = ResultsFolder(config.output_dir)
     cache = cache_folder(config)
     # the default cache lies in the results folder: a link there would lead elsewhere
-    folder.check(
+    files = (
         output_files(config)
         + [(RECORD,)]
         + ([("cache", MANIFEST)] if config.cache_dir is None else [])
     )
+    refuse_overwriting_inputs(config, files)  # output_dir = "." beside a scores.csv of data
+    folder.check(files)
     loaded = load_datasets(config)
     check_before_fit(config, loaded)
     record_experiment(cache, config.path, config.source.text)  # for 'cache verify'

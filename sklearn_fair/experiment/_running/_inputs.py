@@ -1,0 +1,93 @@
+"""The files a run reads, kept apart from those it writes.
+
+A results folder may be the experiment file's own folder (``output_dir = "."``), where the
+data lie too: a data file named ``scores.csv`` there was overwritten by the run's
+``scores.csv`` (the next run found no target column). Before the first fit, every output
+of the run (each file of the results folder and the folders on the way, the record, the
+task cache) is refused where it is an input (the experiment file, a CSV file, a TU data
+set's raw folder or its files, a splits file) or lies inside one, and an input is refused
+inside the task cache, which the run writes (and tidies) as it likes.
+"""
+
+import os
+from pathlib import Path
+
+from .._reading._data import cache_folder, tu_read_paths
+from .._reading._text import neutral
+from ._resultfile import RECORD
+
+__all__ = ["inputs_of", "refuse_overwriting_inputs"]
+
+
+def inputs_of(config):
+    """``(path, key, what)`` of every file or folder the run reads, paths resolved: the
+    experiment file (key None), each data set's CSV file or TU raw folder and files, each
+    splits file."""
+    inputs = [(Path(config.path).resolve(), None, "the experiment file")]
+    for dataset in config.datasets.values():
+        data, key = dataset.data, dataset.key
+        if data["dataset"] == "csv":
+            inputs.append((Path(data["path"]).resolve(), key + ("path",), "the CSV file"))
+        elif data["dataset"].startswith("tu:"):
+            for path in tu_read_paths(data["root"], data["dataset"][len("tu:") :]):
+                what = "the TU data set's " + ("folder" if path.is_dir() else "file")
+                inputs.append((Path(path).resolve(), key + ("root",), what))
+        if dataset.splits:
+            splits = dataset.splits
+            inputs.append((Path(splits["path"]).resolve(), splits["key"], "the splits file"))
+    return inputs
+
+
+def _outputs(config, files):
+    """``(path, name, key)`` of every path the run writes (``files``: the parts of the files
+    of the results folder): the folder, the files and the folders on the way, and the task
+    cache; ``key`` is the experiment file's key that places it."""
+    root, outputs = Path(config.output_dir).resolve(), []
+    places = ("experiment", "output_dir")
+    outputs.append((root, "the results folder", places))
+    for parts in [*files, (RECORD,)]:
+        for end in range(1, len(parts) + 1):
+            outputs.append((root.joinpath(*parts[:end]), "/".join(parts[:end]), places))
+    cache = Path(cache_folder(config)).resolve()
+    key = places if config.cache_dir is None else ("experiment", "cache_dir")
+    outputs.append((cache, "the task cache", key))
+    return list({path: (path, name, key) for path, name, key in outputs}.values())
+
+
+def _same(a, b):
+    if os.path.normcase(os.fspath(a)) == os.path.normcase(os.fspath(b)):
+        return True
+    try:  # a case-blind disk, a hard link
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def _inside(path, folder):
+    return path != folder and path.is_relative_to(folder)
+
+
+def refuse_overwriting_inputs(config, files):
+    """Refuse, before any fit, an output of the run (``files``: the parts of the files of the
+    results folder) that is an input, lies inside one, or holds one (the task cache)."""
+    cache = Path(cache_folder(config)).resolve()
+    for path, key, what in inputs_of(config):
+        for output, name, places in _outputs(config, files):
+            if _same(output, path):
+                problem = f"the run would write {name} there"
+            elif _inside(output, path):
+                problem = f"the run would write {name} ({os.fspath(output)!r}) inside it"
+            elif output == cache and _inside(path, cache):
+                problem = (
+                    f"it lies inside the task cache {os.fspath(cache)!r}, which the run writes"
+                )
+            else:
+                continue
+            message = (
+                f"{what} {os.fspath(path)!r} is read by the run, and {problem}: it would be "
+                "overwritten or mixed with the run's outputs. Give output_dir (or "
+                "--output-dir) and cache_dir folders that hold no input, or rename the file."
+            )
+            if key is None:  # the experiment file itself: named at the output's key
+                key = places
+            raise config.source.error(key, neutral(message))
