@@ -127,6 +127,11 @@ def read_json(
         status = os.fstat(file.fileno())
         if not stat.S_ISREG(status.st_mode):
             raise error(f"{where} is not a regular file.")
+        if status.st_size > max_bytes:  # refused before a byte is read
+            raise error(
+                f"{where} is larger than max_bytes={max_bytes}; pass a larger max_bytes if "
+                "the file is really meant to be that large."
+            )
         # one buffer of the file's size (plus a byte, to notice a file that grew): the
         # memory is the file's size once, never a multiple of it
         data = bytearray(min(status.st_size, max_bytes) + 1)

@@ -127,9 +127,14 @@ def save_document(result, path):
 
 def read_document(path):
     """The JSON document at ``path``, read within bounds but not yet checked: a regular file,
-    at most :data:`MAX_BYTES`, nested at most :data:`MAX_DEPTH` deep (measured before parsing)."""
+    at most :data:`MAX_BYTES`, nested at most :data:`MAX_DEPTH` deep (measured before parsing),
+    no key given twice in an object (which of the two counts depends on the reader: an edit
+    that the checksum, computed on what Python reads, would not see)."""
     try:
-        return read_json(path, max_bytes=MAX_BYTES, max_depth=MAX_DEPTH, error=InvalidResultError)
+        return read_json(
+            path, max_bytes=MAX_BYTES, max_depth=MAX_DEPTH, error=InvalidResultError,
+            unique_keys=True,
+        )  # fmt: skip
     except InvalidResultError as error:  # its advice names a parameter these readers lack
         message = str(error).split("; pass a larger max_bytes")[0].rstrip(".")
         raise InvalidResultError(f"The result file {message}; nothing was read.") from None

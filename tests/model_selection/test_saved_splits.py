@@ -662,7 +662,7 @@ def test_duplicate_keys_in_an_sklearn_fair_file_are_refused(tmp_path):
 
 
 def test_other_readers_of_bounded_json_keep_the_last_of_duplicate_keys(tmp_path):
-    # the results and manifests read through the same reader: their behaviour is unchanged
+    # read_json keeps the last of two keys unless asked (split and result files ask)
     from sklearn_fair.model_selection._bounded_json import read_json
 
     path = tmp_path / "r.json"
