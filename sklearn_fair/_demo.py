@@ -38,11 +38,7 @@ def format_result(name, nested):
 
     metric = metric_display_name(nested.scoring, estimator=nested.estimator)
     summary = nested.summary()  # the corrected resampled t of the outer folds' sizes
-    refits = (
-        "1 (no random_state: the estimator is deterministic)"
-        if nested.refit_seeds_ == [None]
-        else str(len(nested.refit_seeds_))
-    )
+    refits = _refits_that_ran(nested)
     validation = float(np.mean(metric.values(nested.validation_scores_)))
     # the interval as its label names it ("95% corrected-t interval")
     kind = {"t": "Student-t", "normal": "normal (z)"}.get(summary.interval)
@@ -74,6 +70,19 @@ def format_result(name, nested):
         shown = ", ".join(f"{key.split('__')[-1]}={value}" for key, value in params.items())
         lines.append(f"    fold {fold:2d}: {shown:<22s} test {score:.4f}")
     return "\n".join(lines)
+
+
+def _refits_that_ran(nested):
+    """The refits each outer fold trained, in words: the seed probe may have left planned
+    seeds unused (``refit_seeds_`` lists what was planned)."""
+    ran = [len(fold["test_scores"]) for fold in nested.outer_results_]
+    if nested.refit_seeds_ == [None]:
+        return "1 (no random_state: the estimator is deterministic)"
+    if len(set(ran)) == 1:
+        return str(ran[0])
+    if len(set(ran[1:])) == 1:
+        return f"{ran[0]} on fold 0, then {ran[1]} ({nested.outer_results_[1]['refits']})"
+    return " / ".join(map(str, ran)) + " (per fold)"
 
 
 def run_demo(*, n_jobs=None, random_state=0, outer_cv=10, file=None):

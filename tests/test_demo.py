@@ -51,6 +51,18 @@ def test_each_model_prints_its_metric_and_a_named_t_interval(demo_run):
     assert "normal, of the mean" not in text
 
 
+def test_the_refits_printed_are_those_each_fold_trained(demo_run):
+    results, text = demo_run
+    nested = results["logistic regression"]
+    # each fold's refits: the seeds that trained a model there (the probe may leave some)
+    trained = [len(fold["refit_seeds"]) for fold in nested.outer_results_]
+    assert trained[0] == 2 and trained[1:] == [1, 1]  # the probe found the seeds inert
+    assert len(nested.refit_seeds_) == 3  # planned: what the demo printed
+    line = next(x for x in text[text.index("logistic regression\n") :].splitlines()
+                if "refits per fold" in x)  # fmt: skip
+    assert line.split("refits per fold")[1].strip().startswith("2 on fold 0, then 1 (")
+
+
 def test_the_winner_is_decided_by_compare(demo_run):
     results, text = demo_run
     table = compare(results)
