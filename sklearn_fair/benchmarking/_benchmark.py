@@ -25,10 +25,12 @@ from ..utils._random import check_random_state_param
 from ._extend import (
     check_previous,
     check_previous_plans,
+    check_protocol,
     check_same,
     data_fingerprint,
     merged,
     model_fingerprint,
+    protocol_fingerprints,
 )
 
 
@@ -268,7 +270,9 @@ def benchmark(
     baseline_floor : bool, default=False
         Declare the baseline a chance-level floor (a ``DummyClassifier``), compared with but not
         tuned like the models: its small budget raises no
-        :class:`~sklearn_fair.exceptions.UnequalBudgetWarning`.
+        :class:`~sklearn_fair.exceptions.UnequalBudgetWarning`. With ``previous`` and no
+        ``baseline``, it declares the previous baseline a floor (one already a floor stays one);
+        ``True`` without any baseline is refused.
     random_state : int, RandomState instance, Generator or None, default=None
         One seed for every cell (drawn once when not an int), so all models share inner splits
         and refit seeds. Pass an int for reproducible and resumable runs.
@@ -299,7 +303,11 @@ def benchmark(
         run at once. Pass the previous settings, and the models and data sets the new cells
         need (a new model needs every previous data set, a new data set every previous model);
         one given again must be the one the previous run had (checked by fingerprint, as each
-        data set's outer splits and metric are). ``random_state=None`` takes the previous one.
+        data set's outer splits and metric are), and so must ``inner_cv``, ``n_refits``,
+        ``scoring``, ``refit``, ``fit_timeout``, ``error_score`` and ``select`` (each cell
+        records their fingerprints; a file saved before it did is extended with an
+        :class:`~sklearn_fair.exceptions.UncheckedResultWarning`). ``random_state=None`` takes
+        the previous one.
 
     Returns
     -------
@@ -355,6 +363,14 @@ def benchmark(
     todo = None
     if previous is not None:
         random_state, todo = check_previous(previous, models, datasets, random_state)
+    if baseline_floor and baseline is None and (previous is None or previous.baseline is None):
+        raise ValueError(
+            f"The 'baseline_floor' parameter of benchmark is {baseline_floor!r}, but there is "
+            "no baseline to declare a chance-level floor: pass the floor model's name as "
+            "'baseline'"
+            + (", as the previous benchmark has none" if previous is not None else "")
+            + ", or baseline_floor=False."
+        )
     seed, seeded = shared_root_seed(random_state)
     if cache_dir is not None and not seeded:
         warnings.warn(
@@ -370,10 +386,13 @@ def benchmark(
     )  # fmt: skip
     nesteds = {name: _nested_for(name, spec, **settings) for name, spec in models.items()}
     model_fingerprints, data_fingerprints = {}, {}
+    protocol = protocol_fingerprints(settings)
     for name, nested in nesteds.items():
         nested._validate_params()
         model_fingerprints[name] = model_fingerprint(nested)
-        check_same(previous, "model", name, model_fingerprints[name])
+        check_same(previous, "model", name, model_fingerprints[name], nested=nested,
+                   protocol=protocol, settings=settings)  # fmt: skip
+    check_protocol(previous, protocol, settings)
 
     cells, plans = [], []
     for dataset, spec in datasets.items():
@@ -418,6 +437,7 @@ def benchmark(
         recorded[dataset, model] = {
             "data": data_fingerprints[dataset],
             "model": model_fingerprints[model],
+            **protocol,
         }
     return merged(previous, results, recorded, baseline=baseline, baseline_floor=baseline_floor,
                   random_state=seed)  # fmt: skip

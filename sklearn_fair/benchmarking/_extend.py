@@ -3,28 +3,50 @@
 Only the cells ``previous`` lacks are computed, and they must be those the whole benchmark run
 at once would give. So, before any fit: the seed is the previous one, every new cell has the
 model and the data it needs, and a model or data set already in ``previous`` is the same one
-(by the fingerprints each cell records); after planning, the new cells of a data set in
-``previous`` have its outer splits and its metric.
+(by the fingerprints each cell records), and the benchmark-wide settings are the previous
+ones (each cell records a fingerprint of each of them, :data:`PROTOCOL`); after planning, the
+new cells of a data set in ``previous`` have its outer splits and its metric.
 """
 
 import dataclasses
+import warnings
 
-from ..exceptions import NoSplitsError
+from ..exceptions import NoSplitsError, UncheckedResultWarning
 from ..report import BenchmarkResult
 from ..stats._checks import check_same_splits
 from ..utils import UnhashableError, describe, digest, fingerprint
+from ..utils._stacklevel import external_stacklevel
 
 # NestedCV parameters that cannot change a cell's result (its outer splits are checked apart)
 _NOT_FINGERPRINTED = ("outer_cv", "n_jobs", "verbose", "cache_dir")
+
+#: benchmark's own settings that change the cells of the models that are not a NestedCV (and
+#: some of a NestedCV's): a new model's cells must run under the previous ones. Not there: the
+#: outer_cv and the random_state (checked apart), and what changes no result (reuse_prefix,
+#: n_jobs, cache_dir, verbose, keep_predictions).
+PROTOCOL = ("inner_cv", "n_refits", "scoring", "refit", "fit_timeout", "error_score", "select")
+
+# a cell's fingerprints name each setting of PROTOCOL with this prefix
+_PROTOCOL_KEY = "protocol."
+
+
+def _digest(value):
+    try:
+        return digest(describe(value))
+    except UnhashableError:
+        return None
 
 
 def model_fingerprint(nested):
     """The digest of what a model's cells depend on (its NestedCV's parameters), or None."""
     params = nested.get_params(deep=False)
-    try:
-        return digest(describe({k: v for k, v in params.items() if k not in _NOT_FINGERPRINTED}))
-    except UnhashableError:
-        return None
+    return _digest({k: v for k, v in params.items() if k not in _NOT_FINGERPRINTED})
+
+
+def protocol_fingerprints(settings):
+    """What each cell records of benchmark's ``settings`` (name -> value): ``"protocol.<name>"``
+    -> the digest of each setting of :data:`PROTOCOL` (None: it cannot be described)."""
+    return {_PROTOCOL_KEY + key: _digest(settings[key]) for key in PROTOCOL}
 
 
 def data_fingerprint(X, y, groups):
@@ -69,21 +91,106 @@ def check_previous(previous, models, datasets, random_state):
     return random_state, set(todo)
 
 
-def check_same(previous, what, name, value):
-    """Refuse a model or data set of ``previous`` given again other than it was."""
+def _why_model_differs(previous, name, nested, protocol, settings):
+    """What differs between model ``name`` (its NestedCV ``nested``) and the one its previous
+    cells ran, in words, where it is known; else "". Known: each NestedCV parameter, where the
+    previous cells hold their NestedCV (a benchmark run in this process, not one loaded from a
+    file); else benchmark's own ``settings`` whose ``protocol`` fingerprints differ."""
+    ran = next((c.estimator for (_, m), c in previous.cells.items() if m == name), None)
+    if hasattr(ran, "get_params") and nested is not None:
+        old, new = ran.get_params(deep=False), nested.get_params(deep=False)
+        shown = [
+            f"{key}={new[key]!r:.80} where the previous run had {old.get(key)!r:.80}"
+            for key in new
+            if key not in _NOT_FINGERPRINTED
+            and (_digest(new[key]) is None or _digest(new[key]) != _digest(old.get(key)))
+        ]
+        return f"its NestedCV's {'; '.join(shown)}" if shown else ""
+    recorded = [c.fingerprints for (_, m), c in previous.cells.items() if m == name]
+    keys = _protocol_differences(recorded, protocol)[0] if protocol is not None else []
+    # only the settings the model takes (a NestedCV keeps its own inner_cv, n_refits...)
+    params = nested.get_params(deep=False) if nested is not None else {}
+    keys = [k for k in keys if k in params and _digest(params[k]) == protocol[_PROTOCOL_KEY + k]]
+    if not keys:
+        return ""
+    shown = ", ".join(f"{key}={settings[key]!r:.80}" for key in keys)
+    return f"benchmark's {shown}, where the previous run had other values"
+
+
+def check_same(previous, what, name, value, *, nested=None, protocol=None, settings=None):
+    """Refuse a model (its NestedCV ``nested``) or data set of ``previous`` given again other
+    than it was, naming what differs where it is known (a model's: its NestedCV's parameters,
+    or benchmark's ``settings`` by their ``protocol`` fingerprints)."""
     if previous is None or name not in (previous.models if what == "model" else previous.datasets):
         return
     recorded = _recorded(previous, what, name)
     if recorded is None or value is None or recorded != value:
-        reason = (
-            "is not the one the previous benchmark ran"
-            if recorded is not None and value is not None
-            else "cannot be checked to be the one the previous benchmark ran (no fingerprint)"
-        )
+        if recorded is not None and value is not None:
+            why = ""
+            if what == "model":
+                why = _why_model_differs(previous, name, nested, protocol, settings)
+            reason = "is not the one the previous benchmark ran" + (f" ({why})" if why else "")
+        else:
+            reason = "cannot be checked to be the one the previous benchmark ran (no fingerprint)"
         raise ValueError(
             f"The {what} {name!r} given to benchmark {reason}, so its new cells would not be "
             f"comparable with its previous ones; give it a new name, or run the benchmark anew."
         )
+
+
+def check_protocol(previous, protocol, settings):
+    """Refuse benchmark's ``settings`` (name -> value) other than those ``previous`` ran with
+    (by the ``protocol`` fingerprints of :func:`protocol_fingerprints`, which its cells record);
+    warn where its cells do not record theirs (a benchmark saved before sklearn-fair did)."""
+    if previous is None:
+        return
+    cells = previous.cells.values()
+    recorded = [c.fingerprints for c in cells if any(map(_is_protocol, c.fingerprints))]
+    if len(recorded) < len(previous.cells):
+        warnings.warn(
+            "The previous benchmark does not record the settings it ran with (it was saved "
+            "before sklearn-fair recorded them, or made by BenchmarkResult.from_results), so "
+            "the new cells cannot be checked to run under "
+            f"its {', '.join(PROTOCOL)}: pass those it ran with, or run the benchmark anew.",
+            UncheckedResultWarning,
+            stacklevel=external_stacklevel(),
+        )
+    differ, unknown = _protocol_differences(recorded, protocol)
+    if differ:
+        shown = ", ".join(f"{key}={settings[key]!r:.80}" for key in differ)
+        raise ValueError(
+            f"benchmark(..., previous=...) runs with {shown}, and the previous benchmark ran "
+            f"with other {', '.join(repr(key) for key in differ)}: its new cells would not be "
+            "those of the whole benchmark run at once. Pass the settings the previous benchmark "
+            "ran with, or run the benchmark anew."
+        )
+    if unknown:
+        raise ValueError(
+            f"The {', '.join(repr(key) for key in unknown)} of benchmark cannot be checked to be "
+            "those the previous benchmark ran with (no fingerprint: a value whose content cannot "
+            "be described), so its new cells would not be comparable with its previous ones; "
+            "pass a value that can (an int, a seeded splitter), or run the benchmark anew."
+        )
+
+
+def _is_protocol(key):
+    return key.startswith(_PROTOCOL_KEY)
+
+
+def _protocol_differences(recorded, protocol):
+    """``(differ, unknown)``: the settings of :data:`PROTOCOL` whose ``protocol`` fingerprint
+    differs from one of the ``recorded`` cells' fingerprints, and those without a fingerprint
+    on one side; a setting no cell records is neither."""
+    differ, unknown = [], []
+    for key in PROTOCOL:
+        values = {fingerprints[_PROTOCOL_KEY + key] for fingerprints in recorded
+                  if _PROTOCOL_KEY + key in fingerprints}  # fmt: skip
+        value = protocol[_PROTOCOL_KEY + key]
+        if values and (value is None or None in values):
+            unknown.append(key)
+        elif values and values != {value}:
+            differ.append(key)
+    return differ, unknown
 
 
 def check_previous_plans(previous, dataset, plans):
@@ -123,9 +230,11 @@ def merged(previous, cells, fingerprints, *, baseline, baseline_floor, random_st
     everything = {**previous.cells, **cells}
     datasets = dict.fromkeys([*previous.datasets, *(d for d, _ in cells)])
     models = dict.fromkeys([*previous.models, *(m for _, m in cells)])
+    if baseline is None:  # the previous baseline, a floor if it was one or is declared one now
+        baseline, baseline_floor = previous.baseline, baseline_floor or previous.baseline_floor
     return BenchmarkResult(
         {(d, m): everything[d, m] for d in datasets for m in models},
-        baseline=baseline if baseline is not None else previous.baseline,
-        baseline_floor=baseline_floor if baseline is not None else previous.baseline_floor,
+        baseline=baseline,
+        baseline_floor=baseline_floor,
         random_state=random_state,
     )

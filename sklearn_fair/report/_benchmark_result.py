@@ -156,7 +156,9 @@ class BenchmarkResult:
         baseline_floor : bool, default=False
             Whether the baseline is a chance-level floor (no budget warning).
         metric : str, default=None
-            The metric's printed name, where the results do not say.
+            The metric's printed name, where the results do not say; a result that records
+            another metric (by its printed name or its scoring) is refused, as is a saved
+            benchmark file (read it with :meth:`load`).
         budgets : dict, default=None
             ``(dataset, model)`` -> budget dict (``n_candidates``, ``n_inner_fits``,
             ``fit_time``...), where the results do not say.

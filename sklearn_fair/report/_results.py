@@ -11,13 +11,19 @@ from sklearn.base import is_classifier, is_regressor
 from sklearn.model_selection._search import BaseSearchCV
 from sklearn.utils._param_validation import StrOptions
 
-from ..exceptions import NoSplitsError
+from ..exceptions import InvalidResultError, NoSplitsError
 from ..metrics import MetricName
 from ..stats import compare, summarize
 from ..stats._checks import PastLargestFloatError
 from ..utils._random import named_generator, seed_root
 from ..utils._scaling import mean_of
-from ._integrity import RESULT_FORMAT, RESULT_VERSION, verify_result, with_checksum
+from ._integrity import (
+    BENCHMARK_FORMAT,
+    RESULT_FORMAT,
+    RESULT_VERSION,
+    verify_result,
+    with_checksum,
+)
 
 UNRECORDED = MetricName(
     name="score",
@@ -478,6 +484,12 @@ def as_result(name, result, *, dataset="data", metric=None, budget=None, verify=
     """
     if isinstance(result, NestedResult):
         return result
+    if isinstance(result, Mapping) and result.get("format") == BENCHMARK_FORMAT:
+        raise InvalidResultError(
+            f"The result {source or f'{name!r} of data set {dataset!r}'} is a saved benchmark "
+            f"(format {BENCHMARK_FORMAT!r}: every model on every data set), not the result of "
+            "one model on one data set; read it with BenchmarkResult.load."
+        )
     if isinstance(result, Mapping) and verify is not None:
         from_file, source = source is not None, source or f"{name!r} of data set {dataset!r}"
         verify_result(result, source=source, verify=verify, from_file=from_file)
@@ -529,8 +541,19 @@ def as_result(name, result, *, dataset="data", metric=None, budget=None, verify=
             f"(with an 'outer_results' list). Got {type(result).__name__} instead."
         )
     if metric is not None:
-        sign = metrics[refit_metric].sign
-        metrics = {**metrics, refit_metric: MetricName(metric, None, sign, "")}
+        recorded = metrics[refit_metric]
+        if recorded == UNRECORDED:
+            metrics = {**metrics, refit_metric: MetricName(metric, None, recorded.sign, "")}
+        elif metric not in (recorded.name, recorded.scoring):
+            scoring = f" (scoring {recorded.scoring!r})" if recorded.scoring is not None else ""
+            raise ValueError(
+                f"The 'metric' parameter of BenchmarkResult.from_results is {metric!r}, but "
+                f"the result {name!r} of data set {dataset!r} records that it was scored with "
+                f"{recorded.name}{scoring}. "
+                "'metric' names the metric of results that do not record theirs, and does not "
+                f"rename a recorded one: pass None, {recorded.name!r}, or results scored with "
+                f"{metric!r}."
+            )
     if len(folds) < 2:
         raise ValueError(
             f"The result {name!r} has {len(folds)} outer fold(s); a report needs at least 2 "

@@ -16,6 +16,7 @@ from sklearn.preprocessing import minmax_scale
 from sklearn.tree import DecisionTreeClassifier
 
 from sklearn_fair import BenchmarkResult, NestedCV, benchmark
+from sklearn_fair.benchmarking._extend import PROTOCOL
 from sklearn_fair.exceptions import (
     InvalidResultError,
     SplitsMismatchError,
@@ -93,7 +94,8 @@ def test_save_then_load_gives_the_same_result(result, tmp_path):
     for key, cell in result.cells.items():
         assert loaded.cells[key].budget == pytest.approx(cell.budget)
         assert loaded.cells[key].fingerprints == cell.fingerprints
-        assert set(cell.fingerprints) == {"data", "model"}
+        # the data, the model and each of benchmark's settings (an extension must share them)
+        assert set(cell.fingerprints) == {"data", "model"} | {f"protocol.{k}" for k in PROTOCOL}
         assert loaded.estimators[key] is None  # no fitted model in a file: no pickle
     assert loaded.table().equals(result.table())
     pd.testing.assert_frame_equal(loaded.compare_to(), result.compare_to())

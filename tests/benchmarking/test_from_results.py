@@ -1,0 +1,81 @@
+"""BenchmarkResult.from_results: ``metric`` names only a metric the results do not record,
+and a saved benchmark file is refused with advice."""
+
+import json
+import warnings
+
+import numpy as np
+import pytest
+from sklearn.datasets import make_classification
+from sklearn.dummy import DummyClassifier
+from sklearn.linear_model import LogisticRegression
+
+from sklearn_fair import BenchmarkResult, NestedCV, benchmark
+from sklearn_fair.exceptions import InvalidResultError
+from sklearn_fair.report import result_to_dict
+
+X, Y = make_classification(n_samples=90, n_features=5, random_state=0)
+OPTIONS = dict(outer_cv=3, inner_cv=2, n_refits=1, random_state=0, refit=False)
+
+
+def _fit(estimator, grid=None, **options):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return NestedCV(estimator, grid, **{**OPTIONS, **options}).fit(X, Y)
+
+
+@pytest.fixture(scope="module")
+def scored():
+    """A logistic regression scored with accuracy, a prior scored with ROC AUC."""
+    return (
+        _fit(LogisticRegression(), {"C": [0.1, 1.0]}, scoring="accuracy"),
+        _fit(DummyClassifier(), scoring="roc_auc"),
+    )
+
+
+def test_metric_does_not_rename_a_recorded_metric(scored):
+    accuracy, auc = scored
+    cells = {("d", "logit"): result_to_dict(accuracy), ("d", "prior"): result_to_dict(auc)}
+    # the reference: results scored with two metrics are refused without metric=
+    with pytest.raises(ValueError, match="scored with different metrics"):
+        BenchmarkResult.from_results(cells, baseline="prior").compare_to()
+    with pytest.raises(ValueError, match="'metric' parameter of BenchmarkResult.from_results "
+                       "is 'accuracy', but the result 'prior' of data set 'd' records that it "
+                       r"was scored with ROC AUC \(scoring 'roc_auc'\)"):  # fmt: skip
+        BenchmarkResult.from_results(cells, baseline="prior", metric="accuracy")
+
+
+@pytest.mark.parametrize("metric", ["ROC AUC", "roc_auc"])
+def test_metric_that_is_the_recorded_one_keeps_it(metric, scored):
+    auc = scored[1]
+    cells = {("d", "a"): result_to_dict(auc), ("d", "b"): auc}
+    result = BenchmarkResult.from_results(cells, metric=metric)
+    for cell in result.cells.values():
+        assert cell.metric == auc.metrics_["score"]  # its name, scoring and note
+        np.testing.assert_array_equal(cell.scores, auc.outer_scores_)
+
+
+def test_metric_names_the_metric_of_results_that_do_not_record_it(scored):
+    accuracy = scored[0]
+    cells = {("d", "a"): {"test_scores": [0.8, 0.9, 0.85]}, ("d", "b"): accuracy}
+    result = BenchmarkResult.from_results(cells, metric="accuracy")
+    assert result.cells["d", "a"].metric.name == "accuracy"
+    assert result.cells["d", "b"].metric == accuracy.metrics_["score"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # no splits recorded: no italics
+        assert result.table().shape == (2, 1)  # one metric on the data set
+
+
+def test_a_saved_benchmark_file_is_refused_with_advice(tmp_path):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        saved = benchmark({"prior": DummyClassifier(), "logit": LogisticRegression()},
+                          {"d": (X, Y)}, outer_cv=3, n_refits=1, random_state=0)  # fmt: skip
+    path = saved.save(tmp_path / "bench.json")
+    with pytest.raises(InvalidResultError, match=f"The result file {path} is a saved benchmark"):
+        BenchmarkResult.from_results({("d", "x"): path, ("d", "y"): path})
+    document = BenchmarkResult.load(path)  # the reference: it reads as a benchmark
+    assert document.models == ["prior", "logit"]
+    content = json.loads(path.read_text())
+    with pytest.raises(InvalidResultError, match="read it with BenchmarkResult.load"):
+        BenchmarkResult.from_results({("d", "x"): content, ("d", "y"): content})
