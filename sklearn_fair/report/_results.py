@@ -457,14 +457,21 @@ def _budget_of(nested, folds):
         "n_candidates": len(cv["params"]) // max(len(folds), 1),
         "n_inner_fits": len(cv["params"]) * n_inner,
         "n_searches": 0,
-        "n_refit_fits": sum(len(f["test_scores"]) for f in folds),
+        "n_refit_fits": sum(_refits_of(f) for f in folds),
         "fit_time": float(sum(f["fit_time"] for f in folds)),
     }
 
 
+def _refits_of(fold):
+    """The refits an outer fold trained: one a seed it records (none where its selection
+    failed, whose ``test_scores`` hold a placeholder), else one a test score."""
+    seeds = fold.get("refit_seeds")
+    return len(seeds) if isinstance(seeds, list) else len(fold.get("test_scores") or [0])
+
+
 def _saved_budget(folds):
     return {
-        "n_refit_fits": sum(len(f.get("test_scores") or [0]) for f in folds),
+        "n_refit_fits": sum(_refits_of(f) for f in folds),
         "fit_time": float(sum(f.get("fit_time") or 0.0 for f in folds)),
         "score_time": float(sum(f.get("score_time") or 0.0 for f in folds)),
     }

@@ -141,3 +141,36 @@ def test_where_every_model_failed_on_every_data_set_the_verdict_names_no_best():
         "No model has a mean test accuracy on the 2 data sets: every model's folds failed on "
         "d1 and d2."
     )
+
+
+class _FailsWithRowZero(DecisionTreeClassifier):
+    """Fails to fit where the row whose first column is 0 is among its training rows; logs the
+    size of every fit (n_jobs=1: in this process)."""
+
+    sizes = []
+
+    def fit(self, X, y, sample_weight=None):
+        type(self).sizes.append(len(X))
+        if (X[:, 0] == 0).any():
+            raise ValueError("row 0 in the training rows")
+        return super().fit(X, y, sample_weight=sample_weight)
+
+
+def test_the_budget_counts_the_refits_that_ran_not_those_of_failed_folds():
+    import numpy as np
+    from sklearn.datasets import make_classification
+
+    from sklearn_fair.report._results import as_result
+
+    X, y = make_classification(60, 4, random_state=0)
+    X = np.column_stack([np.arange(60), X])
+    _FailsWithRowZero.sizes = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FitFailedWarning)
+        nested = NestedCV(
+            _FailsWithRowZero(), {"max_depth": [1, 2]}, outer_cv=3, inner_cv=2, n_refits=2,
+            random_state=0, refit=False,
+        ).fit(X, y)  # fmt: skip
+    refits = sum(1 for size in _FailsWithRowZero.sizes if size == 40)  # an outer training fold
+    assert refits == 2  # the one fold without row 0 in its training rows; the others failed
+    assert as_result("m", nested).budget["n_refit_fits"] == refits
