@@ -388,14 +388,19 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
             Mean, standard deviation, standard error, interval of the mean (its method
             named), median, IQM and the bootstrap interval of the IQM, under the metric's
             printed name; prints as a short table, with a note when fits failed. With several
-            metrics, a dict of one summary per metric.
+            metrics, a dict of one summary per metric. Where outer folds failed (their score
+            is ``error_score``, not finite) nothing that needs every fold's score is
+            computed: the statistics are NaN and ``ci_method`` names the failed folds, as the
+            reports print such a result.
         """
         from ...stats import summarize
 
         check_is_fitted(self, "outer_scores_")
         notes = self._failure_notes()
         per_metric = {
-            name: [mean_of(f["test_scores_per_metric"][name]) for f in self.outer_results_]
+            name: np.array(
+                [mean_of(f["test_scores_per_metric"][name]) for f in self.outer_results_]
+            )
             for name in self.metrics_
         }
         sizes = {}
@@ -414,6 +419,8 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
                 half_scores=half_scores,
                 **sizes,
             )
+            if np.isfinite(scores).all()
+            else _not_computed(scores, self.metrics_[name], notes, interval, confidence)
             for name, scores in per_metric.items()
         }
         return summaries if self.multimetric_ else summaries["score"]
@@ -585,3 +592,35 @@ def store_fitted(nested, run):
         for name in ("n_features_in_", "feature_names_in_"):
             if hasattr(nested.best_estimator_, name):
                 setattr(nested, name, getattr(nested.best_estimator_, name))
+
+
+def _not_computed(scores, metric, notes, interval, confidence):
+    """The summary of fold ``scores`` of which some are not finite (failed outer folds, scored
+    ``error_score``): every statistic NaN and, in place of an interval's method, which folds
+    failed, as the reports print a result whose folds failed ("not computed: ...")."""
+    from ...metrics import metric_display_name
+    from ...stats import Summary
+
+    if isinstance(metric, str):
+        metric = metric_display_name(metric)
+    failed = np.flatnonzero(~np.isfinite(scores))
+    folds = ", ".join(f"{fold} ({scores[fold]})" for fold in failed)
+    why = (
+        f"not computed: {failed.size} of {scores.size} outer folds failed (outer fold(s) "
+        f"{folds}; see failed_tasks_)"
+    )
+    return Summary(
+        n=int(scores.size),
+        **dict.fromkeys(
+            ("mean", "std", "sem", "ci_low", "ci_high", "median", "iqm", "iqm_ci_low"), np.nan
+        ),
+        iqm_ci_high=np.nan,
+        confidence=float(confidence),
+        interval=getattr(interval, "method", interval),
+        ci_method=why,
+        iqm_ci_method="not computed",
+        metric=None if metric is None else metric.name,
+        sign=1 if metric is None else metric.sign,
+        metric_note="" if metric is None else metric.note,
+        notes=tuple(notes),
+    )

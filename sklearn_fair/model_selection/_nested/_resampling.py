@@ -17,7 +17,15 @@ from dataclasses import dataclass
 
 import numpy as np
 from sklearn.base import is_classifier
-from sklearn.model_selection import GroupKFold, StratifiedGroupKFold, TimeSeriesSplit, check_cv
+from sklearn.model_selection import (
+    BaseShuffleSplit,
+    GroupKFold,
+    GroupShuffleSplit,
+    StratifiedGroupKFold,
+    StratifiedShuffleSplit,
+    TimeSeriesSplit,
+    check_cv,
+)
 from sklearn.utils.metadata_routing import get_routing_for_object
 from sklearn.utils.multiclass import type_of_target
 
@@ -304,20 +312,64 @@ def resolve_splitters(outer_cv, inner_cv, estimator, y, seeds, owner, groups=Non
     return Splitters(outer, inner, inner_cv, outer_cv)
 
 
+def _percent(share):
+    """``share`` (a fraction) in percent, exact where a few decimals hold it (12.5%, 90%),
+    else to three significant digits (33.3%): never rounded to a misleading whole number."""
+    value = 100 * share
+    for decimals in range(4):
+        if abs(round(value, decimals) - value) < 1e-9:
+            return f"{round(value, decimals):.{decimals}f}%"
+    return f"{value:.3g}%"
+
+
+def _shares(train_size, test_size, default_test):
+    """How a single hold-out cuts the rows, as given: "87.5%/12.5%", "30-row"."""
+    if test_size is None and train_size is None:
+        test_size = default_test
+    if isinstance(test_size, numbers.Integral) or isinstance(train_size, numbers.Integral):
+        if test_size is None:
+            return f"{train_size}-row training"
+        return f"{test_size}-row"
+    test = 1 - train_size if test_size is None else test_size
+    train = 1 - test if train_size is None else train_size
+    return f"{_percent(train)}/{_percent(test)}"
+
+
+def _splits(n_splits):
+    """``n_splits``: a count, or the (fewest, most) of folds that differ: "20-21"."""
+    if isinstance(n_splits, tuple):
+        low, high = n_splits
+        return str(low) if low == high else f"{low}-{high}"
+    return str(n_splits)
+
+
 def _describe_splitter(cv, n_splits, y=None):
+    """``cv`` in words; ``n_splits``: how many splits it made, or (fewest, most) of several
+    folds."""
     name = type(cv).__name__
+    count = _splits(n_splits)
     if isinstance(cv, HoldoutSplit):
         test = cv.test_size
-        share = f"{100 - round(100 * test)}%/{round(100 * test)}%" if test < 1 else f"{test}-row"
+        share = _shares(None, test, None) if test < 1 else f"{test}-row"
         # stratify=None stratifies class labels, as the split itself decides it
         stratified = cv._stratifies(y) if cv.stratify is None else cv.stratify
         kind = "time-ordered" if not cv.shuffle else "stratified" if stratified else "random"
         return f"one {share} {kind} hold-out (HoldoutSplit)"
     if name == "_CVIterableWrapper":
-        return f"{n_splits} given (train, test) splits"
+        return f"{count} given (train, test) split{'' if count == '1' else 's'}"
+    if isinstance(cv, BaseShuffleSplit) and count == "1":
+        share = _shares(cv.train_size, cv.test_size, getattr(cv, "_default_test_size", 0.1))
+        if isinstance(cv, GroupShuffleSplit):
+            return f"one hold-out of whole groups, {share} of the groups ({name})"
+        kind = "stratified" if isinstance(cv, StratifiedShuffleSplit) else "random"
+        return f"one {share} {kind} hold-out ({name})"
     if "KFold" in name and "Shuffle" not in name:
-        return f"{n_splits}-fold {name}"
-    return f"{n_splits} splits of {name}"
+        n_repeats = getattr(cv, "n_repeats", None)
+        folds = getattr(cv, "cvargs", {}).get("n_splits", getattr(cv, "n_splits", None))
+        if isinstance(n_repeats, numbers.Integral) and isinstance(folds, numbers.Integral):
+            return f"{folds}-fold {name}, {n_repeats} repeats ({count} splits)"
+        return f"{count}-fold {name}"
+    return f"{count} split{'' if count == '1' else 's'} of {name}"
 
 
 def describe_resampling(cv, n_splits, leaks, *, given=None, y=None):
@@ -328,7 +380,7 @@ def describe_resampling(cv, n_splits, leaks, *, given=None, y=None):
     text = _describe_splitter(cv, n_splits, y)
     if isinstance(given, numbers.Integral) and leaks is not None:
         text += f" (cv={given} with groups)"
-    if leaks is None or not n_splits:
+    if leaks is None or not max(n_splits if isinstance(n_splits, tuple) else (n_splits,)):
         return text
     leaking, total, where = leaks
     if not leaking:
@@ -431,9 +483,12 @@ def _describe_inner(splitters, inner_splits, stored, whole_search, inner_leaks, 
         return "the inner splits that outer_cv stores"
     if whole_search:
         return "the search's own cv, run whole in each outer training fold"
-    # one splitter makes every fold's inner splits, so the first fold's number of splits names
-    # it; the groups on both sides are counted over every fold's (inner_leaks)
-    n_splits = len(next(iter(inner_splits.values()), []))
+    # one splitter makes every outer training fold's inner splits, as many in each or (as
+    # LeaveOneOut) a count that follows the fold's size: the fewest and the most are said;
+    # the groups on both sides are counted over every fold's (inner_leaks)
+    counts = [len(splits) for fold, splits in inner_splits.items() if fold is not None]
+    counts = counts or [len(splits) for splits in inner_splits.values()] or [0]
+    n_splits = (min(counts), max(counts))
     given = splitters.inner_given
     text = describe_resampling(splitters.inner, n_splits, inner_leaks, given=given, y=y)
     return f"{text}, in each outer training fold"

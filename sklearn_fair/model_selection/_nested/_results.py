@@ -300,8 +300,9 @@ def warn_or_raise_about_failures(owner, error_score, outer_results, results, *,
     head = ""
     if failed_folds:
         head = (
-            f"\n{len(failed_folds)} fits failed out of a total of {n_outer}.\nThe score on "
-            f"these train-test partitions for these parameters will be set to {error_score}.\n"
+            f"\n{len(failed_folds)} outer fold{'s' if len(failed_folds) > 1 else ''} failed "
+            f"out of a total of {n_outer}.\nThe score "
+            f"on these outer test folds will be set to {error_score}.\n"
             "If these failures are not expected, you can try to debug them by setting "
             "error_score='raise'.\n\n"
         )

@@ -674,6 +674,8 @@ def run_plans(plans, *, n_jobs=None, verbose=0, label="benchmark fits", reuse_pr
                     elif not twins.wait_for(entry, run, task):
                         batch.append((PlanTask(run.index, task, run.context), entry))
                 _submit(executor, ready, batch)
+            # tasks read from the cache can make others unneeded, as computed ones do
+            _recount(progress, runs)
             if executor.in_flight == 0:
                 if ready.finished or ready.any or alone:
                     continue
@@ -687,9 +689,7 @@ def run_plans(plans, *, n_jobs=None, verbose=0, label="benchmark fits", reuse_pr
                 run.schedule.complete(tagged.task, result)
                 batching.record(result)
                 progress.update()
-            progress.set_total(
-                sum(r.schedule.n_expected for r in runs), reason="the estimator ignores its seed"
-            )
+            _recount(progress, runs)
     except BaseException:
         executor.close(abort=True)
         raise
@@ -699,6 +699,13 @@ def run_plans(plans, *, n_jobs=None, verbose=0, label="benchmark fits", reuse_pr
             discard_run(reuse)  # what the caller's process stored (sequential and threads)
     executor.close()
     return [run.schedule for run in runs]
+
+
+def _recount(progress, runs):
+    """Tell ``progress`` how many tasks the runs now need (fewer: refits found unneeded)."""
+    progress.set_total(
+        sum(r.schedule.n_expected for r in runs), reason="the estimator ignores its seed"
+    )
 
 
 class _PlanRun:

@@ -117,7 +117,9 @@ def select_fold(plan, fold, results):
             f"{_where(fold)}. The first error was:\n{errors[0]}"
         )
     elif not finite.any() and n_candidates > 1:
-        selection["failed"] = _no_finite_mean(plan, fold, metric, selecting, fold_results, errors)
+        selection["failed"] = _no_finite_mean(
+            plan, fold, metric, selecting, scores[metric], fold_results, errors
+        )
     if selection["failed"] is not None:
         if fold is None:
             raise ValueError(selection["failed"])
@@ -145,16 +147,21 @@ def _metric_name(plan, metric):
     return shown(metric) if name is None else str(name)
 
 
-def _no_finite_mean(plan, fold, metric, selecting, fold_results, errors):
+def _no_finite_mean(plan, fold, metric, selecting, fit_scores, fold_results, errors):
     """Why no candidate of ``fold`` can be selected when every mean validation score is NaN
     (or infinite): how many fits failed, how many the scorer raised on, and how many it scored
-    NaN itself, which is what usually happens (a metric undefined on a one-class split)."""
+    NaN itself, which is what usually happens (a metric undefined on a one-class split).
+    ``fit_scores`` (candidates x inner splits) are the fits' scores for ``metric``: a fit that
+    did not fail counts as scored NaN only where its own score is not finite."""
     n_fits = sum(len(row) for row in fold_results)
     n_failed = len(errors)
-    n_raised = sum(
-        1 for row in fold_results for r in row if not r["error"] and r.get("score_errors")
+    raised = np.array(
+        [[bool(not r["error"] and r.get("score_errors")) for r in row] for row in fold_results]
     )
-    n_returned = n_fits - n_failed - n_raised
+    returned = np.array([[not r["error"] for r in row] for row in fold_results]) & ~raised
+    n_raised = int(raised.sum())
+    n_returned = int((returned & ~np.isfinite(fit_scores)).sum())
+    n_finite = int((returned & np.isfinite(fit_scores)).sum())
     value = "NaN" if np.isnan(selecting).all() else "NaN or infinite"
     name = _metric_name(plan, metric)
     n_candidates = len(fold_results)
@@ -169,7 +176,14 @@ def _no_finite_mean(plan, fold, metric, selecting, fold_results, errors):
             "on every one"
         )
     elif n_returned:
-        causes.append(f"the scorer ({name}) returned {value} on the other {n_returned}")
+        other = "the other" if n_finite == 0 else f"{n_returned} of the other"
+        causes.append(f"the scorer ({name}) returned {value} on {other} {n_finite + n_returned}")
+    if n_finite and not n_returned:
+        causes.append(
+            f"the other {n_finite} scored finite values, so every {value} mean comes from "
+            f"the error_score={plan.selection_error_score!r} given to the failed ones, which "
+            "enters their candidate's mean"
+        )
     why = ""
     if n_returned:
         why = (
@@ -177,11 +191,16 @@ def _no_finite_mean(plan, fold, metric, selecting, fold_results, errors):
             "inner validation split that holds a single class (kappa, ROC AUC, MCC, precision "
             "with zero_division=np.nan) or very few rows."
         )
-    diagnosis = _inner_diagnosis(plan, fold)
-    if not diagnosis:
+        diagnosis = _inner_diagnosis(plan, fold)
+        if not diagnosis:
+            diagnosis = (
+                " Check the scorer on the inner validation splits: make them larger or "
+                "stratified (StratifiedKFold), or use a scorer that is defined on them."
+            )
+    else:  # the scores themselves are fine: the failed fits are the cause
         diagnosis = (
-            " Check the scorer on the inner validation splits: make them larger or stratified "
-            "(StratifiedKFold), or use a scorer that is defined on them."
+            " See why the fits failed (FitFailedWarning, failed_tasks_, or "
+            "error_score='raise' to raise the first error)."
         )
     return (
         f"Every candidate's mean validation {shown(metric)} is {value} in {_where(fold)}, so "
