@@ -226,7 +226,7 @@ def test_fold_where_every_candidate_fails_is_scored_error_score_with_a_warning()
         FailsOnRowZero(), {"C": [1.0, 2.0]}, outer_cv=KFold(3), inner_cv=KFold(2), refit=False
     )
     # folds 1 and 2 train on row 0: every candidate has a failed inner fit, none is selected
-    with pytest.warns(FitFailedWarning, match=r"(?s)2 outer folds failed out of a total of 3"):
+    with pytest.warns(FitFailedWarning, match=r"(?s)2 fits failed out of a total of 3"):
         nested.fit(marked, y)
     assert np.isfinite(nested.outer_scores_[0]) and np.isnan(nested.outer_scores_[1:]).all()
     assert nested.best_params_per_fold_[1:] == [None, None]

@@ -300,9 +300,12 @@ def warn_or_raise_about_failures(owner, error_score, outer_results, results, *,
     head = ""
     if failed_folds:
         head = (
-            f"\n{len(failed_folds)} outer fold{'s' if len(failed_folds) > 1 else ''} failed "
-            f"out of a total of {n_outer}.\nThe score "
-            f"on these outer test folds will be set to {error_score}.\n"
+            # scikit-learn's words (its tests match them, and so may a user's filters), with
+            # what a "fit" is here: an outer fold
+            f"\n{len(failed_folds)} fits failed out of a total of {n_outer}.\nThe score on "
+            f"these train-test partitions for these parameters will be set to {error_score}.\n"
+            f"(Each of these fits is an outer fold: {len(failed_folds)} of the {n_outer} outer "
+            "folds have no model.)\n"
             "If these failures are not expected, you can try to debug them by setting "
             "error_score='raise'.\n\n"
         )
