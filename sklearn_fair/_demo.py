@@ -75,7 +75,9 @@ def format_result(name, nested):
 def _refits_that_ran(nested):
     """The refits each outer fold trained, in words: the seed probe may have left planned
     seeds unused (``refit_seeds_`` lists what was planned)."""
-    ran = [len(fold["test_scores"]) for fold in nested.outer_results_]
+    from .report._results import refits_of
+
+    ran = [refits_of(fold) for fold in nested.outer_results_]
     if nested.refit_seeds_ == [None]:
         return "1 (no random_state: the estimator is deterministic)"
     if len(set(ran)) == 1:

@@ -1,6 +1,5 @@
 """The reproducibility card: the paper's checklist, seeds, fingerprints and versions."""
 
-import numbers
 import os
 from dataclasses import dataclass, replace
 from importlib import metadata  # noqa: F401 - tests fake its version()
@@ -13,7 +12,7 @@ from ..utils import digest, fill_doc, fingerprint, to_numpy
 from ..utils import package_versions as _package_versions
 from ..utils._printing import decimals_for, number
 from ._html import render
-from ._results import DOCS, as_results
+from ._results import DOCS, _jsonable, as_results
 from ._tables import Section
 
 # The card prints the versions table of utils.package_versions (the one every stored result
@@ -21,18 +20,6 @@ from ._tables import Section
 # are spelled as readers know them.
 _EXTRA = ("torch", "torch-geometric")
 _LABELS = {"python": "Python", "torch-geometric": "PyG"}
-
-
-def _json_seed(value):
-    """``value`` as JSON holds it: None, an int or a list of them as they are; an object (a
-    RandomState) as its name."""
-    if value is None or isinstance(value, (bool, str)):
-        return value
-    if isinstance(value, numbers.Integral):
-        return int(value)
-    if isinstance(value, (list, tuple, np.ndarray)):
-        return [_json_seed(item) for item in value]
-    return str(value)
 
 
 def package_versions():
@@ -153,7 +140,8 @@ class ReproducibilityCard:
         """The card as a JSON-safe dict."""
         return {
             "checklist": [list(item) for item in self.checklist],
-            "seeds": {key: _json_seed(value) for key, value in self.seeds.items()},
+            # an object (a RandomState) by its name, without the address its repr holds
+            "seeds": {key: _jsonable(value, str) for key, value in self.seeds.items()},
             "splits_fingerprint": dict(self.splits_fingerprint),
             "data_fingerprint": self.data_fingerprint,
             "labels_fingerprint": self.labels_fingerprint,

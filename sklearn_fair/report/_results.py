@@ -243,12 +243,13 @@ def bootstrap_root(own, random_state=None):
     return 0 if own is None else own
 
 
-def _jsonable(value):
-    """A JSON-safe copy of ``value``: numpy numbers become Python ones, objects their repr."""
+def _jsonable(value, name=repr):
+    """A JSON-safe copy of ``value``: numpy numbers become Python ones, objects ``name(object)``
+    (their repr)."""
     if isinstance(value, Mapping):
-        return {str(key): _jsonable(item) for key, item in value.items()}
+        return {str(key): _jsonable(item, name) for key, item in value.items()}
     if isinstance(value, (list, tuple, np.ndarray)):
-        return [_jsonable(item) for item in value]
+        return [_jsonable(item, name) for item in value]
     if isinstance(value, (bool, np.bool_)):
         return bool(value)
     if isinstance(value, numbers.Integral):
@@ -260,7 +261,7 @@ def _jsonable(value):
         return value
     if isinstance(value, type):
         return f"{value.__module__}.{value.__qualname__}"
-    return repr(value)
+    return name(value)
 
 
 def result_to_dict(nested):
@@ -457,12 +458,12 @@ def _budget_of(nested, folds):
         "n_candidates": len(cv["params"]) // max(len(folds), 1),
         "n_inner_fits": len(cv["params"]) * n_inner,
         "n_searches": 0,
-        "n_refit_fits": sum(_refits_of(f) for f in folds),
+        "n_refit_fits": sum(refits_of(f) for f in folds),
         "fit_time": float(sum(f["fit_time"] for f in folds)),
     }
 
 
-def _refits_of(fold):
+def refits_of(fold):
     """The refits an outer fold trained: one a seed it records (none where its selection
     failed, whose ``test_scores`` hold a placeholder), else one a test score."""
     seeds = fold.get("refit_seeds")
@@ -471,7 +472,7 @@ def _refits_of(fold):
 
 def _saved_budget(folds):
     return {
-        "n_refit_fits": sum(_refits_of(f) for f in folds),
+        "n_refit_fits": sum(refits_of(f) for f in folds),
         "fit_time": float(sum(f.get("fit_time") or 0.0 for f in folds)),
         "score_time": float(sum(f.get("score_time") or 0.0 for f in folds)),
     }
