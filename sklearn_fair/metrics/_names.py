@@ -169,10 +169,9 @@ def _qualifiers(function, kwargs):
     qualifiers = []
     for key in keys:
         value = kwargs[key]
-        parameter = parameters.get(key)
-        if parameter is not None and parameter.default is not inspect.Parameter.empty:
-            if _same(value, parameter.default):
-                continue
+        default = getattr(parameters.get(key), "default", inspect.Parameter.empty)
+        if default is not inspect.Parameter.empty and _same(value, default):
+            continue
         worded = _WORDED[key](value) if key in _WORDED else None
         if worded is None:
             text = repr(value)
@@ -215,11 +214,9 @@ def _from_callable(scorer):
 
 
 def _default_score(estimator):
-    kind = default_score_metric(estimator)
-    if kind == "accuracy":
-        return "accuracy", "the estimator's default score (scoring=None): accuracy"
-    if kind == "r2":
-        return "R^2", "the estimator's default score (scoring=None): R^2"
+    name = {"accuracy": "accuracy", "r2": "R^2"}.get(default_score_metric(estimator))
+    if name is not None:
+        return name, f"the estimator's default score (scoring=None): {name}"
     if estimator is not None and hasattr(estimator, "score"):
         return "score", (
             f"the estimator's own score method (scoring=None): {type(estimator).__name__}.score, "

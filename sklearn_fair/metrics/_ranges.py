@@ -115,14 +115,6 @@ def default_score_metric(estimator):
     only when that is None), a search's ``score`` its ``scoring`` (the estimator's score when
     that is None), a pipeline's the final step's, a GLM's is D^2. Only the mixins' own methods,
     the few that just call them, and these wrappers around them are named here.
-
-    Parameters
-    ----------
-    estimator : estimator or None
-
-    Returns
-    -------
-    {"accuracy", "r2"} or None
     """
     method = getattr(type(estimator), "score", None)
     if estimator is None or method is None:
@@ -208,12 +200,9 @@ def score_range(scorer):
         scorer = get_scorer(scorer)
     estimator = getattr(scorer, "_estimator", None)  # check_scoring's estimator.score
     if estimator is not None and not hasattr(scorer, "_score_func"):
+        # unknown for an overridden score: LogisticRegressionCV(scoring=...), a GLM
         kind = default_score_metric(estimator)
-        if kind == "accuracy":
-            return (0.0, 1.0)
-        if kind == "r2":
-            return (-_INF, 1.0)
-        return (-_INF, _INF)  # an overridden score: LogisticRegressionCV(scoring=...), a GLM
+        return {"accuracy": (0.0, 1.0), "r2": (-_INF, 1.0)}.get(kind, (-_INF, _INF))
     function = getattr(scorer, "_score_func", None)
     if function is None:
         return (-_INF, _INF)

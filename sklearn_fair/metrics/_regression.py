@@ -54,8 +54,7 @@ def concordance_correlation_coefficient(y_true, y_pred, *, bias=True, sample_wei
             "The 'y_true' and 'y_pred' parameters of concordance_correlation_coefficient must "
             f"be numeric. Got dtypes {y_true.dtype} and {y_pred.dtype} instead."
         )
-    x = y_true.astype(float)
-    y = y_pred.astype(float)
+    x, y = y_true.astype(float), y_pred.astype(float)
     if not (np.isfinite(x).all() and np.isfinite(y).all()):
         raise ValueError("The 'y_true' and 'y_pred' parameters must hold finite values.")
     # CCC is unchanged by scaling both by one factor: a power of 2 (exact) keeps the squares
@@ -85,10 +84,8 @@ def concordance_correlation_coefficient(y_true, y_pred, *, bias=True, sample_wei
             "concordance_correlation_coefficient with bias=False needs a total weight above 1 "
             f"(at least 2 samples). Got {float(np.ldexp(total, weight_exponent))!r} instead."
         )
-    mean_x = np.dot(weight, x) / total
-    mean_y = np.dot(weight, y) / total
-    dx = x - mean_x
-    dy = y - mean_y
+    mean_x, mean_y = np.dot(weight, x) / total, np.dot(weight, y) / total
+    dx, dy = x - mean_x, y - mean_y
     var_x = np.dot(weight, dx * dx) / denominator
     var_y = np.dot(weight, dy * dy) / denominator
     cov_xy = np.dot(weight, dx * dy) / denominator
