@@ -232,7 +232,6 @@ def bootstrap_ci(
 
     estimate = float(statistic(values))
     theta = _bootstrap_distribution(values, statistic, int(n_resamples), rng, vectorized)
-    kind = "percentile"
     if method == "bca":
         if theta.min() == theta.max():  # constant values, or a constant statistic
             why = "every resample gives the statistic the same value (a degenerate distribution)"
@@ -247,8 +246,6 @@ def bootstrap_ci(
                     "every leave-one-out (jackknife) value of the statistic is the same, so "
                     "the acceleration is 0/0"
                 )
-            else:
-                kind = "bca"
         if why is not None:
             warnings.warn(
                 f"The BCa interval is undefined for these values: {why}. Returning the "
@@ -257,7 +254,7 @@ def bootstrap_ci(
                 stacklevel=external_stacklevel(),
             )
             method = "percentile"
-    if kind == "percentile":
+    if method == "percentile":
         low, high = _scipy_interval(values, statistic, theta, confidence, "percentile", vectorized)
     return BootstrapCI(
         low=low,

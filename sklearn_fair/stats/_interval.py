@@ -6,7 +6,7 @@ the per-sample errors of every fold) is computed where that information lives an
 :func:`summarize` as a :class:`MeanInterval`, which it prints as it is.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from scipy import stats as _scipy_stats
@@ -212,13 +212,8 @@ def interval_of_mean(scores, method, confidence, **info):
     if not exponent:
         return interval
     what = f"the {100 * float(confidence):g}% interval of their mean"
-    return MeanInterval(
-        scaled_back(interval.low, exponent, what),
-        scaled_back(interval.high, exponent, what),
-        interval.confidence,
-        interval.method,
-        interval.description,
-    )
+    low, high = (scaled_back(bound, exponent, what) for bound in interval)
+    return replace(interval, low=low, high=high)
 
 
 #: The ``interval=`` / ``method=`` constraint: a registered kind's name.

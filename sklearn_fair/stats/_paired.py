@@ -96,16 +96,20 @@ def _t_test_back(result, exponent):
     )
 
 
-def _t_test(a, b, variance_factor, confidence):
-    differences = a - b
-    n = differences.shape[0]
-    df = n - 1
+def _mean_and_scale(a, b, variance_factor):
+    """The mean of ``a - b`` and its scale ``sqrt(variance_factor s^2)``; a scale of 0 where
+    every difference is equal up to rounding: no spread to test against, rounding's would
+    decide (with ``rope=0`` for the Bayesian test)."""
     equal = equal_differences(a, b)
-    if equal is not None:  # every difference equal, up to rounding: no spread to test against
-        mean, standard_error = equal, 0.0
-    else:
-        mean = float(differences.mean())
-        standard_error = float(np.sqrt(variance_factor * differences.var(ddof=1)))
+    if equal is not None:
+        return equal, 0.0
+    differences = a - b
+    return float(differences.mean()), float(np.sqrt(variance_factor * differences.var(ddof=1)))
+
+
+def _t_test(a, b, variance_factor, confidence):
+    df = a.shape[0] - 1
+    mean, standard_error = _mean_and_scale(a, b, variance_factor)
     if standard_error == 0.0:
         statistic = 0.0 if mean == 0.0 else float(np.sign(mean) * np.inf)
         pvalue = 1.0 if mean == 0.0 else 0.0
@@ -287,14 +291,8 @@ def bayesian_correlated_ttest(a, b, *, rope=0.01, rho=None, n_train=None, n_test
     a, b, exponent = scaled_pair(a, b)
     with np.errstate(over="ignore"):  # a rope past the largest float, of tiny scores: all of it
         scaled_rope = float(np.ldexp(float(rope), -exponent))
-    differences = a - b
-    n = differences.shape[0]
-    equal = equal_differences(a, b)
-    if equal is not None:  # equal up to rounding: rounding's spread would decide with rope=0
-        mean, scale = equal, 0.0
-    else:
-        mean = float(differences.mean())
-        scale = float(np.sqrt((1.0 / n + rho / (1.0 - rho)) * differences.var(ddof=1)))
+    n = a.shape[0]
+    mean, scale = _mean_and_scale(a, b, 1.0 / n + rho / (1.0 - rho))
     if scale == 0.0:
         # A point posterior at the mean difference. With rope 0 and no difference at all,
         # neither side has the mass: half each, as baycomp's CorrelatedTTest returns. The

@@ -81,11 +81,6 @@ def repeats_for_power(delta, sd, n_folds, ratio, rho, alpha, power, max_repeats)
     )
 
 
-def _kfold_ratio(n_folds):
-    """``n_test / n_train`` of k-fold CV, the ratio of the correction: ``1 / (k - 1)``."""
-    return 1.0 / (n_folds - 1)
-
-
 _CORRECTED_CONSTRAINTS = {
     "delta": [FINITE],
     "sd": [NON_NEGATIVE],
@@ -140,7 +135,7 @@ def corrected_ttest_power(delta, sd, *, n_folds, n_repeats=1, rho=None, alpha=0.
     >>> round(corrected_ttest_power(0.02, 0.03, n_folds=10, rho=0.1), 3)  # the model at 1/k
     0.255
     """
-    n_resamples, ratio = n_folds * n_repeats, _kfold_ratio(n_folds)
+    n_resamples, ratio = n_folds * n_repeats, 1.0 / (n_folds - 1)  # n_test / n_train
     return resampled_power(float(delta), float(sd), n_resamples, ratio, rho, float(alpha))
 
 
@@ -180,7 +175,7 @@ def corrected_ttest_repeats(
     >>> corrected_ttest_repeats(0.005, 0.03, n_folds=10) is None  # below the plateau
     True
     """
-    delta, sd, alpha, ratio = float(delta), float(sd), float(alpha), _kfold_ratio(n_folds)
+    delta, sd, alpha, ratio = float(delta), float(sd), float(alpha), 1.0 / (n_folds - 1)
     return repeats_for_power(delta, sd, n_folds, ratio, rho, alpha, power, max_repeats)
 
 

@@ -149,11 +149,8 @@ def bayesian_signed_rank(
     (0.98, 0.02, 0.0)
     """
     a, b = check_paired(a, b, purpose="a signed-rank test", unit="data set")
-    # a data set whose scores are equal but for rounding (0.1 + 0.2 against 0.3) has no
-    # difference, as Wilcoxon's test (rank_comparison) drops it: its 1e-16 would put the
-    # pairs' sums of 0, which count half, on one side
-    # and a pair sum that is 2 rope (or 0) but for rounding (0.81 - 0.80 twice, against 2 *
-    # 0.01) is on the threshold, and counts half: rounding would put it on one side
+    # a difference within rounding of 0 is 0, a pair sum within rounding of 2 rope (or 0) is on
+    # the threshold and counts half: rounding alone would put either on one side
     first, second = (a, b) if greater_is_better else (b, a)
     differences = differences_beyond_rounding(first, second)
     tolerances = pair_tolerances(first, second)
