@@ -208,8 +208,6 @@ def aggregate(per_model, *, baseline=None, n_resamples=2000, confidence=0.95,
         order for every model.
     baseline : str, default=None
         The model the others' probability of improvement is over.
-    n_resamples : int, default=2000
-    confidence : float, default=0.95
     random_state : int, RandomState instance, Generator or None, default=0
         The root of every model's generator (derived by the model's name).
 

@@ -98,13 +98,15 @@ def _bootstrap_distribution(values, statistic, n_resamples, rng, vectorized):
 
 
 def _bias_correction_undefined(theta, estimate):
-    """Why BCa's bias correction is infinite, or None when it is finite.
+    """Why BCa's bias correction is undefined (infinite, or of a degenerate ``theta``), or None.
 
     scipy's z0 counts the resamples equal to the estimate half below it (its PR #15892), so
     z0 is infinite only when the estimate lies below or above every resampled value; scipy
     then returns a finite interval or NaN depending on the acceleration; we fall back to the
     percentile interval either way.
     """
+    if theta.min() == theta.max():  # constant values, or a constant statistic
+        return "every resample gives the statistic the same value (a degenerate distribution)"
     below = np.count_nonzero(theta < estimate) + np.count_nonzero(theta <= estimate)
     if 0 < below < 2 * theta.shape[0]:
         return None
@@ -233,10 +235,7 @@ def bootstrap_ci(
     estimate = float(statistic(values))
     theta = _bootstrap_distribution(values, statistic, int(n_resamples), rng, vectorized)
     if method == "bca":
-        if theta.min() == theta.max():  # constant values, or a constant statistic
-            why = "every resample gives the statistic the same value (a degenerate distribution)"
-        else:
-            why = _bias_correction_undefined(theta, estimate)
+        why = _bias_correction_undefined(theta, estimate)
         if why is None:
             low, high = _scipy_interval(values, statistic, theta, confidence, "bca", vectorized)
             if np.isnan(low) or np.isnan(high):

@@ -68,10 +68,6 @@ def metric_range(metric):
         :func:`~sklearn_fair.metrics.score_range`), whatever the user called the metric (a
         ``scoring`` dict's key "auc" for "roc_auc" is ROC AUC's [0, 1]).
 
-    Returns
-    -------
-    (low, high) or None
-
     Examples
     --------
     >>> from sklearn_fair.metrics import metric_display_name

@@ -70,9 +70,8 @@ class PastLargestFloatError(ValueError):
 
 
 def scaled_back(value, exponent, what, subject="The 'scores' parameter holds values"):
-    """``value * 2**exponent`` as a float (``exponent`` from ``utils._scaling.scale_exponent``);
-    a ValueError (PastLargestFloatError) naming ``subject`` and ``what`` where that is past the
-    largest float (1.8e308), which would be inf or NaN."""
+    """``value * 2**exponent`` as a float; a PastLargestFloatError naming ``subject`` and
+    ``what`` where that is past the largest float (it would be inf or NaN)."""
     with np.errstate(over="ignore"):
         result = float(np.ldexp(value, exponent))
     if not np.isfinite(result):
@@ -96,12 +95,9 @@ def rounding_tolerance(*arrays):
 
 def pair_tolerances(a, b):
     """How far each difference ``a[i] - b[i]`` can lie from that of the scores as written
-    (``0.81 - 0.80`` is ``0.010000000000000009``) by rounding alone: :func:`rounding_tolerance`'s
-    count of values times the machine epsilon, times the larger magnitude of the pair's two
-    values. Each pair is held to its own magnitude: a data set scored near 1e12 does not make
-    the differences of another's accuracies rounding. The one per-pair "equal up to rounding"
-    of the stats package (:func:`differences_beyond_rounding`, :func:`rounding_ties_merged`,
-    the sums of :func:`~sklearn_fair.stats.bayesian_signed_rank`)."""
+    (``0.81 - 0.80`` is ``0.010000000000000009``) by rounding alone, each pair held to its own
+    magnitude: a data set scored near 1e12 does not make the differences of another's
+    accuracies rounding. The one per-pair "equal up to rounding" of the stats package."""
     magnitude = np.maximum(np.abs(a), np.abs(b))
     return (np.size(a) + np.size(b)) * np.finfo(float).eps * magnitude
 

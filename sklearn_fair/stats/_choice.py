@@ -243,10 +243,9 @@ def multiple_comparison(scores, *, test="auto", alpha=0.05, greater_is_better=Tr
     all_normal = all(p >= alpha / k for p in normality.values())
     homogeneity_pvalue = _homogeneity_pvalue(values, all_normal)
     equal_variances = homogeneity_pvalue >= alpha
+    family = test
     if test == "auto":
         family = "parametric" if all_normal and (equal_variances or k == 2) else "nonparametric"
-    else:
-        family = test
     pairwise, cd, posthoc = None, None, None
     if k == 2:
         if family == "parametric":
@@ -292,9 +291,8 @@ def multiple_comparison(scores, *, test="auto", alpha=0.05, greater_is_better=Tr
 
 def _homogeneity_pvalue(values, all_normal):
     """Bartlett's p-value of the variances, or Levene's (scipy's, centred on the medians) when
-    a model is not normal; 1 where Levene's W is 0/0, every score of every model lying at the
-    same distance from its model's median (every model constant, or each split in two equal
-    halves of the same spread), which scipy's W makes NaN, or rounding noise."""
+    a model is not normal; 1 where Levene's W is 0/0 (``MultipleComparison.homogeneity_pvalue``),
+    which scipy makes NaN, or rounding noise."""
     if all_normal:  # a normal model's scores are not constant: Bartlett's variances are > 0
         return float(_scipy_stats.bartlett(*values.T).pvalue)
     deviations = np.abs(values - np.median(values, axis=0))

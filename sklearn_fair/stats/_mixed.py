@@ -89,8 +89,7 @@ class RepeatedMeasuresResult:
 
 
 def _residuals(values):
-    """The residuals of the additive fold + model fit (the two-way ANOVA) of the table
-    ``values``, folds by models."""
+    """The residuals of the two-way ANOVA's additive fit of ``values``, folds by models."""
     return values - values.mean(axis=0) - values.mean(axis=1, keepdims=True) + values.mean()
 
 

@@ -53,8 +53,6 @@ def ncv_estimates(outer, inner, n_samples, confidence):
     inner : array-like of shape (n_repetitions, n_folds, n_folds, 3)
         ``inner[r, k, j]``: those on fold ``j`` of the model trained without folds ``k`` and
         ``j``; the diagonal ``j == k`` is not read.
-    n_samples : int
-    confidence : float
 
     Returns
     -------
