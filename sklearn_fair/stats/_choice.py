@@ -264,8 +264,7 @@ def multiple_comparison(scores, *, test="auto", alpha=0.05, greater_is_better=Tr
         statistic, pvalue = ranks.statistic, ranks.pvalue
         pairwise, cd = ranks.pairwise_pvalues, ranks.critical_difference
     center = np.mean if family == "parametric" else np.median
-    oriented = -values if greater_is_better else values
-    average_ranks = _scipy_stats.rankdata(oriented, axis=1).mean(axis=0)
+    rank_table = _scipy_stats.rankdata(-values if greater_is_better else values, axis=1)
     return MultipleComparison(
         models=tuple(names),
         n_datasets=n,
@@ -284,7 +283,7 @@ def multiple_comparison(scores, *, test="auto", alpha=0.05, greater_is_better=Tr
         pairwise_pvalues=pairwise,
         critical_difference=cd,
         centers={m: float(center(values[:, j])) for j, m in enumerate(names)},
-        average_ranks={m: float(r) for m, r in zip(names, average_ranks)},
+        average_ranks={m: float(r) for m, r in zip(names, rank_table.mean(axis=0))},
         alpha=alpha,
     )
 

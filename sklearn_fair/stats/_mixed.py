@@ -257,11 +257,9 @@ def repeated_measures_comparison(scores, *, confidence=0.95, greater_is_better=T
     adjusted = holm([row["pvalue"] for row in rows])
     for row, pvalue_holm in zip(rows, adjusted):
         row["pvalue_holm"] = float(pvalue_holm)
-        if pvalue_holm <= 1.0 - confidence:
-            first = (row["estimate"] > 0) == greater_is_better
-            row["verdict"] = f"{row['model_a'] if first else row['model_b']} better"
-        else:
-            row["verdict"] = NOT_DEMONSTRATED
+        first = (row["estimate"] > 0) == greater_is_better
+        better = f"{row['model_a'] if first else row['model_b']} better"
+        row["verdict"] = better if pvalue_holm <= 1.0 - confidence else NOT_DEMONSTRATED
     return RepeatedMeasuresResult(
         table=pd.DataFrame(rows),
         effects=pd.Series(fixed, index=names, name="effect"),

@@ -218,8 +218,7 @@ def rank_comparison(scores, *, alpha=0.05, control=None, greater_is_better=True,
         )
     n, k = values.shape
     oriented = -values if greater_is_better else values
-    ranks = _scipy_stats.rankdata(oriented, axis=1)  # 1 = best, ties averaged
-    average = ranks.mean(axis=0)
+    average = _scipy_stats.rankdata(oriented, axis=1).mean(axis=0)  # 1 = best, ties averaged
 
     df1, df2 = k - 1, (k - 1) * (n - 1)
     if np.all(values == values[:, :1]):
@@ -252,8 +251,7 @@ def rank_comparison(scores, *, alpha=0.05, control=None, greater_is_better=True,
     comparisons = []
     if control is not None:
         c = names.index(control)
-        others = [j for j in range(k) if j != c]
-        for j in others:
+        for j in [j for j in range(k) if j != c]:
             if control_test == "z":
                 statistic = (average[j] - average[c]) / scale
                 pvalue = float(2 * _scipy_stats.norm.sf(abs(statistic)))

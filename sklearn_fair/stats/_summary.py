@@ -284,11 +284,10 @@ def summarize(
     )
     values = sign * scores
     bounds = None if metric is None else metric_range(metric)
-    if bounds is not None:
-        _check_in_range(values, metric, bounds)
     if sign < 0:
         of_mean = of_mean.negated()
     if bounds is not None:
+        _check_in_range(values, metric, bounds)
         of_mean = _within_range(of_mean, metric, bounds)
     # values past 2**100 (or under 2**-100) by one power of 2: their sums and squares would
     # overflow or underflow; every statistic is that of the values scaled, scaled back
