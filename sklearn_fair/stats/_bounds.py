@@ -102,8 +102,7 @@ def clip_to_range(low, high, bounds):
     """``(low, high, clipped)``: the bounds clipped to ``bounds``; ``clipped`` says if they were."""
     if bounds is None:
         return low, high, False
-    new_low = float(np.clip(low, *bounds))
-    new_high = float(np.clip(high, *bounds))
+    new_low, new_high = (float(np.clip(bound, *bounds)) for bound in (low, high))
     return new_low, new_high, (new_low, new_high) != (low, high)
 
 

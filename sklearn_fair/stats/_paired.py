@@ -86,8 +86,6 @@ def _back(value, exponent, what):
 
 
 def _t_test_back(result, exponent):
-    if not exponent:
-        return result
     return replace(
         result,
         mean_difference=_back(result.mean_difference, exponent, "their mean difference"),
