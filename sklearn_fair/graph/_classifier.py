@@ -77,9 +77,7 @@ def _accuracy_of_the_validation_passes(net, dataset, y):
     return accuracy_score(y, predicted)
 
 
-# torch's random state and thread count are the process's: fits and predictions in threads
-# of one process (joblib's threading backend, a Dask worker's threads) take turns, or each
-# would draw from the others' random stream and results would depend on timing
+# torch's random state and thread count are the process's: threads take turns (see torch_threads)
 _TORCH_STATE = threading.RLock()
 
 
@@ -486,8 +484,7 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
         y_pred : ndarray of shape (n_graphs,)
             Predicted labels, taken from ``classes_``.
         """
-        proba = self.predict_proba(X)
-        return self.classes_[proba.argmax(axis=1)]
+        return self.classes_[self.predict_proba(X).argmax(axis=1)]
 
     def predict_proba(self, X):
         """Predict class probabilities: the softmax of the module's outputs.

@@ -97,7 +97,7 @@ default=None
             )
         n_graphs = len(node_ptr) - 1
         if y is not None:
-            y = np.asarray(y).reshape(-1) if np.ndim(y) else np.asarray(y).reshape(1)
+            y = np.asarray(y).reshape(-1)
             if len(y) != n_graphs:
                 raise ValueError(
                     f"y holds {len(y)} labels for {n_graphs} graphs; give one label per graph."
@@ -152,8 +152,7 @@ default=None
         return len(self.node_ptr) - 1
 
     def __iter__(self):
-        for index in range(len(self)):
-            yield self._graph(index)
+        return (self._graph(index) for index in range(len(self)))
 
     def __getitem__(self, key):
         if isinstance(key, numbers.Integral) and not isinstance(key, bool):

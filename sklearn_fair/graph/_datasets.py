@@ -222,9 +222,8 @@ def _one_hot_columns(table, n_rows):
     """Each label column shifted to start at 0, one-hot encoded up to its maximum, side by side."""
     if table is None:
         return np.zeros((n_rows, 0), dtype=np.float32)
-    blocks = []
-    for column in (table - table.min(axis=0)).T:
-        blocks.append(np.eye(int(column.max(initial=0)) + 1, dtype=np.float32)[column])
+    columns = (table - table.min(axis=0)).T
+    blocks = [np.eye(int(c.max(initial=0)) + 1, dtype=np.float32)[c] for c in columns]
     return np.concatenate(blocks, axis=1)
 
 

@@ -36,10 +36,7 @@ class StoppingRule:
         if self.criterion == "generalization_loss" and epoch <= self.start_epoch:
             return False, False
         # comparisons as the reference writes them: a NaN score is never an improvement
-        if self.lower_is_better:
-            improved = score <= self.best_score
-        else:
-            improved = score >= self.best_score
+        improved = score <= self.best_score if self.lower_is_better else score >= self.best_score
         if improved:
             self.best_score, self.best_epoch, self.counter = score, epoch, 0
             return True, False
