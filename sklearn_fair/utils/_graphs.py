@@ -424,6 +424,5 @@ class CollatedGraphs:
         if not self.as_array:
             return graphs
         array = np.empty(len(graphs), dtype=object)
-        for position, graph in enumerate(graphs):  # np.array(graphs) would iterate each Data
-            array[position] = graph
+        array[:] = graphs  # np.array(graphs) would iterate each Data
         return array

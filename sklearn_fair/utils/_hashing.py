@@ -58,12 +58,8 @@ def update_hasher(hasher, value):
     if value is None or isinstance(value, (bool, str, bytes)):
         _tag(hasher, "s", type(value).__name__, value)
     elif isinstance(value, (numbers.Number, np.generic)):
-        _tag(
-            hasher,
-            "n",
-            type(value).__name__,
-            repr(value.item() if hasattr(value, "item") else value),
-        )
+        item = value.item() if hasattr(value, "item") else value
+        _tag(hasher, "n", type(value).__name__, repr(item))
     elif isinstance(value, dict):
         _tag(hasher, "d", len(value))
         for key in sorted(value, key=repr):
@@ -131,6 +127,4 @@ def _update_array(hasher, array):
 
 def graph_fields(graph):
     """The attributes of one graph as a dict (PyTorch Geometric ``Data`` or a plain object)."""
-    if hasattr(graph, "to_dict"):
-        return dict(graph.to_dict())
-    return dict(vars(graph))
+    return dict(graph.to_dict()) if hasattr(graph, "to_dict") else dict(vars(graph))

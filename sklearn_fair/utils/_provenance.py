@@ -114,9 +114,8 @@ def source_fingerprint():
     hasher = hashlib.sha256()
     for path in sorted(root.rglob("*.py")):
         relative = path.relative_to(root)
-        if relative.parts[0] in _FORMATTING:
-            continue
-        hasher.update(relative.as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+        if relative.parts[0] not in _FORMATTING:
+            hasher.update(relative.as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
     return "sha256:" + hasher.hexdigest()
 
 
@@ -179,8 +178,7 @@ def _distributions_of_packages():
 @functools.cache
 def _package_of(top):
     """``"distribution==version"`` of an installed top-level package."""
-    distributions = _distributions_of_packages().get(top, [])
-    for distribution in distributions:
+    for distribution in _distributions_of_packages().get(top, []):
         try:
             return f"{distribution}=={importlib.metadata.version(distribution)}"
         except importlib.metadata.PackageNotFoundError:
@@ -297,9 +295,7 @@ def _functions_compiled_from(module, path):
     except (OSError, SyntaxError, ValueError):
         return False
     for value in list(vars(module).values()):
-        if not isinstance(value, (types.FunctionType, type)):
-            continue
-        if getattr(value, "__module__", None) != module.__name__:
+        if not isinstance(value, (types.FunctionType, type)) or value.__module__ != module.__name__:
             continue
         functions = [value] if isinstance(value, types.FunctionType) else _methods(value)
         for function in functions:
@@ -319,12 +315,18 @@ def _code_name(code):
 def _compiled_code(path, mtime_ns, size):
     """``(qualified name, first line) -> code objects`` of every function the file compiles
     to (for one state of the file: its modification time and size)."""
-    found, stack = {}, [compile(Path(path).read_bytes(), path, "exec", dont_inherit=True)]
-    while stack:
-        code = stack.pop()
+    found = {}
+    for code in _nested(compile(Path(path).read_bytes(), path, "exec", dont_inherit=True)):
         found.setdefault((_code_name(code), code.co_firstlineno), []).append(code)
-        stack += [c for c in code.co_consts if isinstance(c, types.CodeType)]
     return found
+
+
+def _nested(code):
+    """``code`` and every code object nested in it (its functions, classes, comprehensions)."""
+    yield code
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            yield from _nested(const)
 
 
 def _package_identity(module):
@@ -341,11 +343,7 @@ def _package_identity(module):
 
 def _code_names(code):
     """Every name a code object (and the code nested in it) uses: globals, attributes, imports."""
-    names = set(code.co_names)
-    for const in code.co_consts:
-        if isinstance(const, types.CodeType):
-            names |= _code_names(const)
-    return names
+    return {name for nested in _nested(code) for name in nested.co_names}
 
 
 def _user_module(name):
@@ -369,22 +367,20 @@ def _imports_in(code):
     nested in it, read from its bytecode: ``from .helpers import prep`` is ``("helpers", 1,
     ("prep",))``. Nothing is imported."""
     found = []
-    previous = [None, None]  # the level and the fromlist are loaded just before IMPORT_NAME
-    for instruction in dis.get_instructions(code):
-        if instruction.opname == "IMPORT_NAME":
-            level, fromlist = (
-                i.argval if i is not None and i.opname.startswith("LOAD_") else None
-                for i in previous
-            )
-            if not isinstance(level, int) or not isinstance(fromlist, (tuple, type(None))):
-                raise UnhashableError(
-                    f"cannot read the import of {instruction.argval!r} in {code.co_name}"
+    for nested in _nested(code):
+        previous = [None, None]  # the level and the fromlist are loaded just before IMPORT_NAME
+        for instruction in dis.get_instructions(nested):
+            if instruction.opname == "IMPORT_NAME":
+                level, fromlist = (
+                    i.argval if i is not None and i.opname.startswith("LOAD_") else None
+                    for i in previous
                 )
-            found.append((instruction.argval, level, fromlist or ()))
-        previous = [previous[1], instruction]
-    for const in code.co_consts:
-        if isinstance(const, types.CodeType):
-            found += _imports_in(const)
+                if not isinstance(level, int) or not isinstance(fromlist, (tuple, type(None))):
+                    raise UnhashableError(
+                        f"cannot read the import of {instruction.argval!r} in {nested.co_name}"
+                    )
+                found.append((instruction.argval, level, fromlist or ()))
+            previous = [previous[1], instruction]
     return tuple(found)
 
 
@@ -421,13 +417,10 @@ def _find_spec(name):
         if path is None:  # not a package (an attribute of a module) or no such package
             return None
     for finder in sys.meta_path:
-        find_spec = getattr(finder, "find_spec", None)
-        if find_spec is None:
-            continue
-        try:
-            spec = find_spec(name, path)
+        try:  # (AttributeError: a finder without find_spec)
+            spec = finder.find_spec(name, path)
         except (ImportError, ValueError, TypeError, AttributeError):
-            spec = None
+            continue
         if spec is not None:
             return spec
     return None
@@ -437,11 +430,7 @@ def _modules_imported_by(code, package):
     """The user's modules a function imports in its body (``import helpers``, ``from .helpers
     import prep`` in ``fit``): the modules, or :class:`_Located` for those not imported yet
     (imported the first time the function runs, after the keys are built)."""
-    found = {}
-    for name in sorted(_code_names(code)):
-        module = _user_module(name)
-        if module is not None:
-            found[name] = module
+    found = {n: m for n in sorted(_code_names(code)) if (m := _user_module(n)) is not None}
     for name, required in _imported_names(code, package):
         if name in found:
             continue
@@ -580,8 +569,7 @@ class Describer:
                 [self.describe(k, _seen, depth), self.describe(v, _seen, depth)]
                 for k, v in value.items()
             ]
-            items.sort(key=lambda item: canonical_json(item[0]))
-            return {"dict": items}
+            return {"dict": sorted(items, key=lambda item: canonical_json(item[0]))}
         if isinstance(value, (set, frozenset)):
             return {
                 "set": sorted((self.describe(v, _seen, depth) for v in value), key=canonical_json)
@@ -832,11 +820,12 @@ class Describer:
 @functools.lru_cache(maxsize=4096)
 def _assigned_in(code):
     """The attribute names that a code object (and the code nested in it) assigns."""
-    names = {i.argval for i in dis.get_instructions(code) if i.opname == "STORE_ATTR"}
-    for const in code.co_consts:
-        if isinstance(const, types.CodeType):
-            names |= _assigned_in(const)
-    return frozenset(names)
+    return frozenset(
+        i.argval
+        for nested in _nested(code)
+        for i in dis.get_instructions(nested)
+        if i.opname == "STORE_ATTR"
+    )
 
 
 def _name_of(module):

@@ -1,11 +1,6 @@
-"""One way to turn a ``random_state`` into a generator, across the package.
-
-Every public ``random_state`` accepts None, an int, a :class:`numpy.random.RandomState` and a
-:class:`numpy.random.Generator` (:data:`RANDOM_STATE_CONSTRAINTS`). Code that needs scikit-learn's
-legacy RandomState calls :func:`check_random_state`; code that draws with the modern API calls
-:func:`as_generator`. A Generator or RandomState given by the user is drawn from (its state
-advances), as scikit-learn does with RandomState instances.
-"""
+"""One way to turn a ``random_state`` into a generator, across the package: a RandomState for
+scikit-learn (:func:`check_random_state`) or a Generator (:func:`as_generator`). One given by
+the user is drawn from (its state advances), as scikit-learn does with RandomState instances."""
 
 import numbers
 import zlib
@@ -100,10 +95,8 @@ def as_generator(random_state):
 def draw_seeds(rng, n=None):
     """``n`` seeds (one int when ``n`` is None) in ``[0, SEED_BOUND)`` from a RandomState or
     Generator, as procedures outside the nested engine draw them (its state advances)."""
-    if isinstance(rng, np.random.Generator):
-        values = rng.integers(SEED_BOUND, size=n)
-    else:
-        values = rng.randint(SEED_BOUND, size=n)
+    draw = rng.integers if isinstance(rng, np.random.Generator) else rng.randint
+    values = draw(SEED_BOUND, size=n)
     return int(values) if n is None else [int(v) for v in values]
 
 

@@ -19,26 +19,27 @@ def mean_of(values, axis=None):
     ``utils._scaling.scale_exponent``): the mean of the values scaled by a power of 2, scaled
     back, exactly what ``np.mean`` gives where the sum does not overflow. A mean of finite
     values lies within their range, so it is finite; NaN and inf give numpy's mean."""
-    values = np.asarray(values, dtype=float)
-    if values.size == 0 or not np.all(np.isfinite(values)):
-        return np.mean(values, axis=axis)
-    exponent = scale_exponent(values)
-    if exponent <= 0:  # small values: their sum cannot overflow
-        return np.mean(values, axis=axis)
-    return np.ldexp(np.mean(np.ldexp(values, -exponent), axis=axis), exponent)
+    return _scaled_back(np.mean, values, False, axis=axis)
 
 
 def std_of(values, axis=None, ddof=0):
     """``np.std(values, axis, ddof=ddof)`` of finite values whose squares would overflow or
     underflow, as :func:`mean_of`: of the values scaled by a power of 2, scaled back."""
+    return _scaled_back(np.std, values, True, axis=axis, ddof=ddof)
+
+
+def _scaled_back(statistic, values, scale_small, **kwargs):
+    """``statistic(values, **kwargs)`` of the finite ``values`` scaled by a power of 2, scaled
+    back; values under ``2**-100`` are scaled only if ``scale_small`` (a mean's sum cannot
+    overflow)."""
     values = np.asarray(values, dtype=float)
     if values.size == 0 or not np.all(np.isfinite(values)):
-        return np.std(values, axis=axis, ddof=ddof)
+        return statistic(values, **kwargs)
     exponent = scale_exponent(values)
-    if not exponent:
-        return np.std(values, axis=axis, ddof=ddof)
+    if exponent == 0 or (exponent < 0 and not scale_small):
+        return statistic(values, **kwargs)
     with np.errstate(over="ignore"):
-        return np.ldexp(np.std(np.ldexp(values, -exponent), axis=axis, ddof=ddof), exponent)
+        return np.ldexp(statistic(np.ldexp(values, -exponent), **kwargs), exponent)
 
 
 def scaled_pair(a, b):

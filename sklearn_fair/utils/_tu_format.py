@@ -128,13 +128,11 @@ def raw_names(name):
 
 
 def raw_file_size(path, read=True):
-    """The size in bytes of ``path``, a raw file of a TU data set as listed in its folder
-    (links followed), or None where it is not to be taken: gone since the folder was listed,
-    or, when it is not ``read`` (a file the loader does not read), not a regular file. A
-    file that is read is refused when it is a folder, a FIFO, a device or a socket, or a link
-    that leads nowhere (:class:`TUFormatError` naming it): taken as absent, an optional file
-    (the node labels) would be left out without a word, where PyG's TUDataset fails to read
-    it."""
+    """The size in bytes of ``path``, a raw file of a TU data set (links followed), or None:
+    gone since the folder was listed, or not a regular file and not ``read``. One that is
+    ``read`` and is not a regular file, or a link to nowhere, is :class:`TUFormatError`: taken
+    as absent, an optional file (the node labels) would be left out without a word, where
+    PyG's TUDataset fails to read it."""
     try:
         status = os.stat(path)
     except FileNotFoundError:
@@ -154,10 +152,9 @@ def raw_file_size(path, read=True):
 
 
 def open_regular(path, where, accepted, error=TUFormatError):
-    """The file ``path`` (links followed) opened for reading, unbuffered: a regular file, or
-    ``error`` saying what ``where`` is and what is ``accepted``. The kind is checked before
-    it is opened (a device is never opened), and again on the open file, which is opened
-    without blocking (a FIFO put there meanwhile does not hang the read)."""
+    """The regular file ``path`` (links followed) opened unbuffered, else ``error`` saying what
+    ``where`` is and what is ``accepted``. Checked before it is opened (a device is never
+    opened) and on the open file, opened without blocking (a FIFO put there does not hang)."""
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
     mode = os.stat(path).st_mode
     if stat.S_ISREG(mode):
@@ -186,15 +183,11 @@ def _read_regular(path, limit, max_size):
 def _listed(name, raw_dir):
     """``{file name: size}`` of the raw files of ``name`` (the format's files) in ``raw_dir``,
     each checked by :func:`raw_file_size`."""
-    files, names = {}, raw_names(name)
     if not raw_dir.is_dir():
-        return files
-    for path in raw_dir.iterdir():
-        if path.name in names:  # (README.txt, processed/, ...: never read)
-            size = raw_file_size(path)
-            if size is not None:
-                files[path.name] = size
-    return files
+        return {}
+    names = raw_names(name)  # (README.txt, processed/, ...: never read)
+    sizes = {path.name: raw_file_size(path) for path in raw_dir.iterdir() if path.name in names}
+    return {file: size for file, size in sizes.items() if size is not None}
 
 
 def read_tu_files(name, raw_dir, max_size=MAX_TU_SIZE):
@@ -246,12 +239,11 @@ def read_tu_files(name, raw_dir, max_size=MAX_TU_SIZE):
         ("edge_attributes", np.float64, len(edges), "edge"),
     ):
         path = raw_dir / f"{name}_{part}.txt"
-        if path.name not in present:
-            optional[part] = None
-            continue
-        table = read(path, dtype, part, allow_empty=count == 0)
-        _check_count(path, len(table), count, what, indicator_path if what == "node" else a_path)
-        optional[part] = table
+        optional[part] = None
+        if path.name in present:
+            optional[part] = read(path, dtype, part, allow_empty=count == 0)
+            reference = indicator_path if what == "node" else a_path
+            _check_count(path, len(optional[part]), count, what, reference)
     return TUFiles(node_graph=node_graph, edges=edges, graph_labels=graph_labels, **optional)
 
 
