@@ -484,7 +484,8 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
         y_pred : ndarray of shape (n_graphs,)
             Predicted labels, taken from ``classes_``.
         """
-        return self.classes_[self.predict_proba(X).argmax(axis=1)]
+        proba = self.predict_proba(X)  # first: an unfitted classifier raises NotFittedError
+        return self.classes_[proba.argmax(axis=1)]
 
     def predict_proba(self, X):
         """Predict class probabilities: the softmax of the module's outputs.
