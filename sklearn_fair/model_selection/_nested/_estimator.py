@@ -2,6 +2,7 @@
 
 import numbers
 import os
+from collections import Counter
 from copy import deepcopy
 
 import numpy as np
@@ -26,12 +27,9 @@ __all__ = ["NestedCV"]
 
 
 class _MetricsInOrder(Options):
-    """Several metrics in an order of their own: a list, tuple or dict. A set is refused, as
-    scikit-learn's searches and ``cross_validate`` refuse it: its order, which decides the
-    metric that selects with ``refit=True`` and the order of the results, follows the
-    process's string hashing (PYTHONHASHSEED), so one call with ``random_state=0`` selected
-    other models in another process. (An ``Options``, the kind of constraint that
-    scikit-learn's validation takes as it is, with a test and a text of its own.)"""
+    """Several metrics in an order of their own: a list, tuple or dict, not a set, whose order
+    (which decides the metric that selects) follows PYTHONHASHSEED, as scikit-learn refuses it.
+    An ``Options``: the kind of constraint scikit-learn's validation takes as it is."""
 
     def __init__(self):
         super().__init__(object, set())
@@ -396,18 +394,16 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         from ...stats import summarize
 
         check_is_fitted(self, "outer_scores_")
-        notes = self._failure_notes()
+        notes, folds = self._failure_notes(), self.outer_results_
         per_metric = {
-            name: np.array(
-                [mean_of(f["test_scores_per_metric"][name]) for f in self.outer_results_]
-            )
+            name: np.array([mean_of(f["test_scores_per_metric"][name]) for f in folds])
             for name in self.metrics_
         }
         sizes = {}
         if interval == "corrected_t":
             sizes = {
-                "n_train": float(np.mean([len(f["train_indices"]) for f in self.outer_results_])),
-                "n_test": float(np.mean([len(f["test_indices"]) for f in self.outer_results_])),
+                f"n_{part}": float(np.mean([len(f[f"{part}_indices"]) for f in folds]))
+                for part in ("train", "test")
             }
         summaries = {
             name: summarize(
@@ -430,10 +426,8 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         failed = self.failed_tasks_
         if not failed:
             return ()
-        phases = {}
-        for task in failed:
-            phases.setdefault(task["key"]["phase"], []).append(task)
-        parts = [f"{len(tasks)} {phase} fit(s)" for phase, tasks in sorted(phases.items())]
+        phases = Counter(task["key"]["phase"] for task in failed)
+        parts = [f"{n} {phase} fit(s)" for phase, n in sorted(phases.items())]
         candidates = sorted(
             {t["key"]["candidate"] for t in failed if t["key"]["candidate"] is not None}
         )
@@ -595,9 +589,8 @@ def store_fitted(nested, run):
 
 
 def _not_computed(scores, metric, notes, interval, confidence):
-    """The summary of fold ``scores`` of which some are not finite (failed outer folds, scored
-    ``error_score``): every statistic NaN and, in place of an interval's method, which folds
-    failed, as the reports print a result whose folds failed ("not computed: ...")."""
+    """The summary of fold ``scores`` of which some are not finite (failed outer folds): every
+    statistic NaN, and which folds failed in place of an interval's method."""
     from ...metrics import metric_display_name
     from ...stats import Summary
 

@@ -1,7 +1,6 @@
 """The functional forms of NestedCV: drop-ins for cross_validate, cross_val_score and
 cross_val_predict. Each builds a :class:`NestedCV` from its arguments (so every parameter has
-one owner) and runs it without the final model on all the data.
-"""
+one owner) and runs it without the final model on all the data."""
 
 import inspect
 import numbers
@@ -23,7 +22,8 @@ from ._seeds import function_random_state
 
 __all__ = ["nested_cross_val_predict", "nested_cross_val_score", "nested_cross_validate"]
 
-_DATA_CONSTRAINTS = {
+_VALIDATE_CONSTRAINTS = {
+    **PROTOCOL_CONSTRAINTS,
     "X": ["array-like", "sparse matrix"],
     "y": ["array-like", None],
     "groups": ["array-like", None],
@@ -31,10 +31,6 @@ _DATA_CONSTRAINTS = {
     "cv": ["cv_object"],
     "outer_cv": ["cv_object"],
     "pre_dispatch": [numbers.Integral, str, None],
-}
-_VALIDATE_CONSTRAINTS = {
-    **PROTOCOL_CONSTRAINTS,
-    **_DATA_CONSTRAINTS,
     "return_estimator": ["boolean"],
     "return_train_score": ["boolean"],
     "return_indices": ["boolean"],
@@ -50,9 +46,9 @@ def _outer_cv(cv, outer_cv, owner):
             f"{owner} takes the outer resampling as 'cv' or as its alias 'outer_cv', not both. "
             f"Got cv={cv!r} and outer_cv={outer_cv!r}."
         )
-    if cv is None and outer_cv is None:
-        return 5  # cross_validate's default
-    return cv if cv is not None else outer_cv
+    if cv is None:
+        return 5 if outer_cv is None else outer_cv  # 5: cross_validate's default
+    return cv
 
 
 #: The arguments of the functional forms that NestedCV takes as they are.
@@ -356,8 +352,7 @@ def _check_partition(plan):
 
 
 def _ordered(model, output, method, classes):
-    """``output`` with one column per class of the whole ``y``, as cross_val_predict orders a
-    fold's columns when the fold lacks a class."""
+    """``output`` with one column per class of the whole ``y``, as cross_val_predict's."""
     from sklearn.model_selection._validation import _enforce_prediction_order
 
     if method == "predict" or classes is None or isinstance(output, list):
@@ -367,11 +362,8 @@ def _ordered(model, output, method, classes):
 
 
 def _fold_predictions(models, X_test, method, classifier, classes):
-    """One prediction from a fold's refits: their own where they all agree (a deterministic
-    estimator's, which its own decision rule made), else probabilities and decision values
-    averaged (log probabilities as the log of the averaged probabilities; a multilabel
-    model's, label by label), a regressor's mean, a classifier's class of the averaged
-    probabilities or decision values (a majority vote without either)."""
+    """One prediction from a fold's refits: their own where they all agree, else combined as
+    :func:`nested_cross_val_predict` says."""
     outputs = [_ordered(m, getattr(m, method)(X_test), method, classes) for m in models]
     if all(_same(output, outputs[0]) for output in outputs[1:]):
         return outputs[0]
@@ -379,11 +371,8 @@ def _fold_predictions(models, X_test, method, classifier, classes):
         return [_averaged([o[k] for o in outputs], method) for k in range(len(outputs[0]))]
     if method != "predict" or not classifier:
         return _missing_classes_filled(_averaged(outputs, method), models[0], classes, method)
-    # classes of several classifier refits: from their averaged probabilities or decisions
-    # over the fold's own classes, which its refits share (trained on the same rows): a class
-    # that the training rows lack cannot be predicted, so no column is added for it (a binary
-    # fold's decision values stay one column); a multilabel model's classes_ (one array a
-    # label) decide label by label
+    # over the fold's own classes, which its refits share: a class that the training rows lack
+    # cannot be predicted, so no column is added for it (binary decision values stay one column)
     decided_by = getattr(models[0], "classes_", classes)
     for richer in ("predict_proba", "decision_function"):
         if all(hasattr(m, richer) for m in models):
@@ -409,8 +398,7 @@ def _averaged(outputs, method):
 
 def _missing_classes_filled(output, model, classes, method):
     """``output`` (averaged) with the columns of the classes that the fold's training rows
-    lack set as cross_val_predict sets them: the averages of its fill, the smallest float,
-    overflowed to -inf (decision values) or took the log of 0 (log probabilities)."""
+    lack set to cross_val_predict's fill (the averaged fill overflowed, or took log(0))."""
     if method not in ("decision_function", "predict_log_proba") or classes is None:
         return output
     missing = ~np.isin(classes, model.classes_)
@@ -420,10 +408,9 @@ def _missing_classes_filled(output, model, classes, method):
 
 
 def refits_class(predictions, scores, classes):
-    """The class of several classifier refits of one fold: that of their averaged
-    probabilities or decision values ``scores`` (a list, one per refit), or without them
-    (None) the majority vote of their ``predictions``. A multilabel model's ``classes``, one
-    array a label (its ``classes_``), decide label by label."""
+    """The class of several classifier refits of one fold: that of their averaged ``scores``
+    (probabilities or decision values, one per refit), or without them (None) the majority
+    vote of their ``predictions``; a multilabel model's ``classes`` label by label."""
     if is_per_label(classes):
         return np.column_stack(
             [
@@ -450,8 +437,7 @@ def _of_label(scores, k):
 
 
 def is_per_label(classes):
-    """Whether ``classes`` are a multilabel model's ``classes_``: one array of classes a
-    label."""
+    """Whether ``classes`` are a multilabel model's ``classes_``: one array a label."""
     return isinstance(classes, (list, tuple)) and len(classes) > 0 and np.ndim(classes[0]) == 1
 
 
@@ -569,9 +555,8 @@ default="predict"
     data = plan.data
     y_array = None if data.y is None else np.asarray(data.y)
     classifier = is_classifier(plan.estimator)
-    classes = None
-    if classifier and y_array is not None and y_array.ndim == 1:
-        classes = np.unique(y_array)
+    one_label = classifier and y_array is not None and y_array.ndim == 1
+    classes = np.unique(y_array) if one_label else None
     pieces, order = [], []
     for fold, result in enumerate(results["outer_results"]):
         models = [m for m in result.get("estimators", []) if m is not None]

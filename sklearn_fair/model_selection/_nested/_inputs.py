@@ -69,9 +69,7 @@ class CheckedData:
     X: object
     y: object  # an array (or None), for the splits and the checks
     groups: object
-    #: ``y`` in the user's container (a list, a pandas Series): what every fit and scorer
-    #: receives, indexed by rows, as in ``cross_validate``
-    y_given: object
+    y_given: object  # in the user's container (a Series): what fits and scorers receive
 
     @property
     def n_samples(self):
@@ -95,13 +93,10 @@ def prepare_data(X, y, groups):
 
 
 def consumes_validation_data(estimator):
-    """Whether ``estimator.fit`` takes ``X_val``/``y_val`` and would early-stop on them: with
-    metadata routing on, its fit request decides; otherwise ``fit`` must have both, and an
+    """Whether ``estimator.fit`` takes ``X_val``/``y_val`` and would early-stop on them. An
     ``early_stopping`` parameter must not be False, None or "auto" (HistGradientBoosting's
-    "auto" would switch early stopping on merely because validation data arrive). An
-    estimator whose early stopping hangs on other parameters says so itself, with a
-    ``_stops_early()`` method (GraphClassifier's ``patience=None``): where it answers False,
-    the rows held out for it would only be lost to training."""
+    "auto" would switch early stopping on merely because validation data arrive); an estimator
+    whose early stopping hangs on other parameters says so with a ``_stops_early()`` method."""
     stops_early = getattr(estimator, "_stops_early", None)
     if callable(stops_early) and not stops_early():
         return False
@@ -131,9 +126,7 @@ def _fit_takes_validation_data(estimator):
 def early_stopping_policy(mode, estimator, search, owner, fit_params=(), candidates=()):
     """Whether the fits early-stop on the protocol's validation rows (``early_stopping_split``):
     where the estimator, or one of the ``candidates`` set on it, stops early; never for a
-    search run whole (it splits its own data). Validation data in ``fit_params`` would be
-    replaced by the protocol's rows: an error. Which candidates stop early is
-    :func:`consumes_validation_data`'s, per fit."""
+    search run whole (it splits its own data)."""
     if mode not in _EARLY_STOPPING:
         raise ValueError(
             f"The 'early_stopping_split' parameter of {owner} must be one of "

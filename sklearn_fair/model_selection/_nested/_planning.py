@@ -190,8 +190,7 @@ class Plan:
 
     def stops_early(self, params):
         """Whether the fits of the candidate ``params`` early-stop on the protocol's validation
-        rows: a candidate may switch its estimator's early stopping off (``patience=None``),
-        and then trains on the rows a hold-out would take."""
+        rows (a candidate may switch its estimator's early stopping off)."""
         return self.early_stopping and consumes_validation_data(configure(self.estimator, params))
 
     def select(self, fold, results):
@@ -210,17 +209,16 @@ class Plan:
         return self.scoring.refit_metric
 
     def metric_keys(self, results, keys=None):
-        """The metrics the scores of ``results`` have: ``keys`` (default: those of
-        :attr:`scorers`), or those of the dict that a callable ``scoring`` returns (as in
-        ``cross_validate``)."""
+        """The metrics the scores of ``results`` have: those of the dict that a callable
+        ``scoring`` returns, else ``keys`` (default: those of :attr:`scorers`)."""
         for result in results:
             if not result["error"] and result["scores"]:
                 return list(result["scores"])
         return list(self.scorers if keys is None else keys)
 
     def selecting_metric(self, keys):
-        """The metric that selects among ``keys`` (see :meth:`metric_keys`): the first key of a
-        dict-returning callable, unless ``refit`` (a search's own, when it selects) names one."""
+        """The metric that selects among ``keys``: the plan's, else the one ``refit`` names,
+        else the first."""
         return self._named(keys, self.scoring.selection_metric, self.scoring.selection_refit)
 
     def outer_metric(self, keys):
@@ -240,8 +238,8 @@ class Plan:
         return keys[0]
 
     def metric_names(self, returned=None):
-        """Metric key -> :class:`~sklearn_fair.metrics.MetricName` of the outer metrics, as
-        printed in reports; ``returned``: the keys of the dict a callable scoring returned."""
+        """Metric key -> :class:`~sklearn_fair.metrics.MetricName` of the outer metrics;
+        ``returned``: the keys of the dict a callable scoring returned."""
         if returned is not None:
             from ...metrics import metric_display_name
 
@@ -352,8 +350,7 @@ def plan_of_splits(estimator, params, scorers, outer_splits, inner_splits, X, y,
                    n_jobs=None, verbose=0):  # fmt: skip
     """A plan of the one configuration ``params`` on given splits (the NCV interval's): each
     outer fold's inner fits, then its refit; no final model, no seed probe (``params`` must hold
-    every seed). ``inner_splits``: outer fold -> list of (train, test); ``scorers``: metric name
-    -> scorer, the first one selects (a formality: there is one candidate)."""
+    every seed)."""
     return Plan(
         owner=owner,
         estimator=estimator,

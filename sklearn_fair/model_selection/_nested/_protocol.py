@@ -1,10 +1,6 @@
 """plan → run → assemble: the one pipeline that NestedCV, its functional forms and
-``benchmark()`` call.
-
-Each caller makes its plans with :func:`~._planning.make_plan` (one, or one per cell of a
-benchmark) and hands them, with its cache folder, to :func:`run_protocol`; what happens after
-(the task cache and its warnings, the one run loop, the failure, tie and edge-of-grid warnings)
-happens here once, the same way for every caller.
+``benchmark()`` call. Each caller makes its plans with :func:`~._planning.make_plan`; the cache,
+the run loop and the warnings about the results happen here once, the same way for every caller.
 """
 
 import warnings
@@ -48,27 +44,11 @@ def use_cache(plan, cache_dir):
 
 def run_protocol(plans, *, cache_dir=None, n_jobs=None, verbose=0, label="NestedCV fits",
                  reuse_prefix=True, all_failed="raise"):  # fmt: skip
-    """Run ``plans`` on one pool of workers and assemble each plan's results.
+    """Run ``plans`` on one pool of workers; one :class:`ProtocolRun` per plan, in order.
 
-    Parameters
-    ----------
-    plans : list of Plan
-        Made by ``make_plan``.
-    cache_dir : path or None
-        The task cache of every plan (:func:`use_cache`); None: no cache.
-    n_jobs, verbose, label :
-        Workers and progress (its label) of the one pool.
-    reuse_prefix : bool or list of bool
-        Per plan, whether fitted pipeline steps are reused within it.
-    all_failed : {"raise", "keep"}
-        A plan whose every outer fold failed raises, as ``cross_validate`` does ("raise":
-        NestedCV and its functions), or is kept with its ``error_score`` folds ("keep": one
-        failed cell of a benchmark does not end the others).
-
-    Returns
-    -------
-    list of ProtocolRun
-        In the order of ``plans``.
+    ``reuse_prefix``: a bool or one per plan. ``all_failed``: a plan whose every outer fold
+    failed raises, as ``cross_validate`` does ("raise"), or is kept with its ``error_score``
+    folds ("keep": one failed cell of a benchmark does not end the others).
     """
     for plan in plans:
         use_cache(plan, cache_dir)

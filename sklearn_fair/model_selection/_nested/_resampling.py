@@ -1,13 +1,9 @@
-"""Every split of a nested run, made once before the first fit: the outer splits, each fold's
-inner splits (or those the outer splitter stores), the early-stopping hold-outs, and the named
-row sets the tasks train and score on, each checked by ``_split_validation``.
+"""Every split of a nested run, made and checked once before the first fit: outer, inner,
+early-stopping hold-outs, and the named row sets the tasks train and score on.
 
-With ``groups``, every split the protocol makes keeps each group on one side, outer and inner:
-an int ``cv`` becomes a group k-fold (:func:`check_cv_with_groups`), where ``cross_validate``
-would ignore the groups. The default inner hold-out follows the structure of the outer
-splitter, so that model selection never sees what the assessment is protected from: grouped,
-or validating on the most recent rows after a time-ordered outer splitter. Splits the user
-passes that break that structure get a warning that says what leaks.
+The default inner hold-out follows the structure of the outer splitter (grouped, or validating
+on the most recent rows after a time-ordered one), so that model selection never sees what the
+assessment is protected from; given splits that break that structure get a warning.
 """
 
 import numbers
@@ -51,9 +47,7 @@ INNER_TEST_SIZE = 0.1
 
 def is_time_ordered(cv):
     """Whether ``cv`` assesses on rows that come after its training rows: a time-ordered
-    splitter, or given splits (a list, :class:`PredefinedSplits`) each of which tests only
-    rows after every one it trains on (the same splits as a list are as time-ordered as their
-    splitter)."""
+    splitter, or given splits each of which tests only rows after every one it trains on."""
     if isinstance(cv, (TimeSeriesSplit, RollingOrigin)):
         return True
     splits = None
@@ -88,10 +82,8 @@ def _groups_leaks_reported_by_us():
 
 
 def default_inner_cv(estimator, outer_cv, seed, y):
-    """The paper's inner protocol, one 90%/10% hold-out: stratified for classifiers of a binary
-    or multiclass ``y`` (as scikit-learn's ``check_cv``: a multilabel ``y`` is not), on the
-    last 10% after a time-ordered outer splitter, grouped whenever ``groups`` reach its
-    ``split``."""
+    """The paper's inner protocol, one 90%/10% hold-out: stratified as ``check_cv`` would, on
+    the last 10% after a time-ordered outer splitter, grouped whenever groups reach it."""
     if is_time_ordered(outer_cv):
         return HoldoutSplit(test_size=INNER_TEST_SIZE, shuffle=False)
     stratify = is_classifier(estimator) and (
@@ -106,8 +98,7 @@ def lagged(cv):
 
 
 def inner_splits_of_fold(cv, X, y, train, split_params, where):
-    """Materialise the splitter ``cv`` on the rows ``train``; returns absolute (train, test)
-    pairs."""
+    """Materialise the splitter ``cv`` on the rows ``train``, as absolute (train, test) pairs."""
     y_train = None if y is None else y[train]
     split_params = {
         name: None if value is None else take(value, train) for name, value in split_params.items()
@@ -126,9 +117,7 @@ def inner_splits_of_fold(cv, X, y, train, split_params, where):
 
 def stored_inner_splits(outer_cv, fold, train, n_samples):
     """The inner splits that ``outer_cv`` stores for ``fold`` (e.g. a split file), or None."""
-    if not hasattr(outer_cv, "get_inner_splits"):
-        return None
-    stored = outer_cv.get_inner_splits(fold)
+    stored = outer_cv.get_inner_splits(fold) if hasattr(outer_cv, "get_inner_splits") else None
     if stored is None:
         return None
     return validate_inner_splits(stored, train, n_samples, fold=fold, name="outer_cv")
@@ -166,17 +155,19 @@ def _members_needed(cv, y):
     if y is None or type_of_target(y) not in ("binary", "multiclass"):
         return 0
     if isinstance(cv, HoldoutSplit):
-        stratify = cv.stratify
-        return 2 if stratify or stratify is None else 0
+        return 2 if cv.stratify or cv.stratify is None else 0
     name = type(cv).__name__
     if "Stratified" not in name:
         return 0
     if "ShuffleSplit" in name:
         return 2
-    n_splits = getattr(cv, "n_splits", None)
-    if n_splits is None:
-        n_splits = getattr(cv, "cvargs", {}).get("n_splits")
+    n_splits = _n_folds(cv)
     return int(n_splits) if n_splits else 0
+
+
+def _n_folds(cv):
+    """``n_splits`` of a k-fold, of a repeated one (its ``cvargs``) too."""
+    return getattr(cv, "cvargs", {}).get("n_splits", getattr(cv, "n_splits", None))
 
 
 def _straddling(splits, groups):
@@ -187,8 +178,7 @@ def _straddling(splits, groups):
 
 
 def warn_outer_group_leaks(owner, outer_cv, groups, shared):
-    """Warn when ``groups`` are given and an outer split puts a group on both sides
-    (``shared``: per outer split, the groups on both sides)."""
+    """Warn when an outer split puts a group on both sides (``shared``: per split, those)."""
     if groups is None:
         return
     leaking = [fold for fold, both in enumerate(shared) if both.size]
@@ -216,9 +206,9 @@ def _folds_in_words(folds):
 
 
 def _inner_group_leaks(inner_splits, groups):
-    """Over every fold's inner splits (fold None: all the data), how many put a group on both
-    sides, of how many, and in which outer folds (in words); None without ``groups``. Counted
-    once, for the inner-split warning and the description, so that they agree."""
+    """Over every fold's inner splits, how many put a group on both sides, of how many, and in
+    which outer folds (in words); None without ``groups``. Counted once, for the warning and
+    the description, so that they agree."""
     if groups is None:
         return None
     counts = {
@@ -230,9 +220,8 @@ def _inner_group_leaks(inner_splits, groups):
 
 
 def warn_structure_leaks(owner, outer_cv, inner_splits, inner_leaks, outer_shared):
-    """Warn when inner splits share groups, or look into the future, where the outer do not
-    (``inner_leaks``: :func:`_inner_group_leaks`; ``outer_shared``: per outer split, the groups
-    on both sides)."""
+    """Warn when inner splits share groups (``inner_leaks``), or look into the future, where the
+    outer do not."""
     if inner_leaks is not None and not any(both.size for both in outer_shared):
         leaking, total, where = inner_leaks
         if leaking:
@@ -263,9 +252,7 @@ def warn_structure_leaks(owner, outer_cv, inner_splits, inner_leaks, outer_share
 
 
 def _unseeded(cv):
-    if not hasattr(cv, "random_state") or cv.random_state is not None:
-        return False
-    return bool(getattr(cv, "shuffle", True))
+    return hasattr(cv, "random_state") and cv.random_state is None and getattr(cv, "shuffle", True)
 
 
 def warn_unseeded_splitters(owner, splitters):
@@ -299,8 +286,8 @@ class Splitters:
 
 
 def resolve_splitters(outer_cv, inner_cv, estimator, y, seeds, owner, groups=None):
-    """The outer splitter checked, the inner one defaulted, each int made a group splitter when
-    ``groups`` are given, and a warning for a shuffling splitter without a seed."""
+    """The outer splitter checked, the inner one defaulted, and a warning for a shuffling
+    splitter without a seed."""
     classifier = is_classifier(estimator)
     outer = check_cv_with_groups(outer_cv, y, classifier, groups)
     if inner_cv is None:
@@ -364,8 +351,7 @@ def _describe_splitter(cv, n_splits, y=None):
         kind = "stratified" if isinstance(cv, StratifiedShuffleSplit) else "random"
         return f"one {share} {kind} hold-out ({name})"
     if "KFold" in name and "Shuffle" not in name:
-        n_repeats = getattr(cv, "n_repeats", None)
-        folds = getattr(cv, "cvargs", {}).get("n_splits", getattr(cv, "n_splits", None))
+        n_repeats, folds = getattr(cv, "n_repeats", None), _n_folds(cv)
         if isinstance(n_repeats, numbers.Integral) and isinstance(folds, numbers.Integral):
             return f"{folds}-fold {name}, {n_repeats} repeats ({count} splits)"
         return f"{count}-fold {name}"
@@ -374,9 +360,8 @@ def _describe_splitter(cv, n_splits, y=None):
 
 def describe_resampling(cv, n_splits, leaks, *, given=None, y=None):
     """How ``cv`` made ``n_splits`` splits, as the reports print it ("5-fold
-    StratifiedGroupKFold on groups"); ``leaks``: None without groups, else how many splits put
-    a group on both sides, of how many, and where ("" or in which outer folds); ``given``: what
-    the user passed, when an int was turned into ``cv``; ``y``: the labels it split."""
+    StratifiedGroupKFold on groups"); ``leaks``: see :func:`_inner_group_leaks`; ``given``: the
+    int that ``cv`` was made from."""
     text = _describe_splitter(cv, n_splits, y)
     if isinstance(given, numbers.Integral) and leaks is not None:
         text += f" (cv={given} with groups)"
@@ -403,8 +388,7 @@ class Splits:
 def materialise_splits(data, splitters, routed, *, estimator, whole_search, early_stopping,
                        final, seeds, owner):  # fmt: skip
     """Every split of the run on ``data`` (a :class:`~._inputs.CheckedData`), checked;
-    ``whole_search``: the search run whole inside each outer training fold, which splits by
-    itself, or None."""
+    ``whole_search``: a search run whole (it splits by itself), or None."""
     outer, n_samples = splitters.outer, data.n_samples
     inner_split = routed.inner_split
     if splitters.inner_given is None and data.groups is not None:
@@ -459,9 +443,7 @@ def materialise_splits(data, splitters, routed, *, estimator, whole_search, earl
 
 
 def _warn_search_ignores_groups(owner, search, routed):
-    """A SplitLeakageWarning where ``search``, run whole, splits without the run's groups:
-    its fit does not receive them (``routed.search_groups``), or its cv does not split by
-    them."""
+    """A SplitLeakageWarning where ``search``, run whole, splits without the run's groups."""
     if routed.search_groups is not None:
         if get_routing_for_object(check_cv(search.cv)).consumes("split", ["groups"]):
             return
@@ -483,9 +465,8 @@ def _describe_inner(splitters, inner_splits, stored, whole_search, inner_leaks, 
         return "the inner splits that outer_cv stores"
     if whole_search:
         return "the search's own cv, run whole in each outer training fold"
-    # one splitter makes every outer training fold's inner splits, as many in each or (as
-    # LeaveOneOut) a count that follows the fold's size: the fewest and the most are said;
-    # the groups on both sides are counted over every fold's (inner_leaks)
+    # one splitter makes every fold's inner splits, as many in each or (as LeaveOneOut) a count
+    # that follows the fold's size: the fewest and the most are said
     counts = [len(splits) for fold, splits in inner_splits.items() if fold is not None]
     counts = counts or [len(splits) for splits in inner_splits.values()] or [0]
     n_splits = (min(counts), max(counts))
@@ -495,8 +476,8 @@ def _describe_inner(splitters, inner_splits, stored, whole_search, inner_leaks, 
 
 
 def _early_stopping_holdouts(trains, stored, outer, data, estimator, seeds):
-    """Per fold, the (train, val) rows a refit (or the final fit) trains and stops on: the
-    fold's stored inner split (as the paper's final runs), else a seeded default hold-out."""
+    """Per fold, the (train, val) rows a refit trains and stops on: the fold's stored inner
+    split (as the paper's final runs), else a seeded default hold-out."""
     holdouts = {}
     split_params = {"groups": data.groups} if data.groups is not None else {}
     for fold, train in trains.items():

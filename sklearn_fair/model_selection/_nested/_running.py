@@ -2,11 +2,7 @@
 processes, on threads or on a Dask cluster, as ``n_jobs`` and the joblib backend in force say.
 
 Only as many tasks as there are workers are in flight, so the schedule's priorities decide what
-runs next. Faults are contained: on loky, a task that kills its worker breaks the whole pool, so
-the tasks in flight are run again one at a time in a fresh pool, and the one that kills is
-recorded as failed while the run finishes; on Dask a task that keeps killing workers comes back
-as ``KilledWorker``. With ``fit_timeout`` even ``n_jobs=1`` runs on one loky worker, so that a
-fit stuck in compiled code can always be killed.
+runs next. A task that kills its worker is recorded as failed while the run finishes.
 """
 
 import concurrent.futures
@@ -98,19 +94,15 @@ class SequentialExecutor:
         pass
 
 
-def _prefetch(fit_timeout):
-    """Tasks kept waiting ahead of the workers; none with a time limit, which counts a task's
-    time from its submission."""
-    return PREFETCH if fit_timeout is None else 0
-
-
 class _OneTaskPerWorker:
-    """Bookkeeping of an executor with ``n_workers``, ``fit_timeout`` (the longest of the run's
-    plans) and a dict ``_running`` of futures."""
+    """Bookkeeping of an executor with ``n_workers``, ``fit_timeout`` and a dict ``_running``."""
 
     @property
     def capacity(self):
-        return self.n_workers + _prefetch(self.fit_timeout) - len(self._running)
+        # tasks kept waiting ahead of the workers: none with a time limit, which counts a
+        # task's time from its submission
+        prefetch = PREFETCH if self.fit_timeout is None else 0
+        return self.n_workers + prefetch - len(self._running)
 
     @property
     def in_flight(self):
@@ -256,8 +248,7 @@ def _watched(parent, function, *args):
 def _watch(arrived, n_workers, data=None, contexts=(), deadline=10.0):
     """Mark this worker's arrival in the folder ``arrived`` and wait for ``n_workers`` (at most
     ``deadline`` s), so that no worker takes two of these first tasks while another takes none.
-    ``data``: the run's DataHandle, loaded here; ``contexts`` did their work on arrival
-    (unpickling them imported the estimators' modules)."""
+    ``data`` is loaded here; ``contexts`` did their work when unpickled (see :class:`_LokyPool`)."""
     if data is not None:
         data.resolve()
     open(os.path.join(arrived, str(os.getpid())), "w").close()
@@ -288,7 +279,7 @@ class LokyExecutor(_OneTaskPerWorker):
         self._shared = SharedRunData(data)
         self._pool = None
         self._pool = self._new_pool()
-        self._running = {}  # future -> (task, cache_entry, start time)
+        self._running = {}  # future -> (task, cache_entry)
         self._suspects = []  # (task, cache_entry): to rerun alone
         self._resubmit = []  # (task, cache_entry): innocent victims of a killed pool
         self._alone = False
@@ -319,7 +310,7 @@ class LokyExecutor(_OneTaskPerWorker):
             started = os.path.join(self._shared.folder, f"started-{uuid.uuid4().hex}")
             future = self._pool.submit(_mark_started_then_execute, started, *args)
             self._started[future] = started
-        self._running[future] = (task, cache_entry, time.monotonic())
+        self._running[future] = (task, cache_entry)
 
     def wait(self):
         limit = self.fit_timeout
@@ -342,12 +333,12 @@ class LokyExecutor(_OneTaskPerWorker):
     def _collect(self, done):
         finished, died = [], []
         for future in done:
-            task, entry, _ = self._running.pop(future)
+            task, entry = self._running.pop(future)
             self._started.pop(future, None)
             exception = future.exception()
             if exception is None:
                 finished.append((task, future.result()))
-            elif _worker_died(exception) and not _serialization_failed(exception):
+            elif _worker_died(exception) and "serialize" not in str(exception):
                 died.append((task, entry))
             else:
                 # an error of the task's own (error_score="raise"), or a task that cannot
@@ -359,7 +350,7 @@ class LokyExecutor(_OneTaskPerWorker):
                 finished.append((task, _failure(task, _died_message(task))))
             else:
                 # the pool broke: every task in flight failed with it, the culprit among them
-                self._suspects += died + [(t, e) for t, e, _ in self._running.values()]
+                self._suspects += died + list(self._running.values())
                 self._running.clear()
             self._pool = self._new_pool()
         if not self._running:
@@ -376,7 +367,7 @@ class LokyExecutor(_OneTaskPerWorker):
         self._pool.kill()
         self._pool = self._new_pool()
         finished = []
-        for future, (task, entry, _) in self._running.items():
+        for future, (task, entry) in self._running.items():
             if running_for[future] > limit + grace:
                 message = (
                     f"FitTimeoutError: the {task.key.describe()} ran over fit_timeout={limit} s "
@@ -405,8 +396,7 @@ class LokyExecutor(_OneTaskPerWorker):
 
 def _mark_started_then_execute(started, *args):
     """:func:`execute`, after creating the file ``started`` (its time is the task's start)."""
-    with open(started, "w"):
-        pass
+    open(started, "w").close()
     return execute(*args)
 
 
@@ -420,10 +410,6 @@ def _worker_died(exception):
     from joblib.externals.loky.process_executor import BrokenProcessPool
 
     return isinstance(exception, (BrokenProcessPool, concurrent.futures.BrokenExecutor))
-
-
-def _serialization_failed(exception):
-    return "serialize" in str(exception)
 
 
 def _died_message(task):
@@ -472,9 +458,7 @@ class DaskExecutor(_OneTaskPerWorker):
 
 
 def make_executor(data, fit_timeout, n_jobs, contexts=()):
-    """The executor for ``n_jobs`` under the joblib backend in force (joblib's public API), for
-    the longest ``fit_timeout`` of the run's plans. ``contexts``: the plans' task contexts, some
-    of which a fresh loky worker unpickles first."""
+    """The executor for ``n_jobs`` under the joblib backend in force (joblib's public API)."""
     from joblib.parallel import get_active_backend
 
     backend, _ = get_active_backend()
@@ -500,7 +484,8 @@ def make_executor(data, fit_timeout, n_jobs, contexts=()):
     return LokyExecutor(data, fit_timeout, n_workers, backend, contexts)
 
 
-# -- the run -----------------------------------------------------------------------------------
+# -- the run: one loop for one plan or many (a benchmark), whose cells share one pool of workers
+# and one shipment of the data (PlansData)
 
 
 class _Cache:
@@ -554,11 +539,6 @@ def _unbatched(finished, alone):
             yield from zip(task.tasks, result)
 
 
-# -- the run: one loop for one plan or many (a benchmark). The executors hold one PlansData (each
-# data set's arrays once) and each task is a PlanTask with its plan's own context: every cell of
-# a benchmark shares one pool of workers and one shipment of the data.
-
-
 @dataclass(frozen=True)
 class PlanTask:
     """Task ``task`` of plan number ``index`` of :func:`run_plans`, with its plan's context."""
@@ -595,7 +575,7 @@ class PlansData:
         return self
 
     def for_workers(self):
-        """A copy whose graph sources and parameters are compact (see ``_data.for_workers``)."""
+        """A copy whose graph sources and parameters are compact (``_data.for_workers``)."""
         compact = copy.copy(self)
         compact.sources = [compact_graphs(source) for source in self.sources]
         compact.parts = [for_workers(part) for part in self.parts]
@@ -630,17 +610,15 @@ def run_plan(plan, *, reuse_prefix=True):
 def run_plans(plans, *, n_jobs=None, verbose=0, label="benchmark fits", reuse_prefix=True):
     """Run every task of every plan on one executor; returns one finished NestedSchedule each.
 
-    The only run loop. Each plan keeps its own schedule, cache and results, so they are those
-    it gets alone; ready tasks are taken from the plans in turn, short ones several per round
-    trip (``_batching.py``). ``reuse_prefix``: a bool, or one per plan; each plan reuses only
-    its own fitted steps (row indices name rows of that plan's data only).
+    Each plan keeps its own schedule, cache and results, so they are those it gets alone; ready
+    tasks are taken from the plans in turn. ``reuse_prefix``: a bool, or one per plan; each plan
+    reuses only its own fitted steps (row indices name rows of that plan's data only).
     """
     if isinstance(reuse_prefix, bool):
         reuse_prefix = [reuse_prefix] * len(plans)
     reuses = [PrefixReuse() if reuse else None for reuse in reuse_prefix]
     runs = [_PlanRun(i, p, r) for i, (p, r) in enumerate(zip(plans, reuses))]
-    limits = [p.fit_timeout for p in plans if p.fit_timeout is not None]
-    fit_timeout = max(limits) if limits else None
+    fit_timeout = max((p.fit_timeout for p in plans if p.fit_timeout is not None), default=None)
     contexts = [run.context for run in runs]
     executor = make_executor(PlansData([p.data for p in plans]), fit_timeout, n_jobs, contexts)
     batching = AutoBatching(
@@ -753,8 +731,7 @@ class _ReadyTasks:
     they waited for is computed."""
 
     def __init__(self, runs):
-        self.runs, self._next = runs, 0
-        self._again = []
+        self.runs, self._next, self._again = runs, 0, []
 
     @property
     def finished(self):
@@ -773,9 +750,8 @@ class _ReadyTasks:
         self._again.extend(tasks)
 
     def pop_near(self, near):
-        """``(run, task)`` sharing rows and fitted steps with ``near``, such a pair taken
-        before (see ``NestedSchedule.pop_near``), or None; None while twins wait and where
-        the run reuses no fitted step."""
+        """``(run, task)`` sharing rows and fitted steps with ``near`` (a pair taken before), or
+        None; None while twins wait and where the run reuses no fitted step."""
         if near is None or self._again or near[0].context.reuse is None:
             return None
         run, task = near
@@ -783,8 +759,7 @@ class _ReadyTasks:
         return None if task is None else (run, task)
 
     def pop(self):
-        """``(run, task)``: a twin made ready again, else the next ready task of the next plan
-        that has one."""
+        """A twin made ready again, else the next ready task of the next plan that has one."""
         if self._again:
             return self._again.pop(0)
         for offset in range(len(self.runs)):

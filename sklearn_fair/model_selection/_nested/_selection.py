@@ -1,12 +1,9 @@
 """How a winner is picked in each outer fold (``select``), how candidates are ranked, and what
 the choices say about the search space.
 
-Ties go to the first candidate in the order of the search space, as in GridSearchCV
-(``best_index_`` is the first of the best ``rank_test_score``); the reference code of Errica et
-al. keeps the last best one, which matters only for ties. Candidates *tie* when their means are
-equal up to floating-point rounding (:data:`TIE_RTOL`): on a validation split of n rows,
-accuracy moves in steps of 1/n, so a finer difference is none. A failed fit scores
-``error_score``; a candidate whose mean is not finite cannot win.
+Ties go to the first candidate in the order of the search space, as in GridSearchCV. Means
+*tie* when equal up to floating-point rounding (:data:`TIE_RTOL`): on a validation split of n
+rows, accuracy moves in steps of 1/n. A candidate whose mean is not finite cannot win.
 """
 
 import numbers
@@ -71,9 +68,8 @@ def _where(fold):
 
 def select_fold(plan, fold, results):
     """The selection of ``fold`` from its finished selection tasks (``results``: key -> result).
-    A fold in which no candidate can be selected is not an error, as in
-    ``cross_validate(GridSearchCV(...))``: ``"failed"`` says why, and it gets no refit. Only the
-    selection on all the data (the final model) raises."""
+    A fold in which no candidate can be selected gets ``"failed"`` (why) and no refit, as in
+    ``cross_validate(GridSearchCV(...))``; only the selection on all the data raises."""
     if plan.search is not None:
         return _from_search(plan, fold, results[TaskKey(SEARCH, fold)])
     inner = plan.inner_splits_of(fold)
@@ -150,9 +146,7 @@ def _metric_name(plan, metric):
 def _no_finite_mean(plan, fold, metric, selecting, fit_scores, fold_results, errors):
     """Why no candidate of ``fold`` can be selected when every mean validation score is NaN
     (or infinite): how many fits failed, how many the scorer raised on, and how many it scored
-    NaN itself, which is what usually happens (a metric undefined on a one-class split).
-    ``fit_scores`` (candidates x inner splits) are the fits' scores for ``metric``: a fit that
-    did not fail counts as scored NaN only where its own score is not finite."""
+    NaN itself (``fit_scores``: candidates x inner splits, for ``metric``)."""
     n_fits = sum(len(row) for row in fold_results)
     n_failed = len(errors)
     raised = np.array(
@@ -191,12 +185,10 @@ def _no_finite_mean(plan, fold, metric, selecting, fit_scores, fold_results, err
             "inner validation split that holds a single class (kappa, ROC AUC, MCC, precision "
             "with zero_division=np.nan) or very few rows."
         )
-        diagnosis = _inner_diagnosis(plan, fold)
-        if not diagnosis:
-            diagnosis = (
-                " Check the scorer on the inner validation splits: make them larger or "
-                "stratified (StratifiedKFold), or use a scorer that is defined on them."
-            )
+        diagnosis = _inner_diagnosis(plan, fold) or (
+            " Check the scorer on the inner validation splits: make them larger or "
+            "stratified (StratifiedKFold), or use a scorer that is defined on them."
+        )
     else:  # the scores themselves are fine: the failed fits are the cause
         diagnosis = (
             " See why the fits failed (FitFailedWarning, failed_tasks_, or "
@@ -214,8 +206,8 @@ def _no_finite_mean(plan, fold, metric, selecting, fit_scores, fold_results, err
 
 
 def _inner_diagnosis(plan, fold):
-    """What the inner validation sets of ``fold`` hold, when that explains NaN scores: a single
-    class or very few rows (issue 23.6), with the groups and what to pass instead."""
+    """What the inner validation sets of ``fold`` hold, when that explains NaN scores (a single
+    class or very few rows), with the groups and what to pass instead."""
     from collections import Counter
 
     y = None if plan.data.y is None else np.asarray(plan.data.y)
@@ -246,8 +238,7 @@ def _inner_diagnosis(plan, fold):
 
 
 def _unselected(candidates, inner_scores, fit_time, score_time, failed=None):
-    """A selection without a winner: the fits' scores (metric -> candidates x inner splits) and
-    times, and ``failed``, why none can be selected (None: not chosen yet)."""
+    """A selection without a winner (yet, with ``failed=None``): the fits' scores and times."""
     return {
         "best_index": None,
         "best_params": None,
@@ -294,12 +285,9 @@ def rank_within_folds(folds, means):
     for fold in np.unique(folds):
         mask = folds == fold
         values = np.asarray(means[mask], dtype=float)
-        if not np.isfinite(values).any():
-            ranks[mask] = 1
-            continue
-        worst = np.nanmin(values[np.isfinite(values)]) - 1
-        values = np.where(np.isfinite(values), values, worst)
-        ranks[mask] = rankdata(-values, method="min").astype(np.int32)
+        finite = np.isfinite(values)
+        worst = values[finite].min() - 1 if finite.any() else 0.0  # none finite: all rank 1
+        ranks[mask] = rankdata(-np.where(finite, values, worst), method="min").astype(np.int32)
     return ranks
 
 
@@ -315,11 +303,9 @@ def _numeric_axes(param_grid):
                 values = list(values)
             except TypeError:
                 continue
-            numbers_only = [
-                v for v in values if isinstance(v, numbers.Real) and not isinstance(v, bool)
-            ]
-            if len(numbers_only) == len(values) and len(set(numbers_only)) >= 3:
-                axes[name] = (min(numbers_only), max(numbers_only))
+            numeric = all(isinstance(v, numbers.Real) and not isinstance(v, bool) for v in values)
+            if numeric and len(set(values)) >= 3:
+                axes[name] = (min(values), max(values))
     return axes
 
 
@@ -351,7 +337,7 @@ def warn_about_selection(plan, outer_results):
 
 def _warn_ties(plan, folds):
     """Warn when, in at least half of the outer folds, most candidates (of 3 or more) tie for
-    the best mean validation score: the validation data cannot tell them apart."""
+    the best mean validation score."""
     n_candidates = len(plan.candidates)
     tied = [f for f in folds if len(f["tied_candidates"]) * 2 > n_candidates]
     if n_candidates < 3 or len(tied) * 2 < len(folds):
