@@ -132,23 +132,18 @@ def check_class_counts(cv, y, where):
         return
     classes, counts = np.unique(np.asarray(y), return_counts=True)
     too_few = counts < needed
-    if _k_fold_like(cv) and not too_few.all():
+    k_fold = not isinstance(cv, HoldoutSplit) and "ShuffleSplit" not in type(cv).__name__
+    if k_fold and not too_few.all():
         return
     if too_few.any():
         # plain Python values, so the message reads "class 2", not "class np.int64(2)"
         label, count = classes[too_few].tolist()[0], int(counts[too_few][0])
         raise ValueError(
             f"Cannot make the stratified split {cv!r} of {where}: class {label!r} has only "
-            f"{count} member(s), fewer than the {needed} it needs "
-            f"(one in every fold). Class counts: "
-            f"{dict(zip(classes.tolist(), counts.tolist()))}. Use fewer splits, merge rare "
-            "classes, or an unstratified splitter."
+            f"{count} member(s), fewer than the {needed} it needs (one in every fold). Class "
+            f"counts: {dict(zip(classes.tolist(), counts.tolist()))}. Use fewer splits, merge "
+            "rare classes, or an unstratified splitter."
         )
-
-
-def _k_fold_like(cv):
-    name = type(cv).__name__
-    return "Stratified" in name and "ShuffleSplit" not in name and not isinstance(cv, HoldoutSplit)
 
 
 def _members_needed(cv, y):

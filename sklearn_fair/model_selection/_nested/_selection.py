@@ -364,8 +364,7 @@ def _warn_ties(plan, folds):
         f"{len(plan.inner_splits_of(fold))} inner split(s) of "
         f"{'/'.join(map(str, sizes))} validation rows), and {rule}. Which one wins then says "
         "nothing about the candidates. Use a larger inner validation split (e.g. "
-        "inner_cv=HoldoutSplit(test_size=0.3)), a k-fold inner_cv (e.g. inner_cv=5)"
-        f"{advice}.",
+        f"inner_cv=HoldoutSplit(test_size=0.3)), a k-fold inner_cv (e.g. inner_cv=5){advice}.",
         SelectionTieWarning,
         stacklevel=external_stacklevel(),
     )
