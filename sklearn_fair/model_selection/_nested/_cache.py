@@ -60,11 +60,6 @@ def entry_path(directory, name):
 UNREAD = object()  # what TaskCache.read returns for an entry it cannot read
 
 
-def entry_cap(description):
-    """The most bytes the entry of the task ``description`` may hold."""
-    return MAX_PREDICTIONS_ENTRY_BYTES if description.get("test_predictions") else MAX_ENTRY_BYTES
-
-
 class TaskCache:
     """The folder of a resumable cache, created if missing and checked writable before any fit;
     ``owner`` is named in errors."""
@@ -127,10 +122,8 @@ class TaskCache:
         except FileNotFoundError:
             return UNREAD
         except OSError as exc:
-            return (
-                self._reject(path, f"not a regular file, or cannot be read ({exc.strerror})")
-                or UNREAD
-            )
+            reason = f"not a regular file, or cannot be read ({exc.strerror})"
+            return self._reject(path, reason) or UNREAD
         try:
             info = os.fstat(handle)
             if not stat.S_ISREG(info.st_mode) or os.path.islink(path):
@@ -152,7 +145,8 @@ class TaskCache:
         """The stored result of the task named ``name``, or None if absent or invalid (counted in
         :attr:`rejected`); ``predictions``: whether the task records a fingerprint of them."""
         path = self.path_for(name)
-        entry = self.read(name, entry_cap(description))
+        kept = description.get("test_predictions")
+        entry = self.read(name, MAX_PREDICTIONS_ENTRY_BYTES if kept else MAX_ENTRY_BYTES)
         if entry is UNREAD:
             return None
         problem = _entry_problem(entry, description)
@@ -168,7 +162,7 @@ class TaskCache:
             )
             if problem is not None:
                 return self._reject(path, f"train scores: {problem}")
-        if description.get("test_predictions"):
+        if kept:
             problem = _predictions_problem(payload.get("test_predictions"))
             if problem is not None:
                 return self._reject(path, f"test predictions: {problem}")
@@ -184,7 +178,7 @@ class TaskCache:
         }
         if "train_scores" in payload:
             result["train_scores"] = {m: float(v) for m, v in payload["train_scores"].items()}
-        if description.get("test_predictions"):
+        if kept:
             result["test_predictions"] = payload["test_predictions"]
         return result
 
@@ -332,16 +326,8 @@ def write_entry(directory, name, description, result):
     """Atomically store a successful task result (in the worker); returns an error text or None."""
     if result.get("score_errors"):
         return None  # a scorer failed: retried next time, as a failed fit is
-    payload = {
-        "scores": result["scores"],
-        "fit_time": result["fit_time"],
-        "score_time": result["score_time"],
-        "predictions": result.get("predictions"),
-    }
-    if "train_scores" in result:
-        payload["train_scores"] = result["train_scores"]
-    if "test_predictions" in result:
-        payload["test_predictions"] = result["test_predictions"]
+    payload = {field: result.get(field) for field in _FIELDS}
+    payload.update({k: result[k] for k in ("train_scores", "test_predictions") if k in result})
     entry = {
         "format": FORMAT,
         "key": description,

@@ -145,12 +145,10 @@ class DataHandle:
     def resolve(self):
         data = _LOADED.get(self.path)
         if data is None:
-            data = joblib.load(self.path, mmap_mode="r")
-            _LOADED[self.path] = data
-            while len(_LOADED) > _KEEP:
-                _LOADED.popitem(last=False)
-        else:
-            _LOADED.move_to_end(self.path)
+            data = _LOADED[self.path] = joblib.load(self.path, mmap_mode="r")
+        _LOADED.move_to_end(self.path)
+        while len(_LOADED) > _KEEP:
+            _LOADED.popitem(last=False)
         return data
 
 

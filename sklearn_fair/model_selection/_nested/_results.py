@@ -10,6 +10,7 @@ inner validation split, as in GridSearchCV, plus ``outer_fold``, ``candidate`` a
 import warnings
 
 import numpy as np
+from sklearn.model_selection._search import _yield_masked_array_for_each_param
 
 from ...exceptions import NonFiniteScoreWarning
 from ...utils._scaling import mean_of, std_of
@@ -98,10 +99,8 @@ def assemble(schedule):
     plan = schedule.plan
     every = in_task_order(schedule.results.values())  # not the order in which they finished
     if plan.scoring.outer_keys is not None:  # the selection fits were scored with other metrics
-        keys = plan.metric_keys(
-            [r for r in every if r["key"].phase == REFIT],
-            plan.scoring.outer_keys,
-        )
+        refit_results = [r for r in every if r["key"].phase == REFIT]
+        keys = plan.metric_keys(refit_results, plan.scoring.outer_keys)
     else:
         keys = plan.metric_keys(every)
     selecting = plan.outer_metric(keys)
@@ -221,41 +220,22 @@ def cv_results(plan, selections):
                 row[f"std_{what}_time"] = float(np.std(times))
             row["selected"] = index == selected["best_index"]
             rows.append(row)
-    names = list(dict.fromkeys(key for row in rows for key in row))
-    param_names = sorted({p for row in rows for p in row["params"]})
     results = {}
-    for name in names:
+    for name in dict.fromkeys(key for row in rows for key in row):
         if name == "params":
             results[name] = np.empty(len(rows), dtype=object)
             results[name][:] = [row["params"] for row in rows]
         else:
             results[name] = np.array([row.get(name, np.nan) for row in rows])
-    for param in param_names:
-        results[f"param_{param}"] = _param_column([row["params"] for row in rows], param)
+    # the param_<name> columns as GridSearchCV makes them (masked where a row lacks the name)
+    param_columns = _yield_masked_array_for_each_param([row["params"] for row in rows])
+    results.update(sorted(param_columns, key=lambda column: column[0]))
     for name in dict.fromkeys(name for sel in folds for name in sel["inner_scores"]):
         if f"mean_test_{name}" in results:
             results[f"rank_test_{name}"] = rank_within_folds(
                 results["outer_fold"], results[f"mean_test_{name}"]
             )
     return results
-
-
-def _param_column(params, name):
-    """The ``param_<name>`` column of ``params`` (each row's dict) as GridSearchCV makes it:
-    masked where a row lacks ``name``, of the values' own dtype when they are numbers or bools
-    (an object array for text, None and sequences)."""
-    given = [row[name] for row in params if name in row]
-    try:
-        inferred = np.array(given)
-    except ValueError:  # sequences of different lengths
-        dtype = np.dtype(object)
-    else:
-        dtype = inferred.dtype if inferred.dtype.kind != "U" and inferred.ndim == 1 else object
-    column = np.ma.MaskedArray(np.empty(len(params), dtype=dtype), mask=True)
-    for index, row in enumerate(params):
-        if name in row:
-            column[index] = row[name]
-    return column
 
 
 def warn_or_raise_about_failures(owner, error_score, outer_results, results, *,
@@ -283,17 +263,18 @@ def warn_or_raise_about_failures(owner, error_score, outer_results, results, *,
         for error, count in Counter(e.strip() for e in errors).most_common(3)
     )
     n_outer = len(outer_results)
-    if raise_when_all_failed and failed_folds and len(failed_folds) == n_outer and not errors:
-        raise ValueError(  # no fit raised: no candidate's score could select (NaN scores)
-            f"\nAll the {n_outer} outer folds failed: no fit raised an error, but no "
-            f"hyper-parameters could be selected in any.\n\nBelow are more details about the "
-            f"first:\n{details[0] if details else summary}"
-        )
     if raise_when_all_failed and failed_folds and len(failed_folds) == n_outer:
+        first = details[0] if details else summary
+        if not errors:  # no fit raised: no candidate's score could select (NaN scores)
+            raise ValueError(
+                f"\nAll the {n_outer} outer folds failed: no fit raised an error, but no "
+                f"hyper-parameters could be selected in any.\n\nBelow are more details about "
+                f"the first:\n{first}"
+            )
         raise ValueError(
             f"\nAll the {n_outer} fits failed.\nIt is very likely that your model is "
             "misconfigured.\nYou can try to debug the error by setting error_score='raise'.\n\n"
-            f"Below are more details about the failures:\n{details[0] if details else summary}"
+            f"Below are more details about the failures:\n{first}"
         )
     if not errors and not failed_folds:
         return

@@ -225,8 +225,7 @@ def prefix_group(estimator, params):
     scheduler puts such fits in one batch, so that one worker fits the shared steps once."""
     if not _reusable_pipeline(estimator) or not estimator.steps:
         return None
-    steps = estimator.steps
-    last = steps[-1][0]
+    last = estimator.steps[-1][0]
     prefix = {k: params[k] for k in sorted(params) if k.split("__", 1)[0] != last}
     try:
         return json.dumps(step_description(prefix))
@@ -239,49 +238,28 @@ def step_description(value, depth=0):
     parameters by value, data by content; raises UnhashableError for anything else."""
     if depth > 50:
         raise UnhashableError("parameters nested too deeply")
+    inner = functools.partial(step_description, depth=depth + 1)
     if value is None or isinstance(value, (bool, str)):
         return value
     if isinstance(value, (int, float, complex, np.generic)):
         return [type(value).__name__, repr(value)]
     if isinstance(value, (list, tuple)):
-        return [type(value).__name__, [step_description(v, depth + 1) for v in value]]
+        return [type(value).__name__, [inner(v) for v in value]]
     if isinstance(value, dict):
-        items = [
-            [step_description(k, depth + 1), step_description(v, depth + 1)]
-            for k, v in value.items()
-        ]
-        return ["dict", items]
+        return ["dict", [[inner(k), inner(v)] for k, v in value.items()]]
     if isinstance(value, (set, frozenset)):
-        described = [json.dumps(step_description(v, depth + 1), sort_keys=True) for v in value]
-        return ["set", sorted(described)]
+        return ["set", sorted(json.dumps(inner(v), sort_keys=True) for v in value)]
     if isinstance(value, type) or inspect.isroutine(value):
-        return [
-            "code",
-            getattr(value, "__module__", None),
-            getattr(value, "__qualname__", None),
-            id(value),
-        ]
+        module, name = getattr(value, "__module__", None), getattr(value, "__qualname__", None)
+        return ["code", module, name, id(value)]
     if hasattr(value, "get_params") and hasattr(value, "set_params"):
-        return [
-            "estimator",
-            step_description(type(value), depth + 1),
-            step_description(value.get_params(deep=False), depth + 1),
-        ]
+        return ["estimator", inner(type(value)), inner(value.get_params(deep=False))]
     if isinstance(value, (np.ndarray,)) or hasattr(value, "tocsr") or hasattr(value, "to_numpy"):
         return ["data", fingerprint(value)]
     if isinstance(value, functools.partial):
-        return [
-            "partial",
-            step_description(value.func, depth + 1),
-            step_description(value.args, depth + 1),
-            step_description(value.keywords, depth + 1),
-        ]
+        return ["partial", inner(value.func), inner(value.args), inner(value.keywords)]
     if callable(value) and hasattr(value, "__dict__"):  # a callable object: class and state
-        return [
-            "object",
-            step_description(type(value), depth + 1),
-            step_description(vars(value), depth + 1),
-        ]
+        return ["object", inner(type(value)), inner(vars(value))]
     raise UnhashableError(f"cannot describe a value of type {type(value).__qualname__}")
 
 

@@ -235,8 +235,7 @@ class Seeds:
         """The :class:`RefitPlan` of the candidates' configured ``models``."""
         seedable = any(unset_random_state_params(model) for model in models)
         refit_seeds = self.refit_seeds(n_refits) if seedable else [None]
-        # a sampler's seed draws the training rows: no probe, whose identical hard labels on
-        # one test fold would drop the refits and leave the final model's sampler unseeded
+        # a sampler's seed always matters (*Whether seeds matter* above): no probe
         samples = any(unset_sampler_seeds(model) for model in models)
         return RefitPlan(refit_seeds, seedable and len(refit_seeds) > 1 and not samples)
 

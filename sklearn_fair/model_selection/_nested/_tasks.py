@@ -78,12 +78,8 @@ class TaskKey(NamedTuple):
     def describe(self):
         """A short human-readable name, e.g. ``"outer fold 3, candidate 1, inner split 0"``."""
         parts = ["all the data" if self.outer_fold is None else f"outer fold {self.outer_fold}"]
-        if self.candidate is not None:
-            parts.append(f"candidate {self.candidate}")
-        if self.inner_split is not None:
-            parts.append(f"inner split {self.inner_split}")
-        if self.refit is not None:
-            parts.append(f"refit {self.refit}")
+        names = ("candidate", "inner split", "refit")
+        parts += [f"{name} {value}" for name, value in zip(names, self[2:]) if value is not None]
         return f"{self.phase} fit ({', '.join(parts)})"
 
     def order(self):
@@ -179,17 +175,17 @@ def empty_result(key, error=None):
 
 
 @contextmanager
-def _recording(task, context, raise_errors):
+def _recording(task, context):
     """How every task runs: yields its empty result and the clock's start, runs the body under
     ``fit_timeout``, and records an exception in the result (``error``, ``timed_out``, the time
-    until it) instead of raising it, unless ``raise_errors``."""
+    until it) instead of raising it, unless ``error_score="raise"``."""
     result = empty_result(task.key)
     start = time.perf_counter()
     try:
         with time_limit(context.fit_timeout, task.key.describe()):
             yield result, start
     except Exception as exc:  # recorded, and turned into error_score by the caller
-        if raise_errors:
+        if isinstance(task.error_score, str) and task.error_score == "raise":
             raise
         # a fit that succeeded keeps its time when scoring fails
         result["fit_time"] = result["fit_time"] or time.perf_counter() - start
@@ -225,16 +221,10 @@ def test_predictions(model, X):
 
 
 def run_fit_task(task, context, data):
-    """Clone the estimator, set ``task.params``, fit, and score; never raises unless asked.
-
-    Returns a dict with ``key``, ``scores`` (metric name -> float; empty if the task failed),
-    ``fit_time``, ``score_time``, ``error`` (traceback text or None), ``predictions`` (a
-    fingerprint, for refits) and, when asked, the fitted ``estimator``. With
-    ``error_score="raise"`` an exception propagates instead of being recorded.
-    """
+    """Clone the estimator, set ``task.params``, fit and score: the fields of
+    :func:`empty_result`, and the fitted ``estimator`` when asked (see :func:`_recording`)."""
     data = data.resolve()
-    raise_errors = isinstance(task.error_score, str) and task.error_score == "raise"
-    with _recording(task, context, raise_errors) as (result, start):
+    with _recording(task, context) as (result, start):
         model = configure(context.estimator, task.params)
         columns = task.train if is_pairwise(model) else None
         fit_params = data.fit_params_for(task.train)
@@ -278,15 +268,11 @@ def run_fit_task(task, context, data):
 
 
 def run_search_task(task, context, data):
-    """Fit a whole scikit-learn search on ``task.train`` (searches that cannot be flattened).
-
-    Returns ``best_params``, ``best_index``, ``best_score`` and the search's candidates with
-    their mean validation scores, or an ``error``. With ``error_score="raise"`` the search's
-    exception propagates instead of being recorded.
-    """
+    """Fit a whole scikit-learn search (one that cannot be flattened) on ``task.train``: its
+    ``best_params``, ``best_index``, ``best_score``, candidates and their mean validation
+    scores, or an ``error`` (see :func:`_recording`)."""
     data = data.resolve()
-    raise_errors = isinstance(task.error_score, str) and task.error_score == "raise"
-    with _recording(task, context, raise_errors) as (result, start):
+    with _recording(task, context) as (result, start):
         search = clone(task.search)
         columns = task.train if is_pairwise(search) else None
         search.fit(*data.subset(task.train, columns), **data.search_fit_params_for(task.train))
