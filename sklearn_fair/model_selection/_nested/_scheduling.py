@@ -9,10 +9,8 @@ every duration is known early; ties go to the lowest outer fold, so that folds c
 after the other. Replaying measured durations (``bench_scaling.py``, the gradient-boosting
 workload), a 16-worker run takes 2.9 s against 2.3 s for the best any schedule could do and
 4.0 s for the faster of scikit-learn's two nested idioms. This module only decides, so the
-benchmark replays durations through the very same rules. A batch of short fits
-(``_batching.py``) takes after its first task the ready ones on the same rows, those that share
-its pipeline's prefix first (:meth:`NestedSchedule.pop_near`), so that its worker fits the
-shared steps once.
+benchmark replays durations through the very same rules. A batch takes its first task's
+neighbours (:meth:`NestedSchedule.pop_near`).
 
 The seed probe (see ``_seeds.py``): the first outer fold runs two refits first; if a seed
 changes nothing, every fold keeps one refit.

@@ -77,8 +77,7 @@ class CacheAudit:
             )
         for item in self.failures[:_MAX_LISTED]:
             lines.append(f"  FAILED {item['path']} ({item['task']}): {item['error']}")
-        for path, reason in self.rejected[:_MAX_LISTED]:
-            lines.append(f"  REJECTED {path}: {reason}")
+        lines += [f"  REJECTED {path}: {reason}" for path, reason in self.rejected[:_MAX_LISTED]]
         return "\n".join(lines)
 
 
@@ -116,9 +115,7 @@ class _AuditCache(TaskCache):
 
 
 def _same_scores(stored, recomputed, rtol, atol):
-    if set(stored) != set(recomputed):
-        return False
-    return all(
+    return set(stored) == set(recomputed) and all(
         np.isclose(value, recomputed[metric], rtol=rtol, atol=atol)
         for metric, value in stored.items()
     )
@@ -240,10 +237,8 @@ def verify_cache(
             f"Got {estimator!r} instead."
         )
     sample = _check_fraction(sample)
-    # an int or None: the same seed draws the same entries
     check_random_state_param(random_state, "verify_cache", SEED_CONSTRAINTS)
-    # one root, and each entry drawn from it by its name (never by the order entries are met)
-    seed = seed_root(random_state)
+    seed = seed_root(random_state)  # each entry is drawn from it by its name (_chosen)
     directory = Path(os.fsdecode(estimator.cache_dir))
     if not directory.is_dir():
         raise ValueError(
@@ -281,11 +276,8 @@ def verify_cache(
                     "path": os.fspath(path),
                     "task": task,
                     "fields": fields,
-                    "stored": {"scores": stored["scores"], "predictions": stored["predictions"]},
-                    "recomputed": {
-                        "scores": recomputed["scores"],
-                        "predictions": recomputed["predictions"],
-                    },
+                    "stored": {k: stored[k] for k in ("scores", "predictions")},
+                    "recomputed": {k: recomputed[k] for k in ("scores", "predictions")},
                 }
             )
     return audit
@@ -296,18 +288,8 @@ def check_entries(directory):
     run: a regular file of bounded size, JSON of the entries' format, its checksum, and its
     file name the digest of the key it records (an entry moved over another, or edited
     without its checksum, fails). Nothing is recomputed: a plausible forged score under a
-    recomputed checksum passes (see :func:`verify_cache`).
-
-    Parameters
-    ----------
-    directory : str or path-like
-        The cache folder.
-
-    Returns
-    -------
-    audit : CacheAudit
-        ``n_entries`` counts the entries that passed; ``rejected`` lists the others.
-    """
+    recomputed checksum passes (see :func:`verify_cache`). In the :class:`CacheAudit`,
+    ``n_entries`` counts the entries that passed; ``rejected`` lists the others."""
     cache = _AuditCache(directory, 0.0, 0)
     for path in sorted(Path(os.fsdecode(directory)).glob("*/*.json")):
         name = path.stem
