@@ -1,9 +1,13 @@
 """Issue 14.3: tasks are released by their dependencies, not by phase, critical path first."""
 
+import warnings
+
 import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.datasets import make_classification
 from sklearn.ensemble import RandomForestClassifier
 from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import KFold
 from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import StandardScaler
 
@@ -184,3 +188,46 @@ def test_without_a_probe_fold_0s_equal_refits_never_cut_the_other_folds_refits()
         (f, r) for f in (1, 2) for r in range(3)
     ]
     assert sched.deterministic is None
+
+
+class _FailsWithoutTheMiddleBlock(ClassifierMixin, BaseEstimator):
+    """Fails to train on blocks 0 and 2 without block 1; otherwise a seed changes its output."""
+
+    def __init__(self, c=1, random_state=None):
+        self.c = c
+        self.random_state = random_state
+
+    def fit(self, X, y):
+        blocks = set(X[:, 1].astype(int))
+        if {0, 2} <= blocks and 1 not in blocks:
+            raise ValueError("no row of block 1")
+        self.classes_ = np.unique(y)
+        self.w_ = np.random.RandomState(self.random_state).rand()
+        return self
+
+    def predict(self, X):
+        return self.classes_[(self.w_ * X[:, 0] > 0.25).astype(int)]
+
+
+def test_a_probe_that_finds_seeds_matter_skips_a_fold_whose_selection_failed():
+    # fold 1 tests block 1, so every inner fit of it fails and no candidate is selected; fold 0
+    # (the probe) then finds that seeds change the predictions: the other folds get every refit,
+    # the failed one none (it raised TypeError: 'NoneType' object is not a mapping)
+    rng = np.random.RandomState(0)
+    X_blocks = np.c_[rng.rand(60), np.repeat([0, 1, 2], 20)]
+    y_blocks = (X_blocks[:, 0] > 0.5).astype(int)
+    nested = NestedCV(
+        _FailsWithoutTheMiddleBlock(),
+        {"c": [1, 2]},
+        outer_cv=KFold(3),
+        inner_cv=KFold(2, shuffle=True, random_state=0),
+        n_refits=3,
+        refit=False,
+        random_state=0,
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        nested.fit(X_blocks, y_blocks)
+    assert [len(f["refit_seeds"]) for f in nested.outer_results_] == [3, 0, 3]
+    assert nested.best_params_per_fold_[1] is None
+    assert np.isnan(nested.outer_scores_[1]) and np.isfinite(nested.outer_scores_[[0, 2]]).all()

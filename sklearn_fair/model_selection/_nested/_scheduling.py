@@ -268,9 +268,7 @@ class NestedSchedule:
         if self.selections[fold].get("failed"):  # no candidate selected: no refit (h5)
             if fold == PROBE_FOLD and plan.probe and self.deterministic is None:
                 self.deterministic = False  # no probe possible: every fold gets every refit
-                for other in [f for f in self.selections if f is not None and f != fold]:
-                    if not self.selections[other].get("failed"):
-                        self._release_refits(other, range(len(plan.refit_seeds)))
+                self._release_every_refit()
             return
         wanted = range(len(plan.refit_seeds))
         if plan.probe and self.deterministic is None:
@@ -293,9 +291,13 @@ class NestedSchedule:
             not first["error"] and not second["error"] and _same_output(first, second)
         )
         if not self.deterministic:
-            for fold in list(self.selections):
-                if fold is not None:
-                    self._release_refits(fold, range(len(self.plan.refit_seeds)))
+            self._release_every_refit()
+
+    def _release_every_refit(self):
+        """Every refit of each fold selected so far (none for a fold whose selection failed)."""
+        for fold, selection in list(self.selections.items()):
+            if fold is not None and not selection.get("failed"):
+                self._release_refits(fold, range(len(self.plan.refit_seeds)))
 
     def refits_of(self, fold):
         """The keys of the refits that ran for ``fold``, in seed order."""
