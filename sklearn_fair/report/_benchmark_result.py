@@ -39,9 +39,6 @@ from ._report import NestedCVReport
 from ._results import DOCS, REPORT_INTERVALS, NoSplitsError, as_result, bootstrap_root
 from ._verdict import NOT_DEMONSTRATED, emphasis
 
-#: a level of a test, alpha (exclusive bounds)
-LEVEL = Interval(numbers.Real, 0, 1, closed="neither")
-
 #: A baseline tuned with this many times fewer candidates or inner fits than the model it is
 #: compared with had "a much smaller budget" (the unequal-tuning pitfall).
 BUDGET_RATIO = 4
@@ -245,8 +242,7 @@ class BenchmarkResult:
         every model is complete, with a :class:`~sklearn_fair.exceptions.MissingCellsWarning`.
         The report ranks no model on such a data set (a rank needs every model's score).
         """
-        failed = {key: cell.n_failed_folds() for key, cell in self.cells.items()}
-        return {key: n for key, n in failed.items() if n}
+        return {key: n for key, cell in self.cells.items() if (n := cell.n_failed_folds())}
 
     def _failed_models(self):
         """Data set -> the models whose folds failed on it: the data sets that whatever pools
@@ -467,7 +463,7 @@ class BenchmarkResult:
             "decimals": [IntervalNotBool(numbers.Integral, 0, 12, closed="both"), None],
             "confidence": [CONFIDENCE],
             "mark": ["boolean"],
-            "alpha": [LEVEL, None],
+            "alpha": [CONFIDENCE, None],
             "n_resamples": [COUNT],
         },
         prefer_skip_nested_validation=True,
@@ -557,16 +553,13 @@ class BenchmarkResult:
         return pd.DataFrame(columns, index=pd.Index(self.models, name="model"))
 
     def _against_the_best(self, dataset):
-        """``(best, {other: Holm-adjusted p against the best})`` on ``dataset``.
+        """``(best, {other: Holm-adjusted p against the best})`` on ``dataset``: the one rule of
+        :meth:`table`'s marks and of the report's.
 
-        ``best``: the models with the highest mean score, in the models' order: several when
-        their means are equal (to 12 significant digits: ``_format.tie_level``), none when
-        every model's folds failed (and then no test either: an empty dict). The corrected
-        resampled t-test of each other model against the first of them, Holm within the data
-        set; the best are not tested against each other, and models whose folds failed are
-        left out. The dict is None when no paired test can run: a result does not record its
-        outer splits, or the models' differ. The one rule of :meth:`table`'s marks and of the
-        report's (``_verdict.against_the_best``).
+        ``best``: the models tied (``tie_level``) at the highest mean score, none when every
+        model's folds failed. Each other complete model is tested against the first of them
+        (corrected resampled t-test, Holm within the data set); the dict is None when no paired
+        test can run (outer splits not recorded, or not shared).
         """
         means = {m: tie_level(mean_of(self.cells[dataset, m].scores)) for m in self.models}
         complete = [m for m in self.models if np.isfinite(means[m])]
@@ -599,7 +592,7 @@ class BenchmarkResult:
         return to_latex(self.table(**table_options))
 
     @validate_params(
-        {"baseline": [str, None], "confidence": [CONFIDENCE], "alpha": [LEVEL, None]},
+        {"baseline": [str, None], "confidence": [CONFIDENCE], "alpha": [CONFIDENCE, None]},
         prefer_skip_nested_validation=True,
     )
     def compare_to(self, baseline=None, *, confidence=0.95, alpha=None):
@@ -788,8 +781,7 @@ class BenchmarkResult:
         means = self.mean_scores(printed=False).loc[self._pooled_datasets("rank_comparison")]
         return _rank_comparison(
             means.apply(lambda column: column.map(tie_level)),  # ties as the tables tie them
-            alpha=alpha, control=control,
-            control_test=control_test,
+            alpha=alpha, control=control, control_test=control_test,
         )  # fmt: skip
 
     def multiple_comparison(self, *, test="auto", alpha=0.05):
@@ -816,7 +808,7 @@ class BenchmarkResult:
         {
             "baseline": [str, None],
             "rope": [Interval(numbers.Real, 0, None, closed="left")],
-            "alpha": [LEVEL],
+            "alpha": [CONFIDENCE],
             "prior": [Interval(numbers.Real, 0, None, closed="neither")],
             "n_samples": [COUNT],
             "random_state": RANDOM_STATE_CONSTRAINTS,
@@ -869,10 +861,8 @@ class BenchmarkResult:
 
     def _across(self, baseline, against, datasets, *, rope, random_state=0, **posterior):
         """:meth:`compare_across`'s table on ``datasets``, its counts read from ``against``
-        (:meth:`compare_to`'s table at the counts' level); ``random_state``: the root of the
-        posterior draws (compare_across's default); ``posterior``: ``prior``, ``n_samples`` of
-        :func:`~sklearn_fair.stats.bayesian_signed_rank` (its defaults, compare_across's, where
-        not given)."""
+        (:meth:`compare_to`'s table at the counts' level); ``posterior``: ``prior``, ``n_samples``
+        of :func:`~sklearn_fair.stats.bayesian_signed_rank` (defaults: compare_across's)."""
         pd = _pandas()
         root = seed_root(random_state)
         greater = self._sign("compare_across") > 0
@@ -1148,7 +1138,7 @@ class BenchmarkResult:
         {
             "title": [str],
             "confidence": [CONFIDENCE],
-            "alpha": [LEVEL, None],
+            "alpha": [CONFIDENCE, None],
             "n_resamples": [COUNT],
             "random_state": RANDOM_STATE_CONSTRAINTS,
             "plots": ["boolean"],

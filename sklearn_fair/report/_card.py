@@ -1,7 +1,7 @@
 """The reproducibility card: the paper's checklist, seeds, fingerprints and versions."""
 
 import os
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from importlib import metadata  # noqa: F401 - tests fake its version()
 
 import numpy as np
@@ -139,15 +139,10 @@ class ReproducibilityCard:
     def to_dict(self):
         """The card as a JSON-safe dict."""
         return {
+            **asdict(self),
             "checklist": [list(item) for item in self.checklist],
             # an object (a RandomState) by its name, without the address its repr holds
             "seeds": {key: _jsonable(value, str) for key, value in self.seeds.items()},
-            "splits_fingerprint": dict(self.splits_fingerprint),
-            "data_fingerprint": self.data_fingerprint,
-            "labels_fingerprint": self.labels_fingerprint,
-            "splits_file": self.splits_file,
-            "versions": dict(self.versions),
-            "task": self.task,
         }
 
     def __str__(self):
@@ -186,12 +181,10 @@ def reproducibility_card(results, *, X=None, y=None, splits_file=None, stratifie
 
 
 def cards_of_datasets(cards, whole):
-    """One card of a benchmark from its data sets' ``cards`` (data set -> ReproducibilityCard,
-    each made with that data set's X, y and splits file) and ``whole``, the card of all its
-    results without data (its seeds and splits fingerprints, labelled by data set): each
-    checklist answer, fingerprint and splits file as the data sets' cards give them, labelled
-    by data set where they differ. The one card of a benchmark that says what its data sets'
-    cards say."""
+    """One card of a benchmark from its data sets' ``cards`` (data set -> the card made with
+    its X, y and splits file) and ``whole`` (the card of all its results, without data): each
+    answer, fingerprint and splits file as the data sets' cards give them, labelled by data set
+    where they differ."""
     if len(cards) == 1:
         return next(iter(cards.values()))
 
@@ -205,10 +198,7 @@ def cards_of_datasets(cards, whole):
     for i, (item, _, _) in enumerate(whole.checklist):
         answers = {name: card.checklist[i][1] for name, card in cards.items()}
         hows = {name: card.checklist[i][2] for name, card in cards.items()}
-        if len(set(answers.values())) == 1 and len(set(hows.values())) == 1:
-            checklist.append((item, *next(iter(cards.values())).checklist[i][1:]))
-        else:
-            checklist.append((item, joined(answers), joined(hows)))
+        checklist.append((item, joined(answers), joined(hows)))
 
     def fingerprints(attribute):
         values = {name: getattr(card, attribute) for name, card in cards.items()}

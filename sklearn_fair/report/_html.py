@@ -190,9 +190,8 @@ def figure_from_matplotlib(figure, *, alt, caption="", dpi=200):
 
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png", dpi=dpi)
-    png = buffer.getvalue()
     width = round(figure.get_size_inches()[0] * 100)
-    return Figure(png=png, alt=alt, caption=caption, width=width)
+    return Figure(png=buffer.getvalue(), alt=alt, caption=caption, width=width)
 
 
 def render(title, sections, kind, *, lead=None):

@@ -1,8 +1,8 @@
 """Results read back are checked against what their writer guaranteed: :func:`verify_result`.
 
 A saved result may come from elsewhere (a committed results folder, a colleague's file, a
-hand edit), so every reader (``as_result``, hence ``BenchmarkResult.from_results`` and
-``load``, the reports, the card, the plots) checks it first. The formats sklearn-fair writes:
+hand edit), so every reader (``as_result``, hence everything that reads results) checks it
+first. The formats sklearn-fair writes:
 
 - ``"sklearn-fair-result"`` (:func:`~sklearn_fair.report.result_to_dict`): version 1 (no
   metrics), 2 (the metrics), 3 (always a checksum);
@@ -13,12 +13,9 @@ hand edit), so every reader (``as_result``, hence ``BenchmarkResult.from_results
 
 What cannot be read (a field of the wrong type) is refused. What fails a check (format and
 version, the checksum, each fold's score the mean of its refits' and the mean the mean of the
-folds', every score in its metric's range) is refused
-(:class:`~sklearn_fair.exceptions.InvalidResultError`, naming the result and what failed),
-or read with an :class:`~sklearn_fair.exceptions.UncheckedResultWarning` with
-``verify="warn"``. A result without a checksum is read with that warning; a dict without a
-``format`` (the caller's own numbers) has its types and values checked, nothing else. The
-checksum catches edits and damage, not a forger, who can recompute it.
+folds', every score in its metric's range) is refused, or read with a warning with
+``verify="warn"`` (see :func:`verify_result`). The checksum catches edits and damage, not a
+forger, who can recompute it.
 """
 
 import math
@@ -36,9 +33,7 @@ from ..utils._provenance import checksum, with_checksum  # noqa: F401 (the runne
 from ..utils._stacklevel import external_stacklevel
 
 RESULT_FORMAT = "sklearn-fair-result"
-# 2: the metrics, the selecting metric, the task, each fold's test scores per metric;
-# 3: a checksum. Versions 1 and 2 are still read (1 without its metric; without a checksum,
-# with a warning).
+# 2 added the selecting metric, the task and each fold's test scores per metric
 RESULT_VERSION = 3
 _RESULT_VERSIONS = (1, 2, 3)
 RUNNER_FORMAT = "sklearn-fair-experiment-model"  # written by experiment/_running/_runner.py

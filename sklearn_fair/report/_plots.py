@@ -445,12 +445,9 @@ def interval_plot(result, confidence, interval, ax):
 
 
 def fold_predictions(cell):
-    """``(y_true, y_pred, score)`` per outer fold of a cell that kept its predictions.
-
-    The refits combined as nested_cross_val_predict combines them (the mean probability or
-    decision value and its class; a regressor's mean prediction); ``score``: a binary
-    classifier's positive-class probability or decision value, else None.
-    """
+    """``(y_true, y_pred, score)`` per outer fold that kept its predictions, the refits combined
+    as nested_cross_val_predict combines them; ``score``: a binary classifier's positive-class
+    probability or decision value, else None."""
     folds = []
     for kept in cell.predictions:
         if kept is None:

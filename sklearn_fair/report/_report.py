@@ -162,9 +162,7 @@ class NestedCVReport:
             shared_metric([result.cells[d, m] for m in result.models]) is not None
             for d in result.datasets
         )
-        self._best = None
-        if len(result.models) > 1 and one_metric:
-            self._best = against_the_best(result)
+        self._best = against_the_best(result) if len(result.models) > 1 and one_metric else None
 
     def _cells(self):
         return [self.result.cells[d, m] for d in self.result.datasets for m in self.result.models]
@@ -372,9 +370,8 @@ class NestedCVReport:
             "validation minus test for a score, test minus validation for an error (lower is "
             "better); positive when validation was optimistic.",
         ]
-        splits = {
-            f"{k}: {v}" for c in self._cells() for k, v in c.resampling.items()
-        }  # how the folds were made, as the runs recorded it
+        # how the folds were made, as the runs recorded it
+        splits = {f"{k}: {v}" for c in self._cells() for k, v in c.resampling.items()}
         if splits:
             summary.paragraphs.append("How the folds were made: " + "; ".join(sorted(splits)) + ".")
         own = sorted(
@@ -495,11 +492,8 @@ class NestedCVReport:
         texts = result.table(confidence=self.confidence, mark=False)
         for model in result.models:
             row = [model]
-            for dataset in result.datasets:
-                mark = None  # one model: no best to mark
-                if self._best is not None:
-                    best, pvalues = self._best[dataset]
-                    mark = emphasis(model, best, pvalues, alpha)
+            for dataset in result.datasets:  # one model (no _best): no best to mark
+                mark = None if self._best is None else emphasis(model, *self._best[dataset], alpha)
                 row.append(Cell(texts.loc[model, dataset], numeric=True, emphasis=mark))
             section.rows.append(row)
         return section

@@ -231,16 +231,13 @@ def _integer_or_none(value):
 
 
 def bootstrap_root(own, random_state=None):
-    """The int root of the cells' bootstrap generators (:meth:`NestedResult.summary`): the
-    caller's ``random_state`` when given (an int, or one draw from a RandomState or
-    Generator), else the result's ``own`` when it is an int, else 0: a RandomState or Generator
-    the result holds is neither drawn from nor advanced, so the same result gives the same
-    intervals on every call. Drawn once per table, report or plot, so that every cell's seed
-    hangs on one root."""
+    """The int root of the cells' bootstrap generators (drawn once per table, report or plot):
+    ``random_state`` when given (one draw from a RandomState or Generator), else ``own`` when
+    it is an int, else 0: a RandomState or Generator the result holds is never drawn from, so
+    the same result gives the same intervals on every call."""
     if random_state is not None:
         return seed_root(random_state)
-    own = _integer_or_none(own)
-    return 0 if own is None else own
+    return int(own) if isinstance(own, numbers.Integral) else 0
 
 
 def _jsonable(value, name=repr):
@@ -354,11 +351,9 @@ def result_to_dict(nested):
 
 
 def _own_selection(nested):
-    """The metric a search given as the estimator selected with, where NestedCV's validation
-    scores are of another metric than its test scores; else None.
-
-    The engine's decision (``validation_comparable_``), never a comparison of the metrics'
-    names, which two custom scorers can share."""
+    """The metric a search given as the estimator selected with, else None: the engine's
+    decision (``validation_comparable_``), never a comparison of the metrics' names, which two
+    custom scorers can share."""
     return None if nested.validation_comparable_ else nested.selection_metric_
 
 
@@ -373,8 +368,7 @@ def _saved_selection(saved):
 
 def saved_fields(failures, resampling, selection):
     """The last fields of a saved result: ``failures`` (fold numbers as text, "final"),
-    ``resampling`` and the metric a search selected with, if any (``selection_metric``: the
-    validation scores are of that metric, not of the test scores')."""
+    ``resampling`` and the metric a search selected with, if any (``selection_metric``)."""
     fields = {
         "failures": {"final" if f is None else str(f): entry for f, entry in failures.items()},
         "resampling": dict(resampling),
@@ -485,11 +479,9 @@ def as_result(name, result, *, dataset="data", metric=None, budget=None, verify=
     ``result``: a fitted NestedCV (trusted), a :func:`result_to_dict` dict, the experiment
     runner's ``models/<name>.json`` content, or a dict of per-fold ``test_scores`` (and
     ``validation_scores``, ``best_params``). A dict is checked first (:func:`verify_result` with
-    ``verify``; None: the caller checked it); ``source``, where given, is the file it was read
-    from, as messages name it. ``metric`` and
-    ``budget``: the selecting metric's printed name and the tuning budget where the result does
-    not record them.
-    """
+    ``verify``; None: the caller checked it); ``source``: the file it was read from, if any.
+    ``metric``, ``budget``: the selecting metric's printed name and the tuning budget where the
+    result does not record them."""
     if isinstance(result, NestedResult):
         return result
     if isinstance(result, Mapping) and result.get("format") == BENCHMARK_FORMAT:
@@ -570,9 +562,8 @@ def as_result(name, result, *, dataset="data", metric=None, budget=None, verify=
     test_scores = np.array([f["test_score"] for f in folds], dtype=float)
     per_metric = _per_metric(folds, refit_metric, test_scores)
     metrics = {key: value for key, value in metrics.items() if key in per_metric}
-    missing = [key for key in per_metric if key not in metrics]
-    for key in missing:  # scores of a metric the result does not describe
-        metrics[key] = UNRECORDED
+    # scores of a metric the result does not describe
+    metrics.update({key: UNRECORDED for key in per_metric if key not in metrics})
     return NestedResult(
         dataset=str(dataset),
         model=str(name),

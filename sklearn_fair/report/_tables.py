@@ -63,7 +63,7 @@ class Section:
 
     def to_text(self):
         lines = [self.title, "=" * len(self.title)]
-        lines += [paragraph for paragraph in self.paragraphs]
+        lines += self.paragraphs
         if self.columns:
             cells = [list(map(str, self.columns))] + [
                 [_marked(c) for c in row] for row in self.rows
