@@ -56,8 +56,7 @@ def _pandas():
 
 
 def _level(confidence, alpha, owner):
-    """The level of a comparison: ``confidence``, or ``1 - alpha`` (the former parameter)
-    with a FutureWarning."""
+    """``confidence``, or ``1 - alpha`` (the former parameter) with a FutureWarning."""
     if alpha is None:
         return confidence
     warnings.warn(
@@ -705,8 +704,7 @@ class BenchmarkResult:
         return baseline
 
     def _warn_budget(self, baseline):
-        """One warning naming the cells whose baseline had a much smaller tuning budget (none
-        for a ``baseline_floor``)."""
+        """One warning naming the cells whose baseline had a much smaller tuning budget."""
         if self.baseline_floor and baseline == self.baseline:
             return
         cells = []

@@ -28,8 +28,7 @@ def package_versions():
 
 
 def splits_fingerprint(train_indices, test_indices):
-    """SHA-256 of the outer folds' sorted train and test indices (see
-    :func:`sklearn_fair.utils.digest`)."""
+    """SHA-256 of the outer folds' sorted train and test indices (``utils.digest``)."""
     folds = [
         [np.sort(train).tolist(), np.sort(test).tolist()]
         for train, test in zip(train_indices, test_indices)

@@ -195,8 +195,7 @@ def figure_from_matplotlib(figure, *, alt, caption="", dpi=200):
 
 
 def render(title, sections, kind, *, lead=None):
-    """The report ``title``, its ``lead`` sentence and ``sections`` as "text", "markdown" or
-    "html"."""
+    """The report ``title``, its ``lead`` and ``sections`` as "text", "markdown" or "html"."""
     if kind == "html":
         return html_page(title, sections, lead=lead)
     if kind == "text":

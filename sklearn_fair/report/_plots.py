@@ -386,8 +386,7 @@ def draw_comparison(table, metric, confidence, *, ax=None, path=None):
 
 
 def critical_difference_diagram(ranks, alpha, ax):
-    """See :meth:`BenchmarkResult.plot_critical_difference` (``ranks``: its
-    ``rank_comparison(alpha=alpha)``)."""
+    """See :meth:`BenchmarkResult.plot_critical_difference` (``ranks``: its rank_comparison)."""
     try:
         import scikit_posthocs as sp
     except ImportError as exc:  # pragma: no cover - in the plot extra

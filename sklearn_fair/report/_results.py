@@ -241,8 +241,7 @@ def bootstrap_root(own, random_state=None):
 
 
 def _jsonable(value, name=repr):
-    """A JSON-safe copy of ``value``: numpy numbers become Python ones, objects ``name(object)``
-    (their repr)."""
+    """A JSON-safe copy of ``value``: numpy numbers as Python's, objects as ``name(object)``."""
     if isinstance(value, Mapping):
         return {str(key): _jsonable(item, name) for key, item in value.items()}
     if isinstance(value, (list, tuple, np.ndarray)):
@@ -390,8 +389,7 @@ def _task(nested):
 
 
 def nested_metrics(nested):
-    """``(metrics, refit_metric)`` of a fitted NestedCV (``metrics_``, ``refit_metric_``):
-    key -> MetricName, the selecting metric first."""
+    """``(metrics, refit_metric)`` of a fitted NestedCV: key -> MetricName, the selecting first."""
     refit_metric = getattr(nested, "refit_metric_", "score")
     return {refit_metric: nested.metrics_[refit_metric], **nested.metrics_}, refit_metric
 

@@ -105,6 +105,5 @@ def _marked(cell, text=None):
 
 
 def _md(cell):
-    """A table cell in Markdown: its text escaped (:func:`markdown_cell`), then its
-    emphasis."""
+    """A table cell in Markdown: its text escaped (:func:`markdown_cell`), then its emphasis."""
     return _marked(cell, markdown_cell(cell))
