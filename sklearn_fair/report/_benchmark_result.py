@@ -295,12 +295,10 @@ class BenchmarkResult:
         for (dataset, model), cell in self.cells.items():
             validation = cell.validation_metric.values(cell.validation_scores)
             for key, values in cell.scores_per_metric.items():
+                selecting = key == cell.refit_metric
                 for fold, value in enumerate(cell.metrics[key].values(values)):
-                    row = {"dataset": dataset, "model": model}
-                    if multi:
-                        row["metric"] = key
+                    row = {"dataset": dataset, "model": model} | ({"metric": key} if multi else {})
                     row.update(outer_fold=fold, score=float(value))
-                    selecting = key == cell.refit_metric
                     row["validation_score"] = float(validation[fold]) if selecting else np.nan
                     rows.append(row)
         return pd.DataFrame(rows)

@@ -231,15 +231,13 @@ def card_of(models, *, X=None, y=None, splits_file=None, stratified=None):
     one = len({m.dataset for m in models}) == 1
     task = _task(models, y)
     strat = _stratification(models, y, stratified, task)
-    saved = (
-        (
+    saved = ("no", "pass the splits to save_splits; the outer indices are in the results")
+    if splits_file:
+        saved = (
             "yes",
             f"outer splits read from {os.fspath(splits_file)} (inner splits too where it "
             "holds them; the resampling says how the inner splits were made)",
         )
-        if splits_file
-        else ("no", "pass the splits to save_splits; the outer indices are in the results")
-    )
     checklist = [
         (
             "code for model selection and assessment",

@@ -241,10 +241,9 @@ class NestedCVReport:
 
     def _verdict(self):
         if self.result.baseline is not None or not self._one:
-            against = None
-            if self.result.baseline is not None:
-                against = self._against_baseline[0]
-                against = None if isinstance(against, ValueError) else against
+            against = self._against_baseline[0] if self.result.baseline is not None else None
+            if isinstance(against, ValueError):
+                against = None
             return benchmark_verdict(
                 self.result, alpha=self.alpha, tests=self._best, against=against
             )

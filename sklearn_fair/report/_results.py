@@ -562,6 +562,7 @@ def as_result(name, result, *, dataset="data", metric=None, budget=None, verify=
     metrics = {key: value for key, value in metrics.items() if key in per_metric}
     # scores of a metric the result does not describe
     metrics.update({key: UNRECORDED for key in per_metric if key not in metrics})
+    predictions = [f.get("predictions") for f in folds]
     return NestedResult(
         dataset=str(dataset),
         model=str(name),
@@ -583,11 +584,7 @@ def as_result(name, result, *, dataset="data", metric=None, budget=None, verify=
         estimator=estimator,
         failures=failures,
         resampling={str(k): str(v) for k, v in resampling.items()},
-        predictions=(
-            [f.get("predictions") for f in folds]
-            if any(f.get("predictions") is not None for f in folds)
-            else None
-        ),
+        predictions=predictions if any(p is not None for p in predictions) else None,
         selection_metric=selection,
         used_refit_seeds=_used_refit_seeds(refit_seeds, folds),
         error_score=error_score,
