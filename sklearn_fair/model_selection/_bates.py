@@ -205,16 +205,15 @@ def _assign_folds(n_samples, n_folds, seed):
 def _repetition_splits(assignment, n_folds):
     """Per outer fold ``k``: its (train, test) and its inner splits (fold ``j != k`` held out)."""
     tests = [np.flatnonzero(assignment == k) for k in range(n_folds)]
-    outer, inner = [], []
-    for k in range(n_folds):
-        outer.append((np.flatnonzero(assignment != k), tests[k]))
-        inner.append(
-            [
-                (np.flatnonzero((assignment != k) & (assignment != j)), tests[j])
-                for j in range(n_folds)
-                if j != k
-            ]
-        )
+    outer = [(np.flatnonzero(assignment != k), tests[k]) for k in range(n_folds)]
+    inner = [
+        [
+            (np.flatnonzero((assignment != k) & (assignment != j)), tests[j])
+            for j in range(n_folds)
+            if j != k
+        ]
+        for k in range(n_folds)
+    ]
     return outer, inner
 
 

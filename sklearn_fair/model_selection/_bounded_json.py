@@ -13,7 +13,7 @@ import stat
 
 import numpy as np
 
-__all__ = ["read_json", "scan"]
+__all__ = ["read_json", "scan", "short_repr"]
 
 # bytes per numpy pass: small enough to keep the temporaries to a few MB
 _CHUNK = 1 << 18
@@ -78,6 +78,12 @@ def _outside_strings(chunk, in_string, escaping):
     return outside, in_string ^ bool(quotes[-1] & 1), bool(odd_run[-1])
 
 
+def short_repr(value, limit=40):
+    """repr of a value read from a file, cut short: a JSON int may have thousands of digits."""
+    text = repr(value) if not isinstance(value, int) or abs(value) < 10**limit else "<huge int>"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 class _DuplicateKey(ValueError):
     """A key given twice in one JSON object (raised by :func:`_unique_keys`)."""
 
@@ -127,11 +133,12 @@ def read_json(
         status = os.fstat(file.fileno())
         if not stat.S_ISREG(status.st_mode):
             raise error(f"{where} is not a regular file.")
+        too_large = (
+            f"{where} is larger than max_bytes={max_bytes}; pass a larger max_bytes if the "
+            "file is really meant to be that large."
+        )
         if status.st_size > max_bytes:  # refused before a byte is read
-            raise error(
-                f"{where} is larger than max_bytes={max_bytes}; pass a larger max_bytes if "
-                "the file is really meant to be that large."
-            )
+            raise error(too_large)
         # one buffer of the file's size (plus a byte, to notice a file that grew): the
         # memory is the file's size once, never a multiple of it
         data = bytearray(min(status.st_size, max_bytes) + 1)
@@ -143,10 +150,7 @@ def read_json(
             size += count
         view.release()
     if size > max_bytes:
-        raise error(
-            f"{where} is larger than max_bytes={max_bytes}; pass a larger max_bytes if the "
-            "file is really meant to be that large."
-        )
+        raise error(too_large)
     del data[size:]
     problem, n_objects = scan(data, max_depth=max_depth, max_objects=max_objects)
     if problem == "depth":
@@ -160,11 +164,9 @@ def read_json(
     try:
         return json.loads(data.decode("utf-8"), object_pairs_hook=hook)
     except _DuplicateKey as exc:
-        key = repr(exc.args[0])
-        key = key if len(key) <= 40 else key[:37] + "..."
         raise error(
-            f"{where} gives the key {key} twice in one JSON object; which of the two values "
-            "counts is ambiguous (JSON readers differ), so the file is refused."
+            f"{where} gives the key {short_repr(exc.args[0])} twice in one JSON object; which "
+            "of the two values counts is ambiguous (JSON readers differ), so the file is refused."
         ) from None
     # ValueError covers JSONDecodeError, UnicodeDecodeError and ints of too many digits;
     # RecursionError is a second line behind the nesting check

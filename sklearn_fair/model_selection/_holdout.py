@@ -113,7 +113,17 @@ class HoldoutSplit(BaseShuffleSplit):
         return 1
 
     def _iter_indices(self, X, y=None, groups=None):
-        self._check_params()
+        check_parameter_constraints(self)
+        if not self.shuffle and self.random_state is not None:
+            raise ValueError(
+                "HoldoutSplit(shuffle=False) holds out the last rows, so a random_state has no "
+                f"effect; leave it None or set shuffle=True. Got {self.random_state!r}."
+            )
+        if not self.shuffle and self.stratify:
+            raise ValueError(
+                "HoldoutSplit(shuffle=False) holds out the last rows in time order and cannot "
+                "also stratify; set stratify=None or False, or shuffle=True."
+            )
         stratify = self._stratifies(y)
         n_samples = _num_samples(X)
         if not self.shuffle:
@@ -168,19 +178,6 @@ class HoldoutSplit(BaseShuffleSplit):
                 f"{n_samples} samples; test_size must be below n_samples."
             )
         return n_test
-
-    def _check_params(self):
-        check_parameter_constraints(self)
-        if not self.shuffle and self.random_state is not None:
-            raise ValueError(
-                "HoldoutSplit(shuffle=False) holds out the last rows, so a random_state has no "
-                f"effect; leave it None or set shuffle=True. Got {self.random_state!r}."
-            )
-        if not self.shuffle and self.stratify:
-            raise ValueError(
-                "HoldoutSplit(shuffle=False) holds out the last rows in time order and cannot "
-                "also stratify; set stratify=None or False, or shuffle=True."
-            )
 
 
 def _splits_unstratified(X, test_size):

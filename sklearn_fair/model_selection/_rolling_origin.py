@@ -119,18 +119,15 @@ class RollingOrigin(BaseCrossValidator):
 
     def _origins(self, n_samples):
         """The exclusive ends of the analysis windows."""
-        self._check_params()
-        if n_samples < self.initial + self.assess:
-            raise ValueError(
-                f"RollingOrigin(initial={self.initial}, assess={self.assess}) needs at least "
-                f"{self.initial + self.assess} samples; got {n_samples}."
-            )
-        return range(self.initial, n_samples - self.assess + 1, self.skip + 1)
-
-    def _check_params(self):
         check_parameter_constraints(self)
         if self.lag > self.initial:
             raise ValueError(
                 f"The 'lag' parameter of RollingOrigin must be at most initial={self.initial}. "
                 f"Got {self.lag!r} instead."
             )
+        if n_samples < self.initial + self.assess:
+            raise ValueError(
+                f"RollingOrigin(initial={self.initial}, assess={self.assess}) needs at least "
+                f"{self.initial + self.assess} samples; got {n_samples}."
+            )
+        return range(self.initial, n_samples - self.assess + 1, self.skip + 1)

@@ -1,11 +1,8 @@
 """Saving and loading resampling splits as JSON (never pickle), with a label fingerprint.
 
-The sklearn-fair format (version 1) is described in the user guide (``docs/guide/resampling.rst``);
-version 2 may write a fold as ``{"train_is_rest": true, "test": [...]}``, whose training set is
-every sample not in its test set, in increasing order. The gnn-comparison format is that of the
-``data_splits/*/*.json`` files of Errica et al. (2020): a list of outer folds ``{"test": [...],
-"model_selection": [{"train": [...], "validation": [...]}]}``, whose outer training set is
-implicitly every sample not in ``test``.
+Formats: sklearn-fair (version 1 in ``docs/guide/resampling.rst``; version 2 may write a fold as
+``{"train_is_rest": true, "test": [...]}``, whose training set is every other sample, in
+increasing order) and gnn-comparison (the ``data_splits/*/*.json`` files of Errica et al., 2020).
 """
 
 import hashlib
@@ -20,7 +17,7 @@ from sklearn.utils._param_validation import StrOptions, validate_params
 
 from ..exceptions import InvalidSplitError, SplitsMismatchError
 from ..utils import IntervalNotBool, to_numpy
-from ._bounded_json import read_json
+from ._bounded_json import read_json, short_repr
 from ._split_validation import (
     _members,
     _preview,
@@ -95,7 +92,7 @@ def _check_fingerprint(fingerprint, name):
         raise InvalidSplitError(f"{name} has a 'labels_fingerprint' that is not a string.")
     if not _FINGERPRINT.fullmatch(fingerprint):
         raise InvalidSplitError(
-            f"{name} has a malformed 'labels_fingerprint' ({_short_repr(fingerprint)}); it must "
+            f"{name} has a malformed 'labels_fingerprint' ({short_repr(fingerprint)}); it must "
             f"be null or {_FINGERPRINT_PREFIX!r} followed by 64 lowercase hexadecimal digits, "
             "as labels_fingerprint() returns."
         )
@@ -350,14 +347,8 @@ def save_splits(splits, path, *, y=None, n_samples=None, max_bytes=MAX_BYTES, ma
     if n_bytes > max_bytes:
         over.append((f"take {n_bytes} bytes in JSON", "max_bytes", max_bytes, MAX_BYTES))
     if n_splits > max_folds:
-        over.append(
-            (
-                f"are {n_splits} splits (outer folds and inner splits)",
-                "max_folds",
-                max_folds,
-                MAX_FOLDS,
-            )
-        )
+        what = f"are {n_splits} splits (outer folds and inner splits)"
+        over.append((what, "max_folds", max_folds, MAX_FOLDS))
     if over:
         raise InvalidSplitError(
             "These splits "
@@ -476,20 +467,20 @@ def _from_sklearn_fair(document, name):
     if document["format"] != FORMAT_NAME:
         raise InvalidSplitError(
             f"{name} is not an sklearn-fair splits file: its 'format' is "
-            f"{_short_repr(document['format'])}, not {FORMAT_NAME!r}."
+            f"{short_repr(document['format'])}, not {FORMAT_NAME!r}."
         )
     version = document.get("version")
     # json.loads makes 1.0 a float and true a bool, neither of them a version
     if type(version) is not int or version not in (FORMAT_VERSION, COMPACT_VERSION):
         raise InvalidSplitError(
-            f"{name} has format version {_short_repr(version)}; this version of "
+            f"{name} has format version {short_repr(version)}; this version of "
             f"sklearn-fair reads versions {FORMAT_VERSION} and {COMPACT_VERSION}."
         )
     n_samples = document.get("n_samples")
     # json.loads makes ints of type int and booleans of its subclass bool
     if type(n_samples) is not int or not 1 <= n_samples <= _INTP.max:
         raise InvalidSplitError(
-            f"{name} has no valid 'n_samples' (got {_short_repr(n_samples)}); it must be an "
+            f"{name} has no valid 'n_samples' (got {short_repr(n_samples)}); it must be an "
             f"int in [1, {_INTP.max}]."
         )
     fingerprint = document.get("labels_fingerprint")
@@ -497,7 +488,7 @@ def _from_sklearn_fair(document, name):
     kfold = document.get("kfold", False)
     if not isinstance(kfold, bool):
         raise InvalidSplitError(
-            f"{name} has a 'kfold' field of {_short_repr(kfold)}; it must be true or false."
+            f"{name} has a 'kfold' field of {short_repr(kfold)}; it must be true or false."
         )
     entries = _field(document, "folds", list, name)
     rest = [isinstance(e, dict) and e.get("train_is_rest") is True for e in entries]
@@ -627,19 +618,13 @@ def _indices(mapping, key, where):
     values = _field(mapping, key, list, where)
     bad = [v for v in values if type(v) is not int]
     if bad:
-        shown = ", ".join(_short_repr(v) for v in bad[:5])
+        shown = ", ".join(short_repr(v) for v in bad[:5])
         raise InvalidSplitError(f"'{key}' of {where} must list integer indices; found [{shown}].")
     # JSON ints have no bound; refuse those no array can hold (and no data set can have)
     # (the bounds as local ints: iinfo's attributes are properties, slow once per index)
     low, high = int(_INTP.min), int(_INTP.max)
     huge = [v for v in values if not low <= v <= high]
     if huge:
-        shown = ", ".join(_short_repr(v) for v in huge[:5])
+        shown = ", ".join(short_repr(v) for v in huge[:5])
         raise InvalidSplitError(f"'{key}' of {where} has indices out of range: [{shown}].")
     return np.asarray(values, dtype=np.intp)
-
-
-def _short_repr(value, limit=40):
-    """repr of a value read from a file, cut short: a JSON int may have thousands of digits."""
-    text = repr(value) if not isinstance(value, int) or abs(value) < 10**limit else "<huge int>"
-    return text if len(text) <= limit else text[: limit - 3] + "..."

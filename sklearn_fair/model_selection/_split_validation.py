@@ -54,8 +54,7 @@ def _sorted_unique(values, return_counts=False):
 def _repeated(values):
     """The distinct values that ``values`` holds more than once, sorted."""
     values = np.sort(np.asarray(values).reshape(-1))
-    twice = values[1:][values[1:] == values[:-1]]
-    return _sorted_unique(twice)
+    return _sorted_unique(values[1:][values[1:] == values[:-1]])
 
 
 def _members(values, of, n_samples):
@@ -71,13 +70,6 @@ def _members(values, of, n_samples):
     return of[positions] == values if of.size else np.zeros(values.size, dtype=bool)
 
 
-def _first_missing(present, n_samples, limit=10):
-    """The first ``limit`` integers of ``[0, n_samples)`` not in the sorted ``present``, in
-    work bounded by ``present.size``, never by ``n_samples`` (which may be huge)."""
-    candidates = np.arange(min(n_samples, present.size + limit))
-    return candidates[~np.isin(candidates, present)][:limit]
-
-
 def check_partition(tests, n_samples, *, name):
     """Raise unless the test sets ``tests`` hold every sample of ``n_samples`` exactly once, in
     work bounded by their size: ``n_samples`` (read from a file, it may be anything) is only
@@ -90,7 +82,9 @@ def check_partition(tests, n_samples, *, name):
     n_never = n_samples - int(np.count_nonzero((unique >= 0) & (unique < n_samples)))
     problems = []
     if n_never:
-        never = _first_missing(unique, n_samples)
+        # the first 10 never tested, in work bounded by the tests, never by n_samples
+        candidates = np.arange(min(n_samples, unique.size + 10))
+        never = candidates[~np.isin(candidates, unique)][:10]
         problems.append(f"never tested: {_preview(never, total=n_never)}")
     if several.size:
         problems.append(f"tested in several folds: {_preview(several)}")
