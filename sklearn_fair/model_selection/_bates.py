@@ -430,18 +430,16 @@ default="auto"
     folds = np.array([_assign_folds(n_samples, n_folds, int(s)) for s in seeds.fold_seeds])
     scorers = {s: _LossStatistic(loss_function, s) for s in ("mean", "variance")}
     batch = max(1, _ROW_BYTES // (8 * n_folds * n_folds * n_samples))
-    outer, inner = [], []
-    for start in range(0, n_repetitions, batch):
-        repetitions = range(start, min(start + batch, n_repetitions))
-        moments = _run_batch(
-            estimator, seeds.params, scorers, folds, n_folds, repetitions, X, y, n_jobs, verbose
-        )
-        outer.append(moments[0])
-        inner.append(moments[1])
+    batches = [range(s, min(s + batch, n_repetitions)) for s in range(0, n_repetitions, batch)]
+    moments = [
+        _run_batch(estimator, seeds.params, scorers, folds, n_folds, reps, X, y, n_jobs, verbose)
+        for reps in batches
+    ]
+    outer, inner = (np.concatenate(parts) for parts in zip(*moments))
     # imported here: a worker that imports model_selection to run a fit needs no statistics
     from ..stats._ncv import ncv_estimates
 
-    values = ncv_estimates(np.concatenate(outer), np.concatenate(inner), n_samples, confidence)
+    values = ncv_estimates(outer, inner, n_samples, confidence)
     return NestedCVInterval(
         confidence=float(confidence),
         method=METHOD,
