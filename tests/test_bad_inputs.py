@@ -1404,6 +1404,12 @@ ISSUE_13_CASES = [
         r"'fit_timeout' parameter of NestedCV must be a float in the range \(0.0, inf\)",
     ),
     case(
+        "nested-fit_timeout-bool",  # True was a limit of one second
+        lambda tmp: nested(tmp, fit_timeout=True).fit(X, y),
+        ValueError,
+        r"'fit_timeout' parameter of NestedCV must be a float in the range \(0.0, inf\).*Got True",
+    ),
+    case(
         "nested-early_stopping_split-unknown",
         lambda tmp: nested(tmp, early_stopping_split="inner").fit(X, y),
         ValueError,

@@ -7,7 +7,7 @@ import os
 import warnings
 
 import numpy as np
-from sklearn.utils._param_validation import Interval, StrOptions, validate_params
+from sklearn.utils._param_validation import StrOptions, validate_params
 
 from ..exceptions import (
     MissingCellsWarning,
@@ -25,7 +25,14 @@ from ..stats import (
 from ..stats import multiple_comparison as _multiple_comparison
 from ..stats import rank_comparison as _rank_comparison
 from ..stats._aggregate import performance_profile
-from ..stats._checks import CONFIDENCE, COUNT, check_same_splits, equal_differences
+from ..stats._checks import (
+    CONFIDENCE,
+    COUNT,
+    NON_NEGATIVE,
+    POSITIVE,
+    check_same_splits,
+    equal_differences,
+)
 from ..stats._normalize import normalize_scores
 from ..utils import RANDOM_STATE_CONSTRAINTS, IntervalNotBool, fill_doc, install_hint
 from ..utils._printing import decimals_for, number
@@ -456,7 +463,7 @@ class BenchmarkResult:
     @validate_params(
         {
             "statistic": [StrOptions({"mean", "iqm"})],
-            "scale": [Interval(numbers.Real, 0, None, closed="neither")],
+            "scale": [POSITIVE],
             "decimals": [IntervalNotBool(numbers.Integral, 0, 12, closed="both"), None],
             "confidence": [CONFIDENCE],
             "mark": ["boolean"],
@@ -803,9 +810,9 @@ class BenchmarkResult:
     @validate_params(
         {
             "baseline": [str, None],
-            "rope": [Interval(numbers.Real, 0, None, closed="left")],
+            "rope": [NON_NEGATIVE],
             "alpha": [CONFIDENCE],
-            "prior": [Interval(numbers.Real, 0, None, closed="neither")],
+            "prior": [POSITIVE],
             "n_samples": [COUNT],
             "random_state": RANDOM_STATE_CONSTRAINTS,
         },
@@ -1088,7 +1095,7 @@ class BenchmarkResult:
             "y": "no_validation",
             "splits_file": "no_validation",
             "stratified": ["boolean", None],
-            "rope": [Interval(numbers.Real, 0, None, closed="neither"), None],
+            "rope": [POSITIVE, None],
         },
         prefer_skip_nested_validation=True,
     )

@@ -589,6 +589,11 @@ def test_one_level_parameter_for_every_comparison(result):
         (lambda r: r.aggregate(n_resamples=-3), "n_resamples"),
         (lambda r: r.compare_to(confidence=1.0), "confidence"),
         (lambda r: r.compare_across(rope=-0.1), "rope"),
+        # a bool passed as a number: rope=True was a ROPE of 1.0, prior=True a prior of 1
+        (lambda r: r.compare_across(rope=True), "rope"),
+        (lambda r: r.compare_across(prior=True), "prior"),
+        (lambda r: r.report(rope=True), "rope"),
+        (lambda r: r.table(scale=True), "scale"),
         (lambda r: r.report(interval="z"), "interval"),
         (lambda r: r.to_html(n_resamples=0), "n_resamples"),
         (lambda r: r.probability_of_improvement("x", "y", random_state=True), "random_state"),

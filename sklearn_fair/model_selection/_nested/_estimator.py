@@ -10,7 +10,7 @@ from sklearn import get_config
 from sklearn.base import BaseEstimator, MetaEstimatorMixin, _fit_context
 from sklearn.utils import get_tags
 from sklearn.utils._available_if import _AvailableIfDescriptor
-from sklearn.utils._param_validation import Interval, Options, StrOptions
+from sklearn.utils._param_validation import Options, StrOptions
 from sklearn.utils.metadata_routing import process_routing
 from sklearn.utils.validation import check_is_fitted
 
@@ -60,7 +60,7 @@ PROTOCOL_CONSTRAINTS = {
     "verbose": ["verbose"],
     "cache_dir": [str, os.PathLike, None],
     "early_stopping_split": [StrOptions({"auto", "protocol", "estimator"})],
-    "fit_timeout": [Interval(numbers.Real, 0, None, closed="neither"), None],
+    "fit_timeout": [IntervalNotBool(numbers.Real, 0, None, closed="neither"), None],
     "select": [StrOptions({"best", "one_se"})],
 }
 
