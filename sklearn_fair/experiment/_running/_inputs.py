@@ -14,7 +14,6 @@ from pathlib import Path
 
 from .._reading._data import cache_folder, tu_read_paths
 from .._reading._text import neutral
-from ._resultfile import RECORD
 
 __all__ = ["inputs_of", "refuse_overwriting_inputs"]
 
@@ -40,12 +39,11 @@ def inputs_of(config):
 
 def _outputs(config, files):
     """``(path, name, key)`` of every path the run writes (``files``: the parts of the files
-    of the results folder): the folder, the files and the folders on the way, and the task
-    cache; ``key`` is the experiment file's key that places it."""
-    root, outputs = Path(config.output_dir).resolve(), []
-    places = ("experiment", "output_dir")
-    outputs.append((root, "the results folder", places))
-    for parts in [*files, (RECORD,)]:
+    of the results folder, its record included): the folder, the files and the folders on
+    the way, and the task cache; ``key`` is the experiment file's key that places it."""
+    root, places = Path(config.output_dir).resolve(), ("experiment", "output_dir")
+    outputs = [(root, "the results folder", places)]
+    for parts in files:
         for end in range(1, len(parts) + 1):
             outputs.append((root.joinpath(*parts[:end]), "/".join(parts[:end]), places))
     cache = Path(cache_folder(config)).resolve()

@@ -9,12 +9,11 @@ its text still has that hash.
 import hashlib
 import json
 import os
-import re
 from pathlib import Path
 
 from ...exceptions import ExperimentConfigError
 from ...model_selection._engine import read_json
-from ._resultfile import ResultsFolder
+from ._resultfile import _SHA256, ResultsFolder
 
 __all__ = ["MANIFEST", "read_manifest", "record_experiment", "text_sha256"]
 
@@ -22,7 +21,6 @@ MANIFEST = "experiments.json"
 FORMAT = "sklearn-fair-cache-experiments/1"
 _MAX_MANIFEST_BYTES = 1 << 20
 _MAX_RECORDS = 1000
-_SHA256 = re.compile(r"[0-9a-f]{64}")
 
 
 def text_sha256(text):

@@ -62,10 +62,9 @@ def _tables(config):
 
 
 def _html(config, result, made):
-    """report.html: the benchmark's report, its card that of each data set's report (``made``:
-    data set -> NestedCVReport, made with the data set's X, y and splits file) as
-    reproducibility.json and report.md give it; ``to_html`` has no data, so its card said the
-    splits were not saved, their stratification unknown and no fingerprint computed."""
+    """report.html with the card of each data set's report (``made``), as report.md gives it:
+    ``to_html`` has no data, so its card said the splits were not saved, their stratification
+    unknown and no fingerprint computed."""
     card = cards_of_datasets(
         {dataset: report.card for dataset, report in made.items()},
         card_of(list(result.cells.values())),
@@ -75,9 +74,8 @@ def _html(config, result, made):
 
 
 def _ranked(config):
-    """Whether the report has a Ranks section: three models or more on two data sets or more,
-    so ranks.txt and the critical difference exist (saying so where folds failed on too many
-    data sets to rank)."""
+    """Whether the report has a Ranks section (and so ranks.txt and the critical difference):
+    three models or more on two data sets or more."""
     return len(config.models) >= 3 and len(config.datasets) >= 2
 
 
@@ -188,19 +186,17 @@ def cell_failures(config, result):
     """Every failed fit of the run: ``dataset``, ``model`` (as the file names them),
     ``outer_fold``, ``phase`` and the last line of its ``error``."""
     data_of, model_of = originals(config)
-    failures = []
-    for (dataset, model), nested in result.estimators.items():
-        for task in getattr(nested, "failed_tasks_", None) or []:
-            failures.append(
-                {
-                    "dataset": data_of[dataset],
-                    "model": model_of[model],
-                    "outer_fold": task["key"].get("outer_fold"),
-                    "phase": str(task["key"].get("phase")),
-                    "error": (str(task["error"]).strip().splitlines() or [""])[-1],
-                }
-            )
-    return failures
+    return [
+        {
+            "dataset": data_of[dataset],
+            "model": model_of[model],
+            "outer_fold": task["key"].get("outer_fold"),
+            "phase": str(task["key"].get("phase")),
+            "error": (str(task["error"]).strip().splitlines() or [""])[-1],
+        }
+        for (dataset, model), nested in result.estimators.items()
+        for task in getattr(nested, "failed_tasks_", None) or []
+    ]
 
 
 def _csv(rows, columns):
@@ -256,8 +252,8 @@ def _complete(result, dataset):
 
 
 def _summaries(config, result, loaded, failures):
-    """Per data set its report over every model (as report.html reports it: n/a, and why,
-    where folds failed), and the summary rows: the report's, with the failed fits."""
+    """Per data set its report over every model (n/a, and why, where folds failed), and the
+    summary rows: the report's, with the failed fits."""
     data_of, model_of = originals(config)
     reports, rows = {}, []
     for dataset in result.datasets:
@@ -279,10 +275,9 @@ def _summaries(config, result, loaded, failures):
 
 
 def write_outputs(folder, config, result, loaded, failures):
-    """Write every output file of the run (``failures``: its :func:`cell_failures`) into
-    ``folder``; ``(results, reports, problems)``: ``(data set, model)`` -> result dict and
-    data set -> NestedCVReport (as the file names them), and the outputs that could not be
-    made, and why."""
+    """Write every output file of the run into ``folder``; ``(results, reports, problems)``:
+    ``(data set, model)`` -> result dict, data set -> NestedCVReport (as the file names
+    them), and the outputs that could not be made, and why."""
     data_of, model_of = originals(config)
     problems, results, reports, made_reports = [], {}, {}, {}
 

@@ -20,13 +20,13 @@ import hashlib
 import json
 import os
 import re
-import stat
 import uuid
 from pathlib import Path
 
 from ...exceptions import ExperimentConfigError
 from ...model_selection._engine import read_json
 from ...utils._provenance import checksum, with_checksum  # the report's rule too
+from ...utils._tu_format import file_kind
 from .._reading._text import neutral
 
 __all__ = ["RECORD", "ResultsFolder", "checksum", "with_checksum"]
@@ -56,16 +56,18 @@ def _same_file(a, b):
 def _kind(path):
     """What is at ``path`` (links not followed), or None if nothing is."""
     try:
-        mode = os.lstat(path).st_mode
+        kind = file_kind(os.lstat(path).st_mode)
     except FileNotFoundError:
         return None
-    if stat.S_ISREG(mode):
-        return _FILE
-    if stat.S_ISLNK(mode):
-        return "a symbolic link"
-    if stat.S_ISDIR(mode):
-        return "a folder"
-    return "a FIFO" if stat.S_ISFIFO(mode) else "a device or socket"
+    return "a device or socket" if kind in ("a device", "a socket", "of another kind") else kind
+
+
+def _refuse_kind(path, accepted, why):
+    kind = _kind(path)
+    if kind not in (None, accepted):
+        raise ExperimentConfigError(
+            neutral(f"The results folder holds {path}, which is {kind}, {why}; remove it.")
+        )
 
 
 class ResultsFolder:
@@ -73,9 +75,7 @@ class ResultsFolder:
     parts joined by ``/`` -> its SHA-256 in ``sha256``)."""
 
     def __init__(self, root):
-        self.root = Path(root)
-        self.files = []
-        self.sha256 = {}
+        self.root, self.files, self.sha256 = Path(root), [], {}
 
     def _target(self, parts, create=False):
         for part in parts:
@@ -89,23 +89,9 @@ class ResultsFolder:
             if create:
                 with contextlib.suppress(FileExistsError):  # another runner made it first
                     folder.mkdir()
-            kind = _kind(folder)
-            if kind not in (None, "a folder"):
-                raise ExperimentConfigError(
-                    neutral(
-                        f"The results folder holds {folder}, which is {kind}, where a "
-                        "folder goes; remove it."
-                    )  # fmt: skip
-                )
+            _refuse_kind(folder, "a folder", "where a folder goes")
         target = folder / parts[-1]
-        kind = _kind(target)
-        if kind not in (None, _FILE):
-            raise ExperimentConfigError(
-                neutral(
-                    f"The results folder holds {target}, which is {kind}, not a regular "
-                    "file; remove it."
-                )  # fmt: skip
-            )
+        _refuse_kind(target, _FILE, "not a regular file")
         return target
 
     def check(self, files):
@@ -147,9 +133,8 @@ class ResultsFolder:
 
     def _recorded(self):
         """``(files, unverified)``: the files of the earlier run's record (name -> SHA-256)
-        that may be removed, and the names it holds that may not (a record edited since it
-        was written, its checksum failing: every name; the names an earlier run could not
-        verify); none where there is no record, or none that can be read."""
+        that may be removed, and those that may not (not verified by an earlier run; all,
+        where the record's checksum fails); none where there is no record that can be read."""
         if _kind(self.root / RECORD) != _FILE:
             return {}, []
         try:
@@ -170,23 +155,17 @@ class ResultsFolder:
             if isinstance(d, str) and _SHA256.fullmatch(d)
         }
         unverified = document.get("unverified")
-        unverified = list(
-            dict.fromkeys(n for n in unverified if isinstance(n, str))
-            if isinstance(unverified, list)
-            else []
-        )
+        unverified = unverified if isinstance(unverified, list) else []
+        unverified = list(dict.fromkeys(n for n in unverified if isinstance(n, str)))
         if document.get("checksum") != checksum(document):
             return {}, list(dict.fromkeys([*unverified, *files]))
         return files, unverified
 
     def replace_record(self, in_layout, written_by_runner):
         """Remove the files of the earlier run's record that this run did not write, where
-        ``in_layout(parts)``, each is a regular file as that run wrote it (its SHA-256) and
-        ``written_by_runner(parts, path)`` (a JSON file of the user's under a recorded SHA-256
-        is not), and record this run's; ``(removed, left)``: the paths removed, and those
-        left (changed since, not verified, or not removable), kept in the record so that
-        every run names them. A record edited since it was written (its checksum fails)
-        removes nothing: every file it names is left."""
+        ``in_layout(parts)``, as that run wrote them (their SHA-256) and
+        ``written_by_runner(parts, path)``, and record this run's; ``(removed, left)``: the
+        paths removed, and those left, kept in the record so that every run names them."""
         removed, left, unverified = [], {}, []
         files, names = self._recorded()
         for name, digest in [*files.items(), *((n, None) for n in names if n not in files)]:
