@@ -37,8 +37,7 @@ class Builder:
     before use."""
 
     def __init__(self, source, allowed=ALLOWED_PACKAGES):
-        self.source = source
-        self.allowed = tuple(allowed)
+        self.source, self.allowed = source, tuple(allowed)
 
     def error(self, key, message):
         return self.source.error(key, message)

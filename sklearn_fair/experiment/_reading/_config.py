@@ -152,8 +152,7 @@ def _check_table(source, document, table, schema, prefix=()):
 
 
 def _not_a_regular_file(path):
-    """Why ``path`` (links followed) is no file to read, or None for a regular file: "does not
-    exist", or what it is (a folder, a FIFO, a device, a socket), not "does not exist"."""
+    """Why ``path`` (links followed) is no regular file to read, or None."""
     try:
         mode = os.stat(path).st_mode
     except (FileNotFoundError, NotADirectoryError):
@@ -286,9 +285,8 @@ def _check_num_workers(source, key, value, limits):
 
 
 def _check_estimator_cv(source, key, value, limits):
-    """At most ``limits.folds`` splits of an estimator's own cross-validation (a search
-    given as the estimator, RFECV, CalibratedClassifierCV): a number of folds, or a
-    splitter's splits counted without the data (one that needs them is not counted)."""
+    """At most ``limits.folds`` splits of an estimator's own cross-validation (RFECV, a
+    search...); a splitter that needs the data to count them is not counted."""
     n_splits = value
     if not isinstance(value, int) and callable(getattr(value, "get_n_splits", None)):
         try:
@@ -308,9 +306,8 @@ _COUNTED = {"n_jobs": _check_n_jobs, "num_workers": _check_num_workers, "cv": _c
 
 
 def _drawn(distributions, n_iter):
-    """How many candidates scikit-learn's ParameterSampler draws (``n_iter``, or the size of
-    the space where every value is a list: it draws without replacement), or ``n_iter`` for
-    what it would refuse (the search refuses it when fitted)."""
+    """How many candidates ParameterSampler draws (at most a space of lists' size), or
+    ``n_iter`` for what it refuses (the search refuses it when fitted)."""
     from sklearn.model_selection import ParameterSampler
 
     try:
@@ -320,10 +317,8 @@ def _drawn(distributions, n_iter):
 
 
 def _exhausted(search):
-    """The candidates HalvingRandomSearchCV's ``n_candidates="exhaust"`` draws: as many as
-    ``max_resources // min_resources``, at most the space's size (lists only); with a
-    distribution and ``max_resources="auto"`` (the data's samples), None: counted with the
-    data, as at most one candidate per sample."""
+    """The candidates HalvingRandomSearchCV's ``n_candidates="exhaust"`` draws; None where
+    only the data count them (distributions, ``max_resources="auto"``): one per sample."""
     max_resources, min_resources = search.max_resources, getattr(search, "min_resources", None)
     if isinstance(max_resources, int) and not isinstance(max_resources, bool):
         smallest = min_resources if isinstance(min_resources, int) and min_resources > 0 else 1
@@ -352,9 +347,8 @@ def search_space(value):
 
 def _check_work(builder, key, estimator, grid, limits):
     """Workers, an estimator's own folds and the candidates a model asks for, counted before
-    anything is expanded; ``(candidates, key)`` where a search draws one candidate per sample
-    of the data (``n_candidates="exhaust"`` over distributions): the candidates per sample,
-    checked with the data (:func:`check_per_sample`), else None."""
+    anything is expanded; ``(candidates per sample, key)`` for :func:`check_per_sample`
+    where a search draws one candidate per sample, else None."""
     n_candidates, where = count_candidates(grid), key + ("grid",)
     per_sample, drawn = None, False
     own = search_space(estimator)  # a search given as the estimator brings its own space
@@ -367,8 +361,7 @@ def _check_work(builder, key, estimator, grid, limits):
         check = _COUNTED.get(name.split("__")[-1])
         if check is not None and value is not None:
             check(builder.source, key + ("params", name), value, limits)
-        # a search inside a parameter (a bagged GridSearchCV) tries its space for every
-        # candidate
+        # a search inside a parameter (a bagged GridSearchCV) tries its space for every candidate
         inner = search_space(value)
         if inner is not None:
             where, drawn = key + ("params", name), drawn or inner[1] != "param_grid"
@@ -418,9 +411,7 @@ def _check_model(builder, name, table, limits):
     estimator = builder.instance("estimator", table["estimator"], table.get("params", {}), key)
     if not hasattr(estimator, "fit"):
         raise builder.error(key + ("estimator",), f"{table['estimator']} has no fit method.")
-    grid = table.get("grid")
-    if grid is not None:
-        grid = builder.value(grid, key + ("grid",))
+    grid = builder.value(table.get("grid"), key + ("grid",))
     if "grid_preset" in table:
         preset = builder.grid_preset(table["grid_preset"], key + ("grid_preset",))
         if isinstance(grid, list):
@@ -487,8 +478,7 @@ def read_document(path, limits):
 
 
 def _refuse_same_file_names(source, table, names):
-    """Refuse two names that would be one file on a case-insensitive file system, or shown
-    alike."""
+    """Refuse two names that would be one file on a case-insensitive disk, or shown alike."""
     files, shown_as = {}, {}
     for name in names:
         if not name:
@@ -515,8 +505,7 @@ def _key(name):
 
 
 def _datasets(builder, document, protocol, splits, resolve, limits):
-    """``(datasets, several)``: the one ``[data]`` table, or every ``[data.NAME]`` table (each
-    may bring its own ``splits_file``)."""
+    """``(datasets, several)``: the one ``[data]`` table, or every ``[data.NAME]`` table."""
     source = builder.source
     data = document.get("data", {})
     several = (
@@ -529,8 +518,7 @@ def _datasets(builder, document, protocol, splits, resolve, limits):
         table = _check_data(
             source, _check_table(source, document, "data", _SCHEMA["data"]), resolve
         )
-        dataset = table["dataset"]
-        name = dataset.partition(":")[2] or table["path"].stem
+        name = table["dataset"].partition(":")[2] or table["path"].stem
         return {name: DataSet(name, table, protocol, splits)}, False
     _refuse_same_file_names(source, "data", data)
     schema = {**_SCHEMA["data"], "splits_file": (str, "a path"), "splits_format": (str, "a format")}

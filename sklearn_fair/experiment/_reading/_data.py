@@ -80,11 +80,9 @@ def _number(text):
 
 
 class _Bounded(io.RawIOBase):
-    """The bytes of the file object ``file``, read no further than one byte past the limit
-    ``name`` of ``limits``, ``count`` bytes (of the same data) read before it: past the limit,
-    its refusal (a :class:`DataLimitError`) for ``what`` of ``where``. A file that grew since
-    its size was read, or an archive that unpacks to more than it says, is refused as it is
-    read."""
+    """The bytes of ``file``, read no further than one byte past the limit ``name`` (``count``
+    bytes read before), then a :class:`DataLimitError`: a file that grew since its size was
+    read, or an archive that unpacks to more than it says, is refused as it is read."""
 
     def __init__(self, file, where, limits, name, what, count=0):
         self.file, self.where, self.limits, self.name, self.what = file, where, limits, name, what
@@ -107,10 +105,8 @@ class _Bounded(io.RawIOBase):
 
 
 class _Lines:
-    """The lines of the text ``text`` for csv.reader, each row (its lines, when a quoted
-    field holds line breaks) read no further than one character past ``limits.csv_row``;
-    ``row``, ``start`` and ``parts`` (the row's lines) are reset by the caller at each row
-    the reader returns."""
+    """The lines of ``text`` for csv.reader, each row (its lines) read no further than one
+    character past ``limits.csv_row``; the caller resets ``row``, ``start`` and ``parts``."""
 
     def __init__(self, text, where, limits):
         self.text, self.where, self.limits = text, where, limits
@@ -132,14 +128,10 @@ class _Lines:
 
 
 def _read_rows(path, source, key, limits):
-    """The rows of a CSV file, each with its text (its lines) and the number of the line it
-    starts on, as the reader returns them
-    (a generator): a regular file (a FIFO is refused before it is read) of at
-    most ``limits.csv_size`` bytes, each row at most ``limits.csv_row`` characters (a long
-    field too, whatever ``csv.field_size_limit()`` the process has), at most
-    ``limits.csv_cells`` cells in all (an empty line counts as one: it is held as a row),
-    refused at the row that passes it, before the next is read; what the csv module or the
-    decoder would raise, refused."""
+    """``(row, its text, its first line)`` of each row of a CSV file, within ``limits``
+    (``csv_row`` bounds a long field too, whatever ``csv.field_size_limit()`` the process
+    has; an empty line counts as one cell: it is held as a row), each refused as it is read;
+    what the csv module or the decoder would raise, refused."""
     where = f"the CSV file {str(path)!r}"
     try:
         with open_regular(path, where, _CSV_FILE, _NotRegular) as raw:
@@ -264,8 +256,7 @@ _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")
 
 
 def _cells_again(texts, columns):
-    """``{column: its cells}`` of the columns ``columns``, read again from the rows' texts
-    ``texts`` by one reader fed the lines the first one was fed."""
+    """``{column: its cells}``, read again from the rows' texts by a reader fed the same lines."""
     if not columns:
         return {}
     cells = {i: [] for i in columns}
@@ -286,8 +277,7 @@ def _needs_text(numbers):
 
 
 def _column(numbers, strings, i, numeric_labels=False):
-    """Column ``i``: its numbers (``numbers[i]``, None when a cell is not one), else its
-    strings (``strings[i]``) as objects; labels written as integers as int64."""
+    """Column ``i``: its numbers, else its strings as objects; integer labels as int64."""
     values = numbers[i]
     if values is not None:
         if numeric_labels and np.all(np.isfinite(values)) and np.all(np.mod(values, 1) == 0):
@@ -348,8 +338,7 @@ def tu_folder_problem(root, name):
 
 
 def _archive(folder, name):
-    """The archive ``folder/name.tar*`` that exists (links followed; refused when it is read
-    if it is not a regular file), or None."""
+    """The archive ``folder/name.tar*`` that exists (links followed), or None."""
     for suffix in (".tar.xz", ".tar.gz", ".tar.bz2", ".tar"):
         if (folder / f"{name}{suffix}").exists():
             return folder / f"{name}{suffix}"
@@ -357,9 +346,8 @@ def _archive(folder, name):
 
 
 def tu_read_paths(root, name):
-    """The paths that reading the TU data set ``name`` of ``root`` opens, as they lie in the
-    folder (links not followed): its ``raw/`` folder and the raw files there (those copied),
-    or its archive."""
+    """The paths (links not followed) that reading the TU data set ``name`` opens: its
+    ``raw/`` folder and the raw files there, or its archive."""
     raw = root / name / "raw"
     if raw.is_dir():
         return [raw] + [path for path in raw.iterdir() if _RAW_FILE.match(path.name)]
@@ -439,9 +427,8 @@ _HEADER_ROOM = 2**20
 
 
 class _Unpacked(_Bounded):
-    """The bytes an archive unpacks to, read no further than ``limits.tu_size`` in all and
-    ``_HEADER_ROOM`` past ``end`` (the end of the last entry's data); a decompressor's
-    error is the archive's, a TUFormatError."""
+    """The bytes an archive unpacks to, at most ``limits.tu_size`` and ``_HEADER_ROOM`` past
+    ``end`` (the end of the last entry's data); a decompressor's error is a TUFormatError."""
 
     def __init__(self, file, path, limits):
         super().__init__(file, path, limits, "tu_size", "its size unpacked in bytes")
@@ -498,8 +485,7 @@ def _read_archive(path, name, limits, take=None):
 
 
 def _folder_files(raw, name, limits):
-    """``{file name: size}`` of the raw files in the folder ``raw``, checked: the required
-    ones there, at most ``limits.tu_size`` bytes together."""
+    """``{file name: size}`` of the raw files in ``raw``: the required ones, within ``tu_size``."""
     files, read = {}, raw_names(name)
     for path in raw.iterdir():
         if _RAW_FILE.match(path.name):  # (another file, copied when it is regular, is left)
@@ -515,9 +501,8 @@ def _folder_files(raw, name, limits):
 
 
 def _copy(data, path, copied, where, limits):
-    """Copy the file object ``data`` to ``path``, ``copied`` bytes of the data set's raw files
-    copied before it, refusing past ``limits.tu_size`` (a file that grew since its size was
-    read); the bytes copied after it."""
+    """Copy ``data`` to ``path`` within ``limits.tu_size`` (``copied`` bytes before it): the
+    bytes copied after it."""
     what = "the size of its raw files in bytes"
     bounded = _Bounded(data, where, limits, "tu_size", what, count=copied)
     with open(path, "wb") as out:

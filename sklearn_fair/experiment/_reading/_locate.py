@@ -39,9 +39,7 @@ class ConfigSource:
     """The text of an experiment file, to raise errors that name the line and key at fault."""
 
     def __init__(self, path, text):
-        self.path = path
-        self.text = text
-        self._lines = key_lines(text)
+        self.path, self.text, self._lines = path, text, key_lines(text)
 
     def line_of(self, key):
         """The line of ``key`` (a tuple of parts), or of its closest enclosing table."""

@@ -70,13 +70,9 @@ def _bounded(builder, key, value, minimum, limits, limit, expected="an integer")
 def _check_scoring(builder, key, value):
     from ...metrics import get_scorer
 
-    names = (
-        value
-        if isinstance(value, list)
-        else list(value.values())
-        if isinstance(value, dict)
-        else [value]
-    )
+    names = value if isinstance(value, list) else [value]
+    if isinstance(value, dict):
+        names = list(value.values())
     for name in names:
         if not isinstance(name, str):
             raise builder.error(
