@@ -83,24 +83,22 @@ def _outer_text(dataset, plan):
 
 
 def _row(plan):
-    inner = [len(splits) for splits in plan.inner] or [0]
-    if plan.whole_search:
-        selection = f"its own ({len(plan.outer)} searches)"
-        candidates, inner = "its own", "its own"
-    else:
-        selection, candidates = str(plan.selection_fits), str(plan.n_candidates)
-        inner = _spread(inner)
     refits = f"{plan.refits} ({len(plan.outer)} x {plan.n_refits})"
     if plan.min_refits < plan.refits:
         refits += f", {plan.min_refits} if seeds are inert"
     if plan.whole_search:
+        candidates = inner = "its own"
+        selection = f"its own ({len(plan.outer)} searches)"
         total = f"{plan.refits} + the searches' own"
-    elif plan.searches_inside:
-        total = f"{plan.model_fits}, each with a search"
-    elif plan.min_total_fits < plan.total_fits:
-        total = f"{plan.total_fits} (>= {plan.min_total_fits})"
     else:
-        total = str(plan.total_fits)
+        selection, candidates = str(plan.selection_fits), str(plan.n_candidates)
+        inner = _spread([len(splits) for splits in plan.inner] or [0])
+        if plan.searches_inside:
+            total = f"{plan.model_fits}, each with a search"
+        elif plan.min_total_fits < plan.total_fits:
+            total = f"{plan.total_fits} (>= {plan.min_total_fits})"
+        else:
+            total = str(plan.total_fits)
     return (neutral(plan.name), candidates, inner, selection, refits, total)
 
 

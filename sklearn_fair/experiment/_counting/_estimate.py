@@ -63,10 +63,10 @@ def format_seconds(seconds):
     return f"{seconds / 86400:.1f} days"
 
 
-def _epochs(estimator):
-    """``{key: value}`` of the ``max_epochs`` parameters of ``estimator`` and its parts."""
+def _named(estimator, name):
+    """``{key: value}`` of the parameters ``name`` of ``estimator`` and its parts."""
     params = estimator.get_params(deep=True).items()
-    return {key: value for key, value in params if key.split("__")[-1] == "max_epochs"}
+    return {key: value for key, value in params if key.split("__")[-1] == name}
 
 
 def _sample(data, size, classifier, random_state):
@@ -87,9 +87,7 @@ def _machine(estimator):
     parts = [f"{os.cpu_count()} CPUs"]
     if "torch" in sys.modules:
         parts.append(f"torch threads {sys.modules['torch'].get_num_threads()}")
-    devices = {
-        v for k, v in estimator.get_params(deep=True).items() if k.split("__")[-1] == "device"
-    }
+    devices = set(_named(estimator, "device").values())
     if devices:
         parts.append(f"device {', '.join(map(str, sorted(devices, key=str)))}")
     return ", ".join(parts)
@@ -174,7 +172,7 @@ def estimate_compute(
     candidates = plan.candidates
     spread = np.linspace(0, len(candidates) - 1, min(n_timed, len(candidates)))
     chosen = sorted(set(spread.round().astype(int).tolist()))
-    epoch_keys = [_epochs(candidate_estimator(spec, c, plan)) for c in candidates]  # once each
+    epoch_keys = [_named(candidate_estimator(spec, c, plan), "max_epochs") for c in candidates]
     full_epochs = [int(next(iter(keys.values()), 1)) or 1 for keys in epoch_keys]
     classifier = is_classifier(spec.estimator)
     # the largest fit of the plan: timing fits grow towards it, so that the extrapolation is

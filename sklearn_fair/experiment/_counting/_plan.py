@@ -3,10 +3,8 @@
 The counts are :func:`make_plan`'s, with the run's NestedCV: the same candidates (drawn with
 the run's seed), splits and refit seeds. When the first fold's two refits with different
 seeds give identical results, the other folds are refitted once: NestedCV learns that only
-while it runs, so the refits are then a range. A search that NestedCV runs whole decides its
-own fits: they are not counted, nor are those of a search inside a parameter (a bagged
-``GridSearchCV``), which runs whole at each fit of the model. Without the data (at least the
-labels) nothing is counted: a count from the file alone would be a guess.
+while it runs, so the refits are then a range. Without the data (at least the labels)
+nothing is counted: a count from the file alone would be a guess.
 """
 
 import time
@@ -104,9 +102,8 @@ class ModelPlan:
         return self.selection_fits + self.min_refits
 
 
-def nested_of(config, spec, dataset=None, n_jobs=1):
-    """The model's NestedCV on ``dataset`` (default: the first), for the run and the dry run."""
-    dataset = dataset or next(iter(config.datasets.values()))
+def nested_of(config, spec, dataset, n_jobs=1):
+    """The model's NestedCV on ``dataset``, for the run and the dry run."""
     return NestedCV(
         spec.estimator,
         spec.grid,
