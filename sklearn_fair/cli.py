@@ -13,8 +13,8 @@ def _seed(text):
     try:
         value = int(text)
     except ValueError:
-        value = None
-    if value is None or not 0 <= value <= 2**32 - 1:
+        value = -1
+    if not 0 <= value <= 2**32 - 1:
         raise argparse.ArgumentTypeError(
             f"must be an int in the range [0, 4294967295]. Got {text!r} instead."
         )

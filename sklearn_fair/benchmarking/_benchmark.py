@@ -35,8 +35,7 @@ from ._extend import (
 
 
 def _same(a, b):
-    """Whether two parameter values have the same content (an undescribable one: the same
-    object)."""
+    """Whether two parameter values have the same content (undescribable: the same object)."""
     try:
         return a is b or describe(a) == describe(b)
     except UnhashableError:
@@ -72,12 +71,8 @@ def _check_own_settings(name, nested, outer_cv, refit):
 
 def _nested_for(name, spec, *, outer_cv, inner_cv, n_refits, scoring, refit, random_state,
                 fit_timeout, error_score, reuse_prefix, select):  # fmt: skip
-    """The NestedCV (a clone, never the user's object) that runs model ``name``.
-
-    Its ``refit`` only names the selecting metric (a benchmark fits no final model); its
-    ``reuse_prefix`` is off when the benchmark's or the user's NestedCV's is. A user's NestedCV
-    whose own outer_cv or selecting metric the benchmark's would replace is refused.
-    """
+    """The NestedCV (a clone, never the user's object) that runs model ``name``; its
+    ``refit`` only names the selecting metric (a benchmark fits no final model)."""
     # a dict's outer_cv is replaced by each data set's own in benchmark
     shared = dict(outer_cv=_DEFAULT_OUTER_CV if isinstance(outer_cv, dict) else outer_cv,
                   n_jobs=None, verbose=0, cache_dir=None)  # fmt: skip
@@ -167,8 +162,7 @@ def _same_outer_splits(dataset, plans):
 
 def _one_metric(dataset, plans):
     """Refuse, before any fit, a data set whose models would be scored with different metrics
-    (the tables and tests compare one metric per data set, and BenchmarkResult's refuse the
-    rest)."""
+    (the tables and tests compare one metric per data set)."""
     metrics = {model: plan.metric_names()[plan.refit_metric] for model, plan in plans.items()}
     if len({(metric.name, metric.sign) for metric in metrics.values()}) > 1:
         shown = ", ".join(f"{model!r}: {metric}" for model, metric in metrics.items())

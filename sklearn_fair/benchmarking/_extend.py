@@ -92,10 +92,9 @@ def check_previous(previous, models, datasets, random_state):
 
 
 def _why_model_differs(previous, name, nested, protocol, settings):
-    """What differs between model ``name`` (its NestedCV ``nested``) and the one its previous
-    cells ran, in words, where it is known; else "". Known: each NestedCV parameter, where the
-    previous cells hold their NestedCV (a benchmark run in this process, not one loaded from a
-    file); else benchmark's own ``settings`` whose ``protocol`` fingerprints differ."""
+    """What differs between model ``name`` and the one its previous cells ran, in words, or "":
+    its NestedCV's parameters where the previous cells hold their NestedCV (not loaded from a
+    file), else benchmark's ``settings`` whose ``protocol`` fingerprints differ."""
     ran = next((c.estimator for (_, m), c in previous.cells.items() if m == name), None)
     if hasattr(ran, "get_params") and nested is not None:
         old, new = ran.get_params(deep=False), nested.get_params(deep=False)
@@ -119,8 +118,7 @@ def _why_model_differs(previous, name, nested, protocol, settings):
 
 def check_same(previous, what, name, value, *, nested=None, protocol=None, settings=None):
     """Refuse a model (its NestedCV ``nested``) or data set of ``previous`` given again other
-    than it was, naming what differs where it is known (a model's: its NestedCV's parameters,
-    or benchmark's ``settings`` by their ``protocol`` fingerprints)."""
+    than it was, naming what differs where it is known (:func:`_why_model_differs`)."""
     if previous is None or name not in (previous.models if what == "model" else previous.datasets):
         return
     recorded = _recorded(previous, what, name)
@@ -178,9 +176,8 @@ def _is_protocol(key):
 
 
 def _protocol_differences(recorded, protocol):
-    """``(differ, unknown)``: the settings of :data:`PROTOCOL` whose ``protocol`` fingerprint
-    differs from one of the ``recorded`` cells' fingerprints, and those without a fingerprint
-    on one side; a setting no cell records is neither."""
+    """``(differ, unknown)``: the settings of :data:`PROTOCOL` whose fingerprint differs from a
+    ``recorded`` cell's, and those without one on either side (none that no cell records)."""
     differ, unknown = [], []
     for key in PROTOCOL:
         values = {fingerprints[_PROTOCOL_KEY + key] for fingerprints in recorded
