@@ -72,8 +72,7 @@ def _outer_text(dataset, plan):
     n_outer = len(plan.outer)
     if dataset.splits:
         inner = dataset.splits["splits"].inner_splits or []
-        has_inner = any(splits is not None for splits in inner)
-        stored = "each with its stored inner split(s)" if has_inner else ""
+        stored = "each with its stored inner split(s)" if any(s is not None for s in inner) else ""
         return (
             f"{n_outer} outer folds replayed from {dataset.splits['path'].name} "
             f"({dataset.splits['format']}) {stored}".rstrip()
