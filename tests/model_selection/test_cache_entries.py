@@ -309,3 +309,39 @@ def test_special_files_are_refused_without_blocking(case, cold_run, tmp_path):
             p.name for p in (source / path.parent.name).iterdir()
         )
         assert any("symbolic link" in str(w.message) for w in record)
+
+
+def _nan_on_some_splits(y_true, y_pred):
+    """Accuracy, undefined (NaN, no error) on some validation splits, as kappa or MCC can be."""
+    if len(y_true) == 20 and int(np.sum(y_pred)) % 3 == 0:
+        return float("nan")
+    return float(np.mean(y_true == y_pred))
+
+
+def test_a_nan_score_is_recomputed_not_written_then_refused_as_suspect(tmp_path):
+    # a run's own NaN scores were written, then refused by every re-run with a CacheWarning that
+    # asks to audit the cache for forgery, and verify_cache failed on the untouched cache
+    from sklearn.linear_model import LogisticRegression
+
+    from sklearn_fair.exceptions import NonFiniteScoreWarning
+    from sklearn_fair.model_selection import verify_cache
+
+    def nested():
+        return NestedCV(
+            LogisticRegression(), {"C": [0.001, 0.01, 0.1, 1]}, outer_cv=3, inner_cv=2,
+            random_state=0, scoring=make_scorer(_nan_on_some_splits), cache_dir=tmp_path,
+        )  # fmt: skip
+
+    runs = []
+    for _ in range(2):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            runs.append(nested().fit(X, y))
+        assert not [w for w in caught if issubclass(w.category, CacheWarning)]
+        assert [w for w in caught if issubclass(w.category, NonFiniteScoreWarning)]
+    np.testing.assert_array_equal(runs[0].outer_scores_, runs[1].outer_scores_)
+    assert np.isnan(runs[0].cv_results_["split0_test_score"]).any()  # the case is exercised
+    assert not any("NaN" in path.read_text() for path in tmp_path.glob("*/*.json"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert verify_cache(nested(), X, y, sample=1.0).ok

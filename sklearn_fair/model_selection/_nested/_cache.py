@@ -322,10 +322,16 @@ def _process_exists(pid):
     return True
 
 
+def _all_finite(*tables):
+    return all(math.isfinite(value) for table in tables if table for value in table.values())
+
+
 def write_entry(directory, name, description, result):
     """Atomically store a successful task result (in the worker); returns an error text or None."""
-    if result.get("score_errors"):
-        return None  # a scorer failed: retried next time, as a failed fit is
+    if result.get("score_errors") or not _all_finite(result["scores"], result.get("train_scores")):
+        # a scorer failed, or returned NaN (a load refuses what is not finite): retried next
+        # time, as a failed fit is
+        return None
     payload = {field: result.get(field) for field in _FIELDS}
     payload.update({k: result[k] for k in ("train_scores", "test_predictions") if k in result})
     entry = {
