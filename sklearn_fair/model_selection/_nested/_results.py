@@ -154,6 +154,11 @@ def assemble(schedule):
     if plan.final:
         final = dict(schedule.selections[None])
         result = schedule.results[TaskKey(FINAL)]
+        if result["error"]:  # its worker died or was killed: nothing raised in the task
+            raise ValueError(
+                f"The {TaskKey(FINAL).describe()} of {plan.owner} failed, so there is no final "
+                f"model. The error was:\n{result['error']}"
+            )
         final["estimator"] = result["estimator"]
         final["fit_time"] = result["fit_time"]
 
