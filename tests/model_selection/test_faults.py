@@ -524,28 +524,20 @@ def test_an_entry_that_is_not_a_small_json_file_is_recomputed(tmp_path, kind):
     np.testing.assert_array_equal(rerun.outer_scores_, first.outer_scores_)
 
 
-class DiesOnAllTheData(ClassifierMixin, BaseEstimator):
+class DiesOnAllTheData(Hung):
     """Majority vote whose worker dies (os._exit, as on out-of-memory) when fit on all 60 rows."""
-
-    def __init__(self, depth=1):
-        self.depth = depth
 
     def fit(self, X, y):
         if len(X) == 60:
             os._exit(3)
-        self.classes_, counts = np.unique(y, return_counts=True)
-        self.majority_ = self.classes_[np.argmax(counts)]
-        return self
-
-    def predict(self, X):
-        return np.full(len(X), self.majority_)
+        return super().fit(X, y)
 
 
 @pytest.mark.parametrize("n_jobs", [1, 2])
 def test_a_final_fit_whose_worker_dies_raises_naming_it(n_jobs):
     # it raised a bare KeyError: 'estimator'; the final fit raises its error as GridSearchCV's
     # refit does, and a fit that kills its worker is recorded with WorkerDiedError
-    model = nested(DiesOnAllTheData(), {"depth": [1, 2]}, refit=True, fit_timeout=30, n_jobs=n_jobs)
+    model = nested(DiesOnAllTheData(), {"hang": [None]}, refit=True, fit_timeout=30, n_jobs=n_jobs)
     match = r"(?s)The final fit \(all the data\) of NestedCV failed.*WorkerDiedError: the worker"
     with pytest.raises(ValueError, match=match):
         model.fit(X, y)
