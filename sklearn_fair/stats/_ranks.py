@@ -5,7 +5,9 @@ tie correction); the Nemenyi p-values and critical difference use scipy's studen
 scikit-posthocs' ``posthoc_nemenyi_friedman`` does.
 """
 
+import math
 import warnings
+from collections import Counter
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -35,7 +37,11 @@ class RankComparison:
         Friedman's chi-square statistic (scipy's, corrected for ties) and its p-value.
     iman_davenport_statistic, iman_davenport_pvalue : float
         Iman and Davenport's F, ``(N - 1) chi2 / (N (k - 1) - chi2)``, on ``k - 1`` and ``(k
-        - 1)(N - 1)`` degrees of freedom.
+        - 1)(N - 1)`` degrees of freedom. When every data set ranks the models the same way,
+        F is infinite and the F distribution's p-value would be 0, however few the data
+        sets: the p-value is then the exact probability of that agreement when the models
+        do not differ, ``m ** (1 - N)`` with ``m`` the number of distinct orders of one
+        data set's ranks (``k!`` without ties).
     critical_difference : float
         Nemenyi's critical difference at ``alpha``, ``q_alpha sqrt(k (k + 1) / (6 N))`` with
         ``q_alpha`` the studentized range quantile over ``sqrt(2)``.
@@ -237,7 +243,7 @@ def rank_comparison(scores, *, alpha=0.05, control=None, greater_is_better=True,
     if chi2 == 0:
         f_statistic, f_pvalue = 0.0, 1.0
     elif denominator <= 0:  # every data set ranks the models the same way
-        f_statistic, f_pvalue = np.inf, 0.0
+        f_statistic, f_pvalue = np.inf, _agreement_probability(oriented)
     else:
         f_statistic = (n - 1) * chi2 / denominator
         f_pvalue = float(_scipy_stats.f.sf(f_statistic, df1, df2))
@@ -285,3 +291,13 @@ def rank_comparison(scores, *, alpha=0.05, control=None, greater_is_better=True,
         n_datasets=n,
         n_models=k,
     )
+
+
+def _agreement_probability(oriented):
+    """The probability that ``N`` data sets all rank the models as the first one does, when
+    each orders its ranks at random: ``m ** (1 - N)``, ``m`` the distinct orders of one row."""
+    ranks = _scipy_stats.rankdata(oriented[0])
+    orders = math.factorial(len(ranks))
+    for count in Counter(ranks.tolist()).values():
+        orders //= math.factorial(count)
+    return float(orders) ** (1 - len(oriented))

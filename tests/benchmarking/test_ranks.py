@@ -1,5 +1,7 @@
 """rank_comparison against autorank, scikit-posthocs, scipy and Demšar's formulas by hand."""
 
+import itertools
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -93,9 +95,29 @@ def test_control_wilcoxon_is_scipys(table):
     np.testing.assert_allclose([r["pvalue_holm"] for r in result.control_comparisons], adjusted)
 
 
-def test_perfect_agreement_gives_an_infinite_f():
-    result = rank_comparison(np.tile([3.0, 2.0, 1.0], (5, 1)))
-    assert result.iman_davenport_statistic == np.inf and result.iman_davenport_pvalue == 0.0
+def _exact_friedman_pvalue(scores):
+    """P(statistic >= observed) when each data set's scores are ordered at random: every
+    distinct order of every row but the first, scipy's Friedman statistic of each table."""
+    observed = stats.friedmanchisquare(*scores.T).statistic
+    orders = sorted(set(itertools.permutations(scores[0])))
+    tables = itertools.product(orders, repeat=len(scores) - 1)
+    statistics = [
+        stats.friedmanchisquare(*np.array([scores[0], *rows]).T).statistic for rows in tables
+    ]
+    return np.mean(np.array(statistics) >= observed - 1e-9)
+
+
+@pytest.mark.parametrize(
+    "row, n_datasets",
+    [([3.0, 2.0, 1.0], 2), ([3.0, 2.0, 1.0], 3), ([0.9, 0.5, 0.5], 2), ([4.0, 3.0, 2.0, 1.0], 2)],
+)
+def test_perfect_agreement_gives_an_infinite_f_and_the_exact_pvalue(row, n_datasets):
+    # the F distribution's p-value is 0 here however few the data sets (two data sets that
+    # agree on three models happen once in six under the null)
+    scores = np.tile(row, (n_datasets, 1))
+    result = rank_comparison(scores)
+    assert result.iman_davenport_statistic == np.inf
+    assert result.iman_davenport_pvalue == pytest.approx(_exact_friedman_pvalue(scores))
 
 
 @pytest.mark.parametrize(
