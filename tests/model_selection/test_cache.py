@@ -282,7 +282,7 @@ def test_dead_worker_loses_no_finished_task(data, tmp_path, slow_tree, monkeypat
         return NestedCV(
             module.SlowTree(),
             {"max_depth": [1, 2, 3]},
-            outer_cv=4,
+            outer_cv=2,  # each kill restarts loky
             n_refits=1,
             random_state=0,
             cache_dir=cache,
@@ -295,7 +295,7 @@ def test_dead_worker_loses_no_finished_task(data, tmp_path, slow_tree, monkeypat
         crashed = run()
     killers = [t for t in crashed.failed_tasks_ if "WorkerDiedError" in t["error"]]
     assert {(t["key"]["phase"], t["key"]["candidate"]) for t in killers} == {("selection", 2)}
-    assert sorted(t["key"]["outer_fold"] for t in killers) == [0, 1, 2, 3]
+    assert sorted(t["key"]["outer_fold"] for t in killers) == [0, 1]
     assert all("outer fold" in t["error"] and "candidate 2" in t["error"] for t in killers)
     assert all(p["max_depth"] != 3 for p in crashed.best_params_per_fold_)
     finished = len(entries(cache))
@@ -307,4 +307,4 @@ def test_dead_worker_loses_no_finished_task(data, tmp_path, slow_tree, monkeypat
         len(f["refit_seeds"]) for f in crashed.outer_results_
     )
     assert rerun.failed_tasks_ == []
-    assert rerun.outer_scores_.shape == (4,)
+    assert rerun.outer_scores_.shape == (2,)
