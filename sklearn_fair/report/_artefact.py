@@ -15,11 +15,12 @@ The file is JSON, never a pickle (a file from elsewhere is read, never run), of 
                            "outer_results": [{"test_score": ..., "test_scores": [...],
                                               "test_scores_per_metric": {...},
                                               "validation_score": ..., "best_params": {...},
-                                              "fit_time": ...}, ...]}}, ...],
+                                              "fit_time": ..., "failed": true}, ...]}}, ...],
      "checksum": "sha256:..."}
 
 ``splits`` holds each data set's outer splits once (its models share them; the paired tests
-need them); cells are in the result's order. A result has result_to_dict's shape, with one
+need them); cells are in the result's order; ``"failed": true`` marks a fold scored
+``error_score`` (absent elsewhere). A result has result_to_dict's shape, with one
 number per fold in ``test_scores_per_metric``; a fold has ``train_indices`` and
 ``test_indices`` only where they are not its data set's (null: none recorded). Reading
 refuses a file larger than :data:`MAX_BYTES`, nested deeper than :data:`MAX_DEPTH`, not a
@@ -39,7 +40,14 @@ from ..exceptions import InvalidResultError
 from ..model_selection._engine import read_json
 from ..utils import package_versions
 from ._integrity import BENCHMARK_FORMAT, BENCHMARK_VERSION, verify_result, with_checksum
-from ._results import _integer_or_none, _jsonable, as_result, error_score_field, saved_fields
+from ._results import (
+    _integer_or_none,
+    _jsonable,
+    as_result,
+    error_score_field,
+    failed_field,
+    saved_fields,
+)
 
 #: The largest result file read back (every fold's indices of every data set).
 MAX_BYTES = 512 * 2**20
@@ -74,6 +82,7 @@ def _cell_result(cell, shared):
             "validation_score": cell.validation_scores[fold],
             "best_params": cell.best_params[fold],
             "fit_time": cell.fit_time[fold],
+            **failed_field(fold in cell.failed_folds),
         })  # fmt: skip
         if cell.predictions is not None and cell.predictions[fold] is not None:
             folds[-1]["predictions"] = cell.predictions[fold]

@@ -566,7 +566,11 @@ class BenchmarkResult:
         test can run (outer splits not recorded, or not shared).
         """
         means = {m: tie_level(mean_of(self.cells[dataset, m].scores)) for m in self.models}
-        complete = [m for m in self.models if np.isfinite(means[m])]
+        complete = [
+            m
+            for m in self.models
+            if np.isfinite(means[m]) and not self.cells[dataset, m].n_failed_folds()
+        ]
         if not complete:
             return (), {}
         top = max(means[m] for m in complete)

@@ -699,8 +699,9 @@ class NestedCVReport:
                 "A fit that raised was given the run's error_score for every metric, and a "
                 "scorer that raised for its own; a NaN or infinite score was kept. A candidate "
                 "whose mean validation score (of the selecting metric) is not finite cannot be "
-                "selected; a fold whose every candidate failed has no selection, and its test "
-                f"score is error_score. In the tables above, {self._failed_scores()}."
+                "selected; a fold whose every candidate failed has no selection. A fold "
+                "without a selection, or with a failed refit, is a failed fold, scored "
+                f"error_score. In the tables above, {self._failed_scores()}."
             ],
         )
         for cell in cells:

@@ -124,6 +124,9 @@ class NestedResult:
     used_refit_seeds: object = None
     # the score given to failed fits where it is a number (it may lie outside the range)
     error_score: object = None
+    # the outer folds scored error_score (no candidate selected, or a refit failed): failed
+    # folds, whatever the number error_score is
+    failed_folds: tuple = ()
 
     @property
     def n_failed(self):
@@ -171,9 +174,12 @@ class NestedResult:
 
     def n_failed_folds(self, key=None):
         """How many outer folds have no finite test score of a metric (None: the selecting
-        metric's): where folds failed, nothing that needs every fold's score is computed."""
+        metric's) or were scored ``error_score`` (:attr:`failed_folds`): where folds failed,
+        nothing that needs every fold's score is computed."""
         key = self.refit_metric if key is None else key
-        return int(np.sum(~np.isfinite(self.scores_per_metric[key])))
+        failed = ~np.isfinite(self.scores_per_metric[key])
+        failed[list(self.failed_folds)] = True
+        return int(np.sum(failed))
 
     @property
     def has_splits(self):
@@ -283,7 +289,8 @@ def result_to_dict(nested):
         ``metrics`` (each metric's printed name and sign, see
         :func:`~sklearn_fair.metrics.metric_display_name`), ``refit_metric`` (the key of the
         selecting metric), ``task`` ("classification", "regression" or None),
-        ``outer_results`` (a list of per-fold dicts), ``failures`` (outer fold, or "final" ->
+        ``outer_results`` (a list of per-fold dicts; ``"failed": True`` in a fold scored
+        ``error_score``: no selection, or a failed refit), ``failures`` (outer fold, or "final" ->
         the number of fits that failed there and the first error), ``resampling`` and
         ``checksum`` (the :func:`~sklearn_fair.utils.digest` of the rest).
 
@@ -322,6 +329,7 @@ def result_to_dict(nested):
     )
     folds = [{key: _jsonable(fold.get(key)) for key in keys} for fold in nested.outer_results_]
     for fold, original in zip(folds, nested.outer_results_):
+        fold.update(failed_field(scored_error_score(original)))
         if original.get("predictions") is not None:  # kept when asked (keep_predictions)
             fold["predictions"] = _jsonable(original["predictions"])
     metrics, refit_metric = nested_metrics(nested)
@@ -430,6 +438,19 @@ def _saved_failures(saved):
         (None if key == "final" else int(key)): {"count": int(v["count"]), "error": str(v["error"])}
         for key, v in (saved or {}).items()
     }
+
+
+def scored_error_score(fold):
+    """Whether an outer fold (of ``outer_results_`` or a saved result) was scored error_score:
+    no candidate could be selected, or a refit failed."""
+    return fold.get("failed") is True or bool(
+        fold.get("selection_failed") or fold.get("refits_failed")
+    )
+
+
+def failed_field(failed):
+    """A saved fold's ``failed`` entry: present (true) only where it was scored error_score."""
+    return {"failed": True} if failed else {}
 
 
 def _splits(folds, key):
@@ -588,6 +609,7 @@ def as_result(name, result, *, dataset="data", metric=None, budget=None, verify=
         selection_metric=selection,
         used_refit_seeds=_used_refit_seeds(refit_seeds, folds),
         error_score=error_score,
+        failed_folds=tuple(i for i, f in enumerate(folds) if scored_error_score(f)),
     )
 
 

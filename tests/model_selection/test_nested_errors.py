@@ -8,6 +8,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.datasets import make_classification
 from sklearn.exceptions import FitFailedWarning
 from sklearn.model_selection import KFold, StratifiedKFold
+from sklearn.tree import DecisionTreeClassifier
 
 from sklearn_fair import NestedCV, nested_cross_validate
 from sklearn_fair.exceptions import InvalidSplitError, NonFiniteScoreWarning
@@ -231,6 +232,62 @@ def test_fold_where_every_candidate_fails_is_scored_error_score_with_a_warning()
     assert np.isfinite(nested.outer_scores_[0]) and np.isnan(nested.outer_scores_[1:]).all()
     assert nested.best_params_per_fold_[1:] == [None, None]
     assert "no refit" in nested.outer_results_[1]["refits"]
+
+
+class FailsForOneSeed(ClassifierMixin, BaseEstimator):
+    """A random tree whose fit on 40 rows or more fails with ``random_state=bad_seed`` unless
+    row 0 (marked) is among them: with KFold(3) on 60 rows, in outer fold 0's refits only."""
+
+    def __init__(self, max_depth=None, random_state=None, bad_seed=None):
+        self.max_depth = max_depth
+        self.random_state = random_state
+        self.bad_seed = bad_seed
+
+    def fit(self, X, y):
+        if self.random_state == self.bad_seed and len(X) >= 40 and np.max(X[:, 0]) < 1e5:
+            raise BadFit("this seed fails")
+        self.tree_ = DecisionTreeClassifier(
+            max_depth=self.max_depth, max_features=1, random_state=self.random_state
+        ).fit(X, y)
+        self.classes_ = self.tree_.classes_
+        return self
+
+    def predict(self, X):
+        return self.tree_.predict(X)
+
+
+def test_a_fold_with_a_failed_refit_is_scored_error_score_not_an_average_with_it():
+    marked = X.copy()
+    marked[0, 0] = 1e6
+
+    def run(**params):
+        return NestedCV(
+            FailsForOneSeed(**params),
+            {"max_depth": [2, 4]},
+            outer_cv=KFold(3),
+            inner_cv=KFold(2),
+            n_refits=3,
+            refit=False,
+            random_state=0,
+            error_score=0.0,
+        ).fit(marked, y)
+
+    clean = run()
+    with pytest.warns(FitFailedWarning, match=r"(?s)1 fits failed out of a total of 3"):
+        failing = run(bad_seed=clean.refit_seeds_[1])
+    fold = failing.outer_results_[0]
+    assert fold["refits_failed"] == 1
+    # error_score, as the warning says; not (a + 0.0 + b) / 3 of the two refits that succeeded
+    np.testing.assert_array_equal(fold["test_scores"], [0.0, 0.0, 0.0])
+    assert fold["test_score"] == failing.outer_scores_[0] == 0.0
+    assert clean.outer_scores_[0] > 0.0
+    np.testing.assert_array_equal(failing.outer_scores_[1:], clean.outer_scores_[1:])
+    # a refit failing in every fold fails every fold: the error says that most refits ran
+    marked[0, 0] = X[0, 0]
+    with pytest.raises(ValueError, match=r"(?s)All the 3 fits failed.*3 of the 9 refits failed"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", FitFailedWarning)
+            run(bad_seed=clean.refit_seeds_[1])
 
 
 def test_error_score_raise_reraises_the_original_exception():

@@ -174,3 +174,44 @@ def test_the_budget_counts_the_refits_that_ran_not_those_of_failed_folds():
     refits = sum(1 for size in _FailsWithRowZero.sizes if size == 40)  # an outer training fold
     assert refits == 2  # the one fold without row 0 in its training rows; the others failed
     assert as_result("m", nested).budget["n_refit_fits"] == refits
+
+
+def test_folds_scored_by_a_numeric_error_score_are_failed_folds_in_every_output(tmp_path):
+    # RidgeClassifier has no predict_proba: not one log loss of it could be computed, and
+    # error_score=0.0 is a perfect log loss. It was printed as the best model.
+    from sklearn.linear_model import LogisticRegression, RidgeClassifier
+
+    from sklearn_fair import BenchmarkResult
+
+    X, y = load_iris(return_X_y=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        result = benchmark(
+            {
+                "logreg": (LogisticRegression(max_iter=300), {"C": [0.1, 1.0]}),
+                "ridge": (RidgeClassifier(), {"alpha": [1.0, 10.0]}),
+            },
+            {"iris": (X, y)},
+            outer_cv=3,
+            n_refits=1,
+            scoring="neg_log_loss",
+            error_score=0.0,
+            random_state=0,
+        )
+    ridge = result.estimators["iris", "ridge"]
+    assert list(ridge.outer_scores_) == [0.0, 0.0, 0.0]  # the number given, as asked
+    assert all(fold["selection_failed"] for fold in ridge.outer_results_)
+    assert result.missing == {("iris", "ridge"): 3}
+    loaded = BenchmarkResult.load(result.save(tmp_path / "result.json"))
+    for each in (result, loaded):
+        table = each.table()
+        # failed, and not the best (0.0 was the lowest log loss)
+        assert table.loc["ridge", "iris"] == "failed (3 of 3 folds)"
+        assert table.loc["logreg", "iris"].startswith("**")
+    report = nested_cv_report(
+        {"logreg": result.estimators["iris", "logreg"], "ridge": result_to_dict(ridge)},
+        n_resamples=200,
+    )
+    row = {r["model"]: r for r in report.rows}
+    assert row["ridge"]["n_failed_folds"] == 3 and row["logreg"]["n_failed_folds"] == 0
+    assert "every outer fold has a test" not in report.verdict()

@@ -54,16 +54,23 @@ def _fold_predictions(plan, test, refits):
     }
 
 
+def _failed(refit, name, which="scores"):
+    """Whether ``refit`` has no ``which`` score of metric ``name``: its fit or scorer failed."""
+    prefix = "train_" if which == "train_scores" else ""
+    return bool(refit["error"]) or f"{prefix}{name}" in refit.get("score_errors", {})
+
+
 def _fold_scores(plan, refits, keys, which):
-    """Per metric, the array of the refits' ``which`` ("scores" or "train_scores")."""
-    return {
-        name: np.array(
-            [plan.error_score if r["error"] else r.get(which, {}).get(name, np.nan) for r in refits]
-            or [plan.error_score],  # a fold with no refit (its selection failed)
-            dtype=float,
-        )
-        for name in keys
-    }
+    """Per metric, the array of the refits' ``which`` ("scores" or "train_scores"); every
+    refit's is ``error_score`` where one refit failed, as a fold without a model's: a number
+    given to a failed refit is not averaged with the others' scores."""
+    scores = {}
+    for name in keys:
+        if not refits or any(_failed(r, name, which) for r in refits):
+            scores[name] = np.full(max(len(refits), 1), plan.error_score, dtype=float)
+        else:
+            scores[name] = np.array([r.get(which, {}).get(name, np.nan) for r in refits])
+    return scores
 
 
 def raise_failed_fold(schedule):
@@ -136,7 +143,7 @@ def assemble(schedule):
             "refit_score_time": float(sum(r["score_time"] for r in refits)),
             "tied_candidates": selected.get("tied", []),
             "selection_failed": selected.get("failed"),
-            "refits_failed": sum(1 for r in refits if r["error"]),
+            "refits_failed": sum(1 for r in refits if _failed(r, selecting)),
         }
         if plan.train_score:
             fold_result["train_scores_per_metric"] = _fold_scores(
@@ -275,6 +282,14 @@ def warn_or_raise_about_failures(owner, error_score, outer_results, results, *,
                 f"\nAll the {n_outer} outer folds failed: no fit raised an error, but no "
                 f"hyper-parameters could be selected in any.\n\nBelow are more details about "
                 f"the first:\n{first}"
+            )
+        refits = sum(f["refits_failed"] for f in failed_folds)
+        if refits:
+            ran = sum(len(f["refit_seeds"]) for f in failed_folds if not f["selection_failed"])
+            first = (
+                f"(Each of these fits is an outer fold, which fails where no candidate could be "
+                f"selected or one of its refits failed: {refits} of the {ran} refits failed.)\n"
+                f"{first}"
             )
         raise ValueError(
             f"\nAll the {n_outer} fits failed.\nIt is very likely that your model is "
