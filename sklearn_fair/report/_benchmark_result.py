@@ -159,9 +159,13 @@ class BenchmarkResult:
         baseline_floor : bool, default=False
             Whether the baseline is a chance-level floor (no budget warning).
         metric : str, default=None
-            The metric's printed name, where the results do not say; a result that records
-            another metric (by its printed name or its scoring) is refused, as is a saved
-            benchmark file (read it with :meth:`load`).
+            The metric's printed name, or a scorer's name, where the results do not say; a
+            result that records another metric (by its printed name or its scoring) is
+            refused, as is a saved benchmark file (read it with :meth:`load`). Scores are
+            higher-is-better unless ``metric`` is a scorer that negates an error
+            (``"neg_root_mean_squared_error"``: the scores are the negated errors, printed as
+            the RMSE); the printed name of such an error ("RMSE") is refused, since it does
+            not say whether the scores are the errors or their negation.
         budgets : dict, default=None
             ``(dataset, model)`` -> budget dict (``n_candidates``, ``n_inner_fits``,
             ``fit_time``...), where the results do not say.

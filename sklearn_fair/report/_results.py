@@ -562,7 +562,7 @@ def as_result(name, result, *, dataset="data", metric=None, budget=None, verify=
     if metric is not None:
         recorded = metrics[refit_metric]
         if recorded == UNRECORDED:
-            metrics = {**metrics, refit_metric: MetricName(metric, None, recorded.sign, "")}
+            metrics = {**metrics, refit_metric: _unrecorded_metric(metric)}
         elif metric not in (recorded.name, recorded.scoring):
             scoring = f" (scoring {recorded.scoring!r})" if recorded.scoring is not None else ""
             raise ValueError(
@@ -611,6 +611,27 @@ def as_result(name, result, *, dataset="data", metric=None, budget=None, verify=
         error_score=error_score,
         failed_folds=tuple(i for i, f in enumerate(folds) if scored_error_score(f)),
     )
+
+
+def _unrecorded_metric(metric):
+    """The metric of results that do not record theirs, which the user names ``metric``: a
+    scorer name gives its printed name and sign (the scores are the scorer's, errors negated);
+    the printed name of an error ("RMSE") is refused, as nothing says whether the scores are
+    the errors or the scorer's negated errors: read the wrong way, every rank is inverted."""
+    from ..metrics import get_scorer_names, metric_display_name
+
+    if metric in get_scorer_names():
+        return metric_display_name(metric)
+    errors = [s for s in get_scorer_names() if s.startswith("neg_")]
+    named = [s for s in errors if metric_display_name(s).name == metric]
+    if named:
+        raise ValueError(
+            f"The 'metric' parameter of BenchmarkResult.from_results is {metric!r}, an error "
+            "(lower is better), for results that do not record their metric: pass the "
+            f"scorer's name, metric={named[0]!r}, with the scores as scikit-learn's scorer "
+            "gives them (the errors negated, higher is better)."
+        )
+    return MetricName(metric, None, 1, "")
 
 
 def _numeric_error_score(error_score):

@@ -79,3 +79,22 @@ def test_a_saved_benchmark_file_is_refused_with_advice(tmp_path):
     content = json.loads(path.read_text())
     with pytest.raises(InvalidResultError, match="read it with BenchmarkResult.load"):
         BenchmarkResult.from_results({("d", "x"): content, ("d", "y"): content})
+
+
+def test_an_error_named_for_results_that_do_not_record_their_metric_is_read_as_an_error():
+    # the user's own per-fold RMSEs: the printed name "RMSE" was read as higher-is-better, so
+    # the largest error was bolded as the best and ranked first
+    rmse = {"good": [1.0, 1.02, 0.98], "mid": [1.2, 1.22, 1.18], "bad": [1.5, 1.52, 1.48]}
+    cells = {
+        (d, m): {"test_scores": list(np.add(v, shift))}
+        for d, shift in (("d1", 0.0), ("d2", 0.01))
+        for m, v in rmse.items()
+    }
+    with pytest.raises(ValueError, match="metric='neg_root_mean_squared_error'"):
+        BenchmarkResult.from_results(cells, metric="RMSE")
+    negated = {key: {"test_scores": list(-np.array(c["test_scores"]))} for key, c in cells.items()}
+    result = BenchmarkResult.from_results(negated, metric="neg_root_mean_squared_error")
+    assert result.rank_comparison().average_ranks == {"good": 1.0, "mid": 2.0, "bad": 3.0}
+    table = result.table(mark=True)
+    assert table.loc["good", "d1"] == "**1.000 ± 0.016**"  # printed as the positive RMSE
+    assert not table.loc["bad", "d1"].startswith("**")
