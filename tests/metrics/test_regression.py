@@ -60,9 +60,13 @@ def test_bounded_by_pearson(pairs):
     assert abs(value) <= abs(pearson) + 1e-9
 
 
-def test_constant_and_equal_is_undefined():
+@pytest.mark.parametrize("value", [2.0, 0.1, 0.7])
+@pytest.mark.parametrize("kwargs", [{}, {"bias": False}, {"sample_weight": [1, 2, 0, 1, 1, 3, 1]}])
+def test_constant_and_equal_is_undefined(value, kwargs):
+    # 0.1 and 0.7: seven of them average to one rounding step off the value, and the CCC was
+    # 1.0 (a test fold of a constant target predicted exactly scored a perfect CCC)
     with pytest.warns(UndefinedMetricWarning):
-        assert np.isnan(ccc([2.0, 2.0, 2.0], [2.0, 2.0, 2.0]))
+        assert np.isnan(ccc(np.full(7, value), np.full(7, value), **kwargs))
 
 
 def test_bad_inputs():
