@@ -23,7 +23,13 @@ from scipy import stats as _scipy_stats
 from sklearn.utils._param_validation import validate_params
 
 from ..utils._printing import decimals_for, number, signed
-from ._checks import CONFIDENCE, float_array, require_stats_extra, stacked_by_label
+from ._checks import (
+    CONFIDENCE,
+    float_array,
+    require_stats_extra,
+    rounding_tolerance,
+    stacked_by_label,
+)
 from ._compare import NOT_DEMONSTRATED
 from ._paired import holm
 
@@ -135,7 +141,7 @@ def _as_frame(scores):
         )
     # No residual means every model differs from every other by the same amount on every
     # fold, and there is no noise to test against.
-    if np.all(np.abs(_residuals(values)) <= 1e-12 * max(1.0, np.abs(values).max())):
+    if np.all(np.abs(_residuals(values)) <= rounding_tolerance(values)):
         raise ValueError(
             "The 'scores' parameter leaves no residual variation: each model differs from each "
             "other by the same amount on every fold (or every score is equal), so a mixed model "

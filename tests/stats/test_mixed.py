@@ -204,3 +204,14 @@ def test_folds_that_vary_less_than_the_noise_keep_the_exact_t():
         contrast = ols.t_test(f"C(model)[{row.model_a}] - C(model)[{row.model_b}] = 0")
         assert row.statistic == pytest.approx(float(np.squeeze(contrast.tvalue)), rel=1e-9)
         assert row.pvalue == pytest.approx(float(np.squeeze(contrast.pvalue)), rel=1e-9)
+
+
+@pytest.mark.parametrize("scale", [1e-6, 1e-11, 1e6])
+def test_the_contrasts_do_not_depend_on_the_scores_scale(scale):
+    # scores below 1e-11 with real noise were refused as "no residual variation": the
+    # threshold was absolute below 1
+    scores = _scores(seed=1)
+    reference = repeated_measures_comparison(scores).table
+    scaled = repeated_measures_comparison(scores * scale).table
+    np.testing.assert_allclose(scaled["statistic"], reference["statistic"], rtol=1e-6)
+    np.testing.assert_allclose(scaled["pvalue"], reference["pvalue"], rtol=1e-6)
