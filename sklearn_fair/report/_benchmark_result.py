@@ -296,9 +296,11 @@ class BenchmarkResult:
         """Tidy DataFrame: ``dataset``, ``model``, ``outer_fold``, ``score``, ``validation_score``.
 
         One row per outer fold of each cell (the mean over its refits, printed units); with several
-        metrics, a ``metric`` column and one row per metric (the validation score only for the
-        selecting one). A search that selected with its own scoring has its validation score in
-        that metric's printed units, as the report's table and :meth:`selection_summary` print it.
+        metrics, a ``metric`` column (the printed name: "log loss", whose scores are the positive
+        losses), a ``scoring`` column (the key of ``scoring``: "neg_log_loss") and one row per
+        metric (the validation score only for the selecting one). A search that selected with
+        its own scoring has its validation score in that metric's printed units, as the
+        report's table and :meth:`selection_summary` print it.
         """
         pd = _pandas()
         multi = any(len(c.scores_per_metric) > 1 for c in self.cells.values())
@@ -308,7 +310,9 @@ class BenchmarkResult:
             for key, values in cell.scores_per_metric.items():
                 selecting = key == cell.refit_metric
                 for fold, value in enumerate(cell.metrics[key].values(values)):
-                    row = {"dataset": dataset, "model": model} | ({"metric": key} if multi else {})
+                    row = {"dataset": dataset, "model": model}
+                    if multi:
+                        row.update(metric=cell.metrics[key].name, scoring=key)
                     row.update(outer_fold=fold, score=float(value))
                     row["validation_score"] = float(validation[fold]) if selecting else np.nan
                     rows.append(row)

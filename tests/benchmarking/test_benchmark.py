@@ -397,17 +397,23 @@ def test_several_metrics_and_negated_errors():
         models, data, outer_cv=3, scoring=scoring, refit="r2", random_state=0, baseline="mean"
     )
     scores = result.scores
-    assert set(scores.metric) == set(scoring)
+    assert set(scores.scoring) == set(scoring)
+    # the printed names of the printed values: "RMSE" is positive, not "neg_..."
+    assert set(zip(scores.scoring, scores.metric)) == {
+        ("neg_root_mean_squared_error", "RMSE"),
+        ("r2", "R^2"),
+    }
+    assert (scores[scores.metric == "RMSE"].score > 0).all()
     alone = NestedCV(
         Ridge(), {"alpha": [0.1, 10.0]}, outer_cv=3, scoring=scoring, refit="r2",
         random_state=0,
     ).fit(*data["r"])  # fmt: skip
     ridge = scores[scores.model == "ridge"]
-    np.testing.assert_allclose(ridge[ridge.metric == "r2"].score, alone.outer_scores_)
+    np.testing.assert_allclose(ridge[ridge.scoring == "r2"].score, alone.outer_scores_)
     rmse = [np.mean(f["test_scores_per_metric"]["neg_root_mean_squared_error"])
             for f in alone.outer_results_]  # fmt: skip
     # in the metric's printed units: the RMSE positive
-    printed = ridge[ridge.metric == "neg_root_mean_squared_error"].score
+    printed = ridge[ridge.scoring == "neg_root_mean_squared_error"].score
     np.testing.assert_allclose(printed, -np.asarray(rmse))
     # the tables compare the selecting metric; ridge beats the mean
     table = result.table(mark=False, decimals=1)
