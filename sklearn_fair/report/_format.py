@@ -120,9 +120,12 @@ def param_columns(best_params):
 
 
 def selection_counts(best_params):
-    """Hyper-parameter -> {value (:func:`param_text`): the number of folds that selected it}."""
+    """Hyper-parameter -> {value (:func:`param_text`): the number of folds that selected it}.
+    A fold that did not tune a parameter (a grid of several dicts, or no selection) counts for
+    none of its values: ``None`` is counted only where a fold selected ``None``."""
+    params = [p or {} for p in best_params]
     counts = {}
-    for name, values in param_columns(best_params).items():
-        chosen = [param_text(value) for value in values]
+    for name in param_columns(best_params):
+        chosen = [param_text(p[name]) for p in params if name in p]
         counts[name] = {value: chosen.count(value) for value in sorted(set(chosen))}
     return counts

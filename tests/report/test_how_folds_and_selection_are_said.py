@@ -236,3 +236,19 @@ def test_a_holdout_that_stratifies_by_default_is_said_to_be_stratified():
         n_refits=1, refit=False, random_state=0,
     ).fit(X, y)  # fmt: skip
     assert nested.resampling_["inner"].startswith("one 80%/20% stratified hold-out")
+
+
+def test_a_parameter_a_fold_did_not_tune_is_not_counted_as_none():
+    # a grid of two dicts: each fold selects from one; "min_samples_leaf None (2)" was printed
+    # for the two folds that did not tune it, one of which selected max_depth=None
+    from sklearn_fair import BenchmarkResult
+
+    best = [{"max_depth": 1}, {"min_samples_leaf": 3}, {"max_depth": None}]
+    cell = {"test_scores": [0.8, 0.7, 0.75], "validation_scores": [0.8, 0.8, 0.8]}
+    cells = {(d, "tree"): {**cell, "best_params": best} for d in ("d1", "d2")}
+    result = BenchmarkResult.from_results(cells)
+    for selected in result.selection_summary()["selected"]:
+        assert selected == {"max_depth": {"1": 1, "None": 1}, "min_samples_leaf": {"3": 1}}
+    text = " ".join(result.report(n_resamples=10).to_text().split())
+    assert "None (2)" not in text
+    assert "max_depth 1 (1), None (1)" in text and "min_samples_leaf 3 (1)" in text
