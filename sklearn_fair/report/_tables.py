@@ -77,7 +77,7 @@ class Section:
         return "\n".join(lines).rstrip()
 
     def to_markdown(self):
-        lines = [f"## {markdown_text(self.title)}", ""]
+        lines = [f"## {markdown_text(' '.join(str(self.title).splitlines()))}", ""]
         for paragraph in self.paragraphs:
             lines += [markdown_text(paragraph), ""]
         if self.columns:

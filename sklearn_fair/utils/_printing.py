@@ -117,9 +117,10 @@ def signed(value, decimals):
 #: What a Markdown renderer would read as HTML: a tag, a comment, an autolink (``<`` before a
 #: letter, ``/``, ``!`` or ``?``) or an entity (``&name;``, ``&#38;``).
 _HTML_START = re.compile(r"<(?=[A-Za-z/!?])|&(?=#?\w+;)")
-#: What would mark text up: a backslash, emphasis, code, a link's ``](`` (an interval's
+#: What would mark text up: a backslash, emphasis (``*``, and ``_`` at a word's edge:
+#: ``_under_`` is in italics, ``error_score`` is not), code, a link's ``](`` (an interval's
 #: brackets alone are left as they are).
-_MARKUP = re.compile(r"([\\*`]|\](?=\())")
+_MARKUP = re.compile(r"([\\*`]|(?<![^\W_])_|_(?![^\W_])|\](?=\())")
 
 
 def markdown_text(text):
@@ -131,6 +132,8 @@ def markdown_text(text):
     --------
     >>> print(markdown_text("<b>x</b> and *y* at p < 0.001 & more"))
     \\<b>x\\</b> and \\*y\\* at p < 0.001 & more
+    >>> print(markdown_text("_under_, __init__ and error_score"))
+    \\_under\\_, \\_\\_init\\_\\_ and error_score
     """
     text = _MARKUP.sub(r"\\\1", str(text))
     return _HTML_START.sub(lambda m: "\\<" if m.group() == "<" else "&amp;", text)

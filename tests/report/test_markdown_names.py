@@ -80,3 +80,16 @@ def test_the_text_report_shows_the_marks_it_explains():
         cells = r"\s+".join(re.escape(cell) for cell in table.loc[model])
         assert re.search(rf"^{model}\s+{cells}\s*$", section, flags=re.M), model
     assert table.loc["best_model", "a"].startswith("**")
+
+
+def test_underscores_at_a_names_edge_and_newlines_do_not_mark_the_markdown_up():
+    # "_under_" rendered in italics and "__init__" in bold; a newline split a heading in two
+    from markdown_it import MarkdownIt
+
+    from sklearn_fair.report._tables import Section
+
+    section = Section("model line\nbreak", columns=["model"], rows=[["_under_"], ["__init__"]])
+    html = MarkdownIt("commonmark").enable("table").render(section.to_markdown())
+    assert "<em>" not in html and "<strong>" not in html
+    assert "<h2>model line break</h2>" in html
+    assert "<td>_under_</td>" in html and "<td>__init__</td>" in html
