@@ -11,6 +11,7 @@ import time
 import tracemalloc
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import sklearn_fair.graph
@@ -145,7 +146,7 @@ def test_a_processed_file_left_in_the_work_folder_is_never_loaded(tmp_path):
     # a processed folder that links elsewhere is not followed
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
-    shutil.rmtree(processed)
+    assert not processed.exists()  # the copy is made afresh: what was planted is gone
     processed.symlink_to(elsewhere, target_is_directory=True)
     dry_run(path, sample_size=16, n_timed=1)
     assert list(elsewhere.iterdir()) == []
@@ -188,7 +189,8 @@ def test_a_link_where_the_working_copies_go_is_refused_and_nothing_outside_chang
         work.mkdir(parents=True)
         (work / ".TOY.lock").symlink_to(elsewhere / "made.lock")
     with pytest.raises(ExperimentConfigError, match="symbolic link"):
-        work_copy(tmp_path / "TU", "TOY", work)
+        with work_copy(tmp_path / "TU", "TOY", work):
+            pass
     assert sorted(p.name for p in elsewhere.rglob("*")) == ["TOY", "keep.txt"]
 
 
@@ -423,3 +425,45 @@ def test_an_archive_that_cannot_be_read_is_named(tmp_path, content, words):
     assert peak < 16 * 2**20
     report = dry_run(tmp_path / "e.toml", timing=False)
     assert report.data_problem == f"MUTAG: {info.value}"
+
+
+def test_a_raw_file_edited_in_place_and_another_root_of_the_same_name_are_read_as_they_are(
+    tmp_path,
+):
+    # the working copy was kept while its files' sizes matched: a labels file edited in place
+    # (same size), or the same data set from another root, was served the first copy's graphs
+    original, edited = tmp_path / "TU2" / "MUTAG", tmp_path / "TU" / "MUTAG"
+    shutil.copytree(Path(sklearn_fair.graph.__file__).parent / "data" / "MUTAG", original)
+    shutil.copytree(original, edited)
+    labels = edited / "raw" / "MUTAG_graph_labels.txt"
+    # 40 graphs of class -1 moved to class 1, in 2 characters for 2: the same size
+    flipped = labels.read_text().replace("-1", " 1", 40)
+    assert len(flipped) == len(labels.read_text())
+    config = (
+        "[experiment]\nprogress = false\n"
+        '[data.original]\ndataset = "tu:MUTAG"\nroot = "TU2"\nfeatures = "node-labels"\n'
+        '[data.edited]\ndataset = "tu:MUTAG"\nroot = "TU"\nfeatures = "node-labels"\n'
+        "[protocol]\nouter_cv = 3\nn_refits = 1\n"
+        '[models.prior]\nestimator = "sklearn.dummy.DummyClassifier"\n'
+    )
+    (tmp_path / "e.toml").write_text(config)
+
+    def scores():
+        result = run_experiment(tmp_path / "e.toml", progress=False)
+        return {
+            key[0]: [f["test_score"] for f in r["outer_results"]]
+            for key, r in result.results.items()
+        }
+
+    before = scores()
+    assert before["original"] == before["edited"]
+    labels.write_text(flipped)
+    after = scores()
+    assert after["original"] == before["original"] and after["edited"] != before["edited"]
+    # the prior's accuracy is the majority class's share of each test fold: of the new labels
+    result = run_experiment(tmp_path / "e.toml", progress=False)
+    y = np.array([int(v) for v in flipped.split()])
+    for fold, score in zip(result.results["edited", "prior"]["outer_results"], after["edited"]):
+        train, test = (np.asarray(fold[k]) for k in ("train_indices", "test_indices"))
+        majority = np.bincount(y[train] + 1).argmax() - 1
+        assert score == pytest.approx(np.mean(y[test] == majority))

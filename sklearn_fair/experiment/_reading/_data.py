@@ -357,8 +357,8 @@ def tu_read_paths(root, name):
 
 @contextmanager
 def _locked(path):
-    """An exclusive lock on ``path`` where the system has one, so parallel runs copy once; a
-    link there is refused, not followed."""
+    """An exclusive lock on ``path`` where the system has one, so that parallel runs do not
+    copy over a copy being read; a link there is refused, not followed."""
     try:
         descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0))
     except OSError as exc:
@@ -517,25 +517,17 @@ def _remove(path):
         shutil.rmtree(path)
 
 
-def _copied(folder):
-    """``{file name: size}`` of a plain copy in ``folder/raw``, or None (links are not copies)."""
-    raw = folder / "raw"
-    if folder.is_symlink() or raw.is_symlink() or not raw.is_dir():
-        return None
-    files = list(raw.iterdir())
-    if any(path.is_symlink() or not path.is_file() for path in files):
-        return None
-    return {path.name: path.stat().st_size for path in files}
-
-
+@contextmanager
 def work_copy(root, name, work_dir, limits=None):
-    """Copy (or extract) ``root/name/raw`` into ``work_dir/name/raw`` once (again when a raw
-    file's size differs): PyTorch Geometric writes ``processed/`` beside ``raw/``, never in
-    the user's data folder, which may be read-only or shared. ``work_dir`` may lie in a
-    folder someone else prepared (a results folder, a cache being verified): a link there is
-    refused, never written or deleted through. At most ``limits.tu_size`` bytes are read and
-    written (:class:`DataLimitError` past it), an archive's entries counted from their
-    headers in a pass that writes nothing, before the pass that copies."""
+    """Copy (or extract) ``root/name/raw`` afresh into ``work_dir/name/raw`` and hold the
+    copy's lock while the caller reads it (``with work_copy(...) as folder``): PyTorch
+    Geometric writes ``processed/`` beside ``raw/``, never in the user's data folder, which may
+    be read-only or shared. Afresh each time: a copy kept while its sizes matched served a raw
+    file edited in place, or the same data set of another ``root``, as the data. ``work_dir``
+    may lie in a folder someone else prepared (a results folder, a cache being verified): a
+    link there is refused, never written or deleted through. At most ``limits.tu_size`` bytes
+    are read and written (:class:`DataLimitError` past it), an archive's entries counted from
+    their headers in a pass that writes nothing, before the pass that copies."""
     limits = Limits() if limits is None else limits
     if work_dir.is_symlink():
         raise ExperimentConfigError(
@@ -551,24 +543,23 @@ def work_copy(root, name, work_dir, limits=None):
             archive = _archive(root / name, name)
             files = _read_archive(archive, name, limits)
             check_tu_files(name, raw, files, source=archive)
-        if _copied(work_dir / name) != files:
-            _remove(work_dir / name)
-            partial = work_dir / f".{name}.partial"
-            _remove(partial)
-            (partial / "raw").mkdir(parents=True)
-            copied = [0]
+        _remove(work_dir / name)
+        partial = work_dir / f".{name}.partial"
+        _remove(partial)
+        (partial / "raw").mkdir(parents=True)
+        copied = [0]
 
-            def take(file, data, where=archive or raw):
-                copied[0] = _copy(data, partial / "raw" / file, copied[0], where, limits)
+        def take(file, data, where=archive or raw):
+            copied[0] = _copy(data, partial / "raw" / file, copied[0], where, limits)
 
-            if archive is None:
-                for file in files:
-                    with open_regular(raw / file, raw / file, REGULAR_RAW_FILES) as data:
-                        take(file, data)
-            else:
-                _read_archive(archive, name, limits, take)
-            os.replace(partial, work_dir / name)
-    return work_dir
+        if archive is None:
+            for file in files:
+                with open_regular(raw / file, raw / file, REGULAR_RAW_FILES) as data:
+                    take(file, data)
+        else:
+            _read_archive(archive, name, limits, take)
+        os.replace(partial, work_dir / name)
+        yield work_dir
 
 
 def load_data(config, dataset, work_dir, *, labels_only=False):
@@ -592,26 +583,27 @@ def load_data(config, dataset, work_dir, *, labels_only=False):
     problem = tu_folder_problem(data["root"], tu_name)
     if problem is not None:
         raise config.source.error(key + ("root",), problem + ".")
-    try:  # a raw file missing (from the user's folder) or malformed, under root in every mode
-        if labels_only:
+    if labels_only:
+        try:  # a raw file missing (from the user's folder) or malformed, under root
             y = _tu_labels(data["root"], tu_name, limits)
-            return Data(np.zeros((len(y), 0)), y, None, f"{name} ({len(y)} graph labels)", False)
-        root = work_copy(data["root"], tu_name, work_dir, limits)
-    except (TUFormatError, DataLimitError) as error:
-        raise config.source.error(key + ("root",), str(error)) from None
+        except (TUFormatError, DataLimitError) as error:
+            raise config.source.error(key + ("root",), str(error)) from None
+        return Data(np.zeros((len(y), 0)), y, None, f"{name} ({len(y)} graph labels)", False)
     from ...graph import load_tu_dataset  # torch is imported only for graph experiments
 
-    features = data.get("features", "auto")
-    with _locked(work_dir / f".{tu_name}.lock"):
-        try:
+    features, root = data.get("features", "auto"), None
+    try:
+        with work_copy(data["root"], tu_name, work_dir, limits) as root:
             # load_tu_dataset parses raw/ itself and never reads a processed (pickled) file
             graphs = load_tu_dataset(tu_name, root, features=features, max_size=limits.tu_size)
-        except ValueError as error:  # a raw file's, under root as in the dry run, or the scheme's
-            if not isinstance(error, TUFormatError):
-                raise config.source.error(key + ("features",), str(error)) from None
-            # named in the user's folder, as the dry run names it, not in the working copy
-            copy, own = (os.fspath(r / tu_name / "raw") for r in (root, data["root"]))
-            raise config.source.error(key + ("root",), str(error).replace(copy, own)) from None
+    except ValueError as error:  # a raw file's, under root as in the dry run, or the scheme's
+        if root is None or isinstance(error, DataLimitError):  # in the copy
+            raise config.source.error(key + ("root",), str(error)) from None
+        if not isinstance(error, TUFormatError):
+            raise config.source.error(key + ("features",), str(error)) from None
+        # named in the user's folder, as the dry run names it, not in the working copy
+        copy, own = (os.fspath(r / tu_name / "raw") for r in (root, data["root"]))
+        raise config.source.error(key + ("root",), str(error).replace(copy, own)) from None
     y = np.asarray(graphs.y)
     return Data(graphs, y, None, f"{name} ({len(y)} graphs, features {features!r})")
 
