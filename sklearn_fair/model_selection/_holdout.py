@@ -53,6 +53,10 @@ class HoldoutSplit(BaseShuffleSplit):
     random_state : int, RandomState instance, Generator or None, default=None
         Seeds the shuffle. Pass an int for the same split on every call; a RandomState or
         Generator is drawn from once per call of ``split``.
+    gap : int, default=0
+        Time-ordered only: the rows left out between the training rows and the validation
+        rows (the last training rows), as scikit-learn's ``TimeSeriesSplit(gap=...)``, so
+        that the rows just before the validation rows are not trained on.
 
     See Also
     --------
@@ -84,6 +88,9 @@ class HoldoutSplit(BaseShuffleSplit):
     >>> train, test = next(HoldoutSplit(test_size=0.2, shuffle=False).split(X))
     >>> test
     array([16, 17, 18, 19])
+    >>> train, test = next(HoldoutSplit(test_size=0.2, shuffle=False, gap=2).split(X))
+    >>> int(train.max()), test
+    (13, array([16, 17, 18, 19]))
     """
 
     # groups are requested by default, as scikit-learn's group splitters do (its
@@ -98,15 +105,17 @@ class HoldoutSplit(BaseShuffleSplit):
         "stratify": ["boolean", None],
         "shuffle": ["boolean"],
         "random_state": RANDOM_STATE_CONSTRAINTS,
+        "gap": [IntervalNotBool(numbers.Integral, 0, None, closed="left")],
     }
 
-    def __init__(self, test_size=0.1, *, stratify=None, shuffle=True, random_state=None):
+    def __init__(self, test_size=0.1, *, stratify=None, shuffle=True, random_state=None, gap=0):
         # BaseShuffleSplit.__init__ is not called: its n_splits and train_size are not
         # parameters of a single hold-out, and __init__ stores only our own, unchanged.
         self.test_size = test_size
         self.stratify = stratify
         self.shuffle = shuffle
         self.random_state = random_state
+        self.gap = gap
 
     def get_n_splits(self, X=None, y=None, groups=None):
         """Return the number of splits, always 1."""
@@ -124,10 +133,21 @@ class HoldoutSplit(BaseShuffleSplit):
                 "HoldoutSplit(shuffle=False) holds out the last rows in time order and cannot "
                 "also stratify; set stratify=None or False, or shuffle=True."
             )
+        if self.shuffle and self.gap:
+            raise ValueError(
+                f"HoldoutSplit(gap={self.gap}) leaves rows out before the last rows in time "
+                "order: it needs shuffle=False; set gap=0 or shuffle=False."
+            )
         stratify = self._stratifies(y)
         n_samples = _num_samples(X)
         if not self.shuffle:
-            yield _time_ordered(n_samples, self._n_test(n_samples), groups)
+            train, test = _time_ordered(n_samples, self._n_test(n_samples), groups)
+            if self.gap >= train.size:
+                raise ValueError(
+                    f"HoldoutSplit(gap={self.gap}) leaves no training rows: only {train.size} "
+                    "rows come before the validation rows. Use a smaller gap or test_size."
+                )
+            yield train[: train.size - self.gap], test
             return
         seed = self.random_state
         if not (seed is None or isinstance(seed, numbers.Integral)):

@@ -15,6 +15,7 @@ from sklearn.model_selection import (
     GridSearchCV,
     ShuffleSplit,
     StratifiedShuffleSplit,
+    TimeSeriesSplit,
     check_cv,
     cross_validate,
 )
@@ -101,7 +102,7 @@ def test_invalid_test_size_is_refused(test_size):
 def test_repr_shows_the_parameters():
     # scikit-learn's _build_repr: every constructor parameter, sorted by name
     assert repr(HoldoutSplit(0.2, stratify=True, random_state=1)) == (
-        "HoldoutSplit(random_state=1, shuffle=True, stratify=True, test_size=0.2)"
+        "HoldoutSplit(gap=0, random_state=1, shuffle=True, stratify=True,\n       test_size=0.2)"
     )
 
 
@@ -391,3 +392,25 @@ def test_other_errors_are_left_as_they_are():
     # a test_size too large for X is not a matter of classes
     with pytest.raises(ValueError, match="^test_size=60 should be either positive and smaller"):
         next(HoldoutSplit(60, random_state=0).split(X, Y_COUNTS))
+
+
+@pytest.mark.parametrize("gap", [0, 1, 5])
+def test_a_time_ordered_gap_is_scikit_learns_time_series_split_gap(gap):
+    X = np.zeros((50, 1))
+    train, test = next(HoldoutSplit(test_size=8, shuffle=False, gap=gap).split(X))
+    *_, (their_train, their_test) = TimeSeriesSplit(n_splits=3, test_size=8, gap=gap).split(X)
+    np.testing.assert_array_equal(test, their_test)
+    np.testing.assert_array_equal(train, their_train)
+
+
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        ({"gap": 2}, "needs shuffle=False"),
+        ({"gap": 45, "shuffle": False}, "leaves no training rows"),
+        ({"gap": -1, "shuffle": False}, "'gap' parameter"),
+    ],
+)
+def test_a_gap_is_refused_where_it_cannot_hold(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        next(HoldoutSplit(test_size=5, **kwargs).split(np.zeros((50, 1))))

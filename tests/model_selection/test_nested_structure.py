@@ -141,6 +141,29 @@ def test_default_inner_holdout_after_a_time_ordered_outer_split_validates_on_the
         assert valid.min() > train.max()
 
 
+@pytest.mark.parametrize(
+    "outer",
+    [TimeSeriesSplit(3, gap=10), PredefinedSplits(list(TimeSeriesSplit(3, gap=10).split(X)))],
+    ids=["tss", "tss-predefined"],
+)
+def test_default_inner_holdout_keeps_the_outer_gap_between_training_and_validation(outer):
+    # the rows just before the validation rows were trained on: the gap that protects the
+    # assessment did not protect the selection
+    nested = NestedCV(
+        RegressionRecorder(),
+        {"alpha": [1.0, 2.0]},
+        outer_cv=outer,
+        n_refits=1,
+        refit=False,
+        random_state=0,
+    )
+    nested.fit(with_ids(X), y_reg)
+    fits = selection_fits(RegressionRecorder, nested)
+    assert fits
+    for train, valid in fits:
+        assert valid.min() - train.max() - 1 == 10
+
+
 def test_user_inner_cv_that_ignores_groups_is_warned_about():
     nested = NestedCV(
         SplitRecorder(),

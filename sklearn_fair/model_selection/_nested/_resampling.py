@@ -81,11 +81,25 @@ def _groups_leaks_reported_by_us():
         yield
 
 
+def _time_gap(cv):
+    """The rows a time-ordered ``cv`` leaves out between training and assessment: its ``gap``
+    (TimeSeriesSplit), or the smallest of its given splits'."""
+    if isinstance(cv, TimeSeriesSplit):
+        return cv.gap
+    splits = cv.cv if type(cv).__name__ == "_CVIterableWrapper" else None
+    if isinstance(cv, PredefinedSplits):
+        splits = list(cv.split())
+    if not splits:
+        return 0
+    return int(min(np.min(test) - np.max(train) - 1 for train, test in splits))
+
+
 def default_inner_cv(estimator, outer_cv, seed, y):
     """The paper's inner protocol, one 90%/10% hold-out: stratified as ``check_cv`` would, on
-    the last 10% after a time-ordered outer splitter, grouped whenever groups reach it."""
+    the last 10% after a time-ordered outer splitter (with its gap between training and
+    validation rows), grouped whenever groups reach it."""
     if is_time_ordered(outer_cv):
-        return HoldoutSplit(test_size=INNER_TEST_SIZE, shuffle=False)
+        return HoldoutSplit(test_size=INNER_TEST_SIZE, shuffle=False, gap=_time_gap(outer_cv))
     stratify = is_classifier(estimator) and (
         y is None or type_of_target(y) in ("binary", "multiclass")
     )
