@@ -378,3 +378,27 @@ def test_warnings_point_at_the_callers_line_and_name_the_function():
         assert ties and all(w.filename == __file__ for w in ties)
         assert f"outer folds of {owner}," in str(ties[0].message)
         assert not [w for w in caught if issubclass(w.category, SearchSpaceEdgeWarning)]
+
+
+def test_an_inner_splitter_seeded_with_a_random_state_splits_every_fold_as_sklearns_clone():
+    # scikit-learn clones the search per outer fold (a copy of its cv): each fold's inner
+    # splits start from the same state. One shared splitter drew other splits in each fold,
+    # selected other candidates, and advanced the user's RandomState
+    from sklearn.neighbors import KNeighborsClassifier
+
+    grid = {"n_neighbors": [1, 3, 5, 9, 15, 21]}
+
+    def inner():
+        return ShuffleSplit(3, test_size=0.3, random_state=np.random.RandomState(0))
+
+    search = GridSearchCV(KNeighborsClassifier(), grid, cv=inner())
+    theirs = cross_validate(search, X, y, cv=5, return_estimator=True)
+    state = inner().random_state.get_state()[1]
+    users = inner()
+    ours = nested_cross_validate(
+        KNeighborsClassifier(), X, y, cv=5, param_grid=grid, inner_cv=users, n_refits=1,
+        return_nested_info=True,
+    )  # fmt: skip
+    np.testing.assert_array_equal(ours["test_score"], theirs["test_score"])
+    assert ours["best_params"] == [e.best_params_ for e in theirs["estimator"]]
+    np.testing.assert_array_equal(users.random_state.get_state()[1], state)

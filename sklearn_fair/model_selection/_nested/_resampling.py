@@ -6,6 +6,7 @@ on the most recent rows after a time-ordered one), so that model selection never
 assessment is protected from; given splits that break that structure get a warning.
 """
 
+import copy
 import numbers
 import warnings
 from contextlib import contextmanager
@@ -112,7 +113,11 @@ def lagged(cv):
 
 
 def inner_splits_of_fold(cv, X, y, train, split_params, where):
-    """Materialise the splitter ``cv`` on the rows ``train``, as absolute (train, test) pairs."""
+    """Materialise the splitter ``cv`` on the rows ``train``, as absolute (train, test) pairs.
+    A copy of ``cv`` splits each fold, as scikit-learn's clone of a search per outer fold
+    does: a splitter seeded with a RandomState starts from the same state in every fold, and
+    the user's is left as it was."""
+    cv = copy.deepcopy(cv)
     y_train = None if y is None else y[train]
     split_params = {
         name: None if value is None else take(value, train) for name, value in split_params.items()
