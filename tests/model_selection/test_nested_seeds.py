@@ -90,7 +90,10 @@ def test_a_random_state_that_changes_nothing_is_refitted_once():
         SVC(), {"C": [0.1, 1.0, 10.0]}, outer_cv=OUTER, inner_cv=INNER, n_refits=3, random_state=0
     ).fit(X, y)
     fits = [len(fold["refit_seeds"]) for fold in svc.outer_results_]
-    assert fits == [2, 1, 1]  # two on the first fold show the seed changes nothing
+    # two on the first fold show the seed changes nothing; a fold that selected another C
+    # shows it for its own C with two
+    chosen = [fold["best_params"] for fold in svc.outer_results_]
+    assert fits == [2] + [1 if params == chosen[0] else 2 for params in chosen[1:]]
     assert "identical predictions" in svc.outer_results_[1]["refits"]
     # the final model gets the selection seed either way (which changes nothing for SVC)
     assert isinstance(svc.best_estimator_.random_state, int)
@@ -276,3 +279,25 @@ def test_the_final_model_is_seeded_when_two_refits_happen_to_agree():
         assert fit.best_estimator_.random_state == seed
         assert fit.best_estimator_.tree_.feature[0] == hand.tree_.feature[0]
         assert fit.best_estimator_.tree_.threshold[0] == hand.tree_.threshold[0]
+
+
+def test_a_fold_that_selected_a_seed_dependent_configuration_gets_every_refit():
+    # fold 0 selected splitter="best" (its seed changes nothing), fold 3 splitter="random":
+    # fold 3 was trained once, its note saying that seeds change nothing
+    from sklearn.datasets import make_classification
+    from sklearn.tree import DecisionTreeClassifier
+
+    X2, y2 = make_classification(200, 6, random_state=0, flip_y=0.1)
+    nested = NestedCV(
+        DecisionTreeClassifier(),
+        {"splitter": ["best", "random"], "max_depth": [3, 6]},
+        outer_cv=KFold(4, shuffle=True, random_state=3),
+        inner_cv=KFold(3, shuffle=True, random_state=1),
+        n_refits=3,
+        random_state=0,
+    ).fit(X2, y2)
+    folds = nested.outer_results_
+    assert [f["best_params"]["splitter"] for f in folds] == ["best", "best", "best", "random"]
+    assert [len(f["refit_seeds"]) for f in folds] == [2, 1, 1, 3]
+    assert len(set(folds[3]["test_scores"])) > 1  # the seeds do change its scores
+    assert "two seeds gave different predictions" in folds[3]["refits"]

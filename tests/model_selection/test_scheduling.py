@@ -3,6 +3,7 @@
 import warnings
 
 import numpy as np
+import pytest
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.datasets import make_classification
 from sklearn.ensemble import RandomForestClassifier
@@ -74,6 +75,37 @@ def test_the_first_fold_probes_two_seeds_and_an_inert_seed_stops_the_other_refit
     for task in refits:
         sched.complete(task, result(task, 2.0, predictions="same"))
     assert sched.deterministic is True and not sched.has_ready() and sched.finished
+
+
+@pytest.mark.parametrize("agree", [True, False])
+def test_an_inert_seed_on_fold_0_says_nothing_of_another_folds_other_parameters(agree):
+    # fold 2 selects max_depth=3 where fold 0 selected max_depth=1: fold 0's two seeds say
+    # nothing of fold 2's configuration (it was trained once, "seeds change nothing", where
+    # its seed changed the test score by 0.2): fold 2 runs two refits, and every one when
+    # they disagree
+    sched = schedule(n_refits=3)
+    for task in drain(sched):
+        best = 2 if task.key.outer_fold == 2 else 0
+        sched.complete(task, result(task, 1.0, score=1.0 if task.key.candidate == best else 0.5))
+    refits = drain(sched)
+    assert sorted((t.key.outer_fold, t.key.refit) for t in refits) == [
+        (0, 0),
+        (0, 1),
+        (1, 0),
+        (2, 0),
+    ]
+    for task in refits:
+        sched.complete(task, result(task, 2.0, predictions="same"))
+    assert sched.deterministic is True
+    assert [sched.selections[f]["best_params"]["max_depth"] for f in range(3)] == [1, 1, 3]
+    (second,) = drain(sched)
+    assert (second.key.outer_fold, second.key.refit) == (2, 1)
+    sched.complete(second, result(second, 2.0, predictions="same" if agree else "other"))
+    rest = drain(sched)
+    assert [(t.key.outer_fold, t.key.refit) for t in rest] == ([] if agree else [(2, 2)])
+    for task in rest:
+        sched.complete(task, result(task, 2.0))
+    assert sched.finished
 
 
 def test_a_seed_that_changes_the_predictions_releases_every_refit():

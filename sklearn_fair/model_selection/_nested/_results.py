@@ -26,14 +26,26 @@ def _refit_note(schedule, fold):
     plan = schedule.plan
     if plan.refit_seeds == [None]:
         return "no random_state left unset (the ones set are kept): trained once"
+    n_seeds = len(schedule.refits_of(fold))
     if schedule.deterministic:
         if fold == 0:
             return (
                 "trained with 2 seeds, whose identical predictions and scores show that a seed "
-                "changes nothing; the other folds were trained once"
+                "changes nothing; the other folds that selected the same hyper-parameters were "
+                "trained once"
             )
-        return "trained once: two seeds gave identical predictions and scores on outer fold 0"
-    return f"trained with {len(schedule.refits_of(fold))} seeds"
+        if n_seeds == 1:
+            return "trained once: two seeds gave identical predictions and scores on outer fold 0"
+        if n_seeds == 2:
+            return (
+                "trained with 2 seeds, whose identical predictions and scores show that a seed "
+                "changes nothing for the hyper-parameters it selected (others than outer fold 0's)"
+            )
+        return (
+            f"trained with {n_seeds} seeds: it selected other hyper-parameters than outer fold "
+            "0, and two seeds gave different predictions or scores with them"
+        )
+    return f"trained with {n_seeds} seeds"
 
 
 def _fold_predictions(plan, test, refits):

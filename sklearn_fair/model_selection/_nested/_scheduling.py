@@ -13,11 +13,15 @@ benchmark replays durations through the very same rules. A batch takes its first
 neighbours (:meth:`NestedSchedule.pop_near`).
 
 The seed probe (see ``_seeds.py``): the first outer fold runs two refits first; if a seed
-changes nothing, every fold keeps one refit.
+changes nothing, every fold that selected the same hyper-parameters keeps one refit. A fold
+that selected others (``splitter="random"`` where the first fold chose ``"best"``) runs two
+refits and keeps them when they agree, else gets every seed.
 """
 
 import heapq
 from collections import defaultdict, deque
+
+import joblib
 
 from ._reuse import prefix_group
 from ._seeds import same_output as _same_output
@@ -209,7 +213,15 @@ class NestedSchedule:
     def n_expected(self):
         """How many tasks the run will have (an upper bound until the probe has answered)."""
         plan = self.plan
-        refits = len(plan.outer_splits) * (1 if self.deterministic else len(plan.refit_seeds))
+        seeds = len(plan.refit_seeds)
+        refits = len(plan.outer_splits) * seeds
+        if self.deterministic:  # one refit a fold; two or more where it selected others
+            refits = sum(
+                max(2, len(self._refits_released[fold]))
+                if fold in self.selections and not self._probed(fold)
+                else 1
+                for fold in range(len(plan.outer_splits))
+            )
         if self.deterministic and plan.probe:
             refits += 1  # the first fold's second refit, which showed that seeds are inert
         return self._n_selection + refits + (1 if plan.final else 0)
@@ -254,10 +266,11 @@ class NestedSchedule:
             self._selection_left[fold] -= 1
             if self._selection_left[fold] == 0:
                 self._fold_selected(fold)
-        elif (
-            phase == REFIT and fold == PROBE_FOLD and self.plan.probe and self.deterministic is None
-        ):
-            self._check_probe()  # only a probing plan fingerprints its refits' predictions
+        elif phase == REFIT and self.plan.probe and fold == PROBE_FOLD:
+            if self.deterministic is None:
+                self._check_probe()  # only a probing plan fingerprints its refits' predictions
+        elif phase == REFIT and self.plan.probe and self.deterministic and not self._probed(fold):
+            self._check_probe(fold)
 
     def _fold_selected(self, fold):
         plan = self.plan
@@ -274,8 +287,16 @@ class NestedSchedule:
         if plan.probe and self.deterministic is None:
             wanted = range(2 if fold == PROBE_FOLD else 1)
         elif self.deterministic:
-            wanted = range(1)
+            wanted = range(1 if self._probed(fold) else 2)
         self._release_refits(fold, wanted)
+
+    def _probed(self, fold):
+        """Whether ``fold`` selected the hyper-parameters whose seeds the probe compared (the
+        probe fold's): its verdict says nothing of another configuration's seeds."""
+        probed = self.selections.get(PROBE_FOLD)
+        return probed is not None and joblib.hash(self.selections[fold]["best_params"]) == (
+            joblib.hash(probed["best_params"])
+        )
 
     def _release_refits(self, fold, indices):
         for index in indices:
@@ -283,15 +304,28 @@ class NestedSchedule:
                 self._refits_released[fold].add(index)
                 self._push(self.plan.refit_task(fold, self.selections[fold], index))
 
-    def _check_probe(self):
-        first, second = (self.results.get(self.plan.refit_key(PROBE_FOLD, i)) for i in (0, 1))
+    def _seeds_agree(self, fold):
+        """Whether ``fold``'s first two refits gave the same output (None: not both done)."""
+        first, second = (self.results.get(self.plan.refit_key(fold, i)) for i in (0, 1))
         if first is None or second is None:
+            return None
+        return bool(not first["error"] and not second["error"] and _same_output(first, second))
+
+    def _check_probe(self, fold=PROBE_FOLD):
+        """The probe fold's verdict, for every fold; another fold's, for itself (it selected
+        other hyper-parameters than the probe fold, whose verdict says nothing of theirs)."""
+        agree = self._seeds_agree(fold)
+        if agree is None:
             return
-        self.deterministic = bool(
-            not first["error"] and not second["error"] and _same_output(first, second)
-        )
-        if not self.deterministic:
-            self._release_every_refit()
+        if fold != PROBE_FOLD:
+            if not agree:
+                self._release_refits(fold, range(len(self.plan.refit_seeds)))
+            return
+        self.deterministic = agree
+        for other, selection in list(self.selections.items()):
+            if other is None or selection.get("failed") or (agree and self._probed(other)):
+                continue
+            self._release_refits(other, range(2 if agree else len(self.plan.refit_seeds)))
 
     def _release_every_refit(self):
         """Every refit of each fold selected so far (none for a fold whose selection failed)."""
