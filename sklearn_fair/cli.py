@@ -221,12 +221,14 @@ def _fit(args, options):
         status = 1
     if result.failures:
         first = result.failures[0]
-        cells = {(f["dataset"], f["model"]) for f in result.failures}
+        models = {f["model"] for f in result.failures}
+        datasets = {f["dataset"] for f in result.failures}
         fold = "" if first["outer_fold"] is None else f", outer fold {first['outer_fold']}"
         print(
             neutral(
-                f"sklearn-fair run: {len(result.failures)} fit(s) failed in {len(cells)} "
-                f"model(s) (listed in each model's JSON, 'failed_fits'); the first: model "
+                f"sklearn-fair run: {len(result.failures)} fit(s) failed in {len(models)} "
+                f"model(s) on {len(datasets)} data set(s) (listed in each model's JSON, "
+                f"'failed_fits'); the first: model "
                 f"{first['model']!r}, data set {first['dataset']!r}{fold} ({first['phase']}): "
                 f"{first['error']}"
                 + ("" if args.allow_failures else " Pass --allow-failures to accept them.")

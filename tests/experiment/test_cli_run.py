@@ -52,13 +52,33 @@ def test_failed_fits_make_the_exit_status_1_unless_allowed(tmp_path, capsys):
     # said once, by the run: not also as FitFailedWarning's tracebacks
     assert not [w for w in caught if w.category is FitFailedWarning]
     err = capsys.readouterr().err
-    assert "3 fit(s) failed in 1 model(s)" in err and "the first: model 'model'" in err
+    assert "3 fit(s) failed in 1 model(s) on 1 data set(s)" in err
+    assert "the first: model 'model'" in err
     assert "outer fold 0 (selection)" in err and "priors" in err
     assert "Pass --allow-failures" in err
     assert main(["run", str(path), "--allow-failures"]) == 0
     assert "3 fit(s) failed" in capsys.readouterr().err  # still said
     saved = json.loads((tmp_path / "out" / "models" / "model.json").read_text())
     assert [f["outer_fold"] for f in saved["failed_fits"]] == [0, 1, 2]
+
+
+def test_the_failures_line_counts_models_and_data_sets_apart(tmp_path, capsys):
+    # "6 fit(s) failed in 2 model(s)" for one model failing on two data sets
+    model = (
+        'estimator = "sklearn.naive_bayes.GaussianNB"\n'
+        "grid = { priors = [[0.3, 0.3, 0.4], [0.5, 0.5]] }\n"
+        '[models.prior]\nestimator = "sklearn.dummy.DummyClassifier"\n'
+    )
+    path = write(tmp_path, model)
+    two = path.read_text().replace(
+        '[data]\ndataset = "sklearn:iris"',
+        '[data.iris]\ndataset = "sklearn:iris"\n[data.wine]\ndataset = "sklearn:wine"',
+    )
+    path.write_text(two)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert main(["run", str(path)]) == 1
+    assert "6 fit(s) failed in 1 model(s) on 2 data set(s)" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("spelling", ['"None"', '"none"'])

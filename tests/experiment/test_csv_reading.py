@@ -73,6 +73,14 @@ def test_a_row_of_another_length_is_named_after_the_header_is_checked(tmp_path):
         load_csv(path, "z", None, _Source())
 
 
+def test_groups_that_name_the_target_are_refused_at_their_key(tmp_path):
+    # it ended in a bare KeyError: 'y' (the column was taken twice)
+    path = tmp_path / "data.csv"
+    path.write_text("a,y\n1,0\n3,1\n")
+    with pytest.raises(ExperimentConfigError, match="groups column 'y' is the target"):
+        load_csv(path, "y", "y", _Source())
+
+
 def test_a_column_of_codes_with_underscores_is_text_as_pandas_reads_it(tmp_path):
     # Python's float reads "1_0" as 10.0: a column of codes became numbers, and skipped the
     # check that text columns need an encoder

@@ -216,6 +216,12 @@ def load_csv(path, target, groups, source, key=("data",), limits=None):
                 f"the CSV file {str(path)!r} has no column {shown(column)}; its columns are "
                 f"{shown(header, 200)}.",
             )
+    if groups is not None and groups == target:
+        raise source.error(
+            key + ("groups",),
+            f"the groups column {shown(groups)} is the target: groups name another column (a "
+            "patient or site identifier), whose samples stay on one side of each split.",
+        )
     if bad is not None:
         line, n_cells = bad
         raise source.error(
