@@ -394,6 +394,24 @@ def test_an_unreadable_record_of_the_earlier_run_is_replaced_without_failing(tmp
     assert "models/prior.json" in written and not any("\0" in name for name in written)
 
 
+def test_a_truncated_record_leaves_and_names_the_files_this_run_did_not_write(tmp_path):
+    # the earlier run's prior and ranks were kept without a word (removed [] left []), and
+    # the new record did not name them, so no later run did either
+    path = tmp_path / "exp.toml"
+    out = tmp_path / "out"
+    path.write_text(_experiment_text(["iris"], ["prior", "tree"]))
+    run_experiment(path)
+    record = (out / "outputs.json").read_text()
+    (out / "outputs.json").write_text(record[: len(record) // 2])
+    path.write_text(_experiment_text(["iris"], ["tree"]))
+    result = run_experiment(path)
+    stale = out / "models" / "prior.json"
+    assert result.removed == [] and stale in result.left and stale.exists()
+    assert out / "plots" / "comparison.png" in result.left
+    assert not [p for p in result.left if p.name in ("tree.json", "summary.csv")]
+    assert stale in run_experiment(path).left  # named again by the next run
+
+
 @pytest.mark.parametrize("recompute_checksum", [False, True], ids=["edited", "forged"])
 def test_a_record_that_names_a_json_file_of_the_users_never_removes_it(
     tmp_path, recompute_checksum

@@ -12,7 +12,9 @@ JSON file carries the SHA-256 of its content (``checksum``).
 ``outputs.json`` records every file of the run with its SHA-256, so that the next run removes
 those it does not write itself (while they are as the run wrote them, and a JSON file in
 ``models/`` a model file whose checksum holds): the folder holds one run's results. A record
-whose own checksum fails (edited since) removes nothing: the files it names are left, named.
+whose own checksum fails (edited since) removes nothing: the files it names are left, named;
+one that cannot be read (truncated, not the runner's) removes nothing either, and every file of
+the runner's layout that this run did not write is left, named.
 """
 
 import contextlib
@@ -131,10 +133,12 @@ class ResultsFolder:
         """Write ``document`` with its checksum."""
         return self.write_text(parts, json.dumps(with_checksum(document), indent=1))
 
-    def _recorded(self):
+    def _recorded(self, in_layout):
         """``(files, unverified)``: the files of the earlier run's record (name -> SHA-256)
         that may be removed, and those that may not (not verified by an earlier run; all,
-        where the record's checksum fails); none where there is no record that can be read."""
+        where the record's checksum fails); none where there is no record, and, where there
+        is one that cannot be read (truncated, not the runner's), every file of the runner's
+        layout in the folder as unverified: nothing says which run wrote them."""
         if _kind(self.root / RECORD) != _FILE:
             return {}, []
         try:
@@ -142,13 +146,13 @@ class ResultsFolder:
                 self.root / RECORD, max_bytes=1 << 26, max_depth=3, error=ValueError
             )
         except ValueError:
-            return {}, []
+            return {}, self._layout_files(in_layout)
         if (
             not isinstance(document, dict)
             or document.get("format") != _RECORD_FORMAT
             or not isinstance(document.get("files"), dict)
         ):
-            return {}, []
+            return {}, self._layout_files(in_layout)
         files = {
             n: d
             for n, d in document["files"].items()
@@ -161,13 +165,34 @@ class ResultsFolder:
             return {}, list(dict.fromkeys([*unverified, *files]))
         return files, unverified
 
+    def _layout_files(self, in_layout, limit=100_000):
+        """The names (``models/iris/knn.json``) of the files in the folder that the runner's
+        layout may hold (``in_layout``; in ``models/`` and ``plots/``, no deeper), at most
+        ``limit`` entries read."""
+        found, folders, read = [], [()], 0
+        while folders and read < limit:
+            parts = folders.pop()
+            try:
+                entries = list(os.scandir(self.root.joinpath(*parts)))
+            except OSError:
+                continue
+            read += len(entries)
+            for entry in entries:
+                sub = (*parts, entry.name)
+                if entry.is_dir(follow_symlinks=False):
+                    if sub[0] in ("models", "plots") and len(sub) < 3:
+                        folders.append(sub)
+                elif entry.is_file(follow_symlinks=False) and in_layout(sub):
+                    found.append("/".join(sub))
+        return sorted(found)
+
     def replace_record(self, in_layout, written_by_runner):
         """Remove the files of the earlier run's record that this run did not write, where
         ``in_layout(parts)``, as that run wrote them (their SHA-256) and
         ``written_by_runner(parts, path)``, and record this run's; ``(removed, left)``: the
         paths removed, and those left, kept in the record so that every run names them."""
         removed, left, unverified = [], {}, []
-        files, names = self._recorded()
+        files, names = self._recorded(in_layout)
         for name, digest in [*files.items(), *((n, None) for n in names if n not in files)]:
             parts = tuple(name.split("/"))
             if name in self.sha256 or not in_layout(parts):
