@@ -393,3 +393,19 @@ def test_scikit_learns_experimental_classes_read_by_their_documented_names(tmp_p
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.split()[0] == "HalvingGridSearchCV"
     assert "iterativeimputer" in done.stdout
+
+
+def test_a_misspelt_key_of_an_instance_table_is_named_at_its_key(tmp_path):
+    # { estimator = ..., parms = ... } fell through to a plain dict, and the run ended in
+    # AttributeError: 'dict' object has no attribute '__sklearn_tags__'
+    text = GOOD.replace(
+        'estimator = "sklearn.linear_model.LogisticRegression"\nparams = { max_iter = 300 }\n'
+        "grid = { C = [0.1, 1.0] }",
+        'estimator = "sklearn.ensemble.BaggingClassifier"\nparams = { estimator = { estimator = '
+        '"sklearn.tree.DecisionTreeClassifier", parms = { max_depth = 1 } } }',
+    )
+    path = write(tmp_path, text)
+    with pytest.raises(ExperimentConfigError) as info:
+        load_config(path)
+    assert str(info.value).startswith(f"{path}, line 14, key 'models.logreg.params.estimator': ")
+    assert "got also 'parms'" in str(info.value)

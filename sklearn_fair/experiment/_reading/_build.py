@@ -59,6 +59,14 @@ class Builder:
                 )
             if len(kinds) == 1 and set(value) <= {kinds[0], "params"}:
                 return self.instance(kinds[0], value[kinds[0]], value.get("params", {}), key)
+            if len(kinds) == 1 and isinstance(value[kinds[0]], str):
+                # { estimator = "...", parms = ... }: a misspelt instance, not a plain table
+                others = sorted(set(value) - {kinds[0], "params"})
+                raise self.error(
+                    key,
+                    f"a table with {kinds[0]!r} builds an instance and has only the keys "
+                    f"{kinds[0]!r} and 'params'; got also {', '.join(map(shown, others))}.",
+                )
             return {name: self.value(item, key + (name,)) for name, item in value.items()}
         if isinstance(value, list):
             return [self.value(item, key) for item in value]
