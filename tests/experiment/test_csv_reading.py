@@ -73,6 +73,17 @@ def test_a_row_of_another_length_is_named_after_the_header_is_checked(tmp_path):
         load_csv(path, "z", None, _Source())
 
 
+@pytest.mark.parametrize("cell", ["NA", "", "n/a"])
+def test_a_missing_text_label_is_refused_not_made_a_class(tmp_path, cell):
+    # a text target's "NA" cells became a third class, and the run reported its accuracy
+    path = tmp_path / "data.csv"
+    path.write_text(f"a,y\n1,yes\n2,no\n3,{cell}\n4,no\n")
+    with pytest.raises(ExperimentConfigError, match="1 missing label.*data row 3"):
+        load_csv(path, "y", None, _Source())
+    path.write_text("a,y\n1,yes\n2,no\n3,NAB\n4,no\n")  # not a missing-value string
+    assert load_csv(path, "y", None, _Source())[1].tolist() == ["yes", "no", "NAB", "no"]
+
+
 def test_groups_that_name_the_target_are_refused_at_their_key(tmp_path):
     # it ended in a bare KeyError: 'y' (the column was taken twice)
     path = tmp_path / "data.csv"

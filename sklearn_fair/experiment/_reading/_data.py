@@ -239,6 +239,16 @@ def load_csv(path, target, groups, source, key=("data",), limits=None):
         y = _column(numbers, strings, columns.pop(target), numeric_labels=True)
     except ValueError as error:
         raise source.error(key + ("target",), f"the CSV file {str(path)!r}: {error}") from None
+    if y.dtype == object:  # text labels: a cell pandas reads as missing is no class
+        missing = [i for i, label in enumerate(y) if label in _NA_VALUES or not label.strip()]
+        if missing:
+            raise source.error(
+                key + ("target",),
+                f"the CSV file {str(path)!r} has {len(missing)} missing label(s) in its target "
+                f"column {shown(target)} (first on data row {missing[0] + 1}: "
+                f"{shown(y[missing[0]])}, a cell pandas.read_csv reads as missing); every row "
+                "needs a label: remove those rows.",
+            )
     group_values = None if groups is None else _column(numbers, strings, columns.pop(groups))
     features = {name: _column(numbers, strings, i) for name, i in columns.items()}
     text = [name for name, values in features.items() if values.dtype == object]
