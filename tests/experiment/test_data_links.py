@@ -81,9 +81,10 @@ def test_a_raw_file_linked_out_of_the_folders_is_outside_and_one_inside_is_read(
     assert report.data_problem is None and report.total_fits == 3 * 2 + 3 * 1
     from sklearn_fair.experiment._reading._data import work_copy
 
-    copy = work_copy(experiment / "TU", "MUTAG", experiment / "work") / "MUTAG" / "raw"
-    assert not (copy / "MUTAG_A.txt").is_symlink()
-    assert (copy / "MUTAG_A.txt").read_bytes() == (MUTAG_RAW / "MUTAG_A.txt").read_bytes()
+    with work_copy(experiment / "TU", "MUTAG", experiment / "work") as folder:
+        copy = folder / "MUTAG" / "raw"
+        assert not (copy / "MUTAG_A.txt").is_symlink()
+        assert (copy / "MUTAG_A.txt").read_bytes() == (MUTAG_RAW / "MUTAG_A.txt").read_bytes()
 
 
 @needs_fifo

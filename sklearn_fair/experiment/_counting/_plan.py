@@ -80,7 +80,8 @@ class ModelPlan:
 
     @property
     def min_refits(self):
-        """Refits when a seed turns out to change nothing: two on the first fold, then one."""
+        """Refits when a seed turns out to change nothing: two on the first fold, then one on
+        each fold that selects the same hyper-parameters (two on one that selects others)."""
         return len(self.outer) + 1 if self.probe else self.refits
 
     @property
