@@ -442,9 +442,9 @@ def _saved_failures(saved):
 
 def scored_error_score(fold):
     """Whether an outer fold (of ``outer_results_`` or a saved result) was scored error_score:
-    no candidate could be selected, or a refit failed."""
+    no candidate could be selected, or a refit (or its scorer) failed."""
     return fold.get("failed") is True or bool(
-        fold.get("selection_failed") or fold.get("refits_failed")
+        fold.get("selection_failed") or fold.get("refits_failed") or fold.get("refit_scores_failed")
     )
 
 

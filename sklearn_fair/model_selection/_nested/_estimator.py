@@ -176,11 +176,13 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         ``test_indices``, ``fit_time`` and ``score_time`` (seconds summed over the fold's
         fits), ``tied_candidates`` (the indices of the candidates whose mean validation
         score ties with the best, the best included), ``selection_failed`` (why no candidate
-        could be selected, else None), ``refits_failed`` (how many refits have no score of
-        the selecting metric), and ``early_stopping_indices`` when refits early-stop. A fold
-        whose selection or one of whose refits failed is scored ``error_score``: every entry
-        of its ``test_scores`` (and of that metric's ``test_scores_per_metric``) is
-        ``error_score``, not averaged with the refits that succeeded.
+        could be selected, else None), ``refits_failed`` (how many refits raised),
+        ``refit_scores_failed`` (how many have no score of the selecting metric: their fit
+        or their scorer raised), and ``early_stopping_indices`` when refits early-stop. A
+        fold whose selection failed, or with a refit without a score, is scored
+        ``error_score``: every entry of its ``test_scores`` (and of that metric's
+        ``test_scores_per_metric``) is ``error_score``, not averaged with the refits that
+        succeeded.
     score_mean_, score_std_ : float
         Mean and standard deviation (``np.std``, as scikit-learn and the paper report) of
         :attr:`outer_scores_`.

@@ -155,7 +155,8 @@ def assemble(schedule):
             "refit_score_time": float(sum(r["score_time"] for r in refits)),
             "tied_candidates": selected.get("tied", []),
             "selection_failed": selected.get("failed"),
-            "refits_failed": sum(1 for r in refits if _failed(r, selecting)),
+            "refits_failed": sum(1 for r in refits if r["error"]),
+            "refit_scores_failed": sum(1 for r in refits if _failed(r, selecting)),
         }
         if plan.train_score:
             fold_result["train_scores_per_metric"] = _fold_scores(

@@ -101,23 +101,16 @@ def select_fold(plan, fold, results):
     raised = errors + [
         e for row in fold_results for r in row for e in r.get("score_errors", {}).values()
     ]
-    unscored = [
-        r["error"] or r["score_errors"][metric]
-        for row in fold_results
-        for r in row
-        if r["error"] or metric in r.get("score_errors", {})
-    ]
     if raised and isinstance(plan.search_error_score, str):  # "raise": the search failed
         selection["failed"] = (
             f"The search given has error_score='raise' and {len(raised)} of its "
             f"{n_candidates * n_inner} fits failed (or their scorer raised) in {_where(fold)}. "
             f"The first error was:\n{raised[0]}"
         )
-    elif len(unscored) == n_candidates * n_inner:  # no validation score: nothing to select on
-        raised_too = " (or their scorer raised)" if len(errors) < len(unscored) else ""
+    elif len(errors) == n_candidates * n_inner:
         selection["failed"] = (
-            f"All the {len(unscored)} fits of the {n_candidates} candidate(s) failed"
-            f"{raised_too} in {_where(fold)}. The first error was:\n{unscored[0]}"
+            f"All the {len(errors)} fits of the {n_candidates} candidate(s) failed in "
+            f"{_where(fold)}. The first error was:\n{errors[0]}"
         )
     elif not finite.any() and n_candidates > 1:
         selection["failed"] = _no_finite_mean(
