@@ -84,7 +84,8 @@ def _refits_that_ran(nested):
         return str(ran[0])
     if len(set(ran[1:])) == 1:
         return f"{ran[0]} on fold 0, then {ran[1]} ({nested.outer_results_[1]['refits']})"
-    return " / ".join(map(str, ran)) + " (per fold)"
+    counts = ", ".join(f"{n} on {ran.count(n)} folds" for n in sorted(set(ran), reverse=True))
+    return f"{counts} ({' / '.join(map(str, ran))} per fold)"
 
 
 def run_demo(*, n_jobs=None, random_state=0, outer_cv=10, file=None):

@@ -240,9 +240,12 @@ def rank_comparison(scores, *, alpha=0.05, control=None, greater_is_better=True,
         friedman = _scipy_stats.friedmanchisquare(*values.T)
         chi2, friedman_pvalue = float(friedman.statistic), float(friedman.pvalue)
     denominator = n * (k - 1) - chi2
+    ranks = _scipy_stats.rankdata(oriented, axis=1)
     if chi2 == 0:
         f_statistic, f_pvalue = 0.0, 1.0
-    elif denominator <= 0:  # every data set ranks the models the same way
+    elif denominator <= 0 or np.all(ranks == ranks[0]):
+        # every data set ranks the models the same way (scipy's tie-corrected chi2 may fall a
+        # rounding step short of N (k - 1), and F be 1e15 instead of infinite)
         f_statistic, f_pvalue = np.inf, _agreement_probability(oriented)
     else:
         f_statistic = (n - 1) * chi2 / denominator

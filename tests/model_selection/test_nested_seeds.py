@@ -5,6 +5,7 @@ import warnings
 
 import numpy as np
 import pytest
+from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.datasets import make_classification
 from sklearn.decomposition import PCA
 from sklearn.ensemble import RandomForestClassifier
@@ -301,3 +302,40 @@ def test_a_fold_that_selected_a_seed_dependent_configuration_gets_every_refit():
     assert [len(f["refit_seeds"]) for f in folds] == [2, 1, 1, 3]
     assert len(set(folds[3]["test_scores"])) > 1  # the seeds do change its scores
     assert "two seeds gave different predictions" in folds[3]["refits"]
+
+
+class _FixedOrRandom(RegressorMixin, BaseEstimator):
+    """``mode="fixed"`` ignores its seed and scores 1 only trained on rows 20-39 (outer fold
+    0's training rows); ``"random"`` predicts from its seed and scores about 0.5."""
+
+    def __init__(self, mode="fixed", random_state=None):
+        self.mode = mode
+        self.random_state = random_state
+
+    def fit(self, X, y):
+        self.second_half_ = X[:, 0].min() >= 20
+        return self
+
+    def predict(self, X):
+        if self.mode == "fixed":
+            return np.zeros(len(X))
+        return np.random.RandomState(self.random_state).rand(len(X))
+
+    def score(self, X, y):
+        if self.mode == "fixed":
+            return 1.0 if self.second_half_ else 0.0
+        return 0.5 + 0.01 * float(self.predict(X).mean())
+
+
+@pytest.mark.parametrize("n_refits", [2, 3])
+def test_the_note_of_a_fold_that_checked_its_own_seeds_says_what_they_showed(n_refits):
+    # with n_refits=2, two refits that disagreed were said to show that a seed changes nothing
+    rows = np.arange(40, dtype=float)[:, None]
+    nested = NestedCV(
+        _FixedOrRandom(), {"mode": ["fixed", "random"]}, outer_cv=KFold(2), inner_cv=KFold(2),
+        n_refits=n_refits, random_state=0,
+    ).fit(rows, rows.ravel())  # fmt: skip
+    first, other = nested.outer_results_
+    assert (first["best_params"], other["best_params"]) == ({"mode": "fixed"}, {"mode": "random"})
+    assert len(set(other["test_scores"])) == n_refits  # its seeds disagree
+    assert "two seeds gave different predictions" in other["refits"]

@@ -220,3 +220,18 @@ def test_inner_cv_given_as_splits_is_applied_to_each_outer_training_fold_and_sai
     assert (
         nested.resampling_["inner"] == "2 given (train, test) splits, in each outer training fold"
     )
+
+
+def test_an_outer_gap_too_long_for_the_first_training_fold_is_said_with_what_to_do():
+    from sklearn.linear_model import Ridge
+
+    # an integer-valued target too: a time-ordered hold-out never stratifies (its class
+    # counts were checked as if it did, and a regression on 0, 1, 2, ... was refused)
+    rows = np.arange(100, dtype=float)[:, None]
+    nested = NestedCV(Ridge(), {"alpha": [1.0]}, outer_cv=TimeSeriesSplit(5, gap=10))
+    with pytest.raises(
+        ValueError, match=r"outer training fold 0.*keeps its gap of 10 rows: pass an inner"
+    ):
+        nested.fit(rows, rows.ravel())
+    nested.set_params(outer_cv=TimeSeriesSplit(3)).fit(rows, rows.ravel())
+    assert np.isfinite(nested.outer_scores_).all()

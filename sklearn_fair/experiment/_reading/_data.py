@@ -612,6 +612,8 @@ def load_data(config, dataset, work_dir, *, labels_only=False):
         with work_copy(data["root"], tu_name, work_dir, limits) as root:
             # load_tu_dataset parses raw/ itself and never reads a processed (pickled) file
             graphs = load_tu_dataset(tu_name, root, features=features, max_size=limits.tu_size)
+    except ExperimentConfigError:
+        raise  # the working copies' folder or lock (a link): said as it is
     except ValueError as error:  # a raw file's, under root as in the dry run, or the scheme's
         if root is None or isinstance(error, DataLimitError):  # in the copy
             raise config.source.error(key + ("root",), str(error)) from None

@@ -127,7 +127,13 @@ def inner_splits_of_fold(cv, X, y, train, split_params, where):
         with _groups_leaks_reported_by_us():
             splits = list(cv.split(take(X, train), y_train, **split_params))
     except ValueError as exc:
-        raise ValueError(f"inner_cv could not split {where}: {exc}") from exc
+        hint = ""
+        if isinstance(cv, HoldoutSplit) and cv.gap:
+            hint = (
+                f" (an inner hold-out after a time-ordered outer_cv keeps its gap of {cv.gap} "
+                "rows: pass an inner_cv, or an outer_cv whose first training fold is longer)"
+            )
+        raise ValueError(f"inner_cv could not split {where}: {exc}{hint}") from exc
     positions = validate_splits(
         splits, len(train), allow_overlap=lagged(cv), name=f"inner_cv in {where}"
     )
@@ -168,8 +174,8 @@ def check_class_counts(cv, y, where):
 def _members_needed(cv, y):
     if y is None or type_of_target(y) not in ("binary", "multiclass"):
         return 0
-    if isinstance(cv, HoldoutSplit):
-        return 2 if cv.stratify or cv.stratify is None else 0
+    if isinstance(cv, HoldoutSplit):  # its own rule: a time-ordered one never stratifies
+        return 2 if cv._stratifies(y) else 0
     name = type(cv).__name__
     if "Stratified" not in name:
         return 0

@@ -36,7 +36,7 @@ def _refit_note(schedule, fold):
             )
         if n_seeds == 1:
             return "trained once: two seeds gave identical predictions and scores on outer fold 0"
-        if n_seeds == 2:
+        if schedule._seeds_agree(fold):
             return (
                 "trained with 2 seeds, whose identical predictions and scores show that a seed "
                 "changes nothing for the hyper-parameters it selected (others than outer fold 0's)"
