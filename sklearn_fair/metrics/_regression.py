@@ -93,8 +93,8 @@ def concordance_correlation_coefficient(y_true, y_pred, *, bias=True, sample_wei
     # constant and equal, tested on the values: their computed mean can be one rounding step
     # off the value (7 times 0.1 averages to 0.09999999999999999), and 2 cov / scale is then
     # 1e-34 / 1e-34 = 1, not 0 / 0
-    counted = weight > 0
-    if scale == 0 or (np.all(x[counted] == x[counted][0]) and np.all(y[counted] == x[counted][0])):
+    counted_x, counted_y = x[weight > 0], y[weight > 0]
+    if scale == 0 or (np.all(counted_x == counted_x[0]) and np.all(counted_y == counted_x[0])):
         warnings.warn(
             "The concordance correlation coefficient is undefined when y_true and y_pred are "
             "constant and equal; returning NaN.",

@@ -224,7 +224,8 @@ def rank_comparison(scores, *, alpha=0.05, control=None, greater_is_better=True,
         )
     n, k = values.shape
     oriented = -values if greater_is_better else values
-    average = _scipy_stats.rankdata(oriented, axis=1).mean(axis=0)  # 1 = best, ties averaged
+    ranks = _scipy_stats.rankdata(oriented, axis=1)  # 1 = best, ties averaged
+    average = ranks.mean(axis=0)
 
     df1, df2 = k - 1, (k - 1) * (n - 1)
     if np.all(values == values[:, :1]):
@@ -240,13 +241,12 @@ def rank_comparison(scores, *, alpha=0.05, control=None, greater_is_better=True,
         friedman = _scipy_stats.friedmanchisquare(*values.T)
         chi2, friedman_pvalue = float(friedman.statistic), float(friedman.pvalue)
     denominator = n * (k - 1) - chi2
-    ranks = _scipy_stats.rankdata(oriented, axis=1)
     if chi2 == 0:
         f_statistic, f_pvalue = 0.0, 1.0
     elif denominator <= 0 or np.all(ranks == ranks[0]):
         # every data set ranks the models the same way (scipy's tie-corrected chi2 may fall a
         # rounding step short of N (k - 1), and F be 1e15 instead of infinite)
-        f_statistic, f_pvalue = np.inf, _agreement_probability(oriented)
+        f_statistic, f_pvalue = np.inf, _agreement_probability(ranks)
     else:
         f_statistic = (n - 1) * chi2 / denominator
         f_pvalue = float(_scipy_stats.f.sf(f_statistic, df1, df2))
@@ -296,11 +296,11 @@ def rank_comparison(scores, *, alpha=0.05, control=None, greater_is_better=True,
     )
 
 
-def _agreement_probability(oriented):
-    """The probability that ``N`` data sets all rank the models as the first one does, when
-    each orders its ranks at random: ``m ** (1 - N)``, ``m`` the distinct orders of one row."""
-    ranks = _scipy_stats.rankdata(oriented[0])
-    orders = math.factorial(len(ranks))
-    for count in Counter(ranks.tolist()).values():
+def _agreement_probability(ranks):
+    """The probability that ``N`` data sets (the rows of ``ranks``) all rank the models as the
+    first one does, when each orders its ranks at random: ``m ** (1 - N)``, ``m`` the distinct
+    orders of one row."""
+    orders = math.factorial(ranks.shape[1])
+    for count in Counter(ranks[0].tolist()).values():
         orders //= math.factorial(count)
-    return float(orders) ** (1 - len(oriented))
+    return float(orders) ** (1 - len(ranks))

@@ -51,11 +51,7 @@ def is_time_ordered(cv):
     splitter, or given splits each of which tests only rows after every one it trains on."""
     if isinstance(cv, (TimeSeriesSplit, RollingOrigin)):
         return True
-    splits = None
-    if type(cv).__name__ == "_CVIterableWrapper":
-        splits = cv.cv
-    elif isinstance(cv, PredefinedSplits):
-        splits = list(cv.split())
+    splits = _given_splits(cv)
     return bool(splits) and all(
         len(train) and len(test) and np.max(train) < np.min(test) for train, test in splits
     )
@@ -82,14 +78,21 @@ def _groups_leaks_reported_by_us():
         yield
 
 
+def _given_splits(cv):
+    """The splits ``cv`` holds as given (a list of splits, PredefinedSplits), else None."""
+    if type(cv).__name__ == "_CVIterableWrapper":
+        return cv.cv
+    if isinstance(cv, PredefinedSplits):
+        return list(cv.split())
+    return None
+
+
 def _time_gap(cv):
     """The rows a time-ordered ``cv`` leaves out between training and assessment: its ``gap``
     (TimeSeriesSplit), or the smallest of its given splits'."""
     if isinstance(cv, TimeSeriesSplit):
         return cv.gap
-    splits = cv.cv if type(cv).__name__ == "_CVIterableWrapper" else None
-    if isinstance(cv, PredefinedSplits):
-        splits = list(cv.split())
+    splits = _given_splits(cv)
     if not splits:
         return 0
     return int(min(np.min(test) - np.max(train) - 1 for train, test in splits))

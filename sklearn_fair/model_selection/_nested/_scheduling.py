@@ -213,8 +213,6 @@ class NestedSchedule:
     def n_expected(self):
         """How many tasks the run will have (an upper bound until the probe has answered)."""
         plan = self.plan
-        seeds = len(plan.refit_seeds)
-        refits = len(plan.outer_splits) * seeds
         if self.deterministic:  # one refit a fold; two or more where it selected others
             refits = sum(
                 max(2, len(self._refits_released[fold]))
@@ -222,6 +220,8 @@ class NestedSchedule:
                 else 1
                 for fold in range(len(plan.outer_splits))
             )
+        else:
+            refits = len(plan.outer_splits) * len(plan.refit_seeds)
         if self.deterministic and plan.probe:
             refits += 1  # the first fold's second refit, which showed that seeds are inert
         return self._n_selection + refits + (1 if plan.final else 0)
@@ -322,16 +322,25 @@ class NestedSchedule:
                 self._release_refits(fold, range(len(self.plan.refit_seeds)))
             return
         self.deterministic = agree
-        for other, selection in list(self.selections.items()):
-            if other is None or selection.get("failed") or (agree and self._probed(other)):
-                continue
-            self._release_refits(other, range(2 if agree else len(self.plan.refit_seeds)))
+        if not agree:
+            self._release_every_refit()
+            return
+        for other in self._selected_folds():
+            if not self._probed(other):
+                self._release_refits(other, range(2))
+
+    def _selected_folds(self):
+        """The outer folds selected so far, but those whose selection failed (no refit)."""
+        return [
+            fold
+            for fold, selection in self.selections.items()
+            if fold is not None and not selection.get("failed")
+        ]
 
     def _release_every_refit(self):
         """Every refit of each fold selected so far (none for a fold whose selection failed)."""
-        for fold, selection in list(self.selections.items()):
-            if fold is not None and not selection.get("failed"):
-                self._release_refits(fold, range(len(self.plan.refit_seeds)))
+        for fold in self._selected_folds():
+            self._release_refits(fold, range(len(self.plan.refit_seeds)))
 
     def refits_of(self, fold):
         """The keys of the refits that ran for ``fold``, in seed order."""
