@@ -45,7 +45,7 @@ from ._results import (
     _jsonable,
     as_result,
     error_score_field,
-    failed_field,
+    failed_fields,
     saved_fields,
 )
 
@@ -82,7 +82,10 @@ def _cell_result(cell, shared):
             "validation_score": cell.validation_scores[fold],
             "best_params": cell.best_params[fold],
             "fit_time": cell.fit_time[fold],
-            **failed_field(fold in cell.failed_folds),
+            **failed_fields(
+                [k for k, folds in cell.failed_metric_folds.items() if fold in folds],
+                cell.refit_metric,
+            ),
         })  # fmt: skip
         if cell.predictions is not None and cell.predictions[fold] is not None:
             folds[-1]["predictions"] = cell.predictions[fold]

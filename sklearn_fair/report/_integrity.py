@@ -449,6 +449,11 @@ def _check_fold(fold, where, ranges, refit_metric, validation, findings):
     params = fold.get("best_params")
     if params is not None and not isinstance(params, Mapping):
         findings.broken.append(f"{where} best_params are not an object")
+    names = fold.get("failed_metrics")
+    if names is not None and not (
+        isinstance(names, list) and all(isinstance(name, str) for name in names)
+    ):
+        findings.broken.append(f"{where} failed_metrics is not a list of metric keys")
     if fold.get("validation_score") is not None:
         _check_scores([fold["validation_score"]], validation, f"{where} validation score",
                       findings)  # fmt: skip

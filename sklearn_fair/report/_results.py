@@ -124,9 +124,10 @@ class NestedResult:
     used_refit_seeds: object = None
     # the score given to failed fits where it is a number (it may lie outside the range)
     error_score: object = None
-    # the outer folds scored error_score (no candidate selected, or a refit failed): failed
-    # folds, whatever the number error_score is
-    failed_folds: tuple = ()
+    # per metric key, the outer folds scored error_score in that metric (no candidate
+    # selected, a refit or that metric's scorer failed): failed folds, whatever the number
+    # error_score is
+    failed_metric_folds: dict = field(default_factory=dict)
 
     @property
     def n_failed(self):
@@ -172,13 +173,18 @@ class NestedResult:
         with np.errstate(over="ignore"):
             return float(mean_of(self.validation_scores) - mean_of(self.scores))
 
+    @property
+    def failed_folds(self):
+        """The outer folds scored ``error_score`` in the selecting metric."""
+        return self.failed_metric_folds.get(self.refit_metric, ())
+
     def n_failed_folds(self, key=None):
         """How many outer folds have no finite test score of a metric (None: the selecting
-        metric's) or were scored ``error_score`` (:attr:`failed_folds`): where folds failed,
-        nothing that needs every fold's score is computed."""
+        metric's) or were scored ``error_score`` in it (:attr:`failed_metric_folds`): where
+        folds failed, nothing that needs every fold's score is computed."""
         key = self.refit_metric if key is None else key
         failed = ~np.isfinite(self.scores_per_metric[key])
-        failed[list(self.failed_folds)] = True
+        failed[list(self.failed_metric_folds.get(key, ()))] = True
         return int(np.sum(failed))
 
     @property
@@ -328,11 +334,11 @@ def result_to_dict(nested):
         "score_time",
     )
     folds = [{key: _jsonable(fold.get(key)) for key in keys} for fold in nested.outer_results_]
+    metrics, refit_metric = nested_metrics(nested)
     for fold, original in zip(folds, nested.outer_results_):
-        fold.update(failed_field(scored_error_score(original)))
+        fold.update(failed_fields(original.get("failed_metrics", []), refit_metric))
         if original.get("predictions") is not None:  # kept when asked (keep_predictions)
             fold["predictions"] = _jsonable(original["predictions"])
-    metrics, refit_metric = nested_metrics(nested)
     document = {
         "format": RESULT_FORMAT,
         "version": RESULT_VERSION,
@@ -440,17 +446,23 @@ def _saved_failures(saved):
     }
 
 
-def scored_error_score(fold):
-    """Whether an outer fold (of ``outer_results_`` or a saved result) was scored error_score:
-    no candidate could be selected, or a refit (or its scorer) failed."""
-    return fold.get("failed") is True or bool(
-        fold.get("selection_failed") or fold.get("refits_failed") or fold.get("refit_scores_failed")
-    )
+def failed_metrics_of(fold, keys, refit_metric):
+    """The metric keys (of ``keys``) an outer fold (of ``outer_results_`` or a saved result)
+    was scored error_score in: no candidate could be selected, a refit or that metric's scorer
+    failed. A saved fold marked ``failed`` without ``failed_metrics`` (an older file) failed in
+    every metric."""
+    names = fold.get("failed_metrics")
+    failed = fold.get("failed") is True
+    if not isinstance(names, list):
+        return list(keys) if failed else []
+    return [key for key in keys if key in names or (failed and key == refit_metric)]
 
 
-def failed_field(failed):
-    """A saved fold's ``failed`` entry: present (true) only where it was scored error_score."""
-    return {"failed": True} if failed else {}
+def failed_fields(names, refit_metric):
+    """A saved fold's ``failed`` (true where the selecting metric was scored error_score) and
+    ``failed_metrics`` (every metric that was) entries, present only where one failed."""
+    fields = {"failed": True} if refit_metric in names else {}
+    return {**fields, "failed_metrics": list(names)} if names else fields
 
 
 def _splits(folds, key):
@@ -609,8 +621,13 @@ def as_result(name, result, *, dataset="data", metric=None, budget=None, verify=
         selection_metric=selection,
         used_refit_seeds=_used_refit_seeds(refit_seeds, folds),
         error_score=error_score,
-        failed_folds=tuple(i for i, f in enumerate(folds) if scored_error_score(f)),
+        failed_metric_folds=_failed_metric_folds(folds, list(metrics), refit_metric),
     )
+
+
+def _failed_metric_folds(folds, keys, refit_metric):
+    failed = [failed_metrics_of(fold, keys, refit_metric) for fold in folds]
+    return {key: tuple(i for i, names in enumerate(failed) if key in names) for key in keys}
 
 
 def _unrecorded_metric(metric):

@@ -192,17 +192,19 @@ def _scores_from_dict(name, result, scoring):
 
 def _scores_from_fitted(name, result, scoring):
     scores = result.outer_scores_
+    key = getattr(result, "refit_metric_", "score")
     if isinstance(scores, Mapping):
         if scoring is None or scoring not in scores:
             raise ValueError(
                 f"The result {name!r} holds several metrics ({sorted(scores)}); pass one of "
                 f"them as the 'scoring' parameter. Got {scoring!r}."
             )
-        scores = scores[scoring]
+        scores, key = scores[scoring], scoring
     elif scoring is not None:
         per_metric = [fold.get("test_scores_per_metric") for fold in result.outer_results_]
         if all(isinstance(p, Mapping) and scoring in p for p in per_metric):
             scores = [np.mean(p[scoring]) for p in per_metric]  # the mean over the refits
+            key = scoring
         else:
             refit = getattr(result, "refit", None)
             if isinstance(refit, str) and refit != scoring:
@@ -211,6 +213,15 @@ def _scores_from_fitted(name, result, scoring):
                     f"are those of its refit metric {refit!r}."
                 )
     folds = result.outer_results_
+    failed = [i for i, fold in enumerate(folds) if key in fold.get("failed_metrics", ())]
+    if failed:  # whatever number error_score is
+        raise ValueError(
+            f"The result {name!r} has no test score on outer fold(s) "
+            f"{', '.join(map(str, failed))}: its fits (or scorer) failed there and the fold was "
+            f"scored error_score ({result.error_score!r}); compare() needs every model's score "
+            "on every shared outer fold. See why in the result's FitFailedWarning or "
+            "failed_tasks_ (or rerun with error_score='raise'), fix it and run that result again."
+        )
     return (
         scores,
         [fold["train_indices"] for fold in folds],

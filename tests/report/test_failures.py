@@ -216,3 +216,53 @@ def test_folds_scored_by_a_numeric_error_score_are_failed_folds_in_every_output(
     row = {r["model"]: r for r in report.rows}
     assert row["ridge"]["n_failed_folds"] == 3 and row["logreg"]["n_failed_folds"] == 0
     assert "every outer fold has a test" not in report.verdict()
+
+
+def test_a_secondary_metric_scored_by_a_numeric_error_score_is_failed_in_that_metric(tmp_path):
+    # accuracy selects; the log loss of RidgeClassifier (no predict_proba) cannot be computed
+    # and error_score=0.0 is a perfect log loss: reports, tables and compare() read it as one
+    from sklearn.linear_model import LogisticRegression, RidgeClassifier
+
+    from sklearn_fair import BenchmarkResult
+    from sklearn_fair.stats import compare
+
+    X, y = load_iris(return_X_y=True)
+    scoring = {"acc": "accuracy", "logloss": "neg_log_loss"}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        result = benchmark(
+            {
+                "logreg": (LogisticRegression(max_iter=300), {"C": [0.1, 1.0]}),
+                "ridge": (RidgeClassifier(), {"alpha": [1.0, 10.0]}),
+            },
+            {"iris": (X, y)},
+            outer_cv=3, n_refits=1, scoring=scoring, refit="acc", error_score=0.0,
+            random_state=0,
+        )  # fmt: skip
+    ridge, logreg = result.estimators["iris", "ridge"], result.estimators["iris", "logreg"]
+    assert [f["test_scores_per_metric"]["logloss"].tolist() for f in ridge.outer_results_] == [
+        [0.0]
+    ] * 3  # the number given, as scikit-learn's cross_validate gives it
+    assert all(f["failed_metrics"] == ["logloss"] for f in ridge.outer_results_)
+    assert all(f["failed_metrics"] == [] for f in logreg.outer_results_)
+    # the selecting metric is not failed: its scores are real
+    assert result.missing == {} and min(ridge.outer_scores_) > 0.5
+    with pytest.raises(ValueError, match=r"'ridge' has no test score on outer fold\(s\) 0, 1, 2"):
+        compare({"logreg": logreg, "ridge": ridge}, scoring="logloss")
+    assert compare({"logreg": logreg, "ridge": ridge}, scoring="acc").table.shape[0] == 1
+    loaded = BenchmarkResult.load(result.save(tmp_path / "result.json"))
+    saved = result_to_dict(ridge)
+    folds = saved["outer_results"]
+    assert all(f["failed_metrics"] == ["logloss"] and "failed" not in f for f in folds)
+    for each in (result, loaded):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            report = each.report(n_resamples=200)
+        rows = {(r["model"], r["scoring"]): r["n_failed_folds"] for r in report.rows}
+        assert rows == {
+            ("logreg", "acc"): 0, ("ridge", "acc"): 0, ("logreg", "logloss"): 0,
+            ("ridge", "logloss"): 3,
+        }  # fmt: skip
+    report = nested_cv_report({"logreg": logreg, "ridge": saved}, n_resamples=200)
+    rows = {(r["model"], r["scoring"]): r["n_failed_folds"] for r in report.rows}
+    assert rows[("ridge", "logloss")] == 3 and rows[("ridge", "acc")] == 0

@@ -72,13 +72,20 @@ def _failed(refit, name, which="scores"):
     return bool(refit["error"]) or f"{prefix}{name}" in refit.get("score_errors", {})
 
 
+def _failed_metrics(refits, keys, which="scores"):
+    """The metrics of ``keys`` a fold has no ``which`` score of: no refit ran, or one refit's
+    fit or that metric's scorer failed."""
+    return [name for name in keys if not refits or any(_failed(r, name, which) for r in refits)]
+
+
 def _fold_scores(plan, refits, keys, which):
     """Per metric, the array of the refits' ``which`` ("scores" or "train_scores"); every
     refit's is ``error_score`` where one refit failed, as a fold without a model's: a number
     given to a failed refit is not averaged with the others' scores."""
     scores = {}
+    failed = _failed_metrics(refits, keys, which)
     for name in keys:
-        if not refits or any(_failed(r, name, which) for r in refits):
+        if name in failed:
             scores[name] = np.full(max(len(refits), 1), plan.error_score, dtype=float)
         else:
             scores[name] = np.array([r.get(which, {}).get(name, np.nan) for r in refits])
@@ -157,6 +164,7 @@ def assemble(schedule):
             "selection_failed": selected.get("failed"),
             "refits_failed": sum(1 for r in refits if r["error"]),
             "refit_scores_failed": sum(1 for r in refits if _failed(r, selecting)),
+            "failed_metrics": _failed_metrics(refits, keys),
         }
         if plan.train_score:
             fold_result["train_scores_per_metric"] = _fold_scores(
