@@ -176,28 +176,28 @@ def test_the_budget_counts_the_refits_that_ran_not_those_of_failed_folds():
     assert as_result("m", nested).budget["n_refit_fits"] == refits
 
 
-def test_folds_scored_by_a_numeric_error_score_are_failed_folds_in_every_output(tmp_path):
-    # RidgeClassifier has no predict_proba: not one log loss of it could be computed, and
-    # error_score=0.0 is a perfect log loss. It was printed as the best model.
+def _logreg_and_ridge_on_iris(**kwargs):
     from sklearn.linear_model import LogisticRegression, RidgeClassifier
-
-    from sklearn_fair import BenchmarkResult
 
     X, y = load_iris(return_X_y=True)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        result = benchmark(
+        return benchmark(
             {
                 "logreg": (LogisticRegression(max_iter=300), {"C": [0.1, 1.0]}),
                 "ridge": (RidgeClassifier(), {"alpha": [1.0, 10.0]}),
             },
             {"iris": (X, y)},
-            outer_cv=3,
-            n_refits=1,
-            scoring="neg_log_loss",
-            error_score=0.0,
-            random_state=0,
-        )
+            outer_cv=3, n_refits=1, error_score=0.0, random_state=0, **kwargs,
+        )  # fmt: skip
+
+
+def test_folds_scored_by_a_numeric_error_score_are_failed_folds_in_every_output(tmp_path):
+    # RidgeClassifier has no predict_proba: not one log loss of it could be computed, and
+    # error_score=0.0 is a perfect log loss. It was printed as the best model.
+    from sklearn_fair import BenchmarkResult
+
+    result = _logreg_and_ridge_on_iris(scoring="neg_log_loss")
     ridge = result.estimators["iris", "ridge"]
     assert list(ridge.outer_scores_) == [0.0, 0.0, 0.0]  # the number given, as asked
     # as GridSearchCV, the selection went on with error_score; each refit's scorer raised
@@ -221,24 +221,11 @@ def test_folds_scored_by_a_numeric_error_score_are_failed_folds_in_every_output(
 def test_a_secondary_metric_scored_by_a_numeric_error_score_is_failed_in_that_metric(tmp_path):
     # accuracy selects; the log loss of RidgeClassifier (no predict_proba) cannot be computed
     # and error_score=0.0 is a perfect log loss: reports, tables and compare() read it as one
-    from sklearn.linear_model import LogisticRegression, RidgeClassifier
-
     from sklearn_fair import BenchmarkResult
     from sklearn_fair.stats import compare
 
-    X, y = load_iris(return_X_y=True)
     scoring = {"acc": "accuracy", "logloss": "neg_log_loss"}
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        result = benchmark(
-            {
-                "logreg": (LogisticRegression(max_iter=300), {"C": [0.1, 1.0]}),
-                "ridge": (RidgeClassifier(), {"alpha": [1.0, 10.0]}),
-            },
-            {"iris": (X, y)},
-            outer_cv=3, n_refits=1, scoring=scoring, refit="acc", error_score=0.0,
-            random_state=0,
-        )  # fmt: skip
+    result = _logreg_and_ridge_on_iris(scoring=scoring, refit="acc")
     ridge, logreg = result.estimators["iris", "ridge"], result.estimators["iris", "logreg"]
     assert [f["test_scores_per_metric"]["logloss"].tolist() for f in ridge.outer_results_] == [
         [0.0]
