@@ -43,3 +43,26 @@ def test_a_benchmarks_kept_multilabel_predictions_are_those_of_nested_cross_val_
     assert kept["row"].tolist() == list(range(len(Y)))
     assert kept["y_true"].tolist() == list(map(tuple, Y))
     assert kept["y_pred"].tolist() == list(map(tuple, predicted))
+
+
+def test_refits_with_label_indices_as_classes_vote_label_by_label():
+    # OneVsRestClassifier's classes_ is one array of label indices; the argmax of its refits'
+    # averaged probabilities gave one label index a row (shape (90,)), not an indicator row
+    from sklearn.linear_model import SGDClassifier
+    from sklearn.multiclass import OneVsRestClassifier
+
+    from sklearn_fair import nested_cross_validate
+
+    model = OneVsRestClassifier(SGDClassifier(loss="log_loss", max_iter=20, tol=None))
+    outer = KFold(3, shuffle=True, random_state=0)
+    options = dict(
+        param_grid={"estimator__alpha": [1e-3, 1e-2]}, cv=outer, inner_cv=KFold(3),
+        n_refits=3, random_state=0,
+    )  # fmt: skip
+    predicted = nested_cross_val_predict(model, X, Y, **options)
+    refits = nested_cross_validate(model, X, Y, return_estimator=True, **options)["estimator"]
+    assert predicted.shape == Y.shape
+    for models, (_, test) in zip(refits, outer.split(X)):
+        own = np.array([m.predict(X[test]) for m in models])  # refit, row, label
+        np.testing.assert_array_equal(predicted[test], (own.sum(axis=0) >= 2).astype(int))
+    assert not all(np.array_equal(own[0], o) for o in own[1:])  # the refits differ

@@ -99,6 +99,50 @@ def test_predict_of_a_deterministic_model_is_its_own_decision_rule():
     )
 
 
+def test_refits_that_differ_keep_a_thresholded_classifiers_own_decision_rule():
+    # three refits of a FixedThresholdClassifier (threshold 0.15) that differ: their class was
+    # the argmax of the averaged probabilities, a threshold of 0.5, and far fewer positives
+    # than any refit predicted; it is the majority vote of the refits' own predictions
+    from sklearn.model_selection import FixedThresholdClassifier
+
+    X_small, y_small = make_classification(300, 6, random_state=0, flip_y=0.1, weights=[0.8])
+    model = FixedThresholdClassifier(
+        SGDClassifier(loss="log_loss", max_iter=20, tol=None), threshold=0.15
+    )
+    outer = StratifiedKFold(4, shuffle=True, random_state=1)
+    kwargs = dict(
+        param_grid={"estimator__alpha": [1e-3, 1e-2]}, cv=outer, n_refits=3, random_state=0
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        got = nested_cross_val_predict(model, X_small, y_small, **kwargs)
+        refits = nested_cross_validate(model, X_small, y_small, return_estimator=True, **kwargs)[
+            "estimator"
+        ]
+    vote, argmax = np.empty_like(y_small), np.empty_like(y_small)
+    for models, (_, test) in zip(refits, outer.split(X_small, y_small)):
+        own = np.array([m.predict(X_small[test]) for m in models])
+        vote[test] = (own.sum(axis=0) >= 2).astype(int)
+        proba = np.mean([m.predict_proba(X_small[test])[:, 1] for m in models], axis=0)
+        argmax[test] = (proba > 0.5).astype(int)
+    np.testing.assert_array_equal(got, vote)
+    assert vote.sum() > argmax.sum() + 10  # the refits differ, and the rule matters here
+
+
+def test_a_tied_vote_goes_to_the_earliest_refits_class_whatever_the_hash_seed():
+    # the tie went to the first of set(...): for text labels, an order that changes with
+    # PYTHONHASHSEED, so the same run predicted other classes in another process
+    from sklearn_fair.model_selection._engine import refits_class
+
+    first = np.array([f"a{k}" for k in range(20)], dtype=object)
+    second = np.array([f"b{k}" for k in range(20)], dtype=object)
+    classes = np.sort(np.concatenate([first, second]))
+    np.testing.assert_array_equal(refits_class([first, second], None, classes), first)
+    np.testing.assert_array_equal(refits_class([second, first], None, classes), second)
+    third = second.copy()
+    np.testing.assert_array_equal(refits_class([first, second, third], None, classes), second)
+
+
 @pytest.mark.parametrize("method", ["decision_function", "predict_log_proba"])
 @pytest.mark.parametrize("seeded", [True, False])
 def test_a_class_missing_from_a_training_fold_is_filled_as_cross_val_predict_fills_it(

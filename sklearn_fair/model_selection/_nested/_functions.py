@@ -409,8 +409,11 @@ def _missing_classes_filled(output, model, classes, method):
 
 def refits_class(predictions, scores, classes):
     """The class of several classifier refits of one fold: that of their averaged ``scores``
-    (probabilities or decision values, one per refit), or without them (None) the majority
-    vote of their ``predictions``; a multilabel model's ``classes`` label by label."""
+    (probabilities or decision values, one per refit) where each refit's own prediction is the
+    class of its scores, else (or without scores: None) the majority vote of their
+    ``predictions``; a multilabel model's ``classes`` label by label, and with one array of
+    label indices as ``classes`` (OneVsRestClassifier, MLPClassifier) its votes label by
+    label."""
     if is_per_label(classes):
         return np.column_stack(
             [
@@ -422,13 +425,30 @@ def refits_class(predictions, scores, classes):
                 for k, label_classes in enumerate(classes)
             ]
         )
-    if scores is not None:
-        mean = np.mean(np.asarray(scores, dtype=float), axis=0)
-        if mean.ndim == 1:  # binary decision values
-            return np.asarray(classes)[(mean > 0).astype(int)]
-        return np.asarray(classes)[np.argmax(mean, axis=1)]
+    if np.ndim(predictions[0]) == 2:  # multilabel, one array of label indices as classes_
+        return np.column_stack(
+            [
+                refits_class([np.asarray(p)[:, k] for p in predictions], None, classes)
+                for k in range(np.shape(predictions[0])[1])
+            ]
+        )
+    if scores is not None and all(
+        np.array_equal(_class_of(score, classes), prediction)
+        for score, prediction in zip(scores, predictions)
+    ):
+        return _class_of(np.mean(np.asarray(scores, dtype=float), axis=0), classes)
+    # a refit whose own predict is not the class of its scores (a tuned or fixed threshold)
+    # decides by its predict: the majority vote, a tie going to the earliest refit's class
     votes = np.array(predictions)
-    return np.array([max(set(col.tolist()), key=col.tolist().count) for col in votes.T])
+    return np.array([max(dict.fromkeys(col), key=col.tolist().count) for col in votes.T])
+
+
+def _class_of(scores, classes):
+    """The class that probabilities or decision values (binary: one column) point to."""
+    scores = np.asarray(scores, dtype=float)
+    if scores.ndim == 1:
+        return np.asarray(classes)[(scores > 0).astype(int)]
+    return np.asarray(classes)[np.argmax(scores, axis=1)]
 
 
 def _of_label(scores, k):
@@ -493,8 +513,12 @@ def nested_cross_val_predict(
     that the fold's training rows lack keeps ``cross_val_predict``'s fill),
     ``predict_log_proba`` is the log of the averaged probabilities, and ``predict`` gives a
     classifier's class of the averaged probabilities (of the averaged decision values when
-    there are none, of a majority vote when neither exists) and a regressor's mean
-    prediction.
+    there are none) and a regressor's mean prediction. A classifier whose own ``predict`` is
+    not the class of its scores (a ``FixedThresholdClassifier``, a
+    ``TunedThresholdClassifierCV``), or that has no scores, gives the majority vote of its
+    refits' predictions; a tie goes to the class of the earliest refit among those tied. A
+    multilabel model whose ``classes_`` is one array of label indices (a
+    ``OneVsRestClassifier``) votes label by label.
 
     Parameters
     ----------
