@@ -187,7 +187,7 @@ def _scores_from_dict(name, result, scoring):
             "compare() cannot check that the models were scored on the same resamples "
             "(nested_cross_validate returns them with return_indices=True)."
         )
-    return result[key], indices["train"], indices["test"]
+    return result[key], indices["train"], indices["test"], []
 
 
 def _scores_from_fitted(name, result, scoring):
@@ -213,19 +213,11 @@ def _scores_from_fitted(name, result, scoring):
                     f"are those of its refit metric {refit!r}."
                 )
     folds = result.outer_results_
-    failed = [i for i, fold in enumerate(folds) if key in fold.get("failed_metrics", ())]
-    if failed:  # whatever number error_score is
-        raise ValueError(
-            f"The result {name!r} has no test score on outer fold(s) "
-            f"{', '.join(map(str, failed))}: its fits (or scorer) failed there and the fold was "
-            f"scored error_score ({result.error_score!r}); compare() needs every model's score "
-            "on every shared outer fold. See why in the result's FitFailedWarning or "
-            "failed_tasks_ (or rerun with error_score='raise'), fix it and run that result again."
-        )
     return (
         scores,
         [fold["train_indices"] for fold in folds],
         [fold["test_indices"] for fold in folds],
+        [i for i, fold in enumerate(folds) if key in fold.get("failed_metrics", ())],
     )
 
 
@@ -253,9 +245,9 @@ def _check_same_metric(results, scoring):
 def _extract(name, result, scoring):
     """Return (scores, train index arrays, test index arrays) of one result."""
     if isinstance(result, Mapping):
-        scores, train, test = _scores_from_dict(name, result, scoring)
+        scores, train, test, flagged = _scores_from_dict(name, result, scoring)
     elif hasattr(result, "outer_scores_") and hasattr(result, "outer_results_"):
-        scores, train, test = _scores_from_fitted(name, result, scoring)
+        scores, train, test, flagged = _scores_from_fitted(name, result, scoring)
     else:
         raise TypeError(
             f"The result {name!r} must be a fitted NestedCV (with outer_scores_ and "
@@ -274,14 +266,16 @@ def _extract(name, result, scoring):
             f"The result {name!r} has {np.size(scores)} scores for {len(test)} outer test folds "
             f"and {len(train)} training folds; expected one score per outer fold."
         )
-    failed = np.flatnonzero(~np.isfinite(scores))
-    if failed.size:
+    # a fold flagged failed was scored error_score, whatever number it is
+    failed = sorted(set(np.flatnonzero(~np.isfinite(scores)).tolist()) | set(flagged))
+    if failed:
         folds = ", ".join(str(int(i)) for i in failed)
         values = ", ".join(str(float(scores[i])) for i in failed)
         raise ValueError(
-            f"The result {name!r} has no finite test score on outer fold(s) {folds} ({values}); "
-            "compare() needs every model's score on every shared outer fold. A fold whose fits "
-            "failed is scored error_score (NaN by default): see why in the result's "
+            f"The result {name!r} has no {'' if flagged else 'finite '}test score on outer "
+            f"fold(s) {folds} ({values}); compare() needs every model's score on every shared "
+            "outer fold. A fold whose fits (or scorer) failed is scored error_score (NaN by "
+            "default): see why in the result's "
             "FitFailedWarning or a NestedCV's failed_tasks_ (or rerun with error_score="
             "'raise'), fix it and run that result again."
         )
