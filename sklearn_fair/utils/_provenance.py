@@ -13,8 +13,10 @@ whenever the value's content or code does:
   **dicts sorted by key** (parameters, grids and configuration tables carry no meaning in their
   order, and a table read back from JSON or TOML need not keep it); sets sorted;
 - **estimators** by their class and ``get_params(deep=False)``, recursively, with the settings
-  they keep outside their parameters (metadata-routing requests, ``set_output``); other objects
-  by their class and attributes;
+  they keep outside their parameters (metadata-routing requests, ``set_output``) and their
+  fitted state where they have one (a FrozenEstimator's model, a fitted model whose bound
+  method a FunctionTransformer calls: :func:`fitted_state`); other objects by their class and
+  attributes; a bound method by its function and its object;
 - **classes and functions** by their *code identity* (:func:`code_identity`), by one rule for
   every module, wherever it is installed:
 
@@ -589,10 +591,12 @@ class Describer:
         ):
             return self.code_identity(value, _seen, depth)
         if hasattr(value, "get_params"):
+            fitted = fitted_state(value)
             return {
                 "estimator": self.code_identity(type(value), _seen, depth),
                 "params": self.describe(value.get_params(deep=False), _seen, depth),
                 **self._settings(value, _seen, depth),
+                **({"fitted": self._fitted(fitted, _seen, depth)} if fitted else {}),
             }
         if _is_data(value):
             return {"data": fingerprint(value)}
@@ -628,6 +632,22 @@ class Describer:
         if state.get("_sklearn_output_config") is not None:
             settings["output"] = self.describe(state["_sklearn_output_config"], _seen, depth)
         return settings
+
+    def _fitted(self, state, _seen, depth):
+        """A fitted state by value; an attribute that cannot be described by its pickle
+        (``joblib.hash``: a compiled tree, a torch module), else UnhashableError."""
+        described = {}
+        for name, value in state.items():
+            try:
+                described[name] = self.describe(value, _seen, depth)
+            except UnhashableError:
+                try:
+                    described[name] = {"pickle": joblib.hash(value)}
+                except Exception as exc:
+                    raise UnhashableError(
+                        f"cannot describe the fitted attribute {name!r} of an estimator ({exc})"
+                    ) from exc
+        return described
 
     def code_identity(self, obj, _seen=frozenset(), _depth=0):
         """The identity of a class, function or module (see the module docstring)."""
@@ -665,6 +685,10 @@ class Describer:
                 "builtin": f"{module_name}.{obj.__qualname__}",
                 "package": _package_identity(module) if module else f"{module_name}==unknown",
             }
+            owner = getattr(obj, "__self__", None)
+            if owner is not None and not isinstance(owner, types.ModuleType):
+                # a bound method of a built-in type (``mapping.get``): its object's content
+                return {**identity, "self": self.describe(owner, _seen, depth)}
         else:
             raise UnhashableError(f"cannot identify the code of {obj!r}")
         if isinstance(obj, (type, types.ModuleType)) or not _seen:
@@ -826,6 +850,24 @@ def _assigned_in(code):
         for i in dis.get_instructions(nested)
         if i.opname == "STORE_ATTR"
     )
+
+
+# what an estimator keeps on itself that is neither a parameter nor fitted state: its settings,
+# described apart (Describer._settings)
+_SETTINGS = frozenset({"_metadata_request", "_sklearn_output_config"})
+
+
+def fitted_state(estimator):
+    """The attributes ``estimator`` holds besides its parameters and settings: its fitted state
+    (``coef_``, ``_fit_X``...). ``clone`` drops it, but a FrozenEstimator, a fitted model's bound
+    method (``pca.transform``) or a global that a function reads keep a fitted model in a run,
+    and two of one class and parameters then differ only there. Empty for a fresh clone."""
+    params = estimator.get_params(deep=False)
+    return {
+        name: value
+        for name, value in getattr(estimator, "__dict__", {}).items()
+        if name not in params and name not in _SETTINGS
+    }
 
 
 def _name_of(module):

@@ -358,3 +358,92 @@ def test_a_scorer_returning_nan_is_warned_about_and_recorded():
     recorded = [t for t in nested.failed_tasks_ if "NonFiniteScore" in t["error"]]
     assert recorded and {t["key"]["candidate"] for t in recorded} == {1}
     assert all(p["max_depth"] == 1 for p in nested.best_params_per_fold_)
+
+
+# -- fitted models among the parameters are keyed by their fitted state ----------------------
+
+
+def _two_fitted_models():
+    """Two fitted models of one class with the same parameters, learnt on other data."""
+    from sklearn.linear_model import LogisticRegression
+
+    other_X, other_y = make_classification(n_samples=80, n_features=5, random_state=1)
+    params = dict(penalty="l1", solver="liblinear", C=0.1)
+    first = LogisticRegression(**params).fit(other_X, other_y)
+    second = LogisticRegression(**params).fit(X[:, ::-1], y)
+    assert not np.allclose(first.coef_, second.coef_)
+    return first, second
+
+
+def _selecting_with(model):
+    from sklearn.feature_selection import SelectFromModel
+    from sklearn.frozen import FrozenEstimator
+    from sklearn.pipeline import make_pipeline
+
+    return make_pipeline(
+        SelectFromModel(FrozenEstimator(model), max_features=2), DecisionTreeClassifier()
+    )
+
+
+def _projecting_with(model):
+    from sklearn.decomposition import PCA
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import FunctionTransformer
+
+    projection = PCA(n_components=2).fit(model.coef_.T @ model.coef_ + np.eye(5))
+    return make_pipeline(FunctionTransformer(projection.transform), DecisionTreeClassifier())
+
+
+_FITTED_MODEL = None  # a fitted model that a function reads as a global
+
+
+def _scale_by_the_global_model(X):
+    return X * _FITTED_MODEL.coef_
+
+
+def _scaling_through_a_global(model):
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import FunctionTransformer
+
+    global _FITTED_MODEL
+    _FITTED_MODEL = model
+    return make_pipeline(FunctionTransformer(_scale_by_the_global_model), DecisionTreeClassifier())
+
+
+@pytest.mark.parametrize("make", [_selecting_with, _projecting_with, _scaling_through_a_global])
+def test_a_fitted_model_among_the_parameters_is_keyed_by_its_fitted_state(tmp_path, make):
+    # a FrozenEstimator (which clone keeps fitted), a fitted model's bound method, a fitted model
+    # that a function reads as a global: another fitted model of the same class and parameters
+    # is another estimator, so the second run must not be served the first one's results
+    first, second = _two_fitted_models()
+    grid = {"decisiontreeclassifier__max_depth": [1, 2]}
+
+    def nested(model, cache):
+        return NestedCV(
+            make(model), grid, outer_cv=3, inner_cv=2, n_refits=1, random_state=0,
+            refit=False, cache_dir=cache,
+        ).fit(X, y)  # fmt: skip
+
+    nested(first, tmp_path)
+    served = nested(second, tmp_path)
+    uncached = nested(second, None)
+    assert served.cache_info_["hits"] == 0
+    np.testing.assert_array_equal(served.outer_scores_, uncached.outer_scores_)
+    np.testing.assert_array_equal(
+        served.cv_results_["mean_test_score"], uncached.cv_results_["mean_test_score"]
+    )
+    # the same fitted model again is served from the cache
+    assert nested(first, tmp_path).cache_info_["computed"] == 0
+
+
+def test_a_bound_method_of_a_built_in_object_is_keyed_by_its_object():
+    # FunctionTransformer(np.vectorize(codes.get)): the mapping decides what the step computes
+    from sklearn.preprocessing import FunctionTransformer
+
+    from sklearn_fair.utils import describe
+
+    def step(codes):
+        return FunctionTransformer(np.vectorize(codes.get))
+
+    assert describe(step({"a": 1})) != describe(step({"a": 2}))
+    assert describe(step({"a": 1})) == describe(step({"a": 1}))

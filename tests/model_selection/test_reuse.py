@@ -369,6 +369,45 @@ def test_what_makes_two_steps_the_same():
         same(object())
 
 
+def test_steps_holding_other_fitted_models_are_fitted_apart():
+    # a FrozenEstimator and a fitted model's bound method keep their fitted state through clone:
+    # two of one class and parameters, fitted on other data, are two steps
+    from sklearn.decomposition import PCA
+    from sklearn.feature_selection import SelectFromModel
+    from sklearn.frozen import FrozenEstimator
+    from sklearn.preprocessing import FunctionTransformer
+
+    X_other, y_other = make_classification(n_samples=120, n_features=6, random_state=1)
+    models = [
+        LogisticRegression(penalty="l1", solver="liblinear", C=0.1).fit(data, target)
+        for data, target in [(X_other, y_other), (X[:, ::-1], y)]
+    ]
+    selecting = [FrozenEstimator(model) for model in models]
+    same = _reuse.step_description
+    assert same(SelectFromModel(selecting[0])) != same(SelectFromModel(selecting[1]))
+    projections = [PCA(n_components=2).fit(data) for data in (X, X_other)]
+    described = [same(FunctionTransformer(p.transform)) for p in projections]
+    assert described[0] != described[1]
+    assert same(FunctionTransformer(projections[0].transform)) == described[0]
+    pipe = Pipeline([("select", SelectFromModel(selecting[0], max_features=2)),
+                     ("clf", LogisticRegression())])  # fmt: skip
+    grid = {"select__estimator": selecting, "clf__C": [0.1, 1.0]}
+    on, off = (
+        NestedCV(
+            pipe,
+            grid,
+            outer_cv=3,
+            inner_cv=2,
+            n_refits=1,
+            random_state=0,
+            refit=False,
+            reuse_prefix=reuse,
+        ).fit(X, y)  # fmt: skip
+        for reuse in (True, False)
+    )
+    assert comparable(on) == comparable(off)
+
+
 # -- the functional forms and benchmark() take reuse_prefix too (issue 27.1, h7) ---------------
 
 

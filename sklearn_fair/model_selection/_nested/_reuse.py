@@ -11,7 +11,8 @@ when all of these are the same:
 - the run (a token per run: never across runs, hence never across data sets);
 - the step's input: the rows the task trains on, or the output of an earlier step served by
   this store, and the same for ``y``;
-- the step: its class and all its parameters (:func:`step_description`). Entries never leave
+- the step: its class, all its parameters and any fitted state it holds (a FrozenEstimator's
+  model; a bound method by its object) (:func:`step_description`). Entries never leave
   their process, so a class or function is identified by the object itself (``id``, kept alive
   by the stored step): a class redefined in a notebook is another key, and no file is hashed;
 - the pipeline function that fits it (``fit_transform`` or a sampler's ``fit_resample``).
@@ -32,6 +33,7 @@ import inspect
 import json
 import sys
 import threading
+import types
 import uuid
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -39,6 +41,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ...utils import fingerprint
+from ...utils._provenance import fitted_state
 from ._cache_key import UnhashableError
 from ._seeds import random_state_params
 
@@ -249,11 +252,19 @@ def step_description(value, depth=0):
         return ["dict", [[inner(k), inner(v)] for k, v in value.items()]]
     if isinstance(value, (set, frozenset)):
         return ["set", sorted(json.dumps(inner(v), sort_keys=True) for v in value)]
+    owner = getattr(value, "__self__", None)
+    if inspect.isroutine(value) and owner is not None and not isinstance(owner, types.ModuleType):
+        # a bound method (``pca.transform``; clone copies it, so not by object): its object
+        return ["method", getattr(value, "__name__", None), inner(getattr(value, "__func__", None)),
+                inner(owner)]  # fmt: skip
     if isinstance(value, type) or inspect.isroutine(value):
         module, name = getattr(value, "__module__", None), getattr(value, "__qualname__", None)
         return ["code", module, name, id(value)]
     if hasattr(value, "get_params") and hasattr(value, "set_params"):
-        return ["estimator", inner(type(value)), inner(value.get_params(deep=False))]
+        fitted = fitted_state(value)  # a FrozenEstimator's model keeps its own
+        return ["estimator", inner(type(value)), inner(value.get_params(deep=False))] + (
+            [inner(fitted)] if fitted else []
+        )
     if isinstance(value, (np.ndarray,)) or hasattr(value, "tocsr") or hasattr(value, "to_numpy"):
         return ["data", fingerprint(value)]
     if isinstance(value, functools.partial):
