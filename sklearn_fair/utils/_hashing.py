@@ -4,7 +4,8 @@
 differs from one process to the next, so a key built with it changes after a restart.
 :func:`fingerprint` hashes the *values*: numpy arrays by dtype, shape and bytes, tensors through
 numpy, pandas objects column by column (each with its dtype), sparse matrices through their CSR
-arrays, graphs through their attributes, containers element by element, an object whose class
+arrays, graphs through their attributes (by name), containers element by element (a dict's
+items in its order, as ``DictVectorizer(sort=False)`` reads a record), an object whose class
 defines ``__fingerprint__()`` through what it returns. Only what it does not know goes to
 ``joblib.hash``.
 """
@@ -61,10 +62,11 @@ def update_hasher(hasher, value):
         item = value.item() if hasattr(value, "item") else value
         _tag(hasher, "n", type(value).__name__, repr(item))
     elif isinstance(value, dict):
+        # in its order: records read by DictVectorizer(sort=False) give their columns in it
         _tag(hasher, "d", len(value))
-        for key in sorted(value, key=repr):
+        for key, item in value.items():
             update_hasher(hasher, key)
-            update_hasher(hasher, value[key])
+            update_hasher(hasher, item)
     elif isinstance(value, (list, tuple)) and not is_graph_data(value):
         _tag(hasher, "l", type(value).__name__, len(value))
         for item in value:
@@ -98,7 +100,8 @@ def update_hasher(hasher, value):
     elif is_graph_data(value):
         _tag(hasher, "graphs", len(value))
         for index in range(len(value)):
-            update_hasher(hasher, graph_fields(value[index]))
+            fields = graph_fields(value[index])  # by name: a graph's fields have no order
+            update_hasher(hasher, {name: fields[name] for name in sorted(fields)})
     else:
         _tag(hasher, "joblib", joblib.hash(value))
 

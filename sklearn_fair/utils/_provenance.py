@@ -199,13 +199,15 @@ def _kind(name, path):
     top = name.split(".")[0]
     if top == _OWN:
         return "own"
-    if name in sys.builtin_module_names or top in sys.stdlib_module_names:
+    if name in sys.builtin_module_names:
         return "stdlib"
     if path and _under(path, _SITE):
         return "library"
     if path and _under(path, _LIBRARY_ROOTS):
         return "stdlib"
-    return "user"
+    if not path and top in sys.stdlib_module_names:
+        return "stdlib"  # a frozen module; by name only without a file: a package of the
+    return "user"  # user's named like one (``code``, ``test``) is the user's
 
 
 @functools.lru_cache(maxsize=4096)
@@ -443,14 +445,48 @@ def _modules_imported_by(code, package):
             continue
         top = name.split(".")[0]
         imported = sys.modules.get(top)
-        if _kind(top, None) != "user" or (
-            isinstance(imported, types.ModuleType) and _module_kind(imported) != "user"
-        ):
-            continue  # the standard library's, sklearn-fair's or an imported library's
+        if isinstance(imported, types.ModuleType):
+            if _module_kind(imported) != "user":
+                continue  # the standard library's, sklearn-fair's or an imported library's
+        elif top == _OWN or top in sys.builtin_module_names:
+            continue  # (a standard library name is located: it may be the user's)
         located = _locate(name, required and "." in name)
         if located is not None:
             found[name] = located
     return list(found.values())
+
+
+def _libraries_imported_by(code, package):
+    """``"distribution==version"`` of the installed libraries that ``code`` imports (``import
+    statsmodels.api`` in ``fit``), read from their metadata: nothing is imported."""
+    return _libraries_named(_imported_names(code, package))
+
+
+def _libraries_named(imported):
+    found = set()
+    for name, required in imported:
+        top = name.split(".")[0]
+        if not required or top == _OWN or top in sys.builtin_module_names:
+            continue
+        module = sys.modules.get(top)
+        if isinstance(module, types.ModuleType):
+            kind = _module_kind(module)
+        else:
+            spec = _find_spec(top)
+            kind = None if spec is None else _kind(top, _origin(spec))
+        if kind == "library":
+            found.add(_package_of(top))
+    return found
+
+
+@functools.lru_cache(maxsize=1024)
+def _imports_in_file(path, package, mtime_ns, size):
+    """:func:`_imported_names` of the whole of a module's file (one state of it)."""
+    try:
+        code = compile(Path(path).read_bytes(), path, "exec", dont_inherit=True)
+    except (OSError, SyntaxError, ValueError) as exc:
+        raise UnhashableError(f"cannot read the module file {path!r} ({exc})") from exc
+    return tuple(_imported_names(code, package))
 
 
 def _locate(name, required):
@@ -496,6 +532,17 @@ def _located_neighbours(located):
     is_package = os.path.basename(path) == "__init__.py"
     package = located.name if is_package else located.name.rpartition(".")[0]
     return _modules_imported_by(code, package)
+
+
+def _libraries_of(module):
+    """The libraries a module's file imports (a module of the user's, imported or located)."""
+    path = module.path if isinstance(module, _Located) else module.__file__
+    if not path.endswith(".py"):
+        return frozenset()  # a compiled module: its imports cannot be read
+    name = _name_of(module)
+    package = name if os.path.basename(path) == "__init__.py" else name.rpartition(".")[0]
+    info = os.stat(path)
+    return _libraries_named(_imports_in_file(path, package, info.st_mtime_ns, info.st_size))
 
 
 def _neighbours(module):
@@ -707,7 +754,7 @@ class Describer:
     def _reaches(self, modules):
         """``[[name, source hash], ...]`` of the user's modules reachable from ``modules`` (and
         :class:`_Located` modules, not imported yet, reachable through their source)."""
-        reached = {}
+        reached, libraries = {}, set()
         frontier = [m for m in modules if isinstance(m, _Located) or _module_kind(m) == "user"]
         while frontier:
             module = frontier.pop()
@@ -724,9 +771,13 @@ class Describer:
                 )
             if reached[name] is None:
                 continue  # no file (a notebook, exec): its functions are described by code
+            libraries |= _libraries_of(module)
             neighbours = _located_neighbours(module) if located else _neighbours(module)
             frontier += [m for m in neighbours if _name_of(m) not in reached]
-        return sorted([name, source] for name, source in reached.items())
+        # the libraries their files import: an upgrade changes what the code computes
+        return sorted([name, source] for name, source in reached.items()) + [
+            ["library", library] for library in sorted(libraries)
+        ]
 
     def _class_identity(self, cls, _seen, depth):
         name = _qualified(cls)
@@ -786,14 +837,38 @@ class Describer:
             and key not in assigned
             and not _is_code(value)
         }
-        globals_read = {}
+        globals_read, made = {}, {}
         for function in _methods(cls):
             names = _code_names(function.__code__)
             for name in sorted(names & function.__globals__.keys()):
                 if name not in globals_read:
                     value = function.__globals__[name]
                     globals_read[name] = self._value_read(value, names, _seen, depth)
-        return {"attributes": attributes, "globals": globals_read}
+            values = self._made_with(function, _seen, depth)
+            if values:
+                made[function.__qualname__] = values
+        state = {"attributes": attributes, "globals": globals_read}
+        return {**state, "made_with": made} if made else state
+
+    def _made_with(self, function, _seen, depth):
+        """What a function of a file got when its ``def`` ran, which its source does not fix:
+        the variables of the call that made it (``n_features`` of a class factory) and its
+        default values (``def fit(self, X, y, weight=scale)``)."""
+        cells = zip(function.__code__.co_freevars, function.__closure__ or ())
+        closure = {}
+        for name, cell in cells:
+            if name == "__class__":
+                continue  # the class itself (super()): being described
+            try:
+                value = cell.cell_contents
+            except ValueError:  # a variable not assigned yet
+                continue
+            closure[name] = self._value_read(value, (), _seen, depth)
+        made = {"closure": closure} if closure else {}
+        for name in ("__defaults__", "__kwdefaults__"):
+            if getattr(function, name):
+                made[name.strip("_")] = self._value_read(getattr(function, name), (), _seen, depth)
+        return made
 
     def _value_read(self, value, names, _seen, depth):
         """A global or attribute that code reads: described, else :func:`_opaque`; a module
@@ -828,6 +903,8 @@ class Describer:
         closure = [
             self.describe(cell.cell_contents, _seen, depth) for cell in function.__closure__ or ()
         ]
+        package = function.__globals__.get("__package__")
+        libraries = _libraries_imported_by(code, package)
         return {
             "function": name,
             "code": _code_digest(code),
@@ -835,9 +912,8 @@ class Describer:
             "kwdefaults": self.describe(function.__kwdefaults__, _seen, depth),
             "closure": closure,
             "globals": globals_read,
-            "imports": self._reaches(
-                _modules_imported_by(code, function.__globals__.get("__package__"))
-            ),
+            "imports": self._reaches(_modules_imported_by(code, package)),
+            **({"libraries": sorted(libraries)} if libraries else {}),
         }
 
 
@@ -892,8 +968,18 @@ def _code_digest(code):
     """Bytecode, constants (nested code included), names and variable names of a code object."""
     parts = [code.co_code.hex(), repr(code.co_names), repr(code.co_varnames)]
     for const in code.co_consts:
-        parts.append(_code_digest(const) if isinstance(const, types.CodeType) else repr(const))
+        parts.append(_code_digest(const) if isinstance(const, types.CodeType) else _repr(const))
     return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()
+
+
+def _repr(const):
+    """The ``repr`` of a constant, a frozenset's items sorted (``x in {"a", "b"}`` compiles to
+    one, in an order that changes with ``PYTHONHASHSEED``)."""
+    if isinstance(const, frozenset):
+        return "frozenset({" + ", ".join(sorted(map(_repr, const))) + "})"
+    if isinstance(const, tuple):
+        return "(" + "".join(_repr(item) + ", " for item in const) + ")"
+    return repr(const)
 
 
 def _is_data(value):

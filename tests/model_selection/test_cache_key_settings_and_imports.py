@@ -4,6 +4,7 @@ inside a method, and data the key must not touch."""
 
 import importlib
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -388,3 +389,137 @@ def test_a_class_attribute_its_own_methods_assign_is_state_not_a_setting(own_mod
     assert module.CountingPrior.fits == 1 and describe(module.CountingPrior()) == before
     module.CountingPrior.strategy_note = "changed"  # read, never assigned by the class
     assert describe(module.CountingPrior()) != before
+
+
+# -- 6. code a file's name or a factory's arguments would hide ---------------------------------
+
+NAMED_LIKE_THE_STANDARD_LIBRARY = "tabnanny"  # a module of the standard library nobody imports
+
+
+@pytest.mark.parametrize("imported", [True, False])
+def test_a_module_of_the_users_named_like_the_standard_library_is_keyed_by_its_source(
+    tmp_path, monkeypatch, imported
+):
+    # the user's tabnanny.py (imported, or imported inside a function when it first runs) was
+    # keyed as the standard library's: by the Python version, never by its source
+    name = NAMED_LIKE_THE_STANDARD_LIBRARY
+    assert name in sys.stdlib_module_names
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)
+    monkeypatch.delitem(sys.modules, name, raising=False)
+
+    def uses(version):
+        folder = tmp_path / f"v{version}"
+        folder.mkdir()
+        (folder / f"{name}.py").write_text(f"def prep(X):\n    return X * {version}\n")
+        monkeypatch.syspath_prepend(str(folder))
+        sys.modules.pop(name, None)
+        importlib.invalidate_caches()
+        if imported:
+            return importlib.import_module(name).prep
+        namespace = {}
+        exec(f"def prep(X):\n    import {name}\n    return {name}.prep(X)\n", namespace)
+        return namespace["prep"]
+
+    try:
+        first, second = describe(uses(1)), describe(uses(2))
+    finally:
+        sys.modules.pop(name, None)
+    assert first != second
+
+
+FACTORY = """\
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.linear_model import LogisticRegression
+
+
+def first_features(n_features, scale=1.0):
+    class FirstFeatures(ClassifierMixin, BaseEstimator):
+        def __init__(self, C=1.0):
+            self.C = C
+
+        def fit(self, X, y, weight=scale):
+            self.model_ = LogisticRegression(C=self.C).fit(X[:, :n_features] * weight, y)
+            self.classes_ = self.model_.classes_
+            return self
+
+        def predict(self, X):
+            return self.model_.predict(X[:, :n_features])
+
+    return FirstFeatures
+"""
+
+
+def test_a_class_made_by_a_factory_is_keyed_by_the_factorys_arguments(own_module):
+    # the methods read n_features from the factory's call (a closure) and scale as a default
+    factory = own_module("factory", FACTORY).first_features
+    described = [describe(factory(*args)()) for args in [(6,), (1,), (6, 2.0), (6,)]]
+    assert described[0] != described[1]
+    assert described[0] != described[2]
+    assert described[0] == described[3]
+
+
+LIBRARY_USER = """\
+import joblib  # a library this file imports
+
+
+def imports_inside(X):
+    import threadpoolctl  # a library imported when it first runs
+
+    return X
+
+
+class Scaled:
+    def transform(self, X):
+        return X * 2.0
+"""
+
+
+@pytest.mark.parametrize("library", ["joblib", "threadpoolctl"])
+def test_a_library_the_users_code_imports_is_keyed_by_its_version(own_module, monkeypatch, library):
+    # a class is keyed with every library its file imports (at the top or in a function); a
+    # function with those it imports in its body (it reads no global of the file's)
+    from sklearn_fair.utils import _provenance
+
+    module = own_module("library_user", LIBRARY_USER)
+    values = [module.Scaled(), module.imports_inside]
+    before = [describe(value) for value in values]
+    real = _provenance._package_of
+    monkeypatch.setattr(
+        _provenance, "_package_of", lambda top: f"{top}==99.0" if top == library else real(top)
+    )
+    changed = [describe(value) != first for value, first in zip(values, before)]
+    assert changed == [True, library == "threadpoolctl"]
+
+
+SET_LITERAL = """\
+from sklearn_fair.utils import digest, describe
+
+
+def prep(X, mode="log"):
+    return X if mode in {"none", "identity", "raw", "pass", "keep", "same", "copy", "as-is"} else X
+
+
+print(digest(describe(prep)))
+"""
+
+
+def test_a_set_literal_in_code_is_keyed_alike_whatever_the_hash_seed(tmp_path):
+    # it compiles to a frozenset constant whose repr's order changes with PYTHONHASHSEED: each
+    # new process missed the cache
+    import subprocess
+
+    script = tmp_path / "set_literal.py"
+    script.write_text(SET_LITERAL)
+    keys = {
+        subprocess.run(
+            [sys.executable, str(script)],
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=tmp_path,
+            timeout=300,
+        ).stdout  # fmt: skip
+        for seed in ("1", "2", "3", "4")
+    }
+    assert len(keys) == 1

@@ -177,13 +177,15 @@ def test_a_lambda_scorer_is_cached_by_its_code(tmp_path):
     np.testing.assert_allclose(other.outer_scores_, first.outer_scores_ + 1.0)
 
 
-def test_the_versions_are_part_of_the_key(tmp_path, monkeypatch):
+@pytest.mark.parametrize("library", ["scikit-learn", "torch-geometric", "imbalanced-learn"])
+def test_the_versions_are_part_of_the_key(tmp_path, monkeypatch, library):
+    # also of the libraries sklearn-fair's own models compute with (GIN is PyG's code)
     from importlib import metadata
 
     run(tmp_path / "cache")
     real = metadata.version
     monkeypatch.setattr(
-        metadata, "version", lambda name: "0.0.1" if name == "scikit-learn" else real(name)
+        metadata, "version", lambda name: "0.0.1" if name == library else real(name)
     )
     assert run(tmp_path / "cache").cache_info_["hits"] == 0
 

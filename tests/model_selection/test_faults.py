@@ -28,7 +28,8 @@ HOLDOUT = HoldoutSplit(test_size=0.3, random_state=0)
 
 class SlowForDeep(ClassifierMixin, BaseEstimator):
     """Majority vote; a fit with depth 2 runs 600 ticks of 0.1 s (a minute), each tick
-    appended to the file ``ticks`` (if given), so that a test counts the work it did."""
+    appended to the file ``ticks`` (if given), so that a test counts the work it did; one
+    with depth 3 sleeps 0.7 s."""
 
     def __init__(self, depth=1, ticks=None):
         self.depth = depth
@@ -41,6 +42,8 @@ class SlowForDeep(ClassifierMixin, BaseEstimator):
                 if self.ticks is not None:
                     with open(self.ticks, "a") as file:
                         file.write(".")
+        if self.depth == 3:  # a fit of 0.7 s
+            time.sleep(0.7)
         self.classes_, counts = np.unique(y, return_counts=True)
         self.majority_ = self.classes_[np.argmax(counts)]
         return self
@@ -73,6 +76,26 @@ def test_a_fit_over_the_time_limit_is_recorded_as_failed(n_jobs, tmp_path):
     assert len(ticks.read_text()) <= 6 * 10
     assert not any("worker was killed" in t["error"] for t in slow)
     assert all(p == {"depth": 1} for p in model.best_params_per_fold_)
+
+
+def test_a_cached_fit_that_ran_over_a_new_fit_timeout_is_run_again_under_it(tmp_path):
+    # cached without a limit, the slow fits took 0.7 s each; a run with fit_timeout=0.5 was
+    # served them (no failure) where it would have stopped them
+    slow = SlowForDeep(ticks=None, depth=1)
+    grid = {"depth": [1, 3]}
+
+    def run(cache, fit_timeout):
+        model = nested(slow, grid, fit_timeout=fit_timeout, cache_dir=cache, n_jobs=1)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", FitFailedWarning)
+            return model.fit(X, y)
+
+    run(tmp_path, None)
+    served, reference = run(tmp_path, 0.5), run(None, 0.5)
+    assert len(reference.failed_tasks_) == 6
+    assert [t["key"] for t in served.failed_tasks_] == [t["key"] for t in reference.failed_tasks_]
+    assert served.best_params_per_fold_ == reference.best_params_per_fold_
+    assert served.cache_info_["hits"] > 0  # the fast fits still came from the cache
 
 
 class BlockThenTick(ClassifierMixin, BaseEstimator):

@@ -105,6 +105,7 @@ def test_an_array_is_hashed_by_its_dtype_shape_and_bytes():
         (None, "None"),
         ({"a": 1}, {"a": 2}),
         ({"a": 1}, {"b": 1}),
+        ([{"a": 1, "b": 2}], [{"b": 2, "a": 1}]),  # a record's key order: see below
         ([np.arange(2)], [np.arange(2), np.arange(0)]),  # container length
     ],
     ids=lambda v: type(v).__name__,
@@ -118,10 +119,23 @@ def test_equal_content_gives_the_same_fingerprint():
     unsorted = sp.csr_matrix((np.array([1.0, 2.0]), np.array([1, 0]), np.array([0, 1, 2])))
     assert fingerprint(sp.csr_matrix(dense)) == fingerprint(unsorted)
     assert fingerprint(sp.csr_matrix(dense)) == fingerprint(sp.csc_matrix(dense))  # by content
-    assert fingerprint({"a": 1, "b": 2}) == fingerprint({"b": 2, "a": 1})  # dicts by key
     assert fingerprint(np.float64(0.5)) == fingerprint(np.float64(0.5))
     frame = pd.DataFrame({"a": [1, 2]})
     assert fingerprint(frame) == fingerprint(frame.copy())
+
+
+def test_records_in_another_key_order_are_other_data():
+    # what a model sees of a list of records depends on its key order (pandas' columns,
+    # DictVectorizer(sort=False)'s features), so a cache entry for one is not the other's
+    from sklearn.feature_extraction import DictVectorizer
+
+    records = [{"a": 1.0, "b": 2.0}, {"a": 3.0, "b": 0.0}]
+    reordered = [dict(reversed(record.items())) for record in records]
+    assert list(pd.DataFrame(records).columns) != list(pd.DataFrame(reordered).columns)
+    seen = [DictVectorizer(sort=False, sparse=False).fit_transform(r) for r in (records, reordered)]
+    assert not np.array_equal(*seen)
+    assert fingerprint(records) != fingerprint(reordered)
+    assert fingerprint(records) == fingerprint([dict(record) for record in records])
 
 
 def test_a_fingerprint_is_sha256_over_the_documented_parts():

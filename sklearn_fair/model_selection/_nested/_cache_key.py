@@ -1,7 +1,8 @@
 """The key of a cached task: the SHA-256 of the canonical JSON of what its result depends on,
 described by :func:`sklearn_fair.utils.describe` (the one place that decides it):
 
-- the entries' format and the versions (:func:`sklearn_fair.utils.package_versions`);
+- the entries' format and the versions (:func:`sklearn_fair.utils.package_versions`, with
+  :data:`LIBRARIES`; a library that code of the user's imports, by its version);
 - the data (``X``, ``y``, fit and score parameters) by content;
 - scikit-learn's global settings that change results (``transform_output``, metadata
   routing...), where they are not the defaults;
@@ -22,6 +23,10 @@ from ...utils._provenance import Describer, UnhashableError, digest, package_ver
 __all__ = ["KeyBuilder", "UnhashableError", "entry_name", "task_names"]
 
 FORMAT = "sklearn-fair-task/3"
+# Libraries sklearn-fair's own code computes with besides the core ones (its graph models are
+# PyG's and skorch's code, its pipelines imbalanced-learn's): read from their metadata, so a
+# process that never imports them keys as one that does.
+LIBRARIES = ("pandas", "imbalanced-learn", "torch", "torch-geometric", "skorch")
 
 
 class KeyBuilder:
@@ -35,7 +40,7 @@ class KeyBuilder:
         self.context = entry_name(
             {
                 "format": FORMAT,
-                "versions": package_versions(),
+                "versions": package_versions(LIBRARIES),
                 "X": fingerprint(data.X) if data_name is None else data_name,
                 "y": fingerprint(data.y) if data_name is None else data_name,
                 "fit_params": describe(data.fit_params),

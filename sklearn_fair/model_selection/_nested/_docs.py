@@ -170,8 +170,8 @@ default="auto"
     in the worker stops it at the limit, blocking calls included, and a worker stuck in
     compiled code is killed shortly after (2 s, a quarter of the limit, at most 30 s). On
     threads and Dask the fit's thread gets the exception at its next Python instruction: a
-    fit that never returns holds its thread. See the guide "Resumable and distributed
-    runs".""",
+    fit that never returns holds its thread. A cached fit that took longer than the limit
+    is run again under it. See the guide "Resumable and distributed runs".""",
     "reuse_prefix": """reuse_prefix : bool, default=True
     Fit a pipeline step once per worker when several fits of the run train it with the
     same parameters on the same rows (a grid over a Pipeline's last step refits its

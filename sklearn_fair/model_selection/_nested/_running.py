@@ -492,7 +492,7 @@ class _Cache:
     """The run's side of the cache: keys, checked lookups, and giving up with a warning."""
 
     def __init__(self, plan):
-        self.cache, self.keys = plan.cache, None
+        self.cache, self.keys, self.fit_timeout = plan.cache, None, plan.fit_timeout
         if self.cache is None:
             return
         self.check = EntryCheck(plan.scorers)
@@ -521,6 +521,10 @@ class _Cache:
         cached = self.cache.load(
             name, description, task.key, self.check, task.fingerprint_predictions
         )
+        if cached is not None and self.fit_timeout is not None:
+            took = cached.get("fit_time", 0.0) + cached.get("score_time", 0.0)
+            if took > self.fit_timeout:
+                cached = None  # it ran over this run's limit: run it again under the limit
         if self.cache.write_failed or not self.cache.writable:
             # stored entries stay valid (each is checked against its key); only writing stops
             return cached, None
