@@ -5,6 +5,14 @@ The raw files parsed by ``utils._tu_format`` become the arrays PyG's ``TUDataset
 from their minimum, graph labels mapped to 0..C-1 in sorted order), then the feature scheme.
 Unlike PyG's ``TUDataset``, edge labels are kept (as ``edge_attr``) only with
 ``use_edge_attr=True``.
+
+A one-hot column stands for every value from a column's minimum to its maximum, present or not
+(as in ``TUDataset``: DD's node labels run from 1 to 89, 82 of them present, and give 89
+columns), so one large label in a file from elsewhere would ask for any number of columns. A
+label file whose one-hot table would be wider than ``MAX_LABEL_COLUMNS`` or hold more than
+``MAX_LABEL_VALUES`` values is refused before anything is built, naming the file and the
+labels (labels that are not used, as node labels with ``features='degree'``, are not
+encoded); within these bounds the features are ``TUDataset``'s.
 """
 
 import os
@@ -19,7 +27,7 @@ from sklearn.utils._param_validation import Interval, StrOptions, validate_param
 from torch_geometric.utils import coalesce, remove_self_loops
 
 from ..utils._stacklevel import external_stacklevel
-from ..utils._tu_format import MAX_TU_SIZE, read_tu_files
+from ..utils._tu_format import MAX_TU_SIZE, TUFormatError, read_tu_files
 from ._collection import GraphCollection
 
 __all__ = ["FEATURE_SCHEMES", "load_mutag", "load_tu_dataset"]
@@ -38,6 +46,13 @@ FEATURE_SCHEMES = {
 # Errica et al. (2020) used the node attributes of ENZYMES only; PROTEINS(_full) and the other
 # chemical data sets get their one-hot node labels.
 _WITH_ATTRIBUTES = {"ENZYMES"}
+
+#: The most one-hot columns the labels of one file may give (its columns together): 65,536;
+#: the paper's data sets need at most 89 (DD's node labels).
+MAX_LABEL_COLUMNS = 2**16
+#: The most values the one-hot table of one label file may hold (rows times columns): 2**30,
+#: 4 GiB as float32; the paper's data sets need at most 29.8 million (DD's node labels).
+MAX_LABEL_VALUES = 2**30
 
 _BUNDLED = Path(__file__).resolve().parent / "data"
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-]*")
@@ -80,6 +95,15 @@ def load_tu_dataset(
     file that is a FIFO, a device, a folder or a link leading nowhere is refused, naming it,
     and the raw files may hold at most ``max_size`` bytes together.
 
+    Node and edge labels are one-hot encoded as ``TUDataset`` does it: a column for every
+    value from the smallest label to the largest, present or not. A label file whose one-hot
+    table would be wider than 65,536 columns (``MAX_LABEL_COLUMNS``) or hold more than 2**30
+    values (``MAX_LABEL_VALUES``, 4 GiB) is refused with a ValueError naming the file, the
+    smallest and largest label and their lines, so one stray large label cannot make the load
+    allocate without bound; the paper's widest, DD's node labels, need 89 columns. Labels
+    are encoded only where they are used: node labels for the schemes built from them, edge
+    labels with ``use_edge_attr=True``.
+
     Parameters
     ----------
     name : str
@@ -120,7 +144,8 @@ def load_tu_dataset(
     ValueError
         If ``features`` is not a known scheme, or is ``"auto"`` (or ``"node-labels"``)
         for a data set without node labels, if a raw file is inconsistent or is not a
-        regular file, or if the raw files hold more than ``max_size`` bytes.
+        regular file, if the raw files hold more than ``max_size`` bytes, or if the labels of
+        a file span more one-hot columns or values than the bounds above.
 
     Examples
     --------
@@ -140,23 +165,25 @@ def load_tu_dataset(
             "The 'name' parameter of load_tu_dataset must be the name of a TU data set (letters, "
             f"digits, '_', '-', '.'), e.g. 'PROTEINS'. Got {name!r} instead."
         )
-    files = read_tu_files(name, Path(root) / name / "raw", max_size)
+    raw = Path(root) / name / "raw"
+    files = read_tu_files(name, raw, max_size)
     use_node_attr = features == "node-labels+attributes" or (
         features == "auto" and name in _WITH_ATTRIBUTES
     )
     n_nodes = len(files.node_graph)
-    attributes = _as_float32(files.node_attributes, n_nodes)
-    labels = _one_hot_columns(files.node_labels, n_nodes)
-    if features in ("auto", "node-labels", "node-labels+attributes") and (
-        labels.shape[1] == 0 and not (use_node_attr and attributes.shape[1])
-    ):
-        raise ValueError(
-            f"The TU data set {name!r} has no node labels, so features={features!r} gives no "
-            "node features. Choose a scheme for graphs without node labels, as the paper did "
-            "for social data sets: features='constant' (1 on every node) or features='degree' "
-            "(or 'one-hot-degree')."
-        )
-    x = np.concatenate([attributes, labels], axis=1) if use_node_attr else labels
+    x = None
+    if features in ("auto", "node-labels", "node-labels+attributes"):
+        # the other schemes replace x: their node labels are read and checked, not encoded
+        attributes = _as_float32(files.node_attributes, n_nodes)
+        labels = _one_hot_columns(files.node_labels, n_nodes, raw / f"{name}_node_labels.txt")
+        if labels.shape[1] == 0 and not (use_node_attr and attributes.shape[1]):
+            raise ValueError(
+                f"The TU data set {name!r} has no node labels, so features={features!r} gives "
+                "no node features. Choose a scheme for graphs without node labels, as the "
+                "paper did for social data sets: features='constant' (1 on every node) or "
+                "features='degree' (or 'one-hot-degree')."
+            )
+        x = np.concatenate([attributes, labels], axis=1) if use_node_attr else labels
 
     n_edges = len(files.edges)
     edge_attr = None
@@ -164,7 +191,7 @@ def load_tu_dataset(
         edge_attr = np.concatenate(
             [
                 _as_float32(files.edge_attributes, n_edges),
-                _one_hot_columns(files.edge_labels, n_edges),
+                _one_hot_columns(files.edge_labels, n_edges, raw / f"{name}_edge_labels.txt"),
             ],
             axis=1,
         )
@@ -178,7 +205,7 @@ def load_tu_dataset(
         if features == "degree":
             x = degree.astype(np.float32).reshape(-1, 1)
         else:
-            x = np.eye(int(degree.max(initial=0)) + 1, dtype=np.float32)[degree]
+            x = _one_hot(degree, int(degree.max(initial=0)) + 1)
 
     n_graphs = files.n_graphs
     node_ptr = np.cumsum([0, *np.bincount(files.node_graph, minlength=n_graphs)], dtype=np.int64)
@@ -218,13 +245,47 @@ def _as_float32(table, n_rows):
     return table.astype(np.float32)
 
 
-def _one_hot_columns(table, n_rows):
-    """Each label column shifted to start at 0, one-hot encoded up to its maximum, side by side."""
+def _one_hot_columns(table, n_rows, path):
+    """Each label column shifted to start at 0, one-hot encoded up to its maximum, side by side.
+
+    ``path`` is the file the labels come from: a table wider than ``MAX_LABEL_COLUMNS`` or
+    larger than ``MAX_LABEL_VALUES`` is refused, naming it, before anything is allocated."""
     if table is None:
         return np.zeros((n_rows, 0), dtype=np.float32)
+    if not len(table):
+        return np.zeros((0, table.shape[1]), dtype=np.float32)
+    low, high = table.argmin(axis=0), table.argmax(axis=0)
+    # Python ints: labels near both ends of int64 would overflow a numpy subtraction
+    widths = [int(table[h, j]) - int(table[lo, j]) + 1 for j, (lo, h) in enumerate(zip(low, high))]
+    width = sum(widths)
+    values = len(table) * width
+    if width > MAX_LABEL_COLUMNS or values > MAX_LABEL_VALUES:
+        j = int(np.argmax(widths))
+        column = f" (column {j + 1})" if table.shape[1] > 1 else ""
+        if width > MAX_LABEL_COLUMNS:
+            asked = f"{width} columns, more than the MAX_LABEL_COLUMNS={MAX_LABEL_COLUMNS}"
+        else:
+            asked = (
+                f"{width} columns for {len(table)} rows, {values} values, more than the "
+                f"MAX_LABEL_VALUES={MAX_LABEL_VALUES}"
+            )
+        raise TUFormatError(
+            f"{path}: the labels{column} run from {table[low[j], j]} (line {low[j] + 1}) to "
+            f"{table[high[j], j]} (line {high[j] + 1}). PyTorch Geometric's TUDataset one-hot "
+            "encodes them with a column for every value from the smallest to the largest: "
+            f"here {asked} that a label file may ask for. TU labels are small integers (the "
+            "paper's data sets need at most 89 columns): check the file."
+        )
     columns = (table - table.min(axis=0)).T
-    blocks = [np.eye(int(c.max(initial=0)) + 1, dtype=np.float32)[c] for c in columns]
-    return np.concatenate(blocks, axis=1)
+    return np.concatenate([_one_hot(c, w) for c, w in zip(columns, widths)], axis=1)
+
+
+def _one_hot(codes, width):
+    """Rows of ``width`` float32 zeros with a 1 at each of ``codes`` (no ``width`` squared
+    identity matrix, as ``np.eye(width)[codes]`` would build first)."""
+    out = np.zeros((len(codes), width), dtype=np.float32)
+    out[np.arange(len(codes)), codes] = 1
+    return out
 
 
 @validate_params(

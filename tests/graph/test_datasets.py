@@ -14,7 +14,14 @@ from torch_geometric.transforms import Constant, OneHotDegree
 from torch_geometric.utils import degree
 
 import sklearn_fair.graph
-from sklearn_fair.graph import FEATURE_SCHEMES, GraphCollection, load_mutag, load_tu_dataset
+from sklearn_fair.graph import (
+    FEATURE_SCHEMES,
+    GraphCollection,
+    _datasets,
+    load_mutag,
+    load_tu_dataset,
+)
+from sklearn_fair.utils._tu_format import TUFormatError
 
 BUNDLED = Path(sklearn_fair.graph.__file__).parent / "data"
 
@@ -223,6 +230,84 @@ def test_inconsistent_raw_files_name_the_file_and_line(files, where, match, tmp_
     with pytest.raises(ValueError, match=match) as error:
         load_tu_dataset("TOY", root)
     assert where in str(error.value)
+
+
+@pytest.mark.parametrize(
+    "files, use_edge_attr, where, shown",
+    [
+        # np.eye(10**12 + 1) was asked for: numpy's "array is too big", naming no file; a
+        # smaller label (10**5: 37 GiB) ran out of memory or made the machine swap
+        (
+            dict(node_labels="0\n1\n1\n2\n0\n1\n1000000000000\n"),
+            False,
+            "node_labels",
+            "0 (line 1) to 1000000000000 (line 7)",
+        ),
+        (
+            dict(node_labels="0\n1\n-1000000000000\n2\n0\n1\n1\n"),
+            False,
+            "node_labels",
+            "-1000000000000 (line 3) to 2 (line 4)",
+        ),
+        # the subtraction from the minimum overflowed int64 (an IndexError)
+        (
+            dict(node_labels="0\n1\n1\n2\n0\n-9223372036854775808\n9223372036854775807\n"),
+            False,
+            "node_labels",
+            "-9223372036854775808 (line 6) to 9223372036854775807 (line 7)",
+        ),
+        (
+            dict(node_labels="0, 1\n1, 1\n1, 1\n2, 1\n0, 1\n1, 1\n1, 1000000000000\n"),
+            False,
+            "node_labels",
+            "labels (column 2) run from 1 (line 1) to 1000000000000 (line 7)",
+        ),
+        (
+            dict(edge_labels="0\n1\n1\n1000000000000\n0\n1\n1\n"),
+            True,
+            "edge_labels",
+            "0 (line 1) to 1000000000000 (line 4)",
+        ),
+    ],
+    ids=["node-label", "negative", "int64-ends", "second-column", "edge-label"],
+)
+def test_a_huge_label_is_refused_before_its_one_hot_table_is_built(
+    files, use_edge_attr, where, shown, tmp_path
+):
+    """Files from elsewhere are hostile: one large label asked for a dense identity matrix of
+    its size (TUDataset's encoding: a column for every value from the smallest label)."""
+    root = write_tu(tmp_path, **files)
+    with pytest.raises(TUFormatError) as error:
+        load_tu_dataset("TOY", root, use_edge_attr=use_edge_attr)
+    message = str(error.value)
+    assert f"{root / 'TOY' / 'raw' / f'TOY_{where}.txt'}: the labels" in message
+    assert shown in message
+    assert f"more than the MAX_LABEL_COLUMNS={2**16} that a label file may ask for" in message
+
+
+def test_labels_up_to_the_bounds_are_encoded_as_tudataset(tmp_path, monkeypatch):
+    """Columns for the labels absent between the smallest and largest, as TUDataset: the
+    bounds count them too; at the bounds the load is as before, one past them is refused."""
+    root = write_tu(tmp_path, node_labels="3\n7\n7\n5\n3\n7\n7\n")  # 5 columns, 35 values
+    reference = pyg_reference(tmp_path, "TOY", "auto", use_edge_attr=False)
+    graphs = load_tu_dataset("TOY", root)
+    assert graphs.num_node_features == 5
+    for graph, theirs in zip(graphs, reference, strict=True):
+        assert torch.equal(graph.x, theirs.x)
+    monkeypatch.setattr(_datasets, "MAX_LABEL_COLUMNS", 5)
+    monkeypatch.setattr(_datasets, "MAX_LABEL_VALUES", 35)
+    np.testing.assert_array_equal(load_tu_dataset("TOY", root).x, graphs.x)
+    monkeypatch.setattr(_datasets, "MAX_LABEL_COLUMNS", 4)
+    with pytest.raises(TUFormatError, match=r"here 5 columns, more than the MAX_LABEL_COLUMNS=4"):
+        load_tu_dataset("TOY", root)
+    monkeypatch.setattr(_datasets, "MAX_LABEL_COLUMNS", 5)
+    monkeypatch.setattr(_datasets, "MAX_LABEL_VALUES", 34)
+    with pytest.raises(
+        TUFormatError, match=r"5 columns for 7 rows, 35 values, more than the MAX_LABEL_VALUES=34"
+    ):
+        load_tu_dataset("TOY", root)
+    # labels a scheme does not use are not encoded
+    assert load_tu_dataset("TOY", root, features="degree").num_node_features == 1
 
 
 def test_drop_degenerate_graphs_as_the_reference(tmp_path):
