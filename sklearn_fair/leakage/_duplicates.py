@@ -48,13 +48,13 @@ class DuplicateReport:
 
 
 def _graph_digests(X):
-    """One digest per graph from every stored field but ``y``, each read as an array (a list, an
-    array and a tensor of the same values are the same field)."""
+    """One digest per graph from every stored field but ``y`` by name (in any order), each read
+    as an array (a list, an array and a tensor of the same values are the same field)."""
     digests = []
     for index in range(len(X)):
         fields = graph_fields(X[index])
         digests.append(
-            fingerprint({name: to_numpy(value) for name, value in fields.items() if name != "y"})
+            fingerprint({name: to_numpy(fields[name]) for name in sorted(fields) if name != "y"})
         )
     return np.asarray(digests)
 
@@ -76,18 +76,26 @@ def _same_bytes_when_equal(values):
 
 
 def _object_cell(cell):
-    """A cell of an object row as Python holds it: a numpy scalar as its Python value
-    (``np.int64(1)`` is ``1``, ``np.str_("a")`` is ``"a"``), a float as in float rows."""
+    """A cell of an object row as one value per number, as Python's ``==`` and pandas'
+    ``duplicated`` compare them: a numpy scalar as its Python value (``np.int64(1)`` is ``1``,
+    ``np.str_("a")`` is ``"a"``), a bool, a whole float and a real complex as an int (``True``,
+    ``1.0`` and ``1+0j`` are ``1``), any other float as in float rows."""
     if isinstance(cell, np.generic):
         cell = cell.item()
+    if isinstance(cell, complex) and cell.imag == 0:
+        cell = cell.real
+    if isinstance(cell, float) and cell.is_integer():
+        return int(cell)  # exact: 2.0**53 is 2**53, not 2**53 + 1
+    if isinstance(cell, bool):
+        return int(cell)
     if isinstance(cell, (float, complex)):
         return _same_bytes_when_equal(np.asarray(cell)).item()
     return cell
 
 
 def _object_digests(array):
-    """One digest per row of the object array ``array``: equal cells of equal types give
-    equal digests; ``1`` and ``"1"`` (or None and NaN) differ."""
+    """One digest per row of the object array ``array``: equal cells give equal digests (``1``
+    and ``1.0`` as well); ``1`` and ``"1"`` (or None and NaN) differ."""
     return np.asarray([fingerprint([_object_cell(cell) for cell in row]) for row in array])
 
 
@@ -128,8 +136,10 @@ def find_duplicates(X, y=None, splits=None):
     ----------
     X : array-like, sparse matrix, DataFrame or sequence of graphs
         The data. Rows are compared exactly (``-0.0`` equals ``0.0``; NaN equals NaN in the
-        same position). Graphs (items with a ``.y``) are compared on every stored field
-        but the label, in their stored node order.
+        same position; in rows of objects, numbers equal in value are equal whatever their
+        types, ``1``, ``1.0`` and ``True`` as in pandas' ``duplicated``). Graphs (items with
+        a ``.y``) are compared on every stored field but the label, in their stored node
+        order.
     y : array-like of shape (n_samples,), default=None
         Labels, used only to report whether the copies of a sample agree on it.
     splits : iterable of (train, test) index arrays, default=None

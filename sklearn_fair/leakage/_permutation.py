@@ -5,9 +5,11 @@ from dataclasses import dataclass
 
 import numpy as np
 from sklearn.base import is_classifier, is_regressor
+from sklearn.model_selection._search import BaseSearchCV
 from sklearn.utils._param_validation import validate_params
 
 from .. import metrics
+from ..metrics._ranges import default_score_metric
 from ..model_selection import nested_cross_validate
 from ..model_selection._engine import resolve_scorers, take
 from ..stats import mean_interval
@@ -46,9 +48,10 @@ PERMUTATION_DOCS = {
     The metric's no-skill value; by default :func:`chance_level` (the majority-class
     rate for accuracy, 0.5 for ROC AUC, 0 for kappa, ...) or, for a metric whose no-skill
     value depends on the model's predictions (recall, F1, average precision, a custom
-    scorer, ...), the model's own: the mean score of each permuted run's outer models
-    against shufflings of their test folds' labels, which keeps the model's predictions
-    and breaks their link to the labels.""",
+    scorer, an estimator's own ``score`` not known to be accuracy or R², ...), the model's
+    own: the mean score of each permuted run's outer models against shufflings of their
+    test folds' labels, which keeps the model's predictions and breaks their link to the
+    labels.""",
     "tolerance": """tolerance : float, default=0.05
     How far above chance the interval's lower bound must be to flag, in the metric's
     units.""",
@@ -75,7 +78,10 @@ class PermutationReport:
     Attributes
     ----------
     scoring : str
-        The metric's name (``"accuracy"`` or ``"r2"`` for the estimator's own score).
+        The metric's name. With ``scoring=None``, that of the estimator's own score:
+        ``"accuracy"`` or ``"r2"``, a search's own ``scoring`` (its metric that selects), or
+        ``"score"`` for a ``score`` method not known to be accuracy or R² (its chance is then
+        the model's own).
     chance : float
         The no-skill value the permuted-label estimates are compared with.
     estimate : float or None
@@ -219,6 +225,21 @@ def check_scoring_labels(estimator, scoring, y, owner):
         ) from None
 
 
+def _default_scoring(estimator):
+    """The metric that ``scoring=None`` scores the nested runs with, as NestedCV reads it: the
+    estimator's own score (``"accuracy"``, ``"r2"``) or a search's own ``scoring`` (its metric
+    that selects); None when it is not known."""
+    metric = default_score_metric(estimator)
+    if metric is not None or not isinstance(estimator, BaseSearchCV):
+        return metric
+    scoring, refit = estimator.scoring, estimator.refit
+    if isinstance(scoring, dict):
+        return scoring.get(refit) if isinstance(refit, str) else None
+    if isinstance(scoring, (list, tuple)):
+        return refit if isinstance(refit, str) and refit in scoring else None
+    return scoring  # a name, a scorer, or None (the estimator's score, not known)
+
+
 def _nested_mean(estimator, X, y, groups, seed, protocol, chance_rng=None, scorer=None):
     """The nested estimate and, given ``chance_rng``, the outer models' own no-skill value:
     each scored by ``scorer`` against ``_N_SHUFFLES`` shufflings of its test fold's labels (its
@@ -298,16 +319,19 @@ def permutation_check(
 
     classifier = is_classifier(estimator)
     scoring = protocol.get("scoring")
+    # None: what the runs score with (a search's own scoring); still None when not known
+    metric = scoring if scoring is not None else _default_scoring(estimator)
     # a metric without a known no-skill value (None whatever the labels) gets its model's own
-    own_chance = chance is None and chance_level(scoring, y, classifier=classifier) is None
+    own_chance = chance is None and (metric is None or chance_level(metric, y) is None)
     scorer = (
-        resolve_scorers(estimator, scoring, "permutation_check")[0]["score"] if own_chance else None
+        resolve_scorers(estimator, metric, "permutation_check")[0]["score"] if own_chance else None
     )
+    name = metric if isinstance(metric, str) else getattr(metric, "__name__", "score")
 
-    def run(labels, run_seed, chance_rng=None):
+    def run(labels, run_seed, chance_rng=None, run_protocol=protocol):
         X_run, y_run = (X, labels) if prepare is None else prepare(X, labels)
         scores = _nested_mean(
-            estimator, X_run, y_run, groups, run_seed, protocol, chance_rng, scorer
+            estimator, X_run, y_run, groups, run_seed, run_protocol, chance_rng, scorer
         )
         return *scores, y_run
 
@@ -316,22 +340,35 @@ def permutation_check(
         estimate, _, y_scored = run(y, seed)
     elif prepare is not None:
         y_scored = prepare(X, y)[1]
-    permuted, chances = [], []
+    permuted, chances, runs = [], [], []
     for i in range(n_permutations):
         labels = y[named_generator(root, "permutation", i).permutation(len(y))]
+        runs.append((labels, draw_seeds(named_generator(root, "run", i))))
         chance_rng = named_generator(root, "chance", i) if own_chance else None
-        score, run_chance, _ = run(labels, draw_seeds(named_generator(root, "run", i)), chance_rng)
+        score, run_chance, _ = run(*runs[-1], chance_rng)
         permuted.append(score)
         chances.append(run_chance)
     permuted = np.asarray(permuted)
+    failed = np.flatnonzero(np.isnan(permuted))
+    if failed.size:
+        # no interval, no verdict: say why, with the error of the first such run
+        message = (
+            f"permutation_check could not compare the {name!r} scores with chance: "
+            f"{failed.size} of the {n_permutations} permuted-label runs have no score (NaN) "
+            "on every outer fold"
+        )
+        try:
+            run(*runs[failed[0]], run_protocol={**protocol, "error_score": "raise"})
+        except Exception as error:  # whatever failed (a fit, the scorer) is the reason
+            raise ValueError(
+                f"{message}, as the fits or the scorer failed: {type(error).__name__}: {error}"
+            ) from error
+        raise ValueError(f"{message}, as the scorer returned NaN.")
 
-    name = scoring if isinstance(scoring, str) else getattr(scoring, "__name__", "score")
-    if scoring is None:
-        name = "accuracy" if classifier else "r2"
     if own_chance:
         chance = float(np.nanmean(chances))
     elif chance is None:
-        chance = chance_level(scoring, y_scored, classifier=classifier)
+        chance = chance_level(metric, y_scored, classifier=classifier)
     ci = mean_interval(permuted, confidence=confidence)  # n_permutations >= 2
     low, high, method = ci.low, ci.high, ci.description
     return PermutationReport(

@@ -1,6 +1,7 @@
 """The audit's three checks on constructed cases, and its silence on a clean pipeline."""
 
 import inspect
+from functools import partial
 from types import SimpleNamespace
 
 import numpy as np
@@ -9,9 +10,11 @@ import pytest
 from imblearn.pipeline import make_pipeline as make_imb_pipeline
 from imblearn.under_sampling import RandomUnderSampler
 from scipy import sparse
+from sklearn.base import clone
 from sklearn.compose import make_column_transformer
 from sklearn.datasets import make_classification
 from sklearn.decomposition import PCA
+from sklearn.exceptions import NotFittedError
 from sklearn.feature_selection import RFE, SelectFromModel
 from sklearn.frozen import FrozenEstimator
 from sklearn.linear_model import LogisticRegression
@@ -31,6 +34,7 @@ from sklearn.utils.validation import check_is_fitted
 from sklearn_fair import audit, nested_cross_validate
 from sklearn_fair.leakage import (
     AuditResult,
+    PrefitStep,
     chance_level,
     find_duplicates,
     find_prefit_steps,
@@ -95,8 +99,28 @@ def test_find_duplicates_in_sparse_rows_ignores_stored_and_signed_zeros():
 def test_find_duplicates_in_object_rows():
     nan = float("nan")
     X = np.array([["a", 1, nan], ["a", 1, nan], ["a", 1.0, nan], [None, 1, nan]], dtype=object)
-    # NaN equals NaN in the same place; 1 and 1.0 are different Python values
-    assert [g.tolist() for g in find_duplicates(X).groups] == [[0, 1]]
+    # NaN equals NaN in the same place, 1 equals 1.0, None is not "a": as pandas' duplicated
+    assert pd.DataFrame(X).duplicated(keep=False).tolist() == [True, True, True, False]
+    assert [g.tolist() for g in find_duplicates(X).groups] == [[0, 1, 2]]
+
+
+@pytest.mark.parametrize(
+    "first, second",
+    [
+        (1, 1.0), (True, 1), (np.True_, 1.0), (np.int64(1), 1.0), (1 + 0j, 1), (-0.0, 0),
+        (np.float32(0.5), 0.5), (np.float32(0.1), 0.1), (2**53 + 1, float(2**53 + 1)),
+        (1, "1"), (True, "True"), (1.5, 1.5 + 1j),
+    ],
+)  # fmt: skip
+def test_find_duplicates_in_object_rows_compares_numbers_by_value_as_pandas(first, second):
+    # an object column of ints and floats (a concat of an int and a float frame) holds 1 and
+    # 1.0; a model sees both as 1.0, yet such rows were not copies. pandas' duplicated is the
+    # reference, for the pairs it calls equal and for those it does not (float32 0.1 is not
+    # 0.1, nor 2**53 + 1 the float 2**53, nor 1 the string "1")
+    frame = pd.DataFrame({"n": pd.Series([first, second], dtype=object), "s": ["z", "z"]})
+    expected = [[0, 1]] if frame.duplicated(keep=False).all() else []
+    assert [g.tolist() for g in find_duplicates(frame).groups] == expected
+    assert [g.tolist() for g in find_duplicates(frame.to_numpy()).groups] == expected
 
 
 def test_find_duplicates_in_object_rows_treats_signed_zero_and_every_nan_as_equal():
@@ -157,6 +181,9 @@ def test_find_duplicates_in_graphs():
     # a field stored as a list is the same field as an array of the same values
     as_list = SimpleNamespace(x=[1, 2], edge_index=[[0], [1]], y=0)
     assert [g.tolist() for g in find_duplicates([*graphs, as_list]).groups] == [[0, 2, 4]]
+    # a graph whose fields were set in another order is the same graph
+    reordered = SimpleNamespace(edge_index=np.array([[0], [1]]), y=1, x=np.array([1, 2]))
+    assert [g.tolist() for g in find_duplicates([*graphs, reordered]).groups] == [[0, 2, 4]]
 
 
 def test_audit_catches_duplicates(data):
@@ -369,6 +396,84 @@ def test_average_precision_chance_is_that_of_a_random_ranking():
     assert result.chance == pytest.approx(expected, abs=0.03)
 
 
+def _select_on_all_data(X, y):
+    # the features most correlated with the (permuted) labels, chosen on all the data: a leak
+    correlation = np.abs((X - X.mean(0)).T @ (y - y.mean()))
+    return X[:, np.argsort(correlation)[-10:]], y
+
+
+@pytest.mark.parametrize("metric", ["neg_log_loss", "roc_auc"])
+def test_scoring_none_is_the_metric_a_search_scores_with(metric):
+    # NestedCV scores a search given with scoring=None by the search's own scoring, as
+    # cross_validate(search) does; the check named it accuracy and compared it with the
+    # majority-class rate (0.8 here), which a log-loss never exceeds: the leak went unflagged
+    X, y = _noise(60, 200, 12)
+    search = GridSearchCV(LogisticRegression(), {"C": [1.0]}, scoring=metric, cv=3)
+    outer_cv = StratifiedKFold(5, shuffle=True, random_state=0)
+    kwargs = dict(prepare=_select_on_all_data, n_permutations=2, random_state=0)
+    default = permutation_check(search, X, y, outer_cv=outer_cv, with_estimate=False, **kwargs)
+    named = permutation_check(
+        search, X, y, outer_cv=outer_cv, with_estimate=False, scoring=metric, **kwargs
+    )
+    for field in ("scoring", "chance", "permuted_estimates", "ci_low", "ci_high"):
+        assert np.array_equal(getattr(default, field), getattr(named, field)), field
+    assert default.scoring == metric and default.leaks
+    if metric == "roc_auc":
+        assert default.chance == 0.5
+    result = audit(search, X, y, cv=outer_cv, checks="permutation", **kwargs)
+    assert f"permutation : {metric}: " in str(result)
+
+
+def test_scoring_none_of_an_unknown_score_takes_the_models_own_chance():
+    # LogisticRegressionCV.score is its own scoring, a log-loss here (scikit-learn's score is
+    # the reference); it was compared with the majority-class rate, as accuracy
+    from sklearn.linear_model import LogisticRegressionCV
+    from sklearn.metrics import log_loss
+
+    X, y = _noise(60, 200, 30)
+    model = LogisticRegressionCV(Cs=[1.0], cv=3, scoring="neg_log_loss")
+    fitted = model.fit(X, y)
+    assert fitted.score(X, y) == pytest.approx(-log_loss(y, fitted.predict_proba(X)))
+    report = permutation_check(
+        model, X, y, prepare=_select_on_all_data, n_permutations=2, with_estimate=False,
+        outer_cv=StratifiedKFold(5, shuffle=True, random_state=0), random_state=0,
+    )  # fmt: skip
+    assert report.scoring == "score"
+    assert report.chance < -0.69  # no better than predicting 0.5 for every row
+    assert report.leaks
+
+
+def test_permutation_check_that_cannot_score_raises_why():
+    # roc_auc scores two classes: on three, every fold's scorer fails and every estimate is
+    # NaN; the error was "The 'scores' parameter contains NaN", naming neither the metric nor
+    # the cause
+    import warnings
+
+    X, y = np.random.default_rng(0).normal(size=(60, 5)), np.tile([0, 1, 2], 20)
+    # scikit-learn's own error for this metric and these labels (the reference)
+    with pytest.raises(ValueError, match="multi_class must be in"):
+        cross_val_score(LogisticRegression(), X, y, scoring="roc_auc", error_score="raise")
+    match = r"'roc_auc' scores with chance: 2 of the 2 permuted-label runs .*multi_class must be"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the scorer's failures, one per fold
+        with pytest.raises(ValueError, match=match):
+            permutation_check(
+                LogisticRegression(), X, y, outer_cv=3, scoring="roc_auc", n_permutations=2,
+                with_estimate=False, random_state=0,
+            )  # fmt: skip
+        with pytest.raises(ValueError, match=match):
+            audit(LogisticRegression(), X, y, cv=3, scoring="roc_auc", n_permutations=2)
+
+    def always_nan(estimator, X, y):
+        return float("nan")
+
+    with pytest.raises(ValueError, match=r"'always_nan' scores .*, as the scorer returned NaN"):
+        permutation_check(
+            LogisticRegression(), X, y, outer_cv=3, scoring=always_nan, n_permutations=2,
+            with_estimate=False, random_state=0,
+        )  # fmt: skip
+
+
 # ---- prefit --------------------------------------------------------------------------------
 
 
@@ -435,6 +540,60 @@ def test_find_prefit_steps_lists_a_container_fitted_as_a_whole(data, make):
     found = find_prefit_steps(make_pipeline(step, LogisticRegression()))
     assert [(s.name, s.estimator, s.frozen) for s in found] == [(name, type(step).__name__, False)]
     assert find_prefit_steps(make_pipeline(make(), LogisticRegression())) == []
+
+
+@pytest.mark.parametrize(
+    "wrap",
+    [
+        lambda fitted: FunctionTransformer(fitted.transform),
+        lambda fitted: FunctionTransformer(partial(_transform_with, scaler=fitted)),
+        lambda fitted: FunctionTransformer(lambda X, scaler=fitted: scaler.transform(X)),
+        lambda fitted: FunctionTransformer(lambda X: fitted.transform(X)),
+        lambda fitted: FunctionTransformer(_call, kw_args={"f": fitted.transform}),
+    ],
+    ids=["bound method", "partial", "default", "closure", "bound method in kw_args"],
+)
+def test_find_prefit_steps_lists_a_fitted_estimator_a_function_holds(data, wrap):
+    # clone deep-copies a function parameter, with the fitted scaler it holds: every resample
+    # used it as fitted, and the step was not listed. scikit-learn's clone is the reference
+    X, y = data
+    step = wrap(StandardScaler().fit(X))
+    resampled = clone(make_pipeline(step, LogisticRegression()))[0].fit(X[:30])
+    assert np.allclose(resampled.transform(X[:30]), StandardScaler().fit(X).transform(X[:30]))
+    name = "functiontransformer/" + ("kw_args" if step.kw_args else "func")
+    assert find_prefit_steps(make_pipeline(step, LogisticRegression())) == [
+        PrefitStep(name, "StandardScaler", True)
+    ]
+
+
+def _transform_with(X, scaler):
+    return scaler.transform(X)
+
+
+def _call(X, f):
+    return f(X)
+
+
+def test_find_prefit_steps_skips_a_fitted_estimator_that_clone_refits(data):
+    # clone clones an estimator held in a dict parameter: what each resample gets is unfitted
+    X, y = data
+    step = FunctionTransformer(_transform_with, kw_args={"scaler": StandardScaler().fit(X)})
+    with pytest.raises(NotFittedError):
+        check_is_fitted(clone(step).kw_args["scaler"])
+    assert find_prefit_steps(make_pipeline(step, LogisticRegression())) == []
+
+
+def test_find_prefit_steps_looks_at_a_column_transformers_remainder(data):
+    # the remainder is an estimator parameter as a named transformer is; a frozen one survives
+    # clone (scikit-learn's, the reference) and was not listed
+    X, y = data
+    frozen = FrozenEstimator(StandardScaler().fit(X[:, 2:]))
+    for remainder, is_frozen in [(frozen, True), (StandardScaler().fit(X[:, 2:]), False)]:
+        transformer = make_column_transformer((StandardScaler(), [0, 1]), remainder=remainder)
+        assert (clone(transformer).remainder is frozen) is is_frozen
+        assert find_prefit_steps(make_pipeline(transformer, LogisticRegression())) == [
+            PrefitStep("columntransformer/remainder", "StandardScaler", is_frozen)
+        ]
 
 
 def test_audit_catches_prefit_steps(data):

@@ -27,11 +27,14 @@ PARAMETER_DOCS = {
     Group labels (patients, sites, molecules...). Unlike ``cross_validate``, which ignores
     them for an int ``cv``, every split the protocol makes keeps each group on one side,
     outer and inner: an int ``cv`` (or the default) becomes ``StratifiedGroupKFold`` for a
-    classifier, ``GroupKFold`` otherwise, and so does an int ``inner_cv`` or a search's own
-    ``cv``; the default inner hold-out holds out whole groups; a splitter you pass that puts
-    a group on both sides of an outer split gets a
-    :class:`~sklearn_fair.exceptions.GroupLeakageWarning`. With metadata routing enabled,
-    pass them in ``params`` instead, as in ``cross_validate``.""",
+    classifier, ``GroupKFold`` otherwise, and so does an int ``inner_cv`` or the own ``cv``
+    of a search taken apart; the default inner hold-out holds out whole groups; a splitter
+    you pass that puts a group on both sides of an outer split gets a
+    :class:`~sklearn_fair.exceptions.GroupLeakageWarning`. A search run whole splits by its
+    own ``cv`` and gets the groups only as scikit-learn's idiom gives them
+    (``params={"groups": groups}``); where its splits ignore them, a
+    :class:`~sklearn_fair.exceptions.SplitLeakageWarning` says so. With metadata routing
+    enabled, pass them in ``params`` instead, as in ``cross_validate``.""",
     "param_grid": """param_grid : dict or list of dicts, default=None
     Candidates with :class:`~sklearn.model_selection.ParameterGrid` semantics, pipeline
     steps swapped in the grid included (``{"reduce": [PCA(5), "passthrough"]}``). With
