@@ -137,6 +137,8 @@ CASES = {
     "NaN score_time": lambda p, e, t: forge(p, e, field("score_time", float("nan"))),
     "predictions of the wrong shape": lambda p, e, t: forge(p, e, field("predictions", [0, 1])),
     "predictions not a SHA-256": lambda p, e, t: forge(p, e, field("predictions", "sha256:xyz")),
+    "warnings a string": lambda p, e, t: forge(p, e, field("warnings", "ConvergenceWarning")),
+    "a warning of another shape": lambda p, e, t: forge(p, e, field("warnings", [["x", 1]])),
     "another format": lambda p, e, t: forge(p, e, lambda pl: None) or _set(p, "format", "x/9"),
     "checksum not recomputed": lambda p, e, t: p.write_text(
         json.dumps({**e, "payload": {**e["payload"], "fit_time": 1.0}})
@@ -345,3 +347,44 @@ def test_a_nan_score_is_recomputed_not_written_then_refused_as_suspect(tmp_path)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         assert verify_cache(nested(), X, y, sample=1.0).ok
+
+
+@pytest.mark.parametrize("n_jobs", [None, 2])
+def test_the_fits_warnings_are_shown_once_computed_in_a_worker_or_read_from_the_cache(
+    tmp_path, n_jobs
+):
+    # a ConvergenceWarning raised in a loky worker was lost, and a run served from the cache
+    # showed none
+    from sklearn.exceptions import ConvergenceWarning
+    from sklearn.linear_model import LogisticRegression
+
+    X, y = make_classification(n_samples=200, n_features=20, random_state=0)
+    with pytest.warns(ConvergenceWarning) as reference:  # scikit-learn's own, outside NestedCV
+        LogisticRegression(max_iter=2).fit(X, y)
+
+    def converging(cache):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            model = NestedCV(
+                LogisticRegression(max_iter=2), {"C": [0.01, 100.0]}, outer_cv=3, n_refits=1,
+                random_state=0, refit=False, cache_dir=cache, n_jobs=n_jobs,
+            ).fit(X, y)  # fmt: skip
+        return model, [w for w in caught if w.category is ConvergenceWarning]
+
+    _, computed = converging(tmp_path)
+    served, cached = converging(tmp_path)
+    assert served.cache_info_["computed"] == 0
+    for shown in (computed, cached):
+        messages = [str(w.message) for w in shown]
+        assert str(reference[0].message) in messages
+        assert len(messages) == len(set(messages))  # each once per run, not once per fit
+        assert {w.filename for w in shown} == {reference[0].filename}  # at scikit-learn's line
+    # a filter that turns the warning into an error still applies to the fits
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        failing = NestedCV(
+            LogisticRegression(max_iter=2), {"C": [0.01, 100.0]}, outer_cv=3, n_refits=1,
+            random_state=0, refit=False, error_score=np.nan,
+        )  # fmt: skip
+        with pytest.raises(ValueError, match="ConvergenceWarning"):
+            failing.fit(X, y)

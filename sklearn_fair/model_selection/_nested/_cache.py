@@ -39,6 +39,7 @@ from ...exceptions import CacheWarning
 from ...utils import digest
 from ...utils._stacklevel import external_stacklevel
 from ._cache_key import FORMAT
+from ._task_warnings import warnings_problem
 
 __all__ = ["EntryCheck", "TaskCache", "write_entry"]
 
@@ -166,6 +167,10 @@ class TaskCache:
             problem = _predictions_problem(payload.get("test_predictions"))
             if problem is not None:
                 return self._reject(path, f"test predictions: {problem}")
+        if "warnings" in payload:
+            problem = warnings_problem(payload["warnings"])
+            if problem is not None:
+                return self._reject(path, problem)
         self.hits += 1
         result = {
             "key": key,
@@ -180,6 +185,8 @@ class TaskCache:
             result["train_scores"] = {m: float(v) for m, v in payload["train_scores"].items()}
         if kept:
             result["test_predictions"] = payload["test_predictions"]
+        if "warnings" in payload:  # shown again, as when it was computed
+            result["warnings"] = payload["warnings"]
         return result
 
     def _reject(self, path, reason):
@@ -333,7 +340,9 @@ def write_entry(directory, name, description, result):
         # time, as a failed fit is
         return None
     payload = {field: result.get(field) for field in _FIELDS}
-    payload.update({k: result[k] for k in ("train_scores", "test_predictions") if k in result})
+    payload.update(
+        {k: result[k] for k in ("train_scores", "test_predictions", "warnings") if k in result}
+    )
     entry = {
         "format": FORMAT,
         "key": description,

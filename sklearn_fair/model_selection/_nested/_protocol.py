@@ -12,6 +12,7 @@ from ._cache import TaskCache
 from ._results import assemble, warn_or_raise_about_failures
 from ._running import run_plans
 from ._selection import warn_about_selection
+from ._task_warnings import replay_warnings
 
 __all__ = ["ProtocolRun", "run_protocol", "use_cache"]
 
@@ -59,6 +60,7 @@ def run_protocol(plans, *, cache_dir=None, n_jobs=None, verbose=0, label="Nested
     for plan, schedule in zip(plans, schedules):
         if plan.cache is not None:
             plan.cache.warn_rejected()  # one warning for the entries that failed their checks
+        replay_warnings(schedule.results.values())  # the fits' own, computed or cached
         results = assemble(schedule)
         warn_or_raise_about_failures(
             plan.owner,

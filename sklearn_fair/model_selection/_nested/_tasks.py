@@ -22,6 +22,7 @@ from ._candidates import configure
 from ._data import is_pairwise
 from ._reuse import fitted_prefixes
 from ._scoring import score_model
+from ._task_warnings import recorded_warnings
 from ._timeout import FitTimeoutError, time_limit
 
 __all__ = [
@@ -182,7 +183,7 @@ def _recording(task, context):
     result = empty_result(task.key)
     start = time.perf_counter()
     try:
-        with time_limit(context.fit_timeout, task.key.describe()):
+        with recorded_warnings(result), time_limit(context.fit_timeout, task.key.describe()):
             yield result, start
     except Exception as exc:  # recorded, and turned into error_score by the caller
         if isinstance(task.error_score, str) and task.error_score == "raise":

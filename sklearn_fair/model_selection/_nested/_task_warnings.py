@@ -1,0 +1,86 @@
+"""The warnings a task's fit and scoring raise, recorded where the task runs and shown once per
+run in the caller's process, whether the task ran there, in a worker process or was read from
+the cache: a ConvergenceWarning is not lost in a loky worker, nor left out of a run served from
+the cache.
+
+A task records under the filters in force (one the user turned into an error still raises) in
+the main thread of its process (the caller's, or a loky worker's); in a
+thread of a pool (the threading backend, Dask) it does not, since ``warnings.catch_warnings``
+is not thread-safe before Python 3.14: there its warnings show as they are raised, as before.
+A cache entry holds at most :data:`MAX_RECORDED` of them, each message at most
+:data:`MAX_MESSAGE` characters; a category is shown as itself only where the caller's process
+has imported it (nothing a cache file names is imported), else as a UserWarning naming it.
+"""
+
+import sys
+import threading
+import warnings
+from contextlib import contextmanager
+
+__all__ = ["recorded_warnings", "replay_warnings", "warnings_problem"]
+
+MAX_RECORDED = 20
+MAX_MESSAGE = 4000
+
+
+@contextmanager
+def recorded_warnings(result):
+    """Record the distinct warnings raised inside into ``result["warnings"]`` (none recorded,
+    and the key left out, outside the main thread)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    with warnings.catch_warnings(record=True) as caught:  # the filters in force still apply
+        try:
+            yield
+        finally:
+            recorded = []
+            for w in caught:
+                category = w.category
+                item = [category.__module__, category.__qualname__, str(w.message)[:MAX_MESSAGE],
+                        str(w.filename), int(w.lineno)]  # fmt: skip
+                if item not in recorded and len(recorded) < MAX_RECORDED:
+                    recorded.append(item)
+            if recorded:
+                result["warnings"] = recorded
+
+
+def warnings_problem(recorded):
+    """Why a cache entry's ``warnings`` cannot be replayed (None if they can)."""
+    if not isinstance(recorded, list) or len(recorded) > MAX_RECORDED:
+        return f"warnings is not a list of at most {MAX_RECORDED}"
+    for item in recorded:
+        kinds = [str, str, str, str, int]
+        if not (
+            isinstance(item, list)
+            and len(item) == len(kinds)
+            and all(type(v) is kind for v, kind in zip(item, kinds))
+            and len(item[2]) <= MAX_MESSAGE
+        ):
+            return "a warning is not [module, category, message, file, line]"
+    return None
+
+
+def replay_warnings(results):
+    """Show each distinct warning that the tasks of ``results`` recorded, once, through the
+    caller's filters, at the line that raised it."""
+    shown = set()
+    for result in results:
+        for module, name, message, filename, lineno in result.get("warnings") or ():
+            if (module, name, message, filename, lineno) in shown:
+                continue
+            shown.add((module, name, message, filename, lineno))
+            category = _category(module, name)
+            if category is None:
+                category, message = UserWarning, f"{module}.{name}: {message}"
+            warnings.warn_explicit(message, category, filename, lineno)
+
+
+def _category(module_name, qualname):
+    """The warning class named, where the caller's process has imported its module."""
+    value = sys.modules.get(module_name)
+    for part in qualname.split("."):
+        value = getattr(value, part, None)
+    if isinstance(value, type) and issubclass(value, Warning):
+        return value
+    return None
