@@ -13,10 +13,12 @@ whenever the value's content or code does:
   **dicts sorted by key** (parameters, grids and configuration tables carry no meaning in their
   order, and a table read back from JSON or TOML need not keep it); sets sorted;
 - **estimators** by their class and ``get_params(deep=False)``, recursively, with the settings
-  they keep outside their parameters (metadata-routing requests, ``set_output``) and their
-  fitted state where they have one (a FrozenEstimator's model, a fitted model whose bound
-  method a FunctionTransformer calls: :func:`fitted_state`); other objects by their class and
-  attributes; a bound method by its function and its object;
+  they keep outside their parameters (metadata-routing requests, ``set_output``), as ``clone``
+  remakes them; their fitted state (:func:`fitted_state`) counts where clone keeps it: a
+  FrozenEstimator, and what is used as it is or deep-copied (a fitted model whose bound
+  method a FunctionTransformer calls, a global or closure variable a function reads, the
+  state of another object); other objects by their class and attributes; a bound method by
+  its function and its object;
 - **classes and functions** by their *code identity* (:func:`code_identity`), by one rule for
   every module, wherever it is installed:
 
@@ -71,6 +73,7 @@ from pathlib import Path
 
 import joblib
 import numpy as np
+from sklearn.base import BaseEstimator
 
 from ..exceptions import UnhashableError
 from ._graphs import is_graph_data
@@ -596,6 +599,16 @@ class Describer:
 
     def __init__(self):
         self._code = {}  # id -> (object, identity); the object keeps the id from being reused
+        # describing what code or a deep copy uses as it is (a bound method's object, a global,
+        # a closure), not what clone remakes: estimators there count with their fitted state
+        self._as_is = False
+
+    def _describe_as_is(self, value, _seen, depth):
+        outer, self._as_is = self._as_is, True
+        try:
+            return self.describe(value, _seen, depth)
+        finally:
+            self._as_is = outer
 
     def describe(self, value, _seen=frozenset(), _depth=0):
         """A JSON-able description of ``value`` (see the module docstring)."""
@@ -638,7 +651,9 @@ class Describer:
         ):
             return self.code_identity(value, _seen, depth)
         if hasattr(value, "get_params"):
-            fitted = fitted_state(value)
+            if not self._as_is and _clone_keeps_it(type(value)):
+                return self._describe_as_is(value, _seen, depth)  # a FrozenEstimator
+            fitted = fitted_state(value) if self._as_is else {}
             return {
                 "estimator": self.code_identity(type(value), _seen, depth),
                 "params": self.describe(value.get_params(deep=False), _seen, depth),
@@ -654,11 +669,12 @@ class Describer:
         if isinstance(value, np.random.Generator):
             return {"Generator": self.describe(value.bit_generator.state, _seen, depth)}
         if hasattr(value, "__dict__") and id(value) not in _seen:
-            # e.g. a scikit-learn scorer or a splitter: its class and its state
+            # e.g. a scikit-learn scorer or a splitter: its class and its state (which clone
+            # deep-copies: as it is)
             seen = _seen | {id(value)}
             return {
                 "object": self.code_identity(type(value), seen, depth),
-                "state": self.describe(vars(value), seen, depth),
+                "state": self._describe_as_is(vars(value), seen, depth),
             }
         raise UnhashableError(f"cannot describe a value of type {type(value).__qualname__}")
 
@@ -704,13 +720,13 @@ class Describer:
         if isinstance(obj, functools.partial):
             return {
                 "partial": self.code_identity(obj.func, _seen, depth),
-                "args": self.describe(obj.args, _seen, depth),
-                "keywords": self.describe(obj.keywords, _seen, depth),
+                "args": self._describe_as_is(obj.args, _seen, depth),
+                "keywords": self._describe_as_is(obj.keywords, _seen, depth),
             }
         if isinstance(obj, types.MethodType):
             return {
                 "method": self.code_identity(obj.__func__, _seen, depth),
-                "self": self.describe(obj.__self__, _seen, depth),
+                "self": self._describe_as_is(obj.__self__, _seen, depth),
             }
         remembered = self._code.get(id(obj))
         if remembered is not None and remembered[0] is obj:
@@ -735,7 +751,7 @@ class Describer:
             owner = getattr(obj, "__self__", None)
             if owner is not None and not isinstance(owner, types.ModuleType):
                 # a bound method of a built-in type (``mapping.get``): its object's content
-                return {**identity, "self": self.describe(owner, _seen, depth)}
+                return {**identity, "self": self._describe_as_is(owner, _seen, depth)}
         else:
             raise UnhashableError(f"cannot identify the code of {obj!r}")
         if isinstance(obj, (type, types.ModuleType)) or not _seen:
@@ -812,7 +828,7 @@ class Describer:
             if not methods:
                 raise UnhashableError(f"cannot find the code of class {name}")
             attributes = [
-                [key, self.describe(value, _seen, depth)]
+                [key, self._describe_as_is(value, _seen, depth)]
                 for key, value in vars(base).items()
                 if not key.startswith("__") and key != "_abc_impl" and not _is_code(value)
             ]  # (``_abc_impl``: the registry of an ABC's subclasses, no code of the class)
@@ -878,14 +894,14 @@ class Describer:
             if isinstance(value, types.ModuleType) and _module_kind(value) == "user":
                 read = sorted(set(names) & set(vars(value)))
                 return {
-                    "module": self.describe(value, _seen, depth),
+                    "module": self._describe_as_is(value, _seen, depth),
                     "read": {
                         n: self._value_read(vars(value)[n], (), _seen, depth)
                         for n in read
                         if not isinstance(vars(value)[n], types.ModuleType)
                     },
                 }
-            return self.describe(value, _seen, depth)
+            return self._describe_as_is(value, _seen, depth)
         except UnhashableError:
             return _opaque(value)
 
@@ -901,15 +917,16 @@ class Describer:
             value = function.__globals__[global_name]
             globals_read[global_name] = self._value_read(value, names, _seen, depth)
         closure = [
-            self.describe(cell.cell_contents, _seen, depth) for cell in function.__closure__ or ()
+            self._describe_as_is(cell.cell_contents, _seen, depth)
+            for cell in function.__closure__ or ()
         ]
         package = function.__globals__.get("__package__")
         libraries = _libraries_imported_by(code, package)
         return {
             "function": name,
             "code": _code_digest(code),
-            "defaults": self.describe(function.__defaults__, _seen, depth),
-            "kwdefaults": self.describe(function.__kwdefaults__, _seen, depth),
+            "defaults": self._describe_as_is(function.__defaults__, _seen, depth),
+            "kwdefaults": self._describe_as_is(function.__kwdefaults__, _seen, depth),
             "closure": closure,
             "globals": globals_read,
             "imports": self._reaches(_modules_imported_by(code, package)),
@@ -931,6 +948,12 @@ def _assigned_in(code):
 # what an estimator keeps on itself that is neither a parameter nor fitted state: its settings,
 # described apart (Describer._settings)
 _SETTINGS = frozenset({"_metadata_request", "_sklearn_output_config"})
+
+
+def _clone_keeps_it(cls):
+    """Whether ``clone`` returns an estimator of ``cls`` as it is, fitted (FrozenEstimator)."""
+    own = getattr(cls, "__sklearn_clone__", None)
+    return own is not None and own is not getattr(BaseEstimator, "__sklearn_clone__", None)
 
 
 def fitted_state(estimator):

@@ -449,3 +449,21 @@ def test_a_bound_method_of_a_built_in_object_is_keyed_by_its_object():
 
     assert describe(step({"a": 1})) != describe(step({"a": 2}))
     assert describe(step({"a": 1})) == describe(step({"a": 1}))
+
+
+def test_an_estimator_that_clone_remakes_is_described_without_its_fitted_state(tmp_path):
+    # what a run fits is clone(estimator): a model fitted earlier in a session is the same
+    # setting as the unfitted one (a benchmark's model fingerprint, the cache key)
+    from sklearn.base import clone
+    from sklearn.frozen import FrozenEstimator
+
+    from sklearn_fair.utils import describe
+
+    fitted = DecisionTreeClassifier(max_depth=2).fit(X, y)
+    assert (
+        describe(fitted) == describe(clone(fitted)) == describe(DecisionTreeClassifier(max_depth=2))
+    )
+    # clone keeps a FrozenEstimator as it is
+    assert describe(FrozenEstimator(fitted)) != describe(FrozenEstimator(clone(fitted)))
+    run(tmp_path, DecisionTreeClassifier())
+    assert run(tmp_path, DecisionTreeClassifier().fit(X, y)).cache_info_["computed"] == 0

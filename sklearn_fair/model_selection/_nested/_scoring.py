@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from inspect import signature
 
 from sklearn import get_config
+from sklearn.base import clone
 from sklearn.utils.metadata_routing import (
     MetadataRouter,
     MethodMapping,
@@ -81,7 +82,10 @@ def resolve_scorers(estimator, scoring, owner):
         )
 
     if scoring is None:
-        return {"score": check_scoring(estimator)}, False
+        # the scorer calls the fitted model's own score; the estimator it keeps only answers
+        # metadata requests, which clone keeps: a model fitted earlier is not part of the key
+        model = clone(estimator) if hasattr(estimator, "get_params") else estimator
+        return {"score": check_scoring(model)}, False
     if isinstance(scoring, str) or callable(scoring):
         return {"score": one("score", scoring)}, False
     prefix = f"The 'scoring' parameter of {owner} is invalid: "
