@@ -72,8 +72,8 @@ def _children(estimator):
 
 def _held(value, seen):
     """The estimators that ``value`` holds without being one: through a bound method, a
-    ``functools.partial``, a function's closure and defaults (not the globals it reads), and
-    containers."""
+    ``functools.partial``, a function's closure, defaults and the estimators among the
+    globals it names, and containers."""
     if id(value) in seen:
         return []
     seen.add(id(value))
@@ -89,7 +89,9 @@ def _held(value, seen):
         parts = [value.func, *value.args, *value.keywords.values()]
     elif isinstance(value, FunctionType):
         defaults = [*(value.__defaults__ or ()), *(value.__kwdefaults__ or {}).values()]
-        parts = [*_closure(value), *defaults]
+        # the estimators among the globals it names (a model fitted at the top of a script)
+        read = [value.__globals__[n] for n in value.__code__.co_names if n in value.__globals__]
+        parts = [*_closure(value), *defaults, *filter(_is_estimator, read)]
     else:
         return []
     return [held for part in parts for held in _held(part, seen)]
@@ -154,7 +156,7 @@ def find_prefit_steps(estimator, _prefix=""):
     ColumnTransformer, SelectFromModel and GridSearchCV do) is listed itself. Stateless steps
     (``requires_fit=False``) and ``"passthrough"`` are skipped. A fitted estimator held by a
     parameter that is not an estimator (``FunctionTransformer(scaler.transform)``: a bound
-    method, a ``functools.partial``, a function's closure or defaults) is listed as frozen
+    method, a ``functools.partial``, a function's closure, defaults or globals) is listed as frozen
     when it stays fitted through :func:`~sklearn.base.clone`, as every resample then uses it.
 
     Parameters

@@ -542,16 +542,30 @@ def test_find_prefit_steps_lists_a_container_fitted_as_a_whole(data, make):
     assert find_prefit_steps(make_pipeline(make(), LogisticRegression())) == []
 
 
+_FITTED_SCALER = None  # a model fitted at the top of a script, read by a function
+
+
+def _transform_with_the_global_scaler(X):
+    return _FITTED_SCALER.transform(X)
+
+
+def _with_the_global_scaler(fitted):
+    global _FITTED_SCALER
+    _FITTED_SCALER = fitted
+    return FunctionTransformer(_transform_with_the_global_scaler)
+
+
 @pytest.mark.parametrize(
     "wrap",
     [
+        _with_the_global_scaler,
         lambda fitted: FunctionTransformer(fitted.transform),
         lambda fitted: FunctionTransformer(partial(_transform_with, scaler=fitted)),
         lambda fitted: FunctionTransformer(lambda X, scaler=fitted: scaler.transform(X)),
         lambda fitted: FunctionTransformer(lambda X: fitted.transform(X)),
         lambda fitted: FunctionTransformer(_call, kw_args={"f": fitted.transform}),
     ],
-    ids=["bound method", "partial", "default", "closure", "bound method in kw_args"],
+    ids=["global", "bound method", "partial", "default", "closure", "bound method in kw_args"],
 )
 def test_find_prefit_steps_lists_a_fitted_estimator_a_function_holds(data, wrap):
     # clone deep-copies a function parameter, with the fitted scaler it holds: every resample

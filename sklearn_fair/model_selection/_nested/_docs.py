@@ -145,9 +145,10 @@ default=None
     "cache_dir": """cache_dir : str or path-like, default=None
     Folder of a resumable cache. Every finished task (its scores, timings and the warnings
     its fit raised, shown again when it is served) is written there at once, as JSON,
-    atomically, under a key that covers the data, the estimator's parameters and code, the scorers' code, the library versions, the rows and the seed: a
-    run interrupted and run again recomputes only the missing tasks, with identical
-    results, and a change invalidates only the entries it affects. Failed tasks and fitted
+    atomically, under a key that covers the data, the estimator's parameters and code, the
+    scorers' code, the library versions, the rows and the seed: a run interrupted and run
+    again recomputes only the missing tasks, with identical results, and a change
+    invalidates only the entries it affects. Failed tasks and fitted
     models are not stored, nor is a search given as the estimator that runs whole (one
     NestedCV cannot take apart: a halving search, a callable ``refit``), whose fits are
     made again on every run; nothing is ever unpickled from the folder. Use an int
