@@ -471,15 +471,18 @@ def _libraries_named(imported):
         top = name.split(".")[0]
         if not required or top == _OWN or top in sys.builtin_module_names:
             continue
-        module = sys.modules.get(top)
-        if isinstance(module, types.ModuleType):
-            kind = _module_kind(module)
-        else:
-            spec = _find_spec(top)
-            kind = None if spec is None else _kind(top, _origin(spec))
-        if kind == "library":
+        if _kind_of(top) == "library":
             found.add(_package_of(top))
     return found
+
+
+def _kind_of(name):
+    """:func:`_module_kind` of the module ``name``, imported or not (None: no such module)."""
+    module = sys.modules.get(name)
+    if isinstance(module, types.ModuleType):
+        return _module_kind(module)
+    spec = _find_spec(name)
+    return None if spec is None else _kind(name, _origin(spec))
 
 
 @functools.lru_cache(maxsize=1024)
@@ -501,13 +504,7 @@ def _locate(name, required):
     if spec is None:
         parent_name = name.rpartition(".")[0]
         if required and parent_name:
-            parent = sys.modules.get(parent_name)
-            if isinstance(parent, types.ModuleType):
-                kind = _module_kind(parent)
-            else:
-                parent = _find_spec(parent_name)
-                kind = None if parent is None else _kind(parent_name, _origin(parent))
-            if kind == "user":
+            if _kind_of(parent_name) == "user":
                 raise UnhashableError(
                     f"cannot locate the module {name!r}, imported inside a function, "
                     "without running its package"
