@@ -379,6 +379,15 @@ def test_the_fits_warnings_are_shown_once_computed_in_a_worker_or_read_from_the_
         assert str(reference[0].message) in messages
         assert len(messages) == len(set(messages))  # each once per run, not once per fit
         assert {w.filename for w in shown} == {reference[0].filename}  # at scikit-learn's line
+    # a filter on the module that raised it applies to what is shown
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        warnings.filterwarnings("ignore", category=ConvergenceWarning, module=r"sklearn\.")
+        NestedCV(
+            LogisticRegression(max_iter=2), {"C": [0.01, 100.0]}, outer_cv=3, n_refits=1,
+            random_state=0, refit=False, cache_dir=tmp_path, n_jobs=n_jobs,
+        ).fit(X, y)  # fmt: skip
+    assert not [w for w in caught if w.category is ConvergenceWarning]
     # a filter that turns the warning into an error still applies to the fits
     with warnings.catch_warnings():
         warnings.simplefilter("error", ConvergenceWarning)

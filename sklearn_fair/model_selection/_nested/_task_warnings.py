@@ -12,6 +12,7 @@ A cache entry holds at most :data:`MAX_RECORDED` of them, each message at most
 has imported it (nothing a cache file names is imported), else as a UserWarning naming it.
 """
 
+import functools
 import sys
 import threading
 import warnings
@@ -38,7 +39,7 @@ def recorded_warnings(result):
             for w in caught:
                 category = w.category
                 item = [category.__module__, category.__qualname__, str(w.message)[:MAX_MESSAGE],
-                        str(w.filename), int(w.lineno)]  # fmt: skip
+                        str(w.filename), int(w.lineno), _module_named(str(w.filename))]  # fmt: skip
                 if item not in recorded and len(recorded) < MAX_RECORDED:
                     recorded.append(item)
             if recorded:
@@ -50,14 +51,14 @@ def warnings_problem(recorded):
     if not isinstance(recorded, list) or len(recorded) > MAX_RECORDED:
         return f"warnings is not a list of at most {MAX_RECORDED}"
     for item in recorded:
-        kinds = [str, str, str, str, int]
+        kinds = [str, str, str, str, int, str]
         if not (
             isinstance(item, list)
             and len(item) == len(kinds)
             and all(type(v) is kind for v, kind in zip(item, kinds))
             and len(item[2]) <= MAX_MESSAGE
         ):
-            return "a warning is not [module, category, message, file, line]"
+            return "a warning is not [module, category, message, file, line, its module]"
     return None
 
 
@@ -66,14 +67,25 @@ def replay_warnings(results):
     caller's filters, at the line that raised it."""
     shown = set()
     for result in results:
-        for module, name, message, filename, lineno in result.get("warnings") or ():
-            if (module, name, message, filename, lineno) in shown:
+        for item in result.get("warnings") or ():
+            module, name, message, filename, lineno, raised_in = item
+            if tuple(item) in shown:
                 continue
-            shown.add((module, name, message, filename, lineno))
+            shown.add(tuple(item))
             category = _category(module, name)
             if category is None:
                 category, message = UserWarning, f"{module}.{name}: {message}"
-            warnings.warn_explicit(message, category, filename, lineno)
+            # by the module that raised it, as a filter on module="sklearn" matches it
+            warnings.warn_explicit(message, category, filename, lineno, module=raised_in or None)
+
+
+@functools.lru_cache(maxsize=256)
+def _module_named(filename):
+    """The name of the imported module whose file is ``filename`` ("" if none)."""
+    for name, module in list(sys.modules.items()):
+        if getattr(module, "__file__", None) == filename:
+            return name
+    return ""
 
 
 def _category(module_name, qualname):
