@@ -599,6 +599,7 @@ class Describer:
         # describing what code or a deep copy uses as it is (a bound method's object, a global,
         # a closure), not what clone remakes: estimators there count with their fitted state
         self._as_is = False
+        self._kept = {}  # id -> (estimator, description) of those that clone keeps as they are
 
     def _describe_as_is(self, value, _seen, depth):
         outer, self._as_is = self._as_is, True
@@ -648,8 +649,13 @@ class Describer:
         ):
             return self.code_identity(value, _seen, depth)
         if hasattr(value, "get_params"):
-            if not self._as_is and _clone_keeps_it(type(value)):
-                return self._describe_as_is(value, _seen, depth)  # a FrozenEstimator
+            if not self._as_is and _clone_keeps_it(type(value)):  # a FrozenEstimator
+                # every task's clone is this one object, fitted once: described once a run
+                remembered = self._kept.get(id(value))
+                if remembered is None or remembered[0] is not value:
+                    remembered = (value, self._describe_as_is(value, _seen, depth))
+                    self._kept[id(value)] = remembered
+                return remembered[1]
             fitted = fitted_state(value) if self._as_is else {}
             return {
                 "estimator": self.code_identity(type(value), _seen, depth),
@@ -694,8 +700,9 @@ class Describer:
         return settings
 
     def _fitted(self, state, _seen, depth):
-        """A fitted state by value; an attribute that cannot be described by its pickle
-        (``joblib.hash``: a compiled tree, a torch module), else UnhashableError."""
+        """The digest of a fitted state by value (a forest's is large: a cache entry keeps its
+        key); an attribute that cannot be described by its pickle (``joblib.hash``: a
+        compiled tree, a torch module), else UnhashableError."""
         described = {}
         for name, value in state.items():
             try:
@@ -707,7 +714,7 @@ class Describer:
                     raise UnhashableError(
                         f"cannot describe the fitted attribute {name!r} of an estimator ({exc})"
                     ) from exc
-        return described
+        return digest(described)
 
     def code_identity(self, obj, _seen=frozenset(), _depth=0):
         """The identity of a class, function or module (see the module docstring)."""

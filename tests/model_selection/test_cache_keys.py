@@ -467,3 +467,24 @@ def test_an_estimator_that_clone_remakes_is_described_without_its_fitted_state(t
     assert describe(FrozenEstimator(fitted)) != describe(FrozenEstimator(clone(fitted)))
     run(tmp_path, DecisionTreeClassifier())
     assert run(tmp_path, DecisionTreeClassifier().fit(X, y)).cache_info_["computed"] == 0
+
+
+def test_a_large_frozen_model_keeps_the_cache_entries_small(tmp_path):
+    # an entry holds its key: a frozen forest described in full made each entry grow with the
+    # forest (~700 bytes a tree), past the size a load accepts (MAX_ENTRY_BYTES) for a large one
+    from sklearn.ensemble import RandomForestClassifier
+    from sklearn.feature_selection import SelectFromModel
+    from sklearn.frozen import FrozenEstimator
+    from sklearn.pipeline import make_pipeline
+
+    forest = RandomForestClassifier(n_estimators=100, max_depth=3, random_state=0).fit(X, y)
+    model = make_pipeline(SelectFromModel(FrozenEstimator(forest)), DecisionTreeClassifier())
+    grid = {"decisiontreeclassifier__max_depth": [1, 2]}
+
+    def nested():
+        return NestedCV(model, grid, outer_cv=3, inner_cv=2, n_refits=1, random_state=0,
+                        refit=False, cache_dir=tmp_path).fit(X, y)  # fmt: skip
+
+    nested()
+    assert max(path.stat().st_size for path in entries(tmp_path)) < 8 * 1024
+    assert nested().cache_info_["computed"] == 0
