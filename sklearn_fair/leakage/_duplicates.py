@@ -48,13 +48,13 @@ class DuplicateReport:
 
 
 def _graph_digests(X):
-    """One digest per graph from every stored field but ``y`` by name (in any order), each read
+    """One digest per graph from every stored field but ``y`` (by name, in any order), each read
     as an array (a list, an array and a tensor of the same values are the same field)."""
     digests = []
     for index in range(len(X)):
         fields = graph_fields(X[index])
         digests.append(
-            fingerprint({name: to_numpy(fields[name]) for name in sorted(fields) if name != "y"})
+            fingerprint({name: to_numpy(value) for name, value in fields.items() if name != "y"})
         )
     return np.asarray(digests)
 

@@ -11,7 +11,7 @@ from sklearn.utils._param_validation import validate_params
 from .. import metrics
 from ..metrics._ranges import default_score_metric
 from ..model_selection import nested_cross_validate
-from ..model_selection._engine import resolve_scorers, take
+from ..model_selection._engine import resolve_scorers, search_selecting_scoring, take
 from ..stats import mean_interval
 from ..utils import (
     RANDOM_STATE_CONSTRAINTS,
@@ -232,12 +232,7 @@ def _default_scoring(estimator):
     metric = default_score_metric(estimator)
     if metric is not None or not isinstance(estimator, BaseSearchCV):
         return metric
-    scoring, refit = estimator.scoring, estimator.refit
-    if isinstance(scoring, dict):
-        return scoring.get(refit) if isinstance(refit, str) else None
-    if isinstance(scoring, (list, tuple)):
-        return refit if isinstance(refit, str) and refit in scoring else None
-    return scoring  # a name, a scorer, or None (the estimator's score, not known)
+    return search_selecting_scoring(estimator, "permutation_check")  # NestedCV's own rule
 
 
 def _nested_mean(estimator, X, y, groups, seed, protocol, chance_rng=None, scorer=None):

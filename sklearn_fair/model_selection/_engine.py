@@ -19,7 +19,7 @@ from ._nested._resampling import _straddling as straddling_groups
 from ._nested._resampling import check_cv_with_groups
 from ._nested._running import PlansData, run_plan
 from ._nested._scheduling import NestedSchedule
-from ._nested._scoring import resolve_scorers
+from ._nested._scoring import resolve_scorers, search_selecting_scoring
 from ._nested._seeds import shared_root_seed
 from ._nested._tasks import REFIT, SEARCH, SELECTION
 from ._nested._verify import check_entries
@@ -44,6 +44,7 @@ __all__ = [
     "resolve_scorers",
     "run_plan",
     "run_protocol",
+    "search_selecting_scoring",
     "shared_root_seed",
     "store_fitted",
     "straddling_groups",

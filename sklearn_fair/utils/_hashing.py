@@ -100,8 +100,7 @@ def update_hasher(hasher, value):
     elif is_graph_data(value):
         _tag(hasher, "graphs", len(value))
         for index in range(len(value)):
-            fields = graph_fields(value[index])  # by name: a graph's fields have no order
-            update_hasher(hasher, {name: fields[name] for name in sorted(fields)})
+            update_hasher(hasher, graph_fields(value[index]))
     else:
         _tag(hasher, "joblib", joblib.hash(value))
 
@@ -129,5 +128,7 @@ def _update_array(hasher, array):
 
 
 def graph_fields(graph):
-    """The attributes of one graph as a dict (PyTorch Geometric ``Data`` or a plain object)."""
-    return dict(graph.to_dict()) if hasattr(graph, "to_dict") else dict(vars(graph))
+    """The attributes of one graph as a dict (PyTorch Geometric ``Data`` or a plain object), by
+    name: a graph's fields have no order."""
+    fields = graph.to_dict() if hasattr(graph, "to_dict") else vars(graph)
+    return {name: fields[name] for name in sorted(fields)}

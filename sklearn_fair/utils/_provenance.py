@@ -319,11 +319,28 @@ def _code_name(code):
 
 
 @functools.lru_cache(maxsize=256)
+def _module_code(path, mtime_ns, size):
+    """The code a module's file compiles to (for one state of the file: its modification time
+    and size); OSError, SyntaxError or ValueError where it cannot be read or compiled."""
+    return compile(Path(path).read_bytes(), path, "exec", dont_inherit=True)
+
+
+def _file_code(path):
+    info = os.stat(path)
+    return _module_code(path, info.st_mtime_ns, info.st_size)
+
+
+def _file_package(name, path):
+    """The package the relative imports of module ``name`` (file ``path``) resolve in."""
+    return name if os.path.basename(path) == "__init__.py" else name.rpartition(".")[0]
+
+
+@functools.lru_cache(maxsize=256)
 def _compiled_code(path, mtime_ns, size):
     """``(qualified name, first line) -> code objects`` of every function the file compiles
     to (for one state of the file: its modification time and size)."""
     found = {}
-    for code in _nested(compile(Path(path).read_bytes(), path, "exec", dont_inherit=True)):
+    for code in _nested(_module_code(path, mtime_ns, size)):
         found.setdefault((_code_name(code), code.co_firstlineno), []).append(code)
     return found
 
@@ -462,12 +479,8 @@ def _modules_imported_by(code, package):
 def _libraries_imported_by(code, package):
     """``"distribution==version"`` of the installed libraries that ``code`` imports (``import
     statsmodels.api`` in ``fit``), read from their metadata: nothing is imported."""
-    return _libraries_named(_imported_names(code, package))
-
-
-def _libraries_named(imported):
     found = set()
-    for name, required in imported:
+    for name, required in _imported_names(code, package):
         top = name.split(".")[0]
         if not required or top == _OWN or top in sys.builtin_module_names:
             continue
@@ -483,16 +496,6 @@ def _kind_of(name):
         return _module_kind(module)
     spec = _find_spec(name)
     return None if spec is None else _kind(name, _origin(spec))
-
-
-@functools.lru_cache(maxsize=1024)
-def _imports_in_file(path, package, mtime_ns, size):
-    """:func:`_imported_names` of the whole of a module's file (one state of it)."""
-    try:
-        code = compile(Path(path).read_bytes(), path, "exec", dont_inherit=True)
-    except (OSError, SyntaxError, ValueError) as exc:
-        raise UnhashableError(f"cannot read the module file {path!r} ({exc})") from exc
-    return tuple(_imported_names(code, package))
 
 
 def _locate(name, required):
@@ -526,12 +529,10 @@ def _located_neighbours(located):
     if not path.endswith(".py"):
         return []  # a compiled module: its file is in the key, its imports cannot be read
     try:
-        code = compile(Path(path).read_bytes(), path, "exec", dont_inherit=True)
+        code = _file_code(path)
     except (SyntaxError, ValueError) as exc:
         raise UnhashableError(f"cannot read the module {located.name!r} ({exc})") from exc
-    is_package = os.path.basename(path) == "__init__.py"
-    package = located.name if is_package else located.name.rpartition(".")[0]
-    return _modules_imported_by(code, package)
+    return _modules_imported_by(code, _file_package(located.name, path))
 
 
 def _libraries_of(module):
@@ -539,10 +540,11 @@ def _libraries_of(module):
     path = module.path if isinstance(module, _Located) else module.__file__
     if not path.endswith(".py"):
         return frozenset()  # a compiled module: its imports cannot be read
-    name = _name_of(module)
-    package = name if os.path.basename(path) == "__init__.py" else name.rpartition(".")[0]
-    info = os.stat(path)
-    return _libraries_named(_imports_in_file(path, package, info.st_mtime_ns, info.st_size))
+    try:
+        code = _file_code(path)
+    except (OSError, SyntaxError, ValueError) as exc:
+        raise UnhashableError(f"cannot read the module file {path!r} ({exc})") from exc
+    return _libraries_imported_by(code, _file_package(_name_of(module), path))
 
 
 def _neighbours(module):

@@ -522,7 +522,7 @@ class _Cache:
             name, description, task.key, self.check, task.fingerprint_predictions
         )
         if cached is not None and self.fit_timeout is not None:
-            took = cached.get("fit_time", 0.0) + cached.get("score_time", 0.0)
+            took = cached["fit_time"] + cached["score_time"]
             if took > self.fit_timeout:
                 cached = None  # it ran over this run's limit: run it again under the limit
         if self.cache.write_failed or not self.cache.writable:

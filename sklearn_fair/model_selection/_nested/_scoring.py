@@ -27,6 +27,7 @@ __all__ = [
     "resolve_scoring",
     "route_params",
     "score_model",
+    "search_selecting_scoring",
     "shown",
 ]
 
@@ -155,14 +156,9 @@ def resolve_scoring(estimator, scoring, refit, owner, first_selects=False, searc
         return Scoring(scorers, multimetric, metric, metric, scoring=scoring,
                        selection_refit=refit, selection_scoring=scoring)  # fmt: skip
     search_scoring, search_refit = search
-    where = f"the search given to {owner}"
-    chosen, chosen_multi = resolve_scorers(estimator, search_scoring, where)
-    chosen_metric = refit_metric_name(chosen, chosen_multi, search_refit, where)
+    chosen, chosen_multi, chosen_metric, selecting = _search_selection(estimator, search, owner)
     if scoring is None:
-        # search.score scores with the metric that selects
-        scoring = search_scoring[chosen_metric] if isinstance(search_scoring, dict) else (
-            chosen_metric if chosen_multi else search_scoring
-        )  # fmt: skip
+        scoring = selecting  # search.score scores with the metric that selects
         scorers, multimetric = resolve_scorers(estimator, scoring, owner)
     if multimetric:
         metric = refit if isinstance(refit, str) else chosen_metric
@@ -183,6 +179,23 @@ def resolve_scoring(estimator, scoring, refit, owner, first_selects=False, searc
         outer_keys=tuple(scorers), selection_keys=tuple(selection), comparable=comparable,
         **shared,
     )  # fmt: skip
+
+
+def _search_selection(estimator, search, owner):
+    """``(scorers, multimetric, metric, scoring)`` a search selects with, given its ``(scoring,
+    refit)``: ``scoring`` is the one metric as given (a name, a scorer or None)."""
+    search_scoring, search_refit = search
+    where = f"the search given to {owner}"
+    chosen, chosen_multi = resolve_scorers(estimator, search_scoring, where)
+    chosen_metric = refit_metric_name(chosen, chosen_multi, search_refit, where)
+    selecting = _one(search_scoring, chosen_metric, chosen_multi)
+    return chosen, chosen_multi, chosen_metric, selecting
+
+
+def search_selecting_scoring(search, owner):
+    """What ``scoring=None`` scores with for ``search`` given as the estimator: its metric that
+    selects, as given (a name, a scorer, or None: its estimator's own score)."""
+    return _search_selection(search.estimator, (search.scoring, search.refit), owner)[3]
 
 
 def _one(scoring, key, multimetric):

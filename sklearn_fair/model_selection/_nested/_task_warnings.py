@@ -4,9 +4,9 @@ the cache: a ConvergenceWarning is not lost in a loky worker, nor left out of a 
 the cache.
 
 A task records under the filters in force (one the user turned into an error still raises) in
-the main thread of its process (the caller's, or a loky worker's); in a
-thread of a pool (the threading backend, Dask) it does not, since ``warnings.catch_warnings``
-is not thread-safe before Python 3.14: there its warnings show as they are raised, as before.
+the main thread of its process (the caller's, or a loky worker's); in a thread of a pool (the
+threading backend, Dask) it does not, since ``warnings.catch_warnings`` is not thread-safe
+before Python 3.14: there its warnings show as they are raised, as before.
 A cache entry holds at most :data:`MAX_RECORDED` of them, each message at most
 :data:`MAX_MESSAGE` characters; a category is shown as itself only where the caller's process
 has imported it (nothing a cache file names is imported), else as a UserWarning naming it.
@@ -22,6 +22,9 @@ __all__ = ["recorded_warnings", "replay_warnings", "warnings_problem"]
 
 MAX_RECORDED = 20
 MAX_MESSAGE = 4000
+# a recorded warning: [its category's module, the category, message, file, line, the module
+# that raised it]
+_FIELD_TYPES = (str, str, str, str, int, str)
 
 
 @contextmanager
@@ -51,11 +54,10 @@ def warnings_problem(recorded):
     if not isinstance(recorded, list) or len(recorded) > MAX_RECORDED:
         return f"warnings is not a list of at most {MAX_RECORDED}"
     for item in recorded:
-        kinds = [str, str, str, str, int, str]
         if not (
             isinstance(item, list)
-            and len(item) == len(kinds)
-            and all(type(v) is kind for v, kind in zip(item, kinds))
+            and len(item) == len(_FIELD_TYPES)
+            and all(type(v) is kind for v, kind in zip(item, _FIELD_TYPES))
             and len(item[2]) <= MAX_MESSAGE
         ):
             return "a warning is not [module, category, message, file, line, its module]"
