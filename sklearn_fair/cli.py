@@ -21,8 +21,25 @@ def _seed(text):
     return value
 
 
+def _n_jobs(text):
+    """A ``--n-jobs`` value: a positive int or -1 (all cores), as an experiment file's
+    ``n_jobs`` (argparse turns the refusal into its usage error, exit status 2)."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1 and value != -1:
+        raise argparse.ArgumentTypeError(
+            f"must be a positive int or -1 (all cores). Got {text!r} instead."
+        )
+    return value
+
+
 def _build_parser():
+    from dataclasses import fields
+
     from . import _cache_verify
+    from .experiment._reading._limits import Limits
 
     parser = argparse.ArgumentParser(
         prog="sklearn-fair", description="Honest model evaluation for scikit-learn."
@@ -37,12 +54,12 @@ def _build_parser():
         help="compare a structure-agnostic baseline with GIN on the bundled MUTAG graphs "
         "(needs the 'graph' extra)",
     )
-    demo.add_argument("--n-jobs", type=int, help="parallel jobs (default: 1)")
+    demo.add_argument("--n-jobs", type=_n_jobs, help="parallel jobs (default: 1)")
     demo.add_argument(
         "--seed", type=_seed, default=0, help="random seed of the tabular demo (default: 0)"
     )
     shared = argparse.ArgumentParser(add_help=False)  # read files as 'run' and 'cache verify'
-    shared.add_argument("--n-jobs", type=int, help="parallel jobs (default: the file's, or 1)")
+    shared.add_argument("--n-jobs", type=_n_jobs, help="parallel jobs (default: the file's, or 1)")
     shared.add_argument(
         "--data-dir",
         help="the data folder that ${SKLEARN_FAIR_DATA} stands for (default: that variable)",
@@ -104,9 +121,9 @@ def _build_parser():
         action="append",
         default=[],
         metavar="NAME=VALUE",
-        help="raise a limit on the work the file may ask for, for this run (repeatable; a "
-        "file cannot raise them): jobs, refits, candidates, folds, depth, file_size, items, "
-        "list_length, string_length; e.g. --limit candidates=50000",
+        help="set a limit on the work the file may ask for, for this run (repeatable; a "
+        f"file cannot raise them): {', '.join(f.name for f in fields(Limits))}; e.g. "
+        "--limit candidates=50000",
     )
     cache = commands.add_parser("cache", help="inspect a cache folder")
     verify = cache.add_subparsers(dest="cache_command", required=True).add_parser(

@@ -199,7 +199,9 @@ def validate_splits(splits, n_samples, *, kfold=False, allow_overlap=False, name
 def validate_inner_splits(inner, outer_train, n_samples, *, fold, name):
     """:func:`validate_splits` for the inner splits of one outer fold, whose indices must also
     lie in its training set ``outer_train`` (or they leak its test set into model selection)."""
-    inner = validate_splits(inner, n_samples, name=f"the inner splits of outer fold {fold}")
+    inner = validate_splits(
+        inner, n_samples, name=f"the inner splits of outer fold {fold} of {name}"
+    )
     for number, (train, test) in enumerate(inner):
         used = np.concatenate([train, test])
         outside = _sorted_unique(used[~_members(used, outer_train, n_samples)])

@@ -47,7 +47,15 @@ _METRIC_FIELDS = {"name", "scoring", "sign", "note"}
 
 
 def _is_number(value):
-    return isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_))
+    """A real number that is not a bool, and one a float holds (JSON reads 1e400 as inf but
+    10**400 as an int that float() refuses)."""
+    if not isinstance(value, numbers.Real) or isinstance(value, (bool, np.bool_)):
+        return False
+    try:
+        float(value)
+    except OverflowError:
+        return False
+    return True
 
 
 def _is_index(value):

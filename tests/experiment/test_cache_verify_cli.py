@@ -123,8 +123,20 @@ def test_a_record_naming_a_file_outside_is_refused(folder, tmp_path, capsys):
         "{",
         '{"format": "sklearn-fair-cache-experiments/1", "experiments": [{"path": 1}]}',
         "[" * 10_000 + "]" * 10_000,
+        json.dumps(
+            {
+                "format": "sklearn-fair-cache-experiments/1",
+                "experiments": [{"path": "a\0b.toml", "sha256": "0" * 64}],
+            }
+        ),
+        json.dumps(
+            {
+                "format": "sklearn-fair-cache-experiments/1",
+                "experiments": [{"path": "", "sha256": "0" * 64}],
+            }
+        ),
     ],
-    ids=["list", "truncated", "bad record", "deep"],
+    ids=["list", "truncated", "bad record", "deep", "NUL in a path", "empty path"],
 )
 def test_a_hostile_record_is_refused(folder, capsys, record):
     (folder / "cache" / "experiments.json").write_text(record)
@@ -181,6 +193,68 @@ def test_a_cache_written_from_python_is_checked_entry_by_entry(tmp_path, capsys,
     assert f"REJECTED {second[0]}: its name is not the digest" in out
 
 
+def _forged(payload_change=None, key=None):
+    def change(path, entry):
+        if key is not None:  # an entry under the name of the key it records, as a forger can
+            from sklearn_fair.model_selection._nested._cache import entry_path
+            from sklearn_fair.model_selection._nested._cache_key import entry_name
+
+            entry["key"] = key
+            path.unlink()
+            path = entry_path(path.parent.parent, entry_name(key))
+            path.parent.mkdir(exist_ok=True)
+        if payload_change is not None:
+            payload_change(entry["payload"])
+        entry["checksum"] = _checksum(entry["payload"], entry["key"])
+        path.write_text(json.dumps(entry))
+
+    return change
+
+
+def _set_score(value):
+    return _forged(lambda payload: payload["scores"].update(score=value))
+
+
+def _set_field(name, value):
+    return _forged(lambda payload: payload.update({name: value}))
+
+
+FORGERIES = {
+    "NaN score": _set_score(float("nan")),
+    "string score": _set_score("0.9"),
+    "int of 401 digits": _set_score(10**400),
+    "scores a list": _set_field("scores", [0.9]),
+    "negative fit_time": _set_field("fit_time", -5.0),
+    "fit_time an int of 401 digits": _set_field("fit_time", 10**400),
+    "predictions not a fingerprint": _set_field("predictions", [0, 1]),
+    "train scores a string": _set_field("train_scores", "0.9"),
+    "key a string": _forged(key="a key"),
+    "key a list": _forged(key=[1, 2]),
+}
+
+
+@pytest.mark.parametrize("forgery", list(FORGERIES))
+def test_an_entry_a_run_would_refuse_fails_its_checks_without_a_traceback(
+    tmp_path, capsys, forgery
+):
+    from sklearn.datasets import load_iris
+    from sklearn.tree import DecisionTreeClassifier
+
+    from sklearn_fair import NestedCV
+
+    X, y = load_iris(return_X_y=True)
+    cache = tmp_path / "cache"
+    tree = DecisionTreeClassifier(random_state=0)
+    NestedCV(tree, {"max_depth": [1, 2]}, outer_cv=3, inner_cv=2, n_refits=1, refit=False,
+             random_state=0, cache_dir=cache).fit(X, y)  # fmt: skip
+    path, entry = refit_entries(cache)[0]
+    FORGERIES[forgery](path, entry)
+    assert main(["cache", "verify", str(cache)]) == 1
+    out = capsys.readouterr().out
+    assert "14 entries found" in out and "1 failed their checks" in out
+    assert "REJECTED" in out and "Traceback" not in out
+
+
 def test_a_bad_sample_is_refused(folder, capsys):
     assert main(["cache", "verify", str(folder / "cache"), "--sample", "0"]) == 2
     assert "--sample" in capsys.readouterr().err
@@ -199,6 +273,36 @@ def test_a_seed_outside_what_random_state_takes_is_a_usage_error(command, seed, 
     err = capsys.readouterr().err
     assert f"argument {command[-1]}: must be an int in the range [0, 4294967295]" in err
     assert repr(seed) in err
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["cache", "verify", "somewhere", "--n-jobs"],
+        ["demo", "--n-jobs"],
+        ["run", "x.toml", "--n-jobs"],
+    ],
+)
+@pytest.mark.parametrize("n_jobs", ["0", "-2", "1.5", "two"])
+def test_an_n_jobs_an_experiment_file_refuses_is_a_usage_error(command, n_jobs, capsys):
+    # as an experiment file's n_jobs (tests/experiment/test_hostile_files.py: "n_jobs = 0")
+    with pytest.raises(SystemExit) as stop:
+        main([*command, n_jobs])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert "argument --n-jobs: must be a positive int or -1 (all cores)" in err
+
+
+def test_run_help_names_every_limit(capsys):
+    from dataclasses import fields
+
+    from sklearn_fair.experiment._reading._limits import Limits
+
+    with pytest.raises(SystemExit):
+        main(["run", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    for limit in fields(Limits):  # each one --limit accepts
+        assert limit.name in out
 
 
 def test_entries_that_keep_large_predictions_verify(tmp_path, capsys):

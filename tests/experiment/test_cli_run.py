@@ -109,6 +109,7 @@ def test_the_dry_run_checks_every_candidate_before_timing_and_none_is_written(
 
 SLOW = """\
 import time
+from pathlib import Path
 
 from sklearn.dummy import DummyClassifier
 
@@ -116,6 +117,9 @@ from sklearn.dummy import DummyClassifier
 class SlowClassifier(DummyClassifier):
     def fit(self, X, y, sample_weight=None):
         time.sleep(0.4)
+        hold = Path(__file__).with_name("hold")  # names a cache folder: wait once it has 2
+        while hold.exists() and len(list(Path(hold.read_text()).glob("*/*.json"))) >= 2:
+            time.sleep(0.05)
         return super().fit(X, y, sample_weight)
 """
 
@@ -128,9 +132,12 @@ def test_ctrl_c_ends_with_one_line_and_the_same_command_resumes(tmp_path):
     )
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), *sys.path])}
     command = [sys.executable, "-m", "sklearn_fair", "run", str(path), "--allow-package", "slow"]
+    cache = tmp_path / "out" / "cache"
+    # the fits after the first two wait for the interrupt, however loaded the machine is (a
+    # file the fit reads is not part of the cache key, as a global it reads would be)
+    (tmp_path / "hold").write_text(str(cache))
     child = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                              text=True)  # fmt: skip
-    cache = tmp_path / "out" / "cache"
     deadline = time.monotonic() + 120
     while len(list(cache.glob("*/*.json"))) < 2 and time.monotonic() < deadline:
         time.sleep(0.05)
@@ -143,6 +150,7 @@ def test_ctrl_c_ends_with_one_line_and_the_same_command_resumes(tmp_path):
     assert f"interrupted; {cache} holds {cached} fits cached since the run started" in lines[0]
     assert f"Resume with: sklearn-fair run {path}" in lines[0]
     # the same command resumes: only the missing fits are computed (9 in all)
+    (tmp_path / "hold").unlink()
     done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert len(list(cache.glob("*/*.json"))) == 9

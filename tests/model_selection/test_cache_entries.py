@@ -123,6 +123,8 @@ CASES = {
     "Infinity": lambda p, e, t: forge(p, e, score(float("inf"))),
     "-Infinity": lambda p, e, t: forge(p, e, score(float("-inf"))),
     "1e308": lambda p, e, t: forge(p, e, score(1e308)),
+    "an int of 401 digits": lambda p, e, t: forge(p, e, score(10**400)),
+    "fit_time an int of 401 digits": lambda p, e, t: forge(p, e, field("fit_time", 10**400)),
     "1.5 for accuracy": lambda p, e, t: forge(p, e, score(1.5)),
     "-3 for accuracy": lambda p, e, t: forge(p, e, score(-3)),
     "the string 0.99": lambda p, e, t: forge(p, e, score("0.99")),

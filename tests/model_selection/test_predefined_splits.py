@@ -173,7 +173,7 @@ def test_checks_agree_with_numpys_set_functions(splits, n_samples, outer):
             validate_splits(splits, n_samples)
         assert str(error.value) == expected
     outer = outer[outer < n_samples]
-    name = "the inner splits of outer fold 0"
+    name = "the inner splits of outer fold 0 of cv"
     expected = reference_problem(splits, n_samples, outer, name=name)
     if expected is None:
         validate_inner_splits(splits, outer, n_samples, fold=0, name="cv")

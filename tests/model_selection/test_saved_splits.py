@@ -279,7 +279,9 @@ def test_inner_split_overlap_names_outer_fold(tmp_path):
         {"test": [0], "model_selection": [{"train": [1, 2], "validation": [3]}]},
         {"test": [1, 2, 3], "model_selection": [{"train": [0], "validation": [0]}]},
     ]
-    with pytest.raises(InvalidSplitError, match="Fold 0 of the inner splits of outer fold 1"):
+    # and the file it came from
+    match = "Fold 0 of the inner splits of outer fold 1 of the splits in splits.json has"
+    with pytest.raises(InvalidSplitError, match=match):
         load_splits(write_json(tmp_path, gnn), format="gnn-comparison")
 
 

@@ -135,6 +135,16 @@ def test_scores_outside_their_metrics_range_are_refused(runner_files):
         BenchmarkResult.from_results({("iris", "tree"): with_checksum(document)})
 
 
+@pytest.mark.parametrize("value", [10**400, -(10**400)], ids=["huge int", "huge negative int"])
+def test_an_integer_score_no_float_holds_is_refused_naming_the_file(runner_files, value):
+    # JSON reads 1e400 as inf, but 10**400 as an int that float() refuses (OverflowError)
+    document = json.loads(runner_files["tree"].read_text())
+    document["result"]["outer_results"][0]["test_score"] = value
+    document["result"] = with_checksum(document["result"])
+    with pytest.raises(InvalidResultError, match="fold 0's test score: .* is not a list of"):
+        BenchmarkResult.from_results({("iris", "tree"): with_checksum(document)})
+
+
 def test_a_negated_error_above_zero_is_refused():
     X, y = make_regression(n_samples=40, n_features=3, noise=5.0, random_state=0)
     nested = NestedCV(Ridge(), {"alpha": [0.1, 1.0]}, outer_cv=3,

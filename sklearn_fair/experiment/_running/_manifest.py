@@ -44,7 +44,8 @@ def read_manifest(path):
         or not all(
             isinstance(r, dict)
             and isinstance(r.get("path"), str)
-            and len(r["path"]) < 4096
+            and 0 < len(r["path"]) < 4096
+            and "\0" not in r["path"]
             and isinstance(r.get("sha256"), str)
             and _SHA256.fullmatch(r["sha256"])
             for r in records

@@ -28,6 +28,7 @@ import math
 import os
 import re
 import stat
+import sys
 import tempfile
 import threading
 import warnings
@@ -252,6 +253,8 @@ def _entry_problem(entry, description):
 def _number_problem(field, value, low=-math.inf, high=math.inf):
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return f"{field} is a {type(value).__name__}, not a number"
+    if isinstance(value, int) and abs(value) > sys.float_info.max:
+        return f"{field} is an integer too large for a float"
     if not math.isfinite(value):
         return f"{field} is {value!r}, not finite"
     # scores are computed in floating point: allow for its rounding at the edges
@@ -262,20 +265,28 @@ def _number_problem(field, value, low=-math.inf, high=math.inf):
 
 
 class EntryCheck:
-    """What a valid payload of a run with ``scorers`` holds: its metrics, each in its range."""
+    """What a valid payload of a run with ``scorers`` holds: its metrics, each in its range.
+    Without ``scorers`` (an audit of a folder, without the run), any metrics, each a finite
+    number."""
 
-    def __init__(self, scorers):
+    def __init__(self, scorers=None):
         from ...metrics import score_range
 
-        self.ranges = {name: score_range(scorer) for name, scorer in scorers.items()}
+        self.ranges = None
+        if scorers is not None:
+            self.ranges = {name: score_range(scorer) for name, scorer in scorers.items()}
 
     def problem(self, payload, predictions, metrics=None):
         """Why ``payload`` cannot be served (None if it can); ``metrics``: the scorers its task
-        scored with, when not all."""
+        scored with, when not all; ``predictions``: whether the task records a fingerprint of
+        them (None: unknown)."""
         scores = payload["scores"]
-        ranges = self.ranges if metrics is None else {m: self.ranges[m] for m in metrics}
         if not isinstance(scores, dict):
             return f"scores is a {type(scores).__name__}, not a table of metrics"
+        if self.ranges is None:
+            ranges = dict.fromkeys(scores, (-math.inf, math.inf))
+        else:
+            ranges = self.ranges if metrics is None else {m: self.ranges[m] for m in metrics}
         if set(scores) != set(ranges):
             return f"its metrics {sorted(map(str, scores))} are not {sorted(ranges)}"
         for metric, (low, high) in ranges.items():
@@ -289,7 +300,7 @@ class EntryCheck:
         stored = payload["predictions"]
         if stored is None:
             return None
-        if not predictions:
+        if predictions is False:
             return "predictions are recorded for a task that records none"
         if not isinstance(stored, str) or not _SHA256.fullmatch(stored):
             return "predictions are not a SHA-256 fingerprint"

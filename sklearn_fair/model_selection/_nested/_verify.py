@@ -10,7 +10,7 @@ import numpy as np
 
 from ...utils._random import check_random_state_param, seed_root
 from ...utils._validation import SEED_CONSTRAINTS
-from ._cache import MAX_PREDICTIONS_ENTRY_BYTES, UNREAD, TaskCache
+from ._cache import MAX_PREDICTIONS_ENTRY_BYTES, UNREAD, EntryCheck, TaskCache
 from ._cache_key import entry_name
 from ._planning import make_plan
 from ._running import run_plan
@@ -285,10 +285,12 @@ def verify_cache(
 
 def check_entries(directory):
     """Check every entry of a cache folder as a run checks it before serving it, without the
-    run: a regular file of bounded size, JSON of the entries' format, its checksum, and its
-    file name the digest of the key it records (an entry moved over another, or edited
-    without its checksum, fails). Nothing is recomputed: a plausible forged score under a
-    recomputed checksum passes (see :func:`verify_cache`). In the :class:`CacheAudit`,
+    run: a regular file of bounded size, JSON of the entries' format, its checksum, its file
+    name the digest of the key it records (an entry moved over another, or edited without its
+    checksum, fails), and its fields (each score and time a finite number, a time not
+    negative; a score's range is the scorer's, which only the run knows). Nothing is
+    recomputed: a plausible forged score under a recomputed checksum passes (see
+    :func:`verify_cache`). In the :class:`CacheAudit`,
     ``n_entries`` counts the entries that passed; ``rejected`` lists the others."""
     cache = _AuditCache(directory, 0.0, 0)
     for path in sorted(Path(os.fsdecode(directory)).glob("*/*.json")):
@@ -301,8 +303,9 @@ def check_entries(directory):
         if entry is UNREAD:
             continue  # rejected by read, with its reason
         description = entry.get("key") if isinstance(entry, dict) else None
-        if description is None or entry_name(description) != name:
+        if not isinstance(description, dict) or entry_name(description) != name:
             cache._reject(path, "its name is not the digest of the key it records")
             continue
-        cache.load(name, description, key=None)
+        # a run also checks each score against its scorer's range, which only the run knows
+        cache.load(name, description, key=None, check=EntryCheck(), predictions=None)
     return CacheAudit(cache.directory, n_entries=cache.n_entries, rejected=cache.rejections)
