@@ -192,7 +192,7 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
         ``transform`` of a PyG dataset draws from torch then): the same seed gives the same
         predictions. Each of the four seeds (``seeds_``) is derived by name from
         ``random_state``, so a seed added later changes none of them. The global torch
-        random state is restored after :meth:`fit`.
+        random state is restored after :meth:`fit` and after prediction.
     torch_threads : int or None, default=1
         Torch intra-op threads during :meth:`fit` and prediction, restored afterwards, so
         that results and speed depend neither on the process (torch's default differs
@@ -507,7 +507,8 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
             Columns in the order of ``classes_``.
         """
         check_is_fitted(self, ["classes_", "module_"])
-        with _torch_state(self.torch_threads):
+        # each pass of torch's DataLoader draws a seed from the global generator: left alone
+        with _torch_state(self.torch_threads), torch.random.fork_rng(self._rng_devices()):
             return super().predict_proba(X)
 
     def score(self, X, y=None, sample_weight=None):

@@ -64,10 +64,15 @@ def test_each_seed_is_derived_by_name(random_state, mutag_split):
     assert rng.randint(1000) == reference.randint(1000)
 
 
-def test_fit_leaves_the_global_torch_random_state_alone(mutag_split):
-    X_train, _, _ = mutag_split
+def test_fit_and_prediction_leave_the_global_torch_random_state_alone(mutag_split):
+    X_train, X_test, _ = mutag_split
     state = torch.get_rng_state()
-    make_clf().fit(X_train[:40])
+    clf = make_clf().fit(X_train[:40])
+    assert torch.equal(state, torch.get_rng_state())
+    # torch's DataLoader draws a seed from the global generator for each pass over the data
+    clf.predict_proba(X_test)
+    clf.predict(X_test)
+    clf.score(X_test)
     assert torch.equal(state, torch.get_rng_state())
 
 
