@@ -19,6 +19,7 @@ from sklearn.model_selection import (
     cross_val_score,
     cross_validate,
 )
+from sklearn.neighbors import KNeighborsClassifier
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
@@ -210,6 +211,55 @@ def test_multilabel_probabilities_are_one_array_a_label_as_cross_val_predict_giv
     if seeded:
         for ours, theirs in zip(got, expected):
             np.testing.assert_allclose(ours, theirs)
+
+
+def _multi_output_targets():
+    rng = np.random.RandomState(0)
+    X_multi = rng.randn(60, 3)
+    # label 0 takes 3 values, each outer training fold (KFold(3)) lacking another one
+    multiclass = np.zeros((60, 2), dtype=int)
+    multiclass[20:40, 0], multiclass[40:, 0] = 1, 2
+    multiclass[:, 1] = rng.randint(0, 2, 60)
+    X_multi[:, 0] += multiclass[:, 0]
+    # label 0 positive only in rows of the first outer test fold
+    multilabel = rng.randint(0, 2, (60, 3))
+    multilabel[:, 0] = 0
+    multilabel[:20:3, 0] = 1
+    return X_multi, {"multiclass-multioutput": multiclass, "multilabel": multilabel}
+
+
+def _exact_match(estimator, X, y):  # accuracy's multi-output form, which it refuses
+    return float(np.mean(np.all(estimator.predict(X) == y, axis=1)))
+
+
+@pytest.mark.parametrize("target", ["multiclass-multioutput", "multilabel"])
+def test_multi_output_columns_follow_each_labels_classes_as_cross_val_predict(target):
+    # each label's columns are the classes of that column of the whole y: a fold lacking a
+    # class had one column fewer (the same column meant another class in other rows) or the
+    # folds' arrays could not be joined
+    X_multi, targets = _multi_output_targets()
+    Y_multi = targets[target]
+    search = GridSearchCV(KNeighborsClassifier(), {"n_neighbors": [1, 5]}, cv=KFold(2),
+                          scoring=_exact_match)  # fmt: skip
+    kwargs = dict(cv=KFold(3), method="predict_proba")
+    expected = cross_val_predict(search, X_multi, Y_multi, **kwargs)
+    got = nested_cross_val_predict(search, X_multi, Y_multi, **kwargs)
+    assert [p.shape for p in got] == [p.shape for p in expected]
+    for ours, theirs in zip(got, expected):
+        np.testing.assert_array_equal(ours, theirs)
+
+
+def test_multi_output_refits_that_differ_fill_a_missing_class_as_cross_val_predict():
+    X_multi, targets = _multi_output_targets()
+    forest = RandomForestClassifier(n_estimators=3)  # unseeded: the refits differ
+    got = nested_cross_val_predict(forest, X_multi, targets["multiclass-multioutput"],
+                                   cv=KFold(3), n_refits=3, random_state=0, scoring=_exact_match,
+                                   method="predict_log_proba")  # fmt: skip
+    assert got[0].shape == (60, 3) and got[1].shape == (60, 2)
+    # the first fold's models never saw class 0 of label 0, the last never saw class 2: the
+    # averaged fill took log(0)
+    np.testing.assert_array_equal(got[0][:20, 0], np.finfo(float).min)
+    np.testing.assert_array_equal(got[0][40:, 2], np.finfo(float).min)
 
 
 def test_predict_is_exported():

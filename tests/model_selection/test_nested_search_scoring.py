@@ -109,6 +109,15 @@ def test_the_search_scoring_is_what_selects_and_says_so():
     )
 
 
+def test_score_uses_the_outer_metric_not_the_searchs_own():
+    from sklearn.metrics import log_loss
+
+    nested = NestedCV(_search("roc_auc"), outer_cv=OUTER, scoring="neg_log_loss", n_refits=1,
+                      random_state=0).fit(X, y)  # fmt: skip
+    expected = -log_loss(y, nested.best_estimator_.predict_proba(X))
+    assert nested.score(X, y) == pytest.approx(expected, rel=1e-12)
+
+
 def test_same_scoring_inside_and_outside_scores_each_fit_once():
     # the search's scorer and the function's are one: each fit is scored once with it, and
     # optimism compares validation and test scores of that metric

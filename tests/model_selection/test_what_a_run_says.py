@@ -152,6 +152,24 @@ def test_summary_of_failed_outer_folds_names_them_and_computes_nothing():
     assert "not computed" in str(summary) and "note:" in str(summary)
 
 
+@pytest.mark.parametrize("error_score", [0.0, -1.0])
+def test_summary_of_folds_scored_a_numeric_error_score_computes_nothing(error_score):
+    # outer_results_: a failed fold is failed whatever number error_score is; with 0.0 the
+    # mean took the failed folds' zeros in, with -1.0 summarize refused it as out of range
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FitFailedWarning)
+        nested = _fit(FailsOnRowZero(max_rows=40), error_score=error_score)
+    failing = _folds_training_on_row_zero()
+    assert np.flatnonzero(nested.outer_scores_ == error_score).tolist() == failing
+    summary = nested.summary()
+    assert all(math.isnan(v) for v in (summary.mean, summary.std, summary.ci_low, summary.iqm))
+    folds = ", ".join(f"{fold} ({error_score})" for fold in failing)
+    assert summary.ci_method == (
+        f"not computed: {len(failing)} of {OUTER.get_n_splits()} outer folds failed (outer "
+        f"fold(s) {folds}; see failed_tasks_)"
+    )
+
+
 def test_summary_of_a_complete_run_is_computed():
     nested = _fit(FailsOnRowZero(max_rows=0))  # no fit fails
     assert not any(failed for _, failed in FailsOnRowZero.log)

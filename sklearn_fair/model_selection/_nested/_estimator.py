@@ -395,7 +395,7 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
             named), median, IQM and the bootstrap interval of the IQM, under the metric's
             printed name; prints as a short table, with a note when fits failed. With several
             metrics, a dict of one summary per metric. Where outer folds failed (their score
-            is ``error_score``, not finite) nothing that needs every fold's score is
+            is ``error_score``, whatever number it is) nothing that needs every fold's score is
             computed: the statistics are NaN and ``ci_method`` names the failed folds, as the
             reports print such a result.
         """
@@ -413,20 +413,23 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
                 f"n_{part}": float(np.mean([len(f[f"{part}_indices"]) for f in folds]))
                 for part in ("train", "test")
             }
-        summaries = {
-            name: summarize(
-                scores,
-                metric=self.metrics_[name],
-                notes=notes,
-                interval=interval,
-                confidence=confidence,
-                half_scores=half_scores,
-                **sizes,
+        summaries = {}
+        for name, scores in per_metric.items():
+            # a failed fold's score is error_score, whatever number it is (outer_results_)
+            failed = ~np.isfinite(scores) | [name in f.get("failed_metrics", ()) for f in folds]
+            summaries[name] = (
+                _not_computed(scores, failed, self.metrics_[name], notes, interval, confidence)
+                if failed.any()
+                else summarize(
+                    scores,
+                    metric=self.metrics_[name],
+                    notes=notes,
+                    interval=interval,
+                    confidence=confidence,
+                    half_scores=half_scores,
+                    **sizes,
+                )
             )
-            if np.isfinite(scores).all()
-            else _not_computed(scores, self.metrics_[name], notes, interval, confidence)
-            for name, scores in per_metric.items()
-        }
         return summaries if self.multimetric_ else summaries["score"]
 
     def _failure_notes(self):
@@ -488,7 +491,9 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
 
     @available_if(_estimator_has("score"))
     def score(self, X, y=None, **params):
-        """Score :attr:`best_estimator_` on ``X, y`` with the selecting metric.
+        """Score :attr:`best_estimator_` on ``X, y`` with the metric of :attr:`outer_scores_`
+        (:attr:`refit_metric_`; a search given that selects with its own scoring still
+        selects with it, and is scored here as the outer folds are).
 
         Parameters
         ----------
@@ -596,15 +601,16 @@ def store_fitted(nested, run):
                 setattr(nested, name, getattr(nested.best_estimator_, name))
 
 
-def _not_computed(scores, metric, notes, interval, confidence):
-    """The summary of fold ``scores`` of which some are not finite (failed outer folds): every
-    statistic NaN, and which folds failed in place of an interval's method."""
+def _not_computed(scores, failed, metric, notes, interval, confidence):
+    """The summary of fold ``scores`` of which some (where ``failed``) are those of failed
+    outer folds: every statistic NaN, and which folds failed in place of an interval's
+    method."""
     from ...metrics import metric_display_name
     from ...stats import Summary
 
     if isinstance(metric, str):
         metric = metric_display_name(metric)
-    failed = np.flatnonzero(~np.isfinite(scores))
+    failed = np.flatnonzero(failed)
     folds = ", ".join(f"{fold} ({scores[fold]})" for fold in failed)
     why = (
         f"not computed: {failed.size} of {scores.size} outer folds failed (outer fold(s) "

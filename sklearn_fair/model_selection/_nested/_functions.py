@@ -351,26 +351,44 @@ def _check_partition(plan):
         raise ValueError("nested_cross_val_predict only works for partitions")
 
 
-def _ordered(model, output, method, classes):
-    """``output`` with one column per class of the whole ``y``, as cross_val_predict's."""
+def _ordered(own, output, method, classes):
+    """``output`` of a model of the classes ``own`` with one column per class of the whole
+    ``y``, as cross_val_predict's; a multi-output model's (a list, one array a label) label by
+    label, with ``classes`` one array a column of ``y``."""
     from sklearn.model_selection._validation import _enforce_prediction_order
 
-    if method == "predict" or classes is None or isinstance(output, list):
+    if method == "predict" or classes is None or own is None:
         return output
-    encoded = np.searchsorted(classes, model.classes_)
+    if isinstance(output, list) != isinstance(classes, list):
+        return output  # one array for a 2-D y (a label indicator matrix): as it is
+    if isinstance(output, list):
+        return list(map(_ordered, own, output, [method] * len(output), classes))
+    encoded = np.searchsorted(classes, own)
     return _enforce_prediction_order(encoded, output, len(classes), method)
 
 
 def _fold_predictions(models, X_test, method, classifier, classes):
     """One prediction from a fold's refits: their own where they all agree, else combined as
     :func:`nested_cross_val_predict` says."""
-    outputs = [_ordered(m, getattr(m, method)(X_test), method, classes) for m in models]
+    outputs = [
+        _ordered(getattr(m, "classes_", None), getattr(m, method)(X_test), method, classes)
+        for m in models
+    ]
     if all(_same(output, outputs[0]) for output in outputs[1:]):
         return outputs[0]
     if isinstance(outputs[0], list):  # a multilabel model's probabilities, one array a label
-        return [_averaged([o[k] for o in outputs], method) for k in range(len(outputs[0]))]
+        return [
+            _missing_classes_filled(
+                _averaged([o[k] for o in outputs], method),
+                models[0].classes_[k],
+                classes[k] if isinstance(classes, list) else None,
+                method,
+            )
+            for k in range(len(outputs[0]))
+        ]
     if method != "predict" or not classifier:
-        return _missing_classes_filled(_averaged(outputs, method), models[0], classes, method)
+        own = getattr(models[0], "classes_", None)
+        return _missing_classes_filled(_averaged(outputs, method), own, classes, method)
     # over the fold's own classes, which its refits share: a class that the training rows lack
     # cannot be predicted, so no column is added for it (binary decision values stay one column)
     decided_by = getattr(models[0], "classes_", classes)
@@ -396,12 +414,15 @@ def _averaged(outputs, method):
     return np.mean(outputs, axis=0)
 
 
-def _missing_classes_filled(output, model, classes, method):
+def _missing_classes_filled(output, own, classes, method):
     """``output`` (averaged) with the columns of the classes that the fold's training rows
-    lack set to cross_val_predict's fill (the averaged fill overflowed, or took log(0))."""
+    lack (not in ``own``, the models' classes) set to cross_val_predict's fill (the averaged
+    fill overflowed, or took log(0))."""
     if method not in ("decision_function", "predict_log_proba") or classes is None:
         return output
-    missing = ~np.isin(classes, model.classes_)
+    if isinstance(classes, list):  # one array for a 2-D y (a label indicator matrix)
+        return output
+    missing = ~np.isin(classes, own)
     if output.ndim == 2 and output.shape[1] == len(classes) and missing.any():
         output[:, missing] = np.finfo(output.dtype).min
     return output
@@ -579,8 +600,11 @@ default="predict"
     data = plan.data
     y_array = None if data.y is None else np.asarray(data.y)
     classifier = is_classifier(plan.estimator)
-    one_label = classifier and y_array is not None and y_array.ndim == 1
-    classes = np.unique(y_array) if one_label else None
+    classes = None  # of the whole y: an array, or one a column of a 2-D y
+    if classifier and y_array is not None and y_array.ndim == 1:
+        classes = np.unique(y_array)
+    elif classifier and y_array is not None and y_array.ndim == 2:
+        classes = [np.unique(column) for column in y_array.T]
     pieces, order = [], []
     for fold, result in enumerate(results["outer_results"]):
         models = [m for m in result.get("estimators", []) if m is not None]
