@@ -99,6 +99,11 @@ def check_targets(y_true, y_pred, sample_weight=None):
             raise ValueError(
                 "The 'sample_weight' parameter must hold finite, non-negative weights."
             )
+        if not sample_weight.any():  # scikit-learn's metrics refuse them too
+            raise ValueError(
+                "The 'sample_weight' parameter must hold at least one non-zero weight; got "
+                f"{sample_weight.shape[0]} zeros."
+            )
     return y_true, y_pred, sample_weight
 
 

@@ -71,12 +71,7 @@ def concordance_correlation_coefficient(y_true, y_pred, *, bias=True, sample_wei
     weight_exponent = scale_exponent(weight)
     if weight_exponent:
         weight = np.ldexp(weight, -weight_exponent)
-    total = weight.sum()
-    if total <= 0:
-        raise ValueError(
-            f"The 'sample_weight' parameter sums to {float(np.sum(sample_weight))!r}; "
-            "concordance_correlation_coefficient needs a positive total weight."
-        )
+    total = weight.sum()  # positive: check_targets refuses weights that are all zero
     with np.errstate(over="ignore"):  # 1 in weights scaled up from 1e-320 is inf: refused
         denominator = total if bias else total - np.ldexp(1.0, -weight_exponent)
     if denominator <= 0:

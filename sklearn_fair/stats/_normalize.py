@@ -36,7 +36,13 @@ def normalize_scores(scores, low, high):
     array([0. , 0.5, 1. ])
     """
     low, high = float(low), float(high)
-    if not (math.isfinite(low) and math.isfinite(high) and high > low):
+    for name, value in (("low", low), ("high", high)):
+        if not math.isfinite(value):
+            raise ValueError(
+                f"The '{name}' parameter of normalize_scores must be a finite number. Got "
+                f"{value!r} instead."
+            )
+    if not high > low:
         raise ValueError(
             "The 'high' parameter of normalize_scores must be a finite number greater than "
             f"'low'. Got low={low!r} and high={high!r} instead."

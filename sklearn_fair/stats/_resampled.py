@@ -134,6 +134,14 @@ def paired_subsampling_scores(
     rng = check_random_state(random_state)
     stratify = y is not None and is_classifier(estimator)
     target = None if y is None else np.asarray(y)
+    n_classes = len(np.unique(target)) if stratify else 1
+    if min(n_test, n_train_half) < n_classes:  # as StratifiedShuffleSplit would refuse it
+        raise ValueError(
+            f"The 'test_size' parameter gives {n_test} test rows and {n_train_half} training "
+            f"rows in a half of {n_half} rows; a classifier's splits keep the proportions of "
+            f"its {n_classes} classes, which needs at least {n_classes} of each. Got "
+            f"test_size={test_size!r} instead."
+        )
 
     def splitter(n_splits, test_size):
         kind = StratifiedShuffleSplit if stratify else ShuffleSplit

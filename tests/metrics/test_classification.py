@@ -165,6 +165,17 @@ def test_sample_weight_length_is_checked(metric):
         metric([0, 1, 1], [0, 1, 1], sample_weight=[1.0, 2.0])
 
 
+@pytest.mark.parametrize("metric", [kappa, sensitivity, specificity, ppv, npv])
+def test_weights_that_are_all_zero_are_refused_as_scikit_learns_metrics_refuse_them(metric):
+    # sensitivity and specificity said 0.0, "ill-defined (no positive samples)", for data that
+    # hold positive and negative samples
+    y_true, y_pred, zeros = [0, 1, 1], [0, 1, 0], [0.0, 0.0, 0.0]
+    with pytest.raises(ValueError, match="non-zero"):
+        precision_score(y_true, y_pred, sample_weight=zeros)  # the reference
+    with pytest.raises(ValueError, match="'sample_weight' parameter must hold at least one non"):
+        metric(y_true, y_pred, sample_weight=zeros)
+
+
 @pytest.mark.parametrize("weights", ["cubic", "Linear", 2, ["linear"]])
 def test_kappa_weights_are_checked(weights):
     with pytest.raises(ValueError, match="'weights' parameter of kappa .*'linear'.*or None"):

@@ -88,7 +88,7 @@ def test_bad_inputs():
 def test_weights_summing_to_zero_are_refused_by_name(bias):
     # Before, bias=True said "with bias=False needs a total weight above 1": the wrong option
     # and not the parameter at fault.
-    with pytest.raises(ValueError, match=r"'sample_weight' parameter sums to 0\.0"):
+    with pytest.raises(ValueError, match=r"'sample_weight' parameter must hold at least one"):
         ccc([1.0, 2.0], [1.0, 3.0], sample_weight=[0.0, 0.0], bias=bias)
 
 

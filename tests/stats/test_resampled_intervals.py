@@ -141,6 +141,19 @@ def test_paired_subsampling_refuses_a_test_size_that_leaves_no_half_to_train_on(
         paired_subsampling_scores(LogisticRegression(), X, y, test_size=0.5)
 
 
+@pytest.mark.parametrize("test_size", [1, 2, 38])
+def test_paired_subsampling_refuses_fewer_test_or_training_rows_than_classes(test_size):
+    # a classifier's splits are stratified: StratifiedShuffleSplit refused such sizes from
+    # inside scikit-learn, after our own check let them through
+    from sklearn.model_selection import StratifiedShuffleSplit
+
+    X, y = make_classification(n_samples=81, n_classes=3, n_informative=4, random_state=0)
+    with pytest.raises(ValueError):  # the reference: a test fold or a half too small for 3
+        next(StratifiedShuffleSplit(test_size=test_size).split(X[:40], y[:40]))
+    with pytest.raises(ValueError, match="'test_size' parameter gives .* at least 3 of each"):
+        paired_subsampling_scores(LogisticRegression(), X, y, test_size=test_size)
+
+
 def test_nested_cv_summary_takes_the_sizes_from_its_outer_folds():
     X, y = make_classification(n_samples=120, random_state=0)
     outer = RepeatedStratifiedKFold(n_splits=4, n_repeats=2, random_state=0)
