@@ -22,15 +22,16 @@ def _seed(text):
 
 
 def _n_jobs(text):
-    """A ``--n-jobs`` value: a positive int or -1 (all cores), as an experiment file's
-    ``n_jobs`` (argparse turns the refusal into its usage error, exit status 2)."""
+    """A ``--n-jobs`` value: a non-zero int, as joblib and an experiment file's ``n_jobs``
+    take it (argparse turns the refusal into its usage error, exit status 2)."""
     try:
         value = int(text)
     except ValueError:
         value = 0
-    if value < 1 and value != -1:
+    if value == 0:
         raise argparse.ArgumentTypeError(
-            f"must be a positive int or -1 (all cores). Got {text!r} instead."
+            "must be a non-zero int (a number of jobs; -1 all cores, -2 all but one, as in "
+            f"joblib). Got {text!r} instead."
         )
     return value
 

@@ -533,7 +533,9 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
             Fraction of correctly classified graphs.
         """
         check_is_fitted(self, ["classes_", "module_"])
-        graphs = as_collection(X)
+        # a PyG dataset's random transform draws from torch as its graphs are read
+        with torch.random.fork_rng(self._rng_devices()):
+            graphs = as_collection(X)
         labels = read_labels(graphs, y, "X", "y")
         if y is None:
             unknown = ~np.isin(labels, self.classes_)

@@ -124,6 +124,10 @@ class SlowClassifier(DummyClassifier):
 """
 
 
+def _default_sigint():
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process")
 def test_ctrl_c_ends_with_one_line_and_the_same_command_resumes(tmp_path):
     (tmp_path / "slow.py").write_text(SLOW)
@@ -136,8 +140,10 @@ def test_ctrl_c_ends_with_one_line_and_the_same_command_resumes(tmp_path):
     # the fits after the first two wait for the interrupt, however loaded the machine is (a
     # file the fit reads is not part of the cache key, as a global it reads would be)
     (tmp_path / "hold").write_text(str(cache))
+    # Ctrl-C as a terminal delivers it: a shell's background job (CI run with '&') starts
+    # with SIGINT ignored, which the child would inherit
     child = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             text=True)  # fmt: skip
+                             text=True, preexec_fn=_default_sigint)  # fmt: skip
     deadline = time.monotonic() + 120
     while len(list(cache.glob("*/*.json"))) < 2 and time.monotonic() < deadline:
         time.sleep(0.05)

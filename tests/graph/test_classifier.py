@@ -74,6 +74,11 @@ def test_fit_and_prediction_leave_the_global_torch_random_state_alone(mutag_spli
     clf.predict(X_test)
     clf.score(X_test)
     assert torch.equal(state, torch.get_rng_state())
+    # a PyG dataset whose transform draws from torch as its graphs are read
+    noisy = _Noisy([X_test[i] for i in range(len(X_test))])
+    clf.predict_proba(noisy)
+    clf.score(noisy)
+    assert torch.equal(state, torch.get_rng_state())
 
 
 def test_clone_is_untrained_and_refits_start_fresh(mutag_split):

@@ -133,6 +133,23 @@ def test_verify_cache_audits_the_entries_of_a_run_that_kept_predictions(tmp_path
     assert forged in str(audit)
 
 
+def test_kept_probabilities_no_float_holds_are_refused_and_recomputed(tmp_path):
+    from sklearn_fair.model_selection._nested._verify import check_entries
+
+    cache = tmp_path / "cache"
+    cold = kept(cache).fit(X, y)
+    path, entry = entries(cache, "refit")[0]
+    entry["payload"]["test_predictions"]["proba"][0] = [10**400, 0]  # JSON keeps the int
+    entry["checksum"] = _checksum(entry["payload"], entry["key"])  # as a forger can
+    path.write_text(json.dumps(entry))
+    audit = check_entries(cache)  # was an OverflowError
+    assert [str(p) for p, _ in audit.rejected] == [str(path)]
+    with pytest.warns(CacheWarning, match="1 entry .* test predictions: proba is not numbers"):
+        rerun = kept(cache).fit(X, y)  # was an OverflowError
+    assert rerun.cache_info_["computed"] == 1
+    np.testing.assert_array_equal(rerun.outer_scores_, cold.outer_scores_)
+
+
 def test_verify_compares_train_scores_and_kept_predictions():
     from sklearn_fair.model_selection._nested._verify import _differing
 

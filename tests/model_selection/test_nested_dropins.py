@@ -23,6 +23,7 @@ from sklearn.neighbors import KNeighborsClassifier
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
+from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils._mocking import CheckingClassifier
 
 from sklearn_fair import (
@@ -247,6 +248,25 @@ def test_multi_output_columns_follow_each_labels_classes_as_cross_val_predict(ta
     assert [p.shape for p in got] == [p.shape for p in expected]
     for ours, theirs in zip(got, expected):
         np.testing.assert_array_equal(ours, theirs)
+
+
+@pytest.mark.parametrize("method", ["predict_proba", "predict_log_proba"])
+def test_a_column_vector_y_is_one_label_its_columns_those_of_its_classes(method):
+    # a model takes y of shape (n, 1) as one label (one array of classes_): each fold lacking
+    # another class joined into 2 columns whose class changed from row to row
+    # (cross_val_predict raises an IndexError); the numbers of the 1-D y now
+    rng = np.random.RandomState(0)
+    X_three, y_three = rng.randn(60, 3), np.repeat([0, 1, 2], 20)
+    X_three[:, 0] += y_three
+    tree = DecisionTreeClassifier(random_state=0)
+    search = GridSearchCV(tree, {"max_depth": [1, 3]}, cv=KFold(2))
+    kwargs = dict(cv=KFold(3), method=method, random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # DataConversionWarning: a column vector y
+        column = nested_cross_val_predict(search, X_three, y_three.reshape(-1, 1), **kwargs)
+    flat = nested_cross_val_predict(search, X_three, y_three, **kwargs)
+    assert column.shape == flat.shape == (60, 3)
+    np.testing.assert_array_equal(column, flat)
 
 
 def test_multi_output_refits_that_differ_fill_a_missing_class_as_cross_val_predict():

@@ -28,7 +28,6 @@ import math
 import os
 import re
 import stat
-import sys
 import tempfile
 import threading
 import warnings
@@ -159,9 +158,9 @@ class TaskCache:
             return self._reject(path, problem)
         payload = entry["payload"]
         if "train_scores" in payload and check is not None:  # return_train_score
-            problem = check.problem(
-                {**payload, "scores": payload["train_scores"], "predictions": None}, False, metrics
-            )
+            train = {**payload, "scores": payload["train_scores"], "predictions": None}
+            # of the same metrics as the test scores
+            problem = check.problem(train, False, metrics or list(payload["scores"]))
             if problem is not None:
                 return self._reject(path, f"train scores: {problem}")
         if kept:
@@ -253,8 +252,11 @@ def _entry_problem(entry, description):
 def _number_problem(field, value, low=-math.inf, high=math.inf):
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return f"{field} is a {type(value).__name__}, not a number"
-    if isinstance(value, int) and abs(value) > sys.float_info.max:
-        return f"{field} is an integer too large for a float"
+    if isinstance(value, int):
+        try:
+            value = float(value)
+        except OverflowError:  # 10**400 in JSON: an int no float holds
+            return f"{field} is an integer too large for a float"
     if not math.isfinite(value):
         return f"{field} is {value!r}, not finite"
     # scores are computed in floating point: allow for its rounding at the edges
@@ -283,8 +285,14 @@ class EntryCheck:
         scores = payload["scores"]
         if not isinstance(scores, dict):
             return f"scores is a {type(scores).__name__}, not a table of metrics"
-        if self.ranges is None:
-            ranges = dict.fromkeys(scores, (-math.inf, math.inf))
+        if self.ranges is None:  # the metrics its key names, else its own, at least one
+            if metrics is not None and not (
+                isinstance(metrics, list) and all(isinstance(m, str) for m in metrics)
+            ):
+                return "its key's metrics are not a list of names"
+            ranges = dict.fromkeys(scores if metrics is None else metrics, (-math.inf, math.inf))
+            if not ranges:
+                return "scores is an empty table of metrics"
         else:
             ranges = self.ranges if metrics is None else {m: self.ranges[m] for m in metrics}
         if set(scores) != set(ranges):
@@ -321,7 +329,7 @@ def _predictions_problem(kept):
             continue
         try:
             array = np.asarray(values, dtype=float)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):  # 10**400 in JSON: an int no float holds
             return f"{field} is not numbers"
         if array.shape[0] != len(predict) or not np.all(np.isfinite(array)):
             return f"{field} is not one finite row per prediction"

@@ -359,8 +359,10 @@ def _ordered(own, output, method, classes):
 
     if method == "predict" or classes is None or own is None:
         return output
-    if isinstance(output, list) != isinstance(classes, list):
-        return output  # one array for a 2-D y (a label indicator matrix): as it is
+    if isinstance(classes, list) and not isinstance(output, list):
+        if len(classes) > 1:
+            return output  # one array for a 2-D y (a label indicator matrix): as it is
+        classes = classes[0]  # a column vector y, which the model took as one label
     if isinstance(output, list):
         return list(map(_ordered, own, output, [method] * len(output), classes))
     encoded = np.searchsorted(classes, own)
@@ -420,8 +422,10 @@ def _missing_classes_filled(output, own, classes, method):
     fill overflowed, or took log(0))."""
     if method not in ("decision_function", "predict_log_proba") or classes is None:
         return output
-    if isinstance(classes, list):  # one array for a 2-D y (a label indicator matrix)
-        return output
+    if isinstance(classes, list):
+        if len(classes) > 1:  # one array for a 2-D y (a label indicator matrix)
+            return output
+        classes = classes[0]  # a column vector y, which the model took as one label
     missing = ~np.isin(classes, own)
     if output.ndim == 2 and output.shape[1] == len(classes) and missing.any():
         output[:, missing] = np.finfo(output.dtype).min

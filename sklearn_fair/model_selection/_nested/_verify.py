@@ -287,11 +287,12 @@ def check_entries(directory):
     """Check every entry of a cache folder as a run checks it before serving it, without the
     run: a regular file of bounded size, JSON of the entries' format, its checksum, its file
     name the digest of the key it records (an entry moved over another, or edited without its
-    checksum, fails), and its fields (each score and time a finite number, a time not
-    negative; a score's range is the scorer's, which only the run knows). Nothing is
-    recomputed: a plausible forged score under a recomputed checksum passes (see
-    :func:`verify_cache`). In the :class:`CacheAudit`,
-    ``n_entries`` counts the entries that passed; ``rejected`` lists the others."""
+    checksum, fails), and its fields (at least one score, each score and time a finite
+    number, a time not negative, train scores of the same metrics; which metrics, and each
+    score's range, are the run's scorers', which only the run knows). Nothing is recomputed:
+    a plausible forged score under a recomputed checksum passes (see :func:`verify_cache`). In
+    the :class:`CacheAudit`, ``n_entries`` counts the entries that passed; ``rejected`` lists
+    the others."""
     cache = _AuditCache(directory, 0.0, 0)
     for path in sorted(Path(os.fsdecode(directory)).glob("*/*.json")):
         name = path.stem
