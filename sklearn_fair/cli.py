@@ -37,10 +37,7 @@ def _n_jobs(text):
 
 
 def _build_parser():
-    from dataclasses import fields
-
     from . import _cache_verify
-    from .experiment._reading._limits import Limits
 
     parser = argparse.ArgumentParser(
         prog="sklearn-fair", description="Honest model evaluation for scikit-learn."
@@ -122,9 +119,12 @@ def _build_parser():
         action="append",
         default=[],
         metavar="NAME=VALUE",
+        # the names of experiment._reading._limits.Limits (importing it here would import the
+        # whole experiment package at every start, --help's too)
         help="set a limit on the work the file may ask for, for this run (repeatable; a "
-        f"file cannot raise them): {', '.join(f.name for f in fields(Limits))}; e.g. "
-        "--limit candidates=50000",
+        "file cannot raise them): jobs, refits, candidates, folds, depth, file_size, items, "
+        "list_length, string_length, csv_size, csv_row, csv_cells, tu_size, "
+        "archive_entries; e.g. --limit candidates=50000",
     )
     cache = commands.add_parser("cache", help="inspect a cache folder")
     verify = cache.add_subparsers(dest="cache_command", required=True).add_parser(

@@ -359,14 +359,24 @@ def _ordered(own, output, method, classes):
 
     if method == "predict" or classes is None or own is None:
         return output
-    if isinstance(classes, list) and not isinstance(output, list):
-        if len(classes) > 1:
-            return output  # one array for a 2-D y (a label indicator matrix): as it is
-        classes = classes[0]  # a column vector y, which the model took as one label
-    if isinstance(output, list):
+    if isinstance(output, list):  # label by label, with the classes of each column of y
+        if not isinstance(classes, list):
+            return output
         return list(map(_ordered, own, output, [method] * len(output), classes))
+    classes = _one_label(classes)
+    if classes is None:
+        return output  # one array for a 2-D y (a label indicator matrix): as it is
     encoded = np.searchsorted(classes, own)
     return _enforce_prediction_order(encoded, output, len(classes), method)
+
+
+def _one_label(classes):
+    """The classes of a model's one array of outputs: those of ``y``, those of its one column
+    (a column vector ``y``, which a model takes as one label), or None (a label indicator
+    matrix's, one array for several columns)."""
+    if not isinstance(classes, list):
+        return classes
+    return classes[0] if len(classes) == 1 else None
 
 
 def _fold_predictions(models, X_test, method, classifier, classes):
@@ -420,12 +430,9 @@ def _missing_classes_filled(output, own, classes, method):
     """``output`` (averaged) with the columns of the classes that the fold's training rows
     lack (not in ``own``, the models' classes) set to cross_val_predict's fill (the averaged
     fill overflowed, or took log(0))."""
+    classes = _one_label(classes)
     if method not in ("decision_function", "predict_log_proba") or classes is None:
         return output
-    if isinstance(classes, list):
-        if len(classes) > 1:  # one array for a 2-D y (a label indicator matrix)
-            return output
-        classes = classes[0]  # a column vector y, which the model took as one label
     missing = ~np.isin(classes, own)
     if output.ndim == 2 and output.shape[1] == len(classes) and missing.any():
         output[:, missing] = np.finfo(output.dtype).min
