@@ -15,6 +15,7 @@ from ._nested._estimator import store_fitted
 from ._nested._functions import is_per_label, refits_class
 from ._nested._planning import make_plan
 from ._nested._protocol import run_protocol
+from ._nested._resampling import _given_splits as given_splits
 from ._nested._resampling import _straddling as straddling_groups
 from ._nested._resampling import check_cv_with_groups
 from ._nested._running import PlansData, run_plan
@@ -36,6 +37,7 @@ __all__ = [
     "UnhashableError",
     "check_cv_with_groups",
     "check_entries",
+    "given_splits",
     "is_per_label",
     "is_search",
     "make_plan",

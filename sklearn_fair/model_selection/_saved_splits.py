@@ -102,8 +102,9 @@ class SavedSplits:
     """Outer resamples, with optional inner splits, as stored in a splits file.
 
     This is what :func:`load_splits` returns; pass it to :class:`PredefinedSplits` to use it
-    as a splitter. Iterating over it yields the outer ``(train, test)`` pairs, so it can also
-    be given directly as ``cv`` to scikit-learn.
+    as a splitter (NestedCV and its functions do that with one given as ``outer_cv``, so its
+    labels fingerprint is checked and its inner splits are used). Iterating over it yields the
+    outer ``(train, test)`` pairs, so it can also be given directly as ``cv`` to scikit-learn.
 
     Parameters
     ----------
@@ -157,12 +158,15 @@ class SavedSplits:
 
 
 def _checked(folds, inner_splits, n_samples, *, kfold, name, fingerprint=None):
-    """Validate outer folds and inner splits and return them as a SavedSplits.
+    """Validate outer folds and inner splits and return them as a SavedSplits (``kfold=None``:
+    whether the folds partition the samples, found from them).
 
     Each inner split must only use indices of its outer fold's training set: one that touches
     the outer test set leaks it into model selection.
     """
-    folds = validate_splits(folds, n_samples, kfold=kfold, name=name)
+    folds = validate_splits(folds, n_samples, kfold=bool(kfold), name=name)
+    if kfold is None:  # a file written by hand may leave it out: what its folds are
+        kfold = _is_kfold(folds, n_samples)
     if inner_splits is None or all(inner is None for inner in inner_splits):
         inner_splits = None
     elif len(inner_splits) != len(folds):
@@ -419,10 +423,11 @@ def load_splits(path, format="sklearn-fair", *, max_bytes=MAX_BYTES, max_folds=M
     ------
     InvalidSplitError
         (a ``ValueError``) if the file is malformed or its splits are invalid: not JSON,
-        larger than ``max_bytes`` or nested too deeply; an index that is not an int, out of
-        range, in both the training and test set of a fold, tested twice in a fold or, for a
-        k-fold file, tested in zero or several folds; or an inner split outside its outer
-        training set.
+        larger than ``max_bytes`` or nested too deeply; a key an sklearn-fair file does not
+        have (a misspelt ``"inner"`` would drop the inner splits); an index that is not an
+        int, out of range, in both the training and test set of a fold, tested twice in a
+        fold or, for a k-fold file, tested in zero or several folds; or an inner split
+        outside its outer training set.
 
     Examples
     --------
@@ -483,10 +488,11 @@ def _from_sklearn_fair(document, name):
             f"{name} has no valid 'n_samples' (got {short_repr(n_samples)}); it must be an "
             f"int in [1, {_INTP.max}]."
         )
+    _only_keys(document, _DOCUMENT_KEYS, name)
     fingerprint = document.get("labels_fingerprint")
     _check_fingerprint(fingerprint, name)
-    kfold = document.get("kfold", False)
-    if not isinstance(kfold, bool):
+    kfold = document.get("kfold")
+    if kfold is not None and not isinstance(kfold, bool):
         raise InvalidSplitError(
             f"{name} has a 'kfold' field of {short_repr(kfold)}; it must be true or false."
         )
@@ -507,6 +513,7 @@ def _from_sklearn_fair(document, name):
         where = f"outer fold {fold} of {name}"
         if not isinstance(entry, dict):
             raise InvalidSplitError(f"{where} is not a JSON object.")
+        _only_keys(entry, _FOLD_KEYS, where)
         test = _indices(entry, "test", where)
         if rest[fold]:
             if "train" in entry:
@@ -520,10 +527,30 @@ def _from_sklearn_fair(document, name):
         inner = entry.get("inner")
         if inner is not None and not isinstance(inner, list):
             raise InvalidSplitError(f"'inner' of {where} is not a list.")
+        if inner is not None:
+            for number, pair in enumerate(inner):
+                if isinstance(pair, dict):
+                    _only_keys(pair, ("train", "test"), f"inner split {number} of {where}")
         inner_splits.append(
             None if inner is None else _pairs(inner, "test", "inner split {}", where)
         )
     return _checked(folds, inner_splits, n_samples, kfold=kfold, name=name, fingerprint=fingerprint)
+
+
+_DOCUMENT_KEYS = ("format", "version", "n_samples", "kfold", "labels_fingerprint", "folds")
+_FOLD_KEYS = ("train", "test", "train_is_rest", "inner")
+
+
+def _only_keys(mapping, known, where):
+    """Refuse keys an sklearn-fair splits file does not have: a misspelt one ("inners",
+    "labels_fingerprnt") would drop what it holds without a word."""
+    unknown = [key for key in mapping if key not in known]
+    if unknown:
+        shown = ", ".join(short_repr(key) for key in unknown[:5])
+        raise InvalidSplitError(
+            f"{where} has the key(s) {shown}, which an sklearn-fair splits file does not "
+            f"have; its keys are {', '.join(known)}."
+        )
 
 
 def _from_gnn_comparison(document, name):

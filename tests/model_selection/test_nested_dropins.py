@@ -65,7 +65,18 @@ def test_predict_with_a_grid_equals_the_search_idiom_on_string_labels():
 
 
 def test_predict_refuses_what_is_not_a_partition_with_sklearns_message():
-    with pytest.raises(ValueError, match="only works for partitions"):
+    # and says which parameter, which splitter and how far it is from a partition
+    n_rows = len(X)
+    tested = np.bincount(
+        np.concatenate([te for _, te in ShuffleSplit(3, random_state=0).split(X)]),
+        minlength=n_rows,
+    )
+    never, several = int(np.sum(tested == 0)), int(np.sum(tested > 1))
+    with pytest.raises(
+        ValueError,
+        match=rf"only works for partitions: .* the 'cv' parameter's ShuffleSplit\(.*\) does "
+        rf"not make \({never} of the {n_rows} rows are tested in no fold, {several} in more",
+    ):
         nested_cross_val_predict(SVC(), X, y, cv=ShuffleSplit(3, random_state=0))
     with pytest.raises(ValueError, match="only works for partitions"):
         cross_val_predict(SVC(), X, y, cv=ShuffleSplit(3, random_state=0))

@@ -21,7 +21,13 @@ from sklearn.model_selection import (
 
 from sklearn_fair import NestedCV
 from sklearn_fair.exceptions import SplitLeakageWarning
-from sklearn_fair.model_selection import PredefinedSplits, RollingOrigin
+from sklearn_fair.model_selection import (
+    HoldoutSplit,
+    PredefinedSplits,
+    QuantileStratifiedKFold,
+    RepeatedQuantileStratifiedKFold,
+    RollingOrigin,
+)
 
 rng = np.random.RandomState(0)
 N = 120
@@ -126,8 +132,24 @@ def test_default_inner_holdout_keeps_groups_apart(outer, routing):
         (PredefinedSplits(list(TimeSeriesSplit(4).split(X))), 0),
         (TimeSeriesSplit(3, gap=10), 10),
         (PredefinedSplits(list(TimeSeriesSplit(3, gap=10).split(X))), 10),
+        # a hold-out of the last rows is time-ordered too: its inner hold-out was random
+        (HoldoutSplit(0.25, shuffle=False), 0),
+        (HoldoutSplit(0.25, shuffle=False, gap=5), 5),
+        # given time-ordered splits whose training rows are listed in another order: the
+        # last 10% as listed validated, rows from the middle of the fold
+        ([(rng.permutation(tr), te) for tr, te in TimeSeriesSplit(4).split(X)], 0),
     ],
-    ids=["tss", "rolling", "tss-as-a-list", "tss-predefined", "gap", "gap-predefined"],
+    ids=[
+        "tss",
+        "rolling",
+        "tss-as-a-list",
+        "tss-predefined",
+        "gap",
+        "gap-predefined",
+        "holdout",
+        "holdout-gap",
+        "unsorted-list",
+    ],
 )
 def test_default_inner_holdout_after_a_time_ordered_outer_split_validates_on_the_latest(outer, gap):
     nested = NestedCV(
@@ -186,6 +208,104 @@ def test_user_inner_cv_that_sees_the_future_is_warned_about():
     nested.set_params(outer_cv=list(TimeSeriesSplit(3).split(X)))
     with pytest.warns(SplitLeakageWarning, match="sees the future"):
         nested.fit(with_ids(X), y_reg)
+    nested.set_params(outer_cv=HoldoutSplit(0.25, shuffle=False))
+    with pytest.warns(SplitLeakageWarning, match="sees the future"):
+        nested.fit(with_ids(X), y_reg)
+
+
+def test_a_lagged_inner_rolling_origin_is_not_said_to_see_the_future():
+    # its lag rows are on both sides by design; every other validation row follows the
+    # training rows, so nothing validates on the past
+    nested = NestedCV(
+        RegressionRecorder(),
+        {"alpha": [1.0, 2.0]},
+        outer_cv=RollingOrigin(60, 30, skip=29),
+        inner_cv=RollingOrigin(20, 10, lag=2, skip=9),
+        n_refits=1,
+        refit=False,
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", SplitLeakageWarning)
+        nested.fit(with_ids(X), y_reg)
+    fits = selection_fits(RegressionRecorder, nested)
+    assert fits and all(np.isin(valid[:2], train).all() for train, valid in fits)
+
+
+def _stored(outer_splits, inner_of):
+    return PredefinedSplits([(tr, te, inner_of(tr)) for tr, te in outer_splits])
+
+
+def test_stored_inner_splits_that_put_a_group_on_both_sides_are_warned_about():
+    # as the same splits given as inner_cv are: stored ones (a file, by hand) were not checked
+    outer = list(GroupKFold(4).split(X, y, GROUPS))
+    # KFold(4) of the 90 rows of a training fold cuts groups of 5 rows in two
+    stored = _stored(outer, lambda tr: [(tr[a], tr[b]) for a, b in KFold(4).split(tr)])
+    nested = NestedCV(SplitRecorder(), {"C": [1.0, 2.0]}, outer_cv=stored, n_refits=1)
+    with pytest.warns(SplitLeakageWarning, match="both sides.* Store inner splits that keep"):
+        nested.fit(with_ids(X), y, groups=GROUPS)
+    # stored grouped inner splits are not warned about
+    grouped = _stored(
+        outer, lambda tr: [(tr[a], tr[b]) for a, b in GroupKFold(3).split(tr, groups=GROUPS[tr])]
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", SplitLeakageWarning)
+        nested.set_params(outer_cv=grouped).fit(with_ids(X), y, groups=GROUPS)
+
+
+def test_stored_inner_splits_that_validate_on_the_past_are_warned_about():
+    outer = list(TimeSeriesSplit(3).split(X))
+    stored = _stored(outer, lambda tr: [(tr[len(tr) // 4 :], tr[: len(tr) // 4])])
+    nested = NestedCV(RegressionRecorder(), {"alpha": [1.0, 2.0]}, outer_cv=stored, n_refits=1)
+    # the order of given splits is read from their indices: the warning says it is a guess
+    with pytest.warns(SplitLeakageWarning, match="if the rows are in time order, model sel"):
+        nested.fit(with_ids(X), y_reg)
+
+
+def test_a_default_time_ordered_holdout_that_cannot_cut_between_groups_says_what_to_do():
+    # after an outer hold-out of the last rows, the default inner hold-out of the most recent
+    # rows keeps groups whole; where they interleave no cut exists
+    from sklearn.linear_model import Ridge
+
+    # six patients seen in turn over the first 90 rows; three new ones in the last 30
+    interleaved = np.r_[np.tile(np.arange(6), 15), np.repeat([100, 101, 102], 10)]
+    nested = NestedCV(Ridge(), {"alpha": [1.0]}, outer_cv=HoldoutSplit(0.25, shuffle=False))
+    with pytest.raises(ValueError, match="validates on the most recent rows: pass an inner_cv"):
+        nested.fit(X, y_reg, groups=interleaved)
+
+
+@pytest.mark.parametrize(
+    "splitter",
+    [
+        QuantileStratifiedKFold(3, random_state=0),
+        RepeatedQuantileStratifiedKFold(3, n_repeats=2, random_state=0),
+    ],
+    ids=["quantile", "repeated-quantile"],
+)
+@pytest.mark.parametrize("where", ["outer_cv", "inner_cv"])
+def test_quantile_splitters_take_an_integer_valued_target(splitter, where):
+    # ages 20..139, one row each: the quantile splitters stratify bins of y, which NestedCV
+    # counted as classes ("class 20 has only 1 member(s)") although the splitter takes them
+    from sklearn.linear_model import Ridge
+
+    ages = np.arange(20, 20 + N)
+    other = "inner_cv" if where == "outer_cv" else "outer_cv"
+    nested = NestedCV(
+        Ridge(), {"alpha": [1.0, 2.0]}, **{where: splitter, other: KFold(3)}, n_refits=1
+    ).fit(X, ages)
+    expected = splitter.get_n_splits() if where == "outer_cv" else 3
+    assert len(nested.outer_scores_) == expected
+    assert np.isfinite(nested.outer_scores_).all()
+
+
+def test_a_rare_class_does_not_stop_the_default_grouped_holdout():
+    # a hold-out of whole groups needs no member of each class on each side; the run asked
+    # for two (the ungrouped stratified hold-out's need), where the splitter itself splits
+    labels = y.copy()
+    labels[7] = 2  # one member
+    nested = NestedCV(SplitRecorder(), {"C": [1.0, 2.0]}, outer_cv=3, n_refits=1, refit=False)
+    nested.fit(with_ids(X), labels, groups=GROUPS)
+    for train, valid in selection_fits(SplitRecorder, nested):
+        assert not set(GROUPS[train]) & set(GROUPS[valid])
 
 
 def test_default_inner_holdout_without_structure_is_stratified_and_random():
@@ -230,7 +350,7 @@ def test_an_outer_gap_too_long_for_the_first_training_fold_is_said_with_what_to_
     rows = np.arange(100, dtype=float)[:, None]
     nested = NestedCV(Ridge(), {"alpha": [1.0]}, outer_cv=TimeSeriesSplit(5, gap=10))
     with pytest.raises(
-        ValueError, match=r"outer training fold 0.*keeps its gap of 10 rows: pass an inner"
+        ValueError, match=r"outer training fold 0.*keeping its gap of 10 rows: pass an inner"
     ):
         nested.fit(rows, rows.ravel())
     nested.set_params(outer_cv=TimeSeriesSplit(3)).fit(rows, rows.ravel())

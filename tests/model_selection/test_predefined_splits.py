@@ -223,3 +223,28 @@ def test_uint64_indices_in_range_are_taken():
     checked = validate_splits([(np.array([0, 1], np.uint64), np.array([2], np.uint64))], 3)
     assert [a.tolist() for a in checked[0]] == [[0, 1], [2]]
     assert checked[0][0].dtype == np.intp
+
+
+@pytest.mark.parametrize("wrap", [lambda s: s, PredefinedSplits], ids=["saved", "predefined"])
+def test_a_saved_splits_given_as_outer_cv_is_replayed_with_its_inner_splits_and_labels(
+    tmp_path, wrap
+):
+    # given as it loads, check_cv wrapped it as a bare list of splits: its stored inner splits
+    # were replaced by the default hold-out and rows in another order were not refused
+    from sklearn.linear_model import LogisticRegression
+
+    from sklearn_fair import NestedCV
+
+    rng = np.random.RandomState(0)
+    X, y = rng.normal(size=(40, 3)), np.array([0, 1] * 20)
+    outer = list(StratifiedKFold(4, shuffle=True, random_state=0).split(X, y))
+    triples = [(tr, te, [(tr[:15], tr[15:]), (tr[15:], tr[:15])]) for tr, te in outer]
+    save_splits(triples, tmp_path / "s.json", y=y)
+    saved = wrap(load_splits(tmp_path / "s.json"))
+    nested = NestedCV(LogisticRegression(), {"C": [1.0, 2.0]}, outer_cv=saved, n_refits=1)
+    nested.fit(X, y)
+    assert nested.resampling_["inner"] == "the inner splits that outer_cv stores"
+    assert [fold["inner_splits"] for fold in nested.outer_results_] == [2, 2, 2, 2]
+    perm = rng.permutation(40)
+    with pytest.raises(SplitsMismatchError, match="labels y are not those the splits were"):
+        nested.fit(X[perm], y[perm])

@@ -659,8 +659,9 @@ def test_duplicate_keys_in_an_sklearn_fair_file_are_refused(tmp_path):
     path.write_text(text[:-1] + ',"n_samples":5}')
     with pytest.raises(InvalidSplitError, match="gives the key 'n_samples' twice"):
         load_splits(path)
-    path.write_text(text[:-1] + ',"x":1,"y":2}')  # other keys, each once: read as before
-    assert load_splits(path).n_samples == 4
+    path.write_text(text[:-1] + ',"x":1,"y":2}')  # other keys, each once: refused as unknown
+    with pytest.raises(InvalidSplitError, match="has the key\\(s\\) 'x', 'y', which"):
+        load_splits(path)
 
 
 def test_other_readers_of_bounded_json_keep_the_last_of_duplicate_keys(tmp_path):
@@ -675,9 +676,39 @@ def test_other_readers_of_bounded_json_keep_the_last_of_duplicate_keys(tmp_path)
 
 
 def test_brackets_inside_strings_of_an_extra_key_do_not_count_as_nesting(tmp_path):
-    # what test_saved_splits_hostile carried in labels_fingerprint, which must now be one
+    # what test_saved_splits_hostile carried in labels_fingerprint, which must now be one; the
+    # key itself is refused, after the reader has taken the string without a nesting error
     document = sklearn_fair_document(note="[" * 100 + '"{' * 100 + "\\" + "{" * 100)
-    assert load_splits(write_json(tmp_path, document)).n_samples == 4
+    with pytest.raises(InvalidSplitError, match="has the key\\(s\\) 'note', which"):
+        load_splits(write_json(tmp_path, document))
+
+
+@pytest.mark.parametrize(
+    "where, change",
+    [
+        ("the splits in splits.json", lambda d: d.update(labels_fingerprnt=None)),
+        ("outer fold 1 of the splits", lambda d: d["folds"][1].update(inners=[])),
+        (
+            "inner split 0 of outer fold 0",
+            lambda d: d["folds"][0].update(inner=[{"train": [1], "test": [3], "tset": [3]}]),
+        ),
+    ],
+)
+def test_a_key_the_format_does_not_have_is_refused_by_name(tmp_path, where, change):
+    # a misspelt 'labels_fingerprint' or 'inner' loaded as a file without them: the labels
+    # check and the stored inner splits vanished without a word
+    document = sklearn_fair_document()
+    change(document)
+    with pytest.raises(InvalidSplitError, match=f"{where}.* has the key"):
+        load_splits(write_json(tmp_path, document))
+
+
+def test_a_file_without_kfold_says_what_its_folds_are(tmp_path):
+    document = sklearn_fair_document()
+    del document["kfold"]
+    assert load_splits(write_json(tmp_path, document)).kfold  # its test sets partition 0..3
+    document["folds"] = document["folds"][:1]
+    assert not load_splits(write_json(tmp_path, document)).kfold
 
 
 # --- loading is linear in the file ---------------------------------------------------------------

@@ -223,10 +223,11 @@ def test_brackets_inside_strings_do_not_count_as_nesting(tmp_path):
     path = sklearn_fair_file(tmp_path, 2, [([0], [1])])
     document = json.loads(path.read_text())
     # json.dumps writes the quotes as \" and the backslash as \\
-    # (in a key the reader ignores: labels_fingerprint must have the form of one)
+    # (in a key the format does not have, refused by name once the JSON has been read: the
+    # brackets in its string gave no nesting error)
     document["note"] = "[" * 100 + '"{' * 100 + "\\" + "{" * 100
     path.write_text(json.dumps(document))
-    assert load_splits(path).n_samples == 2
+    refused(path, "has the key\\(s\\) 'note', which an sklearn-fair splits file does not have")
 
 
 def test_file_over_max_bytes(tmp_path):

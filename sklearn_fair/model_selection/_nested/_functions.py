@@ -74,7 +74,7 @@ def _run(owner, args, check_plan=None, **run):
         owner=owner, first_metric_selects=True, **run,
     )  # fmt: skip
     if check_plan is not None:
-        check_plan(plan)
+        check_plan(plan, outer_cv)
     (done,) = run_protocol(
         [plan], cache_dir=nested.cache_dir, n_jobs=nested.n_jobs, verbose=nested.verbose,
         reuse_prefix=nested.reuse_prefix,
@@ -346,9 +346,20 @@ def nested_cross_val_score(
     return results if return_nested_info else results["test_score"]
 
 
-def _check_partition(plan):
-    if not _is_kfold(plan.outer_splits, plan.data.n_samples):
-        raise ValueError("nested_cross_val_predict only works for partitions")
+def _check_partition(plan, cv):
+    """Refuse outer splits that do not test every row exactly once, as cross_val_predict does,
+    saying how many rows are tested never and how many more than once."""
+    n_samples = plan.data.n_samples
+    if _is_kfold(plan.outer_splits, n_samples):
+        return
+    tests = [test for _, test in plan.outer_splits]
+    tested = np.bincount(np.concatenate(tests), minlength=n_samples)
+    raise ValueError(
+        "nested_cross_val_predict only works for partitions: every row in exactly one test "
+        f"fold, which the 'cv' parameter's {cv!r} does not make ({int(np.sum(tested == 0))} "
+        f"of the {n_samples} rows are tested in no fold, {int(np.sum(tested > 1))} in more "
+        "than one). Pass a k-fold splitter (an int, KFold, StratifiedKFold, GroupKFold)."
+    )
 
 
 def _ordered(own, output, method, classes):

@@ -30,7 +30,9 @@ from ...exceptions import GroupLeakageWarning, ReproducibilityWarning, SplitLeak
 from ...utils._stacklevel import external_stacklevel
 from .._holdout import HoldoutSplit
 from .._predefined_splits import PredefinedSplits
+from .._quantile import QuantileStratifiedKFold, RepeatedQuantileStratifiedKFold
 from .._rolling_origin import RollingOrigin
+from .._saved_splits import SavedSplits
 from .._split_validation import validate_inner_splits, validate_splits
 from ._data import take
 
@@ -48,9 +50,12 @@ INNER_TEST_SIZE = 0.1
 
 def is_time_ordered(cv):
     """Whether ``cv`` assesses on rows that come after its training rows: a time-ordered
-    splitter, or given splits each of which tests only rows after every one it trains on."""
+    splitter (a hold-out of the last rows included), or given splits each of which tests only
+    rows after every one it trains on."""
     if isinstance(cv, (TimeSeriesSplit, RollingOrigin)):
         return True
+    if isinstance(cv, HoldoutSplit):
+        return not cv.shuffle
     splits = _given_splits(cv)
     return bool(splits) and all(
         len(train) and len(test) and np.max(train) < np.min(test) for train, test in splits
@@ -60,7 +65,11 @@ def is_time_ordered(cv):
 def check_cv_with_groups(cv, y, classifier, groups):
     """scikit-learn's ``check_cv``, except that with ``groups`` an int gives
     ``StratifiedGroupKFold`` where ``check_cv`` would stratify, ``GroupKFold`` otherwise
-    (neither shuffles, as ``check_cv``'s folds do not)."""
+    (neither shuffles, as ``check_cv``'s folds do not). A loaded :class:`SavedSplits` is
+    replayed by :class:`PredefinedSplits`, which checks its labels fingerprint and gives its
+    inner splits (``check_cv`` would wrap it as a bare list of splits, without either)."""
+    if isinstance(cv, SavedSplits):
+        return PredefinedSplits(cv)
     if groups is None or not isinstance(cv, numbers.Integral) or isinstance(cv, bool):
         return check_cv(cv, y, classifier=classifier)
     if classifier and y is not None and type_of_target(y) in ("binary", "multiclass"):
@@ -89,8 +98,8 @@ def _given_splits(cv):
 
 def _time_gap(cv):
     """The rows a time-ordered ``cv`` leaves out between training and assessment: its ``gap``
-    (TimeSeriesSplit), or the smallest of its given splits'."""
-    if isinstance(cv, TimeSeriesSplit):
+    (TimeSeriesSplit, HoldoutSplit), or the smallest of its given splits'."""
+    if isinstance(cv, (TimeSeriesSplit, HoldoutSplit)):
         return cv.gap
     splits = _given_splits(cv)
     if not splits:
@@ -125,16 +134,18 @@ def inner_splits_of_fold(cv, X, y, train, split_params, where):
     split_params = {
         name: None if value is None else take(value, train) for name, value in split_params.items()
     }
-    check_class_counts(cv, y_train, where)
+    check_class_counts(cv, y_train, where, grouped=split_params.get("groups") is not None)
     try:
         with _groups_leaks_reported_by_us():
             splits = list(cv.split(take(X, train), y_train, **split_params))
     except ValueError as exc:
         hint = ""
-        if isinstance(cv, HoldoutSplit) and cv.gap:
+        if isinstance(cv, HoldoutSplit) and not cv.shuffle:
+            gap = f", keeping its gap of {cv.gap} rows" if cv.gap else ""
             hint = (
-                f" (an inner hold-out after a time-ordered outer_cv keeps its gap of {cv.gap} "
-                "rows: pass an inner_cv, or an outer_cv whose first training fold is longer)"
+                " (after a time-ordered outer_cv the inner hold-out validates on the most "
+                f"recent rows{gap}: pass an inner_cv, or an outer_cv whose first training fold "
+                "is longer)"
             )
         raise ValueError(f"inner_cv could not split {where}: {exc}{hint}") from exc
     positions = validate_splits(
@@ -151,11 +162,12 @@ def stored_inner_splits(outer_cv, fold, train, n_samples):
     return validate_inner_splits(stored, train, n_samples, fold=fold, name="outer_cv")
 
 
-def check_class_counts(cv, y, where):
+def check_class_counts(cv, y, where, *, grouped=False):
     """Raise a ValueError naming a class with too few members for a stratified ``cv``, where
     the splitter would raise; where it only warns (a k-fold in which some classes have fewer
-    than k members) its warning speaks, as in ``cross_validate``."""
-    needed = _members_needed(cv, y)
+    than k members) its warning speaks, as in ``cross_validate``. ``grouped``: groups reach
+    the split (a hold-out of whole groups needs no member of each class on each side)."""
+    needed = _members_needed(cv, y, grouped)
     if not needed:
         return
     classes, counts = np.unique(np.asarray(y), return_counts=True)
@@ -174,13 +186,15 @@ def check_class_counts(cv, y, where):
         )
 
 
-def _members_needed(cv, y):
+def _members_needed(cv, y, grouped=False):
     if y is None or type_of_target(y) not in ("binary", "multiclass"):
         return 0
     if isinstance(cv, HoldoutSplit):  # its own rule: a time-ordered one never stratifies
-        return 2 if cv._stratifies(y) else 0
+        return 2 if cv._stratifies(y) and not grouped else 0
     name = type(cv).__name__
-    if "Stratified" not in name:
+    # the quantile splitters stratify bins of y that they make themselves, not its values
+    quantile = isinstance(cv, (QuantileStratifiedKFold, RepeatedQuantileStratifiedKFold))
+    if "Stratified" not in name or quantile:
         return 0
     if "ShuffleSplit" in name:
         return 2
@@ -242,17 +256,30 @@ def _inner_group_leaks(inner_splits, groups):
     return sum(counts.values()), sum(map(len, inner_splits.values())), where
 
 
-def warn_structure_leaks(owner, outer_cv, inner_splits, inner_leaks, outer_shared):
+def _validates_on_the_past(train, test):
+    """Whether a split validates on a row that precedes one of its training rows (rows on both
+    sides, as a lagged splitter's, do not count)."""
+    test = test[~np.isin(test, train)]
+    return bool(len(train) and len(test) and np.min(test) < np.max(train))
+
+
+def warn_structure_leaks(owner, outer_cv, inner_splits, inner_leaks, outer_shared, *, stored):
     """Warn when inner splits share groups (``inner_leaks``), or look into the future, where the
-    outer do not."""
+    outer do not; ``stored``: the inner splits are those that ``outer_cv`` stores (which
+    ``inner_cv`` does not replace)."""
     if inner_leaks is not None and not any(both.size for both in outer_shared):
         leaking, total, where = inner_leaks
         if leaking:
+            fix = (
+                "Store inner splits that keep the groups apart (e.g. made with GroupKFold)."
+                if stored
+                else "Pass a group splitter as inner_cv (e.g. GroupKFold), or leave "
+                "inner_cv=None for a grouped hold-out."
+            )
             warnings.warn(
                 f"The outer splits of {owner} keep groups apart, but {leaking} of the {total} "
                 f"inner splits put one group on both sides, in {where}: model selection sees "
-                "its validation groups in training. Pass a group splitter as inner_cv (e.g. "
-                "GroupKFold), or leave inner_cv=None for a grouped hold-out.",
+                f"its validation groups in training. {fix}",
                 SplitLeakageWarning,
                 stacklevel=external_stacklevel(),
             )
@@ -261,14 +288,30 @@ def warn_structure_leaks(owner, outer_cv, inner_splits, inner_leaks, outer_share
             fold
             for fold, splits in inner_splits.items()
             for tr, te in splits
-            if len(tr) and len(te) and np.min(te) < np.max(tr)
+            if _validates_on_the_past(tr, te)
         ]
         if late:
+            # given splits are taken as time-ordered from their indices alone: said so
+            guessed = _given_splits(outer_cv) is not None
+            seen = (
+                "if the rows are in time order, model selection sees the future"
+                if guessed
+                else "model selection sees the future"
+            )
+            kind = (
+                "each test rows after all their training rows, as time-ordered splits do"
+                if guessed
+                else "are time-ordered"
+            )
+            fix = (
+                "Store inner splits that validate on the most recent rows."
+                if stored
+                else "Pass a time-ordered inner_cv (e.g. TimeSeriesSplit), or leave "
+                "inner_cv=None for a hold-out of the most recent rows."
+            )
             warnings.warn(
-                f"The outer splitter of {owner} is time-ordered, but {len(late)} inner split(s) "
-                "validate on rows that precede training rows: model selection sees the future. "
-                "Pass a time-ordered inner_cv (e.g. TimeSeriesSplit), or leave inner_cv=None "
-                "for a hold-out of the most recent rows.",
+                f"The outer splits of {owner} {kind}, but {len(late)} inner split(s) validate "
+                f"on rows that precede training rows: {seen}. {fix}",
                 SplitLeakageWarning,
                 stacklevel=external_stacklevel(),
             )
@@ -416,7 +459,12 @@ def materialise_splits(data, splitters, routed, *, estimator, whole_search, earl
     inner_split = routed.inner_split
     if splitters.inner_given is None and data.groups is not None:
         inner_split = {**inner_split, "groups": data.groups}  # our hold-out keeps groups apart
-    check_class_counts(outer, data.y, "the whole data set (outer_cv)")
+    check_class_counts(
+        outer,
+        data.y,
+        "the whole data set (outer_cv)",
+        grouped=routed.outer_split.get("groups") is not None,
+    )
     with _groups_leaks_reported_by_us():
         outer_splits = validate_splits(
             outer.split(data.X, data.y, **routed.outer_split),
@@ -427,7 +475,10 @@ def materialise_splits(data, splitters, routed, *, estimator, whole_search, earl
     groups = None if data.groups is None else np.asarray(data.groups)
     shared = _straddling(outer_splits, groups)  # once, for the two warnings and the words
     warn_outer_group_leaks(owner, outer, groups, shared)
-    trains = {fold: train for fold, (train, _) in enumerate(outer_splits)}
+    # after a time-ordered outer splitter, a fold's rows are split for model selection in time
+    # order (given splits may list them in another), so that the most recent ones validate
+    in_order = np.sort if is_time_ordered(outer) else np.asarray
+    trains = {fold: in_order(train) for fold, (train, _) in enumerate(outer_splits)}
     if final:
         trains[None] = np.arange(n_samples)
     stored = {
@@ -445,8 +496,9 @@ def materialise_splits(data, splitters, routed, *, estimator, whole_search, earl
                 splitters.inner, data.X, data.y, train, inner_split, _where(fold)
             )
     inner_leaks = _inner_group_leaks(inner_splits, groups)  # once, for the warning and words
-    if splitters.inner_given is not None:
-        warn_structure_leaks(owner, outer, inner_splits, inner_leaks, shared)
+    stores = any(splits is not None for splits in stored.values())
+    if splitters.inner_given is not None or stores:
+        warn_structure_leaks(owner, outer, inner_splits, inner_leaks, shared, stored=stores)
     if whole_search is not None and data.groups is not None:
         _warn_search_ignores_groups(owner, whole_search, routed)
     holdouts = {}
