@@ -6,11 +6,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from sklearn.base import is_classifier
+from sklearn.model_selection import PredefinedSplit
+from sklearn.model_selection._split import GroupsConsumerMixin
 from sklearn.utils import indexable
 from sklearn.utils._param_validation import validate_params
 from sklearn.utils.validation import _num_samples
 
-from ..model_selection._engine import check_cv_with_groups, straddling_groups
+from ..model_selection._engine import check_cv_with_groups, given_splits, straddling_groups
 from ..utils import check_random_state, fill_doc, is_graph_data, read_graph_labels
 from ._duplicates import find_duplicates
 from ._permutation import (
@@ -19,7 +21,7 @@ from ._permutation import (
     check_scoring_labels,
     permutation_check,
 )
-from ._prefit import find_prefit_steps
+from ._prefit import find_prefit_steps, fitted_in_candidates
 
 _CHECKS = ("duplicates", "permutation", "prefit")
 
@@ -146,6 +148,34 @@ def _check_checks(checks):
     return checks
 
 
+def _check_cv_splits_prepared(cv_given, cv, n_samples, n_prepared):
+    """Raise where ``cv`` cannot split what a ``prepare`` that changes the number of samples
+    returns: splits given as indices (they index the samples as given) and a splitter that
+    splits by groups (the prepared samples have none). An int is read without the groups."""
+    if isinstance(cv_given, numbers.Integral):
+        return
+    given = given_splits(cv)
+    if given is not None or isinstance(cv, PredefinedSplit):
+        what = repr(cv_given) if hasattr(cv_given, "split") else f"<{len(given)} given splits>"
+        left = f" (samples {n_samples} to {n_prepared - 1} would be in no split)"
+        why = f"cv={what} holds splits of the {n_samples} samples as given" + (
+            left if n_prepared > n_samples else ""
+        )
+    elif isinstance(cv, GroupsConsumerMixin):  # scikit-learn's splitters that need groups
+        why = (
+            f"cv={cv_given!r} splits by the groups, which label the samples as given: the "
+            "prepared samples have none"
+        )
+    else:
+        return
+    raise ValueError(
+        f"The 'cv' parameter of audit cannot split the samples that prepare returns: prepare "
+        f"turned the {n_samples} samples into {n_prepared}, and {why}. Pass an int cv or a "
+        "splitter that needs no groups, or a prepare that keeps the samples (resample inside "
+        "the pipeline, with an imbalanced-learn sampler)."
+    )
+
+
 @validate_params(
     {
         **PERMUTATION_CONSTRAINTS,
@@ -194,7 +224,9 @@ def audit(
       everything it is given, ``prepare`` included; anything done to ``X`` before calling
       ``audit`` and not passed as ``prepare`` is invisible to it (a permutation breaks the
       link between ``X`` and ``y``, and the estimate falls to chance, leak or not).
-    - **prefit**: steps that were already fitted when handed in (:func:`find_prefit_steps`).
+    - **prefit**: steps that were already fitted when handed in (:func:`find_prefit_steps`),
+      in ``estimator`` and in the candidates of ``param_grid`` (a FrozenEstimator among a
+      parameter's values, named ``"param_grid/<parameter>"``).
 
     Parameters
     ----------
@@ -219,7 +251,9 @@ def audit(
     groups : array-like of shape (n_samples,), default=None
         Group labels for group-aware splitters. A ``cv`` whose splits put a group on both
         sides (one that ignores the groups) is flagged.
-    {prepare} A change in the number of samples (resampling before splitting) is flagged.
+    {prepare} A change in the number of samples (resampling before splitting) is flagged;
+        with it, the permutation check refuses (ValueError) a ``cv`` of given splits or one
+        that splits by groups, which cannot split the prepared samples.
     {n_permutations}
     {chance}
     {tolerance}
@@ -290,9 +324,11 @@ def audit(
     n_prepared = None
     if prepare is not None:
         n_prepared = _num_samples(prepare(X_checked, y)[0])
-        if n_prepared != n_samples:
-            notes.append("groups are not passed through a prepare that changes the samples")
     resampled = n_prepared not in (None, n_samples)
+    if resampled and "permutation" in checks:  # before any nested run
+        _check_cv_splits_prepared(cv_given, cv, n_samples, n_prepared)
+    if resampled and groups is not None:
+        notes.append("groups are not passed through a prepare that changes the samples")
 
     permutation = None
     if "permutation" in checks:
@@ -320,7 +356,9 @@ def audit(
                 "pass it as prepare"
             )
 
-    prefit = find_prefit_steps(estimator) if "prefit" in checks else None
+    prefit = None
+    if "prefit" in checks:  # the candidates too: every resample of one uses what it keeps
+        prefit = find_prefit_steps(estimator) + fitted_in_candidates(param_grid)
     return AuditResult(
         duplicates, permutation, prefit, n_samples, n_prepared, notes, groups_on_both_sides
     )

@@ -49,14 +49,28 @@ class DuplicateReport:
 
 def _graph_digests(X):
     """One digest per graph from every stored field but ``y`` (by name, in any order), each read
-    as an array (a list, an array and a tensor of the same values are the same field)."""
+    as an array (a list, an array and a tensor of the same values are the same field), floats
+    as in rows (``-0.0`` is ``0.0``, every NaN the same); a stored ``num_nodes`` that is the
+    number of rows of ``x`` (the count the graph implies) is left out."""
     digests = []
     for index in range(len(X)):
-        fields = graph_fields(X[index])
-        digests.append(
-            fingerprint({name: to_numpy(value) for name, value in fields.items() if name != "y"})
-        )
+        fields = {
+            name: _same_bytes_when_equal(to_numpy(value))
+            for name, value in graph_fields(X[index]).items()
+            if name != "y"
+        }
+        if _states_its_rows(fields):
+            del fields["num_nodes"]
+        digests.append(fingerprint(fields))
     return np.asarray(digests)
+
+
+def _states_its_rows(fields):
+    """Whether a graph's stored ``num_nodes`` is the number of rows of its ``x``."""
+    count, x = fields.get("num_nodes"), fields.get("x")
+    if count is None or x is None or x.ndim == 0 or count.size != 1:
+        return False
+    return count.dtype.kind in "iuf" and count.item() == len(x)
 
 
 def _same_bytes_when_equal(values):
@@ -90,6 +104,9 @@ def _object_cell(cell):
         return int(cell)
     if isinstance(cell, (float, complex)):
         return _same_bytes_when_equal(np.asarray(cell)).item()
+    if isinstance(cell, dict):  # a record: by key in any order, its values as cells
+        items = [(_object_cell(key), _object_cell(value)) for key, value in cell.items()]
+        return dict(sorted(items, key=lambda item: fingerprint(item[0])))
     return cell
 
 
@@ -118,6 +135,10 @@ def _row_digests(X):
         rows = zip(X.indptr[:-1], X.indptr[1:])
         return np.asarray([fingerprint((X.indices[a:b], X.data[a:b])) for a, b in rows])
     array = np.asarray(X)
+    if array.dtype.kind in "US" and not hasattr(X, "__array__"):
+        # a list that mixes strings with other values: NumPy made strings of them all ("1"
+        # of 1); as objects, each value keeps its type
+        array = np.asarray(X, dtype=object)
     array = array.reshape(array.shape[0], -1)
     if array.dtype == object:
         return _object_digests(array)
@@ -137,9 +158,12 @@ def find_duplicates(X, y=None, splits=None):
     X : array-like, sparse matrix, DataFrame or sequence of graphs
         The data. Rows are compared exactly (``-0.0`` equals ``0.0``; NaN equals NaN in the
         same position; in rows of objects, numbers equal in value are equal whatever their
-        types, ``1``, ``1.0`` and ``True`` as in pandas' ``duplicated``). Graphs (items with
-        a ``.y``) are compared on every stored field but the label, in their stored node
-        order.
+        types, ``1``, ``1.0`` and ``True`` as in pandas' ``duplicated``, and differ from the
+        string ``"1"``, in a list of lists as in an object array; records (dicts) are equal
+        as Python's ``==`` compares them: the same keys, in any order, with equal values).
+        Graphs (items with a ``.y``) are compared on every stored field but the label, in
+        their stored node order, values as in rows; a stored ``num_nodes`` equal to the rows of
+        ``x`` is not a difference.
     y : array-like of shape (n_samples,), default=None
         Labels, used only to report whether the copies of a sample agree on it.
     splits : iterable of (train, test) index arrays, default=None

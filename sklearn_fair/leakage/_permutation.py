@@ -1,16 +1,17 @@
 """The label-permutation check: the whole protocol re-run on permuted labels."""
 
 import numbers
+from collections import Counter
 from dataclasses import dataclass
 
 import numpy as np
 from sklearn.base import is_classifier, is_regressor
 from sklearn.model_selection._search import BaseSearchCV
-from sklearn.utils._param_validation import validate_params
+from sklearn.utils._param_validation import InvalidParameterError, validate_params
 
 from .. import metrics
 from ..metrics._ranges import default_score_metric
-from ..model_selection import nested_cross_validate
+from ..model_selection import PredefinedSplits, SavedSplits, nested_cross_validate
 from ..model_selection._engine import resolve_scorers, search_selecting_scoring, take
 from ..stats import mean_interval
 from ..utils import (
@@ -66,6 +67,13 @@ _FIXED_CHANCE = dict.fromkeys(
 _FIXED_CHANCE |= {
     f"roc_auc{kind}": 0.5 for kind in ("", "_ovr", "_ovo", "_ovr_weighted", "_ovo_weighted")
 }
+
+#: The parameters of nested_cross_validate that permutation_check sets itself.
+_SET_BY_THE_CHECK = {"n_refits", "return_estimator", "return_indices"}
+_SET_BY_THE_CHECK_DOC = (
+    "one refit per outer fold; the outer models and their test indices only when it estimates "
+    "the model's own chance"
+)
 
 #: Shufflings of each test fold's labels that estimate a model's own no-skill value.
 _N_SHUFFLES = 10
@@ -136,8 +144,10 @@ def chance_level(scoring, y, *, classifier=True, pos_label=1):
     scoring : str or None
         The metric's name; ``None`` is the estimator's own ``score``, accuracy for a
         classifier and R² for a regressor.
-    y : array-like of shape (n_samples,)
-        The labels.
+    y : array-like of shape (n_samples,) or (n_samples, n_outputs)
+        The labels. 2-D labels (multilabel, multi-output) only for accuracy (subset
+        accuracy), the metrics of fixed chance (ROC AUC, R², ...) and those without a known
+        chance level.
     classifier : bool, default=True
         Whether ``scoring=None`` means accuracy (True) or R² (False).
     pos_label : int, float, bool or str, default=1
@@ -147,19 +157,21 @@ def chance_level(scoring, y, *, classifier=True, pos_label=1):
     -------
     chance : float or None
         Accuracy: the majority-class rate (the most a model with no skill scores on
-        average). Balanced accuracy: ``1 / n_classes``. ROC AUC: 0.5. Precision and PPV:
-        the prevalence of ``pos_label``. Kappa, Matthews correlation, R², explained variance
-        and CCC: 0. ``None`` for a metric whose no-skill value depends on the model's
-        predictions: recall, F1 (a model that predicts more positives scores more),
-        average precision (a random ranking of ``k`` positives among ``n`` scores more
-        than the prevalence ``k / n``: 0.30 for 5 among 24) and any other;
+        average); for 2-D labels, the rate of the most frequent row (label set), as subset
+        accuracy scores a row right only as a whole. Balanced accuracy: ``1 / n_classes``.
+        ROC AUC: 0.5. Precision and PPV: the prevalence of ``pos_label``. Kappa, Matthews
+        correlation, R², explained variance and CCC: 0. ``None`` for a metric whose no-skill
+        value depends on the model's predictions: recall, F1 (a model that predicts more
+        positives scores more), average precision (a random ranking of ``k`` positives among
+        ``n`` scores more than the prevalence ``k / n``: 0.30 for 5 among 24) and any other;
         :func:`permutation_check` then estimates it from the model itself.
 
     Raises
     ------
     ValueError
         For precision or PPV when ``pos_label`` is not among the labels, as scikit-learn's
-        precision raises.
+        precision raises; for 2-D labels with balanced accuracy, precision or PPV, and for
+        labels of more than two dimensions.
 
     Examples
     --------
@@ -174,8 +186,19 @@ def chance_level(scoring, y, *, classifier=True, pos_label=1):
     if scoring in _FIXED_CHANCE:
         return _FIXED_CHANCE[scoring]
     y = np.asarray(y)
+    if y.ndim == 2 and y.shape[1] == 1:
+        y = y.ravel()
+    if y.ndim > 2 or (y.ndim == 2 and scoring in ("balanced_accuracy", "precision", "ppv")):
+        raise ValueError(
+            f"The 'y' parameter of chance_level must be of shape (n_samples,) for "
+            f"{scoring!r}; only accuracy, ROC AUC, R² and explained variance take 2-D labels "
+            f"(n_samples, n_outputs). Got an array of shape {y.shape} instead."
+        )
     if scoring == "accuracy":
-        _, counts = np.unique(y, return_counts=True)
+        if y.ndim == 2:  # subset accuracy: a row (label set) is right only as a whole
+            counts = np.asarray(list(Counter(map(tuple, y.tolist())).values()))
+        else:
+            _, counts = np.unique(y, return_counts=True)
         return float(counts.max() / counts.sum())
     if scoring == "balanced_accuracy":
         return float(1 / np.unique(y).size)
@@ -233,6 +256,24 @@ def _default_scoring(estimator):
     if metric is not None or not isinstance(estimator, BaseSearchCV):
         return metric
     return search_selecting_scoring(estimator, "permutation_check")  # NestedCV's own rule
+
+
+def _unpinned(cv, X, y):
+    """Saved splits pinned to their labels (a labels fingerprint), checked once against the
+    true ``y`` and then replayed without it: permuted labels are the same labels in another
+    order, which the fingerprint (of labels in their order) refuses."""
+    saved = cv.splits if isinstance(cv, PredefinedSplits) else cv
+    if not isinstance(saved, SavedSplits) or saved.labels_fingerprint is None:
+        return cv
+    PredefinedSplits(saved).split(X, y)  # raises SplitsMismatchError for other data
+    return PredefinedSplits(
+        SavedSplits(
+            saved.folds,
+            inner_splits=saved.inner_splits,
+            n_samples=saved.n_samples,
+            kfold=saved.kfold,
+        )
+    )
 
 
 def _nested_mean(estimator, X, y, groups, seed, protocol, chance_rng=None, scorer=None):
@@ -299,14 +340,28 @@ def permutation_check(
         Seeds the permutations and the nested runs.
     **protocol
         Passed to :func:`~sklearn_fair.nested_cross_validate` (``outer_cv``, ``inner_cv``,
-        ``param_grid``, ``scoring``, ``n_jobs``, ...).
+        ``param_grid``, ``scoring``, ``n_jobs``, ...), but for ``n_refits``,
+        ``return_estimator`` and ``return_indices``, which it sets itself (one refit per outer
+        fold): passing one raises.
 
     Returns
     -------
     report : PermutationReport
     """
+    set_here = sorted(_SET_BY_THE_CHECK & protocol.keys())
+    if set_here:
+        given = ", ".join(f"{key}={protocol[key]!r}" for key in set_here)
+        raise InvalidParameterError(
+            f"permutation_check sets the {sorted(_SET_BY_THE_CHECK)} parameters of "
+            f"nested_cross_validate itself ({_SET_BY_THE_CHECK_DOC}) and takes the others. "
+            f"Got {given} instead."
+        )
     y = np.asarray(y)
     check_scoring_labels(estimator, protocol.get("scoring"), y, "permutation_check")
+    protocol = {
+        key: _unpinned(value, X, y) if key in ("cv", "outer_cv") else value
+        for key, value in protocol.items()
+    }
     # Seeds by name: permutation i and its run get the same seeds whatever n_permutations and
     # with_estimate are.
     root = seed_root(random_state)

@@ -2,14 +2,15 @@
 
 import numbers
 from dataclasses import dataclass
-from functools import partial
-from types import FunctionType, MethodType
 
 from sklearn.base import clone
 from sklearn.exceptions import NotFittedError
 from sklearn.frozen import FrozenEstimator
 from sklearn.utils import get_tags
 from sklearn.utils.validation import check_is_fitted
+
+from ..exceptions import UnhashableError
+from ..utils._provenance import Describer
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,7 @@ class PrefitStep:
 
 #: The parameters that list named sub-estimators.
 _NAMED_LISTS = ("steps", "transformer_list", "transformers", "estimators")
+_PLAIN = (str, bytes, numbers.Number, type(None))
 
 
 def _is_estimator(value):
@@ -70,64 +72,74 @@ def _children(estimator):
     return children
 
 
-def _held(value, seen):
-    """The estimators that ``value`` holds without being one: through a bound method, a
-    ``functools.partial``, a function's closure, defaults and the estimators among the
-    globals it names, and containers."""
-    if id(value) in seen:
-        return []
-    seen.add(id(value))
-    if _is_estimator(value):
-        return [value]
-    if isinstance(value, dict):
-        parts = list(value.values())
-    elif isinstance(value, (list, tuple, set, frozenset)):
-        parts = list(value)
-    elif isinstance(value, MethodType):
-        parts = [value.__self__]
-    elif isinstance(value, partial):
-        parts = [value.func, *value.args, *value.keywords.values()]
-    elif isinstance(value, FunctionType):
-        defaults = [*(value.__defaults__ or ()), *(value.__kwdefaults__ or {}).values()]
-        # the estimators among the globals it names (a model fitted at the top of a script)
-        read = [value.__globals__[n] for n in value.__code__.co_names if n in value.__globals__]
-        parts = [*_closure(value), *defaults, *filter(_is_estimator, read)]
-    else:
-        return []
-    return [held for part in parts for held in _held(part, seen)]
+class _HeldFinder(Describer):
+    """The walk of :class:`~sklearn_fair.utils._provenance.Describer` (the cache keys' rule of
+    what a value holds and uses as it is: a bound method's object, a ``functools.partial``'s
+    arguments, a function's closure, defaults and the globals it reads, the helper functions
+    among them and the code nested in it, a callable object's state, containers), stopping at
+    each estimator that is fitted and collecting it instead of describing it."""
 
+    def __init__(self):
+        super().__init__()
+        self.found = []
+        self._visited = {}  # id -> value (kept alive, so its id is not reused): walked once
 
-def _closure(function):
-    contents = []
-    for cell in function.__closure__ or ():
+    def describe(self, value, _seen=frozenset(), _depth=0):
+        if value is None or isinstance(value, (str, bytes, numbers.Number)):
+            return None
+        if id(value) in self._visited:
+            return None
+        self._visited[id(value)] = value
+        if isinstance(value, FrozenEstimator):
+            self.found.append(type(value.estimator).__name__)
+            return None
+        if _is_estimator(value) and _is_fitted(value):
+            self.found.append(type(value).__name__)
+            return None
         try:
-            contents.append(cell.cell_contents)
-        except ValueError:  # a closure variable not yet assigned
-            pass
-    return contents
+            return super().describe(value, _seen, _depth)
+        except UnhashableError:  # what cannot be described: the rest is still walked
+            return None
 
 
-_PLAIN = (str, bytes, numbers.Number, type(None))
+def _fitted_in_value(value, path):
+    """The fitted estimators that ``value``, a parameter that is not an estimator or a
+    candidate value of a search, holds and that stay fitted through ``clone``, which
+    deep-copies such a value: every resample uses them as fitted. ``clone`` clones an
+    estimator held directly in a dict or list; that one is refitted, not listed."""
+    if _is_estimator(value) or isinstance(value, _PLAIN):
+        return []
+    try:
+        copied = clone(value, safe=False)  # what every resample gets
+    except (TypeError, RuntimeError):  # cloning fails: no resample runs with it
+        return []
+    finder = _HeldFinder()
+    finder.describe(copied)
+    return [PrefitStep(path, name, True) for name in finder.found]
 
 
 def _fitted_in_params(estimator, prefix):
     """Fitted estimators that a parameter which is not an estimator holds (a fitted scaler's
-    ``transform`` given to FunctionTransformer) and that stay fitted through ``clone``, which
-    deep-copies such a parameter: every resample uses them as fitted. ``clone`` clones an
-    estimator held directly in a dict or list parameter; that one is refitted, not listed."""
+    ``transform`` given to FunctionTransformer), by :func:`_fitted_in_value`."""
     found = []
     for name, value in _params(estimator).items():
-        if name in _NAMED_LISTS or _is_estimator(value) or isinstance(value, _PLAIN):
-            continue
-        try:
-            copied = clone(value, safe=False)  # what every resample gets
-        except (TypeError, RuntimeError):  # cloning fails: no resample runs with it
-            continue
-        for held in _held(copied, set()):
-            if isinstance(held, FrozenEstimator):
-                found.append(PrefitStep(f"{prefix}/{name}", type(held.estimator).__name__, True))
-            elif _is_fitted(held):
-                found.append(PrefitStep(f"{prefix}/{name}", type(held).__name__, True))
+        if name not in _NAMED_LISTS:
+            found += _fitted_in_value(value, f"{prefix}/{name}")
+    return found
+
+
+def fitted_in_candidates(param_grid, name="param_grid"):
+    """The fitted estimators that the candidate values of a search's ``param_grid`` (a dict
+    or a list of dicts) keep through ``clone``, as :func:`find_prefit_steps` finds them in a
+    search's own ``param_grid``: every candidate's resample uses them as fitted. A step is
+    named ``"param_grid/<parameter>"``."""
+    grids = [param_grid] if isinstance(param_grid, dict) else list(param_grid or [])
+    found = []
+    for grid in grids:
+        for parameter, values in grid.items():
+            for step in _fitted_in_value(values, f"{name}/{parameter}"):
+                if step not in found:
+                    found.append(step)
     return found
 
 
@@ -156,8 +168,13 @@ def find_prefit_steps(estimator, _prefix=""):
     ColumnTransformer, SelectFromModel and GridSearchCV do) is listed itself. Stateless steps
     (``requires_fit=False``) and ``"passthrough"`` are skipped. A fitted estimator held by a
     parameter that is not an estimator (``FunctionTransformer(scaler.transform)``: a bound
-    method, a ``functools.partial``, a function's closure, defaults or globals) is listed as frozen
-    when it stays fitted through :func:`~sklearn.base.clone`, as every resample then uses it.
+    method, a ``functools.partial``, a callable object's state, a function's closure, defaults
+    and the globals it reads, through the helper functions it calls, the containers among them
+    and the code nested in it, by the rule NestedCV's cache keys follow; every fitted model in
+    a dict or object it reads) is listed as frozen
+    when it stays fitted through :func:`~sklearn.base.clone`, as every resample then uses it;
+    so are those held by the candidates of a search's ``param_grid`` (or
+    ``param_distributions``).
 
     Parameters
     ----------
