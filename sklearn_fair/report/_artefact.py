@@ -74,7 +74,8 @@ def _cell_result(cell, shared):
     cover it), its outer splits only when they are not ``shared``."""
     own = _splits(cell)
     folds = []
-    for fold, score in enumerate(cell.scores):
+    # the scores as the run recorded them (a failed fold's error_score, marked failed below)
+    for fold, score in enumerate(cell.scores_per_metric[cell.refit_metric]):
         folds.append({
             "test_score": score,
             "test_scores": cell.refit_scores[fold],
@@ -162,6 +163,8 @@ def load_cells(path, *, verify="raise"):
             f"saved benchmark ({BENCHMARK_FORMAT!r}); read it with "
             "BenchmarkResult.from_results."
         )
+    versions = document.get("versions")
+    versions = {str(k): str(v) for k, v in versions.items()} if isinstance(versions, dict) else {}
     cells = {}
     for cell in document["cells"]:
         dataset, model = cell["dataset"], cell["model"]
@@ -176,7 +179,9 @@ def load_cells(path, *, verify="raise"):
         ]  # fmt: skip
         saved = {**saved, "outer_results": folds}
         result = as_result(model, saved, dataset=dataset, budget=budget, verify=None)
-        cells[dataset, model] = replace(result, fingerprints=dict(cell.get("fingerprints", {})))
+        cells[dataset, model] = replace(
+            result, fingerprints=dict(cell.get("fingerprints", {})), versions=versions
+        )
     settings = {key: document.get(key) for key in ("baseline", "random_state")}
     return cells, {**settings, "baseline_floor": bool(document.get("baseline_floor"))}
 

@@ -43,7 +43,14 @@ from ._artefact import load_cells, read_document, save_document, to_latex
 from ._card import card_of
 from ._format import failed_folds, selection_counts, tie_level
 from ._report import NestedCVReport
-from ._results import DOCS, REPORT_INTERVALS, NoSplitsError, as_result, bootstrap_root
+from ._results import (
+    DOCS,
+    REPORT_INTERVALS,
+    NoSplitsError,
+    as_result,
+    bootstrap_root,
+    check_recorded_keys,
+)
 from ._verdict import NOT_DEMONSTRATED, emphasis
 
 #: A baseline tuned with this many times fewer candidates or inner fits than the model it is
@@ -152,7 +159,8 @@ class BenchmarkResult:
         results : dict
             ``(dataset, model)`` -> a fitted NestedCV, a :func:`~sklearn_fair.report.result_to_dict`
             dict, the experiment runner's ``models/<name>.json`` content or the path of that file
-            (read with a size cap), or a dict with per-fold ``test_scores`` (and optionally
+            (read with a size cap; refused under the key of another runner file given with it,
+            which it records), or a dict with per-fold ``test_scores`` (and optionally
             ``validation_scores``, ``best_params``).
         baseline : str, default=None
             The default model of :meth:`compare_to`.
@@ -176,13 +184,16 @@ class BenchmarkResult:
         BenchmarkResult
         """
         budgets = budgets or {}
-        cells = {}
-        for (d, m), r in results.items():
-            source = None
+        documents, sources = {}, {}
+        for key, r in results.items():
             if isinstance(r, (str, os.PathLike)):
-                source, r = f"file {os.fspath(r)}", read_document(r)
+                sources[key], r = f"file {os.fspath(r)}", read_document(r)
+            documents[key] = r
+        check_recorded_keys(documents, sources)
+        cells = {}
+        for (d, m), r in documents.items():
             cells[d, m] = as_result(m, r, dataset=d, metric=metric, budget=budgets.get((d, m)),
-                                    verify=verify, source=source)  # fmt: skip
+                                    verify=verify, source=sources.get((d, m)))  # fmt: skip
         return cls(cells, baseline=baseline, baseline_floor=baseline_floor)
 
     def save(self, path):
@@ -295,7 +306,8 @@ class BenchmarkResult:
     def scores(self):
         """Tidy DataFrame: ``dataset``, ``model``, ``outer_fold``, ``score``, ``validation_score``.
 
-        One row per outer fold of each cell (the mean over its refits, printed units); with several
+        One row per outer fold of each cell (the mean over its refits, printed units; NaN where
+        the fold failed, whatever number ``error_score`` gave it); with several
         metrics, a ``metric`` column (the printed name: "log loss", whose scores are the positive
         losses), a ``scoring`` column (the key of ``scoring``: "neg_log_loss") and one row per
         metric (the validation score only for the selecting one). A search that selected with
@@ -307,9 +319,9 @@ class BenchmarkResult:
         rows = []
         for (dataset, model), cell in self.cells.items():
             validation = cell.validation_metric.values(cell.validation_scores)
-            for key, values in cell.scores_per_metric.items():
+            for key in cell.scores_per_metric:
                 selecting = key == cell.refit_metric
-                for fold, value in enumerate(cell.metrics[key].values(values)):
+                for fold, value in enumerate(cell.metrics[key].values(cell.test_scores(key))):
                     row = {"dataset": dataset, "model": model}
                     if multi:
                         row.update(metric=cell.metrics[key].name, scoring=key)
@@ -321,13 +333,18 @@ class BenchmarkResult:
     @property
     def refit_scores(self):
         """Tidy DataFrame of every refit's test score: ``dataset``, ``model``, ``outer_fold``,
-        ``refit``, ``score`` (the selecting metric, printed units)."""
+        ``refit``, ``score`` (the selecting metric, printed units; NaN in a fold that failed,
+        whatever number ``error_score`` gave it)."""
         pd = _pandas()
         rows = [
             {"dataset": d, "model": m, "outer_fold": fold, "refit": r, "score": float(s)}
             for (d, m), cell in self.cells.items()
             for fold, refits in enumerate(cell.refit_scores)
-            for r, s in enumerate(cell.metric.values(refits))
+            for r, s in enumerate(
+                np.full(len(refits), np.nan)
+                if fold in cell.failed_folds
+                else cell.metric.values(refits)
+            )
         ]
         return pd.DataFrame(rows)
 
@@ -938,9 +955,10 @@ class BenchmarkResult:
         DataFrame
             One row per model: ``iqm``, ``iqm_ci_low``, ``iqm_ci_high``, ``mean``,
             ``mean_ci_low``, ``mean_ci_high``, and with a baseline ``probability_of_improvement``
-            over it (averaged over the data sets) with ``poi_ci_low``, ``poi_ci_high``. In printed
-            units, or normalised (1 the better anchor); every data set weighs the same, whatever
-            its number of folds.
+            over it (averaged over the data sets) with ``poi_ci_low``, ``poi_ci_high``; and
+            ``datasets``, the data sets pooled (those where every model has every fold's
+            score, see :attr:`missing`). In printed units, or normalised (1 the better anchor);
+            every data set weighs the same, whatever its number of folds.
         """
         _pandas()
         sign = self._sign("aggregate")
@@ -954,6 +972,8 @@ class BenchmarkResult:
                 low, high = frame[f"{name}_ci_low"].copy(), frame[f"{name}_ci_high"].copy()
                 frame[name] = -frame[name]
                 frame[f"{name}_ci_low"], frame[f"{name}_ci_high"] = -high, -low
+        # what was pooled, in the frame (and aggregate.csv) too, not only in the warning
+        frame["datasets"] = ", ".join(map(str, datasets))
         return frame
 
     def _normalized(self, normalize, sign, datasets):

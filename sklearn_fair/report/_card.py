@@ -1,11 +1,12 @@
 """The reproducibility card: the paper's checklist, seeds, fingerprints and versions."""
 
 import os
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, field, replace
 from importlib import metadata  # noqa: F401 - tests fake its version()
 
 import numpy as np
 from sklearn.utils.multiclass import type_of_target
+from sklearn.utils.validation import _num_samples
 
 from ..model_selection import labels_fingerprint
 from ..utils import digest, fill_doc, fingerprint, to_numpy
@@ -24,7 +25,11 @@ _LABELS = {"python": "Python", "torch-geometric": "PyG"}
 
 def package_versions():
     """Versions of Python and of the packages results depend on ("not installed" if absent)."""
-    return {_LABELS.get(name, name): v for name, v in _package_versions(_EXTRA).items()}
+    return _labelled(_package_versions(_EXTRA))
+
+
+def _labelled(versions):
+    return {_LABELS.get(name, name): v for name, v in versions.items()}
 
 
 def splits_fingerprint(train_indices, test_indices):
@@ -81,9 +86,16 @@ class ReproducibilityCard:
     splits_file : str or None
         The splits file the outer folds came from.
     versions : dict
-        Python and package versions.
+        Python and package versions: those recorded with the results where they all record
+        the same ones (a saved benchmark records the versions that ran it), else those of the
+        environment that made the card (``versions_recorded`` says which).
     task : str or None
         "classification" or "regression" (from the estimator, else from the target), or None.
+    versions_recorded : bool
+        Whether ``versions`` are the ones recorded with the results.
+    recorded_versions : dict
+        Model -> the versions its result recorded, where the results record different ones or
+        only some of them record theirs (else empty: ``versions`` says it).
     """
 
     checklist: list
@@ -94,6 +106,8 @@ class ReproducibilityCard:
     splits_file: object
     versions: dict
     task: object = None
+    versions_recorded: bool = False
+    recorded_versions: dict = field(default_factory=dict)
 
     def section(self):
         """The card as a report section."""
@@ -114,8 +128,24 @@ class ReproducibilityCard:
             f"Data fingerprint: {self.data_fingerprint or 'not computed'}; "
             f"{'target' if self.task == 'regression' else 'labels'} "
             f"fingerprint: {self.labels_fingerprint or 'not computed'}.",
-            "Versions: " + ", ".join(f"{k} {v}" for k, v in self.versions.items()) + ".",
+            (
+                "Versions (recorded with the results): "
+                if self.versions_recorded
+                else "Versions of the environment that printed this card"
+                + (" (what the results record is below): " if self.recorded_versions else ": ")
+            )
+            + _versions_text(self.versions)
+            + ".",
         ]
+        if self.recorded_versions:
+            paragraphs.append(
+                "Versions recorded with the results: "
+                + "; ".join(
+                    f"{name}: {_versions_text(v) if v else 'not recorded'}"
+                    for name, v in self.recorded_versions.items()
+                )
+                + "."
+            )
         return Section(
             "Reproducibility card",
             columns=["checklist item", "answer", "how we know"],
@@ -160,6 +190,12 @@ def reproducibility_card(results, *, X=None, y=None, splits_file=None, stratifie
     Returns
     -------
     card : ReproducibilityCard
+
+    Raises
+    ------
+    ValueError
+        When ``X`` and ``y`` differ in length, or are shorter than the results' outer splits
+        (whose largest index must be a sample of theirs).
 
     Examples
     --------
@@ -217,6 +253,21 @@ def cards_of_datasets(cards, whole):
     )
 
 
+def _versions_text(versions):
+    return ", ".join(f"{k} {v}" for k, v in versions.items())
+
+
+def _versions(models, one):
+    """``(versions, recorded, per model)`` of the card: the versions the results recorded
+    where they all record the same ones, else this environment's, with each model's recorded
+    ones where only some record theirs or they differ."""
+    recorded = {_label(m, one): _labelled(m.versions) for m in models}
+    distinct = {tuple(v.items()) for v in recorded.values()}
+    if len(distinct) == 1 and next(iter(distinct)):
+        return next(iter(recorded.values())), True, {}
+    return package_versions(), False, (recorded if any(recorded.values()) else {})
+
+
 def _label(model, one_dataset):
     return model.name if one_dataset else f"{model.dataset}: {model.name}"
 
@@ -228,6 +279,7 @@ def card_of(models, *, X=None, y=None, splits_file=None, stratified=None):
         y = X.y
     if y is not None:
         y = to_numpy(y)
+    _check_data(models, X, y)
     one = len({m.dataset for m in models}) == 1
     task = _task(models, y)
     strat = _stratification(models, y, stratified, task)
@@ -257,6 +309,7 @@ def card_of(models, *, X=None, y=None, splits_file=None, stratified=None):
             f"{'/'.join(sorted({str(len(m.scores)) for m in models}))} outer folds per model",
         ),
     ]
+    versions, versions_recorded, recorded_versions = _versions(models, one)
     states = {_label(m, one): m.random_state for m in models}
     if len({repr(state) for state in states.values()}) == 1:
         seeds = {"random_state": models[0].random_state}
@@ -285,9 +338,45 @@ def card_of(models, *, X=None, y=None, splits_file=None, stratified=None):
         data_fingerprint=None if X is None else fingerprint(X),
         labels_fingerprint=_target_fingerprint(y, task),
         splits_file=None if splits_file is None else os.fspath(splits_file),
-        versions=package_versions(),
+        versions=versions,
         task=task,
+        versions_recorded=versions_recorded,
+        recorded_versions=recorded_versions,
     )
+
+
+def _check_data(models, X, y):
+    """Refuse ``X`` and ``y`` that cannot be the data the results' outer splits index: of
+    different lengths, or shorter than the largest index (its fingerprint would be another
+    data set's, and its folds' classes read at indices it does not have)."""
+    sizes = {}
+    if X is not None:
+        try:
+            sizes["X"] = _num_samples(X)
+        except TypeError:  # an object without a length: nothing to check
+            pass
+    if y is not None:
+        sizes["y"] = int(y.shape[0]) if y.ndim else 1
+    if len(set(sizes.values())) > 1:
+        raise ValueError(
+            f"The 'X' and 'y' parameters of the reproducibility card have {sizes['X']} and "
+            f"{sizes['y']} samples; pass the features and the target of the data the results "
+            "were run on."
+        )
+    folds = [
+        np.asarray(fold)
+        for m in models
+        if m.has_splits
+        for fold in (*m.train_indices, *m.test_indices)
+    ]
+    largest = max((int(fold.max()) for fold in folds if fold.size), default=-1)
+    for name, n in sizes.items():
+        if largest >= n:
+            raise ValueError(
+                f"The {name!r} parameter of the reproducibility card has {n} samples, but the "
+                f"results' outer splits index sample {largest}: pass the data the results were "
+                f"run on (at least {largest + 1} samples)."
+            )
 
 
 def _task(models, y):

@@ -375,6 +375,13 @@ def _check_fields(result, findings, where):
         for key, entry in failures.items()
     ):
         findings.broken.append(f"{where}has failures that are not counts and errors per fold")
+    budget = result.get("budget")
+    if budget is not None and not (
+        isinstance(budget, Mapping)
+        and set(budget) <= {"n_candidates", "n_inner_fits", "n_searches"}
+        and all(_is_index(value) and value >= 0 for value in budget.values())
+    ):
+        findings.broken.append(f"{where}has a budget that is not counts of candidates and fits")
     if not _values_are(result.get("resampling") or {}, lambda v: isinstance(v, str)):
         findings.broken.append(f"{where}has a resampling that is not text per split level")
     # the validation scores are of the selecting metric, or of the one a search selected with

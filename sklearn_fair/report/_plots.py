@@ -44,6 +44,20 @@ def _short_method(kind, n):
     return INTERVAL_NAMES[kind] + ("" if kind == "normal" else f", {n - 1} df")
 
 
+def plain(text):
+    """``text`` as matplotlib draws it as written: each ``$`` escaped, so that a name with two
+    (a model "a $x^2$", a budget "$1 and $2") is neither read as mathtext nor refused by its
+    parser. Every user-provided string given to matplotlib goes through it (names of models,
+    data sets, metrics and classes, in labels, titles, ticks and legends).
+
+    Examples
+    --------
+    >>> print(plain("a $x^2$ model"))
+    a \\$x^2\\$ model
+    """
+    return str(text).replace("$", r"\$")
+
+
 def matplotlib_missing():
     """Why no plot can be drawn (and how to install matplotlib), or None."""
     try:
@@ -227,11 +241,11 @@ def plot_fold_scores(
             label=f"IQM, {level} interval ({summary.iqm_ci_method})" if position == 0 else None,
             zorder=3,
         )
-    ax.set_yticks(range(len(models)), [model.name for model in models])
+    ax.set_yticks(range(len(models)), [plain(model.name) for model in models])
     ax.set_ylim(-0.7, len(models) - 0.3)
     ax.invert_yaxis()
-    ax.set_xlabel(f"test {metric} per outer fold{direction(metric)}")
-    ax.set_title(f"Test {metric} over the outer folds")
+    ax.set_xlabel(plain(f"test {metric} per outer fold{direction(metric)}"))
+    ax.set_title(plain(f"Test {metric} over the outer folds"))
     _tidy_ticks(ax.xaxis)
     _legend_outside(figure, ax, own)
     return _finish(figure, path)
@@ -279,13 +293,13 @@ def plot_optimism(results, *, ax=None, path=None):
     for index, model in enumerate(models):
         if model.optimism is None:  # a legend entry without a marker: the note
             label = f"{model.name}: not drawn, validation in {model.validation_metric}"
-            ax.plot([], [], " ", label=label)
+            ax.plot([], [], " ", label=plain(label))
             continue
         ax.scatter(
             metric.values(model.scores),
             metric.values(model.validation_scores),
             color=f"C{index}",
-            label=f"{model.name} (optimism {signed(model.optimism, decimals)})",
+            label=plain(f"{model.name} (optimism {signed(model.optimism, decimals)})"),
             zorder=2,
         )
     values = np.concatenate(
@@ -304,9 +318,9 @@ def plot_optimism(results, *, ax=None, path=None):
         label=f"validation = test (validation looked better {side} it)",
         zorder=1,
     )
-    ax.set_xlabel(f"test {metric} (outer fold)")
-    ax.set_ylabel(f"validation {metric} of the selected configuration")
-    ax.set_title(f"Validation versus test {metric} per fold")
+    ax.set_xlabel(plain(f"test {metric} (outer fold)"))
+    ax.set_ylabel(plain(f"validation {metric} of the selected configuration"))
+    ax.set_title(plain(f"Validation versus test {metric} per fold"))
     ax.set_aspect("equal", adjustable="datalim")
     _tidy_ticks(ax.xaxis)
     _tidy_ticks(ax.yaxis)
@@ -360,7 +374,7 @@ def draw_comparison(table, metric, confidence, *, ax=None, path=None):
     """:func:`plot_comparison`'s figure of ``table`` (:func:`~._results.compare_results`' at
     ``confidence``, in ``metric``): the report draws the table it prints."""
     n_pairs = len(table["model_a"])
-    pairs = [f"{a} - {b}" for a, b in zip(table["model_a"], table["model_b"])]
+    pairs = [plain(f"{a} - {b}") for a, b in zip(table["model_a"], table["model_b"])]
     figure, ax = _figure(ax, (_width(pairs), 1.6 + 0.5 * n_pairs))
     for row, (_, _, mean, low, high) in enumerate(printed_pairs(table, metric)):
         demonstrated = table["verdict"][row] != NOT_DEMONSTRATED
@@ -377,8 +391,10 @@ def draw_comparison(table, metric, confidence, *, ax=None, path=None):
     ax.set_ylim(-0.7, n_pairs - 0.3)
     ax.invert_yaxis()
     ax.set_xlabel(
-        f"difference of mean test {metric}, A - B{direction(metric)}\n"
-        f"({100 * confidence:g}% interval, corrected resampled t-test)"
+        plain(
+            f"difference of mean test {metric}, A - B{direction(metric)}\n"
+            f"({100 * confidence:g}% interval, corrected resampled t-test)"
+        )
     )
     ax.set_title("Pairwise differences")
     _tidy_ticks(ax.xaxis)
@@ -397,7 +413,10 @@ def critical_difference_diagram(ranks, alpha, ax):
 
     figure, ax = _figure(ax, (6, 1.2 + 0.25 * len(ranks.average_ranks)))
     sp.critical_difference_diagram(
-        pd.Series(ranks.average_ranks), ranks.pairwise_table(), ax=ax, alpha=alpha
+        pd.Series(ranks.average_ranks).rename(index=plain),
+        ranks.pairwise_table().rename(index=plain, columns=plain),
+        ax=ax,
+        alpha=alpha,
     )
     ax.set_title(
         f"Average ranks over {ranks.n_datasets} data sets (Nemenyi CD = "
@@ -427,11 +446,13 @@ def interval_plot(result, confidence, interval, ax):
             points.append((summary.mean, summary.ci_low, summary.ci_high))
         means, lows, highs = (np.asarray(column) for column in zip(*points))
         y = np.arange(len(result.datasets)) + offsets[j]
-        ax.errorbar(means, y, xerr=[means - lows, highs - means], fmt="o", capsize=3, label=model)
-    ax.set_yticks(np.arange(len(result.datasets)), result.datasets)
+        ax.errorbar(
+            means, y, xerr=[means - lows, highs - means], fmt="o", capsize=3, label=plain(model)
+        )
+    ax.set_yticks(np.arange(len(result.datasets)), [plain(d) for d in result.datasets])
     metrics = sorted({result.cells[d, result.models[0]].metric.name for d in result.datasets})
     names = ", ".join(INTERVAL_NAMES[kind] for kind in sorted(kinds)) or "no"
-    ax.set_xlabel(f"{', '.join(metrics)}: mean and {100 * confidence:g}% {names} interval")
+    ax.set_xlabel(plain(f"{', '.join(metrics)}: mean and {100 * confidence:g}% {names} interval"))
     if own:  # below the axes, in room the constrained layout makes: it covers no point
         longest = max(len(str(model)) for model in result.models)
         figure.legend(
@@ -496,9 +517,12 @@ def prediction_panels(cell):
         ]  # fmt: skip
 
     def confusion(ax):
+        from sklearn.utils.multiclass import unique_labels
+
         ConfusionMatrixDisplay.from_predictions(
-            y_true, y_pred, normalize="true", ax=ax, colorbar=False, values_format=".2f"
-        )
+            y_true, y_pred, normalize="true", ax=ax, colorbar=False, values_format=".2f",
+            display_labels=[plain(label) for label in unique_labels(y_true, y_pred)],
+        )  # fmt: skip
 
     panels = [("confusion matrix (rows sum to 1)", confusion)]
     if not all(f[2] is not None for f in folds):  # several classes: the matrix alone
@@ -533,6 +557,9 @@ def draw_panel(panel, ax):
     """Draw one of :func:`prediction_panels` on ``ax``, small text throughout."""
     title, draw = panel
     draw(ax)
+    # scikit-learn's displays put the names of the model and the positive class in the labels
+    ax.set_xlabel(plain(ax.get_xlabel()))
+    ax.set_ylabel(plain(ax.get_ylabel()))
     ax.set_title(title, fontsize="small")
     ax.tick_params(labelsize="small")
     ax.xaxis.label.set_size("small")
@@ -540,6 +567,7 @@ def draw_panel(panel, ax):
     legend = ax.get_legend()
     if legend is not None:
         for text in legend.get_texts():
+            text.set_text(plain(text.get_text()))
             text.set_fontsize("small")
 
 
@@ -555,5 +583,5 @@ def plot_predictions(cell, *, path=None):
         draw_panel(panel, ax)
     for ax in axes[len(panels) :]:
         ax.set_visible(False)
-    figure.suptitle(f"{cell.model} on {cell.dataset}", fontsize="medium")
+    figure.suptitle(plain(f"{cell.model} on {cell.dataset}"), fontsize="medium")
     return _finish(figure, path)

@@ -17,7 +17,7 @@ from scipy.stats import rankdata
 
 from ..exceptions import SplitsMismatchError, UnequalBudgetWarning
 from ..stats._bounds import metric_range
-from ..utils._printing import decimals_for, number, signed
+from ..utils._printing import decimals_for, interval_decimals, number, signed
 from ..utils._scaling import mean_of
 from ._format import (
     failed_folds,
@@ -315,10 +315,24 @@ class NestedCVReport:
             return Cell("best", emphasis="strong")
         if (dataset, model) in self.result.missing:
             return Cell("not tested (folds failed)")
-        if pvalues is None:
+        if self.comparison is not None:  # one decision per pair: the pairwise comparison's
+            p, worse = self._pair_against(model, best[0])
+        elif pvalues is None:
             return Cell("not tested (splits not recorded)")
-        p = pvalues[model]
-        return Cell(f"{'worse' if p <= self.alpha else 'not shown worse'} (Holm p {pvalue(p)})")
+        else:
+            p = pvalues[model]
+            worse = p <= self.alpha
+        return Cell(f"{'worse' if worse else 'not shown worse'} (Holm p {pvalue(p)})")
+
+    def _pair_against(self, model, best):
+        """``(Holm-adjusted p, whether best is shown better)`` of the pair of ``model`` and
+        ``best`` in :attr:`comparison` (Holm over all the pairs): the decision the pairwise
+        comparison and the verdict print, read, not made again."""
+        table = self.comparison
+        for i, pair in enumerate(zip(table["model_a"], table["model_b"])):
+            if set(pair) == {model, best}:
+                return table["pvalue_holm"][i], table["verdict"][i] == f"{best} better"
+        raise KeyError((model, best))  # pragma: no cover - compare() tests every pair
 
     def _summary_section(self):
         kind = INTERVAL_NAMES.get(self.interval, self.interval)
@@ -387,7 +401,16 @@ class NestedCVReport:
                 f"{', '.join(unsplit)}: the results do not record their outer splits, so their "
                 "interval of the mean is Student's t (the corrected t needs the folds' sizes)."
             )
-        if self._best is not None:
+        if self._best is not None and self.comparison is not None:
+            summary.paragraphs.append(
+                "Against the data set's best: each model's pair with the model with the best "
+                "mean test score (the first of them when several tie: all of them are marked "
+                "best) in the pairwise comparison below, its corrected resampled t-test (Nadeau "
+                "and Bengio) with the p-value adjusted with Holm's method over all the pairs; "
+                "worse where that comparison demonstrates the difference (adjusted p at most "
+                f"{self.alpha:g})."
+            )
+        elif self._best is not None:
             summary.paragraphs.append(
                 "Against the data set's best: the corrected resampled t-test (Nadeau and "
                 "Bengio) of each model against the model with the best mean test score (the "
@@ -398,7 +421,9 @@ class NestedCVReport:
         summary.paragraphs += [
             "Numbers are printed to two significant digits of the smallest standard deviation "
             f"of their metric's fold scores{'' if self._one else ' on the data set'} (more "
-            "where a mean whose folds all scored the same would round to a whole number).",
+            "where a mean whose folds all scored the same would round to a whole number; a "
+            "difference and its interval to two significant digits of the interval's width "
+            "where that needs more, and a difference that is not zero never as a signed zero).",
             *dict.fromkeys(f"{row['metric']}: {row['note']}." for row in self.rows if row["note"]),
             *dict.fromkeys(
                 f"{row['metric']}: the range of its values is not known, so its interval of "
@@ -521,12 +546,13 @@ class NestedCVReport:
                     [*([] if self._one else [row.dataset]), row.model, *[""] * 5, row.verdict]
                 )
                 continue
+            e = interval_decimals(row.ci_low, row.ci_high, d)  # the interval's own digits
             section.rows.append(
                 [
                     *([] if self._one else [row.dataset]),
                     row.model,
-                    num(f"{signed(row.difference, d)} {metric.name}"),
-                    num(f"[{signed(row.ci_low, d)}, {signed(row.ci_high, d)}]"),
+                    num(f"{signed(row.difference, e)} {metric.name}"),
+                    num(f"[{signed(row.ci_low, e)}, {signed(row.ci_high, e)}]"),
                     num(pvalue(row.pvalue)),
                     num(pvalue(row.pvalue_holm)),
                     num(probability(row.probability_of_improvement, 2)),
@@ -735,9 +761,7 @@ class NestedCVReport:
             ],
         )
         validation = chosen_by.values(model.validation_scores)
-        tests = {
-            key: model.metrics[key].values(model.scores_per_metric[key]) for key in model.metrics
-        }
+        tests = {key: model.metrics[key].values(model.test_scores(key)) for key in model.metrics}
         digits = {key: self.decimals(model.metrics[key].name) for key in model.metrics}
         for fold, params in enumerate(model.best_params):
             section.rows.append(
@@ -768,13 +792,21 @@ class NestedCVReport:
         table = self.comparison
         metric = self.comparison_metric
         d = self.decimals(metric.name)
+        n_pairs = int(np.isfinite(np.asarray(table["pvalue"], dtype=float)).sum())
         paragraphs = [
             f"Differences of the mean test {metric} (the metric that selected the "
             "hyper-parameters) over the shared outer folds: corrected resampled t-test "
             f"(Nadeau and Bengio), {self._level} Student t interval of each difference, p-values "
-            "adjusted with Holm's method; a difference is demonstrated when Holm rejects "
-            f"at level {1 - self.confidence:.3g}."
+            f"adjusted with Holm's method over the {n_pairs} pair{'' if n_pairs == 1 else 's'}; "
+            "a difference is demonstrated when Holm rejects at level "
+            f"{1 - self.confidence:.3g}."
         ]
+        if self.result.baseline is not None:
+            paragraphs.append(
+                f"The comparison with the baseline {self.result.baseline} adjusts over its own "
+                "family (the comparisons with it), so its verdict on a pair with the baseline "
+                "can differ from this table's."
+            )
         if metric.sign < 0:
             paragraphs.append(
                 f"{metric}: lower is better, so a negative difference favours A; {metric.note}."
@@ -786,12 +818,13 @@ class NestedCVReport:
             paragraphs=paragraphs,
         )
         for i, (a, b, difference, low, high) in enumerate(printed_pairs(table, metric)):
+            e = interval_decimals(low, high, d)  # the interval's own digits
             section.rows.append(
                 [
                     a,
                     b,
-                    num(signed(difference, d)),
-                    num(f"[{signed(low, d)}, {signed(high, d)}]"),
+                    num(signed(difference, e)),
+                    num(f"[{signed(low, e)}, {signed(high, e)}]"),
                     num(pvalue(table["pvalue"][i])),
                     num(pvalue(table["pvalue_holm"][i])),
                     table["verdict"][i],
@@ -944,7 +977,7 @@ def _rows(cells, confidence, interval, n_resamples, root):
     rows = []
     for cell in cells:
         for key, metric in cell.metrics.items():
-            scores = cell.scores_per_metric[key]
+            scores = cell.test_scores(key)
             failed = cell.n_failed_folds(key)
             if failed:  # folds failed: nothing computed, and said why
                 summary = SimpleNamespace(

@@ -42,7 +42,9 @@ DOCS = {
     A fitted :class:`~sklearn_fair.NestedCV` (or its :func:`result_to_dict`), or several
     by name.""",
     "card": """X, y : array-like, default=None
-    The data, to fingerprint it and check that the outer folds are stratified.
+    The data, to fingerprint it and check that the outer folds are stratified: the data the
+    results were run on (refused when ``X`` and ``y`` differ in length or are shorter than
+    the outer splits' largest index).
 splits_file : str or path-like, default=None
     The saved splits file the outer folds came from.
 stratified : bool, default=None
@@ -85,7 +87,10 @@ class NestedResult:
     ``metrics`` maps each metric's key (``"score"`` for a single metric, else the keys of
     ``scoring``) to its :class:`~sklearn_fair.metrics.MetricName`, the selecting metric first;
     ``scores_per_metric`` holds each fold's test score (mean over the refits) per key, in the
-    scorer's units (higher is better). ``best_params`` is None for a fold whose selection
+    scorer's units (higher is better), as the run recorded it: a failed fold's is the run's
+    ``error_score``, which :meth:`test_scores` (and :attr:`scores`) read as NaN, so that every
+    output sees the same failed folds whatever number ``error_score`` is. ``best_params`` is
+    None for a fold whose selection
     failed; ``train_indices`` and ``test_indices`` are None when the outer splits were not
     recorded (no paired test is then possible).
     """
@@ -128,6 +133,9 @@ class NestedResult:
     # selected, a refit or that metric's scorer failed): failed folds, whatever the number
     # error_score is
     failed_metric_folds: dict = field(default_factory=dict)
+    # the package versions recorded with the result (a saved benchmark's "versions"), {} when
+    # it records none: then the card can only say which versions printed it
+    versions: dict = field(default_factory=dict)
 
     @property
     def n_failed(self):
@@ -149,8 +157,22 @@ class NestedResult:
 
     @property
     def scores(self):
-        """Each fold's test score of the selecting metric (scorer's units)."""
-        return self.scores_per_metric[self.refit_metric]
+        """Each fold's test score of the selecting metric (scorer's units), NaN where the fold
+        failed (:meth:`test_scores`)."""
+        return self.test_scores()
+
+    def test_scores(self, key=None):
+        """Each fold's test score of a metric (None: the selecting metric's), in the scorer's
+        units, NaN where the fold was scored ``error_score`` in it (:attr:`failed_metric_folds`).
+
+        The one reading of the fold scores that every output (tables, verdicts, comparisons,
+        plots, DataFrames) computes from: a numeric ``error_score`` (0.0, 1.0) is a placeholder,
+        never a test score, and reads as the failed fold that ``error_score=NaN`` gives.
+        """
+        key = self.refit_metric if key is None else key
+        scores = np.array(self.scores_per_metric[key], dtype=float)
+        scores[list(self.failed_metric_folds.get(key, ()))] = np.nan
+        return scores
 
     @property
     def validation_metric(self):
@@ -162,7 +184,8 @@ class NestedResult:
     def optimism(self):
         """Mean validation minus mean test score of the selecting metric, in the scorer's
         direction (positive: validation looked better); None when the validation scores are of
-        a search's own scoring, another metric than the test scores'.
+        a search's own scoring, another metric than the test scores'; NaN where a fold failed
+        (:meth:`test_scores`).
 
         The one rule of every output (the report's table, ``selection_summary``,
         ``plot_optimism``) on whether the two scores can be subtracted.
@@ -183,9 +206,7 @@ class NestedResult:
         metric's) or were scored ``error_score`` in it (:attr:`failed_metric_folds`): where
         folds failed, nothing that needs every fold's score is computed."""
         key = self.refit_metric if key is None else key
-        failed = ~np.isfinite(self.scores_per_metric[key])
-        failed[list(self.failed_metric_folds.get(key, ()))] = True
-        return int(np.sum(failed))
+        return int(np.sum(~np.isfinite(self.test_scores(key))))
 
     @property
     def has_splits(self):
@@ -211,7 +232,7 @@ class NestedResult:
         kind, sizes = self.interval_sizes(interval)
         try:
             return summarize(
-                self.scores_per_metric[key],
+                self.test_scores(key),
                 metric=self.metrics[key],
                 confidence=confidence,
                 interval=kind,
@@ -294,8 +315,9 @@ def result_to_dict(nested):
         ``score_std``, ``optimism`` (None where a search selected with its own scoring),
         ``metrics`` (each metric's printed name and sign, see
         :func:`~sklearn_fair.metrics.metric_display_name`), ``refit_metric`` (the key of the
-        selecting metric), ``task`` ("classification", "regression" or None),
-        ``outer_results`` (a list of per-fold dicts; ``"failed": True`` in a fold scored
+        selecting metric), ``task`` ("classification", "regression" or None), ``budget``
+        (the tuning's ``n_candidates``, ``n_inner_fits`` and ``n_searches``, which the folds do
+        not say), ``outer_results`` (a list of per-fold dicts; ``"failed": True`` in a fold scored
         ``error_score``: no selection, or a failed refit), ``failures`` (outer fold, or "final" ->
         the number of fits that failed there and the first error), ``resampling`` and
         ``checksum`` (the :func:`~sklearn_fair.utils.digest` of the rest).
@@ -335,6 +357,7 @@ def result_to_dict(nested):
     )
     folds = [{key: _jsonable(fold.get(key)) for key in keys} for fold in nested.outer_results_]
     metrics, refit_metric = nested_metrics(nested)
+    budget = _budget_of(nested, nested.outer_results_)
     for fold, original in zip(folds, nested.outer_results_):
         fold.update(failed_fields(original.get("failed_metrics", []), refit_metric))
         if original.get("predictions") is not None:  # kept when asked (keep_predictions)
@@ -351,6 +374,8 @@ def result_to_dict(nested):
         "refit_metric": refit_metric,
         "task": _task(nested),
         "outer_results": folds,
+        # what the tuning cost that the folds do not say (the Tuning budgets' columns)
+        "budget": {key: budget[key] for key in BUDGET_COUNTS},
         # a number given to failed fits may lie outside the metric's range: the checks of
         # a saved result allow it (NaN, the default, and "raise" need no room)
         **error_score_field(_numeric_error_score(nested.get_params().get("error_score"))),
@@ -495,8 +520,16 @@ def refits_of(fold):
     return len(seeds) if isinstance(seeds, list) else len(fold.get("test_scores") or [0])
 
 
-def _saved_budget(folds):
+#: The tuning budget's counts a saved result records (``budget``): its folds do not say them.
+BUDGET_COUNTS = ("n_candidates", "n_inner_fits", "n_searches")
+
+
+def _saved_budget(folds, recorded=None):
+    """A saved result's tuning budget: what its folds say, and the counts it recorded (none in
+    a file written before result_to_dict saved them)."""
+    recorded = recorded if isinstance(recorded, Mapping) else {}
     return {
+        **{key: int(recorded[key]) for key in BUDGET_COUNTS if key in recorded},
         "n_refit_fits": sum(refits_of(f) for f in folds),
         "fit_time": float(sum(f.get("fit_time") or 0.0 for f in folds)),
         "score_time": float(sum(f.get("score_time") or 0.0 for f in folds)),
@@ -565,7 +598,7 @@ def as_result(name, result, *, dataset="data", metric=None, budget=None, verify=
         random_state = result.get("random_state")
         error_score = _numeric_error_score(result.get("error_score"))
         refit_seeds = list(result.get("refit_seeds") or [])
-        budget = budget if budget is not None else _saved_budget(folds)
+        budget = budget if budget is not None else _saved_budget(folds, result.get("budget"))
     else:
         raise TypeError(
             f"The result {name!r} must be a fitted NestedCV or the dict of result_to_dict "
@@ -625,6 +658,29 @@ def as_result(name, result, *, dataset="data", metric=None, budget=None, verify=
     )
 
 
+def check_recorded_keys(documents, sources):
+    """Refuse runner files (``models/*.json``, which record their data set and model) given
+    under the key of another one given with them: two files swapped, read as each other's
+    cells, silently. ``documents``: key -> the dict read; ``sources``: key -> its file, if any.
+    A file keyed otherwise than it records is taken (its names may be a user's spelling, and
+    older files record no data set)."""
+    for (dataset, name), document in documents.items():
+        if not isinstance(document, Mapping) or "result" not in document:
+            continue
+        model = document.get("name")
+        recorded = (document.get("dataset", dataset), model)
+        if model is None or recorded[0] is None:
+            recorded = (dataset, model)
+        if recorded != (dataset, name) and recorded in documents:
+            raise InvalidResultError(
+                f"The result {sources.get((dataset, name)) or 'given'} records model "
+                f"{recorded[1]!r} on data set {recorded[0]!r}, but is given to "
+                f"BenchmarkResult.from_results as ({dataset!r}, {name!r}), and another "
+                f"result is given as {recorded!r}: key each file by the data set and model "
+                "it records."
+            )
+
+
 def _failed_metric_folds(folds, keys, refit_metric):
     failed = [failed_metrics_of(fold, keys, refit_metric) for fold in folds]
     return {key: tuple(i for i, names in enumerate(failed) if key in names) for key in keys}
@@ -639,16 +695,49 @@ def _unrecorded_metric(metric):
 
     if metric in get_scorer_names():
         return metric_display_name(metric)
-    errors = [s for s in get_scorer_names() if s.startswith("neg_")]
-    named = [s for s in errors if metric_display_name(s).name == metric]
-    if named:
+    scorer = _negating_scorer(metric, [s for s in get_scorer_names() if s.startswith("neg_")])
+    if scorer is not None:
+        which = f"metric={scorer!r}" if scorer else "a scorer of yours that negates it"
         raise ValueError(
             f"The 'metric' parameter of BenchmarkResult.from_results is {metric!r}, an error "
             "(lower is better), for results that do not record their metric: pass the "
-            f"scorer's name, metric={named[0]!r}, with the scores as scikit-learn's scorer "
+            f"scorer's name, {which}, with the scores as scikit-learn's scorer "
             "gives them (the errors negated, higher is better)."
         )
     return MetricName(metric, None, 1, "")
+
+
+#: Other names of errors that a scorer negates, without separators.
+_ERROR_ALIASES = {
+    "nll": "neg_log_loss",
+    "crossentropy": "neg_log_loss",
+    "brier": "neg_brier_score",
+    "medae": "neg_median_absolute_error",
+}
+
+
+def _negating_scorer(metric, errors):
+    """The scorer of ``errors`` (``neg_...``) that negates the error ``metric`` names, in any
+    case and with any separators (spaces, ``-``, ``_`` or none), by its printed name ("rmse"),
+    scikit-learn's metric function ("log-loss", "brier_score_loss", "mean squared error") or
+    a common other name ("nll", "cross-entropy"); "" for another error (a name holding loss,
+    error, deviance or entropy, but for the D² scores, "d2_..." of an error, higher is
+    better); None for a name of no error."""
+    from ..metrics import metric_display_name
+
+    def compact(text):
+        return "".join(character for character in text.lower() if character.isalnum())
+
+    name = compact(metric)
+    if name.startswith("d2"):
+        return None
+    for scorer in errors:
+        spellings = {compact(scorer[4:]), compact(metric_display_name(scorer).name)}
+        if name in spellings or name.removesuffix("loss") in spellings:
+            return scorer
+    if name in _ERROR_ALIASES:
+        return _ERROR_ALIASES[name]
+    return "" if any(word in name for word in ("loss", "error", "deviance", "entropy")) else None
 
 
 def _numeric_error_score(error_score):

@@ -1,7 +1,7 @@
 """Which model is better, in words: a report's verdict in one sentence, and comparison_text."""
 
 from ..stats._compare import NOT_DEMONSTRATED  # compare()'s verdict when Holm does not reject
-from ..utils._printing import decimals_for, signed
+from ..utils._printing import decimals_for, interval_decimals, signed
 from ..utils._scaling import mean_of, std_of
 from ._format import direction, pvalue
 from ._results import (
@@ -19,8 +19,9 @@ def comparison_text(results, *, confidence=0.95):
     The models are compared on their paired outer-fold scores of the metric that selected their
     hyper-parameters (corrected resampled t-test, Holm's adjustment). Each pair's difference is
     printed in that metric's units with its interval and p-values, with the digits the report
-    prints them with, then the verdict: which model is better, or that the difference is not
-    demonstrated (which does not show them equal).
+    prints them with (the fold scores', or two significant digits of the interval's width where
+    that needs more: an interval that straddles 0 visibly does), then the verdict: which model
+    is better, or that the difference is not demonstrated (which does not show them equal).
 
     Parameters
     ----------
@@ -77,9 +78,10 @@ def comparison_text(results, *, confidence=0.95):
     # the report's digits: two significant digits of the smallest std of the fold scores
     d = decimals_for([mean_of(m.scores) for m in models], [std_of(m.scores) for m in models])
     for i, (a, b, difference, low, high) in enumerate(printed_pairs(table, metric)):
+        e = interval_decimals(low, high, d)  # and two significant digits of the interval's width
         lines.append(
-            f"  {a} - {b}: {signed(difference, d)} {metric}, "
-            f"{level} interval [{signed(low, d)}, {signed(high, d)}] (Student t, {n_folds - 1} "
+            f"  {a} - {b}: {signed(difference, e)} {metric}, "
+            f"{level} interval [{signed(low, e)}, {signed(high, e)}] (Student t, {n_folds - 1} "
             f"df, corrected), p = {pvalue(table['pvalue'][i])}, Holm-adjusted p = "
             f"{pvalue(table['pvalue_holm'][i])}"
         )
@@ -96,7 +98,8 @@ def comparison_text(results, *, confidence=0.95):
 
 def verdict_sentence(comparison, metric, *, n_folds, confidence, decimals):
     """The verdict of :func:`~._results.compare_results`' ``comparison`` in one sentence, in
-    the metric's printed units with ``decimals``."""
+    the metric's printed units with ``decimals`` (or two significant digits of the interval's
+    width where that needs more, as the pairwise table prints it)."""
     n = len(comparison["model_a"])
     shown = [v != NOT_DEMONSTRATED for v in comparison["verdict"]]
     ranked = [
@@ -109,9 +112,10 @@ def verdict_sentence(comparison, metric, *, n_folds, confidence, decimals):
     method = f"(corrected t-tests, Holm-adjusted at level {1 - confidence:.3g})"
     if n == 1:
         ((a, b, difference, low, high),) = printed_pairs(comparison, metric)
+        e = interval_decimals(low, high, decimals)
         numbers = (
-            f"{a} - {b} = {signed(difference, decimals)} {metric}, {100 * confidence:g}% "
-            f"interval [{signed(low, decimals)}, {signed(high, decimals)}], Holm-adjusted p = "
+            f"{a} - {b} = {signed(difference, e)} {metric}, {100 * confidence:g}% "
+            f"interval [{signed(low, e)}, {signed(high, e)}], Holm-adjusted p = "
             f"{pvalue(comparison['pvalue_holm'][0])}"
         )
         if shown[0]:

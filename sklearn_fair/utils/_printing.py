@@ -105,13 +105,46 @@ def number(value, decimals):
 
 
 def signed(value, decimals):
-    """Like :func:`number`, with an explicit sign (+0.012, -3)."""
+    """Like :func:`number`, with an explicit sign (+0.012, -3).
+
+    A value that is not 0 but would round to it gets the decimals that show it (up to
+    :data:`MAX_DECIMALS`, then five significant digits), so that its sign is printed and true:
+    never ``+0.000`` for a negative difference, nor ``-0.000``; 0 itself prints unsigned.
+
+    Examples
+    --------
+    >>> signed(0.0123, 3), signed(-3, 0), signed(-0.00049, 3), signed(9.1e-05, 3)
+    ('+0.012', '-3', '-0.0005', '+0.0001')
+    >>> signed(-2e-9, 3), signed(0.0, 3), signed(-0.0, 3)
+    ('-2.0000e-09', '0.000', '0.000')
+    """
     if missing(value):
         return "n/a"
-    if _scientific(float(value), decimals):
-        return f"{float(value):+.4e}"
-    text = f"{float(value):+.{decimals}f}"
-    return "+" + text[1:] if float(text) == 0 else text
+    value = float(value)
+    if value == 0:
+        return f"{0.0:.{decimals}f}"
+    while decimals < MAX_DECIMALS and round(value, decimals) == 0:
+        decimals += 1
+    if _scientific(value, decimals) or round(value, decimals) == 0:
+        return f"{value:+.4e}"
+    return f"{value:+.{decimals}f}"
+
+
+def interval_decimals(low, high, decimals):
+    """The decimals of a difference and its interval ``[low, high]``: at least ``decimals``
+    (those of the scores), and two significant digits of the interval's width, so that an
+    interval that straddles 0 visibly does (:func:`signed` gives a bound that would still round
+    to 0 the digits that show its sign). Up to :data:`MAX_DECIMALS`.
+
+    Examples
+    --------
+    >>> interval_decimals(-0.00049, 0.00067, 3), interval_decimals(-0.02, 0.05, 3)
+    (4, 3)
+    """
+    width = float(high) - float(low)
+    if not (math.isfinite(width) and width > 0):
+        return decimals
+    return int(min(max(decimals, 1 - math.floor(math.log10(width))), MAX_DECIMALS))
 
 
 #: What a Markdown renderer would read as HTML: a tag, a comment, an autolink (``<`` before a

@@ -92,9 +92,53 @@ def test_an_error_named_for_results_that_do_not_record_their_metric_is_read_as_a
     }
     with pytest.raises(ValueError, match="metric='neg_root_mean_squared_error'"):
         BenchmarkResult.from_results(cells, metric="RMSE")
+    # and in the other names users give an error: each was read as higher-is-better, the
+    # largest error bolded as the best
+    for name, scorer in [
+        ("rmse", "metric='neg_root_mean_squared_error'"),
+        ("root_mean_squared_error", "metric='neg_root_mean_squared_error'"),
+        ("mae", "metric='neg_mean_absolute_error'"),
+        ("log_loss", "metric='neg_log_loss'"),
+        ("brier_score_loss", "metric='neg_brier_score'"),
+        ("Mean Squared Error", "metric='neg_mean_squared_error'"),
+        ("log-loss", "metric='neg_log_loss'"),
+        ("nll", "metric='neg_log_loss'"),
+        ("hinge_loss", "a scorer of yours that negates it"),
+        ("error rate", "a scorer of yours that negates it"),
+    ]:
+        with pytest.raises(ValueError, match=f"an error .*, {scorer}, with the scores"):
+            BenchmarkResult.from_results(cells, metric=name)
+    # a D² score of an error is higher-is-better: taken as it is
+    scored = BenchmarkResult.from_results(cells, metric="D2 log loss")
+    assert scored.cells["d1", "good"].metric.sign == 1
     negated = {key: {"test_scores": list(-np.array(c["test_scores"]))} for key, c in cells.items()}
     result = BenchmarkResult.from_results(negated, metric="neg_root_mean_squared_error")
     assert result.rank_comparison().average_ranks == {"good": 1.0, "mid": 2.0, "bad": 3.0}
     table = result.table(mark=True)
     assert table.loc["good", "d1"] == "**1.000 ± 0.016**"  # printed as the positive RMSE
     assert not table.loc["bad", "d1"].startswith("**")
+
+
+def test_a_runner_file_keyed_as_another_cell_is_refused(tmp_path):
+    # the runner's models/<name>.json records its data set and model; given under another key
+    # (two files swapped) its scores became the other model's, silently
+    fitted = {"prior": _fit(DummyClassifier()), "lr": _fit(LogisticRegression(), {"C": [1.0]})}
+    paths = {}
+    for name, nested in fitted.items():
+        document = {
+            "format": "sklearn-fair-experiment-model",
+            "version": 1,
+            "dataset": "d",
+            "name": name,
+            "result": result_to_dict(nested),
+        }
+        paths[name] = tmp_path / f"{name}.json"
+        paths[name].write_text(json.dumps(document))
+    right = BenchmarkResult.from_results({("d", m): paths[m] for m in fitted})
+    assert right.cells["d", "lr"].scores.tolist() == fitted["lr"].outer_scores_.tolist()
+    with pytest.raises(InvalidResultError, match="records model 'lr' on data set 'd', but is g"):
+        BenchmarkResult.from_results({("d", "prior"): paths["lr"], ("d", "lr"): paths["prior"]})
+    # keyed in a spelling of the user's (another data set name, capitals), none another's key:
+    # taken, as the documented reading of the paper's files (which record no data set) is
+    renamed = BenchmarkResult.from_results({("e", "LR"): paths["lr"], ("e", "P"): paths["prior"]})
+    assert renamed.cells["e", "LR"].scores.tolist() == fitted["lr"].outer_scores_.tolist()

@@ -231,3 +231,26 @@ def test_with_too_few_complete_data_sets_the_critical_difference_says_why(folder
     assert "No ranks across data sets" in ranks and "Left out: cancer" in ranks
     svg = html.unescape((folder / "out" / "plots" / "critical_difference.svg").read_text())
     assert "No ranks across data sets" in svg and "Left out: cancer" in svg
+
+
+def test_report_md_gives_the_baseline_verdicts_of_comparison_csv(folder):
+    # report.md held each data set's pairwise comparison only (Holm over that data set's
+    # pairs), whose verdict on a pair with the baseline can differ from comparison.csv's and
+    # report.html's (Holm over every comparison with the baseline), and never said theirs
+    import csv
+
+    run_experiment(folder / "bench.toml", progress=False)
+    out = folder / "out"
+    report = (out / "report.md").read_text()
+    head = "# Experiment bench: against the baseline prior"
+    assert head in report
+    section = report[report.index(head) :]
+    assert "family of its own" in section
+    rows = {}
+    for line in section.splitlines():
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if len(cells) == 8 and cells[0] in ("iris", "wine"):
+            rows[cells[0], cells[1]] = cells[-1].strip("*")
+    with open(out / "comparison.csv", newline="") as file:
+        expected = {(r["dataset"], r["model"]): r["verdict"] for r in csv.DictReader(file)}
+    assert rows == expected and len(rows) == 4

@@ -63,6 +63,8 @@ def test_tables_and_tests_work_on_the_other_cells(result):
     with pytest.warns(MissingCellsWarning, match=r"leaves out the data sets \['wide'\]"):
         aggregate = result.aggregate(n_resamples=100)
     assert np.isfinite(aggregate.loc["tree", "iqm"])
+    # the frame (and the runner's aggregate.csv) names what it pooled, not only the warning
+    assert set(aggregate["datasets"]) == {"narrow, narrow2"}
     pooled = np.concatenate(
         [result.estimators[d, "tree"].outer_scores_ for d in ("narrow", "narrow2")]
     )

@@ -312,7 +312,10 @@ def test_a_numeric_error_score_outside_the_range_is_read_back(tmp_path):
                            {"iris": (X, y)}, **options)  # fmt: skip
     path = result.save(tmp_path / "benchmark.json")
     loaded = BenchmarkResult.load(path)
-    assert list(loaded.cells["iris", "m"].scores) == list(nested.outer_scores_)
+    cell = loaded.cells["iris", "m"]
+    # read back as recorded, and the folds scored error_score read as failed
+    assert list(cell.scores_per_metric["score"]) == list(nested.outer_scores_)
+    assert cell.n_failed_folds() == 2 and np.isnan(cell.scores).sum() == 2
     edited = json.loads(json.dumps(result_to_dict(nested)))
     edited["outer_results"][0]["test_scores"] = [-0.5]  # not the error_score: refused
     edited["checksum"] = checksum(edited)

@@ -22,6 +22,7 @@ from ...report import (
     result_to_dict,
 )
 from ...report._card import card_of, cards_of_datasets
+from ...report._html import render
 from ...utils._printing import markdown_cell
 from ...utils._provenance import checksum
 from .._reading._text import csv_cell, file_name, neutral
@@ -91,6 +92,24 @@ def _critical_difference(result, cells):
     figure = plt.figure(figsize=(6.4, 1.6))
     figure.text(0.02, 0.5, " ".join(_ranks_section(result).paragraphs), va="center", wrap=True)
     return figure
+
+
+def _baseline_markdown(config, result):
+    """The comparison with the baseline as report.html and comparison.csv give it (Holm over
+    every comparison with it, across the data sets), for report.md: its reports of each data
+    set compare the pairs within that data set, a family of their own."""
+    title = neutral(f"Experiment {config.name}: against the baseline {config.baseline}")
+    sections = [
+        section
+        for section in result.report().sections()
+        if section.title.startswith(("Against the baseline", "Across the data sets"))
+    ]
+    whose = "Each data set's pairwise comparison" if config.several else "The pairwise comparison"
+    lead = neutral(
+        f"{whose} above adjusts over the pairs of the data set, a family of its own, so its "
+        f"verdict on a pair with {config.baseline} can differ from this one's."
+    )
+    return "\n\n" + render(title, sections, "markdown", lead=lead).rstrip("\n")
 
 
 def _ranks_section(result):
@@ -306,6 +325,8 @@ def write_outputs(folder, config, result, loaded, failures):
         columns = list(dict.fromkeys(key for row in rows for key in row))
         folder.write_text(("summary.csv",), _csv(rows, columns))
         text = "\n\n".join(neutral(report.to_markdown()) for report in made.values())
+        if config.baseline is not None:
+            text += _baseline_markdown(config, result)
         folder.write_text(("report.md",), text)
         cards = {dataset: report.card.to_dict() for dataset, report in made.items()}
         if config.several:
