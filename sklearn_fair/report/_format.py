@@ -5,23 +5,8 @@ import numbers
 
 import numpy as np
 
+from ..stats._checks import tie_level  # noqa: F401 - the reports' ties are the stats package's
 from ..utils._printing import missing
-
-
-def tie_level(value):
-    """``value`` (a mean of fold scores) to 12 significant digits, as ties and ranks compare
-    means: means equal but for floating-point rounding (the same scores summed in another
-    order, or another split of the same total) are equal.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> float(np.mean([0.7, 0.8, 0.9])) == float(np.mean([0.9, 0.7, 0.8]))
-    False
-    >>> tie_level(np.mean([0.7, 0.8, 0.9])) == tie_level(np.mean([0.9, 0.7, 0.8]))
-    True
-    """
-    return float(f"{float(value):.12g}")
 
 
 def direction(metric):

@@ -119,7 +119,8 @@ class NestedCVReport:
     comparison_metric : MetricName or None
         The metric compared.
     comparison_note : str or None
-        Why there is no comparison, when several models on one data set have none.
+        Why there is no comparison, when several models on one data set have none; or, beside
+        a comparison of the models whose every fold has a score, which models it leaves out.
     card : ReproducibilityCard
         The reproducibility card that ends the report.
     confidence : float
@@ -249,12 +250,15 @@ class NestedCVReport:
             )
         if self.comparison is not None:
             metric = self.comparison_metric
-            return verdict_sentence(
+            sentence = verdict_sentence(
                 self.comparison,
                 metric,
                 n_folds=len(self._models[0].scores),
                 confidence=self.confidence,
                 decimals=self.decimals(metric.name),
+            )
+            return (
+                sentence if self.comparison_note is None else f"{sentence} {self.comparison_note}"
             )
         if self.comparison_note is not None:
             return self.comparison_note
@@ -811,6 +815,8 @@ class NestedCVReport:
             paragraphs.append(
                 f"{metric}: lower is better, so a negative difference favours A; {metric.note}."
             )
+        if self.comparison_note is not None:  # the models it leaves out
+            paragraphs.append(self.comparison_note)
         section = Section(
             "Pairwise comparison",
             columns=["A", "B", num(f"mean {metric} A - B")]
@@ -899,7 +905,7 @@ class NestedCVReport:
             "its test score. Dots on the better side of the diagonal are folds where validation "
             "was optimistic.",
         )
-        if self.comparison is not None and len(results) == len(self._models):
+        if self.comparison is not None:
             add(
                 _plots.draw_comparison(self.comparison, self.comparison_metric, self.confidence),
                 f"Pairwise differences of mean test {metric} with their intervals",
@@ -1072,23 +1078,26 @@ def _left_out(failed):
 
 
 def _comparison(models, confidence):
-    """compare()'s table on the selecting metric, or (None, why not)."""
+    """compare()'s table on the selecting metric of the models whose every fold has a score,
+    and which it leaves out (None: none); or (None, why not)."""
     if shared_metric(models) is None:
         return None, (
             "No pairwise comparison: the models selected their hyper-parameters with "
             f"different metrics ({describe_metrics(models)})."
         )
     failed = [m.name for m in models if m.n_failed_folds()]
-    if failed:
-        return None, (
-            f"No pairwise comparison: folds of {', '.join(failed)} failed (see Failed fits), "
-            "and a paired test needs every fold's score."
-        )
+    complete = [m for m in models if not m.n_failed_folds()]
+    why = (
+        f"folds of {', '.join(failed)} failed (see Failed fits), and a paired test needs every "
+        "fold's score"
+    )
+    if len(complete) < 2:
+        return None, f"No pairwise comparison: {why}."
     try:
-        table = compare_results(models, confidence=confidence)
+        table = compare_results(complete, confidence=confidence)
     except (SplitsMismatchError, NoSplitsError) as error:
         return None, f"No pairwise comparison: {error}"
-    return table, None
+    return table, (f"Not compared: {', '.join(failed)}, as {why}." if failed else None)
 
 
 def _param_cell(value):

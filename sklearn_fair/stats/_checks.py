@@ -83,6 +83,23 @@ def scaled_back(value, exponent, what, subject="The 'scores' parameter holds val
     return result
 
 
+def tie_level(value):
+    """``value`` (a mean of fold scores) to 12 significant digits, as ties and ranks compare
+    means: means equal but for floating-point rounding (the same scores summed in another
+    order, or another split of the same total; ``0.1 + 0.2`` and ``0.3``) are equal. The one
+    rule of :func:`rank_comparison` and of the reports' ties and ranks.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> float(np.mean([0.7, 0.8, 0.9])) == float(np.mean([0.9, 0.7, 0.8]))
+    False
+    >>> tie_level(np.mean([0.7, 0.8, 0.9])) == tie_level(np.mean([0.9, 0.7, 0.8]))
+    True
+    """
+    return float(f"{float(value):.12g}")
+
+
 def rounding_tolerance(*arrays):
     """How far apart two numbers computed from ``arrays`` can lie by rounding alone: the count
     of their values times the machine epsilon times their largest magnitude, as numpy's

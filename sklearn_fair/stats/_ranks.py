@@ -16,7 +16,7 @@ from sklearn.utils._param_validation import StrOptions, validate_params
 
 from ..exceptions import SklearnFairWarning
 from ..utils._stacklevel import external_stacklevel
-from ._checks import CONFIDENCE, rounding_ties_merged, stacked_by_label
+from ._checks import CONFIDENCE, rounding_ties_merged, stacked_by_label, tie_level
 from ._paired import holm
 
 __all__ = ["RankComparison", "rank_comparison"]
@@ -223,12 +223,15 @@ def rank_comparison(scores, *, alpha=0.05, control=None, greater_is_better=True,
             f"None. Got {control!r} instead."
         )
     n, k = values.shape
-    oriented = -values if greater_is_better else values
+    # scores equal but for rounding (0.1 + 0.2 and 0.3) tie: their order is rounding's, and
+    # Friedman's test would find it significant
+    tied = np.vectorize(tie_level, otypes=[float])(values)
+    oriented = -tied if greater_is_better else tied
     ranks = _scipy_stats.rankdata(oriented, axis=1)  # 1 = best, ties averaged
     average = ranks.mean(axis=0)
 
     df1, df2 = k - 1, (k - 1) * (n - 1)
-    if np.all(values == values[:, :1]):
+    if np.all(tied == tied[:, :1]):
         # Every model ties with every other on every data set: scipy's statistic is 0/0.
         warnings.warn(
             "Every model ties with every other on every data set of 'scores': the table holds "
@@ -238,7 +241,7 @@ def rank_comparison(scores, *, alpha=0.05, control=None, greater_is_better=True,
         )
         chi2, friedman_pvalue = 0.0, 1.0
     else:
-        friedman = _scipy_stats.friedmanchisquare(*values.T)
+        friedman = _scipy_stats.friedmanchisquare(*tied.T)
         chi2, friedman_pvalue = float(friedman.statistic), float(friedman.pvalue)
     denominator = n * (k - 1) - chi2
     if chi2 == 0:

@@ -95,3 +95,24 @@ def test_a_candidate_whose_early_stopping_is_off_trains_on_the_rows_a_holdout_wo
         assert held_out == [0, 0] and final.n_training_rows_ == len(X)
     else:
         assert min(held_out) > 0 and final.n_training_rows_ < len(X)
+
+
+def test_a_pipeline_that_would_pass_x_val_untransformed_is_refused():
+    # with metadata routing, a Pipeline hands X_val to the step that asks for it as given
+    # unless transform_input lists it: the model early-stopped on features in another space
+    import sklearn
+    from sklearn.ensemble import HistGradientBoostingClassifier
+    from sklearn.pipeline import Pipeline
+    from sklearn.preprocessing import FunctionTransformer
+
+    X_, y_ = np.random.RandomState(0).normal(size=(60, 3)), np.array([0, 1] * 30)
+    with sklearn.config_context(enable_metadata_routing=True):
+        model = HistGradientBoostingClassifier(early_stopping=True, max_iter=5)
+        model.set_fit_request(X_val=True, y_val=True)
+        shifted = [("shift", FunctionTransformer(lambda Z: Z + 100.0)), ("hgb", model)]
+        options = dict(outer_cv=3, inner_cv=2, n_refits=1, refit=False, random_state=0)
+        grid = {"hgb__learning_rate": [0.1]}
+        with pytest.raises(ValueError, match=r"steps \['shift'\] transform X.*transform_input"):
+            NestedCV(Pipeline(shifted), grid, **options).fit(X_, y_)
+        listed = Pipeline(shifted, transform_input=["X_val"])
+        assert np.isfinite(NestedCV(listed, grid, **options).fit(X_, y_).outer_scores_).all()

@@ -102,6 +102,13 @@ def test_bad_parameters_are_refused_before_any_fit(params, match):
 def test_unknown_parameter_message_lists_the_valid_names():
     with pytest.raises(ValueError, match=r"'gamma'.*Valid parameters are: \['C', 'random_state'\]"):
         _nested(param_grid={"C": [1.0], "gamma": [1]}).fit(X, y)
+    # once, where scikit-learn's set_params listed them already (it read them twice, "..")
+    from sklearn.tree import DecisionTreeClassifier
+
+    with pytest.raises(ValueError) as raised:
+        NestedCV(DecisionTreeClassifier(), {"C": [1.0]}).fit(X, y)
+    assert str(raised.value).count("Valid parameters are") == 1
+    assert ".." not in str(raised.value)
 
 
 def test_invalid_outer_split_is_an_invalid_split_error():

@@ -339,3 +339,27 @@ def test_the_note_of_a_fold_that_checked_its_own_seeds_says_what_they_showed(n_r
     assert (first["best_params"], other["best_params"]) == ({"mode": "fixed"}, {"mode": "random"})
     assert len(set(other["test_scores"])) == n_refits  # its seeds disagree
     assert "two seeds gave different predictions" in other["refits"]
+
+
+def test_a_randomized_search_seeded_with_a_random_state_instance_samples_alike_every_fit():
+    # its RandomState was drawn from as it is: the user's object moved, and a second fit
+    # sampled other candidates (cross_validate clones the search, so every fold starts alike)
+    from scipy.stats import loguniform
+    from sklearn.model_selection import RandomizedSearchCV, cross_validate
+
+    state = np.random.RandomState(0)
+    before = state.get_state()[1].copy()
+    search = RandomizedSearchCV(
+        LogisticRegression(),
+        {"C": loguniform(1e-3, 1e2)},
+        n_iter=3,
+        cv=KFold(2),
+        random_state=state,
+    )
+    nested = NestedCV(search, outer_cv=KFold(3), n_refits=1, refit=False, random_state=0)
+    first = [p["C"] for p in nested.fit(X, y).cv_results_["params"]]
+    second = [p["C"] for p in nested.fit(X, y).cv_results_["params"]]
+    assert first == second
+    np.testing.assert_array_equal(state.get_state()[1], before)
+    idiom = cross_validate(search, X, y, cv=KFold(3), return_estimator=True)
+    assert first[:3] == list(idiom["estimator"][0].cv_results_["param_C"])

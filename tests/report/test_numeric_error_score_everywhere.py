@@ -145,3 +145,24 @@ def test_the_benchmark_s_fold_scores_frames_say_nan_for_the_failed_fold(runs):
     np.testing.assert_array_equal(scores.to_numpy(), expected)
     refits = result.refit_scores
     assert refits[refits["outer_fold"] == runs["fold"]]["score"].isna().all()
+
+
+def test_the_pairwise_comparison_tests_the_complete_models_and_names_the_failed_one(runs):
+    # a model whose folds failed left every pair untested ("No pairwise comparison: folds of
+    # fails failed"), although compare_to and comparison.csv test the complete ones
+    from sklearn_fair.stats import compare
+
+    tree = _fit(LogisticRegression(fit_intercept=False), np.nan)  # a third, complete model
+    results = {"fails": runs["numeric"], "lr": runs["sound"], "tree": tree}
+    report = nested_cv_report(results, n_resamples=50)
+    expected = compare({"lr": runs["sound"], "tree": tree}).table  # independent: the two
+    section = next(s for s in report.sections() if s.title == "Pairwise comparison")
+    columns = [_text(c) for c in section.columns]
+    rows = [[_text(c) for c in row] for row in section.rows]
+    assert [(row[0], row[1]) for row in rows] == list(zip(expected["model_a"], expected["model_b"]))
+    assert rows[0][columns.index("verdict")] == expected["verdict"][0]
+    note = "Not compared: fails, as folds of fails failed"
+    assert any(p.startswith(note) for p in section.paragraphs)
+    assert note + " (see Failed fits), and a paired test needs every fold's score." in (
+        report.verdict()
+    )

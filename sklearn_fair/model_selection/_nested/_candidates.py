@@ -6,6 +6,7 @@ actually in place: a pipeline step swapped for ``"passthrough"`` or another esti
 grid has the parameters of its replacement.
 """
 
+import copy
 import numbers
 from dataclasses import dataclass
 
@@ -71,9 +72,12 @@ def check_candidate_names(estimator, candidates, owner):
         except (ValueError, TypeError, AttributeError) as exc:
             valid = sorted(estimator.get_params(deep=True))
             bad = sorted(set(candidate) - set(valid)) or sorted(candidate)
+            said = str(exc).rstrip(".")
+            # scikit-learn's set_params lists them itself: once is enough
+            listed = "" if "Valid parameters are" in said else f". Valid parameters are: {valid}"
             raise ValueError(
                 f"Invalid parameter {bad[0]!r} in the search space of {owner} for estimator "
-                f"{type(estimator).__name__}: {exc}. Valid parameters are: {valid}."
+                f"{type(estimator).__name__}: {said}{listed}."
             ) from None
 
 
@@ -165,7 +169,9 @@ def search_space(nested, owner):
         return space
     if type(search) is RandomizedSearchCV:
         space.param_distributions, space.n_iter = search.param_distributions, search.n_iter
-        space.sampler_random_state = search.random_state
+        # a copy, as the search's clone in each fold of cross_validate: drawing from the
+        # user's RandomState would move it, and the next fit would sample other candidates
+        space.sampler_random_state = copy.deepcopy(search.random_state)
     else:
         space.param_grid = search.param_grid
     if space.inner_cv is None:

@@ -123,6 +123,22 @@ def _fit_takes_validation_data(estimator):
     return "X_val" in accepted and "y_val" in accepted
 
 
+def _steps_transforming_before(pipeline):
+    """The names of a Pipeline's steps before its last that transform X, where it routes
+    ``X_val`` as given (its ``transform_input`` does not list it); [] for anything else. A
+    sampler (``fit_resample``, no ``transform``) changes no feature."""
+    steps = getattr(pipeline, "steps", None)
+    if not isinstance(steps, list) or len(steps) < 2:
+        return []
+    if "X_val" in (getattr(pipeline, "transform_input", None) or ()):
+        return []
+    return [
+        name
+        for name, step in steps[:-1]
+        if step is not None and step != "passthrough" and hasattr(step, "transform")
+    ]
+
+
 def early_stopping_policy(mode, estimator, search, owner, fit_params=(), candidates=()):
     """Whether the fits early-stop on the protocol's validation rows (``early_stopping_split``):
     where the estimator, or one of the ``candidates`` set on it, stops early; never for a
@@ -143,6 +159,15 @@ def early_stopping_policy(mode, estimator, search, owner, fit_params=(), candida
             f"early_stopping_split='protocol' hands each fit its validation rows as X_val and "
             f"y_val, but {type(estimator).__name__}.fit does not take them (or its early "
             "stopping is off). Use early_stopping_split='estimator'."
+        )
+    transforming = _steps_transforming_before(estimator) if consumes else []
+    if transforming:
+        raise ValueError(
+            f"{owner} would hand the validation rows as X_val to the last step of "
+            f"{type(estimator).__name__} as they are, while its steps {transforming} transform "
+            "X: a Pipeline passes X_val untransformed unless its transform_input lists it, so "
+            "the model would early-stop on features in another space. Pass "
+            "Pipeline(..., transform_input=['X_val']), or early_stopping_split='estimator'."
         )
     given = sorted({"X_val", "y_val"} & set(fit_params))
     if consumes and given:

@@ -16,6 +16,7 @@ import warnings
 from dataclasses import dataclass, replace
 
 import joblib
+from sklearn import config_context, get_config
 
 from ...exceptions import CacheWarning
 from ...utils import compact_graphs
@@ -41,9 +42,15 @@ from ._timeout import watch_parent
 __all__ = ["PlansData", "run_plan", "run_plans"]
 
 
-def execute(task, data, cache_entry):
+def execute(task, data, cache_entry, config=None):
     """What a worker runs: a :class:`PlanTask`, with its own plan's context and part of ``data``
-    (the run's PlansData), then its cache entry; a list of results for a TaskBatch."""
+    (the run's PlansData), then its cache entry; a list of results for a TaskBatch.
+    ``config``: scikit-learn's configuration where the task was submitted (metadata routing
+    on, ...), which a worker thread or process does not inherit, as joblib's ``delayed`` of
+    ``sklearn.utils.parallel`` carries it."""
+    if config is not None:
+        with config_context(**config):
+            return execute(task, data, cache_entry)
     if isinstance(task, TaskBatch):
         return [execute(t, data, e) for t, e in zip(task.tasks, task.entries)]
     run = run_search_task if isinstance(task.task, SearchTask) else run_fit_task
@@ -169,7 +176,7 @@ class ThreadExecutor(_OneTaskPerWorker):
         self._running = {}
 
     def submit(self, task, cache_entry, priority=0):
-        future = self._pool.submit(execute, task, self.data, cache_entry)
+        future = self._pool.submit(execute, task, self.data, cache_entry, get_config())
         self._running[future] = task
 
     def wait(self):
@@ -303,7 +310,7 @@ class LokyExecutor(_OneTaskPerWorker):
         return len(self._running) + len(self._suspects) + len(self._resubmit)
 
     def submit(self, task, cache_entry, priority=0):
-        args = (task, self._shared.handle, cache_entry)
+        args = (task, self._shared.handle, cache_entry, get_config())
         if self.fit_timeout is None:
             future = self._pool.submit(execute, *args)
         else:  # the worker marks when it starts the task: a time limit counts from there
@@ -431,7 +438,7 @@ class DaskExecutor(_OneTaskPerWorker):
 
     def submit(self, task, cache_entry, priority=0):
         future = self.client.submit(
-            execute, task, self._data, cache_entry, pure=False, priority=priority
+            execute, task, self._data, cache_entry, get_config(), pure=False, priority=priority
         )
         self._running[future] = task
 
