@@ -248,7 +248,7 @@ def _fit(args, options):
                 f"model(s) on {len(datasets)} data set(s) (listed in each model's JSON, "
                 f"'failed_fits'); the first: model "
                 f"{first['model']!r}, data set {first['dataset']!r}{fold} ({first['phase']}): "
-                f"{first['error']}"
+                f"{first['error'].rstrip('.')}."
                 + ("" if args.allow_failures else " Pass --allow-failures to accept them.")
             ),
             file=sys.stderr,

@@ -14,6 +14,7 @@ from sklearn.utils.validation import _num_samples
 
 from ..model_selection._engine import check_cv_with_groups, given_splits, straddling_groups
 from ..utils import check_random_state, fill_doc, is_graph_data, read_graph_labels
+from ..utils._printing import decimals_for, number
 from ._duplicates import find_duplicates
 from ._permutation import (
     PERMUTATION_CONSTRAINTS,
@@ -75,11 +76,11 @@ class AuditResult:
                 f"sides of a split: {shown}{more}"
             )
         if self.permutation is not None and self.permutation.leaks:
-            p = self.permutation
+            p, shown = self.permutation, _shown(self.permutation)
             found.append(
-                f"permutation: on permuted labels the {p.scoring} is {p.permuted_mean:.3f} "
-                f"[{p.ci_low:.3f}, {p.ci_high:.3f}] ({100 * p.confidence:g}% {p.ci_method}), "
-                f"clearly above chance ({p.chance:.3f})"
+                f"permutation: on permuted labels the {p.scoring} is {shown(p.permuted_mean)} "
+                f"[{shown(p.ci_low)}, {shown(p.ci_high)}] ({100 * p.confidence:g}% "
+                f"{p.ci_method}), clearly above chance ({shown(p.chance)})"
             )
         if self.groups_on_both_sides is not None and self.groups_on_both_sides[0]:
             both, total = self.groups_on_both_sides
@@ -118,12 +119,13 @@ class AuditResult:
                 f"{len(d.straddling)} across a split"
             )
         if self.permutation is not None:
-            p = self.permutation
-            real = "" if p.estimate is None else f"real labels {p.estimate:.3f}; "
+            p, shown = self.permutation, _shown(self.permutation)
+            real = "" if p.estimate is None else f"real labels {shown(p.estimate)}; "
             lines.append(
-                f"  permutation : {p.scoring}: {real}permuted {p.permuted_mean:.3f} "
-                f"[{p.ci_low:.3f}, {p.ci_high:.3f}] ({100 * p.confidence:g}% {p.ci_method}) over "
-                f"{len(p.permuted_estimates)} permutations; chance {p.chance:.3f}"
+                f"  permutation : {p.scoring}: {real}permuted {shown(p.permuted_mean)} "
+                f"[{shown(p.ci_low)}, {shown(p.ci_high)}] ({100 * p.confidence:g}% "
+                f"{p.ci_method}) over {len(p.permuted_estimates)} permutations; chance "
+                f"{shown(p.chance)}"
             )
         if self.prefit is not None:
             names = ", ".join(s.name for s in self.prefit) or "none"
@@ -174,6 +176,16 @@ def _check_cv_splits_prepared(cv_given, cv, n_samples, n_prepared):
         "splitter that needs no groups, or a prepare that keeps the samples (resample inside "
         "the pipeline, with an imbalanced-learn sampler)."
     )
+
+
+def _shown(report):
+    """How the audit prints the numbers of a PermutationReport: to the precision their spread
+    allows, at least 3 decimals (scores of 1e-5 printed as -0.000 hid the gap it is about)."""
+    values = [report.estimate, report.permuted_mean, report.ci_low, report.ci_high, report.chance]
+    values = [v for v in values if v is not None]
+    spread = float(np.std(report.permuted_estimates))
+    decimals = decimals_for(values, [spread, report.ci_high - report.ci_low], minimum=3)
+    return lambda value: number(value, decimals)
 
 
 @validate_params(

@@ -6,7 +6,7 @@ import numbers
 import numpy as np
 
 from ..stats._checks import tie_level  # noqa: F401 - the reports' ties are the stats package's
-from ..utils._printing import missing
+from ..utils._printing import missing, pvalue  # noqa: F401 - the reports' p-values
 
 
 def direction(metric):
@@ -26,14 +26,6 @@ def failed_folds(n_failed, n_folds):
     'failed (1 of 3 folds)'
     """
     return f"failed ({n_failed} of {n_folds} folds)"
-
-
-def pvalue(value):
-    """A p-value with two significant digits; below 0.001 as "< 0.001"."""
-    if missing(value):
-        return "n/a"
-    value = float(value)
-    return "< 0.001" if value < 0.001 else f"{value:.2g}"
 
 
 def probability(value, decimals=3):

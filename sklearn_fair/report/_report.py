@@ -326,7 +326,8 @@ class NestedCVReport:
         else:
             p = pvalues[model]
             worse = p <= self.alpha
-        return Cell(f"{'worse' if worse else 'not shown worse'} (Holm p {pvalue(p)})")
+        p = pvalue(p, self.alpha)
+        return Cell(f"{'worse' if worse else 'not shown worse'} (Holm p {p})")
 
     def _pair_against(self, model, best):
         """``(Holm-adjusted p, whether best is shown better)`` of the pair of ``model`` and
@@ -558,7 +559,7 @@ class NestedCVReport:
                     num(f"{signed(row.difference, e)} {metric.name}"),
                     num(f"[{signed(row.ci_low, e)}, {signed(row.ci_high, e)}]"),
                     num(pvalue(row.pvalue)),
-                    num(pvalue(row.pvalue_holm)),
+                    num(pvalue(row.pvalue_holm, alpha)),
                     num(probability(row.probability_of_improvement, 2)),
                     Cell(row.verdict, emphasis="strong" if row.significant else None),
                 ]
@@ -832,7 +833,7 @@ class NestedCVReport:
                     num(signed(difference, e)),
                     num(f"[{signed(low, e)}, {signed(high, e)}]"),
                     num(pvalue(table["pvalue"][i])),
-                    num(pvalue(table["pvalue_holm"][i])),
+                    num(pvalue(table["pvalue_holm"][i], 1 - self.confidence)),
                     table["verdict"][i],
                 ]
             )

@@ -83,7 +83,7 @@ def comparison_text(results, *, confidence=0.95):
             f"  {a} - {b}: {signed(difference, e)} {metric}, "
             f"{level} interval [{signed(low, e)}, {signed(high, e)}] (Student t, {n_folds - 1} "
             f"df, corrected), p = {pvalue(table['pvalue'][i])}, Holm-adjusted p = "
-            f"{pvalue(table['pvalue_holm'][i])}"
+            f"{pvalue(table['pvalue_holm'][i], 1 - confidence)}"
         )
         verdict = table["verdict"][i]
         if verdict == NOT_DEMONSTRATED:
@@ -116,7 +116,7 @@ def verdict_sentence(comparison, metric, *, n_folds, confidence, decimals):
         numbers = (
             f"{a} - {b} = {signed(difference, e)} {metric}, {100 * confidence:g}% "
             f"interval [{signed(low, e)}, {signed(high, e)}], Holm-adjusted p = "
-            f"{pvalue(comparison['pvalue_holm'][0])}"
+            f"{pvalue(comparison['pvalue_holm'][0], 1 - confidence)}"
         )
         if shown[0]:
             return f"{ranked[0][0]} is better than {ranked[0][1]} {where} ({numbers})."

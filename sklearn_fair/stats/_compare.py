@@ -8,7 +8,7 @@ from itertools import combinations
 import numpy as np
 from sklearn.utils._param_validation import StrOptions, validate_params
 
-from ..utils._printing import decimals_for, number, signed
+from ..utils._printing import decimals_for, number, pvalue, signed
 from ..utils._scaling import mean_of, scaled_pair
 from ._checks import CONFIDENCE, check_same_splits, equal_differences
 from ._paired import corrected_resampled_ttest, holm, paired_ttest
@@ -102,7 +102,7 @@ class ComparisonResult:
             f"({number(row['mean_a'], decimals)} vs {number(row['mean_b'], decimals)}), "
             f"{level} interval [{signed(row['ci_low'], decimals)}, "
             f"{signed(row['ci_high'], decimals)}], p = {row['pvalue']:.3g}, "
-            f"Holm p = {row['pvalue_holm']:.3g}"
+            f"Holm p = {pvalue(row['pvalue_holm'], 1 - self.confidence, digits=3, floor=None)}"
         )
         verdict = row["verdict"]
         if verdict != NOT_DEMONSTRATED:

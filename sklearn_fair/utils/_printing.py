@@ -57,6 +57,31 @@ def _off_whole_numbers(value, decimals):
     return decimals
 
 
+def pvalue(value, alpha=None, digits=2, floor=0.001):
+    """A p-value with ``digits`` significant digits, more where fewer would put it on the other
+    side of ``alpha`` (the level it is decided at), or on it: 0.05004 is not "0.05" beside
+    "difference not demonstrated"; below ``floor`` (None: none) as "< 0.001".
+
+    Examples
+    --------
+    >>> pvalue(0.05004), pvalue(0.05004, alpha=0.05), pvalue(0.0123, alpha=0.05)
+    ('0.05', '0.05004', '0.012')
+    """
+    if missing(value):
+        return "n/a"
+    value = float(value)
+    if floor is not None and value < floor:
+        return f"< {floor:g}"
+    for shown in range(digits, 17):
+        text = f"{value:.{shown}g}"
+        printed = float(text)
+        if alpha is None or printed == value:
+            return text
+        if (printed <= alpha) == (value <= alpha) and printed != alpha:
+            return text
+    return repr(value)
+
+
 def missing(value):
     """Whether ``value`` is None, NaN or infinite (printed as "n/a")."""
     if value is None:

@@ -148,6 +148,27 @@ def test_dry_run_fits_almost_nothing_and_states_its_basis(tmp_path, monkeypatch)
     assert not (tmp_path / "out" / "models").exists()
 
 
+def test_the_wall_time_at_n_jobs_minus_one_divides_by_every_core(tmp_path, monkeypatch):
+    # -1 was counted as one worker (max(n_jobs, 1)): the wall time of every core as that of one
+    import joblib
+
+    from sklearn_fair.experiment._counting import _dryrun
+    from sklearn_fair.experiment._counting._estimate import Estimate
+
+    path = tmp_path / "e.toml"
+    path.write_text(
+        BASE.replace("PROTOCOL", "outer_cv = 3\nn_refits = 1").replace("ESTIMATOR", KNN[1])
+    )
+    cores = {-1: 8}
+    real = joblib.effective_n_jobs
+    monkeypatch.setattr(joblib, "effective_n_jobs", lambda n=-1: cores.get(n) or real(n))
+    # an hour of one worker's compute (the estimate itself is tested above)
+    hour = Estimate(3600.0, 3000.0, 4000.0, "a stand-in")
+    monkeypatch.setattr(_dryrun, "estimate_compute", lambda *args, **kwargs: hour)
+    report = dry_run(path, n_jobs=-1)
+    assert "all models: 60.0 min (1 core-hours); about 7.5 min wall at n_jobs=-1" in report.text
+
+
 def test_cli_dry_run(tmp_path, capsys):
     text = BASE.replace("PROTOCOL", "outer_cv = 3\nn_refits = 1")
     path = tmp_path / "e.toml"

@@ -95,3 +95,17 @@ def test_the_groups_note_only_when_groups_were_given(data):
     note = "groups are not passed through a prepare that changes the samples"
     assert without.resampled_before_split and note not in without.notes
     assert grouped.resampled_before_split and note in grouped.notes
+
+
+def test_the_printed_audit_shows_small_scores_to_their_precision():
+    # an MSE of 1.5e-8 against 1.5e-5 on permuted labels printed "-0.000; permuted -0.000",
+    # hiding the gap the check is about
+    from sklearn_fair.leakage import AuditResult, PermutationReport
+
+    permuted = np.array([-2.0e-5, -1.0e-5])
+    report = PermutationReport(
+        "neg_mean_squared_error", -1.6e-5, -1.5e-8, permuted, -2.2e-5, -8.2e-6, 0.95, 0.05, "t"
+    )
+    text = str(AuditResult(None, report, None, 60, None, [], None))
+    assert "real labels -1.5000e-08; permuted -1.5000e-05 [-2.2000e-05, -8.2000e-06]" in text
+    assert "-0.000" not in text

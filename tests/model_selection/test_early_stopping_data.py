@@ -116,3 +116,15 @@ def test_a_pipeline_that_would_pass_x_val_untransformed_is_refused():
             NestedCV(Pipeline(shifted), grid, **options).fit(X_, y_)
         listed = Pipeline(shifted, transform_input=["X_val"])
         assert np.isfinite(NestedCV(listed, grid, **options).fit(X_, y_).outer_scores_).all()
+        # what each candidate makes decides, and a Pipeline as the last step too
+        from sklearn.preprocessing import StandardScaler
+
+        plain = Pipeline([("s", "passthrough"), ("hgb", model)])
+        with pytest.raises(ValueError, match=r"steps \['s'\] transform X"):
+            NestedCV(plain, {"s": [StandardScaler()]}, **options).fit(X_, y_)
+        scaled = Pipeline([("s", StandardScaler()), ("hgb", model)])
+        fitted = NestedCV(scaled, {"s": ["passthrough"]}, **options).fit(X_, y_)
+        assert np.isfinite(fitted.outer_scores_).all()
+        inner = Pipeline([("id", "passthrough"), ("p", Pipeline(shifted))])
+        with pytest.raises(ValueError, match=r"steps \['p__shift'\] transform X"):
+            NestedCV(inner, {"p__hgb__learning_rate": [0.1]}, **options).fit(X_, y_)

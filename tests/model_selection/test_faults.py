@@ -90,12 +90,15 @@ def test_a_cached_fit_that_ran_over_a_new_fit_timeout_is_run_again_under_it(tmp_
             warnings.simplefilter("ignore", FitFailedWarning)
             return model.fit(X, y)
 
-    run(tmp_path, None)
+    first = run(tmp_path, None)
     served, reference = run(tmp_path, 0.5), run(None, 0.5)
     assert len(reference.failed_tasks_) == 6
     assert [t["key"] for t in served.failed_tasks_] == [t["key"] for t in reference.failed_tasks_]
     assert served.best_params_per_fold_ == reference.best_params_per_fold_
     assert served.cache_info_["hits"] > 0  # the fast fits still came from the cache
+    # and the slow ones, run again, are not counted as hits too: each task once
+    n_tasks = served.cache_info_["hits"] + served.cache_info_["computed"]
+    assert n_tasks == first.cache_info_["computed"] and first.cache_info_["hits"] == 0
 
 
 class BlockThenTick(ClassifierMixin, BaseEstimator):

@@ -109,6 +109,12 @@ def test_unknown_parameter_message_lists_the_valid_names():
         NestedCV(DecisionTreeClassifier(), {"C": [1.0]}).fit(X, y)
     assert str(raised.value).count("Valid parameters are") == 1
     assert ".." not in str(raised.value)
+    # where scikit-learn lists a step's own names, the names a grid can set follow
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.pipeline import Pipeline
+
+    with pytest.raises(ValueError, match=r"The names a grid can set are: \['clf', 'clf__C'"):
+        NestedCV(Pipeline([("clf", LogisticRegression())]), {"clf__Cc": [1.0]}).fit(X, y)
 
 
 def test_invalid_outer_split_is_an_invalid_split_error():

@@ -82,3 +82,17 @@ def test_signed_keeps_the_sign_of_a_value_that_rounds_to_zero(value, decimals):
 
 def test_signed_prints_zero_without_a_sign():
     assert signed(0.0, 3) == "0.000" and signed(-0.0, 3) == "0.000"
+
+
+@pytest.mark.parametrize("alpha", [0.05, 0.01, 0.1])
+def test_a_p_value_is_printed_on_its_side_of_the_level(alpha):
+    # 0.05004 printed "0.05" beside "difference not demonstrated" at level 0.05: the rule
+    # p <= alpha read on the printed number said demonstrated
+    from sklearn_fair.utils._printing import pvalue
+
+    steps = [1e-9, 1e-7, 1e-5, 4e-5, 1e-4, 4.9e-4, 2e-3]
+    for value in [alpha + d for d in steps] + [alpha - d for d in steps] + [alpha]:
+        text = pvalue(value, alpha)
+        assert (float(text) <= alpha) == (value <= alpha), (value, text)
+        assert float(text) != alpha or value == alpha, (value, text)
+    assert pvalue(0.0123, alpha=0.05) == "0.012"  # two digits where they are enough

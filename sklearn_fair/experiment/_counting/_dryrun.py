@@ -4,6 +4,8 @@ import os
 import warnings
 from dataclasses import dataclass, field
 
+import joblib
+
 from .._reading._config import load_config
 from .._reading._data import load_datasets
 from .._reading._text import neutral
@@ -165,7 +167,8 @@ def dry_run(
         Time short fits to estimate the compute; False only counts (and reads only the
         labels of graph data).
     n_jobs : int, default=None
-        Workers the wall time is divided by; None uses the file's ``n_jobs``.
+        Workers the wall time is divided by (negative as joblib counts them: -1 every core);
+        None uses the file's ``n_jobs``.
     n_timed : int, default=3
         Candidates timed per model.
     sample_size : int, default=128
@@ -270,6 +273,8 @@ def dry_run(
     else:
         lines.append(f"Total: {result.total_fits} fits.")
     if timed:
+        # n_jobs=-1 is every core, as joblib counts it: the wall time divides by that
+        workers = max(1, joblib.effective_n_jobs(n_jobs))
         lines += ["", f"Estimated compute (seconds of one worker; wall time at n_jobs={n_jobs}):"]
         total, estimated = 0.0, {}
         for (dataset, model), plan in plans.items():
@@ -288,14 +293,14 @@ def dry_run(
             lines.append(
                 f"  {label}: {format_seconds(estimate.seconds)} "
                 f"(range {format_seconds(estimate.low)} to {format_seconds(estimate.high)}), "
-                f"about {format_seconds(estimate.seconds / max(n_jobs, 1))} wall at "
+                f"about {format_seconds(estimate.seconds / workers)} wall at "
                 f"n_jobs={n_jobs}"
             )
             lines.append(f"    based on: {neutral(estimate.basis)}.")
         missing = [k for k, e in result.estimates.items() if e.seconds is None]
         lines.append(
             f"  all models: {format_seconds(total)} ({total / 3600:.3g} core-hours); "
-            f"about {format_seconds(total / max(n_jobs, 1))} wall at n_jobs={n_jobs}, if "
+            f"about {format_seconds(total / workers)} wall at n_jobs={n_jobs}, if "
             "every worker is kept busy"
             + (f"; {len(missing)} model(s) without an estimate are not in it." if missing else ".")
         )

@@ -73,8 +73,15 @@ def check_candidate_names(estimator, candidates, owner):
             valid = sorted(estimator.get_params(deep=True))
             bad = sorted(set(candidate) - set(valid)) or sorted(candidate)
             said = str(exc).rstrip(".")
-            # scikit-learn's set_params lists them itself: once is enough
-            listed = "" if "Valid parameters are" in said else f". Valid parameters are: {valid}"
+            # scikit-learn's set_params lists them itself, the step's own where the estimator
+            # nests others: listed again only where the names the grid takes are more
+            shallow = set(valid) == set(estimator.get_params(deep=False))
+            if "Valid parameters are" not in said:
+                listed = f". Valid parameters are: {valid}"
+            elif shallow:
+                listed = ""
+            else:
+                listed = f". The names a grid can set are: {valid}"
             raise ValueError(
                 f"Invalid parameter {bad[0]!r} in the search space of {owner} for estimator "
                 f"{type(estimator).__name__}: {said}{listed}."

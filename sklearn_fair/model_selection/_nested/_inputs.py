@@ -123,20 +123,35 @@ def _fit_takes_validation_data(estimator):
     return "X_val" in accepted and "y_val" in accepted
 
 
-def _steps_transforming_before(pipeline):
+def _steps_transforming_before(pipeline, prefix=""):
     """The names of a Pipeline's steps before its last that transform X, where it routes
-    ``X_val`` as given (its ``transform_input`` does not list it); [] for anything else. A
-    sampler (``fit_resample``, no ``transform``) changes no feature."""
+    ``X_val`` as given (its ``transform_input`` does not list it), and those of a Pipeline
+    that is its last step (whose own ``transform_input`` decides for its steps); [] for
+    anything else. A sampler (``fit_resample``, no ``transform``) changes no feature."""
     steps = getattr(pipeline, "steps", None)
-    if not isinstance(steps, list) or len(steps) < 2:
+    if not isinstance(steps, list) or not steps:
         return []
-    if "X_val" in (getattr(pipeline, "transform_input", None) or ()):
-        return []
-    return [
-        name
-        for name, step in steps[:-1]
-        if step is not None and step != "passthrough" and hasattr(step, "transform")
-    ]
+    found = []
+    if "X_val" not in (getattr(pipeline, "transform_input", None) or ()):
+        found = [
+            prefix + name
+            for name, step in steps[:-1]
+            if step is not None and step != "passthrough" and hasattr(step, "transform")
+        ]
+    name, last = steps[-1]
+    return found + _steps_transforming_before(last, f"{prefix}{name}__")
+
+
+def _untransformed_validation_data(estimator, candidates):
+    """The transforming steps of the first model (``estimator``, or each of its
+    ``candidates`` set on it) that early-stops on ``X_val`` which would reach it untransformed
+    (:func:`_steps_transforming_before`); [] where none would."""
+    models = [configure(estimator, c) for c in candidates] if candidates else [estimator]
+    for model in models:
+        transforming = _steps_transforming_before(model)
+        if transforming and consumes_validation_data(model):
+            return transforming
+    return []
 
 
 def early_stopping_policy(mode, estimator, search, owner, fit_params=(), candidates=()):
@@ -160,7 +175,7 @@ def early_stopping_policy(mode, estimator, search, owner, fit_params=(), candida
             f"y_val, but {type(estimator).__name__}.fit does not take them (or its early "
             "stopping is off). Use early_stopping_split='estimator'."
         )
-    transforming = _steps_transforming_before(estimator) if consumes else []
+    transforming = _untransformed_validation_data(estimator, candidates) if consumes else []
     if transforming:
         raise ValueError(
             f"{owner} would hand the validation rows as X_val to the last step of "

@@ -8,6 +8,7 @@ runs next. A task that kills its worker is recorded as failed while the run fini
 import concurrent.futures
 import copy
 import functools
+import importlib
 import os
 import tempfile
 import time
@@ -42,12 +43,18 @@ from ._timeout import watch_parent
 __all__ = ["PlansData", "run_plan", "run_plans"]
 
 
-def execute(task, data, cache_entry, config=None):
+def execute(task, data, cache_entry, config=None, filters=None):
     """What a worker runs: a :class:`PlanTask`, with its own plan's context and part of ``data``
     (the run's PlansData), then its cache entry; a list of results for a TaskBatch.
     ``config``: scikit-learn's configuration where the task was submitted (metadata routing
-    on, ...), which a worker thread or process does not inherit, as joblib's ``delayed`` of
-    ``sklearn.utils.parallel`` carries it."""
+    on, ...), which a worker thread or process does not inherit; ``filters``: the warning
+    filters there, which a worker process does not inherit (a warning the user turned into an
+    error fails the fit, as in the caller's process), both as joblib's ``delayed`` of
+    ``sklearn.utils.parallel`` carries them."""
+    if filters is not None:
+        with warnings.catch_warnings():
+            _set_filters(filters)
+            return execute(task, data, cache_entry, config)
     if config is not None:
         with config_context(**config):
             return execute(task, data, cache_entry)
@@ -60,6 +67,34 @@ def execute(task, data, cache_entry, config=None):
         if error:
             result["cache_error"] = error
     return result
+
+
+def _portable_filters():
+    """This process's warning filters, each category by its module and name (a category the
+    user defined in a module that a worker cannot import is left out there, not a broken
+    pool)."""
+    return [
+        (action, message, (category.__module__, category.__qualname__), module, lineno)
+        for action, message, category, module, lineno in warnings.filters
+    ]
+
+
+def _set_filters(filters):
+    """Make ``filters`` (:func:`_portable_filters` of another process) this process's, in
+    order, but for those whose category this process cannot import."""
+    warnings.resetwarnings()
+    for action, message, (module_name, name), module, lineno in filters:
+        try:
+            category = importlib.import_module(module_name)
+            for part in name.split("."):
+                category = getattr(category, part)
+        except Exception:  # noqa: BLE001 - whatever stops the import: the filter is left out
+            continue
+        pattern = {
+            "message": getattr(message, "pattern", message) or "",
+            "module": getattr(module, "pattern", module) or "",
+        }
+        warnings.filterwarnings(action, category=category, lineno=lineno, append=True, **pattern)
 
 
 def _failure(task, message):
@@ -310,7 +345,7 @@ class LokyExecutor(_OneTaskPerWorker):
         return len(self._running) + len(self._suspects) + len(self._resubmit)
 
     def submit(self, task, cache_entry, priority=0):
-        args = (task, self._shared.handle, cache_entry, get_config())
+        args = (task, self._shared.handle, cache_entry, get_config(), _portable_filters())
         if self.fit_timeout is None:
             future = self._pool.submit(execute, *args)
         else:  # the worker marks when it starts the task: a time limit counts from there
@@ -438,7 +473,14 @@ class DaskExecutor(_OneTaskPerWorker):
 
     def submit(self, task, cache_entry, priority=0):
         future = self.client.submit(
-            execute, task, self._data, cache_entry, get_config(), pure=False, priority=priority
+            execute,
+            task,
+            self._data,
+            cache_entry,
+            get_config(),
+            _portable_filters(),
+            pure=False,
+            priority=priority,
         )
         self._running[future] = task
 
@@ -531,7 +573,8 @@ class _Cache:
         if cached is not None and self.fit_timeout is not None:
             took = cached["fit_time"] + cached["score_time"]
             if took > self.fit_timeout:
-                cached = None  # it ran over this run's limit: run it again under the limit
+                # it ran over this run's limit: run it again under the limit (not a hit)
+                cached, self.cache.hits = None, self.cache.hits - 1
         if self.cache.write_failed or not self.cache.writable:
             # stored entries stay valid (each is checked against its key); only writing stops
             return cached, None
