@@ -183,7 +183,9 @@ def _shown(report):
     allows, at least 3 decimals (scores of 1e-5 printed as -0.000 hid the gap it is about)."""
     values = [report.estimate, report.permuted_mean, report.ci_low, report.ci_high, report.chance]
     values = [v for v in values if v is not None]
-    spread = float(np.std(report.permuted_estimates))
+    permuted = np.asarray(report.permuted_estimates, dtype=float)
+    with np.errstate(over="ignore", invalid="ignore"):  # 1e300s: an infinite spread, ignored
+        spread = float(np.std(permuted)) if permuted.size else 0.0
     decimals = decimals_for(values, [spread, report.ci_high - report.ci_low], minimum=3)
     return lambda value: number(value, decimals)
 

@@ -72,12 +72,15 @@ def pvalue(value, alpha=None, digits=2, floor=0.001):
     value = float(value)
     if floor is not None and value < floor:
         return f"< {floor:g}"
+    # the level as the reader sees it beside the verdict (1 - 0.9 prints as 0.1)
+    level = None if alpha is None else float(f"{alpha:g}")
     for shown in range(digits, 17):
         text = f"{value:.{shown}g}"
-        printed = float(text)
-        if alpha is None or printed == value:
+        if alpha is None:
             return text
-        if (printed <= alpha) == (value <= alpha) and printed != alpha:
+        printed = float(text)
+        same_side = (printed <= level) == (value <= alpha)
+        if same_side and (printed != level or value == level):
             return text
     return repr(value)
 

@@ -167,6 +167,8 @@ def test_the_wall_time_at_n_jobs_minus_one_divides_by_every_core(tmp_path, monke
     monkeypatch.setattr(_dryrun, "estimate_compute", lambda *args, **kwargs: hour)
     report = dry_run(path, n_jobs=-1)
     assert "all models: 60.0 min (1 core-hours); about 7.5 min wall at n_jobs=-1" in report.text
+    with pytest.raises(ValueError, match="'n_jobs' parameter of dry_run must be a non-zero"):
+        dry_run(path, n_jobs=0)
 
 
 def test_cli_dry_run(tmp_path, capsys):

@@ -109,3 +109,10 @@ def test_the_printed_audit_shows_small_scores_to_their_precision():
     text = str(AuditResult(None, report, None, 60, None, [], None))
     assert "real labels -1.5000e-08; permuted -1.5000e-05 [-2.2000e-05, -8.2000e-06]" in text
     assert "-0.000" not in text
+    # scores near the largest float: their spread overflows, silently (no RuntimeWarning)
+    huge = PermutationReport(
+        "neg_mse", 0.0, -3e300, np.array([-1e300, -2e300]), -2e300, -1e300, 0.95, 0.0, "t"
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert "permuted -1.5000e+300" in str(AuditResult(None, huge, None, 60, None, [], None))

@@ -96,3 +96,5 @@ def test_a_p_value_is_printed_on_its_side_of_the_level(alpha):
         assert (float(text) <= alpha) == (value <= alpha), (value, text)
         assert float(text) != alpha or value == alpha, (value, text)
     assert pvalue(0.0123, alpha=0.05) == "0.012"  # two digits where they are enough
+    # at a level printed as 0.05 (1 - 0.95 is 0.050000000000000044), a p of 0.05 is on it
+    assert pvalue(0.05, alpha=1 - 0.95) == "0.05"

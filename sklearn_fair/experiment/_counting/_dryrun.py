@@ -213,6 +213,11 @@ def dry_run(
         limits=limits,
     )
     n_jobs = config.n_jobs if n_jobs is None else n_jobs
+    if n_jobs == 0:  # as joblib, the CLI and the experiment file refuse it
+        raise ValueError(
+            "The 'n_jobs' parameter of dry_run must be a non-zero int (negative: as joblib "
+            "counts them, -1 every core) or None. Got 0 instead."
+        )
     problems = {}
     loaded = load_datasets(config, labels_only=not timing, problems=problems)
     plans = check_before_fit(config, loaded)

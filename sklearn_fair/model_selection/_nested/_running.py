@@ -50,10 +50,11 @@ def execute(task, data, cache_entry, config=None, filters=None):
     on, ...), which a worker thread or process does not inherit; ``filters``: the warning
     filters there, which a worker process does not inherit (a warning the user turned into an
     error fails the fit, as in the caller's process), both as joblib's ``delayed`` of
-    ``sklearn.utils.parallel`` carries them."""
-    if filters is not None:
+    ``sklearn.utils.parallel`` carries them: ``(the caller's process id, the filters)``, set
+    only in another process (the caller's threads share its filters)."""
+    if filters is not None and filters[0] != os.getpid():
         with warnings.catch_warnings():
-            _set_filters(filters)
+            _set_filters(filters[1])
             return execute(task, data, cache_entry, config)
     if config is not None:
         with config_context(**config):
@@ -70,25 +71,38 @@ def execute(task, data, cache_entry, config=None, filters=None):
 
 
 def _portable_filters():
-    """This process's warning filters, each category by its module and name (a category the
-    user defined in a module that a worker cannot import is left out there, not a broken
-    pool)."""
-    return [
+    """This process's id and warning filters (those of the context in force, where Python
+    keeps them per context), each category by its module and name (a category the user
+    defined in a module that a worker cannot import is left out there, not a broken pool)."""
+    in_force = getattr(warnings, "_get_filters", lambda: warnings.filters)()
+    return os.getpid(), [
         (action, message, (category.__module__, category.__qualname__), module, lineno)
-        for action, message, category, module, lineno in warnings.filters
+        for action, message, category, module, lineno in in_force
     ]
 
 
-def _set_filters(filters):
-    """Make ``filters`` (:func:`_portable_filters` of another process) this process's, in
-    order, but for those whose category this process cannot import."""
-    warnings.resetwarnings()
-    for action, message, (module_name, name), module, lineno in filters:
+@functools.lru_cache(maxsize=512)
+def _category(module_name, name):
+    """The warning class named, imported under no filter of the caller's (whose error filter
+    would stop a module that warns as it loads), once per worker; None where it cannot be."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
         try:
             category = importlib.import_module(module_name)
             for part in name.split("."):
                 category = getattr(category, part)
         except Exception:  # noqa: BLE001 - whatever stops the import: the filter is left out
+            return None
+    return category if isinstance(category, type) and issubclass(category, Warning) else None
+
+
+def _set_filters(filters):
+    """Make ``filters`` (:func:`_portable_filters` of another process) this process's, in
+    order, but for those whose category this process cannot import."""
+    categories = [_category(*named) for _, _, named, _, _ in filters]
+    warnings.resetwarnings()
+    for (action, message, _, module, lineno), category in zip(filters, categories):
+        if category is None:
             continue
         pattern = {
             "message": getattr(message, "pattern", message) or "",
