@@ -32,6 +32,7 @@ from ..stats._checks import (
     POSITIVE,
     check_same_splits,
     equal_differences,
+    tie_level,
 )
 from ..stats._normalize import normalize_scores
 from ..utils import RANDOM_STATE_CONSTRAINTS, IntervalNotBool, fill_doc, install_hint
@@ -41,7 +42,7 @@ from ..utils._scaling import mean_of, scaled_pair, std_of
 from ..utils._stacklevel import external_stacklevel
 from ._artefact import load_cells, read_document, save_document, to_latex
 from ._card import card_of
-from ._format import failed_folds, selection_counts, tie_level
+from ._format import failed_folds, selection_counts
 from ._report import NestedCVReport
 from ._results import (
     DOCS,

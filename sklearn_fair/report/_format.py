@@ -5,8 +5,7 @@ import numbers
 
 import numpy as np
 
-from ..stats._checks import tie_level  # noqa: F401 - the reports' ties are the stats package's
-from ..utils._printing import missing, pvalue  # noqa: F401 - the reports' p-values
+from ..utils._printing import missing
 
 
 def direction(metric):

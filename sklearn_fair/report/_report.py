@@ -17,16 +17,15 @@ from scipy.stats import rankdata
 
 from ..exceptions import SplitsMismatchError, UnequalBudgetWarning
 from ..stats._bounds import metric_range
-from ..utils._printing import decimals_for, interval_decimals, number, signed
+from ..stats._checks import tie_level
+from ..utils._printing import decimals_for, interval_decimals, number, pvalue, signed
 from ..utils._scaling import mean_of
 from ._format import (
     failed_folds,
     param_columns,
     probability,
-    pvalue,
     selection_counts,
     short_names,
-    tie_level,
 )
 from ._html import render
 from ._integrity import _is_number

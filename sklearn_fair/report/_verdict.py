@@ -1,9 +1,9 @@
 """Which model is better, in words: a report's verdict in one sentence, and comparison_text."""
 
 from ..stats._compare import NOT_DEMONSTRATED  # compare()'s verdict when Holm does not reject
-from ..utils._printing import decimals_for, interval_decimals, signed
+from ..utils._printing import decimals_for, interval_decimals, pvalue, signed
 from ..utils._scaling import mean_of, std_of
-from ._format import direction, pvalue
+from ._format import direction
 from ._results import (
     as_results,
     compare_results,
