@@ -44,6 +44,8 @@ VERIFY = ("raise", "warn")
 # as written; JSON keeps floats exactly).
 _RTOL = 1e-9
 _METRIC_FIELDS = {"name", "scoring", "sign", "note"}
+#: The tuning budget's counts a saved result records (``budget``): its folds do not say them.
+BUDGET_COUNTS = ("n_candidates", "n_inner_fits", "n_searches")
 
 
 def _is_number(value):
@@ -378,7 +380,7 @@ def _check_fields(result, findings, where):
     budget = result.get("budget")
     if budget is not None and not (
         isinstance(budget, Mapping)
-        and set(budget) <= {"n_candidates", "n_inner_fits", "n_searches"}
+        and set(budget) <= set(BUDGET_COUNTS)
         and all(_is_index(value) and value >= 0 for value in budget.values())
     ):
         findings.broken.append(f"{where}has a budget that is not counts of candidates and fits")

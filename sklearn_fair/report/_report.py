@@ -18,7 +18,7 @@ from scipy.stats import rankdata
 from ..exceptions import SplitsMismatchError, UnequalBudgetWarning
 from ..stats._bounds import metric_range
 from ..stats._checks import tie_level
-from ..utils._printing import decimals_for, interval_decimals, number, pvalue, signed
+from ..utils._printing import decimals_for, number, pvalue, signed, signed_difference
 from ..utils._scaling import mean_of
 from ._format import (
     failed_folds,
@@ -550,13 +550,13 @@ class NestedCVReport:
                     [*([] if self._one else [row.dataset]), row.model, *[""] * 5, row.verdict]
                 )
                 continue
-            e = interval_decimals(row.ci_low, row.ci_high, d)  # the interval's own digits
+            difference, interval = signed_difference(row.difference, row.ci_low, row.ci_high, d)
             section.rows.append(
                 [
                     *([] if self._one else [row.dataset]),
                     row.model,
-                    num(f"{signed(row.difference, e)} {metric.name}"),
-                    num(f"[{signed(row.ci_low, e)}, {signed(row.ci_high, e)}]"),
+                    num(f"{difference} {metric.name}"),
+                    num(interval),
                     num(pvalue(row.pvalue)),
                     num(pvalue(row.pvalue_holm, alpha)),
                     num(probability(row.probability_of_improvement, 2)),
@@ -824,13 +824,13 @@ class NestedCVReport:
             paragraphs=paragraphs,
         )
         for i, (a, b, difference, low, high) in enumerate(printed_pairs(table, metric)):
-            e = interval_decimals(low, high, d)  # the interval's own digits
+            printed, interval = signed_difference(difference, low, high, d)
             section.rows.append(
                 [
                     a,
                     b,
-                    num(signed(difference, e)),
-                    num(f"[{signed(low, e)}, {signed(high, e)}]"),
+                    num(printed),
+                    num(interval),
                     num(pvalue(table["pvalue"][i])),
                     num(pvalue(table["pvalue_holm"][i], 1 - self.confidence)),
                     table["verdict"][i],

@@ -19,6 +19,7 @@ from ..utils._random import named_generator, seed_root
 from ..utils._scaling import mean_of
 from ._integrity import (
     BENCHMARK_FORMAT,
+    BUDGET_COUNTS,
     RESULT_FORMAT,
     RESULT_VERSION,
     verify_result,
@@ -518,10 +519,6 @@ def refits_of(fold):
     failed, whose ``test_scores`` hold a placeholder), else one a test score."""
     seeds = fold.get("refit_seeds")
     return len(seeds) if isinstance(seeds, list) else len(fold.get("test_scores") or [0])
-
-
-#: The tuning budget's counts a saved result records (``budget``): its folds do not say them.
-BUDGET_COUNTS = ("n_candidates", "n_inner_fits", "n_searches")
 
 
 def _saved_budget(folds, recorded=None):

@@ -1,7 +1,7 @@
 """Which model is better, in words: a report's verdict in one sentence, and comparison_text."""
 
 from ..stats._compare import NOT_DEMONSTRATED  # compare()'s verdict when Holm does not reject
-from ..utils._printing import decimals_for, interval_decimals, pvalue, signed
+from ..utils._printing import decimals_for, pvalue, signed_difference
 from ..utils._scaling import mean_of, std_of
 from ._format import direction
 from ._results import (
@@ -78,10 +78,10 @@ def comparison_text(results, *, confidence=0.95):
     # the report's digits: two significant digits of the smallest std of the fold scores
     d = decimals_for([mean_of(m.scores) for m in models], [std_of(m.scores) for m in models])
     for i, (a, b, difference, low, high) in enumerate(printed_pairs(table, metric)):
-        e = interval_decimals(low, high, d)  # and two significant digits of the interval's width
+        printed, interval = signed_difference(difference, low, high, d)
         lines.append(
-            f"  {a} - {b}: {signed(difference, e)} {metric}, "
-            f"{level} interval [{signed(low, e)}, {signed(high, e)}] (Student t, {n_folds - 1} "
+            f"  {a} - {b}: {printed} {metric}, "
+            f"{level} interval {interval} (Student t, {n_folds - 1} "
             f"df, corrected), p = {pvalue(table['pvalue'][i])}, Holm-adjusted p = "
             f"{pvalue(table['pvalue_holm'][i], 1 - confidence)}"
         )
@@ -112,10 +112,10 @@ def verdict_sentence(comparison, metric, *, n_folds, confidence, decimals):
     method = f"(corrected t-tests, Holm-adjusted at level {1 - confidence:.3g})"
     if n == 1:
         ((a, b, difference, low, high),) = printed_pairs(comparison, metric)
-        e = interval_decimals(low, high, decimals)
+        printed, interval = signed_difference(difference, low, high, decimals)
         numbers = (
-            f"{a} - {b} = {signed(difference, e)} {metric}, {100 * confidence:g}% "
-            f"interval [{signed(low, e)}, {signed(high, e)}], Holm-adjusted p = "
+            f"{a} - {b} = {printed} {metric}, {100 * confidence:g}% "
+            f"interval {interval}, Holm-adjusted p = "
             f"{pvalue(comparison['pvalue_holm'][0], 1 - confidence)}"
         )
         if shown[0]:

@@ -175,6 +175,20 @@ def interval_decimals(low, high, decimals):
     return int(min(max(decimals, 1 - math.floor(math.log10(width))), MAX_DECIMALS))
 
 
+def signed_difference(difference, low, high, decimals):
+    """A difference and its interval ``[low, high]`` as printed, ``(difference, "[low,
+    high]")``, signed, with :func:`interval_decimals` of them: the one way the verdicts and
+    the comparison tables print them.
+
+    Examples
+    --------
+    >>> signed_difference(9.1e-05, -0.00049, 0.00067, 3)
+    ('+0.0001', '[-0.0005, +0.0007]')
+    """
+    e = interval_decimals(low, high, decimals)
+    return signed(difference, e), f"[{signed(low, e)}, {signed(high, e)}]"
+
+
 #: What a Markdown renderer would read as HTML: a tag, a comment, an autolink (``<`` before a
 #: letter, ``/``, ``!`` or ``?``) or an entity (``&name;``, ``&#38;``).
 _HTML_START = re.compile(r"<(?=[A-Za-z/!?])|&(?=#?\w+;)")
