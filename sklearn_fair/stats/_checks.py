@@ -8,7 +8,7 @@ import numpy as np
 
 from ..exceptions import SplitsMismatchError
 from ..utils import IntervalNotBool, install_hint
-from ..utils._printing import decimals_for, number
+from ..utils._printing import decimals_for, interval_decimals, number
 
 #: A confidence level or a probability, strictly between 0 and 1.
 CONFIDENCE = IntervalNotBool(numbers.Real, 0, 1, closed="neither")
@@ -250,7 +250,9 @@ class LowHigh(AsDict):
     and prints as ``95% interval [low, high] (description)``."""
 
     def __str__(self):
-        decimals = decimals_for([self.low, self.high], minimum=4)
+        decimals = interval_decimals(
+            self.low, self.high, decimals_for([self.low, self.high], minimum=4)
+        )
         low, high = number(self.low, decimals), number(self.high, decimals)
         return f"{100 * self.confidence:g}% interval [{low}, {high}] ({self.description})"
 

@@ -17,6 +17,7 @@ from scipy import stats as _scipy_stats
 from sklearn.utils._param_validation import StrOptions, validate_params
 
 from ..exceptions import SklearnFairWarning
+from ..utils._printing import pvalue
 from ..utils._stacklevel import external_stacklevel
 from ._checks import CONFIDENCE, require_stats_extra, rounding_tolerance, tie_level
 from ._paired import paired_ttest
@@ -101,11 +102,18 @@ class MultipleComparison:
     def paragraph(self):
         """One paragraph that a methods section can quote: the checks, the choice, the result."""
         k, level = len(self.models), f"{self.alpha:g}"
+
+        def shown(value, alpha=self.alpha):  # on its side of the level it is decided at
+            return pvalue(value, alpha, digits=3, floor=None)
+
         non_normal = [m for m, p in self.normality_pvalues.items() if p < self.normality_alpha]
         if non_normal:
             normality = (
                 f"rejected normality for {_listed(non_normal)} (p = "
-                f"{', '.join(f'{self.normality_pvalues[m]:.3g}' for m in non_normal)})"
+                + ", ".join(
+                    shown(self.normality_pvalues[m], self.normality_alpha) for m in non_normal
+                )
+                + ")"
             )
         else:
             normality = "did not reject normality for any model"
@@ -125,13 +133,13 @@ class MultipleComparison:
             f"We compared {k} models on {self.n_datasets} data sets, choosing the test as "
             f"autorank does (Herbold, 2020). Shapiro-Wilk tests at alpha = {level}/{k} "
             f"(Bonferroni) {normality}; {homogeneity} test {variances} equal variances (p = "
-            f"{self.homogeneity_pvalue:.3g}). {why} With {test}, the models {verdict} "
-            f"({symbol} = {self.statistic:.3g}, p = {self.pvalue:.3g}, two-sided, alpha = "
+            f"{shown(self.homogeneity_pvalue)}). {why} With {test}, the models {verdict} "
+            f"({symbol} = {self.statistic:.3g}, p = {shown(self.pvalue)}, two-sided, alpha = "
             f"{level})."
         )
         if self.posthoc is not None and self.pvalue < self.alpha:
             pairs = [
-                f"{self.models[i]} and {self.models[j]} (p = {self.pairwise_pvalues[i, j]:.3g})"
+                f"{self.models[i]} and {self.models[j]} (p = {shown(self.pairwise_pvalues[i, j])})"
                 for i in range(k)
                 for j in range(i + 1, k)
                 if self.pairwise_pvalues[i, j] < self.alpha

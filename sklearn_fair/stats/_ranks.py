@@ -15,6 +15,7 @@ from scipy import stats as _scipy_stats
 from sklearn.utils._param_validation import StrOptions, validate_params
 
 from ..exceptions import SklearnFairWarning
+from ..utils._printing import pvalue
 from ..utils._stacklevel import external_stacklevel
 from ._checks import CONFIDENCE, rounding_ties_merged, stacked_by_label, tie_level
 from ._paired import holm
@@ -80,18 +81,21 @@ class RankComparison:
         )
 
     def __str__(self):
+        def shown(value):  # on its side of alpha
+            return pvalue(value, self.alpha, digits=3, floor=None)
+
         ranks = ", ".join(
             f"{m} {r:.2f}" for m, r in sorted(self.average_ranks.items(), key=lambda x: x[1])
         )
         return (
             f"Average ranks over {self.n_datasets} data sets: {ranks}. Friedman chi2 = "
-            f"{self.statistic:.3f} (p = {self.pvalue:.3g}); Iman-Davenport F = "
-            f"{self.iman_davenport_statistic:.3f} (p = {self.iman_davenport_pvalue:.3g}); "
+            f"{self.statistic:.3f} (p = {shown(self.pvalue)}); Iman-Davenport F = "
+            f"{self.iman_davenport_statistic:.3f} (p = {shown(self.iman_davenport_pvalue)}); "
             f"Nemenyi critical difference {self.critical_difference:.3f} at alpha = {self.alpha:g}."
             + "".join(
                 f"\n  {c['model']} against the control {self.control}: rank difference "
                 f"{c['rank_difference']:+.2f}, p = {c['pvalue']:.3g}, Holm-adjusted p = "
-                f"{c['pvalue_holm']:.3g}"
+                f"{shown(c['pvalue_holm'])}"
                 + (" (significant)" if c["significant"] else " (not significant)")
                 for c in self.control_comparisons or []
             )

@@ -162,6 +162,8 @@ def paired_subsampling_scores(
     for pair in range(n_pairs):
         first, second = next(splitter(1, n_half).split(rows, target))
         for side, half in enumerate((first[:n_half], second[:n_half])):
+            if stratify:
+                _check_half_classes(target[half], n_half)
             half_scores[pair, side] = scores_on(np.sort(half))
     return PairedSubsamplingScores(
         scores=np.asarray(scores, dtype=float),
@@ -170,3 +172,15 @@ def paired_subsampling_scores(
         n_test=n_test,
         n_train_half=n_train_half,
     )
+
+
+def _check_half_classes(target, n_half):
+    """Refuse a half in which a class has one row: its stratified splits cannot keep it."""
+    labels, counts = np.unique(target, return_counts=True)
+    if counts.min() < 2:
+        raise ValueError(
+            f"The conservative Z splits the data into halves of {n_half} rows that keep the "
+            f"class proportions; class {labels[counts.argmin()].tolist()!r} has "
+            f"one row in a half, and a half's stratified splits need at least 2 rows of each "
+            f"class: give each class at least 4 rows."
+        )

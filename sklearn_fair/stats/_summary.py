@@ -109,9 +109,9 @@ class Summary(AsDict):
         names = ("mean", "std", "sem", "ci_low", "ci_high", "median", "iqm", "iqm_ci_low",
                  "iqm_ci_high")  # fmt: skip
         values = {name: getattr(self, name) for name in names}
-        decimals = decimals_for(
-            [v for n, v in values.items() if n not in ("std", "sem")], minimum=4
-        )
+        shown = [v for n, v in values.items() if n not in ("std", "sem")]
+        # to the sem's precision: 0.99995 +/- 1.6e-05 is not a perfect 1.0000 (std 0.0000)
+        decimals = decimals_for(shown, [self.sem] * len(shown), minimum=4)
         t = {name: number(value, decimals) for name, value in values.items()}
         lines += [
             f"  mean   {t['mean']}  (std {t['std']}, sem {t['sem']})",

@@ -1,6 +1,7 @@
 """multiple_comparison against autorank (Herbold, 2020) on autorank's own README example and
 its variants: the same checks, the same choice, the same numbers."""
 
+import re
 import warnings
 
 import numpy as np
@@ -293,3 +294,19 @@ def test_two_models_equal_but_for_rounding_are_equal_for_the_rank_family_too():
     reference = stats.wilcoxon(offsets)
     assert ours.statistic == reference.statistic
     assert ours.pvalue == pytest.approx(reference.pvalue, rel=1e-12)
+
+
+@pytest.mark.parametrize("target", [0.050004, 0.04996])
+def test_paragraph_puts_each_pvalue_on_its_side_of_alpha(target):
+    # two p-values that both print "0.05" at 3 significant digits read the same beside opposite
+    # verdicts; scipy's paired t-test is the reference for the p-value the paragraph quotes
+    from scipy.optimize import brentq
+
+    rng = np.random.default_rng(0)
+    b, noise = rng.normal(0.8, 0.03, 12), rng.normal(0, 0.02, 12)
+    noise -= noise.mean()
+    shift = brentq(lambda s: stats.ttest_rel(b + s + noise, b).pvalue - target, 1e-6, 0.1)
+    result = multiple_comparison({"x": b + shift + noise, "y": b}, test="parametric")
+    assert result.pvalue == pytest.approx(target, abs=1e-9)
+    quoted = float(re.search(r"t = [^,]+, p = ([0-9.e-]+),", result.paragraph).group(1))
+    assert (quoted < 0.05) == (target < 0.05) and quoted != 0.05

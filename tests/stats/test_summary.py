@@ -250,3 +250,17 @@ def test_printed_results_keep_the_digits_of_tiny_and_huge_scores():
     assert f"mean   {np.mean(tiny) * 1e28:.4e}" in huge
     # ordinary scores print four decimals, as before
     assert "  mean   0.8160  (std 0.0206, " in str(summarize([0.80, 0.82, 0.85, 0.79, 0.82]))
+
+
+def test_printed_summary_and_interval_keep_a_small_spread():
+    # an AUC of 0.99995 with a std of 3.6e-05 printed as "mean 1.0000 (std 0.0000, ...)" and a
+    # 95% interval of width 3.2e-05 as "[0.8000, 0.8000]"
+    near_one = [0.99993, 0.99998, 1.0, 0.99990, 0.99996]
+    text = str(summarize(near_one, metric="roc_auc"))
+    mean = float(text.split("mean")[1].split()[0])
+    assert mean == pytest.approx(np.mean(near_one), abs=5e-7) and mean != 1.0
+    assert "std 0.0000," not in text and "sem 0.0000)" not in text
+    close = [0.80001, 0.80002, 0.80004, 0.80001, 0.80003]
+    low, high = stats.t.interval(0.95, 4, np.mean(close), stats.sem(close))
+    printed = str(mean_interval(close)).split("[")[1].split("]")[0].split(", ")
+    assert [float(v) for v in printed] == pytest.approx([low, high], abs=5e-7)
