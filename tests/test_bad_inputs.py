@@ -243,7 +243,7 @@ NESTED_CASES = [
         "nested-single-class",
         lambda tmp: nested(tmp).fit(X, np.zeros(60, dtype=int)),
         ValueError,
-        r"y holds a single class \(0\)",
+        r"y holds 1 class \(0\)",
     ),
     case(
         "nested-every-class-too-small-for-the-folds",

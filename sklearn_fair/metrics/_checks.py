@@ -58,9 +58,15 @@ def _has_nan(array):
     if array.dtype.kind in "fc":
         return bool(np.isnan(array).any())
     if array.dtype.kind == "O":
-        # NaN is the only value that differs from itself.
-        return any(value != value for value in array.ravel())
+        return any(_missing(value) for value in array.ravel())
     return False
+
+
+def _missing(value):
+    try:  # NaN is the only value that differs from itself
+        return bool(value != value)
+    except TypeError:  # pandas.NA: its comparisons are NA, whose truth is ambiguous
+        return True
 
 
 def _as_1d(name, values):

@@ -1,11 +1,13 @@
 """Classification metrics: Cohen's kappa, sensitivity, specificity, PPV and NPV."""
 
+import numbers
 import warnings
 
 import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.metrics import cohen_kappa_score, multilabel_confusion_matrix
 from sklearn.utils._param_validation import StrOptions, validate_params
+from sklearn.utils.multiclass import unique_labels
 
 from ..utils import fill_doc
 from ..utils._stacklevel import external_stacklevel
@@ -29,8 +31,10 @@ def kappa(y_true, y_pred, *, labels=None, weights=None, sample_weight=None):
     ----------
     {y_true_pred}
     labels : array-like, default=None
-        Labels to index the confusion matrix; by default those in ``y_true`` or ``y_pred``.
-        With ordinal weights, give them in their order.
+        Labels to index the confusion matrix, each label of ``y_true`` and ``y_pred`` among
+        them; by default those in ``y_true`` or ``y_pred``, sorted. With ordinal weights,
+        give them in their order: a label that neither holds moves the others closer, and
+        labels that are not numbers are required (their sorted order is alphabetical).
     weights : {None, "linear", "quadratic"}, default=None
         None for the unweighted kappa; "linear" or "quadratic" for the weighted kappa of ordinal
         labels, where a disagreement costs its distance (or squared distance) in ``labels``.
@@ -55,6 +59,24 @@ def kappa(y_true, y_pred, *, labels=None, weights=None, sample_weight=None):
     0.8333
     """
     y_true, y_pred, sample_weight = check_targets(y_true, y_pred, sample_weight)
+    present = unique_labels(y_true, y_pred)
+    if labels is not None:
+        given = set(np.asarray(labels).tolist())
+        absent = [label for label in present.tolist() if label not in given]
+        if absent:  # scikit-learn drops their samples: kappa of the others only
+            raise ValueError(
+                f"The 'labels' parameter must hold every label of y_true and y_pred; "
+                f"{absent!r} are not among {sorted(given, key=str)!r}, and their samples "
+                f"would be left out of kappa."
+            )
+    elif weights is not None and not all(
+        isinstance(label, numbers.Number) for label in present.tolist()
+    ):
+        raise ValueError(
+            f"kappa with weights={weights!r} reads the labels as an ordered scale; "
+            f"{present.tolist()!r} are not numbers, and sorted they are in alphabetical "
+            f"order. Pass 'labels' in their order."
+        )
     return float(
         cohen_kappa_score(
             y_true, y_pred, labels=labels, weights=weights, sample_weight=sample_weight

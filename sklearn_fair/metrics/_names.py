@@ -286,11 +286,11 @@ def metric_display_name(scoring=None, *, estimator=None, name=None):
     if name is not None:
         if sign < 0 and name.startswith(_NEGATED):
             name = name[len(_NEGATED) :]
-        derived = _words(name) if _is_known(name) else name
+        derived = _words(name) if _is_known(name) or _is_known(_NEGATED + name) else name
     if sign < 0:
-        source = f"'{scoring}'" if isinstance(scoring, str) else "the scorer"
+        source = f"scikit-learn's '{scoring}'" if isinstance(scoring, str) else "the scorer"
         note = (
-            f"scikit-learn's {source} is the {derived} negated so that higher is better; "
+            f"{source} is the {derived} negated so that higher is better; "
             f"printed here as the positive {derived}, lower is better"
         )
     return MetricName(name=derived, scoring=scoring, sign=sign, note=note)

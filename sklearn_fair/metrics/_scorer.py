@@ -27,7 +27,9 @@ def make_kappa_scorer(*, weights=None, labels=None):
     weights : {None, "linear", "quadratic"}, default=None
         Passed to :func:`~sklearn_fair.metrics.kappa`.
     labels : array-like, default=None
-        Passed to :func:`~sklearn_fair.metrics.kappa`; their order with weights.
+        Passed to :func:`~sklearn_fair.metrics.kappa`; required with weights, in their
+        order: each fold's kappa then measures distances on one scale, where a fold without
+        one of the labels would otherwise score on a scale of its own.
 
     {scorer}
 
@@ -36,9 +38,17 @@ def make_kappa_scorer(*, weights=None, labels=None):
     >>> from sklearn.linear_model import LogisticRegression
     >>> from sklearn_fair.metrics import make_kappa_scorer
     >>> X, y = [[0], [1], [2], [3]], [0, 0, 1, 1]
-    >>> make_kappa_scorer(weights="linear")(LogisticRegression().fit(X, y), X, y)
+    >>> scorer = make_kappa_scorer(weights="linear", labels=[0, 1])
+    >>> scorer(LogisticRegression().fit(X, y), X, y)
     1.0
     """
+    if weights is not None and labels is None:
+        raise ValueError(
+            f"make_kappa_scorer(weights={weights!r}) needs the 'labels' parameter, the "
+            f"ordered scale: without it each fold's kappa measures distances between the "
+            f"labels that fold holds, so a fold without one of them scores on another scale. "
+            f"Got labels=None."
+        )
     return make_scorer(kappa, weights=weights, labels=labels)
 
 

@@ -223,3 +223,37 @@ def test_weighted_specificity_is_not_imbalanced_learns():
     ours = specificity(y_true, y_pred, sample_weight=weight)
     assert ours == pytest.approx(tn / (tn + fp), rel=1e-12)
     assert specificity_score(y_true, y_pred, sample_weight=weight) != pytest.approx(ours)
+
+
+def test_kappa_refuses_labels_that_leave_samples_out():
+    # scikit-learn's confusion matrix drops the samples of a label not in 'labels': quadratic
+    # kappa of [0, 1, 2, 3, 3, 3] against [0, 1, 2, 0, 0, 0] was a perfect 1.0 with
+    # labels=[0, 1, 2] (that of the first three samples), -0.08 with every label
+    y_true, y_pred = [0, 1, 2, 3, 3, 3], [0, 1, 2, 0, 0, 0]
+    assert cohen_kappa_score(y_true, y_pred, labels=[0, 1, 2], weights="quadratic") == 1.0
+    with pytest.raises(ValueError, match=r"'labels' .* \[3\] are not among \[0, 1, 2\]"):
+        kappa(y_true, y_pred, labels=[0, 1, 2], weights="quadratic")
+    assert kappa(y_true, y_pred, labels=[0, 1, 2, 3], weights="quadratic") == pytest.approx(
+        cohen_kappa_score(y_true, y_pred, labels=[0, 1, 2, 3], weights="quadratic")
+    )
+
+
+def test_weighted_kappa_of_words_needs_their_order():
+    # sorted, none < mild < moderate < severe is mild < moderate < none < severe
+    order = ["none", "mild", "moderate", "severe"]
+    y_true = ["none", "mild", "moderate", "severe", "mild", "none", "severe", "moderate"]
+    y_pred = ["none", "moderate", "moderate", "moderate", "none", "mild", "severe", "severe"]
+    with pytest.raises(ValueError, match="weights='quadratic' .* alphabetical order. Pass 'l"):
+        kappa(y_true, y_pred, weights="quadratic")
+    as_grades = [[order.index(v) for v in values] for values in (y_true, y_pred)]
+    assert kappa(y_true, y_pred, weights="quadratic", labels=order) == pytest.approx(
+        cohen_kappa_score(*as_grades, weights="quadratic")
+    )
+    assert kappa(y_true, y_pred) == pytest.approx(cohen_kappa_score(y_true, y_pred))
+
+
+def test_pandas_na_reads_as_missing():
+    pd = pytest.importorskip("pandas")
+    y_true = pd.Series(["a", "b", pd.NA, "a"], dtype="string")
+    with pytest.raises(ValueError, match="'y_true' parameter contains NaN"):
+        kappa(y_true, ["a", "b", "b", "a"])

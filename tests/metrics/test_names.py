@@ -92,3 +92,13 @@ def test_bad_arguments():
         metric_display_name(3)
     with pytest.raises(TypeError, match="'name' parameter of metric_display_name"):
         metric_display_name("accuracy", name=3)
+
+
+def test_a_negated_scorer_object_and_a_negated_key_read_as_words():
+    # "scikit-learn's the scorer is the MAE negated"; a key "neg_log_loss" printed "log_loss"
+    # where the name "neg_log_loss" printed "log loss"
+    negated = make_scorer(mean_absolute_error, greater_is_better=False)
+    assert metric_display_name(negated).note.startswith("the scorer is the MAE negated")
+    assert "scikit-learn's the" not in metric_display_name(negated).note
+    keyed = metric_display_name(get_scorer("neg_log_loss"), name="neg_log_loss")
+    assert keyed.name == metric_display_name("neg_log_loss").name == "log loss"

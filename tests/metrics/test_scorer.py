@@ -6,8 +6,10 @@ import sys
 import numpy as np
 import pytest
 import sklearn.metrics
+from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.datasets import make_classification, make_regression
 from sklearn.linear_model import LogisticRegression, Ridge
+from sklearn.metrics import cohen_kappa_score
 from sklearn.model_selection import GridSearchCV, cross_validate
 
 from sklearn_fair.metrics import (
@@ -147,9 +149,36 @@ def test_pos_label_factories(classification):
     assert make_specificity_scorer(pos_label=0)(model, X, y) == pytest.approx(
         specificity(y, predicted, pos_label=0)
     )
-    assert make_kappa_scorer(weights="linear")(model, X, y) == pytest.approx(
+    assert make_kappa_scorer(weights="linear", labels=[0, 1])(model, X, y) == pytest.approx(
         kappa(y, predicted, weights="linear")
     )
+
+
+class _Predicts(ClassifierMixin, BaseEstimator):
+    def __init__(self, y_pred=None):
+        self.y_pred = y_pred
+
+    def fit(self, X, y):
+        self.classes_ = np.unique(y)
+        return self
+
+    def predict(self, X):
+        return self.y_pred
+
+
+def test_weighted_kappa_scorer_needs_the_scale():
+    # a fold without grade 1 scored quadratic kappa 0.1538 on the grades it holds, 0.2258
+    # (scikit-learn's, with labels=[0, 1, 2, 3]) on the scale of all four
+    y_true = np.array([0, 0, 2, 2, 3, 3, 0, 2, 3, 0])
+    y_pred = np.array([0, 2, 2, 3, 3, 0, 0, 2, 2, 3])
+    with pytest.raises(ValueError, match="make_kappa_scorer.weights='quadratic'. needs the 'l"):
+        make_kappa_scorer(weights="quadratic")
+    model = _Predicts(y_pred).fit(np.zeros((4, 1)), [0, 1, 2, 3])
+    scorer = make_kappa_scorer(weights="quadratic", labels=[0, 1, 2, 3])
+    expected = cohen_kappa_score(y_true, y_pred, weights="quadratic", labels=[0, 1, 2, 3])
+    assert scorer(model, np.zeros((10, 1)), y_true) == pytest.approx(expected)
+    assert expected == pytest.approx(0.2258, abs=1e-4)
+    assert cohen_kappa_score(y_true, y_pred, weights="quadratic") == pytest.approx(0.1538, abs=1e-4)
 
 
 @pytest.mark.parametrize("factory", [make_ppv_scorer, make_npv_scorer])

@@ -200,7 +200,10 @@ def test_a_printed_name_with_a_range_changing_argument_has_no_known_range():
         (get_scorer("f1_macro"), "F1 (macro average)"),
         (get_scorer("roc_auc_ovr"), "ROC AUC (one-vs-rest)"),
         (get_scorer("roc_auc_ovo_weighted"), "ROC AUC (one-vs-one, weighted average)"),
-        (make_kappa_scorer(weights="quadratic"), "Cohen's kappa (quadratic weights)"),
+        (
+            make_kappa_scorer(weights="quadratic", labels=[0, 1]),
+            "Cohen's kappa (quadratic weights, labels=[0, 1])",
+        ),
         (make_ppv_scorer(prevalence=0.05), "PPV (prevalence=0.05)"),
         (get_scorer("ccc"), "CCC"),
         (get_scorer("kappa"), "Cohen's kappa"),

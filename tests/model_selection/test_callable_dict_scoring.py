@@ -44,3 +44,29 @@ def test_nested_cross_val_score_refuses_a_dict_as_cross_val_score_does():
         cross_val_score(tree, X, y, cv=3, scoring=two_metrics)
     with pytest.raises(ValueError, match=r"returned a dict of the metrics \['acc', 'kap'\]"):
         nested_cross_val_score(tree, X, y, param_grid=GRID, cv=3, scoring=two_metrics, n_refits=1)
+
+
+def test_a_cached_run_serves_the_keys_a_callable_returns(tmp_path):
+    # the cache's check of an entry expected the one metric "score" of a single scorer: a
+    # rerun recomputed every fit and warned that the entries "failed their checks"
+    import warnings
+
+    tree = DecisionTreeClassifier(random_state=0)
+    runs = []
+    for _ in range(2):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # no CacheWarning
+            runs.append(
+                NestedCV(
+                    tree, GRID, outer_cv=OUTER, inner_cv=INNER, scoring=two_metrics,
+                    refit="kap", n_refits=1, random_state=0, cache_dir=tmp_path,
+                ).fit(X, y)
+            )  # fmt: skip
+    first, second = runs
+    assert first.cache_info_["hits"] == 0
+    assert second.cache_info_["computed"] < first.cache_info_["computed"] / 4
+    assert (
+        second.cache_info_["hits"] + second.cache_info_["computed"]
+        == (first.cache_info_["computed"])
+    )
+    np.testing.assert_array_equal(second.outer_scores_, first.outer_scores_)

@@ -73,3 +73,37 @@ def test_a_fit_with_refit_false_leaves_nothing_of_an_earlier_final_model():
     for name in ("classes_", "best_estimator_", "n_features_in_"):
         assert hasattr(nested, name) == hasattr(search, name) == False  # noqa: E712
     assert not hasattr(nested, "best_params_")  # GridSearchCV keeps its own selection's
+
+
+def test_classes_of_a_fit_with_refit_false_says_why_as_grid_search_does():
+    # NotFittedError ("Call 'fit'") of an instance that was fitted, where GridSearchCV says
+    # that refit=False leaves no final model
+    grid = {"C": [0.01, 1.0]}
+    nested = NestedCV(LogisticRegression(), grid, outer_cv=2, inner_cv=2, n_refits=1)
+    nested.set_params(refit=False).fit(X, y)
+    search = GridSearchCV(LogisticRegression(), grid, cv=2, refit=False).fit(X, y)
+    with pytest.raises(AttributeError, match="refit=False"):
+        getattr(search, "classes_")  # noqa: B009
+    with pytest.raises(AttributeError, match="initialized with refit=False"):
+        getattr(nested, "classes_")  # noqa: B009
+
+
+def test_feature_metadata_is_that_of_the_last_final_model():
+    # a refit on data without column names kept the earlier fit's names and count, where the
+    # final model has none (GridSearchCV reads n_features_in_ from its best estimator)
+    pd = pytest.importorskip("pandas")
+    from sklearn.feature_extraction.text import CountVectorizer
+    from sklearn.pipeline import make_pipeline
+
+    frame = pd.DataFrame(X[:, :4], columns=["age", "bmi", "bp", "glucose"])
+    nested = NestedCV(LogisticRegression(), {"C": [0.1, 1.0]}, outer_cv=2, inner_cv=2, n_refits=1)
+    assert list(nested.fit(frame, y).feature_names_in_) == ["age", "bmi", "bp", "glucose"]
+    nested.fit(X[:, :4], y)
+    assert not hasattr(nested, "feature_names_in_") and nested.n_features_in_ == 4
+    texts = ["red apple" if label else "green pear" for label in y]
+    text_model = make_pipeline(CountVectorizer(), LogisticRegression())
+    nested.set_params(estimator=text_model, param_grid={"logisticregression__C": [0.1, 1.0]})
+    nested.fit(texts, y)
+    search = GridSearchCV(text_model, {"logisticregression__C": [0.1, 1.0]}, cv=2).fit(texts, y)
+    assert hasattr(nested, "n_features_in_") == hasattr(search, "n_features_in_") == False  # noqa: E712
+    assert not hasattr(nested, "feature_names_in_")

@@ -266,6 +266,9 @@ def _number_problem(field, value, low=-math.inf, high=math.inf):
     return None
 
 
+_ANY = (-math.inf, math.inf)
+
+
 class EntryCheck:
     """What a valid payload of a run with ``scorers`` holds: its metrics, each in its range.
     Without ``scorers`` (an audit of a folder, without the run), any metrics, each a finite
@@ -290,11 +293,18 @@ class EntryCheck:
                 isinstance(metrics, list) and all(isinstance(m, str) for m in metrics)
             ):
                 return "its key's metrics are not a list of names"
-            ranges = dict.fromkeys(scores if metrics is None else metrics, (-math.inf, math.inf))
+            ranges = dict.fromkeys(scores if metrics is None else metrics, _ANY)
             if not ranges:
                 return "scores is an empty table of metrics"
         else:
             ranges = self.ranges if metrics is None else {m: self.ranges[m] for m in metrics}
+            if (
+                set(ranges) == {"score"}
+                and ranges["score"] == _ANY
+                and scores
+                and ("score" not in scores)
+            ):  # a callable scoring of unknown range returns a dict: one metric per key
+                ranges = dict.fromkeys(scores, _ANY)
         if set(scores) != set(ranges):
             return f"its metrics {sorted(map(str, scores))} are not {sorted(ranges)}"
         for metric, (low, high) in ranges.items():

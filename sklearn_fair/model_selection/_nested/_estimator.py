@@ -522,6 +522,7 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
     @property
     def classes_(self):
         """Class labels of :attr:`best_estimator_`."""
+        _estimator_has("classes_")(self)  # with refit=False, says why there are none
         check_is_fitted(self, "best_estimator_")
         return self.best_estimator_.classes_
 
@@ -597,6 +598,7 @@ def store_fitted(nested, run):
         nested.best_estimator_ = final["estimator"]
         nested.refit_time_ = final["fit_time"]
         for name in ("n_features_in_", "feature_names_in_"):
+            nested.__dict__.pop(name, None)  # a previous fit's, if this model has none
             if hasattr(nested.best_estimator_, name):
                 setattr(nested, name, getattr(nested.best_estimator_, name))
 

@@ -49,7 +49,7 @@ def check_target_kind(estimator, y):
         classes = set(y.tolist())  # a set, as mixed label types cannot be sorted
         if len(classes) < 2:
             raise ValueError(
-                f"y holds a single class ({classes.pop()!r}); a classifier needs at least 2 "
+                f"y holds 1 class ({classes.pop()!r}); a classifier needs at least 2 "
                 "classes to be assessed."
             )
     elif is_regressor(estimator) and y.dtype.kind not in "biufc":
