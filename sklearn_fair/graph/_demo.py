@@ -9,7 +9,6 @@ import torch
 from ..metrics import metric_display_name
 from ..model_selection import NestedCV, StratifiedGraphKFold
 from ..report import comparison_text
-from ..stats import summarize
 from ._classifier import GraphClassifier
 from ._datasets import load_mutag
 from ._grids import SMALL_GRIDS
@@ -81,10 +80,10 @@ def run_graph_demo(n_jobs=1, quick=False, file=sys.stdout):
             nested = _nested(module, quick=quick, n_jobs=n_jobs).fit(graphs)
             elapsed = time.perf_counter() - start
             metric = metric_display_name(nested.scoring, estimator=nested.estimator)
-            summary = summarize(nested.outer_scores_, metric=metric, random_state=0)
+            summary = nested.summary()  # the corrected resampled t of the outer folds' sizes
             results[module.__name__] = nested
             rows.append((module.__name__, summary, nested.score_std_, elapsed))
-        method = rows[0][1].ci_method
+        methods = list(dict.fromkeys(summary.ci_method for _, summary, _, _ in rows))
         print(
             f"\n{'model':<22}{'test ' + metric.name:>14}{'std':>8}{'95% interval':>20}{'time':>9}",
             file=file,
@@ -95,7 +94,12 @@ def run_graph_demo(n_jobs=1, quick=False, file=sys.stdout):
                 f"{name:<22}{summary.mean:>14.3f}{std:>8.3f}{interval:>20}{elapsed:>8.0f}s",
                 file=file,
             )
-        print(f"(interval: {method}; std over the outer folds, ddof=0)", file=file)
+        if len(methods) == 1:
+            print(f"(interval: {methods[0]}; std over the outer folds, ddof=0)", file=file)
+        else:  # one clipped to the metric's range, say: each row's own
+            for name, summary, _, _ in rows:
+                print(f"({name}'s interval: {summary.ci_method})", file=file)
+            print("(std over the outer folds, ddof=0)", file=file)
         print(
             "\nThe baseline ignores the edges, GIN uses them.\n" + comparison_text(results),
             file=file,

@@ -31,12 +31,17 @@ def test_quick_graph_demo(tmp_path, monkeypatch):
     assert (
         "MUTAG: 188 graphs, 7 node features (one-hot atom labels), class counts [63, 125]" in text
     )
-    assert "(interval: Student t, 2 df, of the mean of 3 scores;" in text
+    # the corrected resampled t, as README says of every interval of the mean (it printed a
+    # Student t's, and the first model's method under both rows)
+    assert "interval: corrected resampled t (Nadeau & Bengio), 2 df, of the mean of 3" in text
     assert "compare() on the 3 paired outer-fold accuracy scores" in text
     for name, nested in results.items():
         scores = nested.outer_scores_
         assert scores.shape == (3,)
-        low, high = stats.t.interval(0.95, 2, loc=scores.mean(), scale=stats.sem(scores))
+        sizes = [(len(f["train_indices"]), len(f["test_indices"])) for f in nested.outer_results_]
+        n_train, n_test = np.mean(sizes, axis=0)
+        half = stats.t.ppf(0.975, 2) * np.sqrt((1 / 3 + n_test / n_train) * np.var(scores, ddof=1))
+        low, high = scores.mean() - half, scores.mean() + half
         low, high = max(low, 0.0), min(high, 1.0)  # an accuracy's interval is clipped to [0, 1]
         row = next(line for line in text.splitlines() if line.startswith(name + " "))
         assert f"{scores.mean():.3f}" in row and f"{np.std(scores):.3f}" in row
