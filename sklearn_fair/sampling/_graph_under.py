@@ -134,7 +134,11 @@ class RandomGraphUnderSampler(BaseUnderSampler):
                 f"graph ({n_items}). Got shape {np.shape(y)} instead."
             )
         self._check_strategy_counts(y)
-        return super().fit_resample(X, y, **params)
+        X_kept, y_kept = super().fit_resample(X, y, **params)
+        if hasattr(X_kept, "iloc") and hasattr(y_kept, "iloc"):
+            # imbalanced-learn gives y the index of a DataFrame's rows, not of a Series' items
+            y_kept.index = X_kept.index
+        return X_kept, y_kept
 
     def _check_strategy_counts(self, y):
         """A dict ``sampling_strategy`` checked against the classes of ``y``, with errors that

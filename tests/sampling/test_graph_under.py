@@ -227,6 +227,20 @@ def test_series_items_are_taken_by_position():
     assert list(kept) == [items.iloc[i] for i in sampler.sample_indices_]
 
 
+def test_labels_of_a_series_keep_the_index_of_its_kept_items():
+    # as imbalanced-learn aligns y with a DataFrame's kept rows: y came back indexed 0..n-1,
+    # so y.loc[X.index] or pd.concat([X, y], axis=1) of the kept rows failed
+    index = np.arange(1000, 1020)
+    y = pd.Series([0] * 14 + [1] * 6, index=index)
+    texts = pd.Series([f"doc{i}" for i in range(20)], index=index)
+    kept, labels = RandomGraphUnderSampler(random_state=0).fit_resample(texts, y)
+    frame = pd.DataFrame({"a": np.arange(20)}, index=index)
+    rows, row_labels = RandomUnderSampler(random_state=0).fit_resample(frame, y)
+    assert list(row_labels.index) == list(rows.index)  # the reference
+    assert list(labels.index) == list(kept.index) and len(kept) == 12
+    assert (labels == y.loc[kept.index]).all()
+
+
 # --- randomness ---------------------------------------------------------------------------------
 
 
