@@ -734,10 +734,16 @@ def main(argv=None):
     RESULTS.mkdir(parents=True, exist_ok=True)
     path = RESULTS / "scaling.json"
     # a run of some workloads keeps the others' figures, each with the run that measured it
-    run = {key: output[key] for key in ("command", "uptime_before", "uptime_after", "date")}
+    # (its versions and load too) and the notes written of them; a workload run again loses
+    # the notes of its earlier figures
+    keys = ("command", "versions", "uptime_before", "uptime_after", "loaded_machine", "date")
+    run = {key: output[key] for key in keys}
     earlier = json.loads(path.read_text()) if path.exists() else {}
     output["workloads"] = {**earlier.get("workloads", {}), **figures}
     output["runs"] = {**earlier.get("runs", {}), **dict.fromkeys(figures, run)}
+    notes = {k: v for k, v in earlier.get("notes", {}).items() if k not in figures}
+    if notes:
+        output["notes"] = notes
     path.write_text(json.dumps(output, indent=2, default=_plain) + "\n")
     for name, values in figures.items():
         print_table(name, values)
