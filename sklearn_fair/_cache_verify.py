@@ -3,8 +3,10 @@ digest of). A forged score under a recomputed checksum passes those checks; only
 tells it. A cache written by 'sklearn-fair run' records the experiment files that wrote it
 (experiments.json): each must be unchanged (same SHA-256) and lie beside the folder, is read
 by the same checked loader as 'sklearn-fair run', and a random sample of its entries is
-recomputed and compared. Exit status: 0 every entry checked (and recomputed) agrees, 1 one
-differs or fails its checks (or none was found), 2 the folder cannot be audited.
+recomputed and compared. Give it the options of the run that change what the entries are
+keyed by or what the file may ask for: --data-dir, --allow-package, --device, --limit.
+Exit status: 0 every entry checked (and recomputed) agrees, 1 one differs or fails its
+checks (or none was found), 2 the folder cannot be audited.
 """
 
 import os
@@ -14,10 +16,10 @@ from pathlib import Path
 __all__ = ["run_cache"]
 
 
-def _experiments(root, allow_outside_paths):
+def _experiments(root, allow_outside_paths, limits):
     """The experiment files the manifest of ``root`` records, checked."""
     from .exceptions import ExperimentConfigError
-    from .experiment._reading._limits import Limits, read_text
+    from .experiment._reading._limits import read_text
     from .experiment._running._manifest import MANIFEST, read_manifest, text_sha256
 
     manifest = root / MANIFEST
@@ -39,7 +41,7 @@ def _experiments(root, allow_outside_paths):
                 f"{os.fspath(manifest)} names the experiment file {os.fspath(path)}, which is "
                 "not there: the entries cannot be recomputed without it."
             )
-        if text_sha256(read_text(path, Limits())) != record["sha256"]:  # bounded, as loaded
+        if text_sha256(read_text(path, limits)) != record["sha256"]:  # bounded, as loaded
             raise ExperimentConfigError(
                 f"The experiment file {os.fspath(path)} changed since it wrote "
                 f"{os.fspath(root)}: its entries are recomputed from the file that wrote them, "
@@ -51,7 +53,8 @@ def _experiments(root, allow_outside_paths):
 
 
 def _recompute(root, paths, sample, random_state, n_jobs, options):
-    """Recompute a sample of every cell's entries; 0 if all agree, else 1 (or if none)."""
+    """Recompute a sample of every cell's entries, with ``n_jobs`` workers (None: the file's,
+    as a run); 0 if all agree, else 1 (or if none)."""
     from .experiment import load_config
     from .experiment._counting._plan import nested_of
     from .experiment._reading._data import load_datasets
@@ -66,7 +69,8 @@ def _recompute(root, paths, sample, random_state, n_jobs, options):
         for name, dataset in config.datasets.items():
             data = loaded[name]
             for spec in config.models.values():
-                nested = nested_of(config, spec, dataset, n_jobs=n_jobs)
+                workers = config.n_jobs if n_jobs is None else n_jobs
+                nested = nested_of(config, spec, dataset, n_jobs=workers)
                 audit = verify_cache(
                     nested.set_params(cache_dir=os.fspath(root)),
                     data.X,
@@ -91,10 +95,14 @@ def run_cache(
     data_dir=None,
     allow_outside_paths=False,
     allowed_packages=(),
+    device=None,
+    limits=None,
 ):
     """Run ``cache verify``; returns the exit status (0 all agree, 1 a difference or an entry
-    that fails its checks, 2 an error)."""
+    that fails its checks, 2 an error). ``device`` and ``limits`` as the run was given them:
+    the file is read as it was (the jobs limit too: the estimators' own workers run again)."""
     from .exceptions import ExperimentConfigError
+    from .experiment._reading._limits import parse_limits
     from .experiment._reading._text import neutral
     from .experiment._running._manifest import MANIFEST
     from .model_selection._engine import check_entries
@@ -107,8 +115,9 @@ def run_cache(
             raise ExperimentConfigError(
                 f"--sample must be a fraction in (0, 1]. Got {sample!r} instead."
             )
+        limits = parse_limits(limits)
         recorded = (root / MANIFEST).exists() or (root / MANIFEST).is_symlink()
-        paths = _experiments(root, allow_outside_paths) if recorded else []
+        paths = _experiments(root, allow_outside_paths, limits) if recorded else []
         entries = check_entries(root)
         print(neutral(str(entries)))
         status = 0 if entries.ok else 1
@@ -124,6 +133,8 @@ def run_cache(
             data_dir=data_dir,
             allow_outside_paths=allow_outside_paths,
             allowed_packages=allowed_packages,
+            device=device,
+            limits=limits,
         )
         return _recompute(root, paths, sample, random_state, n_jobs, options) or status
     except ExperimentConfigError as error:

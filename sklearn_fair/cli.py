@@ -1,6 +1,7 @@
 """The ``sklearn-fair`` command line."""
 
 import argparse
+import shlex
 import sys
 import warnings
 
@@ -76,6 +77,22 @@ def _build_parser():
         help="also accept classes from this top-level package (repeatable; only for "
         "packages you trust)",
     )
+    # what the file's entries are keyed by: 'cache verify' finds them only as the run did
+    shared.add_argument(
+        "--device", help="set the 'device' of every estimator that has one (e.g. cuda, cuda:1)"
+    )
+    shared.add_argument(
+        "--limit",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        # the names of experiment._reading._limits.Limits (importing it here would import the
+        # whole experiment package at every start, --help's too)
+        help="set a limit on the work the file may ask for, for this run (repeatable; a "
+        "file cannot raise them): jobs, refits, candidates, folds, depth, file_size, items, "
+        "list_length, string_length, csv_size, csv_row, csv_cells, tu_size, "
+        "archive_entries; e.g. --limit candidates=50000",
+    )
     run = commands.add_parser(
         "run",
         parents=[shared],
@@ -104,27 +121,12 @@ def _build_parser():
         metavar="ADDRESS",
         help="with --backend dask: the scheduler to connect to (default: a local cluster)",
     )
-    run.add_argument(
-        "--device", help="set the 'device' of every estimator that has one (e.g. cuda, cuda:1)"
-    )
     run.add_argument("--output-dir", help="the results folder (default: the file's output_dir)")
     run.add_argument(
         "--allow-failures",
         action="store_true",
         help="exit with status 0 even when fits failed (they are listed; without this flag a "
         "run with failed fits exits with status 1)",
-    )
-    run.add_argument(
-        "--limit",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        # the names of experiment._reading._limits.Limits (importing it here would import the
-        # whole experiment package at every start, --help's too)
-        help="set a limit on the work the file may ask for, for this run (repeatable; a "
-        "file cannot raise them): jobs, refits, candidates, folds, depth, file_size, items, "
-        "list_length, string_length, csv_size, csv_row, csv_cells, tu_size, "
-        "archive_entries; e.g. --limit candidates=50000",
     )
     cache = commands.add_parser("cache", help="inspect a cache folder")
     verify = cache.add_subparsers(dest="cache_command", required=True).add_parser(
@@ -147,7 +149,7 @@ def _build_parser():
     return parser
 
 
-def _run(args):
+def _run(args, argv):
     from .exceptions import ExperimentConfigError
     from .experiment._reading._text import neutral
     from .experiment._running._runner import Interrupted
@@ -174,10 +176,12 @@ def _run(args):
         print(f"sklearn-fair run: {neutral(error)}", file=sys.stderr)
         return 2
     except Interrupted as stop:
+        # the command as it was given: its options choose the results folder and cache, and
+        # what the file is allowed, so the resumed run finds this one's fits
         print(
             neutral(
                 f"sklearn-fair run: interrupted; {stop.cache_dir} holds {stop.n_cached} fits "
-                f"cached since the run started. Resume with: sklearn-fair run {args.experiment}"
+                f"cached since the run started. Resume with: sklearn-fair {shlex.join(argv)}"
             ),
             file=sys.stderr,
         )
@@ -259,6 +263,7 @@ def _fit(args, options):
 
 def main(argv=None):
     """Entry point of the ``sklearn-fair`` console script; returns the exit status."""
+    argv = sys.argv[1:] if argv is None else list(argv)
     args = _build_parser().parse_args(argv)
     if args.command == "demo":
         if args.graph:
@@ -271,7 +276,7 @@ def main(argv=None):
             run_demo(n_jobs=args.n_jobs, random_state=args.seed)
         return 0
     if args.command == "run":
-        return _run(args)
+        return _run(args, argv)
     if args.command == "cache":
         from ._cache_verify import run_cache
 
@@ -283,6 +288,8 @@ def main(argv=None):
             data_dir=args.data_dir,
             allow_outside_paths=args.allow_outside_paths,
             allowed_packages=tuple(args.allow_package),
+            device=args.device,
+            limits=args.limit,
         )
     return 2  # pragma: no cover - argparse rejects unknown commands
 

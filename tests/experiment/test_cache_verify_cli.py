@@ -364,3 +364,36 @@ def test_a_recorded_file_is_read_by_the_bounded_reader(folder, capsys):
     assert main(["cache", "verify", str(folder / "cache")]) == 2
     err = capsys.readouterr().err
     assert "size in bytes" in err and "changed since" not in err
+
+
+def test_a_cache_whose_run_raised_a_limit_verifies_with_that_limit(tmp_path, capsys, monkeypatch):
+    # verify read the file under the default limits, and its refusal named a flag it did not
+    # take ("--limit jobs=2", then "unrecognized arguments")
+    from sklearn_fair.experiment._counting import _plan
+    from sklearn_fair.experiment._reading import _limits
+
+    monkeypatch.setattr(_limits, "_cores", lambda: 1)  # the jobs limit's default
+    text = EXPERIMENT.replace("progress = false", "progress = false\nn_jobs = 2")
+    (tmp_path / "tiny.toml").write_text(text)
+    assert main(["run", str(tmp_path / "tiny.toml"), "--limit", "jobs=2"]) == 0
+    capsys.readouterr()
+    cache = str(tmp_path / "cache")
+    assert main(["cache", "verify", cache, "--sample", "0.2"]) == 2
+    assert "'experiment.n_jobs'" in capsys.readouterr().err
+    workers = []
+    nested_of = _plan.nested_of
+    monkeypatch.setattr(
+        _plan,
+        "nested_of",
+        lambda *a, n_jobs: workers.append(n_jobs) or nested_of(*a, n_jobs=n_jobs),
+    )
+    assert main(["cache", "verify", cache, "--sample", "0.2", "--limit", "jobs=2"]) == 0
+    assert "0 differ" in capsys.readouterr().out
+    assert workers == [2, 2]  # the file's n_jobs, as --n-jobs's help says, so the limit holds
+
+
+def test_verify_sets_the_device_the_run_set(folder, capsys):
+    # --device changes the estimators' parameters, which key the entries: verify took no
+    # --device, so a run's entries with it were never found (here: refused as the run would)
+    assert main(["cache", "verify", str(folder / "cache"), "--device", "cuda"]) == 2
+    assert "device='cuda' was asked for, but no model" in capsys.readouterr().err

@@ -4,6 +4,7 @@ written ``{ none = true }``, and Ctrl-C ends with one line that says how to resu
 
 import json
 import os
+import shlex
 import signal
 import subprocess
 import sys
@@ -81,6 +82,27 @@ def test_the_failures_line_counts_models_and_data_sets_apart(tmp_path, capsys):
     assert "6 fit(s) failed in 1 model(s) on 2 data set(s)" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("working", [1, 0], ids=["one model complete", "none"])
+def test_a_model_failing_in_every_fold_is_accepted_with_allow_failures(tmp_path, capsys, working):
+    # the plots of the complete models were drawn whatever their number: with one, the
+    # comparison plot failed (compare takes two results), with none, the fold scores and
+    # optimism plots; each became "not written: plots/...", and the exit status 1
+    failing = 'estimator = "sklearn.naive_bayes.GaussianNB"\nparams = { priors = [0.5, 0.5] }\n'
+    prior = "[models.prior]\n" + (
+        'estimator = "sklearn.dummy.DummyClassifier"\n' if working else failing
+    )
+    path = write(tmp_path, failing + prior)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert main(["run", str(path)]) == 1
+        capsys.readouterr()
+        assert main(["run", str(path), "--allow-failures"]) == 0
+    err = capsys.readouterr().err
+    assert "not written" not in err and "fit(s) failed in" in err
+    plots = {p.name for p in (tmp_path / "out" / "plots").iterdir()}
+    assert {f"{name}.png" for name in ("comparison", "fold_scores", "optimism")} <= plots
+
+
 @pytest.mark.parametrize("spelling", ['"None"', '"none"'])
 def test_the_dry_run_checks_every_candidate_before_timing_and_none_is_written(
     tmp_path, capsys, monkeypatch, spelling
@@ -154,7 +176,8 @@ def test_ctrl_c_ends_with_one_line_and_the_same_command_resumes(tmp_path):
     assert len(lines) == 1 and "Traceback" not in err, err
     cached = len(list(cache.glob("*/*.json")))
     assert f"interrupted; {cache} holds {cached} fits cached since the run started" in lines[0]
-    assert f"Resume with: sklearn-fair run {path}" in lines[0]
+    # the hint is the command, its options too (it dropped --allow-package slow)
+    assert shlex.split(lines[0].partition("Resume with: ")[2]) == ["sklearn-fair", *command[3:]]
     # the same command resumes: only the missing fits are computed (9 in all)
     (tmp_path / "hold").unlink()
     done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=300)
@@ -162,3 +185,22 @@ def test_ctrl_c_ends_with_one_line_and_the_same_command_resumes(tmp_path):
     assert len(list(cache.glob("*/*.json"))) == 9
     saved = json.loads((tmp_path / "out" / "models" / "model.json").read_text())
     assert len(saved["result"]["outer_results"]) == 3 and Path(cache).is_dir()
+
+
+def test_the_resume_hint_is_the_command_with_its_options(tmp_path, monkeypatch, capsys):
+    # it was "sklearn-fair run FILE": following it after a run with --output-dir elsewhere
+    # recomputed every fit in the file's own results folder
+    from sklearn_fair import experiment
+    from sklearn_fair.experiment._running._runner import Interrupted
+
+    def interrupted(*args, **kwargs):
+        raise Interrupted(tmp_path / "my results" / "cache", 7)
+
+    monkeypatch.setattr(experiment, "run_experiment", interrupted)
+    argv = ["run", str(tmp_path / "e.toml"), "--output-dir", str(tmp_path / "my results"),
+            "--limit", "refits=200", "--n-jobs", "2"]  # fmt: skip
+    assert main(argv) == 130
+    err = capsys.readouterr().err
+    assert "holds 7 fits cached since the run started" in err
+    hint = err.strip().partition("Resume with: ")[2]
+    assert shlex.split(hint) == ["sklearn-fair", *argv]

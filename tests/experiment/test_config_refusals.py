@@ -88,3 +88,28 @@ def test_with_scoring_such_a_model_is_accepted(tmp_path):
     )
     path.write_text(searched)
     load_config(path)  # the search scores with its own scoring
+
+
+@pytest.mark.parametrize(
+    "old, new, line, key, words",
+    [
+        # refused with the data, at key 'protocol': "The 'param_grid' parameter of NestedCV
+        # is empty"
+        ('LogisticRegression"', 'LogisticRegression"\ngrid = []', 13, "models.m.grid",
+         "must hold at least one table of lists; got []"),
+        # refused with the data, at key 'protocol': "... must name the metric ... Got False",
+        # the runner's default, which the file never wrote
+        ("n_refits = 1", 'n_refits = 1\nscoring = ["accuracy", "f1"]', 11, "protocol.scoring",
+         "is a list or table of metrics, so [protocol] needs refit = 'accuracy' or another "
+         "of ['accuracy', 'f1']"),
+    ],
+)  # fmt: skip
+def test_a_fault_is_refused_at_its_own_key_before_the_data_are_read(
+    tmp_path, old, new, line, key, words
+):
+    _csv(tmp_path)
+    path = tmp_path / "exp.toml"
+    path.write_text(DATA.replace(old, new))
+    with pytest.raises(ValueError) as info:
+        load_config(path)
+    assert f"line {line}, key '{key}': {words}" in str(info.value)

@@ -189,17 +189,36 @@ CASES = {
         ).replace('estimator = "sklearn.tree.DecisionTreeClassifier"\n', "", 1),
         ["models.m.params.estimator", "2000000000", "limit of 10000", "candidates=2000000000"],
     ),
+    # refused before parsing: deeper than the parser can go, the brackets' nesting is only a
+    # lower bound of the parsed document's (the table [other] is a level too)
     "arrays nested 50,000 deep": (
         toml(tail="\n[other]\n" + nested_arrays(50_000)),
-        ["nesting", "50000", "limit of 32", "--limit depth=50000"],
+        ["nesting", "at least 50000", "limit of 32", "--limit depth=N"],
     ),
     "inline tables nested 50,000 deep": (
         toml(tail="\n[other]\n" + nested_tables(50_000)),
-        ["nesting", "50000", "--limit depth=50000"],
+        ["nesting", "at least 50000", "--limit depth=N"],
     ),
+    # models, m, params, then the 40 tables
     "parameter tables nested 40 deep": (
         toml(model="params = { class_weight = " + "{ a = " * 40 + "1" + " }" * 40 + " }"),
-        ["nesting", "--limit depth="],
+        ["models.m.params.class_weight.a.a", "nesting is 43", "--limit depth=43"],
+    ),
+    # dotted keys nest without brackets: the pre-scan saw 1 (a header), the Builder recursed
+    # 5000 deep (RecursionError, exit 1), and 40 were accepted
+    "dotted keys nested 40 deep": (
+        toml(model="params.class_weight" + ".a" * 40 + " = 1"),
+        ["models.m.params.class_weight.a.a", "nesting is 43", "--limit depth=43"],
+    ),
+    # and, deeper than the parser takes at no cost (its memory is quadratic in a dotted
+    # key's levels: 100 MB for these 10 KB), refused before parsing
+    "dotted keys nested 5000 deep": (
+        toml(model="params.class_weight" + ".a" * 5000 + " = 1"),
+        ["nesting", "at least 5000", "--limit depth=N"],
+    ),
+    "a table header nested 5000 deep": (
+        toml(model="[models.m.grid" + ".a" * 5000 + "]\nx = [1]"),
+        ["nesting", "at least 5001", "--limit depth=N"],
     ),
     "200 MB file of 10^8 items": (
         write_200_mb,
@@ -338,7 +357,7 @@ def test_a_hostile_file_is_refused_at_once(tmp_path, monkeypatch, capsys, case, 
     assert not any(c in err for c in "\x1b\x07\r"), "control characters reached the terminal"
     # bounded work: no fit, no grid expanded, the parser not called for what the pre-scan sees
     assert work.fits == 0 and work.expanded == 0
-    prescan = any(w in err for w in ("nesting", "size in bytes", "number of items"))
+    prescan = any(w in err for w in ("nesting of its", "size in bytes", "number of items"))
     assert work.parsed == (0 if prescan else 1)
     assert peak < PEAK_BYTES, peak
     assert len(err) < 2000  # a huge string is not echoed back
@@ -689,6 +708,10 @@ def test_a_forged_split_file_with_kfold_yes_is_refused(tmp_path):
         ('a = """\n\\"""[[[[\n""" \nb = { c = { d = [1, 2] } }', 3, 1),
         ('a = """x"""" \nb = [[]]', 2, 0),  # a closing quote run of four
         ("[table]\n[[array.of.tables]]\nx = 1", 2, 0),  # headers open and close their levels
+        # a dotted key of n dots nests n - 1 levels at least (a float has a dot)
+        ("a.b.c.d = 1.5\nt = 1979-05-27T07:32:00.999", 2, 0),
+        ('"a.b.c".d.e = [1.5]', 1, 0),
+        ("[x . y . z . w]\nv = 0.5", 2, 0),
     ],
 )
 def test_the_prescan_measures_the_structure_not_the_strings(text, depth, items):
@@ -909,3 +932,32 @@ def test_a_hostile_output_case_is_refused_or_kept_inside(tmp_path, capsys, case,
         failed = [r for r in rows if r["model"] == "bayes" and r["first_error"]]
         assert failed and "priors" in failed[0]["first_error"]
         assert [r for r in rows if r["model"] == "prior" and r["test_mean"]]  # the others
+
+
+@pytest.mark.parametrize(
+    "nested",
+    [
+        "params.class_weight" + ".a" * 40 + " = 1",
+        "params = { class_weight = " + "{ a = " * 40 + "1" + " }" * 40 + " }",
+        "[models.m.params.class_weight" + ".a" * 39 + "]\na = 1",
+    ],
+    ids=["dotted keys", "inline tables", "a header"],
+)
+def test_the_depth_is_one_limit_whatever_the_syntax(tmp_path, nested):
+    # each is 43 deep (models, m, params and 40 tables): the flag the refusal names lifts it
+    path = tmp_path / "deep.toml"
+    path.write_text(toml(model=nested))
+    with pytest.raises(ExperimentConfigError, match=r"nesting is 43, .* --limit depth=43\."):
+        load_config(path, limits={"depth": 42})
+    params = load_config(path, limits={"depth": 43}).models["m"].estimator.get_params()
+    assert params["class_weight"]["a"]["a"]["a"]
+
+
+def test_the_depth_limit_is_raised_only_as_far_as_the_reader_reads():
+    # --limit depth=6000 let a 5000-level file through to the recursive builder, which ended
+    # in a RecursionError traceback
+    from sklearn_fair.experiment._reading._limits import MAX_DEPTH, parse_limits
+
+    assert parse_limits([f"depth={MAX_DEPTH}"]).depth == MAX_DEPTH
+    with pytest.raises(ExperimentConfigError, match="depth can be raised to at most 200; got"):
+        parse_limits(["depth=6000"])

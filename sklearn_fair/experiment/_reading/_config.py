@@ -233,6 +233,10 @@ def _prefixed(builder, key, grid, final):
 
 def _check_grid(builder, key, grid, estimator):
     tables = grid if isinstance(grid, list) else [grid]
+    if not tables:  # else refused with the data, as the protocol's fault
+        raise builder.error(
+            key, "must hold at least one table of lists; got []. E.g. grid = { C = [0.1, 1.0] }."
+        )
     params = estimator.get_params(deep=True)
     resolved = []
     for table in tables:

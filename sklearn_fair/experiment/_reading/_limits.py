@@ -2,15 +2,17 @@
 
 A file may come from someone else: one that asks for more is refused at once, naming the
 limit and the flag that lifts it for one run (``--limit NAME=VALUE``). The text's size and
-nesting are checked before the TOML parser sees it (a pre-scan linear in the size); long
-lists and strings after; the values that multiply work where they are read, before
-anything is expanded.
+the nesting of its brackets are checked before the TOML parser sees it (a pre-scan linear
+in the size); the nesting of the parsed tables and arrays (dotted keys nest without
+brackets), long lists and strings after; the values that multiply work where they are
+read, before anything is expanded.
 """
 
 import math
 import os
 import re
 import stat
+import string
 import sys
 from dataclasses import dataclass, fields
 
@@ -36,7 +38,8 @@ class Limits:
 
     ``jobs``: workers (``n_jobs`` anywhere; default: the machine's cores); ``refits``;
     ``candidates`` of one model (the product of its grid's list lengths, not expanded);
-    ``folds``, outer and inner; ``depth`` of nested arrays and inline tables; ``file_size``
+    ``folds``, outer and inner; ``depth`` of nested tables and arrays (a table of a dotted key
+    or header, ``[a.b.c]``, is a level as an inline table is); ``file_size``
     in bytes; ``items`` of all arrays together; ``list_length`` of one array;
     ``string_length`` of one string or key; of the data a file names: ``csv_size``, bytes of
     a CSV file, ``csv_row``, characters of one of its rows (line breaks in quotes included),
@@ -84,6 +87,11 @@ class Limits:
 _NAMES = tuple(f.name for f in fields(Limits))
 
 
+#: The most that ``--limit depth`` may allow: a nesting that the file's reader, which follows
+#: each level in a call of its own, reads within Python's recursion limit.
+MAX_DEPTH = 200
+
+
 def parse_limits(limits):
     """``Limits`` from None, a Limits, a dict ``{name: int}`` or strings ``"name=int"``."""
     if limits is None:
@@ -116,6 +124,10 @@ def parse_limits(limits):
             raise ExperimentConfigError(
                 f"The limit {name} must be a positive integer; got {shown(value)}."
             )
+        if name == "depth" and value > MAX_DEPTH:  # the file's builder recurses once a level
+            raise ExperimentConfigError(
+                f"The limit depth can be raised to at most {MAX_DEPTH}; got {value}."
+            )
     return Limits(**dict(items))
 
 
@@ -135,17 +147,36 @@ _STRINGS_AND_COMMENTS = re.compile(
 _STEP = np.zeros(256, dtype=np.int8)
 _STEP[[ord("["), ord("{")]] = 1
 _STEP[[ord("]"), ord("}")]] = -1
+# what a dotted key is made of, strings aside (``"a.b".c`` leaves ``.c``): a run of these
+# holds one dot between two levels of a key, and at most one of a value (a float, a time)
+_KEY_RUN = np.zeros(256, dtype=bool)
+_KEY_RUN[list(map(ord, string.ascii_letters + string.digits + "_-. \t"))] = True
+# Nesting this deep is parsed, so that check_document refuses it with the exact depth and its
+# key; deeper, and past the limit, the pre-scan refuses it before tomllib, which recurses on
+# each level of brackets (a few hundred exhaust the stack) and takes memory quadratic in the
+# levels of a dotted key (10 KB of ``a.a.a...`` took 100 MB).
+_PARSED_DEPTH = 100
 
 
 def prescan_toml(text, limits, path):
     """Refuse a TOML text too deep or of too many items; ``(depth, items)``, in linear time
-    (table headers count as the levels they open and close)."""
+    (table headers count as the levels they open and close; a dotted key of n dots, n - 1). The
+    depth is a lower bound of the parsed document's, which :func:`check_document`
+    measures: brackets and dotted keys are counted apart."""
     structure = _STRINGS_AND_COMMENTS.sub("", text).encode("utf-8", "replace")
     codes = np.frombuffer(structure, dtype=np.uint8)
-    depth = int(np.cumsum(_STEP[codes], dtype=np.int32).max(initial=0)) if codes.size else 0
-    if depth > limits.depth:
+    depth = 0
+    if codes.size:
+        depth = int(np.cumsum(_STEP[codes], dtype=np.int32).max(initial=0))
+        dots = np.cumsum(codes == ord("."), dtype=np.int32)
+        # the dots before each run: the count at the last character that ends one
+        before = np.maximum.accumulate(np.where(_KEY_RUN[codes], 0, dots))
+        depth = max(depth, int((dots - before).max()) - 1)
+    if depth > max(limits.depth, _PARSED_DEPTH):
         raise ExperimentConfigError(
-            limits.refusal("depth", depth, f"{path}", "the nesting of its arrays and inline tables")
+            limits.refusal(
+                "depth", depth, f"{path}", "the nesting of its tables and arrays", whole=False
+            )
         )
     items = structure.count(b",")
     if items > limits.items:
@@ -183,28 +214,52 @@ def read_text(path, limits):
         raise ExperimentConfigError(f"{path} is not UTF-8 text: {error}.") from None
 
 
+def _parts(link):
+    """The key of a ``(name, parent)`` link of :func:`check_document`, as a tuple."""
+    parts = []
+    while link is not None:
+        name, link = link
+        parts.append(name)
+    return tuple(reversed(parts))
+
+
 def check_document(document, limits, source):
-    """Refuse lists longer than ``list_length`` and strings longer than ``string_length``."""
-    stack = [((), document)]
+    """Refuse tables and arrays nested deeper than ``depth`` (each table and array a level,
+    the document's top-level tables the first), lists longer than ``list_length`` and
+    strings longer than ``string_length``; iteratively, so that no nesting exhausts the
+    stack before it is refused."""
+    # keys as (name, parent) links: a tuple per level would take memory quadratic in depth
+    stack, deepest = [(None, document, 0)], (0, None)
     while stack:
-        key, value = stack.pop()
+        link, value, depth = stack.pop()
+        if isinstance(value, (dict, list)) and depth > deepest[0]:
+            deepest = depth, link
         if isinstance(value, dict):
             for name, item in value.items():
                 if len(name) > limits.string_length:
                     raise source.error(
-                        key, limits.refusal("string_length", len(name), "a key", "its length")
+                        _parts(link),
+                        limits.refusal("string_length", len(name), "a key", "its length"),
                     )
-                stack.append((key + (name,), item))
+                stack.append(((name, link), item, depth + 1))
         elif isinstance(value, list):
             if len(value) > limits.list_length:
                 raise source.error(
-                    key, limits.refusal("list_length", len(value), "an array", "its length")
+                    _parts(link),
+                    limits.refusal("list_length", len(value), "an array", "its length"),
                 )
-            stack.extend((key, item) for item in value)
+            stack.extend((link, item, depth + 1) for item in value)
         elif isinstance(value, str) and len(value) > limits.string_length:
             raise source.error(
-                key, limits.refusal("string_length", len(value), "a string", "its length")
+                _parts(link), limits.refusal("string_length", len(value), "a string", "its length")
             )
+    depth, link = deepest
+    if depth > limits.depth:
+        # the key where the nesting passes the limit: the deepest one may be thousands long
+        raise source.error(
+            _parts(link)[: limits.depth + 1],
+            limits.refusal("depth", depth, "its tables and arrays", "their nesting"),
+        )
 
 
 def count_candidates(grid):

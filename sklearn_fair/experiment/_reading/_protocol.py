@@ -130,6 +130,15 @@ def check_protocol(builder, protocol, resolve, limits):
         else:
             kwargs[name] = builder.value(value, key)
             _check_nested_parameter(builder, key, name, kwargs[name])
+    scoring = protocol.get("scoring")
+    if isinstance(scoring, (list, dict)) and "refit" not in protocol:
+        # else NestedCV refuses the runner's default refit=false, which the file never wrote
+        names = list(scoring)
+        raise builder.error(
+            ("protocol", "scoring"),
+            f"is a list or table of metrics, so [protocol] needs refit = {shown(names[0])} or "
+            f"another of {names}: the metric that selects the hyper-parameters.",
+        )
     if "splits_file" in protocol and "outer_cv" in protocol:
         raise builder.error(
             ("protocol", "outer_cv"), "give either outer_cv or splits_file, not both."

@@ -94,6 +94,26 @@ def _critical_difference(result, cells):
     return figure
 
 
+def _of_complete(draw, least, why):
+    """How a plot of the complete cells is drawn: ``draw(result, cells)``, or where fewer than
+    ``least`` models have every fold's score, a figure that says so (as the report does: the
+    failed models named, then ``why``)."""
+
+    def make(result, cells):
+        if len(cells) >= least:
+            return draw(result, cells)
+        import matplotlib.pyplot as plt
+
+        failed = ", ".join(m for m in result.models if m not in cells)
+        figure = plt.figure(figsize=(6.4, 1.6))
+        # the names are the file's: a "$" in one is text, not mathtext
+        text = why.format(failed=failed)
+        figure.text(0.02, 0.5, text, va="center", wrap=True, parse_math=False)
+        return figure
+
+    return make
+
+
 def _baseline_markdown(config, result):
     """The comparison with the baseline as report.html and comparison.csv give it (Holm over
     every comparison with it, across the data sets), for report.md: its reports of each data
@@ -125,12 +145,23 @@ def _figures(config):
     if config.several and _ranked(config):
         figures["critical_difference"] = _critical_difference
     elif not config.several:
-        figures["fold_scores"] = lambda result, cells: plot_fold_scores(
-            cells, random_state=result.random_state
+        none = (
+            "Not drawn: folds of {failed} failed (see Failed fits): no model has every "
+            "fold's score."
         )
-        figures["optimism"] = lambda result, cells: plot_optimism(cells)
+        figures["fold_scores"] = _of_complete(
+            lambda result, cells: plot_fold_scores(cells, random_state=result.random_state),
+            1,
+            none,
+        )
+        figures["optimism"] = _of_complete(lambda result, cells: plot_optimism(cells), 1, none)
         if len(config.models) >= 2:
-            figures["comparison"] = lambda result, cells: plot_comparison(cells)
+            figures["comparison"] = _of_complete(
+                lambda result, cells: plot_comparison(cells),
+                2,
+                "No pairwise comparison: folds of {failed} failed (see Failed fits), and a "
+                "paired test needs every fold's score.",
+            )
     return figures
 
 
