@@ -182,5 +182,5 @@ def _check_half_classes(target, n_half):
             f"The conservative Z splits the data into halves of {n_half} rows that keep the "
             f"class proportions; class {labels[counts.argmin()].tolist()!r} has "
             f"one row in a half, and a half's stratified splits need at least 2 rows of each "
-            f"class: give each class at least 4 rows."
+            f"class (a half of an odd number of rows leaves one out at random)."
         )

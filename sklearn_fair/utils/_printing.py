@@ -32,6 +32,7 @@ def decimals_for(values, spreads=(), minimum=0):
     """
     values = np.asarray(list(values), dtype=float)
     spreads = np.asarray(list(spreads), dtype=float)
+    spreads = np.where(spreads > _noise(values), spreads, 0.0)  # equal scores' rounding: none
     positive = spreads[np.isfinite(spreads) & (spreads > 0)]
     if positive.size:
         decimals = 1 - math.floor(math.log10(float(positive.min())))
@@ -44,6 +45,14 @@ def decimals_for(values, spreads=(), minimum=0):
         for value in values[(spreads == 0) & np.isfinite(values)]:
             decimals = _off_whole_numbers(float(value), decimals)
     return int(min(max(decimals, minimum), MAX_DECIMALS))
+
+
+def _noise(values):
+    """The spread that floating-point rounding leaves among equal ``values``: a mean of three
+    scores of 0.8 is 0.8000000000000002, and their sem 7.9e-17."""
+    finite = np.abs(np.asarray(values, dtype=float))
+    finite = finite[np.isfinite(finite)]
+    return 1e-12 * float(finite.max()) if finite.size else 0.0
 
 
 def _off_whole_numbers(value, decimals):
@@ -170,7 +179,7 @@ def interval_decimals(low, high, decimals):
     (4, 3)
     """
     width = float(high) - float(low)
-    if not (math.isfinite(width) and width > 0):
+    if not (math.isfinite(width) and width > _noise([low, high])):
         return decimals
     return int(min(max(decimals, 1 - math.floor(math.log10(width))), MAX_DECIMALS))
 

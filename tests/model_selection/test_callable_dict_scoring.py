@@ -10,6 +10,7 @@ from sklearn.model_selection import GridSearchCV, KFold, cross_val_score, cross_
 from sklearn.tree import DecisionTreeClassifier
 
 from sklearn_fair import NestedCV, nested_cross_val_score
+from sklearn_fair.exceptions import CacheWarning
 
 X, y = make_classification(n_samples=90, n_features=6, n_informative=3, random_state=1, flip_y=0.15)
 OUTER, INNER = KFold(3, shuffle=True, random_state=0), KFold(3, shuffle=True, random_state=1)
@@ -46,7 +47,15 @@ def test_nested_cross_val_score_refuses_a_dict_as_cross_val_score_does():
         nested_cross_val_score(tree, X, y, param_grid=GRID, cv=3, scoring=two_metrics, n_refits=1)
 
 
-def test_a_cached_run_serves_the_keys_a_callable_returns(tmp_path):
+def with_score(estimator, X, y):
+    return {
+        "score": two_metrics(estimator, X, y)["acc"],
+        "kap": two_metrics(estimator, X, y)["kap"],
+    }
+
+
+@pytest.mark.parametrize("scoring", [two_metrics, with_score], ids=["keys", "a 'score' key"])
+def test_a_cached_run_serves_the_keys_a_callable_returns(tmp_path, scoring):
     # the cache's check of an entry expected the one metric "score" of a single scorer: a
     # rerun recomputed every fit and warned that the entries "failed their checks"
     import warnings
@@ -55,10 +64,10 @@ def test_a_cached_run_serves_the_keys_a_callable_returns(tmp_path):
     runs = []
     for _ in range(2):
         with warnings.catch_warnings():
-            warnings.simplefilter("error")  # no CacheWarning
+            warnings.simplefilter("error", CacheWarning)
             runs.append(
                 NestedCV(
-                    tree, GRID, outer_cv=OUTER, inner_cv=INNER, scoring=two_metrics,
+                    tree, GRID, outer_cv=OUTER, inner_cv=INNER, scoring=scoring,
                     refit="kap", n_refits=1, random_state=0, cache_dir=tmp_path,
                 ).fit(X, y)
             )  # fmt: skip
@@ -70,3 +79,27 @@ def test_a_cached_run_serves_the_keys_a_callable_returns(tmp_path):
         == (first.cache_info_["computed"])
     )
     np.testing.assert_array_equal(second.outer_scores_, first.outer_scores_)
+
+
+def test_a_cached_run_serves_the_train_scores_a_callable_returns(tmp_path):
+    # with return_train_score, the check of the train scores asked for the range of each key
+    # (KeyError: 'acc' on the rerun, in a first fix)
+    import warnings
+
+    from sklearn_fair import nested_cross_validate
+
+    runs = []
+    for _ in range(2):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", CacheWarning)  # no entry failed its checks
+            runs.append(
+                nested_cross_validate(
+                    DecisionTreeClassifier(random_state=0), X, y, param_grid=GRID, cv=OUTER,
+                    inner_cv=INNER, scoring=two_metrics, refit="kap", n_refits=1,
+                    random_state=0, cache_dir=tmp_path, return_train_score=True,
+                )
+            )  # fmt: skip
+    first, second = runs
+    assert {"test_acc", "test_kap", "train_acc", "train_kap"} <= set(second)
+    for key in ("test_acc", "test_kap", "train_acc", "train_kap"):
+        np.testing.assert_array_equal(second[key], first[key])

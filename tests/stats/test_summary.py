@@ -264,3 +264,12 @@ def test_printed_summary_and_interval_keep_a_small_spread():
     low, high = stats.t.interval(0.95, 4, np.mean(close), stats.sem(close))
     printed = str(mean_interval(close)).split("[")[1].split("]")[0].split(", ")
     assert [float(v) for v in printed] == pytest.approx([low, high], abs=5e-7)
+
+
+@pytest.mark.parametrize("value", [0.1, 0.7, 0.8, 0.95])
+def test_equal_scores_print_as_equal_not_as_their_rounding(value):
+    # three equal scores have a mean of 0.8000000000000002 and a sem of 7.9e-17: printed as a
+    # spread, with 6 decimals and "std 1.1102e-16", after the decimals followed the sem
+    text = str(summarize([value] * 3, metric="accuracy"))
+    assert "std 0.0000, sem 0.0000" in text and f"[{value:.4f}, {value:.4f}]" in text
+    assert str(mean_interval([value] * 3)).startswith(f"95% interval [{value:.4f}, {value:.4f}]")

@@ -269,6 +269,16 @@ def _number_problem(field, value, low=-math.inf, high=math.inf):
 _ANY = (-math.inf, math.inf)
 
 
+def _may_return_a_dict(scorers):
+    """Whether the run's one scorer is a callable of the user's (not a scikit-learn scorer, nor
+    the estimator's own score), which may return a dict: a metric per key, known only from
+    what it returned."""
+    from sklearn.metrics._scorer import _BaseScorer, _PassthroughScorer
+
+    known = (_BaseScorer, _PassthroughScorer)
+    return set(scorers) == {"score"} and not isinstance(scorers["score"], known)
+
+
 class EntryCheck:
     """What a valid payload of a run with ``scorers`` holds: its metrics, each in its range.
     Without ``scorers`` (an audit of a folder, without the run), any metrics, each a finite
@@ -278,7 +288,7 @@ class EntryCheck:
         from ...metrics import score_range
 
         self.ranges = None
-        if scorers is not None:
+        if scorers is not None and not _may_return_a_dict(scorers):
             self.ranges = {name: score_range(scorer) for name, scorer in scorers.items()}
 
     def problem(self, payload, predictions, metrics=None):
@@ -298,13 +308,6 @@ class EntryCheck:
                 return "scores is an empty table of metrics"
         else:
             ranges = self.ranges if metrics is None else {m: self.ranges[m] for m in metrics}
-            if (
-                set(ranges) == {"score"}
-                and ranges["score"] == _ANY
-                and scores
-                and ("score" not in scores)
-            ):  # a callable scoring of unknown range returns a dict: one metric per key
-                ranges = dict.fromkeys(scores, _ANY)
         if set(scores) != set(ranges):
             return f"its metrics {sorted(map(str, scores))} are not {sorted(ranges)}"
         for metric, (low, high) in ranges.items():
