@@ -52,6 +52,23 @@ class SlowForDeep(ClassifierMixin, BaseEstimator):
         return np.full(len(X), self.majority_)
 
 
+class CatchesEverything(SlowForDeep):
+    """SlowForDeep whose depth-2 fit is a loop of ticks that skips a tick that raises
+    (``except Exception``, as training loops skip a bad epoch), and keeps the ticks it did."""
+
+    def fit(self, X, y):
+        self.ticks_done_ = 0
+        for _ in range(12 if self.depth == 2 else 0):
+            try:
+                time.sleep(0.1)
+                self.ticks_done_ += 1
+            except Exception:
+                pass
+        self.classes_, counts = np.unique(y, return_counts=True)
+        self.majority_ = self.classes_[np.argmax(counts)]
+        return self
+
+
 # loky's workers cannot import this test module: its classes travel by value
 cloudpickle.register_pickle_by_value(sys.modules[__name__])
 
@@ -61,6 +78,19 @@ def nested(estimator=None, grid=None, **kwargs):
     params = dict(outer_cv=3, inner_cv=2, n_refits=1, refit=False, random_state=0)
     params.update(kwargs)
     return NestedCV(estimator or DecisionTreeClassifier(), grid or {"max_depth": [1, 2]}, **params)
+
+
+@pytest.mark.parametrize("backend", ["loky", "threading"])
+def test_a_fit_that_catches_its_interruption_still_ran_over(backend):
+    # the limit's FitTimeoutError, caught by the fit's own except Exception, left a fit cut
+    # short that returned normally: scored and cached as a success
+    with joblib.parallel_config(backend=backend), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model = nested(CatchesEverything(), {"depth": [1, 2]}, fit_timeout=0.5, n_jobs=2)
+        model.fit(X, y)
+    slow = [t for t in model.failed_tasks_ if t["key"]["candidate"] == 1]
+    assert len(slow) == 6 and all("caught the interruption" in t["error"] for t in slow)
+    assert all(p == {"depth": 1} for p in model.best_params_per_fold_)
 
 
 @pytest.mark.parametrize("n_jobs", [1, 2])

@@ -23,31 +23,38 @@ __all__ = ["FitTimeoutError", "time_limit", "watch_parent"]
 
 @contextmanager
 def time_limit(seconds, what):
-    """Raise FitTimeoutError in this thread if the block runs longer than ``seconds``."""
+    """Raise FitTimeoutError in this thread if the block runs longer than ``seconds``; after it,
+    if the block caught the one raised in it and returned."""
     if seconds is None:
         yield
         return
     in_main = threading.current_thread() is threading.main_thread()
     limit = _signal_limit if in_main and hasattr(signal, "setitimer") else _thread_limit
     try:
-        with limit(seconds):
+        with limit(seconds) as state:
             yield
     except FitTimeoutError:
         raise FitTimeoutError(f"The {what} ran over fit_timeout={seconds} s.") from None
+    if state["fired"]:  # it caught the interruption (``except Exception``) and went on
+        raise FitTimeoutError(
+            f"The {what} ran over fit_timeout={seconds} s (it caught the interruption and "
+            "returned, so what it returned is cut short)."
+        )
 
 
 @contextmanager
 def _signal_limit(seconds):
-    state = {"done": False}
+    state = {"done": False, "fired": False}
 
     def interrupt(signum, frame):
         if not state["done"]:
+            state["fired"] = True
             raise FitTimeoutError
 
     previous = signal.signal(signal.SIGALRM, interrupt)
     signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
-        yield
+        yield state
     finally:
         state["done"] = True
         signal.setitimer(signal.ITIMER_REAL, 0)
@@ -73,7 +80,7 @@ def _thread_limit(seconds):
     timer.daemon = True
     timer.start()
     try:
-        yield
+        yield state
     finally:
         with lock:
             state["done"] = True
