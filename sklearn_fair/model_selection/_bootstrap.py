@@ -33,7 +33,9 @@ class Bootstrap(BaseCrossValidator):
         Number of bootstrap resamples (splits), at least 1.
     stratify : bool, default=False
         Draw the analysis set class by class, keeping each class's count of ``y`` (to within
-        rounding); needs ``y`` in :meth:`split`. Uses :func:`sklearn.utils.resample`.
+        rounding); needs ``y`` in :meth:`split`, with at least 2 samples of every class (the
+        one sample of a class is always drawn, never out of bag). Uses
+        :func:`sklearn.utils.resample`.
     random_state : int, RandomState instance, Generator or None, default=None
         Seeds the draws. Pass an int for the same resamples on every call; a RandomState or
         Generator is drawn from (so each call differs).
@@ -95,6 +97,9 @@ class Bootstrap(BaseCrossValidator):
 
         Raises
         ------
+        ValueError
+            If ``stratify=True`` and ``y`` is missing, not one label per sample, or has a
+            class with a single sample.
         InvalidSplitError
             If a resample leaves no row out of bag.
         """
@@ -112,6 +117,7 @@ class Bootstrap(BaseCrossValidator):
                     f"Bootstrap(stratify=True) needs one label per sample: y has shape "
                     f"{y.shape}, X has {n_samples} samples."
                 )
+            _check_class_counts(y)
         rng = check_random_state(self.random_state)
         indices = np.arange(n_samples)
         for resample_index in range(self.n_resamples):
@@ -130,3 +136,19 @@ class Bootstrap(BaseCrossValidator):
                     "use more samples or another random_state."
                 )
             yield train, test
+
+
+def _check_class_counts(y):
+    """Refuse classes of one sample: drawn class by class, such a sample is drawn every time,
+    so it is never assessed (and a continuous y, all such, leaves nothing out of bag)."""
+    classes, counts = np.unique(y, return_counts=True)
+    single = counts < 2
+    if single.any():
+        shown = ", ".join(repr(label) for label in classes[single][:5].tolist())
+        raise ValueError(
+            "Bootstrap(stratify=True) draws each class of y from its own samples, so every "
+            f"class needs at least 2 of them: {int(single.sum())} of the {classes.size} "
+            f"classes have only 1 ({shown}{', ...' if single.sum() > 5 else ''}), which would "
+            "be drawn every time and never be out of bag. Merge rare classes, or pass "
+            "stratify=False (for a continuous y, whose every value is a class)."
+        )

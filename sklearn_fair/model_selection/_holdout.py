@@ -4,6 +4,7 @@ import numbers
 
 import numpy as np
 from sklearn.model_selection import BaseShuffleSplit, ShuffleSplit, StratifiedShuffleSplit
+from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import _num_samples
 
 from ..utils import (
@@ -11,6 +12,8 @@ from ..utils import (
     IntervalNotBool,
     check_parameter_constraints,
     check_random_state,
+    is_graph_data,
+    read_graph_labels,
 )
 from ..utils._random import draw_seeds
 
@@ -31,8 +34,10 @@ class HoldoutSplit(BaseShuffleSplit):
       from for a seed first, so the same instance gives other indices than scikit-learn's).
     - **grouped** (``groups`` passed to ``split``): whole groups are taken in a seeded random
       order, and each goes to the validation side if that brings it closer to ``test_size``
-      of the rows (class by class when stratifying), in one greedy pass: the size can miss
-      the target by more than the best choice of whole groups would.
+      of the rows (class by class when stratifying: first the groups that bring the class
+      counts closer to their shares of the target without moving the size away from it
+      more, then those that bring counts and size together closer), greedily: the size can
+      miss the target by more than the best choice of whole groups would.
     - **time-ordered** (``shuffle=False``): the *last* ``test_size`` part of the rows, in the
       order given, validates; with ``groups``, the cut moves to the nearest group boundary.
 
@@ -46,7 +51,10 @@ class HoldoutSplit(BaseShuffleSplit):
         is given to ``split`` and looks like class labels (integers, strings or booleans),
         and the split is shuffled; ``True`` requires ``y`` and ``shuffle=True``. An
         integer-valued numeric target (counts) looks like class labels too: pass ``False``
-        for it.
+        for it. Without ``y``, graphs that carry their label as ``.y`` (as
+        :class:`StratifiedGraphKFold` reads them) give it, unless ``stratify=False``. A 2-D
+        ``y`` (``stratify=True`` only) is stratified on its distinct rows, as
+        :class:`~sklearn.model_selection.StratifiedShuffleSplit` does.
     shuffle : bool, default=True
         ``False`` holds out the last rows in the given order (time order) instead of random
         ones; ``random_state`` must then be None.
@@ -138,6 +146,8 @@ class HoldoutSplit(BaseShuffleSplit):
                 f"HoldoutSplit(gap={self.gap}) leaves rows out before the last rows in time "
                 "order: it needs shuffle=False; set gap=0 or shuffle=False."
             )
+        if y is None and self.stratify is not False and self.shuffle and is_graph_data(X):
+            y = _graph_labels(X, required=bool(self.stratify))
         stratify = self._stratifies(y)
         n_samples = _num_samples(X)
         if not self.shuffle:
@@ -184,7 +194,10 @@ class HoldoutSplit(BaseShuffleSplit):
         if self.stratify is None:
             return bool(self.shuffle) and y is not None and _looks_like_classes(y)
         if self.stratify and y is None:
-            raise ValueError("HoldoutSplit(stratify=True) needs y in split(X, y).")
+            raise ValueError(
+                "HoldoutSplit(stratify=True) needs y in split(X, y), or X given as graphs "
+                "that carry their label as '.y'."
+            )
         return bool(self.stratify)
 
     def _n_test(self, n_samples):
@@ -207,6 +220,17 @@ def _splits_unstratified(X, test_size):
     except ValueError:
         return False
     return True
+
+
+def _graph_labels(X, *, required):
+    """The labels of graphs ``X`` (None when some graph has none and ``required`` is False:
+    graphs without labels, like a ``y`` not given, are split unstratified)."""
+    try:
+        return read_graph_labels(X)
+    except ValueError:
+        if required:
+            raise
+        return None
 
 
 def _looks_like_classes(y):
@@ -242,24 +266,59 @@ def _grouped(y, groups, n_test, rng):
             "HoldoutSplit cannot hold out whole groups: all the samples are in one group."
         )
     n_samples = group_codes.size
-    class_codes = np.zeros(n_samples, dtype=np.intp)
-    if y is not None:
-        class_codes = np.unique(y, return_inverse=True)[1].reshape(-1)
+    class_codes = np.zeros(n_samples, dtype=np.intp) if y is None else _class_codes(y)
     # rows of each class in each group, and the validation rows wanted of each class
     counts = np.zeros((n_groups, class_codes.max() + 1), dtype=np.intp)
     np.add.at(counts, (group_codes, class_codes), 1)
     target = counts.sum(axis=0) * (n_test / n_samples)
+
+    def distances(held):
+        """How far the class counts are from their targets, and that plus the size's."""
+        classes = np.abs(held - target).sum()
+        return classes, classes + abs(held.sum() - n_test)
+
     held = np.zeros(counts.shape[1])
+    current = distances(held)
     in_test = np.zeros(n_groups, dtype=bool)
     order = rng.permutation(n_groups)
+    # Class by class alone, groups of one class larger than its target are never taken (a
+    # validation set of one group); size alone trades the class proportions away. So first
+    # the groups that bring the class counts closer without taking the size further away
+    # than that, then the groups that bring both together closer.
     for group in order:
         after = held + counts[group]
-        if np.abs(after - target).sum() < np.abs(held - target).sum():
-            held, in_test[group] = after, True
+        new = distances(after)
+        if new[0] < current[0] and new[1] <= current[1]:
+            held, current, in_test[group] = after, new, True
+    for group in order[~in_test[order]]:
+        after = held + counts[group]
+        new = distances(after)
+        if new[1] < current[1]:
+            held, current, in_test[group] = after, new, True
     if not in_test.any():  # every group alone overshoots: take the one that overshoots least
-        cost = np.abs(counts[order] - target).sum(axis=1)
+        cost = [distances(counts[group])[1] for group in order]
         in_test[order[np.argmin(cost)]] = True
     if in_test.all():
         in_test[order[-1]] = False
     test_mask = in_test[group_codes]
     return np.flatnonzero(~test_mask), np.flatnonzero(test_mask)
+
+
+def _class_codes(y):
+    """Class codes of ``y``, as StratifiedShuffleSplit makes them (a 2-D ``y``: each distinct
+    row a class), refusing a continuous ``y`` with a class of one member, as it does."""
+    y = np.asarray(y)
+    continuous = type_of_target(y) in ("continuous", "continuous-multioutput")
+    if y.ndim == 2:
+        y = np.array([" ".join(row.astype("str")) for row in y])
+    classes, codes, class_counts = np.unique(y, return_inverse=True, return_counts=True)
+    # a class of one member is taken as it is: whole groups need none on each side (a rare
+    # class in one group); but a continuous y, each value its own class, stratifies nothing
+    if continuous and class_counts.min() < 2:
+        raise ValueError(
+            "HoldoutSplit stratifies on each distinct value of y as a class, and this y "
+            f"is continuous: {int(np.sum(class_counts < 2))} of its {classes.size} classes have "
+            "only 1 member, too few to stratify (every class needs at least 2). Pass "
+            "stratify=False for a grouped hold-out of a numeric target."
+        )
+    return codes.reshape(-1)

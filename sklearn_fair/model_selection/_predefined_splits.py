@@ -30,6 +30,9 @@ class PredefinedSplits(BaseCrossValidator):
         What :func:`load_splits` returns, or ``(train, test)`` pairs, or ``(train, test,
         inner)`` triples whose ``inner`` is None or a list of ``(train, test)`` pairs of
         absolute indices inside ``train``. A generator is read once, when the splitter is made.
+        A fold whose training and test sets share indices is refused unless ``splits`` is a
+        :class:`SavedSplits` that allows it (saved with ``allow_overlap=True``, or made
+        with it), as the splits of :class:`RollingOrigin` with ``lag > 0`` need.
 
     Examples
     --------
@@ -60,7 +63,15 @@ class PredefinedSplits(BaseCrossValidator):
             # with that); one built by hand may hold anything, and one loaded may have been
             # changed since
             n_samples = None
-        return as_saved_splits(self.splits, n_samples=n_samples, name="PredefinedSplits")
+        return as_saved_splits(
+            self.splits,
+            n_samples=n_samples,
+            name="PredefinedSplits",
+            overlap_hint=(
+                " If the overlap is intended (as in RollingOrigin with lag > 0), pass the "
+                "splits as SavedSplits(folds, n_samples=..., allow_overlap=True)."
+            ),
+        )
 
     def get_n_splits(self, X=None, y=None, groups=None):
         """Return the number of outer folds."""

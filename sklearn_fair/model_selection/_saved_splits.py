@@ -22,9 +22,9 @@ from ._split_validation import (
     _members,
     _preview,
     _repeated,
+    _validated,
     check_partition,
     validate_inner_splits,
-    validate_splits,
 )
 
 __all__ = ["SavedSplits", "labels_fingerprint", "load_splits", "save_splits"]
@@ -119,6 +119,9 @@ class SavedSplits:
         :func:`labels_fingerprint` of the labels the splits were made for.
     kfold : bool, default=False
         Whether the test sets partition the samples (a k-fold scheme).
+    allow_overlap : bool, default=False
+        Whether a split's training and test sets may share indices on purpose, as those of
+        :class:`RollingOrigin` with ``lag > 0`` do.
 
     Examples
     --------
@@ -130,13 +133,21 @@ class SavedSplits:
     """
 
     def __init__(
-        self, folds, *, inner_splits=None, n_samples, labels_fingerprint=None, kfold=False
+        self,
+        folds,
+        *,
+        inner_splits=None,
+        n_samples,
+        labels_fingerprint=None,
+        kfold=False,
+        allow_overlap=False,
     ):
         self.folds = folds
         self.inner_splits = inner_splits
         self.n_samples = n_samples
         self.labels_fingerprint = labels_fingerprint
         self.kfold = kfold
+        self.allow_overlap = allow_overlap
 
     def __iter__(self):
         return iter(self.folds)
@@ -157,14 +168,26 @@ class SavedSplits:
         )
 
 
-def _checked(folds, inner_splits, n_samples, *, kfold, name, fingerprint=None):
+def _checked(
+    folds,
+    inner_splits,
+    n_samples,
+    *,
+    kfold,
+    name,
+    fingerprint=None,
+    allow_overlap=False,
+    overlap_hint="",
+):
     """Validate outer folds and inner splits and return them as a SavedSplits (``kfold=None``:
     whether the folds partition the samples, found from them).
 
     Each inner split must only use indices of its outer fold's training set: one that touches
-    the outer test set leaks it into model selection.
+    the outer test set leaks it into model selection. ``allow_overlap``: a split's training
+    and test sets may share indices; ``overlap_hint`` says how to allow it, when they may not.
     """
-    folds = validate_splits(folds, n_samples, kfold=bool(kfold), name=name)
+    overlap = {"allow_overlap": allow_overlap, "overlap_hint": overlap_hint}
+    folds = _validated(folds, n_samples, kfold=bool(kfold), name=name, **overlap)
     if kfold is None:  # a file written by hand may leave it out: what its folds are
         kfold = _is_kfold(folds, n_samples)
     if inner_splits is None or all(inner is None for inner in inner_splits):
@@ -177,7 +200,7 @@ def _checked(folds, inner_splits, n_samples, *, kfold, name, fingerprint=None):
         inner_splits = [
             None
             if inner is None
-            else validate_inner_splits(inner, train, n_samples, fold=fold, name=name)
+            else validate_inner_splits(inner, train, n_samples, fold=fold, name=name, **overlap)
             for fold, ((train, _), inner) in enumerate(zip(folds, inner_splits))
         ]
     return SavedSplits(
@@ -186,6 +209,7 @@ def _checked(folds, inner_splits, n_samples, *, kfold, name, fingerprint=None):
         n_samples=n_samples,
         labels_fingerprint=fingerprint,
         kfold=kfold,
+        allow_overlap=allow_overlap,
     )
 
 
@@ -232,8 +256,18 @@ def _max_index_plus_one(folds, inner_splits):
 SPLITS = [SavedSplits, Iterable]
 
 
-def as_saved_splits(splits, *, n_samples=None, y=None, name="splits"):
-    """Validate any :data:`SPLITS` (SavedSplits, pairs or triples) and return a SavedSplits."""
+#: How save_splits is told that the splits overlap on purpose.
+_SAVE_OVERLAP_HINT = (
+    " If the overlap is intended (as in RollingOrigin with lag > 0), pass allow_overlap=True."
+)
+
+
+def as_saved_splits(
+    splits, *, n_samples=None, y=None, name="splits", allow_overlap=False, overlap_hint=""
+):
+    """Validate any :data:`SPLITS` (SavedSplits, pairs or triples) and return a SavedSplits;
+    overlapping training and test sets are accepted if ``allow_overlap`` or the SavedSplits
+    says so."""
     fingerprint = getattr(splits, "labels_fingerprint", None)
     _check_fingerprint(fingerprint, name)
     folds, inner_splits = _normalise(splits)
@@ -255,8 +289,16 @@ def as_saved_splits(splits, *, n_samples=None, y=None, name="splits"):
     if n_samples is None:
         n_samples = _max_index_plus_one(folds, inner_splits)
     kfold = getattr(splits, "kfold", False)
+    allow_overlap = bool(allow_overlap or getattr(splits, "allow_overlap", False))
     saved = _checked(
-        folds, inner_splits, n_samples, kfold=kfold, name=name, fingerprint=fingerprint
+        folds,
+        inner_splits,
+        n_samples,
+        kfold=kfold,
+        name=name,
+        fingerprint=fingerprint,
+        allow_overlap=allow_overlap,
+        overlap_hint=overlap_hint,
     )
     saved.kfold = _is_kfold(saved.folds, n_samples)
     return saved
@@ -270,10 +312,20 @@ def as_saved_splits(splits, *, n_samples=None, y=None, name="splits"):
         "n_samples": [IntervalNotBool(numbers.Integral, 1, None, closed="left"), None],
         "max_bytes": [IntervalNotBool(numbers.Integral, 1, None, closed="left")],
         "max_folds": [IntervalNotBool(numbers.Integral, 1, None, closed="left")],
+        "allow_overlap": ["boolean"],
     },
     prefer_skip_nested_validation=True,
 )
-def save_splits(splits, path, *, y=None, n_samples=None, max_bytes=MAX_BYTES, max_folds=MAX_FOLDS):
+def save_splits(
+    splits,
+    path,
+    *,
+    y=None,
+    n_samples=None,
+    max_bytes=MAX_BYTES,
+    max_folds=MAX_FOLDS,
+    allow_overlap=False,
+):
     """Write resampling splits to a JSON file in the sklearn-fair format.
 
     Parameters
@@ -299,6 +351,12 @@ def save_splits(splits, path, *, y=None, n_samples=None, max_bytes=MAX_BYTES, ma
         Most splits written, outer folds and inner splits together; the default is
         :func:`load_splits`' default. Pass the same value to :func:`load_splits` to read
         more splits back.
+    allow_overlap : bool, default=False
+        Accept splits whose training and test sets share indices, as :class:`RollingOrigin`
+        with ``lag > 0`` makes them on purpose (a :class:`SavedSplits` that allows it is
+        accepted as well). The file records it (``"allow_overlap": true``), so that
+        :func:`load_splits` and :class:`PredefinedSplits` replay the splits; without it,
+        such splits are refused as invalid.
 
     Raises
     ------
@@ -323,10 +381,16 @@ def save_splits(splits, path, *, y=None, n_samples=None, max_bytes=MAX_BYTES, ma
     >>> load_splits(path)
     SavedSplits(n_folds=3, n_samples=12, kfold=True, inner_splits=no, fingerprint=yes)
     """
-    saved = as_saved_splits(splits, n_samples=n_samples, y=y)
+    saved = as_saved_splits(
+        splits,
+        n_samples=n_samples,
+        y=y,
+        allow_overlap=allow_overlap,
+        overlap_hint=_SAVE_OVERLAP_HINT,
+    )
     folds, compact = [], False
     for fold, (train, test) in enumerate(saved.folds):
-        if _is_rest(train, test, saved.n_samples):
+        if _is_rest(train, test, saved.n_samples, overlap=saved.allow_overlap):
             # the training set is every other sample: the file lists the test set only
             entry, compact = {"train_is_rest": True, "test": test.tolist()}, True
         else:
@@ -341,6 +405,8 @@ def save_splits(splits, path, *, y=None, n_samples=None, max_bytes=MAX_BYTES, ma
         "n_samples": int(saved.n_samples),
         "kfold": saved.kfold,
         "labels_fingerprint": saved.labels_fingerprint,
+        # written only when true: files of splits that do not overlap stay as they were
+        **({"allow_overlap": True} if saved.allow_overlap else {}),
         "folds": folds,
     }
     text = json.dumps(document, separators=(",", ":")) + "\n"
@@ -369,12 +435,15 @@ def save_splits(splits, path, *, y=None, n_samples=None, max_bytes=MAX_BYTES, ma
         file.write(text)
 
 
-def _is_rest(train, test, n_samples):
+def _is_rest(train, test, n_samples, *, overlap=False):
     """Whether ``train`` is every sample of ``range(n_samples)`` not in ``test``, in increasing
-    order (as the loader rebuilds it: a training set in another order is written out)."""
+    order (as the loader rebuilds it: a training set in another order is written out).
+    ``overlap``: the splits may share indices between training and test sets."""
     if train.size + test.size != n_samples or train.size == 0:
         return False
-    # the splits are validated: in range, no overlap, test without repeats
+    if overlap and _members(train, test, n_samples).any():
+        return False
+    # the splits are validated: in range, test without repeats (and here, no overlap)
     return bool(np.all(np.diff(train) > 0))
 
 
@@ -425,9 +494,10 @@ def load_splits(path, format="sklearn-fair", *, max_bytes=MAX_BYTES, max_folds=M
         (a ``ValueError``) if the file is malformed or its splits are invalid: not JSON,
         larger than ``max_bytes`` or nested too deeply; a key an sklearn-fair file does not
         have (a misspelt ``"inner"`` would drop the inner splits); an index that is not an
-        int, out of range, in both the training and test set of a fold, tested twice in a
-        fold or, for a k-fold file, tested in zero or several folds; or an inner split
-        outside its outer training set.
+        int, out of range, in both the training and test set of a fold (unless the file
+        says ``"allow_overlap": true``, as :func:`save_splits` writes it when told), tested
+        twice in a fold or, for a k-fold file, tested in zero or several folds; or an inner
+        split outside its outer training set.
 
     Examples
     --------
@@ -496,6 +566,12 @@ def _from_sklearn_fair(document, name):
         raise InvalidSplitError(
             f"{name} has a 'kfold' field of {short_repr(kfold)}; it must be true or false."
         )
+    allow_overlap = document.get("allow_overlap", False)
+    if not isinstance(allow_overlap, bool):
+        raise InvalidSplitError(
+            f"{name} has an 'allow_overlap' field of {short_repr(allow_overlap)}; it must be "
+            "true or false."
+        )
     entries = _field(document, "folds", list, name)
     rest = [isinstance(e, dict) and e.get("train_is_rest") is True for e in entries]
     if any(rest):
@@ -534,10 +610,30 @@ def _from_sklearn_fair(document, name):
         inner_splits.append(
             None if inner is None else _pairs(inner, "test", "inner split {}", where)
         )
-    return _checked(folds, inner_splits, n_samples, kfold=kfold, name=name, fingerprint=fingerprint)
+    return _checked(
+        folds,
+        inner_splits,
+        n_samples,
+        kfold=kfold,
+        name=name,
+        fingerprint=fingerprint,
+        allow_overlap=allow_overlap,
+        overlap_hint=(
+            " A file whose splits share indices between training and test sets on purpose "
+            '(saved with allow_overlap=True) says so with "allow_overlap": true.'
+        ),
+    )
 
 
-_DOCUMENT_KEYS = ("format", "version", "n_samples", "kfold", "labels_fingerprint", "folds")
+_DOCUMENT_KEYS = (
+    "format",
+    "version",
+    "n_samples",
+    "kfold",
+    "labels_fingerprint",
+    "allow_overlap",
+    "folds",
+)
 _FOLD_KEYS = ("train", "test", "train_is_rest", "inner")
 
 

@@ -146,6 +146,12 @@ def validate_splits(splits, n_samples, *, kfold=False, allow_overlap=False, name
     ...
     sklearn_fair.exceptions.InvalidSplitError: Fold 0 of cv has indices in both its training ...
     """
+    return _validated(splits, n_samples, kfold=kfold, allow_overlap=allow_overlap, name=name)
+
+
+def _validated(splits, n_samples, *, kfold=False, allow_overlap=False, name="cv", overlap_hint=""):
+    """:func:`validate_splits`; ``overlap_hint`` ends the message about a fold whose training
+    and test sets overlap (how the caller can say that the overlap is intended)."""
     try:
         splits = iter(splits)
     except TypeError:
@@ -186,7 +192,7 @@ def validate_splits(splits, n_samples, *, kfold=False, allow_overlap=False, name
             if in_test.any():
                 raise InvalidSplitError(
                     f"Fold {fold} of {name} has indices in both its training and test set: "
-                    f"{_preview(_sorted_unique(train[in_test]))}."
+                    f"{_preview(_sorted_unique(train[in_test]))}.{overlap_hint}"
                 )
         checked.append((train, test))
     if not checked:
@@ -196,11 +202,17 @@ def validate_splits(splits, n_samples, *, kfold=False, allow_overlap=False, name
     return checked
 
 
-def validate_inner_splits(inner, outer_train, n_samples, *, fold, name):
+def validate_inner_splits(
+    inner, outer_train, n_samples, *, fold, name, allow_overlap=False, overlap_hint=""
+):
     """:func:`validate_splits` for the inner splits of one outer fold, whose indices must also
     lie in its training set ``outer_train`` (or they leak its test set into model selection)."""
-    inner = validate_splits(
-        inner, n_samples, name=f"the inner splits of outer fold {fold} of {name}"
+    inner = _validated(
+        inner,
+        n_samples,
+        allow_overlap=allow_overlap,
+        name=f"the inner splits of outer fold {fold} of {name}",
+        overlap_hint=overlap_hint,
     )
     for number, (train, test) in enumerate(inner):
         used = np.concatenate([train, test])
