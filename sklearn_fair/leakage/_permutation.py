@@ -272,6 +272,7 @@ def _unpinned(cv, X, y):
             inner_splits=saved.inner_splits,
             n_samples=saved.n_samples,
             kfold=saved.kfold,
+            allow_overlap=saved.allow_overlap,
         )
     )
 

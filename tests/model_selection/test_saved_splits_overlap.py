@@ -122,3 +122,52 @@ def test_a_file_that_does_not_say_its_folds_overlap_is_refused(tmp_path):
 def test_an_allow_overlap_that_is_not_a_boolean_is_refused(tmp_path, value):
     with pytest.raises(InvalidSplitError, match="'allow_overlap' field of .*must be true or false"):
         load_splits(_write(tmp_path / "s.json", allow_overlap=value))
+
+
+def test_nested_cv_replays_saved_lagged_splits_as_it_runs_them(tmp_path):
+    # NestedCV took RollingOrigin(lag=1) as outer_cv but refused its saved splits replayed by
+    # PredefinedSplits ("in both its training and test set"), the overlap it allows by design
+    from sklearn.linear_model import Ridge
+
+    from sklearn_fair import NestedCV
+    from sklearn_fair.model_selection import load_splits
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(40, 3))
+    y = X @ [1.0, 2.0, 3.0] + rng.normal(size=40)
+    cv = RollingOrigin(initial=20, assess=5, skip=4, lag=1)
+    path = tmp_path / "lagged.json"
+    save_splits(cv.split(X), path, y=y, allow_overlap=True)
+    runs = [
+        NestedCV(
+            Ridge(), {"alpha": [0.1, 1.0]}, outer_cv=outer,
+            inner_cv=RollingOrigin(initial=8, assess=3, lag=1), n_refits=1, random_state=0,
+            scoring="neg_mean_squared_error",
+        ).fit(X, y)
+        for outer in (cv, PredefinedSplits(load_splits(path)))
+    ]  # fmt: skip
+    np.testing.assert_array_equal(runs[1].outer_scores_, runs[0].outer_scores_)
+    assert len(runs[1].outer_scores_) == 4
+
+
+def test_permutation_check_replays_saved_lagged_splits(tmp_path):
+    # the check replays saved splits without their labels' fingerprint, and dropped their
+    # allow_overlap with it: every permuted run was refused
+    from sklearn.linear_model import Ridge
+
+    from sklearn_fair.leakage import permutation_check
+    from sklearn_fair.model_selection import load_splits
+
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(40, 3))
+    y = X @ [1.0, 2.0, 3.0] + rng.normal(size=40)
+    path = tmp_path / "lagged.json"
+    save_splits(
+        RollingOrigin(initial=20, assess=5, skip=4, lag=1).split(X), path, y=y, allow_overlap=True
+    )
+    result = permutation_check(
+        Ridge(), X, y, param_grid={"alpha": [0.1, 1.0]}, n_permutations=2, random_state=0,
+        outer_cv=PredefinedSplits(load_splits(path)),
+        inner_cv=RollingOrigin(initial=8, assess=3, lag=1),
+    )  # fmt: skip
+    assert len(result.permuted_estimates) == 2 and np.all(np.isfinite(result.permuted_estimates))

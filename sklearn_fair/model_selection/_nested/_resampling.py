@@ -120,8 +120,12 @@ def default_inner_cv(estimator, outer_cv, seed, y):
 
 
 def lagged(cv):
-    """RollingOrigin(lag > 0) overlaps training and assessment rows by design."""
-    return isinstance(cv, RollingOrigin) and cv.lag > 0
+    """RollingOrigin(lag > 0) overlaps training and assessment rows by design, and so may
+    saved splits that say so (``allow_overlap``: its splits saved)."""
+    if isinstance(cv, RollingOrigin):
+        return cv.lag > 0
+    saved = cv.splits if isinstance(cv, PredefinedSplits) else cv
+    return isinstance(saved, SavedSplits) and bool(saved.allow_overlap)
 
 
 def inner_splits_of_fold(cv, X, y, train, split_params, where):
@@ -159,7 +163,9 @@ def stored_inner_splits(outer_cv, fold, train, n_samples):
     stored = outer_cv.get_inner_splits(fold) if hasattr(outer_cv, "get_inner_splits") else None
     if stored is None:
         return None
-    return validate_inner_splits(stored, train, n_samples, fold=fold, name="outer_cv")
+    return validate_inner_splits(
+        stored, train, n_samples, fold=fold, name="outer_cv", allow_overlap=lagged(outer_cv)
+    )
 
 
 def check_class_counts(cv, y, where, *, grouped=False):
