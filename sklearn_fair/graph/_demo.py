@@ -43,7 +43,7 @@ def run_graph_demo(n_jobs=1, quick=False, file=sys.stdout):
     bundled MUTAG for :class:`~sklearn_fair.graph.MolecularFingerprint` and
     :class:`~sklearn_fair.graph.GIN`, each with its two-candidate
     :data:`~sklearn_fair.graph.SMALL_GRIDS` grid, and prints the mean test accuracy
-    of each with its 95% Student t interval over the outer folds. Both models see the
+    of each with its 95% corrected resampled t interval over the outer folds. Both models see the
     same outer folds, and :func:`sklearn_fair.stats.compare` decides on the paired
     fold scores whether one is better, or says that the difference is not
     demonstrated. It takes a few minutes on two CPU cores.

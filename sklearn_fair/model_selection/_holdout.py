@@ -146,8 +146,10 @@ class HoldoutSplit(BaseShuffleSplit):
                 f"HoldoutSplit(gap={self.gap}) leaves rows out before the last rows in time "
                 "order: it needs shuffle=False; set gap=0 or shuffle=False."
             )
+        labels = "y"
         if y is None and self.stratify is not False and self.shuffle and is_graph_data(X):
             y = _graph_labels(X, required=bool(self.stratify))
+            labels = "the graphs' labels (y not given)"
         stratify = self._stratifies(y)
         n_samples = _num_samples(X)
         if not self.shuffle:
@@ -183,10 +185,10 @@ class HoldoutSplit(BaseShuffleSplit):
             # stratify=None took y for class labels: say so, and how to opt out
             reason = str(exc).rstrip(". ")
             raise ValueError(
-                "HoldoutSplit(stratify=None) takes a y of integers, strings or booleans for "
-                f"class labels and stratifies on them, which fails here: {reason}. If y is a "
-                "numeric target (a count, an age), pass stratify=False for a plain random "
-                "hold-out."
+                f"HoldoutSplit(stratify=None) takes {labels}, of integers, strings or booleans, "
+                f"for class labels and stratifies on them, which fails here: {reason}. If they "
+                "are a numeric target (a count, an age), or classes too rare to stratify, pass "
+                "stratify=False for a plain random hold-out."
             ) from exc
         yield split
 

@@ -10,13 +10,15 @@ import json
 import numbers
 import os
 import re
+import warnings
 from collections.abc import Iterable
 
 import numpy as np
 from sklearn.utils._param_validation import StrOptions, validate_params
 
-from ..exceptions import InvalidSplitError, SplitsMismatchError
+from ..exceptions import InvalidSplitError, SplitLeakageWarning, SplitsMismatchError
 from ..utils import IntervalNotBool, to_numpy
+from ..utils._stacklevel import external_stacklevel
 from ._bounded_json import read_json, short_repr
 from ._split_validation import (
     _members,
@@ -289,7 +291,13 @@ def as_saved_splits(
     if n_samples is None:
         n_samples = _max_index_plus_one(folds, inner_splits)
     kfold = getattr(splits, "kfold", False)
-    allow_overlap = bool(allow_overlap or getattr(splits, "allow_overlap", False))
+    allowed = getattr(splits, "allow_overlap", False)
+    if not isinstance(allowed, (bool, np.bool_)):  # "false" would be true
+        raise ValueError(
+            f"The 'allow_overlap' parameter of SavedSplits must be True or False. Got "
+            f"{allowed!r} instead."
+        )
+    allow_overlap = bool(allow_overlap or allowed)
     saved = _checked(
         folds,
         inner_splits,
@@ -528,7 +536,29 @@ def load_splits(path, format="sklearn-fair", *, max_bytes=MAX_BYTES, max_folds=M
     name = f"the splits in {os.path.basename(os.fspath(path))}"
     if format == "gnn-comparison":
         return _from_gnn_comparison(document, name)
-    return _from_sklearn_fair(document, name)
+    saved = _from_sklearn_fair(document, name)
+    _warn_overlap(saved, name)
+    return saved
+
+
+def _warn_overlap(saved, name):
+    """Warn that a file's folds train on rows they test, which its ``allow_overlap`` lets
+    through: a file from elsewhere says so in one field, and no output says it again."""
+    if not saved.allow_overlap:
+        return
+    shared = [np.intersect1d(train, test).size for train, test in saved.folds]
+    overlapping = [fold for fold, count in enumerate(shared) if count]
+    if overlapping:
+        first = overlapping[0]
+        warnings.warn(
+            f'{name} allow training and test sets to share rows ("allow_overlap": true), '
+            f"and {len(overlapping)} of their {len(shared)} folds do (fold {first}: "
+            f"{shared[first]} of its {saved.folds[first][1].size} test rows): their scores "
+            f"are not scores of unseen rows. That is intended for lagged time-series splits "
+            f"(RollingOrigin with lag > 0); if you did not make this file so, do not use it.",
+            SplitLeakageWarning,
+            stacklevel=external_stacklevel(),
+        )
 
 
 def _from_sklearn_fair(document, name):

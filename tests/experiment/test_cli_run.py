@@ -103,6 +103,28 @@ def test_a_model_failing_in_every_fold_is_accepted_with_allow_failures(tmp_path,
     assert {f"{name}.png" for name in ("comparison", "fold_scores", "optimism")} <= plots
 
 
+def test_a_model_failing_on_every_data_set_is_accepted_with_allow_failures(tmp_path, capsys):
+    # no data set had every model's scores, so "not written: aggregate.csv: ValueError:
+    # aggregate needs a data set where every model has every fold's score" made it exit 1
+    failing = 'estimator = "sklearn.naive_bayes.GaussianNB"\nparams = { priors = [0.5, 0.5] }\n'
+    path = write(
+        tmp_path, failing + '[models.prior]\nestimator = "sklearn.dummy.DummyClassifier"\n'
+    )
+    path.write_text(
+        path.read_text().replace(
+            '[data]\ndataset = "sklearn:iris"',
+            '[data.iris]\ndataset = "sklearn:iris"\n[data.wine]\ndataset = "sklearn:wine"',
+        )
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert main(["run", str(path), "--allow-failures"]) == 0
+    err = capsys.readouterr().err
+    assert "not written" not in err and "6 fit(s) failed in 1 model(s) on 2 data set(s)" in err
+    assert not (tmp_path / "out" / "aggregate.csv").exists()
+    assert (tmp_path / "out" / "scores.csv").exists()
+
+
 @pytest.mark.parametrize("spelling", ['"None"', '"none"'])
 def test_the_dry_run_checks_every_candidate_before_timing_and_none_is_written(
     tmp_path, capsys, monkeypatch, spelling

@@ -193,11 +193,16 @@ CASES = {
     # lower bound of the parsed document's (the table [other] is a level too)
     "arrays nested 50,000 deep": (
         toml(tail="\n[other]\n" + nested_arrays(50_000)),
-        ["nesting", "at least 50000", "limit of 32", "--limit depth=N"],
+        [
+            "nesting",
+            "at least 50000",
+            "limit of 32",
+            "200 levels that --limit depth can allow: this file cannot be read",
+        ],
     ),
     "inline tables nested 50,000 deep": (
         toml(tail="\n[other]\n" + nested_tables(50_000)),
-        ["nesting", "at least 50000", "--limit depth=N"],
+        ["nesting", "at least 50000", "this file cannot be read"],
     ),
     # models, m, params, then the 40 tables
     "parameter tables nested 40 deep": (
@@ -214,11 +219,11 @@ CASES = {
     # key's levels: 100 MB for these 10 KB), refused before parsing
     "dotted keys nested 5000 deep": (
         toml(model="params.class_weight" + ".a" * 5000 + " = 1"),
-        ["nesting", "at least 5000", "--limit depth=N"],
+        ["nesting", "at least 5000", "this file cannot be read"],
     ),
     "a table header nested 5000 deep": (
         toml(model="[models.m.grid" + ".a" * 5000 + "]\nx = [1]"),
-        ["nesting", "at least 5001", "--limit depth=N"],
+        ["nesting", "at least 5001", "this file cannot be read"],
     ),
     "200 MB file of 10^8 items": (
         write_200_mb,

@@ -363,10 +363,11 @@ def test_stratify_none_on_integer_targets_says_why_and_what_to_do(y_int, reason)
         next(HoldoutSplit(random_state=0).split(X, y_int))
     message = str(error.value)
     assert message.startswith(
-        "HoldoutSplit(stratify=None) takes a y of integers, strings or booleans for class labels"
+        "HoldoutSplit(stratify=None) takes y, of integers, strings or booleans, for class labels"
     )
     assert reason in message
-    assert "If y is a numeric target (a count, an age), pass stratify=False" in message
+    assert "If they are a numeric target (a count, an age), or classes too rare" in message
+    assert "pass stratify=False" in message
     # what it suggests works, and is ShuffleSplit's split
     train, test = next(HoldoutSplit(stratify=False, random_state=0).split(X, y_int))
     train0, test0 = next(ShuffleSplit(1, test_size=0.1, random_state=0).split(X))

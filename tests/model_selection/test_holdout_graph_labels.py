@@ -75,3 +75,15 @@ def test_unlabelled_graphs():
         next(HoldoutSplit(0.2, stratify=True, random_state=0).split(graphs))
     with pytest.raises(ValueError, match=r"needs y in split\(X, y\), or X given as graphs"):
         next(HoldoutSplit(0.2, stratify=True, random_state=0).split(np.zeros((20, 1))))
+
+
+def test_graphs_whose_labels_cannot_be_stratified_are_refused_naming_them():
+    # stratify=None reads the graphs' labels since they are stratified: ten classes in a
+    # hold-out of 5 graphs cannot be, and the refusal spoke of a y the user never passed
+
+    graphs = [SimpleNamespace(y=[i % 10]) for i in range(100)]
+    with pytest.raises(ValueError, match=r"takes the graphs' labels \(y not given\)") as error:
+        next(HoldoutSplit(0.05, random_state=0).split(graphs))
+    assert "number of classes = 10" in str(error.value)
+    train, test = next(HoldoutSplit(0.05, stratify=False, random_state=0).split(graphs))
+    assert test.size == 5 and train.size == 95  # what the message suggests works

@@ -2,6 +2,7 @@
 loaded and replayed when the caller says so, refused otherwise."""
 
 import json
+import warnings
 
 import numpy as np
 import pytest
@@ -171,3 +172,30 @@ def test_permutation_check_replays_saved_lagged_splits(tmp_path):
         inner_cv=RollingOrigin(initial=8, assess=3, lag=1),
     )  # fmt: skip
     assert len(result.permuted_estimates) == 2 and np.all(np.isfinite(result.permuted_estimates))
+
+
+def test_a_file_whose_folds_train_on_their_test_rows_is_loaded_with_a_warning(tmp_path):
+    # one field of a file from elsewhere let every fold train on its own test rows: NestedCV
+    # reported a mean of 1.0 (0.61 on the same folds without their test rows), no output
+    # said so, and the same file without the field is refused
+    from sklearn_fair.exceptions import SplitLeakageWarning
+
+    n = 20
+    tests = np.array_split(np.arange(n), 4)
+    folds = [{"train": list(range(n)), "test": test.tolist()} for test in tests]
+    path = _write(tmp_path / "leak.json", n_samples=n, folds=folds, allow_overlap=True)
+    with pytest.warns(SplitLeakageWarning, match=r"4 of their 4 folds do \(fold 0: 5 of its 5"):
+        saved = load_splits(path)
+    assert saved.allow_overlap and len(saved.folds) == 4
+    with warnings.catch_warnings():  # a file that allows overlap its folds do not use: silent
+        warnings.simplefilter("error")
+        folds = [{"train": sorted(set(range(n)) - set(t)), "test": t.tolist()} for t in tests]
+        load_splits(_write(tmp_path / "ok.json", n_samples=n, folds=folds, allow_overlap=True))
+
+
+@pytest.mark.parametrize("value", ["false", "no", 1, None])
+def test_saved_splits_given_directly_take_a_boolean_allow_overlap(value):
+    # "false" read as true by bool(): overlapping folds were replayed
+    folds = list(LAGGED.split(X))
+    with pytest.raises(ValueError, match="'allow_overlap' parameter of SavedSplits must be Tr"):
+        list(PredefinedSplits(SavedSplits(folds, n_samples=20, allow_overlap=value)).split(X))

@@ -77,6 +77,12 @@ class Limits:
         ``whole=False``: ``value`` is what was counted before stopping, a lower bound."""
         limit = getattr(self, name)
         exact = whole and isinstance(value, int) and value > 0
+        if name == "depth" and isinstance(value, int) and value > MAX_DEPTH:
+            return (
+                f"{where}: {what} is {'' if whole else 'at least '}{value}, more than the "
+                f"limit of {limit} (limit 'depth') and than the {MAX_DEPTH} levels that "
+                f"--limit depth can allow: this file cannot be read."
+            )
         return (
             f"{where}: {what} is {'' if whole else 'at least '}{shown(value)}, more than the "
             f"limit of {limit} (limit '{name}'); a file cannot raise it, the caller can, for "

@@ -56,10 +56,22 @@ def _tables(config):
     if config.baseline is not None:
         tables["comparison.csv"] = lambda result: _frame_csv(result.compare_to())
     if config.several:
-        tables["aggregate.csv"] = lambda result: _frame_csv(result.aggregate().reset_index())
+        tables["aggregate.csv"] = _aggregate_csv
         if _ranked(config):
             tables["ranks.txt"] = lambda result: neutral(_ranks_section(result).to_text()) + "\n"
     return tables
+
+
+class _NotMade(Exception):
+    """An output that failed fits leave nothing to make of (the report says why)."""
+
+
+def _aggregate_csv(result):
+    """The aggregate of the data sets where every model has every fold's score; none where
+    folds failed on every data set (the run lists the failed fits)."""
+    if set(result._failed_models()) == set(result.datasets):
+        raise _NotMade
+    return _frame_csv(result.aggregate().reset_index())
 
 
 def _html(config, result, made):
@@ -334,6 +346,8 @@ def write_outputs(folder, config, result, loaded, failures):
     def attempt(what, make):
         try:
             make()
+        except _NotMade:  # a consequence of failed fits, which the run reports as such
+            pass
         except Exception as error:  # one output's failure loses no other
             problems.append(neutral(f"{what}: {type(error).__name__}: {error}"))
 
