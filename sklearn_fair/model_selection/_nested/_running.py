@@ -477,15 +477,45 @@ def _died_message(task):
 
 
 class DaskExecutor(_OneTaskPerWorker):
-    """The workers of a Dask cluster (joblib's ``dask`` backend); data scattered once."""
+    """The workers of a Dask cluster (joblib's ``dask`` backend); data scattered once, and again
+    if a worker's death loses it. A task whose worker died (``KilledWorker``) or that Dask
+    cancelled (the scattered data it needs went with a dead worker) is suspect and, as on
+    loky, rerun alone once the tasks in flight have returned; one that dies again when alone
+    is recorded as failed."""
 
     def __init__(self, data, fit_timeout, client):
         self.fit_timeout, self.client = fit_timeout, client
         self.n_workers = max(1, sum(client.nthreads().values()))
-        self._data = client.scatter(for_workers(data), broadcast=True, hash=False)
-        self._running = {}
+        self._shipped = for_workers(data)
+        self._data = self._scatter()
+        self._running = {}  # future -> (task, cache_entry, priority)
+        self._suspects = []  # (task, cache_entry, priority): to rerun alone
+        self._alone = False
+
+    def _scatter(self):
+        return self.client.scatter(self._shipped, broadcast=True, hash=False)
+
+    @property
+    def capacity(self):
+        if self._suspects or self._alone:
+            return 0
+        return super().capacity
+
+    @property
+    def in_flight(self):
+        return len(self._running) + len(self._suspects)
 
     def submit(self, task, cache_entry, priority=0):
+        if self._data.status != "finished":
+            # a worker's death lost the scattered data (no copy left): ship it again
+            self._data.release()
+            try:
+                self._data = self._scatter()
+            except OSError as exc:  # TimeoutError: no worker came back
+                raise RuntimeError(
+                    "NestedCV could not scatter its data to the Dask cluster again after "
+                    f"fits killed the workers that held it: {type(exc).__name__}: {exc}"
+                ) from exc
         future = self.client.submit(
             execute,
             task,
@@ -496,28 +526,59 @@ class DaskExecutor(_OneTaskPerWorker):
             pure=False,
             priority=priority,
         )
-        self._running[future] = task
+        self._running[future] = (task, cache_entry, priority)
 
     def wait(self):
         from distributed import wait
 
-        done, _ = wait(list(self._running), return_when="FIRST_COMPLETED")
-        finished = []
+        while True:
+            if not self._running and self._suspects:
+                self._alone = True
+                self.submit(*self._suspects.pop(0))
+            try:
+                wait(list(self._running), return_when="FIRST_COMPLETED")
+            except concurrent.futures.CancelledError:
+                pass  # recent Dask raises for a cancelled future: collected below
+            done = [future for future in self._running if future.done()]
+            finished = self._collect(done)
+            if finished:
+                return finished
+
+    def _collect(self, done):
+        finished, died = [], []
         for future in done:
-            task = self._running.pop(future)
-            if future.status == "error":
-                exception = future.exception()
-                if type(exception).__name__ == "KilledWorker":
-                    finished.append((task, _failure(task, _died_message(task))))
-                    continue
-                raise exception
-            finished.append((task, future.result()))
+            task, entry, priority = self._running.pop(future)
+            try:
+                # a result can be lost after it was computed too: with its worker, when
+                # the scattered data it was computed from went with it (cancelled)
+                finished.append((task, future.result()))
+            except concurrent.futures.CancelledError:
+                died.append((task, entry, priority))
+            except Exception as exception:
+                if not _dask_worker_died(exception):
+                    raise  # an error of the task's own (error_score="raise")
+                died.append((task, entry, priority))
+        if died:
+            if self._alone:
+                task = died[0][0]
+                finished.append((task, _failure(task, _died_message(task))))
+            else:
+                # the culprit is among them, and so may be tasks queued on its worker or
+                # needing the data that went with it: each is rerun alone
+                self._suspects += died
+        if not self._running:
+            self._alone = False
         return finished
 
     def close(self, abort=False):
         for future in self._running:
             future.cancel()
         self._data.release()
+
+
+def _dask_worker_died(exception):
+    """Whether ``exception`` says the task's worker died (Dask's ``KilledWorker``)."""
+    return type(exception).__name__ == "KilledWorker"
 
 
 def make_executor(data, fit_timeout, n_jobs, contexts=()):
