@@ -10,6 +10,7 @@ p = 1 for it, and Bartlett's p from rounding noise).
 
 import warnings
 from dataclasses import dataclass, field
+from functools import partial
 from itertools import combinations
 
 import numpy as np
@@ -103,15 +104,14 @@ class MultipleComparison:
         """One paragraph that a methods section can quote: the checks, the choice, the result."""
         k, level = len(self.models), f"{self.alpha:g}"
 
-        def shown(value, alpha=self.alpha):  # on its side of the level it is decided at
-            return pvalue(value, alpha, digits=3, floor=None)
+        shown = partial(pvalue, alpha=self.alpha, digits=3, floor=None)  # on its side of alpha
 
         non_normal = [m for m, p in self.normality_pvalues.items() if p < self.normality_alpha]
         if non_normal:
             normality = (
                 f"rejected normality for {_listed(non_normal)} (p = "
                 + ", ".join(
-                    shown(self.normality_pvalues[m], self.normality_alpha) for m in non_normal
+                    shown(self.normality_pvalues[m], alpha=self.normality_alpha) for m in non_normal
                 )
                 + ")"
             )

@@ -9,6 +9,7 @@ import math
 import warnings
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import partial
 
 import numpy as np
 from scipy import stats as _scipy_stats
@@ -81,8 +82,7 @@ class RankComparison:
         )
 
     def __str__(self):
-        def shown(value):  # on its side of alpha
-            return pvalue(value, self.alpha, digits=3, floor=None)
+        shown = partial(pvalue, alpha=self.alpha, digits=3, floor=None)  # on its side of alpha
 
         ranks = ", ".join(
             f"{m} {r:.2f}" for m, r in sorted(self.average_ranks.items(), key=lambda x: x[1])
