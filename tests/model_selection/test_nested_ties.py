@@ -9,7 +9,7 @@ from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.datasets import load_wine
 from sklearn.ensemble import HistGradientBoostingClassifier
 from sklearn.experimental import enable_halving_search_cv  # noqa: F401
-from sklearn.linear_model import LogisticRegression
+from sklearn.linear_model import LogisticRegression, Ridge
 from sklearn.model_selection import HalvingGridSearchCV, KFold
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
@@ -60,6 +60,19 @@ def test_untied_selection_keeps_the_edge_warning_and_no_tie_warning():
             NestedCV(make_pipeline(StandardScaler(), LogisticRegression()),
                      {"logisticregression__C": [1e-5, 1e-4, 1e-3]}, outer_cv=3, inner_cv=3,
                      random_state=0, n_refits=1, refit=False).fit(X, y)  # fmt: skip
+
+
+@pytest.mark.parametrize("order", [1, -1])
+def test_the_edge_of_a_list_of_grids_is_the_edge_of_all_their_values(order):
+    # Ridge on a noise target of mean 5: the largest alpha with an intercept wins every fold;
+    # it is the edge of alpha over both grids, whichever of them is listed last
+    rng = np.random.RandomState(0)
+    X, y = rng.randn(120, 20), rng.randn(120) + 5
+    grids = [{"alpha": [1, 10, 100, 1e4], "fit_intercept": [True]},
+             {"alpha": [0.01, 0.1, 1], "fit_intercept": [False]}][::order]  # fmt: skip
+    with pytest.warns(SearchSpaceEdgeWarning, match=r"alpha=10000\.0, .* grid \[0\.01, 10000\.0\]"):
+        nested = NestedCV(Ridge(), grids, outer_cv=5, inner_cv=5, random_state=0).fit(X, y)
+    assert [p["alpha"] for p in nested.best_params_per_fold_] == [1e4] * 5
 
 
 class _Level(RegressorMixin, BaseEstimator):

@@ -292,20 +292,23 @@ def rank_within_folds(folds, means):
 
 
 def _numeric_axes(param_grid):
-    """Per parameter name, the sorted numeric values of a grid with at least 3 of them."""
+    """Per parameter name, the smallest and largest of its numeric values, where it takes at
+    least 3 over all the grids of a list (a value of another grid extends its range)."""
     grids = param_grid if isinstance(param_grid, (list, tuple)) else [param_grid]
-    axes = {}
+    pooled = {}
     for grid in grids:
         if not isinstance(grid, dict):
             continue
         for name, values in grid.items():
             try:
-                values = list(values)
+                pooled.setdefault(name, []).extend(values)
             except TypeError:
-                continue
-            numeric = all(isinstance(v, numbers.Real) and not isinstance(v, bool) for v in values)
-            if numeric and len(set(values)) >= 3:
-                axes[name] = (min(values), max(values))
+                pooled[name].append(None)  # not a list of values: no range
+    axes = {}
+    for name, values in pooled.items():
+        numeric = all(isinstance(v, numbers.Real) and not isinstance(v, bool) for v in values)
+        if numeric and len(set(values)) >= 3:
+            axes[name] = (min(values), max(values))
     return axes
 
 
