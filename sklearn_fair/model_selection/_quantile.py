@@ -31,7 +31,7 @@ def quantile_strata(y, n_bins):
 
     Parameters
     ----------
-    y : array-like of shape (n_samples,)
+    y : array-like of shape (n_samples,) or (n_samples, 1)
         A numeric outcome without missing values.
     n_bins : int
         Number of quantile bins, at least 2.
@@ -47,6 +47,8 @@ def quantile_strata(y, n_bins):
     array([2, 0, 1, 3, 0, 3, 1, 2])
     """
     y = np.asarray(y)
+    if y.ndim == 2 and y.shape[1] == 1:  # a column vector, as StratifiedKFold takes it
+        y = y.ravel()
     if y.ndim != 1 or y.dtype.kind not in "iuf" or y.size == 0:
         raise ValueError(
             "Quantile strata need y as a non-empty 1-D numeric array; got dtype "

@@ -189,6 +189,8 @@ def load_cells(path, *, verify="raise"):
 _LATEX_SPECIAL = {
     "\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
     "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
+    # in the default OT1 font encoding these print as other characters (¡, ¿, —)
+    "<": r"\textless{}", ">": r"\textgreater{}", "|": r"\textbar{}",
 }  # fmt: skip
 
 

@@ -481,7 +481,7 @@ def fold_predictions(cell):
         if classes is None:  # a regressor: the mean of its refits' predictions
             y_pred = np.mean(np.asarray(kept["predict"], dtype=float), axis=0)
         else:
-            y_pred = refits_class(kept["predict"], scores, classes)
+            y_pred = refits_class(kept["predict"], None if kept.get("votes") else scores, classes)
         if score is not None and score.ndim == 2:
             score = score[:, 1] if score.shape[1] == 2 else None
         folds.append((y_true, y_pred, score))

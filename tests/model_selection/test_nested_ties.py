@@ -6,7 +6,7 @@ import warnings
 import numpy as np
 import pytest
 from sklearn.base import BaseEstimator, RegressorMixin
-from sklearn.datasets import load_wine
+from sklearn.datasets import load_wine, make_regression
 from sklearn.ensemble import HistGradientBoostingClassifier
 from sklearn.experimental import enable_halving_search_cv  # noqa: F401
 from sklearn.linear_model import LogisticRegression, Ridge
@@ -73,6 +73,25 @@ def test_the_edge_of_a_list_of_grids_is_the_edge_of_all_their_values(order):
     with pytest.warns(SearchSpaceEdgeWarning, match=r"alpha=10000\.0, .* grid \[0\.01, 10000\.0\]"):
         nested = NestedCV(Ridge(), grids, outer_cv=5, inner_cv=5, random_state=0).fit(X, y)
     assert [p["alpha"] for p in nested.best_params_per_fold_] == [1e4] * 5
+
+
+@pytest.mark.parametrize("scale", [1.0, 1e-7])
+def test_ties_do_not_depend_on_the_units_of_the_target(scale):
+    # a target in mol/L: validation MSEs near 1e-11 that differ by 16% and more are no tie
+    X, y = make_regression(n_samples=120, n_features=10, noise=5, random_state=0)
+    nested = NestedCV(Ridge(), {"alpha": [0.01, 1.0, 3.0, 10.0]}, outer_cv=KFold(4),
+                      inner_cv=KFold(3), scoring="neg_mean_squared_error", refit=False,
+                      n_refits=1)  # fmt: skip
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", SelectionTieWarning)
+        nested.fit(X, y * scale)
+    for fold in nested.outer_results_:
+        means = nested.cv_results_["mean_test_score"][
+            nested.cv_results_["outer_fold"] == fold["outer_fold"]
+        ]
+        # tied: equal to the best up to rounding, by numpy's own relative comparison
+        expected = np.flatnonzero(np.isclose(means, means.max(), rtol=1e-9, atol=0)).tolist()
+        assert fold["tied_candidates"] == expected == [int(np.argmax(means))]
 
 
 class _Level(RegressorMixin, BaseEstimator):

@@ -28,7 +28,7 @@ def test_tied_quantiles_merge_bins():
     assert set(quantile_strata(y, 4)) == {0, 1}
 
 
-@pytest.mark.parametrize("bad", [[1.0, np.nan], ["a", "b"], [[1.0], [2.0]]])
+@pytest.mark.parametrize("bad", [[1.0, np.nan], ["a", "b"], [[1.0, 2.0], [3.0, 4.0]]])
 def test_quantile_strata_bad_y(bad):
     with pytest.raises(ValueError, match="y"):
         quantile_strata(np.array(bad), 2)
@@ -238,3 +238,16 @@ def test_what_the_message_says_of_n_bins_is_true(values, n_splits, n_bins):
         assert listed == ", ".join(str(b) for b in working[:10]) + (
             f" and {len(working) - 10} smaller ones" if len(working) > 10 else ""
         )
+
+
+def test_a_column_vector_y_is_stratified_as_its_1d_values():
+    # StratifiedKFold takes y of shape (n, 1) (column_or_1d); so do the quantile strata
+    y = np.random.RandomState(0).gamma(2.0, size=50)
+    np.testing.assert_array_equal(quantile_strata(y.reshape(-1, 1), 4), quantile_strata(y, 4))
+    X = np.zeros((50, 1))
+    column = list(QuantileStratifiedKFold(5, n_bins=4, random_state=0).split(X, y.reshape(-1, 1)))
+    for (a, b), (c, d) in zip(
+        column, QuantileStratifiedKFold(5, n_bins=4, random_state=0).split(X, y)
+    ):
+        np.testing.assert_array_equal(a, c)
+        np.testing.assert_array_equal(b, d)

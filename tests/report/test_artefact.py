@@ -271,6 +271,9 @@ def test_to_latex_marks_what_table_marks_and_escapes_names(result):
     ours = _artefact.to_latex(frame)
     assert reference.splitlines()[1].split(" & ")[1:] == ours.splitlines()[2].split(" & ")[1:]
     assert _artefact.latex_escape("~^\\") == r"\textasciitilde{}\textasciicircum{}\textbackslash{}"
+    # pandas leaves < > | as they are; in LaTeX's default OT1 text font they print as ¡ ¿ —:
+    # LaTeX's text commands for them print them
+    assert _artefact.latex_escape("tree_<d>|x") == (r"tree\_\textless{}d\textgreater{}\textbar{}x")
 
 
 def test_normalize_minmax_is_sklearns_minmax_scale_of_each_data_sets_means(result):

@@ -19,6 +19,7 @@ from ._estimator import PROTOCOL_CONSTRAINTS, NestedCV
 from ._planning import make_plan
 from ._protocol import run_protocol
 from ._seeds import function_random_state
+from ._tasks import scores_deciding_the_class
 
 __all__ = ["nested_cross_val_predict", "nested_cross_val_score", "nested_cross_validate"]
 
@@ -409,13 +410,13 @@ def _fold_predictions(models, X_test, method, classifier, classes):
             )
             for k in range(len(outputs[0]))
         ]
-    if method != "predict" or not classifier:
-        own = getattr(models[0], "classes_", None)
+    own = getattr(models[0], "classes_", None)
+    if method != "predict" or (not classifier and own is None):
         return _missing_classes_filled(_averaged(outputs, method), own, classes, method)
     # over the fold's own classes, which its refits share: a class that the training rows lack
     # cannot be predicted, so no column is added for it (binary decision values stay one column)
-    decided_by = getattr(models[0], "classes_", classes)
-    for richer in ("predict_proba", "decision_function"):
+    decided_by = classes if own is None else own
+    for richer in scores_deciding_the_class(models[0]):
         if all(hasattr(m, richer) for m in models):
             try:
                 values = [getattr(m, richer)(X_test) for m in models]
@@ -475,6 +476,8 @@ def refits_class(predictions, scores, classes):
                 for k in range(np.shape(predictions[0])[1])
             ]
         )
+    if scores is not None and np.ndim(scores[0]) == 2 and np.shape(scores[0])[1] != len(classes):
+        scores = None  # not one column a class (one-vs-one decision values): their vote
     if scores is not None and all(
         np.array_equal(_class_of(score, classes), prediction)
         for score, prediction in zip(scores, predictions)
@@ -556,9 +559,11 @@ def nested_cross_val_predict(
     that the fold's training rows lack keeps ``cross_val_predict``'s fill),
     ``predict_log_proba`` is the log of the averaged probabilities, and ``predict`` gives a
     classifier's class of the averaged probabilities (of the averaged decision values when
-    there are none) and a regressor's mean prediction. A classifier whose own ``predict`` is
-    not the class of its scores (a ``FixedThresholdClassifier``, a
-    ``TunedThresholdClassifierCV``), or that has no scores, gives the majority vote of its
+    there are none) and a regressor's mean prediction (a model with ``classes_`` counts as a
+    classifier, tagged or not). A classifier whose own ``predict`` is not the class of its
+    scores (a ``FixedThresholdClassifier``, a ``TunedThresholdClassifierCV``, also as the last
+    step of a pipeline), whose decision values are one-vs-one (``SVC(probability=False,
+    decision_function_shape="ovo")``), or that has no scores, gives the majority vote of its
     refits' predictions; a tie goes to the class of the earliest refit among those tied. A
     multilabel model whose ``classes_`` is one array of label indices (a
     ``OneVsRestClassifier``) votes label by label.

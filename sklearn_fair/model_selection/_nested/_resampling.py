@@ -132,16 +132,19 @@ def inner_splits_of_fold(cv, X, y, train, split_params, where):
     """Materialise the splitter ``cv`` on the rows ``train``, as absolute (train, test) pairs.
     A copy of ``cv`` splits each fold, as scikit-learn's clone of a search per outer fold
     does: a splitter seeded with a RandomState starts from the same state in every fold, and
-    the user's is left as it was."""
+    the user's is left as it was. Where ``train`` repeats rows (a bootstrap resample), ``cv``
+    splits its distinct rows: every copy of a row is trained on with it, and a validation row
+    is validated once, so that no row validates a model trained on its copy."""
     cv = copy.deepcopy(cv)
-    y_train = None if y is None else y[train]
+    rows = _distinct(train) if _given_splits(cv) is None else train
+    y_rows = None if y is None else y[rows]
     split_params = {
-        name: None if value is None else take(value, train) for name, value in split_params.items()
+        name: None if value is None else take(value, rows) for name, value in split_params.items()
     }
-    check_class_counts(cv, y_train, where, grouped=split_params.get("groups") is not None)
+    check_class_counts(cv, y_rows, where, grouped=split_params.get("groups") is not None)
     try:
         with _groups_leaks_reported_by_us():
-            splits = list(cv.split(take(X, train), y_train, **split_params))
+            splits = list(cv.split(take(X, rows), y_rows, **split_params))
     except ValueError as exc:
         hint = ""
         if isinstance(cv, HoldoutSplit) and not cv.shuffle:
@@ -153,9 +156,18 @@ def inner_splits_of_fold(cv, X, y, train, split_params, where):
             )
         raise ValueError(f"inner_cv could not split {where}: {exc}{hint}") from exc
     positions = validate_splits(
-        splits, len(train), allow_overlap=lagged(cv), name=f"inner_cv in {where}"
+        splits, len(rows), allow_overlap=lagged(cv), name=f"inner_cv in {where}"
     )
-    return [(train[tr], train[te]) for tr, te in positions]
+    if rows is train:
+        return [(train[tr], train[te]) for tr, te in positions]
+    return [(train[np.isin(train, rows[tr])], rows[te]) for tr, te in positions]
+
+
+def _distinct(train):
+    """``train`` without its repeated rows, in the order of their first appearance
+    (``train`` itself when no row repeats)."""
+    _, first = np.unique(train, return_index=True)
+    return train if first.size == train.size else train[np.sort(first)]
 
 
 def stored_inner_splits(outer_cv, fold, train, n_samples):
@@ -507,6 +519,16 @@ def materialise_splits(data, splitters, routed, *, estimator, whole_search, earl
         warn_structure_leaks(owner, outer, inner_splits, inner_leaks, shared, stored=stores)
     if whole_search is not None and data.groups is not None:
         _warn_search_ignores_groups(owner, whole_search, routed)
+    if whole_search is not None and any(_distinct(t) is not t for t in trains.values()):
+        warnings.warn(
+            f"{owner} runs its search whole inside each outer training fold, whose rows repeat "
+            f"(outer_cv={outer!r}): the search's own cv can validate on copies of rows it "
+            "trained on, which favours the candidates that fit their training rows most "
+            "closely. Pass a GridSearchCV or RandomizedSearchCV (taken apart, their inner "
+            "splits keep the copies of a row together), or the estimator with param_grid.",
+            SplitLeakageWarning,
+            stacklevel=external_stacklevel(),
+        )
     holdouts = {}
     if early_stopping:
         holdouts = _early_stopping_holdouts(trains, stored, outer, data, estimator, seeds)

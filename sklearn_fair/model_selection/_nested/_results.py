@@ -17,7 +17,7 @@ from ...utils._scaling import mean_of, std_of
 from ...utils._stacklevel import external_stacklevel
 from ._scoring import shown
 from ._selection import rank_within_folds
-from ._tasks import FINAL, REFIT, SELECTION, TaskKey, in_task_order
+from ._tasks import FINAL, REFIT, SELECTION, TaskKey, in_task_order, scores_deciding_the_class
 
 __all__ = ["assemble", "cv_results", "warn_or_raise_about_failures"]
 
@@ -63,6 +63,8 @@ def _fold_predictions(plan, test, refits):
         "predict": [k["predict"] for k in kept],
         "proba": None if kept[0]["proba"] is None else [k["proba"] for k in kept],
         "decision": None if kept[0]["decision"] is None else [k["decision"] for k in kept],
+        # a refit that decides by a threshold: the class of the refits is their vote
+        "votes": not scores_deciding_the_class(plan.estimator),
     }
 
 

@@ -31,7 +31,10 @@ def tied_with_best(means):
     if not finite.any():
         return []
     best = means[finite].max()
-    close = np.isclose(means, best, rtol=TIE_RTOL, atol=TIE_RTOL * 1e-3) & finite
+    # rounding is relative to the scores' size: a target in small units (MSE ~ 1e-11) has
+    # means that differ by less than any fixed absolute tolerance
+    atol = TIE_RTOL * np.abs(means[finite]).max()
+    close = np.isclose(means, best, rtol=TIE_RTOL, atol=atol) & finite
     return np.flatnonzero(close).tolist()
 
 

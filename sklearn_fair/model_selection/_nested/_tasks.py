@@ -16,6 +16,7 @@ from typing import NamedTuple
 
 import numpy as np
 from sklearn.base import clone
+from sklearn.model_selection import FixedThresholdClassifier, TunedThresholdClassifierCV
 
 from ...utils import fingerprint
 from ._candidates import configure
@@ -203,6 +204,20 @@ def _predictions_fingerprint(model, X):
             except Exception:  # a method that exists but does not apply (e.g. SVC's proba)
                 continue
     return None
+
+
+def scores_deciding_the_class(model):
+    """The methods whose output ``model``'s predict takes the class of (the highest
+    probability, or decision value): none for a tuned or fixed threshold, which decides
+    otherwise, and not one-vs-one decision values, whose columns are pairs of classes."""
+    final = model
+    while hasattr(final, "steps"):  # a pipeline predicts with its last step
+        final = final.steps[-1][1]
+    if isinstance(final, (FixedThresholdClassifier, TunedThresholdClassifierCV)):
+        return ()
+    if getattr(final, "decision_function_shape", None) == "ovo":
+        return ("predict_proba",)
+    return ("predict_proba", "decision_function")
 
 
 def test_predictions(model, X):
