@@ -7,6 +7,7 @@ from sklearn.base import clone
 from sklearn.utils import indexable
 
 from ..exceptions import CacheWarning
+from ..metrics._names import describe_metric, same_metric
 from ..model_selection import NestedCV
 from ..model_selection._engine import (
     REFIT,
@@ -162,17 +163,27 @@ def _same_outer_splits(dataset, plans):
 
 def _one_metric(dataset, plans):
     """Refuse, before any fit, a data set whose models would be scored with different metrics
-    (the tables and tests compare one metric per data set)."""
+    (the tables and tests compare one metric per data set), those printed alike too."""
     metrics = {model: plan.metric_names()[plan.refit_metric] for model, plan in plans.items()}
-    if len({(metric.name, metric.sign) for metric in metrics.values()}) > 1:
-        shown = ", ".join(f"{model!r}: {metric}" for model, metric in metrics.items())
+    if same_metric(metrics.values()):
+        return
+    if len({metric.name for metric in metrics.values()}) == 1:
+        shown = ", ".join(f"{model!r}: {describe_metric(m)}" for model, m in metrics.items())
         raise ValueError(
             f"The models of benchmark would score data set {dataset!r} with different metrics "
-            f"({shown}): a search or NestedCV model scores with its own 'scoring', the others "
-            "with benchmark's. The tables and tests compare one metric per data set: pass "
-            "benchmark the 'scoring' to compare (a search then still selects with its own), "
-            "and give a NestedCV model that scoring or none."
+            f"under one name ({shown}): two scorers under one key of 'scoring', or the "
+            "own score methods of two estimators (scoring=None), which compute different "
+            "metrics. The tables and tests compare one metric per data set: pass benchmark "
+            "a common 'scoring' (and give a NestedCV model that scoring or none)."
         )
+    shown = ", ".join(f"{model!r}: {metric}" for model, metric in metrics.items())
+    raise ValueError(
+        f"The models of benchmark would score data set {dataset!r} with different metrics "
+        f"({shown}): a search or NestedCV model scores with its own 'scoring', the others "
+        "with benchmark's. The tables and tests compare one metric per data set: pass "
+        "benchmark the 'scoring' to compare (a search then still selects with its own), "
+        "and give a NestedCV model that scoring or none."
+    )
 
 
 def _budget(schedule):

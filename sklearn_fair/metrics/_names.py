@@ -5,13 +5,14 @@ scores -0.53 for an RMSE of 0.53); printed numbers show errors as the positive e
 """
 
 import inspect
+import re
 from dataclasses import asdict, dataclass
 
 import numpy as np
 from sklearn.utils._param_validation import validate_params
 
-from ._ranges import default_score_metric
-from ._scorer import get_scorer_names
+from ._ranges import _PIPELINE_METHODS, _SEARCH_METHOD, _qualified_name, default_score_metric
+from ._scorer import get_scorer, get_scorer_names
 
 # Names built from initials, or spelled differently from the scorer's words. Any other
 # scorer is named by its words ("balanced_accuracy" -> "balanced accuracy").
@@ -67,6 +68,12 @@ _WORDED = {
     "weights": lambda value: f"{value} weights" if value in ("linear", "quadratic") else None,
 }
 _LONGEST_VALUE = 40
+_OWN_SCORE = "the estimator's own score method (scoring=None)"
+# The parameters by which scikit-learn's own score methods choose their metric
+# (LogisticRegressionCV's and a search's scoring, TweedieRegressor's power).
+_SCORE_PARAMETERS = ("scoring", "power")
+# A default repr's address differs from one run to the next, for the same function.
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 
 
 @dataclass(frozen=True)
@@ -213,16 +220,105 @@ def _from_callable(scorer):
     return name, sign
 
 
+def _score_owner(estimator):
+    """Whose score method scores ``estimator`` with scoring=None, in words: the class whose
+    ``score`` runs (a pipeline's final step's, a search's estimator's when the search has no
+    scoring of its own) with the parameters that choose its metric, and what it runs through:
+    "PoissonRegressor.score (through Pipeline.score)", "TweedieRegressor.score with
+    power=1.5"."""
+    through = []
+    while True:
+        method = _qualified_name(getattr(type(estimator), "score", None))
+        if method in _PIPELINE_METHODS:
+            steps = getattr(estimator, "steps", None) or [(None, None)]
+            inner = steps[-1][1]
+        elif method == _SEARCH_METHOD and getattr(estimator, "scoring", None) is None:
+            inner = getattr(estimator, "estimator", None)
+        else:
+            inner = None
+        if inner is None or isinstance(inner, str):
+            break
+        through.append(f"{type(estimator).__name__}.score")
+        estimator = inner
+    try:
+        parameters = estimator.get_params(deep=False)
+    except Exception:  # not a scikit-learn estimator: its class alone
+        parameters = {}
+    chosen = ", ".join(
+        f"{key}={_ADDRESS.sub('', repr(parameters[key]))}"
+        for key in _SCORE_PARAMETERS
+        if key in parameters
+    )
+    owner = f"{type(estimator).__name__}.score" + (f" with {chosen}" if chosen else "")
+    return f"{owner} (through {', '.join(through)})" if through else owner
+
+
 def _default_score(estimator):
     name = {"accuracy": "accuracy", "r2": "R^2"}.get(default_score_metric(estimator))
     if name is not None:
         return name, f"the estimator's default score (scoring=None): {name}"
     if estimator is not None and hasattr(estimator, "score"):
         return "score", (
-            f"the estimator's own score method (scoring=None): {type(estimator).__name__}.score, "
+            f"{_OWN_SCORE}: {_score_owner(estimator)}, "
             "not known to be accuracy or R^2, so of unknown range"
         )
-    return "score", "the estimator's own score method (scoring=None)"
+    return "score", _OWN_SCORE
+
+
+def _owner_in(note):
+    """Whose score method the note of an estimator's own score names (what it runs through
+    left out: a pipeline's score is its final step's), "" where it names none, or None for
+    the note of another metric."""
+    if not note.startswith(_OWN_SCORE):
+        return None
+    owner = note[len(_OWN_SCORE) :].removeprefix(": ").split(", not known")[0]
+    return owner.split(" (through ")[0]
+
+
+def metric_source(metric):
+    """What ``metric``'s scores measure, as far as its record says, or None where it does not.
+
+    Two metrics print alike when a ``scoring`` dict gives them the same key, or when two
+    estimators' own score methods, each a different metric, are both "score": their sources
+    tell them apart. A scorer's source is the scorer as scikit-learn prints it (a name is
+    resolved first, so that "accuracy" and ``get_scorer("accuracy")`` are one), a default
+    score of accuracy or R^2 that of "accuracy" or "r2", another estimator's own score the
+    class whose score it is, as its :attr:`MetricName.note` names it ("PoissonRegressor.score",
+    a pipeline's its final step's). Only fields that a saved result keeps are read, so that a
+    result read back has the source of the one that was saved (a callable's address, which
+    differs from one run to the next, is left out).
+    """
+    scoring = metric.scoring
+    if scoring is None:
+        scoring = {"accuracy": "accuracy", "R^2": "r2"}.get(metric.name)
+        if scoring is None:
+            return _owner_in(metric.note) or None
+    if isinstance(scoring, str):
+        try:
+            scoring = get_scorer(scoring)
+        except ValueError:  # the repr of a saved callable, or a user's own key
+            return _ADDRESS.sub("", scoring)
+    return _ADDRESS.sub("", repr(scoring))
+
+
+def same_metric(metrics):
+    """Whether every one of ``metrics`` (MetricName) is one metric: the same printed name and
+    sign, and the same :func:`metric_source` where each records one (a result saved without
+    its metric, or before sklearn-fair recorded whose score it is, by name and sign only)."""
+    metrics = list(metrics)
+    if len({(metric.name, metric.sign) for metric in metrics}) > 1:
+        return False
+    return len({metric_source(metric) for metric in metrics} - {None}) <= 1
+
+
+def describe_metric(metric):
+    """``metric`` in words for a message that names metrics printed alike: its name and what
+    it scored as the user gave it, "error (scoring='neg_mean_squared_error')"."""
+    if metric.scoring is not None:
+        scoring = metric.scoring if isinstance(metric.scoring, str) else repr(metric.scoring)
+        return f"{metric.name} (scoring={scoring!r})"
+    owner = _owner_in(metric.note)
+    return f"{metric.name} (scoring=None{': ' + owner if owner else ''})"
 
 
 @validate_params(

@@ -15,6 +15,7 @@ from ..exceptions import (
     SplitsMismatchError,
     UnequalBudgetWarning,
 )
+from ..metrics._names import describe_metric, same_metric
 from ..stats import (
     _aggregate,
     bayesian_signed_rank,
@@ -130,17 +131,26 @@ class BenchmarkResult:
         self.random_state = random_state
 
     def _check_one_metric(self):
-        """Refuse a data set whose models were scored with different metrics."""
+        """Refuse a data set whose models were scored with different metrics (two printed
+        alike may be: see :func:`~sklearn_fair.metrics._names.same_metric`)."""
         for dataset in self.datasets:
-            metrics = {
-                (self.cells[dataset, m].metric.name, self.cells[dataset, m].sign)
-                for m in self.models
-            }
+            cells = [self.cells[dataset, m] for m in self.models]
+            if same_metric(cell.metric for cell in cells):
+                continue
+            metrics = {(cell.metric.name, cell.sign) for cell in cells}
             if len(metrics) > 1:
                 raise ValueError(
                     f"The models on data set {dataset!r} were scored with different metrics "
                     f"{sorted(metrics)}; a comparison needs one metric per data set."
                 )
+            described = ", ".join(
+                f"{m}: {describe_metric(cell.metric)}" for m, cell in zip(self.models, cells)
+            )
+            raise ValueError(
+                f"The models on data set {dataset!r} were scored with different metrics under "
+                f"one name ({described}); a comparison needs one metric per data set: score "
+                "them with one common 'scoring'."
+            )
 
     @classmethod
     @fill_doc(DOCS)

@@ -13,6 +13,7 @@ from sklearn.utils._param_validation import StrOptions
 
 from ..exceptions import InvalidResultError, NoSplitsError
 from ..metrics import MetricName
+from ..metrics._names import describe_metric, same_metric
 from ..stats import compare, summarize
 from ..stats._checks import PastLargestFloatError
 from ..utils._random import named_generator, seed_root
@@ -758,16 +759,19 @@ def _used_refit_seeds(refit_seeds, folds):
 
 
 def shared_metric(models):
-    """The selecting metric all ``models`` share (same name and sign), or None."""
-    first = models[0].metric
-    if all(m.metric.name == first.name and m.metric.sign == first.sign for m in models):
-        return first
-    return None
+    """The selecting metric all ``models`` share (same name, sign and what was scored, see
+    :func:`~sklearn_fair.metrics._names.same_metric`), or None."""
+    return models[0].metric if same_metric(m.metric for m in models) else None
 
 
 def describe_metrics(models):
-    """Each model with its selecting metric ("a: accuracy, b: RMSE"), for messages."""
-    return ", ".join(f"{m.name}: {m.metric}" for m in models)
+    """Each model with its selecting metric ("a: accuracy, b: RMSE"), for messages; with
+    what each scored where the names are alike ("a: error (scoring='neg_mean_squared_error'),
+    b: error (scoring='neg_mean_absolute_error')")."""
+    alike = len({m.metric.name for m in models}) == 1
+    return ", ".join(
+        f"{m.name}: {describe_metric(m.metric) if alike else m.metric}" for m in models
+    )
 
 
 def as_results(results):

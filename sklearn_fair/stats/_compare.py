@@ -222,23 +222,34 @@ def _scores_from_fitted(name, result, scoring):
 
 
 def _check_same_metric(results, scoring):
-    """Refuse fitted results whose outer scores are of different metrics (with several metrics
-    a NestedCV's outer scores are those of ``refit_metric_``)."""
-    if scoring is not None:
-        return
-    metrics = {
-        name: result.metrics_[getattr(result, "refit_metric_", "score")].name
-        if getattr(result, "metrics_", None)
-        else None
-        for name, result in results.items()
-        if not isinstance(result, Mapping)
-    }
-    if len(set(metrics.values()) - {None}) > 1:
-        described = ", ".join(f"{name!r}: {metric}" for name, metric in metrics.items())
+    """Refuse fitted results whose compared scores are of different metrics: those of
+    ``scoring``, or of each one's ``refit_metric_`` (a NestedCV's outer scores with several
+    metrics). Two metrics printed alike, the same key of two ``scoring`` dicts or the "score"
+    of two estimators' own score methods, may be different metrics."""
+    from ..metrics._names import describe_metric, same_metric
+
+    metrics = {}
+    for name, result in results.items():
+        recorded = None if isinstance(result, Mapping) else getattr(result, "metrics_", None)
+        if recorded:
+            key = scoring if scoring is not None else getattr(result, "refit_metric_", "score")
+            if key in recorded:
+                metrics[name] = recorded[key]
+    if not same_metric(metrics.values()):
+        alike = len({metric.name for metric in metrics.values()}) == 1
+        described = ", ".join(
+            f"{name!r}: {describe_metric(metric) if alike else metric}"
+            for name, metric in metrics.items()
+        )
         raise ValueError(
-            "compare() needs every result scored with the same metric; their outer scores are "
-            f"of different metrics ({described}). Pass the 'scoring' parameter to choose one "
-            "they all hold."
+            "compare() needs every result scored with the same metric; their scores are "
+            f"of different metrics ({described}). "
+            + (
+                "Score them with one common 'scoring' (a scorer name or scorer, the same for "
+                "every result) and compare again."
+                if alike
+                else "Pass the 'scoring' parameter to choose one they all hold."
+            )
         )
 
 

@@ -8,6 +8,7 @@ grid has the parameters of its replacement.
 
 import copy
 import numbers
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from sklearn.base import clone
@@ -106,7 +107,8 @@ def configure(estimator, params):
 def search_for_folds(search, inner_cv, seeds):
     """The whole search of each fold: its cv replaced, its randomness seeded, and its own refit
     left out where one metric selects (NestedCV refits the winner itself: the search's model
-    would be fitted on the fold's training rows and thrown away)."""
+    would be fitted on the fold's training rows and thrown away); with the values given of the
+    estimators its space seeds (:meth:`~._seeds.Seeds.seed_search`)."""
     search = clone(search)
     if inner_cv is not None:
         search.set_params(cv=inner_cv)
@@ -202,7 +204,35 @@ def space_candidates(space, seeds, owner):
 
 def seedable_models(space, candidates):
     """The models whose unset ``random_state`` parameters the refits vary; for a search run
-    whole, the user's estimator, not the search's copy that the protocol seeded."""
-    if space.search is not None:
+    whole, the user's estimator (not the search's copy that the protocol seeded) with each point
+    of the search's space that the refits may get (a distribution's draws are left out)."""
+    if space.search is None:
+        return [configure(space.estimator, c) for c in candidates]
+    own = space.search.get_params(deep=False)
+    grid = own.get("param_grid")
+    if grid is None:
+        grid = own.get("param_distributions")
+    if grid is None:
         return [space.base_estimator]
-    return [configure(space.estimator, c) for c in candidates]
+    models = [space.base_estimator]
+    for point in _points(grid):
+        try:
+            models.append(configure(space.base_estimator, point))
+        except (ValueError, TypeError, AttributeError):
+            pass  # a name the search itself refuses when it fits
+    return models
+
+
+def _points(grid):
+    """The points of a search's ``param_grid``, or of the lists of its
+    ``param_distributions``."""
+    spaces = grid if isinstance(grid, (list, tuple)) else [grid]
+    listed = [
+        {name: values for name, values in space.items() if not hasattr(values, "rvs")}
+        for space in spaces
+        if isinstance(space, Mapping)
+    ]
+    try:
+        return list(ParameterGrid(listed))
+    except (TypeError, ValueError):
+        return []

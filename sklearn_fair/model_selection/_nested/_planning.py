@@ -2,12 +2,15 @@
 check each input before the first fit, and the :class:`Plan` knows every task of the run (its
 rows, parameters and seeds)."""
 
+import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
 from sklearn import get_config
 from sklearn.base import is_classifier
 
+from ...exceptions import ReproducibilityWarning
+from ...utils._stacklevel import external_stacklevel
 from ._candidates import (
     configure,
     search_for_folds,
@@ -29,7 +32,7 @@ from ._resampling import (
     warn_unseeded_splitters,
 )
 from ._scoring import Scoring, resolve_scoring, route_params, shown
-from ._seeds import Seeds
+from ._seeds import Seeds, search_value_key, unseeded_randomness
 from ._selection import check_select, select_fold
 from ._tasks import FINAL, REFIT, SEARCH, SELECTION, FitTask, SearchTask, TaskKey
 
@@ -50,6 +53,8 @@ class Plan:
     refit_seeds: list  # [None] when no parameter takes a seed
     data: RunData
     search: object = None  # a search that runs whole inside each fold
+    # search_value_key of each estimator value the search's space seeds -> the value given
+    search_originals: dict = field(default_factory=dict)
     param_grid: object = None  # for the edge-of-grid check; None for sampled candidates
     outer_cv: object = None
     # fold -> (train, val) that a refit or the final fit early-stops on
@@ -194,7 +199,20 @@ class Plan:
         return self.early_stopping and consumes_validation_data(configure(self.estimator, params))
 
     def select(self, fold, results):
-        return select_fold(self, fold, results)
+        selected = select_fold(self, fold, results)
+        if self.search_originals and selected.get("best_params") is not None:
+            # the values given, not the seeded copies: each refit seeds them with its own seed
+            selected["best_params"] = self._given_values(selected["best_params"])
+            selected["candidates"] = [self._given_values(c) for c in selected["candidates"]]
+        return selected
+
+    def _given_values(self, params):
+        """``params`` of the search run whole with the values given in place of those seeded."""
+        given = {}
+        for name, value in params.items():
+            key = search_value_key(value) if hasattr(value, "get_params") else None
+            given[name] = self.search_originals.get(key, value)
+        return given
 
     # -- metrics: which score what, and which selects (see _scoring.Scoring) -------------------
 
@@ -289,6 +307,10 @@ def make_plan(nested, X, y, groups, params, *, final, return_estimator, owner,
     )
     if space.search is not None and seeds.seeded:  # a search run whole splits in each worker
         warn_unseeded_splitters(owner, {"estimator.cv": getattr(space.search, "cv", None)})
+    if seeds.seeded:  # a splitter among the estimator's parameters (StackingClassifier's cv)
+        warn_unseeded_splitters(owner, _estimator_splitters(nested.estimator, estimator))
+    if seeds.seeded or nested.n_refits > 1:
+        _warn_unseeded_randomness(owner, estimator, seeds.seeded)
     routed = route_params(
         owner, estimator, scoring.scorers, splitters.outer, splitters.inner, data.groups, params,
         search=None if space.search_scoring is None else nested.estimator,
@@ -302,13 +324,16 @@ def make_plan(nested, X, y, groups, params, *, final, return_estimator, owner,
         early_stopping=early_stopping, final=final, seeds=seeds, owner=owner,
     )  # fmt: skip
     check_select(nested.select, space.search, splits.inner, owner)
-    search = None if space.search is None else search_for_folds(space.search, space.inner_cv, seeds)
+    search, search_originals = None, {}
+    if space.search is not None:
+        search, search_originals = search_for_folds(space.search, space.inner_cv, seeds)
     refits = seeds.refit_plan(seedable_models(space, candidates), nested.n_refits)
     search_params = {} if routed.search_groups is None else {"groups": routed.search_groups}
     return Plan(
         owner=owner,
         estimator=estimator,
         search=search,
+        search_originals=search_originals,
         candidates=candidates,
         param_grid=space.param_grid if space.param_distributions is None else None,
         scoring=scoring,
@@ -344,6 +369,41 @@ def make_plan(nested, X, y, groups, params, *, final, return_estimator, owner,
         resampling=splits.described,
         selection_rule=nested.select,
     )
+
+
+def _warn_unseeded_randomness(owner, estimator, seeded):
+    """A ReproducibilityWarning where parts of ``estimator`` draw random numbers that no
+    ``random_state`` parameter controls (:func:`~._seeds.unseeded_randomness`)."""
+    found = unseeded_randomness(estimator)
+    if not found:
+        return
+    parts = ", ".join(
+        type(obj).__name__ + (f" (its parameter {name!r})" if name else "")
+        for name, obj in found.items()
+    )
+    changes = "" if not seeded else (
+        f"its results change on every run although {owner} has a random_state, and "
+    )  # fmt: skip
+    warnings.warn(
+        f"{parts} in the estimator of {owner} draw(s) random numbers that no random_state "
+        f"parameter controls ({owner} seeds only random_state parameters left at None): "
+        f"{changes}the refits of a fold are not given seeds of their own. Seed it "
+        "yourself (a seed parameter set to an int; for a skorch net, torch.manual_seed in its "
+        "module's initialisation), or give it a random_state parameter that it uses.",
+        ReproducibilityWarning,
+        stacklevel=external_stacklevel(),
+    )
+
+
+def _estimator_splitters(given, estimator):
+    """Name -> value of every ``cv`` parameter of ``estimator``, nested ones included; the name
+    as the user reaches it from ``given`` (the estimator, or a search wrapping it)."""
+    prefix = "estimator." if given is estimator else "estimator.estimator."
+    return {
+        f"{prefix}{name}": value
+        for name, value in estimator.get_params(deep=True).items()
+        if name == "cv" or name.endswith("__cv")
+    }
 
 
 def plan_of_splits(estimator, params, scorers, outer_splits, inner_splits, X, y, *, owner,

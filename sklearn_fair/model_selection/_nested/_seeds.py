@@ -32,9 +32,13 @@ and ``verify_cache`` derive theirs by name under one root (``utils._random.seed_
 (:func:`interval_seeds`); a benchmark's models share one root (:func:`shared_root_seed`).
 """
 
+import sys
+from collections.abc import Mapping
 from dataclasses import dataclass
 
+import joblib
 import numpy as np
+from sklearn.base import clone
 
 from ...utils._random import SEED_BOUND, seed_root
 
@@ -43,6 +47,8 @@ __all__ = [
     "function_random_state",
     "interval_seeds",
     "same_output",
+    "search_value_key",
+    "unseeded_randomness",
     "shared_root_seed",
 ]
 
@@ -114,10 +120,92 @@ def unset_sampler_seeds(model):
     return [name for name, owner in owners.items() if hasattr(owner, "fit_resample")]
 
 
+def unseeded_randomness(model):
+    """Parameter name ("" for ``model`` itself) -> object, of the parts of ``model`` that draw
+    random numbers no ``random_state`` parameter controls, so that no seed of the run reaches
+    them: a parameter named ``seed`` or ``random_seed`` left at None on an object without a
+    ``random_state``, and a skorch net without one (its weights and batches come from torch's
+    global generator).
+
+    Examples
+    --------
+    >>> from sklearn.base import BaseEstimator
+    >>> class Noisy(BaseEstimator):
+    ...     def __init__(self, seed=None):
+    ...         self.seed = seed
+    >>> list(unseeded_randomness(Noisy()))
+    ['seed']
+    """
+    params = model.get_params(deep=True)
+    found = {}
+    for name, value in params.items():
+        owner_name, _, last = name.rpartition("__")
+        owner = params.get(owner_name, model) if owner_name else model
+        if last in ("seed", "random_seed") and value is None and not _has_random_state(owner):
+            found[name] = owner
+    for name, value in [("", model), *params.items()]:
+        if _is_skorch_net(value) and not _has_random_state(value):
+            found[name] = value  # "": the estimator itself
+    return found
+
+
+def _has_random_state(obj):
+    try:
+        return "random_state" in obj.get_params(deep=False)
+    except Exception:  # not an estimator
+        return False
+
+
+def _is_skorch_net(obj):
+    skorch = sys.modules.get("skorch")  # a net exists only where skorch was imported
+    return skorch is not None and isinstance(obj, skorch.NeuralNet)
+
+
 def _seed_unset(model, seed):
     if seed is None:
         return {}
     return {name: seed for name in unset_random_state_params(model)}
+
+
+def search_value_key(value):
+    """What identifies a value of a search's space once seeded (:meth:`Seeds.seed_search`), in
+    the search's ``best_params_`` too (a copy, from another process); None if it cannot."""
+    try:
+        return joblib.hash(value)
+    except Exception:  # an object that cannot be pickled: its refits keep the selection seed
+        return None
+
+
+def _seed_grid(grid, seed, originals):
+    """A copy of a search's ``param_grid`` or ``param_distributions`` whose estimators with an
+    unset ``random_state`` are seeded clones (the user's objects are left as they are)."""
+
+    def seeded(value):
+        if not hasattr(value, "get_params") or isinstance(value, type):
+            return value
+        values = _seed_unset(value, seed)
+        if not values:
+            return value
+        seeded_value = clone(value, safe=False).set_params(**values)
+        key = search_value_key(seeded_value)
+        if key is not None:
+            originals[key] = value
+        return seeded_value
+
+    def seeded_dict(space):
+        if not isinstance(space, Mapping):
+            return space  # the search's own validation says what is wrong
+        return {
+            name: [seeded(v) for v in values]
+            if isinstance(values, (list, tuple))
+            or (isinstance(values, np.ndarray) and values.dtype == object)
+            else values
+            for name, values in space.items()
+        }
+
+    if isinstance(grid, (list, tuple)):
+        return [seeded_dict(space) for space in grid]
+    return seeded_dict(grid)
 
 
 def same_output(first, second):
@@ -243,10 +331,18 @@ class Seeds:
 
     def seed_search(self, search):
         """``search`` (run whole in each fold), its own and its estimator's unset
-        ``random_state`` seeded from ``"selection"``, modified and returned."""
+        ``random_state`` seeded from ``"selection"``, and so those of the estimators among the
+        values of its ``param_grid`` or ``param_distributions`` (replaced by seeded clones),
+        modified and returned with ``originals``: :func:`search_value_key` of each seeded clone
+        -> the value given, so that the refits get the values given and seeds of their own."""
         seed = self.draw("selection")
         estimator = search.estimator
         search.set_params(estimator=estimator.set_params(**_seed_unset(estimator, seed)))
-        if "random_state" in search.get_params(deep=False) and search.random_state is None:
+        own = search.get_params(deep=False)
+        if "random_state" in own and search.random_state is None:
             search.set_params(random_state=seed)
-        return search
+        originals = {}
+        for name in ("param_grid", "param_distributions"):
+            if own.get(name) is not None:
+                search.set_params(**{name: _seed_grid(own[name], seed, originals)})
+        return search, originals
