@@ -1,6 +1,7 @@
 """benchmark(): every model on every data set, nested, on shared splits, in one task pool."""
 
 import warnings
+from collections.abc import Iterator
 
 import numpy as np
 from sklearn.base import clone
@@ -110,6 +111,11 @@ def _nested_for(name, spec, *, outer_cv, inner_cv, n_refits, scoring, refit, ran
         "scikit-learn search (GridSearchCV, RandomizedSearchCV, a halving search), an "
         "(estimator, param_grid) pair, a NestedCV or an estimator."
     )
+
+
+def _reusable(cv):
+    """``cv``, as a list where it is an iterator of splits, which can be read only once."""
+    return list(cv) if isinstance(cv, Iterator) else cv
 
 
 def _load(name, spec):
@@ -376,6 +382,10 @@ def benchmark(
             + (", as the previous benchmark has none" if previous is not None else "")
             + ", or baseline_floor=False."
         )
+    # splits given as a generator (TimeSeriesSplit(3).split(X)) are read once, for every model
+    if isinstance(outer_cv, dict):
+        outer_cv = {name: _reusable(cv) for name, cv in outer_cv.items()}
+    outer_cv = _reusable(outer_cv)
     seed, seeded = shared_root_seed(random_state)
     if cache_dir is not None and not seeded:
         warnings.warn(
@@ -417,7 +427,7 @@ def benchmark(
             keep = bool(keep_predictions or nested.keep_predictions)  # or its NestedCV's own
             plan = make_plan(
                 nested, X, y, groups, {}, final=False, return_estimator=False, owner=owner,
-                keep_predictions=keep,
+                keep_predictions=keep, seeded=seeded,
             )  # fmt: skip
             dataset_plans[model] = plan
             cells.append((dataset, model, nested))

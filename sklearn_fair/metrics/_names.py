@@ -74,6 +74,12 @@ _OWN_SCORE = "the estimator's own score method (scoring=None)"
 _SCORE_PARAMETERS = ("scoring", "power")
 # A default repr's address differs from one run to the next, for the same function.
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+# scikit-learn's repr of a scorer, "make_scorer(f1_score, response_method='predict', ...)",
+# and the ", " before each of its keyword arguments (a value may hold ", " itself: [0, 1])
+_MAKE_SCORER = re.compile(r"make_scorer\((.*)\)", re.DOTALL)
+_ARGUMENT = re.compile(r", (?=\w+=)")
+# the classes whose score runs another's (a pipeline's last step's, a search's estimator's)
+_DELEGATES = re.compile(r"^\w*(Pipeline|SearchCV)\.score$")
 
 
 @dataclass(frozen=True)
@@ -272,6 +278,8 @@ def _owner_in(note):
     if not note.startswith(_OWN_SCORE):
         return None
     owner = note[len(_OWN_SCORE) :].removeprefix(": ").split(", not known")[0]
+    if " (through " not in owner and _DELEGATES.search(owner):
+        return ""  # a note of an earlier version: the class given, whose score runs another's
     return owner.split(" (through ")[0]
 
 
@@ -297,8 +305,23 @@ def metric_source(metric):
         try:
             scoring = get_scorer(scoring)
         except ValueError:  # the repr of a saved callable, or a user's own key
-            return _ADDRESS.sub("", scoring)
-    return _ADDRESS.sub("", repr(scoring))
+            return _canonical(scoring)
+    return _canonical(repr(scoring))
+
+
+def _canonical(text):
+    """A scorer's repr as one metric prints it whatever the order of its keyword arguments,
+    without a pos_label that an averaged metric ignores ("f1_macro" carries ``pos_label=None``,
+    ``make_scorer(f1_score, average="macro")`` none) or a callable's address."""
+    text = _ADDRESS.sub("", text)
+    match = _MAKE_SCORER.fullmatch(text)
+    if match is None:
+        return text
+    function, *arguments = _ARGUMENT.split(match.group(1))
+    averaged = any(a.startswith("average=") and a != "average=binary" for a in arguments)
+    if averaged:
+        arguments = [a for a in arguments if not a.startswith("pos_label=")]
+    return f"make_scorer({', '.join([function, *sorted(arguments)])})"
 
 
 def same_metric(metrics):
@@ -308,7 +331,11 @@ def same_metric(metrics):
     metrics = list(metrics)
     if len({(metric.name, metric.sign) for metric in metrics}) > 1:
         return False
-    return len({metric_source(metric) for metric in metrics} - {None}) <= 1
+    sources = {metric_source(metric) for metric in metrics} - {None}
+    # an earlier version named a class's own score without the parameter that chooses its
+    # metric ("TweedieRegressor.score"): one with the parameter named says more of it
+    sources -= {s.split(" with ")[0] for s in sources if " with " in s}
+    return len(sources) <= 1
 
 
 def describe_metric(metric):

@@ -295,6 +295,11 @@ def test_a_fold_with_a_failed_refit_is_scored_error_score_not_an_average_with_it
     assert fold["test_score"] == failing.outer_scores_[0] == 0.0
     assert clean.outer_scores_[0] > 0.0
     np.testing.assert_array_equal(failing.outer_scores_[1:], clean.outer_scores_[1:])
+    # the mean of the folds is that of no fold failing: none, as summary() and the reports say
+    # (it was the mean with error_score's 0.0 in it)
+    assert np.isnan([failing.score_mean_, failing.score_std_, failing.optimism_]).all()
+    assert np.isnan(failing.summary().mean)
+    assert clean.score_mean_ == pytest.approx(np.mean(clean.outer_scores_))
     # a refit failing in every fold fails every fold: the error says that most refits ran
     marked[0, 0] = X[0, 0]
     with pytest.raises(ValueError, match=r"(?s)All the 3 fits failed.*3 of the 9 refits failed"):

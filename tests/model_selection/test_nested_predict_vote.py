@@ -8,8 +8,10 @@ import pytest
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.datasets import make_classification
 from sklearn.ensemble import RandomForestClassifier
+from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import FixedThresholdClassifier, StratifiedKFold
-from sklearn.pipeline import make_pipeline
+from sklearn.pipeline import Pipeline, make_pipeline
+from sklearn.preprocessing import StandardScaler
 from sklearn.random_projection import GaussianRandomProjection
 from sklearn.svm import SVC
 
@@ -106,3 +108,18 @@ def test_an_untagged_classifier_predicts_classes_not_their_mean():
     tagged = _predict(_TaggedForest(), X, y, grid, scoring="accuracy")
     assert predicted.dtype == y.dtype
     np.testing.assert_array_equal(predicted, tagged)
+
+
+def test_a_threshold_the_grid_puts_in_place_votes_in_a_benchmark_too():
+    # the base estimator decides by argmax; the grid swaps in the threshold classifier
+    base = Pipeline([("sc", StandardScaler()), ("clf", LogisticRegression())])
+    grid = {"clf": [THRESHOLD], "clf__estimator__max_depth": [3, None]}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        result = benchmark({"t": (base, grid)}, {"d": (X2, Y2)}, outer_cv=KW["cv"],
+                           inner_cv=KW["inner_cv"], n_refits=3, random_state=0,
+                           keep_predictions=True)  # fmt: skip
+    kept = result.predictions.sort_values("row")
+    votes = _votes(base, X2, Y2, grid)
+    np.testing.assert_array_equal(kept.y_pred, votes)
+    np.testing.assert_array_equal(_predict(base, X2, Y2, grid), votes)

@@ -12,13 +12,13 @@ from sklearn.datasets import make_classification
 from sklearn.ensemble import RandomForestClassifier, StackingClassifier
 from sklearn.experimental import enable_halving_search_cv  # noqa: F401
 from sklearn.linear_model import LogisticRegression
-from sklearn.model_selection import GridSearchCV, HalvingGridSearchCV, KFold
+from sklearn.model_selection import GridSearchCV, HalvingGridSearchCV, KFold, cross_val_score
 from sklearn.neighbors import KNeighborsClassifier
 from sklearn.pipeline import Pipeline
-from sklearn.preprocessing import StandardScaler
+from sklearn.preprocessing import FunctionTransformer, StandardScaler
 from sklearn.tree import DecisionTreeClassifier
 
-from sklearn_fair import NestedCV
+from sklearn_fair import NestedCV, benchmark
 from sklearn_fair.exceptions import ReproducibilityWarning
 
 
@@ -184,3 +184,43 @@ def test_a_skorch_net_without_random_state_is_warned_about(data):
     with pytest.warns(ReproducibilityWarning, match="NeuralNetClassifier in the estimator"):
         NestedCV(net, {"module__hidden": [3, 5]}, outer_cv=2, inner_cv=2, n_refits=2,
                  random_state=0, refit=False).fit(X.astype(np.float32), y)  # fmt: skip
+
+
+def test_a_grid_value_that_cannot_be_pickled_is_probed(data):
+    # a lambda in the grid: the seed probe compared the folds' selections by their pickled
+    # hash, and raised PicklingError; the outer scores are scikit-learn's
+    X, y = data
+    value = Pipeline([("f", FunctionTransformer(lambda x: x)), ("lr", LogisticRegression())])
+    grid = {"clf": [value], "clf__lr__C": [0.1, 1.0]}
+    base = Pipeline([("clf", KNeighborsClassifier())])
+    nested = NestedCV(base, grid, outer_cv=KFold(3), inner_cv=KFold(3), n_refits=3,
+                      random_state=0, refit=False).fit(X, y)  # fmt: skip
+    search = GridSearchCV(Pipeline([("clf", KNeighborsClassifier())]), grid, cv=KFold(3))
+    np.testing.assert_allclose(nested.outer_scores_, cross_val_score(search, X, y, cv=KFold(3)))
+
+
+def test_only_the_estimators_of_a_search_space_are_enumerated():
+    from sklearn_fair.model_selection._nested._candidates import _points
+
+    # 10**5 numeric points bring no random_state of their own: one point, not 10**5 clones
+    numbers = {name: list(range(10)) for name in ("a", "b", "c", "d", "e")}
+    assert _points(numbers) == [{}]
+    forests = [RandomForestClassifier(3), RandomForestClassifier(5)]
+    points = _points([{**numbers, "clf": forests}, {"clf": [DecisionTreeClassifier()]}])
+    assert [p["clf"] for p in points] == [*forests, points[2]["clf"]]
+    assert len(points) == 3 and isinstance(points[2]["clf"], DecisionTreeClassifier)
+
+
+@pytest.mark.parametrize("random_state", [None, 0])
+def test_a_benchmark_says_it_has_a_random_state_only_when_given_one(data, random_state):
+    # its cells get an int root seed either way: an unseeded benchmark warned that it "has a
+    # random_state" of a shuffling splitter, as NestedCV(random_state=None) does not
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        model = (LogisticRegression(), {"C": [0.1, 1.0]})
+        benchmark({"m": model}, {"d": data}, outer_cv=2, inner_cv=KFold(2, shuffle=True),
+                  n_refits=1, random_state=random_state)  # fmt: skip
+    claims = [w for w in caught if "has a random_state" in str(w.message)]
+    assert [w.category for w in claims] == (
+        [] if random_state is None else [ReproducibilityWarning]
+    )

@@ -179,3 +179,49 @@ def test_a_metric_not_recorded_is_compared_by_name_and_sign():
     assert same_metric([unrecorded, own])
     assert same_metric([unrecorded, metric_display_name(None, estimator=GammaRegressor())])
     assert not same_metric([own, metric_display_name(None, estimator=GammaRegressor())])
+
+
+def test_one_metric_however_its_scorer_was_written():
+    from sklearn.metrics import f1_score, fbeta_score, make_scorer
+
+    from sklearn_fair.metrics._names import same_metric
+
+    def named(scoring):
+        return metric_display_name(scoring)
+
+    # scikit-learn's "f1_macro" carries pos_label=None, which an averaged metric ignores
+    assert same_metric([named("f1_macro"), named(make_scorer(f1_score, average="macro"))])
+    assert same_metric(
+        [
+            named(make_scorer(fbeta_score, beta=2, average="macro")),
+            named(make_scorer(fbeta_score, average="macro", beta=2)),
+        ]
+    )
+    assert not same_metric(
+        [
+            named(make_scorer(fbeta_score, beta=2, average="macro")),
+            named(make_scorer(fbeta_score, beta=0.5, average="macro")),
+        ]
+    )
+    assert not same_metric([named("f1"), named(make_scorer(f1_score, pos_label=0))])
+
+
+def test_a_note_of_an_earlier_version_is_compared_by_name_and_sign():
+    from sklearn_fair.metrics._names import same_metric
+
+    # before, the note named the class given (a pipeline), not the class whose score runs
+    earlier = MetricName(
+        "score", None, 1,
+        "the estimator's own score method (scoring=None): Pipeline.score, not known to be "
+        "accuracy or R^2, so of unknown range",
+    )  # fmt: skip
+    poisson = metric_display_name(
+        None, estimator=make_pipeline(StandardScaler(), PoissonRegressor())
+    )
+    assert same_metric([earlier, poisson])
+    bare = MetricName(
+        "score", None, 1,
+        "the estimator's own score method (scoring=None): TweedieRegressor.score, not known to "
+        "be accuracy or R^2, so of unknown range",
+    )  # fmt: skip
+    assert same_metric([bare, metric_display_name(None, estimator=TweedieRegressor(power=1.5))])

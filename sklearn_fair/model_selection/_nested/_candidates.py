@@ -11,6 +11,7 @@ import numbers
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+import numpy as np
 from sklearn.base import clone
 from sklearn.model_selection import (
     GridSearchCV,
@@ -225,10 +226,17 @@ def seedable_models(space, candidates):
 
 def _points(grid):
     """The points of a search's ``param_grid``, or of the lists of its
-    ``param_distributions``."""
+    ``param_distributions``, over the parameters that put an estimator in place (only those
+    bring ``random_state`` parameters of their own: a space of 10**5 numbers is one point)."""
     spaces = grid if isinstance(grid, (list, tuple)) else [grid]
     listed = [
-        {name: values for name, values in space.items() if not hasattr(values, "rvs")}
+        {
+            name: values
+            for name, values in space.items()
+            if not hasattr(values, "rvs")
+            and isinstance(values, (list, tuple, np.ndarray))
+            and any(hasattr(value, "get_params") for value in values)
+        }
         for space in spaces
         if isinstance(space, Mapping)
     ]

@@ -93,8 +93,9 @@ PARAMETER_DOCS = {
     ``cross_validate(GridSearchCV(...))`` fold by fold. Seeds are spent only where they
     change something: with no ``random_state`` left unset, or when two refits with different
     seeds give identical predictions on the first outer fold (``SVC()``, ``Ridge()``), every
-    fold that selected the same hyper-parameters is trained once, and a fold that selected
-    others every time (``outer_results_[i]["refits"]`` says which rule applied). A
+    fold that selected the same hyper-parameters is trained once; a fold that selected others
+    trains two refits of its own first, and every refit only where they differ
+    (``outer_results_[i]["refits"]`` says which rule applied). A
     sampler's unset ``random_state`` (an object with ``fit_resample``) always counts: it draws
     the rows each refit trains on, so every fold gets every refit. The final model gets the
     selection seed in either case.""",

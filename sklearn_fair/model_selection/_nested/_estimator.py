@@ -187,10 +187,12 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         treats it as a failed fold of that metric, whatever number ``error_score`` is.
     score_mean_, score_std_ : float
         Mean and standard deviation (``np.std``, as scikit-learn and the paper report) of
-        :attr:`outer_scores_`.
+        :attr:`outer_scores_`; NaN when an outer fold failed (its score is ``error_score``,
+        whatever number that is, as in :meth:`summary` and the reports).
     optimism_ : float
         Mean validation score minus mean test score; NaN when a search given as the
-        estimator selects with another metric than :attr:`refit_metric_`.
+        estimator selects with another metric than :attr:`refit_metric_`, or when an outer
+        fold failed.
     validation_comparable_ : bool
         Whether :attr:`validation_scores_` are of the metric of :attr:`outer_scores_`, so
         that :attr:`optimism_` subtracts like from like; False when a search given as the
@@ -563,8 +565,11 @@ def store_fitted(nested, run):
     nested.outer_scores_ = np.array([f["test_score"] for f in folds])
     nested.validation_scores_ = np.array([f["validation_score"] for f in folds])
     nested.best_params_per_fold_ = [f["best_params"] for f in folds]
-    nested.score_mean_ = float(mean_of(nested.outer_scores_))
-    nested.score_std_ = float(std_of(nested.outer_scores_))
+    # a failed fold's score is error_score, whatever number it is: no mean to report, as in
+    # summary() and the reports
+    failed = any(plan.refit_metric in f["failed_metrics"] for f in folds)
+    nested.score_mean_ = np.nan if failed else float(mean_of(nested.outer_scores_))
+    nested.score_std_ = np.nan if failed else float(std_of(nested.outer_scores_))
     comparable = plan.scoring.comparable
     # validation and test scores of two different metrics have no difference to report
     nested.optimism_ = (

@@ -286,8 +286,11 @@ def _names(scoring, keys, multimetric, estimator):
 
 
 def make_plan(nested, X, y, groups, params, *, final, return_estimator, owner,
-              train_score=False, first_metric_selects=False, keep_predictions=False):  # fmt: skip
-    """Check ``nested``'s parameters and the data, materialise every split, return a Plan."""
+              train_score=False, first_metric_selects=False, keep_predictions=False,
+              seeded=None):  # fmt: skip
+    """Check ``nested``'s parameters and the data, materialise every split, return a Plan;
+    ``seeded``: whether the user gave a random_state, where ``nested`` got one from its caller
+    (a benchmark's cells get its int root seed either way)."""
     if groups is None and "groups" in params and get_config().get("enable_metadata_routing"):
         # with routing on, the functional forms take groups in params (as scikit-learn's):
         # they are the groups every split and check reads, not only what requests them
@@ -305,12 +308,16 @@ def make_plan(nested, X, y, groups, params, *, final, return_estimator, owner,
     splitters = resolve_splitters(
         nested.outer_cv, space.inner_cv, estimator, data.y, seeds, owner, groups=data.groups
     )
-    if space.search is not None and seeds.seeded:  # a search run whole splits in each worker
-        warn_unseeded_splitters(owner, {"estimator.cv": getattr(space.search, "cv", None)})
-    if seeds.seeded:  # a splitter among the estimator's parameters (StackingClassifier's cv)
+    seeded = seeds.seeded if seeded is None else seeded
+    if seeded:  # the splitters given, and a search run whole's (it splits in each worker)
+        splitters_given = {"outer_cv": nested.outer_cv, "inner_cv": space.inner_cv}
+        if space.search is not None:
+            splitters_given["estimator.cv"] = getattr(space.search, "cv", None)
+        warn_unseeded_splitters(owner, splitters_given)
+        # and a splitter among the estimator's parameters (StackingClassifier's cv)
         warn_unseeded_splitters(owner, _estimator_splitters(nested.estimator, estimator))
-    if seeds.seeded or nested.n_refits > 1:
-        _warn_unseeded_randomness(owner, estimator, seeds.seeded)
+    if seeded or nested.n_refits > 1:
+        _warn_unseeded_randomness(owner, estimator, seeded)
     routed = route_params(
         owner, estimator, scoring.scorers, splitters.outer, splitters.inner, data.groups, params,
         search=None if space.search_scoring is None else nested.estimator,

@@ -370,16 +370,13 @@ class Splitters:
 
 
 def resolve_splitters(outer_cv, inner_cv, estimator, y, seeds, owner, groups=None):
-    """The outer splitter checked, the inner one defaulted, and a warning for a shuffling
-    splitter without a seed."""
+    """The outer splitter checked, and the inner one defaulted."""
     classifier = is_classifier(estimator)
     outer = check_cv_with_groups(outer_cv, y, classifier, groups)
     if inner_cv is None:
         inner = default_inner_cv(estimator, outer, seeds.inner_cv_seed(), y)
     else:  # an int becomes a splitter, an iterable of splits is wrapped in one
         inner = check_cv_with_groups(inner_cv, y, classifier, groups)
-    if seeds.seeded:
-        warn_unseeded_splitters(owner, {"outer_cv": outer_cv, "inner_cv": inner_cv})
     return Splitters(outer, inner, inner_cv, outer_cv)
 
 

@@ -15,6 +15,7 @@ from sklearn.model_selection._search import _yield_masked_array_for_each_param
 from ...exceptions import NonFiniteScoreWarning
 from ...utils._scaling import mean_of, std_of
 from ...utils._stacklevel import external_stacklevel
+from ._candidates import configure
 from ._scoring import shown
 from ._selection import rank_within_folds
 from ._tasks import FINAL, REFIT, SELECTION, TaskKey, in_task_order, scores_deciding_the_class
@@ -48,7 +49,7 @@ def _refit_note(schedule, fold):
     return f"trained with {n_seeds} seeds"
 
 
-def _fold_predictions(plan, test, refits):
+def _fold_predictions(plan, test, refits, best_params):
     """A fold's out-of-fold predictions: the true values of its test rows and what each refit
     that succeeded predicted for them (``predict``, ``proba`` or ``decision``, ``classes``);
     None when no refit succeeded."""
@@ -64,7 +65,7 @@ def _fold_predictions(plan, test, refits):
         "proba": None if kept[0]["proba"] is None else [k["proba"] for k in kept],
         "decision": None if kept[0]["decision"] is None else [k["decision"] for k in kept],
         # a refit that decides by a threshold: the class of the refits is their vote
-        "votes": not scores_deciding_the_class(plan.estimator),
+        "votes": not scores_deciding_the_class(configure(plan.estimator, best_params)),
     }
 
 
@@ -175,7 +176,9 @@ def assemble(schedule):
         if plan.early_stopping and plan.stops_early(selected["best_params"] or {}):
             fold_result["early_stopping_indices"] = np.asarray(plan.holdouts[fold][1])
         if plan.keep_predictions:
-            fold_result["predictions"] = _fold_predictions(plan, test, refits)
+            fold_result["predictions"] = _fold_predictions(
+                plan, test, refits, selected["best_params"] or {}
+            )
         if plan.return_estimator:
             fold_result["estimators"] = [r.get("estimator") for r in refits]
         outer_results.append(fold_result)

@@ -294,8 +294,8 @@ class NestedSchedule:
         """Whether ``fold`` selected the hyper-parameters whose seeds the probe compared (the
         probe fold's): its verdict says nothing of another configuration's seeds."""
         probed = self.selections.get(PROBE_FOLD)
-        return probed is not None and joblib.hash(self.selections[fold]["best_params"]) == (
-            joblib.hash(probed["best_params"])
+        return probed is not None and _params_key(self.selections[fold]["best_params"]) == (
+            _params_key(probed["best_params"])
         )
 
     def _release_refits(self, fold, indices):
@@ -345,3 +345,12 @@ class NestedSchedule:
     def refits_of(self, fold):
         """The keys of the refits that ran for ``fold``, in seed order."""
         return [self.plan.refit_key(fold, i) for i in sorted(self._refits_released[fold])]
+
+
+def _params_key(params):
+    """What tells two selected configurations apart: their hash, or their repr where a value
+    cannot be pickled (a lambda in a FunctionTransformer)."""
+    try:
+        return joblib.hash(params)
+    except Exception:
+        return repr(params)

@@ -15,7 +15,8 @@ sampler (an object with ``fit_resample``, as imbalanced-learn's) always matters:
 rows each refit trains on, so every fold gets every refit. Otherwise the first outer fold trains
 two refits first, and when their scores and predictions are identical (:func:`same_output`)
 every fold that selected the same hyper-parameters keeps one refit (a fold that selected
-others, whose seeds were never compared, gets every refit); the final model gets the
+others, whose seeds the probe did not compare, trains two refits of its own first, and every
+refit where they differ); the final model gets the
 ``"selection"`` seed either way, so that
 the same ``random_state`` gives the same final model. Identical hard labels on one test fold
 cannot show that a sampler's seed changes nothing: two refits trained on different rows often

@@ -11,6 +11,7 @@ import warnings
 
 import numpy as np
 from scipy.stats import rankdata
+from sklearn.model_selection import ParameterGrid
 
 from ...exceptions import SearchSpaceEdgeWarning, SelectionTieWarning
 from ...utils._scaling import mean_of, std_of
@@ -31,10 +32,12 @@ def tied_with_best(means):
     if not finite.any():
         return []
     best = means[finite].max()
-    # rounding is relative to the scores' size: a target in small units (MSE ~ 1e-11) has
-    # means that differ by less than any fixed absolute tolerance
-    atol = TIE_RTOL * np.abs(means[finite]).max()
-    close = np.isclose(means, best, rtol=TIE_RTOL, atol=atol) & finite
+    # rounding is relative to the size of the two means compared: a target in small units
+    # (MSE ~ 1e-11) has means that differ by less than any fixed absolute tolerance, and a
+    # diverged candidate (MSE ~ 1e9) says nothing of the others' rounding
+    with np.errstate(invalid="ignore"):
+        close = np.abs(means - best) <= TIE_RTOL * np.maximum(np.abs(means), abs(best))
+    close &= finite
     return np.flatnonzero(close).tolist()
 
 
@@ -295,23 +298,22 @@ def rank_within_folds(folds, means):
 
 
 def _numeric_axes(param_grid):
-    """Per parameter name, the smallest and largest of its numeric values, where it takes at
-    least 3 over all the grids of a list (a value of another grid extends its range)."""
+    """Per grid of ``param_grid`` (a dict, or a list of them), in order: its number of points,
+    and per parameter name the smallest and largest of its numeric values where it takes at
+    least 3."""
     grids = param_grid if isinstance(param_grid, (list, tuple)) else [param_grid]
-    pooled = {}
+    axes = []
     for grid in grids:
-        if not isinstance(grid, dict):
-            continue
+        ranges = {}
         for name, values in grid.items():
             try:
-                pooled.setdefault(name, []).extend(values)
+                values = list(values)
             except TypeError:
-                pooled[name].append(None)  # not a list of values: no range
-    axes = {}
-    for name, values in pooled.items():
-        numeric = all(isinstance(v, numbers.Real) and not isinstance(v, bool) for v in values)
-        if numeric and len(set(values)) >= 3:
-            axes[name] = (min(values), max(values))
+                continue
+            numeric = all(isinstance(v, numbers.Real) and not isinstance(v, bool) for v in values)
+            if numeric and len(set(values)) >= 3:
+                ranges[name] = (min(values), max(values))
+        axes.append((len(ParameterGrid(grid)), ranges))
     return axes
 
 
@@ -325,20 +327,31 @@ def warn_about_selection(plan, outer_results):
     if plan.param_grid is None:
         return
     # a fold whose winner tied with other values of a parameter says nothing about its edge
-    tied = [[plan.candidates[c] for c in f["tied_candidates"]] for f in folds]
-    for name, (low, high) in _numeric_axes(plan.param_grid).items():
-        for edge in (low, high):
-            count = sum(1 for best in tied if best and all(p.get(name) == edge for p in best))
-            if count <= len(folds) / 2:
-                continue
-            chose = "selected" if plan.selection_rule == "best" else "found the best"
-            warnings.warn(
-                f"{plan.owner} {chose} {name}={edge!r}, on the edge of its grid "
-                f"[{low!r}, {high!r}], in {count} of {len(folds)} outer folds: the search "
-                "space is probably too small. Extend the grid beyond that edge.",
-                SearchSpaceEdgeWarning,
-                stacklevel=external_stacklevel(),
-            )
+    axes = _numeric_axes(plan.param_grid)
+    if sum(size for size, _ in axes) != len(plan.candidates):
+        return
+    # of a list of grids, a winner's edges are those of its own grid: the candidates are the
+    # points of the first grid, then of the second, ...
+    grid_of = np.repeat(np.arange(len(axes)), [size for size, _ in axes])
+    for number, (_, ranges) in enumerate(axes):
+        tied = [
+            [plan.candidates[c] for c in f["tied_candidates"]]
+            for f in folds
+            if all(grid_of[c] == number for c in f["tied_candidates"])
+        ]
+        for name, (low, high) in ranges.items():
+            for edge in (low, high):
+                count = sum(1 for best in tied if best and all(p.get(name) == edge for p in best))
+                if count <= len(folds) / 2:
+                    continue
+                chose = "selected" if plan.selection_rule == "best" else "found the best"
+                warnings.warn(
+                    f"{plan.owner} {chose} {name}={edge!r}, on the edge of its grid "
+                    f"[{low!r}, {high!r}], in {count} of {len(folds)} outer folds: the search "
+                    "space is probably too small. Extend the grid beyond that edge.",
+                    SearchSpaceEdgeWarning,
+                    stacklevel=external_stacklevel(),
+                )
 
 
 def _warn_ties(plan, folds):

@@ -1,0 +1,25 @@
+"""benchmark takes the outer splits as a generator, as NestedCV and cross_validate do."""
+
+import warnings
+
+import numpy as np
+from sklearn.datasets import make_regression
+from sklearn.linear_model import Ridge
+from sklearn.model_selection import TimeSeriesSplit
+
+from sklearn_fair import benchmark, nested_cross_validate
+
+
+def test_outer_splits_given_as_a_generator_are_read_once_for_every_model():
+    X, y = make_regression(n_samples=80, n_features=4, noise=10, random_state=0)
+    models = {"ridge": (Ridge(), {"alpha": [0.1, 10.0]}), "plain": Ridge()}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        # before: TypeError: cannot pickle 'generator' object
+        result = benchmark(models, {"d": (X, y)}, outer_cv=TimeSeriesSplit(3).split(X),
+                           n_refits=1, random_state=0)  # fmt: skip
+        alone = nested_cross_validate(Ridge(), X, y, param_grid={"alpha": [0.1, 10.0]},
+                                      cv=TimeSeriesSplit(3).split(X), n_refits=1,
+                                      random_state=0)  # fmt: skip
+    np.testing.assert_allclose(result.estimators["d", "ridge"].outer_scores_, alone["test_score"])
+    assert result.estimators["d", "plain"].outer_scores_.shape == (3,)
