@@ -46,6 +46,25 @@ def fingerprint(value):
     return f"sha256:{hasher.hexdigest()}"
 
 
+def fingerprint_with_index(value):
+    """:func:`fingerprint`, and for a pandas DataFrame or Series its index too (values, dtype
+    and names).
+
+    Estimators ignore the index, but code of the user's may not (``X.join(table)`` in a
+    FunctionTransformer): what keys a result uses this. :func:`fingerprint` leaves the index
+    out, as the fingerprints saved in files were made without it.
+    """
+    index = getattr(value, "index", None)
+    if not (hasattr(value, "to_numpy") and hasattr(index, "to_numpy")):
+        return fingerprint(value)
+    hasher = hashlib.sha256()
+    update_hasher(hasher, value)
+    _tag(hasher, "index")
+    update_hasher(hasher, list(index.names))
+    _update_series(hasher, index)
+    return f"sha256:{hasher.hexdigest()}"
+
+
 def _tag(hasher, tag, *parts):
     hasher.update(tag.encode())
     for part in parts:

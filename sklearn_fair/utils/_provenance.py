@@ -7,7 +7,8 @@ description everywhere. :func:`describe` turns a value into canonical JSON-able 
 whenever the value's content or code does:
 
 - **data** (arrays, tensors, DataFrames, sparse matrices, graphs) by content, through
-  :func:`~sklearn_fair.utils.fingerprint` (dtype, shape and bytes; equal in every process);
+  :func:`~sklearn_fair.utils.fingerprint` (dtype, shape and bytes; equal in every process),
+  a DataFrame's or Series' index included (code may join on it);
 - **scalars and strings** by value; non-finite floats by their ``repr``;
 - **lists and tuples** in their order (a Pipeline's steps are a list: order is content);
   **dicts sorted by key** (parameters, grids and configuration tables carry no meaning in their
@@ -24,15 +25,19 @@ whenever the value's content or code does:
 
   * the standard library: the Python version;
   * an installed third-party package (under ``site-packages``): its distribution name and
-    version (a release's code changes only with its version);
+    version (a release's code changes only with its version); one installed from a folder, an
+    archive or a repository (``pip install .``) also by the digest of its installed files'
+    ``RECORD``, as its code may change without its version;
   * sklearn-fair, installed or a checkout: its version and :func:`source_fingerprint`, since an
     edited checkout or an install rebuilt from another commit keeps its version number;
   * a module of the user's own (anything else: a script, a file next to a notebook, a package
     on ``PYTHONPATH`` or installed in editable mode): the SHA-256 of its file, **and of every
     module of the user's own that it reaches** (modules it imports, modules of the functions
     and classes among its globals, modules imported inside its functions), so editing a
-    ``helpers.py`` that a custom scorer calls changes the description. Imports inside
-    functions are read from the bytecode, relative ones resolved against the module's package;
+    ``helpers.py`` that a custom scorer calls changes the description (a class of such a file
+    also by its methods' code, which may be older than the file: a class imported before an
+    ``importlib.reload``, a stale ``.pyc``). Imports inside functions are read from the
+    bytecode, relative ones resolved against the module's package;
     one not imported yet (it will be when the function first runs) is found as the import
     system finds it, without running it or its packages, and its file, and the modules its
     source imports, enter the description; one of the user's packages that cannot be found
@@ -77,7 +82,7 @@ from sklearn.base import BaseEstimator
 
 from ..exceptions import UnhashableError
 from ._graphs import is_graph_data
-from ._hashing import fingerprint
+from ._hashing import fingerprint, fingerprint_with_index
 
 # The user's own modules one description may reach before it gives up (see the docstring).
 MAX_MODULES = 500
@@ -182,12 +187,24 @@ def _distributions_of_packages():
 
 @functools.cache
 def _package_of(top):
-    """``"distribution==version"`` of an installed top-level package."""
+    """``"distribution==version"`` of an installed top-level package; with the digest of its
+    installed files (its ``RECORD``) where it was installed from a folder, an archive or a
+    repository (``pip install .``), whose code may change without its version."""
     for distribution in _distributions_of_packages().get(top, []):
         try:
-            return f"{distribution}=={importlib.metadata.version(distribution)}"
+            found = importlib.metadata.distribution(distribution)
         except importlib.metadata.PackageNotFoundError:
             continue
+        identity = f"{distribution}=={found.version}"
+        if found.read_text("direct_url.json") is None:
+            return identity
+        record = found.read_text("RECORD")
+        if record is None:
+            raise UnhashableError(
+                f"cannot identify the code of {distribution!r}, installed from "
+                "a folder or a repository without a RECORD of its files"
+            )
+        return f"{identity} record {hashlib.sha256(record.encode()).hexdigest()}"
     module = sys.modules.get(top)
     return f"{top}=={getattr(module, '__version__', 'unknown')}"
 
@@ -666,7 +683,7 @@ class Describer:
                 **({"fitted": self._fitted(fitted, _seen, depth)} if fitted else {}),
             }
         if _is_data(value):
-            return {"data": fingerprint(value)}
+            return {"data": fingerprint_with_index(value)}
         if isinstance(value, np.generic):
             return self.describe(value.item(), _seen, depth)
         if isinstance(value, np.random.RandomState):
@@ -822,7 +839,11 @@ class Describer:
             if source is not None:
                 # the file, and what its methods read that a script may set at run time (a
                 # module global, a class attribute): by value, as a function's globals
-                sources.append([_qualified(base), source, self._class_state(base, _seen, depth)])
+                state = self._class_state(base, _seen, depth)
+                # and the code its methods run, which need not be the file's: a class imported
+                # before an importlib.reload of its module, or loaded from a stale .pyc
+                code = [[f.__qualname__, _code_digest(f.__code__)] for f in _methods(base)]
+                sources.append([_qualified(base), source, state, code])
                 modules.append(base_module)
                 continue
             # no source file (a class made in a notebook or by exec): its methods' code and
@@ -850,7 +871,11 @@ class Describer:
         """The class attributes of ``cls`` and the globals its methods read, by value; not
         the attributes its own methods assign (``type(self).fits += 1``: the class's state as
         it runs, not a setting)."""
-        assigned = {name for function in _methods(cls) for name in _assigned_in(function.__code__)}
+        assigned = {
+            name
+            for function in _methods(cls)
+            for name in _assigned_in(function.__code__, cls.__name__)
+        }
         attributes = {
             key: self._value_read(value, (), _seen, depth)
             for key, value in vars(cls).items()
@@ -941,14 +966,64 @@ class Describer:
 
 
 @functools.lru_cache(maxsize=4096)
-def _assigned_in(code):
-    """The attribute names that a code object (and the code nested in it) assigns."""
-    return frozenset(
-        i.argval
-        for nested in _nested(code)
-        for i in dis.get_instructions(nested)
-        if i.opname == "STORE_ATTR"
-    )
+def _assigned_in(code, class_name):
+    """The attribute names that a code object (and the code nested in it) assigns on its class
+    or on an instance of it: ``self.x``, ``cls.x``, ``type(self).x``, ``self.__class__.x`` or
+    ``ClassName.x`` (by the name ``class_name``), augmented or not; not those assigned on
+    another object (``model.max_iter = self.max_iter``), which leave the class's own unchanged."""
+    owners = {"self", "cls", "__class__", class_name}
+    found = set()
+    for nested in _nested(code):
+        instructions = [i for i in dis.get_instructions(nested) if i.opname not in _NO_STACK]
+        for k, instruction in enumerate(instructions):
+            if instruction.opname == "STORE_ATTR" and _stores_on(
+                instructions[:k], instruction.argval, owners
+            ):
+                found.add(instruction.argval)
+    return frozenset(found)
+
+
+# instructions that leave the operands of an expression in place (Python 3.11's PRECALL before
+# a CALL, the NULL pushed before a function called)
+_NO_STACK = frozenset({"CACHE", "EXTENDED_ARG", "NOP", "PRECALL", "PUSH_NULL"})
+
+
+def _stores_on(before, name, owners):
+    """Whether the object that a STORE_ATTR of ``name`` assigns on, which the instructions
+    ``before`` it load, is one of ``owners`` (or ``type(owner)``, ``owner.__class__``). An
+    object loaded any other way counts as another object: its attribute stays in the key."""
+    if before and before[-1].opname in ("SWAP", "ROT_TWO"):
+        # ``obj.x += 1``: obj, COPY 1 (DUP_TOP), LOAD_ATTR x, the value, the operation, SWAP 2
+        for j in range(len(before) - 2, 0, -1):
+            load, copy = before[j], before[j - 1]
+            copied = copy.opname == "DUP_TOP" or (copy.opname == "COPY" and copy.arg == 1)
+            if copied and load.opname == "LOAD_ATTR" and load.argval == name:
+                before = before[: j - 1]
+                break
+        else:
+            return False
+    if before and _loads_owner(before[-1], owners):
+        return True
+    if len(before) >= 2 and _loads_owner(before[-2], owners):
+        last = before[-1]
+        if last.opname == "LOAD_ATTR" and last.argval == "__class__":
+            return True
+        if last.opname in ("CALL", "CALL_FUNCTION") and last.arg == 1 and len(before) >= 3:
+            return _loads_owner(before[-3], {"type"})
+    return False
+
+
+def _loads_owner(instruction, owners):
+    opname = instruction.opname
+    if not (opname.startswith("LOAD_FAST") or opname in _NAME_LOADS):
+        return False
+    name = instruction.argval
+    if isinstance(name, tuple):  # LOAD_FAST_LOAD_FAST (Python 3.13+): the second is on top
+        name = name[-1]
+    return name in owners
+
+
+_NAME_LOADS = frozenset({"LOAD_DEREF", "LOAD_CLASSDEREF", "LOAD_GLOBAL", "LOAD_NAME"})
 
 
 # what an estimator keeps on itself that is neither a parameter nor fitted state: its settings,

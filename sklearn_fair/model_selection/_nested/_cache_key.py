@@ -3,7 +3,8 @@ described by :func:`sklearn_fair.utils.describe` (the one place that decides it)
 
 - the entries' format and the versions (:func:`sklearn_fair.utils.package_versions`, with
   :data:`LIBRARIES`; a library that code of the user's imports, by its version);
-- the data (``X``, ``y``, fit and score parameters) by content;
+- the data (``X``, ``y``, fit and score parameters) by content, a DataFrame's or Series'
+  index included;
 - scikit-learn's global settings that change results (``transform_output``, metadata
   routing...), where they are not the defaults;
 - the scorers and the estimator with the task's parameters and seeds, with the code of every
@@ -18,6 +19,7 @@ import numpy as np
 from sklearn import get_config
 
 from ...utils import fingerprint
+from ...utils._hashing import fingerprint_with_index
 from ...utils._provenance import Describer, UnhashableError, digest, package_versions
 
 __all__ = ["KeyBuilder", "UnhashableError", "entry_name", "task_names"]
@@ -41,8 +43,8 @@ class KeyBuilder:
             {
                 "format": FORMAT,
                 "versions": package_versions(LIBRARIES),
-                "X": fingerprint(data.X) if data_name is None else data_name,
-                "y": fingerprint(data.y) if data_name is None else data_name,
+                "X": fingerprint_with_index(data.X) if data_name is None else data_name,
+                "y": fingerprint_with_index(data.y) if data_name is None else data_name,
                 "fit_params": describe(data.fit_params),
                 "score_params": describe(data.score_params),
                 **(
