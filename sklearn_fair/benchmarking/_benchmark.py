@@ -6,6 +6,7 @@ from collections.abc import Iterator
 import numpy as np
 from sklearn.base import clone
 from sklearn.utils import indexable
+from sklearn.utils.validation import _num_samples
 
 from ..exceptions import CacheWarning
 from ..metrics._names import describe_metric, same_metric
@@ -111,6 +112,23 @@ def _nested_for(name, spec, *, outer_cv, inner_cv, n_refits, scoring, refit, ran
         "scikit-learn search (GridSearchCV, RandomizedSearchCV, a halving search), an "
         "(estimator, param_grid) pair, a NestedCV or an estimator."
     )
+
+
+def _own_seed(spec):
+    """Whether a model brings a random_state of its own (a NestedCV keeps it)."""
+    return isinstance(spec, NestedCV) and spec.random_state is not None
+
+
+def _check_shared_splits(outer_cv, sizes):
+    """Refuse one list of (train, test) splits for data sets of different sizes: it cannot
+    split both (the larger one's rows beyond the other's would never be tested)."""
+    if isinstance(outer_cv, (list, tuple)) and len(set(sizes.values())) > 1:
+        shown = ", ".join(f"{name!r}: {n} rows" for name, n in sizes.items())
+        raise ValueError(
+            f"The 'outer_cv' parameter of benchmark is one list of splits for data sets of "
+            f"different sizes ({shown}). Give each data set its own splits: outer_cv as a dict "
+            "(data set name -> splits), or a splitter."
+        )
 
 
 def _reusable(cv):
@@ -409,11 +427,13 @@ def benchmark(
                    protocol=protocol, settings=settings)  # fmt: skip
     check_protocol(previous, protocol, settings)
 
-    cells, plans = [], []
+    cells, plans, sizes = [], [], {}
     for dataset, spec in datasets.items():
         if todo is not None and not any(d == dataset for d, _ in todo):
             continue
         X, y, groups = _load(dataset, spec)
+        sizes[dataset] = _num_samples(X)
+        _check_shared_splits(outer_cv, sizes)
         data_fingerprints[dataset] = data_fingerprint(X, y, groups)
         check_same(previous, "data", dataset, data_fingerprints[dataset])
         dataset_plans = {}
@@ -427,7 +447,7 @@ def benchmark(
             keep = bool(keep_predictions or nested.keep_predictions)  # or its NestedCV's own
             plan = make_plan(
                 nested, X, y, groups, {}, final=False, return_estimator=False, owner=owner,
-                keep_predictions=keep, seeded=seeded,
+                keep_predictions=keep, seeded=seeded or _own_seed(models[model]),
             )  # fmt: skip
             dataset_plans[model] = plan
             cells.append((dataset, model, nested))

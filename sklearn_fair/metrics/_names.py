@@ -79,7 +79,10 @@ _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 _MAKE_SCORER = re.compile(r"make_scorer\((.*)\)", re.DOTALL)
 _ARGUMENT = re.compile(r", (?=\w+=)")
 # the classes whose score runs another's (a pipeline's last step's, a search's estimator's)
-_DELEGATES = re.compile(r"^\w*(Pipeline|SearchCV)\.score$")
+_DELEGATES = re.compile(
+    r"(Pipeline|GridSearchCV|RandomizedSearchCV|HalvingGridSearchCV|HalvingRandomSearchCV)"
+    r"\.score"
+)
 
 
 @dataclass(frozen=True)
@@ -278,7 +281,7 @@ def _owner_in(note):
     if not note.startswith(_OWN_SCORE):
         return None
     owner = note[len(_OWN_SCORE) :].removeprefix(": ").split(", not known")[0]
-    if " (through " not in owner and _DELEGATES.search(owner):
+    if " (through " not in owner and _DELEGATES.fullmatch(owner):
         return ""  # a note of an earlier version: the class given, whose score runs another's
     return owner.split(" (through ")[0]
 

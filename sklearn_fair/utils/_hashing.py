@@ -61,7 +61,11 @@ def fingerprint_with_index(value):
     update_hasher(hasher, value)
     _tag(hasher, "index")
     update_hasher(hasher, list(index.names))
-    _update_series(hasher, index)
+    if getattr(index, "asi8", None) is not None:  # datetimes: their int64 ticks and their type
+        _tag(hasher, "dtype", index.dtype)
+        _update_array(hasher, index.asi8)
+    else:
+        _update_series(hasher, index)
     return f"sha256:{hasher.hexdigest()}"
 
 

@@ -3,6 +3,7 @@
 import warnings
 
 import numpy as np
+import pytest
 from sklearn.datasets import make_regression
 from sklearn.linear_model import Ridge
 from sklearn.model_selection import TimeSeriesSplit
@@ -23,3 +24,17 @@ def test_outer_splits_given_as_a_generator_are_read_once_for_every_model():
                                       random_state=0)  # fmt: skip
     np.testing.assert_allclose(result.estimators["d", "ridge"].outer_scores_, alone["test_score"])
     assert result.estimators["d", "plain"].outer_scores_.shape == (3,)
+
+
+def test_one_list_of_splits_for_data_sets_of_different_sizes_is_refused():
+    Xa, ya = make_regression(n_samples=60, n_features=4, random_state=0)
+    Xb, yb = make_regression(n_samples=90, n_features=4, random_state=1)
+    splits = list(TimeSeriesSplit(3).split(Xa))
+    # before: data set b was tested on its first 60 rows only, without a word
+    with pytest.raises(ValueError, match=r"different sizes \('a': 60 rows, 'b': 90 rows\)"):
+        benchmark({"ridge": Ridge()}, {"a": (Xa, ya), "b": (Xb, yb)}, outer_cv=splits,
+                  n_refits=1, random_state=0)  # fmt: skip
+    per_data_set = {"a": splits, "b": list(TimeSeriesSplit(3).split(Xb))}
+    result = benchmark({"ridge": Ridge()}, {"a": (Xa, ya), "b": (Xb, yb)},
+                       outer_cv=per_data_set, n_refits=1, random_state=0)  # fmt: skip
+    assert result.estimators["b", "ridge"].outer_results_[-1]["test_indices"].max() == 89

@@ -511,3 +511,39 @@ def test_scoring_as_a_set_is_refused_before_any_fit(where):
         _with_set_scoring(where)()
     assert "not a set" in str(info.value) and "pass a list or a dict" in str(info.value)
     assert CountingClassifier.n_fits == 0
+
+
+class _FailsOnTheOuterTrainingRows(ClassifierMixin, BaseEstimator):
+    """Fails on 66 rows: the outer training folds of KFold(3) on 100 rows, not the inner."""
+
+    def __init__(self, C=1.0):
+        self.C = C
+
+    def fit(self, X, y):
+        if len(X) == 66:
+            raise BadFit("the outer training rows")
+        self.tree_ = DecisionTreeClassifier(max_depth=2, random_state=0).fit(X, y)
+        self.classes_ = self.tree_.classes_
+        return self
+
+    def predict(self, X):
+        return self.tree_.predict(X)
+
+
+def test_a_callable_scoring_of_several_metrics_has_no_mean_of_a_failed_fold():
+    from sklearn.metrics import accuracy_score, balanced_accuracy_score
+
+    def scores(estimator, X, y):
+        predicted = estimator.predict(X)
+        return {"acc": accuracy_score(y, predicted), "bal": balanced_accuracy_score(y, predicted)}
+
+    X100, y100 = make_classification(100, random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FitFailedWarning)
+        nested = NestedCV(_FailsOnTheOuterTrainingRows(), {"C": [0.1, 1.0]}, outer_cv=KFold(3),
+                          inner_cv=KFold(2), error_score=0.5, scoring=scores, random_state=0,
+                          refit=False).fit(X100, y100)  # fmt: skip
+    assert nested.refit_metric_ == "acc" and 0.5 in nested.outer_scores_
+    # before: 0.742, error_score's 0.5 averaged in, where summary() says the fold failed
+    assert np.isnan([nested.score_mean_, nested.score_std_, nested.optimism_]).all()
+    assert np.isnan(nested.summary()["acc"].mean)

@@ -9,7 +9,7 @@ import pytest
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.calibration import CalibratedClassifierCV
 from sklearn.datasets import make_classification
-from sklearn.ensemble import RandomForestClassifier, StackingClassifier
+from sklearn.ensemble import RandomForestClassifier, StackingClassifier, VotingClassifier
 from sklearn.experimental import enable_halving_search_cv  # noqa: F401
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import GridSearchCV, HalvingGridSearchCV, KFold, cross_val_score
@@ -224,3 +224,24 @@ def test_a_benchmark_says_it_has_a_random_state_only_when_given_one(data, random
     assert [w.category for w in claims] == (
         [] if random_state is None else [ReproducibilityWarning]
     )
+
+
+def test_a_search_run_whole_seeds_estimators_held_in_lists_of_its_space(data):
+    # a VotingClassifier's estimators: a list of (name, estimator) in the grid (review_Y)
+    X, y = data
+    space = {"estimators": [[("rf", RandomForestClassifier(n_estimators=5))]]}
+    search = GridSearchCV(VotingClassifier([("knn", KNeighborsClassifier())]), space, cv=2,
+                          refit=_first_of_best)  # fmt: skip
+    runs = [NestedCV(search, outer_cv=KFold(3), random_state=0, n_refits=3).fit(X, y)
+            for _ in range(2)]  # fmt: skip
+    assert len(runs[0].refit_seeds_) == 3 and None not in runs[0].refit_seeds_
+    np.testing.assert_array_equal(runs[0].outer_scores_, runs[1].outer_scores_)
+    assert space["estimators"][0][0][1].random_state is None  # the user's object as it was
+
+
+def test_a_nested_cv_with_its_own_seed_in_an_unseeded_benchmark_keeps_its_warnings(data):
+    # it keeps its random_state in the benchmark: its unseeded splitter is still worth a word
+    nested = NestedCV(LogisticRegression(), {"C": [0.1, 1.0]}, inner_cv=KFold(2, shuffle=True),
+                      random_state=42, n_refits=1)  # fmt: skip
+    with pytest.warns(ReproducibilityWarning, match="'inner_cv' .* shuffles without a seed"):
+        benchmark({"m": nested}, {"d": data}, outer_cv=3, random_state=None)

@@ -225,3 +225,16 @@ def test_a_note_of_an_earlier_version_is_compared_by_name_and_sign():
         "be accuracy or R^2, so of unknown range",
     )  # fmt: skip
     assert same_metric([bare, metric_display_name(None, estimator=TweedieRegressor(power=1.5))])
+
+
+def test_a_pipeline_of_the_users_that_scores_by_itself_is_its_own_metric():
+    from sklearn.pipeline import Pipeline
+
+    from sklearn_fair.metrics._names import same_metric
+
+    class FeaturePipeline(Pipeline):  # a user's subclass with a score of its own
+        def score(self, X, y=None, **params):
+            return -float(np.mean((self.predict(X) - y) ** 2))
+
+    own = metric_display_name(None, estimator=FeaturePipeline([("poisson", PoissonRegressor())]))
+    assert not same_metric([own, metric_display_name(None, estimator=GammaRegressor())])

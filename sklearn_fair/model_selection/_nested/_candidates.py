@@ -235,7 +235,7 @@ def _points(grid):
             for name, values in space.items()
             if not hasattr(values, "rvs")
             and isinstance(values, (list, tuple, np.ndarray))
-            and any(hasattr(value, "get_params") for value in values)
+            and any(_holds_estimator(value) for value in values)
         }
         for space in spaces
         if isinstance(space, Mapping)
@@ -244,3 +244,15 @@ def _points(grid):
         return list(ParameterGrid(listed))
     except (TypeError, ValueError):
         return []
+
+
+def _holds_estimator(value):
+    """Whether ``value`` is an estimator or holds one (a VotingClassifier's ``estimators``, a
+    Pipeline's ``steps``: lists of ``(name, estimator)``)."""
+    if hasattr(value, "get_params"):
+        return True
+    if isinstance(value, dict):
+        return any(_holds_estimator(v) for v in value.values())
+    if isinstance(value, (list, tuple)):
+        return any(_holds_estimator(v) for v in value)
+    return False

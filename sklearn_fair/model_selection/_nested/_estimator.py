@@ -565,16 +565,7 @@ def store_fitted(nested, run):
     nested.outer_scores_ = np.array([f["test_score"] for f in folds])
     nested.validation_scores_ = np.array([f["validation_score"] for f in folds])
     nested.best_params_per_fold_ = [f["best_params"] for f in folds]
-    # a failed fold's score is error_score, whatever number it is: no mean to report, as in
-    # summary() and the reports
-    failed = any(plan.refit_metric in f["failed_metrics"] for f in folds)
-    nested.score_mean_ = np.nan if failed else float(mean_of(nested.outer_scores_))
-    nested.score_std_ = np.nan if failed else float(std_of(nested.outer_scores_))
     comparable = plan.scoring.comparable
-    # validation and test scores of two different metrics have no difference to report
-    nested.optimism_ = (
-        float(mean_of(nested.validation_scores_) - nested.score_mean_) if comparable else np.nan
-    )
     nested.validation_comparable_ = bool(comparable)
     nested.cv_results_ = cv_results(plan, run.schedule.selections)
     nested.refit_seeds_ = list(plan.refit_seeds)
@@ -587,6 +578,15 @@ def store_fitted(nested, run):
     outer = {key: plan.scorers[key] for key in plan.scoring.outer_keys or plan.scorers}
     nested.scorer_ = outer if plan.scoring.multimetric else outer["score"]
     nested.refit_metric_ = plan.outer_metric(keys) if returned_dict else plan.refit_metric
+    # a failed fold's score is error_score, whatever number it is: no mean to report, as in
+    # summary() and the reports
+    failed = any(nested.refit_metric_ in f["failed_metrics"] for f in folds)
+    nested.score_mean_ = np.nan if failed else float(mean_of(nested.outer_scores_))
+    nested.score_std_ = np.nan if failed else float(std_of(nested.outer_scores_))
+    # validation and test scores of two different metrics have no difference to report
+    nested.optimism_ = (
+        float(mean_of(nested.validation_scores_) - nested.score_mean_) if comparable else np.nan
+    )
     nested.metrics_ = plan.metric_names(keys if returned_dict else None)
     nested.selection_metric_ = plan.selection_metric_name()
     nested.outer_cv_ = plan.outer_cv

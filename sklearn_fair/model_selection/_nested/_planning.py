@@ -210,7 +210,11 @@ class Plan:
         """``params`` of the search run whole with the values given in place of those seeded."""
         given = {}
         for name, value in params.items():
-            key = search_value_key(value) if hasattr(value, "get_params") else None
+            key = (
+                search_value_key(value)
+                if isinstance(value, (list, tuple)) or hasattr(value, "get_params")
+                else None
+            )
             given[name] = self.search_originals.get(key, value)
         return given
 

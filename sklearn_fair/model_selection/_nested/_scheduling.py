@@ -348,9 +348,17 @@ class NestedSchedule:
 
 
 def _params_key(params):
-    """What tells two selected configurations apart: their hash, or their repr where a value
-    cannot be pickled (a lambda in a FunctionTransformer)."""
+    """What tells two selected configurations apart: their hash; a value that cannot be
+    pickled (a lambda in a FunctionTransformer) by its identity, the object of the grid that
+    the folds' selections share (its repr may be shortened: two would look the same)."""
     try:
         return joblib.hash(params)
     except Exception:
-        return repr(params)
+        return sorted((name, _value_key(value)) for name, value in params.items())
+
+
+def _value_key(value):
+    try:
+        return joblib.hash(value)
+    except Exception:
+        return id(value)

@@ -182,15 +182,11 @@ def _seed_grid(grid, seed, originals):
     unset ``random_state`` are seeded clones (the user's objects are left as they are)."""
 
     def seeded(value):
-        if not hasattr(value, "get_params") or isinstance(value, type):
-            return value
-        values = _seed_unset(value, seed)
-        if not values:
-            return value
-        seeded_value = clone(value, safe=False).set_params(**values)
-        key = search_value_key(seeded_value)
-        if key is not None:
-            originals[key] = value
+        seeded_value = _seeded_copy(value, seed)
+        if seeded_value is not value:
+            key = search_value_key(seeded_value)
+            if key is not None:
+                originals[key] = value
         return seeded_value
 
     def seeded_dict(space):
@@ -207,6 +203,23 @@ def _seed_grid(grid, seed, originals):
     if isinstance(grid, (list, tuple)):
         return [seeded_dict(space) for space in grid]
     return seeded_dict(grid)
+
+
+def _seeded_copy(value, seed):
+    """``value`` with its estimators' unset ``random_state`` seeded, as copies, where it is an
+    estimator or holds some (a VotingClassifier's ``estimators``: ``(name, estimator)``
+    pairs); ``value`` itself where nothing is seeded."""
+    if isinstance(value, type):
+        return value
+    if hasattr(value, "get_params"):
+        values = _seed_unset(value, seed)
+        return clone(value, safe=False).set_params(**values) if values else value
+    if isinstance(value, (list, tuple)):
+        items = [_seeded_copy(item, seed) for item in value]
+        if all(new is old for new, old in zip(items, value)):
+            return value
+        return type(value)(items)
+    return value
 
 
 def same_output(first, second):
