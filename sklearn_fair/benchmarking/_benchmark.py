@@ -191,22 +191,23 @@ def _one_metric(dataset, plans):
     metrics = {model: plan.metric_names()[plan.refit_metric] for model, plan in plans.items()}
     if same_metric(metrics.values()):
         return
-    if len({metric.name for metric in metrics.values()}) == 1:
-        shown = ", ".join(f"{model!r}: {describe_metric(m)}" for model, m in metrics.items())
-        raise ValueError(
-            f"The models of benchmark would score data set {dataset!r} with different metrics "
-            f"under one name ({shown}): two scorers under one key of 'scoring', or the "
-            "own score methods of two estimators (scoring=None), which compute different "
-            "metrics. The tables and tests compare one metric per data set: pass benchmark "
-            "a common 'scoring' (and give a NestedCV model that scoring or none)."
-        )
-    shown = ", ".join(f"{model!r}: {metric}" for model, metric in metrics.items())
+    alike = len({metric.name for metric in metrics.values()}) == 1
+    shown = ", ".join(
+        f"{model!r}: {describe_metric(m) if alike else m}" for model, m in metrics.items()
+    )
+    why = (
+        "two scorers under one key of 'scoring', or the own score methods of two estimators "
+        "(scoring=None), which compute different metrics. The tables and tests compare one "
+        "metric per data set: pass benchmark a common 'scoring'"
+        if alike
+        else "a search or NestedCV model scores with its own 'scoring', the others with "
+        "benchmark's. The tables and tests compare one metric per data set: pass benchmark "
+        "the 'scoring' to compare (a search then still selects with its own),"
+    )
     raise ValueError(
-        f"The models of benchmark would score data set {dataset!r} with different metrics "
-        f"({shown}): a search or NestedCV model scores with its own 'scoring', the others "
-        "with benchmark's. The tables and tests compare one metric per data set: pass "
-        "benchmark the 'scoring' to compare (a search then still selects with its own), "
-        "and give a NestedCV model that scoring or none."
+        f"The models of benchmark would score data set {dataset!r} with different metrics"
+        f"{' under one name' if alike else ''} ({shown}): {why} and give a NestedCV model that "
+        "scoring or none."
     )
 
 
