@@ -129,12 +129,19 @@ def test_the_selected_hyper_parameters_table_says_n_a_for_the_failed_fold(runs):
 def test_a_saved_result_keeps_its_error_score_and_reads_as_failed(runs):
     import json
 
+    from sklearn_fair.utils._provenance import with_checksum
+
     saved = json.loads(json.dumps(result_to_dict(runs["numeric"])))
     fold = saved["outer_results"][runs["fold"]]
     assert fold["failed"] is True and fold["test_score"] == saved["error_score"]
     loaded = as_result("fails", saved)
     assert list(loaded.scores_per_metric["score"]) == list(runs["numeric"].outer_scores_)
     assert np.isnan(loaded.scores[runs["fold"]]) and loaded.n_failed_folds() == 1
+    # no mean of a failed fold's error_score; a file written before, with that mean, reads too
+    assert saved["score_mean"] is None or np.isnan(saved["score_mean"])
+    outer = np.asarray(runs["numeric"].outer_scores_, dtype=float)
+    earlier = {**saved, "score_mean": float(np.mean(outer)), "score_std": float(np.std(outer))}
+    assert as_result("fails", with_checksum(earlier)).n_failed_folds() == 1
 
 
 def test_the_benchmark_s_fold_scores_frames_say_nan_for_the_failed_fold(runs):
