@@ -4,6 +4,7 @@ scikit-learn negates every error so that a higher score is better ("neg_root_mea
 scores -0.53 for an RMSE of 0.53); printed numbers show errors as the positive errors they are.
 """
 
+import functools
 import inspect
 import re
 from dataclasses import asdict, dataclass
@@ -324,7 +325,26 @@ def _canonical(text):
     averaged = any(a.startswith("average=") and a != "average=binary" for a in arguments)
     if averaged:
         arguments = [a for a in arguments if not a.startswith("pos_label=")]
+    # a keyword at the default of scikit-learn's metric ("f1" spells average=binary out)
+    defaults = _metric_defaults(function)
+    arguments = [a for a in arguments if a not in defaults]
     return f"make_scorer({', '.join([function, *sorted(arguments)])})"
+
+
+@functools.cache
+def _metric_defaults(function):
+    """``"name=default"`` of each keyword of the scikit-learn metric named ``function``, as a
+    scorer's repr prints it (empty for another function)."""
+    import sklearn.metrics
+
+    metric = getattr(sklearn.metrics, function, None)
+    try:
+        parameters = inspect.signature(metric).parameters.values()
+    except (TypeError, ValueError):
+        return frozenset()
+    return frozenset(
+        f"{p.name}={p.default}" for p in parameters if p.default is not inspect.Parameter.empty
+    )
 
 
 def same_metric(metrics):

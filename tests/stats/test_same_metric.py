@@ -204,6 +204,8 @@ def test_one_metric_however_its_scorer_was_written():
         ]
     )
     assert not same_metric([named("f1"), named(make_scorer(f1_score, pos_label=0))])
+    # "f1" spells out f1_score's default average="binary"
+    assert same_metric([named("f1"), named(make_scorer(f1_score))])
 
 
 def test_a_note_of_an_earlier_version_is_compared_by_name_and_sign():
