@@ -40,6 +40,16 @@ def _predict(estimator, X, y, grid, **kwargs):
         return nested_cross_val_predict(estimator, X, y, param_grid=grid, **KW, **kwargs)
 
 
+def _kept_predictions(estimator, grid):
+    """A benchmark's kept predictions of ``estimator`` on (X2, Y2), in row order."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        result = benchmark({"t": (estimator, grid)}, {"d": (X2, Y2)}, outer_cv=KW["cv"],
+                           inner_cv=KW["inner_cv"], n_refits=3, random_state=0,
+                           keep_predictions=True)  # fmt: skip
+    return result.predictions.sort_values("row")
+
+
 THRESHOLD = FixedThresholdClassifier(RandomForestClassifier(n_estimators=4), threshold=0.7)
 X2, Y2 = make_classification(n_samples=120, n_features=5, flip_y=0.1, random_state=0)
 GRID2 = {"estimator__max_depth": [3, None]}
@@ -55,12 +65,7 @@ def test_a_threshold_decides_by_the_vote_of_the_refits(estimator):
 
 
 def test_a_benchmarks_kept_predictions_of_a_threshold_are_the_vote():
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        result = benchmark({"t": (THRESHOLD, GRID2)}, {"d": (X2, Y2)}, outer_cv=KW["cv"],
-                           inner_cv=KW["inner_cv"], n_refits=3, random_state=0,
-                           keep_predictions=True)  # fmt: skip
-    kept = result.predictions.sort_values("row")
+    kept = _kept_predictions(THRESHOLD, GRID2)
     np.testing.assert_array_equal(kept.row, np.arange(len(Y2)))
     np.testing.assert_array_equal(kept.y_pred, _votes(THRESHOLD, X2, Y2, GRID2))
 
@@ -114,12 +119,7 @@ def test_a_threshold_the_grid_puts_in_place_votes_in_a_benchmark_too():
     # the base estimator decides by argmax; the grid swaps in the threshold classifier
     base = Pipeline([("sc", StandardScaler()), ("clf", LogisticRegression())])
     grid = {"clf": [THRESHOLD], "clf__estimator__max_depth": [3, None]}
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        result = benchmark({"t": (base, grid)}, {"d": (X2, Y2)}, outer_cv=KW["cv"],
-                           inner_cv=KW["inner_cv"], n_refits=3, random_state=0,
-                           keep_predictions=True)  # fmt: skip
-    kept = result.predictions.sort_values("row")
+    kept = _kept_predictions(base, grid)
     votes = _votes(base, X2, Y2, grid)
     np.testing.assert_array_equal(kept.y_pred, votes)
     np.testing.assert_array_equal(_predict(base, X2, Y2, grid), votes)

@@ -24,6 +24,7 @@ from sklearn.model_selection._search import BaseSearchCV
 __all__ = [
     "SearchSpace",
     "configure",
+    "holds_estimator",
     "is_search",
     "search_for_folds",
     "search_space",
@@ -235,7 +236,7 @@ def _points(grid):
             for name, values in space.items()
             if not hasattr(values, "rvs")
             and isinstance(values, (list, tuple, np.ndarray))
-            and any(_holds_estimator(value) for value in values)
+            and any(holds_estimator(value) for value in values)
         }
         for space in spaces
         if isinstance(space, Mapping)
@@ -246,13 +247,13 @@ def _points(grid):
         return []
 
 
-def _holds_estimator(value):
+def holds_estimator(value):
     """Whether ``value`` is an estimator or holds one (a VotingClassifier's ``estimators``, a
     Pipeline's ``steps``: lists of ``(name, estimator)``)."""
     if hasattr(value, "get_params"):
         return True
     if isinstance(value, dict):
-        return any(_holds_estimator(v) for v in value.values())
+        return any(holds_estimator(v) for v in value.values())
     if isinstance(value, (list, tuple)):
-        return any(_holds_estimator(v) for v in value)
+        return any(holds_estimator(v) for v in value)
     return False

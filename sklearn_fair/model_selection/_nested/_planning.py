@@ -13,6 +13,7 @@ from ...exceptions import ReproducibilityWarning
 from ...utils._stacklevel import external_stacklevel
 from ._candidates import (
     configure,
+    holds_estimator,
     search_for_folds,
     search_space,
     seedable_models,
@@ -210,11 +211,7 @@ class Plan:
         """``params`` of the search run whole with the values given in place of those seeded."""
         given = {}
         for name, value in params.items():
-            key = (
-                search_value_key(value)
-                if isinstance(value, (list, tuple)) or hasattr(value, "get_params")
-                else None
-            )
+            key = search_value_key(value) if holds_estimator(value) else None
             given[name] = self.search_originals.get(key, value)
         return given
 
