@@ -22,7 +22,7 @@ import numpy as np
 from scipy import stats as _scipy_stats
 from sklearn.utils._param_validation import validate_params
 
-from ..utils._printing import decimals_for, number, signed
+from ..utils._printing import decimals_for, number, pvalue, signed
 from ._checks import (
     CONFIDENCE,
     float_array,
@@ -88,7 +88,8 @@ class RepeatedMeasuresResult:
                 f"  {row.model_a} - {row.model_b}: {signed(row.estimate, decimals)}, {level} "
                 f"interval [{signed(row.ci_low, decimals)}, {signed(row.ci_high, decimals)}], "
                 f"p = {row.pvalue:.3g}, Holm p = "
-                f"{row.pvalue_holm:.3g} -> {row.verdict}"
+                f"{pvalue(row.pvalue_holm, 1 - self.confidence, digits=3, floor=None)} -> "
+                f"{row.verdict}"
             )
         lines += [f"  note: {note}" for note in self.notes]
         return "\n".join(lines)

@@ -139,6 +139,8 @@ def _as_table(scores, min_models=3):
             f"{names[cols[0]]!r}, row {rows[0]}); a rank test needs every model scored on every "
             "data set."
         )
+    if len(set(names)) != k:
+        raise ValueError(f"The model names (columns) of 'scores' repeat: {names}.")
     return values, names
 
 

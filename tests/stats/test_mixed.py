@@ -5,6 +5,7 @@ import pandas as pd
 import pytest
 import statsmodels.formula.api as smf
 from scipy import stats
+from scipy.optimize import brentq
 from statsmodels.stats.multitest import multipletests
 
 from sklearn_fair.stats import repeated_measures_comparison
@@ -215,3 +216,19 @@ def test_the_contrasts_do_not_depend_on_the_scores_scale(scale):
     scaled = repeated_measures_comparison(scores * scale).table
     np.testing.assert_allclose(scaled["statistic"], reference["statistic"], rtol=1e-6)
     np.testing.assert_allclose(scaled["pvalue"], reference["pvalue"], rtol=1e-6)
+
+
+def test_a_holm_p_just_above_the_level_is_not_printed_as_the_level():
+    # scipy's paired t of two models (Holm's p is p itself) just above 0.05
+    noise = np.array([0.011, -0.004, 0.007, -0.012, 0.003, 0.001])
+    base = np.array([0.80, 0.82, 0.79, 0.81, 0.83, 0.80])
+
+    def excess(shift):
+        return stats.ttest_rel(base + shift + noise, base).pvalue - 0.05004
+
+    scores = pd.DataFrame({"a": base + brentq(excess, 1e-4, 0.05) + noise, "b": base})
+    line = [
+        line for line in repr(repeated_measures_comparison(scores)).splitlines() if "a - b" in line
+    ]
+    assert "not demonstrated" in line[0]
+    assert "Holm p = 0.05004" in line[0]

@@ -9,7 +9,7 @@ import pytest
 from scipy.stats import wilcoxon as stats_wilcoxon
 
 from sklearn_fair.exceptions import SklearnFairWarning
-from sklearn_fair.stats import rank_comparison
+from sklearn_fair.stats import multiple_comparison, rank_comparison
 
 
 def test_all_ties_give_p_one_and_a_warning_instead_of_nan():
@@ -145,8 +145,6 @@ def test_wilcoxon_ranks_differences_tied_as_written_as_ties():
     # difference as written, two ranks in floats. scipy of the differences in hundredths
     # (integers, exact in floats) ties them: W = 9.5, p = 0.906, where the floats gave W = 10,
     # p = 1; the same in multiple_comparison's two-model signed-rank test
-    from sklearn_fair.stats import multiple_comparison
-
     a = np.array([0.47, 0.58, 0.97, 0.81, 0.63, 0.80])
     b = np.array([0.51, 0.60, 0.94, 0.77, 0.61, 0.84])
     reference = stats_wilcoxon(np.round(a * 100) - np.round(b * 100))
@@ -180,3 +178,22 @@ def test_ties_up_to_rounding_do_not_chain_past_it():
     # signs are kept, a difference within rounding of 0 is 0
     merged = rounding_ties_merged(np.array([0.81, 0.80, 0.1 + 0.2]), np.array([0.77, 0.84, 0.3]))
     assert merged[0] == -merged[1] != 0 and merged[2] == 0.0
+
+
+@pytest.mark.parametrize(
+    "scores",
+    [
+        pd.DataFrame(
+            np.array([[0.70, 0.80, 0.90], [0.71, 0.79, 0.92], [0.69, 0.82, 0.91]]),
+            columns=["svm", "rf", "svm"],
+        ),
+        {1: [0.70, 0.71, 0.69], "1": [0.80, 0.79, 0.82], 2: [0.90, 0.92, 0.91]},
+    ],
+    ids=["columns", "dict keys printed alike"],
+)
+def test_model_names_that_repeat_are_refused_not_merged(scores):
+    # two models under one name (pd.concat of two runs) would leave one rank for both
+    with pytest.raises(ValueError, match="names .* repeat"):
+        rank_comparison(scores)
+    with pytest.raises(ValueError, match="names .* repeat"):
+        multiple_comparison(scores, test="nonparametric")
