@@ -1,10 +1,12 @@
 """Hostile experiment files (issue 13, B2): a file is data and must never run code, build
 classes it should not, or read and write where it should not."""
 
+import pickle
+
 import pytest
 
 from sklearn_fair.exceptions import ExperimentConfigError
-from sklearn_fair.experiment import load_config, run_experiment
+from sklearn_fair.experiment import dry_run, load_config, run_experiment
 
 GOOD = """\
 [experiment]
@@ -105,12 +107,18 @@ def test_no_class_is_instantiated_before_its_kind_is_checked(tmp_path, monkeypat
             "max_iter = 300",
             'max_iter = { class = "sklearn.utils.Bunch" }',
             "models.logreg.params.max_iter.class",
-            "is not an allowed class here",
+            "'max_iter' cannot be a class",
         ),
         (
             "max_iter = 300",
-            'max_iter = { class = "sklearn.pipeline.chain" }',
-            "models.logreg.params.max_iter.class",
+            'module = { class = "sklearn.utils.Bunch" }',
+            "models.logreg.params.module.class",
+            "is not an allowed class here: it must be a torch.nn.Module",
+        ),
+        (
+            "max_iter = 300",
+            'module = { class = "sklearn.pipeline.chain" }',
+            "models.logreg.params.module.class",
             "re-exported from a package outside",
         ),
         (
@@ -122,8 +130,8 @@ def test_no_class_is_instantiated_before_its_kind_is_checked(tmp_path, monkeypat
         ),
         (
             "grid = { C = [0.1, 1.0] }",
-            'grid = { C = [{ class = "sklearn.datasets._base.GzipFile" }] }',
-            "models.logreg.grid.C.class",
+            'grid = { module = [{ class = "sklearn.datasets._base.GzipFile" }] }',
+            "models.logreg.grid.module.class",
             "'_base' is not a public name",
         ),
         (
@@ -309,3 +317,77 @@ def test_only_the_data_variable_is_expanded(tmp_path, monkeypatch):
     # outputs may not go to the data folder
     text = GOOD.replace("progress = false", 'cache_dir = "${SKLEARN_FAIR_DATA}/cache"')
     refused(write(folder, text), "experiment.cache_dir", "is outside", data_dir=data)
+
+
+SKORCH_NET = """\
+[experiment]
+progress = false
+
+[data]
+dataset = "sklearn:iris"
+
+[protocol]
+outer_cv = 2
+inner_cv = 2
+n_refits = 1
+
+[models.net]
+estimator = "skorch.NeuralNetClassifier"
+params = { module = { class = "torch.nn.Linear" }, max_epochs = 1 }
+grid = { lr = [0.1] }
+"""
+
+
+class _Planted:
+    """A pickle that leaves a file behind when it is loaded."""
+
+    def __init__(self, path):
+        self.path = str(path)
+
+    def __reduce__(self):
+        return (open, (self.path, "w"))
+
+
+@pytest.mark.parametrize(
+    "params, key, message",
+    [
+        # skorch builds module(root=..., name=...): PyG's TUDataset then unpickles
+        # root/name/processed/pre_transform.pt
+        (
+            'module = { class = "torch_geometric.datasets.TUDataset" }, '
+            'module__root = "evil", module__name = "X"',
+            "models.net.params.module.class",
+            "it must be a torch.nn.Module",
+        ),
+        (
+            'module = { class = "torch.nn.Linear" }, '
+            'dataset = { class = "torch_geometric.datasets.TUDataset" }',
+            "models.net.params.dataset.class",
+            "its 'root' names a place in the file system",
+        ),
+        (
+            'module = { class = "torch.nn.Linear" }, '
+            'iterator_train = { class = "torch_geometric.loader.GraphSAINTNodeSampler" }',
+            "models.net.params.iterator_train.class",
+            "its 'save_dir' names a place in the file system",
+        ),
+    ],
+)
+def test_a_class_value_that_reads_files_is_refused_before_the_dry_run_calls_it(
+    tmp_path, monkeypatch, params, key, message
+):
+    pytest.importorskip("skorch")
+    pytest.importorskip("torch_geometric")
+    processed = tmp_path / "evil" / "X" / "processed"
+    processed.mkdir(parents=True)
+    (tmp_path / "evil" / "X" / "raw").mkdir()
+    for part in ("A", "graph_indicator", "graph_labels"):
+        (tmp_path / "evil" / "X" / "raw" / f"X_{part}.txt").write_text("1\n")
+    planted = tmp_path / "PLANTED"
+    (processed / "pre_transform.pt").write_bytes(pickle.dumps(_Planted(planted)))
+    text = SKORCH_NET.replace('module = { class = "torch.nn.Linear" }', params)
+    monkeypatch.chdir(tmp_path)  # where module__root = "evil" is
+    refused(write(tmp_path, text), key, message)
+    with pytest.raises(ExperimentConfigError):
+        dry_run(write(tmp_path, text))
+    assert not planted.exists()

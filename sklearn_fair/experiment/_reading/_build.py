@@ -2,7 +2,7 @@
 
 import importlib
 
-from ._imports import ALLOWED_PACKAGES, CLASS_VALUE_KINDS, import_class
+from ._imports import ALLOWED_PACKAGES, CLASS_PLACES, file_parameters, import_class
 from ._text import shown
 
 __all__ = ["Builder", "GRID_PRESETS", "refused"]
@@ -50,13 +50,7 @@ class Builder:
         if isinstance(value, dict):
             kinds = [kind for kind in _INSTANCE_KINDS if kind in value]
             if set(value) == {"class"}:
-                return import_class(
-                    value["class"],
-                    self.source,
-                    key + ("class",),
-                    kinds=CLASS_VALUE_KINDS,
-                    allowed=self.allowed,
-                )
+                return self.class_value(value["class"], key)
             if len(kinds) == 1 and set(value) <= {kinds[0], "params"}:
                 return self.instance(kinds[0], value[kinds[0]], value.get("params", {}), key)
             if len(kinds) == 1 and isinstance(value[kinds[0]], str):
@@ -71,6 +65,32 @@ class Builder:
         if isinstance(value, list):
             return [self.value(item, key) for item in value]
         return value
+
+    def class_value(self, dotted, key):
+        """The class ``dotted`` given as the parameter at ``key``: one of the kind that its
+        place takes (:data:`CLASS_PLACES`), whose constructor names no file or folder."""
+        place = str(key[-1]).rsplit("__", 1)[-1] if key else ""
+        if place not in CLASS_PLACES:
+            raise self.error(
+                key + ("class",),
+                f"{shown(place)} cannot be a class: a {{ class = ... }} value is taken only by "
+                f"the parameters {', '.join(CLASS_PLACES)} (a skorch net's, which builds it).",
+            )
+        cls = import_class(
+            dotted,
+            self.source,
+            key + ("class",),
+            kinds=(CLASS_PLACES[place],),
+            allowed=self.allowed,
+        )
+        named = file_parameters(cls)
+        if named:
+            raise self.error(
+                key + ("class",),
+                f"{dotted} is refused in an experiment file: its {', '.join(map(repr, named))} "
+                "names a place in the file system that it reads or writes.",
+            )
+        return cls
 
     def instance(self, kind, dotted, params, key):
         """An instance of the allowed class ``dotted`` of ``kind``, with ``params`` built."""

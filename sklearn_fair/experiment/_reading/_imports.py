@@ -15,7 +15,7 @@ import sys
 
 from ._text import shown
 
-__all__ = ["ALLOWED_PACKAGES", "KINDS", "import_class"]
+__all__ = ["ALLOWED_PACKAGES", "CLASS_PLACES", "KINDS", "file_parameters", "import_class"]
 
 #: The top-level packages whose classes an experiment file may name. Extend it for one run
 #: with ``run_experiment(..., allowed_packages=[...])`` or ``sklearn-fair run
@@ -80,9 +80,31 @@ KINDS = {
     "dataset": (_is_torch("utils.data.Dataset"), "a torch Dataset"),
     "dataloader": (_is_torch("utils.data.DataLoader"), "a torch DataLoader"),
 }
-#: What a ``{ class = "..." }`` parameter value may be: a class handed to an estimator,
-#: which instantiates it itself (a skorch ``module``, ``criterion``, ``optimizer``, ...).
-CLASS_VALUE_KINDS = tuple(kind for kind in KINDS if kind != "callback")
+#: The parameters (their last part after ``__``) to which an estimator hands a class that it
+#: instantiates itself (skorch's), and the kind each takes: a ``{ class = "..." }`` value
+#: goes nowhere else, so a data set class cannot be a ``module``.
+CLASS_PLACES = {
+    "module": "module",
+    "criterion": "module",
+    "optimizer": "optimizer",
+    "iterator_train": "dataloader",
+    "iterator_valid": "dataloader",
+    "dataset": "dataset",
+    "policy": "lr_scheduler",
+}
+# Constructor parameters that name a place in the file system, which the class reads or writes
+# (PyG's data sets load ``processed/*.pt`` under ``root`` with pickle; ClusterData and the
+# GraphSAINT samplers under ``save_dir``).
+_FILE_PARAMETERS = ("root", "save_dir", "filename", "path", "folder", "log_dir", "model_name")
+
+
+def file_parameters(cls):
+    """The parameters of ``cls``'s constructor that name files or folders (see above)."""
+    try:
+        names = inspect.signature(cls).parameters
+    except (TypeError, ValueError):  # no signature to read: nothing named
+        return []
+    return [name for name in names if name in _FILE_PARAMETERS]
 
 
 def _check_name(dotted, allowed):
