@@ -444,6 +444,10 @@ class NestedCVReport:
                 if row["greater_is_better"]
                 else f"mean test {metric} - mean validation {metric} (lower is better)"
             )
+            # a search's own scoring selects: its validation scores are of another metric
+            chosen = row["validation_metric"]
+            own = chosen is None or chosen == metric
+            selecting = row["selects"] and own
             standing = []
             if self._best is not None:
                 standing = [self._standing(row["dataset"], row["model"]) if row["selects"] else ""]
@@ -451,7 +455,7 @@ class NestedCVReport:
                 [
                     *([] if self._one else [row["dataset"]]),
                     row["model"],
-                    metric + (" (selects)" if row["selects"] and self._multimetric else ""),
+                    metric + (" (selects)" if selecting and self._multimetric else ""),
                     *(
                         [num(failed_folds(row["n_failed_folds"], row["n_folds"])),
                          num("n/a", title=row["ci_method"]), num("n/a")]
@@ -464,7 +468,7 @@ class NestedCVReport:
                                 f"{number(row['iqm_ci_high'], d)}]", title=row["iqm_ci_method"]),
                         ]
                     ),
-                    num(number(row["validation_mean"], d)),
+                    num(number(row["validation_mean"], d) + ("" if own else f" ({chosen})")),
                     num("n/a" if row["optimism"] is None else signed(row["optimism"], d),
                         title=None if row["optimism"] is None else formula),
                     num("n/a" if row["rank_test"] is None else row["rank_test"]),

@@ -6,10 +6,11 @@ import re
 import numpy as np
 import pandas as pd
 import pytest
+from sklearn.base import clone
 from sklearn.datasets import make_classification
 from sklearn.exceptions import FitFailedWarning
 from sklearn.linear_model import LogisticRegression
-from sklearn.model_selection import GridSearchCV
+from sklearn.model_selection import GridSearchCV, StratifiedKFold
 
 from sklearn_fair import NestedCV
 from sklearn_fair.report import nested_cv_report, result_to_dict
@@ -49,6 +50,27 @@ def test_a_search_that_selects_with_its_own_scoring_is_said_and_has_no_optimism(
         text = report.to_text()
         assert "Selected with the search's own scoring: search (ROC AUC)" in text
         assert "validation ROC AUC" in text  # the per-fold table names the selecting metric
+
+
+def test_a_metric_the_search_did_not_select_with_is_not_labelled_as_selecting():
+    # the outer refit names one of two metrics; the search selected with a third (log loss)
+    X, y, _ = _data()
+    search = GridSearchCV(LogisticRegression(), {"C": [0.01, 1.0]}, scoring="neg_log_loss", cv=3)
+    outer = StratifiedKFold(3)
+    nested = NestedCV(search, outer_cv=outer, n_refits=1, refit="roc_auc", random_state=0,
+                      scoring=["accuracy", "roc_auc"]).fit(X, y)  # fmt: skip
+    # the validation scores are the search's own best scores: log losses, printed positive
+    folds = [
+        clone(search).fit(X.iloc[train], y.iloc[train]).best_score_
+        for train, _ in outer.split(X, y)
+    ]
+    lines = nested_cv_report({"search": nested}, n_resamples=200).to_text().splitlines()
+    (auc,) = [line for line in lines if line.startswith("search  ROC AUC")]
+    assert "(selects)" not in auc
+    printed = re.search(r"([0-9.]+) \(log loss\)", auc).group(1)
+    assert float(printed) == pytest.approx(
+        -np.mean(folds), abs=0.5 * 10 ** -len(printed.split(".")[1])
+    )
 
 
 def test_no_output_subtracts_a_search_own_scoring_from_the_test_score():
