@@ -277,8 +277,11 @@ def audit(
     n_jobs : int, default=None
         Parallel jobs of each nested run.
     random_state : int, RandomState instance, Generator or None, default=None
-        Seeds the permutations and the nested runs (not an int ``cv``, which does not
-        shuffle). The same seed gives the same result.
+        Seeds the permutations and the nested runs, not the splits of ``cv``: an int ``cv``
+        does not shuffle, and a splitter that shuffles with ``random_state=None`` draws other
+        splits on each call, as in :func:`~sklearn.model_selection.cross_validate`. An int
+        seed gives the same result again where ``cv`` draws the same splits (an int, or a
+        splitter with an int ``random_state``).
 
     Returns
     -------

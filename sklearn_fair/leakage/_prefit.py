@@ -1,8 +1,10 @@
 """Steps of an estimator that were already fitted when it was handed in."""
 
+import itertools
 import numbers
 from dataclasses import dataclass
 
+import numpy as np
 from sklearn.base import clone
 from sklearn.exceptions import NotFittedError
 from sklearn.frozen import FrozenEstimator
@@ -59,7 +61,10 @@ def _children(estimator):
     children = []
     for attribute in _NAMED_LISTS:
         items = getattr(estimator, attribute, None)
-        if isinstance(items, list) and all(isinstance(i, tuple) for i in items):
+        # scikit-learn takes a tuple of steps, and each step as a list ([name, estimator])
+        if isinstance(items, (list, tuple)) and all(
+            isinstance(i, (list, tuple)) and len(i) >= 2 and isinstance(i[0], str) for i in items
+        ):
             children += [(item[0], item[1]) for item in items]
             break
     for attribute in ("estimator", "final_estimator", "regressor", "transformer"):
@@ -70,6 +75,27 @@ def _children(estimator):
         if _is_estimator(value) and all(value is not child for _, child in children):
             children.append((name, value))
     return children
+
+
+#: How many cells of an object array are walked for fitted estimators: a model held past
+#: them is missed, but a large array of strings (a column of text) costs no more than this.
+_MAX_OBJECT_CELLS = 10_000
+_OBJECT = np.dtype(object)
+
+
+def _object_cells(value):
+    """The cells of an object-dtype numpy array or pandas Series, or of a DataFrame's object
+    columns, which ``clone`` deep-copies with what they hold; None for any other value."""
+    if isinstance(value, np.ndarray):
+        return value.flat if value.dtype == _OBJECT else None
+    dtypes = getattr(value, "dtypes", None)
+    if not hasattr(value, "iloc") or dtypes is None:  # not pandas
+        return None
+    if getattr(value, "ndim", None) == 1:
+        return value.to_numpy() if dtypes == _OBJECT else None
+    return itertools.chain.from_iterable(
+        value.iloc[:, i].to_numpy() for i, dtype in enumerate(dtypes) if dtype == _OBJECT
+    )
 
 
 class _HeldFinder(Describer):
@@ -95,6 +121,11 @@ class _HeldFinder(Describer):
             return None
         if _is_estimator(value) and _is_fitted(value):
             self.found.append(type(value).__name__)
+            return None
+        cells = _object_cells(value)
+        if cells is not None:  # the walk would read it as data, blind to the objects in it
+            for cell in itertools.islice(cells, _MAX_OBJECT_CELLS):
+                self.describe(cell, _seen, _depth + 1)
             return None
         try:
             return super().describe(value, _seen, _depth)
@@ -171,7 +202,7 @@ def find_prefit_steps(estimator, _prefix=""):
     method, a ``functools.partial``, a callable object's state, a function's closure, defaults
     and the globals it reads, through the helper functions it calls, the containers among them
     and the code nested in it, by the rule NestedCV's cache keys follow; every fitted model in
-    a dict or object it reads) is listed as frozen
+    a dict, object array or object it reads) is listed as frozen
     when it stays fitted through :func:`~sklearn.base.clone`, as every resample then uses it;
     so are those held by the candidates of a search's ``param_grid`` (or
     ``param_distributions``).

@@ -129,7 +129,7 @@ def _steps_transforming_before(pipeline, prefix=""):
     that is its last step (whose own ``transform_input`` decides for its steps); [] for
     anything else. A sampler (``fit_resample``, no ``transform``) changes no feature."""
     steps = getattr(pipeline, "steps", None)
-    if not isinstance(steps, list) or not steps:
+    if not isinstance(steps, (list, tuple)) or not steps:  # Pipeline takes a tuple too
         return []
     found = []
     if "X_val" not in (getattr(pipeline, "transform_input", None) or ()):
