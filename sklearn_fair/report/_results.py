@@ -506,9 +506,10 @@ def _budget_of(nested, folds):
     n_inner = n_inner or sum(
         1 for key in cv if key.startswith("split") and key.endswith(f"_test_{refit_metric}")
     )
+    n_rows = int(np.sum(np.asarray(cv["outer_fold"]) >= 0))  # the final selection's: -1
     return {
-        "n_candidates": len(cv["params"]) // max(len(folds), 1),
-        "n_inner_fits": len(cv["params"]) * n_inner,
+        "n_candidates": n_rows // max(len(folds), 1),
+        "n_inner_fits": n_rows * n_inner,
         "n_searches": 0,
         "n_refit_fits": sum(refits_of(f) for f in folds),
         "fit_time": float(sum(f["fit_time"] for f in folds)),

@@ -11,6 +11,7 @@ from sklearn.datasets import make_classification, make_regression
 from sklearn.ensemble import BaggingClassifier, RandomForestClassifier
 from sklearn.experimental import enable_halving_search_cv  # noqa: F401
 from sklearn.linear_model import LogisticRegression, Ridge
+from sklearn.metrics import accuracy_score
 from sklearn.model_selection import (
     GridSearchCV,
     HalvingGridSearchCV,
@@ -178,7 +179,22 @@ def test_wrapped_grid_search_with_default_cv_is_its_five_fold():
     np.testing.assert_allclose(
         nested.validation_scores_, [s.best_score_ for s in reference["estimator"]]
     )
-    assert nested.cv_results_["split4_test_score"].shape == (5 * 3,)
+    # 5 outer folds x 3 candidates, then the 3 of the selection on all the data
+    assert nested.cv_results_["split4_test_score"].shape == (5 * 3 + 3,)
+
+
+def test_best_index_reads_the_final_selection_in_cv_results_as_in_grid_search():
+    # GridSearchCV's idiom: cv_results_[...][best_index_] is the winner's row
+    grid = {"C": [0.01, 0.1, 1.0, 10.0]}
+    search = GridSearchCV(SVC(), grid, cv=KFold(3)).fit(X, y)
+    nested = NestedCV(SVC(), grid, outer_cv=OUTER, inner_cv=KFold(3), n_refits=1).fit(X, y)
+    assert nested.best_params_ == search.best_params_
+    for results, index in ((nested.cv_results_, nested.best_index_),
+                           (search.cv_results_, search.best_index_)):  # fmt: skip
+        assert results["params"][index] == search.best_params_
+        assert results["mean_test_score"][index] == pytest.approx(search.best_score_)
+        assert results["rank_test_score"][index] == 1
+    assert nested.best_score_ == pytest.approx(search.best_score_)
 
 
 def test_wrapped_randomized_search_uses_its_space_and_seed():
@@ -206,8 +222,8 @@ def test_halving_search_as_inner_selection():
     assert nested.best_params_ == search.fit(X, y).best_params_
     results = pd.DataFrame(nested.cv_results_)
     selected = results[results["selected"]]
-    assert list(selected["outer_fold"]) == list(range(5))
-    assert list(selected["params"]) == nested.best_params_per_fold_
+    assert list(selected["outer_fold"]) == [*range(5), -1]  # -1: the selection on all the data
+    assert list(selected["params"]) == [*nested.best_params_per_fold_, nested.best_params_]
     # as in HalvingGridSearchCV itself, the winner is the best of the last iteration, which
     # need not have the best mean over all iterations (rank 1)
     for fold, model in enumerate(reference["estimator"]):
@@ -360,15 +376,18 @@ def test_fitted_attribute_shapes_and_definitions(fitted):
 
 def test_cv_results_one_row_per_fold_and_candidate(fitted):
     results = pd.DataFrame(fitted.cv_results_)
-    assert len(results) == 4 * 3
+    assert len(results) == 4 * 3 + 3  # then the candidates of the selection on all the data
+    assert list(results["outer_fold"].unique()) == [0, 1, 2, 3, -1]
     assert {"split0_test_score", "split2_test_score", "param_C"} <= set(results)
-    for fold, rows in results.groupby("outer_fold"):
+    best_params = [*fitted.best_params_per_fold_, fitted.best_params_]
+    best_scores = [*fitted.validation_scores_, fitted.best_score_]
+    for fold, rows in results.groupby("outer_fold", sort=False):
         assert list(rows["candidate"]) == [0, 1, 2]
         selected = rows[rows["selected"]]
         assert len(selected) == 1
         assert selected["rank_test_score"].item() == 1
-        assert selected["params"].item() == fitted.best_params_per_fold_[fold]
-        assert selected["mean_test_score"].item() == pytest.approx(fitted.validation_scores_[fold])
+        assert selected["params"].item() == best_params[fold]
+        assert selected["mean_test_score"].item() == pytest.approx(best_scores[fold])
         splits = rows[[f"split{k}_test_score" for k in range(3)]].to_numpy()
         np.testing.assert_allclose(rows["mean_test_score"], splits.mean(axis=1))
 
@@ -535,3 +554,41 @@ def test_verbose_shows_a_progress_bar_with_the_number_of_fits(capsys, verbose, s
     err = capsys.readouterr().err
     assert ("NestedCV fits" in err) is shown
     assert (f"{total}/{total}" in err) is shown
+
+
+class _WithoutScore(BaseEstimator):
+    """A classifier of the user's with fit and predict and no score method."""
+
+    _estimator_type = "classifier"
+
+    def __init__(self, C=1.0):
+        self.C = C
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.estimator_type = "classifier"
+        return tags
+
+    def fit(self, X, y):
+        self.model_ = LogisticRegression(C=self.C).fit(X, y)
+        self.classes_ = self.model_.classes_
+        return self
+
+    def predict(self, X):
+        return self.model_.predict(X)
+
+
+def test_score_is_there_with_a_scoring_for_an_estimator_without_score():
+    # as GridSearchCV's score, which scores with its scoring whatever the estimator has
+    from sklearn.model_selection import cross_val_score
+
+    grid = {"C": [0.01, 1.0]}
+    search = GridSearchCV(_WithoutScore(), grid, cv=KFold(3), scoring="accuracy")
+    nested = NestedCV(_WithoutScore(), grid, inner_cv=KFold(3), outer_cv=3, n_refits=1,
+                      scoring="accuracy")  # fmt: skip
+    assert nested.fit(X, y).score(X, y) == accuracy_score(y, nested.predict(X))
+    assert nested.score(X, y) == search.fit(X, y).score(X, y)
+    np.testing.assert_allclose(
+        cross_val_score(nested, X, y, cv=OUTER), cross_val_score(search, X, y, cv=OUTER)
+    )
+    assert not hasattr(NestedCV(_WithoutScore(), grid), "score")  # scoring=None: its own

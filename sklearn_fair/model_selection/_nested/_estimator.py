@@ -106,6 +106,13 @@ def _estimator_has(attr):
     return check
 
 
+def _scorable(self):
+    """Whether ``score`` is there: a final model, scored with ``scoring`` when it is given
+    (as GridSearchCV's ``score``, which needs no ``score`` of the estimator), else with the
+    estimator's own ``score``."""
+    return _estimator_has("score")(self) or self.scoring is not None
+
+
 @fill_doc(PARAMETER_DOCS)
 class NestedCV(MetaEstimatorMixin, BaseEstimator):
     """Nested cross-validation: an honest estimate of a tuned model's performance.
@@ -202,7 +209,9 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         ``param_<name>``, ``split<k>_test_<metric>``, ``mean_test_<metric>``,
         ``rank_test_<metric>`` (within the fold), ``mean_fit_time``, ...; "test" is the
         inner validation split, as in GridSearchCV) plus ``outer_fold``, ``candidate`` and
-        ``selected``. Loadable with ``pandas.DataFrame``.
+        ``selected``; with ``refit``, then one row per candidate of the selection on all the
+        data, whose ``outer_fold`` is -1 (``best_index_`` is its winner's row, as in
+        GridSearchCV). Loadable with ``pandas.DataFrame``.
     refit_seeds_ : list
         The seeds drawn for the refits (``[None]`` when no ``random_state`` is left unset).
     n_splits_ : int
@@ -215,11 +224,12 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         ``"5-fold StratifiedGroupKFold (cv=5 with groups) on groups (no group on both
         sides)"``), as the reports print it.
     best_params_, best_estimator_, best_index_ : dict, estimator, int
-        With ``refit``: the inner selection run on all the data, its winner's index among
-        the candidates, and the model fitted with it. The final model keeps the
-        ``random_state`` values the user gave; one left at ``None`` is seeded from
-        ``random_state`` (the selection's seed, whatever the seed probe of ``n_refits``
-        showed), so that the same ``random_state`` gives the same model.
+        With ``refit``: the inner selection run on all the data, its winner's row in
+        ``cv_results_`` (``cv_results_["params"][best_index_] == best_params_``), and the
+        model fitted with it. The final model keeps the ``random_state`` values the user
+        gave; one left at ``None`` is seeded from ``random_state`` (the selection's seed,
+        whatever the seed probe of ``n_refits`` showed), so that the same ``random_state``
+        gives the same model.
     best_score_ : float
         With ``refit``: the winner's mean validation score in that final selection.
     refit_time_ : float
@@ -491,7 +501,7 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         """Score samples with :attr:`best_estimator_`."""
         return self._final("score_samples")(X)
 
-    @available_if(_estimator_has("score"))
+    @available_if(_scorable)
     def score(self, X, y=None, **params):
         """Score :attr:`best_estimator_` on ``X, y`` with the metric of :attr:`outer_scores_`
         (:attr:`refit_metric_`; a search given that selects with its own scoring still
@@ -598,7 +608,9 @@ def store_fitted(nested, run):
             nested.__dict__.pop(name, None)
     else:
         nested.best_params_ = final["best_params"]
-        nested.best_index_ = final["best_index"]
+        # its row in cv_results_, whose final selection's rows come last
+        first_final_row = int(np.flatnonzero(nested.cv_results_["outer_fold"] == -1)[0])
+        nested.best_index_ = first_final_row + final["best_index"]
         nested.best_score_ = final["validation_score"]
         nested.best_estimator_ = final["estimator"]
         nested.refit_time_ = final["fit_time"]

@@ -239,11 +239,16 @@ def assemble(schedule):
 
 
 def cv_results(plan, selections):
-    """One row per outer fold x candidate, as a dict of arrays (GridSearchCV's key names)."""
+    """One row per outer fold x candidate, as a dict of arrays (GridSearchCV's key names); with
+    a final model, then one per candidate of the selection on all the data (``outer_fold``
+    -1), so that ``best_index_`` is its winner's row, as in GridSearchCV."""
     rows = []
-    folds = [selections[f] for f in range(plan.n_outer)]
+    selected_in = {f: selections[f] for f in range(plan.n_outer)}
+    if plan.final and None in selections:
+        selected_in[-1] = selections[None]
+    folds = list(selected_in.values())
     max_inner = max(values.shape[1] for sel in folds for values in sel["inner_scores"].values())
-    for fold, selected in enumerate(folds):
+    for fold, selected in selected_in.items():
         for index, params in enumerate(selected["candidates"]):
             row = {"outer_fold": fold, "candidate": index, "params": params}
             for name, values in selected["inner_scores"].items():
