@@ -66,7 +66,8 @@ def test_best_index_refit_time_and_the_defaults_of_the_paper():
     assert nested.outer_cv == 10 and nested.inner_cv is None  # the paper's protocol
     nested.fit(X, y)
     assert nested.n_splits_ == 10
-    assert nested.best_params_ == {"C": [0.01, 1.0, 100.0][nested.best_index_]}
+    assert nested.best_params_ == nested.cv_results_["params"][nested.best_index_]
+    assert nested.cv_results_["outer_fold"][nested.best_index_] == -1  # the final selection
     assert nested.refit_time_ > 0
 
 
