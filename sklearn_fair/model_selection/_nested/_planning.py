@@ -32,7 +32,7 @@ from ._resampling import (
     row_sets,
     warn_unseeded_splitters,
 )
-from ._scoring import Scoring, resolve_scoring, route_params, shown
+from ._scoring import Scoring, SearchScore, refit_metric_name, resolve_scoring, route_params, shown
 from ._seeds import Seeds, search_value_key, unseeded_randomness
 from ._selection import check_select, select_fold
 from ._tasks import FINAL, REFIT, SEARCH, SELECTION, FitTask, SearchTask, TaskKey
@@ -136,7 +136,11 @@ class Plan:
     def selection_tasks(self, fold):
         if self.search is not None:
             train = ("all",) if fold is None else ("train", fold)
-            return [SearchTask(TaskKey(SEARCH, fold), self.search, train, self.error_score)]
+            metric = "score"
+            if callable(self.search.refit) and isinstance(self.search.scoring, (list, tuple, dict)):
+                # several metrics: the one reported, if the search has the outer one
+                metric = shown(self.scoring.selection_metric) if self.scoring.comparable else None
+            return [SearchTask(TaskKey(SEARCH, fold), self.search, train, self.error_score, metric)]
         tasks = []
         for c in range(len(self.candidates)):
             if c not in self._stops_early:  # once per candidate, not per fold
@@ -237,24 +241,37 @@ class Plan:
 
     def selecting_metric(self, keys):
         """The metric that selects among ``keys``: the plan's, else the one ``refit`` names,
-        else the first."""
-        return self._named(keys, self.scoring.selection_metric, self.scoring.selection_refit)
+        else the first (where ``refit=True`` takes it)."""
+        owner = self.owner
+        if self.scoring.search_given:
+            owner = f"the search given to {owner}"
+        return self._named(
+            keys, self.scoring.selection_metric, self.scoring.selection_refit,
+            self.scoring.selection_first_selects, owner,
+        )  # fmt: skip
 
     def outer_metric(self, keys):
         """The metric of ``outer_scores_`` among the outer ``keys``."""
-        return self._named(keys, self.refit_metric, self.refit)
+        return self._named(
+            keys, self.refit_metric, self.refit, self.scoring.first_selects, self.owner
+        )
 
-    def _named(self, keys, metric, refit):
+    def _named(self, keys, metric, refit, first_selects, owner):
+        """``metric`` if among ``keys`` (a single metric), else the key of the dict a
+        callable ``scoring`` returns that ``refit`` names; with ``refit=True``, the first
+        where ``first_selects``, else an error, as with a list of metrics."""
         if metric in keys:
             return metric
         if isinstance(refit, str):
             if refit in keys:
                 return refit
             raise ValueError(
-                f"The 'refit' parameter of {self.owner} must name one of the metrics that "
+                f"The 'refit' parameter of {owner} must name one of the metrics that "
                 f"'scoring' returns, {keys}. Got {refit!r} instead."
             )
-        return keys[0]
+        if refit is not True:  # refit=False: the first (as before; a list's raises)
+            return keys[0]
+        return refit_metric_name(dict.fromkeys(keys), True, refit, owner, first_selects)
 
     def metric_names(self, returned=None):
         """Metric key -> :class:`~sklearn_fair.metrics.MetricName` of the outer metrics;
@@ -272,6 +289,8 @@ class Plan:
             return self.metric_names().get(self.refit_metric)
         scoring = self.scoring.selection_scoring
         several = isinstance(scoring, (dict, list, tuple, set))
+        if callable(scoring) and not hasattr(scoring, "_score_func"):
+            scoring = SearchScore(scoring, self.scoring.selection_refit)  # named by its refit
         keys = [shown(key) for key in self.scoring.selection_keys]
         return _names(scoring, keys, several, self.estimator)[shown(self.scoring.selection_metric)]
 
@@ -279,6 +298,9 @@ class Plan:
 def _names(scoring, keys, multimetric, estimator):
     from ...metrics import metric_display_name
 
+    if isinstance(scoring, SearchScore):  # the metric of a callable's dict its refit names
+        name = scoring.refit if isinstance(scoring.refit, str) else None
+        return {"score": metric_display_name(scoring.scorer, name=name)}
     if not multimetric:
         return {"score": metric_display_name(scoring, estimator=estimator)}
     if isinstance(scoring, dict):
@@ -322,7 +344,7 @@ def make_plan(nested, X, y, groups, params, *, final, return_estimator, owner,
     routed = route_params(
         owner, estimator, scoring.scorers, splitters.outer, splitters.inner, data.groups, params,
         search=None if space.search_scoring is None else nested.estimator,
-        whole_search=space.search,
+        whole_search=space.search, selecting=scoring.selection_keys,
     )  # fmt: skip
     early_stopping = early_stopping_policy(
         nested.early_stopping_split, estimator, space.search, owner, routed.fit, candidates
@@ -336,7 +358,9 @@ def make_plan(nested, X, y, groups, params, *, final, return_estimator, owner,
     if space.search is not None:
         search, search_originals = search_for_folds(space.search, space.inner_cv, seeds)
     refits = seeds.refit_plan(seedable_models(space, candidates), nested.n_refits)
-    search_params = {} if routed.search_groups is None else {"groups": routed.search_groups}
+    search_params = dict(routed.search_fit or {})
+    if routed.search_groups is not None:
+        search_params["groups"] = routed.search_groups
     return Plan(
         owner=owner,
         estimator=estimator,

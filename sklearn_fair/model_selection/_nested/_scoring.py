@@ -145,6 +145,10 @@ class Scoring:
     selection_refit: object = None  # a metric name that selects among a callable's keys
     selection_scoring: object = None  # the scoring that selects, as given
     comparable: bool = True  # the selecting metric is the one of outer_scores_
+    first_selects: bool = False  # refit=True takes the first key of a dict a callable returns
+    # the selection's refit=True takes it too (not a search's: its fit refuses it)
+    selection_first_selects: bool = False
+    search_given: bool = False  # a search given as the estimator selects
 
 
 def resolve_scoring(estimator, scoring, refit, owner, first_selects=False, search=None):
@@ -153,12 +157,26 @@ def resolve_scoring(estimator, scoring, refit, owner, first_selects=False, searc
     scorers, multimetric = resolve_scorers(estimator, scoring, owner)
     if search is None:
         metric = refit_metric_name(scorers, multimetric, refit, owner, first_selects=first_selects)
-        return Scoring(scorers, multimetric, metric, metric, scoring=scoring,
-                       selection_refit=refit, selection_scoring=scoring)  # fmt: skip
+        return Scoring(
+            scorers, multimetric, metric, metric, scoring=scoring, selection_refit=refit,
+            selection_scoring=scoring, first_selects=first_selects,
+            selection_first_selects=first_selects,
+        )  # fmt: skip
     search_scoring, search_refit = search
     chosen, chosen_multi, chosen_metric, selecting = _search_selection(estimator, search, owner)
-    if scoring is None:
+    taken = scoring is None
+    if taken:
+        if chosen_metric is None:
+            raise ValueError(
+                f"The search given to {owner} selects with a callable 'refit' among several "
+                f"metrics, {sorted(chosen)}, so it has no metric of its own to score the outer "
+                f"test folds with (its score method names none). Give {owner} a 'scoring', "
+                "e.g. one of these metrics."
+            )
         scoring = selecting  # search.score scores with the metric that selects
+        if callable(scoring) and not hasattr(scoring, "_score_func"):
+            # a callable may return a dict: search.score takes the value its refit names
+            scoring = SearchScore(scoring, search_refit)
         scorers, multimetric = resolve_scorers(estimator, scoring, owner)
     if multimetric:
         metric = refit if isinstance(refit, str) else chosen_metric
@@ -167,11 +185,27 @@ def resolve_scoring(estimator, scoring, refit, owner, first_selects=False, searc
             refit_metric_name(scorers, multimetric, refit, owner)  # raises, naming the metrics
     else:
         metric = "score"
-    shared = dict(scoring=scoring, selection_refit=search_refit, selection_scoring=search_scoring)
+    shared = dict(scoring=scoring, selection_refit=search_refit, selection_scoring=search_scoring,
+                  first_selects=first_selects, search_given=True)  # fmt: skip
+    if chosen_metric is None:
+        # a callable refit picks among several metrics: the validation score reported is the
+        # search's metric that is the outer one, if it has it (else none: NaN)
+        chosen_metric = next(
+            (key for key in chosen
+             if _same_scoring(_one(scoring, metric, multimetric), _one(search_scoring, key, True))),
+            None,
+        )  # fmt: skip
+        selection = {SELECTION_PREFIX + key: scorer for key, scorer in chosen.items()}
+        return Scoring(
+            {**scorers, **selection}, multimetric, metric,
+            SELECTION_PREFIX + (chosen_metric or next(iter(chosen))),
+            outer_keys=tuple(scorers), selection_keys=tuple(selection),
+            comparable=chosen_metric is not None, **shared,
+        )  # fmt: skip
     if _same_scoring(scoring, search_scoring) and (metric == chosen_metric or not multimetric):
         return Scoring(scorers, multimetric, metric, metric, **shared)
     selection = {SELECTION_PREFIX + key: scorer for key, scorer in chosen.items()}
-    comparable = _same_scoring(
+    comparable = taken or _same_scoring(
         _one(scoring, metric, multimetric), _one(search_scoring, chosen_metric, chosen_multi)
     )
     return Scoring(
@@ -181,12 +215,51 @@ def resolve_scoring(estimator, scoring, refit, owner, first_selects=False, searc
     )  # fmt: skip
 
 
+class SearchScore:
+    """The score of a search whose ``scoring`` is a callable, as its ``score`` method gives it:
+    the callable's value, or where it returns a dict of metrics, the one that ``refit`` names
+    (what ``cross_validate(search)`` reports)."""
+
+    def __init__(self, scorer, refit):
+        self.scorer = scorer
+        self.refit = refit
+
+    def __call__(self, estimator, X, y=None, **params):
+        value = self.scorer(estimator, X, y, **params)
+        if not isinstance(value, dict):
+            return value
+        if isinstance(self.refit, str) and self.refit in value:
+            return value[self.refit]
+        raise ValueError(
+            f"The 'scoring' callable of the search given returned a dict of the metrics "
+            f"{sorted(value)}, and its 'refit' names none of them ({self.refit!r}): its score "
+            "method has no metric to score the outer test folds with. Set the search's "
+            "'refit' to one of these metrics, or give the nested run a 'scoring'."
+        )
+
+    def get_metadata_routing(self):
+        return get_routing_for_object(self.scorer)
+
+    def _accept_sample_weight(self):
+        accept = getattr(self.scorer, "_accept_sample_weight", None)
+        if accept is not None:
+            return accept()
+        return "sample_weight" in signature(self.scorer).parameters
+
+    def __repr__(self):
+        return repr(self.scorer)
+
+
 def _search_selection(estimator, search, owner):
     """``(scorers, multimetric, metric, scoring)`` a search selects with, given its ``(scoring,
-    refit)``: ``scoring`` is the one metric as given (a name, a scorer or None)."""
+    refit)``: ``scoring`` is the one metric as given (a name, a scorer or None). A callable
+    ``refit`` among several metrics selects by a rule of its own: ``metric`` and ``scoring``
+    are then None."""
     search_scoring, search_refit = search
     where = f"the search given to {owner}"
     chosen, chosen_multi = resolve_scorers(estimator, search_scoring, where)
+    if chosen_multi and callable(search_refit):
+        return chosen, chosen_multi, None, None
     chosen_metric = refit_metric_name(chosen, chosen_multi, search_refit, where)
     selecting = _one(search_scoring, chosen_metric, chosen_multi)
     return chosen, chosen_multi, chosen_metric, selecting
@@ -268,10 +341,11 @@ class RoutedParams:
     inner_split: dict  # to inner_cv.split
     selection_score: dict | None = None  # what the inner selection's scorers receive (None: score)
     search_groups: object = None  # the groups a search run whole gets in its fit (None: none)
+    search_fit: dict = None  # with routing, what a search run whole requests in its fit
 
 
 def route_params(owner, estimator, scorers, outer_cv, inner_cv, groups, params, *, search=None,
-                 whole_search=None):  # fmt: skip
+                 whole_search=None, selecting=None):  # fmt: skip
     """Split ``params`` into fit, score and split metadata (scikit-learn's routing when on).
 
     ``search``: the search given as the estimator, if any; ``whole_search``: that search when
@@ -281,7 +355,9 @@ def route_params(owner, estimator, scorers, outer_cv, inner_cv, groups, params, 
     whole (``search_groups``), never the fit of its estimator, which
     ``GridSearchCV.fit(X, y, groups=...)`` does not pass them to either. With routing on they
     are ``groups``, and a search run whole gets them where its cv splits by them, as
-    ``cross_validate`` routes them.
+    ``cross_validate`` routes them; it gets, as there, all that it requests in its fit (what
+    its own scorer requests too: ``search_fit``). ``selecting``: the keys of the scorers that
+    select (None: every one).
     """
     if get_config().get("enable_metadata_routing", False):
         router = metadata_router(owner, estimator, scorers, outer_cv, inner_cv)
@@ -293,22 +369,40 @@ def route_params(owner, estimator, scorers, outer_cv, inner_cv, groups, params, 
         # whose __getitem__ answers every key, so `in` would iterate forever
         outer_split = dict(getattr(routed.get("outer_cv"), "split", {}))
         inner_split = dict(getattr(routed.get("inner_cv"), "split", {}))
-        search_groups = None
-        if whole_search is not None and groups is not None:
-            if get_routing_for_object(whole_search).consumes("fit", ["groups"]):
+        search_groups, search_fit = None, {}
+        if whole_search is not None:
+            if groups is not None and get_routing_for_object(whole_search).consumes(
+                "fit", ["groups"]
+            ):
                 search_groups = groups
+            search_fit = _search_fit_params(owner, whole_search, metadata)
         return RoutedParams(
             dict(routed.estimator.fit), score_params, outer_split, inner_split,
-            search_groups=search_groups,
+            search_groups=search_groups, search_fit=search_fit,
         )  # fmt: skip
     split = {"groups": groups} if groups is not None else {}
     fit = dict(params)
     search_groups = fit.pop("groups", None) if search is not None else None
     inner_split = dict(split) if search_groups is None else {"groups": search_groups}
+    if selecting is not None:
+        scorers = {name: scorers[name] for name in selecting}
     return RoutedParams(
         fit, {}, split, inner_split, _selection_weights(owner, scorers, fit),
         search_groups=search_groups if whole_search is not None else None,
     )  # fmt: skip
+
+
+def _search_fit_params(owner, search, metadata):
+    """What ``search`` run whole requests in its fit among ``metadata``, as ``cross_validate``
+    routes them to it: its estimator's, its splitter's and its own scorer's requests."""
+    consumed = get_routing_for_object(search).consumes("fit", list(metadata))
+    if not consumed:
+        return {}
+    router = MetadataRouter(owner=owner).add(
+        search=search, method_mapping=MethodMapping().add(caller="fit", callee="fit")
+    )
+    given = {name: value for name, value in metadata.items() if name in consumed}
+    return dict(process_routing(router, "fit", **given).search.fit)
 
 
 def _selection_weights(owner, scorers, params):

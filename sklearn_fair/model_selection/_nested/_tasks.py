@@ -138,6 +138,9 @@ class SearchTask:
     search: object
     train: tuple
     error_score: object = np.nan
+    # the metric of cv_results_ whose means are reported: "score" (one metric), else a key of
+    # the search's scoring; None: none (a callable refit among metrics not the outer one)
+    metric: object = "score"
 
 
 @dataclass(frozen=True)
@@ -295,12 +298,16 @@ def run_search_task(task, context, data):
     if result["error"] is not None:
         return result
     result["fit_time"] = time.perf_counter() - start
-    refit = search.refit if isinstance(search.refit, str) else "score"
+    refit = search.refit if isinstance(search.refit, str) else task.metric
     results = search.cv_results_
     result["best_params"] = search.best_params_
     result["best_index"] = int(search.best_index_)
     result["candidates"] = list(results["params"])
-    result["mean_scores"] = np.asarray(results[f"mean_test_{refit}"], dtype=float).tolist()
+    if f"mean_test_{refit}" not in results:  # a callable refit's rule, on no metric reported
+        means = np.full(len(result["candidates"]), np.nan)
+    else:
+        means = np.asarray(results[f"mean_test_{refit}"], dtype=float)
+    result["mean_scores"] = means.tolist()
     # not best_score_, which a search with a callable refit does not set
     result["best_score"] = result["mean_scores"][result["best_index"]]
     return result
