@@ -144,8 +144,10 @@ def load_tu_dataset(
     ValueError
         If ``features`` is not a known scheme, or is ``"auto"`` (or ``"node-labels"``)
         for a data set without node labels, if a raw file is inconsistent or is not a
-        regular file, if the raw files hold more than ``max_size`` bytes, or if the labels of
-        a file span more one-hot columns or values than the bounds above.
+        regular file, if the raw files hold more than ``max_size`` bytes, if the labels of
+        a file span more one-hot columns or values than the bounds above, or if
+        ``features="one-hot-degree"`` would hold more than ``MAX_LABEL_VALUES`` values
+        (nodes times the largest degree plus one).
 
     Examples
     --------
@@ -205,7 +207,7 @@ def load_tu_dataset(
         if features == "degree":
             x = degree.astype(np.float32).reshape(-1, 1)
         else:
-            x = _one_hot(degree, int(degree.max(initial=0)) + 1)
+            x = _one_hot_degree(degree, raw / f"{name}_A.txt", files.node_graph)
 
     n_graphs = files.n_graphs
     node_ptr = np.cumsum([0, *np.bincount(files.node_graph, minlength=n_graphs)], dtype=np.int64)
@@ -278,6 +280,26 @@ def _one_hot_columns(table, n_rows, path):
         )
     columns = (table - table.min(axis=0)).T
     return np.concatenate([_one_hot(c, w) for c, w in zip(columns, widths)], axis=1)
+
+
+def _one_hot_degree(degree, path, node_graph):
+    """``features='one-hot-degree'``: a column for every degree up to the largest; a table of
+    more than ``MAX_LABEL_VALUES`` values is refused, naming the node of largest degree in
+    ``path`` (the edge file), before anything is allocated."""
+    width = int(degree.max(initial=0)) + 1
+    values = len(degree) * width
+    if values > MAX_LABEL_VALUES:
+        node = int(np.argmax(degree))
+        raise TUFormatError(
+            f"{path}: node {node + 1} (of graph {node_graph[node] + 1}) has degree {width - 1}, "
+            "so features='one-hot-degree' asks for a column for every degree "
+            f"from 0 to {width - 1}: {width} columns for {len(degree)} nodes, {values} "
+            f"values ({values * 4 / 2**30:.1f} GiB as float32), more than the "
+            f"MAX_LABEL_VALUES={MAX_LABEL_VALUES} that a data set may ask for. Use "
+            "features='degree' (the degree as one feature) or 'constant', as the paper did "
+            "for social data sets, or check the file."
+        )
+    return _one_hot(degree, width)
 
 
 def _one_hot(codes, width):

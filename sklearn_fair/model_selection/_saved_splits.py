@@ -667,16 +667,19 @@ _DOCUMENT_KEYS = (
 _FOLD_KEYS = ("train", "test", "train_is_rest", "inner")
 
 
-def _only_keys(mapping, known, where):
-    """Refuse keys an sklearn-fair splits file does not have: a misspelt one ("inners",
+def _only_keys(mapping, known, where, file="an sklearn-fair splits file"):
+    """Refuse keys a splits file (``file``) does not have: a misspelt one ("inners",
     "labels_fingerprnt") would drop what it holds without a word."""
     unknown = [key for key in mapping if key not in known]
     if unknown:
         shown = ", ".join(short_repr(key) for key in unknown[:5])
         raise InvalidSplitError(
-            f"{where} has the key(s) {shown}, which an sklearn-fair splits file does not "
-            f"have; its keys are {', '.join(known)}."
+            f"{where} has the key(s) {shown}, which {file} does not have; its keys are "
+            f"{', '.join(known)}."
         )
+
+
+_GNN_FILE = "a gnn-comparison split file"
 
 
 def _from_gnn_comparison(document, name):
@@ -690,10 +693,19 @@ def _from_gnn_comparison(document, name):
         where = f"outer fold {fold} of {name}"
         if not isinstance(entry, dict):
             raise InvalidSplitError(f"{where} is not a JSON object.")
+        # a key the format does not have would be ignored: an outer "train" (the training
+        # set is the rest of the graphs) would not be the one the splits are run with
+        _only_keys(entry, ("test", "model_selection"), where, _GNN_FILE)
         tests.append(_indices(entry, "test", where))
         selection = _field(entry, "model_selection", list, where)
         inner_splits.append(_pairs(selection, "validation", "model_selection[{}]", where))
         for inner, (train, _) in enumerate(inner_splits[-1]):
+            _only_keys(
+                selection[inner],
+                ("train", "validation"),
+                f"model_selection[{inner}] of {where}",
+                _GNN_FILE,
+            )
             twice = _repeated(train)
             if twice.size:  # the format's inner splits partition the graphs
                 raise InvalidSplitError(

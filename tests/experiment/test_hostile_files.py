@@ -189,6 +189,48 @@ CASES = {
         ).replace('estimator = "sklearn.tree.DecisionTreeClassifier"\n', "", 1),
         ["models.m.params.estimator", "2000000000", "limit of 10000", "candidates=2000000000"],
     ),
+    # an estimator among a grid's values (a grid of one key "estimator" reads as an estimator
+    # table, hence max_samples): its workers, folds and search were not counted (the
+    # same under params were refused), so a run started 100000 workers in each fit
+    "a grid value's n_jobs = 100000": (
+        toml(
+            model='estimator = "sklearn.ensemble.BaggingClassifier"\n'
+            'grid = { estimator = [{ estimator = "sklearn.ensemble.RandomForestClassifier", '
+            "params = { n_jobs = 100000 } }], max_samples = [1.0] }"
+        ).replace('estimator = "sklearn.tree.DecisionTreeClassifier"\n', "", 1),
+        ["models.m.grid.estimator__n_jobs", "100000", "--limit jobs=100000"],
+    ),
+    "a grid value's cv = 10^9": (
+        toml(
+            model='estimator = "sklearn.ensemble.BaggingClassifier"\n'
+            'grid = { estimator = [{ estimator = "sklearn.linear_model.LogisticRegressionCV", '
+            "params = { cv = 1000000000 } }], max_samples = [1.0] }"
+        ).replace('estimator = "sklearn.tree.DecisionTreeClassifier"\n', "", 1),
+        ["models.m.grid.estimator__cv", "1000000000", "--limit folds=1000000000"],
+    ),
+    # one candidate without the search and 10^9 with it
+    "a search of 10^9 candidates among a grid's values": (
+        toml(
+            model='estimator = "sklearn.ensemble.BaggingClassifier"\n'
+            'grid = { estimator = [{ estimator = "sklearn.tree.DecisionTreeClassifier" }, '
+            '{ estimator = "sklearn.model_selection.GridSearchCV", '
+            'params = { estimator = { estimator = "sklearn.tree.DecisionTreeClassifier" }, '
+            f"param_grid = {{ {nine_lists_of_ten()} }} }} }}], max_samples = [1.0] }}"
+        ).replace('estimator = "sklearn.tree.DecisionTreeClassifier"\n', "", 1),
+        ["models.m.grid.estimator", "1000000001", "limit of 10000", "candidates=1000000001"],
+    ),
+    "a search of 10^6 draws in a grid value's list": (
+        toml(
+            model='estimator = "sklearn.ensemble.StackingClassifier"\n'
+            'params = { estimators = [["t", { estimator = "sklearn.naive_bayes.GaussianNB" }]] }\n'
+            "grid = { estimators = [[["
+            '"s", { estimator = "sklearn.model_selection.RandomizedSearchCV", '
+            'params = { estimator = { estimator = "sklearn.tree.DecisionTreeClassifier" }, '
+            f"param_distributions = {{ {nine_lists_of_ten()} }}, n_iter = 1000000 }} }}"
+            "]]] }"
+        ).replace('estimator = "sklearn.tree.DecisionTreeClassifier"\n', "", 1),
+        ["models.m.grid.estimators", "1000000", "a search draws", "candidates=1000000"],
+    ),
     # refused before parsing: deeper than the parser can go, the brackets' nesting is only a
     # lower bound of the parsed document's (the table [other] is a level too)
     "arrays nested 50,000 deep": (
@@ -405,6 +447,32 @@ def test_the_cli_flag_lifts_a_limit_for_one_run(tmp_path, capsys):
     assert status == 0, capsys.readouterr().err
     assert main(["run", str(path), "--limit", "nonsense=3"]) == 2
     assert "There is no limit 'nonsense'" in capsys.readouterr().err
+
+
+def test_a_grid_counts_each_value_with_the_candidates_of_its_search(tmp_path):
+    # 3 values: a DecisionTreeClassifier (1 candidate), searches of 2 * 3 and 4 candidates;
+    # times 2 max_samples: (1 + 6 + 4) * 2 = 22 candidates, each value's fits counted once
+    search = (
+        '{{ estimator = "sklearn.model_selection.GridSearchCV", params = {{ estimator = '
+        '{{ estimator = "sklearn.tree.DecisionTreeClassifier" }}, param_grid = {{ {} }} }} }}'
+    )
+    grid = (
+        'grid = { estimator = [{ estimator = "sklearn.tree.DecisionTreeClassifier" }, '
+        + search.format("max_depth = [1, 2], min_samples_leaf = [1, 2, 3]")
+        + ", "
+        + search.format("max_depth = [1, 2, 3, 4]")
+        + "], max_samples = [0.5, 1.0] }"
+    )
+    path = tmp_path / "grid.toml"
+    path.write_text(
+        toml(model='estimator = "sklearn.ensemble.BaggingClassifier"\n' + grid).replace(
+            'estimator = "sklearn.tree.DecisionTreeClassifier"\n', "", 1
+        )
+    )
+    with pytest.raises(ExperimentConfigError, match="is 22, more than the limit of 21"):
+        load_config(path, limits={"candidates": 21})
+    spec = load_config(path, limits={"candidates": 22}).models["m"]
+    assert spec.grid["max_samples"] == [0.5, 1.0]
 
 
 def test_a_file_may_ask_for_fewer_workers(tmp_path):

@@ -349,36 +349,87 @@ def search_space(value):
     return None
 
 
+def _inner_work(builder, key, params, limits):
+    """Check the workers and folds that ``params`` (an estimator's deep parameters, each at
+    ``key + (name,)``) ask for; ``(candidates, where, per_sample, drawn)`` of the searches
+    among them, each trying its space for every candidate of the model: the product of
+    their candidates, the key of the last (or None), that of one drawing one candidate per
+    sample (or None), and whether one draws."""
+    candidates, where, per_sample, drawn = 1, None, None, False
+    for name, value in params.items():
+        check = _COUNTED.get(name.split("__")[-1])
+        if check is not None and value is not None:
+            check(builder.source, key + (name,), value, limits)
+        # a search inside a parameter (a bagged GridSearchCV) tries its space for every candidate
+        inner = search_space(value)
+        if inner is not None:
+            where, drawn = key + (name,), drawn or inner[1] != "param_grid"
+            if inner[0] is None:
+                per_sample = where
+            else:
+                candidates *= inner[0]
+    return candidates, where, per_sample, drawn
+
+
+def _instances(value):
+    """The estimators in a grid's value: itself, or those in its lists and tables."""
+    if isinstance(value, (list, tuple)):
+        return [found for item in value for found in _instances(item)]
+    if isinstance(value, dict):
+        return [found for item in value.values() for found in _instances(item)]
+    return [] if isinstance(value, type) or not hasattr(value, "get_params") else [value]
+
+
+def _grid_work(builder, key, grid, limits):
+    """:func:`_inner_work` of a grid (at ``key``): its candidates are
+    :func:`count_candidates`', each value weighted by the candidates of the searches that an
+    estimator among the values holds, and those estimators' workers and folds are checked as
+    the model's params are."""
+    n_candidates, where, per_sample, drawn = 0, None, None, False
+    for table in grid if isinstance(grid, list) else [grid]:
+        product = 1
+        for name, values in table.items() if isinstance(table, dict) else ():
+            if not isinstance(values, list):
+                continue  # counts as one; the grid check refuses it
+            check, total = _COUNTED.get(name.split("__")[-1]), 0
+            for value in values:
+                if check is not None:
+                    check(builder.source, key + (name,), value, limits)
+                weight = 1
+                for found in _instances(value):
+                    params = {name: found}
+                    for inner_name, inner_value in found.get_params(deep=True).items():
+                        params[f"{name}__{inner_name}"] = inner_value
+                    inner, at, inner_per_sample, inner_drawn = _inner_work(
+                        builder, key, params, limits
+                    )
+                    weight *= inner
+                    where, per_sample = at or where, inner_per_sample or per_sample
+                    drawn = drawn or inner_drawn
+                total += weight
+            product *= total
+        n_candidates += product
+    return n_candidates, where, per_sample, drawn
+
+
 def _check_work(builder, key, estimator, grid, limits):
     """Workers, an estimator's own folds and the candidates a model asks for, counted before
     anything is expanded; ``(candidates per sample, key)`` for :func:`check_per_sample`
     where a search draws one candidate per sample, else None."""
-    n_candidates, where = count_candidates(grid), key + ("grid",)
-    per_sample, drawn = None, False
+    n_candidates, where, per_sample, drawn = 1, key + ("grid",), None, False
     own = search_space(estimator)  # a search given as the estimator brings its own space
     if grid is None and own is not None:
         n_candidates, where = own[0], key + ("params", own[1])
         drawn = own[1] != "param_grid"
-    if n_candidates is None:
-        n_candidates, per_sample = 1, where
-    for name, value in estimator.get_params(deep=True).items():
-        check = _COUNTED.get(name.split("__")[-1])
-        if check is not None and value is not None:
-            check(builder.source, key + ("params", name), value, limits)
-        # a search inside a parameter (a bagged GridSearchCV) tries its space for every candidate
-        inner = search_space(value)
-        if inner is not None:
-            where, drawn = key + ("params", name), drawn or inner[1] != "param_grid"
-            if inner[0] is None:
-                per_sample = where
-            else:
-                n_candidates *= inner[0]
-    for table in grid if isinstance(grid, list) else [grid or {}]:
-        for name, values in table.items() if isinstance(table, dict) else ():
-            check = _COUNTED.get(name.split("__")[-1])
-            if check is not None and isinstance(values, list):
-                for value in values:
-                    check(builder.source, key + ("grid", name), value, limits)
+        if n_candidates is None:
+            n_candidates, per_sample = 1, where
+    work = [_inner_work(builder, key + ("params",), estimator.get_params(deep=True), limits)]
+    if grid is not None:
+        work.append(_grid_work(builder, key + ("grid",), grid, limits))
+    for inner, at, inner_per_sample, inner_drawn in work:
+        n_candidates *= inner
+        where, per_sample = at or where, inner_per_sample or per_sample
+        drawn = drawn or inner_drawn
     if n_candidates > limits.candidates:
         raise builder.error(where, _candidates_refusal(limits, n_candidates, drawn))
     return None if per_sample is None else (n_candidates, per_sample)
