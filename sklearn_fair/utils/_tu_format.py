@@ -166,12 +166,21 @@ def open_regular(path, where, accepted, error=TUFormatError):
     raise error(f"{where} is not a regular file: it is {file_kind(mode)}; {accepted}.")
 
 
+_CHUNK = 1 << 20
+
+
 def _read_regular(path, limit, max_size):
     """The bytes of the raw file ``path`` (:func:`open_regular`), read no further than one
     byte past ``limit`` (what is left of ``max_size``): a file that grew since the folder
     was listed is refused as it is read."""
+    data = bytearray()
     with open_regular(path, path, REGULAR_RAW_FILES) as raw, io.BufferedReader(raw) as file:
-        data = file.read(limit + 1)  # buffered: reads until limit + 1 bytes or the end
+        # in chunks: read(limit + 1) would set aside limit + 1 bytes (4 GiB by default) first
+        while len(data) <= limit:
+            chunk = file.read(min(_CHUNK, limit + 1 - len(data)))
+            if not chunk:
+                break
+            data += chunk
     if len(data) > limit:
         raise TUSizeError(
             f"{path} grew while the data set was read: the raw files hold more than "

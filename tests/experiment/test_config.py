@@ -409,3 +409,18 @@ def test_a_misspelt_key_of_an_instance_table_is_named_at_its_key(tmp_path):
         load_config(path)
     assert str(info.value).startswith(f"{path}, line 14, key 'models.logreg.params.estimator': ")
     assert "got also 'parms'" in str(info.value)
+
+
+def test_a_grid_over_the_estimator_parameter_alone_is_a_grid(tmp_path):
+    # a grid table whose one key is 'estimator' was read as an instance table and refused:
+    # "... is not an allowed class: give the dotted name of a class"
+    text = GOOD.replace(
+        'estimator = "sklearn.linear_model.LogisticRegression"\nparams = { max_iter = 300 }\n'
+        "grid = { C = [0.1, 1.0] }",
+        'estimator = "sklearn.ensemble.BaggingClassifier"\n'
+        'grid = { estimator = [{ estimator = "sklearn.tree.DecisionTreeClassifier", params = '
+        '{ max_depth = 1 } }, { estimator = "sklearn.linear_model.LogisticRegression" }] }',
+    )
+    (tree, logistic) = load_config(write(tmp_path, text)).models["logreg"].grid["estimator"]
+    assert type(tree).__name__ == "DecisionTreeClassifier" and tree.max_depth == 1
+    assert type(logistic).__name__ == "LogisticRegression"

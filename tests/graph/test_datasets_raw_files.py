@@ -202,3 +202,18 @@ def test_past_4_gib_is_refused_by_default_before_any_file_is_read(mutag, monkeyp
 def test_a_bad_max_size_is_named(value):
     with pytest.raises(ValueError, match="'max_size' parameter of load_tu_dataset"):
         load_tu_dataset("MUTAG", BUNDLED, max_size=value)
+
+
+def test_reading_sets_aside_what_the_files_hold_not_what_is_left_of_max_size(mutag):
+    # read(max_size + 1) allocated a buffer of 4 GiB for MUTAG's 112 kB by default
+    import tracemalloc
+
+    root, _ = mutag
+    tracemalloc.start()
+    try:
+        graphs = load_tu_dataset("MUTAG", root)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert len(graphs) == 188
+    assert peak < 64 * 2**20, f"{peak / 2**20:.0f} MiB"

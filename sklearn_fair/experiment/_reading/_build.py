@@ -51,10 +51,11 @@ class Builder:
             kinds = [kind for kind in _INSTANCE_KINDS if kind in value]
             if set(value) == {"class"}:
                 return self.class_value(value["class"], key)
-            if len(kinds) == 1 and set(value) <= {kinds[0], "params"}:
+            # (a grid { estimator = [...] } is a table of lists, not an instance)
+            named = len(kinds) == 1 and isinstance(value[kinds[0]], str)
+            if named and set(value) <= {kinds[0], "params"}:
                 return self.instance(kinds[0], value[kinds[0]], value.get("params", {}), key)
-            if len(kinds) == 1 and isinstance(value[kinds[0]], str):
-                # { estimator = "...", parms = ... }: a misspelt instance, not a plain table
+            if named:  # { estimator = "...", parms = ... }: a misspelt instance, not a table
                 others = sorted(set(value) - {kinds[0], "params"})
                 raise self.error(
                     key,
