@@ -37,7 +37,8 @@ def nested(cache_dir, **kwargs):
 
 
 def n_tasks(model):
-    n_selection = len(model.cv_results_["outer_fold"])  # one inner split per fold x candidate
+    # one inner split per outer fold x candidate (-1: the final selection's, counted apart)
+    n_selection = int(np.sum(model.cv_results_["outer_fold"] >= 0))
     return n_selection + sum(len(fold["refit_seeds"]) for fold in model.outer_results_)
 
 

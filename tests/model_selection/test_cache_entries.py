@@ -236,6 +236,33 @@ def test_a_users_metric_of_unknown_range_accepts_any_finite_score(tmp_path):
         assert fit().cache_info_["computed"] == 0
 
 
+def _two_metrics(estimator, X, y):
+    predicted = estimator.predict(X)
+    return {"acc": float(np.mean(predicted == y)), "ones": float(np.mean(predicted == 1))}
+
+
+@pytest.mark.parametrize("scoring", [None, "accuracy"])
+def test_a_search_whose_callable_scoring_returns_a_dict_is_served_from_the_cache(tmp_path, scoring):
+    # its selection entries hold the callable's keys ('acc', 'ones'), which the check
+    # compared with the task's ('selection:score'): every one was refused, with a warning
+    from sklearn.model_selection import GridSearchCV
+
+    def fit():
+        search = GridSearchCV(
+            DecisionTreeClassifier(random_state=0), {"max_depth": [1, 2]}, cv=2,
+            scoring=_two_metrics, refit="acc",
+        )  # fmt: skip
+        return NestedCV(search, outer_cv=3, n_refits=1, scoring=scoring, refit=False,
+                        cache_dir=tmp_path, random_state=0).fit(X, y)  # fmt: skip
+
+    cold = fit()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", CacheWarning)
+        warm = fit()
+    assert warm.cache_info_["computed"] == 0
+    np.testing.assert_array_equal(warm.outer_scores_, cold.outer_scores_)
+
+
 @pytest.mark.parametrize(
     "name",
     [

@@ -269,14 +269,13 @@ def _number_problem(field, value, low=-math.inf, high=math.inf):
 _ANY = (-math.inf, math.inf)
 
 
-def _may_return_a_dict(scorers):
-    """Whether the run's one scorer is a callable of the user's (not a scikit-learn scorer, nor
-    the estimator's own score), which may return a dict: a metric per key, known only from
-    what it returned."""
+def _may_return_a_dict(scorer):
+    """Whether ``scorer`` is a callable of the user's (not a scikit-learn scorer, nor the
+    estimator's own score), which may return a dict: a metric per key, known only from what
+    it returned."""
     from sklearn.metrics._scorer import _BaseScorer, _PassthroughScorer
 
-    known = (_BaseScorer, _PassthroughScorer)
-    return set(scorers) == {"score"} and not isinstance(scorers["score"], known)
+    return not isinstance(scorer, (_BaseScorer, _PassthroughScorer))
 
 
 class EntryCheck:
@@ -287,8 +286,11 @@ class EntryCheck:
     def __init__(self, scorers=None):
         from ...metrics import score_range
 
-        self.ranges = None
-        if scorers is not None and not _may_return_a_dict(scorers):
+        self.ranges, self.open = None, set()
+        if scorers is None:
+            return
+        self.open = {name for name, scorer in scorers.items() if _may_return_a_dict(scorer)}
+        if set(scorers) != {"score"} or not self.open:
             self.ranges = {name: score_range(scorer) for name, scorer in scorers.items()}
 
     def problem(self, payload, predictions, metrics=None):
@@ -307,7 +309,10 @@ class EntryCheck:
             if not ranges:
                 return "scores is an empty table of metrics"
         else:
-            ranges = self.ranges if metrics is None else {m: self.ranges[m] for m in metrics}
+            named = list(self.ranges) if metrics is None else metrics
+            ranges = {m: self.ranges[m] for m in named if m not in self.open}
+            if len(ranges) < len(named):  # a search's callable: its dict's keys, whatever they are
+                ranges.update(dict.fromkeys((k for k in scores if k not in ranges), _ANY))
         if set(scores) != set(ranges):
             return f"its metrics {sorted(map(str, scores))} are not {sorted(ranges)}"
         for metric, (low, high) in ranges.items():
