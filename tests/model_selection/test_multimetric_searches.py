@@ -147,6 +147,18 @@ def test_search_run_whole_gets_the_metadata_its_scorer_requests():
     np.testing.assert_allclose(nested.outer_scores_, expected["test_score"])
 
 
+def test_search_run_whole_gets_its_estimators_aliased_metadata_as_cross_validate_routes_it():
+    # the search's fit got the weights as "w" (its request) and as "sample_weight" (the
+    # estimator's own routed name) too, and refused the second: UnsetMetadataPassedError
+    weights = np.random.default_rng(0).uniform(0.1, 3, len(y))
+    with sklearn.config_context(enable_metadata_routing=True):
+        estimator = LogisticRegression().set_fit_request(sample_weight="w")
+        search = HalvingGridSearchCV(estimator, GRID, cv=INNER, factor=2, random_state=0)
+        expected = cross_validate(search, X, y, cv=OUTER, params={"w": weights})
+        ours = nested_cross_validate(search, X, y, cv=OUTER, n_refits=1, params={"w": weights})
+    np.testing.assert_allclose(ours["test_score"], expected["test_score"])
+
+
 def test_no_warning_for_an_outer_scorer_without_sample_weight():
     # the search's own scorer selects, with the weights; the outer one selects nothing
     weights = np.random.RandomState(0).uniform(0.1, 5, size=len(y))

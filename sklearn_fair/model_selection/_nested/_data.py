@@ -87,6 +87,9 @@ class RunData:
     # what the fit of a search run whole receives besides fit_params (its groups), not its
     # estimator's fits
     search_params: dict = field(default_factory=dict)
+    # with metadata routing, search_params is all that it receives, routed as cross_validate
+    # routes them (its estimator's requests, aliases included, not fit_params as given)
+    search_params_whole: bool = False
 
     @property
     def n_samples(self):
@@ -115,7 +118,9 @@ class RunData:
     def search_fit_params_for(self, rows):
         """What the fit of a search run whole receives on ``rows``: the fit params and its
         own (:attr:`search_params`)."""
-        params = {**self.fit_params, **self.search_params}
+        params = self.search_params
+        if not self.search_params_whole:
+            params = {**self.fit_params, **params}
         return _aligned(params, self.rows[rows], self.n_samples)
 
     def score_params_for(self, rows, selection=False):
