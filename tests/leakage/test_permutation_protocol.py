@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from sklearn.dummy import DummyClassifier
 from sklearn.linear_model import LogisticRegression
-from sklearn.metrics import accuracy_score
+from sklearn.metrics import accuracy_score, f1_score
 from sklearn.model_selection import KFold
 from sklearn.neighbors import KNeighborsClassifier
 
@@ -96,3 +96,22 @@ def test_saved_splits_pinned_to_their_labels_take_permuted_labels(tmp_path):
     )
     with pytest.raises(SplitsMismatchError, match="not those the splits were saved with"):
         permutation_check(LogisticRegression(), X, y[::-1], outer_cv=saved, **options)
+
+
+def _accuracy_and_f1(estimator, X, y):
+    predicted = estimator.predict(X)
+    return {"acc": accuracy_score(y, predicted), "f1": f1_score(y, predicted)}
+
+
+def test_a_search_whose_scoring_returns_a_dict_is_checked_in_the_metric_its_refit_names():
+    # the chance scorer was the callable itself: summing its dicts raised TypeError
+    from sklearn.datasets import make_classification
+    from sklearn.model_selection import GridSearchCV
+
+    X, y = make_classification(n_samples=100, weights=[0.8], random_state=0)
+    search = GridSearchCV(LogisticRegression(), {"C": [0.1, 1.0]}, cv=3,
+                          scoring=_accuracy_and_f1, refit="f1")  # fmt: skip
+    report = permutation_check(search, X, y, n_permutations=2, cv=3, random_state=0)
+    # shuffled labels against fixed predictions: F1 = 2 TP / (P + T), with E[TP] = P T / n,
+    # is near 2 * 0.2 * 0.2 / 0.4 = 0.2 for 20% positives; accuracy's chance would be ~0.68
+    assert 0.05 < report.chance < 0.4

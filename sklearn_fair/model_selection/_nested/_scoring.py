@@ -173,10 +173,7 @@ def resolve_scoring(estimator, scoring, refit, owner, first_selects=False, searc
                 f"test folds with (its score method names none). Give {owner} a 'scoring', "
                 "e.g. one of these metrics."
             )
-        scoring = selecting  # search.score scores with the metric that selects
-        if callable(scoring) and not hasattr(scoring, "_score_func"):
-            # a callable may return a dict: search.score takes the value its refit names
-            scoring = SearchScore(scoring, search_refit)
+        scoring = _as_search_scores(selecting, search_refit)
         scorers, multimetric = resolve_scorers(estimator, scoring, owner)
     if multimetric:
         metric = refit if isinstance(refit, str) else chosen_metric
@@ -268,7 +265,16 @@ def _search_selection(estimator, search, owner):
 def search_selecting_scoring(search, owner):
     """What ``scoring=None`` scores with for ``search`` given as the estimator: its metric that
     selects, as given (a name, a scorer, or None: its estimator's own score)."""
-    return _search_selection(search.estimator, (search.scoring, search.refit), owner)[3]
+    selecting = _search_selection(search.estimator, (search.scoring, search.refit), owner)[3]
+    return _as_search_scores(selecting, search.refit)
+
+
+def _as_search_scores(selecting, refit):
+    """The metric that selects as ``search.score`` scores with it: a callable may return a
+    dict, of which it takes the value ``refit`` names (:class:`SearchScore`)."""
+    if callable(selecting) and not hasattr(selecting, "_score_func"):
+        return SearchScore(selecting, refit)
+    return selecting
 
 
 def _one(scoring, key, multimetric):
