@@ -5,6 +5,7 @@ import numbers
 
 import numpy as np
 from sklearn.utils._param_validation import StrOptions
+from sklearn.utils.multiclass import type_of_target, unique_labels
 
 from ..utils import IntervalNotBool, OptionsNotBool
 
@@ -54,7 +55,7 @@ scorer : callable
 
 
 def _has_nan(array):
-    """Whether ``array`` holds a NaN, for numeric and object arrays alike."""
+    """Whether ``array`` holds a NaN (or a None), for numeric and object arrays alike."""
     if array.dtype.kind in "fc":
         return bool(np.isnan(array).any())
     if array.dtype.kind == "O":
@@ -63,6 +64,8 @@ def _has_nan(array):
 
 
 def _missing(value):
+    if value is None:
+        return True
     try:  # NaN is the only value that differs from itself
         return bool(value != value)
     except TypeError:  # pandas.NA: its comparisons are NA, whose truth is ambiguous
@@ -79,7 +82,7 @@ def _as_1d(name, values):
             f"{array.shape} instead."
         )
     if _has_nan(array):
-        raise ValueError(f"The '{name}' parameter contains NaN; remove or impute it first.")
+        raise ValueError(f"The '{name}' parameter contains NaN or None; remove or impute it first.")
     return array
 
 
@@ -111,6 +114,24 @@ def check_targets(y_true, y_pred, sample_weight=None):
                 f"{sample_weight.shape[0]} zeros."
             )
     return y_true, y_pred, sample_weight
+
+
+def check_labels(y_true, y_pred):
+    """The labels of ``y_true`` and ``y_pred``, sorted; a ValueError, with scikit-learn's
+    messages, for targets that are not the labels of one classification task: continuous
+    values, or strings mixed with numbers (``[1, 0]`` against ``["1", "0"]``)."""
+    type_true = type_of_target(y_true, input_name="y_true")
+    type_pred = type_of_target(y_pred, input_name="y_pred")
+    types = {type_true, type_pred}
+    if types == {"binary", "multiclass"}:
+        types = {"multiclass"}
+    if len(types) > 1:
+        raise ValueError(
+            f"Classification metrics can't handle a mix of {type_true} and {type_pred} targets"
+        )
+    if type_true not in ("binary", "multiclass"):
+        raise ValueError(f"{type_true} is not supported")
+    return unique_labels(y_true, y_pred)
 
 
 def check_pos_label(pos_label, y_true, y_pred):

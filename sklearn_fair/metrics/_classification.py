@@ -7,14 +7,36 @@ import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.metrics import cohen_kappa_score, multilabel_confusion_matrix
 from sklearn.utils._param_validation import StrOptions, validate_params
-from sklearn.utils.multiclass import unique_labels
 
 from ..utils import fill_doc
 from ..utils._stacklevel import external_stacklevel
-from ._checks import BINARY, DOCS, PREDICTIVE, TARGETS, check_pos_label, check_targets
+from ._checks import (
+    BINARY,
+    DOCS,
+    PREDICTIVE,
+    TARGETS,
+    check_labels,
+    check_pos_label,
+    check_targets,
+)
 
 #: The ``weights`` of Cohen's kappa.
 KAPPA_WEIGHTS = [StrOptions({"linear", "quadratic"}), None]
+
+
+def check_kappa_labels(labels):
+    """Raise a ValueError when ``labels`` repeats a label: the repeat would add an empty step to
+    the scale of weighted kappa, and change it."""
+    values = np.asarray(labels).tolist()
+    repeated = []
+    for value in values:
+        if values.count(value) > 1 and value not in repeated:
+            repeated.append(value)
+    if repeated:
+        raise ValueError(
+            f"The 'labels' parameter must hold each label once. Got {values!r}, which "
+            f"repeats {repeated!r}."
+        )
 
 
 @validate_params(
@@ -31,10 +53,11 @@ def kappa(y_true, y_pred, *, labels=None, weights=None, sample_weight=None):
     ----------
     {y_true_pred}
     labels : array-like, default=None
-        Labels to index the confusion matrix, each label of ``y_true`` and ``y_pred`` among
-        them; by default those in ``y_true`` or ``y_pred``, sorted. With ordinal weights,
-        give them in their order: a label that neither holds moves the others closer, and
-        labels that are not numbers are required (their sorted order is alphabetical).
+        Labels to index the confusion matrix, each once, each label of ``y_true`` and
+        ``y_pred`` among them; by default those in ``y_true`` or ``y_pred``, sorted. With
+        ordinal weights, give them in their order: a label that neither holds moves the others
+        closer, and labels that are not numbers are required (their sorted order is
+        alphabetical).
     weights : {None, "linear", "quadratic"}, default=None
         None for the unweighted kappa; "linear" or "quadratic" for the weighted kappa of ordinal
         labels, where a disagreement costs its distance (or squared distance) in ``labels``.
@@ -59,8 +82,9 @@ def kappa(y_true, y_pred, *, labels=None, weights=None, sample_weight=None):
     0.8333
     """
     y_true, y_pred, sample_weight = check_targets(y_true, y_pred, sample_weight)
-    present = unique_labels(y_true, y_pred)
+    present = check_labels(y_true, y_pred)
     if labels is not None:
+        check_kappa_labels(labels)
         given = set(np.asarray(labels).tolist())
         absent = [label for label in present.tolist() if label not in given]
         if absent:  # scikit-learn drops their samples: kappa of the others only
@@ -101,6 +125,7 @@ def _divide(numerator, denominator, metric, why, zero_division):
 def _checked(y_true, y_pred, pos_label, sample_weight):
     """Checked ``y_true``, ``y_pred``, ``sample_weight``, with ``pos_label`` among the labels."""
     y_true, y_pred, sample_weight = check_targets(y_true, y_pred, sample_weight)
+    check_labels(y_true, y_pred)
     check_pos_label(pos_label, y_true, y_pred)
     return y_true, y_pred, sample_weight
 

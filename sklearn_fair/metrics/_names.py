@@ -79,6 +79,10 @@ _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 # and the ", " before each of its keyword arguments (a value may hold ", " itself: [0, 1])
 _MAKE_SCORER = re.compile(r"make_scorer\((.*)\)", re.DOTALL)
 _ARGUMENT = re.compile(r", (?=\w+=)")
+# NumPy's str of a 1-D array, "[0 1 2]" or "['a' 'b']" (a list's repr has commas), and its
+# elements
+_ARRAY = re.compile(r"\[([^\[\],]*\s[^\[\],]*)\]")
+_ELEMENT = re.compile(r"'[^']*'|\"[^\"]*\"|[^\s'\"]+")
 # the classes whose score runs another's (a pipeline's last step's, a search's estimator's)
 _DELEGATES = re.compile(
     r"(Pipeline|GridSearchCV|RandomizedSearchCV|HalvingGridSearchCV|HalvingRandomSearchCV)"
@@ -191,7 +195,7 @@ def _qualifiers(function, kwargs):
             continue
         worded = _WORDED[key](value) if key in _WORDED else None
         if worded is None:
-            text = repr(value)
+            text = repr(value.tolist() if isinstance(value, np.ndarray) else value)
             if len(text) > _LONGEST_VALUE:
                 text = text[: _LONGEST_VALUE - 3] + "..."
             worded = f"{key}={text}"
@@ -325,19 +329,33 @@ def _canonical(text):
     averaged = any(a.startswith("average=") and a != "average=binary" for a in arguments)
     if averaged:
         arguments = [a for a in arguments if not a.startswith("pos_label=")]
-    # a keyword at the default of scikit-learn's metric ("f1" spells average=binary out)
+    # a keyword at the default of the metric, scikit-learn's ("f1" spells average=binary
+    # out) or ours ("ppv" spells prevalence=None out, make_scorer(ppv) does not)
     defaults = _metric_defaults(function)
-    arguments = [a for a in arguments if a not in defaults]
+    arguments = [_listed(a) for a in arguments if a not in defaults]
     return f"make_scorer({', '.join([function, *sorted(arguments)])})"
+
+
+def _listed(argument):
+    """A keyword argument whose value is a NumPy array printed as a list is: a scorer's repr
+    prints ``labels=np.array([0, 1, 2])`` as "labels=[0 1 2]", ``labels=[0, 1, 2]`` as
+    "labels=[0, 1, 2]"."""
+    key, _, value = argument.partition("=")
+    match = _ARRAY.fullmatch(value)
+    if match is None:
+        return argument
+    return f"{key}=[{', '.join(_ELEMENT.findall(match.group(1)))}]"
 
 
 @functools.cache
 def _metric_defaults(function):
-    """``"name=default"`` of each keyword of the scikit-learn metric named ``function``, as a
-    scorer's repr prints it (empty for another function)."""
+    """``"name=default"`` of each keyword of the metric named ``function``, scikit-learn's or
+    ours, as a scorer's repr prints it (empty for another function)."""
     import sklearn.metrics
 
-    metric = getattr(sklearn.metrics, function, None)
+    from .. import metrics
+
+    metric = getattr(sklearn.metrics, function, None) or getattr(metrics, function, None)
     try:
         parameters = inspect.signature(metric).parameters.values()
     except (TypeError, ValueError):
@@ -399,7 +417,10 @@ def metric_display_name(scoring=None, *, estimator=None, name=None):
         prints as "score", of unknown range.
     name : str, default=None
         The user's own name for the metric (a key of a ``scoring`` dict), printed instead of
-        the derived one; without a leading ``neg_`` when the scores are negated.
+        the derived one; without a leading ``neg_`` when the scores are negated. A scorer's
+        name is printed as that scorer is, with the parameters of the scorer given:
+        ``{"kappa": make_kappa_scorer(weights="quadratic", labels=[0, 1, 2])}`` prints
+        "Cohen's kappa (quadratic weights, labels=[0, 1, 2])", not "Cohen's kappa".
 
     Returns
     -------
@@ -432,7 +453,12 @@ def metric_display_name(scoring=None, *, estimator=None, name=None):
     if name is not None:
         if sign < 0 and name.startswith(_NEGATED):
             name = name[len(_NEGATED) :]
-        derived = _words(name) if _is_known(name) or _is_known(_NEGATED + name) else name
+        if not (_is_known(name) or _is_known(_NEGATED + name)):
+            derived = name
+        elif not derived.startswith(f"{_words(name)} ("):
+            derived = _words(name)
+        # else the key names the scorer's metric, whose parameters the name keeps:
+        # {"kappa": make_kappa_scorer(weights="quadratic")} is not the plain "kappa"
     if sign < 0:
         source = f"scikit-learn's '{scoring}'" if isinstance(scoring, str) else "the scorer"
         note = (

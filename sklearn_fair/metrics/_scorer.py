@@ -9,7 +9,15 @@ from sklearn.utils._param_validation import validate_params
 
 from ..utils import fill_doc
 from ._checks import BINARY, DOCS, PREDICTIVE
-from ._classification import KAPPA_WEIGHTS, kappa, npv, ppv, sensitivity, specificity
+from ._classification import (
+    KAPPA_WEIGHTS,
+    check_kappa_labels,
+    kappa,
+    npv,
+    ppv,
+    sensitivity,
+    specificity,
+)
 from ._regression import concordance_correlation_coefficient
 
 
@@ -49,6 +57,8 @@ def make_kappa_scorer(*, weights=None, labels=None):
             f"labels that fold holds, so a fold without one of them scores on another scale. "
             f"Got labels=None."
         )
+    if labels is not None:
+        check_kappa_labels(labels)
     return make_scorer(kappa, weights=weights, labels=labels)
 
 
