@@ -1,6 +1,7 @@
 """GraphClassifier: a skorch net that trains a graph-level torch module on PyG graphs."""
 
 import contextlib
+import copy
 import inspect
 import numbers
 import threading
@@ -185,7 +186,9 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
         skorch's hook for the validation split, e.g. :class:`skorch.dataset.ValidSplit`:
         ``train_split(dataset, y)`` (training graphs, encoded labels) returns the training
         and validation datasets (torch ``Subset`` objects of the dataset). It replaces
-        ``validation_fraction``; ``X_val`` passed to :meth:`fit` replaces both.
+        ``validation_fraction``; ``X_val`` passed to :meth:`fit` replaces both. One whose
+        ``random_state`` is None (``ValidSplit(0.2, stratified=True)``) is called as a copy
+        seeded from ``random_state``.
     random_state : int, RandomState instance, Generator or None, default=None
         Seeds, inside :meth:`fit`, the weight initialisation and dropout (torch), the order
         of the training graphs, the validation split and the reading of the graphs (a random
@@ -674,7 +677,12 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
         if getattr(dataset, "validation", None) is not None:
             return dataset, dataset.validation  # X_val given to fit: train on all of X
         if self.train_split is not None:
-            return self.train_split(dataset, y, **fit_params)
+            train_split = self.train_split
+            if getattr(train_split, "random_state", 0) is None:
+                # a ValidSplit left unseeded draws from numpy's global state: seed a copy
+                train_split = copy.copy(train_split)
+                train_split.random_state = self.seeds_["split"]
+            return train_split(dataset, y, **fit_params)
         if self.validation_fraction is None:
             return dataset, None
         splitter = ValidSplit(

@@ -201,6 +201,29 @@ def test_validation_split_is_stratified_and_held_out(mutag_split):
         assert abs(np.sum(y[valid] == label) - share) <= 1, label
 
 
+def test_an_unseeded_valid_split_given_as_train_split_is_seeded_by_random_state(mutag_split):
+    # ValidSplit(0.2, stratified=True) without random_state drew from numpy's global state:
+    # the same random_state gave other validation rows (and predictions) after another draw
+    from sklearn.model_selection import StratifiedShuffleSplit
+    from skorch.dataset import ValidSplit
+
+    X_train, _, _ = mutag_split
+    y = read_graph_labels(X_train)
+    given = ValidSplit(0.2, stratified=True)
+    held_out = []
+    for global_seed in (1, 2):
+        np.random.seed(global_seed)
+        spy = _RecordSplit()
+        clf = make_clf(max_epochs=1, train_split=given, callbacks=[("spy", spy)]).fit(X_train)
+        held_out.append(np.sort(spy.valid_))
+    np.testing.assert_array_equal(held_out[0], held_out[1])
+    # the split the seed of the validation split draws, as scikit-learn's splitter draws it
+    reference = StratifiedShuffleSplit(test_size=0.2, random_state=clf.seeds_["split"])
+    _, valid = next(reference.split(np.zeros(len(y)), y))
+    np.testing.assert_array_equal(held_out[0], np.sort(valid))
+    assert given.random_state is None  # the user's object is left as it was
+
+
 def test_no_validation_trains_all_epochs(mutag_split):
     X_train, _, _ = mutag_split
     clf = make_clf(max_epochs=4, validation_fraction=None).fit(X_train)
