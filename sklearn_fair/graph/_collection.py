@@ -162,9 +162,12 @@ default=None
             return self._graph(index % len(self))
         if isinstance(key, slice):
             return self.take(np.arange(len(self))[key])
+        given = type(key).__name__
         if isinstance(key, torch.Tensor):
             key = key.cpu().numpy()
         indices = np.asarray(key)
+        if indices.ndim == 0 and indices.dtype.kind in "iu":  # tensor(3), as PyG's datasets
+            return self[int(indices)]
         if indices.dtype == bool:
             if indices.shape != (len(self),):
                 raise IndexError(
@@ -175,7 +178,7 @@ default=None
         if indices.ndim != 1 or (indices.size and indices.dtype.kind not in "iu"):
             raise TypeError(
                 "A GraphCollection is indexed by an int, a slice, a 1-D array of ints or a "
-                f"boolean mask. Got {type(key).__name__} instead."
+                f"boolean mask. Got {given} instead."
             )
         return self.take(indices)
 

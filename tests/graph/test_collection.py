@@ -53,6 +53,13 @@ def test_indexing_returns_a_smaller_collection(key, random_graphs):
     np.testing.assert_array_equal(subset.y, collection.y[positions])
 
 
+@pytest.mark.parametrize("key", [torch.tensor(3), np.array(3), np.int32(-2)])
+def test_a_0d_index_is_one_graph_as_in_pyg_datasets(key, random_graphs):
+    # as a PyG dataset's dataset[torch.tensor(3)]; it was refused ("Got ndarray instead")
+    graphs = random_graphs()
+    assert_same_graph(GraphCollection.from_data_list(graphs)[key], graphs[int(key)])
+
+
 def test_bad_keys(random_graphs):
     collection = GraphCollection.from_data_list(random_graphs())
     with pytest.raises(IndexError, match="out of range"):
