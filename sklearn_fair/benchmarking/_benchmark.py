@@ -381,10 +381,12 @@ def benchmark(
             "The 'outer_cv' parameter of benchmark, when a dict, must give the outer "
             f"resampling of every data set {sorted(datasets)}. Got one for {sorted(outer_cv)}."
         )
-    if (
-        baseline is not None
-        and baseline not in models
-        and baseline not in (previous.models if previous is not None else ())
+    if baseline is not None and (
+        not isinstance(baseline, str)  # one name: a dict or list is not a baseline per data set
+        or (
+            baseline not in models
+            and baseline not in (previous.models if previous is not None else ())
+        )
     ):
         raise ValueError(
             f"The 'baseline' parameter of benchmark must be one of the models' names "

@@ -1048,6 +1048,12 @@ class BenchmarkResult:
         dict
             ``estimate``, ``ci_low``, ``ci_high`` (percentile, stratified bootstrap).
         """
+        for name, given in (("model", model), ("other", other)):
+            if not isinstance(given, str) or given not in self.models:
+                raise ValueError(
+                    f"The '{name}' parameter of BenchmarkResult.probability_of_improvement must "
+                    f"be one of {self.models}. Got {given!r} instead."
+                )
         datasets = self._pooled_datasets("probability_of_improvement")
         return _aggregate.probability_of_improvement(
             self._per_dataset(model, datasets=datasets),

@@ -199,6 +199,10 @@ def test_bad_input_names_the_parameter():
         benchmark({"p": DummyClassifier()}, {"d": "nope"})
     with pytest.raises(ValueError, match="'baseline' parameter of benchmark"):
         benchmark({"p": DummyClassifier()}, DATASETS, baseline="q")
+    # one name: a baseline per data set (a dict) raised "unhashable type: 'dict'"
+    per_dataset = dict.fromkeys(DATASETS, "p")
+    with pytest.raises(ValueError, match="'baseline' parameter of benchmark"):
+        benchmark({"p": DummyClassifier()}, DATASETS, baseline=per_dataset)
     with pytest.raises(ValueError, match="non-empty dict"):
         benchmark({}, DATASETS)
 

@@ -597,6 +597,9 @@ def test_one_level_parameter_for_every_comparison(result):
         (lambda r: r.report(interval="z"), "interval"),
         (lambda r: r.to_html(n_resamples=0), "n_resamples"),
         (lambda r: r.probability_of_improvement("x", "y", random_state=True), "random_state"),
+        # a name that is no model's: KeyError ('d', 'nope') before
+        (lambda r: r.probability_of_improvement("nope", "y"), "model"),
+        (lambda r: r.probability_of_improvement("x", ["y"]), "other"),
     ],
 )
 def test_bad_parameters_are_refused_by_name(call, parameter):
