@@ -100,6 +100,9 @@ def test_multimetric_search_with_callable_refit():
     np.testing.assert_allclose(nested.outer_scores_, expected["test_roc_auc"])
     roc_auc = [s.cv_results_["mean_test_roc_auc"][i] for s, i in zip(expected["estimator"], chosen)]
     np.testing.assert_allclose(nested.validation_scores_, roc_auc)
+    # ROC AUC did not select (the rule did): no optimism, and the name says what was read
+    assert not nested.validation_comparable_ and np.isnan(nested.optimism_)
+    assert nested.selection_metric_.name == "ROC AUC of the candidate a callable refit chose"
 
     # an outer metric that the search does not have: no validation score, not another one
     nested = NestedCV(

@@ -3,7 +3,7 @@ check each input before the first fit, and the :class:`Plan` knows every task of
 rows, parameters and seeds)."""
 
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 from sklearn import get_config
@@ -137,9 +137,8 @@ class Plan:
         if self.search is not None:
             train = ("all",) if fold is None else ("train", fold)
             metric = "score"
-            if callable(self.search.refit) and isinstance(self.search.scoring, (list, tuple, dict)):
-                # several metrics: the one reported, if the search has the outer one
-                metric = shown(self.scoring.selection_metric) if self.scoring.comparable else None
+            if self.scoring.selected_by_rule:  # the one reported, if the search has the outer one
+                metric = self.scoring.rule_reads
             return [SearchTask(TaskKey(SEARCH, fold), self.search, train, self.error_score, metric)]
         tasks = []
         for c in range(len(self.candidates)):
@@ -292,7 +291,13 @@ class Plan:
         if callable(scoring) and not hasattr(scoring, "_score_func"):
             scoring = SearchScore(scoring, self.scoring.selection_refit)  # named by its refit
         keys = [shown(key) for key in self.scoring.selection_keys]
-        return _names(scoring, keys, several, self.estimator)[shown(self.scoring.selection_metric)]
+        named = _names(scoring, keys, several, self.estimator)[shown(self.scoring.selection_metric)]
+        if self.scoring.selected_by_rule:  # the metric read, not the one that selected
+            name = f"{named.name} of the candidate a callable refit chose"
+            if self.scoring.rule_reads is None:
+                name = "a callable refit's choice, in none of the outer metrics"
+            named = replace(named, name=name)
+        return named
 
 
 def _names(scoring, keys, multimetric, estimator):

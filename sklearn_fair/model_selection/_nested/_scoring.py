@@ -149,6 +149,11 @@ class Scoring:
     # the selection's refit=True takes it too (not a search's: its fit refuses it)
     selection_first_selects: bool = False
     search_given: bool = False  # a search given as the estimator selects
+    # a search's callable refit selects among its metrics, by a rule of its own: its validation
+    # scores are of a metric that did not select (comparable is False), the search's metric
+    # that is the outer one (``rule_reads``; None: none, NaN)
+    selected_by_rule: bool = False
+    rule_reads: object = None
 
 
 def resolve_scoring(estimator, scoring, refit, owner, first_selects=False, search=None):
@@ -197,7 +202,7 @@ def resolve_scoring(estimator, scoring, refit, owner, first_selects=False, searc
             {**scorers, **selection}, multimetric, metric,
             SELECTION_PREFIX + (chosen_metric or next(iter(chosen))),
             outer_keys=tuple(scorers), selection_keys=tuple(selection),
-            comparable=chosen_metric is not None, **shared,
+            comparable=False, selected_by_rule=True, rule_reads=chosen_metric, **shared,
         )  # fmt: skip
     if _same_scoring(scoring, search_scoring) and (metric == chosen_metric or not multimetric):
         return Scoring(scorers, multimetric, metric, metric, **shared)
