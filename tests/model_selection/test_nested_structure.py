@@ -27,6 +27,7 @@ from sklearn_fair.model_selection import (
     QuantileStratifiedKFold,
     RepeatedQuantileStratifiedKFold,
     RollingOrigin,
+    SavedSplits,
 )
 
 rng = np.random.RandomState(0)
@@ -138,6 +139,17 @@ def test_default_inner_holdout_keeps_groups_apart(outer, routing):
         # given time-ordered splits whose training rows are listed in another order: the
         # last 10% as listed validated, rows from the middle of the fold
         ([(rng.permutation(tr), te) for tr, te in TimeSeriesSplit(4).split(X)], 0),
+        # saved lagged splits (their lag rows on both sides) were taken as random splits
+        (
+            PredefinedSplits(
+                SavedSplits(
+                    list(RollingOrigin(40, 20, skip=19, lag=3).split(X)),
+                    n_samples=N,
+                    allow_overlap=True,
+                )
+            ),
+            0,
+        ),
     ],
     ids=[
         "tss",
@@ -149,6 +161,7 @@ def test_default_inner_holdout_keeps_groups_apart(outer, routing):
         "holdout",
         "holdout-gap",
         "unsorted-list",
+        "saved-lagged",
     ],
 )
 def test_default_inner_holdout_after_a_time_ordered_outer_split_validates_on_the_latest(outer, gap):
@@ -211,6 +224,43 @@ def test_user_inner_cv_that_sees_the_future_is_warned_about():
     nested.set_params(outer_cv=HoldoutSplit(0.25, shuffle=False))
     with pytest.warns(SplitLeakageWarning, match="sees the future"):
         nested.fit(with_ids(X), y_reg)
+
+
+class _ExpandingWindow:
+    """A time-ordered splitter of the user's own (TimeSeriesSplit's splits), unknown to us."""
+
+    def split(self, X, y=None, groups=None):
+        yield from TimeSeriesSplit(4).split(X)
+
+    def get_n_splits(self, X=None, y=None, groups=None):
+        return 4
+
+
+def test_a_time_ordered_splitter_of_the_users_own_is_warned_about_a_random_inner_holdout():
+    nested = NestedCV(RegressionRecorder(), {"alpha": [1.0, 2.0]}, outer_cv=_ExpandingWindow(),
+                      n_refits=1, refit=False, random_state=0)  # fmt: skip
+    with pytest.warns(SplitLeakageWarning, match="does not know it to be time-ordered"):
+        nested.fit(with_ids(X), y_reg)
+    # random: some validation row precedes a row trained on
+    fits = selection_fits(RegressionRecorder, nested)
+    assert any(valid.min() < train.max() for train, valid in fits)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", SplitLeakageWarning)
+        nested.set_params(inner_cv=HoldoutSplit(0.1, shuffle=False)).fit(with_ids(X), y_reg)
+
+
+def test_a_search_run_whole_on_time_ordered_folds_is_warned_about_its_own_cv():
+    from sklearn.experimental import enable_halving_search_cv  # noqa: F401
+    from sklearn.linear_model import Ridge
+    from sklearn.model_selection import HalvingGridSearchCV
+
+    search = HalvingGridSearchCV(Ridge(), {"alpha": [0.1, 1.0, 10.0]}, cv=3, random_state=0)
+    nested = NestedCV(search, outer_cv=TimeSeriesSplit(3), n_refits=1, refit=False)
+    with pytest.warns(SplitLeakageWarning, match="its cv=3 is not time-ordered"):
+        nested.fit(X, y_reg)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", SplitLeakageWarning)
+        nested.set_params(estimator__cv=TimeSeriesSplit(3)).fit(X, y_reg)
 
 
 def test_a_lagged_inner_rolling_origin_is_not_said_to_see_the_future():

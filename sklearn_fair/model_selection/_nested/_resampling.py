@@ -57,9 +57,19 @@ def is_time_ordered(cv):
     if isinstance(cv, HoldoutSplit):
         return not cv.shuffle
     splits = _given_splits(cv)
-    return bool(splits) and all(
-        len(train) and len(test) and np.max(train) < np.min(test) for train, test in splits
-    )
+    return bool(splits) and all(_tests_after_training(train, test) for train, test in splits)
+
+
+def _own_rows(train, test):
+    """The rows only ``train`` holds and those only ``test`` holds: lagged splits (saved from
+    RollingOrigin(lag > 0)) put their lag rows on both sides."""
+    return np.setdiff1d(train, test), np.setdiff1d(test, train)
+
+
+def _tests_after_training(train, test):
+    """Whether the split tests only rows after every one it trains on (its lag rows aside)."""
+    train, test = _own_rows(train, test)
+    return bool(len(train) and len(test) and np.max(train) < np.min(test))
 
 
 def check_cv_with_groups(cv, y, classifier, groups):
@@ -104,7 +114,9 @@ def _time_gap(cv):
     splits = _given_splits(cv)
     if not splits:
         return 0
-    return int(min(np.min(test) - np.max(train) - 1 for train, test in splits))
+    # from the last training row to the first row only tested (lag rows are trained on too)
+    tested = [(train, _own_rows(train, test)[1]) for train, test in splits]
+    return max(0, int(min(np.min(test) - np.max(train) - 1 for train, test in tested)))
 
 
 def default_inner_cv(estimator, outer_cv, seed, y):
@@ -516,6 +528,7 @@ def materialise_splits(data, splitters, routed, *, estimator, whole_search, earl
         warn_structure_leaks(owner, outer, inner_splits, inner_leaks, shared, stored=stores)
     if whole_search is not None and data.groups is not None:
         _warn_search_ignores_groups(owner, whole_search, routed)
+    _warn_time_order_not_kept(owner, outer, outer_splits, splitters, stores, whole_search)
     if whole_search is not None and any(_distinct(t) is not t for t in trains.values()):
         warnings.warn(
             f"{owner} runs its search whole inside each outer training fold, whose rows repeat "
@@ -540,6 +553,38 @@ def materialise_splits(data, splitters, routed, *, estimator, whole_search, earl
         ),
     }
     return Splits(outer_splits, inner_splits, holdouts, rows, described)
+
+
+def _warn_time_order_not_kept(owner, outer, outer_splits, splitters, stores, whole_search):
+    """A SplitLeakageWarning where the outer splits are time-ordered but model selection may
+    not be: a search run whole whose own cv shuffles time, or a splitter of the user's that
+    tests every fold after its training rows (as time-ordered splits do) that sklearn-fair
+    does not know, whose default inner hold-out is then random."""
+    if whole_search is not None:
+        if not is_time_ordered(outer) or is_time_ordered(check_cv(whole_search.cv)):
+            return
+        why = (
+            f"the search runs whole, and its cv={whole_search.cv!r} is not time-ordered: "
+            "model selection may validate on rows that precede rows it trained on"
+        )
+        fix = "Give the search a time-ordered cv (e.g. TimeSeriesSplit)."
+    else:
+        if splitters.inner_given is not None or stores or is_time_ordered(outer):
+            return
+        if len(outer_splits) < 2 or not all(
+            _tests_after_training(train, test) for train, test in outer_splits
+        ):
+            return
+        why = (
+            f"every outer split of outer_cv={outer!r} tests on rows after all its training "
+            "rows, as time-ordered splits do, but sklearn-fair does not know it to be "
+            "time-ordered: the default inner hold-out (and early-stopping hold-out) is random, "
+            "so model selection may see the future"
+        )
+        fix = "Pass inner_cv=HoldoutSplit(test_size=0.1, shuffle=False) or a TimeSeriesSplit."
+    warnings.warn(
+        f"In {owner}, {why}. {fix}", SplitLeakageWarning, stacklevel=external_stacklevel()
+    )
 
 
 def _warn_search_ignores_groups(owner, search, routed):
