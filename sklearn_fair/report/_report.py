@@ -494,12 +494,20 @@ class NestedCVReport:
             and len(selecting) > 1
             and len({(r["metric"], r["greater_is_better"]) for r in selecting}) == 1
         ):
-            agree = [r["rank_test"] for r in selecting] == [r["rank_validation"] for r in selecting]
-            summary.paragraphs.append(
-                "The ranking by validation score "
-                + ("agrees with" if agree else "differs from")
-                + " the ranking by test score."
+            # the models with a validation rank (none where a search's own scoring selected,
+            # or the validation mean is NaN): their order by test against that by validation
+            ranked = [r for r in selecting if r["rank_validation"] is not None]
+            agree = list(rankdata([r["rank_test"] for r in ranked])) == list(
+                rankdata([r["rank_validation"] for r in ranked])
             )
+            if len(ranked) > 1:
+                summary.paragraphs.append(
+                    "The ranking by validation score "
+                    + ("agrees with" if agree else "differs from")
+                    + " the ranking by test score"
+                    + ("" if len(ranked) == len(selecting) else " of the models that have one")
+                    + "."
+                )
         return summary
 
     # -- several data sets ------------------------------------------------------------------

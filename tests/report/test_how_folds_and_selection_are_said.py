@@ -274,3 +274,33 @@ def test_a_parameter_a_fold_did_not_tune_is_not_counted_as_none():
     text = " ".join(result.report(n_resamples=10).to_text().split())
     assert "None (2)" not in text
     assert "max_depth 1 (1), None (1)" in text and "min_samples_leaf 3 (1)" in text
+
+
+def test_rankings_are_compared_among_the_models_that_have_a_validation_rank():
+    # a search that selects with its own scoring has no validation rank: its None made the
+    # two rankings "differ" where ridge and the dummy are in the same order in both
+    from sklearn.datasets import load_diabetes
+    from sklearn.dummy import DummyRegressor
+    from sklearn.linear_model import Ridge
+
+    X, y = load_diabetes(return_X_y=True)
+    X, y = X[:150], y[:150]
+    common = dict(outer_cv=3, n_refits=1, refit=False, random_state=0,
+                  scoring="neg_mean_absolute_error")  # fmt: skip
+    search = GridSearchCV(Ridge(), {"alpha": [0.1, 1.0]}, cv=3, scoring="neg_mean_squared_error")
+    fitted = {
+        "searched": NestedCV(search, **common).fit(X, y),
+        "ridge": NestedCV(Ridge(), {"alpha": [0.1, 1.0]}, **common).fit(X, y),
+        "dummy": NestedCV(DummyRegressor(), {"strategy": ["mean", "median"]}, **common).fit(X, y),
+    }
+    report = nested_cv_report(fitted, n_resamples=200)
+    rows = {row["model"]: row for row in report.rows}
+    assert rows["searched"]["rank_validation"] is None
+    # the reference: the two models' mean errors, test and validation, in the same order
+    ridge, dummy = fitted["ridge"], fitted["dummy"]
+    assert (ridge.score_mean_ > dummy.score_mean_) == (
+        np.mean(ridge.validation_scores_) > np.mean(dummy.validation_scores_)
+    )
+    text = report.to_text()
+    assert "differs from the ranking" not in text
+    assert "agrees with the ranking by test score of the models that have one." in text
