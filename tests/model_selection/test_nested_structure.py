@@ -256,7 +256,7 @@ def test_a_search_run_whole_on_time_ordered_folds_is_warned_about_its_own_cv():
 
     search = HalvingGridSearchCV(Ridge(), {"alpha": [0.1, 1.0, 10.0]}, cv=3, random_state=0)
     nested = NestedCV(search, outer_cv=TimeSeriesSplit(3), n_refits=1, refit=False)
-    with pytest.warns(SplitLeakageWarning, match="its cv=3 is not time-ordered"):
+    with pytest.warns(SplitLeakageWarning, match="cv=3 is not one sklearn-fair knows"):
         nested.fit(X, y_reg)
     with warnings.catch_warnings():
         warnings.simplefilter("error", SplitLeakageWarning)

@@ -564,8 +564,9 @@ def _warn_time_order_not_kept(owner, outer, outer_splits, splitters, stores, who
         if not is_time_ordered(outer) or is_time_ordered(check_cv(whole_search.cv)):
             return
         why = (
-            f"the search runs whole, and its cv={whole_search.cv!r} is not time-ordered: "
-            "model selection may validate on rows that precede rows it trained on"
+            f"the search runs whole, and its cv={whole_search.cv!r} is not one sklearn-fair "
+            "knows to be time-ordered: model selection may validate on rows that precede rows "
+            "it trained on"
         )
         fix = "Give the search a time-ordered cv (e.g. TimeSeriesSplit)."
     else:
