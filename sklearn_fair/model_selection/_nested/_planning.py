@@ -32,7 +32,15 @@ from ._resampling import (
     row_sets,
     warn_unseeded_splitters,
 )
-from ._scoring import Scoring, SearchScore, refit_metric_name, resolve_scoring, route_params, shown
+from ._scoring import (
+    Scoring,
+    SearchScore,
+    as_search_scores,
+    refit_metric_name,
+    resolve_scoring,
+    route_params,
+    shown,
+)
 from ._seeds import Seeds, search_value_key, unseeded_randomness
 from ._selection import check_select, select_fold
 from ._tasks import FINAL, REFIT, SEARCH, SELECTION, FitTask, SearchTask, TaskKey
@@ -288,8 +296,7 @@ class Plan:
             return self.metric_names().get(self.refit_metric)
         scoring = self.scoring.selection_scoring
         several = isinstance(scoring, (dict, list, tuple, set))
-        if callable(scoring) and not hasattr(scoring, "_score_func"):
-            scoring = SearchScore(scoring, self.scoring.selection_refit)  # named by its refit
+        scoring = as_search_scores(scoring, self.scoring.selection_refit)  # named by its refit
         keys = [shown(key) for key in self.scoring.selection_keys]
         named = _names(scoring, keys, several, self.estimator)[shown(self.scoring.selection_metric)]
         if self.scoring.selected_by_rule:  # the metric read, not the one that selected

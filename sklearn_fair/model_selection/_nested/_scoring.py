@@ -23,6 +23,8 @@ from ...utils._stacklevel import external_stacklevel
 __all__ = [
     "RoutedParams",
     "Scoring",
+    "SearchScore",
+    "as_search_scores",
     "metadata_router",
     "resolve_scoring",
     "route_params",
@@ -178,7 +180,7 @@ def resolve_scoring(estimator, scoring, refit, owner, first_selects=False, searc
                 f"test folds with (its score method names none). Give {owner} a 'scoring', "
                 "e.g. one of these metrics."
             )
-        scoring = _as_search_scores(selecting, search_refit)
+        scoring = as_search_scores(selecting, search_refit)
         scorers, multimetric = resolve_scorers(estimator, scoring, owner)
     if multimetric:
         metric = refit if isinstance(refit, str) else chosen_metric
@@ -271,10 +273,10 @@ def search_selecting_scoring(search, owner):
     """What ``scoring=None`` scores with for ``search`` given as the estimator: its metric that
     selects, as given (a name, a scorer, or None: its estimator's own score)."""
     selecting = _search_selection(search.estimator, (search.scoring, search.refit), owner)[3]
-    return _as_search_scores(selecting, search.refit)
+    return as_search_scores(selecting, search.refit)
 
 
-def _as_search_scores(selecting, refit):
+def as_search_scores(selecting, refit):
     """The metric that selects as ``search.score`` scores with it: a callable may return a
     dict, of which it takes the value ``refit`` names (:class:`SearchScore`)."""
     if callable(selecting) and not hasattr(selecting, "_score_func"):
