@@ -63,6 +63,8 @@ def is_time_ordered(cv):
 def _own_rows(train, test):
     """The rows only ``train`` holds and those only ``test`` holds: lagged splits (saved from
     RollingOrigin(lag > 0)) put their lag rows on both sides."""
+    if len(train) and len(test) and np.max(train) < np.min(test):
+        return train, test  # apart by their bounds: no row on both sides, nothing to sort
     return np.setdiff1d(train, test), np.setdiff1d(test, train)
 
 
