@@ -2,6 +2,8 @@
 searches (``multimetric_``, ``score`` of the refit metric): NestedCV's summary and score read
 its keys, checked against ``cross_validate`` of a GridSearchCV and GridSearchCV itself."""
 
+import re
+
 import numpy as np
 import pytest
 from sklearn.datasets import make_classification
@@ -9,7 +11,7 @@ from sklearn.metrics import cohen_kappa_score
 from sklearn.model_selection import GridSearchCV, KFold, cross_val_score, cross_validate
 from sklearn.tree import DecisionTreeClassifier
 
-from sklearn_fair import NestedCV, nested_cross_val_score
+from sklearn_fair import NestedCV, nested_cross_val_score, nested_cross_validate
 from sklearn_fair.exceptions import CacheWarning
 
 X, y = make_classification(n_samples=90, n_features=6, n_informative=3, random_state=1, flip_y=0.15)
@@ -45,6 +47,26 @@ def test_nested_cross_val_score_refuses_a_dict_as_cross_val_score_does():
         cross_val_score(tree, X, y, cv=3, scoring=two_metrics)
     with pytest.raises(ValueError, match=r"returned a dict of the metrics \['acc', 'kap'\]"):
         nested_cross_val_score(tree, X, y, param_grid=GRID, cv=3, scoring=two_metrics, n_refits=1)
+
+
+@pytest.mark.parametrize("entry", ["NestedCV", "nested_cross_validate"])
+def test_refit_false_with_a_dict_callable_asks_for_a_name_as_a_list_does(entry):
+    # refit=False names no metric: a list of the same metrics is refused, so is the dict a
+    # callable returns (it selected with its first key, without a word)
+    tree = DecisionTreeClassifier(random_state=0)
+    for scoring, metrics in (
+        (["accuracy", "f1"], "['accuracy', 'f1']"),
+        (two_metrics, "['acc', 'kap']"),
+    ):
+        with pytest.raises(
+            ValueError, match=rf"must name .* one of {re.escape(metrics)}\. Got False"
+        ):
+            if entry == "NestedCV":
+                NestedCV(tree, GRID, outer_cv=OUTER, inner_cv=INNER, scoring=scoring,
+                         refit=False, n_refits=1).fit(X, y)  # fmt: skip
+            else:
+                nested_cross_validate(tree, X, y, param_grid=GRID, cv=OUTER, inner_cv=INNER,
+                                      scoring=scoring, refit=False, n_refits=1)  # fmt: skip
 
 
 def with_score(estimator, X, y):

@@ -266,7 +266,7 @@ class Plan:
     def _named(self, keys, metric, refit, first_selects, owner):
         """``metric`` if among ``keys`` (a single metric), else the key of the dict a
         callable ``scoring`` returns that ``refit`` names; with ``refit=True``, the first
-        where ``first_selects``, else an error, as with a list of metrics."""
+        where ``first_selects``; else an error, as with a list of metrics."""
         if metric in keys:
             return metric
         if isinstance(refit, str):
@@ -276,8 +276,6 @@ class Plan:
                 f"The 'refit' parameter of {owner} must name one of the metrics that "
                 f"'scoring' returns, {keys}. Got {refit!r} instead."
             )
-        if refit is not True:  # refit=False: the first (as before; a list's raises)
-            return keys[0]
         return refit_metric_name(dict.fromkeys(keys), True, refit, owner, first_selects)
 
     def metric_names(self, returned=None):
