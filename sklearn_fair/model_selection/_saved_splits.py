@@ -543,22 +543,35 @@ def load_splits(path, format="sklearn-fair", *, max_bytes=MAX_BYTES, max_folds=M
 
 def _warn_overlap(saved, name):
     """Warn that a file's folds train on rows they test, which its ``allow_overlap`` lets
-    through: a file from elsewhere says so in one field, and no output says it again."""
+    through: a file from elsewhere says so in one field (a run on the splits warns again,
+    of its scores)."""
     if not saved.allow_overlap:
         return
-    shared = [np.intersect1d(train, test).size for train, test in saved.folds]
-    overlapping = [fold for fold, count in enumerate(shared) if count]
-    if overlapping:
-        first = overlapping[0]
+    shared = shared_rows(saved.folds)
+    if shared:
         warnings.warn(
             f'{name} allow training and test sets to share rows ("allow_overlap": true), '
-            f"and {len(overlapping)} of their {len(shared)} folds do (fold {first}: "
-            f"{shared[first]} of its {saved.folds[first][1].size} test rows): their scores "
-            f"are not scores of unseen rows. That is intended for lagged time-series splits "
-            f"(RollingOrigin with lag > 0); if you did not make this file so, do not use it.",
+            f"{shared}. That is intended for lagged time-series splits (RollingOrigin with "
+            "lag > 0); if you did not make this file so, do not use it.",
             SplitLeakageWarning,
             stacklevel=external_stacklevel(),
         )
+
+
+def shared_rows(folds):
+    """How many of ``folds`` train on rows they test, in words ("and 4 of their 4 folds do
+    (fold 0: 3 of its 23 test rows): their scores are not scores of unseen rows"), or "" where
+    none does: the words of every warning about such splits."""
+    shared = [np.intersect1d(train, test).size for train, test in folds]
+    overlapping = [fold for fold, count in enumerate(shared) if count]
+    if not overlapping:
+        return ""
+    first = overlapping[0]
+    return (
+        f"and {len(overlapping)} of their {len(shared)} folds do (fold {first}: "
+        f"{shared[first]} of its {np.size(folds[first][1])} test rows): their scores are not "
+        "scores of unseen rows"
+    )
 
 
 def _from_sklearn_fair(document, name):

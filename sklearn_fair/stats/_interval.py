@@ -139,6 +139,17 @@ MEASURED_COVERAGE = {
 COVERING_KIND = "corrected_t"
 
 
+#: The caveat of the corrected resampled t over time-ordered folds (each testing rows after all
+#: those it trains on): NestedCV.summary notes it, and so should every output printing that
+#: interval for such folds.
+TIME_ORDERED_NOTE = (
+    "the outer folds are time-ordered (each tests rows after all those it trains on), but the "
+    "corrected resampled t's correction by n_test/n_train (Nadeau & Bengio) is derived for "
+    "random train/test splits of independent rows: for time-ordered folds of serially "
+    "dependent rows its interval, and the coverage measured for it, may not hold"
+)
+
+
 def coverage_note(method, confidence):
     """What the coverage benchmark measured for ``method`` at ``confidence``, or ""."""
     measured = MEASURED_COVERAGE.get(method)

@@ -542,7 +542,7 @@ def test_a_callable_scoring_of_several_metrics_has_no_mean_of_a_failed_fold():
         warnings.simplefilter("ignore", FitFailedWarning)
         nested = NestedCV(_FailsOnTheOuterTrainingRows(), {"C": [0.1, 1.0]}, outer_cv=KFold(3),
                           inner_cv=KFold(2), error_score=0.5, scoring=scores, random_state=0,
-                          refit=False).fit(X100, y100)  # fmt: skip
+                          refit="acc").fit(X100, y100)  # fmt: skip
     assert nested.refit_metric_ == "acc" and 0.5 in nested.outer_scores_
     # before: 0.742, error_score's 0.5 averaged in, where summary() says the fold failed
     assert np.isnan([nested.score_mean_, nested.score_std_, nested.optimism_]).all()

@@ -20,6 +20,7 @@ from ._candidates import search_space
 from ._docs import PARAMETER_DOCS
 from ._planning import make_plan
 from ._protocol import run_protocol
+from ._resampling import time_ordered_splits
 from ._results import cv_results
 from ._scoring import metadata_router, resolve_scoring
 
@@ -412,6 +413,7 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
             reports print such a result.
         """
         from ...stats import summarize
+        from ...stats._interval import TIME_ORDERED_NOTE
 
         check_is_fitted(self, "outer_scores_")
         notes, folds = self._failure_notes(), self.outer_results_
@@ -425,6 +427,8 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
                 f"n_{part}": float(np.mean([len(f[f"{part}_indices"]) for f in folds]))
                 for part in ("train", "test")
             }
+            if time_ordered_splits((f["train_indices"], f["test_indices"]) for f in folds):
+                notes = (*notes, TIME_ORDERED_NOTE)
         summaries = {}
         for name, scores in per_metric.items():
             # a failed fold's score is error_score, whatever number it is (outer_results_)

@@ -7,7 +7,9 @@ assessment is protected from; given splits that break that structure get a warni
 """
 
 import copy
+import inspect
 import numbers
+import sys
 import warnings
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -32,7 +34,7 @@ from .._holdout import HoldoutSplit
 from .._predefined_splits import PredefinedSplits
 from .._quantile import QuantileStratifiedKFold, RepeatedQuantileStratifiedKFold
 from .._rolling_origin import RollingOrigin
-from .._saved_splits import SavedSplits
+from .._saved_splits import SavedSplits, shared_rows
 from .._split_validation import validate_inner_splits, validate_splits
 from ._data import take
 
@@ -72,6 +74,13 @@ def _tests_after_training(train, test):
     """Whether the split tests only rows after every one it trains on (its lag rows aside)."""
     train, test = _own_rows(train, test)
     return bool(len(train) and len(test) and np.max(train) < np.min(test))
+
+
+def time_ordered_splits(splits):
+    """Whether every one of ``splits`` tests only rows after all those it trains on (its lag
+    rows aside), as time-ordered splits do."""
+    splits = list(splits)
+    return bool(splits) and all(_tests_after_training(train, test) for train, test in splits)
 
 
 def check_cv_with_groups(cv, y, classifier, groups):
@@ -436,7 +445,8 @@ def _describe_splitter(cv, n_splits, y=None):
         # stratify=None stratifies class labels, as the split itself decides it
         stratified = cv._stratifies(y) if cv.stratify is None else cv.stratify
         kind = "time-ordered" if not cv.shuffle else "stratified" if stratified else "random"
-        return f"one {share} {kind} hold-out (HoldoutSplit)"
+        gap = f", gap={cv.gap}" if cv.gap else ""
+        return f"one {share} {kind} hold-out (HoldoutSplit{gap})"
     if name == "_CVIterableWrapper":
         return f"{count} given (train, test) split{'' if count == '1' else 's'}"
     if isinstance(cv, BaseShuffleSplit) and count == "1":
@@ -450,7 +460,25 @@ def _describe_splitter(cv, n_splits, y=None):
         if isinstance(n_repeats, numbers.Integral) and isinstance(folds, numbers.Integral):
             return f"{folds}-fold {name}, {n_repeats} repeats ({count} splits)"
         return f"{count}-fold {name}"
-    return f"{count} split{'' if count == '1' else 's'} of {name}"
+    text = f"{count} split{'' if count == '1' else 's'} of {name}"
+    # a time-ordered splitter's protocol (its windows, gap, lag) is in its parameters
+    parameters = _parameters_set(cv) if isinstance(cv, (TimeSeriesSplit, RollingOrigin)) else ""
+    return f"{text} ({parameters})" if parameters else text
+
+
+def _parameters_set(cv):
+    """``cv``'s parameters that are not at their defaults (a required one always), but its
+    ``n_splits`` (the count says it): "initial=150, assess=20, lag=3"."""
+    parameters = [
+        (p, getattr(cv, p.name, p.default))
+        for p in inspect.signature(type(cv).__init__).parameters.values()
+        if p.name not in ("self", "n_splits") and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+    ]
+    return ", ".join(
+        f"{p.name}={value!r}"
+        for p, value in parameters
+        if p.default is p.empty or value != p.default
+    )
 
 
 def describe_resampling(cv, n_splits, leaks, *, given=None, y=None):
@@ -504,6 +532,8 @@ def materialise_splits(data, splitters, routed, *, estimator, whole_search, earl
     groups = None if data.groups is None else np.asarray(data.groups)
     shared = _straddling(outer_splits, groups)  # once, for the two warnings and the words
     warn_outer_group_leaks(owner, outer, groups, shared)
+    if lagged(outer):
+        _warn_scores_of_training_rows(owner, outer, outer_splits)
     # after a time-ordered outer splitter, a fold's rows are split for model selection in time
     # order (given splits may list them in another), so that the most recent ones validate
     in_order = np.sort if is_time_ordered(outer) else np.asarray
@@ -531,6 +561,7 @@ def materialise_splits(data, splitters, routed, *, estimator, whole_search, earl
     if whole_search is not None and data.groups is not None:
         _warn_search_ignores_groups(owner, whole_search, routed)
     _warn_time_order_not_kept(owner, outer, outer_splits, splitters, stores, whole_search)
+    _warn_rows_not_in_time_order(owner, data, splitters, whole_search)
     if whole_search is not None and any(_distinct(t) is not t for t in trains.values()):
         warnings.warn(
             f"{owner} runs its search whole inside each outer training fold, whose rows repeat "
@@ -587,6 +618,69 @@ def _warn_time_order_not_kept(owner, outer, outer_splits, splitters, stores, who
         fix = "Pass inner_cv=HoldoutSplit(test_size=0.1, shuffle=False) or a TimeSeriesSplit."
     warnings.warn(
         f"In {owner}, {why}. {fix}", SplitLeakageWarning, stacklevel=external_stacklevel()
+    )
+
+
+def _warn_scores_of_training_rows(owner, outer, outer_splits):
+    """A SplitLeakageWarning where lagged outer splits (:func:`lagged`) do test rows they train
+    on, as a file saved so warns when it is loaded: the outer test scores count those rows."""
+    shared = shared_rows(outer_splits)
+    if not shared:
+        return
+    rolling = isinstance(outer, RollingOrigin)
+    allowed = f"lag={outer.lag}" if rolling else "allow_overlap=True"
+    warnings.warn(
+        f"The outer splits of {owner} (outer_cv={outer!r}) allow training and test sets to "
+        f"share rows ({allowed}), {shared}. That is intended for lagged time-series splits "
+        "(RollingOrigin with lag > 0), whose lagged predictors need the preceding rows: drop "
+        f"those rows in the scorer if they must not count{', or pass lag=0' if rolling else ''}.",
+        SplitLeakageWarning,
+        stacklevel=external_stacklevel(),
+    )
+
+
+def _time_index_out_of_order(values):
+    """The first position at which the pandas DatetimeIndex or PeriodIndex of ``values`` goes
+    back in time (or holds NaT), or None: None too where it has no such index (pandas is then
+    not even imported)."""
+    pandas = sys.modules.get("pandas")
+    index = getattr(values, "index", None)
+    if pandas is None or not isinstance(index, (pandas.DatetimeIndex, pandas.PeriodIndex)):
+        return None
+    if index.is_monotonic_increasing:  # cached by pandas, one pass
+        return None
+    # NaT compares as False with everything: a NaT row is out of order too
+    return int(np.flatnonzero(~np.asarray(index[1:] >= index[:-1]))[0]) + 1
+
+
+def _warn_rows_not_in_time_order(owner, data, splitters, whole_search):
+    """A SplitLeakageWarning where a time-ordered splitter cuts rows (by position) whose
+    DatetimeIndex or PeriodIndex (of X or y) is not in increasing order."""
+    unsorted = [
+        (name, values.index, position)
+        for name, values in (("X", data.X), ("y", data.y_given))
+        if (position := _time_index_out_of_order(values)) is not None
+    ]
+    if not unsorted:
+        return
+    candidates = [("outer_cv", splitters.outer)]
+    if whole_search is not None:
+        candidates.append(("the cv of the search", check_cv(whole_search.cv)))
+    elif splitters.inner_given is not None:
+        candidates.append(("inner_cv", splitters.inner))
+    ordered = next(((name, cv) for name, cv in candidates if is_time_ordered(cv)), None)
+    if ordered is None:
+        return
+    which, cv = ordered
+    name, index, row = unsorted[0]
+    warnings.warn(
+        f"In {owner}, {which}={cv!r} splits the rows in time order, by their position, but "
+        f"the {type(index).__name__} of {name} is not in increasing order (row {row} is "
+        f"{index[row]}, row {row - 1} {index[row - 1]}): its test rows are not all after its "
+        "training rows in time, so the scores may be those of predicting the past from the "
+        "future. Sort X and y by time first (e.g. X.sort_index(), and y in the same order).",
+        SplitLeakageWarning,
+        stacklevel=external_stacklevel(),
     )
 
 

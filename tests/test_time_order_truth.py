@@ -1,0 +1,160 @@
+"""What a run on time-ordered data says: lag rows it scores, rows out of time order, the
+splitter's parameters, and the corrected t over time-ordered folds."""
+
+import re
+import warnings
+
+import numpy as np
+import pytest
+from sklearn.linear_model import Ridge
+from sklearn.model_selection import KFold, TimeSeriesSplit
+
+from sklearn_fair import NestedCV, nested_cross_validate
+from sklearn_fair.exceptions import SplitLeakageWarning
+from sklearn_fair.model_selection import RollingOrigin
+
+pd = pytest.importorskip("pandas")
+
+N = 60
+GRID = {"alpha": [0.1, 10.0]}
+
+
+def _data(order=None):
+    rng = np.random.default_rng(0)
+    dates = pd.date_range("2020-01-01", periods=N, freq="D")
+    X = pd.DataFrame({"a": rng.normal(size=N), "t": np.arange(N, dtype=float)}, index=dates)
+    y = pd.Series(X["a"] + 0.05 * X["t"] + rng.normal(0, 0.1, N), index=dates, name="y")
+    if order is not None:
+        X, y = X.iloc[order], y.iloc[order]
+    return X, y
+
+
+def _fit(outer_cv, X, y, **params):
+    return NestedCV(Ridge(), GRID, outer_cv=outer_cv, refit=False, random_state=0, **params).fit(
+        X, y
+    )
+
+
+def _messages(category, action):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = action()
+    return result, [str(w.message) for w in caught if issubclass(w.category, category)]
+
+
+# -- RollingOrigin(lag > 0) scores rows it trains on ---------------------------------------------
+
+
+@pytest.mark.parametrize("run", ["NestedCV", "nested_cross_validate"])
+def test_lagged_outer_splits_warn_that_their_scores_count_training_rows(run):
+    # they were scored silently, while the same splits saved (allow_overlap=True) warned when
+    # loaded; by hand: origins 30, 35, ..., 55 (6 folds), each tests its 2 lag rows + 5 rows
+    X, y = _data()
+    outer = RollingOrigin(initial=30, assess=5, skip=4, lag=2)
+    if run == "NestedCV":
+        action = lambda: _fit(outer, X, y)  # noqa: E731
+    else:
+        action = lambda: nested_cross_validate(  # noqa: E731
+            Ridge(), X, y, param_grid=GRID, cv=outer, refit=False, random_state=0
+        )
+    _, messages = _messages(SplitLeakageWarning, action)
+    shared = [m for m in messages if "share rows" in m]
+    assert len(shared) == 1
+    assert "(lag=2), and 6 of their 6 folds do (fold 0: 2 of its 7 test rows)" in shared[0]
+    assert "not scores of unseen rows" in shared[0]
+    assert "drop those rows in the scorer" in shared[0]
+
+
+def test_unlagged_rolling_origin_says_nothing_of_shared_rows():
+    X, y = _data()
+    _, messages = _messages(
+        SplitLeakageWarning, lambda: _fit(RollingOrigin(initial=30, assess=5, skip=4), X, y)
+    )
+    assert messages == []
+
+
+# -- rows out of time order under a time-ordered splitter --------------------------------------
+
+
+def _first_out_of_order(dates):
+    for row in range(1, len(dates)):
+        if dates[row] < dates[row - 1]:
+            return row
+    raise AssertionError("in order")
+
+
+@pytest.mark.parametrize("outer", [TimeSeriesSplit(3), RollingOrigin(initial=30, assess=10)])
+def test_shuffled_datetime_index_under_a_time_ordered_outer_cv_warns(outer):
+    order = np.random.default_rng(1).permutation(N)
+    X, y = _data(order)
+    row = _first_out_of_order(list(X.index))
+    _, messages = _messages(SplitLeakageWarning, lambda: _fit(outer, X, y))
+    unsorted = [m for m in messages if "not in increasing order" in m]
+    assert len(unsorted) == 1
+    assert f"outer_cv={outer!r}" in unsorted[0]
+    assert f"the DatetimeIndex of X is not in increasing order (row {row} is " in unsorted[0]
+    assert str(X.index[row]) in unsorted[0]
+
+
+def test_only_y_out_of_order_under_a_time_ordered_inner_cv_warns():
+    # a PeriodIndex on y, X a plain array; the outer k-fold is not time-ordered, inner_cv is
+    X, y = _data()
+    y = y.to_period("D").iloc[::-1]
+    _, messages = _messages(
+        SplitLeakageWarning,
+        lambda: _fit(KFold(3), X.to_numpy(), y, inner_cv=TimeSeriesSplit(2)),
+    )
+    unsorted = [m for m in messages if "not in increasing order" in m]
+    assert len(unsorted) == 1
+    assert "inner_cv=TimeSeriesSplit(" in unsorted[0]
+    assert "the PeriodIndex of y is not in increasing order (row 1 is" in unsorted[0]
+
+
+@pytest.mark.parametrize(
+    "outer, order",
+    [
+        (TimeSeriesSplit(3), None),  # in order
+        (KFold(3), np.random.default_rng(1).permutation(N)),  # not a time-ordered splitter
+    ],
+)
+def test_no_time_order_warning_where_order_does_not_matter_or_holds(outer, order):
+    X, y = _data(order)
+    _, messages = _messages(SplitLeakageWarning, lambda: _fit(outer, X, y))
+    assert not [m for m in messages if "not in increasing order" in m]
+
+
+# -- how the folds were made -------------------------------------------------------------------
+
+
+def test_time_ordered_splitters_say_their_parameters():
+    X, y = _data()
+    outer = TimeSeriesSplit(n_splits=3, max_train_size=30, test_size=8, gap=2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        nested = _fit(outer, X, y)
+        lagged = _fit(RollingOrigin(initial=30, assess=5, skip=4, lag=2), X, y)
+        plain = _fit(TimeSeriesSplit(3), X, y)
+    assert nested.resampling_ == {
+        "outer": "3 splits of TimeSeriesSplit (max_train_size=30, test_size=8, gap=2)",
+        "inner": "one 90%/10% time-ordered hold-out (HoldoutSplit, gap=2), in each outer "
+        "training fold",
+    }
+    assert lagged.resampling_["outer"] == (
+        "6 splits of RollingOrigin (initial=30, assess=5, skip=4, lag=2)"
+    )
+    assert plain.resampling_["outer"] == "3 splits of TimeSeriesSplit"
+
+
+# -- the corrected resampled t over time-ordered folds -----------------------------------------
+
+
+def test_summary_notes_that_the_corrected_t_assumes_random_splits():
+    X, y = _data()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        timed = _fit(TimeSeriesSplit(4), X, y).summary()
+        shuffled = _fit(KFold(4, shuffle=True, random_state=0), X, y).summary()
+    caveat = re.compile(r"note: the outer folds are time-ordered .*random train/test splits")
+    assert caveat.search(str(timed))
+    assert not caveat.search(str(shuffled))
+    assert timed.ci_method.startswith("corrected resampled t")
