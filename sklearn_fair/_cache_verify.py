@@ -28,13 +28,15 @@ def _experiments(root, allow_outside_paths, limits):
     paths = []
     for record in read_manifest(manifest):
         path = (root / record["path"]).resolve()
-        # beside the cache, or the file whose default cache this is (<stem>_results/cache)
-        default = resolved == path.parent / f"{path.stem}_results" / "cache"
-        if not allow_outside_paths and not (path.is_relative_to(base) or default):
+        # beside the cache, or the file whose own cache this is (by its output_dir or
+        # cache_dir, or <stem>_results/cache)
+        own = path.is_relative_to(base) or _own_cache(path, resolved, limits)
+        if not allow_outside_paths and not own:
             raise ExperimentConfigError(
                 f"{os.fspath(manifest)} names the experiment file {record['path']!r}, outside "
-                f"{base} (and not the file whose default cache this is); pass "
-                "--allow-outside-paths if you trust it."
+                f"{base}, whose own cache (by its output_dir or cache_dir) this is not; pass "
+                "--allow-outside-paths if you trust it (a run given --output-dir or "
+                "--cache-dir writes such a cache)."
             )
         if not path.is_file():
             raise ExperimentConfigError(
@@ -50,6 +52,31 @@ def _experiments(root, allow_outside_paths, limits):
             )
         paths.append(path)
     return paths
+
+
+def _own_cache(path, root, limits):
+    """Whether ``root`` is the cache a run of the experiment file ``path`` writes by itself:
+    ``[experiment] cache_dir``, else ``<output_dir>/cache`` (default ``<stem>_results``),
+    relative to the file; the file is read as the run reads it (bounded), not run."""
+    import tomllib
+
+    from .exceptions import ExperimentConfigError
+    from .experiment._reading._limits import read_text
+
+    if root == path.parent / f"{path.stem}_results" / "cache":
+        return True
+    if not path.is_file():
+        return False
+    try:
+        experiment = tomllib.loads(read_text(path, limits)).get("experiment", {})
+    except (tomllib.TOMLDecodeError, ExperimentConfigError):
+        return False
+    if not isinstance(experiment, dict):
+        return False
+    cache, output = experiment.get("cache_dir"), experiment.get("output_dir")
+    if isinstance(cache, str):
+        return root == (path.parent / cache).resolve()
+    return isinstance(output, str) and root == (path.parent / output / "cache").resolve()
 
 
 def _recompute(root, paths, sample, random_state, n_jobs, options):

@@ -334,17 +334,36 @@ def test_entries_that_keep_large_predictions_verify(tmp_path, capsys):
     assert "0 failed their checks" in out and "REJECTED" not in out
 
 
-def test_the_default_cache_of_a_run_verifies(tmp_path, capsys):
-    # without cache_dir the runner caches in <stem>_results/cache, one folder below the file:
-    # verify refused that record as a file outside the cache's folder
-    (tmp_path / "tiny.toml").write_text(EXPERIMENT.replace('cache_dir = "cache"\n', "").replace(
-        'output_dir = "out"\n', ""))  # fmt: skip
+@pytest.mark.parametrize(
+    "setting, cache",
+    [("", "tiny_results/cache"), ('output_dir = "runs/out"\n', "runs/out/cache"),
+     ('cache_dir = "runs/c"\n', "runs/c")],
+    ids=["<stem>_results", "output_dir", "cache_dir"],
+)  # fmt: skip
+def test_the_own_cache_of_a_run_verifies(tmp_path, capsys, setting, cache):
+    # the runner caches in its cache_dir, else <output_dir>/cache (default <stem>_results),
+    # below the file: verify refused those records as files outside the cache's folder (the
+    # <stem>_results one since 0.1.0.dev0, output_dir's and cache_dir's until now)
+    text = EXPERIMENT.replace('cache_dir = "cache"\n', "").replace('output_dir = "out"\n', "")
+    (tmp_path / "tiny.toml").write_text(text.replace("[experiment]\n", "[experiment]\n" + setting))
     assert main(["run", str(tmp_path / "tiny.toml")]) == 0
-    cache = tmp_path / "tiny_results" / "cache"
+    cache = tmp_path / cache
     assert (cache / "experiments.json").is_file()
     capsys.readouterr()
     assert main(["cache", "verify", str(cache), "--sample", "0.2"]) == 0
     assert "0 differ" in capsys.readouterr().out
+
+
+def test_a_cache_the_command_line_placed_elsewhere_needs_the_flag(tmp_path, capsys):
+    # --output-dir is not in the file: the record is one of a file outside, as any other
+    (tmp_path / "tiny.toml").write_text(EXPERIMENT.replace('cache_dir = "cache"\n', ""))
+    out = tmp_path / "elsewhere" / "deep"
+    assert main(["run", str(tmp_path / "tiny.toml"), "--output-dir", str(out)]) == 0
+    capsys.readouterr()
+    assert main(["cache", "verify", str(out / "cache"), "--sample", "0.2"]) == 2
+    assert "--allow-outside-paths" in capsys.readouterr().err
+    assert main(["cache", "verify", str(out / "cache"), "--sample", "0.2",
+                 "--allow-outside-paths"]) == 0  # fmt: skip
 
 
 def test_a_recorded_file_is_read_by_the_bounded_reader(folder, capsys):
