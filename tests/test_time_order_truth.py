@@ -158,3 +158,26 @@ def test_summary_notes_that_the_corrected_t_assumes_random_splits():
     assert caveat.search(str(timed))
     assert not caveat.search(str(shuffled))
     assert timed.ci_method.startswith("corrected resampled t")
+
+
+def test_the_report_notes_the_corrected_t_assumption_for_time_ordered_models_only():
+    # the report's interval of the mean and its pairwise t-test are the corrected resampled t:
+    # the caveat names the models whose every outer fold tests rows after those it trains on
+    from sklearn_fair.report import nested_cv_report
+
+    X, y = _data()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        timed, shuffled = (
+            {
+                name: NestedCV(Ridge(), grid, outer_cv=cv, refit=False, random_state=0).fit(X, y)
+                for name, grid in (("near", GRID), ("far", {"alpha": [100.0, 1000.0]}))
+            }
+            for cv in (TimeSeriesSplit(4), KFold(4, shuffle=True, random_state=0))
+        )
+        texts = [nested_cv_report(results).to_markdown() for results in (timed, shuffled)]
+    caveat = "the outer folds are time-ordered (each tests rows after all those it trains on)"
+    interval = next(line for line in texts[0].splitlines() if line.startswith("Interval of the"))
+    pairwise = next(line for line in texts[0].splitlines() if line.startswith("Differences of"))
+    assert f"near and far: {caveat}" in interval and f"near and far: {caveat}" in pairwise
+    assert caveat not in texts[1]

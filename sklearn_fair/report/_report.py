@@ -16,8 +16,10 @@ import numpy as np
 from scipy.stats import rankdata
 
 from ..exceptions import SplitsMismatchError, UnequalBudgetWarning
+from ..model_selection._nested._resampling import time_ordered_splits
 from ..stats._bounds import metric_range
 from ..stats._checks import tie_level
+from ..stats._interval import TIME_ORDERED_NOTE
 from ..utils._printing import decimals_for, number, pvalue, signed, signed_difference
 from ..utils._scaling import mean_of
 from ._format import (
@@ -86,27 +88,27 @@ class NestedCVReport:
     result : BenchmarkResult
         What is reported.
     rows : list of dict
-        One per data set, model and metric (the selecting metric first): ``dataset``,
-        ``model``, ``metric`` (its printed name), ``scoring`` (its key), ``selects``,
+        One per data set, model and metric (the selecting metric first): ``dataset``, ``model``,
+        ``metric`` (its printed name), ``scoring`` (its key), ``selects`` (whether the metric
+        selected the hyper-parameters: on no row of a search that selected with its own scoring),
         ``n_folds``, ``test_mean``, ``test_std``, ``ci_low``, ``ci_high`` and ``ci_method`` (the
-        interval of the mean), ``metric_range`` (the range the interval was kept in, or
-        "unknown": not clipped), ``iqm``, ``iqm_ci_low``, ``iqm_ci_high``, ``iqm_ci_method``,
+        interval of the mean), ``metric_range`` (the range the interval was kept in, or "unknown":
+        not clipped), ``iqm``, ``iqm_ci_low``, ``iqm_ci_high``, ``iqm_ci_method``,
         ``validation_mean`` (in ``validation_metric``: the selecting metric, or a search's own
-        scoring), ``optimism``, ``rank_test``, ``rank_validation``, ``greater_is_better``,
-        ``note`` (see :func:`~sklearn_fair.metrics.metric_display_name`), ``n_failed_fits``,
+        scoring), ``optimism``, ``rank_test``, ``rank_validation``, ``greater_is_better``, ``note``
+        (see :func:`~sklearn_fair.metrics.metric_display_name`), ``n_failed_fits``,
         ``n_failed_folds`` (the outer folds without a finite test score of the metric: then its
         means, intervals and ranks are not computed) and ``median_<param>`` per numeric
         hyper-parameter. In printed units (a negated scikit-learn error is the positive error).
         ``optimism`` is the mean validation minus the mean test score in the scorer's direction
-        (positive: validation looked better); it,
-        ``validation_mean`` and ``rank_validation`` are None for a metric that did not select,
-        and ``optimism`` also where the validation score is of a search's own scoring
-        (:attr:`~sklearn_fair.report._results.NestedResult.optimism`). Ranks are within a data
-        set, 1 the best, ties averaged (1.5 for two models tied first), as the average ranks of
-        :meth:`~sklearn_fair.BenchmarkResult.rank_comparison` average them; None on a data set
-        where a model's folds failed (a rank needs every model's score: rank_comparison leaves
-        such a data set out), and ``not_ranked`` says so in the report's words (None where
-        ranked).
+        (positive: validation looked better); it, ``validation_mean`` and ``rank_validation`` are
+        None but on the row of the selecting metric (of the metric compared, where a search's own
+        scoring selected), and ``optimism`` also where the validation score is of a search's own
+        scoring (:attr:`~sklearn_fair.report._results.NestedResult.optimism`). Ranks are within a
+        data set, 1 the best, ties averaged (1.5 for two models tied first), as the average ranks of
+        :meth:`~sklearn_fair.BenchmarkResult.rank_comparison` average them; None on a data set where
+        a model's folds failed (a rank needs every model's score: rank_comparison leaves such a data
+        set out), and ``not_ranked`` says so in the report's words (None where ranked).
     selected_params : dict
         Model name -> the hyper-parameters selected in each outer fold (of the first data set).
     median_params : dict
@@ -312,6 +314,24 @@ class NestedCVReport:
     def _multimetric(self):
         return any(len(cell.metrics) > 1 for cell in self._cells())
 
+    @cached_property
+    def _time_ordered_note(self):
+        """ " <models>: <TIME_ORDERED_NOTE>." for the models whose every outer fold tests rows
+        after all those it trains on (the corrected t's correction assumes random splits), or
+        ""."""
+        ordered = [
+            c.model if self._one else f"{c.model} on {c.dataset}"
+            for c in self._cells()
+            if c.has_splits and time_ordered_splits(zip(c.train_indices, c.test_indices))
+        ]
+        return f" {_names(ordered)}: {TIME_ORDERED_NOTE}." if ordered else ""
+
+    def _compared(self, row):
+        """Whether ``row`` (of :attr:`rows`) is of the metric its model is compared and ranked
+        on: the selecting one, or a search's test metric where its own scoring selected."""
+        refit = {(c.dataset, c.model): c.refit_metric for c in self._cells()}
+        return row["scoring"] == refit[row["dataset"], row["model"]]
+
     def _standing(self, dataset, model):
         best, pvalues = self._best[dataset]
         if model in best:
@@ -380,7 +400,8 @@ class NestedCVReport:
                 if self.interval == "corrected_t"
                 else "Both treat the outer folds as independent; their training sets overlap, "
                 "so both are optimistic."
-            ),
+            )
+            + (self._time_ordered_note if self.interval == "corrected_t" else ""),
             "Mean validation, optimism and the rank by validation are those of the metric "
             "that selected the hyper-parameters. Optimism is how much better the mean "
             "validation score looked than the mean test score, in the metric's printed units: "
@@ -450,7 +471,8 @@ class NestedCVReport:
             selecting = row["selects"] and own
             standing = []
             if self._best is not None:
-                standing = [self._standing(row["dataset"], row["model"]) if row["selects"] else ""]
+                compared = self._compared(row)
+                standing = [self._standing(row["dataset"], row["model"]) if compared else ""]
             summary.rows.append(
                 [
                     *([] if self._one else [row["dataset"]]),
@@ -487,7 +509,7 @@ class NestedCVReport:
                     else f"Left out: {_left_out(where)}."
                 )
             )
-        selecting = [row for row in self.rows if row["selects"]]
+        selecting = [row for row in self.rows if self._compared(row)]
         if (
             not self._failed
             and self._one
@@ -739,12 +761,15 @@ class NestedCVReport:
             + [num("failed fits"), "first error"],
             paragraphs=[
                 "A fit that raised was given the run's error_score for every metric, and a "
-                "scorer that raised for its own; a NaN or infinite score was kept. A candidate "
-                "whose mean validation score (of the selecting metric) is not finite cannot be "
-                "selected; a fold whose every candidate failed has no selection. A fold "
-                "without a selection, or with a failed refit, is a failed fold, scored "
-                f"error_score. In the tables above, {self._failed_scores()}."
-            ],
+                "scorer that raised for its own; a NaN or infinite score was kept. Of several "
+                "candidates, one whose mean validation score (of the selecting metric) is not "
+                "finite cannot be selected; a model's only candidate is taken whatever its "
+                "validation score (there is nothing to choose). A fold where every inner fit "
+                "raised, or where no candidate of several has a finite mean validation score, "
+                "has no selection. A fold without a selection, or with a failed refit, is a "
+                f"failed fold, scored error_score. In the tables above, {self._failed_scores()}."
+            ]
+            + [_unvalidated_words(c, self._one) for c in self._cells() if _unvalidated(c)],
         )
         for cell in cells:
             for fold, failure in sorted(cell.failures.items(), key=lambda f: (f[0] is None, f[0])):
@@ -797,7 +822,8 @@ class NestedCVReport:
         if renamed:
             section.paragraphs.append(renamed)
         if not np.all(np.isfinite([validation, *tests.values()])):
-            section.paragraphs.append("n/a where folds failed (see Failed fits).")
+            where = "fits" if _unvalidated(model) else "folds"  # a fold tested, not validated
+            section.paragraphs.append(f"n/a where {where} failed (see Failed fits).")
         return section
 
     def _comparison_section(self):
@@ -810,12 +836,12 @@ class NestedCVReport:
         d = self.decimals(metric.name)
         n_pairs = int(np.isfinite(np.asarray(table["pvalue"], dtype=float)).sum())
         paragraphs = [
-            f"Differences of the mean test {metric} (the metric that selected the "
-            "hyper-parameters) over the shared outer folds: corrected resampled t-test "
+            f"Differences of the mean test {metric} ({_selected_with(self._models, table)}) "
+            "over the shared outer folds: corrected resampled t-test "
             f"(Nadeau and Bengio), {self._level} Student t interval of each difference, p-values "
             f"adjusted with Holm's method over the {n_pairs} pair{'' if n_pairs == 1 else 's'}; "
             "a difference is demonstrated when Holm rejects at level "
-            f"{1 - self.confidence:.3g}."
+            f"{1 - self.confidence:.3g}.{self._time_ordered_note}"
         ]
         if self.result.baseline is not None:
             paragraphs.append(
@@ -1011,15 +1037,16 @@ def _rows(cells, confidence, interval, n_resamples, root):
                     key, root=root, confidence=confidence, interval=interval,
                     n_resamples=n_resamples,
                 )  # fmt: skip
-            selects = key == cell.refit_metric
-            validated = selects and not failed
+            compared = key == cell.refit_metric
+            validated = compared and not failed
             chosen_by = cell.validation_metric  # a search's own scoring: no optimism
             row = {
                 "dataset": cell.dataset,
                 "model": cell.model,
                 "metric": metric.name,
                 "scoring": key,
-                "selects": selects,
+                # False where a search's own scoring, not this metric, selected
+                "selects": compared and cell.selection_metric is None,
                 "n_folds": int(scores.size),
                 "test_mean": summary.mean,
                 "test_std": np.nan if failed else summary.std,  # summarize's, scaled: no overflow
@@ -1087,6 +1114,56 @@ def _left_out(failed):
     """The data sets left out (of a rank, of what pools data sets) and why, in words, from data
     set -> the models whose folds failed there ("" when none)."""
     return "; ".join(f"{d}, where folds of {_names(models)} failed" for d, models in failed.items())
+
+
+def _unvalidated(cell):
+    """The outer folds of ``cell`` with a selection and a test score of the selecting metric
+    but no finite validation score (an only candidate whose inner fits or scorer failed)."""
+    if not cell.failures:  # none failed: a validation score the results do not record
+        return []
+    return [
+        fold
+        for fold, params in enumerate(cell.best_params)
+        if params is not None
+        and fold not in cell.failed_folds
+        and not np.isfinite(cell.validation_scores[fold])
+    ]
+
+
+def _unvalidated_words(cell, one):
+    """:func:`_unvalidated` in words, for the Failed fits section (of ``one`` data set)."""
+    folds = [str(fold) for fold in _unvalidated(cell)]
+    which = f"outer fold {folds[0]} has" if len(folds) == 1 else f"outer folds {_names(folds)} have"
+    why = (
+        ": its only candidate is taken whatever its validation score"
+        if cell.budget.get("n_candidates") == 1
+        else ""
+    )
+    where = "" if one else f" on {cell.dataset}"
+    return (
+        f"{cell.model}{where}: {which} a selection and a test score but no finite validation "
+        f"score (n/a){why}."
+    )
+
+
+def _selected_with(models, table):
+    """Whether the metric of compare()'s ``table`` selected the hyper-parameters of the
+    ``models`` it compares, in words: not for a search that selected with its own scoring."""
+    compared = set(table["model_a"]) | set(table["model_b"])
+    own = [m for m in models if m.name in compared and m.selection_metric is not None]
+    if not own:
+        return "the metric that selected the hyper-parameters"
+    searches = ", ".join(f"{m.name} ({m.selection_metric})" for m in own)
+    whose = "its search's" if len(own) == 1 else "their searches'"
+    if len(own) == len(compared):
+        return (
+            f"not the metric that selected the hyper-parameters: {searches} selected with "
+            f"{whose} own scoring"
+        )
+    return (
+        f"the metric that selected the hyper-parameters, but for {searches}, selected with "
+        f"{whose} own scoring"
+    )
 
 
 def _comparison(models, confidence):

@@ -17,7 +17,8 @@ def comparison_text(results, *, confidence=0.95):
     """Say which model is better, as :func:`sklearn_fair.stats.compare` decides it.
 
     The models are compared on their paired outer-fold scores of the metric that selected their
-    hyper-parameters (corrected resampled t-test, Holm's adjustment). Each pair's difference is
+    hyper-parameters, or of a search's test metric where the search selected with its own
+    scoring (corrected resampled t-test, Holm's adjustment). Each pair's difference is
     printed in that metric's units with its interval and p-values, with the digits the report
     prints them with (the fold scores', or two significant digits of the interval's width where
     that needs more: an interval that straddles 0 visibly does), then the verdict: which model
@@ -27,7 +28,7 @@ def comparison_text(results, *, confidence=0.95):
     ----------
     results : dict of str to NestedCV or dict
         At least two results (fitted :class:`~sklearn_fair.NestedCV` or their
-        :func:`result_to_dict`) on the same outer splits, selected with the same metric.
+        :func:`result_to_dict`) on the same outer splits, scored with the same metric.
     confidence : float, default=0.95
         Level of the intervals; Holm's procedure decides at ``1 - confidence``.
 
@@ -38,7 +39,7 @@ def comparison_text(results, *, confidence=0.95):
     Raises
     ------
     ValueError
-        When the results selected with different metrics.
+        When the results were scored with different metrics.
     SplitsMismatchError
         When their outer splits differ.
 
@@ -62,8 +63,9 @@ def comparison_text(results, *, confidence=0.95):
     metric = shared_metric(models)
     if metric is None:
         raise ValueError(
-            "comparison_text compares the metric that selected the hyper-parameters, but the "
-            f"results selected with different metrics ({describe_metrics(models)})."
+            "comparison_text compares the metric that selected the hyper-parameters (a "
+            "search's test metric where its own scoring selected), but the results were "
+            f"scored with different metrics ({describe_metrics(models)})."
         )
     table = compare_results(models, confidence=confidence)
     n_folds = len(models[0].scores)

@@ -6,6 +6,7 @@ for hours.
 
 import numpy as np
 
+from ...metrics._names import describe_metric, same_metric
 from ...utils import check_parameter_constraints
 from .._reading._config import check_per_sample
 from ._plan import candidate_estimator, plan_model
@@ -104,6 +105,34 @@ def _check_candidates(config, spec, candidates, plan):
             ) from None
 
 
+def _check_one_metric(config, dataset, plans):
+    """Refuse, as the file's fault, models that would be scored on ``dataset`` with different
+    metrics (benchmark refuses them when the run starts; the report compares one metric per
+    data set): with no ``[protocol] scoring``, each scores itself."""
+    metrics = {
+        name: plan.nested_plan.metric_names()[plan.nested_plan.refit_metric]
+        for name, plan in plans.items()
+    }
+    if same_metric(metrics.values()):
+        return
+    alike = len({metric.name for metric in metrics.values()}) == 1
+    shown = ", ".join(
+        f"{name!r}: {describe_metric(m) if alike else m}" for name, m in metrics.items()
+    )
+    why = (
+        ""
+        if dataset.protocol.get("scoring") is not None
+        else ": with no scoring here, a search given as the estimator scores with its own "
+        "scoring and any other model with its score method"
+    )
+    raise config.source.error(
+        ("protocol", "scoring"),
+        f"the models would be scored on data set {dataset.name!r} with different metrics "
+        f"({shown}){why}. The report compares one metric per data set: give [protocol] "
+        "scoring the metric to compare (a search still selects with its own).",
+    )
+
+
 def check_before_fit(config, loaded):
     """``(data set, model)`` -> :class:`ModelPlan` (NestedCV's own, so what is checked is what
     runs), every model checked on every data set of ``loaded``; the same data with the same
@@ -140,4 +169,5 @@ def check_before_fit(config, loaded):
             if data.complete:
                 _check_text_columns(config, spec, data.X)
             plans[name, spec.name] = planned[same] = plan
+        _check_one_metric(config, dataset, {m: plans[name, m] for m in config.models})
     return plans

@@ -50,7 +50,7 @@ def _tables(config):
     tables = {
         "report.html": lambda result: result.to_html(title=neutral(f"Experiment {config.name}")),
         "table.md": lambda result: _markdown(result.table()),
-        "scores.csv": lambda result: _frame_csv(result.scores),
+        "scores.csv": _scores_csv,
         "budget.csv": lambda result: _frame_csv(result.budget),
     }
     if config.baseline is not None:
@@ -60,6 +60,19 @@ def _tables(config):
         if _ranked(config):
             tables["ranks.txt"] = lambda result: neutral(_ranks_section(result).to_text()) + "\n"
     return tables
+
+
+def _scores_csv(result):
+    """``result.scores`` with ``validation_metric`` after ``validation_score``: the metric each
+    row's validation score is of, the selecting one, which for a search given with its own
+    scoring is not the row's test metric."""
+    frame = result.scores
+    metrics = [
+        result.cells[dataset, model].validation_metric.name
+        for dataset, model in zip(frame["dataset"], frame["model"])
+    ]
+    frame.insert(frame.columns.get_loc("validation_score") + 1, "validation_metric", metrics)
+    return _frame_csv(frame)
 
 
 class _NotMade(Exception):
