@@ -6,13 +6,20 @@ scores -0.53 for an RMSE of 0.53); printed numbers show errors as the positive e
 
 import functools
 import inspect
+import numbers
 import re
 from dataclasses import asdict, dataclass
 
 import numpy as np
 from sklearn.utils._param_validation import validate_params
 
-from ._ranges import _PIPELINE_METHODS, _SEARCH_METHOD, _qualified_name, default_score_metric
+from ._ranges import (
+    _PIPELINE_METHODS,
+    _SEARCH_METHOD,
+    _qualified_name,
+    default_score_metric,
+    metric_direction,
+)
 from ._scorer import get_scorer, get_scorer_names
 
 # Names built from initials, or spelled differently from the scorer's words. Any other
@@ -213,7 +220,55 @@ def _function_stem(label):
     return None
 
 
+@functools.cache
+def _scorer_names_of(function, sign):
+    """The scorer names whose scorer computes ``function`` with ``sign``, shortest first."""
+    names = []
+    for name in get_scorer_names():
+        scorer = get_scorer(name)
+        if getattr(scorer, "_score_func", None) is function and scorer._sign == sign:
+            names.append(name)
+    return sorted(names, key=lambda name: (len(name), name))
+
+
+def check_scorer_direction(scorer, owner, key=None):
+    """Raise a ValueError where ``scorer`` is made from a metric known to be better lower (an
+    error) with ``greater_is_better=True``, or from one known to be better higher with
+    ``greater_is_better=False``: it would select the worst candidates and reverse every
+    comparison. ``owner`` is the function or class whose ``scoring`` parameter it was given
+    to, ``key`` its key in a ``scoring`` dict, if any. Scorers of other functions (the user's
+    own) are left alone."""
+    function = getattr(scorer, "_score_func", None)
+    sign = getattr(scorer, "_sign", None)
+    if function is None or not isinstance(sign, numbers.Real) or sign == 0:
+        return
+    direction = metric_direction(function)
+    if direction is None or (sign > 0) == (direction > 0):
+        return
+    label = function.__name__
+    stem = _function_stem(label)
+    metric = f"{_words(stem)} ({label})" if stem is not None else label
+    names = _scorer_names_of(function, direction)
+    shown = _ADDRESS.sub("", repr(scorer))
+    given = f"The 'scoring' parameter of {owner} " + (
+        f"is {shown}" if key is None else f"maps {key!r} to {shown}"
+    )
+    if direction < 0:
+        what = f"maximises {metric}, an error: lower is better"
+        fix = f"make_scorer({label}, greater_is_better=False)"
+    else:
+        what = f"minimises {metric}, a score: higher is better"
+        fix = f"make_scorer({label}) (greater_is_better=True, the default)"
+    raise ValueError(
+        f"{given}, which {what}. Every selection would pick the worst candidate and every "
+        f"comparison would be reversed. Pass {fix}"
+        + (f", or the scorer name {names[0]!r}" if names else "")
+        + " instead."
+    )
+
+
 def _from_callable(scorer):
+    check_scorer_direction(scorer, "metric_display_name")
     # A scorer made by make_scorer keeps its metric function, the sign of greater_is_better
     # and its keyword arguments in attributes scikit-learn does not document (_score_func,
     # _sign, _kwargs); read them when present rather than print an anonymous "custom scorer".

@@ -3,6 +3,7 @@
 """
 
 import math
+import sys
 
 from sklearn.base import ClassifierMixin, RegressorMixin
 
@@ -87,6 +88,30 @@ _RANGES = {
     ),
 }
 _MODULES = ("sklearn.metrics", "sklearn_fair.metrics")
+# The metrics of _RANGES where lower is better (errors, losses, deviances, LR-); higher is
+# better for every other one there.
+_LOWER_IS_BETTER = frozenset(
+    (
+        "hamming_loss",
+        "zero_one_loss",
+        "brier_score_loss",
+        "log_loss",
+        "hinge_loss",
+        "mean_squared_error",
+        "root_mean_squared_error",
+        "mean_absolute_error",
+        "median_absolute_error",
+        "max_error",
+        "mean_squared_log_error",
+        "root_mean_squared_log_error",
+        "mean_absolute_percentage_error",
+        "mean_poisson_deviance",
+        "mean_gamma_deviance",
+        "mean_tweedie_deviance",
+        "mean_pinball_loss",
+        "negative_likelihood_ratio",
+    )
+)
 
 # ``score`` methods that are accuracy (or R^2) though not the mixin's own: they only check their
 # input and call ``super().score``. By qualified name, so that no module is imported to compare.
@@ -141,6 +166,20 @@ def default_score_metric(estimator):
         scoring = getattr(estimator, "scoring", None)
         return "accuracy" if scoring in (None, "warn", "accuracy") else None
     return None
+
+
+def metric_direction(function):
+    """1 where a higher value of the metric ``function`` is better, -1 where a lower one is,
+    None for a function not known here: known only by identity, as the function that a module
+    of scikit-learn's or of sklearn_fair's metrics defines under its name (a user's own
+    ``mean_absolute_error`` is not known)."""
+    name = getattr(function, "__name__", None)
+    module = getattr(function, "__module__", None) or ""
+    if name not in _RANGES or not module.startswith(_MODULES):
+        return None
+    if getattr(sys.modules.get(module), name, None) is not function:
+        return None
+    return -1 if name in _LOWER_IS_BETTER else 1
 
 
 def _metric_range(function, kwargs):

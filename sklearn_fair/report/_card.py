@@ -1,6 +1,7 @@
 """The reproducibility card: the paper's checklist, seeds, fingerprints and versions."""
 
 import os
+import re
 from dataclasses import asdict, dataclass, field, replace
 from importlib import metadata  # noqa: F401 - tests fake its version()
 
@@ -21,6 +22,9 @@ from ._tables import Section
 # are spelled as readers know them.
 _EXTRA = ("torch", "torch-geometric")
 _LABELS = {"python": "Python", "torch-geometric": "PyG"}
+# The outer resampling in words names the splitter's class ("5-fold QuantileStratifiedKFold"):
+# the splitters that stratify a numeric target on its quantile bins.
+_QUANTILE = re.compile(r"\b(Repeated)?QuantileStratifiedKFold\b")
 
 
 def package_versions():
@@ -399,7 +403,21 @@ def _stratification(models, y, stratified, task):
     if stratified is not None:
         return ("yes" if stratified else "no", f"as stated by the caller (stratified={stratified})")
     if task == "regression":
-        how = "numeric target (regression): there are no classes to stratify by"
+        splitters = [_QUANTILE.search((m.resampling or {}).get("outer") or "") for m in models]
+        by_bins = bool(splitters) and all(splitters)
+        if by_bins:
+            names = ", ".join(sorted({splitter.group(0) for splitter in splitters}))
+            how = f"the outer splits stratify on quantile bins of the numeric target ({names})"
+        elif any(splitters):
+            one = len({m.dataset for m in models}) == 1
+            binned = [_label(m, one) for m, splitter in zip(models, splitters) if splitter]
+            return (
+                "no",
+                f"only the outer splits of {', '.join(binned)} stratify on quantile bins of "
+                "the numeric target",
+            )
+        else:
+            how = "numeric target (regression): there are no classes to stratify by"
         if y is not None and all(m.has_splits for m in models):
             means = [float(np.mean(y[np.asarray(t)])) for m in models for t in m.test_indices]
             low, high = min(means), max(means)
@@ -409,7 +427,7 @@ def _stratification(models, y, stratified, task):
                 f"; the outer test folds' target means range from {number(low, d)} to "
                 f"{number(high, d)} (all data: {number(mean, d)})"
             )
-        return ("not applicable", how)
+        return ("yes" if by_bins else "not applicable", how)
     if y is None:
         return ("unknown", "no labels given to check the folds")
     if any(not model.has_splits for model in models):

@@ -73,11 +73,14 @@ def resolve_scorers(estimator, scoring, owner):
     from sklearn.metrics import check_scoring
 
     from ...metrics import get_scorer
+    from ...metrics._names import check_scorer_direction
 
     def one(name, value):
         if isinstance(value, str):
             return get_scorer(value)
         if callable(value):
+            # a known error maximised (make_scorer(mean_absolute_error)) reverses every verdict
+            check_scorer_direction(value, owner, None if name == "score" else name)
             return value
         raise ValueError(
             f"The 'scoring' parameter of {owner} maps {name!r} to {value!r}; every value must "
