@@ -27,6 +27,7 @@ from ..stats import (
 from ..stats import multiple_comparison as _multiple_comparison
 from ..stats import rank_comparison as _rank_comparison
 from ..stats._aggregate import performance_profile
+from ..stats._bounds import metric_range
 from ..stats._checks import (
     CONFIDENCE,
     COUNT,
@@ -858,7 +859,7 @@ class BenchmarkResult:
     @validate_params(
         {
             "baseline": [str, None],
-            "rope": [NON_NEGATIVE],
+            "rope": [NON_NEGATIVE, None],
             "alpha": [CONFIDENCE],
             "prior": [POSITIVE],
             "n_samples": [COUNT],
@@ -866,7 +867,7 @@ class BenchmarkResult:
         },
         prefer_skip_nested_validation=True,
     )
-    def compare_across(self, baseline=None, *, rope=0.01, alpha=0.05, prior=0.5,
+    def compare_across(self, baseline=None, *, rope=None, alpha=0.05, prior=0.5,
                        n_samples=50_000, random_state=0):  # fmt: skip
         """Every model against ``baseline`` across the data sets, the Bayesian way and by counts.
 
@@ -882,9 +883,11 @@ class BenchmarkResult:
         ----------
         baseline : str, default=None
             A model's name; None is the benchmark's ``baseline``.
-        rope : float, default=0.01
+        rope : float, default=None
             Half-width of the region of practical equivalence, in printed units (0.01: one point
-            of accuracy; for an RMSE, choose it in the target's units).
+            of accuracy; for an RMSE, choose it in the target's units). None is 0.01 for a
+            metric in [0, 1], as the report takes it; for any other metric (an RMSE, a log loss)
+            it must be given: a ValueError says so.
         alpha : float, default=0.05
             Level of the tests of the counts (:meth:`compare_to` at ``confidence=1 - alpha``).
         prior : float, default=0.5
@@ -905,10 +908,26 @@ class BenchmarkResult:
         """
         baseline = self._baseline_of(baseline, "compare_across")
         datasets = self._pooled_datasets("compare_across")
+        if rope is None:
+            rope = self._default_rope()
+            if rope is None:
+                names = ", ".join(sorted({describe_metric(c.metric) for c in self.cells.values()}))
+                raise ValueError(
+                    "compare_across's region of practical equivalence is in the metric's units, "
+                    f"which sklearn-fair knows only for metrics in [0, 1], not for {names}: "
+                    "pass rope=, the difference in those units that does not matter (e.g. "
+                    "rope=0.5 for an RMSE in dollars where half a dollar is negligible)."
+                )
         return self._across(
             baseline, self._against(baseline, 1 - alpha), datasets, rope=rope, prior=prior,
             n_samples=n_samples, random_state=random_state,
         )  # fmt: skip
+
+    def _default_rope(self):
+        """The region of practical equivalence of ``rope=None``: 0.01 for a metric in [0, 1]
+        (a point of accuracy), None (unknown) for any other."""
+        ranges = {metric_range(cell.metric) for cell in self.cells.values()}
+        return 0.01 if ranges == {(0.0, 1.0)} else None
 
     def _across(self, baseline, against, datasets, *, rope, random_state=0, **posterior):
         """:meth:`compare_across`'s table on ``datasets``, its counts read from ``against``

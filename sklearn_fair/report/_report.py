@@ -17,7 +17,6 @@ from scipy.stats import rankdata
 
 from ..exceptions import SplitsMismatchError, UnequalBudgetWarning
 from ..model_selection._nested._resampling import time_ordered_splits
-from ..stats._bounds import metric_range
 from ..stats._checks import tie_level
 from ..stats._interval import TIME_ORDERED_NOTE
 from ..utils._printing import decimals_for, number, pvalue, signed, signed_difference
@@ -617,17 +616,14 @@ class NestedCVReport:
         """The Bayesian signed-rank test and the win/tie/loss counts against the baseline."""
         result = self.result
         section = Section(f"Across the data sets, against {result.baseline}")
-        rope = self.rope
+        rope = result._default_rope() if self.rope is None else self.rope
         if rope is None:
-            ranges = {metric_range(c.metric) for c in result.cells.values()}
-            if ranges != {(0.0, 1.0)}:
-                section.paragraphs.append(
-                    "No Bayesian comparison: its region of practical equivalence is in the "
-                    "metric's units, which sklearn-fair knows only for metrics in [0, 1]; pass "
-                    "rope= to the report."
-                )
-                return section
-            rope = 0.01
+            section.paragraphs.append(
+                "No Bayesian comparison: its region of practical equivalence is in the "
+                "metric's units, which sklearn-fair knows only for metrics in [0, 1]; pass "
+                "rope= to the report."
+            )
+            return section
         against = self._against_baseline[0]  # the counts are its verdicts: one family
         try:
             if isinstance(against, ValueError):

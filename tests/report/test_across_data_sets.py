@@ -195,3 +195,28 @@ def test_a_probability_short_of_certain_does_not_print_as_certain():
         else:
             assert text in ("> 0.999", "< 0.001") or abs(float(text) - value) <= 0.0005
     assert printed[:2] == ["> 0.999", "< 0.001"]
+
+
+def test_compare_across_asks_for_a_rope_in_an_errors_units(result):
+    # rope=0.01 is a point of accuracy; for an RMSE it is a number in the target's units the
+    # library does not know (the report leaves the comparison out): rope=None asks for it
+    from sklearn.datasets import make_regression
+    from sklearn.dummy import DummyRegressor
+    from sklearn.linear_model import Ridge
+
+    datasets = {
+        f"d{seed}": make_regression(n_samples=40, n_features=4, noise=30.0, random_state=seed)
+        for seed in range(3)
+    }
+    models = {"mean": DummyRegressor(), "ridge": (Ridge(), {"alpha": [0.1, 10.0]})}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        regression = benchmark(
+            models, datasets, outer_cv=3, n_refits=1, baseline="mean", random_state=0,
+            scoring="neg_root_mean_squared_error",
+        )  # fmt: skip
+    with pytest.raises(ValueError, match=r"not for RMSE.*pass rope="):
+        regression.compare_across()
+    assert regression.compare_across(rope=5.0)["rope"].tolist() == [5.0]
+    # a metric in [0, 1] (the fixture's accuracy) keeps its point of accuracy
+    assert result.compare_across()["rope"].tolist() == [0.01, 0.01]
