@@ -29,9 +29,9 @@ def _one_metric(models, plot):
     metric = shared_metric(models)
     if metric is None:
         raise ValueError(
-            f"{plot} draws the metric that selected the hyper-parameters on one axis, but the "
-            f"results selected with different metrics ({describe_metrics(models)}). Plot "
-            "them separately."
+            f"{plot} draws the metric that selected the hyper-parameters (a search's test "
+            "metric where its own scoring selected) on one axis, but the results were scored "
+            f"with different metrics ({describe_metrics(models)}). Plot them separately."
         )
     return metric
 
@@ -333,8 +333,9 @@ def plot_comparison(results, *, confidence=0.95, ax=None, path=None):
     """Forest plot of the pairwise differences between models, with their intervals.
 
     The differences and intervals of :func:`sklearn_fair.stats.compare` (corrected resampled
-    t-test) on the metric that selected the hyper-parameters, in its printed units. Red marks a
-    difference that Holm's procedure demonstrates.
+    t-test) on the metric that selected the hyper-parameters (a search's test metric where its
+    own scoring selected), in its printed units. Red marks a difference that Holm's procedure
+    demonstrates.
 
     Parameters
     ----------

@@ -904,8 +904,9 @@ class NestedCVReport:
             return section
         if shared_metric(self._models) is None:
             section.paragraphs.append(
-                "No plots: they draw the metric that selected the hyper-parameters on one "
-                f"axis, and the models selected with different metrics "
+                "No plots: they draw the metric that selected the hyper-parameters (a "
+                "search's test metric where its own scoring selected) on one axis, and the "
+                "models were scored with different metrics "
                 f"({describe_metrics(self._models)})."
             )
             return section

@@ -213,6 +213,7 @@ def test_plots_section_says_why_when_models_cannot_share_an_axis(fitted, fitted_
     mixed = nested_cv_report(fitted_multimetric, n_resamples=200).to_html()
     assert "<img" not in mixed
     assert "No plots: they draw the metric that selected the hyper-parameters" in mixed
+    assert "the models were scored with different metrics" in mixed
     single = nested_cv_report(fitted["knn"], n_resamples=200).to_html()
     assert single.count("<img") == 2  # fold scores and optimism; nothing to compare
 

@@ -109,7 +109,9 @@ def test_errors_are_drawn_as_positive_errors(fitted_regressors):
 def test_results_with_different_metrics_are_not_drawn_on_one_axis(fitted, fitted_regressors):
     mixed = {"logistic": fitted["logistic"], "ridge": fitted_regressors["ridge"]}
     for plot in (plot_fold_scores, plot_optimism, plot_comparison):
-        with pytest.raises(ValueError, match="different metrics.*logistic: accuracy.*RMSE"):
+        with pytest.raises(
+            ValueError, match="were scored with different metrics.*logistic: accuracy.*RMSE"
+        ):
             plot(mixed)
 
 
