@@ -314,7 +314,9 @@ def benchmark(
     verbose : int, default=0
         ``1`` shows one progress bar for the whole benchmark.
     fit_timeout : float, default=None
-        Time limit in seconds for each fit (see NestedCV).
+        Time limit in seconds for each fit (see NestedCV); a NestedCV model that sets its
+        own keeps it. Each fit is held to its own model's limit: a model left without one
+        (``fit_timeout=None`` here and in it) is never stopped.
     error_score : 'raise' or float, default=np.nan
         Score of a fit that fails (see NestedCV).
     reuse_prefix : bool, default=True

@@ -360,7 +360,7 @@ class LokyExecutor(_OneTaskPerWorker):
 
     def submit(self, task, cache_entry, priority=0):
         args = (task, self._shared.handle, cache_entry, get_config(), _portable_filters())
-        if self.fit_timeout is None:
+        if _time_limit_of(task) is None:
             future = self._pool.submit(execute, *args)
         else:  # the worker marks when it starts the task: a time limit counts from there
             started = os.path.join(self._shared.folder, f"started-{uuid.uuid4().hex}")
@@ -369,7 +369,6 @@ class LokyExecutor(_OneTaskPerWorker):
         self._running[future] = (task, cache_entry)
 
     def wait(self):
-        limit = self.fit_timeout
         while True:
             for task, entry in self._resubmit:
                 self.submit(task, entry)
@@ -379,10 +378,10 @@ class LokyExecutor(_OneTaskPerWorker):
                 self.submit(*self._suspects.pop(0))
             done, _ = concurrent.futures.wait(
                 list(self._running),
-                timeout=None if limit is None else 1.0,
+                timeout=None if self.fit_timeout is None else 1.0,
                 return_when=concurrent.futures.FIRST_COMPLETED,
             )
-            finished = self._collect(done) if done else self._kill_overrunning(limit)
+            finished = self._collect(done) if done else self._kill_overrunning()
             if finished:
                 return finished
 
@@ -413,18 +412,24 @@ class LokyExecutor(_OneTaskPerWorker):
             self._alone = False
         return finished
 
-    def _kill_overrunning(self, limit):
-        """Kill the pool if a fit is still running shortly after its limit (stuck in compiled
-        code, beyond the worker's timer), so that a hung fit costs about the limit."""
-        grace = overrun_grace(limit)
-        running_for = {future: self._running_for(future) for future in self._running}
-        if not any(seconds > limit + grace for seconds in running_for.values()):
+    def _kill_overrunning(self):
+        """Kill the pool if a fit is still running shortly after its own limit (stuck in
+        compiled code, beyond the worker's timer), so that a hung fit costs about the limit.
+        A task without a limit (a benchmark's model without ``fit_timeout``) is never one that
+        overran: it is run again, as every other task in flight."""
+        overran = set()
+        for future, (task, _) in self._running.items():
+            limit = _time_limit_of(task)
+            if limit is not None and self._running_for(future) > limit + overrun_grace(limit):
+                overran.add(future)
+        if not overran:
             return []
         self._pool.kill()
         self._pool = self._new_pool()
         finished = []
         for future, (task, entry) in self._running.items():
-            if running_for[future] > limit + grace:
+            if future in overran:
+                limit = _time_limit_of(task)
                 message = (
                     f"FitTimeoutError: the {task.key.describe()} ran over fit_timeout={limit} s "
                     "and did not stop; its worker was killed."
@@ -454,6 +459,15 @@ def _mark_started_then_execute(started, *args):
     """:func:`execute`, after creating the file ``started`` (its time is the task's start)."""
     open(started, "w").close()
     return execute(*args)
+
+
+def _time_limit_of(task):
+    """The ``fit_timeout`` of ``task`` (a PlanTask: its plan's), None for none; a batch's, the
+    sum of its tasks' limits (None if one of them has none)."""
+    if isinstance(task, TaskBatch):
+        limits = [_time_limit_of(t) for t in task.tasks]
+        return None if None in limits else sum(limits)
+    return task.context.fit_timeout
 
 
 def overrun_grace(limit):

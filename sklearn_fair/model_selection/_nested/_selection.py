@@ -68,6 +68,17 @@ def _one_standard_error(scores, means, best):
     return int(np.flatnonzero(within)[0]), float(error)
 
 
+def _raise_if_asked(plan, key, error):
+    """With ``error_score="raise"`` for the selection fits, raise for the failed task ``key``:
+    its failure could not raise in its task (its worker died, or was killed after it ran over
+    ``fit_timeout``), and "raise" is no score."""
+    if isinstance(plan.selection_error_score, str):
+        raise ValueError(
+            f"The {key.describe()} of {plan.owner} failed, and error_score='raise'. The error "
+            f"was:\n{error}"
+        )
+
+
 def _where(fold):
     return "the selection on all the data (final model)" if fold is None else f"outer fold {fold}"
 
@@ -92,6 +103,7 @@ def select_fold(plan, fold, results):
     for c, row in enumerate(fold_results):
         for s, result in enumerate(row):
             if result["error"]:
+                _raise_if_asked(plan, plan.selection_key(fold, c, s), result["error"])
                 errors.append(result["error"])
             for name in keys:
                 value = result["scores"].get(name, np.nan)

@@ -24,7 +24,7 @@ from ._data import is_pairwise
 from ._reuse import fitted_prefixes
 from ._scoring import score_model
 from ._task_warnings import recorded_warnings
-from ._timeout import FitTimeoutError, time_limit
+from ._timeout import FitTimeoutError, interrupt_not_caught, time_limit
 
 __all__ = [
     "FINAL",
@@ -183,11 +183,17 @@ def empty_result(key, error=None):
 def _recording(task, context):
     """How every task runs: yields its empty result and the clock's start, runs the body under
     ``fit_timeout``, and records an exception in the result (``error``, ``timed_out``, the time
-    until it) instead of raising it, unless ``error_score="raise"``."""
+    until it) instead of raising it, unless ``error_score="raise"``. A Ctrl-C that the fit
+    caught raises KeyboardInterrupt (:func:`~._timeout.interrupt_not_caught`)."""
     result = empty_result(task.key)
     start = time.perf_counter()
+    what = task.key.describe()
     try:
-        with recorded_warnings(result), time_limit(context.fit_timeout, task.key.describe()):
+        with (
+            interrupt_not_caught(what),
+            recorded_warnings(result),
+            time_limit(context.fit_timeout, what),
+        ):
             yield result, start
     except Exception as exc:  # recorded, and turned into error_score by the caller
         if isinstance(task.error_score, str) and task.error_score == "raise":

@@ -8,6 +8,11 @@ before its 3 s; the timer's signal stops it at the limit. In any other thread (D
 threading backend's) a watchdog raises :class:`FitTimeoutError` in the fitting thread with
 ``PyThreadState_SetAsyncExc``, at its next Python instruction. A fit stuck in one compiled call
 is beyond both: the loky runner kills its worker; a thread cannot be killed.
+
+A Ctrl-C that a fit catches (scikit-learn's MLPClassifier, skorch's NeuralNet and so the graph
+models end training on a KeyboardInterrupt and return the model trained so far) is noticed the
+same way, in a process's main thread, the only one Python delivers SIGINT to: a fit in another
+thread never sees it, so cannot catch it.
 """
 
 import ctypes
@@ -18,7 +23,7 @@ from contextlib import contextmanager
 
 from ...exceptions import FitTimeoutError
 
-__all__ = ["FitTimeoutError", "time_limit", "watch_parent"]
+__all__ = ["FitTimeoutError", "interrupt_not_caught", "time_limit", "watch_parent"]
 
 
 @contextmanager
@@ -40,6 +45,47 @@ def time_limit(seconds, what):
             f"The {what} ran over fit_timeout={seconds} s (it caught the interruption and "
             "returned, so what it returned is cut short)."
         )
+
+
+@contextmanager
+def interrupt_not_caught(what):
+    """Raise KeyboardInterrupt after the block if a Ctrl-C (SIGINT) raised an exception inside
+    it that the block caught, whether it then returned or raised another exception: what it
+    returned was cut short, and must be neither scored, recorded nor cached. The handler in
+    force still handles the signal (KeyboardInterrupt, as before); it is back in place after
+    the block. Outside a process's main thread, or where SIGINT has no Python handler (ignored,
+    or the default action that ends the process), the block runs as it is."""
+    previous = signal.getsignal(signal.SIGINT)
+    if threading.current_thread() is not threading.main_thread() or not callable(previous):
+        yield
+        return
+    raised = []
+
+    def note(signum, frame):
+        try:
+            previous(signum, frame)
+        except BaseException as exc:
+            raised.append(exc)
+            raise
+
+    signal.signal(signal.SIGINT, note)
+    try:
+        yield
+    except BaseException as exc:
+        if not raised or any(exc is r for r in raised):
+            raise
+        raise _interrupted(what) from exc
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if raised:
+        raise _interrupted(what)
+
+
+def _interrupted(what):
+    return KeyboardInterrupt(
+        f"Ctrl-C interrupted the {what}, which caught the KeyboardInterrupt and went on: what "
+        "it returned is cut short, so it is neither scored nor cached."
+    )
 
 
 @contextmanager
