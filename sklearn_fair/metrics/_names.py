@@ -202,12 +202,22 @@ def _qualifiers(function, kwargs):
             continue
         worded = _WORDED[key](value) if key in _WORDED else None
         if worded is None:
-            text = repr(value.tolist() if isinstance(value, np.ndarray) else value)
+            text = repr(_plain(value))
             if len(text) > _LONGEST_VALUE:
                 text = text[: _LONGEST_VALUE - 3] + "..."
             worded = f"{key}={text}"
         qualifiers.append(worded)
     return qualifiers
+
+
+def _plain(value):
+    """``value`` with numpy's arrays and scalars as Python's, so that it prints as written:
+    ``pos_label=0``, not ``pos_label=np.int64(0)`` (numpy 2's repr)."""
+    if isinstance(value, (np.ndarray, np.generic)):
+        return value.tolist()
+    if isinstance(value, (list, tuple)):
+        return type(value)(_plain(v) for v in value)
+    return value
 
 
 def _function_stem(label):
@@ -265,6 +275,33 @@ def check_scorer_direction(scorer, owner, key=None):
         + (f", or the scorer name {names[0]!r}" if names else "")
         + " instead."
     )
+
+
+# sklearn-fair's metrics that are scikit-learn's under another name
+_SAME_METRIC = {
+    "sensitivity": "recall_score",
+    "ppv": "precision_score",
+    "kappa": "cohen_kappa_score",
+}
+
+
+def _names_another_metric(key, scorer):
+    """Whether ``key``, a known scorer name, names another metric than the one ``scorer`` (a
+    make_scorer of a metric function scikit-learn or sklearn-fair defines) computes."""
+    function = getattr(scorer, "_score_func", None)
+    if function is None or metric_direction(function) is None:
+        return False
+    named = None
+    for candidate in (key, _NEGATED + key):
+        try:
+            named = getattr(get_scorer(candidate), "_score_func", None)
+        except ValueError:
+            continue
+        break
+    if named is None or metric_direction(named) is None:
+        return False
+    same = [_SAME_METRIC.get(f.__name__, f.__name__) for f in (named, function)]
+    return same[0] != same[1]
 
 
 def _from_callable(scorer):
@@ -506,10 +543,14 @@ def metric_display_name(scoring=None, *, estimator=None, name=None):
     else:
         derived, sign = _from_callable(scoring)
     if name is not None:
+        key = name
         if sign < 0 and name.startswith(_NEGATED):
             name = name[len(_NEGATED) :]
         if not (_is_known(name) or _is_known(_NEGATED + name)):
             derived = name
+        elif _names_another_metric(name, scoring):
+            # {"kappa": make_scorer(f1_score)} scores F1: the scorer's metric, and the key
+            derived = f"{derived} (under the key {key!r})"
         elif not derived.startswith(f"{_words(name)} ("):
             derived = _words(name)
         # else the key names the scorer's metric, whose parameters the name keeps:

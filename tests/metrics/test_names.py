@@ -3,7 +3,14 @@ import json
 import pytest
 from sklearn.dummy import DummyClassifier
 from sklearn.linear_model import LinearRegression, LogisticRegression
-from sklearn.metrics import get_scorer, make_scorer, mean_absolute_error
+from sklearn.metrics import (
+    cohen_kappa_score,
+    f1_score,
+    get_scorer,
+    make_scorer,
+    mean_absolute_error,
+    recall_score,
+)
 from sklearn.metrics import get_scorer_names as sklearn_scorer_names
 from sklearn.model_selection import GridSearchCV
 from sklearn.pipeline import make_pipeline
@@ -102,3 +109,32 @@ def test_a_negated_scorer_object_and_a_negated_key_read_as_words():
     assert "scikit-learn's the" not in metric_display_name(negated).note
     keyed = metric_display_name(get_scorer("neg_log_loss"), name="neg_log_loss")
     assert keyed.name == metric_display_name("neg_log_loss").name == "log loss"
+
+
+@pytest.mark.parametrize(
+    "key, scorer, expected",
+    [
+        ("kappa", make_scorer(f1_score), "F1 (under the key 'kappa')"),
+        ("accuracy", make_scorer(f1_score), "F1 (under the key 'accuracy')"),
+        ("neg_log_loss", make_scorer(mean_absolute_error, greater_is_better=False),
+         "MAE (under the key 'neg_log_loss')"),
+        # the key names the scorer's metric (ours are scikit-learn's under other names)
+        ("kappa", make_scorer(cohen_kappa_score), "Cohen's kappa"),
+        ("sensitivity", make_scorer(recall_score), "sensitivity"),
+        ("f1_macro", make_scorer(f1_score, average="macro"), "F1 (macro average)"),
+        ("my_f1", make_scorer(f1_score), "my_f1"),
+    ],
+)  # fmt: skip
+def test_a_key_that_names_another_metric_prints_the_scorers_metric(key, scorer, expected):
+    # {"kappa": make_scorer(f1_score)} printed "Cohen's kappa" over F1 scores
+    assert metric_display_name(scorer, name=key).name == expected
+
+
+def test_numpy_labels_print_as_written():
+    # numpy 2's repr printed "F1 (pos_label=np.int64(0))"
+    import numpy as np
+
+    scorer = make_scorer(f1_score, pos_label=np.int64(0))
+    assert metric_display_name(scorer).name == "F1 (pos_label=0)"
+    scorer = make_scorer(recall_score, labels=[np.int64(0), np.int64(2)], average="macro")
+    assert metric_display_name(scorer).name.endswith("labels=[0, 2])")
