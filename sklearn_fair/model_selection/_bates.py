@@ -68,8 +68,11 @@ class _LossStatistic:
         self.loss, self.statistic = loss, statistic
 
     def __call__(self, model, X, y):
-        y = np.asarray(y)
-        losses = np.asarray(self.loss(y, model.predict(X)), dtype=float)
+        y, predicted = np.asarray(y), np.asarray(model.predict(X))
+        if y.ndim == 2 and y.shape[1] == 1:  # one column (a DataFrame of the target): a row each
+            y = y.ravel()
+            predicted = predicted.reshape(y.shape) if predicted.size == y.size else predicted
+        losses = np.asarray(self.loss(y, predicted), dtype=float)
         if losses.shape != (y.shape[0],):
             raise ValueError(
                 "The 'loss' parameter of nested_cv_interval must return one loss per row, an "
@@ -121,6 +124,11 @@ class NestedCVInterval:
     clamped : str
         ``"none"``, ``"lower"`` (raised to the naive standard error) or ``"upper"`` (lowered to
         ``sqrt(K)`` times it).
+    clipped_at_zero : bool
+        Whether ``estimate`` or ``low`` fell below 0, the least a built-in loss can be (the bias
+        correction can overshoot on a small error), and were raised to 0, as the other
+        intervals of sklearn-fair are kept in their metric's range; ``ncv_estimate - bias``
+        and ``standard_error`` give the values before.
     n_samples, n_folds, n_repetitions : int
         The number of rows, folds and repetitions.
     fold_losses : ndarray of shape (n_repetitions, n_folds)
@@ -149,6 +157,7 @@ class NestedCVInterval:
     n_repetitions: int
     fold_losses: np.ndarray = field(repr=False)
     folds: np.ndarray = field(repr=False)
+    clipped_at_zero: bool = False
 
     def __iter__(self):
         return iter((self.low, self.high))
@@ -178,10 +187,18 @@ class NestedCVInterval:
         level = f"{100 * self.confidence:g}%"
         decimals = decimals_for([self.estimate, self.low, self.high], minimum=4)
         estimate, low, high = (number(v, decimals) for v in (self.estimate, self.low, self.high))
+        notes = ""
+        if self.clipped_at_zero:
+            raw = self.ncv_estimate - self.bias
+            half = self.high - raw  # the half-width, from the unclipped centre
+            before = ", ".join(number(v, decimals) for v in (raw, raw - half))
+            notes += f"; clipped at 0, the least the loss can be (estimate, low before: {before})"
+        if self.standard_error == 0:
+            notes += "; every loss was the same, so the interval has no width: no spread to judge"
         return (
             f"{self.loss} {estimate}, {level} interval [{low}, {high}]"
             f" ({self.method}; {self.n_folds} folds x {self.n_repetitions} repetitions; "
-            f"covers {self.target.split(':')[0]})"
+            f"covers {self.target.split(':')[0]}{notes})"
         )
 
 
@@ -440,6 +457,12 @@ default="auto"
     from ..stats._ncv import ncv_estimates
 
     values = ncv_estimates(outer, inner, n_samples, confidence)
+    if loss_name in _LOSSES and min(values["estimate"], values["low"]) < 0:
+        # a negative error rate is no error rate: kept in the loss's range [0, inf)
+        values.update(
+            clipped_at_zero=True,
+            **{key: max(values[key], 0.0) for key in ("estimate", "low", "high")},
+        )
     return NestedCVInterval(
         confidence=float(confidence),
         method=METHOD,

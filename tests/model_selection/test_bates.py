@@ -301,3 +301,40 @@ def test_every_estimator_gets_the_same_folds_from_the_same_random_state():
     # each row a K-fold assignment: every fold holds a third of the rows
     assert all(np.bincount(row).tolist() == [12, 12, 12] for row in folds[0])
     assert not np.array_equal(folds[0][0], folds[0][1])  # the repetitions differ
+
+
+def test_an_estimate_below_zero_is_clipped_at_the_losses_floor():
+    # near-separable data, 1-NN: the bias correction overshoots, as the paper's arithmetic has
+    # it, to a negative misclassification rate, which was printed as such (-0.0278)
+    from sklearn.neighbors import KNeighborsClassifier
+
+    X, y = make_classification(n_samples=30, n_features=6, n_informative=2, class_sep=1.5,
+                               flip_y=0.0, random_state=4)  # fmt: skip
+    knn = KNeighborsClassifier(1)
+    result = nested_cv_interval(knn, X, y, n_folds=3, n_repetitions=1, random_state=4)
+    expected = reference(knn, X, y, result.folds, "zero_one", 0.95)
+    assert expected["estimate"] < 0 and expected["low"] < 0 < expected["high"]
+    assert result.clipped_at_zero
+    assert (result.estimate, result.low) == (0.0, 0.0)
+    assert result.high == pytest.approx(expected["high"], rel=1e-10)
+    # what was clipped is said, and can be recomputed
+    assert result.ncv_estimate - result.bias == pytest.approx(expected["estimate"], rel=1e-10)
+    assert "clipped at 0" in str(result) and f"{expected['estimate']:.4f}" in str(result)
+
+
+def _frame(y):
+    pandas = pytest.importorskip("pandas")
+    return pandas.DataFrame({"target": y})
+
+
+@pytest.mark.parametrize("as_column", [lambda y: y.reshape(-1, 1), _frame], ids=["array", "frame"])
+def test_a_one_column_target_is_one_target(as_column):
+    # a (n, 1) y broadcast against (n,) predictions into (n, n) losses: every fit failed,
+    # blaming the 'loss' parameter, where scikit-learn's cross_val_score takes such a y
+    X, y = make_regression(n_samples=41, n_features=4, noise=20.0, random_state=1)
+    result = nested_cv_interval(
+        Ridge(), X, as_column(y), n_folds=3, n_repetitions=1, random_state=3
+    )
+    expected = reference(Ridge(), X, y, result.folds, "squared_error", 0.95)
+    for name in ("ncv_estimate", "cv_estimate", "mse", "standard_error"):
+        assert getattr(result, name) == pytest.approx(expected[name], rel=1e-10), name
