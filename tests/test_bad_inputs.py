@@ -111,6 +111,14 @@ def with_values(values, positions, value):
     return values
 
 
+def _nullable(values, dtype, positions):
+    """``values`` as a pandas Series of a nullable ``dtype``, missing (pd.NA) at ``positions``."""
+    pandas = pytest.importorskip("pandas")
+    series = pandas.Series(values, dtype=dtype)
+    series[positions] = pandas.NA
+    return series
+
+
 def label_graphs(labels):
     """Torch-free graph stand-ins: anything indexable whose items carry a ``.y``."""
     return [SimpleNamespace(y=label) for label in labels]
@@ -232,6 +240,20 @@ NESTED_CASES = [
         lambda tmp: nested(tmp).fit(X, with_values(y, 5, np.nan)),
         ValueError,
         r"y contains 1 NaN .*\[5\]",
+    ),
+    case(
+        # a nullable boolean (or string) y keeps pd.NA as it is: it crashed in numpy's sort
+        # ("boolean value of NA is ambiguous") or fitted to NaN scores, past the check
+        "nested-pandas-na-in-boolean-y",
+        lambda tmp: nested(tmp).fit(X, _nullable(y.astype(bool), "boolean", [5, 7])),
+        ValueError,
+        r"y contains 2 NaN or missing value\(s\), at indices \[5, 7\]",
+    ),
+    case(
+        "nested-pandas-na-in-string-y",
+        lambda tmp: nested(tmp).fit(X, _nullable(y.astype(str), "string", [3])),
+        ValueError,
+        r"y contains 1 NaN or missing value\(s\), at indices \[3\]",
     ),
     case(
         "nested-inf-in-y",

@@ -1,6 +1,7 @@
 """The input of a nested run, checked once before the first fit, and the early-stopping policy."""
 
 import inspect
+import sys
 from dataclasses import dataclass
 
 import numpy as np
@@ -27,7 +28,7 @@ def check_labels(y):
     if values.dtype.kind == "f":
         missing, infinite = np.isnan(values), np.isinf(values)
     elif values.dtype.kind == "O":
-        missing = np.array([v is None or (isinstance(v, float) and v != v) for v in values.ravel()])
+        missing = np.array([_missing(v) for v in values.ravel()], dtype=bool)
         infinite = np.zeros(0, dtype=bool)
     else:
         return
@@ -39,6 +40,15 @@ def check_labels(y):
                 f"y contains {where.size} {what} value(s), at indices {where[:10].tolist()}"
                 f"{'...' if where.size > 10 else ''}; {fix} them before nested cross-validation."
             )
+
+
+def _missing(value):
+    """None, a float NaN, or pandas' NA and NaT (a nullable boolean or string y keeps pd.NA
+    in an object array)."""
+    if value is None or (isinstance(value, float) and value != value):
+        return True
+    pandas = sys.modules.get("pandas")  # only a pandas y can hold its missing values
+    return pandas is not None and (value is pandas.NA or value is pandas.NaT)
 
 
 def check_target_kind(estimator, y):
