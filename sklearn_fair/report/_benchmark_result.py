@@ -39,7 +39,7 @@ from ..stats._checks import (
 )
 from ..stats._normalize import normalize_scores
 from ..utils import RANDOM_STATE_CONSTRAINTS, IntervalNotBool, fill_doc, install_hint
-from ..utils._printing import decimals_for, number
+from ..utils._printing import best_apart, decimals_for, number
 from ..utils._random import check_random_state_param, named_generator, seed_root
 from ..utils._scaling import mean_of, scaled_pair, std_of
 from ..utils._stacklevel import external_stacklevel
@@ -527,7 +527,8 @@ class BenchmarkResult:
             Digits after the point; None: two significant digits of the smallest standard deviation
             of the data set's fold scores (so that a perfect model does not print as ``1.0 ± 0.0``),
             more where a mean whose folds all scored the same would round to a whole number
-            (0.9996 is not printed as 1.000).
+            (0.9996 is not printed as 1.000), and where the best mean would print as another
+            that is not tied with it, until it prints apart.
         confidence : float, default=0.95
             Level of the IQM's interval; "demonstrably worse" is decided at level
             ``1 - confidence``.
@@ -560,7 +561,9 @@ class BenchmarkResult:
             printed = [cell.metric.values(cell.scores) * scale for cell in cells]
             d = decimals
             if d is None:
-                d = decimals_for([mean_of(v) for v in printed], [std_of(v) for v in printed])
+                means = [mean_of(v) for v in printed]
+                d = decimals_for(means, [std_of(v) for v in printed])
+                d = best_apart(means, d, cells[0].metric.greater_is_better)
             texts = []
             for model, values in zip(self.models, printed):
                 failed = self.cells[dataset, model].n_failed_folds()
@@ -1204,7 +1207,24 @@ class BenchmarkResult:
             is 0.01 for a metric in [0, 1] (and no Bayesian comparison for other metrics).
 
         {report}
+
+        Raises
+        ------
+        ValueError
+            When ``X`` or ``y`` is given for a benchmark of several data sets: they are one
+            data set's, and the card would check every data set's folds against them.
         """
+        if len(self.datasets) > 1 and (X is not None or y is not None):
+            given = [name for name, value in (("X", X), ("y", y)) if value is not None]
+            raise ValueError(
+                f"The {' and '.join(map(repr, given))} parameter{'s' * (len(given) - 1)} of "
+                f"report describe{'s' * (2 - len(given))} one data set, but this benchmark "
+                f"has {len(self.datasets)} ({', '.join(map(repr, self.datasets))}): the card "
+                "would fingerprint them as the whole benchmark's and check every data set's "
+                "folds against them. Pass X=None and y=None, or report one data set with its "
+                "own data: BenchmarkResult({key: cell for key, cell in result.cells.items() "
+                "if key[0] == name}, baseline=result.baseline).report(X=X, y=y)."
+            )
         card = card_of(
             list(self.cells.values()), X=X, y=y, splits_file=splits_file, stratified=stratified
         )

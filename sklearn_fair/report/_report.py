@@ -19,7 +19,14 @@ from ..exceptions import SplitsMismatchError, UnequalBudgetWarning
 from ..model_selection._nested._resampling import time_ordered_splits
 from ..stats._checks import tie_level
 from ..stats._interval import TIME_ORDERED_NOTE
-from ..utils._printing import decimals_for, number, pvalue, signed, signed_difference
+from ..utils._printing import (
+    best_apart,
+    decimals_for,
+    number,
+    pvalue,
+    signed,
+    signed_difference,
+)
 from ..utils._scaling import mean_of
 from ._format import (
     failed_folds,
@@ -181,13 +188,19 @@ class NestedCVReport:
 
     def decimals(self, metric_name, dataset=None):
         """Decimals of a metric's printed numbers: two significant digits of the smallest
-        standard deviation of its fold scores over the models (of ``dataset``, or of all)."""
+        standard deviation of its fold scores over the models (of ``dataset``, or of all), more
+        where a data set's best mean would print as another not tied with it (as
+        :meth:`BenchmarkResult.table <sklearn_fair.BenchmarkResult.table>` prints them)."""
         rows = [
             row
             for row in self.rows
             if row["metric"] == metric_name and dataset in (None, row["dataset"])
         ]
-        return decimals_for([row["test_mean"] for row in rows], [row["test_std"] for row in rows])
+        d = decimals_for([row["test_mean"] for row in rows], [row["test_std"] for row in rows])
+        for name in dict.fromkeys(row["dataset"] for row in rows):
+            group = [row for row in rows if row["dataset"] == name]
+            d = best_apart([row["test_mean"] for row in group], d, group[0]["greater_is_better"])
+        return d
 
     def verdict(self):
         """The report's conclusion in one sentence (and one more when fits failed)."""
@@ -445,9 +458,10 @@ class NestedCVReport:
         summary.paragraphs += [
             "Numbers are printed to two significant digits of the smallest standard deviation "
             f"of their metric's fold scores{'' if self._one else ' on the data set'} (more "
-            "where a mean whose folds all scored the same would round to a whole number; a "
-            "difference and its interval to two significant digits of the interval's width "
-            "where that needs more, and a difference that is not zero never as a signed zero).",
+            "where a mean whose folds all scored the same would round to a whole number, or "
+            "the best mean would print as one not tied with it; a difference and its "
+            "interval to two significant digits of the interval's width where that needs "
+            "more, and a difference that is not zero never as a signed zero).",
             *dict.fromkeys(f"{row['metric']}: {row['note']}." for row in self.rows if row["note"]),
             *dict.fromkeys(
                 f"{row['metric']}: the range of its values is not known, so its interval of "

@@ -15,7 +15,7 @@ from ..exceptions import InvalidResultError, NoSplitsError
 from ..metrics import MetricName
 from ..metrics._names import describe_metric, same_metric
 from ..stats import compare, summarize
-from ..stats._checks import PastLargestFloatError
+from ..stats._checks import PastLargestFloatError, tie_level
 from ..utils._random import named_generator, seed_root
 from ..utils._scaling import mean_of
 from ._integrity import (
@@ -185,8 +185,10 @@ class NestedResult:
     @property
     def optimism(self):
         """Mean validation minus mean test score of the selecting metric, in the scorer's
-        direction (positive: validation looked better); None when the validation scores are of
-        a search's own scoring, another metric than the test scores'; NaN where a fold failed
+        direction (positive: validation looked better), 0 where the two means are equal at
+        :func:`~sklearn_fair.stats._checks.tie_level` (as ties and ranks compare means: the
+        same scores averaged in another order); None when the validation scores are of a
+        search's own scoring, another metric than the test scores'; NaN where a fold failed
         (:meth:`test_scores`).
 
         The one rule of every output (the report's table, ``selection_summary``,
@@ -196,7 +198,10 @@ class NestedResult:
             return None
         # each mean of scores past 2**100 scaled (their sum overflowed: NaN)
         with np.errstate(over="ignore"):
-            return float(mean_of(self.validation_scores) - mean_of(self.scores))
+            validation, test = mean_of(self.validation_scores), mean_of(self.scores)
+            if tie_level(validation) == tie_level(test):  # equal but for rounding: no +4.4e-16
+                return 0.0
+            return float(validation - test)
 
     @property
     def failed_folds(self):
