@@ -25,6 +25,9 @@ _LABELS = {"python": "Python", "torch-geometric": "PyG"}
 # The outer resampling in words names the splitter's class ("5-fold QuantileStratifiedKFold"):
 # the splitters that stratify a numeric target on its quantile bins.
 _QUANTILE = re.compile(r"\b(Repeated)?QuantileStratifiedKFold\b")
+# ... and the splitters that stratify class labels by construction (not StratifiedGroupKFold:
+# it balances the classes only as far as the groups let it)
+_BY_CLASS = re.compile(r"\b((Repeated)?Stratified(Graph)?KFold|StratifiedShuffleSplit)\b")
 
 
 def package_versions():
@@ -429,6 +432,10 @@ def _stratification(models, y, stratified, task):
             )
         return ("yes" if by_bins else "not applicable", how)
     if y is None:
+        splitters = [_BY_CLASS.search((m.resampling or {}).get("outer") or "") for m in models]
+        if splitters and all(splitters):
+            names = ", ".join(sorted({splitter.group(0) for splitter in splitters}))
+            return ("yes", f"by the splitter ({names}); no labels given to check the folds")
         return ("unknown", "no labels given to check the folds")
     if any(not model.has_splits for model in models):
         return ("unknown", "the results do not record their outer splits")

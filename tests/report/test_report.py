@@ -8,6 +8,7 @@ from sklearn.datasets import make_classification
 from sklearn.dummy import DummyClassifier
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import (
+    KFold,
     RepeatedStratifiedKFold,
     StratifiedKFold,
     StratifiedShuffleSplit,
@@ -303,8 +304,21 @@ def test_card_json_says_unseeded_as_null_and_names_a_randomstate(data):
 def test_card_without_labels_or_splits_file(fitted):
     card = reproducibility_card(fitted)
     answers = {item: answer for item, answer, _ in card.checklist}
-    assert answers["stratified splits"] == "unknown"
+    # an int outer_cv of a classifier is a StratifiedKFold: stratified by construction (it
+    # said "unknown" while the folds section named the StratifiedKFold)
+    assert answers["stratified splits"] == "yes"
+    assert (
+        "by the splitter (StratifiedKFold)"
+        in dict((i, w) for i, _, w in card.checklist)["stratified splits"]
+    )
     assert answers["data splits saved"] == "no"
+
+
+def test_card_without_labels_of_splits_that_do_not_stratify_is_unknown():
+    X, y = make_classification(n_samples=40, random_state=0)
+    nested = NestedCV(LogisticRegression(), outer_cv=KFold(4), refit=False).fit(X, y)
+    answers = {item: answer for item, answer, _ in reproducibility_card(nested).checklist}
+    assert answers["stratified splits"] == "unknown"
 
 
 def test_card_detects_unstratified_folds():
