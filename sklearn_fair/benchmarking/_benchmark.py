@@ -459,7 +459,7 @@ def benchmark(
             plans.append(plan)
         _same_outer_splits(dataset, dataset_plans)
         _one_metric(dataset, dataset_plans)
-        check_previous_plans(previous, dataset, dataset_plans)
+        check_previous_plans(previous, dataset, dataset_plans, outer_cv)
 
     reuse = [nested.reuse_prefix for _, _, nested in cells]
     # a cell never warns that it is unseeded (it gets the int root seed): the one warning,

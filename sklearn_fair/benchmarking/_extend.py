@@ -12,6 +12,7 @@ import dataclasses
 import warnings
 
 from ..exceptions import NoSplitsError, UncheckedResultWarning
+from ..metrics._names import describe_metric, same_metric
 from ..report import BenchmarkResult
 from ..stats._checks import check_same_splits
 from ..utils import UnhashableError, describe, digest, fingerprint
@@ -190,10 +191,24 @@ def _protocol_differences(recorded, protocol):
     return differ, unknown
 
 
-def check_previous_plans(previous, dataset, plans):
+def check_previous_plans(previous, dataset, plans, outer_cv=None):
     """The new cells of a data set of ``previous`` have its outer splits (by the rule of every
-    paired comparison, :func:`~sklearn_fair.stats._checks.check_same_splits`) and its metric."""
-    if previous is None or dataset not in previous.datasets or not plans:
+    paired comparison, :func:`~sklearn_fair.stats._checks.check_same_splits`) and its metric;
+    those of a new data set as many outer folds as the previous ones (one ``outer_cv`` for
+    every data set, as a run at once has it), unless ``outer_cv`` is a dict of each's."""
+    if previous is None or not plans:
+        return
+    if dataset not in previous.datasets:
+        counts = {len(cell.scores) for cell in previous.cells.values()}
+        count = len(next(iter(plans.values())).outer_splits)
+        if not isinstance(outer_cv, dict) and len(counts) == 1 and counts != {count}:
+            raise ValueError(
+                f"benchmark(..., previous=...) would split the new data set {dataset!r} into "
+                f"{count} outer folds (outer_cv={outer_cv!r:.80}), and the previous benchmark "
+                f"split every data set into {counts.pop()}: the estimates pooled across the "
+                "data sets would be of other training sizes. Pass the previous benchmark's "
+                "outer_cv, or a dict giving each data set its own."
+            )
         return
     first = previous.models[0]
     old = previous.cells[dataset, first]
@@ -209,10 +224,15 @@ def check_previous_plans(previous, dataset, plans):
             fix="pass the previous benchmark's outer_cv",
         )  # fmt: skip
         metric = plan.metric_names().get(plan.refit_metric)
-        if metric is not None and (metric.name, metric.sign) != (old.metric.name, old.metric.sign):
+        # by what it computes too, as a run at once compares them: two "perf" keys of f1 and
+        # recall print alike
+        if metric is not None and not same_metric([old.metric, metric]):
+            # named alike, they are told apart by what computes them
+            shown = describe_metric if metric.name == old.metric.name else str
             raise ValueError(
-                f"On data set {dataset!r}, model {model!r} would be scored with {metric} and "
-                f"the previous benchmark's models with {old.metric}; pass the same scoring."
+                f"On data set {dataset!r}, model {model!r} would be scored with "
+                f"{shown(metric)} and the previous benchmark's models with "
+                f"{shown(old.metric)}; pass the same scoring."
             )
 
 

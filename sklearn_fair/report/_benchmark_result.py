@@ -286,7 +286,9 @@ class BenchmarkResult:
         return {d: models for d, models in failed.items() if models}
 
     def _pooled_datasets(self, what):
-        """The data sets where every model is complete, warning about the others."""
+        """The data sets where every model is complete, warning about the others; each data
+        set's models must share one metric (what pools them compares them)."""
+        self._check_one_metric()
         missing, left_out = self.missing, list(self._failed_models())
         if left_out:
             cells = ", ".join(f"{m!r} on {d!r} ({n} folds)" for (d, m), n in missing.items())

@@ -161,3 +161,45 @@ def test_a_nested_cv_model_is_not_told_of_settings_it_does_not_take(tmp_path):
     with pytest.raises(ValueError, match="runs with select='one_se', and the previous"):
         _run({"own": own, "nb2": GaussianNB()}, previous=BenchmarkResult.load(path),
              select="one_se")  # fmt: skip
+
+
+def test_a_model_scored_with_another_metric_under_the_same_key_is_refused(first):
+    # {"perf": "recall"} prints as the previous {"perf": "f1"}: a run at once refuses the
+    # two, and the extension merged them (aggregate then ranked recall against F1)
+    previous = _run(MODELS, scoring={"perf": "f1"}, refit="perf")
+    recall = NestedCV(GaussianNB(), scoring={"perf": "recall"}, refit="perf")
+    with pytest.raises(ValueError, match=r"model 'nb' would be scored with .*'recall'.*'f1'"):
+        _run({**MODELS, "nb": recall}, scoring={"perf": "f1"}, refit="perf", previous=previous)
+    with pytest.raises(ValueError, match="different metrics under one name"):
+        _run({**MODELS, "nb": recall}, scoring={"perf": "f1"}, refit="perf")
+
+
+def test_what_pools_the_data_sets_refuses_models_of_different_metrics(first):
+    # from_results takes them; the pooled numbers (aggregate, profiles, P(improvement)) did
+    cells = dict(first.cells)
+    other = dict(first.cells)
+    key = ("a", "tree")
+    recalls = _run({"tree": MODELS["tree"]}, scoring="recall").cells[key]
+    other[key] = recalls
+    mixed = BenchmarkResult(other, baseline="prior")
+    for pooled in (
+        lambda r: r.aggregate(n_resamples=100),
+        lambda r: r.performance_profiles(),
+        lambda r: r.probability_of_improvement("tree", "prior", n_resamples=100),
+    ):
+        with pytest.raises(ValueError, match="different metrics"):
+            pooled(mixed)
+    BenchmarkResult(cells, baseline="prior").aggregate(n_resamples=100)  # one metric: fine
+
+
+def test_a_new_data_set_gets_as_many_outer_folds_as_the_previous(first):
+    # outer_cv left at benchmark's default (10) split the new data set into 10 folds where the
+    # previous ones had 3, and aggregate pooled them; a dict is each data set's own choice
+    extra = {"c": make_classification(n_samples=60, n_features=5, random_state=2)}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(ValueError, match=r"new data set 'c' into 10 outer folds.*into 3"):
+            benchmark(MODELS, {**DATASETS, **extra}, inner_cv=2, n_refits=2, random_state=0,
+                      previous=first)  # fmt: skip
+        extended = benchmark(MODELS, {**DATASETS, **extra}, **SETTINGS, previous=first)
+    assert [len(extended.cells["c", m].scores) for m in MODELS] == [3, 3]
