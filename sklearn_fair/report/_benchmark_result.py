@@ -1007,7 +1007,7 @@ class BenchmarkResult:
         sign = self._sign("aggregate")
         datasets = self._pooled_datasets("aggregate")
         frame = _aggregate.aggregate(
-            self._normalized(normalize, sign, datasets), baseline=self.baseline,
+            self._normalized(normalize, sign, _in_name_order(datasets)), baseline=self.baseline,
             n_resamples=n_resamples, confidence=confidence, random_state=random_state,
         )  # fmt: skip
         if sign < 0 and normalize is None:  # negated errors: print the errors
@@ -1078,7 +1078,7 @@ class BenchmarkResult:
                     f"The '{name}' parameter of BenchmarkResult.probability_of_improvement must "
                     f"be one of {self.models}. Got {given!r} instead."
                 )
-        datasets = self._pooled_datasets("probability_of_improvement")
+        datasets = _in_name_order(self._pooled_datasets("probability_of_improvement"))
         return _aggregate.probability_of_improvement(
             self._per_dataset(model, datasets=datasets),
             self._per_dataset(other, datasets=datasets),
@@ -1103,7 +1103,7 @@ class BenchmarkResult:
         """
         pd = _pandas()
         sign = self._sign("performance_profiles")
-        datasets = self._pooled_datasets("performance_profiles")
+        datasets = _in_name_order(self._pooled_datasets("performance_profiles"))
         if thresholds is None:
             printed = np.concatenate(
                 [c.metric.values(c.scores) for (d, _), c in self.cells.items() if d in datasets]
@@ -1295,3 +1295,10 @@ class BenchmarkResult:
         path = Path(path)
         path.write_text(self.to_html(**kwargs), encoding="utf-8")
         return path
+
+
+def _in_name_order(datasets):
+    """``datasets`` in the order of their names: a bootstrap draws each data set's resamples
+    by its place, so that pooled intervals are the same whatever order the data sets were
+    given or added in (a file's tables, ``previous=``)."""
+    return sorted(datasets, key=str)

@@ -722,3 +722,24 @@ def test_on_one_data_set_the_table_and_the_report_decide_worse_than_the_best_ali
         assert italic == (not worse), model
         (row,) = [line for line in lines if line.startswith(f"{model} ") and "Holm p" in line]
         assert ("not shown worse" in row) == (not worse), row
+
+
+def test_pooled_intervals_do_not_depend_on_the_order_of_the_data_sets(result):
+    # the bootstrap draws each data set's resamples by its place: the same cells given in
+    # another order (a file's tables, data sets added with previous=) gave other intervals
+    reordered = BenchmarkResult(
+        {(d, m): result.cells[d, m] for d in reversed(result.datasets) for m in result.models},
+        baseline=result.baseline,
+        random_state=result.random_state,
+    )
+    assert reordered.datasets == ["c", "b", "a"]
+    columns = ["iqm", "iqm_ci_low", "iqm_ci_high", "mean", "mean_ci_low", "mean_ci_high"]
+    columns += ["probability_of_improvement", "poi_ci_low", "poi_ci_high"]
+    ours, theirs = (r.aggregate(n_resamples=300)[columns] for r in (result, reordered))
+    np.testing.assert_array_equal(ours.to_numpy(), theirs.to_numpy())
+    pair = [r.probability_of_improvement("tree", "logistic", n_resamples=300) for r in
+            (result, reordered)]  # fmt: skip
+    assert pair[0] == pair[1]
+    np.testing.assert_array_equal(
+        result.performance_profiles().to_numpy(), reordered.performance_profiles().to_numpy()
+    )
