@@ -8,11 +8,14 @@ import functools
 import inspect
 import numbers
 import re
+import warnings
 from dataclasses import asdict, dataclass
 
 import numpy as np
 from sklearn.utils._param_validation import validate_params
 
+from ..exceptions import SklearnFairWarning
+from ..utils._stacklevel import external_stacklevel
 from ._ranges import (
     _PIPELINE_METHODS,
     _SEARCH_METHOD,
@@ -241,13 +244,15 @@ def _scorer_names_of(function, sign):
     return sorted(names, key=lambda name: (len(name), name))
 
 
-def check_scorer_direction(scorer, owner, key=None):
+def check_scorer_direction(scorer, owner, key=None, *, selects=True):
     """Raise a ValueError where ``scorer`` is made from a metric known to be better lower (an
     error) with ``greater_is_better=True``, or from one known to be better higher with
     ``greater_is_better=False``: it would select the worst candidates and reverse every
     comparison. ``owner`` is the function or class whose ``scoring`` parameter it was given
-    to, ``key`` its key in a ``scoring`` dict, if any. Scorers of other functions (the user's
-    own) are left alone."""
+    to, ``key`` its key in a ``scoring`` dict, if any. A metric that does not select
+    (``selects=False``: another key of the dict selects) is only reported, compared and
+    ranked, as scikit-learn's ``cross_validate`` reports it: a warning says its comparisons
+    are reversed. Scorers of other functions (the user's own) are left alone."""
     function = getattr(scorer, "_score_func", None)
     sign = getattr(scorer, "_sign", None)
     if function is None or not isinstance(sign, numbers.Real) or sign == 0:
@@ -269,11 +274,18 @@ def check_scorer_direction(scorer, owner, key=None):
     else:
         what = f"minimises {metric}, a score: higher is better"
         fix = f"make_scorer({label}) (greater_is_better=True, the default)"
+    instead = f"Pass {fix}" + (f", or the scorer name {names[0]!r}" if names else "") + " instead."
+    if not selects:
+        warnings.warn(
+            f"{given}, which {what}. It does not select the hyper-parameters here, but every "
+            f"comparison and rank of it would be reversed. {instead}",
+            SklearnFairWarning,
+            stacklevel=external_stacklevel(),
+        )
+        return
     raise ValueError(
         f"{given}, which {what}. Every selection would pick the worst candidate and every "
-        f"comparison would be reversed. Pass {fix}"
-        + (f", or the scorer name {names[0]!r}" if names else "")
-        + " instead."
+        f"comparison would be reversed. {instead}"
     )
 
 
@@ -305,7 +317,6 @@ def _names_another_metric(key, scorer):
 
 
 def _from_callable(scorer):
-    check_scorer_direction(scorer, "metric_display_name")
     # A scorer made by make_scorer keeps its metric function, the sign of greater_is_better
     # and its keyword arguments in attributes scikit-learn does not document (_score_func,
     # _sign, _kwargs); read them when present rather than print an anonymous "custom scorer".

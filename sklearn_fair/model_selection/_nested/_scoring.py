@@ -79,8 +79,8 @@ def resolve_scorers(estimator, scoring, owner):
         if isinstance(value, str):
             return get_scorer(value)
         if callable(value):
-            # a known error maximised (make_scorer(mean_absolute_error)) reverses every verdict
-            check_scorer_direction(value, owner, None if name == "score" else name)
+            if name == "score":  # the one metric selects: a known error maximised
+                check_scorer_direction(value, owner)  # (make_scorer(mean_absolute_error))
             return value
         raise ValueError(
             f"The 'scoring' parameter of {owner} maps {name!r} to {value!r}; every value must "
@@ -167,6 +167,7 @@ def resolve_scoring(estimator, scoring, refit, owner, first_selects=False, searc
     scorers, multimetric = resolve_scorers(estimator, scoring, owner)
     if search is None:
         metric = refit_metric_name(scorers, multimetric, refit, owner, first_selects=first_selects)
+        _check_directions(scorers, multimetric, metric, owner)
         return Scoring(
             scorers, multimetric, metric, metric, scoring=scoring, selection_refit=refit,
             selection_scoring=scoring, first_selects=first_selects,
@@ -190,6 +191,8 @@ def resolve_scoring(estimator, scoring, refit, owner, first_selects=False, searc
         metric = metric if metric in scorers else next(iter(scorers))
         if isinstance(refit, str) and refit not in scorers:
             refit_metric_name(scorers, multimetric, refit, owner)  # raises, naming the metrics
+        # the search selects: the outer metrics are reported and compared
+        _check_directions(scorers, multimetric, None, owner)
     else:
         metric = "score"
     shared = dict(scoring=scoring, selection_refit=search_refit, selection_scoring=search_scoring,
@@ -220,6 +223,17 @@ def resolve_scoring(estimator, scoring, refit, owner, first_selects=False, searc
         outer_keys=tuple(scorers), selection_keys=tuple(selection), comparable=comparable,
         **shared,
     )  # fmt: skip
+
+
+def _check_directions(scorers, multimetric, metric, owner):
+    """The scorers of a ``scoring`` dict against the direction of the metric each computes
+    (:func:`~sklearn_fair.metrics._names.check_scorer_direction`): refused for the one that
+    selects (``metric``), a warning for the others, which are only reported."""
+    from ...metrics._names import check_scorer_direction
+
+    if multimetric:
+        for key, scorer in scorers.items():
+            check_scorer_direction(scorer, owner, key, selects=key == metric)
 
 
 class SearchScore:
