@@ -113,3 +113,28 @@ def test_a_fault_is_refused_at_its_own_key_before_the_data_are_read(
     with pytest.raises(ValueError) as info:
         load_config(path)
     assert f"line {line}, key '{key}': {words}" in str(info.value)
+
+
+@pytest.mark.parametrize("dry_run", [True, False])
+def test_an_inner_cv_beside_a_splits_file_with_inner_splits_is_refused(tmp_path, capsys, dry_run):
+    # the file's inner splits were used and inner_cv = 2 dropped without a word
+    import numpy as np
+    from sklearn.model_selection import KFold
+
+    from sklearn_fair.model_selection import save_splits
+
+    _csv(tmp_path)
+    rows = np.arange(30)
+    save_splits(
+        [(train, test, [(train[:15], train[15:])]) for train, test in KFold(3).split(rows)],
+        tmp_path / "s.json",
+    )
+    path = tmp_path / "exp.toml"
+    path.write_text(DATA.replace("outer_cv = 3", 'splits_file = "s.json"'))
+    assert main(["run", str(path), *(["--dry-run", "--no-timing"] if dry_run else [])]) == 2
+    err = capsys.readouterr().err
+    assert "line 9, key 'protocol.inner_cv'" in err and "inner_cv ignored" in err, err
+    # without inner_cv, the file's inner splits are the protocol
+    path.write_text(DATA.replace("outer_cv = 3", 'splits_file = "s.json"').replace(
+        "inner_cv = 2\n", ""))  # fmt: skip
+    assert main(["run", str(path), "--dry-run", "--no-timing"]) == 0

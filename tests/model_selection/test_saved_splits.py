@@ -741,3 +741,27 @@ def test_loading_does_no_hash_based_set_operation_on_the_indices(tmp_path, monke
     saved = load_splits(path, format="gnn-comparison")
     assert saved.kfold and len(saved) == 10
     assert [call for call in calls if call[1] > 1000] == []
+
+
+def test_an_inner_cv_beside_stored_inner_splits_is_refused(tmp_path):
+    # the stored inner splits were used and inner_cv=3 dropped without a word
+    from sklearn.linear_model import LogisticRegression
+
+    from sklearn_fair import NestedCV
+
+    rng = np.random.default_rng(0)
+    y = np.array([0, 1, 1] * 8)
+    X = rng.normal(size=(24, 3))
+    save_splits(nested_kfold_with_holdout(y), tmp_path / "s.json", y=y)
+    cv = PredefinedSplits(load_splits(tmp_path / "s.json"))
+    grid = {"C": [0.1, 1.0]}
+    with pytest.raises(ValueError, match=r"stores the inner splits.*inner_cv=3.*Give one"):
+        NestedCV(LogisticRegression(), grid, outer_cv=cv, inner_cv=3, refit=False).fit(X, y)
+    stored = NestedCV(LogisticRegression(), grid, outer_cv=cv, refit=False, n_refits=1).fit(X, y)
+    for fold, result in enumerate(stored.outer_results_):  # the stored hold-outs selected
+        ((train, test),) = cv.get_inner_splits(fold)
+        by_hand = max(
+            LogisticRegression(C=C).fit(X[train], y[train]).score(X[test], y[test])
+            for C in grid["C"]
+        )
+        assert result["inner_splits"] == 1 and result["validation_score"] == by_hand

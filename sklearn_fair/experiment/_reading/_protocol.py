@@ -146,6 +146,13 @@ def check_protocol(builder, protocol, resolve, limits):
     splits = read_splits(builder, protocol, ("protocol",), resolve, limits)
     if splits is not None:
         kwargs["outer_cv"] = splits["outer_cv"]
+        if "inner_cv" in protocol and splits["splits"].inner_splits is not None:
+            raise builder.error(
+                ("protocol", "inner_cv"),
+                "the splits file stores the inner splits of its folds, which would be used "
+                "and inner_cv ignored: give either inner_cv or a splits file without inner "
+                "splits, not both.",
+            )
     return kwargs, splits
 
 

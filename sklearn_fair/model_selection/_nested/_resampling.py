@@ -544,6 +544,15 @@ def materialise_splits(data, splitters, routed, *, estimator, whole_search, earl
         fold: None if fold is None else stored_inner_splits(outer, fold, train, n_samples)
         for fold, train in trains.items()
     }
+    if splitters.inner_given is not None and any(v is not None for v in stored.values()):
+        # the stored ones are used: an inner_cv asked for too would be dropped without a word
+        raise ValueError(
+            f"The outer_cv of {owner} ({outer!r:.100}) stores the inner splits of its folds (a "
+            f"split file's), and an inner splitter was given too (inner_cv="
+            f"{splitters.inner_given!r:.100}, or the cv of the search given): the stored ones "
+            "would be used and it ignored. Give one of them: inner_cv=None (and a search's "
+            "cv=None) to use the stored inner splits, or outer splits without inner ones."
+        )
     inner_splits = {}
     for fold, train in trains.items():
         if stored[fold] is not None:
