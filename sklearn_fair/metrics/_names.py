@@ -289,12 +289,16 @@ def check_scorer_direction(scorer, owner, key=None, *, selects=True):
     )
 
 
-# sklearn-fair's metrics that are scikit-learn's under another name
-_SAME_METRIC = {
-    "sensitivity": "recall_score",
-    "ppv": "precision_score",
-    "kappa": "cohen_kappa_score",
-}
+# Metric functions that become one another with their parameters (a recall of pos_label=0 is
+# the specificity, an F-beta of beta=1 the F1, sklearn-fair's kappa scikit-learn's): a key of
+# one over a scorer of another may name the metric the scorer computes
+_FAMILIES = (
+    {"recall_score", "sensitivity", "specificity", "balanced_accuracy_score"},
+    {"precision_score", "ppv", "npv"},
+    {"f1_score", "fbeta_score"},
+    {"cohen_kappa_score", "kappa"},
+)
+_SAME_METRIC = {name: min(family) for family in _FAMILIES for name in family}
 
 
 def _names_another_metric(key, scorer):

@@ -16,6 +16,7 @@ import numbers
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
+from scipy.special import ndtri
 from sklearn.base import is_classifier
 from sklearn.model_selection import KFold
 from sklearn.utils._param_validation import StrOptions, validate_params
@@ -190,7 +191,7 @@ class NestedCVInterval:
         notes = ""
         if self.clipped_at_zero:
             raw = self.ncv_estimate - self.bias
-            half = self.high - raw  # the half-width, from the unclipped centre
+            half = float(ndtri(0.5 + self.confidence / 2)) * self.standard_error
             before = ", ".join(number(v, decimals) for v in (raw, raw - half))
             notes += f"; clipped at 0, the least the loss can be (estimate, low before: {before})"
         if self.standard_error == 0:

@@ -6,9 +6,11 @@ from sklearn.linear_model import LinearRegression, LogisticRegression
 from sklearn.metrics import (
     cohen_kappa_score,
     f1_score,
+    fbeta_score,
     get_scorer,
     make_scorer,
     mean_absolute_error,
+    precision_score,
     recall_score,
 )
 from sklearn.metrics import get_scorer_names as sklearn_scorer_names
@@ -123,6 +125,10 @@ def test_a_negated_scorer_object_and_a_negated_key_read_as_words():
         ("sensitivity", make_scorer(recall_score), "sensitivity"),
         ("f1_macro", make_scorer(f1_score, average="macro"), "F1 (macro average)"),
         ("my_f1", make_scorer(f1_score), "my_f1"),
+        # metrics that become one another with their parameters: the key names the metric
+        ("f1", make_scorer(fbeta_score, beta=1), "F1"),
+        ("specificity", make_scorer(recall_score, pos_label=0), "specificity"),
+        ("npv", make_scorer(precision_score, pos_label=0), "NPV"),
     ],
 )  # fmt: skip
 def test_a_key_that_names_another_metric_prints_the_scorers_metric(key, scorer, expected):

@@ -338,3 +338,18 @@ def test_a_one_column_target_is_one_target(as_column):
     expected = reference(Ridge(), X, y, result.folds, "squared_error", 0.95)
     for name in ("ncv_estimate", "cv_estimate", "mse", "standard_error"):
         assert getattr(result, name) == pytest.approx(expected[name], rel=1e-10), name
+
+
+def test_an_interval_wholly_below_zero_says_its_bounds_before():
+    # the bound before clipping was read from the clipped high: 2 * estimate for a low
+    from scipy.special import ndtri
+
+    result = NestedCVInterval(
+        estimate=0.0, low=0.0, high=0.0, confidence=0.9, standard_error=0.01, method="m",
+        target="Err_XY: ...", loss="zero_one", ncv_estimate=0.1, cv_estimate=0.15, bias=0.15,
+        mse=0.0, naive_standard_error=0.01, cv_standard_error=0.01, clamped="none",
+        n_samples=30, n_folds=3, n_repetitions=1, fold_losses=np.zeros((1, 3)),
+        folds=np.zeros((1, 30), dtype=int), clipped_at_zero=True,
+    )  # fmt: skip
+    low = -0.05 - float(ndtri(0.95)) * 0.01  # the estimate ncv - bias, less z * SE
+    assert f"estimate, low before: -0.0500, {low:.4f}" in str(result)
