@@ -84,6 +84,17 @@ def test_scores_csv_names_the_metric_of_each_validation_score(own_scoring):
         assert float(row["score"]) == pytest.approx(accuracy_score(y[test], predicted))
 
 
+def test_scores_csv_names_no_metric_on_rows_without_a_validation_score(tmp_path):
+    # with several metrics only the selecting one's rows hold a validation score; the others
+    # named the selecting metric beside an empty score
+    protocol = 'scoring = ["accuracy", "balanced_accuracy"]\nrefit = "balanced_accuracy"\n'
+    plain = SEARCHED[SEARCHED.index("[models.plain]") :]
+    run_experiment(_write(tmp_path, HEAD + protocol + plain))
+    rows = _csv_rows(tmp_path / "out" / "scores.csv")
+    shown = {(r["metric"], r["validation_score"] != "", r["validation_metric"]) for r in rows}
+    assert shown == {("balanced accuracy", True, "balanced accuracy"), ("accuracy", False, "")}
+
+
 def test_summary_csv_does_not_say_accuracy_selected_the_search(own_scoring):
     rows = {r["model"]: r for r in _csv_rows(own_scoring / "summary.csv")}
     assert rows["searched"]["metric"] == "accuracy"

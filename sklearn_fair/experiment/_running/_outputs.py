@@ -67,9 +67,12 @@ def _scores_csv(result):
     row's validation score is of, the selecting one, which for a search given with its own
     scoring is not the row's test metric."""
     frame = result.scores
+    # empty where the row has no validation score (a metric that did not select)
     metrics = [
-        result.cells[dataset, model].validation_metric.name
-        for dataset, model in zip(frame["dataset"], frame["model"])
+        result.cells[dataset, model].validation_metric.name if validation == validation else ""
+        for dataset, model, validation in zip(
+            frame["dataset"], frame["model"], frame["validation_score"]
+        )
     ]
     frame.insert(frame.columns.get_loc("validation_score") + 1, "validation_metric", metrics)
     return _frame_csv(frame)
