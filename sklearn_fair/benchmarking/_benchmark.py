@@ -185,16 +185,28 @@ def _same_outer_splits(dataset, plans):
         )  # fmt: skip
 
 
+def metrics_apart(metrics):
+    """``(alike, shown)`` where the models' ``metrics`` (name -> MetricName) are not one metric
+    (:func:`~sklearn_fair.metrics._names.same_metric`): whether they print alike, and each in
+    words (by what computes it where they print alike); None where they are one."""
+    if same_metric(metrics.values()):
+        return None
+    alike = len({metric.name for metric in metrics.values()}) == 1
+    shown = ", ".join(
+        f"{name!r}: {describe_metric(m) if alike else m}" for name, m in metrics.items()
+    )
+    return alike, shown
+
+
 def _one_metric(dataset, plans):
     """Refuse, before any fit, a data set whose models would be scored with different metrics
     (the tables and tests compare one metric per data set), those printed alike too."""
-    metrics = {model: plan.metric_names()[plan.refit_metric] for model, plan in plans.items()}
-    if same_metric(metrics.values()):
-        return
-    alike = len({metric.name for metric in metrics.values()}) == 1
-    shown = ", ".join(
-        f"{model!r}: {describe_metric(m) if alike else m}" for model, m in metrics.items()
+    apart = metrics_apart(
+        {model: plan.metric_names()[plan.refit_metric] for model, plan in plans.items()}
     )
+    if apart is None:
+        return
+    alike, shown = apart
     why = (
         "two scorers under one key of 'scoring', or the own score methods of two estimators "
         "(scoring=None), which compute different metrics. The tables and tests compare one "

@@ -10,6 +10,24 @@ from sklearn.base import ClassifierMixin, RegressorMixin
 from ._scorer import get_scorer, get_scorer_names
 
 _INF = math.inf
+# errors, losses and deviances in [0, inf): lower is better
+_UNBOUNDED_ERRORS = (
+    "log_loss",
+    "hinge_loss",
+    "mean_squared_error",
+    "root_mean_squared_error",
+    "mean_absolute_error",
+    "median_absolute_error",
+    "max_error",
+    "mean_squared_log_error",
+    "root_mean_squared_log_error",
+    "mean_absolute_percentage_error",
+    "mean_poisson_deviance",
+    "mean_gamma_deviance",
+    "mean_tweedie_deviance",
+    "mean_pinball_loss",
+    "negative_likelihood_ratio",
+)
 # The metric functions of scikit-learn and of sklearn_fair.metrics, by name, and their ranges
 # (of the metric itself: a scorer's sign is applied below).
 _RANGES = {
@@ -65,52 +83,14 @@ _RANGES = {
         (-_INF, 1.0),
     ),
     **dict.fromkeys(
-        (
-            "log_loss",
-            "hinge_loss",
-            "mean_squared_error",
-            "root_mean_squared_error",
-            "mean_absolute_error",
-            "median_absolute_error",
-            "max_error",
-            "mean_squared_log_error",
-            "root_mean_squared_log_error",
-            "mean_absolute_percentage_error",
-            "mean_poisson_deviance",
-            "mean_gamma_deviance",
-            "mean_tweedie_deviance",
-            "mean_pinball_loss",
-            "mutual_info_score",
-            "positive_likelihood_ratio",
-            "negative_likelihood_ratio",
-        ),
-        (0.0, _INF),
+        (*_UNBOUNDED_ERRORS, "mutual_info_score", "positive_likelihood_ratio"), (0.0, _INF)
     ),
 }
 _MODULES = ("sklearn.metrics", "sklearn_fair.metrics")
 # The metrics of _RANGES where lower is better (errors, losses, deviances, LR-); higher is
 # better for every other one there.
 _LOWER_IS_BETTER = frozenset(
-    (
-        "hamming_loss",
-        "zero_one_loss",
-        "brier_score_loss",
-        "log_loss",
-        "hinge_loss",
-        "mean_squared_error",
-        "root_mean_squared_error",
-        "mean_absolute_error",
-        "median_absolute_error",
-        "max_error",
-        "mean_squared_log_error",
-        "root_mean_squared_log_error",
-        "mean_absolute_percentage_error",
-        "mean_poisson_deviance",
-        "mean_gamma_deviance",
-        "mean_tweedie_deviance",
-        "mean_pinball_loss",
-        "negative_likelihood_ratio",
-    )
+    (*_UNBOUNDED_ERRORS, "hamming_loss", "zero_one_loss", "brier_score_loss")
 )
 
 # ``score`` methods that are accuracy (or R^2) though not the mixin's own: they only check their

@@ -6,7 +6,7 @@ for hours.
 
 import numpy as np
 
-from ...metrics._names import describe_metric, same_metric
+from ...benchmarking._benchmark import metrics_apart
 from ...utils import check_parameter_constraints
 from .._reading._config import check_per_sample
 from ._plan import candidate_estimator, plan_model
@@ -109,16 +109,15 @@ def _check_one_metric(config, dataset, plans):
     """Refuse, as the file's fault, models that would be scored on ``dataset`` with different
     metrics (benchmark refuses them when the run starts; the report compares one metric per
     data set): with no ``[protocol] scoring``, each scores itself."""
-    metrics = {
-        name: plan.nested_plan.metric_names()[plan.nested_plan.refit_metric]
-        for name, plan in plans.items()
-    }
-    if same_metric(metrics.values()):
-        return
-    alike = len({metric.name for metric in metrics.values()}) == 1
-    shown = ", ".join(
-        f"{name!r}: {describe_metric(m) if alike else m}" for name, m in metrics.items()
+    apart = metrics_apart(
+        {
+            name: plan.nested_plan.metric_names()[plan.nested_plan.refit_metric]
+            for name, plan in plans.items()
+        }
     )
+    if apart is None:
+        return
+    shown = apart[1]
     why = (
         ""
         if dataset.protocol.get("scoring") is not None
