@@ -125,3 +125,21 @@ def test_a_cached_run_serves_the_train_scores_a_callable_returns(tmp_path):
     assert {"test_acc", "test_kap", "train_acc", "train_kap"} <= set(second)
     for key in ("test_acc", "test_kap", "train_acc", "train_kap"):
         np.testing.assert_array_equal(second[key], first[key])
+
+
+@pytest.mark.parametrize(
+    "scoring, match",
+    [("accuracy", "the one metric 'accuracy'"), (None, "the estimator's score method")],
+)
+def test_refit_naming_another_metric_than_the_one_scoring_is_refused(scoring, match):
+    # refit="balanced_accuracy" with scoring="accuracy" selected with accuracy, without a word
+    # (scikit-learn's searches read a refit name with one metric as refit=True)
+    tree = DecisionTreeClassifier(random_state=0)
+    with pytest.raises(ValueError, match=rf"'refit' .* names the metric 'kap', .*{match}"):
+        NestedCV(tree, GRID, outer_cv=OUTER, inner_cv=INNER, scoring=scoring, refit="kap").fit(X, y)
+    if scoring is not None:  # naming the one metric is that metric
+        named = NestedCV(tree, GRID, outer_cv=OUTER, inner_cv=INNER, scoring=scoring,
+                         refit=scoring, n_refits=1).fit(X, y)  # fmt: skip
+        reference = cross_validate(GridSearchCV(tree, GRID, cv=INNER, scoring=scoring), X, y,
+                                   cv=OUTER, scoring=scoring)  # fmt: skip
+        np.testing.assert_allclose(named.outer_scores_, reference["test_score"])

@@ -165,6 +165,18 @@ def resolve_scoring(estimator, scoring, refit, owner, first_selects=False, searc
     """The :class:`Scoring` of a run; ``search``: the ``(scoring, refit)`` of a search given
     as the estimator (it selects with them), or None."""
     scorers, multimetric = resolve_scorers(estimator, scoring, owner)
+    single = isinstance(scoring, str) or (scoring is None and search is None)
+    if single and isinstance(refit, str) and refit != scoring:
+        # one metric, and refit names another: it would select with 'scoring' without a word
+        named = scoring is not None
+        what = f"the one metric {scoring!r}" if named else "None: the estimator's score method"
+        raise ValueError(
+            f"The 'refit' parameter of {owner} names the metric {refit!r}, but 'scoring' is "
+            f"{what}, which selects. Pass refit=True"
+            + (f" (or refit={scoring!r})" if named else "")
+            + f", or scoring={refit!r} to select with it"
+            + (f", or scoring=[{scoring!r}, {refit!r}] to report both." if named else ".")
+        )
     if search is None:
         metric = refit_metric_name(scorers, multimetric, refit, owner, first_selects=first_selects)
         _check_directions(scorers, multimetric, metric, owner)
