@@ -153,19 +153,23 @@ def metric_direction(function):
     None for a function not known here: known only by identity, as the function that a module
     of scikit-learn's or of sklearn_fair's metrics defines under its name (a user's own
     ``mean_absolute_error`` is not known)."""
-    name = getattr(function, "__name__", None)
-    module = getattr(function, "__module__", None) or ""
-    if name not in _RANGES or not module.startswith(_MODULES):
-        return None
-    if getattr(sys.modules.get(module), name, None) is not function:
+    name = _known_name(function)
+    if name is None or getattr(sys.modules.get(function.__module__), name, None) is not function:
         return None
     return -1 if name in _LOWER_IS_BETTER else 1
 
 
-def _metric_range(function, kwargs):
+def _known_name(function):
+    """The name of ``function`` among :data:`_RANGES` where a module of scikit-learn's or of
+    sklearn_fair's metrics defines it, else None."""
     name = getattr(function, "__name__", None)
     module = getattr(function, "__module__", None) or ""
-    if name not in _RANGES or not module.startswith(_MODULES):
+    return name if name in _RANGES and module.startswith(_MODULES) else None
+
+
+def _metric_range(function, kwargs):
+    name = _known_name(function)
+    if name is None:
         return (-_INF, _INF)
     if kwargs.get("normalize") is False:  # accuracy_score, zero_one_loss: counts
         return (0.0, _INF)

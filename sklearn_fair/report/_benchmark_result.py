@@ -39,13 +39,13 @@ from ..stats._checks import (
 )
 from ..stats._normalize import normalize_scores
 from ..utils import RANDOM_STATE_CONSTRAINTS, IntervalNotBool, fill_doc, install_hint
-from ..utils._printing import best_apart, decimals_for, number
+from ..utils._printing import decimals_for, number
 from ..utils._random import check_random_state_param, named_generator, seed_root
 from ..utils._scaling import mean_of, scaled_pair, std_of
 from ..utils._stacklevel import external_stacklevel
 from ._artefact import load_cells, read_document, save_document, to_latex
 from ._card import card_of
-from ._format import failed_folds, selection_counts
+from ._format import best_apart, failed_folds, selection_counts
 from ._report import NestedCVReport
 from ._results import (
     DOCS,

@@ -401,12 +401,17 @@ def _target_fingerprint(y, task):
     return fingerprint(y) if task == "regression" else labels_fingerprint(y)
 
 
+def _outer_splitters(models, pattern):
+    """Each model's match of ``pattern`` in the words of its outer resampling (None: none)."""
+    return [pattern.search((m.resampling or {}).get("outer") or "") for m in models]
+
+
 def _stratification(models, y, stratified, task):
     """The answer and the reason of the checklist's "stratified splits" item."""
     if stratified is not None:
         return ("yes" if stratified else "no", f"as stated by the caller (stratified={stratified})")
     if task == "regression":
-        splitters = [_QUANTILE.search((m.resampling or {}).get("outer") or "") for m in models]
+        splitters = _outer_splitters(models, _QUANTILE)
         by_bins = bool(splitters) and all(splitters)
         if by_bins:
             names = ", ".join(sorted({splitter.group(0) for splitter in splitters}))
@@ -432,7 +437,7 @@ def _stratification(models, y, stratified, task):
             )
         return ("yes" if by_bins else "not applicable", how)
     if y is None:
-        splitters = [_BY_CLASS.search((m.resampling or {}).get("outer") or "") for m in models]
+        splitters = _outer_splitters(models, _BY_CLASS)
         if splitters and all(splitters):
             names = ", ".join(sorted({splitter.group(0) for splitter in splitters}))
             return ("yes", f"by the splitter ({names}); no labels given to check the folds")

@@ -1,17 +1,49 @@
 """How a report prints names and verdict numbers: ties, p-values, short parameter names,
 selected values (the digits of a metric's numbers: ``utils._printing``)."""
 
+import math
 import numbers
 
 import numpy as np
 
-from ..utils._printing import missing
+from ..stats._checks import tie_level
+from ..utils._printing import missing, number
 
 
 def direction(metric):
     """What follows a metric's name where its direction is said (the plots' axes, the
     verdict): " (lower is better)" for an error, "" for a score."""
     return "" if metric.greater_is_better else " (lower is better)"
+
+
+def best_apart(means, decimals, greater_is_better=True):
+    """At least ``decimals``, and more while the best of ``means`` (one data set's, in printed
+    units) prints as the same number as a mean that is not tied with it: the one marked best
+    is then visibly ahead. Ties as the marks and ranks decide them
+    (:func:`~sklearn_fair.stats._checks.tie_level`, 12 significant digits); up to the decimals
+    of 12 significant digits of the largest mean, where every mean not tied prints apart.
+
+    Examples
+    --------
+    >>> best_apart([0.96, 0.96004, 0.922], 4), best_apart([0.96, 0.96004], 4, False)
+    (5, 5)
+    >>> best_apart([0.96, 0.96, 0.92], 4), best_apart([0.961, 0.96, 0.9601], 4)
+    (4, 4)
+    """
+    means = np.asarray(list(means), dtype=float)
+    means = means[np.isfinite(means)]
+    if means.size < 2:
+        return decimals
+    tied = np.array([tie_level(value) for value in means])
+    top = tied.max() if greater_is_better else tied.min()
+    best, others = means[tied == top], means[tied != top]
+    largest = float(np.abs(means).max())
+    limit = 11 - math.floor(math.log10(largest)) if largest > 0 else decimals
+    while decimals < limit and any(
+        number(b, decimals) == number(o, decimals) for b in best for o in others
+    ):
+        decimals += 1
+    return decimals
 
 
 def failed_folds(n_failed, n_folds):

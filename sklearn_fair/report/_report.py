@@ -20,7 +20,6 @@ from ..model_selection._nested._resampling import time_ordered_splits
 from ..stats._checks import tie_level
 from ..stats._interval import TIME_ORDERED_NOTE
 from ..utils._printing import (
-    best_apart,
     decimals_for,
     number,
     pvalue,
@@ -29,6 +28,7 @@ from ..utils._printing import (
 )
 from ..utils._scaling import mean_of
 from ._format import (
+    best_apart,
     failed_folds,
     param_columns,
     probability,
@@ -338,11 +338,14 @@ class NestedCVReport:
         ]
         return f" {_names(ordered)}: {TIME_ORDERED_NOTE}." if ordered else ""
 
+    @cached_property
+    def _refit_metrics(self):
+        return {(c.dataset, c.model): c.refit_metric for c in self._cells()}
+
     def _compared(self, row):
         """Whether ``row`` (of :attr:`rows`) is of the metric its model is compared and ranked
         on: the selecting one, or a search's test metric where its own scoring selected."""
-        refit = {(c.dataset, c.model): c.refit_metric for c in self._cells()}
-        return row["scoring"] == refit[row["dataset"], row["model"]]
+        return row["scoring"] == self._refit_metrics[row["dataset"], row["model"]]
 
     def _standing(self, dataset, model):
         best, pvalues = self._best[dataset]

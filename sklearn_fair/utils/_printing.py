@@ -47,36 +47,6 @@ def decimals_for(values, spreads=(), minimum=0):
     return int(min(max(decimals, minimum), MAX_DECIMALS))
 
 
-def best_apart(means, decimals, greater_is_better=True):
-    """At least ``decimals``, and more while the best of ``means`` (one data set's, in printed
-    units) prints as the same number as a mean that is not tied with it: the one marked best
-    is then visibly ahead. Ties as the marks and ranks decide them, at 12 significant digits
-    (``stats._checks.tie_level``); up to the decimals of 12 significant digits of the largest
-    mean, where every mean not tied prints apart.
-
-    Examples
-    --------
-    >>> best_apart([0.96, 0.96004, 0.922], 4), best_apart([0.96, 0.96004], 4, False)
-    (5, 5)
-    >>> best_apart([0.96, 0.96, 0.92], 4), best_apart([0.961, 0.96, 0.9601], 4)
-    (4, 4)
-    """
-    means = np.asarray(list(means), dtype=float)
-    means = means[np.isfinite(means)]
-    if means.size < 2:
-        return decimals
-    tied = np.array([float(f"{value:.12g}") for value in means])
-    top = tied.max() if greater_is_better else tied.min()
-    best, others = means[tied == top], means[tied != top]
-    largest = float(np.abs(means).max())
-    limit = 11 - math.floor(math.log10(largest)) if largest > 0 else decimals
-    while decimals < limit and any(
-        number(b, decimals) == number(o, decimals) for b in best for o in others
-    ):
-        decimals += 1
-    return decimals
-
-
 def _noise(values):
     """The spread that floating-point rounding leaves among equal ``values``: a mean of three
     scores of 0.8 is 0.8000000000000002, and their sem 7.9e-17."""

@@ -58,8 +58,7 @@ def is_time_ordered(cv):
         return True
     if isinstance(cv, HoldoutSplit):
         return not cv.shuffle
-    splits = _given_splits(cv)
-    return bool(splits) and all(_tests_after_training(train, test) for train, test in splits)
+    return time_ordered_splits(_given_splits(cv))
 
 
 def _own_rows(train, test):
@@ -78,8 +77,8 @@ def _tests_after_training(train, test):
 
 def time_ordered_splits(splits):
     """Whether every one of ``splits`` tests only rows after all those it trains on (its lag
-    rows aside), as time-ordered splits do."""
-    splits = list(splits)
+    rows aside), as time-ordered splits do; False for none (None: a splitter's own)."""
+    splits = list(splits or ())
     return bool(splits) and all(_tests_after_training(train, test) for train, test in splits)
 
 
@@ -614,9 +613,7 @@ def _warn_time_order_not_kept(owner, outer, outer_splits, splitters, stores, who
     else:
         if splitters.inner_given is not None or stores or is_time_ordered(outer):
             return
-        if len(outer_splits) < 2 or not all(
-            _tests_after_training(train, test) for train, test in outer_splits
-        ):
+        if len(outer_splits) < 2 or not time_ordered_splits(outer_splits):
             return
         why = (
             f"every outer split of outer_cv={outer!r} tests on rows after all its training "
