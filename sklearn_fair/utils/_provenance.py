@@ -613,8 +613,12 @@ class Describer:
     has imported does not change during the run, so each class, function and module is walked once.
     """
 
-    def __init__(self):
+    def __init__(self, *, skip_shipped=False):
         self._code = {}  # id -> (object, identity); the object keeps the id from being reused
+        # in a worker process: code that came pickled by value (cloudpickle: a class of the
+        # script, a lambda), with the caller's values of what it reads, is described as
+        # ``{"shipped": name}`` (see :func:`shipped_by_value`)
+        self._skip_shipped = skip_shipped
         # describing what code or a deep copy uses as it is (a bound method's object, a global,
         # a closure), not what clone remakes: estimators there count with their fitted state
         self._as_is = False
@@ -754,6 +758,8 @@ class Describer:
         remembered = self._code.get(id(obj))
         if remembered is not None and remembered[0] is obj:
             return remembered[1]
+        if self._skip_shipped and shipped_by_value(obj):
+            return {"shipped": _qualified(obj)}
         if isinstance(obj, types.ModuleType):
             identity = self._module_identity(obj)
         elif isinstance(obj, type):
@@ -1048,6 +1054,22 @@ def fitted_state(estimator):
         for name, value in getattr(estimator, "__dict__", {}).items()
         if name not in params and name not in _SETTINGS
     }
+
+
+def shipped_by_value(obj):
+    """Whether cloudpickle rebuilt the class or function ``obj`` in this process from its code
+    and the values it read where it was pickled (a class of a script, a lambda, a module
+    registered to be pickled by value), rather than importing it: a class that its module does
+    not hold by its name, a function whose globals are not its module's."""
+    module = sys.modules.get(getattr(obj, "__module__", None) or "")
+    if isinstance(obj, types.FunctionType):
+        return module is None or obj.__globals__ is not vars(module)
+    if not isinstance(obj, type):
+        return False
+    found = module
+    for part in obj.__qualname__.split("."):
+        found = getattr(found, part, None)
+    return found is not obj
 
 
 def _name_of(module):

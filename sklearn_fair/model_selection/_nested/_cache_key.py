@@ -13,6 +13,9 @@ described by :func:`sklearn_fair.utils.describe` (the one place that decides it)
 - the task's phase and the rows it trains on, is scored on and early-stops on.
 
 What cannot be described raises :class:`UnhashableError`; the run then warns and does not cache.
+
+Keys are built in the process that runs NestedCV; a worker process that writes an entry first
+checks that it has the estimator its key describes (:func:`check_in_worker`).
 """
 
 import numpy as np
@@ -20,9 +23,15 @@ from sklearn import get_config
 
 from ...utils import fingerprint
 from ...utils._hashing import fingerprint_with_index
-from ...utils._provenance import Describer, UnhashableError, digest, package_versions
+from ...utils._provenance import (
+    Describer,
+    UnhashableError,
+    canonical_json,
+    digest,
+    package_versions,
+)
 
-__all__ = ["KeyBuilder", "UnhashableError", "entry_name", "task_names"]
+__all__ = ["KeyBuilder", "UnhashableError", "check_in_worker", "entry_name", "task_names"]
 
 FORMAT = "sklearn-fair-task/3"
 # Libraries sklearn-fair's own code computes with besides the core ones (its graph models are
@@ -134,3 +143,86 @@ def task_names(plan, refit_slots, *, data_name=None):
         for fold, index in refit_slots
     ]
     return selection, refits
+
+
+# the digests of the estimator descriptions this worker process has found its own (each is
+# described here once, however many tasks share it)
+_CHECKED = set()
+_READS = {
+    "globals": "the global",
+    "attributes": "the class attribute",
+    "read": "the attribute",
+    "closure": "the variable",
+}
+
+
+def check_in_worker(task, estimator, description):
+    """Raise ValueError if this worker process describes the estimator of ``task`` (a FitTask
+    of ``estimator``) otherwise than its key's ``description`` says, built in the process
+    that runs NestedCV: a worker imports the user's modules from their files, so a value a
+    script set at run time (``helpers.SCALE = 0.3``) is in the key but not in the fit, whose
+    entry would serve a later run another estimator's scores. Code that reached the worker
+    by value, with the values it read, is not compared (``{"shipped": name}``)."""
+    expected = description["estimator"]
+    checked = digest(expected)
+    if checked in _CHECKED:
+        return
+    from ._candidates import configure
+
+    try:
+        found = Describer(skip_shipped=True).describe(configure(estimator, task.params))
+    except UnhashableError as exc:
+        difference = f"the worker cannot describe it ({exc})"
+    else:
+        first = _first_difference(expected, found)
+        if first is None:
+            if len(_CHECKED) >= 4096:
+                _CHECKED.clear()
+            _CHECKED.add(checked)
+            return
+        where, value, other = first
+        difference = (
+            f"{' > '.join(where) or 'the estimator'} is {_shown(value)} in the process that "
+            f"runs NestedCV and {_shown(other)} in the worker"
+        )
+    raise ValueError(
+        f"The {task.key.describe()} runs in a worker process whose estimator is not the one "
+        f"its cache key describes: {difference}. A worker imports your modules from their "
+        "files, so a value set at run time (a module global, a class attribute) does not "
+        "reach it, and its result would be cached as that of the estimator you have. Set the "
+        "value in the module's file, pass it as a parameter of the estimator, or run with "
+        "n_jobs=1 (or cache_dir=None)."
+    )
+
+
+def _shown(part):
+    text = canonical_json(part)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _first_difference(expected, found, where=(), via=None):
+    """``(where, expected part, found part)`` at the first difference of two descriptions,
+    ``where`` naming the classes, functions and values read on the way to it; None where
+    they agree, but for code the worker got by value."""
+    if isinstance(found, dict) and set(found) == {"shipped"}:
+        return None
+    if isinstance(expected, dict) and isinstance(found, dict):
+        names = (expected.get(k) for k in ("class", "function", "module"))
+        name = next((n for n in names if isinstance(n, str)), None)
+        if name is not None and name not in where:
+            where = (*where, name)
+        if set(expected) != set(found):
+            return where, expected, found
+        for key in sorted(expected):
+            here = (*where, f"{_READS[via]} {key!r}") if via in _READS else where
+            first = _first_difference(expected[key], found[key], here, key)
+            if first is not None:
+                return first
+        return None
+    if isinstance(expected, list) and isinstance(found, list) and len(expected) == len(found):
+        for part, other in zip(expected, found):
+            first = _first_difference(part, other, where)
+            if first is not None:
+                return first
+        return None
+    return None if expected == found else (where, expected, found)

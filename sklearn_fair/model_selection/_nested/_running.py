@@ -24,7 +24,7 @@ from ...utils import compact_graphs
 from ...utils._stacklevel import external_stacklevel
 from ._batching import PREFETCH, AutoBatching
 from ._cache import EntryCheck, write_entry
-from ._cache_key import KeyBuilder, UnhashableError
+from ._cache_key import KeyBuilder, UnhashableError, check_in_worker
 from ._data import SharedRunData, for_workers
 from ._progress import Progress
 from ._reuse import PrefixReuse, discard_run
@@ -51,8 +51,13 @@ def execute(task, data, cache_entry, config=None, filters=None):
     filters there, which a worker process does not inherit (a warning the user turned into an
     error fails the fit, as in the caller's process), both as joblib's ``delayed`` of
     ``sklearn.utils.parallel`` carries them: ``(the caller's process id, the filters)``, set
-    only in another process (the caller's threads share its filters)."""
+    only in another process (the caller's threads share its filters), where each task that
+    writes a cache entry first checks its estimator is the one its key describes."""
     if filters is not None and filters[0] != os.getpid():
+        batch = zip(task.tasks, task.entries) if isinstance(task, TaskBatch) else None
+        for tagged, entry in batch or [(task, cache_entry)]:
+            if entry is not None:
+                check_in_worker(tagged.task, tagged.context.estimator, entry[2])
         with warnings.catch_warnings():
             _set_filters(filters[1])
             return execute(task, data, cache_entry, config)
