@@ -27,25 +27,18 @@ from sklearn.utils._param_validation import Interval, StrOptions, validate_param
 from torch_geometric.utils import coalesce, remove_self_loops
 
 from ..utils._stacklevel import external_stacklevel
-from ..utils._tu_format import MAX_TU_SIZE, TUFormatError, read_tu_files
+from ..utils._tu_format import (
+    FEATURE_SCHEMES,
+    MAX_TU_SIZE,
+    NODE_LABEL_SCHEMES,
+    TUFormatError,
+    no_node_features,
+    read_tu_files,
+    uses_node_attributes,
+)
 from ._collection import GraphCollection
 
 __all__ = ["FEATURE_SCHEMES", "load_mutag", "load_tu_dataset"]
-
-#: The node-feature schemes that :func:`load_tu_dataset` accepts, with what each one builds.
-FEATURE_SCHEMES = {
-    "auto": "the paper's choice: 'node-labels' for chemical data sets, "
-    "'node-labels+attributes' for ENZYMES; social data sets need an explicit choice",
-    "node-labels": "one-hot encoding of the node labels (chemical data sets)",
-    "node-labels+attributes": "the node's continuous attributes, then its one-hot label",
-    "constant": "the constant feature 1 on every node (the paper's first choice for social data)",
-    "degree": "the node degree as a single feature (the paper's second choice for social data)",
-    "one-hot-degree": "one-hot encoding of the node degree, up to the largest degree in the data",
-}
-
-# Errica et al. (2020) used the node attributes of ENZYMES only; PROTEINS(_full) and the other
-# chemical data sets get their one-hot node labels.
-_WITH_ATTRIBUTES = {"ENZYMES"}
 
 #: The most one-hot columns the labels of one file may give (its columns together): 65,536;
 #: the paper's data sets need at most 89 (DD's node labels).
@@ -169,22 +162,15 @@ def load_tu_dataset(
         )
     raw = Path(root) / name / "raw"
     files = read_tu_files(name, raw, max_size)
-    use_node_attr = features == "node-labels+attributes" or (
-        features == "auto" and name in _WITH_ATTRIBUTES
-    )
+    use_node_attr = uses_node_attributes(name, features)
     n_nodes = len(files.node_graph)
     x = None
-    if features in ("auto", "node-labels", "node-labels+attributes"):
+    if features in NODE_LABEL_SCHEMES:
         # the other schemes replace x: their node labels are read and checked, not encoded
         attributes = _as_float32(files.node_attributes, n_nodes)
         labels = _one_hot_columns(files.node_labels, n_nodes, raw / f"{name}_node_labels.txt")
         if labels.shape[1] == 0 and not (use_node_attr and attributes.shape[1]):
-            raise ValueError(
-                f"The TU data set {name!r} has no node labels, so features={features!r} gives "
-                "no node features. Choose a scheme for graphs without node labels, as the "
-                "paper did for social data sets: features='constant' (1 on every node) or "
-                "features='degree' (or 'one-hot-degree')."
-            )
+            raise ValueError(no_node_features(name, features))
         x = np.concatenate([attributes, labels], axis=1) if use_node_attr else labels
 
     n_edges = len(files.edges)
@@ -218,15 +204,8 @@ def load_tu_dataset(
     y = np.unique(files.graph_labels, return_inverse=True)[1].astype(np.int64)
     graphs = GraphCollection(x, edge_index, node_ptr, edge_ptr, y=y, edge_attr=edge_attr)
     if drop_degenerate:
-        graphs = graphs[~_degenerate(files, node_ptr)]
+        graphs = graphs[~files.degenerate()]
     return graphs
-
-
-def _degenerate(files, node_ptr):
-    """Graphs the reference leaves out: at most one node, or no line in ``A`` (self-loops count)."""
-    n_graphs = files.n_graphs
-    edge_lines = np.bincount(files.node_graph[files.edges[:, 0]], minlength=n_graphs)
-    return (np.diff(node_ptr) <= 1) | (edge_lines == 0)
 
 
 def _coalesce(edges, edge_attr, n_nodes):

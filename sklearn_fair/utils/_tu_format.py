@@ -100,6 +100,46 @@ class TUFiles:
     def n_graphs(self):
         return len(self.graph_labels)
 
+    def degenerate(self):
+        """The graphs the paper's reference code leaves out (``drop_degenerate``): at most one
+        node, or no line in ``A`` (self-loops count)."""
+        n_nodes = np.bincount(self.node_graph, minlength=self.n_graphs)
+        edge_lines = np.bincount(self.node_graph[self.edges[:, 0]], minlength=self.n_graphs)
+        return (n_nodes <= 1) | (edge_lines == 0)
+
+
+#: The node-feature schemes that :func:`~sklearn_fair.graph.load_tu_dataset` accepts, with
+#: what each one builds.
+FEATURE_SCHEMES = {
+    "auto": "the paper's choice: 'node-labels' for chemical data sets, "
+    "'node-labels+attributes' for ENZYMES; social data sets need an explicit choice",
+    "node-labels": "one-hot encoding of the node labels (chemical data sets)",
+    "node-labels+attributes": "the node's continuous attributes, then its one-hot label",
+    "constant": "the constant feature 1 on every node (the paper's first choice for social data)",
+    "degree": "the node degree as a single feature (the paper's second choice for social data)",
+    "one-hot-degree": "one-hot encoding of the node degree, up to the largest degree in the data",
+}
+
+#: The node-feature schemes built from the node labels (and attributes).
+NODE_LABEL_SCHEMES = ("auto", "node-labels", "node-labels+attributes")
+
+
+def uses_node_attributes(name, features):
+    """Whether the scheme ``features`` of the data set ``name`` takes its node attributes:
+    under "auto", ENZYMES alone (Errica et al. used no other's; PROTEINS(_full) and the other
+    chemical data sets get their one-hot node labels)."""
+    return features == "node-labels+attributes" or (features == "auto" and name == "ENZYMES")
+
+
+def no_node_features(name, features):
+    """Why a scheme built from node labels gives graphs without them no node features."""
+    return (
+        f"The TU data set {name!r} has no node labels, so features={features!r} gives "
+        "no node features. Choose a scheme for graphs without node labels, as the "
+        "paper did for social data sets: features='constant' (1 on every node) or "
+        "features='degree' (or 'one-hot-degree')."
+    )
+
 
 #: What a raw file of a TU data set may be, as the errors say it.
 REGULAR_RAW_FILES = "a TU data set's raw files are regular text files (a link to one is followed)"

@@ -10,6 +10,7 @@ from functools import partial
 from pathlib import Path
 
 from ...exceptions import ExperimentConfigError
+from ...utils._tu_format import FEATURE_SCHEMES
 from ._build import Builder, refused
 from ._imports import ALLOWED_PACKAGES
 from ._limits import check_document, count_candidates, parse_limits, prescan_toml, read_text
@@ -41,9 +42,14 @@ _SCHEMA = {
         "groups": (str, "the name of the CSV's column of groups"),
         "root": (str, "the TU data sets folder (relative to the experiment file)"),
         "features": (str, "a node-feature scheme of sklearn_fair.graph.load_tu_dataset"),
+        "drop_degenerate": (bool, "true or false"),
     },
 }
-_DATA_KEYS = {"csv": {"path", "target", "groups"}, "tu:": {"root", "features"}, "sklearn:": set()}
+_DATA_KEYS = {
+    "csv": {"path", "target", "groups"},
+    "tu:": {"root", "features", "drop_degenerate"},
+    "sklearn:": set(),
+}
 _MODEL_KEYS = {
     "estimator": (str, "the dotted name of an estimator class"),
     "params": (dict, "a table of constructor parameters"),
@@ -189,6 +195,13 @@ def _check_data(source, data, resolve, prefix=("data",)):
         # its raw folder, archive and raw files, links followed, lie where the root may
         for path in tu_read_paths(data["root"], dataset[3:]):
             resolve(os.fspath(path), prefix + ("root",), expand=False)
+        features = data.get("features", "auto")
+        if isinstance(features, str) and features not in FEATURE_SCHEMES:
+            raise source.error(
+                prefix + ("features",),
+                f"must be a node-feature scheme of sklearn_fair.graph.load_tu_dataset, one of "
+                f"{', '.join(map(repr, FEATURE_SCHEMES))}; got {shown(features)}.",
+            )
         kind = "tu:"
     elif dataset.startswith("sklearn:"):
         from ._data import SKLEARN_DATASETS

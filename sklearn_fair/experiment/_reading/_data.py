@@ -19,14 +19,18 @@ import numpy as np
 
 from ...exceptions import ExperimentConfigError
 from ...utils._tu_format import (
+    NODE_LABEL_SCHEMES,
     REGULAR_RAW_FILES,
     TU_URL,
     TUFormatError,
     check_tu_files,
+    no_node_features,
     open_regular,
     raw_file_size,
     raw_names,
+    read_tu_files,
     read_tu_graph_labels,
+    uses_node_attributes,
 )
 from ._limits import Limits
 from ._paths import file_kind
@@ -345,11 +349,19 @@ def tu_folder_problem(root, name):
             f"the TU data set folder {os.fspath(raw)!r} is not a folder: it is {kind}; it "
             f"holds the raw files, e.g. {os.fspath(raw / (name + '_A.txt'))!r}"
         )
+    misplaced = _archive(root, name)
+    if misplaced is not None:
+        return (
+            f"the TU data set folder {os.fspath(raw)!r} is missing, and the archive "
+            f"{os.fspath(misplaced)!r} is not read: an archive goes in the data set's folder, "
+            f"as {os.fspath(folder / misplaced.name)!r}; move it there"
+        )
     return (
         f"the TU data set folder {os.fspath(raw)!r} is missing. The runner never downloads: get "
         f"{TU_URL}/{name}.zip, unzip it into {os.fspath(root)!r} so that "
         f"{os.fspath(raw / (name + '_A.txt'))!r} exists, or point [data] root (or "
-        "SKLEARN_FAIR_DATA / --data-dir) at a folder that holds NAME/raw/"
+        "SKLEARN_FAIR_DATA / --data-dir) at a folder that holds NAME/raw/ (or "
+        "NAME/NAME.tar.xz)"
     )
 
 
@@ -599,19 +611,39 @@ def load_data(config, dataset, work_dir, *, labels_only=False):
     problem = tu_folder_problem(data["root"], tu_name)
     if problem is not None:
         raise config.source.error(key + ("root",), problem + ".")
-    if labels_only:
+    features, drop = data.get("features", "auto"), data.get("drop_degenerate", False)
+    dropped = ", degenerate graphs dropped" if drop else ""
+    if labels_only and not drop:
         try:  # a raw file missing (from the user's folder) or malformed, under root
-            y = _tu_labels(data["root"], tu_name, limits)
+            y, present = _tu_labels(data["root"], tu_name, limits)
         except (TUFormatError, DataLimitError) as error:
             raise config.source.error(key + ("root",), str(error)) from None
+        _check_features(config, key, tu_name, features, present)
         return Data(np.zeros((len(y), 0)), y, None, f"{name} ({len(y)} graph labels)", False)
-    from ...graph import load_tu_dataset  # torch is imported only for graph experiments
-
-    features, root = data.get("features", "auto"), None
+    root = None
     try:
         with work_copy(data["root"], tu_name, work_dir, limits) as root:
+            if labels_only:  # the graphs' sizes decide which are dropped: every file is read
+                files = read_tu_files(tu_name, root / tu_name / "raw", limits.tu_size)
+                present = {
+                    f"{tu_name}_{part}.txt"
+                    for part in ("node_labels", "node_attributes")
+                    if getattr(files, part) is not None
+                }
+                _check_features(config, key, tu_name, features, present)
+                y = files.graph_labels[~files.degenerate()]
+                description = f"{name} ({len(y)} graph labels{dropped})"
+                return Data(np.zeros((len(y), 0)), y, None, description, False)
+            from ...graph import load_tu_dataset  # torch is imported only for graph experiments
+
             # load_tu_dataset parses raw/ itself and never reads a processed (pickled) file
-            graphs = load_tu_dataset(tu_name, root, features=features, max_size=limits.tu_size)
+            graphs = load_tu_dataset(
+                tu_name,
+                root,
+                features=features,
+                drop_degenerate=drop,
+                max_size=limits.tu_size,
+            )
     except ExperimentConfigError:
         raise  # the working copies' folder or lock (a link): said as it is
     except ValueError as error:  # a raw file's, under root as in the dry run, or the scheme's
@@ -623,14 +655,25 @@ def load_data(config, dataset, work_dir, *, labels_only=False):
         copy, own = (os.fspath(r / tu_name / "raw") for r in (root, data["root"]))
         raise config.source.error(key + ("root",), str(error).replace(copy, own)) from None
     y = np.asarray(graphs.y)
-    return Data(graphs, y, None, f"{name} ({len(y)} graphs, features {features!r})")
+    return Data(graphs, y, None, f"{name} ({len(y)} graphs, features {features!r}{dropped})")
+
+
+def _check_features(config, key, name, features, present):
+    """Refuse, as load_tu_dataset does, a scheme built from node labels for a data set without
+    them (``present``: its raw file names), when only its labels are read."""
+    if features not in NODE_LABEL_SCHEMES or f"{name}_node_labels.txt" in present:
+        return
+    if uses_node_attributes(name, features) and f"{name}_node_attributes.txt" in present:
+        return
+    raise config.source.error(key + ("features",), no_node_features(name, features))
 
 
 def _tu_labels(root, name, limits):
-    """The graph labels of a TU data set (in ``raw/`` or the archive), one per graph."""
+    """The graph labels of a TU data set (in ``raw/`` or the archive), one per graph, and the
+    names of its raw files."""
     labels, raw = f"{name}_graph_labels.txt", root / name / "raw"
     if raw.is_dir():
-        _folder_files(raw, name, limits)
+        files = _folder_files(raw, name, limits)
         with open_regular(raw / labels, raw / labels, REGULAR_RAW_FILES) as file:
             text = file.read(limits.tu_size + 1)
     else:
@@ -644,7 +687,7 @@ def _tu_labels(root, name, limits):
         check_tu_files(name, raw, files, source=archive)
         text = read[labels]
     # the run's checked reader: a malformed file is refused with the run's message
-    return read_tu_graph_labels(raw / labels, text)
+    return read_tu_graph_labels(raw / labels, text), set(files)
 
 
 def load_datasets(config, *, labels_only=False, problems=None):
