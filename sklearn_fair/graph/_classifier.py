@@ -181,7 +181,9 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
     validation_fraction : float or None, default=0.1
         Fraction of the training graphs held out (stratified, seeded by ``random_state``)
         for early stopping when :meth:`fit` gets no ``X_val`` and ``train_split`` is
-        ``None``. ``None`` (with neither) trains for ``max_epochs`` without validation.
+        ``None``. ``None`` (with neither) trains for ``max_epochs`` without validation, as
+        does early stopping off (``patience=None``, or ``gl_start_epoch >= max_epochs``):
+        no graph is held out for nothing.
     train_split : callable or None, default=None
         skorch's hook for the validation split, e.g. :class:`skorch.dataset.ValidSplit`:
         ``train_split(dataset, y)`` (training graphs, encoded labels) returns the training
@@ -683,8 +685,8 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
                 train_split = copy.copy(train_split)
                 train_split.random_state = self.seeds_["split"]
             return train_split(dataset, y, **fit_params)
-        if self.validation_fraction is None:
-            return dataset, None
+        if self.validation_fraction is None or not self._stops_early():
+            return dataset, None  # validation rows would change nothing: train on them
         splitter = ValidSplit(
             self.validation_fraction, stratified=True, random_state=self.seeds_["split"]
         )
