@@ -57,7 +57,7 @@ def quantile_strata(y, n_bins):
     if not np.all(np.isfinite(y)):
         bad = np.flatnonzero(~np.isfinite(y))[:10].tolist()
         raise ValueError(f"Quantile strata need finite values of y; y is NaN or infinite at {bad}.")
-    edges = np.unique(np.quantile(y, np.linspace(0, 1, n_bins + 1)))
+    edges = np.unique(np.quantile(y, np.arange(n_bins + 1) / n_bins))
     # Interior edges only; right=True gives (a, b] bins, the lowest one closed.
     return np.digitize(y, edges[1:-1], right=True)
 

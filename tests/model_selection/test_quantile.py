@@ -16,6 +16,19 @@ from sklearn_fair.model_selection import (
 )
 
 
+def test_values_tied_at_a_bin_edge_fall_in_the_bin_r_and_pandas_give_them():
+    # rsample's make_strata takes quantile(y, (0:breaks)/breaks); numpy's linspace(0, 1, 8)
+    # gives 5/7 one float step low, so the edge fell just below the two values 0.8, which moved
+    # up a bin (sizes [8, 3, 6, 5, 3, 6, 5])
+    y = np.array([0.3, 0.5, 1.4, 2.1, 0.1, 0.1, 0.4, 0.8, 0.0, 3.5, 0.4, 0.3, 0.2, 0.1, 4.1, 0.3,
+                  0.8, 0.6, 0.1, 0.4, 0.6, 1.8, 2.4, 0.0, 0.7, 0.2, 1.5, 2.0, 0.5, 0.2, 0.0, 4.0,
+                  0.5, 0.5, 0.1, 0.5])  # fmt: skip
+    pd = pytest.importorskip("pandas")
+    strata = quantile_strata(y, 7)
+    np.testing.assert_array_equal(strata, pd.qcut(y, 7, labels=False, duplicates="drop"))
+    assert np.bincount(strata).tolist() == [8, 3, 6, 5, 5, 4, 5]
+
+
 def test_quantile_strata_match_r_cut_of_quantiles():
     # R: cut(y, quantile(y, 0:4/4), include.lowest = TRUE) with y = 1:10 gives
     # [1,3.25] (3.25,5.5] (5.5,7.75] (7.75,10]
@@ -204,13 +217,13 @@ def works(n_splits, n_bins, y):
 
 
 def test_with_ties_the_message_lists_the_values_that_work():
-    # "Use n_bins=7 or fewer" was untrue here: n_bins 4, 5 and 6 fail
-    y = np.array([0.0, 0.0, 1.0, 2.0, 2.0, 3.0, 5.0, 5.0])
-    assert [b for b in range(2, 8) if works(2, b, y)] == [2, 3, 7]
+    # "Use n_bins=5 or fewer" would be untrue here: n_bins 4 fails
+    y = np.array([0.0, 1.0, 1.0, 3.0, 4.0, 4.0, 5.0, 5.0])
+    assert [b for b in range(2, 8) if works(2, b, y)] == [2, 3, 5]
     with pytest.raises(ValueError) as error:
         list(QuantileStratifiedKFold(2, n_bins=8, random_state=0).split(y[:, None], y))
     message = str(error.value)
-    assert "The values of n_bins below 8 that work for this y are 7, 3, 2" in message
+    assert "The values of n_bins below 8 that work for this y are 5, 3, 2" in message
     assert "or fewer" not in message
 
 
