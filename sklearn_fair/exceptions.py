@@ -22,6 +22,7 @@ __all__ = [
     "SplitLeakageWarning",
     "UnequalBudgetWarning",
     "MissingCellsWarning",
+    "RowOrderWarning",
     "InvalidResultError",
     "UncheckedResultWarning",
     "FitTimeoutError",
@@ -85,6 +86,11 @@ class UnequalBudgetWarning(SklearnFairWarning):
 class MissingCellsWarning(SklearnFairWarning):
     """A table pools data sets, and some model's folds failed on some of them: the data sets
     where every model is complete are pooled, and the others named."""
+
+
+class RowOrderWarning(SklearnFairWarning):
+    """X and y (or groups) are pandas objects whose indexes hold the same row labels in
+    different orders: their rows are paired by position, as in scikit-learn."""
 
 
 class InvalidResultError(ValueError):

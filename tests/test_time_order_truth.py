@@ -65,6 +65,21 @@ def test_lagged_outer_splits_warn_that_their_scores_count_training_rows(run):
     assert "drop those rows in the scorer" in shared[0]
 
 
+def test_lagged_inner_splits_warn_that_the_selection_counts_training_rows():
+    # the validation scores that select counted the inner lag rows without a word; by hand:
+    # outer fold 0 trains rows 0..29; inner origins 10, 15, 20, 25 (4 folds), each validating
+    # its 2 lag rows + 5 rows
+    X, y = _data()
+    outer = RollingOrigin(initial=30, assess=5, skip=4)
+    inner = RollingOrigin(initial=10, assess=5, skip=4, lag=2)
+    _, messages = _messages(SplitLeakageWarning, lambda: _fit(outer, X, y, inner_cv=inner))
+    shared = [m for m in messages if "share rows" in m]
+    assert len(shared) == 1
+    assert shared[0].startswith("The inner splits of outer fold 0 in NestedCV (inner_cv=")
+    assert "(lag=2), and 4 of their 4 folds do (fold 0: 2 of its 7 test rows)" in shared[0]
+    assert "validation scores that select the hyper-parameters count those rows" in shared[0]
+
+
 def test_unlagged_rolling_origin_says_nothing_of_shared_rows():
     X, y = _data()
     _, messages = _messages(

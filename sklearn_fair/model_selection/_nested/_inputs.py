@@ -2,6 +2,7 @@
 
 import inspect
 import sys
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -12,7 +13,9 @@ from sklearn.utils.metadata_routing import get_routing_for_object
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import _num_samples, check_consistent_length
 
+from ...exceptions import RowOrderWarning
 from ...utils import check_graphs, is_graph_data, read_graph_labels
+from ...utils._stacklevel import external_stacklevel
 from ._candidates import configure
 
 __all__ = ["CheckedData", "check_target_kind", "early_stopping_policy", "prepare_data"]
@@ -93,10 +96,37 @@ def prepare_data(X, y, groups):
         if y is None:
             y = read_graph_labels(X)
     check_consistent_length(X, y, groups)
+    _check_rows_line_up(X, y=y, groups=groups)
     # as GridSearchCV does: sparse matrices to CSR, array-likes without __getitem__ to arrays
     X, y_given, groups = indexable(X, y, groups)
     check_labels(y_given)
     return CheckedData(X, None if y_given is None else np.asarray(y_given), groups, y_given)
+
+
+def _check_rows_line_up(X, **others):
+    """A RowOrderWarning where pandas objects' indexes hold the same row labels in different
+    orders: rows are paired by position (as in scikit-learn), which is right where one index
+    was reset after a shuffle and gives each row another row's label where one was sorted."""
+    index = getattr(X, "index", None)
+    pandas = sys.modules.get("pandas")
+    if pandas is None or not isinstance(index, pandas.Index) or not index.is_unique:
+        return
+    for name, values in others.items():
+        other = getattr(values, "index", None)
+        if not isinstance(other, pandas.Index) or other.equals(index) or not other.is_unique:
+            continue
+        if len(other) == len(index) and other.isin(index).all():
+            at = int(np.flatnonzero(np.asarray(other) != np.asarray(index))[0])
+            mine, theirs = index[at : at + 1].tolist()[0], other[at : at + 1].tolist()[0]
+            warnings.warn(
+                f"X and {name} hold the same row labels in different orders (position {at}: "
+                f"X's row {mine!r}, {name}'s row {theirs!r}). Their rows are paired by "
+                "position, as in scikit-learn. If they were not built in the same row order, "
+                f"put {name} in X's: {name}.loc[X.index]; if they were (an index reset after "
+                f"a shuffle), reset the other's too: {name}.reset_index(drop=True).",
+                RowOrderWarning,
+                stacklevel=external_stacklevel(),
+            )
 
 
 # -- early stopping ----------------------------------------------------------------------------

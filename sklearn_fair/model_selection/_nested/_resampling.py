@@ -562,6 +562,11 @@ def materialise_splits(data, splitters, routed, *, estimator, whole_search, earl
             inner_splits[fold] = inner_splits_of_fold(
                 splitters.inner, data.X, data.y, train, inner_split, _where(fold)
             )
+    if lagged(splitters.inner):
+        for fold in trains:
+            if stored[fold] is None and shared_rows(inner_splits[fold]):
+                _warn_scores_of_training_rows(owner, splitters.inner, inner_splits[fold], fold)
+                break
     inner_leaks = _inner_group_leaks(inner_splits, groups)  # once, for the warning and words
     stores = any(splits is not None for splits in stored.values())
     if splitters.inner_given is not None or stores:
@@ -627,19 +632,30 @@ def _warn_time_order_not_kept(owner, outer, outer_splits, splitters, stores, who
     )
 
 
-def _warn_scores_of_training_rows(owner, outer, outer_splits):
-    """A SplitLeakageWarning where lagged outer splits (:func:`lagged`) do test rows they train
-    on, as a file saved so warns when it is loaded: the outer test scores count those rows."""
-    shared = shared_rows(outer_splits)
+def _warn_scores_of_training_rows(owner, cv, splits, fold="outer"):
+    """A SplitLeakageWarning where lagged splits (:func:`lagged`) do test rows they train on,
+    as a file saved so warns when it is loaded: the outer test scores count those rows, or,
+    for the inner splits of the outer fold ``fold``, the validation scores that select."""
+    shared = shared_rows(splits)
     if not shared:
         return
-    rolling = isinstance(outer, RollingOrigin)
-    allowed = f"lag={outer.lag}" if rolling else "allow_overlap=True"
+    rolling = isinstance(cv, RollingOrigin)
+    allowed = f"lag={cv.lag}" if rolling else "allow_overlap=True"
+    if fold == "outer":
+        which, counted = f"The outer splits of {owner} (outer_cv={cv!r})", ""
+    else:
+        where = "of the whole data set" if fold is None else f"of outer fold {fold}"
+        which = f"The inner splits {where} in {owner} (inner_cv={cv!r})"
+        counted = (
+            " The validation scores that select the hyper-parameters count those rows, which "
+            "favours the candidates that fit their training rows most closely."
+        )
     warnings.warn(
-        f"The outer splits of {owner} (outer_cv={outer!r}) allow training and test sets to "
-        f"share rows ({allowed}), {shared}. That is intended for lagged time-series splits "
-        "(RollingOrigin with lag > 0), whose lagged predictors need the preceding rows: drop "
-        f"those rows in the scorer if they must not count{', or pass lag=0' if rolling else ''}.",
+        f"{which} allow training and test sets to "
+        f"share rows ({allowed}), {shared}.{counted} That is intended for lagged time-series "
+        "splits (RollingOrigin with lag > 0), whose lagged predictors need the preceding rows: "
+        f"drop those rows in the scorer if they must not count"
+        f"{', or pass lag=0' if rolling else ''}.",
         SplitLeakageWarning,
         stacklevel=external_stacklevel(),
     )
