@@ -233,3 +233,61 @@ def test_import_needs_neither_torch_nor_pandas():
     )
     assert output.returncode == 0, output.stderr
     assert output.stdout.strip() == "[]"
+
+
+# -- our one-class names on a multiclass y -----------------------------------------------------
+
+
+class _CountingClassifier(LogisticRegression):
+    fits = 0
+
+    def fit(self, X, y, sample_weight=None):
+        type(self).fits += 1
+        return super().fit(X, y, sample_weight=sample_weight)
+
+
+@pytest.mark.parametrize(
+    "scoring",
+    ["sensitivity", ["accuracy", "npv"], {"main": "ppv"}],
+    ids=["name", "list", "dict"],
+)
+def test_one_class_names_are_refused_on_a_multiclass_y_before_any_fit(scoring):
+    from sklearn_fair import NestedCV, nested_cross_validate
+
+    X, y = make_classification(n_samples=90, n_classes=3, n_informative=4, random_state=0)
+    # scikit-learn refuses its own one-class name on such a y
+    with pytest.raises(ValueError, match="multiclass"):
+        get_scorer("recall")(LogisticRegression().fit(X, y), X, y)
+    refit = (
+        "main" if isinstance(scoring, dict) else "accuracy" if isinstance(scoring, list) else True
+    )
+    _CountingClassifier.fits = 0
+    with pytest.raises(ValueError, match=r"class 1 against the rest .* y holds 3 classes"):
+        NestedCV(
+            _CountingClassifier(), {"C": [1.0]}, scoring=scoring, refit=refit, random_state=0
+        ).fit(X, y)
+    with pytest.raises(ValueError, match=r"make_\w+_scorer\(pos_label=\.\.\.\)"):
+        nested_cross_validate(
+            _CountingClassifier(), X, y, param_grid={"C": [1.0]}, scoring=scoring, refit=refit
+        )
+    assert _CountingClassifier.fits == 0
+
+
+def test_a_one_class_scorer_made_on_purpose_scores_that_class_on_a_multiclass_y():
+    from sklearn.metrics import recall_score
+
+    from sklearn_fair import NestedCV
+
+    X, y = make_classification(n_samples=90, n_classes=3, n_informative=4, random_state=0)
+    search = NestedCV(
+        LogisticRegression(), {"C": [1.0]}, scoring=make_sensitivity_scorer(pos_label=2),
+        outer_cv=3, random_state=0,
+    )  # fmt: skip
+    search.fit(X, y)
+    by_hand = [
+        recall_score(
+            y[test] == 2, LogisticRegression().fit(X[train], y[train]).predict(X[test]) == 2
+        )
+        for train, test in search.outer_cv_.split(X, y)
+    ]
+    np.testing.assert_allclose(search.outer_scores_, by_hand)

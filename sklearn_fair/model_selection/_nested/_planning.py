@@ -36,6 +36,7 @@ from ._scoring import (
     Scoring,
     SearchScore,
     as_search_scores,
+    check_one_class_names,
     refit_metric_name,
     resolve_scoring,
     route_params,
@@ -338,6 +339,7 @@ def make_plan(nested, X, y, groups, params, *, final, return_estimator, owner,
     scoring = resolve_scoring(
         estimator, space.scoring, space.refit, owner, first_metric_selects, space.search_scoring
     )
+    check_one_class_names([space.scoring, *(space.search_scoring or ())[:1]], data.y, owner)
     splitters = resolve_splitters(
         nested.outer_cv, space.inner_cv, estimator, data.y, seeds, owner, groups=data.groups
     )

@@ -9,6 +9,7 @@ import warnings
 from dataclasses import dataclass
 from inspect import signature
 
+import numpy as np
 from sklearn import get_config
 from sklearn.base import clone
 from sklearn.utils.metadata_routing import (
@@ -17,6 +18,7 @@ from sklearn.utils.metadata_routing import (
     get_routing_for_object,
     process_routing,
 )
+from sklearn.utils.multiclass import type_of_target
 
 from ...utils._stacklevel import external_stacklevel
 
@@ -235,6 +237,37 @@ def resolve_scoring(estimator, scoring, refit, owner, first_selects=False, searc
         outer_keys=tuple(scorers), selection_keys=tuple(selection), comparable=comparable,
         **shared,
     )  # fmt: skip
+
+
+#: Our metric names that score ``pos_label=1`` against the rest, which a multiclass y hides.
+_ONE_CLASS_NAMES = ("sensitivity", "specificity", "ppv", "npv")
+
+
+def check_one_class_names(scorings, y, owner):
+    """Refuse, on a multiclass ``y``, the names of ``scorings`` (scoring parameters: a name,
+    a list or a dict of them) that score class 1 against the rest: scikit-learn's 'recall'
+    refuses such a y, and one class's rate would pass for the metric of all."""
+    if y is None or y.ndim != 1 or type_of_target(y) != "multiclass":
+        return
+    for scoring in scorings:
+        values = scoring.values() if isinstance(scoring, dict) else [scoring]
+        if isinstance(scoring, (list, tuple, set)):
+            values = scoring
+        for name in values:
+            if isinstance(name, str) and name in _ONE_CLASS_NAMES:
+                classes = np.unique(y)
+                raise ValueError(
+                    f"The scoring of {owner} names {name!r}, which scores class 1 against the "
+                    f"rest (pos_label=1), and y holds {classes.size} classes "
+                    f"({_listed(classes)}). Pass make_{name}_scorer(pos_label=...) to score "
+                    "one class against the rest, or a metric of every class, e.g. "
+                    "'balanced_accuracy' or 'recall_macro'."
+                )
+
+
+def _listed(classes):
+    shown = ", ".join(repr(c) for c in classes[:5].tolist())
+    return shown + (", ..." if classes.size > 5 else "")
 
 
 def _check_directions(scorers, multimetric, metric, owner):
