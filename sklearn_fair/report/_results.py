@@ -15,6 +15,7 @@ from ..exceptions import InvalidResultError, NoSplitsError
 from ..metrics import MetricName
 from ..metrics._names import describe_metric, same_metric
 from ..stats import compare, summarize
+from ..stats._bounds import range_text
 from ..stats._checks import PastLargestFloatError, tie_level
 from ..utils._random import named_generator, seed_root
 from ..utils._scaling import mean_of
@@ -23,6 +24,7 @@ from ._integrity import (
     BUDGET_COUNTS,
     RESULT_FORMAT,
     RESULT_VERSION,
+    _scorer_range,
     verify_result,
     with_checksum,
 )
@@ -612,6 +614,7 @@ def as_result(name, result, *, dataset="data", metric=None, budget=None, verify=
         recorded = metrics[refit_metric]
         if recorded == UNRECORDED:
             metrics = {**metrics, refit_metric: _unrecorded_metric(metric)}
+            _check_named_range(folds, metrics[refit_metric], metric, name, dataset)
         elif metric not in (recorded.name, recorded.scoring):
             scoring = f" (scoring {recorded.scoring!r})" if recorded.scoring is not None else ""
             raise ValueError(
@@ -778,6 +781,29 @@ def describe_metrics(models):
     return ", ".join(
         f"{m.name}: {describe_metric(m.metric) if alike else m.metric}" for m in models
     )
+
+
+def _check_named_range(folds, metric_name, metric, name, dataset):
+    """Refuse the per-fold scores of a result that does not record its metric where they lie
+    outside the range of the ``metric`` named for them (a positive RMSE named
+    ``"neg_root_mean_squared_error"``): every table would rank them in that metric's
+    direction."""
+    bounds, printed = _scorer_range(metric_name)
+    if bounds is None:
+        return
+    for key in ("test_score", "validation_score"):
+        values = np.array([f.get(key) for f in folds if f.get(key) is not None], dtype=float)
+        values = values[np.isfinite(values)]  # a failed fold's
+        slack = 1e-12 * max(1.0, float(np.max(np.abs(values), initial=0.0)))
+        outside = values[(values < bounds[0] - slack) | (values > bounds[1] + slack)]
+        if outside.size:
+            raise InvalidResultError(
+                f"The result {name!r} of data set {dataset!r} has {key.replace('_', ' ')}s "
+                f"outside {range_text(bounds)}, the range of the scores of {printed} "
+                f"(metric={metric!r}): {outside.tolist()[:5]}. Give the scores as the scorer "
+                "returns them (an error such as RMSE negated for 'neg_root_mean_squared_error'),"
+                " or the metric they are of."
+            )
 
 
 def as_results(results):

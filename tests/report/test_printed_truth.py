@@ -154,3 +154,36 @@ def test_benchmark_report_refuses_one_data_set_for_several(given):
         assert _stratified_answer(one.report(n_resamples=200, y=y)) == "yes"
     # without data the card says what it cannot check
     assert _stratified_answer(result.report(n_resamples=200)) == "unknown"
+
+
+# -- per-fold scores of your own, named with a metric they cannot be of ------------------------
+
+
+@pytest.mark.parametrize(
+    ("scores", "metric", "outside"),
+    [
+        # positive RMSEs named with the scorer that negates them: the table bolded the
+        # model of the larger RMSE (a: 11.0 against b's 10.67)
+        (
+            {"a": [10.0, 12.0, 11.0], "b": [9.0, 13.0, 10.0]},
+            "neg_root_mean_squared_error",
+            "(-inf, 0]",
+        ),
+        ({"a": [0.8, 1.2, 0.9], "b": [0.7, 0.75, 0.8]}, "accuracy", "[0, 1]"),
+    ],
+)
+def test_own_scores_outside_their_named_metric_are_refused(scores, metric, outside):
+    from sklearn_fair import BenchmarkResult
+    from sklearn_fair.exceptions import InvalidResultError
+
+    cells = {("d", m): {"test_scores": s} for m, s in scores.items()}
+    with pytest.raises(InvalidResultError, match=re.escape(f"test scores outside {outside}")):
+        BenchmarkResult.from_results(cells, metric=metric)
+    # negated, as the scorer returns them, they are taken and ranked by the error
+    if metric.startswith("neg_"):
+        negated = {
+            k: {"test_scores": [-v for v in s]}
+            for k, s in ((k, c["test_scores"]) for k, c in cells.items())
+        }
+        means = BenchmarkResult.from_results(negated, metric=metric).mean_scores()
+        assert means.loc["d", "b"] == pytest.approx(32 / 3)  # the RMSE, by hand
