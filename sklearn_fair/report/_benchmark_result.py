@@ -1213,23 +1213,14 @@ class BenchmarkResult:
         Raises
         ------
         ValueError
-            When ``X`` or ``y`` is given for a benchmark of several data sets: they are one
-            data set's, and the card would check every data set's folds against them.
+            When ``X``, ``y`` or ``splits_file`` is given for a benchmark of several data
+            sets: they are one data set's, and the card would check every data set's folds
+            against them.
         """
-        if len(self.datasets) > 1 and (X is not None or y is not None):
-            given = [name for name, value in (("X", X), ("y", y)) if value is not None]
-            raise ValueError(
-                f"The {' and '.join(map(repr, given))} parameter{'s' * (len(given) - 1)} of "
-                f"report describe{'s' * (2 - len(given))} one data set, but this benchmark "
-                f"has {len(self.datasets)} ({', '.join(map(repr, self.datasets))}): the card "
-                "would fingerprint them as the whole benchmark's and check every data set's "
-                "folds against them. Pass X=None and y=None, or report one data set with its "
-                "own data: BenchmarkResult({key: cell for key, cell in result.cells.items() "
-                "if key[0] == name}, baseline=result.baseline).report(X=X, y=y)."
-            )
         card = card_of(
-            list(self.cells.values()), X=X, y=y, splits_file=splits_file, stratified=stratified
-        )
+            list(self.cells.values()), X=X, y=y, splits_file=splits_file,
+            stratified=stratified, owner="report",
+        )  # fmt: skip
         return NestedCVReport(
             self, title=title, card=card, confidence=confidence, interval=interval,
             n_resamples=n_resamples, random_state=random_state, rope=rope,

@@ -279,9 +279,22 @@ def _label(model, one_dataset):
     return model.name if one_dataset else f"{model.dataset}: {model.name}"
 
 
-def card_of(models, *, X=None, y=None, splits_file=None, stratified=None):
+def card_of(models, *, X=None, y=None, splits_file=None, stratified=None,
+            owner="reproducibility_card"):  # fmt: skip
     """The card of a list of NestedResult (see :func:`reproducibility_card`); models of
-    several data sets are labelled "data set: model"."""
+    several data sets are labelled "data set: model", and take no data of one."""
+    datasets = list(dict.fromkeys(m.dataset for m in models))
+    given = [n for n, v in (("X", X), ("y", y), ("splits_file", splits_file)) if v is not None]
+    if len(datasets) > 1 and given:
+        raise ValueError(
+            f"The {' and '.join(map(repr, given))} parameter{'s' * (len(given) > 1)} of "
+            f"{owner} describe{'s' * (len(given) == 1)} one data set, but the results are of "
+            f"{len(datasets)} ({', '.join(map(repr, datasets))}): the card would fingerprint "
+            "them as every result's and check every data set's folds against them. Pass none "
+            "of them, or the results of one data set with its own data (of a benchmark "
+            "result: BenchmarkResult({key: cell for key, cell in result.cells.items() if "
+            "key[0] == name}, baseline=result.baseline))."
+        )
     if y is None and X is not None and hasattr(X, "y"):
         y = X.y
     if y is not None:

@@ -16,7 +16,7 @@ from ..metrics import MetricName
 from ..metrics._names import describe_metric, same_metric
 from ..stats import compare, summarize
 from ..stats._bounds import range_text
-from ..stats._checks import PastLargestFloatError, tie_level
+from ..stats._checks import PastLargestFloatError, mean_difference
 from ..utils._random import named_generator, seed_root
 from ..utils._scaling import mean_of
 from ._integrity import (
@@ -200,10 +200,7 @@ class NestedResult:
             return None
         # each mean of scores past 2**100 scaled (their sum overflowed: NaN)
         with np.errstate(over="ignore"):
-            validation, test = mean_of(self.validation_scores), mean_of(self.scores)
-            if tie_level(validation) == tie_level(test):  # equal but for rounding: no +4.4e-16
-                return 0.0
-            return float(validation - test)
+            return mean_difference(mean_of(self.validation_scores), mean_of(self.scores))
 
     @property
     def failed_folds(self):

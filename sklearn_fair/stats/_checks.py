@@ -100,6 +100,14 @@ def tie_level(value):
     return float(f"{float(value):.12g}")
 
 
+def mean_difference(first, second):
+    """``first - second`` (two means of fold scores), 0.0 where they are equal at
+    :func:`tie_level`: an optimism of rounding noise (+4.4e-16) is none."""
+    if tie_level(first) == tie_level(second):
+        return 0.0
+    return float(first - second)
+
+
 def rounding_tolerance(*arrays):
     """How far apart two numbers computed from ``arrays`` can lie by rounding alone: the count
     of their values times the machine epsilon times their largest magnitude, as numpy's

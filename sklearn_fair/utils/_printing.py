@@ -119,13 +119,16 @@ def _scientific(value, decimals):
 
 def number(value, decimals):
     """``value`` with ``decimals`` decimals (five significant digits from :data:`LARGE` on,
-    and below :data:`SMALL` where ``decimals`` is :data:`MAX_DECIMALS`); None and NaN as
-    "n/a"; a negative value that rounds to zero prints as 0 (never ``-0.0000``).
+    and below :data:`SMALL` where ``decimals`` is :data:`MAX_DECIMALS` or more, or the digits
+    of ``decimals`` decimals where they are more); None and NaN as "n/a"; a negative value
+    that rounds to zero prints as 0 (never ``-0.0000``).
 
     Examples
     --------
     >>> number(0.97541, 3), number(None, 3), number(7.5e307, 0), number(1.55e-8, 6)
     ('0.975', 'n/a', '7.5000e+307', '1.5500e-08')
+    >>> number(1.23456e-5, 10), number(1.23457e-5, 10)
+    ('1.23456e-05', '1.23457e-05')
     >>> number(-1.4e-05, 4)
     '0.0000'
     """
@@ -136,7 +139,10 @@ def number(value, decimals):
     except (TypeError, ValueError):
         return str(value)
     if _scientific(value, decimals):
-        return f"{value:.4e}"
+        digits = 4  # of the mantissa; a small value's more where ``decimals`` asks for them
+        if abs(value) < SMALL:
+            digits = max(4, decimals + math.floor(math.log10(abs(value))))
+        return f"{value:.{digits}e}"
     text = f"{value:.{decimals}f}"
     return text[1:] if text.startswith("-") and float(text) == 0 else text
 

@@ -87,6 +87,22 @@ def test_best_mean_prints_apart_from_a_mean_not_tied_with_it(sign):
     assert f"| **{printed[best]} ± " in markdown and f"| *{printed[other]} ± " in markdown
 
 
+def test_small_means_not_tied_print_apart():
+    # mean squared errors near 1.2e-5, 1e-10 apart: both printed "1.2346e-05" at any number of
+    # decimals, the mantissa's four
+    errors = {"A": np.array([1.23456, 1.23458, 1.23454]) * 1e-5}
+    errors["B"] = errors["A"] + 1e-10
+    cells = {("d", m): _result(-e) for m, e in errors.items()}
+    result = BenchmarkResult.from_results(cells, metric="neg_mean_squared_error")
+    table = result.table(n_resamples=200)
+    assert table.loc["A", "d"].startswith("**") and not table.loc["B", "d"].startswith("**")
+    printed = {m: re.search(r"\d\.\d+e-\d+", table.loc[m, "d"]).group() for m in errors}
+    assert printed["A"] != printed["B"]
+    for model, text in printed.items():  # each its true mean, to the digits it shows
+        digits = len(text.split("e")[0].split(".")[1])
+        assert abs(float(text) - errors[model].mean()) <= 0.5 * 10 ** (-digits - 5)
+
+
 def test_tied_means_keep_their_digits():
     cells = {("d1", m): _result(A) for m in "AB"} | {("d1", "C"): _result(C)}
     cells |= {("d2", m): _result(s) for m, s in zip("ABC", (A, B, C))}
@@ -110,6 +126,23 @@ def test_optimism_of_means_equal_but_for_rounding_is_zero():
     )  # fmt: skip
     optimism = row.split(" | ")[6]
     assert re.fullmatch(r"0\.0+", optimism), row
+
+
+def test_nested_cv_optimism_of_means_equal_but_for_rounding_is_zero():
+    # every fold scores log(1/3) in validation and test; their means differed in the last bit,
+    # and optimism_ kept it (2.2e-16) while the report printed 0
+    from sklearn.dummy import DummyClassifier
+
+    from sklearn_fair import NestedCV
+
+    X, y = np.zeros((90, 2)), np.repeat([0, 1, 2], 30)
+    nested = NestedCV(
+        DummyClassifier(strategy="uniform"), {"constant": [None]}, scoring="neg_log_loss",
+        outer_cv=3, random_state=0, refit=False,
+    ).fit(X, y)  # fmt: skip
+    np.testing.assert_allclose(nested.validation_scores_, -np.log(3))
+    np.testing.assert_allclose(nested.outer_scores_, -np.log(3))
+    assert nested.optimism_ == 0.0
 
 
 def test_optimism_that_is_not_rounding_is_kept():
@@ -137,6 +170,22 @@ def _stratified_benchmark():
 
 def _stratified_answer(report):
     return {item: answer for item, answer, _ in report.card.checklist}["stratified splits"]
+
+
+def test_a_card_of_several_data_sets_refuses_one_data_sets_labels_and_splits_file(tmp_path):
+    # the card checked every data set's folds against d1's labels, and credited d1's splits
+    # file to the whole benchmark
+    from sklearn_fair.report import reproducibility_card
+
+    result, labels = _stratified_benchmark()
+    cells = {f"{d}: {m}": cell for (d, m), cell in result.cells.items()}
+    with pytest.raises(ValueError, match="The 'y' parameter of reproducibility_card describes"):
+        reproducibility_card(cells, y=labels["d1"])
+    with pytest.raises(ValueError, match=r"'splits_file' parameter of report .* are of 2 \('d1'"):
+        result.report(n_resamples=200, splits_file=tmp_path / "d1.json")
+    one = {name: cell for name, cell in cells.items() if name.startswith("d1")}
+    card = reproducibility_card(one, y=labels["d1"], splits_file=tmp_path / "d1.json")
+    assert {item: answer for item, answer, _ in card.checklist}["data splits saved"] == "yes"
 
 
 @pytest.mark.parametrize("given", ["y", "X"])

@@ -198,7 +198,8 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         :attr:`outer_scores_`; NaN when an outer fold failed (its score is ``error_score``,
         whatever number that is, as in :meth:`summary` and the reports).
     optimism_ : float
-        Mean validation score minus mean test score; NaN when a search given as the
+        Mean validation score minus mean test score (0.0 where the two are equal but for
+        floating-point rounding, as the reports print it); NaN when a search given as the
         estimator selects with another metric than :attr:`refit_metric_`, or when an outer
         fold failed.
     validation_comparable_ : bool
@@ -574,6 +575,7 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
 def store_fitted(nested, run):
     """Set ``nested``'s fitted attributes from a :class:`~._protocol.ProtocolRun` of its plan
     (NestedCV.fit, and each cell of benchmark())."""
+    from ...stats._checks import mean_difference
     plan, folds, final = run.plan, run.results["outer_results"], run.results["final"]
     nested.outer_results_ = folds
     nested.outer_scores_ = np.array([f["test_score"] for f in folds])
@@ -599,7 +601,9 @@ def store_fitted(nested, run):
     nested.score_std_ = np.nan if failed else float(std_of(nested.outer_scores_))
     # validation and test scores of two different metrics have no difference to report
     nested.optimism_ = (
-        float(mean_of(nested.validation_scores_) - nested.score_mean_) if comparable else np.nan
+        mean_difference(mean_of(nested.validation_scores_), nested.score_mean_)
+        if comparable
+        else np.nan
     )
     nested.metrics_ = plan.metric_names(keys if returned_dict else None)
     nested.selection_metric_ = plan.selection_metric_name()
