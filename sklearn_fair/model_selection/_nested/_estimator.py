@@ -576,6 +576,7 @@ def store_fitted(nested, run):
     """Set ``nested``'s fitted attributes from a :class:`~._protocol.ProtocolRun` of its plan
     (NestedCV.fit, and each cell of benchmark())."""
     from ...stats._checks import mean_difference
+
     plan, folds, final = run.plan, run.results["outer_results"], run.results["final"]
     nested.outer_results_ = folds
     nested.outer_scores_ = np.array([f["test_score"] for f in folds])
