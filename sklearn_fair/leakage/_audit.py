@@ -25,6 +25,8 @@ from ._permutation import (
 from ._prefit import find_prefit_steps, fitted_in_candidates
 
 _CHECKS = ("duplicates", "permutation", "prefit")
+#: The change of a class's share of the samples that makes a prepare resampling.
+_SHARE_CHANGE = 0.05
 
 
 @dataclass(frozen=True)
@@ -34,7 +36,8 @@ class AuditResult:
     Attributes
     ----------
     duplicates : DuplicateReport or None
-        Exact duplicates and the outer splits that put them on both sides.
+        Exact duplicates and the outer splits that put them on both sides (of the samples
+        ``prepare`` returns, where it is given).
     permutation : PermutationReport or None
         The nested estimate on permuted labels against chance.
     prefit : list of PrefitStep or None
@@ -48,6 +51,9 @@ class AuditResult:
     groups_on_both_sides : tuple of (int, int) or None
         With ``groups``: how many groups the outer splits put on both sides of a split, of
         how many (a splitter that ignores the groups tests on subjects it trained on).
+    share_changed : tuple of (label, float, float) or None
+        For a classifier given ``prepare``: the class whose share of the samples it changed
+        most, with its share before and after.
     """
 
     duplicates: object = None
@@ -57,11 +63,22 @@ class AuditResult:
     n_prepared: object = None
     notes: list = field(default_factory=list)
     groups_on_both_sides: object = None
+    share_changed: object = None
 
     @property
     def resampled_before_split(self):
-        """Whether ``prepare`` changed the number of samples (resampling before splitting)."""
-        return self.n_prepared is not None and self.n_prepared != self.n_samples
+        """Whether ``prepare`` resampled before splitting: added samples (copies or synthetic
+        ones, which a split can put on both sides of their originals), or changed a class's
+        share by more than 0.05 (the test folds then lack the data's class balance). One that
+        only drops samples (duplicates, missing values) and keeps the balance is not."""
+        if self.n_prepared is None:
+            return False
+        if self.n_prepared > self.n_samples:
+            return True
+        return (
+            self.share_changed is not None
+            and abs(self.share_changed[2] - self.share_changed[1]) > _SHARE_CHANGE
+        )
 
     @property
     def flags(self):
@@ -96,9 +113,16 @@ class AuditResult:
             )
             found.append(f"prefit: step '{step.name}' ({step.estimator}) was fitted ({how})")
         if self.resampled_before_split:
+            label, before, after = self.share_changed or (None, None, None)
+            balance = (
+                f"class {label!r} from {before:.3f} to {after:.3f} of the samples"
+                if label is not None and abs(after - before) > _SHARE_CHANGE
+                else "copies of samples that a split can put on both sides of their originals"
+            )
             found.append(
                 f"resampling before splitting: prepare turned {self.n_samples} samples into "
-                f"{self.n_prepared}; test folds no longer have the data's class balance"
+                f"{self.n_prepared} ({balance}); test folds no longer have the data's class "
+                "balance, or test on copies of training samples"
             )
         return found
 
@@ -265,9 +289,12 @@ def audit(
     groups : array-like of shape (n_samples,), default=None
         Group labels for group-aware splitters. A ``cv`` whose splits put a group on both
         sides (one that ignores the groups) is flagged.
-    {prepare} A change in the number of samples (resampling before splitting) is flagged;
-        with it, the permutation check refuses (ValueError) a ``cv`` of given splits or one
-        that splits by groups, which cannot split the prepared samples.
+    {prepare} The duplicates are those of the prepared samples, in the splits the evaluation
+        makes of them. Resampling before splitting is flagged: samples added (copies,
+        synthetic ones), or a class's share changed by more than 0.05; dropping samples
+        (duplicates, missing values) while keeping the balance is not. With samples added or
+        dropped, a ``cv`` of given splits or one that splits by groups, which cannot split
+        the prepared samples, is refused (ValueError).
     {n_permutations}
     {chance}
     {tolerance}
@@ -326,26 +353,38 @@ def audit(
     notes = []
     splits = list(cv.split(X_checked, y, groups))
 
-    duplicates = None
-    if "duplicates" in checks:
-        duplicates = find_duplicates(X_checked, y, splits)
-        if is_graph_data(X_checked):
-            notes.append("graphs are compared as stored (same node order), not up to isomorphism")
-
     groups_on_both_sides = None
     if groups is not None:  # counted as NestedCV counts them for its GroupLeakageWarning
         labels = np.asarray(groups)
         both = np.unique(np.concatenate(straddling_groups(splits, labels)))
         groups_on_both_sides = (both.size, np.unique(labels).size)
 
-    n_prepared = None
+    # what the evaluation splits: the prepared samples, where prepare is given
+    X_split, y_split, n_prepared, share_changed = X_checked, y, None, None
     if prepare is not None:
-        n_prepared = _num_samples(prepare(X_checked, y)[0])
+        X_split, y_split = prepare(X_checked, y)
+        y_split, n_prepared = np.asarray(y_split), _num_samples(X_split)
+        if is_classifier(estimator):
+            share_changed = _largest_share_change(y, y_split)
     resampled = n_prepared not in (None, n_samples)
-    if resampled and "permutation" in checks:  # before any nested run
+    if resampled and ("permutation" in checks or "duplicates" in checks):  # before any fit
         _check_cv_splits_prepared(cv_given, cv, n_samples, n_prepared)
     if resampled and groups is not None:
         notes.append("groups are not passed through a prepare that changes the samples")
+
+    duplicates = None
+    if "duplicates" in checks:
+        if prepare is not None:  # the duplicates the evaluation's splits put on both sides
+            prepared_cv = check_cv_with_groups(
+                cv_given if resampled and isinstance(cv_given, numbers.Integral) else cv,
+                y_split,
+                is_classifier(estimator),
+                None if resampled else groups,
+            )
+            splits = list(prepared_cv.split(X_split, y_split, None if resampled else groups))
+        duplicates = find_duplicates(X_split, y_split, splits)
+        if is_graph_data(X_checked):
+            notes.append("graphs are compared as stored (same node order), not up to isomorphism")
 
     permutation = None
     if "permutation" in checks:
@@ -377,5 +416,18 @@ def audit(
     if "prefit" in checks:  # the candidates too: every resample of one uses what it keeps
         prefit = find_prefit_steps(estimator) + fitted_in_candidates(param_grid)
     return AuditResult(
-        duplicates, permutation, prefit, n_samples, n_prepared, notes, groups_on_both_sides
-    )
+        duplicates, permutation, prefit, n_samples, n_prepared, notes, groups_on_both_sides,
+        share_changed,
+    )  # fmt: skip
+
+
+def _largest_share_change(y, prepared):
+    """``(label, share before, share after)`` of the class whose share of the samples
+    ``prepare`` changed most, or None for labels that are not classes (2-D)."""
+    if y.ndim != 1 or prepared.ndim != 1:
+        return None
+    labels = np.unique(np.concatenate([y, prepared]))
+    before = np.array([np.mean(y == label) for label in labels])
+    after = np.array([np.mean(prepared == label) if prepared.size else 0.0 for label in labels])
+    most = int(np.argmax(np.abs(after - before)))
+    return labels[most : most + 1].tolist()[0], float(before[most]), float(after[most])

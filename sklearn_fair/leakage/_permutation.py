@@ -46,13 +46,15 @@ PERMUTATION_DOCS = {
     "n_permutations": """n_permutations : int, default=5
     Number of label permutations, at least 2.""",
     "chance": """chance : float, default=None
-    The metric's no-skill value; by default :func:`chance_level` (the majority-class
-    rate for accuracy, 0.5 for ROC AUC, 0 for kappa, ...) or, for a metric whose no-skill
-    value depends on the model's predictions (recall, F1, average precision, a custom
-    scorer, an estimator's own ``score`` not known to be accuracy or R², ...), the model's
-    own: the mean score of each permuted run's outer models against shufflings of their
-    test folds' labels, which keeps the model's predictions and breaks their link to the
-    labels.""",
+    The metric's no-skill value; by default :func:`chance_level` (0.5 for ROC AUC, 1/k
+    for balanced accuracy, 0 for kappa, ...) or, for a metric whose no-skill value depends
+    on the model's predictions (accuracy and R², whose chance level is only the most a
+    model without skill scores; recall, F1, average precision, a custom scorer, an
+    estimator's own ``score``, ...), the model's own: the mean score of each permuted run's
+    outer models against shufflings of their test folds' labels, which keeps the model's
+    predictions and breaks their link to the labels (a model that predicts the minority
+    class too scores below the majority rate, and a leak could lift it up to there
+    unseen).""",
     "tolerance": """tolerance : float, default=0.05
     How far above chance the interval's lower bound must be to flag, in the metric's
     units.""",
@@ -67,6 +69,11 @@ _FIXED_CHANCE = dict.fromkeys(
 _FIXED_CHANCE |= {
     f"roc_auc{kind}": 0.5 for kind in ("", "_ovr", "_ovo", "_ovr_weighted", "_ovo_weighted")
 }
+
+#: Metrics whose chance_level is only the most a model with no skill scores (the majority rate,
+#: the mean's 0): one that predicts the minority class too, or noise, scores less, and a leak
+#: can lift it up to that level unseen, so the check compares with the model's own.
+_CHANCE_AT_MOST = {"accuracy", "r2", "explained_variance"}
 
 #: The parameters of nested_cross_validate that permutation_check sets itself.
 _SET_BY_THE_CHECK = {"n_refits", "return_estimator", "return_indices"}
@@ -372,8 +379,11 @@ def permutation_check(
     scoring = protocol.get("scoring")
     # None: what the runs score with (a search's own scoring); still None when not known
     metric = scoring if scoring is not None else _default_scoring(estimator)
-    # a metric without a known no-skill value (None whatever the labels) gets its model's own
-    own_chance = chance is None and (metric is None or chance_level(metric, y) is None)
+    # a metric without a known no-skill value (None whatever the labels), or with only its
+    # most, gets its model's own
+    own_chance = chance is None and (
+        metric is None or metric in _CHANCE_AT_MOST or chance_level(metric, y) is None
+    )
     scorer = (
         resolve_scorers(estimator, metric, "permutation_check")[0]["score"] if own_chance else None
     )

@@ -472,3 +472,17 @@ def test_gin_ignores_self_loops_as_pyg_1_4_did():
     model = GIN(3, 2, hidden_units=[4, 4]).eval()
     plain = model(Batch.from_data_list([graph, graph]))
     assert torch.allclose(model(Batch.from_data_list([looped, looped])), plain)
+
+
+def test_ecc_biases_start_as_pyg_1_4_2_drew_them():
+    # PyG 2's NNConv starts its bias at zero; the reference's PyG 1.4.2 drew it uniform in
+    # +-1/sqrt(in_channels), as its root weight (torch_geometric/nn/conv/nn_conv.py, 1.4.2)
+    torch.manual_seed(0)
+    model = ECC(7, 2, num_layers=2, dim_embedding=32)
+    biases = {n: p for n, p in model.named_parameters() if n.endswith("conv.bias")}
+    assert len(biases) == 7
+    for name, bias in biases.items():
+        width = 7 if bias is biases[next(iter(biases))] else 32
+        bound = width**-0.5
+        assert bias.abs().max() <= bound and bias.abs().max() > bound / 4, name
+        assert torch.count_nonzero(bias) == bias.numel(), name

@@ -35,6 +35,10 @@ class _ECCConv(nn.Module):
             nn.Linear(edge_channels, 16), nn.ReLU(), nn.Linear(16, in_channels * out_channels)
         )
         self.conv = NNConv(in_channels, out_channels, filter_network, aggr="add")
+        # PyG 2 starts the bias at zero; PyG 1.4.2, which the reference ran, drew it as the
+        # root weight, uniform in +-1/sqrt(in_channels)
+        bound = in_channels**-0.5
+        nn.init.uniform_(self.conv.bias, -bound, bound)
         self.norm = nn.BatchNorm1d(out_channels)
 
     def forward(self, x, edge_index, edge_attr):
