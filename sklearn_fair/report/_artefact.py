@@ -211,8 +211,12 @@ def _latex_cell(text):
 
 
 def to_latex(frame):
-    """A :meth:`BenchmarkResult.table` as a booktabs ``tabular`` (models by data sets)."""
-    header = [latex_escape(frame.index.name or "")] + [latex_escape(c) for c in frame.columns]
+    r"""A :meth:`BenchmarkResult.table` as a booktabs ``tabular`` (models by data sets). Each
+    row's first cell is in braces: after ``\\`` and ``\midrule`` LaTeX reads a leading
+    ``[`` as an optional length and a ``*`` as ``\\*`` ("[ours] GIN" stopped the table, and
+    "*prior" lost its star)."""
+    header = [f"{{{latex_escape(frame.index.name or '')}}}"]
+    header += [latex_escape(c) for c in frame.columns]
     lines = [
         rf"\begin{{tabular}}{{l{'r' * len(frame.columns)}}}",
         r"\toprule",
@@ -220,6 +224,7 @@ def to_latex(frame):
         r"\midrule",
     ]
     for name, row in frame.iterrows():
-        lines.append(" & ".join([latex_escape(name)] + [_latex_cell(v) for v in row]) + r" \\")
+        first = f"{{{latex_escape(name)}}}"
+        lines.append(" & ".join([first] + [_latex_cell(v) for v in row]) + r" \\")
     lines += [r"\bottomrule", r"\end{tabular}"]
     return "\n".join(lines) + "\n"

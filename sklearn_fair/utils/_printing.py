@@ -210,7 +210,7 @@ _HTML_START = re.compile(r"<(?=[A-Za-z/!?])|&(?=#?\w+;)")
 #: What would mark text up: a backslash, emphasis (``*``, and ``_`` at a word's edge:
 #: ``_under_`` is in italics, ``error_score`` is not), code, a link's ``](`` (an interval's
 #: brackets alone are left as they are).
-_MARKUP = re.compile(r"([\\*`]|(?<![^\W_])_|_(?![^\W_])|\](?=\())")
+_MARKUP = re.compile(r"([\\*`~]|(?<![^\W_])_|_(?![^\W_])|\](?=\())")
 
 
 def markdown_text(text):
@@ -238,4 +238,4 @@ def markdown_cell(text):
     >>> print(markdown_cell("a|b *c* <i> [x](y) [0.1, 0.2]"))
     a\\|b \\*c\\* \\<i> [x\\](y) [0.1, 0.2]
     """
-    return markdown_text(str(text).replace("\n", " ")).replace("|", "\\|")
+    return markdown_text(" ".join(str(text).splitlines())).replace("|", "\\|")

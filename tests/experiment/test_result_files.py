@@ -447,3 +447,20 @@ def test_a_record_that_names_a_json_file_of_the_users_never_removes_it(
         assert result.removed == [] and set(result.left) == stale
         assert all(path.exists() for path in stale)
         assert set(run_experiment(path).left) == stale
+
+
+def test_an_infinite_number_stays_a_number_of_either_sign_in_a_csv():
+    # a perfectly separable data set gives an infinite t statistic: -inf was written as the
+    # text "'-inf" (a spreadsheet guard on its minus sign) where inf stayed a number
+    pd = pytest.importorskip("pandas")
+    import io
+
+    from sklearn_fair.experiment._running._outputs import _csv
+
+    rows = [{"model": "-a", "statistic": float("-inf")}, {"model": "b", "statistic": float("inf")}]
+    rows.append({"model": "c", "statistic": float("nan")})
+    read = pd.read_csv(io.StringIO(_csv(rows, ["model", "statistic"])))
+    assert read["statistic"].dtype == float
+    assert read["statistic"].iloc[0] == float("-inf") and read["statistic"].iloc[1] == float("inf")
+    assert pd.isna(read["statistic"].iloc[2])
+    assert read["model"].tolist() == ["'-a", "b", "c"]  # text keeps its guard

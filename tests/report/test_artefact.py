@@ -253,11 +253,11 @@ def test_to_latex_marks_what_table_marks_and_escapes_names(result):
     table = result.table(scale=100)
     latex = result.to_latex(scale=100)
     lines = latex.splitlines()
-    assert lines[:4] == [r"\begin{tabular}{lrr}", r"\toprule", r"model & a & b \\", r"\midrule"]
+    assert lines[:4] == [r"\begin{tabular}{lrr}", r"\toprule", r"{model} & a & b \\", r"\midrule"]
     assert lines[-2:] == [r"\bottomrule", r"\end{tabular}"]
     for line, (model, row) in zip(lines[4:-2], table.iterrows()):
         cells = line.removesuffix(r" \\").split(" & ")
-        assert cells[0] == model
+        assert cells[0] == f"{{{model}}}"
         for text, cell in zip(row, cells[1:]):
             bare = text.strip("*").replace("±", r"$\pm$")
             expected = {2: rf"\textbf{{{bare}}}", 1: rf"\textit{{{bare}}}", 0: bare}
@@ -274,6 +274,18 @@ def test_to_latex_marks_what_table_marks_and_escapes_names(result):
     # pandas leaves < > | as they are; in LaTeX's default OT1 text font they print as ¡ ¿ —:
     # LaTeX's text commands for them print them
     assert _artefact.latex_escape("tree_<d>|x") == (r"tree\_\textless{}d\textgreater{}\textbar{}x")
+
+
+@pytest.mark.parametrize("name", ["[ours] tree", "*prior"])
+def test_to_latex_keeps_a_first_cell_that_latex_would_read_as_an_option(name):
+    # after \\ and \midrule LaTeX reads a leading [ as an optional length (pdflatex stopped:
+    # "Missing number, treated as zero") and a leading * as \\* (the star was dropped); in
+    # braces, the cell is text
+    frame = pd.DataFrame({"d": ["1.0 ± 0.1", "2.0 ± 0.1"]}, index=pd.Index([name, "x"]))
+    frame.index.name = "[m]"
+    lines = _artefact.to_latex(frame).splitlines()
+    assert lines[2].startswith("{[m]} & ") and lines[3] == r"\midrule"
+    assert lines[4].startswith(f"{{{name}}} & ") and lines[5].startswith("{x} & ")
 
 
 def test_normalize_minmax_is_sklearns_minmax_scale_of_each_data_sets_means(result):

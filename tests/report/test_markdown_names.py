@@ -11,7 +11,10 @@ from markdown_it import MarkdownIt
 from sklearn_fair.report import BenchmarkResult
 from sklearn_fair.utils._printing import markdown_cell
 
-HOSTILE = ["<img src=x onerror=alert(1)>", "a\\|b", "prior*copy*", "[x](javascript:1)", "&amp;"]
+HOSTILE = [
+    "<img src=x onerror=alert(1)>", "a\\|b", "prior*copy*", "[x](javascript:1)", "&amp;",
+    "rf~~v2~~",  # GitHub's strikethrough
+]  # fmt: skip
 
 
 def _result(names, datasets=("iris",)):
@@ -36,7 +39,7 @@ def _result(names, datasets=("iris",)):
 
 
 def _rendered(markdown):
-    return MarkdownIt("commonmark").enable("table").render(markdown)
+    return MarkdownIt("commonmark").enable(["table", "strikethrough"]).render(markdown)
 
 
 def test_a_name_in_the_markdown_report_is_text_not_markup():
@@ -66,6 +69,21 @@ def test_a_cell_renders_as_its_own_text(name):
     html = _rendered(f"| h |\n|---|\n| {markdown_cell(name)} |\n")
     text = name.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     assert f"<td>{text}</td>" in html
+
+
+def test_a_name_with_a_carriage_return_keeps_the_tables_rows():
+    # CommonMark ends a line at a bare \r: a data set named "wine\r\n(UCI)" (read from a
+    # CRLF file) split its table rows, and the paper table rendered as a paragraph of pipes
+    result = _result(["lr", "tree"], datasets=("iris", "wine\r\n(UCI)"))
+    html = _rendered(result.report(n_resamples=100).to_markdown())
+    tables = re.findall(r"<table>.*?</table>", html, flags=re.S)
+    assert any("wine (UCI)" in table for table in tables)
+    for table in tables:
+        widths = [
+            len(re.findall(r"<t[hd][ >]", row))
+            for row in re.findall(r"<tr>.*?</tr>", table, flags=re.S)
+        ]
+        assert len(set(widths)) == 1, widths
 
 
 def test_the_text_report_shows_the_marks_it_explains():

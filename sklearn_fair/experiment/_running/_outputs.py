@@ -290,8 +290,8 @@ def _csv(rows, columns):
 def _plain(value):
     if isinstance(value, (np.floating, np.integer, np.bool_)):
         value = value.item()
-    if isinstance(value, float) and not math.isfinite(value):
-        return None if math.isnan(value) else str(value)
+    if isinstance(value, float) and math.isnan(value):
+        return None  # an empty cell; an infinity stays a number, of either sign
     return value if value is None or isinstance(value, (bool, int, float, str)) else str(value)
 
 
