@@ -182,8 +182,9 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
         Fraction of the training graphs held out (stratified, seeded by ``random_state``)
         for early stopping when :meth:`fit` gets no ``X_val`` and ``train_split`` is
         ``None``. ``None`` (with neither) trains for ``max_epochs`` without validation, as
-        does early stopping off (``patience=None``, or ``gl_start_epoch >= max_epochs``):
-        no graph is held out for nothing.
+        does early stopping off (``patience=None``, or ``gl_start_epoch >= max_epochs``)
+        where no callback monitors a validation score (``monitor="valid_loss"``): no graph is
+        held out for nothing.
     train_split : callable or None, default=None
         skorch's hook for the validation split, e.g. :class:`skorch.dataset.ValidSplit`:
         ``train_split(dataset, y)`` (training graphs, encoded labels) returns the training
@@ -464,10 +465,23 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
 
     def _stops_early(self):
         # Read by NestedCV (model_selection's consumes_validation_data): whether validation
-        # data can change the fit, so that rows are held out of training for it.
+        # data can change the fit, so that rows are held out of training for it: early
+        # stopping, or a callback of the user's that monitors a validation score (a
+        # ReduceLROnPlateau on valid_loss, a Checkpoint)
+        if self._monitored_by_callbacks():
+            return True
         if self.early_stopping == "patience":
             return self.patience is not None
         return self.gl_start_epoch < self.max_epochs
+
+    def _monitored_by_callbacks(self):
+        for callback in self.callbacks or ():
+            monitor = getattr(
+                callback[1] if isinstance(callback, tuple) else callback, "monitor", None
+            )
+            if callable(monitor) or (isinstance(monitor, str) and monitor.startswith("valid")):
+                return True
+        return False
 
     def _changed_since_built(self):
         return getattr(self, "_changed_since_built_", [])

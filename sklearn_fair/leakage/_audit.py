@@ -53,7 +53,8 @@ class AuditResult:
         how many (a splitter that ignores the groups tests on subjects it trained on).
     share_changed : tuple of (label, float, float) or None
         For a classifier given ``prepare``: the class whose share of the samples it changed
-        most, with its share before and after.
+        most, with its share before and after (the class None where ``prepare`` renames the
+        classes: they are then compared in order of size).
     """
 
     duplicates: object = None
@@ -113,10 +114,11 @@ class AuditResult:
             )
             found.append(f"prefit: step '{step.name}' ({step.estimator}) was fitted ({how})")
         if self.resampled_before_split:
-            label, before, after = self.share_changed or (None, None, None)
+            label, before, after = self.share_changed or (None, 0.0, 0.0)
+            which = "a class renamed by prepare" if label is None else f"class {label!r}"
             balance = (
-                f"class {label!r} from {before:.3f} to {after:.3f} of the samples"
-                if label is not None and abs(after - before) > _SHARE_CHANGE
+                f"{which} from {before:.3f} to {after:.3f} of the samples"
+                if abs(after - before) > _SHARE_CHANGE
                 else "copies of samples that a split can put on both sides of their originals"
             )
             found.append(
@@ -422,12 +424,22 @@ def audit(
 
 
 def _largest_share_change(y, prepared):
-    """``(label, share before, share after)`` of the class whose share of the samples
-    ``prepare`` changed most, or None for labels that are not classes (2-D)."""
+    """``(class, share before, share after)`` of the class whose share of the samples
+    ``prepare`` changed most, or None for labels that are not classes (2-D). A prepare that
+    renames the classes (a LabelEncoder) is compared class by class in order of size, the
+    class then None."""
     if y.ndim != 1 or prepared.ndim != 1:
         return None
-    labels = np.unique(np.concatenate([y, prepared]))
-    before = np.array([np.mean(y == label) for label in labels])
+    labels, counts = np.unique(y, return_counts=True)
+    new_labels, new_counts = np.unique(prepared, return_counts=True)
+    if not np.isin(new_labels, labels).all():  # renamed: the shares in order of size
+        before = np.sort(counts)[::-1] / max(y.size, 1)
+        after = np.zeros(max(labels.size, new_labels.size))
+        after[: new_labels.size] = np.sort(new_counts)[::-1] / max(prepared.size, 1)
+        before = np.pad(before, (0, after.size - before.size))
+        most = int(np.argmax(np.abs(after - before)))
+        return None, float(before[most]), float(after[most])
     after = np.array([np.mean(prepared == label) if prepared.size else 0.0 for label in labels])
+    before = counts / y.size
     most = int(np.argmax(np.abs(after - before)))
     return labels[most : most + 1].tolist()[0], float(before[most]), float(after[most])

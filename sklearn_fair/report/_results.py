@@ -15,7 +15,7 @@ from ..exceptions import InvalidResultError, NoSplitsError
 from ..metrics import MetricName
 from ..metrics._names import describe_metric, same_metric
 from ..stats import compare, summarize
-from ..stats._bounds import range_text
+from ..stats._bounds import outside_range, range_text
 from ..stats._checks import PastLargestFloatError, mean_difference
 from ..utils._random import named_generator, seed_root
 from ..utils._scaling import mean_of
@@ -789,10 +789,7 @@ def _check_named_range(folds, metric_name, metric, name, dataset):
     if bounds is None:
         return
     for key in ("test_score", "validation_score"):
-        values = np.array([f.get(key) for f in folds if f.get(key) is not None], dtype=float)
-        values = values[np.isfinite(values)]  # a failed fold's
-        slack = 1e-12 * max(1.0, float(np.max(np.abs(values), initial=0.0)))
-        outside = values[(values < bounds[0] - slack) | (values > bounds[1] + slack)]
+        outside = outside_range([f.get(key) for f in folds if f.get(key) is not None], bounds)
         if outside.size:
             raise InvalidResultError(
                 f"The result {name!r} of data set {dataset!r} has {key.replace('_', ' ')}s "

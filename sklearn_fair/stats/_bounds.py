@@ -106,6 +106,16 @@ def clip_to_range(low, high, bounds):
     return new_low, new_high, (new_low, new_high) != (low, high)
 
 
+def outside_range(values, bounds):
+    """The values of ``values`` (NaN aside: a failed fold's) outside ``bounds`` by more than
+    the rounding of their largest finite magnitude (12 digits): scores a metric cannot take."""
+    values = np.asarray(values, dtype=float)
+    values = values[~np.isnan(values)]
+    finite = np.abs(values[np.isfinite(values)])
+    slack = 1e-12 * max(1.0, float(np.max(finite, initial=0.0)))
+    return values[(values < bounds[0] - slack) | (values > bounds[1] + slack)]
+
+
 def range_text(bounds):
     """``bounds`` as printed, e.g. "[0, 1]" or "[0, inf)"."""
     low, high = bounds

@@ -10,7 +10,7 @@ from ..utils import RANDOM_STATE_CONSTRAINTS
 from ..utils._printing import decimals_for, number
 from ..utils._scaling import scale_exponent
 from ._bootstrap import bootstrap_ci
-from ._bounds import clip_to_range, metric_range, range_text
+from ._bounds import clip_to_range, metric_range, outside_range, range_text
 from ._checks import (
     CONFIDENCE,
     COUNT,
@@ -153,10 +153,9 @@ def _interval_of_mean(scores, interval, confidence, **info):
 def _check_in_range(values, metric, bounds):
     """Refuse scores that the metric cannot take: a wrong metric, or a metric's values given
     where its scorer's were expected (a positive RMSE for ``neg_root_mean_squared_error``)."""
-    slack = 1e-12 * max(1.0, float(np.max(np.abs(values))))
-    outside = (values < bounds[0] - slack) | (values > bounds[1] + slack)
-    if outside.any():
-        given = (metric.sign * values[outside]).tolist()[:5]
+    outside = outside_range(values, bounds)
+    if outside.size:
+        given = (metric.sign * outside).tolist()[:5]
         range_of = f"{range_text(bounds)} of {metric.name}"
         if metric.sign < 0:
             negated = range_text((-bounds[1], 0.0 - bounds[0]))

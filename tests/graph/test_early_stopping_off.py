@@ -57,3 +57,20 @@ def test_a_fit_without_early_stopping_trains_on_every_graph(stopping):
     on = GraphClassifier(DeepMultisets, **params, patience=5).fit(graphs)
     assert "valid_loss" in on.history[-1]
     assert len(on.get_split_datasets(graphs, graphs.y)[1]) == 19
+
+
+def test_a_callback_that_monitors_a_validation_score_keeps_the_validation_split():
+    # early stopping off, but a ReduceLROnPlateau on valid_loss needs validation scores:
+    # the fit failed ("'valid_loss' was not found in history") once nothing was held out
+    from skorch.callbacks import LRScheduler
+    from torch.optim.lr_scheduler import ReduceLROnPlateau
+
+    graphs = load_mutag()
+    plateau = LRScheduler(policy=ReduceLROnPlateau, monitor="valid_loss", patience=0, factor=0.5)
+    fitted = GraphClassifier(
+        DeepMultisets, module__hidden_units=8, max_epochs=3, batch_size=32, patience=None,
+        random_state=0, callbacks=[("plateau", plateau)],
+    ).fit(graphs)  # fmt: skip
+    assert "valid_loss" in fitted.history[-1]
+    assert len(fitted.get_split_datasets(graphs, graphs.y)[1]) == 19  # 10% of 188, as before
+    assert fitted._stops_early()  # so NestedCV holds out its validation rows too

@@ -2,6 +2,8 @@
 evaluation splits, and resampling flagged where samples are added or the class balance moves,
 not where duplicates or missing values are dropped."""
 
+import re
+
 import numpy as np
 import pytest
 from sklearn.linear_model import LogisticRegression
@@ -73,3 +75,27 @@ def test_undersampling_and_oversampling_before_splitting_are_flagged():
     # the copies the evaluation's splits put beside their originals are found (they were "0
     # across a split", as the data given has none)
     assert len(over.duplicates.groups) == 20 and len(over.duplicates.straddling) > 0
+
+
+def test_a_prepare_that_renames_the_classes_is_no_resampling():
+    # a LabelEncoder in prepare made class 'neg' look gone: "prepare turned 60 samples into 60
+    # (class 'neg' from 0.500 to 0.000 of the samples)"
+    from sklearn.preprocessing import LabelEncoder
+
+    rng = np.random.default_rng(3)
+    X, y = rng.normal(size=(60, 4)), np.repeat(["neg", "pos", "pos"], 20)
+
+    def encode(X, y):
+        return X, LabelEncoder().fit_transform(y)
+
+    found = audit(LogisticRegression(), X, y, cv=CV, prepare=encode, checks=CHECKS)
+    assert found.share_changed == (None, pytest.approx(2 / 3), pytest.approx(2 / 3))
+    assert found.passed
+
+    def encode_and_undersample(X, y):
+        keep = np.r_[np.arange(20), np.arange(20, 40)]  # 20 'neg' and 20 'pos'
+        return X[keep], LabelEncoder().fit_transform(y[keep])
+
+    found = audit(LogisticRegression(), X, y, cv=CV, prepare=encode_and_undersample, checks=CHECKS)
+    # both classes moved by 1/6: 2/3 and 1/3 of the samples to a half each
+    assert re.search(r"a class renamed by prepare from 0\.(667|333) to 0\.500", found.flags[-1])

@@ -291,3 +291,21 @@ def test_a_one_class_scorer_made_on_purpose_scores_that_class_on_a_multiclass_y(
         for train, test in search.outer_cv_.split(X, y)
     ]
     np.testing.assert_allclose(search.outer_scores_, by_hand)
+
+
+def test_one_class_names_are_refused_for_labels_without_the_class_1_and_name_their_owner():
+    from sklearn_fair import NestedCV
+
+    X, y = make_classification(n_samples=60, random_state=0)
+    labels = np.array(["ill", "well"])[y]
+    # every fold's score failed (NaN, with a warning per fold), as sklearn's "recall" does
+    with pytest.raises(ValueError, match=r"y holds 2 classes \('ill', 'well'\), which is not"):
+        NestedCV(LogisticRegression(), {"C": [1.0]}, scoring="sensitivity").fit(X, labels)
+    X3, y3 = make_classification(n_samples=90, n_classes=3, n_informative=4, random_state=0)
+    search = GridSearchCV(
+        LogisticRegression(), {"C": [1.0]}, scoring={"a": "accuracy", "n": "npv"}, refit="a"
+    )
+    with pytest.raises(
+        ValueError, match="'scoring' parameter of the GridSearchCV given as estimator names 'npv'"
+    ):
+        NestedCV(search, scoring="accuracy").fit(X3, y3)

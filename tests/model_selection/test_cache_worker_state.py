@@ -8,6 +8,7 @@ import sys
 import textwrap
 from pathlib import Path
 
+import numpy as np
 import pytest
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
@@ -22,10 +23,13 @@ MODULE = textwrap.dedent(
     from sklearn.base import BaseEstimator, TransformerMixin
 
     FACTOR = 1.0
+    CALLS = {}
+    RNG = np.random.default_rng(0)
 
 
     def rounded(X):
-        return np.round(X * FACTOR)
+        CALLS[X.shape] = CALLS.get(X.shape, 0) + 1  # a counter: state that fits change
+        return np.round(X * FACTOR) + 0 * RNG.random()
 
 
     class Rounded(TransformerMixin, BaseEstimator):
@@ -189,3 +193,21 @@ def test_a_worker_describes_each_estimator_of_the_keys_once(factor_module, monke
     with pytest.raises(ValueError, match=r"'FACTOR' is 1\.0 in the process .* and 0\.3 in the"):
         _cache_key.check_in_worker(other, estimator, description)
     assert len(described) == 2
+
+
+def test_module_state_that_the_workers_own_fits_change_is_not_a_difference(factor_module):
+    # a counter dict and a random generator of the module: the worker's earlier fits changed
+    # them since the key saw them, and every later check raised ("the global 'CALLS' is []
+    # in the process that runs NestedCV and [[...]] in the worker")
+    from sklearn.linear_model import LogisticRegression
+
+    estimator = make_pipeline(factor_module.Rounded(), LogisticRegression())
+    task = selection_task(0.5)
+    description = {"estimator": _cache_key.Describer().describe(configure(estimator, task.params))}
+    factor_module.rounded(np.zeros((3, 2)))  # a fit in this worker, after the key was built
+    _cache_key._CHECKED.clear()
+    _cache_key.check_in_worker(task, estimator, description)  # raises nothing
+    factor_module.FACTOR = 0.3  # a number set at run time is still told apart
+    _cache_key._CHECKED.clear()
+    with pytest.raises(ValueError, match=r"'FACTOR' is 1\.0 in the process .* and 0\.3 in the"):
+        _cache_key.check_in_worker(task, estimator, description)

@@ -35,7 +35,7 @@ def test_y_sorted_apart_from_x_warns_and_rows_are_paired_by_position():
     assert len(messages) == 1
     first = shuffled.index[0]
     assert f"(position 0: X's row '{first}', y's row 'r0')" in messages[0]
-    assert "y.loc[X.index]" in messages[0] and "y.reset_index(drop=True)" in messages[0]
+    assert "y.loc[X.index]" in messages[0] and "reset_index" not in messages[0]
     # paired by position, as scikit-learn pairs them (the same outer splits, by hand)
     reference = cross_val_score(
         GridSearchCV(LogisticRegression(), {"C": [1.0]}, cv=StratifiedKFold(2)),
@@ -44,6 +44,24 @@ def test_y_sorted_apart_from_x_warns_and_rows_are_paired_by_position():
         cv=search.outer_cv_,
     )
     np.testing.assert_allclose(search.outer_scores_, reference)
+
+
+@pytest.mark.parametrize("reset", ["X", "y"])
+def test_the_fix_for_an_index_reset_after_a_shuffle_resets_the_other(reset):
+    # the warning said y.reset_index(drop=True) whichever was reset: a no-op where y's was
+    X, y = _data()
+    X.index = y.index = range(60)
+    order = np.random.default_rng(0).permutation(60)
+    X, y = X.iloc[order], y.iloc[order]  # shuffled together: rows line up by position
+    if reset == "X":
+        X = X.reset_index(drop=True)
+    else:
+        y = y.reset_index(drop=True)
+    _, messages = _fit(X, y)
+    kept = "y" if reset == "X" else "X"
+    assert f"reset {kept}'s too: {kept}.reset_index(drop=True)" in messages[0]
+    fixed = {"X": X, "y": y, kept: {"X": X, "y": y}[kept].reset_index(drop=True)}
+    assert _fit(fixed["X"], fixed["y"])[1] == []  # the fix silences it
 
 
 def test_groups_in_another_order_warn_too():

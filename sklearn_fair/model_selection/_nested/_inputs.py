@@ -118,12 +118,22 @@ def _check_rows_line_up(X, **others):
         if len(other) == len(index) and other.isin(index).all():
             at = int(np.flatnonzero(np.asarray(other) != np.asarray(index))[0])
             mine, theirs = index[at : at + 1].tolist()[0], other[at : at + 1].tolist()[0]
+            fix = (
+                f"If they were not built in the same row order, put {name} in X's: "
+                f"{name}.loc[X.index]"
+            )
+            for reset, kept in ((name, "X"), ("X", name)):
+                if isinstance(other if reset == name else index, pandas.RangeIndex):
+                    # 0..n-1: an index reset after a shuffle, whose rows are in the other's order
+                    fix += (
+                        f"; if {reset}'s index was reset after a shuffle (its rows in {kept}'s "
+                        f"order), reset {kept}'s too: {kept}.reset_index(drop=True)"
+                    )
+                    break
             warnings.warn(
                 f"X and {name} hold the same row labels in different orders (position {at}: "
                 f"X's row {mine!r}, {name}'s row {theirs!r}). Their rows are paired by "
-                "position, as in scikit-learn. If they were not built in the same row order, "
-                f"put {name} in X's: {name}.loc[X.index]; if they were (an index reset after "
-                f"a shuffle), reset the other's too: {name}.reset_index(drop=True).",
+                f"position, as in scikit-learn. {fix}.",
                 RowOrderWarning,
                 stacklevel=external_stacklevel(),
             )

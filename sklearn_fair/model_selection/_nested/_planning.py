@@ -339,7 +339,12 @@ def make_plan(nested, X, y, groups, params, *, final, return_estimator, owner,
     scoring = resolve_scoring(
         estimator, space.scoring, space.refit, owner, first_metric_selects, space.search_scoring
     )
-    check_one_class_names([space.scoring, *(space.search_scoring or ())[:1]], data.y, owner)
+    scorings = {owner: space.scoring}
+    if space.search_scoring is not None:  # the search given as the estimator selects with its own
+        scorings[f"the {type(nested.estimator).__name__} given as estimator"] = (
+            space.search_scoring[0]
+        )
+    check_one_class_names(scorings, data.y)
     splitters = resolve_splitters(
         nested.outer_cv, space.inner_cv, estimator, data.y, seeds, owner, groups=data.groups
     )

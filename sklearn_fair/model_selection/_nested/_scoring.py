@@ -243,24 +243,33 @@ def resolve_scoring(estimator, scoring, refit, owner, first_selects=False, searc
 _ONE_CLASS_NAMES = ("sensitivity", "specificity", "ppv", "npv")
 
 
-def check_one_class_names(scorings, y, owner):
-    """Refuse, on a multiclass ``y``, the names of ``scorings`` (scoring parameters: a name,
-    a list or a dict of them) that score class 1 against the rest: scikit-learn's 'recall'
-    refuses such a y, and one class's rate would pass for the metric of all."""
-    if y is None or y.ndim != 1 or type_of_target(y) != "multiclass":
+def check_one_class_names(scorings, y):
+    """Refuse the names of ``scorings`` (where -> a scoring parameter: a name, a list or a dict
+    of them) that score class 1 against the rest, on a ``y`` without the class 1 (every
+    score would fail) or with more than two classes (scikit-learn's recall_score refuses such
+    a y, and one class's rate would pass for the metric of all)."""
+    kind = None if y is None or y.ndim != 1 else type_of_target(y)
+    if kind not in ("binary", "multiclass"):
         return
-    for scoring in scorings:
+    classes = np.unique(y)
+    if kind == "binary" and 1 in classes.tolist():
+        return
+    for where, scoring in scorings.items():
         values = scoring.values() if isinstance(scoring, dict) else [scoring]
         if isinstance(scoring, (list, tuple, set)):
             values = scoring
         for name in values:
             if isinstance(name, str) and name in _ONE_CLASS_NAMES:
-                classes = np.unique(y)
+                why = (
+                    "which is not one of them"
+                    if kind == "binary"
+                    else "and one class's rate would pass for a metric of all"
+                )
                 raise ValueError(
-                    f"The scoring of {owner} names {name!r}, which scores class 1 against the "
-                    f"rest (pos_label=1), and y holds {classes.size} classes "
-                    f"({_listed(classes)}). Pass make_{name}_scorer(pos_label=...) to score "
-                    "one class against the rest, or a metric of every class, e.g. "
+                    f"The 'scoring' parameter of {where} names {name!r}, which scores class 1 "
+                    f"against the rest (pos_label=1), and y holds {classes.size} classes "
+                    f"({_listed(classes)}), {why}. Pass make_{name}_scorer(pos_label=...) to "
+                    "score one class against the rest, or a metric of every class, e.g. "
                     "'balanced_accuracy' or 'recall_macro'."
                 )
 
