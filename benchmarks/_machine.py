@@ -20,17 +20,20 @@ whole run).
 On Linux with psutil, a figure is marked loaded when other jobs used more than
 :data:`OTHER_CORES` of a core on average while it was taken: the CPU time all processes spent
 (``/proc/stat``) minus that of this process and its children, live (psutil) or ended
-(``os.times``), over the wall time. The load average cannot tell them apart: after a figure
-whose two workers kept both cores busy, the next figure starts at a 1-minute load of about 1.5
-although nothing else runs. For a figure shorter than :data:`MIN_SECONDS`, or where CPU time
-cannot be read, a figure is marked loaded when the 1-minute load exceeded
-:data:`LOADED_PER_CORE` per core before it, or after it by more than the measurement's own busy
-processes (``workers``) add.
+(``os.times``), over the wall time. A child killed with :func:`kill_process_group` counts as
+this script's own with its whole group: its workers, orphaned by the kill, are reaped by no
+process of this tree, and ``os.times`` would never count them. The load average cannot tell
+them apart: after a figure whose two workers kept both cores busy, the next figure starts at a
+1-minute load of about 1.5 although nothing else runs. For a figure shorter than
+:data:`MIN_SECONDS`, or where CPU time cannot be read, a figure is marked loaded when the
+1-minute load exceeded :data:`LOADED_PER_CORE` per core before it, or after it by more than the
+measurement's own busy processes (``workers``) add.
 """
 
 import os
 import platform
 import shlex
+import signal
 import sys
 import time
 from pathlib import Path
@@ -40,6 +43,7 @@ __all__ = [
     "MIN_SECONDS",
     "OTHER_CORES",
     "Load",
+    "kill_process_group",
     "load_average",
     "loaded_note",
     "run_fields",
@@ -57,6 +61,10 @@ OTHER_CORES = 0.25
 #: The shortest figure measured by CPU time: the kernel counts it in ticks of 10 ms, too coarse
 #: for a figure of a few tens of ms (the load average rule decides for those).
 MIN_SECONDS = 1.0
+
+# CPU seconds of the processes that kill_process_group killed and no process of this tree
+# reaps: counted as this script's own by _cpu_seconds.
+_killed_cpu_seconds = 0.0
 
 
 def run_fields(packages=(), argv=None):
@@ -106,7 +114,38 @@ def _cpu_seconds():
         except psutil.Error:  # ended meanwhile: counted once reaped, by os.times
             continue
         own += cpu.user + cpu.system + cpu.children_user + cpu.children_system
-    return time.monotonic(), busy, own
+    return time.monotonic(), busy, own + _killed_cpu_seconds
+
+
+def kill_process_group(process):
+    """SIGKILL a child and every process of its group, counting their CPU time as this
+    script's own.
+
+    ``process``: a ``subprocess.Popen`` started with ``start_new_session=True`` (the leader of
+    its process group); waited for. The group is stopped first, so that the CPU time read of
+    each member is all it used: once killed, the child's workers are orphans that no process
+    of this tree reaps, and a :class:`Load` would count their time as other jobs'.
+    """
+    global _killed_cpu_seconds
+    try:
+        import psutil
+    except ImportError:  # then no Load reads CPU time (_cpu_seconds): nothing to count
+        psutil = None
+    group = process.pid  # a session's leader leads its process group
+    os.killpg(group, signal.SIGSTOP)
+    used = 0.0
+    for member in psutil.process_iter() if psutil is not None else ():
+        try:
+            # the child itself is counted by os.times once reaped
+            if member.pid == process.pid or os.getpgid(member.pid) != group:
+                continue
+            cpu = member.cpu_times()
+        except (OSError, psutil.Error):  # ended meanwhile, or not ours to read
+            continue
+        used += cpu.user + cpu.system + cpu.children_user + cpu.children_system
+    os.killpg(group, signal.SIGKILL)
+    process.wait()  # the child itself: os.times counts it once reaped
+    _killed_cpu_seconds += used
 
 
 class Load:

@@ -172,6 +172,13 @@ def measure(checkout, name, repeats):
     return json.loads(completed.stdout.strip().splitlines()[-1])
 
 
+def unrecorded_note(rows):
+    """Where rows kept from earlier commands recorded no load: which (loaded_note counts the
+    others only)."""
+    names = [name for name, row in rows.items() if loaded_note(row) == "the load was not recorded"]
+    return f"; the load of {', '.join(names)} was not recorded" if names else ""
+
+
 def revision(checkout):
     completed = subprocess.run(
         ["git", "-C", str(checkout), "rev-parse", "--short", "HEAD"],
@@ -197,7 +204,7 @@ def main(argv=None):
 
     checkouts = {"before": args.before, "after": args.after}
     revisions = {which: revision(checkout) for which, checkout in checkouts.items()}
-    whole, every_load = Load(workers=2), []
+    whole = Load(workers=2)
     rows = {}
     for index, name in enumerate(args.workloads):
         # alternate which checkout goes first, so that drift hits both alike
@@ -206,7 +213,6 @@ def main(argv=None):
         for which in order:
             with Load(workers=2) as loads[which]:
                 figures[which] = measure(checkouts[which], name, args.repeats)
-        every_load += loads.values()
         before, after = figures["before"], figures["after"]
         rows[name] = {
             **{f"{which}_cold_seconds": figures[which]["cold"] for which in checkouts},
@@ -245,7 +251,7 @@ def main(argv=None):
         "repeats": args.repeats,
         "workloads": rows,
         "load": whole.fields(),
-        "loaded_machine": loaded_note(every_load),
+        "loaded_machine": loaded_note(rows) + unrecorded_note(rows),
         "date": time.strftime("%Y-%m-%d %H:%M:%S"),
     }
     RESULTS.parent.mkdir(parents=True, exist_ok=True)

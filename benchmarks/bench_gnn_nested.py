@@ -2,8 +2,8 @@
 
 The workload of issue 23: ``NestedCV(GraphClassifier(GIN, module__hidden_units=[32, 32],
 max_epochs=12), {"lr": [0.01, 0.001]}, outer_cv=4, n_refits=1, random_state=0)`` on PROTEINS
-(``$SKLEARN_FAIR_DATA/TUDataset``), about 30 s with ``n_jobs=1`` on a quiet core, run on two
-containers of the same graphs:
+(``$SKLEARN_FAIR_DATA/TUDataset``), about 20 s with ``n_jobs=1`` on a quiet core (18 to 21 s,
+cold and warm, in ``results/gnn_nested.json``), run on two containers of the same graphs:
 
 * ``TUDataset``: PyG's own data set (from a copy of the raw files in a temporary folder),
   iterated once as a user who looked at it has done (PyG then caches one ``Data`` per graph,

@@ -13,7 +13,6 @@ Usage: python benchmarks/bench_resume.py [--n-jobs 2]
 import argparse
 import json
 import os
-import signal
 import subprocess
 import sys
 import tempfile
@@ -26,7 +25,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import _resume_workload as workload  # noqa: E402
-from _machine import Load, loaded_note, run_fields  # noqa: E402
+from _machine import Load, kill_process_group, loaded_note, run_fields  # noqa: E402
 
 RESULTS = HERE / "results" / "resume.json"
 
@@ -77,8 +76,7 @@ def kill_and_resume(n_jobs, X, y, work, total, reference):
     )
     while n_entries(cache) < total // 2 and child.poll() is None:
         time.sleep(0.01)
-    os.killpg(child.pid, signal.SIGKILL)  # the parent and its worker processes
-    child.wait()
+    kill_process_group(child)  # the parent and its worker processes, their CPU time ours
     time.sleep(0.5)
     cached_at_kill = n_entries(cache)
     started_at_kill = len(log.read_text().splitlines())

@@ -741,6 +741,10 @@ def main(argv=None):
     earlier = json.loads(path.read_text()) if path.exists() else {}
     output["workloads"] = {**earlier.get("workloads", {}), **figures}
     output["runs"] = {**earlier.get("runs", {}), **dict.fromkeys(figures, run)}
+    unrecorded = [n for n, w in output["workloads"].items() if loaded_note(w) == loaded_note([])]
+    output["loaded_machine"] = loaded_note(output["workloads"]) + (  # every figure kept
+        f"; the load of {', '.join(unrecorded)} was not recorded" if unrecorded else ""
+    )
     notes = {k: v for k, v in earlier.get("notes", {}).items() if k not in figures}
     if notes:
         output["notes"] = notes

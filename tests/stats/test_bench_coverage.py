@@ -68,3 +68,56 @@ def test_a_results_file_without_any_load_does_not_call_the_machine_quiet(bench):
     assert loaded_note([None, {"seconds": 1.0}]) == "the load was not recorded"
     assert loaded_note([{"loaded": False}]) == "every figure was taken on a quiet machine"
     assert loaded_note([{"loaded": False}, {"loaded": True}]).startswith("1 of 2 figures")
+
+
+_KILLED_CHILD = """
+import subprocess, sys, time
+burner = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+print(burner.pid, flush=True)
+time.sleep(600)
+"""
+
+
+def _alive(process):
+    import psutil
+
+    try:
+        return process.status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False
+
+
+def test_a_killed_childs_workers_count_as_the_scripts_own_cpu_time(bench):
+    # bench_resume SIGKILLs a NestedCV child with its workers: orphaned, no process of the
+    # script's tree reaps them, and their CPU time counted as other jobs' (resume.json's whole
+    # run marked loaded)
+    import subprocess
+    import sys
+    import time
+
+    import psutil
+    from _machine import _cpu_seconds, kill_process_group
+
+    child = subprocess.Popen(
+        [sys.executable, "-c", _KILLED_CHILD], stdout=subprocess.PIPE, start_new_session=True
+    )
+    try:
+        burner = psutil.Process(int(child.stdout.readline()))
+        start = _cpu_seconds()
+        deadline = time.monotonic() + 60
+        while sum(burner.cpu_times()[:2]) < 1.0 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        burned = sum(burner.cpu_times()[:2])  # read by psutil before the kill
+        assert burned >= 1.0
+        kill_process_group(child)
+        own = _cpu_seconds()[2] - start[2]
+    finally:
+        if child.poll() is None:
+            child.kill()
+        child.stdout.close()
+    deadline = time.monotonic() + 10  # the kill is delivered, the orphan reaped, meanwhile
+    while _alive(burner) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _alive(burner)
+    # the burner's time, plus the child's start and this test's own polling: not twice over
+    assert burned <= own < burned + 1.0
