@@ -37,7 +37,7 @@ class AuditResult:
     ----------
     duplicates : DuplicateReport or None
         Exact duplicates and the outer splits that put them on both sides (of the samples
-        ``prepare`` returns, where it is given).
+        ``prepare`` returns, where it adds or drops samples).
     permutation : PermutationReport or None
         The nested estimate on permuted labels against chance.
     prefit : list of PrefitStep or None
@@ -291,9 +291,10 @@ def audit(
     groups : array-like of shape (n_samples,), default=None
         Group labels for group-aware splitters. A ``cv`` whose splits put a group on both
         sides (one that ignores the groups) is flagged.
-    {prepare} The duplicates are those of the prepared samples, in the splits the evaluation
-        makes of them. Resampling before splitting is flagged: samples added (copies,
-        synthetic ones), or a class's share changed by more than 0.05; dropping samples
+    {prepare} Where it adds or drops samples, the duplicates are those of the prepared
+        samples, in the splits the evaluation makes of them. Resampling before splitting is
+        flagged: samples added (copies, synthetic ones), or a class's share changed by more
+        than 0.05; dropping samples
         (duplicates, missing values) while keeping the balance is not. With samples added or
         dropped, a ``cv`` of given splits or one that splits by groups, which cannot split
         the prepared samples, is refused (ValueError).
@@ -376,15 +377,17 @@ def audit(
 
     duplicates = None
     if "duplicates" in checks:
-        if prepare is not None:  # the duplicates the evaluation's splits put on both sides
+        if resampled:  # the duplicates the evaluation's splits of the new samples make
             prepared_cv = check_cv_with_groups(
-                cv_given if resampled and isinstance(cv_given, numbers.Integral) else cv,
+                cv_given if isinstance(cv_given, numbers.Integral) else cv,
                 y_split,
                 is_classifier(estimator),
-                None if resampled else groups,
+                None,
             )
-            splits = list(prepared_cv.split(X_split, y_split, None if resampled else groups))
-        duplicates = find_duplicates(X_split, y_split, splits)
+            splits = list(prepared_cv.split(X_split, y_split))
+        # a prepare that keeps the samples (selecting features) keeps them distinct, however
+        # alike their selected features: the samples as given
+        duplicates = find_duplicates(*((X_split, y_split) if resampled else (X_checked, y)), splits)
         if is_graph_data(X_checked):
             notes.append("graphs are compared as stored (same node order), not up to isomorphism")
 

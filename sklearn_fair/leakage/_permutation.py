@@ -382,7 +382,9 @@ def permutation_check(
     # a metric without a known no-skill value (None whatever the labels), or with only its
     # most, gets its model's own
     own_chance = chance is None and (
-        metric is None or metric in _CHANCE_AT_MOST or chance_level(metric, y) is None
+        metric is None
+        or (isinstance(metric, str) and metric in _CHANCE_AT_MOST)
+        or chance_level(metric, y) is None
     )
     scorer = (
         resolve_scorers(estimator, metric, "permutation_check")[0]["score"] if own_chance else None

@@ -926,7 +926,11 @@ class Describer:
     def _value_read(self, value, names, _seen, depth):
         """A global or attribute that code reads: described, else :func:`_opaque`; a module
         of the user's with the values of its attributes that the code names
-        (``helpers.SCALE``), which a script may set at run time."""
+        (``helpers.SCALE``), which a script may set at run time. In a worker
+        (``skip_shipped``), data that running the code can change (:func:`changed_by_use`) is
+        ``{"changed_by_use": type}``: the worker's own fits may have changed it."""
+        if self._skip_shipped and changed_by_use(value):
+            return {"changed_by_use": type(value).__qualname__}
         try:
             if isinstance(value, types.ModuleType) and _module_kind(value) == "user":
                 read = sorted(set(names) & set(vars(value)))
@@ -1054,6 +1058,19 @@ def fitted_state(estimator):
         for name, value in getattr(estimator, "__dict__", {}).items()
         if name not in params and name not in _SETTINGS
     }
+
+
+def changed_by_use(value):
+    """Whether ``value``, read by code, is data that running the code can change: a dict, a
+    list, a set (a memo, a counter), a random generator, an object's state. Numbers,
+    strings, tuples, frozensets, arrays, estimators and code are not."""
+    if isinstance(value, (dict, list, set, bytearray, np.random.Generator, np.random.RandomState)):
+        return True
+    plain = (type(None), bool, numbers.Number, str, bytes, tuple, frozenset, range, np.ndarray)
+    if isinstance(value, plain) or hasattr(value, "get_params") or _is_data(value):
+        return False
+    code = (type, types.FunctionType, types.MethodType, types.ModuleType, functools.partial)
+    return not isinstance(value, code) and hasattr(value, "__dict__")
 
 
 def shipped_by_value(obj):

@@ -99,3 +99,18 @@ def test_a_prepare_that_renames_the_classes_is_no_resampling():
     found = audit(LogisticRegression(), X, y, cv=CV, prepare=encode_and_undersample, checks=CHECKS)
     # both classes moved by 1/6: 2/3 and 1/3 of the samples to a half each
     assert re.search(r"a class renamed by prepare from 0\.(667|333) to 0\.500", found.flags[-1])
+
+
+def test_a_prepare_that_selects_features_finds_no_duplicates_the_samples_do_not_have():
+    # rows of 0-2 integers alike on the three columns kept, distinct samples: "26 group(s) of
+    # identical samples fall on both sides of a split", and LEAKS FOUND
+    rng = np.random.default_rng(4)
+    X, y = rng.integers(0, 3, size=(120, 8)).astype(float), rng.integers(0, 2, 120)
+    assert not pd.DataFrame(X).duplicated().any()
+
+    def keep_three(X, y):
+        return X[:, :3], y
+
+    assert pd.DataFrame(X[:, :3]).duplicated().any()  # alike on what prepare keeps
+    found = audit(LogisticRegression(), X, y, cv=CV, prepare=keep_three, checks=CHECKS)
+    assert len(found.duplicates.groups) == 0 and found.passed

@@ -57,3 +57,14 @@ def test_a_selection_on_all_the_data_is_found_with_the_default_score(metric):
         make_pipeline(selector, estimator), X, y, cv=cv, random_state=0, checks=checks
     )
     assert honest_audit.passed
+
+
+def test_a_scoring_of_several_metrics_is_refused_naming_the_parameter():
+    # a dict reached the own-chance test before the parameter's check: TypeError unhashable
+    from sklearn.utils._param_validation import InvalidParameterError
+
+    from sklearn_fair.leakage import permutation_check
+
+    X, y, cv = _classification()
+    with pytest.raises(InvalidParameterError, match="'scoring' parameter of permutation_check"):
+        permutation_check(LogisticRegression(), X, y, scoring={"a": "accuracy"}, outer_cv=cv)

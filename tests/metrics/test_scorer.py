@@ -299,7 +299,9 @@ def test_one_class_names_are_refused_for_labels_without_the_class_1_and_name_the
     X, y = make_classification(n_samples=60, random_state=0)
     labels = np.array(["ill", "well"])[y]
     # every fold's score failed (NaN, with a warning per fold), as sklearn's "recall" does
-    with pytest.raises(ValueError, match=r"y holds 2 classes \('ill', 'well'\), which is not"):
+    with pytest.raises(
+        ValueError, match=r"y holds 2 classes \('ill', 'well'\), and class 1 is not one of them"
+    ):
         NestedCV(LogisticRegression(), {"C": [1.0]}, scoring="sensitivity").fit(X, labels)
     X3, y3 = make_classification(n_samples=90, n_classes=3, n_informative=4, random_state=0)
     search = GridSearchCV(

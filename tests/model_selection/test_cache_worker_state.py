@@ -22,14 +22,18 @@ MODULE = textwrap.dedent(
     import numpy as np
     from sklearn.base import BaseEstimator, TransformerMixin
 
+    import collections
+
+    Settings = collections.namedtuple("Settings", "offset")
     FACTOR = 1.0
+    SETTINGS = Settings(0.0)
     CALLS = {}
     RNG = np.random.default_rng(0)
 
 
     def rounded(X):
         CALLS[X.shape] = CALLS.get(X.shape, 0) + 1  # a counter: state that fits change
-        return np.round(X * FACTOR) + 0 * RNG.random()
+        return np.round(X * FACTOR) + SETTINGS.offset + 0 * RNG.random()
 
 
     class Rounded(TransformerMixin, BaseEstimator):
@@ -207,7 +211,13 @@ def test_module_state_that_the_workers_own_fits_change_is_not_a_difference(facto
     factor_module.rounded(np.zeros((3, 2)))  # a fit in this worker, after the key was built
     _cache_key._CHECKED.clear()
     _cache_key.check_in_worker(task, estimator, description)  # raises nothing
-    factor_module.FACTOR = 0.3  # a number set at run time is still told apart
+    # a number, or a named tuple, set at run time is still told apart
+    factor_module.FACTOR = 0.3
     _cache_key._CHECKED.clear()
     with pytest.raises(ValueError, match=r"'FACTOR' is 1\.0 in the process .* and 0\.3 in the"):
+        _cache_key.check_in_worker(task, estimator, description)
+    factor_module.FACTOR = 1.0
+    factor_module.SETTINGS = factor_module.Settings(0.5)
+    _cache_key._CHECKED.clear()
+    with pytest.raises(ValueError, match=r"'SETTINGS' is .*0\.0.* in the process .*0\.5.* in the"):
         _cache_key.check_in_worker(task, estimator, description)

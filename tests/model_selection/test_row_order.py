@@ -83,3 +83,14 @@ def test_lined_up_or_unlabelled_rows_say_nothing(make_y):
     X, y = _data()
     _, messages = _fit(X, make_y(X, y))
     assert messages == []
+
+
+def test_a_reversed_default_index_is_not_taken_for_one_reset():
+    # y.iloc[::-1] has a RangeIndex(59, -1, -1): "reset X's too" was suggested, a no-op on X's
+    # 0..59
+    X, y = _data()
+    X.index = y.index = range(60)
+    _, messages = _fit(X, y.iloc[::-1])
+    assert "if X's index was reset after a shuffle" in messages[0]
+    assert "reset y's too: y.reset_index(drop=True)" in messages[0]
+    assert _fit(X, y.iloc[::-1].reset_index(drop=True))[1] == []  # the fix given silences it

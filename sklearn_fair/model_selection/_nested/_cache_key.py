@@ -163,7 +163,8 @@ def check_in_worker(task, estimator, description):
     script set at run time (``helpers.SCALE = 0.3``) is in the key but not in the fit, whose
     entry would serve a later run another estimator's scores. Code that reached the worker
     by value, with the values it read, is not compared (``{"shipped": name}``), nor is data
-    that the worker's own fits can change (:func:`_changed_by_use`)."""
+    that the worker's own fits can change (``{"changed_by_use": type}``: a memo dict, a
+    generator; :func:`~sklearn_fair.utils._provenance.changed_by_use`)."""
     expected = description["estimator"]
     checked = digest(expected)
     if checked in _CHECKED:
@@ -196,21 +197,6 @@ def check_in_worker(task, estimator, description):
     )
 
 
-def _changed_by_use(part):
-    """Whether the description ``part`` of a value code reads is of data that running the code
-    can change: a dict, list or set (a memo, a counter), a random generator, an object's
-    state. A worker's own fits change them (the key saw them before), so only code and
-    values that use does not change (numbers, strings, tuples, bytes, arrays' fingerprints)
-    are compared: those a script sets at run time."""
-    if not isinstance(part, dict):
-        return False  # a number, a string, None
-    if "object" in part or "fitted" in part:
-        return True  # an object's state, or an estimator's fit
-    if len(part) != 1:
-        return False  # code (a class, a function), a module's values read, an estimator
-    return next(iter(part)) not in ("tuple", "float", "bytes", "data")
-
-
 def _shown(part):
     text = canonical_json(part)
     return text if len(text) <= 80 else text[:77] + "..."
@@ -230,8 +216,8 @@ def _first_difference(expected, found, where=(), via=None):
         if set(expected) != set(found):
             return where, expected, found
         for key in sorted(expected):
-            if via in _READS and _changed_by_use(expected[key]):
-                continue
+            if isinstance(found[key], dict) and set(found[key]) == {"changed_by_use"}:
+                continue  # data the worker's own fits may have changed: not compared
             here = (*where, f"{_READS[via]} {key!r}") if via in _READS else where
             first = _first_difference(expected[key], found[key], here, key)
             if first is not None:

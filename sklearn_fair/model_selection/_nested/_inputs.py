@@ -123,7 +123,7 @@ def _check_rows_line_up(X, **others):
                 f"{name}.loc[X.index]"
             )
             for reset, kept in ((name, "X"), ("X", name)):
-                if isinstance(other if reset == name else index, pandas.RangeIndex):
+                if (other if reset == name else index).equals(pandas.RangeIndex(len(index))):
                     # 0..n-1: an index reset after a shuffle, whose rows are in the other's order
                     fix += (
                         f"; if {reset}'s index was reset after a shuffle (its rows in {kept}'s "

@@ -261,13 +261,13 @@ def check_one_class_names(scorings, y):
         for name in values:
             if isinstance(name, str) and name in _ONE_CLASS_NAMES:
                 why = (
-                    "which is not one of them"
+                    "and class 1 is not one of them"
                     if kind == "binary"
-                    else "and one class's rate would pass for a metric of all"
+                    else "so one class's rate would pass for a metric of all"
                 )
                 raise ValueError(
                     f"The 'scoring' parameter of {where} names {name!r}, which scores class 1 "
-                    f"against the rest (pos_label=1), and y holds {classes.size} classes "
+                    f"against the rest (pos_label=1), but y holds {classes.size} classes "
                     f"({_listed(classes)}), {why}. Pass make_{name}_scorer(pos_label=...) to "
                     "score one class against the rest, or a metric of every class, e.g. "
                     "'balanced_accuracy' or 'recall_macro'."
