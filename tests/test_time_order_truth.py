@@ -196,3 +196,16 @@ def test_the_report_notes_the_corrected_t_assumption_for_time_ordered_models_onl
     pairwise = next(line for line in texts[0].splitlines() if line.startswith("Differences of"))
     assert f"near and far: {caveat}" in interval and f"near and far: {caveat}" in pairwise
     assert caveat not in texts[1]
+
+
+def test_the_inner_splits_that_see_the_future_are_said_in_the_result_and_its_report():
+    # the warning said it, the result and its reports only "3-fold KFold": by hand, KFold(3)
+    # of each of the 3 outer training folds (30, 40 and 50 rows, in time order) validates
+    # its first two thirds on rows before the training rows, 2 of 3 per fold
+    from sklearn_fair.report import nested_cv_report
+
+    X, y = _data()
+    nested = _fit(RollingOrigin(initial=30, assess=10, skip=9), X, y, inner_cv=KFold(3))
+    late = "3-fold KFold, 6 of the 9 validating on rows before their training rows"
+    assert nested.resampling_["inner"].startswith(late)
+    assert "model selection sees the future" in nested_cv_report(nested, X=X, y=y).to_markdown()

@@ -227,6 +227,20 @@ SHARED = {
         (15, 30),
         15,
     ),
+    # one model over cumulative time-ordered folds (outer origins 60, 90, 120; inner origins
+    # 30, 45, ... in each): the inner splits at 30 and 45 come back in every later fold, 6
+    # distinct of 2 + 4 + 6; 2 x 6 + 3 at the fewest, 2 x 12 + 3 at most. The dry run counted
+    # 27 and said nothing of the tasks the run fits once
+    "one model's repeated inner splits": (
+        'outer_cv = { splitter = "sklearn_fair.model_selection.RollingOrigin", params = '
+        "{ initial = 60, assess = 30, skip = 29 } }\n"
+        'inner_cv = { splitter = "sklearn_fair.model_selection.RollingOrigin", params = '
+        "{ initial = 30, assess = 15, skip = 14 } }\nn_refits = 1",
+        'estimator = "MODULE.Counted"\ngrid = { max_depth = [1, 2] }',
+        1,
+        (15, 27),
+        15,
+    ),
     # one data set listed twice: one data set's fits
     "a data set twice": (
         KFOLD,

@@ -255,10 +255,18 @@ def dry_run(
     ]
     shared = result.shared
     if shared.selection or shared.refits:
+        spared = [
+            *([f"{shared.selection} selection fits fewer"] if shared.selection else []),
+            *(
+                [f"up to {shared.refits} refits fewer where the models' winners coincide"]
+                if shared.refits
+                else []
+            ),
+        ]
         lines.append(
-            "Tasks that several models share (the same candidate on the same data and splits) "
-            f"are fitted once: {shared.selection} selection fits fewer, and up to "
-            f"{shared.refits} refits fewer where the models' winners coincide."
+            "Identical tasks (the same candidate on the same data and splits: of several "
+            "models, or of outer folds whose inner splits repeat, as cumulative time-ordered "
+            f"folds do) are fitted once: {', and '.join(spared)}."
         )
     if problems:
         lines.append("Total: not counted: the data cannot be read; a run would stop.")

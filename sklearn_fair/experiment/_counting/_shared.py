@@ -1,6 +1,7 @@
-"""The fits that tasks identical across models spare: a run fits each distinct task once
-(NestedCV's task cache names them), so two models that share a candidate on the same data
-and splits, or a data set listed twice, fit it once. Selection tasks are known before the
+"""The fits that identical tasks spare: a run fits each distinct task once (NestedCV's task
+cache names them), so two models that share a candidate on the same data and splits, a data
+set listed twice, or one model's outer folds whose inner splits repeat (cumulative
+time-ordered folds), fit it once. Selection tasks are known before the
 run; a refit is shared only where the models' winners coincide, so the count is the most
 it can spare: the fewest distinct refits that can give every model one of its candidates'."""
 
@@ -24,7 +25,8 @@ class SharedFits:
     Attributes
     ----------
     selection : int
-        Selection fits identical to another model's (each distinct task is fitted once).
+        Selection fits identical to another (another model's, or another outer fold's of
+        the same model): each distinct task is fitted once.
     refits : int
         The most refits spared, where the models' winners coincide.
     """
@@ -84,6 +86,19 @@ def _same_data(data):
     return id(data)
 
 
+def _inner_splits_repeat(nested_plan):
+    """Whether an inner split comes back in another outer fold (cumulative time-ordered folds:
+    each fold's training rows hold the last's), so that one model's tasks repeat."""
+    seen = set()
+    for splits in nested_plan.inner_splits.values():
+        for train, test in splits:
+            split = (bytes(memoryview(train)), bytes(memoryview(test)))
+            if split in seen:
+                return True
+            seen.add(split)
+    return False
+
+
 def shared_fits(plans, loaded):
     """The :class:`SharedFits` of ``plans`` ((data set, model) -> ModelPlan, the same object
     for the same data and protocol), ``loaded`` the data sets' Data."""
@@ -100,7 +115,7 @@ def shared_fits(plans, loaded):
         groups.setdefault(kind, []).append((plan, data))
     entries, named = [], {}  # entries: (selection names, refit sets) of each (data set, model)
     for group in groups.values():
-        if len(group) < 2:
+        if len(group) < 2 and not _inner_splits_repeat(group[0][0].nested_plan):
             continue
         for plan, data in group:
             if id(plan) not in named:

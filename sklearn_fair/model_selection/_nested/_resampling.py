@@ -303,6 +303,16 @@ def _validates_on_the_past(train, test):
     return bool(len(train) and len(test) and np.min(test) < np.max(train))
 
 
+def _late_inner_splits(inner_splits):
+    """The outer fold of each inner split that validates on rows before its training rows."""
+    return [
+        fold
+        for fold, splits in inner_splits.items()
+        for tr, te in splits
+        if _validates_on_the_past(tr, te)
+    ]
+
+
 def warn_structure_leaks(owner, outer_cv, inner_splits, inner_leaks, outer_shared, *, stored):
     """Warn when inner splits share groups (``inner_leaks``), or look into the future, where the
     outer do not; ``stored``: the inner splits are those that ``outer_cv`` stores (which
@@ -324,12 +334,7 @@ def warn_structure_leaks(owner, outer_cv, inner_splits, inner_leaks, outer_share
                 stacklevel=external_stacklevel(),
             )
     if is_time_ordered(outer_cv):
-        late = [
-            fold
-            for fold, splits in inner_splits.items()
-            for tr, te in splits
-            if _validates_on_the_past(tr, te)
-        ]
+        late = _late_inner_splits(inner_splits)
         if late:
             # given splits are taken as time-ordered from their indices alone: said so
             guessed = _given_splits(outer_cv) is not None
@@ -736,6 +741,13 @@ def _describe_inner(splitters, inner_splits, stored, whole_search, inner_leaks, 
     n_splits = (min(counts), max(counts))
     given = splitters.inner_given
     text = describe_resampling(splitters.inner, n_splits, inner_leaks, given=given, y=y)
+    late = _late_inner_splits(inner_splits) if is_time_ordered(splitters.outer) else []
+    if late:  # what the warning said, kept in the result and its reports
+        total = sum(len(splits) for splits in inner_splits.values())
+        text += (
+            f", {len(late)} of the {total} validating on rows before their training rows "
+            "(model selection sees the future)"
+        )
     return f"{text}, in each outer training fold"
 
 
