@@ -181,3 +181,16 @@ def test_a_short_row_after_blank_lines_is_named_by_its_line(tmp_path):
     path.write_text("a,b,y\n\n1,2,0\n\n3,4\n")
     with pytest.raises(ExperimentConfigError, match="line 5 of .* has 2 cells; the header has 3"):
         load_csv(path, "y", None, _Source())
+
+
+@pytest.mark.parametrize("cell", ["NAN", "+NaN", "nAn", "１２", "٣"])
+def test_a_cell_python_reads_as_a_number_and_pandas_as_text_is_text(tmp_path, cell):
+    # Python's float reads other spellings of NaN and non-ASCII digits ("１２" as 12.0): the
+    # column became numeric (with a NaN) where pandas keeps it as text
+    pd = pytest.importorskip("pandas")
+    path = tmp_path / "d.csv"
+    path.write_text(f'y,a\n1,1.5\n2,"{cell}"\n3,2.5\n', encoding="utf-8")
+    X, _, _ = load_csv(path, "y", None, _Source())
+    theirs = pd.read_csv(path)
+    assert not pd.api.types.is_numeric_dtype(theirs["a"])
+    assert X["a"].tolist() == theirs["a"].tolist() == ["1.5", cell, "2.5"]

@@ -75,12 +75,15 @@ _NA_VALUES = frozenset(
 def _number(text):
     if text in _NA_VALUES or text.strip() == "":
         return np.nan
-    if "_" in text:  # Python's float reads "1_0" as 10.0; pandas' read_csv keeps it as text
+    if "_" in text or not text.isascii():
+        # Python's float reads "1_0" as 10.0 and "１２" as 12.0; pandas' read_csv keeps text
         return None
     try:
-        return float(text)
+        value = float(text)
     except ValueError:
         return None
+    # "NAN", "+NaN": pandas reads only its own spellings of a missing value (_NA_VALUES)
+    return None if value != value else value
 
 
 class _Bounded(io.RawIOBase):
