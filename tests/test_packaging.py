@@ -56,3 +56,11 @@ def test_the_test_command_installs_what_the_tests_need():
     assert '-e ".[all,dev]"' in script
     assert "apt-get install -y -qq chromium" in script and "[ ! -x /usr/bin/chromium ]" in script
     assert "export SKLEARN_FAIR_REQUIRE_BROWSER=1" in script
+
+
+def test_a_plain_install_has_what_reports_of_several_models_and_the_runner_need():
+    # without pandas, `pip install sklearn-fair` printed no report of two models (ImportError
+    # naming BenchmarkResult) and `sklearn-fair run` of two models exited 1 after every fit,
+    # writing no report.md, report.html or reproducibility.json
+    assert "pandas" in _names(PROJECT["dependencies"])
+    assert "torch" not in _names(PROJECT["dependencies"])
