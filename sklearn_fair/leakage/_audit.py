@@ -345,7 +345,9 @@ def audit(
         y = read_graph_labels(X)
     if y is None:
         raise ValueError("audit needs the labels y (or graphs carrying their label as '.y').")
-    rng = check_random_state(random_state)
+    # None stays None: permutation_check draws fresh entropy for it (seed_root), where the
+    # global RandomState would take a draw from the user's np.random stream
+    rng = None if random_state is None else check_random_state(random_state)
     X_checked, y, groups = indexable(X, y, groups)
     y = np.asarray(y)
     if "permutation" in checks:  # before prepare and any fit

@@ -84,8 +84,12 @@ def test_a_run_on_dask_starts_a_cluster_of_n_jobs_workers_that_listens_on_this_m
     monkeypatch.setattr(distributed.Client, "__init__", recording)
     from sklearn_fair.experiment import run_experiment
 
+    environment = dict(os.environ)
     result = run_experiment(tmp_path / "e.toml")
     assert result.status == {"knn": "computed"}
+    # distributed's nannies left OMP_NUM_THREADS=1, PYTHONHASHSEED... in this process's
+    # environment: every later subprocess and torch import ran single-threaded
+    assert dict(os.environ) == environment
     ((address, listening, threads),) = started
     assert address.startswith("tcp://127.0.0.1:")
     assert listening == {"127.0.0.1"}  # dask's default served its dashboard on 0.0.0.0

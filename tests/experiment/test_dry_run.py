@@ -1,5 +1,6 @@
 """``sklearn-fair run --dry-run``: fit counts checked against the fits a real run makes."""
 
+import numpy as np
 import pytest
 from sklearn.datasets import load_iris
 from sklearn.model_selection import KFold, StratifiedKFold
@@ -182,3 +183,17 @@ def test_cli_dry_run(tmp_path, capsys):
     output = capsys.readouterr().out
     assert "Estimated compute" in output and "based on: timed 2 of 2 candidates" in output
     assert not (tmp_path / "out").exists()
+
+
+def test_a_dry_run_leaves_the_users_numpy_stream_as_it_was(tmp_path):
+    # the timing fits of a forest left unseeded drew from numpy's global RandomState: after
+    # np.random.seed(0), the next draw was 0.812 after a dry run, 0.549 without one
+    text = BASE.replace("PROTOCOL", "outer_cv = 3\ninner_cv = 2\nn_refits = 1")
+    path = tmp_path / "e.toml"
+    path.write_text(text.replace("ESTIMATOR", FOREST[1]))
+    np.random.seed(0)
+    expected = np.random.rand()
+    np.random.seed(0)
+    report = dry_run(path, n_timed=1, sample_size=16)
+    assert report.estimates["model"].seconds is not None  # fits were timed
+    assert np.random.rand() == expected

@@ -68,3 +68,15 @@ def test_a_scoring_of_several_metrics_is_refused_naming_the_parameter():
     X, y, cv = _classification()
     with pytest.raises(InvalidParameterError, match="'scoring' parameter of permutation_check"):
         permutation_check(LogisticRegression(), X, y, scoring={"a": "accuracy"}, outer_cv=cv)
+
+
+def test_an_unseeded_audit_leaves_the_users_numpy_stream_as_permutation_check_does():
+    # audit(random_state=None) took one draw from numpy's global RandomState (and so repeated
+    # its permutations under np.random.seed(0)); permutation_check draws fresh entropy
+    X, y, cv = _classification()
+    X = X[:, :20]
+    np.random.seed(0)
+    expected = np.random.rand()
+    np.random.seed(0)
+    audit(LogisticRegression(), X, y, cv=cv, checks=("permutation",), n_permutations=2)
+    assert np.random.rand() == expected

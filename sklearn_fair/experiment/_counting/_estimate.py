@@ -140,7 +140,13 @@ def _timed_task(spec, candidate, plan, data, rows, epoch_keys, epochs):
         X, y = take(data.X, rows), take(data.y, rows)
         estimator = candidate_estimator(spec, candidate, plan)
         estimator.set_params(**dict.fromkeys(epoch_keys, epochs))
-        estimator.fit(X, y)
+        # an estimator whose random_state is left unset draws from numpy's global stream:
+        # a dry run must not move the user's (np.random.seed(0) before it, after it)
+        state = np.random.get_state()
+        try:
+            estimator.fit(X, y)
+        finally:
+            np.random.set_state(state)
         fitted[:] = [estimator]
 
     return task, fitted

@@ -1,5 +1,6 @@
 """Running an experiment file: one :func:`~sklearn_fair.benchmark`, one data set or many."""
 
+import os
 import time
 import warnings
 from contextlib import contextmanager, suppress
@@ -112,6 +113,10 @@ def _backend(backend, n_jobs, scheduler):
     from joblib import parallel_backend
 
     client = cluster = None
+    # distributed's nannies set OMP_NUM_THREADS=1, PYTHONHASHSEED... in this process's
+    # environment and never unset them: every later subprocess and torch import of the
+    # session would run single-threaded
+    environment = dict(os.environ)
     if backend == "dask":
         try:
             from distributed import Client, LocalCluster
@@ -138,6 +143,9 @@ def _backend(backend, n_jobs, scheduler):
         for started in (client, cluster):  # the client first, then the cluster it used
             if started is not None:
                 started.close()
+        if os.environ != environment:
+            os.environ.clear()
+            os.environ.update(environment)
 
 
 def _written_since(cache, start_ns):
