@@ -210,13 +210,17 @@ def _latex_cell(text):
     return latex_escape(text)
 
 
+def _first_cell(name):
+    text = latex_escape(name)
+    return f"{{{text}}}" if text.startswith(("[", "*")) else text
+
+
 def to_latex(frame):
-    r"""A :meth:`BenchmarkResult.table` as a booktabs ``tabular`` (models by data sets). Each
-    row's first cell is in braces: after ``\\`` and ``\midrule`` LaTeX reads a leading
-    ``[`` as an optional length and a ``*`` as ``\\*`` ("[ours] GIN" stopped the table, and
-    "*prior" lost its star)."""
-    header = [f"{{{latex_escape(frame.index.name or '')}}}"]
-    header += [latex_escape(c) for c in frame.columns]
+    r"""A :meth:`BenchmarkResult.table` as a booktabs ``tabular`` (models by data sets). A row's
+    first cell that starts with ``[`` or ``*`` is in braces: after ``\\`` and ``\midrule``
+    LaTeX reads a leading ``[`` as an optional length and a ``*`` as ``\\*`` ("[ours] GIN"
+    stopped the table, and "*prior" lost its star)."""
+    header = [_first_cell(frame.index.name or "")] + [latex_escape(c) for c in frame.columns]
     lines = [
         rf"\begin{{tabular}}{{l{'r' * len(frame.columns)}}}",
         r"\toprule",
@@ -224,7 +228,6 @@ def to_latex(frame):
         r"\midrule",
     ]
     for name, row in frame.iterrows():
-        first = f"{{{latex_escape(name)}}}"
-        lines.append(" & ".join([first] + [_latex_cell(v) for v in row]) + r" \\")
+        lines.append(" & ".join([_first_cell(name)] + [_latex_cell(v) for v in row]) + r" \\")
     lines += [r"\bottomrule", r"\end{tabular}"]
     return "\n".join(lines) + "\n"

@@ -253,11 +253,11 @@ def test_to_latex_marks_what_table_marks_and_escapes_names(result):
     table = result.table(scale=100)
     latex = result.to_latex(scale=100)
     lines = latex.splitlines()
-    assert lines[:4] == [r"\begin{tabular}{lrr}", r"\toprule", r"{model} & a & b \\", r"\midrule"]
+    assert lines[:4] == [r"\begin{tabular}{lrr}", r"\toprule", r"model & a & b \\", r"\midrule"]
     assert lines[-2:] == [r"\bottomrule", r"\end{tabular}"]
     for line, (model, row) in zip(lines[4:-2], table.iterrows()):
         cells = line.removesuffix(r" \\").split(" & ")
-        assert cells[0] == f"{{{model}}}"
+        assert cells[0] == model
         for text, cell in zip(row, cells[1:]):
             bare = text.strip("*").replace("±", r"$\pm$")
             expected = {2: rf"\textbf{{{bare}}}", 1: rf"\textit{{{bare}}}", 0: bare}
@@ -285,7 +285,7 @@ def test_to_latex_keeps_a_first_cell_that_latex_would_read_as_an_option(name):
     frame.index.name = "[m]"
     lines = _artefact.to_latex(frame).splitlines()
     assert lines[2].startswith("{[m]} & ") and lines[3] == r"\midrule"
-    assert lines[4].startswith(f"{{{name}}} & ") and lines[5].startswith("{x} & ")
+    assert lines[4].startswith(f"{{{name}}} & ") and lines[5].startswith("x & ")
 
 
 def test_normalize_minmax_is_sklearns_minmax_scale_of_each_data_sets_means(result):
