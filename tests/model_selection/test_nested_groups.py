@@ -12,6 +12,7 @@ from sklearn.model_selection import (
     GridSearchCV,
     GroupKFold,
     KFold,
+    LeaveOneGroupOut,
     StratifiedGroupKFold,
     StratifiedKFold,
 )
@@ -180,6 +181,25 @@ def test_a_search_run_whole_given_the_groups_is_warned_only_where_its_cv_ignores
         nested_cross_val_score(search, X, Y, **given)
 
 
+def test_a_search_run_whole_that_splits_by_groups_gets_those_of_fit_and_of_a_benchmark():
+    # without routing, NestedCV.fit(groups=g) and benchmark((X, y, g)) gave a search run whole
+    # no groups ("The 'groups' parameter should not be None" in every fit), where
+    # cross_validate(search, groups=g, params={"groups": g}) gives them (fit cannot take both)
+    from sklearn.experimental import enable_halving_search_cv  # noqa: F401
+    from sklearn.model_selection import HalvingGridSearchCV, cross_validate
+
+    search = HalvingGridSearchCV(LogisticRegression(), GRID, cv=GroupKFold(3), random_state=0)
+    reference = cross_validate(
+        search, X, Y, cv=GroupKFold(3), groups=PATIENTS, params={"groups": PATIENTS}
+    )["test_score"]
+    nested = NestedCV(search, outer_cv=GroupKFold(3), n_refits=1, refit=False, random_state=0)
+    np.testing.assert_allclose(nested.fit(X, Y, groups=PATIENTS).outer_scores_, reference)
+    result = benchmark(
+        {"halving": search}, {"d": (X, Y, PATIENTS)}, outer_cv=GroupKFold(3), n_refits=1
+    )
+    np.testing.assert_allclose(result.cells["d", "halving"].scores, reference)
+
+
 def test_the_groups_on_both_sides_of_each_outer_split_are_found_once(monkeypatch):
     # one intersection per outer split serves the leak warning, the inner-leak check and the
     # description (a splitter given for each, so that all three look at the outer splits)
@@ -316,3 +336,19 @@ def test_the_groups_given_to_a_search_split_it_as_in_scikit_learns_idiom(whole, 
     for test, got_test in zip(outer_tests, got["indices"]["test"]):
         np.testing.assert_array_equal(got_test, test)
     np.testing.assert_allclose(got["test_score"], expected["test_score"])
+
+
+def test_the_default_hold_out_of_few_groups_says_how_much_it_validates_on():
+    # 3 groups, one left out: each training fold holds 2 groups, and the hold-out of whole
+    # groups validates on one of them, half the fold, where the text said only "90%/10%"
+    groups = np.arange(len(Y)) % 3
+    nested = NestedCV(
+        LogisticRegression(), GRID, outer_cv=LeaveOneGroupOut(), n_refits=1, refit=False,
+        random_state=0,
+    ).fit(X, Y, groups=groups)  # fmt: skip
+    assert "validating on 50% of a fold (whole groups)" in nested.resampling_["inner"]
+    many = NestedCV(
+        LogisticRegression(), GRID, outer_cv=GroupKFold(3), n_refits=1, refit=False,
+        random_state=0,
+    ).fit(X, Y, groups=PATIENTS)  # fmt: skip
+    assert "validating on" not in many.resampling_["inner"]  # close to its 10%

@@ -741,6 +741,14 @@ def _describe_inner(splitters, inner_splits, stored, whole_search, inner_leaks, 
     n_splits = (min(counts), max(counts))
     given = splitters.inner_given
     text = describe_resampling(splitters.inner, n_splits, inner_leaks, given=given, y=y)
+    cv = splitters.inner
+    if isinstance(cv, HoldoutSplit) and cv.test_size < 1 and inner_leaks is not None:
+        # whole groups: with few of them, the share validated is far from test_size's
+        shares = [len(te) / (len(tr) + len(te)) for s in inner_splits.values() for tr, te in s]
+        low, high = min(shares, default=cv.test_size), max(shares, default=cv.test_size)
+        if max(abs(low - cv.test_size), abs(high - cv.test_size)) > 0.05:
+            span = f"{low:.0%}" if round(low, 2) == round(high, 2) else f"{low:.0%}-{high:.0%}"
+            text += f", validating on {span} of a fold (whole groups)"
     late = _late_inner_splits(inner_splits) if is_time_ordered(splitters.outer) else []
     if late:  # what the warning said, kept in the result and its reports
         total = sum(len(splits) for splits in inner_splits.values())

@@ -12,6 +12,7 @@ from inspect import signature
 import numpy as np
 from sklearn import get_config
 from sklearn.base import clone
+from sklearn.model_selection import check_cv
 from sklearn.utils.metadata_routing import (
     MetadataRouter,
     MethodMapping,
@@ -468,6 +469,11 @@ def route_params(owner, estimator, scorers, outer_cv, inner_cv, groups, params, 
     fit = dict(params)
     search_groups = fit.pop("groups", None) if search is not None else None
     inner_split = dict(split) if search_groups is None else {"groups": search_groups}
+    if search_groups is None and whole_search is not None and groups is not None:
+        # the run's groups, where the search run whole splits by them (NestedCV.fit cannot
+        # take them twice, as cross_validate(search, groups=g, params={"groups": g}) does)
+        if get_routing_for_object(check_cv(whole_search.cv)).consumes("split", ["groups"]):
+            search_groups = groups
     if selecting is not None:
         scorers = {name: scorers[name] for name in selecting}
     return RoutedParams(
