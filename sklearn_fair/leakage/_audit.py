@@ -376,16 +376,13 @@ def audit(
         _check_cv_splits_prepared(cv_given, cv, n_samples, n_prepared)
     if resampled and groups is not None:
         notes.append("groups are not passed through a prepare that changes the samples")
+    # the prepared samples have no groups: an int cv is not made a group splitter
+    cv_prepared = cv_given if resampled and isinstance(cv_given, numbers.Integral) else cv
 
     duplicates = None
     if "duplicates" in checks:
         if resampled:  # the duplicates the evaluation's splits of the new samples make
-            prepared_cv = check_cv_with_groups(
-                cv_given if isinstance(cv_given, numbers.Integral) else cv,
-                y_split,
-                is_classifier(estimator),
-                None,
-            )
+            prepared_cv = check_cv_with_groups(cv_prepared, y_split, is_classifier(estimator), None)
             splits = list(prepared_cv.split(X_split, y_split))
         # a prepare that keeps the samples (selecting features) keeps them distinct, however
         # alike their selected features: the samples as given
@@ -406,8 +403,7 @@ def audit(
             tolerance=tolerance,
             confidence=confidence,
             random_state=rng,
-            # the prepared samples have no groups: an int cv is not made a group splitter
-            outer_cv=cv_given if resampled and isinstance(cv_given, numbers.Integral) else cv,
+            outer_cv=cv_prepared,
             inner_cv=inner_cv,
             param_grid=param_grid,
             scoring=scoring,
