@@ -690,6 +690,12 @@ class Describer:
             return {"data": fingerprint_with_index(value)}
         if isinstance(value, np.generic):
             return self.describe(value.item(), _seen, depth)
+        if isinstance(value, np.dtype):
+            return {
+                "dtype": self.describe(value.descr if value.fields else value.str, _seen, depth)
+            }
+        if isinstance(value, slice):
+            return {"slice": self.describe((value.start, value.stop, value.step), _seen, depth)}
         if isinstance(value, np.random.RandomState):
             return {"RandomState": fingerprint(list(value.get_state()))}
         if isinstance(value, np.random.Generator):
@@ -746,7 +752,8 @@ class Describer:
         depth = _depth + 1
         if isinstance(obj, functools.partial):
             return {
-                "partial": self.code_identity(obj.func, _seen, depth),
+                # a callable object (numpy's functions) as describe() describes it
+                "partial": self.describe(obj.func, _seen, depth),
                 "args": self._describe_as_is(obj.args, _seen, depth),
                 "keywords": self._describe_as_is(obj.keywords, _seen, depth),
             }
