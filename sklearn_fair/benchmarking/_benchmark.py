@@ -83,12 +83,14 @@ def _nested_for(name, spec, *, outer_cv, inner_cv, n_refits, scoring, refit, ran
         _check_own_settings(name, spec, outer_cv, refit)
         nested = clone(spec).set_params(**shared)
         if refit is not None or not isinstance(nested.refit, str):
+            _check_refit_names_metric(name, nested.scoring or scoring, refit)
             nested.set_params(refit=refit if refit is not None else False)
         unset = {"random_state": random_state, "fit_timeout": fit_timeout, "scoring": scoring}
         nested.set_params(**{k: v for k, v in unset.items() if getattr(nested, k) is None})
         if not reuse_prefix:
             nested.set_params(reuse_prefix=False)
         return nested
+    _check_refit_names_metric(name, scoring, refit)
     common = dict(
         shared, refit=refit if refit is not None else False, inner_cv=inner_cv,
         n_refits=n_refits, scoring=scoring, random_state=random_state, fit_timeout=fit_timeout,
@@ -112,6 +114,17 @@ def _nested_for(name, spec, *, outer_cv, inner_cv, n_refits, scoring, refit, ran
         "scikit-learn search (GridSearchCV, RandomizedSearchCV, a halving search), an "
         "(estimator, param_grid) pair, a NestedCV or an estimator."
     )
+
+
+def _check_refit_names_metric(name, scoring, refit):
+    """Refuse several named metrics without a ``refit`` naming the one that selects (the
+    NestedCV that runs a model would name its own ``refit=False``, not the user's None)."""
+    if refit is None and isinstance(scoring, (list, tuple, set, dict)) and len(scoring) > 1:
+        raise ValueError(
+            "With several metrics in 'scoring', the 'refit' parameter of benchmark must name "
+            f"the metric that selects the hyper-parameters (and that its tables compare), one "
+            f"of {sorted(map(str, scoring))}, for model {name!r}. Got None."
+        )
 
 
 def _own_seed(spec):
@@ -183,6 +196,20 @@ def _same_outer_splits(dataset, plans):
             "outer_cv, give each its own): pass a seeded splitter or explicit (train, test) "
             "index pairs as outer_cv",
         )  # fmt: skip
+
+
+def _check_two_outer_splits(dataset, plans, outer_cv):
+    """Refuse, before any fit, outer splits too few for a result: a report needs the spread of
+    at least 2 outer scores."""
+    n_outer = next(iter(plans.values())).n_outer
+    if n_outer < 2:
+        given = outer_cv[dataset] if isinstance(outer_cv, dict) else outer_cv
+        raise ValueError(
+            f"The 'outer_cv' parameter of benchmark is {given!r:.200}, which gives "
+            f"{n_outer} outer split(s) of data set {dataset!r}; benchmark needs at least 2 to "
+            "estimate a spread. Pass an int >= 2, a splitter of at least 2 splits (KFold(5), "
+            "ShuffleSplit(n_splits=10)) or at least 2 (train, test) index pairs."
+        )
 
 
 def metrics_apart(metrics):
@@ -470,6 +497,7 @@ def benchmark(
             cells.append((dataset, model, nested))
             plans.append(plan)
         _same_outer_splits(dataset, dataset_plans)
+        _check_two_outer_splits(dataset, dataset_plans, outer_cv)
         _one_metric(dataset, dataset_plans)
         check_previous_plans(previous, dataset, dataset_plans, outer_cv)
 

@@ -14,6 +14,7 @@ from ..utils._printing import markdown_text
 from ._tables import Cell, Figure
 
 NARROW = 760  # px: below this width tables become cards
+LONG_WORD = 30  # characters: a longer word in a table gets places to break
 
 CSS = """
 :root { --fg: #1f2328; --muted: #59636e; --line: #d1d9e0; --head: #f6f8fa; --accent: #0969da;
@@ -31,7 +32,7 @@ p { margin: 6px 0; max-width: 110ch; overflow-wrap: anywhere; }
 .lead { font-size: 1.08rem; margin: 8px 0 18px; padding: 10px 14px; max-width: none;
   border-left: 4px solid var(--accent); background: #f1f8ff; }
 nav { display: flex; flex-wrap: wrap; gap: 4px 16px; margin: 0 0 8px; font-size: .92rem; }
-nav a { color: var(--accent); text-decoration: none; }
+nav a { color: var(--accent); text-decoration: none; overflow-wrap: anywhere; }
 nav a:hover { text-decoration: underline; }
 .notes { color: var(--muted); font-size: .92rem; }
 .table { margin: 10px 0 8px; }
@@ -83,6 +84,33 @@ def _slug(title, used):
     return slug
 
 
+def _breakable(text):
+    """``text`` escaped, with a place to break (``<wbr>``) in each word longer than
+    ``LONG_WORD`` characters: after its runs of ``._/,:=-`` and every ``LONG_WORD`` characters
+    between them.
+
+    A table's column is as wide as its longest unbreakable word, which ``overflow-wrap:
+    break-word`` does not shorten (a model name of 72 letters made the table 1526 px wide at
+    1280), and ``overflow-wrap: anywhere`` on every cell splits short words too ("acc|ura|cy")
+    once such a table is squeezed.
+
+    Examples
+    --------
+    >>> _breakable("a <b> sklearn_fair.graph.models._molecular_fingerprint")
+    'a &lt;b&gt; sklearn_<wbr>fair.<wbr>graph.<wbr>models._<wbr>molecular_<wbr>fingerprint'
+    >>> _breakable("x" * 65).split("<wbr>") == ["x" * 30, "x" * 30, "x" * 5]
+    True
+    """
+    words = re.split(r"(\s+)", str(text))
+    pieces = rf"[^._/,:=\-]{{1,{LONG_WORD}}}[._/,:=\-]*|[._/,:=\-]+"
+    return "".join(
+        "<wbr>".join(map(escape, re.findall(pieces, word)))
+        if len(word) > LONG_WORD
+        else escape(word)
+        for word in words
+    )
+
+
 def _cell(tag, cell, label=None):
     attrs = []
     if isinstance(cell, Cell):
@@ -94,7 +122,7 @@ def _cell(tag, cell, label=None):
         attrs.append('scope="col"')
     if label is not None:
         attrs.append(f'data-label="{_attr(label)}"')
-    text = escape(str(cell))
+    text = _breakable(cell)
     emphasis = getattr(cell, "emphasis", None)
     if emphasis:
         text = f"<{emphasis}>{text}</{emphasis}>"

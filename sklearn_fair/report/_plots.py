@@ -91,10 +91,13 @@ def save_figure(figure, path):
     return paths
 
 
-def _legend_outside(figure, ax, own):
+def _legend_outside(figure, ax, own, handles=None, labels=None):
     """The legend below the axes, where it covers no data: in the constrained layout's
-    "outside" slot of our own figure, hanging below the caller's axes."""
-    handles, labels = ax.get_legend_handles_labels()
+    "outside" slot of our own figure, hanging below the caller's axes. ``handles`` and
+    ``labels``: those of the axes unless given (matplotlib leaves out a label that starts with
+    "_", a model's name too, unless it is given)."""
+    if handles is None:
+        handles, labels = ax.get_legend_handles_labels()
     if not handles:
         return None
     if own:
@@ -123,6 +126,14 @@ def _width(labels, base=6.4):
     """Inches of a figure whose y axis carries ``labels``: wider for long ones."""
     longest = max((len(label) for label in labels), default=0)
     return base + max(0, longest - 18) * 0.075
+
+
+def _drawn_width(artists):
+    """Inches the widest of ``artists`` (texts, a legend) takes where it is drawn."""
+    return max(
+        (a.get_window_extent().width / a.figure.dpi for a in artists),
+        default=0.0,
+    )
 
 
 def _finish(figure, path):
@@ -290,18 +301,22 @@ def plot_optimism(results, *, ax=None, path=None):
     printed = [metric.values(m.scores) for m in models]  # the report's decimals of a metric
     decimals = decimals_for([mean_of(v) for v in printed], [std_of(v) for v in printed])
     drawn = [m for m in models if m.optimism is not None]
+    handles, labels = [], []
     for index, model in enumerate(models):
         if model.optimism is None:  # a legend entry without a marker: the note
-            label = f"{model.name}: not drawn, validation in {model.validation_metric}"
-            ax.plot([], [], " ", label=plain(label))
-            continue
-        ax.scatter(
-            metric.values(model.scores),
-            metric.values(model.validation_scores),
-            color=f"C{index}",
-            label=plain(f"{model.name} (optimism {signed(model.optimism, decimals)})"),
-            zorder=2,
-        )
+            label = plain(f"{model.name}: not drawn, validation in {model.validation_metric}")
+            (handle,) = ax.plot([], [], " ", label=label)
+        else:
+            label = plain(f"{model.name} (optimism {signed(model.optimism, decimals)})")
+            handle = ax.scatter(
+                metric.values(model.scores),
+                metric.values(model.validation_scores),
+                color=f"C{index}",
+                label=label,
+                zorder=2,
+            )
+        handles.append(handle)
+        labels.append(label)
     values = np.concatenate(
         [metric.values(np.r_[m.scores, m.validation_scores]) for m in drawn]
         or [metric.values(m.scores) for m in models]
@@ -309,22 +324,21 @@ def plot_optimism(results, *, ax=None, path=None):
     low, high = np.nanmin(values), np.nanmax(values)
     margin = 0.05 * (high - low) or 0.01
     side = "above" if metric.greater_is_better else "below"
-    ax.plot(
-        [low - margin, high + margin],
-        [low - margin, high + margin],
-        ls="--",
-        color="0.5",
-        lw=1,
-        label=f"validation = test (validation looked better {side} it)",
-        zorder=1,
-    )
+    labels.append(f"validation = test (validation looked better {side} it)")
+    (diagonal,) = ax.plot(
+        [low - margin, high + margin], [low - margin, high + margin], ls="--", color="0.5",
+        lw=1, label=labels[-1], zorder=1,
+    )  # fmt: skip
+    handles.append(diagonal)
     ax.set_xlabel(plain(f"test {metric} (outer fold)"))
     ax.set_ylabel(plain(f"validation {metric} of the selected configuration"))
     ax.set_title(plain(f"Validation versus test {metric} per fold"))
     ax.set_aspect("equal", adjustable="datalim")
     _tidy_ticks(ax.xaxis)
     _tidy_ticks(ax.yaxis)
-    _legend_outside(figure, ax, own)
+    legend = _legend_outside(figure, ax, own, handles, labels)
+    if own:  # the legend, below the axes, as wide as its longest label
+        figure.set_figwidth(max(4.8, _drawn_width([legend]) + 0.2))
     return _finish(figure, path)
 
 
@@ -412,6 +426,7 @@ def critical_difference_diagram(ranks, alpha, ax):
         ) from exc
     import pandas as pd
 
+    own = ax is None
     figure, ax = _figure(ax, (6, 1.2 + 0.25 * len(ranks.average_ranks)))
     sp.critical_difference_diagram(
         pd.Series(ranks.average_ranks).rename(index=plain),
@@ -424,15 +439,23 @@ def critical_difference_diagram(ranks, alpha, ax):
         f"{ranks.critical_difference:.2f} at alpha = {alpha:g})",
         fontsize="small",
     )
+    if own:  # the names left and right of the ranks' axis, and 3 inches for the axis
+        sides = [
+            [t for t in ax.texts if t.get_horizontalalignment() == h] for h in ("right", "left")
+        ]
+        figure.set_figwidth(max(6, sum(map(_drawn_width, sides)) + 3))
     return figure
 
 
 def interval_plot(result, confidence, interval, ax):
     """See :meth:`BenchmarkResult.plot_intervals`."""
     own = ax is None
-    figure, ax = _figure(ax, (6, 1.3 + 0.45 * len(result.datasets) * len(result.models) ** 0.5))
+    datasets = [plain(d) for d in result.datasets]
+    height = 1.3 + 0.45 * len(result.datasets) * len(result.models) ** 0.5
+    figure, ax = _figure(ax, (_width(datasets, base=6), height))
     offsets = np.linspace(-0.3, 0.3, len(result.models)) if len(result.models) > 1 else [0.0]
     kinds = set()
+    handles = []  # given to the legend: it leaves out a label that starts with "_"
     for j, model in enumerate(result.models):
         points = []
         for dataset in result.datasets:
@@ -447,21 +470,30 @@ def interval_plot(result, confidence, interval, ax):
             points.append((summary.mean, summary.ci_low, summary.ci_high))
         means, lows, highs = (np.asarray(column) for column in zip(*points))
         y = np.arange(len(result.datasets)) + offsets[j]
-        ax.errorbar(
-            means, y, xerr=[means - lows, highs - means], fmt="o", capsize=3, label=plain(model)
+        handles.append(
+            ax.errorbar(
+                means,
+                y,
+                xerr=[means - lows, highs - means],
+                fmt="o",
+                capsize=3,
+                label=plain(model),
+            )  # fmt: skip
         )
-    ax.set_yticks(np.arange(len(result.datasets)), [plain(d) for d in result.datasets])
+    labels = [plain(model) for model in result.models]
+    ax.set_yticks(np.arange(len(result.datasets)), datasets)
     metrics = sorted({result.cells[d, result.models[0]].metric.name for d in result.datasets})
     names = ", ".join(INTERVAL_NAMES[kind] for kind in sorted(kinds)) or "no"
     ax.set_xlabel(plain(f"{', '.join(metrics)}: mean and {100 * confidence:g}% {names} interval"))
     if own:  # below the axes, in room the constrained layout makes: it covers no point
         longest = max(len(str(model)) for model in result.models)
-        figure.legend(
-            loc="outside lower center", fontsize="small", frameon=False,
+        legend = figure.legend(
+            handles, labels, loc="outside lower center", fontsize="small", frameon=False,
             ncol=max(1, min(len(result.models), 66 // (longest + 6))),
         )  # fmt: skip
+        figure.set_figwidth(max(figure.get_figwidth(), _drawn_width([legend]) + 0.2))
     else:
-        ax.legend(fontsize="small")
+        ax.legend(handles, labels, fontsize="small")
     return figure
 
 

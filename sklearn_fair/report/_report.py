@@ -16,9 +16,7 @@ import numpy as np
 from scipy.stats import rankdata
 
 from ..exceptions import SplitsMismatchError, UnequalBudgetWarning
-from ..model_selection._nested._resampling import time_ordered_splits
 from ..stats._checks import tie_level
-from ..stats._interval import TIME_ORDERED_NOTE
 from ..utils._printing import (
     decimals_for,
     number,
@@ -42,6 +40,7 @@ from ._results import (
     NoSplitsError,
     bootstrap_root,
     compare_results,
+    corrected_t_caveats,
     describe_metrics,
     printed_pairs,
     shared_metric,
@@ -327,16 +326,12 @@ class NestedCVReport:
         return any(len(cell.metrics) > 1 for cell in self._cells())
 
     @cached_property
-    def _time_ordered_note(self):
-        """ " <models>: <TIME_ORDERED_NOTE>." for the models whose every outer fold tests rows
-        after all those it trains on (the corrected t's correction assumes random splits), or
-        ""."""
-        ordered = [
-            c.model if self._one else f"{c.model} on {c.dataset}"
-            for c in self._cells()
-            if c.has_splits and time_ordered_splits(zip(c.train_indices, c.test_indices))
-        ]
-        return f" {_names(ordered)}: {TIME_ORDERED_NOTE}." if ordered else ""
+    def _corrected_t_note(self):
+        """ " <models>: <note>." for each caveat of the corrected t over some models' outer
+        splits (time-ordered, or training sets that repeat rows), or ""."""
+        return corrected_t_caveats(
+            self._cells(), lambda c: c.model if self._one else f"{c.model} on {c.dataset}", _names
+        )
 
     @cached_property
     def _refit_metrics(self):
@@ -416,7 +411,7 @@ class NestedCVReport:
                 else "Both treat the outer folds as independent; their training sets overlap, "
                 "so both are optimistic."
             )
-            + (self._time_ordered_note if self.interval == "corrected_t" else ""),
+            + (self._corrected_t_note if self.interval == "corrected_t" else ""),
             "Mean validation, optimism and the rank by validation are those of the metric "
             "that selected the hyper-parameters. Optimism is how much better the mean "
             "validation score looked than the mean test score, in the metric's printed units: "
@@ -851,10 +846,11 @@ class NestedCVReport:
         paragraphs = [
             f"Differences of the mean test {metric} ({_selected_with(self._models, table)}) "
             "over the shared outer folds: corrected resampled t-test "
-            f"(Nadeau and Bengio), {self._level} Student t interval of each difference, p-values "
+            f"(Nadeau and Bengio), {self._level} corrected resampled t interval of each "
+            "difference, p-values "
             f"adjusted with Holm's method over the {n_pairs} pair{'' if n_pairs == 1 else 's'}; "
             "a difference is demonstrated when Holm rejects at level "
-            f"{1 - self.confidence:.3g}.{self._time_ordered_note}"
+            f"{1 - self.confidence:.3g}.{self._corrected_t_note}"
         ]
         if self.result.baseline is not None:
             paragraphs.append(

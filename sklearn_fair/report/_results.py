@@ -17,6 +17,7 @@ from ..metrics._names import describe_metric, same_metric
 from ..stats import compare, summarize
 from ..stats._bounds import outside_range, range_text
 from ..stats._checks import PastLargestFloatError, mean_difference
+from ..stats._interval import corrected_t_notes, fold_sizes
 from ..utils._random import named_generator, seed_root
 from ..utils._scaling import mean_of
 from ._integrity import (
@@ -257,12 +258,27 @@ class NestedResult:
 
     @property
     def sizes(self):
-        """The outer folds' mean training and test sizes, ``n_train`` and ``n_test`` (the
-        corrected resampled t's keywords); the splits must be recorded."""
-        return {
-            "n_train": float(np.mean([len(t) for t in self.train_indices])),
-            "n_test": float(np.mean([len(t) for t in self.test_indices])),
-        }
+        """The outer folds' mean numbers of distinct training and test rows, ``n_train`` and
+        ``n_test`` (the corrected resampled t's keywords, :func:`fold_sizes`); the splits must
+        be recorded."""
+        return fold_sizes(self.train_indices, self.test_indices)
+
+    @property
+    def corrected_t_notes(self):
+        """The caveats of the corrected resampled t over the outer splits
+        (:func:`corrected_t_notes`); none where the splits are not recorded."""
+        return corrected_t_notes(self.train_indices, self.test_indices) if self.has_splits else ()
+
+
+def corrected_t_caveats(cells, label, names):
+    """The sentences ``" <cells>: <note>."``, one for each caveat of the corrected resampled t
+    (:attr:`NestedResult.corrected_t_notes`) of some of ``cells``, each cell named by
+    ``label(cell)`` and the cells listed by ``names(labels)``; "" for none."""
+    labels = {}
+    for cell in cells:
+        for note in cell.corrected_t_notes:
+            labels.setdefault(note, []).append(label(cell))
+    return "".join(f" {names(named)}: {note}." for note, named in labels.items())
 
 
 def _integer_or_none(value):

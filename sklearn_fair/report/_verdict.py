@@ -1,7 +1,7 @@
 """Which model is better, in words: a report's verdict in one sentence, and comparison_text."""
 
 from ..stats._compare import NOT_DEMONSTRATED  # compare()'s verdict when Holm does not reject
-from ..utils._printing import decimals_for, pvalue, signed_difference
+from ..utils._printing import decimals_for, p_is, signed_difference
 from ..utils._scaling import mean_of, std_of
 from ._format import direction
 from ._results import (
@@ -84,8 +84,8 @@ def comparison_text(results, *, confidence=0.95):
         lines.append(
             f"  {a} - {b}: {printed} {metric}, "
             f"{level} interval {interval} (Student t, {n_folds - 1} "
-            f"df, corrected), p = {pvalue(table['pvalue'][i])}, Holm-adjusted p = "
-            f"{pvalue(table['pvalue_holm'][i], 1 - confidence)}"
+            f"df, corrected), {p_is(table['pvalue'][i])}, Holm-adjusted "
+            f"{p_is(table['pvalue_holm'][i], 1 - confidence)}"
         )
         verdict = table["verdict"][i]
         if verdict == NOT_DEMONSTRATED:
@@ -117,8 +117,8 @@ def verdict_sentence(comparison, metric, *, n_folds, confidence, decimals):
         printed, interval = signed_difference(difference, low, high, decimals)
         numbers = (
             f"{a} - {b} = {printed} {metric}, {100 * confidence:g}% "
-            f"interval {interval}, Holm-adjusted p = "
-            f"{pvalue(comparison['pvalue_holm'][0], 1 - confidence)}"
+            f"interval {interval}, Holm-adjusted "
+            f"{p_is(comparison['pvalue_holm'][0], 1 - confidence)}"
         )
         if shown[0]:
             return f"{ranked[0][0]} is better than {ranked[0][1]} {where} ({numbers})."

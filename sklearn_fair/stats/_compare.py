@@ -11,6 +11,7 @@ from sklearn.utils._param_validation import StrOptions, validate_params
 from ..utils._printing import decimals_for, number, pvalue, signed
 from ..utils._scaling import mean_of, scaled_pair
 from ._checks import CONFIDENCE, check_same_splits, equal_differences
+from ._interval import TIME_ORDERED_NOTE, corrected_t_notes, fold_sizes
 from ._paired import corrected_resampled_ttest, holm, paired_ttest
 from ._power import repeats_for_power
 
@@ -40,7 +41,13 @@ class ComparisonResult:
     n_folds : int
         The number of shared outer folds.
     n_train, n_test : float
-        Their mean training- and test-set sizes.
+        Their mean numbers of distinct training and test rows.
+    notes : tuple of str
+        The caveats of the corrected t-test over these folds (time-ordered folds, training
+        sets that repeat rows), printed after the pairs.
+    time_ordered : bool
+        Whether every fold tests rows after all those it trains on: repeated, such folds are
+        the same folds, so no repeats are proposed.
     """
 
     table: object
@@ -50,6 +57,8 @@ class ComparisonResult:
     n_folds: int
     n_train: float
     n_test: float
+    notes: tuple = ()
+    time_ordered: bool = False
 
     def to_frame(self):
         """The table as a pandas DataFrame (pandas needed)."""
@@ -110,6 +119,11 @@ class ComparisonResult:
         repeats = row["repeats_for_power"]
         if row["mean_difference"] == 0:
             more = "the observed difference is 0"
+        elif self.time_ordered:
+            more = (
+                f"repeating these {self.n_folds} time-ordered folds gives the same folds, so "
+                "repeats cannot add power"
+            )
         elif np.isnan(repeats):
             more = (
                 f"no number of repeats (up to {MAX_REPEATS}) of these {self.n_folds} folds "
@@ -130,6 +144,7 @@ class ComparisonResult:
         lines = [self._header()]
         for first, second in self._paragraphs():
             lines += [f"  {first}", f"    {second}"]
+        lines += [f"Note: {note}." for note in self.notes]
         lines.append("The full table: .table, or .to_frame().")
         return "\n".join(lines)
 
@@ -140,8 +155,9 @@ class ComparisonResult:
             f"<li>{html.escape(first)}<br>{html.escape(second)}</li>"
             for first, second in self._paragraphs()
         ]
+        notes = "".join(f"<p>Note: {html.escape(note)}.</p>" for note in self.notes)
         return (
-            f"<div><p>{html.escape(self._header())}</p><ul>{''.join(cells)}</ul>"
+            f"<div><p>{html.escape(self._header())}</p><ul>{''.join(cells)}</ul>{notes}"
             "<p>The full table: <code>.table</code>, or <code>.to_frame()</code>.</p></div>"
         )
 
@@ -187,7 +203,10 @@ def _scores_from_dict(name, result, scoring):
             "compare() cannot check that the models were scored on the same resamples "
             "(nested_cross_validate returns them with return_indices=True)."
         )
-    return result[key], indices["train"], indices["test"], []
+    # a numeric error_score reads as a score: the folds that had none say so
+    failed = result.get("failed_metrics") or ()
+    flagged = [i for i, names in enumerate(failed) if key[len("test_") :] in names]
+    return result[key], indices["train"], indices["test"], flagged
 
 
 def _scores_from_fitted(name, result, scoring):
@@ -205,12 +224,15 @@ def _scores_from_fitted(name, result, scoring):
         if all(isinstance(p, Mapping) and scoring in p for p in per_metric):
             scores = [np.mean(p[scoring]) for p in per_metric]  # the mean over the refits
             key = scoring
-        else:
-            refit = getattr(result, "refit", None)
-            if isinstance(refit, str) and refit != scoring:
+        else:  # the outer scores only, which must be of the metric asked for
+            recorded = (getattr(result, "metrics_", None) or {}).get(key)
+            if getattr(recorded, "scoring", None) != scoring:
                 raise ValueError(
-                    f"The 'scoring' parameter is {scoring!r}, but the outer scores of {name!r} "
-                    f"are those of its refit metric {refit!r}."
+                    f"The 'scoring' parameter is {scoring!r}, but the result {name!r} holds no "
+                    f"scores of it: its outer scores are of {recorded or key!s} "
+                    f"(scoring={getattr(recorded, 'scoring', None)!r}). Pass scoring=None to "
+                    "compare the metric the results were scored with, or score them with "
+                    f"{scoring!r} (in their 'scoring')."
                 )
     folds = result.outer_results_
     return (
@@ -335,9 +357,9 @@ def compare(results, *, scoring=None, test="corrected", confidence=0.95):
         result's own scores, and refuses fitted results of different metrics.
     test : {"corrected", "paired"}, default="corrected"
         "corrected" is Nadeau and Bengio's corrected resampled t-test
-        (:func:`corrected_resampled_ttest`, with the outer folds' mean sizes), which allows
-        for the overlap of training sets; "paired" (:func:`paired_ttest`) ignores it and is
-        too liberal on cross-validation scores.
+        (:func:`corrected_resampled_ttest`, with the outer folds' mean numbers of distinct
+        training and test rows), which allows for the overlap of training sets; "paired"
+        (:func:`paired_ttest`) ignores it and is too liberal on cross-validation scores.
     confidence : float, default=0.95
         Level of the intervals; ``1 - confidence`` is the significance level of the verdicts.
 
@@ -353,7 +375,11 @@ def compare(results, *, scoring=None, test="corrected", confidence=0.95):
         demonstrated, how many repeats of these outer folds the corrected t-test would need
         to show it, were it the true one, with 80% power at Holm's strictest level ``(1 -
         confidence) / n_pairs`` (:func:`corrected_ttest_repeats` with ``rho=None``, a
-        conservative count); NaN when demonstrated, or when no number up to 1000 would do.
+        conservative count); NaN when demonstrated, when no number up to 1000 would do, or
+        for time-ordered folds (each testing rows after all those it trains on), which repeat
+        as the same folds. With the corrected test it notes, after the pairs, the caveats of
+        its correction for time-ordered folds and for training sets that repeat rows (it
+        counts their distinct rows).
 
     Raises
     ------
@@ -402,8 +428,10 @@ def compare(results, *, scoring=None, test="corrected", confidence=0.95):
     for name in names[1:]:
         check_same_splits(reference, extracted[reference][1:], name, extracted[name][1:])
     _, train, test_folds = extracted[reference]
-    n_train = float(np.mean([fold.shape[0] for fold in train]))
-    n_test = float(np.mean([fold.shape[0] for fold in test_folds]))
+    sizes = fold_sizes(train, test_folds)
+    n_train, n_test = sizes["n_train"], sizes["n_test"]
+    notes = corrected_t_notes(train, test_folds)
+    time_ordered = TIME_ORDERED_NOTE in notes
 
     rows = []
     for name_a, name_b in combinations(names, 2):
@@ -440,7 +468,7 @@ def compare(results, *, scoring=None, test="corrected", confidence=0.95):
         a, b = extracted[row["model_a"]][0], extracted[row["model_b"]][0]
         row["repeats_for_power"] = (
             float("nan")
-            if demonstrated
+            if demonstrated or time_ordered
             else _repeats_for_power(a, b, n_train, n_test, planning_alpha)
         )
     return ComparisonResult(
@@ -450,4 +478,6 @@ def compare(results, *, scoring=None, test="corrected", confidence=0.95):
         n_folds=len(test_folds),
         n_train=n_train,
         n_test=n_test,
+        notes=notes if test == "corrected" else (),
+        time_ordered=time_ordered,
     )

@@ -13,6 +13,7 @@ from scipy import stats as _scipy_stats
 from sklearn.utils._param_validation import StrOptions, validate_params
 
 from ..utils._scaling import scale_exponent
+from ..utils._splits import time_ordered_splits
 from ._checks import (
     CONFIDENCE,
     POSITIVE,
@@ -148,6 +149,50 @@ TIME_ORDERED_NOTE = (
     "random train/test splits of independent rows: for time-ordered folds of serially "
     "dependent rows its interval, and the coverage measured for it, may not hold"
 )
+#: The caveat of the corrected resampled t over outer training sets that repeat rows (the
+#: bootstrap's): every output printing that interval for such splits notes it.
+REPEATED_ROWS_NOTE = (
+    "the outer training sets repeat rows (bootstrap resamples): the corrected resampled t "
+    "takes n_train as their mean number of distinct rows, but its correction by n_test/n_train "
+    "(Nadeau & Bengio) is derived for random train/test splits without repeated rows, and the "
+    "coverage benchmark measured it on k-fold splits only: for these resamples its interval, "
+    "and the coverage measured for it, may not hold"
+)
+
+
+def fold_sizes(train_indices, test_indices):
+    """The corrected resampled t's ``n_train`` and ``n_test`` of outer splits: the mean
+    numbers of distinct rows of their training and test sets.
+
+    A bootstrap training set holds copies of rows; the copies add no new rows to learn from,
+    so they are not counted.
+
+    Parameters
+    ----------
+    train_indices, test_indices : sequence of array-like of int
+        The training and the test row indices of each split.
+
+    Returns
+    -------
+    dict
+        ``{"n_train": float, "n_test": float}``, the keywords of :func:`mean_interval`.
+    """
+    return {
+        name: float(np.mean([np.unique(fold).shape[0] for fold in folds]))
+        for name, folds in (("n_train", train_indices), ("n_test", test_indices))
+    }
+
+
+def corrected_t_notes(train_indices, test_indices):
+    """The caveats of the corrected resampled t over outer splits, as sentences:
+    :data:`TIME_ORDERED_NOTE` where every split tests rows after all those it trains on,
+    :data:`REPEATED_ROWS_NOTE` where a training set repeats rows; ``()`` for neither."""
+    notes = []
+    if time_ordered_splits(zip(train_indices, test_indices)):
+        notes.append(TIME_ORDERED_NOTE)
+    if any(np.unique(fold).shape[0] < len(fold) for fold in train_indices):
+        notes.append(REPEATED_ROWS_NOTE)
+    return tuple(notes)
 
 
 def coverage_note(method, confidence):

@@ -94,6 +94,19 @@ def pvalue(value, alpha=None, digits=2, floor=0.001):
     return repr(value)
 
 
+def p_is(value, alpha=None):
+    """``value`` as a sentence says it: "p = 0.012", or "p < 0.001" below :func:`pvalue`'s
+    floor (not "p = < 0.001").
+
+    Examples
+    --------
+    >>> p_is(0.0123, alpha=0.05), p_is(2e-7), p_is(float("nan"))
+    ('p = 0.012', 'p < 0.001', 'p = n/a')
+    """
+    text = pvalue(value, alpha)
+    return f"p {text}" if text.startswith("<") else f"p = {text}"
+
+
 def missing(value):
     """Whether ``value`` is None, NaN or infinite (printed as "n/a")."""
     if value is None:

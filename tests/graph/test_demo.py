@@ -64,5 +64,5 @@ def test_quick_graph_demo(tmp_path, monkeypatch):
         assert f"  -> {better} better: the difference is demonstrated" in text
     else:
         assert "  -> difference not demonstrated" in text
-    p = "< 0.001" if pvalue < 0.001 else f"{pvalue:.2g}"
-    assert f"p = {p}, Holm-adjusted p = {p}" in text
+    p = "p < 0.001" if pvalue < 0.001 else f"p = {pvalue:.2g}"
+    assert f"{p}, Holm-adjusted {p}" in text

@@ -186,3 +186,44 @@ def test_the_benchmark_report_reads_well_in_a_browser(
     assert shot.stat().st_size > 10_000
     if os.environ.get("SKLEARN_FAIR_UPDATE_SCREENSHOTS"):
         _save_for_docs(shot, STATIC / f"report_benchmark_{viewport}.png")
+
+
+# the short words of the page's table cells drawn over more than one line (one text rectangle
+# per line), where a word of at most 20 characters is a cell's whole text
+SPLIT_WORDS = """[...document.querySelectorAll('.table th, .table td')]
+  .filter((cell) => /^\\S{1,20}$/.test(cell.textContent.trim()))
+  .filter((cell) => {
+    const range = document.createRange();
+    range.selectNodeContents(cell.querySelector('strong, em') || cell);
+    return [...range.getClientRects()].filter((r) => r.width > 0).length > 1;
+  })
+  .map((cell) => cell.textContent)"""
+
+
+@pytest.mark.parametrize("viewport", list(VIEWPORTS))
+def test_a_long_name_without_spaces_fits_the_screen(browser, tmp_path, viewport):
+    # a table is as wide as its longest word that cannot break: a model named
+    # "knn-ÜñíçødÉ-" + 60 x's made the page 1566 px wide at 1400 (ranks and verdicts off the
+    # screen) and its link among the sections 535 px at 390; breaking every cell's words
+    # anywhere instead broke "accuracy" and "optimism" in three
+    from sklearn.datasets import make_classification
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.neighbors import KNeighborsClassifier
+
+    from sklearn_fair import NestedCV
+    from sklearn_fair.report import nested_cv_report
+
+    X, y = make_classification(n_samples=60, n_features=4, random_state=0)
+    name = "knn-ÜñíçødÉ-" + "x" * 60
+    results = {
+        "logistic": NestedCV(LogisticRegression(), {"C": [0.1, 1.0]}, outer_cv=3),
+        name: NestedCV(KNeighborsClassifier(), {"n_neighbors": [3, 7]}, outer_cv=3),
+    }
+    results = {k: v.set_params(refit=False, random_state=0).fit(X, y) for k, v in results.items()}
+    path = nested_cv_report(results, n_resamples=200).save(tmp_path / "long_name.html")
+    page = _check(browser, path, viewport)
+    assert page["wide"] == []
+    assert page["scrollWidth"] <= page["viewport"]
+    assert browser.evaluate(f"document.body.innerText.includes({name!r})")
+    if viewport == "desktop":  # (a phone shows each row as a card of "column: value" lines)
+        assert browser.evaluate(SPLIT_WORDS) == []

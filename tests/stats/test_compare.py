@@ -128,7 +128,7 @@ def test_multimetric_dicts_need_scoring():
 def test_refit_metric_mismatch_is_refused():
     fitted = _as_fitted(A)
     fitted.refit = "accuracy"
-    with pytest.raises(ValueError, match="refit metric 'accuracy'"):
+    with pytest.raises(ValueError, match="'scoring' parameter is 'kappa'.*holds no scores"):
         compare({"a": fitted, "b": _as_fitted(B)}, scoring="kappa")
 
 

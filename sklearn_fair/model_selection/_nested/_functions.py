@@ -115,6 +115,10 @@ def _cross_validate(owner, args):
             output[f"train_{key}"] = np.array(
                 [mean_of(f["train_scores_per_metric"][name]) for f in folds]
             )
+    # a number given as error_score reads as a score: the folds name the metrics they lack
+    failed = [[keys[name] for name in f["failed_metrics"] if name in keys] for f in folds]
+    if any(failed):
+        output["failed_metrics"] = failed
     if args["return_nested_info"]:
         if plan.scoring.selection_keys is not None:  # a search selected with its own metrics
             names = list(folds[0]["validation_scores"])
@@ -222,7 +226,10 @@ def nested_cross_validate(
         ``cross_validate``'s keys: ``test_score`` (or ``test_<name>`` per metric), per fold the
         mean over its refits; ``fit_time`` and ``score_time`` (seconds per fold, all its fits
         summed, inner selection included); and ``train_*``, ``estimator`` and ``indices`` when
-        asked; plus ours with ``return_nested_info``.
+        asked; plus ours with ``return_nested_info``, and ``failed_metrics`` where a fold has
+        no test score of a metric (its fit or scorer failed, and ``error_score`` stands in its
+        ``test_<key>``): per fold, the list of those keys (:func:`~sklearn_fair.stats.compare`
+        refuses such folds, whatever number ``error_score`` is).
 
     Examples
     --------

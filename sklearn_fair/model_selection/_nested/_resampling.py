@@ -29,6 +29,7 @@ from sklearn.utils.metadata_routing import get_routing_for_object
 from sklearn.utils.multiclass import type_of_target
 
 from ...exceptions import GroupLeakageWarning, ReproducibilityWarning, SplitLeakageWarning
+from ...utils._splits import own_rows, time_ordered_splits
 from ...utils._stacklevel import external_stacklevel
 from .._holdout import HoldoutSplit
 from .._predefined_splits import PredefinedSplits
@@ -59,27 +60,6 @@ def is_time_ordered(cv):
     if isinstance(cv, HoldoutSplit):
         return not cv.shuffle
     return time_ordered_splits(_given_splits(cv))
-
-
-def _own_rows(train, test):
-    """The rows only ``train`` holds and those only ``test`` holds: lagged splits (saved from
-    RollingOrigin(lag > 0)) put their lag rows on both sides."""
-    if len(train) and len(test) and np.max(train) < np.min(test):
-        return train, test  # apart by their bounds: no row on both sides, nothing to sort
-    return np.setdiff1d(train, test), np.setdiff1d(test, train)
-
-
-def _tests_after_training(train, test):
-    """Whether the split tests only rows after every one it trains on (its lag rows aside)."""
-    train, test = _own_rows(train, test)
-    return bool(len(train) and len(test) and np.max(train) < np.min(test))
-
-
-def time_ordered_splits(splits):
-    """Whether every one of ``splits`` tests only rows after all those it trains on (its lag
-    rows aside), as time-ordered splits do; False for none (None: a splitter's own)."""
-    splits = list(splits or ())
-    return bool(splits) and all(_tests_after_training(train, test) for train, test in splits)
 
 
 def check_cv_with_groups(cv, y, classifier, groups):
@@ -125,7 +105,7 @@ def _time_gap(cv):
     if not splits:
         return 0
     # from the last training row to the first row only tested (lag rows are trained on too)
-    tested = [(train, _own_rows(train, test)[1]) for train, test in splits]
+    tested = [(train, own_rows(train, test)[1]) for train, test in splits]
     return max(0, int(min(np.min(test) - np.max(train) - 1 for train, test in tested)))
 
 

@@ -1,0 +1,34 @@
+"""What a set of (train, test) index splits is, read from the indices alone: the rows only one
+side holds, and whether every split tests rows after all those it trains on."""
+
+import numpy as np
+
+
+def own_rows(train, test):
+    """The rows only ``train`` holds and those only ``test`` holds: lagged splits (saved from
+    RollingOrigin(lag > 0)) put their lag rows on both sides."""
+    if len(train) and len(test) and np.max(train) < np.min(test):
+        return train, test  # apart by their bounds: no row on both sides, nothing to sort
+    return np.setdiff1d(train, test), np.setdiff1d(test, train)
+
+
+def _tests_after_training(train, test):
+    """Whether the split tests only rows after every one it trains on (its lag rows aside)."""
+    train, test = own_rows(train, test)
+    return bool(len(train) and len(test) and np.max(train) < np.min(test))
+
+
+def time_ordered_splits(splits):
+    """Whether every one of ``splits`` tests only rows after all those it trains on (its lag
+    rows aside), as time-ordered splits do; False for none (None: a splitter's own).
+
+    Examples
+    --------
+    >>> from sklearn_fair.utils._splits import time_ordered_splits
+    >>> time_ordered_splits([([0, 1], [2]), ([0, 1, 2], [3])])
+    True
+    >>> time_ordered_splits([([0, 2], [1])])
+    False
+    """
+    splits = list(splits or ())
+    return bool(splits) and all(_tests_after_training(train, test) for train, test in splits)
