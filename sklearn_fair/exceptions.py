@@ -23,6 +23,7 @@ __all__ = [
     "UnequalBudgetWarning",
     "MissingCellsWarning",
     "RowOrderWarning",
+    "UnweightedValidationWarning",
     "InvalidResultError",
     "UncheckedResultWarning",
     "FitTimeoutError",
@@ -91,6 +92,11 @@ class MissingCellsWarning(SklearnFairWarning):
 class RowOrderWarning(SklearnFairWarning):
     """X and y (or groups) are pandas objects whose indexes hold the same row labels in
     different orders: their rows are paired by position, as in scikit-learn."""
+
+
+class UnweightedValidationWarning(SklearnFairWarning):
+    """A model fitted with ``sample_weight`` early-stops on the protocol's validation rows
+    without their weights: its fit does not take (or request) ``sample_weight_val``."""
 
 
 class InvalidResultError(ValueError):

@@ -108,7 +108,7 @@ def test_the_pairwise_heading_names_the_search_that_selected_with_its_own_scorin
     assert "(the metric that selected the hyper-parameters) over" not in text
     assert (
         "Differences of the mean test accuracy (the metric that selected the hyper-parameters, "
-        "but for searched (log loss), selected with its search's own scoring)" in text
+        "but for searched (log loss), selected with the metric in parentheses)" in text
     )
 
 

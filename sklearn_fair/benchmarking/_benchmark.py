@@ -119,7 +119,7 @@ def _nested_for(name, spec, *, outer_cv, inner_cv, n_refits, scoring, refit, ran
 def _check_refit_names_metric(name, scoring, refit):
     """Refuse several named metrics without a ``refit`` naming the one that selects (the
     NestedCV that runs a model would name its own ``refit=False``, not the user's None)."""
-    if refit is None and isinstance(scoring, (list, tuple, set, dict)) and len(scoring) > 1:
+    if refit is None and isinstance(scoring, (list, tuple, dict)) and len(scoring) > 1:
         raise ValueError(
             "With several metrics in 'scoring', the 'refit' parameter of benchmark must name "
             f"the metric that selects the hyper-parameters (and that its tables compare), one "

@@ -427,8 +427,9 @@ class NestedCVReport:
         )
         if own:
             summary.paragraphs.append(
-                f"Selected with the search's own scoring: {', '.join(own)}; their mean validation "
-                "is of that metric, so no optimism is computed."
+                # a search's own scoring, or the scores weighted by sample_weight (unrouted)
+                f"Selected with another metric than the test scores: {', '.join(own)}; their mean "
+                "validation is of that metric, so no optimism is computed."
             )
         unsplit = sorted({c.model for c in self._cells() if not c.has_splits})
         if self.interval == "corrected_t" and unsplit:
@@ -1164,15 +1165,14 @@ def _selected_with(models, table):
     if not own:
         return "the metric that selected the hyper-parameters"
     searches = ", ".join(f"{m.name} ({m.selection_metric})" for m in own)
-    whose = "its search's" if len(own) == 1 else "their searches'"
     if len(own) == len(compared):
         return (
-            f"not the metric that selected the hyper-parameters: {searches} selected with "
-            f"{whose} own scoring"
+            f"not the metric that selected the hyper-parameters: {searches} selected with the "
+            "metric in parentheses"
         )
     return (
-        f"the metric that selected the hyper-parameters, but for {searches}, selected with "
-        f"{whose} own scoring"
+        f"the metric that selected the hyper-parameters, but for {searches}, selected with the "
+        "metric in parentheses"
     )
 
 

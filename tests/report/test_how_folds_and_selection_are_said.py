@@ -48,7 +48,7 @@ def test_a_search_that_selects_with_its_own_scoring_is_said_and_has_no_optimism(
         assert row["validation_mean"] == np.mean(nested.validation_scores_)
         assert row["optimism"] is None and np.isnan(nested.optimism_)
         text = report.to_text()
-        assert "Selected with the search's own scoring: search (ROC AUC)" in text
+        assert "Selected with another metric than the test scores: search (ROC AUC)" in text
         assert "validation ROC AUC" in text  # the per-fold table names the selecting metric
 
 

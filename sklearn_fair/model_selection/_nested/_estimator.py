@@ -20,7 +20,6 @@ from ._candidates import search_space
 from ._docs import PARAMETER_DOCS
 from ._planning import make_plan
 from ._protocol import run_protocol
-from ._resampling import time_ordered_splits
 from ._results import cv_results
 from ._scoring import metadata_router, resolve_scoring
 
@@ -200,12 +199,16 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
     optimism_ : float
         Mean validation score minus mean test score (0.0 where the two are equal but for
         floating-point rounding, as the reports print it); NaN when a search given as the
-        estimator selects with another metric than :attr:`refit_metric_`, or when an outer
+        estimator selects with another metric than :attr:`refit_metric_`, when the validation
+        scores are weighted by ``sample_weight`` and the test scores are not, or when an outer
         fold failed.
     validation_comparable_ : bool
         Whether :attr:`validation_scores_` are of the metric of :attr:`outer_scores_`, so
         that :attr:`optimism_` subtracts like from like; False when a search given as the
-        estimator selects with its own scoring (:attr:`selection_metric_`).
+        estimator selects with its own scoring, and when ``sample_weight`` weighted the
+        selection's scores but not the outer test scores (without metadata routing, as in
+        scikit-learn's searches and ``cross_validate``): :attr:`selection_metric_` then
+        names a metric "weighted by sample_weight".
     cv_results_ : dict of ndarray
         One row per outer fold and candidate, with GridSearchCV's key names (``params``,
         ``param_<name>``, ``split<k>_test_<metric>``, ``mean_test_<metric>``,
@@ -414,22 +417,26 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
             reports print such a result.
         """
         from ...stats import summarize
-        from ...stats._interval import TIME_ORDERED_NOTE
+        from ...stats._interval import corrected_t_notes, fold_sizes
 
         check_is_fitted(self, "outer_scores_")
         notes, folds = self._failure_notes(), self.outer_results_
+        if len(folds) < 2:
+            raise ValueError(
+                f"NestedCV.summary needs at least 2 outer folds to estimate a spread; "
+                f"outer_cv={self.outer_cv!r:.200} gave {len(folds)}. Fit with an outer_cv of "
+                "at least 2 splits (an int >= 2, KFold(5), ShuffleSplit(n_splits=10)), or read "
+                "the one outer score in outer_scores_."
+            )
         per_metric = {
             name: np.array([mean_of(f["test_scores_per_metric"][name]) for f in folds])
             for name in self.metrics_
         }
         sizes = {}
         if interval == "corrected_t":
-            sizes = {
-                f"n_{part}": float(np.mean([len(f[f"{part}_indices"]) for f in folds]))
-                for part in ("train", "test")
-            }
-            if time_ordered_splits((f["train_indices"], f["test_indices"]) for f in folds):
-                notes = (*notes, TIME_ORDERED_NOTE)
+            train, test = ([f[f"{part}_indices"] for f in folds] for part in ("train", "test"))
+            sizes = fold_sizes(train, test)
+            notes = (*notes, *corrected_t_notes(train, test))
         summaries = {}
         for name, scores in per_metric.items():
             # a failed fold's score is error_score, whatever number it is (outer_results_)
@@ -582,7 +589,7 @@ def store_fitted(nested, run):
     nested.outer_scores_ = np.array([f["test_score"] for f in folds])
     nested.validation_scores_ = np.array([f["validation_score"] for f in folds])
     nested.best_params_per_fold_ = [f["best_params"] for f in folds]
-    comparable = plan.scoring.comparable
+    comparable = plan.validation_comparable
     nested.validation_comparable_ = bool(comparable)
     nested.cv_results_ = cv_results(plan, run.schedule.selections)
     nested.refit_seeds_ = list(plan.refit_seeds)
@@ -600,7 +607,8 @@ def store_fitted(nested, run):
     failed = any(nested.refit_metric_ in f["failed_metrics"] for f in folds)
     nested.score_mean_ = np.nan if failed else float(mean_of(nested.outer_scores_))
     nested.score_std_ = np.nan if failed else float(std_of(nested.outer_scores_))
-    # validation and test scores of two different metrics have no difference to report
+    # validation and test scores of two different metrics (or one weighted, the other not)
+    # have no difference to report
     nested.optimism_ = (
         mean_difference(mean_of(nested.validation_scores_), nested.score_mean_)
         if comparable

@@ -13,7 +13,7 @@ from sklearn.utils.metadata_routing import get_routing_for_object
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import _num_samples, check_consistent_length
 
-from ...exceptions import RowOrderWarning
+from ...exceptions import RowOrderWarning, UnweightedValidationWarning
 from ...utils import check_graphs, is_graph_data, read_graph_labels
 from ...utils._stacklevel import external_stacklevel
 from ._candidates import configure
@@ -173,6 +173,20 @@ def _fit_takes_validation_data(estimator):
     return "X_val" in accepted and "y_val" in accepted
 
 
+def takes_validation_weights(estimator):
+    """Whether ``fit`` takes ``sample_weight_val``, the weights of ``X_val`` (with metadata
+    routing: requests it)."""
+    if get_config().get("enable_metadata_routing", False):
+        try:
+            return bool(get_routing_for_object(estimator).consumes("fit", ["sample_weight_val"]))
+        except (AttributeError, TypeError):
+            return False
+    try:
+        return "sample_weight_val" in inspect.signature(estimator.fit).parameters
+    except (TypeError, ValueError):
+        return False
+
+
 def _steps_transforming_before(pipeline, prefix=""):
     """The names of a Pipeline's steps before its last that transform X, where it routes
     ``X_val`` as given (its ``transform_input`` does not list it), and those of a Pipeline
@@ -234,7 +248,7 @@ def early_stopping_policy(mode, estimator, search, owner, fit_params=(), candida
             "the model would early-stop on features in another space. Pass "
             "Pipeline(..., transform_input=['X_val']), or early_stopping_split='estimator'."
         )
-    given = sorted({"X_val", "y_val"} & set(fit_params))
+    given = sorted({"X_val", "y_val", "sample_weight_val"} & set(fit_params))
     if consumes and given:
         raise ValueError(
             f"{owner} hands each fit the protocol's own validation rows as X_val and y_val "
@@ -243,4 +257,32 @@ def early_stopping_policy(mode, estimator, search, owner, fit_params=(), candida
             "early_stopping_split='estimator'; to early-stop on rows held out of each training "
             f"fold, drop {' and '.join(given)}."
         )
+    if consumes and fit_params.get("sample_weight") is not None:
+        _warn_unweighted_validation(mode, estimator, owner, candidates)
     return consumes
+
+
+def _warn_unweighted_validation(mode, estimator, owner, candidates):
+    """Warn where a model that early-stops on the protocol's validation rows cannot be given
+    their weights (``sample_weight_val``): it trains weighted and stops on an unweighted
+    validation loss."""
+    models = [configure(estimator, c) for c in candidates] if candidates else [estimator]
+    for model in models:
+        if consumes_validation_data(model) and not takes_validation_weights(model):
+            routing = get_config().get("enable_metadata_routing", False)
+            how = (
+                "does not request sample_weight_val (if it takes it: "
+                "set_fit_request(sample_weight_val=True))"
+                if routing
+                else "does not take sample_weight_val"
+            )
+            warnings.warn(
+                f"{owner} early-stops each fit on the protocol's validation rows "
+                f"(early_stopping_split={mode!r}) and fits with sample_weight, but "
+                f"{type(model).__name__}.fit {how}: the model trains on weighted rows and "
+                "stops on an unweighted validation loss. Give its fit the validation rows' "
+                "weights as sample_weight_val, or pass early_stopping_split='estimator'.",
+                UnweightedValidationWarning,
+                stacklevel=external_stacklevel(),
+            )
+            return

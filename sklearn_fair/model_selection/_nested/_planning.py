@@ -289,8 +289,29 @@ class Plan:
         keys = self.scorers if self.scoring.outer_keys is None else self.scoring.outer_keys
         return _names(self.scoring.scoring, keys, self.scoring.multimetric, self.estimator)
 
+    @property
+    def selection_weighted(self):
+        """Whether the selecting metric's validation scores are weighted by the
+        ``sample_weight`` given to fit while the outer test scores are not: without metadata
+        routing, as scikit-learn's searches and ``cross_validate`` score them
+        (:func:`~._scoring.route_params`)."""
+        weighted = self.data.selection_score_params
+        return bool(weighted) and self.scoring.selection_metric in weighted
+
+    @property
+    def validation_comparable(self):
+        """Whether the validation scores are of the metric of the outer test scores, so that
+        their difference (the optimism) subtracts like from like."""
+        return self.scoring.comparable and not self.selection_weighted
+
     def selection_metric_name(self):
         """The :class:`~sklearn_fair.metrics.MetricName` of the metric that selects."""
+        named = self._selection_metric_name()
+        if named is not None and self.selection_weighted:
+            named = replace(named, name=f"{named.name} weighted by sample_weight")
+        return named
+
+    def _selection_metric_name(self):
         if self.scoring.selection_keys is None:
             return self.metric_names().get(self.refit_metric)
         scoring = self.scoring.selection_scoring
