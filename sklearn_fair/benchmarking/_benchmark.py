@@ -204,8 +204,12 @@ def _check_two_outer_splits(dataset, plans, outer_cv):
     n_outer = next(iter(plans.values())).n_outer
     if n_outer < 2:
         given = outer_cv[dataset] if isinstance(outer_cv, dict) else outer_cv
+        if isinstance(given, (list, tuple)):  # index arrays: their count, not their repr
+            given = f"a list of {len(given)} (train, test) pair(s)"
+        else:
+            given = f"{given!r:.200}"
         raise ValueError(
-            f"The 'outer_cv' parameter of benchmark is {given!r:.200}, which gives "
+            f"The 'outer_cv' parameter of benchmark is {given}, which gives "
             f"{n_outer} outer split(s) of data set {dataset!r}; benchmark needs at least 2 to "
             "estimate a spread. Pass an int >= 2, a splitter of at least 2 splits (KFold(5), "
             "ShuffleSplit(n_splits=10)) or at least 2 (train, test) index pairs."

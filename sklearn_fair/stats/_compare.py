@@ -226,7 +226,7 @@ def _scores_from_fitted(name, result, scoring):
             key = scoring
         else:  # the outer scores only, which must be of the metric asked for
             recorded = (getattr(result, "metrics_", None) or {}).get(key)
-            if getattr(recorded, "scoring", None) != scoring:
+            if not _is_metric(recorded, scoring):
                 raise ValueError(
                     f"The 'scoring' parameter is {scoring!r}, but the result {name!r} holds no "
                     f"scores of it: its outer scores are of {recorded or key!s} "
@@ -241,6 +241,23 @@ def _scores_from_fitted(name, result, scoring):
         [fold["test_indices"] for fold in folds],
         [i for i, fold in enumerate(folds) if key in fold.get("failed_metrics", ())],
     )
+
+
+def _is_metric(recorded, scoring):
+    """Whether the ``recorded`` MetricName is the metric the scorer name ``scoring`` prints
+    as: given as that name, or printed alike with its sign (an estimator's default score,
+    accuracy, compared as "accuracy"; a ``make_scorer`` of a metric function)."""
+    from ..metrics._names import metric_display_name
+
+    if recorded is None:
+        return False
+    if recorded.scoring == scoring:
+        return True
+    try:
+        asked = metric_display_name(scoring)
+    except (TypeError, ValueError):
+        return False
+    return (asked.name, asked.sign) == (recorded.name, recorded.sign)
 
 
 def _check_same_metric(results, scoring):

@@ -691,6 +691,9 @@ class Describer:
         if isinstance(value, np.generic):
             return self.describe(value.item(), _seen, depth)
         if isinstance(value, np.dtype):
+            if value.subdtype is not None:  # its str ("|V16") is its size only
+                base, shape = value.subdtype
+                return {"dtype": {"subarray": [self.describe(base, _seen, depth), list(shape)]}}
             return {
                 "dtype": self.describe(value.descr if value.fields else value.str, _seen, depth)
             }

@@ -8,7 +8,7 @@ import pytest
 from sklearn.datasets import make_classification
 from sklearn.dummy import DummyClassifier
 from sklearn.linear_model import LogisticRegression
-from sklearn.metrics import log_loss
+from sklearn.metrics import accuracy_score, log_loss, make_scorer
 from sklearn.model_selection import KFold, StratifiedKFold
 
 from sklearn_fair import NestedCV, nested_cross_validate
@@ -33,6 +33,15 @@ def test_a_metric_the_results_were_not_scored_with_is_refused(scoring):
     table = compare({"a": a, "b": b}, scoring=scoring).to_frame()
     assert table["mean_a"][0] == pytest.approx(np.mean(a.outer_scores_))
     assert table["mean_b"][0] == pytest.approx(np.mean(b.outer_scores_))
+
+
+@pytest.mark.parametrize("scoring", [None, make_scorer(accuracy_score)])
+def test_the_metric_the_results_were_scored_with_is_compared_by_its_name(scoring):
+    # a classifier's default score and a scorer of accuracy_score are accuracy
+    a = fitted(LogisticRegression(), {"C": [0.1, 1.0]}, scoring)
+    b = fitted(DummyClassifier(), {"strategy": ["prior"]}, scoring)
+    table = compare({"a": a, "b": b}, scoring="accuracy").to_frame()
+    assert table["mean_a"][0] == pytest.approx(np.mean(a.outer_scores_))
 
 
 def test_dicts_name_the_folds_scored_error_score_and_compare_refuses_them():

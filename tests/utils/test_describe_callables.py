@@ -29,7 +29,13 @@ def described(value):
             functools.partial(np.clip, a_min=-1, a_max=2),
             functools.partial(np.nan_to_num, nan=0.0),
         ],
-        [np.dtype("float32"), np.dtype("float64"), np.dtype([("a", "<f8"), ("b", "<i4")])],
+        [
+            np.dtype("float32"),
+            np.dtype("float64"),
+            np.dtype([("a", "<f8"), ("b", "<i4")]),
+            np.dtype(("f8", (2,))),  # subarrays of one size ("|V16")
+            np.dtype(("i8", (2,))),
+        ],
         [slice(0, 2), slice(0, 3), slice(None, None, 2)],
     ],
 )
