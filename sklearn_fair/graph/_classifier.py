@@ -217,7 +217,8 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
         ``iterator_train__*`` and ``iterator_valid__*`` (``shuffle``, ``batch_size``,
         ``generator``, ``drop_last`` for the default loader, which cuts mini-batches from a
         GraphCollection's arrays; PyG's ``DataLoader`` may be ``iterator_train`` and
-        ``iterator_valid`` instead).
+        ``iterator_valid`` instead; ``iterator_valid__shuffle=True`` is refused, as it would
+        return the predictions in another order than the graphs').
 
     Attributes
     ----------
@@ -581,6 +582,15 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
             raise ValueError(
                 f"GraphClassifier infers {given} from the training graphs; do not pass "
                 f"{['module__' + name for name in given]}."
+            )
+        if self.get_params_for("iterator_valid").get("shuffle"):
+            # the predictions would come in the order of a shuffled loader, not of X
+            raise ValueError(
+                "The 'iterator_valid__shuffle' parameter of GraphClassifier is True: the "
+                "validation and prediction loader would shuffle the graphs, so predict and "
+                "predict_proba would return their predictions in another order than X's. "
+                "Pass iterator_valid__shuffle=False (the default); iterator_train__shuffle "
+                "shuffles the training graphs."
             )
 
     def _check_warm_start(self, classes, graphs):

@@ -653,3 +653,13 @@ def test_same_seed_same_predictions_with_a_random_transform(mutag_split):
     torch.manual_seed(1)  # another global state before the fit: the same model
     second = make_clf(random_state=3).fit(noisy).predict_proba(X_test)
     np.testing.assert_array_equal(first, second)
+
+
+def test_a_shuffling_prediction_loader_is_refused_before_training(mutag_split):
+    # it would return predict's rows in a shuffled order: accuracy_score of them against y
+    # would score a permutation
+    X_train, _, _ = mutag_split
+    clf = make_clf(iterator_valid__shuffle=True)
+    with pytest.raises(ValueError, match="'iterator_valid__shuffle' parameter of GraphClassifier"):
+        clf.fit(X_train)
+    assert not hasattr(clf, "classes_")  # refused before any work
