@@ -2,11 +2,12 @@
 digest of). A forged score under a recomputed checksum passes those checks; only recomputing
 tells it. A cache written by 'sklearn-fair run' records the experiment files that wrote it
 (experiments.json): each must be unchanged (same SHA-256) and lie beside the folder, is read
-by the same checked loader as 'sklearn-fair run', and a random sample of its entries is
-recomputed and compared. Give it the options of the run that change what the entries are
-keyed by or what the file may ask for: --data-dir, --allow-package, --device, --limit.
+by the same checked loader as 'sklearn-fair run', and a random sample of its entries (at
+least one of each model on each data set) is recomputed and compared. Give it the options of
+the run that change what the entries are keyed by or what the file may ask for: --data-dir,
+--allow-package, --device, --limit.
 Exit status: 0 every entry checked (and recomputed) agrees, 1 one differs or fails its
-checks (or none was found), 2 the folder cannot be audited.
+checks (or none was recomputed), 2 the folder cannot be audited.
 """
 
 import os
@@ -35,8 +36,8 @@ def _experiments(root, allow_outside_paths, limits):
             raise ExperimentConfigError(
                 f"{os.fspath(manifest)} names the experiment file {record['path']!r}, outside "
                 f"{base}, whose own cache (by its output_dir or cache_dir) this is not; pass "
-                "--allow-outside-paths if you trust it (a run given --output-dir or "
-                "--cache-dir writes such a cache)."
+                "--allow-outside-paths if you trust it (a run given --output-dir writes "
+                "such a cache)."
             )
         if not path.is_file():
             raise ExperimentConfigError(
@@ -80,37 +81,51 @@ def _own_cache(path, root, limits):
 
 
 def _recompute(root, paths, sample, random_state, n_jobs, options):
-    """Recompute a sample of every cell's entries, with ``n_jobs`` workers (None: the file's,
-    as a run); 0 if all agree, else 1 (or if none)."""
+    """Recompute a sample of every cell's entries (a larger one where it draws none), with
+    ``n_jobs`` workers (None: the file's, as a run); 0 if all agree, else 1 (or if none was
+    recomputed)."""
     from .experiment import load_config
     from .experiment._counting._plan import nested_of
     from .experiment._reading._data import load_datasets
     from .experiment._reading._text import neutral
     from .model_selection import verify_cache
 
-    status, found = 0, 0
+    status, recomputed = 0, 0
     for path in paths:
-        config = load_config(path, **options)
+        config = load_config(path, n_jobs=n_jobs, **options)
         config.cache_dir, config.progress = root.resolve(), False
         loaded = load_datasets(config)
         for name, dataset in config.datasets.items():
             data = loaded[name]
             for spec in config.models.values():
-                workers = config.n_jobs if n_jobs is None else n_jobs
-                nested = nested_of(config, spec, dataset, n_jobs=workers)
-                audit = verify_cache(
-                    nested.set_params(cache_dir=os.fspath(root)),
-                    data.X,
-                    data.y,
-                    groups=data.groups,
-                    sample=sample,
-                    random_state=random_state,
-                )
-                found += audit.n_entries
+                nested = nested_of(config, spec, dataset, n_jobs=config.n_jobs)
+                nested.set_params(cache_dir=os.fspath(root))
+                fraction = sample
+                while True:
+                    audit = verify_cache(
+                        nested,
+                        data.X,
+                        data.y,
+                        groups=data.groups,
+                        sample=fraction,
+                        random_state=random_state,
+                    )
+                    if audit.n_recomputed or not audit.n_entries or fraction == 1:
+                        break
+                    # each entry is drawn by its name: a larger fraction keeps those drawn, so
+                    # the first that draws any recomputes about one entry, not a sample more
+                    fraction = min(1.0, max(2 * fraction, 1 / audit.n_entries))
+                recomputed += audit.n_recomputed
                 cell = f"{name}/{spec.name}" if config.several else spec.name
                 print(neutral(f"{path.name} [{cell}] {audit}"))
+                if fraction != sample:
+                    print(
+                        f"  The sample of {sample:g} drew none of the cell's "
+                        f"{audit.n_entries} entries: recomputed those a sample of "
+                        f"{fraction:g} draws."
+                    )
                 status = status or (0 if audit.ok else 1)
-    return status if found else 1
+    return status if recomputed else 1
 
 
 def run_cache(

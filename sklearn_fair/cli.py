@@ -141,7 +141,8 @@ def _build_parser():
         type=float,
         default=0.1,
         metavar="FRACTION",
-        help="fraction of the entries to recompute, in (0, 1] (default: 0.1)",
+        help="fraction of the entries to recompute, in (0, 1]; a larger one for a model whose "
+        "sample draws none (default: 0.1)",
     )
     verify.add_argument(
         "--random-state", type=_seed, default=0, help="seed of the sample (default: 0)"
@@ -178,6 +179,18 @@ def _run(args, argv):
     except Interrupted as stop:
         # the command as it was given: its options choose the results folder and cache, and
         # what the file is allowed, so the resumed run finds this one's fits
+        if stop.output_dir is not None:  # every fit done: the outputs were being written
+            print(
+                neutral(
+                    f"sklearn-fair run: interrupted while writing the results folder "
+                    f"{stop.output_dir}, which is INCOMPLETE: it holds files of this run and "
+                    'of an earlier one (its outputs.json says "complete": false). Every fit '
+                    f"of the run is cached in {stop.cache_dir}; write the folder with: "
+                    f"sklearn-fair {shlex.join(argv)}"
+                ),
+                file=sys.stderr,
+            )
+            return 130
         print(
             neutral(
                 f"sklearn-fair run: interrupted; {stop.cache_dir} holds {stop.n_cached} fits "
@@ -264,10 +277,17 @@ def _fit(args, options):
 def main(argv=None):
     """Entry point of the ``sklearn-fair`` console script; returns the exit status."""
     argv = sys.argv[1:] if argv is None else list(argv)
-    args = _build_parser().parse_args(argv)
+    parser = _build_parser()
+    args = parser.parse_args(argv)
+    if args.command == "run" and args.no_timing and not args.dry_run:
+        parser.error("run: --no-timing is for a dry run: give it with --dry-run")
     if args.command == "demo":
         if args.graph:
-            from .graph import run_graph_demo
+            try:
+                from .graph import run_graph_demo
+            except ImportError as error:  # its message says what to install
+                print(f"sklearn-fair demo: --graph: {error}", file=sys.stderr)
+                return 2
 
             run_graph_demo(n_jobs=1 if args.n_jobs is None else args.n_jobs)
         else:

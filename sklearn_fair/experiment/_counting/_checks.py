@@ -4,11 +4,15 @@ an encoder; so that a run fails in seconds, not after the models before the faul
 for hours.
 """
 
+import sys
+
 import numpy as np
 
 from ...benchmarking._benchmark import metrics_apart
+from ...exceptions import ExperimentConfigError
 from ...utils import check_parameter_constraints
 from .._reading._config import check_per_sample
+from .._reading._text import shown
 from ._plan import candidate_estimator, plan_model
 
 __all__ = ["check_before_fit"]
@@ -132,12 +136,49 @@ def _check_one_metric(config, dataset, plans):
     )
 
 
+def _device_problem(device):
+    """Why torch cannot fit on ``device`` on this machine, or None; not checked where torch
+    was not imported (by a model of the file: the device is then none of torch's)."""
+    torch = sys.modules.get("torch")
+    if torch is None:
+        return None
+    try:
+        parsed = torch.device(device)
+    except (RuntimeError, TypeError, ValueError) as error:
+        return f"torch does not know that device ({str(error).rstrip('.')})"
+    backend = getattr(torch, parsed.type, None)  # torch.cuda, torch.mps, torch.xpu...
+    if parsed.type == "cpu" or not hasattr(backend, "is_available"):
+        return None
+    if not backend.is_available():
+        return f"torch.{parsed.type}.is_available() is False on this machine"
+    count = backend.device_count() if hasattr(backend, "device_count") else None
+    if parsed.index is not None and count is not None and parsed.index >= count:
+        return f"this machine has {count} {parsed.type} device(s), numbered from 0"
+    return None
+
+
+def _check_devices(config):
+    """Refuse a model's ``device`` (the file's, or ``--device``) that torch cannot use here:
+    else every fit of the model fails, after the other models ran."""
+    for spec in config.models.values():
+        for name, device in spec.estimator.get_params(deep=True).items():
+            if name.split("__")[-1] != "device" or device is None:
+                continue
+            if (problem := _device_problem(device)) is not None:
+                raise ExperimentConfigError(
+                    f"Model {shown(spec.name)}: its {name}={shown(device)} (the file's "
+                    f"params, or --device) cannot be used: {problem}. Accepted: 'cpu', or a "
+                    "device of this machine ('cuda', 'cuda:0'...)."
+                )
+
+
 def check_before_fit(config, loaded):
     """``(data set, model)`` -> :class:`ModelPlan` (NestedCV's own, so what is checked is what
     runs), every model checked on every data set of ``loaded``; the same data with the same
     protocol are planned once."""
     from sklearn.model_selection import ParameterGrid
 
+    _check_devices(config)
     for spec in config.models.values():
         if spec.grid is not None:  # the file's own grid: each candidate checked before planning
             _check_candidates(config, spec, ParameterGrid(spec.grid), None)

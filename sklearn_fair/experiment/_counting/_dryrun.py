@@ -9,6 +9,7 @@ import joblib
 from .._reading._config import load_config
 from .._reading._data import load_datasets
 from .._reading._text import neutral
+from .._running._resultfile import ResultsFolder
 from ._checks import check_before_fit
 from ._estimate import estimate_compute, format_seconds
 from ._shared import SharedFits, shared_fits
@@ -203,6 +204,11 @@ def dry_run(
     >>> plan.selection_fits, plan.refits, plan.total_fits  # 5 x 3 x 3, 5 x 2
     (45, 10, 55)
     """
+    if n_jobs == 0:  # as joblib, the CLI and the experiment file refuse it
+        raise ValueError(
+            "The 'n_jobs' parameter of dry_run must be a non-zero int (negative: as joblib "
+            "counts them, -1 every core) or None. Got 0 instead."
+        )
     config = load_config(
         path,
         data_dir=data_dir,
@@ -211,13 +217,10 @@ def dry_run(
         device=device,
         output_dir=output_dir,
         limits=limits,
+        n_jobs=n_jobs,
     )
-    n_jobs = config.n_jobs if n_jobs is None else n_jobs
-    if n_jobs == 0:  # as joblib, the CLI and the experiment file refuse it
-        raise ValueError(
-            "The 'n_jobs' parameter of dry_run must be a non-zero int (negative: as joblib "
-            "counts them, -1 every core) or None. Got 0 instead."
-        )
+    n_jobs = config.n_jobs
+    ResultsFolder(config.output_dir).check_root()  # a file there: no run can make it
     problems = {}
     loaded = load_datasets(config, labels_only=not timing, problems=problems)
     plans = check_before_fit(config, loaded)

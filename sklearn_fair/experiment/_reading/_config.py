@@ -280,12 +280,12 @@ def _check_grid(builder, key, grid, estimator):
 
 
 def _check_n_jobs(source, key, value, limits):
-    """At most ``limits.jobs`` workers (-1: all cores)."""
+    """At most ``limits.jobs`` workers (-1: all cores); limits None: not counted."""
     if isinstance(value, bool) or not isinstance(value, int) or value == 0:
         raise source.error(
             key, f"must be a positive integer or -1 (all cores); got {shown(value)}."
         )
-    if value > limits.jobs or value < -limits.jobs:
+    if limits is not None and (value > limits.jobs or value < -limits.jobs):
         raise source.error(key, limits.refusal("jobs", value, "workers", "the number asked for"))
 
 
@@ -614,6 +614,7 @@ def load_config(
     dataset=None,
     limits=None,
     output_dir=None,
+    n_jobs=None,
 ):
     """Read and check an experiment file; every error names the line and key at fault.
 
@@ -647,6 +648,9 @@ def load_config(
     output_dir : str or path-like, default=None
         The results folder, anywhere (the caller's choice, not the file's); None uses the
         file's ``output_dir``.
+    n_jobs : int, default=None
+        The parallel jobs of the run (the caller's choice, not the file's: not held to the
+        limit ``jobs``); None uses the file's ``n_jobs``, which must then be within it.
 
     Returns
     -------
@@ -701,7 +705,9 @@ def load_config(
     builder = Builder(source, (*ALLOWED_PACKAGES, *allowed_packages))
     experiment = _check_table(source, document, "experiment", _SCHEMA["experiment"])
     if "n_jobs" in experiment:
-        _check_n_jobs(source, ("experiment", "n_jobs"), experiment["n_jobs"], limits)
+        # the caller's n_jobs replaces the file's, which then asks for no worker
+        within = limits if n_jobs is None else None
+        _check_n_jobs(source, ("experiment", "n_jobs"), experiment["n_jobs"], within)
     if not 0 <= experiment.get("random_state", 0) < 2**32:  # numpy's seed range
         raise source.error(
             ("experiment", "random_state"),
@@ -751,7 +757,7 @@ def load_config(
         name=experiment.get("name", path.stem),
         output_dir=Path(output_dir).resolve(),
         random_state=experiment.get("random_state", 0),
-        n_jobs=experiment.get("n_jobs", 1),
+        n_jobs=experiment.get("n_jobs", 1) if n_jobs is None else n_jobs,
         backend=backend,
         cache_dir=None
         if cache_dir is None

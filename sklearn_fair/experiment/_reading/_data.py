@@ -637,7 +637,14 @@ def load_data(config, dataset, work_dir, *, labels_only=False):
                 y = files.graph_labels[~files.degenerate()]
                 description = f"{name} ({len(y)} graph labels{dropped})"
                 return Data(np.zeros((len(y), 0)), y, None, description, False)
-            from ...graph import load_tu_dataset  # torch is imported only for graph experiments
+            try:  # torch is imported only for graph experiments
+                from ...graph import load_tu_dataset
+            except ImportError as error:  # its message says what to install
+                raise config.source.error(
+                    key + ("dataset",),
+                    f"reading the graphs of {shown(name)} needs the 'graph' extra: "
+                    f"{str(error).rstrip('.')}.",
+                ) from None
 
             # load_tu_dataset parses raw/ itself and never reads a processed (pickled) file
             graphs = load_tu_dataset(

@@ -146,11 +146,15 @@ def import_class(dotted, source, key, *, kinds=("estimator",), allowed=ALLOWED_P
         if (module_name, name) in _EXPERIMENTAL:  # enabled by scikit-learn's own module
             importlib.import_module(_EXPERIMENTAL[module_name, name])
     except ImportError as error:
-        raise source.error(key, f"cannot import module {shown(module_name)}: {error}.") from None
+        raise source.error(
+            key, f"cannot import module {shown(module_name)}: {str(error).rstrip('.')}."
+        ) from None
     try:
         cls = getattr(module, name, None)
     except ImportError as error:  # a module's __getattr__ (scikit-learn's experimental classes)
-        raise source.error(key, f"cannot import {shown(dotted)}: {error}.") from None
+        raise source.error(
+            key, f"cannot import {shown(dotted)}: {str(error).rstrip('.')}."
+        ) from None
     if not inspect.isclass(cls):
         raise source.error(key, f"{shown(module_name)} has no public class {shown(name)}.")
     home = getattr(cls, "__module__", "") or ""

@@ -14,7 +14,10 @@ those it does not write itself (while they are as the run wrote them, and a JSON
 ``models/`` a model file whose checksum holds): the folder holds one run's results. A record
 whose own checksum fails (edited since) removes nothing: the files it names are left, named;
 one that cannot be read (truncated, not the runner's) removes nothing either, and every file of
-the runner's layout that this run did not write is left, named.
+the runner's layout that this run did not write is left, named. The record says
+``"complete": false`` from before the first output is written until the run's own record
+replaces it (``true``): a folder whose run was stopped while writing it holds files of two
+runs, and says so.
 """
 
 import contextlib
@@ -74,15 +77,18 @@ def _refuse_kind(path, accepted, why):
 
 class ResultsFolder:
     """The results folder ``root`` of a run, and every file written in it (``files``; its
-    parts joined by ``/`` -> its SHA-256 in ``sha256``)."""
+    parts joined by ``/`` -> its SHA-256 in ``sha256``). ``complete``: whether this run's
+    record is written (by :meth:`replace_record`)."""
 
     def __init__(self, root):
         self.root, self.files, self.sha256 = Path(root), [], {}
+        self.complete, self._earlier = False, None
 
     def _target(self, parts, create=False):
         for part in parts:
             if not part or part in (".", "..") or "/" in part or os.sep in part or "\0" in part:
                 raise ValueError(f"{part!r} is not a file name")  # pragma: no cover - file_name
+        self.check_root()
         folder = self.root
         if create:
             folder.mkdir(parents=True, exist_ok=True)
@@ -95,6 +101,39 @@ class ResultsFolder:
         target = folder / parts[-1]
         _refuse_kind(target, _FILE, "not a regular file")
         return target
+
+    def check_root(self):
+        """Refuse a results folder that is not a writable folder, nor can be made as one: a
+        file there or on the way (the nearest existing path, links followed, must be a
+        folder)."""
+        root = path = self.root
+        while True:
+            try:
+                mode = os.stat(path).st_mode
+                break
+            except (FileNotFoundError, NotADirectoryError):
+                if path.parent == path:  # pragma: no cover - the file system's root is there
+                    raise
+                path = path.parent
+        kind = file_kind(mode)
+        if kind != "a folder":
+            raise ExperimentConfigError(
+                neutral(
+                    f"The results folder {root} is {kind}, not a folder; remove it or choose "
+                    "another."
+                    if path == root
+                    else f"The results folder {root} cannot be made: {path}, on the way to "
+                    f"it, is {kind}."
+                )
+            )
+        if not os.access(path, os.W_OK | os.X_OK):
+            raise ExperimentConfigError(
+                neutral(
+                    f"The results folder {root} cannot be "
+                    + ("written" if path == root else f"made: {path} is not writable")
+                    + " (permissions, or a read-only file system)."
+                )
+            )
 
     def check(self, files):
         """Refuse, before any fit, what is in the way of ``files`` (tuples of parts)."""
@@ -186,6 +225,33 @@ class ResultsFolder:
                     found.append("/".join(sub))
         return sorted(found)
 
+    def _write_record(self, files, unverified, complete):
+        record = {"format": _RECORD_FORMAT, "files": files}
+        if unverified:
+            record["unverified"] = unverified
+        target = self.write_json((RECORD,), {**record, "complete": complete})
+        del self.sha256[RECORD]  # the record lists the others
+        if not complete:  # this run's final record is among its files, not the interim ones
+            self.files.remove(target)
+
+    def begin(self, in_layout):
+        """Before the first output: record that the folder is being written (``complete``
+        false), with the earlier run's record (its files and digests, for
+        :meth:`replace_record` to remove as before): a run stopped while writing leaves
+        files of two runs, and a record that says so."""
+        self._earlier = self._recorded(in_layout)
+        self._write_record(*self._earlier, complete=False)
+
+    def stopped(self):
+        """A run stopped while writing: record the files written so far with their digests
+        (beside the earlier run's), still not complete, so that the next run removes those
+        it does not write; kept as it is where this cannot be written."""
+        if self.complete or self._earlier is None:
+            return
+        files, unverified = self._earlier
+        with contextlib.suppress(OSError, ExperimentConfigError):
+            self._write_record({**files, **self.sha256}, unverified, complete=False)
+
     def replace_record(self, in_layout, written_by_runner):
         """Remove the files of the earlier run's record that this run did not write, where
         ``in_layout(parts)``, as that run wrote them (their SHA-256) and
@@ -218,8 +284,6 @@ class ResultsFolder:
             if len(parts) > 2:  # a data set's folder of models/, once empty
                 with contextlib.suppress(OSError):
                     target.parent.rmdir()
-        record = {"format": _RECORD_FORMAT, "files": {**left, **self.sha256}}
-        if unverified:
-            record["unverified"] = unverified
-        self.write_json((RECORD,), record)
+        self._write_record({**left, **self.sha256}, unverified, complete=True)
+        self.complete = True
         return removed, [self.root.joinpath(*n.split("/")) for n in [*left, *unverified]]

@@ -14,7 +14,7 @@ from .._counting._checks import check_before_fit
 from .._counting._plan import nested_of
 from .._reading._config import load_config
 from .._reading._data import cache_folder, load_datasets
-from .._reading._text import neutral
+from .._reading._text import neutral, shown
 from ._inputs import refuse_overwriting_inputs
 from ._manifest import MANIFEST, record_experiment
 from ._outputs import (
@@ -101,11 +101,14 @@ class BenchmarkRun:
 class Interrupted(KeyboardInterrupt):
     """A run stopped by the user (Ctrl-C); ``cache_dir`` holds every fit it finished, and
     ``n_cached`` counts the entries written there since the run started: this run's, and those
-    of any other run sharing the cache meanwhile (not those of earlier runs)."""
+    of any other run sharing the cache meanwhile (not those of earlier runs).
+    ``output_dir`` is the results folder where the run was stopped while writing it, every fit
+    done (it holds files of this run and of an earlier one; its ``outputs.json`` says
+    ``"complete": false``), else None."""
 
-    def __init__(self, cache_dir, n_cached):
-        super().__init__(cache_dir, n_cached)
-        self.cache_dir, self.n_cached = cache_dir, n_cached
+    def __init__(self, cache_dir, n_cached, output_dir=None):
+        super().__init__(cache_dir, n_cached, output_dir)
+        self.cache_dir, self.n_cached, self.output_dir = cache_dir, n_cached, output_dir
 
 
 @contextmanager
@@ -262,11 +265,19 @@ def run_experiment(
         device=device,
         output_dir=output_dir,
         limits=limits,
+        n_jobs=n_jobs,
     )
     if progress is not None:
         config.progress = bool(progress)
-    n_jobs = config.n_jobs if n_jobs is None else n_jobs
+    n_jobs = config.n_jobs
+    whose = "the file's" if backend is None else "the one asked for"
     backend = config.backend if backend is None else backend
+    if dask_scheduler is not None and backend != "dask":  # it would be left unused
+        raise ExperimentConfigError(
+            f"dask_scheduler={shown(dask_scheduler)} (--dask-scheduler) is for the dask "
+            f"backend, and the backend is {backend!r} ({whose}): ask for dask with "
+            "backend='dask' (--backend dask), or leave the scheduler out."
+        )
     folder = ResultsFolder(config.output_dir)
     cache = cache_folder(config)
     # the default cache lies in the results folder: a link there would lead elsewhere
@@ -279,7 +290,12 @@ def run_experiment(
     folder.check(files)
     loaded = load_datasets(config)
     check_before_fit(config, loaded)
-    record_experiment(cache, config.path, config.source.text)  # for 'cache verify'
+    try:
+        record_experiment(cache, config.path, config.source.text)  # for 'cache verify'
+    except OSError as error:  # a folder that cannot be made where the check could not tell
+        raise ExperimentConfigError(
+            neutral(f"The cache folder {cache} cannot be written: {error}.")
+        ) from None
     first = next(iter(config.datasets.values()))
     # the benchmark, its tables, report and plots know each name as it is shown (its control
     # characters escaped; the reader refused two names shown alike)
@@ -307,13 +323,24 @@ def run_experiment(
             )
     except KeyboardInterrupt:
         raise Interrupted(cache, _written_since(cache, start_ns)) from None
-    failures = cell_failures(config, result)
-    results, reports, problems = write_outputs(folder, config, result, loaded, failures)
     try:
-        removed, left = folder.replace_record(in_layout, written_by_runner)
-    except (OSError, ValueError) as error:  # the outputs are written: say so, do not raise
-        problems.append(neutral(f"{RECORD}: {type(error).__name__}: {error}"))
-        removed, left = [], []
+        try:
+            folder.begin(in_layout)
+            problems = []
+        except (OSError, ValueError) as error:  # the earlier record stays; the outputs are tried
+            problems = [neutral(f"{RECORD}: {type(error).__name__}: {error}")]
+        failures = cell_failures(config, result)
+        results, reports, made = write_outputs(folder, config, result, loaded, failures)
+        problems += made
+        try:
+            removed, left = folder.replace_record(in_layout, written_by_runner)
+        except (OSError, ValueError) as error:  # the outputs are written: say so, do not raise
+            problems.append(neutral(f"{RECORD}: {type(error).__name__}: {error}"))
+            removed, left = [], []
+    except KeyboardInterrupt:
+        folder.stopped()
+        written = None if folder.complete else config.output_dir
+        raise Interrupted(cache, _written_since(cache, start_ns), written) from None
 
     def key(dataset, model):
         return (dataset, model) if config.several else model
