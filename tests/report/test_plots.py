@@ -4,6 +4,8 @@ import pytest
 from sklearn_fair.report import plot_comparison, plot_fold_scores, plot_optimism
 from sklearn_fair.stats import compare
 
+from ._figures import cut_texts
+
 pytest.importorskip("matplotlib")
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -180,29 +182,7 @@ def test_no_text_is_cut_off_by_the_figures_edge(which, request):
     results = request.getfixturevalue(which)
     for plot in (plot_fold_scores, plot_optimism, plot_comparison):
         figure = plot(results)
-        renderer = _draw(figure)
-        edge = figure.bbox
-        # matplotlib keeps (and does not draw) the labels of ticks beyond the axis' limits
-        hidden = set()
-        for ax in figure.axes:
-            for axis in (ax.xaxis, ax.yaxis):
-                low, high = sorted(axis.get_view_interval())
-                span = (high - low) * 1e-9
-                for tick in axis.get_major_ticks() + axis.get_minor_ticks():
-                    if not low - span <= tick.get_loc() <= high + span:
-                        hidden |= {id(tick.label1), id(tick.label2)}
-        texts = [t for t in figure.findobj(match=lambda a: hasattr(a, "get_text")) if t.get_text()]
-        texts = [t for t in texts if t.get_visible() and id(t) not in hidden]
-        assert texts
-        for text in texts:
-            box = text.get_window_extent(renderer)
-            inside = (
-                box.x0 >= edge.x0 - 1
-                and box.x1 <= edge.x1 + 1
-                and box.y0 >= edge.y0 - 1
-                and box.y1 <= edge.y1 + 1
-            )
-            assert inside, (plot.__name__, text.get_text())
+        assert cut_texts(figure) == [], plot.__name__
 
 
 def test_the_drawn_interval_is_the_tables_clipped_to_the_metrics_range():
