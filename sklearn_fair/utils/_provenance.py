@@ -165,13 +165,37 @@ def package_versions(extra=()):
         "sklearn-fair": __version__,
         "sklearn-fair source": source_fingerprint(),
     }
+    # (the reader too: one put in its place, a test's simulated upgrade, is asked)
+    state = (_search_path_state(), importlib.metadata.version)
     for name in (*_CORE, *extra):
         if name not in versions:
-            try:
-                versions[name] = importlib.metadata.version(name)
-            except importlib.metadata.PackageNotFoundError:
-                versions[name] = NOT_INSTALLED
+            versions[name] = _installed_version(name, state)
     return versions
+
+
+def _search_path_state():
+    """Each folder of ``sys.path`` (absolute) with its modification time: installing, upgrading
+    or removing a distribution there changes it (as :mod:`importlib.metadata` assumes: it keeps
+    a folder's listing until its time changes)."""
+    state = []
+    for entry in sys.path:
+        try:
+            path = os.path.abspath(entry)
+            state.append((path, os.stat(path).st_mtime_ns))
+        except (OSError, TypeError, ValueError):  # no such folder, or not a path: a hook's name
+            state.append((entry, None))
+    return tuple(state)
+
+
+@functools.lru_cache(maxsize=1024)
+def _installed_version(name, state):
+    """The installed version of distribution ``name``, read from its metadata once per
+    ``state``: of the search path (:func:`_search_path_state`) and the reader. Parsing it costs
+    about a millisecond a distribution, and every keyed run asks for nine."""
+    try:
+        return state[1](name)
+    except importlib.metadata.PackageNotFoundError:
+        return NOT_INSTALLED
 
 
 # Once per process: the code a process has imported is the code it runs, and reading every

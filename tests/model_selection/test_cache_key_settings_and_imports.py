@@ -309,6 +309,7 @@ def test_a_folder_named_like_a_part_file_is_left_alone(tmp_path, monkeypatch):
     folder = cache / "ab" / ".x.999999.part"
     folder.mkdir(parents=True)
     (cache / "ab" / ".y.999999.part").write_text("{")  # a part file of a process gone
+    os.utime(cache / "ab" / ".y.999999.part", (0, 0))  # long ago
     monkeypatch.setattr(_cache, "_process_exists", lambda pid: False)
     again = nested(LogisticRegression(), cache).fit(X, y)
     assert again.cache_info_["computed"] == 0

@@ -20,6 +20,7 @@ from sklearn.tree import DecisionTreeClassifier
 from sklearn_fair import NestedCV
 from sklearn_fair.exceptions import CacheWarning
 from sklearn_fair.model_selection import HoldoutSplit
+from sklearn_fair.model_selection._nested._cache import ORPHANED_PART_AGE
 
 X, y = make_classification(n_samples=60, n_features=4, random_state=0)
 # one inner split per outer fold: a test whose fits kill their worker restarts loky once per kill
@@ -556,8 +557,14 @@ def test_leftover_part_files_of_dead_processes_are_removed(tmp_path):
     dead.write_text("{")
     alive = cache / "ab" / f".{'b' * 64}.{os.getpid()}-1.part"
     alive.write_text("{")
+    # of a process gone here, but written a moment ago: it may be writing on another host
+    recent = cache / "ab" / f".{'c' * 64}.999999998-1.part"
+    recent.write_text("{")
+    long_ago = time.time() - 2 * ORPHANED_PART_AGE
+    for part in (dead, alive):
+        os.utime(part, (long_ago, long_ago))
     nested(cache_dir=cache).fit(X, y)
-    assert not dead.exists() and alive.exists()
+    assert not dead.exists() and alive.exists() and recent.exists()
 
 
 @pytest.mark.parametrize("kind", ["symlink", "directory", "oversized", "deeply-nested"])

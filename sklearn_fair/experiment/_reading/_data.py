@@ -33,7 +33,7 @@ from ...utils._tu_format import (
     uses_node_attributes,
 )
 from ._limits import Limits
-from ._paths import file_kind
+from ._paths import file_kind, locked
 from ._text import shown
 
 __all__ = ["SKLEARN_DATASETS", "cache_folder", "load_data", "load_datasets", "tu_read_paths"]
@@ -386,30 +386,6 @@ def tu_read_paths(root, name):
     return [path for path in (raw, archive) if path is not None and os.path.lexists(path)]
 
 
-@contextmanager
-def _locked(path):
-    """An exclusive lock on ``path`` where the system has one, so that parallel runs do not
-    copy over a copy being read; a link there is refused, not followed."""
-    try:
-        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0))
-    except OSError as exc:
-        raise ExperimentConfigError(
-            f"{path} cannot be opened as the lock of a working copy ({exc.strerror}); if it is "
-            "a symbolic link, remove it."
-        ) from exc
-    with os.fdopen(descriptor, "a") as handle:
-        try:
-            import fcntl
-        except ImportError:  # pragma: no cover - Windows
-            yield
-            return
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
-
-
 def _tar_member(member, name, path):
     # only regular files named raw/<NAME>_*.txt: never a link, a device or a path elsewhere;
     # one named as a file the reader reads that is not a regular file is refused
@@ -567,7 +543,7 @@ def work_copy(root, name, work_dir, limits=None):
         )
     work_dir.mkdir(parents=True, exist_ok=True)
     raw, archive = root / name / "raw", None
-    with _locked(work_dir / f".{name}.lock"):
+    with locked(work_dir / f".{name}.lock"):
         if raw.is_dir():
             files = _folder_files(raw, name, limits)
         else:

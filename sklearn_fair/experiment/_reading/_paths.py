@@ -8,12 +8,14 @@ folder (``SKLEARN_FAIR_DATA`` or ``--data-dir``); anything else needs the user's
 
 import os
 import re
+from contextlib import contextmanager
 from pathlib import Path
 
+from ...exceptions import ExperimentConfigError
 from ...utils._tu_format import file_kind
 from ._text import shown
 
-__all__ = ["DATA_VARIABLE", "file_kind", "resolve_path"]
+__all__ = ["DATA_VARIABLE", "file_kind", "locked", "resolve_path"]
 
 #: The one variable a path may use, written ``${SKLEARN_FAIR_DATA}``.
 DATA_VARIABLE = "SKLEARN_FAIR_DATA"
@@ -79,3 +81,29 @@ def resolve_path(value, key, *, source, base, data_dir, allow_outside, output=Fa
         "any path on the disk. If you trust it, pass --allow-outside-paths "
         "(allow_outside_paths=True).",
     )
+
+
+@contextmanager
+def locked(path, what="a working copy"):
+    """An exclusive lock on ``path`` where the system has one (released when the process
+    ends, however), so that parallel runs take turns: at copying over a copy being read, at
+    writing one results folder or one cache's record. A link there is refused, not
+    followed."""
+    try:
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0))
+    except OSError as exc:
+        raise ExperimentConfigError(
+            f"{path} cannot be opened as the lock of {what} ({exc.strerror}); if it is a "
+            "symbolic link, remove it."
+        ) from exc
+    with os.fdopen(descriptor, "a") as handle:
+        try:
+            import fcntl
+        except ImportError:  # pragma: no cover - Windows
+            yield
+            return
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)

@@ -13,11 +13,13 @@ from pathlib import Path
 
 from ...exceptions import ExperimentConfigError
 from ...model_selection._engine import read_json
+from .._reading._paths import locked
 from ._resultfile import _SHA256, ResultsFolder
 
 __all__ = ["MANIFEST", "read_manifest", "record_experiment", "text_sha256"]
 
 MANIFEST = "experiments.json"
+LOCK = ".experiments.lock"
 FORMAT = "sklearn-fair-cache-experiments/1"
 _MAX_MANIFEST_BYTES = 1 << 20
 _MAX_RECORDS = 1000
@@ -66,11 +68,13 @@ def record_experiment(cache_dir, experiment_path, text):
     experiment_path = Path(experiment_path).resolve()
     relative = Path(os.path.relpath(experiment_path, cache_dir.resolve())).as_posix()
     manifest = cache_dir / MANIFEST
-    try:
-        records = read_manifest(manifest) if manifest.exists() else []
-    except (ValueError, OSError):
-        records = []
-    records = [r for r in records if r["path"] != relative]
-    records.append({"path": relative, "sha256": text_sha256(text)})
-    document = {"format": FORMAT, "experiments": records[-_MAX_RECORDS:]}
-    ResultsFolder(cache_dir).write_text((MANIFEST,), json.dumps(document, indent=1))
+    # two runs sharing the cache read, add to and write the record in turn: neither's is lost
+    with locked(cache_dir / LOCK, "the cache's record of experiments"):
+        try:
+            records = read_manifest(manifest) if manifest.exists() else []
+        except (ValueError, OSError):
+            records = []
+        records = [r for r in records if r["path"] != relative]
+        records.append({"path": relative, "sha256": text_sha256(text)})
+        document = {"format": FORMAT, "experiments": records[-_MAX_RECORDS:]}
+        ResultsFolder(cache_dir).write_text((MANIFEST,), json.dumps(document, indent=1))

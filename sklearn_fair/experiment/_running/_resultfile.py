@@ -32,6 +32,7 @@ from ...exceptions import ExperimentConfigError
 from ...model_selection._engine import read_json
 from ...utils._provenance import checksum, with_checksum  # the report's rule too
 from ...utils._tu_format import file_kind
+from .._reading._paths import locked
 from .._reading._text import neutral
 
 __all__ = ["RECORD", "ResultsFolder", "checksum", "with_checksum"]
@@ -39,6 +40,8 @@ __all__ = ["RECORD", "ResultsFolder", "checksum", "with_checksum"]
 
 _FILE = "a regular file"
 RECORD = "outputs.json"
+#: Held while a run writes the folder (:meth:`ResultsFolder.writing`).
+LOCK = ".outputs.lock"
 _RECORD_FORMAT = "sklearn-fair-results-folder/1"
 _SHA256 = re.compile(r"[0-9a-f]{64}")
 
@@ -233,6 +236,16 @@ class ResultsFolder:
         del self.sha256[RECORD]  # the record lists the others
         if not complete:  # this run's final record is among its files, not the interim ones
             self.files.remove(target)
+
+    @contextlib.contextmanager
+    def writing(self):
+        """Hold the folder's lock (``.outputs.lock`` in it) while this run writes its outputs
+        and record: two runs into one folder write one after the other, and the later one
+        removes what the earlier wrote and it does not, as it would after a finished run."""
+        self.check_root()
+        self.root.mkdir(parents=True, exist_ok=True)
+        with locked(self.root / LOCK, "the results folder"):
+            yield
 
     def begin(self, in_layout):
         """Before the first output: record that the folder is being written (``complete``

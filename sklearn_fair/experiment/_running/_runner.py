@@ -324,19 +324,20 @@ def run_experiment(
     except KeyboardInterrupt:
         raise Interrupted(cache, _written_since(cache, start_ns)) from None
     try:
-        try:
-            folder.begin(in_layout)
-            problems = []
-        except (OSError, ValueError) as error:  # the earlier record stays; the outputs are tried
-            problems = [neutral(f"{RECORD}: {type(error).__name__}: {error}")]
-        failures = cell_failures(config, result)
-        results, reports, made = write_outputs(folder, config, result, loaded, failures)
-        problems += made
-        try:
-            removed, left = folder.replace_record(in_layout, written_by_runner)
-        except (OSError, ValueError) as error:  # the outputs are written: say so, do not raise
-            problems.append(neutral(f"{RECORD}: {type(error).__name__}: {error}"))
-            removed, left = [], []
+        with folder.writing():  # another run into this folder writes before or after this one
+            try:
+                folder.begin(in_layout)
+                problems = []
+            except (OSError, ValueError) as error:  # the earlier record stays; outputs tried
+                problems = [neutral(f"{RECORD}: {type(error).__name__}: {error}")]
+            failures = cell_failures(config, result)
+            results, reports, made = write_outputs(folder, config, result, loaded, failures)
+            problems += made
+            try:
+                removed, left = folder.replace_record(in_layout, written_by_runner)
+            except (OSError, ValueError) as error:  # the outputs are written: say so
+                problems.append(neutral(f"{RECORD}: {type(error).__name__}: {error}"))
+                removed, left = [], []
     except KeyboardInterrupt:
         folder.stopped()
         written = None if folder.complete else config.output_dir

@@ -30,6 +30,7 @@ import re
 import stat
 import tempfile
 import threading
+import time
 import warnings
 from pathlib import Path
 
@@ -46,6 +47,9 @@ __all__ = ["EntryCheck", "TaskCache", "write_entry"]
 MAX_ENTRY_BYTES = 1 << 20
 # an entry that keeps a refit's test predictions holds one row per test row
 MAX_PREDICTIONS_ENTRY_BYTES = 64 << 20
+#: Seconds since its last write after which a ``.part`` file of a process that is not running
+#: here is removed (a write takes milliseconds; the process may run on another host).
+ORPHANED_PART_AGE = 600
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 
@@ -92,12 +96,16 @@ class TaskCache:
         self.write_failed = False
 
     def _remove_orphaned_parts(self):
+        # a writer's process seen gone here may be alive in another container or on another
+        # host sharing the folder (its own process ids): only a file of an old write is removed
+        old = time.time() - ORPHANED_PART_AGE
         for part in self.directory.glob("*/.*.part"):
             pid = part.name.rsplit(".", 2)[-2].split("-")[0]
             if not (pid.isdigit() and not _process_exists(int(pid))):
                 continue
             try:
-                if stat.S_ISREG(os.lstat(part).st_mode):  # a folder or a link is not ours
+                status = os.lstat(part)
+                if stat.S_ISREG(status.st_mode) and status.st_mtime < old:  # not a folder, link
                     part.unlink(missing_ok=True)
             except OSError:
                 pass  # left in place: a part file is never read
@@ -392,10 +400,11 @@ def write_entry(directory, name, description, result):
         path.parent.mkdir(parents=True, exist_ok=True)
         if not stat.S_ISDIR(os.lstat(path.parent).st_mode):  # a link to a folder elsewhere
             return f"the cache's folder {os.fspath(path.parent)!r} is a symbolic link"
+        # not fsynced (most of what a cold cache cost): an entry that a crash leaves empty or
+        # torn fails its checksum or its JSON on load and is recomputed; json.dumps is the C
+        # encoder, json.dump the pure-Python one (the same text)
         with open(temporary, "w") as file:
-            json.dump(entry, file)
-            file.flush()
-            os.fsync(file.fileno())
+            file.write(json.dumps(entry))
         os.replace(temporary, path)
     except OSError as exc:
         try:

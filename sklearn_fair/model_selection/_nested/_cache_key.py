@@ -46,7 +46,7 @@ class KeyBuilder:
 
     def __init__(self, data, scorers, *, data_name=None):
         # data_name: what stands for X and y where they were not read (a dry run's count)
-        self._describer = Describer()
+        self._describer = _RunDescriber()
         describe = self._describer.describe
         self.context = entry_name(
             {
@@ -67,6 +67,11 @@ class KeyBuilder:
         )
         self._rows = {}
         self._data = data
+        # (id of the estimator, canonical JSON of the task's parameters) -> (estimator, its
+        # description configured with them): a candidate's tasks in every fold describe it once
+        self._estimators = {}
+        self._params_describer = Describer()  # its own, so as not to change the order in
+        # which the run's Describer first meets code (a recursive class is described there)
 
     def _rows_digest(self, name):
         if name is None:
@@ -75,14 +80,30 @@ class KeyBuilder:
             self._rows[name] = fingerprint(np.asarray(self._data.rows[name], dtype=np.int64))
         return self._rows[name]
 
-    def key(self, task, estimator):
-        """``(name, description)`` of a FitTask; raises UnhashableError for opaque parameters."""
+    def _estimator(self, estimator, params):
+        """The description of ``estimator`` configured with ``params``, remembered where it
+        read nothing that a fit may change since (see :class:`_RunDescriber`)."""
         from ._candidates import configure
 
+        try:
+            memo = (id(estimator), canonical_json(self._params_describer.describe(params)))
+        except UnhashableError:
+            memo = None  # described below, where it raises as ever
+        remembered = self._estimators.get(memo)
+        if remembered is not None and remembered[0] is estimator:
+            return remembered[1]
+        self._describer.read_state = False
+        description = self._describer.describe(configure(estimator, params))
+        if memo is not None and not self._describer.read_state:
+            self._estimators[memo] = (estimator, description)
+        return description
+
+    def key(self, task, estimator):
+        """``(name, description)`` of a FitTask; raises UnhashableError for opaque parameters."""
         description = {
             "context": self.context,
             "phase": task.key.phase,
-            "estimator": self._describer.describe(configure(estimator, task.params)),
+            "estimator": self._estimator(estimator, task.params),
             "train": self._rows_digest(task.train),
             "test": self._rows_digest(task.test),
             "val": self._rows_digest(task.val),
@@ -95,6 +116,29 @@ class KeyBuilder:
         if task.keep_predictions:  # its entry holds its test predictions too
             description["test_predictions"] = True
         return entry_name(description), description
+
+
+class _RunDescriber(Describer):
+    """The Describer of a run's keys, noting in ``read_state`` whether a description read
+    something as it is now (an object's state, a global or a closure a function reads: what a
+    fit in this process may change between two tasks) or met code it had not described yet.
+    One that did neither depends only on what ``configure`` remakes from the run's estimator
+    and the task's parameters, and on code identities fixed for the run: the same for every
+    task of those parameters."""
+
+    def __init__(self):
+        super().__init__()
+        self.read_state = False
+
+    def _describe_as_is(self, value, _seen, depth):
+        self.read_state = True
+        return super()._describe_as_is(value, _seen, depth)
+
+    def code_identity(self, obj, _seen=frozenset(), _depth=0):
+        remembered = self._code.get(id(obj))
+        if remembered is None or remembered[0] is not obj:
+            self.read_state = True
+        return super().code_identity(obj, _seen, _depth)
 
 
 # scikit-learn's global settings that change what estimators compute or return, with their
