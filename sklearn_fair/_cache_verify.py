@@ -2,12 +2,13 @@
 digest of). A forged score under a recomputed checksum passes those checks; only recomputing
 tells it. A cache written by 'sklearn-fair run' records the experiment files that wrote it
 (experiments.json): each must be unchanged (same SHA-256) and lie beside the folder, is read
-by the same checked loader as 'sklearn-fair run', and a random sample of its entries (at
-least one of each model on each data set) is recomputed and compared. Give it the options of
+by the same checked loader as 'sklearn-fair run', and a random sample of its entries is
+recomputed and compared. Give it the options of
 the run that change what the entries are keyed by or what the file may ask for: --data-dir,
 --allow-package, --device, --limit.
 Exit status: 0 every entry checked (and recomputed) agrees, 1 one differs or fails its
-checks (or none was recomputed), 2 the folder cannot be audited.
+checks (or none is found, or the sample of a model drew none of its entries), 2 the folder
+cannot be audited.
 """
 
 import os
@@ -81,16 +82,16 @@ def _own_cache(path, root, limits):
 
 
 def _recompute(root, paths, sample, random_state, n_jobs, options):
-    """Recompute a sample of every cell's entries (a larger one where it draws none), with
-    ``n_jobs`` workers (None: the file's, as a run); 0 if all agree, else 1 (or if none was
-    recomputed)."""
+    """Recompute a sample of every cell's entries, with ``n_jobs`` workers (None: the file's,
+    as a run); 0 if all agree, else 1 (or if none is found, or a cell's sample drew none of
+    its entries)."""
     from .experiment import load_config
     from .experiment._counting._plan import nested_of
     from .experiment._reading._data import load_datasets
     from .experiment._reading._text import neutral
     from .model_selection import verify_cache
 
-    status, recomputed = 0, 0
+    status, found = 0, 0
     for path in paths:
         config = load_config(path, n_jobs=n_jobs, **options)
         config.cache_dir, config.progress = root.resolve(), False
@@ -100,32 +101,27 @@ def _recompute(root, paths, sample, random_state, n_jobs, options):
             for spec in config.models.values():
                 nested = nested_of(config, spec, dataset, n_jobs=config.n_jobs)
                 nested.set_params(cache_dir=os.fspath(root))
-                fraction = sample
-                while True:
-                    audit = verify_cache(
-                        nested,
-                        data.X,
-                        data.y,
-                        groups=data.groups,
-                        sample=fraction,
-                        random_state=random_state,
-                    )
-                    if audit.n_recomputed or not audit.n_entries or fraction == 1:
-                        break
-                    # each entry is drawn by its name: a larger fraction keeps those drawn, so
-                    # the first that draws any recomputes about one entry, not a sample more
-                    fraction = min(1.0, max(2 * fraction, 1 / audit.n_entries))
-                recomputed += audit.n_recomputed
+                audit = verify_cache(
+                    nested,
+                    data.X,
+                    data.y,
+                    groups=data.groups,
+                    sample=sample,
+                    random_state=random_state,
+                )
+                found += audit.n_entries
                 cell = f"{name}/{spec.name}" if config.several else spec.name
                 print(neutral(f"{path.name} [{cell}] {audit}"))
-                if fraction != sample:
+                if audit.n_entries and not audit.n_recomputed:
+                    # a second pass would fit again every task the cache lacks: say it instead
                     print(
-                        f"  The sample of {sample:g} drew none of the cell's "
-                        f"{audit.n_entries} entries: recomputed those a sample of "
-                        f"{fraction:g} draws."
+                        f"  The sample of {sample:g} drew none of the cell's {audit.n_entries} "
+                        "entries: nothing of it was checked by recomputing. Pass a larger "
+                        "--sample (--sample 1 recomputes every entry)."
                     )
+                    status = 1
                 status = status or (0 if audit.ok else 1)
-    return status if recomputed else 1
+    return status if found else 1
 
 
 def run_cache(

@@ -141,8 +141,8 @@ def _build_parser():
         type=float,
         default=0.1,
         metavar="FRACTION",
-        help="fraction of the entries to recompute, in (0, 1]; a larger one for a model whose "
-        "sample draws none (default: 0.1)",
+        help="fraction of the entries to recompute, in (0, 1]; a model whose sample draws none "
+        "of its entries makes the exit status 1 (default: 0.1)",
     )
     verify.add_argument(
         "--random-state", type=_seed, default=0, help="seed of the sample (default: 0)"

@@ -583,15 +583,7 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
                 f"GraphClassifier infers {given} from the training graphs; do not pass "
                 f"{['module__' + name for name in given]}."
             )
-        if self.get_params_for("iterator_valid").get("shuffle"):
-            # the predictions would come in the order of a shuffled loader, not of X
-            raise ValueError(
-                "The 'iterator_valid__shuffle' parameter of GraphClassifier is True: the "
-                "validation and prediction loader would shuffle the graphs, so predict and "
-                "predict_proba would return their predictions in another order than X's. "
-                "Pass iterator_valid__shuffle=False (the default); iterator_train__shuffle "
-                "shuffles the training graphs."
-            )
+        _refuse_shuffled_predictions(self.get_params_for("iterator_valid"))
 
     def _check_warm_start(self, classes, graphs):
         changed = self._changed_since_built()
@@ -735,6 +727,7 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
             iterator = self.iterator_train
         else:
             kwargs = self.get_params_for("iterator_valid")
+            _refuse_shuffled_predictions(kwargs)  # set since fit, before a prediction
             iterator = self.iterator_valid
         kwargs.setdefault("batch_size", self.batch_size)
         if kwargs["batch_size"] == -1:
@@ -767,3 +760,15 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
         if auxiliary is not None:
             self.module_.auxiliary_loss = None
         return auxiliary
+
+
+def _refuse_shuffled_predictions(loader_params):
+    """Refuse a prediction loader that shuffles: predictions would come in its order, not X's."""
+    if loader_params.get("shuffle"):
+        raise ValueError(
+            "The 'iterator_valid__shuffle' parameter of GraphClassifier is True: the "
+            "validation and prediction loader would shuffle the graphs, so predict and "
+            "predict_proba would return their predictions in another order than X's. "
+            "Pass iterator_valid__shuffle=False (the default); iterator_train__shuffle "
+            "shuffles the training graphs."
+        )

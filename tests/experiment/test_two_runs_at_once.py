@@ -22,16 +22,21 @@ def _waits_for(hold, other, seconds=0.5):
     return not finished_while_held and done.is_set()
 
 
-def test_a_second_run_writes_the_results_folder_after_the_first(tmp_path):
+def test_a_second_run_writes_the_results_folder_after_the_first(tmp_path, capsys):
     root = tmp_path / "results"
+    waiting = ResultsFolder(root)
 
     def second():
-        with ResultsFolder(root).writing():
+        with waiting.writing():
             (root / "summary.csv").write_text("second")
 
     first = ResultsFolder(root)
     assert _waits_for(first.writing(), second)
     assert (root / "summary.csv").read_text() == "second"
+    # it said why it waited; and having written nothing while it waited, a Ctrl-C then would
+    # not call the folder incomplete (review_27b)
+    assert "waiting for another run to finish writing the results folder" in capsys.readouterr().err
+    assert not waiting.begun
 
 
 def test_two_runs_sharing_a_cache_both_keep_their_line_of_its_record(tmp_path):

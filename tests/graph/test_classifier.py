@@ -663,3 +663,7 @@ def test_a_shuffling_prediction_loader_is_refused_before_training(mutag_split):
     with pytest.raises(ValueError, match="'iterator_valid__shuffle' parameter of GraphClassifier"):
         clf.fit(X_train)
     assert not hasattr(clf, "classes_")  # refused before any work
+    # nor set after fit, before a prediction
+    fitted = make_clf().fit(X_train).set_params(iterator_valid__shuffle=True)
+    with pytest.raises(ValueError, match="'iterator_valid__shuffle' parameter of GraphClassifier"):
+        fitted.predict_proba(X_train)

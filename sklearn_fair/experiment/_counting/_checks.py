@@ -158,12 +158,20 @@ def _device_problem(device):
 
 
 def _check_devices(config):
-    """Refuse a model's ``device`` (the file's, or ``--device``) that torch cannot use here:
-    else every fit of the model fails, after the other models ran."""
+    """Refuse the ``device`` of a model's torch network (skorch's NeuralNet, as
+    GraphClassifier: the file's, or ``--device``) that torch cannot use here: else every fit
+    of the model fails, after the other models ran. Another estimator's ``device`` (XGBoost's
+    "gpu") is its own library's word, not checked."""
+    skorch = sys.modules.get("skorch")
+    if skorch is None:  # no network among the models
+        return
     for spec in config.models.values():
-        for name, device in spec.estimator.get_params(deep=True).items():
-            if name.split("__")[-1] != "device" or device is None:
+        parts = [("", spec.estimator), *spec.estimator.get_params(deep=True).items()]
+        for prefix, net in parts:
+            device = getattr(net, "device", None)
+            if not isinstance(net, skorch.NeuralNet) or device is None:
                 continue
+            name = f"{prefix}__device" if prefix else "device"
             if (problem := _device_problem(device)) is not None:
                 raise ExperimentConfigError(
                     f"Model {shown(spec.name)}: its {name}={shown(device)} (the file's "

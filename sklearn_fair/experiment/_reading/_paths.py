@@ -84,11 +84,11 @@ def resolve_path(value, key, *, source, base, data_dir, allow_outside, output=Fa
 
 
 @contextmanager
-def locked(path, what="a working copy"):
+def locked(path, what="a working copy", waiting=None):
     """An exclusive lock on ``path`` where the system has one (released when the process
     ends, however), so that parallel runs take turns: at copying over a copy being read, at
-    writing one results folder or one cache's record. A link there is refused, not
-    followed."""
+    writing one results folder or one cache's record. ``waiting()`` is called where another
+    process holds it, before this one waits. A link there is refused, not followed."""
     try:
         descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0))
     except OSError as exc:
@@ -102,7 +102,12 @@ def locked(path, what="a working copy"):
         except ImportError:  # pragma: no cover - Windows
             yield
             return
-        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:  # held by another run: say so, then wait for it
+            if waiting is not None:
+                waiting()
+            fcntl.flock(handle, fcntl.LOCK_EX)
         try:
             yield
         finally:

@@ -25,6 +25,7 @@ import hashlib
 import json
 import os
 import re
+import sys
 import uuid
 from pathlib import Path
 
@@ -80,12 +81,13 @@ def _refuse_kind(path, accepted, why):
 
 class ResultsFolder:
     """The results folder ``root`` of a run, and every file written in it (``files``; its
-    parts joined by ``/`` -> its SHA-256 in ``sha256``). ``complete``: whether this run's
-    record is written (by :meth:`replace_record`)."""
+    parts joined by ``/`` -> its SHA-256 in ``sha256``). ``begun``: whether this run started
+    writing it (:meth:`begin`); ``complete``: whether this run's record is written (by
+    :meth:`replace_record`)."""
 
     def __init__(self, root):
         self.root, self.files, self.sha256 = Path(root), [], {}
-        self.complete, self._earlier = False, None
+        self.complete, self.begun, self._earlier = False, False, None
 
     def _target(self, parts, create=False):
         for part in parts:
@@ -244,7 +246,18 @@ class ResultsFolder:
         removes what the earlier wrote and it does not, as it would after a finished run."""
         self.check_root()
         self.root.mkdir(parents=True, exist_ok=True)
-        with locked(self.root / LOCK, "the results folder"):
+
+        def waiting():
+            print(
+                neutral(
+                    f"sklearn-fair run: waiting for another run to finish writing the results "
+                    f"folder {self.root} (it holds {LOCK} there)"
+                ),
+                file=sys.stderr,
+                flush=True,
+            )
+
+        with locked(self.root / LOCK, "the results folder", waiting):
             yield
 
     def begin(self, in_layout):
@@ -254,6 +267,7 @@ class ResultsFolder:
         files of two runs, and a record that says so."""
         self._earlier = self._recorded(in_layout)
         self._write_record(*self._earlier, complete=False)
+        self.begun = True
 
     def stopped(self):
         """A run stopped while writing: record the files written so far with their digests

@@ -340,7 +340,8 @@ def run_experiment(
                 removed, left = [], []
     except KeyboardInterrupt:
         folder.stopped()
-        written = None if folder.complete else config.output_dir
+        # the folder is incomplete once this run began writing it (not while it waited)
+        written = config.output_dir if folder.begun and not folder.complete else None
         raise Interrupted(cache, _written_since(cache, start_ns), written) from None
 
     def key(dataset, model):
