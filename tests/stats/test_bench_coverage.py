@@ -120,4 +120,5 @@ def test_a_killed_childs_workers_count_as_the_scripts_own_cpu_time(bench):
         time.sleep(0.05)
     assert not _alive(burner)
     # the burner's time, plus the child's start and this test's own polling: not twice over
-    assert burned <= own < burned + 1.0
+    # (less what it burned before ``start`` was read, a few ticks: 1.03 burned, 1.02999... own)
+    assert burned - 0.1 <= own < burned + 1.0

@@ -250,8 +250,8 @@ def run_experiment(
     >>> result = run_experiment(path, progress=False)
     >>> result.status
     {'logreg': 'computed'}
-    >>> sorted(os.listdir(result.output_dir))[:5]
-    ['budget.csv', 'cache', 'models', 'outputs.json', 'plots']
+    >>> sorted(os.listdir(result.output_dir))[:6]  # .outputs.lock: two runs write in turn
+    ['.outputs.lock', 'budget.csv', 'cache', 'models', 'outputs.json', 'plots']
     >>> run_experiment(path, progress=False).status  # every fit served by the task cache
     {'logreg': 'cached'}
     """
