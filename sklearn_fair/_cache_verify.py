@@ -3,9 +3,8 @@ digest of). A forged score under a recomputed checksum passes those checks; only
 tells it. A cache written by 'sklearn-fair run' records the experiment files that wrote it
 (experiments.json): each must be unchanged (same SHA-256) and lie beside the folder, is read
 by the same checked loader as 'sklearn-fair run', and a random sample of its entries is
-recomputed and compared. Give it the options of
-the run that change what the entries are keyed by or what the file may ask for: --data-dir,
---allow-package, --device, --limit.
+recomputed and compared. Give it the options of the run that change what the entries are
+keyed by or what the file may ask for: --data-dir, --allow-package, --device, --limit.
 Exit status: 0 every entry checked (and recomputed) agrees, 1 one differs or fails its
 checks (or none is found, or the sample of a model drew none of its entries), 2 the folder
 cannot be audited.

@@ -455,7 +455,8 @@ def interval_plot(result, confidence, interval, ax):
     figure, ax = _figure(ax, (_width(datasets, base=6), height))
     offsets = np.linspace(-0.3, 0.3, len(result.models)) if len(result.models) > 1 else [0.0]
     kinds = set()
-    handles = []  # given to the legend: it leaves out a label that starts with "_"
+    # given to the legend with their handles: it leaves out a label that starts with "_"
+    labels, handles = [plain(model) for model in result.models], []
     for j, model in enumerate(result.models):
         points = []
         for dataset in result.datasets:
@@ -477,10 +478,9 @@ def interval_plot(result, confidence, interval, ax):
                 xerr=[means - lows, highs - means],
                 fmt="o",
                 capsize=3,
-                label=plain(model),
+                label=labels[j],
             )  # fmt: skip
         )
-    labels = [plain(model) for model in result.models]
     ax.set_yticks(np.arange(len(result.datasets)), datasets)
     metrics = sorted({result.cells[d, result.models[0]].metric.name for d in result.datasets})
     names = ", ".join(INTERVAL_NAMES[kind] for kind in sorted(kinds)) or "no"

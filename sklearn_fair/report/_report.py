@@ -1164,14 +1164,15 @@ def _selected_with(models, table):
     own = [m for m in models if m.name in compared and m.selection_metric is not None]
     if not own:
         return "the metric that selected the hyper-parameters"
-    searches = ", ".join(f"{m.name} ({m.selection_metric})" for m in own)
+    # a search's own scoring, or weighted selection scores: the metric each is named with
+    named = ", ".join(f"{m.name} ({m.selection_metric})" for m in own)
     if len(own) == len(compared):
         return (
-            f"not the metric that selected the hyper-parameters: {searches} selected with the "
+            f"not the metric that selected the hyper-parameters: {named} selected with the "
             "metric in parentheses"
         )
     return (
-        f"the metric that selected the hyper-parameters, but for {searches}, selected with the "
+        f"the metric that selected the hyper-parameters, but for {named}, selected with the "
         "metric in parentheses"
     )
 
