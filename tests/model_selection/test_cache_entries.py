@@ -6,6 +6,7 @@ entry below is recomputed (never served), with one warning naming the cache fold
 
 import json
 import os
+import re
 import warnings
 from pathlib import Path
 
@@ -426,3 +427,24 @@ def test_the_fits_warnings_are_shown_once_computed_in_a_worker_or_read_from_the_
         )  # fmt: skip
         with pytest.raises(ValueError, match="ConvergenceWarning"):
             failing.fit(X, y)
+
+
+def test_a_result_larger_than_a_load_reads_is_not_written_and_said_once(tmp_path, monkeypatch):
+    # written, it was refused by every later load ("failed their checks ... audit it"), which
+    # blamed the cache for what the run itself had stored
+    from sklearn_fair.model_selection._nested import _cache
+
+    monkeypatch.setattr(_cache, "MAX_PREDICTIONS_ENTRY_BYTES", 512)  # a refit keeping 20 rows
+    counts = []
+    for _ in range(2):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            model = run(tmp_path, keep_predictions=True)
+        said = [str(w.message) for w in caught if issubclass(w.category, CacheWarning)]
+        assert len(said) == 1, said
+        found = re.match(r"(\d+) results of this run were not stored in the cache folder", said[0])
+        assert found and "computed again on every run" in said[0], said[0]
+        counts.append((int(found[1]), model.cache_info_["computed"]))
+    refits = [p for p in entries(tmp_path) if json.loads(p.read_text())["key"]["phase"] == "refit"]
+    assert refits == []  # the selection's entries are written and served
+    assert counts[1] == (counts[0][0], counts[0][0]) and counts[0][1] > counts[0][0] > 0

@@ -12,7 +12,9 @@ Invariants:
   tasks. A later run removes the ``.part`` files of processes that are gone.
 - A file that is not a regular file (a symlink, a directory), is larger than its cap
   (``MAX_ENTRY_BYTES``; ``MAX_PREDICTIONS_ENTRY_BYTES`` for one that keeps test predictions) or
-  nested too deeply is recomputed, never followed or read without bound.
+  nested too deeply is recomputed, never followed or read without bound. A result larger than
+  its cap is not written (a load would refuse it): the run warns once that it is recomputed
+  on every run.
 - Entries are files from elsewhere (caches are committed, shared and copied, and whoever writes
   one can recompute its checksum): before an entry is served, every field the reader uses is
   checked (:class:`EntryCheck`: the run's metrics, each score a finite number within its
@@ -91,8 +93,9 @@ class TaskCache:
         self._remove_orphaned_parts()
 
     def _start_counts(self):
-        self.hits = self.rejected = 0
+        self.hits = self.rejected = self.unstored = 0
         self._first_rejected = None
+        self._largest_unstored = (0, 0)  # (bytes, cap)
         self.write_failed = False
 
     def _remove_orphaned_parts(self):
@@ -205,7 +208,21 @@ class TaskCache:
         return None
 
     def warn_rejected(self):
-        """Warn once for the entries that failed their checks (and were recomputed)."""
+        """Warn once for the entries that failed their checks (and were recomputed), and once
+        for the results too large to be stored."""
+        if self.unstored:
+            size, cap = self._largest_unstored
+            warnings.warn(
+                f"{self.unstored} result{'s' if self.unstored > 1 else ''} of this run "
+                f"{'were' if self.unstored > 1 else 'was'} not stored in the cache folder "
+                f"{os.fspath(self.directory)!r}: larger than the {cap / (1 << 20):.3g} MiB an "
+                f"entry may hold (the largest {size / (1 << 20):.3g} MiB), so computed again on "
+                "every run. Test predictions kept for many rows are the usual cause "
+                "(keep_predictions).",
+                CacheWarning,
+                stacklevel=external_stacklevel(),
+            )
+            self.unstored, self._largest_unstored = 0, (0, 0)
         if not self.rejected:
             return
         path, reason = self._first_rejected
@@ -220,6 +237,11 @@ class TaskCache:
             stacklevel=external_stacklevel(),
         )
         self.rejected, self._first_rejected = 0, None
+
+    def note_unstored(self, size, cap):
+        """Count a result of ``size`` bytes that was not written: larger than ``cap``."""
+        self.unstored += 1
+        self._largest_unstored = max(self._largest_unstored, (size, cap))
 
     def note_write_failure(self, error):
         """Warn once that an entry could not be written; the run writes no further entries."""
@@ -379,7 +401,10 @@ def _all_finite(*tables):
 
 
 def write_entry(directory, name, description, result):
-    """Atomically store a successful task result (in the worker); returns an error text or None."""
+    """Atomically store a successful task result (in the worker); returns an error text or None.
+
+    A result larger than a load reads is not written: ``result["cache_unstored"]`` holds its
+    size and the cap."""
     if result.get("score_errors") or not _all_finite(result["scores"], result.get("train_scores")):
         # a scorer failed, or returned NaN (a load refuses what is not finite): retried next
         # time, as a failed fit is
@@ -394,6 +419,11 @@ def write_entry(directory, name, description, result):
         "checksum": _checksum(payload, description),
         "payload": payload,
     }
+    text = json.dumps(entry)  # ASCII: as many bytes as characters
+    cap = MAX_PREDICTIONS_ENTRY_BYTES if description.get("test_predictions") else MAX_ENTRY_BYTES
+    if len(text) > cap:
+        result["cache_unstored"] = (len(text), cap)
+        return None
     path = entry_path(directory, name)
     temporary = path.parent / f".{name}.{os.getpid()}-{threading.get_ident()}.part"
     try:
@@ -404,7 +434,7 @@ def write_entry(directory, name, description, result):
         # torn fails its checksum or its JSON on load and is recomputed; json.dumps is the C
         # encoder, json.dump the pure-Python one (the same text)
         with open(temporary, "w") as file:
-            file.write(json.dumps(entry))
+            file.write(text)
         os.replace(temporary, path)
     except OSError as exc:
         try:

@@ -811,6 +811,8 @@ def run_plans(plans, *, n_jobs=None, verbose=0, label="benchmark fits", reuse_pr
                 ready.again(twins.computed(run, tagged.task))
                 if result.get("cache_error"):
                     run.plan.cache.note_write_failure(result["cache_error"])
+                if result.get("cache_unstored"):
+                    run.plan.cache.note_unstored(*result.pop("cache_unstored"))
                 run.schedule.computed += 1
                 run.schedule.complete(tagged.task, result)
                 batching.record(result)
