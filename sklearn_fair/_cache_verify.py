@@ -59,18 +59,16 @@ def _own_cache(path, root, limits):
     """Whether ``root`` is the cache a run of the experiment file ``path`` writes by itself:
     ``[experiment] cache_dir``, else ``<output_dir>/cache`` (default ``<stem>_results``),
     relative to the file; the file is read as the run reads it (bounded), not run."""
-    import tomllib
-
     from .exceptions import ExperimentConfigError
-    from .experiment._reading._limits import read_text
+    from .experiment._reading._config import read_document
 
     if root == path.parent / f"{path.stem}_results" / "cache":
         return True
     if not path.is_file():
         return False
     try:
-        experiment = tomllib.loads(read_text(path, limits)).get("experiment", {})
-    except (tomllib.TOMLDecodeError, ExperimentConfigError):
+        experiment = read_document(path, limits)[1].get("experiment", {})
+    except ExperimentConfigError:  # not TOML, or more work than the file may cause
         return False
     if not isinstance(experiment, dict):
         return False

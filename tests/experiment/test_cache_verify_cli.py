@@ -416,3 +416,35 @@ def test_verify_sets_the_device_the_run_set(folder, capsys):
     # --device, so a run's entries with it were never found (here: refused as the run would)
     assert main(["cache", "verify", str(folder / "cache"), "--device", "cuda"]) == 2
     assert "device='cuda' was asked for, but no model" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["x = " + "[" * 3000 + "]" * 3000 + "\n", ".".join(["a"] * 5000) + " = 1\n"],
+    ids=["nested arrays", "a long dotted key"],
+)
+def test_a_recorded_file_is_read_within_the_limits_of_a_run(folder, tmp_path, text, capsys):
+    # whether a file outside is the cache's own was decided by parsing it whole: nested arrays
+    # escaped as a RecursionError (exit 1, "an entry differs"), and a dotted key of n parts
+    # took memory in n**2 (40 KB: 1.7 GB), where a run refuses both before parsing
+    import hashlib
+    import tracemalloc
+
+    outside = tmp_path / "elsewhere.toml"
+    outside.write_text(text)
+    record = {
+        "format": "sklearn-fair-cache-experiments/1",
+        "experiments": [
+            {"path": "../../elsewhere.toml", "sha256": hashlib.sha256(text.encode()).hexdigest()}
+        ],
+    }
+    (folder / "cache" / "experiments.json").write_text(json.dumps(record))
+    tracemalloc.start()
+    try:
+        status = main(["cache", "verify", str(folder / "cache")])
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert status == 2
+    assert "outside" in capsys.readouterr().err
+    assert peak < 20 * 2**20  # tomllib on the dotted key alone: about 100 MB
