@@ -26,7 +26,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from ..exceptions import InvalidResultError, UncheckedResultWarning
+from ..exceptions import InvalidResultError, SplitLeakageWarning, UncheckedResultWarning
 from ..metrics import MetricName
 from ..stats._bounds import metric_range, range_text
 from ..utils._provenance import checksum, with_checksum  # noqa: F401 (the runner uses them too)
@@ -104,6 +104,9 @@ def verify_result(document, *, source, verify="raise", from_file=False):
     -----
     UncheckedResultWarning
         It has no checksum (an older format), or it failed a check and ``verify="warn"``.
+    SplitLeakageWarning
+        Its outer splits train on rows they test (lagged time-series splits do; a run on them
+        warned too).
 
     Examples
     --------
@@ -125,7 +128,7 @@ def verify_result(document, *, source, verify="raise", from_file=False):
         raise ValueError(f"The 'verify' parameter must be one of {VERIFY}. Got {verify!r} instead.")
     # what cannot be read, what failed a check, what has no checksum to check
     findings = SimpleNamespace(
-        broken=[], failed=[], unchecked=[], from_file=from_file, error_score=None
+        broken=[], failed=[], unchecked=[], shared=[], from_file=from_file, error_score=None
     )
     try:
         _check_document(document, findings, covered=False)
@@ -141,6 +144,16 @@ def _conclude(findings, source, verify):
 
     if findings.broken:
         raise InvalidResultError(f"The result {source} cannot be read: {listed(findings.broken)}.")
+    if findings.shared:  # as a run on such splits warns, and a splits file that allows them
+        warnings.warn(
+            f"The outer splits of the result {source} train on rows they test: "
+            f"{listed(findings.shared)}. Their scores are not scores of unseen rows, and a "
+            "corrected t counts those rows as training rows. That is intended for lagged "
+            "time-series splits (RollingOrigin with lag > 0); if the result was not made so, "
+            "do not use it.",
+            SplitLeakageWarning,
+            stacklevel=external_stacklevel(),
+        )
     if findings.failed and verify == "raise":
         raise InvalidResultError(
             f"The result {source} is refused: {listed(findings.failed)}. verify='warn' (of "
@@ -241,8 +254,7 @@ def _check_splits(document, findings):
             isinstance(p, Mapping) and set(p) == {"train", "test"} for p in pairs
         ):
             for number, pair in enumerate(pairs):
-                for key in ("train", "test"):
-                    _check_indices(pair[key], f"{where}, fold {number}'s {key}", findings)
+                _check_split(pair, ("train", "test"), f"{where}, fold {number}'s", findings)
             folds[dataset] = len(pairs)
         else:
             findings.broken.append(f"{where} are not a list of train and test indices")
@@ -343,6 +355,33 @@ def _check_indices(indices, what, findings):
     elif _is_list(indices) and all(_is_index(i) and i >= 0 for i in indices):
         return
     findings.broken.append(f"{what} are not non-negative integers")
+
+
+def _check_split(pair, keys, where, findings):
+    """Check the outer split ``pair[keys[0]]``, ``pair[keys[1]]`` as a run checks its splits:
+    non-negative integer indices, no empty set, no test row listed twice; a test row also
+    trained on is a finding to warn of (lagged time-series splits do so)."""
+    broken = len(findings.broken)
+    for key in keys:
+        _check_indices(pair.get(key), f"{where} {key}", findings)
+    train, test = (pair.get(key) for key in keys)
+    if train is None or test is None or len(findings.broken) > broken:
+        return
+    try:
+        train, test = np.asarray(train, dtype=np.int64), np.asarray(test, dtype=np.int64)
+    except OverflowError:
+        findings.broken.append(f"{where} indices are beyond any data set's rows")
+        return
+    if not train.size or not test.size:
+        findings.failed.append(f"{where} {'training' if not train.size else 'test'} set is empty")
+        return
+    tested = np.unique(test)
+    if tested.size < test.size:
+        findings.failed.append(f"{where} test indices list a row more than once")
+        return
+    shared = np.intersect1d(train, tested).size
+    if shared:
+        findings.shared.append(f"{where} {shared} of its {tested.size} test rows")
 
 
 def _same(value, mean):
@@ -462,8 +501,7 @@ def _check_fold(fold, where, ranges, refit_metric, validation, findings):
         return
     if fold.get("predictions") is not None:
         _check_predictions(fold["predictions"], where, findings)
-    for key in ("train_indices", "test_indices"):
-        _check_indices(fold.get(key), f"{where} {key}", findings)
+    _check_split(fold, ("train_indices", "test_indices"), where, findings)
     for key in ("fit_time", "score_time"):
         value = fold.get(key)
         if value is not None and not (_is_number(value) and 0 <= value < math.inf):

@@ -12,7 +12,11 @@ from sklearn.linear_model import Ridge
 from sklearn.tree import DecisionTreeClassifier
 
 from sklearn_fair import BenchmarkResult, NestedCV
-from sklearn_fair.exceptions import InvalidResultError, UncheckedResultWarning
+from sklearn_fair.exceptions import (
+    InvalidResultError,
+    SplitLeakageWarning,
+    UncheckedResultWarning,
+)
 from sklearn_fair.experiment import run_experiment
 from sklearn_fair.experiment._running._resultfile import checksum as runner_checksum
 from sklearn_fair.report import (
@@ -321,3 +325,36 @@ def test_a_numeric_error_score_outside_the_range_is_read_back(tmp_path):
     edited["checksum"] = checksum(edited)
     with pytest.raises(InvalidResultError, match="outside"):
         verify_result(edited, source="edited")
+
+
+def _fold_zero(result, **fields):
+    result["outer_results"][0].update(fields)
+    return with_checksum(result)
+
+
+def test_outer_splits_are_checked_as_a_run_checks_them(runner_files):
+    # a file's splits were only checked to be non-negative integers: a training set holding
+    # its own test rows was read without a word, and its size entered the corrected t
+    result = json.loads(runner_files["tree"].read_text())["result"]
+    fold = result["outer_results"][0]
+    train, test = fold["train_indices"], fold["test_indices"]
+    assert train and test and not set(train) & set(test)
+
+    def read(document, verify="raise"):
+        return BenchmarkResult.from_results({("iris", "tree"): document}, verify=verify)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        read(with_checksum(copy.deepcopy(result)))
+    leaking = _fold_zero(copy.deepcopy(result), train_indices=sorted(set(train) | set(test)))
+    with pytest.warns(SplitLeakageWarning, match=f"fold 0's {len(test)} of its {len(test)} test"):
+        read(leaking)
+    for fields, match in (
+        ({"test_indices": test + test[:1]}, "fold 0's test indices list a row more than once"),
+        ({"test_indices": []}, "fold 0's test set is empty"),
+        ({"train_indices": []}, "fold 0's training set is empty"),
+    ):
+        with pytest.raises(InvalidResultError, match=f"is refused: .*{match}"):
+            read(_fold_zero(copy.deepcopy(result), **fields))
+    with pytest.raises(InvalidResultError, match="cannot be read: .*beyond any data set's rows"):
+        read(_fold_zero(copy.deepcopy(result), test_indices=[2**70]), verify="warn")
