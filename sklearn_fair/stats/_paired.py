@@ -18,6 +18,7 @@ from ._checks import (
     equal_differences,
     rounding_tolerance,
     scaled_back,
+    tie_level,
 )
 
 
@@ -359,31 +360,44 @@ def holm(pvalues):
     return adjusted
 
 
-@validate_params({"a": ["array-like"], "b": ["array-like"]}, prefer_skip_nested_validation=True)
-def probability_of_improvement(a, b):
+@validate_params(
+    {"a": ["array-like"], "b": ["array-like"], "greater_is_better": ["boolean"]},
+    prefer_skip_nested_validation=True,
+)
+def probability_of_improvement(a, b, *, greater_is_better=True):
     """Probability that a score of ``a`` beats a score of ``b``, ties counting half.
 
     ``P(X > Y) + P(X = Y) / 2`` over all pairs of X from ``a`` and Y from ``b`` (not paired):
-    the Mann-Whitney U over ``len(a) * len(b)``, as rliable defines it for one task.
+    the Mann-Whitney U over ``len(a) * len(b)``, as rliable defines it for one task. Scores
+    equal but for floating-point rounding (``0.1 + 0.2`` and ``0.3``) tie, as in
+    :func:`rank_comparison`.
 
     Parameters
     ----------
     a, b : array-like of shape (n,) and (m,)
         Scores of the two models.
+    greater_is_better : bool, default=True
+        Whether a higher score is better; with False (a loss), a score of ``a`` beats one of
+        ``b`` when it is lower.
 
     Returns
     -------
     float
-        In [0, 1]; 0.5 means neither tends to score higher.
+        In [0, 1]; 0.5 means neither tends to score better.
 
     Examples
     --------
     >>> from sklearn_fair.stats import probability_of_improvement
     >>> probability_of_improvement([3, 4], [1, 3])
     0.875
+    >>> probability_of_improvement([3, 4], [1, 3], greater_is_better=False)
+    0.125
     """
     a = check_scores("a", a, min_size=1, purpose="a probability of improvement")
     b = check_scores("b", b, min_size=1, purpose="a probability of improvement")
+    a, b = (np.array([tie_level(v) for v in scores]) for scores in (a, b))
+    if not greater_is_better:
+        a, b = -a, -b
     # "asymptotic" skips the exact null distribution, whose p-value is not used.
     u = _scipy_stats.mannwhitneyu(a, b, method="asymptotic").statistic
     return float(u / (a.shape[0] * b.shape[0]))

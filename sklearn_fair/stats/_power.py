@@ -31,6 +31,7 @@ from ._checks import (
     NON_NEGATIVE,
     POSITIVE,
     check_paired,
+    equal_differences,
 )
 
 
@@ -56,18 +57,29 @@ def resampled_power(delta, sd, n_resamples, ratio, rho, alpha):
     # P(T < -c) as P(T' > c) of the mirrored noncentral t: scipy's nct.cdf(-c) is NaN for a
     # large noncentrality, where its sf of the mirror is a correct 0.
     upper, lower = _scipy_stats.nct(df, ncp).sf(critical), _scipy_stats.nct(df, -ncp).sf(critical)
+    if not math.isfinite(upper + lower) and ncp > 1e8:
+        # scipy's nct is NaN from a noncentrality of about 1e9 (1e8 still gives 1.0): the
+        # mean difference lies that many of its standard errors from 0, a sure rejection
+        return 1.0
     return float(upper + lower)
 
 
 def fewest_reaching(power_of, target, most, *, least=1):
     """The smallest n in [least, most] with ``power_of(n) >= target``, or None; bisects, so
     ``power_of`` must increase with ``n`` (up to its Monte-Carlo error)."""
-    if power_of(most) < target:
+
+    def reaches(n):
+        power = power_of(n)
+        if not math.isfinite(power):  # NaN < target is False: it would pass for a power
+            raise ValueError(f"The power at n={n} could not be computed (it is {power}).")
+        return power >= target
+
+    if not reaches(most):
         return None
     low, high = least, most
     while low < high:
         middle = (low + high) // 2
-        if power_of(middle) >= target:
+        if reaches(middle):
             high = middle
         else:
             low = middle + 1
@@ -197,8 +209,9 @@ def pilot_effect(a, b, *, n_folds):
     Returns
     -------
     dict
-        ``delta`` (the mean of ``a - b``), ``sd`` (its standard deviation, ddof=1) and
-        ``n_repeats``, the pilot's repeats.
+        ``delta`` (the mean of ``a - b``), ``sd`` (its standard deviation, ddof=1; 0 where
+        the differences are equal but for floating-point rounding, as the corrected t-test
+        takes them) and ``n_repeats``, the pilot's repeats.
 
     Examples
     --------
@@ -215,9 +228,12 @@ def pilot_effect(a, b, *, n_folds):
             f"of repeated k-fold cross-validation. Got {n_folds!r} instead."
         )
     differences = a - b
+    # differences equal but for rounding have no spread (as the corrected t-test sees them):
+    # their rounding noise as the sd gave a power of NaN and 1000 repeats for a sure win
+    equal = equal_differences(a, b)
     return {
-        "delta": float(differences.mean()),
-        "sd": float(np.std(differences, ddof=1)),
+        "delta": float(differences.mean()) if equal is None else equal,
+        "sd": float(np.std(differences, ddof=1)) if equal is None else 0.0,
         "n_repeats": a.shape[0] // n_folds,
     }
 

@@ -445,3 +445,12 @@ def test_bayesian_a_difference_equal_to_the_rope_up_to_rounding_is_equivalent(b_
     # a difference beyond the rope by more than rounding is still beyond it
     result = bayesian_correlated_ttest(a, b, rope=0.0099, rho=0.2)
     assert (result.p_b_better if b_ahead else result.p_a_better) == 1.0
+
+
+def test_probability_of_improvement_ties_rounding_and_reads_a_loss():
+    # 0.1 + 0.2 and 0.3 were a sure win (1.0); rank_comparison ties them
+    assert probability_of_improvement([0.1 + 0.2], [0.3]) == 0.5
+    a, b = [0.20, 0.35, 0.30], [0.25, 0.40, 0.10]
+    # a loss: a beats b where it is lower; by hand, pairs a < b 4 of 9, a > b 5, no tie
+    assert probability_of_improvement(a, b, greater_is_better=False) == pytest.approx(4 / 9)
+    assert probability_of_improvement(a, b) == pytest.approx(5 / 9)

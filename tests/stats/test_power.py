@@ -229,3 +229,20 @@ def test_every_number_of_data_sets_is_simulated_with_the_same_seed(monkeypatch, 
     needed = rank_test_datasets(0.02, 0.02, n_simulations=200, random_state=random_state())
     assert needed is not None and len(first_draws) > 3
     assert len(set(first_draws.values())) == 1
+
+
+def test_a_pilot_winning_by_the_same_amount_on_every_fold_needs_one_repeat():
+    # one more test row right of 100 on every fold: differences 0.01 but for rounding. Their
+    # rounding noise (3.5e-17) was the pilot's sd, its power NaN, and its repeats 1000 (the
+    # most asked for, where NaN < 0.8 passed as not reached)
+    a = np.round(np.random.default_rng(0).uniform(0.7, 0.9, size=10), 2)
+    b = np.round(a - 0.01, 2)
+    pilot = pilot_effect(a, b, n_folds=10)
+    assert pilot["sd"] == 0.0 and pilot["delta"] == pytest.approx(0.01)
+    assert np.isinf(corrected_resampled_ttest(a, b, n_train=900, n_test=100).statistic)
+    assert corrected_ttest_power(pilot["delta"], pilot["sd"], n_folds=10) == 1.0
+    assert corrected_ttest_repeats(pilot["delta"], pilot["sd"], n_folds=10) == 1
+    # a spread this small against the difference is a sure rejection, not NaN (scipy's nct
+    # is NaN from a noncentrality of about 1e9)
+    assert corrected_ttest_power(0.01, 1e-12, n_folds=10) == 1.0
+    assert corrected_ttest_repeats(0.01, 1e-12, n_folds=10, power=0.99) == 1
