@@ -145,7 +145,7 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
         and about a tenth of a GIN epoch faster on CPU. ``optimizer__fused=True`` (about 3%
         faster again on CPU) rounds differently, so a seeded fit changes.
     lr : float, default=0.001
-        Learning rate.
+        Learning rate, > 0.
     max_epochs : int, default=100
         Maximum number of training epochs.
     batch_size : int, default=32
@@ -269,10 +269,12 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
     1
     """
 
-    # Checked in fit; skorch's own parameters (criterion, optimizer, lr, callbacks, ...) are
-    # left to skorch.
+    # Checked in fit; skorch's own parameters (criterion, optimizer, callbacks, ...) are left
+    # to skorch, but for lr: torch's optimizers take 0 (a model that never learns) and give a
+    # TypeError of their own for a string.
     _parameter_constraints = {
         "module": [_ModuleClass(["forward"])],
+        "lr": [IntervalNotBool(numbers.Real, 0, None, closed="neither")],
         "max_epochs": [IntervalNotBool(numbers.Integral, 1, None, closed="left")],
         # -1: all graphs in one batch
         "batch_size": [

@@ -13,6 +13,7 @@ from sklearn.utils._param_validation import validate_params
 from sklearn.utils.validation import _num_samples
 
 from ..model_selection._engine import check_cv_with_groups, given_splits, straddling_groups
+from ..model_selection._split_validation import validate_splits
 from ..utils import check_random_state, fill_doc, is_graph_data, read_graph_labels
 from ..utils._printing import decimals_for, number
 from ._duplicates import find_duplicates
@@ -356,7 +357,8 @@ def audit(
     # an int cv is read as NestedCV reads it, so both see the same splits
     cv_given, cv = cv, check_cv_with_groups(cv, y, is_classifier(estimator), groups)
     notes = []
-    splits = list(cv.split(X_checked, y, groups))
+    # index arrays in range, named as the user's cv (masks given as splits become indices)
+    splits = validate_splits(cv.split(X_checked, y, groups), n_samples, allow_overlap=True)
 
     groups_on_both_sides = None
     if groups is not None:  # counted as NestedCV counts them for its GroupLeakageWarning

@@ -9,8 +9,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from scipy import sparse
+from sklearn.utils import check_consistent_length
 from sklearn.utils._param_validation import validate_params
 
+from ..model_selection._split_validation import validate_splits
 from ..utils import fingerprint, graph_fields, is_graph_data, to_numpy
 
 
@@ -165,10 +167,13 @@ def find_duplicates(X, y=None, splits=None):
         their stored node order, values as in rows; a stored ``num_nodes`` equal to the rows of
         ``x`` is not a difference.
     y : array-like of shape (n_samples,), default=None
-        Labels, used only to report whether the copies of a sample agree on it.
+        Labels, used only to report whether the copies of a sample agree on it; one per
+        sample of ``X``.
     splits : iterable of (train, test) index arrays, default=None
-        The splits to check. Without them, every group of duplicates is reported and none
-        as straddling.
+        The splits to check: integer positions or boolean masks of the samples of ``X``,
+        checked as :func:`~sklearn_fair.model_selection.validate_splits` checks them (an index
+        out of range or an empty set is refused; a sample in both sets of a fold is not).
+        Without them, every group of duplicates is reported and none as straddling.
 
     Returns
     -------
@@ -184,17 +189,20 @@ def find_duplicates(X, y=None, splits=None):
     ([[0, 2]], [2])
     """
     digests = _graph_digests(X) if is_graph_data(X) else _row_digests(X)
+    if y is not None:
+        check_consistent_length(digests, y)
+    if splits is not None:
+        splits = validate_splits(splits, len(digests), allow_overlap=True, name="splits")
     _, inverse, counts = np.unique(digests, return_inverse=True, return_counts=True)
     inverse = inverse.ravel()
     groups = [np.flatnonzero(inverse == code) for code in np.flatnonzero(counts > 1)]
     groups.sort(key=lambda g: g[0])
     y_array = None if y is None else np.asarray(y)
     straddling, n_straddled, same_label = [], [], []
-    splits = [] if splits is None else [(np.asarray(tr), np.asarray(te)) for tr, te in splits]
     for group in groups:
         count = sum(
             bool(np.isin(group, train).any() and np.isin(group, test).any())
-            for train, test in splits
+            for train, test in splits or []
         )
         if count:
             straddling.append(group)

@@ -24,6 +24,7 @@ from sklearn.utils.validation import _num_samples, check_consistent_length
 
 from ..utils import RANDOM_STATE_CONSTRAINTS, EstimatorInstance, IntervalNotBool
 from ..utils._printing import decimals_for, number
+from ._nested._inputs import check_target_kind
 from ._nested._planning import plan_of_splits
 from ._nested._running import run_plan
 from ._nested._seeds import interval_seeds
@@ -437,6 +438,7 @@ default="auto"
     (2, 3)
     """
     check_consistent_length(X, y)
+    check_target_kind(estimator, np.asarray(y))  # before any fit, as NestedCV
     n_samples = _num_samples(X)
     if n_samples < 2 * n_folds:
         raise ValueError(

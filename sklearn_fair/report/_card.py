@@ -9,7 +9,7 @@ import numpy as np
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import _num_samples
 
-from ..model_selection import labels_fingerprint
+from ..model_selection import labels_fingerprint, load_splits
 from ..utils import digest, fill_doc, fingerprint, to_numpy
 from ..utils import package_versions as _package_versions
 from ..utils._printing import decimals_for, number
@@ -304,6 +304,8 @@ def card_of(models, *, X=None, y=None, splits_file=None, stratified=None,
     task = _task(models, y)
     strat = _stratification(models, y, stratified, task)
     saved = ("no", "pass the splits to save_splits; the outer indices are in the results")
+    if splits_file is not None:
+        _check_splits_file(splits_file, models, one, owner)
     if splits_file:
         saved = (
             "yes",
@@ -363,6 +365,47 @@ def card_of(models, *, X=None, y=None, splits_file=None, stratified=None,
         versions_recorded=versions_recorded,
         recorded_versions=recorded_versions,
     )
+
+
+def _check_splits_file(splits_file, models, one, owner):
+    """Refuse a ``splits_file`` that cannot be read as a splits file, or whose outer test folds
+    are not those a result records: the card would say the results' splits were saved in it."""
+    path = os.fspath(splits_file)
+    problem = None
+    try:
+        with open(path, "rb") as file:
+            # a file of gnn-comparison is a JSON list, one of save_splits a JSON object
+            listed = file.read(64).lstrip().startswith(b"[")
+        saved = load_splits(path, format="gnn-comparison" if listed else "sklearn-fair")
+    except (OSError, ValueError) as error:
+        problem = f"cannot be read as a splits file ({error})"
+    for m in models if problem is None else []:
+        if not m.has_splits:
+            continue
+        tests = [np.sort(np.asarray(test)) for _, test in saved.folds]
+        if len(tests) != len(m.test_indices):
+            problem = (
+                f"holds {len(tests)} outer folds, but the result {_label(m, one)!r} has "
+                f"{len(m.test_indices)}"
+            )
+            break
+        differ = [
+            fold
+            for fold, (test, recorded) in enumerate(zip(tests, m.test_indices))
+            if not np.array_equal(test, np.sort(np.asarray(recorded)))
+        ]
+        if differ:
+            problem = (
+                f"tests other rows in outer fold {differ[0]} than the result "
+                f"{_label(m, one)!r} ({len(differ)} of its {len(tests)} folds differ)"
+            )
+            break
+    if problem is not None:
+        raise ValueError(
+            f"The 'splits_file' parameter of {owner} is {path!r}, which {problem}: the card "
+            "would say that the results' outer folds were saved in it. Pass the file the outer "
+            "folds were read from or saved to, or no splits_file."
+        )
 
 
 def _check_data(models, X, y):

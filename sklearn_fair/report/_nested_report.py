@@ -1,10 +1,21 @@
 """nested_cv_report: the report of models on one data set (a benchmark of one data set)."""
 
+from sklearn.utils._param_validation import validate_params
+
 from ..utils import fill_doc
 from ._benchmark_result import BenchmarkResult
 from ._results import DOCS, as_results
 
 
+# BenchmarkResult.report's constraints, checked here so that an error names this function
+# (where scikit-learn keeps them; without, report checks them under its own name)
+@validate_params(
+    {
+        "results": "no_validation",
+        **getattr(BenchmarkResult.report, "_skl_parameter_constraints", {}),
+    },
+    prefer_skip_nested_validation=True,
+)
 @fill_doc(DOCS)
 def nested_cv_report(
     results,

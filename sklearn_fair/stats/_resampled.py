@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 from sklearn.base import clone, is_classifier
 from sklearn.model_selection import ShuffleSplit, StratifiedShuffleSplit, cross_val_score
+from sklearn.utils import check_consistent_length
 from sklearn.utils._param_validation import validate_params
 
 from ..utils import RANDOM_STATE_CONSTRAINTS, check_random_state
@@ -121,6 +122,7 @@ def paired_subsampling_scores(
     >>> bool(low < result.scores.mean() < high)
     True
     """
+    check_consistent_length(X, y)
     n = X.shape[0] if hasattr(X, "shape") else len(X)
     n_test = int(test_size) if isinstance(test_size, numbers.Integral) else round(test_size * n)
     n_half = n // 2

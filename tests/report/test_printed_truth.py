@@ -175,9 +175,12 @@ def _stratified_answer(report):
 def test_a_card_of_several_data_sets_refuses_one_data_sets_labels_and_splits_file(tmp_path):
     # the card checked every data set's folds against d1's labels, and credited d1's splits
     # file to the whole benchmark
+    from sklearn_fair.model_selection import save_splits
     from sklearn_fair.report import reproducibility_card
 
     result, labels = _stratified_benchmark()
+    folds = StratifiedKFold(5).split(np.zeros((N, 1)), labels["d1"])
+    save_splits(folds, tmp_path / "d1.json", y=labels["d1"])
     cells = {f"{d}: {m}": cell for (d, m), cell in result.cells.items()}
     with pytest.raises(ValueError, match="The 'y' parameter of reproducibility_card describes"):
         reproducibility_card(cells, y=labels["d1"])

@@ -243,7 +243,11 @@ def test_bad_results_name_what_is_accepted():
 
 
 def test_card_checklist_seeds_fingerprints_versions(fitted, data, tmp_path):
+    from sklearn_fair.model_selection import save_splits
+
     X, y = data
+    # the folds of outer_cv=4 of a classifier, saved: the card checks the file holds them
+    save_splits(StratifiedKFold(4).split(X, y), tmp_path / "splits.json", y=y)
     card = reproducibility_card(fitted, X=X, y=y, splits_file=tmp_path / "splits.json")
     answers = {item: answer for item, answer, _ in card.checklist}
     assert answers["data splits saved"] == "yes"

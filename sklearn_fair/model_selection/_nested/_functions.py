@@ -13,6 +13,7 @@ from sklearn.utils._param_validation import StrOptions, validate_params
 from ...utils import fill_doc
 from ...utils._scaling import mean_of
 from .._saved_splits import _is_kfold
+from ._candidates import configure
 from ._data import is_pairwise, take
 from ._docs import PARAMETER_DOCS
 from ._estimator import PROTOCOL_CONSTRAINTS, NestedCV
@@ -370,6 +371,25 @@ def _check_partition(plan, cv):
     )
 
 
+def _check_method(plan, method):
+    """Refuse, before any fit, a ``method`` that neither the estimator nor any candidate of
+    its grid has (an unfitted model tells: ``available_if`` reads its parameters, SVC's
+    ``probability`` or a pipeline's last step); a search that runs whole is not looked into."""
+    if plan.search is not None:
+        return
+    models = [configure(plan.estimator, candidate) for candidate in plan.candidates]
+    if any(hasattr(model, method) for model in models):
+        return
+    has = [name for name in _PREDICT_METHODS if hasattr(models[0], name)]
+    shown = " ".join(repr(plan.estimator).split())  # on one line
+    raise ValueError(
+        f"The 'method' parameter of {plan.owner} is {method!r}, but {shown}"
+        f"{' and every candidate of its grid have' if len(models) > 1 else ' has'} no {method}: "
+        "each fold's model would be fitted before the prediction failed. Pass one of the "
+        f"methods it has: {has}."
+    )
+
+
 def _ordered(own, output, method, classes):
     """``output`` of a model of the classes ``own`` with one column per class of the whole
     ``y``, as cross_val_predict's; a multi-output model's (a list, one array a label) label by
@@ -629,8 +649,9 @@ default="predict"
     ((150,), True)
     """
     plan, results = _run(
-        "nested_cross_val_predict", locals(), return_estimator=True, check_plan=_check_partition
-    )
+        "nested_cross_val_predict", locals(), return_estimator=True,
+        check_plan=lambda plan, cv: (_check_method(plan, method), _check_partition(plan, cv)),
+    )  # fmt: skip
     data = plan.data
     y_array = None if data.y is None else np.asarray(data.y)
     classifier = is_classifier(plan.estimator)
