@@ -2,6 +2,7 @@
 
 import os
 import re
+import warnings
 from dataclasses import asdict, dataclass, field, replace
 from importlib import metadata  # noqa: F401 - tests fake its version()
 
@@ -9,6 +10,7 @@ import numpy as np
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import _num_samples
 
+from ..exceptions import SplitLeakageWarning
 from ..model_selection import labels_fingerprint, load_splits
 from ..utils import digest, fill_doc, fingerprint, to_numpy
 from ..utils import package_versions as _package_versions
@@ -376,7 +378,9 @@ def _check_splits_file(splits_file, models, one, owner):
         with open(path, "rb") as file:
             # a file of gnn-comparison is a JSON list, one of save_splits a JSON object
             listed = file.read(64).lstrip().startswith(b"[")
-        saved = load_splits(path, format="gnn-comparison" if listed else "sklearn-fair")
+        with warnings.catch_warnings():  # a file of lagged splits warned where it was used
+            warnings.simplefilter("ignore", SplitLeakageWarning)
+            saved = load_splits(path, format="gnn-comparison" if listed else "sklearn-fair")
     except (OSError, ValueError) as error:
         problem = f"cannot be read as a splits file ({error})"
     for m in models if problem is None else []:
