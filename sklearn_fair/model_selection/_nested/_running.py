@@ -11,9 +11,11 @@ import functools
 import importlib
 import os
 import tempfile
+import threading
 import time
 import uuid
 import warnings
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
 import joblib
@@ -58,8 +60,7 @@ def execute(task, data, cache_entry, config=None, filters=None):
         for tagged, entry in batch or [(task, cache_entry)]:
             if entry is not None:
                 check_in_worker(tagged.task, tagged.context.estimator, entry[2])
-        with warnings.catch_warnings():
-            _set_filters(filters[1])
+        with _shipped_filters(filters[1]):
             return execute(task, data, cache_entry, config)
     if config is not None:
         with config_context(**config):
@@ -99,6 +100,43 @@ def _category(module_name, name):
         except Exception:  # noqa: BLE001 - whatever stops the import: the filter is left out
             return None
     return category if isinstance(category, type) and issubclass(category, Warning) else None
+
+
+# the shipped filters installed in this process: tasks in several threads of a worker (Dask's)
+# share one install, as a task's catch_warnings restored the worker's own filters while
+# another thread's fit ran (a warning the user turned into an error did not fail that fit)
+_filters_changed = threading.Condition()
+_installed = {"key": None, "tasks": 0, "saved": None}
+
+
+@contextmanager
+def _shipped_filters(filters):
+    """Run inside with ``filters`` (:func:`_portable_filters` of another process) this
+    process's; a task shipping other filters waits until no task runs under these."""
+    key = repr(filters)
+    with _filters_changed:
+        while _installed["tasks"] and _installed["key"] != key:
+            _filters_changed.wait()
+        if not _installed["tasks"]:
+            saved = warnings.filters[:]
+            try:
+                _set_filters(filters)
+            except BaseException:
+                warnings.filters[:] = saved
+                warnings._filters_mutated()
+                raise
+            _installed.update(key=key, saved=saved)
+        _installed["tasks"] += 1
+    try:
+        yield
+    finally:
+        with _filters_changed:
+            _installed["tasks"] -= 1
+            if not _installed["tasks"]:
+                warnings.filters[:] = _installed["saved"]
+                warnings._filters_mutated()
+                _installed.update(key=None, saved=None)
+                _filters_changed.notify_all()
 
 
 def _set_filters(filters):
@@ -512,7 +550,17 @@ class DaskExecutor(_OneTaskPerWorker):
         self._alone = False
 
     def _scatter(self):
+        self._check_client()
         return self.client.scatter(self._shipped, broadcast=True, hash=False)
+
+    def _check_client(self):
+        if self.client.status in ("closing", "closed"):
+            # Dask's own error is an AttributeError on None from inside the closed client
+            raise RuntimeError(
+                "The Dask client was closed during the run (by the program, or by Dask once "
+                "it lost the scheduler): NestedCV cannot send its fits to the cluster. Keep "
+                "the client and its cluster running until fit returns."
+            )
 
     @property
     def capacity(self):
@@ -525,6 +573,7 @@ class DaskExecutor(_OneTaskPerWorker):
         return len(self._running) + len(self._suspects)
 
     def submit(self, task, cache_entry, priority=0):
+        self._check_client()
         if self._data.status != "finished":
             # a worker's death lost the scattered data (no copy left): ship it again
             self._data.release()
@@ -532,8 +581,9 @@ class DaskExecutor(_OneTaskPerWorker):
                 self._data = self._scatter()
             except OSError as exc:  # TimeoutError: no worker came back
                 raise RuntimeError(
-                    "NestedCV could not scatter its data to the Dask cluster again after "
-                    f"fits killed the workers that held it: {type(exc).__name__}: {exc}"
+                    "NestedCV lost its Dask workers or scheduler during the run (fits may have "
+                    "killed the workers, or the scheduler stopped) and could not scatter its "
+                    f"data to the cluster again: {type(exc).__name__}: {exc}"
                 ) from exc
         future = self.client.submit(
             execute,
@@ -555,7 +605,9 @@ class DaskExecutor(_OneTaskPerWorker):
                 self._alone = True
                 self.submit(*self._suspects.pop(0))
             try:
-                wait(list(self._running), return_when="FIRST_COMPLETED")
+                # Dask's wait uses the default client: the backend's may be another
+                with self.client.as_current():
+                    wait(list(self._running), return_when="FIRST_COMPLETED")
             except concurrent.futures.CancelledError:
                 pass  # recent Dask raises for a cancelled future: collected below
             done = [future for future in self._running if future.done()]

@@ -1,12 +1,14 @@
 """The warnings a task's fit and scoring raise, recorded where the task runs and shown once per
-run in the caller's process, whether the task ran there, in a worker process or was read from
-the cache: a ConvergenceWarning is not lost in a loky worker, nor left out of a run served from
-the cache.
+run in the caller's process, whether the task ran there, in a worker process, in a thread of a
+pool (the threading backend, Dask's workers) or was read from the cache: a ConvergenceWarning
+is not lost in a worker, nor left out of a run served from the cache.
 
-A task records under the filters in force (one the user turned into an error still raises) in
-the main thread of its process (the caller's, or a loky worker's); in a thread of a pool (the
-threading backend, Dask) it does not, since ``warnings.catch_warnings`` is not thread-safe
-before Python 3.14: there its warnings show as they are raised, as before.
+A task records under the filters in force (one the user turned into an error still raises).
+In the main thread of its process (the caller's, or a loky worker's) it records as
+``warnings.catch_warnings(record=True)`` does; in another thread, where that is not
+thread-safe before Python 3.14, through a ``warnings.showwarning`` installed once that keeps
+what each recording thread raises apart, and passes on what other threads raise. Warnings
+raised in threads a fit starts itself show as they are raised.
 A cache entry holds at most :data:`MAX_RECORDED` of them, each message at most
 :data:`MAX_MESSAGE` characters; a category is shown as itself only where the caller's process
 has imported it (nothing a cache file names is imported), else as a UserWarning naming it.
@@ -29,10 +31,15 @@ _FIELD_TYPES = (str, str, str, str, int, str)
 
 @contextmanager
 def recorded_warnings(result):
-    """Record the distinct warnings raised inside into ``result["warnings"]`` (none recorded,
-    and the key left out, outside the main thread)."""
+    """Record the distinct warnings raised inside into ``result["warnings"]`` (the key left out
+    where none was)."""
     if threading.current_thread() is not threading.main_thread():
-        yield
+        with _recorded_in_thread() as recorded:
+            try:
+                yield
+            finally:
+                if recorded:
+                    result["warnings"] = recorded
         return
     with warnings.catch_warnings(record=True) as caught:  # the filters in force still apply
         try:
@@ -40,13 +47,63 @@ def recorded_warnings(result):
         finally:
             recorded = []
             for w in caught:
-                category = w.category
-                item = [category.__module__, category.__qualname__, str(w.message)[:MAX_MESSAGE],
-                        str(w.filename), int(w.lineno), _module_named(str(w.filename))]  # fmt: skip
-                if item not in recorded and len(recorded) < MAX_RECORDED:
-                    recorded.append(item)
+                _add(recorded, w.message, w.category, w.filename, w.lineno)
             if recorded:
                 result["warnings"] = recorded
+
+
+def _add(recorded, message, category, filename, lineno):
+    """Append the warning to ``recorded`` unless it is there or ``recorded`` is full."""
+    item = [category.__module__, category.__qualname__, str(message)[:MAX_MESSAGE],
+            str(filename), int(lineno), _module_named(str(filename))]  # fmt: skip
+    if item not in recorded and len(recorded) < MAX_RECORDED:
+        recorded.append(item)
+
+
+# what the current thread records into (None: it does not record)
+_recording = threading.local()
+_install_lock = threading.Lock()
+
+
+@contextmanager
+def _recorded_in_thread():
+    """Yield the list the warnings that this thread shows are recorded into, while inside."""
+    with _install_lock:
+        if not getattr(warnings.showwarning, "_sklearn_fair_recorder", False):
+            warnings.showwarning = _recorder(warnings.showwarning)
+    outer, recorded = getattr(_recording, "recorded", None), []
+    _recording.recorded = recorded
+    # as catch_warnings does: a warning a previous task showed is not hidden by the registries
+    # of the "default", "once" and "module" actions
+    _filters_mutated()
+    try:
+        yield recorded
+    finally:
+        _recording.recorded = outer
+
+
+def _recorder(previous):
+    """A ``warnings.showwarning`` recording what a recording thread shows; the others' warnings
+    go to ``previous``. One per install, so that a ``previous`` wrapping an older one (a
+    library's ``showwarning`` installed later) cannot call back into itself."""
+
+    def showwarning(message, category, filename, lineno, file=None, line=None):
+        recorded = getattr(_recording, "recorded", None)
+        if recorded is None:
+            return previous(message, category, filename, lineno, file, line)
+        _add(recorded, message, category, filename, lineno)
+        # the registries now mark it shown for the whole process: let a task running in
+        # another thread, which raises it too, record it in its own result (cache entry)
+        _filters_mutated()
+
+    showwarning._sklearn_fair_recorder = True
+    return showwarning
+
+
+def _filters_mutated():
+    mutated = getattr(warnings, "_filters_mutated", None)
+    if mutated is not None:
+        mutated()
 
 
 def warnings_problem(recorded):
