@@ -928,6 +928,12 @@ class BenchmarkResult:
             n_samples=n_samples, random_state=random_state,
         )  # fmt: skip
 
+    def _in_own_units(self):
+        """Whether the metric is not known to lie in [0, 1], so that its scores may be in each
+        data set's own units (an RMSE in dollars): not poolable as they are."""
+        ranges = {metric_range(cell.metric) for cell in self.cells.values()}
+        return any(r is None or r[0] < 0.0 or r[1] > 1.0 for r in ranges)
+
     def _default_rope(self):
         """The region of practical equivalence of ``rope=None``: 0.01 for a metric in [0, 1]
         (a point of accuracy), None (unknown) for any other."""
@@ -985,7 +991,9 @@ class BenchmarkResult:
         random_state : int, RandomState instance, Generator or None, default=0
             The root of each model's generator, derived by the model's name.
         normalize : None, "minmax", (str, str) or dict, default=None
-            Scores are pooled as they are by default. To pool data sets of different scales, each
+            Scores are pooled as they are by default, with a ``SklearnFairWarning`` for several
+            data sets scored with a metric not in [0, 1] (an RMSE is in each data set's own
+            units). To pool data sets of different scales, each
             data set's scores are first put on rliable's min-max scale between two anchors, the
             scores that become 0 and 1 (:func:`~sklearn_fair.stats.normalize_scores`):
             ``"minmax"``, the worst and the best model's mean score on it; ``(zero_model,
@@ -1006,6 +1014,19 @@ class BenchmarkResult:
         _pandas()
         sign = self._sign("aggregate")
         datasets = self._pooled_datasets("aggregate")
+        if normalize is None and len(datasets) > 1 and self._in_own_units():
+            names = ", ".join(sorted({describe_metric(c.metric) for c in self.cells.values()}))
+            warnings.warn(
+                f"aggregate pools the scores of {names} of {len(datasets)} data sets as they "
+                f"are (normalize=None), but {names} is not a metric in [0, 1]: its scores may be "
+                "on each data set's own scale (an RMSE in its units, an R^2 unbounded below), "
+                "and the pooled IQM, mean and their intervals mix them, led by the data sets "
+                "of the largest scale. Pass "
+                "normalize='minmax' (each data set between its worst and best model's mean) "
+                "or normalize=(zero_model, one_model) to pool them on one scale.",
+                SklearnFairWarning,
+                stacklevel=external_stacklevel(),
+            )
         frame = _aggregate.aggregate(
             self._normalized(normalize, sign, _in_name_order(datasets)), baseline=self.baseline,
             n_resamples=n_resamples, confidence=confidence, random_state=random_state,

@@ -9,9 +9,11 @@ import csv
 import io
 import math
 import re
+import warnings
 
 import numpy as np
 
+from ...exceptions import SklearnFairWarning
 from ...model_selection._engine import read_json
 from ...report import (
     NestedCVReport,
@@ -84,10 +86,29 @@ class _NotMade(Exception):
 
 def _aggregate_csv(result):
     """The aggregate of the data sets where every model has every fold's score; none where
-    folds failed on every data set (the run lists the failed fits)."""
+    folds failed on every data set (the run lists the failed fits). A metric not in [0, 1]
+    (an RMSE, in each data set's own units) is pooled min-max normalised, each data set
+    between its worst and best model's mean, as the ``normalize`` column says ("none": as
+    scored); where that cannot be done (one model), a warning says why there is no file."""
     if set(result._failed_models()) == set(result.datasets):
         raise _NotMade
-    return _frame_csv(result.aggregate().reset_index())
+    normalize = "minmax" if result._in_own_units() else None
+    try:
+        frame = result.aggregate(normalize=normalize).reset_index()
+    except ValueError as error:
+        if normalize is None:
+            raise
+        warnings.warn(
+            "aggregate.csv is not written: the scores are not of a metric in [0, 1], so they "
+            "may be on each data set's own scale (an RMSE in its units), and cannot be pooled "
+            "without normalize='minmax', which needs two models whose mean scores differ on every "
+            f"data set ({error})",
+            SklearnFairWarning,
+            stacklevel=2,
+        )
+        raise _NotMade from error
+    frame["normalize"] = normalize or "none"
+    return _frame_csv(frame)
 
 
 def _html(config, result, made):

@@ -58,10 +58,17 @@ def _fold_predictions(plan, test, refits, best_params):
         return None
     y = plan.data.y
     y_true = None if y is None else np.asarray(y)[np.asarray(test)].tolist()
+    predict = [k["predict"] for k in kept]
+    if y is not None and np.ndim(y) == 1:
+        # a column (n, 1) predicted for a 1-D y is read as (n,), as scikit-learn's scorers do
+        predict = [
+            [row[0] for row in p] if all(isinstance(r, list) and len(r) == 1 for r in p) else p
+            for p in predict
+        ]
     return {
         "y_true": y_true,
         "classes": kept[0]["classes"],
-        "predict": [k["predict"] for k in kept],
+        "predict": predict,
         "proba": None if kept[0]["proba"] is None else [k["proba"] for k in kept],
         "decision": None if kept[0]["decision"] is None else [k["decision"] for k in kept],
         # a refit that decides by a threshold: the class of the refits is their vote

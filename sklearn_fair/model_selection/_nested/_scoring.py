@@ -12,6 +12,7 @@ from inspect import signature
 import numpy as np
 from sklearn import get_config
 from sklearn.base import clone
+from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.model_selection import check_cv
 from sklearn.utils.metadata_routing import (
     MetadataRouter,
@@ -49,12 +50,17 @@ def _number(value, scorer):
 
 
 def score_model(scorers, model, X, y, score_params, error_score):
-    """``(scores, errors)``: metric name -> float, and metric name -> traceback of a failure."""
+    """``(scores, errors)``: metric name -> float, and metric name -> traceback of a failure.
+
+    A score of R^2, explained variance or D^2 where ``y`` is constant on the rows scored is
+    NaN, with an ``UndefinedMetricWarning`` (:func:`undefined_on_constant_y`).
+    """
     scores, errors = {}, {}
     raise_errors = isinstance(error_score, str) and error_score == "raise"
     for name, scorer in scorers.items():
+        params = score_params.get(name, {})
         try:
-            value = scorer(model, X, y, **score_params.get(name, {}))
+            value = scorer(model, X, y, **params)
         except Exception:
             if raise_errors:
                 raise
@@ -64,7 +70,83 @@ def score_model(scorers, model, X, y, score_params, error_score):
         # a scorer that returns something else than a number is a bug, raised as in sklearn
         values = value if isinstance(value, dict) else {name: value}
         scores.update({key: _number(v, key) for key, v in values.items()})
+        if not isinstance(value, dict):
+            metric = undefined_on_constant_y(scorer, model, y, params.get("sample_weight"))
+            if metric is not None:
+                scores[name] = np.nan
+                warnings.warn(
+                    f"{metric} is undefined where y_true is constant on the rows scored (a "
+                    "test or validation fold whose target has a single value, e.g. one "
+                    "group's where the target is constant within groups): the score is NaN, "
+                    "not the 0.0 or 1.0 that scikit-learn's force_finite gives (or the huge "
+                    "negative number that rounding makes of a variance of zero). Make every "
+                    "fold hold several target values, or score with an error such as "
+                    "'neg_mean_squared_error'.",
+                    UndefinedMetricWarning,
+                    stacklevel=2,
+                )
     return scores, errors
+
+
+#: Metrics relative to the error of a constant prediction, which is zero where y_true is
+#: constant: by their function's name in sklearn.metrics (the names R^2, explained variance
+#: and D^2 are printed with).
+_RELATIVE_TO_CONSTANT = {
+    "r2_score": "R^2",
+    "explained_variance_score": "Explained variance",
+    "d2_absolute_error_score": "D^2 (absolute error)",
+    "d2_pinball_score": "D^2 (pinball)",
+    "d2_tweedie_score": "D^2 (Tweedie)",
+}
+
+#: y_true counts as constant where its spread is at most this fraction of its largest absolute
+#: value: a relative bound, as these metrics do not change when y is scaled, and far below what
+#: a target of float64 measurements spreads over (the rounding noise that makes R^2 -1e31 on
+#: a constant y is of the order of 1e-16 of it).
+CONSTANT_Y_RTOL = 1e-12
+
+
+def undefined_on_constant_y(scorer, model, y, sample_weight=None):
+    """The name of the metric ``scorer`` computes (R^2, explained variance, D^2) where it is
+    undefined on ``y``, as y_true is constant (:data:`CONSTANT_Y_RTOL`) on the rows scored
+    (those of non-zero ``sample_weight``); None where it is defined, or another metric.
+
+    ``scoring=None`` scores with ``model.score``, R^2 for a regressor. A multi-output score
+    is undefined where one column is constant (scikit-learn's force_finite gives that column
+    0.0 or 1.0), or every column with ``multioutput="variance_weighted"``. With fewer than two
+    rows scikit-learn's score is NaN already, with its own warning.
+    """
+    import sklearn.metrics as metrics
+
+    from ...metrics._ranges import default_score_metric
+
+    function = getattr(scorer, "_score_func", None)
+    kwargs = getattr(scorer, "_kwargs", None) or {}
+    name = getattr(function, "__name__", None)
+    if name in _RELATIVE_TO_CONSTANT and getattr(metrics, name) is function:
+        metric = f"{_RELATIVE_TO_CONSTANT[name]} ({name})"
+    elif (
+        function is None
+        and getattr(scorer, "_estimator", None) is not None  # check_scoring's model.score
+        and default_score_metric(model) == "r2"
+    ):
+        metric, kwargs = "R^2 (the regressor's score method)", {}
+    else:
+        return None
+    try:
+        values = np.asarray(y, dtype=float)
+        if sample_weight is not None and len(sample_weight) == len(values):
+            values = values[np.asarray(sample_weight) != 0]
+    except (TypeError, ValueError):
+        return None
+    if values.ndim == 0 or values.shape[0] < 2:
+        return None
+    values = values.reshape(values.shape[0], -1)
+    constant = np.ptp(values, axis=0) <= CONSTANT_Y_RTOL * np.max(np.abs(values), axis=0)
+    weighted = isinstance(kwargs.get("multioutput"), str) and (
+        kwargs["multioutput"] == "variance_weighted"
+    )
+    return metric if (constant.all() if weighted else constant.any()) else None
 
 
 # -- which scorers, and where metadata go ---------------------------------------------------

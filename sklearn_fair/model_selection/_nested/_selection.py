@@ -16,7 +16,7 @@ from sklearn.model_selection import ParameterGrid
 from ...exceptions import SearchSpaceEdgeWarning, SelectionTieWarning
 from ...utils._scaling import mean_of, std_of
 from ...utils._stacklevel import external_stacklevel
-from ._scoring import shown
+from ._scoring import CONSTANT_Y_RTOL, shown
 from ._tasks import SEARCH, TaskKey
 
 __all__ = ["check_select", "rank_within_folds", "select_fold", "warn_about_selection"]
@@ -201,7 +201,8 @@ def _no_finite_mean(plan, fold, metric, selecting, fit_scores, fold_results, err
         why = (
             f" A score is NaN where {name} is undefined on the validation rows: typically an "
             "inner validation split that holds a single class (kappa, ROC AUC, MCC, precision "
-            "with zero_division=np.nan) or very few rows."
+            "with zero_division=np.nan), a single target value (R^2, explained variance, D^2) "
+            "or very few rows."
         )
         diagnosis = _inner_diagnosis(plan, fold) or (
             " Check the scorer on the inner validation splits: make them larger or "
@@ -231,28 +232,56 @@ def _inner_diagnosis(plan, fold):
     y = None if plan.data.y is None else np.asarray(plan.data.y)
     groups = plan.groups
     parts = []
+    constant_targets = False
     for s, (_, test) in enumerate(plan.inner_splits_of(fold)):
-        counts = {} if y is None or y.ndim != 1 else dict(Counter(y[test].tolist()))
+        counts = (
+            {} if y is None or y.ndim != 1 or not plan.classifier else Counter(y[test].tolist())
+        )
         few_classes = plan.classifier and len(counts) < 2
-        if few_classes or len(test) < 2:
+        constant = not plan.classifier and len(test) >= 2 and _constant_target(y, test)
+        if few_classes or constant or len(test) < 2:
             text = f"inner split {s} validates on {len(test)} row(s)"
             if counts:
-                text += f" with class counts {counts}"
+                text += f" with class counts {dict(counts)}"
+            if constant:
+                constant_targets = True
+                text += f" whose target is constant ({y[test][0].tolist()!r})"
             if groups is not None:
                 held = sorted(set(np.asarray(groups)[test].tolist()), key=str)
                 text += f" from {len(held)} group(s) {held[:10]}"
             parts.append(text)
     if not parts:
         return ""
-    advice = (
-        " With groups, a hold-out of whole groups can leave one class (or a handful of rows) "
-        "to validate on: pass inner_cv=GroupKFold(k) or StratifiedGroupKFold(k) so that every "
-        "validation set holds several groups and both classes."
-        if groups is not None
-        else " Pass a larger inner_cv (e.g. StratifiedKFold(k)) or a scorer that is defined on "
-        "one class."
-    )
+    if constant_targets:
+        advice = (
+            " With groups, a hold-out of whole groups leaves a single target value to validate "
+            "on where the target is constant within groups: pass inner_cv=GroupKFold(k) so that "
+            "every validation set holds several groups."
+            if groups is not None
+            else " Pass a larger inner_cv (e.g. KFold(k, shuffle=True)) or a scorer that is "
+            "defined on a constant target (an error, e.g. 'neg_mean_squared_error')."
+        )
+    else:
+        advice = (
+            " With groups, a hold-out of whole groups can leave one class (or a handful of rows) "
+            "to validate on: pass inner_cv=GroupKFold(k) or StratifiedGroupKFold(k) so that "
+            "every validation set holds several groups and both classes."
+            if groups is not None
+            else " Pass a larger inner_cv (e.g. StratifiedKFold(k)) or a scorer that is defined "
+            "on one class."
+        )
     return f" In {_where(fold)}, " + "; ".join(parts) + "." + advice
+
+
+def _constant_target(y, rows):
+    """Whether the 1-D ``y`` is constant on ``rows``, as R^2's scorers judge it."""
+    if y is None or y.ndim != 1:
+        return False
+    try:
+        values = np.asarray(y[rows], dtype=float)
+    except (TypeError, ValueError):
+        return False
+    return bool(np.ptp(values) <= CONSTANT_Y_RTOL * np.max(np.abs(values)))
 
 
 def _unselected(candidates, inner_scores, fit_time, score_time, failed=None):
