@@ -659,7 +659,9 @@ class BenchmarkResult:
         On each data set the corrected resampled t-test (Nadeau & Bengio) of the paired outer-fold
         scores (the same folds: checked), Holm across all data sets and models at once. Warns
         (:class:`~sklearn_fair.exceptions.UnequalBudgetWarning`) when the baseline was tuned with a
-        much smaller budget than a model it is compared with.
+        much smaller budget than a model it is compared with, and (``SklearnFairWarning``) where
+        the outer folds are time-ordered or their training sets repeat rows (a bootstrap's): the
+        test's correction is derived for neither.
 
         Parameters
         ----------
@@ -684,7 +686,25 @@ class BenchmarkResult:
         confidence = _level(confidence, alpha, "compare_to")
         baseline = self._baseline_of(baseline, "compare_to")
         self._warn_budget(baseline)
+        self._warn_interval_caveats(baseline)
         return self._against(baseline, confidence)
+
+    def _warn_interval_caveats(self, baseline):
+        """One warning per caveat of the corrected resampled t (time-ordered folds, training
+        sets that repeat rows) naming the data sets whose tests it applies to, as the report and
+        :func:`~sklearn_fair.stats.compare` note it."""
+        caveats = {}
+        for dataset in self.datasets:
+            if (dataset, baseline) in self.missing:
+                continue
+            for note in self.cells[dataset, baseline].corrected_t_notes:
+                caveats.setdefault(note, []).append(repr(dataset))
+        for note, datasets in caveats.items():
+            warnings.warn(
+                f"compare_to's intervals and p-values on {', '.join(datasets)}: {note}.",
+                SklearnFairWarning,
+                stacklevel=external_stacklevel(),
+            )
 
     def _against(self, baseline, confidence):
         """:meth:`compare_to`'s table, without its budget warning: the one family of tests

@@ -366,9 +366,13 @@ def _summaries(config, result, loaded, failures):
         for model in result.models:
             cell = (data_of[dataset], model_of[model])
             failed = [f for f in failures if (f["dataset"], f["model"]) == cell]
+            # the caveats of a corrected resampled t interval, as the report notes them
+            notes = "; ".join(result.cells[dataset, model].corrected_t_notes)
             for row in [r for r in reports[dataset].rows if r["model"] == model]:
                 row = {"dataset": dataset, **row, "failed_fits": len(failed)}
                 row["first_error"] = failed[0]["error"] if failed else None
+                corrected = str(row.get("ci_method")).startswith("corrected resampled t")
+                row["ci_note"] = notes if corrected else ""
                 rows.append(row)
     return reports, rows
 
