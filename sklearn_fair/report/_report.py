@@ -333,6 +333,34 @@ class NestedCVReport:
             self._cells(), lambda c: c.model if self._one else f"{c.model} on {c.dataset}", _names
         )
 
+    def _folds_made(self):
+        """Each distinct "<outer or inner>: <how>" the cells recorded, naming the cells it is
+        of where not every cell shares it ("inner of gs on short: 5-fold KFold")."""
+        cells = self._cells()
+        described = {}
+        for position, cell in enumerate(cells):
+            for kind, how in cell.resampling.items():
+                described.setdefault((kind, how), []).append((position, cell))
+        texts = []
+        for (kind, how), of in sorted(described.items(), key=lambda e: (e[0][0], e[1][0][0])):
+            named = "" if len(of) == len(cells) else self._cells_in_words([c for _, c in of])
+            texts.append(f"{kind}{named}: {how}")
+        return texts
+
+    def _cells_in_words(self, cells):
+        """Some of the cells, in words: " on d1" (every model on some data sets), " of m1"
+        (some models on every data set), else " of m1 on d1 and m2 on d2"."""
+        result, keys = self.result, {(c.dataset, c.model) for c in cells}
+        if self._one:
+            return f" of {_names(c.model for c in cells)}"
+        datasets = [d for d in result.datasets if all((d, m) in keys for m in result.models)]
+        if len(keys) == len(datasets) * len(result.models):
+            return f" on {_names(datasets)}"
+        models = [m for m in result.models if all((d, m) in keys for d in result.datasets)]
+        if len(keys) == len(models) * len(result.datasets):
+            return f" of {_names(models)}"
+        return f" of {_names(f'{c.model} on {c.dataset}' for c in cells)}"
+
     @cached_property
     def _refit_metrics(self):
         return {(c.dataset, c.model): c.refit_metric for c in self._cells()}
@@ -419,9 +447,9 @@ class NestedCVReport:
             "better); positive when validation was optimistic.",
         ]
         # how the folds were made, as the runs recorded it
-        splits = {f"{k}: {v}" for c in self._cells() for k, v in c.resampling.items()}
+        splits = self._folds_made()
         if splits:
-            summary.paragraphs.append("How the folds were made: " + "; ".join(sorted(splits)) + ".")
+            summary.paragraphs.append("How the folds were made: " + "; ".join(splits) + ".")
         own = sorted(
             {f"{c.model} ({c.selection_metric})" for c in self._cells() if c.selection_metric}
         )

@@ -12,6 +12,7 @@ from sklearn.utils._param_validation import StrOptions, validate_params
 
 from ...utils import fill_doc
 from ...utils._scaling import mean_of
+from ...utils._splits import time_ordered_splits
 from .._saved_splits import _is_kfold
 from ._candidates import configure
 from ._data import is_pairwise, take
@@ -363,11 +364,22 @@ def _check_partition(plan, cv):
         return
     tests = [test for _, test in plan.outer_splits]
     tested = np.bincount(np.concatenate(tests), minlength=n_samples)
+    if time_ordered_splits(plan.outer_splits):
+        # a k-fold splitter would test rows on models trained on later ones
+        fix = (
+            "Its splits are time-ordered: each tests only rows after all its training rows, "
+            "so the first rows (and any that no split tests) have no prediction. For the "
+            "predictions of the rows that are tested, call nested_cross_validate(..., "
+            "return_estimator=True, return_indices=True) and predict each fold's test rows "
+            "(result['indices']['test'][k]) with its model(s) (result['estimator'][k])."
+        )
+    else:
+        fix = "Pass a k-fold splitter (an int, KFold, StratifiedKFold, GroupKFold)."
     raise ValueError(
         "nested_cross_val_predict only works for partitions: every row in exactly one test "
         f"fold, which the 'cv' parameter's {cv!r} does not make ({int(np.sum(tested == 0))} "
         f"of the {n_samples} rows are tested in no fold, {int(np.sum(tested > 1))} in more "
-        "than one). Pass a k-fold splitter (an int, KFold, StratifiedKFold, GroupKFold)."
+        f"than one). {fix}"
     )
 
 

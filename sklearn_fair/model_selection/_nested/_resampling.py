@@ -20,6 +20,7 @@ from sklearn.model_selection import (
     BaseShuffleSplit,
     GroupKFold,
     GroupShuffleSplit,
+    PredefinedSplit,
     StratifiedGroupKFold,
     StratifiedShuffleSplit,
     TimeSeriesSplit,
@@ -88,10 +89,11 @@ def _groups_leaks_reported_by_us():
 
 
 def _given_splits(cv):
-    """The splits ``cv`` holds as given (a list of splits, PredefinedSplits), else None."""
+    """The splits ``cv`` holds as given (a list of splits, PredefinedSplits, scikit-learn's
+    PredefinedSplit), else None: the same splits are judged alike however they are passed."""
     if type(cv).__name__ == "_CVIterableWrapper":
         return cv.cv
-    if isinstance(cv, PredefinedSplits):
+    if isinstance(cv, (PredefinedSplits, PredefinedSplit)):
         return list(cv.split())
     return None
 
@@ -101,12 +103,19 @@ def _time_gap(cv):
     (TimeSeriesSplit, HoldoutSplit), or the smallest of its given splits'."""
     if isinstance(cv, (TimeSeriesSplit, HoldoutSplit)):
         return cv.gap
-    splits = _given_splits(cv)
-    if not splits:
-        return 0
-    # from the last training row to the first row only tested (lag rows are trained on too)
-    tested = [(train, own_rows(train, test)[1]) for train, test in splits]
-    return max(0, int(min(np.min(test) - np.max(train) - 1 for train, test in tested)))
+    return _splits_gap(_given_splits(cv) or [])
+
+
+def _split_gap(train, test):
+    """The rows between a split's last training row and its first row only tested (lag rows
+    are trained on too), negative where it validates on the past."""
+    test = own_rows(train, test)[1]
+    return int(np.min(test) - np.max(train) - 1)
+
+
+def _splits_gap(splits):
+    """The smallest gap (:func:`_split_gap`) of ``splits``, at least 0; 0 for none."""
+    return max(0, min((_split_gap(train, test) for train, test in splits), default=0))
 
 
 def default_inner_cv(estimator, outer_cv, seed, y):
@@ -340,6 +349,44 @@ def warn_structure_leaks(owner, outer_cv, inner_splits, inner_leaks, outer_share
                 SplitLeakageWarning,
                 stacklevel=external_stacklevel(),
             )
+        else:  # one warning at a time: its fix, the default inner split, mends both
+            _warn_inner_gap_narrower(owner, outer_cv, inner_splits, stored=stored)
+
+
+def _warn_inner_gap_narrower(owner, outer_cv, inner_splits, *, stored):
+    """A SplitLeakageWarning where inner splits that validate on later rows leave fewer rows
+    out between training and validation than the time-ordered ``outer_cv`` leaves out between
+    training and test (inner splits that validate on the past are warned of as such)."""
+    outer_gap = _time_gap(outer_cv)
+    if not outer_gap:
+        return
+    gaps = {
+        fold: [gap for train, test in splits if 0 <= (gap := _split_gap(train, test)) < outer_gap]
+        for fold, splits in inner_splits.items()
+    }
+    narrow = sum(map(len, gaps.values()))
+    if not narrow:
+        return
+    total = sum(map(len, inner_splits.values()))
+    smallest = min(min(g) for g in gaps.values() if g)
+    where = _folds_in_words([fold for fold, g in gaps.items() if g])
+    fix = (
+        f"Store inner splits that leave at least {outer_gap} rows out."
+        if stored
+        else "Leave inner_cv=None (the default inner hold-out keeps the outer gap), or give "
+        f"the inner splitter gap={outer_gap} (e.g. TimeSeriesSplit(gap={outer_gap}), "
+        f"HoldoutSplit(shuffle=False, gap={outer_gap}))."
+    )
+    warnings.warn(
+        f"The outer splits of {owner} leave {outer_gap} rows out between their training and "
+        f"test rows, but {narrow} of the {total} inner splits, in {where}, leave fewer "
+        f"between training and validation rows (smallest gap {smallest}): model selection "
+        "validates on rows nearer its training rows than the test rows are, where labels or "
+        "features that span several rows carry over, which favours the candidates that "
+        f"exploit it. {fix}",
+        SplitLeakageWarning,
+        stacklevel=external_stacklevel(),
+    )
 
 
 def _unseeded(cv):
@@ -559,6 +606,8 @@ def materialise_splits(data, splitters, routed, *, estimator, whole_search, earl
     if whole_search is not None and data.groups is not None:
         _warn_search_ignores_groups(owner, whole_search, routed)
     _warn_time_order_not_kept(owner, outer, outer_splits, splitters, stores, whole_search)
+    if whole_search is None and is_time_ordered(outer):
+        _warn_hidden_splitters(owner, estimator)
     _warn_rows_not_in_time_order(owner, data, splitters, whole_search)
     if whole_search is not None and any(_distinct(t) is not t for t in trains.values()):
         warnings.warn(
@@ -603,8 +652,10 @@ def _warn_time_order_not_kept(owner, outer, outer_splits, splitters, stores, who
     else:
         if splitters.inner_given is not None or stores or is_time_ordered(outer):
             return
-        if len(outer_splits) < 2 or not time_ordered_splits(outer_splits):
-            return
+        if not time_ordered_splits(outer_splits) or (
+            len(outer_splits) < 2 and _draws_at_random(outer)
+        ):
+            return  # a single random hold-out can test the last rows by chance
         why = (
             f"every outer split of outer_cv={outer!r} tests on rows after all its training "
             "rows, as time-ordered splits do, but sklearn-fair does not know it to be "
@@ -615,6 +666,41 @@ def _warn_time_order_not_kept(owner, outer, outer_splits, splitters, stores, who
     warnings.warn(
         f"In {owner}, {why}. {fix}", SplitLeakageWarning, stacklevel=external_stacklevel()
     )
+
+
+def _warn_hidden_splitters(owner, estimator):
+    """A SplitLeakageWarning, under time-ordered outer splits, for the ``cv`` parameters of
+    ``estimator`` and of its steps (a search in a pipeline, RidgeCV, LassoCV) that are not
+    time-ordered: they split each training fold by themselves, outside the inner splits."""
+    hidden = {}
+    for name, value in estimator.get_params(deep=True).items():
+        if name != "cv" and not name.endswith("__cv"):
+            continue
+        try:
+            cv = check_cv(value)
+        except (TypeError, ValueError):  # not a splitter (CalibratedClassifierCV's "prefit")
+            continue
+        if not is_time_ordered(cv):
+            hidden[name] = value
+    if not hidden:
+        return
+    named = ", ".join(f"{name}={value!r}" for name, value in hidden.items())
+    warnings.warn(
+        f"In {owner}, the outer splits are time-ordered, but the estimator splits its training "
+        f"rows by itself with {named} (a search or a cross-validated estimator inside it), "
+        "which sklearn-fair does not know to be time-ordered: it may select on rows that "
+        "precede rows it trained on, so model selection may see the future. Give it a "
+        "time-ordered cv (e.g. TimeSeriesSplit), or let sklearn-fair search (param_grid): "
+        "its default inner hold-out keeps the time order.",
+        SplitLeakageWarning,
+        stacklevel=external_stacklevel(),
+    )
+
+
+def _draws_at_random(cv):
+    """Whether ``cv`` draws its splits at random (a shuffle split, or a splitter that
+    shuffles)."""
+    return isinstance(cv, BaseShuffleSplit) or bool(getattr(cv, "shuffle", False))
 
 
 def _warn_scores_of_training_rows(owner, cv, splits, fold="outer"):
