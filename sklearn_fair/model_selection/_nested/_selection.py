@@ -310,6 +310,30 @@ def _from_search(plan, fold, result):
         return {**selection, "search_fit_time": result["fit_time"]}
     means = np.asarray(result["mean_scores"], dtype=float)
     n = max(len(means), 1)
+    # the search's own splits' scores and mean times (of results that recorded them)
+    scores = np.asarray(result.get("split_scores") or means[:, None], dtype=float)
+    fit_time, score_time = (
+        np.asarray(result[key], dtype=float)[:, None]
+        if key in result
+        else np.full((len(means), 1), result["fit_time"] / n if what == "fit" else 0.0)
+        for what, key in (("fit", "mean_fit_times"), ("score", "mean_score_times"))
+    )
+    # (a callable refit on no metric of the search's records no scores: nothing to judge by)
+    if result.get("split_scores") is not None and len(means) > 1 and not np.isfinite(means).any():
+        # scikit-learn's search ranks NaN last and refits one anyway: no candidate was selected
+        message = (
+            f"No hyper-parameters could be selected in {_where(fold)}: every one of the "
+            f"{len(means)} candidates of the search given has a NaN (or infinite) mean "
+            f"validation score ({metric}); the search refitted one of them anyway, which would "
+            "be reported as tuned. Look at the search's own warnings for why its scorer gave "
+            "no number (fits that failed, a metric undefined on its validation splits)."
+        )
+        if fold is None:
+            raise ValueError(message)
+        selection = _unselected(
+            result["candidates"], {metric: scores}, fit_time, score_time, message
+        )
+        return {**selection, "search_fit_time": result["fit_time"]}
     return {
         "failed": None,
         "tied": [],  # the search's candidates are not the plan's: no tie is reported
@@ -320,9 +344,9 @@ def _from_search(plan, fold, result):
         "validation_score": result["best_score"],
         "validation_scores": {metric: result["best_score"]},
         "candidates": result["candidates"],
-        "inner_scores": {metric: means[:, None]},
-        "fit_time": np.full((len(means), 1), result["fit_time"] / n),
-        "score_time": np.zeros((len(means), 1)),
+        "inner_scores": {metric: scores},
+        "fit_time": fit_time,
+        "score_time": score_time,
     }
 
 

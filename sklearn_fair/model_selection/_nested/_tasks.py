@@ -321,4 +321,12 @@ def run_search_task(task, context, data):
     result["mean_scores"] = means.tolist()
     # not best_score_, which a search with a callable refit does not set
     result["best_score"] = result["mean_scores"][result["best_index"]]
+    # each candidate's scores on the search's own splits, and its mean times, as it reports them
+    split_keys = [f"split{k}_test_{refit}" for k in range(getattr(search, "n_splits_", 0) or 0)]
+    if split_keys and all(key in results for key in split_keys):
+        result["split_scores"] = np.column_stack(
+            [np.asarray(results[key], dtype=float) for key in split_keys]
+        ).tolist()
+    for what in ("fit", "score"):
+        result[f"mean_{what}_times"] = np.asarray(results[f"mean_{what}_time"], float).tolist()
     return result
