@@ -34,6 +34,7 @@ from ._extend import (
     merged,
     model_fingerprint,
     protocol_fingerprints,
+    recorded_sizes,
 )
 
 
@@ -132,11 +133,18 @@ def _own_seed(spec):
     return isinstance(spec, NestedCV) and spec.random_state is not None
 
 
-def _check_shared_splits(outer_cv, sizes):
+def _check_shared_splits(outer_cv, sizes, reached=None):
     """Refuse one list of (train, test) splits for data sets of different sizes: it cannot
-    split both (the larger one's rows beyond the other's would never be tested)."""
-    if isinstance(outer_cv, (list, tuple)) and len(set(sizes.values())) > 1:
-        shown = ", ".join(f"{name!r}: {n} rows" for name, n in sizes.items())
+    split both (the larger one's rows beyond the other's would never be tested). ``reached``:
+    the data sets of a previous benchmark not loaded here -> the rows their recorded splits
+    reach (:func:`~._extend.recorded_sizes`)."""
+    reached = {k: v for k, v in (reached or {}).items() if k not in sizes}
+    if isinstance(outer_cv, (list, tuple)) and len({*sizes.values(), *reached.values()}) > 1:
+        shown = ", ".join(
+            [f"{name!r}: {n} rows" for name, n in sizes.items()]
+            + [f"{name!r} of the previous benchmark: splits reaching {n} rows"
+               for name, n in reached.items()]
+        )  # fmt: skip
         raise ValueError(
             f"The 'outer_cv' parameter of benchmark is one list of splits for data sets of "
             f"different sizes ({shown}). Give each data set its own splits: outer_cv as a dict "
@@ -381,8 +389,12 @@ def benchmark(
         data set's outer splits and metric are), and so must ``inner_cv``, ``n_refits``,
         ``scoring``, ``refit``, ``fit_timeout``, ``error_score`` and ``select`` (each cell
         records their fingerprints; a file saved before it did is extended with an
-        :class:`~sklearn_fair.exceptions.UncheckedResultWarning`). ``random_state=None`` takes
-        the previous one.
+        :class:`~sklearn_fair.exceptions.UncheckedResultWarning`); ``reuse_prefix``,
+        ``keep_predictions`` and a NestedCV's own may differ (they change no result).
+        ``random_state=None`` takes the seed the previous cells ran with (refused where they
+        record none or several, as a result made by hand from cells may: pass it). Cells that
+        ran under other versions of sklearn-fair, scikit-learn, NumPy or SciPy give a
+        :class:`~sklearn_fair.exceptions.ReproducibilityWarning`.
 
     Returns
     -------
@@ -476,12 +488,13 @@ def benchmark(
     check_protocol(previous, protocol, settings)
 
     cells, plans, sizes = [], [], {}
+    reached = recorded_sizes(previous) if previous is not None else {}
     for dataset, spec in datasets.items():
         if todo is not None and not any(d == dataset for d, _ in todo):
             continue
         X, y, groups = _load(dataset, spec)
         sizes[dataset] = _num_samples(X)
-        _check_shared_splits(outer_cv, sizes)
+        _check_shared_splits(outer_cv, sizes, reached)
         data_fingerprints[dataset] = data_fingerprint(X, y, groups)
         check_same(previous, "data", dataset, data_fingerprints[dataset])
         dataset_plans = {}

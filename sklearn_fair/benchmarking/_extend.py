@@ -9,17 +9,29 @@ new cells of a data set in ``previous`` have its outer splits and its metric.
 """
 
 import dataclasses
+import itertools
 import warnings
 
-from ..exceptions import NoSplitsError, UncheckedResultWarning
+import numpy as np
+
+from ..exceptions import NoSplitsError, ReproducibilityWarning, UncheckedResultWarning
 from ..metrics._names import describe_metric, same_metric
+from ..model_selection import NestedCV
 from ..report import BenchmarkResult
 from ..stats._checks import check_same_splits
-from ..utils import UnhashableError, describe, digest, fingerprint
+from ..utils import UnhashableError, describe, digest, fingerprint, package_versions
 from ..utils._stacklevel import external_stacklevel
 
 # NestedCV parameters that cannot change a cell's result (its outer splits are checked apart)
-_NOT_FINGERPRINTED = ("outer_cv", "n_jobs", "verbose", "cache_dir")
+_NOT_FINGERPRINTED = (
+    "outer_cv", "n_jobs", "verbose", "cache_dir", "reuse_prefix", "keep_predictions",
+)  # fmt: skip
+# ... those that model fingerprints made before covered, bools: a model recorded then is the
+# one given now if one of their values gives its fingerprint
+_FORMERLY_FINGERPRINTED = ("reuse_prefix", "keep_predictions")
+
+# the packages whose versions can change a cell's numbers (a saved result records them)
+_KEY_PACKAGES = ("sklearn-fair", "scikit-learn", "numpy", "scipy")
 
 #: benchmark's own settings that change the cells of the models that are not a NestedCV (and
 #: some of a NestedCV's): a new model's cells must run under the previous ones. Not there: the
@@ -44,6 +56,20 @@ def model_fingerprint(nested):
     return _digest({k: v for k, v in params.items() if k not in _NOT_FINGERPRINTED})
 
 
+def former_model_fingerprints(nested):
+    """The digests :func:`model_fingerprint` gave ``nested`` before it left out
+    :data:`_FORMERLY_FINGERPRINTED`, under each of their values (a saved result records them)."""
+    params = nested.get_params(deep=False)
+    kept = {k: v for k, v in params.items() if k not in _NOT_FINGERPRINTED}
+    digests = set()
+    for values in itertools.product((False, True), repeat=len(_FORMERLY_FINGERPRINTED)):
+        former = {**params, **dict(zip(_FORMERLY_FINGERPRINTED, values))}
+        # in get_params' order, as the digests were made
+        digests.add(_digest({k: former[k] for k in params
+                             if k in kept or k in _FORMERLY_FINGERPRINTED}))  # fmt: skip
+    return digests - {None}
+
+
 def protocol_fingerprints(settings):
     """What each cell records of benchmark's ``settings`` (name -> value): ``"protocol.<name>"``
     -> the digest of each setting of :data:`PROTOCOL` (None: it cannot be described)."""
@@ -57,27 +83,53 @@ def data_fingerprint(X, y, groups):
 
 
 def _recorded(previous, what, name):
-    """The fingerprint the cells of ``previous`` record for model or data set ``name``."""
+    """The fingerprints the cells of ``previous`` record for model or data set ``name``."""
     index = 1 if what == "model" else 0
-    values = {c.fingerprints.get(what) for k, c in previous.cells.items() if k[index] == name}
-    return values.pop() if len(values) == 1 else None
+    return {c.fingerprints.get(what) for k, c in previous.cells.items() if k[index] == name}
+
+
+def _previous_seed(previous, models):
+    """``(seed, seeds)``: the one seed the cells of ``previous`` ran with (None: they do not
+    say one), and every seed they record, but those of the models given again as a NestedCV
+    with a random_state of its own (which keeps it)."""
+    own = {name for name, spec in models.items()
+           if isinstance(spec, NestedCV) and spec.random_state is not None}  # fmt: skip
+    seeds = {c.random_state for (_, m), c in previous.cells.items() if m not in own}
+    if len(seeds) == 1 and None not in seeds:
+        return next(iter(seeds)), seeds
+    # a model of its own seed not given again: the result says which seed is the benchmark's
+    if previous.random_state is not None and previous.random_state in seeds:
+        return previous.random_state, seeds
+    return None, seeds
 
 
 def check_previous(previous, models, datasets, random_state):
-    """``(random_state, cells to compute)``: the checks that need no data, before any fit."""
+    """``(random_state, cells to compute)``: the checks that need no data, before any fit.
+    The seed is the one the cells of ``previous`` ran with (a result made by hand from cells
+    may not say it)."""
     if not isinstance(previous, BenchmarkResult):
         raise TypeError(
             "The 'previous' parameter of benchmark must be a BenchmarkResult (from benchmark or "
             f"BenchmarkResult.load). Got {type(previous).__name__} instead."
         )
-    if random_state is None:
-        random_state = previous.random_state
-    elif random_state != previous.random_state:
+    ran, seeds = _previous_seed(previous, models)
+    shown = ", ".join(map(repr, sorted(seeds, key=repr)))
+    if random_state is None and ran is None:
         raise ValueError(
-            f"The 'random_state' parameter of benchmark is {random_state!r}, but the previous "
-            f"benchmark ran with {previous.random_state!r}: new cells must share its seeds. "
-            "Pass its random_state, or None."
+            "The 'random_state' parameter of benchmark is None, and the cells of the 'previous' "
+            f"benchmark do not record one seed (they record {shown}): new cells must share "
+            "their seeds. Pass the random_state the previous benchmark ran with."
         )
+    if random_state is None:
+        random_state = ran
+    elif (ran is not None and random_state != ran) or (ran is None and random_state not in seeds
+                                                       and seeds != {None}):  # fmt: skip
+        raise ValueError(
+            f"The 'random_state' parameter of benchmark is {random_state!r}, but the 'previous' "
+            f"benchmark's cells ran with {ran if ran is not None else shown}: new cells must "
+            "share its seeds. Pass that random_state, or None."
+        )
+    _warn_other_versions(previous)
     all_models = list(dict.fromkeys([*previous.models, *models]))
     all_datasets = list(dict.fromkeys([*previous.datasets, *datasets]))
     todo = [(d, m) for d in all_datasets for m in all_models if (d, m) not in previous.cells]
@@ -90,6 +142,44 @@ def check_previous(previous, models, datasets, random_state):
             "'models' and 'datasets' as in the previous run."
         )
     return random_state, set(todo)
+
+
+def _warn_other_versions(previous):
+    """A ReproducibilityWarning where cells of ``previous`` record other versions of the
+    packages that compute the numbers than this run's (a file saved elsewhere or earlier)."""
+    now = package_versions()
+    other = {}
+    for cell in previous.cells.values():
+        for name in _KEY_PACKAGES:
+            then = cell.versions.get(name)
+            if then is not None and then != now.get(name):
+                other.setdefault(name, set()).add(then)
+    if other:
+        shown = "; ".join(
+            f"{name} {', '.join(sorted(then))} where this run has {now.get(name)}"
+            for name, then in other.items()
+        )
+        warnings.warn(
+            f"The previous benchmark ran under other package versions ({shown}): its new "
+            "cells may differ from those the whole benchmark run at once under one set of "
+            "versions would give (each cell keeps its own versions, as a saved result and its "
+            "reproducibility card say). Run the benchmark anew to compare under one.",
+            ReproducibilityWarning,
+            stacklevel=external_stacklevel(),
+        )
+
+
+def recorded_sizes(previous):
+    """Data set of ``previous`` -> the rows its cells' recorded outer splits reach (the
+    largest index + 1: its size when the splits use every row, as a k-fold's do, else at
+    most it); data sets without recorded splits are left out."""
+    sizes = {}
+    for (dataset, _), cell in previous.cells.items():
+        if cell.has_splits:
+            indices = [*cell.train_indices, *cell.test_indices]
+            reach = 1 + max(int(np.max(part, initial=-1)) for part in indices)
+            sizes[dataset] = max(sizes.get(dataset, 0), reach)
+    return sizes
 
 
 def _why_model_differs(previous, name, nested, protocol, settings):
@@ -119,12 +209,17 @@ def _why_model_differs(previous, name, nested, protocol, settings):
 
 def check_same(previous, what, name, value, *, nested=None, protocol=None, settings=None):
     """Refuse a model (its NestedCV ``nested``) or data set of ``previous`` given again other
-    than it was, naming what differs where it is known (:func:`_why_model_differs`)."""
+    than it was, naming what differs where it is known (:func:`_why_model_differs`); a
+    model's cells may record a fingerprint made the former way
+    (:func:`former_model_fingerprints`)."""
     if previous is None or name not in (previous.models if what == "model" else previous.datasets):
         return
     recorded = _recorded(previous, what, name)
-    if recorded is None or value is None or recorded != value:
-        if recorded is not None and value is not None:
+    accepted = {value}
+    if what == "model" and nested is not None and value is not None:
+        accepted |= former_model_fingerprints(nested)
+    if None in recorded or value is None or not recorded <= accepted:
+        if None not in recorded and value is not None:
             why = ""
             if what == "model":
                 why = _why_model_differs(previous, name, nested, protocol, settings)

@@ -10,6 +10,7 @@ The file is JSON, never a pickle (a file from elsewhere is read, never run), of 
      "cells": [{"dataset": "iris", "model": "tree",
                 "budget": {"n_candidates": 4, "n_inner_fits": ..., "fit_time": ...},
                 "fingerprints": {"data": "sha256:...", "model": "sha256:..."},
+                "versions": {"scikit-learn": ..., ...},
                 "result": {"metrics": {...}, "refit_metric": "score", "task": ...,
                            "random_state": 0, "refit_seeds": [...],
                            "outer_results": [{"test_score": ..., "test_scores": [...],
@@ -20,8 +21,11 @@ The file is JSON, never a pickle (a file from elsewhere is read, never run), of 
 
 ``splits`` holds each data set's outer splits once (its models share them; the paired tests
 need them); cells are in the result's order; ``"failed": true`` marks a fold scored
-``error_score`` (absent elsewhere). A result has result_to_dict's shape, with one
-number per fold in ``test_scores_per_metric``; a fold has ``train_indices`` and
+``error_score`` (absent elsewhere). The top-level ``versions`` are those of the environment
+that saved the file; a cell that ran under others (a result extended from a file saved
+elsewhere) has its own ``versions`` (absent elsewhere: the top-level ones, which a reader that
+knows no such field gives every cell). A result has result_to_dict's shape, with one number
+per fold in ``test_scores_per_metric``; a fold has ``train_indices`` and
 ``test_indices`` only where they are not its data set's (null: none recorded). Reading
 refuses a file larger than :data:`MAX_BYTES`, nested deeper than :data:`MAX_DEPTH`, not a
 regular file, or failing :func:`~._integrity.verify_result`.
@@ -112,10 +116,14 @@ def save_document(result, path):
     for (dataset, _), cell in result.cells.items():
         if splits.get(dataset) is None:
             splits[dataset] = _splits(cell)
+    versions = package_versions()
+    # a cell that records none ran here (or its versions are unknown, as they were before)
+    own = {key: cell.versions for key, cell in result.cells.items()
+           if cell.versions and cell.versions != versions}  # fmt: skip
     document = with_checksum({
         "format": BENCHMARK_FORMAT,
         "version": BENCHMARK_VERSION,
-        "versions": package_versions(),
+        "versions": versions,
         "baseline": result.baseline,
         "baseline_floor": result.baseline_floor,
         "random_state": _integer_or_none(result.random_state),
@@ -123,6 +131,7 @@ def save_document(result, path):
         "cells": [
             {"dataset": dataset, "model": model, "budget": _jsonable(cell.budget),
              "fingerprints": _jsonable(cell.fingerprints),
+             **({"versions": dict(own[dataset, model])} if (dataset, model) in own else {}),
              "result": _cell_result(cell, splits[dataset])}
             for (dataset, model), cell in result.cells.items()
         ],
@@ -153,6 +162,10 @@ def read_document(path):
         raise InvalidResultError(f"The result file {message}; nothing was read.") from None
 
 
+def _versions(versions):
+    return {str(k): str(v) for k, v in versions.items()} if isinstance(versions, dict) else {}
+
+
 def load_cells(path, *, verify="raise"):
     """``(cells, settings)``: BenchmarkResult's arguments from the file at ``path``, checked."""
     document = read_document(path)
@@ -163,10 +176,9 @@ def load_cells(path, *, verify="raise"):
             f"saved benchmark ({BENCHMARK_FORMAT!r}); read it with "
             "BenchmarkResult.from_results."
         )
-    versions = document.get("versions")
-    versions = {str(k): str(v) for k, v in versions.items()} if isinstance(versions, dict) else {}
     cells = {}
     for cell in document["cells"]:
+        versions = _versions(cell.get("versions", document.get("versions")))
         dataset, model = cell["dataset"], cell["model"]
         budget = {k: (math.nan if v is None else v) for k, v in cell.get("budget", {}).items()}
         saved = cell["result"]

@@ -147,8 +147,11 @@ class ReproducibilityCard:
             + ".",
         ]
         if self.recorded_versions:
+            distinct = {tuple(v.items()) for v in self.recorded_versions.values() if v}
             paragraphs.append(
-                "Versions recorded with the results: "
+                "Versions recorded with the results"
+                + (" (they differ between the results)" if len(distinct) > 1 else "")
+                + ": "
                 + "; ".join(
                     f"{name}: {_versions_text(v) if v else 'not recorded'}"
                     for name, v in self.recorded_versions.items()
