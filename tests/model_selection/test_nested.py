@@ -313,8 +313,10 @@ def test_every_nested_random_state_receives_the_seed():
     )
     for models, seeds in zip(results["estimator"], results["refit_seeds"]):
         first_seed, params = seeds[0], models[0].get_params()
-        assert params["random_state"] == first_seed
+        # the first by name gets the refit's seed, the other one a seed of its own
         assert params["estimator__random_state"] == first_seed
+        assert isinstance(params["random_state"], int)
+        assert params["random_state"] not in (first_seed, None)
 
 
 def test_estimator_without_random_state_is_trained_once():

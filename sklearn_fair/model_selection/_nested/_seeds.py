@@ -2,7 +2,9 @@
 
 *Which parameters get a seed.* Only ``random_state`` parameters left at ``None`` (nested ones
 included, of the object actually in place). One the user gave is kept in every fit, so with
-``n_refits=1`` a nested run equals ``cross_validate(GridSearchCV(...))`` fold by fold.
+``n_refits=1`` a nested run equals ``cross_validate(GridSearchCV(...))`` fold by fold. Where
+several are left unset, the first by name gets the task's seed and each other one a seed
+derived from it and its name, so that two members of one class are not one model twice.
 
 *Which task gets which seed.* Derived from the run's root entropy and a *name* (what it is for,
 which fold or refit), never from the order in which other code drew before it: a new use of
@@ -34,6 +36,7 @@ and ``verify_cache`` derive theirs by name under one root (``utils._random.seed_
 """
 
 import sys
+import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -163,9 +166,20 @@ def _is_skorch_net(obj):
 
 
 def _seed_unset(model, seed):
+    """``{parameter: seed}`` for the ``random_state`` parameters of ``model`` left at None:
+    the first by name gets ``seed`` itself, each other one a seed derived from ``seed`` and its
+    name, so that two members of one class (a VotingClassifier of two forests, a forest that
+    selects features for another) are not one model twice."""
     if seed is None:
         return {}
-    return {name: seed for name in unset_random_state_params(model)}
+    names = unset_random_state_params(model)
+    return {name: seed if i == 0 else _seed_of(seed, name) for i, name in enumerate(names)}
+
+
+def _seed_of(seed, name):
+    """The seed of parameter ``name`` derived from ``seed``, in ``[0, SEED_BOUND)``."""
+    sequence = np.random.SeedSequence(seed, spawn_key=(zlib.crc32(name.encode()),))
+    return int(sequence.generate_state(1, np.uint64)[0] % SEED_BOUND)
 
 
 def search_value_key(value):

@@ -1,0 +1,34 @@
+"""Several random_state parameters left unset get distinct seeds: each one got the task's seed,
+so a VotingClassifier of two forests was one forest twice (its outer scores those of one)."""
+
+import warnings
+
+import numpy as np
+from sklearn.datasets import make_classification
+from sklearn.ensemble import RandomForestClassifier, VotingClassifier
+
+from sklearn_fair import NestedCV
+
+X, y = make_classification(300, 8, random_state=0)
+
+
+def test_two_forests_of_a_vote_are_two_models():
+    vote = VotingClassifier(
+        [
+            ("a", RandomForestClassifier(n_estimators=3)),
+            ("b", RandomForestClassifier(n_estimators=3)),
+        ],
+        voting="soft",
+    )
+    forest = RandomForestClassifier(n_estimators=3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        voted = NestedCV(vote, {"weights": [None, [1, 2]]}, outer_cv=3, n_refits=1,
+                         random_state=0).fit(X, y)  # fmt: skip
+        alone = NestedCV(forest, {"max_depth": [None, 8]}, outer_cv=3, n_refits=1,
+                         random_state=0).fit(X, y)  # fmt: skip
+    first, second = voted.best_estimator_.estimators_
+    assert first.random_state != second.random_state
+    # the first by name keeps the task's seed, as a model with one such parameter has it
+    assert first.random_state == alone.best_estimator_.random_state
+    assert not np.array_equal(first.predict_proba(X), second.predict_proba(X))
