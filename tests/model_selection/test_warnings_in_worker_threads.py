@@ -221,9 +221,11 @@ def test_the_warnings_of_fits_on_threads_are_shown_once_and_cached(
     def run():
         return nested(estimator_class(pause=0.01), cache_dir=tmp_path, n_jobs=2).fit(X, Y)
 
+    # (served on threads too: the estimator's module is not importable by a loky worker that
+    # an earlier test started)
     with joblib.parallel_config(backend="threading"):
         computed, shown = converging_warnings(run)
-    served, shown_from_cache = converging_warnings(run)
+        served, shown_from_cache = converging_warnings(run)
     assert computed.cache_info_["computed"] > 0
     assert served.cache_info_["computed"] == 0
     check_shown_once(shown, reference_warning)
