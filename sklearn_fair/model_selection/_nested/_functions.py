@@ -443,26 +443,37 @@ def _fold_predictions(models, X_test, method, classifier, classes):
         return [
             _missing_classes_filled(
                 _averaged([o[k] for o in outputs], method),
-                models[0].classes_[k],
+                [m.classes_[k] for m in models],
                 classes[k] if isinstance(classes, list) else None,
                 method,
             )
             for k in range(len(outputs[0]))
         ]
-    own = getattr(models[0], "classes_", None)
+    owns = [getattr(m, "classes_", None) for m in models]
+    own = owns[0]
     if method != "predict" or (not classifier and own is None):
-        return _missing_classes_filled(_averaged(outputs, method), own, classes, method)
+        return _missing_classes_filled(_averaged(outputs, method), owns, classes, method)
     # over the fold's own classes, which its refits share: a class that the training rows lack
     # cannot be predicted, so no column is added for it (binary decision values stay one column)
     decided_by = classes if own is None else own
+    shared = all(_same(o, own) for o in owns[1:])
+    if not shared:
+        # refits that learned different classes (a sampler that drops a rare class): their
+        # probabilities over the classes of the whole y, a refit's missing class at 0; their
+        # decision values, of no common columns, vote
+        decided_by = None if is_per_label(own) else _one_label(classes)
     for richer in scores_deciding_the_class(models[0]):
+        if not shared and (decided_by is None or richer != "predict_proba"):
+            continue
         if all(hasattr(m, richer) for m in models):
             try:
                 values = [getattr(m, richer)(X_test) for m in models]
             except (AttributeError, NotImplementedError):
                 continue
+            if not shared:
+                values = [_ordered(o, v, richer, decided_by) for o, v in zip(owns, values)]
             return refits_class(outputs, values, decided_by)
-    return refits_class(outputs, None, decided_by)
+    return refits_class(outputs, None, own if decided_by is None else decided_by)
 
 
 def _same(a, b):
@@ -477,14 +488,21 @@ def _averaged(outputs, method):
     return np.mean(outputs, axis=0)
 
 
-def _missing_classes_filled(output, own, classes, method):
-    """``output`` (averaged) with the columns of the classes that the fold's training rows
-    lack (not in ``own``, the models' classes) set to cross_val_predict's fill (the averaged
-    fill overflowed, or took log(0))."""
+def _missing_classes_filled(output, owns, classes, method):
+    """``output`` (averaged over refits of the classes ``owns``, one array a refit) with
+    cross_val_predict's fill (the averaged fill overflowed, or took log(0)) in the columns of
+    the classes that the fold's training rows lack: for log-probabilities those that no refit
+    learned, for decision values those that any refit lacks (whose fill, far below any decision
+    value, would make their average a meaningless number)."""
     classes = _one_label(classes)
     if method not in ("decision_function", "predict_log_proba") or classes is None:
         return output
-    missing = ~np.isin(classes, own)
+    if any(own is None for own in owns):
+        return output  # not put in the columns of the classes (_ordered)
+    learned = [np.isin(classes, own) for own in owns]
+    missing = (
+        ~np.any(learned, axis=0) if method == "predict_log_proba" else ~np.all(learned, axis=0)
+    )
     if output.ndim == 2 and output.shape[1] == len(classes) and missing.any():
         output[:, missing] = np.finfo(output.dtype).min
     return output
@@ -605,7 +623,11 @@ def nested_cross_val_predict(
     decision_function_shape="ovo")``), or that has no scores, gives the majority vote of its
     refits' predictions; a tie goes to the class of the earliest refit among those tied. A
     multilabel model whose ``classes_`` is one array of label indices (a
-    ``OneVsRestClassifier``) votes label by label.
+    ``OneVsRestClassifier``) votes label by label. Refits of one fold that learned different
+    classes (a sampler that drops a rare class in some of them) give a class they lack the
+    probability 0, and the column of their decision values for it ``cross_val_predict``'s
+    fill; their ``predict`` is then the class of the averaged probabilities, or without
+    probabilities the majority vote.
 
     Parameters
     ----------

@@ -6,14 +6,14 @@ import warnings
 from dataclasses import dataclass
 
 import numpy as np
-from sklearn import get_config
+from sklearn import config_context, get_config
 from sklearn.base import is_classifier, is_regressor
 from sklearn.utils import indexable
 from sklearn.utils.metadata_routing import get_routing_for_object
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import _num_samples, check_consistent_length
 
-from ...exceptions import RowOrderWarning, UnweightedValidationWarning
+from ...exceptions import RowOrderWarning, SklearnFairWarning, UnweightedValidationWarning
 from ...utils import check_graphs, is_graph_data, read_graph_labels
 from ...utils._stacklevel import external_stacklevel
 from ._candidates import configure
@@ -218,6 +218,30 @@ def _untransformed_validation_data(estimator, candidates):
     return []
 
 
+_ROUTING_HOW = (
+    "sklearn.set_config(enable_metadata_routing=True) and set_fit_request(X_val=True, "
+    "y_val=True) on that step"
+)
+
+
+def _last_step_unreached(estimator, candidates):
+    """The last step of a pipeline (``estimator``, or one of the ``candidates`` set on it)
+    that would early-stop on ``X_val`` and ``y_val`` had the pipeline passed them on; None
+    where there is none."""
+    models = [configure(estimator, c) for c in candidates] if candidates else [estimator]
+    for model in models:
+        if not isinstance(getattr(model, "steps", None), (list, tuple)):
+            continue
+        last = model
+        while isinstance(getattr(last, "steps", None), (list, tuple)) and last.steps:
+            last = last.steps[-1][1]
+        # by its signature and parameters: with routing on, an unrequested step takes nothing
+        with config_context(enable_metadata_routing=False):
+            if last is not model and consumes_validation_data(last):
+                return last
+    return None
+
+
 def early_stopping_policy(mode, estimator, search, owner, fit_params=(), candidates=()):
     """Whether the fits early-stop on the protocol's validation rows (``early_stopping_split``):
     where the estimator, or one of the ``candidates`` set on it, stops early; never for a
@@ -233,11 +257,32 @@ def early_stopping_policy(mode, estimator, search, owner, fit_params=(), candida
         _fit_takes_validation_data(estimator)
         and any(consumes_validation_data(configure(estimator, c)) for c in candidates)
     )
+    unreached = None if consumes else _last_step_unreached(estimator, candidates)
     if mode == "protocol" and not consumes:
+        how = "Use early_stopping_split='estimator'."
+        if unreached is not None:
+            how = (
+                f"Its last step {type(unreached).__name__} takes them, which a pipeline passes "
+                f"on only with metadata routing: {_ROUTING_HOW}; or use "
+                "early_stopping_split='estimator'."
+            )
         raise ValueError(
             f"early_stopping_split='protocol' hands each fit its validation rows as X_val and "
             f"y_val, but {type(estimator).__name__}.fit does not take them (or its early "
-            "stopping is off). Use early_stopping_split='estimator'."
+            f"stopping is off). {how}"
+        )
+    if unreached is not None:  # mode "auto"
+        warnings.warn(
+            f"{owner} cannot hand the protocol's validation rows to "
+            f"{type(unreached).__name__}, the last step of its {type(estimator).__name__}, "
+            f"which early-stops on X_val and y_val: {type(estimator).__name__}.fit does not "
+            "pass them on (a pipeline does only with metadata routing), so each fit "
+            "early-stops on the estimator's own hold-out of its training rows, if it makes one "
+            "(early_stopping_split='auto'). To early-stop on the protocol's validation rows: "
+            f"{_ROUTING_HOW}; to accept the estimator's own, pass "
+            "early_stopping_split='estimator'.",
+            SklearnFairWarning,
+            stacklevel=external_stacklevel(),
         )
     transforming = _untransformed_validation_data(estimator, candidates) if consumes else []
     if transforming:

@@ -65,15 +65,39 @@ def _fold_predictions(plan, test, refits, best_params):
             [row[0] for row in p] if all(isinstance(r, list) and len(r) == 1 for r in p) else p
             for p in predict
         ]
+    classes, proba = kept[0]["classes"], [k["proba"] for k in kept]
+    decision = None if kept[0]["decision"] is None else [k["decision"] for k in kept]
+    if any(k["classes"] != classes for k in kept) and not _per_label(classes):
+        # refits that learned different classes (a sampler that drops a rare class): their
+        # probabilities over the classes of them all, a refit's missing class at 0; their
+        # decision values, of no common columns, are not kept (the class is their vote)
+        classes = np.unique(np.concatenate([np.asarray(k["classes"]) for k in kept])).tolist()
+        proba = [_over_classes(k["proba"], k["classes"], classes) for k in kept]
+        decision = None
     return {
         "y_true": y_true,
-        "classes": kept[0]["classes"],
+        "classes": classes,
         "predict": predict,
-        "proba": None if kept[0]["proba"] is None else [k["proba"] for k in kept],
-        "decision": None if kept[0]["decision"] is None else [k["decision"] for k in kept],
+        "proba": None if kept[0]["proba"] is None else proba,
+        "decision": decision,
         # a refit that decides by a threshold: the class of the refits is their vote
         "votes": not scores_deciding_the_class(configure(plan.estimator, best_params)),
     }
+
+
+def _per_label(classes):
+    """Whether kept ``classes`` are a multilabel model's: one list a label."""
+    return bool(classes) and isinstance(classes[0], list)
+
+
+def _over_classes(proba, own, classes):
+    """A refit's kept probabilities ``proba`` of its classes ``own`` in the columns of
+    ``classes``, 0 in those of the classes it lacks; None stays None."""
+    if proba is None:
+        return None
+    full = np.zeros((len(proba), len(classes)))
+    full[:, np.searchsorted(classes, own)] = proba
+    return full.tolist()
 
 
 def _failed(refit, name, which="scores"):
