@@ -146,3 +146,22 @@ def test_runner_of_one_model_leaves_out_the_aggregate_and_says_why(tmp_path):
         assert main(["run", str(tmp_path / "reg.toml")]) == 0
     assert not (tmp_path / "out" / "aggregate.csv").exists()
     assert (tmp_path / "out" / "scores.csv").exists()
+
+
+def test_runner_of_one_data_set_pools_its_errors_as_scored(tmp_path):
+    # one data set pools nothing across scales: its aggregate is of the RMSEs themselves (it
+    # was min-max normalised, 0.0 and 1.0, and with one model not written)
+    _write_data(tmp_path)
+    start, end = EXPERIMENT.index("[data.units]"), EXPERIMENT.index("[protocol]")
+    (tmp_path / "reg.toml").write_text(EXPERIMENT[:start] + EXPERIMENT[end:])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert main(["run", str(tmp_path / "reg.toml")]) == 0
+    out = tmp_path / "out"
+    rmse = {}
+    for row in _read(out / "scores.csv"):
+        rmse.setdefault(row["model"], []).append(float(row["score"]))
+    aggregate = {row["model"]: row for row in _read(out / "aggregate.csv")}
+    for model, scores in rmse.items():
+        assert aggregate[model]["normalize"] == "none"
+        assert float(aggregate[model]["mean"]) == pytest.approx(np.mean(scores))

@@ -16,7 +16,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import FunctionTransformer
 
 from sklearn_fair import NestedCV, nested_cross_val_predict, nested_cross_validate
-from sklearn_fair.exceptions import SplitLeakageWarning
+from sklearn_fair.exceptions import SklearnFairWarning, SplitLeakageWarning
 from sklearn_fair.model_selection import HoldoutSplit
 
 N = 60
@@ -218,3 +218,38 @@ def test_a_hidden_time_ordered_cv_or_a_random_outer_split_is_not_warned_about(es
     with warnings.catch_warnings():
         warnings.simplefilter("error", SplitLeakageWarning)
         nested_cross_validate(estimator, X, y, cv=outer, n_refits=1, random_state=0)
+
+
+def test_one_split_taken_as_time_ordered_is_said():
+    # a fixed test set placed after the training rows looks like a time-ordered hold-out; the
+    # inner hold-out then validates on the last training rows (of data sorted by class, one
+    # class): the run says which it took, and how to choose the other
+    cv = PredefinedSplit(np.r_[np.full(48, -1), np.zeros(12, int)])
+    for given in (cv, list(cv.split())):
+        with pytest.warns(SklearnFairWarning, match="one split that tests only rows after"):
+            _selection_fits(given)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", SklearnFairWarning)
+        # two splits that each test later rows: a time order, as any given splits are judged
+        _selection_fits([(np.arange(36), np.arange(36, 48)), (np.arange(48), np.arange(48, 60))])
+
+
+def test_cross_fitting_that_selects_nothing_is_not_warned_about():
+    # a TargetEncoder's cv cross-fits its encoding and a stacking's its meta-features: no
+    # selection, and TargetEncoder refuses a TimeSeriesSplit (its folds must cover every row)
+    from sklearn.compose import make_column_transformer
+    from sklearn.ensemble import StackingRegressor
+    from sklearn.linear_model import Ridge
+    from sklearn.preprocessing import TargetEncoder
+
+    rng = np.random.RandomState(0)
+    X_s, y_s = rng.randn(120, 3), rng.randn(120)
+    encoder = make_column_transformer((TargetEncoder(), [0]), remainder="passthrough")
+    encoded = make_pipeline(encoder, Ridge())
+    stacked = StackingRegressor([("r", Ridge())], final_estimator=Ridge())
+    for model, grid in ((encoded, {"ridge__alpha": [1.0, 2.0]}),
+                        (stacked, {"final_estimator__alpha": [1.0, 2.0]})):  # fmt: skip
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", SplitLeakageWarning)
+            NestedCV(model, grid, outer_cv=TimeSeriesSplit(3), n_refits=1,
+                     random_state=0).fit(X_s, y_s)  # fmt: skip

@@ -92,6 +92,10 @@ def test_undefined_on_constant_y_by_metric_and_tolerance():
         spread = y * scale + np.linspace(0, 1e-9, 6) * scale
         assert undefined_on_constant_y(get_scorer("r2"), model, spread) is None
         assert undefined_on_constant_y(get_scorer("r2"), model, y * scale) is not None
+    # a large offset whose spread is far above its last bits is defined (1e-12 of it was not)
+    offset = 1.7e12 + 0.05 * np.arange(20)
+    assert r2_score(offset, offset) == 1.0
+    assert undefined_on_constant_y(get_scorer("r2"), model, offset) is None
     # the rows of weight zero are not scored
     varying = np.r_[y[:5], 3.0]
     assert undefined_on_constant_y(get_scorer("r2"), model, varying) is None

@@ -89,10 +89,12 @@ def _aggregate_csv(result):
     folds failed on every data set (the run lists the failed fits). A metric not in [0, 1]
     (an RMSE, in each data set's own units) is pooled min-max normalised, each data set
     between its worst and best model's mean, as the ``normalize`` column says ("none": as
-    scored); where that cannot be done (one model), a warning says why there is no file."""
+    scored; one data set is never normalised); where that cannot be done (one model), a warning
+    says why there is no file."""
     if set(result._failed_models()) == set(result.datasets):
         raise _NotMade
-    normalize = "minmax" if result._in_own_units() else None
+    # one data set pools nothing across scales
+    normalize = "minmax" if len(result.datasets) > 1 and result._in_own_units() else None
     try:
         frame = result.aggregate(normalize=normalize).reset_index()
     except ValueError as error:

@@ -29,7 +29,12 @@ from sklearn.model_selection import (
 from sklearn.utils.metadata_routing import get_routing_for_object
 from sklearn.utils.multiclass import type_of_target
 
-from ...exceptions import GroupLeakageWarning, ReproducibilityWarning, SplitLeakageWarning
+from ...exceptions import (
+    GroupLeakageWarning,
+    ReproducibilityWarning,
+    SklearnFairWarning,
+    SplitLeakageWarning,
+)
 from ...utils._splits import own_rows, time_ordered_splits
 from ...utils._stacklevel import external_stacklevel
 from .._holdout import HoldoutSplit
@@ -429,9 +434,30 @@ def resolve_splitters(outer_cv, inner_cv, estimator, y, seeds, owner, groups=Non
     outer = check_cv_with_groups(outer_cv, y, classifier, groups)
     if inner_cv is None:
         inner = default_inner_cv(estimator, outer, seeds.inner_cv_seed(), y)
+        _warn_one_split_taken_as_time_ordered(owner, outer)
     else:  # an int becomes a splitter, an iterable of splits is wrapped in one
         inner = check_cv_with_groups(inner_cv, y, classifier, groups)
     return Splitters(outer, inner, inner_cv, outer_cv)
+
+
+def _warn_one_split_taken_as_time_ordered(owner, outer):
+    """Say that one given outer split testing only the rows after its training rows (a
+    PredefinedSplit, a list) is taken as time-ordered: a fixed test set placed after the
+    training rows of data in no time order looks the same."""
+    given = _given_splits(outer)
+    if given is None or len(given) != 1 or not time_ordered_splits(given):
+        return
+    warnings.warn(
+        f"The outer split of {owner} is one split that tests only rows after all its training "
+        "rows, so it is taken as time-ordered: the default inner hold-out validates on the "
+        f"last {_percent(INNER_TEST_SIZE)} of the training rows, as after a TimeSeriesSplit. "
+        "If the rows are in no time order (a fixed test set placed after the training rows), "
+        "pass inner_cv=HoldoutSplit(test_size=0.1, random_state=0) (stratify=True for a "
+        "classifier) for a random hold-out; if they are, pass inner_cv=HoldoutSplit("
+        "test_size=0.1, shuffle=False) to say so.",
+        SklearnFairWarning,
+        stacklevel=external_stacklevel(),
+    )
 
 
 def _percent(share):
@@ -670,11 +696,20 @@ def _warn_time_order_not_kept(owner, outer, outer_splits, splitters, stores, who
 
 def _warn_hidden_splitters(owner, estimator):
     """A SplitLeakageWarning, under time-ordered outer splits, for the ``cv`` parameters of
-    ``estimator`` and of its steps (a search in a pipeline, RidgeCV, LassoCV) that are not
-    time-ordered: they split each training fold by themselves, outside the inner splits."""
+    ``estimator`` and of its steps that select (a search in a pipeline, RidgeCV, LassoCV: a
+    class named ``*CV``) and are not time-ordered: they split each training fold by
+    themselves, outside the inner splits."""
+    from sklearn.calibration import CalibratedClassifierCV
+
     hidden = {}
-    for name, value in estimator.get_params(deep=True).items():
+    params = estimator.get_params(deep=True)
+    for name, value in params.items():
         if name != "cv" and not name.endswith("__cv"):
+            continue
+        # of an object that selects with it (a search, RidgeCV): a TargetEncoder's or a
+        # stacking's cross-fitting, a calibration's folds select nothing
+        holder = estimator if name == "cv" else params.get(name[: -len("__cv")])
+        if isinstance(holder, CalibratedClassifierCV) or not type(holder).__name__.endswith("CV"):
             continue
         try:
             cv = check_cv(value)

@@ -100,10 +100,10 @@ _RELATIVE_TO_CONSTANT = {
 }
 
 #: y_true counts as constant where its spread is at most this fraction of its largest absolute
-#: value: a relative bound, as these metrics do not change when y is scaled, and far below what
-#: a target of float64 measurements spreads over (the rounding noise that makes R^2 -1e31 on
-#: a constant y is of the order of 1e-16 of it).
-CONSTANT_Y_RTOL = 1e-12
+#: value: a few units in the last place of float64 (values equal but for their last bits; a
+#: target that varies, 1.7e12 + 0.05 k, is not), relative as these metrics do not change when
+#: y is scaled.
+CONSTANT_Y_RTOL = 4 * np.finfo(np.float64).eps
 
 
 def undefined_on_constant_y(scorer, model, y, sample_weight=None):
