@@ -13,8 +13,6 @@ from ..metrics._names import describe_metric, same_metric
 from ..model_selection import NestedCV
 from ..model_selection._engine import (
     REFIT,
-    SEARCH,
-    SELECTION,
     is_search,
     make_plan,
     run_protocol,
@@ -262,18 +260,14 @@ def _one_metric(dataset, plans):
     )
 
 
-def _budget(schedule):
-    """What a cell spent on tuning and refitting: candidates, fits and seconds."""
+def _budget(nested, schedule):
+    """What a cell spent on tuning and refitting: candidates, fits and seconds; its counts of
+    candidates and inner fits those its NestedCV recorded (:func:`store_fitted`), as
+    result_to_dict saves them."""
     results = schedule.results
     phases = [key.phase for key in results]
-    searches = [r for k, r in results.items() if k.phase == SEARCH]
-    n_candidates = len(schedule.plan.candidates)
-    if searches:
-        n_candidates = max(len(r.get("candidates") or []) for r in searches)
     return {
-        "n_candidates": n_candidates,
-        "n_inner_fits": phases.count(SELECTION),
-        "n_searches": phases.count(SEARCH),
+        **nested._tuning_counts,
         "n_refit_fits": phases.count(REFIT),
         "fit_time": float(sum(r["fit_time"] for r in results.values())),
     }
@@ -529,7 +523,7 @@ def benchmark(
     for (dataset, model, nested), run in zip(cells, runs):
         store_fitted(nested, run)
         results[dataset, model] = as_result(
-            model, nested, dataset=dataset, budget=_budget(run.schedule)
+            model, nested, dataset=dataset, budget=_budget(nested, run.schedule)
         )
         recorded[dataset, model] = {
             "data": data_fingerprints[dataset],

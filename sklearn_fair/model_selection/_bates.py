@@ -25,7 +25,7 @@ from sklearn.utils.validation import _num_samples, check_consistent_length
 from ..utils import RANDOM_STATE_CONSTRAINTS, EstimatorInstance, IntervalNotBool
 from ..utils._printing import decimals_for, number
 from ._nested._inputs import check_target_kind
-from ._nested._planning import plan_of_splits
+from ._nested._planning import plan_of_splits, warn_unseeded_estimator
 from ._nested._running import run_plan
 from ._nested._seeds import interval_seeds
 from ._nested._tasks import REFIT, SELECTION, TaskKey
@@ -446,6 +446,8 @@ default="auto"
             f"n_samples >= {2 * n_folds}. Got n_samples={n_samples} instead."
         )
     loss_function, loss_name = _resolve_loss(loss, estimator)
+    if random_state is not None:  # as NestedCV's: before any fit
+        warn_unseeded_estimator("nested_cv_interval", estimator)
     seeds = interval_seeds(estimator, random_state, n_repetitions)
     folds = np.array([_assign_folds(n_samples, n_folds, int(s)) for s in seeds.fold_seeds])
     scorers = {s: _LossStatistic(loss_function, s) for s in ("mean", "variance")}

@@ -195,6 +195,8 @@ class BenchmarkResult:
         Returns
         -------
         BenchmarkResult
+            Its ``random_state`` is the one int seed every result records (the cells of one
+            benchmark), else None; its tables' bootstrap intervals are then the benchmark's.
         """
         budgets = budgets or {}
         documents, sources = {}, {}
@@ -207,7 +209,12 @@ class BenchmarkResult:
         for (d, m), r in documents.items():
             cells[d, m] = as_result(m, r, dataset=d, metric=metric, budget=budgets.get((d, m)),
                                     verify=verify, source=sources.get((d, m)))  # fmt: skip
-        return cls(cells, baseline=baseline, baseline_floor=baseline_floor)
+        # the one seed every cell records (a benchmark's), as the benchmark's own result holds
+        # it: the tables' bootstrap intervals are then those of that result
+        seeds = {cell.random_state for cell in cells.values()}
+        seed = seeds.pop() if len(seeds) == 1 else None
+        seed = int(seed) if isinstance(seed, numbers.Integral) else None
+        return cls(cells, baseline=baseline, baseline_floor=baseline_floor, random_state=seed)
 
     def save(self, path):
         """Write the benchmark to ``path`` as a versioned JSON file with a checksum.

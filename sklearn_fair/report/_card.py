@@ -1,5 +1,6 @@
 """The reproducibility card: the paper's checklist, seeds, fingerprints and versions."""
 
+import numbers
 import os
 import re
 import warnings
@@ -105,6 +106,9 @@ class ReproducibilityCard:
     recorded_versions : dict
         Model -> the versions its result recorded, where the results record different ones or
         only some of them record theirs (else empty: ``versions`` says it).
+    drawn_roots : dict
+        Key of ``seeds`` -> the int root a run drew where its ``random_state`` was None, a
+        RandomState or a Generator: passed as ``random_state``, it reproduces the run.
     """
 
     checklist: list
@@ -117,6 +121,12 @@ class ReproducibilityCard:
     task: object = None
     versions_recorded: bool = False
     recorded_versions: dict = field(default_factory=dict)
+    drawn_roots: dict = field(default_factory=dict)
+
+    def _seed_text(self, name):
+        root = self.drawn_roots.get(name)
+        drew = "" if root is None else f" (drew {root}: pass it to reproduce)"
+        return f"{name}: {self.seeds[name]}{drew}"
 
     def section(self):
         """The card as a report section."""
@@ -125,7 +135,7 @@ class ReproducibilityCard:
         for name, value in self.splits_fingerprint.items():
             shared.setdefault(value, []).append(name)
         paragraphs = [
-            "Seeds: " + "; ".join(f"{name}: {value}" for name, value in self.seeds.items()) + ".",
+            "Seeds: " + "; ".join(map(self._seed_text, self.seeds)) + ".",
             "Splits fingerprint: "
             + (
                 next(iter(shared)) + " (all models)"
@@ -265,6 +275,13 @@ def cards_of_datasets(cards, whole):
     )
 
 
+def _random_state(model):
+    """A result's ``random_state`` as the card gives it: an int or None as it is, a RandomState
+    or Generator by its name (its repr holds a memory address)."""
+    state = model.random_state
+    return state if state is None or isinstance(state, numbers.Integral) else str(state)
+
+
 def _versions_text(versions):
     return ", ".join(f"{k} {v}" for k, v in versions.items())
 
@@ -337,11 +354,14 @@ def card_of(models, *, X=None, y=None, splits_file=None, stratified=None,
         ),
     ]
     versions, versions_recorded, recorded_versions = _versions(models, one)
-    states = {_label(m, one): m.random_state for m in models}
+    # with the root each run drew where its random_state was not an int
+    states = {_label(m, one): (_random_state(m), m.random_state_root) for m in models}
     if len({repr(state) for state in states.values()}) == 1:
-        seeds = {"random_state": models[0].random_state}
+        keys = dict.fromkeys(states, "random_state")
     else:  # each model's own: the first one's was given for all
-        seeds = {f"{label} random_state": state for label, state in states.items()}
+        keys = {label: f"{label} random_state" for label in states}
+    seeds = {keys[label]: state for label, (state, _) in states.items()}
+    drawn = {keys[label]: root for label, (_, root) in states.items() if root is not None}
     # the seeds that trained a model (the seed probe may have left some unused)
     refits = {
         _label(m, one): m.refit_seeds if m.used_refit_seeds is None else m.used_refit_seeds
@@ -354,6 +374,7 @@ def card_of(models, *, X=None, y=None, splits_file=None, stratified=None,
     return ReproducibilityCard(
         checklist=checklist,
         seeds=seeds,
+        drawn_roots=drawn,
         splits_fingerprint={
             _label(m, one): (
                 splits_fingerprint(m.train_indices, m.test_indices)

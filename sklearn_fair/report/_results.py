@@ -141,6 +141,9 @@ class NestedResult:
     # the package versions recorded with the result (a saved benchmark's "versions"), {} when
     # it records none: then the card can only say which versions printed it
     versions: dict = field(default_factory=dict)
+    # the int root the run drew where its random_state was None or a RandomState or Generator
+    # (passing it as random_state reproduces the run); None where it was an int, or unrecorded
+    random_state_root: object = None
 
     @property
     def n_failed(self):
@@ -333,9 +336,10 @@ def result_to_dict(nested):
     Returns
     -------
     result : dict
-        ``format``, ``version``, ``random_state``, ``refit_seeds``, ``score_mean``,
-        ``score_std``, ``optimism`` (None where a search selected with its own scoring),
-        ``metrics`` (each metric's printed name and sign, see
+        ``format``, ``version``, ``random_state`` (None where it was not an int, with then
+        ``random_state_root``: the int root the run drew, which reproduces it),
+        ``refit_seeds``, ``score_mean``, ``score_std``, ``optimism`` (None where a search
+        selected with its own scoring), ``metrics`` (each metric's printed name and sign, see
         :func:`~sklearn_fair.metrics.metric_display_name`), ``refit_metric`` (the key of the
         selecting metric), ``task`` ("classification", "regression" or None), ``budget``
         (the tuning's ``n_candidates``, ``n_inner_fits`` and ``n_searches``, which the folds do
@@ -388,6 +392,7 @@ def result_to_dict(nested):
         "format": RESULT_FORMAT,
         "version": RESULT_VERSION,
         "random_state": _integer_or_none(nested.get_params().get("random_state")),
+        **_drawn_root(nested),
         "refit_seeds": _jsonable(nested.refit_seeds_),
         "score_mean": float(nested.score_mean_),
         "score_std": float(nested.score_std_),
@@ -408,6 +413,15 @@ def result_to_dict(nested):
         ),
     }
     return with_checksum(document)
+
+
+def _drawn_root(nested):
+    """``{"random_state_root": root}`` where a fitted NestedCV drew its seeds' root (its
+    random_state was not an int), else ``{}``."""
+    root = getattr(nested, "random_state_root_", None)
+    if _integer_or_none(nested.get_params().get("random_state")) is not None or root is None:
+        return {}
+    return {"random_state_root": int(root)}
 
 
 def _own_selection(nested):
@@ -519,7 +533,15 @@ def _splits(folds, key):
 
 
 def _budget_of(nested, folds):
-    """What a fitted NestedCV's tuning cost, read from its cv_results_."""
+    """What a fitted NestedCV's tuning cost: the counts its fit recorded (those of benchmark's
+    cells too), else (a NestedCV fitted before it recorded them) read from its cv_results_."""
+    spent = {
+        "n_refit_fits": sum(refits_of(f) for f in folds),
+        "fit_time": float(sum(f["fit_time"] for f in folds)),
+    }
+    counts = getattr(nested, "_tuning_counts", None)
+    if counts is not None:
+        return {**counts, **spent}
     cv = nested.cv_results_
     refit_metric = nested.refit_metric_
     n_inner = sum(1 for key in cv if key.startswith("split") and key.endswith("_test_score"))
@@ -531,8 +553,7 @@ def _budget_of(nested, folds):
         "n_candidates": n_rows // max(len(folds), 1),
         "n_inner_fits": n_rows * n_inner,
         "n_searches": 0,
-        "n_refit_fits": sum(refits_of(f) for f in folds),
-        "fit_time": float(sum(f["fit_time"] for f in folds)),
+        **spent,
     }
 
 
@@ -583,6 +604,7 @@ def as_result(name, result, *, dataset="data", metric=None, budget=None, verify=
         resampling = dict(getattr(result, "resampling_", {}))
         selection = _own_selection(result)
         random_state = result.get_params().get("random_state")
+        drawn = _drawn_root(result).get("random_state_root")
         error_score = _numeric_error_score(result.get_params().get("error_score"))
         refit_seeds = list(result.refit_seeds_)
         metrics, refit_metric = nested_metrics(result)
@@ -615,6 +637,8 @@ def as_result(name, result, *, dataset="data", metric=None, budget=None, verify=
             ]
             metrics, refit_metric = {"score": UNRECORDED}, "score"
         random_state = result.get("random_state")
+        drawn = result.get("random_state_root") if random_state is None else None
+        drawn = _integer_or_none(drawn)
         error_score = _numeric_error_score(result.get("error_score"))
         refit_seeds = list(result.get("refit_seeds") or [])
         budget = budget if budget is not None else _saved_budget(folds, result.get("budget"))
@@ -664,6 +688,7 @@ def as_result(name, result, *, dataset="data", metric=None, budget=None, verify=
         test_indices=_splits(folds, "test_indices"),
         refit_seeds=refit_seeds,
         random_state=random_state,
+        random_state_root=drawn,
         fit_time=np.array([f.get("fit_time") or np.nan for f in folds], dtype=float),
         task=task,
         budget=dict(budget or {}),

@@ -122,7 +122,17 @@ def test_a_search_run_whole_in_each_fold_and_its_budget():
     alone = NestedCV(halving, outer_cv=3, n_refits=1, random_state=5, refit=False).fit(X, y)
     _assert_same(result.estimators["b", "halving"], alone)
     budget = result.budget.set_index("model")
-    assert budget.loc["halving", "n_searches"] == 3 and budget.loc["halving", "n_inner_fits"] == 0
+    # the search's own fits in each outer fold: its cv_results_ rows by its splits, as
+    # scikit-learn's search fitted by hand on the fold's training rows counts them
+    from sklearn.base import clone
+    from sklearn.model_selection import StratifiedKFold
+
+    fits = 0
+    for train, _ in StratifiedKFold(3).split(X, y):
+        search = clone(halving).fit(X[train], y[train])
+        fits += len(search.cv_results_["params"]) * search.n_splits_
+    assert budget.loc["halving", "n_searches"] == 3
+    assert budget.loc["halving", "n_inner_fits"] == fits == 36
     assert budget.loc["halving", "n_candidates"] == 4
     assert budget.loc["tree", "n_inner_fits"] == 4 * 3 and budget.loc["tree", "n_searches"] == 0
 

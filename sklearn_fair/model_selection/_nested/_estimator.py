@@ -22,6 +22,7 @@ from ._planning import make_plan
 from ._protocol import run_protocol
 from ._results import cv_results
 from ._scoring import metadata_router, resolve_scoring
+from ._selection import tuning_counts
 
 __all__ = ["NestedCV"]
 
@@ -219,6 +220,11 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         GridSearchCV). Loadable with ``pandas.DataFrame``.
     refit_seeds_ : list
         The seeds drawn for the refits (``[None]`` when no ``random_state`` is left unset).
+    random_state_root_ : int
+        The int root every seed of the run was derived from: ``random_state`` itself when an
+        int, else the one drawn (fresh for None, from the RandomState or Generator given).
+        ``random_state=random_state_root_`` reproduces the run (with the same data, splitters
+        and versions).
     n_splits_ : int
         Number of outer folds.
     outer_cv_ : cross-validation generator
@@ -593,6 +599,9 @@ def store_fitted(nested, run):
     nested.validation_comparable_ = bool(comparable)
     nested.cv_results_ = cv_results(plan, run.schedule.selections)
     nested.refit_seeds_ = list(plan.refit_seeds)
+    nested.random_state_root_ = int(plan.seeds.entropy)
+    # what the outer folds' tuning spent, whole searches included (the reports' budget)
+    nested._tuning_counts = tuning_counts(plan, run.schedule.results)
     nested.n_splits_ = plan.n_outer
     # a callable scoring that returns a dict scores several metrics, as in scikit-learn's
     # searches (their multimetric_), under the keys it returns

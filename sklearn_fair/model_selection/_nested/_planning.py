@@ -46,7 +46,7 @@ from ._seeds import Seeds, search_value_key, unseeded_randomness
 from ._selection import check_select, select_fold
 from ._tasks import FINAL, REFIT, SEARCH, SELECTION, FitTask, SearchTask, TaskKey
 
-__all__ = ["Plan", "make_plan", "plan_of_splits"]
+__all__ = ["Plan", "make_plan", "plan_of_splits", "warn_unseeded_estimator"]
 
 
 @dataclass
@@ -442,9 +442,19 @@ def make_plan(nested, X, y, groups, params, *, final, return_estimator, owner,
     )
 
 
-def _warn_unseeded_randomness(owner, estimator, seeded):
+def warn_unseeded_estimator(owner, estimator):
+    """The ReproducibilityWarnings of a seeded :func:`make_plan` about ``estimator`` alone, for
+    a run that fits it as given, with no search or refits of its own (the NCV interval): a
+    shuffling splitter among its parameters without a seed, randomness that no
+    ``random_state`` parameter controls."""
+    warn_unseeded_splitters(owner, _estimator_splitters(estimator, estimator))
+    _warn_unseeded_randomness(owner, estimator, True, refits=False)
+
+
+def _warn_unseeded_randomness(owner, estimator, seeded, refits=True):
     """A ReproducibilityWarning where parts of ``estimator`` draw random numbers that no
-    ``random_state`` parameter controls (:func:`~._seeds.unseeded_randomness`)."""
+    ``random_state`` parameter controls (:func:`~._seeds.unseeded_randomness`); ``refits``:
+    whether the run refits each fold's winner with seeds of its own."""
     found = unseeded_randomness(estimator)
     if not found:
         return
@@ -455,10 +465,13 @@ def _warn_unseeded_randomness(owner, estimator, seeded):
     changes = "" if not seeded else (
         f"its results change on every run although {owner} has a random_state, and "
     )  # fmt: skip
+    if not refits:  # seeded: the changes are all there is to say
+        changes = changes.removesuffix(", and ")
+    what = "the refits of a fold are not given seeds of their own" if refits else ""
     warnings.warn(
         f"{parts} in the estimator of {owner} draw(s) random numbers that no random_state "
         f"parameter controls ({owner} seeds only random_state parameters left at None): "
-        f"{changes}the refits of a fold are not given seeds of their own. Seed it "
+        f"{changes}{what}. Seed it "
         "yourself (a seed parameter set to an int; for a skorch net, torch.manual_seed in its "
         "module's initialisation), or give it a random_state parameter that it uses.",
         ReproducibilityWarning,

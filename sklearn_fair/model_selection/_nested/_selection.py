@@ -17,9 +17,15 @@ from ...exceptions import SearchSpaceEdgeWarning, SelectionTieWarning
 from ...utils._scaling import mean_of, std_of
 from ...utils._stacklevel import external_stacklevel
 from ._scoring import CONSTANT_Y_RTOL, shown
-from ._tasks import SEARCH, TaskKey
+from ._tasks import SEARCH, SELECTION, TaskKey, distinct_count
 
-__all__ = ["check_select", "rank_within_folds", "select_fold", "warn_about_selection"]
+__all__ = [
+    "check_select",
+    "rank_within_folds",
+    "select_fold",
+    "tuning_counts",
+    "warn_about_selection",
+]
 
 #: Relative tolerance under which two mean validation scores tie (floating-point rounding).
 TIE_RTOL = 1e-9
@@ -348,6 +354,39 @@ def _from_search(plan, fold, result):
         "fit_time": fit_time,
         "score_time": score_time,
     }
+
+
+def tuning_counts(plan, results):
+    """What the outer folds' selections cost (the selection on all the data before a final fit
+    left out): ``n_candidates``, the most candidates one fold's selection tried (a search run
+    whole: its distinct ones); ``n_inner_fits``, the fits of the candidates on inner splits
+    (those a search run whole made included); ``n_searches``, the searches run whole."""
+    in_folds = {key: r for key, r in results.items() if key.outer_fold is not None}
+    searches = [r for key, r in in_folds.items() if key.phase == SEARCH]
+    n_fits = sum(1 for key in in_folds if key.phase == SELECTION)
+    n_candidates = len(plan.candidates)
+    if searches:
+        n_candidates = max(_search_candidates(r) for r in searches)
+        n_fits += sum(_search_fits(r) for r in searches)
+    return {"n_candidates": n_candidates, "n_inner_fits": n_fits, "n_searches": len(searches)}
+
+
+def _search_candidates(result):
+    """The distinct candidates a search run whole tried (a halving search's rows repeat the
+    ones it keeps); none where it failed."""
+    if "n_candidates" in result:
+        return result["n_candidates"]
+    return distinct_count(result.get("candidates") or [])  # a result cached without it
+
+
+def _search_fits(result):
+    """The inner fits a search run whole made: each row of its cv_results_ on each of its
+    splits (unknown, 0, where it failed)."""
+    if "n_fits" in result:
+        return result["n_fits"]
+    # a result cached without it: the splits it recorded scores of
+    width = np.shape(result.get("split_scores") or [[0]])[1]
+    return len(result.get("candidates") or []) * width
 
 
 def rank_within_folds(folds, means):

@@ -15,6 +15,7 @@ from enum import StrEnum
 from typing import NamedTuple
 
 import numpy as np
+from joblib import hash as joblib_hash
 from sklearn.base import clone
 from sklearn.model_selection import FixedThresholdClassifier, TunedThresholdClassifierCV
 
@@ -37,6 +38,7 @@ __all__ = [
     "SearchTask",
     "TaskBatch",
     "TaskKey",
+    "distinct_count",
     "in_task_order",
     "run_fit_task",
     "run_search_task",
@@ -314,6 +316,9 @@ def run_search_task(task, context, data):
     result["best_params"] = search.best_params_
     result["best_index"] = int(search.best_index_)
     result["candidates"] = list(results["params"])
+    # what it spent (the tuning budget): a halving search's rows repeat the candidates it keeps
+    result["n_candidates"] = distinct_count(result["candidates"])
+    result["n_fits"] = len(result["candidates"]) * (getattr(search, "n_splits_", 0) or 0)
     if f"mean_test_{refit}" not in results:  # a callable refit's rule, on no metric reported
         means = np.full(len(result["candidates"]), np.nan)
     else:
@@ -330,3 +335,16 @@ def run_search_task(task, context, data):
     for what in ("fit", "score"):
         result[f"mean_{what}_times"] = np.asarray(results[f"mean_{what}_time"], float).tolist()
     return result
+
+
+def distinct_count(candidates):
+    """How many different parameter dicts ``candidates`` holds (by value: joblib's hash, else
+    the ``repr`` of what cannot be hashed)."""
+
+    def identity(params):
+        try:
+            return joblib_hash(params)
+        except Exception:  # a parameter pickle cannot take (a lambda)
+            return repr(sorted(params.items(), key=lambda item: str(item[0])))
+
+    return len({identity(params) for params in candidates})
