@@ -956,10 +956,11 @@ class BenchmarkResult:
         )  # fmt: skip
 
     def _in_own_units(self):
-        """Whether the metric is not known to lie in [0, 1], so that its scores may be in each
-        data set's own units (an RMSE in dollars): not poolable as they are."""
+        """Whether the metric is not known to be bounded, so that its scores may be on each
+        data set's own scale (an RMSE in dollars, an R^2 unbounded below): not poolable as
+        they are. A bounded score (accuracy, kappa, MCC) is."""
         ranges = {metric_range(cell.metric) for cell in self.cells.values()}
-        return any(r is None or r[0] < 0.0 or r[1] > 1.0 for r in ranges)
+        return any(r is None or not (np.isfinite(r[0]) and np.isfinite(r[1])) for r in ranges)
 
     def _default_rope(self):
         """The region of practical equivalence of ``rope=None``: 0.01 for a metric in [0, 1]
@@ -1045,7 +1046,7 @@ class BenchmarkResult:
             names = ", ".join(sorted({describe_metric(c.metric) for c in self.cells.values()}))
             warnings.warn(
                 f"aggregate pools the scores of {names} of {len(datasets)} data sets as they "
-                f"are (normalize=None), but {names} is not a metric in [0, 1]: its scores may be "
+                f"are (normalize=None), but {names} is not a bounded metric: its scores may be "
                 "on each data set's own scale (an RMSE in its units, an R^2 unbounded below), "
                 "and the pooled IQM, mean and their intervals mix them, led by the data sets "
                 "of the largest scale. Pass "

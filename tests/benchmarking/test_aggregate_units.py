@@ -165,3 +165,20 @@ def test_runner_of_one_data_set_pools_its_errors_as_scored(tmp_path):
     for model, scores in rmse.items():
         assert aggregate[model]["normalize"] == "none"
         assert float(aggregate[model]["mean"]) == pytest.approx(np.mean(scores))
+
+
+def test_bounded_scores_of_several_data_sets_pool_without_a_warning():
+    # kappa and MCC lie in [-1, 1] on every data set, without units: they were said to be "on
+    # each data set's own scale" and min-max normalised in aggregate.csv
+    from sklearn.datasets import load_breast_cancer, load_iris
+
+    datasets = {"iris": load_iris(return_X_y=True), "bc": load_breast_cancer(return_X_y=True)}
+    for scoring in ("matthews_corrcoef", "kappa"):
+        result = benchmark(
+            {"prior": DummyClassifier(), "lr": LogisticRegression(max_iter=1000)},
+            datasets, outer_cv=3, inner_cv=2, n_refits=1, random_state=0, scoring=scoring,
+        )  # fmt: skip
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", SklearnFairWarning)
+            result.aggregate(n_resamples=20)
+        assert not result._in_own_units()

@@ -86,7 +86,7 @@ class _NotMade(Exception):
 
 def _aggregate_csv(result):
     """The aggregate of the data sets where every model has every fold's score; none where
-    folds failed on every data set (the run lists the failed fits). A metric not in [0, 1]
+    folds failed on every data set (the run lists the failed fits). A metric not bounded
     (an RMSE, in each data set's own units) is pooled min-max normalised, each data set
     between its worst and best model's mean, as the ``normalize`` column says ("none": as
     scored; one data set is never normalised); where that cannot be done (one model), a warning
@@ -101,7 +101,7 @@ def _aggregate_csv(result):
         if normalize is None:
             raise
         warnings.warn(
-            "aggregate.csv is not written: the scores are not of a metric in [0, 1], so they "
+            "aggregate.csv is not written: the scores are not of a bounded metric, so they "
             "may be on each data set's own scale (an RMSE in its units), and cannot be pooled "
             "without normalize='minmax', which needs two models whose mean scores differ on every "
             f"data set ({error})",

@@ -229,7 +229,16 @@ def _seeded_copy(value, seed):
         values = _seed_unset(value, seed)
         return clone(value, safe=False).set_params(**values) if values else value
     if isinstance(value, (list, tuple)):
-        items = [_seeded_copy(item, seed) for item in value]
+        # the members of a (name, estimator) list each get a seed of their own name, as the
+        # members of an estimator given do (:func:`_seed_unset`)
+        named = all(isinstance(i, tuple) and len(i) == 2 and isinstance(i[0], str) for i in value)
+        items = []
+        for index, item in enumerate(value):
+            if not named:
+                items.append(_seeded_copy(item, seed))
+                continue
+            member = _seeded_copy(item[1], _seed_of(seed, item[0]) if index else seed)
+            items.append(item if member is item[1] else (item[0], member))
         if all(new is old for new, old in zip(items, value)):
             return value
         return type(value)(items)
