@@ -202,3 +202,43 @@ def test_one_se_is_refused_before_any_fit_where_it_cannot_apply():
         NestedCV(search, select="one_se", inner_cv=3).fit(X, y)
     with pytest.raises(ValueError, match="'select' parameter of NestedCV must be"):
         NestedCV(LogisticRegression(), select="first").fit(X, y)
+
+
+@pytest.mark.parametrize("inner_cv", [None, 3])
+def test_the_tie_warning_suggests_a_next_step_from_the_inner_splits_in_use(inner_cv):
+    # it suggested an unseeded HoldoutSplit (which then warned of itself) and "a k-fold
+    # inner_cv (e.g. inner_cv=5)" to runs already on a k-fold; trees that never reach the
+    # max_depth of the grid are one model (hunt FP)
+    from sklearn.datasets import load_iris
+    from sklearn.tree import DecisionTreeClassifier
+
+    X_i, y_i = load_iris(return_X_y=True)
+    nested = NestedCV(DecisionTreeClassifier(random_state=0), {"max_depth": [12, 20, None]},
+                      outer_cv=3, inner_cv=inner_cv, n_refits=1, random_state=0)  # fmt: skip
+    with pytest.warns(SelectionTieWarning) as record:
+        nested.fit(X_i, y_i)
+    message = str(next(w.message for w in record if w.category is SelectionTieWarning))
+    assert "the same model" in message
+    if inner_cv is None:
+        assert "HoldoutSplit(test_size=0.3, random_state=0)" in message
+    else:
+        assert "RepeatedKFold(n_splits=5, n_repeats=3, random_state=0)" in message
+        assert "e.g. inner_cv=5" not in message
+
+
+def test_an_edge_that_is_the_parameters_own_bound_is_not_warned_about():
+    # n_neighbors=1 is the least KNeighborsRegressor takes (its _parameter_constraints): the
+    # warning said to extend the grid beyond it (hunt FP); the other edge still warns
+    from sklearn.neighbors import KNeighborsRegressor
+
+    X_s = np.linspace(0, 6, 200).reshape(-1, 1)
+    y_s = np.sin(3 * X_s[:, 0])  # no noise: the nearest neighbour is best
+    outer = KFold(3, shuffle=True, random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", SearchSpaceEdgeWarning)
+        nested = NestedCV(KNeighborsRegressor(), {"n_neighbors": [1, 5, 15]}, outer_cv=outer,
+                          n_refits=1, random_state=0).fit(X_s, y_s)  # fmt: skip
+    assert [p["n_neighbors"] for p in nested.best_params_per_fold_] == [1] * 3
+    with pytest.warns(SearchSpaceEdgeWarning, match="n_neighbors=3, on the edge"):
+        NestedCV(KNeighborsRegressor(), {"n_neighbors": [3, 5, 15]}, outer_cv=outer,
+                 n_refits=1, random_state=0).fit(X_s, y_s)  # fmt: skip

@@ -446,7 +446,7 @@ def warn_about_selection(plan, outer_results):
         for name, (low, high) in ranges.items():
             for edge in (low, high):
                 count = sum(1 for best in tied if best and all(p.get(name) == edge for p in best))
-                if count <= len(folds) / 2:
+                if count <= len(folds) / 2 or _at_a_closed_bound(plan.estimator, name, edge):
                     continue
                 chose = "selected" if plan.selection_rule == "best" else "found the best"
                 warnings.warn(
@@ -456,6 +456,35 @@ def warn_about_selection(plan, outer_results):
                     SearchSpaceEdgeWarning,
                     stacklevel=external_stacklevel(),
                 )
+
+
+def _at_a_closed_bound(estimator, name, value):
+    """Whether ``value`` is a closed end of the range that the parameter ``name`` of
+    ``estimator`` (``step__param`` for a nested one) takes, by scikit-learn's parameter
+    constraints: no grid extends past ``n_neighbors=1`` or ``l1_ratio=1.0``."""
+    from sklearn.utils._param_validation import Interval
+
+    owner_name, _, param = name.rpartition("__")
+    try:
+        owner = estimator.get_params(deep=True)[owner_name] if owner_name else estimator
+    except Exception:  # a step the grid puts in place, or no get_params: not known
+        return False
+    for constraint in getattr(type(owner), "_parameter_constraints", {}).get(param, ()):
+        if not isinstance(constraint, Interval):
+            continue
+        if (
+            constraint.left is not None
+            and value == constraint.left
+            and constraint.closed in ("left", "both")
+        ):
+            return True
+        if (
+            constraint.right is not None
+            and value == constraint.right
+            and constraint.closed in ("right", "both")
+        ):
+            return True
+    return False
 
 
 def _warn_ties(plan, folds):
@@ -480,14 +509,24 @@ def _warn_ties(plan, folds):
         "simplest model to the most complex)"
     )  # fmt: skip
     metric = plan.selection_metric_name()
+    n_inner = len(plan.inner_splits_of(fold))
+    # the next step from the inner splits in use (seeded: an unseeded one warns of itself)
+    larger = (
+        "a larger inner validation split (e.g. inner_cv=HoldoutSplit(test_size=0.3, "
+        "random_state=0)), a k-fold inner_cv (e.g. inner_cv=5)"
+        if n_inner == 1
+        else "more inner validation rows: a repeated k-fold inner_cv (e.g. inner_cv="
+        "RepeatedKFold(n_splits=5, n_repeats=3, random_state=0), RepeatedStratifiedKFold for a "
+        "classifier)"
+    )
     warnings.warn(
         f"In {len(tied)} of the {len(folds)} outer folds of {plan.owner}, the validation data "
         f"could not separate most candidates: up to {len(worst['tied_candidates'])} of the "
         f"{n_candidates} tie for the best mean validation {metric} (outer fold {fold}: "
-        f"{len(plan.inner_splits_of(fold))} inner split(s) of "
-        f"{'/'.join(map(str, sizes))} validation rows), and {rule}. Which one wins then says "
-        "nothing about the candidates. Use a larger inner validation split (e.g. "
-        f"inner_cv=HoldoutSplit(test_size=0.3)), a k-fold inner_cv (e.g. inner_cv=5){advice}.",
+        f"{n_inner} inner split(s) of {'/'.join(map(str, sizes))} validation rows), and "
+        f"{rule}. Which one wins then says nothing about the candidates. Use {larger}{advice}; "
+        "candidates that are the same model (a grid value the data never reaches, such as a "
+        "max_depth above the depth the trees grow) tie whatever the split.",
         SelectionTieWarning,
         stacklevel=external_stacklevel(),
     )
