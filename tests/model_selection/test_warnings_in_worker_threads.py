@@ -190,6 +190,16 @@ def reference_warning(estimator_class):
     return caught[0]
 
 
+def check_computed_then_served(computed, served, reference):
+    """A run that computed its fits, then one served from their cache entries: each showed
+    the fits' warning once, as the estimator raises it."""
+    (model, shown), (model_served, shown_served) = computed, served
+    assert model.cache_info_["computed"] > 0
+    assert model_served.cache_info_["computed"] == 0
+    check_shown_once(shown, reference)
+    check_shown_once(shown_served, reference)
+
+
 def check_shown_once(shown, reference):
     assert [str(w.message) for w in shown] == [str(reference.message)]  # once per run
     assert shown[0].filename == reference.filename
@@ -205,12 +215,8 @@ def test_the_warnings_of_fits_on_dask_worker_threads_are_shown_and_cached(
         return nested(estimator_class(pause=0.05), cache_dir=tmp_path).fit(X, Y)
 
     with distributed.Client(cluster), joblib.parallel_config(backend="dask"):
-        computed, shown = converging_warnings(run)
-    served, shown_from_cache = converging_warnings(run)
-    assert computed.cache_info_["computed"] > 0
-    assert served.cache_info_["computed"] == 0
-    check_shown_once(shown, reference_warning)
-    check_shown_once(shown_from_cache, reference_warning)
+        computed = converging_warnings(run)
+    check_computed_then_served(computed, converging_warnings(run), reference_warning)
 
 
 def test_the_warnings_of_fits_on_threads_are_shown_once_and_cached(
@@ -224,12 +230,8 @@ def test_the_warnings_of_fits_on_threads_are_shown_once_and_cached(
     # (served on threads too: the estimator's module is not importable by a loky worker that
     # an earlier test started)
     with joblib.parallel_config(backend="threading"):
-        computed, shown = converging_warnings(run)
-        served, shown_from_cache = converging_warnings(run)
-    assert computed.cache_info_["computed"] > 0
-    assert served.cache_info_["computed"] == 0
-    check_shown_once(shown, reference_warning)
-    check_shown_once(shown_from_cache, reference_warning)
+        computed = converging_warnings(run)
+        check_computed_then_served(computed, converging_warnings(run), reference_warning)
     # a filter turned into an error still fails the fits that warn
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
