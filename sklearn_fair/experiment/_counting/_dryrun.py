@@ -9,7 +9,7 @@ import joblib
 from .._reading._config import load_config
 from .._reading._data import load_datasets
 from .._reading._text import neutral
-from .._running._resultfile import ResultsFolder
+from .._running._inputs import check_outputs
 from ._checks import check_before_fit
 from ._estimate import estimate_compute, format_seconds
 from ._shared import SharedFits, shared_fits
@@ -220,7 +220,7 @@ def dry_run(
         n_jobs=n_jobs,
     )
     n_jobs = config.n_jobs
-    ResultsFolder(config.output_dir).check_root()  # a file there: no run can make it
+    check_outputs(config)  # what is in the way of a file the run writes, as the run checks it
     problems = {}
     loaded = load_datasets(config, labels_only=not timing, problems=problems)
     plans = check_before_fit(config, loaded)

@@ -65,6 +65,25 @@ def _inside(path, folder):
     return path != folder and path.is_relative_to(folder)
 
 
+def check_outputs(config):
+    """Refuse, before any fit (the run's and the dry run's), what is in the way of the files
+    the run writes: an input among them, a link, a folder, a FIFO where a file goes."""
+    from ._manifest import MANIFEST
+    from ._outputs import output_files
+    from ._resultfile import RECORD, ResultsFolder
+
+    # the default cache lies in the results folder: a link there would lead elsewhere
+    files = (
+        output_files(config)
+        + [(RECORD,)]
+        + ([("cache", MANIFEST)] if config.cache_dir is None else [])
+    )
+    refuse_overwriting_inputs(config, files)  # output_dir = "." beside a scores.csv of data
+    folder = ResultsFolder(config.output_dir)
+    folder.check(files)
+    return folder
+
+
 def refuse_overwriting_inputs(config, files):
     """Refuse, before any fit, an output of the run (``files``: the parts of the files of the
     results folder) that is an input, lies inside one, or holds one (the task cache)."""

@@ -15,17 +15,16 @@ from .._counting._plan import nested_of
 from .._reading._config import load_config
 from .._reading._data import cache_folder, load_datasets
 from .._reading._text import neutral, shown
-from ._inputs import refuse_overwriting_inputs
-from ._manifest import MANIFEST, record_experiment
+from ._inputs import check_outputs
+from ._manifest import record_experiment
 from ._outputs import (
     cell_failures,
     in_layout,
     originals,
-    output_files,
     write_outputs,
     written_by_runner,
 )
-from ._resultfile import RECORD, ResultsFolder
+from ._resultfile import RECORD
 
 __all__ = [
     "BenchmarkRun",
@@ -278,16 +277,8 @@ def run_experiment(
             f"backend, and the backend is {backend!r} ({whose}): ask for dask with "
             "backend='dask' (--backend dask), or leave the scheduler out."
         )
-    folder = ResultsFolder(config.output_dir)
+    folder = check_outputs(config)
     cache = cache_folder(config)
-    # the default cache lies in the results folder: a link there would lead elsewhere
-    files = (
-        output_files(config)
-        + [(RECORD,)]
-        + ([("cache", MANIFEST)] if config.cache_dir is None else [])
-    )
-    refuse_overwriting_inputs(config, files)  # output_dir = "." beside a scores.csv of data
-    folder.check(files)
     loaded = load_datasets(config)
     check_before_fit(config, loaded)
     try:

@@ -249,7 +249,10 @@ class Scoring:
 def resolve_scoring(estimator, scoring, refit, owner, first_selects=False, search=None):
     """The :class:`Scoring` of a run; ``search``: the ``(scoring, refit)`` of a search given
     as the estimator (it selects with them), or None."""
-    scorers, multimetric = resolve_scorers(estimator, scoring, owner)
+    # a search given scores with its own scoring where none is given (below): the estimator
+    # it wraps may have no score method
+    if scoring is not None or search is None:
+        scorers, multimetric = resolve_scorers(estimator, scoring, owner)
     single = isinstance(scoring, str) or (scoring is None and search is None)
     if single and isinstance(refit, str) and refit != scoring:
         # one metric, and refit names another: it would select with 'scoring' without a word
