@@ -87,7 +87,8 @@ def _outer_text(dataset, plan):
 def _row(plan):
     refits = f"{plan.refits} ({len(plan.outer)} x {plan.n_refits})"
     if plan.min_refits < plan.refits:
-        refits += f", {plan.min_refits} if seeds are inert"
+        # a fold whose winner differs from the first fold's trains two refits to probe it
+        refits += f", at least {plan.min_refits} if seeds are inert"
     if plan.whole_search:
         candidates = inner = "its own"
         selection = f"its own ({len(plan.outer)} searches)"
@@ -254,7 +255,8 @@ def dry_run(
         "",
         "selection fits = outer folds x candidates x inner splits; refits = outer folds x "
         "n_refits (1 for an estimator without random_state, or whose seed is the user's; outer "
-        "folds + 1 when the first fold's two refits show that a seed changes nothing).",
+        "folds + 1 when the first fold's two refits show that a seed changes nothing, and one "
+        "more for each fold that selects other hyper-parameters than the first).",
     ]
     shared = result.shared
     if shared.selection or shared.refits:
@@ -282,7 +284,7 @@ def dry_run(
             *(["their winners coincide"] if shared.refits else []),
         ]
         lines.append(
-            f"Total: {result.total_fits} fits at most ({result.min_total_fits} if "
+            f"Total: {result.total_fits} fits at most (at least {result.min_total_fits} if "
             f"{', '.join(conditions[:-1])}{' and ' if len(conditions) > 1 else ''}"
             f"{conditions[-1]})."
         )
