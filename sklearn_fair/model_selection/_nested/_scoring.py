@@ -106,6 +106,11 @@ _RELATIVE_TO_CONSTANT = {
 CONSTANT_Y_RTOL = 4 * np.finfo(np.float64).eps
 
 
+def constant_columns(values):
+    """Per column of the 2-D ``values``, whether it is constant (:data:`CONSTANT_Y_RTOL`)."""
+    return np.ptp(values, axis=0) <= CONSTANT_Y_RTOL * np.max(np.abs(values), axis=0)
+
+
 def undefined_on_constant_y(scorer, model, y, sample_weight=None):
     """The name of the metric ``scorer`` computes (R^2, explained variance, D^2) where it is
     undefined on ``y``, as y_true is constant (:data:`CONSTANT_Y_RTOL`) on the rows scored
@@ -141,8 +146,7 @@ def undefined_on_constant_y(scorer, model, y, sample_weight=None):
         return None
     if values.ndim == 0 or values.shape[0] < 2:
         return None
-    values = values.reshape(values.shape[0], -1)
-    constant = np.ptp(values, axis=0) <= CONSTANT_Y_RTOL * np.max(np.abs(values), axis=0)
+    constant = constant_columns(values.reshape(values.shape[0], -1))
     weighted = isinstance(kwargs.get("multioutput"), str) and (
         kwargs["multioutput"] == "variance_weighted"
     )

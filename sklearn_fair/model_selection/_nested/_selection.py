@@ -16,8 +16,8 @@ from sklearn.model_selection import ParameterGrid
 from ...exceptions import SearchSpaceEdgeWarning, SelectionTieWarning
 from ...utils._scaling import mean_of, std_of
 from ...utils._stacklevel import external_stacklevel
-from ._scoring import CONSTANT_Y_RTOL, shown
-from ._tasks import SEARCH, SELECTION, TaskKey, distinct_count
+from ._scoring import constant_columns, shown
+from ._tasks import SEARCH, SELECTION, TaskKey
 
 __all__ = [
     "check_select",
@@ -287,7 +287,7 @@ def _constant_target(y, rows):
         values = np.asarray(y[rows], dtype=float)
     except (TypeError, ValueError):
         return False
-    return bool(np.ptp(values) <= CONSTANT_Y_RTOL * np.max(np.abs(values)))
+    return bool(constant_columns(values.reshape(-1, 1))[0])
 
 
 def _unselected(candidates, inner_scores, fit_time, score_time, failed=None):
@@ -315,14 +315,11 @@ def _from_search(plan, fold, result):
         selection = _unselected([], {metric: empty}, empty, empty, message)
         return {**selection, "search_fit_time": result["fit_time"]}
     means = np.asarray(result["mean_scores"], dtype=float)
-    n = max(len(means), 1)
-    # the search's own splits' scores and mean times (of results that recorded them)
+    # the search's own splits' scores (none of a callable refit on no metric it reports: the
+    # means) and mean times
     scores = np.asarray(result.get("split_scores") or means[:, None], dtype=float)
     fit_time, score_time = (
-        np.asarray(result[key], dtype=float)[:, None]
-        if key in result
-        else np.full((len(means), 1), result["fit_time"] / n if what == "fit" else 0.0)
-        for what, key in (("fit", "mean_fit_times"), ("score", "mean_score_times"))
+        np.asarray(result[f"mean_{what}_times"], dtype=float)[:, None] for what in ("fit", "score")
     )
     # (a callable refit on no metric of the search's records no scores: nothing to judge by)
     if result.get("split_scores") is not None and len(means) > 1 and not np.isfinite(means).any():
@@ -365,28 +362,10 @@ def tuning_counts(plan, results):
     searches = [r for key, r in in_folds.items() if key.phase == SEARCH]
     n_fits = sum(1 for key in in_folds if key.phase == SELECTION)
     n_candidates = len(plan.candidates)
-    if searches:
-        n_candidates = max(_search_candidates(r) for r in searches)
-        n_fits += sum(_search_fits(r) for r in searches)
+    if searches:  # a search that failed recorded neither (unknown: 0)
+        n_candidates = max(r.get("n_candidates", 0) for r in searches)
+        n_fits += sum(r.get("n_fits", 0) for r in searches)
     return {"n_candidates": n_candidates, "n_inner_fits": n_fits, "n_searches": len(searches)}
-
-
-def _search_candidates(result):
-    """The distinct candidates a search run whole tried (a halving search's rows repeat the
-    ones it keeps); none where it failed."""
-    if "n_candidates" in result:
-        return result["n_candidates"]
-    return distinct_count(result.get("candidates") or [])  # a result cached without it
-
-
-def _search_fits(result):
-    """The inner fits a search run whole made: each row of its cv_results_ on each of its
-    splits (unknown, 0, where it failed)."""
-    if "n_fits" in result:
-        return result["n_fits"]
-    # a result cached without it: the splits it recorded scores of
-    width = np.shape(result.get("split_scores") or [[0]])[1]
-    return len(result.get("candidates") or []) * width
 
 
 def rank_within_folds(folds, means):

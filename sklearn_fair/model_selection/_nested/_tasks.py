@@ -38,7 +38,6 @@ __all__ = [
     "SearchTask",
     "TaskBatch",
     "TaskKey",
-    "distinct_count",
     "in_task_order",
     "run_fit_task",
     "run_search_task",
