@@ -3,6 +3,7 @@
 import numbers
 import os
 import re
+import stat
 import warnings
 from dataclasses import asdict, dataclass, field, replace
 from importlib import metadata  # noqa: F401 - tests fake its version()
@@ -399,6 +400,8 @@ def _check_splits_file(splits_file, models, one, owner):
     path = os.fspath(splits_file)
     problem = None
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):  # a FIFO would block the look below
+            raise OSError(f"{path!r} is not a regular file")
         with open(path, "rb") as file:
             # a file of gnn-comparison is a JSON list, one of save_splits a JSON object
             listed = file.read(64).lstrip().startswith(b"[")

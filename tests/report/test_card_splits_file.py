@@ -2,6 +2,7 @@
 outer test folds."""
 
 import json
+import os
 import warnings
 
 import numpy as np
@@ -92,3 +93,14 @@ def test_nested_cv_report_names_itself_in_a_parameter_error(run):
     expected = r"^The 'confidence' parameter of nested_cv_report must be a float in the range"
     with pytest.raises(InvalidParameterError, match=expected + r" \(0.0, 1.0\)\. Got 95"):
         nested_cv_report(nested, confidence=95)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+def test_a_fifo_given_as_the_splits_file_is_refused_without_waiting(run, tmp_path):
+    # the card looks at a file's first bytes before the bounded reader, which refuses a FIFO:
+    # opening one waits for a writer
+    X, y, *_, nested = run
+    fifo = tmp_path / "splits.json"
+    os.mkfifo(fifo)
+    with pytest.raises(ValueError, match="which cannot be read .*not a regular file"):
+        reproducibility_card(nested, X=X, y=y, splits_file=fifo)
