@@ -1020,8 +1020,8 @@ class BenchmarkResult:
             The root of each model's generator, derived by the model's name.
         normalize : None, "minmax", (str, str) or dict, default=None
             Scores are pooled as they are by default, with a ``SklearnFairWarning`` for several
-            data sets scored with a metric not in [0, 1] (an RMSE is in each data set's own
-            units). To pool data sets of different scales, each
+            data sets scored with a metric that is not bounded (an RMSE is in each data set's
+            own units). To pool data sets of different scales, each
             data set's scores are first put on rliable's min-max scale between two anchors, the
             scores that become 0 and 1 (:func:`~sklearn_fair.stats.normalize_scores`):
             ``"minmax"``, the worst and the best model's mean score on it; ``(zero_model,
