@@ -15,6 +15,7 @@ import numpy as np
 from sklearn.utils._param_validation import validate_params
 
 from ..exceptions import SklearnFairWarning
+from ..utils._printing import plain
 from ..utils._stacklevel import external_stacklevel
 from ._ranges import (
     _PIPELINE_METHODS,
@@ -205,22 +206,12 @@ def _qualifiers(function, kwargs):
             continue
         worded = _WORDED[key](value) if key in _WORDED else None
         if worded is None:
-            text = repr(_plain(value))
+            text = repr(plain(value))
             if len(text) > _LONGEST_VALUE:
                 text = text[: _LONGEST_VALUE - 3] + "..."
             worded = f"{key}={text}"
         qualifiers.append(worded)
     return qualifiers
-
-
-def _plain(value):
-    """``value`` with numpy's arrays and scalars as Python's, so that it prints as written:
-    ``pos_label=0``, not ``pos_label=np.int64(0)`` (numpy 2's repr)."""
-    if isinstance(value, (np.ndarray, np.generic)):
-        return value.tolist()
-    if isinstance(value, (list, tuple)):
-        return type(value)(_plain(v) for v in value)
-    return value
 
 
 def _function_stem(label):

@@ -11,6 +11,23 @@ import numpy as np
 MAX_DECIMALS = 6
 
 
+def plain(value):
+    """``value`` with numpy's arrays and scalars as Python's, so that it prints as written:
+    ``pos_label=0``, not ``pos_label=np.int64(0)`` (numpy 2's repr).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> repr(plain(np.float64(0.5))), repr(plain([np.int64(1), 2]))
+    ('0.5', '[1, 2]')
+    """
+    if isinstance(value, (np.ndarray, np.generic)):
+        return value.tolist()
+    if isinstance(value, (list, tuple)):
+        return type(value)(plain(v) for v in value)
+    return value
+
+
 def decimals_for(values, spreads=(), minimum=0):
     """The decimals that show a metric's numbers to the precision their spread allows.
 

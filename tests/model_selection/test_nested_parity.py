@@ -90,6 +90,20 @@ def test_a_winner_on_the_edge_of_the_grid_in_most_folds_is_warned_about():
         ).fit(X_lin, y_lin)
 
 
+def test_the_edge_warning_prints_a_numpy_grid_as_written():
+    # np.logspace gives numpy scalars, whose repr under numpy 2 is np.float64(100.0)
+    rng = np.random.RandomState(0)
+    X_lin = rng.normal(size=(60, 3))
+    y_lin = X_lin @ np.array([1.0, -2.0, 0.5])
+    with pytest.warns(SearchSpaceEdgeWarning) as record:
+        NestedCV(Ridge(), {"alpha": np.logspace(2, 4, 3)}, outer_cv=3, inner_cv=3, refit=False).fit(
+            X_lin, y_lin
+        )
+    message = str(record[0].message)
+    assert "alpha=100.0, on the edge of its grid [100.0, 10000.0]" in message
+    assert "np." not in message
+
+
 def test_summary_covers_every_metric():
     nested = NestedCV(
         LogisticRegression(),

@@ -14,6 +14,7 @@ from scipy.stats import rankdata
 from sklearn.model_selection import ParameterGrid
 
 from ...exceptions import SearchSpaceEdgeWarning, SelectionTieWarning
+from ...utils._printing import plain
 from ...utils._scaling import mean_of, std_of
 from ...utils._stacklevel import external_stacklevel
 from ._scoring import constant_columns, shown
@@ -429,9 +430,9 @@ def warn_about_selection(plan, outer_results):
                     continue
                 chose = "selected" if plan.selection_rule == "best" else "found the best"
                 warnings.warn(
-                    f"{plan.owner} {chose} {name}={edge!r}, on the edge of its grid "
-                    f"[{low!r}, {high!r}], in {count} of {len(folds)} outer folds: the search "
-                    "space is probably too small. Extend the grid beyond that edge.",
+                    f"{plan.owner} {chose} {name}={plain(edge)!r}, on the edge of its grid "
+                    f"[{plain(low)!r}, {plain(high)!r}], in {count} of {len(folds)} outer folds: "
+                    "the search space is probably too small. Extend the grid beyond that edge.",
                     SearchSpaceEdgeWarning,
                     stacklevel=external_stacklevel(),
                 )
