@@ -1,6 +1,7 @@
 """The ``sklearn-fair`` command line."""
 
 import argparse
+import os
 import shlex
 import sys
 import warnings
@@ -277,6 +278,25 @@ def _fit(args, options):
 def main(argv=None):
     """Entry point of the ``sklearn-fair`` console script; returns the exit status."""
     argv = sys.argv[1:] if argv is None else list(argv)
+    original = warnings.formatwarning
+
+    def format_warning(message, category, filename, lineno, line=None):
+        # a warning that points at its caller's line lands on the command's own entry point
+        # (<frozen runpy>:88, the console script) when no code of the user's called us
+        if filename.startswith("<frozen ") or (
+            os.path.exists(filename) and os.path.samefile(filename, sys.argv[0])
+        ):
+            return f"sklearn-fair: {category.__name__}: {message}\n"
+        return original(message, category, filename, lineno, line)
+
+    warnings.formatwarning = format_warning
+    try:
+        return _main(argv)
+    finally:
+        warnings.formatwarning = original
+
+
+def _main(argv):
     parser = _build_parser()
     args = parser.parse_args(argv)
     if args.command == "run" and args.no_timing and not args.dry_run:

@@ -226,3 +226,15 @@ def test_the_resume_hint_is_the_command_with_its_options(tmp_path, monkeypatch, 
     assert "holds 7 fits cached since the run started" in err
     hint = err.strip().partition("Resume with: ")[2]
     assert shlex.split(hint) == ["sklearn-fair", *argv]
+
+
+def test_a_warning_is_shown_without_the_location_of_the_commands_entry_point(tmp_path):
+    # so little shrinkage that every candidate predicts the prior: the SelectionTieWarning
+    # points at its caller, here runpy's frame ("<frozen runpy>:88: ..." before)
+    path = write(tmp_path, 'estimator = "sklearn.linear_model.LogisticRegression"\n'
+                           "grid = { C = [0.000001, 0.00001, 0.0001] }")  # fmt: skip
+    command = [sys.executable, "-m", "sklearn_fair", "run", str(path)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.startswith("sklearn-fair: SelectionTieWarning: In 3 of the 3 outer folds")
+    assert "runpy" not in done.stderr, done.stderr
