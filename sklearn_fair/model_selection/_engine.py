@@ -17,7 +17,7 @@ from ._nested._planning import make_plan
 from ._nested._protocol import run_protocol
 from ._nested._resampling import _given_splits as given_splits
 from ._nested._resampling import _straddling as straddling_groups
-from ._nested._resampling import check_cv_with_groups
+from ._nested._resampling import check_cv_with_groups, selecting_cv_params
 from ._nested._running import PlansData, run_plan
 from ._nested._scheduling import NestedSchedule
 from ._nested._scoring import resolve_scorers, search_selecting_scoring
@@ -47,6 +47,7 @@ __all__ = [
     "run_plan",
     "run_protocol",
     "search_selecting_scoring",
+    "selecting_cv_params",
     "shared_root_seed",
     "store_fitted",
     "straddling_groups",

@@ -17,6 +17,7 @@ from ..exceptions import (
     UnequalBudgetWarning,
 )
 from ..metrics._names import describe_metric, same_metric
+from ..model_selection._engine import is_search, selecting_cv_params
 from ..stats import (
     _aggregate,
     bayesian_signed_rank,
@@ -666,9 +667,10 @@ class BenchmarkResult:
         On each data set the corrected resampled t-test (Nadeau & Bengio) of the paired outer-fold
         scores (the same folds: checked), Holm across all data sets and models at once. Warns
         (:class:`~sklearn_fair.exceptions.UnequalBudgetWarning`) when the baseline was tuned with a
-        much smaller budget than a model it is compared with, and (``SklearnFairWarning``) where
-        the outer folds are time-ordered or their training sets repeat rows (a bootstrap's): the
-        test's correction is derived for neither.
+        much smaller budget than a model it is compared with (not for a baseline that tunes
+        itself, such as ``RidgeCV``: its own search is not counted), and
+        (``SklearnFairWarning``) where the outer folds are time-ordered or their training sets
+        repeat rows (a bootstrap's): the test's correction is derived for neither.
 
         Parameters
         ----------
@@ -795,6 +797,8 @@ class BenchmarkResult:
             return
         cells = []
         for dataset in self.datasets:
+            if _tunes_itself(self.cells[dataset, baseline].estimator):
+                continue  # its own search (LogisticRegressionCV's Cs) is not in its budget
             base = self.cells[dataset, baseline].budget
             for model in self.models:
                 if model == baseline:
@@ -1342,3 +1346,16 @@ def _in_name_order(datasets):
     by its place, so that pooled intervals are the same whatever order the data sets were
     given or added in (a file's tables, ``previous=``)."""
     return sorted(datasets, key=str)
+
+
+def _tunes_itself(nested):
+    """Whether the estimator of the fitted NestedCV ``nested`` (None after a load) selects
+    hyper-parameters by itself, with splits of its own (RidgeCV, LogisticRegressionCV, a search
+    inside a pipeline): the budget that NestedCV counts leaves that search out."""
+    estimator = getattr(nested, "estimator", None)
+    if estimator is None:
+        return False
+    selecting = selecting_cv_params(estimator)
+    if is_search(estimator):  # a search NestedCV runs or takes apart: counted
+        selecting.pop("cv", None)
+    return bool(selecting)

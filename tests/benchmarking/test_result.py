@@ -7,7 +7,10 @@ import pytest
 from scipy import stats
 from sklearn.datasets import make_classification
 from sklearn.dummy import DummyClassifier
-from sklearn.linear_model import LogisticRegression
+from sklearn.linear_model import LogisticRegression, LogisticRegressionCV
+from sklearn.model_selection import GridSearchCV
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
 from sklearn.tree import DecisionTreeClassifier
 from statsmodels.stats.multitest import multipletests
 
@@ -104,6 +107,41 @@ def test_a_baseline_with_a_much_smaller_budget_is_warned_about(result):
         # a chance-level floor is compared with, not tuned like the models: no warning
         floor = BenchmarkResult(result.cells, baseline="prior", baseline_floor=True)
         assert len(floor.compare_to()) == 6
+
+
+@pytest.mark.parametrize(
+    "baseline",
+    [
+        LogisticRegressionCV(Cs=4, cv=3),
+        make_pipeline(StandardScaler(), GridSearchCV(LogisticRegression(), {"C": [0.1, 1.0]})),
+    ],
+    ids=["LogisticRegressionCV", "search-in-a-pipeline"],
+)
+def test_a_baseline_that_tunes_itself_is_not_said_to_have_a_smaller_budget(baseline):
+    # it searches 4 (2) values of C on splits of its own, which NestedCV's budget does not
+    # see: "1 candidate against 4" would be false
+    X, y = make_classification(n_samples=60, n_features=6, n_informative=3, random_state=0)
+    models = {"self": baseline, "logistic": (LogisticRegression(), {"C": [0.01, 0.1, 1, 10]})}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        tuned = benchmark(models, {"a": (X, y)}, outer_cv=3, n_refits=1, random_state=0)
+    assert tuned.budget.set_index("model").loc["self", "n_candidates"] == 1  # as NestedCV saw
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UnequalBudgetWarning)
+        tuned.compare_to("self")
+    # a baseline tuned by NestedCV with 1 candidate still is, on the same cells
+    with pytest.warns(UnequalBudgetWarning, match="4 candidates against 1"):
+        BenchmarkResult(
+            {**tuned.cells, ("a", "self"): result_of_one_candidate(X, y)}, baseline="self"
+        ).compare_to()
+
+
+def result_of_one_candidate(X, y):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        one = benchmark({"self": LogisticRegression()}, {"a": (X, y)}, outer_cv=3, n_refits=1,
+                        random_state=0)  # fmt: skip
+    return one.cells["a", "self"]
 
 
 def test_budget_counts_candidates_and_fits(result):

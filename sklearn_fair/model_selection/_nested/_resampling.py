@@ -694,23 +694,31 @@ def _warn_time_order_not_kept(owner, outer, outer_splits, splitters, stores, who
     )
 
 
-def _warn_hidden_splitters(owner, estimator):
-    """A SplitLeakageWarning, under time-ordered outer splits, for the ``cv`` parameters of
-    ``estimator`` and of its steps that select (a search in a pipeline, RidgeCV, LassoCV: a
-    class named ``*CV``) and are not time-ordered: they split each training fold by
-    themselves, outside the inner splits."""
+def selecting_cv_params(estimator):
+    """The ``cv`` parameters (``name -> value``, as ``get_params(deep=True)`` names them) of
+    ``estimator`` and of its steps that select with them: a search in a pipeline, RidgeCV,
+    LassoCV (a class named ``*CV``); a TargetEncoder's or a stacking's cross-fitting and a
+    calibration's folds select nothing."""
     from sklearn.calibration import CalibratedClassifierCV
 
-    hidden = {}
-    params = estimator.get_params(deep=True)
+    params = estimator.get_params(deep=True) if hasattr(estimator, "get_params") else {}
+    selecting = {}
     for name, value in params.items():
         if name != "cv" and not name.endswith("__cv"):
             continue
-        # of an object that selects with it (a search, RidgeCV): a TargetEncoder's or a
-        # stacking's cross-fitting, a calibration's folds select nothing
         holder = estimator if name == "cv" else params.get(name[: -len("__cv")])
         if isinstance(holder, CalibratedClassifierCV) or not type(holder).__name__.endswith("CV"):
             continue
+        selecting[name] = value
+    return selecting
+
+
+def _warn_hidden_splitters(owner, estimator):
+    """A SplitLeakageWarning, under time-ordered outer splits, for the ``cv`` parameters of
+    ``estimator`` and of its steps that select (:func:`selecting_cv_params`) and are not
+    time-ordered: they split each training fold by themselves, outside the inner splits."""
+    hidden = {}
+    for name, value in selecting_cv_params(estimator).items():
         try:
             cv = check_cv(value)
         except (TypeError, ValueError):  # not a splitter (CalibratedClassifierCV's "prefit")
