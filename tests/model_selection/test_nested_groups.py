@@ -6,8 +6,9 @@ import warnings
 
 import numpy as np
 import pytest
+import sklearn
 from sklearn.datasets import make_classification, make_regression
-from sklearn.linear_model import LogisticRegression, Ridge
+from sklearn.linear_model import LogisticRegression, LogisticRegressionCV, Ridge
 from sklearn.model_selection import (
     GridSearchCV,
     GroupKFold,
@@ -15,7 +16,10 @@ from sklearn.model_selection import (
     LeaveOneGroupOut,
     StratifiedGroupKFold,
     StratifiedKFold,
+    TunedThresholdClassifierCV,
 )
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
 from sklearn.tree import DecisionTreeClassifier
 
 from sklearn_fair import NestedCV, benchmark, nested_cross_val_score, nested_cross_validate
@@ -352,3 +356,36 @@ def test_the_default_hold_out_of_few_groups_says_how_much_it_validates_on():
         random_state=0,
     ).fit(X, Y, groups=PATIENTS)  # fmt: skip
     assert "validating on" not in many.resampling_["inner"]  # close to its 10%
+
+
+@pytest.mark.parametrize(
+    "estimator, named",
+    [
+        (make_pipeline(StandardScaler(), GridSearchCV(LogisticRegression(), {"C": [0.1, 1]},
+                                                      cv=3)), "gridsearchcv__cv=3"),
+        (LogisticRegressionCV(Cs=3, cv=3), "cv=3"),
+        (TunedThresholdClassifierCV(LogisticRegression(), cv=3), "cv=3"),
+    ],
+)  # fmt: skip
+def test_a_search_hidden_in_the_estimator_is_warned_about_under_groups(estimator, named):
+    # its cv=3 is a StratifiedKFold, which splits the rows of a patient apart: the threshold
+    # or C it selects is chosen on validation rows of patients it trained on
+    groups = np.repeat(np.arange(30), 4)
+    assert not set(groups[:4]) & set(groups[4:])  # (4 rows a patient)
+    with pytest.warns(SplitLeakageWarning, match="splits its training rows by itself") as record:
+        nested_cross_validate(estimator, X_ARRAY, Y, groups=groups, cv=GroupKFold(3),
+                              n_refits=1, random_state=0)  # fmt: skip
+    (message,) = [str(w.message) for w in record if "by itself" in str(w.message)]
+    assert named in message and "GroupKFold" in message
+
+
+def test_a_hidden_group_splitter_is_not_warned_about():
+    groups = np.repeat(np.arange(30), 4)
+    with sklearn.config_context(enable_metadata_routing=True):
+        search = GridSearchCV(LogisticRegression(), {"C": [0.1, 1]}, cv=GroupKFold(3))
+        nested = NestedCV(make_pipeline(StandardScaler(), search), outer_cv=GroupKFold(3),
+                          n_refits=1, refit=False, random_state=0)  # fmt: skip
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", SplitLeakageWarning)
+            nested.fit(X_ARRAY, Y, groups=groups)
+    assert np.isfinite(nested.outer_scores_).all()  # the hidden search got the groups

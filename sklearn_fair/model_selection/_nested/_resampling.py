@@ -634,6 +634,8 @@ def materialise_splits(data, splitters, routed, *, estimator, whole_search, earl
     _warn_time_order_not_kept(owner, outer, outer_splits, splitters, stores, whole_search)
     if whole_search is None and is_time_ordered(outer):
         _warn_hidden_splitters(owner, estimator)
+    if whole_search is None and data.groups is not None:
+        _warn_hidden_splitters(owner, estimator, by_groups=True)
     _warn_rows_not_in_time_order(owner, data, splitters, whole_search)
     if whole_search is not None and any(_distinct(t) is not t for t in trains.values()):
         warnings.warn(
@@ -713,28 +715,46 @@ def selecting_cv_params(estimator):
     return selecting
 
 
-def _warn_hidden_splitters(owner, estimator):
-    """A SplitLeakageWarning, under time-ordered outer splits, for the ``cv`` parameters of
-    ``estimator`` and of its steps that select (:func:`selecting_cv_params`) and are not
-    time-ordered: they split each training fold by themselves, outside the inner splits."""
+def _warn_hidden_splitters(owner, estimator, by_groups=False):
+    """A SplitLeakageWarning, under time-ordered outer splits (under groups: ``by_groups``),
+    for the ``cv`` parameters of ``estimator`` and of its steps that select
+    (:func:`selecting_cv_params`) and are not time-ordered (do not split by groups): they
+    split each training fold by themselves, outside the inner splits."""
     hidden = {}
     for name, value in selecting_cv_params(estimator).items():
         try:
             cv = check_cv(value)
         except (TypeError, ValueError):  # not a splitter (CalibratedClassifierCV's "prefit")
             continue
-        if not is_time_ordered(cv):
+        if by_groups:
+            kept = get_routing_for_object(cv).consumes("split", ["groups"])
+        else:
+            kept = is_time_ordered(cv)
+        if not kept:
             hidden[name] = value
     if not hidden:
         return
     named = ", ".join(f"{name}={value!r}" for name, value in hidden.items())
+    if by_groups:
+        what, kept, sees, fix = (
+            "the rows are grouped (groups)", "to split by the groups",
+            "validate on groups it trained on, so model selection is optimistic",
+            "a group splitter (e.g. GroupKFold, given the groups by metadata routing)",
+        )  # fmt: skip
+    else:
+        what, kept, sees, fix = (
+            "the outer splits are time-ordered", "to be time-ordered",
+            "select on rows that precede rows it trained on, so model selection may see "
+            "the future", "a time-ordered cv (e.g. TimeSeriesSplit)",
+        )  # fmt: skip
+    inner = "its inner splits keep the groups apart" if by_groups else (
+        "its default inner hold-out keeps the time order"
+    )  # fmt: skip
     warnings.warn(
-        f"In {owner}, the outer splits are time-ordered, but the estimator splits its training "
-        f"rows by itself with {named} (a search or a cross-validated estimator inside it), "
-        "which sklearn-fair does not know to be time-ordered: it may select on rows that "
-        "precede rows it trained on, so model selection may see the future. Give it a "
-        "time-ordered cv (e.g. TimeSeriesSplit), or let sklearn-fair search (param_grid): "
-        "its default inner hold-out keeps the time order.",
+        f"In {owner}, {what}, but the estimator splits its training rows by itself with "
+        f"{named} (a search or a cross-validated estimator inside it), which sklearn-fair "
+        f"does not know {kept}: it may {sees}. Give it {fix}, or let sklearn-fair search "
+        f"(param_grid): {inner}.",
         SplitLeakageWarning,
         stacklevel=external_stacklevel(),
     )
