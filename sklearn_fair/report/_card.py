@@ -493,6 +493,30 @@ def _outer_splitters(models, pattern):
     return [pattern.search((m.resampling or {}).get("outer") or "") for m in models]
 
 
+def _fold_means(models, y):
+    """How far the outer test folds' target means spread, as the end of a sentence: column by
+    column for a target of a few columns (one mean of them all would mix their scales)."""
+    columns = y.reshape(len(y), -1).T
+    if len(columns) > _MAX_COLUMNS_SHOWN:
+        return (
+            f"; the outer test folds' target means are not listed for the target's "
+            f"{len(columns)} columns"
+        )
+    ranges = []
+    for column in columns:
+        means = [float(np.mean(column[np.asarray(t)])) for m in models for t in m.test_indices]
+        low, high, mean = min(means), max(means), float(np.mean(column))
+        d = decimals_for([low, high, mean])  # four significant digits
+        ranges.append(f"from {number(low, d)} to {number(high, d)} (all data: {number(mean, d)})")
+    if len(ranges) > 1:
+        ranges = [f"{text} in column {k}" for k, text in enumerate(ranges)]
+    return f"; the outer test folds' target means range {', '.join(ranges)}"
+
+
+#: The most columns of a target whose fold means the card lists.
+_MAX_COLUMNS_SHOWN = 3
+
+
 def _stratification(models, y, stratified, task):
     """The answer and the reason of the checklist's "stratified splits" item."""
     if stratified is not None:
@@ -514,14 +538,7 @@ def _stratification(models, y, stratified, task):
         else:
             how = "numeric target (regression): there are no classes to stratify by"
         if y is not None and all(m.has_splits for m in models):
-            means = [float(np.mean(y[np.asarray(t)])) for m in models for t in m.test_indices]
-            low, high = min(means), max(means)
-            mean = float(np.mean(y))
-            d = decimals_for([low, high, mean])  # four significant digits
-            how += (
-                f"; the outer test folds' target means range from {number(low, d)} to "
-                f"{number(high, d)} (all data: {number(mean, d)})"
-            )
+            how += _fold_means(models, np.asarray(y, dtype=float))
         return ("yes" if by_bins else "not applicable", how)
     if y is None:
         splitters = _outer_splitters(models, _BY_CLASS)

@@ -80,14 +80,20 @@ def _figure(ax, size):
     return figure, figure.add_subplot()
 
 
+#: Each format's metadata that would make two saves of one figure differ: the date.
+UNDATED = {"svg": {"Date": None}, "pdf": {"CreationDate": None}}
+
+
 def save_figure(figure, path):
-    """Save ``figure`` to each path (PNG, SVG, PDF by suffix); text stays text in SVG."""
-    from matplotlib import rc_context
+    """Save ``figure`` to each path (PNG, SVG, PDF by suffix); text stays text in SVG, and
+    the same figure gives the same bytes (fixed ids, no date)."""
+    from matplotlib import rc_context, rcParams
 
     paths = [path] if isinstance(path, (str, os.PathLike)) else list(path)
     with rc_context({"svg.fonttype": "none", "svg.hashsalt": "sklearn-fair"}):
         for target in paths:
-            figure.savefig(target, dpi=120)
+            kind = os.path.splitext(os.fspath(target))[1][1:] or rcParams["savefig.format"]
+            figure.savefig(target, dpi=120, metadata=UNDATED.get(kind.lower()))
     return paths
 
 
@@ -428,12 +434,18 @@ def critical_difference_diagram(ranks, alpha, ax):
 
     own = ax is None
     figure, ax = _figure(ax, (6, 1.2 + 0.25 * len(ranks.average_ranks)))
-    sp.critical_difference_diagram(
+    drawn = sp.critical_difference_diagram(
         pd.Series(ranks.average_ranks).rename(index=plain),
         ranks.pairwise_table().rename(index=plain, columns=plain),
         ax=ax,
         alpha=alpha,
     )
+    # each crossbar's points in rank order: scikit-posthocs gives them in a set's order, which
+    # hash randomisation changes from run to run (the same diagram saved as other bytes)
+    for line in (line for lines in drawn["crossbars"] for line in lines):
+        x, y = (np.asarray(values) for values in line.get_data())
+        order = np.argsort(x, kind="stable")
+        line.set_data(x[order], y[order])
     ax.set_title(
         f"Average ranks over {ranks.n_datasets} data sets (Nemenyi CD = "
         f"{ranks.critical_difference:.2f} at alpha = {alpha:g})",
@@ -500,8 +512,10 @@ def interval_plot(result, confidence, interval, ax):
 def fold_predictions(cell):
     """``(y_true, y_pred, score)`` per outer fold that kept its predictions, the refits combined
     as nested_cross_val_predict combines them; ``score``: a binary classifier's positive-class
-    probability or decision value, else None."""
+    probability or decision value (of :func:`binary_classes`' second class, in the folds whose
+    model learned both), else None."""
     folds = []
+    binary = binary_classes(cell)
     for kept in cell.predictions:
         if kept is None:
             continue
@@ -509,21 +523,41 @@ def fold_predictions(cell):
         scores = kept["proba"] if kept["proba"] is not None else kept["decision"]
         classes = kept["classes"]
         score = None
-        if scores is not None and not is_per_label(classes):
+        if scores is not None and binary is not None and list(classes) == binary:
             score = np.mean(np.asarray(scores, dtype=float), axis=0)
+            if score.ndim == 2:
+                score = score[:, 1] if score.shape[1] == 2 else None
         if classes is None:  # a regressor: the mean of its refits' predictions
             y_pred = np.mean(np.asarray(kept["predict"], dtype=float), axis=0)
         else:
             y_pred = refits_class(kept["predict"], None if kept.get("votes") else scores, classes)
-        if score is not None and score.ndim == 2:
-            score = score[:, 1] if score.shape[1] == 2 else None
         folds.append((y_true, y_pred, score))
     return folds
 
 
+def binary_classes(cell):
+    """The two classes of a binary classifier's kept predictions, else None: of a 1-D target
+    whose folds' true values and models' classes are two classes in all (a fold's model may
+    lack a class of a three-class target, or its test rows hold one)."""
+    kept = [k for k in cell.predictions if k is not None]
+    if not kept or any(
+        k["classes"] is None or is_per_label(k["classes"]) or np.ndim(k["y_true"]) != 1
+        for k in kept
+    ):
+        return None
+    seen = np.concatenate([np.asarray(k[field]) for k in kept for field in ("classes", "y_true")])
+    classes = np.unique(seen).tolist()
+    return classes if len(classes) == 2 else None
+
+
+#: The most columns of a multi-output target whose confusion matrices are drawn.
+MAX_OUTPUT_PANELS = 10
+
+
 def prediction_panels(cell):
     """``[(title, draw)]`` of :func:`plot_predictions`, ``draw(ax)`` drawing one panel (the
-    report gives each its own small figure, so that they wrap on a narrow screen)."""
+    report gives each its own small figure, so that they wrap on a narrow screen); none for a
+    multi-output classification target of more than :data:`MAX_OUTPUT_PANELS` columns."""
     from sklearn.calibration import CalibrationDisplay
     from sklearn.metrics import (
         ConfusionMatrixDisplay,
@@ -531,6 +565,7 @@ def prediction_panels(cell):
         PredictionErrorDisplay,
         RocCurveDisplay,
     )
+    from sklearn.utils.multiclass import type_of_target, unique_labels
 
     if cell.predictions is None:
         raise ValueError(
@@ -549,18 +584,27 @@ def prediction_panels(cell):
                                 ("residuals", "residual_vs_predicted"))
         ]  # fmt: skip
 
-    def confusion(ax):
-        from sklearn.utils.multiclass import unique_labels
+    def confusion(truth, predicted):
+        def draw(ax):
+            ConfusionMatrixDisplay.from_predictions(
+                truth, predicted, normalize="true", ax=ax, colorbar=False, values_format=".2f",
+                display_labels=[plain(label) for label in unique_labels(truth, predicted)],
+            )  # fmt: skip
 
-        ConfusionMatrixDisplay.from_predictions(
-            y_true, y_pred, normalize="true", ax=ax, colorbar=False, values_format=".2f",
-            display_labels=[plain(label) for label in unique_labels(y_true, y_pred)],
-        )  # fmt: skip
+        return draw
 
-    panels = [("confusion matrix (rows sum to 1)", confusion)]
+    if y_true.ndim == 2:  # a multi-output target: a matrix a column (a label's: 0 absent)
+        if y_true.shape[1] > MAX_OUTPUT_PANELS:
+            return []
+        name = "label" if type_of_target(y_true) == "multilabel-indicator" else "column"
+        return [
+            (f"{name} {k}: confusion matrix (rows sum to 1)", confusion(y_true[:, k], y_pred[:, k]))
+            for k in range(y_true.shape[1])
+        ]
+    panels = [("confusion matrix (rows sum to 1)", confusion(y_true, y_pred))]
     if not all(f[2] is not None for f in folds):  # several classes: the matrix alone
         return panels
-    positive = first["classes"][1]
+    positive = binary_classes(cell)[1]
 
     def per_fold(display):
         def draw(ax):
@@ -607,6 +651,13 @@ def draw_panel(panel, ax):
 def plot_predictions(cell, *, path=None):
     """See :meth:`BenchmarkResult.plot_predictions`; ``cell`` is a NestedResult."""
     panels = prediction_panels(cell)
+    if not panels:
+        n_columns = np.shape(next(k for k in cell.predictions if k is not None)["y_true"])[1]
+        raise ValueError(
+            f"The predictions of {cell.model!r} on {cell.dataset!r} are of a target of "
+            f"{n_columns} columns: plot_predictions draws a confusion matrix a column for at "
+            f"most {MAX_OUTPUT_PANELS}. Read them from BenchmarkResult.predictions instead."
+        )
     columns = 2 if len(panels) > 1 else 1
     rows = (len(panels) + 1) // 2
     figure, _ = _figure(None, (3.4 * columns, 3.2 * rows))

@@ -52,10 +52,12 @@ def _refit_note(schedule, fold):
 def _fold_predictions(plan, test, refits, best_params):
     """A fold's out-of-fold predictions: the true values of its test rows and what each refit
     that succeeded predicted for them (``predict``, ``proba`` or ``decision``, ``classes``);
-    None when no refit succeeded."""
-    kept = [r["test_predictions"] for r in refits if not r["error"] and "test_predictions" in r]
-    if not kept:
+    None when no refit succeeded, or one kept none (it warned): the others' alone would be
+    combined otherwise than the fold's model."""
+    succeeded = [r for r in refits if not r["error"]]
+    if not succeeded or any("test_predictions" not in r for r in succeeded):
         return None
+    kept = [r["test_predictions"] for r in succeeded]
     y = plan.data.y
     y_true = None if y is None else np.asarray(y)[np.asarray(test)].tolist()
     predict = [k["predict"] for k in kept]

@@ -215,11 +215,22 @@ def _no_finite_mean(plan, fold, metric, selecting, fit_scores, fold_results, err
             " Check the scorer on the inner validation splits: make them larger or "
             "stratified (StratifiedKFold), or use a scorer that is defined on them."
         )
-    else:  # the scores themselves are fine: the failed fits are the cause
+    elif n_failed:  # the scores themselves are fine: the failed fits are the cause
         diagnosis = (
             " See why the fits failed (FitFailedWarning, failed_tasks_, or "
             "error_score='raise' to raise the first error)."
         )
+    else:  # no fit failed: the scorer raised on them
+        diagnosis = (
+            " No fit failed: the scorer raised on the fitted models (failed_tasks_ lists "
+            "them; error_score='raise' raises the scorer's error)."
+        )
+    scorer_error = None
+    if n_raised:  # the first fit's the scorer raised on: the selecting metric's, if it raised
+        first = next(
+            r for row in fold_results for r in row if not r["error"] and r.get("score_errors")
+        )
+        scorer_error = first["score_errors"].get(metric, next(iter(first["score_errors"].values())))
     return (
         f"Every candidate's mean validation {shown(metric)} is {value} in {_where(fold)}, so "
         f"no hyper-parameters can be selected among the {n_candidates} candidates: "
@@ -227,7 +238,12 @@ def _no_finite_mean(plan, fold, metric, selecting, fit_scores, fold_results, err
         "the first with a warning, and cross_validate(GridSearchCV(...)) report that arbitrary "
         "candidate's test score; here the outer fold gets no refit and the test score "
         f"error_score, and a run whose every outer fold fails raises.{diagnosis}"
-        + (f" The first error was:\n{errors[0]}" if errors else "")
+        + (f" The scorer's first error was:\n{scorer_error}" if scorer_error else "")
+        + (
+            f" The first error{' of a failed fit' * bool(scorer_error)} was:\n{errors[0]}"
+            if errors
+            else ""
+        )
     )
 
 

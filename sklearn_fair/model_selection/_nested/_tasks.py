@@ -9,6 +9,7 @@ a seed changes anything) and a fitted model only when asked.
 import copy
 import time
 import traceback
+import warnings
 from contextlib import contextmanager
 from dataclasses import dataclass
 from enum import StrEnum
@@ -233,18 +234,44 @@ def scores_deciding_the_class(model):
 
 def test_predictions(model, X):
     """What a refit predicted for its outer test rows, JSON-safe: ``predict``, and the richest
-    score a display needs: ``proba`` (with ``classes``) or else ``decision``."""
+    score a display needs: ``proba`` (with ``classes``) or else ``decision``. A multi-output
+    model's ``classes`` and probabilities are kept label by label (a list, one list a label),
+    as scikit-learn gives them: their labels may have different numbers of classes."""
     kept = {"predict": np.asarray(model.predict(X)).tolist(), "proba": None, "decision": None}
     for method, field in (("predict_proba", "proba"), ("decision_function", "decision")):
         if hasattr(model, method):
             try:
-                kept[field] = np.asarray(getattr(model, method)(X), dtype=float).tolist()
-                break
+                output = getattr(model, method)(X)
             except Exception:  # a method that exists but does not apply (e.g. SVC's proba)
                 continue
+            kept[field] = _label_by_label(output, float)
+            break
     classes = getattr(model, "classes_", None)
-    kept["classes"] = None if classes is None else np.asarray(classes).tolist()
+    kept["classes"] = None if classes is None else _label_by_label(classes)
     return kept
+
+
+def _label_by_label(values, dtype=None):
+    """``values`` as lists: one list a label where they are a list of arrays (a multi-output
+    model's), whose widths may differ."""
+    if isinstance(values, (list, tuple)) and values and np.ndim(values[0]) >= 1:
+        return [np.asarray(v, dtype=dtype).tolist() for v in values]
+    return np.asarray(values, dtype=dtype).tolist()
+
+
+def _keep_predictions(task, model, X_test, result):
+    """Keep ``model``'s :func:`test_predictions` in ``result``: where they cannot be kept, warn
+    and keep none, rather than fail a fit whose scores stand."""
+    try:
+        result["test_predictions"] = test_predictions(model, X_test)
+    except Exception as exc:
+        warnings.warn(
+            f"The test predictions of the {task.key.describe()} could not be kept "
+            f"({type(exc).__name__}: {exc}); its scores stand, but its outer fold has no kept "
+            "predictions to report (keep_predictions).",
+            UserWarning,
+            stacklevel=2,
+        )
 
 
 def run_fit_task(task, context, data):
@@ -289,7 +316,7 @@ def run_fit_task(task, context, data):
             if task.fingerprint_predictions:
                 result["predictions"] = _predictions_fingerprint(model, X_test)
             if task.keep_predictions:
-                result["test_predictions"] = test_predictions(model, X_test)
+                _keep_predictions(task, model, X_test, result)
     if result["error"] is not None:
         return result
     if task.return_estimator:
