@@ -24,7 +24,11 @@ def _encoded_columns(step, columns):
         covered, named = set(), set()
         for _, transformer, selected in step.transformers:
             selected = [selected] if isinstance(selected, (str, int)) else list(selected)
-            names = {columns[s] if isinstance(s, int) else s for s in selected}
+            if selected and all(isinstance(s, (bool, np.bool_)) for s in selected):
+                # a boolean mask, as scikit-learn reads it (True is an int too)
+                names = {column for column, kept in zip(columns, selected) if kept}
+            else:
+                names = {columns[s] if isinstance(s, int) else s for s in selected}
             named |= names
             if not (isinstance(transformer, str) and transformer == "passthrough"):
                 covered |= names  # encoded, or dropped
@@ -46,7 +50,10 @@ def _check_text_columns(config, spec, X):
     if not text:
         return
     steps = getattr(spec.estimator, "steps", None)
-    covered, unknown = _encoded_columns(steps[0][1] if steps else spec.estimator, list(X.columns))
+    first = spec.estimator
+    if steps:  # a sampler (fit_resample) before the encoder passes every column through
+        first = next((s for _, s in steps if not hasattr(s, "fit_resample")), steps[0][1])
+    covered, unknown = _encoded_columns(first, list(X.columns))
     key = ("models", spec.name, "preprocessing" if steps else "estimator")
     if unknown:
         raise config.source.error(key, f"names columns the data do not have: {unknown}.")

@@ -18,13 +18,20 @@ from ...utils import check_graphs, is_graph_data, read_graph_labels
 from ...utils._stacklevel import external_stacklevel
 from ._candidates import configure
 
-__all__ = ["CheckedData", "check_target_kind", "early_stopping_policy", "prepare_data"]
+__all__ = [
+    "CheckedData",
+    "check_rows_line_up",
+    "check_target_kind",
+    "early_stopping_policy",
+    "prepare_data",
+]
 
 _EARLY_STOPPING = ("auto", "protocol", "estimator")
 
 
-def check_labels(y):
-    """Reject NaN (or None) and infinite labels, naming where they are."""
+def check_labels(y, name="y"):
+    """Reject NaN (or None) labels, and infinite ones in y, naming where they are; ``name``:
+    what the labels are (``"groups"``: a row without a group cannot be kept apart from any)."""
     if y is None:
         return
     values = np.asarray(y)
@@ -35,13 +42,19 @@ def check_labels(y):
         infinite = np.zeros(0, dtype=bool)
     else:
         return
-    problems = ((missing, "NaN or missing", "remove or impute"), (infinite, "infinite", "remove"))
+    problems = [
+        (missing, "NaN or missing", "remove or impute them"),
+        (infinite, "infinite", "remove them"),
+    ]
+    if name == "groups":  # a group labelled infinity is a group like any other
+        problems = [(missing, "NaN or missing", "give those rows their group or remove them")]
     for bad, what, fix in problems:
         where = np.flatnonzero(bad.ravel())
         if where.size:
             raise ValueError(
-                f"y contains {where.size} {what} value(s), at indices {where[:10].tolist()}"
-                f"{'...' if where.size > 10 else ''}; {fix} them before nested cross-validation."
+                f"{name} contains {where.size} {what} value(s), at indices "
+                f"{where[:10].tolist()}{'...' if where.size > 10 else ''}; {fix} before "
+                "nested cross-validation."
             )
 
 
@@ -89,29 +102,33 @@ class CheckedData:
         return _num_samples(self.X)
 
 
-def prepare_data(X, y, groups):
-    """Labels of graph data, consistent lengths, and X made indexable: once, here."""
+def prepare_data(X, y, groups, params=None):
+    """Labels of graph data, consistent lengths, and X made indexable: once, here; the fit
+    ``params`` (name -> value) only checked, those of one value per sample lining up with X."""
     if is_graph_data(X):
         check_graphs(X)  # the check of GraphCollection and GraphClassifier, before any fit
         if y is None:
             y = read_graph_labels(X)
     check_consistent_length(X, y, groups)
-    _check_rows_line_up(X, y=y, groups=groups)
+    check_rows_line_up(X, [("y", y), ("groups", groups), *(params or {}).items()])
     # as GridSearchCV does: sparse matrices to CSR, array-likes without __getitem__ to arrays
     X, y_given, groups = indexable(X, y, groups)
     check_labels(y_given)
+    check_labels(groups, "groups")
     return CheckedData(X, None if y_given is None else np.asarray(y_given), groups, y_given)
 
 
-def _check_rows_line_up(X, **others):
+def check_rows_line_up(X, others, of=""):
     """A RowOrderWarning where pandas objects' indexes hold the same row labels in different
     orders: rows are paired by position (as in scikit-learn), which is right where one index
-    was reset after a shuffle and gives each row another row's label where one was sorted."""
+    was reset after a shuffle and gives each row another row's label where one was sorted.
+    ``others``: ``(name, value)`` pairs, each checked against X; ``of``: whose X they are
+    (e.g. " of data set 'd'")."""
     index = getattr(X, "index", None)
     pandas = sys.modules.get("pandas")
     if pandas is None or not isinstance(index, pandas.Index) or not index.is_unique:
         return
-    for name, values in others.items():
+    for name, values in others:
         other = getattr(values, "index", None)
         if not isinstance(other, pandas.Index) or other.equals(index) or not other.is_unique:
             continue
@@ -131,7 +148,7 @@ def _check_rows_line_up(X, **others):
                     )
                     break
             warnings.warn(
-                f"X and {name} hold the same row labels in different orders (position {at}: "
+                f"X and {name}{of} hold the same row labels in different orders (position {at}: "
                 f"X's row {mine!r}, {name}'s row {theirs!r}). Their rows are paired by "
                 f"position, as in scikit-learn. {fix}.",
                 RowOrderWarning,

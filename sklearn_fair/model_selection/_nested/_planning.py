@@ -351,7 +351,7 @@ def make_plan(nested, X, y, groups, params, *, final, return_estimator, owner,
         # they are the groups every split and check reads, not only what requests them
         params = dict(params)
         groups = params.pop("groups")
-    data = prepare_data(X, y, groups)
+    data = prepare_data(X, y, groups, params)
     space = search_space(nested, owner)
     estimator = space.base_estimator
     check_target_kind(estimator, data.y)
