@@ -236,9 +236,10 @@ def _check_half_scores(half_scores):
     return array
 
 
-def interval_of_mean(scores, method, confidence, **info):
+def interval_of_mean(scores, method, confidence, *, parameter="interval", **info):
     """The interval ``method`` of ``scores``, given what it needs (``info``), checked; a value
-    of ``info`` that the method does not use must be None, not ignored silently."""
+    of ``info`` that the method does not use must be None, not ignored silently. ``parameter``
+    is the caller's name for ``method``, which its errors name."""
     needs = _NEEDS.get(method, {})
     for name, value in info.items():
         if name in needs and value is None:
@@ -249,7 +250,7 @@ def interval_of_mean(scores, method, confidence, **info):
             uses = ", ".join(f"{kind!r}" for kind, names in _NEEDS.items() if name in names)
             raise ValueError(
                 f"The '{name}' parameter is used only by the {uses} interval; the interval "
-                f"is {method!r}. Pass interval={uses.split(',')[0]} or drop '{name}'."
+                f"is {method!r}. Pass {parameter}={uses.split(',')[0]} or drop '{name}'."
             )
     kwargs = {name: info[name] for name in needs}
     if "n_train" in kwargs:
@@ -342,5 +343,11 @@ def mean_interval(
     """
     scores = check_scores("scores", scores, min_size=2, purpose="an interval of the mean")
     return interval_of_mean(
-        scores, method, confidence, n_train=n_train, n_test=n_test, half_scores=half_scores
+        scores,
+        method,
+        confidence,
+        parameter="method",
+        n_train=n_train,
+        n_test=n_test,
+        half_scores=half_scores,
     )

@@ -61,7 +61,8 @@ class BayesianTestResult(AsDict):
     ----------
     p_a_better, p_equivalent, p_b_better : float
         Posterior probabilities that the mean difference ``a - b`` is above ``rope``, within
-        ``[-rope, rope]``, below ``-rope``; they sum to 1.
+        ``[-rope, rope]``, below ``-rope`` (below, within, above with
+        ``greater_is_better=False``); they sum to 1.
     mean_difference, scale : float
         Location and scale of the Student-t posterior of the mean difference.
     df : int
@@ -236,14 +237,17 @@ def corrected_resampled_ttest(a, b, *, n_train, n_test, confidence=0.95):
         "rho": [CORRELATION, None],
         "n_train": [POSITIVE, None],
         "n_test": [POSITIVE, None],
+        "greater_is_better": ["boolean"],
     },
     prefer_skip_nested_validation=True,
 )
-def bayesian_correlated_ttest(a, b, *, rope=0.01, rho=None, n_train=None, n_test=None):
+def bayesian_correlated_ttest(
+    a, b, *, rope=0.01, rho=None, n_train=None, n_test=None, greater_is_better=True
+):
     """Correlated Bayesian t-test: how probable is each model better, or both equivalent.
 
-    The posterior of the mean of ``a - b`` (higher is better) is a Student t on ``n - 1`` df,
-    at the mean difference, of scale ``sqrt((1 / n + rho / (1 - rho)) s^2)`` (Corani &
+    The posterior of the mean of ``a - b`` is a Student t on ``n - 1`` df, at the mean
+    difference, of scale ``sqrt((1 / n + rho / (1 - rho)) s^2)`` (Corani &
     Benavoli, 2015; Benavoli et al., 2017, JMLR 18(77)): baycomp's ``CorrelatedTTest``, whose
     ``rho`` is ``1 / n_folds``, degenerate cases included (equal differences: a point
     posterior; with ``rope=0`` and no difference at all, 0.5 each), where differences equal up
@@ -262,7 +266,11 @@ def bayesian_correlated_ttest(a, b, *, rope=0.01, rho=None, n_train=None, n_test
         Correlation between resamples; None uses ``n_test / (n_train + n_test)``, which
         needs ``n_train`` and ``n_test``.
     n_train, n_test : float, default=None
-        Training- and test-set sizes of each resample, for the default rho.
+        Training- and test-set sizes of each resample, for the default rho; only with
+        ``rho=None``.
+    greater_is_better : bool, default=True
+        Whether a higher score is better; with False (a loss), ``a`` is better where the
+        mean difference ``a - b`` is below ``-rope``.
 
     Returns
     -------
@@ -287,6 +295,18 @@ def bayesian_correlated_ttest(a, b, *, rope=0.01, rho=None, n_train=None, n_test
                 f"to n_test / (n_train + n_test). Got n_train={n_train!r}, n_test={n_test!r}."
             )
         rho = float(n_test) / (float(n_train) + float(n_test))
+    elif n_train is not None or n_test is not None:
+        sizes = {"n_train": n_train, "n_test": n_test}
+        given = " and ".join(
+            f"{name}={value!r}" for name, value in sizes.items() if value is not None
+        )
+        if n_train is not None and n_test is not None:
+            given += f", which imply rho={float(n_test) / (float(n_train) + float(n_test)):.4g}"
+        raise ValueError(
+            f"The 'rho' parameter ({rho!r}) is given with {given}: 'n_train' and 'n_test' set rho "
+            "only with rho=None, and would be ignored. Pass rho, or n_train and n_test, not "
+            "both."
+        )
     a, b, exponent = scaled_pair(a, b)
     with np.errstate(over="ignore"):  # a rope past the largest float, of tiny scores: all of it
         scaled_rope = float(np.ldexp(float(rope), -exponent))
@@ -308,6 +328,8 @@ def bayesian_correlated_ttest(a, b, *, rope=0.01, rho=None, n_train=None, n_test
         posterior = _scipy_stats.t(n - 1, loc=mean, scale=scale)
         p_b_better = float(posterior.cdf(-scaled_rope))
         p_a_better = float(posterior.sf(scaled_rope))
+    if not greater_is_better:  # a lower score is better: the sides swap
+        p_a_better, p_b_better = p_b_better, p_a_better
     return BayesianTestResult(
         p_a_better=p_a_better,
         p_equivalent=max(0.0, 1.0 - p_a_better - p_b_better),

@@ -106,7 +106,10 @@ def _as_table(scores, min_models=3):
     """``(values (N, k), model names)`` from a DataFrame, a dict of columns or a 2-D array."""
     if hasattr(scores, "columns") and hasattr(scores, "to_numpy"):
         names = [str(c) for c in scores.columns]
-        values = scores.to_numpy(dtype=float)
+        try:
+            values = scores.to_numpy(dtype=float)
+        except (TypeError, ValueError) as exc:
+            raise _not_numbers(scores, exc) from exc
     elif isinstance(scores, dict):
         names = [str(name) for name in scores]
         # pandas.DataFrame(scores)'s rule, as repeated_measures_comparison's
@@ -114,7 +117,10 @@ def _as_table(scores, min_models=3):
             scores, subject="The 'scores' parameter, when a dict,", unit="data set"
         )
     else:
-        values = np.asarray(scores, dtype=float)
+        try:
+            values = np.asarray(scores, dtype=float)
+        except (TypeError, ValueError) as exc:
+            raise _not_numbers(scores, exc) from exc
         names = [f"model_{j}" for j in range(values.shape[1])] if values.ndim == 2 else []
     if values.ndim != 2:
         raise ValueError(
@@ -142,6 +148,70 @@ def _as_table(scores, min_models=3):
     if len(set(names)) != k:
         raise ValueError(f"The model names (columns) of 'scores' repeat: {names}.")
     return values, names
+
+
+def _not_numbers(scores, exc):
+    """The ValueError for a table of ``scores`` that is not all numbers: it names the first
+    column that is not (a data-set name column belongs in the index), or says that the rows
+    of a ragged list are not one score per model."""
+    if hasattr(scores, "columns"):
+        for j, name in enumerate(scores.columns):
+            column = scores.iloc[:, j]
+            bad = [v for v in column if not _is_number(v)]
+            if bad:
+                hint = (
+                    f" If that column names the data sets, make it the index: "
+                    f"scores.set_index({name!r})."
+                    if isinstance(bad[0], str)
+                    else ""
+                )
+                return ValueError(
+                    f"The 'scores' parameter must hold only scores, one column per model: its "
+                    f"column {name!r} holds {_shown(bad[0])}, which is not a number.{hint}"
+                )
+    else:
+        rows = [row if _is_sequence(row) else [row] for row in scores]
+        lengths = [len(row) for row in rows]
+        other = next((i for i, n in enumerate(lengths) if n != lengths[0]), None)
+        if other is not None:
+            return ValueError(
+                "The 'scores' parameter must be a table of data sets (rows) by models "
+                "(columns), each row one score per model. Got rows of different lengths: "
+                f"row 0 has {lengths[0]} score(s), row {other} has {lengths[other]}."
+            )
+        for i, row in enumerate(rows):
+            for j, value in enumerate(row):
+                if not _is_number(value):
+                    hint = (
+                        " Give the data sets' names as the index of a DataFrame "
+                        "(df.set_index(...)), not as a column."
+                        if isinstance(value, str)
+                        else ""
+                    )
+                    return ValueError(
+                        f"The 'scores' parameter must hold only scores: row {i}, column {j} "
+                        f"holds {_shown(value)}, which is not a number.{hint}"
+                    )
+    return ValueError(
+        "The 'scores' parameter must be a table of numbers, data sets (rows) by models "
+        f"(columns); it cannot be read as one: {exc}"
+    )
+
+
+def _shown(value):
+    return repr(str(value)) if isinstance(value, str) else repr(value)
+
+
+def _is_sequence(value):
+    return hasattr(value, "__len__") and not isinstance(value, (str, bytes))
+
+
+def _is_number(value):
+    try:
+        float(value)
+    except (TypeError, ValueError):
+        return False
+    return True
 
 
 def wilcoxon(a, b, name_a, name_b):

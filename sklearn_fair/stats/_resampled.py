@@ -8,8 +8,9 @@ import numpy as np
 from sklearn.base import clone, is_classifier
 from sklearn.model_selection import ShuffleSplit, StratifiedShuffleSplit, cross_val_score
 from sklearn.utils import check_consistent_length
-from sklearn.utils._param_validation import validate_params
+from sklearn.utils._param_validation import StrOptions, validate_params
 
+from ..metrics import get_scorer, get_scorer_names
 from ..utils import RANDOM_STATE_CONSTRAINTS, check_random_state
 from ._checks import CONFIDENCE, COUNT
 from ._interval import interval_of_mean
@@ -51,7 +52,7 @@ class PairedSubsamplingScores:
         "estimator": [object],
         "X": ["array-like", "sparse matrix"],
         "y": ["array-like", None],
-        "scoring": [str, callable, None],
+        "scoring": [StrOptions(set(get_scorer_names())), callable, None],
         "n_splits": [COUNT],
         "n_pairs": [COUNT],
         "test_size": [CONFIDENCE, COUNT],
@@ -87,7 +88,8 @@ def paired_subsampling_scores(
     X : array-like or sparse matrix of shape (n_samples, n_features)
     y : array-like of shape (n_samples,), default=None
     scoring : str, callable or None, default=None
-        As :func:`sklearn.model_selection.cross_val_score`.
+        As :func:`sklearn.model_selection.cross_val_score`; a name is any of
+        :func:`sklearn_fair.metrics.get_scorer`'s ("kappa", "ppv", ... or scikit-learn's).
     n_splits : int, default=15
         ``J``: random splits of all the data and of each half (mlr3inferr's
         ``repeats_in``).
@@ -133,6 +135,8 @@ def paired_subsampling_scores(
             f"needs at least one test row and at least one training row in a half of "
             f"{n_half} rows. Got test_size={test_size!r} instead."
         )
+    if isinstance(scoring, str):
+        scoring = get_scorer(scoring)
     rng = check_random_state(random_state)
     stratify = y is not None and is_classifier(estimator)
     target = None if y is None else np.asarray(y)
