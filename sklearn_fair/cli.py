@@ -212,6 +212,7 @@ def _fit(args, options):
 
     from .experiment import run_experiment
     from .experiment._reading._text import neutral
+    from .report._verdict import table_caption
 
     with warnings.catch_warnings():
         # each failed fit is in its model's file, and the first is printed below: not also
@@ -227,7 +228,10 @@ def _fit(args, options):
     several = isinstance(next(iter(result.status)), tuple)
     if several or result.report is None:
         try:
-            lines = [result.benchmark.table().to_string()]
+            benchmark = result.benchmark
+            # the caption names the metric; table()'s marks are decided at level 0.05
+            table = benchmark.table().rename_axis(columns=None).to_string()
+            lines = [table_caption(benchmark, 0.05), table]
         except Exception as error:  # a table of failed cells; the files say the rest
             lines = [f"(no table: {type(error).__name__}: {error})"]
     else:

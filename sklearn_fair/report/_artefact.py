@@ -13,6 +13,7 @@ The file is JSON, never a pickle (a file from elsewhere is read, never run), of 
                 "versions": {"scikit-learn": ..., ...},
                 "result": {"metrics": {...}, "refit_metric": "score", "task": ...,
                            "random_state": 0, "refit_seeds": [...],
+                           "used_refit_seeds": [...],
                            "outer_results": [{"test_score": ..., "test_scores": [...],
                                               "test_scores_per_metric": {...},
                                               "validation_score": ..., "best_params": {...},
@@ -24,11 +25,13 @@ need them); cells are in the result's order; ``"failed": true`` marks a fold sco
 ``error_score`` (absent elsewhere). The top-level ``versions`` are those of the environment
 that saved the file; a cell that ran under others (a result extended from a file saved
 elsewhere) has its own ``versions`` (absent elsewhere: the top-level ones, which a reader that
-knows no such field gives every cell). A result has result_to_dict's shape, with one number
-per fold in ``test_scores_per_metric``; a fold has ``train_indices`` and
-``test_indices`` only where they are not its data set's (null: none recorded). Reading
-refuses a file larger than :data:`MAX_BYTES`, nested deeper than :data:`MAX_DEPTH`, not a
-regular file, or failing :func:`~._integrity.verify_result`.
+knows no such field gives every cell). A result has result_to_dict's shape (with its
+``random_state_root`` where its random_state was not an int), with one number per fold in
+``test_scores_per_metric``, and the refit seeds that trained a model, ``used_refit_seeds``
+(absent where not recorded), in place of each fold's ``refit_seeds``; a fold has
+``train_indices`` and ``test_indices`` only where they are not its data set's (null: none
+recorded). Reading refuses a file larger than :data:`MAX_BYTES`, nested deeper than
+:data:`MAX_DEPTH`, not a regular file, or failing :func:`~._integrity.verify_result`.
 """
 
 import json
@@ -51,6 +54,7 @@ from ._results import (
     error_score_field,
     failed_fields,
     saved_fields,
+    saved_params,
 )
 
 #: The largest result file read back (every fold's indices of every data set).
@@ -85,7 +89,7 @@ def _cell_result(cell, shared):
             "test_scores": cell.refit_scores[fold],
             "test_scores_per_metric": {k: [v[fold]] for k, v in cell.scores_per_metric.items()},
             "validation_score": cell.validation_scores[fold],
-            "best_params": cell.best_params[fold],
+            "best_params": saved_params(cell.best_params[fold]),
             "fit_time": cell.fit_time[fold],
             **failed_fields(
                 [k for k, folds in cell.failed_metric_folds.items() if fold in folds],
@@ -102,7 +106,13 @@ def _cell_result(cell, shared):
         "refit_metric": cell.refit_metric,
         "task": cell.task,
         "random_state": _integer_or_none(cell.random_state),
+        # as result_to_dict writes it: the root drawn where random_state was not an int
+        **({} if cell.random_state_root is None else
+           {"random_state_root": int(cell.random_state_root)}),
         "refit_seeds": cell.refit_seeds,
+        # the seeds that trained a model (result_to_dict's folds record theirs, which a
+        # NestedResult does not hold)
+        **({} if cell.used_refit_seeds is None else {"used_refit_seeds": cell.used_refit_seeds}),
         "outer_results": folds,
         **error_score_field(cell.error_score),
         **saved_fields(cell.failures, cell.resampling, cell.selection_metric),
@@ -166,6 +176,15 @@ def _versions(versions):
     return {str(k): str(v) for k, v in versions.items()} if isinstance(versions, dict) else {}
 
 
+def _used_refit_seeds(refit_seeds, used):
+    """The saved ``used_refit_seeds``: those of ``refit_seeds`` it lists (None where it is not
+    a list: a file that does not record them)."""
+    if not isinstance(used, list):
+        return None
+    listed = {repr(seed) for seed in used}
+    return [seed for seed in refit_seeds if repr(seed) in listed]
+
+
 def load_cells(path, *, verify="raise"):
     """``(cells, settings)``: BenchmarkResult's arguments from the file at ``path``, checked."""
     document = read_document(path)
@@ -192,8 +211,9 @@ def load_cells(path, *, verify="raise"):
         saved = {**saved, "outer_results": folds}
         result = as_result(model, saved, dataset=dataset, budget=budget, verify=None)
         cells[dataset, model] = replace(
-            result, fingerprints=dict(cell.get("fingerprints", {})), versions=versions
-        )
+            result, fingerprints=dict(cell.get("fingerprints", {})), versions=versions,
+            used_refit_seeds=_used_refit_seeds(result.refit_seeds, saved.get("used_refit_seeds")),
+        )  # fmt: skip
     settings = {key: document.get(key) for key in ("baseline", "random_state")}
     return cells, {**settings, "baseline_floor": bool(document.get("baseline_floor"))}
 

@@ -44,7 +44,7 @@ from ..utils._printing import decimals_for, number
 from ..utils._random import check_random_state_param, named_generator, seed_root
 from ..utils._scaling import mean_of, scaled_pair, std_of
 from ..utils._stacklevel import external_stacklevel
-from ._artefact import load_cells, read_document, save_document, to_latex
+from ._artefact import latex_escape, load_cells, read_document, save_document, to_latex
 from ._card import card_of
 from ._format import best_apart, failed_folds, selection_counts
 from ._report import NestedCVReport
@@ -56,7 +56,7 @@ from ._results import (
     bootstrap_root,
     check_recorded_keys,
 )
-from ._verdict import NOT_DEMONSTRATED, emphasis
+from ._verdict import NOT_DEMONSTRATED, emphasis, metric_of_tables
 
 #: A baseline tuned with this many times fewer candidates or inner fits than the model it is
 #: compared with had "a much smaller budget" (the unequal-tuning pitfall).
@@ -171,11 +171,12 @@ class BenchmarkResult:
         Parameters
         ----------
         results : dict
-            ``(dataset, model)`` -> a fitted NestedCV, a :func:`~sklearn_fair.report.result_to_dict`
-            dict, the experiment runner's ``models/<name>.json`` content or the path of that file
-            (read with a size cap; refused under the key of another runner file given with it,
-            which it records), or a dict with per-fold ``test_scores`` (and optionally
-            ``validation_scores``, ``best_params``).
+            ``(dataset, model)`` (str names) -> a fitted NestedCV, a
+            :func:`~sklearn_fair.report.result_to_dict` dict, the experiment runner's
+            ``models/<name>.json`` content or the path of that file (read with a size cap;
+            refused under the key of another runner file given with it, which it records), or a
+            dict with per-fold ``test_scores`` (and optionally ``validation_scores``,
+            ``best_params``).
         baseline : str, default=None
             The default model of :meth:`compare_to`.
         baseline_floor : bool, default=False
@@ -200,6 +201,13 @@ class BenchmarkResult:
             benchmark), else None; its tables' bootstrap intervals are then the benchmark's.
         """
         budgets = budgets or {}
+        for key in results:  # names as benchmark takes them (a saved file records str names)
+            names = key if isinstance(key, tuple) and len(key) == 2 else (None,)
+            if not all(isinstance(name, str) for name in names):
+                raise ValueError(
+                    "The 'results' parameter of BenchmarkResult.from_results must have "
+                    f"(dataset, model) keys of str names. Got {key!r} instead."
+                )
         documents, sources = {}, {}
         for key, r in results.items():
             if isinstance(r, (str, os.PathLike)):
@@ -560,6 +568,8 @@ class BenchmarkResult:
         Returns
         -------
         DataFrame of str
+            Its ``columns.name`` names the metric, as the report does ("test balanced
+            accuracy", "test RMSE (lower is better)"); ``to_string()`` prints it.
         """
         pd = _pandas()
         confidence = _level(confidence, alpha, "table")
@@ -607,7 +617,9 @@ class BenchmarkResult:
                 SklearnFairWarning,
                 stacklevel=external_stacklevel(),
             )
-        return pd.DataFrame(columns, index=pd.Index(self.models, name="model"))
+        frame = pd.DataFrame(columns, index=pd.Index(self.models, name="model"))
+        frame.columns.name = metric_of_tables(self)
+        return frame
 
     def _against_the_best(self, dataset):
         """``(best, {other: Holm-adjusted p against the best})`` on ``dataset``: the one rule of
@@ -643,7 +655,8 @@ class BenchmarkResult:
     def to_latex(self, **table_options):
         """:meth:`table` as a booktabs LaTeX ``tabular`` (``\\usepackage{booktabs}``).
 
-        The marks as ``\\textbf{}`` and ``\\textit{}``, ``±`` as ``$\\pm$``, names escaped.
+        The marks as ``\\textbf{}`` and ``\\textit{}``, ``±`` as ``$\\pm$``, names escaped; a
+        header row above the data sets names the metric (the table's ``columns.name``).
 
         Parameters
         ----------
@@ -655,7 +668,13 @@ class BenchmarkResult:
         -------
         str
         """
-        return to_latex(self.table(**table_options))
+        table = self.table(**table_options)
+        latex = to_latex(table)
+        n, caption = len(table.columns), latex_escape(table.columns.name)
+        metric = [rf" & \multicolumn{{{n}}}{{c}}{{{caption}}} \\", rf"\cmidrule(lr){{2-{n + 1}}}"]
+        lines = latex.split("\n")
+        top = lines.index(r"\toprule") + 1
+        return "\n".join(lines[:top] + metric + lines[top:])
 
     @validate_params(
         {"baseline": [str, None], "confidence": [CONFIDENCE], "alpha": [CONFIDENCE, None]},
@@ -1284,15 +1303,18 @@ class BenchmarkResult:
             "title": [str],
             "confidence": [CONFIDENCE],
             "alpha": [CONFIDENCE, None],
+            "interval": [REPORT_INTERVALS],
             "n_resamples": [COUNT],
             "random_state": RANDOM_STATE_CONSTRAINTS,
+            "rope": [POSITIVE, None],
             "plots": ["boolean"],
         },
         prefer_skip_nested_validation=True,
     )
     @fill_doc(DOCS)
     def to_html(self, *, title="Benchmark report", confidence=0.95, alpha=None,
-                n_resamples=10_000, random_state=None, plots=True):  # fmt: skip
+                interval="corrected_t", n_resamples=10_000, random_state=None, rope=None,
+                plots=True):  # fmt: skip
         """The benchmark's :meth:`report` as one self-contained HTML page.
 
         Parameters
@@ -1303,7 +1325,11 @@ class BenchmarkResult:
             Level of the intervals.
         alpha : float, default=None
             Deprecated: pass ``confidence=1 - alpha``.
+        {interval}
         {bootstrap}
+        rope : float, default=None
+            As :meth:`report`'s: the region of practical equivalence of the Bayesian comparison
+            across the data sets, in printed units (needed for a metric not in [0, 1]).
         plots : bool, default=True
             Embed the plots (they need matplotlib).
 
@@ -1327,13 +1353,26 @@ class BenchmarkResult:
         True
         """
         report = self.report(
-            title=title, confidence=_level(confidence, alpha, "to_html"), n_resamples=n_resamples,
-            random_state=random_state,
+            title=title, confidence=_level(confidence, alpha, "to_html"), interval=interval,
+            n_resamples=n_resamples, random_state=random_state, rope=rope,
         )  # fmt: skip
         return report.to_html(plots=plots)
 
     def save_html(self, path, **kwargs):
-        """Write :meth:`to_html` to ``path``; returns the path."""
+        """Write :meth:`to_html` to ``path``; returns the path.
+
+        Parameters
+        ----------
+        path : str or path-like
+            The file to write.
+        **kwargs
+            ``title``, ``confidence``, ``interval``, ``n_resamples``, ``random_state``,
+            ``rope``, ``plots``: as :meth:`to_html`.
+
+        Returns
+        -------
+        Path
+        """
         from pathlib import Path
 
         path = Path(path)

@@ -52,6 +52,8 @@ from ._verdict import (
     benchmark_verdict,
     emphasis,
     holm_family,
+    metric_of_tables,
+    table_caption,
     verdict_sentence,
 )
 
@@ -94,7 +96,9 @@ class NestedCVReport:
         What is reported.
     rows : list of dict
         One per data set, model and metric (the selecting metric first): ``dataset``, ``model``,
-        ``metric`` (its printed name), ``scoring`` (its key), ``selects`` (whether the metric
+        ``metric`` (its printed name), ``scoring`` (the key of a metric of several; of a single
+        metric the scoring given (``"neg_root_mean_squared_error"``, a scorer's repr), or
+        ``"score"`` for the estimator's own ``score``), ``selects`` (whether the metric
         selected the hyper-parameters: on no row of a search that selected with its own scoring),
         ``n_folds``, ``test_mean``, ``test_std``, ``ci_low``, ``ci_high`` and ``ci_method`` (the
         interval of the mean), ``metric_range`` (the range the interval was kept in, or "unknown":
@@ -361,14 +365,12 @@ class NestedCVReport:
             return f" of {_names(models)}"
         return f" of {_names(f'{c.model} on {c.dataset}' for c in cells)}"
 
-    @cached_property
-    def _refit_metrics(self):
-        return {(c.dataset, c.model): c.refit_metric for c in self._cells()}
-
     def _compared(self, row):
         """Whether ``row`` (of :attr:`rows`) is of the metric its model is compared and ranked
         on: the selecting one, or a search's test metric where its own scoring selected."""
-        return row["scoring"] == self._refit_metrics[row["dataset"], row["model"]]
+        cell = self.result.cells[row["dataset"], row["model"]]
+        # one metric: its row's scoring is the scoring given, not its key
+        return len(cell.metrics) == 1 or row["scoring"] == cell.refit_metric
 
     def _standing(self, dataset, model):
         best, pvalues = self._best[dataset]
@@ -578,18 +580,10 @@ class NestedCVReport:
         result, alpha = self.result, self.alpha
         if self._best is None and len(result.models) > 1:
             return None  # the models' metrics differ: no table of one metric
-        marks = (
-            "Bold: the best model of the data set (all of them when tied); italics: not shown "
-            "to be worse than it (corrected resampled t-test, Holm within the data set, level "
-            f"{alpha:g})."
-        )
         section = Section(
             "Scores as a paper prints them",
             columns=["model", *(num(d) for d in result.datasets)],
-            paragraphs=[
-                "Mean ± std of the test scores over the outer folds."
-                + ("" if self._best is None else f" {marks}")
-            ],
+            paragraphs=[table_caption(result, None if self._best is None else alpha)],
         )
         texts = result.table(confidence=self.confidence, mark=False)
         for model in result.models:
@@ -631,7 +625,7 @@ class NestedCVReport:
                     row.model,
                     num(f"{difference} {metric.name}"),
                     num(interval),
-                    num(pvalue(row.pvalue)),
+                    num(pvalue(row.pvalue, alpha)),
                     num(pvalue(row.pvalue_holm, alpha)),
                     num(probability(row.probability_of_improvement, 2)),
                     Cell(row.verdict, emphasis="strong" if row.significant else None),
@@ -661,8 +655,10 @@ class NestedCVReport:
         if rope is None:
             section.paragraphs.append(
                 "No Bayesian comparison: its region of practical equivalence is in the "
-                "metric's units, which sklearn-fair knows only for metrics in [0, 1]; pass "
-                "rope= to the report."
+                "metric's units, which sklearn-fair knows only for metrics in [0, 1]; give it "
+                "with BenchmarkResult.report(rope=...) or BenchmarkResult.to_html(rope=...) "
+                "(of the files of sklearn-fair run: BenchmarkResult.from_results of its "
+                "models/ files)."
             )
             return section
         against = self._against_baseline[0]  # the counts are its verdicts: one family
@@ -723,9 +719,9 @@ class NestedCVReport:
                 for model, rank in sorted(ranks.average_ranks.items(), key=lambda item: item[1])
             ],
             paragraphs=[
-                f"Ranks of the mean test scores over {ranks.n_datasets} data sets (1 is the "
-                f"best).{f' Left out: {left_out}; {why}.' if left_out else ''} Friedman's "
-                f"test: chi-square {ranks.statistic:.3g}, p "
+                f"Ranks of the mean {metric_of_tables(self.result)} over {ranks.n_datasets} "
+                f"data sets (1 is the best).{f' Left out: {left_out}; {why}.' if left_out else ''}"
+                f" Friedman's test: chi-square {ranks.statistic:.3g}, p "
                 f"{pvalue(ranks.pvalue)}; Iman and Davenport's F "
                 f"{ranks.iman_davenport_statistic:.3g}, p {pvalue(ranks.iman_davenport_pvalue)}. "
                 f"Nemenyi's critical difference at level {self.alpha:g}: "
@@ -907,7 +903,7 @@ class NestedCVReport:
                     b,
                     num(printed),
                     num(interval),
-                    num(pvalue(table["pvalue"][i])),
+                    num(pvalue(table["pvalue"][i], 1 - self.confidence)),
                     num(pvalue(table["pvalue_holm"][i], 1 - self.confidence)),
                     table["verdict"][i],
                 ]
@@ -1083,7 +1079,7 @@ def _rows(cells, confidence, interval, n_resamples, root):
                 "dataset": cell.dataset,
                 "model": cell.model,
                 "metric": metric.name,
-                "scoring": key,
+                "scoring": _scoring(cell, key, metric),
                 # False where a search's own scoring, not this metric, selected
                 "selects": compared and cell.selection_metric is None,
                 "n_folds": int(scores.size),
@@ -1112,6 +1108,15 @@ def _rows(cells, confidence, interval, n_resamples, root):
             rows.append(row)
     _rank(rows)
     return rows
+
+
+def _scoring(cell, key, metric):
+    """The ``scoring`` of a row of :attr:`NestedCVReport.rows`: the key of a metric of
+    several, the scoring given for a single metric (its key is "score"), as a saved result
+    records it, or "score" for an estimator's own ``score``."""
+    if len(cell.metrics) > 1 or metric.scoring is None:
+        return key
+    return metric.to_dict()["scoring"]
 
 
 def _rank(rows):

@@ -20,6 +20,7 @@ from ..stats._checks import PastLargestFloatError, mean_difference
 from ..stats._interval import corrected_t_notes, fold_sizes
 from ..utils._random import named_generator, seed_root
 from ..utils._scaling import mean_of
+from ._format import param_text
 from ._integrity import (
     BENCHMARK_FORMAT,
     BUDGET_COUNTS,
@@ -318,12 +319,41 @@ def _jsonable(value, name=repr):
     return name(value)
 
 
+def _json_holds(value):
+    """Whether JSON reads :func:`_jsonable`'s copy of ``value`` back as ``value``: no tuple,
+    array, dict key that is not a str, non-finite float or object in it."""
+    if isinstance(value, Mapping):
+        return all(isinstance(key, str) and _json_holds(item) for key, item in value.items())
+    if isinstance(value, list):
+        return all(map(_json_holds, value))
+    if value is None or isinstance(value, (str, bool, np.bool_)):
+        return True
+    return isinstance(value, numbers.Real) and math.isfinite(value)
+
+
+def saved_params(params):
+    """A fold's selected hyper-parameters (``best_params``) as saved: each value JSON cannot
+    hold as it is (a tuple ``(4,)``, a dict with int keys ``{0: 1, 1: 2}``, ``inf``) as the text
+    a report prints for it (:func:`~._format.param_text`), as an estimator is saved as its
+    ``repr``: read back, it prints as the fitted result's does."""
+    if not isinstance(params, Mapping):
+        return _jsonable(params)
+    kept = (Mapping, list, tuple, np.ndarray, numbers.Real)  # else an object: its repr, as before
+    return {
+        str(key): param_text(value)
+        if isinstance(value, kept) and not _json_holds(value)
+        else _jsonable(value)
+        for key, value in params.items()
+    }
+
+
 def result_to_dict(nested):
     """Return a fitted NestedCV's per-fold results as a JSON-safe dict.
 
     What a report needs and nothing that would need pickle: each outer fold's selected
-    hyper-parameters (objects as their ``repr``), validation score, refits' test scores (per
-    metric), refit seeds, train and test indices and fit time, the metrics, and a checksum.
+    hyper-parameters (objects, and values JSON would change such as a tuple, as the text a
+    report prints), validation score, refits' test scores (per metric), refit seeds, train and
+    test indices and fit time, the metrics, and a checksum.
     Reports and plots accept it in place of the fitted object, after checking it (checksum,
     types, ranges: an edited or damaged result is refused, see
     :meth:`~sklearn_fair.BenchmarkResult.from_results`).
@@ -385,6 +415,7 @@ def result_to_dict(nested):
     metrics, refit_metric = nested_metrics(nested)
     budget = _budget_of(nested, nested.outer_results_)
     for fold, original in zip(folds, nested.outer_results_):
+        fold["best_params"] = saved_params(original.get("best_params"))
         fold.update(failed_fields(original.get("failed_metrics", []), refit_metric))
         if original.get("predictions") is not None:  # kept when asked (keep_predictions)
             fold["predictions"] = _jsonable(original["predictions"])

@@ -84,7 +84,7 @@ def comparison_text(results, *, confidence=0.95):
         lines.append(
             f"  {a} - {b}: {printed} {metric}, "
             f"{level} interval {interval} (Student t, {n_folds - 1} "
-            f"df, corrected), {p_is(table['pvalue'][i])}, Holm-adjusted "
+            f"df, corrected), {p_is(table['pvalue'][i], 1 - confidence)}, Holm-adjusted "
             f"{p_is(table['pvalue_holm'][i], 1 - confidence)}"
         )
         verdict = table["verdict"][i]
@@ -148,6 +148,38 @@ def _names(items):
 def _metric_words(result):
     names = {result.cells[d, m].metric.name for d in result.datasets for m in result.models}
     return f"test {next(iter(names))}" if len(names) == 1 else "test score"
+
+
+def metric_of_tables(result):
+    """What a benchmark's tables of one number per model and data set are of (``table()``,
+    ``to_latex()``, the report's paper table and ranks), in the report's words: "test
+    balanced accuracy", "test RMSE (lower is better)"; where the data sets' metrics differ,
+    "test score (accuracy on a; RMSE on b, lower is better)"."""
+    named = {}
+    for dataset in result.datasets:
+        metric = result.cells[dataset, result.models[0]].metric
+        named.setdefault((metric.name, direction(metric)), []).append(dataset)
+    if len(named) == 1:
+        ((name, lower),) = named
+        return f"test {name}{lower}"
+    parts = [
+        f"{name} on {_names(sets)}{', lower is better' if lower else ''}"
+        for (name, lower), sets in named.items()
+    ]
+    return f"test score ({'; '.join(parts)})"
+
+
+def table_caption(result, alpha=None):
+    """What :meth:`BenchmarkResult.table <sklearn_fair.BenchmarkResult.table>`'s mean ± std
+    cells are, and with ``alpha`` (the level of its marks) what its bold and italics mean."""
+    caption = f"Mean ± std of the {metric_of_tables(result)} over the outer folds."
+    if alpha is None:
+        return caption
+    return (
+        f"{caption} Bold: the best model of the data set (all of them when tied); italics: not "
+        "shown to be worse than it (corrected resampled t-test, Holm within the data set, "
+        f"level {alpha:g})."
+    )
 
 
 def against_the_best(result):

@@ -253,9 +253,13 @@ def test_to_latex_marks_what_table_marks_and_escapes_names(result):
     table = result.table(scale=100)
     latex = result.to_latex(scale=100)
     lines = latex.splitlines()
-    assert lines[:4] == [r"\begin{tabular}{lrr}", r"\toprule", r"model & a & b \\", r"\midrule"]
+    # a header row names the metric above the data sets (hunt PIC)
+    metric = rf" & \multicolumn{{2}}{{c}}{{{table.columns.name}}} \\"
+    assert table.columns.name == "test acc"
+    assert lines[:6] == [r"\begin{tabular}{lrr}", r"\toprule", metric, r"\cmidrule(lr){2-3}",
+                         r"model & a & b \\", r"\midrule"]  # fmt: skip
     assert lines[-2:] == [r"\bottomrule", r"\end{tabular}"]
-    for line, (model, row) in zip(lines[4:-2], table.iterrows()):
+    for line, (model, row) in zip(lines[6:-2], table.iterrows()):
         cells = line.removesuffix(r" \\").split(" & ")
         assert cells[0] == model
         for text, cell in zip(row, cells[1:]):

@@ -25,7 +25,9 @@ from ...report import (
 )
 from ...report._card import card_of, cards_of_datasets
 from ...report._html import render
-from ...utils._printing import markdown_cell
+from ...report._plots import save_figure
+from ...report._verdict import table_caption
+from ...utils._printing import markdown_cell, markdown_text
 from ...utils._provenance import checksum
 from .._reading._text import csv_cell, file_name, neutral
 
@@ -51,12 +53,12 @@ def _tables(config):
     """Name -> how the file's text is made from the BenchmarkResult."""
     tables = {
         "report.html": lambda result: result.to_html(title=neutral(f"Experiment {config.name}")),
-        "table.md": lambda result: _markdown(result.table()),
+        "table.md": _table_md,
         "scores.csv": _scores_csv,
         "budget.csv": lambda result: _frame_csv(result.budget),
     }
     if config.baseline is not None:
-        tables["comparison.csv"] = lambda result: _frame_csv(result.compare_to())
+        tables["comparison.csv"] = _comparison_csv
     if config.several:
         tables["aggregate.csv"] = _aggregate_csv
         if _ranked(config):
@@ -77,6 +79,22 @@ def _scores_csv(result):
         )
     ]
     frame.insert(frame.columns.get_loc("validation_score") + 1, "validation_metric", metrics)
+    return _frame_csv(frame)
+
+
+def _table_md(result):
+    """table() in Markdown under its caption: the metric, and what its marks mean."""
+    # table()'s marks are decided at 1 - its default confidence, 0.95
+    caption = markdown_text(neutral(table_caption(result, 0.05)))
+    return f"{caption}\n\n{_markdown(result.table())}"
+
+
+def _comparison_csv(result):
+    """compare_to()'s table with a ``metric`` column after ``baseline``: the printed name of
+    the metric compared, as scores.csv names it."""
+    frame = result.compare_to()
+    names = [result.cells[d, m].metric.name for d, m in zip(frame["dataset"], frame["model"])]
+    frame.insert(frame.columns.get_loc("baseline") + 1, "metric", names)
     return _frame_csv(frame)
 
 
@@ -109,6 +127,9 @@ def _aggregate_csv(result):
             stacklevel=2,
         )
         raise _NotMade from error
+    # the metric pooled, named as scores.csv names it (several where data sets differ)
+    names = dict.fromkeys(result.cells[d, m].metric.name for d, m in result.cells)
+    frame.insert(frame.columns.get_loc("model") + 1, "metric", ", ".join(names))
     frame["normalize"] = normalize or "none"
     return _frame_csv(frame)
 
@@ -431,7 +452,6 @@ def write_outputs(folder, config, result, loaded, failures):
         attempt(name, lambda n=name, m=make: folder.write_text((n,), m(result)))
     try:
         import matplotlib.pyplot as plt
-        from matplotlib import rc_context
     except ImportError:
         return results, reports, problems
     cells = _complete(result, result.datasets[0])  # drawn for one data set only
@@ -439,10 +459,8 @@ def write_outputs(folder, config, result, loaded, failures):
     def plot(name, draw):
         figure = draw(result, cells)
         try:
-            for suffix in (".png", ".svg"):
-                with rc_context({"svg.fonttype": "none", "svg.hashsalt": "sklearn-fair"}):
-                    # text stays text in the SVG
-                    folder.write(("plots", f"{name}{suffix}"), lambda p: figure.savefig(p, dpi=120))
+            for suffix in (".png", ".svg"):  # text stays text in the SVG, which has no date
+                folder.write(("plots", f"{name}{suffix}"), lambda p: save_figure(figure, p))
         finally:
             plt.close(figure)
 
