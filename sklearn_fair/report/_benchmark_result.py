@@ -555,9 +555,10 @@ class BenchmarkResult:
             score equals the highest: tied models are all bold) and italicise (``*...*``) those
             not demonstrably worse than it: the corrected resampled t-test against it (Nadeau &
             Bengio; against the first of tied best models), Holm-adjusted within the data set
-            (over the tests against the best; on a single data set over every pair, the
-            family of the report's pairwise comparison), has ``p > 1 - confidence``. Results
-            that do not record their outer splits, or do not share them, get only the bold
+            over every pair of its models (the family of a report's pairwise comparison, so
+            that a data set's report and this table decide alike), has
+            ``p > 1 - confidence``. Results that do not record their outer splits, or do not
+            share them, get only the bold
             (as in :meth:`report`), with a :class:`~sklearn_fair.exceptions.SklearnFairWarning`
             naming those data sets.
         alpha : float, default=None
@@ -627,10 +628,10 @@ class BenchmarkResult:
 
         ``best``: the models tied (``tie_level``) at the highest mean score, none when every
         model's folds failed. Each other complete model is tested against the first of them
-        (corrected resampled t-test, Holm within the data set: over the tests against the
-        best, or on a single data set over every pair, as the report's pairwise comparison, so
-        that the table and the report decide alike); the dict is None when no paired test can
-        run (outer splits not recorded, or not shared).
+        (corrected resampled t-test, Holm within the data set over every pair of its models,
+        as a report's pairwise comparison, so that the table, the benchmark's report and each
+        data set's report decide alike); the dict is None when no paired test can run (outer
+        splits not recorded, or not shared).
         """
         means = {m: tie_level(mean_of(self.cells[dataset, m].scores)) for m in self.models}
         complete = [
@@ -643,14 +644,13 @@ class BenchmarkResult:
         top = max(means[m] for m in complete)
         best = tuple(m for m in complete if means[m] == top)
         others = [m for m in complete if m not in best]
-        pairs = [(m, best[0]) for m in others]
-        if len(self.datasets) == 1:  # the family of the report's pairwise comparison
-            pairs += [(a, b) for a, b in combinations(complete, 2) if best[0] not in (a, b)]
+        pairs = list(combinations(complete, 2))
         try:
             pvalues = [self._paired(dataset, a, b).pvalue for a, b in pairs]
         except (NoSplitsError, SplitsMismatchError):
             return best, None
-        return best, dict(zip(others, holm(pvalues) if others else []))
+        adjusted = {frozenset(pair): p for pair, p in zip(pairs, holm(pvalues) if pairs else [])}
+        return best, {m: adjusted[frozenset((m, best[0]))] for m in others}
 
     def to_latex(self, **table_options):
         """:meth:`table` as a booktabs LaTeX ``tabular`` (``\\usepackage{booktabs}``).

@@ -481,8 +481,9 @@ class NestedCVReport:
                 "Against the data set's best: the corrected resampled t-test (Nadeau and "
                 "Bengio) of each model against the model with the best mean test score (the "
                 "first of them when several tie: all of them are marked best, and not tested "
-                "against each other), p-values adjusted with Holm's method within the data set; "
-                f"worse when the adjusted p is at most {self.alpha:g}."
+                "against each other), p-values adjusted with Holm's method over every pair of "
+                "the data set's models (the family of a data set's pairwise comparison); worse "
+                f"when the adjusted p is at most {self.alpha:g}."
             )
         summary.paragraphs += [
             "Numbers are printed to two significant digits of the smallest standard deviation "

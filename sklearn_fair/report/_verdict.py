@@ -177,7 +177,7 @@ def table_caption(result, alpha=None):
         return caption
     return (
         f"{caption} Bold: the best model of the data set (all of them when tied); italics: not "
-        "shown to be worse than it (corrected resampled t-test, Holm within the data set, "
+        "shown to be worse than it (corrected resampled t-test, Holm over the data set's pairs, "
         f"level {alpha:g})."
     )
 
@@ -235,7 +235,8 @@ def benchmark_verdict(result, *, alpha=0.05, tests=None, against=None):
             if p <= alpha:
                 worse.setdefault(model, []).append(dataset)
     method = (
-        f"(corrected resampled t-test against the best, Holm within each data set, level {alpha:g})"
+        f"(corrected resampled t-test against the best, Holm over each data set's pairs, level "
+        f"{alpha:g})"
     )
     if not worse:
         return f"{head}; no model is shown to be worse than the best on any data set {method}."

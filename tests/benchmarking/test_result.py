@@ -443,11 +443,15 @@ def test_models_tied_at_the_best_mean_are_all_the_best():
         bold = {(d, m) for d in plain.datasets for m in plain.models if table.loc[m, d][:2] == "**"}
         assert bold == best, statistic
         assert table.loc["y", "apart"][0] == "*" != table.loc["y", "apart"][1]  # italics
-    # the others are tested against the first best only; the tied best not against each other
+    # the others are tested against the first best, Holm over every pair of the data set's
+    # models (the family of its report's pairwise comparison); the tied best are both best
     tie, apart = plain._against_the_best("tie")[1], plain._against_the_best("apart")[1]
-    assert tie == pytest.approx({"z": _corrected_p(z, x)})  # a family of one: no adjustment
-    holm = multipletests([_corrected_p(y, x), _corrected_p(z, x)], method="holm")[1]
-    assert apart == pytest.approx(dict(zip("yz", holm)))
+    # x and x: no difference on any fold, p = 1
+    holm = multipletests([1.0, _corrected_p(z, x), _corrected_p(z, x)], method="holm")[1]
+    assert tie == pytest.approx({"z": holm[1]})
+    pairs = [_corrected_p(y, x), _corrected_p(z, x), _corrected_p(z, y)]
+    holm = multipletests(pairs, method="holm")[1]
+    assert apart == pytest.approx(dict(zip("yz", holm[:2])))
     verdict, sections = _sections(plain)
     assert ": x and y (tied) on tie; x on apart; shown to be worse" in verdict
     standing = {(str(r[0]), str(r[1])): r[-1] for r in sections[0].rows}
@@ -781,3 +785,25 @@ def test_pooled_intervals_do_not_depend_on_the_order_of_the_data_sets(result):
     np.testing.assert_array_equal(
         result.performance_profiles().to_numpy(), reordered.performance_profiles().to_numpy()
     )
+
+
+def test_the_table_decides_as_each_data_sets_report():
+    # the runner writes report.html from the benchmark and report.md from each data set's
+    # nested_cv_report: one Holm family (every pair of the data set's models) for both, where
+    # the benchmark once adjusted over the tests against the best alone (hunt PIC)
+    from sklearn_fair.report import nested_cv_report
+
+    x, y, z = [0.80, 0.82, 0.78, 0.81], [0.75, 0.80, 0.74, 0.78], [0.70, 0.81, 0.71, 0.77]
+    cells = {(d, m): _folds(s) for d in ("d0", "d1") for m, s in zip("xyz", (x, y, z))}
+    result = BenchmarkResult.from_results(cells)
+    for dataset in result.datasets:
+        report = nested_cv_report({m: result.cells[dataset, m] for m in result.models})
+        table = report.comparison
+        for model, p in result._against_the_best(dataset)[1].items():
+            (i,) = [i for i, pair in enumerate(zip(table["model_a"], table["model_b"]))
+                    if set(pair) == {model, "x"}]  # fmt: skip
+            assert p == pytest.approx(table["pvalue_holm"][i])
+    # by hand: Holm over the three pairs of the corrected resampled t
+    pairs = [_corrected_p(y, x), _corrected_p(z, x), _corrected_p(z, y)]
+    holm = multipletests(pairs, method="holm")[1]
+    assert result._against_the_best("d0")[1] == pytest.approx({"y": holm[0], "z": holm[1]})
