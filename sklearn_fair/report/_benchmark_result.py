@@ -412,7 +412,8 @@ class BenchmarkResult:
     def predictions(self):
         """Tidy DataFrame of the out-of-fold predictions kept with ``keep_predictions=True``.
 
-        ``dataset``, ``model``, ``outer_fold``, ``row`` (the row's index in the data set),
+        ``dataset``, ``model``, ``outer_fold``, ``row`` (the row's position in the data set,
+        counted from 0 as ``iloc`` does: not a DataFrame's index label),
         ``y_true``, ``y_pred`` (the refits combined, as ``nested_cross_val_predict`` combines them)
         and, for a binary classifier, ``score`` (the positive class's mean probability or decision
         value). A multioutput target's ``y_true`` and ``y_pred`` are a tuple a row. Empty when

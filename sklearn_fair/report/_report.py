@@ -994,7 +994,7 @@ class NestedCVReport:
         if not cells:
             return None
         from ._html import figure_from_matplotlib
-        from ._plots import _figure, draw_panel, prediction_panels
+        from ._plots import MAX_OUTPUT_PANELS, _figure, draw_panel, prediction_panels
 
         section = Section(
             "Predictions",
@@ -1008,7 +1008,14 @@ class NestedCVReport:
         )
         for cell in cells:
             where = "" if self._one else f" on {cell.dataset}"
-            for panel in prediction_panels(cell):
+            panels = prediction_panels(cell)
+            if not panels:  # a multi-output target of more columns than are drawn
+                section.paragraphs.append(
+                    f"{cell.model}{where}: the predictions of a target of more than "
+                    f"{MAX_OUTPUT_PANELS} columns are not drawn; BenchmarkResult.predictions "
+                    "lists them."
+                )
+            for panel in panels:
                 figure, ax = _figure(None, (3.4, 3.2))
                 draw_panel(panel, ax)
                 alt = f"{cell.model}{where}: {panel[0]}"

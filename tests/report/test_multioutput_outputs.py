@@ -70,7 +70,10 @@ def test_a_target_of_many_labels_is_not_drawn_and_says_why():
                         scoring="f1_samples", outer_cv=KFold(3))  # fmt: skip
     with pytest.raises(ValueError, match="a target of 12 columns.*at most 10"):
         result.plot_predictions("ml", "knn")
-    assert "confusion matrix" not in result.to_html()
+    page = result.to_html()
+    assert "confusion matrix" not in page
+    # and the report says why the model's predictions are missing there
+    assert "knn: the predictions of a target of more than 10 columns are not drawn" in page
 
 
 def test_the_score_column_is_a_binary_targets_alone(multilabel):
