@@ -198,7 +198,12 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
         ``transform`` of a PyG dataset draws from torch then): the same seed gives the same
         predictions. Each of the four seeds (``seeds_``) is derived by name from
         ``random_state``, so a seed added later changes none of them. The global torch
-        random state is restored after :meth:`fit` and after prediction.
+        random state is restored after :meth:`fit` and after prediction. ``None`` draws
+        fresh entropy on every fit (as :class:`~sklearn_fair.NestedCV`'s ``None`` does), so
+        no two fits are the same, and neither ``np.random.seed`` nor ``torch.manual_seed``
+        makes them repeatable (they do for scikit-learn's and skorch's nets); pass an int
+        for reproducible results. Inside NestedCV, a ``None`` here is seeded by its
+        ``random_state``.
     torch_threads : int or None, default=1
         Torch intra-op threads during :meth:`fit` and prediction, restored afterwards, so
         that results and speed depend neither on the process (torch's default differs
@@ -356,7 +361,11 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
             Labels of ``X_val``; ``None`` reads them from its graphs. Every label must
             occur in the training labels.
         **fit_params : dict
-            Passed to the module's ``forward``.
+            Passed to the module's ``forward``. GraphClassifier does not weight graphs: a
+            ``sample_weight`` is refused with a ValueError unless ``forward`` takes it; weight
+            the classes with ``criterion__weight=torch.tensor([...])`` (in the order of
+            ``classes_``) or under-sample with
+            :class:`~sklearn_fair.sampling.RandomGraphUnderSampler`.
 
         Returns
         -------
@@ -367,6 +376,7 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
         # scikit-learn's _fit_context: the constraints are checked here, before any work
         check_parameter_constraints(self)
         self._check_inferred_params()
+        fit_params = self._check_sample_weight(fit_params)
         root = seed_root(self.random_state)
         seeds = {n: draw_seeds(named_generator(root, n)) for n in _SEEDS}
         with _torch_state(self.torch_threads):
@@ -586,6 +596,30 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
                 f"{['module__' + name for name in given]}."
             )
         _refuse_shuffled_predictions(self.get_params_for("iterator_valid"))
+
+    def _check_sample_weight(self, fit_params):
+        # skorch passes fit's parameters on to the module's forward, where a sample_weight
+        # would end in a TypeError naming the module; None weighs nothing, as in scikit-learn
+        if "sample_weight" not in fit_params:
+            return fit_params
+        try:
+            accepted = inspect.signature(self.module.forward).parameters
+        except (TypeError, ValueError):  # not introspectable: let the module decide
+            return fit_params
+        if "sample_weight" in accepted or any(
+            p.kind is inspect.Parameter.VAR_KEYWORD for p in accepted.values()
+        ):
+            return fit_params
+        if fit_params["sample_weight"] is None:
+            return {k: v for k, v in fit_params.items() if k != "sample_weight"}
+        raise ValueError(
+            "GraphClassifier.fit was given sample_weight, but GraphClassifier does not weight "
+            f"graphs (its fit passes extra parameters to {self.module.__name__}.forward, "
+            "which does not take sample_weight). For an imbalanced data set, weight the "
+            "classes in the loss with criterion__weight=torch.tensor([...]) (one weight per "
+            "class, in the order of classes_), or drop majority graphs with "
+            "sklearn_fair.sampling.RandomGraphUnderSampler in an imbalanced-learn Pipeline."
+        )
 
     def _check_warm_start(self, classes, graphs):
         changed = self._changed_since_built()

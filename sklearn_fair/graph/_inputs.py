@@ -74,4 +74,15 @@ def read_labels(graphs, y, name, y_name):
     if labels.dtype.kind == "f" and not np.isfinite(labels).all():
         where = np.flatnonzero(~np.isfinite(labels))[:10].tolist()
         raise ValueError(f"{y_name} contains NaN or infinite labels, at indices {where}.")
+    if labels.dtype.kind == "O":
+        import pandas as pd  # a dependency, imported only where labels are objects
+
+        # None, NaN, pd.NA or NaT among strings: else a TypeError from sorting the classes
+        missing = pd.isna(labels)
+        if missing.any():
+            where = np.flatnonzero(missing)[:10].tolist()
+            raise ValueError(
+                f"{y_name} contains missing labels (None or NaN), at indices {where}; remove "
+                "those graphs or give them their labels."
+            )
     return labels

@@ -11,7 +11,7 @@ from sklearn.base import is_classifier, is_regressor
 from sklearn.utils import indexable
 from sklearn.utils.metadata_routing import get_routing_for_object
 from sklearn.utils.multiclass import type_of_target
-from sklearn.utils.validation import _num_samples, check_consistent_length
+from sklearn.utils.validation import _num_samples, check_consistent_length, has_fit_parameter
 
 from ...exceptions import RowOrderWarning, SklearnFairWarning, UnweightedValidationWarning
 from ...utils import check_graphs, is_graph_data, read_graph_labels
@@ -242,21 +242,27 @@ _ROUTING_HOW = (
 
 
 def _last_step_unreached(estimator, candidates):
-    """The last step of a pipeline (``estimator``, or one of the ``candidates`` set on it)
-    that would early-stop on ``X_val`` and ``y_val`` had the pipeline passed them on; None
-    where there is none."""
+    """The model that would early-stop on ``X_val`` and ``y_val`` had it been handed them
+    (``estimator``, or one of the ``candidates`` set on it): the last step of a pipeline,
+    which passes them on only with metadata routing, or, with metadata routing on, the
+    estimator itself where it does not request them; None where there is none."""
+    routing = get_config().get("enable_metadata_routing", False)
     models = [configure(estimator, c) for c in candidates] if candidates else [estimator]
     for model in models:
-        if not isinstance(getattr(model, "steps", None), (list, tuple)):
-            continue
+        if not routing and not _is_pipeline(model):
+            continue  # without routing, a model that is not a pipeline gets what its fit takes
         last = model
-        while isinstance(getattr(last, "steps", None), (list, tuple)) and last.steps:
+        while _is_pipeline(last) and last.steps:
             last = last.steps[-1][1]
         # by its signature and parameters: with routing on, an unrequested step takes nothing
         with config_context(enable_metadata_routing=False):
-            if last is not model and consumes_validation_data(last):
+            if consumes_validation_data(last):
                 return last
     return None
+
+
+def _is_pipeline(estimator):
+    return isinstance(getattr(estimator, "steps", None), (list, tuple))
 
 
 def early_stopping_policy(mode, estimator, search, owner, fit_params=(), candidates=()):
@@ -275,9 +281,21 @@ def early_stopping_policy(mode, estimator, search, owner, fit_params=(), candida
         and any(consumes_validation_data(configure(estimator, c)) for c in candidates)
     )
     unreached = None if consumes else _last_step_unreached(estimator, candidates)
+    name = type(estimator).__name__
+    unrequested = unreached is not None and not _is_pipeline(estimator)
     if mode == "protocol" and not consumes:
+        problem = f"{name}.fit does not take them (or its early stopping is off)"
         how = "Use early_stopping_split='estimator'."
-        if unreached is not None:
+        if unrequested:
+            problem = (
+                f"{name}.fit, which takes them, does not request them, and with metadata "
+                "routing on a fit receives only what it requests"
+            )
+            how = (
+                f"Call set_fit_request(X_val=True, y_val=True) on the {name}, or use "
+                "early_stopping_split='estimator'."
+            )
+        elif unreached is not None:
             how = (
                 f"Its last step {type(unreached).__name__} takes them, which a pipeline passes "
                 f"on only with metadata routing: {_ROUTING_HOW}; or use "
@@ -285,10 +303,21 @@ def early_stopping_policy(mode, estimator, search, owner, fit_params=(), candida
             )
         raise ValueError(
             f"early_stopping_split='protocol' hands each fit its validation rows as X_val and "
-            f"y_val, but {type(estimator).__name__}.fit does not take them (or its early "
-            f"stopping is off). {how}"
+            f"y_val, but {problem}. {how}"
         )
-    if unreached is not None:  # mode "auto"
+    if unrequested:  # mode "auto"
+        warnings.warn(
+            f"{owner} cannot hand the protocol's validation rows to {name}, which early-stops "
+            "on X_val and y_val: with metadata routing on, its fit receives only what it "
+            "requests, and it does not request them, so each fit early-stops on the "
+            "estimator's own hold-out of its training rows, if it makes one "
+            "(early_stopping_split='auto'). To early-stop on the protocol's validation rows: "
+            f"set_fit_request(X_val=True, y_val=True) on the {name}; to accept the estimator's "
+            "own, pass early_stopping_split='estimator'.",
+            SklearnFairWarning,
+            stacklevel=external_stacklevel(),
+        )
+    elif unreached is not None:  # mode "auto"
         warnings.warn(
             f"{owner} cannot hand the protocol's validation rows to "
             f"{type(unreached).__name__}, the last step of its {type(estimator).__name__}, "
@@ -328,10 +357,19 @@ def _warn_unweighted_validation(mode, estimator, owner, candidates):
     """Warn where a model that early-stops on the protocol's validation rows cannot be given
     their weights (``sample_weight_val``): it trains weighted and stops on an unweighted
     validation loss."""
+    routing = get_config().get("enable_metadata_routing", False)
     models = [configure(estimator, c) for c in candidates] if candidates else [estimator]
     for model in models:
+        if routing:
+            try:
+                weighted = bool(get_routing_for_object(model).consumes("fit", ["sample_weight"]))
+            except (AttributeError, TypeError):
+                weighted = False
+        else:
+            weighted = has_fit_parameter(model, "sample_weight")
+        if not weighted:
+            continue  # it trains unweighted too (or refuses the weights itself)
         if consumes_validation_data(model) and not takes_validation_weights(model):
-            routing = get_config().get("enable_metadata_routing", False)
             how = (
                 "does not request sample_weight_val (if it takes it: "
                 "set_fit_request(sample_weight_val=True))"
