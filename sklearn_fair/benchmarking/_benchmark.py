@@ -87,6 +87,20 @@ def _nested_for(name, spec, *, outer_cv, inner_cv, n_refits, scoring, refit, ran
             nested.set_params(refit=refit if refit is not None else False)
         unset = {"random_state": random_state, "fit_timeout": fit_timeout, "scoring": scoring}
         nested.set_params(**{k: v for k, v in unset.items() if getattr(nested, k) is None})
+        # error_score: NaN, the default of both, leaves it unset
+        own = nested.error_score
+        own_set, given = (not (isinstance(v, (float, np.floating)) and np.isnan(v))
+                          for v in (own, error_score))  # fmt: skip
+        if given and not own_set:
+            nested.set_params(error_score=error_score)
+        elif given and not (isinstance(own, str) == isinstance(error_score, str)
+                            and own == error_score):  # fmt: skip
+            raise ValueError(
+                f"The 'models' parameter of benchmark maps {name!r} to a NestedCV with "
+                f"error_score={own!r}, but benchmark has error_score={error_score!r}, and a "
+                "cell scores its failed fits with one. Pass the same error_score to both, or "
+                "leave one of them at its default (np.nan)."
+            )
         if not reuse_prefix:
             nested.set_params(reuse_prefix=False)
         return nested
@@ -315,13 +329,14 @@ def benchmark(
         halving search; its ``cv`` is the inner resampling unless ``inner_cv`` is given), an
         ``(estimator, param_grid)`` pair, an estimator (assessed as it is), or a
         :class:`~sklearn_fair.NestedCV`, which keeps its own search space, ``inner_cv``,
-        ``n_refits``, ``scoring`` and ``refit`` metric, takes the benchmark's ``random_state``,
-        ``fit_timeout`` and ``scoring`` where it leaves them at None (and ``refit`` where its
-        own is a bool), and is assessed on the benchmark's ``outer_cv``: one with an
-        ``outer_cv`` other than its default (10) and the benchmark's, or a ``refit`` metric
-        other than the benchmark's, is refused, as the benchmark's would replace it. Its
-        ``n_jobs``, ``verbose`` and ``cache_dir`` give way to the benchmark's (they change no
-        result).
+        ``n_refits``, ``scoring``, ``refit`` metric and ``error_score``, takes the benchmark's
+        ``random_state``, ``fit_timeout`` and ``scoring`` where it leaves them at None, its
+        ``error_score`` where it leaves it at NaN (and ``refit`` where its own is a bool), and
+        is assessed on the benchmark's ``outer_cv``: one with an ``outer_cv`` other than its
+        default (10) and the benchmark's, or a ``refit`` metric other than the benchmark's, is
+        refused, as the benchmark's would replace it, and so is one whose ``error_score``
+        differs from the benchmark's, neither being NaN. Its ``n_jobs``, ``verbose`` and
+        ``cache_dir`` give way to the benchmark's (they change no result).
     datasets : dict
         Name -> data: ``(X, y)``, ``(X, y, groups)``, graph data (a sequence of graphs with a
         ``.y``, e.g. a PyG ``TUDataset``), or a callable without arguments that returns one of
@@ -366,7 +381,8 @@ def benchmark(
         own keeps it. Each fit is held to its own model's limit: a model left without one
         (``fit_timeout=None`` here and in it) is never stopped.
     error_score : 'raise' or float, default=np.nan
-        Score of a fit that fails (see NestedCV).
+        Score of a fit that fails (see NestedCV), for every model but a NestedCV with an
+        ``error_score`` of its own (other than NaN).
     reuse_prefix : bool, default=True
         Fit a pipeline step once where several fits of a cell train it alike, and reuse it (see
         NestedCV; results are identical either way), never across cells. ``False`` turns it

@@ -479,19 +479,43 @@ def _check_predictions(kept, where, findings):
     ):
         findings.broken.append(f"{where} predictions are not one per test row")
         return
+    classes = kept.get("classes")
+    per_label = _is_list(classes) and len(classes) > 0 and _is_list(classes[0])
     for field in ("proba", "decision"):
         values = kept.get(field)
         if values is None:
             continue
-        try:
-            array = np.asarray(values, dtype=float)
-        except (TypeError, ValueError):
-            findings.broken.append(f"{where} predicted {field} are not numbers")
-            continue
-        if array.ndim < 2 or array.shape[1] != n or not np.all(np.isfinite(array)):
-            findings.broken.append(f"{where} predicted {field} are not one finite row per row")
-        elif field == "proba" and (np.any(array < 0) or np.any(array > 1)):
-            findings.failed.append(f"{where} predicted probabilities are outside [0, 1]")
+        groups = [(values, None)]
+        # a multi-output model's classes are one list a label, and each refit's scores may be
+        # one array a label, as wide as that label's classes (a ClassifierChain's are one
+        # column a label: a row per row, as a single-output model's)
+        if per_label and _is_list(values) and all(
+            _is_list(refit) and len(refit) > 0 and all(
+                _is_list(label) and len(label) > 0 and _is_list(label[0]) for label in refit
+            )
+            for refit in values
+        ):  # fmt: skip
+            if any(len(refit) != len(classes) for refit in values):
+                findings.broken.append(f"{where} predicted {field} are not one array a label")
+                continue
+            groups = [(list(refits), len(own)) for own, refits in zip(classes, zip(*values))]
+        for group, width in groups:
+            try:
+                array = np.asarray(group, dtype=float)
+            except (TypeError, ValueError):
+                findings.broken.append(f"{where} predicted {field} are not numbers")
+                break
+            if (
+                array.ndim < 2
+                or array.shape[1] != n
+                or (width is not None and array.shape[2:] != (width,))
+                or not np.all(np.isfinite(array))
+            ):
+                findings.broken.append(f"{where} predicted {field} are not one finite row per row")
+                break
+            if field == "proba" and (np.any(array < 0) or np.any(array > 1)):
+                findings.failed.append(f"{where} predicted probabilities are outside [0, 1]")
+                break
 
 
 def _check_fold(fold, where, ranges, refit_metric, validation, findings):

@@ -368,21 +368,37 @@ def _predictions_problem(kept):
     :func:`~._tasks.test_predictions` writes, one row per test row, finite scores."""
     if not isinstance(kept, dict) or set(kept) != {"predict", "proba", "decision", "classes"}:
         return "not the fields predict, proba, decision and classes"
-    predict = kept["predict"]
+    predict, classes = kept["predict"], kept["classes"]
     if not isinstance(predict, list) or not predict:
         return "predict is not a list of predictions"
+    # a multi-output model's: one list of classes a label, and its scores label by label, one
+    # array a label whose width is that label's number of classes (a ClassifierChain's are
+    # one column a label: one row per prediction)
+    per_label = isinstance(classes, list) and bool(classes) and isinstance(classes[0], list)
     for field in ("proba", "decision"):
         values = kept[field]
         if values is None:
             continue
-        try:
-            array = np.asarray(values, dtype=float)
-        except (TypeError, ValueError, OverflowError):  # 10**400 in JSON: an int no float holds
-            return f"{field} is not numbers"
-        if array.shape[0] != len(predict) or not np.all(np.isfinite(array)):
-            return f"{field} is not one finite row per prediction"
-        if field == "proba" and (np.any(array < 0) or np.any(array > 1)):
-            return "proba is not in [0, 1]"
+        labels, widths = [values], [None]
+        if (
+            per_label
+            and isinstance(values, list)
+            and all(isinstance(v, list) and v and isinstance(v[0], list) for v in values)
+        ):
+            if len(values) != len(classes):
+                return f"{field} is not one array a label"
+            labels, widths = values, [len(c) for c in classes]
+        for label, width in zip(labels, widths):
+            try:
+                array = np.asarray(label, dtype=float)
+            except (TypeError, ValueError, OverflowError):  # 10**400 in JSON: no float holds it
+                return f"{field} is not numbers"
+            if array.ndim < 1 or array.shape[0] != len(predict) or not np.all(np.isfinite(array)):
+                return f"{field} is not one finite row per prediction"
+            if width is not None and array.shape[1:] != (width,):
+                return f"{field} of a label is not one column per class of that label"
+            if field == "proba" and (np.any(array < 0) or np.any(array > 1)):
+                return "proba is not in [0, 1]"
     return None
 
 

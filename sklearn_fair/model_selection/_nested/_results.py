@@ -49,15 +49,33 @@ def _refit_note(schedule, fold):
     return f"trained with {n_seeds} seeds"
 
 
-def _fold_predictions(plan, test, refits, best_params):
+def _refits_failed_words(seeds, refits):
+    """``"k of its n refits failed (seeds ...)"`` for a fold's ``refits`` run with ``seeds``,
+    or "" when none failed."""
+    failed = [seed for seed, refit in zip(seeds, refits) if refit["error"]]
+    if not failed:
+        return ""
+    if len(refits) == 1:
+        return "its refit failed" + ("" if failed[0] is None else f" (seed {failed[0]})")
+    shown = f"seed{'s' * (len(failed) > 1)} {', '.join(map(str, failed))}"
+    return f"{len(failed)} of its {len(refits)} refits failed ({shown})"
+
+
+def _failed_note(seeds, refits):
+    """What the ``refits`` note adds where some of the fold's refits failed."""
+    words = _refits_failed_words(seeds, refits)
+    return f"; {words}, so the fold is scored error_score" if words else ""
+
+
+def _fold_predictions(plan, test, refits, best_params, selecting):
     """A fold's out-of-fold predictions: the true values of its test rows and what each refit
-    that succeeded predicted for them (``predict``, ``proba`` or ``decision``, ``classes``);
-    None when no refit succeeded, or one kept none (it warned): the others' alone would be
-    combined otherwise than the fold's model."""
-    succeeded = [r for r in refits if not r["error"]]
-    if not succeeded or any("test_predictions" not in r for r in succeeded):
+    predicted for them (``predict``, ``proba`` or ``decision``, ``classes``); None for a
+    failed fold (no refit, one failed, or one has no score of the ``selecting`` metric), as
+    ``nested_cross_val_predict`` has no model for it, and where a refit kept none (it warned):
+    the others' alone would be combined otherwise than the fold's model."""
+    if not refits or any(_failed(r, selecting) or "test_predictions" not in r for r in refits):
         return None
-    kept = [r["test_predictions"] for r in succeeded]
+    kept = [r["test_predictions"] for r in refits]
     y = plan.data.y
     y_true = None if y is None else np.asarray(y)[np.asarray(test)].tolist()
     predict = [k["predict"] for k in kept]
@@ -172,6 +190,7 @@ def assemble(schedule):
         train, test = plan.outer_splits[fold]
         refit_keys = schedule.refits_of(fold)
         refits = [schedule.results[key] for key in refit_keys]
+        seeds = [plan.refit_seeds[key.refit] for key in refit_keys]
         test_scores = _fold_scores(plan, refits, keys, "scores")
         fold_result = {
             "outer_fold": fold,
@@ -182,8 +201,8 @@ def assemble(schedule):
             "test_scores": test_scores[selecting],
             "test_score": float(mean_of(test_scores[selecting])),
             "test_scores_per_metric": test_scores,
-            "refit_seeds": [plan.refit_seeds[key.refit] for key in refit_keys],
-            "refits": _refit_note(schedule, fold)
+            "refit_seeds": seeds,
+            "refits": _refit_note(schedule, fold) + _failed_note(seeds, refits)
             if not selected.get("failed")
             else "no refit: no candidate could be selected",
             "train_indices": np.asarray(train),
@@ -210,7 +229,7 @@ def assemble(schedule):
             fold_result["early_stopping_indices"] = np.asarray(plan.holdouts[fold][1])
         if plan.keep_predictions:
             fold_result["predictions"] = _fold_predictions(
-                plan, test, refits, selected["best_params"] or {}
+                plan, test, refits, selected["best_params"] or {}, selecting
             )
         if plan.return_estimator:
             fold_result["estimators"] = [r.get("estimator") for r in refits]
@@ -369,8 +388,8 @@ def warn_or_raise_about_failures(owner, error_score, outer_results, results, *,
             # what a "fit" is here: an outer fold
             f"\n{len(failed_folds)} fits failed out of a total of {n_outer}.\nThe score on "
             f"these train-test partitions for these parameters will be set to {error_score}.\n"
-            f"(Each of these fits is an outer fold: {len(failed_folds)} of the {n_outer} outer "
-            "folds have no model.)\n"
+            f"(Each of these fits is an outer fold: "
+            f"{_failed_folds_words(failed_folds, n_outer, results)}.)\n"
             "If these failures are not expected, you can try to debug them by setting "
             "error_score='raise'.\n\n"
         )
@@ -386,3 +405,30 @@ def warn_or_raise_about_failures(owner, error_score, outer_results, results, *,
         FitFailedWarning,
         stacklevel=external_stacklevel(),
     )
+
+
+def _failed_folds_words(failed_folds, n_outer, results):
+    """The failed outer folds in words: how many have no model (no candidate could be
+    selected, or every refit failed), and in the first three with a failed refit, how many
+    of its refits failed, with their seeds (a fold is not scored by the refits that
+    succeeded)."""
+    without = [f for f in failed_folds
+               if f["selection_failed"] or f["refits_failed"] == len(f["refit_seeds"])]  # fmt: skip
+    parts = [f"{len(without)} of the {n_outer} outer folds have no model"] if without else []
+    refitted = [f for f in failed_folds if f["refits_failed"] and not f["selection_failed"]]
+    for fold in refitted[:3]:
+        ran = sorted(
+            (r for r in results if TaskKey(*r["key"])[:2] == (REFIT, fold["outer_fold"])),
+            key=lambda r: TaskKey(*r["key"]).refit,
+        )
+        words = _refits_failed_words(fold["refit_seeds"], ran)
+        left = len(ran) - fold["refits_failed"]
+        also = {0: "", 1: ", not the score of the one that succeeded"}.get(
+            left, f", not the mean of the {left} that succeeded"
+        )
+        parts.append(
+            f"in outer fold {fold['outer_fold']}, {words}: the fold is scored error_score{also}"
+        )
+    if len(refitted) > 3:
+        parts.append(f"and {len(refitted) - 3} more outer folds have a failed refit")
+    return "; ".join(parts)
