@@ -167,6 +167,8 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         ``outer_results_[i]["predictions"]``: for the reports' plots of what the model
         predicted (:func:`~sklearn_fair.report.nested_cv_report`), and
         :meth:`BenchmarkResult.plot_predictions <sklearn_fair.BenchmarkResult.plot_predictions>`.
+        None for a failed fold (a refit that failed, or a selecting metric it could not
+        score), as :func:`nested_cross_val_predict` has no model for it.
 
     Attributes
     ----------
