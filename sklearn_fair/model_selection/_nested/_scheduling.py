@@ -305,11 +305,12 @@ class NestedSchedule:
                 self._push(self.plan.refit_task(fold, self.selections[fold], index))
 
     def _seeds_agree(self, fold):
-        """Whether ``fold``'s first two refits gave the same output (None: not both done)."""
+        """Whether ``fold``'s first two refits gave the same output (None: not both done); two
+        that failed, at fit or at scoring, show nothing (:func:`~._seeds.same_output`)."""
         first, second = (self.results.get(self.plan.refit_key(fold, i)) for i in (0, 1))
         if first is None or second is None:
             return None
-        return bool(not first["error"] and not second["error"] and _same_output(first, second))
+        return bool(_same_output(first, second))
 
     def _check_probe(self, fold=PROBE_FOLD):
         """The probe fold's verdict, for every fold; another fold's, for itself (it selected

@@ -247,8 +247,29 @@ def _seeded_copy(value, seed):
 
 def same_output(first, second):
     """Whether two refits that differ only in their seed gave identical scores and predictions
-    (probabilities or decision values where the model has them): then a seed changes nothing."""
-    return first["scores"] == second["scores"] and first["predictions"] == second["predictions"]
+    (``predict``, and probabilities or decision values where the model has them): then a seed
+    changes nothing. Only refits that were fitted and scored can show it: a failed fit, a
+    scorer that raised or a score that is not finite (``error_score`` in both, NaN or not),
+    or predictions that could not be fingerprinted say nothing of the seed."""
+    return (
+        _measured(first)
+        and _measured(second)
+        and first["scores"] == second["scores"]
+        and first["predictions"] == second["predictions"]
+    )
+
+
+def _measured(result):
+    """Whether a refit's result holds real output: fitted, every score computed and finite, and
+    the fingerprint of its predictions."""
+    scores = result["scores"]
+    return bool(
+        not result["error"]
+        and not result.get("score_errors")
+        and result["predictions"] is not None
+        and scores
+        and all(np.isfinite(value) for value in scores.values())
+    )
 
 
 def function_random_state(random_state):

@@ -11,12 +11,14 @@ import warnings
 
 import numpy as np
 from scipy.stats import rankdata
-from sklearn.model_selection import ParameterGrid
+from sklearn.exceptions import FitFailedWarning
+from sklearn.model_selection import FixedThresholdClassifier, ParameterGrid
 
 from ...exceptions import SearchSpaceEdgeWarning, SelectionTieWarning
 from ...utils._printing import plain
 from ...utils._scaling import mean_of, std_of
 from ...utils._stacklevel import external_stacklevel
+from ._candidates import configure
 from ._scoring import constant_columns, shown
 from ._tasks import SEARCH, SELECTION, TaskKey
 
@@ -104,6 +106,8 @@ def select_fold(plan, fold, results):
     ]
     keys = plan.metric_keys((r for row in fold_results for r in row), plan.scoring.selection_keys)
     scores = {name: np.empty((n_candidates, n_inner)) for name in keys}
+    # where a score is error_score, given to a fit that failed or a scorer that raised
+    placeholders = {name: np.zeros((n_candidates, n_inner), dtype=bool) for name in keys}
     fit_time = np.zeros((n_candidates, n_inner))
     score_time = np.zeros((n_candidates, n_inner))
     errors = []
@@ -115,6 +119,9 @@ def select_fold(plan, fold, results):
             for name in keys:
                 value = result["scores"].get(name, np.nan)
                 scores[name][c, s] = plan.selection_error_score if result["error"] else value
+                placeholders[name][c, s] = bool(result["error"]) or name in result.get(
+                    "score_errors", {}
+                )
             fit_time[c, s], score_time[c, s] = result["fit_time"], result["score_time"]
     means = {name: mean_of(values, axis=1) for name, values in scores.items()}
     metric = plan.selecting_metric(keys)
@@ -150,13 +157,63 @@ def select_fold(plan, fold, results):
     selection["tied"] = tied_with_best(selecting) or [best]
     if plan.selection_rule == "one_se" and finite.any():
         best, selection["standard_error"] = _one_standard_error(scores[metric], selecting, best)
+    # a mean that holds error_score was not measured: reported NaN, as the search selects it
     selection.update(
         best_index=best,
         best_params=dict(plan.candidates[best]),
-        validation_score=float(selecting[best]),
-        validation_scores={shown(name): float(m[best]) for name, m in means.items()},
+        validation_score=np.nan if placeholders[metric][best].any() else float(selecting[best]),
+        validation_scores={
+            shown(name): np.nan if placeholders[name][best].any() else float(m[best])
+            for name, m in means.items()
+        },
     )
+    if placeholders[metric][best].any() and _is_finite_number(plan.selection_error_score):
+        # (a NaN error_score makes its mean NaN, which cannot win over a finite one)
+        _warn_placeholder_won(plan, fold, best, scores[metric], placeholders[metric])
     return selection
+
+
+def _is_finite_number(value):
+    return isinstance(value, numbers.Real) and bool(np.isfinite(value))
+
+
+def _warn_placeholder_won(plan, fold, best, scores, placeholders):
+    """Warn that the candidate selected in ``fold`` has error_score among its inner scores
+    (``scores`` and ``placeholders``: candidates x inner splits, of the selecting metric), so
+    that its validation score, reported NaN, was not measured."""
+    error_score = plan.selection_error_score
+    n_placeholders, n_inner = int(placeholders[best].sum()), placeholders.shape[1]
+    measured = scores[~placeholders & np.isfinite(scores)]
+    if not measured.size:
+        how = "; no inner score of that fold was measured"
+    elif error_score > measured.max():
+        how = (
+            f"; that placeholder is above every measured inner score of that fold (the best "
+            f"{measured.max():.6g}, higher is better), "
+            + (
+                "so it won the selection"
+                if n_placeholders == n_inner
+                else "and it raised the candidate's mean, by which it was selected"
+            )
+            + f", as GridSearchCV(error_score={error_score!r}) selects"
+        )
+    else:
+        how = f", which enter{'s' * (n_placeholders == 1)} its mean validation score"
+    reported = (
+        "best_score_ is NaN"
+        if fold is None
+        else "its validation score is NaN (and so is the optimism)"
+    )
+    warnings.warn(
+        f"In {_where(fold)} of {plan.owner}, the selected candidate "
+        f"{dict(plan.candidates[best])!r} has {n_placeholders} of its {n_inner} inner "
+        f"validation scores given error_score={error_score!r} by a fit that failed or a "
+        f"scorer that raised, not measured{how}. Its mean is not a measured score: "
+        f"{reported}. Pass error_score=np.nan, so that a candidate whose fits fail cannot be "
+        "selected, or see why its fits failed (failed_tasks_, or error_score='raise').",
+        FitFailedWarning,
+        stacklevel=external_stacklevel(),
+    )
 
 
 def _metric_name(plan, metric):
@@ -506,6 +563,22 @@ def _warn_ties(plan, folds):
     )  # fmt: skip
     metric = plan.selection_metric_name()
     n_inner = len(plan.inner_splits_of(fold))
+    threshold = _threshold_free_ties(plan, [plan.candidates[c] for c in worst["tied_candidates"]])
+    if threshold is not None:
+        name, response = threshold
+        warnings.warn(
+            f"In {len(tied)} of the {len(folds)} outer folds of {plan.owner}, up to "
+            f"{len(worst['tied_candidates'])} of the {n_candidates} candidates tie for the best "
+            f"mean validation {metric} (outer fold {fold}), and {rule}. They differ in {name!r}, "
+            f"the threshold of a FixedThresholdClassifier, and {metric} reads the predicted "
+            f"probabilities or decision values (response_method={response!r}), which the "
+            "threshold does not change: no validation data can tell these thresholds apart. "
+            "Select with a metric of the predicted labels (e.g. scoring='balanced_accuracy' or "
+            "'f1'), or tune the threshold with TunedThresholdClassifierCV.",
+            SelectionTieWarning,
+            stacklevel=external_stacklevel(),
+        )
+        return
     # the next step from the inner splits in use (seeded: an unseeded one warns of itself)
     larger = (
         "a larger inner validation split (e.g. inner_cv=HoldoutSplit(test_size=0.3, "
@@ -526,3 +599,26 @@ def _warn_ties(plan, folds):
         SelectionTieWarning,
         stacklevel=external_stacklevel(),
     )
+
+
+def _threshold_free_ties(plan, tied):
+    """``(parameter, response_method)`` where the ``tied`` candidates (parameter dicts) differ
+    in the ``threshold`` of a FixedThresholdClassifier and the selecting scorer reads
+    probabilities or decision values, which no threshold changes; else None."""
+    scorer = plan.scorers.get(plan.scoring.selection_metric)
+    response = getattr(scorer, "_response_method", None)  # scikit-learn's scorers have one
+    if response is None or "predict" in np.atleast_1d(response):
+        return None
+    names = dict.fromkeys(name for params in tied for name in params)
+    for name in names:
+        owner_name, _, last = name.rpartition("__")
+        if last != "threshold" or len({repr(params.get(name)) for params in tied}) < 2:
+            continue
+        try:
+            model = configure(plan.estimator, tied[0])
+            owner = model.get_params(deep=True)[owner_name] if owner_name else model
+        except Exception:  # a parameter this estimator does not have: nothing to say
+            continue
+        if isinstance(owner, FixedThresholdClassifier):
+            return name, response
+    return None

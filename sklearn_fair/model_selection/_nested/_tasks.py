@@ -16,6 +16,7 @@ from enum import StrEnum
 from typing import NamedTuple
 
 import numpy as np
+import scipy.sparse as sp
 from joblib import hash as joblib_hash
 from sklearn.base import clone
 from sklearn.model_selection import FixedThresholdClassifier, TunedThresholdClassifierCV
@@ -208,14 +209,38 @@ def _recording(task, context):
 
 
 def _predictions_fingerprint(model, X):
-    """A fingerprint of the richest output of ``model`` on ``X`` (probabilities if it has them)."""
-    for method in ("predict_proba", "decision_function", "predict", "transform"):
+    """A fingerprint of the output of ``model`` on ``X``: ``predict`` with the richest score
+    it has (probabilities, else decision values), since a threshold that a seed moves
+    (TunedThresholdClassifierCV's) changes the labels, not the probabilities; ``transform``
+    where it has none of these. None where ``predict`` raises or nothing applies: the output
+    is not known."""
+    outputs = {}
+    if hasattr(model, "predict"):
+        try:
+            outputs["predict"] = _comparable(model.predict(X))
+        except Exception:
+            return None
+    for method in ("predict_proba", "decision_function"):
         if hasattr(model, method):
             try:
-                return fingerprint(np.asarray(getattr(model, method)(X)))
+                outputs[method] = _comparable(getattr(model, method)(X))
+                break
             except Exception:  # a method that exists but does not apply (e.g. SVC's proba)
                 continue
-    return None
+    if not outputs and hasattr(model, "transform"):
+        try:
+            outputs["transform"] = _comparable(model.transform(X))
+        except Exception:
+            return None
+    return fingerprint(outputs) if outputs else None
+
+
+def _comparable(output):
+    """``output`` as arrays that :func:`~sklearn_fair.utils.fingerprint` reads by content: a
+    multi-output model's probabilities stay one array a label (their widths may differ)."""
+    if isinstance(output, list):
+        return [np.asarray(o) for o in output]
+    return output if sp.issparse(output) else np.asarray(output)
 
 
 def scores_deciding_the_class(model):
