@@ -210,3 +210,18 @@ def test_the_functional_form_reports_no_placeholder_validation_score():
         )  # fmt: skip
     assert [p["alpha"] for p in info["best_params"]] == [100.0] * 3
     assert np.isnan(info["validation_score"]).all()
+
+
+def test_a_placeholder_winner_whose_refits_fail_is_not_called_a_misconfigured_model():
+    # alpha=100 fails on every fit: its inner error_score=0.0 wins, then its refits fail in
+    # every fold; alpha=0.1 fits fine, so "your model is misconfigured" is not the cause
+    estimator = _FailingRidge(fail_alpha=100.0, fail_sizes=(53, 54, 80))
+    with pytest.raises(ValueError, match="All the 3 fits failed") as info:
+        _fit(estimator, refit=False)
+    message = str(info.value)
+    assert "misconfigured" not in message
+    assert "won on error_score placeholders" in message and "error_score=np.nan" in message
+    # a model that fails everywhere is still said to be misconfigured
+    with pytest.raises(ValueError, match="very likely that your model is misconfigured"):
+        _fit(_FailingRidge(fail_alpha=0.1, fail_sizes=(53, 54, 80)), param_grid={"alpha": [0.1]},
+             refit=False)  # fmt: skip

@@ -92,7 +92,9 @@ PARAMETER_DOCS = {
     step) is kept in every fit, so with ``n_refits=1`` the results equal
     ``cross_validate(GridSearchCV(...))`` fold by fold. Seeds are spent only where they
     change something: with no ``random_state`` left unset, or when two refits with different
-    seeds give identical predictions on the first outer fold (``SVC()``, ``Ridge()``), every
+    seeds, both fitted and scored, give identical predictions (their labels and their
+    probabilities or decision values) and scores on the first outer fold (``SVC()``,
+    ``Ridge()``), every
     fold that selected the same hyper-parameters is trained once; a fold that selected others
     trains two refits of its own first, and every refit only where they differ
     (``outer_results_[i]["refits"]`` says which rule applied). A

@@ -374,9 +374,20 @@ def warn_or_raise_about_failures(owner, error_score, outer_results, results, *,
                 f"selected or one of its refits failed: {refits} of the {ran} refits failed.)\n"
                 f"{first}"
             )
+        cause = (
+            "It is very likely that your model is misconfigured.\nYou can try to debug the "
+            "error by setting error_score='raise'."
+        )
+        if all(_placeholder_won(f) for f in failed_folds):
+            cause = (
+                "In every outer fold the selected candidate won on error_score placeholders "
+                "(its inner fits failed too, and their error_score beat every measured score), "
+                "and then its refits failed: other candidates may fit. Pass error_score=np.nan, "
+                "so that failed fits cannot be selected, or error_score='raise' to raise the "
+                "first error."
+            )
         raise ValueError(
-            f"\nAll the {n_outer} fits failed.\nIt is very likely that your model is "
-            "misconfigured.\nYou can try to debug the error by setting error_score='raise'.\n\n"
+            f"\nAll the {n_outer} fits failed.\n{cause}\n\n"
             f"Below are more details about the failures:\n{first}"
         )
     if not errors and not failed_folds:
@@ -404,6 +415,17 @@ def warn_or_raise_about_failures(owner, error_score, outer_results, results, *,
         f"{given}.\nBelow are more details about the failures:\n{summary}",
         FitFailedWarning,
         stacklevel=external_stacklevel(),
+    )
+
+
+def _placeholder_won(fold):
+    """Whether outer fold ``fold`` selected a candidate that its error_score placeholders made
+    the winner (:func:`select_fold` leaves it no measured validation score) and then failed."""
+    return (
+        not fold["selection_failed"]
+        and fold["refits_failed"]
+        and fold["best_params"] is not None
+        and np.isnan(fold["validation_score"])
     )
 
 
