@@ -287,8 +287,9 @@ def main(argv=None):
     def format_warning(message, category, filename, lineno, line=None):
         # a warning that points at its caller's line lands on the command's own entry point
         # (<frozen runpy>:88, the console script) when no code of the user's called us
+        entry = sys.argv[0] if sys.argv else ""
         if filename.startswith("<frozen ") or (
-            os.path.exists(filename) and os.path.samefile(filename, sys.argv[0])
+            os.path.isfile(filename) and os.path.isfile(entry) and os.path.samefile(filename, entry)
         ):
             return f"sklearn-fair: {category.__name__}: {message}\n"
         return original(message, category, filename, lineno, line)

@@ -238,3 +238,17 @@ def test_a_warning_is_shown_without_the_location_of_the_commands_entry_point(tmp
     assert done.returncode == 0, done.stderr
     assert done.stderr.startswith("sklearn-fair: SelectionTieWarning: In 3 of the 3 outer folds")
     assert "runpy" not in done.stderr, done.stderr
+
+
+def test_main_called_where_the_command_is_not_a_file_shows_its_warnings(tmp_path):
+    # python -c (sys.argv[0] == "-c"), a REPL (""): the file of a warning raised in
+    # scikit-learn (ConvergenceWarning) was compared with it by os.path.samefile, which raised
+    # FileNotFoundError and ended the run
+    path = write(tmp_path, 'estimator = "sklearn.linear_model.LogisticRegression"\n'
+                           "params = { max_iter = 1 }")  # fmt: skip
+    code = f"import sys; from sklearn_fair.cli import main; sys.exit(main(['run', {str(path)!r}]))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=300, cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "ConvergenceWarning" in done.stderr
+    assert (tmp_path / "out" / "report.md").is_file()

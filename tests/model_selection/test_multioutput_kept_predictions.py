@@ -7,6 +7,8 @@ import warnings
 
 import numpy as np
 import pytest
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.datasets import make_classification
 from sklearn.ensemble import RandomForestClassifier
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import make_scorer
@@ -137,3 +139,36 @@ def test_a_scorer_that_raises_on_every_inner_fit_is_named_with_its_error():
     assert "The scorer's first error was:\n" in message
     assert str(sklearn_error.value) in message
     assert "See why the fits failed" not in message
+
+
+def test_a_refit_whose_predictions_could_not_be_kept_is_not_cached_to_be_refused(tmp_path):
+    # it was written without its predictions, then refused by every later run as a suspect
+    # entry ("A cache is a file from elsewhere: ... audit it"), and recomputed each time
+    from sklearn_fair.exceptions import CacheWarning
+
+    class NoPredict(ClassifierMixin, BaseEstimator):  # scored on probabilities
+        def __init__(self, C=1.0):
+            self.C = C
+
+        def fit(self, X, y):
+            self.model_ = LogisticRegression(C=self.C).fit(X, y)
+            self.classes_ = self.model_.classes_
+            return self
+
+        def predict_proba(self, X):
+            return self.model_.predict_proba(X)
+
+        def predict(self, X):
+            raise RuntimeError("no predict here")
+
+    X, y = make_classification(90, 4, random_state=0)
+    for run in range(2):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            nested = NestedCV(
+                NoPredict(), {"C": [0.1, 1.0]}, outer_cv=3, inner_cv=3, n_refits=1,
+                scoring="neg_log_loss", keep_predictions=True, random_state=0, refit=False,
+                cache_dir=tmp_path,
+            ).fit(X, y)  # fmt: skip
+        assert not [w for w in caught if issubclass(w.category, CacheWarning)], run
+    assert nested.cache_info_["computed"] == 3  # the 3 refits: not stored, so computed again

@@ -425,6 +425,8 @@ def write_entry(directory, name, description, result):
         # a scorer failed, or returned NaN (a load refuses what is not finite): retried next
         # time, as a failed fit is
         return None
+    if description.get("test_predictions") and "test_predictions" not in result:
+        return None  # predictions asked for could not be kept (it warned): a load refuses it
     payload = {field: result.get(field) for field in _FIELDS}
     payload.update(
         {k: result[k] for k in ("train_scores", "test_predictions", "warnings") if k in result}

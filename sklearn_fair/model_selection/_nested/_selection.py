@@ -279,8 +279,8 @@ def _no_finite_mean(plan, fold, metric, selecting, fit_scores, fold_results, err
         )
     else:  # no fit failed: the scorer raised on them
         diagnosis = (
-            " No fit failed: the scorer raised on the fitted models (failed_tasks_ lists "
-            "them; error_score='raise' raises the scorer's error)."
+            " No fit failed: the scorer raised on the fitted models (its first error is below; "
+            "error_score='raise' raises it)."
         )
     scorer_error = None
     if n_raised:  # the first fit's the scorer raised on: the selecting metric's, if it raised
