@@ -326,7 +326,8 @@ def benchmark(
     ----------
     models : dict
         Name -> model: a scikit-learn search (``GridSearchCV``, ``RandomizedSearchCV``, a
-        halving search; its ``cv`` is the inner resampling unless ``inner_cv`` is given), an
+        halving search; its ``cv`` is the inner resampling unless ``inner_cv`` is given, which
+        replaces it), an
         ``(estimator, param_grid)`` pair, an estimator (assessed as it is), or a
         :class:`~sklearn_fair.NestedCV`, which keeps its own search space, ``inner_cv``,
         ``n_refits``, ``scoring``, ``refit`` metric and ``error_score``, takes the benchmark's
@@ -346,8 +347,11 @@ def benchmark(
         splitter that would give two models different splits is refused); a dict gives each
         data set its own (name -> outer_cv), e.g. a published comparison's split files.
     inner_cv : int, cross-validation generator or iterable, default=None
-        The inner resampling of the models that bring none; None is NestedCV's default (a
-        90%/10% hold-out seeded from ``random_state``).
+        The inner resampling of every model but a NestedCV (which keeps its own): it replaces
+        the ``cv`` of a search given as a model, with a
+        :class:`~sklearn_fair.exceptions.SklearnFairWarning` where the search's ``cv`` was set
+        and differs. None keeps a search's own ``cv``, and is NestedCV's default (a 90%/10%
+        hold-out seeded from ``random_state``) for the other models.
     n_refits : int, default=3
         Refits of the selected configuration per outer fold (see NestedCV).
     scoring : str, callable, list, dict or None, default=None

@@ -1,15 +1,17 @@
 """The fits that identical tasks spare: a run fits each distinct task once (NestedCV's task
 cache names them), so two models that share a candidate on the same data and splits, a data
-set listed twice, or one model's outer folds whose inner splits repeat (cumulative
-time-ordered folds), fit it once. Selection tasks are known before the
-run; a refit is shared only where the models' winners coincide, so the count is the most
-it can spare: the fewest distinct refits that can give every model one of its candidates'."""
+set listed twice, one model's candidate listed twice in its grid, or one model's outer folds
+whose inner splits repeat (cumulative time-ordered folds), fit it once. Selection tasks are
+known before the run; a refit is shared only where the models' winners coincide, so the count
+is the most it can spare: the fewest distinct refits that can give every model one of its
+candidates'."""
 
 from dataclasses import dataclass
 from itertools import count
 
 from ...model_selection._engine import UnhashableError, task_names
 from ...utils import fingerprint
+from ...utils._provenance import Describer, canonical_json
 
 __all__ = ["SharedFits", "shared_fits"]
 
@@ -99,6 +101,22 @@ def _inner_splits_repeat(nested_plan):
     return False
 
 
+def _candidates_repeat(nested_plan):
+    """Whether two of one model's candidates are the same (a grid that lists a value twice,
+    ``[{"C": [0.1, 1.0]}, {"C": [1.0, 10.0]}]``), described as the run's cache key describes
+    a task's parameters, so that its tasks repeat."""
+    describer, seen = Describer(), set()
+    for candidate in nested_plan.candidates:
+        try:
+            described = canonical_json(describer.describe(candidate))
+        except UnhashableError:  # the run does not cache it: it shares nothing
+            return False
+        if described in seen:
+            return True
+        seen.add(described)
+    return False
+
+
 def shared_fits(plans, loaded):
     """The :class:`SharedFits` of ``plans`` ((data set, model) -> ModelPlan, the same object
     for the same data and protocol), ``loaded`` the data sets' Data."""
@@ -115,7 +133,8 @@ def shared_fits(plans, loaded):
         groups.setdefault(kind, []).append((plan, data))
     entries, named = [], {}  # entries: (selection names, refit sets) of each (data set, model)
     for group in groups.values():
-        if len(group) < 2 and not _inner_splits_repeat(group[0][0].nested_plan):
+        lone = group[0][0].nested_plan
+        if len(group) < 2 and not (_inner_splits_repeat(lone) or _candidates_repeat(lone)):
             continue
         for plan, data in group:
             if id(plan) not in named:

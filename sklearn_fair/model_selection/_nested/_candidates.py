@@ -8,6 +8,7 @@ grid has the parameters of its replacement.
 
 import copy
 import numbers
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -21,6 +22,9 @@ from sklearn.model_selection import (
 )
 from sklearn.model_selection._search import BaseSearchCV
 
+from ...exceptions import SklearnFairWarning
+from ...utils._stacklevel import external_stacklevel
+
 __all__ = [
     "SearchSpace",
     "configure",
@@ -28,8 +32,10 @@ __all__ = [
     "is_search",
     "search_for_folds",
     "search_space",
+    "search_with_cv",
     "seedable_models",
     "space_candidates",
+    "warn_inner_cv_replaces_search_cv",
 ]
 
 
@@ -106,14 +112,47 @@ def configure(estimator, params):
 # -- the search space of a run ---------------------------------------------------------------
 
 
-def search_for_folds(search, inner_cv, seeds):
-    """The whole search of each fold: its cv replaced, its randomness seeded, and its own refit
-    left out where one metric selects (NestedCV refits the winner itself: the search's model
-    would be fitted on the fold's training rows and thrown away); with the values given of the
-    estimators its space seeds (:meth:`~._seeds.Seeds.seed_search`)."""
+def search_with_cv(search, cv):
+    """A clone of ``search`` that splits with ``cv`` (the run's inner_cv, checked by
+    :func:`~._resampling.resolve_splitters`: an int with groups keeps them apart, as for a
+    search taken apart) in place of its own; ``search`` itself where ``cv`` is None."""
+    return search if cv is None else clone(search).set_params(cv=cv)
+
+
+def warn_inner_cv_replaces_search_cv(nested, owner):
+    """A SklearnFairWarning where ``nested`` (a NestedCV) got a search whose own cv is set and
+    an ``inner_cv`` that differs: inner_cv is used, and the search's cv would be dropped
+    without a word (scikit-learn's default, ``cv=None``, is not the user's choice)."""
+    search, inner_cv = nested.estimator, nested.inner_cv
+    own = getattr(search, "cv", None) if is_search(search) else None
+    if inner_cv is None or own is None or _same_cv(inner_cv, own):
+        return
+    warnings.warn(
+        f"{owner} got a {type(search).__name__} with its own cv={own!r:.100} and "
+        f"inner_cv={inner_cv!r:.100}: the inner model selection splits with inner_cv, and "
+        "the search's cv is not used. Pass inner_cv=None to keep the search's cv.",
+        SklearnFairWarning,
+        stacklevel=external_stacklevel(),
+    )
+
+
+def _same_cv(one, other):
+    """Whether two cv values split alike: the same int, or splitters of one class with the
+    same parameters (a list of splits only if the same object)."""
+    if one is other:
+        return True
+    if isinstance(one, numbers.Integral) and isinstance(other, numbers.Integral):
+        return int(one) == int(other)
+    return type(one) is type(other) and hasattr(one, "split") and repr(one) == repr(other)
+
+
+def search_for_folds(search, seeds):
+    """The whole search of each fold (its cv already replaced where inner_cv is given: see
+    :func:`search_with_cv`): its randomness seeded, and its own refit left out where one
+    metric selects (NestedCV refits the winner itself: the search's model would be fitted on
+    the fold's training rows and thrown away); with the values given of the estimators its
+    space seeds (:meth:`~._seeds.Seeds.seed_search`)."""
     search = clone(search)
-    if inner_cv is not None:
-        search.set_params(cv=inner_cv)
     if search.refit is True and (search.scoring is None or isinstance(search.scoring, str)):
         search.set_params(refit=False)  # best_index_ and best_params_ stay
     return seeds.seed_search(search)

@@ -71,7 +71,11 @@ PARAMETER_DOCS = {
     :class:`RollingOrigin`, or given splits that each test only rows after all their
     training rows). A given ``inner_cv`` that puts a group on both sides, or
     validates on the past, while the outer splits do not, gets a
-    :class:`~sklearn_fair.exceptions.SplitLeakageWarning`.""",
+    :class:`~sklearn_fair.exceptions.SplitLeakageWarning`. A search given as the estimator
+    keeps its own ``cv`` (scikit-learn's 5-fold where it has none) unless ``inner_cv`` is
+    given: that replaces it, in a search run whole too (an int made a group splitter as
+    above), with a :class:`~sklearn_fair.exceptions.SklearnFairWarning` where the search's
+    ``cv`` was set and differs.""",
     "scoring": """scoring : str, callable, list, dict or None, default=None
     As in GridSearchCV. Names may be scikit-learn's or ours ("kappa", "ppv", ...).
     ``None`` uses the estimator's ``score``. Every metric is reported per fold. With a

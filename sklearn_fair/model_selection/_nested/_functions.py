@@ -174,7 +174,8 @@ def nested_cross_validate(
     ``cross_validate``'s, every argument with its meaning there, so ported code keeps working:
     ``cv`` is the outer resampling (5 folds by default, as in ``cross_validate``; NestedCV's
     default is the paper's 10), and a search passed as ``estimator`` keeps its own ``cv`` as
-    the inner resampling. ``cross_validate(GridSearchCV(est, grid, cv=3), X, y)`` becomes
+    the inner resampling unless ``inner_cv`` is given.
+    ``cross_validate(GridSearchCV(est, grid, cv=3), X, y)`` becomes
     ``nested_cross_validate(GridSearchCV(est, grid, cv=3), X, y)``, or, with the search space
     given here, ``nested_cross_validate(est, X, y, param_grid=grid, inner_cv=3)``: pass one or
     the other, not a search and a grid.

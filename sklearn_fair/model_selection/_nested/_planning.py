@@ -16,8 +16,10 @@ from ._candidates import (
     holds_estimator,
     search_for_folds,
     search_space,
+    search_with_cv,
     seedable_models,
     space_candidates,
+    warn_inner_cv_replaces_search_cv,
 )
 from ._data import RunData
 from ._inputs import (
@@ -353,6 +355,7 @@ def make_plan(nested, X, y, groups, params, *, final, return_estimator, owner,
         groups = params.pop("groups")
     data = prepare_data(X, y, groups, params)
     space = search_space(nested, owner)
+    warn_inner_cv_replaces_search_cv(nested, owner)
     estimator = space.base_estimator
     check_target_kind(estimator, data.y)
     seeds = Seeds.from_random_state(nested.random_state)
@@ -369,10 +372,16 @@ def make_plan(nested, X, y, groups, params, *, final, return_estimator, owner,
     splitters = resolve_splitters(
         nested.outer_cv, space.inner_cv, estimator, data.y, seeds, owner, groups=data.groups
     )
+    # a search run whole splits with inner_cv where one is given, as checked for a search
+    # taken apart (an int with groups keeps them apart): what is checked and described too
+    whole_search = None
+    if space.search is not None:
+        cv = None if space.inner_cv is None else splitters.inner
+        whole_search = search_with_cv(space.search, cv)
     seeded = seeds.seeded if seeded is None else seeded
     if seeded:  # the splitters given, and a search run whole's (it splits in each worker)
         splitters_given = {"outer_cv": nested.outer_cv, "inner_cv": space.inner_cv}
-        if space.search is not None:
+        if space.search is not None and space.inner_cv is None:
             splitters_given["estimator.cv"] = getattr(space.search, "cv", None)
         warn_unseeded_splitters(owner, splitters_given)
         # and a splitter among the estimator's parameters (StackingClassifier's cv)
@@ -382,19 +391,19 @@ def make_plan(nested, X, y, groups, params, *, final, return_estimator, owner,
     routed = route_params(
         owner, estimator, scoring.scorers, splitters.outer, splitters.inner, data.groups, params,
         search=None if space.search_scoring is None else nested.estimator,
-        whole_search=space.search, selecting=scoring.selection_keys,
+        whole_search=whole_search, selecting=scoring.selection_keys,
     )  # fmt: skip
     early_stopping = early_stopping_policy(
         nested.early_stopping_split, estimator, space.search, owner, routed.fit, candidates
     )
     splits = materialise_splits(
-        data, splitters, routed, estimator=estimator, whole_search=space.search,
+        data, splitters, routed, estimator=estimator, whole_search=whole_search,
         early_stopping=early_stopping, final=final, seeds=seeds, owner=owner,
     )  # fmt: skip
     check_select(nested.select, space.search, splits.inner, owner)
     search, search_originals = None, {}
-    if space.search is not None:
-        search, search_originals = search_for_folds(space.search, space.inner_cv, seeds)
+    if whole_search is not None:
+        search, search_originals = search_for_folds(whole_search, seeds)
     refits = seeds.refit_plan(seedable_models(space, candidates), nested.n_refits)
     search_params = dict(routed.search_fit or {})
     if routed.search_groups is not None:

@@ -630,7 +630,7 @@ def materialise_splits(data, splitters, routed, *, estimator, whole_search, earl
     if splitters.inner_given is not None or stores:
         warn_structure_leaks(owner, outer, inner_splits, inner_leaks, shared, stored=stores)
     if whole_search is not None and data.groups is not None:
-        _warn_search_ignores_groups(owner, whole_search, routed)
+        _warn_search_ignores_groups(owner, whole_search, routed, splitters.inner_given)
     _warn_time_order_not_kept(owner, outer, outer_splits, splitters, stores, whole_search)
     if whole_search is None and is_time_ordered(outer):
         _warn_hidden_splitters(owner, estimator)
@@ -657,7 +657,14 @@ def materialise_splits(data, splitters, routed, *, estimator, whole_search, earl
             outer, len(outer_splits), outer_leaks, given=splitters.outer_given, y=data.y
         ),
         "inner": _describe_inner(
-            splitters, inner_splits, stored, whole_search is not None, inner_leaks, data.y
+            splitters,
+            inner_splits,
+            stored,
+            whole_search,
+            inner_leaks,
+            data.y,
+            grouped=data.groups is not None,
+            search_groups=routed.search_groups,
         ),
     }
     return Splits(outer_splits, inner_splits, holdouts, rows, described)
@@ -840,29 +847,55 @@ def _warn_rows_not_in_time_order(owner, data, splitters, whole_search):
     )
 
 
-def _warn_search_ignores_groups(owner, search, routed):
-    """A SplitLeakageWarning where ``search``, run whole, splits without the run's groups."""
+def _warn_search_ignores_groups(owner, search, routed, inner_cv):
+    """A SplitLeakageWarning where ``search``, run whole, splits without the run's groups;
+    ``inner_cv``: the inner_cv given, whose splitter replaced the search's cv (or None)."""
+    cv = f"its cv={search.cv!r}"
+    if inner_cv is not None:
+        cv = f"inner_cv={inner_cv!r:.100} (in place of its own cv)"
     if routed.search_groups is not None:
         if get_routing_for_object(check_cv(search.cv)).consumes("split", ["groups"]):
             return
-        why = f"its cv={search.cv!r} does not split by the groups it receives"
+        why = f"{cv} does not split by the groups it receives"
     else:
-        why = "the search's fit does not receive the groups: its own cv splits ignore them"
+        why = f"the search's fit does not receive the groups: {cv} splits ignoring them"
+    fix = "" if inner_cv is None else " Or pass a group splitter (or an int) as inner_cv."
     warnings.warn(
         f"{owner} runs its search whole inside each outer training fold, and {why}, so model "
         "selection may validate on groups it trained on. Pass a GridSearchCV or "
         "RandomizedSearchCV (taken apart, their splits keep the groups apart), or the "
-        "estimator with param_grid.",
+        f"estimator with param_grid.{fix}",
         SplitLeakageWarning,
         stacklevel=external_stacklevel(),
     )
 
 
-def _describe_inner(splitters, inner_splits, stored, whole_search, inner_leaks, y):
+def _describe_inner(splitters, inner_splits, stored, whole_search, inner_leaks, y, *,
+                    grouped=False, search_groups=None):  # fmt: skip
+    """The inner resampling in words; ``whole_search``: a search run whole (its cv the one it
+    splits with), or None; ``grouped``: whether the run has groups, ``search_groups``: those
+    that the search run whole receives (None: none)."""
     if any(splits is not None for splits in stored.values()):
         return "the inner splits that outer_cv stores"
-    if whole_search:
+    if whole_search is not None and splitters.inner_given is None:
         return "the search's own cv, run whole in each outer training fold"
+    if whole_search is not None:  # inner_cv's splitter, in place of the search's own cv
+        cv, given = whole_search.cv, splitters.inner_given
+        try:
+            text = _describe_splitter(cv, cv.get_n_splits(), y)
+        except (TypeError, ValueError):  # a count that needs the data (LeaveOneGroupOut)
+            text = repr(cv)
+        if grouped and isinstance(given, numbers.Integral):
+            text += f" (cv={given} with groups)"
+        if grouped:
+            by_groups = search_groups is not None and get_routing_for_object(cv).consumes(
+                "split", ["groups"]
+            )
+            text += " on groups" if by_groups else ", ignoring the groups"
+        return (
+            f"{text}: inner_cv in place of the search's own cv, run by the search in each "
+            "outer training fold"
+        )
     # one splitter makes every fold's inner splits, as many in each or (as LeaveOneOut) a count
     # that follows the fold's size: the fewest and the most are said
     counts = [len(splits) for fold, splits in inner_splits.items() if fold is not None]
