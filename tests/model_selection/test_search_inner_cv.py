@@ -21,6 +21,7 @@ from sklearn.model_selection import (
     KFold,
     StratifiedGroupKFold,
     StratifiedKFold,
+    TimeSeriesSplit,
 )
 from sklearn.tree import DecisionTreeClassifier
 
@@ -179,3 +180,13 @@ def test_benchmark_inner_cv_replaces_a_search_cv_with_the_warning():
         for _ in GRID["max_depth"]
     )
     assert _selection_fits(outer_trains) == expected
+
+
+def test_a_search_run_whole_under_time_ordered_splits_is_told_to_fix_the_inner_cv_it_got():
+    # the warning looks at the cv the search splits with, inner_cv's in place of its own:
+    # its advice names inner_cv, where "give the search a time-ordered cv" would change nothing
+    search = GridSearchCV(Recorder(random_state=0), GRID, cv=TimeSeriesSplit(3), refit=_first_best)
+    nested = NestedCV(search, outer_cv=TimeSeriesSplit(3), inner_cv=KFold(3), n_refits=1,
+                      refit=False, random_state=0)  # fmt: skip
+    leaks = [str(w.message) for w in _fit(nested) if issubclass(w.category, SplitLeakageWarning)]
+    assert any("Give inner_cv, which replaced the search's own cv" in m for m in leaks), leaks

@@ -31,8 +31,9 @@ PARAMETER_DOCS = {
     of a search taken apart; the default inner hold-out holds out whole groups; a splitter
     you pass that puts a group on both sides of an outer split gets a
     :class:`~sklearn_fair.exceptions.GroupLeakageWarning`. A search run whole splits by its
-    own ``cv`` and gets the groups only as scikit-learn's idiom gives them
-    (``params={"groups": groups}``); where its splits ignore them, a
+    own ``cv`` (by an ``inner_cv`` given in its place, an int made group-aware as above) and
+    gets the groups only as scikit-learn's idiom gives them (``params={"groups": groups}``);
+    where its splits ignore them, a
     :class:`~sklearn_fair.exceptions.SplitLeakageWarning` says so. With metadata routing
     enabled, pass them in ``params`` instead, as in ``cross_validate``.""",
     "param_grid": """param_grid : dict or list of dicts, default=None

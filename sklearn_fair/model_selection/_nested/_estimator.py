@@ -420,11 +420,11 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
             named), median, IQM and the bootstrap interval of the IQM (drawn with
             :func:`~sklearn_fair.stats.summarize`'s seed 0: a report draws each cell's from a
             generator of its data set's and model's names, so its bounds can differ in their
-            last digits), under the metric's printed name; prints as a short table, with a note when fits failed. With several
-            metrics, a dict of one summary per metric. Where outer folds failed (their score
-            is ``error_score``, whatever number it is) nothing that needs every fold's score is
-            computed: the statistics are NaN and ``ci_method`` names the failed folds, as the
-            reports print such a result.
+            last digits), under the metric's printed name; prints as a short table, with a
+            note when fits failed. With several metrics, a dict of one summary per metric.
+            Where outer folds failed (their score is ``error_score``, whatever number it is)
+            nothing that needs every fold's score is computed: the statistics are NaN and
+            ``ci_method`` names the failed folds, as the reports print such a result.
         """
         from ...stats import summarize
         from ...stats._interval import corrected_t_notes, fold_sizes

@@ -683,7 +683,12 @@ def _warn_time_order_not_kept(owner, outer, outer_splits, splitters, stores, who
             "knows to be time-ordered: model selection may validate on rows that precede rows "
             "it trained on"
         )
-        fix = "Give the search a time-ordered cv (e.g. TimeSeriesSplit)."
+        fix = (
+            "Give the search a time-ordered cv (e.g. TimeSeriesSplit)."
+            if splitters.inner_given is None
+            else "Give inner_cv, which replaced the search's own cv, a time-ordered splitter "
+            "(e.g. TimeSeriesSplit)."
+        )
     else:
         if splitters.inner_given is not None or stores or is_time_ordered(outer):
             return
