@@ -225,3 +225,19 @@ def test_a_placeholder_winner_whose_refits_fail_is_not_called_a_misconfigured_mo
     with pytest.raises(ValueError, match="very likely that your model is misconfigured"):
         _fit(_FailingRidge(fail_alpha=0.1, fail_sizes=(53, 54, 80)), param_grid={"alpha": [0.1]},
              refit=False)  # fmt: skip
+
+
+@pytest.mark.parametrize("error_score", [np.nan, 0.0], ids=["nan", "zero"])
+def test_a_lone_candidate_whose_refits_fail_is_not_said_to_have_won_on_placeholders(error_score):
+    # review_29: one candidate (nothing to win over) whose inner fits partly fail (60-row outer
+    # training folds, 3 inner splits of 40 rows: one size fails) and whose refits fail; the
+    # all-failed error blamed placeholders "beating" other candidates that do not exist
+    estimator = _FailingRidge(fail_alpha=1.0, fail_sizes=(53, 80))
+    with pytest.raises(ValueError, match="All the 3 fits failed") as info:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            NestedCV(estimator, {"alpha": [1.0]}, outer_cv=KFold(3), inner_cv=KFold(3),
+                     scoring=SCORING, error_score=error_score, refit=False,
+                     random_state=0).fit(X, y)  # fmt: skip
+    assert "placeholders" not in str(info.value)
+    assert "very likely that your model is misconfigured" in str(info.value)

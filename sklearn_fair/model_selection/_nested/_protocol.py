@@ -69,6 +69,7 @@ def run_protocol(plans, *, cache_dir=None, n_jobs=None, verbose=0, label="Nested
             list(schedule.results.values()),
             raise_when_all_failed=all_failed == "raise",
             selection_error_score=plan.selection_error_score,
+            placeholder_folds={f for f, s in schedule.selections.items() if s.get("placeholder")},
         )
         warn_about_selection(plan, results["outer_results"])  # ties, edges of the grid
         results["cache_info"] = None

@@ -335,7 +335,8 @@ def cv_results(plan, selections):
 
 def warn_or_raise_about_failures(owner, error_score, outer_results, results, *,
                                  raise_when_all_failed=True,
-                                 selection_error_score=None):  # fmt: skip
+                                 selection_error_score=None,
+                                 placeholder_folds=()):  # fmt: skip
     """scikit-learn's message about failed fits, at the level of the outer folds, with the count
     of every failed fit of the run.
 
@@ -378,7 +379,7 @@ def warn_or_raise_about_failures(owner, error_score, outer_results, results, *,
             "It is very likely that your model is misconfigured.\nYou can try to debug the "
             "error by setting error_score='raise'."
         )
-        if all(_placeholder_won(f) for f in failed_folds):
+        if all(f["outer_fold"] in placeholder_folds and f["refits_failed"] for f in failed_folds):
             cause = (
                 "In every outer fold the selected candidate won on error_score placeholders "
                 "(its inner fits failed too, and their error_score beat every measured score), "
@@ -415,17 +416,6 @@ def warn_or_raise_about_failures(owner, error_score, outer_results, results, *,
         f"{given}.\nBelow are more details about the failures:\n{summary}",
         FitFailedWarning,
         stacklevel=external_stacklevel(),
-    )
-
-
-def _placeholder_won(fold):
-    """Whether outer fold ``fold`` selected a candidate that its error_score placeholders made
-    the winner (:func:`select_fold` leaves it no measured validation score) and then failed."""
-    return (
-        not fold["selection_failed"]
-        and fold["refits_failed"]
-        and fold["best_params"] is not None
-        and np.isnan(fold["validation_score"])
     )
 
 

@@ -169,7 +169,9 @@ def select_fold(plan, fold, results):
     )
     if placeholders[metric][best].any() and _is_finite_number(plan.selection_error_score):
         # (a NaN error_score makes its mean NaN, which cannot win over a finite one)
-        _warn_placeholder_won(plan, fold, best, scores[metric], placeholders[metric])
+        beat = _warn_placeholder_won(plan, fold, best, scores[metric], placeholders[metric])
+        # it won over other candidates, not by being the only one
+        selection["placeholder"] = beat and n_candidates > 1
     return selection
 
 
@@ -180,10 +182,12 @@ def _is_finite_number(value):
 def _warn_placeholder_won(plan, fold, best, scores, placeholders):
     """Warn that the candidate selected in ``fold`` has error_score among its inner scores
     (``scores`` and ``placeholders``: candidates x inner splits, of the selecting metric), so
-    that its validation score, reported NaN, was not measured."""
+    that its validation score, reported NaN, was not measured; whether the placeholder is above
+    every measured score of the fold."""
     error_score = plan.selection_error_score
     n_placeholders, n_inner = int(placeholders[best].sum()), placeholders.shape[1]
     measured = scores[~placeholders & np.isfinite(scores)]
+    beat = not measured.size or error_score > measured.max()
     if not measured.size:
         how = "; no inner score of that fold was measured"
     elif error_score > measured.max():
@@ -214,6 +218,7 @@ def _warn_placeholder_won(plan, fold, best, scores, placeholders):
         FitFailedWarning,
         stacklevel=external_stacklevel(),
     )
+    return beat
 
 
 def _metric_name(plan, metric):
