@@ -85,3 +85,20 @@ def test_a_graph_classifier_in_an_imblearn_pipeline_warns():
     )  # fmt: skip
     with pytest.warns(SklearnFairWarning, match="GraphClassifier, the last step of its Pipeline"):
         nested.fit(load_mutag())
+
+
+def test_under_routing_the_advice_is_the_steps_request_not_to_switch_routing_on():
+    # review_29: with routing on already, the warning told the user to switch it on
+    with sklearn.config_context(enable_metadata_routing=True):
+        with pytest.warns(SklearnFairWarning, match="own hold-out") as caught:
+            _fit(make_pipeline(_hgb()))
+        with pytest.raises(ValueError, match="early_stopping_split='protocol'") as info:
+            _fit(make_pipeline(_hgb()), early_stopping_split="protocol")
+    for message in [str(w.message) for w in caught if "own hold-out" in str(w.message)] + [
+        str(info.value)
+    ]:
+        assert "set_config(enable_metadata_routing=True)" not in message
+        assert (
+            "set_fit_request(X_val=True, y_val=True) on that step (metadata routing is on)"
+            in message
+        )

@@ -235,10 +235,13 @@ def _untransformed_validation_data(estimator, candidates):
     return []
 
 
-_ROUTING_HOW = (
-    "sklearn.set_config(enable_metadata_routing=True) and set_fit_request(X_val=True, "
-    "y_val=True) on that step"
-)
+def _routing_how():
+    """How a pipeline's last step gets X_val and y_val: by metadata routing (on already, or
+    to switch on) and the step's request."""
+    request = "set_fit_request(X_val=True, y_val=True) on that step"
+    if get_config().get("enable_metadata_routing", False):
+        return f"{request} (metadata routing is on)"
+    return f"sklearn.set_config(enable_metadata_routing=True) and {request}"
 
 
 def _last_step_unreached(estimator, candidates):
@@ -298,7 +301,7 @@ def early_stopping_policy(mode, estimator, search, owner, fit_params=(), candida
         elif unreached is not None:
             how = (
                 f"Its last step {type(unreached).__name__} takes them, which a pipeline passes "
-                f"on only with metadata routing: {_ROUTING_HOW}; or use "
+                f"on only with metadata routing: {_routing_how()}; or use "
                 "early_stopping_split='estimator'."
             )
         raise ValueError(
@@ -322,11 +325,11 @@ def early_stopping_policy(mode, estimator, search, owner, fit_params=(), candida
             f"{owner} cannot hand the protocol's validation rows to "
             f"{type(unreached).__name__}, the last step of its {type(estimator).__name__}, "
             f"which early-stops on X_val and y_val: {type(estimator).__name__}.fit does not "
-            "pass them on (a pipeline does only with metadata routing), so each fit "
-            "early-stops on the estimator's own hold-out of its training rows, if it makes one "
-            "(early_stopping_split='auto'). To early-stop on the protocol's validation rows: "
-            f"{_ROUTING_HOW}; to accept the estimator's own, pass "
-            "early_stopping_split='estimator'.",
+            "pass them on (a pipeline does only with metadata routing, to a step that requests "
+            "them), so each fit early-stops on the estimator's own hold-out of its training "
+            "rows, if it makes one (early_stopping_split='auto'). To early-stop on the "
+            f"protocol's validation rows: {_routing_how()}; to accept the estimator's own, "
+            "pass early_stopping_split='estimator'.",
             SklearnFairWarning,
             stacklevel=external_stacklevel(),
         )
