@@ -17,7 +17,6 @@ from ..exceptions import (
     UnequalBudgetWarning,
 )
 from ..metrics._names import describe_metric, same_metric
-from ..model_selection._engine import is_search, selecting_cv_params
 from ..stats import (
     _aggregate,
     bayesian_signed_rank,
@@ -385,10 +384,17 @@ class BenchmarkResult:
         seconds its fits took (``fit_time``)."""
         pd = _pandas()
         keys = ("n_candidates", "n_inner_fits", "n_searches", "n_refit_fits", "fit_time")
+        if any(cell.budget.get("n_hidden_searches") for cell in self.cells.values()):
+            keys = keys[:3] + ("n_hidden_searches",) + keys[3:]
         if any("score_time" in cell.budget for cell in self.cells.values()):
             keys += ("score_time",)
         rows = [
-            {"dataset": d, "model": m, **{k: cell.budget.get(k, np.nan) for k in keys}}
+            # a cell records n_hidden_searches where it has any
+            {
+                "dataset": d,
+                "model": m,
+                **{k: cell.budget.get(k, 0 if k == "n_hidden_searches" else np.nan) for k in keys},
+            }
             for (d, m), cell in self.cells.items()
         ]
         return pd.DataFrame(rows)
@@ -817,7 +823,7 @@ class BenchmarkResult:
             return
         cells = []
         for dataset in self.datasets:
-            if _tunes_itself(self.cells[dataset, baseline].estimator):
+            if self.cells[dataset, baseline].budget.get("n_hidden_searches"):
                 continue  # its own search (LogisticRegressionCV's Cs) is not in its budget
             base = self.cells[dataset, baseline].budget
             for model in self.models:
@@ -1386,16 +1392,3 @@ def _in_name_order(datasets):
     by its place, so that pooled intervals are the same whatever order the data sets were
     given or added in (a file's tables, ``previous=``)."""
     return sorted(datasets, key=str)
-
-
-def _tunes_itself(nested):
-    """Whether the estimator of the fitted NestedCV ``nested`` (None after a load) selects
-    hyper-parameters by itself, with splits of its own (RidgeCV, LogisticRegressionCV, a search
-    inside a pipeline): the budget that NestedCV counts leaves that search out."""
-    estimator = getattr(nested, "estimator", None)
-    if estimator is None:
-        return False
-    selecting = selecting_cv_params(estimator)
-    if is_search(estimator):  # a search NestedCV runs or takes apart: counted
-        selecting.pop("cv", None)
-    return bool(selecting)

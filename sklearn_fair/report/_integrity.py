@@ -45,7 +45,7 @@ VERIFY = ("raise", "warn")
 _RTOL = 1e-9
 _METRIC_FIELDS = {"name", "scoring", "sign", "note"}
 #: The tuning budget's counts a saved result records (``budget``): its folds do not say them.
-BUDGET_COUNTS = ("n_candidates", "n_inner_fits", "n_searches")
+BUDGET_COUNTS = ("n_candidates", "n_inner_fits", "n_searches", "n_hidden_searches")
 
 
 def _is_number(value):

@@ -756,6 +756,7 @@ class NestedCVReport:
             "n_candidates": "candidates",
             "n_inner_fits": "inner fits",
             "n_searches": "searches",
+            "n_hidden_searches": "searches inside",
             "n_refit_fits": "refit fits",
         }
         keys = [k for k in labels if k in budget and not budget[k].isna().all()]
@@ -774,6 +775,12 @@ class NestedCVReport:
                 "better."
             ],
         )
+        if "n_hidden_searches" in keys:
+            section.paragraphs.append(
+                "Searches inside: the model's steps that select by splits of their own "
+                "(RidgeCV, a search in a pipeline), whose candidates and fits the other counts "
+                "leave out: a baseline with one is not judged by its budget."
+            )
         for values in budget.to_dict("records"):
             section.rows.append(
                 [

@@ -433,7 +433,7 @@ def result_to_dict(nested):
         "task": _task(nested),
         "outer_results": folds,
         # what the tuning cost that the folds do not say (the Tuning budgets' columns)
-        "budget": {key: budget[key] for key in BUDGET_COUNTS},
+        "budget": {key: budget[key] for key in BUDGET_COUNTS if key in budget},
         # a number given to failed fits may lie outside the metric's range: the checks of
         # a saved result allow it (NaN, the default, and "raise" need no room)
         **error_score_field(_numeric_error_score(nested.get_params().get("error_score"))),

@@ -1,5 +1,6 @@
 """BenchmarkResult: tables, paired comparisons, ranks, rliable's aggregates, budgets, plots."""
 
+import json
 import warnings
 
 import numpy as np
@@ -117,7 +118,7 @@ def test_a_baseline_with_a_much_smaller_budget_is_warned_about(result):
     ],
     ids=["LogisticRegressionCV", "search-in-a-pipeline"],
 )
-def test_a_baseline_that_tunes_itself_is_not_said_to_have_a_smaller_budget(baseline):
+def test_a_baseline_that_tunes_itself_is_not_said_to_have_a_smaller_budget(baseline, tmp_path):
     # it searches 4 (2) values of C on splits of its own, which NestedCV's budget does not
     # see: "1 candidate against 4" would be false
     X, y = make_classification(n_samples=60, n_features=6, n_informative=3, random_state=0)
@@ -125,10 +126,20 @@ def test_a_baseline_that_tunes_itself_is_not_said_to_have_a_smaller_budget(basel
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         tuned = benchmark(models, {"a": (X, y)}, outer_cv=3, n_refits=1, random_state=0)
-    assert tuned.budget.set_index("model").loc["self", "n_candidates"] == 1  # as NestedCV saw
+    budget = tuned.budget.set_index("model")
+    assert budget.loc["self", "n_candidates"] == 1  # as NestedCV saw
+    assert budget.loc["self", "n_hidden_searches"] == 1
+    assert budget.loc["logistic", "n_hidden_searches"] == 0
     with warnings.catch_warnings():
         warnings.simplefilter("error", UnequalBudgetWarning)
         tuned.compare_to("self")
+        # and so after a save and load (no fitted estimator), and from result_to_dict's files
+        path = tmp_path / "tuned.json"
+        tuned.save(path)
+        BenchmarkResult.load(path).compare_to("self")
+        saved = {key: json.loads(json.dumps(result_to_dict(cell.estimator)))
+                 for key, cell in tuned.cells.items()}  # fmt: skip
+        BenchmarkResult.from_results(saved, baseline="self").compare_to()
     # a baseline tuned by NestedCV with 1 candidate still is, on the same cells
     with pytest.warns(UnequalBudgetWarning, match="4 candidates against 1"):
         BenchmarkResult(

@@ -18,7 +18,8 @@ from ...exceptions import SearchSpaceEdgeWarning, SelectionTieWarning
 from ...utils._printing import plain
 from ...utils._scaling import mean_of, std_of
 from ...utils._stacklevel import external_stacklevel
-from ._candidates import configure
+from ._candidates import configure, is_search
+from ._resampling import selecting_cv_params
 from ._scoring import constant_columns, shown
 from ._tasks import SEARCH, SELECTION, TaskKey
 
@@ -436,7 +437,10 @@ def tuning_counts(plan, results):
     """What the outer folds' selections cost (the selection on all the data before a final fit
     left out): ``n_candidates``, the most candidates one fold's selection tried (a search run
     whole: its distinct ones); ``n_inner_fits``, the fits of the candidates on inner splits
-    (those a search run whole made included); ``n_searches``, the searches run whole."""
+    (those a search run whole made included); ``n_searches``, the searches run whole;
+    and, where there are any, ``n_hidden_searches``: the steps of the estimator that select by
+    splits of their own (RidgeCV, a search in a pipeline: :func:`selecting_cv_params`), whose
+    candidates and fits none of these counts."""
     in_folds = {key: r for key, r in results.items() if key.outer_fold is not None}
     searches = [r for key, r in in_folds.items() if key.phase == SEARCH]
     n_fits = sum(1 for key in in_folds if key.phase == SELECTION)
@@ -444,7 +448,11 @@ def tuning_counts(plan, results):
     if searches:  # a search that failed recorded neither (unknown: 0)
         n_candidates = max(r.get("n_candidates", 0) for r in searches)
         n_fits += sum(r.get("n_fits", 0) for r in searches)
-    return {"n_candidates": n_candidates, "n_inner_fits": n_fits, "n_searches": len(searches)}
+    hidden = selecting_cv_params(plan.estimator)
+    if is_search(plan.estimator):  # the search the protocol runs: counted
+        hidden.pop("cv", None)
+    counts = {"n_candidates": n_candidates, "n_inner_fits": n_fits, "n_searches": len(searches)}
+    return {**counts, "n_hidden_searches": len(hidden)} if hidden else counts
 
 
 def rank_within_folds(folds, means):
