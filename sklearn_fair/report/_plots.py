@@ -568,9 +568,15 @@ def prediction_panels(cell):
     from sklearn.utils.multiclass import type_of_target, unique_labels
 
     if cell.predictions is None:
+        failed = cell.n_failed_folds()
+        why = (
+            f"each of its {failed} outer folds failed (a failed fold keeps none: see "
+            "BenchmarkResult.failures)"
+            if failed and failed == len(cell.scores)
+            else "run the benchmark with keep_predictions=True"
+        )
         raise ValueError(
-            f"The predictions of {cell.model!r} on {cell.dataset!r} were not kept: run the "
-            "benchmark with keep_predictions=True."
+            f"The predictions of {cell.model!r} on {cell.dataset!r} were not kept: {why}."
         )
     folds = fold_predictions(cell)
     y_true = np.concatenate([f[0] for f in folds])

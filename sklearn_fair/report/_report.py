@@ -1015,6 +1015,12 @@ class NestedCVReport:
         )
         for cell in cells:
             where = "" if self._one else f" on {cell.dataset}"
+            missing = [fold for fold, kept in enumerate(cell.predictions) if kept is None]
+            if missing:
+                section.paragraphs.append(
+                    f"{cell.model}{where}: outer fold(s) {', '.join(map(str, missing))} kept no "
+                    "predictions (a fold that failed keeps none) and are not drawn."
+                )
             panels = prediction_panels(cell)
             if not panels:  # a multi-output target of more columns than are drawn
                 section.paragraphs.append(

@@ -135,6 +135,26 @@ def test_the_benchmarks_predictions_leave_out_a_failed_fold():
     assert result.scores["score"].isna().tolist() == [True, False, False]
     rows = result.predictions.groupby("outer_fold").size().to_dict()
     assert rows == {fold: len(test) for fold, (_, test) in enumerate(OUTER.split(X)) if fold}
+    # and the report says which fold is not drawn (review_29: it drew the others silently)
+    page = result.report().to_html()
+    assert "flaky: outer fold(s) 0 kept no predictions (a fold that failed keeps none)" in page
+
+
+def test_plot_predictions_says_when_every_fold_failed():
+    # review_29: "run the benchmark with keep_predictions=True", which it had been
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        result = benchmark(
+            {"flaky": FailsOnOddSeed(every_seed=True, n_rows=80), "ridge": Ridge()},
+            {"d": (X[:120], y[:120])}, outer_cv=OUTER, inner_cv=INNER,
+            scoring="neg_mean_squared_error", random_state=2, keep_predictions=True,
+        )  # fmt: skip
+    # 120 rows: every outer training fold has 80, on which every refit fails
+    scores = result.scores.set_index("model")["score"]
+    assert scores["flaky"].isna().all() and scores["ridge"].notna().all()
+    with pytest.raises(ValueError, match="each of its 3 outer folds failed") as info:
+        result.plot_predictions("d", "flaky")
+    assert "keep_predictions=True" not in str(info.value)
 
 
 # --- the note and the warning say how many refits failed ---------------------------------------
