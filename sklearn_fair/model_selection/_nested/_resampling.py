@@ -750,7 +750,8 @@ def _warn_hidden_splitters(owner, estimator, by_groups=False):
     if by_groups:
         what, kept, sees, fix = (
             "the rows are grouped (groups)", "to split by the groups",
-            "validate on groups it trained on, so model selection is optimistic",
+            "validate on groups it trained on, and select what fits a group's rows rather "
+            "than new groups (the outer test scores stay honest; what it selects may be worse)",
             "a group splitter (e.g. GroupKFold, given the groups by metadata routing)",
         )  # fmt: skip
     else:
