@@ -23,7 +23,7 @@ from ._nested._running import PlansData, run_plan
 from ._nested._scheduling import NestedSchedule
 from ._nested._scoring import resolve_scorers, search_selecting_scoring
 from ._nested._seeds import shared_root_seed
-from ._nested._tasks import REFIT, SEARCH, SELECTION
+from ._nested._tasks import REFIT, SEARCH, SELECTION, kept_score_arrays
 from ._nested._verify import check_entries
 
 __all__ = [
@@ -42,6 +42,7 @@ __all__ = [
     "given_splits",
     "is_per_label",
     "is_search",
+    "kept_score_arrays",
     "make_plan",
     "read_json",
     "refits_class",

@@ -28,6 +28,7 @@ import numpy as np
 
 from ..exceptions import InvalidResultError, SplitLeakageWarning, UncheckedResultWarning
 from ..metrics import MetricName
+from ..model_selection._engine import kept_score_arrays
 from ..stats._bounds import metric_range, range_text
 from ..utils._provenance import checksum, with_checksum  # noqa: F401 (the runner uses them too)
 from ..utils._stacklevel import external_stacklevel
@@ -480,25 +481,18 @@ def _check_predictions(kept, where, findings):
         findings.broken.append(f"{where} predictions are not one per test row")
         return
     classes = kept.get("classes")
-    per_label = _is_list(classes) and len(classes) > 0 and _is_list(classes[0])
     for field in ("proba", "decision"):
         values = kept.get(field)
         if values is None:
             continue
-        groups = [(values, None)]
-        # a multi-output model's classes are one list a label, and each refit's scores may be
-        # one array a label, as wide as that label's classes (a ClassifierChain's are one
-        # column a label: a row per row, as a single-output model's)
-        if per_label and _is_list(values) and all(
-            _is_list(refit) and len(refit) > 0 and all(
-                _is_list(label) and len(label) > 0 and _is_list(label[0]) for label in refit
-            )
-            for refit in values
-        ):  # fmt: skip
-            if any(len(refit) != len(classes) for refit in values):
-                findings.broken.append(f"{where} predicted {field} are not one array a label")
-                continue
-            groups = [(list(refits), len(own)) for own, refits in zip(classes, zip(*values))]
+        if not _is_list(values) or len(values) != len(kept["predict"]):
+            findings.broken.append(f"{where} predicted {field} are not one per refit")
+            continue
+        try:  # one array a label of a multi-output model (one owner with the cache's check)
+            groups = [group for refit in values for group in kept_score_arrays(refit, classes)]
+        except ValueError:
+            findings.broken.append(f"{where} predicted {field} are not one array a label")
+            continue
         for group, width in groups:
             try:
                 array = np.asarray(group, dtype=float)
@@ -506,9 +500,9 @@ def _check_predictions(kept, where, findings):
                 findings.broken.append(f"{where} predicted {field} are not numbers")
                 break
             if (
-                array.ndim < 2
-                or array.shape[1] != n
-                or (width is not None and array.shape[2:] != (width,))
+                array.ndim < 1
+                or array.shape[0] != n
+                or (width is not None and array.shape[1:] != (width,))
                 or not np.all(np.isfinite(array))
             ):
                 findings.broken.append(f"{where} predicted {field} are not one finite row per row")

@@ -43,6 +43,7 @@ from ...utils import digest
 from ...utils._stacklevel import external_stacklevel
 from ._cache_key import FORMAT
 from ._task_warnings import warnings_problem
+from ._tasks import kept_score_arrays
 
 __all__ = ["EntryCheck", "TaskCache", "write_entry"]
 
@@ -371,24 +372,15 @@ def _predictions_problem(kept):
     predict, classes = kept["predict"], kept["classes"]
     if not isinstance(predict, list) or not predict:
         return "predict is not a list of predictions"
-    # a multi-output model's: one list of classes a label, and its scores label by label, one
-    # array a label whose width is that label's number of classes (a ClassifierChain's are
-    # one column a label: one row per prediction)
-    per_label = isinstance(classes, list) and bool(classes) and isinstance(classes[0], list)
     for field in ("proba", "decision"):
         values = kept[field]
         if values is None:
             continue
-        labels, widths = [values], [None]
-        if (
-            per_label
-            and isinstance(values, list)
-            and all(isinstance(v, list) and v and isinstance(v[0], list) for v in values)
-        ):
-            if len(values) != len(classes):
-                return f"{field} is not one array a label"
-            labels, widths = values, [len(c) for c in classes]
-        for label, width in zip(labels, widths):
+        try:
+            labels = kept_score_arrays(values, classes)
+        except ValueError as error:
+            return f"{field} is {error}"
+        for label, width in labels:
             try:
                 array = np.asarray(label, dtype=float)
             except (TypeError, ValueError, OverflowError):  # 10**400 in JSON: no float holds it
