@@ -389,3 +389,32 @@ def test_a_hidden_group_splitter_is_not_warned_about():
             warnings.simplefilter("error", SplitLeakageWarning)
             nested.fit(X_ARRAY, Y, groups=groups)
     assert np.isfinite(nested.outer_scores_).all()  # the hidden search got the groups
+
+
+def test_a_threshold_tuned_on_a_random_share_is_warned_about_under_groups():
+    # hunt FP2: TunedThresholdClassifierCV(cv=0.5) holds out half its rows at random (a float
+    # that check_cv refuses), which the check skipped as if it were "prefit"
+    groups = np.repeat(np.arange(30), 4)
+    estimator = TunedThresholdClassifierCV(LogisticRegression(), cv=0.5, random_state=0)
+    with pytest.warns(SplitLeakageWarning, match="splits its training rows by itself") as record:
+        nested_cross_validate(estimator, X_ARRAY, Y, groups=groups, cv=GroupKFold(3),
+                              n_refits=1, random_state=0)  # fmt: skip
+    (message,) = [str(w.message) for w in record if "by itself" in str(w.message)]
+    assert "cv=0.5" in message
+
+
+def test_a_stackings_final_estimator_is_told_the_advice_that_can_be_followed():
+    # hunt FP2: a stacking hands no groups to its final_estimator, so "give it a group
+    # splitter ... by metadata routing" cannot be followed; param_grid can
+    from sklearn.ensemble import StackingClassifier
+
+    groups = np.repeat(np.arange(30), 4)
+    stacking = StackingClassifier(
+        [("lr", LogisticRegression())], final_estimator=LogisticRegressionCV(Cs=3), cv=3
+    )
+    with pytest.warns(SplitLeakageWarning, match="splits its training rows by itself") as record:
+        nested_cross_validate(stacking, X_ARRAY, Y, groups=groups, cv=GroupKFold(3),
+                              n_refits=1, random_state=0)  # fmt: skip
+    (message,) = [str(w.message) for w in record if "by itself" in str(w.message)]
+    assert "final_estimator__cv=None" in message
+    assert "GroupKFold" not in message and "param_grid" in message

@@ -190,3 +190,16 @@ def test_a_search_run_whole_under_time_ordered_splits_is_told_to_fix_the_inner_c
                       refit=False, random_state=0)  # fmt: skip
     leaks = [str(w.message) for w in _fit(nested) if issubclass(w.category, SplitLeakageWarning)]
     assert any("Give inner_cv, which replaced the search's own cv" in m for m in leaks), leaks
+
+
+def test_a_halving_search_left_at_its_default_cv_is_not_said_to_lose_it():
+    # hunt FP2: HalvingGridSearchCV's default is cv=5, not None: it read as the user's choice
+    search = HalvingGridSearchCV(Recorder(random_state=0), GRID, random_state=0)
+    nested = NestedCV(search, outer_cv=KFold(3), inner_cv=3, n_refits=1, refit=False,
+                      random_state=0)  # fmt: skip
+    said = [str(w.message) for w in _fit(nested) if "its own cv" in str(w.message)]
+    assert said == []
+    # set to another value than inner_cv's, it is said
+    search.set_params(cv=KFold(2))
+    said = [str(w.message) for w in _fit(nested) if "its own cv" in str(w.message)]
+    assert len(said) == 1

@@ -7,6 +7,7 @@ grid has the parameters of its replacement.
 """
 
 import copy
+import inspect
 import numbers
 import warnings
 from collections.abc import Mapping
@@ -122,10 +123,14 @@ def search_with_cv(search, cv):
 def warn_inner_cv_replaces_search_cv(nested, owner):
     """A SklearnFairWarning where ``nested`` (a NestedCV) got a search whose own cv is set and
     an ``inner_cv`` that differs: inner_cv is used, and the search's cv would be dropped
-    without a word (scikit-learn's default, ``cv=None``, is not the user's choice)."""
+    without a word (the class's default, ``cv=None`` or a halving search's ``cv=5``, is not
+    the user's choice)."""
     search, inner_cv = nested.estimator, nested.inner_cv
     own = getattr(search, "cv", None) if is_search(search) else None
-    if inner_cv is None or own is None or _same_cv(inner_cv, own):
+    # the class's own default is not the user's choice either (a halving search's cv=5)
+    default = inspect.signature(type(search).__init__).parameters.get("cv")
+    unset = own is None or (default is not None and _same_cv(own, default.default))
+    if inner_cv is None or unset or _same_cv(inner_cv, own):
         return
     warnings.warn(
         f"{owner} got a {type(search).__name__} with its own cv={own!r:.100} and "

@@ -734,6 +734,9 @@ def _warn_hidden_splitters(owner, estimator, by_groups=False):
     split each training fold by themselves, outside the inner splits."""
     hidden = {}
     for name, value in selecting_cv_params(estimator).items():
+        if isinstance(value, numbers.Real) and not isinstance(value, numbers.Integral):
+            hidden[name] = value  # a share of rows held out at random (TunedThresholdClassifierCV)
+            continue
         try:
             cv = check_cv(value)
         except (TypeError, ValueError):  # not a splitter (CalibratedClassifierCV's "prefit")
@@ -763,11 +766,17 @@ def _warn_hidden_splitters(owner, estimator, by_groups=False):
     inner = "its inner splits keep the groups apart" if by_groups else (
         "its default inner hold-out keeps the time order"
     )  # fmt: skip
+    advice = f"Give it {fix}, or let sklearn-fair search (param_grid): {inner}."
+    if by_groups and any("final_estimator__" in name for name in hidden):
+        # a stacking hands no groups to its final estimator, routing or not
+        advice = (
+            f"Let sklearn-fair search (param_grid) in its place: {inner} (a stacking does "
+            "not hand the groups to its final_estimator)."
+        )
     warnings.warn(
         f"In {owner}, {what}, but the estimator splits its training rows by itself with "
         f"{named} (a search or a cross-validated estimator inside it), which sklearn-fair "
-        f"does not know {kept}: it may {sees}. Give it {fix}, or let sklearn-fair search "
-        f"(param_grid): {inner}.",
+        f"does not know {kept}: it may {sees}. {advice}",
         SplitLeakageWarning,
         stacklevel=external_stacklevel(),
     )
