@@ -143,14 +143,7 @@ def test_an_inner_cv_that_replaces_the_search_cv_is_said_and_used(whole):
         "the search's cv is not used. Pass inner_cv=None to keep the search's cv."
     ]
     # the inner fits are those of StratifiedKFold(3) (check_cv's for an int), not KFold(2)'s
-    outer_trains = [train for train, _ in StratifiedKFold(3).split(X, Y)]
-    expected = Counter(
-        frozenset(train[inner])
-        for train in outer_trains
-        for inner, _ in StratifiedKFold(3).split(X[train], Y[train])
-        for _ in GRID["max_depth"]
-    )
-    assert _selection_fits(outer_trains) == expected
+    _assert_inner_fits_of_stratified_3_fold()
     assert "3-fold StratifiedKFold" in nested.resampling_["inner"]
 
 
@@ -172,14 +165,7 @@ def test_benchmark_inner_cv_replaces_a_search_cv_with_the_warning():
     with pytest.warns(SklearnFairWarning, match=r"cv=KFold\(n_splits=2.*inner_cv=3"):
         benchmark({"search": search}, {"d": (X, Y)}, outer_cv=3, inner_cv=3, n_refits=1,
                   random_state=0)  # fmt: skip
-    outer_trains = [train for train, _ in StratifiedKFold(3).split(X, Y)]
-    expected = Counter(
-        frozenset(train[inner])
-        for train in outer_trains
-        for inner, _ in StratifiedKFold(3).split(X[train], Y[train])
-        for _ in GRID["max_depth"]
-    )
-    assert _selection_fits(outer_trains) == expected
+    _assert_inner_fits_of_stratified_3_fold()
 
 
 def test_a_search_run_whole_under_time_ordered_splits_is_told_to_fix_the_inner_cv_it_got():
@@ -203,3 +189,16 @@ def test_a_halving_search_left_at_its_default_cv_is_not_said_to_lose_it():
     search.set_params(cv=KFold(2))
     said = [str(w.message) for w in _fit(nested) if "its own cv" in str(w.message)]
     assert len(said) == 1
+
+
+def _assert_inner_fits_of_stratified_3_fold():
+    """The selection fits were those of StratifiedKFold(3) (check_cv's for an int) in each
+    outer training fold of StratifiedKFold(3), one per candidate."""
+    outer_trains = [train for train, _ in StratifiedKFold(3).split(X, Y)]
+    expected = Counter(
+        frozenset(train[inner])
+        for train in outer_trains
+        for inner, _ in StratifiedKFold(3).split(X[train], Y[train])
+        for _ in GRID["max_depth"]
+    )
+    assert _selection_fits(outer_trains) == expected
