@@ -708,6 +708,12 @@ def _warn_time_order_not_kept(owner, outer, outer_splits, splitters, stores, who
     )
 
 
+def splits_by_groups(cv):
+    """Whether the splitter that ``cv`` names (an int, a splitter) splits by the groups it is
+    given, by its metadata request: GroupKFold does, KFold does not."""
+    return bool(get_routing_for_object(check_cv(cv)).consumes("split", ["groups"]))
+
+
 def selecting_cv_params(estimator):
     """The ``cv`` parameters (``name -> value``, as ``get_params(deep=True)`` names them) of
     ``estimator`` and of its steps that select with them: a search in a pipeline, RidgeCV,
@@ -742,7 +748,7 @@ def _warn_hidden_splitters(owner, estimator, by_groups=False):
         except (TypeError, ValueError):  # not a splitter (CalibratedClassifierCV's "prefit")
             continue
         if by_groups:
-            kept = get_routing_for_object(cv).consumes("split", ["groups"])
+            kept = splits_by_groups(cv)
         else:
             kept = is_time_ordered(cv)
         if not kept:
@@ -869,7 +875,7 @@ def _warn_search_ignores_groups(owner, search, routed, inner_cv):
     if inner_cv is not None:
         cv = f"inner_cv={inner_cv!r:.100} (in place of its own cv)"
     if routed.search_groups is not None:
-        if get_routing_for_object(check_cv(search.cv)).consumes("split", ["groups"]):
+        if splits_by_groups(search.cv):
             return
         why = f"{cv} does not split by the groups it receives"
     else:

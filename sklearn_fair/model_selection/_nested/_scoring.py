@@ -13,7 +13,6 @@ import numpy as np
 from sklearn import get_config
 from sklearn.base import clone
 from sklearn.exceptions import UndefinedMetricWarning
-from sklearn.model_selection import check_cv
 from sklearn.utils.metadata_routing import (
     MetadataRouter,
     MethodMapping,
@@ -23,6 +22,7 @@ from sklearn.utils.metadata_routing import (
 from sklearn.utils.multiclass import type_of_target
 
 from ...utils._stacklevel import external_stacklevel
+from ._resampling import splits_by_groups
 
 __all__ = [
     "RoutedParams",
@@ -561,7 +561,7 @@ def route_params(owner, estimator, scorers, outer_cv, inner_cv, groups, params, 
     if search_groups is None and whole_search is not None and groups is not None:
         # the run's groups, where the search run whole splits by them (NestedCV.fit cannot
         # take them twice, as cross_validate(search, groups=g, params={"groups": g}) does)
-        if get_routing_for_object(check_cv(whole_search.cv)).consumes("split", ["groups"]):
+        if splits_by_groups(whole_search.cv):
             search_groups = groups
     if selecting is not None:
         scorers = {name: scorers[name] for name in selecting}
