@@ -18,7 +18,15 @@ from ...utils._stacklevel import external_stacklevel
 from ._candidates import configure
 from ._scoring import shown
 from ._selection import rank_within_folds
-from ._tasks import FINAL, REFIT, SELECTION, TaskKey, in_task_order, scores_deciding_the_class
+from ._tasks import (
+    FINAL,
+    REFIT,
+    SELECTION,
+    TaskKey,
+    in_task_order,
+    per_label,
+    scores_deciding_the_class,
+)
 
 __all__ = ["assemble", "cv_results", "warn_or_raise_about_failures"]
 
@@ -87,7 +95,7 @@ def _fold_predictions(plan, test, refits, best_params, selecting):
         ]
     classes, proba = kept[0]["classes"], [k["proba"] for k in kept]
     decision = None if kept[0]["decision"] is None else [k["decision"] for k in kept]
-    if any(k["classes"] != classes for k in kept) and not _per_label(classes):
+    if any(k["classes"] != classes for k in kept) and not per_label(classes):
         # refits that learned different classes (a sampler that drops a rare class): their
         # probabilities over the classes of them all, a refit's missing class at 0; their
         # decision values, of no common columns, are not kept (the class is their vote)
@@ -103,11 +111,6 @@ def _fold_predictions(plan, test, refits, best_params, selecting):
         # a refit that decides by a threshold: the class of the refits is their vote
         "votes": not scores_deciding_the_class(configure(plan.estimator, best_params)),
     }
-
-
-def _per_label(classes):
-    """Whether kept ``classes`` are a multilabel model's: one list a label."""
-    return bool(classes) and isinstance(classes[0], list)
 
 
 def _over_classes(proba, own, classes):

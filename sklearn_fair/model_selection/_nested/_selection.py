@@ -191,7 +191,7 @@ def _warn_placeholder_won(plan, fold, best, scores, placeholders):
     beat = not measured.size or error_score > measured.max()
     if not measured.size:
         how = "; no inner score of that fold was measured"
-    elif error_score > measured.max():
+    elif beat:
         how = (
             f"; that placeholder is above every measured inner score of that fold (the best "
             f"{measured.max():.6g}, higher is better), "
@@ -524,16 +524,25 @@ def warn_about_selection(plan, outer_results):
                 )
 
 
+def _owner_of(estimator, name):
+    """``(owner, param)``: the object of ``estimator`` whose parameter the grid's ``name``
+    (``step__param`` for a nested one) sets; owner None where it is not known (a step the grid
+    puts in place, or no get_params)."""
+    owner_name, _, param = name.rpartition("__")
+    try:
+        return (estimator.get_params(deep=True)[owner_name] if owner_name else estimator), param
+    except Exception:
+        return None, param
+
+
 def _at_a_closed_bound(estimator, name, value):
     """Whether ``value`` is a closed end of the range that the parameter ``name`` of
     ``estimator`` (``step__param`` for a nested one) takes, by scikit-learn's parameter
     constraints: no grid extends past ``n_neighbors=1`` or ``l1_ratio=1.0``."""
     from sklearn.utils._param_validation import Interval
 
-    owner_name, _, param = name.rpartition("__")
-    try:
-        owner = estimator.get_params(deep=True)[owner_name] if owner_name else estimator
-    except Exception:  # a step the grid puts in place, or no get_params: not known
+    owner, param = _owner_of(estimator, name)
+    if owner is None:
         return False
     for constraint in getattr(type(owner), "_parameter_constraints", {}).get(param, ()):
         if not isinstance(constraint, Interval):
@@ -624,14 +633,13 @@ def _threshold_free_ties(plan, tied):
         return None
     names = dict.fromkeys(name for params in tied for name in params)
     for name in names:
-        owner_name, _, last = name.rpartition("__")
-        if last != "threshold" or len({repr(params.get(name)) for params in tied}) < 2:
+        if not name.endswith("threshold") or len({repr(params.get(name)) for params in tied}) < 2:
             continue
         try:
             model = configure(plan.estimator, tied[0])
-            owner = model.get_params(deep=True)[owner_name] if owner_name else model
         except Exception:  # a parameter this estimator does not have: nothing to say
             continue
-        if isinstance(owner, FixedThresholdClassifier):
+        owner, param = _owner_of(model, name)
+        if param == "threshold" and isinstance(owner, FixedThresholdClassifier):
             return name, response
     return None

@@ -284,15 +284,20 @@ def _label_by_label(values, dtype=None):
     return np.asarray(values, dtype=dtype).tolist()
 
 
+def per_label(classes):
+    """Whether kept ``classes`` (:func:`test_predictions`) are a multi-output model's: one list
+    a label."""
+    return isinstance(classes, list) and bool(classes) and isinstance(classes[0], list)
+
+
 def kept_score_arrays(values, classes):
     """A refit's kept ``proba`` or ``decision`` (:func:`test_predictions`, read back from a
     file) as ``(values, width)`` pairs to check, one row per test row each: a multi-output
     model's, kept label by label, one pair a label as wide as that label's ``classes``; else
     ``values`` itself, of any width (a ClassifierChain's are one column a label). Raises
     ValueError where a multi-output model's are not one array a label."""
-    per_label = isinstance(classes, list) and bool(classes) and isinstance(classes[0], list)
     if (
-        per_label
+        per_label(classes)
         and isinstance(values, list)
         and all(isinstance(v, list) and v and isinstance(v[0], list) for v in values)
     ):
