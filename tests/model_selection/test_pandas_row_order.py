@@ -135,6 +135,9 @@ def _groups_with_missing(kind, n):
     elif kind == "Int64":
         groups = pd.Series(np.arange(n) % 15, dtype="Int64")
         groups.iloc[:12] = pd.NA
+    elif kind == "datetime":
+        groups = pd.Series(pd.Timestamp("2020-01-01") + pd.to_timedelta(np.arange(n) % 15, "D"))
+        groups.iloc[:12] = pd.NaT
     elif kind == "object":
         groups = pd.Series(labels, dtype=object)
         groups.iloc[:12] = None
@@ -144,7 +147,7 @@ def _groups_with_missing(kind, n):
     return groups
 
 
-@pytest.mark.parametrize("kind", ["float", "Int64", "object", "string"])
+@pytest.mark.parametrize("kind", ["float", "Int64", "object", "string", "datetime"])
 @pytest.mark.parametrize("classifier", [True, False])
 def test_groups_with_missing_labels_are_refused_naming_where(kind, classifier):
     # 12 rows without a patient ID were one more group (a classifier's StratifiedGroupKFold

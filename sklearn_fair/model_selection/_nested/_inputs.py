@@ -40,6 +40,8 @@ def check_labels(y, name="y"):
     elif values.dtype.kind == "O":
         missing = np.array([_missing(v) for v in values.ravel()], dtype=bool)
         infinite = np.zeros(0, dtype=bool)
+    elif values.dtype.kind in "mM":  # dates or durations (a visit's date as its group)
+        missing, infinite = np.isnat(values), np.zeros(0, dtype=bool)
     else:
         return
     problems = [
