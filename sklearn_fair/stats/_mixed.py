@@ -32,6 +32,7 @@ from ._checks import (
 )
 from ._compare import NOT_DEMONSTRATED
 from ._paired import holm
+from ._ranks import not_numbers
 
 
 @dataclass(frozen=True)
@@ -134,7 +135,7 @@ def _as_frame(scores):
     try:
         values = frame.to_numpy(dtype=float)
     except (TypeError, ValueError) as exc:
-        raise ValueError("The 'scores' parameter must hold numbers.") from exc
+        raise not_numbers(frame, exc, rows="folds") from exc
     if not np.isfinite(values).all():
         raise ValueError(
             "The 'scores' parameter contains NaN or an infinite value; every model needs a "

@@ -109,7 +109,7 @@ def _as_table(scores, min_models=3):
         try:
             values = scores.to_numpy(dtype=float)
         except (TypeError, ValueError) as exc:
-            raise _not_numbers(scores, exc) from exc
+            raise not_numbers(scores, exc) from exc
     elif isinstance(scores, dict):
         names = [str(name) for name in scores]
         # pandas.DataFrame(scores)'s rule, as repeated_measures_comparison's
@@ -120,7 +120,7 @@ def _as_table(scores, min_models=3):
         try:
             values = np.asarray(scores, dtype=float)
         except (TypeError, ValueError) as exc:
-            raise _not_numbers(scores, exc) from exc
+            raise not_numbers(scores, exc) from exc
         names = [f"model_{j}" for j in range(values.shape[1])] if values.ndim == 2 else []
     if values.ndim != 2:
         raise ValueError(
@@ -150,17 +150,17 @@ def _as_table(scores, min_models=3):
     return values, names
 
 
-def _not_numbers(scores, exc):
+def not_numbers(scores, exc, rows="data sets"):
     """The ValueError for a table of ``scores`` that is not all numbers: it names the first
-    column that is not (a data-set name column belongs in the index), or says that the rows
-    of a ragged list are not one score per model."""
+    column that is not (a column naming the ``rows`` belongs in the index), or says that the
+    rows of a ragged list are not one score per model."""
     if hasattr(scores, "columns"):
         for j, name in enumerate(scores.columns):
             column = scores.iloc[:, j]
             bad = [v for v in column if not _is_number(v)]
             if bad:
                 hint = (
-                    f" If that column names the data sets, make it the index: "
+                    f" If that column names the {rows}, make it the index: "
                     f"scores.set_index({name!r})."
                     if isinstance(bad[0], str)
                     else ""

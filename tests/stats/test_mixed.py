@@ -176,6 +176,12 @@ def test_a_dict_is_its_dataframe_and_pairs_series_by_fold():
         ),
         ({"a": [0.8, 0.7]}, "2 model"),
         ({}, "2 model"),
+        # a column of fold names: named, with the way to make it the index
+        (
+            pd.DataFrame({"fold": ["f1", "f2", "f3"], "a": [0.8, 0.7, 0.9], "b": [0.7, 0.6, 0.8]}),
+            r"column 'fold' holds 'f1', which is not a number\. If that column names the "
+            r"folds, make it the index: scores\.set_index\('fold'\)",
+        ),
     ],
 )
 def test_bad_tables(scores, match):
