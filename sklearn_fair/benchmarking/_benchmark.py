@@ -34,7 +34,9 @@ from ._extend import (
     model_fingerprint,
     protocol_fingerprints,
     recorded_sizes,
+    sklearn_fingerprints,
 )
+from ._said_once import SaidOnce, cell_owner
 
 
 def _same(a, b):
@@ -506,34 +508,39 @@ def benchmark(
 
     cells, plans, sizes = [], [], {}
     reached = recorded_sizes(previous) if previous is not None else {}
-    for dataset, spec in datasets.items():
-        if todo is not None and not any(d == dataset for d, _ in todo):
-            continue
-        X, y, groups = _load(dataset, spec)
-        sizes[dataset] = _num_samples(X)
-        _check_shared_splits(outer_cv, sizes, reached)
-        data_fingerprints[dataset] = data_fingerprint(X, y, groups)
-        check_same(previous, "data", dataset, data_fingerprints[dataset])
-        dataset_plans = {}
-        for model, template in nesteds.items():
-            if todo is not None and (dataset, model) not in todo:
+    heard = SaidOnce()  # a model's warning on every data set is said once, naming them
+    try:
+        for dataset, spec in datasets.items():
+            if todo is not None and not any(d == dataset for d, _ in todo):
                 continue
-            nested = clone(template)
-            if isinstance(outer_cv, dict):
-                nested.set_params(outer_cv=outer_cv[dataset])
-            owner = f"benchmark (model {model!r} on data set {dataset!r})"
-            keep = bool(keep_predictions or nested.keep_predictions)  # or its NestedCV's own
-            plan = make_plan(
-                nested, X, y, groups, {}, final=False, return_estimator=False, owner=owner,
-                keep_predictions=keep, seeded=seeded or _own_seed(models[model]),
-            )  # fmt: skip
-            dataset_plans[model] = plan
-            cells.append((dataset, model, nested))
-            plans.append(plan)
-        _same_outer_splits(dataset, dataset_plans)
-        _check_two_outer_splits(dataset, dataset_plans, outer_cv)
-        _one_metric(dataset, dataset_plans)
-        check_previous_plans(previous, dataset, dataset_plans, outer_cv)
+            X, y, groups = _load(dataset, spec)
+            sizes[dataset] = _num_samples(X)
+            _check_shared_splits(outer_cv, sizes, reached)
+            data_fingerprints[dataset] = data_fingerprint(X, y, groups)
+            check_same(previous, "data", dataset, data_fingerprints[dataset])
+            dataset_plans = {}
+            for model, template in nesteds.items():
+                if todo is not None and (dataset, model) not in todo:
+                    continue
+                nested = clone(template)
+                if isinstance(outer_cv, dict):
+                    nested.set_params(outer_cv=outer_cv[dataset])
+                keep = bool(keep_predictions or nested.keep_predictions)  # or its NestedCV's own
+                with heard.cell(model, dataset):
+                    plan = make_plan(
+                        nested, X, y, groups, {}, final=False, return_estimator=False,
+                        owner=cell_owner(model, dataset), keep_predictions=keep,
+                        seeded=seeded or _own_seed(models[model]),
+                    )  # fmt: skip
+                dataset_plans[model] = plan
+                cells.append((dataset, model, nested))
+                plans.append(plan)
+            _same_outer_splits(dataset, dataset_plans)
+            _check_two_outer_splits(dataset, dataset_plans, outer_cv)
+            _one_metric(dataset, dataset_plans)
+            check_previous_plans(previous, dataset, dataset_plans, outer_cv)
+    finally:
+        heard.say()
 
     reuse = [nested.reuse_prefix for _, _, nested in cells]
     # a cell never warns that it is unseeded (it gets the int root seed): the one warning,
@@ -552,6 +559,7 @@ def benchmark(
             "data": data_fingerprints[dataset],
             "model": model_fingerprints[model],
             **protocol,
+            **sklearn_fingerprints(),
         }
     return merged(previous, results, recorded, baseline=baseline, baseline_floor=baseline_floor,
                   random_state=seed)  # fmt: skip

@@ -738,22 +738,11 @@ class Describer:
         raise UnhashableError(f"cannot describe a value of type {type(value).__qualname__}")
 
     def _settings(self, estimator, _seen, depth):
-        """What an estimator keeps outside its parameters and changes its results: its
-        metadata-routing requests (``set_fit_request``, ``set_score_request``...) and its
-        ``set_output`` configuration. Those methods store them on the instance (and ``clone``
-        copies them); an estimator that never called them has none, and its description is
-        unchanged."""
-        state = getattr(estimator, "__dict__", {})
-        settings = {}
-        if state.get("_metadata_request") is not None:
-            request = state["_metadata_request"]
-            serialize = getattr(request, "_serialize", None)  # {method: {metadata: request}}
-            settings["requests"] = self.describe(
-                serialize() if callable(serialize) else request, _seen, depth
-            )
-        if state.get("_sklearn_output_config") is not None:
-            settings["output"] = self.describe(state["_sklearn_output_config"], _seen, depth)
-        return settings
+        """:func:`estimator_settings`, described."""
+        return {
+            name: self.describe(value, _seen, depth)
+            for name, value in estimator_settings(estimator).items()
+        }
 
     def _fitted(self, state, _seen, depth):
         """The digest of a fitted state by value (a forest's is large: a cache entry keeps its
@@ -1079,6 +1068,23 @@ def _clone_keeps_it(cls):
     """Whether ``clone`` returns an estimator of ``cls`` as it is, fitted (FrozenEstimator)."""
     own = getattr(cls, "__sklearn_clone__", None)
     return own is not None and own is not getattr(BaseEstimator, "__sklearn_clone__", None)
+
+
+def estimator_settings(estimator):
+    """What an estimator keeps outside its parameters and changes its results: its
+    metadata-routing requests (``set_fit_request``, ``set_score_request``...) as
+    ``"requests"`` and its ``set_output`` configuration as ``"output"``. Those methods store
+    them on the instance (and ``clone`` copies them); an estimator that never called them has
+    none (an empty dict)."""
+    state = getattr(estimator, "__dict__", {})
+    settings = {}
+    if state.get("_metadata_request") is not None:
+        request = state["_metadata_request"]
+        serialize = getattr(request, "_serialize", None)  # {method: {metadata: request}}
+        settings["requests"] = serialize() if callable(serialize) else request
+    if state.get("_sklearn_output_config") is not None:
+        settings["output"] = state["_sklearn_output_config"]
+    return settings
 
 
 def fitted_state(estimator):

@@ -535,3 +535,34 @@ def test_tasks_sharing_rows_and_a_prefix_go_to_one_worker_in_one_batch(tmp_path,
         prefixes += len(runs)
     # a batch runs in one worker, which fits each prefix of the batch once at most
     assert sum(counts_on.values()) <= prefixes < sum(len(batch) for batch in batches)
+
+
+def _first_column_or_last_two(Z):
+    """A step whose output depends on the container it gets (set_output's)."""
+    return Z[["x0"]] if hasattr(Z, "columns") else Z[:, -2:]
+
+
+def test_steps_with_another_set_output_are_fitted_apart():
+    # two scalers of the same parameters, one set to give a DataFrame: the next step reads
+    # other columns of each, so a scaler served in place of the other changed the scores
+    from sklearn.model_selection import GridSearchCV, KFold, cross_validate
+    from sklearn.preprocessing import FunctionTransformer
+
+    from sklearn_fair import nested_cross_validate
+
+    X, y = make_classification(200, 6, n_informative=2, n_redundant=0, flip_y=0.1, random_state=3)
+    pipe = Pipeline(
+        [
+            ("scale", StandardScaler()),
+            ("pick", FunctionTransformer(_first_column_or_last_two)),
+            ("clf", LogisticRegression()),
+        ]
+    )
+    grid = {"scale": [StandardScaler(), StandardScaler().set_output(transform="pandas")]}
+    assert _reuse.step_description(grid["scale"][0]) != _reuse.step_description(grid["scale"][1])
+    expected = cross_validate(GridSearchCV(pipe, grid, cv=KFold(3)), X, y, cv=KFold(5))
+    result = nested_cross_validate(
+        pipe, X, y, param_grid=grid, inner_cv=KFold(3), cv=KFold(5), n_refits=1,
+        reuse_prefix=True,
+    )  # fmt: skip
+    np.testing.assert_allclose(result["test_score"], expected["test_score"], rtol=0, atol=1e-12)

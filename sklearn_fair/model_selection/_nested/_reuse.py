@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ...utils import fingerprint
-from ...utils._provenance import fitted_state
+from ...utils._provenance import estimator_settings, fitted_state
 from ._cache_key import UnhashableError
 from ._seeds import random_state_params
 
@@ -262,8 +262,11 @@ def step_description(value, depth=0):
         return ["code", module, name, id(value)]
     if hasattr(value, "get_params") and hasattr(value, "set_params"):
         fitted = fitted_state(value)  # a FrozenEstimator's model keeps its own
-        return ["estimator", inner(type(value)), inner(value.get_params(deep=False))] + (
-            [inner(fitted)] if fitted else []
+        settings = estimator_settings(value)  # set_output's container changes what it gives
+        return (
+            ["estimator", inner(type(value)), inner(value.get_params(deep=False))]
+            + ([inner(fitted)] if fitted else [])
+            + ([inner(settings)] if settings else [])
         )
     if isinstance(value, (np.ndarray,)) or hasattr(value, "tocsr") or hasattr(value, "to_numpy"):
         return ["data", fingerprint(value)]
