@@ -408,8 +408,11 @@ def benchmark(
         data set's outer splits and metric are), and so must ``inner_cv``, ``n_refits``,
         ``scoring``, ``refit``, ``fit_timeout``, ``error_score`` and ``select`` (each cell
         records their fingerprints; a file saved before it did is extended with an
-        :class:`~sklearn_fair.exceptions.UncheckedResultWarning`); ``reuse_prefix``,
-        ``keep_predictions`` and a NestedCV's own may differ (they change no result).
+        :class:`~sklearn_fair.exceptions.UncheckedResultWarning`), and scikit-learn's global
+        settings that change results (``transform_output``, ``enable_metadata_routing``...,
+        recorded in each cell; run inside ``sklearn.config_context`` with the previous ones);
+        ``reuse_prefix``, ``keep_predictions`` and a NestedCV's own may differ (they change no
+        result).
         ``random_state=None`` takes the seed the previous cells ran with (refused where they
         record none or several, as a result made by hand from cells may: pass it). Cells that
         ran under other versions of sklearn-fair, scikit-learn, NumPy or SciPy give a

@@ -4,8 +4,10 @@ Only the cells ``previous`` lacks are computed, and they must be those the whole
 at once would give. So, before any fit: the seed is the previous one, every new cell has the
 model and the data it needs, and a model or data set already in ``previous`` is the same one
 (by the fingerprints each cell records), and the benchmark-wide settings are the previous
-ones (each cell records a fingerprint of each of them, :data:`PROTOCOL`); after planning, the
-new cells of a data set in ``previous`` have its outer splits and its metric.
+ones (each cell records a fingerprint of each of them, :data:`PROTOCOL`), as are scikit-learn's
+global settings that change results (``transform_output``...: each cell records them too);
+after planning, the new cells of a data set in ``previous`` have its outer splits and its
+metric.
 """
 
 import dataclasses
@@ -17,6 +19,7 @@ import numpy as np
 from ..exceptions import NoSplitsError, ReproducibilityWarning, UncheckedResultWarning
 from ..metrics._names import describe_metric, same_metric
 from ..model_selection import NestedCV
+from ..model_selection._nested._cache_key import sklearn_config
 from ..report import BenchmarkResult
 from ..stats._checks import check_same_splits
 from ..utils import UnhashableError, describe, digest, fingerprint, package_versions
@@ -41,6 +44,8 @@ PROTOCOL = ("inner_cv", "n_refits", "scoring", "refit", "fit_timeout", "error_sc
 
 # a cell's fingerprints name each setting of PROTOCOL with this prefix
 _PROTOCOL_KEY = "protocol."
+# ... and each of scikit-learn's global settings that change results with this one
+_SKLEARN_KEY = "sklearn."
 
 
 def _digest(value):
@@ -74,6 +79,14 @@ def protocol_fingerprints(settings):
     """What each cell records of benchmark's ``settings`` (name -> value): ``"protocol.<name>"``
     -> the digest of each setting of :data:`PROTOCOL` (None: it cannot be described)."""
     return {_PROTOCOL_KEY + key: _digest(settings[key]) for key in PROTOCOL}
+
+
+def sklearn_fingerprints(*, defaults=False):
+    """What each cell records of scikit-learn's global settings that change results (those
+    the cache keys hold, :func:`~sklearn_fair.model_selection._nested._cache_key.sklearn_config`):
+    ``"sklearn.<name>"`` -> the ``repr`` of its value now (of its default where ``defaults``)."""
+    config = sklearn_config(defaults=defaults)
+    return {_SKLEARN_KEY + name: repr(value) for name, value in config.items()}
 
 
 def data_fingerprint(X, y, groups):
@@ -130,6 +143,7 @@ def check_previous(previous, models, datasets, random_state):
             "share its seeds. Pass that random_state, or None."
         )
     _warn_other_versions(previous)
+    _check_sklearn_config(previous)
     all_models = list(dict.fromkeys([*previous.models, *models]))
     all_datasets = list(dict.fromkeys([*previous.datasets, *datasets]))
     todo = [(d, m) for d in all_datasets for m in all_models if (d, m) not in previous.cells]
@@ -165,6 +179,49 @@ def _warn_other_versions(previous):
             "versions would give (each cell keeps its own versions, as a saved result and its "
             "reproducibility card say). Run the benchmark anew to compare under one.",
             ReproducibilityWarning,
+            stacklevel=external_stacklevel(),
+        )
+
+
+def _check_sklearn_config(previous):
+    """Refuse to extend ``previous`` where its cells record other values of scikit-learn's
+    global settings that change results than this run's (:func:`sklearn_fingerprints`); warn
+    where some record none (saved before sklearn-fair recorded them) and this run's are not
+    the defaults, under which such a result most likely ran."""
+    now, defaults = sklearn_fingerprints(), sklearn_fingerprints(defaults=True)
+    recorded = [c.fingerprints for c in previous.cells.values()
+                if any(key.startswith(_SKLEARN_KEY) for key in c.fingerprints)]  # fmt: skip
+    differ = {}
+    for key, value in now.items():
+        values = {fingerprints[key] for fingerprints in recorded if key in fingerprints}
+        if values - {value}:
+            differ[key.removeprefix(_SKLEARN_KEY)] = sorted(values)
+    if differ:
+        shown = ", ".join(f"{name}={now[_SKLEARN_KEY + name]}" for name in differ)
+        then = ", ".join(f"{name}={' or '.join(values)}" for name, values in differ.items())
+        same = all(len(values) == 1 for values in differ.values())
+        fix = (
+            "Run it under the previous configuration (inside `with sklearn.config_context("
+            f"{then}):`), or run the benchmark anew."
+            if same  # a result merged by hand may record several: no one configuration fits
+            else "Run the benchmark anew."
+        )
+        raise ValueError(
+            f"benchmark(..., previous=...) runs under scikit-learn's {shown}, and the previous "
+            f"benchmark's cells ran under {then}: its new cells would not be those of the whole "
+            f"benchmark run at once. {fix}"
+        )
+    changed = {key: value for key, value in now.items() if value != defaults[key]}
+    if len(recorded) < len(previous.cells) and changed:
+        shown = ", ".join(f"{key.removeprefix(_SKLEARN_KEY)}={v}" for key, v in changed.items())
+        warnings.warn(
+            "The previous benchmark does not record scikit-learn's global configuration it ran "
+            "under (it was saved before sklearn-fair recorded it, or made by "
+            f"BenchmarkResult.from_results), and this run has {shown}: its new cells cannot be "
+            "checked to run under the previous configuration. Run it under the configuration "
+            "the previous benchmark ran under (scikit-learn's defaults, unless you set others), "
+            "or run the benchmark anew.",
+            UncheckedResultWarning,
             stacklevel=external_stacklevel(),
         )
 

@@ -94,8 +94,13 @@ def test_save_then_load_gives_the_same_result(result, tmp_path):
     for key, cell in result.cells.items():
         assert loaded.cells[key].budget == pytest.approx(cell.budget)
         assert loaded.cells[key].fingerprints == cell.fingerprints
-        # the data, the model and each of benchmark's settings (an extension must share them)
-        assert set(cell.fingerprints) == {"data", "model"} | {f"protocol.{k}" for k in PROTOCOL}
+        # the data, the model, each of benchmark's settings and scikit-learn's global settings
+        # that change results (an extension must share them)
+        sklearn_settings = ("array_api_dispatch", "enable_metadata_routing", "sparse_interface",
+                            "transform_output")  # fmt: skip
+        assert set(cell.fingerprints) == {"data", "model"} | {f"protocol.{k}" for k in PROTOCOL} | {
+            f"sklearn.{k}" for k in sklearn_settings
+        }
         assert loaded.estimators[key] is None  # no fitted model in a file: no pickle
     assert loaded.table().equals(result.table())
     pd.testing.assert_frame_equal(loaded.compare_to(), result.compare_to())

@@ -31,7 +31,14 @@ from ...utils._provenance import (
     package_versions,
 )
 
-__all__ = ["KeyBuilder", "UnhashableError", "check_in_worker", "entry_name", "task_names"]
+__all__ = [
+    "KeyBuilder",
+    "UnhashableError",
+    "check_in_worker",
+    "entry_name",
+    "sklearn_config",
+    "task_names",
+]
 
 FORMAT = "sklearn-fair-task/3"
 # Libraries sklearn-fair's own code computes with besides the core ones (its graph models are
@@ -160,6 +167,14 @@ def _sklearn_settings():
         if name in config and config[name] != default
     }
     return {"sklearn_config": changed} if changed else {}
+
+
+def sklearn_config(*, defaults=False):
+    """scikit-learn's global settings that change results (those of :data:`_SKLEARN_DEFAULTS`),
+    name -> value now (the default where this scikit-learn has no such setting), or name ->
+    default where ``defaults``."""
+    config = {} if defaults else get_config()
+    return {name: config.get(name, default) for name, default in _SKLEARN_DEFAULTS.items()}
 
 
 def entry_name(description):
