@@ -1,13 +1,12 @@
 """How a report prints names and verdict numbers: ties, p-values, short parameter names,
 selected values (the digits of a metric's numbers: ``utils._printing``)."""
 
-import math
 import numbers
 
 import numpy as np
 
 from ..stats._checks import tie_level
-from ..utils._printing import missing, number
+from ..utils._printing import missing, number, significant_decimals
 
 
 def direction(metric):
@@ -20,8 +19,9 @@ def best_apart(means, decimals, greater_is_better=True):
     """At least ``decimals``, and more while the best of ``means`` (one data set's, in printed
     units) prints as the same number as a mean that is not tied with it: the one marked best
     is then visibly ahead. Ties as the marks and ranks decide them
-    (:func:`~sklearn_fair.stats._checks.tie_level`, 12 significant digits); up to the decimals
-    of 12 significant digits of the largest mean, where every mean not tied prints apart.
+    (:func:`~sklearn_fair.stats._checks.tie_level`, 12 significant digits); for each pair, up
+    to the decimals of 12 significant digits of the larger of the two, where means not tied
+    print apart.
 
     Examples
     --------
@@ -29,6 +29,10 @@ def best_apart(means, decimals, greater_is_better=True):
     (5, 5)
     >>> best_apart([0.96, 0.96, 0.92], 4), best_apart([0.961, 0.96, 0.9601], 4)
     (4, 4)
+    >>> best_apart([0.0108, 0.01077, 2.6e26], 4, False)
+    5
+    >>> best_apart([1.0771106e26, 1.0771041e26], 0, False)
+    7
     """
     means = np.asarray(list(means), dtype=float)
     means = means[np.isfinite(means)]
@@ -37,10 +41,10 @@ def best_apart(means, decimals, greater_is_better=True):
     tied = np.array([tie_level(value) for value in means])
     top = tied.max() if greater_is_better else tied.min()
     best, others = means[tied == top], means[tied != top]
-    largest = float(np.abs(means).max())
-    limit = 11 - math.floor(math.log10(largest)) if largest > 0 else decimals
-    while decimals < limit and any(
-        number(b, decimals) == number(o, decimals) for b in best for o in others
+    # a pair's own limit: a diverged model's 1e26 leaves the other pairs theirs
+    pairs = [(b, o, significant_decimals(max(abs(b), abs(o)), 12)) for b in best for o in others]
+    while any(
+        decimals < limit and number(b, decimals) == number(o, decimals) for b, o, limit in pairs
     ):
         decimals += 1
     return decimals

@@ -36,7 +36,8 @@ def decimals_for(values, spreads=(), minimum=0):
     Without a positive spread, four significant digits of the largest of ``values``. A value
     whose spread is 0 (``spreads`` paired with ``values``: every fold scored the same) that
     would round to a whole number it is not gets the decimals that keep it off it: a mean of
-    0.9996 does not print as a perfect 1.000. Between ``minimum`` and 6 decimals.
+    0.9996 does not print as a perfect 1.000. A spread within a float's rounding of its value
+    (or, not paired, of the largest value) counts as 0. Between ``minimum`` and 6 decimals.
 
     Examples
     --------
@@ -46,10 +47,15 @@ def decimals_for(values, spreads=(), minimum=0):
     (4, 1)
     >>> decimals_for([0.9996, 0.922], [0.0, 0.053]), decimals_for([0.99996], [0.0])
     (4, 5)
+    >>> decimals_for([0.0108, 0.01077, 2.6e26], [0.00358, 0.00359, 1.77e26])
+    4
     """
     values = np.asarray(list(values), dtype=float)
     spreads = np.asarray(list(spreads), dtype=float)
-    spreads = np.where(spreads > _noise(values), spreads, 0.0)  # equal scores' rounding: none
+    # equal scores' rounding: none; a spread paired with its value is weighed against that value
+    # alone (one diverged model's mean of 1e26 leaves the other models' spreads as they are)
+    noise = _noise(values, each=spreads.size == values.size)
+    spreads = np.where(spreads > noise, spreads, 0.0)
     positive = spreads[np.isfinite(spreads) & (spreads > 0)]
     if positive.size:
         decimals = 1 - math.floor(math.log10(float(positive.min())))
@@ -64,11 +70,14 @@ def decimals_for(values, spreads=(), minimum=0):
     return int(min(max(decimals, minimum), MAX_DECIMALS))
 
 
-def _noise(values):
+def _noise(values, each=False):
     """The spread that floating-point rounding leaves among equal ``values``: a mean of three
-    scores of 0.8 is 0.8000000000000002, and their sem 7.9e-17."""
-    finite = np.abs(np.asarray(values, dtype=float))
-    finite = finite[np.isfinite(finite)]
+    scores of 0.8 is 0.8000000000000002, and their sem 7.9e-17. With ``each``, that of each
+    value on its own (an array; 0 where the value is not finite)."""
+    sizes = np.abs(np.asarray(values, dtype=float))
+    if each:
+        return 1e-12 * np.where(np.isfinite(sizes), sizes, 0.0)
+    finite = sizes[np.isfinite(sizes)]
     return 1e-12 * float(finite.max()) if finite.size else 0.0
 
 
@@ -149,9 +158,10 @@ def _scientific(value, decimals):
 
 def number(value, decimals):
     """``value`` with ``decimals`` decimals (five significant digits from :data:`LARGE` on,
-    and below :data:`SMALL` where ``decimals`` is :data:`MAX_DECIMALS` or more, or the digits
-    of ``decimals`` decimals where they are more); None and NaN as "n/a"; a negative value
-    that rounds to zero prints as 0 (never ``-0.0000``).
+    one more for each decimal beyond :data:`MAX_DECIMALS`; five below :data:`SMALL` where
+    ``decimals`` is :data:`MAX_DECIMALS` or more, or the digits of ``decimals`` decimals where
+    they are more); None and NaN as "n/a"; a negative value that rounds to zero prints as 0
+    (never ``-0.0000``). :func:`significant_decimals` gives the decimals of a number of digits.
 
     Examples
     --------
@@ -159,6 +169,8 @@ def number(value, decimals):
     ('0.975', 'n/a', '7.5000e+307', '1.5500e-08')
     >>> number(1.23456e-5, 10), number(1.23457e-5, 10)
     ('1.23456e-05', '1.23457e-05')
+    >>> number(1.0771106e26, 6), number(1.0771106e26, 7), number(1.0771041e26, 7)
+    ('1.0771e+26', '1.07711e+26', '1.07710e+26')
     >>> number(-1.4e-05, 4)
     '0.0000'
     """
@@ -169,12 +181,33 @@ def number(value, decimals):
     except (TypeError, ValueError):
         return str(value)
     if _scientific(value, decimals):
-        digits = 4  # of the mantissa; a small value's more where ``decimals`` asks for them
+        # of the mantissa: more where ``decimals`` asks for them; a large value's fixed decimals
+        # would all be beyond a float's digits, so those beyond MAX_DECIMALS count instead
         if abs(value) < SMALL:
             digits = max(4, decimals + math.floor(math.log10(abs(value))))
+        else:
+            digits = 4 + max(0, decimals - MAX_DECIMALS)
         return f"{value:.{digits}e}"
     text = f"{value:.{decimals}f}"
     return text[1:] if text.startswith("-") and float(text) == 0 else text
+
+
+def significant_decimals(value, digits):
+    """The decimals with which :func:`number` prints ``value`` (not 0) with ``digits``
+    significant digits, or more where it prints more (five from :data:`LARGE` on and below
+    :data:`SMALL`).
+
+    Examples
+    --------
+    >>> significant_decimals(0.0108, 12), significant_decimals(1.23e-5, 12)
+    (13, 16)
+    >>> number(1.0771106e26, significant_decimals(1.0771106e26, 12))
+    '1.07711060000e+26'
+    """
+    size = abs(float(value))
+    if size >= LARGE:
+        return MAX_DECIMALS + digits - 5
+    return digits - 1 - math.floor(math.log10(size))
 
 
 def signed(value, decimals):
