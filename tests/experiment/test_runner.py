@@ -1,5 +1,6 @@
 import csv
 import json
+import warnings
 
 import numpy as np
 import pytest
@@ -579,3 +580,25 @@ def test_csv_labels_that_one_float_would_hold_are_refused(tmp_path):
     labels = ["0", "100000000000000000001", "100000000000000000000"]  # one float, 1e20
     with pytest.raises(ExperimentConfigError, match=r"'data\.target'.*label.*2\*\*53"):
         _labels_read(tmp_path, labels)
+
+
+def test_a_models_warning_is_said_once_for_the_run(tmp_path):
+    # the search's own cv, replaced by inner_cv, on two data sets: the pre-run check said it
+    # once per data set, then benchmark again (three copies); benchmark now says it once,
+    # naming both data sets, and the check leaves it to benchmark
+    (tmp_path / "exp.toml").write_text(
+        "[experiment]\nprogress = false\n"
+        '[data.a]\ndataset = "sklearn:breast_cancer"\n'
+        '[data.b]\ndataset = "sklearn:iris"\n'
+        '[protocol]\nouter_cv = 3\ninner_cv = 2\nn_refits = 1\nscoring = "accuracy"\n'
+        "[models.tree]\n"
+        'estimator = "sklearn.model_selection.GridSearchCV"\n'
+        'params = { estimator = { estimator = "sklearn.tree.DecisionTreeClassifier", params = '
+        "{ random_state = 0 } }, param_grid = { max_depth = [1, 2] }, cv = 3 }\n"
+    )
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        run_experiment(tmp_path / "exp.toml")
+    said = [str(w.message) for w in caught if "its own cv" in str(w.message)]
+    assert len(said) == 1
+    assert said[0].startswith("benchmark (model 'tree' on data sets 'a' and 'b') got ")

@@ -5,6 +5,7 @@ for hours.
 """
 
 import sys
+import warnings
 
 import numpy as np
 
@@ -187,10 +188,11 @@ def _check_devices(config):
                 )
 
 
-def check_before_fit(config, loaded):
+def check_before_fit(config, loaded, *, planned_again=False):
     """``(data set, model)`` -> :class:`ModelPlan` (NestedCV's own, so what is checked is what
     runs), every model checked on every data set of ``loaded``; the same data with the same
-    protocol are planned once."""
+    protocol are planned once. ``planned_again``: the run's benchmark plans every cell again
+    before any fit and says the plans' warnings, naming the cells; they are not said here too."""
     from sklearn.model_selection import ParameterGrid
 
     _check_devices(config)
@@ -212,7 +214,10 @@ def check_before_fit(config, loaded):
             check_per_sample(config, spec, data.n_samples)  # n_candidates="exhaust"
             _check_folds(config, dataset, spec, data)
             try:
-                plan = plan_model(config, dataset, spec, data)
+                with warnings.catch_warnings():
+                    if planned_again:
+                        warnings.simplefilter("ignore")
+                    plan = plan_model(config, dataset, spec, data)
             except ValueError as error:
                 key = dataset.splits["key"] if dataset.splits else ("protocol",)
                 what = "the splits do not" if dataset.splits else "the protocol does not"

@@ -280,7 +280,7 @@ def run_experiment(
     folder = check_outputs(config)
     cache = cache_folder(config)
     loaded = load_datasets(config)
-    check_before_fit(config, loaded)
+    check_before_fit(config, loaded, planned_again=True)
     try:
         record_experiment(cache, config.path, config.source.text)  # for 'cache verify'
     except OSError as error:  # a folder that cannot be made where the check could not tell
