@@ -11,7 +11,7 @@ from sklearn.base import BaseEstimator, MetaEstimatorMixin, _fit_context
 from sklearn.utils import get_tags
 from sklearn.utils._available_if import _AvailableIfDescriptor
 from sklearn.utils._param_validation import Options, StrOptions
-from sklearn.utils.metadata_routing import process_routing
+from sklearn.utils.metadata_routing import UNUSED, process_routing
 from sklearn.utils.validation import check_is_fitted
 
 from ...utils import RANDOM_STATE_CONSTRAINTS, EstimatorInstance, IntervalNotBool, fill_doc
@@ -561,7 +561,8 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         return self.best_estimator_.classes_
 
     def get_metadata_routing(self):
-        """Routing of fit metadata to the estimator, the scorers and the splitters.
+        """Routing of fit metadata to the estimator, the scorers and the splitters, and of
+        ``groups`` to ``fit`` itself as :meth:`set_fit_request` asks.
 
         Returns
         -------
@@ -574,7 +575,16 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
             space.base_estimator, space.scoring, space.refit, owner, first_selects=True,
             search=space.search_scoring,
         )  # fmt: skip
-        return metadata_router(owner, self.estimator, scoring.scorers, self.outer_cv, self.inner_cv)
+        router = metadata_router(
+            owner, self.estimator, scoring.scorers, self.outer_cv, self.inner_cv
+        )
+        # fit takes the groups itself (an int or None outer_cv or inner_cv splits by them): a
+        # consumer, whose unset request refuses them, as scikit-learn's are. Where a splitter
+        # or the estimator requests them, they reach fit through it, unset request or not.
+        request = self._get_metadata_request()
+        if request.fit.requests.get("groups", False) is None and router.consumes("fit", ["groups"]):
+            request.fit.add_request(param="groups", alias=UNUSED)
+        return router.add_self_request(request)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

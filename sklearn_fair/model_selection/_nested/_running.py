@@ -79,12 +79,24 @@ def execute(task, data, cache_entry, config=None, filters=None):
 def _portable_filters():
     """This process's id and warning filters (those of the context in force, where Python
     keeps them per context), each category by its module and name (a category the user
-    defined in a module that a worker cannot import is left out there, not a broken pool)."""
+    defined in a module that a worker cannot import is left out there, not a broken pool).
+    A filter of a tuple of categories (``simplefilter(action, (A, B))``, which Python
+    honours, as scikit-learn's ``ignore_warnings(category=(A, B))`` installs it) is one filter
+    per category, in its place: a warning matches one of them where it matches the tuple."""
     in_force = getattr(warnings, "_get_filters", lambda: warnings.filters)()
     return os.getpid(), [
         (action, message, (category.__module__, category.__qualname__), module, lineno)
-        for action, message, category, module, lineno in in_force
+        for action, message, categories, module, lineno in in_force
+        for category in _categories(categories)
     ]
+
+
+def _categories(category):
+    """The classes of a filter's category: itself, or those of a tuple (nested, as
+    ``issubclass`` takes them), in order."""
+    if isinstance(category, tuple):
+        return [c for item in category for c in _categories(item)]
+    return [category]
 
 
 @functools.lru_cache(maxsize=512)
