@@ -200,6 +200,12 @@ def nested_cross_validate(
         Also return the models whose test scores are reported (``estimator``): with
         ``n_refits=1``, one model per outer fold, as in ``cross_validate``; otherwise one list
         per fold of the refits that ran, whose mean test score is that fold's ``test_score``.
+        Each model is ``estimator`` (of a search given as ``estimator``, the search's own
+        estimator) with the fold's selected hyper-parameters and its refit's seed, fitted on
+        the outer training fold: what ``best_estimator_`` is to the fitted search that
+        ``cross_validate(GridSearchCV(...), return_estimator=True)`` returns, not a search, so
+        it has no ``best_params_``; the selected hyper-parameters are ``best_params``
+        (``return_nested_info=True``). A model that could not be fitted is ``None``.
     return_indices : bool, default=False
         Also return ``indices``: ``{"train": [...], "test": [...]}``, the outer folds' rows.
     {error_score}
@@ -348,8 +354,9 @@ def nested_cross_val_score(
             f"instead. {scoring!r} was passed."
         )
     results = _cross_validate("nested_cross_val_score", {**locals(), **_NOT_RETURNED})
-    if "test_score" not in results:  # as cross_val_score refuses it, after the fits
-        returned = sorted(key.removeprefix("test_") for key in results if key.startswith("test_"))
+    returned = sorted(key.removeprefix("test_") for key in results if key.startswith("test_"))
+    # as cross_val_score refuses any dict, after the fits ({"score": x} alone reads as x)
+    if returned != ["score"]:
         raise ValueError(
             "The 'scoring' callable of nested_cross_val_score must return a number; it returned "
             f"a dict of the metrics {returned}. Use nested_cross_validate for several metrics."
@@ -649,7 +656,9 @@ default="predict"
         its column filled as ``cross_val_predict`` does).
     scoring : str, callable, list, dict or None, default=None
         The metric(s) of the inner selection (a search given as ``estimator`` selects with
-        its own).
+        its own). No outer test score is returned, as in ``cross_val_predict``: one that
+        cannot be computed (a metric undefined on a one-row test fold) neither raises nor
+        warns.
     error_score : 'raise' or float, default=np.nan
         Score of a failed selection fit (a search given as ``estimator`` keeps its own). A
         fold without a model (every candidate failed) or a failed refit raises: a prediction
@@ -684,7 +693,7 @@ default="predict"
     ((150,), True)
     """
     plan, results = _run(
-        "nested_cross_val_predict", locals(), return_estimator=True,
+        "nested_cross_val_predict", locals(), return_estimator=True, quiet_test_scores=True,
         check_plan=lambda plan, cv: (_check_method(plan, method), _check_partition(plan, cv)),
     )  # fmt: skip
     data = plan.data

@@ -85,6 +85,9 @@ class Plan:
     cache: object = None
     train_score: bool = False  # refits also scored on their outer training fold
     keep_predictions: bool = False  # refits return their predictions on the outer test fold
+    # the outer test scores are not returned (nested_cross_val_predict): the refits score
+    # quietly, for the seed probe alone
+    quiet_test_scores: bool = False
     groups: object = None  # the group labels, for error messages
     classifier: bool = False
     resampling: dict = None  # "outer", "inner": how the splits were made, in words
@@ -190,6 +193,7 @@ class Plan:
             score_train=("train", fold) if self.train_score else None,
             metrics=self.scoring.outer_keys,
             keep_predictions=self.keep_predictions,
+            quiet_scores=self.quiet_test_scores,
         )
 
     def final_task(self, selected):
@@ -243,9 +247,10 @@ class Plan:
 
     def metric_keys(self, results, keys=None):
         """The metrics the scores of ``results`` have: those of the dict that a callable
-        ``scoring`` returns, else ``keys`` (default: those of :attr:`scorers`)."""
+        ``scoring`` returns, else ``keys`` (default: those of :attr:`scorers`). A result whose
+        scorer raised has that scorer's own name in place of the keys of its dict."""
         for result in results:
-            if not result["error"] and result["scores"]:
+            if not result["error"] and not result.get("score_errors") and result["scores"]:
                 return list(result["scores"])
         return list(self.scorers if keys is None else keys)
 
@@ -344,10 +349,11 @@ def _names(scoring, keys, multimetric, estimator):
 
 def make_plan(nested, X, y, groups, params, *, final, return_estimator, owner,
               train_score=False, first_metric_selects=False, keep_predictions=False,
-              seeded=None):  # fmt: skip
+              quiet_test_scores=False, seeded=None):  # fmt: skip
     """Check ``nested``'s parameters and the data, materialise every split, return a Plan;
     ``seeded``: whether the user gave a random_state, where ``nested`` got one from its caller
-    (a benchmark's cells get its int root seed either way)."""
+    (a benchmark's cells get its int root seed either way); ``quiet_test_scores``: whether
+    the outer test scores go unreturned (:attr:`Plan.quiet_test_scores`)."""
     if groups is None and "groups" in params and get_config().get("enable_metadata_routing"):
         # with routing on, the functional forms take groups in params (as scikit-learn's):
         # they are the groups every split and check reads, not only what requests them
@@ -444,6 +450,7 @@ def make_plan(nested, X, y, groups, params, *, final, return_estimator, owner,
         ),
         train_score=train_score,
         keep_predictions=keep_predictions,
+        quiet_test_scores=quiet_test_scores,
         groups=data.groups,
         classifier=is_classifier(estimator),
         resampling=splits.described,

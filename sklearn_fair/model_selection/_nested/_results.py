@@ -16,7 +16,7 @@ from ...exceptions import NonFiniteScoreWarning
 from ...utils._scaling import mean_of, std_of
 from ...utils._stacklevel import external_stacklevel
 from ._candidates import configure
-from ._scoring import shown
+from ._scoring import score_failed, shown
 from ._selection import rank_within_folds
 from ._tasks import (
     FINAL,
@@ -81,7 +81,7 @@ def _fold_predictions(plan, test, refits, best_params, selecting):
     failed fold (no refit, one failed, or one has no score of the ``selecting`` metric), as
     ``nested_cross_val_predict`` has no model for it, and where a refit kept none (it warned):
     the others' alone would be combined otherwise than the fold's model."""
-    if not refits or any(_failed(r, selecting) or "test_predictions" not in r for r in refits):
+    if not refits or any(score_failed(r, selecting) or "test_predictions" not in r for r in refits):
         return None
     kept = [r["test_predictions"] for r in refits]
     y = plan.data.y
@@ -123,16 +123,12 @@ def _over_classes(proba, own, classes):
     return full.tolist()
 
 
-def _failed(refit, name, which="scores"):
-    """Whether ``refit`` has no ``which`` score of metric ``name``: its fit or scorer failed."""
-    prefix = "train_" if which == "train_scores" else ""
-    return bool(refit["error"]) or f"{prefix}{name}" in refit.get("score_errors", {})
-
-
 def _failed_metrics(refits, keys, which="scores"):
     """The metrics of ``keys`` a fold has no ``which`` score of: no refit ran, or one refit's
     fit or that metric's scorer failed."""
-    return [name for name in keys if not refits or any(_failed(r, name, which) for r in refits)]
+    return [
+        name for name in keys if not refits or any(score_failed(r, name, which) for r in refits)
+    ]
 
 
 def _fold_scores(plan, refits, keys, which):
@@ -141,9 +137,11 @@ def _fold_scores(plan, refits, keys, which):
     given to a failed refit is not averaged with the others' scores."""
     scores = {}
     failed = _failed_metrics(refits, keys, which)
+    # with error_score="raise" only scores that are not returned fail (quiet_test_scores)
+    error_score = np.nan if isinstance(plan.error_score, str) else plan.error_score
     for name in keys:
         if name in failed:
-            scores[name] = np.full(max(len(refits), 1), plan.error_score, dtype=float)
+            scores[name] = np.full(max(len(refits), 1), error_score, dtype=float)
         else:
             scores[name] = np.array([r.get(which, {}).get(name, np.nan) for r in refits])
     return scores
@@ -221,7 +219,7 @@ def assemble(schedule):
             "tied_candidates": selected.get("tied", []),
             "selection_failed": selected.get("failed"),
             "refits_failed": sum(1 for r in refits if r["error"]),
-            "refit_scores_failed": sum(1 for r in refits if _failed(r, selecting)),
+            "refit_scores_failed": sum(1 for r in refits if score_failed(r, selecting)),
             "failed_metrics": _failed_metrics(refits, keys),
         }
         if plan.train_score:
@@ -251,7 +249,9 @@ def assemble(schedule):
         final["fit_time"] = result["fit_time"]
 
     failed = [{"key": r["key"]._asdict(), "error": r["error"]} for r in every if r["error"]]
-    scoring_failed = [r for r in every if not r["error"] and r.get("score_errors")]
+    # the scores a run returns: not those of refits that score quietly (for the seed probe)
+    scored = [r for r in every if not (plan.quiet_test_scores and r["key"].phase == REFIT)]
+    scoring_failed = [r for r in scored if not r["error"] and r.get("score_errors")]
     for r in scoring_failed:
         failed.append({"key": r["key"]._asdict(), "error": next(iter(r["score_errors"].values()))})
     if scoring_failed:
@@ -267,7 +267,7 @@ def assemble(schedule):
         )
     bad_scores = [
         r
-        for r in every
+        for r in scored
         if not r["error"]
         and not r.get("score_errors")
         and any(not np.isfinite(v) for v in r["scores"].values())

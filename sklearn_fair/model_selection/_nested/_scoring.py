@@ -32,6 +32,7 @@ __all__ = [
     "metadata_router",
     "resolve_scoring",
     "route_params",
+    "score_failed",
     "score_model",
     "search_selecting_scoring",
     "shown",
@@ -86,6 +87,19 @@ def score_model(scorers, model, X, y, score_params, error_score):
                     stacklevel=2,
                 )
     return scores, errors
+
+
+def score_failed(result, name, which="scores"):
+    """Whether the task ``result`` has no ``which`` score ("scores" or "train_scores") of the
+    metric ``name``: its fit failed, the scorer of ``name`` raised, or ``name`` is missing. A
+    callable that returns a dict of metrics and raises gives no keys: its failure, recorded
+    under its own name, leaves every metric of its dict missing."""
+    prefix = "train_" if which == "train_scores" else ""
+    return (
+        bool(result["error"])
+        or f"{prefix}{name}" in result.get("score_errors", {})
+        or name not in result.get(which, {})
+    )
 
 
 #: Metrics relative to the error of a constant prediction, which is zero where y_true is

@@ -20,7 +20,7 @@ from ...utils._scaling import mean_of, std_of
 from ...utils._stacklevel import external_stacklevel
 from ._candidates import configure, is_search
 from ._resampling import selecting_cv_params
-from ._scoring import constant_columns, shown
+from ._scoring import constant_columns, score_failed, shown
 from ._tasks import SEARCH, SELECTION, TaskKey
 
 __all__ = [
@@ -118,11 +118,9 @@ def select_fold(plan, fold, results):
                 _raise_if_asked(plan, plan.selection_key(fold, c, s), result["error"])
                 errors.append(result["error"])
             for name in keys:
-                value = result["scores"].get(name, np.nan)
-                scores[name][c, s] = plan.selection_error_score if result["error"] else value
-                placeholders[name][c, s] = bool(result["error"]) or name in result.get(
-                    "score_errors", {}
-                )
+                failed = score_failed(result, name)
+                value = plan.selection_error_score if failed else result["scores"][name]
+                scores[name][c, s], placeholders[name][c, s] = value, failed
             fit_time[c, s], score_time[c, s] = result["fit_time"], result["score_time"]
     means = {name: mean_of(values, axis=1) for name, values in scores.items()}
     metric = plan.selecting_metric(keys)

@@ -130,6 +130,9 @@ class FitTask:
     score_train: object = None  # rows the fitted model is also scored on (train scores)
     metrics: object = None  # keys of the run's scorers this task scores (None: every one)
     keep_predictions: bool = False  # return the model's predictions on the test rows
+    # scores no one is given (nested_cross_val_predict's, for the seed probe alone): a scorer
+    # that fails records an error, whatever error_score, and its warnings are not shown
+    quiet_scores: bool = False
 
 
 @dataclass(frozen=True)
@@ -322,6 +325,17 @@ def _keep_predictions(task, model, X_test, result):
         )
 
 
+def _scored_quietly(scorers, model, X, y, score_params, error_score):
+    """:func:`~._scoring.score_model`'s ``(scores, errors)`` of scores that are not returned:
+    neither a scorer that raises (whatever ``error_score``) nor one that returns no number
+    raises, and their warnings are recorded apart and dropped."""
+    try:
+        with recorded_warnings({}):
+            return score_model(scorers, model, X, y, score_params, np.nan)
+    except Exception:
+        return {}, dict.fromkeys(scorers, traceback.format_exc())
+
+
 def run_fit_task(task, context, data):
     """Clone the estimator, set ``task.params``, fit and score: the fields of
     :func:`empty_result`, and the fitted ``estimator`` when asked (see :func:`_recording`)."""
@@ -349,7 +363,8 @@ def run_fit_task(task, context, data):
             start = time.perf_counter()
             X_test, y_test = data.subset(task.test, columns)
             selection = task.key.phase == SELECTION
-            result["scores"], result["score_errors"] = score_model(
+            score = _scored_quietly if task.quiet_scores else score_model
+            result["scores"], result["score_errors"] = score(
                 scorers, model, X_test, y_test, data.score_params_for(task.test, selection),
                 task.error_score,
             )  # fmt: skip
