@@ -16,7 +16,7 @@ from ..model_selection._engine import check_cv_with_groups, given_splits, stradd
 from ..model_selection._split_validation import validate_splits
 from ..utils import check_random_state, fill_doc, is_graph_data, read_graph_labels
 from ..utils._printing import decimals_for, number
-from ._duplicates import find_duplicates
+from ._duplicates import find_duplicates, sample_digests
 from ._permutation import (
     PERMUTATION_CONSTRAINTS,
     PERMUTATION_DOCS,
@@ -38,7 +38,8 @@ class AuditResult:
     ----------
     duplicates : DuplicateReport or None
         Exact duplicates and the outer splits that put them on both sides (of the samples
-        ``prepare`` returns, where it adds or drops samples).
+        ``prepare`` returns, in the splits the evaluation makes of them, where it returns
+        other rows than those given: see ``rows_kept``).
     permutation : PermutationReport or None
         The nested estimate on permuted labels against chance.
     prefit : list of PrefitStep or None
@@ -56,6 +57,16 @@ class AuditResult:
         For a classifier given ``prepare``: the class whose share of the samples it changed
         most, with its share before and after (the class None where ``prepare`` renames the
         classes: they are then compared in order of size).
+    rows_kept : bool or None
+        With ``prepare``: whether it returned the samples as given, in their order, changing
+        at most their features and the names of their classes (True: the duplicates are
+        those of the samples as given), or other rows: reordered, resampled, added or
+        dropped (False: the duplicates are those of the rows it returned). None without
+        ``prepare``.
+    copies_added : int
+        Where ``prepare`` returned other rows, with the features as given: how many more
+        copies of given samples they hold than the samples as given (a bootstrap of the
+        same size makes some); 0 otherwise.
     """
 
     duplicates: object = None
@@ -66,16 +77,20 @@ class AuditResult:
     notes: list = field(default_factory=list)
     groups_on_both_sides: object = None
     share_changed: object = None
+    rows_kept: object = None
+    copies_added: int = 0
 
     @property
     def resampled_before_split(self):
         """Whether ``prepare`` resampled before splitting: added samples (copies or synthetic
-        ones, which a split can put on both sides of their originals), or changed a class's
-        share by more than 0.05 (the test folds then lack the data's class balance). One that
-        only drops samples (duplicates, missing values) and keeps the balance is not."""
+        ones, which a split can put on both sides of their originals; copies also where it
+        returns as many samples as given, as a bootstrap does), or changed a class's share by
+        more than 0.05 (the test folds then lack the data's class balance). One that only
+        drops samples (duplicates, missing values) or reorders them, and keeps the balance,
+        is not."""
         if self.n_prepared is None:
             return False
-        if self.n_prepared > self.n_samples:
+        if self.n_prepared > self.n_samples or self.copies_added > 0:
             return True
         return (
             self.share_changed is not None
@@ -90,9 +105,10 @@ class AuditResult:
             d = self.duplicates
             shown = ", ".join(str(g.tolist()) for g in d.straddling[:5])
             more = f" and {len(d.straddling) - 5} more" if len(d.straddling) > 5 else ""
+            of = " (of those prepare returned)" if self.rows_kept is False else ""
             found.append(
-                f"duplicates: {len(d.straddling)} group(s) of identical samples fall on both "
-                f"sides of a split: {shown}{more}"
+                f"duplicates: {len(d.straddling)} group(s) of identical samples{of} fall on "
+                f"both sides of a split: {shown}{more}"
             )
         if self.permutation is not None and self.permutation.leaks:
             p, shown = self.permutation, _shown(self.permutation)
@@ -117,11 +133,15 @@ class AuditResult:
         if self.resampled_before_split:
             label, before, after = self.share_changed or (None, 0.0, 0.0)
             which = "a class renamed by prepare" if label is None else f"class {label!r}"
-            balance = (
-                f"{which} from {before:.3f} to {after:.3f} of the samples"
-                if abs(after - before) > _SHARE_CHANGE
-                else "copies of samples that a split can put on both sides of their originals"
-            )
+            if abs(after - before) > _SHARE_CHANGE:
+                balance = f"{which} from {before:.3f} to {after:.3f} of the samples"
+            elif self.copies_added:
+                balance = (
+                    f"{self.copies_added} more copies of given samples, which a split can put "
+                    "on both sides of their originals"
+                )
+            else:
+                balance = "copies of samples that a split can put on both sides of their originals"
             found.append(
                 f"resampling before splitting: prepare turned {self.n_samples} samples into "
                 f"{self.n_prepared} ({balance}); test folds no longer have the data's class "
@@ -141,9 +161,14 @@ class AuditResult:
         lines = ["Leakage audit: " + ("no leak found" if self.passed else "LEAKS FOUND")]
         if self.duplicates is not None:
             d = self.duplicates
+            of = (
+                f" (of the {self.n_prepared} samples prepare returned)"
+                if self.rows_kept is False
+                else ""
+            )
             lines.append(
                 f"  duplicates  : {len(d.groups)} group(s) of identical samples, "
-                f"{len(d.straddling)} across a split"
+                f"{len(d.straddling)} across a split{of}"
             )
         if self.permutation is not None:
             p, shown = self.permutation, _shown(self.permutation)
@@ -178,9 +203,10 @@ def _check_checks(checks):
 
 
 def _check_cv_splits_prepared(cv_given, cv, n_samples, n_prepared):
-    """Raise where ``cv`` cannot split what a ``prepare`` that changes the number of samples
-    returns: splits given as indices (they index the samples as given) and a splitter that
-    splits by groups (the prepared samples have none). An int is read without the groups."""
+    """Raise where ``cv`` cannot split what a ``prepare`` that returns other rows than those
+    given (more, fewer, or as many reordered or resampled) returns: splits given as indices
+    (they index the samples as given) and a splitter that splits by groups (the prepared
+    samples have none). An int is read without the groups."""
     if isinstance(cv_given, numbers.Integral):
         return
     given = given_splits(cv)
@@ -197,9 +223,14 @@ def _check_cv_splits_prepared(cv_given, cv, n_samples, n_prepared):
         )
     else:
         return
+    turned = (
+        f"turned the {n_samples} samples into {n_prepared}"
+        if n_prepared != n_samples
+        else f"returned {n_prepared} samples that are not the {n_samples} given, in their order"
+    )
     raise ValueError(
         f"The 'cv' parameter of audit cannot split the samples that prepare returns: prepare "
-        f"turned the {n_samples} samples into {n_prepared}, and {why}. Pass an int cv or a "
+        f"{turned}, and {why}. Pass an int cv or a "
         "splitter that needs no groups, or a prepare that keeps the samples (resample inside "
         "the pipeline, with an imbalanced-learn sampler)."
     )
@@ -292,13 +323,15 @@ def audit(
     groups : array-like of shape (n_samples,), default=None
         Group labels for group-aware splitters. A ``cv`` whose splits put a group on both
         sides (one that ignores the groups) is flagged.
-    {prepare} Where it adds or drops samples, the duplicates are those of the prepared
-        samples, in the splits the evaluation makes of them. Resampling before splitting is
-        flagged: samples added (copies, synthetic ones), or a class's share changed by more
-        than 0.05; dropping samples
-        (duplicates, missing values) while keeping the balance is not. With samples added or
-        dropped, a ``cv`` of given splits or one that splits by groups, which cannot split
-        the prepared samples, is refused (ValueError).
+    {prepare} Where it returns other rows than those given (samples added, dropped,
+        reordered or resampled), the duplicates are those of the prepared samples, in the
+        splits the evaluation makes of them; where it keeps the rows in their order (selecting
+        or scaling features), those of the samples as given. Resampling before splitting is
+        flagged: samples added (copies, synthetic ones; copies of given samples also where
+        their number stays), or a class's share changed by more than 0.05; dropping samples
+        (duplicates, missing values) or reordering them while keeping the balance is not.
+        With other rows, a ``cv`` of given splits or one that splits by groups, which cannot
+        split the prepared samples, is refused (ValueError).
     {n_permutations}
     {chance}
     {tolerance}
@@ -368,27 +401,45 @@ def audit(
 
     # what the evaluation splits: the prepared samples, where prepare is given
     X_split, y_split, n_prepared, share_changed = X_checked, y, None, None
+    rows_kept, copies_added = None, 0
     if prepare is not None:
         X_split, y_split = prepare(X_checked, y)
         y_split, n_prepared = np.asarray(y_split), _num_samples(X_split)
         if is_classifier(estimator):
             share_changed = _largest_share_change(y, y_split)
-    resampled = n_prepared not in (None, n_samples)
-    if resampled and ("permutation" in checks or "duplicates" in checks):  # before any fit
+        # not the count alone: a bootstrap or a shuffle returns as many rows, others
+        given, prepared = sample_digests(X_checked), sample_digests(X_split)
+        same_features = given.dtype == prepared.dtype and np.array_equal(given, prepared)
+        rows_kept = bool(
+            n_prepared == n_samples
+            and (  # the features as given (a regressor's y transformed), or their rows kept
+                same_features
+                or (
+                    _labels_kept(y, y_split, is_classifier(estimator))
+                    and _rows_kept(given, prepared)
+                )
+            )
+        )
+        if not rows_kept:
+            copies_added = _copies_added(given, prepared)
+    other_rows = rows_kept is False
+    if other_rows and ("permutation" in checks or "duplicates" in checks):  # before any fit
         _check_cv_splits_prepared(cv_given, cv, n_samples, n_prepared)
-    if resampled and groups is not None:
+    if other_rows and groups is not None:
         notes.append("groups are not passed through a prepare that changes the samples")
     # the prepared samples have no groups: an int cv is not made a group splitter
-    cv_prepared = cv_given if resampled and isinstance(cv_given, numbers.Integral) else cv
+    cv_prepared = cv_given if other_rows and isinstance(cv_given, numbers.Integral) else cv
 
     duplicates = None
     if "duplicates" in checks:
-        if resampled:  # the duplicates the evaluation's splits of the new samples make
+        if other_rows:  # the duplicates the evaluation's splits of the rows it is given make
             prepared_cv = check_cv_with_groups(cv_prepared, y_split, is_classifier(estimator), None)
             splits = list(prepared_cv.split(X_split, y_split))
         # a prepare that keeps the samples (selecting features) keeps them distinct, however
         # alike their selected features: the samples as given
-        duplicates = find_duplicates(*((X_split, y_split) if resampled else (X_checked, y)), splits)
+        duplicates = find_duplicates(
+            *((X_split, y_split) if other_rows else (X_checked, y)), splits
+        )
         if is_graph_data(X_checked):
             notes.append("graphs are compared as stored (same node order), not up to isomorphism")
 
@@ -399,7 +450,7 @@ def audit(
             X_checked,
             y,
             prepare=prepare,
-            groups=None if resampled else groups,
+            groups=None if other_rows else groups,
             n_permutations=n_permutations,
             chance=chance,
             tolerance=tolerance,
@@ -422,7 +473,7 @@ def audit(
         prefit = find_prefit_steps(estimator) + fitted_in_candidates(param_grid)
     return AuditResult(
         duplicates, permutation, prefit, n_samples, n_prepared, notes, groups_on_both_sides,
-        share_changed,
+        share_changed, rows_kept, copies_added,
     )  # fmt: skip
 
 
@@ -446,3 +497,47 @@ def _largest_share_change(y, prepared):
     before = counts / y.size
     most = int(np.argmax(np.abs(after - before)))
     return labels[most : most + 1].tolist()[0], float(before[most]), float(after[most])
+
+
+def _labels_kept(y, prepared, classifier):
+    """Whether ``prepare`` kept the labels in their order: the same, or for a classifier the
+    same classes renamed (a LabelEncoder: each class always becomes one and the same)."""
+    if prepared.shape != y.shape:
+        return False
+    if np.array_equal(prepared, y):
+        return True
+    if not classifier or y.ndim != 1:
+        return False
+    old = np.unique(y, return_inverse=True)[1].ravel()
+    new = np.unique(prepared, return_inverse=True)[1].ravel()
+    pairs = np.unique(np.c_[old, new], axis=0)
+    return len(pairs) == old.max() + 1 == new.max() + 1
+
+
+def _rows_kept(given, prepared):
+    """Whether the prepared rows, as many as given, can be the rows as given in their order,
+    their features changed at most (``given`` and ``prepared``: their digests): copies of a
+    sample stay copies, and, where the features are as given (digests alike), no prepared row
+    is a copy of another given row."""
+    if not len(given):
+        return True
+    if given.dtype == prepared.dtype:
+        codes = np.unique(np.concatenate([given, prepared]), return_inverse=True)[1].ravel()
+        old, new = codes[: len(given)], codes[len(given) :]
+        if (np.isin(new, old) & (new != old)).any():
+            return False
+    old = np.unique(given, return_inverse=True)[1].ravel()
+    new = np.unique(prepared, return_inverse=True)[1].ravel()
+    return len(np.unique(np.c_[old, new], axis=0)) == old.max() + 1
+
+
+def _copies_added(given, prepared):
+    """How many more copies of given rows the prepared rows hold than the given rows, where
+    their features are as given (digests alike); 0 where they cannot be compared."""
+    if given.dtype != prepared.dtype or not len(given) or not len(prepared):
+        return 0
+    codes = np.unique(np.concatenate([given, prepared]), return_inverse=True)[1].ravel()
+    size = codes.max() + 1
+    before = np.bincount(codes[: len(given)], minlength=size)
+    after = np.bincount(codes[len(given) :], minlength=size)
+    return int(np.maximum(after - before, 0)[before > 0].sum())

@@ -4,8 +4,12 @@ Duplicates are found by one digest per sample: numeric rows are their raw bytes;
 rows and rows of Python objects their :func:`sklearn_fair.utils.fingerprint`.
 """
 
+import datetime
+import numbers
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from decimal import Decimal
+from fractions import Fraction
 
 import numpy as np
 from scipy import sparse
@@ -91,13 +95,44 @@ def _same_bytes_when_equal(values):
     return np.where(np.isnan(values), np.nan, values + 0.0)
 
 
+class _Canonical:
+    """The value of a cell whose type would fingerprint it apart from cells equal to it."""
+
+    def __init__(self, *key):
+        self.key = key
+
+    def __fingerprint__(self):
+        return self.key
+
+
+def _exact_number(cell):
+    """A Decimal or a Fraction as the int or float equal to it, else as the Fraction of its
+    value (``Decimal("0.1")`` is ``Fraction(1, 10)``, not the float ``0.1``); a Decimal NaN,
+    which Python's ``==`` and pandas find equal to no other object, as itself only."""
+    if isinstance(cell, Decimal) and cell.is_nan():
+        return _Canonical("unequal", id(cell))
+    if isinstance(cell, Decimal) and cell.is_infinite():
+        return float(cell)
+    value = Fraction(cell)
+    if value.denominator == 1:
+        return int(value)
+    as_float = float(value)
+    return as_float if Fraction(as_float) == value else value
+
+
 def _object_cell(cell):
     """A cell of an object row as one value per number, as Python's ``==`` and pandas'
     ``duplicated`` compare them: a numpy scalar as its Python value (``np.int64(1)`` is ``1``,
     ``np.str_("a")`` is ``"a"``), a bool, a whole float and a real complex as an int (``True``,
-    ``1.0`` and ``1+0j`` are ``1``), any other float as in float rows."""
+    ``1.0`` and ``1+0j`` are ``1``), any other float as in float rows, a Decimal or Fraction
+    by its value (``Decimal("1.50")`` is ``1.5``), a datetime by its instant where it has a
+    time zone (UTC 00:00 is Paris 01:00) and a timedelta by its length, pandas' or Python's."""
     if isinstance(cell, np.generic):
         cell = cell.item()
+    if isinstance(cell, Decimal) or (
+        isinstance(cell, numbers.Rational) and not isinstance(cell, int)
+    ):
+        cell = _exact_number(cell)
     if isinstance(cell, complex) and cell.imag == 0:
         cell = cell.real
     if isinstance(cell, float) and cell.is_integer():
@@ -109,6 +144,15 @@ def _object_cell(cell):
     if isinstance(cell, dict):  # a record: by key in any order, its values as cells
         items = [(_object_cell(key), _object_cell(value)) for key, value in cell.items()]
         return dict(sorted(items, key=lambda item: fingerprint(item[0])))
+    if isinstance(cell, datetime.datetime) and cell == cell:  # NaT is unequal to itself
+        aware = cell.utcoffset() is not None
+        if aware:
+            cell = cell.astimezone(datetime.timezone.utc)
+        when = (*cell.timetuple()[:6], cell.microsecond, getattr(cell, "nanosecond", 0))
+        return _Canonical("datetime", aware, *when)
+    if isinstance(cell, datetime.timedelta) and cell == cell:
+        length = (cell.days, cell.seconds, cell.microseconds, getattr(cell, "nanoseconds", 0))
+        return _Canonical("timedelta", *length)
     return cell
 
 
@@ -148,6 +192,12 @@ def _row_digests(X):
     return rows.view(np.dtype((np.void, rows.dtype.itemsize * rows.shape[1]))).ravel()
 
 
+def sample_digests(X):
+    """One digest per sample of ``X``, equal where :func:`find_duplicates` finds the samples
+    identical."""
+    return _graph_digests(X) if is_graph_data(X) else _row_digests(X)
+
+
 @validate_params(
     {"X": ["array-like", "sparse matrix"], "y": ["array-like", None], "splits": [Iterable, None]},
     prefer_skip_nested_validation=True,
@@ -160,8 +210,9 @@ def find_duplicates(X, y=None, splits=None):
     X : array-like, sparse matrix, DataFrame or sequence of graphs
         The data. Rows are compared exactly (``-0.0`` equals ``0.0``; NaN equals NaN in the
         same position; in rows of objects, numbers equal in value are equal whatever their
-        types, ``1``, ``1.0`` and ``True`` as in pandas' ``duplicated``, and differ from the
-        string ``"1"``, in a list of lists as in an object array; records (dicts) are equal
+        types, ``1``, ``1.0``, ``True``, ``Decimal("1.00")`` and ``Fraction(1)`` as in pandas'
+        ``duplicated``, and differ from the string ``"1"``, in a list of lists as in an object
+        array; datetimes with a time zone are equal at the same instant; records (dicts) are equal
         as Python's ``==`` compares them: the same keys, in any order, with equal values).
         Graphs (items with a ``.y``) are compared on every stored field but the label, in
         their stored node order, values as in rows; a stored ``num_nodes`` equal to the rows of
@@ -188,7 +239,7 @@ def find_duplicates(X, y=None, splits=None):
     >>> [g.tolist() for g in report.straddling], report.n_splits_straddled
     ([[0, 2]], [2])
     """
-    digests = _graph_digests(X) if is_graph_data(X) else _row_digests(X)
+    digests = sample_digests(X)
     if y is not None:
         check_consistent_length(digests, y)
     if splits is not None:
@@ -207,7 +258,16 @@ def find_duplicates(X, y=None, splits=None):
         if count:
             straddling.append(group)
             n_straddled.append(int(count))
-            same_label.append(
-                None if y_array is None else bool(np.unique(y_array[group]).size == 1)
-            )
+            same_label.append(None if y_array is None else _one_label(y_array[group]))
     return DuplicateReport(groups, straddling, n_straddled, same_label)
+
+
+def _one_label(labels):
+    """Whether the labels of a group are all one: one value, or one row (label set) of 2-D
+    labels."""
+    if labels.ndim == 1:
+        return bool(np.unique(labels).size == 1)
+    rows = labels.reshape(len(labels), -1)
+    if rows.dtype == object:  # np.unique takes no axis for objects
+        return len({tuple(row) for row in rows.tolist()}) == 1
+    return bool(np.unique(rows, axis=0).shape[0] == 1)

@@ -2,6 +2,7 @@
 
 import numbers
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
@@ -284,6 +285,21 @@ def _unpinned(cv, X, y):
     )
 
 
+def _replayable(key, value, X, y):
+    """A resampling of the protocol that every run can use: an iterable of splits without
+    ``split`` (a generator, used up by the first run) as a list, as scikit-learn's ``check_cv``
+    keeps it, and saved splits :func:`_unpinned`."""
+    if key not in ("cv", "outer_cv", "inner_cv"):
+        return value
+    if (
+        not hasattr(value, "split")
+        and isinstance(value, Iterable)
+        and not isinstance(value, (str, SavedSplits))
+    ):
+        value = list(value)
+    return _unpinned(value, X, y) if key in ("cv", "outer_cv") else value
+
+
 def _nested_mean(estimator, X, y, groups, seed, protocol, chance_rng=None, scorer=None):
     """The nested estimate and, given ``chance_rng``, the outer models' own no-skill value:
     each scored by ``scorer`` against ``_N_SHUFFLES`` shufflings of its test fold's labels (its
@@ -293,6 +309,13 @@ def _nested_mean(estimator, X, y, groups, seed, protocol, chance_rng=None, score
         return_estimator=chance_rng is not None, return_indices=chance_rng is not None,
         **protocol,
     )  # fmt: skip
+    if "test_score" not in results:  # a scoring callable that returned a dict of metrics
+        names = sorted(key[len("test_") :] for key in results if key.startswith("test_"))
+        raise ValueError(
+            f"The 'scoring' parameter of permutation_check and audit must give one score, "
+            f"which the check compares with chance. Got {protocol.get('scoring')!r} instead, "
+            f"which returned the metrics {names}. Pass a scorer of one of them."
+        )
     estimate, chance = float(np.nanmean(results["test_score"])), None
     if chance_rng is not None:
         scores = []
@@ -366,10 +389,7 @@ def permutation_check(
         )
     y = np.asarray(y)
     check_scoring_labels(estimator, protocol.get("scoring"), y, "permutation_check")
-    protocol = {
-        key: _unpinned(value, X, y) if key in ("cv", "outer_cv") else value
-        for key, value in protocol.items()
-    }
+    protocol = {key: _replayable(key, value, X, y) for key, value in protocol.items()}
     # Seeds by name: permutation i and its run get the same seeds whatever n_permutations and
     # with_estimate are.
     root = seed_root(random_state)
