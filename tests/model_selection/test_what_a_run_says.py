@@ -113,11 +113,11 @@ def test_the_warning_counts_failed_outer_folds_as_folds():
 
 
 def test_progress_of_a_cached_run_ends_as_the_computed_one(tmp_path, capsys):
-    # LogisticRegression ignores its seed: of n_refits=2 per fold, the first fold's second
-    # refit shows it (the probe) and the other folds' second refits are skipped
-    n_outer, n_refits, n_candidates, n_inner = 3, 2, 2, 2
+    # LogisticRegression ignores its seed: of n_refits=3 per fold, each fold's first two
+    # refits show it (the probe) and its third is skipped
+    n_outer, n_refits, n_candidates, n_inner = 3, 3, 2, 2
     total = n_outer * n_candidates * n_inner + n_outer * n_refits
-    skipped = n_outer * (n_refits - 1) - 1
+    skipped = n_outer * (n_refits - 2)
     last_lines = []
     for _ in range(2):
         nested = NestedCV(

@@ -87,7 +87,6 @@ def _outer_text(dataset, plan):
 def _row(plan):
     refits = f"{plan.refits} ({len(plan.outer)} x {plan.n_refits})"
     if plan.min_refits < plan.refits:
-        # a fold whose winner differs from the first fold's trains two refits to probe it
         refits += f", at least {plan.min_refits} if seeds are inert"
     if plan.whole_search:
         candidates = inner = "its own"
@@ -254,9 +253,8 @@ def dry_run(
     lines += [
         "",
         "selection fits = outer folds x candidates x inner splits; refits = outer folds x "
-        "n_refits (1 for an estimator without random_state, or whose seed is the user's; outer "
-        "folds + 1 when the first fold's two refits show that a seed changes nothing, and one "
-        "more for each fold that selects other hyper-parameters than the first).",
+        "n_refits (1 for an estimator without random_state, or whose seed is the user's; 2 on "
+        "each fold whose first two refits show that a seed changes nothing there).",
     ]
     shared = result.shared
     if shared.selection or shared.refits:

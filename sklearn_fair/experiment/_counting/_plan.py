@@ -1,10 +1,10 @@
 """What each model of an experiment will fit on each data set, from NestedCV's own planner.
 
 The counts are :func:`make_plan`'s, with the run's NestedCV: the same candidates (drawn with
-the run's seed), splits and refit seeds. When the first fold's two refits with different
-seeds give identical results, the other folds are refitted once: NestedCV learns that only
-while it runs, so the refits are then a range. Without the data (at least the labels)
-nothing is counted: a count from the file alone would be a guess.
+the run's seed), splits and refit seeds. When a fold's first two refits with different seeds
+give identical results, that fold keeps those two: NestedCV learns that only while it runs,
+so the refits are then a range. Without the data (at least the labels) nothing is counted: a
+count from the file alone would be a guess.
 """
 
 import time
@@ -37,7 +37,7 @@ class ModelPlan:
     n_refits : int
         Refits per outer fold.
     probe : bool
-        Whether the first fold's two refits decide if a seed changes anything.
+        Whether each fold's first two refits decide if a seed changes anything there.
     whole_search : bool
         Whether the model is a search run whole in each outer fold (its fits its own).
     searches_inside : tuple of str
@@ -80,9 +80,8 @@ class ModelPlan:
 
     @property
     def min_refits(self):
-        """Refits when a seed turns out to change nothing: two on the first fold, then one on
-        each fold that selects the same hyper-parameters (two on one that selects others)."""
-        return len(self.outer) + 1 if self.probe else self.refits
+        """Refits when a seed turns out to change nothing: two on each fold."""
+        return 2 * len(self.outer) if self.probe else self.refits
 
     @property
     def model_fits(self):

@@ -40,9 +40,8 @@ class SharedFits:
 def _fewest_slots(plan):
     """The refits ``plan`` (a ModelPlan) makes at the fewest: ``(fold, seed index)``."""
     n_folds = len(plan.outer)
-    if plan.probe:  # the first fold's two, then one a fold
-        return [(0, 0), (0, 1), *((fold, 0) for fold in range(1, n_folds))]
-    return [(fold, index) for fold in range(n_folds) for index in range(plan.n_refits)]
+    n_refits = 2 if plan.probe else plan.n_refits  # a fold whose first two agree keeps two
+    return [(fold, index) for fold in range(n_folds) for index in range(n_refits)]
 
 
 def _fewest_names(sets):

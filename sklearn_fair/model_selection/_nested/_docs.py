@@ -96,16 +96,16 @@ PARAMETER_DOCS = {
     included, gets the seed; one the user set (``SGDClassifier(random_state=0)``, a seeded
     step) is kept in every fit, so with ``n_refits=1`` the results equal
     ``cross_validate(GridSearchCV(...))`` fold by fold. Seeds are spent only where they
-    change something: with no ``random_state`` left unset, or when two refits with different
-    seeds, both fitted and scored, give identical predictions (their labels and their
-    probabilities or decision values) and scores on the first outer fold (``SVC()``,
-    ``Ridge()``), every
-    fold that selected the same hyper-parameters is trained once; a fold that selected others
-    trains two refits of its own first, and every refit only where they differ
-    (``outer_results_[i]["refits"]`` says which rule applied). A
-    sampler's unset ``random_state`` (an object with ``fit_resample``) always counts: it draws
-    the rows each refit trains on, so every fold gets every refit. The final model gets the
-    selection seed in either case.""",
+    change something: with no ``random_state`` left unset, each fold is trained once; else
+    each fold trains two refits with different seeds first, keeps those two when, both
+    fitted and scored, they give identical predictions (their labels and their
+    probabilities or decision values) and scores on its test fold (``SVC()``,
+    ``Ridge()``), and trains every refit otherwise. Each fold decides for itself, as
+    whether a seed changes a model depends on the rows it trains on (a tree breaks ties
+    between equally good features by its seed); ``outer_results_[i]["refits"]`` says what
+    each fold did. A sampler's unset ``random_state`` (an object with ``fit_resample``)
+    always counts: it draws the rows each refit trains on, so every fold gets every refit.
+    The final model gets the selection seed in either case.""",
     "n_jobs": """n_jobs : int, default=None
     Number of worker processes; ``None`` means 1 unless in a ``joblib.parallel_config``
     (or ``parallel_backend``) context, whose backend is then used (loky, threading or
@@ -192,9 +192,18 @@ default="auto"
     Results are identical either way. See the nested-CV guide, "What is fitted once".""",
     "select": """select : {"best", "one_se"}, default="best"
     How a fold's winner is picked. ``"best"``: the best mean validation score, ties to the
-    first in the order of the search space, as in GridSearchCV. ``"one_se"`` (in the
-    spirit of tidymodels' ``select_by_one_std_err``): the first candidate in the order of
-    the search space (list each parameter's values from the simplest model to the most
-    complex) whose mean is within one standard error (``ddof=1``, over the inner splits:
-    it needs a k-fold ``inner_cv``) of the best.""",
+    first candidate, as in GridSearchCV. ``"one_se"`` (in the spirit of tidymodels'
+    ``select_by_one_std_err``): the first candidate whose mean is within one standard error
+    (``ddof=1``, over the inner splits: it needs a k-fold ``inner_cv``) of the best. First
+    in the order of the candidates, :class:`~sklearn.model_selection.ParameterGrid`'s: the
+    dicts of a list one after the other; within a dict, its parameter *names* sorted
+    alphabetically, whatever the order of its keys, the last name varying fastest, and
+    each parameter's values in the order given. So the parameter whose name sorts first
+    decides first which candidate is simpler: in ``{"select__k": [1, 2], "clf__C": [0.01,
+    0.1]}`` it is ``clf__C``, and renaming a pipeline step can change the pick. List each
+    parameter's values from the simplest model to the most complex; to rank a parameter
+    first, give one dict per value of it, simplest first (``[{"select__k": [1], "clf__C":
+    [0.01, 0.1]}, {"select__k": [2], "clf__C": [0.01, 0.1]}]``), or name the steps so
+    that its name sorts first. With ``param_distributions`` (or a RandomizedSearchCV as
+    the estimator) the order is that in which the candidates were sampled: random.""",
 }

@@ -12,24 +12,20 @@ workload), a 16-worker run takes 2.9 s against 2.3 s for the best any schedule c
 benchmark replays durations through the very same rules. A batch takes its first task's
 neighbours (:meth:`NestedSchedule.pop_near`).
 
-The seed probe (see ``_seeds.py``): the first outer fold runs two refits first; if a seed
-changes nothing, every fold that selected the same hyper-parameters keeps one refit. A fold
-that selected others (``splitter="random"`` where the first fold chose ``"best"``) runs two
-refits and keeps them when they agree, else gets every seed.
+The seed probe (see ``_seeds.py``): each outer fold runs two refits first and keeps them when
+they agree, else gets every seed. Each fold decides for itself: whether a seed changes a model
+depends on its training rows (a tree breaks ties between equally good features by its seed,
+and one fold's rows may hold a tie where another's do not), not only on its hyper-parameters.
 """
 
 import heapq
 from collections import defaultdict, deque
-
-import joblib
 
 from ._reuse import prefix_group
 from ._seeds import same_output as _same_output
 from ._tasks import FINAL, REFIT, SEARCH, SELECTION
 
 __all__ = ["NestedSchedule"]
-
-PROBE_FOLD = 0
 
 
 class NestedSchedule:
@@ -60,7 +56,6 @@ class NestedSchedule:
         self._groups = {}  # candidate -> its prefix_group
         self._refit_scale = plan.refit_scale
         self._no_fold = len(plan.outer_splits)  # where the selection on all the data ranks
-        self.deterministic = None  # the probe's verdict: None until known
         self._released = 0
         self._completed = 0
         for fold in plan.selection_folds:
@@ -211,19 +206,13 @@ class NestedSchedule:
 
     @property
     def n_expected(self):
-        """How many tasks the run will have (an upper bound until the probe has answered)."""
+        """How many tasks the run will have (an upper bound until each fold's probe has
+        answered)."""
         plan = self.plan
-        if self.deterministic:  # one refit a fold; two or more where it selected others
-            refits = sum(
-                max(2, len(self._refits_released[fold]))
-                if fold in self.selections and not self._probed(fold)
-                else 1
-                for fold in range(len(plan.outer_splits))
-            )
-        else:
-            refits = len(plan.outer_splits) * len(plan.refit_seeds)
-        if self.deterministic and plan.probe:
-            refits += 1  # the first fold's second refit, which showed that seeds are inert
+        n_seeds = len(plan.refit_seeds)
+        refits = sum(
+            2 if self.seeds_agree(fold) else n_seeds for fold in range(len(plan.outer_splits))
+        )
         return self._n_selection + refits + (1 if plan.final else 0)
 
     def _mean(self, kind):
@@ -266,11 +255,8 @@ class NestedSchedule:
             self._selection_left[fold] -= 1
             if self._selection_left[fold] == 0:
                 self._fold_selected(fold)
-        elif phase == REFIT and self.plan.probe and fold == PROBE_FOLD:
-            if self.deterministic is None:
-                self._check_probe()  # only a probing plan fingerprints its refits' predictions
-        elif phase == REFIT and self.plan.probe and self.deterministic and not self._probed(fold):
-            self._check_probe(fold)
+        elif phase == REFIT and self.seeds_agree(fold) is False:
+            self._release_refits(fold, range(len(self.plan.refit_seeds)))
 
     def _fold_selected(self, fold):
         plan = self.plan
@@ -279,24 +265,9 @@ class NestedSchedule:
             self._push(plan.final_task(self.selections[None]))
             return
         if self.selections[fold].get("failed"):  # no candidate selected: no refit (h5)
-            if fold == PROBE_FOLD and plan.probe and self.deterministic is None:
-                self.deterministic = False  # no probe possible: every fold gets every refit
-                self._release_every_refit()
             return
-        wanted = range(len(plan.refit_seeds))
-        if plan.probe and self.deterministic is None:
-            wanted = range(2 if fold == PROBE_FOLD else 1)
-        elif self.deterministic:
-            wanted = range(1 if self._probed(fold) else 2)
-        self._release_refits(fold, wanted)
-
-    def _probed(self, fold):
-        """Whether ``fold`` selected the hyper-parameters whose seeds the probe compared (the
-        probe fold's): its verdict says nothing of another configuration's seeds."""
-        probed = self.selections.get(PROBE_FOLD)
-        return probed is not None and _params_key(self.selections[fold]["best_params"]) == (
-            _params_key(probed["best_params"])
-        )
+        # a probing fold trains two refits first; the others wait for their verdict
+        self._release_refits(fold, range(2 if plan.probe else len(plan.refit_seeds)))
 
     def _release_refits(self, fold, indices):
         for index in indices:
@@ -304,62 +275,17 @@ class NestedSchedule:
                 self._refits_released[fold].add(index)
                 self._push(self.plan.refit_task(fold, self.selections[fold], index))
 
-    def _seeds_agree(self, fold):
-        """Whether ``fold``'s first two refits gave the same output (None: not both done); two
-        that failed, at fit or at scoring, show nothing (:func:`~._seeds.same_output`)."""
+    def seeds_agree(self, fold):
+        """Whether ``fold``'s first two refits gave the same output, so that it keeps those two
+        (None: not both done, or no probe); two that failed, at fit or at scoring, show
+        nothing (:func:`~._seeds.same_output`)."""
+        if not self.plan.probe:
+            return None
         first, second = (self.results.get(self.plan.refit_key(fold, i)) for i in (0, 1))
         if first is None or second is None:
             return None
         return bool(_same_output(first, second))
 
-    def _check_probe(self, fold=PROBE_FOLD):
-        """The probe fold's verdict, for every fold; another fold's, for itself (it selected
-        other hyper-parameters than the probe fold, whose verdict says nothing of theirs)."""
-        agree = self._seeds_agree(fold)
-        if agree is None:
-            return
-        if fold != PROBE_FOLD:
-            if not agree:
-                self._release_refits(fold, range(len(self.plan.refit_seeds)))
-            return
-        self.deterministic = agree
-        if not agree:
-            self._release_every_refit()
-            return
-        for other in self._selected_folds():
-            if not self._probed(other):
-                self._release_refits(other, range(2))
-
-    def _selected_folds(self):
-        """The outer folds selected so far, but those whose selection failed (no refit)."""
-        return [
-            fold
-            for fold, selection in self.selections.items()
-            if fold is not None and not selection.get("failed")
-        ]
-
-    def _release_every_refit(self):
-        """Every refit of each fold selected so far (none for a fold whose selection failed)."""
-        for fold in self._selected_folds():
-            self._release_refits(fold, range(len(self.plan.refit_seeds)))
-
     def refits_of(self, fold):
         """The keys of the refits that ran for ``fold``, in seed order."""
         return [self.plan.refit_key(fold, i) for i in sorted(self._refits_released[fold])]
-
-
-def _params_key(params):
-    """What tells two selected configurations apart: their hash; a value that cannot be
-    pickled (a lambda in a FunctionTransformer) by its identity, the object of the grid that
-    the folds' selections share (its repr may be shortened: two would look the same)."""
-    try:
-        return joblib.hash(params)
-    except Exception:
-        return sorted((name, _value_key(value)) for name, value in params.items())
-
-
-def _value_key(value):
-    try:
-        return joblib.hash(value)
-    except Exception:
-        return id(value)

@@ -14,15 +14,15 @@ final model share the ``"selection"`` seed; refit ``i`` gets ``refit_seeds[i]`` 
 
 *Whether seeds matter.* With no parameter left unset, one refit is trained. One left unset on a
 sampler (an object with ``fit_resample``, as imbalanced-learn's) always matters: it draws the
-rows each refit trains on, so every fold gets every refit. Otherwise the first outer fold trains
-two refits first, and when their scores and predictions are identical (:func:`same_output`)
-every fold that selected the same hyper-parameters keeps one refit (a fold that selected
-others, whose seeds the probe did not compare, trains two refits of its own first, and every
-refit where they differ); the final model gets the
-``"selection"`` seed either way, so that
-the same ``random_state`` gives the same final model. Identical hard labels on one test fold
-cannot show that a sampler's seed changes nothing: two refits trained on different rows often
-predict the same labels.
+rows each refit trains on, so every fold gets every refit. Otherwise each outer fold trains two
+refits first, and keeps those two when their scores and predictions are identical
+(:func:`same_output`), else trains every refit. Each fold decides for itself: whether a seed
+changes a model depends on the rows it trains on (a tree breaks ties between equally good
+features by its seed, and one fold's rows may hold a tie where another's do not), so one
+fold's two refits say nothing of another's. The final model gets the ``"selection"`` seed
+either way, so that the same ``random_state`` gives the same final model. Identical hard
+labels on one test fold cannot show that a sampler's seed changes nothing: two refits trained
+on different rows often predict the same labels.
 
 *What None means.* NestedCV, an estimator, draws fresh entropy on every fit; the functional forms
 follow ``cross_validate``, which gives the same result on every call for a deterministic
@@ -284,8 +284,8 @@ class RefitPlan:
     #: the seed of each refit; ``[None]`` (one refit, nothing seeded) when no parameter is
     #: left unset
     seeds: list
-    #: whether the first fold's two refits must show that a seed changes something before
-    #: every fold gets all its refits
+    #: whether each fold's two first refits must show that a seed changes something before
+    #: that fold gets all its refits
     probe: bool
 
 
