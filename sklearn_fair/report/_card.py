@@ -14,7 +14,7 @@ from sklearn.utils.validation import _num_samples
 
 from ..exceptions import SplitLeakageWarning
 from ..model_selection import labels_fingerprint, load_splits
-from ..utils import digest, fill_doc, fingerprint, to_numpy
+from ..utils import digest, fill_doc, fingerprint, is_graph_data, read_graph_labels, to_numpy
 from ..utils import package_versions as _package_versions
 from ..utils._printing import decimals_for, number
 from ._html import render
@@ -318,8 +318,8 @@ def card_of(models, *, X=None, y=None, splits_file=None, stratified=None,
             "result: BenchmarkResult({key: cell for key, cell in result.cells.items() if "
             "key[0] == name}, baseline=result.baseline))."
         )
-    if y is None and X is not None and hasattr(X, "y"):
-        y = X.y
+    if y is None and X is not None and is_graph_data(X):
+        y = read_graph_labels(X)
     if y is not None:
         y = to_numpy(y)
     _check_data(models, X, y)

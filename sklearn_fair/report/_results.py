@@ -50,7 +50,8 @@ DOCS = {
     "card": """X, y : array-like, default=None
     The data, to fingerprint it and check that the outer folds are stratified: the data the
     results were run on (refused when ``X`` and ``y`` differ in length or are shorter than
-    the outer splits' largest index).
+    the outer splits' largest index). Without ``y``, the labels of graph data are read from
+    its graphs; those of tabular data are not (a column named ``y`` is a feature).
 splits_file : str or path-like, default=None
     The saved splits file the outer folds came from.
 stratified : bool, default=None

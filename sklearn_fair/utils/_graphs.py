@@ -46,16 +46,22 @@ def to_numpy(value):
 def is_graph_data(X):
     """Whether ``X`` is a sequence of graph objects: indexable, its first item has a ``.y``.
 
-    Arrays with a ``shape`` (numpy, pandas) are tabular, except a 1-D object array of graphs.
+    Arrays with a ``shape`` (numpy, pandas, scipy's sparse matrices) are tabular, except a
+    1-D object array of graphs; so is an item with a ``shape``: ``(df, y)`` is a DataFrame
+    and its labels, though a DataFrame with a column ``y`` has an attribute ``y``.
     """
     if isinstance(X, np.ndarray):
-        return X.dtype == object and X.ndim == 1 and len(X) > 0 and hasattr(X[0], "y")
+        return X.dtype == object and X.ndim == 1 and len(X) > 0 and _is_graph(X[0])
     if hasattr(X, "shape") or isinstance(X, (str, bytes)):
         return False
     try:
-        return len(X) > 0 and hasattr(X[0], "y")
+        return len(X) > 0 and _is_graph(X[0])
     except (TypeError, IndexError, KeyError):
         return False
+
+
+def _is_graph(item):
+    return hasattr(item, "y") and not hasattr(item, "shape")
 
 
 def read_graph_labels(X):

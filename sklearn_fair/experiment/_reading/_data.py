@@ -251,12 +251,16 @@ def load_csv(path, target, groups, source, key=("data",), limits=None):
         if missing:
             raise source.error(
                 key + ("target",),
-                f"the CSV file {str(path)!r} has {len(missing)} missing label(s) in its target "
-                f"column {shown(target)} (first on data row {missing[0] + 1}: "
-                f"{shown(y[missing[0]])}, a cell pandas.read_csv reads as missing); every row "
-                "needs a label: remove those rows.",
+                _missing_labels(path, target, missing, f"{shown(y[missing[0]])}; "),
             )
     group_values = None if groups is None else _column(numbers, strings, columns.pop(groups))
+    if not columns:
+        raise source.error(
+            key + ("path",),
+            f"the CSV file {str(path)!r} has no feature column besides its target column "
+            f"{shown(target)}{'' if groups is None else f' and groups column {shown(groups)}'}; "
+            "give the features as the file's other columns.",
+        )
     features = {name: _column(numbers, strings, i) for name, i in columns.items()}
     text = [name for name, values in features.items() if values.dtype == object]
     try:
@@ -268,10 +272,19 @@ def load_csv(path, target, groups, source, key=("data",), limits=None):
                 f"the columns {text} of {str(path)!r} are not numeric; reading them needs "
                 "pandas (pip install pandas), and a preprocessing step that encodes them.",
             ) from None
-        X = np.column_stack(list(features.values())) if features else np.empty((len(y), 0))
+        X = np.column_stack(list(features.values()))
     else:
         X = pd.DataFrame(features)
     return X, y, group_values
+
+
+def _missing_labels(path, target, missing, cell):
+    return (
+        f"the CSV file {str(path)!r} has {len(missing)} missing label(s) in its target column "
+        f"{shown(target)} (first on data row {missing[0] + 1}: {cell}an empty or blank cell, "
+        "or one pandas.read_csv reads as missing, is missing); every row needs a label: "
+        "remove those rows."
+    )
 
 
 # a line as TextIOWrapper(newline="") reads it: up to "\r\n", "\r" or "\n", or the end
@@ -585,6 +598,10 @@ def load_data(config, dataset, work_dir, *, labels_only=False):
         X, y, groups = load_csv(
             data["path"], data["target"], data.get("groups"), config.source, key, limits
         )
+        if y.dtype.kind == "f" and np.isnan(y).any():  # numeric labels: read as NaN
+            missing = np.flatnonzero(np.isnan(y)).tolist()
+            message = _missing_labels(data["path"], data["target"], missing, "read as NaN; ")
+            raise config.source.error(key + ("target",), message)
         return Data(X, y, groups, f"CSV {data['path'].name} ({len(y)} rows)")
     tu_name = name[len("tu:") :]
     problem = tu_folder_problem(data["root"], tu_name)

@@ -4,7 +4,7 @@ described by :func:`sklearn_fair.utils.describe` (the one place that decides it)
 - the entries' format and the versions (:func:`sklearn_fair.utils.package_versions`, with
   :data:`LIBRARIES`; a library that code of the user's imports, by its version);
 - the data (``X``, ``y``, fit and score parameters) by content, a DataFrame's or Series'
-  index included;
+  index included, and the types of ``X`` and ``y`` (an np.matrix is not an ndarray);
 - scikit-learn's global settings that change results (``transform_output``, metadata
   routing...), where they are not the defaults;
 - the scorers and the estimator with the task's parameters and seeds, with the code of every
@@ -61,6 +61,10 @@ class KeyBuilder:
                 "versions": package_versions(LIBRARIES),
                 "X": fingerprint_with_index(data.X) if data_name is None else data_name,
                 "y": fingerprint_with_index(data.y) if data_name is None else data_name,
+                # an np.matrix fingerprints as its ndarray, a csr_array as its csr_matrix
+                "types": (
+                    [_type_name(data.X), _type_name(data.y)] if data_name is None else data_name
+                ),
                 "fit_params": describe(data.fit_params),
                 "score_params": describe(data.score_params),
                 **(
@@ -157,6 +161,10 @@ _SKLEARN_DEFAULTS = {
     "sparse_interface": "spmatrix",
     "transform_output": "default",
 }
+
+
+def _type_name(value):
+    return f"{type(value).__module__}.{type(value).__qualname__}"
 
 
 def _sklearn_settings():

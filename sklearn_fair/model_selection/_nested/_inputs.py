@@ -6,6 +6,7 @@ import warnings
 from dataclasses import dataclass
 
 import numpy as np
+from scipy.sparse import issparse
 from sklearn import config_context, get_config
 from sklearn.base import is_classifier, is_regressor
 from sklearn.utils import indexable
@@ -107,6 +108,11 @@ class CheckedData:
 def prepare_data(X, y, groups, params=None):
     """Labels of graph data, consistent lengths, and X made indexable: once, here; the fit
     ``params`` (name -> value) only checked, those of one value per sample lining up with X."""
+    if issparse(y):  # np.asarray would make it a 0-d object array, and the run fail unclearly
+        raise ValueError(
+            f"y is a sparse {type(y).__name__} of shape {y.shape}; nested cross-validation "
+            "needs a dense y (its splits and checks read its values): pass y.toarray()."
+        )
     if is_graph_data(X):
         check_graphs(X)  # the check of GraphCollection and GraphClassifier, before any fit
         if y is None:
