@@ -82,8 +82,6 @@ def _refits_that_ran(nested):
         return "1 (no random_state: the estimator is deterministic)"
     if len(set(ran)) == 1:
         return str(ran[0])
-    if len(set(ran[1:])) == 1:
-        return f"{ran[0]} on fold 0, then {ran[1]} ({nested.outer_results_[1]['refits']})"
     counts = ", ".join(f"{n} on {ran.count(n)} folds" for n in sorted(set(ran), reverse=True))
     return f"{counts} ({' / '.join(map(str, ran))} per fold)"
 

@@ -33,3 +33,13 @@ def test_a_sparse_y_is_refused_naming_it(kind):
     )
     # as the message says, the dense y runs
     assert np.all(np.isfinite(nested.fit(X, y.toarray()).outer_scores_))
+
+
+def test_benchmark_refuses_a_sparse_y_naming_the_data_set():
+    # review_30: benchmark made y an array first, and failed with numpy's 0-d object error
+    from sklearn_fair import benchmark
+
+    X, Y = make_multilabel_classification(n_samples=60, n_features=5, n_classes=3, random_state=0)
+    with pytest.raises(ValueError, match=r"^The y of data set 'd' is a sparse csr_matrix of "):
+        benchmark({"m": OneVsRestClassifier(LogisticRegression())}, {"d": (X, sp.csr_matrix(Y))},
+                  outer_cv=3, n_refits=1, random_state=0)  # fmt: skip

@@ -13,6 +13,7 @@ from ..metrics._names import describe_metric, same_metric
 from ..model_selection import NestedCV
 from ..model_selection._engine import (
     REFIT,
+    check_dense_y,
     check_rows_line_up,
     is_search,
     make_plan,
@@ -183,6 +184,7 @@ def _load(name, spec):
     if isinstance(spec, (tuple, list)) and len(spec) in (2, 3):
         X, y, *rest = spec
         groups = rest[0] if rest else None
+        check_dense_y(y, f"The y of data set {name!r}")
         # here, as y loses its index below (NestedCV's own check still sees the groups')
         check_rows_line_up(X, [("y", y)], of=f" of data set {name!r}")
         # made indexable once, as NestedCV would make it, so that every model's plan holds the

@@ -59,7 +59,7 @@ class SaidOnce:
             if set(pairs) == set(itertools.product(models, datasets)):
                 groups = [(models, datasets)]
             else:
-                groups = [([m], [d for n, d in pairs if n == m]) for m in models]
+                groups = [([m], list(dict.fromkeys(d for n, d in pairs if n == m))) for m in models]
             for named_models, named_datasets in groups:
                 cells = (
                     f"benchmark ({_listed('model', named_models)} on "

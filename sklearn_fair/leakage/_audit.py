@@ -409,16 +409,9 @@ def audit(
             share_changed = _largest_share_change(y, y_split)
         # not the count alone: a bootstrap or a shuffle returns as many rows, others
         given, prepared = sample_digests(X_checked), sample_digests(X_split)
-        same_features = given.dtype == prepared.dtype and np.array_equal(given, prepared)
         rows_kept = bool(
             n_prepared == n_samples
-            and (  # the features as given (a regressor's y transformed), or their rows kept
-                same_features
-                or (
-                    _labels_kept(y, y_split, is_classifier(estimator))
-                    and _rows_kept(given, prepared)
-                )
-            )
+            and _rows_kept(given, prepared, y, y_split, is_classifier(estimator))
         )
         if not rows_kept:
             copies_added = _copies_added(given, prepared)
@@ -514,21 +507,18 @@ def _labels_kept(y, prepared, classifier):
     return len(pairs) == old.max() + 1 == new.max() + 1
 
 
-def _rows_kept(given, prepared):
-    """Whether the prepared rows, as many as given, can be the rows as given in their order,
-    their features changed at most (``given`` and ``prepared``: their digests): copies of a
-    sample stay copies, and, where the features are as given (digests alike), no prepared row
-    is a copy of another given row."""
-    if not len(given):
+def _rows_kept(given, prepared, y, y_prepared, classifier):
+    """Whether ``prepare`` returned the rows as given, in their order (``given`` and
+    ``prepared``: the digests of as many rows). Their features as given: kept. Every prepared
+    row one of the given rows, not all in place (a shuffle, a bootstrap): not kept. Features
+    changed (scaled, clipped, rounded, with noise added), where the features cannot tell the
+    rows apart: kept, unless the labels moved (not the same, nor the same classes renamed)."""
+    comparable = given.dtype == prepared.dtype
+    if comparable and np.array_equal(given, prepared):
         return True
-    if given.dtype == prepared.dtype:
-        codes = np.unique(np.concatenate([given, prepared]), return_inverse=True)[1].ravel()
-        old, new = codes[: len(given)], codes[len(given) :]
-        if (np.isin(new, old) & (new != old)).any():
-            return False
-    old = np.unique(given, return_inverse=True)[1].ravel()
-    new = np.unique(prepared, return_inverse=True)[1].ravel()
-    return len(np.unique(np.c_[old, new], axis=0)) == old.max() + 1
+    if comparable and np.isin(prepared, given).all():
+        return False
+    return _labels_kept(y, y_prepared, classifier)
 
 
 def _copies_added(given, prepared):

@@ -13,7 +13,7 @@ from ._nested._candidates import is_search
 from ._nested._data import RunData, take
 from ._nested._estimator import store_fitted
 from ._nested._functions import is_per_label, refits_class
-from ._nested._inputs import check_rows_line_up
+from ._nested._inputs import check_dense_y, check_rows_line_up
 from ._nested._planning import make_plan
 from ._nested._protocol import run_protocol
 from ._nested._resampling import _given_splits as given_splits
@@ -38,6 +38,7 @@ __all__ = [
     "UnhashableError",
     "check_cv_with_groups",
     "check_entries",
+    "check_dense_y",
     "check_rows_line_up",
     "given_splits",
     "is_per_label",

@@ -61,7 +61,8 @@ def is_graph_data(X):
 
 
 def _is_graph(item):
-    return hasattr(item, "y") and not hasattr(item, "shape")
+    # a DataFrame's shape is its class's (a PyG Data object may hold a field named shape)
+    return hasattr(item, "y") and not hasattr(type(item), "shape")
 
 
 def read_graph_labels(X):

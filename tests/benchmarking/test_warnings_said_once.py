@@ -70,3 +70,27 @@ def test_warnings_in_other_words_are_each_said():
     assert "groups's row 59" in said[0]
     assert said[1].startswith("benchmark (model 'lr' on data set 'd1'): ")
     assert "groups's row 58" in said[1]
+
+
+def test_a_warning_said_in_several_folds_of_a_cell_names_each_data_set_once():
+    # review_30: scikit-learn's "least populated class" warning comes once per outer fold; with
+    # one model's cells on one data set taken from previous=, each model is named apart, and
+    # its data sets were listed once per fold ('d1', 'd1', 'd1', 'd2', ...)
+    rng = np.random.RandomState(0)
+    y = np.r_[np.zeros(30, int), np.ones(27, int), np.full(3, 2)]
+    data = {d: (rng.normal(size=(60, 3)), y) for d in ("d1", "d2")}
+    models = {"a": (LogisticRegression(), {"C": [1.0]}), "b": (DecisionTreeClassifier(), {})}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        previous = benchmark({"a": models["a"]}, {"d1": data["d1"]}, outer_cv=3, inner_cv=3,
+                             n_refits=1, random_state=0)  # fmt: skip
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        benchmark(models, data, outer_cv=3, inner_cv=3, n_refits=1, previous=previous)
+    said = sorted(
+        str(w.message).split(":")[0] for w in caught if "least populated" in str(w.message)
+    )
+    assert said == [
+        "benchmark (model 'a' on data set 'd2')",
+        "benchmark (model 'b' on data sets 'd1' and 'd2')",
+    ]

@@ -220,3 +220,42 @@ def test_a_prepare_that_transforms_a_regressors_target_keeps_the_rows():
     expected = [[i, 30 + i] for i in range(10)]  # by hand: rows i and 30 + i
     assert sorted(g.tolist() for g in result.duplicates.groups) == expected
     assert result.duplicates.straddling == []  # the groups keep each pair together
+
+
+def test_a_prepare_that_changes_some_features_keeps_the_rows():
+    # review_30: survey answers coded 0-4, capped at 3 by prepare, which makes a changed row
+    # equal to another given row; they are still the rows as given, in their order: no
+    # resampling, no leak, and the groups apply
+    from sklearn.model_selection import GroupKFold
+
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 5, size=(60, 4)).astype(float)
+    y = rng.integers(0, 2, 60)
+    groups = np.repeat(np.arange(12), 5)
+    capped = np.minimum(X, 3)
+    # the premise, by hand: a capped row that is another given row (a copy prepare made)
+    assert any((capped[i] == X[j]).all() for i in range(60) for j in range(60) if i != j)
+    result = audit(
+        LogisticRegression(), X, y, groups=groups, cv=GroupKFold(3), checks=("duplicates",),
+        prepare=lambda X, y: (np.minimum(X, 3), y),
+    )  # fmt: skip
+    assert result.rows_kept is True and not result.resampled_before_split
+    assert result.passed
+
+
+def test_noise_added_by_prepare_does_not_hide_the_copies_of_the_rows_given():
+    # review_30: ten rows recorded twice, prepare adding noise to every feature: the copies
+    # are those of the rows given (the evaluation splits them in that order)
+    rng = np.random.default_rng(2)
+    X = rng.normal(size=(60, 3))
+    X[30:40] = X[:10]
+    y = (X[:, 0] > 0).astype(int)
+    result = audit(
+        LogisticRegression(), X, y, cv=KFold(2), checks=("duplicates",),
+        prepare=lambda X, y: (X + np.random.default_rng(0).normal(0, 1e-3, X.shape), y),
+    )  # fmt: skip
+    assert result.rows_kept is True
+    # by hand: KFold(2) tests rows 0-29 then 30-59, so each pair [i, 30 + i] straddles
+    assert sorted(g.tolist() for g in result.duplicates.straddling) == [
+        [i, 30 + i] for i in range(10)
+    ]

@@ -58,3 +58,16 @@ def test_benchmark_takes_a_dataframe_with_a_column_y():
     # one model without a grid: each outer score is scikit-learn's cross_val_score
     expected = cross_val_score(LogisticRegression(), df, target, cv=StratifiedKFold(3))
     assert np.allclose(result.scores.score.to_numpy(), expected)
+
+
+def test_a_graph_with_a_field_named_shape_is_a_graph():
+    # review_30: an item with a shape is tabular where its class has one (a DataFrame); a PyG
+    # graph may hold a field of that name
+    torch = pytest.importorskip("torch")
+    from torch_geometric.data import Data
+
+    graphs = [Data(x=torch.ones(2, 1), edge_index=torch.tensor([[0], [1]]), y=torch.tensor([i % 2]))
+              for i in range(4)]  # fmt: skip
+    for graph in graphs:
+        graph.shape = torch.tensor([2])
+    assert is_graph_data(graphs)

@@ -168,12 +168,8 @@ def _type_name(value):
 
 
 def _sklearn_settings():
-    config = get_config()
-    changed = {
-        name: config[name]
-        for name, default in _SKLEARN_DEFAULTS.items()
-        if name in config and config[name] != default
-    }
+    now = sklearn_config()
+    changed = {name: value for name, value in now.items() if value != _SKLEARN_DEFAULTS[name]}
     return {"sklearn_config": changed} if changed else {}
 
 

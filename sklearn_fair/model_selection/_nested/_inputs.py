@@ -24,6 +24,7 @@ __all__ = [
     "check_rows_line_up",
     "check_target_kind",
     "early_stopping_policy",
+    "check_dense_y",
     "prepare_data",
 ]
 
@@ -105,14 +106,21 @@ class CheckedData:
         return _num_samples(self.X)
 
 
+def check_dense_y(y, name="y"):
+    """Refuse a sparse ``y``: ``np.asarray`` would make it a 0-d object array, and the run
+    fail unclearly."""
+    if issparse(y):
+        raise ValueError(
+            f"{name} is a sparse {type(y).__name__} of shape {y.shape}; nested "
+            "cross-validation needs a dense y (its splits and checks read its values): pass "
+            "y.toarray()."
+        )
+
+
 def prepare_data(X, y, groups, params=None):
     """Labels of graph data, consistent lengths, and X made indexable: once, here; the fit
     ``params`` (name -> value) only checked, those of one value per sample lining up with X."""
-    if issparse(y):  # np.asarray would make it a 0-d object array, and the run fail unclearly
-        raise ValueError(
-            f"y is a sparse {type(y).__name__} of shape {y.shape}; nested cross-validation "
-            "needs a dense y (its splits and checks read its values): pass y.toarray()."
-        )
+    check_dense_y(y)
     if is_graph_data(X):
         check_graphs(X)  # the check of GraphCollection and GraphClassifier, before any fit
         if y is None:
