@@ -1,7 +1,6 @@
 """benchmark(): every model on every data set, nested, on shared splits, in one task pool."""
 
 import warnings
-from collections.abc import Iterator
 
 import numpy as np
 from sklearn.base import clone
@@ -25,6 +24,7 @@ from ..report._results import as_result
 from ..stats._checks import check_same_splits
 from ..utils import UnhashableError, describe, is_graph_data
 from ..utils._random import check_random_state_param
+from ..utils._splits import reusable_splits
 from ._extend import (
     check_previous,
     check_previous_plans,
@@ -166,11 +166,6 @@ def _check_shared_splits(outer_cv, sizes, reached=None):
             f"different sizes ({shown}). Give each data set its own splits: outer_cv as a dict "
             "(data set name -> splits), or a splitter."
         )
-
-
-def _reusable(cv):
-    """``cv``, as a list where it is an iterator of splits, which can be read only once."""
-    return list(cv) if isinstance(cv, Iterator) else cv
 
 
 def _load(name, spec):
@@ -486,8 +481,8 @@ def benchmark(
         )
     # splits given as a generator (TimeSeriesSplit(3).split(X)) are read once, for every model
     if isinstance(outer_cv, dict):
-        outer_cv = {name: _reusable(cv) for name, cv in outer_cv.items()}
-    outer_cv = _reusable(outer_cv)
+        outer_cv = {name: reusable_splits(cv) for name, cv in outer_cv.items()}
+    outer_cv = reusable_splits(outer_cv)
     seed, seeded = shared_root_seed(random_state)
     if cache_dir is not None and not seeded:
         warnings.warn(

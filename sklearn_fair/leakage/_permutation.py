@@ -2,7 +2,6 @@
 
 import numbers
 from collections import Counter
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
@@ -23,6 +22,7 @@ from ..utils import (
     fill_doc,
 )
 from ..utils._random import named_generator, seed_root
+from ..utils._splits import reusable_splits
 
 #: The parameters that audit and permutation_check share.
 PERMUTATION_CONSTRAINTS = {
@@ -286,17 +286,12 @@ def _unpinned(cv, X, y):
 
 
 def _replayable(key, value, X, y):
-    """A resampling of the protocol that every run can use: an iterable of splits without
-    ``split`` (a generator, used up by the first run) as a list, as scikit-learn's ``check_cv``
-    keeps it, and saved splits :func:`_unpinned`."""
+    """A resampling of the protocol that every run can use: a generator of splits (used up by
+    the first run) as a list, as scikit-learn's ``check_cv`` keeps it, and saved splits
+    :func:`_unpinned`."""
     if key not in ("cv", "outer_cv", "inner_cv"):
         return value
-    if (
-        not hasattr(value, "split")
-        and isinstance(value, Iterable)
-        and not isinstance(value, (str, SavedSplits))
-    ):
-        value = list(value)
+    value = reusable_splits(value)
     return _unpinned(value, X, y) if key in ("cv", "outer_cv") else value
 
 

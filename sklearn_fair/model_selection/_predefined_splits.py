@@ -1,7 +1,6 @@
 """An outer splitter that replays given splits, inner model-selection splits included."""
 
 import numbers
-from collections.abc import Iterator
 
 from sklearn.model_selection import BaseCrossValidator
 from sklearn.utils._param_validation import validate_params
@@ -9,6 +8,7 @@ from sklearn.utils.validation import _num_samples
 
 from ..exceptions import SplitsMismatchError
 from ..utils import IntervalNotBool, check_parameter_constraints
+from ..utils._splits import reusable_splits
 from ._saved_splits import SPLITS, SavedSplits, as_saved_splits, labels_fingerprint
 from ._split_validation import warn_groups_ignored
 
@@ -54,7 +54,7 @@ class PredefinedSplits(BaseCrossValidator):
 
     def __init__(self, splits):
         # A generator could be read only once; keep what it yields.
-        self.splits = list(splits) if isinstance(splits, Iterator) else splits
+        self.splits = reusable_splits(splits)
 
     def _saved(self, n_samples=None):
         check_parameter_constraints(self)

@@ -1,7 +1,15 @@
 """What a set of (train, test) index splits is, read from the indices alone: the rows only one
 side holds, and whether every split tests rows after all those it trains on."""
 
+from collections.abc import Iterator
+
 import numpy as np
+
+
+def reusable_splits(cv):
+    """``cv``, as a list where it is an iterator of splits (a generator), which can be read
+    only once; anything else (a splitter, a list of splits, an int) as it is."""
+    return list(cv) if isinstance(cv, Iterator) else cv
 
 
 def own_rows(train, test):
