@@ -16,11 +16,11 @@ from sklearn.utils._param_validation import validate_params
 
 from ..exceptions import SklearnFairWarning
 from ..utils._printing import plain
+from ..utils._provenance import qualified_name
 from ..utils._stacklevel import external_stacklevel
 from ._ranges import (
     _PIPELINE_METHODS,
     _SEARCH_METHOD,
-    _qualified_name,
     default_score_metric,
     metric_direction,
 )
@@ -340,7 +340,7 @@ def _score_owner(estimator):
     power=1.5"."""
     through = []
     while True:
-        method = _qualified_name(getattr(type(estimator), "score", None))
+        method = qualified_name(getattr(type(estimator), "score", None))
         if method in _PIPELINE_METHODS:
             steps = getattr(estimator, "steps", None) or [(None, None)]
             inner = steps[-1][1]

@@ -7,6 +7,7 @@ import sys
 
 from sklearn.base import ClassifierMixin, RegressorMixin
 
+from ..utils._provenance import qualified_name
 from ._scorer import get_scorer, get_scorer_names
 
 _INF = math.inf
@@ -108,10 +109,6 @@ _SEARCH_METHOD = "sklearn.model_selection._search.BaseSearchCV.score"
 _LOGISTIC_CV_METHOD = "sklearn.linear_model._logistic.LogisticRegressionCV.score"
 
 
-def _qualified_name(method):
-    return f"{getattr(method, '__module__', '')}.{getattr(method, '__qualname__', '')}"
-
-
 def default_score_metric(estimator):
     """What ``estimator.score`` computes: "accuracy", "r2", or None when that is not known.
 
@@ -128,7 +125,7 @@ def default_score_metric(estimator):
         return "accuracy"
     if method is RegressorMixin.score:
         return "r2"
-    qualified = _qualified_name(method)
+    qualified = qualified_name(method)
     if qualified in _ACCURACY_METHODS:
         return "accuracy"
     if qualified in _R2_METHODS:

@@ -18,6 +18,7 @@ from ..stats import compare, summarize
 from ..stats._bounds import outside_range, range_text
 from ..stats._checks import PastLargestFloatError, mean_difference
 from ..stats._interval import corrected_t_notes, fold_sizes
+from ..utils._provenance import qualified_name
 from ..utils._random import named_generator, seed_root
 from ..utils._scaling import mean_of
 from ._format import param_text
@@ -316,7 +317,7 @@ def _jsonable(value, name=repr):
     if value is None or isinstance(value, str):
         return value
     if isinstance(value, type):
-        return f"{value.__module__}.{value.__qualname__}"
+        return qualified_name(value)
     return name(value)
 
 

@@ -782,16 +782,16 @@ class Describer:
         if remembered is not None and remembered[0] is obj:
             return remembered[1]
         if self._skip_shipped and shipped_by_value(obj):
-            return {"shipped": _qualified(obj)}
+            return {"shipped": qualified_name(obj)}
         if isinstance(obj, types.ModuleType):
             identity = self._module_identity(obj)
         elif isinstance(obj, type):
             if id(obj) in _seen:  # a method's own class (super()'s __class__): being described
-                return {"class": _qualified(obj), "recursive": True}
+                return {"class": qualified_name(obj), "recursive": True}
             identity = self._class_identity(obj, _seen | {id(obj)}, depth)
         elif isinstance(obj, types.FunctionType):
             if id(obj) in _seen:  # a recursive function: its code is being described already
-                return {"function": _qualified(obj), "recursive": True}
+                return {"function": qualified_name(obj), "recursive": True}
             identity = self._function_identity(obj, _seen | {id(obj)}, depth)
         elif isinstance(obj, types.BuiltinFunctionType):
             module_name = getattr(obj, "__module__", None) or "builtins"
@@ -848,7 +848,7 @@ class Describer:
         ]
 
     def _class_identity(self, cls, _seen, depth):
-        name = _qualified(cls)
+        name = qualified_name(cls)
         module = sys.modules.get(cls.__module__)
         if module is None:
             raise UnhashableError(f"cannot find the module of class {name}")
@@ -860,7 +860,7 @@ class Describer:
                 continue
             base_module = sys.modules.get(base.__module__)
             if base_module is None:
-                raise UnhashableError(f"cannot find the module of class {_qualified(base)}")
+                raise UnhashableError(f"cannot find the module of class {qualified_name(base)}")
             if _module_kind(base_module) != "user":
                 packages.add(_package_identity(base_module))
                 continue
@@ -872,7 +872,7 @@ class Describer:
                 # and the code its methods run, which need not be the file's: a class imported
                 # before an importlib.reload of its module, or loaded from a stale .pyc
                 code = [[f.__qualname__, _code_digest(f.__code__)] for f in _methods(base)]
-                sources.append([_qualified(base), source, state, code])
+                sources.append([qualified_name(base), source, state, code])
                 modules.append(base_module)
                 continue
             # no source file (a class made in a notebook or by exec): its methods' code and
@@ -888,7 +888,7 @@ class Describer:
                 for key, value in vars(base).items()
                 if not key.startswith("__") and key != "_abc_impl" and not _is_code(value)
             ]  # (``_abc_impl``: the registry of an ABC's subclasses, no code of the class)
-            sources.append([_qualified(base), methods, attributes])
+            sources.append([qualified_name(base), methods, attributes])
         return {
             "class": name,
             "sources": sources,
@@ -970,7 +970,7 @@ class Describer:
             return _opaque(value)
 
     def _function_identity(self, function, _seen, depth):
-        name = _qualified(function)
+        name = qualified_name(function)
         module = sys.modules.get(getattr(function, "__module__", None) or "")
         if module is not None and _module_kind(module) != "user":
             return {"function": name, "package": _package_identity(module)}
@@ -1143,8 +1143,9 @@ def _opaque(value):
         return {"opaque": type(value).__qualname__}
 
 
-def _qualified(obj):
-    return f"{obj.__module__}.{obj.__qualname__}"
+def qualified_name(obj):
+    """``module.qualname`` of a class or function (empty parts where ``obj`` lacks them)."""
+    return f"{getattr(obj, '__module__', '')}.{getattr(obj, '__qualname__', '')}"
 
 
 def _code_digest(code):

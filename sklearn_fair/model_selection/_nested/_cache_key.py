@@ -29,6 +29,7 @@ from ...utils._provenance import (
     canonical_json,
     digest,
     package_versions,
+    qualified_name,
 )
 
 __all__ = [
@@ -63,7 +64,9 @@ class KeyBuilder:
                 "y": fingerprint_with_index(data.y) if data_name is None else data_name,
                 # an np.matrix fingerprints as its ndarray, a csr_array as its csr_matrix
                 "types": (
-                    [_type_name(data.X), _type_name(data.y)] if data_name is None else data_name
+                    [qualified_name(type(data.X)), qualified_name(type(data.y))]
+                    if data_name is None
+                    else data_name
                 ),
                 "fit_params": describe(data.fit_params),
                 "score_params": describe(data.score_params),
@@ -161,10 +164,6 @@ _SKLEARN_DEFAULTS = {
     "sparse_interface": "spmatrix",
     "transform_output": "default",
 }
-
-
-def _type_name(value):
-    return f"{type(value).__module__}.{type(value).__qualname__}"
 
 
 def _sklearn_settings():
