@@ -723,8 +723,9 @@ class NestedCVReport:
                 f"Ranks of the mean {metric_of_tables(self.result)} over {ranks.n_datasets} "
                 f"data sets (1 is the best).{f' Left out: {left_out}; {why}.' if left_out else ''}"
                 f" Friedman's test: chi-square {ranks.statistic:.3g}, p "
-                f"{pvalue(ranks.pvalue)}; Iman and Davenport's F "
-                f"{ranks.iman_davenport_statistic:.3g}, p {pvalue(ranks.iman_davenport_pvalue)}. "
+                f"{pvalue(ranks.pvalue, self.alpha)}; Iman and Davenport's F "
+                f"{ranks.iman_davenport_statistic:.3g}, p "
+                f"{pvalue(ranks.iman_davenport_pvalue, self.alpha)}. "
                 f"Nemenyi's critical difference at level {self.alpha:g}: "
                 f"{ranks.critical_difference:.2f}.",
                 *chosen,
