@@ -38,6 +38,10 @@ from ._checks import (
 def resampled_power(delta, sd, n_resamples, ratio, rho, alpha):
     """Power of the corrected t-test on ``n_resamples`` differences, test/train ``ratio``, at
     correlation ``rho``; ``rho`` None is the lower bound over the range of the module."""
+    if sd > 0:  # only delta / sd matters, and sd**2 under- or overflows beyond about 1e+-154
+        delta, sd = delta / sd, 1.0
+        if math.isinf(delta):  # infinitely many standard deviations from 0: a sure rejection
+            return 1.0
     if rho is None:
         low, high = -0.5 / (n_resamples - 1), ratio / (1.0 + ratio)
         # the model's power is monotone in rho here, but a grid costs little and assumes less
