@@ -121,6 +121,11 @@ class MultipleComparison:
         variances = "rejected" if not self.equal_variances else "did not reject"
         if self.chosen_by == "user":
             why = f"The {self.family} family was chosen by the analyst."
+        elif self.family == "parametric" and not self.equal_variances:  # two models
+            why = (
+                "The parametric family was used: the paired t-test of two models does not "
+                "assume equal variances."
+            )
         elif self.family == "parametric":
             why = "The parametric family was therefore used."
         else:

@@ -82,6 +82,20 @@ def test_the_paragraph_says_why_the_rank_family_was_used():
     assert "Because of the unequal variances" in unequal.paragraph
 
 
+def test_two_models_of_unequal_variances_are_not_said_to_use_the_t_test_therefore():
+    # Bartlett rejects equal variances (scipy), yet two models get the paired t-test, which
+    # does not assume them: the paragraph must not give the rejection as the reason
+    rng = np.random.default_rng(5)
+    a, b = rng.normal(0.8, 0.01, 10), rng.normal(0.78, 0.06, 10)
+    assert stats.bartlett(a, b).pvalue < 0.05
+    assert stats.shapiro(a).pvalue >= 0.025 and stats.shapiro(b).pvalue >= 0.025
+    result = multiple_comparison({"a": a, "b": b})
+    assert result.omnibus == "ttest"
+    assert "rejected equal variances" in result.paragraph
+    assert "therefore" not in result.paragraph
+    assert "does not assume equal variances" in result.paragraph
+
+
 def test_lower_is_better_reverses_the_ranks_only():
     data = CASES["readme (clipped: not normal)"]
     higher, lower = multiple_comparison(data), multiple_comparison(data, greater_is_better=False)
