@@ -45,11 +45,37 @@ def test_the_total_is_fixed_and_the_skipped_refits_are_said(capsys):
     # each fold ran its two probe refits, and needs no other
     skipped = outer * (refits - 2)
     assert (
-        f"NestedCV fits: {skipped} of the {upper_bound} skipped (the estimator ignores its seed)"
-        in log
+        f"NestedCV fits: {skipped} of the {upper_bound} skipped (where a fold's first two seeds "
+        "gave the same output)" in log
     )
     last = LINE.match(_fits_lines(log)[-1])
     assert (int(last.group(1)), int(last.group(3))) == (upper_bound - skipped, skipped)
+
+
+def test_the_reason_for_skipped_refits_holds_where_another_fold_needs_every_seed(capsys):
+    # a tree breaks ties between equal features by its seed: on these rows some folds' first
+    # two seeds give the same tree and others' do not, so "the estimator ignores its seed" is
+    # false, yet refits are skipped
+    from sklearn.datasets import make_classification
+    from sklearn.tree import DecisionTreeClassifier
+
+    Xc, yc = make_classification(150, 5, random_state=0)
+    nested = NestedCV(
+        DecisionTreeClassifier(),
+        {"max_depth": [1, 2, 3]},
+        outer_cv=3,
+        inner_cv=3,
+        n_refits=3,
+        refit=False,
+        random_state=0,
+        verbose=1,
+    ).fit(Xc, yc)
+    seeds_run = [len(fold["refit_seeds"]) for fold in nested.outer_results_]
+    assert 2 in seeds_run and 3 in seeds_run, seeds_run
+    log = capsys.readouterr().err
+    assert "ignores its seed" not in log
+    assert f"{3 * 3 - sum(seeds_run)} of the" in log
+    assert "skipped (where a fold's first two seeds gave the same output)" in log
 
 
 def test_a_seeded_estimator_runs_every_announced_fit(capsys):

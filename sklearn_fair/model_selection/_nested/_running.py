@@ -896,7 +896,8 @@ def run_plans(plans, *, n_jobs=None, verbose=0, label="benchmark fits", reuse_pr
 def _recount(progress, runs):
     """Tell ``progress`` how many tasks the runs now need (fewer: refits found unneeded)."""
     progress.set_total(
-        sum(r.schedule.n_expected for r in runs), reason="the estimator ignores its seed"
+        sum(r.schedule.n_expected for r in runs),
+        reason="where a fold's first two seeds gave the same output",
     )
 
 
