@@ -3,6 +3,7 @@
 import html
 from collections.abc import Mapping
 from dataclasses import KW_ONLY, dataclass
+from functools import partial
 from itertools import combinations
 
 import numpy as np
@@ -104,14 +105,15 @@ class ComparisonResult:
 
     def _lines(self, row):
         level = f"{100 * self.confidence:g}%"
+        shown = partial(pvalue, alpha=1 - self.confidence, digits=3, floor=None)
         decimals = decimals_for([row["mean_a"], row["mean_b"]], minimum=4)
         difference = signed(row["mean_difference"], decimals)
         first = (
             f"{row['model_a']} - {row['model_b']}: {difference} "
             f"({number(row['mean_a'], decimals)} vs {number(row['mean_b'], decimals)}), "
             f"{level} interval [{signed(row['ci_low'], decimals)}, "
-            f"{signed(row['ci_high'], decimals)}], p = {row['pvalue']:.3g}, "
-            f"Holm p = {pvalue(row['pvalue_holm'], 1 - self.confidence, digits=3, floor=None)}"
+            f"{signed(row['ci_high'], decimals)}], p = {shown(row['pvalue'])}, "
+            f"Holm p = {shown(row['pvalue_holm'])}"
         )
         verdict = row["verdict"]
         if verdict != NOT_DEMONSTRATED:

@@ -94,7 +94,7 @@ class RankComparison:
             f"Nemenyi critical difference {self.critical_difference:.3f} at alpha = {self.alpha:g}."
             + "".join(
                 f"\n  {c['model']} against the control {self.control}: rank difference "
-                f"{c['rank_difference']:+.2f}, p = {c['pvalue']:.3g}, Holm-adjusted p = "
+                f"{c['rank_difference']:+.2f}, p = {shown(c['pvalue'])}, Holm-adjusted p = "
                 f"{shown(c['pvalue_holm'])}"
                 + (" (significant)" if c["significant"] else " (not significant)")
                 for c in self.control_comparisons or []
