@@ -34,6 +34,16 @@ from ._compare import NOT_DEMONSTRATED
 from ._paired import holm
 from ._ranks import not_numbers
 
+# statsmodels warns this whenever the fitted fold variance is below 0.01 in the scores' units
+# (true of almost any table of accuracies, and false at the boundary for scores in the
+# hundreds); the note below says it from scale-free facts instead.
+_STATSMODELS_BOUNDARY = "The MLE may be on the boundary of the parameter space."
+FOLD_VARIANCE_AT_ZERO = (
+    "the fold variance is at its boundary, 0: the folds vary no more than the noise (their "
+    "mean square is at most the residual mean square), and REML pools their variation into "
+    "the residual variance; the t tests take the residual mean square either way"
+)
+
 
 @dataclass(frozen=True)
 class RepeatedMeasuresResult:
@@ -56,7 +66,9 @@ class RepeatedMeasuresResult:
     greater_is_better : bool
         The direction of the scores that the verdicts read.
     notes : tuple of str
-        Warnings from the fit (a fold variance on the boundary at 0, non-convergence).
+        Warnings from the fit (non-convergence), and a note where the fold variance is on
+        its boundary at 0: where the folds vary no more than the noise (their mean square is
+        at most the residual mean square), REML's ``tau^2`` is 0 in this balanced design.
     """
 
     table: object
@@ -236,14 +248,21 @@ def repeated_measures_comparison(scores, *, confidence=0.95, greater_is_better=T
             design,
             groups=np.repeat(np.arange(n_folds), n_models),
         ).fit(reml=True)
-    notes = tuple(
-        sorted({str(w.message).splitlines()[0] for w in caught if w.category is not UserWarning})
-    )
+    messages = {str(w.message).splitlines()[0] for w in caught if w.category is not UserWarning}
     fixed = np.asarray(fit.fe_params, dtype=float)
     df = (n_folds - 1) * (n_models - 1)
+    values = frame.to_numpy(dtype=float)
     # a difference of two models' means over the same folds: twice the residual mean square
     # over the folds (the exact within-fold t, whatever REML makes of tau^2)
-    residual_mean_square = np.sum(_residuals(frame.to_numpy(dtype=float)) ** 2) / df
+    residual_mean_square = np.sum(_residuals(values) ** 2) / df
+    # In a balanced, complete design REML's tau^2 is max(0, (fold MS - residual MS) / n_models):
+    # at 0 exactly where the fold mean square is at most the residual one. The fitted value is
+    # no guide: the optimizer stops anywhere from 1e-10 to 1e-4 of s^2 at the boundary.
+    fold_mean_square = n_models * np.sum((values.mean(axis=1) - values.mean()) ** 2) / (n_folds - 1)
+    messages.discard(_STATSMODELS_BOUNDARY)
+    if fold_mean_square <= residual_mean_square:
+        messages.add(FOLD_VARIANCE_AT_ZERO)
+    notes = tuple(sorted(messages))
     error = float(np.sqrt(2.0 * residual_mean_square / n_folds))
     quantile = float(_scipy_stats.t.ppf(0.5 + confidence / 2.0, df))
     rows = []
