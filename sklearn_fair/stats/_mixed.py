@@ -100,7 +100,7 @@ class RepeatedMeasuresResult:
             lines.append(
                 f"  {row.model_a} - {row.model_b}: {signed(row.estimate, decimals)}, {level} "
                 f"interval [{signed(row.ci_low, decimals)}, {signed(row.ci_high, decimals)}], "
-                f"p = {row.pvalue:.3g}, Holm p = "
+                f"p = {pvalue(row.pvalue, 1 - self.confidence, digits=3, floor=None)}, Holm p = "
                 f"{pvalue(row.pvalue_holm, 1 - self.confidence, digits=3, floor=None)} -> "
                 f"{row.verdict}"
             )

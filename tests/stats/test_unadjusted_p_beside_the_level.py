@@ -66,3 +66,20 @@ def test_ranks_print_the_control_comparison_p_on_its_side_of_the_level():
     )
     line = str(comparison).splitlines()[-1]
     assert re.search(r"rank difference \+0.60, p = 0.05004, Holm-adjusted p = 0.05004", line)
+
+
+def test_the_mixed_model_prints_the_unadjusted_p_on_its_side_of_the_level():
+    import dataclasses
+
+    import pandas as pd
+
+    from sklearn_fair.stats import repeated_measures_comparison
+
+    rng = np.random.default_rng(0)
+    scores = pd.DataFrame(
+        {name: 0.8 + shift + rng.normal(0, 0.01, 6) for name, shift in (("a", 0), ("b", -0.01))}
+    )
+    result = repeated_measures_comparison(scores)
+    table = result.table.assign(pvalue=0.05004, pvalue_holm=0.05004)
+    line = repr(dataclasses.replace(result, table=table))
+    assert "p = 0.05004, Holm p = 0.05004" in line
