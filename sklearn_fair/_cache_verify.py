@@ -88,7 +88,7 @@ def _recompute(root, paths, sample, random_state, n_jobs, options):
     from .experiment._reading._text import neutral
     from .model_selection import verify_cache
 
-    status, found = 0, 0
+    status, found, names = 0, 0, set()
     for path in paths:
         config = load_config(path, n_jobs=n_jobs, **options)
         config.cache_dir, config.progress = root.resolve(), False
@@ -107,6 +107,7 @@ def _recompute(root, paths, sample, random_state, n_jobs, options):
                     random_state=random_state,
                 )
                 found += audit.n_entries
+                names |= audit._names
                 cell = f"{name}/{spec.name}" if config.several else spec.name
                 print(neutral(f"{path.name} [{cell}] {audit}"))
                 if audit.n_entries and not audit.n_recomputed:
@@ -118,6 +119,12 @@ def _recompute(root, paths, sample, random_state, n_jobs, options):
                     )
                     status = 1
                 status = status or (0 if audit.ok else 1)
+    if found > len(names):
+        print(
+            f"The cells' counts add up to {found} entries, {len(names)} of them distinct: "
+            "cells that make the same fit (the same data, parameters and seeds) share its "
+            "entry, counted in each of them."
+        )
     return status if found else 1
 
 

@@ -216,8 +216,12 @@ def _fit(args, options):
 
     with warnings.catch_warnings():
         # each failed fit is in its model's file, and the first is printed below: not also
-        # the tracebacks of scikit-learn's FitFailedWarning
+        # the tracebacks of scikit-learn's FitFailedWarning, nor those of NestedCV's warning
+        # of failed scorers (which points at failed_tasks_, an attribute the CLI never shows)
         warnings.simplefilter("ignore", FitFailedWarning)
+        warnings.filterwarnings(
+            "ignore", r"(?s)Scoring failed\. .*had a scorer fail; listed in", UserWarning
+        )
         result = run_experiment(
             args.experiment,
             n_jobs=args.n_jobs,

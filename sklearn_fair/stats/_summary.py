@@ -126,8 +126,10 @@ class Summary(AsDict):
         return "\n".join(lines)
 
     def __repr__(self):
+        # every float in full, as the other results' dataclass repr: a mean of 0.99996 at four
+        # digits would read as a perfect 1
         fields = ", ".join(
-            f"{name}={value:.4g}" if isinstance(value, float) else f"{name}={value!r}"
+            f"{name}={float(value)!r}" if isinstance(value, float) else f"{name}={value!r}"
             for name, value in self.to_dict().items()
         )
         return f"Summary({fields})"

@@ -51,6 +51,8 @@ class CacheAudit:
     differences: list = field(default_factory=list)
     failures: list = field(default_factory=list)
     rejected: list = field(default_factory=list)
+    # the names of the entries found, to count those that several audits share
+    _names: frozenset = field(default=frozenset(), init=False, repr=False, compare=False)
 
     @property
     def ok(self):
@@ -90,8 +92,11 @@ class _AuditCache(TaskCache):
         self.writable = False
         self.sample, self.seed = sample, seed
         self.n_entries = 0
-        self.sampled = {}  # task key -> (path, stored result)
+        # each entry once: tasks of equal parameters (a grid listing a value twice) share one
+        self.seen = set()
+        self.sampled = {}  # entry name -> (path, stored result, key of its first task)
         self.rejections = []
+        self._rejected_paths = set()
 
     def _chosen(self, name):
         draw = hashlib.sha256(f"{self.seed}:{name}".encode()).digest()[:8]
@@ -101,15 +106,19 @@ class _AuditCache(TaskCache):
         result = super().load(name, description, key, check, predictions)
         if result is None:
             return None
-        self.n_entries += 1
+        if name not in self.seen:
+            self.seen.add(name)
+            self.n_entries += 1
         if not self._chosen(name):
             return result
         self.hits -= 1
-        self.sampled[key] = (self.path_for(name), result)
+        self.sampled.setdefault(name, (self.path_for(name), result, key))
         return None  # recomputed by the run, and compared afterwards
 
     def _reject(self, path, reason):
-        if len(self.rejections) < 10 * _MAX_LISTED:
+        listed = os.fspath(path) in self._rejected_paths  # met again by a task that shares it
+        if not listed and len(self.rejections) < 10 * _MAX_LISTED:
+            self._rejected_paths.add(os.fspath(path))
             self.rejections.append((os.fspath(path), reason))
         return super()._reject(path, reason)
 
@@ -261,7 +270,8 @@ def verify_cache(
     plan.cache = cache
     schedule = run_plan(plan)
     audit = CacheAudit(directory, n_entries=cache.n_entries, rejected=list(cache.rejections))
-    for key, (path, stored) in cache.sampled.items():
+    audit._names = frozenset(cache.seen)
+    for path, stored, key in cache.sampled.values():
         recomputed = schedule.results.get(key)
         if recomputed is None:  # pragma: no cover - every served task is completed
             continue
