@@ -164,11 +164,12 @@ def _is_known(stem):
 
 def _from_name(text):
     """(display name, sign) of a scorer name such as "neg_mean_absolute_error"."""
-    sign = -1 if text.startswith(_NEGATED) else 1
-    stem = text[len(_NEGATED) :] if sign < 0 else text
-    if _is_known(text) or _is_known(stem):
-        return _words(stem), sign
-    return stem, sign  # the user's own key, kept as written
+    if text.startswith(_NEGATED) and text in get_scorer_names():
+        return _words(text[len(_NEGATED) :]), -1
+    if _is_known(text):
+        return _words(text), 1
+    # the user's own name, kept as written: "neg_kappa" is no scorer of a negated kappa
+    return text, 1
 
 
 def _same(value, default):
@@ -280,35 +281,124 @@ def check_scorer_direction(scorer, owner, key=None, *, selects=True):
     )
 
 
-# Metric functions that become one another with their parameters (a recall of pos_label=0 is
-# the specificity, an F-beta of beta=1 the F1, sklearn-fair's kappa scikit-learn's): a key of
-# one over a scorer of another may name the metric the scorer computes
-_FAMILIES = (
-    {"recall_score", "sensitivity", "specificity", "balanced_accuracy_score"},
-    {"precision_score", "ppv", "npv"},
-    {"f1_score", "fbeta_score"},
-    {"cohen_kappa_score", "kappa"},
-)
-_SAME_METRIC = {name: min(family) for family in _FAMILIES for name in family}
+# Metric functions that compute one metric under two names: a recall (of one class against the
+# rest) is the sensitivity, a precision the PPV without a prevalence, and of the labels 0 and 1
+# the specificity is the recall of pos_label=0, the NPV its precision; an F-beta of beta=1 is
+# the F1, sklearn-fair's kappa scikit-learn's. A key of one over a scorer of the other names the
+# metric the scorer computes, a key over any other metric does not ("balanced_accuracy" over a
+# recall, "npv" over a PPV, "ppv" over a PPV at a prevalence: each is another number).
+_RATES = {
+    "recall_score": "sensitivity",
+    "sensitivity": "sensitivity",
+    "specificity": "specificity",
+    "precision_score": "ppv",
+    "ppv": "ppv",
+    "npv": "npv",
+}
+# a rate of the class 0 against the class 1 is the other rate of the class 1 against the class 0
+_OF_THE_OTHER_CLASS = {"specificity": "sensitivity", "npv": "ppv"}
 
 
-def _names_another_metric(key, scorer):
-    """Whether ``key``, a known scorer name, names another metric than the one ``scorer`` (a
-    make_scorer of a metric function scikit-learn or sklearn-fair defines) computes."""
-    function = getattr(scorer, "_score_func", None)
-    if function is None or metric_direction(function) is None:
-        return False
-    named = None
-    for candidate in (key, _NEGATED + key):
+def _default_of(function, parameter):
+    try:
+        default = inspect.signature(function).parameters[parameter].default
+    except (KeyError, TypeError, ValueError):
+        return None
+    return None if default is inspect.Parameter.empty else default
+
+
+def _metric_of(function, kwargs):
+    """The metric that a scorer of ``function`` with ``kwargs`` computes as (metric, class),
+    the same for two functions that compute one metric; the class scored against the rest
+    where the metric is one class's rate, else None."""
+    name = function.__name__
+    if name == "cohen_kappa_score":
+        return "kappa", None
+    beta = kwargs.get("beta")
+    if name == "fbeta_score" and isinstance(beta, numbers.Real) and beta == 1:
+        return "f1_score", None
+    average = kwargs.get("average", _default_of(function, "average") or "binary")
+    if name not in _RATES or average != "binary" or kwargs.get("prevalence") is not None:
+        return name, None
+    metric = _RATES[name]
+    positive = kwargs.get("pos_label", _default_of(function, "pos_label"))
+    if metric in _OF_THE_OTHER_CLASS and isinstance(positive, numbers.Integral):
+        if positive in (0, 1):
+            metric, positive = _OF_THE_OTHER_CLASS[metric], 1 - int(positive)
+    return metric, positive
+
+
+def _scorer_of(scoring):
+    """The scorer of the scorer name ``scoring`` (or of its negation, "mean_absolute_error"
+    is "neg_mean_absolute_error"'s), a scorer as given, or None for a name of no scorer."""
+    if not isinstance(scoring, str):
+        return scoring
+    for candidate in (scoring, _NEGATED + scoring):
         try:
-            named = getattr(get_scorer(candidate), "_score_func", None)
+            return get_scorer(candidate)
         except ValueError:
             continue
-        break
-    if named is None or metric_direction(named) is None:
-        return False
-    same = [_SAME_METRIC.get(f.__name__, f.__name__) for f in (named, function)]
-    return same[0] != same[1]
+    return None
+
+
+def _under_key(scoring, derived, name, key):
+    """The printed name of ``scoring`` (printed ``derived`` alone) under ``key`` of a scoring
+    dict, a known scorer name (``name`` without the "neg_" of a negated error): the key's words
+    where it names the metric the scorer computes, with the scorer's parameters
+    ({"kappa": make_kappa_scorer(weights="quadratic")} is not the plain "kappa"), else the
+    scorer's metric with the key ({"kappa": make_scorer(f1_score)} scores F1)."""
+    named, scorer = _scorer_of(name), _scorer_of(scoring)
+    functions = [getattr(s, "_score_func", None) for s in (named, scorer)]
+    known = all(f is not None and metric_direction(f) is not None for f in functions)
+    if known and functions[0] is not functions[1]:
+        kwargs = getattr(scorer, "_kwargs", None) or {}
+        metrics = [_metric_of(functions[0], getattr(named, "_kwargs", None) or {})]
+        metrics.append(_metric_of(functions[1], kwargs))
+        if metrics[0] != metrics[1]:
+            return f"{derived} (under the key {key!r})"
+        # the key's metric, with the parameters of the scorer but those that make it the
+        # key's ({"specificity": make_scorer(recall_score, pos_label=0)})
+        absorbed = {"beta"} | ({"pos_label", "average"} if metrics[1][1] is not None else set())
+        qualifiers = _qualifiers(
+            functions[1], {k: v for k, v in kwargs.items() if k not in absorbed}
+        )
+        response = _from_response(scorer, functions[1])
+        qualifiers += [response] if response else []
+        derived = _words(_function_stem(functions[0].__name__))
+        if qualifiers:
+            derived = f"{derived} ({', '.join(qualifiers)})"
+    return derived if derived.startswith(f"{_words(name)} (") else _words(name)
+
+
+def _methods(response_method):
+    if isinstance(response_method, str):
+        return (response_method,)
+    return tuple(response_method)
+
+
+@functools.cache
+def _named_responses(function):
+    """The response methods of the scorer names whose scorer computes ``function``."""
+    responses = set()
+    for name in get_scorer_names():
+        scorer = get_scorer(name)
+        response = getattr(scorer, "_response_method", None)
+        if getattr(scorer, "_score_func", None) is function and response is not None:
+            responses.add(_methods(response))
+    return frozenset(responses)
+
+
+def _from_response(scorer, function):
+    """The qualifier "from predicted labels" (or "from predict_proba", ...) where ``scorer``
+    scores ``function`` from another response of the estimator than every scorer name of it
+    does (scikit-learn's make_scorer(log_loss) scores the predicted labels, "neg_log_loss"
+    the probabilities), else None."""
+    method = getattr(scorer, "_response_method", None)
+    named = _named_responses(function)
+    if method is None or not named or _methods(method) in named:
+        return None
+    method = _methods(method)
+    return "from predicted labels" if method == ("predict",) else f"from {' or '.join(method)}"
 
 
 def _from_callable(scorer):
@@ -327,6 +417,8 @@ def _from_callable(scorer):
     qualifiers = []
     if function is not None:
         qualifiers = _qualifiers(function, getattr(scorer, "_kwargs", None) or {})
+        response = _from_response(scorer, function)
+        qualifiers += [response] if response else []
     if qualifiers:
         name = f"{name} ({', '.join(qualifiers)})"
     return name, sign
@@ -505,8 +597,11 @@ def metric_display_name(scoring=None, *, estimator=None, name=None):
         A scorer name (scikit-learn's or ours), a scorer (one made by
         :func:`sklearn.metrics.make_scorer` is named after its metric function, with its sign
         and its keyword arguments that differ from the function's defaults:
-        "balanced accuracy (adjusted=True)", "PPV (prevalence=0.05)"), or None for the
-        estimator's default score.
+        "balanced accuracy (adjusted=True)", "PPV (prevalence=0.05)", and the response it
+        scores where no scorer name of the function scores that one:
+        ``make_scorer(log_loss)`` scores the predicted labels, "log loss (from predicted
+        labels)"), or None for the estimator's default score. A name that is no scorer's is
+        printed as written, not negated ("neg_kappa" is not Cohen's kappa negated).
     estimator : estimator, default=None
         With ``scoring=None``: an estimator whose ``score`` is scikit-learn's
         ``ClassifierMixin.score`` prints as "accuracy", ``RegressorMixin.score`` as "R^2"
@@ -518,7 +613,9 @@ def metric_display_name(scoring=None, *, estimator=None, name=None):
         the derived one; without a leading ``neg_`` when the scores are negated. A scorer's
         name is printed as that scorer is, with the parameters of the scorer given:
         ``{"kappa": make_kappa_scorer(weights="quadratic", labels=[0, 1, 2])}`` prints
-        "Cohen's kappa (quadratic weights, labels=[0, 1, 2])", not "Cohen's kappa".
+        "Cohen's kappa (quadratic weights, labels=[0, 1, 2])", not "Cohen's kappa". A scorer
+        name that names another metric than the scorer computes is printed with the key:
+        ``{"accuracy": "roc_auc"}`` prints "ROC AUC (under the key 'accuracy')".
 
     Returns
     -------
@@ -554,17 +651,13 @@ def metric_display_name(scoring=None, *, estimator=None, name=None):
             name = name[len(_NEGATED) :]
         if not (_is_known(name) or _is_known(_NEGATED + name)):
             derived = name
-        elif _names_another_metric(name, scoring):
-            # {"kappa": make_scorer(f1_score)} scores F1: the scorer's metric, and the key
-            derived = f"{derived} (under the key {key!r})"
-        elif not derived.startswith(f"{_words(name)} ("):
-            derived = _words(name)
-        # else the key names the scorer's metric, whose parameters the name keeps:
-        # {"kappa": make_kappa_scorer(weights="quadratic")} is not the plain "kappa"
+        else:
+            derived = _under_key(scoring, derived, name, key)
     if sign < 0:
         source = f"scikit-learn's '{scoring}'" if isinstance(scoring, str) else "the scorer"
+        metric = derived if name is None else derived.removesuffix(f" (under the key {key!r})")
         note = (
-            f"{source} is the {derived} negated so that higher is better; "
-            f"printed here as the positive {derived}, lower is better"
+            f"{source} is the {metric} negated so that higher is better; "
+            f"printed here as the positive {metric}, lower is better"
         )
     return MetricName(name=derived, scoring=scoring, sign=sign, note=note)

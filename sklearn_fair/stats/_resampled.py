@@ -136,6 +136,12 @@ def paired_subsampling_scores(
             f"{n_half} rows. Got test_size={test_size!r} instead."
         )
     if isinstance(scoring, str):
+        # NestedCV's check: "sensitivity" of a y of 3 classes would be class 1's rate alone
+        from ..model_selection._nested._scoring import check_one_class_names
+
+        check_one_class_names(
+            {"paired_subsampling_scores": scoring}, None if y is None else np.asarray(y)
+        )
         scoring = get_scorer(scoring)
     rng = check_random_state(random_state)
     stratify = y is not None and is_classifier(estimator)

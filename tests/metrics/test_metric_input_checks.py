@@ -185,7 +185,8 @@ def test_compare_takes_ccc_by_name_and_by_make_scorer():
         ("f1_macro", "f1", "F1 (macro average)"),
         (get_scorer("kappa"), "kappa", "Cohen's kappa"),
         ("neg_root_mean_squared_error", "neg_root_mean_squared_error", "RMSE"),
-        ("balanced_accuracy", "accuracy", "accuracy"),  # the user's key, as before
+        # a key that names another metric: the scorer's, with the key (was "accuracy")
+        ("balanced_accuracy", "accuracy", "balanced accuracy (under the key 'accuracy')"),
     ],
 )
 def test_a_key_named_after_a_scorer_keeps_its_scorers_parameters(scorer, key, expected):
