@@ -107,6 +107,7 @@ class PredefinedSplits(BaseCrossValidator):
         if n_samples is not None and n_samples != saved.n_samples:
             raise SplitsMismatchError(
                 f"PredefinedSplits are for {saved.n_samples} samples but X has {n_samples}."
+                + _degenerate_hint(saved, n_samples)
             )
         if y is not None and saved.labels_fingerprint is not None:
             if _num_samples(y) != saved.n_samples:
@@ -153,3 +154,22 @@ class PredefinedSplits(BaseCrossValidator):
             )
         inner = saved.get_inner_splits(fold)
         return None if inner is None else [(train.copy(), test.copy()) for train, test in inner]
+
+
+def _degenerate_hint(saved, n_samples):
+    """What to do when X has more samples than splits shaped as a gnn-comparison file (the
+    format is not recorded; its shape is: k-fold test sets, no labels fingerprint, and inner
+    splits that each partition their outer fold's training set)."""
+    if n_samples < saved.n_samples or saved.labels_fingerprint is not None or not saved.kfold:
+        return ""
+    for fold, (train, _) in enumerate(saved.folds):
+        inner = saved.get_inner_splits(fold)
+        if not inner or any(tr.size + te.size != train.size for tr, te in inner):
+            return ""
+    return (
+        " If the splits come from a gnn-comparison split file (Errica et al.): the reference "
+        "code keeps only the graphs with more than one node and at least one edge (its "
+        "REDDIT-MULTI-5K file indexes 4,999 of 5,000 graphs), so load the graphs with "
+        "load_tu_dataset(..., drop_degenerate=True) (in an experiment file, "
+        "drop_degenerate = true in [data])."
+    )

@@ -1,8 +1,10 @@
 """The experiment files of every cell of Tables 3 and 4 of Errica et al. (ICLR 2020)."""
 
 import importlib.util
+import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 from sklearn.model_selection import ParameterGrid
 
@@ -59,3 +61,90 @@ def test_each_file_is_checked_and_counted(path, data_dir):
     assert plan.n_candidates == n_candidates
     assert (plan.selection_fits, plan.refits) == (10 * n_candidates, 30)
     assert f"Total: {10 * n_candidates + 30} fits at most" in report.text
+
+
+def test_dgcnn_files_sort_node_features_as_the_reference(data_dir):
+    # The reference ran PyG 1.4.2, whose global_sort_pool sorted the features within each
+    # node before sorting the nodes: every candidate of every DGCNN file must do the same.
+    import torch
+    from sklearn.base import clone
+
+    from sklearn_fair.experiment import load_config
+    from sklearn_fair.graph import load_tu_dataset
+
+    paths = sorted(FOLDER.glob("*_dgcnn.toml"))
+    assert len(paths) == 4 + 5 * 2
+    for path in paths:
+        spec = load_config(path, data_dir=data_dir).models["dgcnn"]
+        for candidate in ParameterGrid(spec.grid):
+            params = clone(spec.estimator).set_params(**candidate).get_params()
+            assert params.get("module__sort_node_features") is True, (path.name, candidate)
+
+    # what the runner builds is a model whose SortAggregation sees each node sorted
+    spec = load_config(FOLDER / "imdb-binary_degree_dgcnn.toml", data_dir=data_dir)
+    first = next(iter(ParameterGrid(spec.models["dgcnn"].grid)))
+    model = clone(spec.models["dgcnn"].estimator).set_params(
+        **{**first, "max_epochs": 1, "random_state": 0}
+    )
+    graphs = load_tu_dataset("IMDB-BINARY", data_dir / "TUDataset", features="degree")
+    model.fit(graphs[np.arange(0, 1000, 16)])  # the file lists its graphs class by class
+    seen = []
+    handle = model.module_.sort_pool.register_forward_hook(
+        lambda _, args, output: seen.append(args[0])
+    )
+    model.predict(graphs[np.arange(5, 1000, 50)])
+    handle.remove()
+    features = torch.cat(seen)
+    assert features.shape[1] > 1 and (features[:, 1:] > features[:, :-1]).any()
+    assert torch.equal(features, features.sort(dim=-1).values)
+
+
+@pytest.fixture(scope="module")
+def reddit_multi_5k(data_dir, tmp_path_factory):
+    """A data folder with a stand-in REDDIT-MULTI-5K (5,000 graphs, one of them a single node
+    without edges) and the paper's two REDDIT-MULTI-5K split files."""
+    root = tmp_path_factory.mktemp("r5k")
+    raw = root / "TUDataset" / "REDDIT-MULTI-5K" / "raw"
+    raw.mkdir(parents=True)
+    indicator, edges, node = [], [], 1
+    for graph in range(1, 5001):
+        if graph == 1235:  # one node, no edge: the reference leaves it out
+            indicator.append(graph)
+            node += 1
+            continue
+        indicator += [graph] * 3
+        edges += [(node, node + 1), (node + 1, node), (node + 1, node + 2), (node + 2, node + 1)]
+        node += 3
+    np.savetxt(raw / "REDDIT-MULTI-5K_graph_indicator.txt", indicator, fmt="%d")
+    np.savetxt(raw / "REDDIT-MULTI-5K_A.txt", edges, fmt="%d", delimiter=", ")
+    labels = np.random.default_rng(0).integers(1, 6, 5000)
+    np.savetxt(raw / "REDDIT-MULTI-5K_graph_labels.txt", labels, fmt="%d")
+    for folder in ("COLLABORATIVE_1", "COLLABORATIVE_DEGREE"):
+        (root / "gnn_comparison_splits" / folder).mkdir(parents=True)
+        name = f"gnn_comparison_splits/{folder}/REDDIT-MULTI-5K_splits.json"
+        (root / name).write_bytes((data_dir / name).read_bytes())
+    return root
+
+
+REDDIT_MULTI_5K = sorted(FOLDER.glob("reddit-multi-5k_*.toml"))
+
+
+@pytest.mark.parametrize("path", REDDIT_MULTI_5K, ids=[path.stem for path in REDDIT_MULTI_5K])
+def test_reddit_multi_5k_files_drop_the_graphs_the_reference_drops(path, reddit_multi_5k, tmp_path):
+    import tomllib
+
+    # the split file indexes the 4,999 graphs that the reference's _process kept
+    splits_file = tomllib.loads(path.read_text())["protocol"]["splits_file"]
+    splits = json.loads(
+        Path(splits_file.replace("${SKLEARN_FAIR_DATA}", str(reddit_multi_5k))).read_text()
+    )
+    n_graphs = sum(len(fold["test"]) for fold in splits)
+    assert n_graphs == 4999
+    copy = tmp_path / path.name  # its working copy of the data goes beside it, not in the repo
+    copy.write_text(path.read_text())
+    report = dry_run(copy, timing=False, data_dir=reddit_multi_5k)
+    assert report.data_problem is None
+    assert f"tu:REDDIT-MULTI-5K ({n_graphs} graph labels, degenerate graphs dropped)" in report.text
+    ((_, plan),) = report.plans.items()
+    assert plan.refits == 30
+    assert tomllib.loads(path.read_text())["data"]["drop_degenerate"] is True
