@@ -9,8 +9,12 @@ import warnings
 
 import numpy as np
 
-from ...benchmarking._benchmark import metrics_apart
-from ...exceptions import ExperimentConfigError
+from ...benchmarking._benchmark import (
+    _check_two_outer_splits,
+    _same_outer_splits,
+    metrics_apart,
+)
+from ...exceptions import ExperimentConfigError, SplitsMismatchError
 from ...utils import check_parameter_constraints
 from .._reading._config import check_per_sample
 from .._reading._text import shown
@@ -144,6 +148,27 @@ def _check_one_metric(config, dataset, plans):
     )
 
 
+def _check_outer_splits(config, dataset, plans):
+    """Refuse, as the file's fault, the outer splits that benchmark refuses when the run
+    starts (its own checks): models split apart (an unseeded shuffling splitter, a classifier
+    and a regressor under an int outer_cv), or fewer than 2 splits."""
+    nested_plans = {name: plan.nested_plan for name, plan in plans.items()}
+    key = dataset.splits["key"] if dataset.splits else ("protocol", "outer_cv")
+    try:
+        _same_outer_splits(dataset.name, nested_plans)
+    except SplitsMismatchError as error:
+        raise config.source.error(
+            key,
+            f"{error} In the file: give outer_cv a seeded splitter (outer_cv = {{ splitter = "
+            '"sklearn.model_selection.KFold", params = { n_splits = 5, shuffle = true, '
+            "random_state = 0 } }) or a splits_file.",
+        ) from None
+    try:
+        _check_two_outer_splits(dataset.name, nested_plans, dataset.protocol.get("outer_cv", 10))
+    except ValueError as error:
+        raise config.source.error(key, str(error)) from None
+
+
 def _device_problem(device):
     """Why torch cannot fit on ``device`` on this machine, or None; not checked where torch
     was not imported (by a model of the file: the device is then none of torch's)."""
@@ -229,5 +254,6 @@ def check_before_fit(config, loaded, *, planned_again=False):
             if data.complete:
                 _check_text_columns(config, spec, data.X)
             plans[name, spec.name] = planned[same] = plan
+        _check_outer_splits(config, dataset, {m: plans[name, m] for m in config.models})
         _check_one_metric(config, dataset, {m: plans[name, m] for m in config.models})
     return plans

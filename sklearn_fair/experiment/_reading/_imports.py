@@ -2,9 +2,11 @@
 
 A file may come from someone else. So before anything is imported, every part of a dotted
 name must be a public identifier (no ``_private``, ``__main__``, test or set-up module:
-importing those runs code) and its package on :data:`ALLOWED_PACKAGES` (which a file cannot
-extend); before anything is called, the class's own module must be in an allowed package (a
-re-export of ``gzip.GzipFile`` is refused) and the class of the kind its place calls for.
+importing those runs code), its package on :data:`ALLOWED_PACKAGES` (which a file cannot
+extend) and its module none of skorch's that load pretrained models by name from the Hugging
+Face hub or any folder (``skorch.hf``, ``skorch.llm``); before anything is called, the
+class's own module must be in an allowed package and not one of those (a re-export of
+``gzip.GzipFile`` is refused) and the class of the kind its place calls for.
 """
 
 import importlib
@@ -25,6 +27,9 @@ ALLOWED_PACKAGES = ("sklearn", "imblearn", "sklearn_fair", "skorch", "torch", "t
 _IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
 # Modules whose import runs a program or a test suite.
 _REFUSED_MODULES = {"__main__", "conftest", "setup", "tests", "testing"}
+# Modules whose estimators load pretrained models and tokenizers by name (``from_pretrained``),
+# from the Hugging Face hub or any folder: no check of the file's paths can bound what they read.
+_UNBOUNDED_MODULES = ("skorch.hf", "skorch.llm")
 # skorch callbacks that only compute; the others read or write files (Checkpoint,
 # LoadInitState unpickles a file, TrainEndCheckpoint, ...).
 _CALLBACKS = {
@@ -107,6 +112,17 @@ def file_parameters(cls):
     return [name for name in names if name in _FILE_PARAMETERS]
 
 
+def _unbounded(module):
+    """Why a class of ``module`` is refused wherever it is named, or None."""
+    for refused in _UNBOUNDED_MODULES:
+        if module == refused or module.startswith(refused + "."):
+            return (
+                f"the classes of {refused} load pretrained models and tokenizers by name, from "
+                "the Hugging Face hub or any folder, which an experiment file cannot bound"
+            )
+    return None
+
+
 def _check_name(dotted, allowed):
     """The reason ``dotted`` cannot be imported, or None; nothing is imported here."""
     if not isinstance(dotted, str) or "." not in dotted:
@@ -119,7 +135,7 @@ def _check_name(dotted, allowed):
             return f"importing {shown(part)} would run a program or tests"
     if parts[0] not in allowed:
         return f"classes can only come from the packages {', '.join(allowed)}"
-    return None
+    return _unbounded(dotted.rpartition(".")[0])
 
 
 # scikit-learn's experimental classes exist where its docs name them once the module that
@@ -163,6 +179,12 @@ def import_class(dotted, source, key, *, kinds=("estimator",), allowed=ALLOWED_P
             key,
             f"{shown(dotted)} is not an allowed class: it is {home}.{cls.__qualname__}, "
             f"re-exported from a package outside {', '.join(allowed)}.",
+        )
+    reason = _unbounded(home)
+    if reason is not None:  # re-exported from there
+        raise source.error(
+            key,
+            f"{shown(dotted)} is not an allowed class: it is {home}.{cls.__qualname__}; {reason}.",
         )
     if not any(KINDS[kind][0](cls) for kind in kinds):
         accepted = " or ".join(KINDS[kind][1] for kind in kinds)

@@ -73,6 +73,8 @@ def _check_scoring(builder, key, value):
     names = value if isinstance(value, list) else [value]
     if isinstance(value, dict):
         names = list(value.values())
+    if not names:
+        raise builder.error(key, f"must name at least one scorer; got {shown(value)}.")
     for name in names:
         if not isinstance(name, str):
             raise builder.error(
