@@ -729,11 +729,14 @@ class Describer:
             return {"Generator": self.describe(value.bit_generator.state, _seen, depth)}
         if hasattr(value, "__dict__") and id(value) not in _seen:
             # e.g. a scikit-learn scorer or a splitter: its class and its state (which clone
-            # deep-copies: as it is)
+            # deep-copies: as it is); a scorer's metadata requests as an estimator's, whose
+            # request object refers back to the scorer
             seen = _seen | {id(value)}
+            state = {name: v for name, v in vars(value).items() if name not in _SETTINGS}
             return {
                 "object": self.code_identity(type(value), seen, depth),
-                "state": self._describe_as_is(vars(value), seen, depth),
+                "state": self._describe_as_is(state, seen, depth),
+                **self._settings(value, seen, depth),
             }
         raise UnhashableError(f"cannot describe a value of type {type(value).__qualname__}")
 

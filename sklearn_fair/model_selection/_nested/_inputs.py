@@ -10,7 +10,7 @@ from scipy.sparse import issparse
 from sklearn import config_context, get_config
 from sklearn.base import is_classifier, is_regressor
 from sklearn.utils import indexable
-from sklearn.utils.metadata_routing import get_routing_for_object
+from sklearn.utils.metadata_routing import MetadataRequest, get_routing_for_object
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import _num_samples, check_consistent_length, has_fit_parameter
 
@@ -220,6 +220,57 @@ def takes_validation_weights(estimator):
         return False
 
 
+def validation_weights_key(estimator, fit_params):
+    """The key of ``fit_params`` that holds the ``sample_weight`` of the model that early-stops
+    on ``X_val`` and ``y_val`` (``estimator``, or a step of it), whose validation rows are
+    weighed as its training rows are; None where it receives none. With metadata routing, the
+    name it requests them under: "sample_weight", or its alias
+    (``set_fit_request(sample_weight="w")``) where a router (a Pipeline) passes them on.
+    Raises ValueError where several such models receive different weights: they would share
+    one ``sample_weight_val``."""
+    if not get_config().get("enable_metadata_routing", False):
+        return "sample_weight" if fit_params.get("sample_weight") is not None else None
+    try:
+        routing = get_routing_for_object(estimator)
+    except (AttributeError, TypeError):
+        return None
+    named = _stopping_weights(routing, "fit", own=True)
+    keys = {key for key in named if fit_params.get(key) is not None}
+    if len(keys) > 1:
+        raise ValueError(
+            f"{type(estimator).__name__} holds several models that early-stop on X_val and "
+            f"y_val and are fitted with different weights ({sorted(keys)}), but the protocol's "
+            "validation rows reach them with one sample_weight_val. Request the same weights "
+            "for them (set_fit_request(sample_weight=...)), or pass "
+            "early_stopping_split='estimator'."
+        )
+    return next(iter(keys), None)
+
+
+def _stopping_weights(routing, method, own=False):
+    """Under which names the consumers of ``routing`` whose ``method`` requests ``X_val`` and
+    ``y_val`` receive their ``sample_weight``, following a router's mappings of ``method``:
+    an alias where a router passes them on, the parameter's own name where the consumer is
+    called directly (``own``: the estimator itself, or a router's own request)."""
+    if isinstance(routing, MetadataRequest):
+        try:
+            if routing.consumes(method, ["X_val", "y_val"]) != {"X_val", "y_val"}:
+                return
+            request = getattr(routing, method).requests.get("sample_weight")
+        except AttributeError:  # a method the consumer does not have
+            return
+        alias = isinstance(request, str) and request.isidentifier()  # not "$WARN$"
+        if request is True or (own and alias):
+            yield "sample_weight"
+        elif alias:
+            yield request
+        return
+    for name, (mapping, child) in routing:
+        for caller, callee in mapping:
+            if caller == method:
+                yield from _stopping_weights(child, callee, own and name == "$self_request")
+
+
 def _steps_transforming_before(pipeline, prefix=""):
     """The names of a Pipeline's steps before its last that transform X, where it routes
     ``X_val`` as given (its ``transform_input`` does not list it), and those of a Pipeline
@@ -367,25 +418,21 @@ def early_stopping_policy(mode, estimator, search, owner, fit_params=(), candida
             "early_stopping_split='estimator'; to early-stop on rows held out of each training "
             f"fold, drop {' and '.join(given)}."
         )
-    if consumes and fit_params.get("sample_weight") is not None:
-        _warn_unweighted_validation(mode, estimator, owner, candidates)
+    if consumes and fit_params:  # weights among them, under some name
+        _warn_unweighted_validation(mode, estimator, owner, candidates, fit_params)
     return consumes
 
 
-def _warn_unweighted_validation(mode, estimator, owner, candidates):
+def _warn_unweighted_validation(mode, estimator, owner, candidates, fit_params):
     """Warn where a model that early-stops on the protocol's validation rows cannot be given
     their weights (``sample_weight_val``): it trains weighted and stops on an unweighted
     validation loss."""
     routing = get_config().get("enable_metadata_routing", False)
     models = [configure(estimator, c) for c in candidates] if candidates else [estimator]
     for model in models:
-        if routing:
-            try:
-                weighted = bool(get_routing_for_object(model).consumes("fit", ["sample_weight"]))
-            except (AttributeError, TypeError):
-                weighted = False
-        else:
-            weighted = has_fit_parameter(model, "sample_weight")
+        weighted = validation_weights_key(model, fit_params) is not None
+        if not routing:
+            weighted = weighted and has_fit_parameter(model, "sample_weight")
         if not weighted:
             continue  # it trains unweighted too (or refuses the weights itself)
         if consumes_validation_data(model) and not takes_validation_weights(model):

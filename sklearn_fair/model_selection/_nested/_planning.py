@@ -292,9 +292,19 @@ class Plan:
         if returned is not None:
             from ...metrics import metric_display_name
 
-            return {key: metric_display_name(self.scoring.scoring, name=key) for key in returned}
+            weights = self.data.score_params.get("score", {})
+            return {
+                key: _weighted(metric_display_name(self.scoring.scoring, name=key), weights)
+                for key in returned
+            }
         keys = self.scorers if self.scoring.outer_keys is None else self.scoring.outer_keys
-        return _names(self.scoring.scoring, keys, self.scoring.multimetric, self.estimator)
+        names = _names(self.scoring.scoring, keys, self.scoring.multimetric, self.estimator)
+        return {key: self._routed_weights(named, key) for key, named in names.items()}
+
+    def _routed_weights(self, named, key):
+        """``named``, the metric of the scorer ``key``, said to be weighted where metadata
+        routing gives that scorer weights (``set_score_request(sample_weight=True)``)."""
+        return _weighted(named, self.data.score_params.get(key, {}))
 
     @property
     def selection_weighted(self):
@@ -314,8 +324,9 @@ class Plan:
     def selection_metric_name(self):
         """The :class:`~sklearn_fair.metrics.MetricName` of the metric that selects."""
         named = self._selection_metric_name()
-        if named is not None and self.selection_weighted:
-            named = replace(named, name=f"{named.name} weighted by sample_weight")
+        if self.selection_weighted:
+            weights = self.data.selection_score_params[self.scoring.selection_metric]
+            named = _weighted(named, weights)
         return named
 
     def _selection_metric_name(self):
@@ -326,12 +337,22 @@ class Plan:
         scoring = as_search_scores(scoring, self.scoring.selection_refit)  # named by its refit
         keys = [shown(key) for key in self.scoring.selection_keys]
         named = _names(scoring, keys, several, self.estimator)[shown(self.scoring.selection_metric)]
+        named = self._routed_weights(named, self.scoring.selection_metric)
         if self.scoring.selected_by_rule:  # the metric read, not the one that selected
             name = f"{named.name} of the candidate a callable refit chose"
             if self.scoring.rule_reads is None:
                 name = "a callable refit's choice, in none of the outer metrics"
             named = replace(named, name=name)
         return named
+
+
+def _weighted(named, params):
+    """``named`` (a MetricName, or None) said to be weighted where ``params``, what its scorer
+    receives, hold ``sample_weight``: "R^2 weighted by sample_weight", which neither compares
+    nor subtracts as plain R^2."""
+    if named is None or params.get("sample_weight") is None:
+        return named
+    return replace(named, name=f"{named.name} weighted by sample_weight")
 
 
 def _names(scoring, keys, multimetric, estimator):

@@ -24,7 +24,7 @@ from sklearn.model_selection import FixedThresholdClassifier, TunedThresholdClas
 from ...utils import fingerprint
 from ._candidates import configure
 from ._data import is_pairwise
-from ._inputs import takes_validation_weights
+from ._inputs import takes_validation_weights, validation_weights_key
 from ._reuse import fitted_prefixes
 from ._scoring import score_model
 from ._task_warnings import recorded_warnings
@@ -346,10 +346,11 @@ def run_fit_task(task, context, data):
         fit_params = data.fit_params_for(task.train)
         if task.val is not None:
             fit_params["X_val"], fit_params["y_val"] = data.subset(task.val, columns)
-            if fit_params.get("sample_weight") is not None and takes_validation_weights(model):
+            key = validation_weights_key(model, fit_params)
+            if key is not None and takes_validation_weights(model):
                 # the validation rows weighed as the training rows are (early_stopping_policy
                 # warns where the model cannot take them)
-                fit_params["sample_weight_val"] = data.fit_params_for(task.val)["sample_weight"]
+                fit_params["sample_weight_val"] = data.fit_params_for(task.val)[key]
         X_train, y_train = data.subset(task.train, columns)
         rows = data.rows[task.train]
         with fitted_prefixes(context.reuse, model, X_train, y_train, rows) as reuse:
