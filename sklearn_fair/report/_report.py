@@ -856,9 +856,18 @@ class NestedCVReport:
             )
         medians = self.median_params[model.name]
         if medians:
+            selected = param_columns(model.best_params)
+            # as the folds' rows print it: the median of integers, where whole, as one
+            whole = {
+                n: m.is_integer() and all(isinstance(v, numbers.Integral) for v in selected[n])
+                for n, m in medians.items()
+            }
             section.rows.append(
                 ["median"]
-                + [num(f"{medians[n]:.4g}") if n in medians else "" for n in headers]
+                + [
+                    _param_cell(int(medians[n]) if whole[n] else medians[n]) if n in medians else ""
+                    for n in headers
+                ]
                 + [""] * (2 + len(others))
             )
         if renamed:

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
+from sklearn import get_config
 from sklearn.base import clone
 from sklearn.model_selection import (
     GridSearchCV,
@@ -22,6 +23,7 @@ from sklearn.model_selection import (
     RandomizedSearchCV,
 )
 from sklearn.model_selection._search import BaseSearchCV
+from sklearn.utils._param_validation import InvalidParameterError
 
 from ...exceptions import SklearnFairWarning
 from ...utils._stacklevel import external_stacklevel
@@ -53,6 +55,14 @@ def make_candidates(param_grid, param_distributions, n_iter, random_state, owner
         if not isinstance(n_iter, numbers.Integral) or isinstance(n_iter, bool) or n_iter < 1:
             raise ValueError(
                 f"The 'n_iter' parameter of {owner} must be an int >= 1. Got {n_iter!r} instead."
+            )
+        # the only space of no candidate (an empty list of values is refused by the sampler),
+        # checked before sampling, which would warn that it runs 0 iterations
+        if isinstance(param_distributions, (list, tuple)) and not param_distributions:
+            raise ValueError(
+                f"The 'param_distributions' parameter of {owner} is empty (got "
+                f"{param_distributions!r}); give at least one distribution or list of values, "
+                "e.g. {'C': scipy.stats.loguniform(1e-3, 1e3)}."
             )
         try:
             return list(ParameterSampler(param_distributions, n_iter, random_state=random_state))
@@ -176,6 +186,7 @@ class SearchSpace:
     scoring: object  # what scores the outer test folds (and selects, without a search)
     refit: object
     sampler_random_state: object  # a RandomizedSearchCV's own random_state
+    space_owner: object = None  # "the GridSearchCV given to NestedCV": whose space it is
     search_scoring: object = None  # (scoring, refit) of a search given: it selects with them
     search_error_score: object = None  # a search given: its error_score scores its inner fits
 
@@ -203,20 +214,31 @@ def search_space(nested, owner):
             f"space and cv become the inner selection, or its estimator "
             f"({type(space.estimator.estimator).__name__}) with '{given}'."
         )
+    _check_n_iter(nested, owner)
     if own_space or not is_search(space.estimator):
         return space
     search = space.estimator
     if isinstance(search.scoring, (set, frozenset)):
         # as the search's own fit refuses it: a set's order, which decides the metric that
         # selects and the order of the results, changes from one Python process to the next
-        from sklearn.utils._param_validation import InvalidParameterError
-
         raise InvalidParameterError(
             f"The 'scoring' parameter of the {type(search).__name__} given to {owner} must be "
             "a str, a callable, a list, tuple or dict of metrics or None, not a set, whose "
             f"order changes from one Python process to the next: pass a list or a dict. Got "
             f"{search.scoring!r} instead."
         )
+    if not get_config()["skip_parameter_validation"]:
+        try:
+            search._validate_params()  # as the search's own fit refuses its parameters
+        except InvalidParameterError as exc:
+            # scikit-learn's message, the search named as given (a function's validate_params
+            # would put its own name in place of a bare class name)
+            name = type(search).__name__
+            raise InvalidParameterError(
+                str(exc).replace(
+                    f"parameter of {name} must", f"parameter of the {name} given to {owner} must"
+                )
+            ) from None
     space.search_scoring = (search.scoring, search.refit)
     space.search_error_score = search.error_score
     if type(search) not in (GridSearchCV, RandomizedSearchCV) or callable(search.refit):
@@ -229,11 +251,43 @@ def search_space(nested, owner):
         space.sampler_random_state = copy.deepcopy(search.random_state)
     else:
         space.param_grid = search.param_grid
+    space.space_owner = f"the {type(search).__name__} given to {owner}"
     if space.inner_cv is None:
         # the search's own cv; None there means scikit-learn's default 5-fold
         space.inner_cv = 5 if search.cv is None else search.cv
     space.estimator = search.estimator
     return space
+
+
+def _check_n_iter(nested, owner):
+    """Refuse an ``n_iter`` other than its default where no ``param_distributions`` is given:
+    it would change nothing (a grid tries all its points; a search given draws its own)."""
+    default = inspect.signature(type(nested).__init__).parameters["n_iter"].default
+    if nested.param_distributions is not None or nested.n_iter == default:
+        return
+    search = nested.estimator
+    if is_search(search) and hasattr(search, "n_iter"):
+        instead = (
+            f"the {type(search).__name__} given as estimator draws its own n_iter="
+            f"{search.n_iter!r} candidates (set n_iter on it)"
+        )
+    elif is_search(search):
+        instead = f"the {type(search).__name__} given as estimator decides its own candidates"
+    elif nested.param_grid is not None:
+        instead = (
+            "every point of 'param_grid' is tried (pass the values as 'param_distributions' "
+            "to sample n_iter of them)"
+        )
+    else:
+        instead = (
+            "the estimator as given is the one candidate (give 'param_distributions' to "
+            "sample n_iter candidates)"
+        )
+    raise ValueError(
+        f"The 'n_iter' parameter of {owner} is {nested.n_iter!r}, but it applies only with "
+        f"'param_distributions', which is None: {instead}. Leave n_iter at its default "
+        f"({default})."
+    )
 
 
 def space_candidates(space, seeds, owner):
@@ -242,8 +296,9 @@ def space_candidates(space, seeds, owner):
         return []
     sampler_seed = seeds.sampler_seed(space.sampler_random_state)
     candidates = make_candidates(
-        space.param_grid, space.param_distributions, space.n_iter, sampler_seed, owner
-    )
+        space.param_grid, space.param_distributions, space.n_iter, sampler_seed,
+        space.space_owner or owner,
+    )  # fmt: skip
     check_candidate_names(space.estimator, candidates, owner)
     return candidates
 

@@ -42,9 +42,15 @@ PARAMETER_DOCS = {
     neither ``param_grid`` nor ``param_distributions`` (and no search as estimator)
     there is one candidate, the estimator as given: it is then only assessed.""",
     "param_distributions": """param_distributions : dict or list of dicts, default=None
-    Candidates sampled with :class:`~sklearn.model_selection.ParameterSampler`.""",
+    Candidates sampled with :class:`~sklearn.model_selection.ParameterSampler`. They are
+    drawn once, before any fit, so every outer fold and the final selection try the same
+    candidates; so do those of a RandomizedSearchCV given as the estimator, even with
+    ``random_state=None``, where ``cross_validate(RandomizedSearchCV(random_state=None))``
+    draws other ones in each fold. Where any value is a distribution, the draws are with
+    replacement (as scikit-learn's), so a candidate may come more than once.""",
     "n_iter": """n_iter : int, default=10
-    Number of candidates sampled from ``param_distributions``.""",
+    Number of candidates sampled from ``param_distributions``; any other value than the
+    default is refused without it (a search given as the estimator draws its own).""",
     "outer_cv": """outer_cv : int, cross-validation generator or iterable, default=10
     Outer resampling that estimates the risk.
     {outer_splits}""",

@@ -21,7 +21,7 @@ from ...utils._stacklevel import external_stacklevel
 from ._candidates import configure, is_search
 from ._resampling import selecting_cv_params
 from ._scoring import constant_columns, score_failed, shown
-from ._tasks import SEARCH, SELECTION, TaskKey
+from ._tasks import SEARCH, SELECTION, TaskKey, distinct_count
 
 __all__ = [
     "check_select",
@@ -433,8 +433,8 @@ def _from_search(plan, fold, result):
 
 def tuning_counts(plan, results):
     """What the outer folds' selections cost (the selection on all the data before a final fit
-    left out): ``n_candidates``, the most candidates one fold's selection tried (a search run
-    whole: its distinct ones); ``n_inner_fits``, the fits of the candidates on inner splits
+    left out): ``n_candidates``, the most distinct candidates one fold's selection tried (a
+    sampler draws with replacement); ``n_inner_fits``, the fits of the candidates on inner splits
     (those a search run whole made included); ``n_searches``, the searches run whole;
     and, where there are any, ``n_hidden_searches``: the steps of the estimator that select by
     splits of their own (RidgeCV, a search in a pipeline: :func:`selecting_cv_params`), whose
@@ -442,7 +442,7 @@ def tuning_counts(plan, results):
     in_folds = {key: r for key, r in results.items() if key.outer_fold is not None}
     searches = [r for key, r in in_folds.items() if key.phase == SEARCH]
     n_fits = sum(1 for key in in_folds if key.phase == SELECTION)
-    n_candidates = len(plan.candidates)
+    n_candidates = distinct_count(plan.candidates)
     if searches:  # a search that failed recorded neither (unknown: 0)
         n_candidates = max(r.get("n_candidates", 0) for r in searches)
         n_fits += sum(r.get("n_fits", 0) for r in searches)
@@ -561,14 +561,17 @@ def _at_a_closed_bound(estimator, name, value):
 
 
 def _warn_ties(plan, folds):
-    """Warn when, in at least half of the outer folds, most candidates (of 3 or more) tie for
-    the best mean validation score."""
-    n_candidates = len(plan.candidates)
-    tied = [f for f in folds if len(f["tied_candidates"]) * 2 > n_candidates]
+    """Warn when, in at least half of the outer folds, most distinct candidates (of 3 or more)
+    tie for the best mean validation score (copies of one candidate, which a sampler draws
+    with replacement, tie whatever the data)."""
+    n_candidates = distinct_count(plan.candidates)
+    tied = [(f, distinct_count([plan.candidates[c] for c in f["tied_candidates"]])) for f in folds]
+    tied = [(f, n) for f, n in tied if n * 2 > n_candidates]
     if n_candidates < 3 or len(tied) * 2 < len(folds):
         return
-    worst = max(tied, key=lambda f: len(f["tied_candidates"]))
+    worst, n_worst = max(tied, key=lambda pair: pair[1])
     fold = worst["outer_fold"]
+    distinct = " distinct" if n_candidates < len(plan.candidates) else ""
     sizes = sorted({len(test) for _, test in plan.inner_splits_of(fold)})
     rule = (
         "the first of them in the order of the search space was taken (select='best', as "
@@ -588,7 +591,7 @@ def _warn_ties(plan, folds):
         name, response = threshold
         warnings.warn(
             f"In {len(tied)} of the {len(folds)} outer folds of {plan.owner}, up to "
-            f"{len(worst['tied_candidates'])} of the {n_candidates} candidates tie for the best "
+            f"{n_worst} of the {n_candidates}{distinct} candidates tie for the best "
             f"mean validation {metric} (outer fold {fold}), and {rule}. They differ in {name!r}, "
             f"the threshold of a FixedThresholdClassifier, and {metric} reads the predicted "
             f"probabilities or decision values (response_method={response!r}), which the "
@@ -610,8 +613,8 @@ def _warn_ties(plan, folds):
     )
     warnings.warn(
         f"In {len(tied)} of the {len(folds)} outer folds of {plan.owner}, the validation data "
-        f"could not separate most candidates: up to {len(worst['tied_candidates'])} of the "
-        f"{n_candidates} tie for the best mean validation {metric} (outer fold {fold}: "
+        f"could not separate most candidates: up to {n_worst} of the "
+        f"{n_candidates}{distinct} tie for the best mean validation {metric} (outer fold {fold}: "
         f"{n_inner} inner split(s) of {'/'.join(map(str, sizes))} validation rows), and "
         f"{rule}. Which one wins then says nothing about the candidates. Use {larger}{advice}; "
         "candidates that are the same model (a grid value the data never reaches, such as a "
