@@ -42,6 +42,11 @@ _INFERRED = ("in_channels", "out_channels")
 # skorch's components that fit builds from the parameters of these names (and their ``name__*``)
 _BUILDS = ("module", "criterion", "optimizer", "compile")
 _UNSET = object()
+# the attributes fit sets besides skorch's components (module_, criterion_, optimizer_)
+_FITTED = (
+    "classes_", "num_node_features_", "num_edge_features_", "node_counts_", "seeds_",
+    "best_epoch_",
+)  # fmt: skip
 
 
 def _softmax(outputs):
@@ -370,7 +375,9 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
         Returns
         -------
         self : GraphClassifier
-            The fitted classifier.
+            The fitted classifier. A fit refused by its checks of the data leaves the
+            previous fit as it was; one that fails while it builds or trains the module leaves
+            the classifier unfitted.
         """
         # skorch's NeuralNet has its own _validate_params (argument names), so not
         # scikit-learn's _fit_context: the constraints are checked here, before any work
@@ -389,16 +396,18 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
                 classes, encoded = np.unique(labels, return_inverse=True)
                 if self.warm_start and self.initialized_:
                     self._check_warm_start(classes, graphs)
-                self.classes_ = classes
-                if len(self.classes_) < 2:
+                if len(classes) < 2:
                     raise ValueError(
                         f"GraphClassifier needs graphs of at least 2 classes; got only "
-                        f"{self.classes_} (one class)."
+                        f"{classes} (one class)."
                     )
-                self.num_node_features_ = graphs.num_node_features
-                self.num_edge_features_ = graphs.num_edge_features
-                self.node_counts_ = graphs.node_counts
-                validation = self._validation_dataset(X_val, y_val)
+                features = (graphs.num_node_features, graphs.num_edge_features)
+                node_counts = graphs.node_counts
+                validation = self._validation_dataset(X_val, y_val, classes, features)
+                # a fit refused above leaves the previous fit as it was: set only now
+                self.classes_ = classes
+                self.num_node_features_, self.num_edge_features_ = features
+                self.node_counts_ = node_counts
 
             self.seeds_ = seeds
             dataset = GraphDataset(
@@ -406,9 +415,15 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
             )
             with torch.random.fork_rng(devices=self._rng_devices()):
                 torch.manual_seed(self.seeds_["torch"])
-                if not self.warm_start or not self.initialized_:
-                    self.initialize()
-                NeuralNet.partial_fit(self, dataset, encoded, **fit_params)
+                try:
+                    if not self.warm_start or not self.initialized_:
+                        self.initialize()
+                    NeuralNet.partial_fit(self, dataset, encoded, **fit_params)
+                except BaseException:
+                    # the new classes_ beside part of a new module, or the previous one: its
+                    # outputs would be read in the new labels
+                    self._forget_fit()
+                    raise
             stopper = dict(self.callbacks_).get("early_stopping")
             self.best_epoch_ = None if stopper is None else stopper.best_epoch_
         return self
@@ -639,31 +654,44 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
                 f"and {given[2]}; set warm_start=False to train a fresh module."
             )
 
-    def _check_like_training(self, graphs, name):
-        for kind in ("node", "edge"):
+    def _forget_fit(self):
+        """Leave the classifier unfitted (predict raises NotFittedError), as after a fit that
+        failed once it had begun to build or train the module."""
+        components = (*self._modules, *self._criteria, *self._optimizers)
+        for name in (*_FITTED, *(f"{component}_" for component in components)):
+            self.__dict__.pop(name, None)  # skorch's __delattr__ would unregister the component
+        self.initialized_ = False
+
+    def _check_like_training(self, graphs, name, training=None):
+        """Refuse ``graphs`` whose node or edge features differ from those of the training
+        graphs (``training``: their numbers; by default the fitted ones)."""
+        if training is None:
+            training = (self.num_node_features_, self.num_edge_features_)
+        for kind, fitted in zip(("node", "edge"), training):
             given = getattr(graphs, f"num_{kind}_features")
-            fitted = getattr(self, f"num_{kind}_features_")
             if given != fitted:
                 raise ValueError(
                     f"{name} has {given} {kind} features, but GraphClassifier was fitted on "
                     f"graphs with {fitted}."
                 )
 
-    def _validation_dataset(self, X_val, y_val):
+    def _validation_dataset(self, X_val, y_val, classes, features):
+        """The dataset of ``X_val, y_val``, checked against the training graphs' ``classes``
+        and ``features`` (numbers of node and edge features)."""
         if X_val is None:
             if y_val is not None:
                 raise ValueError("y_val was passed to fit without X_val; pass both or neither.")
             return None
         graphs = as_collection(X_val, "X_val")
-        self._check_like_training(graphs, "X_val")
+        self._check_like_training(graphs, "X_val", features)
         labels = read_labels(graphs, y_val, "X_val", "y_val")
-        unknown = ~np.isin(labels, self.classes_)
+        unknown = ~np.isin(labels, classes)
         if unknown.any():
             raise ValueError(
                 f"y_val holds labels {np.unique(labels[unknown]).tolist()[:5]} that are not "
-                f"among the training labels {self.classes_.tolist()}."
+                f"among the training labels {classes.tolist()}."
             )
-        encoded = np.searchsorted(self.classes_, labels)
+        encoded = np.searchsorted(classes, labels)
         return GraphDataset(graphs, torch.as_tensor(encoded, dtype=torch.long))
 
     def _rng_devices(self):

@@ -421,10 +421,11 @@ def result_to_dict(nested):
         fold.update(failed_fields(original.get("failed_metrics", []), refit_metric))
         if original.get("predictions") is not None:  # kept when asked (keep_predictions)
             fold["predictions"] = _jsonable(original["predictions"])
+    settings = fit_settings(nested)
     document = {
         "format": RESULT_FORMAT,
         "version": RESULT_VERSION,
-        "random_state": _integer_or_none(nested.get_params().get("random_state")),
+        "random_state": _integer_or_none(settings["random_state"]),
         **_drawn_root(nested),
         "refit_seeds": _jsonable(nested.refit_seeds_),
         "score_mean": float(nested.score_mean_),
@@ -432,13 +433,13 @@ def result_to_dict(nested):
         "optimism": _jsonable(nested.optimism_),  # NaN (own scoring): None, as JSON has it
         "metrics": {key: metric.to_dict() for key, metric in metrics.items()},
         "refit_metric": refit_metric,
-        "task": _task(nested),
+        "task": settings["task"],
         "outer_results": folds,
         # what the tuning cost that the folds do not say (the Tuning budgets' columns)
         "budget": {key: budget[key] for key in BUDGET_COUNTS if key in budget},
         # a number given to failed fits may lie outside the metric's range: the checks of
         # a saved result allow it (NaN, the default, and "raise" need no room)
-        **error_score_field(_numeric_error_score(nested.get_params().get("error_score"))),
+        **error_score_field(_numeric_error_score(settings["error_score"])),
         **saved_fields(
             failures_of(getattr(nested, "failed_tasks_", [])),
             getattr(nested, "resampling_", {}),
@@ -452,7 +453,7 @@ def _drawn_root(nested):
     """``{"random_state_root": root}`` where a fitted NestedCV drew its seeds' root (its
     random_state was not an int), else ``{}``."""
     root = getattr(nested, "random_state_root_", None)
-    if _integer_or_none(nested.get_params().get("random_state")) is not None or root is None:
+    if _integer_or_none(fit_settings(nested)["random_state"]) is not None or root is None:
         return {}
     return {"random_state_root": int(root)}
 
@@ -483,6 +484,22 @@ def saved_fields(failures, resampling, selection):
     if selection is not None:
         fields["selection_metric"] = selection.to_dict()
     return fields
+
+
+def fit_settings(nested):
+    """The ``random_state``, ``error_score`` and task (``"classification"``,
+    ``"regression"`` or None) a fitted NestedCV's fit ran with, as it recorded them: its
+    parameters may have been set for the next fit since. A NestedCV fitted before it recorded
+    them: its parameters."""
+    recorded = getattr(nested, "_fit_settings", None)
+    if recorded is not None:
+        return recorded
+    params = nested.get_params(deep=False)
+    return {
+        "random_state": params.get("random_state"),
+        "error_score": params.get("error_score"),
+        "task": _task(nested),
+    }
 
 
 def _task(nested):
@@ -636,12 +653,13 @@ def as_result(name, result, *, dataset="data", metric=None, budget=None, verify=
         failures = failures_of(getattr(result, "failed_tasks_", []))
         resampling = dict(getattr(result, "resampling_", {}))
         selection = _own_selection(result)
-        random_state = result.get_params().get("random_state")
+        settings = fit_settings(result)
+        random_state = settings["random_state"]
         drawn = _drawn_root(result).get("random_state_root")
-        error_score = _numeric_error_score(result.get_params().get("error_score"))
+        error_score = _numeric_error_score(settings["error_score"])
         refit_seeds = list(result.refit_seeds_)
         metrics, refit_metric = nested_metrics(result)
-        task = _task(result)
+        task = settings["task"]
         budget = budget if budget is not None else _budget_of(result, folds)
     elif isinstance(result, Mapping):
         if "result" in result and "outer_results" not in result:

@@ -7,7 +7,7 @@ from copy import deepcopy
 
 import numpy as np
 from sklearn import get_config
-from sklearn.base import BaseEstimator, MetaEstimatorMixin, _fit_context
+from sklearn.base import BaseEstimator, MetaEstimatorMixin, _fit_context, is_regressor
 from sklearn.utils import get_tags
 from sklearn.utils._available_if import _AvailableIfDescriptor
 from sklearn.utils._param_validation import Options, StrOptions
@@ -20,6 +20,7 @@ from ._candidates import search_space
 from ._docs import PARAMETER_DOCS
 from ._planning import make_plan
 from ._protocol import run_protocol
+from ._resampling import warn_generator_seeded_splitters
 from ._results import cv_results
 from ._scoring import metadata_router, resolve_scoring
 from ._selection import tuning_counts
@@ -386,6 +387,8 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
             self, X, y, groups, params, final=bool(self.refit), return_estimator=False,
             owner=type(self).__name__, keep_predictions=self.keep_predictions,
         )  # fmt: skip
+        if plan.seeds.seeded:  # its own outer_cv splits as given (benchmark's cells: copies)
+            warn_generator_seeded_splitters(type(self).__name__, {"outer_cv": self.outer_cv})
         (run,) = run_protocol(
             [plan], cache_dir=self.cache_dir, n_jobs=self.n_jobs, verbose=self.verbose,
             reuse_prefix=self.reuse_prefix,
@@ -476,8 +479,10 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         candidates = sorted(
             {t["key"]["candidate"] for t in failed if t["key"]["candidate"] is not None}
         )
+        # the fit's, not one set since for the next fit (a fit before it was recorded: its own)
+        error_score = getattr(self, "_fit_settings", {}).get("error_score", self.error_score)
         text = (
-            f"{', '.join(parts)} failed or scored NaN (error_score={self.error_score!r}); "
+            f"{', '.join(parts)} failed or scored NaN (error_score={error_score!r}); "
             "see failed_tasks_"
         )
         if candidates:
@@ -616,6 +621,14 @@ def store_fitted(nested, run):
     nested.random_state_root_ = int(plan.seeds.entropy)
     # what the outer folds' tuning spent, whole searches included (the reports' budget)
     nested._tuning_counts = tuning_counts(plan, run.schedule.results)
+    # what this fit ran with, for its records (result_to_dict, the reports, the card, the
+    # summary's notes): set_params may have set other values for the next fit since
+    task = "regression" if is_regressor(plan.estimator) else None
+    nested._fit_settings = {
+        "random_state": nested.random_state,
+        "error_score": plan.error_score,
+        "task": "classification" if plan.classifier else task,
+    }
     nested.n_splits_ = plan.n_outer
     # a callable scoring that returns a dict scores several metrics, as in scikit-learn's
     # searches (their multimetric_), under the keys it returns
