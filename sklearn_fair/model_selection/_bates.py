@@ -20,6 +20,7 @@ from scipy.special import ndtri
 from sklearn.base import is_classifier
 from sklearn.model_selection import KFold
 from sklearn.utils._param_validation import StrOptions, validate_params
+from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import _num_samples, check_consistent_length
 
 from ..utils import RANDOM_STATE_CONSTRAINTS, EstimatorInstance, IntervalNotBool
@@ -44,7 +45,16 @@ _ROW_BYTES = 64 * 2**20
 
 
 def _zero_one(y_true, y_pred):
-    return (np.asarray(y_true) != np.asarray(y_pred)).astype(float)
+    y_pred = np.asarray(y_pred)
+    # a classifier that predicts scores, not labels, would miss on every row: an error rate of 1
+    if type_of_target(y_pred).startswith("continuous"):
+        raise ValueError(
+            "The 'loss' parameter of nested_cv_interval is 'zero_one', the misclassification "
+            "loss, which compares labels; the estimator's predict returned continuous values "
+            f"such as {y_pred.ravel()[:3].tolist()}, which would count as a miss on every row. "
+            "Use an estimator whose predict returns class labels, or a callable loss."
+        )
+    return (np.asarray(y_true) != y_pred).astype(float)
 
 
 def _squared_error(y_true, y_pred):
@@ -78,7 +88,8 @@ class _LossStatistic:
         if losses.shape != (y.shape[0],):
             raise ValueError(
                 "The 'loss' parameter of nested_cv_interval must return one loss per row, an "
-                f"array of shape ({y.shape[0]},). Got shape {losses.shape} instead."
+                f"array of shape ({y.shape[0]},). Got shape {losses.shape} instead (y of shape "
+                f"{y.shape}, predictions of shape {predicted.shape})."
             )
         return float(np.mean(losses) if self.statistic == "mean" else np.var(losses))
 
@@ -131,6 +142,9 @@ class NestedCVInterval:
         correction can overshoot on a small error), and were raised to 0, as the other
         intervals of sklearn-fair are kept in their metric's range; ``ncv_estimate - bias``
         and ``standard_error`` give the values before.
+    clipped_at_one : bool
+        Whether ``estimate`` or ``high`` of ``loss="zero_one"`` rose above 1, the most an
+        error rate can be, and were lowered to 1, as ``clipped_at_zero`` says for 0.
     n_samples, n_folds, n_repetitions : int
         The number of rows, folds and repetitions.
     fold_losses : ndarray of shape (n_repetitions, n_folds)
@@ -160,6 +174,7 @@ class NestedCVInterval:
     fold_losses: np.ndarray = field(repr=False)
     folds: np.ndarray = field(repr=False)
     clipped_at_zero: bool = False
+    clipped_at_one: bool = False
 
     def __iter__(self):
         return iter((self.low, self.high))
@@ -175,7 +190,19 @@ class NestedCVInterval:
         For ``loss="squared_error"``, the interval of the RMSE of the model at hand, with the
         MSE interval's coverage as the square root is increasing (the RMSE is not a mean of
         pointwise losses, so NCV cannot be applied to it directly). A negative bound becomes 0.
+
+        Raises
+        ------
+        ValueError
+            If ``loss`` is not ``"squared_error"``: the square root of another mean loss
+            (an error rate, a mean absolute error) is not a quantity of interest.
         """
+        if self.loss != "squared_error":
+            raise ValueError(
+                "NestedCVInterval.sqrt gives the RMSE from the interval of "
+                f"loss='squared_error'; this interval is of loss={self.loss!r}, whose square "
+                "root is no RMSE. Use estimate, low and high as they are."
+            )
         return tuple(math.sqrt(max(v, 0.0)) for v in (self.estimate, self.low, self.high))
 
     def to_dict(self):
@@ -190,11 +217,14 @@ class NestedCVInterval:
         decimals = decimals_for([self.estimate, self.low, self.high], minimum=4)
         estimate, low, high = (number(v, decimals) for v in (self.estimate, self.low, self.high))
         notes = ""
+        raw = self.ncv_estimate - self.bias
+        half = float(ndtri(0.5 + self.confidence / 2)) * self.standard_error
         if self.clipped_at_zero:
-            raw = self.ncv_estimate - self.bias
-            half = float(ndtri(0.5 + self.confidence / 2)) * self.standard_error
             before = ", ".join(number(v, decimals) for v in (raw, raw - half))
             notes += f"; clipped at 0, the least the loss can be (estimate, low before: {before})"
+        if self.clipped_at_one:
+            before = ", ".join(number(v, decimals) for v in (raw, raw + half))
+            notes += f"; clipped at 1, the most the loss can be (estimate, high before: {before})"
         if self.standard_error == 0:
             notes += "; every loss was the same, so the interval has no width: no spread to judge"
         return (
@@ -204,11 +234,33 @@ class NestedCVInterval:
         )
 
 
-def _resolve_loss(loss, estimator):
+def _resolve_loss(loss, estimator, y):
+    """The loss function and its name, refusing before any fit what cannot give an interval."""
+    from sklearn.metrics._scorer import _BaseScorer, _PassthroughScorer
+
+    if isinstance(loss, (_BaseScorer, _PassthroughScorer)):
+        raise ValueError(
+            "The 'loss' parameter of nested_cv_interval takes a pointwise loss(y_true, y_pred) "
+            "returning one value per row, not a scorer; the interval applies only to means of "
+            f"pointwise losses. Got the scorer {loss!r}."
+        )
     if callable(loss):
         return loss, getattr(loss, "__name__", type(loss).__name__)
+    if y.ndim > 1 and (y.ndim > 2 or y.shape[1] != 1):
+        raise ValueError(
+            f"y of shape {y.shape} has more than one column; loss={loss!r} gives one loss per "
+            "value, so nested_cv_interval needs y of shape (n_samples,). For several outputs, "
+            "pass a callable loss(y_true, y_pred) that returns one loss per row."
+        )
     if loss == "auto":
         loss = "zero_one" if is_classifier(estimator) else "squared_error"
+    elif loss == "zero_one" and not is_classifier(estimator):
+        raise ValueError(
+            "The 'loss' parameter of nested_cv_interval is 'zero_one', the misclassification "
+            f"loss, but the estimator {type(estimator).__name__} is not a classifier: its "
+            "continuous predictions would count as a miss on every row. Use "
+            "loss='squared_error' or 'absolute_error', or a classifier."
+        )
     return _LOSSES[loss], loss
 
 
@@ -364,15 +416,16 @@ def nested_cv_interval(
         ``random_state``, the same in every fit.
     X : array-like or sparse matrix of shape (n_samples, n_features)
         The data.
-    y : array-like of shape (n_samples,)
-        The target.
+    y : array-like of shape (n_samples,) or (n_samples, n_outputs)
+        The target; several outputs only with a callable ``loss`` that returns one loss per
+        row.
     loss : {"auto", "zero_one", "squared_error", "absolute_error"} or callable, \
 default="auto"
         The pointwise loss of ``estimator.predict``: ``"auto"`` is the misclassification
-        (0-1) loss for a classifier and the squared error otherwise. A callable
-        ``loss(y_true, y_pred)`` returns one loss per row. The interval is for the mean of
-        this loss: for the squared error, the MSE; :meth:`NestedCVInterval.sqrt` gives the
-        RMSE's.
+        (0-1) loss for a classifier and the squared error otherwise; ``"zero_one"`` needs a
+        classifier. A callable ``loss(y_true, y_pred)`` returns one loss per row (not a
+        scorer). The interval is for the mean of this loss: for the squared error, the MSE;
+        :meth:`NestedCVInterval.sqrt` gives the RMSE's.
     n_folds : int, default=10
         ``K``, at least 3 (the inner CV has ``K - 1`` folds). The paper uses 10.
     n_repetitions : int, default=50
@@ -395,6 +448,9 @@ default="auto"
 
     Raises
     ------
+    ValueError
+        Before any fit, if ``loss="zero_one"`` and ``estimator`` is not a classifier, if
+        ``loss`` is a scorer, or if ``y`` has several columns and ``loss`` is not a callable.
     RuntimeError
         If any fit fails: an interval from the fits that remain would be wrong.
 
@@ -445,7 +501,7 @@ default="auto"
             f"nested_cv_interval needs at least 2 rows per fold: n_folds={n_folds} needs "
             f"n_samples >= {2 * n_folds}. Got n_samples={n_samples} instead."
         )
-    loss_function, loss_name = _resolve_loss(loss, estimator)
+    loss_function, loss_name = _resolve_loss(loss, estimator, np.asarray(y))
     if random_state is not None:  # as NestedCV's: before any fit
         warn_unseeded_estimator("nested_cv_interval", estimator)
     seeds = interval_seeds(estimator, random_state, n_repetitions)
@@ -467,6 +523,12 @@ default="auto"
         values.update(
             clipped_at_zero=True,
             **{key: max(values[key], 0.0) for key in ("estimate", "low", "high")},
+        )
+    if loss_name == "zero_one" and max(values["estimate"], values["high"]) > 1:
+        # nor is an error rate above 1: kept in [0, 1], as the other intervals of error rates
+        values.update(
+            clipped_at_one=True,
+            **{key: min(values[key], 1.0) for key in ("estimate", "low", "high")},
         )
     return NestedCVInterval(
         confidence=float(confidence),
