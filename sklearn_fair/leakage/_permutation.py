@@ -73,8 +73,10 @@ _FIXED_CHANCE |= {
 
 #: Metrics whose chance_level is only the most a model with no skill scores (the majority rate,
 #: the mean's 0): one that predicts the minority class too, or noise, scores less, and a leak
-#: can lift it up to that level unseen, so the check compares with the model's own.
-_CHANCE_AT_MOST = {"accuracy", "r2", "explained_variance"}
+#: can lift it up to that level unseen, so the check compares with the model's own. Balanced
+#: accuracy averages the recalls of the classes a test fold holds: a fold without a rare class
+#: gives the majority predictor 1/2 of 2 classes present, not 1/3, so it too takes the model's.
+_CHANCE_AT_MOST = {"accuracy", "r2", "explained_variance", "balanced_accuracy"}
 
 #: The parameters of nested_cross_validate that permutation_check sets itself.
 _SET_BY_THE_CHECK = {"n_refits", "return_estimator", "return_indices"}
@@ -166,7 +168,9 @@ def chance_level(scoring, y, *, classifier=True, pos_label=1):
     chance : float or None
         Accuracy: the majority-class rate (the most a model with no skill scores on
         average); for 2-D labels, the rate of the most frequent row (label set), as subset
-        accuracy scores a row right only as a whole. Balanced accuracy: ``1 / n_classes``.
+        accuracy scores a row right only as a whole. Balanced accuracy: ``1 / n_classes``
+        (of a test set that holds every class: scikit-learn averages the recalls of the
+        classes present, so :func:`permutation_check` takes the model's own).
         ROC AUC: 0.5. Precision and PPV: the prevalence of ``pos_label``. Kappa, Matthews
         correlation, R², explained variance and CCC: 0. ``None`` for a metric whose no-skill
         value depends on the model's predictions: recall, F1 (a model that predicts more
