@@ -246,3 +246,33 @@ def test_n_iter_still_sets_the_number_of_draws(data):
         random_state=0,
     ).fit(X, y)
     assert np.sum(np.asarray(nested.cv_results_["outer_fold"]) == 0) == 3
+
+
+@pytest.mark.parametrize("scoring", ["kappa", "sensitivity", "ppv"])
+def test_a_search_scoring_with_sklearn_fairs_own_names_is_taken(scoring):
+    # the search's own parameters are checked as its fit checks them, but its scoring, which
+    # the protocol resolves with sklearn-fair's names too; the scores are scikit-learn's
+    # cross_validate of the same search scored by the same scorer
+    from sklearn_fair.metrics import get_scorer
+
+    X, y = make_classification(n_samples=120, random_state=0)
+    search = GridSearchCV(LogisticRegression(), {"C": [0.1, 1.0]}, scoring=scoring, cv=2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        nested = NestedCV(search, outer_cv=3, random_state=0).fit(X, y)
+        scorer = get_scorer(scoring)
+        reference = cross_val_score(
+            GridSearchCV(LogisticRegression(), {"C": [0.1, 1.0]}, scoring=scorer, cv=2),
+            X,
+            y,
+            cv=3,
+            scoring=scorer,
+        )
+    np.testing.assert_allclose(nested.outer_scores_, reference)
+
+
+def test_a_search_scoring_of_no_metric_is_still_refused():
+    X, y = make_classification(n_samples=60, random_state=0)
+    search = GridSearchCV(LogisticRegression(), {"C": [0.1, 1.0]}, scoring="acuracy", cv=2)
+    with pytest.raises(ValueError, match="acuracy"):
+        NestedCV(search, outer_cv=3, random_state=0).fit(X, y)

@@ -228,8 +228,12 @@ def search_space(nested, owner):
             f"{search.scoring!r} instead."
         )
     if not get_config()["skip_parameter_validation"]:
+        # as the search's own fit refuses its parameters, but its scoring, which the protocol
+        # resolves itself (sklearn-fair's names too: "kappa", "sensitivity")
+        checked = copy.copy(search)
+        checked.scoring = None
         try:
-            search._validate_params()  # as the search's own fit refuses its parameters
+            checked._validate_params()
         except InvalidParameterError as exc:
             # scikit-learn's message, the search named as given (a function's validate_params
             # would put its own name in place of a bare class name)
