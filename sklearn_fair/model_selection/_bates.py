@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 from scipy.special import ndtri
-from sklearn.base import is_classifier
+from sklearn.base import is_classifier, is_regressor
 from sklearn.model_selection import KFold
 from sklearn.utils._param_validation import StrOptions, validate_params
 from sklearn.utils.multiclass import type_of_target
@@ -254,10 +254,11 @@ def _resolve_loss(loss, estimator, y):
         )
     if loss == "auto":
         loss = "zero_one" if is_classifier(estimator) else "squared_error"
-    elif loss == "zero_one" and not is_classifier(estimator):
+    elif loss == "zero_one" and is_regressor(estimator):
+        # an estimator of no declared kind may predict labels: the loss checks its predictions
         raise ValueError(
             "The 'loss' parameter of nested_cv_interval is 'zero_one', the misclassification "
-            f"loss, but the estimator {type(estimator).__name__} is not a classifier: its "
+            f"loss, but the estimator {type(estimator).__name__} is a regressor: its "
             "continuous predictions would count as a miss on every row. Use "
             "loss='squared_error' or 'absolute_error', or a classifier."
         )

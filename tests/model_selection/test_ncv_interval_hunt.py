@@ -6,6 +6,7 @@ import math
 import numpy as np
 import pytest
 from scipy import stats
+from sklearn.datasets import make_classification
 from sklearn.dummy import DummyClassifier
 from sklearn.linear_model import LogisticRegression, Ridge
 from sklearn.metrics import get_scorer, make_scorer, mean_squared_error, zero_one_loss
@@ -46,7 +47,7 @@ def test_zero_one_with_a_regressor_is_refused_before_any_fit():
     X, y = _binary_data()
     with pytest.raises(ValueError, match="mix of binary and continuous"):
         zero_one_loss(y, Ridge().fit(X, y).predict(X))
-    with pytest.raises(ValueError, match=r"'zero_one'.*Ridge is not a classifier.*squared_error"):
+    with pytest.raises(ValueError, match=r"'zero_one'.*Ridge is a regressor.*squared_error"):
         nested_cv_interval(_NeverFitRidge(), X, y, loss="zero_one", n_folds=3, n_repetitions=2)
 
 
@@ -142,3 +143,27 @@ def test_sqrt_is_only_for_the_squared_error(loss):
         _result(loss).sqrt()
     assert _result("squared_error").sqrt() == pytest.approx((0.5, 0.3, 0.7))
     assert math.isclose(_result("squared_error", low=-0.1).sqrt()[1], 0.0)
+
+
+def test_zero_one_takes_an_estimator_of_no_declared_kind_that_predicts_labels():
+    # a BaseEstimator without ClassifierMixin whose predict returns labels: its zero-one loss
+    # equals the tree's it wraps (the same seeds, the same folds)
+    from sklearn.base import BaseEstimator
+    from sklearn.tree import DecisionTreeClassifier
+
+    class Wrapped(BaseEstimator):
+        def __init__(self, random_state=None):
+            self.random_state = random_state
+
+        def fit(self, X, y):
+            self.tree_ = DecisionTreeClassifier(random_state=self.random_state).fit(X, y)
+            return self
+
+        def predict(self, X):
+            return self.tree_.predict(X)
+
+    X, y = make_classification(40, 5, random_state=0)
+    kwargs = dict(loss="zero_one", n_folds=4, n_repetitions=1, random_state=0)
+    wrapped = nested_cv_interval(Wrapped(random_state=0), X, y, **kwargs)
+    tree = nested_cv_interval(DecisionTreeClassifier(random_state=0), X, y, **kwargs)
+    assert wrapped.estimate == tree.estimate and wrapped.low == tree.low
