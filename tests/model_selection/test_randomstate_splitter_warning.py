@@ -104,3 +104,22 @@ def test_benchmark_splits_copies_of_its_outer_splitter():
     for run in runs:
         for tests in run:
             assert _same_folds([np.sort(t) for t in tests], expected)
+
+
+def test_the_functional_forms_warn_of_a_generator_seeded_splitter_too():
+    # each call splits with the splitter as given: its RandomState moves on, and the outer
+    # test folds of two calls differ (the fact the warning is about, from return_indices)
+    from sklearn_fair import nested_cross_validate
+
+    X, y = load_diabetes(return_X_y=True)
+    X, y = X[:80], y[:80]
+    cv = KFold(5, shuffle=True, random_state=np.random.RandomState(0))
+    tests = []
+    for _ in range(2):
+        with pytest.warns(ReproducibilityWarning, match="every call of nested_cross_validate"):
+            result = nested_cross_validate(
+                Ridge(), X, y, param_grid={"alpha": [0.1, 1.0]}, cv=cv, inner_cv=2,
+                random_state=0, return_indices=True,
+            )  # fmt: skip
+        tests.append(result["indices"]["test"][0])
+    assert not np.array_equal(tests[0], tests[1])

@@ -20,6 +20,7 @@ from ._docs import PARAMETER_DOCS
 from ._estimator import PROTOCOL_CONSTRAINTS, NestedCV
 from ._planning import make_plan
 from ._protocol import run_protocol
+from ._resampling import warn_generator_seeded_splitters
 from ._seeds import function_random_state
 from ._tasks import scores_deciding_the_class
 
@@ -76,6 +77,8 @@ def _run(owner, args, check_plan=None, **run):
         nested, args["X"], args["y"], args["groups"], args["params"] or {}, final=False,
         owner=owner, first_metric_selects=True, **run,
     )  # fmt: skip
+    if plan.seeds.seeded:  # the splitter given splits as it is, on every call
+        warn_generator_seeded_splitters(owner, {"cv": outer_cv}, each=f"call of {owner}")
     if check_plan is not None:
         check_plan(plan, outer_cv)
     (done,) = run_protocol(

@@ -398,12 +398,14 @@ def _unseeded(cv):
     return hasattr(cv, "random_state") and cv.random_state is None and getattr(cv, "shuffle", True)
 
 
-def warn_generator_seeded_splitters(owner, splitters):
+def warn_generator_seeded_splitters(owner, splitters, *, each=None):
     """Warn about shuffling splitters seeded with a RandomState or Generator inside a seeded
     run (name -> splitter), for those split as given: each split() draws from the generator and
     moves it on, so every fit of the same object splits otherwise. Copies split the inner folds
     (:func:`inner_splits_of_fold`), and clones the splitters among an estimator's parameters:
-    they start from the same state on every fit."""
+    they start from the same state on every fit. ``each``: what repeats (default: "fit of the
+    same <owner>"; a function's "call of <owner>")."""
+    each = f"fit of the same {owner}" if each is None else each
     for name, cv in splitters.items():
         state = getattr(cv, "random_state", None)
         if isinstance(state, (np.random.RandomState, np.random.Generator)) and getattr(
@@ -412,9 +414,9 @@ def warn_generator_seeded_splitters(owner, splitters):
             warnings.warn(
                 f"The '{name}' of {owner} ({type(cv).__name__}) shuffles with a "
                 f"{type(state).__name__} as its seed, which each call of its split() draws "
-                f"from and moves on, so its splits, and the results, change on every fit of "
-                f"the same {owner} (and between the models given this splitter) although "
-                f"{owner} has a random_state. Give the splitter an int random_state.",
+                f"from and moves on, so its splits, and the results, change on every {each} "
+                f"(and between the models given this splitter) although {owner} has a "
+                "random_state. Give the splitter an int random_state.",
                 ReproducibilityWarning,
                 stacklevel=external_stacklevel(),
             )
