@@ -207,7 +207,7 @@ def _check_mapping(value, what):
         )
 
 
-def _same_outer_splits(dataset, plans):
+def check_same_outer_splits(dataset, plans):
     (first_name, first), *others = plans.items()
     for name, plan in others:
         check_same_splits(
@@ -220,7 +220,7 @@ def _same_outer_splits(dataset, plans):
         )  # fmt: skip
 
 
-def _check_two_outer_splits(dataset, plans, outer_cv):
+def check_two_outer_splits(dataset, plans, outer_cv):
     """Refuse, before any fit, outer splits too few for a result: a report needs the spread of
     at least 2 outer scores."""
     n_outer = next(iter(plans.values())).n_outer
@@ -535,8 +535,8 @@ def benchmark(
                 dataset_plans[model] = plan
                 cells.append((dataset, model, nested))
                 plans.append(plan)
-            _same_outer_splits(dataset, dataset_plans)
-            _check_two_outer_splits(dataset, dataset_plans, outer_cv)
+            check_same_outer_splits(dataset, dataset_plans)
+            check_two_outer_splits(dataset, dataset_plans, outer_cv)
             _one_metric(dataset, dataset_plans)
             check_previous_plans(previous, dataset, dataset_plans, outer_cv)
     finally:

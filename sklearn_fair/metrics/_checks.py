@@ -155,3 +155,43 @@ def check_pos_label(pos_label, y_true, y_pred):
             f"The 'pos_label' parameter must be one of the labels {labels.tolist()}. "
             f"Got {pos_label!r} instead."
         )
+
+
+#: The scorer names that score class 1 against the rest.
+ONE_CLASS_NAMES = ("sensitivity", "specificity", "ppv", "npv")
+
+
+def check_one_class_names(scorings, y):
+    """Refuse the names of ``scorings`` (where -> a scoring parameter: a name, a list or a dict
+    of them) that score class 1 against the rest, on a ``y`` without the class 1 (every
+    score would fail) or with more than two classes (scikit-learn's recall_score refuses such
+    a y, and one class's rate would pass for the metric of all)."""
+    kind = None if y is None or y.ndim != 1 else type_of_target(y)
+    if kind not in ("binary", "multiclass"):
+        return
+    classes = np.unique(y)
+    if kind == "binary" and 1 in classes.tolist():
+        return
+    for where, scoring in scorings.items():
+        values = scoring.values() if isinstance(scoring, dict) else [scoring]
+        if isinstance(scoring, (list, tuple, set)):
+            values = scoring
+        for name in values:
+            if isinstance(name, str) and name in ONE_CLASS_NAMES:
+                why = (
+                    "and class 1 is not one of them"
+                    if kind == "binary"
+                    else "so one class's rate would pass for a metric of all"
+                )
+                raise ValueError(
+                    f"The 'scoring' parameter of {where} names {name!r}, which scores class 1 "
+                    f"against the rest (pos_label=1), but y holds {classes.size} classes "
+                    f"({_first_labels(classes)}), {why}. Pass make_{name}_scorer(pos_label=...) to "
+                    "score one class against the rest, or a metric of every class, e.g. "
+                    "'balanced_accuracy' or 'recall_macro'."
+                )
+
+
+def _first_labels(classes):
+    shown = ", ".join(repr(c) for c in classes[:5].tolist())
+    return shown + (", ..." if classes.size > 5 else "")

@@ -11,7 +11,7 @@ from ._nested._batching import PREFETCH, AutoBatching
 from ._nested._cache_key import UnhashableError, task_names
 from ._nested._candidates import is_search
 from ._nested._data import RunData, take
-from ._nested._estimator import store_fitted
+from ._nested._estimator import fit_settings, store_fitted
 from ._nested._functions import is_per_label, refits_class
 from ._nested._inputs import check_dense_y, check_rows_line_up
 from ._nested._planning import make_plan
@@ -38,6 +38,7 @@ __all__ = [
     "UnhashableError",
     "check_cv_with_groups",
     "check_entries",
+    "fit_settings",
     "check_dense_y",
     "check_rows_line_up",
     "given_splits",

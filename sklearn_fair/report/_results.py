@@ -7,13 +7,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
-from sklearn.base import is_classifier, is_regressor
-from sklearn.model_selection._search import BaseSearchCV
 from sklearn.utils._param_validation import StrOptions
 
 from ..exceptions import InvalidResultError, NoSplitsError
 from ..metrics import MetricName
 from ..metrics._names import describe_metric, same_metric
+from ..model_selection._engine import fit_settings
 from ..stats import compare, summarize
 from ..stats._bounds import outside_range, range_text
 from ..stats._checks import PastLargestFloatError, mean_difference
@@ -484,33 +483,6 @@ def saved_fields(failures, resampling, selection):
     if selection is not None:
         fields["selection_metric"] = selection.to_dict()
     return fields
-
-
-def fit_settings(nested):
-    """The ``random_state``, ``error_score`` and task (``"classification"``,
-    ``"regression"`` or None) a fitted NestedCV's fit ran with, as it recorded them: its
-    parameters may have been set for the next fit since. A NestedCV fitted before it recorded
-    them: its parameters."""
-    recorded = getattr(nested, "_fit_settings", None)
-    if recorded is not None:
-        return recorded
-    params = nested.get_params(deep=False)
-    return {
-        "random_state": params.get("random_state"),
-        "error_score": params.get("error_score"),
-        "task": _task(nested),
-    }
-
-
-def _task(nested):
-    """The task of a NestedCV's estimator (a search's own, where the search scores)."""
-    params = nested.get_params(deep=False)
-    estimator = params.get("estimator")
-    if params.get("scoring") is None and isinstance(estimator, BaseSearchCV):
-        estimator = estimator.estimator
-    if is_classifier(estimator):
-        return "classification"
-    return "regression" if is_regressor(estimator) else None
 
 
 def nested_metrics(nested):

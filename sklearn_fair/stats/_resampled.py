@@ -11,6 +11,7 @@ from sklearn.utils import check_consistent_length
 from sklearn.utils._param_validation import StrOptions, validate_params
 
 from ..metrics import get_scorer, get_scorer_names
+from ..metrics._checks import check_one_class_names
 from ..utils import RANDOM_STATE_CONSTRAINTS, check_random_state
 from ._checks import CONFIDENCE, COUNT
 from ._interval import interval_of_mean
@@ -137,8 +138,6 @@ def paired_subsampling_scores(
         )
     if isinstance(scoring, str):
         # NestedCV's check: "sensitivity" of a y of 3 classes would be class 1's rate alone
-        from ..model_selection._nested._scoring import check_one_class_names
-
         check_one_class_names(
             {"paired_subsampling_scores": scoring}, None if y is None else np.asarray(y)
         )

@@ -10,8 +10,8 @@ import warnings
 import numpy as np
 
 from ...benchmarking._benchmark import (
-    _check_two_outer_splits,
-    _same_outer_splits,
+    check_same_outer_splits,
+    check_two_outer_splits,
     metrics_apart,
 )
 from ...exceptions import ExperimentConfigError, SplitsMismatchError
@@ -155,7 +155,7 @@ def _check_outer_splits(config, dataset, plans):
     nested_plans = {name: plan.nested_plan for name, plan in plans.items()}
     key = dataset.splits["key"] if dataset.splits else ("protocol", "outer_cv")
     try:
-        _same_outer_splits(dataset.name, nested_plans)
+        check_same_outer_splits(dataset.name, nested_plans)
     except SplitsMismatchError as error:
         raise config.source.error(
             key,
@@ -164,7 +164,7 @@ def _check_outer_splits(config, dataset, plans):
             "random_state = 0 } }) or a splits_file.",
         ) from None
     try:
-        _check_two_outer_splits(dataset.name, nested_plans, dataset.protocol.get("outer_cv", 10))
+        check_two_outer_splits(dataset.name, nested_plans, dataset.protocol.get("outer_cv", 10))
     except ValueError as error:
         raise config.source.error(key, str(error)) from None
 

@@ -7,7 +7,14 @@ from copy import deepcopy
 
 import numpy as np
 from sklearn import get_config
-from sklearn.base import BaseEstimator, MetaEstimatorMixin, _fit_context, is_regressor
+from sklearn.base import (
+    BaseEstimator,
+    MetaEstimatorMixin,
+    _fit_context,
+    is_classifier,
+    is_regressor,
+)
+from sklearn.model_selection._search import BaseSearchCV
 from sklearn.utils import get_tags
 from sklearn.utils._available_if import _AvailableIfDescriptor
 from sklearn.utils._param_validation import Options, StrOptions
@@ -480,7 +487,7 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
             {t["key"]["candidate"] for t in failed if t["key"]["candidate"] is not None}
         )
         # the fit's, not one set since for the next fit (a fit before it was recorded: its own)
-        error_score = getattr(self, "_fit_settings", {}).get("error_score", self.error_score)
+        error_score = fit_settings(self)["error_score"]
         text = (
             f"{', '.join(parts)} failed or scored NaN (error_score={error_score!r}); "
             "see failed_tasks_"
@@ -703,3 +710,30 @@ def _not_computed(scores, failed, metric, notes, interval, confidence):
         metric_note="" if metric is None else metric.note,
         notes=tuple(notes),
     )
+
+
+def fit_settings(nested):
+    """The ``random_state``, ``error_score`` and task (``"classification"``,
+    ``"regression"`` or None) a fitted NestedCV's fit ran with, as :func:`store_fitted`
+    recorded them: its parameters may have been set for the next fit since. A NestedCV fitted
+    before it recorded them: its parameters."""
+    recorded = getattr(nested, "_fit_settings", None)
+    if recorded is not None:
+        return recorded
+    params = nested.get_params(deep=False)
+    return {
+        "random_state": params.get("random_state"),
+        "error_score": params.get("error_score"),
+        "task": _task(nested),
+    }
+
+
+def _task(nested):
+    """The task of a NestedCV's estimator (a search's own, where the search scores)."""
+    params = nested.get_params(deep=False)
+    estimator = params.get("estimator")
+    if params.get("scoring") is None and isinstance(estimator, BaseSearchCV):
+        estimator = estimator.estimator
+    if is_classifier(estimator):
+        return "classification"
+    return "regression" if is_regressor(estimator) else None

@@ -10,6 +10,7 @@ from sklearn import get_config
 from sklearn.base import is_classifier
 
 from ...exceptions import ReproducibilityWarning
+from ...metrics._checks import check_one_class_names
 from ...utils._stacklevel import external_stacklevel
 from ._candidates import (
     configure,
@@ -38,7 +39,6 @@ from ._scoring import (
     Scoring,
     SearchScore,
     as_search_scores,
-    check_one_class_names,
     refit_metric_name,
     resolve_scoring,
     route_params,

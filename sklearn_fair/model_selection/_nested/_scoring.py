@@ -19,7 +19,6 @@ from sklearn.utils.metadata_routing import (
     get_routing_for_object,
     process_routing,
 )
-from sklearn.utils.multiclass import type_of_target
 
 from ...utils._stacklevel import external_stacklevel
 from ._resampling import splits_by_groups
@@ -344,45 +343,6 @@ def resolve_scoring(estimator, scoring, refit, owner, first_selects=False, searc
 
 
 #: Our metric names that score ``pos_label=1`` against the rest, which a multiclass y hides.
-_ONE_CLASS_NAMES = ("sensitivity", "specificity", "ppv", "npv")
-
-
-def check_one_class_names(scorings, y):
-    """Refuse the names of ``scorings`` (where -> a scoring parameter: a name, a list or a dict
-    of them) that score class 1 against the rest, on a ``y`` without the class 1 (every
-    score would fail) or with more than two classes (scikit-learn's recall_score refuses such
-    a y, and one class's rate would pass for the metric of all)."""
-    kind = None if y is None or y.ndim != 1 else type_of_target(y)
-    if kind not in ("binary", "multiclass"):
-        return
-    classes = np.unique(y)
-    if kind == "binary" and 1 in classes.tolist():
-        return
-    for where, scoring in scorings.items():
-        values = scoring.values() if isinstance(scoring, dict) else [scoring]
-        if isinstance(scoring, (list, tuple, set)):
-            values = scoring
-        for name in values:
-            if isinstance(name, str) and name in _ONE_CLASS_NAMES:
-                why = (
-                    "and class 1 is not one of them"
-                    if kind == "binary"
-                    else "so one class's rate would pass for a metric of all"
-                )
-                raise ValueError(
-                    f"The 'scoring' parameter of {where} names {name!r}, which scores class 1 "
-                    f"against the rest (pos_label=1), but y holds {classes.size} classes "
-                    f"({_listed(classes)}), {why}. Pass make_{name}_scorer(pos_label=...) to "
-                    "score one class against the rest, or a metric of every class, e.g. "
-                    "'balanced_accuracy' or 'recall_macro'."
-                )
-
-
-def _listed(classes):
-    shown = ", ".join(repr(c) for c in classes[:5].tolist())
-    return shown + (", ..." if classes.size > 5 else "")
-
-
 def _check_directions(scorers, multimetric, metric, owner):
     """The scorers of a ``scoring`` dict against the direction of the metric each computes
     (:func:`~sklearn_fair.metrics._names.check_scorer_direction`): refused for the one that
