@@ -211,7 +211,17 @@ def _is_table(X):
         return True
     if isinstance(X, np.ndarray):
         return X.ndim >= 2
-    return isinstance(X, list) and len(X) > 0 and isinstance(X[0], (list, tuple, np.ndarray))
+    if not (isinstance(X, list) and X and isinstance(X[0], (list, tuple, np.ndarray))):
+        return False
+    # rows of one width of scalars; a list of adjacency matrices, of (x, edge_index) tuples
+    # or of ragged rows is items, as scikit-learn's splitters index it
+    return all(map(_is_row, X)) and len({len(row) for row in X}) == 1
+
+
+def _is_row(row):
+    if isinstance(row, np.ndarray):
+        return row.ndim == 1
+    return all(value is None or np.isscalar(value) for value in row)
 
 
 def _take(X, indices):
