@@ -52,8 +52,9 @@ class HoldoutSplit(BaseShuffleSplit):
         and the split is shuffled; ``True`` requires ``y`` and ``shuffle=True``. An
         integer-valued numeric target (counts) looks like class labels too: pass ``False``
         for it. Without ``y``, graphs that carry their label as ``.y`` (as
-        :class:`StratifiedGraphKFold` reads them) give it, unless ``stratify=False``. A 2-D
-        ``y`` (``stratify=True`` only) is stratified on its distinct rows, as
+        :class:`StratifiedGraphKFold` reads them) give it, unless ``stratify=False``. A
+        one-column ``y`` (``df[["label"]]``) is its column, as for scikit-learn; a ``y`` of
+        several columns (``stratify=True`` only) is stratified on its distinct rows, as
         :class:`~sklearn.model_selection.StratifiedShuffleSplit` does.
     shuffle : bool, default=True
         ``False`` holds out the last rows in the given order (time order) instead of random
@@ -150,6 +151,7 @@ class HoldoutSplit(BaseShuffleSplit):
         if y is None and self.stratify is not False and self.shuffle and is_graph_data(X):
             y = _graph_labels(X, required=bool(self.stratify))
             labels = "the graphs' labels (y not given)"
+        y = _column_raveled(y)
         stratify = self._stratifies(y)
         n_samples = _num_samples(X)
         if not self.shuffle:
@@ -236,8 +238,17 @@ def _graph_labels(X, *, required):
 
 
 def _looks_like_classes(y):
-    y = np.asarray(y)
+    y = _column_raveled(np.asarray(y))
     return y.dtype.kind in "iubOUS" and y.ndim == 1
+
+
+def _column_raveled(y):
+    """``y`` as 1-D labels where it is a column vector (a one-column frame, ``df[["label"]]``),
+    which scikit-learn's ``type_of_target`` takes for class labels too; else as it is."""
+    if y is None:
+        return y
+    array = np.asarray(y)
+    return array.reshape(-1) if array.ndim == 2 and array.shape[1] == 1 else y
 
 
 def _time_ordered(n_samples, n_test, groups):

@@ -119,7 +119,10 @@ class PredefinedSplits(BaseCrossValidator):
                 raise SplitsMismatchError(
                     "The labels y are not those the splits were saved with (their fingerprints "
                     "differ): the splits belong to another data set, or the samples are in "
-                    "another order."
+                    "another order, or y was permuted. scikit-learn's permutation_test_score "
+                    "permutes y and splits again for each permutation: pass it the splits "
+                    "checked once against the labels in their order, "
+                    "cv=list(PredefinedSplits(saved).split(X, y))."
                 )
         return ((train.copy(), test.copy()) for train, test in saved.folds)
 

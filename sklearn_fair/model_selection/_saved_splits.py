@@ -27,6 +27,7 @@ from ._split_validation import (
     _validated,
     check_partition,
     validate_inner_splits,
+    warn_groups_ignored,
 )
 
 __all__ = ["SavedSplits", "labels_fingerprint", "load_splits", "save_splits"]
@@ -106,7 +107,10 @@ class SavedSplits:
     This is what :func:`load_splits` returns; pass it to :class:`PredefinedSplits` to use it
     as a splitter (NestedCV and its functions do that with one given as ``outer_cv``, so its
     labels fingerprint is checked and its inner splits are used). Iterating over it yields the
-    outer ``(train, test)`` pairs, so it can also be given directly as ``cv`` to scikit-learn.
+    outer ``(train, test)`` pairs. Given directly as ``cv`` to scikit-learn, it splits as
+    ``PredefinedSplits(saved)`` does: :meth:`split` refuses ``X`` of another number of samples
+    and, where the splits carry a labels fingerprint, labels ``y`` of another data set or in
+    another order (its inner splits are not used there).
 
     Parameters
     ----------
@@ -156,6 +160,44 @@ class SavedSplits:
 
     def __len__(self):
         return len(self.folds)
+
+    def split(self, X=None, y=None, groups=None):
+        """Yield the outer ``(train, test)`` pairs, checked as :class:`PredefinedSplits` does.
+
+        scikit-learn calls it with the data when a SavedSplits is its ``cv``; without it,
+        ``check_cv`` would take the splits as a bare list, whatever ``X`` and ``y`` are.
+
+        Parameters
+        ----------
+        X : array-like or sequence of length n_samples, default=None
+            The data; if given, its length must be ``n_samples``.
+        y : array-like of shape (n_samples,), default=None
+            The labels; if given and the splits carry a labels fingerprint, they must match it.
+        groups : None
+            Ignored, with a UserWarning when given.
+
+        Yields
+        ------
+        train, test : ndarray
+            The indices of each outer fold's training and test samples.
+
+        Raises
+        ------
+        SplitsMismatchError
+            If ``X`` or ``y`` do not belong to the data set of the splits.
+        InvalidSplitError
+            If the splits themselves are invalid.
+        """
+        from ._predefined_splits import PredefinedSplits
+
+        warn_groups_ignored(self, groups)
+        return PredefinedSplits(self).split(X, y)
+
+    def get_n_splits(self, X=None, y=None, groups=None):
+        """Return the number of outer folds."""
+        from ._predefined_splits import PredefinedSplits
+
+        return PredefinedSplits(self).get_n_splits()
 
     def get_inner_splits(self, fold):
         """Return the inner ``(train, test)`` pairs of outer fold ``fold``, or None."""

@@ -100,6 +100,8 @@ def _given_splits(cv):
         return cv.cv
     if isinstance(cv, (PredefinedSplits, PredefinedSplit)):
         return list(cv.split())
+    if isinstance(cv, SavedSplits):  # a splitter too (its split() checks the data first)
+        return list(cv.folds)
     return None
 
 
