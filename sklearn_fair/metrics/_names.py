@@ -286,7 +286,9 @@ def check_scorer_direction(scorer, owner, key=None, *, selects=True):
 # the specificity is the recall of pos_label=0, the NPV its precision; an F-beta of beta=1 is
 # the F1, sklearn-fair's kappa scikit-learn's. A key of one over a scorer of the other names the
 # metric the scorer computes, a key over any other metric does not ("balanced_accuracy" over a
-# recall, "npv" over a PPV, "ppv" over a PPV at a prevalence: each is another number).
+# recall, "npv" over a PPV, "ppv" over a PPV at a prevalence: each is another number). A
+# pos_label other than 0 and 1 ("yes") is the key's positive class: {"sensitivity":
+# make_scorer(recall_score, pos_label="yes")} is the sensitivity of "yes", not a specificity.
 _RATES = {
     "recall_score": "sensitivity",
     "sensitivity": "sensitivity",
@@ -307,6 +309,10 @@ def _default_of(function, parameter):
     return None if default is inspect.Parameter.empty else default
 
 
+def _is_0_or_1(label):
+    return isinstance(label, (numbers.Real, np.bool_)) and label in (0, 1)
+
+
 def _metric_of(function, kwargs):
     """The metric that a scorer of ``function`` with ``kwargs`` computes as (metric, class),
     the same for two functions that compute one metric; the class scored against the rest
@@ -320,12 +326,16 @@ def _metric_of(function, kwargs):
     average = kwargs.get("average", _default_of(function, "average") or "binary")
     if name not in _RATES or average != "binary" or kwargs.get("prevalence") is not None:
         return name, None
-    metric = _RATES[name]
-    positive = kwargs.get("pos_label", _default_of(function, "pos_label"))
-    if metric in _OF_THE_OTHER_CLASS and isinstance(positive, numbers.Integral):
-        if positive in (0, 1):
-            metric, positive = _OF_THE_OTHER_CLASS[metric], 1 - int(positive)
-    return metric, positive
+    return _RATES[name], kwargs.get("pos_label", _default_of(function, "pos_label"))
+
+
+def _of_class_1(metric):
+    """A (metric, class) of the labels 0 and 1 as the rate of the class 1 it is (the
+    specificity of 1 is the sensitivity of 0), another as it is."""
+    rate, positive = metric
+    if rate in _OF_THE_OTHER_CLASS and _is_0_or_1(positive):
+        return _OF_THE_OTHER_CLASS[rate], 1 - int(positive)
+    return metric
 
 
 def _scorer_of(scoring):
@@ -354,11 +364,17 @@ def _under_key(scoring, derived, name, key):
         kwargs = getattr(scorer, "_kwargs", None) or {}
         metrics = [_metric_of(functions[0], getattr(named, "_kwargs", None) or {})]
         metrics.append(_metric_of(functions[1], kwargs))
-        if metrics[0] != metrics[1]:
-            return f"{derived} (under the key {key!r})"
+        absorbed = {"beta"} | ({"pos_label", "average"} if metrics[1][1] is not None else set())
+        if _of_class_1(metrics[0]) != _of_class_1(metrics[1]):
+            # the key's rate of another positive class, printed with it ({"sensitivity":
+            # make_scorer(recall_score, pos_label="yes")}); of the labels 0 and 1 the other
+            # class's rate is another metric ("sensitivity" over a recall of 0: a specificity)
+            positive = metrics[1][1]
+            if metrics[0][0] != metrics[1][0] or positive is None or _is_0_or_1(positive):
+                return f"{derived} (under the key {key!r})"
+            absorbed -= {"pos_label"}
         # the key's metric, with the parameters of the scorer but those that make it the
         # key's ({"specificity": make_scorer(recall_score, pos_label=0)})
-        absorbed = {"beta"} | ({"pos_label", "average"} if metrics[1][1] is not None else set())
         qualifiers = _qualifiers(
             functions[1], {k: v for k, v in kwargs.items() if k not in absorbed}
         )
@@ -376,26 +392,45 @@ def _methods(response_method):
     return tuple(response_method)
 
 
+# The responses that rank the rows (scikit-learn's "roc_auc" takes the first of
+# decision_function and predict_proba an estimator has): one kind, whatever their order.
+_CONTINUOUS = frozenset({"predict_proba", "decision_function", "predict_log_proba"})
+
+
+def _response_kind(response_method):
+    """The kind of response that ``response_method`` scores: "labels" (predict), "continuous"
+    (any of ``_CONTINUOUS``, in any order), else the set of its methods (("predict_proba",
+    "predict") scores labels where the estimator has no predict_proba)."""
+    methods = frozenset(_methods(response_method))
+    if methods == {"predict"}:
+        return "labels"
+    if methods and methods <= _CONTINUOUS:
+        return "continuous"
+    return methods
+
+
 @functools.cache
 def _named_responses(function):
-    """The response methods of the scorer names whose scorer computes ``function``."""
+    """The kinds of response (:func:`_response_kind`) of the scorer names whose scorer
+    computes ``function``."""
     responses = set()
     for name in get_scorer_names():
         scorer = get_scorer(name)
         response = getattr(scorer, "_response_method", None)
         if getattr(scorer, "_score_func", None) is function and response is not None:
-            responses.add(_methods(response))
+            responses.add(_response_kind(response))
     return frozenset(responses)
 
 
 def _from_response(scorer, function):
     """The qualifier "from predicted labels" (or "from predict_proba", ...) where ``scorer``
-    scores ``function`` from another response of the estimator than every scorer name of it
-    does (scikit-learn's make_scorer(log_loss) scores the predicted labels, "neg_log_loss"
-    the probabilities), else None."""
+    scores ``function`` from another kind of response of the estimator than every scorer name
+    of it does (scikit-learn's make_scorer(log_loss) scores the predicted labels, "neg_log_loss"
+    the probabilities), else None: decision values and probabilities are one kind, of which
+    "roc_auc" takes whichever the estimator has."""
     method = getattr(scorer, "_response_method", None)
     named = _named_responses(function)
-    if method is None or not named or _methods(method) in named:
+    if method is None or not named or _response_kind(method) in named:
         return None
     method = _methods(method)
     return "from predicted labels" if method == ("predict",) else f"from {' or '.join(method)}"
@@ -598,9 +633,10 @@ def metric_display_name(scoring=None, *, estimator=None, name=None):
         :func:`sklearn.metrics.make_scorer` is named after its metric function, with its sign
         and its keyword arguments that differ from the function's defaults:
         "balanced accuracy (adjusted=True)", "PPV (prevalence=0.05)", and the response it
-        scores where no scorer name of the function scores that one:
-        ``make_scorer(log_loss)`` scores the predicted labels, "log loss (from predicted
-        labels)"), or None for the estimator's default score. A name that is no scorer's is
+        scores where every scorer name of the function scores another kind, predicted labels
+        against probabilities or decision values: ``make_scorer(log_loss)`` scores the
+        predicted labels, "log loss (from predicted labels)"), or None for the estimator's
+        default score. A name that is no scorer's is
         printed as written, not negated ("neg_kappa" is not Cohen's kappa negated).
     estimator : estimator, default=None
         With ``scoring=None``: an estimator whose ``score`` is scikit-learn's
@@ -615,7 +651,10 @@ def metric_display_name(scoring=None, *, estimator=None, name=None):
         ``{"kappa": make_kappa_scorer(weights="quadratic", labels=[0, 1, 2])}`` prints
         "Cohen's kappa (quadratic weights, labels=[0, 1, 2])", not "Cohen's kappa". A scorer
         name that names another metric than the scorer computes is printed with the key:
-        ``{"accuracy": "roc_auc"}`` prints "ROC AUC (under the key 'accuracy')".
+        ``{"accuracy": "roc_auc"}`` prints "ROC AUC (under the key 'accuracy')". A rate of a
+        positive class other than 0 and 1 is the key's rate of that class:
+        ``{"sensitivity": make_scorer(recall_score, pos_label="yes")}`` prints "sensitivity
+        (pos_label='yes')".
 
     Returns
     -------

@@ -31,6 +31,7 @@ from sklearn_fair.metrics import (
     make_specificity_scorer,
     metric_display_name,
 )
+from sklearn_fair.metrics._names import same_metric
 from sklearn_fair.model_selection import NestedCV
 from sklearn_fair.report import nested_cv_report
 
@@ -150,3 +151,85 @@ def test_an_f_beta_of_beta_1_under_f1_keeps_its_average():
     assert scorer(MODEL, X_BIN, Y_BIN) == pytest.approx(f1_score(Y_BIN, PREDICTED, average="macro"))
     assert not np.isclose(scorer(MODEL, X_BIN, Y_BIN), REFERENCE["f1"])
     assert metric_display_name(scorer, name="f1").name == "F1 (macro average)"
+
+
+# labels "no"/"yes", as a user with string labels must give pos_label
+Y_STR = np.where(Y_BIN == 1, "yes", "no")
+MODEL_STR = LogisticRegression().fit(X_BIN, Y_STR)
+PREDICTED_STR = MODEL_STR.predict(X_BIN)
+
+
+@pytest.mark.parametrize(
+    "key, scorer, expected, reference",
+    [
+        # the key's rate of the class "yes": the key's name, with the class
+        ("sensitivity", make_scorer(recall_score, pos_label="yes"),
+         "sensitivity (pos_label='yes')", recall_score(Y_STR, PREDICTED_STR, pos_label="yes")),
+        ("ppv", make_scorer(precision_score, pos_label="yes"),
+         "PPV (pos_label='yes')", precision_score(Y_STR, PREDICTED_STR, pos_label="yes")),
+        ("recall", make_sensitivity_scorer(pos_label="yes"),
+         "recall (pos_label='yes')", recall_score(Y_STR, PREDICTED_STR, pos_label="yes")),
+    ],
+)  # fmt: skip
+def test_a_key_over_its_rate_of_a_string_class_names_the_key_and_the_class(
+    key, scorer, expected, reference
+):
+    # before: "recall (pos_label='yes') (under the key 'sensitivity')", "precision
+    # (pos_label='yes') (under the key 'ppv')", as if they were another metric than the key's
+    assert scorer(MODEL_STR, X_BIN, Y_STR) == pytest.approx(reference)
+    metric = metric_display_name(scorer, name=key)
+    assert metric.name == expected
+    # not the plain scorer name's metric, the rate of the class 1
+    assert metric.name != metric_display_name(key).name
+    assert not same_metric([metric, metric_display_name(key)])
+
+
+@pytest.mark.parametrize(
+    "key, scorer, expected",
+    [
+        # the sensitivity of "yes" is no specificity (of "yes": the recall of "no")
+        ("specificity", make_scorer(recall_score, pos_label="yes"),
+         "recall (pos_label='yes') (under the key 'specificity')"),
+        # nor the recall of "no" the specificity of "no"
+        ("specificity", make_scorer(recall_score, pos_label="no"),
+         "recall (pos_label='no') (under the key 'specificity')"),
+        ("npv", make_scorer(precision_score, pos_label="yes"),
+         "precision (pos_label='yes') (under the key 'npv')"),
+    ],
+)  # fmt: skip
+def test_a_key_over_the_other_rate_of_a_string_class_names_the_scorers_metric(
+    key, scorer, expected
+):
+    value = scorer(MODEL_STR, X_BIN, Y_STR)
+    positive = scorer._kwargs["pos_label"]
+    negative = "no" if positive == "yes" else "yes"
+    # the number is the scorer's metric of its pos_label, not the key's metric of that class
+    rate = recall_score if key == "specificity" else precision_score
+    assert value == pytest.approx(rate(Y_STR, PREDICTED_STR, pos_label=positive))
+    assert value != pytest.approx(rate(Y_STR, PREDICTED_STR, pos_label=negative))
+    assert metric_display_name(scorer, name=key).name == expected
+
+
+def test_a_recall_of_the_class_0_under_sensitivity_is_still_another_metric():
+    # of the labels 0 and 1 the recall of 0 is the specificity: not the key's rate of 0
+    scorer = make_scorer(recall_score, pos_label=0)
+    assert scorer(MODEL, X_BIN, Y_BIN) == pytest.approx(REFERENCE["specificity"])
+    assert not np.isclose(scorer(MODEL, X_BIN, Y_BIN), REFERENCE["sensitivity"])
+    name = metric_display_name(scorer, name="sensitivity").name
+    assert name == "recall (pos_label=0) (under the key 'sensitivity')"
+
+
+def test_nested_cv_names_a_sensitivity_of_a_string_class_as_such():
+    scorer = make_scorer(recall_score, pos_label="yes")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        keyed = NestedCV(
+            LogisticRegression(), {"C": [1.0]}, scoring={"sensitivity": scorer},
+            refit="sensitivity", outer_cv=3, inner_cv=2, random_state=0,
+        ).fit(X_BIN, Y_STR)  # fmt: skip
+    for fold, score in zip(keyed.outer_results_, keyed.outer_scores_):
+        train, test = fold["train_indices"], fold["test_indices"]
+        predicted = LogisticRegression().fit(X_BIN[train], Y_STR[train]).predict(X_BIN[test])
+        assert score == pytest.approx(recall_score(Y_STR[test], predicted, pos_label="yes"))
+    assert keyed.summary()["sensitivity"].metric == "sensitivity (pos_label='yes')"
+    assert "under the key" not in nested_cv_report(keyed).to_text()

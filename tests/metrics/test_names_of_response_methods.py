@@ -12,7 +12,13 @@ import warnings
 import pytest
 from sklearn.datasets import make_classification
 from sklearn.linear_model import LogisticRegression
-from sklearn.metrics import log_loss, make_scorer, roc_auc_score
+from sklearn.metrics import (
+    average_precision_score,
+    log_loss,
+    make_scorer,
+    mean_squared_error,
+    roc_auc_score,
+)
 
 from sklearn_fair.metrics import get_scorer, metric_display_name
 from sklearn_fair.model_selection import NestedCV
@@ -61,6 +67,45 @@ def test_the_responses_of_the_named_scorers_are_not_qualified(scorer, expected):
     assert metric_display_name(scorer).name == expected
 
 
+@pytest.mark.parametrize(
+    "scorer, metric, expected",
+    [
+        # decision values and probabilities, in either order: the scores of "roc_auc" and
+        # "average_precision", which take the first of them the estimator has
+        (make_scorer(roc_auc_score, response_method="decision_function"), roc_auc_score,
+         "ROC AUC"),
+        (make_scorer(roc_auc_score, response_method=("predict_proba", "decision_function")),
+         roc_auc_score, "ROC AUC"),
+        (make_scorer(roc_auc_score, response_method=["decision_function", "predict_proba"]),
+         roc_auc_score, "ROC AUC"),
+        (make_scorer(average_precision_score, response_method="predict_proba"),
+         average_precision_score, "average precision"),
+        (make_scorer(average_precision_score, response_method="decision_function"),
+         average_precision_score, "average precision"),
+    ],
+)  # fmt: skip
+def test_decision_values_and_probabilities_are_one_response(scorer, metric, expected):
+    # before: "ROC AUC (from decision_function)", "ROC AUC (from predict_proba or
+    # decision_function)", "average precision (from predict_proba)"
+    reference = metric(Y, MODEL.decision_function(X))
+    assert scorer(MODEL, X, Y) == pytest.approx(reference)
+    assert metric(Y, MODEL.predict_proba(X)[:, 1]) == pytest.approx(reference)
+    assert metric_display_name(scorer).name == expected
+    key = {roc_auc_score: "roc_auc", average_precision_score: "average_precision"}[metric]
+    assert metric_display_name(scorer, name=key).name == expected
+    assert metric_display_name(key).name == expected
+
+
+def test_a_continuous_response_of_a_metric_of_labels_is_named_so():
+    # the MSE of the probabilities, the Brier score, is no MSE of the predicted labels
+    scorer = make_scorer(mean_squared_error, greater_is_better=False,
+                         response_method="predict_proba")  # fmt: skip
+    assert -scorer(MODEL, X, Y) == pytest.approx(
+        mean_squared_error(Y, MODEL.predict_proba(X)[:, 1])
+    )
+    assert metric_display_name(scorer).name == "MSE (from predict_proba)"
+
+
 def _fit(scoring):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -78,3 +123,18 @@ def test_compare_refuses_hard_label_log_losses_as_neg_log_loss():
     soft = _fit("neg_log_loss")
     compared = compare({"a": soft, "b": soft}, scoring="neg_log_loss")
     assert compared.table.shape[0] == 1
+
+
+def test_compare_takes_decision_value_roc_aucs_as_roc_auc():
+    decision = _fit(make_scorer(roc_auc_score, response_method="decision_function"))
+    named = _fit("roc_auc")
+    # each outer score is scikit-learn's ROC AUC of the fold's refit model
+    for fold, score in zip(decision.outer_results_, decision.outer_scores_):
+        train, test = fold["train_indices"], fold["test_indices"]
+        model = LogisticRegression(**fold["best_params"]).fit(X[train], Y[train])
+        assert score == pytest.approx(roc_auc_score(Y[test], model.decision_function(X[test])))
+    # before: refused, "its outer scores are of ROC AUC (from decision_function)"
+    compared = compare({"a": decision, "b": named}, scoring="roc_auc")
+    row = compared.table.iloc[0]
+    assert row["mean_a"] == pytest.approx(row["mean_b"])
+    assert row["mean_a"] == pytest.approx(decision.outer_scores_.mean())
