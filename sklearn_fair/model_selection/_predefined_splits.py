@@ -6,10 +6,9 @@ from sklearn.model_selection import BaseCrossValidator
 from sklearn.utils._param_validation import validate_params
 from sklearn.utils.validation import _num_samples
 
-from ..exceptions import SplitsMismatchError
 from ..utils import IntervalNotBool, check_parameter_constraints
 from ..utils._splits import reusable_splits
-from ._saved_splits import SPLITS, SavedSplits, as_saved_splits, labels_fingerprint
+from ._saved_splits import SPLITS, SavedSplits, as_saved_splits, replay
 from ._split_validation import warn_groups_ignored
 
 __all__ = ["PredefinedSplits"]
@@ -103,28 +102,7 @@ class PredefinedSplits(BaseCrossValidator):
         """
         warn_groups_ignored(self, groups)
         n_samples = None if X is None else _num_samples(X)
-        saved = self._saved(n_samples)
-        if n_samples is not None and n_samples != saved.n_samples:
-            raise SplitsMismatchError(
-                f"PredefinedSplits are for {saved.n_samples} samples but X has {n_samples}."
-                + _degenerate_hint(saved, n_samples)
-            )
-        if y is not None and saved.labels_fingerprint is not None:
-            if _num_samples(y) != saved.n_samples:
-                raise SplitsMismatchError(
-                    f"PredefinedSplits are for {saved.n_samples} samples but y has "
-                    f"{_num_samples(y)} labels."
-                )
-            if labels_fingerprint(y) != saved.labels_fingerprint:
-                raise SplitsMismatchError(
-                    "The labels y are not those the splits were saved with (their fingerprints "
-                    "differ): the splits belong to another data set, or the samples are in "
-                    "another order, or y was permuted. scikit-learn's permutation_test_score "
-                    "permutes y and splits again for each permutation: pass it the splits "
-                    "checked once against the labels in their order, "
-                    "cv=list(PredefinedSplits(saved).split(X, y))."
-                )
-        return ((train.copy(), test.copy()) for train, test in saved.folds)
+        return replay(self._saved(n_samples), X, y, name="PredefinedSplits")
 
     @validate_params(
         {"fold": [IntervalNotBool(numbers.Integral, 0, None, closed="left")]},
@@ -157,22 +135,3 @@ class PredefinedSplits(BaseCrossValidator):
             )
         inner = saved.get_inner_splits(fold)
         return None if inner is None else [(train.copy(), test.copy()) for train, test in inner]
-
-
-def _degenerate_hint(saved, n_samples):
-    """What to do when X has more samples than splits shaped as a gnn-comparison file (the
-    format is not recorded; its shape is: k-fold test sets, no labels fingerprint, and inner
-    splits that each partition their outer fold's training set)."""
-    if n_samples < saved.n_samples or saved.labels_fingerprint is not None or not saved.kfold:
-        return ""
-    for fold, (train, _) in enumerate(saved.folds):
-        inner = saved.get_inner_splits(fold)
-        if not inner or any(tr.size + te.size != train.size for tr, te in inner):
-            return ""
-    return (
-        " If the splits come from a gnn-comparison split file (Errica et al.): the reference "
-        "code keeps only the graphs with more than one node and at least one edge (its "
-        "REDDIT-MULTI-5K file indexes 4,999 of 5,000 graphs), so load the graphs with "
-        "load_tu_dataset(..., drop_degenerate=True) (in an experiment file, "
-        "drop_degenerate = true in [data])."
-    )

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 
 import numpy as np
 from sklearn.utils._param_validation import StrOptions, validate_params
+from sklearn.utils.validation import _num_samples
 
 from ..exceptions import InvalidSplitError, SplitLeakageWarning, SplitsMismatchError
 from ..utils import IntervalNotBool, to_numpy
@@ -188,16 +189,12 @@ class SavedSplits:
         InvalidSplitError
             If the splits themselves are invalid.
         """
-        from ._predefined_splits import PredefinedSplits
-
         warn_groups_ignored(self, groups)
-        return PredefinedSplits(self).split(X, y)
+        return replay(as_saved_splits(self, name="SavedSplits"), X, y, name="SavedSplits")
 
     def get_n_splits(self, X=None, y=None, groups=None):
         """Return the number of outer folds."""
-        from ._predefined_splits import PredefinedSplits
-
-        return PredefinedSplits(self).get_n_splits()
+        return len(as_saved_splits(self, name="SavedSplits").folds)
 
     def get_inner_splits(self, fold):
         """Return the inner ``(train, test)`` pairs of outer fold ``fold``, or None."""
@@ -848,3 +845,48 @@ def _indices(mapping, key, where):
         shown = ", ".join(short_repr(v) for v in huge[:5])
         raise InvalidSplitError(f"'{key}' of {where} has indices out of range: [{shown}].")
     return np.asarray(values, dtype=np.intp)
+
+
+def replay(saved, X, y, *, name):
+    """The folds of ``saved`` (copies), once ``X`` and ``y`` are found to be its data: as many
+    rows, and the labels of its fingerprint; ``name`` is the splitter the messages name."""
+    n_samples = None if X is None else _num_samples(X)
+    if n_samples is not None and n_samples != saved.n_samples:
+        raise SplitsMismatchError(
+            f"{name} are for {saved.n_samples} samples but X has {n_samples}."
+            + _degenerate_hint(saved, n_samples)
+        )
+    if y is not None and saved.labels_fingerprint is not None:
+        if _num_samples(y) != saved.n_samples:
+            raise SplitsMismatchError(
+                f"{name} are for {saved.n_samples} samples but y has {_num_samples(y)} labels."
+            )
+        if labels_fingerprint(y) != saved.labels_fingerprint:
+            raise SplitsMismatchError(
+                "The labels y are not those the splits were saved with (their fingerprints "
+                "differ): the splits belong to another data set, or the samples are in "
+                "another order, or y was permuted. scikit-learn's permutation_test_score "
+                "permutes y and splits again for each permutation: pass it the splits "
+                "checked once against the labels in their order, "
+                "cv=list(PredefinedSplits(saved).split(X, y))."
+            )
+    return ((train.copy(), test.copy()) for train, test in saved.folds)
+
+
+def _degenerate_hint(saved, n_samples):
+    """What to do when X has more samples than splits shaped as a gnn-comparison file (the
+    format is not recorded; its shape is: k-fold test sets, no labels fingerprint, and inner
+    splits that each partition their outer fold's training set)."""
+    if n_samples < saved.n_samples or saved.labels_fingerprint is not None or not saved.kfold:
+        return ""
+    for fold, (train, _) in enumerate(saved.folds):
+        inner = saved.get_inner_splits(fold)
+        if not inner or any(tr.size + te.size != train.size for tr, te in inner):
+            return ""
+    return (
+        " If the splits come from a gnn-comparison split file (Errica et al.): the reference "
+        "code keeps only the graphs with more than one node and at least one edge (its "
+        "REDDIT-MULTI-5K file indexes 4,999 of 5,000 graphs), so load the graphs with "
+        "load_tu_dataset(..., drop_degenerate=True) (in an experiment file, "
+        "drop_degenerate = true in [data])."
+    )
