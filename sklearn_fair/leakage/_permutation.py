@@ -1,6 +1,8 @@
 """The label-permutation check: the whole protocol re-run on permuted labels."""
 
+import copy
 import numbers
+import warnings
 from collections import Counter
 from dataclasses import dataclass
 
@@ -10,6 +12,7 @@ from sklearn.model_selection._search import BaseSearchCV
 from sklearn.utils._param_validation import InvalidParameterError, validate_params
 
 from .. import metrics
+from ..exceptions import ReproducibilityWarning
 from ..metrics._ranges import default_score_metric
 from ..model_selection import PredefinedSplits, SavedSplits, nested_cross_validate
 from ..model_selection._engine import resolve_scorers, search_selecting_scoring, take
@@ -47,15 +50,15 @@ PERMUTATION_DOCS = {
     "n_permutations": """n_permutations : int, default=5
     Number of label permutations, at least 2.""",
     "chance": """chance : float, default=None
-    The metric's no-skill value; by default :func:`chance_level` (0.5 for ROC AUC, 1/k
-    for balanced accuracy, 0 for kappa, ...) or, for a metric whose no-skill value depends
-    on the model's predictions (accuracy and R², whose chance level is only the most a
-    model without skill scores; recall, F1, average precision, a custom scorer, an
-    estimator's own ``score``, ...), the model's own: the mean score of each permuted run's
-    outer models against shufflings of their test folds' labels, which keeps the model's
-    predictions and breaks their link to the labels (a model that predicts the minority
-    class too scores below the majority rate, and a leak could lift it up to there
-    unseen).""",
+    The metric's no-skill value; by default :func:`chance_level` (0.5 for ROC AUC, 0 for
+    kappa, ...) or, for a metric whose no-skill value depends on the model's predictions
+    (accuracy and R², whose chance level is only the most a model without skill scores;
+    balanced accuracy, 1/k only where every test fold holds all k classes; recall, F1,
+    average precision, a custom scorer, an estimator's own ``score``, ...), the model's
+    own: the mean score of each permuted run's outer models against shufflings of their
+    test folds' labels, which keeps the model's predictions and breaks their link to the
+    labels (a model that predicts the minority class too scores below the majority rate,
+    and a leak could lift it up to there unseen).""",
     "tolerance": """tolerance : float, default=0.05
     How far above chance the interval's lower bound must be to flag, in the metric's
     units.""",
@@ -299,15 +302,33 @@ def _replayable(key, value, X, y):
     return _unpinned(value, X, y) if key in ("cv", "outer_cv") else value
 
 
+def _generator_seeded(cv):
+    return isinstance(
+        getattr(cv, "random_state", None), (np.random.RandomState, np.random.Generator)
+    )
+
+
 def _nested_mean(estimator, X, y, groups, seed, protocol, chance_rng=None, scorer=None):
     """The nested estimate and, given ``chance_rng``, the outer models' own no-skill value:
     each scored by ``scorer`` against ``_N_SHUFFLES`` shufflings of its test fold's labels (its
     predictions kept, their link to the labels broken, leak or not), averaged."""
-    results = nested_cross_validate(
-        estimator, X, y, groups=groups, random_state=seed, n_refits=1,
-        return_estimator=chance_rng is not None, return_indices=chance_rng is not None,
-        **protocol,
-    )  # fmt: skip
+    # a splitter seeded with a RandomState or Generator would split each run otherwise (its
+    # split() moves the generator on): each run splits a copy, from the same state
+    protocol = {
+        key: copy.deepcopy(value) if key in ("cv", "outer_cv") and _generator_seeded(value)
+        else value
+        for key, value in protocol.items()
+    }  # fmt: skip
+    with warnings.catch_warnings():
+        # nested_cross_validate's warning that each call splits otherwise: not of these copies
+        warnings.filterwarnings(
+            "ignore", "The 'cv' of nested_cross_validate", ReproducibilityWarning
+        )
+        results = nested_cross_validate(
+            estimator, X, y, groups=groups, random_state=seed, n_refits=1,
+            return_estimator=chance_rng is not None, return_indices=chance_rng is not None,
+            **protocol,
+        )  # fmt: skip
     if "test_score" not in results:  # a scoring callable that returned a dict of metrics
         names = sorted(key[len("test_") :] for key in results if key.startswith("test_"))
         raise ValueError(

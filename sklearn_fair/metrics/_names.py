@@ -394,19 +394,20 @@ def _methods(response_method):
 
 # The responses that rank the rows (scikit-learn's "roc_auc" takes the first of
 # decision_function and predict_proba an estimator has): one kind, whatever their order.
-_CONTINUOUS = frozenset({"predict_proba", "decision_function", "predict_log_proba"})
+# What each response method gives: labels, probabilities (log ones too) or decision values.
+_RESPONSE_KINDS = {
+    "predict": "labels",
+    "predict_proba": "probabilities",
+    "predict_log_proba": "probabilities",
+    "decision_function": "decision values",
+}
 
 
 def _response_kind(response_method):
-    """The kind of response that ``response_method`` scores: "labels" (predict), "continuous"
-    (any of ``_CONTINUOUS``, in any order), else the set of its methods (("predict_proba",
-    "predict") scores labels where the estimator has no predict_proba)."""
-    methods = frozenset(_methods(response_method))
-    if methods == {"predict"}:
-        return "labels"
-    if methods and methods <= _CONTINUOUS:
-        return "continuous"
-    return methods
+    """The kinds of response that ``response_method`` may score (:data:`_RESPONSE_KINDS`; a
+    method of another name stands for itself): ("predict_proba", "predict") scores labels
+    where the estimator has no predict_proba."""
+    return frozenset(_RESPONSE_KINDS.get(m, m) for m in _methods(response_method))
 
 
 @functools.cache
@@ -426,11 +427,12 @@ def _from_response(scorer, function):
     """The qualifier "from predicted labels" (or "from predict_proba", ...) where ``scorer``
     scores ``function`` from another kind of response of the estimator than every scorer name
     of it does (scikit-learn's make_scorer(log_loss) scores the predicted labels, "neg_log_loss"
-    the probabilities), else None: decision values and probabilities are one kind, of which
-    "roc_auc" takes whichever the estimator has."""
+    the probabilities), else None. A response among those a scorer name takes is its own:
+    "roc_auc" scores decision values or probabilities, whichever the estimator has, while
+    "neg_log_loss" scores probabilities only."""
     method = getattr(scorer, "_response_method", None)
     named = _named_responses(function)
-    if method is None or not named or _response_kind(method) in named:
+    if method is None or not named or any(_response_kind(method) <= kinds for kinds in named):
         return None
     method = _methods(method)
     return "from predicted labels" if method == ("predict",) else f"from {' or '.join(method)}"

@@ -111,7 +111,9 @@ class SavedSplits:
     outer ``(train, test)`` pairs. Given directly as ``cv`` to scikit-learn, it splits as
     ``PredefinedSplits(saved)`` does: :meth:`split` refuses ``X`` of another number of samples
     and, where the splits carry a labels fingerprint, labels ``y`` of another data set or in
-    another order (its inner splits are not used there).
+    another order (its inner splits are not used there), so also a tool that splits with
+    other labels (``permutation_test_score``, ``ClassifierChain``): pass those
+    ``list(saved.split(X, y))``.
 
     Parameters
     ----------

@@ -14,6 +14,7 @@ from sklearn.datasets import make_classification
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import (
     average_precision_score,
+    brier_score_loss,
     log_loss,
     make_scorer,
     mean_squared_error,
@@ -138,3 +139,14 @@ def test_compare_takes_decision_value_roc_aucs_as_roc_auc():
     row = compared.table.iloc[0]
     assert row["mean_a"] == pytest.approx(row["mean_b"])
     assert row["mean_a"] == pytest.approx(decision.outer_scores_.mean())
+
+
+@pytest.mark.parametrize("function", [log_loss, brier_score_loss])
+def test_a_probability_metric_of_decision_values_is_named_so(function):
+    # "neg_log_loss" and "neg_brier_score" score probabilities only (scikit-learn refuses
+    # decision values outside [0, 1]); ROC AUC's names take either, log loss's do not
+    scorer = make_scorer(function, greater_is_better=False, response_method="decision_function")
+    X, y = make_classification(200, random_state=0)
+    with pytest.raises(ValueError, match="y_prob contains values greater than 1"):
+        scorer(LogisticRegression().fit(X, y), X, y)
+    assert metric_display_name(scorer).name.endswith("(from decision_function)")

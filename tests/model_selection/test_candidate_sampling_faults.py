@@ -276,3 +276,13 @@ def test_a_search_scoring_of_no_metric_is_still_refused():
     search = GridSearchCV(LogisticRegression(), {"C": [0.1, 1.0]}, scoring="acuracy", cv=2)
     with pytest.raises(ValueError, match="acuracy"):
         NestedCV(search, outer_cv=3, random_state=0).fit(X, y)
+
+
+@pytest.mark.parametrize("scoring", [3, 2.5])
+def test_a_search_scoring_of_another_type_is_refused_as_its_fit_refuses_it(scoring):
+    X, y = make_classification(n_samples=60, random_state=0)
+    search = GridSearchCV(LogisticRegression(), {"C": [0.1, 1.0]}, scoring=scoring, cv=2)
+    with pytest.raises(InvalidParameterError, match="'scoring' parameter of GridSearchCV"):
+        search.fit(X, y)  # scikit-learn's own refusal
+    with pytest.raises(InvalidParameterError, match="'scoring' parameter of the GridSearchCV"):
+        NestedCV(search, outer_cv=3, random_state=0).fit(X, y)

@@ -234,7 +234,8 @@ def search_space(nested, owner):
         # as the search's own fit refuses its parameters, but its scoring, which the protocol
         # resolves itself (sklearn-fair's names too: "kappa", "sensitivity")
         checked = copy.copy(search)
-        checked.scoring = None
+        if isinstance(search.scoring, (str, list, tuple, dict)):
+            checked.scoring = None  # names, which scikit-learn's check does not all know
         try:
             checked._validate_params()
         except InvalidParameterError as exc:

@@ -342,7 +342,6 @@ def resolve_scoring(estimator, scoring, refit, owner, first_selects=False, searc
     )  # fmt: skip
 
 
-#: Our metric names that score ``pos_label=1`` against the rest, which a multiclass y hides.
 def _check_directions(scorers, multimetric, metric, owner):
     """The scorers of a ``scoring`` dict against the direction of the metric each computes
     (:func:`~sklearn_fair.metrics._names.check_scorer_direction`): refused for the one that
