@@ -17,7 +17,7 @@ from ...utils._scaling import mean_of, std_of
 from ...utils._stacklevel import external_stacklevel
 from ._candidates import configure
 from ._scoring import score_failed, shown
-from ._selection import rank_within_folds
+from ._selection import failures_listed, rank_within_folds
 from ._tasks import (
     FINAL,
     REFIT,
@@ -248,7 +248,7 @@ def assemble(schedule):
             f"be set to {plan.error_score}. Details: \n"
             f"{next(iter(scoring_failed[0]['score_errors'].values()))}"
             f"({len(scoring_failed)} fit(s) of {plan.owner} had a scorer fail; listed in "
-            "failed_tasks_.)",
+            f"{failures_listed(plan.owner)}.)",
             UserWarning,
             stacklevel=external_stacklevel(),
         )
@@ -273,7 +273,7 @@ def assemble(schedule):
             f"{len(bad_scores)} of the {len(every)} fits of {plan.owner} got a NaN or infinite "
             f"score without raising (first: {failed[-len(bad_scores)]['error']}). A candidate "
             "whose mean is not finite cannot be selected; a non-finite test score makes its "
-            "fold's score non-finite. They are listed in failed_tasks_.",
+            f"fold's score non-finite. They are listed in {failures_listed(plan.owner)}.",
             NonFiniteScoreWarning,
             stacklevel=external_stacklevel(),
         )

@@ -89,6 +89,15 @@ def _raise_if_asked(plan, key, error):
         )
 
 
+def failures_listed(owner):
+    """Where the user of ``owner`` (a run's name in its messages) finds its failed fits."""
+    if owner.startswith("benchmark"):
+        return "the benchmark result's failures"
+    if owner.startswith("nested_cross_") or owner.startswith("permutation_check"):
+        return f"failed_tasks_ of a NestedCV fitted as {owner} runs"
+    return "failed_tasks_"
+
+
 def _where(fold):
     return "the selection on all the data (final model)" if fold is None else f"outer fold {fold}"
 
@@ -213,7 +222,8 @@ def _warn_placeholder_won(plan, fold, best, scores, placeholders):
         f"validation scores given error_score={error_score!r} by a fit that failed or a "
         f"scorer that raised, not measured{how}. Its mean is not a measured score: "
         f"{reported}. Pass error_score=np.nan, so that a candidate whose fits fail cannot be "
-        "selected, or see why its fits failed (failed_tasks_, or error_score='raise').",
+        f"selected, or see why its fits failed ({failures_listed(plan.owner)}, or "
+        "error_score='raise').",
         FitFailedWarning,
         stacklevel=external_stacklevel(),
     )
@@ -278,7 +288,7 @@ def _no_finite_mean(plan, fold, metric, selecting, fit_scores, fold_results, err
         )
     elif n_failed:  # the scores themselves are fine: the failed fits are the cause
         diagnosis = (
-            " See why the fits failed (FitFailedWarning, failed_tasks_, or "
+            f" See why the fits failed (FitFailedWarning, {failures_listed(plan.owner)}, or "
             "error_score='raise' to raise the first error)."
         )
     else:  # no fit failed: the scorer raised on them
