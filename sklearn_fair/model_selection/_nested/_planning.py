@@ -10,7 +10,6 @@ from sklearn import get_config
 from sklearn.base import is_classifier
 
 from ...exceptions import ReproducibilityWarning
-from ...metrics._checks import check_one_class_names
 from ...utils._stacklevel import external_stacklevel
 from ._candidates import (
     configure,
@@ -395,6 +394,8 @@ def make_plan(nested, X, y, groups, params, *, final, return_estimator, owner,
         scorings[f"the {type(nested.estimator).__name__} given as estimator"] = (
             space.search_scoring[0]
         )
+    from ...metrics._checks import check_one_class_names  # not in a GNN task's worker
+
     check_one_class_names(scorings, data.y)
     splitters = resolve_splitters(
         nested.outer_cv, space.inner_cv, estimator, data.y, seeds, owner, groups=data.groups
