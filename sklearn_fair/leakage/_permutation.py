@@ -25,7 +25,7 @@ from ..utils import (
     fill_doc,
 )
 from ..utils._random import named_generator, seed_root
-from ..utils._splits import reusable_splits
+from ..utils._splits import generator_seeded, reusable_splits
 
 #: The parameters that audit and permutation_check share.
 PERMUTATION_CONSTRAINTS = {
@@ -302,12 +302,6 @@ def _replayable(key, value, X, y):
     return _unpinned(value, X, y) if key in ("cv", "outer_cv") else value
 
 
-def _generator_seeded(cv):
-    return isinstance(
-        getattr(cv, "random_state", None), (np.random.RandomState, np.random.Generator)
-    )
-
-
 def _nested_mean(estimator, X, y, groups, seed, protocol, chance_rng=None, scorer=None):
     """The nested estimate and, given ``chance_rng``, the outer models' own no-skill value:
     each scored by ``scorer`` against ``_N_SHUFFLES`` shufflings of its test fold's labels (its
@@ -315,7 +309,7 @@ def _nested_mean(estimator, X, y, groups, seed, protocol, chance_rng=None, score
     # a splitter seeded with a RandomState or Generator would split each run otherwise (its
     # split() moves the generator on): each run splits a copy, from the same state
     protocol = {
-        key: copy.deepcopy(value) if key in ("cv", "outer_cv") and _generator_seeded(value)
+        key: copy.deepcopy(value) if key in ("cv", "outer_cv") and generator_seeded(value)
         else value
         for key, value in protocol.items()
     }  # fmt: skip

@@ -5,7 +5,7 @@ import numbers
 
 import numpy as np
 
-from ..stats._checks import tie_level
+from ..stats._checks import tie_levels
 from ..utils._printing import missing, number, significant_decimals
 
 
@@ -38,7 +38,7 @@ def best_apart(means, decimals, greater_is_better=True):
     means = means[np.isfinite(means)]
     if means.size < 2:
         return decimals
-    tied = np.array([tie_level(value) for value in means])
+    tied = tie_levels(means)
     top = tied.max() if greater_is_better else tied.min()
     best, others = means[tied == top], means[tied != top]
     # a pair's own limit: a diverged model's 1e26 leaves the other pairs theirs

@@ -23,7 +23,7 @@ from sklearn.utils._param_validation import validate_params
 
 from ..utils import RANDOM_STATE_CONSTRAINTS
 from ..utils._random import named_generator, seed_root
-from ._checks import CONFIDENCE, COUNT, tie_level
+from ._checks import CONFIDENCE, COUNT, tie_levels
 
 __all__ = [
     "aggregate",
@@ -101,17 +101,11 @@ def _mean_of_means(per_dataset, axis=-1):
     return np.mean([np.mean(scores, axis=axis) for scores in per_dataset], axis=0)
 
 
-def _tie_levels(groups):
-    """Each score at :func:`~sklearn_fair.stats._checks.tie_level`, as
-    :func:`~sklearn_fair.stats.probability_of_improvement` ties them: scores equal but for
-    floating-point rounding (``0.1 + 0.2`` and ``0.3``) become equal."""
-    return [np.vectorize(tie_level, otypes=[float])(group) for group in groups]
-
-
 def _improvement(x, y):
     """P(X > Y) + P(X = Y) / 2 over every pair of the last axes of ``x`` and ``y``, scores
-    already at their :func:`_tie_levels` (a resample draws from those values, so leveling once
-    before resampling is the same as leveling every resample)."""
+    already at their :func:`~sklearn_fair.stats._checks.tie_levels` (a resample draws from
+    those values, so leveling once before resampling is the same as leveling every
+    resample)."""
     x, y = x[..., :, None], y[..., None, :]
     return (x > y).mean(axis=(-2, -1)) + 0.5 * (x == y).mean(axis=(-2, -1))
 
@@ -130,7 +124,7 @@ def average_probability_of_improvement(per_dataset_x, per_dataset_y):
         _check_groups(per_dataset_x, "The 'per_dataset_x' parameter"),
         _check_groups(per_dataset_y, "The 'per_dataset_y' parameter"),
     )
-    x, y = _tie_levels(x), _tie_levels(y)
+    x, y = [tie_levels(g) for g in x], [tie_levels(g) for g in y]
     return float(np.mean([_improvement(a, b) for a, b in zip(x, y)]))
 
 
@@ -163,7 +157,7 @@ def _interval(groups, statistic, n_resamples, confidence, rng):
 def _improvement_with_interval(x, y, n_resamples, confidence, rng):
     """:func:`average_probability_of_improvement` and its percentile interval, each model's
     folds of each data set resampled independently."""
-    x, y = _tie_levels(x), _tie_levels(y)
+    x, y = [tie_levels(g) for g in x], [tie_levels(g) for g in y]
     n = len(x)
 
     def statistic(*samples, axis=-1):

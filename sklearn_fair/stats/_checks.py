@@ -100,6 +100,11 @@ def tie_level(value):
     return float(f"{float(value):.12g}")
 
 
+def tie_levels(values):
+    """Each of ``values`` (an array of any shape) at :func:`tie_level`, as a float array."""
+    return np.vectorize(tie_level, otypes=[float])(values)
+
+
 def mean_difference(first, second):
     """``first - second`` (two means of fold scores), 0.0 where they are equal at
     :func:`tie_level`: an optimism of rounding noise (+4.4e-16) is none."""

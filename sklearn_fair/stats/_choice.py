@@ -20,7 +20,7 @@ from sklearn.utils._param_validation import StrOptions, validate_params
 from ..exceptions import SklearnFairWarning
 from ..utils._printing import pvalue
 from ..utils._stacklevel import external_stacklevel
-from ._checks import CONFIDENCE, require_stats_extra, rounding_tolerance, tie_level
+from ._checks import CONFIDENCE, require_stats_extra, rounding_tolerance, tie_levels
 from ._paired import paired_ttest
 from ._ranks import _as_table, rank_comparison, wilcoxon
 
@@ -277,7 +277,7 @@ def multiple_comparison(scores, *, test="auto", alpha=0.05, greater_is_better=Tr
         statistic, pvalue = ranks.statistic, ranks.pvalue
         pairwise, cd = ranks.pairwise_pvalues, ranks.critical_difference
     center = np.mean if family == "parametric" else np.median
-    tied = np.vectorize(tie_level, otypes=[float])(values)  # ranked as rank_comparison ranks
+    tied = tie_levels(values)  # ranked as rank_comparison ranks
     rank_table = _scipy_stats.rankdata(-tied if greater_is_better else tied, axis=1)
     return MultipleComparison(
         models=tuple(names),

@@ -18,7 +18,7 @@ from sklearn.utils._param_validation import StrOptions, validate_params
 from ..exceptions import SklearnFairWarning
 from ..utils._printing import pvalue
 from ..utils._stacklevel import external_stacklevel
-from ._checks import CONFIDENCE, rounding_ties_merged, stacked_by_label, tie_level
+from ._checks import CONFIDENCE, rounding_ties_merged, stacked_by_label, tie_levels
 from ._paired import holm
 
 __all__ = ["RankComparison", "rank_comparison"]
@@ -301,7 +301,7 @@ def rank_comparison(scores, *, alpha=0.05, control=None, greater_is_better=True,
     n, k = values.shape
     # scores equal but for rounding (0.1 + 0.2 and 0.3) tie: their order is rounding's, and
     # Friedman's test would find it significant
-    tied = np.vectorize(tie_level, otypes=[float])(values)
+    tied = tie_levels(values)
     oriented = -tied if greater_is_better else tied
     ranks = _scipy_stats.rankdata(oriented, axis=1)  # 1 = best, ties averaged
     average = ranks.mean(axis=0)

@@ -12,6 +12,15 @@ def reusable_splits(cv):
     return list(cv) if isinstance(cv, Iterator) else cv
 
 
+def generator_seeded(cv):
+    """Whether ``cv`` shuffles with a RandomState or Generator as its seed: each call of its
+    ``split()`` draws from that generator and moves it on, so two calls split otherwise."""
+    state = getattr(cv, "random_state", None)
+    return isinstance(state, (np.random.RandomState, np.random.Generator)) and bool(
+        getattr(cv, "shuffle", True)
+    )
+
+
 def own_rows(train, test):
     """The rows only ``train`` holds and those only ``test`` holds: lagged splits (saved from
     RollingOrigin(lag > 0)) put their lag rows on both sides."""

@@ -35,7 +35,7 @@ from ...exceptions import (
     SklearnFairWarning,
     SplitLeakageWarning,
 )
-from ...utils._splits import own_rows, time_ordered_splits
+from ...utils._splits import generator_seeded, own_rows, time_ordered_splits
 from ...utils._stacklevel import external_stacklevel
 from .._holdout import HoldoutSplit
 from .._predefined_splits import PredefinedSplits
@@ -409,14 +409,11 @@ def warn_generator_seeded_splitters(owner, splitters, *, each=None):
     same <owner>"; a function's "call of <owner>")."""
     each = f"fit of the same {owner}" if each is None else each
     for name, cv in splitters.items():
-        state = getattr(cv, "random_state", None)
-        if isinstance(state, (np.random.RandomState, np.random.Generator)) and getattr(
-            cv, "shuffle", True
-        ):
+        if generator_seeded(cv):
             warnings.warn(
                 f"The '{name}' of {owner} ({type(cv).__name__}) shuffles with a "
-                f"{type(state).__name__} as its seed, which each call of its split() draws "
-                f"from and moves on, so its splits, and the results, change on every {each} "
+                f"{type(cv.random_state).__name__} as its seed, which each call of its split() "
+                f"draws from and moves on, so its splits, and the results, change on every {each} "
                 f"(and between the models given this splitter) although {owner} has a "
                 "random_state. Give the splitter an int random_state.",
                 ReproducibilityWarning,
