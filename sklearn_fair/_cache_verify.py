@@ -107,7 +107,7 @@ def _recompute(root, paths, sample, random_state, n_jobs, options):
                     random_state=random_state,
                 )
                 found += audit.n_entries
-                names |= audit._names
+                names |= audit.entry_names
                 cell = f"{name}/{spec.name}" if config.several else spec.name
                 print(neutral(f"{path.name} [{cell}] {audit}"))
                 if audit.n_entries and not audit.n_recomputed:

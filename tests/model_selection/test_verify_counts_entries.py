@@ -45,6 +45,7 @@ def test_a_repeated_candidate_is_counted_once(repeated):
     audit = verify_cache(nested, X, y, sample=1.0, random_state=0)
     assert audit.ok
     assert audit.n_entries == len(files)
+    assert audit.entry_names == {path.stem for path in files}
     assert audit.n_recomputed == len(files)
     head = f"Cache {str(nested.cache_dir)!r}: 15 entries found, 15 recomputed, 0 differ"
     assert str(audit).startswith(head)

@@ -43,6 +43,9 @@ class CacheAudit:
     rejected : list of tuple
         ``(path, reason)`` of the entries that failed their checks (they were recomputed, and
         are not counted in ``n_entries``).
+    entry_names : frozenset of str
+        The names of the entries found (their files' stems): several audits of one folder
+        (the cells of a runner's configuration) can share an entry, counted in each.
     """
 
     directory: Path
@@ -51,8 +54,7 @@ class CacheAudit:
     differences: list = field(default_factory=list)
     failures: list = field(default_factory=list)
     rejected: list = field(default_factory=list)
-    # the names of the entries found, to count those that several audits share
-    _names: frozenset = field(default=frozenset(), init=False, repr=False, compare=False)
+    entry_names: frozenset = field(default=frozenset(), repr=False, compare=False)
 
     @property
     def ok(self):
@@ -269,8 +271,12 @@ def verify_cache(
     cache = _AuditCache(directory, sample, seed)
     plan.cache = cache
     schedule = run_plan(plan)
-    audit = CacheAudit(directory, n_entries=cache.n_entries, rejected=list(cache.rejections))
-    audit._names = frozenset(cache.seen)
+    audit = CacheAudit(
+        directory,
+        n_entries=cache.n_entries,
+        rejected=list(cache.rejections),
+        entry_names=frozenset(cache.seen),
+    )
     for path, stored, key in cache.sampled.values():
         recomputed = schedule.results.get(key)
         if recomputed is None:  # pragma: no cover - every served task is completed
@@ -319,4 +325,9 @@ def check_entries(directory):
             continue
         # a run also checks each score against its scorer's range, which only the run knows
         cache.load(name, description, key=None, check=EntryCheck(), predictions=None)
-    return CacheAudit(cache.directory, n_entries=cache.n_entries, rejected=cache.rejections)
+    return CacheAudit(
+        cache.directory,
+        n_entries=cache.n_entries,
+        rejected=cache.rejections,
+        entry_names=frozenset(cache.seen),
+    )
