@@ -11,6 +11,7 @@ import warnings
 
 import numpy as np
 from sklearn.model_selection._search import _yield_masked_array_for_each_param
+from sklearn.model_selection._validation import _enforce_prediction_order
 
 from ...exceptions import NonFiniteScoreWarning
 from ...utils._scaling import mean_of, std_of
@@ -102,12 +103,14 @@ def _fold_predictions(plan, test, refits, best_params, selecting):
 
 def _over_classes(proba, own, classes):
     """A refit's kept probabilities ``proba`` of its classes ``own`` in the columns of
-    ``classes``, 0 in those of the classes it lacks; None stays None."""
+    ``classes``, 0 in those of the classes it lacks, as cross_val_predict orders them; None
+    stays None."""
     if proba is None:
         return None
-    full = np.zeros((len(proba), len(classes)))
-    full[:, np.searchsorted(classes, own)] = proba
-    return full.tolist()
+    encoded = np.searchsorted(classes, own)
+    return _enforce_prediction_order(
+        encoded, np.asarray(proba, dtype=float), len(classes), "predict_proba"
+    ).tolist()
 
 
 def _failed_metrics(refits, keys, which="scores"):
