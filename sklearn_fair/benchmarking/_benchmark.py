@@ -523,8 +523,8 @@ def benchmark(
                 if todo is not None and (dataset, model) not in todo:
                     continue
                 nested = clone(template)
-                if isinstance(outer_cv, dict):
-                    nested.set_params(outer_cv=outer_cv[dataset])
+                if isinstance(outer_cv, dict):  # a copy, as clone gives the others theirs
+                    nested.set_params(outer_cv=clone(outer_cv[dataset], safe=False))
                 keep = bool(keep_predictions or nested.keep_predictions)  # or its NestedCV's own
                 with heard.cell(model, dataset):
                     plan = make_plan(

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from sklearn.datasets import make_regression
 from sklearn.linear_model import Ridge
-from sklearn.model_selection import TimeSeriesSplit
+from sklearn.model_selection import KFold, TimeSeriesSplit
 
 from sklearn_fair import benchmark, nested_cross_validate
 
@@ -38,3 +38,22 @@ def test_one_list_of_splits_for_data_sets_of_different_sizes_is_refused():
     result = benchmark({"ridge": Ridge()}, {"a": (Xa, ya), "b": (Xb, yb)},
                        outer_cv=per_data_set, n_refits=1, random_state=0)  # fmt: skip
     assert result.estimators["b", "ridge"].outer_results_[-1]["test_indices"].max() == 89
+
+
+def test_a_data_set_splitter_seeded_with_a_random_state_splits_alike_for_every_model():
+    X, y = make_regression(n_samples=60, n_features=4, noise=10, random_state=0)
+    models = {"ridge": (Ridge(), {"alpha": [0.1, 10.0]}), "plain": Ridge()}
+
+    def scores(outer_cv):
+        result = benchmark(models, {"d": (X, y)}, outer_cv=outer_cv, inner_cv=2, n_refits=1,
+                           random_state=0)  # fmt: skip
+        return {m: result.estimators["d", m].outer_scores_ for m in models}
+
+    # the int seed 0 is the reference: RandomState(0) is the state it stands for
+    reference = scores({"d": KFold(3, shuffle=True, random_state=0)})
+    seeded = KFold(3, shuffle=True, random_state=np.random.RandomState(0))
+    # before: SplitsMismatchError, the second model's split() drew on from the first's state
+    for _ in range(2):  # and the user's splitter is not moved on by a call
+        got = scores({"d": seeded})
+        for model in models:
+            np.testing.assert_array_equal(got[model], reference[model])
