@@ -1,6 +1,7 @@
 """NestedResult, the one shape of a nested result whatever it came from (a fitted NestedCV,
 a saved dict), and result_to_dict."""
 
+import decimal
 import math
 import numbers
 from collections.abc import Mapping
@@ -301,7 +302,8 @@ def bootstrap_root(own, random_state=None):
 
 
 def _jsonable(value, name=repr):
-    """A JSON-safe copy of ``value``: numpy numbers as Python's, objects as ``name(object)``."""
+    """A JSON-safe copy of ``value``: numpy numbers as Python's, a Decimal as a float (as
+    scikit-learn reads a regression's Decimals), objects as ``name(object)``."""
     if isinstance(value, Mapping):
         return {str(key): _jsonable(item, name) for key, item in value.items()}
     if isinstance(value, (list, tuple, np.ndarray)):
@@ -310,7 +312,7 @@ def _jsonable(value, name=repr):
         return bool(value)
     if isinstance(value, numbers.Integral):
         return int(value)
-    if isinstance(value, numbers.Real):
+    if isinstance(value, (numbers.Real, decimal.Decimal)):
         value = float(value)
         return value if np.isfinite(value) else None
     if value is None or isinstance(value, str):

@@ -32,7 +32,7 @@ from ._checks import (
 )
 from ._compare import NOT_DEMONSTRATED
 from ._paired import holm
-from ._ranks import not_numbers
+from ._ranks import not_numbers, table_values
 
 # statsmodels warns this whenever the fitted fold variance is below 0.01 in the scores' units
 # (true of almost any table of accuracies, and false at the boundary for scores in the
@@ -116,8 +116,9 @@ def _residuals(values):
 def _as_frame(scores):
     import pandas as pd
 
-    if isinstance(scores, pd.DataFrame):
-        frame = scores.copy()
+    if hasattr(scores, "columns") and hasattr(scores, "to_numpy"):  # pandas', polars'
+        values, names = table_values(scores, rows="folds")
+        frame = pd.DataFrame(values, columns=names)
     elif isinstance(scores, dict):
         # rank_comparison's rule: pandas.DataFrame(scores), Series paired by their labels
         values = stacked_by_label(

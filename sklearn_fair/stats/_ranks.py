@@ -105,11 +105,7 @@ class RankComparison:
 def _as_table(scores, min_models=3):
     """``(values (N, k), model names)`` from a DataFrame, a dict of columns or a 2-D array."""
     if hasattr(scores, "columns") and hasattr(scores, "to_numpy"):
-        names = [str(c) for c in scores.columns]
-        try:
-            values = scores.to_numpy(dtype=float)
-        except (TypeError, ValueError) as exc:
-            raise not_numbers(scores, exc) from exc
+        values, names = table_values(scores)
     elif isinstance(scores, dict):
         names = [str(name) for name in scores]
         # pandas.DataFrame(scores)'s rule, as repeated_measures_comparison's
@@ -150,13 +146,25 @@ def _as_table(scores, min_models=3):
     return values, names
 
 
+def table_values(scores, rows="data sets"):
+    """``(values, names)`` of a DataFrame (pandas' or polars'): its scores as floats and its
+    column names as str; the ValueError of :func:`not_numbers` where they are not numbers."""
+    names = [str(c) for c in scores.columns]
+    try:
+        values = np.asarray(scores.to_numpy(), dtype=float)  # polars' to_numpy takes no dtype
+    except (TypeError, ValueError) as exc:
+        raise not_numbers(scores, exc, rows) from exc
+    return values, names
+
+
 def not_numbers(scores, exc, rows="data sets"):
     """The ValueError for a table of ``scores`` that is not all numbers: it names the first
     column that is not (a column naming the ``rows`` belongs in the index), or says that the
     rows of a ragged list are not one score per model."""
     if hasattr(scores, "columns"):
         for j, name in enumerate(scores.columns):
-            column = scores.iloc[:, j]
+            # by position where a name can select two columns (pandas'), else by name
+            column = scores.iloc[:, j] if hasattr(scores, "iloc") else scores[name]
             bad = [v for v in column if not _is_number(v)]
             if bad:
                 hint = (

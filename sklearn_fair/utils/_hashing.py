@@ -12,6 +12,7 @@ defines ``__fingerprint__()`` through what it returns. Only what it does not kno
 
 import hashlib
 import numbers
+import sys
 
 import joblib
 import numpy as np
@@ -129,14 +130,35 @@ def update_hasher(hasher, value):
 
 
 def _update_series(hasher, series):
-    """A pandas column: its dtype (a "category" column of ints gives the ints of an int column,
-    and estimators treat the two differently) with a category's categories, then its values."""
+    """A pandas or polars column: its dtype (a "category" column of ints gives the ints of an
+    int column, and estimators treat the two differently) with a pandas category's categories
+    (a polars Enum's are in its dtype's text), then its values, then where it holds a null
+    if it also holds a NaN that is not one."""
     dtype = series.dtype
     _tag(hasher, "dtype", dtype)
-    if hasattr(dtype, "categories"):
+    pandas = sys.modules.get("pandas")  # imported wherever a pandas column is
+    if pandas is not None and isinstance(dtype, pandas.CategoricalDtype):
         update_hasher(hasher, dtype.categories.to_numpy())
         update_hasher(hasher, dtype.ordered)
-    _update_array(hasher, series.to_numpy())
+    values = np.asarray(series.to_numpy())
+    _update_array(hasher, values)
+    if values.dtype.kind in "fc" and values.ndim == 1:
+        # to_numpy makes a null NaN, and fill_null (polars) or fillna (a masked pandas
+        # dtype) fills the nulls alone; without a NaN that is not null the key stays as it was
+        nulls = _nulls(series, pandas)
+        if nulls is not None and not np.array_equal(nulls, np.isnan(values)):
+            _tag(hasher, "nulls")
+            _update_array(hasher, nulls)
+
+
+def _nulls(series, pandas):
+    """The null mask of a column that can hold a null beside a NaN (polars, a pandas extension
+    dtype); None for a numpy-backed column, whose NaN is its only missing value."""
+    if hasattr(series, "is_null"):  # polars
+        return np.asarray(series.is_null().to_numpy(), dtype=bool)
+    if pandas is not None and isinstance(series.dtype, pandas.api.extensions.ExtensionDtype):
+        return np.asarray(series.isna(), dtype=bool)
+    return None
 
 
 def _update_array(hasher, array):

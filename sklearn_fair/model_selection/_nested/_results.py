@@ -7,6 +7,8 @@ candidate, with scikit-learn's ``GridSearchCV`` key names for what it shares wit
 inner validation split, as in GridSearchCV, plus ``outer_fold``, ``candidate`` and ``selected``.
 """
 
+import decimal
+import numbers
 import warnings
 
 import numpy as np
@@ -73,7 +75,13 @@ def _fold_predictions(plan, test, refits, best_params, selecting):
         return None
     kept = [r["test_predictions"] for r in refits]
     y = plan.data.y
-    y_true = None if y is None else np.asarray(y)[np.asarray(test)].tolist()
+    y_true = None
+    if y is not None:
+        true = np.asarray(y)[np.asarray(test)]
+        if true.dtype == object and not plan.classifier and all(_is_real(v) for v in true.flat):
+            # Decimals (a database's NUMERIC column) as floats, as scikit-learn reads them
+            true = true.astype(float)
+        y_true = true.tolist()
     predict = [k["predict"] for k in kept]
     if y is not None and np.ndim(y) == 1:
         # a column (n, 1) predicted for a 1-D y is read as (n,), as scikit-learn's scorers do
@@ -99,6 +107,10 @@ def _fold_predictions(plan, test, refits, best_params, selecting):
         # a refit that decides by a threshold: the class of the refits is their vote
         "votes": not scores_deciding_the_class(configure(plan.estimator, best_params)),
     }
+
+
+def _is_real(value):
+    return isinstance(value, (numbers.Real, decimal.Decimal)) and not isinstance(value, bool)
 
 
 def _over_classes(proba, own, classes):
