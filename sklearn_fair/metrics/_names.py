@@ -225,6 +225,13 @@ def _function_stem(label):
     return None
 
 
+def _is_score(stem):
+    """Whether the metric of the scorer-name stem ``stem`` is higher-is-better: a scorer name
+    (every scorer is), or a metric of no negated scorer ("fbeta"); not an error whose scorer
+    name negates it ("mean_squared_error", "brier_score", "max_error")."""
+    return stem in get_scorer_names() or _NEGATED + stem not in get_scorer_names()
+
+
 @functools.cache
 def _scorer_names_of(function, sign):
     """The scorer names whose scorer computes ``function`` with ``sign``, shortest first."""
@@ -450,6 +457,10 @@ def _from_callable(scorer):
     if label is None:
         return f"custom scorer {scorer!r}", sign
     stem = _function_stem(label)
+    if function is None and stem is not None and not _is_score(stem):
+        # the user's scorer(estimator, X, y) named after an error returns it negated, higher
+        # is better: printed as that error, "MSE", its values would read as the error's
+        stem = None
     name = _words(stem) if stem is not None else f"custom scorer {label}"
     qualifiers = []
     if function is not None:
@@ -690,7 +701,10 @@ def metric_display_name(scoring=None, *, estimator=None, name=None):
         key = name
         if sign < 0 and name.startswith(_NEGATED):
             name = name[len(_NEGATED) :]
-        if not (_is_known(name) or _is_known(_NEGATED + name)):
+        # a scorer of the user's own under the key of an error ({"max_error": my_scorer})
+        # returns it negated, higher is better: the key as written, not the error's name
+        own = callable(scoring) and getattr(scoring, "_score_func", None) is None
+        if not (_is_known(name) or _is_known(_NEGATED + name)) or (own and not _is_score(name)):
             derived = name
         else:
             derived = _under_key(scoring, derived, name, key)

@@ -86,11 +86,17 @@ def make_candidates(param_grid, param_distributions, n_iter, random_state, owner
 def check_candidate_names(estimator, candidates, owner):
     """Raise a ValueError naming any parameter of a candidate that cannot be set (on a clone,
     so that a step the candidate puts in place may be configured too; a name that ``set_params``
-    takes is accepted even if missing from ``get_params``, as skorch's ``module__*``)."""
+    takes is accepted even if missing from ``get_params``, as skorch's ``module__*``). An
+    estimator or a grid value that cannot be cloned (a lock, a generator) raises as in
+    scikit-learn's searches: it is no parameter's name that is wrong."""
+    clone(estimator)
     for candidate in candidates:
+        values = _cloned_values(candidate)
         try:
-            configure(estimator, candidate)
+            _set_params(clone(estimator), values)
         except (ValueError, TypeError, AttributeError) as exc:
+            if not candidate:
+                raise
             valid = sorted(estimator.get_params(deep=True))
             bad = sorted(set(candidate) - set(valid)) or sorted(candidate)
             said = str(exc).rstrip(".")
@@ -113,8 +119,14 @@ def configure(estimator, params):
     """A fresh clone of ``estimator`` with ``params``, each value cloned too (so an object in a
     grid is never shared, and so never mutated, across fits); steps are set before their own
     parameters, so ``{"reduce": PCA(), "reduce__n_components": 2}`` works in any order."""
-    model = clone(estimator)
-    values = {name: clone(value, safe=False) for name, value in params.items()}
+    return _set_params(clone(estimator), _cloned_values(params))
+
+
+def _cloned_values(params):
+    return {name: clone(value, safe=False) for name, value in params.items()}
+
+
+def _set_params(model, values):
     depth = {name: name.count("__") for name in values}
     for level in sorted(set(depth.values())):
         model.set_params(**{name: v for name, v in values.items() if depth[name] == level})

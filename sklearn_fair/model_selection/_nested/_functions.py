@@ -441,9 +441,26 @@ def _one_label(classes):
     return classes[0] if len(classes) == 1 else None
 
 
+def _check_has_classes(models, method):
+    """Raise, as ``cross_val_predict`` does, where a fitted classifier has no ``classes_``:
+    without it the columns of ``method``'s output cannot be put in the order of the classes
+    of ``y``, and a fold whose training rows lack a class would give fewer of them."""
+    for model in models:
+        if not hasattr(model, "classes_"):
+            raise AttributeError(
+                f"'{type(model).__name__}' object has no attribute 'classes_': "
+                f"nested_cross_val_predict(method={method!r}) reads the classes a classifier "
+                "was fitted on to put the columns of each outer fold's predictions in the "
+                "order of the classes of y, as cross_val_predict does. Set classes_ in the "
+                "estimator's fit (the sorted classes of the y it was fitted on)."
+            )
+
+
 def _fold_predictions(models, X_test, method, classifier, classes):
     """One prediction from a fold's refits: their own where they all agree, else combined as
     :func:`nested_cross_val_predict` says."""
+    if method != "predict" and classes is not None:
+        _check_has_classes(models, method)
     outputs = [
         _ordered(getattr(m, "classes_", None), getattr(m, method)(X_test), method, classes)
         for m in models

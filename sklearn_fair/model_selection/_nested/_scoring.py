@@ -38,14 +38,24 @@ __all__ = [
 ]
 
 
-def _number(value, scorer):
+def _number(value, key, scorer):
+    """The float of a scorer's ``value`` for the metric ``key``; an array of one element (or a
+    memmapped scalar) is unwrapped with ``.item()``, as scikit-learn's ``_score`` does."""
+    if hasattr(value, "item") and not isinstance(value, numbers.Number):
+        try:
+            value = value.item()
+        except (ValueError, TypeError, RuntimeError):
+            pass  # more than one element: refused below
     if isinstance(value, numbers.Number) or hasattr(value, "__float__"):
         try:
             return float(value)
         except (TypeError, ValueError):
             pass
+    name = getattr(scorer, "__qualname__", None) or repr(scorer)
+    metric = "" if key == "score" else f", metric {shown(key)!r}"
     raise ValueError(
-        f"scoring must return a number, got {value!s} ({type(value)}) instead. (scorer={scorer})"
+        f"scoring must return a number, got {value!s} ({type(value)}) instead. "
+        f"(scorer={name}{metric})"
     )
 
 
@@ -69,7 +79,7 @@ def score_model(scorers, model, X, y, score_params, error_score):
             continue
         # a scorer that returns something else than a number is a bug, raised as in sklearn
         values = value if isinstance(value, dict) else {name: value}
-        scores.update({key: _number(v, key) for key, v in values.items()})
+        scores.update({key: _number(v, key, scorer) for key, v in values.items()})
         if not isinstance(value, dict):
             metric = undefined_on_constant_y(scorer, model, y, params.get("sample_weight"))
             if metric is not None:
