@@ -371,8 +371,8 @@ def result_to_dict(nested):
     result : dict
         ``format``, ``version``, ``random_state`` (None where it was not an int, with then
         ``random_state_root``: the int root the run drew, which reproduces it),
-        ``refit_seeds``, ``score_mean``, ``score_std``, ``optimism`` (None where a search
-        selected with its own scoring), ``metrics`` (each metric's printed name and sign, see
+        ``refit_seeds``, ``score_mean``, ``score_std`` (None where an outer fold failed),
+        ``optimism`` (None where a search selected with its own scoring), ``metrics`` (each metric's printed name and sign, see
         :func:`~sklearn_fair.metrics.metric_display_name`), ``refit_metric`` (the key of the
         selecting metric), ``task`` ("classification", "regression" or None), ``budget``
         (the tuning's ``n_candidates``, ``n_inner_fits`` and ``n_searches``, which the folds do
@@ -429,8 +429,8 @@ def result_to_dict(nested):
         "random_state": _integer_or_none(settings["random_state"]),
         **_drawn_root(nested),
         "refit_seeds": _jsonable(nested.refit_seeds_),
-        "score_mean": float(nested.score_mean_),
-        "score_std": float(nested.score_std_),
+        "score_mean": _jsonable(nested.score_mean_),
+        "score_std": _jsonable(nested.score_std_),
         "optimism": _jsonable(nested.optimism_),  # NaN (own scoring): None, as JSON has it
         "metrics": {key: metric.to_dict() for key, metric in metrics.items()},
         "refit_metric": refit_metric,

@@ -306,3 +306,36 @@ def test_rankings_are_compared_among_the_models_that_have_a_validation_rank():
     text = report.to_text()
     assert "differs from the ranking" not in text
     assert "agrees with the ranking by test score of the models that have one." in text
+
+
+def test_a_saved_result_with_a_failed_outer_fold_is_valid_json():
+    import json
+    import warnings
+
+    from sklearn.metrics import accuracy_score
+    from sklearn.model_selection import KFold
+
+    from sklearn_fair.report import verify_result
+
+    X, y, _ = _data()
+    first = X[: len(X) // 3]
+
+    def breaks_on_the_first_fold(estimator, X_test, y_test):
+        if len(X_test) == len(first) and np.array_equal(X_test, first):
+            raise RuntimeError("scorer broke on this fold")
+        return accuracy_score(y_test, estimator.predict(X_test))
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        nested = NestedCV(LogisticRegression(), {"C": [0.1, 1.0]}, outer_cv=KFold(3),
+                          inner_cv=3, scoring=breaks_on_the_first_fold, n_refits=1,
+                          random_state=0, refit=False).fit(X, y)  # fmt: skip
+    assert np.isnan(nested.score_mean_)
+    saved = result_to_dict(nested)
+    # before: "score_mean": NaN, a token strict JSON readers (JSON.parse, jq) refuse
+    assert saved["score_mean"] is None and saved["score_std"] is None
+    assert json.loads(json.dumps(saved, allow_nan=False)) == saved
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # read back as its writer wrote it: no finding
+        verify_result(json.loads(json.dumps(saved)), source="saved", from_file=True)
+    assert nested_cv_report({"failed": saved}, n_resamples=200).rows[0]["n_failed_folds"] == 1
