@@ -58,8 +58,12 @@ class RepeatedMeasuresResult:
     effects : pandas.Series
         Each model's estimated mean score (the fold effects averaging zero).
     fold_variance, residual_variance : float
-        ``tau^2`` and ``s^2``, REML estimates. The contrasts' standard errors take the
-        two-way ANOVA's residual mean square, which is ``s^2`` unless ``tau^2`` is at 0.
+        ``tau^2`` and ``s^2``, REML's estimates in their closed form for the balanced,
+        complete table: ``tau^2 = (fold MS - residual MS) / k`` and ``s^2`` the residual mean
+        square, or, where the folds vary no more than the noise, ``tau^2 = 0`` and ``s^2``
+        the mean square of the folds' and residuals' sums pooled (the statsmodels ``fit``
+        approximates them by iteration, and stops anywhere near 0 at that boundary). The
+        contrasts' standard errors take the residual mean square.
     fit : statsmodels MixedLMResults
         The fitted model, for anything else.
     confidence : float
@@ -263,6 +267,14 @@ def repeated_measures_comparison(scores, *, confidence=0.95, greater_is_better=T
     messages.discard(_STATSMODELS_BOUNDARY)
     if fold_mean_square <= residual_mean_square:
         messages.add(FOLD_VARIANCE_AT_ZERO)
+        # tau^2 at 0: s^2 is the pooled mean square of the folds' and the residuals' sums
+        fold_variance = 0.0
+        residual_variance = (fold_mean_square * (n_folds - 1) + residual_mean_square * df) / (
+            n_folds - 1 + df
+        )
+    else:
+        fold_variance = (fold_mean_square - residual_mean_square) / n_models
+        residual_variance = residual_mean_square
     notes = tuple(sorted(messages))
     error = float(np.sqrt(2.0 * residual_mean_square / n_folds))
     quantile = float(_scipy_stats.t.ppf(0.5 + confidence / 2.0, df))
@@ -291,8 +303,8 @@ def repeated_measures_comparison(scores, *, confidence=0.95, greater_is_better=T
     return RepeatedMeasuresResult(
         table=pd.DataFrame(rows),
         effects=pd.Series(fixed, index=names, name="effect"),
-        fold_variance=float(np.asarray(fit.cov_re).ravel()[0]),
-        residual_variance=float(fit.scale),
+        fold_variance=float(fold_variance),
+        residual_variance=float(residual_variance),
         fit=fit,
         confidence=confidence,
         greater_is_better=bool(greater_is_better),
