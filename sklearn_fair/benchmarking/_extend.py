@@ -19,7 +19,7 @@ import numpy as np
 from ..exceptions import NoSplitsError, ReproducibilityWarning, UncheckedResultWarning
 from ..metrics._names import describe_metric, same_metric
 from ..model_selection import NestedCV
-from ..model_selection._nested._cache_key import sklearn_config
+from ..model_selection._engine import sklearn_config
 from ..report import BenchmarkResult
 from ..stats._checks import check_same_splits
 from ..utils import UnhashableError, describe, digest, fingerprint, package_versions

@@ -1,6 +1,7 @@
 """audit: duplicates across splits, a label-permutation check and prefit steps, in one call, and
 its result."""
 
+import copy
 import numbers
 from dataclasses import dataclass, field
 
@@ -12,10 +13,16 @@ from sklearn.utils import indexable
 from sklearn.utils._param_validation import validate_params
 from sklearn.utils.validation import _num_samples
 
-from ..model_selection._engine import check_cv_with_groups, given_splits, straddling_groups
+from ..model_selection._engine import (
+    check_cv_with_groups,
+    check_labels,
+    given_splits,
+    straddling_groups,
+)
 from ..model_selection._split_validation import validate_splits
 from ..utils import check_random_state, fill_doc, is_graph_data, read_graph_labels
 from ..utils._printing import decimals_for, number
+from ..utils._splits import generator_seeded
 from ._duplicates import find_duplicates, sample_digests
 from ._permutation import (
     PERMUTATION_CONSTRAINTS,
@@ -202,6 +209,10 @@ def _check_checks(checks):
     return checks
 
 
+def _unmoved(cv):
+    return copy.deepcopy(cv) if generator_seeded(cv) else cv
+
+
 def _check_cv_splits_prepared(cv_given, cv, n_samples, n_prepared):
     """Raise where ``cv`` cannot split what a ``prepare`` that returns other rows than those
     given (more, fewer, or as many reordered or resampled) returns: splits given as indices
@@ -383,6 +394,8 @@ def audit(
     # global RandomState would take a draw from the user's np.random stream
     rng = None if random_state is None else check_random_state(random_state)
     X_checked, y, groups = indexable(X, y, groups)
+    # as NestedCV refuses them: a row without a group cannot be kept apart from any
+    check_labels(groups, "groups")
     y = np.asarray(y)
     if "permutation" in checks:  # before prepare and any fit
         check_scoring_labels(estimator, scoring, y, "audit")
@@ -391,7 +404,11 @@ def audit(
     cv_given, cv = cv, check_cv_with_groups(cv, y, is_classifier(estimator), groups)
     notes = []
     # index arrays in range, named as the user's cv (masks given as splits become indices)
-    splits = validate_splits(cv.split(X_checked, y, groups), n_samples, allow_overlap=True)
+    # a copy of a splitter seeded with a RandomState or Generator: its split() moves that
+    # generator on, so the checks and permutation_check's runs would each split otherwise
+    splits = validate_splits(
+        _unmoved(cv).split(X_checked, y, groups), n_samples, allow_overlap=True
+    )
 
     groups_on_both_sides = None
     if groups is not None:  # counted as NestedCV counts them for its GroupLeakageWarning
@@ -427,7 +444,7 @@ def audit(
     if "duplicates" in checks:
         if other_rows:  # the duplicates the evaluation's splits of the rows it is given make
             prepared_cv = check_cv_with_groups(cv_prepared, y_split, is_classifier(estimator), None)
-            splits = list(prepared_cv.split(X_split, y_split))
+            splits = list(_unmoved(prepared_cv).split(X_split, y_split))
         # a prepare that keeps the samples (selecting features) keeps them distinct, however
         # alike their selected features: the samples as given
         duplicates = find_duplicates(

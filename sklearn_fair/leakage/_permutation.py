@@ -303,9 +303,11 @@ def _replayable(key, value, X, y):
 
 
 def _nested_mean(estimator, X, y, groups, seed, protocol, chance_rng=None, scorer=None):
-    """The nested estimate and, given ``chance_rng``, the outer models' own no-skill value:
-    each scored by ``scorer`` against ``_N_SHUFFLES`` shufflings of its test fold's labels (its
-    predictions kept, their link to the labels broken, leak or not), averaged."""
+    """The outer folds without a score, the nested estimate (the mean over every outer fold)
+    and, given ``chance_rng``, the outer models' own no-skill value: each scored by ``scorer``
+    against ``_N_SHUFFLES`` shufflings of its test fold's labels (its predictions kept, their
+    link to the labels broken, leak or not), averaged, with the folds where that is not finite.
+    """
     # a splitter seeded with a RandomState or Generator would split each run otherwise (its
     # split() moves the generator on): each run splits a copy, from the same state
     protocol = {
@@ -316,7 +318,7 @@ def _nested_mean(estimator, X, y, groups, seed, protocol, chance_rng=None, score
     with warnings.catch_warnings():
         # nested_cross_validate's warning that each call splits otherwise: not of these copies
         warnings.filterwarnings(
-            "ignore", "The 'cv' of nested_cross_validate", ReproducibilityWarning
+            "ignore", "The '(outer_)?cv' of nested_cross_validate", ReproducibilityWarning
         )
         results = nested_cross_validate(
             estimator, X, y, groups=groups, random_state=seed, n_refits=1,
@@ -330,17 +332,43 @@ def _nested_mean(estimator, X, y, groups, seed, protocol, chance_rng=None, score
             f"which the check compares with chance. Got {protocol.get('scoring')!r} instead, "
             f"which returned the metrics {names}. Pass a scorer of one of them."
         )
-    estimate, chance = float(np.nanmean(results["test_score"])), None
+    scores = np.asarray(results["test_score"], dtype=float)
+    failed = ~np.isfinite(scores)
+    for fold, keys in enumerate(results.get("failed_metrics", ())):
+        failed[fold] |= bool(keys)  # a number given as error_score stands in for the score
+    estimate, chance, chance_failed = float(np.mean(scores)), None, []
     if chance_rng is not None:
-        scores = []
+        shuffled = []
         for model, test in zip(results["estimator"], results["indices"]["test"]):
             X_test, y_test = take(X, test), np.asarray(y)[test]
-            scores += [
+            shuffled += [
                 np.nan if model is None else scorer(model, X_test, chance_rng.permutation(y_test))
                 for _ in range(_N_SHUFFLES)
             ]
-        chance = float(np.nanmean(scores))
-    return estimate, chance
+        shuffled = np.asarray(shuffled, dtype=float)
+        chance = float(np.mean(shuffled))
+        chance_failed = np.flatnonzero(
+            ~np.isfinite(shuffled.reshape(-1, _N_SHUFFLES)).all(axis=1)
+        ).tolist()
+    return np.flatnonzero(failed).tolist(), scores.size, estimate, chance, chance_failed
+
+
+def _refuse_failed_folds(message, rerun):
+    """Raise that ``message``'s runs have folds without a score, with the reason: the error
+    that the first such run raises when re-run with ``error_score='raise'``, or a scorer that
+    returned NaN."""
+    advice = (
+        "Each estimate is the mean over every outer fold: make the fits and the scorer "
+        "succeed on every fold (an error_score stands in for a score, it is not one)."
+    )
+    try:
+        rerun()
+    except Exception as error:  # whatever failed (a fit, the scorer) is the reason
+        raise ValueError(
+            f"{message}, as the fits or the scorer failed: {type(error).__name__}: {error}. "
+            f"{advice}"
+        ) from error
+    raise ValueError(f"{message}, as the scorer returned NaN or an infinite score. {advice}")
 
 
 @validate_params(
@@ -392,6 +420,13 @@ def permutation_check(
     Returns
     -------
     report : PermutationReport
+
+    Raises
+    ------
+    ValueError
+        Where an outer fold of the run on the real labels or of a permuted run has no finite
+        score (its fit or scorer failed, or ``error_score`` stands in for it), naming the runs,
+        the folds and the error: each estimate is the mean over every outer fold.
     """
     set_here = sorted(_SET_BY_THE_CHECK & protocol.keys())
     if set_here:
@@ -432,38 +467,58 @@ def permutation_check(
         )
         return *scores, y_run
 
-    estimate, y_scored = None, y
+    def rerun(*run_args):  # a run again, raising the error of a failed fit or scorer
+        return lambda: run(*run_args, run_protocol={**protocol, "error_score": "raise"})
+
+    estimate, y_scored, real_failed = None, y, []
     if with_estimate:
-        estimate, _, y_scored = run(y, seed)
+        real_failed, n_folds, estimate, _, _, y_scored = run(y, seed)
     elif prepare is not None:
         y_scored = prepare(X, y)[1]
-    permuted, chances, runs = [], [], []
+    permuted, chances, runs, failures, chance_failures = [], [], [], {}, {}
     for i in range(n_permutations):
         labels = y[named_generator(root, "permutation", i).permutation(len(y))]
         runs.append((labels, draw_seeds(named_generator(root, "run", i))))
         chance_rng = named_generator(root, "chance", i) if own_chance else None
-        score, run_chance, _ = run(*runs[-1], chance_rng)
+        failed, n_folds, score, run_chance, chance_failed, _ = run(*runs[-1], chance_rng)
+        if failed:
+            failures[i] = failed
+        elif chance_failed:
+            chance_failures[i] = chance_failed
         permuted.append(score)
         chances.append(run_chance)
     permuted = np.asarray(permuted)
-    failed = np.flatnonzero(np.isnan(permuted))
-    if failed.size:
-        # no interval, no verdict: say why, with the error of the first such run
-        message = (
-            f"permutation_check could not compare the {name!r} scores with chance: "
-            f"{failed.size} of the {n_permutations} permuted-label runs have no score (NaN) "
-            "on every outer fold"
+    # a failed fold leaves no estimate (the mean over every outer fold), no interval and no
+    # verdict: say which folds and why, as NestedCV's score_mean_ is NaN and its summary refuses
+    cannot = f"permutation_check could not compare the {name!r} scores with chance"
+    no_score = "no finite score (NaN or infinite, or error_score in its place)"
+    if failures or real_failed:
+        parts = []
+        if failures:
+            folds = "; ".join(f"permutation {i}: {failed}" for i, failed in failures.items())
+            parts.append(
+                f"{len(failures)} of the {n_permutations} permuted-label runs have {no_score} "
+                f"on outer folds ({folds}, of {n_folds})"
+            )
+        if real_failed:
+            parts.append(
+                f"the run on the real labels has {no_score} on outer fold(s) {real_failed} of "
+                f"{n_folds}"
+            )
+        # the reason: the error of the first such run, re-run
+        first = runs[next(iter(failures))] if failures else (y, seed)
+        _refuse_failed_folds(f"{cannot}: {'; and '.join(parts)}", rerun(*first))
+    if chance_failures:
+        folds = "; ".join(f"permutation {i}: {failed}" for i, failed in chance_failures.items())
+        raise ValueError(
+            f"{cannot}: the scorer returned NaN or an infinite score for the outer models "
+            f"against shufflings of their test folds' labels ({folds}, of {n_folds} outer "
+            "folds), which estimate the model's own chance level. Pass chance, the metric's "
+            "no-skill value, or a scorer defined on every fold."
         )
-        try:
-            run(*runs[failed[0]], run_protocol={**protocol, "error_score": "raise"})
-        except Exception as error:  # whatever failed (a fit, the scorer) is the reason
-            raise ValueError(
-                f"{message}, as the fits or the scorer failed: {type(error).__name__}: {error}"
-            ) from error
-        raise ValueError(f"{message}, as the scorer returned NaN.")
 
     if own_chance:
-        chance = float(np.nanmean(chances))
+        chance = float(np.mean(chances))
     elif chance is None:
         chance = chance_level(metric, y_scored, classifier=classifier)
     ci = mean_interval(permuted, confidence=confidence)  # n_permutations >= 2

@@ -8,12 +8,12 @@ sub-package imports them from here, never from the private ``_nested`` modules, 
 
 from ._bounded_json import read_json
 from ._nested._batching import PREFETCH, AutoBatching
-from ._nested._cache_key import UnhashableError, task_names
+from ._nested._cache_key import UnhashableError, sklearn_config, task_names
 from ._nested._candidates import is_search
 from ._nested._data import RunData, take
 from ._nested._estimator import fit_settings, store_fitted
 from ._nested._functions import is_per_label, refits_class
-from ._nested._inputs import check_dense_y, check_rows_line_up
+from ._nested._inputs import check_dense_y, check_labels, check_rows_line_up
 from ._nested._planning import make_plan
 from ._nested._protocol import run_protocol
 from ._nested._resampling import _given_splits as given_splits
@@ -40,6 +40,7 @@ __all__ = [
     "check_entries",
     "fit_settings",
     "check_dense_y",
+    "check_labels",
     "check_rows_line_up",
     "given_splits",
     "is_per_label",
@@ -54,6 +55,7 @@ __all__ = [
     "search_selecting_scoring",
     "selecting_cv_params",
     "shared_root_seed",
+    "sklearn_config",
     "store_fitted",
     "straddling_groups",
     "take",

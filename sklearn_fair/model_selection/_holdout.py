@@ -5,7 +5,7 @@ import numbers
 import numpy as np
 from sklearn.model_selection import BaseShuffleSplit, ShuffleSplit, StratifiedShuffleSplit
 from sklearn.utils.multiclass import type_of_target
-from sklearn.utils.validation import _num_samples
+from sklearn.utils.validation import _num_samples, check_array
 
 from ..utils import (
     RANDOM_STATE_CONSTRAINTS,
@@ -132,6 +132,8 @@ class HoldoutSplit(BaseShuffleSplit):
 
     def _iter_indices(self, X, y=None, groups=None):
         check_parameter_constraints(self)
+        if groups is not None:  # refused as scikit-learn's group splitters refuse NaN groups
+            groups = check_array(groups, input_name="groups", ensure_2d=False, dtype=None)
         if not self.shuffle and self.random_state is not None:
             raise ValueError(
                 "HoldoutSplit(shuffle=False) holds out the last rows, so a random_state has no "

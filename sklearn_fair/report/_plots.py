@@ -176,7 +176,9 @@ def plot_fold_scores(
     One row per model: the outer folds' test scores as dots, the mean with its interval (thick
     bar) and the IQM with its percentile bootstrap interval (thin bar), in the metric that
     selected the hyper-parameters (a negated scikit-learn error as the positive error); the
-    legend names each interval's method.
+    legend names each interval's method. A model whose outer folds failed (no finite test score,
+    or ``error_score`` in its place) has no mean and no interval, as the report's table prints
+    n/a: its row draws the folds that scored, and its label says how many of its folds failed.
 
     Parameters
     ----------
@@ -217,22 +219,33 @@ def plot_fold_scores(
     metric = _one_metric(models, "plot_fold_scores")
     level = f"{100 * confidence:g}%"
     own = ax is None
-    figure, ax = _figure(ax, (_width([m.name for m in models]), 2.0 + 0.6 * len(models)))
+    names = [
+        f"{m.name} (n/a: {m.n_failed_folds()} of {len(m.scores)} folds failed)"
+        if m.n_failed_folds()
+        else m.name
+        for m in models
+    ]
+    figure, ax = _figure(ax, (_width(names), 2.0 + 0.6 * len(models)))
     root = bootstrap_root(models[0].random_state, random_state)
+    dots_named = mean_named = False  # each legend entry once, from the first row that draws it
     for position, model in enumerate(models):
         values = metric.values(model.scores)
-        kind = model.interval_sizes(interval)[0]
-        summary = model.summary(  # the report's table's numbers, clipped to the metric's range
-            root=root, confidence=confidence, interval=interval, n_resamples=n_resamples
-        )
+        scored = np.isfinite(values)
         jitter = np.linspace(-0.15, 0.15, values.size)
         ax.scatter(
-            values,
-            position + jitter,
+            values[scored],
+            position + jitter[scored],
             s=14,
             color="0.55",
             zorder=2,
-            label="outer folds" if position == 0 else None,
+            label=None if dots_named or not scored.any() else "outer folds",
+        )
+        dots_named = dots_named or bool(scored.any())
+        if model.n_failed_folds():  # no mean, no interval: as the report's table, n/a
+            continue
+        kind = model.interval_sizes(interval)[0]
+        summary = model.summary(  # the report's table's numbers, clipped to the metric's range
+            root=root, confidence=confidence, interval=interval, n_resamples=n_resamples
         )
         ax.errorbar(
             summary.mean,
@@ -242,9 +255,9 @@ def plot_fold_scores(
             color="C0",
             capsize=4,
             lw=2,
-            label=f"mean, {level} interval ({_short_method(kind, values.size)})"
-            if position == 0
-            else None,
+            label=None
+            if mean_named
+            else f"mean, {level} interval ({_short_method(kind, values.size)})",
             zorder=3,
         )
         ax.errorbar(
@@ -255,10 +268,11 @@ def plot_fold_scores(
             color="C1",
             capsize=3,
             lw=1,
-            label=f"IQM, {level} interval ({summary.iqm_ci_method})" if position == 0 else None,
+            label=None if mean_named else f"IQM, {level} interval ({summary.iqm_ci_method})",
             zorder=3,
         )
-    ax.set_yticks(range(len(models)), [plain(model.name) for model in models])
+        mean_named = True
+    ax.set_yticks(range(len(models)), [plain(name) for name in names])
     ax.set_ylim(-0.7, len(models) - 0.3)
     ax.invert_yaxis()
     ax.set_xlabel(plain(f"test {metric} per outer fold{direction(metric)}"))

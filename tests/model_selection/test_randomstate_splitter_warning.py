@@ -123,3 +123,15 @@ def test_the_functional_forms_warn_of_a_generator_seeded_splitter_too():
             )  # fmt: skip
         tests.append(result["indices"]["test"][0])
     assert not np.array_equal(tests[0], tests[1])
+
+
+@pytest.mark.parametrize("name", ["cv", "outer_cv"])
+def test_the_functional_forms_warning_names_the_parameter_as_given(name):
+    from sklearn_fair import nested_cross_validate
+
+    X, y = load_diabetes(return_X_y=True)
+    cv = KFold(3, shuffle=True, random_state=np.random.RandomState(0))
+    # before: "The 'cv' of nested_cross_validate" for a splitter given as outer_cv
+    with pytest.warns(ReproducibilityWarning, match=f"^The '{name}' of nested_cross_validate"):
+        nested_cross_validate(Ridge(), X[:60], y[:60], param_grid={"alpha": [0.1, 1.0]},
+                              inner_cv=2, random_state=0, **{name: cv})  # fmt: skip

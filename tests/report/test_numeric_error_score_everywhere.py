@@ -104,9 +104,20 @@ def test_the_optimism_and_the_plots_of_the_folds_read_the_fold_as_failed(runs):
     assert np.isnan(numeric.scores[runs["fold"]])
     legend = plot_optimism({"fails": runs["numeric"]}).legends[0].get_texts()[0].get_text()
     assert legend == "fails (optimism n/a)"
-    fold_scores = _outcome(lambda: plot_fold_scores({"fails": runs["numeric"]}, n_resamples=50))
-    assert isinstance(fold_scores, tuple)  # refused, as with NaN: no mean of the folds drawn
-    assert fold_scores == _outcome(lambda: plot_fold_scores({"fails": runs["nan"]}, n_resamples=50))
+
+    def drawn(result):
+        ax = plot_fold_scores({"fails": result}, n_resamples=50).axes[0]
+        return (
+            [label.get_text() for label in ax.get_yticklabels()],
+            [collection.get_offsets().tolist() for collection in ax.collections],
+            len(ax.containers),  # the mean's and the IQM's bars
+        )
+
+    # as with NaN: the folds that scored as dots, no mean of the folds drawn, the row n/a
+    assert drawn(runs["numeric"]) == drawn(runs["nan"])
+    labels, dots, bars = drawn(runs["nan"])
+    assert labels == ["fails (n/a: 1 of 3 folds failed)"] and bars == 0
+    assert len(dots[0]) == 2
 
 
 def test_the_selected_hyper_parameters_table_says_n_a_for_the_failed_fold(runs):

@@ -247,13 +247,23 @@ def load_csv(path, target, groups, source, key=("data",), limits=None):
     except ValueError as error:
         raise source.error(key + ("target",), f"the CSV file {str(path)!r}: {error}") from None
     if y.dtype == object:  # text labels: a cell pandas reads as missing is no class
-        missing = [i for i, label in enumerate(y) if label in _NA_VALUES or not label.strip()]
+        missing = _missing_text(y)
         if missing:
             raise source.error(
                 key + ("target",),
                 _missing_labels(path, target, missing, f"{shown(y[missing[0]])}; "),
             )
     group_values = None if groups is None else _column(numbers, strings, columns.pop(groups))
+    if group_values is not None:  # a row without a group cannot be kept apart from any
+        if group_values.dtype == object:
+            missing = _missing_text(group_values)
+            cell = f"{shown(group_values[missing[0]])}; " if missing else ""
+        else:
+            missing, cell = np.flatnonzero(np.isnan(group_values)).tolist(), "read as NaN; "
+        if missing:
+            raise source.error(
+                key + ("groups",), _missing_labels(path, groups, missing, cell, "groups")
+            )
     if not columns:
         raise source.error(
             key + ("path",),
@@ -278,12 +288,24 @@ def load_csv(path, target, groups, source, key=("data",), limits=None):
     return X, y, group_values
 
 
-def _missing_labels(path, target, missing, cell):
+def _missing_text(values):
+    """The rows of text cells that pandas.read_csv reads as missing, or blank."""
+    return [i for i, value in enumerate(values) if value in _NA_VALUES or not value.strip()]
+
+
+def _missing_labels(path, column, missing, cell, kind="target"):
+    """What a run says of the missing cells of its target or groups column (``kind``), at the
+    data rows ``missing`` (0-based), the first of which ``cell`` shows."""
+    label, rows, fix = "label", "", "remove those rows"
+    if kind == "groups":
+        label, fix = "group", "give those rows their group or remove them"
+        listed = ", ".join(str(i + 1) for i in missing[:10])
+        rows = f"; data rows {listed}{', ...' if len(missing) > 10 else ''}"
     return (
-        f"the CSV file {str(path)!r} has {len(missing)} missing label(s) in its target column "
-        f"{shown(target)} (first on data row {missing[0] + 1}: {cell}an empty or blank cell, "
-        "or one pandas.read_csv reads as missing, is missing); every row needs a label: "
-        "remove those rows."
+        f"the CSV file {str(path)!r} has {len(missing)} missing {label}(s) in its {kind} "
+        f"column {shown(column)} (first on data row {missing[0] + 1}: {cell}an empty or blank "
+        f"cell, or one pandas.read_csv reads as missing, is missing{rows}); every row needs a "
+        f"{label}: {fix}."
     )
 
 

@@ -78,7 +78,8 @@ def _run(owner, args, check_plan=None, **run):
         owner=owner, first_metric_selects=True, **run,
     )  # fmt: skip
     if plan.seeds.seeded:  # the splitter given splits as it is, on every call
-        warn_generator_seeded_splitters(owner, {"cv": outer_cv}, each=f"call of {owner}")
+        given = "outer_cv" if args["outer_cv"] is not None else "cv"  # as the user named it
+        warn_generator_seeded_splitters(owner, {given: outer_cv}, each=f"call of {owner}")
     if check_plan is not None:
         check_plan(plan, outer_cv)
     (done,) = run_protocol(
