@@ -506,12 +506,20 @@ def _warn_unseeded_randomness(owner, estimator, seeded, refits=True):
     if not refits:  # seeded: the changes are all there is to say
         changes = changes.removesuffix(", and ")
     what = "the refits of a fold are not given seeds of their own" if refits else ""
+    folds = ""
+    if any(name == "cv" or name.endswith("__cv") for name in found):
+        # scikit-learn 1.9's TargetEncoder: its random_state is deprecated, its cv is the seed
+        folds = (
+            "; for a cv that shuffles its folds without a seed (a TargetEncoder's), a seeded "
+            "splitter: cv=StratifiedKFold(5, shuffle=True, random_state=0), KFold for a "
+            "continuous target"
+        )
     warnings.warn(
         f"{parts} in the estimator of {owner} draw(s) random numbers that no random_state "
         f"parameter controls ({owner} seeds only random_state parameters left at None): "
         f"{changes}{what}. Seed it "
         "yourself (a seed parameter set to an int; for a skorch net, torch.manual_seed in its "
-        "module's initialisation), or give it a random_state parameter that it uses.",
+        f"module's initialisation{folds}), or give it a random_state parameter that it uses.",
         ReproducibilityWarning,
         stacklevel=external_stacklevel(),
     )

@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
+from sklearn import get_config
 from sklearn.base import is_classifier
 from sklearn.model_selection import (
     BaseShuffleSplit,
@@ -26,6 +27,7 @@ from sklearn.model_selection import (
     TimeSeriesSplit,
     check_cv,
 )
+from sklearn.model_selection._split import GroupsConsumerMixin  # splitters that need groups
 from sklearn.utils.metadata_routing import get_routing_for_object
 from sklearn.utils.multiclass import type_of_target
 
@@ -655,10 +657,12 @@ def materialise_splits(data, splitters, routed, *, estimator, whole_search, earl
     if whole_search is not None and data.groups is not None:
         _warn_search_ignores_groups(owner, whole_search, routed, splitters.inner_given)
     _warn_time_order_not_kept(owner, outer, outer_splits, splitters, stores, whole_search)
+    n_train = max((len(t) for fold, t in trains.items() if fold is not None), default=0)
+    hidden = {"n_train": n_train, "early_stopping": early_stopping}
     if whole_search is None and is_time_ordered(outer):
-        _warn_hidden_splitters(owner, estimator)
+        _warn_hidden_splitters(owner, estimator, outer=outer, **hidden)
     if whole_search is None and data.groups is not None:
-        _warn_hidden_splitters(owner, estimator, by_groups=True)
+        _warn_hidden_splitters(owner, estimator, by_groups=True, routed_fit=routed.fit, **hidden)
     _warn_rows_not_in_time_order(owner, data, splitters, whole_search)
     if whole_search is not None and any(_distinct(t) is not t for t in trains.values()):
         warnings.warn(
@@ -740,44 +744,193 @@ def splits_by_groups(cv):
 def selecting_cv_params(estimator):
     """The ``cv`` parameters (``name -> value``, as ``get_params(deep=True)`` names them) of
     ``estimator`` and of its steps that select with them: a search in a pipeline, RidgeCV,
-    LassoCV (a class named ``*CV``); a TargetEncoder's or a stacking's cross-fitting and a
-    calibration's folds select nothing."""
+    LassoCV (a class named ``*CV``), a SequentialFeatureSelector (it selects features by their
+    cross-validated scores, as RFECV does); a TargetEncoder's or a stacking's cross-fitting and
+    a calibration's folds select nothing."""
     from sklearn.calibration import CalibratedClassifierCV
+    from sklearn.feature_selection import SequentialFeatureSelector
 
     params = estimator.get_params(deep=True) if hasattr(estimator, "get_params") else {}
     selecting = {}
     for name, value in params.items():
         if name != "cv" and not name.endswith("__cv"):
             continue
-        holder = estimator if name == "cv" else params.get(name[: -len("__cv")])
-        if isinstance(holder, CalibratedClassifierCV) or not type(holder).__name__.endswith("CV"):
-            continue
-        selecting[name] = value
+        holder = _holder(estimator, params, name)
+        if isinstance(holder, SequentialFeatureSelector):
+            selecting[name] = value
+        elif type(holder).__name__.endswith("CV") and not isinstance(
+            holder, CalibratedClassifierCV
+        ):
+            selecting[name] = value
     return selecting
 
 
-def _warn_hidden_splitters(owner, estimator, by_groups=False):
-    """A SplitLeakageWarning, under time-ordered outer splits (under groups: ``by_groups``),
-    for the ``cv`` parameters of ``estimator`` and of its steps that select
-    (:func:`selecting_cv_params`) and are not time-ordered (do not split by groups): they
-    split each training fold by themselves, outside the inner splits."""
-    hidden = {}
+def _holder(estimator, params, name):
+    """The object whose parameter ``name`` (as ``get_params(deep=True)`` names it) is."""
+    owner, _, _ = name.rpartition("__")
+    return params.get(owner) if owner else estimator
+
+
+def _groups_reach(estimator, params, name, cv, routed_fit):
+    """Whether the splitter ``cv`` of the parameter ``name`` of ``estimator`` splits by groups
+    that it receives: with metadata routing, where the estimator's fit gets the groups
+    (``routed_fit``: what it gets) and the holder of ``cv`` routes them to its splitter (a
+    stacking hands none to its final_estimator); or a splitter that needs groups (GroupKFold),
+    which raises without them. HoldoutSplit takes them, but splits random rows without."""
+    if not splits_by_groups(cv):
+        return False
+    if isinstance(cv, GroupsConsumerMixin):
+        return True
+    if not get_config().get("enable_metadata_routing", False):
+        return False
+    if (routed_fit or {}).get("groups") is None or "final_estimator__" in name:
+        return False
+    holder = _holder(estimator, params, name)
+    try:
+        return bool(get_routing_for_object(holder).consumes("fit", ["groups"]))
+    except (AttributeError, TypeError):  # an object that routes nothing
+        return False
+
+
+#: HistGradientBoosting's early_stopping="auto" stops early above this many training rows
+_HGB_AUTO_ROWS = 10_000
+
+
+def own_early_stopping(estimator, n_train, handed):
+    """The parameters (``name -> value``, as ``get_params(deep=True)`` names them) of
+    ``estimator`` and of its steps that make it early-stop on a random hold-out of its own
+    training rows (scikit-learn's ``validation_fraction``, drawn by ``train_test_split``):
+    ``early_stopping=True`` (MLP, SGD), ``n_iter_no_change`` set on a GradientBoosting
+    estimator, and HistGradientBoosting's ``early_stopping="auto"`` above 10,000 training rows
+    (``n_train``: the most rows a fit trains on). ``handed``: whether the protocol hands its
+    hold-out as ``X_val`` and ``y_val``, to the parts whose fit takes them.
+
+    Examples
+    --------
+    >>> from sklearn.neural_network import MLPClassifier
+    >>> from sklearn.pipeline import make_pipeline
+    >>> from sklearn.preprocessing import StandardScaler
+    >>> model = make_pipeline(StandardScaler(), MLPClassifier(early_stopping=True))
+    >>> own_early_stopping(model, n_train=100, handed=False)
+    {'mlpclassifier__early_stopping': True}
+    """
+    from sklearn.ensemble import (
+        GradientBoostingClassifier,
+        GradientBoostingRegressor,
+        HistGradientBoostingClassifier,
+        HistGradientBoostingRegressor,
+    )
+
+    from ._inputs import consumes_validation_data
+
+    gradient_boosting = (GradientBoostingClassifier, GradientBoostingRegressor)
+    hist = (HistGradientBoostingClassifier, HistGradientBoostingRegressor)
+    params = estimator.get_params(deep=True) if hasattr(estimator, "get_params") else {}
+    found = {}
+    for name, value in params.items():
+        last = name.rpartition("__")[2]
+        if last not in ("early_stopping", "n_iter_no_change"):
+            continue
+        holder = _holder(estimator, params, name)
+        if handed and consumes_validation_data(holder):
+            continue  # it early-stops on the protocol's hold-out
+        if last == "n_iter_no_change":
+            stops = value is not None and isinstance(holder, gradient_boosting)
+        elif isinstance(value, str):
+            stops = value == "auto" and isinstance(holder, hist) and n_train > _HGB_AUTO_ROWS
+        else:
+            stops = isinstance(value, (bool, np.bool_)) and bool(value)
+        if stops:
+            found[name] = value
+    return found
+
+
+def _warn_hidden_splitters(owner, estimator, by_groups=False, *, outer=None, routed_fit=None,
+                           n_train=0, early_stopping=False):  # fmt: skip
+    """A SplitLeakageWarning, under time-ordered outer splits (``outer``; under groups:
+    ``by_groups``), for the ``cv`` parameters of ``estimator`` and of its steps that select
+    (:func:`selecting_cv_params`) and are not time-ordered (do not split by the groups, or do
+    not receive them: ``routed_fit``, what the estimator's fit receives): they split each
+    training fold by themselves, outside the inner splits; for those that are time-ordered but
+    leave fewer rows out than ``outer``'s gap; and for the parts that early-stop on a random
+    hold-out of their own (:func:`own_early_stopping`; ``n_train``: the most rows a fit trains
+    on, ``early_stopping``: whether the protocol hands its hold-out as ``X_val``)."""
+    params = estimator.get_params(deep=True) if hasattr(estimator, "get_params") else {}
+    hidden, narrow = {}, {}
+    unreached = True  # every hidden splitter splits by groups, which do not reach it
+    outer_gap = 0 if by_groups or outer is None else _time_gap(outer)
     for name, value in selecting_cv_params(estimator).items():
         if isinstance(value, numbers.Real) and not isinstance(value, numbers.Integral):
             hidden[name] = value  # a share of rows held out at random (TunedThresholdClassifierCV)
+            unreached = False
             continue
         try:
             cv = check_cv(value)
         except (TypeError, ValueError):  # not a splitter (CalibratedClassifierCV's "prefit")
             continue
         if by_groups:
-            kept = splits_by_groups(cv)
+            kept = _groups_reach(estimator, params, name, cv, routed_fit)
         else:
             kept = is_time_ordered(cv)
+            if kept and _time_gap(cv) < outer_gap:
+                narrow[name] = value
         if not kept:
             hidden[name] = value
-    if not hidden:
-        return
+            unreached = unreached and by_groups and splits_by_groups(cv)
+    if hidden:
+        _warn_hidden(owner, hidden, by_groups, unreached=unreached)
+    if narrow:
+        named = ", ".join(f"{name}={value!r}" for name, value in narrow.items())
+        warnings.warn(
+            f"In {owner}, the outer splits leave {outer_gap} rows out between their training "
+            f"and test rows, but the estimator splits its training rows by itself with "
+            f"{named}, which leave(s) fewer between training and validation rows: it may "
+            "select on rows nearer its training rows than the test rows are, where labels or "
+            "features that span several rows carry over. Give it gap="
+            f"{outer_gap} (e.g. TimeSeriesSplit(gap={outer_gap})), or let sklearn-fair search "
+            "(param_grid): its default inner hold-out keeps the outer gap.",
+            SplitLeakageWarning,
+            stacklevel=external_stacklevel(),
+        )
+    stopping = own_early_stopping(estimator, n_train, early_stopping)
+    if stopping:
+        _warn_own_early_stopping(owner, stopping, by_groups)
+
+
+def _warn_own_early_stopping(owner, stopping, by_groups):
+    """The SplitLeakageWarning of :func:`_warn_hidden_splitters` for the parts that early-stop
+    on a random hold-out of their own (``stopping``: :func:`own_early_stopping`)."""
+    named = ", ".join(f"{name}={value!r}" for name, value in stopping.items())
+    if by_groups:
+        what, drawn, sees, inner = (
+            "the rows are grouped (groups)", "ignoring the groups",
+            "on groups it trained on (the outer test scores stay honest; where it stops may "
+            "be worse)", "keeps the groups apart",
+        )  # fmt: skip
+    else:
+        what, drawn, sees, inner = (
+            "the outer splits are time-ordered", "at random, not the most recent rows",
+            "on rows that precede rows it trained on, so model selection may see the future",
+            "validates on the most recent rows",
+        )  # fmt: skip
+    warnings.warn(
+        f"In {owner}, {what}, but the estimator early-stops on a hold-out of its own training "
+        f"rows (validation_fraction), drawn {drawn}, with {named}: it may choose its number "
+        f"of iterations {sees}. Let sklearn-fair hold out the rows it stops on: a model whose "
+        "fit takes "
+        "X_val and y_val (e.g. HistGradientBoostingClassifier(early_stopping=True)) "
+        f"early-stops on the protocol's hold-out, which {inner} (early_stopping_split="
+        "'auto'); or switch its early stopping off (early_stopping=False, "
+        "n_iter_no_change=None) and search max_iter or n_estimators (param_grid).",
+        SplitLeakageWarning,
+        stacklevel=external_stacklevel(),
+    )
+
+
+def _warn_hidden(owner, hidden, by_groups, *, unreached=False):
+    """The SplitLeakageWarning of :func:`_warn_hidden_splitters` for the selecting ``cv``
+    parameters (``hidden``: name -> value) that do not keep the groups or the time order;
+    ``unreached``: each would split by the groups, which do not reach it."""
     named = ", ".join(f"{name}={value!r}" for name, value in hidden.items())
     if by_groups:
         what, kept, sees, fix = (
@@ -792,6 +945,14 @@ def _warn_hidden_splitters(owner, estimator, by_groups=False):
             "select on rows that precede rows it trained on, so model selection may see "
             "the future", "a time-ordered cv (e.g. TimeSeriesSplit)",
         )  # fmt: skip
+    which = f"which sklearn-fair does not know {kept}"
+    if by_groups and unreached:
+        which = (
+            "which would split by the groups but gets none (the estimator's fit receives "
+            "them only with metadata routing on, and a HoldoutSplit without them holds out "
+            "random rows)"
+        )
+        fix = "the groups: sklearn.set_config(enable_metadata_routing=True)"
     inner = "its inner splits keep the groups apart" if by_groups else (
         "its default inner hold-out keeps the time order"
     )  # fmt: skip
@@ -804,8 +965,8 @@ def _warn_hidden_splitters(owner, estimator, by_groups=False):
         )
     warnings.warn(
         f"In {owner}, {what}, but the estimator splits its training rows by itself with "
-        f"{named} (a search or a cross-validated estimator inside it), which sklearn-fair "
-        f"does not know {kept}: it may {sees}. {advice}",
+        f"{named} (a search or a cross-validated estimator inside it), {which}: it may "
+        f"{sees}. {advice}",
         SplitLeakageWarning,
         stacklevel=external_stacklevel(),
     )

@@ -35,6 +35,7 @@ and ``verify_cache`` derive theirs by name under one root (``utils._random.seed_
 (:func:`interval_seeds`); a benchmark's models share one root (:func:`shared_root_seed`).
 """
 
+import numbers
 import sys
 import zlib
 from collections.abc import Mapping
@@ -128,8 +129,12 @@ def unseeded_randomness(model):
     """Parameter name ("" for ``model`` itself) -> object, of the parts of ``model`` that draw
     random numbers no ``random_state`` parameter controls, so that no seed of the run reaches
     them: a parameter named ``seed`` or ``random_seed`` left at None on an object without a
-    ``random_state``, and a skorch net without one (its weights and batches come from torch's
-    global generator).
+    ``random_state``, a skorch net without one (its weights and batches come from torch's
+    global generator), and the ``cv`` (an int or None) of an object whose ``random_state`` is
+    deprecated and left at ``"deprecated"`` and whose ``shuffle`` is not False: scikit-learn
+    1.9's TargetEncoder, which then shuffles its cross-fitting folds unseeded (its
+    ``cv=StratifiedKFold(5, shuffle=True, random_state=0)``, ``KFold`` for a continuous target,
+    seeds them).
 
     Examples
     --------
@@ -150,7 +155,25 @@ def unseeded_randomness(model):
     for name, value in [("", model), *params.items()]:
         if _is_skorch_net(value) and not _has_random_state(value):
             found[name] = value  # "": the estimator itself
+        if _shuffles_deprecated_unseeded(value):
+            found[f"{name}__cv" if name else "cv"] = value
     return found
+
+
+def _shuffles_deprecated_unseeded(obj):
+    # a random_state that is "deprecated" is never seeded (set, it warns on every fit), and the
+    # folds made from an int cv shuffle with numpy's global generator
+    try:
+        own = obj.get_params(deep=False)
+    except Exception:  # not an estimator
+        return False
+    cv, shuffle = own.get("cv", ""), own.get("shuffle", True)
+    return (
+        isinstance(own.get("random_state"), str)
+        and own["random_state"] == "deprecated"
+        and (isinstance(shuffle, str) or bool(shuffle))  # True, or left at "deprecated"
+        and (cv is None or (isinstance(cv, numbers.Integral) and not isinstance(cv, bool)))
+    )
 
 
 def _has_random_state(obj):
