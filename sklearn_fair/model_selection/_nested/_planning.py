@@ -43,7 +43,7 @@ from ._scoring import (
     route_params,
     shown,
 )
-from ._seeds import Seeds, search_value_key, unseeded_randomness
+from ._seeds import Seeds, search_value_key, unseeded_randomness, unset_random_state_params
 from ._selection import check_select, select_fold
 from ._tasks import FINAL, REFIT, SEARCH, SELECTION, FitTask, SearchTask, TaskKey
 
@@ -509,10 +509,15 @@ def _warn_unseeded_randomness(owner, estimator, seeded, refits=True):
     folds = ""
     if any(name == "cv" or name.endswith("__cv") for name in found):
         # scikit-learn 1.9's TargetEncoder: its random_state is deprecated, its cv is the seed
-        folds = (
+        folds += (
             "; for a cv that shuffles its folds without a seed (a TargetEncoder's), a seeded "
             "splitter: cv=StratifiedKFold(5, shuffle=True, random_state=0), KFold for a "
             "continuous target"
+        )
+    if any(unset_random_state_params(obj) for obj in found.values()):
+        folds += (
+            "; for an estimator held in a list that get_params does not expose (so that no "
+            "seed of the run reaches it), its own random_state set to an int"
         )
     warnings.warn(
         f"{parts} in the estimator of {owner} draw(s) random numbers that no random_state "

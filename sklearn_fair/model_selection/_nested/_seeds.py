@@ -130,8 +130,10 @@ def unseeded_randomness(model):
     random numbers no ``random_state`` parameter controls, so that no seed of the run reaches
     them: a parameter named ``seed`` or ``random_seed`` left at None on an object without a
     ``random_state``, a skorch net without one (its weights and batches come from torch's
-    global generator), and the ``cv`` (an int or None) of an object whose ``random_state`` is
-    deprecated and left at ``"deprecated"`` and whose ``shuffle`` is not False: scikit-learn
+    global generator), an estimator with a ``random_state`` left at None held in a list
+    parameter that ``get_params`` does not expose (a user's ensemble), and the ``cv`` (an int
+    or None) of an object whose ``random_state`` is deprecated and left at ``"deprecated"``
+    and whose ``shuffle`` is not False: scikit-learn
     1.9's TargetEncoder, which then shuffles its cross-fitting folds unseeded (its
     ``cv=StratifiedKFold(5, shuffle=True, random_state=0)``, ``KFold`` for a continuous target,
     seeds them).
@@ -157,7 +159,21 @@ def unseeded_randomness(model):
             found[name] = value  # "": the estimator itself
         if _shuffles_deprecated_unseeded(value):
             found[f"{name}__cv" if name else "cv"] = value
+    reached = {id(value) for value in params.values()}
+    for name, value in params.items():
+        for member in _held_estimators(value):
+            if id(member) not in reached and unset_random_state_params(member):
+                found.setdefault(name, member)  # the first such member names its list
     return found
+
+
+def _held_estimators(value):
+    """The estimators in a list or tuple parameter (``(name, estimator)`` pairs too): a user's
+    ensemble may hold its members there without exposing them through ``get_params``."""
+    if not isinstance(value, (list, tuple)):
+        return []
+    members = [item[1] if isinstance(item, tuple) and len(item) == 2 else item for item in value]
+    return [m for m in members if hasattr(m, "get_params") and not isinstance(m, type)]
 
 
 def _shuffles_deprecated_unseeded(obj):
