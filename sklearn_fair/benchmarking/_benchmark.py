@@ -388,8 +388,10 @@ def benchmark(
         ``error_score`` of its own (other than NaN).
     reuse_prefix : bool, default=True
         Fit a pipeline step once where several fits of a cell train it alike, and reuse it (see
-        NestedCV; results are identical either way), never across cells. ``False`` turns it
-        off for every cell, as does a NestedCV model with ``reuse_prefix=False`` for its own.
+        NestedCV), never across cells. Results are identical either way for steps that follow
+        scikit-learn's contract (``transform`` leaves the fitted state unchanged); a step that
+        breaks it is found and refitted, with a warning. ``False`` turns it off for every
+        cell, as does a NestedCV model with ``reuse_prefix=False`` for its own.
     select : {"best", "one_se"}, default="best"
         How each fold's winner is picked (see NestedCV), for every model but a NestedCV.
     keep_predictions : bool, default=False

@@ -195,7 +195,10 @@ default="auto"
     same parameters on the same rows (a grid over a Pipeline's last step refits its
     earlier steps for every candidate otherwise), and reuse it and its output; only steps
     whose fit is repeatable (no ``random_state`` left unseeded, no routed fit parameters).
-    Results are identical either way. See the nested-CV guide, "What is fitted once".""",
+    Results are identical either way for steps that follow scikit-learn's contract:
+    ``transform`` leaves the fitted state unchanged; a step that breaks it is found when it
+    is served again, and is then fitted for every fit, with a ``ReproducibilityWarning``.
+    See the nested-CV guide, "What is fitted once".""",
     "select": """select : {"best", "one_se"}, default="best"
     How a fold's winner is picked. ``"best"``: the best mean validation score, ties to the
     first candidate, as in GridSearchCV. ``"one_se"`` (in the spirit of tidymodels'

@@ -24,6 +24,10 @@ its parameters cannot be described. A step that draws random numbers without a `
 cannot be detected: pass ``reuse_prefix=False``. A step hands on a copy of the stored output, so
 a later step that works in place cannot alter what other fits are served; fitted steps are
 shared (only read once fitted), but a task that returns its fitted estimator gets its own copy.
+A step that a use changes (a ``transform`` that updates its state, which scikit-learn's contract
+forbids) is found when it is served again, its state (:func:`_state`) no longer the one stored:
+it is then fitted afresh wherever it is needed, with a ReproducibilityWarning; one whose state
+has no checksum is never stored.
 """
 
 import copy
@@ -31,15 +35,19 @@ import functools
 import hashlib
 import inspect
 import json
+import pickle
 import sys
 import threading
 import types
 import uuid
+import warnings
+import zlib
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from ...exceptions import ReproducibilityWarning
 from ...utils import fingerprint
 from ...utils._provenance import estimator_settings, fitted_state
 from ._cache_key import UnhashableError
@@ -75,7 +83,8 @@ class PrefixReuse:
 
 
 class _Store:
-    """The least-recently-used store of one process: key -> (outputs, fitted step, bytes)."""
+    """The least-recently-used store of one process: key -> (outputs, fitted step, bytes, the
+    step's state when stored (:func:`_state`)), or :data:`_REFUSED` (:meth:`refuse`)."""
 
     def __init__(self):
         self.entries = OrderedDict()
@@ -89,6 +98,7 @@ class _Store:
             entry = self.entries.get(key)
             if entry is not None:
                 self.entries.move_to_end(key)
+            if entry is not None and entry is not _REFUSED:
                 self.hits += 1
             else:
                 self.misses += 1
@@ -105,8 +115,16 @@ class _Store:
             while self.nbytes > reuse.max_bytes:
                 self._drop(next(iter(self.entries)))
 
+    def refuse(self, key):
+        """Keep the step of ``key`` no more (its state changed since it was stored): it is
+        fitted afresh where it is needed."""
+        with self.lock:
+            if key in self.entries:
+                self.nbytes -= self.entries[key][2]
+                self.entries[key] = _REFUSED
+
     def _drop(self, key):
-        _, _, size = self.entries.pop(key)
+        size = self.entries.pop(key)[2]
         del self.tokens[key]
         self.nbytes -= size
 
@@ -118,6 +136,9 @@ class _Store:
 
 
 _STORE = _Store()
+# the entry of a step whose state changed since it was stored (:meth:`_Store.refuse`): it is
+# fitted afresh wherever it is needed
+_REFUSED = ((), None, 0, None)
 
 
 def _reusable_pipeline(model):
@@ -181,17 +202,41 @@ class _TaskMemory:
         if key is None:
             return func(*args, **kwargs)
         entry = _STORE.get(key)
-        if entry is None:
+        if entry is not None and entry is not _REFUSED and _state(entry[1]) != entry[3]:
+            self._warn_changed(entry[1])
+            _STORE.refuse(key)
+            entry = _REFUSED
+        if entry is None or entry is _REFUSED:
             result = func(*args, **kwargs)
             handed, fitted = tuple(result[:-1]), result[-1]
-            size = sum(_nbytes(o) for o in handed) + _nbytes(fitted)
-            _STORE.put(key, (tuple(_copy(o) for o in handed), fitted, size), self.reuse)
+            # a step refused is not kept again; one whose state has no checksum, never: whether
+            # its use changes it could not be told
+            state = _state(fitted) if entry is None else None
+            if state is not None:
+                size = sum(_nbytes(o) for o in handed) + _nbytes(fitted)
+                _STORE.put(key, (tuple(_copy(o) for o in handed), fitted, size, state), self.reuse)
         else:
             self.owner.served += 1
             handed, fitted = tuple(_copy(o) for o in entry[0]), entry[1]
         for index, output in enumerate(handed):
             self.provenance[id(output)] = (output, ("step", key, index))
         return (*handed, fitted)
+
+    def _warn_changed(self, step):
+        which = type(step).__name__
+        names = [name for name, s in self.owner.model.steps if type(s) is type(step)]
+        if len(names) == 1:
+            which = f"{names[0]!r} ({which})"
+        warnings.warn(
+            f"The pipeline step {which} changed its fitted state after its fit (in transform, "
+            "most likely), which scikit-learn's contract forbids: shared by the fits that train "
+            "it on the same rows (reuse_prefix=True), it would give them other results than "
+            "fitting it for each. It is fitted for each fit from now on, as with "
+            "reuse_prefix=False; pass reuse_prefix=False to fit it so from the start (on the "
+            "threading backend, a fit running alongside may have been given it changed).",
+            ReproducibilityWarning,
+            stacklevel=2,
+        )
 
     def _source(self, value):
         if value is None:
@@ -291,6 +336,86 @@ def _repeatable(step):
         return False
     unfixed = (type(None), np.random.RandomState, np.random.Generator)
     return not any(isinstance(params[name], unfixed) for name in random_state_params(step))
+
+
+def _state(step):
+    """A checksum of ``step``'s state (its attributes, parameters and fitted ones), to tell
+    whether a use changed it: None where it cannot be made. As scikit-learn's
+    check_dict_unchanged compares them, an attribute rebound counts, and so does data changed
+    in place (arrays, frames, sparse matrices, plain containers and values, by content) and
+    the state of an estimator held (a ColumnTransformer's transformers); another object is
+    taken by identity (a KDTree, whose query counters change with every query). CRC-32, not a
+    cryptographic hash: it compares one object with itself, and is 6 times as fast."""
+    checksum = 0
+
+    def update(data):
+        nonlocal checksum
+        checksum = zlib.crc32(data, checksum)
+
+    try:
+        _feed_state(update, step, 0)
+    except Exception:  # a value pickle cannot take, a state nested too deeply
+        return None
+    return checksum
+
+
+_PLAIN = (type(None), bool, int, float, complex, str, bytes, np.generic)
+
+
+def _feed_state(update, value, depth):
+    if depth > 20:
+        raise RecursionError("a state nested too deeply")
+    if _by_content(value):
+        _feed_pickled(update, value)
+        return
+    if isinstance(value, (list, tuple, dict)):
+        update(f"{type(value).__name__}:{len(value)}".encode())
+        items = value.items() if isinstance(value, dict) else enumerate(value)
+        # the items pickle takes by content in one pickle (an estimator's parameters and
+        # arrays), then the others one by one
+        plain, others = [], []
+        for item in items:
+            (plain if _by_content(item[0]) and _by_content(item[1]) else others).append(item)
+        _feed_pickled(update, plain)
+        for key, item in others:
+            _feed_state(update, key, depth + 1)
+            _feed_state(update, item, depth + 1)
+        return
+    if hasattr(value, "get_params") and hasattr(value, "__dict__") and not isinstance(value, type):
+        update(f"estimator:{id(type(value))}".encode())
+        _feed_state(update, vars(value), depth + 1)
+        return
+    update(f"object:{id(type(value))}:{id(value)}".encode())
+
+
+def _feed_pickled(update, value):
+    buffers = []  # arrays by their memory, not copied into the pickle
+    update(pickle.dumps(value, protocol=5, buffer_callback=buffers.append))
+    for buffer in buffers:
+        update(buffer.raw())
+
+
+def _by_content(value):
+    return isinstance(value, _PLAIN) or _is_data(value) or _plain_container(value)
+
+
+def _is_data(value):
+    return (
+        isinstance(value, np.ndarray)
+        or (hasattr(value, "to_numpy") or hasattr(value, "tocsr"))
+        and not hasattr(value, "get_params")
+    )
+
+
+def _plain_container(value):
+    """A list, tuple, set or dict of plain values alone (TF-IDF's vocabulary): pickled whole."""
+    if type(value) in (list, tuple, set, frozenset):
+        values = value
+    elif type(value) is dict:
+        values = (*value.keys(), *value.values())
+    else:
+        return False
+    return all(issubclass(kind, _PLAIN) for kind in set(map(type, values)))
 
 
 def _copy(value):

@@ -7,6 +7,7 @@ a seed changes anything) and a fitted model only when asked.
 """
 
 import copy
+import ctypes
 import time
 import traceback
 import warnings
@@ -21,6 +22,7 @@ from joblib import hash as joblib_hash
 from sklearn.base import clone
 from sklearn.model_selection import FixedThresholdClassifier, TunedThresholdClassifierCV
 
+from ...exceptions import ReproducibilityWarning
 from ...utils import fingerprint
 from ._candidates import configure
 from ._data import is_pairwise
@@ -336,6 +338,95 @@ def _scored_quietly(scorers, model, X, y, score_params, error_score):
         return {}, dict.fromkeys(scorers, traceback.format_exc())
 
 
+# the C state of an MT19937 (numpy/random/src/mt19937/mt19937.h): its key, 624 uint32, and its
+# position, an int
+_MT19937_STATE_BYTES = 624 * 4 + 4
+
+
+def _global_random_state():
+    """numpy's global random state, the one ``np.random.normal`` and a ``random_state=None``
+    draw from, as bytes to compare: read through its bit generator's ctypes interface, since
+    ``np.random.get_state`` copies it into Python objects (30 µs, a few percent of a short
+    task, twice a task)."""
+    get = getattr(np.random, "get_bit_generator", None)  # numpy >= 1.25
+    generator = None if get is None else get()
+    if type(generator) is np.random.MT19937:
+        return ctypes.string_at(generator.ctypes.state_address, _MT19937_STATE_BYTES)
+    # another bit generator (np.random.set_bit_generator), or an older numpy
+    return joblib_hash(np.random.get_state(legacy=False))
+
+
+# model structure (_structure) -> whether the results of its fits depend on what they draw
+# from numpy's global random state, as found in this process
+_GLOBAL_DRAWS_MATTER = {}
+
+
+def _warn_global_draws(context, task, model, X, y, fit_params):
+    """Warn where ``model``, just fitted on ``X``, ``y``, drew from numpy's global random state
+    (it moved during the fit) and its results depend on it: no seed of the run reaches it, and
+    the order in which the fits reach it changes from run to run. Whether they depend is found
+    once per process for each structure of model, by fitting it again from the state its fit
+    left, then restored: some draw without using what they draw (SVR draws a seed that only
+    probability estimates, which it has none of, would use). The state is otherwise left as
+    the fit left it: seeding it would change the results of the fits that do not draw from
+    it."""
+    structure = _structure(model)
+    matters = _GLOBAL_DRAWS_MATTER.get(structure)
+    if matters is None:
+        after = np.random.get_state(legacy=False)  # with the cached gaussian of np.random
+        try:
+            again = configure(context.estimator, task.params)
+            again.fit(X, y, **fit_params)
+            first, second = _predictions_fingerprint(model, X), _predictions_fingerprint(again, X)
+            matters = first is None or first != second
+        except Exception:  # it fails where the first fit did not: the draws matter
+            matters = True
+        finally:
+            np.random.set_state(after)
+        if len(_GLOBAL_DRAWS_MATTER) >= 1000:
+            _GLOBAL_DRAWS_MATTER.clear()
+        _GLOBAL_DRAWS_MATTER[structure] = matters
+    if not matters:
+        return
+    name = _described(model)
+    who = type(model).__name__ if name == type(model).__name__ else "the part that draws"
+    warnings.warn(
+        f"The fit of {name} draws random numbers from numpy's global random state "
+        "(np.random), which sklearn-fair cannot seed: its results change from run to run, "
+        "whatever the random_state and even after np.random.seed, and with n_jobs (the fits "
+        "reach that state in an order that depends on how long they take, and each worker "
+        f"process has its own). Give {who} a random_state parameter that its fit draws from "
+        "(sklearn.utils.check_random_state(self.random_state)), which the run seeds.",
+        ReproducibilityWarning,
+        stacklevel=2,
+    )
+
+
+def _structure(model):
+    """The classes ``model`` is made of, by parameter (by object: a class redefined in a
+    notebook is another), ``model``'s own first."""
+    try:
+        params = model.get_params(deep=True)
+    except Exception:
+        params = {}
+    return type(model), tuple(
+        (name, type(value)) for name, value in params.items() if hasattr(value, "get_params")
+    )
+
+
+def _described(model):
+    """``model``'s class, with those of its steps or of the estimator it wraps:
+    ``Pipeline(StandardScaler, SVC)``, ``GridSearchCV(SVC)``."""
+    steps = getattr(model, "steps", None)
+    if isinstance(steps, list):
+        parts = [s if isinstance(s, str) or s is None else type(s).__name__ for _, s in steps]
+        return f"{type(model).__name__}({', '.join(map(str, parts))})"
+    inner = getattr(model, "estimator", None)
+    if hasattr(inner, "fit"):
+        return f"{type(model).__name__}({_described(inner)})"
+    return type(model).__name__
+
+
 def run_fit_task(task, context, data):
     """Clone the estimator, set ``task.params``, fit and score: the fields of
     :func:`empty_result`, and the fitted ``estimator`` when asked (see :func:`_recording`)."""
@@ -353,9 +444,12 @@ def run_fit_task(task, context, data):
                 fit_params["sample_weight_val"] = data.fit_params_for(task.val)[key]
         X_train, y_train = data.subset(task.train, columns)
         rows = data.rows[task.train]
+        global_state = _global_random_state()
         with fitted_prefixes(context.reuse, model, X_train, y_train, rows) as reuse:
             model.fit(X_train, y_train, **fit_params)
         result["fit_time"] = time.perf_counter() - start
+        if _global_random_state() != global_state:
+            _warn_global_draws(context, task, model, X_train, y_train, fit_params)
         result["steps_reused"] = reuse.served
         if task.test is not None:
             scorers = context.scorers

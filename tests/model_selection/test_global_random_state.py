@@ -1,0 +1,128 @@
+"""An estimator whose fit draws from numpy's global random state (no ``random_state``
+parameter) cannot be seeded by the run: the order in which the fits reach that state depends
+on how long they take, and each worker process has its own. The run warns, once, naming it;
+not for estimators that are seeded, nor for one that draws a number it does not use (SVR)."""
+
+import sys
+import warnings
+
+import cloudpickle
+import numpy as np
+import pytest
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.datasets import make_classification, make_regression
+from sklearn.decomposition import PCA
+from sklearn.ensemble import RandomForestClassifier
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import GridSearchCV, KFold, cross_validate
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+from sklearn.svm import SVR
+
+from sklearn_fair import NestedCV
+from sklearn_fair.exceptions import ReproducibilityWarning
+
+
+class GlobalNoiseCentroid(ClassifierMixin, BaseEstimator):
+    """Nearest centroid on features with noise from numpy's global random state."""
+
+    def __init__(self, shrink=0.0):
+        self.shrink = shrink
+
+    def fit(self, X, y):
+        X, y = np.asarray(X, float), np.asarray(y)
+        self.classes_ = np.unique(y)
+        X = X + np.random.normal(scale=1.0, size=X.shape)
+        mean = X.mean(0)
+        self.centroids_ = np.array(
+            [(1 - self.shrink) * X[y == c].mean(0) + self.shrink * mean for c in self.classes_]
+        )
+        return self
+
+    def predict(self, X):
+        distances = ((np.asarray(X, float)[:, None, :] - self.centroids_[None]) ** 2).sum(-1)
+        return self.classes_[distances.argmin(1)]
+
+
+# loky's workers cannot import this module: its estimator goes to them by value
+cloudpickle.register_pickle_by_value(sys.modules[__name__])
+
+X, y = make_classification(n_samples=90, n_features=5, n_informative=3, random_state=0)
+
+
+def _global_warnings(estimator, grid, X, y, n_jobs):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        NestedCV(estimator, grid, outer_cv=KFold(3), inner_cv=KFold(3), n_refits=1,
+                 random_state=0, n_jobs=n_jobs).fit(X, y)  # fmt: skip
+    messages = [str(w.message) for w in caught if issubclass(w.category, ReproducibilityWarning)]
+    return [message for message in messages if "global random state" in message]
+
+
+def _moves_global_state(estimator, X, y):
+    before = np.random.get_state()
+    estimator.fit(X, y)
+    after = np.random.get_state()
+    return not (before[2] == after[2] and np.array_equal(before[1], after[1]))
+
+
+def test_the_facts_behind_the_warning():
+    # scikit-learn's sequential nested CV is reproducible after np.random.seed: it fits in one
+    # fixed order, so each fit gets the same draws on every run
+    grid = {"shrink": [0.0, 0.5]}
+    runs = []
+    for _ in range(2):
+        np.random.seed(0)
+        search = GridSearchCV(GlobalNoiseCentroid(), grid, cv=KFold(3))
+        runs.append(cross_validate(search, X, y, cv=KFold(3))["test_score"])
+    np.testing.assert_array_equal(runs[0], runs[1])
+    # and the estimator's fit draws from the global state, as SVR's does (it draws a seed
+    # that only probability estimates would use: its predictions do not depend on it)
+    assert _moves_global_state(GlobalNoiseCentroid(), X, y)
+    Xr, yr = make_regression(n_samples=60, n_features=4, random_state=0)
+    assert _moves_global_state(SVR(), Xr, yr)
+    np.random.seed(1)
+    first = SVR().fit(Xr, yr).predict(Xr)
+    np.random.seed(2)
+    np.testing.assert_array_equal(first, SVR().fit(Xr, yr).predict(Xr))
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_a_fit_drawing_from_the_global_state_is_warned_about_once(n_jobs):
+    found = _global_warnings(GlobalNoiseCentroid(), {"shrink": [0.0, 0.5]}, X, y, n_jobs)
+    assert len(found) == 1, found
+    assert "The fit of GlobalNoiseCentroid draws" in found[0]
+    assert "Give GlobalNoiseCentroid a random_state parameter" in found[0]
+    pipe = make_pipeline(StandardScaler(), GlobalNoiseCentroid())
+    found = _global_warnings(pipe, {"globalnoisecentroid__shrink": [0.0, 0.5]}, X, y, n_jobs)
+    assert len(found) == 1, found
+    assert "Pipeline(StandardScaler, GlobalNoiseCentroid)" in found[0]
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+@pytest.mark.parametrize(
+    "estimator, grid",
+    [
+        (LogisticRegression(), {"C": [0.1, 1.0]}),
+        (RandomForestClassifier(n_estimators=5), {"max_depth": [2, None]}),
+        (
+            make_pipeline(StandardScaler(), PCA(3), RandomForestClassifier(n_estimators=5)),
+            {"pca__n_components": [2, 3]},
+        ),
+    ],
+)
+def test_estimators_the_run_seeds_are_not_warned_about(estimator, grid, n_jobs):
+    assert _global_warnings(estimator, grid, X, y, n_jobs) == []
+
+
+def test_a_draw_the_results_do_not_depend_on_is_not_warned_about():
+    Xr, yr = make_regression(n_samples=90, n_features=4, noise=1.0, random_state=0)
+    grid = {"C": [0.1, 10.0]}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        nested = NestedCV(SVR(), grid, outer_cv=KFold(3), inner_cv=KFold(3), n_refits=1,
+                          random_state=0, n_jobs=1).fit(Xr, yr)  # fmt: skip
+    assert not [w for w in caught if "global random state" in str(w.message)]
+    # the check changes no number: scikit-learn's own nested CV on the same splits
+    expected = cross_validate(GridSearchCV(SVR(), grid, cv=KFold(3)), Xr, yr, cv=KFold(3))
+    np.testing.assert_allclose(nested.outer_scores_, expected["test_score"], rtol=1e-12)

@@ -1,0 +1,124 @@
+"""A pipeline step whose transform changes its fitted state breaks scikit-learn's contract
+(check_dict_unchanged); shared by the fits that train it on the same rows
+(``reuse_prefix=True``), each candidate would be validated with the state the previous ones
+left. It is found when served again, refitted for every fit, and named in a warning: the
+numbers are scikit-learn's, as with ``reuse_prefix=False``."""
+
+import sys
+import warnings
+
+import cloudpickle
+import numpy as np
+import pytest
+from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.datasets import make_classification
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import GridSearchCV, KFold, cross_validate
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+
+from sklearn_fair import NestedCV
+from sklearn_fair.exceptions import ReproducibilityWarning
+
+
+class RunningScaler(TransformerMixin, BaseEstimator):
+    """Centres with a running mean that every transform updates (online normalisation)."""
+
+    def __init__(self, momentum=0.2):
+        self.momentum = momentum
+
+    def fit(self, X, y=None):
+        self.mean_ = np.asarray(X, float).mean(0)
+        return self
+
+    def transform(self, X):
+        X = np.asarray(X, float)
+        self.mean_ = self.momentum * self.mean_ + (1 - self.momentum) * X.mean(0)
+        return X - self.mean_
+
+
+class InPlaceRunningScaler(RunningScaler):
+    """The same, updating its array in place (check_dict_unchanged does not see it)."""
+
+    def transform(self, X):
+        X = np.asarray(X, float)
+        self.mean_ *= self.momentum
+        self.mean_ += (1 - self.momentum) * X.mean(0)
+        return X - self.mean_
+
+
+class LoggedScaler(StandardScaler):
+    """StandardScaler, logging each fit to ``log``."""
+
+    def __init__(self, log=None):
+        super().__init__()
+        self.log = log
+
+    def fit(self, X, y=None, sample_weight=None):
+        with open(self.log, "a") as file:
+            file.write("fit\n")
+        return super().fit(X, y, sample_weight)
+
+
+# loky's workers cannot import this test module: its classes travel by value
+cloudpickle.register_pickle_by_value(sys.modules[__name__])
+
+X, y = make_classification(n_samples=150, n_features=6, random_state=0, shift=2.0)
+GRID = {"logisticregression__C": [0.01, 0.1, 1.0]}
+OUTER, INNER = KFold(5), KFold(3)
+
+
+def _nested(pipe, reuse, n_jobs=1):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        nested = NestedCV(pipe, GRID, outer_cv=OUTER, inner_cv=INNER, n_refits=1,
+                          random_state=0, reuse_prefix=reuse, n_jobs=n_jobs).fit(X, y)  # fmt: skip
+    found = [
+        str(w.message)
+        for w in caught
+        if issubclass(w.category, ReproducibilityWarning) and "fitted state" in str(w.message)
+    ]
+    return nested, found
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+@pytest.mark.parametrize("scaler", [RunningScaler, InPlaceRunningScaler])
+def test_a_step_whose_transform_changes_it_is_refitted_and_named(scaler, n_jobs):
+    pipe = make_pipeline(scaler(), LogisticRegression(fit_intercept=False))
+    # the reference: scikit-learn's GridSearchCV on each outer training fold
+    searches = [
+        GridSearchCV(pipe, GRID, cv=INNER).fit(X[train], y[train]) for train, _ in OUTER.split(X)
+    ]
+    outer = cross_validate(GridSearchCV(pipe, GRID, cv=INNER), X, y, cv=OUTER)["test_score"]
+    reused, found = _nested(pipe, True, n_jobs)
+    refitted, _ = _nested(pipe, False, n_jobs)
+    for nested in (reused, refitted):
+        np.testing.assert_array_equal(
+            nested.validation_scores_, [search.best_score_ for search in searches]
+        )
+        assert nested.best_params_per_fold_ == [search.best_params_ for search in searches]
+        np.testing.assert_array_equal(nested.outer_scores_, outer)
+    assert reused.optimism_ == refitted.optimism_
+    assert len(found) == 1, found
+    name = type(pipe.steps[0][1]).__name__
+    assert f"The pipeline step {name.lower()!r} ({name}) changed its fitted state" in found[0]
+    assert "reuse_prefix=False" in found[0]
+
+
+def test_a_step_that_keeps_the_contract_is_reused_without_a_warning(tmp_path):
+    counts = {}
+    for reuse in (True, False):
+        log = tmp_path / f"fits-{reuse}.log"
+        pipe = make_pipeline(LoggedScaler(log=str(log)), LogisticRegression())
+        nested, found = _nested(pipe, reuse)
+        assert found == []
+        counts[reuse] = len(log.read_text().splitlines())
+        if reuse:
+            reused = nested
+    np.testing.assert_array_equal(reused.outer_scores_, nested.outer_scores_)
+    # still fitted at most once for each set of training rows (3 inner splits and the outer
+    # training fold in each of 5 outer folds, and as many on all the data for the final
+    # model), not once per candidate as without reuse
+    n_candidates = len(GRID["logisticregression__C"])
+    assert counts[True] <= 6 * (3 + 1)
+    assert counts[False] == 6 * (3 * n_candidates + 1)
