@@ -263,3 +263,14 @@ def test_repeated_measures_comparison_names_the_polars_columns():
     pd.testing.assert_series_equal(
         result.effects, repeated_measures_comparison(pd.DataFrame(data)).effects
     )
+
+
+def test_the_prefix_store_counts_a_polars_frame_by_its_data():
+    # reuse_prefix's store bounds the bytes it keeps; a polars frame was counted by its
+    # Python object (476 bytes for 40 MB of data), so set_output("polars") steps overran it
+    from sklearn_fair.model_selection._nested._reuse import _nbytes
+
+    values = np.zeros((1000, 50))
+    frame = pl.DataFrame(values)
+    assert _nbytes(frame) >= values.nbytes == frame.estimated_size()
+    assert _nbytes(frame["column_0"]) >= values[:, 0].nbytes

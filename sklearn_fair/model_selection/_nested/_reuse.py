@@ -444,6 +444,11 @@ def _nbytes(value, depth=0):
             return int(value.memory_usage(deep=True).sum())
         except Exception:
             return sys.getsizeof(value)
+    if hasattr(value, "estimated_size"):  # a polars frame or series (its data in Arrow buffers)
+        try:
+            return int(value.estimated_size())
+        except Exception:
+            return sys.getsizeof(value)
     if isinstance(value, dict):
         return sys.getsizeof(value) + sum(
             _nbytes(k, depth + 1) + _nbytes(v, depth + 1) for k, v in value.items()
