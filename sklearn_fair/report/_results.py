@@ -372,7 +372,8 @@ def result_to_dict(nested):
         ``format``, ``version``, ``random_state`` (None where it was not an int, with then
         ``random_state_root``: the int root the run drew, which reproduces it),
         ``refit_seeds``, ``score_mean``, ``score_std`` (None where an outer fold failed),
-        ``optimism`` (None where a search selected with its own scoring), ``metrics`` (each metric's printed name and sign, see
+        ``optimism`` (None where a search selected with its own scoring), ``metrics`` (each
+        metric's printed name and sign, see
         :func:`~sklearn_fair.metrics.metric_display_name`), ``refit_metric`` (the key of the
         selecting metric), ``task`` ("classification", "regression" or None), ``budget``
         (the tuning's ``n_candidates``, ``n_inner_fits`` and ``n_searches``, which the folds do
