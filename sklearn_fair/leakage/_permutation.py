@@ -7,6 +7,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 import numpy as np
+from sklearn import get_config
 from sklearn.base import is_classifier, is_regressor
 from sklearn.model_selection._search import BaseSearchCV
 from sklearn.utils._param_validation import InvalidParameterError, validate_params
@@ -16,6 +17,7 @@ from ..exceptions import ReproducibilityWarning
 from ..metrics._ranges import default_score_metric
 from ..model_selection import PredefinedSplits, SavedSplits, nested_cross_validate
 from ..model_selection._engine import resolve_scorers, search_selecting_scoring, take
+from ..model_selection._nested._data import _aligned
 from ..stats import mean_interval
 from ..utils import (
     RANDOM_STATE_CONSTRAINTS,
@@ -302,6 +304,46 @@ def _replayable(key, value, X, y):
     return _unpinned(value, X, y) if key in ("cv", "outer_cv") else value
 
 
+def _per_sample_metadata(groups, params, n_samples):
+    """How the metadata with one entry per sample is named: ``'groups'``, and ``'params'``
+    with the names of those that nested_cross_validate indexes by the rows of a fold."""
+    params = params if isinstance(params, dict) else {}  # nested_cross_validate checks it
+    # _aligned indexes those (here by no row) and hands the others back as they are
+    indexed = _aligned(params, np.array([], dtype=int), n_samples)
+    names = [name for name, value in params.items() if indexed[name] is not value]
+    return (["'groups'"] if groups is not None else []) + (
+        [f"'params' ({', '.join(names)})"] if names else []
+    )
+
+
+def _check_prepare_keeps_rows(per_sample, X, labels, X_prepared, y_prepared):
+    """Raise where ``prepare`` returned other rows than given, or in another order, while
+    metadata with one entry per sample (``per_sample``: the parameters that hold it) labels the
+    rows as given: it cannot follow them. The rows count as kept where ``prepare`` returned
+    ``X`` itself, or as many labels as given, the same in their order."""
+    if not per_sample:
+        return
+    y_prepared = np.asarray(y_prepared)
+    n, n_prepared = len(labels), (len(y_prepared) if y_prepared.ndim else 0)
+    if n_prepared == n and (X_prepared is X or np.array_equal(y_prepared, labels)):
+        return
+    done = (
+        f"turned the {n} samples into {n_prepared}"
+        if n_prepared != n
+        else f"returned {n} samples whose labels are not those it was given, in their order"
+    )
+    several = len(per_sample) > 1
+    raise ValueError(
+        f"The {' and '.join(per_sample)} parameter{'s' if several else ''} of "
+        f"permutation_check hold{'' if several else 's'} metadata with one entry per sample, "
+        "which cannot go with a 'prepare' that returns other rows than those given: prepare "
+        "returns X and y only, so the metadata cannot follow its rows and would pair each row "
+        f"with another row's. Got a prepare that {done}. Pass a prepare that keeps the rows in "
+        "their order (selecting features, scaling), resample inside the pipeline (an "
+        "imbalanced-learn sampler), or leave out the per-sample metadata."
+    )
+
+
 def _nested_mean(estimator, X, y, groups, seed, protocol, chance_rng=None, scorer=None):
     """The outer folds without a score, the nested estimate (the mean over every outer fold)
     and, given ``chance_rng``, the outer models' own no-skill value: each scored by ``scorer``
@@ -402,7 +444,8 @@ def permutation_check(
         ``y`` is permuted; ``X`` is kept.
     {prepare}
     groups : array-like, default=None
-        Group labels for the splitters (not permuted).
+        Group labels for the splitters (not permuted). With metadata routing on, they reach
+        the splitters that request them, as ``params={"groups": groups}`` would.
     {n_permutations}
     {chance}
     {tolerance}
@@ -426,7 +469,10 @@ def permutation_check(
     ValueError
         Where an outer fold of the run on the real labels or of a permuted run has no finite
         score (its fit or scorer failed, or ``error_score`` stands in for it), naming the runs,
-        the folds and the error: each estimate is the mean over every outer fold.
+        the folds and the error: each estimate is the mean over every outer fold. Where
+        ``groups`` or ``params`` with one entry per sample go with a ``prepare`` that
+        returns other rows than those given, or in another order (neither ``X`` itself nor
+        the labels it was given, in their order): the metadata cannot follow its rows.
     """
     set_here = sorted(_SET_BY_THE_CHECK & protocol.keys())
     if set_here:
@@ -439,6 +485,18 @@ def permutation_check(
     y = np.asarray(y)
     check_scoring_labels(estimator, protocol.get("scoring"), y, "permutation_check")
     protocol = {key: _replayable(key, value, X, y) for key, value in protocol.items()}
+    per_sample = (
+        [] if prepare is None else _per_sample_metadata(groups, protocol.get("params"), len(y))
+    )
+    if groups is not None and get_config().get("enable_metadata_routing", False):
+        # with routing, nested_cross_validate (as cross_validate) takes groups among params
+        params = protocol.get("params") or {}
+        if isinstance(params, dict) and "groups" in params:
+            raise ValueError(
+                "permutation_check takes the group labels as 'groups' or as params['groups'], "
+                "not both. Got both: pass one of them."
+            )
+        protocol["params"], groups = {**params, "groups": groups}, None
     # Seeds by name: permutation i and its run get the same seeds whatever n_permutations and
     # with_estimate are.
     root = seed_root(random_state)
@@ -462,6 +520,7 @@ def permutation_check(
 
     def run(labels, run_seed, chance_rng=None, run_protocol=protocol):
         X_run, y_run = (X, labels) if prepare is None else prepare(X, labels)
+        _check_prepare_keeps_rows(per_sample, X, labels, X_run, y_run)
         scores = _nested_mean(
             estimator, X_run, y_run, groups, run_seed, run_protocol, chance_rng, scorer
         )

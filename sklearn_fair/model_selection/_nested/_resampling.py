@@ -45,7 +45,7 @@ from .._quantile import QuantileStratifiedKFold, RepeatedQuantileStratifiedKFold
 from .._rolling_origin import RollingOrigin
 from .._saved_splits import SavedSplits, shared_rows
 from .._split_validation import validate_inner_splits, validate_splits
-from ._data import take
+from ._data import _aligned, take
 
 __all__ = [
     "Splits",
@@ -148,19 +148,20 @@ def lagged(cv):
     return isinstance(saved, SavedSplits) and bool(saved.allow_overlap)
 
 
-def inner_splits_of_fold(cv, X, y, train, split_params, where):
+def inner_splits_of_fold(cv, X, y, train, split_params, where, n_samples):
     """Materialise the splitter ``cv`` on the rows ``train``, as absolute (train, test) pairs.
     A copy of ``cv`` splits each fold, as scikit-learn's clone of a search per outer fold
     does: a splitter seeded with a RandomState starts from the same state in every fold, and
     the user's is left as it was. Where ``train`` repeats rows (a bootstrap resample), ``cv``
     splits its distinct rows: every copy of a row is trained on with it, and a validation row
-    is validated once, so that no row validates a model trained on its copy."""
+    is validated once, so that no row validates a model trained on its copy. Of
+    ``split_params``, the values with one entry per sample (of ``n_samples``) are indexed by
+    the rows, the others (a scalar, a lookup table) passed whole, as scikit-learn's
+    ``_check_method_params`` does."""
     cv = copy.deepcopy(cv)
     rows = _distinct(train) if _given_splits(cv) is None else train
     y_rows = None if y is None else y[rows]
-    split_params = {
-        name: None if value is None else take(value, rows) for name, value in split_params.items()
-    }
+    split_params = _aligned(split_params, rows, n_samples)
     check_class_counts(cv, y_rows, where, grouped=split_params.get("groups") is not None)
     try:
         with _groups_leaks_reported_by_us():
@@ -643,7 +644,7 @@ def materialise_splits(data, splitters, routed, *, estimator, whole_search, earl
             inner_splits[fold] = []
         else:
             inner_splits[fold] = inner_splits_of_fold(
-                splitters.inner, data.X, data.y, train, inner_split, _where(fold)
+                splitters.inner, data.X, data.y, train, inner_split, _where(fold), n_samples
             )
     if lagged(splitters.inner):
         for fold in trains:
@@ -1137,7 +1138,9 @@ def _early_stopping_holdouts(trains, stored, outer, data, estimator, seeds):
             continue
         cv = default_inner_cv(estimator, outer, seeds.holdout_seed(fold), data.y)
         where = f"the early-stopping hold-out of {_where(fold)}"
-        holdouts[fold] = inner_splits_of_fold(cv, data.X, data.y, train, split_params, where)[0]
+        holdouts[fold] = inner_splits_of_fold(
+            cv, data.X, data.y, train, split_params, where, data.n_samples
+        )[0]
     return holdouts
 
 
