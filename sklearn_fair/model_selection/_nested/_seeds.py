@@ -13,15 +13,16 @@ whatever the workers, the backend or the order in which tasks finish. Selection 
 final model share the ``"selection"`` seed; refit ``i`` gets ``refit_seeds[i]`` on every fold.
 
 *Whether seeds matter.* With no parameter left unset, one refit is trained. One left unset on a
-sampler (an object with ``fit_resample``, as imbalanced-learn's) always matters: it draws the
-rows each refit trains on, so every fold gets every refit. Otherwise each outer fold trains two
-refits first, and keeps those two when their scores and predictions are identical
+sampler (an object with ``fit_resample``, as imbalanced-learn's), or on an object that holds out
+a share of its rows at random (a float ``cv``: TunedThresholdClassifierCV's), always matters: it
+draws the rows each refit learns from, so every fold gets every refit. Otherwise each outer
+fold trains two refits first, and keeps those two when their scores and predictions are identical
 (:func:`same_output`), else trains every refit. Each fold decides for itself: whether a seed
 changes a model depends on the rows it trains on (a tree breaks ties between equally good
 features by its seed, and one fold's rows may hold a tie where another's do not), so one
 fold's two refits say nothing of another's. The final model gets the ``"selection"`` seed
 either way, so that the same ``random_state`` gives the same final model. Identical hard
-labels on one test fold cannot show that a sampler's seed changes nothing: two refits trained
+labels on one test fold cannot show that a seed that draws rows changes nothing: two refits trained
 on different rows often predict the same labels.
 
 *What None means.* NestedCV, an estimator, draws fresh entropy on every fit; the functional forms
@@ -105,16 +106,18 @@ def unset_random_state_params(model):
     return [name for name in random_state_params(model) if current[name] is None]
 
 
-def unset_sampler_seeds(model):
-    """The unset ``random_state`` parameters of ``model`` that belong to a sampler (an object
-    with ``fit_resample``): their seed decides which rows are trained on, so it always matters.
+def unset_row_drawing_seeds(model):
+    """The unset ``random_state`` parameters of ``model`` that draw rows: a sampler's (an object
+    with ``fit_resample``), and that of an object whose ``cv`` is a share of rows held out at
+    random (TunedThresholdClassifierCV(cv=0.5) tunes its threshold on rows its seed draws).
+    Their seed decides which rows a model learns from, so it always matters.
 
     Examples
     --------
     >>> from imblearn.pipeline import make_pipeline
     >>> from imblearn.under_sampling import RandomUnderSampler
     >>> from sklearn.tree import DecisionTreeClassifier
-    >>> unset_sampler_seeds(make_pipeline(RandomUnderSampler(), DecisionTreeClassifier()))
+    >>> unset_row_drawing_seeds(make_pipeline(RandomUnderSampler(), DecisionTreeClassifier()))
     ['randomundersampler__random_state']
     """
     params = model.get_params(deep=True)
@@ -122,7 +125,17 @@ def unset_sampler_seeds(model):
         name: model if name == "random_state" else params.get(name[: -len("__random_state")])
         for name in unset_random_state_params(model)
     }
-    return [name for name, owner in owners.items() if hasattr(owner, "fit_resample")]
+    return [name for name, owner in owners.items() if _draws_rows(owner)]
+
+
+def _draws_rows(owner):
+    if hasattr(owner, "fit_resample"):
+        return True
+    try:
+        cv = owner.get_params(deep=False).get("cv")
+    except Exception:  # not an estimator
+        return False
+    return isinstance(cv, numbers.Real) and not isinstance(cv, numbers.Integral)
 
 
 def unseeded_randomness(model):
@@ -422,8 +435,8 @@ class Seeds:
         """The :class:`RefitPlan` of the candidates' configured ``models``."""
         seedable = any(unset_random_state_params(model) for model in models)
         refit_seeds = self.refit_seeds(n_refits) if seedable else [None]
-        # a sampler's seed always matters (*Whether seeds matter* above): no probe
-        samples = any(unset_sampler_seeds(model) for model in models)
+        # a seed that draws rows always matters (*Whether seeds matter* above): no probe
+        samples = any(unset_row_drawing_seeds(model) for model in models)
         return RefitPlan(refit_seeds, seedable and len(refit_seeds) > 1 and not samples)
 
     def seed_search(self, search):
