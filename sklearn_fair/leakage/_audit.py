@@ -319,7 +319,9 @@ def audit(
     X : array-like, sparse matrix, DataFrame or sequence of graphs
         The data, before ``prepare``.
     y : array-like of shape (n_samples,), default=None
-        The labels; read from the graphs' ``.y`` for graph data when None.
+        The labels; read from the graphs' ``.y`` for graph data when None. Only the
+        permutation check needs them: without them (an unsupervised model) pass
+        ``checks=("duplicates", "prefit")``, and an int ``cv`` is a ``KFold``.
     cv : int, cross-validation generator or iterable, default=5
         The outer resampling (``outer_cv`` of NestedCV). An int is read as NestedCV and
         :func:`~sklearn.model_selection.check_cv` read it (stratified for a classifier, grouped
@@ -388,15 +390,19 @@ def audit(
     checks = _check_checks(checks)
     if y is None and is_graph_data(X):
         y = read_graph_labels(X)
-    if y is None:
-        raise ValueError("audit needs the labels y (or graphs carrying their label as '.y').")
+    if y is None and "permutation" in checks:
+        raise ValueError(
+            "audit's permutation check needs the labels y (or graphs carrying their label as "
+            f"'.y'), and checks={checks!r} asks for it. Without labels, pass "
+            "checks=('duplicates', 'prefit'): those run without them."
+        )
     # None stays None: permutation_check draws fresh entropy for it (seed_root), where the
     # global RandomState would take a draw from the user's np.random stream
     rng = None if random_state is None else check_random_state(random_state)
     X_checked, y, groups = indexable(X, y, groups)
     # as NestedCV refuses them: a row without a group cannot be kept apart from any
     check_labels(groups, "groups")
-    y = np.asarray(y)
+    y = None if y is None else np.asarray(y)  # None: an int cv is then a KFold
     if "permutation" in checks:  # before prepare and any fit
         check_scoring_labels(estimator, scoring, y, "audit")
     n_samples = _num_samples(X_checked)
@@ -421,8 +427,9 @@ def audit(
     rows_kept, copies_added = None, 0
     if prepare is not None:
         X_split, y_split = prepare(X_checked, y)
-        y_split, n_prepared = np.asarray(y_split), _num_samples(X_split)
-        if is_classifier(estimator):
+        y_split = None if y_split is None else np.asarray(y_split)
+        n_prepared = _num_samples(X_split)
+        if is_classifier(estimator) and y is not None and y_split is not None:
             share_changed = _largest_share_change(y, y_split)
         # not the count alone: a bootstrap or a shuffle returns as many rows, others
         given, prepared = sample_digests(X_checked), sample_digests(X_split)
@@ -511,7 +518,10 @@ def _largest_share_change(y, prepared):
 
 def _labels_kept(y, prepared, classifier):
     """Whether ``prepare`` kept the labels in their order: the same, or for a classifier the
-    same classes renamed (a LabelEncoder: each class always becomes one and the same)."""
+    same classes renamed (a LabelEncoder: each class always becomes one and the same); no
+    labels (None) are kept as no labels."""
+    if y is None or prepared is None:
+        return y is None and prepared is None
     if prepared.shape != y.shape:
         return False
     if np.array_equal(prepared, y):

@@ -16,8 +16,12 @@ from .. import metrics
 from ..exceptions import ReproducibilityWarning
 from ..metrics._ranges import default_score_metric
 from ..model_selection import PredefinedSplits, SavedSplits, nested_cross_validate
-from ..model_selection._engine import resolve_scorers, search_selecting_scoring, take
-from ..model_selection._nested._data import _aligned
+from ..model_selection._engine import (
+    aligned_params,
+    resolve_scorers,
+    search_selecting_scoring,
+    take,
+)
 from ..stats import mean_interval
 from ..utils import (
     RANDOM_STATE_CONSTRAINTS,
@@ -308,8 +312,8 @@ def _per_sample_metadata(groups, params, n_samples):
     """How the metadata with one entry per sample is named: ``'groups'``, and ``'params'``
     with the names of those that nested_cross_validate indexes by the rows of a fold."""
     params = params if isinstance(params, dict) else {}  # nested_cross_validate checks it
-    # _aligned indexes those (here by no row) and hands the others back as they are
-    indexed = _aligned(params, np.array([], dtype=int), n_samples)
+    # aligned_params indexes those (here by no row) and hands the others back as they are
+    indexed = aligned_params(params, np.array([], dtype=int), n_samples)
     names = [name for name, value in params.items() if indexed[name] is not value]
     return (["'groups'"] if groups is not None else []) + (
         [f"'params' ({', '.join(names)})"] if names else []

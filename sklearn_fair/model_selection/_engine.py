@@ -11,8 +11,9 @@ from ._nested._batching import PREFETCH, AutoBatching
 from ._nested._cache_key import UnhashableError, sklearn_config, task_names
 from ._nested._candidates import is_search
 from ._nested._data import RunData, take
+from ._nested._data import _aligned as aligned_params
 from ._nested._estimator import fit_settings, store_fitted
-from ._nested._functions import is_per_label, refits_class
+from ._nested._functions import is_per_label, refits_class, refits_combined_by
 from ._nested._inputs import check_dense_y, check_labels, check_rows_line_up
 from ._nested._planning import make_plan
 from ._nested._protocol import run_protocol
@@ -36,6 +37,7 @@ __all__ = [
     "SEARCH",
     "SELECTION",
     "UnhashableError",
+    "aligned_params",
     "check_cv_with_groups",
     "check_entries",
     "fit_settings",
@@ -49,6 +51,7 @@ __all__ = [
     "make_plan",
     "read_json",
     "refits_class",
+    "refits_combined_by",
     "resolve_scorers",
     "run_plan",
     "run_protocol",

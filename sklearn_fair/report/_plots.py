@@ -1,11 +1,12 @@
 """Plots of nested cross-validation results (matplotlib, imported only when a plot is made)."""
 
 import os
+import warnings
 
 import numpy as np
 from sklearn.utils._param_validation import validate_params
 
-from ..model_selection._engine import is_per_label, refits_class
+from ..model_selection._engine import is_per_label, refits_class, refits_combined_by
 from ..stats._checks import CONFIDENCE, COUNT
 from ..stats._compare import NOT_DEMONSTRATED
 from ..utils import RANDOM_STATE_CONSTRAINTS, fill_doc, install_hint
@@ -533,7 +534,7 @@ def fold_predictions(cell):
     for kept in cell.predictions:
         if kept is None:
             continue
-        y_true = np.asarray(kept["y_true"])
+        y_true = None if kept["y_true"] is None else np.asarray(kept["y_true"])  # y=None
         scores = kept["proba"] if kept["proba"] is not None else kept["decision"]
         classes = kept["classes"]
         score = None
@@ -541,12 +542,48 @@ def fold_predictions(cell):
             score = np.mean(np.asarray(scores, dtype=float), axis=0)
             if score.ndim == 2:
                 score = score[:, 1] if score.shape[1] == 2 else None
-        if classes is None:  # a regressor: the mean of its refits' predictions
-            y_pred = np.mean(np.asarray(kept["predict"], dtype=float), axis=0)
+        if classes is None:
+            y_pred = _combined_without_classes(cell, kept)
         else:
             y_pred = refits_class(kept["predict"], None if kept.get("votes") else scores, classes)
         folds.append((y_true, y_pred, score))
     return folds
+
+
+def _estimator_type(kept):
+    """The ``estimator_type`` tag of the model of kept predictions without classes; those kept
+    before it was recorded were a regressor's."""
+    return kept.get("estimator_type", "regressor")
+
+
+def _combined_without_classes(cell, kept):
+    """The refits' predictions of a model without ``classes_`` combined as
+    nested_cross_val_predict combines them: a regressor's mean, an outlier detector's vote,
+    else (a clusterer's labels, an untagged model's) the first refit's, with a warning where
+    they differ."""
+    predictions = kept["predict"]
+    combined_by = refits_combined_by(_estimator_type(kept))
+    if combined_by == "mean":
+        return np.mean(np.asarray(predictions, dtype=float), axis=0)
+    if combined_by == "vote":
+        return refits_class(predictions, None, None)
+    if any(not np.array_equal(p, predictions[0]) for p in predictions[1:]):
+        warnings.warn(
+            f"The {len(predictions)} refits of {cell.model!r} on {cell.dataset!r} predict "
+            f"differently, and a {_estimator_type(kept) or 'untagged model'}'s predictions "
+            "(a clusterer numbers its clusters each refit its own way) cannot be combined: "
+            "the first refit's are shown. Run it with n_refits=1 for predictions that are "
+            "those of the fold's one model.",
+            UserWarning,
+            stacklevel=2,
+        )
+    return np.asarray(predictions[0])
+
+
+def has_labels(cell):
+    """Whether the kept predictions of ``cell`` have true values to be drawn against (none
+    where the model was fitted with ``y=None``)."""
+    return any(k is not None and k["y_true"] is not None for k in cell.predictions)
 
 
 def binary_classes(cell):
@@ -592,11 +629,19 @@ def prediction_panels(cell):
         raise ValueError(
             f"The predictions of {cell.model!r} on {cell.dataset!r} were not kept: {why}."
         )
+    if not has_labels(cell):
+        raise ValueError(
+            f"The predictions of {cell.model!r} on {cell.dataset!r} have no labels to be drawn "
+            f"against: the data set {cell.dataset!r} was given without them (y=None). Read "
+            "what the model predicted from BenchmarkResult.predictions instead."
+        )
     folds = fold_predictions(cell)
     y_true = np.concatenate([f[0] for f in folds])
     y_pred = np.concatenate([f[1] for f in folds])
     first = next(k for k in cell.predictions if k is not None)
-    if first["classes"] is None:  # a regressor
+    # a regressor (an untagged model as one); an outlier detector's and a clusterer's labels
+    # are drawn as a classifier's
+    if first["classes"] is None and _estimator_type(first) in ("regressor", None):
         return [
             (title, lambda ax, kind=kind: PredictionErrorDisplay.from_predictions(
                 y_true, y_pred, kind=kind, ax=ax))

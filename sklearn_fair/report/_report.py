@@ -1011,20 +1011,27 @@ class NestedCVReport:
         if not cells:
             return None
         from ._html import figure_from_matplotlib
-        from ._plots import MAX_OUTPUT_PANELS, _figure, draw_panel, prediction_panels
+        from ._plots import MAX_OUTPUT_PANELS, _figure, draw_panel, has_labels, prediction_panels
 
         section = Section(
             "Predictions",
             paragraphs=[
                 "What each model predicted for the rows of its outer test folds, each row by "
                 "the model tuned and refit without it (the refits combined: their mean "
-                "probability and its class; the mean prediction of a regressor). Drawn with "
+                "probability and its class; the mean prediction of a regressor; the majority "
+                "vote of an outlier detector). Drawn with "
                 "scikit-learn's displays; the curves are one per outer fold, so their spread "
                 "shows how much the folds differ."
             ],
         )
         for cell in cells:
             where = "" if self._one else f" on {cell.dataset}"
+            if not has_labels(cell):
+                section.paragraphs.append(
+                    f"{cell.model}{where}: the data were given without labels (y=None): there "
+                    "are none to draw its predictions against."
+                )
+                continue
             missing = [fold for fold, kept in enumerate(cell.predictions) if kept is None]
             if missing:
                 section.paragraphs.append(

@@ -4,15 +4,18 @@ one owner) and runs it without the final model on all the data."""
 
 import inspect
 import numbers
+import warnings
 
 import numpy as np
 from sklearn import get_config
 from sklearn.base import is_classifier
+from sklearn.utils import get_tags
 from sklearn.utils._param_validation import StrOptions, validate_params
 
 from ...utils import fill_doc
 from ...utils._scaling import mean_of
 from ...utils._splits import time_ordered_splits
+from ...utils._stacklevel import external_stacklevel
 from .._saved_splits import _is_kfold
 from ._candidates import configure
 from ._data import is_pairwise, take
@@ -414,6 +417,39 @@ def _check_method(plan, method):
     )
 
 
+def refits_combined_by(estimator_type):
+    """How the differing ``predict`` outputs of a fold's refits of a model without
+    ``classes_`` are combined, by its ``estimator_type`` tag: "mean" for a regressor, "vote"
+    for an outlier detector (whose labels are 1 and -1), else None: a clusterer's labels (each
+    refit numbers its clusters its own way) or an untagged model's cannot be combined."""
+    return {"regressor": "mean", "outlier_detector": "vote"}.get(estimator_type)
+
+
+def _check_combinable(plan, method, n_refits):
+    """Refuse, before any fit, several refits of a clusterer, whose cluster labels (and
+    ``method``'s columns, one per cluster) each refit numbers its own way."""
+    if len(plan.refit_seeds) < 2:
+        return  # one refit a fold (no random_state left unset): nothing to combine
+    models = (
+        [plan.estimator]
+        if plan.search is not None
+        else [configure(plan.estimator, candidate) for candidate in plan.candidates]
+    )
+    clusterer = next((m for m in models if get_tags(m).estimator_type == "clusterer"), None)
+    if clusterer is None:
+        return
+    if get_tags(plan.estimator).estimator_type == "clusterer":
+        clusterer = plan.estimator  # as given, not as a candidate configured it
+    shown = " ".join(repr(clusterer).split())  # on one line
+    outputs = "cluster labels" if method == "predict" else f"{method} (a column a cluster)"
+    raise ValueError(
+        f"The 'n_refits' parameter of {plan.owner} is {n_refits}, but {shown} is a clusterer "
+        f"whose random_state is left unset: each of the {len(plan.refit_seeds)} refits of an "
+        f"outer fold would number its clusters its own way, and their {outputs} cannot be "
+        "combined. Pass n_refits=1, or set the estimator's random_state."
+    )
+
+
 def _ordered(own, output, method, classes):
     """``output`` of a model of the classes ``own`` with one column per class of the whole
     ``y``, as cross_val_predict's; a multi-output model's (a list, one array a label) label by
@@ -480,6 +516,24 @@ def _fold_predictions(models, X_test, method, classifier, classes):
         ]
     owns = [getattr(m, "classes_", None) for m in models]
     own = owns[0]
+    if not classifier and own is None and method == "predict":
+        estimator_type = get_tags(models[0]).estimator_type
+        combined_by = refits_combined_by(estimator_type)
+        if combined_by == "vote":  # an outlier detector's labels: their majority vote
+            return refits_class(outputs, None, None)
+        if combined_by is None:
+            model = " ".join(repr(models[0]).split())
+            warnings.warn(
+                f"The {len(models)} refits of {model} predict differently, and it is tagged "
+                "neither a regressor, a classifier nor an outlier detector (its "
+                f"__sklearn_tags__().estimator_type is {estimator_type!r}), so their "
+                "predictions cannot be combined: nested_cross_val_predict gives the first "
+                "refit's. Give the estimator scikit-learn's RegressorMixin or ClassifierMixin, "
+                "or pass n_refits=1.",
+                UserWarning,
+                stacklevel=external_stacklevel(),
+            )
+            return outputs[0]
     if method != "predict" or (not classifier and own is None):
         return _missing_classes_filled(_averaged(outputs, method), owns, classes, method)
     # over the fold's own classes, which its refits share: a class that the training rows lack
@@ -645,8 +699,11 @@ def nested_cross_val_predict(
     that the fold's training rows lack keeps ``cross_val_predict``'s fill),
     ``predict_log_proba`` is the log of the averaged probabilities, and ``predict`` gives a
     classifier's class of the averaged probabilities (of the averaged decision values when
-    there are none) and a regressor's mean prediction (a model with ``classes_`` counts as a
-    classifier, tagged or not). A classifier whose own ``predict`` is not the class of its
+    there are none), a regressor's mean prediction and an outlier detector's majority vote (a
+    model with ``classes_`` counts as a classifier, tagged or not). A clusterer's refits
+    number their clusters each its own way: several of them are refused (pass
+    ``n_refits=1``), and of a model tagged none of these the first refit's predictions are
+    given, with a warning. A classifier whose own ``predict`` is not the class of its
     scores (a ``FixedThresholdClassifier``, a ``TunedThresholdClassifierCV``, also as the last
     step of a pipeline), whose decision values are one-vs-one (``SVC(probability=False,
     decision_function_shape="ovo")``), or that has no scores, gives the majority vote of its
@@ -715,7 +772,10 @@ default="predict"
     """
     plan, results = _run(
         "nested_cross_val_predict", locals(), return_estimator=True, quiet_test_scores=True,
-        check_plan=lambda plan, cv: (_check_method(plan, method), _check_partition(plan, cv)),
+        check_plan=lambda plan, cv: (
+            _check_method(plan, method), _check_partition(plan, cv),
+            _check_combinable(plan, method, n_refits),
+        ),
     )  # fmt: skip
     data = plan.data
     y_array = None if data.y is None else np.asarray(data.y)

@@ -14,6 +14,7 @@ import warnings
 import numpy as np
 from sklearn.model_selection._search import _yield_masked_array_for_each_param
 from sklearn.model_selection._validation import _enforce_prediction_order
+from sklearn.utils import get_tags
 
 from ...exceptions import NonFiniteScoreWarning
 from ...utils._scaling import mean_of, std_of
@@ -98,6 +99,7 @@ def _fold_predictions(plan, test, refits, best_params, selecting):
         classes = np.unique(np.concatenate([np.asarray(k["classes"]) for k in kept])).tolist()
         proba = [_over_classes(k["proba"], k["classes"], classes) for k in kept]
         decision = None
+    model = configure(plan.estimator, best_params)
     return {
         "y_true": y_true,
         "classes": classes,
@@ -105,7 +107,9 @@ def _fold_predictions(plan, test, refits, best_params, selecting):
         "proba": None if kept[0]["proba"] is None else proba,
         "decision": decision,
         # a refit that decides by a threshold: the class of the refits is their vote
-        "votes": not scores_deciding_the_class(configure(plan.estimator, best_params)),
+        "votes": not scores_deciding_the_class(model),
+        # of a model without classes_, how its refits' predictions combine (refits_combined_by)
+        "estimator_type": get_tags(model).estimator_type,
     }
 
 
