@@ -190,6 +190,29 @@ def check_one_class_names(scorings, y):
                     "score one class against the rest, or a metric of every class, e.g. "
                     "'balanced_accuracy' or 'recall_macro'."
                 )
+            pos_label = _scikit_learn_pos_label(name) if kind == "binary" else None
+            if pos_label is not None and pos_label not in classes.tolist():
+                # every fit would be scored, and fail, before the run said so
+                raise ValueError(
+                    f"The 'scoring' parameter of {where} names {name!r}, scikit-learn's scorer "
+                    f"of the positive class pos_label={pos_label!r}, but y holds the classes "
+                    f"{_first_labels(classes)}. Pass make_scorer(..., pos_label=...) of your "
+                    "positive class, or a metric of every class, e.g. 'balanced_accuracy', "
+                    "'roc_auc' or 'f1_macro'."
+                )
+
+
+def _scikit_learn_pos_label(name):
+    """The positive label of scikit-learn's scorer ``name`` ("f1", "precision",
+    "average_precision", "neg_brier_score": 1), None for a scorer of every class, another
+    name, or a version whose scorers do not say (private API: the scorer's error then comes
+    with the scores, as before)."""
+    from sklearn.metrics import get_scorer, get_scorer_names
+
+    if not isinstance(name, str) or name not in get_scorer_names():
+        return None
+    get_pos_label = getattr(get_scorer(name), "_get_pos_label", None)
+    return get_pos_label() if callable(get_pos_label) else None
 
 
 def _first_labels(classes):
