@@ -533,44 +533,39 @@ def permutation_check(
     def rerun(*run_args):  # a run again, raising the error of a failed fit or scorer
         return lambda: run(*run_args, run_protocol={**protocol, "error_score": "raise"})
 
-    estimate, y_scored, real_failed = None, y, []
+    # a failed fold leaves no estimate (the mean over every outer fold), no interval and no
+    # verdict: say which folds and why, as NestedCV's score_mean_ is NaN and its summary
+    # refuses; at the first failed run, the others not run for nothing
+    cannot = f"permutation_check could not compare the {name!r} scores with chance"
+    no_score = "no finite score (NaN or infinite, or error_score in its place)"
+    estimate, y_scored = None, y
     if with_estimate:
         real_failed, n_folds, estimate, _, _, y_scored = run(y, seed)
+        if real_failed:
+            _refuse_failed_folds(
+                f"{cannot}: the run on the real labels has {no_score} on outer fold(s) "
+                f"{real_failed} of {n_folds}",
+                rerun(y, seed),
+            )
     elif prepare is not None:
         y_scored = prepare(X, y)[1]
-    permuted, chances, runs, failures, chance_failures = [], [], [], {}, {}
+    permuted, chances, chance_failures = [], [], {}
     for i in range(n_permutations):
         labels = y[named_generator(root, "permutation", i).permutation(len(y))]
-        runs.append((labels, draw_seeds(named_generator(root, "run", i))))
+        seeds_of_run = draw_seeds(named_generator(root, "run", i))
         chance_rng = named_generator(root, "chance", i) if own_chance else None
-        failed, n_folds, score, run_chance, chance_failed, _ = run(*runs[-1], chance_rng)
+        failed, n_folds, score, run_chance, chance_failed, _ = run(labels, seeds_of_run, chance_rng)
         if failed:
-            failures[i] = failed
-        elif chance_failed:
+            _refuse_failed_folds(
+                f"{cannot}: permuted-label run {i} (of {n_permutations}) has {no_score} on "
+                f"outer fold(s) {failed} of {n_folds}",
+                rerun(labels, seeds_of_run),
+            )
+        if chance_failed:
             chance_failures[i] = chance_failed
         permuted.append(score)
         chances.append(run_chance)
     permuted = np.asarray(permuted)
-    # a failed fold leaves no estimate (the mean over every outer fold), no interval and no
-    # verdict: say which folds and why, as NestedCV's score_mean_ is NaN and its summary refuses
-    cannot = f"permutation_check could not compare the {name!r} scores with chance"
-    no_score = "no finite score (NaN or infinite, or error_score in its place)"
-    if failures or real_failed:
-        parts = []
-        if failures:
-            folds = "; ".join(f"permutation {i}: {failed}" for i, failed in failures.items())
-            parts.append(
-                f"{len(failures)} of the {n_permutations} permuted-label runs have {no_score} "
-                f"on outer folds ({folds}, of {n_folds})"
-            )
-        if real_failed:
-            parts.append(
-                f"the run on the real labels has {no_score} on outer fold(s) {real_failed} of "
-                f"{n_folds}"
-            )
-        # the reason: the error of the first such run, re-run
-        first = runs[next(iter(failures))] if failures else (y, seed)
-        _refuse_failed_folds(f"{cannot}: {'; and '.join(parts)}", rerun(*first))
     if chance_failures:
         folds = "; ".join(f"permutation {i}: {failed}" for i, failed in chance_failures.items())
         raise ValueError(

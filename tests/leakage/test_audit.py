@@ -453,7 +453,7 @@ def test_permutation_check_that_cannot_score_raises_why():
     # scikit-learn's own error for this metric and these labels (the reference)
     with pytest.raises(ValueError, match="multi_class must be in"):
         cross_val_score(LogisticRegression(), X, y, scoring="roc_auc", error_score="raise")
-    match = r"'roc_auc' scores with chance: 2 of the 2 permuted-label runs .*multi_class must be"
+    match = r"'roc_auc' scores with chance: .* has no finite score .*multi_class must be"
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the scorer's failures, one per fold
         with pytest.raises(ValueError, match=match):

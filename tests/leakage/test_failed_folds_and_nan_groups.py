@@ -71,11 +71,11 @@ def test_a_nan_fold_of_the_real_labels_is_refused_not_dropped():
 
 def test_an_error_score_in_place_of_a_fold_is_refused_with_the_error():
     # error_score=0.0 stood in for fold 0's score: the estimate was the mean of 0.0, 0.9, 0.925
+    # the real labels' run is refused first, and no permuted run is made after it
     match = (
-        r"2 of the 2 permuted-label runs have no finite score .* on outer folds \(permutation 0: "
-        r"\[0\]; permutation 1: \[0\], of 3\); and the run on the real labels has no finite "
-        r"score .* on outer fold\(s\) \[0\] of 3, as the fits or the scorer failed: "
-        r"RuntimeError: the scorer broke on this fold"
+        r"with chance: the run on the real labels has no finite score .* on outer fold\(s\) "
+        r"\[0\] of 3, as the fits or the scorer failed: RuntimeError: the scorer broke on this "
+        r"fold"
     )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -88,10 +88,10 @@ def test_an_error_score_in_place_of_a_fold_is_refused_with_the_error():
 
 def test_a_nan_fold_of_a_permuted_run_is_refused():
     # the permuted runs' estimates were the means of the folds that scored
+    # refused at the first permuted run that fails, the others not run for nothing
     match = (
-        r"'nan_on_fold_0' scores with chance: 2 of the 2 permuted-label runs have no finite "
-        r"score .* on outer folds \(permutation 0: \[0\]; permutation 1: \[0\], of 3\), as the "
-        r"scorer returned NaN"
+        r"'nan_on_fold_0' scores with chance: permuted-label run 0 \(of 2\) has no finite "
+        r"score .* on outer fold\(s\) \[0\] of 3, as the scorer returned NaN"
     )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -177,3 +177,28 @@ def test_audit_refuses_nan_groups_whichever_checks_it_runs(as_objects):
                     LogisticRegression(), X, y, groups=groups, cv=KFold(3), checks=checks,
                     n_permutations=2, random_state=0,
                 )  # fmt: skip
+
+
+def test_a_failed_run_stops_the_check_there():
+    # before: every permuted run was made after the real labels' run had failed (20
+    # permutations: 732 scorer calls against 84 for 2) and each was listed in the message
+    calls = []
+
+    def counted(estimator, X_, y_):
+        calls.append(1)
+        return nan_on_real_fold_0(estimator, X_, y_)
+
+    counted.__name__ = "counted"
+    made = []
+    for n_permutations in (2, 20):
+        calls.clear()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with pytest.raises(ValueError, match="the run on the real labels") as info:
+                permutation_check(
+                    LogisticRegression(), X, y, n_permutations=n_permutations, chance=0.5,
+                    random_state=0, **_protocol(counted),
+                )  # fmt: skip
+        made.append(len(calls))
+        assert "permutation 1" not in str(info.value)
+    assert made[0] == made[1]

@@ -126,3 +126,36 @@ def test_a_draw_the_results_do_not_depend_on_is_not_warned_about():
     # the check changes no number: scikit-learn's own nested CV on the same splits
     expected = cross_validate(GridSearchCV(SVR(), grid, cv=KFold(3)), Xr, yr, cv=KFold(3))
     np.testing.assert_allclose(nested.outer_scores_, expected["test_score"], rtol=1e-12)
+
+
+class ScaledNoiseCentroid(GlobalNoiseCentroid):
+    """Its draws matter only where ``noise`` is not 0 (they are multiplied by it)."""
+
+    def __init__(self, shrink=0.0, noise=1.0):
+        super().__init__(shrink=shrink)
+        self.noise = noise
+
+    def fit(self, X, y):
+        X, y = np.asarray(X, float), np.asarray(y)
+        self.classes_ = np.unique(y)
+        X = X + self.noise * np.random.normal(size=X.shape)
+        self.centroids_ = np.array([X[y == c].mean(0) for c in self.classes_])
+        return self
+
+
+@pytest.mark.parametrize("order", [(0.0, 1.0), (1.0, 0.0)])
+def test_the_verdict_of_one_configuration_is_not_another_ones(order):
+    # the facts: with noise=0 the draws do not change the model, with noise=1 they do
+    fits = {}
+    for noise in (0.0, 1.0):
+        centroids = []
+        for seed in (0, 1):
+            np.random.seed(seed)
+            centroids.append(ScaledNoiseCentroid(noise=noise).fit(X, y).centroids_)
+        fits[noise] = np.array_equal(*centroids)
+    assert fits == {0.0: True, 1.0: False}
+    # before: the first noise checked in a process decided for the other (a warning for 0.0
+    # after 1.0, none for 1.0 after 0.0)
+    for noise in order:
+        said = _global_warnings(ScaledNoiseCentroid(noise=noise), None, X, y, n_jobs=1)
+        assert len(said) == (1 if noise else 0)

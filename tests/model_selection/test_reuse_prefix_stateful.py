@@ -122,3 +122,23 @@ def test_a_step_that_keeps_the_contract_is_reused_without_a_warning(tmp_path):
     n_candidates = len(GRID["logisticregression__C"])
     assert counts[True] <= 6 * (3 + 1)
     assert counts[False] == 6 * (3 * n_candidates + 1)
+
+
+def test_a_sparse_matrix_read_by_transform_keeps_the_steps_state():
+    # scipy caches flags on a sparse matrix when they are read (has_sorted_indices): a step
+    # that only reads its fitted matrix was taken to have changed it, refitted and warned of
+    import scipy.sparse as sp
+
+    from sklearn_fair.model_selection._nested._reuse import _state
+
+    class Holder:
+        def get_params(self, deep=True):
+            return {}
+
+    step = Holder()
+    step.reference_ = sp.csr_matrix(np.array([[0.0, 1.0], [2.0, 0.0]]))
+    before = _state(step)
+    assert step.reference_.has_sorted_indices  # a read that sets the cached flag
+    assert _state(step) == before
+    step.reference_.data[0] = 5.0  # a change in place still counts
+    assert _state(step) != before

@@ -46,6 +46,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 
 import numpy as np
+import scipy.sparse as sp
 
 from ...exceptions import ReproducibilityWarning
 from ...utils import fingerprint
@@ -365,6 +366,10 @@ _PLAIN = (type(None), bool, int, float, complex, str, bytes, np.generic)
 def _feed_state(update, value, depth):
     if depth > 20:
         raise RecursionError("a state nested too deeply")
+    if sp.issparse(value):  # its arrays: not the flags it caches when read (has_sorted_indices)
+        csr = value.tocsr()
+        _feed_pickled(update, (value.format, csr.shape, csr.data, csr.indices, csr.indptr))
+        return
     if _by_content(value):
         _feed_pickled(update, value)
         return
@@ -400,10 +405,9 @@ def _by_content(value):
 
 
 def _is_data(value):
-    return (
-        isinstance(value, np.ndarray)
-        or (hasattr(value, "to_numpy") or hasattr(value, "tocsr"))
-        and not hasattr(value, "get_params")
+    """An array or a frame, pickled by content (a sparse matrix is fed by its arrays)."""
+    return isinstance(value, np.ndarray) or (
+        hasattr(value, "to_numpy") and not hasattr(value, "get_params")
     )
 
 

@@ -29,6 +29,7 @@ from ._data import is_pairwise
 from ._inputs import takes_validation_weights, validation_weights_key
 from ._reuse import fitted_prefixes
 from ._scoring import score_model
+from ._seeds import unseeded_randomness
 from ._task_warnings import recorded_warnings
 from ._timeout import FitTimeoutError, interrupt_not_caught, time_limit
 
@@ -356,22 +357,42 @@ def _global_random_state():
     return joblib_hash(np.random.get_state(legacy=False))
 
 
-# model structure (_structure) -> whether the results of its fits depend on what they draw
-# from numpy's global random state, as found in this process
+# (model structure (_structure), its parameters' values) -> whether the results of its fits
+# depend on what they draw from numpy's global random state, as found in this process: a
+# parameter can decide it (noise=0 draws without effect, noise=1 does not)
 _GLOBAL_DRAWS_MATTER = {}
+
+
+def _verdict_key(model):
+    """What a verdict of :func:`_warn_global_draws` holds for: the model's structure and its
+    parameters' values but the seeds (the refits of one configuration share it); None where
+    the values cannot be hashed (each fit is then checked)."""
+    try:
+        values = {
+            name: value
+            for name, value in model.get_params(deep=True).items()
+            if name != "random_state"
+            and not name.endswith("__random_state")
+            and not hasattr(value, "get_params")  # its parameters are among the others
+        }
+        return _structure(model), joblib_hash(values)
+    except Exception:
+        return None
 
 
 def _warn_global_draws(context, task, model, X, y, fit_params):
     """Warn where ``model``, just fitted on ``X``, ``y``, drew from numpy's global random state
     (it moved during the fit) and its results depend on it: no seed of the run reaches it, and
     the order in which the fits reach it changes from run to run. Whether they depend is found
-    once per process for each structure of model, by fitting it again from the state its fit
-    left, then restored: some draw without using what they draw (SVR draws a seed that only
-    probability estimates, which it has none of, would use). The state is otherwise left as
-    the fit left it: seeding it would change the results of the fits that do not draw from
-    it."""
-    structure = _structure(model)
-    matters = _GLOBAL_DRAWS_MATTER.get(structure)
+    once per process for each structure of model and candidate, by fitting it again from the
+    state its fit left, then restored: some draw without using what they draw (SVR draws a
+    seed that only probability estimates, which it has none of, would use). The state is
+    otherwise left as the fit left it: seeding it would change the results of the fits that do
+    not draw from it."""
+    if unseeded_randomness(model):
+        return  # said before any fit, with the seed that reaches it (a TargetEncoder's cv)
+    key = _verdict_key(model)
+    matters = None if key is None else _GLOBAL_DRAWS_MATTER.get(key)
     if matters is None:
         after = np.random.get_state(legacy=False)  # with the cached gaussian of np.random
         try:
@@ -385,7 +406,8 @@ def _warn_global_draws(context, task, model, X, y, fit_params):
             np.random.set_state(after)
         if len(_GLOBAL_DRAWS_MATTER) >= 1000:
             _GLOBAL_DRAWS_MATTER.clear()
-        _GLOBAL_DRAWS_MATTER[structure] = matters
+        if key is not None:
+            _GLOBAL_DRAWS_MATTER[key] = matters
     if not matters:
         return
     name = _described(model)
