@@ -324,12 +324,13 @@ def _check_prepare_keeps_rows(per_sample, X, labels, X_prepared, y_prepared):
     """Raise where ``prepare`` returned other rows than given, or in another order, while
     metadata with one entry per sample (``per_sample``: the parameters that hold it) labels the
     rows as given: it cannot follow them. The rows count as kept where ``prepare`` returned
-    ``X`` itself, or as many labels as given, the same in their order."""
+    ``X`` itself, or as many labels as given, each a monotone function of the label given
+    (the same, a LabelEncoder's codes, a scaled or log-transformed target)."""
     if not per_sample:
         return
     y_prepared = np.asarray(y_prepared)
     n, n_prepared = len(labels), (len(y_prepared) if y_prepared.ndim else 0)
-    if n_prepared == n and (X_prepared is X or np.array_equal(y_prepared, labels)):
+    if n_prepared == n and (X_prepared is X or _monotone_in(labels, y_prepared)):
         return
     done = (
         f"turned the {n} samples into {n_prepared}"
@@ -346,6 +347,24 @@ def _check_prepare_keeps_rows(per_sample, X, labels, X_prepared, y_prepared):
         "their order (selecting features, scaling), resample inside the pipeline (an "
         "imbalanced-learn sampler), or leave out the per-sample metadata."
     )
+
+
+def _monotone_in(labels, prepared):
+    """Whether ``prepared`` (as many values as ``labels``) is a monotone function of
+    ``labels``, row by row: equal labels give equal values, and ordered by label the values
+    never both rise and fall. A shuffle of the rows is not one (but for chance)."""
+    labels = np.asarray(labels)
+    if prepared.shape != labels.shape or labels.ndim != 1:
+        return np.array_equal(prepared, labels)
+    try:
+        old = np.unique(labels, return_inverse=True)[1].ravel()
+        new = np.unique(prepared, return_inverse=True)[1].ravel()
+    except TypeError:  # values that cannot be ordered
+        return np.array_equal(prepared, labels)
+    if len(np.unique(np.c_[old, new], axis=0)) != old.max(initial=-1) + 1:
+        return False  # one label given two values: not a function of the label
+    steps = np.diff(new[np.argsort(old, kind="stable")])
+    return bool((steps >= 0).all() or (steps <= 0).all())
 
 
 def _nested_mean(estimator, X, y, groups, seed, protocol, chance_rng=None, scorer=None):

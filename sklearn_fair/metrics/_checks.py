@@ -203,10 +203,10 @@ def check_one_class_names(scorings, y):
 
 
 def _scikit_learn_pos_label(name):
-    """The positive label of scikit-learn's scorer ``name`` ("f1", "precision",
-    "average_precision", "neg_brier_score": 1), None for a scorer of every class, another
-    name, or a version whose scorers do not say (private API: the scorer's error then comes
-    with the scores, as before)."""
+    """The positive label of scikit-learn's scorer ``name`` ("f1", "precision", "recall",
+    "average_precision", "jaccard": 1), None for a scorer of every class, one that finds its
+    positive class from the labels ("neg_brier_score"), another name, or a version whose
+    scorers do not say (private API: the scorer's error then comes with the scores)."""
     from sklearn.metrics import get_scorer, get_scorer_names
 
     if not isinstance(name, str) or name not in get_scorer_names():

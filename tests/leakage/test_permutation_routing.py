@@ -152,3 +152,22 @@ def test_per_sample_params_with_a_prepare_that_keeps_the_rows(routing):
         )  # fmt: skip
     ref = cross_validate(est, X[:, :2], y, cv=KFold(3), params={"foo": foo})
     assert report.estimate == pytest.approx(ref["test_score"].mean())
+
+
+def _scaled_and_encoded(X, y):
+    """Rows kept in their order: the features scaled, the labels renamed ("no"/"yes" to 0/1)."""
+    return 2.0 * X, np.unique(y, return_inverse=True)[1]
+
+
+def test_groups_with_a_prepare_that_keeps_the_rows_and_renames_the_labels():
+    # review of round 32: a prepare that label-encodes y keeps every row in its order, but
+    # was refused with groups, as if it had moved them
+    X, y, groups, _ = _data()
+    words = np.where(y == 1, "yes", "no")
+    report = _check(X, words, groups=groups, prepare=_scaled_and_encoded,
+                    outer_cv=GroupKFold(3), inner_cv=GroupKFold(3))  # fmt: skip
+    # the reference: scikit-learn on the prepared rows, split by the same groups
+    search = GridSearchCV(WeightedLR(), {"C": [1.0]}, cv=GroupKFold(3))
+    ref = cross_validate(search, 2.0 * X, y, groups=groups, cv=GroupKFold(3),
+                         params={"groups": groups})  # fmt: skip
+    assert report.estimate == pytest.approx(ref["test_score"].mean())

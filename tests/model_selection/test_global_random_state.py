@@ -159,3 +159,19 @@ def test_the_verdict_of_one_configuration_is_not_another_ones(order):
     for noise in order:
         said = _global_warnings(ScaledNoiseCentroid(noise=noise), None, X, y, n_jobs=1)
         assert len(said) == (1 if noise else 0)
+
+
+def test_refits_of_one_pipeline_share_their_verdict():
+    # review of round 32: a pipeline's steps (fitted, seeded) were hashed into the key, so
+    # every fit of a pipeline that draws from the global state was made twice
+    from sklearn_fair.model_selection._nested._tasks import _verdict_key
+
+    def fitted(seed, rows):
+        model = make_pipeline(PCA(2, random_state=seed), LogisticRegression(random_state=seed))
+        return model.fit(X[rows], y[rows])
+
+    key = _verdict_key(fitted(1, slice(0, 60)))
+    assert key is not None
+    assert _verdict_key(fitted(2, slice(30, 90))) == key
+    other = make_pipeline(PCA(3), LogisticRegression()).fit(X, y)  # another configuration
+    assert _verdict_key(other) != key

@@ -94,3 +94,28 @@ def test_a_clusterer_with_one_refit_gives_that_refits_cluster_labels():
         by_hand[test] = model.predict(X[test])
     np.testing.assert_array_equal(labels, by_hand)
     assert set(np.unique(labels)) <= {0, 1, 2}
+
+
+def test_a_clusterer_seeded_by_the_user_beside_an_unseeded_step_is_taken():
+    # review of round 32: PCA's unset random_state made the refusal fire for a KMeans whose
+    # own random_state is set (the refits then agree: their cluster numbering is the same)
+    from sklearn.datasets import make_blobs
+    from sklearn.decomposition import PCA
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    X, _ = make_blobs(90, 4, centers=3, random_state=0)
+    model = make_pipeline(StandardScaler(), PCA(2), KMeans(3, n_init=2, random_state=0))
+    labels = [
+        nested_cross_val_predict(
+            model,
+            X,
+            cv=KFold(3, shuffle=True, random_state=0),
+            inner_cv=2,
+            param_grid={"kmeans__n_clusters": [3]},
+            n_refits=n_refits,
+            random_state=0,
+        )  # fmt: skip
+        for n_refits in (3, 1)
+    ]
+    np.testing.assert_array_equal(labels[0], labels[1])

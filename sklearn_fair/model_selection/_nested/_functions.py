@@ -24,7 +24,7 @@ from ._estimator import PROTOCOL_CONSTRAINTS, NestedCV
 from ._planning import make_plan
 from ._protocol import run_protocol
 from ._resampling import warn_generator_seeded_splitters
-from ._seeds import function_random_state
+from ._seeds import function_random_state, unset_random_state_params
 from ._tasks import scores_deciding_the_class
 
 __all__ = ["nested_cross_val_predict", "nested_cross_val_score", "nested_cross_validate"]
@@ -435,11 +435,11 @@ def _check_combinable(plan, method, n_refits):
         if plan.search is not None
         else [configure(plan.estimator, candidate) for candidate in plan.candidates]
     )
-    clusterer = next((m for m in models if get_tags(m).estimator_type == "clusterer"), None)
+    # a clusterer whose own random_state is left unset: a seed of another step (a PCA's)
+    # leaves its cluster numbering alone, and refits that differ anyway are warned of
+    clusterer = next((c for m in models if (c := _unseeded_clusterer(m)) is not None), None)
     if clusterer is None:
         return
-    if get_tags(plan.estimator).estimator_type == "clusterer":
-        clusterer = plan.estimator  # as given, not as a candidate configured it
     shown = " ".join(repr(clusterer).split())  # on one line
     outputs = "cluster labels" if method == "predict" else f"{method} (a column a cluster)"
     raise ValueError(
@@ -448,6 +448,16 @@ def _check_combinable(plan, method, n_refits):
         f"outer fold would number its clusters its own way, and their {outputs} cannot be "
         "combined. Pass n_refits=1, or set the estimator's random_state."
     )
+
+
+def _unseeded_clusterer(model):
+    """The clusterer among ``model`` and its parts whose own ``random_state`` is left unset."""
+    params = model.get_params(deep=True)
+    for name in unset_random_state_params(model):
+        owner = model if name == "random_state" else params.get(name[: -len("__random_state")])
+        if owner is not None and get_tags(owner).estimator_type == "clusterer":
+            return owner
+    return None
 
 
 def _ordered(own, output, method, classes):

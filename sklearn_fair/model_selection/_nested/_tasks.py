@@ -371,13 +371,20 @@ def _verdict_key(model):
         values = {
             name: value
             for name, value in model.get_params(deep=True).items()
-            if name != "random_state"
-            and not name.endswith("__random_state")
-            and not hasattr(value, "get_params")  # its parameters are among the others
+            if name != "random_state" and not name.endswith("__random_state") and _plain(value)
         }
         return _structure(model), joblib_hash(values)
     except Exception:
         return None
+
+
+def _plain(value):
+    """A parameter's value that is a setting (a number, a string, an array, a list of them),
+    not a part: a step or a pipeline's list of steps, whose own settings are among the
+    others, and which fitting changes."""
+    if isinstance(value, (list, tuple)):
+        return all(_plain(item) for item in value)
+    return value is None or isinstance(value, (bool, int, float, str, np.generic, np.ndarray))
 
 
 def _warn_global_draws(context, task, model, X, y, fit_params):
