@@ -833,6 +833,8 @@ def own_early_stopping(estimator, n_train, handed):
         if last not in ("early_stopping", "n_iter_no_change"):
             continue
         holder = _holder(estimator, params, name)
+        if holder is None:  # a routed parameter of no object of its own (skorch's module__)
+            continue
         if handed and consumes_validation_data(holder):
             continue  # it early-stops on the protocol's hold-out
         if last == "n_iter_no_change":
