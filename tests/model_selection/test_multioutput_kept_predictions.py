@@ -11,7 +11,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.datasets import make_classification
 from sklearn.ensemble import RandomForestClassifier
 from sklearn.linear_model import LogisticRegression
-from sklearn.metrics import make_scorer
+from sklearn.metrics import average_precision_score, make_scorer
 from sklearn.model_selection import GridSearchCV, KFold, cross_val_predict, cross_validate
 from sklearn.neighbors import KNeighborsClassifier
 
@@ -123,16 +123,18 @@ def test_a_scorer_that_raises_on_every_inner_fit_is_named_with_its_error():
     b = (rng.rand(80) < 0.4).astype(int)
     X[:, 0] += 1.5 * b
     y = np.array(["neg", "pos"])[b]
-    # scikit-learn's own error for this scorer on string labels
+    # a scorer object of the user's (the name "average_precision" is refused before any fit on
+    # these labels): scikit-learn's own error for it on string labels
+    scorer = make_scorer(average_precision_score, response_method="predict_proba")
     with pytest.raises(ValueError, match="pos_label=1 is not a valid label") as sklearn_error:
-        cross_validate(LogisticRegression(), X, y, cv=4, scoring="average_precision",
+        cross_validate(LogisticRegression(), X, y, cv=4, scoring=scorer,
                        error_score="raise")  # fmt: skip
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         with pytest.raises(ValueError, match="All the 4 outer folds failed") as raised:
             nested_cross_val_score(
                 LogisticRegression(), X, y, cv=4, param_grid={"C": [0.1, 1]}, inner_cv=3,
-                scoring="average_precision",
+                scoring=scorer,
             )  # fmt: skip
     message = str(raised.value)
     assert "No fit failed: the scorer raised" in message
