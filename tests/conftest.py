@@ -1,4 +1,5 @@
-"""Shared fixtures: where the real data sets live, and temp copies of them.
+"""Shared fixtures: where the real data sets live, temp copies of them, and scikit-learn's
+metadata routing switched on for one test.
 
 The data directory is ``$SKLEARN_FAIR_DATA``; by default ``../shared/data``
 beside the repository root (the layout of the developers' machines and CI).
@@ -67,6 +68,15 @@ def tu_root(data_dir, tmp_path_factory):
 # processes still alive, and exits with the run's status.
 EXIT_GRACE_S = 120
 _exit_status = {"value": 1}
+
+
+@pytest.fixture
+def routing():
+    """scikit-learn's metadata routing on for the test, off again after it."""
+    import sklearn
+
+    with sklearn.config_context(enable_metadata_routing=True):
+        yield
 
 
 def pytest_sessionfinish(session, exitstatus):

@@ -16,15 +16,6 @@ from sklearn_fair.leakage import permutation_check
 GRID = {"C": [0.01, 1.0]}
 
 
-@pytest.fixture
-def routing():
-    sklearn.set_config(enable_metadata_routing=True)
-    try:
-        yield
-    finally:
-        sklearn.set_config(enable_metadata_routing=False)
-
-
 def _data(n=120, seed=0):
     rng = np.random.RandomState(seed)
     X = rng.randn(n, 4)

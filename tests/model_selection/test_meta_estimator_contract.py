@@ -4,7 +4,6 @@ its final model delegated, and no final model left from an earlier fit with refi
 
 import numpy as np
 import pytest
-import sklearn
 from sklearn.datasets import make_classification
 from sklearn.decomposition import PCA
 from sklearn.linear_model import LogisticRegression
@@ -15,12 +14,6 @@ from sklearn_fair import NestedCV
 
 X, y = make_classification(n_samples=120, random_state=3, flip_y=0.15)
 WEIGHTS = np.random.RandomState(0).uniform(0.1, 5, size=len(y))
-
-
-@pytest.fixture
-def routing():
-    with sklearn.config_context(enable_metadata_routing=True):
-        yield
 
 
 def test_cross_validate_without_scoring_routes_the_weights_to_its_scorer(routing):

@@ -6,7 +6,6 @@ the groups to ``NestedCV.fit``, whose outer and inner splits then mixed groups, 
 
 import numpy as np
 import pytest
-import sklearn
 from sklearn.datasets import make_classification
 from sklearn.exceptions import UnsetMetadataPassedError
 from sklearn.linear_model import LogisticRegression
@@ -23,12 +22,6 @@ from sklearn_fair import NestedCV
 X, Y = make_classification(n_samples=120, n_features=5, random_state=0)
 GROUPS = np.repeat(np.arange(24), 5)
 GRID = {"C": [0.1, 1.0]}
-
-
-@pytest.fixture
-def routing():
-    with sklearn.config_context(enable_metadata_routing=True):
-        yield
 
 
 def nested(**kwargs):

@@ -3,7 +3,6 @@ it: indexed by a fold's rows where it has one entry per sample, whole otherwise.
 
 import numpy as np
 import pytest
-import sklearn
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import BaseCrossValidator, GridSearchCV, KFold, cross_validate
 
@@ -38,15 +37,6 @@ class ShiftKFold(BaseCrossValidator):
         folds = (np.arange(n) + s) % self.n_splits
         for k in range(self.n_splits):
             yield np.flatnonzero(folds != k), np.flatnonzero(folds == k)
-
-
-@pytest.fixture
-def routing():
-    sklearn.set_config(enable_metadata_routing=True)
-    try:
-        yield
-    finally:
-        sklearn.set_config(enable_metadata_routing=False)
 
 
 def _data():

@@ -12,7 +12,6 @@ import warnings
 
 import numpy as np
 import pytest
-import sklearn
 from sklearn.ensemble import HistGradientBoostingRegressor, VotingRegressor
 from sklearn.linear_model import Ridge
 from sklearn.metrics import get_scorer
@@ -26,12 +25,6 @@ from sklearn_fair.exceptions import UnweightedValidationWarning
 from sklearn_fair.report import result_to_dict
 from sklearn_fair.stats import compare
 from sklearn_fair.utils import describe
-
-
-@pytest.fixture
-def routing():
-    with sklearn.config_context(enable_metadata_routing=True):
-        yield
 
 
 @pytest.fixture(autouse=True)
