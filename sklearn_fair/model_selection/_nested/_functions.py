@@ -24,7 +24,7 @@ from ._estimator import PROTOCOL_CONSTRAINTS, NestedCV
 from ._planning import make_plan
 from ._protocol import run_protocol
 from ._resampling import warn_generator_seeded_splitters
-from ._seeds import function_random_state, unset_random_state_params
+from ._seeds import function_random_state, unset_random_state_owners
 from ._tasks import scores_deciding_the_class
 
 __all__ = ["nested_cross_val_predict", "nested_cross_val_score", "nested_cross_validate"]
@@ -452,9 +452,7 @@ def _check_combinable(plan, method, n_refits):
 
 def _unseeded_clusterer(model):
     """The clusterer among ``model`` and its parts whose own ``random_state`` is left unset."""
-    params = model.get_params(deep=True)
-    for name in unset_random_state_params(model):
-        owner = model if name == "random_state" else params.get(name[: -len("__random_state")])
+    for owner in unset_random_state_owners(model).values():
         if owner is not None and get_tags(owner).estimator_type == "clusterer":
             return owner
     return None

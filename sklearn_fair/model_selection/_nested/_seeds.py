@@ -120,12 +120,18 @@ def unset_row_drawing_seeds(model):
     >>> unset_row_drawing_seeds(make_pipeline(RandomUnderSampler(), DecisionTreeClassifier()))
     ['randomundersampler__random_state']
     """
+    owners = unset_random_state_owners(model)
+    return [name for name, owner in owners.items() if _draws_rows(owner)]
+
+
+def unset_random_state_owners(model):
+    """Each ``random_state`` parameter of ``model`` left at None -> the object it belongs to
+    (``model`` itself, or the part ``get_params(deep=True)`` names by its prefix)."""
     params = model.get_params(deep=True)
-    owners = {
+    return {
         name: model if name == "random_state" else params.get(name[: -len("__random_state")])
         for name in unset_random_state_params(model)
     }
-    return [name for name, owner in owners.items() if _draws_rows(owner)]
 
 
 def _draws_rows(owner):
