@@ -46,6 +46,7 @@ from .._rolling_origin import RollingOrigin
 from .._saved_splits import SavedSplits, shared_rows
 from .._split_validation import validate_inner_splits, validate_splits
 from ._data import _aligned, take
+from ._seeds import param_owner
 
 __all__ = [
     "Splits",
@@ -756,7 +757,7 @@ def selecting_cv_params(estimator):
     for name, value in params.items():
         if name != "cv" and not name.endswith("__cv"):
             continue
-        holder = _holder(estimator, params, name)
+        holder = param_owner(estimator, params, name)
         if isinstance(holder, SequentialFeatureSelector):
             selecting[name] = value
         elif type(holder).__name__.endswith("CV") and not isinstance(
@@ -764,12 +765,6 @@ def selecting_cv_params(estimator):
         ):
             selecting[name] = value
     return selecting
-
-
-def _holder(estimator, params, name):
-    """The object whose parameter ``name`` (as ``get_params(deep=True)`` names it) is."""
-    owner, _, _ = name.rpartition("__")
-    return params.get(owner) if owner else estimator
 
 
 def _groups_reach(estimator, params, name, cv, routed_fit):
@@ -786,7 +781,7 @@ def _groups_reach(estimator, params, name, cv, routed_fit):
         return False
     if (routed_fit or {}).get("groups") is None or "final_estimator__" in name:
         return False
-    holder = _holder(estimator, params, name)
+    holder = param_owner(estimator, params, name)
     try:
         return bool(get_routing_for_object(holder).consumes("fit", ["groups"]))
     except (AttributeError, TypeError):  # an object that routes nothing
@@ -832,7 +827,7 @@ def own_early_stopping(estimator, n_train, handed):
         last = name.rpartition("__")[2]
         if last not in ("early_stopping", "n_iter_no_change"):
             continue
-        holder = _holder(estimator, params, name)
+        holder = param_owner(estimator, params, name)
         if holder is None:  # a routed parameter of no object of its own (skorch's module__)
             continue
         if handed and consumes_validation_data(holder):

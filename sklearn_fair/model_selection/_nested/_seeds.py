@@ -128,10 +128,15 @@ def unset_random_state_owners(model):
     """Each ``random_state`` parameter of ``model`` left at None -> the object it belongs to
     (``model`` itself, or the part ``get_params(deep=True)`` names by its prefix)."""
     params = model.get_params(deep=True)
-    return {
-        name: model if name == "random_state" else params.get(name[: -len("__random_state")])
-        for name in unset_random_state_params(model)
-    }
+    return {name: param_owner(model, params, name) for name in unset_random_state_params(model)}
+
+
+def param_owner(model, params, name):
+    """The object of ``model`` whose parameter ``name`` is (as ``get_params(deep=True)``, given
+    as ``params``, names it): ``model`` for a name without ``__``; None where the prefix names
+    no object of ``params`` (skorch's ``module__`` parameters are routed, not held)."""
+    owner_name = name.rpartition("__")[0]
+    return params.get(owner_name) if owner_name else model
 
 
 def _draws_rows(owner):
@@ -169,8 +174,9 @@ def unseeded_randomness(model):
     params = model.get_params(deep=True)
     found = {}
     for name, value in params.items():
-        owner_name, _, last = name.rpartition("__")
-        owner = params.get(owner_name, model) if owner_name else model
+        last = name.rpartition("__")[2]
+        owner = param_owner(model, params, name)
+        owner = model if owner is None else owner
         if last in ("seed", "random_seed") and value is None and not _has_random_state(owner):
             found[name] = owner
     for name, value in [("", model), *params.items()]:

@@ -21,6 +21,7 @@ from ...utils._stacklevel import external_stacklevel
 from ._candidates import configure, is_search
 from ._resampling import selecting_cv_params
 from ._scoring import constant_columns, score_failed, shown
+from ._seeds import param_owner
 from ._tasks import SEARCH, SELECTION, TaskKey, distinct_count
 
 __all__ = [
@@ -536,9 +537,9 @@ def _owner_of(estimator, name):
     """``(owner, param)``: the object of ``estimator`` whose parameter the grid's ``name``
     (``step__param`` for a nested one) sets; owner None where it is not known (a step the grid
     puts in place, or no get_params)."""
-    owner_name, _, param = name.rpartition("__")
+    param = name.rpartition("__")[2]
     try:
-        return (estimator.get_params(deep=True)[owner_name] if owner_name else estimator), param
+        return param_owner(estimator, estimator.get_params(deep=True), name), param
     except Exception:
         return None, param
 
