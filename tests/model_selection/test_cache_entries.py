@@ -448,3 +448,32 @@ def test_a_result_larger_than_a_load_reads_is_not_written_and_said_once(tmp_path
     refits = [p for p in entries(tmp_path) if json.loads(p.read_text())["key"]["phase"] == "refit"]
     assert refits == []  # the selection's entries are written and served
     assert counts[1] == (counts[0][0], counts[0][0]) and counts[0][1] > counts[0][0] > 0
+
+
+def test_a_benchmark_warns_once_with_the_count_of_all_its_cells(tmp_path):
+    # each model and data set had its own warning, each with its own count ("1 entry", four
+    # times for four broken entries), and the run's total was said nowhere
+    from sklearn.datasets import load_iris, load_wine
+    from sklearn.linear_model import LogisticRegression
+
+    from sklearn_fair import benchmark
+
+    models = {
+        "tree": NestedCV(DecisionTreeClassifier(), {"max_depth": [1, 3]}, n_refits=1, refit=False),
+        "lr": NestedCV(LogisticRegression(max_iter=2000), {"C": [0.1, 1.0]}, n_refits=1,
+                       refit=False),
+    }  # fmt: skip
+    data = {"iris": load_iris(return_X_y=True), "wine": load_wine(return_X_y=True)}
+    cold = benchmark(models, data, outer_cv=3, random_state=0, cache_dir=tmp_path)
+    cells = {}
+    for path in entries(tmp_path):
+        cells.setdefault(json.dumps(json.loads(path.read_text())["key"]["context"]), path)
+    assert len(cells) == 4  # one entry of each model on each data set is broken
+    for path in cells.values():
+        path.write_text("{")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        rerun = benchmark(models, data, outer_cv=3, random_state=0, cache_dir=tmp_path)
+    said = [str(w.message) for w in caught if issubclass(w.category, CacheWarning)]
+    assert len(said) == 1 and said[0].startswith("4 entries of the cache folder"), said
+    np.testing.assert_array_equal(rerun.scores.to_numpy(), cold.scores.to_numpy())

@@ -239,6 +239,18 @@ class TaskCache:
         )
         self.rejected, self._first_rejected = 0, None
 
+    def absorb_counts(self, other):
+        """Take over the entries ``other`` (the cache of another plan of the same run, in the same
+        folder) rejected or could not store, so that :meth:`warn_rejected` warns once for all."""
+        self.rejected += other.rejected
+        if other._first_rejected is not None:
+            self._reject(*other._first_rejected)
+            self.rejected -= 1  # counted above
+        self.unstored += other.unstored
+        self._largest_unstored = max(self._largest_unstored, other._largest_unstored)
+        other.rejected, other._first_rejected = 0, None
+        other.unstored, other._largest_unstored = 0, (0, 0)
+
     def note_unstored(self, size, cap):
         """Count a result of ``size`` bytes that was not written: larger than ``cap``."""
         self.unstored += 1

@@ -56,10 +56,13 @@ def run_protocol(plans, *, cache_dir=None, n_jobs=None, verbose=0, label="Nested
     schedules = run_plans(
         plans, n_jobs=n_jobs, verbose=verbose, label=label, reuse_prefix=reuse_prefix
     )
+    caches = [plan.cache for plan in plans if plan.cache is not None]
+    for cache in caches[1:]:  # one warning for the run's entries that failed their checks
+        caches[0].absorb_counts(cache)
+    if caches:
+        caches[0].warn_rejected()
     runs = []
     for plan, schedule in zip(plans, schedules):
-        if plan.cache is not None:
-            plan.cache.warn_rejected()  # one warning for the entries that failed their checks
         replay_warnings(schedule.results.values())  # the fits' own, computed or cached
         results = assemble(schedule)
         warn_or_raise_about_failures(
