@@ -79,8 +79,12 @@ def _accuracy_of_the_validation_passes(net, dataset, y):
     """The scorer of skorch's ``EpochScoring(use_caching=True)``: inside it ``forward_iter``
     yields the cached outputs of this epoch's validation passes, so nothing is predicted again."""
     outputs = [out[0] if isinstance(out, tuple) else out for out in net.forward_iter(dataset)]
-    predicted = torch.cat(outputs).argmax(dim=1).cpu().numpy()
-    return accuracy_score(y, predicted)
+    outputs = torch.cat(outputs)
+    # A graph whose softmax is NaN (NaN or +inf outputs: diverged weights) has no prediction;
+    # argmax would call it classes_[0]. NaN is never selected by the early stopping.
+    if not torch.isfinite(torch.softmax(outputs.float(), dim=1)).all():
+        return float("nan")
+    return accuracy_score(y, outputs.argmax(dim=1).cpu().numpy())
 
 
 # torch's random state and thread count are the process's: threads take turns (see torch_threads)
@@ -378,6 +382,15 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
             The fitted classifier. A fit refused by its checks of the data leaves the
             previous fit as it was; one that fails while it builds or trains the module leaves
             the classifier unfitted.
+
+        Raises
+        ------
+        ValueError
+            If training diverged: the module's weights end NaN or infinite (after early
+            stopping restored its epoch), as scikit-learn's
+            :class:`~sklearn.neural_network.MLPClassifier` refuses them. The error names the
+            epochs whose losses were not finite; a smaller ``lr`` or rescaled node features
+            help. Early stopping never selects an epoch whose validation outputs are NaN.
         """
         # skorch's NeuralNet has its own _validate_params (argument names), so not
         # scikit-learn's _fit_context: the constraints are checked here, before any work
@@ -419,6 +432,7 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
                     if not self.warm_start or not self.initialized_:
                         self.initialize()
                     NeuralNet.partial_fit(self, dataset, encoded, **fit_params)
+                    self._check_finite_weights()  # after early stopping restored its epoch
                 except BaseException:
                     # the new classes_ beside part of a new module, or the previous one: its
                     # outputs would be read in the new labels
@@ -653,6 +667,34 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
                 f"{previous[0]}, {previous[1]} and {previous[2]}. Got {given[0]}, {given[1]} "
                 f"and {given[2]}; set warm_start=False to train a fresh module."
             )
+
+    def _check_finite_weights(self):
+        """Refuse a fit that ended with weights that are NaN or infinite, as scikit-learn's
+        MLPClassifier does: every output would be NaN, and predict would say classes_[0]."""
+        if all(torch.isfinite(p).all() for p in self.module_.parameters()):
+            return
+        losses = []
+        for name in ("train_loss", "valid_loss"):
+            epochs = [
+                row["epoch"] for row in self.history if name in row and not np.isfinite(row[name])
+            ]
+            if epochs:
+                shown = ", ".join(map(str, epochs[:10]))
+                more = f", ... ({len(epochs)} epochs in all)" if len(epochs) > 10 else ""
+                epoch_s = "epochs" if len(epochs) > 1 else "epoch"
+                losses.append(f"{name} was not finite in {epoch_s} {shown}{more}")
+        told = (
+            "; ".join(losses) + "."
+            if losses
+            else "The losses of every epoch were finite: the last updates overflowed."
+        )
+        raise ValueError(
+            f"{type(self).__name__}.fit (module {self.module.__name__}) ended with non-finite "
+            f"weights (NaN or inf) after {len(self.history)} epoch(s), so its predictions "
+            f"would be NaN: {told} Training diverged: refit with a smaller lr than "
+            f"lr={self.lr!r}, or rescale the node features (e.g. standardise them, or replace "
+            "raw degrees with one-hot or logarithmic ones)."
+        )
 
     def _forget_fit(self):
         """Leave the classifier unfitted (predict raises NotFittedError), as after a fit that
