@@ -4,7 +4,9 @@
 left. It is found when served again, refitted for every fit, and named in a warning: the
 numbers are scikit-learn's, as with ``reuse_prefix=False``."""
 
+import collections
 import sys
+import types
 import warnings
 
 import cloudpickle
@@ -47,6 +49,32 @@ class InPlaceRunningScaler(RunningScaler):
         return X - self.mean_
 
 
+class WindowScaler(TransformerMixin, BaseEstimator):
+    """Centres with the mean of the last 3 batches seen, held in a deque."""
+
+    def fit(self, X, y=None):
+        self.window_ = collections.deque([np.asarray(X, float).mean(0)], maxlen=3)
+        return self
+
+    def transform(self, X):
+        X = np.asarray(X, float)
+        self.window_.append(X.mean(0))
+        return X - np.mean(self.window_, axis=0)
+
+
+class NamespaceRunningScaler(RunningScaler):
+    """The running mean held in a namespace, changed in place."""
+
+    def fit(self, X, y=None):
+        self.stats_ = types.SimpleNamespace(mean=np.asarray(X, float).mean(0))
+        return self
+
+    def transform(self, X):
+        X = np.asarray(X, float)
+        self.stats_.mean = self.momentum * self.stats_.mean + (1 - self.momentum) * X.mean(0)
+        return X - self.stats_.mean
+
+
 class LoggedScaler(StandardScaler):
     """StandardScaler, logging each fit to ``log``."""
 
@@ -82,7 +110,9 @@ def _nested(pipe, reuse, n_jobs=1):
 
 
 @pytest.mark.parametrize("n_jobs", [1, 2])
-@pytest.mark.parametrize("scaler", [RunningScaler, InPlaceRunningScaler])
+@pytest.mark.parametrize(
+    "scaler", [RunningScaler, InPlaceRunningScaler, WindowScaler, NamespaceRunningScaler]
+)
 def test_a_step_whose_transform_changes_it_is_refitted_and_named(scaler, n_jobs):
     pipe = make_pipeline(scaler(), LogisticRegression(fit_intercept=False))
     # the reference: scikit-learn's GridSearchCV on each outer training fold

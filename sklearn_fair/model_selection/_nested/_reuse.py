@@ -43,6 +43,7 @@ import uuid
 import warnings
 import zlib
 from collections import OrderedDict
+from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -344,8 +345,9 @@ def _state(step):
     whether a use changed it: None where it cannot be made. As scikit-learn's
     check_dict_unchanged compares them, an attribute rebound counts, and so does data changed
     in place (arrays, frames, sparse matrices, plain containers and values, by content) and
-    the state of an estimator held (a ColumnTransformer's transformers); another object is
-    taken by identity (a KDTree, whose query counters change with every query). CRC-32, not a
+    the state of an estimator held (a ColumnTransformer's transformers) and the attributes of
+    another object held (a namespace); an object without attributes of its own is taken by
+    identity (a KDTree, whose query counters change with every query). CRC-32, not a
     cryptographic hash: it compares one object with itself, and is 6 times as fast."""
     checksum = 0
 
@@ -373,9 +375,9 @@ def _feed_state(update, value, depth):
     if _by_content(value):
         _feed_pickled(update, value)
         return
-    if isinstance(value, (list, tuple, dict)):
+    if isinstance(value, (Mapping, Sequence, Set)):  # a deque, a set of objects too
         update(f"{type(value).__name__}:{len(value)}".encode())
-        items = value.items() if isinstance(value, dict) else enumerate(value)
+        items = value.items() if isinstance(value, Mapping) else enumerate(value)
         # the items pickle takes by content in one pickle (an estimator's parameters and
         # arrays), then the others one by one
         plain, others = [], []
@@ -391,6 +393,9 @@ def _feed_state(update, value, depth):
         _feed_state(update, vars(value), depth + 1)
         return
     update(f"object:{id(type(value))}:{id(value)}".encode())
+    attributes = getattr(value, "__dict__", None)  # a KDTree, a generator have none
+    if isinstance(attributes, dict) and not isinstance(value, (type, types.ModuleType)):
+        _feed_state(update, attributes, depth + 1)  # a namespace changed in place
 
 
 def _feed_pickled(update, value):
