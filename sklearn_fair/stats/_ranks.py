@@ -167,9 +167,13 @@ def not_numbers(scores, exc, rows="data sets"):
             column = scores.iloc[:, j] if hasattr(scores, "iloc") else scores[name]
             bad = [v for v in column if not _is_number(v)]
             if bad:
+                remedy = (  # a polars frame has no index: the names go
+                    f"make it the index: scores.set_index({name!r})"
+                    if hasattr(scores, "set_index")
+                    else f"leave it out: scores.drop({name!r})"
+                )
                 hint = (
-                    f" If that column names the {rows}, make it the index: "
-                    f"scores.set_index({name!r})."
+                    f" If that column names the {rows}, {remedy}."
                     if isinstance(bad[0], str)
                     else ""
                 )
