@@ -3,7 +3,7 @@ Markdown; the HTML form is :mod:`._html`'s."""
 
 from dataclasses import dataclass, field
 
-from ..utils._printing import markdown_cell, markdown_text
+from ..utils._printing import markdown_cell, markdown_text, text_table
 
 
 @dataclass(frozen=True)
@@ -68,11 +68,7 @@ class Section:
             cells = [list(map(str, self.columns))] + [
                 [_marked(c) for c in row] for row in self.rows
             ]
-            widths = [max(len(row[i]) for row in cells) for i in range(len(self.columns))]
-            for index, row in enumerate(cells):
-                lines.append("  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip())
-                if index == 0:
-                    lines.append("  ".join("-" * width for width in widths))
+            lines += text_table(cells, rule=True)
         lines += [f"[figure: {figure.alt}]" for figure in self.figures]
         return "\n".join(lines).rstrip()
 

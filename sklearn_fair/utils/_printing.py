@@ -5,6 +5,7 @@ Markdown files and the statistics' printed results."""
 
 import math
 import re
+import unicodedata
 
 import numpy as np
 
@@ -277,9 +278,10 @@ _MARKUP = re.compile(r"([\\*`~]|(?<![^\W_])_|_(?![^\W_])|\](?=\())")
 
 
 def markdown_text(text):
-    """``text`` as Markdown that renders as itself: a name's markup escaped (a model named
-    ``<img src=x onerror=...>`` prints as its name, never as an image; ``prior*copy*`` is not
-    in italics); ``p < 0.001`` is as written.
+    """``text`` as Markdown that renders as itself, on one line: a name's markup escaped (a
+    model named ``<img src=x onerror=...>`` prints as its name, never as an image;
+    ``prior*copy*`` is not in italics; a name holding a line break cannot start a heading or
+    a table of its own); ``p < 0.001`` is as written.
 
     Examples
     --------
@@ -288,7 +290,7 @@ def markdown_text(text):
     >>> print(markdown_text("_under_, __init__ and error_score"))
     \\_under\\_, \\_\\_init\\_\\_ and error_score
     """
-    text = _MARKUP.sub(r"\\\1", str(text))
+    text = _MARKUP.sub(r"\\\1", " ".join(str(text).splitlines()))
     return _HTML_START.sub(lambda m: "\\<" if m.group() == "<" else "&amp;", text)
 
 
@@ -301,4 +303,43 @@ def markdown_cell(text):
     >>> print(markdown_cell("a|b *c* <i> [x](y) [0.1, 0.2]"))
     a\\|b \\*c\\* \\<i> [x\\](y) [0.1, 0.2]
     """
-    return markdown_text(" ".join(str(text).splitlines())).replace("|", "\\|")
+    return markdown_text(text).replace("|", "\\|")
+
+
+def display_width(text):
+    """The columns ``text`` takes in a terminal: two for a wide East Asian character, none
+    for a combining one (what wcwidth counts).
+
+    Examples
+    --------
+    >>> display_width("数据"), display_width("e\\u0301"), display_width("ab")
+    (4, 1, 2)
+    """
+    return sum(
+        0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1
+        for c in text
+    )
+
+
+def text_table(rows, rule=False):
+    """``rows`` (sequences of text, the header first) as the lines of a plain-text table:
+    each cell on one line, padded to its column's display width (:func:`display_width`), so
+    that a wide or accented name leaves its numbers under their header; ``rule``: a line of
+    dashes under the header.
+
+    Examples
+    --------
+    >>> print("\\n".join(text_table([("model", "score"), ("数据", "0.9")], rule=True)))
+    model  score
+    -----  -----
+    数据   0.9
+    """
+    cells = [[" ".join(str(cell).splitlines()) for cell in row] for row in rows]
+    widths = [max(display_width(row[i]) for row in cells) for i in range(len(cells[0]))]
+    lines = [
+        "  ".join(c + " " * (w - display_width(c)) for c, w in zip(row, widths)).rstrip()
+        for row in cells
+    ]
+    if rule:
+        lines.insert(1, "  ".join("-" * width for width in widths))
+    return lines

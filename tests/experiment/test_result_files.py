@@ -228,6 +228,23 @@ def test_negative_numbers_stay_numbers():
     assert csv_cell(True) == "True"  # quoted as text, not written as a bare word
 
 
+def test_two_names_never_share_a_csv_cell():
+    # the formula guard prefixed "-knn" with a quote and left "'-knn" as it was: both were
+    # "'-knn" in scores.csv and summary.csv, and a groupby mean mixed the two models' scores
+    import csv
+    import io
+
+    import pandas as pd
+
+    from sklearn_fair.experiment._reading._text import csv_cell
+
+    names = ["-knn", "'-knn", "''-knn", "=x", "'=x", "knn", "'knn", "@a", "'@a"]
+    buffer = io.StringIO()
+    csv.writer(buffer).writerows([[csv_cell(name)] for name in names])
+    read = pd.read_csv(io.StringIO(buffer.getvalue()), header=None)[0].tolist()
+    assert len(set(read)) == len(names), read
+
+
 def test_runners_that_make_the_same_folder_at_once_both_write(tmp_path):
     # two runners on one results folder both create plots/: the one that comes second finds
     # it made (FileExistsError in a two-runner run of the test above, before)

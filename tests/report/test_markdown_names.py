@@ -111,3 +111,49 @@ def test_underscores_at_a_names_edge_and_newlines_do_not_mark_the_markdown_up():
     assert "<em>" not in html and "<strong>" not in html
     assert "<h2>model line break</h2>" in html
     assert "<td>_under_</td>" in html and "<td>__init__</td>" in html
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "lr\n# Winner: lr with accuracy 0.999",
+        "lr\n\n| model | accuracy |\n|---|---|\n| dummy | 0.990 |\n",
+    ],
+)
+def test_a_name_with_a_line_break_starts_no_heading_nor_table_of_its_own(name):
+    # a paragraph, the page's title and lead kept a name's line breaks: "# Winner ..." after
+    # one became a heading of the report, and a table in a name a table of forged scores
+    result = _result([name, "dummy"])
+    html = _rendered(result.report(n_resamples=100).to_markdown())
+    headings = re.findall(r"<h\d>(.*?)</h\d>", html, flags=re.S)
+    assert not [h for h in headings if h.startswith("Winner")], headings
+    assert "<td>0.990</td>" not in html
+    tables = re.findall(r"<table>.*?</table>", html, flags=re.S)
+    header_rows = [re.findall(r"<th[^>]*>(.*?)</th>", t, flags=re.S) for t in tables]
+    assert ["model", "accuracy"] not in header_rows
+
+
+def test_text_tables_line_numbers_up_under_their_header_whatever_the_names_width():
+    # padded by len(): a wide (CJK) name pushed its row's numbers right, a name with
+    # combining accents pulled them left, under another column's header
+    import unicodedata
+
+    from sklearn_fair.report._tables import Section
+
+    def columns_taken(text):  # by hand: wide characters take two, combining ones none
+        return sum(
+            0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1
+            for c in text
+        )
+
+    names = ["数据集一号", "e\u0301" * 8, "plain", "two\nlines"]
+    section = Section(
+        "Scores", columns=["model", "d1", "d2"], rows=[[n, "0.5", "0.7"] for n in names]
+    )
+    lines = section.to_text().splitlines()[2:]
+    header, rows = lines[0], lines[2:]
+    assert len(rows) == len(names)  # a name's line break does not split its row
+    for row in rows:
+        for value, column in (("0.5", "d1"), ("0.7", "d2")):
+            at = row.index(value)
+            assert columns_taken(row[:at]) == columns_taken(header[: header.index(column)]), row

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 import joblib
 
+from ...utils._printing import text_table
 from .._reading._config import load_config
 from .._reading._data import load_datasets
 from .._reading._text import neutral
@@ -128,12 +129,6 @@ def _uncounted(plans):
     )
 
 
-def _table(rows, header):
-    rows = [header, *rows]
-    widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
-    return ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in rows]
-
-
 def dry_run(
     path,
     *,
@@ -238,7 +233,7 @@ def dry_run(
             f"{len(config.datasets)} data sets x {len(config.models)} models, in one task pool."
         )
         rows = [(neutral(d), *_row(plan)) for (d, _), plan in plans.items()]
-        lines += ["", *_table(rows, ("data set", *header))]
+        lines += ["", *text_table([("data set", *header), *rows])]
     else:
         ((name, dataset),) = config.datasets.items()
         if name in loaded:
@@ -247,7 +242,7 @@ def dry_run(
             lines.append(f"Data: {dataset.data['dataset']}: NOT AVAILABLE, {problems[name]}")
         if plans:
             lines.append("Outer resampling: " + _outer_text(dataset, next(iter(plans.values()))))
-        lines += ["", *_table([_row(plan) for plan in plans.values()], header)]
+        lines += ["", *text_table([header, *(_row(plan) for plan in plans.values())])]
     if several:
         lines += [f"{neutral(d)}: NOT AVAILABLE, not counted: {p}" for d, p in problems.items()]
     lines += [

@@ -64,7 +64,7 @@ def csv_cell(value):
     if value is None or isinstance(value, numbers.Number):
         return value
     text = str(value)
-    if text.startswith(_FORMULA_START):
+    if text.startswith((*_FORMULA_START, "'")):  # a quote too: "'-knn" is not "-knn"'s cell
         text = "'" + text
     return neutral(text)
 
