@@ -46,7 +46,7 @@ from ..utils._stacklevel import external_stacklevel
 from ._artefact import latex_escape, load_cells, read_document, save_document, to_latex
 from ._card import card_of
 from ._format import best_apart, failed_folds, selection_counts
-from ._report import NestedCVReport
+from ._report import NestedCVReport, _left_out
 from ._results import (
     DOCS,
     REPORT_INTERVALS,
@@ -1002,6 +1002,17 @@ class BenchmarkResult:
         """:meth:`compare_across`'s table on ``datasets``, its counts read from ``against``
         (:meth:`compare_to`'s table at the counts' level); ``posterior``: ``prior``, ``n_samples``
         of :func:`~sklearn_fair.stats.bayesian_signed_rank` (defaults: compare_across's)."""
+        if len(datasets) < 2:  # else the signed-rank test's own error names its parameter 'a'
+            failed = self._failed_models()
+            raise ValueError(
+                "compare_across needs at least 2 data sets where every model has every fold's "
+                f"score (a signed-rank test over the data sets); only {', '.join(datasets)} "
+                + (
+                    f"has them. Left out: {_left_out(failed)} (see failures)."
+                    if failed
+                    else "is in the benchmark."
+                )
+            )
         pd = _pandas()
         root = seed_root(random_state)
         greater = self._sign("compare_across") > 0
@@ -1228,6 +1239,9 @@ class BenchmarkResult:
     def plot_intervals(self, *, confidence=0.95, interval="corrected_t", ax=None):
         """Each model's mean outer score on each data set with its interval, as the report's
         table.
+
+        A cell whose outer folds failed has no mean and no interval, as the table prints it:
+        where its point would be, the plot says how many of its folds failed.
 
         Parameters
         ----------

@@ -6,13 +6,25 @@ import numbers
 import numpy as np
 
 from ..stats._checks import tie_levels
-from ..utils._printing import missing, number, significant_decimals
+from ..utils._printing import decimals_for, missing, number, significant_decimals
 
 
 def direction(metric):
     """What follows a metric's name where its direction is said (the plots' axes, the
     verdict): " (lower is better)" for an error, "" for a score."""
     return "" if metric.greater_is_better else " (lower is better)"
+
+
+def printed_decimals(rows):
+    """Decimals of one metric's printed numbers (the report's tables' and plot_optimism's),
+    from its rows of the report's ``rows`` (``dataset``, ``test_mean``, ``test_std``,
+    ``greater_is_better``): enough for the fold scores' spread, more where a data set's best
+    mean would print as another not tied with it."""
+    d = decimals_for([row["test_mean"] for row in rows], [row["test_std"] for row in rows])
+    for name in dict.fromkeys(row["dataset"] for row in rows):
+        group = [row for row in rows if row["dataset"] == name]
+        d = best_apart([row["test_mean"] for row in group], d, group[0]["greater_is_better"])
+    return d
 
 
 def best_apart(means, decimals, greater_is_better=True):

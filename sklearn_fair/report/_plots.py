@@ -1,6 +1,7 @@
 """Plots of nested cross-validation results (matplotlib, imported only when a plot is made)."""
 
 import os
+import textwrap
 import warnings
 
 import numpy as np
@@ -10,9 +11,9 @@ from ..model_selection._engine import is_per_label, refits_class, refits_combine
 from ..stats._checks import CONFIDENCE, COUNT
 from ..stats._compare import NOT_DEMONSTRATED
 from ..utils import RANDOM_STATE_CONSTRAINTS, fill_doc, install_hint
-from ..utils._printing import decimals_for, signed
+from ..utils._printing import signed
 from ..utils._scaling import mean_of, std_of
-from ._format import direction
+from ._format import direction, failed_folds, printed_decimals
 from ._results import (
     DOCS,
     REPORT_INTERVALS,
@@ -141,6 +142,27 @@ def _drawn_width(artists):
         (a.get_window_extent().width / a.figure.dpi for a in artists),
         default=0.0,
     )
+
+
+def _fit_texts(figure, ax):
+    """Widen and heighten our own ``figure`` until the title and labels of ``ax`` lie within it
+    (a long metric's name): each is centred on the axes, which grow by what the figure grows,
+    so twice its overflow is added. Only along each text's own length: the y label's place
+    across is the tick labels' width, which widening the figure does not shorten."""
+    with warnings.catch_warnings():  # a layout that fails says so when the figure is drawn
+        warnings.filterwarnings("ignore", "constrained_layout not applied", UserWarning)
+        figure.get_layout_engine().execute(figure)
+    width, height = figure.bbox.width, figure.bbox.height
+    boxes = [t.get_window_extent() for t in (ax.title, ax.xaxis.label)]
+    across = max(0, *(b.x1 - width for b in boxes), *(-b.x0 for b in boxes))
+    box = ax.yaxis.label.get_window_extent()
+    up = max(0, box.y1 - height, -box.y0)
+    if across or up:
+        pad = 0.05 * figure.dpi  # the constrained layout's own margin
+        figure.set_size_inches(
+            figure.get_figwidth() + (2 * across + pad) / figure.dpi * bool(across),
+            figure.get_figheight() + (2 * up + pad) / figure.dpi * bool(up),
+        )
 
 
 def _finish(figure, path):
@@ -319,8 +341,14 @@ def plot_optimism(results, *, ax=None, path=None):
     metric = _one_metric(models, "plot_optimism")
     own = ax is None
     figure, ax = _figure(ax, (4.8, 5.4))
-    printed = [metric.values(m.scores) for m in models]  # the report's decimals of a metric
-    decimals = decimals_for([mean_of(v) for v in printed], [std_of(v) for v in printed])
+    printed = [metric.values(m.scores) for m in models]
+    decimals = printed_decimals(
+        [
+            {"dataset": m.dataset, "test_mean": mean_of(v), "test_std": std_of(v),
+             "greater_is_better": metric.greater_is_better}
+            for m, v in zip(models, printed)
+        ]
+    )  # fmt: skip
     drawn = [m for m in models if m.optimism is not None]
     handles, labels = [], []
     for index, model in enumerate(models):
@@ -352,7 +380,8 @@ def plot_optimism(results, *, ax=None, path=None):
     )  # fmt: skip
     handles.append(diagonal)
     ax.set_xlabel(plain(f"test {metric} (outer fold)"))
-    ax.set_ylabel(plain(f"validation {metric} of the selected configuration"))
+    # the y axis is the figure's height whatever the metric's name: a long label wraps
+    ax.set_ylabel(plain(textwrap.fill(f"validation {metric} of the selected configuration", 50)))
     ax.set_title(plain(f"Validation versus test {metric} per fold"))
     ax.set_aspect("equal", adjustable="datalim")
     _tidy_ticks(ax.xaxis)
@@ -360,6 +389,7 @@ def plot_optimism(results, *, ax=None, path=None):
     legend = _legend_outside(figure, ax, own, handles, labels)
     if own:  # the legend, below the axes, as wide as its longest label
         figure.set_figwidth(max(4.8, _drawn_width([legend]) + 0.2))
+        _fit_texts(figure, ax)
     return _finish(figure, path)
 
 
@@ -454,6 +484,9 @@ def critical_difference_diagram(ranks, alpha, ax):
         ranks.pairwise_table().rename(index=plain, columns=plain),
         ax=ax,
         alpha=alpha,
+        # the Ranks table's 2 decimals, not scikit-posthocs' 2 significant digits (10.5: "10")
+        label_fmt_left="{label} ({rank:.2f})",
+        label_fmt_right="({rank:.2f}) {label}",
     )
     # each crossbar's points in rank order: scikit-posthocs gives them in a set's order, which
     # hash randomisation changes from run to run (the same diagram saved as other bytes)
@@ -484,12 +517,15 @@ def interval_plot(result, confidence, interval, ax):
     kinds = set()
     # given to the legend with their handles: it leaves out a label that starts with "_"
     labels, handles = [plain(model) for model in result.models], []
+    failed = []  # (y, model's index, words): no point, no interval, as in the table
     for j, model in enumerate(result.models):
         points = []
-        for dataset in result.datasets:
+        for i, dataset in enumerate(result.datasets):
             cell = result.cells[dataset, model]
-            if cell.n_failed_folds():  # folds failed: no point, no interval, as in the table
+            if cell.n_failed_folds():
                 points.append((np.nan, np.nan, np.nan))
+                words = failed_folds(cell.n_failed_folds(), len(cell.scores))
+                failed.append((i + offsets[j], j, f"{model}: {words}"))
                 continue
             # the report's table's mean and interval (NestedResult.summary, the one owner:
             # kept in the metric's range, printed units); its IQM interval is not drawn
@@ -508,10 +544,26 @@ def interval_plot(result, confidence, interval, ax):
                 label=labels[j],
             )  # fmt: skip
         )
+    for y, j, words in failed:  # where its point would be, in its colour, at the axes' left
+        ax.text(
+            0.01, y, plain(words), transform=ax.get_yaxis_transform(),
+            color=handles[j].lines[0].get_color(), fontsize="small", ha="left", va="center",
+        )  # fmt: skip
     ax.set_yticks(np.arange(len(result.datasets)), datasets)
-    metrics = sorted({result.cells[d, result.models[0]].metric.name for d in result.datasets})
+    ax.set_ylim(-0.5, len(result.datasets) - 0.5)  # a failed cell's words too
+    metrics = {}  # name -> direction, as the tables say it
+    for dataset in result.datasets:
+        metric = result.cells[dataset, result.models[0]].metric
+        metrics[metric.name] = direction(metric)
     names = ", ".join(INTERVAL_NAMES[kind] for kind in sorted(kinds)) or "no"
-    ax.set_xlabel(plain(f"{', '.join(metrics)}: mean and {100 * confidence:g}% {names} interval"))
+    one = len(set(metrics.values())) == 1  # one direction: said once, at the end
+    ax.set_xlabel(
+        plain(
+            ", ".join(name + ("" if one else said) for name, said in sorted(metrics.items()))
+            + f": mean and {100 * confidence:g}% {names} interval"
+            + (next(iter(metrics.values())) if one else "")
+        )
+    )
     if own:  # below the axes, in room the constrained layout makes: it covers no point
         longest = max(len(str(model)) for model in result.models)
         legend = figure.legend(
@@ -645,7 +697,7 @@ def prediction_panels(cell):
         return [
             (title, lambda ax, kind=kind: PredictionErrorDisplay.from_predictions(
                 y_true, y_pred, kind=kind, ax=ax))
-            for title, kind in (("predicted against actual", "actual_vs_predicted"),
+            for title, kind in (("actual against predicted", "actual_vs_predicted"),
                                 ("residuals", "residual_vs_predicted"))
         ]  # fmt: skip
 

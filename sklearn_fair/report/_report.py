@@ -18,7 +18,6 @@ from scipy.stats import rankdata
 from ..exceptions import SplitsMismatchError, UnequalBudgetWarning
 from ..stats._checks import tie_level
 from ..utils._printing import (
-    decimals_for,
     number,
     pvalue,
     signed,
@@ -26,9 +25,9 @@ from ..utils._printing import (
 )
 from ..utils._scaling import mean_of
 from ._format import (
-    best_apart,
     failed_folds,
     param_columns,
+    printed_decimals,
     probability,
     selection_counts,
     short_names,
@@ -194,16 +193,13 @@ class NestedCVReport:
         standard deviation of its fold scores over the models (of ``dataset``, or of all), more
         where a data set's best mean would print as another not tied with it (as
         :meth:`BenchmarkResult.table <sklearn_fair.BenchmarkResult.table>` prints them)."""
-        rows = [
-            row
-            for row in self.rows
-            if row["metric"] == metric_name and dataset in (None, row["dataset"])
-        ]
-        d = decimals_for([row["test_mean"] for row in rows], [row["test_std"] for row in rows])
-        for name in dict.fromkeys(row["dataset"] for row in rows):
-            group = [row for row in rows if row["dataset"] == name]
-            d = best_apart([row["test_mean"] for row in group], d, group[0]["greater_is_better"])
-        return d
+        return printed_decimals(
+            [
+                row
+                for row in self.rows
+                if row["metric"] == metric_name and dataset in (None, row["dataset"])
+            ]
+        )
 
     def verdict(self):
         """The report's conclusion in one sentence (and one more when fits failed)."""
@@ -944,6 +940,9 @@ class NestedCVReport:
 
         result, level = self.result, self._level
         if not self._one:
+            failed = [f"{c.model} on {c.dataset}" for c in self._cells() if c.n_failed_folds()]
+            if failed:  # the figure says it at each one's place too
+                section.paragraphs.append(_not_drawn(failed))
             add(
                 result.plot_intervals(confidence=self.confidence, interval=self.interval),
                 f"Mean test score of each model on each data set with its {level} interval",
@@ -969,9 +968,7 @@ class NestedCVReport:
         results = {m.name: m for m in self._models if not m.n_failed_folds()}
         if len(results) < len(self._models):
             section.paragraphs.append(
-                "Not drawn: "
-                + ", ".join(m.name for m in self._models if m.name not in results)
-                + " (folds failed; see Failed fits)."
+                _not_drawn(m.name for m in self._models if m.name not in results)
             )
         if not results:
             return section
@@ -1190,6 +1187,12 @@ def _rank(rows):
             values = rankdata([-sign * tie_level(row[key]) for row in ranked])
             for row, value in zip(ranked, values):
                 row[rank] = int(value) if float(value).is_integer() else float(value)
+
+
+def _not_drawn(names):
+    """The Plots section's sentence on what its figures leave out, ``names`` (models, or
+    "model on data set") whose folds failed."""
+    return f"Not drawn: {', '.join(names)} (folds failed; see Failed fits)."
 
 
 def _left_out(failed):
