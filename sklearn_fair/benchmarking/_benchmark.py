@@ -260,11 +260,16 @@ def _one_metric(dataset, plans):
     if apart is None:
         return
     alike, shown = apart
+    own_methods = all(plan.scoring.scoring is None for plan in plans.values())
     why = (
         "two scorers under one key of 'scoring', or the own score methods of two estimators "
         "(scoring=None), which compute different metrics. The tables and tests compare one "
         "metric per data set: pass benchmark a common 'scoring'"
         if alike
+        else "each model scores with its own score method (scoring=None), and these compute "
+        "different metrics. The tables and tests compare one metric per data set: pass "
+        "benchmark a common 'scoring'"
+        if own_methods
         else "a search or NestedCV model scores with its own 'scoring', the others with "
         "benchmark's. The tables and tests compare one metric per data set: pass benchmark "
         "the 'scoring' to compare (a search then still selects with its own),"

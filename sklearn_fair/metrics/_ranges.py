@@ -95,9 +95,12 @@ _LOWER_IS_BETTER = frozenset(
 )
 
 # ``score`` methods that are accuracy (or R^2) though not the mixin's own: they only check their
-# input and call ``super().score``. By qualified name, so that no module is imported to compare.
+# input and call ``super().score``, or (MultiOutputClassifier's) compute accuracy_score's subset
+# accuracy of a multilabel y themselves. By qualified name, so that no module is imported to
+# compare.
 _ACCURACY_METHODS = {
     "sklearn.dummy.DummyClassifier.score",
+    "sklearn.multioutput.MultiOutputClassifier.score",
     "sklearn.neighbors._classification.KNeighborsClassifier.score",
     "sklearn.neighbors._classification.RadiusNeighborsClassifier.score",
     "sklearn_fair.graph._classifier.GraphClassifier.score",

@@ -597,7 +597,12 @@ def fold_predictions(cell):
         if classes is None:
             y_pred = _combined_without_classes(cell, kept)
         else:
-            y_pred = refits_class(kept["predict"], None if kept.get("votes") else scores, classes)
+            y_pred = refits_class(
+                kept["predict"],
+                None if kept.get("votes") else scores,
+                classes,
+                proba=kept["proba"] is not None,
+            )
         folds.append((y_true, y_pred, score))
     return folds
 

@@ -401,19 +401,36 @@ def _check_partition(plan, cv):
 def _check_method(plan, method):
     """Refuse, before any fit, a ``method`` that neither the estimator nor any candidate of
     its grid has (an unfitted model tells: ``available_if`` reads its parameters, SVC's
-    ``probability`` or a pipeline's last step); a search that runs whole is not looked into."""
+    ``probability`` or a pipeline's last step); a search that runs whole is not looked into,
+    nor a model that shows no prediction method until fitted (a StackingClassifier whose
+    ``final_estimator`` is None): its refits tell (:func:`_check_fitted_method`)."""
     if plan.search is not None:
         return
     models = [configure(plan.estimator, candidate) for candidate in plan.candidates]
     if any(hasattr(model, method) for model in models):
         return
     has = [name for name in _PREDICT_METHODS if hasattr(models[0], name)]
+    if not has and any(hasattr(type(model), method) for model in models):
+        return
     shown = " ".join(repr(plan.estimator).split())  # on one line
     raise ValueError(
         f"The 'method' parameter of {plan.owner} is {method!r}, but {shown}"
         f"{' and every candidate of its grid have' if len(models) > 1 else ' has'} no {method}: "
         "each fold's model would be fitted before the prediction failed. Pass one of the "
         f"methods it has: {has}."
+    )
+
+
+def _check_fitted_method(plan, models, method, fold):
+    """Refuse a ``method`` that the fitted ``models`` of outer ``fold`` lack, which their
+    unfitted estimator did not tell (:func:`_check_method`)."""
+    if all(hasattr(model, method) for model in models):
+        return
+    has = [name for name in _PREDICT_METHODS if hasattr(models[0], name)]
+    shown = " ".join(repr(models[0]).split())  # on one line
+    raise ValueError(
+        f"The 'method' parameter of {plan.owner} is {method!r}, but the model refit in outer "
+        f"fold {fold}, {shown}, has no {method}. Pass one of the methods it has: {has}."
     )
 
 
@@ -563,7 +580,7 @@ def _fold_predictions(models, X_test, method, classifier, classes):
                 continue
             if not shared:
                 values = [_ordered(o, v, richer, decided_by) for o, v in zip(owns, values)]
-            return refits_class(outputs, values, decided_by)
+            return refits_class(outputs, values, decided_by, proba=richer == "predict_proba")
     return refits_class(outputs, None, own if decided_by is None else decided_by)
 
 
@@ -599,14 +616,22 @@ def _missing_classes_filled(output, owns, classes, method):
     return output
 
 
-def refits_class(predictions, scores, classes):
+def refits_class(predictions, scores, classes, *, proba=False):
     """The class of several classifier refits of one fold: that of their averaged ``scores``
     (probabilities or decision values, one per refit) where each refit's own prediction is the
     class of its scores, else (or without scores: None) the majority vote of their
     ``predictions``; a multilabel model's ``classes`` label by label, and with one array of
     label indices as ``classes`` (OneVsRestClassifier, MLPClassifier) its votes label by
-    label."""
+    label.
+
+    ``proba`` says whether the ``scores`` of a multilabel model that gives one column a label
+    (a ClassifierChain's, also as kept lists of rows) are probabilities of the label, which
+    point to it above 0.5, or decision values, above 0."""
     if is_per_label(classes):
+        if scores is not None and (
+            isinstance(scores[0], np.ndarray) or np.ndim(scores[0][0]) == 1
+        ):  # one column a label, not one array a label
+            scores = _label_columns(scores, proba)
         return np.column_stack(
             [
                 refits_class(
@@ -645,8 +670,17 @@ def _class_of(scores, classes):
     return np.asarray(classes)[np.argmax(scores, axis=1)]
 
 
+def _label_columns(scores, proba):
+    """The refits' ``scores`` of one column a label (arrays or kept lists of rows) as arrays:
+    their decision values, or their probabilities of the label as two columns a label,
+    P(label=0) and P(label=1), whose class is that of the larger (:func:`refits_class`)."""
+    scores = [np.asarray(score, dtype=float) for score in scores]
+    return [np.stack([1 - score, score], axis=-1) for score in scores] if proba else scores
+
+
 def _of_label(scores, k):
-    """Label ``k``'s probabilities (a list, one array a label) or decision values (a column)."""
+    """Label ``k``'s probabilities (a list, one array a label) or scores (:func:`_label_columns`:
+    its column)."""
     return scores[k] if isinstance(scores, list) else np.asarray(scores)[:, k]
 
 
@@ -802,6 +836,7 @@ default="predict"
                 f"{result['selection_failed'] or 'its refit failed'}"
             )
         train, test = plan.outer_splits[fold]
+        _check_fitted_method(plan, models, method, fold)
         X_test = take(data.X, test)
         if is_pairwise(models[0]):
             X_test = X_test[:, train]

@@ -79,12 +79,15 @@ def _fold_predictions(plan, test, refits, best_params, selecting):
     y_true = None
     if y is not None:
         true = np.asarray(y)[np.asarray(test)]
+        if true.ndim == 2 and true.shape[1] == 1:
+            # a column vector (df[["label"]]) is one target, as scikit-learn reads it
+            true = true.reshape(-1)
         if true.dtype == object and not plan.classifier and all(_is_real(v) for v in true.flat):
             # Decimals (a database's NUMERIC column) as floats, as scikit-learn reads them
             true = true.astype(float)
         y_true = true.tolist()
     predict = [k["predict"] for k in kept]
-    if y is not None and np.ndim(y) == 1:
+    if y is not None and (np.ndim(y) == 1 or np.shape(y)[1:] == (1,)):
         # a column (n, 1) predicted for a 1-D y is read as (n,), as scikit-learn's scorers do
         predict = [
             [row[0] for row in p] if all(isinstance(r, list) and len(r) == 1 for r in p) else p

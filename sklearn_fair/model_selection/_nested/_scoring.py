@@ -141,8 +141,9 @@ def undefined_on_constant_y(scorer, model, y, sample_weight=None):
 
     ``scoring=None`` scores with ``model.score``, R^2 for a regressor. A multi-output score
     is undefined where one column is constant (scikit-learn's force_finite gives that column
-    0.0 or 1.0), or every column with ``multioutput="variance_weighted"``. With fewer than two
-    rows scikit-learn's score is NaN already, with its own warning.
+    0.0 or 1.0), one of non-zero weight with an array ``multioutput``, or every column with
+    ``multioutput="variance_weighted"``. With fewer than two rows scikit-learn's score is NaN
+    already, with its own warning.
     """
     import sklearn.metrics as metrics
 
@@ -170,10 +171,13 @@ def undefined_on_constant_y(scorer, model, y, sample_weight=None):
     if values.ndim == 0 or values.shape[0] < 2:
         return None
     constant = constant_columns(values.reshape(values.shape[0], -1))
-    weighted = isinstance(kwargs.get("multioutput"), str) and (
-        kwargs["multioutput"] == "variance_weighted"
-    )
-    return metric if (constant.all() if weighted else constant.any()) else None
+    multioutput = kwargs.get("multioutput")
+    if isinstance(multioutput, str):
+        weighted = multioutput == "variance_weighted"
+        return metric if (constant.all() if weighted else constant.any()) else None
+    if multioutput is not None and np.shape(multioutput) == constant.shape:
+        constant &= np.asarray(multioutput) != 0  # a column of weight 0 adds nothing
+    return metric if constant.any() else None
 
 
 # -- which scorers, and where metadata go ---------------------------------------------------

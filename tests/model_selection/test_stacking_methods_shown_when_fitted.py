@@ -1,0 +1,76 @@
+"""A model that shows its prediction methods only once fitted (hunt ENS-5): a StackingClassifier
+whose final_estimator is None predicts in nested_cross_val_predict, as its fitted refits do."""
+
+import warnings
+
+import numpy as np
+import pytest
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.datasets import make_classification
+from sklearn.ensemble import StackingClassifier
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import GridSearchCV, KFold, cross_val_predict
+from sklearn.tree import DecisionTreeClassifier
+from sklearn.utils._available_if import available_if
+
+from sklearn_fair import nested_cross_val_predict
+
+X, y = make_classification(n_samples=60, n_features=6, random_state=0)
+OUTER, INNER = KFold(3, shuffle=True, random_state=0), KFold(3, shuffle=True, random_state=1)
+GRID = {"passthrough": [False, True]}
+
+
+def _stacking(final_estimator):
+    estimators = [("tree", DecisionTreeClassifier(random_state=0)), ("lr", LogisticRegression())]
+    return StackingClassifier(estimators, final_estimator=final_estimator, cv=2)
+
+
+@pytest.mark.parametrize("method", ["predict", "predict_proba"])
+def test_a_stacking_with_its_default_final_estimator_predicts(method):
+    # the reference: scikit-learn with the default final_estimator (LogisticRegression) given
+    search = GridSearchCV(_stacking(LogisticRegression()), GRID, cv=INNER)
+    expected = cross_val_predict(search, X, y, cv=OUTER, method=method)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        got = nested_cross_val_predict(
+            _stacking(None),
+            X,
+            y,
+            param_grid=GRID,
+            cv=OUTER,
+            inner_cv=INNER,
+            method=method,
+            n_refits=1,
+        )
+    np.testing.assert_allclose(got, expected)
+
+
+def _fitted(self):
+    return hasattr(self, "classes_")
+
+
+class _ProbaNeverShown(ClassifierMixin, BaseEstimator):
+    """Shows predict only once fitted, and predict_proba then only where ``proba`` (False)."""
+
+    def __init__(self, proba=False):
+        self.proba = proba
+
+    def fit(self, X, y):
+        self.classes_ = np.unique(y)
+        return self
+
+    @available_if(_fitted)
+    def predict(self, X):
+        return np.full(len(X), self.classes_[0])
+
+    @available_if(lambda self: _fitted(self) and self.proba)
+    def predict_proba(self, X):
+        return np.ones((len(X), len(self.classes_))) / len(self.classes_)
+
+
+def test_a_method_the_fitted_model_lacks_is_refused_by_name():
+    with pytest.raises(ValueError, match=r"'predict_proba'.*outer fold 0.*has no predict_proba"):
+        nested_cross_val_predict(
+            _ProbaNeverShown(), X, y, param_grid={"proba": [False]}, cv=OUTER, inner_cv=INNER,
+            method="predict_proba",
+        )  # fmt: skip
