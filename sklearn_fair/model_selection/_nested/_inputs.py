@@ -274,8 +274,11 @@ def _stopping_weights(routing, method, own=False):
 def _steps_transforming_before(pipeline, prefix=""):
     """The names of a Pipeline's steps before its last that transform X, where it routes
     ``X_val`` as given (its ``transform_input`` does not list it), and those of a Pipeline
-    that is its last step (whose own ``transform_input`` decides for its steps); [] for
-    anything else. A sampler (``fit_resample``, no ``transform``) changes no feature."""
+    that is its last step or a TransformedTargetRegressor's regressor (whose own
+    ``transform_input`` decides for its steps); [] for anything else. A sampler
+    (``fit_resample``, no ``transform``) changes no feature."""
+    if _is_target_transformer(pipeline):
+        return _steps_transforming_before(pipeline.regressor, f"{prefix}regressor__")
     steps = getattr(pipeline, "steps", None)
     if not isinstance(steps, (list, tuple)) or not steps:  # Pipeline takes a tuple too
         return []
@@ -290,13 +293,37 @@ def _steps_transforming_before(pipeline, prefix=""):
     return found + _steps_transforming_before(last, f"{prefix}{name}__")
 
 
-def _untransformed_validation_data(estimator, candidates):
-    """The transforming steps of the first model (``estimator``, or each of its
+def _is_target_transformer(model):
+    # by its module, not imported: sklearn.compose is not otherwise loaded in a worker
+    if "sklearn.compose" not in sys.modules:
+        return False
+    return isinstance(model, sys.modules["sklearn.compose"].TransformedTargetRegressor)
+
+
+def _targets_transformed_before(model, prefix=""):
+    """The names (as ``get_params`` names them; "" for ``model`` itself) of the
+    TransformedTargetRegressors on the way from ``model`` to the model that early-stops
+    (through pipelines' last steps and their regressors) that transform y: one fits its
+    regressor on the transformed y but routes ``y_val`` to it as given. Without ``func`` and
+    ``transformer`` it transforms nothing (scikit-learn's identity)."""
+    if _is_target_transformer(model):
+        own = [prefix] if model.func is not None or model.transformer is not None else []
+        return own + _targets_transformed_before(model.regressor, f"{prefix}regressor__")
+    steps = getattr(model, "steps", None)
+    if not isinstance(steps, (list, tuple)) or not steps:
+        return []
+    name, last = steps[-1]
+    return _targets_transformed_before(last, f"{prefix}{name}__")
+
+
+def _untransformed_validation_data(estimator, candidates, find=_steps_transforming_before):
+    """What ``find`` finds on the way to the first model (``estimator``, or each of its
     ``candidates`` set on it) that early-stops on ``X_val`` which would reach it untransformed
-    (:func:`_steps_transforming_before`); [] where none would."""
+    (by default, the steps that transform X, :func:`_steps_transforming_before`); [] where
+    none would."""
     models = [configure(estimator, c) for c in candidates] if candidates else [estimator]
     for model in models:
-        transforming = _steps_transforming_before(model)
+        transforming = find(model)
         if transforming and consumes_validation_data(model):
             return transforming
     return []
@@ -399,6 +426,24 @@ def early_stopping_policy(mode, estimator, search, owner, fit_params=(), candida
             "pass early_stopping_split='estimator'.",
             SklearnFairWarning,
             stacklevel=external_stacklevel(),
+        )
+    targets = []
+    if consumes:
+        targets = _untransformed_validation_data(estimator, candidates, _targets_transformed_before)
+    if targets:
+        name = type(estimator).__name__
+        named = ", ".join(repr(t.removesuffix("__")) for t in targets if t)
+        where = f"the {name}, whose func or transformer transforms y,"
+        if named:
+            where = f"its {named}, a TransformedTargetRegressor whose func or transformer "
+            where += "transforms y,"
+        raise ValueError(
+            f"{owner} would hand the validation rows as y_val, as they are, to the model of "
+            f"{name} that early-stops on them, while {where} fits that model on transformed "
+            "targets: a TransformedTargetRegressor passes y_val on untransformed, so the "
+            "model would early-stop on targets on another scale. Pass "
+            "early_stopping_split='estimator' (the model then early-stops on its own hold-out "
+            "of its training rows)."
         )
     transforming = _untransformed_validation_data(estimator, candidates) if consumes else []
     if transforming:

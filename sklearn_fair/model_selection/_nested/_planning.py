@@ -407,15 +407,18 @@ def make_plan(nested, X, y, groups, params, *, final, return_estimator, owner,
         cv = None if space.inner_cv is None else splitters.inner
         whole_search = search_with_cv(space.search, cv)
     seeded = seeds.seeded if seeded is None else seeded
+    models = seedable_models(space, candidates)  # the configured candidates
     if seeded:  # the splitters given, and a search run whole's (it splits in each worker)
         splitters_given = {"outer_cv": nested.outer_cv, "inner_cv": space.inner_cv}
         if space.search is not None and space.inner_cv is None:
             splitters_given["estimator.cv"] = getattr(space.search, "cv", None)
         warn_unseeded_splitters(owner, splitters_given)
-        # and a splitter among the estimator's parameters (StackingClassifier's cv)
+        # and a splitter among the estimator's parameters (StackingClassifier's cv), or
+        # among those of an estimator that a candidate puts in place
         warn_unseeded_splitters(owner, _estimator_splitters(nested.estimator, estimator))
+        warn_unseeded_splitters(owner, _candidate_splitters(nested.estimator, estimator, models))
     if seeded or nested.n_refits > 1:
-        _warn_unseeded_randomness(owner, estimator, seeded)
+        _warn_unseeded_randomness(owner, estimator, seeded, candidates=models)
     routed = route_params(
         owner, estimator, scoring.scorers, splitters.outer, splitters.inner, data.groups, params,
         search=None if space.search_scoring is None else nested.estimator,
@@ -432,7 +435,7 @@ def make_plan(nested, X, y, groups, params, *, final, return_estimator, owner,
     search, search_originals = None, {}
     if whole_search is not None:
         search, search_originals = search_for_folds(whole_search, seeds)
-    refits = seeds.refit_plan(seedable_models(space, candidates), nested.n_refits)
+    refits = seeds.refit_plan(models, nested.n_refits)
     search_params = dict(routed.search_fit or {})
     if routed.search_groups is not None:
         search_params["groups"] = routed.search_groups
@@ -489,11 +492,15 @@ def warn_unseeded_estimator(owner, estimator):
     _warn_unseeded_randomness(owner, estimator, True, refits=False)
 
 
-def _warn_unseeded_randomness(owner, estimator, seeded, refits=True):
-    """A ReproducibilityWarning where parts of ``estimator`` draw random numbers that no
-    ``random_state`` parameter controls (:func:`~._seeds.unseeded_randomness`); ``refits``:
-    whether the run refits each fold's winner with seeds of its own."""
+def _warn_unseeded_randomness(owner, estimator, seeded, refits=True, candidates=()):
+    """A ReproducibilityWarning where parts of ``estimator``, or of the configured
+    ``candidates`` (a grid value's), draw random numbers that no ``random_state`` parameter
+    controls (:func:`~._seeds.unseeded_randomness`); ``refits``: whether the run refits each
+    fold's winner with seeds of its own."""
     found = unseeded_randomness(estimator)
+    for model in candidates:
+        for name, obj in unseeded_randomness(model).items():
+            found.setdefault(name, obj)  # once a parameter, as the estimator's own
     if not found:
         return
     parts = ", ".join(
@@ -530,15 +537,29 @@ def _warn_unseeded_randomness(owner, estimator, seeded, refits=True):
     )
 
 
-def _estimator_splitters(given, estimator):
-    """Name -> value of every ``cv`` parameter of ``estimator``, nested ones included; the name
-    as the user reaches it from ``given`` (the estimator, or a search wrapping it)."""
+def _estimator_splitters(given, estimator, model=None):
+    """Name -> value of every ``cv`` parameter of ``estimator`` (or of ``model``, the
+    estimator configured by a candidate), nested ones included; the name as the user reaches
+    it from ``given`` (the estimator, or a search wrapping it)."""
     prefix = "estimator." if given is estimator else "estimator.estimator."
     return {
         f"{prefix}{name}": value
-        for name, value in estimator.get_params(deep=True).items()
+        for name, value in (estimator if model is None else model).get_params(deep=True).items()
         if name == "cv" or name.endswith("__cv")
     }
+
+
+def _candidate_splitters(given, estimator, models):
+    """:func:`_estimator_splitters` of the configured candidates ``models`` that the estimator
+    itself does not hold (a StackingClassifier given as a grid value), each named once, as a
+    candidate's."""
+    own = {name: repr(cv) for name, cv in _estimator_splitters(given, estimator).items()}
+    found = {}
+    for model in models:
+        for name, cv in _estimator_splitters(given, estimator, model).items():
+            if own.get(name) != repr(cv):
+                found.setdefault(f"{name} of a candidate", cv)
+    return found
 
 
 def plan_of_splits(estimator, params, scorers, outer_splits, inner_splits, X, y, *, owner,

@@ -237,7 +237,57 @@ def _seed_unset(model, seed):
     if seed is None:
         return {}
     names = unset_random_state_params(model)
-    return {name: seed if i == 0 else _seed_of(seed, name) for i, name in enumerate(names)}
+    values = {name: seed if i == 0 else _seed_of(seed, name) for i, name in enumerate(names)}
+    for name, grid in _unseeded_search_spaces(model).items():
+        # a search among model's parts (a Pipeline's step) fits the estimators of its space:
+        # seeded copies, as :meth:`Seeds.seed_search` seeds those of a search run whole
+        values[name] = _seed_grid(grid, _seed_of(seed, name), {})
+    return values
+
+
+def _unseeded_search_spaces(model):
+    """Name -> value of the ``param_grid`` and ``param_distributions`` of the searches among
+    ``model`` and its parts that hold an estimator with a ``random_state`` left at None (as
+    ``get_params(deep=True)`` names them: ``"search__param_grid"``); the search fits each as
+    given, so that no seed of the run reaches it unless the space is seeded."""
+    params = model.get_params(deep=True)
+    found = {}
+    for name, value in params.items():
+        if name.rpartition("__")[2] not in ("param_grid", "param_distributions"):
+            continue
+        owner = param_owner(model, params, name)
+        if owner is None or not _has_param(owner, "estimator") or value is None:
+            continue
+        if any(unset_random_state_params(m) for m in _space_estimators(value)):
+            found[name] = value
+    return found
+
+
+def _space_estimators(space):
+    """The estimators among the values of a search's space, members of a list value too."""
+    spaces = space if isinstance(space, (list, tuple)) else [space]
+    found = []
+    for one in spaces:
+        if not isinstance(one, Mapping):
+            continue
+        for values in one.values():
+            if isinstance(values, np.ndarray) and values.dtype == object:
+                values = list(values)
+            if not isinstance(values, (list, tuple)):
+                continue  # a distribution: its draws are numbers
+            for value in values:
+                if hasattr(value, "get_params") and not isinstance(value, type):
+                    found.append(value)
+                else:
+                    found.extend(_held_estimators(value))
+    return found
+
+
+def _has_param(obj, name):
+    try:
+        return name in obj.get_params(deep=False)
+    except Exception:  # not an estimator
+        return False
 
 
 def _seed_of(seed, name):
@@ -445,10 +495,12 @@ class Seeds:
 
     def refit_plan(self, models, n_refits):
         """The :class:`RefitPlan` of the candidates' configured ``models``."""
-        seedable = any(unset_random_state_params(model) for model in models)
+        spaces = [_unseeded_search_spaces(model) for model in models]
+        seedable = any(unset_random_state_params(m) for m in models) or any(spaces)
         refit_seeds = self.refit_seeds(n_refits) if seedable else [None]
         # a seed that draws rows always matters (*Whether seeds matter* above): no probe
-        samples = any(unset_row_drawing_seeds(model) for model in models)
+        held = [m for space in spaces for grid in space.values() for m in _space_estimators(grid)]
+        samples = any(unset_row_drawing_seeds(model) for model in [*models, *held])
         return RefitPlan(refit_seeds, seedable and len(refit_seeds) > 1 and not samples)
 
     def seed_search(self, search):
