@@ -19,6 +19,7 @@ from sklearn.utils.validation import _num_samples
 
 from ..exceptions import InvalidSplitError, SplitLeakageWarning, SplitsMismatchError
 from ..utils import IntervalNotBool, to_numpy
+from ..utils._splits import reusable_inner_splits
 from ..utils._stacklevel import external_stacklevel
 from ._bounded_json import read_json, short_repr
 from ._split_validation import (
@@ -152,7 +153,8 @@ class SavedSplits:
         allow_overlap=False,
     ):
         self.folds = folds
-        self.inner_splits = inner_splits
+        # an iterator of inner splits could be read only once; keep what it yields
+        self.inner_splits = reusable_inner_splits(inner_splits)
         self.n_samples = n_samples
         self.labels_fingerprint = labels_fingerprint
         self.kfold = kfold

@@ -8,8 +8,27 @@ import numpy as np
 
 def reusable_splits(cv):
     """``cv``, as a list where it is an iterator of splits (a generator), which can be read
-    only once; anything else (a splitter, a list of splits, an int) as it is."""
-    return list(cv) if isinstance(cv, Iterator) else cv
+    only once, and each ``(train, test, inner)`` item's inner splits as a list where they are
+    an iterator (a ``zip``); anything else (a splitter, a list of splits, an int) as it is."""
+    if isinstance(cv, Iterator):
+        cv = list(cv)
+    if isinstance(cv, list) and any(_inner_iterator(item) for item in cv):
+        cv = [(*item[:2], list(item[2])) if _inner_iterator(item) else item for item in cv]
+    return cv
+
+
+def reusable_inner_splits(inner_splits):
+    """``inner_splits`` (one entry per outer fold: its inner splits, or None), each entry that
+    is an iterator as a list; the whole as given where none is."""
+    if isinstance(inner_splits, Iterator):
+        inner_splits = list(inner_splits)
+    if isinstance(inner_splits, list) and any(isinstance(i, Iterator) for i in inner_splits):
+        return [list(i) if isinstance(i, Iterator) else i for i in inner_splits]
+    return inner_splits
+
+
+def _inner_iterator(item):
+    return isinstance(item, (tuple, list)) and len(item) == 3 and isinstance(item[2], Iterator)
 
 
 def generator_seeded(cv):

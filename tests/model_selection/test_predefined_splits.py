@@ -248,3 +248,46 @@ def test_a_saved_splits_given_as_outer_cv_is_replayed_with_its_inner_splits_and_
     perm = rng.permutation(40)
     with pytest.raises(SplitsMismatchError, match="labels y are not those the splits were"):
         nested.fit(X[perm], y[perm])
+
+
+def test_inner_splits_given_as_iterators_are_read_once_and_kept():
+    # a zip of inner (train, test) pairs was read by the first check and found empty by the
+    # next: "the inner splits of outer fold 0 ... produced no splits", from nested_cross_validate
+    # too; the outer iterator was already kept as a list
+    from sklearn.datasets import make_classification
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import GridSearchCV, StratifiedKFold, cross_validate
+
+    from sklearn_fair import nested_cross_validate
+    from sklearn_fair.model_selection import SavedSplits
+
+    X, y = make_classification(n_samples=60, random_state=0)
+    outer = list(StratifiedKFold(3, shuffle=True, random_state=0).split(X, y))
+    inner = [(tr[: int(0.8 * len(tr))], tr[int(0.8 * len(tr)) :]) for tr, _ in outer]
+
+    def triples():
+        return [(tr, te, zip([a], [b])) for (tr, te), (a, b) in zip(outer, inner)]
+
+    cv = PredefinedSplits(triples())
+    for _ in range(2):
+        (got,) = cv.get_inner_splits(0)
+        np.testing.assert_array_equal(got[0], inner[0][0])
+        np.testing.assert_array_equal(got[1], inner[0][1])
+    grid = {"C": [0.01, 1.0]}
+    result = nested_cross_validate(
+        LogisticRegression(), X, y, param_grid=grid, outer_cv=PredefinedSplits(triples()),
+        n_refits=1, random_state=0,
+    )  # fmt: skip
+    # the reference: GridSearchCV on each fold's one stored inner split (as rows of the fold)
+    expected = []
+    for (tr, te), (a, b) in zip(outer, inner):
+        search = GridSearchCV(
+            LogisticRegression(), grid, cv=[(np.searchsorted(tr, a), np.searchsorted(tr, b))]
+        )
+        expected.append(cross_validate(search, X, y, cv=[(tr, te)])["test_score"][0])
+    np.testing.assert_allclose(result["test_score"], expected)
+    saved = SavedSplits(outer, inner_splits=[zip([a], [b]) for a, b in inner], n_samples=60)
+    assert saved.get_n_splits() == 3
+    assert [len(test) for _, test in PredefinedSplits(saved).split(X)] == [
+        len(te) for _, te in outer
+    ]
