@@ -212,9 +212,16 @@ class HoldoutSplit(BaseShuffleSplit):
         else:
             n_test = int(np.ceil(self.test_size * n_samples))
         if not 1 <= n_test < n_samples:
+            accepted = (
+                "test_size must be below n_samples"
+                if isinstance(self.test_size, numbers.Integral)
+                else f"ceil(test_size * n_samples) = {n_test} test rows; a share of "
+                f"{np.floor((n_samples - 1) / n_samples * 1e4) / 1e4:g} or less leaves "
+                "training rows"
+            )
             raise ValueError(
                 f"HoldoutSplit(test_size={self.test_size!r}) leaves no row on one side of "
-                f"{n_samples} samples; test_size must be below n_samples."
+                f"{n_samples} samples: {accepted}."
             )
         return n_test
 

@@ -63,7 +63,11 @@ def labels_fingerprint(y):
     It is the SHA-256 of the labels' ranks (each value replaced by its position among the
     sorted distinct values), so it does not change under an order-preserving re-coding of the
     labels (1..6 or 0..5, -1/1 or 0/1, strings or their ``LabelEncoder`` codes, ints or floats)
-    but does change when samples are added, removed or reordered.
+    but does change when samples are added or removed, or reordered so that the sequence of
+    labels changes. Samples of one label reordered among themselves keep it: a data set
+    stored in blocks of its classes (IMDB-BINARY: 500 of one, then 500 of the other) may be
+    shuffled within each block unseen, so keep the samples in the order the splits were made
+    for.
 
     Parameters
     ----------

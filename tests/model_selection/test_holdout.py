@@ -4,6 +4,8 @@ Also its grouped (``groups`` given) and time-ordered (``shuffle=False``) variant
 place among scikit-learn's cross-validators.
 """
 
+import re
+
 import numpy as np
 import pytest
 import sklearn
@@ -18,6 +20,7 @@ from sklearn.model_selection import (
     TimeSeriesSplit,
     check_cv,
     cross_validate,
+    train_test_split,
 )
 from sklearn.neighbors import KNeighborsClassifier
 
@@ -415,3 +418,16 @@ def test_a_time_ordered_gap_is_scikit_learns_time_series_split_gap(gap):
 def test_a_gap_is_refused_where_it_cannot_hold(kwargs, match):
     with pytest.raises(ValueError, match=match):
         next(HoldoutSplit(test_size=5, **kwargs).split(np.zeros((50, 1))))
+
+
+@pytest.mark.parametrize("n_samples", [2, 7, 42, 150])
+def test_a_share_too_large_is_told_the_largest_share_that_leaves_training_rows(n_samples):
+    # a fraction was told "test_size must be below n_samples", which 0.99 already is
+    X = np.zeros((n_samples, 1))
+    with pytest.raises(ValueError, match=r"a share of ([0-9.]+) or less") as error:
+        next(HoldoutSplit(test_size=0.999, shuffle=False).split(X))
+    share = float(re.search(r"a share of ([0-9.]+) or less", str(error.value))[1])
+    train, test = next(HoldoutSplit(test_size=share, shuffle=False).split(X))
+    assert len(train) >= 1 and len(test) >= 1
+    # scikit-learn's own ordered hold-out keeps training rows at that share too
+    assert len(train_test_split(X, test_size=share, shuffle=False)[0]) >= 1
