@@ -169,7 +169,12 @@ def _run(args, argv):
             from .experiment import dry_run
 
             report = dry_run(
-                args.experiment, timing=not args.no_timing, n_jobs=args.n_jobs, **options
+                args.experiment,
+                timing=not args.no_timing,
+                n_jobs=args.n_jobs,
+                backend=args.backend,
+                dask_scheduler=args.dask_scheduler,
+                **options,
             )
             print(report.text)
             return 1 if report.data_problem else 0

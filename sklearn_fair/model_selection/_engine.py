@@ -8,6 +8,7 @@ sub-package imports them from here, never from the private ``_nested`` modules, 
 
 from ._bounded_json import read_json
 from ._nested._batching import PREFETCH, AutoBatching
+from ._nested._cache import entry_path
 from ._nested._cache_key import UnhashableError, sklearn_config, task_names
 from ._nested._candidates import is_search
 from ._nested._data import RunData, take
@@ -44,6 +45,7 @@ __all__ = [
     "check_dense_y",
     "check_labels",
     "check_rows_line_up",
+    "entry_path",
     "given_splits",
     "is_per_label",
     "is_search",

@@ -8,9 +8,10 @@ import joblib
 
 from ...utils._printing import text_table
 from .._reading._config import load_config
-from .._reading._data import load_datasets
+from .._reading._data import cache_folder, load_datasets
 from .._reading._text import neutral
-from .._running._inputs import check_outputs
+from .._running._inputs import check_backend, check_outputs
+from ._cached import cached_fits
 from ._checks import check_before_fit
 from ._estimate import estimate_compute, format_seconds
 from ._shared import SharedFits, shared_fits
@@ -35,6 +36,9 @@ class DryRun:
         Why data cannot be read (then they are not counted, and a run would stop).
     shared : SharedFits
         The fits that tasks identical across models spare (a run fits each task once).
+    cached : dict
+        The same keys -> :class:`CachedFits`, the fits already in the task cache, for the
+        models whose tasks can be looked up there.
     text : str
         The printed report.
     """
@@ -44,6 +48,7 @@ class DryRun:
     estimates: dict = field(default_factory=dict)
     data_problem: object = None
     shared: SharedFits = field(default_factory=SharedFits)
+    cached: dict = field(default_factory=dict)
     text: str = ""
 
     def _sum(self, what):
@@ -66,6 +71,15 @@ class DryRun:
         total = self._sum("min_total_fits")
         return None if total is None else total - self.shared.selection - self.shared.refits
 
+    @property
+    def cached_fits(self):
+        """The fits of :attr:`total_fits` already in the task cache (the run computes them
+        again only where an entry fails its checks), whichever candidate each fold selects;
+        None where the cache cannot be looked up for every model."""
+        if self.total_fits is None or len(self.cached) < len(self.plans):
+            return None
+        return sum(found.n_fits for found in self.cached.values())
+
 
 def _spread(counts):
     low, high = min(counts), max(counts)
@@ -85,10 +99,17 @@ def _outer_text(dataset, plan):
     return f"{n_outer} outer folds (outer_cv={outer_cv!r})"
 
 
+def _inert(plan):
+    """When ``plan`` makes its fewest refits."""
+    if plan.seeded_candidate:
+        return "each fold selects a candidate whose seed is the user's"
+    return "seeds are inert"
+
+
 def _row(plan):
     refits = f"{plan.refits} ({len(plan.outer)} x {plan.n_refits})"
     if plan.min_refits < plan.refits:
-        refits += f", at least {plan.min_refits} if seeds are inert"
+        refits += f", at least {plan.min_refits} if {_inert(plan)}"
     if plan.whole_search:
         candidates = inner = "its own"
         selection = f"its own ({len(plan.outer)} searches)"
@@ -142,6 +163,8 @@ def dry_run(
     device=None,
     output_dir=None,
     limits=None,
+    backend=None,
+    dask_scheduler=None,
 ):
     """Count the fits of an experiment file and estimate its compute, fitting (almost) nothing.
 
@@ -171,6 +194,9 @@ def dry_run(
         Samples per timing fit.
     data_dir, allow_outside_paths, allowed_packages, device, output_dir, limits
         As in :func:`load_config`; the dry run refuses what the run would refuse.
+    backend, dask_scheduler : str, default=None
+        As in :func:`run_experiment`: a ``dask_scheduler`` with a backend other than dask is
+        refused, as the run refuses it.
 
     Returns
     -------
@@ -215,12 +241,20 @@ def dry_run(
         n_jobs=n_jobs,
     )
     n_jobs = config.n_jobs
+    check_backend(config, backend, dask_scheduler)
     check_outputs(config)  # what is in the way of a file the run writes, as the run checks it
     problems = {}
     loaded = load_datasets(config, labels_only=not timing, problems=problems)
     plans = check_before_fit(config, loaded)
     problem = "; ".join(f"{neutral(d)}: {p}" for d, p in problems.items()) or None
     result = DryRun(config, plans, data_problem=problem, shared=shared_fits(plans, loaded))
+    cache, looked_up = cache_folder(config), {}
+    for (dataset, model), plan in plans.items():
+        if id(plan) not in looked_up:  # data sets of the same data and protocol share one
+            data = loaded.get(dataset)
+            looked_up[id(plan)] = None if data is None else cached_fits(plan, data, cache)
+        if looked_up[id(plan)] is not None:
+            result.cached[(dataset, model) if config.several else model] = looked_up[id(plan)]
     several = config.several
     timed = timing and bool(loaded)
     lines = [
@@ -272,7 +306,7 @@ def dry_run(
         lines.append(_uncounted(plans))
     elif result.min_total_fits < result.total_fits:
         conditions = [
-            *(["seeds are inert"] if any(p.min_refits < p.refits for p in plans.values()) else []),
+            *dict.fromkeys(_inert(p) for p in plans.values() if p.min_refits < p.refits),
             *(["the shared tasks succeed"] if shared.selection else []),
             *(["their winners coincide"] if shared.refits else []),
         ]
@@ -283,6 +317,24 @@ def dry_run(
         )
     else:
         lines.append(f"Total: {result.total_fits} fits.")
+    n_cached = sum(found.n_fits for found in result.cached.values())
+    maybe = sum(found.maybe_refits for found in result.cached.values())
+    if not problems and (n_cached or maybe):
+        lines.append(
+            f"{n_cached} of them already in the cache at {neutral(os.fspath(cache))} (computed "
+            "again only if they fail their checks)"
+            + (
+                f", and up to {maybe} refits more where a fold selects a candidate whose "
+                "refit is cached"
+                if maybe
+                else ""
+            )
+            + (
+                "; the models whose tasks cannot be looked up there are counted as computed."
+                if len(result.cached) < len(plans)
+                else "."
+            )
+        )
     if timed:
         # n_jobs=-1 is every core, as joblib counts it: the wall time divides by that
         workers = max(1, joblib.effective_n_jobs(n_jobs))
@@ -292,7 +344,12 @@ def dry_run(
             if id(plan) not in estimated:  # data sets of the same data and protocol share one
                 spec = config.models[model]
                 estimated[id(plan)] = estimate_compute(
-                    spec, plan, loaded[dataset], n_timed=n_timed, sample_size=sample_size
+                    spec,
+                    plan,
+                    loaded[dataset],
+                    n_timed=n_timed,
+                    sample_size=sample_size,
+                    cached=looked_up[id(plan)],
                 )
             estimate = estimated[id(plan)]
             label = f"{neutral(dataset)}/{neutral(model)}" if several else neutral(model)

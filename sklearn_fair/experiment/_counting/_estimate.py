@@ -93,15 +93,26 @@ def _machine(estimator):
     return ", ".join(parts)
 
 
-def _work(plan, epochs):
+def _work(plan, epochs, cached=None):
     """``(per_candidate, shared)`` work of the plan's selection fits per candidate and of its
-    refits (the most it can need), each ``[fits, sample-epochs, scorings, samples scored]``."""
+    refits (the most it can need), each ``[fits, sample-epochs, scorings, samples scored]``;
+    less the fits that ``cached`` (a CachedFits) finds in the task cache."""
     inner = np.array([split for splits in plan.inner for split in splits], float).reshape(-1, 2)
     n_inner, (train, valid) = len(inner), inner.sum(axis=0)
     n_refits = plan.n_refits * len(plan.outer)
     refit_train, refit_test = plan.n_refits * np.array(plan.outer, float).sum(axis=0)
-    per_candidate = [[n_inner, train * n_epochs, n_inner, valid] for n_epochs in epochs]
-    return per_candidate, [n_refits, refit_train * np.mean(epochs), n_refits, refit_test]
+    per_candidate = np.array(
+        [[n_inner, train * n_epochs, n_inner, valid] for n_epochs in epochs], float
+    ).reshape(-1, 4)
+    shared = np.array([n_refits, refit_train * np.mean(epochs), n_refits, refit_test], float)
+    if cached is not None:
+        for fold, candidate, split in cached.selection:
+            fit_rows, scored_rows = plan.inner[fold][split]
+            per_candidate[candidate] -= [1, fit_rows * epochs[candidate], 1, scored_rows]
+        for fold, _ in cached.refits:
+            fit_rows, scored_rows = plan.outer[fold]
+            shared -= [1, fit_rows * np.mean(epochs), 1, scored_rows]
+    return list(per_candidate), shared
 
 
 def _affine(sizes, seconds):
@@ -163,6 +174,7 @@ def estimate_compute(
     budget=60.0,
     n_repeats=5,
     random_state=0,
+    cached=None,
 ):
     """The :class:`Estimate` of ``plan`` from a few short fits of ``spec`` on ``data``.
 
@@ -171,10 +183,13 @@ def estimate_compute(
     one's cost per row) fits in its share of ``budget`` seconds (a quarter of the size is
     timed too when only one was); no further candidate once ``budget`` is spent. A fit
     shorter than ``SHORT_FIT`` is repeated ``n_repeats`` times; ``random_state`` seeds the
-    samples.
+    samples. The fits that ``cached`` (a CachedFits) finds in the task cache are left out.
     """
     if plan.whole_search:
         return Estimate(None, None, None, "a search that runs whole decides its own fits")
+    if cached is not None and cached.n_fits == plan.total_fits:
+        seconds = plan.planning_seconds
+        return Estimate(seconds, seconds, seconds, "every fit is in the task cache; planning")
     candidates = plan.candidates
     spread = np.linspace(0, len(candidates) - 1, min(n_timed, len(candidates)))
     chosen = sorted(set(spread.round().astype(int).tolist()))
@@ -245,7 +260,7 @@ def estimate_compute(
         (n1, fit1, score1), (n2, fit2, score2) = timings[-2:]
         fit_cost = _affine([n1 * used, n2 * used], [fit1, fit2])
         costs[index] = (*fit_cost, *_affine([n1, n2], [score1, score2]))
-    per_candidate, shared = _work(plan, full_epochs)
+    per_candidate, shared = _work(plan, full_epochs, cached)
     mean_cost = np.mean(list(costs.values()), axis=0)
     planning = plan.planning_seconds
     # each timed candidate's selection fits at its own cost, the others' at the mean; the
@@ -265,8 +280,9 @@ def estimate_compute(
         + f", on this machine as it is now ({_machine(spec.estimator)}; the mean of repeated "
         f"short fits): {fixed:.3g} s per fit and {np.mean(units):.3g} s per {per} (range "
         f"{min(units):.3g}-{max(units):.3g}), from the two largest samples, and "
-        f"{planning:.3g} s of planning; extrapolated to the {int(whole[0])} fits at their "
-        "training sizes"
+        f"{planning:.3g} s of planning; extrapolated to the {int(whole[0])} fits"
+        + (" not in the task cache" if cached is not None and cached.n_fits else "")
+        + " at their training sizes"
         + (
             " and their candidate's max_epochs, as if no fit stopped early (early stopping "
             "usually ends fits sooner: an upper bound)"

@@ -38,6 +38,9 @@ class ModelPlan:
         Refits per outer fold.
     probe : bool
         Whether each fold's first two refits decide if a seed changes anything there.
+    seeded_candidate : bool
+        Whether a candidate leaves no ``random_state`` unset (its own, or a fixed one from
+        the grid): its refits on a fold are one task, fitted once.
     whole_search : bool
         Whether the model is a search run whole in each outer fold (its fits its own).
     searches_inside : tuple of str
@@ -56,6 +59,7 @@ class ModelPlan:
     inner: list
     n_refits: int
     probe: bool = False
+    seeded_candidate: bool = False
     whole_search: bool = False
     searches_inside: tuple = ()
     estimator: object = None
@@ -80,7 +84,10 @@ class ModelPlan:
 
     @property
     def min_refits(self):
-        """Refits when a seed turns out to change nothing: two on each fold."""
+        """Refits when a seed turns out to change nothing (two on each fold), or when each
+        fold selects a candidate that no refit seed reaches (one on each fold)."""
+        if self.seeded_candidate:
+            return len(self.outer)
         return 2 * len(self.outer) if self.probe else self.refits
 
     @property
@@ -129,6 +136,16 @@ def plan_model(config, dataset, spec, data):
     whole = plan.search is not None
     estimator = plan.search.estimator if whole else plan.estimator
     n_refits = 1 if plan.refit_seeds == [None] else len(plan.refit_seeds)
+    # a candidate that the refit seeds do not reach has n_refits identical refit tasks on a
+    # fold: the run fits them once (the seed probe finds them agreeing)
+    seeded_candidate = (
+        not whole
+        and n_refits > 1
+        and any(
+            not plan.seeds.refit_values(candidate_estimator(spec, c, plan), plan.refit_seeds[0])
+            for c in plan.candidates
+        )
+    )
     return ModelPlan(
         spec.name,
         list(plan.candidates),
@@ -136,6 +153,7 @@ def plan_model(config, dataset, spec, data):
         [] if whole else [_sizes(plan.inner_splits_of(f)) for f in range(plan.n_outer)],
         n_refits,
         probe=plan.probe,
+        seeded_candidate=seeded_candidate,
         whole_search=whole,
         searches_inside=tuple(
             name

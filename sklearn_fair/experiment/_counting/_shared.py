@@ -130,7 +130,8 @@ def shared_fits(plans, loaded):
             same_data[id(data)] = _same_data(data)
         kind = (type(plan.nested_plan.estimator), same_data[id(data)])
         groups.setdefault(kind, []).append((plan, data))
-    entries, named = [], {}  # entries: (selection names, refit sets) of each (data set, model)
+    # entries: (selection names, refit sets, fewest refits) of each (data set, model)
+    entries, named = [], {}
     for group in groups.values():
         lone = group[0][0].nested_plan
         if len(group) < 2 and not (_inner_splits_repeat(lone) or _candidates_repeat(lone)):
@@ -146,7 +147,10 @@ def shared_fits(plans, loaded):
                     named[id(plan)] = None
             if named[id(plan)] is not None:
                 selection, refits = named[id(plan)]
-                entries.append((selection, [names for names in refits if names]))
-    selection = [name for names, _ in entries for name in names]
-    sets = [names for _, slots in entries for names in slots]
-    return SharedFits(len(selection) - len(set(selection)), len(sets) - _fewest_names(sets))
+                entries.append((selection, [names for names in refits if names], plan.min_refits))
+    selection = [name for names, _, _ in entries for name in names]
+    sets = [names for _, slots, _ in entries for names in slots]
+    # each plan's fewest refits count a candidate that no seed reaches once per fold (its
+    # slots' names are one): what is spared is the rest
+    fewest = sum(refits for _, _, refits in entries)
+    return SharedFits(len(selection) - len(set(selection)), fewest - _fewest_names(sets))

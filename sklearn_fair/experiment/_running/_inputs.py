@@ -12,10 +12,27 @@ inside the task cache, which the run writes (and tidies) as it likes.
 import os
 from pathlib import Path
 
+from ...exceptions import ExperimentConfigError
+from ...utils._tu_format import file_kind
 from .._reading._data import cache_folder, tu_read_paths
-from .._reading._text import neutral
+from .._reading._text import neutral, shown
 
-__all__ = ["inputs_of", "refuse_overwriting_inputs"]
+__all__ = ["check_backend", "check_outputs", "inputs_of", "refuse_overwriting_inputs"]
+
+
+def check_backend(config, backend, dask_scheduler):
+    """The joblib backend of the run (``backend``, else the file's); refuse a
+    ``dask_scheduler`` that another backend would leave unused (the run's and the dry run's
+    check)."""
+    whose = "the file's" if backend is None else "the one asked for"
+    backend = config.backend if backend is None else backend
+    if dask_scheduler is not None and backend != "dask":
+        raise ExperimentConfigError(
+            f"dask_scheduler={shown(dask_scheduler)} (--dask-scheduler) is for the dask "
+            f"backend, and the backend is {backend!r} ({whose}): ask for dask with "
+            "backend='dask' (--backend dask), or leave the scheduler out."
+        )
+    return backend
 
 
 def inputs_of(config):
@@ -81,7 +98,36 @@ def check_outputs(config):
     refuse_overwriting_inputs(config, files)  # output_dir = "." beside a scores.csv of data
     folder = ResultsFolder(config.output_dir)
     folder.check(files)
+    if config.cache_dir is not None:
+        _check_cache_folder(config)
     return folder
+
+
+def _check_cache_folder(config):
+    """Refuse a ``cache_dir`` that the run cannot make or write: the nearest path of it that
+    exists (links followed) must be a writable folder."""
+    cache = path = Path(config.cache_dir)
+    while True:
+        try:
+            mode = os.stat(path).st_mode
+            break
+        except (FileNotFoundError, NotADirectoryError):
+            path = path.parent  # the file system's root is there
+    kind = file_kind(mode)
+    where = "it" if path == cache else f"{os.fspath(path)}, on the way to it,"
+    if kind != "a folder":
+        problem = f"{where} is {kind}, not a folder"
+    elif not os.access(path, os.W_OK | os.X_OK):
+        problem = f"{where} is not writable (permissions, or a read-only file system)"
+    else:
+        return
+    raise config.source.error(
+        ("experiment", "cache_dir"),
+        neutral(
+            f"The cache folder {os.fspath(cache)} cannot be written: {problem}. Give cache_dir "
+            "a folder the run can write, or move what is in the way."
+        ),
+    )
 
 
 def refuse_overwriting_inputs(config, files):

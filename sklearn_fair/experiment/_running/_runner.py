@@ -14,8 +14,8 @@ from .._counting._checks import check_before_fit
 from .._counting._plan import nested_of
 from .._reading._config import load_config
 from .._reading._data import cache_folder, load_datasets
-from .._reading._text import neutral, shown
-from ._inputs import check_outputs
+from .._reading._text import neutral
+from ._inputs import check_backend, check_outputs
 from ._manifest import record_experiment
 from ._outputs import (
     cell_failures,
@@ -269,14 +269,7 @@ def run_experiment(
     if progress is not None:
         config.progress = bool(progress)
     n_jobs = config.n_jobs
-    whose = "the file's" if backend is None else "the one asked for"
-    backend = config.backend if backend is None else backend
-    if dask_scheduler is not None and backend != "dask":  # it would be left unused
-        raise ExperimentConfigError(
-            f"dask_scheduler={shown(dask_scheduler)} (--dask-scheduler) is for the dask "
-            f"backend, and the backend is {backend!r} ({whose}): ask for dask with "
-            "backend='dask' (--backend dask), or leave the scheduler out."
-        )
+    backend = check_backend(config, backend, dask_scheduler)
     folder = check_outputs(config)
     cache = cache_folder(config)
     loaded = load_datasets(config)
