@@ -172,3 +172,39 @@ def test_a_sparse_matrix_read_by_transform_keeps_the_steps_state():
     assert _state(step) == before
     step.reference_.data[0] = 5.0  # a change in place still counts
     assert _state(step) != before
+
+
+class HoldsALogger(StandardScaler):
+    """StandardScaler keeping a logger, which leads back to itself through its manager."""
+
+    def fit(self, X, y=None, sample_weight=None):
+        import logging
+
+        self.logger_ = logging.getLogger("sklearn_fair_tests.scaler")
+        return super().fit(X, y, sample_weight)
+
+
+class HoldsADeepModel(StandardScaler):
+    """StandardScaler keeping a model nested 12 objects deep (a deep network's modules)."""
+
+    def fit(self, X, y=None, sample_weight=None):
+        model = types.SimpleNamespace(weights=np.ones(3))
+        for _ in range(12):
+            model = types.SimpleNamespace(inner=model)
+        self.model_ = model
+        return super().fit(X, y, sample_weight)
+
+
+@pytest.mark.parametrize("scaler", [HoldsALogger, HoldsADeepModel])
+def test_a_step_holding_a_cycle_or_a_deep_object_is_still_reused(scaler):
+    # reading every object's attributes, the state check reached its depth limit on both, so
+    # the step was never stored and was fitted again for every candidate
+    from sklearn_fair.model_selection._nested._reuse import store_statistics
+
+    pipe = make_pipeline(scaler(), LogisticRegression())
+    hits_before = store_statistics()[0]
+    reused, found = _nested(pipe, True)
+    assert found == []
+    assert store_statistics()[0] > hits_before
+    refitted, _ = _nested(pipe, False)
+    np.testing.assert_array_equal(reused.outer_scores_, refitted.outer_scores_)

@@ -393,9 +393,17 @@ def _feed_state(update, value, depth):
         _feed_state(update, vars(value), depth + 1)
         return
     update(f"object:{id(type(value))}:{id(value)}".encode())
+    if depth >= _ATTRIBUTES_DEPTH or isinstance(value, (type, types.ModuleType)):
+        return  # by identity: a deep torch module, an object that leads back to itself
     attributes = getattr(value, "__dict__", None)  # a KDTree, a generator have none
-    if isinstance(attributes, dict) and not isinstance(value, (type, types.ModuleType)):
+    if isinstance(attributes, dict):
         _feed_state(update, attributes, depth + 1)  # a namespace changed in place
+
+
+#: How deep in a step's state another object's attributes are read (a logger leads back to
+#: itself through its manager, a network's modules go as deep as it is): below, it is taken
+#: by identity, as a step stored whole is checked by what it holds near its surface
+_ATTRIBUTES_DEPTH = 8
 
 
 def _feed_pickled(update, value):
