@@ -74,3 +74,26 @@ def test_a_method_the_fitted_model_lacks_is_refused_by_name():
             _ProbaNeverShown(), X, y, param_grid={"proba": [False]}, cv=OUTER, inner_cv=INNER,
             method="predict_proba",
         )  # fmt: skip
+
+
+def test_a_pipeline_ending_in_a_transformer_is_refused_before_any_fit(tmp_path):
+    # the check let through any model whose class defines the method: a Pipeline does, so a
+    # pipeline ending in a scaler was fitted in every fold before its predict failed
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    log = tmp_path / "fits.log"
+
+    class LoggedScaler(StandardScaler):
+        def fit(self, X, y=None, sample_weight=None):
+            with open(log, "a") as file:
+                file.write("fit\n")
+            return super().fit(X, y, sample_weight)
+
+    with pytest.raises(ValueError, match=r"'method' parameter .* is 'predict'.*no predict"):
+        nested_cross_val_predict(
+            make_pipeline(StandardScaler(), LoggedScaler()), X, y,
+            param_grid={"loggedscaler__with_mean": [True, False]}, cv=OUTER, inner_cv=INNER,
+            scoring="accuracy",
+        )  # fmt: skip
+    assert not log.exists()  # refused before the first fit

@@ -410,7 +410,7 @@ def _check_method(plan, method):
     if any(hasattr(model, method) for model in models):
         return
     has = [name for name in _PREDICT_METHODS if hasattr(models[0], name)]
-    if not has and any(hasattr(type(model), method) for model in models):
+    if not has and any(_may_show_once_fitted(model, method) for model in models):
         return
     shown = " ".join(repr(plan.estimator).split())  # on one line
     raise ValueError(
@@ -419,6 +419,16 @@ def _check_method(plan, method):
         "each fold's model would be fitted before the prediction failed. Pass one of the "
         f"methods it has: {has}."
     )
+
+
+def _may_show_once_fitted(model, method):
+    """Whether the class of ``model`` (of a pipeline's last step, within) defines ``method``,
+    which a fitted one may show (a StackingClassifier's default final_estimator is made at
+    fit); a pipeline ending in a transformer never shows it."""
+    steps = getattr(model, "steps", None)
+    if isinstance(steps, (list, tuple)) and steps:
+        return _may_show_once_fitted(steps[-1][1], method)
+    return hasattr(type(model), method)
 
 
 def _check_fitted_method(plan, models, method, fold):
