@@ -8,6 +8,7 @@ autorank, a model whose scores are all equal is not normal (autorank takes scipy
 p = 1 for it, and Bartlett's p from rounding noise).
 """
 
+import math
 import warnings
 from dataclasses import dataclass, field
 from functools import partial
@@ -19,8 +20,15 @@ from sklearn.utils._param_validation import StrOptions, validate_params
 
 from ..exceptions import SklearnFairWarning
 from ..utils._printing import pvalue
+from ..utils._scaling import scale_exponent
 from ..utils._stacklevel import external_stacklevel
-from ._checks import CONFIDENCE, require_stats_extra, rounding_tolerance, tie_levels
+from ._checks import (
+    CONFIDENCE,
+    require_stats_extra,
+    rounding_tolerance,
+    scaled_back,
+    tie_levels,
+)
 from ._paired import paired_ttest
 from ._ranks import _as_table, rank_comparison, wilcoxon
 
@@ -58,7 +66,9 @@ class MultipleComparison:
     homogeneity_pvalue : float
         1 where Levene's W is 0/0: every score of every model lies at the same distance from
         its model's median (every model's scores constant, all variances 0; or each model's
-        scores two values of the same spread, half on each side), up to rounding.
+        scores two values of the same spread, half on each side), up to rounding. NaN where
+        the test gave none (the paragraph says it was not computed): the variances are then
+        not taken as equal.
     equal_variances : bool
         ``homogeneity_pvalue >= alpha``.
     omnibus : {"ttest", "wilcoxon", "anova", "friedman"}
@@ -118,7 +128,12 @@ class MultipleComparison:
         else:
             normality = "did not reject normality for any model"
         homogeneity = "Bartlett's" if self.homogeneity_test == "bartlett" else "Levene's"
-        variances = "rejected" if not self.equal_variances else "did not reject"
+        untested = math.isnan(self.homogeneity_pvalue)  # no p-value, which is no rejection
+        if untested:
+            variances = f"{homogeneity} test of equal variances could not be computed"
+        else:
+            verb = "rejected" if not self.equal_variances else "did not reject"
+            variances = f"{homogeneity} test {verb} equal variances"
         if self.chosen_by == "user":
             why = f"The {self.family} family was chosen by the analyst."
         elif self.family == "parametric" and not self.equal_variances:  # two models
@@ -130,6 +145,7 @@ class MultipleComparison:
             why = "The parametric family was therefore used."
         else:
             reason = "non-normal scores" if non_normal else "unequal variances"
+            reason = "untested variances" if untested and not non_normal else reason
             why = f"Because of the {reason}, the rank-based family was used."
         test = _NAMES[self.omnibus] + (f" with {_NAMES[self.posthoc]}" if self.posthoc else "")
         symbol = {"ttest": "t", "wilcoxon": "W", "anova": "F", "friedman": "chi2"}[self.omnibus]
@@ -137,7 +153,7 @@ class MultipleComparison:
         text = (
             f"We compared {k} models on {self.n_datasets} data sets, choosing the test as "
             f"autorank does (Herbold, 2020). Shapiro-Wilk tests at alpha = {level}/{k} "
-            f"(Bonferroni) {normality}; {homogeneity} test {variances} equal variances (p = "
+            f"(Bonferroni) {normality}; {variances} (p = "
             f"{shown(self.homogeneity_pvalue)}). {why} With {test}, the models {verdict} "
             f"({symbol} = {self.statistic:.3g}, p = {shown(self.pvalue)}, two-sided, alpha = "
             f"{level})."
@@ -238,7 +254,12 @@ def multiple_comparison(scores, *, test="auto", alpha=0.05, greater_is_better=Tr
     differ (F = ..., p = ..., two-sided, alpha = 0.05). Tukey's HSD separates forest and
     linear (p = ...) and boosting and linear (p = ...).
     """
-    values, names = _as_table(scores, min_models=2)
+    written, names = _as_table(scores, min_models=2)
+    # scores past 2**100 or under 2**-100 scaled by one power of 2, exactly (the package's
+    # rule): Bartlett's p, F and its p were NaN (squares overflowed or underflowed); every test
+    # here is scale-free, the centers are scaled back. Ties and ranks read the scores as written.
+    exponent = scale_exponent(written)
+    values = np.ldexp(written, -exponent)
     n, k = values.shape
     if n < 5:
         raise ValueError(
@@ -273,11 +294,11 @@ def multiple_comparison(scores, *, test="auto", alpha=0.05, greater_is_better=Tr
         statistic, pvalue, pairwise = _anova_and_tukey(values, names, alpha)
     else:
         omnibus, posthoc = "friedman", "nemenyi"
-        ranks = rank_comparison(values, greater_is_better=greater_is_better, alpha=alpha)
+        ranks = rank_comparison(written, greater_is_better=greater_is_better, alpha=alpha)
         statistic, pvalue = ranks.statistic, ranks.pvalue
         pairwise, cd = ranks.pairwise_pvalues, ranks.critical_difference
     center = np.mean if family == "parametric" else np.median
-    tied = tie_levels(values)  # ranked as rank_comparison ranks
+    tied = tie_levels(written)  # ranked as rank_comparison ranks
     rank_table = _scipy_stats.rankdata(-tied if greater_is_better else tied, axis=1)
     return MultipleComparison(
         models=tuple(names),
@@ -296,7 +317,10 @@ def multiple_comparison(scores, *, test="auto", alpha=0.05, greater_is_better=Tr
         posthoc=posthoc,
         pairwise_pvalues=pairwise,
         critical_difference=cd,
-        centers={m: float(center(values[:, j])) for j, m in enumerate(names)},
+        centers={
+            m: scaled_back(center(values[:, j]), exponent, f"the center of {m!r}")
+            for j, m in enumerate(names)
+        },
         average_ranks={m: float(r) for m, r in zip(names, rank_table.mean(axis=0))},
         alpha=alpha,
     )

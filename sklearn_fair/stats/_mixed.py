@@ -23,11 +23,13 @@ from scipy import stats as _scipy_stats
 from sklearn.utils._param_validation import validate_params
 
 from ..utils._printing import decimals_for, number, pvalue, signed
+from ..utils._scaling import scale_exponent
 from ._checks import (
     CONFIDENCE,
     float_array,
     require_stats_extra,
     rounding_tolerance,
+    scaled_back,
     stacked_by_label,
 )
 from ._compare import NOT_DEMONSTRATED
@@ -63,9 +65,13 @@ class RepeatedMeasuresResult:
         square, or, where the folds vary no more than the noise, ``tau^2 = 0`` and ``s^2``
         the mean square of the folds' and residuals' sums pooled (the statsmodels ``fit``
         approximates them by iteration, and stops anywhere near 0 at that boundary). The
-        contrasts' standard errors take the residual mean square.
+        contrasts' standard errors take the residual mean square. In the squared units of
+        the scores: inf or 0 where that lies past the largest float or under the smallest
+        (scores near ``1e155`` or ``1e-155`` and beyond), which a note says.
     fit : statsmodels MixedLMResults
-        The fitted model, for anything else.
+        The fitted model, for anything else: of the scores times ``2**-e`` (exact) where they
+        lie past ``2**100`` or under ``2**-100`` (``e`` the power of 2 of the largest, a note
+        says it), as ``MixedLM`` fails or its squares overflow on them; else of the scores.
     confidence : float
     greater_is_better : bool
         The direction of the scores that the verdicts read.
@@ -110,6 +116,36 @@ class RepeatedMeasuresResult:
             )
         lines += [f"  note: {note}" for note in self.notes]
         return "\n".join(lines)
+
+
+def _back(value, exponent, what):
+    """``value`` of the scaled scores in the scores' units (a PastLargestFloatError where
+    that lies past the largest float)."""
+    return scaled_back(value, exponent, what) if exponent else float(value)
+
+
+def _scaled_note(exponent, fold_variance, residual_variance):
+    """The note of a fit to scores scaled by ``2**-exponent``: the fit's units, and the
+    variances' square roots where the variances lie beyond the range of floats."""
+    note = (
+        f"the scores lie beyond 2**100 or under 2**-100 in magnitude: the fit is of the scores "
+        f"times 2**{-exponent} (exact), its estimates in those units; the table and the effects "
+        "are in the scores' units"
+    )
+    with np.errstate(over="ignore", under="ignore"):
+        squares = np.ldexp([fold_variance, residual_variance], 2 * exponent)
+    tiny = np.finfo(float).tiny
+    if any(
+        v > 0 and not tiny <= s < np.inf
+        for v, s in zip((fold_variance, residual_variance), squares)
+    ):
+        roots = np.ldexp(np.sqrt([fold_variance, residual_variance]), exponent)
+        note += (
+            "; the variances, in squared units, lie beyond the range of floats (shown as "
+            f"inf, or as 0 or with lost digits): the fold and residual standard deviations are "
+            f"{roots[0]:.3g} and {roots[1]:.3g}"
+        )
+    return note
 
 
 def _residuals(values):
@@ -160,6 +196,7 @@ def _as_frame(scores):
         )
     # No residual means every model differs from every other by the same amount on every
     # fold, and there is no noise to test against.
+    values = np.ldexp(values, -scale_exponent(values))  # the package's rule, as in the fit
     if np.all(np.abs(_residuals(values)) <= rounding_tolerance(values)):
         raise ValueError(
             "The 'scores' parameter leaves no residual variation: each model differs from each "
@@ -245,18 +282,23 @@ def repeated_measures_comparison(scores, *, confidence=0.95, greater_is_better=T
     # Cell-means coding: one fixed effect per model, no intercept, so that a contrast is a
     # difference of two parameters. Arrays, not a formula: the same fit in half the time.
     design = np.tile(np.eye(n_models), (n_folds, 1))
+    # scores past 2**100 or under 2**-100 scaled by one power of 2, exactly (the package's
+    # rule): their mean squares overflowed (every t 0) or underflowed (a division by 0), and
+    # MixedLM failed; t and p are scale-free, the estimates are scaled back
+    values = frame.to_numpy(dtype=float)
+    exponent = scale_exponent(values)
+    values = np.ldexp(values, -exponent)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", ConvergenceWarning)
         warnings.simplefilter("always", RuntimeWarning)
         fit = sm.MixedLM(
-            frame.to_numpy(dtype=float).ravel(),
+            values.ravel(),
             design,
             groups=np.repeat(np.arange(n_folds), n_models),
         ).fit(reml=True)
     messages = {str(w.message).splitlines()[0] for w in caught if w.category is not UserWarning}
     fixed = np.asarray(fit.fe_params, dtype=float)
     df = (n_folds - 1) * (n_models - 1)
-    values = frame.to_numpy(dtype=float)
     # a difference of two models' means over the same folds: twice the residual mean square
     # over the folds (the exact within-fold t, whatever REML makes of tau^2)
     residual_mean_square = np.sum(_residuals(values) ** 2) / df
@@ -275,6 +317,12 @@ def repeated_measures_comparison(scores, *, confidence=0.95, greater_is_better=T
     else:
         fold_variance = (fold_mean_square - residual_mean_square) / n_models
         residual_variance = residual_mean_square
+    if exponent:
+        messages.add(_scaled_note(exponent, fold_variance, residual_variance))
+        with np.errstate(over="ignore", under="ignore"):
+            fold_variance, residual_variance = np.ldexp(
+                [fold_variance, residual_variance], 2 * exponent
+            )
     notes = tuple(sorted(messages))
     error = float(np.sqrt(2.0 * residual_mean_square / n_folds))
     quantile = float(_scipy_stats.t.ppf(0.5 + confidence / 2.0, df))
@@ -282,13 +330,17 @@ def repeated_measures_comparison(scores, *, confidence=0.95, greater_is_better=T
     for a, b in combinations(range(n_models), 2):
         estimate = float(fixed[a] - fixed[b])
         statistic = estimate / error
+        estimate, ci_low, ci_high = (
+            _back(value, exponent, f"the difference of {names[a]!r} and {names[b]!r}")
+            for value in (estimate, estimate - quantile * error, estimate + quantile * error)
+        )
         rows.append(
             {
                 "model_a": names[a],
                 "model_b": names[b],
                 "estimate": estimate,
-                "ci_low": estimate - quantile * error,
-                "ci_high": estimate + quantile * error,
+                "ci_low": ci_low,
+                "ci_high": ci_high,
                 "statistic": statistic,
                 "df": df,
                 "pvalue": float(2.0 * _scipy_stats.t.sf(abs(statistic), df)),
@@ -302,7 +354,14 @@ def repeated_measures_comparison(scores, *, confidence=0.95, greater_is_better=T
         row["verdict"] = better if pvalue_holm <= 1.0 - confidence else NOT_DEMONSTRATED
     return RepeatedMeasuresResult(
         table=pd.DataFrame(rows),
-        effects=pd.Series(fixed, index=names, name="effect"),
+        effects=pd.Series(
+            [
+                _back(value, exponent, f"the effect of {name!r}")
+                for value, name in zip(fixed, names)
+            ],
+            index=names,
+            name="effect",
+        ),
         fold_variance=float(fold_variance),
         residual_variance=float(residual_variance),
         fit=fit,

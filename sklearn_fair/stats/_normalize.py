@@ -4,6 +4,8 @@ import math
 
 import numpy as np
 
+from ..utils._scaling import scale_exponent
+
 __all__ = ["normalize_scores"]
 
 
@@ -47,4 +49,8 @@ def normalize_scores(scores, low, high):
             "The 'high' parameter of normalize_scores must be a finite number greater than "
             f"'low'. Got low={low!r} and high={high!r} instead."
         )
-    return (np.asarray(scores, dtype=float) - low) / (high - low)
+    # anchors past 2**100 scaled by a power of 2, exactly (the ratio is scale-free): high - low
+    # overflowed to inf near the largest float, and a finite score normalised to NaN
+    exponent = scale_exponent(np.array([low, high]))
+    scores, low, high = (np.ldexp(x, -exponent) for x in (np.asarray(scores, float), low, high))
+    return (scores - low) / (high - low)

@@ -22,6 +22,7 @@ from sklearn.utils._param_validation import StrOptions, validate_params
 
 from ..utils import RANDOM_STATE_CONSTRAINTS, as_generator
 from ..utils._random import seed_root
+from ..utils._scaling import scaled_pair
 from ._checks import (
     AT_LEAST_TWO,
     CONFIDENCE,
@@ -32,6 +33,7 @@ from ._checks import (
     POSITIVE,
     check_paired,
     equal_differences,
+    scaled_back,
 )
 
 
@@ -231,15 +233,20 @@ def pilot_effect(a, b, *, n_folds):
             f"The 'n_folds' parameter must divide the number of paired scores ({a.shape[0]}) "
             f"of repeated k-fold cross-validation. Got {n_folds!r} instead."
         )
+    # scores past 2**100 or under 2**-100 scaled, as the t-tests scale them: the squares of
+    # their differences overflowed (sd = inf) or underflowed (sd = 0, a power of 1)
+    a, b, exponent = scaled_pair(a, b)
     differences = a - b
     # differences equal but for rounding have no spread (as the corrected t-test sees them):
     # their rounding noise as the sd gave a power of NaN and 1000 repeats for a sure win
     equal = equal_differences(a, b)
-    return {
-        "delta": float(differences.mean()) if equal is None else equal,
-        "sd": float(np.std(differences, ddof=1)) if equal is None else 0.0,
-        "n_repeats": a.shape[0] // n_folds,
-    }
+    delta = float(differences.mean()) if equal is None else equal
+    sd = float(np.std(differences, ddof=1)) if equal is None else 0.0
+    if exponent:
+        subject = "The 'a' and 'b' parameters hold scores"
+        delta = scaled_back(delta, exponent, "their mean difference", subject)
+        sd = scaled_back(sd, exponent, "the standard deviation of their differences", subject)
+    return {"delta": delta, "sd": sd, "n_repeats": a.shape[0] // n_folds}
 
 
 def _simulated_power(effects, sd, n_datasets, test, alpha, n_simulations, random_state):
