@@ -2,6 +2,9 @@
 selected values (the digits of a metric's numbers: ``utils._printing``)."""
 
 import numbers
+import re
+from collections import Counter
+from dataclasses import replace
 
 import numpy as np
 
@@ -126,14 +129,55 @@ def short_names(names):
 
 def param_text(value):
     """A selected hyper-parameter's value as Python prints it (``None``, ``sqrt``, ``0.1``),
-    not as JSON (``null``, ``"sqrt"``)."""
+    not as JSON (``null``, ``"sqrt"``), on one line: an estimator's repr as its lines joined
+    by one space (a table's cell, a count's key), as a saved result reads back its repr.
+
+    Examples
+    --------
+    >>> from sklearn.ensemble import VotingClassifier
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> vote = VotingClassifier([("a", LogisticRegression()), ("b", LogisticRegression(C=0.5))])
+    >>> print(repr(vote))
+    VotingClassifier(estimators=[('a', LogisticRegression()),
+                                 ('b', LogisticRegression(C=0.5))])
+    >>> print(param_text(vote))
+    VotingClassifier(estimators=[('a', LogisticRegression()), ('b', LogisticRegression(C=0.5))])
+    >>> param_text(None), param_text(2), param_text("sqrt")
+    ('None', '2', 'sqrt')
+    """
     if isinstance(value, (bool, np.bool_)) or value is None:
         return str(value)
     if isinstance(value, numbers.Integral):
         return str(int(value))
     if isinstance(value, numbers.Real):
         return str(float(value))
-    return value if isinstance(value, str) else repr(value)
+    # a repr breaks its lines only between items (a string's newline prints as \n)
+    return re.sub(r"\s*\n\s*", " ", value if isinstance(value, str) else repr(value))
+
+
+def printed_metrics(cells):
+    """``(data set, model, key)`` -> the :class:`~sklearn_fair.metrics.MetricName` of each
+    metric of ``cells`` (NestedResult) as the report names it: its printed name, and where
+    two metrics of one model print alike, the scoring key in parentheses, on that name's every
+    model's metric of several (``{"f1": "f1", "F1": make_scorer(f1_score, pos_label=0)}``:
+    "F1 (scoring key 'f1')" and "F1 (scoring key 'F1')"). The one name of a metric in the
+    report's tables, headers, ranks and decimals.
+    """
+    alike = {
+        name
+        for cell in cells
+        for name, count in Counter(m.name for m in cell.metrics.values()).items()
+        if count > 1
+    }
+    return {
+        (cell.dataset, cell.model, key): (
+            replace(metric, name=f"{metric.name} (scoring key {key!r})")
+            if len(cell.metrics) > 1 and metric.name in alike
+            else metric
+        )
+        for cell in cells
+        for key, metric in cell.metrics.items()
+    }
 
 
 def param_columns(best_params):

@@ -658,14 +658,15 @@ def binary_classes(cell):
     return classes if len(classes) == 2 else None
 
 
-#: The most columns of a multi-output target whose confusion matrices are drawn.
+#: The most columns of a multi-output target whose predictions are drawn (a panel or two each).
 MAX_OUTPUT_PANELS = 10
 
 
 def prediction_panels(cell):
     """``[(title, draw)]`` of :func:`plot_predictions`, ``draw(ax)`` drawing one panel (the
-    report gives each its own small figure, so that they wrap on a narrow screen); none for a
-    multi-output classification target of more than :data:`MAX_OUTPUT_PANELS` columns."""
+    report gives each its own small figure, so that they wrap on a narrow screen); of a
+    multi-output target, the panels of each column, titled "column k: ...", and none for more
+    than :data:`MAX_OUTPUT_PANELS` columns."""
     from sklearn.calibration import CalibrationDisplay
     from sklearn.metrics import (
         ConfusionMatrixDisplay,
@@ -699,9 +700,15 @@ def prediction_panels(cell):
     # a regressor (an untagged model as one); an outlier detector's and a clusterer's labels
     # are drawn as a classifier's
     if first["classes"] is None and _estimator_type(first) in ("regressor", None):
+        columns = [("", y_true, y_pred)]
+        if y_true.ndim == 2:  # a multi-output target: a pair of panels a column, on its scale
+            if y_true.shape[1] > MAX_OUTPUT_PANELS:
+                return []
+            columns = [(f"column {k}: ", y_true[:, k], y_pred[:, k]) for k in range(len(y_true.T))]
         return [
-            (title, lambda ax, kind=kind: PredictionErrorDisplay.from_predictions(
-                y_true, y_pred, kind=kind, ax=ax))
+            (prefix + title, lambda ax, truth=truth, predicted=predicted, kind=kind:
+                PredictionErrorDisplay.from_predictions(truth, predicted, kind=kind, ax=ax))
+            for prefix, truth, predicted in columns
             for title, kind in (("actual against predicted", "actual_vs_predicted"),
                                 ("residuals", "residual_vs_predicted"))
         ]  # fmt: skip
@@ -777,8 +784,8 @@ def plot_predictions(cell, *, path=None):
         n_columns = np.shape(next(k for k in cell.predictions if k is not None)["y_true"])[1]
         raise ValueError(
             f"The predictions of {cell.model!r} on {cell.dataset!r} are of a target of "
-            f"{n_columns} columns: plot_predictions draws a confusion matrix a column for at "
-            f"most {MAX_OUTPUT_PANELS}. Read them from BenchmarkResult.predictions instead."
+            f"{n_columns} columns: plot_predictions draws the predictions of each column for "
+            f"at most {MAX_OUTPUT_PANELS}. Read them from BenchmarkResult.predictions instead."
         )
     columns = 2 if len(panels) > 1 else 1
     rows = (len(panels) + 1) // 2

@@ -27,7 +27,9 @@ from ..utils._scaling import mean_of
 from ._format import (
     failed_folds,
     param_columns,
+    param_text,
     printed_decimals,
+    printed_metrics,
     probability,
     selection_counts,
     short_names,
@@ -95,9 +97,11 @@ class NestedCVReport:
         What is reported.
     rows : list of dict
         One per data set, model and metric (the selecting metric first): ``dataset``, ``model``,
-        ``metric`` (its printed name), ``scoring`` (the key of a metric of several; of a single
-        metric the scoring given (``"neg_root_mean_squared_error"``, a scorer's repr), or
-        ``"score"`` for the estimator's own ``score``), ``selects`` (whether the metric
+        ``metric`` (its printed name; where two metrics of a model print alike, with the scoring
+        key in parentheses: "F1 (scoring key 'F1')"), ``scoring`` (the key of a metric of
+        several; of a single metric the scoring given (``"neg_root_mean_squared_error"``, a
+        scorer's repr), or ``"score"`` for the estimator's own ``score``), ``selects`` (whether
+        the metric
         selected the hyper-parameters: on no row of a search that selected with its own scoring),
         ``n_folds``, ``test_mean``, ``test_std``, ``ci_low``, ``ci_high`` and ``ci_method`` (the
         interval of the mean), ``metric_range`` (the range the interval was kept in, or "unknown":
@@ -163,11 +167,15 @@ class NestedCVReport:
         self.selected_params = {m.name: m.best_params for m in self._models}
         self.median_params = {m.name: median_params(m.best_params) for m in self._models}
         self._root = bootstrap_root(result.random_state, random_state)
-        self.rows = _rows(self._cells(), confidence, interval, n_resamples, self._root)
+        self._metrics = printed_metrics(self._cells())
+        self.rows = _rows(self._cells(), self._metrics, confidence, interval, n_resamples,
+                          self._root)  # fmt: skip
         self.comparison, self.comparison_note = None, None
         if self._one and len(self._models) > 1:
             self.comparison, self.comparison_note = _comparison(self._models, confidence)
-        self.comparison_metric = self._models[0].metric if self.comparison is not None else None
+        self.comparison_metric = (
+            self._metric(self._models[0]) if self.comparison is not None else None
+        )
         one_metric = all(
             shared_metric([result.cells[d, m] for m in result.models]) is not None
             for d in result.datasets
@@ -176,6 +184,11 @@ class NestedCVReport:
 
     def _cells(self):
         return [self.result.cells[d, m] for d in self.result.datasets for m in self.result.models]
+
+    def _metric(self, cell, key=None):
+        """The MetricName of ``cell``'s metric ``key`` (None: the selecting one) as the report
+        names it (:func:`~._format.printed_metrics`)."""
+        return self._metrics[cell.dataset, cell.model, cell.refit_metric if key is None else key]
 
     @property
     def _level(self):
@@ -608,7 +621,7 @@ class NestedCVReport:
             "verdict",
         ]
         for row in table.itertuples():
-            metric = result.cells[row.dataset, row.model].metric
+            metric = self._metric(result.cells[row.dataset, row.model])
             d = self.decimals(metric.name, row.dataset)
             if not np.isfinite(row.pvalue):  # a cell whose folds failed: not tested
                 section.rows.append(
@@ -628,7 +641,7 @@ class NestedCVReport:
                     Cell(row.verdict, emphasis="strong" if row.significant else None),
                 ]
             )
-        errors = sorted({c.metric.name for c in result.cells.values() if c.metric.sign < 0})
+        errors = sorted({self._metric(c).name for c in result.cells.values() if c.metric.sign < 0})
         section.paragraphs.append(
             f"Differences of the mean test score, model minus {baseline}, in the metric's "
             "printed units, on the shared outer folds: corrected resampled t-test (Nadeau and "
@@ -826,8 +839,8 @@ class NestedCVReport:
 
     def _selection_section(self, model):
         headers, renamed = _param_headers(model.best_params)
-        metric = model.metric
-        chosen_by = model.validation_metric
+        metric = self._metric(model)
+        chosen_by = _validation_metric(model, metric)
         others = [key for key in model.metrics if key != model.refit_metric]
         section = Section(
             f"Selected hyper-parameters: {model.name}",
@@ -836,12 +849,12 @@ class NestedCVReport:
                 *headers.values(),
                 num(f"validation {chosen_by}"),
                 num(f"test {metric}"),
-                *(num(f"test {model.metrics[key]}") for key in others),
+                *(num(f"test {self._metric(model, key)}") for key in others),
             ],
         )
         validation = chosen_by.values(model.validation_scores)
         tests = {key: model.metrics[key].values(model.test_scores(key)) for key in model.metrics}
-        digits = {key: self.decimals(model.metrics[key].name) for key in model.metrics}
+        digits = {key: self.decimals(self._metric(model, key).name) for key in model.metrics}
         for fold, params in enumerate(model.best_params):
             section.rows.append(
                 [num(fold)]
@@ -972,7 +985,7 @@ class NestedCVReport:
             )
         if not results:
             return section
-        metric = self._models[0].metric
+        metric = self._metric(self._models[0])
         add(
             _plots.plot_fold_scores(
                 results,
@@ -1087,10 +1100,14 @@ class NestedCVReport:
         return f"NestedCVReport(models={models}, datasets={self.result.datasets})"
 
 
-def _rows(cells, confidence, interval, n_resamples, root):
+def _rows(cells, metrics, confidence, interval, n_resamples, root):
+    """:attr:`NestedCVReport.rows` of ``cells``, each metric named as ``metrics``
+    (:func:`~._format.printed_metrics`) names it."""
     rows = []
     for cell in cells:
-        for key, metric in cell.metrics.items():
+        selecting = metrics[cell.dataset, cell.model, cell.refit_metric]
+        for key in cell.metrics:
+            metric = metrics[cell.dataset, cell.model, key]
             scores = cell.test_scores(key)
             failed = cell.n_failed_folds(key)
             if failed:  # folds failed: nothing computed, and said why
@@ -1109,7 +1126,8 @@ def _rows(cells, confidence, interval, n_resamples, root):
                 )  # fmt: skip
             compared = key == cell.refit_metric
             validated = compared and not failed
-            chosen_by = cell.validation_metric  # a search's own scoring: no optimism
+            # a search's own scoring: no optimism
+            chosen_by = _validation_metric(cell, selecting)
             row = {
                 "dataset": cell.dataset,
                 "model": cell.model,
@@ -1154,9 +1172,16 @@ def _scoring(cell, key, metric):
     return metric.to_dict()["scoring"]
 
 
+def _validation_metric(cell, metric):
+    """The MetricName of ``cell``'s validation scores: its selecting ``metric`` as the report
+    names it, or a search's own scoring."""
+    return metric if cell.selection_metric is None else cell.selection_metric
+
+
 def _rank(rows):
-    """Rank the models by test score within each data set and metric, and by validation;
-    none where a model's folds failed, as rank_comparison leaves such a data set out."""
+    """Rank the models by test score within each data set and metric (as the report names it:
+    two metrics of a model never one), and by validation; none where a model's folds failed,
+    as rank_comparison leaves such a data set out."""
     groups = {}
     for row in rows:
         groups.setdefault((row["dataset"], row["metric"], row["greater_is_better"]), []).append(row)
@@ -1275,7 +1300,8 @@ def _comparison(models, confidence):
 
 
 def _param_cell(value):
-    """A selected hyper-parameter's value: numbers right-aligned, floats to 6 digits."""
+    """A selected hyper-parameter's value: numbers right-aligned, floats to 6 digits; others
+    as :func:`~._format.param_text` prints them, on one line."""
     if not _is_number(value):  # bools and None too
-        return str(value)
+        return param_text(value)
     return num(int(value) if isinstance(value, numbers.Integral) else f"{float(value):.6g}")
