@@ -8,7 +8,6 @@ inner splits, plus the refits of NestedCV's seed rule)."""
 
 import csv
 import importlib
-import uuid
 
 import cloudpickle
 import numpy as np
@@ -16,6 +15,8 @@ import pytest
 from sklearn.datasets import load_iris
 
 from sklearn_fair.experiment import dry_run, run_experiment
+
+from ._fit_log import counted_experiment
 
 COUNTER = """\
 from sklearn.base import BaseEstimator, ClassifierMixin
@@ -135,10 +136,6 @@ CASES = {
 
 def _experiment(tmp_path, monkeypatch, protocol, models):
     """The experiment file, the fit log and the name of the counting module (``MODULE``)."""
-    module = f"fitcounter_{uuid.uuid4().hex}"
-    log = tmp_path / "fits.log"
-    (tmp_path / f"{module}.py").write_text(COUNTER.replace("LOG_PATH", repr(str(log))))
-    monkeypatch.syspath_prepend(str(tmp_path))
     data = 'dataset = "sklearn:iris"'
     if "Group" in protocol:  # 10 groups of 15 samples
         X, y = load_iris(return_X_y=True)
@@ -147,13 +144,13 @@ def _experiment(tmp_path, monkeypatch, protocol, models):
             writer.writerow(["a", "b", "c", "d", "group", "target"])
             writer.writerows([*row, g, label] for row, g, label in zip(X, np.arange(150) % 10, y))
         data = 'dataset = "csv"\npath = "grouped.csv"\ntarget = "target"\ngroups = "group"'
-    path = tmp_path / "e.toml"
-    path.write_text(
+    return counted_experiment(
+        tmp_path,
+        monkeypatch,
+        COUNTER,
         '[experiment]\nprogress = false\noutput_dir = "out"\nrandom_state = 0\n\n'
-        f"[data]\n{data}\n\n[protocol]\n{protocol}\n\n[models.model]\n"
-        + models.replace("MODULE.", f"{module}.")
+        f"[data]\n{data}\n\n[protocol]\n{protocol}\n\n[models.model]\n{models}",
     )
-    return path, log, module
 
 
 def _counted(path, log, module, n_jobs=1):

@@ -6,9 +6,9 @@ candidates of 4 listed. A lone model of its class was never looked at, so the dr
 Each fit appends a line to a log file, from a module written for the test (a name of its own,
 so that no process holds an older copy)."""
 
-import uuid
-
 from sklearn_fair.experiment import dry_run, run_experiment
+
+from ._fit_log import counted_experiment
 
 COUNTER = """\
 from sklearn.base import BaseEstimator, ClassifierMixin
@@ -36,18 +36,14 @@ class Counted(ClassifierMixin, BaseEstimator):
 
 
 def _experiment(tmp_path, monkeypatch, models):
-    module = f"fitcounter_{uuid.uuid4().hex}"
-    log = tmp_path / "fits.log"
-    (tmp_path / f"{module}.py").write_text(COUNTER.replace("LOG_PATH", repr(str(log))))
-    monkeypatch.syspath_prepend(str(tmp_path))
-    path = tmp_path / "e.toml"
-    path.write_text(
+    return counted_experiment(
+        tmp_path,
+        monkeypatch,
+        COUNTER,
         '[experiment]\nprogress = false\noutput_dir = "out"\nrandom_state = 0\n\n'
         '[data]\ndataset = "sklearn:iris"\n\n'
-        "[protocol]\nouter_cv = 3\ninner_cv = 2\nn_refits = 1\n\n"
-        + models.replace("MODULE.", f"{module}.")
+        "[protocol]\nouter_cv = 3\ninner_cv = 2\nn_refits = 1\n\n" + models,
     )
-    return path, log, module
 
 
 def test_a_candidate_listed_twice_in_one_models_grid_is_counted_once(tmp_path, monkeypatch):

@@ -6,13 +6,13 @@ name of its own) that appends a line to a log file; the expected counts are work
 hand (outer folds x candidates x inner splits, plus the refits).
 """
 
-import uuid
-
 import pytest
 
 from sklearn_fair.cli import main
 from sklearn_fair.exceptions import ExperimentConfigError
 from sklearn_fair.experiment import dry_run, run_experiment
+
+from ._fit_log import counted_experiment
 
 COUNTER = """\
 from sklearn.base import BaseEstimator, ClassifierMixin
@@ -56,15 +56,12 @@ PROTOCOL = "outer_cv = 3\ninner_cv = 2\nn_refits = 3"
 
 def _experiment(tmp_path, monkeypatch, models, experiment=""):
     """The experiment file, the fit log and the options that allow the counting module."""
-    module = f"fitcounter_{uuid.uuid4().hex}"
-    log = tmp_path / "fits.log"
-    (tmp_path / f"{module}.py").write_text(COUNTER.replace("LOG_PATH", repr(str(log))))
-    monkeypatch.syspath_prepend(str(tmp_path))
-    path = tmp_path / "e.toml"
-    path.write_text(
+    path, log, module = counted_experiment(
+        tmp_path,
+        monkeypatch,
+        COUNTER,
         f'[experiment]\nprogress = false\noutput_dir = "out"\nrandom_state = 0\n{experiment}\n'
-        f'[data]\ndataset = "sklearn:iris"\n\n[protocol]\n{PROTOCOL}\n\n'
-        + models.replace("MODULE.", f"{module}.")
+        f'[data]\ndataset = "sklearn:iris"\n\n[protocol]\n{PROTOCOL}\n\n{models}',
     )
     return path, log, {"allowed_packages": (module,)}
 
