@@ -213,7 +213,9 @@ class HoldoutSplit(BaseShuffleSplit):
             n_test = int(np.ceil(self.test_size * n_samples))
         if not 1 <= n_test < n_samples:
             accepted = (
-                "test_size must be below n_samples"
+                "a hold-out needs at least 2 samples"
+                if n_samples < 2
+                else "test_size must be below n_samples"
                 if isinstance(self.test_size, numbers.Integral)
                 else f"ceil(test_size * n_samples) = {n_test} test rows; a share of "
                 f"{np.floor((n_samples - 1) / n_samples * 1e4) / 1e4:g} or less leaves "

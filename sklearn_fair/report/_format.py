@@ -155,6 +155,15 @@ def param_text(value):
     return re.sub(r"\s*\n\s*", " ", value if isinstance(value, str) else repr(value))
 
 
+def scoring_label(cell, key, metric):
+    """The ``scoring`` of a row of the report's rows: the key of a metric of
+    several, the scoring given for a single metric (its key is "score"), as a saved result
+    records it, or "score" for an estimator's own ``score``."""
+    if len(cell.metrics) > 1 or metric.scoring is None:
+        return key
+    return metric.to_dict()["scoring"]
+
+
 def printed_metrics(cells):
     """``(data set, model, key)`` -> the :class:`~sklearn_fair.metrics.MetricName` of each
     metric of ``cells`` (NestedResult) as the report names it: its printed name, and where
@@ -171,12 +180,13 @@ def printed_metrics(cells):
     }
     return {
         (cell.dataset, cell.model, key): (
-            replace(metric, name=f"{metric.name} (scoring key {key!r})")
-            if len(cell.metrics) > 1 and metric.name in alike
+            replace(metric, name=f"{metric.name} (scoring key {label!r})")
+            if metric.name in alike  # a model's lone metric too: it ranks with its key's
             else metric
         )
         for cell in cells
         for key, metric in cell.metrics.items()
+        for label in [scoring_label(cell, key, metric)]
     }
 
 

@@ -31,6 +31,7 @@ from ._format import (
     printed_decimals,
     printed_metrics,
     probability,
+    scoring_label,
     selection_counts,
     short_names,
 )
@@ -1132,7 +1133,7 @@ def _rows(cells, metrics, confidence, interval, n_resamples, root):
                 "dataset": cell.dataset,
                 "model": cell.model,
                 "metric": metric.name,
-                "scoring": _scoring(cell, key, metric),
+                "scoring": scoring_label(cell, key, metric),
                 # False where a search's own scoring, not this metric, selected
                 "selects": compared and cell.selection_metric is None,
                 "n_folds": int(scores.size),
@@ -1161,15 +1162,6 @@ def _rows(cells, metrics, confidence, interval, n_resamples, root):
             rows.append(row)
     _rank(rows)
     return rows
-
-
-def _scoring(cell, key, metric):
-    """The ``scoring`` of a row of :attr:`NestedCVReport.rows`: the key of a metric of
-    several, the scoring given for a single metric (its key is "score"), as a saved result
-    records it, or "score" for an estimator's own ``score``."""
-    if len(cell.metrics) > 1 or metric.scoring is None:
-        return key
-    return metric.to_dict()["scoring"]
 
 
 def _validation_metric(cell, metric):

@@ -140,6 +140,30 @@ def test_a_cache_dir_in_the_way_stops_the_dry_run_as_the_run(tmp_path, monkeypat
     assert _fits(log) == 0
 
 
+def test_a_cache_dir_under_a_folder_that_cannot_be_searched_is_refused(tmp_path, monkeypatch):
+    # a PermissionError on the way (a folder of mode 700 of another user) was a traceback
+    import os
+
+    from sklearn_fair.experiment._running import _inputs
+
+    models = '[models.tree]\nestimator = "MODULE.Unseeded"\ngrid = { max_depth = [1, 2] }\n'
+    path, log, options = _experiment(tmp_path, monkeypatch, models, 'cache_dir = "locked/c"\n')
+    real_stat = os.stat
+
+    def stat(where, *args, **kwargs):
+        if "locked" in os.fspath(where):
+            raise PermissionError(13, "Permission denied", os.fspath(where))
+        return real_stat(where, *args, **kwargs)
+
+    monkeypatch.setattr(_inputs.os, "stat", stat)
+    refused = r"cannot be written: .*locked.* cannot be read"
+    with pytest.raises(ExperimentConfigError, match=refused):
+        dry_run(path, timing=False, **options)
+    with pytest.raises(ExperimentConfigError, match="cannot be read"):
+        run_experiment(path, **options)
+    assert _fits(log) == 0
+
+
 def test_a_cache_dir_still_to_make_is_taken(tmp_path, monkeypatch):
     models = '[models.tree]\nestimator = "MODULE.Unseeded"\ngrid = { max_depth = [1, 2] }\n'
     path, log, options = _experiment(tmp_path, monkeypatch, models, 'cache_dir = "a/b"\n')

@@ -431,3 +431,8 @@ def test_a_share_too_large_is_told_the_largest_share_that_leaves_training_rows(n
     assert len(train) >= 1 and len(test) >= 1
     # scikit-learn's own ordered hold-out keeps training rows at that share too
     assert len(train_test_split(X, test_size=share, shuffle=False)[0]) >= 1
+
+
+def test_one_sample_is_told_a_hold_out_needs_two():
+    with pytest.raises(ValueError, match="a hold-out needs at least 2 samples"):
+        next(HoldoutSplit(test_size=0.5, shuffle=False).split(np.zeros((1, 1))))

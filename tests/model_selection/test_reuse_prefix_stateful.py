@@ -16,7 +16,7 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.datasets import make_classification
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import GridSearchCV, KFold, cross_validate
-from sklearn.pipeline import make_pipeline
+from sklearn.pipeline import Pipeline, make_pipeline
 from sklearn.preprocessing import StandardScaler
 
 from sklearn_fair import NestedCV
@@ -195,13 +195,25 @@ class HoldsADeepModel(StandardScaler):
         return super().fit(X, y, sample_weight)
 
 
+class LoggingLogisticRegression(LogisticRegression):
+    """LogisticRegression making a logger of its own at each fit, as many libraries do: every
+    logger of the process is listed by the manager that the step's logger holds."""
+
+    def fit(self, X, y, sample_weight=None):
+        import logging
+        import uuid
+
+        logging.getLogger(f"sklearn_fair_tests.fit.{uuid.uuid4().hex}")
+        return super().fit(X, y, sample_weight)
+
+
 @pytest.mark.parametrize("scaler", [HoldsALogger, HoldsADeepModel])
 def test_a_step_holding_a_cycle_or_a_deep_object_is_still_reused(scaler):
     # reading every object's attributes, the state check reached its depth limit on both, so
     # the step was never stored and was fitted again for every candidate
     from sklearn_fair.model_selection._nested._reuse import store_statistics
 
-    pipe = make_pipeline(scaler(), LogisticRegression())
+    pipe = Pipeline([("scaler", scaler()), ("logisticregression", LoggingLogisticRegression())])
     hits_before = store_statistics()[0]
     reused, found = _nested(pipe, True)
     assert found == []

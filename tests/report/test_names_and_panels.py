@@ -148,3 +148,34 @@ def test_each_column_of_a_multi_output_regression_gets_its_panels():
     report = result.report(title="x")
     alts = [f.alt for f in report._predictions_section().figures]
     assert alts == [f"ridge: {t}" for t in titles]
+
+
+def test_a_model_scored_with_one_of_the_keys_alone_ranks_with_that_key():
+    # its lone metric kept its bare name "F1", so it was ranked alone (first) and the "f1" rows
+    # of the two models scored with both keys were ranked without it
+    from sklearn.tree import DecisionTreeClassifier
+
+    X, y = make_classification(120, 4, weights=[0.7], random_state=0)
+    models = {"lr": LogisticRegression(), "knn": KNeighborsClassifier(7)}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fits = {
+            name: NestedCV(est, outer_cv=OUTER, inner_cv=2, n_refits=1, random_state=0,
+                           scoring=SCORING, refit="f1").fit(X, y)
+            for name, est in models.items()
+        }  # fmt: skip
+        tree = DecisionTreeClassifier(max_depth=3, random_state=0)
+        fits["tree"] = NestedCV(
+            tree, outer_cv=OUTER, inner_cv=2, n_refits=1, random_state=0, scoring="f1"
+        ).fit(X, y)
+    models["tree"] = tree
+    means = {
+        name: cross_validate(est, X, y, cv=OUTER, scoring="f1")["test_score"].mean()
+        for name, est in models.items()
+    }
+    expected = dict(zip(means, rankdata([-m for m in means.values()])))
+    rows = pd.DataFrame(nested_cv_report(fits).rows)
+    of_f1 = rows[rows.scoring == "f1"].set_index("model")
+    np.testing.assert_allclose(of_f1.test_mean[list(means)], list(means.values()))
+    assert of_f1.rank_test.to_dict() == expected
+    assert of_f1.metric.nunique() == 1

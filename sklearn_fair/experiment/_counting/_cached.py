@@ -64,6 +64,8 @@ def cached_fits(plan, data, cache):
         return None
     if plan.whole_search or nested is None or not data.complete:
         return None
+    if not any(Path(cache).glob("*/*.json")):  # a folder without entries: nothing to name
+        return CachedFits()
     slots = [(fold, index) for fold in range(len(plan.outer)) for index in range(plan.n_refits)]
     try:
         selection, refits = task_names(nested, slots)

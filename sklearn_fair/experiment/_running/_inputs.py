@@ -113,6 +113,12 @@ def _check_cache_folder(config):
             break
         except (FileNotFoundError, NotADirectoryError):
             path = path.parent  # the file system's root is there
+        except OSError as error:  # a folder on the way that cannot be searched
+            raise config.source.error(
+                ("experiment", "cache_dir"),
+                f"The cache folder {os.fspath(cache)} cannot be written: "
+                f"{os.fspath(path)} cannot be read ({error.strerror}).",
+            ) from None
     kind = file_kind(mode)
     where = "it" if path == cache else f"{os.fspath(path)}, on the way to it,"
     if kind != "a folder":

@@ -35,6 +35,7 @@ import functools
 import hashlib
 import inspect
 import json
+import logging
 import pickle
 import sys
 import threading
@@ -393,12 +394,16 @@ def _feed_state(update, value, depth):
         _feed_state(update, vars(value), depth + 1)
         return
     update(f"object:{id(type(value))}:{id(value)}".encode())
-    if depth >= _ATTRIBUTES_DEPTH or isinstance(value, (type, types.ModuleType)):
-        return  # by identity: a deep torch module, an object that leads back to itself
+    if depth >= _ATTRIBUTES_DEPTH or isinstance(value, _BY_IDENTITY):
+        return  # by identity: a deep torch module, a logger (its manager lists the process's)
     attributes = getattr(value, "__dict__", None)  # a KDTree, a generator have none
     if isinstance(attributes, dict):
         _feed_state(update, attributes, depth + 1)  # a namespace changed in place
 
+
+#: Objects whose attributes change with the process, not the step that holds them: a logger
+#: (through its manager, every logger made since), a handler
+_BY_IDENTITY = (type, types.ModuleType, logging.Logger, logging.LoggerAdapter, logging.Handler)
 
 #: How deep in a step's state another object's attributes are read (a logger leads back to
 #: itself through its manager, a network's modules go as deep as it is): below, it is taken
