@@ -49,7 +49,13 @@ def _encoded_columns(step, columns):
 
 
 def _check_text_columns(config, spec, X):
+    from sklearn.dummy import DummyClassifier, DummyRegressor
+
     if not hasattr(X, "columns") or not hasattr(X, "dtypes"):
+        return
+    # scikit-learn's dummy estimators never read X; one after preprocessing steps is not
+    # exempt, as those steps get the text
+    if isinstance(spec.estimator, (DummyClassifier, DummyRegressor)):
         return
     text = [name for name, kind in zip(X.columns, X.dtypes) if kind.kind == "O"]
     if not text:

@@ -58,7 +58,10 @@ _MODEL_KEYS = {
     "preprocessing": (list, "a list of steps fitted before the estimator"),
 }
 BACKENDS = ("loky", "threading", "multiprocessing", "dask")
-_BENCHMARK = {"baseline": (str, "the name of one of the [models.NAME] tables")}
+_BENCHMARK = {
+    "baseline": (str, "the name of one of the [models.NAME] tables"),
+    "baseline_floor": (bool, "true or false"),
+}
 
 
 @dataclass
@@ -114,6 +117,9 @@ class ExperimentConfig:
     several : bool
     baseline : str or None
         ``[benchmark] baseline``: the model the others are compared with.
+    baseline_floor : bool
+        ``[benchmark] baseline_floor``: the baseline is a chance-level floor (a
+        ``DummyClassifier``), not tuned like the models (default False).
     models : dict of str to ModelSpec
         The models, in file order.
     source, data_dir, limits : ConfigSource, pathlib.Path or None, Limits
@@ -139,6 +145,7 @@ class ExperimentConfig:
     datasets: dict = field(default_factory=dict)
     several: bool = False
     baseline: object = None
+    baseline_floor: bool = False
 
 
 def _check_table(source, document, table, schema, prefix=()):
@@ -744,6 +751,13 @@ def load_config(
             ("benchmark", "baseline"),
             f"must name one of the models {sorted(specs)}; got {shown(baseline)}.",
         )
+    baseline_floor = benchmark.get("baseline_floor", False)
+    if baseline_floor and baseline is None:
+        raise source.error(
+            ("benchmark", "baseline_floor"),
+            "is true, but there is no baseline to declare a chance-level floor: name the "
+            "floor model as [benchmark] baseline, or set baseline_floor = false.",
+        )
     if output_dir is None:
         output_dir = resolve(
             experiment.get("output_dir", f"{path.stem}_results"),
@@ -773,4 +787,5 @@ def load_config(
         datasets=datasets,
         several=several,
         baseline=baseline,
+        baseline_floor=baseline_floor,
     )

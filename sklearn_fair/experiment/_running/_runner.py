@@ -300,6 +300,7 @@ def run_experiment(
                     for name, dataset in config.datasets.items()
                 },
                 baseline=None if config.baseline is None else neutral(config.baseline),
+                baseline_floor=config.baseline_floor,
                 random_state=config.random_state,
                 n_jobs=n_jobs,
                 cache_dir=cache,
