@@ -329,10 +329,21 @@ def _untransformed_validation_data(estimator, candidates, find=_steps_transformi
     return []
 
 
-def _routing_how():
+def _routing_how(estimator=None, candidates=()):
     """How a pipeline's last step gets X_val and y_val: by metadata routing (on already, or
-    to switch on) and the step's request."""
+    to switch on) and the step's request; and, where earlier steps of ``estimator`` (or of a
+    candidate set on it) transform X, the pipeline's ``transform_input``, without which the
+    fit refuses the untransformed X_val."""
     request = "set_fit_request(X_val=True, y_val=True) on that step"
+    models = [configure(estimator, c) for c in candidates] if candidates else [estimator]
+    transforming = next(
+        (found for model in models if (found := _steps_transforming_before(model))), []
+    )
+    if transforming:
+        request += (
+            f", and, as its steps {transforming} transform X, "
+            "Pipeline(..., transform_input=['X_val'])"
+        )
     if get_config().get("enable_metadata_routing", False):
         return f"{request} (metadata routing is on)"
     return f"sklearn.set_config(enable_metadata_routing=True) and {request}"
@@ -395,7 +406,7 @@ def early_stopping_policy(mode, estimator, search, owner, fit_params=(), candida
         elif unreached is not None:
             how = (
                 f"Its last step {type(unreached).__name__} takes them, which a pipeline passes "
-                f"on only with metadata routing: {_routing_how()}; or use "
+                f"on only with metadata routing: {_routing_how(estimator, candidates)}; or use "
                 "early_stopping_split='estimator'."
             )
         raise ValueError(
@@ -422,8 +433,8 @@ def early_stopping_policy(mode, estimator, search, owner, fit_params=(), candida
             "pass them on (a pipeline does only with metadata routing, to a step that requests "
             "them), so each fit early-stops on the estimator's own hold-out of its training "
             "rows, if it makes one (early_stopping_split='auto'). To early-stop on the "
-            f"protocol's validation rows: {_routing_how()}; to accept the estimator's own, "
-            "pass early_stopping_split='estimator'.",
+            f"protocol's validation rows: {_routing_how(estimator, candidates)}; to accept the "
+            "estimator's own, pass early_stopping_split='estimator'.",
             SklearnFairWarning,
             stacklevel=external_stacklevel(),
         )

@@ -381,7 +381,7 @@ def make_plan(nested, X, y, groups, params, *, final, return_estimator, owner,
         groups = params.pop("groups")
     data = prepare_data(X, y, groups, params)
     space = search_space(nested, owner)
-    warn_inner_cv_replaces_search_cv(nested, owner)
+    warn_inner_cv_replaces_search_cv(nested, owner, data.y, data.groups)
     estimator = space.base_estimator
     check_target_kind(estimator, data.y)
     seeds = Seeds.from_random_state(nested.random_state)
@@ -409,7 +409,9 @@ def make_plan(nested, X, y, groups, params, *, final, return_estimator, owner,
     seeded = seeds.seeded if seeded is None else seeded
     models = seedable_models(space, candidates)  # the configured candidates
     if seeded:  # the splitters given, and a search run whole's (it splits in each worker)
-        splitters_given = {"outer_cv": nested.outer_cv, "inner_cv": space.inner_cv}
+        # a search's own cv, taken as the inner splits, is named as the user gave it
+        inner = "inner_cv" if nested.inner_cv is not None else "estimator.cv"
+        splitters_given = {"outer_cv": nested.outer_cv, inner: space.inner_cv}
         if space.search is not None and space.inner_cv is None:
             splitters_given["estimator.cv"] = getattr(space.search, "cv", None)
         warn_unseeded_splitters(owner, splitters_given)

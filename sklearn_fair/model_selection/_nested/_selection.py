@@ -17,6 +17,7 @@ from sklearn.model_selection import FixedThresholdClassifier, ParameterGrid
 from ...exceptions import SearchSpaceEdgeWarning, SelectionTieWarning
 from ...utils._printing import plain
 from ...utils._scaling import mean_of, std_of
+from ...utils._splits import time_ordered_splits
 from ...utils._stacklevel import external_stacklevel
 from ._candidates import configure, is_search
 from ._resampling import selecting_cv_params
@@ -590,8 +591,10 @@ def _warn_ties(plan, folds):
         if plan.selection_rule == "best"
         else "select='one_se' took the first candidate within one standard error"
     )
+    time_ordered = time_ordered_splits(plan.outer_splits)
+    several = "a TimeSeriesSplit" if time_ordered else "a k-fold"
     advice = "" if plan.selection_rule == "one_se" else (
-        ", or select='one_se' with a k-fold inner_cv (the first candidate, in the order of "
+        f", or select='one_se' with {several} inner_cv (the first candidate, in the order of "
         "the search space, within one standard error of the best: list values from the "
         "simplest model to the most complex)"
     )  # fmt: skip
@@ -614,14 +617,22 @@ def _warn_ties(plan, folds):
         )
         return
     # the next step from the inner splits in use (seeded: an unseeded one warns of itself)
-    larger = (
-        "a larger inner validation split (e.g. inner_cv=HoldoutSplit(test_size=0.3, "
-        "random_state=0)), a k-fold inner_cv (e.g. inner_cv=5)"
-        if n_inner == 1
-        else "more inner validation rows: a repeated k-fold inner_cv (e.g. inner_cv="
-        "RepeatedKFold(n_splits=5, n_repeats=3, random_state=0), RepeatedStratifiedKFold for a "
-        "classifier)"
-    )
+    if time_ordered:  # shuffled or k-fold inner splits would see the future
+        larger = (
+            "a larger inner validation split that keeps time order (e.g. inner_cv="
+            "HoldoutSplit(test_size=0.3, shuffle=False)), or inner_cv=TimeSeriesSplit(n_splits=3)"
+        )
+    elif n_inner == 1:
+        larger = (
+            "a larger inner validation split (e.g. inner_cv=HoldoutSplit(test_size=0.3, "
+            "random_state=0)), a k-fold inner_cv (e.g. inner_cv=5)"
+        )
+    else:
+        larger = (
+            "more inner validation rows: a repeated k-fold inner_cv (e.g. inner_cv="
+            "RepeatedKFold(n_splits=5, n_repeats=3, random_state=0), RepeatedStratifiedKFold "
+            "for a classifier)"
+        )
     warnings.warn(
         f"In {len(tied)} of the {len(folds)} outer folds of {plan.owner}, the validation data "
         f"could not separate most candidates: up to {n_worst} of the "
