@@ -13,7 +13,6 @@ import os
 from pathlib import Path
 
 from ...exceptions import ExperimentConfigError
-from ...utils._tu_format import file_kind
 from .._reading._data import cache_folder, tu_read_paths
 from .._reading._text import neutral, shown
 
@@ -106,20 +105,18 @@ def check_outputs(config):
 def _check_cache_folder(config):
     """Refuse a ``cache_dir`` that the run cannot make or write: the nearest path of it that
     exists (links followed) must be a writable folder."""
-    cache = path = Path(config.cache_dir)
-    while True:
-        try:
-            mode = os.stat(path).st_mode
-            break
-        except (FileNotFoundError, NotADirectoryError):
-            path = path.parent  # the file system's root is there
-        except OSError as error:  # a folder on the way that cannot be searched
-            raise config.source.error(
-                ("experiment", "cache_dir"),
-                f"The cache folder {os.fspath(cache)} cannot be written: "
-                f"{os.fspath(path)} cannot be read ({error.strerror}).",
-            ) from None
-    kind = file_kind(mode)
+    from ._resultfile import nearest_existing
+
+    cache = Path(config.cache_dir)
+    try:
+        path, kind = nearest_existing(cache)
+    except OSError as error:  # a folder on the way that cannot be searched
+        unread = cache if error.filename is None else error.filename
+        raise config.source.error(
+            ("experiment", "cache_dir"),
+            f"The cache folder {os.fspath(cache)} cannot be written: "
+            f"{os.fspath(unread)} cannot be read ({error.strerror}).",
+        ) from None
     where = "it" if path == cache else f"{os.fspath(path)}, on the way to it,"
     if kind != "a folder":
         problem = f"{where} is {kind}, not a folder"

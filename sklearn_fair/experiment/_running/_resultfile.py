@@ -79,6 +79,18 @@ def _refuse_kind(path, accepted, why):
         )
 
 
+def nearest_existing(path):
+    """``(the nearest existing path of path, its kind)`` (links followed): where a folder at
+    ``path`` would be made from; an OSError where one on the way cannot be searched."""
+    while True:
+        try:
+            return path, file_kind(os.stat(path).st_mode)
+        except (FileNotFoundError, NotADirectoryError):
+            if path.parent == path:  # pragma: no cover - the file system's root is there
+                raise
+            path = path.parent
+
+
 class ResultsFolder:
     """The results folder ``root`` of a run, and every file written in it (``files``; its
     parts joined by ``/`` -> its SHA-256 in ``sha256``). ``begun``: whether this run started
@@ -111,16 +123,8 @@ class ResultsFolder:
         """Refuse a results folder that is not a writable folder, nor can be made as one: a
         file there or on the way (the nearest existing path, links followed, must be a
         folder)."""
-        root = path = self.root
-        while True:
-            try:
-                mode = os.stat(path).st_mode
-                break
-            except (FileNotFoundError, NotADirectoryError):
-                if path.parent == path:  # pragma: no cover - the file system's root is there
-                    raise
-                path = path.parent
-        kind = file_kind(mode)
+        root = self.root
+        path, kind = nearest_existing(root)
         if kind != "a folder":
             raise ExperimentConfigError(
                 neutral(
