@@ -29,17 +29,23 @@ def _section(report, title):
     return next(s for s in report.sections() if s.title == title)
 
 
-@pytest.fixture(scope="module")
-def alike():
-    X, y = make_classification(120, 4, weights=[0.7], random_state=0)
-    models = {"lr": LogisticRegression(), "knn": KNeighborsClassifier(7)}
+X_ALIKE, Y_ALIKE = make_classification(120, 4, weights=[0.7], random_state=0)
+
+
+def _nested(estimator, scoring=SCORING):
+    """NestedCV of ``estimator`` on the data of these tests, scored with ``scoring``."""
+    refit = "f1" if isinstance(scoring, dict) else True
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        fits = {
-            name: NestedCV(est, outer_cv=OUTER, inner_cv=2, n_refits=1, random_state=0,
-                           scoring=SCORING, refit="f1").fit(X, y)
-            for name, est in models.items()
-        }  # fmt: skip
+        return NestedCV(estimator, outer_cv=OUTER, inner_cv=2, n_refits=1, random_state=0,
+                        scoring=scoring, refit=refit).fit(X_ALIKE, Y_ALIKE)  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def alike():
+    X, y = X_ALIKE, Y_ALIKE
+    models = {"lr": LogisticRegression(), "knn": KNeighborsClassifier(7)}
+    fits = {name: _nested(est) for name, est in models.items()}
     # scikit-learn's scores of the same folds, each model fit as given (no grid to tune)
     reference = {
         name: cross_validate(est, X, y, cv=OUTER, scoring=SCORING) for name, est in models.items()
@@ -155,19 +161,11 @@ def test_a_model_scored_with_one_of_the_keys_alone_ranks_with_that_key():
     # of the two models scored with both keys were ranked without it
     from sklearn.tree import DecisionTreeClassifier
 
-    X, y = make_classification(120, 4, weights=[0.7], random_state=0)
+    X, y = X_ALIKE, Y_ALIKE
     models = {"lr": LogisticRegression(), "knn": KNeighborsClassifier(7)}
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        fits = {
-            name: NestedCV(est, outer_cv=OUTER, inner_cv=2, n_refits=1, random_state=0,
-                           scoring=SCORING, refit="f1").fit(X, y)
-            for name, est in models.items()
-        }  # fmt: skip
-        tree = DecisionTreeClassifier(max_depth=3, random_state=0)
-        fits["tree"] = NestedCV(
-            tree, outer_cv=OUTER, inner_cv=2, n_refits=1, random_state=0, scoring="f1"
-        ).fit(X, y)
+    fits = {name: _nested(est) for name, est in models.items()}
+    tree = DecisionTreeClassifier(max_depth=3, random_state=0)
+    fits["tree"] = _nested(tree, scoring="f1")
     models["tree"] = tree
     means = {
         name: cross_validate(est, X, y, cv=OUTER, scoring="f1")["test_score"].mean()
