@@ -173,7 +173,9 @@ def test_a_cache_written_from_python_is_checked_entry_by_entry(tmp_path, capsys,
                   random_state=0, cache_dir=cache)  # fmt: skip
     assert main(["cache", "verify", str(cache)]) == 0
     out = capsys.readouterr().out
-    assert "15 entries found" in out and "0 failed their checks" in out  # 3 x 2 x 2 + 3
+    # 3 x 2 x 2 + 3, checked, not recomputed: the line says so rather than "0 recomputed"
+    assert "15 entries passed their checks, 0 failed them (checked, none recomputed)" in out
+    assert "recomputed," not in out
     assert "checked, not recomputed" in out and "verify_cache" in out
     # an entry edited without its checksum, and one moved over another, fail their checks
     first, second = refit_entries(cache)[:2]
@@ -248,7 +250,7 @@ def test_an_entry_a_run_would_refuse_fails_its_checks_without_a_traceback(
     FORGERIES[forgery](path, entry)
     assert main(["cache", "verify", str(cache)]) == 1
     out = capsys.readouterr().out
-    assert "14 entries found" in out and "1 failed their checks" in out
+    assert "14 entries passed their checks, 1 failed them" in out
     assert "REJECTED" in out and "Traceback" not in out
 
 
@@ -331,7 +333,7 @@ def test_entries_that_keep_large_predictions_verify(tmp_path, capsys):
     assert max(sizes) > 1 << 20  # the case: an entry over the first MiB
     assert main(["cache", "verify", str(cache)]) == 0
     out = capsys.readouterr().out
-    assert "0 failed their checks" in out and "REJECTED" not in out
+    assert "6 entries passed their checks, 0 failed them" in out and "REJECTED" not in out
 
 
 @pytest.mark.parametrize(

@@ -46,6 +46,8 @@ class CacheAudit:
     entry_names : frozenset of str
         The names of the entries found (their files' stems): several audits of one folder
         (the cells of a runner's configuration) can share an entry, counted in each.
+    checks_only : bool
+        Whether the entries were only checked (:func:`check_entries`), none recomputed.
     """
 
     directory: Path
@@ -55,6 +57,7 @@ class CacheAudit:
     failures: list = field(default_factory=list)
     rejected: list = field(default_factory=list)
     entry_names: frozenset = field(default=frozenset(), repr=False, compare=False)
+    checks_only: bool = field(default=False, repr=False, compare=False)
 
     @property
     def ok(self):
@@ -69,7 +72,12 @@ class CacheAudit:
             f"{len(self.failures)} could not be recomputed, {len(self.rejected)} failed their "
             "checks."
         ]
-        if not self.n_entries:
+        if self.checks_only:
+            lines = [
+                f"Cache {os.fspath(self.directory)!r}: {self.n_entries} entries passed their "
+                f"checks, {len(self.rejected)} failed them (checked, none recomputed)."
+            ]
+        elif not self.n_entries:
             lines.append(
                 "  NOTHING VERIFIED: no entry of this run is in the folder (its keys cover the "
                 "data, the parameters, the code and the versions: other code or data wrote it)."
@@ -330,4 +338,5 @@ def check_entries(directory):
         n_entries=cache.n_entries,
         rejected=cache.rejections,
         entry_names=frozenset(cache.seen),
+        checks_only=True,
     )
