@@ -4,8 +4,13 @@ A few candidates are fitted as a task of the run does it (its rows taken by ``ta
 fresh copy with the candidate set, the fit, the run's scorers), on samples growing towards
 the plan's largest training size (``epochs`` of them for estimators trained for epochs), at
 least two sizes each; a fixed cost and a cost per sample (or sample-epoch) from the two
-largest sizes are extrapolated to every fit of the plan, as if none stopped early (an upper
-bound with early stopping). A short fit is timed several times and the *mean* kept, not the
+largest sizes are extrapolated to every fit of the plan, as if none stopped early. For an
+estimator trained for epochs the fixed cost is counted per epoch (divided by ``epochs``,
+times the fit's ``max_epochs``): a part of each epoch does not grow with the rows
+(validation, callbacks, a fixed number of batches): counted once per fit, it put a model
+whose epochs cost the same on 100 rows as on 500 at 2 epochs' cost per fit whatever its
+``max_epochs``. A one-off set-up is counted per epoch too: the estimate is an upper bound,
+with early stopping or without. A short fit is timed several times and the *mean* kept, not the
 best: a run pays every fit on the machine as it is, and on two shared cores Ridge's best fit
 took a fifth of its mean (the estimate came out at 0.4 of the run). At least two sizes,
 growing: HistGradientBoosting's 300 trees cost as much on 128 rows as on 512, and timed on
@@ -95,23 +100,28 @@ def _machine(estimator):
 
 def _work(plan, epochs, cached=None):
     """``(per_candidate, shared)`` work of the plan's selection fits per candidate and of its
-    refits (the most it can need), each ``[fits, sample-epochs, scorings, samples scored]``;
-    less the fits that ``cached`` (a CachedFits) finds in the task cache."""
+    refits (the most it can need), each ``[fit-epochs, sample-epochs, scorings, samples
+    scored]`` (one epoch a fit for an estimator not trained for epochs); less the fits that
+    ``cached`` (a CachedFits) finds in the task cache."""
     inner = np.array([split for splits in plan.inner for split in splits], float).reshape(-1, 2)
     n_inner, (train, valid) = len(inner), inner.sum(axis=0)
     n_refits = plan.n_refits * len(plan.outer)
     refit_train, refit_test = plan.n_refits * np.array(plan.outer, float).sum(axis=0)
     per_candidate = np.array(
-        [[n_inner, train * n_epochs, n_inner, valid] for n_epochs in epochs], float
+        [[n_inner * n_epochs, train * n_epochs, n_inner, valid] for n_epochs in epochs], float
     ).reshape(-1, 4)
-    shared = np.array([n_refits, refit_train * np.mean(epochs), n_refits, refit_test], float)
+    mean_epochs = np.mean(epochs)
+    shared = np.array(
+        [n_refits * mean_epochs, refit_train * mean_epochs, n_refits, refit_test], float
+    )
     if cached is not None:
         for fold, candidate, split in cached.selection:
             fit_rows, scored_rows = plan.inner[fold][split]
-            per_candidate[candidate] -= [1, fit_rows * epochs[candidate], 1, scored_rows]
+            n_epochs = epochs[candidate]
+            per_candidate[candidate] -= [n_epochs, fit_rows * n_epochs, 1, scored_rows]
         for fold, _ in cached.refits:
             fit_rows, scored_rows = plan.outer[fold]
-            shared -= [1, fit_rows * np.mean(epochs), 1, scored_rows]
+            shared -= [mean_epochs, fit_rows * mean_epochs, 1, scored_rows]
     return list(per_candidate), shared
 
 
@@ -256,10 +266,10 @@ def estimate_compute(
             except Exception:  # too few rows to fit: the one size alone, as if no fixed cost
                 timings.insert(0, (0, 0.0, 0.0))
         timed_sizes.append(timings[-1][0])
-        # the two largest sizes: a fixed part per fit and a part per row (per sample-epoch)
+        # the two largest sizes: a fixed part per fit-epoch and a part per row (sample-epoch)
         (n1, fit1, score1), (n2, fit2, score2) = timings[-2:]
-        fit_cost = _affine([n1 * used, n2 * used], [fit1, fit2])
-        costs[index] = (*fit_cost, *_affine([n1, n2], [score1, score2]))
+        per_fit, per_unit = _affine([n1 * used, n2 * used], [fit1, fit2])
+        costs[index] = (per_fit / used, per_unit, *_affine([n1, n2], [score1, score2]))
     per_candidate, shared = _work(plan, full_epochs, cached)
     mean_cost = np.mean(list(costs.values()), axis=0)
     planning = plan.planning_seconds
@@ -268,7 +278,7 @@ def estimate_compute(
     seconds = planning + float(np.dot(mean_cost, shared))
     for index, work in enumerate(per_candidate):
         seconds += float(np.dot(costs.get(index, mean_cost), work))
-    whole = np.sum([*per_candidate, shared], axis=0)
+    whole = np.sum([*per_candidate, shared], axis=0)  # whole[2]: the fits, each scored once
     totals = [planning + float(np.dot(cost, whole)) for cost in costs.values()]
     per = "sample-epoch" if epoch_based else "training sample"
     units = [cost[1] for cost in costs.values()]
@@ -278,14 +288,16 @@ def estimate_compute(
         f"samples of up to {max(timed_sizes)} rows"
         + (f" for {epochs} epochs (max_epochs lowered)" if per == "sample-epoch" else "")
         + f", on this machine as it is now ({_machine(spec.estimator)}; the mean of repeated "
-        f"short fits): {fixed:.3g} s per fit and {np.mean(units):.3g} s per {per} (range "
+        f"short fits): {fixed:.3g} s per {'epoch' if epoch_based else 'fit'} and "
+        f"{np.mean(units):.3g} s per {per} (range "
         f"{min(units):.3g}-{max(units):.3g}), from the two largest samples, and "
-        f"{planning:.3g} s of planning; extrapolated to the {int(whole[0])} fits"
+        f"{planning:.3g} s of planning; extrapolated to the {int(whole[2])} fits"
         + (" not in the task cache" if cached is not None and cached.n_fits else "")
         + " at their training sizes"
         + (
-            " and their candidate's max_epochs, as if no fit stopped early (early stopping "
-            "usually ends fits sooner: an upper bound)"
+            " and their candidate's max_epochs, as if no fit stopped early, the part that "
+            "does not grow with the rows counted for every epoch (a one-off set-up too): "
+            "an upper bound"
             if per == "sample-epoch"
             else " (fit times that grow faster than the sample size make it an underestimate)"
         )
