@@ -53,6 +53,22 @@ def test_int_inner_cv_that_splits_as_the_search_cv_does_not_warn(breast_cancer):
     assert given.best_params_per_fold_ == kept.best_params_per_fold_
 
 
+def test_an_int_search_cv_that_splits_as_inner_cv_does_not_warn(breast_cancer):
+    """The mirror case: the search's cv an int, inner_cv the splitter it becomes."""
+    X, y = breast_cancer
+    search = GridSearchCV(_lr(), {"logisticregression__C": [0.1, 1, 10]}, cv=5)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        given = NestedCV(search, outer_cv=3, inner_cv=StratifiedKFold(5), random_state=0)
+        given.fit(X, y)
+    assert not [w for w in caught if "the search's cv is not used" in str(w.message)]
+    kept = NestedCV(search, outer_cv=3, random_state=0).fit(X, y)
+    np.testing.assert_array_equal(given.outer_scores_, kept.outer_scores_)
+    # a splitter that splits otherwise still warns, naming the search's cv as given
+    with pytest.warns(SklearnFairWarning, match=r"its own cv=5 and inner_cv=StratifiedKFold"):
+        NestedCV(search, outer_cv=3, inner_cv=StratifiedKFold(3), random_state=0).fit(X, y)
+
+
 def test_int_inner_cv_that_splits_otherwise_still_warns(breast_cancer):
     X, y = breast_cancer
     search = GridSearchCV(_lr(), {"logisticregression__C": [0.1, 1]}, cv=StratifiedKFold(3))

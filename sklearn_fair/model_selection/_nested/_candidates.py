@@ -148,24 +148,24 @@ def warn_inner_cv_replaces_search_cv(nested, owner, y=None, groups=None):
     """A SklearnFairWarning where ``nested`` (a NestedCV) got a search whose own cv is set and
     an ``inner_cv`` that differs: inner_cv is used, and the search's cv would be dropped
     without a word (the class's default, ``cv=None`` or a halving search's ``cv=5``, is not
-    the user's choice). An int inner_cv is compared as the splitter it becomes for ``y``
-    (``check_cv``; not with ``groups``, which an int keeps apart)."""
+    the user's choice). Where one of the two is an int and the other a splitter, the int is
+    compared as the splitter it becomes for ``y`` (``check_cv``; not with ``groups``, which
+    an int keeps apart)."""
     search, inner_cv = nested.estimator, nested.inner_cv
     own = getattr(search, "cv", None) if is_search(search) else None
     # the class's own default is not the user's choice either (a halving search's cv=5)
     default = inspect.signature(type(search).__init__).parameters.get("cv")
     unset = own is None or (default is not None and _same_cv(own, default.default))
-    if (
-        isinstance(inner_cv, numbers.Integral)
-        and not isinstance(own, numbers.Integral)
-        and y is not None
-        and groups is None
-    ):
-        inner_cv = check_cv(inner_cv, y, classifier=is_classifier(search))
+    if y is not None and groups is None and own is not None and inner_cv is not None:
+        ints = [isinstance(cv, numbers.Integral) for cv in (inner_cv, own)]
+        if ints == [True, False]:
+            inner_cv = check_cv(inner_cv, y, classifier=is_classifier(search))
+        elif ints == [False, True]:
+            own = check_cv(own, y, classifier=is_classifier(search))
     if nested.inner_cv is None or unset or _same_cv(inner_cv, own):
         return
     warnings.warn(
-        f"{owner} got a {type(search).__name__} with its own cv={own!r:.100} and "
+        f"{owner} got a {type(search).__name__} with its own cv={search.cv!r:.100} and "
         f"inner_cv={nested.inner_cv!r:.100}: the inner model selection splits with inner_cv, and "
         "the search's cv is not used. Pass inner_cv=None to keep the search's cv.",
         SklearnFairWarning,
