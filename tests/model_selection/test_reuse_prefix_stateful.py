@@ -18,6 +18,7 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import GridSearchCV, KFold, cross_validate
 from sklearn.pipeline import Pipeline, make_pipeline
 from sklearn.preprocessing import StandardScaler
+from sklearn.utils import check_random_state
 
 from sklearn_fair import NestedCV
 from sklearn_fair.exceptions import ReproducibilityWarning
@@ -75,6 +76,48 @@ class NamespaceRunningScaler(RunningScaler):
         return X - self.stats_.mean
 
 
+class _Window:
+    __slots__ = ("means",)
+
+    def __init__(self, means):
+        self.means = means
+
+    # a class sent by value to loky's workers loses its slots' pickling: its own state
+    def __getstate__(self):
+        return self.means
+
+    def __setstate__(self, state):
+        self.means = state
+
+
+class SlotsRunningScaler(RunningScaler):
+    """The running mean held in an object with ``__slots__`` (no ``__dict__``), rebound."""
+
+    def fit(self, X, y=None):
+        self.stats_ = _Window(np.asarray(X, float).mean(0))
+        return self
+
+    def transform(self, X):
+        X = np.asarray(X, float)
+        self.stats_.means = self.momentum * self.stats_.means + (1 - self.momentum) * X.mean(0)
+        return X - self.stats_.means
+
+
+class Jitter(TransformerMixin, BaseEstimator):
+    """Adds noise drawn from a RandomState made in fit (scikit-learn's check_random_state
+    idiom): each transform moves the generator on."""
+
+    def __init__(self, random_state=0):
+        self.random_state = random_state
+
+    def fit(self, X, y=None):
+        self.rng_ = check_random_state(self.random_state)
+        return self
+
+    def transform(self, X):
+        return np.asarray(X, float) + self.rng_.normal(0, 2.0, np.shape(X))
+
+
 class LoggedScaler(StandardScaler):
     """StandardScaler, logging each fit to ``log``."""
 
@@ -111,7 +154,15 @@ def _nested(pipe, reuse, n_jobs=1):
 
 @pytest.mark.parametrize("n_jobs", [1, 2])
 @pytest.mark.parametrize(
-    "scaler", [RunningScaler, InPlaceRunningScaler, WindowScaler, NamespaceRunningScaler]
+    "scaler",
+    [
+        RunningScaler,
+        InPlaceRunningScaler,
+        WindowScaler,
+        NamespaceRunningScaler,
+        SlotsRunningScaler,
+        Jitter,
+    ],
 )
 def test_a_step_whose_transform_changes_it_is_refitted_and_named(scaler, n_jobs):
     pipe = make_pipeline(scaler(), LogisticRegression(fit_intercept=False))

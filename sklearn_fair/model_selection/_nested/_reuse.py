@@ -22,8 +22,10 @@ as a RandomState or Generator; NestedCV seeds those left at None, so they are re
 fit parameters are routed to it or a weight applies, when its input came from elsewhere, and when
 its parameters cannot be described. A step that draws random numbers without a ``random_state``
 cannot be detected: pass ``reuse_prefix=False``. A step hands on a copy of the stored output, so
-a later step that works in place cannot alter what other fits are served; fitted steps are
-shared (only read once fitted), but a task that returns its fitted estimator gets its own copy.
+a later step that works in place cannot alter what other fits are served (a deep copy of records
+such as a list of dicts; an output that cannot be copied so, such as a frame whose object column
+holds dicts, is not stored); fitted steps are shared (only read once fitted), but a task that
+returns its fitted estimator gets its own copy.
 A step that a use changes (a ``transform`` that updates its state, which scikit-learn's contract
 forbids) is found when it is served again, its state (:func:`_state`) no longer the one stored:
 it is then fitted afresh wherever it is needed, with a ReproducibilityWarning; one whose state
@@ -215,9 +217,10 @@ class _TaskMemory:
             # a step refused is not kept again; one whose state has no checksum, never: whether
             # its use changes it could not be told
             state = _state(fitted) if entry is None else None
-            if state is not None:
+            stored = tuple(map(_copy, handed)) if state is not None else (_NO_COPY,)
+            if not any(o is _NO_COPY for o in stored):
                 size = sum(_nbytes(o) for o in handed) + _nbytes(fitted)
-                _STORE.put(key, (tuple(_copy(o) for o in handed), fitted, size, state), self.reuse)
+                _STORE.put(key, (stored, fitted, size, state), self.reuse)
         else:
             self.owner.served += 1
             handed, fitted = tuple(_copy(o) for o in entry[0]), entry[1]
@@ -346,10 +349,12 @@ def _state(step):
     whether a use changed it: None where it cannot be made. As scikit-learn's
     check_dict_unchanged compares them, an attribute rebound counts, and so does data changed
     in place (arrays, frames, sparse matrices, plain containers and values, by content) and
-    the state of an estimator held (a ColumnTransformer's transformers) and the attributes of
-    another object held (a namespace); an object without attributes of its own is taken by
-    identity (a KDTree, whose query counters change with every query). CRC-32, not a
-    cryptographic hash: it compares one object with itself, and is 6 times as fast."""
+    the state of an estimator held (a ColumnTransformer's transformers), the attributes of
+    another object held (a namespace, an object with ``__slots__``) and the state of numpy's
+    random generators (a RandomState that transform draws from); an object without attributes
+    of its own is taken by identity (a KDTree, whose query counters change with every query).
+    CRC-32, not a cryptographic hash: it compares one object with itself, and is 6 times as
+    fast."""
     checksum = 0
 
     def update(data):
@@ -393,12 +398,41 @@ def _feed_state(update, value, depth):
         update(f"estimator:{id(type(value))}".encode())
         _feed_state(update, vars(value), depth + 1)
         return
+    random_state = _random_state_of(value)
+    if random_state is not None:  # a RandomState drawn from in transform moves on
+        _feed_pickled(update, (type(value).__name__, random_state))
+        return
     update(f"object:{id(type(value))}:{id(value)}".encode())
     if depth >= _ATTRIBUTES_DEPTH or isinstance(value, _BY_IDENTITY):
         return  # by identity: a deep torch module, a logger (its manager lists the process's)
-    attributes = getattr(value, "__dict__", None)  # a KDTree, a generator have none
-    if isinstance(attributes, dict):
+    attributes = getattr(value, "__dict__", None)  # a KDTree has none
+    if not isinstance(attributes, dict):  # an object with __slots__ (a slotted dataclass)
+        attributes = {
+            name: getattr(value, name)
+            for kind in type(value).__mro__
+            for name in _slot_names(kind)
+            if hasattr(value, name)
+        } or None
+    if attributes is not None:
         _feed_state(update, attributes, depth + 1)  # a namespace changed in place
+
+
+def _random_state_of(value):
+    """The state of numpy's random generators (a RandomState, a Generator, a bit generator);
+    None for anything else."""
+    if isinstance(value, np.random.RandomState):
+        return value.get_state(legacy=False)
+    if isinstance(value, np.random.Generator):
+        return value.bit_generator.state
+    if isinstance(value, np.random.BitGenerator):
+        return value.state
+    return None
+
+
+def _slot_names(kind):
+    slots = vars(kind).get("__slots__", ())
+    slots = (slots,) if isinstance(slots, str) else slots
+    return [name for name in slots if name not in ("__dict__", "__weakref__")]
 
 
 #: Objects whose attributes change with the process, not the step that holds them: a logger
@@ -440,15 +474,48 @@ def _plain_container(value):
     return all(issubclass(kind, _PLAIN) for kind in set(map(type, values)))
 
 
+#: What :func:`_copy` returns for an output it cannot copy whole: the output is then not stored.
+_NO_COPY = object()
+
+# what pandas' infer_dtype calls an object column of immutable values alone
+_IMMUTABLE_OBJECTS = {
+    "empty", "string", "bytes", "floating", "integer", "mixed-integer-float", "decimal",
+    "complex", "boolean", "datetime64", "datetime", "date", "timedelta64", "timedelta", "time",
+    "period", "interval",
+}  # fmt: skip
+
+
 def _copy(value):
-    if isinstance(value, np.ndarray):
+    """A copy of a step's output that no later step can reach into (a list of dicts or graphs,
+    an object array: deep), or :data:`_NO_COPY` where none can be made: a pandas object column
+    of mutable values (``copy(deep=True)`` shares them), a polars Object column, an object that
+    cannot be deep-copied."""
+    if (isinstance(value, np.ndarray) or sp.issparse(value)) and not value.dtype.hasobject:
         return value.copy()
-    if hasattr(value, "copy") and callable(value.copy):
-        try:
-            return value.copy()
-        except TypeError:
-            pass
-    return copy.deepcopy(value)
+    if _is_pandas(value):
+        from pandas.api.types import infer_dtype, is_object_dtype
+
+        dtypes = [value.dtype] if value.ndim == 1 else value.dtypes
+        for i in (i for i, dtype in enumerate(dtypes) if is_object_dtype(dtype)):
+            column = value if value.ndim == 1 else value.iloc[:, i]
+            if infer_dtype(column, skipna=True) not in _IMMUTABLE_OBJECTS:
+                return _NO_COPY
+        return value.copy(deep=True)
+    polars = sys.modules.get("polars")
+    if polars is not None and isinstance(value, (polars.DataFrame, polars.Series)):
+        schema = [value.dtype] if isinstance(value, polars.Series) else value.schema.values()
+        if any(dtype == polars.Object for dtype in schema):
+            return _NO_COPY
+        return value.clone()  # polars data is immutable but for Object columns
+    try:
+        return copy.deepcopy(value)
+    except Exception:  # a lock, a file, a generator...: fitted afresh, as when not repeatable
+        return _NO_COPY
+
+
+def _is_pandas(value):
+    pandas = sys.modules.get("pandas")
+    return pandas is not None and isinstance(value, (pandas.DataFrame, pandas.Series))
 
 
 def _nbytes(value, depth=0):
