@@ -23,7 +23,7 @@ from sklearn.utils.validation import _is_arraylike, _make_indexable, _num_sample
 
 from ...utils import CollatedGraphs, compact_graphs, is_graph_data
 
-__all__ = ["DataHandle", "RunData", "for_workers", "is_pairwise", "take"]
+__all__ = ["DataHandle", "RunData", "for_workers", "fresh", "handed_out", "is_pairwise", "take"]
 
 
 def take(values, indices):
@@ -43,9 +43,34 @@ def take(values, indices):
     return _safe_indexing(values, indices)
 
 
+def fresh(values):
+    """A copy of the rows of ``values`` (any container :func:`take` reads; None stays None).
+
+    For a consumer that may write into what it is given (a pipeline whose
+    ``StandardScaler(copy=False)`` scales its input in place) while ``values`` is still to be
+    handed to another: each must see the rows as they were.
+    """
+    if values is None:
+        return None
+    if sp.issparse(values):  # in its own format: a COO matrix has no rows to take
+        return values.copy()
+    return take(values, np.arange(_num_samples(values)))
+
+
+def handed_out(values, n_calls, used_after=False):
+    """``values`` for at most ``n_calls`` calls in turn, each of which may write into what it is
+    given: a :func:`fresh` copy for each but the last, which gets ``values`` itself unless
+    ``used_after`` (``values`` is handed on after them). A generator: copies are made only for
+    the calls that take one, so a single call costs none."""
+    for call in range(n_calls):
+        yield fresh(values) if used_after or call < n_calls - 1 else values
+
+
 def _aligned(params, indices, n_samples):
     """``params`` with each value that has one entry per sample indexed by ``indices`` (as
-    scikit-learn's ``_check_method_params``); the others as they are."""
+    scikit-learn's ``_check_method_params``); each other array a :func:`fresh` copy, as every
+    task may write into its own (the caller's process runs tasks on the user's objects); the
+    others as they are."""
     subset = {}
     for name, value in params.items():
         if isinstance(value, CollatedGraphs):
@@ -54,11 +79,13 @@ def _aligned(params, indices, n_samples):
             value = value[indices if len(value) == n_samples else slice(None)]
         elif (_is_arraylike(value) or sp.issparse(value)) and not isinstance(value, str):
             try:
-                aligned = _num_samples(value) == n_samples
+                length = _num_samples(value)
             except TypeError:
-                aligned = False
-            if aligned:
+                length = None
+            if length == n_samples:
                 value = _safe_indexing(_make_indexable(value), indices)
+            elif length is not None:
+                value = fresh(value)
         subset[name] = value
     return subset
 

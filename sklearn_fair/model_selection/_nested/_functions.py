@@ -18,7 +18,7 @@ from ...utils._splits import time_ordered_splits
 from ...utils._stacklevel import external_stacklevel
 from .._saved_splits import _is_kfold
 from ._candidates import configure
-from ._data import is_pairwise, take
+from ._data import fresh, is_pairwise, take
 from ._docs import PARAMETER_DOCS
 from ._estimator import PROTOCOL_CONSTRAINTS, NestedCV
 from ._planning import make_plan
@@ -533,8 +533,14 @@ def _fold_predictions(models, X_test, method, classifier, classes):
     :func:`nested_cross_val_predict` says."""
     if method != "predict" and classes is not None:
         _check_has_classes(models, method)
+
+    # each call of several refits reads its own copy of the rows as given, whatever an earlier
+    # one wrote into them (a StandardScaler(copy=False)); a single refit reads them once
+    def rows():
+        return X_test if len(models) == 1 else fresh(X_test)
+
     outputs = [
-        _ordered(getattr(m, "classes_", None), getattr(m, method)(X_test), method, classes)
+        _ordered(getattr(m, "classes_", None), getattr(m, method)(rows()), method, classes)
         for m in models
     ]
     if all(_same(output, outputs[0]) for output in outputs[1:]):
@@ -585,7 +591,7 @@ def _fold_predictions(models, X_test, method, classifier, classes):
             continue
         if all(hasattr(m, richer) for m in models):
             try:
-                values = [getattr(m, richer)(X_test) for m in models]
+                values = [getattr(m, richer)(rows()) for m in models]
             except (AttributeError, NotImplementedError):
                 continue
             if not shared:

@@ -21,6 +21,7 @@ from sklearn.utils.metadata_routing import (
 )
 
 from ...utils._stacklevel import external_stacklevel
+from ._data import handed_out
 from ._resampling import splits_by_groups
 
 __all__ = [
@@ -59,18 +60,24 @@ def _number(value, key, scorer):
     )
 
 
-def score_model(scorers, model, X, y, score_params, error_score):
+def score_model(scorers, model, X, y, score_params, error_score, X_used_after=False):
     """``(scores, errors)``: metric name -> float, and metric name -> traceback of a failure.
+
+    Each scorer scores the rows of ``X`` as given, on its own copy (:func:`~._data.fresh`)
+    where a model that writes into its input (``StandardScaler(copy=False)``) could have
+    changed them: every scorer but the last, and that one too where ``X_used_after`` (the
+    caller hands ``X`` on). A single metric costs no copy.
 
     A score of R^2, explained variance or D^2 where ``y`` is constant on the rows scored is
     NaN, with an ``UndefinedMetricWarning`` (:func:`undefined_on_constant_y`).
     """
     scores, errors = {}, {}
     raise_errors = isinstance(error_score, str) and error_score == "raise"
+    rows = handed_out(X, len(scorers), X_used_after)
     for name, scorer in scorers.items():
         params = score_params.get(name, {})
         try:
-            value = scorer(model, X, y, **params)
+            value = scorer(model, next(rows), y, **params)
         except Exception:
             if raise_errors:
                 raise

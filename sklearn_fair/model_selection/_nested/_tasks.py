@@ -25,7 +25,7 @@ from sklearn.model_selection import FixedThresholdClassifier, TunedThresholdClas
 from ...exceptions import ReproducibilityWarning
 from ...utils import fingerprint
 from ._candidates import configure
-from ._data import is_pairwise
+from ._data import handed_out, is_pairwise
 from ._inputs import takes_validation_weights, validation_weights_key
 from ._reuse import fitted_prefixes
 from ._scoring import score_model
@@ -214,28 +214,31 @@ def _recording(task, context):
         result["timed_out"] = isinstance(exc, FitTimeoutError)
 
 
-def _predictions_fingerprint(model, X):
+def _predictions_fingerprint(model, X, X_used_after=False):
     """A fingerprint of the output of ``model`` on ``X``: ``predict`` with the richest score
     it has (probabilities, else decision values), since a threshold that a seed moves
     (TunedThresholdClassifierCV's) changes the labels, not the probabilities; ``transform``
     where it has none of these. None where ``predict`` raises or nothing applies: the output
-    is not known."""
+    is not known. Each method reads the rows of ``X`` as given (:func:`~._data.handed_out`)."""
+    richer = [m for m in ("predict_proba", "decision_function") if hasattr(model, m)]
+    has_predict = hasattr(model, "predict")
+    n_calls = has_predict + len(richer) + (not has_predict and hasattr(model, "transform"))
+    rows = handed_out(X, n_calls, X_used_after)
     outputs = {}
-    if hasattr(model, "predict"):
+    if has_predict:
         try:
-            outputs["predict"] = _comparable(model.predict(X))
+            outputs["predict"] = _comparable(model.predict(next(rows)))
         except Exception:
             return None
-    for method in ("predict_proba", "decision_function"):
-        if hasattr(model, method):
-            try:
-                outputs[method] = _comparable(getattr(model, method)(X))
-                break
-            except Exception:  # a method that exists but does not apply (e.g. SVC's proba)
-                continue
+    for method in richer:
+        try:
+            outputs[method] = _comparable(getattr(model, method)(next(rows)))
+            break
+        except Exception:  # a method that exists but does not apply (e.g. SVC's proba)
+            continue
     if not outputs and hasattr(model, "transform"):
         try:
-            outputs["transform"] = _comparable(model.transform(X))
+            outputs["transform"] = _comparable(model.transform(next(rows)))
         except Exception:
             return None
     return fingerprint(outputs) if outputs else None
@@ -268,15 +271,21 @@ def test_predictions(model, X):
     score a display needs: ``proba`` (with ``classes``) or else ``decision``. A multi-output
     model's ``classes`` and probabilities are kept label by label (a list, one list a label),
     as scikit-learn gives them: their labels may have different numbers of classes."""
-    kept = {"predict": np.asarray(model.predict(X)).tolist(), "proba": None, "decision": None}
-    for method, field in (("predict_proba", "proba"), ("decision_function", "decision")):
-        if hasattr(model, method):
-            try:
-                output = getattr(model, method)(X)
-            except Exception:  # a method that exists but does not apply (e.g. SVC's proba)
-                continue
-            kept[field] = _label_by_label(output, float)
-            break
+    richer = [
+        (method, field)
+        for method, field in (("predict_proba", "proba"), ("decision_function", "decision"))
+        if hasattr(model, method)
+    ]
+    rows = handed_out(X, 1 + len(richer))  # each method on the rows as given
+    predicted = np.asarray(model.predict(next(rows))).tolist()
+    kept = {"predict": predicted, "proba": None, "decision": None}
+    for method, field in richer:
+        try:
+            output = getattr(model, method)(next(rows))
+        except Exception:  # a method that exists but does not apply (e.g. SVC's proba)
+            continue
+        kept[field] = _label_by_label(output, float)
+        break
     classes = getattr(model, "classes_", None)
     kept["classes"] = None if classes is None else _label_by_label(classes)
     return kept
@@ -328,13 +337,13 @@ def _keep_predictions(task, model, X_test, result):
         )
 
 
-def _scored_quietly(scorers, model, X, y, score_params, error_score):
+def _scored_quietly(scorers, model, X, y, score_params, error_score, X_used_after=False):
     """:func:`~._scoring.score_model`'s ``(scores, errors)`` of scores that are not returned:
     neither a scorer that raises (whatever ``error_score``) nor one that returns no number
     raises, and their warnings are recorded apart and dropped."""
     try:
         with recorded_warnings({}):
-            return score_model(scorers, model, X, y, score_params, np.nan)
+            return score_model(scorers, model, X, y, score_params, np.nan, X_used_after)
     except Exception:
         return {}, dict.fromkeys(scorers, traceback.format_exc())
 
@@ -387,12 +396,13 @@ def _plain(value):
     return value is None or isinstance(value, (bool, int, float, str, np.generic, np.ndarray))
 
 
-def _warn_global_draws(context, task, model, X, y, fit_params):
-    """Warn where ``model``, just fitted on ``X``, ``y``, drew from numpy's global random state
-    (it moved during the fit) and its results depend on it: no seed of the run reaches it, and
-    the order in which the fits reach it changes from run to run. Whether they depend is found
-    once per process for each structure of model and candidate, by fitting it again from the
-    state its fit left, then restored: some draw without using what they draw (SVR draws a
+def _warn_global_draws(context, task, model, fit_inputs):
+    """Warn where ``model``, just fitted on ``fit_inputs()`` (``X``, ``y`` and fit params, taken
+    afresh at each call: the fit may have written into its own), drew from numpy's global random
+    state (it moved during the fit) and its results depend on it: no seed of the run reaches it,
+    and the order in which the fits reach it changes from run to run. Whether they depend is
+    found once per process for each structure of model and candidate, by fitting it again from
+    the state its fit left, then restored: some draw without using what they draw (SVR draws a
     seed that only probability estimates, which it has none of, would use). The state is
     otherwise left as the fit left it: seeding it would change the results of the fits that do
     not draw from it."""
@@ -404,8 +414,11 @@ def _warn_global_draws(context, task, model, X, y, fit_params):
         after = np.random.get_state(legacy=False)  # with the cached gaussian of np.random
         try:
             again = configure(context.estimator, task.params)
+            X, y, fit_params = fit_inputs()
             again.fit(X, y, **fit_params)
-            first, second = _predictions_fingerprint(model, X), _predictions_fingerprint(again, X)
+            X = fit_inputs()[0]
+            first = _predictions_fingerprint(model, X, X_used_after=True)
+            second = _predictions_fingerprint(again, X)
             matters = first is None or first != second
         except Exception:  # it fails where the first fit did not: the draws matter
             matters = True
@@ -463,22 +476,26 @@ def run_fit_task(task, context, data):
     with _recording(task, context) as (result, start):
         model = configure(context.estimator, task.params)
         columns = task.train if is_pairwise(model) else None
-        fit_params = data.fit_params_for(task.train)
-        if task.val is not None:
-            fit_params["X_val"], fit_params["y_val"] = data.subset(task.val, columns)
-            key = validation_weights_key(model, fit_params)
-            if key is not None and takes_validation_weights(model):
-                # the validation rows weighed as the training rows are (early_stopping_policy
-                # warns where the model cannot take them)
-                fit_params["sample_weight_val"] = data.fit_params_for(task.val)[key]
-        X_train, y_train = data.subset(task.train, columns)
+
+        def fit_inputs():
+            fit_params = data.fit_params_for(task.train)
+            if task.val is not None:
+                fit_params["X_val"], fit_params["y_val"] = data.subset(task.val, columns)
+                key = validation_weights_key(model, fit_params)
+                if key is not None and takes_validation_weights(model):
+                    # the validation rows weighed as the training rows are
+                    # (early_stopping_policy warns where the model cannot take them)
+                    fit_params["sample_weight_val"] = data.fit_params_for(task.val)[key]
+            return (*data.subset(task.train, columns), fit_params)
+
+        X_train, y_train, fit_params = fit_inputs()
         rows = data.rows[task.train]
         global_state = _global_random_state()
         with fitted_prefixes(context.reuse, model, X_train, y_train, rows) as reuse:
             model.fit(X_train, y_train, **fit_params)
         result["fit_time"] = time.perf_counter() - start
         if _global_random_state() != global_state:
-            _warn_global_draws(context, task, model, X_train, y_train, fit_params)
+            _warn_global_draws(context, task, model, fit_inputs)
         result["steps_reused"] = reuse.served
         if task.test is not None:
             scorers = context.scorers
@@ -488,9 +505,10 @@ def run_fit_task(task, context, data):
             X_test, y_test = data.subset(task.test, columns)
             selection = task.key.phase == SELECTION
             score = _scored_quietly if task.quiet_scores else score_model
+            predicted = task.fingerprint_predictions or task.keep_predictions
             result["scores"], result["score_errors"] = score(
                 scorers, model, X_test, y_test, data.score_params_for(task.test, selection),
-                task.error_score,
+                task.error_score, X_used_after=predicted,
             )  # fmt: skip
             if task.score_train is not None:
                 X_train, y_train = data.subset(task.score_train, columns)
@@ -501,7 +519,9 @@ def run_fit_task(task, context, data):
                 result["score_errors"].update({f"train_{k}": v for k, v in errors.items()})
             result["score_time"] = time.perf_counter() - start
             if task.fingerprint_predictions:
-                result["predictions"] = _predictions_fingerprint(model, X_test)
+                result["predictions"] = _predictions_fingerprint(
+                    model, X_test, X_used_after=task.keep_predictions
+                )
             if task.keep_predictions:
                 _keep_predictions(task, model, X_test, result)
     if result["error"] is not None:
