@@ -400,6 +400,40 @@ def _warn_inner_gap_narrower(owner, outer_cv, inner_splits, *, stored):
     )
 
 
+@contextmanager
+def _global_draws_reported(owner, name, cv, seeded):
+    """Warn where splitting with ``cv`` drew from numpy's global random state in a seeded run
+    (a user's splitter calling ``np.random``, or seeding with ``check_random_state(None)``
+    under another name than ``random_state``): no seed of the run reaches it. A splitter
+    whose ``random_state`` is None is warned of before (:func:`warn_unseeded_splitters`)."""
+    before = np.random.get_state(legacy=False)
+    yield
+    if not seeded or _unseeded(cv) or _same_random_state(before, np.random.get_state(legacy=False)):
+        return
+    warnings.warn(
+        f"The '{name}' of {owner} ({type(cv).__name__}) drew random numbers from numpy's "
+        f"global random state when it split, so its splits, and the results, change on every "
+        f"run although {owner} has a random_state. Give the splitter a seed of its own (an "
+        "int random_state that its split draws from, e.g. through "
+        "sklearn.utils.check_random_state).",
+        ReproducibilityWarning,
+        stacklevel=external_stacklevel(),
+    )
+
+
+def _same_random_state(one, other):
+    """Whether two of ``np.random.get_state(legacy=False)``'s states are equal."""
+    if isinstance(one, dict):
+        return (
+            isinstance(other, dict)
+            and one.keys() == other.keys()
+            and all(_same_random_state(one[key], other[key]) for key in one)
+        )
+    if isinstance(one, np.ndarray):
+        return np.array_equal(one, other)
+    return one == other
+
+
 def _unseeded(cv):
     return hasattr(cv, "random_state") and cv.random_state is None and getattr(cv, "shuffle", True)
 
@@ -606,7 +640,8 @@ def materialise_splits(data, splitters, routed, *, estimator, whole_search, earl
         "the whole data set (outer_cv)",
         grouped=routed.outer_split.get("groups") is not None,
     )
-    with _groups_leaks_reported_by_us():
+    seeded = seeds.seeded
+    with _groups_leaks_reported_by_us(), _global_draws_reported(owner, "outer_cv", outer, seeded):
         outer_splits = validate_splits(
             outer.split(data.X, data.y, **routed.outer_split),
             n_samples,
@@ -638,15 +673,16 @@ def materialise_splits(data, splitters, routed, *, estimator, whole_search, earl
             "cv=None) to use the stored inner splits, or outer splits without inner ones."
         )
     inner_splits = {}
-    for fold, train in trains.items():
-        if stored[fold] is not None:
-            inner_splits[fold] = stored[fold]
-        elif whole_search is not None:
-            inner_splits[fold] = []
-        else:
-            inner_splits[fold] = inner_splits_of_fold(
-                splitters.inner, data.X, data.y, train, inner_split, _where(fold), n_samples
-            )
+    with _global_draws_reported(owner, "inner_cv", splitters.inner, seeded):
+        for fold, train in trains.items():
+            if stored[fold] is not None:
+                inner_splits[fold] = stored[fold]
+            elif whole_search is not None:
+                inner_splits[fold] = []
+            else:
+                inner_splits[fold] = inner_splits_of_fold(
+                    splitters.inner, data.X, data.y, train, inner_split, _where(fold), n_samples
+                )
     if lagged(splitters.inner):
         for fold in trains:
             if stored[fold] is None and shared_rows(inner_splits[fold]):
