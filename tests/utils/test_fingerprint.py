@@ -202,3 +202,26 @@ def test_source_fingerprint_follows_the_code_that_computes_and_not_the_formattin
     assert second != first
     (copy / "stats" / "_new_module.py").write_text("X = 1\n")  # a file added
     assert _source_of(copy.parent) not in (first, second)
+
+
+@pytest.mark.parametrize("dtype", ["Int64", "UInt64"])
+def test_integers_past_two_to_the_53_beside_a_null_stay_apart(dtype):
+    """A masked integer column holding a null became floats (to_numpy), rounding integers
+    past 2**53: two frames that differ there shared one cache key, and the cache served one's
+    scores for the other."""
+    one = pd.DataFrame({"id": pd.array([2**53 + 1, None, 2**53 + 3], dtype=dtype)})
+    other = pd.DataFrame({"id": pd.array([2**53, None, 2**53 + 2], dtype=dtype)})
+    assert not one.equals(other)  # the case: pandas tells them apart
+    assert fingerprint(one) != fingerprint(other)
+    assert fingerprint(one) == fingerprint(one.copy())
+    # the null's place and the null itself count
+    nulls = pd.Series(pd.array([0, None], dtype=dtype))
+    assert fingerprint(nulls) != fingerprint(pd.Series(pd.array([None, 0], dtype=dtype)))
+    assert fingerprint(nulls) != fingerprint(pd.Series(pd.array([0, 0], dtype=dtype)))
+
+
+def test_polars_integers_past_two_to_the_53_beside_a_null_stay_apart():
+    pl = pytest.importorskip("polars")
+    one, other = pl.Series("id", [2**53 + 1, None]), pl.Series("id", [2**53, None])
+    assert fingerprint(one) != fingerprint(other)
+    assert fingerprint(one) == fingerprint(pl.Series("id", [2**53 + 1, None]))
