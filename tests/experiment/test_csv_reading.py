@@ -194,3 +194,20 @@ def test_a_cell_python_reads_as_a_number_and_pandas_as_text_is_text(tmp_path, ce
     theirs = pd.read_csv(path)
     assert not pd.api.types.is_numeric_dtype(theirs["a"])
     assert X["a"].tolist() == theirs["a"].tolist() == ["1.5", cell, "2.5"]
+
+
+def test_integer_group_ids_past_two_to_the_53_stay_apart(tmp_path):
+    """Read as floats, ids 2**53 and 2**53 + 1 became one group: 6 patients read as 3, and
+    GroupKFold split them otherwise than on the file's groups. pandas reads them exactly."""
+    pd = pytest.importorskip("pandas")
+    ids = [2**53 + k for k in (0, 1, 4, 5, 8, 9)]
+    rows = [f"{i % 3},{i % 2},{patient}" for i, patient in enumerate(ids * 2)]
+    path = tmp_path / "data.csv"
+    path.write_text("a,y,patient\n" + "\n".join(rows) + "\n")
+    _, _, groups = load_csv(path, "y", "patient", _Source())
+    expected = pd.read_csv(path)["patient"]
+    assert expected.nunique() == 6  # the reference: pandas keeps six patients
+    assert groups.tolist() == expected.tolist() and groups.dtype == np.int64
+    # small integer ids stay as they were read
+    path.write_text("a,y,patient\n1,0,3\n2,1,4\n")
+    assert load_csv(path, "y", "patient", _Source())[2].dtype == np.float64

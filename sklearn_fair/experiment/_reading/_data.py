@@ -240,6 +240,10 @@ def load_csv(path, target, groups, source, key=("data",), limits=None):
     again = {i for i, n in enumerate(numbers) if n is None}
     if _needs_text(numbers[columns[target]]):  # integer labels past 2**53, read exactly
         again.add(columns[target])
+    # integer group ids past 2**53 too: as floats, neighbouring ids would become one group
+    exact_groups = groups is not None and _needs_text(numbers[columns[groups]])
+    if exact_groups:
+        again.add(columns[groups])
     strings = _cells_again(texts, again)
     del texts
     try:
@@ -253,7 +257,14 @@ def load_csv(path, target, groups, source, key=("data",), limits=None):
                 key + ("target",),
                 _missing_labels(path, target, missing, f"{shown(y[missing[0]])}; "),
             )
-    group_values = None if groups is None else _column(numbers, strings, columns.pop(groups))
+    try:
+        group_values = None
+        if groups is not None:
+            group_values = _column(
+                numbers, strings, columns.pop(groups), numeric_labels=exact_groups
+            )
+    except ValueError as error:
+        raise source.error(key + ("groups",), f"the CSV file {str(path)!r}: {error}") from None
     if group_values is not None:  # a row without a group cannot be kept apart from any
         if group_values.dtype == object:
             missing = _missing_text(group_values)
