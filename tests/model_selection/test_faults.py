@@ -392,7 +392,10 @@ def test_workers_end_when_the_main_process_dies(tmp_path, how):
     script.write_text(WORKER_SCRIPT)
     pids = tmp_path / "pids"
     pids.mkdir()
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    # the run's data folder, where loky's resource tracker must remove it once the run is dead
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path), "JOBLIB_TEMP_FOLDER": str(shared)}
     main = subprocess.Popen([sys.executable, str(script), str(pids)], env=env)
     children = []
     try:
@@ -416,6 +419,13 @@ def test_workers_end_when_the_main_process_dies(tmp_path, how):
             polls += 1
         left = [pid for pid in children if _alive(pid)]
         assert not left, f"processes alive after {polls} polls: {left} (busy: {busy})"
+        # the copy of the data written for the workers (a /dev/shm folder by default) was left
+        # for ever; the tracker removes it, as it removes joblib's memory-mapping folders
+        polls = 0
+        while list(shared.glob("sklearn_fair_run_*")) and polls < 100:
+            time.sleep(0.1)
+            polls += 1
+        assert not list(shared.glob("sklearn_fair_run_*"))
     finally:
         main.kill()
         main.wait()
@@ -607,3 +617,18 @@ def test_a_final_fit_whose_worker_dies_raises_naming_it(n_jobs):
     match = r"(?s)The final fit \(all the data\) of NestedCV failed.*WorkerDiedError: the worker"
     with pytest.raises(ValueError, match=match):
         model.fit(X, y)
+
+
+def test_an_interrupt_while_the_workers_start_removes_the_data_folder(tmp_path, monkeypatch):
+    """A Ctrl-C while the pool started (after the data were written for the workers) left
+    the folder, a copy of X in /dev/shm, for ever: nothing closed it."""
+    from sklearn_fair.model_selection._nested import _running
+
+    def interrupted(self):
+        raise KeyboardInterrupt
+
+    monkeypatch.setenv("JOBLIB_TEMP_FOLDER", str(tmp_path))
+    monkeypatch.setattr(_running.LokyExecutor, "_new_pool", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        nested(DecisionTreeClassifier(), {"max_depth": [1]}, outer_cv=2, n_jobs=2).fit(X, y)
+    assert not list(tmp_path.glob("sklearn_fair_run_*"))

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 import joblib
 import numpy as np
 import scipy.sparse as sp
+from joblib.externals.loky.backend import resource_tracker
 from sklearn.utils import _safe_indexing, get_tags
 from sklearn.utils.validation import _is_arraylike, _make_indexable, _num_samples
 
@@ -209,17 +210,29 @@ def _compact_params(params):
 
 
 class SharedRunData:
-    """Writes a RunData once to a temporary folder, and removes the folder when closed."""
+    """Writes a RunData once to a temporary folder, and removes the folder when closed; or,
+    where this process ends without closing it (killed, a notebook's kernel restarted), loky's
+    resource tracker removes it, as it removes joblib's own memory-mapping folders."""
 
     def __init__(self, data, temp_folder=None):
         base = temp_folder or os.environ.get("JOBLIB_TEMP_FOLDER") or _default_temp_folder()
         self.folder = tempfile.mkdtemp(prefix="sklearn_fair_run_", dir=base)
-        path = os.path.join(self.folder, f"{uuid.uuid4().hex}.joblib")
-        joblib.dump(for_workers(data), path)
+        resource_tracker.register(self.folder, "folder")
+        self._closed = False
+        try:
+            path = os.path.join(self.folder, f"{uuid.uuid4().hex}.joblib")
+            joblib.dump(for_workers(data), path)
+        except BaseException:  # an interrupt while writing: nothing would close it
+            self.close()
+            raise
         self.handle = DataHandle(path)
 
     def close(self):
+        if self._closed:
+            return
+        self._closed = True
         shutil.rmtree(self.folder, ignore_errors=True)
+        resource_tracker.unregister(self.folder, "folder")
 
 
 def _default_temp_folder():

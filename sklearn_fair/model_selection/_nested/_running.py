@@ -389,7 +389,11 @@ class LokyExecutor(_OneTaskPerWorker):
         self._loky = _loky_backend(backend)
         self._shared = SharedRunData(data)
         self._pool = None
-        self._pool = self._new_pool()
+        try:
+            self._pool = self._new_pool()
+        except BaseException:  # an interrupt while the workers start: nothing else closes it
+            self._shared.close()
+            raise
         self._running = {}  # future -> (task, cache_entry)
         self._suspects = []  # (task, cache_entry): to rerun alone
         self._resubmit = []  # (task, cache_entry): innocent victims of a killed pool
@@ -504,10 +508,12 @@ class LokyExecutor(_OneTaskPerWorker):
             return 0.0
 
     def close(self, abort=False):
-        if abort:
-            self._pool.kill()
-        self._pool.close()
-        self._shared.close()
+        try:
+            if abort:
+                self._pool.kill()
+            self._pool.close()
+        finally:  # a second interrupt while the pool is killed
+            self._shared.close()
 
 
 def _mark_started_then_execute(started, *args):
