@@ -13,6 +13,7 @@ import shutil
 import tempfile
 import uuid
 from collections import OrderedDict
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 import joblib
@@ -71,7 +72,7 @@ def _aligned(params, indices, n_samples):
     """``params`` with each value that has one entry per sample indexed by ``indices`` (as
     scikit-learn's ``_check_method_params``); each other array a :func:`fresh` copy, as every
     task may write into its own (the caller's process runs tasks on the user's objects); the
-    others as they are."""
+    others (a scalar, a lookup table) as they are."""
     subset = {}
     for name, value in params.items():
         if isinstance(value, CollatedGraphs):
@@ -85,7 +86,7 @@ def _aligned(params, indices, n_samples):
                 length = None
             if length == n_samples:
                 value = _safe_indexing(_make_indexable(value), indices)
-            elif length is not None:
+            elif length is not None and not isinstance(value, Mapping):  # a lookup table
                 value = fresh(value)
         subset[name] = value
     return subset
