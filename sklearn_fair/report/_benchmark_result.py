@@ -55,7 +55,7 @@ from ._results import (
     bootstrap_root,
     check_recorded_keys,
 )
-from ._verdict import NOT_DEMONSTRATED, emphasis, metric_of_tables
+from ._verdict import NOT_DEMONSTRATED, _names, emphasis, metric_of_tables
 
 #: A baseline tuned with this many times fewer candidates or inner fits than the model it is
 #: compared with had "a much smaller budget" (the unequal-tuning pitfall).
@@ -638,8 +638,16 @@ class BenchmarkResult:
         (corrected resampled t-test, Holm within the data set over every pair of its models,
         as a report's pairwise comparison, so that the table, the benchmark's report and each
         data set's report decide alike); the dict is None when no paired test can run (outer
-        splits not recorded, or not shared).
+        splits not recorded, or not shared: :meth:`_untested_reason` says which).
         """
+        return self._tests_against_the_best(dataset)[:2]
+
+    def _untested_reason(self, dataset):
+        """Why no paired test against the best runs on ``dataset``, in words ("the outer splits
+        of 'a' and 'b' differ"); None where :meth:`_against_the_best` tests."""
+        return self._tests_against_the_best(dataset)[2]
+
+    def _tests_against_the_best(self, dataset):
         means = {m: tie_level(mean_of(self.cells[dataset, m].scores)) for m in self.models}
         complete = [
             m
@@ -647,17 +655,23 @@ class BenchmarkResult:
             if np.isfinite(means[m]) and not self.cells[dataset, m].n_failed_folds()
         ]
         if not complete:
-            return (), {}
+            return (), {}, None
         top = max(means[m] for m in complete)
         best = tuple(m for m in complete if means[m] == top)
         others = [m for m in complete if m not in best]
         pairs = list(combinations(complete, 2))
-        try:
-            pvalues = [self._paired(dataset, a, b).pvalue for a, b in pairs]
-        except (NoSplitsError, SplitsMismatchError):
-            return best, None
+        pvalues = []
+        for a, b in pairs:
+            try:
+                pvalues.append(self._paired(dataset, a, b).pvalue)
+            except NoSplitsError:
+                unrecorded = [m for m in complete if not self.cells[dataset, m].has_splits]
+                whose = "" if len(unrecorded) == len(complete) else f" of {_names(unrecorded)}"
+                return best, None, f"the results{whose} do not record their outer splits"
+            except SplitsMismatchError:
+                return best, None, f"the outer splits of {a} and {b} differ"
         adjusted = {frozenset(pair): p for pair, p in zip(pairs, holm(pvalues) if pairs else [])}
-        return best, {m: adjusted[frozenset((m, best[0]))] for m in others}
+        return best, {m: adjusted[frozenset((m, best[0]))] for m in others}, None
 
     def to_latex(self, **table_options):
         """:meth:`table` as a booktabs LaTeX ``tabular`` (``\\usepackage{booktabs}``).

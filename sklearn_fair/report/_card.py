@@ -326,7 +326,15 @@ def card_of(models, *, X=None, y=None, splits_file=None, stratified=None,
     one = len({m.dataset for m in models}) == 1
     task = _task(models, y)
     strat = _stratification(models, y, stratified, task)
-    saved = ("no", "pass the splits to save_splits; the outer indices are in the results")
+    unrecorded = [_label(m, one) for m in models if not m.has_splits]
+    where = (
+        "the outer indices are in the results"
+        if not unrecorded
+        else "the results do not record the outer indices"
+        if len(unrecorded) == len(models)
+        else f"the results of {', '.join(unrecorded)} do not record the outer indices"
+    )
+    saved = ("no", f"pass the splits to save_splits; {where}")
     if splits_file is not None:
         _check_splits_file(splits_file, models, one, owner)
     if splits_file:
@@ -335,17 +343,17 @@ def card_of(models, *, X=None, y=None, splits_file=None, stratified=None,
             f"outer splits read from {os.fspath(splits_file)} (inner splits too where it "
             "holds them; the resampling says how the inner splits were made)",
         )
+    own = [_label(m, one) for m in models if m.own_scores]
+    code = ("yes", "sklearn_fair.NestedCV: inner selection, outer assessment")
+    selection = ("yes", "hyper-parameters chosen on inner splits of the outer training fold")
+    if own:  # nothing says how the caller computed them
+        given = "per-fold scores given by the caller" + (
+            "" if len(own) == len(models) else f" ({', '.join(own)}; the others by NestedCV)"
+        )
+        code = selection = ("unknown", given)
     checklist = [
-        (
-            "code for model selection and assessment",
-            "yes",
-            "sklearn_fair.NestedCV: inner selection, outer assessment",
-        ),
-        (
-            "selection never sees the test fold",
-            "yes",
-            "hyper-parameters chosen on inner splits of the outer training fold",
-        ),
+        ("code for model selection and assessment", *code),
+        ("selection never sees the test fold", *selection),
         ("data splits saved", *saved),
         ("stratified splits", *strat),
         (

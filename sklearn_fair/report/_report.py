@@ -391,7 +391,7 @@ class NestedCVReport:
         if self.comparison is not None:  # one decision per pair: the pairwise comparison's
             p, worse = self._pair_against(model, best[0])
         elif pvalues is None:
-            return Cell("not tested (splits not recorded)")
+            return Cell(f"not tested ({self.result._untested_reason(dataset)})")
         else:
             p = pvalues[model]
             worse = p <= self.alpha
@@ -594,7 +594,11 @@ class NestedCVReport:
         section = Section(
             "Scores as a paper prints them",
             columns=["model", *(num(d) for d in result.datasets)],
-            paragraphs=[table_caption(result, None if self._best is None else alpha)],
+            paragraphs=[
+                table_caption(result, None, None)
+                if self._best is None
+                else table_caption(result, alpha, self._best)
+            ],
         )
         texts = result.table(confidence=self.confidence, mark=False)
         for model in result.models:

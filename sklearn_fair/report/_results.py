@@ -147,6 +147,9 @@ class NestedResult:
     # the int root the run drew where its random_state was None or a RandomState or Generator
     # (passing it as random_state reproduces the run); None where it was an int, or unrecorded
     random_state_root: object = None
+    # whether the cell is the caller's own per-fold test_scores (not a NestedCV's result, nor
+    # a saved one): nothing then says how they were computed
+    own_scores: bool = False
 
     @property
     def n_failed(self):
@@ -623,6 +626,7 @@ def as_result(name, result, *, dataset="data", metric=None, budget=None, verify=
         from_file, source = source is not None, source or f"{name!r} of data set {dataset!r}"
         verify_result(result, source=source, verify=verify, from_file=from_file)
     estimator, task, failures, resampling, selection = None, None, {}, {}, None
+    own_scores = False
     if hasattr(result, "outer_results_"):
         folds, estimator = result.outer_results_, result
         failures = failures_of(getattr(result, "failed_tasks_", []))
@@ -662,6 +666,7 @@ def as_result(name, result, *, dataset="data", metric=None, budget=None, verify=
                 )
             ]
             metrics, refit_metric = {"score": UNRECORDED}, "score"
+            own_scores = True
         random_state = result.get("random_state")
         drawn = result.get("random_state_root") if random_state is None else None
         drawn = _integer_or_none(drawn)
@@ -726,6 +731,7 @@ def as_result(name, result, *, dataset="data", metric=None, budget=None, verify=
         used_refit_seeds=_used_refit_seeds(refit_seeds, folds),
         error_score=error_score,
         failed_metric_folds=_failed_metric_folds(folds, list(metrics), refit_metric),
+        own_scores=own_scores,
     )
 
 

@@ -169,16 +169,30 @@ def metric_of_tables(result):
     return f"test score ({'; '.join(parts)})"
 
 
-def table_caption(result, alpha=None):
+def table_caption(result, alpha=None, tests=None):
     """What :meth:`BenchmarkResult.table <sklearn_fair.BenchmarkResult.table>`'s mean ± std
-    cells are, and with ``alpha`` (the level of its marks) what its bold and italics mean."""
+    cells are, and with ``alpha`` (the level of its marks) what its bold and italics mean:
+    where no test ran (``tests``: :func:`against_the_best`'s, computed when None), that no
+    model there is in italics, and why."""
     caption = f"Mean ± std of the {metric_of_tables(result)} over the outer folds."
     if alpha is None:
         return caption
+    bold = f"{caption} Bold: the best model of the data set (all of them when tied)"
+    untested = untested_reasons(result, against_the_best(result) if tests is None else tests)
+    if len(untested) == len(result.datasets):
+        return (
+            f"{bold}. No test against it ran {_where(untested)}, so a model without bold is not "
+            "shown to be worse."
+        )
+    italics = (
+        f"{bold}; italics: not shown to be worse than it (corrected resampled t-test, Holm over "
+        f"the data set's pairs, level {alpha:g})."
+    )
+    if not untested:
+        return italics
     return (
-        f"{caption} Bold: the best model of the data set (all of them when tied); italics: not "
-        "shown to be worse than it (corrected resampled t-test, Holm over the data set's pairs, "
-        f"level {alpha:g})."
+        f"{italics} No test ran {_where(untested)}: no model there is in italics, and one "
+        "without italics is not shown to be worse."
     )
 
 
@@ -186,6 +200,32 @@ def against_the_best(result):
     """Per data set: :meth:`BenchmarkResult._against_the_best`, None for the p-values where
     the results do not record their outer splits, or do not share them."""
     return {d: result._against_the_best(d) for d in result.datasets}
+
+
+def untested_reasons(result, tests):
+    """Data set -> why no test against its best ran (``tests``: :func:`against_the_best`'s),
+    for the data sets whose p-values are None, in the benchmark's order."""
+    return {d: result._untested_reason(d) for d in result.datasets if tests[d][1] is None}
+
+
+def _where(reasons):
+    """Data set -> reason as words: "on d0 (the outer splits of a and b differ) or on d1 and
+    d2 (the results do not record their outer splits)"."""
+    grouped = {}
+    for dataset, reason in reasons.items():
+        grouped.setdefault(reason, []).append(dataset)
+    return " or ".join(f"on {_names(sets)} ({reason})" for reason, sets in grouped.items())
+
+
+def _mixed_metrics(result):
+    """ "on d0 (a: accuracy, b: balanced accuracy)" for the data sets whose models were scored
+    with different metrics, else None."""
+    mixed = {}
+    for dataset in result.datasets:
+        cells = [result.cells[dataset, m] for m in result.models]
+        if shared_metric(cells) is None:
+            mixed[dataset] = describe_metrics(cells)
+    return "; ".join(f"on {d} ({described})" for d, described in mixed.items()) or None
 
 
 def emphasis(model, best, pvalues, alpha):
@@ -215,6 +255,12 @@ def benchmark_verdict(result, *, alpha=0.05, tests=None, against=None):
     """One sentence at level ``alpha``: against the baseline when there is one (``against``:
     ``result.compare_to``'s table at that level, None when it refused), else the best of each
     data set (``tests``: :func:`against_the_best`'s, when computed)."""
+    mixed = _mixed_metrics(result)
+    if mixed is not None:
+        return (
+            f"No verdict: the models were scored with different metrics {mixed}; a comparison "
+            "needs one metric per data set."
+        )
     metric = _metric_words(result)
     n = len(result.datasets)
     sets = f"{n} data set" + ("s" if n != 1 else "")
@@ -227,10 +273,13 @@ def benchmark_verdict(result, *, alpha=0.05, tests=None, against=None):
     if not best:
         return f"No model has a mean {metric} on the {sets}: {failed}."
     head = f"Best mean {metric} over the {sets}: {best}" + (f" ({failed})" if failed else "")
-    if any(pvalues is None for _, pvalues in tests.values()):
-        return f"{head}; the results do not record their outer splits, so no difference is tested."
+    untested = untested_reasons(result, tests)
+    if len(untested) == n:
+        return f"{head}; no difference is tested {_where(untested)}."
+    not_tested = f"; no difference is tested {_where(untested)}" if untested else ""
+    tested = [dataset for dataset in result.datasets if dataset not in untested]
     worse = {}
-    for dataset in result.datasets:
+    for dataset in tested:
         for model, p in tests[dataset][1].items():
             if p <= alpha:
                 worse.setdefault(model, []).append(dataset)
@@ -239,9 +288,10 @@ def benchmark_verdict(result, *, alpha=0.05, tests=None, against=None):
         f"{alpha:g})"
     )
     if not worse:
-        return f"{head}; no model is shown to be worse than the best on any data set {method}."
+        on = f"on {_names(tested)}" if untested else "on any data set"
+        return f"{head}; no model is shown to be worse than the best {on} {method}{not_tested}."
     shown = "; ".join(f"{model} on {_names(d)}" for model, d in worse.items())
-    return f"{head}; shown to be worse than the best {method}: {shown}."
+    return f"{head}; shown to be worse than the best {method}: {shown}{not_tested}."
 
 
 def holm_family(table):
@@ -250,24 +300,54 @@ def holm_family(table):
     return int(table["pvalue"].notna().sum())
 
 
+def _not_tested(table):
+    """compare_to's untested cells (``table``'s rows without a p-value) in words: "lr on d1
+    (folds of lr failed); on d2 (folds of base failed)" (a data set whose every comparison
+    is untested, for one reason, is named alone), else None."""
+    untested = table[table["pvalue"].isna()]
+    if untested.empty:
+        return None
+    others = table["model"].nunique()
+    grouped = {}
+    for row in untested.itertuples():
+        reason = row.verdict.removeprefix("not tested: ")
+        grouped.setdefault((row.dataset, reason), []).append(row.model)
+    parts = []
+    for (dataset, reason), models in grouped.items():
+        whole = len(models) == others
+        parts.append(f"{'' if whole else _names(models) + ' '}on {dataset} ({reason})")
+    return "; ".join(parts)
+
+
 def _baseline_verdict(table, baseline, alpha, metric, sets):
     method = (
         f"(corrected resampled t-test, Holm across the {holm_family(table)} comparisons, level "
         f"{alpha:g})"
     )
+    not_tested = _not_tested(table)
+    tested = list(dict.fromkeys(table.loc[table["pvalue"].notna(), "dataset"]))
+    if not tested and not_tested:
+        return f"No model is tested against the baseline {baseline} in {metric}: {not_tested}."
     better, worse = {}, {}
     for row in table.itertuples():
         if row.significant:
             side = better if row.verdict == "better" else worse
             side.setdefault(row.model, []).append(row.dataset)
+    untested = f"; not tested: {not_tested}" if not_tested else ""
     if not better and not worse:
+        k = len(tested)
+        on = (
+            f"on {_names(tested)}, the {k} data set{'s' if k != 1 else ''} tested"
+            if untested
+            else f"on any of the {sets}"
+        )
         return (
-            f"No model is shown to differ from the baseline {baseline} in {metric} on any of "
-            f"the {sets} {method}."
+            f"No model is shown to differ from the baseline {baseline} in {metric} {on} "
+            f"{method}{untested}."
         )
     parts = [f"{m} is better than {baseline} on {_names(d)}" for m, d in better.items()]
     parts += [f"{m} is worse than {baseline} on {_names(d)}" for m, d in worse.items()]
     return (
         f"Against the baseline {baseline}, in {metric} {method}: " + "; ".join(parts) + "; no "
-        "other difference is shown."
+        f"other difference is shown{untested}."
     )
