@@ -108,14 +108,28 @@ class AuditResult:
     def flags(self):
         """One line per finding; empty when the audit found nothing."""
         found = []
-        if self.duplicates is not None and self.duplicates.leaks:
-            d = self.duplicates
+        d = self.duplicates
+        of = " (of those prepare returned)" if self.rows_kept is False else ""
+        if d is not None and d.straddling:
             shown = ", ".join(str(g.tolist()) for g in d.straddling[:5])
             more = f" and {len(d.straddling) - 5} more" if len(d.straddling) > 5 else ""
-            of = " (of those prepare returned)" if self.rows_kept is False else ""
+            index = getattr(d, "straddling_index", None)
+            labels = (
+                ""
+                if index is None
+                else f" (index labels {', '.join(str(g) for g in index[:5])}{more})"
+            )
             found.append(
                 f"duplicates: {len(d.straddling)} group(s) of identical samples{of} fall on "
-                f"both sides of a split: {shown}{more}"
+                f"both sides of a split, at positions {shown}{more}{labels}"
+            )
+        if d is not None and getattr(d, "in_train_and_test", None):
+            shown = "; ".join(
+                f"split {fold}: {_preview(both)}" for fold, both in d.in_train_and_test.items()
+            )
+            found.append(
+                f"splits: {len(d.in_train_and_test)} split(s) put samples{of} in both their "
+                f"training and test sets, so each is tested on itself ({shown}, positions)"
             )
         if self.permutation is not None and self.permutation.leaks:
             p, shown = self.permutation, _shown(self.permutation)
@@ -195,6 +209,12 @@ class AuditResult:
 
     def __repr__(self):
         return f"<AuditResult passed={self.passed} flags={len(self.flags)}>"
+
+
+def _preview(positions, n=5):
+    """Up to ``n`` positions as a list, and how many more."""
+    shown = str(positions[:n].tolist())
+    return shown if positions.size <= n else f"{shown} and {positions.size - n} more"
 
 
 def _check_checks(checks):
@@ -399,10 +419,13 @@ def audit(
     # None stays None: permutation_check draws fresh entropy for it (seed_root), where the
     # global RandomState would take a draw from the user's np.random stream
     rng = None if random_state is None else check_random_state(random_state)
-    X_checked, y, groups = indexable(X, y, groups)
+    X_checked, y_checked, groups = indexable(X, y, groups)
     # as NestedCV refuses them: a row without a group cannot be kept apart from any
     check_labels(groups, "groups")
-    y = None if y is None else np.asarray(y)  # None: an int cv is then a KFold
+    # None: an int cv is then a KFold
+    y = None if y_checked is None else np.asarray(y_checked)
+    # prepare gets a pandas Series (DataFrame) of labels as given: index and name kept
+    y_given = y_checked if hasattr(y_checked, "iloc") else y
     if "permutation" in checks:  # before prepare and any fit
         check_scoring_labels(estimator, scoring, y, "audit")
     n_samples = _num_samples(X_checked)
@@ -426,7 +449,7 @@ def audit(
     X_split, y_split, n_prepared, share_changed = X_checked, y, None, None
     rows_kept, copies_added = None, 0
     if prepare is not None:
-        X_split, y_split = prepare(X_checked, y)
+        X_split, y_split = prepare(X_checked, y_given)
         y_split = None if y_split is None else np.asarray(y_split)
         n_prepared = _num_samples(X_split)
         if is_classifier(estimator) and y is not None and y_split is not None:
@@ -465,7 +488,7 @@ def audit(
         permutation = permutation_check(
             estimator,
             X_checked,
-            y,
+            y_given,
             prepare=prepare,
             groups=None if other_rows else groups,
             n_permutations=n_permutations,

@@ -27,7 +27,8 @@ class DuplicateReport:
     Attributes
     ----------
     groups : list of ndarray
-        Indices of each group of two or more identical samples.
+        Positions (0 to n_samples - 1, not the labels of a pandas index) of each group of two
+        or more identical samples.
     straddling : list of ndarray
         The groups that at least one split puts partly in training and partly in test.
     n_splits_straddled : list of int
@@ -35,12 +36,19 @@ class DuplicateReport:
     same_label : list of bool
         For each group of ``straddling``, whether all its members share one label
         (``None`` entries when no labels were given).
+    in_train_and_test : dict of int to ndarray
+        The splits (by their number) that put samples in both their training and their test
+        set, with the positions of those samples: each is tested on itself.
+    straddling_index : list or None
+        For a pandas ``X``, the index labels of each group of ``straddling``; None otherwise.
     """
 
     groups: list = field(default_factory=list)
     straddling: list = field(default_factory=list)
     n_splits_straddled: list = field(default_factory=list)
     same_label: list = field(default_factory=list)
+    in_train_and_test: dict = field(default_factory=dict)
+    straddling_index: object = None
 
     @property
     def n_duplicates(self):
@@ -49,8 +57,9 @@ class DuplicateReport:
 
     @property
     def leaks(self):
-        """Whether a split puts copies of one sample in both training and test."""
-        return bool(self.straddling)
+        """Whether a split puts copies of one sample, or a sample itself, in both training and
+        test."""
+        return bool(self.straddling or self.in_train_and_test)
 
 
 def _graph_digests(X):
@@ -126,7 +135,20 @@ def _object_cell(cell):
     ``np.str_("a")`` is ``"a"``), a bool, a whole float and a real complex as an int (``True``,
     ``1.0`` and ``1+0j`` are ``1``), any other float as in float rows, a Decimal or Fraction
     by its value (``Decimal("1.50")`` is ``1.5``), a datetime by its instant where it has a
-    time zone (UTC 00:00 is Paris 01:00) and a timedelta by its length, pandas' or Python's."""
+    time zone (UTC 00:00 is Paris 01:00) and a timedelta by its length, pandas', Python's or
+    numpy's (a ``np.datetime64`` as the ``pd.Timestamp`` pandas makes of it, whatever its
+    unit, and neither equal to an int)."""
+    if isinstance(cell, (np.datetime64, np.timedelta64)):
+        # as pandas holds them (a Timestamp, a Timedelta, NaT): .item() makes an int of
+        # nanoseconds (equal to that int) and a date of days (unequal to the Timestamp)
+        import pandas as pd
+
+        if isinstance(cell, np.timedelta64) and np.datetime_data(cell.dtype)[0] in "YM":
+            if np.isnat(cell):
+                return pd.NaT
+            # months and years have no fixed length, which pd.Timedelta refuses
+            return _Canonical("months", int(cell.astype("timedelta64[M]").astype(np.int64)))
+        cell = (pd.Timestamp if isinstance(cell, np.datetime64) else pd.Timedelta)(cell)
     if isinstance(cell, np.generic):
         cell = cell.item()
     if isinstance(cell, Decimal) or (
@@ -212,7 +234,9 @@ def find_duplicates(X, y=None, splits=None):
         same position; in rows of objects, numbers equal in value are equal whatever their
         types, ``1``, ``1.0``, ``True``, ``Decimal("1.00")`` and ``Fraction(1)`` as in pandas'
         ``duplicated``, and differ from the string ``"1"``, in a list of lists as in an object
-        array; datetimes with a time zone are equal at the same instant; records (dicts) are equal
+        array; datetimes with a time zone are equal at the same instant, and a numpy
+        ``datetime64`` or ``timedelta64`` is the ``Timestamp`` or ``Timedelta`` of a pandas
+        column of them, whatever its unit, and equal to no int; records (dicts) are equal
         as Python's ``==`` compares them: the same keys, in any order, with equal values).
         Graphs (items with a ``.y``) are compared on every stored field but the label, in
         their stored node order, values as in rows; a stored ``num_nodes`` equal to the rows of
@@ -223,12 +247,16 @@ def find_duplicates(X, y=None, splits=None):
     splits : iterable of (train, test) index arrays, default=None
         The splits to check: integer positions or boolean masks of the samples of ``X``,
         checked as :func:`~sklearn_fair.model_selection.validate_splits` checks them (an index
-        out of range or an empty set is refused; a sample in both sets of a fold is not).
-        Without them, every group of duplicates is reported and none as straddling.
+        out of range or an empty set is refused). A sample in both sets of a split is not
+        refused (lagged time-series splits mean it) but reported, in ``in_train_and_test``,
+        and leaks as copies on both sides do. Without splits, every group of duplicates is
+        reported and none as straddling.
 
     Returns
     -------
     report : DuplicateReport
+        Samples by their positions in ``X`` (for a DataFrame or Series, its ``iloc``
+        positions; ``straddling_index`` holds the index labels of the straddling groups).
 
     Examples
     --------
@@ -259,7 +287,14 @@ def find_duplicates(X, y=None, splits=None):
             straddling.append(group)
             n_straddled.append(int(count))
             same_label.append(None if y_array is None else _one_label(y_array[group]))
-    return DuplicateReport(groups, straddling, n_straddled, same_label)
+    in_both = {}
+    for fold, (train, test) in enumerate(splits or []):
+        both = np.intersect1d(train, test)
+        if both.size:
+            in_both[fold] = both
+    index = getattr(X, "index", None) if hasattr(X, "iloc") else None
+    straddling_index = None if index is None else [index[g].tolist() for g in straddling]
+    return DuplicateReport(groups, straddling, n_straddled, same_label, in_both, straddling_index)
 
 
 def _one_label(labels):

@@ -13,7 +13,7 @@ from sklearn.model_selection._search import BaseSearchCV
 from sklearn.utils._param_validation import InvalidParameterError, validate_params
 
 from .. import metrics
-from ..exceptions import ReproducibilityWarning
+from ..exceptions import ReproducibilityWarning, SklearnFairWarning
 from ..metrics._ranges import default_score_metric
 from ..model_selection import PredefinedSplits, SavedSplits, nested_cross_validate
 from ..model_selection._engine import (
@@ -32,6 +32,7 @@ from ..utils import (
 )
 from ..utils._random import named_generator, seed_root
 from ..utils._splits import generator_seeded, reusable_splits
+from ._duplicates import sample_digests
 
 #: The parameters that audit and permutation_check share.
 PERMUTATION_CONSTRAINTS = {
@@ -64,7 +65,9 @@ PERMUTATION_DOCS = {
     own: the mean score of each permuted run's outer models against shufflings of their
     test folds' labels, which keeps the model's predictions and breaks their link to the
     labels (a model that predicts the minority class too scores below the majority rate,
-    and a leak could lift it up to there unseen).""",
+    and a leak could lift it up to there unseen). Its test folds must hold at least 2
+    samples: shuffling the label of one leaves it in place (leave-one-out), and the model's
+    own chance would be its score, leak or not; pass ``chance`` then.""",
     "tolerance": """tolerance : float, default=0.05
     How far above chance the interval's lower bound must be to flag, in the metric's
     units.""",
@@ -372,6 +375,7 @@ def _nested_mean(estimator, X, y, groups, seed, protocol, chance_rng=None, score
     and, given ``chance_rng``, the outer models' own no-skill value: each scored by ``scorer``
     against ``_N_SHUFFLES`` shufflings of its test fold's labels (its predictions kept, their
     link to the labels broken, leak or not), averaged, with the folds where that is not finite.
+    Raises where a test fold holds one sample, whose shuffling leaves its label in place.
     """
     # a splitter seeded with a RandomState or Generator would split each run otherwise (its
     # split() moves the generator on): each run splits a copy, from the same state
@@ -404,6 +408,7 @@ def _nested_mean(estimator, X, y, groups, seed, protocol, chance_rng=None, score
     estimate, chance, chance_failed = float(np.mean(scores)), None, []
     if chance_rng is not None:
         shuffled = []
+        _refuse_single_sample_folds(results["indices"]["test"], protocol)
         for model, test in zip(results["estimator"], results["indices"]["test"]):
             X_test, y_test = take(X, test), np.asarray(y)[test]
             shuffled += [
@@ -416,6 +421,68 @@ def _nested_mean(estimator, X, y, groups, seed, protocol, chance_rng=None, score
             ~np.isfinite(shuffled.reshape(-1, _N_SHUFFLES)).all(axis=1)
         ).tolist()
     return np.flatnonzero(failed).tolist(), scores.size, estimate, chance, chance_failed
+
+
+def _refuse_single_sample_folds(tests, protocol):
+    """Raise where an outer test fold holds fewer than 2 samples: shuffling its labels leaves
+    them in place, so the model's own chance would be its score (a leak lifting both alike)."""
+    single = [fold for fold, test in enumerate(tests) if len(test) < 2]
+    if not single:
+        return
+    shown = f"{single[:5]}" + (f" and {len(single) - 5} more" if len(single) > 5 else "")
+    outer_cv = protocol.get("outer_cv")
+    cv = f" (outer_cv={outer_cv!r})" if hasattr(outer_cv, "split") else ""
+    raise ValueError(
+        f"permutation_check cannot estimate the model's own chance level on outer test folds "
+        f"of one sample: fold(s) {shown} of the {len(tests)} outer folds{cv} hold one. "
+        "Shuffling a fold's labels, which breaks their link with the model's predictions, "
+        "leaves a single label in place: the "
+        "'chance' would be the score itself, and a leak would lift both alike. Pass chance, "
+        "the metric's no-skill value (chance_level(scoring, y) gives the majority-class rate "
+        "for accuracy), or an outer cv whose test folds hold several samples."
+    )
+
+
+def _reordered(y_given, labels, order):
+    """The labels that ``prepare`` gets: ``labels`` (``y`` taken at ``order``; None: as given)
+    in the user's type, a pandas Series or DataFrame with its index, name (columns) and dtypes,
+    its values taken at ``order``."""
+    if not hasattr(y_given, "iloc"):
+        return labels
+    if order is None:
+        return y_given
+    reordered = y_given.iloc[order].copy()
+    reordered.index = y_given.index
+    return reordered
+
+
+def _label_per_group(groups, y):
+    """``(first, codes)`` where every group holds one label and some group several samples:
+    each group's first row and each row's group (its number in ``first``), by which the
+    labels are permuted among the groups; None (with a warning where the labels vary within a
+    group) otherwise."""
+    group_digests, label_digests = sample_digests(np.asarray(groups)), sample_digests(y)
+    _, first, codes = np.unique(group_digests, return_index=True, return_inverse=True)
+    codes = codes.ravel()
+    if len(first) == len(codes):  # one sample a group: the rows are the groups
+        return None
+    varies = np.flatnonzero(label_digests[first][codes] != label_digests)
+    if not varies.size:
+        return first, codes
+    mixed = np.unique(codes[varies])
+    example = np.asarray(groups)[first[mixed[:1]]].tolist()[0]
+    warnings.warn(
+        f"The labels vary within {mixed.size} of the {len(first)} groups given to "
+        f"the permutation check (group {example!r} among them), so it permutes them row by row, "
+        "which breaks the link between a group and its rows' labels: a leak through the "
+        "groups' labels (a target encoding of the group computed on all rows in prepare) "
+        "scores at chance on permuted labels and goes unseen. Fit such steps inside the "
+        "pipeline, where each training fold fits them; with one label per group, the check "
+        "permutes the labels among the groups and sees such a leak.",
+        SklearnFairWarning,
+        stacklevel=3,
+    )
+    return None
 
 
 def _refuse_failed_folds(message, rerun):
@@ -464,11 +531,18 @@ def permutation_check(
     estimator : estimator object
         The estimator or pipeline.
     X, y : data and labels
-        ``y`` is permuted; ``X`` is kept.
+        ``y`` is permuted; ``X`` is kept. ``prepare`` gets ``y`` as given: a pandas Series
+        (or DataFrame) keeps its index, name and dtype, its values permuted.
     {prepare}
     groups : array-like, default=None
-        Group labels for the splitters (not permuted). With metadata routing on, they reach
-        the splitters that request them, as ``params={"groups": groups}`` would.
+        Group labels for the splitters (not permuted themselves). Where every group holds one
+        label and some group more than one sample (a patient's diagnosis on each of its
+        rows), the labels are permuted among the groups, each group keeping one label: a
+        row-level permutation would break the link between a group and its label, and with
+        it a leak through the groups' labels (a target encoding of the group computed on all
+        rows in ``prepare``). Where the labels vary within a group, they are permuted row by
+        row, with a warning that such a leak goes unseen. With metadata routing on, they
+        reach the splitters that request them, as ``params={"groups": groups}`` would.
     {n_permutations}
     {chance}
     {tolerance}
@@ -505,8 +579,10 @@ def permutation_check(
             f"nested_cross_validate itself ({_SET_BY_THE_CHECK_DOC}) and takes the others. "
             f"Got {given} instead."
         )
-    y = np.asarray(y)
+    y_given, y = y, np.asarray(y)
     check_scoring_labels(estimator, protocol.get("scoring"), y, "permutation_check")
+    # before routing moves the groups into params
+    rows_of_group = None if groups is None else _label_per_group(groups, y)
     protocol = {key: _replayable(key, value, X, y) for key, value in protocol.items()}
     per_sample = (
         [] if prepare is None else _per_sample_metadata(groups, protocol.get("params"), len(y))
@@ -541,8 +617,11 @@ def permutation_check(
     )
     name = metric if isinstance(metric, str) else getattr(metric, "__name__", "score")
 
-    def run(labels, run_seed, chance_rng=None, run_protocol=protocol):
-        X_run, y_run = (X, labels) if prepare is None else prepare(X, labels)
+    def run(order, run_seed, chance_rng=None, run_protocol=protocol):
+        labels = y if order is None else y[order]
+        X_run, y_run = (
+            (X, labels) if prepare is None else prepare(X, _reordered(y_given, labels, order))
+        )
         _check_prepare_keeps_rows(per_sample, X, labels, X_run, y_run)
         scores = _nested_mean(
             estimator, X_run, y_run, groups, run_seed, run_protocol, chance_rng, scorer
@@ -559,26 +638,31 @@ def permutation_check(
     no_score = "no finite score (NaN or infinite, or error_score in its place)"
     estimate, y_scored = None, y
     if with_estimate:
-        real_failed, n_folds, estimate, _, _, y_scored = run(y, seed)
+        real_failed, n_folds, estimate, _, _, y_scored = run(None, seed)
         if real_failed:
             _refuse_failed_folds(
                 f"{cannot}: the run on the real labels has {no_score} on outer fold(s) "
                 f"{real_failed} of {n_folds}",
-                rerun(y, seed),
+                rerun(None, seed),
             )
     elif prepare is not None:
-        y_scored = prepare(X, y)[1]
+        y_scored = prepare(X, _reordered(y_given, y, None))[1]
     permuted, chances, chance_failures = [], [], {}
     for i in range(n_permutations):
-        labels = y[named_generator(root, "permutation", i).permutation(len(y))]
+        generator = named_generator(root, "permutation", i)
+        if rows_of_group is None:
+            order = generator.permutation(len(y))
+        else:  # each group takes the label of another group (a row of it), every row of it
+            first, codes = rows_of_group
+            order = first[generator.permutation(len(first))][codes]
         seeds_of_run = draw_seeds(named_generator(root, "run", i))
         chance_rng = named_generator(root, "chance", i) if own_chance else None
-        failed, n_folds, score, run_chance, chance_failed, _ = run(labels, seeds_of_run, chance_rng)
+        failed, n_folds, score, run_chance, chance_failed, _ = run(order, seeds_of_run, chance_rng)
         if failed:
             _refuse_failed_folds(
                 f"{cannot}: permuted-label run {i} (of {n_permutations}) has {no_score} on "
                 f"outer fold(s) {failed} of {n_folds}",
-                rerun(labels, seeds_of_run),
+                rerun(order, seeds_of_run),
             )
         if chance_failed:
             chance_failures[i] = chance_failed
