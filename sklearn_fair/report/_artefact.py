@@ -113,6 +113,8 @@ def _cell_result(cell, shared):
         # the seeds that trained a model (result_to_dict's folds record theirs, which a
         # NestedResult does not hold)
         **({} if cell.used_refit_seeds is None else {"used_refit_seeds": cell.used_refit_seeds}),
+        # per-fold scores the caller gave: the card must not vouch for how they were made
+        **({"own_scores": True} if cell.own_scores else {}),
         "outer_results": folds,
         **error_score_field(cell.error_score),
         **saved_fields(cell.failures, cell.resampling, cell.selection_metric),

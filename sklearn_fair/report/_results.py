@@ -652,6 +652,7 @@ def as_result(name, result, *, dataset="data", metric=None, budget=None, verify=
             else:
                 metrics, refit_metric = {"score": UNRECORDED}, "score"
             task = result.get("task")
+            own_scores = result.get("own_scores") is True  # a saved cell of the caller's own
             failures = _saved_failures(result.get("failures"))
             resampling = dict(result.get("resampling") or {})
             selection = _saved_selection(result)

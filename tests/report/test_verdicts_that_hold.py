@@ -214,3 +214,15 @@ def test_the_card_of_a_nested_cv_still_says_what_it_did(templates):
         "no",
         "pass the splits to save_splits; the outer indices are in the results",
     )
+
+
+def test_a_saved_benchmark_of_the_callers_scores_still_says_so(tmp_path):
+    own = {"a": {"test_scores": [0.9, 0.8, 0.85]}, "b": {"test_scores": [0.7, 0.8, 0.75]}}
+    result = BenchmarkResult.from_results({("d0", m): scores for m, scores in own.items()})
+    result.save(tmp_path / "result.json")
+    loaded = BenchmarkResult.load(tmp_path / "result.json")
+    # after a save and a load the card said "yes - NestedCV" again
+    for benchmark in (result, loaded):
+        rows = [line.split() for line in benchmark.report().to_text().splitlines()]
+        code = next(r for r in rows if r[:5] == "code for model selection and".split())
+        assert code[6:] == ["unknown", "per-fold", "scores", "given", "by", "the", "caller"]
