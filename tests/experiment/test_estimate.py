@@ -69,10 +69,8 @@ grid = { alpha = [1.0, 2.0, 4.0] }
 """
 
 
-@pytest.fixture
-def clocked(tmp_path, monkeypatch):
-    from sklearn_fair.experiment._counting import _estimate
-    from sklearn_fair.experiment._counting._plan import plan_model
+def read_experiment(tmp_path):
+    """``(config, dataset, data, spec)`` of :data:`TOML` written to ``tmp_path``."""
     from sklearn_fair.experiment._reading._data import load_data
 
     path = tmp_path / "e.toml"
@@ -80,7 +78,15 @@ def clocked(tmp_path, monkeypatch):
     config = load_config(path)
     (dataset,) = config.datasets.values()
     data = load_data(config, dataset, tmp_path / "data")
-    spec = config.models["model"]
+    return config, dataset, data, config.models["model"]
+
+
+@pytest.fixture
+def clocked(tmp_path, monkeypatch):
+    from sklearn_fair.experiment._counting import _estimate
+    from sklearn_fair.experiment._counting._plan import plan_model
+
+    config, dataset, data, spec = read_experiment(tmp_path)
     spec.estimator = ClockedRegressor()
     plan = plan_model(config, dataset, spec, data)
     monkeypatch.setattr(_estimate, "time", SimpleNamespace(perf_counter=perf_counter))

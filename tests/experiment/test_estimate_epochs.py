@@ -13,9 +13,7 @@ import numpy as np
 import pytest
 from sklearn.base import BaseEstimator, RegressorMixin
 
-from sklearn_fair.experiment import load_config
-
-from .test_estimate import TOML, Clock, perf_counter
+from .test_estimate import Clock, perf_counter, read_experiment
 
 MAX_EPOCHS = 20
 
@@ -59,14 +57,8 @@ class EpochRegressor(RegressorMixin, BaseEstimator):
 def planned(tmp_path, monkeypatch):
     from sklearn_fair.experiment._counting import _estimate
     from sklearn_fair.experiment._counting._plan import plan_model
-    from sklearn_fair.experiment._reading._data import load_data
 
-    path = tmp_path / "e.toml"
-    path.write_text(TOML)
-    config = load_config(path)
-    (dataset,) = config.datasets.values()
-    data = load_data(config, dataset, tmp_path / "data")
-    spec = config.models["model"]
+    config, dataset, data, spec = read_experiment(tmp_path)
     monkeypatch.setattr(Clock, "now", 0.0)
 
     def plan(estimator, *, clocked):
