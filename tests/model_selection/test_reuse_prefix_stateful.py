@@ -271,3 +271,36 @@ def test_a_step_holding_a_cycle_or_a_deep_object_is_still_reused(scaler):
     assert store_statistics()[0] > hits_before
     refitted, _ = _nested(pipe, False)
     np.testing.assert_array_equal(reused.outer_scores_, refitted.outer_scores_)
+
+
+class HoldsTheGlobalState(TransformerMixin, BaseEstimator):
+    """Keeps numpy's global RandomState (check_random_state(None)) and never draws from it."""
+
+    def __init__(self, seed=None):
+        self.seed = seed
+
+    def fit(self, X, y=None):
+        self.rng_ = check_random_state(self.seed)
+        return self
+
+    def transform(self, X):
+        return X
+
+
+class DrawsGlobally(LogisticRegression):
+    """Draws from numpy's global state in fit; its results do not depend on the draw."""
+
+    def fit(self, X, y, sample_weight=None):
+        np.random.rand(3)
+        return super().fit(X, y, sample_weight)
+
+
+def test_a_step_holding_the_global_random_state_is_not_said_to_change():
+    # another fit's draws move numpy's global state: the step holding it changed nothing
+    pipe = make_pipeline(HoldsTheGlobalState(), DrawsGlobally())
+    grid = {"drawsglobally__C": [0.01, 0.1, 1.0]}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        NestedCV(pipe, grid, outer_cv=OUTER, inner_cv=INNER, n_refits=1,
+                 random_state=0).fit(X, y)  # fmt: skip
+    assert not [w for w in caught if "changed its fitted state" in str(w.message)]

@@ -157,19 +157,29 @@ def test_a_fit_parameter_given_whole_is_each_fits_own():
     np.testing.assert_allclose(scores[2], ref["test_score"], rtol=1e-10)
 
 
-def test_a_fit_parameter_given_whole_is_copied_graphs_included():
+def test_a_fit_parameter_given_whole_is_each_tasks_own_graphs_included():
     graph = pytest.importorskip("sklearn_fair.graph")
     X_val = np.arange(12.0).reshape(6, 2)
     graphs = graph.load_mutag()
-    given = {"X_val": X_val, "graphs": graphs, "labels": [0, 1], "weights": np.ones(10)}
+    given = {
+        "X_val": X_val, "graphs": graphs, "weights": np.ones(10),
+        "shape": (2, 2), "drop": {1, 2}, "steps": range(3), "table": {"a": 1},
+    }  # fmt: skip
     first, second = (_aligned(given, np.arange(4), 10) for _ in range(2))
-    for name in ("X_val", "labels"):
-        assert first[name] is not given[name] and first[name] is not second[name]
-        np.testing.assert_array_equal(first[name], given[name])
+    # an array: a read-only view each (no copy of a large one per task; scikit-learn's
+    # in-place steps copy it, as they copy the workers' memory maps), the user's untouched
+    for view in (first["X_val"], second["X_val"]):
+        assert view is not X_val and not view.flags.writeable
+        np.testing.assert_array_equal(view, X_val)
+    assert X_val.flags.writeable
+    # graphs: a copy each
     assert type(first["graphs"]) is type(graphs) and len(first["graphs"]) == len(graphs)
     assert not np.shares_memory(first["graphs"].x, graphs.x)
     np.testing.assert_array_equal(first["graphs"].x, graphs.x)
     np.testing.assert_array_equal(first["weights"], np.ones(4))  # aligned: its rows
+    # anything else as given, its type kept (a tuple became a list, a set raised)
+    for name in ("shape", "drop", "steps", "table"):
+        assert first[name] is given[name]
 
 
 def test_no_reproducibility_warning_for_a_fit_that_writes_into_its_input(monkeypatch):

@@ -13,7 +13,6 @@ import shutil
 import tempfile
 import uuid
 from collections import OrderedDict
-from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 import joblib
@@ -70,9 +69,8 @@ def handed_out(values, n_calls, used_after=False):
 
 def _aligned(params, indices, n_samples):
     """``params`` with each value that has one entry per sample indexed by ``indices`` (as
-    scikit-learn's ``_check_method_params``); each other array a :func:`fresh` copy, as every
-    task may write into its own (the caller's process runs tasks on the user's objects); the
-    others (a scalar, a lookup table) as they are."""
+    scikit-learn's ``_check_method_params``); each other one the task's own (:func:`_own`):
+    the caller's process runs tasks on the user's objects."""
     subset = {}
     for name, value in params.items():
         if isinstance(value, CollatedGraphs):
@@ -86,10 +84,25 @@ def _aligned(params, indices, n_samples):
                 length = None
             if length == n_samples:
                 value = _safe_indexing(_make_indexable(value), indices)
-            elif length is not None and not isinstance(value, Mapping):  # a lookup table
-                value = fresh(value)
+            elif length is not None:
+                value = _own(value)
         subset[name] = value
     return subset
+
+
+def _own(value):
+    """A task's own ``value`` (a fit or score parameter given whole), which it may write into
+    without changing another task's: a read-only view of an array (what workers get, as
+    joblib's memory maps: scikit-learn's in-place steps copy it, another step that writes into
+    it raises), a copy of a frame, a sparse matrix or graphs; anything else (a tuple, a set,
+    a lookup table) as it is."""
+    if isinstance(value, np.ndarray):
+        view = value.view()
+        view.flags.writeable = False
+        return view
+    if sp.issparse(value) or hasattr(value, "iloc") or is_graph_data(value):
+        return fresh(value)
+    return value
 
 
 def is_pairwise(estimator):

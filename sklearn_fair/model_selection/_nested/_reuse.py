@@ -419,7 +419,10 @@ def _feed_state(update, value, depth):
 
 def _random_state_of(value):
     """The state of numpy's random generators (a RandomState, a Generator, a bit generator);
-    None for anything else."""
+    None for anything else, and for numpy's global RandomState (by identity: other code
+    moves it on)."""
+    if value is np.random.mtrand._rand:  # numpy's global one, which every draw moves on
+        return None
     if isinstance(value, np.random.RandomState):
         return value.get_state(legacy=False)
     if isinstance(value, np.random.Generator):
