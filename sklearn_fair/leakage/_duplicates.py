@@ -170,7 +170,9 @@ def _object_cell(cell):
         aware = cell.utcoffset() is not None
         if aware:
             cell = cell.astimezone(datetime.timezone.utc)
-        when = (*cell.timetuple()[:6], cell.microsecond, getattr(cell, "nanosecond", 0))
+        # its fields, not timetuple(), which a Timestamp past year 9999 refuses
+        when = (cell.year, cell.month, cell.day, cell.hour, cell.minute, cell.second,
+                cell.microsecond, getattr(cell, "nanosecond", 0))  # fmt: skip
         return _Canonical("datetime", aware, *when)
     if isinstance(cell, datetime.timedelta) and cell == cell:
         length = (cell.days, cell.seconds, cell.microseconds, getattr(cell, "nanoseconds", 0))

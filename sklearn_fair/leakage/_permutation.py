@@ -66,8 +66,9 @@ PERMUTATION_DOCS = {
     test folds' labels, which keeps the model's predictions and breaks their link to the
     labels (a model that predicts the minority class too scores below the majority rate,
     and a leak could lift it up to there unseen). Its test folds must hold at least 2
-    samples: shuffling the label of one leaves it in place (leave-one-out), and the model's
-    own chance would be its score, leak or not; pass ``chance`` then.""",
+    labels: shuffling a fold of one label leaves it in place (leave-one-out, or
+    LeaveOneGroupOut with one label a group), and the model's own chance would be its score,
+    leak or not; pass ``chance`` then.""",
     "tolerance": """tolerance : float, default=0.05
     How far above chance the interval's lower bound must be to flag, in the metric's
     units.""",
@@ -375,7 +376,7 @@ def _nested_mean(estimator, X, y, groups, seed, protocol, chance_rng=None, score
     and, given ``chance_rng``, the outer models' own no-skill value: each scored by ``scorer``
     against ``_N_SHUFFLES`` shufflings of its test fold's labels (its predictions kept, their
     link to the labels broken, leak or not), averaged, with the folds where that is not finite.
-    Raises where a test fold holds one sample, whose shuffling leaves its label in place.
+    Raises where a test fold holds one label, whose shuffling leaves it in place.
     """
     # a splitter seeded with a RandomState or Generator would split each run otherwise (its
     # split() moves the generator on): each run splits a copy, from the same state
@@ -408,7 +409,7 @@ def _nested_mean(estimator, X, y, groups, seed, protocol, chance_rng=None, score
     estimate, chance, chance_failed = float(np.mean(scores)), None, []
     if chance_rng is not None:
         shuffled = []
-        _refuse_single_sample_folds(results["indices"]["test"], protocol)
+        _refuse_single_label_folds(results["indices"]["test"], y, protocol)
         for model, test in zip(results["estimator"], results["indices"]["test"]):
             X_test, y_test = take(X, test), np.asarray(y)[test]
             shuffled += [
@@ -423,10 +424,12 @@ def _nested_mean(estimator, X, y, groups, seed, protocol, chance_rng=None, score
     return np.flatnonzero(failed).tolist(), scores.size, estimate, chance, chance_failed
 
 
-def _refuse_single_sample_folds(tests, protocol):
-    """Raise where an outer test fold holds fewer than 2 samples: shuffling its labels leaves
-    them in place, so the model's own chance would be its score (a leak lifting both alike)."""
-    single = [fold for fold, test in enumerate(tests) if len(test) < 2]
+def _refuse_single_label_folds(tests, y, protocol):
+    """Raise where an outer test fold holds one label (one sample, or one group's rows under
+    LeaveOneGroupOut): shuffling its labels leaves them in place, so the model's own chance
+    would be its score (a leak lifting both alike)."""
+    y = np.asarray(y)
+    single = [f for f, test in enumerate(tests) if len(np.unique(sample_digests(y[test]))) < 2]
     if not single:
         return
     shown = f"{single[:5]}" + (f" and {len(single) - 5} more" if len(single) > 5 else "")
@@ -434,12 +437,12 @@ def _refuse_single_sample_folds(tests, protocol):
     cv = f" (outer_cv={outer_cv!r})" if hasattr(outer_cv, "split") else ""
     raise ValueError(
         f"permutation_check cannot estimate the model's own chance level on outer test folds "
-        f"of one sample: fold(s) {shown} of the {len(tests)} outer folds{cv} hold one. "
-        "Shuffling a fold's labels, which breaks their link with the model's predictions, "
-        "leaves a single label in place: the "
-        "'chance' would be the score itself, and a leak would lift both alike. Pass chance, "
-        "the metric's no-skill value (chance_level(scoring, y) gives the majority-class rate "
-        "for accuracy), or an outer cv whose test folds hold several samples."
+        f"of one label: fold(s) {shown} of the {len(tests)} outer folds{cv} hold a single "
+        "label (one sample, or one group's rows). Shuffling a fold's labels, which breaks "
+        "their link with the model's predictions, leaves them in place: the 'chance' would "
+        "be the score itself, and a leak would lift both alike. Pass chance, the metric's "
+        "no-skill value (chance_level(scoring, y) gives the majority-class rate for "
+        "accuracy), or an outer cv whose test folds hold several labels."
     )
 
 
@@ -457,10 +460,13 @@ def _reordered(y_given, labels, order):
 
 
 def _label_per_group(groups, y):
-    """``(first, codes)`` where every group holds one label and some group several samples:
-    each group's first row and each row's group (its number in ``first``), by which the
-    labels are permuted among the groups; None (with a warning where the labels vary within a
-    group) otherwise."""
+    """``(first, codes, strata)`` where every group holds one label and some group several
+    samples: each group's first row, each row's group (its number in ``first``) and the groups
+    of each size held by two or more (their labels are permuted among groups of one size,
+    which keeps every label's share of the rows: permuted among groups of unequal sizes, five
+    groups of 20 rows of class 0 among 60 single rows of class 1 gave class 1 to 92% of the
+    rows, not 62%, and a model without skill was flagged); None otherwise, with a warning
+    where the labels vary within a group or no two groups have one size."""
     group_digests, label_digests = sample_digests(np.asarray(groups)), sample_digests(y)
     _, first, codes = np.unique(group_digests, return_index=True, return_inverse=True)
     codes = codes.ravel()
@@ -468,7 +474,23 @@ def _label_per_group(groups, y):
         return None
     varies = np.flatnonzero(label_digests[first][codes] != label_digests)
     if not varies.size:
-        return first, codes
+        sizes = np.bincount(codes)
+        strata = [np.flatnonzero(sizes == size) for size in np.unique(sizes)]
+        strata = [stratum for stratum in strata if len(stratum) > 1]
+        if strata:
+            return first, codes, strata
+        warnings.warn(
+            f"No two of the {len(first)} groups given to the permutation check have the same "
+            "number of samples, so it cannot permute the labels among whole groups without "
+            "changing each label's share of the rows: it permutes them row by row, which "
+            "breaks the link between a group and its rows' labels, and a leak through the "
+            "groups' labels (a target encoding of the group computed on all rows in prepare) "
+            "goes unseen. Fit such steps inside the pipeline, where each training fold fits "
+            "them.",
+            SklearnFairWarning,
+            stacklevel=3,
+        )
+        return None
     mixed = np.unique(codes[varies])
     example = np.asarray(groups)[first[mixed[:1]]].tolist()[0]
     warnings.warn(
@@ -535,14 +557,16 @@ def permutation_check(
         (or DataFrame) keeps its index, name and dtype, its values permuted.
     {prepare}
     groups : array-like, default=None
-        Group labels for the splitters (not permuted themselves). Where every group holds one
-        label and some group more than one sample (a patient's diagnosis on each of its
-        rows), the labels are permuted among the groups, each group keeping one label: a
+        Group labels for the splitters (not permuted themselves). With ``prepare``, where
+        every group holds one label and some group more than one sample (a patient's
+        diagnosis on each of its rows), the labels are permuted among the groups of the same
+        size (which keeps each label's share of the rows), each group keeping one label: a
         row-level permutation would break the link between a group and its label, and with
         it a leak through the groups' labels (a target encoding of the group computed on all
-        rows in ``prepare``). Where the labels vary within a group, they are permuted row by
-        row, with a warning that such a leak goes unseen. With metadata routing on, they
-        reach the splitters that request them, as ``params={"groups": groups}`` would.
+        rows in ``prepare``). Where the labels vary within a group, or no two groups have one
+        size, they are permuted row by row, with a warning that such a leak goes unseen.
+        With metadata routing on, they reach the splitters that request them, as
+        ``params={"groups": groups}`` would.
     {n_permutations}
     {chance}
     {tolerance}
@@ -582,7 +606,9 @@ def permutation_check(
     y_given, y = y, np.asarray(y)
     check_scoring_labels(estimator, protocol.get("scoring"), y, "permutation_check")
     # before routing moves the groups into params
-    rows_of_group = None if groups is None else _label_per_group(groups, y)
+    # a leak through the groups' labels comes from prepare (the pipeline refits its steps on
+    # each training fold): without it the rows are permuted, as before
+    rows_of_group = None if groups is None or prepare is None else _label_per_group(groups, y)
     protocol = {key: _replayable(key, value, X, y) for key, value in protocol.items()}
     per_sample = (
         [] if prepare is None else _per_sample_metadata(groups, protocol.get("params"), len(y))
@@ -652,9 +678,12 @@ def permutation_check(
         generator = named_generator(root, "permutation", i)
         if rows_of_group is None:
             order = generator.permutation(len(y))
-        else:  # each group takes the label of another group (a row of it), every row of it
-            first, codes = rows_of_group
-            order = first[generator.permutation(len(first))][codes]
+        else:  # each group takes the label of another group of its size, on every row
+            first, codes, strata = rows_of_group
+            taken = np.arange(len(first))
+            for stratum in strata:
+                taken[stratum] = stratum[generator.permutation(len(stratum))]
+            order = first[taken][codes]
         seeds_of_run = draw_seeds(named_generator(root, "run", i))
         chance_rng = named_generator(root, "chance", i) if own_chance else None
         failed, n_folds, score, run_chance, chance_failed, _ = run(order, seeds_of_run, chance_rng)

@@ -63,9 +63,21 @@ def test_labels_that_vary_within_groups_warn_that_such_a_leak_goes_unseen():
     y[0] = 1 - y[0]  # one row of group 0 disagrees
     with pytest.warns(SklearnFairWarning, match=r"vary within 1 of the 40 groups.*\(group 0 "):
         permutation_check(
+            LogisticRegression(), X, y, prepare=_unchanged, groups=groups,
+            outer_cv=GroupKFold(5), n_permutations=2, with_estimate=False, random_state=0,
+        )  # fmt: skip
+    # without prepare no such leak can come in (the pipeline refits its steps on each
+    # training fold): rows permuted as before, no warning
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", SklearnFairWarning)
+        permutation_check(
             LogisticRegression(), X, y, groups=groups, outer_cv=GroupKFold(5),
             n_permutations=2, with_estimate=False, random_state=0,
         )  # fmt: skip
+
+
+def _unchanged(X, y):
+    return X, y
 
 
 def _select_on_all_data(X, y):
@@ -75,7 +87,7 @@ def _select_on_all_data(X, y):
 def test_leave_one_out_own_chance_is_refused_and_a_given_chance_flags_the_leak():
     rng = np.random.default_rng(0)
     X, y = rng.normal(size=(24, 300)), rng.integers(0, 2, 24)
-    with pytest.raises(ValueError, match="test folds of one sample.*LeaveOneOut.*Pass chance"):
+    with pytest.raises(ValueError, match="test folds of one label.*LeaveOneOut.*Pass chance"):
         permutation_check(
             LogisticRegression(), X, y, prepare=_select_on_all_data, outer_cv=LeaveOneOut(),
             n_permutations=2, with_estimate=False, random_state=0,
@@ -178,3 +190,51 @@ def test_a_sample_in_both_sets_of_a_split_leaks_in_find_duplicates_and_audit():
     assert not result.passed
     assert any(flag.startswith("splits: 1 split(s) put samples") for flag in result.flags)
     assert "split 0: [40, 41, 42, 43, 44] and 5 more" in str(result)
+
+
+def test_labels_are_permuted_among_groups_of_one_size_keeping_each_labels_share():
+    """5 patients of 20 rows of class 0 among 60 single-row patients of class 1: permuted
+    among all groups, class 1 took 92% of the rows, not 62%, and a model without skill beat
+    the majority rate it was compared with."""
+    sizes, labels = [20] * 5 + [1] * 60 + [20] * 5, [0] * 5 + [1] * 60 + [1] * 5
+    groups = np.repeat(np.arange(len(sizes)), sizes)
+    y = np.repeat(labels, sizes)
+    X = np.random.default_rng(0).normal(size=(len(y), 3))
+    seen = []
+
+    def record(X, y):
+        seen.append(np.asarray(y).copy())
+        return X, y
+
+    from sklearn.dummy import DummyClassifier
+
+    report = permutation_check(
+        DummyClassifier(strategy="most_frequent"), X, y, prepare=record, groups=groups,
+        outer_cv=GroupKFold(5), chance=np.bincount(y).max() / len(y), n_permutations=4,
+        with_estimate=False, random_state=0,
+    )  # fmt: skip
+    assert not report.leaks
+    for labels_seen in seen[1:]:  # the permuted runs' labels
+        assert np.bincount(labels_seen).tolist() == np.bincount(y).tolist()
+        for group in np.unique(groups):  # one label a group
+            assert len(np.unique(labels_seen[groups == group])) == 1
+
+
+def test_leave_one_group_out_with_one_label_a_group_is_refused_for_the_own_chance():
+    X, y, groups = _patients(16)
+    from sklearn.model_selection import LeaveOneGroupOut
+
+    with pytest.raises(ValueError, match="test folds of one label"):
+        permutation_check(
+            LogisticRegression(), X, y, prepare=_unchanged, groups=groups,
+            outer_cv=LeaveOneGroupOut(), n_permutations=2, with_estimate=False, random_state=0,
+        )  # fmt: skip
+
+
+def test_datetimes_past_year_9999_are_compared_not_refused():
+    X = np.empty((3, 1), dtype=object)
+    X[:, 0] = [np.datetime64("300000-01-01"), np.datetime64("300000-01-01"),
+               np.datetime64("-30000", "Y")]  # fmt: skip
+    expected = pd.DataFrame(X).duplicated(keep=False).tolist()
+    assert expected == [True, True, False]  # pandas reads them
+    assert [g.tolist() for g in find_duplicates(X).groups] == [[0, 1]]

@@ -166,12 +166,12 @@ def test_a_fit_parameter_given_whole_is_each_tasks_own_graphs_included():
         "shape": (2, 2), "drop": {1, 2}, "steps": range(3), "table": {"a": 1},
     }  # fmt: skip
     first, second = (_aligned(given, np.arange(4), 10) for _ in range(2))
-    # an array: a read-only view each (no copy of a large one per task; scikit-learn's
-    # in-place steps copy it, as they copy the workers' memory maps), the user's untouched
-    for view in (first["X_val"], second["X_val"]):
-        assert view is not X_val and not view.flags.writeable
-        np.testing.assert_array_equal(view, X_val)
-    assert X_val.flags.writeable
+    # an array: a copy each (a read-only view is no guard: SGDClassifier writes into its
+    # coef_init through one), the user's untouched
+    for copied in (first["X_val"], second["X_val"]):
+        assert not np.shares_memory(copied, X_val) and copied.flags.writeable
+        np.testing.assert_array_equal(copied, X_val)
+    assert not np.shares_memory(first["X_val"], second["X_val"])
     # graphs: a copy each
     assert type(first["graphs"]) is type(graphs) and len(first["graphs"]) == len(graphs)
     assert not np.shares_memory(first["graphs"].x, graphs.x)
@@ -198,3 +198,27 @@ def test_no_reproducibility_warning_for_a_fit_that_writes_into_its_input(monkeyp
             )["test_score"]  # fmt: skip
         assert [str(w.message) for w in caught if w.category is ReproducibilityWarning] == []
     np.testing.assert_array_equal(scores[False], scores[True])
+
+
+def test_an_initial_coef_given_whole_starts_every_fit_as_given():
+    """SGDClassifier writes its coef_init in place (its Cython ignores a read-only flag):
+    handed the user's array, or a view of it, every fit started where the last one ended."""
+    from sklearn.linear_model import SGDClassifier
+
+    class OwnInit(SGDClassifier):  # the reference: each fit from its own copy
+        def fit(self, X, y, coef_init=None, intercept_init=None, sample_weight=None):
+            return super().fit(X, y, coef_init=np.array(coef_init),
+                               intercept_init=np.array(intercept_init))  # fmt: skip
+
+    X, y = make_classification(n_samples=120, n_features=5, random_state=0)
+    grid, outer, inner = {"alpha": [1e-4, 1e-2]}, KFold(3), KFold(2)
+    coef0, icpt0 = np.zeros((1, 5)), np.zeros(1)
+    ref = cross_validate(GridSearchCV(OwnInit(random_state=0), grid, cv=inner), X, y, cv=outer,
+                         params={"coef_init": coef0, "intercept_init": icpt0})  # fmt: skip
+    for n_jobs in (1, 2):
+        scores = nested_cross_validate(
+            SGDClassifier(random_state=0), X, y, param_grid=grid, cv=outer, inner_cv=inner,
+            n_refits=1, n_jobs=n_jobs, params={"coef_init": coef0, "intercept_init": icpt0},
+        )["test_score"]  # fmt: skip
+        np.testing.assert_array_equal(scores, ref["test_score"])
+        assert not coef0.any() and not icpt0.any()  # the user's arrays as given

@@ -92,17 +92,12 @@ def _aligned(params, indices, n_samples):
 
 def _own(value):
     """A task's own ``value`` (a fit or score parameter given whole), which it may write into
-    without changing another task's: a read-only view of an array (what workers get, as
-    joblib's memory maps: scikit-learn's in-place steps copy it, another step that writes into
-    it raises), a copy of a frame, a sparse matrix or graphs; anything else (a tuple, a set,
-    a lookup table) as it is."""
-    if isinstance(value, np.ndarray):
-        view = value.view()
-        view.flags.writeable = False
-        return view
-    if sp.issparse(value) or hasattr(value, "iloc") or is_graph_data(value):
+    without changing another task's: a copy of an array, a frame, a sparse matrix or graphs
+    (not a read-only view: SGDClassifier's Cython writes into its ``coef_init`` through one);
+    anything else (a tuple, a set, a lookup table) as it is."""
+    if isinstance(value, np.ndarray) or sp.issparse(value) or hasattr(value, "iloc"):
         return fresh(value)
-    return value
+    return fresh(value) if is_graph_data(value) else value
 
 
 def is_pairwise(estimator):
