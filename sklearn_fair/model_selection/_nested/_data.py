@@ -58,13 +58,13 @@ def fresh(values):
     return take(values, np.arange(_num_samples(values)))
 
 
-def handed_out(values, n_calls, used_after=False):
+def handed_out(values, n_calls):
     """``values`` for at most ``n_calls`` calls in turn, each of which may write into what it is
-    given: a :func:`fresh` copy for each but the last, which gets ``values`` itself unless
-    ``used_after`` (``values`` is handed on after them). A generator: copies are made only for
-    the calls that take one, so a single call costs none."""
+    given: a :func:`fresh` copy for each but the last, which gets ``values`` itself. A
+    generator: copies are made only for the calls that take one, so a single call costs
+    none."""
     for call in range(n_calls):
-        yield fresh(values) if used_after or call < n_calls - 1 else values
+        yield fresh(values) if call < n_calls - 1 else values
 
 
 def _aligned(params, indices, n_samples):
@@ -95,9 +95,8 @@ def _own(value):
     without changing another task's: a copy of an array, a frame, a sparse matrix or graphs
     (not a read-only view: SGDClassifier's Cython writes into its ``coef_init`` through one);
     anything else (a tuple, a set, a lookup table) as it is."""
-    if isinstance(value, np.ndarray) or sp.issparse(value) or hasattr(value, "iloc"):
-        return fresh(value)
-    return fresh(value) if is_graph_data(value) else value
+    array = isinstance(value, np.ndarray) or sp.issparse(value) or hasattr(value, "iloc")
+    return fresh(value) if array or is_graph_data(value) else value
 
 
 def is_pairwise(estimator):

@@ -60,20 +60,20 @@ def _number(value, key, scorer):
     )
 
 
-def score_model(scorers, model, X, y, score_params, error_score, X_used_after=False):
+def score_model(scorers, model, X, y, score_params, error_score):
     """``(scores, errors)``: metric name -> float, and metric name -> traceback of a failure.
 
-    Each scorer scores the rows of ``X`` as given, on its own copy (:func:`~._data.fresh`)
-    where a model that writes into its input (``StandardScaler(copy=False)``) could have
-    changed them: every scorer but the last, and that one too where ``X_used_after`` (the
-    caller hands ``X`` on). A single metric costs no copy.
+    Each scorer scores the rows of ``X`` as given, every one but the last on its own copy
+    (:func:`~._data.handed_out`): a model that writes into its input
+    (``StandardScaler(copy=False)``) could have changed them. A single metric costs no copy;
+    ``X`` may be written into.
 
     A score of R^2, explained variance or D^2 where ``y`` is constant on the rows scored is
     NaN, with an ``UndefinedMetricWarning`` (:func:`undefined_on_constant_y`).
     """
     scores, errors = {}, {}
     raise_errors = isinstance(error_score, str) and error_score == "raise"
-    rows = handed_out(X, len(scorers), X_used_after)
+    rows = handed_out(X, len(scorers))
     for name, scorer in scorers.items():
         params = score_params.get(name, {})
         try:

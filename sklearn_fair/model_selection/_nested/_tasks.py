@@ -214,7 +214,7 @@ def _recording(task, context):
         result["timed_out"] = isinstance(exc, FitTimeoutError)
 
 
-def _predictions_fingerprint(model, X, X_used_after=False):
+def _predictions_fingerprint(model, X):
     """A fingerprint of the output of ``model`` on ``X``: ``predict`` with the richest score
     it has (probabilities, else decision values), since a threshold that a seed moves
     (TunedThresholdClassifierCV's) changes the labels, not the probabilities; ``transform``
@@ -223,7 +223,7 @@ def _predictions_fingerprint(model, X, X_used_after=False):
     richer = [m for m in ("predict_proba", "decision_function") if hasattr(model, m)]
     has_predict = hasattr(model, "predict")
     n_calls = has_predict + len(richer) + (not has_predict and hasattr(model, "transform"))
-    rows = handed_out(X, n_calls, X_used_after)
+    rows = handed_out(X, n_calls)
     outputs = {}
     if has_predict:
         try:
@@ -337,13 +337,13 @@ def _keep_predictions(task, model, X_test, result):
         )
 
 
-def _scored_quietly(scorers, model, X, y, score_params, error_score, X_used_after=False):
+def _scored_quietly(scorers, model, X, y, score_params, error_score):
     """:func:`~._scoring.score_model`'s ``(scores, errors)`` of scores that are not returned:
     neither a scorer that raises (whatever ``error_score``) nor one that returns no number
     raises, and their warnings are recorded apart and dropped."""
     try:
         with recorded_warnings({}):
-            return score_model(scorers, model, X, y, score_params, np.nan, X_used_after)
+            return score_model(scorers, model, X, y, score_params, np.nan)
     except Exception:
         return {}, dict.fromkeys(scorers, traceback.format_exc())
 
@@ -416,9 +416,8 @@ def _warn_global_draws(context, task, model, fit_inputs):
             again = configure(context.estimator, task.params)
             X, y, fit_params = fit_inputs()
             again.fit(X, y, **fit_params)
-            X = fit_inputs()[0]
-            first = _predictions_fingerprint(model, X, X_used_after=True)
-            second = _predictions_fingerprint(again, X)
+            first = _predictions_fingerprint(model, fit_inputs()[0])
+            second = _predictions_fingerprint(again, fit_inputs()[0])
             matters = first is None or first != second
         except Exception:  # it fails where the first fit did not: the draws matter
             matters = True
@@ -505,10 +504,9 @@ def run_fit_task(task, context, data):
             X_test, y_test = data.subset(task.test, columns)
             selection = task.key.phase == SELECTION
             score = _scored_quietly if task.quiet_scores else score_model
-            predicted = task.fingerprint_predictions or task.keep_predictions
             result["scores"], result["score_errors"] = score(
                 scorers, model, X_test, y_test, data.score_params_for(task.test, selection),
-                task.error_score, X_used_after=predicted,
+                task.error_score,
             )  # fmt: skip
             if task.score_train is not None:
                 X_train, y_train = data.subset(task.score_train, columns)
@@ -518,12 +516,14 @@ def run_fit_task(task, context, data):
                 )  # fmt: skip
                 result["score_errors"].update({f"train_{k}": v for k, v in errors.items()})
             result["score_time"] = time.perf_counter() - start
+
+            def test_rows():  # taken again: the scorers may have written into X_test
+                return data.subset(task.test, columns)[0]
+
             if task.fingerprint_predictions:
-                result["predictions"] = _predictions_fingerprint(
-                    model, X_test, X_used_after=task.keep_predictions
-                )
+                result["predictions"] = _predictions_fingerprint(model, test_rows())
             if task.keep_predictions:
-                _keep_predictions(task, model, X_test, result)
+                _keep_predictions(task, model, test_rows(), result)
     if result["error"] is not None:
         return result
     if task.return_estimator:
