@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
+from joblib import hash as joblib_hash
 from sklearn import get_config
 from sklearn.base import is_classifier
 from sklearn.model_selection import (
@@ -406,9 +407,9 @@ def _global_draws_reported(owner, name, cv, seeded):
     (a user's splitter calling ``np.random``, or seeding with ``check_random_state(None)``
     under another name than ``random_state``): no seed of the run reaches it. A splitter
     whose ``random_state`` is None is warned of before (:func:`warn_unseeded_splitters`)."""
-    before = np.random.get_state(legacy=False)
+    before = _complete_global_state()
     yield
-    if not seeded or _unseeded(cv) or _same_random_state(before, np.random.get_state(legacy=False)):
+    if not seeded or _unseeded(cv) or _complete_global_state() == before:
         return
     warnings.warn(
         f"The '{name}' of {owner} ({type(cv).__name__}) drew random numbers from numpy's "
@@ -421,17 +422,11 @@ def _global_draws_reported(owner, name, cv, seeded):
     )
 
 
-def _same_random_state(one, other):
-    """Whether two of ``np.random.get_state(legacy=False)``'s states are equal."""
-    if isinstance(one, dict):
-        return (
-            isinstance(other, dict)
-            and one.keys() == other.keys()
-            and all(_same_random_state(one[key], other[key]) for key in one)
-        )
-    if isinstance(one, np.ndarray):
-        return np.array_equal(one, other)
-    return one == other
+def _complete_global_state():
+    """A hash of numpy's global random state with its cached gaussian (which a draw can use
+    without moving the generator): once per splitting, so get_state's cost does not matter,
+    where the fits' check reads the generator's bytes alone (``_tasks._global_random_state``)."""
+    return joblib_hash(np.random.get_state(legacy=False))
 
 
 def _unseeded(cv):
