@@ -140,10 +140,10 @@ def _update_series(hasher, series):
     if pandas is not None and isinstance(dtype, pandas.CategoricalDtype):
         update_hasher(hasher, dtype.categories.to_numpy())
         update_hasher(hasher, dtype.ordered)
-    integers = _integers_with_nulls(series, pandas)
+    nulls = _nulls(series, pandas)
+    integers = _integers_with_nulls(series, nulls)
     if integers is not None:  # to_numpy would round them to floats past 2**53
-        values, nulls = integers
-        _update_array(hasher, values)
+        _update_array(hasher, integers)
         _tag(hasher, "nulls")
         _update_array(hasher, nulls)
         return
@@ -152,27 +152,24 @@ def _update_series(hasher, series):
     if values.dtype.kind in "fc" and values.ndim == 1:
         # to_numpy makes a null NaN, and fill_null (polars) or fillna (a masked pandas
         # dtype) fills the nulls alone; without a NaN that is not null the key stays as it was
-        nulls = _nulls(series, pandas)
         if nulls is not None and not np.array_equal(nulls, np.isnan(values)):
             _tag(hasher, "nulls")
             _update_array(hasher, nulls)
 
 
-def _integers_with_nulls(series, pandas):
-    """``(values, nulls)`` of an integer column holding a null (a pandas masked or arrow
-    integer dtype, a polars integer column), its nulls as 0 and their mask; None for any other
-    column (one without a null converts to its integers exactly)."""
-    nulls = _nulls(series, pandas)
+def _integers_with_nulls(series, nulls):
+    """The values of an integer column holding a null (``nulls``: its null mask, of
+    :func:`_nulls`) as integers, its nulls as 0 (a pandas masked or arrow integer dtype, a
+    polars integer column); None for any other column (one without a null converts to its
+    integers exactly)."""
     if nulls is None or not nulls.any():
         return None
     if hasattr(series, "is_null"):  # polars
-        if not series.dtype.is_integer():
-            return None
-        return np.asarray(series.fill_null(0).to_numpy()), nulls
+        return np.asarray(series.fill_null(0).to_numpy()) if series.dtype.is_integer() else None
     numpy_dtype = getattr(series.dtype, "numpy_dtype", None)
     if numpy_dtype is None or np.dtype(numpy_dtype).kind not in "iu":
         return None
-    return np.asarray(series.to_numpy(dtype=numpy_dtype, na_value=0)), nulls
+    return np.asarray(series.to_numpy(dtype=numpy_dtype, na_value=0))
 
 
 def _nulls(series, pandas):
