@@ -113,7 +113,7 @@ class AuditResult:
         if d is not None and d.straddling:
             shown = ", ".join(str(g.tolist()) for g in d.straddling[:5])
             more = f" and {len(d.straddling) - 5} more" if len(d.straddling) > 5 else ""
-            index = getattr(d, "straddling_index", None)
+            index = d.straddling_index
             labels = (
                 ""
                 if index is None
@@ -123,7 +123,7 @@ class AuditResult:
                 f"duplicates: {len(d.straddling)} group(s) of identical samples{of} fall on "
                 f"both sides of a split, at positions {shown}{more}{labels}"
             )
-        if d is not None and getattr(d, "in_train_and_test", None):
+        if d is not None and d.in_train_and_test:
             shown = "; ".join(
                 f"split {fold}: {_preview(both)}" for fold, both in d.in_train_and_test.items()
             )

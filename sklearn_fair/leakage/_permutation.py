@@ -473,34 +473,32 @@ def _label_per_group(groups, y):
     if len(first) == len(codes):  # one sample a group: the rows are the groups
         return None
     varies = np.flatnonzero(label_digests[first][codes] != label_digests)
-    if not varies.size:
+    if varies.size:
+        mixed = np.unique(codes[varies])
+        example = np.asarray(groups)[first[mixed[:1]]].tolist()[0]
+        why = (
+            f"The labels vary within {mixed.size} of the {len(first)} groups given to the "
+            f"permutation check (group {example!r} among them)"
+        )
+        otherwise = "; with one label per group, the check permutes the labels among the groups"
+    else:
         sizes = np.bincount(codes)
         strata = [np.flatnonzero(sizes == size) for size in np.unique(sizes)]
         strata = [stratum for stratum in strata if len(stratum) > 1]
         if strata:
             return first, codes, strata
-        warnings.warn(
+        why = (
             f"No two of the {len(first)} groups given to the permutation check have the same "
-            "number of samples, so it cannot permute the labels among whole groups without "
-            "changing each label's share of the rows: it permutes them row by row, which "
-            "breaks the link between a group and its rows' labels, and a leak through the "
-            "groups' labels (a target encoding of the group computed on all rows in prepare) "
-            "goes unseen. Fit such steps inside the pipeline, where each training fold fits "
-            "them.",
-            SklearnFairWarning,
-            stacklevel=3,
+            "number of samples, and permuting the labels among whole groups of unequal sizes "
+            "would change each label's share of the rows"
         )
-        return None
-    mixed = np.unique(codes[varies])
-    example = np.asarray(groups)[first[mixed[:1]]].tolist()[0]
+        otherwise = "; with groups of equal sizes, the check permutes the labels among them"
     warnings.warn(
-        f"The labels vary within {mixed.size} of the {len(first)} groups given to "
-        f"the permutation check (group {example!r} among them), so it permutes them row by row, "
-        "which breaks the link between a group and its rows' labels: a leak through the "
-        "groups' labels (a target encoding of the group computed on all rows in prepare) "
-        "scores at chance on permuted labels and goes unseen. Fit such steps inside the "
-        "pipeline, where each training fold fits them; with one label per group, the check "
-        "permutes the labels among the groups and sees such a leak.",
+        f"{why}, so it permutes them row by row, which breaks the link between a group and its "
+        "rows' labels: a leak through the groups' labels (a target encoding of the group "
+        "computed on all rows in prepare) scores at chance on permuted labels and goes unseen. "
+        f"Fit such steps inside the pipeline, where each training fold fits them{otherwise} "
+        "and sees such a leak.",
         SklearnFairWarning,
         stacklevel=3,
     )
