@@ -176,3 +176,61 @@ def test_fits_with_a_time_limit_are_never_batched(monkeypatch):
         fit_timeout=30.0,
     ).fit(X, y)
     assert counting.sizes and max(counting.sizes) == 1
+
+
+class KillsAndSaysSo(DecisionTreeClassifier):
+    def fit(self, X, y, sample_weight=None):
+        folder = os.environ.get("SKLEARN_FAIR_TEST_KILLED_IN")
+        if self.max_depth == 3 and folder:
+            open(os.path.join(folder, str(os.getpid())), "w").close()
+            os._exit(1)
+        return super().fit(X, y, sample_weight=sample_weight)
+
+
+def test_a_task_handed_to_a_pool_that_broke_since_the_last_wait_is_run_again(monkeypatch, tmp_path):
+    # a worker dies while the runner hands out the next tasks: loky refuses them at once
+    # (BrokenProcessPool from submit, not from a future). That refusal is the killer's doing;
+    # the refused tasks never ran, and are run again like every other task in flight.
+    monkeypatch.setenv("SKLEARN_FAIR_TEST_KILLED_IN", str(tmp_path))
+    from joblib.externals.loky import get_reusable_executor
+
+    get_reusable_executor().shutdown(wait=True)  # workers that see the variable
+    monkeypatch.setattr(_batching, "TARGET_SECONDS", 0.0)  # every task alone
+    original = _running._LokyPool.submit
+
+    def submit_once_the_killer_is_dead(pool, function, *args):
+        if function is _running.execute and os.listdir(tmp_path):
+            import time
+
+            time.sleep(1.0)  # loky's manager thread has seen the death: the pool is broken
+            for name in os.listdir(tmp_path):
+                os.remove(tmp_path / name)
+        return original(pool, function, *args)
+
+    monkeypatch.setattr(_running._LokyPool, "submit", submit_once_the_killer_is_dead)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FitFailedWarning)
+        model = NestedCV(
+            KillsAndSaysSo(),
+            {"max_depth": list(range(1, 9))},
+            outer_cv=2,
+            inner_cv=HoldoutSplit(test_size=0.3, random_state=0),
+            n_refits=1,
+            refit=False,
+            random_state=0,
+            n_jobs=2,
+        ).fit(X, y)
+    get_reusable_executor().shutdown(wait=True)
+    failed = {(t["key"]["candidate"], t["key"]["outer_fold"]) for t in model.failed_tasks_}
+    assert failed == {(2, fold) for fold in range(2)}  # max_depth=3 only, in every fold
+    assert all("WorkerDiedError" in t["error"] for t in model.failed_tasks_)
+    reference = NestedCV(
+        DecisionTreeClassifier(),
+        {"max_depth": [1, 2, 4, 5, 6, 7, 8]},
+        outer_cv=2,
+        inner_cv=HoldoutSplit(test_size=0.3, random_state=0),
+        n_refits=1,
+        refit=False,
+        random_state=0,
+    ).fit(X, y)
+    assert model.outer_scores_.tolist() == reference.outer_scores_.tolist()

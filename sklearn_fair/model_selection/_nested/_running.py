@@ -399,10 +399,12 @@ class LokyExecutor(_OneTaskPerWorker):
         self._resubmit = []  # (task, cache_entry): innocent victims of a killed pool
         self._alone = False
         self._started = {}  # future -> file the worker creates when it starts the task
+        self._refused = set()  # futures of tasks a broken pool refused: they never ran
 
     def _new_pool(self):
         if self._pool is not None:
             self._pool.close()
+        self._accepted = False  # whether the pool took a task of the run
         return _LokyPool(
             self.n_workers, self._loky, self._shared.folder, self._shared.handle, self._contexts
         )
@@ -419,12 +421,23 @@ class LokyExecutor(_OneTaskPerWorker):
 
     def submit(self, task, cache_entry, priority=0):
         args = (task, self._shared.handle, cache_entry, get_config(), _portable_filters())
-        if _time_limit_of(task) is None:
-            future = self._pool.submit(execute, *args)
-        else:  # the worker marks when it starts the task: a time limit counts from there
-            started = os.path.join(self._shared.folder, f"started-{uuid.uuid4().hex}")
-            future = self._pool.submit(_mark_started_then_execute, started, *args)
-            self._started[future] = started
+        try:
+            if _time_limit_of(task) is None:
+                future = self._pool.submit(execute, *args)
+            else:  # the worker marks when it starts the task: a time limit counts from there
+                started = os.path.join(self._shared.folder, f"started-{uuid.uuid4().hex}")
+                future = self._pool.submit(_mark_started_then_execute, started, *args)
+                self._started[future] = started
+        except Exception as exception:
+            if not self._accepted or not _worker_died(exception):
+                raise  # a pool that broke before any fit: no task's doing
+            # a worker died since the last wait and loky refuses new tasks: this one never
+            # ran, and is run again once the death is collected
+            future = concurrent.futures.Future()
+            future.set_exception(exception)
+            self._refused.add(future)
+        else:
+            self._accepted = True
         self._running[future] = (task, cache_entry)
 
     def wait(self):
@@ -452,20 +465,26 @@ class LokyExecutor(_OneTaskPerWorker):
             exception = future.exception()
             if exception is None:
                 finished.append((task, future.result()))
+            elif future in self._refused:
+                self._refused.discard(future)
+                self._resubmit.append((task, entry))
             elif _worker_died(exception) and "serialize" not in str(exception):
                 died.append((task, entry))
             else:
                 # an error of the task's own (error_score="raise"), or a task that cannot
                 # reach its worker (e.g. a class the worker cannot import): not a fit's fault
                 raise exception
-        if died:
-            if self._alone:
+        if died or self._resubmit:
+            if self._alone and died:
                 task, _ = died[0]
                 finished.append((task, _failure(task, _died_message(task))))
             else:
                 # the pool broke: every task in flight failed with it, the culprit among them
-                self._suspects += died + list(self._running.values())
+                self._suspects += died
+                for future, pair in self._running.items():
+                    (self._resubmit if future in self._refused else self._suspects).append(pair)
                 self._running.clear()
+                self._refused.clear()
             self._pool = self._new_pool()
         if not self._running:
             self._alone = False
