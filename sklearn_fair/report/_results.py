@@ -652,7 +652,9 @@ def as_result(name, result, *, dataset="data", metric=None, budget=None, verify=
             else:
                 metrics, refit_metric = {"score": UNRECORDED}, "score"
             task = result.get("task")
-            own_scores = result.get("own_scores") is True  # a saved cell of the caller's own
+            # a saved cell of the caller's own: whatever the file says other than false, so
+            # that an odd value never makes the caller's scores pass for NestedCV's
+            own_scores = result.get("own_scores", False) is not False
             failures = _saved_failures(result.get("failures"))
             resampling = dict(result.get("resampling") or {})
             selection = _saved_selection(result)

@@ -5,6 +5,7 @@ left. It is found when served again, refitted for every fit, and named in a warn
 numbers are scikit-learn's, as with ``reuse_prefix=False``."""
 
 import collections
+import random
 import sys
 import types
 import warnings
@@ -118,6 +119,35 @@ class Jitter(TransformerMixin, BaseEstimator):
         return np.asarray(X, float) + self.rng_.normal(0, 2.0, np.shape(X))
 
 
+class PythonJitter(Jitter):
+    """Jitter drawing from Python's ``random.Random``."""
+
+    def fit(self, X, y=None):
+        self.rng_ = random.Random(self.random_state)
+        return self
+
+    def transform(self, X):
+        X = np.asarray(X, float)
+        return X + np.reshape([self.rng_.gauss(0, 2.0) for _ in range(X.size)], X.shape)
+
+
+class TorchJitter(Jitter):
+    """Jitter drawing from a ``torch.Generator``."""
+
+    def fit(self, X, y=None):
+        import torch
+
+        self.rng_ = torch.Generator().manual_seed(self.random_state)
+        return self
+
+    def transform(self, X):
+        import torch
+
+        X = np.asarray(X, float)
+        noise = torch.normal(0.0, 2.0, size=X.shape, generator=self.rng_, dtype=torch.float64)
+        return X + noise.numpy()
+
+
 class LoggedScaler(StandardScaler):
     """StandardScaler, logging each fit to ``log``."""
 
@@ -162,9 +192,13 @@ def _nested(pipe, reuse, n_jobs=1):
         NamespaceRunningScaler,
         SlotsRunningScaler,
         Jitter,
+        PythonJitter,
+        TorchJitter,
     ],
 )
 def test_a_step_whose_transform_changes_it_is_refitted_and_named(scaler, n_jobs):
+    if scaler is TorchJitter:
+        pytest.importorskip("torch")
     pipe = make_pipeline(scaler(), LogisticRegression(fit_intercept=False))
     # the reference: scikit-learn's GridSearchCV on each outer training fold
     searches = [

@@ -216,6 +216,20 @@ def test_a_saved_result_stripped_of_its_format_and_checksum_is_read_with_a_warni
         BenchmarkResult.from_results({("iris", "tree"): document})
 
 
+@pytest.mark.parametrize("said", [True, "true", 1, "yes"])
+def test_a_saved_cell_that_says_its_scores_are_the_callers_own_in_any_way_is_read_as_such(
+    said, runner_files
+):
+    # only JSON true was read as the caller's own: "true", 1 or "yes" made the card answer
+    # "yes, sklearn_fair.NestedCV" for scores whose file says nothing checked how they came
+    result = json.loads(runner_files["tree"].read_text())["result"]
+    result["own_scores"] = said
+    bench = BenchmarkResult.from_results({("iris", "tree"): with_checksum(result)})
+    assert bench.cells["iris", "tree"].own_scores is True
+    card = reproducibility_card({"tree": with_checksum(result)}).to_markdown()
+    assert "per-fold scores given by the caller" in card
+
+
 @pytest.mark.parametrize(
     "edit, match",
     [

@@ -39,6 +39,7 @@ import inspect
 import json
 import logging
 import pickle
+import random
 import sys
 import threading
 import types
@@ -418,10 +419,12 @@ def _feed_state(update, value, depth):
 
 
 def _random_state_of(value):
-    """The state of numpy's random generators (a RandomState, a Generator, a bit generator);
-    None for anything else, and for numpy's global RandomState (by identity: other code
-    moves it on)."""
-    if value is np.random.mtrand._rand:  # numpy's global one, which every draw moves on
+    """The state of a random generator: numpy's (a RandomState, a Generator, a bit
+    generator), Python's ``random.Random`` or torch's ``Generator``; None for anything else,
+    and for the global ones of numpy, ``random`` and torch (by identity: other code moves
+    them on)."""
+    torch = sys.modules.get("torch")
+    if value is np.random.mtrand._rand or value is random._inst:
         return None
     if isinstance(value, np.random.RandomState):
         return value.get_state(legacy=False)
@@ -429,6 +432,12 @@ def _random_state_of(value):
         return value.bit_generator.state
     if isinstance(value, np.random.BitGenerator):
         return value.state
+    if isinstance(value, random.Random):
+        return value.getstate()
+    if torch is not None and isinstance(value, torch.Generator):
+        if value is torch.default_generator:
+            return None
+        return (str(value.device), value.get_state().numpy().tobytes())
     return None
 
 
