@@ -632,3 +632,62 @@ def test_an_interrupt_while_the_workers_start_removes_the_data_folder(tmp_path, 
     with pytest.raises(KeyboardInterrupt):
         nested(DecisionTreeClassifier(), {"max_depth": [1]}, outer_cv=2, n_jobs=2).fit(X, y)
     assert not list(tmp_path.glob("sklearn_fair_run_*"))
+
+
+class SlowToSendBack(DecisionTreeClassifier):
+    """A tree whose fitted state takes 4 s to pickle (a large model on its way back)."""
+
+    def __getstate__(self):
+        state = super().__getstate__()
+        if hasattr(self, "tree_"):
+            time.sleep(4.0)
+        return state
+
+
+def test_a_fit_inside_its_limit_whose_result_is_slow_to_come_back_is_not_killed():
+    # the limit counted from the task's start to its result's arrival: the fits took about
+    # 0.05 s of their fit_timeout=1.0, but pickling the fitted trees took 4 s, and every refit
+    # was killed and recorded as "ran over fit_timeout=1.0 s and did not stop"
+    from sklearn_fair import nested_cross_validate
+
+    params = dict(param_grid={"max_depth": [2]}, cv=2, inner_cv=2, n_refits=1, random_state=0)
+    limited = nested_cross_validate(
+        SlowToSendBack(), X, y, fit_timeout=1.0, return_estimator=True, **params
+    )
+    reference = nested_cross_validate(DecisionTreeClassifier(), X, y, **params)
+    np.testing.assert_array_equal(limited["test_score"], reference["test_score"])
+    assert all(isinstance(e, SlowToSendBack) for e in limited["estimator"])
+
+
+class KillsAtDepthThree(DecisionTreeClassifier):
+    def fit(self, X, y, sample_weight=None):
+        if self.max_depth == 3 and os.environ.get("SKLEARN_FAIR_TEST_KILL") == "1":
+            os._exit(1)
+        return super().fit(X, y, sample_weight=sample_weight)
+
+
+def test_an_interrupt_while_a_replacement_pool_starts_is_a_keyboard_interrupt(monkeypatch):
+    # a worker died; Ctrl-C while loky started the pool that replaces it raised
+    # AttributeError: 'NoneType' object has no attribute 'terminate' (the closed pool was
+    # killed again), which a user's ``except KeyboardInterrupt`` does not catch
+    monkeypatch.setenv("SKLEARN_FAIR_TEST_KILL", "1")  # read in the workers, started now
+    from joblib.externals.loky import get_reusable_executor
+
+    get_reusable_executor().shutdown(wait=True)
+    entered, enter = [], joblib.Parallel.__enter__
+
+    def interrupted_the_second_time(parallel):
+        entered.append(parallel)
+        if len(entered) == 2:  # the replacement pool
+            raise KeyboardInterrupt
+        return enter(parallel)
+
+    monkeypatch.setattr(joblib.Parallel, "__enter__", interrupted_the_second_time)
+    model = nested(KillsAtDepthThree(), {"max_depth": [1, 2, 3, 4]}, outer_cv=2, n_jobs=2)
+    try:
+        with pytest.raises(KeyboardInterrupt), warnings.catch_warnings():
+            warnings.simplefilter("ignore", FitFailedWarning)
+            model.fit(X, y)
+    finally:
+        get_reusable_executor().shutdown(wait=True)
+    assert len(entered) == 2

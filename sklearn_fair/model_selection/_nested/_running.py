@@ -6,6 +6,7 @@ runs next. A task that kills its worker is recorded as failed while the run fini
 """
 
 import concurrent.futures
+import contextlib
 import copy
 import functools
 import importlib
@@ -403,7 +404,10 @@ class LokyExecutor(_OneTaskPerWorker):
 
     def _new_pool(self):
         if self._pool is not None:
-            self._pool.close()
+            # no longer ours before it closes: an interrupt while the next one starts must
+            # not kill a closed pool (loky's backend has no workers then: AttributeError)
+            pool, self._pool = self._pool, None
+            pool.close()
         self._accepted = False  # whether the pool took a task of the run
         return _LokyPool(
             self.n_workers, self._loky, self._shared.folder, self._shared.handle, self._contexts
@@ -498,7 +502,9 @@ class LokyExecutor(_OneTaskPerWorker):
         overran = set()
         for future, (task, _) in self._running.items():
             limit = _time_limit_of(task)
-            if limit is not None and self._running_for(future) > limit + overrun_grace(limit):
+            if future.done() or limit is None:  # done: its result arrived since the wait
+                continue
+            if self._running_for(future) > limit + overrun_grace(limit):
                 overran.add(future)
         if not overran:
             return []
@@ -520,7 +526,8 @@ class LokyExecutor(_OneTaskPerWorker):
         return finished
 
     def _running_for(self, future):
-        """Seconds since the worker started the task of ``future`` (0 if it has not)."""
+        """Seconds since the worker started the task of ``future`` (0 if it has not, or has
+        run it)."""
         try:
             return time.time() - os.stat(self._started[future]).st_mtime
         except (KeyError, OSError):
@@ -528,17 +535,24 @@ class LokyExecutor(_OneTaskPerWorker):
 
     def close(self, abort=False):
         try:
-            if abort:
-                self._pool.kill()
-            self._pool.close()
+            if self._pool is not None:  # None: interrupted while a new pool started
+                if abort:
+                    self._pool.kill()
+                self._pool.close()
         finally:  # a second interrupt while the pool is killed
             self._shared.close()
 
 
 def _mark_started_then_execute(started, *args):
-    """:func:`execute`, after creating the file ``started`` (its time is the task's start)."""
+    """:func:`execute`, after creating the file ``started`` (its time is the task's start),
+    which is removed once the task has run: the time its result takes to be pickled and sent
+    back (a large fitted model) does not count against the time limit."""
     open(started, "w").close()
-    return execute(*args)
+    try:
+        return execute(*args)
+    finally:
+        with contextlib.suppress(OSError):
+            os.remove(started)
 
 
 def _time_limit_of(task):
