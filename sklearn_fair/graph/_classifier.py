@@ -204,10 +204,11 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
     random_state : int, RandomState instance, Generator or None, default=None
         Seeds, inside :meth:`fit`, the weight initialisation and dropout (torch), the order
         of the training graphs, the validation split and the reading of the graphs (a random
-        ``transform`` of a PyG dataset draws from torch then): the same seed gives the same
-        predictions. Each of the four seeds (``seeds_``) is derived by name from
-        ``random_state``, so a seed added later changes none of them. The global torch
-        random state is restored after :meth:`fit` and after prediction. ``None`` draws
+        ``transform`` of a PyG dataset draws from torch then; prediction reads its graphs
+        from the same seed): the same seed gives the same predictions. Each of the four
+        seeds (``seeds_``) is derived by name from ``random_state``, so a seed added later
+        changes none of them. The global torch random state is restored after :meth:`fit`
+        and after prediction. ``None`` draws
         fresh entropy on every fit (as :class:`~sklearn_fair.NestedCV`'s ``None`` does), so
         no two fits are the same, and neither ``np.random.seed`` nor ``torch.manual_seed``
         makes them repeatable (they do for scikit-learn's and skorch's nets); pass an int
@@ -247,8 +248,8 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
     seeds_ : dict
         The seeds of the last fit, by name: ``"torch"`` (weights and dropout), ``"split"``
         (the validation hold-out), ``"order"`` (the order of the training graphs) and
-        ``"data"`` (torch's random state while the graphs are read: a PyG dataset's random
-        ``transform``).
+        ``"data"`` (torch's random state while the graphs are read, in :meth:`fit` and in
+        prediction: a PyG dataset's random ``transform``).
     best_epoch_ : int or None
         The epoch (1-based) whose weights early stopping restored; ``None`` when none was
         selected (no validation data, ``patience=None``, or the end before ``gl_start_epoch``).
@@ -570,6 +571,9 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
         check_is_fitted(self, ["classes_", "module_"])
         # each pass of torch's DataLoader draws a seed from the global generator: left alone
         with _torch_state(self.torch_threads), torch.random.fork_rng(self._rng_devices()):
+            # a PyG dataset's random transform draws from torch as its graphs are read: as
+            # in fit, from the fitted seed, so that predictions depend on no global state
+            torch.manual_seed(self.seeds_["data"])
             return super().predict_proba(X)
 
     def score(self, X, y=None, sample_weight=None):
@@ -596,6 +600,7 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
         check_is_fitted(self, ["classes_", "module_"])
         # a PyG dataset's random transform draws from torch as its graphs are read
         with torch.random.fork_rng(self._rng_devices()):
+            torch.manual_seed(self.seeds_["data"])
             graphs = as_collection(X)
         labels = read_labels(graphs, y, "X", "y")
         if y is None:

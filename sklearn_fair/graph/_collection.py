@@ -15,6 +15,7 @@ import torch
 from torch_geometric.data import Batch, Data
 
 from ..utils import check_graphs
+from ..utils._graphs import graphs_in_order
 
 __all__ = ["GraphCollection", "labels_as_tensor", "stack_graphs"]
 
@@ -320,7 +321,7 @@ def stack_graphs(data_list, name):
             "array = np.empty(len(graphs), dtype=object); array[:] = graphs, or pass the list."
         )
     try:
-        graphs = [data_list[index] for index in range(len(data_list))]
+        graphs = graphs_in_order(data_list)
     except (TypeError, KeyError) as exc:
         raise TypeError(
             f"{name} must be a sequence of graphs (a GraphCollection, a PyG dataset, a list "
@@ -344,7 +345,9 @@ def stack_graphs(data_list, name):
                 "features (e.g. the social TU data sets) need a feature scheme: load them "
                 "with load_tu_dataset(name, root, features='constant') for a constant 1 "
                 "per node, features='degree' for the node degree, or "
-                "features='one-hot-degree'."
+                "features='one-hot-degree'; or give a PyG dataset one with "
+                "transform=torch_geometric.transforms.Constant() (a constant 1 per node) or "
+                "transform=torch_geometric.transforms.OneHotDegree(max_degree)."
             )
     arrays = check_graphs(graphs, name)
     return GraphCollection._from_checked(**arrays)

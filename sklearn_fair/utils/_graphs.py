@@ -65,14 +65,23 @@ def _is_graph(item):
     return hasattr(item, "y") and not hasattr(type(item), "shape")
 
 
+def graphs_in_order(X):
+    """The graphs of ``X`` as a list, by position: a pandas Series by ``.iloc``, as
+    scikit-learn's ``_safe_indexing`` reads it (``X[i]`` would look up the index label ``i``,
+    another graph once the Series was shuffled), anything else by ``X[i]``."""
+    items = X.iloc if hasattr(X, "iloc") else X
+    return [items[index] for index in range(len(X))]
+
+
 def read_graph_labels(X):
     """Return the class label of every graph in ``X`` as a 1-D numpy array.
 
     Parameters
     ----------
     X : sequence of graphs
-        A PyTorch Geometric dataset, a list or object array of ``Data`` objects, or anything
-        indexable whose items carry a label ``.y`` (holding exactly one value).
+        A PyTorch Geometric dataset, a list, object array or pandas Series (read by position)
+        of ``Data`` objects, or anything indexable whose items carry a label ``.y`` (holding
+        exactly one value).
 
     Returns
     -------
@@ -96,8 +105,8 @@ def read_graph_labels(X):
         if labels is not None:  # None: the loop below names graph 0 as unlabelled
             return np.asarray(labels)
     labels = []
-    for index in range(len(X)):
-        label = getattr(X[index], "y", None)
+    for index, graph in enumerate(graphs_in_order(X)):
+        label = getattr(graph, "y", None)
         if label is None:
             raise ValueError(
                 f"Graph {index} of X has no label (its 'y' is missing or None); "
@@ -121,9 +130,10 @@ def check_graphs(X, name="X"):
     """Check graphs before any fit: the one check of GraphCollection, GraphClassifier and NestedCV.
 
     What PyG gives a meaning to is checked where present: ``x`` (real, finite, one width, of
-    shape ``(n_nodes, n_features)`` or ``(n_nodes,)``), ``edge_index`` (integers of shape
-    ``(2, n_edges)``, ids local to the graph), ``edge_attr`` (one row per edge, real, finite,
-    one width, of shape ``(n_edges, n_features)`` or ``(n_edges,)``), ``y`` (one value) and
+    shape ``(n_nodes, n_features)`` with ``n_features >= 1`` or ``(n_nodes,)``),
+    ``edge_index`` (integers of shape ``(2, n_edges)``, ids local to the graph), ``edge_attr``
+    (one row per edge, real, finite, one width, of shape ``(n_edges, n_features)`` with
+    ``n_features >= 1`` or ``(n_edges,)``), ``y`` (one value) and
     an explicit ``num_nodes`` (the rows of ``x``). ``x``, ``edge_attr`` and ``y`` are on every
     graph or on none, and a graph whose node count is known has a node. Other attributes are
     not read.
@@ -131,7 +141,8 @@ def check_graphs(X, name="X"):
     Parameters
     ----------
     X : sequence of graphs
-        A GraphCollection, a PyG dataset, or any indexable sequence of such objects.
+        A GraphCollection, a PyG dataset, or any indexable sequence of such objects (a
+        pandas Series is read by position).
     name : str, default="X"
         How the errors name ``X``.
 
@@ -165,7 +176,7 @@ def check_graphs(X, name="X"):
     if hasattr(type(X), "__graph_arrays__"):  # a container that stores its graphs stacked
         arrays = X.__graph_arrays__()
     else:
-        arrays = _stack([X[index] for index in range(len(X))], name)
+        arrays = _stack(graphs_in_order(X), name)
     _check_stacked(arrays, name)
     return arrays
 
@@ -255,6 +266,16 @@ def _stack(graphs, name):
     return arrays
 
 
+_NO_FEATURES = {
+    "x": (
+        "Give graphs without node features one, e.g. a constant 1 per node (PyG's "
+        "transform=torch_geometric.transforms.Constant(), load_tu_dataset's "
+        "features='constant')."
+    ),
+    "edge_attr": "Leave out 'edge_attr' where the edges have no features.",
+}
+
+
 def _check_stacked(arrays, name):
     """Nodes in every graph, real and finite features, local edges (vectorised)."""
     node_ptr, edge_ptr, edge_index = arrays["node_ptr"], arrays["edge_ptr"], arrays["edge_index"]
@@ -274,6 +295,12 @@ def _check_stacked(arrays, name):
                 f"The graphs of {name} have {key!r} of shape ({rows}, {axes}) (graph 0: "
                 f"{(int(ptr[1] - ptr[0]), *values.shape[1:])}); {what} features must be of "
                 f"shape ({rows}, n_features), or ({rows},) for one: flatten the feature axes."
+            )
+        if values.ndim == 2 and values.shape[1] == 0:  # as scikit-learn refuses (n, 0)
+            raise ValueError(
+                f"Found 0 {what} feature(s) in {key!r} of the graphs of {name} (graph 0: "
+                f"shape {(int(ptr[1] - ptr[0]), 0)}) while a minimum of 1 is required. "
+                f"{_NO_FEATURES[key]}"
             )
         if values.dtype.kind not in "biuf":
             raise ValueError(

@@ -1,5 +1,6 @@
 """The input of a nested run, checked once before the first fit, and the early-stopping policy."""
 
+import contextlib
 import inspect
 import sys
 import warnings
@@ -121,10 +122,14 @@ def prepare_data(X, y, groups, params=None):
     """Labels of graph data, consistent lengths, and X made indexable: once, here; the fit
     ``params`` (name -> value) only checked, those of one value per sample lining up with X."""
     check_dense_y(y)
-    if is_graph_data(X):
-        check_graphs(X)  # the check of GraphCollection and GraphClassifier, before any fit
-        if y is None:
-            y = read_graph_labels(X)
+    torch = sys.modules.get("torch")  # only graphs of a torch-using X draw from it
+    # a PyG dataset's random transform draws from torch as its graphs are read: the user's
+    # global torch random state is left as it was, as fits and predictions leave it
+    with torch.random.fork_rng(devices=[]) if torch else contextlib.nullcontext():
+        if is_graph_data(X):
+            check_graphs(X)  # the check of GraphCollection and GraphClassifier, before any fit
+            if y is None:
+                y = read_graph_labels(X)
     check_consistent_length(X, y, groups)
     check_rows_line_up(X, [("y", y), ("groups", groups), *(params or {}).items()])
     # as GridSearchCV does: sparse matrices to CSR, array-likes without __getitem__ to arrays
