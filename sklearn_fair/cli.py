@@ -186,11 +186,16 @@ def _run(args, argv):
         # the command as it was given: its options choose the results folder and cache, and
         # what the file is allowed, so the resumed run finds this one's fits
         if stop.output_dir is not None:  # every fit done: the outputs were being written
+            holds = (
+                "files of this run and of an earlier one"
+                if stop.earlier
+                else "some of this run's files"
+            )
             print(
                 neutral(
                     f"sklearn-fair run: interrupted while writing the results folder "
-                    f"{stop.output_dir}, which is INCOMPLETE: it holds files of this run and "
-                    'of an earlier one (its outputs.json says "complete": false). Every fit '
+                    f"{stop.output_dir}, which is INCOMPLETE: it holds {holds} "
+                    '(its outputs.json says "complete": false). Every fit '
                     f"of the run is cached in {stop.cache_dir}; write the folder with: "
                     f"sklearn-fair {shlex.join(argv)}"
                 ),

@@ -108,6 +108,7 @@ def test_ctrl_c_while_writing_says_the_folder_is_incomplete_and_the_fits_cached(
     err = capsys.readouterr().err
     assert "no fit of the run was cached" not in err  # every fit is: the outputs were next
     assert "INCOMPLETE" in err and str(out) in err and str(out / "cache") in err
+    assert "holds files of this run and of an earlier one" in err
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
     # the folder holds two runs' files, and its record says it is not complete
     assert (out / "table.md").read_text() == old_table
@@ -124,6 +125,28 @@ def test_ctrl_c_while_writing_says_the_folder_is_incomplete_and_the_fits_cached(
     assert record["complete"] is True
     assert (out / "table.md").read_text() != old_table
     assert record["files"]["table.md"] == sha256(out / "table.md")
+
+
+def test_ctrl_c_while_writing_a_first_results_folder_names_no_earlier_run(
+    tmp_path, monkeypatch, capsys
+):
+    # it said the folder "holds files of this run and of an earlier one" where there never
+    # was an earlier run
+    from sklearn_fair.experiment._running._resultfile import ResultsFolder
+
+    path = write(tmp_path, IRIS)
+    write_text = ResultsFolder.write_text
+
+    def stopped_at_the_table(self, parts, text):
+        if parts == ("table.md",):
+            raise KeyboardInterrupt
+        return write_text(self, parts, text)
+
+    monkeypatch.setattr(ResultsFolder, "write_text", stopped_at_the_table)
+    assert main(["run", str(path)]) == 130
+    err = capsys.readouterr().err
+    assert "INCOMPLETE: it holds some of this run's files" in err
+    assert "earlier" not in err
 
 
 # -- 2. --n-jobs replaces the file's n_jobs ---------------------------------------------------

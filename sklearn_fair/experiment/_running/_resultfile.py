@@ -273,6 +273,11 @@ class ResultsFolder:
         self._write_record(*self._earlier, complete=False)
         self.begun = True
 
+    @property
+    def holds_earlier(self):
+        """Whether the record of an earlier run named files when this run began writing."""
+        return self._earlier is not None and any(self._earlier)
+
     def stopped(self):
         """A run stopped while writing: record the files written so far with their digests
         (beside the earlier run's), still not complete, so that the next run removes those

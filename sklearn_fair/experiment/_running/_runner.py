@@ -102,12 +102,13 @@ class Interrupted(KeyboardInterrupt):
     ``n_cached`` counts the entries written there since the run started: this run's, and those
     of any other run sharing the cache meanwhile (not those of earlier runs).
     ``output_dir`` is the results folder where the run was stopped while writing it, every fit
-    done (it holds files of this run and of an earlier one; its ``outputs.json`` says
-    ``"complete": false``), else None."""
+    done (it holds files of this run, and of an earlier one where ``earlier``; its
+    ``outputs.json`` says ``"complete": false``), else None."""
 
-    def __init__(self, cache_dir, n_cached, output_dir=None):
+    def __init__(self, cache_dir, n_cached, output_dir=None, earlier=False):
         super().__init__(cache_dir, n_cached, output_dir)
         self.cache_dir, self.n_cached, self.output_dir = cache_dir, n_cached, output_dir
+        self.earlier = earlier
 
 
 @contextmanager
@@ -327,7 +328,8 @@ def run_experiment(
         folder.stopped()
         # the folder is incomplete once this run began writing it (not while it waited)
         written = config.output_dir if folder.begun and not folder.complete else None
-        raise Interrupted(cache, _written_since(cache, start_ns), written) from None
+        earlier = written is not None and folder.holds_earlier
+        raise Interrupted(cache, _written_since(cache, start_ns), written, earlier) from None
 
     def key(dataset, model):
         return (dataset, model) if config.several else model
