@@ -128,6 +128,22 @@ class KillsAtDepth(DecisionTreeClassifier):
 cloudpickle.register_pickle_by_value(sys.modules[__name__])
 
 
+def fit_with_killers(estimator, grid):
+    """NestedCV with two workers, of one inner split per outer fold (each kill restarts loky)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FitFailedWarning)
+        return NestedCV(
+            estimator, grid, outer_cv=2, inner_cv=HoldoutSplit(test_size=0.3, random_state=0),
+            n_refits=1, refit=False, random_state=0, n_jobs=2,
+        ).fit(X, y)  # fmt: skip
+
+
+def killed(model):
+    """(candidate, outer fold) of each failed task, all of them worker deaths."""
+    assert all("WorkerDiedError" in t["error"] for t in model.failed_tasks_)
+    return {(t["key"]["candidate"], t["key"]["outer_fold"]) for t in model.failed_tasks_}
+
+
 @pytest.mark.parametrize("in_pipeline", [False, True], ids=["tree", "neighbours in a pipeline"])
 def test_a_fit_that_kills_its_worker_inside_a_batch_is_found_alone(monkeypatch, in_pipeline):
     monkeypatch.setenv("SKLEARN_FAIR_TEST_KILL", "1")  # read in the workers, started now
@@ -141,23 +157,10 @@ def test_a_fit_that_kills_its_worker_inside_a_batch_is_found_alone(monkeypatch, 
     estimator, prefix = KillsAtDepth(), ""
     if in_pipeline:
         estimator, prefix = make_pipeline(StandardScaler(), KillsAtDepth()), "killsatdepth__"
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", FitFailedWarning)
-        model = NestedCV(
-            estimator,
-            {f"{prefix}max_depth": list(range(1, 17))},
-            outer_cv=2,
-            inner_cv=HoldoutSplit(test_size=0.3, random_state=0),  # each kill restarts loky
-            n_refits=1,
-            refit=False,
-            random_state=0,
-            n_jobs=2,
-        ).fit(X, y)
+    model = fit_with_killers(estimator, {f"{prefix}max_depth": list(range(1, 17))})
     get_reusable_executor().shutdown(wait=True)
     assert max(counting.sizes) > 1  # the killer ran in batches first
-    failed = {(t["key"]["candidate"], t["key"]["outer_fold"]) for t in model.failed_tasks_}
-    assert failed == {(6, fold) for fold in range(2)}  # max_depth=7 only, in every fold
-    assert all("WorkerDiedError" in t["error"] for t in model.failed_tasks_)
+    assert killed(model) == {(6, fold) for fold in range(2)}  # max_depth=7 only, every fold
     assert len(model.failed_tasks_) == 2  # 2 folds x 1 inner split of max_depth=7
     assert all(p[f"{prefix}max_depth"] != 7 for p in model.best_params_per_fold_)
 
@@ -208,22 +211,9 @@ def test_a_task_handed_to_a_pool_that_broke_since_the_last_wait_is_run_again(mon
         return original(pool, function, *args)
 
     monkeypatch.setattr(_running._LokyPool, "submit", submit_once_the_killer_is_dead)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", FitFailedWarning)
-        model = NestedCV(
-            KillsAndSaysSo(),
-            {"max_depth": list(range(1, 9))},
-            outer_cv=2,
-            inner_cv=HoldoutSplit(test_size=0.3, random_state=0),
-            n_refits=1,
-            refit=False,
-            random_state=0,
-            n_jobs=2,
-        ).fit(X, y)
+    model = fit_with_killers(KillsAndSaysSo(), {"max_depth": list(range(1, 9))})
     get_reusable_executor().shutdown(wait=True)
-    failed = {(t["key"]["candidate"], t["key"]["outer_fold"]) for t in model.failed_tasks_}
-    assert failed == {(2, fold) for fold in range(2)}  # max_depth=3 only, in every fold
-    assert all("WorkerDiedError" in t["error"] for t in model.failed_tasks_)
+    assert killed(model) == {(2, fold) for fold in range(2)}  # max_depth=3 only, every fold
     reference = NestedCV(
         DecisionTreeClassifier(),
         {"max_depth": [1, 2, 4, 5, 6, 7, 8]},
