@@ -132,8 +132,8 @@ def check_graphs(X, name="X"):
     What PyG gives a meaning to is checked where present: ``x`` (real, finite, one width, of
     shape ``(n_nodes, n_features)`` with ``n_features >= 1`` or ``(n_nodes,)``),
     ``edge_index`` (integers of shape ``(2, n_edges)``, ids local to the graph), ``edge_attr``
-    (one row per edge, real, finite, one width, of shape ``(n_edges, n_features)`` with
-    ``n_features >= 1`` or ``(n_edges,)``), ``y`` (one value) and
+    (one row per edge, real, finite, one width, of shape ``(n_edges, n_features)`` or
+    ``(n_edges,)``), ``y`` (one value) and
     an explicit ``num_nodes`` (the rows of ``x``). ``x``, ``edge_attr`` and ``y`` are on every
     graph or on none, and a graph whose node count is known has a node. Other attributes are
     not read.
@@ -266,16 +266,6 @@ def _stack(graphs, name):
     return arrays
 
 
-_NO_FEATURES = {
-    "x": (
-        "Give graphs without node features one, e.g. a constant 1 per node (PyG's "
-        "transform=torch_geometric.transforms.Constant(), load_tu_dataset's "
-        "features='constant')."
-    ),
-    "edge_attr": "Leave out 'edge_attr' where the edges have no features.",
-}
-
-
 def _check_stacked(arrays, name):
     """Nodes in every graph, real and finite features, local edges (vectorised)."""
     node_ptr, edge_ptr, edge_index = arrays["node_ptr"], arrays["edge_ptr"], arrays["edge_index"]
@@ -296,11 +286,15 @@ def _check_stacked(arrays, name):
                 f"{(int(ptr[1] - ptr[0]), *values.shape[1:])}); {what} features must be of "
                 f"shape ({rows}, n_features), or ({rows},) for one: flatten the feature axes."
             )
-        if values.ndim == 2 and values.shape[1] == 0:  # as scikit-learn refuses (n, 0)
+        # as scikit-learn refuses (n, 0); an edge_attr of width 0 (PyG's TUDataset keeps
+        # one where a data set has edge attributes but use_edge_attr=False) is no feature
+        if key == "x" and values.ndim == 2 and values.shape[1] == 0:
             raise ValueError(
-                f"Found 0 {what} feature(s) in {key!r} of the graphs of {name} (graph 0: "
-                f"shape {(int(ptr[1] - ptr[0]), 0)}) while a minimum of 1 is required. "
-                f"{_NO_FEATURES[key]}"
+                f"Found 0 node feature(s) in 'x' of the graphs of {name} (graph 0: shape "
+                f"{(int(ptr[1] - ptr[0]), 0)}) while a minimum of 1 is required. Give graphs "
+                "without node features one, e.g. a constant 1 per node (PyG's "
+                "transform=torch_geometric.transforms.Constant(), load_tu_dataset's "
+                "features='constant')."
             )
         if values.dtype.kind not in "biuf":
             raise ValueError(

@@ -203,3 +203,15 @@ def test_a_model_fingerprinted_the_former_way_is_still_the_same(tmp_path):
     other = {**MODELS, "pipe": (PIPE["pipe"][0], {"logisticregression__C": [0.5]})}
     with pytest.raises(ValueError, match="The model 'pipe' given to benchmark is not the one"):
         _run(other, previous=loaded, random_state=0)
+
+
+def test_the_same_labels_as_a_series_a_list_or_an_array_extend_one_data_set():
+    # the labels given as a pandas Series, then as the array or list of their values, were
+    # "not the data the previous benchmark ran": the fingerprint read the Series itself
+    pd = pytest.importorskip("pandas")
+    X, y = DATASETS["d1"]
+    previous = _run(MODELS, {"d1": (X, pd.Series(y, name="label"))}, random_state=0)
+    whole = _run({**MODELS, **RANDOM}, {"d1": (X, y)}, random_state=0)
+    for labels in (y, y.tolist()):
+        extended = _run(RANDOM, {"d1": (X, labels)}, previous=previous, random_state=0)
+        _assert_same_scores(extended, whole)

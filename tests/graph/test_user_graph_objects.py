@@ -164,12 +164,15 @@ def test_graphs_with_zero_node_features_are_refused_as_scikit_learn_refuses_them
         )
 
 
-def test_graphs_with_zero_edge_features_are_refused():
-    graphs = make_graphs(4)
-    for graph in graphs:
+def test_graphs_with_zero_edge_features_train_as_graphs_without_them():
+    # PyG's TUDataset keeps an edge_attr of width 0 for a data set with edge attributes
+    # loaded with use_edge_attr=False: no edge feature, not a graph to refuse
+    graphs = make_graphs(8)
+    with_empty = [graph.clone() for graph in graphs]
+    for graph in with_empty:
         graph.edge_attr = torch.zeros(graph.num_edges, 0)
-    with pytest.raises(ValueError, match=r"Found 0 edge feature\(s\) in 'edge_attr'"):
-        check_graphs(graphs)
+    expected = tiny_clf().fit(graphs).predict_proba(graphs)
+    np.testing.assert_array_equal(tiny_clf().fit(with_empty).predict_proba(with_empty), expected)
 
 
 def test_graphs_without_x_are_told_the_pyg_transform_that_gives_them_features():
