@@ -22,6 +22,7 @@ from ..model_selection._engine import (
     search_selecting_scoring,
     take,
 )
+from ..model_selection._nested._data import handed_out
 from ..stats import mean_interval
 from ..utils import (
     RANDOM_STATE_CONSTRAINTS,
@@ -371,12 +372,17 @@ def _monotone_in(labels, prepared):
     return bool((steps >= 0).all() or (steps <= 0).all())
 
 
-def _nested_mean(estimator, X, y, groups, seed, protocol, chance_rng=None, scorer=None):
+def _nested_mean(
+    estimator, X, y, groups, seed, protocol, chance_rng=None, scorer=None, repeat=False
+):
     """The outer folds without a score, the nested estimate (the mean over every outer fold)
     and, given ``chance_rng``, the outer models' own no-skill value: each scored by ``scorer``
     against ``_N_SHUFFLES`` shufflings of its test fold's labels (its predictions kept, their
     link to the labels broken, leak or not), averaged, with the folds where that is not finite.
-    Raises where a test fold holds one label, whose shuffling leaves it in place.
+    Each scoring gets the test rows as they were (a model may write into its input).
+    Raises where a test fold holds one label, whose shuffling leaves it in place. ``repeat``:
+    a run after the first of one check, whose warning that a splitter drew from numpy's
+    global random state the first run gave.
     """
     # a splitter seeded with a RandomState or Generator would split each run otherwise (its
     # split() moves the generator on): each run splits a copy, from the same state
@@ -388,8 +394,17 @@ def _nested_mean(estimator, X, y, groups, seed, protocol, chance_rng=None, score
     with warnings.catch_warnings():
         # nested_cross_validate's warning that each call splits otherwise: not of these copies
         warnings.filterwarnings(
-            "ignore", "The '(outer_)?cv' of nested_cross_validate", ReproducibilityWarning
+            "ignore",
+            r"The '(outer_)?cv' of nested_cross_validate \([^)]*\) shuffles with a ",
+            ReproducibilityWarning,
         )
+        if repeat:  # the same splitters draw alike on every run: said once per check
+            warnings.filterwarnings(
+                "ignore",
+                r"The '(outer_|inner_)?cv' of nested_cross_validate \([^)]*\) drew random "
+                "numbers from numpy's global random state",
+                ReproducibilityWarning,
+            )
         results = nested_cross_validate(
             estimator, X, y, groups=groups, random_state=seed, n_refits=1,
             return_estimator=chance_rng is not None, return_indices=chance_rng is not None,
@@ -413,8 +428,8 @@ def _nested_mean(estimator, X, y, groups, seed, protocol, chance_rng=None, score
         for model, test in zip(results["estimator"], results["indices"]["test"]):
             X_test, y_test = take(X, test), np.asarray(y)[test]
             shuffled += [
-                np.nan if model is None else scorer(model, X_test, chance_rng.permutation(y_test))
-                for _ in range(_N_SHUFFLES)
+                np.nan if model is None else scorer(model, rows, chance_rng.permutation(y_test))
+                for rows in handed_out(X_test, _N_SHUFFLES)
             ]
         shuffled = np.asarray(shuffled, dtype=float)
         chance = float(np.mean(shuffled))
@@ -460,19 +475,25 @@ def _reordered(y_given, labels, order):
 
 
 def _label_per_group(groups, y):
-    """``(first, codes, strata)`` where every group holds one label and some group several
-    samples: each group's first row, each row's group (its number in ``first``) and the groups
-    of each size held by two or more (their labels are permuted among groups of one size,
-    which keeps every label's share of the rows: permuted among groups of unequal sizes, five
-    groups of 20 rows of class 0 among 60 single rows of class 1 gave class 1 to 92% of the
-    rows, not 62%, and a model without skill was flagged); None otherwise, with a warning
-    where the labels vary within a group or no two groups have one size."""
+    """``(first, codes, strata)`` where every group holds one label, some group several
+    samples, and every group shares its size with groups of another label: each group's first
+    row, each row's group (its number in ``first``) and the groups of each size (their labels
+    are permuted among groups of one size, which keeps every label's share of the rows:
+    permuted among groups of unequal sizes, five groups of 20 rows of class 0 among 60 single
+    rows of class 1 gave class 1 to 92% of the rows, not 62%, and a model without skill was
+    flagged); None otherwise, with a warning where the labels vary within a group or a group
+    could not take another label among the groups of its size (none other has its size, or
+    they all hold one label): it would keep its real labels in every permutation."""
     group_digests, label_digests = sample_digests(np.asarray(groups)), sample_digests(y)
     _, first, codes = np.unique(group_digests, return_index=True, return_inverse=True)
     codes = codes.ravel()
     if len(first) == len(codes):  # one sample a group: the rows are the groups
         return None
     varies = np.flatnonzero(label_digests[first][codes] != label_digests)
+    otherwise = (
+        "; with one label per group, each size shared by groups of different labels, the "
+        "check permutes the labels among the groups of each size"
+    )
     if varies.size:
         mixed = np.unique(codes[varies])
         example = np.asarray(groups)[first[mixed[:1]]].tolist()[0]
@@ -480,25 +501,31 @@ def _label_per_group(groups, y):
             f"The labels vary within {mixed.size} of the {len(first)} groups given to the "
             f"permutation check (group {example!r} among them)"
         )
-        otherwise = "; with one label per group, the check permutes the labels among the groups"
     else:
         sizes = np.bincount(codes)
         strata = [np.flatnonzero(sizes == size) for size in np.unique(sizes)]
-        strata = [stratum for stratum in strata if len(stratum) > 1]
-        if strata:
-            return first, codes, strata
-        why = (
-            f"No two of the {len(first)} groups given to the permutation check have the same "
-            "number of samples, and permuting the labels among whole groups of unequal sizes "
-            "would change each label's share of the rows"
+        # a group alone in its size, or among groups of its own label only, would keep its
+        # real labels in every permutation among the groups of its size
+        stuck = np.concatenate(
+            [s for s in strata if len(np.unique(label_digests[first[s]])) < 2]
+            + [np.array([], dtype=int)]
         )
-        otherwise = "; with groups of equal sizes, the check permutes the labels among them"
+        if not stuck.size:
+            return first, codes, strata
+        example = np.asarray(groups)[first[stuck[:1]]].tolist()[0]
+        why = (
+            f"{stuck.size} of the {len(first)} groups given to the permutation check (group "
+            f"{example!r} among them, of {sizes[stuck[0]]} samples) have a number of samples "
+            "that no group of another label has: permuted among the groups of their size they "
+            "would keep their real labels, and permuted among whole groups of unequal sizes "
+            "the labels' shares of the rows would change"
+        )
     warnings.warn(
-        f"{why}, so it permutes them row by row, which breaks the link between a group and its "
-        "rows' labels: a leak through the groups' labels (a target encoding of the group "
-        "computed on all rows in prepare) scores at chance on permuted labels and goes unseen. "
-        f"Fit such steps inside the pipeline, where each training fold fits them{otherwise} "
-        "and sees such a leak.",
+        f"{why}, so it permutes the labels row by row, which breaks the link between a group "
+        "and its rows' labels: a leak through the groups' labels (a target encoding of the "
+        "group computed on all rows in prepare) scores at chance on permuted labels and goes "
+        f"unseen. Fit such steps inside the pipeline, where each training fold fits them"
+        f"{otherwise} and sees such a leak.",
         SklearnFairWarning,
         stacklevel=3,
     )
@@ -561,8 +588,10 @@ def permutation_check(
         size (which keeps each label's share of the rows), each group keeping one label: a
         row-level permutation would break the link between a group and its label, and with
         it a leak through the groups' labels (a target encoding of the group computed on all
-        rows in ``prepare``). Where the labels vary within a group, or no two groups have one
-        size, they are permuted row by row, with a warning that such a leak goes unseen.
+        rows in ``prepare``). Where the labels vary within a group, or some group shares its
+        size with no group of another label (among groups of its size it would keep its
+        real labels), they are all permuted row by row, with a warning that such a leak goes
+        unseen.
         With metadata routing on, they reach the splitters that request them, as
         ``params={"groups": groups}`` would.
     {n_permutations}
@@ -641,14 +670,18 @@ def permutation_check(
     )
     name = metric if isinstance(metric, str) else getattr(metric, "__name__", "score")
 
+    runs_started = []
+
     def run(order, run_seed, chance_rng=None, run_protocol=protocol):
         labels = y if order is None else y[order]
         X_run, y_run = (
             (X, labels) if prepare is None else prepare(X, _reordered(y_given, labels, order))
         )
         _check_prepare_keeps_rows(per_sample, X, labels, X_run, y_run)
+        repeat = bool(runs_started)
+        runs_started.append(True)
         scores = _nested_mean(
-            estimator, X_run, y_run, groups, run_seed, run_protocol, chance_rng, scorer
+            estimator, X_run, y_run, groups, run_seed, run_protocol, chance_rng, scorer, repeat
         )
         return *scores, y_run
 
@@ -678,8 +711,8 @@ def permutation_check(
             order = generator.permutation(len(y))
         else:  # each group takes the label of another group of its size, on every row
             first, codes, strata = rows_of_group
-            taken = np.arange(len(first))
-            for stratum in strata:
+            taken = np.empty(len(first), dtype=int)
+            for stratum in strata:  # every group is in one
                 taken[stratum] = stratum[generator.permutation(len(stratum))]
             order = first[taken][codes]
         seeds_of_run = draw_seeds(named_generator(root, "run", i))
