@@ -739,7 +739,8 @@ class NestedCVReport:
                 f" Friedman's test: chi-square {ranks.statistic:.3g}, p "
                 f"{pvalue(ranks.pvalue, self.alpha)}; Iman and Davenport's F "
                 f"{ranks.iman_davenport_statistic:.3g}, p "
-                f"{pvalue(ranks.iman_davenport_pvalue, self.alpha)}. "
+                f"{pvalue(ranks.iman_davenport_pvalue, self.alpha)} (both "
+                f"{ranks.pvalue_method} permutation p-values). "
                 f"Nemenyi's critical difference at level {self.alpha:g}: "
                 f"{ranks.critical_difference:.2f}.",
                 *chosen,

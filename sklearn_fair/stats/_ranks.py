@@ -1,13 +1,13 @@
 """Many models on many data sets: average ranks, Friedman's test and its post-hoc comparisons.
 
 Demšar (2006, JMLR 7:1-30). Friedman's statistic is scipy's (``friedmanchisquare``, with its
-tie correction); the Nemenyi p-values and critical difference use scipy's studentized range, as
-scikit-posthocs' ``posthoc_nemenyi_friedman`` does.
+tie correction), its p-value scipy's permutation test (the chi-square and F approximations
+reject too often with few data sets); the Nemenyi p-values and critical difference use scipy's
+studentized range, as scikit-posthocs' ``posthoc_nemenyi_friedman`` does.
 """
 
 import math
 import warnings
-from collections import Counter
 from dataclasses import dataclass, field
 from functools import partial
 
@@ -36,14 +36,21 @@ class RankComparison:
         Model -> its rank averaged over the data sets (1 is the best; ties share the mean of
         their ranks).
     statistic, pvalue : float
-        Friedman's chi-square statistic (scipy's, corrected for ties) and its p-value.
+        Friedman's chi-square statistic (scipy's, corrected for ties) and its permutation
+        p-value (see ``pvalue_method``).
     iman_davenport_statistic, iman_davenport_pvalue : float
-        Iman and Davenport's F, ``(N - 1) chi2 / (N (k - 1) - chi2)``, on ``k - 1`` and ``(k
-        - 1)(N - 1)`` degrees of freedom. When every data set ranks the models the same way,
-        F is infinite and the F distribution's p-value would be 0, however few the data
-        sets: the p-value is then the exact probability of that agreement when the models
-        do not differ, ``m ** (1 - N)`` with ``m`` the number of distinct orders of one
-        data set's ranks (``k!`` without ties).
+        Iman and Davenport's F, ``(N - 1) chi2 / (N (k - 1) - chi2)`` (infinite when every
+        data set ranks the models the same way), and its p-value: F grows with chi2, so the
+        permutation p-value is Friedman's. The chi-square and F distributions (on ``k - 1``
+        and ``(k - 1)(N - 1)`` degrees of freedom) are large-sample approximations: with
+        three models on three data sets the F test rejected 19% of tables at 5%.
+    pvalue_method : {"exact", "Monte Carlo"}
+        How the p-value was computed, under the null hypothesis that every order of each
+        data set's scores is equally likely (ties keep their average ranks): "exact" counts
+        every table of orders (the first data set's fixed, as the statistic does not change
+        when every data set's models are reordered alike) where there are at most 100,000,
+        "Monte Carlo" draws 9,999 from a fixed seed, ``(b + 1) / 10,000`` with ``b`` the
+        draws as extreme as the data (never below 0.0001).
     critical_difference : float
         Nemenyi's critical difference at ``alpha``, ``q_alpha sqrt(k (k + 1) / (6 N))`` with
         ``q_alpha`` the studentized range quantile over ``sqrt(2)``.
@@ -65,6 +72,7 @@ class RankComparison:
     pvalue: float
     iman_davenport_statistic: float
     iman_davenport_pvalue: float
+    pvalue_method: str
     critical_difference: float
     pairwise_pvalues: np.ndarray = field(repr=False)
     control: object
@@ -91,6 +99,7 @@ class RankComparison:
             f"Average ranks over {self.n_datasets} data sets: {ranks}. Friedman chi2 = "
             f"{self.statistic:.3f} (p = {shown(self.pvalue)}); Iman-Davenport F = "
             f"{self.iman_davenport_statistic:.3f} (p = {shown(self.iman_davenport_pvalue)}); "
+            f"both p-values {_METHODS[self.pvalue_method]}; "
             f"Nemenyi critical difference {self.critical_difference:.3f} at alpha = {self.alpha:g}."
             + "".join(
                 f"\n  {c['model']} against the control {self.control}: rank difference "
@@ -100,6 +109,15 @@ class RankComparison:
                 for c in self.control_comparisons or []
             )
         )
+
+
+_METHODS = {
+    "exact": "exact (every order of each data set's ranks)",
+    "Monte Carlo": "Monte Carlo (9,999 random orders of each data set's ranks)",
+}
+# permutation p-values: exact up to this many tables of orders, else Monte Carlo
+_EXACT_LIMIT = 100_000
+_N_RESAMPLES = 9_999
 
 
 def _as_table(scores, min_models=3):
@@ -261,8 +279,10 @@ def rank_comparison(scores, *, alpha=0.05, control=None, greater_is_better=True,
     """Compare several models over several data sets by their ranks (Demšar, 2006).
 
     Ranks the models on each data set, tests whether the average ranks differ (Friedman's
-    test, and Iman and Davenport's F form of it), then compares every pair (Nemenyi's test,
-    whose critical difference a CD diagram draws) or every model with a control.
+    test, and Iman and Davenport's F form of it, with the p-value of every order of each data
+    set's ranks: exact, or Monte Carlo where there are more than 100,000 tables of orders),
+    then compares every pair (Nemenyi's test, whose critical difference a CD diagram draws)
+    or every model with a control.
 
     Parameters
     ----------
@@ -299,8 +319,8 @@ def rank_comparison(scores, *, alpha=0.05, control=None, greater_is_better=True,
     >>> result = rank_comparison(scores)
     >>> result.average_ranks
     {'a': 1.0, 'b': 2.0, 'c': 3.0}
-    >>> round(result.statistic, 3), round(result.pvalue, 4)
-    (8.0, 0.0183)
+    >>> round(result.statistic, 3), round(result.pvalue, 4), result.pvalue_method
+    (8.0, 0.0046, 'exact')
     >>> round(result.critical_difference, 3)
     1.657
     """
@@ -318,7 +338,6 @@ def rank_comparison(scores, *, alpha=0.05, control=None, greater_is_better=True,
     ranks = _scipy_stats.rankdata(oriented, axis=1)  # 1 = best, ties averaged
     average = ranks.mean(axis=0)
 
-    df1, df2 = k - 1, (k - 1) * (n - 1)
     if np.all(tied == tied[:, :1]):
         # Every model ties with every other on every data set: scipy's statistic is 0/0.
         warnings.warn(
@@ -327,20 +346,19 @@ def rank_comparison(scores, *, alpha=0.05, control=None, greater_is_better=True,
             SklearnFairWarning,
             stacklevel=external_stacklevel(),
         )
-        chi2, friedman_pvalue = 0.0, 1.0
+        chi2, permutation_pvalue, method = 0.0, 1.0, "exact"
     else:
-        friedman = _scipy_stats.friedmanchisquare(*tied.T)
-        chi2, friedman_pvalue = float(friedman.statistic), float(friedman.pvalue)
+        chi2 = float(_scipy_stats.friedmanchisquare(*tied.T).statistic)
+        permutation_pvalue, method = _permutation_pvalue(ranks)
     denominator = n * (k - 1) - chi2
     if chi2 == 0:
-        f_statistic, f_pvalue = 0.0, 1.0
+        f_statistic = 0.0
     elif denominator <= 0 or np.all(ranks == ranks[0]):
         # every data set ranks the models the same way (scipy's tie-corrected chi2 may fall a
         # rounding step short of N (k - 1), and F be 1e15 instead of infinite)
-        f_statistic, f_pvalue = np.inf, _agreement_probability(ranks)
+        f_statistic = np.inf
     else:
         f_statistic = (n - 1) * chi2 / denominator
-        f_pvalue = float(_scipy_stats.f.sf(f_statistic, df1, df2))
 
     scale = np.sqrt(k * (k + 1) / (6.0 * n))
     q_alpha = _scipy_stats.studentized_range.ppf(1 - alpha, k, np.inf) / np.sqrt(2)
@@ -374,9 +392,10 @@ def rank_comparison(scores, *, alpha=0.05, control=None, greater_is_better=True,
         models=tuple(names),
         average_ranks={name: float(r) for name, r in zip(names, average)},
         statistic=chi2,
-        pvalue=friedman_pvalue,
+        pvalue=permutation_pvalue,
         iman_davenport_statistic=float(f_statistic),
-        iman_davenport_pvalue=float(f_pvalue),
+        iman_davenport_pvalue=permutation_pvalue,
+        pvalue_method=method,
         critical_difference=float(q_alpha * scale),
         pairwise_pvalues=pairwise,
         control=control,
@@ -387,11 +406,29 @@ def rank_comparison(scores, *, alpha=0.05, control=None, greater_is_better=True,
     )
 
 
-def _agreement_probability(ranks):
-    """The probability that ``N`` data sets (the rows of ``ranks``) all rank the models as the
-    first one does, when each orders its ranks at random: ``m ** (1 - N)``, ``m`` the distinct
-    orders of one row."""
-    orders = math.factorial(ranks.shape[1])
-    for count in Counter(ranks[0].tolist()).values():
-        orders //= math.factorial(count)
-    return float(orders) ** (1 - len(ranks))
+def _permutation_pvalue(ranks):
+    """``(p, method)``: the probability, when every data set orders its models' ranks at
+    random, of a Friedman statistic at least that of ``ranks`` (scipy's permutation test of
+    the rank sums' squares, which grow with the tie-corrected chi2: each data set's ties, and
+    so the correction, are the same in every order)."""
+    n, k = ranks.shape
+    # Reordering every data set's models alike leaves the statistic as it is: the first data
+    # set's order is kept (scipy needs two data sets to permute, hence none kept for N = 2).
+    kept = 1 if n > 2 else 0
+    offset = ranks[:kept].sum(axis=0)
+
+    def statistic(*columns, axis):
+        sums = np.stack(columns).sum(axis=-1)
+        return ((sums + offset.reshape((k,) + (1,) * (sums.ndim - 1))) ** 2).sum(axis=0)
+
+    exact = math.factorial(k) ** (n - kept) <= _EXACT_LIMIT
+    result = _scipy_stats.permutation_test(
+        tuple(ranks[kept:].T),
+        statistic,
+        permutation_type="samples",
+        vectorized=True,
+        n_resamples=np.inf if exact else _N_RESAMPLES,
+        alternative="greater",
+        rng=0,
+    )
+    return min(float(result.pvalue), 1.0), "exact" if exact else "Monte Carlo"

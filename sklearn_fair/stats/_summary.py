@@ -318,6 +318,10 @@ def summarize(
         sign=sign,
         metric_note="" if metric is None else metric.note,
         notes=tuple(notes),
-        ci_coverage=coverage_note(of_mean.method, confidence),
+        ci_coverage=coverage_note(
+            of_mean.method,
+            confidence,
+            None if n_test is None else len(scores) * n_test / (n_train + n_test),
+        ),
         metric_range="" if metric is None else "unknown" if bounds is None else range_text(bounds),
     )

@@ -59,6 +59,12 @@ def test_the_choice_and_numbers_are_autoranks(name):
     if ours.omnibus == "wilcoxon":
         # autorank's Wilcoxon is one-sided, towards the model of larger median
         assert ours.pvalue == pytest.approx(2 * theirs.pvalue)
+    elif ours.omnibus == "friedman":
+        # autorank's is the chi-square approximation; ours the permutation p-value, here of
+        # 9,999 random orders of each data set's ranks, none as extreme as 50 data sets whose
+        # chi-square p-value is below 1e-20: (0 + 1) / (9,999 + 1)
+        assert theirs.pvalue < 1e-20
+        assert ours.pvalue == pytest.approx(1 / 10_000)
     else:
         assert ours.pvalue == pytest.approx(theirs.pvalue)
     if ours.posthoc == "nemenyi":
@@ -169,10 +175,11 @@ def test_anova_of_models_that_differ_by_a_constant_is_f_inf_p_0(shift):
         ranks = multiple_comparison(table, test="nonparametric")
     assert (result.statistic, result.pvalue) == (np.inf, 0.0)
     assert (abs(two.statistic), two.pvalue) == (np.inf, 0.0)
-    # Friedman: every data set ranks the models 3, 2, 1: chi2 = N (k - 1) = 14 on 2 degrees
-    # of freedom, p = exp(-14 / 2)
+    # Friedman: every data set ranks the models 3, 2, 1: chi2 = N (k - 1) = 14, and the
+    # exact p-value that of the other six data sets agreeing with the first, 6 ** -6 (the
+    # chi-square distribution's exp(-14 / 2) was 42 times as large)
     assert ranks.statistic == pytest.approx(14.0)
-    assert ranks.pvalue == pytest.approx(np.exp(-7.0))
+    assert ranks.pvalue == pytest.approx(6.0**-6)
     # A residual far below any real score's precision but above rounding is statsmodels' F.
     table[0, 0] += 1e-9
     with warnings.catch_warnings():
@@ -194,9 +201,9 @@ def test_models_with_constant_scores_are_not_normal():
     assert result.normality_pvalues == {"model_0": 0.0, "model_1": 0.0, "model_2": 0.0}
     assert (result.homogeneity_test, result.homogeneity_pvalue) == ("levene", 1.0)
     assert (result.family, result.omnibus) == ("nonparametric", "friedman")
-    # every data set ranks the models 3, 2, 1: chi2 = N (k - 1) = 14, p = exp(-14 / 2)
+    # every data set ranks the models 3, 2, 1: chi2 = N (k - 1) = 14, exact p = 6 ** -6
     assert result.statistic == pytest.approx(14.0)
-    assert result.pvalue == pytest.approx(np.exp(-7.0))
+    assert result.pvalue == pytest.approx(6.0**-6)
     assert "Because of the non-normal scores" in result.paragraph
 
 

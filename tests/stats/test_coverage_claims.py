@@ -15,6 +15,7 @@ BENCHMARK_ROWS = {
     "normal": ["normal"],
     # one run of k-fold CV: with 5 x 5-fold repeated CV it under-covered (see the docs)
     "corrected_t": ["corrected t (5-fold)"],
+    "corrected_t_repeated": ["corrected t (5x5-fold)"],
     "conservative_z": ["conservative Z"],
 }
 

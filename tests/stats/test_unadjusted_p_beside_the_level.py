@@ -47,6 +47,7 @@ def test_ranks_print_the_control_comparison_p_on_its_side_of_the_level():
         pvalue=0.0455,
         iman_davenport_statistic=5.0,
         iman_davenport_pvalue=0.06,
+        pvalue_method="exact",
         critical_difference=0.5,
         pairwise_pvalues=np.eye(2),
         control="a",
