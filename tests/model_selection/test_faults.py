@@ -691,3 +691,26 @@ def test_an_interrupt_while_a_replacement_pool_starts_is_a_keyboard_interrupt(mo
     finally:
         get_reusable_executor().shutdown(wait=True)
     assert len(entered) == 2
+
+
+class ExitsAtDepthTwo(DecisionTreeClassifier):
+    def fit(self, X, y, sample_weight=None):
+        if self.max_depth == 2:
+            raise SystemExit("the fit at max_depth=2 exits")
+        return super().fit(X, y, sample_weight=sample_weight)
+
+
+def test_a_fit_that_exits_on_dask_raises_its_exit_in_the_caller():
+    # as joblib and loky raise it: on Dask a SystemExit (or KeyboardInterrupt) raised in a
+    # fit killed its worker process, and the fit was recorded as a dead worker's
+    # (WorkerDiedError), or under error_score="raise" the run raised that instead; an
+    # in-process cluster hung for ever
+    distributed = pytest.importorskip("dask.distributed")
+    with pytest.raises(SystemExit, match="the fit at max_depth=2 exits"):
+        ExitsAtDepthTwo(max_depth=2).fit(X, y)  # what the serial run raises
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as cluster:
+        with distributed.Client(cluster), joblib.parallel_backend("dask"):
+            with pytest.raises(SystemExit, match="the fit at max_depth=2 exits"):
+                nested(ExitsAtDepthTwo(), {"max_depth": [1, 2]}, outer_cv=2).fit(X, y)

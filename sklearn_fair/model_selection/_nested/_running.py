@@ -543,6 +543,23 @@ class LokyExecutor(_OneTaskPerWorker):
             self._shared.close()
 
 
+class _RaisedInWorker:
+    """A KeyboardInterrupt or SystemExit that a task raised in a Dask worker, sent back as a
+    result: raised there, it hung an in-process cluster and killed a worker process (then
+    blamed as a death), where joblib and loky raise it in the caller."""
+
+    def __init__(self, exception):
+        self.exception = exception
+
+
+def _dask_execute(*args):
+    """:func:`execute` in a Dask worker, a KeyboardInterrupt or SystemExit returned."""
+    try:
+        return execute(*args)
+    except (KeyboardInterrupt, SystemExit) as exception:
+        return _RaisedInWorker(exception)
+
+
 def _mark_started_then_execute(started, *args):
     """:func:`execute`, after creating the file ``started`` (its time is the task's start),
     which is removed once the task has run: the time its result takes to be pickled and sent
@@ -637,7 +654,7 @@ class DaskExecutor(_OneTaskPerWorker):
                     f"data to the cluster again: {type(exc).__name__}: {exc}"
                 ) from exc
         future = self.client.submit(
-            execute,
+            _dask_execute,
             task,
             self._data,
             cache_entry,
@@ -673,7 +690,10 @@ class DaskExecutor(_OneTaskPerWorker):
             try:
                 # a result can be lost after it was computed too: with its worker, when
                 # the scattered data it was computed from went with it (cancelled)
-                finished.append((task, future.result()))
+                result = future.result()
+                if isinstance(result, _RaisedInWorker):
+                    raise result.exception
+                finished.append((task, result))
             except concurrent.futures.CancelledError:
                 died.append((task, entry, priority))
             except Exception as exception:
