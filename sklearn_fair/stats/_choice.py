@@ -401,7 +401,10 @@ def _anova_and_tukey(values, names, alpha):
     # rejected 12% at 5% for two such pairs of models. Greenhouse and Geisser's epsilon, of
     # the double-centred covariance of the models' scores, scales both degrees of freedom.
     centring = np.eye(k) - 1.0 / k
-    covariance = centring @ np.cov(values, rowvar=False) @ centring
-    epsilon = min(np.trace(covariance) ** 2 / ((k - 1) * np.sum(covariance**2)), 1.0)
+    covariance = np.cov(values @ centring, rowvar=False)  # C cov C, each row centred first
+    epsilon = np.trace(covariance) ** 2 / ((k - 1) * np.sum(covariance**2))
+    # within its bounds [1 / (k - 1), 1]: a covariance of rounding noise (models a constant
+    # apart) gave 0.297 for three models; NaN (every model constant) takes none of it
+    epsilon = float(np.clip(np.nan_to_num(epsilon, nan=1.0), 1.0 / (k - 1), 1.0))
     df_model, df_error = epsilon * (k - 1), epsilon * (k - 1) * (n - 1)
     return statistic, float(_scipy_stats.f.sf(statistic, df_model, df_error)), pairwise

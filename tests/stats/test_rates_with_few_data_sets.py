@@ -186,3 +186,16 @@ def test_anova_pvalue_is_greenhouse_geisser_corrected():
     assert result.pvalue == pytest.approx(0.009816753233)
     assert result.pvalue_method == "Greenhouse-Geisser"
     assert "Greenhouse-Geisser-corrected" in result.paragraph
+
+
+def test_the_epsilon_of_models_a_constant_apart_is_at_its_lower_bound():
+    # one model's scores a constant plus noise of 1e-9 from the others': the covariance of the
+    # differences has rank one, whose epsilon is its lower bound 1 / (k - 1) = 0.5; computed
+    # from the covariance of the raw scores it was rounding noise, 0.297 (p 1.1e-47 for 8.6e-75)
+    pytest.importorskip("statsmodels")
+    base = np.array([0.5, 0.625, 0.75, 0.875, 0.5625, 0.6875, 0.8125, 0.59375, 0.71875, 0.65625])
+    noise = 1e-9 * np.random.default_rng(0).normal(size=10)
+    values = np.column_stack([base, base + 0.0625 + noise, base + 0.125])
+    result = multiple_comparison(values, test="parametric")
+    expected = stats.f.sf(result.statistic, 0.5 * 2, 0.5 * 2 * 9)
+    assert result.pvalue == pytest.approx(expected, rel=1e-6, abs=0)
