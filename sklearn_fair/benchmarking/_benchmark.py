@@ -180,11 +180,12 @@ def _load(name, spec):
         X, y, *rest = spec
         groups = rest[0] if rest else None
         check_dense_y(y, f"The y of data set {name!r}")
+        # here, as y loses its index below (NestedCV's own check still sees the groups')
         check_rows_line_up(X, [("y", y)], of=f" of data set {name!r}")
         # made indexable once, as NestedCV would make it, so that every model's plan holds the
-        # same arrays and the pool ships them once; y as the user gave it, as NestedCV passes
-        # it to the models (a NumPy copy of a pandas "boolean" y gave them other classes_)
-        return indexable(X, y, groups)
+        # same arrays and the pool ships them once
+        X, y, groups = indexable(X, y, groups)
+        return X, (None if y is None else np.asarray(y)), groups
     raise ValueError(
         f"The 'datasets' parameter of benchmark maps {name!r} to {type(spec).__name__} "
         f"{spec!r:.80}; each value must be (X, y), (X, y, groups), graph data (a sequence of "

@@ -92,9 +92,6 @@ def sklearn_fingerprints(*, defaults=False):
 def data_fingerprint(X, y, groups):
     # each part on its own: a list whose first item is a GraphCollection (it has a .y) would
     # be read as a list of graphs
-    # y by its values: the same labels as a list, an array or a pandas Series are one data set
-    # (as recorded before benchmark passed the models y as given)
-    y = None if y is None else np.asarray(y)
     return fingerprint([fingerprint(X), fingerprint(y), fingerprint(groups)])
 
 

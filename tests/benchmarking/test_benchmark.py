@@ -87,24 +87,6 @@ def test_every_cell_is_nested_cv_run_on_that_cell_alone(backend, n_jobs):
         _assert_same(cell, _alone(_models()[model], X, y))
 
 
-def test_the_models_get_the_users_y_as_nestedcv_gives_it():
-    # a pandas "boolean" y: scikit-learn's LogisticRegression fitted on it has classes_ [0., 1.];
-    # benchmark handed the models a NumPy bool copy instead, whose classes_ are [False, True],
-    # so its kept predictions named other classes than NestedCV's on the same data
-    pd = pytest.importorskip("pandas")
-    X, y = DATASETS["a"]
-    y = pd.Series(y.astype(bool), dtype="boolean")
-    expected = LogisticRegression().fit(X, y).classes_.tolist()
-    params = dict(outer_cv=2, inner_cv=2, n_refits=1, keep_predictions=True, random_state=0)
-    result = benchmark({"lr": (LogisticRegression(), {"C": [1.0]})}, {"a": (X, y)}, **params)
-    alone = NestedCV(LogisticRegression(), {"C": [1.0]}, refit=False, **params).fit(X, y)
-    for cell in (result.estimators["a", "lr"], alone):
-        for fold in cell.outer_results_:
-            assert fold["predictions"]["classes"] == expected
-            assert type(fold["predictions"]["classes"][0]) is type(expected[0])
-    _assert_same(result.estimators["a", "lr"], alone)
-
-
 def test_all_cells_run_in_one_pool_with_one_progress_bar(monkeypatch, capsys):
     made = []
     original = _running.make_executor
