@@ -1,10 +1,15 @@
 """The coverage that summaries print is the coverage the benchmark measured."""
 
 import json
+import warnings
 from pathlib import Path
 
 import pytest
+from sklearn.datasets import make_classification
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import RepeatedStratifiedKFold
 
+from sklearn_fair import NestedCV
 from sklearn_fair.stats import summarize
 from sklearn_fair.stats._interval import COVERING_KIND, MEASURED_COVERAGE
 
@@ -68,3 +73,33 @@ def test_a_summary_says_how_its_interval_covered(kind):
                 assert f"interval={COVERING_KIND!r}" in summary.ci_coverage
     # Not measured at 80%: nothing claimed.
     assert summarize([0.80, 0.82, 0.85], interval=kind, confidence=0.8).ci_coverage == ""
+
+
+def test_repeated_cv_summary_quotes_the_repeated_cv_row_of_the_benchmark():
+    X, y = make_classification(n_samples=60, n_features=5, random_state=0)
+    outer = RepeatedStratifiedKFold(n_splits=5, n_repeats=5, random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        search = NestedCV(
+            LogisticRegression(), {"C": [0.1, 1.0]}, outer_cv=outer, inner_cv=3, n_refits=1
+        ).fit(X, y)
+    note = search.summary().ci_coverage
+    low, high = _measured()[1]["corrected_t_repeated"]["ranges"]["0.95"]
+    assert (round(low), round(high)) == (87, 97)
+    assert f"covered the model's error {low:.0f}-{high:.0f}% of the time at nominal 95%" in note
+    assert "repeated" in note and "under-covers" in note
+    assert "96-99%" not in note  # one run's row
+
+
+def test_summary_quotes_the_row_of_its_resampling_or_none():
+    scores = [0.80, 0.82, 0.85, 0.79, 0.84]
+    one_run = summarize(scores, interval="corrected_t", n_train=80, n_test=20).ci_coverage
+    low, high = _measured()[1]["corrected_t"]["ranges"]["0.95"]
+    assert f"{low:.0f}-{high:.0f}% of the time at nominal 95% (one run of 5-fold CV)" in one_run
+    repeated = summarize(scores * 2, interval="corrected_t", n_train=80, n_test=20).ci_coverage
+    low, high = _measured()[1]["corrected_t_repeated"]["ranges"]["0.95"]
+    assert f"{low:.0f}-{high:.0f}% of the time at nominal 95%" in repeated
+    # 6 splits of 20% of 100 rows test each row 1.2 times: neither one run nor repeated CV
+    assert (
+        summarize(scores + [0.81], interval="corrected_t", n_train=80, n_test=20).ci_coverage == ""
+    )

@@ -4,19 +4,12 @@ ranks, enumerated by hand); the coverage a summary quotes for the corrected resa
 repeated CV (against the coverage benchmark's results)."""
 
 import itertools
-import json
-import warnings
-from pathlib import Path
 
 import numpy as np
 import pytest
 from scipy import stats
-from sklearn.datasets import make_classification
-from sklearn.linear_model import LogisticRegression
-from sklearn.model_selection import RepeatedStratifiedKFold
 
-from sklearn_fair import NestedCV
-from sklearn_fair.stats import multiple_comparison, rank_comparison, summarize
+from sklearn_fair.stats import multiple_comparison, rank_comparison
 
 
 def _enumerated_pvalue(table):
@@ -99,51 +92,6 @@ def test_monte_carlo_beyond_enumeration_is_seeded_and_close_to_every_order():
     exact = np.mean((totals**2).sum(axis=1) >= observed - 1e-9)
     assert 0.01 < exact < 0.5
     assert abs(result.pvalue - exact) < 4 * np.sqrt(exact * (1 - exact) / 9_999)
-
-
-# The coverage benchmark's rows of the corrected resampled t (benchmarks/results/coverage.json):
-# one run of 5-fold CV, and 5 times repeated 5-fold CV.
-COVERAGE = Path(__file__).resolve().parents[2] / "benchmarks" / "results" / "coverage.json"
-
-
-def _benchmark_range(row, key="0.95"):
-    report = json.loads(COVERAGE.read_text())
-    values = [
-        100 * setting["summary"]["intervals"][row][key]["Err_XY"]["coverage"]
-        for setting in report["results"]
-        if row in setting["summary"]["intervals"]
-    ]
-    return min(values), max(values)
-
-
-def test_repeated_cv_summary_quotes_the_repeated_cv_row_of_the_benchmark():
-    X, y = make_classification(n_samples=60, n_features=5, random_state=0)
-    outer = RepeatedStratifiedKFold(n_splits=5, n_repeats=5, random_state=0)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        search = NestedCV(
-            LogisticRegression(), {"C": [0.1, 1.0]}, outer_cv=outer, inner_cv=3, n_refits=1
-        ).fit(X, y)
-    note = search.summary().ci_coverage
-    low, high = _benchmark_range("corrected t (5x5-fold)")
-    assert (round(low), round(high)) == (87, 97)
-    assert f"covered the model's error {low:.0f}-{high:.0f}% of the time at nominal 95%" in note
-    assert "repeated" in note and "under-covers" in note
-    assert "96-99%" not in note  # one run's row
-
-
-def test_summary_quotes_the_row_of_its_resampling_or_none():
-    scores = [0.80, 0.82, 0.85, 0.79, 0.84]
-    one_run = summarize(scores, interval="corrected_t", n_train=80, n_test=20).ci_coverage
-    low, high = _benchmark_range("corrected t (5-fold)")
-    assert f"{low:.0f}-{high:.0f}% of the time at nominal 95% (one run of 5-fold CV)" in one_run
-    repeated = summarize(scores * 2, interval="corrected_t", n_train=80, n_test=20).ci_coverage
-    low, high = _benchmark_range("corrected t (5x5-fold)")
-    assert f"{low:.0f}-{high:.0f}% of the time at nominal 95%" in repeated
-    # 6 splits of 20% of 100 rows test each row 1.2 times: neither one run nor repeated CV
-    assert (
-        summarize(scores + [0.81], interval="corrected_t", n_train=80, n_test=20).ci_coverage == ""
-    )
 
 
 # Four models in two families that move together across eight data sets (models a and b
