@@ -14,10 +14,11 @@ from ..exceptions import InvalidResultError, NoSplitsError
 from ..metrics import MetricName
 from ..metrics._names import describe_metric, same_metric
 from ..model_selection._engine import fit_settings
-from ..stats import compare, summarize
+from ..stats import compare
 from ..stats._bounds import outside_range, range_text
 from ..stats._checks import PastLargestFloatError, mean_difference
-from ..stats._interval import corrected_t_notes, fold_sizes
+from ..stats._interval import corrected_t_notes, fold_sizes, times_tested
+from ..stats._summary import summary_of_resamples
 from ..utils._provenance import qualified_name
 from ..utils._random import named_generator, seed_root
 from ..utils._scaling import mean_of
@@ -247,13 +248,16 @@ class NestedResult:
         key = self.refit_metric if key is None else key
         kind, sizes = self.interval_sizes(interval)
         try:
-            return summarize(
+            return summary_of_resamples(
                 self.test_scores(key),
                 metric=self.metrics[key],
                 confidence=confidence,
                 interval=kind,
                 n_resamples=n_resamples,
                 random_state=named_generator(root, self.dataset, self.model),
+                times_tested=(
+                    times_tested(self.train_indices, self.test_indices) if self.has_splits else None
+                ),
                 **sizes,
             )
         except PastLargestFloatError as error:  # it named summarize's 'scores', not yours

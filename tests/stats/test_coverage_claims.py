@@ -10,6 +10,7 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import RepeatedStratifiedKFold
 
 from sklearn_fair import NestedCV
+from sklearn_fair.report._results import as_result
 from sklearn_fair.stats import summarize
 from sklearn_fair.stats._interval import COVERING_KIND, MEASURED_COVERAGE
 
@@ -21,6 +22,7 @@ BENCHMARK_ROWS = {
     # one run of k-fold CV: with 5 x 5-fold repeated CV it under-covered (see the docs)
     "corrected_t": ["corrected t (5-fold)"],
     "corrected_t_repeated": ["corrected t (5x5-fold)"],
+    "t_repeated": ["t (5x5-fold)"],
     "conservative_z": ["conservative Z"],
 }
 
@@ -103,3 +105,45 @@ def test_summary_quotes_the_row_of_its_resampling_or_none():
     assert (
         summarize(scores + [0.81], interval="corrected_t", n_train=80, n_test=20).ci_coverage == ""
     )
+
+
+def _repeated_cv_nested():
+    X, y = make_classification(n_samples=60, n_features=5, random_state=0)
+    outer = RepeatedStratifiedKFold(n_splits=5, n_repeats=5, random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return NestedCV(
+            LogisticRegression(), {"C": [0.1, 1.0]}, outer_cv=outer, inner_cv=3, n_refits=1
+        ).fit(X, y)
+
+
+def test_a_t_interval_over_repeated_cv_quotes_the_repeated_cv_row_not_one_runs():
+    # Student's t of 25 repeated-CV scores covered about half the time; quoting the row of
+    # one run of 5-fold CV (86-95%) told a user it nearly held (review35b)
+    nested = _repeated_cv_nested()
+    low, high = _measured()[1]["t_repeated"]["ranges"]["0.95"]
+    assert (round(low), round(high)) == (46, 61)
+    one_low, one_high = _measured()[1]["t"]["ranges"]["0.95"]
+    report_cell = as_result("m", nested, dataset="d").summary(
+        root=0, confidence=0.95, interval="t", n_resamples=10
+    )
+    for note in (nested.summary(interval="t").ci_coverage, report_cell.ci_coverage):
+        assert f"{low:.0f}-{high:.0f}% of the time at nominal 95% (5 times repeated" in note
+        assert f"{one_low:.0f}-{one_high:.0f}%" not in note
+        # the corrected t under-covered there too: its numbers, not "reached nominal"
+        c_low, c_high = _measured()[1]["corrected_t_repeated"]["ranges"]["0.95"]
+        assert f"interval='corrected_t' covered {c_low:.0f}-{c_high:.0f}% there" in note
+        assert "reached nominal" not in note
+    # normal was measured over one run only: nothing claimed for repeated CV
+    assert nested.summary(interval="normal").ci_coverage == ""
+
+
+def test_a_t_interval_of_one_run_or_of_unknown_splits_names_the_row_it_quotes():
+    X, y = make_classification(n_samples=60, n_features=5, random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        nested = NestedCV(LogisticRegression(), {"C": [0.1, 1.0]}, outer_cv=5, inner_cv=3).fit(X, y)
+    low, high = _measured()[1]["t"]["ranges"]["0.95"]
+    expected = f"{low:.0f}-{high:.0f}% of the time at nominal 95% (one run of 5-fold CV)"
+    assert expected in nested.summary(interval="t").ci_coverage
+    assert expected in summarize([0.80, 0.82, 0.85, 0.79, 0.84], interval="t").ci_coverage

@@ -437,8 +437,8 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
             nothing that needs every fold's score is computed: the statistics are NaN and
             ``ci_method`` names the failed folds, as the reports print such a result.
         """
-        from ...stats import summarize
-        from ...stats._interval import corrected_t_notes, fold_sizes
+        from ...stats._interval import corrected_t_notes, fold_sizes, times_tested
+        from ...stats._summary import summary_of_resamples
 
         check_is_fitted(self, "outer_scores_")
         notes, folds = self._failure_notes(), self.outer_results_
@@ -454,8 +454,8 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
             for name in self.metrics_
         }
         sizes = {}
+        train, test = ([f[f"{part}_indices"] for f in folds] for part in ("train", "test"))
         if interval == "corrected_t":
-            train, test = ([f[f"{part}_indices"] for f in folds] for part in ("train", "test"))
             sizes = fold_sizes(train, test)
             notes = (*notes, *corrected_t_notes(train, test))
         summaries = {}
@@ -465,13 +465,14 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
             summaries[name] = (
                 _not_computed(scores, failed, self.metrics_[name], notes, interval, confidence)
                 if failed.any()
-                else summarize(
+                else summary_of_resamples(
                     scores,
                     metric=self.metrics_[name],
                     notes=notes,
                     interval=interval,
                     confidence=confidence,
                     half_scores=half_scores,
+                    times_tested=times_tested(train, test),
                     **sizes,
                 )
             )
