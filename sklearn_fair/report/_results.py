@@ -256,7 +256,9 @@ class NestedResult:
                 n_resamples=n_resamples,
                 random_state=named_generator(root, self.dataset, self.model),
                 times_tested=(
-                    times_tested(self.train_indices, self.test_indices) if self.has_splits else None
+                    times_tested(self.train_indices, self.test_indices)
+                    if self.has_splits
+                    else "unknown"
                 ),
                 **sizes,
             )

@@ -199,36 +199,45 @@ def corrected_t_notes(train_indices, test_indices):
 
 
 def times_tested(train_indices, test_indices):
-    """How often outer splits test each row on average, ``J n_test / (n_train + n_test)``
-    (:func:`fold_sizes`): about 1 for one run of k-fold CV, R for R times repeated k-fold CV.
+    """How often outer splits test each row: R where they test every row they use (train or
+    test on) exactly R times, as one run (R = 1) or R runs of k-fold CV do; None where rows
+    are tested unequally often (ShuffleSplit, bootstrap resamples, time-ordered splits that
+    never test the first rows), which the coverage benchmark did not measure.
     :func:`coverage_note` picks the benchmark's row of that resampling by it."""
-    sizes = fold_sizes(train_indices, test_indices)
-    return len(test_indices) * sizes["n_test"] / (sizes["n_train"] + sizes["n_test"])
+    tested = np.concatenate([np.asarray(fold, dtype=np.intp).ravel() for fold in test_indices])
+    used = np.concatenate(
+        [tested, *(np.asarray(fold, dtype=np.intp).ravel() for fold in train_indices)]
+    )
+    if not tested.size:
+        return None
+    counts = np.bincount(tested, minlength=used.max() + 1)[np.unique(used)]
+    return int(counts[0]) if (counts == counts[0]).all() else None
 
 
-def coverage_note(method, confidence, times_tested=None):
+def coverage_note(method, confidence, times_tested="unknown"):
     """What the coverage benchmark measured for ``method`` at ``confidence``, or "".
 
     The benchmark's rows of "t", "normal" and "corrected_t" are one run of 5-fold CV;
     "t" and "corrected_t" have a second row, 5 times repeated 5-fold CV (where both
     under-covered, the t far more). ``times_tested`` is how often the resamples test each row
-    on average (:func:`times_tested`): about 1 picks the first row, 2 or more the second
-    (none for "normal"), anything else no row. None (not known) picks the one-run row of
-    "t" and "normal", named as such, and no row of "corrected_t", whose sizes give it.
+    (:func:`times_tested`, or the average that the corrected t's sizes give): about 1 picks
+    the first row, 2 or more the second (none for "normal"), anything else, and None (rows
+    tested unequally often), no row. "unknown" (bare scores) picks the one-run row of "t"
+    and "normal", named as such, and no row of "corrected_t", whose sizes give it.
     """
     setting = ""
     if method in ("t", "normal", "corrected_t"):
-        one_run = (
-            abs(times_tested - 1) < 0.01 if times_tested is not None else method != "corrected_t"
-        )
+        if times_tested is None:
+            return ""
+        if times_tested == "unknown":
+            one_run = method != "corrected_t"
+        else:
+            one_run = abs(times_tested - 1) < 0.01
+        repeated = f"{method}_repeated"
         if one_run:
             setting = " (one run of 5-fold CV)"
-        elif (
-            times_tested is not None
-            and times_tested >= 2
-            and f"{method}_repeated" in MEASURED_COVERAGE
-        ):
-            method, setting = f"{method}_repeated", " (5 times repeated 5-fold CV)"
+        elif times_tested != "unknown" and times_tested >= 2 and repeated in MEASURED_COVERAGE:
+            method, setting = repeated, " (5 times repeated 5-fold CV)"
         else:
             return ""
     measured = MEASURED_COVERAGE.get(method)

@@ -4,15 +4,22 @@ import json
 import warnings
 from pathlib import Path
 
+import numpy as np
 import pytest
 from sklearn.datasets import make_classification
 from sklearn.linear_model import LogisticRegression
-from sklearn.model_selection import RepeatedStratifiedKFold
+from sklearn.model_selection import (
+    KFold,
+    RepeatedKFold,
+    RepeatedStratifiedKFold,
+    ShuffleSplit,
+    TimeSeriesSplit,
+)
 
 from sklearn_fair import NestedCV
 from sklearn_fair.report._results import as_result
 from sklearn_fair.stats import summarize
-from sklearn_fair.stats._interval import COVERING_KIND, MEASURED_COVERAGE
+from sklearn_fair.stats._interval import COVERING_KIND, MEASURED_COVERAGE, times_tested
 
 RESULTS = Path(__file__).resolve().parents[2] / "benchmarks" / "results" / "coverage.json"
 #: The benchmark's rows for each kind of interval of summarize.
@@ -147,3 +154,36 @@ def test_a_t_interval_of_one_run_or_of_unknown_splits_names_the_row_it_quotes():
     expected = f"{low:.0f}-{high:.0f}% of the time at nominal 95% (one run of 5-fold CV)"
     assert expected in nested.summary(interval="t").ci_coverage
     assert expected in summarize([0.80, 0.82, 0.85, 0.79, 0.84], interval="t").ci_coverage
+
+
+@pytest.mark.parametrize(
+    "splitter, expected",
+    [
+        (KFold(5), 1),
+        (RepeatedKFold(n_splits=4, n_repeats=3, random_state=0), 3),
+        (ShuffleSplit(5, test_size=0.2, random_state=0), None),
+        (ShuffleSplit(10, test_size=0.2, random_state=0), None),
+        (TimeSeriesSplit(4), None),
+    ],
+)
+def test_times_tested_is_the_count_of_every_row_only_where_it_is_one_count(splitter, expected):
+    splits = list(splitter.split(np.zeros((40, 1))))
+    assert times_tested([tr for tr, _ in splits], [te for _, te in splits]) == expected
+
+
+@pytest.mark.parametrize("interval", ["corrected_t", "t"])
+def test_random_splits_get_no_row_of_the_k_fold_benchmark(interval):
+    # ShuffleSplit(5, test_size=0.2) tests each row once on average, but some rows twice and
+    # some never: it was labelled with the row "(one run of 5-fold CV)" (hunt DOC12)
+    X, y = make_classification(n_samples=60, n_features=5, random_state=0)
+    outer = ShuffleSplit(5, test_size=0.2, random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        nested = NestedCV(
+            LogisticRegression(), {"C": [0.1, 1.0]}, outer_cv=outer, inner_cv=3, n_refits=1
+        ).fit(X, y)
+    assert nested.summary(interval=interval).ci_coverage == ""
+    cell = as_result("m", nested, dataset="d")
+    assert (
+        cell.summary(root=0, confidence=0.95, interval=interval, n_resamples=10).ci_coverage == ""
+    )
