@@ -75,14 +75,20 @@ def _same(old, new):
         return False
 
 
+def _without_prediction(proba):
+    """Which graphs (rows of the tensor ``proba``) have no prediction: a probability that is
+    NaN or infinite (the softmax of NaN or +inf outputs, e.g. of diverged weights, or of sums
+    that overflow on large graphs), where argmax would call the graph classes_[0]."""
+    return ~torch.isfinite(proba).all(dim=1)
+
+
 def _accuracy_of_the_validation_passes(net, dataset, y):
     """The scorer of skorch's ``EpochScoring(use_caching=True)``: inside it ``forward_iter``
     yields the cached outputs of this epoch's validation passes, so nothing is predicted again."""
     outputs = [out[0] if isinstance(out, tuple) else out for out in net.forward_iter(dataset)]
     outputs = torch.cat(outputs)
-    # A graph whose softmax is NaN (NaN or +inf outputs: diverged weights) has no prediction;
-    # argmax would call it classes_[0]. NaN is never selected by the early stopping.
-    if not torch.isfinite(torch.softmax(outputs.float(), dim=1)).all():
+    # NaN is never selected by the early stopping
+    if _without_prediction(torch.softmax(outputs.float(), dim=1)).any():
         return float("nan")
     return accuracy_score(y, outputs.argmax(dim=1).cpu().numpy())
 
@@ -545,6 +551,12 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
         -------
         y_pred : ndarray of shape (n_graphs,)
             Predicted labels, taken from ``classes_``.
+
+        Raises
+        ------
+        ValueError
+            If the module's outputs are NaN or infinite for some graph, as
+            :meth:`predict_proba` raises.
         """
         proba = self.predict_proba(X)  # first: an unfitted classifier raises NotFittedError
         return self.classes_[proba.argmax(axis=1)]
@@ -567,6 +579,16 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
         -------
         proba : ndarray of shape (n_graphs, n_classes)
             Columns in the order of ``classes_``.
+
+        Raises
+        ------
+        ValueError
+            If a graph's probabilities are NaN or infinite (its outputs overflowed, e.g. in
+            the sum pooling of a graph larger than the training graphs): the argmax of NaN
+            would predict ``classes_[0]``. The error names how many graphs, and which; a
+            smaller ``lr``, gradient clipping or rescaled node features help. Inside
+            :class:`~sklearn_fair.NestedCV` the fold fails, and ``error_score`` stands in for
+            its score, whatever the metric.
         """
         check_is_fitted(self, ["classes_", "module_"])
         # each pass of torch's DataLoader draws a seed from the global generator: left alone
@@ -574,7 +596,28 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
             # a PyG dataset's random transform draws from torch as its graphs are read: as
             # in fit, from the fitted seed, so that predictions depend on no global state
             torch.manual_seed(self.seeds_["data"])
-            return super().predict_proba(X)
+            proba = super().predict_proba(X)
+        self._check_finite_proba(proba)
+        return proba
+
+    def _check_finite_proba(self, proba):
+        """Refuse probabilities that are NaN or infinite (rows that are no prediction), as
+        :meth:`fit` refuses non-finite weights and early stopping never selects such outputs:
+        predict would call those graphs ``classes_[0]``, and a score would count them."""
+        missing = np.flatnonzero(_without_prediction(torch.as_tensor(proba)).numpy())
+        if not len(missing):
+            return
+        more = ", ..." if len(missing) > 10 else ""
+        raise ValueError(
+            f"{type(self).__name__}'s module ({self.module.__name__}) gave non-finite outputs "
+            f"(NaN or inf) for {len(missing)} of {len(proba)} graphs (indices "
+            f"{missing[:10].tolist()}{more}), so they have no class probabilities and no "
+            "prediction: the module's values overflowed on them (e.g. a sum pooling over "
+            "larger graphs than the training graphs). Refit with a smaller lr than "
+            f"lr={self.lr!r}, with gradient clipping (skorch's GradientNormClipping callback), "
+            "or with rescaled node features (e.g. standardise them, or replace raw degrees "
+            "with one-hot or logarithmic ones)."
+        )
 
     def score(self, X, y=None, sample_weight=None):
         """Accuracy on the graphs ``X``.
@@ -596,6 +639,12 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
         -------
         score : float
             Fraction of correctly classified graphs.
+
+        Raises
+        ------
+        ValueError
+            If the module's outputs are NaN or infinite for some graph, as
+            :meth:`predict_proba` raises: such a graph has no prediction to score.
         """
         check_is_fitted(self, ["classes_", "module_"])
         # a PyG dataset's random transform draws from torch as its graphs are read
