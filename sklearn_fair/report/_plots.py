@@ -607,10 +607,61 @@ def fold_predictions(cell):
     return folds
 
 
+def _finite(values):
+    """Whether ``values`` (a fold's predictions or scores; None: none) are all finite: labels
+    are, NaN and infinity are not."""
+    return (
+        values is None
+        or not np.issubdtype(np.asarray(values).dtype, np.number)
+        or bool(np.isfinite(values).all())
+    )
+
+
+def _finite_folds(folds):
+    """Whether each of ``folds`` (:func:`fold_predictions`) kept finite predictions and scores:
+    scikit-learn's displays refuse NaN and infinity (a classifier's NaN probabilities, the
+    overflowing mean of a regressor's refits)."""
+    return [_finite(y_pred) and _finite(score) for _, y_pred, score in folds]
+
+
+def nonfinite_note(cell):
+    """The sentence saying which outer folds of ``cell`` kept predictions that are not finite
+    and are left out of :func:`prediction_panels`' plots, naming the model and data set; None
+    where every fold's are finite.
+
+    A binary classifier's probabilities or decision values are left out of its curves (its
+    confusion matrix counts the classes it predicted, as its score does); a regressor's
+    predictions of its plots.
+    """
+    kept = [fold for fold, predictions in enumerate(cell.predictions) if predictions is not None]
+    finite = _finite_folds(fold_predictions(cell))
+    left_out = [fold for fold, drawn in zip(kept, finite) if not drawn]
+    if not left_out:
+        return None
+    first = cell.predictions[kept[0]]
+    if _is_regressor(first):
+        what, plots = "predictions", "actual against predicted and residuals plots"
+    elif first["proba"] is not None:
+        what, plots = "probabilities", "ROC, precision-recall and calibration curves"
+    else:
+        what, plots = "decision values", "ROC and precision-recall curves"
+    return (
+        f"{cell.model} on {cell.dataset}: the {what} kept by outer fold(s) "
+        f"{', '.join(map(str, left_out))} are not finite (NaN or infinite) and are left out "
+        f"of its {plots}."
+    )
+
+
 def _estimator_type(kept):
     """The ``estimator_type`` tag of the model of kept predictions without classes; those kept
     before it was recorded were a regressor's."""
     return kept.get("estimator_type", "regressor")
+
+
+def _is_regressor(kept):
+    """Whether kept predictions are drawn as a regressor's (an untagged model's too); an outlier
+    detector's and a clusterer's labels are drawn as a classifier's."""
+    return kept["classes"] is None and _estimator_type(kept) in ("regressor", None)
 
 
 def _combined_without_classes(cell, kept):
@@ -666,7 +717,9 @@ def prediction_panels(cell):
     """``[(title, draw)]`` of :func:`plot_predictions`, ``draw(ax)`` drawing one panel (the
     report gives each its own small figure, so that they wrap on a narrow screen); of a
     multi-output target, the panels of each column, titled "column k: ...", and none for more
-    than :data:`MAX_OUTPUT_PANELS` columns."""
+    than :data:`MAX_OUTPUT_PANELS` columns. The folds whose kept predictions or scores are not
+    finite are left out of the panels that draw them (:func:`nonfinite_note` says which); a
+    binary classifier's curves are not drawn where no fold's scores are finite."""
     from sklearn.calibration import CalibrationDisplay
     from sklearn.metrics import (
         ConfusionMatrixDisplay,
@@ -693,21 +746,30 @@ def prediction_panels(cell):
             f"against: the data set {cell.dataset!r} was given without them (y=None). Read "
             "what the model predicted from BenchmarkResult.predictions instead."
         )
+
+    def prediction_error(truth, predicted, kind):
+        def draw(ax):
+            if truth.size:  # else no fold's predictions are finite: the panel's frame alone
+                PredictionErrorDisplay.from_predictions(truth, predicted, kind=kind, ax=ax)
+
+        return draw
+
     folds = fold_predictions(cell)
+    finite = _finite_folds(folds)  # the others are left out: nonfinite_note says which
+    rows = np.concatenate([np.full(len(f[0]), drawn) for f, drawn in zip(folds, finite)])
     y_true = np.concatenate([f[0] for f in folds])
     y_pred = np.concatenate([f[1] for f in folds])
     first = next(k for k in cell.predictions if k is not None)
-    # a regressor (an untagged model as one); an outlier detector's and a clusterer's labels
-    # are drawn as a classifier's
-    if first["classes"] is None and _estimator_type(first) in ("regressor", None):
-        columns = [("", y_true, y_pred)]
+    if _is_regressor(first):
+        columns = [("", y_true[rows], y_pred[rows])]
         if y_true.ndim == 2:  # a multi-output target: a pair of panels a column, on its scale
             if y_true.shape[1] > MAX_OUTPUT_PANELS:
                 return []
-            columns = [(f"column {k}: ", y_true[:, k], y_pred[:, k]) for k in range(len(y_true.T))]
+            columns = [
+                (f"column {k}: ", y_true[rows, k], y_pred[rows, k]) for k in range(len(y_true.T))
+            ]
         return [
-            (prefix + title, lambda ax, truth=truth, predicted=predicted, kind=kind:
-                PredictionErrorDisplay.from_predictions(truth, predicted, kind=kind, ax=ax))
+            (prefix + title, prediction_error(truth, predicted, kind))
             for prefix, truth, predicted in columns
             for title, kind in (("actual against predicted", "actual_vs_predicted"),
                                 ("residuals", "residual_vs_predicted"))
@@ -731,14 +793,18 @@ def prediction_panels(cell):
             for k in range(y_true.shape[1])
         ]
     panels = [("confusion matrix (rows sum to 1)", confusion(y_true, y_pred))]
-    if not all(f[2] is not None for f in folds):  # several classes: the matrix alone
+    # several classes, or no fold's scores finite: the matrix alone
+    if not all(f[2] is not None for f in folds) or not any(finite):
         return panels
     positive = binary_classes(cell)[1]
 
     def per_fold(display):
         def draw(ax):
             for k, (truth, _, score) in enumerate(folds):
-                display.from_predictions(truth, score, pos_label=positive, ax=ax, name=f"fold {k}")
+                if finite[k]:
+                    display.from_predictions(
+                        truth, score, pos_label=positive, ax=ax, name=f"fold {k}"
+                    )
             for line in ax.get_lines():
                 line.set_alpha(0.7)  # the folds' curves, one over the other
             if ax.get_legend() is not None:
@@ -751,10 +817,10 @@ def prediction_panels(cell):
         ("precision-recall of each outer fold", per_fold(PrecisionRecallDisplay)),
     ]
     if first["proba"] is not None:
-        scores = np.concatenate([f[2] for f in folds])
+        scores = np.concatenate([f[2] for f in folds])[rows]
         panels.append(
             ("calibration, every fold", lambda ax: CalibrationDisplay.from_predictions(
-                y_true, scores, n_bins=10, pos_label=positive, ax=ax, name=cell.model))
+                y_true[rows], scores, n_bins=10, pos_label=positive, ax=ax, name=cell.model))
         )  # fmt: skip
     return panels
 
@@ -778,7 +844,8 @@ def draw_panel(panel, ax):
 
 
 def plot_predictions(cell, *, path=None):
-    """See :meth:`BenchmarkResult.plot_predictions`; ``cell`` is a NestedResult."""
+    """See :meth:`BenchmarkResult.plot_predictions`; ``cell`` is a NestedResult. Below the
+    panels, :func:`nonfinite_note` where folds are left out."""
     panels = prediction_panels(cell)
     if not panels:
         n_columns = np.shape(next(k for k in cell.predictions if k is not None)["y_true"])[1]
@@ -797,4 +864,7 @@ def plot_predictions(cell, *, path=None):
     for ax in axes[len(panels) :]:
         ax.set_visible(False)
     figure.suptitle(plain(f"{cell.model} on {cell.dataset}"), fontsize="medium")
+    note = nonfinite_note(cell)
+    if note is not None:  # below the panels, in room the constrained layout makes
+        figure.supxlabel(plain(textwrap.fill(note, 48 * columns)), fontsize="small")
     return _finish(figure, path)

@@ -1027,7 +1027,14 @@ class NestedCVReport:
         if not cells:
             return None
         from ._html import figure_from_matplotlib
-        from ._plots import MAX_OUTPUT_PANELS, _figure, draw_panel, has_labels, prediction_panels
+        from ._plots import (
+            MAX_OUTPUT_PANELS,
+            _figure,
+            draw_panel,
+            has_labels,
+            nonfinite_note,
+            prediction_panels,
+        )
 
         section = Section(
             "Predictions",
@@ -1054,6 +1061,9 @@ class NestedCVReport:
                     f"{cell.model}{where}: outer fold(s) {', '.join(map(str, missing))} kept no "
                     "predictions (a fold that failed keeps none) and are not drawn."
                 )
+            note = nonfinite_note(cell)
+            if note is not None:
+                section.paragraphs.append(note)
             panels = prediction_panels(cell)
             if not panels:  # a multi-output target of more columns than are drawn
                 section.paragraphs.append(
