@@ -476,9 +476,10 @@ class BenchmarkResult:
         DataFrame
             One row per cell: ``dataset``, ``model``, ``validation_mean`` (the winners' mean inner
             validation score) in ``validation_metric`` (the selecting metric, or a search's own
-            scoring), ``test_mean``, ``optimism`` (validation minus test in the metric's
-            direction, positive when validation was optimistic; printed units; NaN when the
-            validation score is of a search's own scoring, as in the report) and ``selected``:
+            scoring), ``test_mean`` (NaN where a fold failed: :attr:`missing`), ``optimism``
+            (validation minus test in the metric's direction, positive when validation was
+            optimistic; printed units; NaN when the validation score is of a search's own
+            scoring, as in the report, or where a fold failed) and ``selected``:
             hyper-parameter -> {value (as printed): number of outer folds that selected it}.
         """
         pd = _pandas()
@@ -501,13 +502,13 @@ class BenchmarkResult:
 
     def mean_scores(self, *, printed=True):
         """DataFrame of data sets by models: the mean outer score, in printed units
-        (``printed=False``: the scorer's)."""
+        (``printed=False``: the scorer's); NaN where a fold failed (:attr:`missing`)."""
         self._check_one_metric()
         pd = _pandas()
         return pd.DataFrame(
             {m: [float(mean_of(v)) for v in self._per_dataset(m, printed)] for m in self.models},
             index=pd.Index(self.datasets, name="dataset"),
-        )  # NaN where a fold failed (see missing)
+        )
 
     def _paired(self, dataset, model, other, confidence=0.95):
         self._check_one_metric()
@@ -876,8 +877,9 @@ class BenchmarkResult:
         Returns
         -------
         DataFrame
-            ``dataset``, ``model``, ``mean``, ``std``, ``reference_mean``, ``reference_std``,
-            ``reference_se``, ``difference`` and ``in_reference_se``.
+            ``dataset``, ``model``, ``mean``, ``std`` (NaN where a fold failed:
+            :attr:`missing`), ``reference_mean``, ``reference_std``, ``reference_se``,
+            ``difference`` and ``in_reference_se``.
         """
         pd = _pandas()
         rows = []
@@ -1147,6 +1149,14 @@ class BenchmarkResult:
                 f"set {self.datasets}. Got {normalize!r:.200} instead."
             )
         for dataset, (zero, one) in zip(datasets, anchors):
+            if normalize == "minmax" and not one > zero:
+                raise ValueError(
+                    f"On data set {dataset!r} every model's mean score is {sign * one!r}: "
+                    "normalize='minmax' maps the worst model's mean to 0 and the best's to 1, "
+                    "which is undefined where they are equal. Pass normalize=(zero_model, "
+                    "one_model) or a dict of (zero, one) anchors for every data set, or leave "
+                    f"data set {dataset!r} out of the results."
+                )
             if not one > zero:
                 raise ValueError(
                     f"On data set {dataset!r} the anchors of 'normalize' are {sign * zero!r} "

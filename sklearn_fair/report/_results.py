@@ -178,15 +178,18 @@ class NestedResult:
 
     def test_scores(self, key=None):
         """Each fold's test score of a metric (None: the selecting metric's), in the scorer's
-        units, NaN where the fold was scored ``error_score`` in it (:attr:`failed_metric_folds`).
+        units, NaN where the fold was scored ``error_score`` in it (:attr:`failed_metric_folds`)
+        or its score is infinite.
 
         The one reading of the fold scores that every output (tables, verdicts, comparisons,
         plots, DataFrames) computes from: a numeric ``error_score`` (0.0, 1.0) is a placeholder,
-        never a test score, and reads as the failed fold that ``error_score=NaN`` gives.
+        never a test score, and reads as the failed fold that ``error_score=NaN`` gives; so does
+        an infinite score (a regressor's overflowing prediction), which no mean can hold.
         """
         key = self.refit_metric if key is None else key
         scores = np.array(self.scores_per_metric[key], dtype=float)
         scores[list(self.failed_metric_folds.get(key, ()))] = np.nan
+        scores[np.isinf(scores)] = np.nan
         return scores
 
     @property

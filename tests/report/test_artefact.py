@@ -356,6 +356,19 @@ def test_normalize_refuses_anchors_it_cannot_use(normalize, match, result):
         result.aggregate(normalize=normalize, n_resamples=10)
 
 
+def test_minmax_where_every_model_ties_on_a_data_set_says_so():
+    # the RMSE of every model is 3.0 on data set 'c': the refusal blamed anchors the user
+    # never gave ("the anchors of 'normalize' are 3.0 (0) and 3.0 (1)"); it names the tie
+    scores = {("a", "m1"): [-1.0, -1.2], ("a", "m2"): [-2.0, -2.1]}
+    scores |= {("c", model): [-3.0, -3.0] for model in ("m1", "m2")}
+    result = BenchmarkResult.from_results(
+        {key: {"test_scores": values} for key, values in scores.items()},
+        metric="neg_root_mean_squared_error",
+    )
+    with pytest.raises(ValueError, match=r"On data set 'c' every model's mean score is 3\.0: "):
+        result.aggregate(normalize="minmax", n_resamples=10)
+
+
 def test_a_benchmark_whose_results_record_no_splits_is_read_back(tmp_path):
     # per-fold numbers gathered elsewhere, without their outer splits: save writes no splits
     # for the data set, and load must read the file it wrote

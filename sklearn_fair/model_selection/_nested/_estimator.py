@@ -205,8 +205,8 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         treats it as a failed fold of that metric, whatever number ``error_score`` is.
     score_mean_, score_std_ : float
         Mean and standard deviation (``np.std``, as scikit-learn and the paper report) of
-        :attr:`outer_scores_`; NaN when an outer fold failed (its score is ``error_score``,
-        whatever number that is, as in :meth:`summary` and the reports).
+        :attr:`outer_scores_`; NaN when an outer fold failed (its score is not finite, or is
+        ``error_score`` whatever number that is, as in :meth:`summary` and the reports).
     optimism_ : float
         Mean validation score minus mean test score (0.0 where the two are equal but for
         floating-point rounding, as the reports print it); NaN when a search given as the
@@ -460,8 +460,7 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
             notes = (*notes, *corrected_t_notes(train, test))
         summaries = {}
         for name, scores in per_metric.items():
-            # a failed fold's score is error_score, whatever number it is (outer_results_)
-            failed = ~np.isfinite(scores) | [name in f.get("failed_metrics", ()) for f in folds]
+            failed = _failed_outer_folds(folds, scores, name)
             summaries[name] = (
                 _not_computed(scores, failed, self.metrics_[name], notes, interval, confidence)
                 if failed.any()
@@ -647,9 +646,8 @@ def store_fitted(nested, run):
     outer = {key: plan.scorers[key] for key in plan.scoring.outer_keys or plan.scorers}
     nested.scorer_ = outer if plan.scoring.multimetric else outer["score"]
     nested.refit_metric_ = plan.outer_metric(keys) if returned_dict else plan.refit_metric
-    # a failed fold's score is error_score, whatever number it is: no mean to report, as in
-    # summary() and the reports
-    failed = any(nested.refit_metric_ in f["failed_metrics"] for f in folds)
+    # no mean to report where a fold failed, as in summary() and the reports
+    failed = _failed_outer_folds(folds, nested.outer_scores_, nested.refit_metric_).any()
     nested.score_mean_ = np.nan if failed else float(mean_of(nested.outer_scores_))
     nested.score_std_ = np.nan if failed else float(std_of(nested.outer_scores_))
     # validation and test scores of two different metrics (or one weighted, the other not)
@@ -680,6 +678,16 @@ def store_fitted(nested, run):
             nested.__dict__.pop(name, None)  # a previous fit's, if this model has none
             if hasattr(nested.best_estimator_, name):
                 setattr(nested, name, getattr(nested.best_estimator_, name))
+
+
+def _failed_outer_folds(folds, scores, key):
+    """Which outer folds failed in metric ``key``: those whose score (of ``scores``, one per
+    fold of ``outer_results_`` ``folds``) is not finite, or which were scored ``error_score``
+    in it (whatever number it is: their ``failed_metrics`` lists ``key``). The one rule of
+    :attr:`NestedCV.score_mean_` and :meth:`NestedCV.summary`, as the reports'
+    (:meth:`~sklearn_fair.report._results.NestedResult.n_failed_folds`)."""
+    listed = [key in fold.get("failed_metrics", ()) for fold in folds]
+    return ~np.isfinite(scores) | np.array(listed, dtype=bool)
 
 
 def _not_computed(scores, failed, metric, notes, interval, confidence):
