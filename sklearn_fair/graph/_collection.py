@@ -244,10 +244,11 @@ default=None
 
     @property
     def num_edge_features(self):
-        """int or None: the number of edge features, ``None`` without ``edge_attr``."""
+        """int or None: the number of edge features, ``None`` without ``edge_attr`` or with one
+        of width 0 (no edge feature)."""
         if self.edge_attr is None:
             return None
-        return 1 if self.edge_attr.ndim == 1 else int(self.edge_attr.shape[-1])
+        return 1 if self.edge_attr.ndim == 1 else int(self.edge_attr.shape[-1]) or None
 
     @property
     def num_classes(self):
@@ -266,7 +267,8 @@ default=None
         return self.y
 
     def __repr__(self):
-        edge = "" if self.edge_attr is None else f", num_edge_features={self.num_edge_features}"
+        edge = self.num_edge_features
+        edge = "" if edge is None else f", num_edge_features={edge}"
         labels = "" if self.y is not None else ", unlabelled"
         return (
             f"GraphCollection(n_graphs={len(self)}, n_nodes={len(self.x)}, "

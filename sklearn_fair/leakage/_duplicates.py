@@ -18,6 +18,7 @@ from sklearn.utils._param_validation import validate_params
 
 from ..model_selection._split_validation import validate_splits
 from ..utils import fingerprint, graph_fields, is_graph_data, to_numpy
+from ..utils._graphs import graphs_in_order
 
 
 @dataclass(frozen=True)
@@ -68,10 +69,10 @@ def _graph_digests(X):
     as in rows (``-0.0`` is ``0.0``, every NaN the same); a stored ``num_nodes`` that is the
     number of rows of ``x`` (the count the graph implies) is left out."""
     digests = []
-    for index in range(len(X)):
+    for graph in graphs_in_order(X):  # a pandas Series by position
         fields = {
             name: _same_bytes_when_equal(to_numpy(value))
-            for name, value in graph_fields(X[index]).items()
+            for name, value in graph_fields(graph).items()
             if name != "y"
         }
         if _states_its_rows(fields):

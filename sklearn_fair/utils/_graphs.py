@@ -18,8 +18,7 @@ def to_numpy(value):
     Parameters
     ----------
     value : array-like or torch.Tensor
-        Anything ``numpy.asarray`` takes, or a tensor (recognised by its ``detach`` method, so
-        torch is never imported here).
+        Anything ``numpy.asarray`` takes, or a tensor (torch is never imported here).
 
     Returns
     -------
@@ -31,7 +30,7 @@ def to_numpy(value):
     >>> to_numpy([1, 2, 3])
     array([1, 2, 3])
     """
-    if hasattr(value, "detach") and hasattr(value, "cpu"):
+    if is_tensor(value):
         value = value.detach().cpu()
         try:
             value = value.numpy()
@@ -43,15 +42,24 @@ def to_numpy(value):
     return np.asarray(value)
 
 
+def is_tensor(value):
+    """Whether ``value`` is a torch tensor, without importing torch: a tensor exists only once
+    torch is imported (a PyG ``Data`` has ``detach`` and ``cpu`` methods too)."""
+    torch = sys.modules.get("torch")
+    return torch is not None and isinstance(value, torch.Tensor)
+
+
 def is_graph_data(X):
     """Whether ``X`` is a sequence of graph objects: indexable, its first item has a ``.y``.
 
     Arrays with a ``shape`` (numpy, pandas, scipy's sparse matrices) are tabular, except a
-    1-D object array of graphs; so is an item with a ``shape``: ``(df, y)`` is a DataFrame
-    and its labels, though a DataFrame with a column ``y`` has an attribute ``y``.
+    1-D object array or pandas Series whose first item (by position) is a graph; so is an
+    item with a ``shape``: ``(df, y)`` is a DataFrame and its labels, though a DataFrame
+    with a column ``y`` has an attribute ``y``.
     """
-    if isinstance(X, np.ndarray):
-        return X.dtype == object and X.ndim == 1 and len(X) > 0 and _is_graph(X[0])
+    pandas = sys.modules.get("pandas")  # imported wherever a pandas Series is
+    if isinstance(X, np.ndarray) or (pandas is not None and isinstance(X, pandas.Series)):
+        return X.dtype == object and X.ndim == 1 and len(X) > 0 and _is_graph(_first(X))
     if hasattr(X, "shape") or isinstance(X, (str, bytes)):
         return False
     try:
@@ -63,6 +71,10 @@ def is_graph_data(X):
 def _is_graph(item):
     # a DataFrame's shape is its class's (a PyG Data object may hold a field named shape)
     return hasattr(item, "y") and not hasattr(type(item), "shape")
+
+
+def _first(X):
+    return X.iloc[0] if hasattr(X, "iloc") else X[0]
 
 
 def graphs_in_order(X):

@@ -17,7 +17,7 @@ import sys
 import joblib
 import numpy as np
 
-from ._graphs import is_graph_data, to_numpy
+from ._graphs import graphs_in_order, is_graph_data, is_tensor, to_numpy
 
 
 def fingerprint(value):
@@ -95,8 +95,17 @@ def update_hasher(hasher, value):
         _tag(hasher, "l", type(value).__name__, len(value))
         for item in value:
             update_hasher(hasher, item)
-    elif hasattr(value, "detach") and hasattr(value, "cpu"):  # a torch tensor
+    elif is_tensor(value):
         _update_array(hasher, to_numpy(value))
+    elif hasattr(type(value), "__fingerprint__"):
+        # a container that knows its content, e.g. a graph collection of stacked arrays
+        _tag(hasher, "custom", type(value).__name__)
+        update_hasher(hasher, value.__fingerprint__())
+    elif is_graph_data(value):
+        # a list, object array, pandas Series (by position) or PyG dataset of graphs alike
+        _tag(hasher, "graphs", len(value))
+        for graph in graphs_in_order(value):
+            update_hasher(hasher, graph_fields(graph))
     elif isinstance(value, np.ndarray):
         _update_array(hasher, value)
     elif hasattr(value, "tocsr") and hasattr(value, "nnz"):  # a scipy sparse matrix or array
@@ -117,14 +126,6 @@ def update_hasher(hasher, value):
         _tag(hasher, "series")
         update_hasher(hasher, value.name)
         _update_series(hasher, value)
-    elif hasattr(type(value), "__fingerprint__"):
-        # a container that knows its content, e.g. a graph collection of stacked arrays
-        _tag(hasher, "custom", type(value).__name__)
-        update_hasher(hasher, value.__fingerprint__())
-    elif is_graph_data(value):
-        _tag(hasher, "graphs", len(value))
-        for index in range(len(value)):
-            update_hasher(hasher, graph_fields(value[index]))
     else:
         _tag(hasher, "joblib", joblib.hash(value))
 

@@ -1,24 +1,28 @@
 """The data of a run, and how it reaches the workers: once per worker, never once per task.
 
-For worker processes the :class:`RunData` is written once with ``joblib.dump`` and each task
-carries a :class:`DataHandle` (a path), which each worker loads once, memory-mapped; on Dask it
-is scattered once. So what is sent per task does not grow with the data set. Graph data is sent
-compact (:func:`for_workers`): an iterated PyG ``InMemoryDataset`` would otherwise pickle its
-whole storage once per graph. The caller's process keeps the user's own object (the cache key
-and the serial path see exactly what was passed).
+For worker processes the :class:`RunData` is written once with ``joblib.dump``'s pickler and
+each task carries a :class:`DataHandle` (a path), which each worker loads once, memory-mapped;
+on Dask it is scattered once. So what is sent per task does not grow with the data set. Graph
+data is sent compact (:func:`for_workers`): an iterated PyG ``InMemoryDataset`` would otherwise
+pickle its whole storage once per graph. The caller's process keeps the user's own object (the
+cache key and the serial path see exactly what was passed).
 """
 
 import os
+import pickle
 import shutil
 import tempfile
+import types
 import uuid
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 
+import cloudpickle
 import joblib
 import numpy as np
 import scipy.sparse as sp
 from joblib.externals.loky.backend import resource_tracker
+from joblib.numpy_pickle import NumpyPickler
 from sklearn.utils import _safe_indexing, get_tags
 from sklearn.utils.validation import _is_arraylike, _make_indexable, _num_samples
 
@@ -35,6 +39,8 @@ def take(values, indices):
         if indices.dtype.kind in "iu":  # what _safe_indexing does, without its frame checks
             return values[indices]
     if is_graph_data(values) and not isinstance(values, (list, tuple, np.ndarray)):
+        if hasattr(values, "iloc"):  # a pandas Series of graphs: by position, not by label
+            return _safe_indexing(values, indices)
         try:
             # a graph container indexes itself (a sub-collection, a PyG subset) without copying
             # every graph into a Python list
@@ -217,6 +223,25 @@ def _compact_params(params):
     return compact
 
 
+class _MainByValuePickler(NumpyPickler):
+    """joblib.dump's pickler (read back by joblib.load, its arrays memory-mapped), except that
+    classes and functions of the user's script or notebook (``__main__``) are pickled by value
+    (cloudpickle), as loky sends a task's arguments: in a worker, ``__main__`` is not the
+    user's, and a PyG transform defined there could not be found by name."""
+
+    def save(self, obj):
+        # joblib writes an object array's items with a pickler of its own, past this one's
+        # reducer_override; such an array gains nothing from being memory-mapped anyway
+        if type(obj) is np.ndarray and obj.dtype.hasobject:
+            return pickle._Pickler.save(self, obj)
+        return super().save(obj)
+
+    def reducer_override(self, obj):
+        if isinstance(obj, (type, types.FunctionType)) and obj.__module__ == "__main__":
+            return cloudpickle.loads, (cloudpickle.dumps(obj),)
+        return NotImplemented
+
+
 class SharedRunData:
     """Writes a RunData once to a temporary folder, and removes the folder when closed; or,
     where this process ends without closing it (killed, a notebook's kernel restarted), loky's
@@ -229,7 +254,8 @@ class SharedRunData:
         self._closed = False
         try:
             path = os.path.join(self.folder, f"{uuid.uuid4().hex}.joblib")
-            joblib.dump(for_workers(data), path)
+            with open(path, "wb") as file:
+                _MainByValuePickler(file).dump(for_workers(data))
         except BaseException:  # an interrupt while writing: nothing would close it
             self.close()
             raise

@@ -1,0 +1,57 @@
+"""Data holding objects of a class defined in the user's script (``__main__``) reach the
+worker processes: a PyG data set with a transform of the script's own ran under scikit-learn's
+``cross_val_score(n_jobs=2)`` but not under NestedCV(n_jobs=2)."""
+
+import json
+import subprocess
+import sys
+import textwrap
+
+SCRIPT = textwrap.dedent(
+    """
+    import json, warnings
+    import numpy as np
+    from sklearn.datasets import make_classification
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import KFold
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import FunctionTransformer
+    from sklearn_fair import NestedCV
+
+    class Reading:  # a class of the user's script: pickled by name, __main__.Reading
+        def __init__(self, values):
+            self.values = values
+
+    def as_numbers(X):
+        return np.array([reading.values for reading in X[:, 0]])
+
+    numbers, y = make_classification(n_samples=60, n_features=4, random_state=0)
+    X = np.empty((60, 1), dtype=object)
+    X[:, 0] = [Reading(row) for row in numbers]
+    model = make_pipeline(FunctionTransformer(as_numbers), LogisticRegression())
+    warnings.simplefilter("ignore")
+    out = {}
+    for n_jobs in (1, 2):
+        nested = NestedCV(
+            model, {"logisticregression__C": [0.1, 1.0]}, outer_cv=KFold(3), inner_cv=2,
+            n_refits=1, random_state=0, n_jobs=n_jobs,
+        ).fit(X, y)
+        out[n_jobs] = nested.outer_scores_.tolist()
+    print(json.dumps(out))
+    """
+)
+
+
+def test_a_class_of_the_users_script_in_the_data_reaches_the_workers(tmp_path):
+    # NestedCV wrote the data for its workers with joblib.dump, which pickles such a class by
+    # name: each worker raised "Can't get attribute 'Reading' on <module ... popen_loky_posix>"
+    # (hunt DOC12)
+    script = tmp_path / "user_script.py"
+    script.write_text(SCRIPT)
+    run = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=300, cwd=tmp_path
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    out = json.loads(run.stdout.strip().splitlines()[-1])
+    assert out["2"] == out["1"]
+    assert all(0.5 < score <= 1.0 for score in out["2"])
