@@ -49,6 +49,12 @@ class ComparisonResult:
     time_ordered : bool
         Whether every fold tests rows after all those it trains on: repeated, such folds are
         the same folds, so no repeats are proposed.
+    metric : MetricName or None
+        The metric every result records (:func:`~sklearn_fair.metrics.metric_display_name`),
+        or None. Of an error that the scorer negates (``"neg_root_mean_squared_error"``), the
+        printed pairs show its printed values, as the report does: the positive RMSE (lower
+        is better), the difference a - b and its interval in RMSE. The ``table`` keeps the
+        scorer's values.
     """
 
     table: object
@@ -60,6 +66,7 @@ class ComparisonResult:
     n_test: float
     notes: tuple = ()
     time_ordered: bool = False
+    metric: object = None
 
     def to_frame(self):
         """The table as a pandas DataFrame (pandas needed)."""
@@ -103,17 +110,27 @@ class ComparisonResult:
             f"p-values adjusted with Holm's method, decided at level {1 - self.confidence:.3g}"
         )
 
+    def _error(self):
+        """The metric when it is an error whose scores are negated (printed as the error), else
+        None (the scores are printed as they are)."""
+        return self.metric if self.metric is not None and self.metric.sign < 0 else None
+
     def _lines(self, row):
         level = f"{100 * self.confidence:g}%"
         shown = partial(pvalue, alpha=1 - self.confidence, digits=3, floor=None)
-        decimals = decimals_for([row["mean_a"], row["mean_b"]], minimum=4)
-        difference = signed(row["mean_difference"], decimals)
+        error = self._error()
+        columns = ("mean_a", "mean_b", "mean_difference", "ci_low", "ci_high")
+        mean_a, mean_b, mean_difference, low, high = (row[column] for column in columns)
+        if error is not None:  # its printed values (the positive RMSE): a - b, its interval
+            mean_a, mean_b, mean_difference = error.values([mean_a, mean_b, mean_difference])
+            low, high = np.sort(error.values([low, high]))
+        decimals = decimals_for([mean_a, mean_b], minimum=4)
+        difference = signed(mean_difference, decimals) + ("" if error is None else f" {error}")
         first = (
             f"{row['model_a']} - {row['model_b']}: {difference} "
-            f"({number(row['mean_a'], decimals)} vs {number(row['mean_b'], decimals)}), "
-            f"{level} interval [{signed(row['ci_low'], decimals)}, "
-            f"{signed(row['ci_high'], decimals)}], p = {shown(row['pvalue'])}, "
-            f"Holm p = {shown(row['pvalue_holm'])}"
+            f"({number(mean_a, decimals)} vs {number(mean_b, decimals)}), "
+            f"{level} interval [{signed(low, decimals)}, {signed(high, decimals)}], "
+            f"p = {shown(row['pvalue'])}, Holm p = {shown(row['pvalue_holm'])}"
         )
         verdict = row["verdict"]
         if verdict != NOT_DEMONSTRATED:
@@ -142,8 +159,15 @@ class ComparisonResult:
             )
         return first, f"-> {verdict}; {more}"
 
+    def _metric_note(self):
+        """Why an error prints as it does (the report's words), or None."""
+        error = self._error()
+        return f"({error.note}.)" if error is not None and error.note else None
+
     def __repr__(self):
         lines = [self._header()]
+        if self._metric_note():
+            lines.append(self._metric_note())
         for first, second in self._paragraphs():
             lines += [f"  {first}", f"    {second}"]
         lines += [f"Note: {note}." for note in self.notes]
@@ -158,8 +182,10 @@ class ComparisonResult:
             for first, second in self._paragraphs()
         ]
         notes = "".join(f"<p>Note: {html.escape(note)}.</p>" for note in self.notes)
+        note = self._metric_note()
+        note = f"<p>{html.escape(note)}</p>" if note else ""
         return (
-            f"<div><p>{html.escape(self._header())}</p><ul>{''.join(cells)}</ul>{notes}"
+            f"<div><p>{html.escape(self._header())}</p>{note}<ul>{''.join(cells)}</ul>{notes}"
             "<p>The full table: <code>.table</code>, or <code>.to_frame()</code>.</p></div>"
         )
 
@@ -266,7 +292,9 @@ def _check_same_metric(results, scoring):
     """Refuse fitted results whose compared scores are of different metrics: those of
     ``scoring``, or of each one's ``refit_metric_`` (a NestedCV's outer scores with several
     metrics). Two metrics printed alike, the same key of two ``scoring`` dicts or the "score"
-    of two estimators' own score methods, may be different metrics."""
+    of two estimators' own score methods, may be different metrics.
+
+    Returns the metric (MetricName) when every result records it, else None."""
     from ..metrics._names import describe_metric, same_metric
 
     metrics = {}
@@ -292,6 +320,7 @@ def _check_same_metric(results, scoring):
                 else "Pass the 'scoring' parameter to choose one they all hold."
             )
         )
+    return next(iter(metrics.values())) if len(metrics) == len(results) else None
 
 
 def _extract(name, result, scoring):
@@ -385,7 +414,10 @@ def compare(results, *, scoring=None, test="corrected", confidence=0.95):
     Returns
     -------
     ComparisonResult
-        Prints one paragraph per pair; its ``table`` has one row per pair: ``model_a``,
+        Prints one paragraph per pair (where every result records its metric, a fitted
+        NestedCV, an error that the scorer negates prints as the report prints it: the positive
+        RMSE, lower is better, the difference and its interval in RMSE); its ``table``, in the
+        scorer's values, has one row per pair: ``model_a``,
         ``model_b``, their mean scores, the ``mean_difference`` (a - b), its interval
         ``ci_low``, ``ci_high`` (not adjusted for multiplicity), the t ``statistic``, the
         ``pvalue``, the Holm-adjusted ``pvalue_holm``, the ``verdict`` ("<name> better" when
@@ -438,7 +470,7 @@ def compare(results, *, scoring=None, test="corrected", confidence=0.95):
             f"Got a {type(results).__name__} of {len(results)} entries instead."
         )
     confidence = float(confidence)
-    _check_same_metric({str(name): result for name, result in results.items()}, scoring)
+    metric = _check_same_metric({str(name): result for name, result in results.items()}, scoring)
     extracted = {
         str(name): _extract(str(name), result, scoring) for name, result in results.items()
     }
@@ -499,4 +531,5 @@ def compare(results, *, scoring=None, test="corrected", confidence=0.95):
         n_test=n_test,
         notes=notes if test == "corrected" else (),
         time_ordered=time_ordered,
+        metric=metric,
     )
