@@ -102,6 +102,15 @@ _SET_BY_THE_CHECK_DOC = (
 #: Shufflings of each test fold's labels that estimate a model's own no-skill value.
 _N_SHUFFLES = 10
 
+#: How much larger the share of rows that keep their label, permuted among the groups of each
+#: size, may be than that of a permutation of all rows. In a simulation (an honest signal in X,
+#: 16 groups of 4 rows and 16 of 8, each size's groups k:16-k of labels 0:1 and the other
+#: 16-k:k), 0.06 more lifted the permuted accuracy less than 0.02 above chance, 0.17 more up
+#: to 0.08 and 0.34 more (15:1, 88% of the rows against 54%) 0.14 to 0.22, flagged; labels
+#: drawn at random for groups of 2 to 4 sizes, 8 to 16 groups a size, gave more than 0.05 in
+#: 2% to 30% of the draws (those are permuted row by row).
+_KEPT_TOLERANCE = 0.05
+
 
 @dataclass(frozen=True)
 class PermutationReport:
@@ -476,14 +485,18 @@ def _reordered(y_given, labels, order):
 
 def _label_per_group(groups, y):
     """``(first, codes, strata)`` where every group holds one label, some group several
-    samples, and every group shares its size with groups of another label: each group's first
-    row, each row's group (its number in ``first``) and the groups of each size (their labels
-    are permuted among groups of one size, which keeps every label's share of the rows:
-    permuted among groups of unequal sizes, five groups of 20 rows of class 0 among 60 single
-    rows of class 1 gave class 1 to 92% of the rows, not 62%, and a model without skill was
-    flagged); None otherwise, with a warning where the labels vary within a group or a group
-    could not take another label among the groups of its size (none other has its size, or
-    they all hold one label): it would keep its real labels in every permutation."""
+    samples, every group shares its size with groups of another label and, permuted among the
+    groups of each size, about as many rows keep their label as in a permutation of all rows
+    (:func:`_shares_kept`): each group's first row, each row's group (its number in ``first``)
+    and the groups of each size (their labels are permuted among groups of one size, which
+    keeps every label's share of the rows: permuted among groups of unequal sizes, five groups
+    of 20 rows of class 0 among 60 single rows of class 1 gave class 1 to 92% of the rows, not
+    62%, and a model without skill was flagged); None otherwise, with a warning where the
+    labels vary within a group, a group could not take another label among the groups of its
+    size (none other has its size, or they all hold one label: it would keep its real labels in
+    every permutation), or one label holds most groups of a size (15 of 16 groups of 4 rows of
+    label 0, 15 of 16 of 8 rows of label 1: 88% of the rows would keep their label, against 54%,
+    and an honest model was flagged)."""
     group_digests, label_digests = sample_digests(np.asarray(groups)), sample_digests(y)
     _, first, codes = np.unique(group_digests, return_index=True, return_inverse=True)
     codes = codes.ravel()
@@ -491,8 +504,8 @@ def _label_per_group(groups, y):
         return None
     varies = np.flatnonzero(label_digests[first][codes] != label_digests)
     otherwise = (
-        "; with one label per group, each size shared by groups of different labels, the "
-        "check permutes the labels among the groups of each size"
+        "; with one label per group, each label about as common among the groups of each size "
+        "as among all rows, the check permutes the labels among the groups of each size"
     )
     if varies.size:
         mixed = np.unique(codes[varies])
@@ -510,16 +523,26 @@ def _label_per_group(groups, y):
             [s for s in strata if len(np.unique(label_digests[first[s]])) < 2]
             + [np.array([], dtype=int)]
         )
-        if not stuck.size:
+        kept, kept_by_rows = _shares_kept(strata, sizes, label_digests[first], label_digests)
+        if stuck.size:
+            example = np.asarray(groups)[first[stuck[:1]]].tolist()[0]
+            why = (
+                f"{stuck.size} of the {len(first)} groups given to the permutation check (group "
+                f"{example!r} among them, of {sizes[stuck[0]]} samples) have a number of samples "
+                "that no group of another label has: permuted among the groups of their size "
+                "they would keep their real labels, and permuted among whole groups of unequal "
+                "sizes the labels' shares of the rows would change"
+            )
+        elif kept > kept_by_rows + _KEPT_TOLERANCE:
+            why = (
+                f"The labels of the {len(first)} groups given to the permutation check are not "
+                "spread over the groups' sizes as over all rows: permuted among the groups of "
+                f"each size, {kept:.0%} of the rows would keep their label, against "
+                f"{kept_by_rows:.0%} for a permutation of all rows, and permuted among whole "
+                "groups of unequal sizes the labels' shares of the rows would change"
+            )
+        else:
             return first, codes, strata
-        example = np.asarray(groups)[first[stuck[:1]]].tolist()[0]
-        why = (
-            f"{stuck.size} of the {len(first)} groups given to the permutation check (group "
-            f"{example!r} among them, of {sizes[stuck[0]]} samples) have a number of samples "
-            "that no group of another label has: permuted among the groups of their size they "
-            "would keep their real labels, and permuted among whole groups of unequal sizes "
-            "the labels' shares of the rows would change"
-        )
     warnings.warn(
         f"{why}, so it permutes the labels row by row, which breaks the link between a group "
         "and its rows' labels: a leak through the groups' labels (a target encoding of the "
@@ -530,6 +553,19 @@ def _label_per_group(groups, y):
         stacklevel=3,
     )
     return None
+
+
+def _shares_kept(strata, sizes, group_labels, labels):
+    """The expected share of the rows that keep their label: permuted among the groups of each
+    of ``strata`` (the groups of one size, ``sizes`` their rows, ``group_labels`` their
+    labels), the sum over the sizes of their share of the rows times that of their labels'
+    squared shares; permuted row by row, the sum of the squared shares of ``labels``."""
+    kept = 0.0
+    for stratum in strata:
+        shares = np.unique(group_labels[stratum], return_counts=True)[1] / len(stratum)
+        kept += sizes[stratum].sum() / len(labels) * np.sum(shares**2)
+    shares = np.unique(labels, return_counts=True)[1] / len(labels)
+    return float(kept), float(np.sum(shares**2))
 
 
 def _refuse_failed_folds(message, rerun):
@@ -588,10 +624,12 @@ def permutation_check(
         size (which keeps each label's share of the rows), each group keeping one label: a
         row-level permutation would break the link between a group and its label, and with
         it a leak through the groups' labels (a target encoding of the group computed on all
-        rows in ``prepare``). Where the labels vary within a group, or some group shares its
+        rows in ``prepare``). Where the labels vary within a group, some group shares its
         size with no group of another label (among groups of its size it would keep its
-        real labels), they are all permuted row by row, with a warning that such a leak goes
-        unseen.
+        real labels), or where the share of the rows that keep their label, permuted among
+        the groups of each size, would exceed that of a permutation of all rows by more than
+        0.05 (one label holding most groups of a size), they are all permuted row by row, with
+        a warning that such a leak goes unseen.
         With metadata routing on, they reach the splitters that request them, as
         ``params={"groups": groups}`` would.
     {n_permutations}
