@@ -47,7 +47,7 @@ import uuid
 import warnings
 import zlib
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence, Set
+from collections.abc import Iterator, Mapping, Sequence, Set
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -304,8 +304,8 @@ def step_description(value, depth=0):
         return ["dict", [[inner(k), inner(v)] for k, v in value.items()]]
     if isinstance(value, (set, frozenset)):
         return ["set", sorted(json.dumps(inner(v), sort_keys=True) for v in value)]
-    owner = getattr(value, "__self__", None)
-    if inspect.isroutine(value) and owner is not None and not isinstance(owner, types.ModuleType):
+    owner = _method_owner(value)
+    if owner is not None:
         # a bound method (``pca.transform``; clone copies it, so not by object): its object
         return ["method", getattr(value, "__name__", None), inner(getattr(value, "__func__", None)),
                 inner(owner)]  # fmt: skip
@@ -327,6 +327,15 @@ def step_description(value, depth=0):
     if callable(value) and hasattr(value, "__dict__"):  # a callable object: class and state
         return ["object", inner(type(value)), inner(vars(value))]
     raise UnhashableError(f"cannot describe a value of type {type(value).__qualname__}")
+
+
+def _method_owner(value):
+    """The object a bound method (``pca.transform``, ``rng.normal``) is bound to; None for
+    anything else, a module's function (``np.random.rand`` of no object) included."""
+    owner = getattr(value, "__self__", None)
+    if inspect.isroutine(value) and not isinstance(owner, types.ModuleType):
+        return owner
+    return None
 
 
 def _given(value):
@@ -351,11 +360,13 @@ def _state(step):
     check_dict_unchanged compares them, an attribute rebound counts, and so does data changed
     in place (arrays, frames, sparse matrices, plain containers and values, by content) and
     the state of an estimator held (a ColumnTransformer's transformers), the attributes of
-    another object held (a namespace, an object with ``__slots__``) and the state of numpy's
-    random generators (a RandomState that transform draws from); an object without attributes
-    of its own is taken by identity (a KDTree, whose query counters change with every query).
-    CRC-32, not a cryptographic hash: it compares one object with itself, and is 6 times as
-    fast."""
+    another object held (a namespace, an object with ``__slots__``), the state of random
+    generators and seed sequences (a RandomState that transform draws from, a Generator that
+    spawns) and whatever a callable held draws from (a bound method's object, a partial's
+    arguments, a function's closure and defaults). An object without attributes of its own is
+    read by its pickle (a tree's nodes); one whose state cannot be read (an iterator, a lock)
+    makes the state unknown: None, and the step is not stored. CRC-32, not a cryptographic
+    hash: it compares one object with itself, and is 6 times as fast."""
     checksum = 0
 
     def update(data):
@@ -404,9 +415,18 @@ def _feed_state(update, value, depth):
         _feed_pickled(update, (type(value).__name__, random_state))
         return
     update(f"object:{id(type(value))}:{id(value)}".encode())
-    if depth >= _ATTRIBUTES_DEPTH or isinstance(value, _BY_IDENTITY):
-        return  # by identity: a deep torch module, a logger (its manager lists the process's)
-    attributes = getattr(value, "__dict__", None)  # a KDTree has none
+    if _is_global_random(value) or isinstance(value, _BY_IDENTITY):
+        return  # by identity: other code moves the global generators; a logger (its manager
+        # lists the process's)
+    # what a callable draws from: a method's object, a partial's or a function's values (a
+    # module's function without a closure, FunctionTransformer(np.log)'s, by identity)
+    callable_state = _callable_state(value)
+    if callable_state is not None:
+        _feed_state(update, callable_state, depth + 1)
+        return
+    if depth >= _ATTRIBUTES_DEPTH:
+        return  # by identity: a deep torch module
+    attributes = getattr(value, "__dict__", None)
     if not isinstance(attributes, dict):  # an object with __slots__ (a slotted dataclass)
         attributes = {
             name: getattr(value, name)
@@ -416,27 +436,65 @@ def _feed_state(update, value, depth):
         } or None
     if attributes is not None:
         _feed_state(update, attributes, depth + 1)  # a namespace changed in place
+    elif isinstance(value, Iterator):  # a generator, itertools.count: no state to read
+        raise UnhashableError(f"cannot read the state of a {type(value).__qualname__}")
+    else:  # by its pickle (a tree's nodes, a dtype); one that pickle cannot take is unknown
+        _feed_pickled(update, value)
+
+
+def _callable_state(value):
+    """What a bound method, a partial or a function holds that a call can draw from or change
+    (a Generator kept as ``rng.normal``, in a partial or in a closure); None for anything else."""
+    owner = _method_owner(value)
+    if owner is not None:
+        return ["method", getattr(value, "__name__", None), getattr(value, "__func__", None),
+                owner]  # fmt: skip
+    if isinstance(value, functools.partial):
+        return ["partial", value.func, value.args, value.keywords, vars(value)]
+    if isinstance(value, types.FunctionType):
+        cells = [_cell_contents(cell) for cell in value.__closure__ or ()]
+        return ["function", cells, value.__defaults__, value.__kwdefaults__, vars(value)]
+    return None
+
+
+def _cell_contents(cell):
+    try:
+        return [cell.cell_contents]
+    except ValueError:  # a cell not yet filled
+        return []
+
+
+def _is_global_random(value):
+    """Whether ``value`` is the global random generator of numpy, ``random`` or torch."""
+    torch = sys.modules.get("torch")
+    return (
+        value is np.random.mtrand._rand
+        or value is random._inst
+        or (torch is not None and value is torch.default_generator)
+    )
 
 
 def _random_state_of(value):
     """The state of a random generator: numpy's (a RandomState, a Generator, a bit
-    generator), Python's ``random.Random`` or torch's ``Generator``; None for anything else,
-    and for the global ones of numpy, ``random`` and torch (by identity: other code moves
-    them on)."""
+    generator, with the SeedSequence it spawns from, and a SeedSequence), Python's
+    ``random.Random`` or torch's ``Generator``; None for anything else, and for the global
+    ones of numpy, ``random`` and torch (by identity: other code moves them on)."""
     torch = sys.modules.get("torch")
-    if value is np.random.mtrand._rand or value is random._inst:
+    if _is_global_random(value):
         return None
     if isinstance(value, np.random.RandomState):
         return value.get_state(legacy=False)
     if isinstance(value, np.random.Generator):
-        return value.bit_generator.state
+        value = value.bit_generator
     if isinstance(value, np.random.BitGenerator):
-        return value.state
+        # Generator.spawn moves the SeedSequence on, not the bit generator's state (numpy
+        # 1.25 on, where Generator.spawn came)
+        return value.state, _random_state_of(getattr(value, "seed_seq", None))
+    if isinstance(value, np.random.SeedSequence):
+        return value.entropy, value.spawn_key, value.pool_size, value.n_children_spawned
     if isinstance(value, random.Random):
         return value.getstate()
     if torch is not None and isinstance(value, torch.Generator):
-        if value is torch.default_generator:
-            return None
         return (str(value.device), value.get_state().numpy().tobytes())
     return None
 
