@@ -9,12 +9,13 @@ import inspect
 import numbers
 import re
 import warnings
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 
 import numpy as np
 from sklearn.utils._param_validation import validate_params
 
 from ..exceptions import SklearnFairWarning
+from ..utils._hashing import fingerprint
 from ..utils._printing import plain
 from ..utils._provenance import qualified_name
 from ..utils._stacklevel import external_stacklevel
@@ -81,6 +82,8 @@ _WORDED = {
 }
 _LONGEST_VALUE = 40
 _OWN_SCORE = "the estimator's own score method (scoring=None)"
+# how a weighted metric's note records the weights its scorer received: a short fingerprint
+_WEIGHTS = "scored with the sample_weight "
 # The parameters by which scikit-learn's own score methods choose their metric
 # (LogisticRegressionCV's and a search's scoring, TweedieRegressor's power).
 _SCORE_PARAMETERS = ("scoring", "power")
@@ -517,10 +520,28 @@ def _default_score(estimator):
     return "score", _OWN_SCORE
 
 
+def weighted_metric(metric, weights):
+    """``metric`` scored with ``weights`` as ``sample_weight``: "R^2 weighted by
+    sample_weight", which neither compares nor subtracts as plain R^2, with a short
+    fingerprint of the weights in its note, so that metrics weighted by different weights are
+    not :func:`same_metric`."""
+    mark = _WEIGHTS + fingerprint(weights)[: len("sha256:") + 12]
+    note = f"{metric.note}; {mark}" if metric.note else mark
+    return replace(metric, name=f"{metric.name} weighted by sample_weight", note=note)
+
+
+def _weights_in(note):
+    """The short fingerprint of the weights that ``note`` records (:func:`weighted_metric`),
+    or None: unweighted, or weighted before sklearn-fair recorded which weights."""
+    _, found, weights = note.rpartition(_WEIGHTS)
+    return weights if found else None
+
+
 def _owner_in(note):
     """Whose score method the note of an estimator's own score names (what it runs through
     left out: a pipeline's score is its final step's), "" where it names none, or None for
     the note of another metric."""
+    note = note.split(f"; {_WEIGHTS}")[0]
     if not note.startswith(_OWN_SCORE):
         return None
     owner = note[len(_OWN_SCORE) :].removeprefix(": ").split(", not known")[0]
@@ -605,10 +626,13 @@ def _metric_defaults(function):
 
 def same_metric(metrics):
     """Whether every one of ``metrics`` (MetricName) is one metric: the same printed name and
-    sign, and the same :func:`metric_source` where each records one (a result saved without
-    its metric, or before sklearn-fair recorded whose score it is, by name and sign only)."""
+    sign, and the same :func:`metric_source` and weights where each records them (a result
+    saved without its metric, or before sklearn-fair recorded whose score it is or which
+    weights, by name and sign only)."""
     metrics = list(metrics)
     if len({(metric.name, metric.sign) for metric in metrics}) > 1:
+        return False
+    if len({_weights_in(metric.note) for metric in metrics} - {None}) > 1:
         return False
     sources = {metric_source(metric) for metric in metrics} - {None}
     # an earlier version named a class's own score without the parameter that chooses its
@@ -619,12 +643,15 @@ def same_metric(metrics):
 
 def describe_metric(metric):
     """``metric`` in words for a message that names metrics printed alike: its name and what
-    it scored as the user gave it, "error (scoring='neg_mean_squared_error')"."""
+    it scored as the user gave it, "error (scoring='neg_mean_squared_error')", and the
+    weights it was scored with where recorded."""
+    weights = _weights_in(metric.note)
+    weights = "" if weights is None else f", sample_weight {weights}"
     if metric.scoring is not None:
         scoring = metric.scoring if isinstance(metric.scoring, str) else repr(metric.scoring)
-        return f"{metric.name} (scoring={scoring!r})"
+        return f"{metric.name} (scoring={scoring!r}{weights})"
     owner = _owner_in(metric.note)
-    return f"{metric.name} (scoring=None{': ' + owner if owner else ''})"
+    return f"{metric.name} (scoring=None{': ' + owner if owner else ''}{weights})"
 
 
 @validate_params(

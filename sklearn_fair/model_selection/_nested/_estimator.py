@@ -378,7 +378,11 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
             Group labels (patients, sites, molecules...). Every split the protocol makes
             keeps each group on one side, outer and inner (an int ``outer_cv`` or
             ``inner_cv`` becomes a group k-fold, the default inner hold-out holds out whole
-            groups); a splitter you pass that ignores them gets a warning.
+            groups); a splitter you pass that ignores them gets a warning. With
+            scikit-learn's metadata routing enabled, groups that nothing requests (every
+            splitter you pass ignores them, as ``KFold`` does, and neither the estimator nor
+            a scorer requests them) raise a TypeError instead, as
+            ``GridSearchCV.fit(X, y, groups=...)`` does.
         **params : dict
             Fit parameters of the estimator (e.g. ``sample_weight``), indexed along with the
             data. With scikit-learn's metadata routing enabled they are routed to the

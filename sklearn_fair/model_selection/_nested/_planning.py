@@ -346,12 +346,14 @@ class Plan:
 
 
 def _weighted(named, params):
-    """``named`` (a MetricName, or None) said to be weighted where ``params``, what its scorer
-    receives, hold ``sample_weight``: "R^2 weighted by sample_weight", which neither compares
-    nor subtracts as plain R^2."""
+    """``named`` (a MetricName, or None) said to be weighted, and by which weights, where
+    ``params``, what its scorer receives, hold ``sample_weight``
+    (:func:`~sklearn_fair.metrics._names.weighted_metric`)."""
+    from ...metrics._names import weighted_metric
+
     if named is None or params.get("sample_weight") is None:
         return named
-    return replace(named, name=f"{named.name} weighted by sample_weight")
+    return weighted_metric(named, params["sample_weight"])
 
 
 def _names(scoring, keys, multimetric, estimator):
@@ -423,7 +425,6 @@ def make_plan(nested, X, y, groups, params, *, final, return_estimator, owner,
         _warn_unseeded_randomness(owner, estimator, seeded, candidates=models)
     routed = route_params(
         owner, estimator, scoring.scorers, splitters.outer, splitters.inner, data.groups, params,
-        search=None if space.search_scoring is None else nested.estimator,
         whole_search=whole_search, selecting=scoring.selection_keys,
     )  # fmt: skip
     early_stopping = early_stopping_policy(

@@ -512,16 +512,17 @@ class RoutedParams:
     search_fit: dict = None  # with routing, what a search run whole requests in its fit
 
 
-def route_params(owner, estimator, scorers, outer_cv, inner_cv, groups, params, *, search=None,
+def route_params(owner, estimator, scorers, outer_cv, inner_cv, groups, params, *,
                  whole_search=None, selecting=None):  # fmt: skip
     """Split ``params`` into fit, score and split metadata (scikit-learn's routing when on).
 
-    ``search``: the search given as the estimator, if any; ``whole_search``: that search when
-    it runs whole. The groups that scikit-learn's idiom gives a search,
-    ``cross_validate(search, groups=g, params={"groups": g})``, are the search's: they split
-    its inner folds (its cv taken apart, ``inner_split``) or reach the fit of the search run
-    whole (``search_groups``), never the fit of its estimator, which
-    ``GridSearchCV.fit(X, y, groups=...)`` does not pass them to either. With routing on they
+    ``whole_search``: the search given as the estimator when it runs whole. The groups that
+    scikit-learn's idiom gives a search, ``cross_validate(search, groups=g,
+    params={"groups": g})``, are the search's, whether given or made of ``param_grid`` and
+    ``inner_cv``: they split its inner folds (``inner_split``) or reach the fit of the search
+    run whole (``search_groups``), never the fit of its estimator, which
+    ``GridSearchCV.fit(X, y, groups=...)`` does not pass them to either; the outer splits
+    get ``groups`` alone, as ``cross_validate``'s without routing. With routing on they
     are ``groups``, and a search run whole gets them where its cv splits by them, as
     ``cross_validate`` routes them; it gets, as there, all that it requests in its fit (what
     its own scorer requests too: ``search_fit``). ``selecting``: the keys of the scorers that
@@ -550,7 +551,7 @@ def route_params(owner, estimator, scorers, outer_cv, inner_cv, groups, params, 
         )  # fmt: skip
     split = {"groups": groups} if groups is not None else {}
     fit = dict(params)
-    search_groups = fit.pop("groups", None) if search is not None else None
+    search_groups = fit.pop("groups", None)
     inner_split = dict(split) if search_groups is None else {"groups": search_groups}
     if search_groups is None and whole_search is not None and groups is not None:
         # the run's groups, where the search run whole splits by them (NestedCV.fit cannot
