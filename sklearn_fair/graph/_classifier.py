@@ -438,7 +438,13 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
                 try:
                     if not self.warm_start or not self.initialized_:
                         self.initialize()
-                    NeuralNet.partial_fit(self, dataset, encoded, **fit_params)
+                    # an epoch's NaN outputs are the epoch scorers' to record (as NaN), not
+                    # a reason to abort the fit: predict_proba refuses them after fit only
+                    self._training = True
+                    try:
+                        NeuralNet.partial_fit(self, dataset, encoded, **fit_params)
+                    finally:
+                        self._training = False
                     self._check_finite_weights()  # after early stopping restored its epoch
                 except BaseException:
                     # the new classes_ beside part of a new module, or the previous one: its
@@ -605,7 +611,7 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
         :meth:`fit` refuses non-finite weights and early stopping never selects such outputs:
         predict would call those graphs ``classes_[0]``, and a score would count them."""
         missing = np.flatnonzero(_without_prediction(torch.as_tensor(proba)).numpy())
-        if not len(missing):
+        if not len(missing) or getattr(self, "_training", False):
             return
         more = ", ..." if len(missing) > 10 else ""
         raise ValueError(

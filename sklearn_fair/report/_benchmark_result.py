@@ -372,7 +372,7 @@ class BenchmarkResult:
             for fold, refits in enumerate(cell.refit_scores)
             for r, s in enumerate(
                 np.full(len(refits), np.nan)
-                if fold in cell.failed_folds
+                if not np.isfinite(cell.scores[fold])  # failed (test_scores): no refit's score
                 else cell.metric.values(refits)
             )
         ]
@@ -1149,7 +1149,7 @@ class BenchmarkResult:
                 f"set {self.datasets}. Got {normalize!r:.200} instead."
             )
         for dataset, (zero, one) in zip(datasets, anchors):
-            if normalize == "minmax" and not one > zero:
+            if normalize == "minmax" and not tie_level(one) > tie_level(zero):
                 raise ValueError(
                     f"On data set {dataset!r} every model's mean score is {sign * one!r}: "
                     "normalize='minmax' maps the worst model's mean to 0 and the best's to 1, "

@@ -5,9 +5,10 @@ roc_auc failed. Under NestedCV the fold fails with that reason, whatever the met
 
 import numpy as np
 import pytest
+import torch
 
 from sklearn_fair import NestedCV
-from sklearn_fair.graph import DeepMultisets, GraphClassifier
+from sklearn_fair.graph import DeepMultisets, GraphClassifier, load_mutag
 
 OVERFLOWING = [1, 4, 10]  # node features near float32's maximum: their sums overflow
 
@@ -77,3 +78,37 @@ def test_nested_cv_fails_the_fold_whose_outputs_overflow(mutag, scoring):
     [task] = nested.failed_tasks_
     assert task["key"]["outer_fold"] == 0
     assert "gave non-finite outputs (NaN or inf) for 3 of 20 graphs" in task["error"]
+
+
+class _NaNInTheThirdValidationPass(DeepMultisets):
+    """DeepMultisets whose validation outputs are NaN for one graph in the third epoch only."""
+
+    passes = 0
+
+    def forward(self, data):
+        out = super().forward(data)
+        if not self.training and not torch.is_grad_enabled():
+            type(self).passes += 1
+            if type(self).passes == 3:
+                out = out.clone()
+                out[0] = float("nan")
+        return out
+
+
+def test_an_epoch_scorer_of_the_user_records_an_epoch_of_nan_outputs_without_aborting_the_fit():
+    # the refusal of non-finite outputs raised inside skorch's EpochScoring("accuracy") of
+    # the user, which predicts during fit: the whole fit aborted (review36); the default
+    # early stopping records such an epoch as NaN, and the fit goes on in both cases
+    from skorch.callbacks import EpochScoring
+
+    graphs = load_mutag()[:150]
+    user = EpochScoring("accuracy", lower_is_better=False, name="valid_acc_user")
+    _NaNInTheThirdValidationPass.passes = 0
+    fitted = GraphClassifier(
+        _NaNInTheThirdValidationPass, module__hidden_units=8, max_epochs=6, random_state=0,
+        patience=5, batch_size=200, callbacks=[("user", user)],
+    ).fit(graphs)  # fmt: skip
+    assert len(fitted.history) == 6
+    assert np.isnan(fitted.history[2]["valid_acc"])
+    assert all(np.isfinite(row["valid_acc_user"]) for row in fitted.history)
+    assert fitted.best_epoch_ != 3

@@ -2,6 +2,8 @@
 (hunt DOC12): fingerprints, caches, benchmark, NestedCV, the graph splitters and the
 under-sampler give what the list gives, and an ``edge_attr`` of width 0 is no edge feature."""
 
+import collections
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -184,3 +186,11 @@ def test_edge_attr_of_width_0_is_no_edge_feature(graphs):
     # fitted on one form, either form predicts alike
     np.testing.assert_array_equal(fitted.predict_proba(width_0), expected)
     np.testing.assert_array_equal(fitted_0.predict_proba(without), expected)
+
+
+def test_a_series_of_points_is_a_column_not_graphs():
+    # a namedtuple Point(x, y) has a .y: a Series of them was taken for graphs (review36)
+    Point = collections.namedtuple("Point", ["x", "y"])
+    points = [Point(float(i), float(i % 2)) for i in range(6)]
+    assert not is_graph_data(pd.Series(points, dtype=object))
+    assert not is_graph_data(np.array(points + [None], dtype=object)[:-1])

@@ -55,3 +55,54 @@ def test_a_class_of_the_users_script_in_the_data_reaches_the_workers(tmp_path):
     out = json.loads(run.stdout.strip().splitlines()[-1])
     assert out["2"] == out["1"]
     assert all(0.5 < score <= 1.0 for score in out["2"])
+
+
+IN_PLACE = textwrap.dedent(
+    """
+    import json
+    import numpy as np
+    from sklearn.base import BaseEstimator, TransformerMixin
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.pipeline import make_pipeline
+    from sklearn_fair import NestedCV
+
+    class CentredInPlace(TransformerMixin, BaseEstimator):
+        def fit(self, X, y=None):
+            return self
+
+        def transform(self, X):
+            features = []
+            for series in X:
+                series -= series.mean()  # in place, as many signal processing helpers do
+                features.append([series.std(), series.max(), len(series)])
+            return np.array(features)
+
+    rng = np.random.default_rng(0)
+    y = np.arange(80) % 2
+    X = np.empty(80, dtype=object)
+    X[:] = [rng.normal(label, 1 + label, size=rng.integers(5, 30)) for label in y]
+    out = {}
+    for n_jobs in (1, 2):
+        nested = NestedCV(
+            make_pipeline(CentredInPlace(), LogisticRegression()),
+            {"logisticregression__C": [0.1, 1.0]},
+            outer_cv=4, inner_cv=2, n_refits=1, random_state=0, n_jobs=n_jobs,
+        ).fit(X.copy(), y)
+        out[n_jobs] = [nested.outer_scores_.tolist(), len(nested.failed_tasks_)]
+    print(json.dumps(out))
+    """
+)
+
+
+def test_the_arrays_of_an_object_array_reach_the_workers_writable(tmp_path):
+    # written for the workers through the data file, an object array's arrays were read back
+    # memory-mapped, read-only: "output array is read-only" in every fit (review36)
+    script = tmp_path / "in_place.py"
+    script.write_text(IN_PLACE)
+    run = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=300, cwd=tmp_path
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    out = json.loads(run.stdout.strip().splitlines()[-1])
+    assert out["2"] == out["1"]
+    assert out["2"][1] == 0  # no failed fit

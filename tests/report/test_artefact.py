@@ -367,6 +367,17 @@ def test_minmax_where_every_model_ties_on_a_data_set_says_so():
     )
     with pytest.raises(ValueError, match=r"On data set 'c' every model's mean score is 3\.0: "):
         result.aggregate(normalize="minmax", n_resamples=10)
+    # equal but for floating-point rounding (0.15000000000000002 and 0.15), as the table's tie:
+    # min-max scaling divided by 3e-17 (an interval of [-7e14, 9e14], review36)
+    rounded = {("a", "m1"): [-0.1, -0.12], ("a", "m2"): [-0.2, -0.21]}
+    rounded |= {("c", "m1"): [-0.1, -0.2], ("c", "m2"): [-0.15, -0.15]}
+    result = BenchmarkResult.from_results(
+        {key: {"test_scores": values} for key, values in rounded.items()},
+        metric="neg_root_mean_squared_error",
+    )
+    assert np.mean([0.1, 0.2]) != 0.15
+    with pytest.raises(ValueError, match=r"On data set 'c' every model's mean score is 0\.15"):
+        result.aggregate(normalize="minmax", n_resamples=10)
 
 
 def test_a_benchmark_whose_results_record_no_splits_is_read_back(tmp_path):

@@ -115,3 +115,15 @@ def test_compare_to_reference_of_an_infinite_fold_is_nan(result, ridge_mean):
     compared = result.compare_to_reference(reference).set_index("model")
     assert np.isnan(compared.loc["blow", ["mean", "std", "difference", "in_reference_se"]]).all()
     assert_allclose(compared.loc["ridge", "mean"], ridge_mean)
+
+
+def test_refit_scores_of_an_infinite_fold_are_nan(result):
+    # BenchmarkResult.scores showed NaN for the fold, refit_scores its refits' inf (review36)
+    refits = result.refit_scores
+    blow = refits[refits["model"] == "blow"]
+    failed = ~np.isfinite(result.cells["d", "blow"].scores)
+    assert failed.sum() == 1
+    assert blow.loc[blow["outer_fold"] == np.flatnonzero(failed)[0], "score"].isna().all()
+    assert np.isfinite(blow.loc[blow["outer_fold"] != np.flatnonzero(failed)[0], "score"]).all()
+    ridge = refits[refits["model"] == "ridge"]
+    assert np.isfinite(ridge["score"]).all()

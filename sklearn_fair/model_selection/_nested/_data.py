@@ -8,6 +8,7 @@ pickle its whole storage once per graph. The caller's process keeps the user's o
 cache key and the serial path see exactly what was passed).
 """
 
+import io
 import os
 import pickle
 import shutil
@@ -223,23 +224,35 @@ def _compact_params(params):
     return compact
 
 
+def _by_value(obj):
+    """The reduction of a class or function of the user's script or notebook (``__main__``):
+    by value (cloudpickle), as loky sends a task's function; in a worker, ``__main__`` is not
+    the user's, and a PyG transform defined there could not be found by name."""
+    if isinstance(obj, (type, types.FunctionType)) and obj.__module__ == "__main__":
+        return cloudpickle.loads, (cloudpickle.dumps(obj),)
+    return NotImplemented
+
+
+class _ObjectsPickler(pickle.Pickler):
+    """The standard pickler, with :func:`_by_value`: for an object array's items, read back
+    as they were written (arrays among them writable, not memory-mapped)."""
+
+    reducer_override = staticmethod(_by_value)
+
+
 class _MainByValuePickler(NumpyPickler):
-    """joblib.dump's pickler (read back by joblib.load, its arrays memory-mapped), except that
-    classes and functions of the user's script or notebook (``__main__``) are pickled by value
-    (cloudpickle), as loky sends a task's arguments: in a worker, ``__main__`` is not the
-    user's, and a PyG transform defined there could not be found by name."""
+    """joblib.dump's pickler (read back by joblib.load, its numeric arrays memory-mapped), with
+    :func:`_by_value`."""
+
+    reducer_override = staticmethod(_by_value)
 
     def save(self, obj):
-        # joblib writes an object array's items with a pickler of its own, past this one's
-        # reducer_override; such an array gains nothing from being memory-mapped anyway
+        # joblib writes an object array's items with a pickler of its own, past _by_value
         if type(obj) is np.ndarray and obj.dtype.hasobject:
-            return pickle._Pickler.save(self, obj)
+            buffer = io.BytesIO()
+            _ObjectsPickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(obj)
+            return self.save_reduce(pickle.loads, (buffer.getvalue(),), obj=obj)
         return super().save(obj)
-
-    def reducer_override(self, obj):
-        if isinstance(obj, (type, types.FunctionType)) and obj.__module__ == "__main__":
-            return cloudpickle.loads, (cloudpickle.dumps(obj),)
-        return NotImplemented
 
 
 class SharedRunData:
