@@ -53,19 +53,20 @@ def is_graph_data(X):
     """Whether ``X`` is a sequence of graph objects: indexable, its first item has a ``.y``.
 
     Arrays with a ``shape`` (numpy, pandas, scipy's sparse matrices) are tabular, except a
-    1-D object array or pandas Series whose first item (by position) is a graph with an
-    ``edge_index`` attribute (as a PyG ``Data`` has); so is an
+    1-D object array whose first item is a graph, or a pandas Series whose first item (by
+    position) is a graph with an ``edge_index`` attribute (as a PyG ``Data`` has); so is an
     item with a ``shape``: ``(df, y)`` is a DataFrame and its labels, though a DataFrame
     with a column ``y`` has an attribute ``y``.
     """
     pandas = sys.modules.get("pandas")  # imported wherever a pandas Series is
-    if isinstance(X, np.ndarray) or (pandas is not None and isinstance(X, pandas.Series)):
-        # and an edge_index (a PyG Data has one, None where unset): a Series of points
-        # (shapely's, a namedtuple Point(x, y)) is a column of a table, not graphs
+    series = pandas is not None and isinstance(X, pandas.Series)
+    if isinstance(X, np.ndarray) or series:
         if not (X.dtype == object and X.ndim == 1 and len(X) > 0):
             return False
         first = _first(X)
-        return _is_graph(first) and hasattr(first, "edge_index")
+        # a Series of graphs has an edge_index too (a PyG Data has one, None where unset): a
+        # Series of points (shapely's, a namedtuple Point(x, y)) is a table's column
+        return _is_graph(first) and (not series or hasattr(first, "edge_index"))
     if hasattr(X, "shape") or isinstance(X, (str, bytes)):
         return False
     try:

@@ -193,4 +193,3 @@ def test_a_series_of_points_is_a_column_not_graphs():
     Point = collections.namedtuple("Point", ["x", "y"])
     points = [Point(float(i), float(i % 2)) for i in range(6)]
     assert not is_graph_data(pd.Series(points, dtype=object))
-    assert not is_graph_data(np.array(points + [None], dtype=object)[:-1])
