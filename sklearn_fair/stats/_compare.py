@@ -166,8 +166,9 @@ class ComparisonResult:
 
     def __repr__(self):
         lines = [self._header()]
-        if self._metric_note():
-            lines.append(self._metric_note())
+        note = self._metric_note()
+        if note:
+            lines.append(note)
         for first, second in self._paragraphs():
             lines += [f"  {first}", f"    {second}"]
         lines += [f"Note: {note}." for note in self.notes]

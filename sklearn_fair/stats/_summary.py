@@ -301,17 +301,17 @@ def summary_of_resamples(
     n_resamples=10_000,
     random_state=0,
     notes=(),
-    times_tested="from sizes",
+    times_tested="unknown",
 ):
     """:func:`summarize` of the scores of resamples that test each row ``times_tested`` times
     (:func:`~._interval.times_tested`: None where rows are tested unequally often), which picks
     the row of the coverage benchmark that the coverage note quotes. Callers that know the
-    splits (NestedCV, a report's cell) pass it for every interval; by default it is the
-    average that the sizes of "corrected_t" give ("unknown" without them)."""
+    splits (NestedCV, a report's cell) pass it for every interval; "unknown" takes the
+    average that the sizes of "corrected_t" give, where they are given."""
     scores = check_scores("scores", scores, min_size=2, purpose="a standard deviation")
     confidence = float(confidence)
-    if times_tested == "from sizes":
-        times_tested = "unknown" if n_test is None else len(scores) * n_test / (n_train + n_test)
+    if times_tested == "unknown" and n_test is not None:
+        times_tested = len(scores) * n_test / (n_train + n_test)
     if isinstance(metric, str):
         metric = metric_display_name(metric)
     sign = 1 if metric is None else metric.sign

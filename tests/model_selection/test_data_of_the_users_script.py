@@ -42,17 +42,23 @@ SCRIPT = textwrap.dedent(
 )
 
 
+def _run_as_the_users_script(text, folder):
+    """Run ``text`` as a script of its own (its classes are ``__main__``'s) in ``folder``, and
+    read the JSON its last line prints."""
+    script = folder / "user_script.py"
+    script.write_text(text)
+    run = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=300, cwd=folder
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    return json.loads(run.stdout.strip().splitlines()[-1])
+
+
 def test_a_class_of_the_users_script_in_the_data_reaches_the_workers(tmp_path):
     # NestedCV wrote the data for its workers with joblib.dump, which pickles such a class by
     # name: each worker raised "Can't get attribute 'Reading' on <module ... popen_loky_posix>"
     # (hunt DOC12)
-    script = tmp_path / "user_script.py"
-    script.write_text(SCRIPT)
-    run = subprocess.run(
-        [sys.executable, str(script)], capture_output=True, text=True, timeout=300, cwd=tmp_path
-    )
-    assert run.returncode == 0, run.stderr[-3000:]
-    out = json.loads(run.stdout.strip().splitlines()[-1])
+    out = _run_as_the_users_script(SCRIPT, tmp_path)
     assert out["2"] == out["1"]
     assert all(0.5 < score <= 1.0 for score in out["2"])
 
@@ -97,12 +103,6 @@ IN_PLACE = textwrap.dedent(
 def test_the_arrays_of_an_object_array_reach_the_workers_writable(tmp_path):
     # written for the workers through the data file, an object array's arrays were read back
     # memory-mapped, read-only: "output array is read-only" in every fit (review36)
-    script = tmp_path / "in_place.py"
-    script.write_text(IN_PLACE)
-    run = subprocess.run(
-        [sys.executable, str(script)], capture_output=True, text=True, timeout=300, cwd=tmp_path
-    )
-    assert run.returncode == 0, run.stderr[-3000:]
-    out = json.loads(run.stdout.strip().splitlines()[-1])
+    out = _run_as_the_users_script(IN_PLACE, tmp_path)
     assert out["2"] == out["1"]
     assert out["2"][1] == 0  # no failed fit

@@ -459,6 +459,7 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         }
         sizes = {}
         train, test = ([f[f"{part}_indices"] for f in folds] for part in ("train", "test"))
+        each_row_tested = times_tested(train, test)
         if interval == "corrected_t":
             sizes = fold_sizes(train, test)
             notes = (*notes, *corrected_t_notes(train, test))
@@ -475,7 +476,7 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
                     interval=interval,
                     confidence=confidence,
                     half_scores=half_scores,
-                    times_tested=times_tested(train, test),
+                    times_tested=each_row_tested,
                     **sizes,
                 )
             )
