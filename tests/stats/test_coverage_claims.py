@@ -172,9 +172,12 @@ def test_times_tested_is_the_count_of_every_row_only_where_it_is_one_count(split
 
 
 @pytest.mark.parametrize("interval", ["corrected_t", "t"])
-def test_random_splits_get_no_row_of_the_k_fold_benchmark(interval):
+def test_random_splits_get_every_row_of_the_k_fold_benchmark_named_by_its_resampling(interval):
     # ShuffleSplit(5, test_size=0.2) tests each row once on average, but some rows twice and
-    # some never: it was labelled with the row "(one run of 5-fold CV)" (hunt DOC12)
+    # some never: it was labelled with the row "(one run of 5-fold CV)" (hunt DOC12), then got
+    # no note at all (review36 REV-9): it now says the benchmark did not measure it and quotes
+    # both rows it has, each named
+    _, measured = _measured()
     X, y = make_classification(n_samples=60, n_features=5, random_state=0)
     outer = ShuffleSplit(5, test_size=0.2, random_state=0)
     with warnings.catch_warnings():
@@ -182,8 +185,16 @@ def test_random_splits_get_no_row_of_the_k_fold_benchmark(interval):
         nested = NestedCV(
             LogisticRegression(), {"C": [0.1, 1.0]}, outer_cv=outer, inner_cv=3, n_refits=1
         ).fit(X, y)
-    assert nested.summary(interval=interval).ci_coverage == ""
-    cell = as_result("m", nested, dataset="d")
-    assert (
-        cell.summary(root=0, confidence=0.95, interval=interval, n_resamples=10).ci_coverage == ""
+    one_run, repeated = (measured[k]["ranges"]["0.95"] for k in (interval, f"{interval}_repeated"))
+    expected = (
+        "did not measure this interval for resamples that test rows unequally often",
+        f"{one_run[0]:.0f}-{one_run[1]:.0f}% in one run of 5-fold CV",
+        f"{repeated[0]:.0f}-{repeated[1]:.0f}% in 5 times repeated 5-fold CV",
     )
+    cell = as_result("m", nested, dataset="d")
+    for note in (
+        nested.summary(interval=interval).ci_coverage,
+        cell.summary(root=0, confidence=0.95, interval=interval, n_resamples=10).ci_coverage,
+    ):
+        assert all(part in note for part in expected), note
+        assert "(one run of 5-fold CV)" not in note
