@@ -77,9 +77,15 @@ def _same(old, new):
 
 def _without_prediction(proba):
     """Which graphs (rows of the tensor ``proba``) have no prediction: a probability that is
-    NaN or infinite (the softmax of NaN or +inf outputs, e.g. of diverged weights, or of sums
-    that overflow on large graphs), where argmax would call the graph classes_[0]."""
-    return ~torch.isfinite(proba).all(dim=1)
+    NaN or +inf (the softmax of NaN or +inf outputs, e.g. of diverged weights, or of sums
+    that overflow on large graphs), or -inf for every class, where argmax would call the graph
+    classes_[0]. A -inf beside finite values is a log-probability of 0, which a user's
+    ``predict_nonlinearity`` may return: argmax reads it."""
+    return (
+        torch.isnan(proba).any(dim=1)
+        | torch.isposinf(proba).any(dim=1)
+        | torch.isneginf(proba).all(dim=1)
+    )
 
 
 def _accuracy_of_the_validation_passes(net, dataset, y):
@@ -589,10 +595,12 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
         Raises
         ------
         ValueError
-            If a graph's probabilities are NaN or infinite (its outputs overflowed, e.g. in
-            the sum pooling of a graph larger than the training graphs): the argmax of NaN
-            would predict ``classes_[0]``. The error names how many graphs, and which; a
-            smaller ``lr``, gradient clipping or rescaled node features help. Inside
+            If a graph's probabilities are NaN or +inf, or -inf for every class (its
+            outputs overflowed, e.g. in the sum pooling of a graph larger than the training
+            graphs): the argmax of NaN would predict ``classes_[0]``. A -inf beside finite
+            values (a log-probability of 0 from a ``predict_nonlinearity``) is a
+            prediction. The error names how many graphs, and which; a smaller ``lr``,
+            gradient clipping or rescaled node features help. Inside
             :class:`~sklearn_fair.NestedCV` the fold fails, and ``error_score`` stands in for
             its score, whatever the metric.
         """
@@ -607,7 +615,7 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
         return proba
 
     def _check_finite_proba(self, proba):
-        """Refuse probabilities that are NaN or infinite (rows that are no prediction), as
+        """Refuse rows of probabilities that are no prediction (:func:`_without_prediction`), as
         :meth:`fit` refuses non-finite weights and early stopping never selects such outputs:
         predict would call those graphs ``classes_[0]``, and a score would count them."""
         missing = np.flatnonzero(_without_prediction(torch.as_tensor(proba)).numpy())
