@@ -34,7 +34,7 @@ from ._checks import (
     tie_levels,
 )
 from ._paired import paired_ttest
-from ._ranks import _as_table, rank_comparison, wilcoxon
+from ._ranks import _as_table, permutation_p_is, rank_comparison, wilcoxon
 
 __all__ = ["MultipleComparison", "multiple_comparison"]
 
@@ -174,7 +174,8 @@ class MultipleComparison:
             f"autorank does (Herbold, 2020). Shapiro-Wilk tests at alpha = {level}/{k} "
             f"(Bonferroni) {normality}; {variances} (p = "
             f"{shown(self.homogeneity_pvalue)}). {why} With {test}, the models {verdict} "
-            f"({symbol} = {self.statistic:.3g}, p = {shown(self.pvalue)}{method}, two-sided, "
+            f"({symbol} = {self.statistic:.3g}, "
+            f"{permutation_p_is(self.pvalue, self.pvalue_method, shown)}{method}, two-sided, "
             f"alpha = {level})."
         )
         if self.posthoc is not None and self.pvalue < self.alpha:

@@ -97,8 +97,9 @@ class RankComparison:
         )
         return (
             f"Average ranks over {self.n_datasets} data sets: {ranks}. Friedman chi2 = "
-            f"{self.statistic:.3f} (p = {shown(self.pvalue)}); Iman-Davenport F = "
-            f"{self.iman_davenport_statistic:.3f} (p = {shown(self.iman_davenport_pvalue)}); "
+            f"{self.statistic:.3f} ({permutation_p_is(self.pvalue, self.pvalue_method, shown)});"
+            f" Iman-Davenport F = {self.iman_davenport_statistic:.3f} "
+            f"({permutation_p_is(self.iman_davenport_pvalue, self.pvalue_method, shown)}); "
             f"both p-values {_METHODS[self.pvalue_method]}; "
             f"Nemenyi critical difference {self.critical_difference:.3f} at alpha = {self.alpha:g}."
             + "".join(
@@ -118,6 +119,17 @@ _METHODS = {
 # permutation p-values: exact up to this many tables of orders, else Monte Carlo
 _EXACT_LIMIT = 100_000
 _N_RESAMPLES = 9_999
+# the smallest Monte Carlo p-value, (0 + 1) / (9,999 + 1): no draw reached the statistic
+_MONTE_CARLO_FLOOR = 1 / (_N_RESAMPLES + 1)
+
+
+def permutation_p_is(value, method, shown):
+    """A permutation p-value as a sentence says it: "p = " and ``shown(value)``, or
+    "p <= 0.0001" where a Monte Carlo p-value is at its floor (the true one may be far lower:
+    2e-28 for the chi-square of 50 data sets where every draw stays below)."""
+    if method == "Monte Carlo" and value <= _MONTE_CARLO_FLOOR * (1 + 1e-9):
+        return f"p <= {_MONTE_CARLO_FLOOR:g}"
+    return f"p = {shown(value)}"
 
 
 def _as_table(scores, min_models=3):
