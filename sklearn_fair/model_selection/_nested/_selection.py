@@ -522,7 +522,11 @@ def warn_about_selection(plan, outer_results):
         for name, (low, high) in ranges.items():
             for edge in (low, high):
                 count = sum(1 for best in tied if best and all(p.get(name) == edge for p in best))
-                if count <= len(folds) / 2 or _at_a_closed_bound(plan.estimator, name, edge):
+                if (
+                    count <= len(folds) / 2
+                    or _at_a_closed_bound(plan.estimator, name, edge)
+                    or (edge == high and _is_the_number_of_features(edge, plan.data.X))
+                ):
                     continue
                 chose = "selected" if plan.selection_rule == "best" else "found the best"
                 warnings.warn(
@@ -543,6 +547,19 @@ def _owner_of(estimator, name):
         return param_owner(estimator, estimator.get_params(deep=True), name), param
     except Exception:
         return None, param
+
+
+def _is_the_number_of_features(value, X):
+    """Whether ``value``, an integer, is the number of columns of the 2-D ``X``: a grid of
+    ``n_components`` or ``k`` (PCA, SelectKBest) cannot extend past every feature."""
+    shape = getattr(X, "shape", None)
+    return (
+        isinstance(value, numbers.Integral)
+        and not isinstance(value, bool)
+        and shape is not None
+        and len(shape) == 2
+        and value == shape[1]
+    )
 
 
 def _at_a_closed_bound(estimator, name, value):
