@@ -81,7 +81,7 @@ def _aligned(params, indices, n_samples):
     subset = {}
     for name, value in params.items():
         if isinstance(value, CollatedGraphs):
-            # graphs made compact for the workers: the user's list (or object array) again,
+            # graphs made compact for the workers: the user's list (object array, Series) again,
             # of the rows if aligned, whole if not (validation graphs)
             value = value[indices if len(value) == n_samples else slice(None)]
         elif (_is_arraylike(value) or sp.issparse(value)) and not isinstance(value, str):
