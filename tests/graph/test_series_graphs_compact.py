@@ -17,9 +17,6 @@ import torch
 from sklearn.utils import _safe_indexing
 from torch_geometric.datasets import TUDataset
 
-from sklearn_fair import NestedCV
-from sklearn_fair.graph import GraphClassifier
-from sklearn_fair.graph.models import GIN
 from sklearn_fair.model_selection._nested._data import DataHandle, RunData, SharedRunData
 from sklearn_fair.model_selection._nested._running import PlansData
 from sklearn_fair.utils._graphs import graphs_in_order
@@ -87,33 +84,3 @@ def test_a_series_of_graphs_is_written_for_the_workers_as_compact_as_the_list(
             shared.close()
     # an index of 188 labels more than the list: a few kB, not 188 copies of the storage
     assert sizes["series"] <= 1.2 * sizes["list"], sizes
-
-
-def test_nested_cv_in_parallel_scores_a_series_of_graphs_as_the_list(iterated_graphs):
-    graphs = iterated_graphs[:40]
-    y = _labels(graphs)
-
-    def outer_scores(X):
-        search = NestedCV(
-            GraphClassifier(
-                GIN,
-                module__hidden_units=[8],
-                max_epochs=1,
-                random_state=0,
-                patience=None,
-                validation_fraction=None,
-            ),
-            {"lr": [0.01]},
-            outer_cv=2,
-            inner_cv=2,
-            # of every probability: a model of one epoch may predict one class for every
-            # graph, whose accuracy would not tell which graphs it was given
-            scoring="neg_log_loss",
-            random_state=0,
-            n_jobs=2,
-        )
-        return search.fit(X, y).outer_scores_
-
-    expected = outer_scores(graphs)
-    assert np.isfinite(expected).all()
-    np.testing.assert_array_equal(outer_scores(_series(graphs)), expected)

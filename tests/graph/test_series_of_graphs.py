@@ -132,6 +132,28 @@ def test_nested_cv_reads_the_labels_of_a_series(graphs, series):
     np.testing.assert_array_equal(scores(series), scores(graphs))
 
 
+def test_nested_cv_in_parallel_scores_a_series_of_graphs_as_the_list(graphs):
+    # the workers get the Series collated (review36 REV-3), and its rows back as a Series
+    y = _labels(graphs)
+
+    def scores(X):
+        search = NestedCV(
+            _classifier(),
+            {"lr": [0.01]},
+            outer_cv=2,
+            inner_cv=2,
+            scoring=_SCORING,
+            random_state=0,
+            n_jobs=2,
+        )
+        return search.fit(X, y).outer_scores_
+
+    expected = scores(graphs)
+    assert np.isfinite(expected).all()
+    series = pd.Series(graphs, index=_INDEXES["permuted"](len(graphs)), name="graph")
+    np.testing.assert_array_equal(scores(series), expected)
+
+
 def test_splitters_split_a_series_as_the_list(graphs, series):
     for splitter in (
         StratifiedGraphKFold(5, random_state=0),
