@@ -641,6 +641,18 @@ def same_metric(metrics):
     return len(sources) <= 1
 
 
+def how_to_score_alike(metrics):
+    """What to do about ``metrics`` (MetricName) printed alike that are not one metric
+    (:func:`same_metric`): the same weights where they record different ones, else one
+    common scoring."""
+    if len({_weights_in(metric.note) for metric in metrics} - {None}) > 1:
+        return (
+            "their scorers were given different sample_weight: fit and score every result "
+            "with the same sample_weight, or score them all with the same unweighted scorer"
+        )
+    return "score them with one common 'scoring' (a scorer name or scorer, the same for each)"
+
+
 def describe_metric(metric):
     """``metric`` in words for a message that names metrics printed alike: its name and what
     it scored as the user gave it, "error (scoring='neg_mean_squared_error')", and the

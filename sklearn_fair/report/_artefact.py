@@ -117,7 +117,7 @@ def _cell_result(cell, shared):
         **({"own_scores": True} if cell.own_scores else {}),
         "outer_results": folds,
         **error_score_field(cell.error_score),
-        **saved_fields(cell.failures, cell.resampling, cell.selection_metric),
+        **saved_fields(cell.failures, cell.resampling, cell.selection_metric, cell.fit_metadata),
     })  # fmt: skip
 
 

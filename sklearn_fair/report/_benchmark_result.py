@@ -16,7 +16,7 @@ from ..exceptions import (
     SplitsMismatchError,
     UnequalBudgetWarning,
 )
-from ..metrics._names import describe_metric, same_metric
+from ..metrics._names import describe_metric, how_to_score_alike, same_metric
 from ..stats import (
     _aggregate,
     bayesian_signed_rank,
@@ -150,8 +150,8 @@ class BenchmarkResult:
             )
             raise ValueError(
                 f"The models on data set {dataset!r} were scored with different metrics under "
-                f"one name ({described}); a comparison needs one metric per data set: score "
-                "them with one common 'scoring'."
+                f"one name ({described}); a comparison needs one metric per data set: "
+                f"{how_to_score_alike([cell.metric for cell in cells])}."
             )
 
     @classmethod

@@ -110,6 +110,10 @@ class ReproducibilityCard:
     drawn_roots : dict
         Key of ``seeds`` -> the int root a run drew where its ``random_state`` was None, a
         RandomState or a Generator: passed as ``random_state``, it reproduces the run.
+    fit_metadata : dict
+        Model name -> the fit parameters its run was given (``sample_weight``), each name ->
+        its :func:`~sklearn_fair.utils.fingerprint` ({} for none), or None where its result
+        does not record them (saved before sklearn-fair recorded them).
     """
 
     checklist: list
@@ -123,6 +127,7 @@ class ReproducibilityCard:
     versions_recorded: bool = False
     recorded_versions: dict = field(default_factory=dict)
     drawn_roots: dict = field(default_factory=dict)
+    fit_metadata: dict = field(default_factory=dict)
 
     def _seed_text(self, name):
         root = self.drawn_roots.get(name)
@@ -132,22 +137,20 @@ class ReproducibilityCard:
     def section(self):
         """The card as a report section."""
         rows = [[item, answer, how] for item, answer, how in self.checklist]
-        shared = {}
-        for name, value in self.splits_fingerprint.items():
-            shared.setdefault(value, []).append(name)
         paragraphs = [
             "Seeds: " + "; ".join(map(self._seed_text, self.seeds)) + ".",
             "Splits fingerprint: "
-            + (
-                next(iter(shared)) + " (all models)"
-                if len(shared) == 1
-                else "; ".join(f"{', '.join(names)}: {value}" for value, names in shared.items())
-            )
+            + _shared_text(self.splits_fingerprint)
             + (f"; splits file: {self.splits_file}" if self.splits_file else "")
             + ".",
             f"Data fingerprint: {self.data_fingerprint or 'not computed'}; "
             f"{'target' if self.task == 'regression' else 'labels'} "
             f"fingerprint: {self.labels_fingerprint or 'not computed'}.",
+            *(
+                ["Fit metadata: " + _shared_text(self.fit_metadata, _metadata_text) + "."]
+                if self.fit_metadata
+                else []
+            ),
             (
                 "Versions (recorded with the results): "
                 if self.versions_recorded
@@ -283,6 +286,25 @@ def _random_state(model):
     return state if state is None or isinstance(state, numbers.Integral) else str(state)
 
 
+def _metadata_text(recorded):
+    """A run's fit parameters as the card prints them: "sample_weight sha256:...", "none",
+    or "not recorded"."""
+    if recorded is None:
+        return "not recorded"
+    return ", ".join(f"{name} {value}" for name, value in recorded.items()) or "none"
+
+
+def _shared_text(per_model, text=str):
+    """``text`` of each model's value of ``per_model`` once: "... (all models)" where they
+    share it, else labelled by model ("a, b: ...; c: ...")."""
+    shared = {}
+    for name, value in per_model.items():
+        shared.setdefault(text(value), []).append(name)
+    if len(shared) == 1:
+        return next(iter(shared)) + " (all models)"
+    return "; ".join(f"{', '.join(names)}: {value}" for value, names in shared.items())
+
+
 def _versions_text(versions):
     return ", ".join(f"{k} {v}" for k, v in versions.items())
 
@@ -384,6 +406,7 @@ def card_of(models, *, X=None, y=None, splits_file=None, stratified=None,
         checklist=checklist,
         seeds=seeds,
         drawn_roots=drawn,
+        fit_metadata={_label(m, one): m.fit_metadata for m in models},
         splits_fingerprint={
             _label(m, one): (
                 splits_fingerprint(m.train_indices, m.test_indices)

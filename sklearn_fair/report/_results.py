@@ -151,6 +151,9 @@ class NestedResult:
     # whether the cell is the caller's own per-fold test_scores (not a NestedCV's result, nor
     # a saved one): nothing then says how they were computed
     own_scores: bool = False
+    # the fit parameters the run was given (sample_weight...), name -> fingerprint ({} for
+    # none); None where not recorded (saved, or fitted, before sklearn-fair recorded them)
+    fit_metadata: object = None
 
     @property
     def n_failed(self):
@@ -391,8 +394,10 @@ def result_to_dict(nested):
         (the tuning's ``n_candidates``, ``n_inner_fits`` and ``n_searches``, which the folds do
         not say), ``outer_results`` (a list of per-fold dicts; ``"failed": True`` in a fold scored
         ``error_score``: no selection, or a failed refit), ``failures`` (outer fold, or "final" ->
-        the number of fits that failed there and the first error), ``resampling`` and
-        ``checksum`` (the :func:`~sklearn_fair.utils.digest` of the rest).
+        the number of fits that failed there and the first error), ``resampling``,
+        ``fit_metadata`` (each fit parameter the fit was given, ``sample_weight``, by name ->
+        its :func:`~sklearn_fair.utils.fingerprint`) and ``checksum`` (the
+        :func:`~sklearn_fair.utils.digest` of the rest).
 
     Examples
     --------
@@ -458,6 +463,7 @@ def result_to_dict(nested):
             failures_of(getattr(nested, "failed_tasks_", [])),
             getattr(nested, "resampling_", {}),
             _own_selection(nested),
+            settings.get("fit_metadata"),
         ),
     }
     return with_checksum(document)
@@ -488,16 +494,29 @@ def _saved_selection(saved):
     return None
 
 
-def saved_fields(failures, resampling, selection):
+def saved_fields(failures, resampling, selection, fit_metadata):
     """The last fields of a saved result: ``failures`` (fold numbers as text, "final"),
-    ``resampling`` and the metric a search selected with, if any (``selection_metric``)."""
+    ``resampling``, the metric a search selected with, if any (``selection_metric``), and the
+    fit parameters the run was given, where recorded (``fit_metadata``: name ->
+    fingerprint)."""
     fields = {
         "failures": {"final" if f is None else str(f): entry for f, entry in failures.items()},
         "resampling": dict(resampling),
     }
     if selection is not None:
         fields["selection_metric"] = selection.to_dict()
+    if fit_metadata is not None:
+        fields["fit_metadata"] = dict(fit_metadata)
     return fields
+
+
+def _saved_fit_metadata(saved):
+    """The ``fit_metadata`` of a saved result (:func:`saved_fields`) as text by name; None in a
+    file written before sklearn-fair recorded it."""
+    recorded = saved.get("fit_metadata")
+    if not isinstance(recorded, Mapping):
+        return None
+    return {str(name): str(value) for name, value in recorded.items()}
 
 
 def nested_metrics(nested):
@@ -635,7 +654,7 @@ def as_result(name, result, *, dataset="data", metric=None, budget=None, verify=
         from_file, source = source is not None, source or f"{name!r} of data set {dataset!r}"
         verify_result(result, source=source, verify=verify, from_file=from_file)
     estimator, task, failures, resampling, selection = None, None, {}, {}, None
-    own_scores = False
+    own_scores, fit_metadata = False, None
     if hasattr(result, "outer_results_"):
         folds, estimator = result.outer_results_, result
         failures = failures_of(getattr(result, "failed_tasks_", []))
@@ -648,6 +667,7 @@ def as_result(name, result, *, dataset="data", metric=None, budget=None, verify=
         refit_seeds = list(result.refit_seeds_)
         metrics, refit_metric = nested_metrics(result)
         task = settings["task"]
+        fit_metadata = settings.get("fit_metadata")  # none in one fitted before it was recorded
         budget = budget if budget is not None else _budget_of(result, folds)
     elif isinstance(result, Mapping):
         if "result" in result and "outer_results" not in result:
@@ -667,6 +687,7 @@ def as_result(name, result, *, dataset="data", metric=None, budget=None, verify=
             failures = _saved_failures(result.get("failures"))
             resampling = dict(result.get("resampling") or {})
             selection = _saved_selection(result)
+            fit_metadata = _saved_fit_metadata(result)
         else:  # the caller's own per-fold test_scores (verify_result checked they are there)
             n_folds = len(result["test_scores"])
             folds = [
@@ -744,6 +765,7 @@ def as_result(name, result, *, dataset="data", metric=None, budget=None, verify=
         error_score=error_score,
         failed_metric_folds=_failed_metric_folds(folds, list(metrics), refit_metric),
         own_scores=own_scores,
+        fit_metadata=None if fit_metadata is None else dict(fit_metadata),
     )
 
 

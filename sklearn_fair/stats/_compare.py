@@ -296,7 +296,7 @@ def _check_same_metric(results, scoring):
     of two estimators' own score methods, may be different metrics.
 
     Returns the metric (MetricName) when every result records it, else None."""
-    from ..metrics._names import describe_metric, same_metric
+    from ..metrics._names import describe_metric, how_to_score_alike, same_metric
 
     metrics = {}
     for name, result in results.items():
@@ -311,15 +311,15 @@ def _check_same_metric(results, scoring):
             f"{name!r}: {describe_metric(metric) if alike else metric}"
             for name, metric in metrics.items()
         )
+        advice = (
+            how_to_score_alike(list(metrics.values()))
+            if alike
+            else "pass the 'scoring' parameter to choose one they all hold"
+        )
         raise ValueError(
             "compare() needs every result scored with the same metric; their scores are "
-            f"of different metrics ({described}). "
-            + (
-                "Score them with one common 'scoring' (a scorer name or scorer, the same for "
-                "every result) and compare again."
-                if alike
-                else "Pass the 'scoring' parameter to choose one they all hold."
-            )
+            f"of different metrics ({described}). {advice[0].upper()}{advice[1:]}, and compare "
+            "again."
         )
     return next(iter(metrics.values())) if len(metrics) == len(results) else None
 

@@ -2,6 +2,7 @@
 
 import numbers
 import os
+import pickle
 from collections import Counter
 from copy import deepcopy
 
@@ -21,7 +22,13 @@ from sklearn.utils._param_validation import Options, StrOptions
 from sklearn.utils.metadata_routing import UNUSED, process_routing
 from sklearn.utils.validation import check_is_fitted
 
-from ...utils import RANDOM_STATE_CONSTRAINTS, EstimatorInstance, IntervalNotBool, fill_doc
+from ...utils import (
+    RANDOM_STATE_CONSTRAINTS,
+    EstimatorInstance,
+    IntervalNotBool,
+    fill_doc,
+    fingerprint,
+)
 from ...utils._scaling import mean_of, std_of
 from ._candidates import search_space
 from ._docs import PARAMETER_DOCS
@@ -641,6 +648,7 @@ def store_fitted(nested, run):
         "random_state": nested.random_state,
         "error_score": plan.error_score,
         "task": "classification" if plan.classifier else task,
+        "fit_metadata": _fit_metadata(plan.data),
     }
     nested.n_splits_ = plan.n_outer
     # a callable scoring that returns a dict scores several metrics, as in scikit-learn's
@@ -683,6 +691,28 @@ def store_fitted(nested, run):
             nested.__dict__.pop(name, None)  # a previous fit's, if this model has none
             if hasattr(nested.best_estimator_, name):
                 setattr(nested, name, getattr(nested.best_estimator_, name))
+
+
+def _fit_metadata(data):
+    """Name -> :func:`~sklearn_fair.utils.fingerprint` of each fit parameter a run was given
+    (``sample_weight``), as the estimator's fit, the scorers and a search run whole received
+    them: two runs that differ only by their weights are told apart by their records. A value
+    that cannot be fingerprinted (a lambda) by its type."""
+    given = {}
+    for params in (
+        data.search_params,
+        *data.score_params.values(),
+        *(data.selection_score_params or {}).values(),
+        data.fit_params,
+    ):
+        given.update((name, value) for name, value in params.items() if value is not None)
+    recorded = {}
+    for name, value in sorted(given.items()):
+        try:
+            recorded[name] = fingerprint(value)
+        except (TypeError, pickle.PicklingError):
+            recorded[name] = f"a {type(value).__name__}, not fingerprinted"
+    return recorded
 
 
 def _failed_outer_folds(folds, scores, key):

@@ -1,0 +1,100 @@
+"""What a result keeps of the fit metadata its run was given (hunt ROUTE-2).
+
+A NestedCV fitted with ``sample_weight`` printed the same reproducibility card, and saved
+the same result, as one fitted without: two runs that differ only by their weights could not
+be told apart by what the user reads and keeps. compare() refused two results weighted by
+different weights with the advice to score them with one common scoring, which they were."""
+
+import json
+
+import numpy as np
+import pytest
+from sklearn.datasets import make_classification
+from sklearn.linear_model import LogisticRegression
+from sklearn.metrics import accuracy_score, make_scorer
+from sklearn.model_selection import KFold
+
+from sklearn_fair import BenchmarkResult, NestedCV
+from sklearn_fair.report import reproducibility_card, result_to_dict
+from sklearn_fair.report._integrity import with_checksum
+from sklearn_fair.stats import compare
+from sklearn_fair.utils import fingerprint
+
+X, Y = make_classification(90, 6, n_informative=3, random_state=0, flip_y=0.2, weights=[0.7])
+BALANCING = np.where(Y == 1, 3.0, 1.0)
+
+
+def _run(weights=None):
+    """A NestedCV whose estimator's fit and scorer request ``sample_weight``."""
+    scorer = make_scorer(accuracy_score).set_score_request(sample_weight=True)
+    nested = NestedCV(
+        LogisticRegression().set_fit_request(sample_weight=True), {"C": [0.01, 1.0]},
+        scoring=scorer, outer_cv=KFold(3, shuffle=True, random_state=0), inner_cv=3,
+        n_refits=1, refit=False, random_state=0,
+    )  # fmt: skip
+    params = {} if weights is None else {"sample_weight": weights}
+    return nested.fit(X, Y, **params)
+
+
+def _fit_metadata_line(card):
+    (line,) = [line for line in str(card).splitlines() if line.startswith("Fit metadata:")]
+    return line
+
+
+def test_the_card_names_the_weights_a_run_was_given(routing):
+    # the two cards were line for line the same
+    weighted, unweighted = _run(BALANCING), _run()
+    line = _fit_metadata_line(reproducibility_card(weighted))
+    assert line == f"Fit metadata: sample_weight {fingerprint(BALANCING)} (all models)."
+    assert _fit_metadata_line(reproducibility_card(unweighted)) == (
+        "Fit metadata: none (all models)."
+    )
+    # the metric's note (round 36) holds the start of the same fingerprint
+    assert fingerprint(BALANCING).startswith(weighted.metrics_["score"].note.split()[-1])
+    both = _fit_metadata_line(reproducibility_card({"w": weighted, "plain": unweighted}))
+    assert both == f"Fit metadata: w: sample_weight {fingerprint(BALANCING)}; plain: none."
+    other = reproducibility_card({"w": weighted, "ones": _run(np.ones(len(Y)))})
+    assert fingerprint(np.ones(len(Y))) in str(other)
+    assert reproducibility_card(weighted).to_dict()["fit_metadata"] == {
+        "model": {"sample_weight": fingerprint(BALANCING)}
+    }
+
+
+def test_saved_results_keep_the_weights_and_older_ones_still_load(routing, tmp_path):
+    weighted = _run(BALANCING)
+    saved = json.loads(json.dumps(result_to_dict(weighted)))
+    assert saved["fit_metadata"] == {"sample_weight": fingerprint(BALANCING)}
+    expected = _fit_metadata_line(reproducibility_card(weighted))
+    assert _fit_metadata_line(reproducibility_card(saved)) == expected
+    # BenchmarkResult.save and load
+    path = BenchmarkResult.from_results({("data", "model"): weighted}).save(tmp_path / "b.json")
+    (cell,) = BenchmarkResult.load(path).cells.values()
+    assert cell.fit_metadata == {"sample_weight": fingerprint(BALANCING)}
+    assert _fit_metadata_line(reproducibility_card({"model": cell})) == expected
+    # a result saved before the fit metadata were recorded loads, and says so
+    older = {key: value for key, value in saved.items() if key not in ("fit_metadata", "checksum")}
+    card = reproducibility_card(with_checksum(older))
+    assert _fit_metadata_line(card) == "Fit metadata: not recorded (all models)."
+
+
+def test_compare_refusal_of_two_weightings_names_the_weights(routing):
+    # it advised "Score them with one common 'scoring'", which both already were
+    with pytest.raises(ValueError, match="different metrics") as error:
+        compare({"A": _run(BALANCING), "B": _run(np.ones(len(Y)))})
+    message = str(error.value)
+    assert "the same sample_weight" in message
+    assert "the same unweighted scorer" in message
+    assert "common 'scoring'" not in message
+    for weights in (BALANCING, np.ones(len(Y))):
+        assert fingerprint(weights)[: len("sha256:") + 12] in message
+
+
+def test_a_benchmark_of_two_weightings_gives_the_same_advice(routing):
+    # BenchmarkResult's own check of one metric per data set said "score them with one common
+    # 'scoring'" too; both read the one advice of the metrics module
+    cells = {("data", "A"): _run(BALANCING), ("data", "B"): _run(np.ones(len(Y)))}
+    with pytest.raises(ValueError, match="different metrics under one name") as error:
+        BenchmarkResult.from_results(cells).table()
+    message = str(error.value)
+    assert "fit and score every result with the same sample_weight" in message
+    assert "common 'scoring'" not in message
