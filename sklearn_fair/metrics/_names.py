@@ -15,7 +15,7 @@ import numpy as np
 from sklearn.utils._param_validation import validate_params
 
 from ..exceptions import SklearnFairWarning
-from ..utils._hashing import fingerprint
+from ..utils._hashing import fingerprint_of_numbers
 from ..utils._printing import plain
 from ..utils._provenance import qualified_name
 from ..utils._stacklevel import external_stacklevel
@@ -524,8 +524,9 @@ def weighted_metric(metric, weights):
     """``metric`` scored with ``weights`` as ``sample_weight``: "R^2 weighted by
     sample_weight", which neither compares nor subtracts as plain R^2, with a short
     fingerprint of the weights in its note, so that metrics weighted by different weights are
-    not :func:`same_metric`."""
-    mark = _WEIGHTS + fingerprint(weights)[: len("sha256:") + 12]
+    not :func:`same_metric` (of their numbers: a pandas Series and an array of the same
+    weights are one weighting)."""
+    mark = _WEIGHTS + fingerprint_of_numbers(weights)[: len("sha256:") + 12]
     note = f"{metric.note}; {mark}" if metric.note else mark
     return replace(metric, name=f"{metric.name} weighted by sample_weight", note=note)
 

@@ -47,6 +47,29 @@ def fingerprint(value):
     return f"sha256:{hasher.hexdigest()}"
 
 
+def fingerprint_of_numbers(value):
+    """:func:`fingerprint` of the numbers ``value`` holds, as one flat float64 array, where it
+    holds numbers: a pandas Series (of any name or index), a list and an int, float32 or
+    float64 array of the same numbers (weights that weigh alike) give one fingerprint.
+    Anything else (text labels, objects) is fingerprinted as it is.
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd
+    >>> weights = [1, 2, 2]
+    >>> fingerprint_of_numbers(pd.Series(weights, name="w")) == fingerprint_of_numbers(
+    ...     np.array(weights, dtype=np.float32))
+    True
+    """
+    try:
+        values = np.asarray(value)
+        if values.dtype.kind in "biuf":
+            return fingerprint(values.astype(np.float64).ravel())
+    except (TypeError, ValueError):
+        pass
+    return fingerprint(value)
+
+
 def fingerprint_with_index(value):
     """:func:`fingerprint`, and for a pandas DataFrame or Series its index too (values, dtype
     and names).

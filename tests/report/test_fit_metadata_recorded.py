@@ -98,3 +98,27 @@ def test_a_benchmark_of_two_weightings_gives_the_same_advice(routing):
     message = str(error.value)
     assert "fit and score every result with the same sample_weight" in message
     assert "common 'scoring'" not in message
+
+
+@pytest.mark.parametrize(
+    "container",
+    [
+        lambda w: __import__("pandas").Series(w, name="weight"),
+        lambda w: w.astype(np.float32),
+        lambda w: w.astype(int).tolist(),
+    ],
+    ids=["named Series", "float32", "list of ints"],
+)
+def test_the_same_weights_in_another_container_are_one_weighting(routing, container):
+    # a Series (or a list, or float32) of the same numbers as an array was another
+    # fingerprint: compare() refused two results with identical weighted scores, saying
+    # their scorers were given different sample_weight (hunt DOC13)
+    as_array, other = _run(BALANCING), _run(container(BALANCING))
+    np.testing.assert_array_equal(other.outer_scores_, as_array.outer_scores_)
+    metric, expected = other.metrics_["score"], as_array.metrics_["score"]
+    assert (metric.name, metric.note) == (expected.name, expected.note)
+    assert _fit_metadata_line(reproducibility_card(other)) == _fit_metadata_line(
+        reproducibility_card(as_array)
+    )
+    table = compare({"a": as_array, "b": other}).table
+    assert table["mean_difference"][0] == 0.0

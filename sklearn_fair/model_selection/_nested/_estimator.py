@@ -27,8 +27,8 @@ from ...utils import (
     EstimatorInstance,
     IntervalNotBool,
     fill_doc,
-    fingerprint,
 )
+from ...utils._hashing import fingerprint_of_numbers
 from ...utils._scaling import mean_of, std_of
 from ._candidates import search_space
 from ._docs import PARAMETER_DOCS
@@ -694,10 +694,11 @@ def store_fitted(nested, run):
 
 
 def _fit_metadata(data):
-    """Name -> :func:`~sklearn_fair.utils.fingerprint` of each fit parameter a run was given
-    (``sample_weight``), as the estimator's fit, the scorers and a search run whole received
-    them: two runs that differ only by their weights are told apart by their records. A value
-    that cannot be fingerprinted (a lambda) by its type."""
+    """Name -> fingerprint of each fit parameter a run was given (``sample_weight``), as the
+    estimator's fit, the scorers and a search run whole received them: two runs that differ
+    only by their weights are told apart by their records, and the same numbers in a pandas
+    Series or an array are one record (:func:`~sklearn_fair.utils._hashing.fingerprint_of_numbers`,
+    as a weighted metric's note). A value that cannot be fingerprinted (a lambda) by its type."""
     given = {}
     for params in (
         data.search_params,
@@ -709,7 +710,7 @@ def _fit_metadata(data):
     recorded = {}
     for name, value in sorted(given.items()):
         try:
-            recorded[name] = fingerprint(value)
+            recorded[name] = fingerprint_of_numbers(value)
         except (TypeError, pickle.PicklingError):
             recorded[name] = f"a {type(value).__name__}, not fingerprinted"
     return recorded
