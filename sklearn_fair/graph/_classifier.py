@@ -5,6 +5,7 @@ import copy
 import inspect
 import numbers
 import threading
+import warnings
 
 import numpy as np
 import torch
@@ -19,6 +20,7 @@ from skorch.callbacks import EpochScoring, EpochTimer, PassthroughScoring, Print
 from skorch.dataset import ValidSplit
 from torch.utils.data import Subset
 
+from ..exceptions import SklearnFairWarning
 from ..utils import (
     RANDOM_STATE_CONSTRAINTS,
     IntervalNotBool,
@@ -26,6 +28,7 @@ from ..utils import (
     check_parameter_constraints,
 )
 from ..utils._random import draw_seeds, named_generator, seed_root
+from ..utils._stacklevel import external_stacklevel
 from ._batching import GraphDataset, GraphLoader
 from ._inputs import as_collection, read_labels
 from ._stopping import ReferenceEarlyStopping
@@ -264,7 +267,8 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
         prediction: a PyG dataset's random ``transform``).
     best_epoch_ : int or None
         The epoch (1-based) whose weights early stopping restored; ``None`` when none was
-        selected (no validation data, ``patience=None``, or the end before ``gl_start_epoch``).
+        selected (no validation data, ``patience=None``, the end before ``gl_start_epoch``,
+        or no finite validation score in any epoch, which warns).
     module_ : torch.nn.Module
         The trained module.
     history_ : skorch.History
@@ -459,7 +463,26 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
                     raise
             stopper = dict(self.callbacks_).get("early_stopping")
             self.best_epoch_ = None if stopper is None else stopper.best_epoch_
+            if stopper is not None:
+                self._warn_no_finite_validation()
         return self
+
+    def _warn_no_finite_validation(self):
+        """Warn where early stopping read no finite validation score in any epoch (the
+        module's outputs on some validation graph overflowed): no epoch was selected, training
+        ended after ``patience`` epochs without improvement, and the weights are the last."""
+        monitored = [row.get(self.monitor) for row in self.history]
+        if not monitored or any(v is not None and np.isfinite(v) for v in monitored):
+            return
+        warnings.warn(
+            f"{type(self).__name__}'s early stopping read no finite {self.monitor} in any of "
+            f"the {len(monitored)} epochs (NaN: the module's outputs on some validation graph "
+            "are not finite, e.g. a sum pooling that overflows), so it selected no epoch "
+            "(best_epoch_ is None) and training ended with the last epoch's weights. Rescale "
+            "the node features, lower lr, or check the validation graphs.",
+            SklearnFairWarning,
+            stacklevel=external_stacklevel(),
+        )
 
     def set_params(self, **params):
         """Set parameters, as scikit-learn's estimators do: stored for the next :meth:`fit`.

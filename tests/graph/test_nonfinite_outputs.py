@@ -3,6 +3,8 @@ graphs larger than the training graphs, hunt NANS-1) refuses to predict or score
 argmax of a NaN row is 0, so predict called them classes_[0] and accuracy counted them, while
 roc_auc failed. Under NestedCV the fold fails with that reason, whatever the metric."""
 
+import warnings
+
 import numpy as np
 import pytest
 import torch
@@ -130,3 +132,22 @@ def test_log_probabilities_of_zero_from_the_users_nonlinearity_are_predictions(m
     np.testing.assert_array_equal(clf.predict(mutag[40:80]), expected)
     truth = np.array([int(graph.y) for graph in mutag[40:80]])
     assert clf.score(mutag[40:80]) == pytest.approx(np.mean(expected == truth))
+
+
+def test_early_stopping_that_reads_no_finite_validation_score_warns(mutag):
+    # one overflowing validation graph made every epoch's validation accuracy NaN: early
+    # stopping selected no epoch and ended the fit after `patience` epochs, silently (hunt
+    # DOC13)
+    X_val = overflowing(mutag[100:140], [0])
+    y_val = np.array([int(graph.y) for graph in X_val])
+    clf = make_clf().set_params(validation_fraction=0.2, patience=3, max_epochs=8)
+    with pytest.warns(UserWarning, match=r"read no finite valid_acc in any of the 4 epochs"):
+        clf.fit(mutag[:100], X_val=X_val, y_val=y_val)
+    assert clf.best_epoch_ is None
+    assert np.isnan([row["valid_acc"] for row in clf.history]).all()
+    # with finite validation graphs, no such warning
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)
+        make_clf().set_params(patience=3, max_epochs=4).fit(
+            mutag[:100], X_val=mutag[101:140], y_val=y_val[1:]
+        )
