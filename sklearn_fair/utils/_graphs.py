@@ -75,6 +75,16 @@ def is_graph_data(X):
         return False
 
 
+def read_as_graphs(name):
+    """Why ``name`` (a list or object array) was read as graphs, for an error about one of its
+    items: a user's objects with a ``y`` (points) are taken for graphs there."""
+    return (
+        f"({name} was read as a sequence of graphs because its first item has a 'y' "
+        "attribute, as a PyG Data has. If its items are not graphs, e.g. points with x and y, "
+        "pass them as a pandas Series, or their fields as a DataFrame or 2-D array.)"
+    )
+
+
 def _is_graph(item):
     # a DataFrame's shape is its class's (a PyG Data object may hold a field named shape)
     return hasattr(item, "y") and not hasattr(type(item), "shape")
@@ -242,7 +252,7 @@ def _stack(graphs, name):
                 given = "" if num_nodes is None else f" and num_nodes={num_nodes}"
                 raise ValueError(
                     f"Graph {index} of {name} has 'x' of shape {x.shape}{given}; 'x' needs "
-                    "one row per node."
+                    f"one row per node. {read_as_graphs(name)}"
                 )
             num_nodes = len(x)
         edge_index = to_numpy([] if edge_index is None else edge_index)

@@ -17,7 +17,7 @@ import sys
 import joblib
 import numpy as np
 
-from ._graphs import graphs_in_order, is_graph_data, is_tensor, to_numpy
+from ._graphs import graphs_in_order, is_graph_data, is_tensor, read_as_graphs, to_numpy
 
 
 def fingerprint(value):
@@ -220,5 +220,13 @@ def _update_array(hasher, array):
 def graph_fields(graph):
     """The attributes of one graph as a dict (PyTorch Geometric ``Data`` or a plain object), by
     name: a graph's fields have no order."""
-    fields = graph.to_dict() if hasattr(graph, "to_dict") else vars(graph)
+    if hasattr(graph, "to_dict"):
+        fields = graph.to_dict()
+    elif hasattr(graph, "__dict__"):
+        fields = vars(graph)
+    else:
+        raise TypeError(
+            f"A graph of type {type(graph).__name__} has no attributes to read (no __dict__, "
+            f"no to_dict): {graph!r:.80}. {read_as_graphs('The data')}"
+        )
     return {name: fields[name] for name in sorted(fields)}

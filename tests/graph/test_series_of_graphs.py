@@ -215,3 +215,22 @@ def test_a_series_of_points_is_a_column_not_graphs():
     Point = collections.namedtuple("Point", ["x", "y"])
     points = [Point(float(i), float(i % 2)) for i in range(6)]
     assert not is_graph_data(pd.Series(points, dtype=object))
+
+
+@pytest.mark.parametrize("as_array", [False, True])
+def test_a_list_of_points_is_refused_saying_why_it_was_read_as_graphs(as_array):
+    # a list or object array of Point(x, y) is still read as graphs (its items have a .y, as
+    # duck-typed graphs do), where a Series of them is a column: NestedCV said only "'x' needs
+    # one row per node", and benchmark "vars() argument must have __dict__ attribute" (hunt
+    # DOC13); both now say why and what to pass instead
+    Point = collections.namedtuple("Point", ["x", "y"])
+    points = [Point(float(i), float(i % 3)) for i in range(30)]
+    X = _as_array(points) if as_array else points
+    labels = np.arange(30) % 2
+    why = r"read as a sequence of graphs because its first item has a 'y' attribute.*pandas Series"
+    with pytest.raises(ValueError, match=r"'x' needs one row per node\. \(X was " + why):
+        NestedCV(_classifier(), {"lr": [0.01]}, outer_cv=2, inner_cv=2).fit(X, labels)
+    with pytest.raises(TypeError, match=r"A graph of type Point has no attributes.*" + why):
+        benchmark(
+            {"gin": (_classifier(), {"lr": [0.01]})}, {"d": (X, labels)}, outer_cv=2, inner_cv=2
+        )
