@@ -23,6 +23,7 @@ from ..model_selection._split_validation import validate_splits
 from ..utils import check_random_state, fill_doc, is_graph_data, read_graph_labels
 from ..utils._printing import decimals_for, number
 from ..utils._splits import generator_seeded
+from ..utils._validation import labels_1d
 from ._duplicates import find_duplicates, sample_digests
 from ._permutation import (
     PERMUTATION_CONSTRAINTS,
@@ -521,7 +522,8 @@ def _largest_share_change(y, prepared):
     """``(class, share before, share after)`` of the class whose share of the samples
     ``prepare`` changed most, or None for labels that are not classes (2-D). A prepare that
     renames the classes (a LabelEncoder) is compared class by class in order of size, the
-    class then None."""
+    class then None. A one-column y is its column."""
+    y, prepared = labels_1d(y), labels_1d(prepared)
     if y.ndim != 1 or prepared.ndim != 1:
         return None
     labels, counts = np.unique(y, return_counts=True)
@@ -545,6 +547,7 @@ def _labels_kept(y, prepared, classifier):
     labels (None) are kept as no labels."""
     if y is None or prepared is None:
         return y is None and prepared is None
+    y, prepared = labels_1d(y), labels_1d(prepared)
     if prepared.shape != y.shape:
         return False
     if np.array_equal(prepared, y):

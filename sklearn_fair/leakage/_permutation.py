@@ -33,6 +33,7 @@ from ..utils import (
 )
 from ..utils._random import named_generator, seed_root
 from ..utils._splits import generator_seeded, reusable_splits
+from ..utils._validation import labels_1d
 from ._duplicates import sample_digests
 
 #: The parameters that audit and permutation_check share.
@@ -367,7 +368,7 @@ def _monotone_in(labels, prepared):
     """Whether ``prepared`` (as many values as ``labels``) is a monotone function of
     ``labels``, row by row: equal labels give equal values, and ordered by label the values
     never both rise and fall. A shuffle of the rows is not one (but for chance)."""
-    labels = np.asarray(labels)
+    labels, prepared = labels_1d(np.asarray(labels)), labels_1d(prepared)
     if prepared.shape != labels.shape or labels.ndim != 1:
         return np.array_equal(prepared, labels)
     try:

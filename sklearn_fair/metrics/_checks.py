@@ -8,6 +8,7 @@ from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.multiclass import type_of_target, unique_labels
 
 from ..utils import IntervalNotBool, OptionsNotBool
+from ..utils._validation import labels_1d
 
 #: None (estimate it from the data) or a prevalence strictly between 0 and 1.
 PREVALENCE = [IntervalNotBool(numbers.Real, 0, 1, closed="neither"), None]
@@ -166,6 +167,7 @@ def check_one_class_names(scorings, y):
     of them) that score class 1 against the rest, on a ``y`` without the class 1 (every
     score would fail) or with more than two classes (scikit-learn's recall_score refuses such
     a y, and one class's rate would pass for the metric of all)."""
+    y = labels_1d(y)  # one column of labels: a 1-D y's classes
     kind = None if y is None or y.ndim != 1 else type_of_target(y)
     if kind not in ("binary", "multiclass"):
         return

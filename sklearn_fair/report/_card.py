@@ -17,6 +17,7 @@ from ..model_selection import labels_fingerprint, load_splits
 from ..utils import digest, fill_doc, fingerprint, is_graph_data, read_graph_labels, to_numpy
 from ..utils import package_versions as _package_versions
 from ..utils._printing import decimals_for, number
+from ..utils._validation import labels_1d
 from ._html import render
 from ._results import DOCS, _jsonable, as_results
 from ._tables import Section
@@ -57,8 +58,8 @@ def is_stratified(y, test_indices):
     count within 1 of its share of the fold (scikit-learn's StratifiedShuffleSplit), or, folds
     of sizes within 1 of each other, each class's counts within 1 of each other over the folds
     (StratifiedKFold deals each class round the folds: a 35-row fold of wine's may hold 15 of
-    a class whose share of it is 13.96)."""
-    y = np.asarray(y)
+    a class whose share of it is 13.96). A one-column ``y`` is its column."""
+    y = labels_1d(np.asarray(y))
     if y.ndim != 1 or (y.dtype.kind == "f" and not np.all(np.mod(y, 1) == 0)):
         return False
     classes, codes = np.unique(y, return_inverse=True)

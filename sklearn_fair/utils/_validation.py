@@ -75,6 +75,24 @@ class EstimatorInstance(HasMethods):
         return f"an estimator instance ({super().__str__()})"
 
 
+def labels_1d(y):
+    """``y`` as a 1-D array where it is one column (shape ``(n, 1)``: a one-column DataFrame,
+    ``y.to_frame()``), as scikit-learn's classifiers read it (``column_or_1d``); any other
+    ``y`` (None, 1-D, several columns) as it is. For the checks that read the labels, not for
+    what the estimators receive.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> labels_1d(np.array([[0], [1], [2]])), labels_1d(np.zeros((2, 2))).shape
+    (array([0, 1, 2]), (2, 2))
+    """
+    if y is None:
+        return None
+    values = np.asarray(y)
+    return values[:, 0] if values.ndim == 2 and values.shape[1] == 1 else y
+
+
 #: A ``random_state`` that must be a seed: None, or an int (not a bool) that numpy's RandomState
 #: takes (where a generator's state cannot stand in, as for ``verify_cache``'s sample).
 SEED_CONSTRAINTS = [None, IntervalNotBool(numbers.Integral, 0, 2**32 - 1, closed="both")]

@@ -18,6 +18,7 @@ from sklearn.utils.validation import _num_samples, check_consistent_length, has_
 from ...exceptions import RowOrderWarning, SklearnFairWarning, UnweightedValidationWarning
 from ...utils import check_graphs, is_graph_data, read_graph_labels
 from ...utils._stacklevel import external_stacklevel
+from ...utils._validation import labels_1d
 from ._candidates import configure
 
 __all__ = [
@@ -73,7 +74,9 @@ def _missing(value):
 
 
 def check_target_kind(estimator, y):
-    """Refuse, before any fit, a target that the estimator's kind cannot learn from."""
+    """Refuse, before any fit, a target that the estimator's kind cannot learn from (a
+    one-column y read as its column)."""
+    y = labels_1d(y)
     if y is None or y.ndim != 1 or y.size == 0:
         return
     if is_classifier(estimator) and type_of_target(y) in ("binary", "multiclass"):

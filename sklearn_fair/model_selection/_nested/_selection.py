@@ -19,6 +19,7 @@ from ...utils._printing import plain
 from ...utils._scaling import mean_of, std_of
 from ...utils._splits import time_ordered_splits
 from ...utils._stacklevel import external_stacklevel
+from ...utils._validation import labels_1d
 from ._candidates import configure, is_search
 from ._resampling import selecting_cv_params
 from ._scoring import constant_columns, score_failed, shown
@@ -325,7 +326,7 @@ def _inner_diagnosis(plan, fold):
     class or very few rows), with the groups and what to pass instead."""
     from collections import Counter
 
-    y = None if plan.data.y is None else np.asarray(plan.data.y)
+    y = None if plan.data.y is None else labels_1d(np.asarray(plan.data.y))
     groups = plan.groups
     parts = []
     constant_targets = False
