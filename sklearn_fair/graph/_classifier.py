@@ -471,8 +471,9 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
         """Warn where early stopping read no finite validation score in any epoch (the
         module's outputs on some validation graph overflowed): no epoch was selected, training
         ended after ``patience`` epochs without improvement, and the weights are the last."""
-        monitored = [row.get(self.monitor) for row in self.history]
-        if not monitored or any(v is not None and np.isfinite(v) for v in monitored):
+        # epochs that recorded the monitored score: none without validation data
+        monitored = [row[self.monitor] for row in self.history if row.get(self.monitor) is not None]
+        if not monitored or any(np.isfinite(value) for value in monitored):
             return
         warnings.warn(
             f"{type(self).__name__}'s early stopping read no finite {self.monitor} in any of "

@@ -48,9 +48,10 @@ def fingerprint(value):
 
 
 def fingerprint_of_numbers(value):
-    """:func:`fingerprint` of the numbers ``value`` holds, as one flat float64 array, where it
-    holds numbers: a pandas Series (of any name or index), a list and an int, float32 or
-    float64 array of the same numbers (weights that weigh alike) give one fingerprint.
+    """:func:`fingerprint` of the numbers ``value`` holds, as a float64 array (one column as
+    1-D), where it holds numbers: a pandas Series (of any name or index), a list and an int,
+    float32 or float64 array of the same numbers (weights that weigh alike) give one
+    fingerprint.
     Anything else (text labels, objects) is fingerprinted as it is.
 
     Examples
@@ -64,7 +65,9 @@ def fingerprint_of_numbers(value):
     try:
         values = np.asarray(value)
         if values.dtype.kind in "biuf":
-            return fingerprint(values.astype(np.float64).ravel())
+            values = values.astype(np.float64)
+            # one column is its column; other shapes are kept (2 x 3 is not 3 x 2)
+            return fingerprint(values[:, 0] if values.shape[1:] == (1,) else values)
     except (TypeError, ValueError):
         pass
     return fingerprint(value)

@@ -151,3 +151,17 @@ def test_early_stopping_that_reads_no_finite_validation_score_warns(mutag):
         make_clf().set_params(patience=3, max_epochs=4).fit(
             mutag[:100], X_val=mutag[101:140], y_val=y_val[1:]
         )
+
+
+@pytest.mark.parametrize(
+    "params",
+    [{"patience": None}, {"validation_fraction": None}],
+    ids=["patience=None", "no validation data"],
+)
+def test_no_validation_score_is_no_warning(mutag, params):
+    # review37: an epoch that recorded no validation score counted as a NaN one, so every
+    # fit without validation warned of non-finite outputs (NestedCV's refits among them)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)
+        clf = make_clf().set_params(max_epochs=2, **params).fit(mutag[:60])
+    assert clf.best_epoch_ is None

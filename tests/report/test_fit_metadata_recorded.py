@@ -9,6 +9,7 @@ import json
 
 import numpy as np
 import pytest
+from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.datasets import make_classification
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import accuracy_score, make_scorer
@@ -19,6 +20,7 @@ from sklearn_fair.report import reproducibility_card, result_to_dict
 from sklearn_fair.report._integrity import with_checksum
 from sklearn_fair.stats import compare
 from sklearn_fair.utils import fingerprint
+from sklearn_fair.utils._hashing import fingerprint_of_numbers
 
 X, Y = make_classification(90, 6, n_informative=3, random_state=0, flip_y=0.2, weights=[0.7])
 BALANCING = np.where(Y == 1, 3.0, 1.0)
@@ -122,3 +124,43 @@ def test_the_same_weights_in_another_container_are_one_weighting(routing, contai
     )
     table = compare({"a": as_array, "b": other}).table
     assert table["mean_difference"][0] == 0.0
+
+
+class _LiveConnection:
+    """A fit parameter that cannot be pickled (a logger holding a connection)."""
+
+    def __reduce__(self):
+        raise RuntimeError("this logger holds a live connection")
+
+
+class _WithCallback(ClassifierMixin, BaseEstimator):
+    def __init__(self, C=1.0):
+        self.C = C
+
+    def fit(self, X, y, callback=None):
+        self.model_ = LogisticRegression(C=self.C).fit(X, y)
+        self.classes_ = self.model_.classes_
+        return self
+
+    def predict(self, X):
+        return self.model_.predict(X)
+
+
+def test_a_fit_parameter_that_cannot_be_pickled_is_recorded_by_its_type(routing):
+    # review37: fingerprinting it raised after every fit had run, and the run was lost
+    nested = NestedCV(
+        _WithCallback().set_fit_request(callback=True), {"C": [0.1, 1.0]}, outer_cv=3,
+        inner_cv=3, n_refits=1, random_state=0,
+    )  # fmt: skip
+    nested.fit(X, Y, callback=_LiveConnection())
+    line = _fit_metadata_line(reproducibility_card(nested))
+    assert line == "Fit metadata: callback a _LiveConnection, not fingerprinted (all models)."
+
+
+def test_numbers_of_other_shapes_are_other_records():
+    # review37: raveled, a 2 x 3 and a 3 x 2 array of one order were one record
+    values = np.arange(6.0)
+    assert fingerprint_of_numbers(values.reshape(2, 3)) != fingerprint_of_numbers(
+        values.reshape(3, 2)
+    )
+    assert fingerprint_of_numbers(values.reshape(6, 1)) == fingerprint_of_numbers(values)

@@ -2,7 +2,6 @@
 
 import numbers
 import os
-import pickle
 from collections import Counter
 from copy import deepcopy
 
@@ -711,7 +710,7 @@ def _fit_metadata(data):
     for name, value in sorted(given.items()):
         try:
             recorded[name] = fingerprint_of_numbers(value)
-        except (TypeError, pickle.PicklingError):
+        except Exception:  # any failure to pickle (a live connection): after every fit
             recorded[name] = f"a {type(value).__name__}, not fingerprinted"
     return recorded
 

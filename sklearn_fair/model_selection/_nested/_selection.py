@@ -526,7 +526,7 @@ def warn_about_selection(plan, outer_results):
                 if (
                     count <= len(folds) / 2
                     or _at_a_closed_bound(plan.estimator, name, edge)
-                    or (edge == high and _is_the_number_of_features(edge, plan.data.X))
+                    or (edge == high and _every_feature(plan.estimator, name, edge, plan.data.X))
                 ):
                     continue
                 chose = "selected" if plan.selection_rule == "best" else "found the best"
@@ -550,17 +550,30 @@ def _owner_of(estimator, name):
         return None, param
 
 
-def _is_the_number_of_features(value, X):
-    """Whether ``value``, an integer, is the number of columns of the 2-D ``X``: a grid of
-    ``n_components`` or ``k`` (PCA, SelectKBest) cannot extend past every feature."""
+#: The parameters that count features, which no grid can extend past every feature.
+_FEATURE_COUNTS = ("n_components", "k", "max_features", "n_features_to_select")
+
+
+def _every_feature(estimator, name, value, X):
+    """Whether the grid's ``name`` counts features (:data:`_FEATURE_COUNTS`: PCA's
+    ``n_components``, SelectKBest's ``k``) of an object that ``X`` reaches as it is (the
+    estimator, or the first step of a Pipeline), and ``value``, an integer, is the number of
+    columns of the 2-D ``X``: no grid extends past every feature. A step after another may
+    see another width (PolynomialFeatures before SelectKBest): not known, so not exempt."""
     shape = getattr(X, "shape", None)
-    return (
+    if not (
         isinstance(value, numbers.Integral)
         and not isinstance(value, bool)
         and shape is not None
         and len(shape) == 2
         and value == shape[1]
-    )
+    ):
+        return False
+    owner, _, param = name.rpartition("__")
+    if param not in _FEATURE_COUNTS:
+        return False
+    steps = getattr(estimator, "steps", None)
+    return not owner or (bool(steps) and "__" not in owner and steps[0][0] == owner)
 
 
 def _at_a_closed_bound(estimator, name, value):
