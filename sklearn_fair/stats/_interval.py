@@ -199,19 +199,36 @@ def corrected_t_notes(train_indices, test_indices):
 
 
 def times_tested(train_indices, test_indices):
-    """How often outer splits test each row: R where they test every row they use (train or
-    test on) exactly R times, as one run (R = 1) or R runs of k-fold CV do; None where rows
-    are tested unequally often (ShuffleSplit, bootstrap resamples, time-ordered splits that
-    never test the first rows), which the coverage benchmark did not measure.
+    """How often outer splits test each row: R where they are R runs of k-fold CV (one run:
+    R = 1), each run's consecutive test folds testing every row they use (train or test on)
+    once; None otherwise: rows tested unequally often (ShuffleSplit, bootstrap resamples,
+    time-ordered splits that never test the first rows) or equally often but not in runs of
+    k-fold CV (LeavePOut), which the coverage benchmark did not measure.
     :func:`coverage_note` picks the benchmark's row of that resampling by it."""
+    test_indices = list(test_indices)
     tested = np.concatenate([np.asarray(fold, dtype=np.intp).ravel() for fold in test_indices])
     used = np.concatenate(
         [tested, *(np.asarray(fold, dtype=np.intp).ravel() for fold in train_indices)]
     )
     if not tested.size:
         return None
-    counts = np.bincount(tested, minlength=used.max() + 1)[np.unique(used)]
-    return int(counts[0]) if (counts == counts[0]).all() else None
+    rows = np.unique(used)
+    counts = np.bincount(tested, minlength=used.max() + 1)[rows]
+    if not (counts == counts[0]).all():
+        return None
+    repeats = int(counts[0])
+    # R runs of k-fold CV: each run of consecutive test folds tests every row once (not so
+    # LeavePOut's splits, which also test each row equally often)
+    n_folds = len(test_indices)
+    if n_folds % repeats:
+        return None
+    k = n_folds // repeats
+    for run in range(repeats):
+        folds = test_indices[run * k : (run + 1) * k]
+        tested_in_run = np.concatenate([np.asarray(f, dtype=np.intp).ravel() for f in folds])
+        if tested_in_run.size != rows.size or not np.array_equal(np.sort(tested_in_run), rows):
+            return None
+    return repeats
 
 
 def coverage_note(method, confidence, times_tested="unknown"):
@@ -270,7 +287,7 @@ def coverage_note(method, confidence, times_tested="unknown"):
 
 
 def _unmeasured_resampling_note(method, confidence):
-    """The note of ``method`` for resamples that test rows unequally often: the benchmark has no
+    """The note of ``method`` for resamples that are not runs of k-fold CV: the benchmark has no
     row of them, so every row it has of ``method`` is quoted, named by its resampling."""
     key = f"{confidence:.2f}"
     if abs(confidence - float(key)) > 1e-12:
@@ -288,7 +305,7 @@ def _unmeasured_resampling_note(method, confidence):
     covered = " and ".join(f"{low:.0f}-{high:.0f}% in {setting}" for (low, high), setting in rows)
     return (
         "our simulations (benchmarks/bench_coverage.py) did not measure this interval for "
-        "resamples that test rows unequally often, as these do; it covered the model's error "
+        "these resamples, which are not runs of k-fold CV; it covered the model's error "
         f"{covered}, at nominal {100 * confidence:g}%"
     )
 
