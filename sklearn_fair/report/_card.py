@@ -113,7 +113,7 @@ class ReproducibilityCard:
         RandomState or a Generator: passed as ``random_state``, it reproduces the run.
     fit_metadata : dict
         Model name -> the fit parameters its run was given (``sample_weight``), each name ->
-        its :func:`~sklearn_fair.utils.fingerprint` ({} for none), or None where its result
+        the fingerprint of its numbers ({} for none), or None where its result
         does not record them (saved before sklearn-fair recorded them).
     """
 

@@ -396,7 +396,7 @@ def result_to_dict(nested):
         ``error_score``: no selection, or a failed refit), ``failures`` (outer fold, or "final" ->
         the number of fits that failed there and the first error), ``resampling``,
         ``fit_metadata`` (each fit parameter the fit was given, ``sample_weight``, by name ->
-        its :func:`~sklearn_fair.utils.fingerprint`) and ``checksum`` (the
+        the fingerprint of its numbers) and ``checksum`` (the
         :func:`~sklearn_fair.utils.digest` of the rest).
 
     Examples

@@ -226,7 +226,7 @@ def times_tested(train_indices, test_indices):
     for run in range(repeats):
         folds = test_indices[run * k : (run + 1) * k]
         tested_in_run = np.concatenate([np.asarray(f, dtype=np.intp).ravel() for f in folds])
-        if tested_in_run.size != rows.size or not np.array_equal(np.sort(tested_in_run), rows):
+        if not np.array_equal(np.sort(tested_in_run), rows):
             return None
     return repeats
 
@@ -239,7 +239,7 @@ def coverage_note(method, confidence, times_tested="unknown"):
     under-covered, the t far more). ``times_tested`` is how often the resamples test each row
     (:func:`times_tested`, or the average that the corrected t's sizes give): about 1 picks
     the first row, 2 or more the second (none for "normal"), anything else no row, and None
-    (rows tested unequally often, a resampling the benchmark did not measure) every row of
+    (not runs of k-fold CV: a resampling the benchmark did not measure) every row of
     ``method``, each named by its resampling. "unknown" (bare scores) picks the one-run row of "t"
     and "normal", named as such, and no row of "corrected_t", whose sizes give it.
     """

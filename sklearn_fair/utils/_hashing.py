@@ -18,6 +18,7 @@ import joblib
 import numpy as np
 
 from ._graphs import graphs_in_order, is_graph_data, is_tensor, read_as_graphs, to_numpy
+from ._validation import labels_1d
 
 
 def fingerprint(value):
@@ -65,9 +66,8 @@ def fingerprint_of_numbers(value):
     try:
         values = np.asarray(value)
         if values.dtype.kind in "biuf":
-            values = values.astype(np.float64)
             # one column is its column; other shapes are kept (2 x 3 is not 3 x 2)
-            return fingerprint(values[:, 0] if values.shape[1:] == (1,) else values)
+            return fingerprint(labels_1d(values.astype(np.float64)))
     except (TypeError, ValueError):
         pass
     return fingerprint(value)
