@@ -82,20 +82,25 @@ def test_fingerprint_of_series_and_object_array_is_the_lists(graphs, series):
     assert fingerprint(series.iloc[::-1]) == fingerprint(graphs[::-1]) != expected
 
 
+def _outer_scores(X, y, **params):
+    """The outer scores of one NestedCV of the test's GIN on ``X``, ``y``, with ``params``."""
+    search = NestedCV(
+        _classifier(),
+        {"lr": [0.01]},
+        outer_cv=2,
+        inner_cv=2,
+        scoring=_SCORING,
+        random_state=0,
+        **params,
+    )
+    return search.fit(X, y).outer_scores_
+
+
 def test_nested_cv_with_cache_dir_takes_series_and_object_array(graphs, series, tmp_path):
     y = _labels(graphs)
 
     def scores(X, cache):
-        search = NestedCV(
-            _classifier(),
-            {"lr": [0.01]},
-            outer_cv=2,
-            inner_cv=2,
-            scoring=_SCORING,
-            random_state=0,
-            cache_dir=tmp_path / cache,
-        )
-        return search.fit(X, y).outer_scores_
+        return _outer_scores(X, y, cache_dir=tmp_path / cache)
 
     expected = scores(graphs, "list")
     np.testing.assert_array_equal(scores(series, "series"), expected)
@@ -123,35 +128,16 @@ def test_benchmark_takes_series_and_object_array(graphs, series):
 
 
 def test_nested_cv_reads_the_labels_of_a_series(graphs, series):
-    def scores(X):
-        search = NestedCV(
-            _classifier(), {"lr": [0.01]}, outer_cv=2, inner_cv=2, scoring=_SCORING, random_state=0
-        )
-        return search.fit(X, None).outer_scores_
-
-    np.testing.assert_array_equal(scores(series), scores(graphs))
+    np.testing.assert_array_equal(_outer_scores(series, None), _outer_scores(graphs, None))
 
 
 def test_nested_cv_in_parallel_scores_a_series_of_graphs_as_the_list(graphs):
     # the workers get the Series collated (review36 REV-3), and its rows back as a Series
     y = _labels(graphs)
-
-    def scores(X):
-        search = NestedCV(
-            _classifier(),
-            {"lr": [0.01]},
-            outer_cv=2,
-            inner_cv=2,
-            scoring=_SCORING,
-            random_state=0,
-            n_jobs=2,
-        )
-        return search.fit(X, y).outer_scores_
-
-    expected = scores(graphs)
+    expected = _outer_scores(graphs, y, n_jobs=2)
     assert np.isfinite(expected).all()
     series = pd.Series(graphs, index=_INDEXES["permuted"](len(graphs)), name="graph")
-    np.testing.assert_array_equal(scores(series), expected)
+    np.testing.assert_array_equal(_outer_scores(series, y, n_jobs=2), expected)
 
 
 def test_splitters_split_a_series_as_the_list(graphs, series):
