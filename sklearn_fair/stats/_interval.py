@@ -231,6 +231,10 @@ def times_tested(train_indices, test_indices):
     return repeats
 
 
+# the resampling of each kind of row of the coverage benchmark (``method + suffix``)
+_MEASURED_SETTINGS = {"": "one run of 5-fold CV", "_repeated": "5 times repeated 5-fold CV"}
+
+
 def coverage_note(method, confidence, times_tested="unknown"):
     """What the coverage benchmark measured for ``method`` at ``confidence``, or "".
 
@@ -253,9 +257,9 @@ def coverage_note(method, confidence, times_tested="unknown"):
             one_run = abs(times_tested - 1) < 0.01
         repeated = f"{method}_repeated"
         if one_run:
-            setting = " (one run of 5-fold CV)"
+            setting = f" ({_MEASURED_SETTINGS['']})"
         elif times_tested != "unknown" and times_tested >= 2 and repeated in MEASURED_COVERAGE:
-            method, setting = repeated, " (5 times repeated 5-fold CV)"
+            method, setting = repeated, f" ({_MEASURED_SETTINGS['_repeated']})"
         else:
             return ""
     measured = MEASURED_COVERAGE.get(method)
@@ -293,12 +297,10 @@ def _unmeasured_resampling_note(method, confidence):
     if abs(confidence - float(key)) > 1e-12:
         return ""
     rows = [
-        (MEASURED_COVERAGE[kind]["ranges"][key], setting)
-        for kind, setting in (
-            (method, "one run of 5-fold CV"),
-            (f"{method}_repeated", "5 times repeated 5-fold CV"),
-        )
-        if kind in MEASURED_COVERAGE and key in MEASURED_COVERAGE[kind]["ranges"]
+        (MEASURED_COVERAGE[method + suffix]["ranges"][key], setting)
+        for suffix, setting in _MEASURED_SETTINGS.items()
+        if method + suffix in MEASURED_COVERAGE
+        and key in MEASURED_COVERAGE[method + suffix]["ranges"]
     ]
     if not rows:
         return ""
