@@ -84,6 +84,7 @@ _LONGEST_VALUE = 40
 _OWN_SCORE = "the estimator's own score method (scoring=None)"
 # how a weighted metric's note records the weights its scorer received: a short fingerprint
 _WEIGHTS = "scored with the sample_weight "
+_WEIGHTED = " weighted by sample_weight"
 # The parameters by which scikit-learn's own score methods choose their metric
 # (LogisticRegressionCV's and a search's scoring, TweedieRegressor's power).
 _SCORE_PARAMETERS = ("scoring", "power")
@@ -528,7 +529,7 @@ def weighted_metric(metric, weights):
     weights are one weighting)."""
     mark = _WEIGHTS + fingerprint_of_numbers(weights)[: len("sha256:") + 12]
     note = f"{metric.note}; {mark}" if metric.note else mark
-    return replace(metric, name=f"{metric.name} weighted by sample_weight", note=note)
+    return replace(metric, name=metric.name + _WEIGHTED, note=note)
 
 
 def _weights_in(note):
@@ -643,13 +644,18 @@ def same_metric(metrics):
 
 
 def how_to_score_alike(metrics):
-    """What to do about ``metrics`` (MetricName) printed alike that are not one metric
-    (:func:`same_metric`): the same weights where they record different ones, else one
-    common scoring."""
-    if len({_weights_in(metric.note) for metric in metrics} - {None}) > 1:
+    """What to do about ``metrics`` (MetricName) that are not one metric (:func:`same_metric`)
+    but one metric weighted differently or printed alike: the same weights where their
+    weighting differs (one weighted, one not, or different weights), else one common scoring;
+    None where they are different metrics."""
+    if len({metric.name.removesuffix(_WEIGHTED) for metric in metrics}) > 1:
+        return None
+    weightings = {(metric.name.endswith(_WEIGHTED), _weights_in(metric.note)) for metric in metrics}
+    if len(weightings) > 1:
         return (
-            "their scorers were given different sample_weight: fit and score every result "
-            "with the same sample_weight, or score them all with the same unweighted scorer"
+            "their scorers were given different sample_weight (or none): fit and score every "
+            "result with the same sample_weight, or score them all with the same unweighted "
+            "scorer"
         )
     return "score them with one common 'scoring' (a scorer name or scorer, the same for each)"
 

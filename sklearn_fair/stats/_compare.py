@@ -306,16 +306,12 @@ def _check_same_metric(results, scoring):
             if key in recorded:
                 metrics[name] = recorded[key]
     if not same_metric(metrics.values()):
-        alike = len({metric.name for metric in metrics.values()}) == 1
+        advice = how_to_score_alike(list(metrics.values()))
         described = ", ".join(
-            f"{name!r}: {describe_metric(metric) if alike else metric}"
+            f"{name!r}: {metric if advice is None else describe_metric(metric)}"
             for name, metric in metrics.items()
         )
-        advice = (
-            how_to_score_alike(list(metrics.values()))
-            if alike
-            else "pass the 'scoring' parameter to choose one they all hold"
-        )
+        advice = advice or "pass the 'scoring' parameter to choose one they all hold"
         raise ValueError(
             "compare() needs every result scored with the same metric; their scores are "
             f"of different metrics ({described}). {advice[0].upper()}{advice[1:]}, and compare "

@@ -164,3 +164,15 @@ def test_numbers_of_other_shapes_are_other_records():
         values.reshape(3, 2)
     )
     assert fingerprint_of_numbers(values.reshape(6, 1)) == fingerprint_of_numbers(values)
+
+
+def test_compare_advises_the_same_weights_for_a_weighted_and_an_unweighted_result(routing):
+    # the two names differ ("accuracy weighted by sample_weight", "accuracy"), and compare()
+    # advised passing 'scoring', which cannot make the two alike: both were scored by the key
+    # "score"; the difference is the weights (hunt ROUTE-2, left over)
+    with pytest.raises(ValueError, match="different metrics") as error:
+        compare({"weighted": _run(BALANCING), "plain": _run()})
+    message = str(error.value)
+    assert "fit and score every result with the same sample_weight" in message
+    assert "'scoring' parameter" not in message
+    assert fingerprint(BALANCING)[: len("sha256:") + 12] in message
