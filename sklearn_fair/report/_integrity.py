@@ -426,6 +426,9 @@ def _check_fields(result, findings, where):
         findings.broken.append(f"{where}has a budget that is not counts of candidates and fits")
     if not _values_are(result.get("resampling") or {}, lambda v: isinstance(v, str)):
         findings.broken.append(f"{where}has a resampling that is not text per split level")
+    metadata = result.get("fit_metadata")
+    if metadata is not None and not _values_are(metadata, lambda v: isinstance(v, str)):
+        findings.broken.append(f"{where}has fit_metadata that is not text per fit parameter")
     # the validation scores are of the selecting metric, or of the one a search selected with
     validation, selection = ranges.get(refit_metric), result.get("selection_metric")
     if isinstance(selection, Mapping) and set(selection) == _METRIC_FIELDS:

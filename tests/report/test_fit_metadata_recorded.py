@@ -176,3 +176,14 @@ def test_compare_advises_the_same_weights_for_a_weighted_and_an_unweighted_resul
     assert "fit and score every result with the same sample_weight" in message
     assert "'scoring' parameter" not in message
     assert fingerprint(BALANCING)[: len("sha256:") + 12] in message
+
+
+@pytest.mark.parametrize("malformed", ["sample_weight sha256:0", ["sample_weight"], {"w": 3}])
+def test_a_saved_result_with_malformed_fit_metadata_is_refused(routing, malformed):
+    # a file whose fit_metadata was a text, a list or a number per name (its checksum made
+    # anew) loaded, and the card said "Fit metadata: not recorded": what the file said was lost
+    saved = json.loads(json.dumps(result_to_dict(_run(BALANCING))))
+    saved["fit_metadata"] = malformed
+    del saved["checksum"]
+    with pytest.raises(ValueError, match="fit_metadata that is not text per fit parameter"):
+        reproducibility_card(with_checksum(saved))
