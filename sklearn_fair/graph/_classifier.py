@@ -591,8 +591,8 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
         Raises
         ------
         ValueError
-            If the module's outputs are NaN or infinite for some graph, as
-            :meth:`predict_proba` raises.
+            If some graph has no prediction (probabilities NaN or +inf, or -inf for every
+            class), as :meth:`predict_proba` raises.
         """
         proba = self.predict_proba(X)  # first: an unfitted classifier raises NotFittedError
         return self.classes_[proba.argmax(axis=1)]
@@ -648,8 +648,8 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
         more = ", ..." if len(missing) > 10 else ""
         raise ValueError(
             f"{type(self).__name__}'s module ({self.module.__name__}) gave non-finite outputs "
-            f"(NaN or inf) for {len(missing)} of {len(proba)} graphs (indices "
-            f"{missing[:10].tolist()}{more}), so they have no class probabilities and no "
+            f"(NaN, +inf, or -inf for every class) for {len(missing)} of {len(proba)} graphs "
+            f"(indices {missing[:10].tolist()}{more}), so they have no class probabilities and no "
             "prediction: the module's values overflowed on them (e.g. a sum pooling over "
             "larger graphs than the training graphs). Refit with a smaller lr than "
             f"lr={self.lr!r}, with gradient clipping (skorch's GradientNormClipping callback), "
@@ -681,8 +681,8 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
         Raises
         ------
         ValueError
-            If the module's outputs are NaN or infinite for some graph, as
-            :meth:`predict_proba` raises: such a graph has no prediction to score.
+            If some graph has no prediction (probabilities NaN or +inf, or -inf for every
+            class), as :meth:`predict_proba` raises: such a graph has nothing to score.
         """
         check_is_fitted(self, ["classes_", "module_"])
         # a PyG dataset's random transform draws from torch as its graphs are read

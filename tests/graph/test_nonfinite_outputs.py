@@ -45,7 +45,8 @@ def test_outputs_that_overflow_are_refused_by_every_prediction_method(mutag, fit
     outputs = fitted.forward(X).numpy()
     assert np.flatnonzero(np.isnan(outputs).any(axis=1)).tolist() == OVERFLOWING
     expected = (
-        r"module \(DeepMultisets\) gave non-finite outputs \(NaN or inf\) for 3 of 20 "
+        r"module \(DeepMultisets\) gave non-finite outputs \(NaN, \+inf, or -inf for every "
+        r"class\) for 3 of 20 "
         r"graphs \(indices \[1, 4, 10\]\).*smaller lr than lr=0\.001.*gradient clipping"
         r".*rescaled node features"
     )
@@ -79,7 +80,10 @@ def test_nested_cv_fails_the_fold_whose_outputs_overflow(mutag, scoring):
     np.testing.assert_array_equal(nested.outer_scores_, [-1.0])
     [task] = nested.failed_tasks_
     assert task["key"]["outer_fold"] == 0
-    assert "gave non-finite outputs (NaN or inf) for 3 of 20 graphs" in task["error"]
+    assert (
+        "gave non-finite outputs (NaN, +inf, or -inf for every class) for 3 of 20 graphs"
+        in task["error"]
+    )
 
 
 class _NaNInTheThirdValidationPass(DeepMultisets):
