@@ -49,11 +49,16 @@ def fingerprint(value):
 
 
 def fingerprint_of_numbers(value):
-    """:func:`fingerprint` of the numbers ``value`` holds, as a float64 array (one column as
-    1-D), where it holds numbers: a pandas Series (of any name or index), a list and an int,
-    float32 or float64 array of the same numbers (weights that weigh alike) give one
-    fingerprint.
+    """:func:`fingerprint` of the numbers ``value`` holds, where it holds numbers: a pandas
+    Series (of any name or index), a list and an int, float32 or float64 array of the same
+    numbers (weights that weigh alike) give one fingerprint.
     Anything else (text labels, objects) is fingerprinted as it is.
+
+    The same numbers are those equal at float32 precision: floats are rounded to float32
+    (0.7 as float64 and as float32 are one number; floats beyond float32's range are its
+    infinities), integers and booleans are kept exact (up to 2**53), and all are hashed as
+    a float64 array (one column as 1-D), so the numbers that float32 holds exactly (1.0,
+    3.0, 0.5) keep the fingerprint they had as float64.
 
     Examples
     --------
@@ -62,10 +67,16 @@ def fingerprint_of_numbers(value):
     >>> fingerprint_of_numbers(pd.Series(weights, name="w")) == fingerprint_of_numbers(
     ...     np.array(weights, dtype=np.float32))
     True
+    >>> fingerprint_of_numbers(np.array([0.7, 0.3])) == fingerprint_of_numbers(
+    ...     np.array([0.7, 0.3], dtype=np.float32))
+    True
     """
     try:
         values = np.asarray(value)
         if values.dtype.kind in "biuf":
+            if values.dtype.kind == "f":
+                with np.errstate(over="ignore"):
+                    values = values.astype(np.float32)
             # one column is its column; other shapes are kept (2 x 3 is not 3 x 2)
             return fingerprint(labels_1d(values.astype(np.float64)))
     except (TypeError, ValueError):

@@ -410,7 +410,7 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
             [plan], cache_dir=self.cache_dir, n_jobs=self.n_jobs, verbose=self.verbose,
             reuse_prefix=self.reuse_prefix,
         )  # fmt: skip
-        store_fitted(self, run)
+        store_fitted(self, run, params)
         return self
 
     def summary(self, interval="corrected_t", *, confidence=0.95, half_scores=None):
@@ -623,9 +623,10 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         return tags
 
 
-def store_fitted(nested, run):
+def store_fitted(nested, run, params=None):
     """Set ``nested``'s fitted attributes from a :class:`~._protocol.ProtocolRun` of its plan
-    (NestedCV.fit, and each cell of benchmark())."""
+    (NestedCV.fit, and each cell of benchmark()); ``params``: the fit parameters its fit was
+    given, by name (None: none, as a benchmark's cell)."""
     from ...stats._checks import mean_difference
 
     plan, folds, final = run.plan, run.results["outer_results"], run.results["final"]
@@ -647,7 +648,7 @@ def store_fitted(nested, run):
         "random_state": nested.random_state,
         "error_score": plan.error_score,
         "task": "classification" if plan.classifier else task,
-        "fit_metadata": _fit_metadata(plan.data),
+        "fit_metadata": _fit_metadata(plan, params or {}),
     }
     nested.n_splits_ = plan.n_outer
     # a callable scoring that returns a dict scores several metrics, as in scikit-learn's
@@ -692,22 +693,31 @@ def store_fitted(nested, run):
                 setattr(nested, name, getattr(nested.best_estimator_, name))
 
 
-def _fit_metadata(data):
-    """Name -> fingerprint of each fit parameter a run was given (``sample_weight``), as the
-    estimator's fit, the scorers and a search run whole received them: two runs that differ
-    only by their weights are told apart by their records, and the same numbers in a pandas
-    Series or an array are one record (:func:`~sklearn_fair.utils._hashing.fingerprint_of_numbers`,
-    as a weighted metric's note). A value that cannot be fingerprinted (a lambda) by its type."""
-    given = {}
-    for params in (
-        data.search_params,
-        *data.score_params.values(),
-        *(data.selection_score_params or {}).values(),
-        data.fit_params,
-    ):
-        given.update((name, value) for name, value in params.items() if value is not None)
+def _fit_metadata(plan, params):
+    """Name -> fingerprint of each fit parameter a run was given (``params``, and the groups
+    of ``plan``) that the estimator's fit, a scorer or a search run whole received, by the
+    name given to ``fit``: routed to the estimator and a scorer as their ``sample_weight``,
+    ``fit(X, y, fit_weight=w, score_weight=v)`` records ``fit_weight`` and ``score_weight``,
+    each once however many received it (routing passes the values given on, renamed, never
+    copied). Groups that only split are not recorded. Two runs that differ only by their
+    weights are told apart by their records, and the same numbers in a pandas Series or an
+    array are one record (:func:`~sklearn_fair.utils._hashing.fingerprint_of_numbers`, as a
+    weighted metric's note). A value that cannot be fingerprinted (a lambda) by its type."""
+    data = plan.data
+    received = {
+        id(value)
+        for routed in (
+            data.search_params,
+            *data.score_params.values(),
+            *(data.selection_score_params or {}).values(),
+            data.fit_params,
+        )
+        for value in routed.values()
+    }
     recorded = {}
-    for name, value in sorted(given.items()):
+    for name, value in sorted({**params, "groups": plan.groups}.items()):
+        if value is None or id(value) not in received:
+            continue
         try:
             recorded[name] = fingerprint_of_numbers(value)
         except Exception:  # any failure to pickle (a live connection): after every fit
