@@ -550,16 +550,88 @@ def _owner_of(estimator, name):
         return None, param
 
 
-#: The parameters that count features, which no grid can extend past every feature.
-_FEATURE_COUNTS = ("n_components", "k", "max_features", "n_features_to_select")
+def _bounded_by_the_features():
+    """Per parameter that counts the columns of ``X``, the scikit-learn classes (their
+    subclasses too) whose value above the number of features is refused (PCA,
+    IncrementalPCA, TruncatedSVD, the PLS models and CCA, LinearDiscriminantAnalysis,
+    NeighborhoodComponentsAnalysis, LocallyLinearEmbedding, SequentialFeatureSelector,
+    bagging and IsolationForest) or means every feature (FastICA and FactorAnalysis keep
+    as many components as features, SelectKBest and RFE keep every feature, SelectFromModel
+    and the trees, forests and gradient boosting draw from every feature), as scikit-learn
+    1.9 fits them with ``n_features + 1``: no grid extends past every feature.
+
+    Not listed, as they fit more components than features: KernelPCA, Nystroem,
+    RBFSampler, SkewedChi2Sampler, PolynomialCountSketch, BernoulliRBM, NMF, SparsePCA,
+    DictionaryLearning, LatentDirichletAllocation, the random projections, Isomap,
+    SpectralEmbedding and the mixtures (their ``n_components`` count kernel features,
+    hidden units, atoms or clusters).
+    """
+    from sklearn.cross_decomposition import CCA, PLSSVD, PLSCanonical, PLSRegression
+    from sklearn.decomposition import PCA, FactorAnalysis, FastICA, IncrementalPCA, TruncatedSVD
+    from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
+    from sklearn.ensemble import (
+        BaggingClassifier,
+        BaggingRegressor,
+        ExtraTreesClassifier,
+        ExtraTreesRegressor,
+        GradientBoostingClassifier,
+        GradientBoostingRegressor,
+        IsolationForest,
+        RandomForestClassifier,
+        RandomForestRegressor,
+    )
+    from sklearn.feature_selection import (
+        RFE,
+        SelectFromModel,
+        SelectKBest,
+        SequentialFeatureSelector,
+    )
+    from sklearn.manifold import LocallyLinearEmbedding
+    from sklearn.neighbors import NeighborhoodComponentsAnalysis
+    from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
+
+    return {
+        "n_components": (
+            PCA,
+            IncrementalPCA,
+            TruncatedSVD,
+            FastICA,
+            FactorAnalysis,
+            PLSRegression,
+            PLSCanonical,
+            CCA,
+            PLSSVD,
+            LinearDiscriminantAnalysis,
+            NeighborhoodComponentsAnalysis,
+            LocallyLinearEmbedding,
+        ),
+        "k": (SelectKBest,),
+        "n_features_to_select": (RFE, SequentialFeatureSelector),
+        "max_features": (
+            SelectFromModel,
+            DecisionTreeClassifier,  # and ExtraTreeClassifier
+            DecisionTreeRegressor,  # and ExtraTreeRegressor
+            RandomForestClassifier,
+            RandomForestRegressor,
+            ExtraTreesClassifier,
+            ExtraTreesRegressor,
+            GradientBoostingClassifier,
+            GradientBoostingRegressor,
+            BaggingClassifier,
+            BaggingRegressor,
+            IsolationForest,
+        ),
+    }
 
 
 def _every_feature(estimator, name, value, X):
-    """Whether the grid's ``name`` counts features (:data:`_FEATURE_COUNTS`: PCA's
-    ``n_components``, SelectKBest's ``k``) of an object that ``X`` reaches as it is (the
-    estimator, or the first step of a Pipeline), and ``value``, an integer, is the number of
-    columns of the 2-D ``X``: no grid extends past every feature. A step after another may
-    see another width (PolynomialFeatures before SelectKBest): not known, so not exempt."""
+    """Whether the grid's ``name`` sets a parameter bounded by the number of features
+    (:func:`_bounded_by_the_features`: PCA's ``n_components``, SelectKBest's ``k``) of an
+    object that ``X`` reaches as it is (the estimator, or the first step of a Pipeline), and
+    ``value``, an integer, is the number of columns of the 2-D ``X``: no grid extends past
+    every feature. KernelPCA's ``n_components`` is not bounded so: 32 on 8 features is a
+    larger grid. A step after another may see another width (PolynomialFeatures before
+    SelectKBest): not known, so not exempt."""
     shape = getattr(X, "shape", None)
     if not (
         isinstance(value, numbers.Integral)
@@ -569,11 +641,12 @@ def _every_feature(estimator, name, value, X):
         and value == shape[1]
     ):
         return False
-    owner, _, param = name.rpartition("__")
-    if param not in _FEATURE_COUNTS:
-        return False
+    step = name.rpartition("__")[0]
     steps = getattr(estimator, "steps", None)
-    return not owner or (bool(steps) and "__" not in owner and steps[0][0] == owner)
+    if step and not (steps and "__" not in step and steps[0][0] == step):
+        return False
+    owner, param = _owner_of(estimator, name)
+    return isinstance(owner, _bounded_by_the_features().get(param, ()))
 
 
 def _at_a_closed_bound(estimator, name, value):
