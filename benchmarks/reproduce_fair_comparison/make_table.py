@@ -1,6 +1,7 @@
 """Build the two tables of RESULTS.md from the committed result files, with sklearn-fair's
 BenchmarkResult: each experiment is one cell, compared with the paper's mean ± std in standard
-errors of the paper's 10-fold mean (std / sqrt(10)).
+errors of the paper's 10-fold mean (std / sqrt(10)), and by the two-sample z of the difference
+of the two 10-fold means (``two_sample_z``).
 
 Usage (from the repository root)::
 
@@ -81,6 +82,17 @@ def _wall_time(name):
     return f"{seconds / 3600:.1f} h" if seconds >= 3600 else f"{seconds / 60:.0f} min"
 
 
+def two_sample_z(row, n_folds=10):
+    """(ours − paper) over the standard error of the difference of two independent
+    ``n_folds``-fold means, sqrt(SE_paper² + SE_ours²), each SE its sample std (ddof=1) over
+    sqrt(n_folds); ``row`` is a row of ``compare_to_reference``, whose stds are ``np.std``
+    (ddof=0), as the paper's. Both estimates use the same split files, so they are not quite
+    independent either: a yardstick, not an exact test."""
+    ddof_1 = math.sqrt(n_folds / (n_folds - 1))
+    se = math.hypot(row["reference_std"], row["std"]) * ddof_1 / math.sqrt(n_folds)
+    return row["difference"] / se
+
+
 def _values(selected, name):
     return "/".join(selected.get(name, {"None": 0}))
 
@@ -104,7 +116,7 @@ def faithful_table():
         paper = f"{paper_mean:.1f} ± {paper_std:.1f} ({paper_std / math.sqrt(10):.2f})"
         if name not in done:
             resume = f"not finished: `sklearn-fair run faithful/{name}.toml` resumes it"
-            lines.append([name, table_name, paper, resume, "", "", "", "", n_refits, "", ""])
+            lines.append([name, table_name, paper, resume, "", "", "", "", "", n_refits, "", ""])
             continue
         row, selected = rows.loc[name], selection.loc[name, "selected"]
         monitors = ", ".join(f"{m} ×{c}" for m, c in selected["monitor"].items())
@@ -113,13 +125,13 @@ def faithful_table():
         lines.append([
             name, table_name, paper, f"{row['mean']:.1f} ± {row['std']:.1f}",
             f"{row['difference']:+.1f}", f"{row['in_reference_se']:+.1f}",
-            f"{monitors} ({distinct} distinct)",
+            f"{two_sample_z(row):+.1f}", f"{monitors} ({distinct} distinct)",
             f"{_values(selected, 'max_epochs')} / {_values(selected, 'patience')}", n_refits,
             f"{cpu / 3600:.1f} h", _wall_time(name),
         ])  # fmt: skip
     header = [
         "experiment", "paper", "paper mean ± std (SE)", "ours: mean ± std", "ours − paper",
-        "in paper SEs", "candidates (selected)", "epochs / patience", "refits",
+        "in paper SEs", "two-sample z", "candidates (selected)", "epochs / patience", "refits",
         "fit time (every fit: all candidates, refits)", "wall time",
     ]  # fmt: skip
     return markdown(header, lines)
@@ -143,7 +155,7 @@ def earlier_table():
         cfg = configs[name]
         grid, paper_mean, paper_std = cfg["grid"], cfg["paper"]["mean"], cfg["paper"]["std"]
         paper = "not verified" if math.isnan(paper_mean) else f"{paper_mean:.1f} ± {paper_std:.1f}"
-        ours, diff, flag, wall = "incomplete", "", "", ""
+        ours, diff, flag, z, wall = "incomplete", "", "", "", ""
         if name in saved:
             row = rows.loc[name]
             ours, wall = (
@@ -154,6 +166,7 @@ def earlier_table():
                 distance = row["in_reference_se"]
                 diff = f"{row['difference']:+.1f}"
                 flag = f"**{distance:+.1f}**" if abs(distance) > 2 else f"{distance:+.1f}"
+                z = f"{two_sample_z(row):+.1f}"
             selected = selection.loc[name, "selected"]
             counts = [
                 f"{key}: " + ", ".join(f"{v} ×{c}" for v, c in selected[key].items())
@@ -168,11 +181,12 @@ def earlier_table():
         budget = f"{grid['max_epochs'][0]} / {grid['patience'][0]}"
         data = f"{cfg['dataset']} ({cfg['features']})"
         lines.append(
-            [name, data, cfg["model"], ours, paper, diff, flag, n_candidates, budget, wall]
+            [name, data, cfg["model"], ours, paper, diff, flag, z, n_candidates, budget, wall]
         )
     header = [
         "experiment", "data set (features)", "model", "ours: mean ± std", "paper: mean ± std",
-        "ours − paper", "in paper SEs", "candidates", "max epochs / patience", "wall time",
+        "ours − paper", "in paper SEs", "two-sample z", "candidates", "max epochs / patience",
+        "wall time",
     ]  # fmt: skip
     text = (
         "Selection details: mean inner validation accuracy of the selected configurations, the\n"

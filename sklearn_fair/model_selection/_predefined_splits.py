@@ -21,7 +21,9 @@ class PredefinedSplits(BaseCrossValidator):
     when the splits carry each outer fold's inner model-selection splits (as the split files of
     Errica et al. do), NestedCV reads them with :meth:`get_inner_splits` instead of splitting
     again. Every split is validated before the first one is yielded, and when the splits carry
-    a labels fingerprint, :meth:`split` refuses labels ``y`` of another data set.
+    a labels fingerprint, :meth:`split` refuses labels ``y`` of another data set; when they
+    come from a gnn-comparison file (which carries none), it warns where ``y`` is not
+    stratified in the test folds as the file's labels are.
 
     Parameters
     ----------
@@ -99,6 +101,14 @@ class PredefinedSplits(BaseCrossValidator):
             If ``X`` or ``y`` do not belong to the data set of the splits.
         InvalidSplitError
             If the splits themselves are invalid.
+
+        Warns
+        -----
+        SklearnFairWarning
+            If the splits come from a gnn-comparison file (:func:`load_splits`) and a class
+            of ``y`` is off its share of a test fold by more than one sample: the files of
+            Errica et al. are stratified, so the samples are probably not in the order the
+            file was made for.
         """
         warn_groups_ignored(self, groups)
         n_samples = None if X is None else _num_samples(X)

@@ -15,12 +15,19 @@ from collections.abc import Iterable
 
 import numpy as np
 from sklearn.utils._param_validation import StrOptions, validate_params
+from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import _num_samples
 
-from ..exceptions import InvalidSplitError, SplitLeakageWarning, SplitsMismatchError
+from ..exceptions import (
+    InvalidSplitError,
+    SklearnFairWarning,
+    SplitLeakageWarning,
+    SplitsMismatchError,
+)
 from ..utils import IntervalNotBool, to_numpy
 from ..utils._splits import reusable_inner_splits
 from ..utils._stacklevel import external_stacklevel
+from ..utils._validation import labels_1d
 from ._bounded_json import read_json, short_repr
 from ._split_validation import (
     _members,
@@ -136,6 +143,10 @@ class SavedSplits:
     allow_overlap : bool, default=False
         Whether a split's training and test sets may share indices on purpose, as those of
         :class:`RollingOrigin` with ``lag > 0`` do.
+    file_format : {"sklearn-fair", "gnn-comparison"} or None, default=None
+        The format of the file the splits were read from, as :func:`load_splits` sets it.
+        The test folds of a gnn-comparison file are stratified by class in the order of the
+        graphs it was made for, so :meth:`split` warns when the labels ``y`` are not.
 
     Examples
     --------
@@ -155,6 +166,7 @@ class SavedSplits:
         labels_fingerprint=None,
         kfold=False,
         allow_overlap=False,
+        file_format=None,
     ):
         self.folds = folds
         # an iterator of inner splits could be read only once; keep what it yields
@@ -163,6 +175,7 @@ class SavedSplits:
         self.labels_fingerprint = labels_fingerprint
         self.kfold = kfold
         self.allow_overlap = allow_overlap
+        self.file_format = file_format
 
     def __iter__(self):
         return iter(self.folds)
@@ -196,6 +209,13 @@ class SavedSplits:
             If ``X`` or ``y`` do not belong to the data set of the splits.
         InvalidSplitError
             If the splits themselves are invalid.
+
+        Warns
+        -----
+        SklearnFairWarning
+            If the splits come from a gnn-comparison file and a class of ``y`` is off its
+            share of a test fold by more than one sample: the samples are probably not in
+            the order the file was made for.
         """
         warn_groups_ignored(self, groups)
         return replay(as_saved_splits(self, name="SavedSplits"), X, y, name="SavedSplits")
@@ -356,6 +376,7 @@ def as_saved_splits(
         overlap_hint=overlap_hint,
     )
     saved.kfold = _is_kfold(saved.folds, n_samples)
+    saved.file_format = getattr(splits, "file_format", None)
     return saved
 
 
@@ -540,8 +561,11 @@ def load_splits(path, format="sklearn-fair", *, max_bytes=MAX_BYTES, max_folds=M
     Returns
     -------
     splits : SavedSplits
-        Outer folds, inner splits (if any), ``n_samples`` and the labels' fingerprint (None
-        for gnn-comparison files, which carry none). Pass it to :class:`PredefinedSplits`.
+        Outer folds, inner splits (if any), ``n_samples``, the labels' fingerprint (None
+        for gnn-comparison files, which carry none) and ``file_format``. Pass it to
+        :class:`PredefinedSplits`; the splits of a gnn-comparison file then warn when the
+        labels they are used with are not stratified in their test folds, as in the files of
+        Errica et al. they are.
 
     Raises
     ------
@@ -582,9 +606,11 @@ def load_splits(path, format="sklearn-fair", *, max_bytes=MAX_BYTES, max_folds=M
     )
     name = f"the splits in {os.path.basename(os.fspath(path))}"
     if format == "gnn-comparison":
-        return _from_gnn_comparison(document, name)
-    saved = _from_sklearn_fair(document, name)
-    _warn_overlap(saved, name)
+        saved = _from_gnn_comparison(document, name)
+    else:
+        saved = _from_sklearn_fair(document, name)
+        _warn_overlap(saved, name)
+    saved.file_format = format
     return saved
 
 
@@ -878,13 +904,46 @@ def replay(saved, X, y, *, name):
                 "checked once against the labels in their order, "
                 "cv=list(PredefinedSplits(saved).split(X, y))."
             )
+    if y is not None and saved.file_format == "gnn-comparison":
+        _warn_unstratified(saved, y, name)
     return ((train.copy(), test.copy()) for train, test in saved.folds)
 
 
+def _warn_unstratified(saved, y, name):
+    """Warn where a class of ``y`` is off its share of a test fold of ``saved`` (splits of a
+    gnn-comparison file) by more than one sample. The files of Errica et al. are stratified
+    (StratifiedKFold): in the order of the graphs they were made for, every class is within
+    one graph of its share of every test fold, so labels off by more are in another order."""
+    y = np.asarray(labels_1d(y))
+    if _num_samples(y) != saved.n_samples or type_of_target(y) not in ("binary", "multiclass"):
+        return
+    classes, codes = np.unique(y, return_inverse=True)
+    shares = np.bincount(codes, minlength=classes.size) / codes.size
+    counts = [np.bincount(codes[test], minlength=classes.size) for _, test in saved.folds]
+    expected = [shares * test.size for _, test in saved.folds]
+    off = np.array([np.abs(c - e).max() for c, e in zip(counts, expected)])
+    if off.max() <= 1 + 1e-9:
+        return
+    fold = int(np.argmax(off))  # the fold furthest off, and its class furthest off
+    label = int(np.argmax(np.abs(counts[fold] - expected[fold])))
+    warnings.warn(
+        f"{name} replays a gnn-comparison split file, whose test folds are stratified by "
+        "class (each class within one graph of its share of every fold), but with these "
+        f"labels {np.sum(off > 1 + 1e-9)} of its {off.size} test folds hold a class off its "
+        f"share by more than one (outer fold {fold}: {counts[fold][label]} samples of class "
+        f"{classes[label].item()!r} where its share is {expected[fold][label]:.1f}): the "
+        "graphs are probably not in the order the split file was made for (shuffled, e.g. by "
+        "PyG's dataset.shuffle(), or sorted), so these folds are not the paper's. Pass the "
+        "graphs in the order of the data set's files, as load_tu_dataset reads them.",
+        SklearnFairWarning,
+        stacklevel=external_stacklevel(),
+    )
+
+
 def _degenerate_hint(saved, n_samples):
-    """What to do when X has more samples than splits shaped as a gnn-comparison file (the
-    format is not recorded; its shape is: k-fold test sets, no labels fingerprint, and inner
-    splits that each partition their outer fold's training set)."""
+    """What to do when X has more samples than splits shaped as a gnn-comparison file (splits
+    rebuilt from its folds do not record the format; its shape is: k-fold test sets, no labels
+    fingerprint, and inner splits that each partition their outer fold's training set)."""
     if n_samples < saved.n_samples or saved.labels_fingerprint is not None or not saved.kfold:
         return ""
     for fold, (train, _) in enumerate(saved.folds):

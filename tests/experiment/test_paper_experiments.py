@@ -148,3 +148,61 @@ def test_reddit_multi_5k_files_drop_the_graphs_the_reference_drops(path, reddit_
     ((_, plan),) = report.plans.items()
     assert plan.refits == 30
     assert tomllib.loads(path.read_text())["data"]["drop_degenerate"] is True
+
+
+# diningphil/gnn-comparison c524e97: datasets/manager.py (each data set's max_num_nodes) and
+# models/graph_classifiers/DGCNN.py (its table of k per data set at the 0.6 and 0.9 quantiles)
+REFERENCE_MAX_NODES = {
+    "DD": 5748, "NCI1": 111, "PROTEINS_full": 620, "ENZYMES": 126, "IMDB-BINARY": 136,
+    "IMDB-MULTI": 89, "REDDIT-BINARY": 3782, "REDDIT-MULTI-5K": 3648, "COLLAB": 492,
+}  # fmt: skip
+REFERENCE_K = {
+    "NCI1": (30, 46), "PROTEINS_full": (32, 81), "DD": (291, 503), "ENZYMES": (36, 48),
+    "IMDB-BINARY": (18, 31), "IMDB-MULTI": (11, 22), "REDDIT-BINARY": (370, 1002),
+    "REDDIT-MULTI-5K": (469, 1081), "COLLAB": (61, 130),
+}  # fmt: skip
+SIZED = sorted(FOLDER.glob("*_dgcnn.toml")) + sorted(FOLDER.glob("*_diffpool.toml"))
+
+
+@pytest.mark.parametrize("path", SIZED, ids=[path.stem for path in SIZED])
+def test_dgcnn_and_diffpool_files_size_the_models_as_the_reference(path, data_dir):
+    # DiffPool took its clusters from the largest training graph and DGCNN its k from the
+    # training graphs' quantile: IMDB-BINARY fold 0 built [18, 5] clusters where the
+    # reference builds [34, 9] (hunt PAPER)
+    import tomllib
+    from sklearn.base import clone
+
+    from sklearn_fair.experiment import load_config
+
+    dataset = tomllib.loads(path.read_text())["data"]["dataset"].removeprefix("tu:")
+    (spec,) = load_config(path, data_dir=data_dir).models.values()
+    candidates = list(ParameterGrid(spec.grid))
+    params = [clone(spec.estimator).set_params(**c).get_params() for c in candidates]
+    if path.stem.endswith("diffpool"):
+        assert {p["module__max_num_nodes"] for p in params} == {REFERENCE_MAX_NODES[dataset]}
+    else:
+        assert sorted({p["module__k"] for p in params}) == sorted(REFERENCE_K[dataset])
+        assert len(candidates) == 48  # the paper's grid: as many candidates as before
+
+
+def test_imdb_binary_fold_0_builds_the_reference_diffpool(data_dir):
+    # fold 0's largest graph (136 nodes) is in its test fold: the reference's clusters anyway
+    from sklearn.base import clone
+
+    from sklearn_fair.experiment import load_config
+    from sklearn_fair.graph import load_tu_dataset
+    from sklearn_fair.model_selection import load_splits
+
+    graphs = load_tu_dataset("IMDB-BINARY", data_dir / "TUDataset", features="degree")
+    splits = load_splits(
+        data_dir / "gnn_comparison_splits/COLLABORATIVE_DEGREE/IMDB-BINARY_splits.json",
+        format="gnn-comparison",
+    )
+    train, validation = splits.get_inner_splits(0)[0]
+    assert graphs.node_counts[splits.folds[0][1]].max() == 136 > graphs.node_counts[train].max()
+    config = load_config(FOLDER / "imdb-binary_degree_diffpool.toml", data_dir=data_dir)
+    (spec,) = config.models.values()
+    first = next(iter(ParameterGrid(spec.grid)))
+    model = clone(spec.estimator).set_params(**{**first, "max_epochs": 1, "random_state": 0})
+    model.fit(graphs[train], X_val=graphs[validation])
+    assert model.module_.num_clusters == [34, 9]  # ceil(0.25 * 136), ceil(0.25 * 34)

@@ -9,9 +9,13 @@ file (10 outer folds, each with its stored inner hold-out split), 3 refits of th
 configuration per outer fold, accuracy, and the paper's grid
 (``sklearn_fair.graph.PAPER_GRIDS``, transcribed from the reference ``config_*.yml``
 files). As in the reference, REDDIT-MULTI-5K drops its graphs with at most one node or no
-edge (``drop_degenerate``: its split file indexes 4,999 of 5,000 graphs), and DGCNN sorts
+edge (``drop_degenerate``: its split file indexes 4,999 of 5,000 graphs), DGCNN sorts
 each node's features before sorting the nodes, as the reference's PyG 1.4.2 did
-(``module__sort_node_features``). Paths go through ``${SKLEARN_FAIR_DATA}``: set that
+(``module__sort_node_features``), and the graph sizes that set DGCNN's ``k`` and DiffPool's
+number of clusters are the reference's: the integer ``k`` of its table for each of the grid's
+fractions 0.9 and 0.6 (``module__k``), and the largest graph of the whole data set
+(``module__max_num_nodes``), which, as in the reference, reads the sizes of the test folds'
+graphs too. Paths go through ``${SKLEARN_FAIR_DATA}``: set that
 variable (or pass ``--data-dir``) to the folder that holds ``TUDataset/`` and
 ``gnn_comparison_splits/``.
 The files are generated, so that the 84 stay consistent; edit this script, not them.
@@ -50,6 +54,36 @@ _MODULES = {
 # Fixed parameters that make a model the reference's rather than today's PyG's: DGCNN's
 # global_sort_pool sorted the features within each node in PyG 1.4.2, which the reference ran.
 _FIXED = {"dgcnn": ", module__sort_node_features = true"}
+# The reference sizes DiffPool's clusters from the largest graph of the whole data set, test
+# folds included (the max_num_nodes of each class in datasets/manager.py); without it,
+# GraphClassifier takes the largest graph a fit trains on, which in some folds is far smaller
+# (IMDB-BINARY fold 0: 18 and 5 clusters against 34 and 9; DD fold 4: 1038 and 260 against
+# 1437 and 360).
+_MAX_NUM_NODES = {
+    "DD": 5748,
+    "NCI1": 111,
+    "PROTEINS_full": 620,
+    "ENZYMES": 126,
+    "IMDB-BINARY": 136,
+    "IMDB-MULTI": 89,
+    "REDDIT-BINARY": 3782,
+    "REDDIT-MULTI-5K": 3648,
+    "COLLAB": 492,
+}
+# DGCNN's k as the reference's table gives it (models/graph_classifiers/DGCNN.py) for the
+# grid's fractions 0.9 and 0.6: the quantile of the whole data set's graph sizes;
+# a fraction would take that of each fit's training graphs (PROTEINS, 0.9: 77 to 88 by fold).
+_DGCNN_K = {
+    "DD": (503, 291),
+    "NCI1": (46, 30),
+    "PROTEINS_full": (81, 32),
+    "ENZYMES": (48, 36),
+    "IMDB-BINARY": (31, 18),
+    "IMDB-MULTI": (22, 11),
+    "REDDIT-BINARY": (1002, 370),
+    "REDDIT-MULTI-5K": (1081, 469),
+    "COLLAB": (130, 61),
+}
 # The reference drops the graphs with at most one node or no edge from every data set; of
 # the paper's, REDDIT-MULTI-5K alone has one. Elsewhere drop_degenerate would change nothing
 # but make the dry run read (and copy) every raw file instead of the labels alone; should a
@@ -129,6 +163,24 @@ def _paper_line(cell, model, table, features):
     return f"# Paper ({table}): see the paper; not in the reference repository's README."
 
 
+def _reference_sizes(model, dataset):
+    """The fixed parameter and the lines that size the model as the reference does."""
+    if model == "diffpool":
+        return (
+            f", module__max_num_nodes = {_MAX_NUM_NODES[dataset]}",
+            "# max_num_nodes: the largest graph of the whole data set, test folds included, as "
+            "in the reference.\n",
+        )
+    if model == "dgcnn":
+        # in the order of PAPER_GRIDS["DGCNN"]["module__k"], [0.9, 0.6]: ties go to the first
+        return (
+            "",
+            "# k: the reference's table for the fractions 0.9 and 0.6 (quantiles of the whole "
+            f"data set's graph sizes).\ngrid = {{ module__k = {list(_DGCNN_K[dataset])} }}\n",
+        )
+    return "", ""
+
+
 def experiment_text(key, dataset, splits, features, model, table, cell):
     """The text of one experiment file."""
     name = f"{cell}_{model}"
@@ -137,6 +189,7 @@ def experiment_text(key, dataset, splits, features, model, table, cell):
     else:
         module = grid = _MODULES[model]
     drop = "drop_degenerate = true\n" if dataset in _DROP_DEGENERATE else ""
+    size, size_lines = _reference_sizes(model, dataset)
     return f"""\
 # Errica et al. (ICLR 2020), {table}: {dataset} ({features} node features), {model}.
 {_paper_line(cell, model, table, features)}
@@ -162,9 +215,9 @@ scoring = "accuracy"
 
 [models.{model}]
 estimator = "sklearn_fair.graph.GraphClassifier"
-params = {{ module = {{ class = "sklearn_fair.graph.{module}" }}{_FIXED.get(model, "")} }}
+params = {{ module = {{ class = "sklearn_fair.graph.{module}" }}{_FIXED.get(model, "")}{size} }}
 grid_preset = "sklearn_fair.graph.PAPER_GRIDS:{grid}"
-"""
+{size_lines}"""
 
 
 def experiments():
