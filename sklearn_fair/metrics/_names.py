@@ -337,7 +337,13 @@ def _metric_of(function, kwargs):
     average = kwargs.get("average", _default_of(function, "average") or "binary")
     if name not in _RATES or average != "binary" or kwargs.get("prevalence") is not None:
         return name, None
-    return _RATES[name], kwargs.get("pos_label", _default_of(function, "pos_label"))
+    return _RATES[name], positive_class(function, kwargs)
+
+
+def positive_class(function, kwargs):
+    """The class that a scorer of ``function`` with ``kwargs`` scores against the rest: its
+    ``pos_label``, else the default of ``function`` (None where it has no ``pos_label``)."""
+    return kwargs.get("pos_label", _default_of(function, "pos_label"))
 
 
 def _of_class_1(metric):
@@ -449,11 +455,18 @@ def _from_response(scorer, function):
     return "from predicted labels" if method == ("predict",) else f"from {' or '.join(method)}"
 
 
+def scorer_metric(scorer):
+    """The metric function and keyword arguments of a scorer made by
+    :func:`sklearn.metrics.make_scorer`, from the attributes scikit-learn does not document
+    (``_score_func``, ``_kwargs``); ``(None, {})`` for another callable."""
+    return getattr(scorer, "_score_func", None), getattr(scorer, "_kwargs", None) or {}
+
+
 def _from_callable(scorer):
     # A scorer made by make_scorer keeps its metric function, the sign of greater_is_better
     # and its keyword arguments in attributes scikit-learn does not document (_score_func,
     # _sign, _kwargs); read them when present rather than print an anonymous "custom scorer".
-    function = getattr(scorer, "_score_func", None)
+    function, kwargs = scorer_metric(scorer)
     if function is None and getattr(scorer, "_estimator", None) is not None:
         return _default_score(scorer._estimator)[0], 1  # check_scoring(estimator)
     sign = -1 if getattr(scorer, "_sign", 1) < 0 else 1
@@ -468,7 +481,7 @@ def _from_callable(scorer):
     name = _words(stem) if stem is not None else f"custom scorer {label}"
     qualifiers = []
     if function is not None:
-        qualifiers = _qualifiers(function, getattr(scorer, "_kwargs", None) or {})
+        qualifiers = _qualifiers(function, kwargs)
         response = _from_response(scorer, function)
         qualifiers += [response] if response else []
     if qualifiers:

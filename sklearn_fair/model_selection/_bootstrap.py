@@ -14,6 +14,7 @@ from ..utils import (
     check_parameter_constraints,
     check_random_state,
 )
+from ..utils._validation import labels_1d
 from ._split_validation import warn_groups_ignored
 
 __all__ = ["Bootstrap"]
@@ -85,8 +86,9 @@ class Bootstrap(BaseCrossValidator):
         ----------
         X : array-like or sequence of length n_samples
             The data; only its length is used.
-        y : array-like of shape (n_samples,), default=None
-            Class labels, needed when ``stratify=True``.
+        y : array-like of shape (n_samples,) or (n_samples, 1), default=None
+            Class labels, needed when ``stratify=True``; one column (a one-column
+            DataFrame) is read as its labels, as scikit-learn's splitters read it.
         groups : None
             Ignored, with a UserWarning when given.
 
@@ -98,8 +100,8 @@ class Bootstrap(BaseCrossValidator):
         Raises
         ------
         ValueError
-            If ``stratify=True`` and ``y`` is missing, not one label per sample, or has a
-            class with a single sample.
+            If ``stratify=True`` and ``y`` is missing, has several columns, not one label
+            per sample, or has a class with a single sample.
         InvalidSplitError
             If a resample leaves no row out of bag.
         """
@@ -111,12 +113,19 @@ class Bootstrap(BaseCrossValidator):
         if self.stratify:
             if y is None:
                 raise ValueError("Bootstrap(stratify=True) needs y in split(X, y).")
-            y = np.asarray(y)
-            if y.shape != (n_samples,):
+            labels = np.asarray(labels_1d(y))
+            if labels.ndim != 1:
+                raise ValueError(
+                    f"Bootstrap(stratify=True) stratifies on one column of labels: y has shape "
+                    f"{labels.shape}; pass one label per sample, of shape ({n_samples},) or "
+                    f"({n_samples}, 1)."
+                )
+            if labels.shape[0] != n_samples:
                 raise ValueError(
                     f"Bootstrap(stratify=True) needs one label per sample: y has shape "
-                    f"{y.shape}, X has {n_samples} samples."
+                    f"{np.shape(y)}, X has {n_samples} samples."
                 )
+            y = labels
             _check_class_counts(y)
         rng = check_random_state(self.random_state)
         indices = np.arange(n_samples)

@@ -136,11 +136,12 @@ def paired_subsampling_scores(
             f"needs at least one test row and at least one training row in a half of "
             f"{n_half} rows. Got test_size={test_size!r} instead."
         )
+    # NestedCV's check: "sensitivity" (or its scorer) of a y of 3 classes would be class 1's
+    # rate alone
+    check_one_class_names(
+        {"paired_subsampling_scores": scoring}, None if y is None else np.asarray(y)
+    )
     if isinstance(scoring, str):
-        # NestedCV's check: "sensitivity" of a y of 3 classes would be class 1's rate alone
-        check_one_class_names(
-            {"paired_subsampling_scores": scoring}, None if y is None else np.asarray(y)
-        )
         scoring = get_scorer(scoring)
     rng = check_random_state(random_state)
     stratify = y is not None and is_classifier(estimator)
