@@ -105,8 +105,10 @@ class NestedCVReport:
         the metric
         selected the hyper-parameters: on no row of a search that selected with its own scoring),
         ``n_folds``, ``test_mean``, ``test_std``, ``ci_low``, ``ci_high`` and ``ci_method`` (the
-        interval of the mean), ``metric_range`` (the range the interval was kept in, or "unknown":
-        not clipped), ``iqm``, ``iqm_ci_low``, ``iqm_ci_high``, ``iqm_ci_method``,
+        interval of the mean), ``ci_coverage`` (how that interval covered in the coverage
+        benchmark over this resampling, as the cell's summary says it; "" where not computed or
+        measured), ``metric_range`` (the range the interval was kept in, or "unknown": not
+        clipped), ``iqm``, ``iqm_ci_low``, ``iqm_ci_high``, ``iqm_ci_method``,
         ``validation_mean`` (in ``validation_metric``: the selecting metric, or a search's own
         scoring), ``optimism``, ``rank_test``, ``rank_validation``, ``greater_is_better``, ``note``
         (see :func:`~sklearn_fair.metrics.metric_display_name`), ``n_failed_fits``,
@@ -347,6 +349,23 @@ class NestedCVReport:
             self._cells(), lambda c: c.model if self._one else f"{c.model} on {c.dataset}", _names
         )
 
+    def _coverage_notes(self):
+        """Each distinct coverage note of the rows' intervals of the mean (the cells' summaries'
+        ``ci_coverage``), as "Coverage of the interval of the mean<cells>: <note>.", naming the
+        cells it is of (:meth:`_cells_in_words`) where not every cell shares it."""
+        noted = {}
+        for row in self.rows:
+            if row["ci_coverage"]:
+                key = row["dataset"], row["model"]
+                noted.setdefault(row["ci_coverage"], {})[key] = self.result.cells[key]
+        every = len(self._cells())
+        return [
+            "Coverage of the interval of the mean"
+            + ("" if len(cells) == every else self._cells_in_words(list(cells.values())))
+            + f": {note}."
+            for note, cells in noted.items()
+        ]
+
     def _folds_made(self):
         """Each distinct "<outer or inner>: <how>" the cells recorded, naming the cells it is
         of where not every cell shares it ("inner of gs on short: 5-fold KFold")."""
@@ -452,6 +471,7 @@ class NestedCVReport:
                 "so both are optimistic."
             )
             + (self._corrected_t_note if self.interval == "corrected_t" else ""),
+            *self._coverage_notes(),
             "Mean validation, optimism and the rank by validation are those of the metric "
             "that selected the hyper-parameters. Optimism is how much better the mean "
             "validation score looked than the mean test score, in the metric's printed units: "
@@ -1132,6 +1152,7 @@ def _rows(cells, metrics, confidence, interval, n_resamples, root):
                     iqm_ci_high=np.nan,
                     ci_method=f"not computed: {failed} of {scores.size} folds failed (see Failed "
                     "fits)",
+                    ci_coverage="",
                     metric_range=None,
                     iqm_ci_method="not computed",
                 )
@@ -1157,6 +1178,7 @@ def _rows(cells, metrics, confidence, interval, n_resamples, root):
                 "ci_low": summary.ci_low,
                 "ci_high": summary.ci_high,
                 "ci_method": summary.ci_method,
+                "ci_coverage": summary.ci_coverage,
                 "metric_range": summary.metric_range,
                 "iqm": summary.iqm,
                 "iqm_ci_low": summary.iqm_ci_low,

@@ -242,26 +242,29 @@ def coverage_note(method, confidence, times_tested="unknown"):
     "t" and "corrected_t" have a second row, 5 times repeated 5-fold CV (where both
     under-covered, the t far more). ``times_tested`` is how often the resamples test each row
     (:func:`times_tested`, or the average that the corrected t's sizes give): about 1 picks
-    the first row, 2 or more the second (none for "normal"), anything else no row, and None
-    (not runs of k-fold CV: a resampling the benchmark did not measure) every row of
-    ``method``, each named by its resampling. "unknown" (bare scores) picks the one-run row of "t"
-    and "normal", named as such, and no row of "corrected_t", whose sizes give it.
+    the first row, 2 or more the second. A resampling the benchmark did not measure gets a
+    note that says so and quotes every row of ``method``, each named by its resampling: None
+    and any other average (not runs of k-fold CV), and 2 or more for "normal" (repeated
+    k-fold CV, which it measured one run of). "unknown" (bare scores) picks the one-run row
+    of "t" and "normal", named as such, and no row of "corrected_t", whose sizes give it.
     """
     setting = ""
     if method in ("t", "normal", "corrected_t"):
+        if times_tested == "unknown":
+            if method == "corrected_t":
+                return ""
+            times_tested = 1
         if times_tested is None:
             return _unmeasured_resampling_note(method, confidence)
-        if times_tested == "unknown":
-            one_run = method != "corrected_t"
-        else:
-            one_run = abs(times_tested - 1) < 0.01
         repeated = f"{method}_repeated"
-        if one_run:
+        if abs(times_tested - 1) < 0.01:
             setting = f" ({_MEASURED_SETTINGS['']})"
-        elif times_tested != "unknown" and times_tested >= 2 and repeated in MEASURED_COVERAGE:
+        elif times_tested < 2:  # an average that no runs of k-fold CV give
+            return _unmeasured_resampling_note(method, confidence)
+        elif repeated in MEASURED_COVERAGE:
             method, setting = repeated, f" ({_MEASURED_SETTINGS['_repeated']})"
         else:
-            return ""
+            return _unmeasured_resampling_note(method, confidence, "repeated k-fold CV")
     measured = MEASURED_COVERAGE.get(method)
     key = f"{confidence:.2f}"
     if measured is None or key not in measured["ranges"] or abs(confidence - float(key)) > 1e-12:
@@ -290,9 +293,11 @@ def coverage_note(method, confidence, times_tested="unknown"):
     return f"{text}: it under-covers"
 
 
-def _unmeasured_resampling_note(method, confidence):
-    """The note of ``method`` for resamples that are not runs of k-fold CV: the benchmark has no
-    row of them, so every row it has of ``method`` is quoted, named by its resampling."""
+def _unmeasured_resampling_note(
+    method, confidence, resampling="these resamples, which are not runs of k-fold CV"
+):
+    """The note of ``method`` for a ``resampling`` (in words) that the benchmark has no row of
+    for ``method``: every row it has of ``method`` is quoted, named by its resampling."""
     key = f"{confidence:.2f}"
     if abs(confidence - float(key)) > 1e-12:
         return ""
@@ -307,8 +312,7 @@ def _unmeasured_resampling_note(method, confidence):
     covered = " and ".join(f"{low:.0f}-{high:.0f}% in {setting}" for (low, high), setting in rows)
     return (
         "our simulations (benchmarks/bench_coverage.py) did not measure this interval for "
-        "these resamples, which are not runs of k-fold CV; it covered the model's error "
-        f"{covered}, at nominal {100 * confidence:g}%"
+        f"{resampling}; it covered the model's error {covered}, at nominal {100 * confidence:g}%"
     )
 
 

@@ -109,10 +109,9 @@ def test_summary_quotes_the_row_of_its_resampling_or_none():
     repeated = summarize(scores * 2, interval="corrected_t", n_train=80, n_test=20).ci_coverage
     low, high = _measured()[1]["corrected_t_repeated"]["ranges"]["0.95"]
     assert f"{low:.0f}-{high:.0f}% of the time at nominal 95%" in repeated
-    # 6 splits of 20% of 100 rows test each row 1.2 times: neither one run nor repeated CV
-    assert (
-        summarize(scores + [0.81], interval="corrected_t", n_train=80, n_test=20).ci_coverage == ""
-    )
+    # 6 splits of 20% of 100 rows test each row 1.2 times: no runs of k-fold CV, not measured
+    unmeasured = summarize(scores + [0.81], interval="corrected_t", n_train=80, n_test=20)
+    assert "did not measure this interval for these resamples" in unmeasured.ci_coverage
 
 
 def _repeated_cv_nested():
@@ -142,8 +141,9 @@ def test_a_t_interval_over_repeated_cv_quotes_the_repeated_cv_row_not_one_runs()
         c_low, c_high = _measured()[1]["corrected_t_repeated"]["ranges"]["0.95"]
         assert f"interval='corrected_t' covered {c_low:.0f}-{c_high:.0f}% there" in note
         assert "reached nominal" not in note
-    # normal was measured over one run only: nothing claimed for repeated CV
-    assert nested.summary(interval="normal").ci_coverage == ""
+    # normal was measured over one run only: said so, with that run's row (hunt DOC14-4)
+    normal = nested.summary(interval="normal").ci_coverage
+    assert "did not measure this interval for repeated k-fold CV" in normal
 
 
 def test_a_t_interval_of_one_run_or_of_unknown_splits_names_the_row_it_quotes():
