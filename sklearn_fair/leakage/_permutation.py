@@ -14,6 +14,7 @@ from sklearn.utils._param_validation import InvalidParameterError, validate_para
 
 from .. import metrics
 from ..exceptions import ReproducibilityWarning, SklearnFairWarning
+from ..metrics._names import MetricName
 from ..metrics._ranges import default_score_metric
 from ..model_selection import PredefinedSplits, SavedSplits, nested_cross_validate
 from ..model_selection._engine import (
@@ -24,6 +25,7 @@ from ..model_selection._engine import (
 )
 from ..model_selection._nested._data import handed_out
 from ..stats import mean_interval
+from ..stats._summary import _within_range
 from ..utils import (
     RANDOM_STATE_CONSTRAINTS,
     EstimatorInstance,
@@ -131,7 +133,9 @@ class PermutationReport:
     permuted_estimates : ndarray of shape (n_permutations,)
         The nested estimate on each permutation of the labels.
     ci_low, ci_high : float
-        Student-t interval of the mean permuted-label estimate.
+        Student-t interval of the mean permuted-label estimate, clipped to the range of the
+        scorer's values where it reaches past it (accuracy's [0, 1], as
+        :func:`~sklearn_fair.stats.summarize` clips it; ``ci_method`` then says so).
     confidence : float
         The interval's level.
     tolerance : float
@@ -781,7 +785,13 @@ def permutation_check(
         chance = float(np.mean(chances))
     elif chance is None:
         chance = chance_level(metric, y_scored, classifier=classifier)
-    ci = mean_interval(permuted, confidence=confidence)  # n_permutations >= 2
+    # n_permutations >= 2; in the range of the scorer's values (printed as they are, under
+    # its name), clipped and said so as summarize does
+    bounds = metrics.score_range(
+        resolve_scorers(estimator, metric, "permutation_check")[0]["score"]
+    )
+    ci = mean_interval(permuted, confidence=confidence)
+    ci = _within_range(ci, MetricName(name, metric, 1, ""), bounds)
     low, high, method = ci.low, ci.high, ci.description
     return PermutationReport(
         name, float(chance), estimate, permuted, low, high, confidence, tolerance, method

@@ -62,6 +62,15 @@ from ._verdict import NOT_DEMONSTRATED, _names, emphasis, metric_of_tables
 BUDGET_RATIO = 4
 
 
+def _tied_best(values):
+    """The models of ``values`` (model -> a statistic of its scores in the scorer's direction,
+    higher is better) tied at :func:`~sklearn_fair.stats._checks.tie_level` with the highest,
+    in their order: the best of a data set, as the marks and ranks tie them."""
+    levels = {model: tie_level(value) for model, value in values.items()}
+    top = max(levels.values(), default=None)
+    return tuple(model for model, level in levels.items() if level == top)
+
+
 def _pandas():
     try:
         import pandas as pd
@@ -553,8 +562,9 @@ class BenchmarkResult:
             Digits after the point; None: two significant digits of the smallest standard deviation
             of the data set's fold scores (so that a perfect model does not print as ``1.0 ± 0.0``),
             more where a mean whose folds all scored the same would round to a whole number
-            (0.9996 is not printed as 1.000), and where the best mean would print as another
-            that is not tied with it, until it prints apart.
+            (0.9996 is not printed as 1.000), and where the best of the printed statistic (the
+            mean, or the IQM) would print as another that is not tied with it, until it prints
+            apart.
         confidence : float, default=0.95
             Level of the IQM's interval; "demonstrably worse" is decided at level
             ``1 - confidence``.
@@ -568,7 +578,11 @@ class BenchmarkResult:
             ``p > 1 - confidence``. Results that do not record their outer splits, or do not
             share them, get only the bold
             (as in :meth:`report`), with a :class:`~sklearn_fair.exceptions.SklearnFairWarning`
-            naming those data sets.
+            naming those data sets. With ``statistic="iqm"`` the bold is the best IQM, the
+            number printed (every model tied at it), and the italics stay those of the t-tests
+            of the mean test scores (no test of the IQM is made): every model not in bold whose
+            mean is not demonstrably worse than the best mean, that of the best mean included;
+            ``columns.name`` says so.
         alpha : float, default=None
             Deprecated: pass ``confidence=1 - alpha``.
         n_resamples : int, default=10_000
@@ -578,7 +592,9 @@ class BenchmarkResult:
         -------
         DataFrame of str
             Its ``columns.name`` names the metric, as the report does ("test balanced
-            accuracy", "test RMSE (lower is better)"); ``to_string()`` prints it.
+            accuracy", "test RMSE (lower is better)"), and with ``statistic="iqm"`` and
+            ``mark`` what the marks are by ("test accuracy; bold: the best IQM, italics: mean
+            not shown worse than the best mean"); ``to_string()`` prints it.
         """
         pd = _pandas()
         confidence = _level(confidence, alpha, "table")
@@ -588,23 +604,31 @@ class BenchmarkResult:
         for dataset in self.datasets:
             cells = [self.cells[dataset, m] for m in self.models]
             printed = [cell.metric.values(cell.scores) * scale for cell in cells]
+            means, stds = [mean_of(v) for v in printed], [std_of(v) for v in printed]
+            iqms = {}  # model -> its IQM and interval, printed units (none where folds failed)
+            for model, cell in zip(self.models, cells):
+                if statistic == "iqm" and not cell.n_failed_folds():
+                    summary = cell.summary(
+                        root=root, confidence=confidence, interval="t", n_resamples=n_resamples
+                    )
+                    iqms[model] = [scale * v for v in (summary.iqm, *summary.iqm_ci)]
+            # the statistic each cell prints, by which the best is marked and printed apart
+            shown = means
+            if statistic == "iqm":
+                shown = [iqms[m][0] if m in iqms else np.nan for m in self.models]
             d = decimals
             if d is None:
-                means = [mean_of(v) for v in printed]
-                d = decimals_for(means, [std_of(v) for v in printed])
-                d = best_apart(means, d, cells[0].metric.greater_is_better)
+                d = decimals_for(shown, stds)
+                d = best_apart(shown, d, cells[0].metric.greater_is_better)
             texts = []
-            for model, values in zip(self.models, printed):
+            for model, values, mean, std in zip(self.models, printed, means, stds):
                 failed = self.cells[dataset, model].n_failed_folds()
                 if failed:
                     texts.append(failed_folds(failed, values.size))
                 elif statistic == "mean":
-                    texts.append(f"{number(mean_of(values), d)} ± {number(std_of(values), d)}")
+                    texts.append(f"{number(mean, d)} ± {number(std, d)}")
                 else:
-                    summary = self.cells[dataset, model].summary(
-                        root=root, confidence=confidence, interval="t", n_resamples=n_resamples
-                    )
-                    centre, low, high = (scale * v for v in (summary.iqm, *summary.iqm_ci))
+                    centre, low, high = iqms[model]
                     texts.append(f"{number(centre, d)} [{number(low, d)}, {number(high, d)}]")
             if mark:
                 best, pvalues = self._against_the_best(dataset)
@@ -613,8 +637,15 @@ class BenchmarkResult:
                     for m in self.models
                 ):
                     untested.append(dataset)
+                # bold: the best of what is printed; italics: the tests of the means, where
+                # they ran (the best mean is not worse than itself)
+                bold = best
+                if statistic == "iqm":
+                    signs = {m: cell.sign for m, cell in zip(self.models, cells)}
+                    bold = _tied_best({m: signs[m] * iqm for m, (iqm, _, _) in iqms.items()})
                 for j, model in enumerate(self.models):
-                    m = {"strong": "**", "em": "*", None: ""}[emphasis(model, best, pvalues, alpha)]
+                    tested = pvalues is not None and emphasis(model, best, pvalues, alpha)
+                    m = "**" if model in bold else "*" if tested else ""
                     texts[j] = f"{m}{texts[j]}{m}"
             columns[dataset] = texts
         if untested:
@@ -628,6 +659,10 @@ class BenchmarkResult:
             )
         frame = pd.DataFrame(columns, index=pd.Index(self.models, name="model"))
         frame.columns.name = metric_of_tables(self)
+        if mark and statistic == "iqm":
+            frame.columns.name += (
+                "; bold: the best IQM, italics: mean not shown worse than the best mean"
+            )
         return frame
 
     def _against_the_best(self, dataset):
@@ -649,7 +684,7 @@ class BenchmarkResult:
         return self._tests_against_the_best(dataset)[2]
 
     def _tests_against_the_best(self, dataset):
-        means = {m: tie_level(mean_of(self.cells[dataset, m].scores)) for m in self.models}
+        means = {m: mean_of(self.cells[dataset, m].scores) for m in self.models}
         complete = [
             m
             for m in self.models
@@ -657,8 +692,7 @@ class BenchmarkResult:
         ]
         if not complete:
             return (), {}, None
-        top = max(means[m] for m in complete)
-        best = tuple(m for m in complete if means[m] == top)
+        best = _tied_best({m: means[m] for m in complete})
         others = [m for m in complete if m not in best]
         pairs = list(combinations(complete, 2))
         pvalues = []
