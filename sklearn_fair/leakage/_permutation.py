@@ -299,11 +299,14 @@ def _default_scoring(estimator):
 
 
 def _unpinned(cv, X, y):
-    """Saved splits pinned to their labels (a labels fingerprint), checked once against the
-    true ``y`` and then replayed without it: permuted labels are the same labels in another
-    order, which the fingerprint (of labels in their order) refuses."""
+    """Saved splits pinned to their labels (a labels fingerprint, or the stratified test folds
+    of a gnn-comparison file), checked once against the true ``y`` and then replayed without
+    it: permuted labels are the same labels in another order, which the fingerprint (of
+    labels in their order) refuses and which the file's folds do not stratify."""
     saved = cv.splits if isinstance(cv, PredefinedSplits) else cv
-    if not isinstance(saved, SavedSplits) or saved.labels_fingerprint is None:
+    if not isinstance(saved, SavedSplits) or (
+        saved.labels_fingerprint is None and saved.file_format != "gnn-comparison"
+    ):
         return cv
     PredefinedSplits(saved).split(X, y)  # raises SplitsMismatchError for other data
     return PredefinedSplits(
