@@ -149,10 +149,13 @@ class BenchmarkResult:
             if same_metric(cell.metric for cell in cells):
                 continue
             metrics = {(cell.metric.name, cell.sign) for cell in cells}
+            advice = how_to_score_alike([cell.metric for cell in cells])
             if len(metrics) > 1:
+                # one metric weighted and not, or by other weights: the advice says so
                 raise ValueError(
                     f"The models on data set {dataset!r} were scored with different metrics "
-                    f"{sorted(metrics)}; a comparison needs one metric per data set."
+                    f"{sorted(metrics)}; a comparison needs one metric per data set"
+                    + ("." if advice is None else f": {advice}.")
                 )
             described = ", ".join(
                 f"{m}: {describe_metric(cell.metric)}" for m, cell in zip(self.models, cells)
@@ -160,7 +163,7 @@ class BenchmarkResult:
             raise ValueError(
                 f"The models on data set {dataset!r} were scored with different metrics under "
                 f"one name ({described}); a comparison needs one metric per data set: "
-                f"{how_to_score_alike([cell.metric for cell in cells])}."
+                f"{advice}."
             )
 
     @classmethod

@@ -55,8 +55,9 @@ def fingerprint_of_numbers(value):
     Anything else (text labels, objects) is fingerprinted as it is.
 
     The same numbers are those equal at float32 precision: floats are rounded to float32
-    (0.7 as float64 and as float32 are one number; floats beyond float32's range are its
-    infinities), integers and booleans are kept exact (up to 2**53), and all are hashed as
+    (0.7 as float64 and as float32 are one number; floats beyond float32's range are kept as
+    they are), integers and booleans are kept exact (up to 2**53, so an integer past 2**24
+    and the same number as a float, rounded, are two), and all are hashed as
     a float64 array (one column as 1-D), so the numbers that float32 holds exactly (1.0,
     3.0, 0.5) keep the fingerprint they had as float64.
 
@@ -76,7 +77,9 @@ def fingerprint_of_numbers(value):
         if values.dtype.kind in "biuf":
             if values.dtype.kind == "f":
                 with np.errstate(over="ignore"):
-                    values = values.astype(np.float32)
+                    rounded = values.astype(np.float32)
+                # past float32's range a number is kept: 1e39 and 1e40 are two weightings
+                values = np.where(np.isinf(rounded) & np.isfinite(values), values, rounded)
             # one column is its column; other shapes are kept (2 x 3 is not 3 x 2)
             return fingerprint(labels_1d(values.astype(np.float64)))
     except (TypeError, ValueError):

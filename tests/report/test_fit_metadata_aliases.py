@@ -113,3 +113,13 @@ def test_weights_that_float32_holds_exactly_keep_their_fingerprint():
 def test_integers_past_float32_precision_stay_apart():
     # integers (group labels) are kept exact: 2**24 and 2**24 + 1 are one float32
     assert fingerprint_of_numbers([2**24, 2**24 + 1]) != fingerprint_of_numbers([2**24, 2**24])
+
+
+def test_numbers_past_float32_range_stay_apart():
+    # both rounded to float32's infinity: two weightings read as one (review38)
+    assert fingerprint_of_numbers(np.array([1e39, 1.0])) != fingerprint_of_numbers(
+        np.array([1e40, 1.0])
+    )
+    assert fingerprint_of_numbers(np.array([np.inf, 1.0])) == fingerprint_of_numbers(
+        np.array([np.inf, 1.0], dtype=np.float32)
+    )

@@ -187,3 +187,12 @@ def test_a_saved_result_with_malformed_fit_metadata_is_refused(routing, malforme
     del saved["checksum"]
     with pytest.raises(ValueError, match="fit_metadata that is not text per fit parameter"):
         reproducibility_card(with_checksum(saved))
+
+
+def test_a_benchmark_of_a_weighted_and_an_unweighted_cell_advises_the_same_weights(routing):
+    # it said only "were scored with different metrics [...]" (review38), where compare()
+    # advises the same sample_weight
+    cells = {("data", "A"): _run(BALANCING), ("data", "B"): _run()}
+    with pytest.raises(ValueError, match="different metrics") as error:
+        BenchmarkResult.from_results(cells).table()
+    assert "fit and score every result with the same sample_weight" in str(error.value)
