@@ -34,9 +34,9 @@ from sklearn.feature_selection import RFE, SelectFromModel, SelectKBest, Sequent
 from sklearn.kernel_approximation import Nystroem, RBFSampler
 from sklearn.linear_model import LogisticRegression
 from sklearn.manifold import LocallyLinearEmbedding
-from sklearn.neighbors import NeighborhoodComponentsAnalysis
+from sklearn.neighbors import KNeighborsClassifier, NeighborhoodComponentsAnalysis
 from sklearn.neural_network import BernoulliRBM
-from sklearn.pipeline import make_pipeline
+from sklearn.pipeline import Pipeline, make_pipeline
 from sklearn.random_projection import GaussianRandomProjection, SparseRandomProjection
 from sklearn.tree import DecisionTreeClassifier, ExtraTreeClassifier
 
@@ -57,17 +57,18 @@ def _data():
     )
 
 
-def _selected_and_edge_warnings(estimator, name):
-    X, y = _data()
-    nested = NestedCV(
-        estimator, {name: [1, 2, N_FEATURES]}, outer_cv=3, inner_cv=3, n_refits=1, random_state=0
-    )
+def _best_params_and_edge_warnings(estimator, param_grid, X, y):
+    nested = NestedCV(estimator, param_grid, outer_cv=3, inner_cv=3, n_refits=1, random_state=0)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         nested.fit(X, y)
-    selected = [params[name] for params in nested.best_params_per_fold_]
     edge = [w for w in caught if issubclass(w.category, SearchSpaceEdgeWarning)]
-    return selected, edge
+    return nested.best_params_per_fold_, edge
+
+
+def _selected_and_edge_warnings(estimator, name):
+    best, edge = _best_params_and_edge_warnings(estimator, {name: [1, 2, N_FEATURES]}, *_data())
+    return [params[name] for params in best], edge
 
 
 @pytest.mark.parametrize(
@@ -182,3 +183,81 @@ def test_an_owner_that_fits_more_components_than_features_is_not_exempt(owner):
     pipeline = make_pipeline(owner, LogisticRegression())
     step = pipeline.steps[0][0]
     assert not _every_feature(pipeline, f"{step}__n_components", N_FEATURES, X)
+
+
+# -- the step a grid puts in place owns the parameter (review38 REV-2) -------------------------
+
+
+def _reduce_then_classify(reduce):
+    return Pipeline([("reduce", reduce), ("clf", LogisticRegression())])
+
+
+def _n_components_grid(*reducers):
+    return {"reduce": list(reducers), "reduce__n_components": [2, 4, N_FEATURES]}
+
+
+def test_a_bounded_step_the_grid_puts_in_place_of_passthrough_is_exempt():
+    # PCA cannot go past every feature, although the template holds "passthrough" there
+    best, edge = _best_params_and_edge_warnings(
+        _reduce_then_classify("passthrough"), _n_components_grid(PCA()), *_data()
+    )
+    assert [type(params["reduce"]) for params in best] == [PCA] * 3
+    assert [params["reduce__n_components"] for params in best] == [N_FEATURES] * 3
+    assert edge == []
+
+
+def test_an_unbounded_step_the_grid_puts_in_place_of_a_bounded_one_is_told_to_extend():
+    # KernelPCA fits 16 components of 8 features, although the template holds PCA there
+    best, edge = _best_params_and_edge_warnings(
+        _reduce_then_classify(PCA()),
+        _n_components_grid(KernelPCA(kernel="rbf", gamma=0.02)),
+        *_data(),
+    )
+    assert [type(params["reduce"]) for params in best] == [KernelPCA] * 3
+    assert [params["reduce__n_components"] for params in best] == [N_FEATURES] * 3
+    assert len(edge) == 1
+    assert f"reduce__n_components={N_FEATURES}, on the edge" in str(edge[0].message)
+    assert "in 3 of 3 outer folds" in str(edge[0].message)
+    assert "Extend the grid beyond that edge" in str(edge[0].message)
+
+
+@pytest.mark.parametrize(
+    "template, gamma, winners, selected, told",
+    [
+        (PCA(), 0.1, [KernelPCA] * 3, [4, N_FEATURES, N_FEATURES], "in 2 of 3 outer folds"),
+        (KernelPCA(), 3.0, [PCA] * 3, [N_FEATURES] * 3, None),
+    ],
+    ids=["KernelPCA selected", "PCA selected"],
+)
+def test_of_a_grid_of_both_steps_the_selected_step_decides(
+    template, gamma, winners, selected, told
+):
+    best, edge = _best_params_and_edge_warnings(
+        _reduce_then_classify(template),
+        _n_components_grid(PCA(), KernelPCA(kernel="rbf", gamma=gamma)),
+        *_data(),
+    )
+    assert [type(params["reduce"]) for params in best] == winners
+    assert [params["reduce__n_components"] for params in best] == selected
+    if told is None:
+        assert edge == []
+    else:
+        assert len(edge) == 1
+        assert f"reduce__n_components={N_FEATURES}, on the edge" in str(edge[0].message)
+        assert told in str(edge[0].message)
+
+
+def test_a_closed_bound_of_the_step_the_grid_puts_in_place_is_exempt():
+    # one neighbour, KNeighborsClassifier's closed lower bound, wins on a fine checkerboard;
+    # the template's LogisticRegression has no n_neighbors
+    X = np.random.RandomState(0).uniform(size=(300, 2))
+    y = (np.floor(6 * X).sum(axis=1) % 2).astype(int)
+    best, edge = _best_params_and_edge_warnings(
+        _reduce_then_classify("passthrough"),
+        {"clf": [KNeighborsClassifier()], "clf__n_neighbors": [1, 3, 5]},
+        X,
+        y,
+    )
+    assert [type(params["clf"]) for params in best] == [KNeighborsClassifier] * 3
+    assert [params["clf__n_neighbors"] for params in best] == [1] * 3
+    assert edge == []

@@ -522,12 +522,14 @@ def warn_about_selection(plan, outer_results):
         ]
         for name, (low, high) in ranges.items():
             for edge in (low, high):
-                count = sum(1 for best in tied if best and all(p.get(name) == edge for p in best))
-                if (
-                    count <= len(folds) / 2
-                    or _at_a_closed_bound(plan.estimator, name, edge)
-                    or (edge == high and _every_feature(plan.estimator, name, edge, plan.data.X))
-                ):
+                count = sum(
+                    1
+                    for best in tied
+                    if best
+                    and all(p.get(name) == edge for p in best)
+                    and not all(_no_grid_extends_past(plan, p, name, edge, high) for p in best)
+                )
+                if count <= len(folds) / 2:
                     continue
                 chose = "selected" if plan.selection_rule == "best" else "found the best"
                 warnings.warn(
@@ -537,6 +539,20 @@ def warn_about_selection(plan, outer_results):
                     SearchSpaceEdgeWarning,
                     stacklevel=external_stacklevel(),
                 )
+
+
+def _no_grid_extends_past(plan, params, name, edge, high):
+    """Whether the candidate ``params`` sets ``name`` at an ``edge`` of its grid that no grid
+    extends past (:func:`_at_a_closed_bound`, or at ``high``, :func:`_every_feature`), read
+    from the estimator as ``params`` build it: the step a grid puts in place
+    (``{"reduce": [PCA()]}``) owns its parameters, not the template's placeholder."""
+    try:
+        model = configure(plan.estimator, params)
+    except Exception:  # a candidate this estimator does not take: nothing is known
+        return False
+    return _at_a_closed_bound(model, name, edge) or (
+        edge == high and _every_feature(model, name, edge, plan.data.X)
+    )
 
 
 def _owner_of(estimator, name):
