@@ -11,7 +11,7 @@ from sklearn.utils import check_consistent_length
 from sklearn.utils._param_validation import StrOptions, validate_params
 
 from ..metrics import get_scorer, get_scorer_names
-from ..metrics._checks import check_one_class_names
+from ..metrics._one_class import check_one_class_names
 from ..utils import RANDOM_STATE_CONSTRAINTS, check_random_state
 from ._checks import CONFIDENCE, COUNT
 from ._interval import interval_of_mean

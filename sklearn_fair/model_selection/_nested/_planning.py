@@ -396,7 +396,7 @@ def make_plan(nested, X, y, groups, params, *, final, return_estimator, owner,
         scorings[f"the {type(nested.estimator).__name__} given as estimator"] = (
             space.search_scoring[0]
         )
-    from ...metrics._checks import check_one_class_names  # not in a GNN task's worker
+    from ...metrics._one_class import check_one_class_names  # not in a GNN task's worker
 
     check_one_class_names(scorings, data.y)
     splitters = resolve_splitters(
