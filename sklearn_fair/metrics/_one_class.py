@@ -42,8 +42,10 @@ def check_one_class_names(scorings, y):
                     f"The 'scoring' parameter of {where} {given}, which scores class 1 "
                     f"against the rest (pos_label=1), but y holds {classes.size} classes "
                     f"({_first_labels(classes)}), {why}. Pass make_{rate}_scorer(pos_label=...) to "
-                    "score one class against the rest, or a metric of every class, e.g. "
-                    "'balanced_accuracy' or 'recall_macro'."
+                    "score another class against the rest, or a metric of every class, e.g. "
+                    "'balanced_accuracy' or 'recall_macro'; to score class 1 against the rest "
+                    "on purpose (a scorer of pos_label=1 cannot be told from the default), "
+                    "give the labels as that: y == 1."
                 )
             pos_label = _scikit_learn_pos_label(name) if kind == "binary" else None
             if pos_label is not None and pos_label not in classes.tolist():

@@ -264,7 +264,7 @@ class NestedResult:
                 times_tested=(
                     times_tested(self.train_indices, self.test_indices)
                     if self.has_splits
-                    else "unknown"
+                    else "not recorded"
                 ),
                 **sizes,
             )

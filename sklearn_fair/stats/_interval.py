@@ -245,11 +245,16 @@ def coverage_note(method, confidence, times_tested="unknown"):
     the first row, 2 or more the second. A resampling the benchmark did not measure gets a
     note that says so and quotes every row of ``method``, each named by its resampling: None
     and any other average (not runs of k-fold CV), and 2 or more for "normal" (repeated
-    k-fold CV, which it measured one run of). "unknown" (bare scores) picks the one-run row
+    k-fold CV, which it measured one run of), and "not recorded" (a saved result without its
+    splits, which may be of any resampling). "unknown" (bare scores) picks the one-run row
     of "t" and "normal", named as such, and no row of "corrected_t", whose sizes give it.
     """
     setting = ""
     if method in ("t", "normal", "corrected_t"):
+        if times_tested == "not recorded":  # a saved result's scores without their splits
+            return _unmeasured_resampling_note(
+                method, confidence, "resamples whose splits were not recorded"
+            )
         if times_tested == "unknown":
             if method == "corrected_t":
                 return ""

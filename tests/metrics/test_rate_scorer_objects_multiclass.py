@@ -127,3 +127,17 @@ def test_a_scorer_of_class_1_on_a_binary_y_is_taken():
     )
     reference = cross_validate(_estimator(), X, binary, cv=cv, scoring="recall")
     np.testing.assert_allclose(result["test_score"], reference["test_score"])
+
+
+def test_an_explicit_class_1_scorer_is_told_how_to_score_class_1_on_purpose():
+    # make_sensitivity_scorer(pos_label=1) cannot be told from the default; the message
+    # offered only make_sensitivity_scorer(pos_label=...), refused again for 1 (review38b)
+    message = _message(_nested_cv_fit, make_sensitivity_scorer(pos_label=1))
+    assert "give the labels as that: y == 1" in message
+    # and that way works: class 1 against the rest, scikit-learn's recall of it
+    binary = (Y == 1).astype(int)
+    scores = nested_cross_validate(
+        _estimator(), X, binary, param_grid=GRID, cv=StratifiedKFold(3), inner_cv=2,
+        n_refits=1, scoring=make_sensitivity_scorer(pos_label=1), n_jobs=1,
+    )["test_score"]  # fmt: skip
+    assert np.all((scores >= 0) & (scores <= 1))
