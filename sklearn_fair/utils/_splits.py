@@ -5,6 +5,8 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from ._validation import labels_1d
+
 
 def reusable_splits(cv):
     """``cv``, as a list where it is an iterator of splits (a generator), which can be read
@@ -68,3 +70,24 @@ def time_ordered_splits(splits):
     """
     splits = list(splits or ())
     return bool(splits) and all(_tests_after_training(train, test) for train, test in splits)
+
+
+def is_stratified(y, test_indices):
+    """Whether every test fold holds each class in proportion, within one sample: each class's
+    count within 1 of its share of the fold (scikit-learn's StratifiedShuffleSplit), or, folds
+    of sizes within 1 of each other, each class's counts within 1 of each other over the folds
+    (StratifiedKFold deals each class round the folds: a 35-row fold of wine's may hold 15 of
+    a class whose share of it is 13.96). A one-column ``y`` is its column."""
+    y = labels_1d(np.asarray(y))
+    if y.ndim != 1 or (y.dtype.kind == "f" and not np.all(np.mod(y, 1) == 0)):
+        return False
+    classes, codes = np.unique(y, return_inverse=True)
+    shares = np.bincount(codes, minlength=classes.size) / y.shape[0]
+    counts = [np.bincount(codes[test], minlength=classes.size) for test in test_indices]
+    if not counts:
+        return True
+    counts = np.array(counts)
+    sizes = counts.sum(axis=1)
+    if np.all(np.abs(counts - shares * sizes[:, None]) <= 1.0 + 1e-9):
+        return True
+    return bool(np.ptp(sizes) <= 1 and np.all(np.ptp(counts, axis=0) <= 1))
