@@ -55,11 +55,12 @@ def fingerprint_of_numbers(value):
     Anything else (text labels, objects) is fingerprinted as it is.
 
     The same numbers are those equal at float32 precision: floats are rounded to float32
-    (0.7 as float64 and as float32 are one number; floats beyond float32's range are kept as
-    they are), integers and booleans are kept exact (up to 2**53, so an integer past 2**24
-    and the same number as a float, rounded, are two), and all are hashed as
-    a float64 array (one column as 1-D), so the numbers that float32 holds exactly (1.0,
-    3.0, 0.5) keep the fingerprint they had as float64.
+    (0.7 as float64 and as float32 are one number; -0.0 and 0.0 are one; floats beyond
+    float32's range, or that it would make 0 or subnormal, are kept as they are), integers
+    and booleans are kept exact (up to 2**53, so an integer past 2**24 and the same number
+    as a float, rounded, are two), and all are hashed as a float64 array (one column as
+    1-D), so the numbers that float32 holds exactly (1.0, 3.0, 0.5) keep the fingerprint
+    they had as float64.
 
     Examples
     --------
@@ -76,12 +77,16 @@ def fingerprint_of_numbers(value):
         values = np.asarray(value)
         if values.dtype.kind in "biuf":
             if values.dtype.kind == "f":
-                with np.errstate(over="ignore"):
+                with np.errstate(over="ignore", under="ignore"):
                     rounded = values.astype(np.float32)
-                # past float32's range a number is kept: 1e39 and 1e40 are two weightings
-                values = np.where(np.isinf(rounded) & np.isfinite(values), values, rounded)
-            # one column is its column; other shapes are kept (2 x 3 is not 3 x 2)
-            return fingerprint(labels_1d(values.astype(np.float64)))
+                # past float32's range a number is kept: 1e39 and 1e40 are two weightings,
+                # and so are 1e-50 and 2e-50 (float32 makes both 0, or one subnormal)
+                outside = np.isinf(rounded) & np.isfinite(values)
+                outside |= (np.abs(rounded) < np.finfo(np.float32).tiny) & (values != 0)
+                values = np.where(outside, values, rounded)
+            # + 0.0: -0.0 and 0.0 are one weight; one column is its column; other shapes are
+            # kept (2 x 3 is not 3 x 2)
+            return fingerprint(labels_1d(values.astype(np.float64) + 0.0))
     except (TypeError, ValueError):
         pass
     return fingerprint(value)

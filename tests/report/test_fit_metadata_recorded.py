@@ -166,6 +166,20 @@ def test_numbers_of_other_shapes_are_other_records():
     assert fingerprint_of_numbers(values.reshape(6, 1)) == fingerprint_of_numbers(values)
 
 
+def test_signed_zeros_are_one_weight_and_tiny_weights_keep_their_order():
+    # hunt DOC15-3: -0.0 and 0.0 weigh alike (numpy: -0.0 == 0.0) but were two records;
+    # 1e-50 and 2e-50, which float32 makes 0, made [1e-50, 2e-50], [2e-50, 1e-50] and [0, 0]
+    # one record, three weightings (normalised: [1, 2], [2, 1], none)
+    assert np.array_equal([-0.0, 1.0], [0.0, 1.0])
+    assert fingerprint_of_numbers([-0.0, 1.0]) == fingerprint_of_numbers([0.0, 1.0])
+    tiny = [[1e-50, 2e-50], [2e-50, 1e-50], [0.0, 0.0], [1e-40, 2e-40]]  # 1e-40: subnormal
+    assert len({fingerprint_of_numbers(weights) for weights in tiny}) == len(tiny)
+    # what float32 holds as a normal number is rounded as before
+    assert fingerprint_of_numbers([0.7, 1e-30]) == fingerprint_of_numbers(
+        np.array([0.7, 1e-30], dtype=np.float32)
+    )
+
+
 def test_compare_advises_the_same_weights_for_a_weighted_and_an_unweighted_result(routing):
     # the two names differ ("accuracy weighted by sample_weight", "accuracy"), and compare()
     # advised passing 'scoring', which cannot make the two alike: both were scored by the key
