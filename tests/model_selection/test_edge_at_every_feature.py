@@ -8,16 +8,17 @@ import pytest
 from sklearn.datasets import make_classification
 from sklearn.decomposition import PCA
 from sklearn.feature_selection import SelectKBest
+from sklearn.impute import SimpleImputer
 from sklearn.linear_model import LogisticRegression
 from sklearn.pipeline import make_pipeline
-from sklearn.preprocessing import PolynomialFeatures, StandardScaler
+from sklearn.preprocessing import MinMaxScaler, PolynomialFeatures, StandardScaler
 from sklearn.tree import DecisionTreeClassifier
 
 from sklearn_fair import NestedCV
 from sklearn_fair.exceptions import SearchSpaceEdgeWarning
 
 
-def _edge_warnings(n_features, grid):
+def _edge_warnings(n_features, grid, before=()):
     X, y = make_classification(
         n_samples=300,
         n_features=n_features,
@@ -26,7 +27,7 @@ def _edge_warnings(n_features, grid):
         random_state=0,
     )
     nested = NestedCV(
-        make_pipeline(PCA(), LogisticRegression()),
+        make_pipeline(*before, PCA(), LogisticRegression()),
         {"pca__n_components": grid},
         outer_cv=3,
         inner_cv=3,
@@ -44,6 +45,23 @@ def test_every_feature_is_an_edge_no_grid_extends_past():
     chosen, caught = _edge_warnings(8, [2, 4, 8])
     assert chosen.count(8) >= 2  # the edge was selected: the warning's condition
     assert caught == []
+
+
+@pytest.mark.parametrize(
+    "before",
+    [StandardScaler(), MinMaxScaler(), SimpleImputer(), "passthrough"],
+    ids=["StandardScaler", "MinMaxScaler", "SimpleImputer", "passthrough"],
+)
+def test_every_feature_after_steps_that_keep_the_width_is_an_edge_too(before):
+    # kept after round 38: StandardScaler -> PCA with n_components [2, 4, 8] on 8 features
+    # was told to "Extend the grid beyond that edge", which PCA refuses (n_components=9 on
+    # 8 columns raises in scikit-learn)
+    chosen, caught = _edge_warnings(8, [2, 4, 8], before=[before])
+    assert chosen.count(8) >= 2
+    assert caught == []
+    X, y = make_classification(50, 8, random_state=0)
+    with pytest.raises(ValueError, match="n_components=9"):
+        make_pipeline(before, PCA(n_components=9)).fit(X, y)
 
 
 def test_a_grid_that_stops_short_of_the_features_is_still_told_to_extend():

@@ -643,11 +643,12 @@ def _bounded_by_the_features():
 def _every_feature(estimator, name, value, X):
     """Whether the grid's ``name`` sets a parameter bounded by the number of features
     (:func:`_bounded_by_the_features`: PCA's ``n_components``, SelectKBest's ``k``) of an
-    object that ``X`` reaches as it is (the estimator, or the first step of a Pipeline), and
+    object that ``X`` reaches at most as wide as it is (the estimator, or a step of a Pipeline
+    after steps that never widen it, :func:`_never_widens`: StandardScaler before PCA), and
     ``value``, an integer, is the number of columns of the 2-D ``X``: no grid extends past
     every feature. KernelPCA's ``n_components`` is not bounded so: 32 on 8 features is a
-    larger grid. A step after another may see another width (PolynomialFeatures before
-    SelectKBest): not known, so not exempt."""
+    larger grid. A step after another that may widen (PolynomialFeatures before SelectKBest,
+    a ColumnTransformer, a user's FunctionTransformer) is not known, so not exempt."""
     shape = getattr(X, "shape", None)
     if not (
         isinstance(value, numbers.Integral)
@@ -658,11 +659,42 @@ def _every_feature(estimator, name, value, X):
     ):
         return False
     step = name.rpartition("__")[0]
-    steps = getattr(estimator, "steps", None)
-    if step and not (steps and "__" not in step and steps[0][0] == step):
-        return False
+    if step:
+        names = [n for n, _ in getattr(estimator, "steps", None) or ()]
+        if "__" in step or step not in names:
+            return False
+        if not all(_never_widens(t) for _, t in estimator.steps[: names.index(step)]):
+            return False
     owner, param = _owner_of(estimator, name)
     return isinstance(owner, _bounded_by_the_features().get(param, ()))
+
+
+def _never_widens(transformer):
+    """Whether the Pipeline step ``transformer`` gives the next step at most as many columns
+    as it gets: a scaler, a normaliser, an imputer without missing-value indicators, a
+    feature selector, or nothing ("passthrough", None). With such steps before it, a step's
+    count of features at the width of ``X`` is every feature it can get (a narrower input
+    refuses or caps the count, so it is not selected)."""
+    from sklearn.feature_selection import SelectorMixin
+    from sklearn.impute import KNNImputer, SimpleImputer
+    from sklearn.preprocessing import (
+        Binarizer,
+        MaxAbsScaler,
+        MinMaxScaler,
+        Normalizer,
+        PowerTransformer,
+        QuantileTransformer,
+        RobustScaler,
+        StandardScaler,
+    )
+
+    if transformer is None or (isinstance(transformer, str) and transformer == "passthrough"):
+        return True
+    if isinstance(transformer, (SimpleImputer, KNNImputer)):
+        return not transformer.add_indicator
+    scalers = (StandardScaler, MinMaxScaler, MaxAbsScaler, RobustScaler, Normalizer)
+    shapes = (PowerTransformer, QuantileTransformer, Binarizer)
+    return isinstance(transformer, scalers + shapes + (SelectorMixin,))
 
 
 def _at_a_closed_bound(estimator, name, value):
