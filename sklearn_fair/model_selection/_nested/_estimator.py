@@ -203,12 +203,15 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         could be selected, else None), ``refits_failed`` (how many refits raised),
         ``refit_scores_failed`` (how many have no score of the selecting metric: their fit
         or their scorer raised), ``failed_metrics`` (the metric keys of
-        ``test_scores_per_metric`` the fold has no score of), and ``early_stopping_indices``
-        when refits early-stop. A fold whose selection failed, or with a refit without a
-        score, is scored ``error_score``: every entry of its ``test_scores`` (and of that
-        metric's ``test_scores_per_metric``) is ``error_score``, not averaged with the refits
-        that succeeded; every output (reports, tables, :func:`~sklearn_fair.stats.compare`)
-        treats it as a failed fold of that metric, whatever number ``error_score`` is.
+        ``test_scores_per_metric`` the fold has no score of), and, when refits early-stop,
+        ``early_stopping_indices`` (the rows they stop on) and ``early_stopping_train_indices``
+        (the rows they train on, in the order they were given: a seeded GNN shuffles its
+        graphs from that order, so a refit is rebuilt with these rows in this order). A fold
+        whose selection failed, or with a refit without a score, is scored ``error_score``:
+        every entry of its ``test_scores`` (and of that metric's ``test_scores_per_metric``)
+        is ``error_score``, not averaged with the refits that succeeded; every output
+        (reports, tables, :func:`~sklearn_fair.stats.compare`) treats it as a failed fold of
+        that metric, whatever number ``error_score`` is.
     score_mean_, score_std_ : float
         Mean and standard deviation (``np.std``, as scikit-learn and the paper report) of
         :attr:`outer_scores_`; NaN when an outer fold failed (its score is not finite, or is

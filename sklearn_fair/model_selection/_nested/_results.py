@@ -236,7 +236,9 @@ def assemble(schedule):
                 plan, refits, keys, "train_scores"
             )
         if plan.early_stopping and plan.stops_early(selected["best_params"] or {}):
-            fold_result["early_stopping_indices"] = np.asarray(plan.holdouts[fold][1])
+            train, stop = plan.holdouts[fold]
+            fold_result["early_stopping_indices"] = np.asarray(stop)
+            fold_result["early_stopping_train_indices"] = np.asarray(train)
         if plan.keep_predictions:
             fold_result["predictions"] = _fold_predictions(
                 plan, test, refits, selected["best_params"] or {}, selecting
