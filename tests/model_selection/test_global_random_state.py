@@ -175,3 +175,46 @@ def test_refits_of_one_pipeline_share_their_verdict():
     assert _verdict_key(fitted(2, slice(30, 90))) == key
     other = make_pipeline(PCA(3), LogisticRegression()).fit(X, y)  # another configuration
     assert _verdict_key(other) != key
+
+
+def _scaled_noise(X, scale=1.0):
+    return X + scale * np.random.normal(size=np.shape(X))
+
+
+def _unused_draw(X):
+    np.random.permutation(len(X))  # draws, and returns X as it was
+    return X
+
+
+@pytest.mark.parametrize(
+    "first, then",
+    [
+        ({"func": _unused_draw}, {"func": _scaled_noise}),
+        (
+            {"func": _scaled_noise, "kw_args": {"scale": 0.0}},
+            {"func": _scaled_noise, "kw_args": {"scale": 3.0}},
+        ),
+    ],
+    ids=["another function", "other kw_args"],
+)
+def test_a_function_transformer_has_its_own_verdict(monkeypatch, first, then):
+    # hunt CACHE2-1: the verdict's key left functions and dicts out, so a FunctionTransformer
+    # that draws without effect, checked first in a process, silenced the warning for one
+    # whose draws matter (its seeded runs then differed from run to run, unwarned)
+    from sklearn.preprocessing import FunctionTransformer
+
+    from sklearn_fair.model_selection._nested import _tasks
+
+    monkeypatch.setattr(_tasks, "_GLOBAL_DRAWS_MATTER", {})
+    said = []
+    for params in (first, then):
+        model = make_pipeline(FunctionTransformer(**params), LogisticRegression())
+        said.append(len(_global_warnings(model, None, X, y, n_jobs=1)))
+    assert said == [0, 1]
+    # the verdict the second run gives: np.random.seed before a fit changes its scores
+    model = make_pipeline(FunctionTransformer(**then), LogisticRegression())
+    scores = []
+    for seed in (0, 1):
+        np.random.seed(seed)
+        scores.append(model.fit(X, y).predict(X))
+    assert not np.array_equal(*scores)

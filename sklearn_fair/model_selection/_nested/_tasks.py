@@ -366,34 +366,60 @@ def _global_random_state():
     return joblib_hash(np.random.get_state(legacy=False))
 
 
-# (model structure (_structure), its parameters' values) -> whether the results of its fits
-# depend on what they draw from numpy's global random state, as found in this process: a
+# (model structure (_structure), its parameters' values) -> (whether the results of its fits
+# depend on what they draw from numpy's global random state, as found in this process; the
+# functions the key holds by identity, kept alive so that no other takes their id): a
 # parameter can decide it (noise=0 draws without effect, noise=1 does not)
 _GLOBAL_DRAWS_MATTER = {}
 
 
-def _verdict_key(model):
+class _Unkeyable(Exception):
+    pass
+
+
+def _verdict_key(model, functions=None):
     """What a verdict of :func:`_warn_global_draws` holds for: the model's structure and its
     parameters' values but the seeds (the refits of one configuration share it); None where
-    the values cannot be hashed (each fit is then checked)."""
+    a value cannot be told apart from another (each fit is then checked). Functions
+    (FunctionTransformer's ``func``) count by identity, and are appended to ``functions``."""
+    functions = [] if functions is None else functions
     try:
         values = {
-            name: value
+            name: _setting(value, functions)
             for name, value in model.get_params(deep=True).items()
-            if name != "random_state" and not name.endswith("__random_state") and _plain(value)
+            if name != "random_state" and not name.endswith("__random_state") and not _part(value)
         }
         return _structure(model), joblib_hash(values)
     except Exception:
         return None
 
 
-def _plain(value):
-    """A parameter's value that is a setting (a number, a string, an array, a list of them),
-    not a part: a step or a pipeline's list of steps, whose own settings are among the
-    others, and which fitting changes."""
+def _part(value):
+    """A step or a pipeline's list of steps: its own settings are among the others, and
+    fitting changes it."""
+    if isinstance(value, tuple) and len(value) in (2, 3) and isinstance(value[0], str):
+        return _part(value[1])  # (name, step) or (name, step, columns)
+    if isinstance(value, (list, tuple)) and value:
+        return all(_part(item) for item in value)
+    return hasattr(value, "get_params") or (isinstance(value, str) and value == "passthrough")
+
+
+def _setting(value, functions):
+    """``value``, a parameter's setting, as something hashed by its content: numbers,
+    strings, arrays, lists and dicts of them; a function by its identity (two functions of one
+    name, redefined in a notebook, are two); anything else cannot be told apart."""
+    if value is None or isinstance(value, (bool, int, float, str, np.generic, np.ndarray)):
+        return value
     if isinstance(value, (list, tuple)):
-        return all(_plain(item) for item in value)
-    return value is None or isinstance(value, (bool, int, float, str, np.generic, np.ndarray))
+        return type(value).__name__, [_setting(item, functions) for item in value]
+    if isinstance(value, dict):
+        return "dict", sorted((repr(k), _setting(v, functions)) for k, v in value.items())
+    if callable(value) and not isinstance(value, type):
+        functions.append(value)
+        return "function", id(value)
+    if isinstance(value, type):
+        return "class", value.__module__, value.__qualname__, id(value)
+    raise _Unkeyable(type(value).__name__)
 
 
 def _warn_global_draws(context, task, model, fit_inputs):
@@ -408,8 +434,9 @@ def _warn_global_draws(context, task, model, fit_inputs):
     not draw from it."""
     if unseeded_randomness(model):
         return  # said before any fit, with the seed that reaches it (a TargetEncoder's cv)
-    key = _verdict_key(model)
-    matters = None if key is None else _GLOBAL_DRAWS_MATTER.get(key)
+    functions = []
+    key = _verdict_key(model, functions)
+    matters = None if key is None else _GLOBAL_DRAWS_MATTER.get(key, (None,))[0]
     if matters is None:
         after = np.random.get_state(legacy=False)  # with the cached gaussian of np.random
         try:
@@ -426,7 +453,7 @@ def _warn_global_draws(context, task, model, fit_inputs):
         if len(_GLOBAL_DRAWS_MATTER) >= 1000:
             _GLOBAL_DRAWS_MATTER.clear()
         if key is not None:
-            _GLOBAL_DRAWS_MATTER[key] = matters
+            _GLOBAL_DRAWS_MATTER[key] = matters, functions
     if not matters:
         return
     name = _described(model)
