@@ -9,6 +9,7 @@ from dataclasses import asdict, dataclass, field, replace
 from importlib import metadata  # noqa: F401 - tests fake its version()
 
 import numpy as np
+from sklearn.utils._param_validation import validate_params
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import _num_samples
 
@@ -33,6 +34,14 @@ _QUANTILE = re.compile(r"\b(Repeated)?QuantileStratifiedKFold\b")
 # ... and the splitters that stratify class labels by construction (not StratifiedGroupKFold:
 # it balances the classes only as far as the groups let it)
 _BY_CLASS = re.compile(r"\b((Repeated)?Stratified(Graph)?KFold|StratifiedShuffleSplit)\b")
+
+#: The constraints of the card's parameters (``DOCS["card"]``).
+CARD_CONSTRAINTS = {
+    "X": "no_validation",
+    "y": "no_validation",
+    "splits_file": [str, os.PathLike, None],
+    "stratified": ["boolean", None],
+}
 
 
 def package_versions():
@@ -184,6 +193,9 @@ class ReproducibilityCard:
         return self.to_text()
 
 
+@validate_params(
+    {"results": "no_validation", **CARD_CONSTRAINTS}, prefer_skip_nested_validation=True
+)
 @fill_doc(DOCS)
 def reproducibility_card(results, *, X=None, y=None, splits_file=None, stratified=None):
     """Make the reproducibility card of one or several nested cross-validation results.

@@ -74,11 +74,13 @@ import sys
 import sysconfig
 import types
 import typing
+from collections.abc import Iterable
 from pathlib import Path
 
 import joblib
 import numpy as np
 from sklearn.base import BaseEstimator
+from sklearn.utils._param_validation import InvalidParameterError
 
 from ..exceptions import UnhashableError
 from ._graphs import is_graph_data
@@ -142,12 +144,19 @@ def package_versions(extra=()):
     extra : sequence of str, default=()
         Further distribution names (as pip spells them: ``"torch"``, ``"torch-geometric"``),
         read from the installed metadata, never imported; an absent one is ``"not installed"``.
+        One name is a list of one, ``["torch"]``: a str is refused (it would be read as one
+        name per letter).
 
     Returns
     -------
     versions : dict
         ``"python"``, ``"sklearn-fair"``, ``"sklearn-fair source"``, then scikit-learn,
         NumPy, SciPy, joblib and ``extra``, in that order.
+
+    Raises
+    ------
+    sklearn.utils._param_validation.InvalidParameterError
+        When ``extra`` is a str, or not a sequence of str.
 
     Examples
     --------
@@ -160,6 +169,7 @@ def package_versions(extra=()):
     """
     from .. import __version__
 
+    extra = _distribution_names(extra)
     versions = {
         "python": platform.python_version(),
         "sklearn-fair": __version__,
@@ -171,6 +181,20 @@ def package_versions(extra=()):
         if name not in versions:
             versions[name] = _installed_version(name, state)
     return versions
+
+
+def _distribution_names(extra):
+    """``extra`` of :func:`package_versions` as a tuple of names; refused unless it is a
+    sequence of str (a str would be read as one name per letter)."""
+    if isinstance(extra, Iterable) and not isinstance(extra, str):
+        names = tuple(extra)
+        if all(isinstance(name, str) for name in names):
+            return names
+    example = [extra] if isinstance(extra, str) else ["torch"]
+    raise InvalidParameterError(
+        "The 'extra' parameter of package_versions must be a sequence of distribution names "
+        f"(str), such as extra={example!r}. Got {extra!r} instead."
+    )
 
 
 def _search_path_state():

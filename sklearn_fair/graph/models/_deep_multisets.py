@@ -4,6 +4,8 @@ import torch.nn.functional as F
 from torch import nn
 from torch_geometric.nn import global_add_pool
 
+from ._checks import COUNT, check_params
+
 __all__ = ["DeepMultisets"]
 
 
@@ -21,7 +23,7 @@ class DeepMultisets(nn.Module):
     out_channels : int
         Number of classes.
     hidden_units : int, default=32
-        Width of the node embedding and of the hidden graph layer.
+        Width of the node embedding and of the hidden graph layer, at least 1.
 
     Examples
     --------
@@ -35,6 +37,7 @@ class DeepMultisets(nn.Module):
 
     def __init__(self, in_channels, out_channels, *, hidden_units=32):
         super().__init__()
+        check_params(self, {"hidden_units": [COUNT]}, hidden_units=hidden_units)
         self.node_layer = nn.Linear(in_channels, hidden_units)
         self.graph_layer = nn.Linear(hidden_units, hidden_units)
         self.output_layer = nn.Linear(hidden_units, out_channels)

@@ -11,14 +11,14 @@ from torch_geometric.nn import SimpleConv
 from torch_geometric.nn.aggr import SortAggregation
 
 from ...utils import IntervalNotBool
-from ._checks import check_params
+from ._checks import COUNT, check_params
 
 __all__ = ["DGCNN"]
 
 
 #: An int is a number of nodes, a float a quantile of the graph sizes.
 _K = [
-    IntervalNotBool(numbers.Integral, 1, None, closed="left"),
+    COUNT,
     IntervalNotBool(numbers.Real, 0, 1, closed="right"),
 ]
 
@@ -84,11 +84,11 @@ class DGCNN(nn.Module):
         the training graphs does not exceed (the paper's 0.6 and 0.9), an int is used as
         is; at least 10 either way.
     embedding_dim : int, default=32
-        Width of the graph convolutions.
+        Width of the graph convolutions, at least 1.
     num_layers : int, default=3
-        Number of graph convolutions before the width-1 one.
+        Number of graph convolutions before the width-1 one, at least 1.
     dense_dim : int, default=128
-        Width of the dense layer.
+        Width of the dense layer, at least 1.
     node_counts : array-like of int, default=None
         Node counts of the training graphs, needed when ``k`` is a float;
         :class:`~sklearn_fair.graph.GraphClassifier` fills it in.
@@ -119,7 +119,14 @@ class DGCNN(nn.Module):
         sort_node_features=False,
     ):
         super().__init__()
-        check_params(self, {"k": _K}, k=k)
+        check_params(
+            self,
+            {"k": _K, "embedding_dim": [COUNT], "num_layers": [COUNT], "dense_dim": [COUNT]},
+            k=k,
+            embedding_dim=embedding_dim,
+            num_layers=num_layers,
+            dense_dim=dense_dim,
+        )
         self.k = _resolve_k(k, node_counts)
         self.sort_node_features = sort_node_features
         widths = [in_channels] + [embedding_dim] * num_layers + [1]

@@ -1,7 +1,6 @@
 """DiffPool (Ying et al., NeurIPS 2018): hierarchical pooling with learned cluster assignments."""
 
 import math
-import numbers
 
 import numpy as np
 import torch
@@ -10,8 +9,7 @@ from torch import nn
 from torch_geometric.nn import dense_diff_pool
 from torch_geometric.utils import to_dense_adj, to_dense_batch
 
-from ...utils import IntervalNotBool
-from ._checks import check_params
+from ._checks import COUNT, check_params
 
 __all__ = ["DiffPool"]
 
@@ -94,13 +92,13 @@ class DiffPool(nn.Module):
     out_channels : int
         Number of classes.
     num_layers : int, default=1
-        Number of DiffPool layers (the paper's grid uses 2).
+        Number of DiffPool layers (the paper's grid uses 2), at least 1.
     gnn_dim_hidden : int, default=64
-        Width of the first two convolutions of each GraphSAGE block.
+        Width of the first two convolutions of each GraphSAGE block, at least 1.
     dim_embedding : int, default=128
-        Width of the third convolution of each block.
+        Width of the third convolution of each block, at least 1.
     dim_embedding_MLP : int, default=50
-        Width of the hidden layer of the final MLP.
+        Width of the hidden layer of the final MLP, at least 1.
     node_counts : array-like of int, default=None
         Node counts of the training graphs; their maximum sets the number of clusters when
         ``max_num_nodes`` is ``None``. :class:`~sklearn_fair.graph.GraphClassifier` fills it in.
@@ -143,6 +141,13 @@ class DiffPool(nn.Module):
         max_num_nodes=None,
     ):
         super().__init__()
+        sizes = dict(
+            num_layers=num_layers,
+            gnn_dim_hidden=gnn_dim_hidden,
+            dim_embedding=dim_embedding,
+            dim_embedding_MLP=dim_embedding_MLP,
+        )
+        check_params(self, dict.fromkeys(sizes, [COUNT]), **sizes)
         if max_num_nodes is None:
             if node_counts is None or len(node_counts) == 0:
                 raise ValueError(
@@ -151,11 +156,7 @@ class DiffPool(nn.Module):
                 )
             max_num_nodes = int(np.max(node_counts))
         # checked after it is read from node_counts, which sets it when it is None
-        check_params(
-            self,
-            {"max_num_nodes": [IntervalNotBool(numbers.Integral, 1, None, closed="left")]},
-            max_num_nodes=max_num_nodes,
-        )
+        check_params(self, {"max_num_nodes": [COUNT]}, max_num_nodes=max_num_nodes)
         coarsening = 0.1 if num_layers == 1 else 0.25
         clusters = math.ceil(coarsening * max_num_nodes)
         embed_width = 2 * gnn_dim_hidden + dim_embedding

@@ -1,7 +1,6 @@
 """Edge-Conditioned Convolutions (Simonovsky and Komodakis, CVPR 2017) on coarsened graphs."""
 
 import hashlib
-import numbers
 from typing import NamedTuple
 
 import numpy as np
@@ -10,8 +9,7 @@ import torch.nn.functional as F
 from torch import nn
 from torch_geometric.nn import NNConv, global_mean_pool
 
-from ...utils import IntervalNotBool
-from ._checks import check_params
+from ._checks import COUNT, check_params
 from ._kron import coarsen_graph
 
 __all__ = ["ECC"]
@@ -34,7 +32,8 @@ class _ECCConv(nn.Module):
         filter_network = nn.Sequential(
             nn.Linear(edge_channels, 16), nn.ReLU(), nn.Linear(16, in_channels * out_channels)
         )
-        self.conv = NNConv(in_channels, out_channels, filter_network, aggr="add")
+        # NNConv reads a width that is not a Python int (a numpy int) as a pair
+        self.conv = NNConv(int(in_channels), int(out_channels), filter_network, aggr="add")
         # PyG 2 starts the bias at zero; PyG 1.4.2, which the reference ran, drew it as the
         # root weight, uniform in +-1/sqrt(in_channels)
         bound = in_channels**-0.5
@@ -133,9 +132,9 @@ class ECC(nn.Module):
     out_channels : int
         Number of classes.
     num_layers : int, default=2
-        Number of blocks of three convolutions, and of coarsening steps.
+        Number of blocks of three convolutions, and of coarsening steps, at least 1.
     dim_embedding : int, default=32
-        Width of every convolution.
+        Width of every convolution, at least 1.
     dropout : float, default=0.05
         Dropout after each convolution.
     dropout_final : float, default=0.1
@@ -173,8 +172,9 @@ class ECC(nn.Module):
         super().__init__()
         check_params(
             self,
-            {"num_layers": [IntervalNotBool(numbers.Integral, 1, None, closed="left")]},
+            {"num_layers": [COUNT], "dim_embedding": [COUNT]},
             num_layers=num_layers,
+            dim_embedding=dim_embedding,
         )
         self.num_layers = num_layers
         self.edge_dim = edge_dim

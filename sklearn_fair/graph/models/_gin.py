@@ -1,16 +1,38 @@
 """Graph Isomorphism Network (Xu et al., ICLR 2019) as configured by Errica et al. (2020)."""
 
+from collections.abc import Sequence
+
+import numpy as np
 import torch.nn.functional as F
-from sklearn.utils._param_validation import StrOptions
+from sklearn.utils._param_validation import Options, StrOptions
 from torch import nn
 from torch_geometric.nn import GINConv, global_add_pool, global_mean_pool
 from torch_geometric.utils import remove_self_loops
 
-from ._checks import check_params
+from ._checks import COUNT, check_params
 
 __all__ = ["GIN"]
 
 _POOLINGS = {"sum": global_add_pool, "mean": global_mean_pool}
+
+
+class _Widths(Options):
+    """The widths of the GIN layers: a non-empty sequence (a list, tuple or 1-D array) of ints
+    of at least 1, one a layer. An ``Options``: the kind of constraint scikit-learn's
+    validation takes as it is."""
+
+    def __init__(self):
+        super().__init__(object, set())
+
+    def is_satisfied_by(self, val):
+        listed = isinstance(val, Sequence) and not isinstance(val, (str, bytes))
+        listed = listed or (isinstance(val, np.ndarray) and val.ndim == 1)
+        return listed and len(val) > 0 and all(map(COUNT.is_satisfied_by, val))
+
+    def __str__(self):
+        return (
+            "a non-empty list or tuple of ints of at least 1, one width a layer (such as [64, 64])"
+        )
 
 
 def _mlp(in_channels, out_channels):
@@ -49,7 +71,8 @@ class GIN(nn.Module):
     out_channels : int
         Number of classes.
     hidden_units : sequence of int, default=(64, 64, 64, 64)
-        Width of each GIN layer; the input MLP has width ``hidden_units[0]``.
+        Width of each GIN layer, one int of at least 1 a layer (at least one layer; a single
+        layer is ``[64]``, not ``64``); the input MLP has width ``hidden_units[0]``.
     train_eps : bool, default=False
         Learn the weight ``epsilon`` of the node's own embedding.
     aggregation : {"sum", "mean"}, default="sum"
@@ -78,10 +101,13 @@ class GIN(nn.Module):
         dropout=0.5,
     ):
         super().__init__()
-        check_params(self, {"aggregation": [StrOptions(set(_POOLINGS))]}, aggregation=aggregation)
+        check_params(
+            self,
+            {"hidden_units": [_Widths()], "aggregation": [StrOptions(set(_POOLINGS))]},
+            hidden_units=hidden_units,
+            aggregation=aggregation,
+        )
         hidden_units = list(hidden_units)
-        if not hidden_units:
-            raise ValueError("The 'hidden_units' parameter of GIN must hold at least one width.")
         self.pooling = _POOLINGS[aggregation]
         self.dropout = dropout
         self.input_mlp = _mlp(in_channels, hidden_units[0])

@@ -7,7 +7,7 @@ from torch import nn
 from torch_geometric.nn import global_max_pool
 from torch_geometric.utils import add_remaining_self_loops, scatter
 
-from ._checks import check_params
+from ._checks import COUNT, check_params
 
 __all__ = ["GraphSAGE"]
 
@@ -51,9 +51,9 @@ class GraphSAGE(nn.Module):
     out_channels : int
         Number of classes.
     dim_embedding : int, default=64
-        Width of every layer.
+        Width of every layer, at least 1.
     num_layers : int, default=3
-        Number of GraphSAGE layers.
+        Number of GraphSAGE layers, at least 1.
     aggregation : {"max", "mean", "add"}, default="max"
         Neighbourhood aggregation (``"sum"`` is accepted for ``"add"``).
 
@@ -72,7 +72,15 @@ class GraphSAGE(nn.Module):
     ):
         super().__init__()
         check_params(
-            self, {"aggregation": [StrOptions(set(_AGGREGATIONS))]}, aggregation=aggregation
+            self,
+            {
+                "dim_embedding": [COUNT],
+                "num_layers": [COUNT],
+                "aggregation": [StrOptions(set(_AGGREGATIONS))],
+            },
+            dim_embedding=dim_embedding,
+            num_layers=num_layers,
+            aggregation=aggregation,
         )
         aggr = _AGGREGATIONS[aggregation]
         self.max_transform = nn.Linear(dim_embedding, dim_embedding) if aggr == "max" else None

@@ -3,6 +3,8 @@
 from torch import nn
 from torch_geometric.nn import global_add_pool
 
+from ._checks import COUNT, check_params
+
 __all__ = ["MolecularFingerprint"]
 
 
@@ -23,7 +25,7 @@ class MolecularFingerprint(nn.Module):
     out_channels : int
         Number of classes.
     hidden_units : int, default=32
-        Width of the hidden layer.
+        Width of the hidden layer, at least 1.
 
     Examples
     --------
@@ -37,6 +39,7 @@ class MolecularFingerprint(nn.Module):
 
     def __init__(self, in_channels, out_channels, *, hidden_units=32):
         super().__init__()
+        check_params(self, {"hidden_units": [COUNT]}, hidden_units=hidden_units)
         # No ReLU on the logits, unlike the reference (see the docstring).
         self.mlp = nn.Sequential(
             nn.Linear(in_channels, hidden_units), nn.ReLU(), nn.Linear(hidden_units, out_channels)
