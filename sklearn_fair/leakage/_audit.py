@@ -13,6 +13,7 @@ from sklearn.utils import indexable
 from sklearn.utils._param_validation import validate_params
 from sklearn.utils.validation import _num_samples
 
+from ..metrics._one_class import check_one_class_names
 from ..model_selection._engine import (
     check_cv_with_groups,
     check_labels,
@@ -463,6 +464,8 @@ def audit(
         )
         if not rows_kept:
             copies_added = _copies_added(given, prepared)
+    if "permutation" in checks:  # NestedCV's check of the labels the runs score, named here
+        check_one_class_names({"audit": scoring}, y_split)
     other_rows = rows_kept is False
     if other_rows and ("permutation" in checks or "duplicates" in checks):  # before any fit
         _check_cv_splits_prepared(cv_given, cv, n_samples, n_prepared)

@@ -15,6 +15,7 @@ from sklearn.utils._param_validation import InvalidParameterError, validate_para
 from .. import metrics
 from ..exceptions import ReproducibilityWarning, SklearnFairWarning
 from ..metrics._names import MetricName
+from ..metrics._one_class import check_one_class_names
 from ..metrics._ranges import default_score_metric
 from ..model_selection import PredefinedSplits, SavedSplits, nested_cross_validate
 from ..model_selection._engine import (
@@ -724,6 +725,8 @@ def permutation_check(
             (X, labels) if prepare is None else prepare(X, _reordered(y_given, labels, order))
         )
         _check_prepare_keeps_rows(per_sample, X, labels, X_run, y_run)
+        # NestedCV's check, before the first fit, of the labels the run scores: named here
+        check_one_class_names({"permutation_check": scoring}, y_run)
         repeat = bool(runs_started)
         runs_started.append(True)
         scores = _nested_mean(

@@ -3,17 +3,20 @@ check each input before the first fit, and the :class:`Plan` knows every task of
 rows, parameters and seeds)."""
 
 import warnings
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 import numpy as np
 from sklearn import get_config
 from sklearn.base import is_classifier
+from sklearn.multiclass import OneVsOneClassifier, OneVsRestClassifier, OutputCodeClassifier
 
 from ...exceptions import ReproducibilityWarning
 from ...utils._stacklevel import external_stacklevel
 from ._candidates import (
     configure,
     holds_estimator,
+    is_search,
     search_for_folds,
     search_space,
     search_with_cv,
@@ -32,6 +35,7 @@ from ._resampling import (
     materialise_splits,
     resolve_splitters,
     row_sets,
+    selecting_cv_params,
     warn_unseeded_splitters,
 )
 from ._scoring import (
@@ -43,7 +47,13 @@ from ._scoring import (
     route_params,
     shown,
 )
-from ._seeds import Seeds, search_value_key, unseeded_randomness, unset_random_state_params
+from ._seeds import (
+    Seeds,
+    param_owner,
+    search_value_key,
+    unseeded_randomness,
+    unset_random_state_params,
+)
 from ._selection import check_select, select_fold
 from ._tasks import FINAL, REFIT, SEARCH, SELECTION, FitTask, SearchTask, TaskKey
 
@@ -396,6 +406,7 @@ def make_plan(nested, X, y, groups, params, *, final, return_estimator, owner,
         scorings[f"the {type(nested.estimator).__name__} given as estimator"] = (
             space.search_scoring[0]
         )
+    scorings.update(_selecting_scorings(nested.estimator, space))  # and the searches inside
     from ...metrics._one_class import check_one_class_names  # not in a GNN task's worker
 
     check_one_class_names(scorings, data.y)
@@ -484,6 +495,72 @@ def make_plan(nested, X, y, groups, params, *, final, return_estimator, owner,
         resampling=splits.described,
         selection_rule=nested.select,
     )
+
+
+def _selecting_scorings(given, space):
+    """Where -> ``scoring`` of each part that selects with a scoring and splits of its own
+    (:func:`~._resampling.selecting_cv_params`: a search that is a pipeline's step or sits
+    inside another estimator, RidgeClassifierCV, a SequentialFeatureSelector), in the
+    estimator ``given`` or among the estimators that the search ``space`` gives a parameter:
+    it selects on the run's labels, so its scoring is checked as the run's. The search given
+    as the estimator is the caller's to name; a part under a meta-estimator that fits it on
+    labels of its own (:data:`_RELABELLING`) is left out."""
+    found = {}
+    for path, part in _selecting_parts(given):
+        if path or not is_search(part):
+            where = f"{path!r} in the estimator" if path else "given as estimator"
+            found[f"the {type(part).__name__} {where}"] = part.scoring
+    base = space.base_estimator
+    for name, value in _space_estimators(space):
+        if _relabelled(base, base.get_params(deep=True), name):
+            continue
+        for path, part in _selecting_parts(value):
+            where = f"{name}__{path}" if path else name
+            found.setdefault(f"the {type(part).__name__} {where!r} of a candidate", part.scoring)
+    return found
+
+
+#: The meta-estimators that fit their estimators on labels of their own: class against class
+#: or against the rest, or a code's bit.
+_RELABELLING = (OneVsOneClassifier, OneVsRestClassifier, OutputCodeClassifier)
+
+
+def _selecting_parts(model):
+    """``(path, part)`` of each part of ``model`` that selects with a ``scoring`` of its own
+    (:func:`~._resampling.selecting_cv_params`) on the labels ``model`` is fitted on; ``path``
+    is its name in ``model.get_params(deep=True)``, ``""`` for ``model`` itself."""
+    selecting = selecting_cv_params(model)
+    params = model.get_params(deep=True) if selecting else {}
+    for name in selecting:
+        path = name.rpartition("__")[0]
+        part = param_owner(model, params, name)
+        if getattr(part, "scoring", None) is not None and not _relabelled(model, params, path):
+            yield path, part
+
+
+def _relabelled(model, params, path):
+    """Whether an object on the way from ``model`` to its part ``path`` (its name in
+    ``params``, ``model.get_params(deep=True)``), the part left out, fits it on labels of its
+    own (:data:`_RELABELLING`)."""
+    steps = path.split("__") if path else []
+    holders = [model] * bool(steps)
+    holders += [params.get("__".join(steps[:k])) for k in range(1, len(steps))]
+    return any(isinstance(holder, _RELABELLING) for holder in holders)
+
+
+def _space_estimators(space):
+    """``(name, value)`` of each estimator among the values that the search ``space`` (a
+    search's run whole) gives the parameter ``name``."""
+    grid = space.param_grid if space.param_distributions is None else space.param_distributions
+    if space.search is not None:
+        own = space.search.get_params(deep=False)
+        grid = own.get("param_grid", own.get("param_distributions"))
+    for points in grid if isinstance(grid, (list, tuple)) else [grid]:
+        for name, values in points.items() if isinstance(points, Mapping) else ():
+            if isinstance(values, (list, tuple, np.ndarray)):
+                for value in values:
+                    if hasattr(value, "get_params") and not isinstance(value, type):
+                        yield name, value
 
 
 def warn_unseeded_estimator(owner, estimator):
