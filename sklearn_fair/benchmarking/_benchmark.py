@@ -23,6 +23,7 @@ from ..model_selection._engine import (
 from ..report._results import as_result
 from ..stats._checks import check_same_splits
 from ..utils import UnhashableError, describe, is_graph_data
+from ..utils._printing import unclear_name
 from ..utils._random import check_random_state_param
 from ..utils._splits import reusable_splits
 from ._extend import (
@@ -205,6 +206,22 @@ def _check_mapping(value, what):
             f"The '{what}' parameter of benchmark must have str keys (names). Got {bad[0]!r} "
             "instead."
         )
+    _check_names_apart(value, what)
+
+
+def _check_names_apart(names, what):
+    """Refuse a name of ``what`` that a table would not show as itself and apart from the
+    others (:func:`~sklearn_fair.utils._printing.unclear_name`)."""
+    unclear = unclear_name(names)
+    if unclear is not None:
+        name, other, why = unclear
+        shown = ascii(name) if other is None else f"{ascii(other)} and {ascii(name)}"
+        raise ValueError(
+            f"The '{what}' parameter of benchmark must have names that a table shows apart: "
+            "none starting or ending with white space or holding an invisible character, "
+            f"and no two shown alike. Got {shown}, which {why}; rename "
+            f"{'it' if other is None else 'one of them'}."
+        )
 
 
 def check_same_outer_splits(dataset, plans):
@@ -345,7 +362,10 @@ def benchmark(
     datasets : dict
         Name -> data: ``(X, y)``, ``(X, y, groups)``, graph data (a sequence of graphs with a
         ``.y``, e.g. a PyG ``TUDataset``), or a callable without arguments that returns one of
-        these (called once).
+        these (called once). A model's or a data set's name that a table would not show as
+        itself and apart is refused: one that starts or ends with white space or holds an
+        invisible character (Unicode category Cf, such as a zero-width space), and two that
+        are alike once NFKC-normalised with their runs of white space as one.
     outer_cv : int, cross-validation generator, iterable or dict, default=10
         The outer resampling, as in NestedCV, the same for every model of a data set (a
         splitter that would give two models different splits is refused); a dict gives each
@@ -478,6 +498,8 @@ def benchmark(
     todo = None
     if previous is not None:
         random_state, todo = check_previous(previous, models, datasets, random_state)
+        _check_names_apart([*previous.models, *models], "models")
+        _check_names_apart([*previous.datasets, *datasets], "datasets")
     if baseline_floor and baseline is None and (previous is None or previous.baseline is None):
         raise ValueError(
             f"The 'baseline_floor' parameter of benchmark is {baseline_floor!r}, but there is "

@@ -39,7 +39,7 @@ from ..stats._checks import (
 )
 from ..stats._normalize import normalize_scores
 from ..utils import RANDOM_STATE_CONSTRAINTS, IntervalNotBool, fill_doc, install_hint
-from ..utils._printing import decimals_for, number
+from ..utils._printing import decimals_for, name_list, number
 from ..utils._random import check_random_state_param, named_generator, seed_root
 from ..utils._scaling import mean_of, scaled_pair, std_of
 from ..utils._stacklevel import external_stacklevel
@@ -1130,8 +1130,11 @@ class BenchmarkResult:
             ``mean_ci_low``, ``mean_ci_high``, and with a baseline ``probability_of_improvement``
             over it (averaged over the data sets) with ``poi_ci_low``, ``poi_ci_high``; and
             ``datasets``, the data sets pooled (those where every model has every fold's
-            score, see :attr:`missing`). In printed units, or normalised (1 the better anchor);
-            every data set weighs the same, whatever its number of folds.
+            score, see :attr:`missing`), joined by ``", "``, each name quoted as its
+            ``repr`` where any holds a comma or a quote, starts or ends with white space or
+            is empty (``"'iris, wine', 'digits'"``: two data sets, not three). In printed
+            units, or normalised (1 the better anchor); every data set weighs the same,
+            whatever its number of folds.
         """
         _pandas()
         sign = self._sign("aggregate")
@@ -1159,7 +1162,7 @@ class BenchmarkResult:
                 frame[name] = -frame[name]
                 frame[f"{name}_ci_low"], frame[f"{name}_ci_high"] = -high, -low
         # what was pooled, in the frame (and aggregate.csv) too, not only in the warning
-        frame["datasets"] = ", ".join(map(str, datasets))
+        frame["datasets"] = name_list(datasets)
         return frame
 
     def _normalized(self, normalize, sign, datasets):

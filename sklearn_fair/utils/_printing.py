@@ -1,7 +1,7 @@
 """How numbers and names print: the decimals a metric's numbers need, and the numbers with
 them, in five significant digits where fixed decimals would print 309 digits or none; names
-in Markdown, escaped. The one owner for the report, the benchmark table, the runner's
-Markdown files and the statistics' printed results."""
+in Markdown, escaped, and which names a reader can tell apart. The one owner for the report,
+the benchmark table, the runner's Markdown files and the statistics' printed results."""
 
 import math
 import re
@@ -273,15 +273,15 @@ def signed_difference(difference, low, high, decimals):
 _HTML_START = re.compile(r"<(?=[A-Za-z/!?])|&(?=#?\w+;)")
 #: What would mark text up: a backslash, emphasis (``*``, and ``_`` at a word's edge:
 #: ``_under_`` is in italics, ``error_score`` is not), code, a link's ``](`` (an interval's
-#: brackets alone are left as they are).
-_MARKUP = re.compile(r"([\\*`~]|(?<![^\W_])_|_(?![^\W_])|\](?=\())")
+#: brackets alone are left as they are), math (GitHub reads ``$x_1$`` as a formula).
+_MARKUP = re.compile(r"([\\*`~$]|(?<![^\W_])_|_(?![^\W_])|\](?=\())")
 
 
 def markdown_text(text):
     """``text`` as Markdown that renders as itself, on one line: a name's markup escaped (a
     model named ``<img src=x onerror=...>`` prints as its name, never as an image;
-    ``prior*copy*`` is not in italics; a name holding a line break cannot start a heading or
-    a table of its own); ``p < 0.001`` is as written.
+    ``prior*copy*`` is not in italics, ``cost $5 vs $10`` is not a formula; a name holding a
+    line break cannot start a heading or a table of its own); ``p < 0.001`` is as written.
 
     Examples
     --------
@@ -289,6 +289,8 @@ def markdown_text(text):
     \\<b>x\\</b> and \\*y\\* at p < 0.001 & more
     >>> print(markdown_text("_under_, __init__ and error_score"))
     \\_under\\_, \\_\\_init\\_\\_ and error_score
+    >>> print(markdown_text("cost $5 vs $10"))
+    cost \\$5 vs \\$10
     """
     text = _MARKUP.sub(r"\\\1", " ".join(str(text).splitlines()))
     return _HTML_START.sub(lambda m: "\\<" if m.group() == "<" else "&amp;", text)
@@ -304,6 +306,77 @@ def markdown_cell(text):
     a\\|b \\*c\\* \\<i> [x\\](y) [0.1, 0.2]
     """
     return markdown_text(text).replace("|", "\\|")
+
+
+def display_key(name):
+    """``name`` as a reader sees it in a table, a page or a terminal: without its invisible
+    format characters (Unicode category Cf: a zero-width space, a soft hyphen, a bidi mark),
+    NFKC-normalised (a decomposed ``é`` is the precomposed one, a full-width ``ｋ`` a ``k``),
+    its runs of white space as one space, and stripped (HTML and Markdown collapse them).
+
+    Examples
+    --------
+    >>> display_key("knn\\u200b"), display_key(" k \\t nn "), display_key("ｋｎｎ")
+    ('knn', 'k nn', 'knn')
+    """
+    visible = "".join(c for c in str(name) if unicodedata.category(c) != "Cf")
+    return " ".join(unicodedata.normalize("NFKC", visible).split())
+
+
+def unclear_name(names):
+    """``(name, other, why)`` for the first of ``names`` that a reader could not tell from
+    the others on screen, or None where each shows as itself and apart.
+
+    A name that starts or ends with white space, or that holds an invisible format character
+    (category Cf), is refused on its own (``other`` is None): a table, a page or a terminal
+    does not show them. Two names of one :func:`display_key` are shown alike (``other`` is
+    the earlier of them). ``why`` says which, in words.
+
+    Examples
+    --------
+    >>> unclear_name(["knn", "KNN", "k-nn"]) is None
+    True
+    >>> unclear_name(["knn", "knn "])[::2]
+    ('knn ', 'starts or ends with white space (a table or a page hides it)')
+    >>> unclear_name(["knn", "knn\\u200b"])[2]
+    'holds U+200B (ZERO WIDTH SPACE), an invisible character'
+    >>> unclear_name(["knn", "ｋｎｎ"])
+    ('ｋｎｎ', 'knn', "would be shown alike (as 'knn')")
+    """
+    shown_as = {}
+    for name in names:
+        if name != name.strip():
+            return name, None, "starts or ends with white space (a table or a page hides it)"
+        hidden = next((c for c in name if unicodedata.category(c) == "Cf"), None)
+        if hidden is not None:
+            what = unicodedata.name(hidden, "a format character")
+            return name, None, f"holds U+{ord(hidden):04X} ({what}), an invisible character"
+        key = display_key(name)
+        other = shown_as.setdefault(key, name)
+        if other != name:
+            return name, other, f"would be shown alike (as {key!r})"
+    return None
+
+
+#: What would make a list of names joined by ", " misread: a name holding a comma or a quote,
+#: starting or ending with white space, or empty.
+_MISREAD_IN_LIST = re.compile(r"[,'\"]|^\s|\s$|^$")
+
+
+def name_list(names):
+    """``names`` as one text, joined by ``", "``: each as it is, or each as its ``repr``
+    where any would be misread so (one holding a comma or a quote, one starting or ending
+    with white space, an empty one), so that the list counts and names them as they are.
+
+    Examples
+    --------
+    >>> name_list(["iris", "wine"]), name_list(["iris, wine", "digits"])
+    ('iris, wine', "'iris, wine', 'digits'")
+    """
+    names = [str(name) for name in names]
+    if any(_MISREAD_IN_LIST.search(name) for name in names):
+        names = [repr(name) for name in names]
+    return ", ".join(names)
 
 
 def display_width(text):

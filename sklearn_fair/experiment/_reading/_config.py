@@ -10,6 +10,7 @@ from functools import partial
 from pathlib import Path
 
 from ...exceptions import ExperimentConfigError
+from ...utils._printing import unclear_name
 from ...utils._tu_format import FEATURE_SCHEMES
 from ._build import Builder, refused
 from ._imports import ALLOWED_PACKAGES
@@ -553,23 +554,35 @@ def read_document(path, limits):
 
 
 def _refuse_same_file_names(source, table, names):
-    """Refuse two names that would be one file on a case-insensitive disk, or shown alike."""
+    """Refuse two names that would be one file on a case-insensitive disk, or shown alike:
+    as the runner shows them (their control characters escaped), a name that a reader could
+    not tell apart on screen (:func:`~sklearn_fair.utils._printing.unclear_name`)."""
     files, shown_as = {}, {}
     for name in names:
         if not name:
             raise source.error((table, name), "a name must not be empty.")
         for seen, form, why in (
-            (files, file_name(name).casefold(), "be written to one file on a case-insensitive "
-             "file system"),
-            (shown_as, neutral(name), "be shown alike"),
+            (files, file_name(name).casefold(), "would be written to one file on a "
+             "case-insensitive file system"),
+            (shown_as, neutral(name), "would be shown alike"),
         ):  # fmt: skip
             other = seen.setdefault(form, name)
             if other != name:
-                raise source.error(
-                    (table, name),
-                    f"[{table}.{_key(other)}] and [{table}.{_key(name)}] would {why}; rename "
-                    "one of them.",
-                )
+                raise _refused_name(source, table, name, other, why)
+    unclear = unclear_name(shown_as)
+    if unclear is not None:
+        shown, other, why = unclear
+        raise _refused_name(source, table, shown_as[shown], shown_as.get(other), why)
+
+
+def _refused_name(source, table, name, other, why):
+    """The error that refuses ``name`` of ``table`` for ``why``, with ``other`` where two
+    names are refused together."""
+    pair = "" if other is None else f"[{table}.{_key(other)}] and "
+    return source.error(
+        (table, name),
+        f"{pair}[{table}.{_key(name)}] {why}; rename {'it' if other is None else 'one of them'}.",
+    )
 
 
 def _key(name):
@@ -594,6 +607,13 @@ def _datasets(builder, document, protocol, splits, resolve, limits):
             source, _check_table(source, document, "data", _SCHEMA["data"]), resolve
         )
         name = table["dataset"].partition(":")[2] or table["path"].stem
+        unclear = unclear_name([neutral(name)])  # a file's name: benchmark would refuse it
+        if unclear is not None:
+            raise source.error(
+                ("data", "path"),
+                f"the data set is named {_key(name)} after its file, and that name "
+                f"{unclear[2]}; name it in a [data.NAME] table instead, or rename the file.",
+            )
         return {name: DataSet(name, table, protocol, splits)}, False
     _refuse_same_file_names(source, "data", data)
     schema = {**_SCHEMA["data"], "splits_file": (str, "a path"), "splits_format": (str, "a format")}
