@@ -5,6 +5,7 @@ import warnings
 import numpy as np
 from sklearn.base import clone
 from sklearn.utils import indexable
+from sklearn.utils._param_validation import InvalidParameterError
 from sklearn.utils.validation import _num_samples
 
 from ..exceptions import CacheWarning
@@ -222,6 +223,19 @@ def _check_names_apart(names, what):
             f"and no two shown alike. Got {shown}, which {why}; rename "
             f"{'it' if other is None else 'one of them'}."
         )
+
+
+def _validate_settings(nested, model, settings):
+    """NestedCV's checks of what ``benchmark`` gives the model ``model``, their errors naming
+    benchmark: a parameter of its own (one of ``settings``) as its, another (the model's
+    grid) as the model's."""
+    try:
+        nested._validate_params()
+    except InvalidParameterError as exc:
+        param = str(exc).split("'")[1] if str(exc).startswith("The '") else None
+        owner = "benchmark" if param in settings else f"benchmark (model {model!r})"
+        message = str(exc).replace(" parameter of NestedCV ", f" parameter of {owner} ", 1)
+        raise InvalidParameterError(message) from None
 
 
 def check_same_outer_splits(dataset, plans):
@@ -474,11 +488,12 @@ def benchmark(
     _check_mapping(models, "models")
     _check_mapping(datasets, "datasets")
     check_random_state_param(random_state, "benchmark")
-    if not isinstance(reuse_prefix, (bool, np.bool_)):
-        raise ValueError(
-            "The 'reuse_prefix' parameter of benchmark must be an instance of 'bool'. Got "
-            f"{reuse_prefix!r} instead."
-        )
+    for name, value in (("reuse_prefix", reuse_prefix), ("baseline_floor", baseline_floor)):
+        if not isinstance(value, (bool, np.bool_)):
+            raise ValueError(
+                f"The '{name}' parameter of benchmark must be an instance of 'bool'. Got "
+                f"{value!r} instead."
+            )
     if isinstance(outer_cv, dict) and set(outer_cv) != set(datasets):
         raise ValueError(
             "The 'outer_cv' parameter of benchmark, when a dict, must give the outer "
@@ -529,7 +544,7 @@ def benchmark(
     model_fingerprints, data_fingerprints = {}, {}
     protocol = protocol_fingerprints(settings)
     for name, nested in nesteds.items():
-        nested._validate_params()
+        _validate_settings(nested, name, settings)
         model_fingerprints[name] = model_fingerprint(nested)
         check_same(previous, "model", name, model_fingerprints[name], nested=nested,
                    protocol=protocol, settings=settings)  # fmt: skip
