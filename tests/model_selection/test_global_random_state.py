@@ -218,3 +218,38 @@ def test_a_function_transformer_has_its_own_verdict(monkeypatch, first, then):
         np.random.seed(seed)
         scores.append(model.fit(X, y).predict(X))
     assert not np.array_equal(*scores)
+
+
+class _Jitter:
+    """A user's object whose method draws from np.random (review39 REV-1)."""
+
+    def __init__(self, scale):
+        self.scale = scale
+        self.ballast = np.zeros(10)
+
+    def add(self, X):
+        return _scaled_noise(X, self.scale)
+
+
+def test_one_verdict_per_configuration_and_no_copy_kept(monkeypatch):
+    # review39 REV-1: functions counted by identity, but clone copies a partial and a bound
+    # method's object for each fit: every fit missed the memo, was fitted twice and left an
+    # entry holding its copy (13 entries for a partial, 40 for a bound method on 3 x 3 folds)
+    from functools import partial
+
+    from sklearn.preprocessing import FunctionTransformer
+
+    from sklearn_fair.model_selection._nested import _tasks
+
+    grid = {"logisticregression__C": [0.1, 1.0]}
+    memo = {}
+    monkeypatch.setattr(_tasks, "_GLOBAL_DRAWS_MATTER", memo)
+    model = make_pipeline(
+        FunctionTransformer(partial(_scaled_noise, scale=3.0)), LogisticRegression()
+    )
+    assert len(_global_warnings(model, grid, X, y, n_jobs=1)) == 1
+    assert len(memo) == len(grid["logisticregression__C"])  # one verdict per candidate
+    memo.clear()
+    model = make_pipeline(FunctionTransformer(_Jitter(3.0).add), LogisticRegression())
+    assert len(_global_warnings(model, grid, X, y, n_jobs=1)) == 1
+    assert memo == {}  # an object's method cannot be told apart: checked each fit, not kept

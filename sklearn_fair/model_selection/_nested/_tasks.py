@@ -8,8 +8,10 @@ a seed changes anything) and a fitted model only when asked.
 
 import copy
 import ctypes
+import functools
 import time
 import traceback
+import types
 import warnings
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -406,16 +408,21 @@ def _part(value):
 
 def _setting(value, functions):
     """``value``, a parameter's setting, as something hashed by its content: numbers,
-    strings, arrays, lists and dicts of them; a function by its identity (two functions of one
-    name, redefined in a notebook, are two); anything else cannot be told apart."""
+    strings, arrays, lists and dicts of them, a ``functools.partial`` by its function and
+    arguments; a function by its identity (two functions of one name, redefined in a
+    notebook, are two), which clone keeps; anything else (a bound method, whose object clone
+    copies for each fit, any other object) cannot be told apart, and is not kept."""
     if value is None or isinstance(value, (bool, int, float, str, np.generic, np.ndarray)):
         return value
     if isinstance(value, (list, tuple)):
         return type(value).__name__, [_setting(item, functions) for item in value]
     if isinstance(value, dict):
         return "dict", sorted((repr(k), _setting(v, functions)) for k, v in value.items())
-    if callable(value) and not isinstance(value, type):
-        functions.append(value)
+    if isinstance(value, functools.partial):  # clone copies it: keyed by what it holds
+        parts = value.func, value.args, value.keywords
+        return "partial", [_setting(part, functions) for part in parts]
+    if isinstance(value, types.FunctionType | types.BuiltinFunctionType):
+        functions.append(value)  # clone keeps a function as it is: the same object each fit
         return "function", id(value)
     if isinstance(value, type):
         return "class", value.__module__, value.__qualname__, id(value)
