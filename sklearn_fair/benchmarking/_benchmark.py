@@ -24,7 +24,7 @@ from ..model_selection._engine import (
 from ..report._results import as_result
 from ..stats._checks import check_same_splits
 from ..utils import UnhashableError, describe, is_graph_data
-from ..utils._printing import unclear_name
+from ..utils._printing import quoted_names, unclear_name
 from ..utils._random import check_random_state_param
 from ..utils._splits import reusable_splits
 from ._extend import (
@@ -216,7 +216,7 @@ def _check_names_apart(names, what):
     unclear = unclear_name(names)
     if unclear is not None:
         name, other, why = unclear
-        shown = ascii(name) if other is None else f"{ascii(other)} and {ascii(name)}"
+        shown = " and ".join(quoted_names([n for n in (other, name) if n is not None]))
         raise ValueError(
             f"The '{what}' parameter of benchmark must have names that a table shows apart: "
             "none starting or ending with white space or holding an invisible character, "
@@ -378,8 +378,13 @@ def benchmark(
         ``.y``, e.g. a PyG ``TUDataset``), or a callable without arguments that returns one of
         these (called once). A model's or a data set's name that a table would not show as
         itself and apart is refused: one that starts or ends with white space or holds an
-        invisible character (Unicode category Cf, such as a zero-width space), and two that
-        are alike once NFKC-normalised with their runs of white space as one.
+        invisible character (Unicode category Cf, such as a zero-width space; a zero-width
+        non-joiner or joiner between two visible characters, as Persian, Indic scripts and
+        emoji write them, is taken), and two that are alike once NFC-normalised, without
+        their format characters, with their full-width and half-width forms as the
+        characters they are forms of (``"ｋｎｎ"`` is ``"knn"``) and their runs of white
+        space as one; superscripts, Roman numerals and ligatures are told apart (``"x²"``
+        from ``"x2"``). The message shows the names with their hidden characters escaped.
     outer_cv : int, cross-validation generator, iterable or dict, default=10
         The outer resampling, as in NestedCV, the same for every model of a data set (a
         splitter that would give two models different splits is refused); a dict gives each

@@ -308,19 +308,57 @@ def markdown_cell(text):
     return markdown_text(text).replace("|", "\\|")
 
 
+#: The zero-width non-joiner and joiner: they change the glyphs of the characters around them
+#: (Persian writes U+200C inside words, Indic scripts both, emoji sequences U+200D), and are
+#: taken between two visible characters.
+_JOINERS = "\u200c\u200d"
+
+
+def _shows(char):
+    """Whether ``char`` shows as a glyph: not white space, nor a control, format, surrogate,
+    private-use or unassigned character (category C*)."""
+    return not (char.isspace() or unicodedata.category(char).startswith("C"))
+
+
+def _hidden_format_character(name):
+    """The first invisible format character (category Cf) of ``name``, a zero-width
+    (non-)joiner between two characters that show (:func:`_shows`) aside; None where it
+    holds none."""
+    for i, char in enumerate(name):
+        if unicodedata.category(char) != "Cf":
+            continue
+        inner = 0 < i < len(name) - 1
+        if not (char in _JOINERS and inner and _shows(name[i - 1]) and _shows(name[i + 1])):
+            return char
+    return None
+
+
+def _unwidened(char):
+    """A full-width or half-width form (``ｋ``, ``ｶ``) as the character it is a form of."""
+    parts = unicodedata.decomposition(char).split()
+    if parts and parts[0] in ("<wide>", "<narrow>"):
+        return "".join(chr(int(code, 16)) for code in parts[1:])
+    return char
+
+
 def display_key(name):
     """``name`` as a reader sees it in a table, a page or a terminal: without its invisible
-    format characters (Unicode category Cf: a zero-width space, a soft hyphen, a bidi mark),
-    NFKC-normalised (a decomposed ``é`` is the precomposed one, a full-width ``ｋ`` a ``k``),
-    its runs of white space as one space, and stripped (HTML and Markdown collapse them).
+    format characters (Unicode category Cf: a zero-width space, a soft hyphen, a bidi mark,
+    and the zero-width (non-)joiner too, so that two names apart only by one are alike), its
+    full-width and half-width forms as the characters they are forms of (a full-width ``ｋ``
+    is a ``k``), NFC-normalised (a decomposed ``é`` is the precomposed one), its runs of white
+    space as one space, and stripped (HTML and Markdown collapse them). Superscripts, Roman
+    numerals and ligatures are kept: ``x²`` and ``x2``, ``Ⅱ`` and ``II`` are told apart.
 
     Examples
     --------
     >>> display_key("knn\\u200b"), display_key(" k \\t nn "), display_key("ｋｎｎ")
     ('knn', 'k nn', 'knn')
+    >>> display_key("cafe\\u0301") == "caf\\u00e9", display_key("x²")
+    (True, 'x²')
     """
-    visible = "".join(c for c in str(name) if unicodedata.category(c) != "Cf")
-    return " ".join(unicodedata.normalize("NFKC", visible).split())
+    visible = "".join(_unwidened(c) for c in str(name) if unicodedata.category(c) != "Cf")
+    return " ".join(unicodedata.normalize("NFC", visible).split())
 
 
 def unclear_name(names):
@@ -328,13 +366,15 @@ def unclear_name(names):
     the others on screen, or None where each shows as itself and apart.
 
     A name that starts or ends with white space, or that holds an invisible format character
-    (category Cf), is refused on its own (``other`` is None): a table, a page or a terminal
-    does not show them. Two names of one :func:`display_key` are shown alike (``other`` is
-    the earlier of them). ``why`` says which, in words.
+    (category Cf; a zero-width non-joiner or joiner, U+200C or U+200D, is taken between two
+    visible characters, where it changes their glyphs), is refused on its own (``other`` is
+    None): a table, a page or a terminal does not show them. Two names of one
+    :func:`display_key` are shown alike (``other`` is the earlier of them). ``why`` says
+    which, in words.
 
     Examples
     --------
-    >>> unclear_name(["knn", "KNN", "k-nn"]) is None
+    >>> unclear_name(["knn", "KNN", "k-nn", "poly_x²", "\\u0645\\u06cc\\u200c\\u0631"]) is None
     True
     >>> unclear_name(["knn", "knn "])[::2]
     ('knn ', 'starts or ends with white space (a table or a page hides it)')
@@ -347,15 +387,57 @@ def unclear_name(names):
     for name in names:
         if name != name.strip():
             return name, None, "starts or ends with white space (a table or a page hides it)"
-        hidden = next((c for c in name if unicodedata.category(c) == "Cf"), None)
+        hidden = _hidden_format_character(name)
         if hidden is not None:
             what = unicodedata.name(hidden, "a format character")
             return name, None, f"holds U+{ord(hidden):04X} ({what}), an invisible character"
         key = display_key(name)
         other = shown_as.setdefault(key, name)
         if other != name:
-            return name, other, f"would be shown alike (as {key!r})"
+            return name, other, f"would be shown alike (as {quoted_name(key)})"
     return None
+
+
+def quoted_name(name, quote="'", ascii_only=False):
+    """``name`` in ``quote`` as a message shows it: its letters as themselves, its hidden
+    characters (white space but a plain space, and the control and invisible format
+    characters, category C*; with ``ascii_only``, every character past ASCII) written as
+    ``\\uXXXX`` escapes, a ``quote`` and a backslash escaped with a backslash: as Python
+    reads it, and with ``quote='"'`` as TOML does (a key).
+
+    Examples
+    --------
+    >>> print(quoted_name("caf\\u00e9 knn\\u200b\\t"), quoted_name('say "hi"', quote='"'))
+    'café knn\\u200b\\u0009' "say \\"hi\\""
+    """
+
+    def shown(char):
+        if char in (quote, "\\"):
+            return "\\" + char
+        if char == " " or (_shows(char) and not (ascii_only and ord(char) > 0x7E)):
+            return char
+        code = ord(char)
+        return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
+
+    return quote + "".join(shown(c) for c in str(name)) + quote
+
+
+def quoted_names(names, quote="'"):
+    """Each of ``names`` by :func:`quoted_name`; where two would print the same (a
+    precomposed and a decomposed ``"café"``), each with every character past ASCII escaped,
+    so that a message shows where they differ.
+
+    Examples
+    --------
+    >>> print(*quoted_names(["caf\\u00e9", "\\uff4b"]))
+    'café' 'ｋ'
+    >>> print(*quoted_names(["caf\\u00e9", "cafe\\u0301"]))
+    'caf\\u00e9' 'cafe\\u0301'
+    """
+    shown = [quoted_name(name, quote) for name in names]
+    if len({unicodedata.normalize("NFC", text) for text in shown}) < len(shown):
+        shown = [quoted_name(name, quote, ascii_only=True) for name in names]
+    return shown
 
 
 #: What would make a list of names joined by ", " misread: a name holding a comma or a quote,

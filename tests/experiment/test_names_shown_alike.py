@@ -3,6 +3,8 @@ and by benchmark() alike: a trailing space or a zero-width space is hidden by a 
 and a terminal, and an NFC and an NFD "café" (or a full-width "ｋｎｎ") print the same. Before,
 three models "knn", "knn " and "knn\\u200b" ran and every output showed three rows "knn"."""
 
+import json
+import re
 import warnings
 
 import pytest
@@ -62,7 +64,8 @@ def test_an_experiment_file_refuses_names_shown_alike(tmp_path, key, name, messa
         ('"caf\\u00e9"', '"cafe\\u0301"'),  # precomposed and decomposed: one word on screen
         ('"k nn"', '"k  nn"'),  # HTML and Markdown collapse the two spaces
         ('"k nn"', '"k\\u00a0nn"'),  # a no-break space prints as a space
-        ("fi", '"\\ufb01"'),  # the ligature ﬁ
+        ('"ｋ nn"', '"k nn"'),  # full-width letters
+        ('"ｶﾞ"', '"ガ"'),  # half-width katakana and its voicing mark: one letter
     ],
 )
 def test_two_names_shown_alike_are_refused_naming_both(tmp_path, first, second):
@@ -105,7 +108,9 @@ def test_benchmark_refuses_names_shown_alike(what, key, name, message):
         benchmark(models, datasets, outer_cv=2, n_refits=1, random_state=0)
     text = str(info.value)
     assert f"The '{what}' parameter of benchmark" in text, text
-    assert ascii(name) in text  # the name, with its hidden characters visible
+    from sklearn_fair.utils._printing import quoted_name
+
+    assert quoted_name(name) in text  # the name, with its hidden characters visible
     assert "rename" in text
 
 
@@ -113,7 +118,8 @@ def test_benchmark_refuses_a_decomposed_name_beside_a_precomposed_one():
     models = {"caf\u00e9": DummyClassifier(), "cafe\u0301": DummyClassifier()}
     with pytest.raises(ValueError, match="would be shown alike") as info:
         benchmark(models, {"iris": _data()}, outer_cv=2, n_refits=1, random_state=0)
-    assert "'caf\\xe9' and 'cafe\\u0301'" in str(info.value)
+    # printed alike, the two are shown with their accents escaped: where they differ
+    assert "'caf\\u00e9' and 'cafe\\u0301'" in str(info.value)
 
 
 def test_benchmark_refuses_a_new_name_shown_alike_a_previous_one():
@@ -152,3 +158,99 @@ def test_a_data_set_named_after_its_file_is_held_to_the_same_rule(tmp_path):
     named = path.read_text().replace("[data]", '[data."x"]')
     path.write_text(named)
     assert list(load_config(path).datasets) == ["x"]
+
+
+# names whose zero-width non-joiner or joiner changes the glyphs (REV-2): Persian writes
+# U+200C inside words, Devanagari U+200D in a half form, an emoji sequence U+200D
+def _toml_key(name):
+    return json.dumps(name, ensure_ascii=False)  # TOML's basic strings are JSON's
+
+
+JOINED = [
+    "\u0645\u062f\u0644\u200c\u062e\u0637\u06cc",
+    "\u0915\u094d\u200d\u0937",
+    "\U0001f469\u200d\U0001f4bb model",
+]
+
+
+def test_benchmark_takes_names_written_with_a_joiner():
+    models = {name: DummyClassifier() for name in JOINED}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        result = benchmark(models, {JOINED[0]: _data()}, outer_cv=2, n_refits=1, random_state=0)
+    assert list(result.models) == JOINED
+    assert list(result.datasets) == JOINED[:1]
+
+
+def test_an_experiment_file_takes_names_written_with_a_joiner(tmp_path):
+    keys = [_toml_key(name) for name in JOINED]
+    assert list(load_config(_config(tmp_path, *keys)).models) == ["knn", *JOINED]
+
+
+@pytest.mark.parametrize(
+    "name, hidden",
+    [
+        ("\u0645\u062f\u0644\u200c", "U+200C (ZERO WIDTH NON-JOINER)"),  # at the end
+        ("\u200d\u0645\u062f\u0644", "U+200D (ZERO WIDTH JOINER)"),  # at the start
+        ("\u0645\u062f \u200c\u0644", "U+200C (ZERO WIDTH NON-JOINER)"),  # beside a space
+        ("k\u200b\u200dnn", "U+200B (ZERO WIDTH SPACE)"),  # beside another invisible one
+    ],
+)
+def test_a_joiner_without_a_letter_on_each_side_is_refused(tmp_path, name, hidden):
+    with pytest.raises(ValueError, match=f"holds {re.escape(hidden)}"):
+        benchmark({name: DummyClassifier()}, {"iris": _data()}, outer_cv=2, n_refits=1)
+    with pytest.raises(ExperimentConfigError, match=re.escape(hidden)):
+        load_config(_config(tmp_path, _toml_key(name)))
+
+
+def test_a_name_apart_from_another_only_by_a_joiner_is_shown_alike():
+    # between Latin letters a joiner changes nothing on screen: the two names are refused
+    models = {"knn": DummyClassifier(), "k\u200dnn": DummyClassifier()}
+    with pytest.raises(ValueError, match="would be shown alike") as info:
+        benchmark(models, {"iris": _data()}, outer_cv=2, n_refits=1)
+    assert "'knn' and 'k\\u200dnn'" in str(info.value)
+
+
+@pytest.mark.parametrize(
+    "first, second",
+    [
+        ("poly_x2", "poly_x\u00b2"),
+        ("SVM-II", "SVM-\u2161"),
+        ("fit", "\ufb01t"),
+        ("k=1/2", "k=\u00bd"),
+    ],
+    ids=["superscript", "roman numeral", "ligature", "vulgar fraction"],
+)
+def test_names_a_reader_tells_apart_by_their_glyphs_are_accepted(tmp_path, first, second):
+    # NFKC folded them ("poly_x2" and "poly_x²" were "shown alike (as 'poly_x2')")
+    models = {first: DummyClassifier(), second: DummyClassifier()}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        result = benchmark(models, {"iris": _data()}, outer_cv=2, n_refits=1, random_state=0)
+    assert list(result.models) == [first, second]
+    config = load_config(_config(tmp_path, _toml_key(first), _toml_key(second)))
+    assert list(config.models) == ["knn", first, second]
+
+
+def test_the_messages_show_letters_as_themselves_and_hidden_characters_escaped(tmp_path):
+    name = "\u0645\u062f\u0644\u200c"  # Arabic letters, then a non-joiner at the end
+    with pytest.raises(ValueError) as info:
+        benchmark({name: DummyClassifier()}, {"iris": _data()}, outer_cv=2, n_refits=1)
+    # hand-written: the letters as themselves, the non-joiner as an escape
+    assert "Got '\u0645\u062f\u0644\\u200c', which holds U+200C" in str(info.value)
+    with pytest.raises(ExperimentConfigError) as info:
+        load_config(_config(tmp_path, _toml_key(name)))
+    assert '[models."\u0645\u062f\u0644\\u200c"] holds U+200C' in str(info.value)
+    models = {"caf\u00e9": DummyClassifier(), "caf\u00e9\u00a0": DummyClassifier()}
+    with pytest.raises(ValueError) as info:
+        benchmark(models, {"iris": _data()}, outer_cv=2, n_refits=1)
+    assert "Got 'caf\u00e9\\u00a0', which starts or ends" in str(info.value)
+
+
+def test_quoted_name_escapes_only_what_does_not_show():
+    from sklearn_fair.utils._printing import quoted_name
+
+    assert quoted_name("caf\u00e9 \u6570\u636e") == "'caf\u00e9 \u6570\u636e'"
+    assert quoted_name("a\tb\x1b\u202e\U000e0001") == "'a\\u0009b\\u001b\\u202e\\U000e0001'"
+    assert quoted_name('it\'s "x"\\') == "'it\\'s \"x\"\\\\'"
+    assert quoted_name('it\'s "x"', quote='"') == '"it\'s \\"x\\""'

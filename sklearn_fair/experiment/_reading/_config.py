@@ -1,6 +1,5 @@
 """Reading and checking an experiment file, before anything expensive runs."""
 
-import json
 import os
 import re
 import stat
@@ -10,7 +9,7 @@ from functools import partial
 from pathlib import Path
 
 from ...exceptions import ExperimentConfigError
-from ...utils._printing import unclear_name
+from ...utils._printing import quoted_names, unclear_name
 from ...utils._tu_format import FEATURE_SCHEMES
 from ._build import Builder, refused
 from ._imports import ALLOWED_PACKAGES
@@ -578,18 +577,23 @@ def _refuse_same_file_names(source, table, names):
 def _refused_name(source, table, name, other, why):
     """The error that refuses ``name`` of ``table`` for ``why``, with ``other`` where two
     names are refused together."""
-    pair = "" if other is None else f"[{table}.{_key(other)}] and "
+    keys = _keys(*[n for n in (other, name) if n is not None])
     return source.error(
         (table, name),
-        f"{pair}[{table}.{_key(name)}] {why}; rename {'it' if other is None else 'one of them'}.",
+        f"{' and '.join(f'[{table}.{key}]' for key in keys)} {why}; "
+        f"rename {'it' if other is None else 'one of them'}.",
     )
 
 
-def _key(name):
-    """``name`` as a TOML key: bare when it can be, else quoted (and cut)."""
-    if re.fullmatch(r"[A-Za-z0-9_-]+", name):
-        return name[:80]
-    return json.dumps(name[:80])
+def _keys(*names):
+    """``names`` as TOML keys: each bare when it can be, else quoted (and cut), its letters
+    as themselves and its hidden characters escaped
+    (:func:`~sklearn_fair.utils._printing.quoted_names`)."""
+    quoted = quoted_names([name[:80] for name in names], quote='"')
+    return [
+        name[:80] if re.fullmatch(r"[A-Za-z0-9_-]+", name) else key
+        for name, key in zip(names, quoted)
+    ]
 
 
 def _datasets(builder, document, protocol, splits, resolve, limits):
@@ -611,7 +615,7 @@ def _datasets(builder, document, protocol, splits, resolve, limits):
         if unclear is not None:
             raise source.error(
                 ("data", "path"),
-                f"the data set is named {_key(name)} after its file, and that name "
+                f"the data set is named {_keys(name)[0]} after its file, and that name "
                 f"{unclear[2]}; name it in a [data.NAME] table instead, or rename the file.",
             )
         return {name: DataSet(name, table, protocol, splits)}, False
