@@ -137,9 +137,24 @@ def prepare_data(X, y, groups, params=None):
     check_rows_line_up(X, [("y", y), ("groups", groups), *(params or {}).items()])
     # as GridSearchCV does: sparse matrices to CSR, array-likes without __getitem__ to arrays
     X, y_given, groups = indexable(X, y, groups)
+    groups = groups_1d(groups)
     check_labels(y_given)
     check_labels(groups, "groups")
     return CheckedData(X, None if y_given is None else np.asarray(y_given), groups, y_given)
+
+
+def groups_1d(groups):
+    """``groups`` as one label per row: one column (``df[["patient"]]``, shape ``(n, 1)``)
+    read as that column, by the rule that reads a one-column ``y`` (``labels_1d``); None and
+    1-D groups as they are. Groups of several columns are refused, naming their shape."""
+    groups = labels_1d(groups)
+    if groups is not None and np.ndim(groups) != 1:
+        raise ValueError(
+            f"groups must hold one group label per row (a 1-D array-like, or one column); got "
+            f"shape {np.shape(groups)}. Pass the column that names the groups (e.g. "
+            "df['patient']), or one label per row that combines several columns."
+        )
+    return groups
 
 
 def check_rows_line_up(X, others, of=""):

@@ -40,6 +40,7 @@ from ...exceptions import (
 )
 from ...utils._splits import generator_seeded, own_rows, time_ordered_splits
 from ...utils._stacklevel import external_stacklevel
+from ...utils._validation import labels_1d
 from .._holdout import HoldoutSplit
 from .._predefined_splits import PredefinedSplits
 from .._quantile import QuantileStratifiedKFold, RepeatedQuantileStratifiedKFold
@@ -246,6 +247,63 @@ def _members_needed(cv, y, grouped=False):
 def _n_folds(cv):
     """``n_splits`` of a k-fold, of a repeated one (its ``cvargs``) too."""
     return getattr(cv, "cvargs", {}).get("n_splits", getattr(cv, "n_splits", None))
+
+
+#: How many of the splits whose test rows hold untrained classes a warning names.
+_NAMED_SPLITS = 3
+
+
+def warn_classes_missing_from_training(owner, estimator, y, outer_splits, inner_splits):
+    """Warn, for a classifier, where the test rows of an outer fold, or the validation rows of
+    an inner split (``inner_splits``: fold -> splits, None for the final selection), hold
+    classes of ``y`` that the split's training rows never hold: the model fitted there cannot
+    predict them, and scorers that read probabilities or decision values score it against
+    classes it does not have (scikit-learn's binary scorers read the column of the model's
+    second class, while the metric takes the larger label of the test rows as positive)."""
+    y = labels_1d(y)
+    if not is_classifier(estimator) or y is None:
+        return
+    if type_of_target(y) not in ("binary", "multiclass"):
+        return
+    classes, codes = np.unique(y, return_inverse=True)
+    named = [(f"outer fold {fold}", split) for fold, split in enumerate(outer_splits)]
+    for fold, splits in inner_splits.items():
+        of = "the final selection" if fold is None else f"outer fold {fold}"
+        named += [(f"inner split {s} of {of}", split) for s, split in enumerate(splits)]
+    missing = []
+    for name, (train, test) in named:
+        trained = np.bincount(codes[train], minlength=classes.size) > 0
+        counts = np.bincount(codes[test], minlength=classes.size)
+        untrained = np.flatnonzero(counts * ~trained)
+        if untrained.size:
+            # plain Python values, so the message reads 'cat' (20 row(s)), not np.str_('cat')
+            labels, rows = classes[untrained].tolist(), counts[untrained].tolist()
+            found = ", ".join(f"{label!r} ({n} row(s))" for label, n in zip(labels, rows))
+            missing.append(f"{name}: {found}")
+    if not missing:
+        return
+    more = len(missing) - _NAMED_SPLITS
+    listed = "; ".join(missing[:_NAMED_SPLITS]) + (f"; and {more} more" if more > 0 else "")
+    n_outer = sum(text.startswith("outer") for text in missing)
+    counted = [
+        f"{n} of the {total} {kind}"
+        for n, total, kind in (
+            (n_outer, len(outer_splits), "outer folds"),
+            (len(missing) - n_outer, len(named) - len(outer_splits), "inner splits"),
+        )
+        if n
+    ]
+    warnings.warn(
+        f"In {owner}, {' and '.join(counted)} test on classes that their training rows never "
+        f"hold ({listed}). The model fitted there cannot predict those classes, and the "
+        "scores that read probabilities or decision values (roc_auc, average_precision, "
+        "log_loss) of such a split can be wrong, even inverted: the scorer reads the columns "
+        "of the classes the model knows, not those of the test rows. Use a splitter that "
+        "keeps every class on the training side: a stratified one (StratifiedKFold; "
+        "StratifiedGroupKFold with groups).",
+        SklearnFairWarning,
+        stacklevel=external_stacklevel(),
+    )
 
 
 def _straddling(splits, groups):
@@ -678,6 +736,7 @@ def materialise_splits(data, splitters, routed, *, estimator, whole_search, earl
                 inner_splits[fold] = inner_splits_of_fold(
                     splitters.inner, data.X, data.y, train, inner_split, _where(fold), n_samples
                 )
+    warn_classes_missing_from_training(owner, estimator, data.y, outer_splits, inner_splits)
     if lagged(splitters.inner):
         for fold in trains:
             if stored[fold] is None and shared_rows(inner_splits[fold]):
