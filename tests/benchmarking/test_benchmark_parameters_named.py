@@ -35,4 +35,3 @@ def test_a_bad_setting_is_named_as_benchmarks(setting, shown):
     with pytest.raises(InvalidParameterError, match=shown) as raised:
         benchmark(MODELS, {"iris": (X, y)}, **setting)
     assert "NestedCV" not in str(raised.value)
-
