@@ -248,7 +248,10 @@ def test_one_verdict_per_configuration_and_no_copy_kept(monkeypatch):
         FunctionTransformer(partial(_scaled_noise, scale=3.0)), LogisticRegression()
     )
     assert len(_global_warnings(model, grid, X, y, n_jobs=1)) == 1
-    assert len(memo) == len(grid["logisticregression__C"])  # one verdict per candidate
+    # at most one verdict per candidate: the fits of the second candidate on rows the first
+    # trained on are served the transformer (reuse_prefix) and draw nothing, so which candidates
+    # are checked depends on which wins an outer fold (the refit draws), and so on the noise
+    assert 1 <= len(memo) <= len(grid["logisticregression__C"])
     memo.clear()
     model = make_pipeline(FunctionTransformer(_Jitter(3.0).add), LogisticRegression())
     assert len(_global_warnings(model, grid, X, y, n_jobs=1)) == 1
