@@ -25,7 +25,7 @@ from ..exceptions import (
     SplitsMismatchError,
 )
 from ..utils import IntervalNotBool, to_numpy
-from ..utils._splits import is_stratified, reusable_inner_splits
+from ..utils._splits import is_stratified, reusable_inner_splits, stratification_offsets
 from ..utils._stacklevel import external_stacklevel
 from ..utils._validation import labels_1d
 from ._bounded_json import read_json, short_repr
@@ -918,13 +918,11 @@ def _warn_unstratified(saved, y, name):
     y = np.asarray(labels_1d(y))
     if _num_samples(y) != saved.n_samples or type_of_target(y) not in ("binary", "multiclass"):
         return
-    if is_stratified(y, [test for _, test in saved.folds]):
+    tests = [test for _, test in saved.folds]
+    if is_stratified(y, tests):
         return
-    classes, codes = np.unique(y, return_inverse=True)
-    shares = np.bincount(codes, minlength=classes.size) / codes.size
-    counts = [np.bincount(codes[test], minlength=classes.size) for _, test in saved.folds]
-    expected = [shares * test.size for _, test in saved.folds]
-    off = np.array([np.abs(c - e).max() for c, e in zip(counts, expected)])
+    classes, counts, expected = stratification_offsets(y, tests)
+    off = np.abs(counts - expected).max(axis=1)
     fold = int(np.argmax(off))  # the fold furthest off, and its class furthest off
     label = int(np.argmax(np.abs(counts[fold] - expected[fold])))
     warnings.warn(

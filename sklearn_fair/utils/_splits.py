@@ -72,6 +72,22 @@ def time_ordered_splits(splits):
     return bool(splits) and all(_tests_after_training(train, test) for train, test in splits)
 
 
+def class_counts(y, folds):
+    """The classes of ``y`` (a 1-D array of labels) and, one row per fold of ``folds`` (each an
+    array of row indices), how many of its rows each class holds."""
+    classes, codes = np.unique(y, return_inverse=True)
+    counts = [np.bincount(codes[fold], minlength=classes.size) for fold in folds]
+    return classes, np.array(counts, dtype=np.int64).reshape(len(counts), classes.size)
+
+
+def stratification_offsets(y, test_indices):
+    """The classes of ``y``, and for each test fold of ``test_indices`` its count of each
+    class and the count the class's share of ``y`` gives a fold of its size."""
+    classes, counts = class_counts(y, test_indices)
+    shares = class_counts(y, [np.arange(len(y))])[1][0] / len(y)
+    return classes, counts, shares * counts.sum(axis=1)[:, None]
+
+
 def is_stratified(y, test_indices):
     """Whether every test fold holds each class in proportion, within one sample: each class's
     count within 1 of its share of the fold (scikit-learn's StratifiedShuffleSplit), or, folds
@@ -81,13 +97,11 @@ def is_stratified(y, test_indices):
     y = labels_1d(np.asarray(y))
     if y.ndim != 1 or (y.dtype.kind == "f" and not np.all(np.mod(y, 1) == 0)):
         return False
-    classes, codes = np.unique(y, return_inverse=True)
-    shares = np.bincount(codes, minlength=classes.size) / y.shape[0]
-    counts = [np.bincount(codes[test], minlength=classes.size) for test in test_indices]
-    if not counts:
+    test_indices = list(test_indices)
+    if not test_indices:
         return True
-    counts = np.array(counts)
+    _, counts, expected = stratification_offsets(y, test_indices)
+    if np.all(np.abs(counts - expected) <= 1.0 + 1e-9):
+        return True
     sizes = counts.sum(axis=1)
-    if np.all(np.abs(counts - shares * sizes[:, None]) <= 1.0 + 1e-9):
-        return True
     return bool(np.ptp(sizes) <= 1 and np.all(np.ptp(counts, axis=0) <= 1))

@@ -38,7 +38,7 @@ from ...exceptions import (
     SklearnFairWarning,
     SplitLeakageWarning,
 )
-from ...utils._splits import generator_seeded, own_rows, time_ordered_splits
+from ...utils._splits import class_counts, generator_seeded, own_rows, time_ordered_splits
 from ...utils._stacklevel import external_stacklevel
 from ...utils._validation import labels_1d
 from .._holdout import HoldoutSplit
@@ -265,16 +265,15 @@ def warn_classes_missing_from_training(owner, estimator, y, outer_splits, inner_
         return
     if type_of_target(y) not in ("binary", "multiclass"):
         return
-    classes, codes = np.unique(y, return_inverse=True)
     named = [(f"outer fold {fold}", split) for fold, split in enumerate(outer_splits)]
     for fold, splits in inner_splits.items():
         of = "the final selection" if fold is None else f"outer fold {fold}"
         named += [(f"inner split {s} of {of}", split) for s, split in enumerate(splits)]
+    classes, trained = class_counts(y, [train for _, (train, _) in named])
+    tested = class_counts(y, [test for _, (_, test) in named])[1]
     missing = []
-    for name, (train, test) in named:
-        trained = np.bincount(codes[train], minlength=classes.size) > 0
-        counts = np.bincount(codes[test], minlength=classes.size)
-        untrained = np.flatnonzero(counts * ~trained)
+    for (name, _), counts, untrained in zip(named, tested, (tested > 0) & (trained == 0)):
+        untrained = np.flatnonzero(untrained)
         if untrained.size:
             # plain Python values, so the message reads 'cat' (20 row(s)), not np.str_('cat')
             labels, rows = classes[untrained].tolist(), counts[untrained].tolist()
