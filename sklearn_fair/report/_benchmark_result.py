@@ -1,6 +1,7 @@
 """BenchmarkResult: the outer-fold scores of many models on many data sets, and what is read
 from them."""
 
+import dataclasses
 import math
 import numbers
 import os
@@ -957,19 +958,25 @@ class BenchmarkResult:
         :func:`sklearn_fair.stats.multiple_comparison` on each data set's mean score, in printed
         units: with ``test="auto"`` autorank's checks (normality, equal variances) choose the
         parametric or the rank family, and ``str(result)`` says which and why, for a methods
-        section. Needs 5 data sets or more.
+        section. A metric that is not bounded (an RMSE, an R^2) is on each data set's own scale:
+        the parametric family's checks and its ANOVA would read those scales (an error in
+        dollars or in thousands of dollars could change the verdict), so ``test="auto"`` takes
+        the rank family there, which reads only the order of the models on each data set
+        (``chosen_by="units"``). Needs 5 data sets or more.
 
         Returns
         -------
         MultipleComparison
         """
         sign = self._sign("multiple_comparison")
-        return _multiple_comparison(
+        own_units = test == "auto" and self._in_own_units()
+        result = _multiple_comparison(
             self.mean_scores().loc[self._pooled_datasets("multiple_comparison")],
-            test=test,
+            test="nonparametric" if own_units else test,
             alpha=alpha,
             greater_is_better=sign > 0,
         )
+        return dataclasses.replace(result, chosen_by="units") if own_units else result
 
     @validate_params(
         {

@@ -59,8 +59,12 @@ class MultipleComparison:
     models : tuple of str
     n_datasets : int
     family : {"parametric", "nonparametric"}
-    chosen_by : {"assumptions", "user"}
-        Whether the checks chose the family (``test="auto"``) or the caller did.
+    chosen_by : {"assumptions", "user", "units"}
+        Whether the checks chose the family (``test="auto"``) or the caller did; "units"
+        where the scores are each on their data set's own scale (a metric that is not
+        bounded, :meth:`BenchmarkResult.multiple_comparison
+        <sklearn_fair.benchmarking.BenchmarkResult.multiple_comparison>`): the rank family, which
+        reads only the order of the models on each data set, whatever the checks say.
     normality_pvalues : dict
         Model -> Shapiro-Wilk p-value of its scores, tested at ``normality_alpha``
         (``alpha / n_models``); ``all_normal`` when none is rejected. 0 for a model that scores
@@ -148,6 +152,13 @@ class MultipleComparison:
             variances = f"{homogeneity} test {verb} equal variances"
         if self.chosen_by == "user":
             why = f"The {self.family} family was chosen by the analyst."
+        elif self.chosen_by == "units":
+            why = (
+                "The scores are not bounded, so each data set's are on its own scale, which "
+                "the parametric family's tests would compare: the rank-based family, which "
+                "reads only the order of the models on each data set, was used whatever "
+                "these checks say."
+            )
         elif self.family == "parametric" and not self.equal_variances:  # two models
             why = (
                 "The parametric family was used: the paired t-test of two models does not "
