@@ -892,6 +892,8 @@ def run_plans(plans, *, n_jobs=None, verbose=0, label="benchmark fits", reuse_pr
     fit_timeout = max((p.fit_timeout for p in plans if p.fit_timeout is not None), default=None)
     contexts = [run.context for run in runs]
     executor = make_executor(PlansData([p.data for p in plans]), fit_timeout, n_jobs, contexts)
+    for run in runs:  # one worker: the plan's order, not the timings' (see NestedSchedule)
+        run.schedule.order_by_time = not isinstance(executor, SequentialExecutor)
     batching = AutoBatching(
         executor.n_workers,
         enabled=fit_timeout is None and not isinstance(executor, SequentialExecutor),

@@ -10,7 +10,10 @@ after the other. Replaying measured durations (``bench_scaling.py``, the gradien
 workload), a 16-worker run takes 2.9 s against 2.3 s for the best any schedule could do and
 4.0 s for the faster of scikit-learn's two nested idioms. This module only decides, so the
 benchmark replays durations through the very same rules. A batch takes its first task's
-neighbours (:meth:`NestedSchedule.pop_near`).
+neighbours (:meth:`NestedSchedule.pop_near`). One worker gains nothing from the order, so it
+runs the tasks in the plan's (the lowest fold first, then the kinds in the order they were
+released): a model that draws from np.random then gets the same draws after the same
+np.random.seed, as in scikit-learn's sequential nested idiom, whatever the fits' durations.
 
 The seed probe (see ``_seeds.py``): each outer fold runs two refits first and keeps them when
 they agree, else gets every seed. Each fold decides for itself: whether a seed changes a model
@@ -56,6 +59,10 @@ class NestedSchedule:
         self._groups = {}  # candidate -> its prefix_group
         self._refit_scale = plan.refit_scale
         self._no_fold = len(plan.outer_splits)  # where the selection on all the data ranks
+        # False for one worker: tasks then run in the plan's order whatever their durations,
+        # so that a model drawing from np.random gets the same draws after the same np.random.seed
+        # (as scikit-learn's sequential nested idiom), not an order that timings decide
+        self.order_by_time = True
         self._released = 0
         self._completed = 0
         for fold in plan.selection_folds:
@@ -100,7 +107,7 @@ class NestedSchedule:
         if not self._ready.get(kind):
             return
         head, order = self._head(kind), self._kind_order[kind]
-        stats = self._stats.get(kind)
+        stats = self._stats.get(kind) if self.order_by_time else None
         if stats is None:
             heapq.heappush(self._untimed, (head, order, version, kind))
         else:
@@ -130,6 +137,9 @@ class NestedSchedule:
         path, the lowest fold, the kind seen first. Heaps keep the cost independent of the number
         of candidates; only the few ready refit, final and search kinds are compared one by one."""
         untimed = self._top(self._untimed)
+        if not self.order_by_time:  # the lowest fold first, then the kind seen first
+            kinds = [*self._other_ready, *([untimed[-1]] if untimed is not None else [])]
+            return min(kinds, key=lambda kind: (self._head(kind), self._kind_order[kind]))
         if untimed is not None:
             return untimed[-1]
         best, kind = None, None

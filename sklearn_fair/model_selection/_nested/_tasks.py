@@ -433,12 +433,12 @@ def _warn_global_draws(context, task, model, fit_inputs):
     """Warn where ``model``, just fitted on ``fit_inputs()`` (``X``, ``y`` and fit params, taken
     afresh at each call: the fit may have written into its own), drew from numpy's global random
     state (it moved during the fit) and its results depend on it: no seed of the run reaches it,
-    and the order in which the fits reach it changes from run to run. Whether they depend is
-    found once per process for each structure of model and candidate, by fitting it again from
-    the state its fit left, then restored: some draw without using what they draw (SVR draws a
-    seed that only probability estimates, which it has none of, would use). The state is
-    otherwise left as the fit left it: seeding it would change the results of the fits that do
-    not draw from it."""
+    and with several workers the order in which the fits reach it changes from run to run.
+    Whether they depend is found once per process for each structure of model and candidate,
+    by fitting it again from the state its fit left, then restored: some draw without using
+    what they draw (SVR draws a seed that only probability estimates, which it has none of,
+    would use). The state is otherwise left as the fit left it: seeding it would change the
+    results of the fits that do not draw from it."""
     if unseeded_randomness(model):
         return  # said before any fit, with the seed that reaches it (a TargetEncoder's cv)
     functions = []
@@ -468,9 +468,10 @@ def _warn_global_draws(context, task, model, fit_inputs):
     warnings.warn(
         f"The fit of {name} draws random numbers from numpy's global random state "
         "(np.random), which sklearn-fair cannot seed: its results change from run to run, "
-        "whatever the random_state and even after np.random.seed, and with n_jobs (the fits "
-        "reach that state in an order that depends on how long they take, and each worker "
-        f"process has its own). Give {who} a random_state parameter that its fit draws from "
+        "whatever the random_state; np.random.seed before the run repeats them with n_jobs=1 "
+        "only (with more workers the fits reach that state in an order that depends on how "
+        f"long they take, and each worker process has its own). Give {who} a random_state "
+        "parameter that its fit draws from "
         "(sklearn.utils.check_random_state(self.random_state)), which the run seeds.",
         ReproducibilityWarning,
         stacklevel=2,
