@@ -288,7 +288,10 @@ class NestedResult:
     def corrected_t_notes(self):
         """The caveats of the corrected resampled t over the outer splits
         (:func:`corrected_t_notes`); none where the splits are not recorded."""
-        return corrected_t_notes(self.train_indices, self.test_indices) if self.has_splits else ()
+        if not self.has_splits:
+            return ()
+        outer = self.resampling.get("outer", "")
+        return corrected_t_notes(self.train_indices, self.test_indices, outer)
 
 
 def corrected_t_caveats(cells, label, names):

@@ -143,14 +143,28 @@ MEASURED_COVERAGE = {
 COVERING_KIND = "corrected_t"
 
 
+_SERIAL_ROWS_CAVEAT = (
+    "the corrected resampled t's correction by n_test/n_train (Nadeau & Bengio) is derived for "
+    "random train/test splits of independent rows: for time-ordered folds of serially "
+    "dependent rows its interval, and the coverage measured for it, may not hold"
+)
 #: The caveat of the corrected resampled t over time-ordered folds (each testing rows after all
 #: those it trains on): NestedCV.summary notes it, and so should every output printing that
 #: interval for such folds.
 TIME_ORDERED_NOTE = (
-    "the outer folds are time-ordered (each tests rows after all those it trains on), but the "
-    "corrected resampled t's correction by n_test/n_train (Nadeau & Bengio) is derived for "
-    "random train/test splits of independent rows: for time-ordered folds of serially "
-    "dependent rows its interval, and the coverage measured for it, may not hold"
+    "the outer folds are time-ordered (each tests rows after all those it trains on), but "
+    + _SERIAL_ROWS_CAVEAT
+)
+#: What the words of a run's outer resampling (``resampling_["outer"]``) end with where its
+#: splits cut the rows in time order by position but the rows' dates (their DatetimeIndex or
+#: PeriodIndex) are out of that order or repeat across a split.
+NOT_DATED_AFTER = "test rows not all dated after their training rows"
+#: The caveat of the corrected resampled t over such folds (:data:`NOT_DATED_AFTER`), in place
+#: of :data:`TIME_ORDERED_NOTE`, which their dates contradict.
+NOT_DATED_AFTER_NOTE = (
+    "the outer folds test rows after all those they train on by position, but not by date "
+    "(how the outer folds were made says where), so a test row may be predicted from rows of "
+    "its own date or later; and " + _SERIAL_ROWS_CAVEAT
 )
 #: The caveat of the corrected resampled t over outer training sets that repeat rows (the
 #: bootstrap's): every output printing that interval for such splits notes it.
@@ -186,13 +200,15 @@ def fold_sizes(train_indices, test_indices):
     }
 
 
-def corrected_t_notes(train_indices, test_indices):
+def corrected_t_notes(train_indices, test_indices, outer=""):
     """The caveats of the corrected resampled t over outer splits, as sentences:
-    :data:`TIME_ORDERED_NOTE` where every split tests rows after all those it trains on,
-    :data:`REPEATED_ROWS_NOTE` where a training set repeats rows; ``()`` for neither."""
+    :data:`TIME_ORDERED_NOTE` where every split tests rows after all those it trains on
+    (:data:`NOT_DATED_AFTER_NOTE` where ``outer``, the words of the outer resampling, say that
+    the rows' dates are not in that order), :data:`REPEATED_ROWS_NOTE` where a training set
+    repeats rows; ``()`` for neither."""
     notes = []
     if time_ordered_splits(zip(train_indices, test_indices)):
-        notes.append(TIME_ORDERED_NOTE)
+        notes.append(NOT_DATED_AFTER_NOTE if NOT_DATED_AFTER in outer else TIME_ORDERED_NOTE)
     if any(np.unique(fold).shape[0] < len(fold) for fold in train_indices):
         notes.append(REPEATED_ROWS_NOTE)
     return tuple(notes)

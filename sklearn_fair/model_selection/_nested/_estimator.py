@@ -471,7 +471,8 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         each_row_tested = times_tested(train, test)
         if interval == "corrected_t":
             sizes = fold_sizes(train, test)
-            notes = (*notes, *corrected_t_notes(train, test))
+            outer = getattr(self, "resampling_", {}).get("outer", "")
+            notes = (*notes, *corrected_t_notes(train, test, outer))
         summaries = {}
         for name, scores in per_metric.items():
             failed = _failed_outer_folds(folds, scores, name)

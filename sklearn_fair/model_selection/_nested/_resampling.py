@@ -38,6 +38,7 @@ from ...exceptions import (
     SklearnFairWarning,
     SplitLeakageWarning,
 )
+from ...stats._interval import NOT_DATED_AFTER
 from ...utils._splits import class_counts, generator_seeded, own_rows, time_ordered_splits
 from ...utils._stacklevel import external_stacklevel
 from ...utils._validation import labels_1d
@@ -151,8 +152,9 @@ def lagged(cv):
     return isinstance(saved, SavedSplits) and bool(saved.allow_overlap)
 
 
-def inner_splits_of_fold(cv, X, y, train, split_params, where, n_samples):
-    """Materialise the splitter ``cv`` on the rows ``train``, as absolute (train, test) pairs.
+def inner_splits_of_fold(cv, X, y, train, split_params, where, n_samples, name="inner_cv"):
+    """Materialise the splitter ``cv`` on the rows ``train``, as absolute (train, test) pairs;
+    ``name``: ``cv`` in words, for the error where it cannot split them.
     A copy of ``cv`` splits each fold, as scikit-learn's clone of a search per outer fold
     does: a splitter seeded with a RandomState starts from the same state in every fold, and
     the user's is left as it was. Where ``train`` repeats rows (a bootstrap resample), ``cv``
@@ -173,18 +175,40 @@ def inner_splits_of_fold(cv, X, y, train, split_params, where, n_samples):
         hint = ""
         if isinstance(cv, HoldoutSplit) and not cv.shuffle:
             gap = f", keeping its gap of {cv.gap} rows" if cv.gap else ""
+            interleaved = _interleaved_group(split_params.get("groups"))
+            fix = (
+                "pass an inner_cv, or an outer_cv whose first training fold is longer"
+                if interleaved is None
+                else "pass an inner_cv that splits in time order and ignores the groups "
+                "(inner_cv=TimeSeriesSplit(k)), or groups that are whole blocks of time: the "
+                f"groups interleave in time (the rows of group {interleaved!r} are not "
+                "contiguous, rows of other groups lie between them), so no cut in time order "
+                "keeps each group on one side, however long the training fold"
+            )
             hint = (
                 " (after a time-ordered outer_cv the inner hold-out validates on the most "
-                f"recent rows{gap}: pass an inner_cv, or an outer_cv whose first training fold "
-                "is longer)"
+                f"recent rows{gap}: {fix})"
             )
-        raise ValueError(f"inner_cv could not split {where}: {exc}{hint}") from exc
+        raise ValueError(f"{name} could not split {where}: {exc}{hint}") from exc
     positions = validate_splits(
         splits, len(rows), allow_overlap=lagged(cv), name=f"inner_cv in {where}"
     )
     if rows is train:
         return [(train[tr], train[te]) for tr, te in positions]
     return [(train[np.isin(train, rows[tr])], rows[te]) for tr, te in positions]
+
+
+def _interleaved_group(groups):
+    """The first group whose rows are not contiguous in ``groups`` (one label a row, in time
+    order), or None: none, or no groups."""
+    if groups is None:
+        return None
+    labels, codes = np.unique(np.asarray(groups), return_inverse=True)
+    codes = codes.reshape(-1)
+    runs = codes[np.r_[True, codes[1:] != codes[:-1]]]  # the group of each run of rows
+    _, first_run, n_runs = np.unique(runs, return_index=True, return_counts=True)
+    split = first_run[n_runs > 1]
+    return labels[runs[split.min()]].tolist() if split.size else None
 
 
 def _distinct(train):
@@ -374,7 +398,8 @@ def _late_inner_splits(inner_splits):
 def warn_structure_leaks(owner, outer_cv, inner_splits, inner_leaks, outer_shared, *, stored):
     """Warn when inner splits share groups (``inner_leaks``), or look into the future, where the
     outer do not; ``stored``: the inner splits are those that ``outer_cv`` stores (which
-    ``inner_cv`` does not replace)."""
+    ``inner_cv`` does not replace). Returns what a warning found that the description of the
+    inner splits does not say (:func:`_warn_inner_gap_narrower`'s), in words, or None."""
     if inner_leaks is not None and not any(both.size for both in outer_shared):
         leaking, total, where = inner_leaks
         if leaking:
@@ -419,23 +444,25 @@ def warn_structure_leaks(owner, outer_cv, inner_splits, inner_leaks, outer_share
                 stacklevel=external_stacklevel(),
             )
         else:  # one warning at a time: its fix, the default inner split, mends both
-            _warn_inner_gap_narrower(owner, outer_cv, inner_splits, stored=stored)
+            return _warn_inner_gap_narrower(owner, outer_cv, inner_splits, stored=stored)
+    return None
 
 
 def _warn_inner_gap_narrower(owner, outer_cv, inner_splits, *, stored):
     """A SplitLeakageWarning where inner splits that validate on later rows leave fewer rows
     out between training and validation than the time-ordered ``outer_cv`` leaves out between
-    training and test (inner splits that validate on the past are warned of as such)."""
+    training and test (inner splits that validate on the past are warned of as such).
+    Returns what it found, in words, or None."""
     outer_gap = _time_gap(outer_cv)
     if not outer_gap:
-        return
+        return None
     gaps = {
         fold: [gap for train, test in splits if 0 <= (gap := _split_gap(train, test)) < outer_gap]
         for fold, splits in inner_splits.items()
     }
     narrow = sum(map(len, gaps.values()))
     if not narrow:
-        return
+        return None
     total = sum(map(len, inner_splits.values()))
     smallest = min(min(g) for g in gaps.values() if g)
     where = _folds_in_words([fold for fold, g in gaps.items() if g])
@@ -455,6 +482,11 @@ def _warn_inner_gap_narrower(owner, outer_cv, inner_splits, *, stored):
         f"exploit it. {fix}",
         SplitLeakageWarning,
         stacklevel=external_stacklevel(),
+    )
+    return (
+        f"{narrow} of the {total} inner splits, in {where}, leaving fewer rows out between "
+        f"training and validation rows than the outer gap of {outer_gap} (smallest gap "
+        f"{smallest})"
     )
 
 
@@ -725,6 +757,8 @@ def materialise_splits(data, splitters, routed, *, estimator, whole_search, earl
             "cv=None) to use the stored inner splits, or outer splits without inner ones."
         )
     inner_splits = {}
+    given = splitters.inner_given is not None
+    name = "inner_cv" if given else "the default inner hold-out (inner_cv=None)"
     with _global_draws_reported(owner, "inner_cv", splitters.inner, seeded):
         for fold, train in trains.items():
             if stored[fold] is not None:
@@ -733,8 +767,9 @@ def materialise_splits(data, splitters, routed, *, estimator, whole_search, earl
                 inner_splits[fold] = []
             else:
                 inner_splits[fold] = inner_splits_of_fold(
-                    splitters.inner, data.X, data.y, train, inner_split, _where(fold), n_samples
-                )
+                    splitters.inner, data.X, data.y, train, inner_split, _where(fold),
+                    n_samples, name=name,
+                )  # fmt: skip
     warn_classes_missing_from_training(owner, estimator, data.y, outer_splits, inner_splits)
     if lagged(splitters.inner):
         for fold in trains:
@@ -743,18 +778,28 @@ def materialise_splits(data, splitters, routed, *, estimator, whole_search, earl
                 break
     inner_leaks = _inner_group_leaks(inner_splits, groups)  # once, for the warning and words
     stores = any(splits is not None for splits in stored.values())
+    # what the warnings found that the descriptions of the splits do not say: kept with them
+    found = {"outer": [], "inner": []}
     if splitters.inner_given is not None or stores:
-        warn_structure_leaks(owner, outer, inner_splits, inner_leaks, shared, stored=stores)
+        found["inner"].append(
+            warn_structure_leaks(owner, outer, inner_splits, inner_leaks, shared, stored=stores)
+        )
     if whole_search is not None and data.groups is not None:
         _warn_search_ignores_groups(owner, whole_search, routed, splitters.inner_given)
     _warn_time_order_not_kept(owner, outer, outer_splits, splitters, stores, whole_search)
     n_train = max((len(t) for fold, t in trains.items() if fold is not None), default=0)
     hidden = {"n_train": n_train, "early_stopping": early_stopping}
     if whole_search is None and is_time_ordered(outer):
-        _warn_hidden_splitters(owner, estimator, outer=outer, **hidden)
+        found["inner"] += _warn_hidden_splitters(owner, estimator, outer=outer, **hidden)
     if whole_search is None and data.groups is not None:
-        _warn_hidden_splitters(owner, estimator, by_groups=True, routed_fit=routed.fit, **hidden)
-    _warn_rows_not_in_time_order(owner, data, splitters, whole_search)
+        found["inner"] += _warn_hidden_splitters(
+            owner, estimator, by_groups=True, routed_fit=routed.fit, **hidden
+        )
+    dates = _warn_rows_not_in_time_order(
+        owner, data, splitters, whole_search, outer_splits, inner_splits
+    )
+    if dates is not None:
+        found[dates[0]].append(dates[1])
     if whole_search is not None and any(_distinct(t) is not t for t in trains.values()):
         warnings.warn(
             f"{owner} runs its search whole inside each outer training fold, whose rows repeat "
@@ -784,6 +829,9 @@ def materialise_splits(data, splitters, routed, *, estimator, whole_search, earl
             grouped=data.groups is not None,
             search_groups=routed.search_groups,
         ),
+    }
+    described = {
+        level: "; ".join([text, *filter(None, found[level])]) for level, text in described.items()
     }
     return Splits(outer_splits, inner_splits, holdouts, rows, described)
 
@@ -941,7 +989,9 @@ def _warn_hidden_splitters(owner, estimator, by_groups=False, *, outer=None, rou
     training fold by themselves, outside the inner splits; for those that are time-ordered but
     leave fewer rows out than ``outer``'s gap; and for the parts that early-stop on a random
     hold-out of their own (:func:`own_early_stopping`; ``n_train``: the most rows a fit trains
-    on, ``early_stopping``: whether the protocol hands its hold-out as ``X_val``)."""
+    on, ``early_stopping``: whether the protocol hands its hold-out as ``X_val``). Returns what
+    each warning found, in words (a list, empty where none warned)."""
+    found = []
     params = estimator.get_params(deep=True) if hasattr(estimator, "get_params") else {}
     hidden, narrow = {}, {}
     unreached = True  # every hidden splitter splits by groups, which do not reach it
@@ -965,9 +1015,13 @@ def _warn_hidden_splitters(owner, estimator, by_groups=False, *, outer=None, rou
             hidden[name] = value
             unreached = unreached and by_groups and splits_by_groups(cv)
     if hidden:
-        _warn_hidden(owner, hidden, by_groups, unreached=unreached)
+        found.append(_warn_hidden(owner, hidden, by_groups, unreached=unreached))
     if narrow:
         named = ", ".join(f"{name}={value!r}" for name, value in narrow.items())
+        found.append(
+            f"the estimator's own {named} leaving fewer rows out between training and "
+            f"validation rows than the outer gap of {outer_gap}"
+        )
         warnings.warn(
             f"In {owner}, the outer splits leave {outer_gap} rows out between their training "
             f"and test rows, but the estimator splits its training rows by itself with "
@@ -981,12 +1035,14 @@ def _warn_hidden_splitters(owner, estimator, by_groups=False, *, outer=None, rou
         )
     stopping = own_early_stopping(estimator, n_train, early_stopping)
     if stopping:
-        _warn_own_early_stopping(owner, stopping, by_groups)
+        found.append(_warn_own_early_stopping(owner, stopping, by_groups))
+    return found
 
 
 def _warn_own_early_stopping(owner, stopping, by_groups):
     """The SplitLeakageWarning of :func:`_warn_hidden_splitters` for the parts that early-stop
-    on a random hold-out of their own (``stopping``: :func:`own_early_stopping`)."""
+    on a random hold-out of their own (``stopping``: :func:`own_early_stopping`); returns what
+    it found, in words."""
     named = ", ".join(f"{name}={value!r}" for name, value in stopping.items())
     if by_groups:
         what, drawn, sees, inner = (
@@ -1012,12 +1068,17 @@ def _warn_own_early_stopping(owner, stopping, by_groups):
         SplitLeakageWarning,
         stacklevel=external_stacklevel(),
     )
+    return (
+        f"the estimator early-stopping on a hold-out of its own training rows drawn {drawn} "
+        f"({named})"
+    )
 
 
 def _warn_hidden(owner, hidden, by_groups, *, unreached=False):
     """The SplitLeakageWarning of :func:`_warn_hidden_splitters` for the selecting ``cv``
     parameters (``hidden``: name -> value) that do not keep the groups or the time order;
-    ``unreached``: each would split by the groups, which do not reach it."""
+    ``unreached``: each would split by the groups, which do not reach it. Returns what it
+    found, in words."""
     named = ", ".join(f"{name}={value!r}" for name, value in hidden.items())
     if by_groups:
         what, kept, sees, fix = (
@@ -1057,6 +1118,8 @@ def _warn_hidden(owner, hidden, by_groups, *, unreached=False):
         SplitLeakageWarning,
         stacklevel=external_stacklevel(),
     )
+    risk = "validate on groups it trained on" if by_groups else "see the future"
+    return f"the estimator's own {named}, {which} (model selection may {risk})"
 
 
 def _draws_at_random(cv):
@@ -1094,49 +1157,141 @@ def _warn_scores_of_training_rows(owner, cv, splits, fold="outer"):
     )
 
 
-def _time_index_out_of_order(values):
-    """The first position at which the pandas DatetimeIndex or PeriodIndex of ``values`` goes
-    back in time (or holds NaT), or None: None too where it has no such index (pandas is then
-    not even imported)."""
+def _time_indexes(values):
+    """The dates of the rows of ``values``, as ``(words, index, level)`` for its pandas
+    DatetimeIndex or PeriodIndex ("DatetimeIndex", level None), or for each such level of its
+    MultiIndex ("DatetimeIndex level 'date' of the MultiIndex", that level's value of each row,
+    the level's name or position); ``[]`` where it has none (pandas is then not even
+    imported)."""
     pandas = sys.modules.get("pandas")
     index = getattr(values, "index", None)
-    if pandas is None or not isinstance(index, (pandas.DatetimeIndex, pandas.PeriodIndex)):
-        return None
-    if index.is_monotonic_increasing:  # cached by pandas, one pass
+    if pandas is None:
+        return []
+    dated = (pandas.DatetimeIndex, pandas.PeriodIndex)
+    if isinstance(index, dated):
+        return [(type(index).__name__, index, None)]
+    if not isinstance(index, pandas.MultiIndex):
+        return []
+    found = []
+    for position, level in enumerate(index.levels):
+        name = position if index.names[position] is None else index.names[position]
+        if isinstance(level, dated):
+            words = f"{type(level).__name__} level {name!r} of the MultiIndex"
+            found.append((words, index.get_level_values(position), name))
+    return found
+
+
+def _out_of_order(dates):
+    """The first position at which ``dates`` (a DatetimeIndex or PeriodIndex) goes back in
+    time (or holds NaT), or None."""
+    if dates.is_monotonic_increasing:  # cached by pandas, one pass
         return None
     # NaT compares as False with everything: a NaT row is out of order too
-    return int(np.flatnonzero(~np.asarray(index[1:] >= index[:-1]))[0]) + 1
+    return int(np.flatnonzero(~np.asarray(dates[1:] >= dates[:-1]))[0]) + 1
 
 
-def _warn_rows_not_in_time_order(owner, data, splitters, whole_search):
-    """A SplitLeakageWarning where a time-ordered splitter cuts rows (by position) whose
-    DatetimeIndex or PeriodIndex (of X or y) is not in increasing order."""
-    unsorted = [
-        (name, values.index, position)
+def _tested_on_a_training_date(dates, splits):
+    """The splits of ``splits`` (``(where, train, test)``) that test rows (their lag rows
+    aside) dated on or before their last training date (``dates``: of each row), as
+    ``(where, those rows)``."""
+    codes = np.unique(np.asarray(dates), return_inverse=True)[1].reshape(-1)  # a date's rank
+    found = []
+    for where, train, test in splits:
+        train, test = own_rows(train, test)
+        early = test[codes[test] <= codes[train].max()] if len(train) else test[:0]
+        if early.size:
+            found.append((where, early))
+    return found
+
+
+def _warn_rows_not_in_time_order(owner, data, splitters, whole_search, outer_splits,
+                                 inner_splits):  # fmt: skip
+    """A SplitLeakageWarning where a time-ordered splitter cuts rows (by position) whose dates
+    (the DatetimeIndex or PeriodIndex of X or y, or such a level of their MultiIndex) are not
+    in increasing order, or else where its training and test rows share a date
+    (``outer_splits``, ``inner_splits``: the splits made; a search run whole makes its own).
+    Returns where that is ("outer" or "inner") and what the warning found, in words, to keep
+    in the description of those splits; None where it warned of nothing."""
+    dated = [
+        (f"the {words} of {name}", dates, level)
         for name, values in (("X", data.X), ("y", data.y_given))
-        if (position := _time_index_out_of_order(values)) is not None
+        for words, dates, level in _time_indexes(values)
     ]
-    if not unsorted:
-        return
-    candidates = [("outer_cv", splitters.outer)]
+    if not dated:
+        return None
+    candidates = [("outer_cv", "outer", splitters.outer, _named_splits(outer_splits))]
     if whole_search is not None:
-        candidates.append(("the cv of the search", check_cv(whole_search.cv)))
+        candidates.append(("the cv of the search", "inner", check_cv(whole_search.cv), []))
     elif splitters.inner_given is not None:
-        candidates.append(("inner_cv", splitters.inner))
-    ordered = next(((name, cv) for name, cv in candidates if is_time_ordered(cv)), None)
+        candidates.append(("inner_cv", "inner", splitters.inner, _named_splits(inner_splits)))
+    ordered = next((c for c in candidates if is_time_ordered(c[2])), None)
     if ordered is None:
-        return
-    which, cv = ordered
-    name, index, row = unsorted[0]
+        return None
+    which, kept_in, cv, splits = ordered
+    splitter = f"In {owner}, {which}={cv!r} splits the rows in time order, by their position"
+    found = _warn_dates_out_of_order(splitter, dated) or _warn_dates_shared(
+        splitter, *dated[0][:2], splits
+    )
+    return None if found is None else (kept_in, f"{found}: {NOT_DATED_AFTER}")
+
+
+def _named_splits(splits):
+    """``splits`` (a list: the outer; a dict fold -> list: the inner) as ``(where, train,
+    test)``, each named as the warnings name it."""
+    if isinstance(splits, dict):
+        return [
+            (f"inner split {s} of {_where(fold)}", train, test)
+            for fold, fold_splits in splits.items()
+            for s, (train, test) in enumerate(fold_splits)
+        ]
+    return [(f"outer fold {fold}", train, test) for fold, (train, test) in enumerate(splits)]
+
+
+def _warn_dates_out_of_order(splitter, dated):
+    """The SplitLeakageWarning of :func:`_warn_rows_not_in_time_order` for the first of
+    ``dated`` (``(words, dates, level)``) whose dates go back in time; returns what it found, in
+    words, or None where none does."""
+    for subject, dates, level in dated:
+        row = _out_of_order(dates)
+        if row is None:
+            continue
+        at = f"(row {row} is {dates[row]}, row {row - 1} {dates[row - 1]})"
+        sort = "sort_index()" if level is None else f"sort_index(level={level!r})"
+        warnings.warn(
+            f"{splitter}, but {subject} is not in increasing order {at}: its test rows are not "
+            "all after its training rows in time, so the scores may be those of predicting the "
+            f"past from the future. Sort X and y by time first (e.g. X.{sort}, and y in the "
+            "same order).",
+            SplitLeakageWarning,
+            stacklevel=external_stacklevel(),
+        )
+        return f"{subject} not in increasing order {at}"
+    return None
+
+
+def _warn_dates_shared(splitter, subject, dates, splits):
+    """The SplitLeakageWarning of :func:`_warn_rows_not_in_time_order` where ``splits``
+    (``(where, train, test)``) test rows dated on their last training date (``dates``, of
+    ``subject``, in increasing order); returns what it found, in words, or None."""
+    shared = _tested_on_a_training_date(dates, splits)
+    if not shared:
+        return None
+    where, rows = shared[0]
+    found = (
+        f"{sum(rows.size for _, rows in shared)} test rows of {len(shared)} of the "
+        f"{len(splits)} splits dated on their last training date (e.g. {rows.size} of "
+        f"{dates[rows[0]]} in {where})"
+    )
     warnings.warn(
-        f"In {owner}, {which}={cv!r} splits the rows in time order, by their position, but "
-        f"the {type(index).__name__} of {name} is not in increasing order (row {row} is "
-        f"{index[row]}, row {row - 1} {index[row - 1]}): its test rows are not all after its "
-        "training rows in time, so the scores may be those of predicting the past from the "
-        "future. Sort X and y by time first (e.g. X.sort_index(), and y in the same order).",
+        f"{splitter}, but {subject} repeats dates and its splits cut inside a date: {found}. "
+        "Training and test rows then share a date, so a model is tested on rows of a date it "
+        "trained on, and the scores may be optimistic. Cut the splits between dates: split the "
+        "distinct dates (e.g. with TimeSeriesSplit) and pass the rows of each split as given "
+        "splits (a list of (train, test) row indices).",
         SplitLeakageWarning,
         stacklevel=external_stacklevel(),
     )
+    return found
 
 
 def _warn_search_ignores_groups(owner, search, routed, inner_cv):
@@ -1206,9 +1361,13 @@ def _describe_inner(splitters, inner_splits, stored, whole_search, inner_leaks, 
     late = _late_inner_splits(inner_splits) if is_time_ordered(splitters.outer) else []
     if late:  # what the warning said, kept in the result and its reports
         total = sum(len(splits) for splits in inner_splits.values())
-        text += (
-            f", {len(late)} of the {total} validating on rows before their training rows "
-            "(model selection sees the future)"
+        n_folds = sum(fold is not None for fold in inner_splits)
+        counted = f"the {n_folds} outer training fold{'s' * (n_folds != 1)}"
+        if None in inner_splits:
+            counted += " and the final selection"
+        return (
+            f"{text}, {len(late)} of the {total} validating on rows before their training rows "
+            f"(model selection sees the future), over {counted}"
         )
     return f"{text}, in each outer training fold"
 
@@ -1223,10 +1382,10 @@ def _early_stopping_holdouts(trains, stored, outer, data, estimator, seeds):
             holdouts[fold] = stored[fold][0]
             continue
         cv = default_inner_cv(estimator, outer, seeds.holdout_seed(fold), data.y)
-        where = f"the early-stopping hold-out of {_where(fold)}"
         holdouts[fold] = inner_splits_of_fold(
-            cv, data.X, data.y, train, split_params, where, data.n_samples
-        )[0]
+            cv, data.X, data.y, train, split_params, _where(fold), data.n_samples,
+            name="the early-stopping hold-out",
+        )[0]  # fmt: skip
     return holdouts
 
 

@@ -21,7 +21,7 @@ from ...utils._splits import time_ordered_splits
 from ...utils._stacklevel import external_stacklevel
 from ...utils._validation import labels_1d
 from ._candidates import configure, is_search
-from ._resampling import selecting_cv_params
+from ._resampling import _NAMED_SPLITS, selecting_cv_params
 from ._scoring import constant_columns, score_failed, shown
 from ._seeds import param_owner
 from ._tasks import SEARCH, SELECTION, TaskKey, distinct_count
@@ -349,24 +349,37 @@ def _inner_diagnosis(plan, fold):
             parts.append(text)
     if not parts:
         return ""
-    if constant_targets:
+    if constant_targets and groups is not None:
         advice = (
             " With groups, a hold-out of whole groups leaves a single target value to validate "
             "on where the target is constant within groups: pass inner_cv=GroupKFold(k) so that "
             "every validation set holds several groups."
-            if groups is not None
-            else " Pass a larger inner_cv (e.g. KFold(k, shuffle=True)) or a scorer that is "
-            "defined on a constant target (an error, e.g. 'neg_mean_squared_error')."
         )
-    else:
+    elif groups is not None:
         advice = (
             " With groups, a hold-out of whole groups can leave one class (or a handful of rows) "
             "to validate on: pass inner_cv=GroupKFold(k) or StratifiedGroupKFold(k) so that "
             "every validation set holds several groups and both classes."
-            if groups is not None
-            else " Pass a larger inner_cv (e.g. StratifiedKFold(k)) or a scorer that is defined "
+        )
+    elif not plan.classifier:
+        larger = (
+            "a time-ordered inner_cv, as the outer splits are (e.g. TimeSeriesSplit(k), or "
+            "inner_cv=None for a hold-out of the most recent rows)"
+            if time_ordered_splits(plan.outer_splits)
+            else "e.g. inner_cv=KFold(k, shuffle=True)"
+        )
+        advice = (
+            " Pass a scorer that is defined on "
+            f"{'a constant target' if constant_targets else 'one row'} (an error metric, e.g. "
+            f"'neg_mean_absolute_error'), or an inner_cv with larger validation sets: {larger}."
+        )
+    else:
+        advice = (
+            " Pass a larger inner_cv (e.g. StratifiedKFold(k)) or a scorer that is defined "
             "on one class."
         )
+    if len(parts) > _NAMED_SPLITS:
+        parts = [*parts[:_NAMED_SPLITS], f"and {len(parts) - _NAMED_SPLITS} more inner splits"]
     return f" In {_where(fold)}, " + "; ".join(parts) + "." + advice
 
 
