@@ -40,8 +40,10 @@ def test_reading_and_dry_running_a_dask_file_start_no_cluster(tmp_path):
             raise AssertionError("a connection was opened")
         socket.socket.connect = socket.socket.bind = socket.create_connection = no_network
         from sklearn_fair.experiment import dry_run, load_config
-        config = load_config({str(tmp_path / "e.toml")!r})
-        report = dry_run({str(tmp_path / "e.toml")!r}, sample_size=20, n_timed=1)
+        # the file's n_jobs = 2 is past the default jobs limit (the cores) of a 1-CPU runner
+        limits = {{"jobs": 2}}
+        config = load_config({str(tmp_path / "e.toml")!r}, limits=limits)
+        report = dry_run({str(tmp_path / "e.toml")!r}, sample_size=20, n_timed=1, limits=limits)
         print(config.backend, report.total_fits > 0, "distributed" in sys.modules)
         """
     )
@@ -85,7 +87,7 @@ def test_a_run_on_dask_starts_a_cluster_of_n_jobs_workers_that_listens_on_this_m
     from sklearn_fair.experiment import run_experiment
 
     environment = dict(os.environ)
-    result = run_experiment(tmp_path / "e.toml")
+    result = run_experiment(tmp_path / "e.toml", limits={"jobs": 2})  # on a 1-CPU runner too
     assert result.status == {"knn": "computed"}
     # distributed's nannies left OMP_NUM_THREADS=1, PYTHONHASHSEED... in this process's
     # environment: every later subprocess and torch import ran single-threaded
