@@ -101,3 +101,15 @@ def test_a_grid_candidate_of_width_zero_is_a_failed_fit(mutag):
     assert failed and "The 'hidden_units' parameter of DeepMultisets must be" in failed[0]
     scores = search.cv_results_["mean_test_score"]
     assert np.isnan(scores[0]) and np.isfinite(scores[1])
+
+
+@pytest.mark.parametrize("model, name", CASES + [(GIN, "hidden_units")], ids=_id)
+def test_a_small_numpy_integer_builds_the_model_its_value_builds(model, name):
+    # hunt DOC16-6: np.uint8(8) passed the check, then wrapped in the model's arithmetic
+    # (GraphSAGE's 8 layers x 64 wide readout was 0 wide: its forward pass failed)
+    def shapes(value):
+        size = [value, value] if model is GIN else value
+        built = model(3, 2, **NEEDS.get(model, {}), **{name: size})
+        return [tuple(p.shape) for p in built.parameters()]
+
+    assert shapes(np.uint8(8)) == shapes(8)

@@ -1,8 +1,9 @@
 """An estimator whose fit draws from numpy's global random state (no ``random_state``
 parameter) cannot be seeded by the run: with several workers the order in which the fits reach
 that state depends on how long they take, and each worker process has its own (one worker runs
-them in the plan's order, so np.random.seed before the run repeats it). The run warns, once, naming it;
-not for estimators that are seeded, nor for one that draws a number it does not use (SVR)."""
+them in the plan's order, so np.random.seed before the run repeats it). The run warns, once,
+naming it; not for estimators that are seeded, nor for one that draws a number it does not use
+(SVR)."""
 
 import sys
 import warnings
@@ -284,3 +285,42 @@ def test_one_worker_repeats_its_draws_after_np_random_seed(monkeypatch, clock_se
     first, again = run(0), run(clock_seed)
     np.testing.assert_array_equal(first[0], again[0])
     assert first[1] == again[1]
+
+
+_SCALE = 0.0
+
+
+def _noise_at_global_scale(X):
+    return X + _SCALE * np.random.normal(size=np.shape(X))
+
+
+def _noise_at_closure_scale():
+    scale = [0.0]
+
+    def noise(X):
+        return X + scale[0] * np.random.normal(size=np.shape(X))
+
+    return noise, scale
+
+
+@pytest.mark.parametrize("where", ["global", "closure"])
+def test_a_function_whose_scale_changed_gets_a_new_verdict(monkeypatch, where):
+    # hunt DOC16-1: a function was keyed by its identity alone, so the verdict of its run with
+    # a global (or closure) scale of 0, no effect, silenced the warning once the scale was 3
+    from sklearn.preprocessing import FunctionTransformer
+
+    from sklearn_fair.model_selection._nested import _tasks
+
+    monkeypatch.setattr(_tasks, "_GLOBAL_DRAWS_MATTER", {})
+    function, cell = _noise_at_global_scale, None
+    if where == "closure":
+        function, cell = _noise_at_closure_scale()
+    said = []
+    for scale in (0.0, 3.0):
+        if cell is None:
+            monkeypatch.setitem(globals(), "_SCALE", scale)
+        else:
+            cell[0] = scale
+        model = make_pipeline(FunctionTransformer(function), LogisticRegression())
+        said.append(len(_global_warnings(model, None, X, y, n_jobs=1)))
+    assert said == [0, 1]

@@ -37,7 +37,7 @@ class DeepMultisets(nn.Module):
 
     def __init__(self, in_channels, out_channels, *, hidden_units=32):
         super().__init__()
-        check_params(self, {"hidden_units": [COUNT]}, hidden_units=hidden_units)
+        hidden_units = check_params(self, {"hidden_units": [COUNT]}, hidden_units=hidden_units)
         self.node_layer = nn.Linear(in_channels, hidden_units)
         self.graph_layer = nn.Linear(hidden_units, hidden_units)
         self.output_layer = nn.Linear(hidden_units, out_channels)

@@ -119,7 +119,7 @@ class DGCNN(nn.Module):
         sort_node_features=False,
     ):
         super().__init__()
-        check_params(
+        k, embedding_dim, num_layers, dense_dim = check_params(
             self,
             {"k": _K, "embedding_dim": [COUNT], "num_layers": [COUNT], "dense_dim": [COUNT]},
             k=k,

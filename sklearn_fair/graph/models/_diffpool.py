@@ -147,7 +147,9 @@ class DiffPool(nn.Module):
             dim_embedding=dim_embedding,
             dim_embedding_MLP=dim_embedding_MLP,
         )
-        check_params(self, dict.fromkeys(sizes, [COUNT]), **sizes)
+        num_layers, gnn_dim_hidden, dim_embedding, dim_embedding_MLP = check_params(
+            self, dict.fromkeys(sizes, [COUNT]), **sizes
+        )
         if max_num_nodes is None:
             if node_counts is None or len(node_counts) == 0:
                 raise ValueError(
@@ -156,7 +158,7 @@ class DiffPool(nn.Module):
                 )
             max_num_nodes = int(np.max(node_counts))
         # checked after it is read from node_counts, which sets it when it is None
-        check_params(self, {"max_num_nodes": [COUNT]}, max_num_nodes=max_num_nodes)
+        max_num_nodes = check_params(self, {"max_num_nodes": [COUNT]}, max_num_nodes=max_num_nodes)
         coarsening = 0.1 if num_layers == 1 else 0.25
         clusters = math.ceil(coarsening * max_num_nodes)
         embed_width = 2 * gnn_dim_hidden + dim_embedding

@@ -170,7 +170,7 @@ class ECC(nn.Module):
         edge_dim=None,
     ):
         super().__init__()
-        check_params(
+        num_layers, dim_embedding = check_params(
             self,
             {"num_layers": [COUNT], "dim_embedding": [COUNT]},
             num_layers=num_layers,

@@ -101,13 +101,12 @@ class GIN(nn.Module):
         dropout=0.5,
     ):
         super().__init__()
-        check_params(
+        hidden_units, aggregation = check_params(
             self,
             {"hidden_units": [_Widths()], "aggregation": [StrOptions(set(_POOLINGS))]},
             hidden_units=hidden_units,
             aggregation=aggregation,
         )
-        hidden_units = list(hidden_units)
         self.pooling = _POOLINGS[aggregation]
         self.dropout = dropout
         self.input_mlp = _mlp(in_channels, hidden_units[0])

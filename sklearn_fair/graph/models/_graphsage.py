@@ -71,7 +71,7 @@ class GraphSAGE(nn.Module):
         self, in_channels, out_channels, *, dim_embedding=64, num_layers=3, aggregation="max"
     ):
         super().__init__()
-        check_params(
+        dim_embedding, num_layers, aggregation = check_params(
             self,
             {
                 "dim_embedding": [COUNT],

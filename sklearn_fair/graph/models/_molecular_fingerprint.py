@@ -39,7 +39,7 @@ class MolecularFingerprint(nn.Module):
 
     def __init__(self, in_channels, out_channels, *, hidden_units=32):
         super().__init__()
-        check_params(self, {"hidden_units": [COUNT]}, hidden_units=hidden_units)
+        hidden_units = check_params(self, {"hidden_units": [COUNT]}, hidden_units=hidden_units)
         # No ReLU on the logits, unlike the reference (see the docstring).
         self.mlp = nn.Sequential(
             nn.Linear(in_channels, hidden_units), nn.ReLU(), nn.Linear(hidden_units, out_channels)

@@ -410,8 +410,9 @@ def _setting(value, functions):
     """``value``, a parameter's setting, as something hashed by its content: numbers,
     strings, arrays, lists and dicts of them, a ``functools.partial`` by its function and
     arguments; a function by its identity (two functions of one name, redefined in a
-    notebook, are two), which clone keeps; anything else (a bound method, whose object clone
-    copies for each fit, any other object) cannot be told apart, and is not kept."""
+    notebook, are two), which clone keeps, and by what it reads (:func:`_function_state`);
+    anything else (a bound method, whose object clone copies for each fit, any other object)
+    cannot be told apart, and is not kept."""
     if value is None or isinstance(value, (bool, int, float, str, np.generic, np.ndarray)):
         return value
     if isinstance(value, (list, tuple)):
@@ -421,12 +422,40 @@ def _setting(value, functions):
     if isinstance(value, functools.partial):  # clone copies it: keyed by what it holds
         parts = value.func, value.args, value.keywords
         return "partial", [_setting(part, functions) for part in parts]
-    if isinstance(value, types.FunctionType | types.BuiltinFunctionType):
+    if isinstance(value, types.FunctionType):
         functions.append(value)  # clone keeps a function as it is: the same object each fit
+        return "function", id(value), _setting(_function_state(value, functions), functions)
+    if isinstance(value, types.BuiltinFunctionType):
+        functions.append(value)
         return "function", id(value)
+    if isinstance(value, types.ModuleType):
+        return "module", value.__name__
     if isinstance(value, type):
         return "class", value.__module__, value.__qualname__, id(value)
     raise _Unkeyable(type(value).__name__)
+
+
+def _function_state(function, functions):
+    """What a function reads besides its arguments, which can change while it stays the same
+    object (a global ``SCALE = 3`` set between two runs of a notebook): its defaults, the
+    contents of its closure and the globals its code names; functions and classes among them
+    by identity (appended to ``functions``, which keeps them alive)."""
+    cells = []
+    for cell in function.__closure__ or ():
+        try:
+            cells.append(cell.cell_contents)
+        except ValueError:  # a cell not yet filled
+            cells.append(None)
+    named = function.__code__.co_names
+    found = {name: function.__globals__[name] for name in named if name in function.__globals__}
+    by_identity = (types.FunctionType, types.BuiltinFunctionType, type)
+    functions.extend(v for v in [*cells, *found.values()] if isinstance(v, by_identity))
+    return [
+        function.__defaults__,
+        function.__kwdefaults__,
+        [("object", id(c)) if isinstance(c, by_identity) else c for c in cells],
+        {n: ("object", id(v)) if isinstance(v, by_identity) else v for n, v in found.items()},
+    ]
 
 
 def _warn_global_draws(context, task, model, fit_inputs):
