@@ -214,6 +214,8 @@ def reproducibility_card(results, *, X=None, y=None, splits_file=None, stratifie
     ValueError
         When ``X`` and ``y`` differ in length, or are shorter than the results' outer splits
         (whose largest index must be a sample of theirs).
+    sklearn.utils._param_validation.InvalidParameterError
+        When a parameter is not of its documented type or values (``stratified="yes"``).
 
     Examples
     --------

@@ -56,7 +56,7 @@ DOCS = {
     its graphs; those of tabular data are not (a column named ``y`` is a feature).
 splits_file : str or path-like, default=None
     The saved splits file the outer folds came from.
-stratified : bool, default=None
+stratified : bool or None, default=None
     Whether the splits are stratified; None checks the folds against ``y`` ("unknown"
     without it; "not applicable" for a regression).""",
     "interval": """interval : {"corrected_t", "t", "normal"}, default="corrected_t"
