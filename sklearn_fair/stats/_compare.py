@@ -12,7 +12,12 @@ from sklearn.utils._param_validation import StrOptions, validate_params
 from ..utils._printing import decimals_for, number, pvalue, signed
 from ..utils._scaling import mean_of, scaled_pair
 from ._checks import CONFIDENCE, check_same_splits, equal_differences
-from ._interval import TIME_ORDERED_NOTE, corrected_t_notes, fold_sizes
+from ._interval import (
+    NOT_DATED_AFTER_NOTE,
+    TIME_ORDERED_NOTE,
+    corrected_t_notes,
+    fold_sizes,
+)
 from ._paired import corrected_resampled_ttest, holm, paired_ttest
 from ._power import repeats_for_power
 
@@ -320,8 +325,18 @@ def _check_same_metric(results, scoring):
     return next(iter(metrics.values())) if len(metrics) == len(results) else None
 
 
+def _outer_resampling(result):
+    """The words of a result's outer resampling (``resampling_["outer"]`` of a NestedCV, the
+    ``resampling`` of a saved one; what its run found about its splits), or ""."""
+    resampling = result.get("resampling") if isinstance(result, Mapping) else None
+    resampling = getattr(result, "resampling_", None) if resampling is None else resampling
+    outer = (resampling or {}).get("outer", "") if isinstance(resampling, Mapping) else ""
+    return outer if isinstance(outer, str) else ""
+
+
 def _extract(name, result, scoring):
-    """Return (scores, train index arrays, test index arrays) of one result."""
+    """Return (scores, train index arrays, test index arrays, the words of its outer
+    resampling (:func:`_outer_resampling`)) of one result."""
     if isinstance(result, Mapping):
         scores, train, test, flagged = _scores_from_dict(name, result, scoring)
     elif hasattr(result, "outer_scores_") and hasattr(result, "outer_results_"):
@@ -357,7 +372,7 @@ def _extract(name, result, scoring):
             "FitFailedWarning or a NestedCV's failed_tasks_ (or rerun with error_score="
             "'raise'), fix it and run that result again."
         )
-    return scores, train, test
+    return scores, train, test, _outer_resampling(result)
 
 
 def _as_table(rows):
@@ -474,12 +489,12 @@ def compare(results, *, scoring=None, test="corrected", confidence=0.95):
     names = list(extracted)
     reference = names[0]
     for name in names[1:]:
-        check_same_splits(reference, extracted[reference][1:], name, extracted[name][1:])
-    _, train, test_folds = extracted[reference]
+        check_same_splits(reference, extracted[reference][1:3], name, extracted[name][1:3])
+    _, train, test_folds, outer = extracted[reference]
     sizes = fold_sizes(train, test_folds)
     n_train, n_test = sizes["n_train"], sizes["n_test"]
-    notes = corrected_t_notes(train, test_folds)
-    time_ordered = TIME_ORDERED_NOTE in notes
+    notes = corrected_t_notes(train, test_folds, outer)
+    time_ordered = TIME_ORDERED_NOTE in notes or NOT_DATED_AFTER_NOTE in notes  # by position
 
     rows = []
     for name_a, name_b in combinations(names, 2):

@@ -78,6 +78,24 @@ def test_a_newest_first_index_is_kept_and_the_summary_does_not_call_the_folds_ti
     assert result_to_dict(nested)["resampling"]["outer"] == said
 
 
+def test_compare_says_what_the_summary_says_of_a_newest_first_index():
+    # stats.compare read only the rows' positions, and noted the folds time-ordered
+    from sklearn_fair.stats import compare
+
+    dates = pd.date_range("2020-01-01", periods=150, freq="D")
+    X, y = _frame(dates)
+    X, y = X.iloc[::-1], y.iloc[::-1]
+    first, _ = _fit(X, y, TimeSeriesSplit(3))
+    second, _ = _fit(X, y, TimeSeriesSplit(3), grid={"alpha": [100.0, 1000.0]})
+    comparison = compare({"a": first, "b": second})
+    assert comparison.notes == (NOT_DATED_AFTER_NOTE,)
+    assert comparison.time_ordered  # repeating the same folds still adds no power
+    X, y = X.iloc[::-1], y.iloc[::-1]  # back in time order
+    first, _ = _fit(X, y, TimeSeriesSplit(3))
+    second, _ = _fit(X, y, TimeSeriesSplit(3), grid={"alpha": [100.0, 1000.0]})
+    assert compare({"a": first, "b": second}).notes == (TIME_ORDERED_NOTE,)
+
+
 def test_rows_in_time_order_keep_the_time_ordered_note():
     X, y = _frame(pd.date_range("2020-01-01", periods=150, freq="D"))
     nested, leaks = _fit(X, y, TimeSeriesSplit(3))
