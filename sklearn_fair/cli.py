@@ -1,7 +1,7 @@
 """The ``sklearn-fair`` command line."""
 
 import argparse
-import os
+import contextlib
 import shlex
 import sys
 import warnings
@@ -296,23 +296,23 @@ def _fit(args, options):
 def main(argv=None):
     """Entry point of the ``sklearn-fair`` console script; returns the exit status."""
     argv = sys.argv[1:] if argv is None else list(argv)
-    original = warnings.formatwarning
+    original, shown = warnings.showwarning, set()
 
-    def format_warning(message, category, filename, lineno, line=None):
-        # a warning that points at its caller's line lands on the command's own entry point
-        # (<frozen runpy>:88, the console script) when no code of the user's called us
-        entry = sys.argv[0] if sys.argv else ""
-        if filename.startswith("<frozen ") or (
-            os.path.isfile(filename) and os.path.isfile(entry) and os.path.samefile(filename, entry)
-        ):
-            return f"sklearn-fair: {category.__name__}: {message}\n"
-        return original(message, category, filename, lineno, line)
+    def show_warning(message, category, filename, lineno, file=None, line=None):
+        # each distinct warning once, as the command's own: the results folder's outputs read
+        # the same comparisons again (one through a cached property: functools' line), and a
+        # warning's file and line are a library's, none the user wrote
+        if (category, str(message)) in shown:
+            return
+        shown.add((category, str(message)))
+        with contextlib.suppress(OSError):  # no stderr to write to, as Python's own
+            print(f"sklearn-fair: {category.__name__}: {message}", file=file or sys.stderr)
 
-    warnings.formatwarning = format_warning
+    warnings.showwarning = show_warning
     try:
         return _main(argv)
     finally:
-        warnings.formatwarning = original
+        warnings.showwarning = original
 
 
 def _main(argv):

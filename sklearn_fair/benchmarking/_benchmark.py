@@ -1,11 +1,15 @@
 """benchmark(): every model on every data set, nested, on shared splits, in one task pool."""
 
+import unicodedata
 import warnings
 
 import numpy as np
 from sklearn.base import clone
 from sklearn.utils import indexable
-from sklearn.utils._param_validation import InvalidParameterError
+from sklearn.utils._param_validation import (
+    InvalidParameterError,
+    validate_parameter_constraints,
+)
 from sklearn.utils.validation import _num_samples
 
 from ..exceptions import CacheWarning
@@ -21,6 +25,7 @@ from ..model_selection._engine import (
     shared_root_seed,
     store_fitted,
 )
+from ..model_selection._nested._inputs import groups_1d
 from ..report._results import as_result
 from ..stats._checks import check_same_splits
 from ..utils import UnhashableError, describe, is_graph_data
@@ -210,19 +215,42 @@ def _check_mapping(value, what):
     _check_names_apart(value, what)
 
 
+def _control_name(names):
+    """``(name, None, why)``, as :func:`~sklearn_fair.utils._printing.unclear_name` gives it,
+    for the first of ``names`` holding a control character (Unicode category Cc: a tab, a
+    newline, a BEL, an ESC, a DEL, U+0085), which a terminal acts on and a page drops; None
+    where none does."""
+    for name in names:
+        control = next((c for c in name if unicodedata.category(c) == "Cc"), None)
+        if control is not None:
+            return name, None, f"holds U+{ord(control):04X}, a control character"
+    return None
+
+
 def _check_names_apart(names, what):
     """Refuse a name of ``what`` that a table would not show as itself and apart from the
-    others (:func:`~sklearn_fair.utils._printing.unclear_name`)."""
-    unclear = unclear_name(names)
+    others: one holding a control character (:func:`_control_name`), or one that
+    :func:`~sklearn_fair.utils._printing.unclear_name` finds."""
+    unclear = _control_name(names) or unclear_name(names)
     if unclear is not None:
         name, other, why = unclear
         shown = " and ".join(quoted_names([n for n in (other, name) if n is not None]))
         raise ValueError(
             f"The '{what}' parameter of benchmark must have names that a table shows apart: "
-            "none starting or ending with white space or holding an invisible character, "
-            f"and no two shown alike. Got {shown}, which {why}; rename "
+            "none starting or ending with white space or holding an invisible or control "
+            f"character, and no two shown alike. Got {shown}, which {why}; rename "
             f"{'it' if other is None else 'one of them'}."
         )
+
+
+def _check_own_params(**params):
+    """Check the parameters that benchmark keeps to itself, its errors naming benchmark: those
+    that NestedCV has too by NestedCV's constraints, ``baseline_floor`` as a bool."""
+    constraints = {"baseline_floor": ["boolean"]}
+    constraints.update(
+        (name, NestedCV._parameter_constraints[name]) for name in params if name not in constraints
+    )
+    validate_parameter_constraints(constraints, params, caller_name="benchmark")
 
 
 def _validate_settings(nested, model, settings):
@@ -377,14 +405,17 @@ def benchmark(
         Name -> data: ``(X, y)``, ``(X, y, groups)``, graph data (a sequence of graphs with a
         ``.y``, e.g. a PyG ``TUDataset``), or a callable without arguments that returns one of
         these (called once). A model's or a data set's name that a table would not show as
-        itself and apart is refused: one that starts or ends with white space or holds an
-        invisible character (Unicode category Cf, such as a zero-width space; a zero-width
-        non-joiner or joiner between two visible characters, as Persian, Indic scripts and
-        emoji write them, is taken), and two that are alike once NFC-normalised, without
-        their format characters, with their full-width and half-width forms as the
-        characters they are forms of (``"ｋｎｎ"`` is ``"knn"``) and their runs of white
-        space as one; superscripts, Roman numerals and ligatures are told apart (``"x²"``
-        from ``"x2"``). The message shows the names with their hidden characters escaped.
+        itself and apart is refused: one that starts or ends with white space, holds a
+        control character (Unicode category Cc, such as a tab, a newline, an ESC or U+0085)
+        or an invisible character (Unicode category Cf, such as a zero-width space; a
+        zero-width non-joiner or joiner between two visible characters, as Persian, Indic
+        scripts and emoji write them, is taken), and two that are alike once NFC-normalised,
+        without their format characters and other Default_Ignorable code points (a combining
+        grapheme joiner, a Hangul filler, a variation selector), with their full-width and
+        half-width forms as the characters they are forms of (``"ｋｎｎ"`` is ``"knn"``) and
+        their runs of white space as one; superscripts, Roman numerals and ligatures are told
+        apart (``"x²"`` from ``"x2"``). The message shows the names with their hidden
+        characters escaped.
     outer_cv : int, cross-validation generator, iterable or dict, default=10
         The outer resampling, as in NestedCV, the same for every model of a data set (a
         splitter that would give two models different splits is refused); a dict gives each
@@ -493,12 +524,10 @@ def benchmark(
     _check_mapping(models, "models")
     _check_mapping(datasets, "datasets")
     check_random_state_param(random_state, "benchmark")
-    for name, value in (("reuse_prefix", reuse_prefix), ("baseline_floor", baseline_floor)):
-        if not isinstance(value, (bool, np.bool_)):
-            raise ValueError(
-                f"The '{name}' parameter of benchmark must be an instance of 'bool'. Got "
-                f"{value!r} instead."
-            )
+    _check_own_params(
+        reuse_prefix=reuse_prefix, keep_predictions=keep_predictions, n_jobs=n_jobs,
+        verbose=verbose, cache_dir=cache_dir, baseline_floor=baseline_floor,
+    )  # fmt: skip
     if isinstance(outer_cv, dict) and set(outer_cv) != set(datasets):
         raise ValueError(
             "The 'outer_cv' parameter of benchmark, when a dict, must give the outer "
@@ -565,7 +594,8 @@ def benchmark(
             X, y, groups = _load(dataset, spec)
             sizes[dataset] = _num_samples(X)
             _check_shared_splits(outer_cv, sizes, reached)
-            data_fingerprints[dataset] = data_fingerprint(X, y, groups)
+            # one column of groups (df[["patient"]]) is that column, as NestedCV reads it
+            data_fingerprints[dataset] = data_fingerprint(X, y, groups_1d(groups))
             check_same(previous, "data", dataset, data_fingerprints[dataset])
             dataset_plans = {}
             for model, template in nesteds.items():

@@ -20,6 +20,7 @@ from ..model_selection._engine import (
     given_splits,
     straddling_groups,
 )
+from ..model_selection._nested._inputs import groups_1d
 from ..model_selection._split_validation import validate_splits
 from ..utils import check_random_state, fill_doc, is_graph_data, read_graph_labels
 from ..utils._printing import decimals_for, number
@@ -422,6 +423,7 @@ def audit(
     # global RandomState would take a draw from the user's np.random stream
     rng = None if random_state is None else check_random_state(random_state)
     X_checked, y_checked, groups = indexable(X, y, groups)
+    groups = groups_1d(groups)  # one column (df[["patient"]]) as that column, as NestedCV reads it
     # as NestedCV refuses them: a row without a group cannot be kept apart from any
     check_labels(groups, "groups")
     # None: an int cv is then a KFold

@@ -325,14 +325,16 @@ def _check_metrics(result, findings, where):
     return ranges
 
 
-def _check_scores(values, bounds, what, findings):
-    """Each score a number (None and NaN: a failed fit) within ``bounds`` = (range, name)."""
+def _check_scores(values, bounds, what, findings, failed=False):
+    """Each score a number (None and NaN: a failed fit) within ``bounds`` = (range, name);
+    ``failed``: the scores are of a fold marked failed in their metric, which the result's
+    error_score may score outside the range."""
     if not _is_list(values) or not all(v is None or _is_number(v) for v in values):
         findings.broken.append(f"{what}: {values!r:.60} is not a list of numbers")
         return False
     for value in values:
-        if value is None or math.isnan(value) or value == findings.error_score:
-            continue  # a failed fit's score (the run's error_score may lie outside the range)
+        if value is None or math.isnan(value) or (failed and value == findings.error_score):
+            continue  # a failed fit's score
         if math.isinf(value):
             findings.failed.append(f"{what}: {value} is not a finite number")
             return False
@@ -441,7 +443,9 @@ def _check_fields(result, findings, where):
     ):  # None: an estimator without a random_state
         findings.broken.append(f"{where}has refit_seeds that are not integers")
     for number, fold in enumerate(folds):
-        _check_fold(fold, f"{where}fold {number}'s", ranges, refit_metric, validation, findings)
+        listed = isinstance(failures, Mapping) and str(number) in failures
+        _check_fold(fold, f"{where}fold {number}'s", ranges, refit_metric, validation, findings,
+                    listed)  # fmt: skip
     if findings.broken:
         return
     means = [_number(f.get("test_score")) for f in folds]
@@ -515,10 +519,23 @@ def _check_predictions(kept, where, findings):
                 break
 
 
-def _check_fold(fold, where, ranges, refit_metric, validation, findings):
+def _failed_in(fold, key, refit_metric, listed):
+    """Whether the fold was scored error_score in metric ``key``: it is marked failed in it
+    (:func:`~sklearn_fair.report._results.failed_metrics_of`), or, in an older file without
+    these marks, the result's failures list the fold (``listed``)."""
+    from ._results import failed_metrics_of  # it imports this module
+
+    if listed and "failed" not in fold and "failed_metrics" not in fold:
+        return True
+    return bool(failed_metrics_of(fold, [key], refit_metric))
+
+
+def _check_fold(fold, where, ranges, refit_metric, validation, findings, listed=False):
+    """A fold's fields; ``listed``: the result's failures list the fold."""
     selecting = ranges.get(refit_metric)
+    failed = _failed_in(fold, refit_metric, refit_metric, listed)
     score = fold.get("test_score")
-    if not _check_scores([score], selecting, f"{where} test score", findings):
+    if not _check_scores([score], selecting, f"{where} test score", findings, failed):
         return
     if fold.get("predictions") is not None:
         _check_predictions(fold["predictions"], where, findings)
@@ -537,7 +554,7 @@ def _check_fold(fold, where, ranges, refit_metric, validation, findings):
         findings.broken.append(f"{where} failed_metrics is not a list of metric keys")
     if fold.get("validation_score") is not None:
         _check_scores([fold["validation_score"]], validation, f"{where} validation score",
-                      findings)  # fmt: skip
+                      findings, failed)  # fmt: skip
     refits = {}
     if fold.get("test_scores") is not None:
         refits["refits' test scores"] = fold["test_scores"]
@@ -547,12 +564,13 @@ def _check_fold(fold, where, ranges, refit_metric, validation, findings):
             findings.broken.append(f"{where} test_scores_per_metric is not an object")
             return
         for key, values in per_metric.items():
-            if not _check_scores(values, ranges.get(key), f"{where} {key} test scores", findings):
+            if not _check_scores(values, ranges.get(key), f"{where} {key} test scores", findings,
+                                 _failed_in(fold, key, refit_metric, listed)):  # fmt: skip
                 return
         if refit_metric in per_metric:
             refits[f"{refit_metric} test scores"] = per_metric[refit_metric]
     for what, values in refits.items():
-        if not _check_scores(values, selecting, f"{where} {what}", findings):
+        if not _check_scores(values, selecting, f"{where} {what}", findings, failed):
             return
         mean = float(np.mean([_number(v) for v in values])) if len(values) else math.nan
         if not _same(score, mean):

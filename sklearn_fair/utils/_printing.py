@@ -333,6 +333,29 @@ def _hidden_format_character(name):
     return None
 
 
+#: The code points of Unicode's Default_Ignorable_Code_Point property (DerivedCoreProperties.txt,
+#: Unicode 15), as inclusive ranges: a renderer that has no glyph for one shows nothing. Beside
+#: the format characters (category Cf), it holds the combining grapheme joiner (U+034F), the
+#: Hangul fillers (U+115F, U+1160, U+3164, U+FFA0), the variation selectors (U+180B-U+180F,
+#: U+FE00-U+FE0F, U+E0100-U+E01EF) and code points reserved to be default-ignorable.
+_DEFAULT_IGNORABLE = (
+    (0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160),
+    (0x17B4, 0x17B5), (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E),
+    (0x2060, 0x206F), (0x3164, 0x3164), (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF),
+    (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A),
+    (0xE0000, 0xE0FFF),
+)  # fmt: skip
+
+
+def _invisible(char):
+    """Whether ``char`` shows as nothing: a format character (category Cf) or a
+    Default_Ignorable code point (:data:`_DEFAULT_IGNORABLE`)."""
+    code = ord(char)
+    return unicodedata.category(char) == "Cf" or any(
+        low <= code <= high for low, high in _DEFAULT_IGNORABLE
+    )
+
+
 def _unwidened(char):
     """A full-width or half-width form (``ｋ``, ``ｶ``) as the character it is a form of."""
     parts = unicodedata.decomposition(char).split()
@@ -343,8 +366,10 @@ def _unwidened(char):
 
 def display_key(name):
     """``name`` as a reader sees it in a table, a page or a terminal: without its invisible
-    format characters (Unicode category Cf: a zero-width space, a soft hyphen, a bidi mark,
-    and the zero-width (non-)joiner too, so that two names apart only by one are alike), its
+    characters (:func:`_invisible`: the format characters of Unicode category Cf, such as a
+    zero-width space, a soft hyphen, a bidi mark and the zero-width (non-)joiner, and the
+    other Default_Ignorable code points, such as a combining grapheme joiner, a Hangul filler
+    or a variation selector, so that two names apart only by one are alike), its
     full-width and half-width forms as the characters they are forms of (a full-width ``ｋ``
     is a ``k``), NFC-normalised (a decomposed ``é`` is the precomposed one), its runs of white
     space as one space, and stripped (HTML and Markdown collapse them). Superscripts, Roman
@@ -356,8 +381,10 @@ def display_key(name):
     ('knn', 'k nn', 'knn')
     >>> display_key("cafe\\u0301") == "caf\\u00e9", display_key("x²")
     (True, 'x²')
+    >>> display_key("kn\\u034fn"), display_key("knn\\u3164"), display_key("knn\\ufe0f")
+    ('knn', 'knn', 'knn')
     """
-    visible = "".join(_unwidened(c) for c in str(name) if unicodedata.category(c) != "Cf")
+    visible = "".join(_unwidened(c) for c in str(name) if not _invisible(c))
     return " ".join(unicodedata.normalize("NFC", visible).split())
 
 
@@ -400,10 +427,10 @@ def unclear_name(names):
 
 def quoted_name(name, quote="'", ascii_only=False):
     """``name`` in ``quote`` as a message shows it: its letters as themselves, its hidden
-    characters (white space but a plain space, and the control and invisible format
-    characters, category C*; with ``ascii_only``, every character past ASCII) written as
-    ``\\uXXXX`` escapes, a ``quote`` and a backslash escaped with a backslash: as Python
-    reads it, and with ``quote='"'`` as TOML does (a key).
+    characters (white space but a plain space, the control and invisible format characters,
+    category C*, and the other invisible ones, :func:`_invisible`; with ``ascii_only``, every
+    character past ASCII) written as ``\\uXXXX`` escapes, a ``quote`` and a backslash escaped
+    with a backslash: as Python reads it, and with ``quote='"'`` as TOML does (a key).
 
     Examples
     --------
@@ -414,7 +441,9 @@ def quoted_name(name, quote="'", ascii_only=False):
     def shown(char):
         if char in (quote, "\\"):
             return "\\" + char
-        if char == " " or (_shows(char) and not (ascii_only and ord(char) > 0x7E)):
+        if char == " " or (
+            _shows(char) and not _invisible(char) and not (ascii_only and ord(char) > 0x7E)
+        ):
             return char
         code = ord(char)
         return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"

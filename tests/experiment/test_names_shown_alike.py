@@ -37,6 +37,9 @@ ALIKE = [
     ('"knn\\u200b"', "knn\u200b", 'models."knn\\u200b"] holds U+200B (ZERO WIDTH SPACE)'),
     ('"k\\u00adnn"', "k\u00adnn", "holds U+00AD (SOFT HYPHEN)"),
     ('"\\uff4b\\uff4e\\uff4e"', "\uff4b\uff4e\uff4e", "[models.knn] and [models."),
+    # hunt DOC16-2's fix: benchmark refuses a control character, and the runner passed a
+    # newline on (it escapes the others): the run ended in a traceback
+    ('"k\\nnn"', "k\nnn", 'models."k\\u000ann"] holds a line break'),
 ]
 
 

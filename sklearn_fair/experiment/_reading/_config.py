@@ -560,6 +560,8 @@ def _refuse_same_file_names(source, table, names):
     for name in names:
         if not name:
             raise source.error((table, name), "a name must not be empty.")
+        if "\n" in name:  # the one control character neutral() leaves: a table row broken
+            raise _refused_name(source, table, name, None, "holds a line break")
         for seen, form, why in (
             (files, file_name(name).casefold(), "would be written to one file on a "
              "case-insensitive file system"),
