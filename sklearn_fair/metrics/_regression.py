@@ -54,7 +54,7 @@ def concordance_correlation_coefficient(y_true, y_pred, *, bias=True, sample_wei
             "The 'y_true' and 'y_pred' parameters of concordance_correlation_coefficient must "
             f"be numeric. Got dtypes {y_true.dtype} and {y_pred.dtype} instead."
         )
-    x, y = y_true.astype(float), y_pred.astype(float)
+    x, y = _as_floats(y_true, y_pred)
     if not (np.isfinite(x).all() and np.isfinite(y).all()):
         raise ValueError("The 'y_true' and 'y_pred' parameters must hold finite values.")
     # CCC is unchanged by scaling both by one factor: a power of 2 (exact) keeps the squares
@@ -98,3 +98,24 @@ def concordance_correlation_coefficient(y_true, y_pred, *, bias=True, sample_wei
         )
         return float("nan")
     return float(2.0 * cov_xy / scale)
+
+
+def _as_floats(y_true, y_pred):
+    """``y_true`` and ``y_pred`` as floats; integers past float64's exact range (2**53) first
+    shifted together by their smallest value, exactly (the CCC does not change when both are
+    shifted by one value): ``2**62``, ``2**62 + 1`` and ``2**62 + 3`` were one float, so equal
+    values that vary were taken for constant ones."""
+    exact = 2**53
+    integers = y_true.dtype.kind in "iu" and y_pred.dtype.kind in "iu"
+    if (
+        integers
+        and y_true.size
+        and max(abs(int(v)) for v in (y_true.min(), y_true.max(), y_pred.min(), y_pred.max()))
+        > exact
+    ):
+        shift = min(int(y_true.min()), int(y_pred.min()))
+        return tuple(
+            np.array([int(v) - shift for v in values.tolist()], dtype=float)
+            for values in (y_true, y_pred)
+        )
+    return y_true.astype(float), y_pred.astype(float)

@@ -148,3 +148,16 @@ def test_huge_or_tiny_weights_give_the_exact_ccc(weight, bias):
         warnings.simplefilter("error")
         result = ccc(x, y, sample_weight=weight, bias=bias)
     assert result == pytest.approx(_weighted_ccc_exactly(x, y, weight, bias), rel=1e-13)
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.uint64])
+def test_integers_past_float64s_exact_range_keep_their_differences(dtype):
+    # hunt METRICS2-3: 2**62, 2**62 + 1 and 2**62 + 3 were one float64, so the CCC of these
+    # values with themselves was NaN ("constant and equal"); it is 1, as for the values
+    # shifted down by 2**62 (the CCC does not change when both are shifted alike)
+    offset = 2**62
+    values = np.array([0, 1, 3, 7], dtype=np.int64)
+    x, reference = (values + offset).astype(dtype), values.astype(float)
+    assert ccc(x, x) == 1.0
+    expected = _ccc_by_definition(reference, reference[::-1], bias=True)
+    assert ccc(x, x[::-1]) == pytest.approx(expected, rel=1e-12)
