@@ -294,6 +294,18 @@ def _noise_at_global_scale(X):
     return X + _SCALE * np.random.normal(size=np.shape(X))
 
 
+def _noise_through_a_helper(X):
+    return _noise_at_global_scale(X)
+
+
+class _Settings:
+    scale = 0.0
+
+
+def _noise_at_class_scale(X):
+    return X + _Settings.scale * np.random.normal(size=np.shape(X))
+
+
 def _noise_at_closure_scale():
     scale = [0.0]
 
@@ -303,10 +315,11 @@ def _noise_at_closure_scale():
     return noise, scale
 
 
-@pytest.mark.parametrize("where", ["global", "closure"])
+@pytest.mark.parametrize("where", ["global", "closure", "helper", "class"])
 def test_a_function_whose_scale_changed_gets_a_new_verdict(monkeypatch, where):
     # hunt DOC16-1: a function was keyed by its identity alone, so the verdict of its run with
-    # a global (or closure) scale of 0, no effect, silenced the warning once the scale was 3
+    # a global (or closure) scale of 0, no effect, silenced the warning once the scale was 3;
+    # hunt SESSION-1: the same through a helper function it calls or a class attribute
     from sklearn.preprocessing import FunctionTransformer
 
     from sklearn_fair.model_selection._nested import _tasks
@@ -315,12 +328,17 @@ def test_a_function_whose_scale_changed_gets_a_new_verdict(monkeypatch, where):
     function, cell = _noise_at_global_scale, None
     if where == "closure":
         function, cell = _noise_at_closure_scale()
+    function = {"helper": _noise_through_a_helper, "class": _noise_at_class_scale}.get(
+        where, function
+    )
     said = []
     for scale in (0.0, 3.0):
-        if cell is None:
-            monkeypatch.setitem(globals(), "_SCALE", scale)
-        else:
+        if cell is not None:
             cell[0] = scale
+        elif where == "class":
+            monkeypatch.setattr(_Settings, "scale", scale)
+        else:
+            monkeypatch.setitem(globals(), "_SCALE", scale)
         model = make_pipeline(FunctionTransformer(function), LogisticRegression())
         said.append(len(_global_warnings(model, None, X, y, n_jobs=1)))
     assert said == [0, 1]

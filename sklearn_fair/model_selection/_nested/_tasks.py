@@ -435,11 +435,19 @@ def _setting(value, functions):
     raise _Unkeyable(type(value).__name__)
 
 
-def _function_state(function, functions):
+#: Plain values, the only class attributes a verdict's key reads (:func:`_function_state`).
+_PLAIN = (bool, int, float, complex, str, bytes, type(None), np.generic, np.ndarray)
+
+
+def _function_state(function, functions, seen=None):
     """What a function reads besides its arguments, which can change while it stays the same
     object (a global ``SCALE = 3`` set between two runs of a notebook): its defaults, the
-    contents of its closure and the globals its code names; functions and classes among them
-    by identity (appended to ``functions``, which keeps them alive)."""
+    contents of its closure and the globals its code names, following the functions among
+    them (a helper that reads ``NOISE``) and the plain attributes of the classes among them
+    (``Config.noise``); functions and classes by identity too (appended to ``functions``,
+    which keeps them alive). What a module's attribute holds (``config.NOISE``) is not read."""
+    seen = set() if seen is None else seen
+    seen.add(id(function))
     cells = []
     for cell in function.__closure__ or ():
         try:
@@ -448,13 +456,24 @@ def _function_state(function, functions):
             cells.append(None)
     named = function.__code__.co_names
     found = {name: function.__globals__[name] for name in named if name in function.__globals__}
-    by_identity = (types.FunctionType, types.BuiltinFunctionType, type)
-    functions.extend(v for v in [*cells, *found.values()] if isinstance(v, by_identity))
+
+    def reached(value):
+        if isinstance(value, types.FunctionType | types.BuiltinFunctionType | type):
+            functions.append(value)
+            if id(value) in seen or len(seen) > 100:  # each followed once, and a few only
+                return "object", id(value)
+            if isinstance(value, types.FunctionType):
+                return "function", id(value), _function_state(value, functions, seen)
+            seen.add(id(value))
+            plain = {k: v for k, v in vars(value).items() if isinstance(v, _PLAIN)}
+            return "object", id(value), sorted(plain.items())
+        return value
+
     return [
         function.__defaults__,
         function.__kwdefaults__,
-        [("object", id(c)) if isinstance(c, by_identity) else c for c in cells],
-        {n: ("object", id(v)) if isinstance(v, by_identity) else v for n, v in found.items()},
+        [reached(cell) for cell in cells],
+        {name: reached(value) for name, value in found.items()},
     ]
 
 
