@@ -142,3 +142,31 @@ def test_no_warning_where_every_test_class_is_trained_on_or_for_regression(case)
             estimator, grid, outer_cv=cv, inner_cv=cv, n_refits=1, refit=False, random_state=0
         ).fit(X, y)
     assert not _never_held(caught)
+
+
+@pytest.mark.parametrize("refit", [True, "callable"])
+@pytest.mark.parametrize("search", ["grid", "halving"])
+def test_a_search_run_whole_has_its_cvs_splits_checked(search, refit):
+    # hunt DOC16-5: a search run whole (a successive-halving one, or one whose refit is a
+    # callable) splits by itself, and its splits were not checked: no warning, where the same
+    # GridSearchCV taken over by NestedCV warned of 6 of its 9 inner splits
+    from sklearn.experimental import enable_halving_search_cv  # noqa: F401
+    from sklearn.model_selection import GridSearchCV, HalvingGridSearchCV
+
+    X, y = load_iris(return_X_y=True)  # sorted by class: unshuffled KFold(3) folds miss one
+    kind = HalvingGridSearchCV if search == "halving" else GridSearchCV
+    extra = {"random_state": 0} if search == "halving" else {}
+    refit = (lambda results: 0) if refit == "callable" else refit
+    model = kind(LogisticRegression(max_iter=500), GRID, cv=KFold(3), refit=refit, **extra)
+    outer = StratifiedKFold(3)
+    expected = sum(
+        bool(_untrained(y, train[inner_train], train[inner_test]))
+        for train, _ in outer.split(X, y)
+        for inner_train, inner_test in KFold(3).split(train)
+    )
+    assert expected == 6
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        NestedCV(model, outer_cv=outer, n_refits=1, refit=False, random_state=0).fit(X, y)
+    (warning,) = _never_held(caught)
+    assert f"{expected} of the 9 inner splits" in str(warning.message)

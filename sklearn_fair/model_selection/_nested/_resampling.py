@@ -699,6 +699,31 @@ def describe_resampling(cv, n_splits, leaks, *, given=None, y=None):
     return f"{text}, ignoring the groups (some on both sides of {leaking} of {total} splits{where})"
 
 
+def _search_splits(search, data, trains, n_samples):
+    """The splits the ``cv`` of ``search``, run whole, makes of each training fold of
+    ``trains`` (fold -> rows), as absolute pairs: those of its fits on the whole fold (a
+    successive-halving search's first rounds split subsamples of it); folds its cv cannot
+    split are left out (the search's own fit says why), and so is a cv that shuffles without
+    an int seed: its splits here would not be the search's, and drawing them would move the
+    random state it draws from."""
+    cv = check_cv(search.cv, labels_1d(data.y), classifier=is_classifier(search))
+    seed = getattr(cv, "random_state", 0)
+    if not isinstance(seed, numbers.Integral) and getattr(cv, "shuffle", True):
+        return {}
+    params = {} if data.groups is None else {"groups": data.groups}
+    found = {}
+    with warnings.catch_warnings():  # the search's own fit gives the splitter's warnings
+        warnings.simplefilter("ignore")
+        for fold, train in trains.items():
+            try:
+                found[fold] = inner_splits_of_fold(
+                    cv, data.X, data.y, train, params, _where(fold), n_samples
+                )
+            except ValueError:
+                continue
+    return found
+
+
 @dataclass(frozen=True)
 class Splits:
     """Every split of a run, materialised (:func:`materialise_splits`)."""
@@ -770,7 +795,10 @@ def materialise_splits(data, splitters, routed, *, estimator, whole_search, earl
                     splitters.inner, data.X, data.y, train, inner_split, _where(fold),
                     n_samples, name=name,
                 )  # fmt: skip
-    warn_classes_missing_from_training(owner, estimator, data.y, outer_splits, inner_splits)
+    checked = inner_splits
+    if whole_search is not None:  # it splits by itself: its cv's splits, for the check only
+        checked = {**inner_splits, **_search_splits(whole_search, data, trains, n_samples)}
+    warn_classes_missing_from_training(owner, estimator, data.y, outer_splits, checked)
     if lagged(splitters.inner):
         for fold in trains:
             if stored[fold] is None and shared_rows(inner_splits[fold]):
