@@ -519,12 +519,22 @@ def _check_predictions(kept, where, findings):
                 break
 
 
+def failed_metrics_of(fold, keys, refit_metric):
+    """The metric keys (of ``keys``) an outer fold (of ``outer_results_`` or a saved result)
+    was scored error_score in: no candidate could be selected, a refit or that metric's scorer
+    failed. A saved fold marked ``failed`` without ``failed_metrics`` (an older file) failed in
+    every metric."""
+    names = fold.get("failed_metrics")
+    failed = fold.get("failed") is True
+    if not isinstance(names, list):
+        return list(keys) if failed else []
+    return [key for key in keys if key in names or (failed and key == refit_metric)]
+
+
 def _failed_in(fold, key, refit_metric, listed):
     """Whether the fold was scored error_score in metric ``key``: it is marked failed in it
-    (:func:`~sklearn_fair.report._results.failed_metrics_of`), or, in an older file without
+    (:func:`failed_metrics_of`), or, in an older file without
     these marks, the result's failures list the fold (``listed``)."""
-    from ._results import failed_metrics_of  # it imports this module
-
     if listed and "failed" not in fold and "failed_metrics" not in fold:
         return True
     return bool(failed_metrics_of(fold, [key], refit_metric))

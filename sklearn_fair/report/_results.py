@@ -29,6 +29,7 @@ from ._integrity import (
     RESULT_FORMAT,
     RESULT_VERSION,
     _scorer_range,
+    failed_metrics_of,
     verify_result,
     with_checksum,
 )
@@ -564,18 +565,6 @@ def _saved_failures(saved):
         (None if key == "final" else int(key)): {"count": int(v["count"]), "error": str(v["error"])}
         for key, v in (saved or {}).items()
     }
-
-
-def failed_metrics_of(fold, keys, refit_metric):
-    """The metric keys (of ``keys``) an outer fold (of ``outer_results_`` or a saved result)
-    was scored error_score in: no candidate could be selected, a refit or that metric's scorer
-    failed. A saved fold marked ``failed`` without ``failed_metrics`` (an older file) failed in
-    every metric."""
-    names = fold.get("failed_metrics")
-    failed = fold.get("failed") is True
-    if not isinstance(names, list):
-        return list(keys) if failed else []
-    return [key for key in keys if key in names or (failed and key == refit_metric)]
 
 
 def failed_fields(names, refit_metric):
