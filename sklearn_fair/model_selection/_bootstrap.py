@@ -47,7 +47,9 @@ class Bootstrap(BaseCrossValidator):
     resampling of the analysis set can put copies of one row on both sides (see the user
     guide's section on the bootstrap). Fitted attributes such as ``n_samples_seen_`` count the
     copies. The assessment sets of different resamples overlap and have random sizes, so their
-    scores are not independent k-fold scores (e.g. use the .632 estimator). An out-of-bag set
+    scores are not independent k-fold scores, and their mean, the plain out-of-bag estimate, is
+    pessimistic (each analysis set holds about 63.2% distinct rows); sklearn-fair reports that
+    estimate and has no .632 or .632+ correction (Efron & Tibshirani, 1997). An out-of-bag set
     that comes out empty is an error, not a skipped resample.
 
     Examples

@@ -160,7 +160,9 @@ class ComparisonResult:
                 f"{int(repeats)} repeat(s) of these {self.n_folds} folds would give the "
                 f"corrected t-test at least {100 * TARGET_POWER:g}% power to show a difference "
                 f"of {difference}, were it the true one (a lower bound on the "
-                "power: one run cannot tell how correlated the fold differences are)"
+                "power: one run cannot tell how correlated the fold differences are), "
+                "repeats of a shuffled k-fold of this size (LeaveOneOut, LeaveOneGroupOut "
+                "and an unshuffled KFold give the same folds each time)"
             )
         return first, f"-> {verdict}; {more}"
 
@@ -473,7 +475,8 @@ def compare(results, *, scoring=None, test="corrected", confidence=0.95):
         -> difference not demonstrated; 34 repeat(s) of these 3 folds would give the
         corrected t-test at least 80% power to show a difference of +0.0233, were it the
         true one (a lower bound on the power: one run cannot tell how correlated the fold
-        differences are)
+        differences are), repeats of a shuffled k-fold of this size (LeaveOneOut,
+        LeaveOneGroupOut and an unshuffled KFold give the same folds each time)
     The full table: .table, or .to_frame().
     """
     if len(results) < 2:

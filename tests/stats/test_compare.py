@@ -305,6 +305,9 @@ def test_repeats_for_power_of_a_difference_not_demonstrated():
     text = repr(result)
     assert f"{expected} repeat(s) of these 5 folds would give the corrected t-test at least" in text
     assert "a lower bound on the power" in text
+    # hunt BOOT-1: repeats of folds that come out the same each time (LeaveOneGroupOut's, an
+    # unshuffled KFold's) add nothing: the advice says which repeats it means
+    assert "repeats of a shuffled k-fold of this size (LeaveOneOut, LeaveOneGroupOut" in text
     # With three pairs the repeats are planned at Holm's first level, 0.05 / 3: this
     # difference then lies below what any number of repeats can show.
     three = compare({"a": _as_dict(A), "b": _as_dict(B), "c": _as_dict(C)})
