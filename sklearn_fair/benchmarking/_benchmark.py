@@ -594,9 +594,12 @@ def benchmark(
             X, y, groups = _load(dataset, spec)
             sizes[dataset] = _num_samples(X)
             _check_shared_splits(outer_cv, sizes, reached)
-            # one column of groups (df[["patient"]]) is that column, as NestedCV reads it
-            data_fingerprints[dataset] = data_fingerprint(X, y, groups_1d(groups))
-            check_same(previous, "data", dataset, data_fingerprints[dataset])
+            # one column of groups (df[["patient"]]) is that column, as NestedCV reads it; a
+            # benchmark saved before fingerprinted the column as given
+            column = groups_1d(groups)
+            data_fingerprints[dataset] = data_fingerprint(X, y, column)
+            former = () if column is groups else (data_fingerprint(X, y, groups),)
+            check_same(previous, "data", dataset, data_fingerprints[dataset], former=former)
             dataset_plans = {}
             for model, template in nesteds.items():
                 if todo is not None and (dataset, model) not in todo:

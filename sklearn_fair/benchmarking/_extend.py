@@ -264,15 +264,16 @@ def _why_model_differs(previous, name, nested, protocol, settings):
     return f"benchmark's {shown}, where the previous run had other values"
 
 
-def check_same(previous, what, name, value, *, nested=None, protocol=None, settings=None):
+def check_same(previous, what, name, value, *, nested=None, protocol=None, settings=None,
+               former=()):  # fmt: skip
     """Refuse a model (its NestedCV ``nested``) or data set of ``previous`` given again other
     than it was, naming what differs where it is known (:func:`_why_model_differs`); a
     model's cells may record a fingerprint made the former way
-    (:func:`former_model_fingerprints`)."""
+    (:func:`former_model_fingerprints`), a data set's one of ``former``."""
     if previous is None or name not in (previous.models if what == "model" else previous.datasets):
         return
     recorded = _recorded(previous, what, name)
-    accepted = {value}
+    accepted = {value, *former}
     if what == "model" and nested is not None and value is not None:
         accepted |= former_model_fingerprints(nested)
     if None in recorded or value is None or not recorded <= accepted:

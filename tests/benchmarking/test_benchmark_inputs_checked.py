@@ -91,3 +91,24 @@ def test_one_column_groups_extend_a_run_on_1d_groups(groups):
     scores = extended.scores.set_index(["model", "outer_fold"])["score"]
     np.testing.assert_array_equal(scores["lr"], first.scores["score"])
     np.testing.assert_array_equal(scores["prior"], alone.scores["score"])
+
+
+def test_a_benchmark_saved_with_one_column_groups_before_still_extends():
+    # review40 REV-2: a benchmark run before DOC16-4 recorded the fingerprint of one-column
+    # groups as given; extending it on the same data was refused as "not the one the
+    # previous benchmark ran"
+    from sklearn_fair.benchmarking._extend import data_fingerprint
+
+    column = pd.DataFrame({"patient": GROUPS})
+    run = dict(outer_cv=GroupKFold(3), inner_cv=GroupKFold(3), n_refits=1, random_state=0)
+    lr = (LogisticRegression(max_iter=500), {"C": [0.1, 1.0]})
+    first = benchmark({"lr": lr}, {"iris": (X, y, column)}, **run)
+    for cell in first.cells.values():  # as the version before recorded it
+        cell.fingerprints["data"] = data_fingerprint(X, y, column)
+    extended = benchmark(
+        {"lr": lr, "prior": DummyClassifier()}, {"iris": (X, y, column)}, previous=first, **run
+    )
+    assert sorted(extended.models) == ["lr", "prior"]
+    with pytest.raises(ValueError, match="is not the one the previous benchmark ran"):
+        benchmark({"prior": DummyClassifier()}, {"iris": (X, y[::-1], column)}, previous=first,
+                  **run)  # fmt: skip

@@ -342,3 +342,31 @@ def test_a_function_whose_scale_changed_gets_a_new_verdict(monkeypatch, where):
         model = make_pipeline(FunctionTransformer(function), LogisticRegression())
         said.append(len(_global_warnings(model, None, X, y, n_jobs=1)))
     assert said == [0, 1]
+
+
+_TABLE = None  # a DataFrame, set by the test below
+_LARGE = np.zeros(20_001)
+
+
+def _noise_read_from_objects(X):
+    return np.log1p(np.abs(X)) * _TABLE.iloc[0, 0] + _LARGE[:1] + np.random.normal(size=X.shape)
+
+
+def test_a_function_reading_objects_keeps_a_key_that_costs_little(monkeypatch):
+    # review40 REV-1: every global a function named was hashed at every fit that drew (a 1 GiB
+    # array took 1.7 s a fit), and one that could not be hashed (a DataFrame, a ufunc) left
+    # the model without a key, refitted to be checked at every fit: objects and large arrays
+    # now count by identity
+    from sklearn.preprocessing import FunctionTransformer
+
+    from sklearn_fair.model_selection._nested._tasks import _verdict_key
+
+    pd = pytest.importorskip("pandas")
+    monkeypatch.setitem(globals(), "_TABLE", pd.DataFrame({"a": [1.0]}))
+    model = make_pipeline(FunctionTransformer(_noise_read_from_objects), LogisticRegression())
+    key = _verdict_key(model)
+    assert key is not None
+    _LARGE[1] = 1.0  # past what is read by content: the key does not hash it
+    assert _verdict_key(model) == key
+    monkeypatch.setitem(globals(), "_LARGE", np.zeros(20_001))  # another object: another key
+    assert _verdict_key(model) != key

@@ -435,8 +435,11 @@ def _setting(value, functions):
     raise _Unkeyable(type(value).__name__)
 
 
-#: Plain values, the only class attributes a verdict's key reads (:func:`_function_state`).
-_PLAIN = (bool, int, float, complex, str, bytes, type(None), np.generic, np.ndarray)
+#: Values a verdict's key reads by content (:func:`_function_state`); arrays and containers of
+#: up to :data:`_BY_CONTENT` elements too, anything else by identity, so that a key costs
+#: little whatever a function's globals hold (a 1 GiB array is not hashed at every fit).
+_SCALARS = (bool, int, float, complex, str, bytes, type(None), np.generic)
+_BY_CONTENT = 10_000
 
 
 def _function_state(function, functions, seen=None):
@@ -444,8 +447,10 @@ def _function_state(function, functions, seen=None):
     object (a global ``SCALE = 3`` set between two runs of a notebook): its defaults, the
     contents of its closure and the globals its code names, following the functions among
     them (a helper that reads ``NOISE``) and the plain attributes of the classes among them
-    (``Config.noise``); functions and classes by identity too (appended to ``functions``,
-    which keeps them alive). What a module's attribute holds (``config.NOISE``) is not read."""
+    (``Config.noise``). Numbers, strings and small arrays and containers of them count by
+    content; functions, classes and other objects by identity (appended to ``functions``,
+    which keeps them alive): what a module's attribute (``config.NOISE``) or a large or
+    other object holds is not read."""
     seen = set() if seen is None else seen
     seen.add(id(function))
     cells = []
@@ -457,21 +462,30 @@ def _function_state(function, functions, seen=None):
     named = function.__code__.co_names
     found = {name: function.__globals__[name] for name in named if name in function.__globals__}
 
-    def reached(value):
-        if isinstance(value, types.FunctionType | types.BuiltinFunctionType | type):
-            functions.append(value)
-            if id(value) in seen or len(seen) > 100:  # each followed once, and a few only
-                return "object", id(value)
-            if isinstance(value, types.FunctionType):
-                return "function", id(value), _function_state(value, functions, seen)
+    def reached(value, depth=0):
+        if isinstance(value, _SCALARS):
+            return value
+        if isinstance(value, np.ndarray) and value.size <= _BY_CONTENT:
+            return value
+        if isinstance(value, list | tuple | dict) and len(value) <= _BY_CONTENT and depth < 3:
+            items = value.items() if isinstance(value, dict) else enumerate(value)
+            return type(value).__name__, [(repr(k), reached(v, depth + 1)) for k, v in items]
+        if isinstance(value, types.ModuleType):
+            return "module", value.__name__
+        functions.append(value)  # by identity: kept alive, so that no other takes its id
+        if id(value) in seen or len(seen) > 100:  # each followed once, and a few only
+            return "object", id(value)
+        if isinstance(value, types.FunctionType):
+            return "function", id(value), _function_state(value, functions, seen)
+        if isinstance(value, type):
             seen.add(id(value))
-            plain = {k: v for k, v in vars(value).items() if isinstance(v, _PLAIN)}
-            return "object", id(value), sorted(plain.items())
-        return value
+            plain = {k: v for k, v in vars(value).items() if isinstance(v, _SCALARS)}
+            return "class", id(value), sorted(plain.items())
+        return "object", id(value)
 
     return [
-        function.__defaults__,
-        function.__kwdefaults__,
+        reached(function.__defaults__),
+        reached(function.__kwdefaults__),
         [reached(cell) for cell in cells],
         {name: reached(value) for name, value in found.items()},
     ]
@@ -516,9 +530,10 @@ def _warn_global_draws(context, task, model, fit_inputs):
     warnings.warn(
         f"The fit of {name} draws random numbers from numpy's global random state "
         "(np.random), which sklearn-fair cannot seed: its results change from run to run, "
-        "whatever the random_state; np.random.seed before the run repeats them with n_jobs=1 "
-        "only (with more workers the fits reach that state in an order that depends on how "
-        f"long they take, and each worker process has its own). Give {who} a random_state "
+        "whatever the random_state; np.random.seed before the run repeats them only with "
+        "n_jobs=1 and no fit_timeout (with more workers the fits reach that state in an order "
+        "that depends on how long they take, and each worker process, as fit_timeout's, has "
+        f"its own). Give {who} a random_state "
         "parameter that its fit draws from "
         "(sklearn.utils.check_random_state(self.random_state)), which the run seeds.",
         ReproducibilityWarning,
