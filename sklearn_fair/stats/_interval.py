@@ -200,6 +200,15 @@ def fold_sizes(train_indices, test_indices):
     }
 
 
+#: The caveat of the median and the IQM of outer folds that each test one row (LeaveOneOut's):
+#: each fold's score is that row's, so they show the usual outcome, not the model's score.
+ONE_ROW_TESTS_NOTE = (
+    "each outer test fold holds one row, so each fold's score is that row's (for accuracy, 0 "
+    "or 1): the median and the IQM of the fold scores, and the IQM's interval, show the usual "
+    "outcome of a row, not the model's score; read the mean"
+)
+
+
 def corrected_t_notes(train_indices, test_indices, outer=""):
     """The caveats of the corrected resampled t over outer splits, as sentences:
     :data:`TIME_ORDERED_NOTE` where every split tests rows after all those it trains on

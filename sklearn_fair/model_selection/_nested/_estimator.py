@@ -450,7 +450,12 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
             nothing that needs every fold's score is computed: the statistics are NaN and
             ``ci_method`` names the failed folds, as the reports print such a result.
         """
-        from ...stats._interval import corrected_t_notes, fold_sizes, times_tested
+        from ...stats._interval import (
+            ONE_ROW_TESTS_NOTE,
+            corrected_t_notes,
+            fold_sizes,
+            times_tested,
+        )
         from ...stats._summary import summary_of_resamples
 
         check_is_fitted(self, "outer_scores_")
@@ -473,6 +478,8 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
             sizes = fold_sizes(train, test)
             outer = getattr(self, "resampling_", {}).get("outer", "")
             notes = (*notes, *corrected_t_notes(train, test, outer))
+        if all(np.unique(fold).size == 1 for fold in test):  # LeaveOneOut's
+            notes = (*notes, ONE_ROW_TESTS_NOTE)
         summaries = {}
         for name, scores in per_metric.items():
             failed = _failed_outer_folds(folds, scores, name)
