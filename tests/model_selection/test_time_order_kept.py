@@ -131,15 +131,23 @@ def test_a_date_level_of_a_multiindex_out_of_order_warns_and_is_kept():
     assert NOT_DATED_AFTER_NOTE in _summary_notes(nested)
 
 
-def test_a_multiindex_sorted_by_date_whose_splits_cut_between_dates_is_time_ordered():
+def test_a_multiindex_sorted_by_date_whose_outer_splits_cut_between_dates_is_time_ordered():
     dates = pd.date_range("2020-01-01", periods=60, freq="D")
     index = pd.MultiIndex.from_product([["A", "B"], dates], names=["store", "date"])
     X, y = _frame(index)
     X, y = X.sort_index(level="date"), y.sort_index(level="date")
     # 120 rows, 2 a date: TimeSeriesSplit(3) cuts at rows 30, 60, 90, between dates
     nested, leaks = _fit(X, y, TimeSeriesSplit(3))
-    assert leaks == []
+    assert nested.resampling_["outer"] == "3 splits of TimeSeriesSplit"
     assert TIME_ORDERED_NOTE in _summary_notes(nested)
+    # review40 REV-5: the default inner hold-out, the most recent 10% of each training fold
+    # (3, 6 and 9 rows of 30, 60 and 90; 12 of the 120 for the final selection), cuts inside
+    # a date where that count is odd: 1 row of 2 of the 4 splits. Only the outer splits were
+    # checked, and nothing was said
+    said = "2 test rows of 2 of the 4 splits dated on their last training date"
+    assert len(leaks) == 1
+    assert leaks[0].startswith("In NestedCV, the default inner hold-out (inner_cv=None) splits")
+    assert said in leaks[0] and said in nested.resampling_["inner"]
 
 
 # -- TIME-3: repeated dates on both sides of a split -------------------------------------------

@@ -1247,19 +1247,27 @@ def _warn_rows_not_in_time_order(owner, data, splitters, whole_search, outer_spl
     ]
     if not dated:
         return None
-    candidates = [("outer_cv", "outer", splitters.outer, _named_splits(outer_splits))]
-    if whole_search is not None:
-        candidates.append(("the cv of the search", "inner", check_cv(whole_search.cv), []))
-    elif splitters.inner_given is not None:
-        candidates.append(("inner_cv", "inner", splitters.inner, _named_splits(inner_splits)))
-    ordered = next((c for c in candidates if is_time_ordered(c[2])), None)
-    if ordered is None:
+    outer, inner, search = splitters.outer, splitters.inner, whole_search
+    candidates = [(f"outer_cv={outer!r}", "outer", outer, _named_splits(outer_splits))]
+    if search is not None:
+        cv = check_cv(search.cv)
+        candidates.append((f"the cv of the search={cv!r}", "inner", cv, []))
+    else:
+        which = "the default inner hold-out (inner_cv=None)"
+        which = f"inner_cv={inner!r}" if splitters.inner_given is not None else which
+        candidates.append((which, "inner", inner, _named_splits(inner_splits)))
+    ordered = [c for c in candidates if is_time_ordered(c[2])]
+    if not ordered:
         return None
-    which, kept_in, cv, splits = ordered
-    splitter = f"In {owner}, {which}={cv!r} splits the rows in time order, by their position"
-    found = _warn_dates_out_of_order(splitter, dated) or _warn_dates_shared(
-        splitter, *dated[0][:2], splits
-    )
+    said = "In {}, {} splits the rows in time order, by their position"
+    kept_in = ordered[0][1]
+    found = _warn_dates_out_of_order(said.format(owner, ordered[0][0]), dated)
+    # a date on both sides: of the outer splits, else of the inner ones (review40 REV-5)
+    for which, level, _, splits in ordered if found is None else ():
+        found = _warn_dates_shared(said.format(owner, which), *dated[0][:2], splits)
+        if found is not None:
+            kept_in = level
+            break
     return None if found is None else (kept_in, f"{found}: {NOT_DATED_AFTER}")
 
 
