@@ -1,7 +1,6 @@
 """The ``sklearn-fair`` command line."""
 
 import argparse
-import contextlib
 import shlex
 import sys
 import warnings
@@ -296,23 +295,23 @@ def _fit(args, options):
 def main(argv=None):
     """Entry point of the ``sklearn-fair`` console script; returns the exit status."""
     argv = sys.argv[1:] if argv is None else list(argv)
-    original, shown = warnings.showwarning, set()
+    original, shown = warnings.formatwarning, set()
 
-    def show_warning(message, category, filename, lineno, file=None, line=None):
+    def format_warning(message, category, filename, lineno, line=None):
         # each distinct warning once, as the command's own: the results folder's outputs read
         # the same comparisons again (one through a cached property: functools' line), and a
-        # warning's file and line are a library's, none the user wrote
+        # warning's file and line are a library's, none the user wrote. The text, not the
+        # showing, so that warnings recorded (catch_warnings(record=True)) are still recorded
         if (category, str(message)) in shown:
-            return
+            return ""
         shown.add((category, str(message)))
-        with contextlib.suppress(OSError):  # no stderr to write to, as Python's own
-            print(f"sklearn-fair: {category.__name__}: {message}", file=file or sys.stderr)
+        return f"sklearn-fair: {category.__name__}: {message}\n"
 
-    warnings.showwarning = show_warning
+    warnings.formatwarning = format_warning
     try:
         return _main(argv)
     finally:
-        warnings.showwarning = original
+        warnings.formatwarning = original
 
 
 def _main(argv):
