@@ -13,7 +13,7 @@ from scipy import stats as _scipy_stats
 from sklearn.utils._param_validation import StrOptions, validate_params
 
 from ..utils._scaling import scale_exponent
-from ..utils._splits import time_ordered_splits
+from ..utils._splits import NOT_DATED_AFTER, time_ordered_splits
 from ._checks import (
     CONFIDENCE,
     POSITIVE,
@@ -155,10 +155,6 @@ TIME_ORDERED_NOTE = (
     "the outer folds are time-ordered (each tests rows after all those it trains on), but "
     + _SERIAL_ROWS_CAVEAT
 )
-#: What the words of a run's outer resampling (``resampling_["outer"]``) end with where its
-#: splits cut the rows in time order by position but the rows' dates (their DatetimeIndex or
-#: PeriodIndex) are out of that order or repeat across a split.
-NOT_DATED_AFTER = "test rows not all dated after their training rows"
 #: The caveat of the corrected resampled t over such folds (:data:`NOT_DATED_AFTER`), in place
 #: of :data:`TIME_ORDERED_NOTE`, which their dates contradict.
 NOT_DATED_AFTER_NOTE = (

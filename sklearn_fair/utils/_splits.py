@@ -56,6 +56,12 @@ def _tests_after_training(train, test):
     return bool(len(train) and len(test) and np.max(train) < np.min(test))
 
 
+#: What the words of a run's resampling (``resampling_["outer"]``, ``["inner"]``) end with where
+#: its splits cut the rows in time order by position but the rows' dates (their DatetimeIndex
+#: or PeriodIndex) are out of that order or repeat across a split.
+NOT_DATED_AFTER = "test rows not all dated after their training rows"
+
+
 def time_ordered_splits(splits):
     """Whether every one of ``splits`` tests only rows after all those it trains on (its lag
     rows aside), as time-ordered splits do; False for none (None: a splitter's own).

@@ -38,8 +38,13 @@ from ...exceptions import (
     SklearnFairWarning,
     SplitLeakageWarning,
 )
-from ...stats._interval import NOT_DATED_AFTER
-from ...utils._splits import class_counts, generator_seeded, own_rows, time_ordered_splits
+from ...utils._splits import (
+    NOT_DATED_AFTER,
+    class_counts,
+    generator_seeded,
+    own_rows,
+    time_ordered_splits,
+)
 from ...utils._stacklevel import external_stacklevel
 from ...utils._validation import labels_1d
 from .._holdout import HoldoutSplit
