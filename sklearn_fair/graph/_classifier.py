@@ -433,7 +433,10 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
                     )
                 features = (graphs.num_node_features, graphs.num_edge_features)
                 node_counts = graphs.node_counts
-                validation = self._validation_dataset(X_val, y_val, classes, features)
+                own_labels = y is None or (
+                    graphs.y is not None and np.array_equal(graphs.y, labels)
+                )
+                validation = self._validation_dataset(X_val, y_val, classes, features, own_labels)
                 # a fit refused above leaves the previous fit as it was: set only now
                 self.classes_ = classes
                 self.num_node_features_, self.num_edge_features_ = features
@@ -809,13 +812,22 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
                     f"graphs with {fitted}."
                 )
 
-    def _validation_dataset(self, X_val, y_val, classes, features):
+    def _validation_dataset(self, X_val, y_val, classes, features, own_labels):
         """The dataset of ``X_val, y_val``, checked against the training graphs' ``classes``
-        and ``features`` (numbers of node and edge features)."""
+        and ``features`` (numbers of node and edge features). ``own_labels``: whether the
+        training labels are the graphs' own; where not, the validation graphs' own labels
+        would stop the fit on another target, and ``y_val`` must be given."""
         if X_val is None:
             if y_val is not None:
                 raise ValueError("y_val was passed to fit without X_val; pass both or neither.")
             return None
+        if y_val is None and not own_labels:
+            raise ValueError(
+                "fit was given a y that is not the training graphs' own labels, and X_val "
+                "without y_val: early stopping would read the validation graphs' own labels, "
+                "another target than y's. Pass y_val, the validation graphs' labels of that "
+                "target."
+            )
         graphs = as_collection(X_val, "X_val")
         self._check_like_training(graphs, "X_val", features)
         labels = read_labels(graphs, y_val, "X_val", "y_val")

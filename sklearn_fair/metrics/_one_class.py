@@ -15,7 +15,8 @@ ONE_CLASS_NAMES = ("sensitivity", "specificity", "ppv", "npv")
 def check_one_class_names(scorings, y):
     """Refuse the scorings of ``scorings`` (where -> a scoring parameter: a name, a scorer, a
     list or a dict of them) that score class 1 against the rest (:func:`_class_1_rate`), on a
-    ``y`` without the class 1 (every score would fail) or with more than two classes
+    ``y`` without the class 1 (every score would fail), with two classes of which 1 is the
+    lower (``{1, 2}``: the positive class of 'roc_auc' is 2), or with more than two classes
     (scikit-learn's recall_score refuses such a y, and one class's rate would pass for the
     metric of all)."""
     y = labels_1d(y)  # one column of labels: a 1-D y's classes
@@ -23,7 +24,7 @@ def check_one_class_names(scorings, y):
     if kind not in ("binary", "multiclass"):
         return
     classes = np.unique(y)
-    if kind == "binary" and 1 in classes.tolist():
+    if kind == "binary" and classes.size and classes[-1] == 1:  # 1 the binary positive class
         return
     for where, scoring in scorings.items():
         values = scoring.values() if isinstance(scoring, dict) else [scoring]
@@ -33,11 +34,16 @@ def check_one_class_names(scorings, y):
             rate = _class_1_rate(name)
             if rate is not None:
                 given = f"names {name!r}" if isinstance(name, str) else f"gives a {rate!r} scorer"
-                why = (
-                    "and class 1 is not one of them"
-                    if kind == "binary"
-                    else "so one class's rate would pass for a metric of all"
-                )
+                if kind != "binary":
+                    why = "so one class's rate would pass for a metric of all"
+                elif 1 in classes.tolist():
+                    why = (
+                        "and class 1 is the lower of the two, which scikit-learn's binary "
+                        "scorers of scores ('roc_auc', 'average_precision') read as the "
+                        "negative class: this score would be the other class's"
+                    )
+                else:
+                    why = "and class 1 is not one of them"
                 raise ValueError(
                     f"The 'scoring' parameter of {where} {given}, which scores class 1 "
                     f"against the rest (pos_label=1), but y holds {classes.size} classes "

@@ -48,3 +48,13 @@ def test_nested_cv_is_reproducible(mutag):
         for _ in range(2)
     ]
     np.testing.assert_array_equal(runs[0], runs[1])
+
+
+def test_score_reads_the_graphs_labels_as_fit_does(mutag):
+    estimator, _ = small_grid(DeepMultisets)
+    nested = NestedCV(
+        estimator, {"max_epochs": [2]}, outer_cv=StratifiedGraphKFold(n_splits=3, random_state=0),
+        n_refits=1, random_state=0, scoring="roc_auc",
+    ).fit(mutag)  # fmt: skip
+    labels = np.array([int(graph.y) for graph in mutag])
+    assert nested.score(mutag) == nested.score(mutag, labels)

@@ -173,3 +173,18 @@ def test_auxiliary_loss_counts_in_training_and_validation_losses(id_graphs):
     np.testing.assert_allclose(clf.history[:, "valid_loss"], expected, rtol=1e-6)
     np.testing.assert_allclose(clf.predict_proba(id_graphs[:5]), 0.5)
     assert clf.module_.auxiliary_loss is None  # consumed, not left behind by predict
+
+
+def test_a_y_other_than_the_graphs_labels_needs_y_val_for_early_stopping(id_graphs):
+    train, val = id_graphs[np.arange(0, 120)], id_graphs[np.arange(120, 188)]
+    other = (train.node_counts > np.median(train.node_counts)).astype(int)
+    assert not np.array_equal(other, train.y)
+    with pytest.raises(ValueError, match="Pass y_val") as caught:
+        make_clf().fit(train, other, X_val=val)
+    assert "X_val without y_val" in str(caught.value)
+    other_val = (val.node_counts > np.median(train.node_counts)).astype(int)
+    make_clf().fit(train, other, X_val=val, y_val=other_val)
+    # the graphs' own labels, given or read, early-stop on the validation graphs' own labels
+    for y in (None, train.y, list(train.y)):
+        clf = make_clf().fit(train, y, X_val=val)
+        assert set(seen_ids(clf, "valid")) == set(range(120, 188))

@@ -31,6 +31,7 @@ from ...utils._hashing import fingerprint_of_numbers
 from ...utils._scaling import mean_of, std_of
 from ._candidates import search_space
 from ._docs import PARAMETER_DOCS
+from ._inputs import graph_labels_unless_given
 from ._planning import make_plan
 from ._protocol import run_protocol
 from ._resampling import warn_generator_seeded_splitters
@@ -569,7 +570,9 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         X : array-like
             Test data.
         y : array-like, default=None
-            True targets.
+            True targets; for graphs (a PyG dataset, a list of ``Data``, a
+            :class:`~sklearn_fair.graph.GraphCollection`) None reads their labels, as
+            :meth:`fit` does.
         **params : dict
             Passed to the scorer (e.g. ``sample_weight``); with metadata routing, as the
             scorer requests them.
@@ -584,6 +587,7 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         if get_config().get("enable_metadata_routing", False):  # as GridSearchCV.score
             routed = process_routing(self, "score", **params)
             params = routed[f"scorer_{self.refit_metric_ if several else 'score'}"].score
+        y = graph_labels_unless_given(X, y)  # graphs hold their labels, as in fit
         score = scorer(self.best_estimator_, X, y, **params)
         # a callable scoring that returns a dict: its refit metric, as scikit-learn's searches
         return score[self.refit_metric_] if isinstance(score, dict) else score

@@ -121,18 +121,30 @@ def check_dense_y(y, name="y"):
         )
 
 
+def _torch_state_kept():
+    """A PyG dataset's random transform draws from torch as its graphs are read: inside, the
+    user's global torch random state is left as it was, as fits and predictions leave it."""
+    torch = sys.modules.get("torch")  # only graphs of a torch-using X draw from it
+    return torch.random.fork_rng(devices=[]) if torch else contextlib.nullcontext()
+
+
+def graph_labels_unless_given(X, y):
+    """``y``, or where it is None and ``X`` holds graphs, the labels of the graphs (as
+    :meth:`NestedCV.fit` reads them)."""
+    if y is not None:
+        return y
+    with _torch_state_kept():
+        return read_graph_labels(X) if is_graph_data(X) else None
+
+
 def prepare_data(X, y, groups, params=None):
     """Labels of graph data, consistent lengths, and X made indexable: once, here; the fit
     ``params`` (name -> value) only checked, those of one value per sample lining up with X."""
     check_dense_y(y)
-    torch = sys.modules.get("torch")  # only graphs of a torch-using X draw from it
-    # a PyG dataset's random transform draws from torch as its graphs are read: the user's
-    # global torch random state is left as it was, as fits and predictions leave it
-    with torch.random.fork_rng(devices=[]) if torch else contextlib.nullcontext():
+    with _torch_state_kept():
         if is_graph_data(X):
             check_graphs(X)  # the check of GraphCollection and GraphClassifier, before any fit
-            if y is None:
-                y = read_graph_labels(X)
+    y = graph_labels_unless_given(X, y)
     check_consistent_length(X, y, groups)
     check_rows_line_up(X, [("y", y), ("groups", groups), *(params or {}).items()])
     # as GridSearchCV does: sparse matrices to CSR, array-likes without __getitem__ to arrays
