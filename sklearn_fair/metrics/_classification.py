@@ -131,31 +131,20 @@ def _checked(y_true, y_pred, pos_label, sample_weight):
 
 
 def _rate(y_true, y_pred, pos_label, sample_weight, zero_division, *, negative):
-    """imbalanced-learn's sensitivity (or specificity); an undefined one by ``zero_division``."""
-    y_true, y_pred, sample_weight = _checked(y_true, y_pred, pos_label, sample_weight)
-    weights = np.ones(y_true.shape[0]) if sample_weight is None else sample_weight
-    is_positive = y_true == pos_label
-    if negative:
-        metric, why, denominator = "Specificity", "no negative samples", weights[~is_positive]
-    else:
-        metric, why, denominator = "Sensitivity", "no positive samples", weights[is_positive]
-    if not denominator.sum() > 0:
-        return _divide(0, 0, metric, why, zero_division)
-    if negative and sample_weight is not None:
-        # imbalanced-learn 0.14 counts true negatives as len(y_true) minus weighted counts
-        # (tn_sum = y_true.size - ...), a wrong specificity under sample weights (0.765 for
-        # 0.831 in tests/metrics/test_classification.py); scikit-learn's weighted
-        # confusion matrix instead.
-        tn, fp, _, _ = _counts(y_true, y_pred, pos_label, sample_weight)
-        return float(tn / (tn + fp))
-    # imported here: imbalanced-learn's import pulls in pytest (through sklearn_compat), a
-    # second of start-up for every process (each parallel worker) that imports our scorers
-    from imblearn.metrics import sensitivity_specificity_support
+    """The sensitivity (or specificity) of ``pos_label``, from scikit-learn's (weighted)
+    confusion matrix, as imbalanced-learn defines it; an undefined one by ``zero_division``.
 
-    sens, spec, _ = sensitivity_specificity_support(
-        y_true, y_pred, labels=[pos_label], average=None, sample_weight=sample_weight, warn_for=()
-    )
-    return float((spec if negative else sens)[0])
+    imbalanced-learn's own function is not called: its import (pulled in here, after the
+    user made routing requests) adds ``fit_resample`` to scikit-learn's methods, and every
+    request made before it then fails to copy; and its weighted true negatives count
+    ``len(y_true)`` minus weighted counts (a specificity of 0.765 for 0.831 in
+    tests/metrics/test_classification.py)."""
+    tn, fp, fn, tp = _counts(y_true, y_pred, pos_label, sample_weight)
+    if negative:
+        metric, why, numerator, denominator = "Specificity", "no negative samples", tn, tn + fp
+    else:
+        metric, why, numerator, denominator = "Sensitivity", "no positive samples", tp, tp + fn
+    return _divide(numerator, denominator, metric, why, zero_division)
 
 
 def _counts(y_true, y_pred, pos_label, sample_weight):
@@ -176,8 +165,9 @@ _PREDICTIVE_CONSTRAINTS = {**TARGETS, **PREDICTIVE}
 def sensitivity(y_true, y_pred, *, pos_label=1, sample_weight=None, zero_division="warn"):
     """Sensitivity (recall, true positive rate): TP / (TP + FN).
 
-    :func:`imblearn.metrics.sensitivity_score` of ``pos_label`` against the rest, with the
-    undefined case (no positive samples) decided by ``zero_division``.
+    :func:`imblearn.metrics.sensitivity_score` of ``pos_label`` against the rest (computed
+    from scikit-learn's confusion matrix), with the undefined case (no positive samples)
+    decided by ``zero_division``.
 
     Parameters
     ----------
@@ -210,8 +200,8 @@ def specificity(y_true, y_pred, *, pos_label=1, sample_weight=None, zero_divisio
     """Specificity (true negative rate): TN / (TN + FP).
 
     :func:`imblearn.metrics.specificity_score` of ``pos_label`` against the rest, with the
-    undefined case (no negative samples) decided by ``zero_division``. With ``sample_weight``,
-    from scikit-learn's weighted confusion matrix (imbalanced-learn 0.14 counts TN unweighted).
+    undefined case (no negative samples) decided by ``zero_division``; from scikit-learn's
+    (weighted) confusion matrix (imbalanced-learn 0.14 counts TN unweighted).
 
     Parameters
     ----------
