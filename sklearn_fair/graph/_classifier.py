@@ -387,11 +387,14 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
             Labels of ``X_val``; ``None`` reads them from its graphs. Every label must
             occur in the training labels.
         **fit_params : dict
-            Passed to the module's ``forward``. GraphClassifier does not weight graphs: a
-            ``sample_weight`` is refused with a ValueError unless ``forward`` takes it; weight
-            the classes with ``criterion__weight=torch.tensor([...])`` (in the order of
-            ``classes_``) or under-sample with
-            :class:`~sklearn_fair.sampling.RandomGraphUnderSampler`.
+            Passed to the module's ``forward``, whole, with every batch (skorch does not cut
+            them to the batch's graphs). GraphClassifier does not weight graphs: a
+            ``sample_weight`` is refused with a ValueError unless ``forward`` names it among
+            its parameters (``**kwargs`` alone would swallow it unused), and such a forward
+            receives the weights of all the fit's graphs, which line up with a batch only
+            with ``batch_size=-1`` and unshuffled training. Weight the classes with
+            ``criterion__weight=torch.tensor([...])`` (in the order of ``classes_``) or
+            under-sample with :class:`~sklearn_fair.sampling.RandomGraphUnderSampler`.
 
         Returns
         -------
@@ -730,16 +733,17 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
             accepted = inspect.signature(self.module.forward).parameters
         except (TypeError, ValueError):  # not introspectable: let the module decide
             return fit_params
-        if "sample_weight" in accepted or any(
-            p.kind is inspect.Parameter.VAR_KEYWORD for p in accepted.values()
-        ):
+        # a forward that only takes **kwargs would receive the weights and ignore them: a
+        # weighted fit identical to the unweighted one, with nothing said
+        if "sample_weight" in accepted:
             return fit_params
         if fit_params["sample_weight"] is None:
             return {k: v for k, v in fit_params.items() if k != "sample_weight"}
         raise ValueError(
             "GraphClassifier.fit was given sample_weight, but GraphClassifier does not weight "
             f"graphs (its fit passes extra parameters to {self.module.__name__}.forward, "
-            "which does not take sample_weight). For an imbalanced data set, weight the "
+            "which does not name sample_weight among its parameters). For an imbalanced data "
+            "set, weight the "
             "classes in the loss with criterion__weight=torch.tensor([...]) (one weight per "
             "class, in the order of classes_), or drop majority graphs with "
             "sklearn_fair.sampling.RandomGraphUnderSampler in an imbalanced-learn Pipeline."

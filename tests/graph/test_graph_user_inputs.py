@@ -111,6 +111,24 @@ def test_a_forward_that_takes_sample_weight_still_gets_it(graphs):
     assert clf.module_.weights_seen[0] is weights
 
 
+class SwallowingSum(torch.nn.Module):
+    """Sum-pooled linear logits; a forward whose ``**kwargs`` would swallow sample_weight."""
+
+    def __init__(self, in_channels, out_channels):
+        super().__init__()
+        self.linear = torch.nn.Linear(in_channels, out_channels)
+
+    def forward(self, data, **kwargs):
+        return global_add_pool(self.linear(data.x), data.batch, size=data.num_graphs)
+
+
+def test_a_forward_of_kwargs_alone_is_refused_the_weights_it_would_ignore(graphs):
+    clf = GraphClassifier(SwallowingSum, max_epochs=1, batch_size=-1, validation_fraction=None)
+    weights = np.where(graphs.y == 0, 100.0, 0.001)
+    with pytest.raises(ValueError, match="does not name sample_weight"):
+        clf.fit(graphs, sample_weight=weights)
+
+
 def test_nested_cv_does_not_warn_of_weighted_training_that_cannot_happen(graphs):
     weights = np.where(graphs.y == 0, 2.0, 1.0)
     with warnings.catch_warnings(record=True) as record:
