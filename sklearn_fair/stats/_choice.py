@@ -61,8 +61,8 @@ class MultipleComparison:
     family : {"parametric", "nonparametric"}
     chosen_by : {"assumptions", "user", "units"}
         Whether the checks chose the family (``test="auto"``) or the caller did; "units"
-        where the scores are each on their data set's own scale (a metric that is not
-        bounded, :meth:`BenchmarkResult.multiple_comparison
+        where the metric is not bounded, so the spread of its scores can differ from one data
+        set to another (:meth:`BenchmarkResult.multiple_comparison
         <sklearn_fair.benchmarking.BenchmarkResult.multiple_comparison>`): the rank family, which
         reads only the order of the models on each data set, whatever the checks say.
     normality_pvalues : dict
@@ -150,26 +150,36 @@ class MultipleComparison:
         else:
             verb = "rejected" if not self.equal_variances else "did not reject"
             variances = f"{homogeneity} test {verb} equal variances"
-        if self.chosen_by == "user":
-            why = f"The {self.family} family was chosen by the analyst."
-        elif self.chosen_by == "units":
-            why = (
-                "The scores are not bounded, so each data set's are on its own scale, which "
-                "the parametric family's tests would compare: the rank-based family, which "
-                "reads only the order of the models on each data set, was used whatever "
-                "these checks say."
+        compared = f"We compared {k} models on {self.n_datasets} data sets"
+        if self.chosen_by != "assumptions":
+            family = "rank-based" if self.family == "nonparametric" else self.family
+            reason = (
+                ", chosen by the analyst"
+                if self.chosen_by == "user"
+                else ": the metric is not bounded, so the spread of its scores can differ from "
+                "one data set to another (an error in each data set's units, an R^2 or a "
+                "log-loss unbounded on one side), which the parametric tests would compare as "
+                "if alike; the rank-based tests read only the order of the models on each data "
+                "set"
             )
-        elif self.family == "parametric" and not self.equal_variances:  # two models
-            why = (
-                "The parametric family was used: the paired t-test of two models does not "
-                "assume equal variances."
+            how = (
+                f"{compared} with the {family} family{reason}. The checks of autorank "
+                "(Herbold, 2020), which did not choose the test here: "
             )
-        elif self.family == "parametric":
-            why = "The parametric family was therefore used."
+            why = ""
         else:
-            reason = "non-normal scores" if non_normal else "unequal variances"
-            reason = "untested variances" if untested and not non_normal else reason
-            why = f"Because of the {reason}, the rank-based family was used."
+            how = f"{compared}, choosing the test as autorank does (Herbold, 2020). "
+            if self.family == "parametric" and not self.equal_variances:  # two models
+                why = (
+                    "The parametric family was used: the paired t-test of two models does not "
+                    "assume equal variances. "
+                )
+            elif self.family == "parametric":
+                why = "The parametric family was therefore used. "
+            else:
+                reason = "non-normal scores" if non_normal else "unequal variances"
+                reason = "untested variances" if untested and not non_normal else reason
+                why = f"Because of the {reason}, the rank-based family was used. "
         test = _NAMES[self.omnibus] + (
             f" with {_NAMES[self.posthoc]}{_ERRORS.get(self.posthoc, '')}" if self.posthoc else ""
         )
@@ -181,10 +191,9 @@ class MultipleComparison:
             "Monte Carlo": ", Monte Carlo permutation p-value",
         }.get(self.pvalue_method, "")
         text = (
-            f"We compared {k} models on {self.n_datasets} data sets, choosing the test as "
-            f"autorank does (Herbold, 2020). Shapiro-Wilk tests at alpha = {level}/{k} "
-            f"(Bonferroni) {normality}; {variances} (p = "
-            f"{shown(self.homogeneity_pvalue)}). {why} With {test}, the models {verdict} "
+            f"{how}Shapiro-Wilk tests at alpha = {level}/{k} (Bonferroni) {normality}; "
+            f"{variances} (p = {shown(self.homogeneity_pvalue)}). {why}With {test}, the models "
+            f"{verdict} "
             f"({symbol} = {self.statistic:.3g}, "
             f"{permutation_p_is(self.pvalue, self.pvalue_method, shown)}{method}, two-sided, "
             f"alpha = {level})."

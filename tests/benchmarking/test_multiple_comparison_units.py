@@ -69,7 +69,10 @@ def test_the_verdict_does_not_depend_on_the_units(results):
         assert verdict.pvalue == pytest.approx(0.0106, abs=1e-4)
     assert verdicts[0].statistic == verdicts[1].statistic
     assert verdicts[0].pvalue == verdicts[1].pvalue
-    assert "own scale" in str(verdicts[0]) and "rank-based family" in str(verdicts[0])
+    paragraph = str(verdicts[0])
+    assert "with the rank-based family: the metric is not bounded" in paragraph
+    assert "which did not choose the test here" in paragraph
+    assert "choosing the test as autorank does" not in paragraph  # it did not
 
 
 def test_the_report_states_one_verdict(results):

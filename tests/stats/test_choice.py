@@ -87,6 +87,9 @@ def test_the_paragraph_says_why_the_rank_family_was_used():
     assert "Friedman's test with Nemenyi's test" in text and "critical difference" in text
     forced = multiple_comparison(CASES["readme (clipped: not normal)"], test="parametric")
     assert forced.omnibus == "anova" and "chosen by the analyst" in forced.paragraph
+    # the checks rejected normality, and did not choose the ANOVA: the text does not say so
+    assert "choosing the test as autorank does" not in forced.paragraph
+    assert "with the parametric family, chosen by the analyst" in forced.paragraph
     unequal = multiple_comparison(CASES["normal, unequal variances"])
     assert "Because of the unequal variances" in unequal.paragraph
 
