@@ -388,14 +388,27 @@ def display_key(name):
     return " ".join(unicodedata.normalize("NFC", visible).split())
 
 
+def _blank_end(name):
+    """The first or last character of ``name`` where it is a letter that shows as a blank
+    (an invisible one of category Lo: a Hangul filler), else None. Within a name such a
+    letter is a blank a reader sees; at either end, white space a table hides. The other
+    invisible characters at an end (a variation selector after an emoji) attach to a
+    visible one."""
+    for char in (name[:1], name[-1:]):
+        if char and _invisible(char) and unicodedata.category(char) == "Lo":
+            return char
+    return None
+
+
 def unclear_name(names):
     """``(name, other, why)`` for the first of ``names`` that a reader could not tell from
     the others on screen, or None where each shows as itself and apart.
 
-    A name that starts or ends with white space, or that holds an invisible format character
-    (category Cf; a zero-width non-joiner or joiner, U+200C or U+200D, is taken between two
-    visible characters, where it changes their glyphs), is refused on its own (``other`` is
-    None): a table, a page or a terminal does not show them. Two names of one
+    A name that starts or ends with white space or a blank letter (a Hangul filler), that
+    holds an invisible format character (category Cf; a zero-width non-joiner or joiner,
+    U+200C or U+200D, is taken between two visible characters, where it changes their
+    glyphs), or that shows as nothing (empty, or blank letters alone) is refused on its own
+    (``other`` is None): a table, a page or a terminal does not show them. Two names of one
     :func:`display_key` are shown alike (``other`` is the earlier of them). ``why`` says
     which, in words.
 
@@ -409,16 +422,22 @@ def unclear_name(names):
     'holds U+200B (ZERO WIDTH SPACE), an invisible character'
     >>> unclear_name(["knn", "ｋｎｎ"])
     ('ｋｎｎ', 'knn', "would be shown alike (as 'knn')")
+    >>> unclear_name(["knn", "knn\u3164"])[2]
+    'holds U+3164 (HANGUL FILLER), an invisible character'
+    >>> unclear_name(["knn", ""])[2]
+    'shows as nothing (a table would print an empty label)'
     """
     shown_as = {}
     for name in names:
         if name != name.strip():
             return name, None, "starts or ends with white space (a table or a page hides it)"
-        hidden = _hidden_format_character(name)
+        hidden = _hidden_format_character(name) or _blank_end(name)
         if hidden is not None:
             what = unicodedata.name(hidden, "a format character")
             return name, None, f"holds U+{ord(hidden):04X} ({what}), an invisible character"
         key = display_key(name)
+        if not key:
+            return name, None, "shows as nothing (a table would print an empty label)"
         other = shown_as.setdefault(key, name)
         if other != name:
             return name, other, f"would be shown alike (as {quoted_name(key)})"

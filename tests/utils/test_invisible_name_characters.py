@@ -39,9 +39,31 @@ def test_a_default_ignorable_character_makes_names_alike(char, category, name):
     assert (unicodedata.category(char), unicodedata.name(char)) == (category, name)
     for other in (f"kn{char}n", f"knn{char}"):
         assert display_key(other) == "knn"
-        assert unclear_name(["knn", other]) == (other, "knn", "would be shown alike (as 'knn')")
         # the message shows where they differ
         assert quoted_name(other).count("\\u") + quoted_name(other).count("\\U") == 1
+    assert unclear_name(["knn", f"kn{char}n"]) == (
+        f"kn{char}n",
+        "knn",
+        "would be shown alike (as 'knn')",
+    )
+    # at the end of a name: a blank letter (a Hangul filler) is refused as white space would
+    # be, on its own; a mark attaches to the letter before it, and the name is one "knn"'s
+    why = unclear_name(["knn", f"knn{char}"])
+    if category == "Lo":
+        assert why == (f"knn{char}", None, f"holds U+{ord(char):04X} ({name}), an invisible "
+                       "character")  # fmt: skip
+        assert unclear_name([f"knn{char}"]) == why
+    else:
+        assert why == (f"knn{char}", "knn", "would be shown alike (as 'knn')")
+
+
+@pytest.mark.parametrize("name", ["", "\u3164", "\u115f\u1160", "\u3164knn", "model\uffa0"])
+def test_benchmark_refuses_a_name_that_shows_blank_alone(name):
+    # hunt DOC17, DOC17-2: each was run alone, its row in table() printed with a blank label
+    with pytest.raises(ValueError, match="must have names that a table shows apart") as info:
+        benchmark({name: DummyClassifier(), "lr": DummyClassifier()}, {"iris": (X, y)},
+                  outer_cv=2, n_refits=1, random_state=0)  # fmt: skip
+    assert "shows as nothing" in str(info.value) or "an invisible character" in str(info.value)
 
 
 def test_visible_characters_stay_apart():
@@ -69,7 +91,7 @@ def test_benchmark_refuses_names_apart_by_an_ignorable_character(char, what):
     assert f"Got 'knn' and 'kn\\u{ord(char):04x}n', which would be shown alike" in str(info.value)
 
 
-@pytest.mark.parametrize("key", ['"kn\\u034fn"', '"knn\\u3164"', '"knn\\ufe0f"'])
+@pytest.mark.parametrize("key", ['"kn\\u034fn"', '"kn\\u3164n"', '"knn\\ufe0f"'])
 def test_an_experiment_file_refuses_names_apart_by_an_ignorable_character(tmp_path, key):
     path = tmp_path / "EXPERIMENT.toml"
     path.write_text(
