@@ -247,13 +247,13 @@ NESTED_CASES = [
         "nested-pandas-na-in-boolean-y",
         lambda tmp: nested(tmp).fit(X, _nullable(y.astype(bool), "boolean", [5, 7])),
         ValueError,
-        r"y contains 2 NaN or missing value\(s\), at indices \[5, 7\]",
+        r"y contains 2 NaN or missing value\(s\), at positions \[5, 7\]",
     ),
     case(
         "nested-pandas-na-in-string-y",
         lambda tmp: nested(tmp).fit(X, _nullable(y.astype(str), "string", [3])),
         ValueError,
-        r"y contains 1 NaN or missing value\(s\), at indices \[3\]",
+        r"y contains 1 NaN or missing value\(s\), at positions \[3\]",
     ),
     case(
         "nested-inf-in-y",

@@ -162,8 +162,51 @@ def test_groups_with_missing_labels_are_refused_naming_where(kind, classifier):
     estimator = LogisticRegression() if classifier else Ridge()
     nested = NestedCV(estimator, outer_cv=3, n_refits=1, random_state=0)
     expected = (
-        r"^groups contains 12 NaN or missing value\(s\), at indices "
+        r"^groups contains 12 NaN or missing value\(s\), at positions "
         r"\[0, 1, 2, 3, 4, 5, 6, 7, 8, 9\]\.\.\.; give those rows their group"
     )
     with pytest.raises(ValueError, match=expected):
         nested.fit(X, y, groups=groups)
+
+
+def test_an_array_X_leaves_y_as_the_index_the_others_are_checked_against():
+    # hunt PANDAS2, PANDAS2-1: X as df.to_numpy() carries no index, and weights sorted by
+    # their index were paired with another row's label, with nothing said
+    X, y, weights = _data()
+    sorted_weights = weights.sort_index()
+    result, messages = _row_order_messages(
+        lambda: NestedCV(LogisticRegression(), outer_cv=3, n_refits=1, random_state=0).fit(
+            X.to_numpy(), y, sample_weight=sorted_weights
+        )
+    )
+    at = int(np.flatnonzero(sorted_weights.index != y.index)[0])
+    assert messages == [
+        f"y and sample_weight hold the same row labels in different orders (position {at}: "
+        f"y's row {y.index.tolist()[at]!r}, sample_weight's row "
+        f"{sorted_weights.index.tolist()[at]!r}). Their rows are paired by position, as in "
+        "scikit-learn. If they were not built in the same row order, put sample_weight in "
+        "y's: sample_weight.loc[y.index]; if sample_weight's index was reset after a shuffle "
+        "(its rows in y's order), reset y's too: y.reset_index(drop=True)."
+    ]
+    # paired by position, as scikit-learn pairs them
+    expected = _reference(X, y, result.outer_cv_.split(X, y), sample_weight=sorted_weights)
+    np.testing.assert_allclose(result.outer_scores_, expected)
+    # the weights in y's order: nothing to say
+    _, messages = _row_order_messages(
+        lambda: NestedCV(LogisticRegression(), outer_cv=3, n_refits=1, random_state=0).fit(
+            X.to_numpy(), y, sample_weight=weights
+        )
+    )
+    assert messages == []
+
+
+def test_missing_labels_are_named_by_position_and_by_the_index_label():
+    # hunt PANDAS2, PANDAS2-3: "at indices [28]" was a position, and y.loc[28] another row
+    X, y, _ = _data()
+    y = y.astype("Int64")
+    y.loc[5] = pd.NA
+    position = int(np.flatnonzero(y.index == 5)[0])
+    assert position != 5
+    with pytest.raises(ValueError) as info:
+        NestedCV(LogisticRegression(), outer_cv=3).fit(X, y)
+    assert f"at positions [{position}] (index labels [5]);" in str(info.value)

@@ -57,10 +57,20 @@ def check_labels(y, name="y"):
     for bad, what, fix in problems:
         where = np.flatnonzero(bad.ravel())
         if where.size:
+            more = "..." if where.size > 10 else ""
+            index = getattr(y, "index", None)
+            pandas = sys.modules.get("pandas")
+            labels = (  # a pandas y's row labels, which .loc reads, where not the positions
+                f" (index labels {index[where[:10]].tolist()}{more})"
+                if pandas is not None
+                and isinstance(index, pandas.Index)
+                and values.ndim == 1
+                and not index.equals(pandas.RangeIndex(len(index)))
+                else ""
+            )
             raise ValueError(
-                f"{name} contains {where.size} {what} value(s), at indices "
-                f"{where[:10].tolist()}{'...' if where.size > 10 else ''}; {fix} before "
-                "nested cross-validation."
+                f"{name} contains {where.size} {what} value(s), at positions "
+                f"{where[:10].tolist()}{more}{labels}; {fix} before nested cross-validation."
             )
 
 
@@ -173,38 +183,44 @@ def check_rows_line_up(X, others, of=""):
     """A RowOrderWarning where pandas objects' indexes hold the same row labels in different
     orders: rows are paired by position (as in scikit-learn), which is right where one index
     was reset after a shuffle and gives each row another row's label where one was sorted.
-    ``others``: ``(name, value)`` pairs, each checked against X; ``of``: whose X they are
-    (e.g. " of data set 'd'")."""
-    index = getattr(X, "index", None)
+    ``others``: ``(name, value)`` pairs, each checked against X, or where X has no index
+    (an array), against the first of them that has one; ``of``: whose X they are (e.g. " of
+    data set 'd'")."""
     pandas = sys.modules.get("pandas")
-    if pandas is None or not isinstance(index, pandas.Index) or not index.is_unique:
+    if pandas is None:
         return
-    for name, values in others:
-        other = getattr(values, "index", None)
-        if not isinstance(other, pandas.Index) or other.equals(index) or not other.is_unique:
+    indexed = [
+        (name, values.index)
+        for name, values in [("X", X), *others]
+        if isinstance(getattr(values, "index", None), pandas.Index) and values.index.is_unique
+    ]
+    if not indexed:
+        return
+    (first, index), *rest = indexed
+    for name, other in rest:
+        if other.equals(index) or len(other) != len(index) or not other.isin(index).all():
             continue
-        if len(other) == len(index) and other.isin(index).all():
-            at = int(np.flatnonzero(np.asarray(other) != np.asarray(index))[0])
-            mine, theirs = index[at : at + 1].tolist()[0], other[at : at + 1].tolist()[0]
-            fix = (
-                f"If they were not built in the same row order, put {name} in X's: "
-                f"{name}.loc[X.index]"
-            )
-            for reset, kept in ((name, "X"), ("X", name)):
-                if (other if reset == name else index).equals(pandas.RangeIndex(len(index))):
-                    # 0..n-1: an index reset after a shuffle, whose rows are in the other's order
-                    fix += (
-                        f"; if {reset}'s index was reset after a shuffle (its rows in {kept}'s "
-                        f"order), reset {kept}'s too: {kept}.reset_index(drop=True)"
-                    )
-                    break
-            warnings.warn(
-                f"X and {name}{of} hold the same row labels in different orders (position {at}: "
-                f"X's row {mine!r}, {name}'s row {theirs!r}). Their rows are paired by "
-                f"position, as in scikit-learn. {fix}.",
-                RowOrderWarning,
-                stacklevel=external_stacklevel(),
-            )
+        at = int(np.flatnonzero(np.asarray(other) != np.asarray(index))[0])
+        mine, theirs = index[at : at + 1].tolist()[0], other[at : at + 1].tolist()[0]
+        fix = (
+            f"If they were not built in the same row order, put {name} in {first}'s: "
+            f"{name}.loc[{first}.index]"
+        )
+        for reset, kept in ((name, first), (first, name)):
+            if (other if reset == name else index).equals(pandas.RangeIndex(len(index))):
+                # 0..n-1: an index reset after a shuffle, whose rows are in the other's order
+                fix += (
+                    f"; if {reset}'s index was reset after a shuffle (its rows in {kept}'s "
+                    f"order), reset {kept}'s too: {kept}.reset_index(drop=True)"
+                )
+                break
+        warnings.warn(
+            f"{first} and {name}{of} hold the same row labels in different orders (position "
+            f"{at}: {first}'s row {mine!r}, {name}'s row {theirs!r}). Their rows are paired by "
+            f"position, as in scikit-learn. {fix}.",
+            RowOrderWarning,
+            stacklevel=external_stacklevel(),
+        )
 
 
 # -- early stopping ----------------------------------------------------------------------------
