@@ -402,11 +402,15 @@ def benchmark(
         differs from the benchmark's, neither being NaN. Its ``n_jobs``, ``verbose`` and
         ``cache_dir`` give way to the benchmark's (they change no result).
     datasets : dict
-        Name -> data: ``(X, y)``, ``(X, y, groups)``, graph data (a sequence of graphs with a
-        ``.y``, e.g. a PyG ``TUDataset``), or a callable without arguments that returns one of
-        these (called once). A model's or a data set's name that a table would not show as
-        itself and apart is refused: one that starts or ends with white space, holds a
-        control character (Unicode category Cc, such as a tab, a newline, an ESC or U+0085)
+        Name -> data: ``(X, y)``, ``(X, y, groups)`` (a third element is always the groups,
+        never weights: ``benchmark`` does not weight rows; weighted results are put together
+        with :meth:`BenchmarkResult.from_results
+        <sklearn_fair.benchmarking.BenchmarkResult.from_results>`), graph data (a sequence
+        of graphs with a ``.y``, e.g. a PyG ``TUDataset``), or a callable without arguments
+        that returns one of these (called once). A model's or a data set's name that a table
+        would not show as itself and apart is refused: one that starts or ends with white
+        space or a blank letter (a Hangul filler), shows as nothing, holds a control
+        character (Unicode category Cc, such as a tab, a newline, an ESC or U+0085)
         or an invisible character (Unicode category Cf, such as a zero-width space; a
         zero-width non-joiner or joiner between two visible characters, as Persian, Indic
         scripts and emoji write them, is taken), and two that are alike once NFC-normalised,
