@@ -906,7 +906,8 @@ class BenchmarkResult:
         ----------
         reference : dict
             ``(dataset, model)`` -> published ``(mean, std)`` (printed units after ``scale``) over
-            ``n_folds`` folds; NaN where not verified. Cells without one are left out.
+            ``n_folds`` folds; NaN where not verified. Cells without one are left out, and so
+            are keys that name no cell (a paper's models that were not run), with a warning.
         scale : float, default=1.0
             Multiplies our scores (100 when the reference is in percent).
         n_folds : int, default=10
@@ -918,8 +919,20 @@ class BenchmarkResult:
             ``dataset``, ``model``, ``mean``, ``std`` (NaN where a fold failed:
             :attr:`missing`), ``reference_mean``, ``reference_std``, ``reference_se``,
             ``difference`` and ``in_reference_se``.
+
+        Raises
+        ------
+        ValueError
+            Where no key of ``reference`` names a cell of the benchmark (keys swapped to
+            ``(model, dataset)``, misspelt names, an empty ``reference``).
+
+        Warns
+        -----
+        SklearnFairWarning
+            Where some keys of ``reference`` name no cell: they are named, and left out.
         """
         pd = _pandas()
+        self._check_reference_keys(reference)
         rows = []
         for (dataset, model), cell in self.cells.items():
             if (dataset, model) not in reference:
@@ -935,7 +948,54 @@ class BenchmarkResult:
                     "difference": mean - ref_mean, "in_reference_se": (mean - ref_mean) / se,
                 }
             )  # fmt: skip
-        return pd.DataFrame(rows)
+        columns = [
+            "dataset", "model", "mean", "std", "reference_mean", "reference_std", "reference_se",
+            "difference", "in_reference_se",
+        ]  # fmt: skip
+        return pd.DataFrame(rows, columns=columns)
+
+    def _check_reference_keys(self, reference):
+        """Refuse a ``reference`` of :meth:`compare_to_reference` none of whose keys names a
+        cell; warn of (and name) the keys that name none where others do."""
+        unknown = [key for key in reference if key not in self.cells]
+        if reference and len(unknown) < len(reference):
+            if unknown:
+                warnings.warn(
+                    f"The 'reference' parameter of compare_to_reference has keys that name no "
+                    f"cell of the benchmark: {self._unknown_keys(unknown)}; they are left out. "
+                    f"{self._reference_keys_accepted()}",
+                    SklearnFairWarning,
+                    stacklevel=external_stacklevel(),
+                )
+            return
+        got = f"keys that name none: {self._unknown_keys(unknown)}" if unknown else "an empty dict"
+        raise ValueError(
+            "The 'reference' parameter of compare_to_reference must name at least one cell of "
+            f"the benchmark by a key. Got {got}. {self._reference_keys_accepted()}"
+        )
+
+    def _unknown_keys(self, keys):
+        """The first few of ``keys`` of a reference that name no cell, each said to look
+        swapped where ``(model, dataset)`` would name one."""
+        shown = [
+            f"{key!r} (it looks swapped: {key[::-1]!r} is a cell)"
+            if isinstance(key, tuple) and key[::-1] in self.cells
+            else repr(key)
+            for key in keys[:3]
+        ]
+        more = f" (and {len(keys) - 3} more)" if len(keys) > 3 else ""
+        return ", ".join(shown) + more
+
+    def _reference_keys_accepted(self):
+        """What a key of a reference must be, with some of the benchmark's names."""
+
+        def some(names):
+            return ", ".join(map(repr, names[:5])) + (", ..." if len(names) > 5 else "")
+
+        return (
+            f"Each key is a (dataset, model) pair, with dataset one of {some(self.datasets)} "
+            f"and model one of {some(self.models)}."
+        )
 
     def rank_comparison(self, *, alpha=0.05, control=None, control_test="z"):
         """Friedman's test and its post-hoc comparisons on each data set's mean scores

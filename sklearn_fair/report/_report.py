@@ -349,22 +349,45 @@ class NestedCVReport:
             self._cells(), lambda c: c.model if self._one else f"{c.model} on {c.dataset}", _names
         )
 
+    def _cells_of(self, column, *, by_metric=False):
+        """Each distinct non-empty value of ``column`` of the :attr:`rows`, with the cells it
+        is of in words (:meth:`_cells_in_words`), "" where every cell has it; with
+        ``by_metric``, the cells of each metric, each followed by the metric's name
+        (" on d1 (accuracy) and (roc_auc)")."""
+        of = {}
+        for row in self.rows:
+            if row[column]:
+                key = row["dataset"], row["model"]
+                metric = row["metric"] if by_metric else None
+                of.setdefault(row[column], {}).setdefault(metric, {})[key] = self.result.cells[key]
+        every = len(self._cells())
+        return {
+            value: " and".join(
+                ("" if len(cells) == every else self._cells_in_words(list(cells.values())))
+                + (f" ({metric})" if by_metric else "")
+                for metric, cells in metrics.items()
+            )
+            for value, metrics in of.items()
+        }
+
     def _coverage_notes(self):
         """Each distinct coverage note of the rows' intervals of the mean (the cells' summaries'
         ``ci_coverage``), as "Coverage of the interval of the mean<cells>: <note>.", naming the
-        cells it is of (:meth:`_cells_in_words`) where not every cell shares it."""
-        noted = {}
-        for row in self.rows:
-            if row["ci_coverage"]:
-                key = row["dataset"], row["model"]
-                noted.setdefault(row["ci_coverage"], {})[key] = self.result.cells[key]
-        every = len(self._cells())
+        cells it is of (:meth:`_cells_of`) where not every cell shares it."""
         return [
-            "Coverage of the interval of the mean"
-            + ("" if len(cells) == every else self._cells_in_words(list(cells.values())))
-            + f": {note}."
-            for note, cells in noted.items()
+            f"Coverage of the interval of the mean{cells}: {note}."
+            for note, cells in self._cells_of("ci_coverage").items()
         ]
+
+    def _interval_methods(self):
+        """How the rows' intervals of the mean were made: "Interval of the mean: <method>."
+        where every row's is alike, else each method after the cells it is of (and their
+        metrics, in a report of several: :meth:`_cells_of`), "Interval of the mean on d1:
+        <method>; of m1 on d2: <method>."."""
+        methods = self._cells_of("ci_method", by_metric=self._multimetric)
+        if len(methods) == 1:
+            return f"Interval of the mean: {next(iter(methods))}."
+        return f"Interval of the mean{';'.join(f'{of}: {how}' for how, of in methods.items())}."
 
     def _folds_made(self):
         """Each distinct "<outer or inner>: <how>" the cells recorded, naming the cells it is
@@ -456,11 +479,10 @@ class NestedCVReport:
             ],
         )
         n_folds = sorted({row["n_folds"] for row in self.rows})
-        methods = list(dict.fromkeys(row["ci_method"] for row in self.rows))
         summary.paragraphs += [
             f"Test scores over {' or '.join(map(str, n_folds))} outer folds"
             f"{'' if self._one else ' per data set'} (std as numpy's, ddof=0).",
-            f"Interval of the mean: {'; '.join(methods)}. Interval of the IQM: "
+            f"{self._interval_methods()} Interval of the IQM: "
             f"{self.rows[0]['iqm_ci_method']}. "
             + (
                 "The corrected t widens the interval for the overlap of the outer training "
