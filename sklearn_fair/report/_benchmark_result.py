@@ -1018,11 +1018,20 @@ class BenchmarkResult:
         :func:`sklearn_fair.stats.multiple_comparison` on each data set's mean score, in printed
         units: with ``test="auto"`` autorank's checks (normality, equal variances) choose the
         parametric or the rank family, and ``str(result)`` says which and why, for a methods
-        section. A metric that is not bounded (an RMSE, an R^2) is on each data set's own scale:
-        the parametric family's checks and its ANOVA would read those scales (an error in
-        dollars or in thousands of dollars could change the verdict), so ``test="auto"`` takes
-        the rank family there, which reads only the order of the models on each data set
-        (``chosen_by="units"``). Needs 5 data sets or more.
+        section. The scores of a metric that is not bounded can spread differently from one
+        data set to another (an RMSE in each data set's units, an R^2 or a log-loss unbounded
+        on one side): the parametric family's checks and its ANOVA would read those spreads
+        (an error in dollars or in thousands of dollars could change the verdict), so
+        ``test="auto"`` takes the rank family there, which reads only the order of the models
+        on each data set (``chosen_by="units"``). Needs 5 data sets or more.
+
+        Parameters
+        ----------
+        test : {"auto", "parametric", "nonparametric"}, default="auto"
+            The family of tests, as :func:`sklearn_fair.stats.multiple_comparison`'s; "auto"
+            lets autorank's checks choose, but for a metric that is not bounded (above).
+        alpha : float, default=0.05
+            Level of the tests.
 
         Returns
         -------
