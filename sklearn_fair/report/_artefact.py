@@ -55,6 +55,7 @@ from ._results import (
     failed_fields,
     saved_fields,
     saved_params,
+    saved_predictions,
 )
 
 #: The largest result file read back (every fold's indices of every data set).
@@ -97,7 +98,7 @@ def _cell_result(cell, shared):
             ),
         })  # fmt: skip
         if cell.predictions is not None and cell.predictions[fold] is not None:
-            folds[-1]["predictions"] = cell.predictions[fold]
+            folds[-1]["predictions"] = saved_predictions(cell.predictions[fold])
         if not _same_splits(own, shared):
             folds[-1]["train_indices"] = None if own is None else own[fold]["train"]
             folds[-1]["test_indices"] = None if own is None else own[fold]["test"]

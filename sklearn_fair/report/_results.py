@@ -1,7 +1,9 @@
 """NestedResult, the one shape of a nested result whatever it came from (a fitted NestedCV,
 a saved dict), and result_to_dict."""
 
+import datetime
 import decimal
+import functools
 import math
 import numbers
 from collections.abc import Mapping
@@ -341,6 +343,97 @@ def _jsonable(value, name=repr):
     return name(value)
 
 
+def _dated_labels():
+    """``(tag, type, read)`` of each type of date a kept label may be, the first type a label
+    is an instance of giving its tag (pandas' Timestamp is a datetime, which is a date): saved
+    as ``{tag: str(label)}``, read back by ``read``."""
+    import pandas as pd  # a dependency, imported only when a label is a date
+
+    return (
+        ("Timestamp", pd.Timestamp, pd.Timestamp),
+        ("datetime", datetime.datetime, datetime.datetime.fromisoformat),
+        ("date", datetime.date, datetime.date.fromisoformat),
+        ("datetime64", np.datetime64, np.datetime64),
+    )
+
+
+#: The longest text of a saved date label (a date of numpy's ``as`` unit has 38 characters).
+_MAX_DATE_TEXT = 64
+
+
+def _saved_date(tag, text):
+    """The date label saved as ``{tag: text}``; None where ``text`` is not how
+    :func:`_saved_label` writes a date of type ``tag`` (never a guess: ``"now"`` is not one)."""
+    known = tag in {name for name, _, _ in _dated_labels()}
+    return _read_date(tag, text) if known and len(text) <= _MAX_DATE_TEXT else None
+
+
+@functools.lru_cache(maxsize=256)  # labels are a few classes: each text is parsed once
+def _read_date(tag, text):
+    read = {name: reader for name, _, reader in _dated_labels()}[tag]
+    try:
+        value = read(text)
+    except (TypeError, ValueError, OverflowError):
+        return None
+    return value if str(value) == text else None
+
+
+def _saved_label(value):
+    """A kept label that JSON has no type for, as saved: a date (datetime, date, pandas
+    Timestamp, numpy datetime64) as ``{tag: its text}``, which :func:`read_predictions` reads
+    back as the date it was. Any other is refused: read back, the text of its ``repr`` would
+    be a str, equal to no label."""
+    for tag, kind, _ in _dated_labels():
+        if isinstance(value, kind):
+            text = str(value)
+            if _saved_date(tag, text) is not None:
+                return {tag: text}
+            break  # NaT: a datetime that no text reads back as
+    raise TypeError(
+        f"The kept predictions cannot be saved: the label {value!r} is a "
+        f"{qualified_name(type(value))}, which JSON cannot hold (it would be read back as the "
+        "str of its repr). Labels are saved as str, int, float, bool or None, and dates as "
+        "datetime.datetime, datetime.date, pandas.Timestamp or numpy.datetime64 (not NaT). "
+        "Recode y as one of these (e.g. y.astype(str)) or run with keep_predictions=False."
+    )
+
+
+def saved_predictions(kept):
+    """A fold's kept predictions (``keep_predictions``) as saved: :func:`_jsonable`, each
+    date label as :func:`_saved_label` writes it; raises TypeError for a label of another
+    type JSON cannot hold."""
+    return _jsonable(kept, name=_saved_label)
+
+
+def _read_labels(values, where):
+    """Labels saved by :func:`saved_predictions` (lists of them, nested), each date read back."""
+    if isinstance(values, list):
+        return [_read_labels(value, where) for value in values]
+    if not isinstance(values, Mapping):
+        return values
+    date = None
+    if len(values) == 1:
+        [(tag, text)] = values.items()
+        date = _saved_date(tag, text) if isinstance(tag, str) and isinstance(text, str) else None
+    if date is None:
+        raise InvalidResultError(
+            f"The kept predictions of {where} hold the label {str(values)[:80]}, which is not "
+            'a saved date ({"datetime": "2020-01-01 00:00:00"}, or of "date", "Timestamp" or '
+            '"datetime64"); nothing was read.'
+        )
+    return date
+
+
+def read_predictions(kept, where):
+    """A fold's kept predictions as :func:`saved_predictions` saved them, each date label read
+    back as the date it was (``where``: the result, for errors); a label of an older file,
+    saved as the text of its ``repr``, stays that str."""
+    if not isinstance(kept, Mapping):
+        return kept
+    labels = ("y_true", "classes", "predict")
+    return {**kept, **{key: _read_labels(kept[key], where) for key in labels if key in kept}}
+
+
 def _json_holds(value):
     """Whether JSON reads :func:`_jsonable`'s copy of ``value`` back as ``value``: no tuple,
     array, dict key that is not a str, non-finite float or object in it."""
@@ -375,7 +468,11 @@ def result_to_dict(nested):
     What a report needs and nothing that would need pickle: each outer fold's selected
     hyper-parameters (objects, and values JSON would change such as a tuple, as the text a
     report prints), validation score, refits' test scores (per metric), refit seeds, train and
-    test indices and fit time, the metrics, and a checksum.
+    test indices and fit time, the metrics, and a checksum; and each fold's ``predictions``
+    where they were kept (``keep_predictions``), a date label as
+    ``{"datetime": "2020-01-01 00:00:00"}`` (or of ``"date"``, ``"Timestamp"``,
+    ``"datetime64"``), which a report reads back as that date (a label of another type JSON
+    cannot hold is refused: TypeError).
     Reports and plots accept it in place of the fitted object, after checking it (checksum,
     types, ranges: an edited or damaged result is refused, see
     :meth:`~sklearn_fair.BenchmarkResult.from_results`).
@@ -443,7 +540,7 @@ def result_to_dict(nested):
         fold["best_params"] = saved_params(original.get("best_params"))
         fold.update(failed_fields(original.get("failed_metrics", []), refit_metric))
         if original.get("predictions") is not None:  # kept when asked (keep_predictions)
-            fold["predictions"] = _jsonable(original["predictions"])
+            fold["predictions"] = saved_predictions(original["predictions"])
     settings = fit_settings(nested)
     document = {
         "format": RESULT_FORMAT,
@@ -729,6 +826,9 @@ def as_result(name, result, *, dataset="data", metric=None, budget=None, verify=
     # scores of a metric the result does not describe
     metrics.update({key: UNRECORDED for key in per_metric if key not in metrics})
     predictions = [f.get("predictions") for f in folds]
+    if estimator is None:  # saved: its date labels read back as dates
+        where = source or f"{name!r} of data set {dataset!r}"
+        predictions = [read_predictions(kept, where) for kept in predictions]
     return NestedResult(
         dataset=str(dataset),
         model=str(name),
