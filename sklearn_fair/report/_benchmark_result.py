@@ -1381,7 +1381,11 @@ class BenchmarkResult:
         table.
 
         A cell whose outer folds failed has no mean and no interval, as the table prints it:
-        where its point would be, the plot says how many of its folds failed.
+        where its point would be, the plot says how many of its folds failed. For a metric
+        that is not bounded (an RMSE, an R^2), whose scores can spread differently from one
+        data set to another, each data set gets a panel with an x axis of its own (on one
+        axis, differences the table calls significant could be a fraction of a percent of
+        its width); a bounded one shares one axis, and a given ``ax`` holds them all.
 
         Parameters
         ----------

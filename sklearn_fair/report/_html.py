@@ -2,7 +2,8 @@
 
 Inline style sheet, images embedded as base64 PNG, nothing fetched, every name and value
 escaped. On a narrow screen each table row becomes a card of "column: value" lines, so no
-table is wider than the screen.
+table is wider than the screen; on a wider one a table that does not fit scrolls sideways in
+its own box, and the page does not.
 """
 
 import base64
@@ -35,7 +36,8 @@ nav { display: flex; flex-wrap: wrap; gap: 4px 16px; margin: 0 0 8px; font-size:
 nav a { color: var(--accent); text-decoration: none; overflow-wrap: anywhere; }
 nav a:hover { text-decoration: underline; }
 .notes { color: var(--muted); font-size: .92rem; }
-.table { margin: 10px 0 8px; }
+/* a table wider than the window scrolls in its box, not the whole page */
+.table { margin: 10px 0 8px; overflow-x: auto; }
 table { border-collapse: collapse; width: auto; max-width: 100%; font-size: .92rem; }
 th, td { padding: 5px 10px; border-bottom: 1px solid var(--line); vertical-align: top;
   text-align: left; overflow-wrap: break-word; }

@@ -69,7 +69,9 @@ def matplotlib_missing():
     return None
 
 
-def _figure(ax, size):
+def _figure(ax, size, rows=1):
+    """``(figure, axes)``: ``ax``'s figure and ``ax``, else a new figure of ``size`` inches
+    with one axes, or ``rows`` of them one above the other (an array)."""
     missing = matplotlib_missing()
     if missing is not None:  # pragma: no cover - exercised without matplotlib
         raise ImportError(missing)
@@ -79,7 +81,7 @@ def _figure(ax, size):
         return ax.figure, ax
     # A bare Figure, not pyplot: no global state and no GUI backend needed.
     figure = Figure(figsize=size, layout="constrained")
-    return figure, figure.add_subplot()
+    return figure, figure.add_subplot() if rows == 1 else figure.subplots(rows, 1)
 
 
 #: Each format's metadata that would make two saves of one figure differ: the date.
@@ -508,60 +510,44 @@ def critical_difference_diagram(ranks, alpha, ax):
 
 
 def interval_plot(result, confidence, interval, ax):
-    """See :meth:`BenchmarkResult.plot_intervals`."""
+    """See :meth:`BenchmarkResult.plot_intervals`.
+
+    A metric not known to be bounded (an RMSE, an R^2) is on each data set's own scale: on one
+    shared axis the data sets of the smaller scales shrink to a point, their intervals and the
+    differences the table shows with them. Our own figure then gives each data set an axis of
+    its own, one above the other; a bounded metric (accuracy), and a given ``ax``, keep every
+    data set on one axis.
+    """
     own = ax is None
     datasets = [plain(d) for d in result.datasets]
-    height = 1.3 + 0.45 * len(result.datasets) * len(result.models) ** 0.5
-    figure, ax = _figure(ax, (_width(datasets, base=6), height))
+    apart = own and len(datasets) > 1 and result._in_own_units()
+    per_row = 0.45 * len(result.models) ** 0.5
+    height = 1.3 + per_row * len(datasets) + 0.4 * apart * (len(datasets) - 1)  # ticks' room
+    figure, axes = _figure(
+        ax, (_width(datasets, base=6), height), rows=len(datasets) if apart else 1
+    )
+    axes = list(axes) if apart else [axes]
+    rows = [[dataset] for dataset in result.datasets] if apart else [list(result.datasets)]
     offsets = np.linspace(-0.3, 0.3, len(result.models)) if len(result.models) > 1 else [0.0]
     kinds = set()
     # given to the legend with their handles: it leaves out a label that starts with "_"
-    labels, handles = [plain(model) for model in result.models], []
-    failed = []  # (y, model's index, words): no point, no interval, as in the table
-    for j, model in enumerate(result.models):
-        points = []
-        for i, dataset in enumerate(result.datasets):
-            cell = result.cells[dataset, model]
-            if cell.n_failed_folds():
-                points.append((np.nan, np.nan, np.nan))
-                words = failed_folds(cell.n_failed_folds(), len(cell.scores))
-                failed.append((i + offsets[j], j, f"{model}: {words}"))
-                continue
-            # the report's table's mean and interval (NestedResult.summary, the one owner:
-            # kept in the metric's range, printed units); its IQM interval is not drawn
-            summary = cell.summary(root=0, confidence=confidence, interval=interval, n_resamples=1)
-            kinds.add(summary.interval)
-            points.append((summary.mean, summary.ci_low, summary.ci_high))
-        means, lows, highs = (np.asarray(column) for column in zip(*points))
-        y = np.arange(len(result.datasets)) + offsets[j]
-        handles.append(
-            ax.errorbar(
-                means,
-                y,
-                xerr=[means - lows, highs - means],
-                fmt="o",
-                capsize=3,
-                label=labels[j],
-            )  # fmt: skip
-        )
-    for y, j, words in failed:  # where its point would be, in its colour, at the axes' left
-        ax.text(
-            0.01, y, plain(words), transform=ax.get_yaxis_transform(),
-            color=handles[j].lines[0].get_color(), fontsize="small", ha="left", va="center",
-        )  # fmt: skip
-    ax.set_yticks(np.arange(len(result.datasets)), datasets)
-    ax.set_ylim(-0.5, len(result.datasets) - 0.5)  # a failed cell's words too
+    labels = [plain(model) for model in result.models]
+    for panel, drawn in zip(axes, rows):  # the models' colours alike in each
+        handles = _draw_intervals(panel, result, drawn, offsets, confidence, interval, kinds)
+        panel.set_yticks(np.arange(len(drawn)), [plain(d) for d in drawn])
+        panel.set_ylim(-0.5, len(drawn) - 0.5)  # a failed cell's words too
     metrics = {}  # name -> direction, as the tables say it
     for dataset in result.datasets:
         metric = result.cells[dataset, result.models[0]].metric
         metrics[metric.name] = direction(metric)
     names = ", ".join(INTERVAL_NAMES[kind] for kind in sorted(kinds)) or "no"
     one = len(set(metrics.values())) == 1  # one direction: said once, at the end
-    ax.set_xlabel(
+    axes[-1].set_xlabel(
         plain(
             ", ".join(name + ("" if one else said) for name, said in sorted(metrics.items()))
             + f": mean and {100 * confidence:g}% {names} interval"
             + (next(iter(metrics.values())) if one else "")
+            + ("\n(each data set on an axis of its own: its own scale)" if apart else "")
         )
     )
     if own:  # below the axes, in room the constrained layout makes: it covers no point
@@ -574,6 +560,46 @@ def interval_plot(result, confidence, interval, ax):
     else:
         ax.legend(handles, labels, fontsize="small")
     return figure
+
+
+def _draw_intervals(ax, result, datasets, offsets, confidence, interval, kinds):
+    """Draw on ``ax`` each model's mean and interval on each of ``datasets`` (one row each, the
+    models at ``offsets`` about it); add the intervals' kinds to ``kinds``. Returns the
+    models' error bars, for the legend."""
+    handles = []
+    failed = []  # (y, model's index, words): no point, no interval, as in the table
+    for j, model in enumerate(result.models):
+        points = []
+        for i, dataset in enumerate(datasets):
+            cell = result.cells[dataset, model]
+            if cell.n_failed_folds():
+                points.append((np.nan, np.nan, np.nan))
+                words = failed_folds(cell.n_failed_folds(), len(cell.scores))
+                failed.append((i + offsets[j], j, f"{model}: {words}"))
+                continue
+            # the report's table's mean and interval (NestedResult.summary, the one owner:
+            # kept in the metric's range, printed units); its IQM interval is not drawn
+            summary = cell.summary(root=0, confidence=confidence, interval=interval, n_resamples=1)
+            kinds.add(summary.interval)
+            points.append((summary.mean, summary.ci_low, summary.ci_high))
+        means, lows, highs = (np.asarray(column) for column in zip(*points))
+        y = np.arange(len(datasets)) + offsets[j]
+        handles.append(
+            ax.errorbar(
+                means,
+                y,
+                xerr=[means - lows, highs - means],
+                fmt="o",
+                capsize=3,
+                label=plain(model),
+            )  # fmt: skip
+        )
+    for y, j, words in failed:  # where its point would be, in its colour, at the axes' left
+        ax.text(
+            0.01, y, plain(words), transform=ax.get_yaxis_transform(),
+            color=handles[j].lines[0].get_color(), fontsize="small", ha="left", va="center",
+        )  # fmt: skip
+    return handles
 
 
 def fold_predictions(cell):

@@ -1,5 +1,6 @@
 // What a reader would notice first, measured in the rendered page: images that did not load,
-// anything wider than the screen, text drawn over other text (or over an image).
+// anything wider than the screen (but what scrolls in a box of its own), text drawn over other
+// text (or over an image).
 (() => {
   const viewport = document.documentElement.clientWidth;
   const hidden = (element) => {
@@ -9,6 +10,14 @@
       if (style.clip && style.clip !== "auto") return true; // visually hidden (screen readers)
       const box = e.getBoundingClientRect();
       if (style.overflow === "hidden" && (box.width <= 1 || box.height <= 1)) return true;
+    }
+    return false;
+  };
+  // inside a box that scrolls sideways (a wide table's): reached by scrolling that box, whose
+  // own width is checked, not the page
+  const scrolled = (element) => {
+    for (let e = element.parentElement; e && e !== document.body; e = e.parentElement) {
+      if (["auto", "scroll"].includes(getComputedStyle(e).overflowX)) return true;
     }
     return false;
   };
@@ -32,7 +41,7 @@
   }
   for (const element of document.body.querySelectorAll("*")) {
     const box = element.getBoundingClientRect();
-    if ((box.width === 0 && box.height === 0) || hidden(element)) continue;
+    if ((box.width === 0 && box.height === 0) || hidden(element) || scrolled(element)) continue;
     if (box.left < -0.5 || box.right > viewport + 0.5) {
       result.wide.push({
         tag: element.tagName,

@@ -1,4 +1,5 @@
-"""The HTML report rendered by a real browser (headless Chromium), at 1400 px and a phone's width.
+"""The HTML report rendered by a real browser (headless Chromium), at 1400, 1280 and 1024 px and
+a phone's width.
 
 tools/test.sh installs Debian's ``chromium`` and sets SKLEARN_FAIR_REQUIRE_BROWSER, so on CI a
 missing browser fails this test instead of skipping it. Set SKLEARN_FAIR_UPDATE_SCREENSHOTS=1 to
@@ -18,7 +19,17 @@ pytest.importorskip("matplotlib")
 
 CHECKS = (Path(__file__).parent / "page_checks.js").read_text()
 STATIC = Path(__file__).resolve().parents[2] / "docs" / "_static"
-VIEWPORTS = {"desktop": (1400, 900, False), "phone": (390, 844, True)}
+# the wide tables of a benchmark made the page 1288 px wide at 1280 and 1024 px, and a two-model
+# report's 1056 at 1024: between the phone's cards (below 760 px) and 1400 px the page scrolled
+# sideways and cut off the verdicts
+VIEWPORTS = {
+    "desktop": (1400, 900, False),
+    "laptop": (1280, 800, False),
+    "small_laptop": (1024, 768, False),
+    "phone": (390, 844, True),
+}
+#: the viewports whose screenshots docs/guide/reports.rst shows
+IN_THE_DOCS = ("desktop", "phone")
 
 
 @pytest.fixture(scope="module")
@@ -84,23 +95,25 @@ def test_the_report_reads_well_in_a_browser(browser, two_model_report, viewport,
     _assert_reads_well(page, n_images=3)  # its three plots
     shot = browser.screenshot(tmp_path / f"report_{viewport}.png", full_page=viewport == "desktop")
     assert shot.stat().st_size > 10_000
-    if os.environ.get("SKLEARN_FAIR_UPDATE_SCREENSHOTS"):
+    if os.environ.get("SKLEARN_FAIR_UPDATE_SCREENSHOTS") and viewport in IN_THE_DOCS:
         _save_for_docs(shot, STATIC / f"report_two_models_{viewport}.png")
 
 
 def test_the_checks_see_what_they_look_for(browser, tmp_path):
-    """A page with each fault: a broken image, a too-wide block, text over text."""
+    """A page with each fault: a broken image, a too-wide block, text over text; and a wide
+    block that scrolls in a box of its own, which is no fault."""
     page = tmp_path / "broken.html"
     page.write_text(
         "<!DOCTYPE html><html><head><meta name='viewport' content='width=device-width'></head>"
         "<body><img src='data:image/png;base64,AAAA' alt='broken'>"
         "<div style='width:2000px'>wide</div>"
+        "<div style='overflow-x:auto'><p style='width:2000px'>scrolls in its box</p></div>"
         "<p style='position:absolute;top:100px;left:10px'>first text</p>"
         "<p style='position:absolute;top:102px;left:14px'>second text</p></body></html>"
     )
     result = _check(browser, page, "phone")
     assert result["images"][0]["naturalWidth"] == 0
-    assert any(item["tag"] == "DIV" for item in result["wide"])
+    assert [item["text"] for item in result["wide"]] == ["wide"]
     assert any({"first text", "second text"} == set(pair[:2]) for pair in result["overlaps"])
 
 
@@ -184,7 +197,7 @@ def test_the_benchmark_report_reads_well_in_a_browser(
         tmp_path / f"benchmark_{viewport}.png", full_page=viewport == "desktop"
     )
     assert shot.stat().st_size > 10_000
-    if os.environ.get("SKLEARN_FAIR_UPDATE_SCREENSHOTS"):
+    if os.environ.get("SKLEARN_FAIR_UPDATE_SCREENSHOTS") and viewport in IN_THE_DOCS:
         _save_for_docs(shot, STATIC / f"report_benchmark_{viewport}.png")
 
 

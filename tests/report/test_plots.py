@@ -276,18 +276,21 @@ def test_fold_scores_names_itself_in_a_bad_parameter(fitted, parameter, value):
     assert repr(value) in str(error.value)
 
 
-def _plotted_intervals(ax, result):
-    """``{(dataset, model): (mean, low, high)}`` read from plot_intervals' error bars."""
+def _plotted_intervals(figure, result):
+    """``{(dataset, model): (mean, low, high)}`` read from plot_intervals' error bars, on each
+    of its axes (one per data set where the metric is not bounded)."""
     drawn = {}
-    for model, bars in zip(result.models, ax.containers):
-        centres = bars.lines[0].get_xdata()
-        segments = iter(bars.lines[2][0].get_segments())  # one per drawn (finite) point
-        for dataset, centre in zip(result.datasets, centres):
-            if np.isfinite(centre):
-                (low, _), (high, _) = next(segments)
-                drawn[dataset, model] = (centre, low, high)
-            else:
-                drawn[dataset, model] = (np.nan, np.nan, np.nan)
+    for ax in figure.axes:
+        datasets = [label.get_text() for label in ax.get_yticklabels()]
+        for model, bars in zip(result.models, ax.containers):
+            centres = bars.lines[0].get_xdata()
+            segments = iter(bars.lines[2][0].get_segments())  # one per drawn (finite) point
+            for dataset, centre in zip(datasets, centres):
+                if np.isfinite(centre):
+                    (low, _), (high, _) = next(segments)
+                    drawn[dataset, model] = (centre, low, high)
+                else:
+                    drawn[dataset, model] = (np.nan, np.nan, np.nan)
     return drawn
 
 
@@ -329,9 +332,7 @@ def test_plot_intervals_draws_the_numbers_of_the_reports_table(fitted_regressors
     )
     report = result.report(confidence=0.9, interval=interval, n_resamples=10)
     rows = {(r["dataset"], r["model"]): r for r in report.rows if r["selects"]}
-    drawn = _plotted_intervals(
-        result.plot_intervals(confidence=0.9, interval=interval).axes[0], result
-    )
+    drawn = _plotted_intervals(result.plot_intervals(confidence=0.9, interval=interval), result)
     assert set(drawn) == set(rows)
     for key, (mean, low, high) in drawn.items():
         table = rows[key]["test_mean"], rows[key]["ci_low"], rows[key]["ci_high"]

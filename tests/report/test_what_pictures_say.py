@@ -120,8 +120,10 @@ def test_plot_intervals_says_lower_is_better_for_an_error(regressors):
     # scikit-learn negates the RMSE so that greater is better: the plot draws the RMSE itself
     assert regressors.table().columns.name == "test RMSE (lower is better)"
     figure = regressors.plot_intervals()
-    assert figure.axes[0].get_xlabel() == (
-        "RMSE: mean and 95% corrected t interval (lower is better)"
+    # each data set on an axis of its own (an RMSE is on each one's scale), labelled below
+    assert figure.axes[-1].get_xlabel() == (
+        "RMSE: mean and 95% corrected t interval (lower is better)\n"
+        "(each data set on an axis of its own: its own scale)"
     )
 
 
