@@ -209,9 +209,6 @@ def _run(args, argv):
             file=sys.stderr,
         )
         return 130
-    except KeyboardInterrupt:  # before the first fit, or in a dry run: nothing to resume
-        print("sklearn-fair run: interrupted; no fit of the run was cached.", file=sys.stderr)
-        return 130
 
 
 def _fit(args, options):
@@ -310,8 +307,21 @@ def main(argv=None):
     warnings.formatwarning = format_warning
     try:
         return _main(argv)
+    except KeyboardInterrupt:
+        # before a run's first fit (its imports alone take seconds), in a dry run, or in
+        # another command: nothing to resume (a run stopped later raises Interrupted, which
+        # _run answers with what its cache holds)
+        print(_interrupted(argv), file=sys.stderr)
+        return 130
     finally:
         warnings.formatwarning = original
+
+
+def _interrupted(argv):
+    """What the command given by ``argv`` says when Ctrl-C stops it with nothing to resume."""
+    if argv[:1] == ["run"]:
+        return "sklearn-fair run: interrupted; no fit of the run was cached."
+    return "sklearn-fair: interrupted."
 
 
 def _main(argv):

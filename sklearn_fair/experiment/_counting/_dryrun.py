@@ -11,6 +11,7 @@ from .._reading._config import load_config
 from .._reading._data import cache_folder, load_datasets
 from .._reading._text import neutral
 from .._running._inputs import check_backend, check_outputs
+from . import _shared
 from ._cached import cached_fits
 from ._checks import check_before_fit
 from ._estimate import estimate_compute, format_seconds
@@ -67,9 +68,11 @@ class DryRun:
     def min_total_fits(self):
         """The fewest fits of the run: when no model's seeds change anything (see
         ModelPlan.min_total_fits), the tasks that models share succeed (a failed one is fitted
-        again) and their winners coincide."""
+        again) and their winners coincide; None where those tasks were not counted."""
         total = self._sum("min_total_fits")
-        return None if total is None else total - self.shared.selection - self.shared.refits
+        if total is None or self.shared.not_counted:
+            return None
+        return total - self.shared.selection - self.shared.refits
 
     @property
     def cached_fits(self):
@@ -286,6 +289,17 @@ def dry_run(
         "each fold whose first two refits show that a seed changes nothing there).",
     ]
     shared = result.shared
+    identical = (
+        "Identical tasks (the same candidate on the same data and splits: of several models, "
+        "or of outer folds whose inner splits repeat, as cumulative time-ordered folds do) are "
+        "fitted once"
+    )
+    if shared.not_counted:
+        lines.append(
+            f"{identical}: the fits they spare are not counted (that would name "
+            f"{shared.not_counted} tasks, more than {_shared.MAX_NAMED}); the run may make "
+            "fewer fits than counted here."
+        )
     if shared.selection or shared.refits:
         spared = [
             *([f"{shared.selection} selection fits fewer"] if shared.selection else []),
@@ -295,15 +309,13 @@ def dry_run(
                 else []
             ),
         ]
-        lines.append(
-            "Identical tasks (the same candidate on the same data and splits: of several "
-            "models, or of outer folds whose inner splits repeat, as cumulative time-ordered "
-            f"folds do) are fitted once: {', and '.join(spared)}."
-        )
+        lines.append(f"{identical}: {', and '.join(spared)}.")
     if problems:
         lines.append("Total: not counted: the data cannot be read; a run would stop.")
     elif result.total_fits is None:
         lines.append(_uncounted(plans))
+    elif shared.not_counted:
+        lines.append(f"Total: {result.total_fits} fits at most (identical tasks not counted).")
     elif result.min_total_fits < result.total_fits:
         conditions = [
             *dict.fromkeys(_inert(p) for p in plans.values() if p.min_refits < p.refits),

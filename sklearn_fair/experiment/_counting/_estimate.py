@@ -125,6 +125,22 @@ def _work(plan, epochs, cached=None):
     return list(per_candidate), shared
 
 
+def _not_found(cached):
+    """How an estimate's basis names the fits it is extrapolated to, where ``cached`` (a
+    CachedFits, or None) found some in the task cache: those not there, and the refits cached
+    for some of the candidates their fold may select (which one it selects is not known
+    before the run)."""
+    if cached is None or not (cached.n_fits or cached.maybe_refits):
+        return ""
+    maybe = cached.maybe_refits
+    return " not in the task cache" + (
+        f" or that the dry run cannot confirm are cached ({maybe} refits, each cached for "
+        "some of the candidates its fold may select, not all)"
+        if maybe
+        else ""
+    )
+
+
 def _affine(sizes, seconds):
     """``(fixed, per_unit)`` seconds of a cost measured at two sizes (both >= 0)."""
     (n1, t1), (n2, t2) = sorted(zip(sizes, seconds))
@@ -292,7 +308,7 @@ def estimate_compute(
         f"{np.mean(units):.3g} s per {per} (range "
         f"{min(units):.3g}-{max(units):.3g}), from the two largest samples, and "
         f"{planning:.3g} s of planning; extrapolated to the {int(whole[2])} fits"
-        + (" not in the task cache" if cached is not None and cached.n_fits else "")
+        + _not_found(cached)
         + " at their training sizes"
         + (
             " and their candidate's max_epochs, as if no fit stopped early, the part that "

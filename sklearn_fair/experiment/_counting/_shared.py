@@ -19,6 +19,11 @@ __all__ = ["SharedFits", "shared_fits"]
 #: exact fewest (a search over 2 ** sets states)
 EXACT_SETS = 12
 
+#: the most task names :func:`shared_fits` builds (naming a task as the run's cache key does
+#: costs a fraction of a millisecond); above this, the fits identical tasks spare are not
+#: counted
+MAX_NAMED = 100_000
+
 
 @dataclass
 class SharedFits:
@@ -31,10 +36,14 @@ class SharedFits:
         the same model): each distinct task is fitted once.
     refits : int
         The most refits spared, where the models' winners coincide.
+    not_counted : int
+        The tasks that counting them would have named, where more than :data:`MAX_NAMED`
+        (then ``selection`` and ``refits`` are 0: not counted); 0 where they were counted.
     """
 
     selection: int = 0
     refits: int = 0
+    not_counted: int = 0
 
 
 def _fewest_slots(plan):
@@ -42,6 +51,12 @@ def _fewest_slots(plan):
     n_folds = len(plan.outer)
     n_refits = 2 if plan.probe else plan.n_refits  # a fold whose first two agree keeps two
     return [(fold, index) for fold in range(n_folds) for index in range(n_refits)]
+
+
+def _n_named(plan):
+    """The names :func:`task_names` builds for ``plan`` (a ModelPlan): its selection tasks,
+    and one refit per candidate in each of its fewest refit slots."""
+    return plan.selection_fits + len(_fewest_slots(plan)) * plan.n_candidates
 
 
 def _fewest_names(sets):
@@ -118,7 +133,8 @@ def _candidates_repeat(nested_plan):
 
 def shared_fits(plans, loaded):
     """The :class:`SharedFits` of ``plans`` ((data set, model) -> ModelPlan, the same object
-    for the same data and protocol), ``loaded`` the data sets' Data."""
+    for the same data and protocol), ``loaded`` the data sets' Data; not counted where that
+    would name more than :data:`MAX_NAMED` tasks."""
     # only plans of one estimator class on the same data can share a task: the others are
     # not named (describing every task costs as much as planning it)
     groups, same_data = {}, {}
@@ -130,12 +146,21 @@ def shared_fits(plans, loaded):
             same_data[id(data)] = _same_data(data)
         kind = (type(plan.nested_plan.estimator), same_data[id(data)])
         groups.setdefault(kind, []).append((plan, data))
+    # groups whose tasks may repeat: several plans, or one whose candidates or splits repeat
+    groups = [
+        group
+        for group in groups.values()
+        if len(group) > 1
+        or _inner_splits_repeat(group[0][0].nested_plan)
+        or _candidates_repeat(group[0][0].nested_plan)
+    ]
+    to_name = {id(plan): plan for group in groups for plan, _ in group}
+    n_named = sum(_n_named(plan) for plan in to_name.values())
+    if n_named > MAX_NAMED:
+        return SharedFits(not_counted=n_named)
     # entries: (selection names, refit sets, fewest refits) of each (data set, model)
     entries, named = [], {}
-    for group in groups.values():
-        lone = group[0][0].nested_plan
-        if len(group) < 2 and not (_inner_splits_repeat(lone) or _candidates_repeat(lone)):
-            continue
+    for group in groups:
         for plan, data in group:
             if id(plan) not in named:
                 unread = None if data.complete else f"unread data {id(data)}"

@@ -921,7 +921,7 @@ def run_plans(plans, *, n_jobs=None, verbose=0, label="benchmark fits", reuse_pr
                     cached, entry = run.cache.lookup(task, run.plan.estimator)
                     if cached is not None:
                         run.schedule.complete(task, cached)
-                        progress.update()
+                        progress.update(cached=True)
                     elif not twins.wait_for(entry, run, task):
                         batch.append((PlanTask(run.index, task, run.context), entry))
                 _submit(executor, ready, batch)
