@@ -257,3 +257,17 @@ def test_pandas_na_reads_as_missing():
     y_true = pd.Series(["a", "b", pd.NA, "a"], dtype="string")
     with pytest.raises(ValueError, match="'y_true' parameter contains NaN"):
         kappa(y_true, ["a", "b", "b", "a"])
+
+
+@pytest.mark.parametrize("metric, absent", [(specificity, 0), (npv, 0), (sensitivity, 1)])
+def test_a_weighted_rate_without_its_rows_is_undefined_not_a_rounding_residue(metric, absent):
+    # review41 REV-1: scikit-learn's weighted multilabel confusion matrix takes the true
+    # negatives as total - tp - fp - fn, a residue of 1e-15 where there are none, which made
+    # the specificity of a fold without negatives 1.0 in 25 of 200 such weightings
+    rng = np.random.default_rng(0)
+    defined = []
+    for _ in range(200):
+        weights = rng.uniform(0, 3, 11)
+        y = np.full(11, 1 - absent)  # no row of the class the rate is of
+        defined.append(metric(y, y, sample_weight=weights, zero_division=np.nan))
+    assert np.isnan(defined).all()
