@@ -131,8 +131,8 @@ def _checked(y_true, y_pred, pos_label, sample_weight):
 
 
 def _rate(y_true, y_pred, pos_label, sample_weight, zero_division, *, negative):
-    """The sensitivity (or specificity) of ``pos_label``, from scikit-learn's (weighted)
-    confusion matrix, as imbalanced-learn defines it; an undefined one by ``zero_division``.
+    """The sensitivity (or specificity) of ``pos_label``, from the (weighted) counts of
+    :func:`_counts`, as imbalanced-learn defines it; an undefined one by ``zero_division``.
 
     imbalanced-learn's own function is not called: its import (pulled in here, after the
     user made routing requests) adds ``fit_resample`` to scikit-learn's methods, and every
@@ -171,7 +171,7 @@ def sensitivity(y_true, y_pred, *, pos_label=1, sample_weight=None, zero_divisio
     """Sensitivity (recall, true positive rate): TP / (TP + FN).
 
     :func:`imblearn.metrics.sensitivity_score` of ``pos_label`` against the rest (computed
-    from scikit-learn's confusion matrix), with the undefined case (no positive samples)
+    from the weighted counts, without importing it), with the undefined case (no positive samples)
     decided by ``zero_division``.
 
     Parameters
@@ -205,8 +205,8 @@ def specificity(y_true, y_pred, *, pos_label=1, sample_weight=None, zero_divisio
     """Specificity (true negative rate): TN / (TN + FP).
 
     :func:`imblearn.metrics.specificity_score` of ``pos_label`` against the rest, with the
-    undefined case (no negative samples) decided by ``zero_division``; from scikit-learn's
-    (weighted) confusion matrix (imbalanced-learn 0.14 counts TN unweighted).
+    undefined case (no negative samples) decided by ``zero_division``; from the weighted
+    counts of true and false negatives (imbalanced-learn 0.14 counts TN unweighted).
 
     Parameters
     ----------
