@@ -375,7 +375,8 @@ def _read_date(tag, text):
         value = read(text)
     except (TypeError, ValueError, OverflowError):
         return None
-    return value if str(value) == text else None
+    # NaT (refused when saved) is no label: its text reads back as itself
+    return value if str(value) == text and value == value else None
 
 
 def _saved_label(value):
@@ -431,7 +432,12 @@ def read_predictions(kept, where):
     if not isinstance(kept, Mapping):
         return kept
     labels = ("y_true", "classes", "predict")
-    return {**kept, **{key: _read_labels(kept[key], where) for key in labels if key in kept}}
+    try:
+        return {**kept, **{key: _read_labels(kept[key], where) for key in labels if key in kept}}
+    except RecursionError:  # a file's lists nested past any labels' depth
+        raise InvalidResultError(
+            f"The kept predictions of {where} are nested too deeply to be labels; nothing was read."
+        ) from None
 
 
 def _json_holds(value):

@@ -178,3 +178,35 @@ def test_saved_predictions_refuse_other_objects(label):
 
     with pytest.raises(TypeError, match=re.escape(f"label {label!r} is a")):
         saved_predictions({"y_true": [label], "predict": [[label]]})
+
+
+@pytest.mark.parametrize("label", [{"datetime64": "NaT"}, {"Timestamp": "NaT"}])
+def test_a_saved_nat_is_refused_as_it_is_at_save(label, tmp_path):
+    # review41 REV-6: NaT is refused when saved, and was read back from an edited file
+    _run(LABELS["datetime"]).save(path := tmp_path / "b.json")
+    _edit_labels(path, lambda _: label)
+    with pytest.raises(InvalidResultError, match="not a saved date"):
+        BenchmarkResult.load(path)
+
+
+def test_labels_nested_past_any_depth_are_refused_not_a_recursion_error():
+    # review41 REV-2: a y_true nested 900 deep passed the file check and crashed the reading
+    import json
+
+    from sklearn.dummy import DummyClassifier
+
+    from sklearn_fair.model_selection import NestedCV
+    from sklearn_fair.report import result_to_dict
+
+    X, y = np.arange(24.0).reshape(12, 2), np.array([0, 1] * 6)
+    nested = NestedCV(
+        DummyClassifier(), {}, outer_cv=2, inner_cv=2, n_refits=1, keep_predictions=True,
+        random_state=0,
+    ).fit(X, y)  # fmt: skip
+    document = json.loads(json.dumps(result_to_dict(nested)))
+    deep = 0
+    for _ in range(900):
+        deep = [deep]
+    document["outer_results"][0]["predictions"]["y_true"][0] = deep
+    with pytest.raises(InvalidResultError, match="nested too deeply"):
+        BenchmarkResult.from_results({("data", "m"): document}, verify="warn")
