@@ -44,14 +44,16 @@ def check_one_class_names(scorings, y):
                     )
                 else:
                     why = "and class 1 is not one of them"
+                lower = kind == "binary" and 1 in classes.tolist()
+                other = repr(classes.tolist()[-1]) if lower else "..."
                 raise ValueError(
                     f"The 'scoring' parameter of {where} {given}, which scores class 1 "
                     f"against the rest (pos_label=1), but y holds {classes.size} classes "
-                    f"({_first_labels(classes)}), {why}. Pass make_{rate}_scorer(pos_label=...) to "
-                    "score another class against the rest, or a metric of every class, e.g. "
-                    "'balanced_accuracy' or 'recall_macro'; to score class 1 against the rest "
-                    "on purpose (a scorer of pos_label=1 cannot be told from the default), "
-                    "give the labels as that: y == 1."
+                    f"({_first_labels(classes)}), {why}. Pass make_{rate}_scorer(pos_label="
+                    f"{other}) to score another class against the rest, or a metric of every "
+                    "class, e.g. 'balanced_accuracy' or 'recall_macro'; to score class 1 "
+                    "against the rest on purpose (a scorer of pos_label=1 cannot be told from "
+                    "the default), give the labels as that: y == 1."
                 )
             pos_label = _scikit_learn_pos_label(name) if kind == "binary" else None
             if pos_label is not None and pos_label not in classes.tolist():

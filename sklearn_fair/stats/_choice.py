@@ -157,9 +157,8 @@ class MultipleComparison:
                 ", chosen by the analyst"
                 if self.chosen_by == "user"
                 else ": the metric is not bounded, so the spread of its scores can differ from "
-                "one data set to another (an error in each data set's units, an R^2 or a "
-                "log-loss unbounded on one side), which the parametric tests would compare as "
-                "if alike; the rank-based tests read only the order of the models on each data "
+                "one data set to another, which the parametric tests would compare as if "
+                "alike; the rank-based tests read only the order of the models on each data "
                 "set"
             )
             how = (

@@ -210,3 +210,18 @@ def test_missing_labels_are_named_by_position_and_by_the_index_label():
     with pytest.raises(ValueError) as info:
         NestedCV(LogisticRegression(), outer_cv=3).fit(X, y)
     assert f"at positions [{position}] (index labels [5]);" in str(info.value)
+
+
+def test_missing_values_of_a_two_column_y_are_named_by_row():
+    # review41 REV-5: the position was that of the flattened values ([2]), not the row's
+    from sklearn.linear_model import Ridge
+
+    X = pd.DataFrame(np.arange(20.0).reshape(10, 2), index=range(5, 15))
+    Y = pd.DataFrame({"a": np.arange(10.0), "b": np.ones(10)}, index=range(5, 15))
+    Y.iloc[1, 0] = np.nan
+    with pytest.raises(ValueError) as info:
+        NestedCV(Ridge(), outer_cv=2).fit(X, Y)
+    assert "y contains 1 NaN or missing value(s), in the rows at positions [1] (index " in str(
+        info.value
+    )
+    assert "labels [6]);" in str(info.value)

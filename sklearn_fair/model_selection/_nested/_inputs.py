@@ -55,7 +55,8 @@ def check_labels(y, name="y"):
     if name == "groups":  # a group labelled infinity is a group like any other
         problems = [(missing, "NaN or missing", "give those rows their group or remove them")]
     for bad, what, fix in problems:
-        where = np.flatnonzero(bad.ravel())
+        rows = bad.reshape(len(bad), -1).any(axis=1) if bad.ndim > 1 else bad
+        where = np.flatnonzero(rows)
         if where.size:
             more = "..." if where.size > 10 else ""
             index = getattr(y, "index", None)
@@ -64,12 +65,12 @@ def check_labels(y, name="y"):
                 f" (index labels {index[where[:10]].tolist()}{more})"
                 if pandas is not None
                 and isinstance(index, pandas.Index)
-                and values.ndim == 1
                 and not index.equals(pandas.RangeIndex(len(index)))
                 else ""
             )
             raise ValueError(
-                f"{name} contains {where.size} {what} value(s), at positions "
+                f"{name} contains {int(bad.sum())} {what} value(s), "
+                f"{'in the rows ' if bad.ndim > 1 else ''}at positions "
                 f"{where[:10].tolist()}{more}{labels}; {fix} before nested cross-validation."
             )
 
