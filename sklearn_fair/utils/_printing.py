@@ -394,10 +394,21 @@ def _blank_end(name):
     letter is a blank a reader sees; at either end, white space a table hides. The other
     invisible characters at an end (a variation selector after an emoji) attach to a
     visible one."""
-    for char in (name[:1], name[-1:]):
+    for char, neighbour in ((name[:1], name[1:2]), (name[-1:], name[-2:-1])):
         if char and _invisible(char) and unicodedata.category(char) == "Lo":
-            return char
+            if not _is_jamo(neighbour):  # a jamo's filler writes a syllable: "\u1100\u1160"
+                return char
     return None
+
+
+def _is_jamo(char):
+    """Whether ``char`` is a Hangul jamo (conjoining or compatibility), which a filler beside
+    it completes into a syllable block."""
+    code = ord(char) if char and not _invisible(char) else -1  # a filler is none
+    return any(
+        low <= code <= high
+        for low, high in ((0x1100, 0x11FF), (0x3131, 0x318E), (0xA960, 0xA97F), (0xD7B0, 0xD7FF))
+    )
 
 
 def unclear_name(names):

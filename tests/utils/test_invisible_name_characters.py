@@ -104,3 +104,13 @@ def test_an_experiment_file_refuses_names_apart_by_an_ignorable_character(tmp_pa
     with pytest.raises(ExperimentConfigError) as info:
         load_config(path)
     assert f"[models.knn] and [models.{key}] would be shown alike" in str(info.value)
+
+
+@pytest.mark.parametrize("name", ["\u1100\u1160", "\u115f\u1161", "\u3131\u3164"])
+def test_a_filler_beside_a_jamo_writes_a_syllable_and_is_taken(name):
+    # review41 REV-4: a lone initial consonant is written with a filler after it
+    assert unclear_name(["knn", name]) is None
+
+
+def test_fillers_after_fillers_are_still_blank():
+    assert unclear_name(["knn\u3164\u3164"])[2].startswith("holds U+3164")
