@@ -85,6 +85,13 @@ class DiffPool(nn.Module):
     training loss and to the validation loss that early stopping reads.
     :class:`~sklearn_fair.graph.GraphClassifier` adds them to the loss.
 
+    Batch norm needs two rows in training: where the last level has one cluster (graphs of
+    at most 10 nodes), a training batch of one graph (the last batch of an epoch, when the
+    training graphs leave a remainder of 1 by ``batch_size``) fails with PyTorch's "Expected
+    more than 1 value per channel when training", as the reference would; a
+    :class:`~sklearn_fair.graph.GraphClassifier` with ``iterator_train__drop_last=True``
+    leaves such a batch out (a change to the reference's training).
+
     Parameters
     ----------
     in_channels : int

@@ -125,6 +125,13 @@ class ECC(nn.Module):
     distinct nodes on DD) is not reproduced; with ``edge_dim`` the first block conditions on
     the edge features (the reference ignored them).
 
+    Batch norm needs two rows in training: a training batch that holds one graph whose last
+    level is one node (the last batch of an epoch, when the training graphs leave a remainder
+    of 1 by ``batch_size``: 16% of IMDB-BINARY's graphs end at one node) fails with PyTorch's
+    "Expected more than 1 value per channel when training", as the reference would; a
+    :class:`~sklearn_fair.graph.GraphClassifier` with ``iterator_train__drop_last=True``
+    leaves such a batch out (a change to the reference's training).
+
     Parameters
     ----------
     in_channels : int
