@@ -12,6 +12,8 @@ from sklearn.tree import DecisionTreeClassifier
 
 from sklearn_fair import benchmark
 
+from ._saved_folds import saved_folds
+
 
 @pytest.fixture(scope="module")
 def result():
@@ -65,17 +67,8 @@ def test_the_report_quotes_the_chosen_test_and_the_bayesian_comparison(result):
 
 
 def _saved(differences, n=20):
-    """A saved result (result_to_dict's shape) of 4 folds of n rows: 0.5 + each difference."""
-    return {
-        "outer_results": [
-            {
-                "test_score": 0.5 + d, "test_scores": [0.5 + d], "validation_score": 0.5 + d,
-                "best_params": {}, "train_indices": [i for i in range(4 * n) if i // n != f],
-                "test_indices": list(range(f * n, (f + 1) * n)), "fit_time": 1.0,
-            }
-            for f, d in enumerate(differences)
-        ]
-    }  # fmt: skip
+    """A saved result of 4 folds of n rows: 0.5 + each difference."""
+    return saved_folds([0.5 + d for d in differences], n)
 
 
 def test_the_win_counts_are_compare_tos_verdicts_one_family():

@@ -13,20 +13,7 @@ from sklearn.tree import DecisionTreeClassifier
 
 from sklearn_fair import BenchmarkResult, benchmark
 
-
-def _saved(scores, n):
-    """A saved result (result_to_dict's shape) of 4 folds of ``n`` rows each."""
-    return {
-        "outer_results": [
-            {
-                "test_score": s, "test_scores": [s], "validation_score": s, "best_params": {},
-                "train_indices": [i for i in range(4 * n) if i // n != f],
-                "test_indices": list(range(f * n, (f + 1) * n)), "fit_time": 1.0,
-            }
-            for f, s in enumerate(scores)
-        ]
-    }  # fmt: skip
-
+from ._saved_folds import saved_folds
 
 MIDDLE, NEAR_ONE = [0.5, 0.6, 0.55, 0.65], [1.0, 0.8, 1.0, 0.8]
 
@@ -35,8 +22,8 @@ MIDDLE, NEAR_ONE = [0.5, 0.6, 0.55, 0.65], [1.0, 0.8, 1.0, 0.8]
 def report():
     # d1 (20 rows a fold): both unclipped; d2 (30 rows a fold): a's interval passes 1 (clipped)
     cells = {
-        ("d1", "a"): _saved(MIDDLE, 20), ("d1", "b"): _saved(MIDDLE[::-1], 20),
-        ("d2", "a"): _saved(NEAR_ONE, 30), ("d2", "b"): _saved(MIDDLE, 30),
+        ("d1", "a"): saved_folds(MIDDLE, 20), ("d1", "b"): saved_folds(MIDDLE[::-1], 20),
+        ("d2", "a"): saved_folds(NEAR_ONE, 30), ("d2", "b"): saved_folds(MIDDLE, 30),
     }  # fmt: skip
     result = BenchmarkResult.from_results(cells, metric="accuracy")
     return result.report(n_resamples=200)
@@ -67,7 +54,7 @@ def test_on_one_data_set_the_models_are_named(fitted):
 
 
 def test_one_method_for_every_cell_is_one_line():
-    cells = {("d1", "a"): _saved(MIDDLE, 20), ("d1", "b"): _saved(MIDDLE[::-1], 20)}
+    cells = {("d1", "a"): saved_folds(MIDDLE, 20), ("d1", "b"): saved_folds(MIDDLE[::-1], 20)}
     report = BenchmarkResult.from_results(cells, metric="accuracy").report(n_resamples=200)
     (method,) = {row["ci_method"] for row in report.rows}
     assert f"Interval of the mean: {method}. Interval of the IQM" in report.to_text()

@@ -9,30 +9,18 @@ import pytest
 from sklearn_fair import BenchmarkResult
 from sklearn_fair.exceptions import SklearnFairWarning
 
+from ._saved_folds import saved_folds
+
 COLUMNS = [
     "dataset", "model", "mean", "std", "reference_mean", "reference_std", "reference_se",
     "difference", "in_reference_se",
 ]  # fmt: skip
 
 
-def _saved(scores, n=20):
-    """A saved result (result_to_dict's shape) of 4 folds of ``n`` rows each."""
-    return {
-        "outer_results": [
-            {
-                "test_score": s, "test_scores": [s], "validation_score": s, "best_params": {},
-                "train_indices": [i for i in range(4 * n) if i // n != f],
-                "test_indices": list(range(f * n, (f + 1) * n)), "fit_time": 1.0,
-            }
-            for f, s in enumerate(scores)
-        ]
-    }  # fmt: skip
-
-
 @pytest.fixture(scope="module")
 def result():
     cells = {
-        (d, m): _saved([0.90, 0.94, 0.92, 0.96])
+        (d, m): saved_folds([0.90, 0.94, 0.92, 0.96])
         for d in ("iris #1", "wine")
         for m in ("tree, depth", "knn")
     }
