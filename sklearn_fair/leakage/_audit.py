@@ -166,23 +166,44 @@ class AuditResult:
                 )
             else:
                 balance = "copies of samples that a split can put on both sides of their originals"
+            # no classes (a regressor, 2-D labels): no class balance to lose
+            lost = (
+                "no longer have the data's class balance, or test"
+                if self.share_changed is not None
+                else "test"
+            )
             found.append(
                 f"resampling before splitting: prepare turned {self.n_samples} samples into "
-                f"{self.n_prepared} ({balance}); test folds no longer have the data's class "
-                "balance, or test on copies of training samples"
+                f"{self.n_prepared} ({balance}); test folds {lost} on copies of training "
+                "samples"
             )
         return found
 
     @property
+    def inconclusive(self):
+        """Whether the permutation check could not tell: nothing flagged, but the permuted
+        mean is more than ``tolerance`` above chance while its interval's lower bound is not
+        (too few permutations)."""
+        p = self.permutation
+        return not self.flags and p is not None and p.verdict.startswith("inconclusive")
+
+    @property
     def passed(self):
-        """True when no check flagged anything."""
+        """True when no check flagged anything (see :attr:`inconclusive` too: where the
+        permutation check could not tell, nothing is flagged and the report says so)."""
         return not self.flags
 
     def __bool__(self):
         return self.passed
 
     def __str__(self):
-        lines = ["Leakage audit: " + ("no leak found" if self.passed else "LEAKS FOUND")]
+        if not self.passed:
+            verdict = "LEAKS FOUND"
+        elif self.inconclusive:
+            verdict = "inconclusive (nothing flagged, but no leak was ruled out)"
+        else:
+            verdict = "no leak found"
+        lines = ["Leakage audit: " + verdict]
         if self.duplicates is not None:
             d = self.duplicates
             of = (
@@ -206,6 +227,8 @@ class AuditResult:
         if self.prefit is not None:
             names = ", ".join(s.name for s in self.prefit) or "none"
             lines.append(f"  prefit steps: {names}")
+        if self.inconclusive:
+            lines.append(f"  ? permutation: {self.permutation.verdict}")
         lines += [f"  ! {flag}" for flag in self.flags]
         lines += [f"  note: {note}" for note in self.notes]
         return "\n".join(lines)
@@ -326,10 +349,15 @@ def audit(
       inside, as :func:`~sklearn_fair.nested_cross_validate` runs it) repeated on
       ``n_permutations`` permutations of ``y`` (:func:`permutation_check`). Permuted labels
       carry no signal, so an honest protocol scores at chance; an interval of the
-      permuted-label estimate more than ``tolerance`` above chance flags a leak. It re-runs
-      everything it is given, ``prepare`` included; anything done to ``X`` before calling
-      ``audit`` and not passed as ``prepare`` is invisible to it (a permutation breaks the
-      link between ``X`` and ``y``, and the estimate falls to chance, leak or not).
+      permuted-label estimate more than ``tolerance`` above chance flags a leak; a mean more
+      than ``tolerance`` above chance whose interval is not (too few permutations) flags
+      nothing but is reported as inconclusive (``result.inconclusive``), not as "no leak
+      found". It re-runs everything it is given, ``prepare`` included;
+      anything done to ``X`` before calling ``audit`` and not passed as ``prepare`` is
+      invisible to it (a permutation breaks the link between ``X`` and ``y``, and the
+      estimate falls to chance, leak or not), and so is a step of ``prepare`` that does not
+      read the labels (scaling, PCA fitted on all rows: the same ``X`` on every
+      permutation), of which a note tells.
     - **prefit**: steps that were already fitted when handed in (:func:`find_prefit_steps`),
       in ``estimator`` and in the candidates of ``param_grid`` (a FrozenEstimator among a
       parameter's values, named ``"param_grid/<parameter>"``).
@@ -386,7 +414,9 @@ def audit(
     Returns
     -------
     result : AuditResult
-        Prints as a short report; ``result.passed`` and ``result.flags`` summarise it.
+        Prints as a short report; ``result.passed`` (no check flagged anything) and
+        ``result.flags`` summarise it, and ``result.inconclusive`` says where the permutation
+        check could not tell.
 
     Examples
     --------
@@ -512,6 +542,13 @@ def audit(
             notes.append(
                 "the permutation check cannot see what was done to X before audit; "
                 "pass it as prepare"
+            )
+        elif not permutation.prepare_reads_labels:
+            notes.append(
+                "prepare returned the same X for every permutation of the labels: a step in "
+                "it that does not read them (scaling, imputation, PCA fitted on all rows) is "
+                "invisible to the permutation check; fit it inside the pipeline, where each "
+                "training fold fits it"
             )
 
     prefit = None

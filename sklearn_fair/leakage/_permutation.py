@@ -13,7 +13,7 @@ from sklearn.model_selection._search import BaseSearchCV
 from sklearn.utils._param_validation import InvalidParameterError, validate_params
 
 from .. import metrics
-from ..exceptions import ReproducibilityWarning, SklearnFairWarning
+from ..exceptions import GroupLeakageWarning, ReproducibilityWarning, SklearnFairWarning
 from ..metrics._names import MetricName
 from ..metrics._one_class import check_one_class_names
 from ..metrics._ranges import default_score_metric
@@ -57,8 +57,10 @@ PERMUTATION_CONSTRAINTS = {
 PERMUTATION_DOCS = {
     "prepare": """prepare : callable, default=None
     ``prepare(X, y) -> (X, y)``: what you do to the whole data set before splitting
-    (selecting features, scaling, resampling on all the data). It is re-run on every
-    permutation.""",
+    (selecting features, resampling on all the data). It is re-run on every permutation,
+    which shows a step that reads the labels; a step that does not (scaling, imputation,
+    PCA fitted on all rows) returns the same ``X`` for every permutation and goes unseen:
+    fit it inside the pipeline, where each training fold fits it.""",
     "n_permutations": """n_permutations : int, default=5
     Number of label permutations, at least 2.""",
     "chance": """chance : float, default=None
@@ -143,6 +145,11 @@ class PermutationReport:
         How far above chance the interval's lower bound must be to flag.
     ci_method : str
         How the interval was made, in words.
+    prepare_reads_labels : bool or None
+        Whether ``prepare`` returned another ``X`` for some permutation of the labels than
+        for the labels as given; None without ``prepare``. Where it did not, whatever it does
+        to ``X`` (scaling, imputation, PCA fitted on all rows) is the same in every run, and
+        the check cannot see it.
     """
 
     scoring: str
@@ -154,6 +161,7 @@ class PermutationReport:
     confidence: float
     tolerance: float
     ci_method: str = ""
+    prepare_reads_labels: object = None
 
     @property
     def permuted_mean(self):
@@ -164,6 +172,20 @@ class PermutationReport:
     def leaks(self):
         """Whether the permuted-label estimate sits clearly above chance."""
         return bool(self.ci_low > self.chance + self.tolerance)
+
+    @property
+    def verdict(self):
+        """``"leak"`` where the interval's lower bound is more than ``tolerance`` above
+        chance; ``"inconclusive: ..."`` where only the permuted mean is (the interval of so
+        few permutations is too wide to tell: run more); ``"no leak"`` otherwise."""
+        if self.leaks:
+            return "leak"
+        if self.permuted_mean > self.chance + self.tolerance:
+            return (
+                f"inconclusive: the permuted mean is above chance but "
+                f"{len(self.permuted_estimates)} permutations cannot tell (run more)"
+            )
+        return "no leak"
 
 
 @validate_params(
@@ -417,6 +439,8 @@ def _nested_mean(
             ReproducibilityWarning,
         )
         if repeat:  # the same splitters draw alike on every run: said once per check
+            # and leave the same groups on both sides of a split
+            warnings.filterwarnings("ignore", category=GroupLeakageWarning)
             warnings.filterwarnings(
                 "ignore",
                 r"The '(outer_|inner_)?cv' of nested_cross_validate \([^)]*\) drew random "
@@ -717,13 +741,15 @@ def permutation_check(
     )
     name = metric if isinstance(metric, str) else getattr(metric, "__name__", "score")
 
-    runs_started = []
+    runs_started, prepared = [], []  # prepared: the digests of the X that prepare returns
 
     def run(order, run_seed, chance_rng=None, run_protocol=protocol):
         labels = y if order is None else y[order]
         X_run, y_run = (
             (X, labels) if prepare is None else prepare(X, _reordered(y_given, labels, order))
         )
+        if prepare is not None:
+            prepared.append(sample_digests(X_run))
         _check_prepare_keeps_rows(per_sample, X, labels, X_run, y_run)
         # NestedCV's check, before the first fit, of the labels the run scores: named here
         check_one_class_names({"permutation_check": scoring}, y_run)
@@ -752,7 +778,8 @@ def permutation_check(
                 rerun(None, seed),
             )
     elif prepare is not None:
-        y_scored = prepare(X, _reordered(y_given, y, None))[1]
+        X_real, y_scored = prepare(X, _reordered(y_given, y, None))
+        prepared.append(sample_digests(X_real))
     permuted, chances, chance_failures = [], [], {}
     for i in range(n_permutations):
         generator = named_generator(root, "permutation", i)
@@ -799,6 +826,11 @@ def permutation_check(
     ci = mean_interval(permuted, confidence=confidence)
     ci = _within_range(ci, MetricName(name, metric, 1, ""), bounds)
     low, high, method = ci.low, ci.high, ci.description
-    return PermutationReport(
-        name, float(chance), estimate, permuted, low, high, confidence, tolerance, method
+    # the same X for every permutation: what prepare does to it does not depend on the labels
+    reads_labels = (
+        None if prepare is None else not all(np.array_equal(d, prepared[0]) for d in prepared)
     )
+    return PermutationReport(
+        name, float(chance), estimate, permuted, low, high, confidence, tolerance, method,
+        reads_labels,
+    )  # fmt: skip
