@@ -543,7 +543,7 @@ def audit(
                 "the permutation check cannot see what was done to X before audit; "
                 "pass it as prepare"
             )
-        elif not permutation.prepare_reads_labels:
+        elif permutation.prepare_reads_labels is False:
             notes.append(
                 "prepare returned the same X for every permutation of the labels: a step in "
                 "it that does not read them (scaling, imputation, PCA fitted on all rows) is "

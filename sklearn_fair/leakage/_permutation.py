@@ -147,9 +147,11 @@ class PermutationReport:
         How the interval was made, in words.
     prepare_reads_labels : bool or None
         Whether ``prepare`` returned another ``X`` for some permutation of the labels than
-        for the labels as given; None without ``prepare``. Where it did not, whatever it does
-        to ``X`` (scaling, imputation, PCA fitted on all rows) is the same in every run, and
-        the check cannot see it.
+        for the labels as given; None without ``prepare``, or where its ``X`` cannot be
+        compared (a ragged list). Where it did not, whatever it does to ``X`` (scaling,
+        imputation, PCA fitted on all rows) is the same in every run, and the check cannot
+        see it. A ``prepare`` that draws anew on every call (unseeded noise) returns another
+        ``X`` too, and counts as reading the labels.
     """
 
     scoring: str
@@ -186,6 +188,28 @@ class PermutationReport:
                 f"{len(self.permuted_estimates)} permutations cannot tell (run more)"
             )
         return "no leak"
+
+
+class _PreparedX:
+    """Whether the ``X`` that ``prepare`` returns differs between runs, from the digests of
+    its samples: one run's kept, each later run's compared with them and dropped, none taken
+    once two differ. ``differ`` is None where an ``X`` cannot be digested (a ragged list)."""
+
+    def __init__(self):
+        self._first, self.differ = None, False
+
+    def add(self, X):
+        if self.differ is not False:  # decided: they differ, or cannot be told apart
+            return
+        try:
+            digests = sample_digests(X)
+        except (TypeError, ValueError):
+            self.differ = self._first = None
+            return
+        if self._first is None:
+            self._first = digests
+        elif not np.array_equal(digests, self._first):
+            self.differ, self._first = True, None
 
 
 @validate_params(
@@ -741,7 +765,8 @@ def permutation_check(
     )
     name = metric if isinstance(metric, str) else getattr(metric, "__name__", "score")
 
-    runs_started, prepared = [], []  # prepared: the digests of the X that prepare returns
+    runs_started = []
+    prepared = _PreparedX()
 
     def run(order, run_seed, chance_rng=None, run_protocol=protocol):
         labels = y if order is None else y[order]
@@ -749,7 +774,7 @@ def permutation_check(
             (X, labels) if prepare is None else prepare(X, _reordered(y_given, labels, order))
         )
         if prepare is not None:
-            prepared.append(sample_digests(X_run))
+            prepared.add(X_run)
         _check_prepare_keeps_rows(per_sample, X, labels, X_run, y_run)
         # NestedCV's check, before the first fit, of the labels the run scores: named here
         check_one_class_names({"permutation_check": scoring}, y_run)
@@ -779,7 +804,7 @@ def permutation_check(
             )
     elif prepare is not None:
         X_real, y_scored = prepare(X, _reordered(y_given, y, None))
-        prepared.append(sample_digests(X_real))
+        prepared.add(X_real)
     permuted, chances, chance_failures = [], [], {}
     for i in range(n_permutations):
         generator = named_generator(root, "permutation", i)
@@ -827,9 +852,7 @@ def permutation_check(
     ci = _within_range(ci, MetricName(name, metric, 1, ""), bounds)
     low, high, method = ci.low, ci.high, ci.description
     # the same X for every permutation: what prepare does to it does not depend on the labels
-    reads_labels = (
-        None if prepare is None else not all(np.array_equal(d, prepared[0]) for d in prepared)
-    )
+    reads_labels = None if prepare is None else prepared.differ
     return PermutationReport(
         name, float(chance), estimate, permuted, low, high, confidence, tolerance, method,
         reads_labels,

@@ -127,3 +127,21 @@ def test_a_regressor_resampling_flag_names_no_class_balance():
         KNeighborsClassifier(1), X, (y > 0).astype(int), prepare=_with_copies, checks="prefit"
     )
     assert "no longer have the data's class balance, or test on copies" in classified.flags[0]
+
+
+def test_a_prepare_returning_a_ragged_list_runs_as_before():
+    # review41b: the digests of prepare's X raised on a list of rows of other lengths
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import FunctionTransformer
+
+    rng = np.random.default_rng(0)
+    X = [rng.random(rng.integers(2, 6)) for _ in range(60)]
+    y = np.arange(60) % 2
+    features = FunctionTransformer(lambda rows: np.array([[len(r), np.sum(r)] for r in rows]))
+    report = permutation_check(
+        make_pipeline(features, LogisticRegression()), X, y,
+        param_grid={"logisticregression__C": [1.0]}, prepare=lambda X, y: (list(X), y),
+        n_permutations=2, outer_cv=3, inner_cv=2, random_state=0,
+    )  # fmt: skip
+    assert report.prepare_reads_labels is None  # not told: no note either way
+    assert len(report.permuted_estimates) == 2 and np.isfinite(report.permuted_estimates).all()
