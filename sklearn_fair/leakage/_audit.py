@@ -185,7 +185,7 @@ class AuditResult:
         mean is more than ``tolerance`` above chance while its interval's lower bound is not
         (too few permutations)."""
         p = self.permutation
-        return not self.flags and p is not None and p.verdict.startswith("inconclusive")
+        return not self.flags and p is not None and p.inconclusive
 
     @property
     def passed(self):

@@ -176,13 +176,19 @@ class PermutationReport:
         return bool(self.ci_low > self.chance + self.tolerance)
 
     @property
+    def inconclusive(self):
+        """Whether only the permuted mean is more than ``tolerance`` above chance, not the
+        interval's lower bound: too few permutations to tell."""
+        return not self.leaks and self.permuted_mean > self.chance + self.tolerance
+
+    @property
     def verdict(self):
         """``"leak"`` where the interval's lower bound is more than ``tolerance`` above
         chance; ``"inconclusive: ..."`` where only the permuted mean is (the interval of so
         few permutations is too wide to tell: run more); ``"no leak"`` otherwise."""
         if self.leaks:
             return "leak"
-        if self.permuted_mean > self.chance + self.tolerance:
+        if self.inconclusive:
             return (
                 f"inconclusive: the permuted mean is above chance but "
                 f"{len(self.permuted_estimates)} permutations cannot tell (run more)"

@@ -155,7 +155,7 @@ def prepare_data(X, y, groups, params=None):
     with _torch_state_kept():
         if is_graph_data(X):
             check_graphs(X)  # the check of GraphCollection and GraphClassifier, before any fit
-    y = graph_labels_unless_given(X, y)
+            y = read_graph_labels(X) if y is None else y
     check_consistent_length(X, y, groups)
     check_rows_line_up(X, [("y", y), ("groups", groups), *(params or {}).items()])
     # as GridSearchCV does: sparse matrices to CSR, array-likes without __getitem__ to arrays
