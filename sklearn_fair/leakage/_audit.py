@@ -30,6 +30,7 @@ from ._duplicates import find_duplicates, sample_digests
 from ._permutation import (
     PERMUTATION_CONSTRAINTS,
     PERMUTATION_DOCS,
+    check_chance_range,
     check_scoring_labels,
     permutation_check,
 )
@@ -462,6 +463,7 @@ def audit(
     y_given = y_checked if hasattr(y_checked, "iloc") else y
     if "permutation" in checks:  # before prepare and any fit
         check_scoring_labels(estimator, scoring, y, "audit")
+        check_chance_range(estimator, scoring, chance, tolerance, "audit")
     n_samples = _num_samples(X_checked)
     # an int cv is read as NestedCV reads it, so both see the same splits
     cv_given, cv = cv, check_cv_with_groups(cv, y, is_classifier(estimator), groups)

@@ -15,6 +15,7 @@ import numpy as np
 from scipy import sparse
 from sklearn.utils import check_consistent_length
 from sklearn.utils._param_validation import validate_params
+from sklearn.utils.validation import _num_samples
 
 from ..model_selection._split_validation import validate_splits
 from ..utils import fingerprint, graph_fields, is_graph_data, to_numpy
@@ -261,6 +262,11 @@ def find_duplicates(X, y=None, splits=None):
         Samples by their positions in ``X`` (for a DataFrame or Series, its ``iloc``
         positions; ``straddling_index`` holds the index labels of the straddling groups).
 
+    Raises
+    ------
+    ValueError
+        For an ``X`` of no samples, as scikit-learn's ``check_array`` refuses it.
+
     Examples
     --------
     >>> import numpy as np
@@ -270,6 +276,12 @@ def find_duplicates(X, y=None, splits=None):
     >>> [g.tolist() for g in report.straddling], report.n_splits_straddled
     ([[0, 2]], [2])
     """
+    if _num_samples(X) == 0:  # as scikit-learn's check_array refuses it
+        shape = f" (shape {X.shape})" if hasattr(X, "shape") else ""
+        raise ValueError(
+            "The 'X' parameter of find_duplicates must hold at least 1 sample. Got an X of 0 "
+            f"samples{shape} instead."
+        )
     digests = sample_digests(X)
     if y is not None:
         check_consistent_length(digests, y)

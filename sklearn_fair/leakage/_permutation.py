@@ -20,12 +20,14 @@ from ..metrics._ranges import default_score_metric
 from ..model_selection import PredefinedSplits, SavedSplits, nested_cross_validate
 from ..model_selection._engine import (
     aligned_params,
+    check_labels,
     resolve_scorers,
     search_selecting_scoring,
     take,
 )
 from ..model_selection._nested._data import handed_out
 from ..stats import mean_interval
+from ..stats._bounds import range_text
 from ..stats._summary import _within_range
 from ..utils import (
     RANDOM_STATE_CONSTRAINTS,
@@ -49,7 +51,7 @@ PERMUTATION_CONSTRAINTS = {
     # an interval needs two estimates
     "n_permutations": [IntervalNotBool(numbers.Integral, 2, None, closed="left")],
     "chance": [IntervalNotBool(numbers.Real, None, None, closed="neither"), None],
-    "tolerance": [IntervalNotBool(numbers.Real, None, None, closed="neither")],
+    "tolerance": [IntervalNotBool(numbers.Real, 0, None, closed="left")],
     "confidence": [IntervalNotBool(numbers.Real, 0, 1, closed="neither")],
     "random_state": RANDOM_STATE_CONSTRAINTS,
 }
@@ -64,7 +66,8 @@ PERMUTATION_DOCS = {
     "n_permutations": """n_permutations : int, default=5
     Number of label permutations, at least 2.""",
     "chance": """chance : float, default=None
-    The metric's no-skill value; by default :func:`chance_level` (0.5 for ROC AUC, 0 for
+    The metric's no-skill value, in the range of the scorer's values where it is known
+    (accuracy's [0, 1]); by default :func:`chance_level` (0.5 for ROC AUC, 0 for
     kappa, ...) or, for a metric whose no-skill value depends on the model's predictions
     (accuracy and R², whose chance level is only the most a model without skill scores;
     balanced accuracy, 1/k only where every test fold holds all k classes; recall, F1,
@@ -78,7 +81,9 @@ PERMUTATION_DOCS = {
     leak or not; pass ``chance`` then.""",
     "tolerance": """tolerance : float, default=0.05
     How far above chance the interval's lower bound must be to flag, in the metric's
-    units.""",
+    units (0.05, not 5 percent): at least 0, and with ``chance`` (given, or of a fixed
+    no-skill value such as ROC AUC's 0.5) below the top of the scorer's range, which no
+    lower bound exceeds.""",
     "confidence": """confidence : float, default=0.95
     Level of the Student-t interval of the mean permuted-label estimate.""",
 }
@@ -264,7 +269,8 @@ def chance_level(scoring, y, *, classifier=True, pos_label=1):
     ValueError
         For precision or PPV when ``pos_label`` is not among the labels, as scikit-learn's
         precision raises; for 2-D labels with balanced accuracy, precision or PPV, and for
-        labels of more than two dimensions.
+        labels of more than two dimensions; for labels that are empty or hold NaN (a missing
+        label is no class) where the chance level is read from them.
 
     Examples
     --------
@@ -279,6 +285,12 @@ def chance_level(scoring, y, *, classifier=True, pos_label=1):
     if scoring in _FIXED_CHANCE:
         return _FIXED_CHANCE[scoring]
     y = np.asarray(y)
+    if y.size == 0:
+        raise ValueError(
+            f"The 'y' parameter of chance_level must hold at least one label for {scoring!r}. "
+            f"Got an empty array of shape {y.shape} instead."
+        )
+    check_labels(y, "The 'y' parameter of chance_level")
     if y.ndim == 2 and y.shape[1] == 1:
         y = y.ravel()
     if y.ndim > 2 or (y.ndim == 2 and scoring in ("balanced_accuracy", "precision", "ppv")):
@@ -339,6 +351,38 @@ def check_scoring_labels(estimator, scoring, y, owner):
             f"{pos_label!r}) is not among them. Pass a scorer of your positive label, e.g. "
             f"scoring={example}."
         ) from None
+
+
+def check_chance_range(estimator, scoring, chance, tolerance, owner):
+    """``(metric, name, bounds)``: what the check's runs score with (``scoring``, else the
+    estimator's own score: :func:`_default_scoring`), its name and the range of its scorer's
+    values; raise, before any fit, where a ``chance`` given lies outside that range, or where
+    ``chance + tolerance`` (``chance`` given or fixed, ROC AUC's 0.5; else the range's low
+    end) reaches its top, which no interval's lower bound exceeds: no leak could be flagged.
+    A scorer of unknown range (the user's own metric) refuses neither."""
+    metric = scoring if scoring is not None else _default_scoring(estimator)
+    name = metric if isinstance(metric, str) else getattr(metric, "__name__", "score")
+    scorers, multimetric = resolve_scorers(estimator, metric, owner)
+    # several metrics: the runs refuse them (one score is compared with chance)
+    bounds = (-np.inf, np.inf) if multimetric else metrics.score_range(scorers["score"])
+    low, high = bounds
+    if chance is not None and not low <= chance <= high:
+        raise ValueError(
+            f"The 'chance' parameter of {owner} must lie in {range_text(bounds)}, the range of "
+            f"the {name!r} scores. Got {chance!r} instead."
+        )
+    fixed = _FIXED_CHANCE.get(metric) if isinstance(metric, str) else None
+    floor = chance if chance is not None else fixed
+    if (low if floor is None else floor) + tolerance >= high:
+        given = f"chance {floor!r}" if floor is not None else f"a chance of at least {low!r}"
+        raise ValueError(
+            f"The 'tolerance' parameter of {owner} must keep chance + tolerance below {high!r}, "
+            f"the top of {range_text(bounds)}, the range of the {name!r} scores: a leak is "
+            "flagged where the interval's lower bound exceeds chance + tolerance, and none "
+            f"could be. Got {tolerance!r} with {given} instead (tolerance is in the metric's "
+            "units: 0.05, not 5 percent)."
+        )
+    return metric, name, bounds
 
 
 def _default_scoring(estimator):
@@ -733,6 +777,11 @@ def permutation_check(
         )
     y_given, y = y, np.asarray(y)
     check_scoring_labels(estimator, protocol.get("scoring"), y, "permutation_check")
+    scoring = protocol.get("scoring")
+    # None: what the runs score with (a search's own scoring); still None when not known
+    metric, name, bounds = check_chance_range(
+        estimator, scoring, chance, tolerance, "permutation_check"
+    )
     # before routing moves the groups into params
     # a leak through the groups' labels comes from prepare (the pipeline refits its steps on
     # each training fold): without it the rows are permuted, as before
@@ -756,9 +805,6 @@ def permutation_check(
     seed = draw_seeds(named_generator(root, "estimate"))
 
     classifier = is_classifier(estimator)
-    scoring = protocol.get("scoring")
-    # None: what the runs score with (a search's own scoring); still None when not known
-    metric = scoring if scoring is not None else _default_scoring(estimator)
     # a metric without a known no-skill value (None whatever the labels), or with only its
     # most, gets its model's own
     own_chance = chance is None and (
@@ -769,7 +815,6 @@ def permutation_check(
     scorer = (
         resolve_scorers(estimator, metric, "permutation_check")[0]["score"] if own_chance else None
     )
-    name = metric if isinstance(metric, str) else getattr(metric, "__name__", "score")
 
     runs_started = []
     prepared = _PreparedX()
@@ -851,9 +896,6 @@ def permutation_check(
         chance = chance_level(metric, y_scored, classifier=classifier)
     # n_permutations >= 2; in the range of the scorer's values (printed as they are, under
     # its name), clipped and said so as summarize does
-    bounds = metrics.score_range(
-        resolve_scorers(estimator, metric, "permutation_check")[0]["score"]
-    )
     ci = mean_interval(permuted, confidence=confidence)
     ci = _within_range(ci, MetricName(name, metric, 1, ""), bounds)
     low, high, method = ci.low, ci.high, ci.description

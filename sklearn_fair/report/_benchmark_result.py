@@ -28,8 +28,9 @@ from ..stats import (
 from ..stats import multiple_comparison as _multiple_comparison
 from ..stats import rank_comparison as _rank_comparison
 from ..stats._aggregate import performance_profile
-from ..stats._bounds import metric_range
+from ..stats._bounds import metric_range, outside_range, range_text
 from ..stats._checks import (
+    AT_LEAST_TWO,
     CONFIDENCE,
     COUNT,
     NON_NEGATIVE,
@@ -459,6 +460,10 @@ class BenchmarkResult:
         columns = ["dataset", "model", "outer_fold", "row", "y_true", "y_pred"]
         return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=columns)
 
+    @validate_params(
+        {"dataset": [str], "model": [str], "path": "no_validation"},
+        prefer_skip_nested_validation=True,
+    )
     @fill_doc(DOCS)
     def plot_predictions(self, dataset, model, *, path=None):
         """What ``model`` predicted on ``dataset``'s outer test folds, with scikit-learn's
@@ -476,9 +481,21 @@ class BenchmarkResult:
         Returns
         -------
         matplotlib Figure
+
+        Raises
+        ------
+        ValueError
+            Where ``dataset`` and ``model`` name no cell of the benchmark (swapped, misspelt),
+            listing the names.
         """
         from ._plots import plot_predictions
 
+        if (dataset, model) not in self.cells:
+            raise ValueError(
+                "The 'dataset' and 'model' parameters of BenchmarkResult.plot_predictions must "
+                f"name a cell of the benchmark. Got {self._unknown_keys([(dataset, model)])} "
+                f"instead. {self._cell_names_accepted()}"
+            )
         return plot_predictions(self.cells[dataset, model], path=path)
 
     def selection_summary(self):
@@ -899,19 +916,25 @@ class BenchmarkResult:
                 stacklevel=external_stacklevel(),
             )
 
+    @validate_params(
+        {"reference": [dict], "scale": [POSITIVE], "n_folds": [AT_LEAST_TWO]},
+        prefer_skip_nested_validation=True,
+    )
     def compare_to_reference(self, reference, *, scale=1.0, n_folds=10):
         """Our means against published ones, in standard errors of the published mean.
 
         Parameters
         ----------
         reference : dict
-            ``(dataset, model)`` -> published ``(mean, std)`` (printed units after ``scale``) over
-            ``n_folds`` folds; NaN where not verified. Cells without one are left out, and so
-            are keys that name no cell (a paper's models that were not run), with a warning.
+            ``(dataset, model)`` -> published ``(mean, std)``, two real numbers (printed units
+            after ``scale``, the std at least 0) over ``n_folds`` folds; either NaN where not
+            verified. Cells without one are left out, and so are keys that name no cell (a
+            paper's models that were not run), with a warning.
         scale : float, default=1.0
-            Multiplies our scores (100 when the reference is in percent).
+            Multiplies our scores (100 when the reference is in percent); greater than 0.
         n_folds : int, default=10
-            Folds behind each published mean: its standard error is ``std / sqrt(n_folds)``.
+            Folds behind each published mean, at least 2: its standard error is
+            ``std / sqrt(n_folds)``.
 
         Returns
         -------
@@ -924,7 +947,9 @@ class BenchmarkResult:
         ------
         ValueError
             Where no key of ``reference`` names a cell of the benchmark (keys swapped to
-            ``(model, dataset)``, misspelt names, an empty ``reference``).
+            ``(model, dataset)``, misspelt names, an empty ``reference``); where a value of a
+            cell's key is not such a pair, or its mean lies outside the range of the metric's
+            printed values times ``scale`` (a reference in percent with ``scale=1``).
 
         Warns
         -----
@@ -937,7 +962,7 @@ class BenchmarkResult:
         for (dataset, model), cell in self.cells.items():
             if (dataset, model) not in reference:
                 continue
-            ref_mean, ref_std = (float(v) for v in reference[dataset, model])
+            ref_mean, ref_std = self._reference_pair(reference, (dataset, model), scale)
             values = cell.sign * cell.scores * scale
             mean, std = float(mean_of(values)), float(std_of(values))
             se = ref_std / np.sqrt(n_folds)
@@ -954,6 +979,35 @@ class BenchmarkResult:
         ]  # fmt: skip
         return pd.DataFrame(rows, columns=columns)
 
+    def _reference_pair(self, reference, key, scale):
+        """``(mean, std)``, as floats, of the cell ``key`` in ``reference`` of
+        :meth:`compare_to_reference`; refused, naming the key, where it is not a pair of real
+        numbers with a std of at least 0 (either NaN: not verified), or where its mean lies
+        outside the range of the cell's metric times ``scale``."""
+        value = reference[key]
+        pair = list(value) if isinstance(value, (tuple, list, np.ndarray)) else []
+        reals = len(pair) == 2 and all(
+            isinstance(v, numbers.Real) and not isinstance(v, bool) for v in pair
+        )
+        mean, std = (float(v) for v in pair) if reals else (math.nan, math.nan)
+        if not reals or math.isinf(mean) or math.isinf(std) or std < 0:
+            raise ValueError(
+                "The 'reference' parameter of compare_to_reference must map each cell to a "
+                "published (mean, std) pair of real numbers, the std at least 0 (either NaN "
+                f"where not verified). Got {value!r} for {key!r} instead."
+            )
+        metric = self.cells[key].metric
+        bounds = metric_range(metric)
+        scaled = None if bounds is None else (bounds[0] * scale, bounds[1] * scale)
+        if scaled is not None and outside_range([mean], scaled).size:
+            percent = " (a reference in percent needs scale=100)" if scale == 1 else ""
+            raise ValueError(
+                "The 'reference' parameter of compare_to_reference must hold means in the range "
+                f"of the {metric.name} scores, {range_text(bounds)}, times scale={scale!r}: "
+                f"{range_text(scaled)}{percent}. Got a mean of {mean!r} for {key!r} instead."
+            )
+        return mean, std
+
     def _check_reference_keys(self, reference):
         """Refuse a ``reference`` of :meth:`compare_to_reference` none of whose keys names a
         cell; warn of (and name) the keys that name none where others do."""
@@ -963,7 +1017,7 @@ class BenchmarkResult:
                 warnings.warn(
                     f"The 'reference' parameter of compare_to_reference has keys that name no "
                     f"cell of the benchmark: {self._unknown_keys(unknown)}; they are left out. "
-                    f"{self._reference_keys_accepted()}",
+                    f"{self._cell_names_accepted()}",
                     SklearnFairWarning,
                     stacklevel=external_stacklevel(),
                 )
@@ -971,12 +1025,12 @@ class BenchmarkResult:
         got = f"keys that name none: {self._unknown_keys(unknown)}" if unknown else "an empty dict"
         raise ValueError(
             "The 'reference' parameter of compare_to_reference must name at least one cell of "
-            f"the benchmark by a key. Got {got}. {self._reference_keys_accepted()}"
+            f"the benchmark by a key. Got {got}. {self._cell_names_accepted()}"
         )
 
     def _unknown_keys(self, keys):
-        """The first few of ``keys`` of a reference that name no cell, each said to look
-        swapped where ``(model, dataset)`` would name one."""
+        """The first few of ``keys`` (of a reference, or the names given to a method) that
+        name no cell, each said to look swapped where ``(model, dataset)`` would name one."""
         shown = [
             f"{key!r} (it looks swapped: {key[::-1]!r} is a cell)"
             if isinstance(key, tuple) and key[::-1] in self.cells
@@ -986,15 +1040,16 @@ class BenchmarkResult:
         more = f" (and {len(keys) - 3} more)" if len(keys) > 3 else ""
         return ", ".join(shown) + more
 
-    def _reference_keys_accepted(self):
-        """What a key of a reference must be, with some of the benchmark's names."""
+    def _cell_names_accepted(self):
+        """What names a cell (a key of a reference, the names given to a method), with some
+        of the benchmark's names."""
 
         def some(names):
             return ", ".join(map(repr, names[:5])) + (", ..." if len(names) > 5 else "")
 
         return (
-            f"Each key is a (dataset, model) pair, with dataset one of {some(self.datasets)} "
-            f"and model one of {some(self.models)}."
+            "A cell is named by a (dataset, model) pair, with dataset one of "
+            f"{some(self.datasets)} and model one of {some(self.models)}."
         )
 
     def rank_comparison(self, *, alpha=0.05, control=None, control_test="z"):
