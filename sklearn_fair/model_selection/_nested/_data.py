@@ -29,7 +29,16 @@ from sklearn.utils.validation import _is_arraylike, _make_indexable, _num_sample
 
 from ...utils import CollatedGraphs, compact_graphs, is_graph_data
 
-__all__ = ["DataHandle", "RunData", "for_workers", "fresh", "handed_out", "is_pairwise", "take"]
+__all__ = [
+    "DataHandle",
+    "RunData",
+    "for_workers",
+    "fresh",
+    "handed_out",
+    "is_pairwise",
+    "rows_of",
+    "take",
+]
 
 
 def take(values, indices):
@@ -74,6 +83,17 @@ def handed_out(values, n_calls):
         yield fresh(values) if call < n_calls - 1 else values
 
 
+def rows_of(value):
+    """The number of rows of an array-like or sparse ``value`` (as scikit-learn's
+    ``_num_samples`` counts them); None where it has none (a scalar, a string)."""
+    if not (_is_arraylike(value) or sp.issparse(value)) or isinstance(value, str):
+        return None
+    try:
+        return _num_samples(value)
+    except TypeError:
+        return None
+
+
 def _aligned(params, indices, n_samples):
     """``params`` with each value that has one entry per sample indexed by ``indices`` (as
     scikit-learn's ``_check_method_params``); each other one the task's own (:func:`_own`):
@@ -84,15 +104,10 @@ def _aligned(params, indices, n_samples):
             # graphs made compact for the workers: the user's list (object array, Series) again,
             # of the rows if aligned, whole if not (validation graphs)
             value = value[indices if len(value) == n_samples else slice(None)]
-        elif (_is_arraylike(value) or sp.issparse(value)) and not isinstance(value, str):
-            try:
-                length = _num_samples(value)
-            except TypeError:
-                length = None
-            if length == n_samples:
-                value = _safe_indexing(_make_indexable(value), indices)
-            elif length is not None:
-                value = _own(value)
+        elif (length := rows_of(value)) == n_samples:
+            value = _safe_indexing(_make_indexable(value), indices)
+        elif length is not None:
+            value = _own(value)
         subset[name] = value
     return subset
 

@@ -10,6 +10,7 @@ import numpy as np
 from sklearn import get_config
 from sklearn.base import is_classifier
 from sklearn.multiclass import OneVsOneClassifier, OneVsRestClassifier, OutputCodeClassifier
+from sklearn.utils.metadata_routing import get_routing_for_object
 
 from ...exceptions import ReproducibilityWarning
 from ...utils._stacklevel import external_stacklevel
@@ -24,7 +25,7 @@ from ._candidates import (
     space_candidates,
     warn_inner_cv_replaces_search_cv,
 )
-from ._data import RunData
+from ._data import RunData, rows_of
 from ._inputs import (
     check_target_kind,
     consumes_validation_data,
@@ -438,6 +439,7 @@ def make_plan(nested, X, y, groups, params, *, final, return_estimator, owner,
         owner, estimator, scoring.scorers, splitters.outer, splitters.inner, data.groups, params,
         whole_search=whole_search, selecting=scoring.selection_keys,
     )  # fmt: skip
+    _check_resampled_fit_params(owner, models, routed.fit, data.n_samples)
     early_stopping = early_stopping_policy(
         nested.early_stopping_split, estimator, space.search, owner, routed.fit, candidates
     )
@@ -495,6 +497,84 @@ def make_plan(nested, X, y, groups, params, *, final, return_estimator, owner,
         resampling=splits.described,
         selection_rule=nested.select,
     )
+
+
+def _check_resampled_fit_params(owner, models, fit_params, n_samples):
+    """Refuse a fit parameter with one value per sample (of ``n_samples``) that reaches a
+    pipeline's step after a sampler (a step with ``fit_resample``) in one of ``models`` (the
+    estimator configured by each candidate). imbalanced-learn's Pipeline resamples X and y
+    but passes fit parameters on as given, so they no longer line up with the rows that the
+    step is fitted on: every fit would fail, or pair rows with other rows' values."""
+    per_sample = {name: name for name, value in fit_params.items() if rows_of(value) == n_samples}
+    if not per_sample:
+        return
+    for model in models:
+        found = _resampled_before(model, per_sample)
+        if found is None:
+            continue
+        sampler, step, name = found
+        raise ValueError(
+            f"The fit parameter {name!r} of {owner} holds one value per sample and reaches "
+            f"the step {step!r} of the pipeline after its sampler {sampler!r}, which "
+            "resamples X and y but not the fit parameters (imbalanced-learn's Pipeline passes "
+            "them on as given): they no longer line up with the rows that the step is fitted "
+            f"on. Give {name!r} only to the steps before {sampler!r}, or to the scorer alone "
+            "(with metadata routing: the scorer's set_score_request(sample_weight=True), no "
+            "fit request for them); to weight the fit, use the estimator's class_weight "
+            "where the weights are by class, or a sampler that handles the weights itself."
+        )
+
+
+def _resampled_before(model, params, path=""):
+    """``(sampler, step, name)`` of the first step of a pipeline in ``model`` (its path in
+    ``model.get_params(deep=True)``, from ``path``) that receives the fit parameter ``name``
+    after the sampler step ``sampler``; None where none does. ``params``: what ``model.fit``
+    receives, each name mapped to the name the user gave it under. A search passes them on to
+    its estimator, a pipeline to its steps: as metadata routing routes them where it is on,
+    else by the step's name (``step__param``)."""
+    steps = getattr(model, "steps", None)
+    if not (is_search(model) or isinstance(steps, (list, tuple))):
+        return None
+    routed = _routed_to_parts(model, params)
+    if routed is None:
+        return None
+    if is_search(model):
+        return _resampled_before(model.estimator, routed.get("estimator", {}), f"{path}estimator__")
+    sampler = None
+    for name, step in steps:
+        received = routed.get(name, {})
+        if received and sampler is not None:
+            return sampler, path + name, next(iter(received.values()))
+        found = _resampled_before(step, received, f"{path}{name}__")
+        if found is not None:
+            return found
+        if hasattr(step, "fit_resample"):
+            sampler = path + name
+    return None
+
+
+def _routed_to_parts(model, params):
+    """Part name -> the ``params`` of ``model.fit`` that reach that part's fit (a pipeline's
+    step, a search's ``"estimator"``); None where routing refuses them (the fit then says
+    why)."""
+    if not get_config().get("enable_metadata_routing", False):
+        if is_search(model):  # a search passes its fit parameters on as they are
+            return {"estimator": params}
+        parts = {}
+        for key, given in params.items():
+            part, _, param = key.partition("__")
+            parts.setdefault(part, {})[param] = given
+        return parts
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the fit itself warns of what it ignores
+            routed = get_routing_for_object(model).route_params(caller="fit", params=params)
+    except (AttributeError, TypeError, ValueError):
+        return None
+    return {
+        part: {key: given for method in methods.values() for key, given in method.items()}
+        for part, methods in routed.items()
+    }
 
 
 def _selecting_scorings(given, space):
