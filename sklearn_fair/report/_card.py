@@ -19,6 +19,7 @@ from ..utils import digest, fill_doc, fingerprint, is_graph_data, read_graph_lab
 from ..utils import package_versions as _package_versions
 from ..utils._printing import decimals_for, number
 from ..utils._splits import is_stratified
+from ._format import param_text
 from ._html import render
 from ._results import DOCS, _jsonable, as_results
 from ._tables import Section
@@ -352,7 +353,7 @@ def card_of(models, *, X=None, y=None, splits_file=None, stratified=None,
     )
     saved = ("no", f"pass the splits to save_splits; {where}")
     if splits_file is not None:
-        _check_splits_file(splits_file, models, one, owner)
+        _check_splits_file(splits_file, models, one, owner, y)
     if splits_file:
         saved = (
             "yes",
@@ -377,6 +378,7 @@ def card_of(models, *, X=None, y=None, splits_file=None, stratified=None,
             "yes",
             f"{'/'.join(sorted({str(len(m.scores)) for m in models}))} outer folds per model",
         ),
+        *_resampled_rows(models, one),
     ]
     versions, versions_recorded, recorded_versions = _versions(models, one)
     # with the root each run drew where its random_state was not an int
@@ -419,9 +421,56 @@ def card_of(models, *, X=None, y=None, splits_file=None, stratified=None,
     )
 
 
-def _check_splits_file(splits_file, models, one, owner):
-    """Refuse a ``splits_file`` that cannot be read as a splits file, or whose outer test folds
-    are not those a result records: the card would say the results' splits were saved in it."""
+def _resampled_rows(models, one):
+    """The checklist's "resampling of training rows" item where a result's estimator, or a part
+    of it, is a sampler (has ``fit_resample``, as imbalanced-learn's): each sampler as given,
+    and whether the refit seeds re-draw its rows; none where no known estimator has one (a
+    saved result holds no estimator, so it is said only where the estimator is known)."""
+    texts = {_label(m, one): _samplers_text(m.estimator) for m in models}
+    if not any(texts.values()):
+        return []
+    for label, text in texts.items():
+        if text is None:
+            texts[label] = "not known (the result holds no estimator)"
+    return [("resampling of training rows", "yes", _shared_text(texts, lambda t: t or "none"))]
+
+
+def _samplers_text(nested):
+    """The samplers of a fitted NestedCV's estimator in words ("" for none), or None where
+    there is no estimator to read (a saved result)."""
+    estimator = getattr(nested, "estimator", None)
+    if estimator is None:
+        return None
+    parts = [estimator, *estimator.get_params(deep=True).values()]
+    samplers = [p for p in parts if hasattr(p, "fit_resample") and not isinstance(p, type)]
+    return "; ".join(
+        f"{param_text(sampler)} inside each training fold (inner and outer), "
+        + _sampler_seed_text(sampler)
+        for sampler in samplers
+    )
+
+
+def _sampler_seed_text(sampler):
+    """Whether the refit seeds re-draw a sampler's rows: only a ``random_state`` left at None
+    is seeded (``model_selection/_nested/_seeds.py``); one given is kept in every fit."""
+    own = sampler.get_params(deep=False)
+    if "random_state" not in own:
+        return "which takes no random_state"
+    if own["random_state"] is None:
+        return (
+            "whose random_state is None: each refit re-draws its rows with a seed from the "
+            "refit seeds, the inner fits with one seed derived from random_state"
+        )
+    return (
+        f"whose random_state={param_text(own['random_state'])} is kept in every fit: the "
+        "refit seeds do not re-draw its rows"
+    )
+
+
+def _check_splits_file(splits_file, models, one, owner, y):
+    """Refuse a ``splits_file`` that cannot be read as a splits file, that was saved for other
+    labels than ``y`` (where both are known), or whose outer training or test folds are not
+    those a result records: the card would say the results' splits were saved in it."""
     path = os.fspath(splits_file)
     problem = None
     try:
@@ -435,26 +484,16 @@ def _check_splits_file(splits_file, models, one, owner):
             saved = load_splits(path, format="gnn-comparison" if listed else "sklearn-fair")
     except (OSError, ValueError) as error:
         problem = f"cannot be read as a splits file ({error})"
+    if problem is None and y is not None and saved.labels_fingerprint is not None:
+        given = labels_fingerprint(y)
+        if given != saved.labels_fingerprint:
+            problem = (
+                "was saved for other labels than the 'y' given (labels fingerprint "
+                f"{saved.labels_fingerprint[:24]}... where y's is {given[:24]}...)"
+            )
     for m in models if problem is None else []:
-        if not m.has_splits:
-            continue
-        tests = [np.sort(np.asarray(test)) for _, test in saved.folds]
-        if len(tests) != len(m.test_indices):
-            problem = (
-                f"holds {len(tests)} outer folds, but the result {_label(m, one)!r} has "
-                f"{len(m.test_indices)}"
-            )
-            break
-        differ = [
-            fold
-            for fold, (test, recorded) in enumerate(zip(tests, m.test_indices))
-            if not np.array_equal(test, np.sort(np.asarray(recorded)))
-        ]
-        if differ:
-            problem = (
-                f"tests other rows in outer fold {differ[0]} than the result "
-                f"{_label(m, one)!r} ({len(differ)} of its {len(tests)} folds differ)"
-            )
+        problem = _fold_mismatch(saved.folds, m, one) if m.has_splits else None
+        if problem is not None:
             break
     if problem is not None:
         raise ValueError(
@@ -462,6 +501,31 @@ def _check_splits_file(splits_file, models, one, owner):
             "would say that the results' outer folds were saved in it. Pass the file the outer "
             "folds were read from or saved to, or no splits_file."
         )
+
+
+def _fold_mismatch(folds, model, one):
+    """How the outer ``folds`` of a splits file differ from those the result ``model`` records
+    (their count, or a fold's test or training rows, in any order), in words; None if alike."""
+    if len(folds) != len(model.test_indices):
+        return (
+            f"holds {len(folds)} outer folds, but the result {_label(model, one)!r} has "
+            f"{len(model.test_indices)}"
+        )
+    for part, verb, recorded in (
+        (1, "tests", model.test_indices),
+        (0, "trains on", model.train_indices),
+    ):
+        differ = [
+            fold
+            for fold, (saved, own) in enumerate(zip(folds, recorded))
+            if not np.array_equal(np.sort(np.asarray(saved[part])), np.sort(np.asarray(own)))
+        ]
+        if differ:
+            return (
+                f"{verb} other rows in outer fold {differ[0]} than the result "
+                f"{_label(model, one)!r} ({len(differ)} of its {len(folds)} folds differ)"
+            )
+    return None
 
 
 def _check_data(models, X, y):

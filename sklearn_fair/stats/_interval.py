@@ -219,13 +219,28 @@ def corrected_t_notes(train_indices, test_indices, outer=""):
     return tuple(notes)
 
 
+class RunsOfKFold(int):
+    """How many runs of k-fold CV outer splits are (an int, as :func:`times_tested` counts
+    them), with each run's number of folds, ``n_splits``, so that :func:`coverage_note` can
+    name the run's scheme where the benchmark measured another."""
+
+    def __new__(cls, runs, n_splits):
+        self = super().__new__(cls, runs)
+        self.n_splits = int(n_splits)
+        return self
+
+    def __reduce__(self):
+        return type(self), (int(self), self.n_splits)
+
+
 def times_tested(train_indices, test_indices):
     """How often outer splits test each row: R where they are R runs of k-fold CV (one run:
     R = 1), each run's consecutive test folds testing every row they use (train or test on)
     once; None otherwise: rows tested unequally often (ShuffleSplit, bootstrap resamples,
     time-ordered splits that never test the first rows) or equally often but not in runs of
-    k-fold CV (LeavePOut), which the coverage benchmark did not measure.
-    :func:`coverage_note` picks the benchmark's row of that resampling by it."""
+    k-fold CV (LeavePOut), which the coverage benchmark did not measure. R is a
+    :class:`RunsOfKFold`, which also holds k: :func:`coverage_note` picks the benchmark's row of
+    that resampling by R, and says where the benchmark measured another scheme."""
     test_indices = list(test_indices)
     tested = np.concatenate([np.asarray(fold, dtype=np.intp).ravel() for fold in test_indices])
     used = np.concatenate(
@@ -249,11 +264,28 @@ def times_tested(train_indices, test_indices):
         tested_in_run = np.concatenate([np.asarray(f, dtype=np.intp).ravel() for f in folds])
         if not np.array_equal(np.sort(tested_in_run), rows):
             return None
-    return repeats
+    return RunsOfKFold(repeats, k)
 
 
-# the resampling of each kind of row of the coverage benchmark (``method + suffix``)
-_MEASURED_SETTINGS = {"": "one run of 5-fold CV", "_repeated": "5 times repeated 5-fold CV"}
+def _scheme_text(runs, n_splits):
+    """R runs of k-fold CV in words: "5-fold CV", "5 times repeated 5-fold CV"."""
+    return f"{n_splits}-fold CV" if runs == 1 else f"{runs} times repeated {n_splits}-fold CV"
+
+
+# the resampling of each kind of row of the coverage benchmark (``method + suffix``): its runs
+# of k-fold CV, and in words
+_MEASURED_SCHEMES = {"": (1, 5), "_repeated": (5, 5)}
+_MEASURED_SETTINGS = {"": "one run of " + _scheme_text(1, 5), "_repeated": _scheme_text(5, 5)}
+
+
+def _other_scheme_text(times_tested, suffix):
+    """The end of the note, "; this run's <scheme> was not measured", where ``times_tested``
+    (a :class:`RunsOfKFold`) is another scheme than the one of the benchmark's row ``suffix``;
+    "" where it is that scheme or does not hold its number of folds (a count, an average)."""
+    n_splits = getattr(times_tested, "n_splits", None)
+    if n_splits is None or (int(times_tested), n_splits) == _MEASURED_SCHEMES[suffix]:
+        return ""
+    return f"; this run's {_scheme_text(int(times_tested), n_splits)} was not measured"
 
 
 def coverage_note(method, confidence, times_tested="unknown"):
@@ -269,8 +301,11 @@ def coverage_note(method, confidence, times_tested="unknown"):
     k-fold CV, which it measured one run of), and "not recorded" (a saved result without its
     splits, which may be of any resampling). "unknown" (bare scores) picks the one-run row
     of "t" and "normal", named as such, and no row of "corrected_t", whose sizes give it.
+    Where ``times_tested`` is a :class:`RunsOfKFold` of another scheme than the row quoted
+    (2 times repeated 3-fold CV, quoted the row of 5 times repeated 5-fold CV), the note ends
+    "; this run's 2 times repeated 3-fold CV was not measured".
     """
-    setting = ""
+    setting, other = "", ""
     if method in ("t", "normal", "corrected_t"):
         if times_tested == "not recorded":  # a saved result's scores without their splits
             return _unmeasured_resampling_note(
@@ -285,10 +320,12 @@ def coverage_note(method, confidence, times_tested="unknown"):
         repeated = f"{method}_repeated"
         if abs(times_tested - 1) < 0.01:
             setting = f" ({_MEASURED_SETTINGS['']})"
+            other = _other_scheme_text(times_tested, "")
         elif times_tested < 2:  # an average that no runs of k-fold CV give
             return _unmeasured_resampling_note(method, confidence)
         elif repeated in MEASURED_COVERAGE:
             method, setting = repeated, f" ({_MEASURED_SETTINGS['_repeated']})"
+            other = _other_scheme_text(times_tested, "_repeated")
         else:
             return _unmeasured_resampling_note(method, confidence, "repeated k-fold CV")
     measured = MEASURED_COVERAGE.get(method)
@@ -301,7 +338,13 @@ def coverage_note(method, confidence, times_tested="unknown"):
         f"model's error {low:.0f}-{high:.0f}% of the time at nominal {100 * confidence:g}%"
         + setting
     )
-    if measured["reaches_nominal"]:
+    return _measured_verdict(text, method, key) + other
+
+
+def _measured_verdict(text, method, key):
+    """``text``, what the benchmark measured for ``method`` at confidence ``key``, with whether
+    it under-covered there and what the covering kind did."""
+    if MEASURED_COVERAGE[method]["reaches_nominal"]:
         return text
     if method.endswith("_repeated"):
         if method == f"{COVERING_KIND}_repeated":
