@@ -1,14 +1,18 @@
 """A one-call summary of per-fold scores: centre, spread and intervals, each named."""
 
+import difflib
+import warnings
 from dataclasses import dataclass, replace
 
 import numpy as np
 from sklearn.utils._param_validation import validate_params
 
-from ..metrics import MetricName, metric_display_name
+from ..exceptions import SklearnFairWarning
+from ..metrics import MetricName, get_scorer_names, metric_display_name
 from ..utils import RANDOM_STATE_CONSTRAINTS
 from ..utils._printing import decimals_for, number
 from ..utils._scaling import scale_exponent
+from ..utils._stacklevel import external_stacklevel
 from ._bootstrap import bootstrap_ci
 from ._bounds import clip_to_range, metric_range, outside_range, range_text
 from ._checks import (
@@ -168,6 +172,24 @@ def _check_in_range(values, metric, bounds):
         )
 
 
+def _warn_near_scorer_name(metric):
+    """Warn when ``metric``, taken as the user's own name, is a near miss of a scorer name
+    ("Accuracy", "roc-auc", "acuracy"): the scorer's range and sign would not apply."""
+    names = get_scorer_names()
+    if metric in names or metric_display_name(metric).name != metric:
+        return  # a scorer, or a name known otherwise ("root_mean_squared_error" is RMSE)
+    written = metric.lower().replace("-", "_")
+    close = [written] if written in names else difflib.get_close_matches(written, names, 1, 0.9)
+    if close:
+        warnings.warn(
+            f"The 'metric' parameter of summarize is {metric!r}, which is no scorer name: it "
+            f"is summarised as a metric of your own, of unknown range and not negated. Did "
+            f"you mean the scorer {close[0]!r}?",
+            SklearnFairWarning,
+            stacklevel=external_stacklevel(),
+        )
+
+
 def _within_range(interval, metric, bounds):
     """``interval`` clipped to ``bounds``, the range of the metric's printed values, saying so."""
     low, high, clipped = clip_to_range(interval.low, interval.high, bounds)
@@ -224,7 +246,8 @@ def summarize(
         "neg_root_mean_squared_error") or any name, printed by
         :func:`sklearn_fair.metrics.metric_display_name`. A negated error is summarised as
         the positive error (``sign=-1``); scores outside the metric's known range are
-        refused.
+        refused. A name of your own that is close to a scorer name ("Accuracy",
+        "roc-auc", "acuracy") is taken as written, with a warning.
     confidence : float, default=0.95
         Level of the interval of the mean and of the bootstrap interval of the IQM.
     interval : {"t", "normal", "corrected_t", "conservative_z"} or MeanInterval, \
@@ -275,6 +298,8 @@ def summarize(
     corrected resampled t (Nadeau & Bengio), 9 df, of the mean of 10 scores, test/train
     size 20/80, clipped to the range [0, 1] of ROC AUC
     """
+    if isinstance(metric, str):
+        _warn_near_scorer_name(metric)
     return summary_of_resamples(
         scores,
         metric=metric,

@@ -1,13 +1,16 @@
 """``sklearn-fair run --dry-run``: what a run would fit, and about how long, before it runs."""
 
+import numbers
 import os
 import warnings
 from dataclasses import dataclass, field
 
 import joblib
+from sklearn.utils._param_validation import validate_params
 
+from ...utils import IntervalNotBool
 from ...utils._printing import text_table
-from .._reading._config import load_config
+from .._reading._config import LIMITS, N_JOBS, load_config
 from .._reading._data import cache_folder, load_datasets
 from .._reading._text import neutral
 from .._running._inputs import check_backend, check_outputs
@@ -153,6 +156,16 @@ def _uncounted(plans):
     )
 
 
+_CONSTRAINTS = {
+    "timing": ["boolean"],
+    "n_jobs": N_JOBS,
+    "n_timed": [IntervalNotBool(numbers.Integral, 1, None, closed="left")],
+    "sample_size": [IntervalNotBool(numbers.Integral, 1, None, closed="left")],
+    "limits": LIMITS,
+}
+
+
+@validate_params(_CONSTRAINTS, prefer_skip_nested_validation=False)
 def dry_run(
     path,
     *,
@@ -189,8 +202,8 @@ def dry_run(
         Time short fits to estimate the compute; False only counts (and reads only the
         labels of graph data).
     n_jobs : int, default=None
-        Workers the wall time is divided by (negative as joblib counts them: -1 every core);
-        None uses the file's ``n_jobs``.
+        Workers the wall time is divided by, not 0 (negative as joblib counts them: -1 every
+        core); None uses the file's ``n_jobs``.
     n_timed : int, default=3
         Candidates timed per model.
     sample_size : int, default=128
@@ -228,11 +241,6 @@ def dry_run(
     >>> plan.selection_fits, plan.refits, plan.total_fits  # 5 x 3 x 3, 5 x 2
     (45, 10, 55)
     """
-    if n_jobs == 0:  # as joblib, the CLI and the experiment file refuse it
-        raise ValueError(
-            "The 'n_jobs' parameter of dry_run must be a non-zero int (negative: as joblib "
-            "counts them, -1 every core) or None. Got 0 instead."
-        )
     config = load_config(
         path,
         data_dir=data_dir,
@@ -393,6 +401,7 @@ def dry_run(
     return result
 
 
+@validate_params(_CONSTRAINTS, prefer_skip_nested_validation=False)
 def dry_run_benchmark(path, *, timing=True, n_jobs=None, **options):
     """Deprecated: :func:`dry_run` counts a file with several data sets too.
 

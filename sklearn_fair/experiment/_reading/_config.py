@@ -1,5 +1,6 @@
 """Reading and checking an experiment file, before anything expensive runs."""
 
+import numbers
 import os
 import re
 import stat
@@ -8,12 +9,22 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
+from sklearn.utils._param_validation import validate_params
+
 from ...exceptions import ExperimentConfigError
+from ...utils import IntervalNotBool
 from ...utils._printing import quoted_names, unclear_name
 from ...utils._tu_format import FEATURE_SCHEMES
 from ._build import Builder, refused
 from ._imports import ALLOWED_PACKAGES
-from ._limits import check_document, count_candidates, parse_limits, prescan_toml, read_text
+from ._limits import (
+    Limits,
+    check_document,
+    count_candidates,
+    parse_limits,
+    prescan_toml,
+    read_text,
+)
 from ._locate import ConfigSource
 from ._paths import data_dir_from, file_kind, resolve_path
 from ._protocol import RUNNER_KEYS, check_protocol, read_splits
@@ -637,6 +648,27 @@ def _datasets(builder, document, protocol, splits, resolve, limits):
     return datasets, True
 
 
+class _NonZeroInt(IntervalNotBool):
+    """An int other than 0 (a bool refused): workers as joblib counts them."""
+
+    def __init__(self):
+        super().__init__(numbers.Integral, None, None, closed="neither")
+
+    def is_satisfied_by(self, val):
+        return super().is_satisfied_by(val) and val != 0
+
+    def __str__(self):
+        return "a non-zero int (negative: as joblib counts them, -1 every core)"
+
+
+#: The constraints of the caller's ``n_jobs`` and ``limits``, which :func:`load_config`,
+#: ``dry_run`` and ``run_experiment`` take alike (each error names the function called). A
+#: list or tuple of ``"NAME=VALUE"`` strings is the command line's ``--limit``.
+N_JOBS = [_NonZeroInt(), None]
+LIMITS = [Limits, dict, list, tuple, None]
+
+
+@validate_params({"n_jobs": N_JOBS, "limits": LIMITS}, prefer_skip_nested_validation=False)
 def load_config(
     path,
     *,
@@ -674,16 +706,17 @@ def load_config(
     dataset : str, default=None
         In a file with several data sets (``[data.NAME]`` tables, a benchmark), the one to
         check as the file's ``[data]``.
-    limits : dict or Limits, default=None
+    limits : dict, Limits or list of str, default=None
         Raise limits on the work the file may cause, for this call (e.g.
-        ``{"candidates": 50000}``; see :class:`~sklearn_fair.experiment.Limits`). The
-        file cannot raise them.
+        ``{"candidates": 50000}``, or the command line's ``["candidates=50000"]``; see
+        :class:`~sklearn_fair.experiment.Limits`). The file cannot raise them.
     output_dir : str or path-like, default=None
         The results folder, anywhere (the caller's choice, not the file's); None uses the
         file's ``output_dir``.
     n_jobs : int, default=None
         The parallel jobs of the run (the caller's choice, not the file's: not held to the
-        limit ``jobs``); None uses the file's ``n_jobs``, which must then be within it.
+        limit ``jobs``), not 0 (negative as joblib counts them: -1 every core); None uses the
+        file's ``n_jobs``, which must then be within it.
 
     Returns
     -------

@@ -9,6 +9,7 @@ read, before anything is expanded.
 """
 
 import math
+import numbers
 import os
 import re
 import stat
@@ -46,6 +47,10 @@ class Limits:
     ``csv_cells``, its cells (each row's, the header's too, counted as it is read),
     ``tu_size``, bytes of a TU data set's raw files (of an archive, every byte it unpacks
     to), and ``archive_entries`` of a TU archive. The user guide lists their defaults.
+
+    Each is a positive int (``depth`` at most 200, the nesting that the reader can follow);
+    ``jobs=None`` counts the machine's cores. Another value is refused with an
+    :class:`~sklearn_fair.exceptions.ExperimentConfigError` that names the limit.
     """
 
     jobs: int = None
@@ -66,6 +71,17 @@ class Limits:
     def __post_init__(self):
         if self.jobs is None:
             object.__setattr__(self, "jobs", _cores())
+        for name in _NAMES:
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
+                raise ExperimentConfigError(
+                    f"The limit {name} must be a positive integer; got {shown(value)}."
+                )
+            object.__setattr__(self, name, int(value))  # numpy's ints too, as Python's
+        if self.depth > MAX_DEPTH:  # the file's builder recurses once a level
+            raise ExperimentConfigError(
+                f"The limit depth can be raised to at most {MAX_DEPTH}; got {self.depth}."
+            )
 
     @staticmethod
     def flag(name, value=None):
@@ -99,7 +115,8 @@ MAX_DEPTH = 200
 
 
 def parse_limits(limits):
-    """``Limits`` from None, a Limits, a dict ``{name: int}`` or strings ``"name=int"``."""
+    """``Limits`` from None, a Limits, a dict ``{name: int}`` or strings ``"name=int"`` (the
+    command line's ``--limit``); Limits checks the values."""
     if limits is None:
         return Limits()
     if isinstance(limits, Limits):
@@ -121,18 +138,10 @@ def parse_limits(limits):
                 raise ExperimentConfigError(
                     f"--limit {neutral(name)} takes an integer; got {shown(value)}."
                 ) from None
-    for name, value in items:
+    for name, _ in items:
         if name not in _NAMES:
             raise ExperimentConfigError(
                 f"There is no limit {shown(name)}; the limits are {', '.join(_NAMES)}."
-            )
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise ExperimentConfigError(
-                f"The limit {name} must be a positive integer; got {shown(value)}."
-            )
-        if name == "depth" and value > MAX_DEPTH:  # the file's builder recurses once a level
-            raise ExperimentConfigError(
-                f"The limit depth can be raised to at most {MAX_DEPTH}; got {value}."
             )
     return Limits(**dict(items))
 

@@ -7,12 +7,14 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
+from sklearn.utils._param_validation import validate_params
+
 from ...exceptions import ExperimentConfigError
 from ...model_selection import NestedCV
 from ...utils import install_hint, is_graph_data
 from .._counting._checks import check_before_fit
 from .._counting._plan import nested_of
-from .._reading._config import load_config
+from .._reading._config import LIMITS, N_JOBS, load_config
 from .._reading._data import cache_folder, load_datasets
 from .._reading._text import neutral
 from ._inputs import check_backend, check_outputs
@@ -169,6 +171,10 @@ def _benchmark_data(data):
     return data.X if is_graph_data(data.X) else (data.X, data.y, data.groups)
 
 
+@validate_params(
+    {"n_jobs": N_JOBS, "progress": ["boolean", None], "limits": LIMITS},
+    prefer_skip_nested_validation=False,
+)
 def run_experiment(
     path,
     *,
@@ -204,7 +210,8 @@ def run_experiment(
     path : str or path-like
         The experiment file (TOML; see :func:`load_config`).
     n_jobs : int, default=None
-        Parallel jobs; None uses the file's ``n_jobs``.
+        Parallel jobs, not 0 (negative as joblib counts them: -1 every core); None uses the
+        file's ``n_jobs``.
     progress : bool, default=None
         Show a progress bar over the fits; None uses the file's ``progress`` (true by
         default).
