@@ -35,6 +35,7 @@ from ._split_validation import (
     _repeated,
     _validated,
     check_partition,
+    refuse_repeats,
     validate_inner_splits,
     warn_groups_ignored,
 )
@@ -139,7 +140,9 @@ class SavedSplits:
     labels_fingerprint : str or None, default=None
         :func:`labels_fingerprint` of the labels the splits were made for.
     kfold : bool, default=False
-        Whether the test sets partition the samples (a k-fold scheme).
+        Whether the splits are k-fold: their test sets partition the samples, and no training
+        set lists a sample twice (one that does is refused, as bootstrap resamples are not
+        k-fold).
     allow_overlap : bool, default=False
         Whether a split's training and test sets may share indices on purpose, as those of
         :class:`RollingOrigin` with ``lag > 0`` do.
@@ -247,18 +250,24 @@ def _checked(
     fingerprint=None,
     allow_overlap=False,
     overlap_hint="",
+    inner_parts=("training", "test"),
 ):
     """Validate outer folds and inner splits and return them as a SavedSplits (``kfold=None``:
-    whether the folds partition the samples, found from them).
+    whether the folds are k-fold, found from them; ``kfold=True``: they must be, their
+    training sets without repeats included).
 
     Each inner split must only use indices of its outer fold's training set: one that touches
     the outer test set leaks it into model selection. ``allow_overlap``: a split's training
     and test sets may share indices; ``overlap_hint`` says how to allow it, when they may not.
+    ``inner_parts``: how messages name an inner split's training and test sets (for a
+    gnn-comparison file, its keys).
     """
     overlap = {"allow_overlap": allow_overlap, "overlap_hint": overlap_hint}
-    folds = _validated(folds, n_samples, kfold=bool(kfold), name=name, **overlap)
+    folds = _validated(
+        folds, n_samples, kfold=bool(kfold), trains_once=bool(kfold), name=name, **overlap
+    )
     if kfold is None:  # a file written by hand may leave it out: what its folds are
-        kfold = _is_kfold(folds, n_samples)
+        kfold = _says_kfold(folds, n_samples)
     if inner_splits is None or all(inner is None for inner in inner_splits):
         inner_splits = None
     elif len(inner_splits) != len(folds):
@@ -269,7 +278,9 @@ def _checked(
         inner_splits = [
             None
             if inner is None
-            else validate_inner_splits(inner, train, n_samples, fold=fold, name=name, **overlap)
+            else validate_inner_splits(
+                inner, train, n_samples, fold=fold, name=name, parts=inner_parts, **overlap
+            )
             for fold, ((train, _), inner) in enumerate(zip(folds, inner_splits))
         ]
     return SavedSplits(
@@ -290,7 +301,14 @@ def _is_kfold(folds, n_samples):
     return bool(np.all(tested == 1))
 
 
-def _normalise(splits):
+def _says_kfold(folds, n_samples):
+    """Whether validated ``folds`` are k-fold, as a splits file says with ``"kfold": true``:
+    their test sets partition the samples and no training set lists a sample twice (the
+    out-of-bag test sets of a few bootstrap resamples may partition small data)."""
+    return _is_kfold(folds, n_samples) and not any(_repeated(train).size for train, _ in folds)
+
+
+def _normalise(splits, name):
     """Split an iterable of (train, test[, inner]) items into folds and inner splits."""
     if isinstance(splits, SavedSplits):
         return list(splits.folds), splits.inner_splits
@@ -299,13 +317,31 @@ def _normalise(splits):
         item = tuple(item) if isinstance(item, (list, tuple)) else item
         if not isinstance(item, tuple) or len(item) not in (2, 3):
             raise InvalidSplitError(
-                f"Fold {number} of splits must be a (train, test) or (train, test, inner) "
+                f"Fold {number} of {name} must be a (train, test) or (train, test, inner) "
                 f"tuple; got {type(item).__name__}."
             )
         folds.append(item[:2])
         inner = item[2] if len(item) == 3 else None
-        inner_splits.append(None if inner is None else [tuple(pair) for pair in inner])
+        inner_splits.append(None if inner is None else _inner_pairs(inner, number, name))
     return folds, inner_splits
+
+
+def _inner_pairs(inner, fold, name):
+    """The inner splits ``inner`` of fold ``fold`` as a list of tuples, refusing what is
+    not a list of pairs (e.g. the count ``NestedCV.outer_results_[k]["inner_splits"])."""
+    if isinstance(inner, (str, bytes)) or not isinstance(inner, Iterable):
+        raise InvalidSplitError(
+            f"The inner splits of fold {fold} of {name} (its third item) must be None or a "
+            f"list of (train, test) pairs; got {type(inner).__name__} {short_repr(inner)}."
+        )
+    pairs = list(inner)
+    for number, pair in enumerate(pairs):
+        if isinstance(pair, (str, bytes)) or not isinstance(pair, Iterable):
+            raise InvalidSplitError(
+                f"Inner split {number} of fold {fold} of {name} is not a (train, test) pair of "
+                f"index arrays; got {type(pair).__name__} {short_repr(pair)}."
+            )
+    return [tuple(pair) for pair in pairs]
 
 
 def _max_index_plus_one(folds, inner_splits):
@@ -339,7 +375,7 @@ def as_saved_splits(
     says so."""
     fingerprint = getattr(splits, "labels_fingerprint", None)
     _check_fingerprint(fingerprint, name)
-    folds, inner_splits = _normalise(splits)
+    folds, inner_splits = _normalise(splits, name)
     if isinstance(splits, SavedSplits):
         n_samples = splits.n_samples if n_samples is None else n_samples
     if y is not None:
@@ -375,7 +411,7 @@ def as_saved_splits(
         allow_overlap=allow_overlap,
         overlap_hint=overlap_hint,
     )
-    saved.kfold = _is_kfold(saved.folds, n_samples)
+    saved.kfold = _says_kfold(saved.folds, n_samples)
     saved.file_format = getattr(splits, "file_format", None)
     return saved
 
@@ -575,8 +611,8 @@ def load_splits(path, format="sklearn-fair", *, max_bytes=MAX_BYTES, max_folds=M
         have (a misspelt ``"inner"`` would drop the inner splits); an index that is not an
         int, out of range, in both the training and test set of a fold (unless the file
         says ``"allow_overlap": true``, as :func:`save_splits` writes it when told), tested
-        twice in a fold or, for a k-fold file, tested in zero or several folds; or an inner
-        split outside its outer training set.
+        twice in a fold or, for a k-fold file, tested in zero or several folds or trained on
+        twice in a fold; or an inner split outside its outer training set.
 
     Examples
     --------
@@ -766,6 +802,8 @@ def _only_keys(mapping, known, where, file="an sklearn-fair splits file"):
 
 
 _GNN_FILE = "a gnn-comparison split file"
+#: How messages name the two sets of a gnn-comparison file's inner split: by its keys.
+_GNN_INNER_PARTS = ("'train'", "'validation'")
 
 
 def _from_gnn_comparison(document, name):
@@ -792,13 +830,13 @@ def _from_gnn_comparison(document, name):
                 f"model_selection[{inner}] of {where}",
                 _GNN_FILE,
             )
-            twice = _repeated(train)
-            if twice.size:  # the format's inner splits partition the graphs
-                raise InvalidSplitError(
-                    f"model_selection[{inner}] of {where} lists training indices more than "
-                    f"once: {twice[:5].tolist()}. A gnn-comparison file's splits partition the "
-                    "graphs: a repeat is a corrupt file (it would weigh that graph twice)."
-                )
+            refuse_repeats(  # the format's inner splits partition the graphs
+                train,
+                f"model_selection[{inner}] of {where}",
+                _GNN_INNER_PARTS[0],
+                why=" A gnn-comparison file's splits partition the graphs: a repeat is a "
+                "corrupt file (it would weigh that graph twice).",
+            )
     n_samples = _max_index_plus_one([(t, t) for t in tests], inner_splits)
     # The test sets must partition the samples; checking that first, in work bounded by
     # the file, keeps a stray huge index from building training sets of that size.
@@ -815,7 +853,14 @@ def _from_gnn_comparison(document, name):
             "which lists the training sets."
         )
     folds = [(_rest(test, n_samples), test) for test in tests]
-    saved = _checked(folds, inner_splits, n_samples, kfold=True, name=name)
+    saved = _checked(
+        folds,
+        inner_splits,
+        n_samples,
+        kfold=True,
+        name=name,
+        inner_parts=_GNN_INNER_PARTS,
+    )
     _check_inner_cover(saved, name)
     return saved
 

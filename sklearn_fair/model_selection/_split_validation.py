@@ -13,7 +13,13 @@ from ..utils._stacklevel import external_stacklevel
 # one past the largest index an array of samples can have
 _INTP_END = int(np.iinfo(np.intp).max) + 1
 
-__all__ = ["check_partition", "validate_inner_splits", "validate_splits", "warn_groups_ignored"]
+__all__ = [
+    "check_partition",
+    "refuse_repeats",
+    "validate_inner_splits",
+    "validate_splits",
+    "warn_groups_ignored",
+]
 
 
 def warn_groups_ignored(cv, groups):
@@ -149,9 +155,22 @@ def validate_splits(splits, n_samples, *, kfold=False, allow_overlap=False, name
     return _validated(splits, n_samples, kfold=kfold, allow_overlap=allow_overlap, name=name)
 
 
-def _validated(splits, n_samples, *, kfold=False, allow_overlap=False, name="cv", overlap_hint=""):
+def _validated(
+    splits,
+    n_samples,
+    *,
+    kfold=False,
+    allow_overlap=False,
+    name="cv",
+    overlap_hint="",
+    trains_once=False,
+    parts=("training", "test"),
+):
     """:func:`validate_splits`; ``overlap_hint`` ends the message about a fold whose training
-    and test sets overlap (how the caller can say that the overlap is intended)."""
+    and test sets overlap (how the caller can say that the overlap is intended);
+    ``trains_once``: also refuse a training index listed twice in a fold (splits that say
+    they are k-fold); ``parts``: how messages name a fold's training and test sets (for a
+    gnn-comparison file's inner splits, its keys)."""
     try:
         splits = iter(splits)
     except TypeError:
@@ -159,39 +178,38 @@ def _validated(splits, n_samples, *, kfold=False, allow_overlap=False, name="cv"
             f"{name} must be an iterable of (train, test) pairs of index arrays; "
             f"got {type(splits).__name__}."
         ) from None
+    train_part, test_part = parts
     checked = []
     for fold, pair in enumerate(splits):
+        this = f"Fold {fold} of {name}"
         try:
             train, test = pair
         except (TypeError, ValueError):
             raise InvalidSplitError(
-                f"Fold {fold} of {name} is not a (train, test) pair of index arrays; "
-                f"got {type(pair).__name__}."
+                f"{this} is not a (train, test) pair of index arrays; got {type(pair).__name__}."
             ) from None
-        train = _as_indices(train, n_samples, fold, "training", name)
-        test = _as_indices(test, n_samples, fold, "test", name)
-        for part, indices in (("training", train), ("test", test)):
+        train = _as_indices(train, n_samples, this, train_part)
+        test = _as_indices(test, n_samples, this, test_part)
+        for part, indices in ((train_part, train), (test_part, test)):
             if indices.size == 0:
-                raise InvalidSplitError(f"Fold {fold} of {name} has an empty {part} set.")
+                raise InvalidSplitError(f"{this} has an empty {part} set.")
             # uint64 indices are compared as they are: above the largest intp, no array of
             # samples holds them (converted first, they wrapped round to negative numbers)
             out_of_range = indices[(indices < 0) | (indices >= min(n_samples, _INTP_END))]
             if out_of_range.size:
                 raise InvalidSplitError(
-                    f"Fold {fold} of {name} has {part} indices out of range for "
+                    f"{this} has {part} indices out of range for "
                     f"{n_samples} samples: {_preview(out_of_range)}."
                 )
         train, test = train.astype(np.intp, copy=False), test.astype(np.intp, copy=False)
-        repeated = _repeated(test)
-        if repeated.size:
-            raise InvalidSplitError(
-                f"Fold {fold} of {name} lists test indices more than once: {_preview(repeated)}."
-            )
+        refuse_repeats(test, this, test_part)
+        if trains_once:
+            refuse_repeats(train, this, train_part, why=_TRAINS_ONCE)
         if not allow_overlap:
             in_test = _members(train, test, n_samples)
             if in_test.any():
                 raise InvalidSplitError(
-                    f"Fold {fold} of {name} has indices in both its training and test set: "
+                    f"{this} has indices in both its {train_part} and {test_part} set: "
                     f"{_preview(_sorted_unique(train[in_test]))}.{overlap_hint}"
                 )
         checked.append((train, test))
@@ -202,17 +220,46 @@ def _validated(splits, n_samples, *, kfold=False, allow_overlap=False, name="cv"
     return checked
 
 
+#: Why splits that say they are k-fold may not list a training index twice.
+_TRAINS_ONCE = (
+    ' These splits say they are k-fold (as "kfold": true in a splits file), so each fold '
+    "trains on a sample at most once: a repeat is a corrupt split that would weigh that "
+    "sample twice in the fit. Only bootstrap splits repeat training indices, and they are "
+    "not k-fold."
+)
+
+
+def refuse_repeats(indices, where, part, why=""):
+    """Raise unless ``indices`` (the ``part`` set of the split that ``where`` names) lists
+    each index once; ``why`` ends the message."""
+    repeated = _repeated(indices)
+    if repeated.size:
+        raise InvalidSplitError(
+            f"{where} lists {part} indices more than once: {_preview(repeated)}.{why}"
+        )
+
+
 def validate_inner_splits(
-    inner, outer_train, n_samples, *, fold, name, allow_overlap=False, overlap_hint=""
+    inner,
+    outer_train,
+    n_samples,
+    *,
+    fold,
+    name,
+    allow_overlap=False,
+    overlap_hint="",
+    parts=("training", "test"),
 ):
     """:func:`validate_splits` for the inner splits of one outer fold, whose indices must also
-    lie in its training set ``outer_train`` (or they leak its test set into model selection)."""
+    lie in its training set ``outer_train`` (or they leak its test set into model selection);
+    ``parts``: how messages name an inner split's training and test sets."""
     inner = _validated(
         inner,
         n_samples,
         allow_overlap=allow_overlap,
         name=f"the inner splits of outer fold {fold} of {name}",
         overlap_hint=overlap_hint,
+        parts=parts,
     )
     for number, (train, test) in enumerate(inner):
         used = np.concatenate([train, test])
@@ -226,12 +273,12 @@ def validate_inner_splits(
     return inner
 
 
-def _as_indices(indices, n_samples, fold, part, name):
+def _as_indices(indices, n_samples, where, part):
     indices = np.asarray(indices)
     if indices.dtype == bool:
         if indices.shape != (n_samples,):
             raise InvalidSplitError(
-                f"Fold {fold} of {name} has a boolean {part} mask of shape {indices.shape}; "
+                f"{where} has a boolean {part} mask of shape {indices.shape}; "
                 f"expected ({n_samples},)."
             )
         return np.flatnonzero(indices)
@@ -239,7 +286,7 @@ def _as_indices(indices, n_samples, fold, part, name):
         return indices.astype(np.intp)
     if indices.ndim != 1 or indices.dtype.kind not in "iu":
         raise InvalidSplitError(
-            f"Fold {fold} of {name} has {part} indices that are not a 1-D array of "
+            f"{where} has {part} indices that are not a 1-D array of "
             f"integers (dtype {indices.dtype}, shape {indices.shape})."
         )
     # uint64 is kept until its range is checked: as intp, 2**63 would read -2**63
