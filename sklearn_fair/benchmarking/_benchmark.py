@@ -474,7 +474,8 @@ def benchmark(
     select : {"best", "one_se"}, default="best"
         How each fold's winner is picked (see NestedCV), for every model but a NestedCV.
     keep_predictions : bool, default=False
-        Keep every refit's predictions on its outer test fold (cached with its scores), for
+        Keep every refit's predictions on its outer test fold (cached with its scores, but for
+        date labels, which JSON cannot hold), for
         :meth:`BenchmarkResult.plot_predictions`, :attr:`BenchmarkResult.predictions` and the
         report's plots of what each model predicted.
     previous : BenchmarkResult, default=None

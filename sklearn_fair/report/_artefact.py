@@ -97,6 +97,10 @@ def _cell_result(cell, shared):
                 cell.refit_metric,
             ),
         })  # fmt: skip
+        undefined = {k: by_fold[fold] for k, by_fold in cell.undefined_metric_folds.items()
+                     if fold in by_fold}  # fmt: skip
+        if undefined:
+            folds[-1]["undefined_metrics"] = undefined
         if cell.predictions is not None and cell.predictions[fold] is not None:
             folds[-1]["predictions"] = saved_predictions(cell.predictions[fold])
         if not _same_splits(own, shared):

@@ -29,6 +29,7 @@ import numpy as np
 from ..exceptions import InvalidResultError, SplitLeakageWarning, UncheckedResultWarning
 from ..metrics import MetricName
 from ..model_selection._engine import kept_score_arrays
+from ..model_selection._nested._task_warnings import MAX_MESSAGE
 from ..stats._bounds import metric_range, range_text
 from ..utils._provenance import checksum, with_checksum  # noqa: F401 (the runner uses them too)
 from ..utils._stacklevel import external_stacklevel
@@ -569,6 +570,8 @@ def _check_fold(fold, where, ranges, refit_metric, validation, findings, listed=
     if fold.get("test_scores") is not None:
         refits["refits' test scores"] = fold["test_scores"]
     per_metric = fold.get("test_scores_per_metric")
+    if "undefined_metrics" in fold:
+        _check_undefined(fold, per_metric, where, findings)
     if per_metric is not None:
         if not isinstance(per_metric, Mapping):
             findings.broken.append(f"{where} test_scores_per_metric is not an object")
@@ -588,6 +591,25 @@ def _check_fold(fold, where, ranges, refit_metric, validation, findings, listed=
                 f"{where} test score {score!r} is not the mean of its {what} {list(values)!r:.80}"
             )
             return
+
+
+def _check_undefined(fold, per_metric, where, findings):
+    """A fold's ``undefined_metrics``: metric keys of its ``test_scores_per_metric``, none
+    of which it failed in, each to the message of its ``UndefinedMetricWarning`` (text of at
+    most :data:`~sklearn_fair.model_selection._nested._task_warnings.MAX_MESSAGE` characters,
+    as a run records it), which a report prints."""
+    undefined, failed = fold["undefined_metrics"], fold.get("failed_metrics")
+    if not (
+        isinstance(undefined, Mapping)
+        and isinstance(per_metric, Mapping)
+        and set(undefined) <= set(per_metric)
+        and not (isinstance(failed, list) and set(undefined) & set(failed))
+        and all(isinstance(text, str) and len(text) <= MAX_MESSAGE for text in undefined.values())
+    ):
+        findings.broken.append(
+            f"{where} undefined_metrics is not a table from the keys of its test scores (of "
+            f"metrics it did not fail in) to messages of at most {MAX_MESSAGE} characters"
+        )
 
 
 def _check_own_numbers(result, findings, where):

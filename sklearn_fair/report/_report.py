@@ -16,6 +16,7 @@ import numpy as np
 from scipy.stats import rankdata
 
 from ..exceptions import SplitsMismatchError, UnequalBudgetWarning
+from ..model_selection._nested._results import undefined_score_note
 from ..stats._checks import tie_level
 from ..utils._printing import (
     number,
@@ -310,7 +311,8 @@ class NestedCVReport:
         more, of which those where folds failed are left out; from five data sets ranked, the
         test autorank would choose, in a paragraph); the plots (with
         ``figures``, which need matplotlib); the selected hyper-parameters; the tuning budgets
-        (several models); the failed fits; the reproducibility card.
+        (several models); the failed fits; the test scores set where their metric is
+        undefined; the reproducibility card.
         """
         result = self.result
         with_ranks = len(result.models) >= 3 and len(result.datasets) >= 2
@@ -331,6 +333,7 @@ class NestedCVReport:
             ),
             self._budgets_section() if len(result.models) > 1 else None,
             self._failures_section(),
+            self._undefined_section(),
             self.card.section(),
         ]
         return [section for section in sections if section is not None]
@@ -390,8 +393,9 @@ class NestedCVReport:
         return f"Interval of the mean{';'.join(f'{of}: {how}' for how, of in methods.items())}."
 
     def _folds_made(self):
-        """Each distinct "<outer or inner>: <how>" the cells recorded, naming the cells it is
-        of where not every cell shares it ("inner of gs on short: 5-fold KFold")."""
+        """Each distinct "<outer, inner or selection>: <how>" the cells recorded, naming the
+        cells it is of where not every cell shares it ("inner of gs on short: 5-fold KFold");
+        "selection" where a rule other than the best mean picked the winners."""
         cells = self._cells()
         described = {}
         for position, cell in enumerate(cells):
@@ -500,10 +504,13 @@ class NestedCVReport:
             "validation minus test for a score, test minus validation for an error (lower is "
             "better); positive when validation was optimistic.",
         ]
-        # how the folds were made, as the runs recorded it
+        # how the folds were made, and a winner picked by a rule other than the best mean
+        # (resampling "selection"), as the runs recorded it
         splits = self._folds_made()
         if splits:
-            summary.paragraphs.append("How the folds were made: " + "; ".join(splits) + ".")
+            picked = any("selection" in cell.resampling for cell in self._cells())
+            how = " and the candidates selected" if picked else ""
+            summary.paragraphs.append(f"How the folds were made{how}: " + "; ".join(splits) + ".")
         own = sorted(
             {f"{c.model} ({c.selection_metric})" for c in self._cells() if c.selection_metric}
         )
@@ -883,6 +890,31 @@ class NestedCVReport:
                 )
         return section
 
+    def _undefined_section(self):
+        """The test scores that are not measurements but the value a scorer sets where its
+        metric is undefined, each in the sentence NestedCV's summary gives it
+        (:func:`~sklearn_fair.model_selection._nested._results.undefined_score_note`)."""
+        notes = []
+        for cell in self._cells():
+            where = "" if self._one else f" on {cell.dataset}"
+            for key, folds in cell.undefined_metric_folds.items():
+                for fold, message in sorted(folds.items()):
+                    score = cell.scores_per_metric[key][fold]
+                    note = undefined_score_note(self._metric(cell, key), fold, score, message)
+                    notes.append(f"{cell.model}{where}: {note}.")
+        if not notes:
+            return None
+        return Section(
+            "Undefined test scores",
+            paragraphs=[
+                "Where a metric is undefined on an outer test fold (recall on a fold without "
+                "positives), its scorer gives the value it is set to (scikit-learn's "
+                "zero_division) with an UndefinedMetricWarning: kept, as cross_validate keeps "
+                "it, in the tables above.",
+                *notes,
+            ],
+        )
+
     # -- one data set -----------------------------------------------------------------------
 
     def _selection_section(self, model):
@@ -929,6 +961,8 @@ class NestedCVReport:
             )
         if renamed:
             section.paragraphs.append(renamed)
+        if "selection" in model.resampling:  # the validation score is not the best one's
+            section.paragraphs.append(f"Selected by the {model.resampling['selection']}.")
         if not np.all(np.isfinite([validation, *tests.values()])):
             where = "fits" if _unvalidated(model) else "folds"  # a fold tested, not validated
             section.paragraphs.append(f"n/a where {where} failed (see Failed fits).")

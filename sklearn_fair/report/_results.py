@@ -145,6 +145,10 @@ class NestedResult:
     # selected, a refit or that metric's scorer failed): failed folds, whatever the number
     # error_score is
     failed_metric_folds: dict = field(default_factory=dict)
+    # per metric key, outer fold -> the message of the UndefinedMetricWarning of its test
+    # score where that score is not a measurement but the value its scorer sets where the
+    # metric is undefined (recall's zero_division on a test fold without positives)
+    undefined_metric_folds: dict = field(default_factory=dict)
     # the package versions recorded with the result (a saved benchmark's "versions"), {} when
     # it records none: then the card can only say which versions printed it
     versions: dict = field(default_factory=dict)
@@ -500,7 +504,9 @@ def result_to_dict(nested):
         selecting metric), ``task`` ("classification", "regression" or None), ``budget``
         (the tuning's ``n_candidates``, ``n_inner_fits`` and ``n_searches``, which the folds do
         not say), ``outer_results`` (a list of per-fold dicts; ``"failed": True`` in a fold scored
-        ``error_score``: no selection, or a failed refit), ``failures`` (outer fold, or "final" ->
+        ``error_score``: no selection, or a failed refit; ``undefined_metrics`` where a test
+        score is the value its scorer sets where the metric is undefined, as in
+        ``outer_results_``), ``failures`` (outer fold, or "final" ->
         the number of fits that failed there and the first error), ``resampling``,
         ``fit_metadata`` (each fit parameter the fit was given, ``sample_weight``, by name ->
         the fingerprint of its numbers) and ``checksum`` (the
@@ -545,6 +551,8 @@ def result_to_dict(nested):
     for fold, original in zip(folds, nested.outer_results_):
         fold["best_params"] = saved_params(original.get("best_params"))
         fold.update(failed_fields(original.get("failed_metrics", []), refit_metric))
+        if original.get("undefined_metrics"):
+            fold["undefined_metrics"] = dict(original["undefined_metrics"])
         if original.get("predictions") is not None:  # kept when asked (keep_predictions)
             fold["predictions"] = saved_predictions(original["predictions"])
     settings = fit_settings(nested)
@@ -862,6 +870,7 @@ def as_result(name, result, *, dataset="data", metric=None, budget=None, verify=
         used_refit_seeds=_used_refit_seeds(refit_seeds, folds),
         error_score=error_score,
         failed_metric_folds=_failed_metric_folds(folds, list(metrics), refit_metric),
+        undefined_metric_folds=_undefined_metric_folds(folds, list(metrics)),
         own_scores=own_scores,
         fit_metadata=None if fit_metadata is None else dict(fit_metadata),
     )
@@ -893,6 +902,18 @@ def check_recorded_keys(documents, sources):
 def _failed_metric_folds(folds, keys, refit_metric):
     failed = [failed_metrics_of(fold, keys, refit_metric) for fold in folds]
     return {key: tuple(i for i, names in enumerate(failed) if key in names) for key in keys}
+
+
+def _undefined_metric_folds(folds, keys):
+    """Per metric key of ``keys`` that has some, outer fold -> the message of the
+    ``UndefinedMetricWarning`` of its test score (the folds' ``undefined_metrics``, of a
+    fitted NestedCV or a saved result)."""
+    undefined = {}
+    for number, fold in enumerate(folds):
+        for key, message in (fold.get("undefined_metrics") or {}).items():
+            if key in keys:
+                undefined.setdefault(key, {})[number] = str(message)
+    return undefined
 
 
 def _unrecorded_metric(metric):

@@ -42,7 +42,7 @@ from ...exceptions import CacheWarning
 from ...utils import digest
 from ...utils._stacklevel import external_stacklevel
 from ._cache_key import FORMAT
-from ._task_warnings import warnings_problem
+from ._task_warnings import MAX_MESSAGE, warnings_problem
 from ._tasks import kept_score_arrays
 
 __all__ = ["EntryCheck", "TaskCache", "write_entry"]
@@ -183,6 +183,10 @@ class TaskCache:
             problem = warnings_problem(payload["warnings"])
             if problem is not None:
                 return self._reject(path, problem)
+        if "undefined_metrics" in payload:
+            problem = _undefined_problem(payload["undefined_metrics"], payload["scores"])
+            if problem is not None:
+                return self._reject(path, problem)
         self.hits += 1
         result = {
             "key": key,
@@ -199,6 +203,8 @@ class TaskCache:
             result["test_predictions"] = payload["test_predictions"]
         if "warnings" in payload:  # shown again, as when it was computed
             result["warnings"] = payload["warnings"]
+        if "undefined_metrics" in payload:
+            result["undefined_metrics"] = dict(payload["undefined_metrics"])
         return result
 
     def _reject(self, path, reason):
@@ -406,6 +412,18 @@ def _predictions_problem(kept):
     return None
 
 
+def _undefined_problem(undefined, scores):
+    """Why a stored entry's ``undefined_metrics`` cannot be served (None if it can): metric ->
+    the message of the ``UndefinedMetricWarning`` of its score
+    (:func:`~._scoring.score_model`), for metrics among its ``scores``."""
+    tables = isinstance(undefined, dict) and isinstance(scores, dict)
+    if not tables or not set(undefined) <= set(scores):
+        return "undefined_metrics is not a table of its metrics"
+    if not all(isinstance(text, str) and len(text) <= MAX_MESSAGE for text in undefined.values()):
+        return f"undefined_metrics is not a message of at most {MAX_MESSAGE} characters a metric"
+    return None
+
+
 def _process_exists(pid):
     try:
         os.kill(pid, 0)
@@ -424,7 +442,8 @@ def write_entry(directory, name, description, result):
     """Atomically store a successful task result (in the worker); returns an error text or None.
 
     A result larger than a load reads is not written: ``result["cache_unstored"]`` holds its
-    size and the cap."""
+    size and the cap; nor one that JSON cannot hold (kept predictions of date labels), which
+    the next run computes again."""
     if result.get("score_errors") or not _all_finite(result["scores"], result.get("train_scores")):
         # a scorer failed, or returned NaN (a load refuses what is not finite): retried next
         # time, as a failed fit is
@@ -433,15 +452,22 @@ def write_entry(directory, name, description, result):
         return None  # predictions asked for could not be kept (it warned): a load refuses it
     payload = {field: result.get(field) for field in _FIELDS}
     payload.update(
-        {k: result[k] for k in ("train_scores", "test_predictions", "warnings") if k in result}
+        {
+            k: result[k]
+            for k in ("train_scores", "test_predictions", "warnings", "undefined_metrics")
+            if k in result
+        }
     )
-    entry = {
-        "format": FORMAT,
-        "key": description,
-        "checksum": _checksum(payload, description),
-        "payload": payload,
-    }
-    text = json.dumps(entry)  # ASCII: as many bytes as characters
+    try:
+        entry = {
+            "format": FORMAT,
+            "key": description,
+            "checksum": _checksum(payload, description),
+            "payload": payload,
+        }
+        text = json.dumps(entry)  # ASCII: as many bytes as characters
+    except TypeError:  # kept predictions of labels JSON cannot hold (dates): recomputed
+        return None
     cap = MAX_PREDICTIONS_ENTRY_BYTES if description.get("test_predictions") else MAX_ENTRY_BYTES
     if len(text) > cap:
         result["cache_unstored"] = (len(text), cap)

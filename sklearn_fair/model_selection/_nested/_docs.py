@@ -13,8 +13,10 @@ PARAMETER_DOCS = {
     is given here: that search becomes the inner model selection, with its own ``scoring``
     and ``refit``. GridSearchCV and RandomizedSearchCV are taken apart into independent
     fits; any other search (or one with a callable ``refit``) is fitted whole inside each
-    outer training fold (its own refit costing one extra fit per fold), its unset
-    ``random_state`` parameters seeded from ``random_state``. The search's ``refit`` is
+    outer training fold, its unset ``random_state`` parameters seeded from
+    ``random_state``; its own refit is left out where one metric selects (``refit=True``
+    with one ``scoring``), and costs one extra fit per fold where ``refit`` names a metric
+    or is a callable. The search's ``refit`` is
     never what is scored: its best parameters are refitted here (``n_refits`` times), so a
     search with ``refit=False`` gets outer scores, where ``cross_validate(search)`` scores
     NaN (a search that does not refit cannot predict).""",

@@ -35,7 +35,7 @@ from ._inputs import graph_labels_unless_given
 from ._planning import make_plan
 from ._protocol import run_protocol
 from ._resampling import warn_generator_seeded_splitters
-from ._results import cv_results
+from ._results import cv_results, undefined_score_note
 from ._scoring import metadata_router, resolve_scoring
 from ._selection import tuning_counts
 
@@ -178,7 +178,8 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
     {reuse_prefix}
     {select}
     keep_predictions : bool, default=False
-        Keep what each refit predicted for its outer test fold (cached with its scores), in
+        Keep what each refit predicted for its outer test fold (cached with its scores, but
+        for date labels, which JSON cannot hold), in
         ``outer_results_[i]["predictions"]``: for the reports' plots of what the model
         predicted (:func:`~sklearn_fair.report.nested_cv_report`), and
         :meth:`BenchmarkResult.plot_predictions <sklearn_fair.BenchmarkResult.plot_predictions>`.
@@ -204,7 +205,11 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         could be selected, else None), ``refits_failed`` (how many refits raised),
         ``refit_scores_failed`` (how many have no score of the selecting metric: their fit
         or their scorer raised), ``failed_metrics`` (the metric keys of
-        ``test_scores_per_metric`` the fold has no score of), and, when refits early-stop,
+        ``test_scores_per_metric`` the fold has no score of), ``undefined_metrics`` where a
+        test score is not a measurement but the value its scorer sets where the metric is
+        undefined (recall's ``zero_division`` on a test fold without positives, with an
+        ``UndefinedMetricWarning``; kept, as ``cross_validate`` keeps it, and noted by
+        :meth:`summary`): metric key -> the warning's message, and, when refits early-stop,
         ``early_stopping_indices`` (the rows they stop on) and ``early_stopping_train_indices``
         (the rows they train on, in the order they were given: a seeded GNN shuffles its
         graphs from that order, so a refit is rebuilt with these rows in this order). A fold
@@ -253,7 +258,8 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
     resampling_ : dict
         How the splits were made, in words, under ``"outer"`` and ``"inner"`` (e.g.
         ``"5-fold StratifiedGroupKFold (cv=5 with groups) on groups (no group on both
-        sides)"``), as the reports print it.
+        sides)"``), as the reports print it; with ``select="one_se"``, the rule that picked
+        each fold's candidate under ``"selection"``.
     best_params_, best_estimator_, best_index_ : dict, estimator, int
         With ``refit``: the inner selection run on all the data, its winner's row in
         ``cv_results_`` (``cv_results_["params"][best_index_] == best_params_``), and the
@@ -484,13 +490,15 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         summaries = {}
         for name, scores in per_metric.items():
             failed = _failed_outer_folds(folds, scores, name)
+            metric = self.metrics_[name]
+            metric_notes = (*notes, *_undefined_notes(folds, scores, name, metric))
             summaries[name] = (
-                _not_computed(scores, failed, self.metrics_[name], notes, interval, confidence)
+                _not_computed(scores, failed, metric, metric_notes, interval, confidence)
                 if failed.any()
                 else summary_of_resamples(
                     scores,
-                    metric=self.metrics_[name],
-                    notes=notes,
+                    metric=metric,
+                    notes=metric_notes,
                     interval=interval,
                     confidence=confidence,
                     half_scores=half_scores,
@@ -748,6 +756,17 @@ def _failed_outer_folds(folds, scores, key):
     (:meth:`~sklearn_fair.report._results.NestedResult.n_failed_folds`)."""
     listed = [key in fold.get("failed_metrics", ()) for fold in folds]
     return ~np.isfinite(scores) | np.array(listed, dtype=bool)
+
+
+def _undefined_notes(folds, scores, key, metric):
+    """The notes on the outer folds (of ``outer_results_`` ``folds``, whose test ``scores``
+    of the metric ``key`` are given) where that score is not a measurement but the value its
+    scorer sets where ``metric`` is undefined (:func:`~._results.undefined_score_note`)."""
+    return tuple(
+        undefined_score_note(metric, fold["outer_fold"], score, fold["undefined_metrics"][key])
+        for fold, score in zip(folds, scores)
+        if key in fold.get("undefined_metrics", {})
+    )
 
 
 def _not_computed(scores, failed, metric, notes, interval, confidence):

@@ -128,6 +128,13 @@ def _cross_validate(owner, args):
     failed = [[keys[name] for name in f["failed_metrics"] if name in keys] for f in folds]
     if any(failed):
         output["failed_metrics"] = failed
+    # a score that is the value its scorer sets where the metric is undefined, not measured
+    undefined = [
+        {keys[n]: message for n, message in f.get("undefined_metrics", {}).items() if n in keys}
+        for f in folds
+    ]
+    if any(undefined):
+        output["undefined_metrics"] = undefined
     if args["return_nested_info"]:
         if plan.scoring.selection_keys is not None:  # a search selected with its own metrics
             names = list(folds[0]["validation_scores"])
@@ -245,7 +252,11 @@ def nested_cross_validate(
         asked; plus ours with ``return_nested_info``, and ``failed_metrics`` where a fold has
         no test score of a metric (its fit or scorer failed, and ``error_score`` stands in its
         ``test_<key>``): per fold, the list of those keys (:func:`~sklearn_fair.stats.compare`
-        refuses such folds, whatever number ``error_score`` is).
+        refuses such folds, whatever number ``error_score`` is); ``undefined_metrics`` where
+        a fold's test score of a metric is not a measurement but the value its scorer sets
+        where the metric is undefined (recall's ``zero_division`` on a fold without positives,
+        as ``cross_validate`` scores it; an ``UndefinedMetricWarning`` names the fold): per
+        fold, ``{key: the warning's message}``.
 
     Examples
     --------

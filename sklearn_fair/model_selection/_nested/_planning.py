@@ -100,7 +100,9 @@ class Plan:
     quiet_test_scores: bool = False
     groups: object = None  # the group labels, for error messages
     classifier: bool = False
-    resampling: dict = None  # "outer", "inner": how the splits were made, in words
+    # "outer", "inner": how the splits were made, in words; "selection": how a fold's winner
+    # is picked, where it is not the best mean validation score (:data:`SELECTION_RULES`)
+    resampling: dict = None
     selection_rule: str = "best"  # "best" or "one_se": how a fold's winner is picked
     _selection_params: dict = field(default_factory=dict)
     _stops_early: dict = field(default_factory=dict)  # candidate index -> stops_early
@@ -380,6 +382,21 @@ def _names(scoring, keys, multimetric, estimator):
     return {key: metric_display_name(key) for key in keys}
 
 
+#: How a fold's winner is picked, in words, for each ``select`` other than "best" (the best
+#: mean validation score, which a reader assumes): ``resampling_["selection"]``, which the
+#: reports print and a saved result keeps.
+SELECTION_RULES = {
+    "one_se": "one standard error rule (select='one_se'): in each search, the first candidate "
+    "(in the order of the candidates) whose mean validation score is within one standard "
+    "error of the best mean (not necessarily the best)",
+}
+
+
+def _selection_words(select):
+    """``{"selection": the rule in words}`` for a ``select`` other than "best", else ``{}``."""
+    return {"selection": SELECTION_RULES[select]} if select in SELECTION_RULES else {}
+
+
 def make_plan(nested, X, y, groups, params, *, final, return_estimator, owner,
               train_score=False, first_metric_selects=False, keep_predictions=False,
               quiet_test_scores=False, seeded=None):  # fmt: skip
@@ -494,7 +511,7 @@ def make_plan(nested, X, y, groups, params, *, final, return_estimator, owner,
         quiet_test_scores=quiet_test_scores,
         groups=data.groups,
         classifier=is_classifier(estimator),
-        resampling=splits.described,
+        resampling={**splits.described, **_selection_words(nested.select)},
         selection_rule=nested.select,
     )
 

@@ -12,6 +12,7 @@ import numbers
 import warnings
 
 import numpy as np
+from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.model_selection._search import _yield_masked_array_for_each_param
 from sklearn.model_selection._validation import _enforce_prediction_order
 from sklearn.utils import get_tags
@@ -28,11 +29,17 @@ from ._tasks import (
     SELECTION,
     TaskKey,
     in_task_order,
+    listed_labels,
     per_label,
     scores_deciding_the_class,
 )
 
-__all__ = ["assemble", "cv_results", "warn_or_raise_about_failures"]
+__all__ = [
+    "assemble",
+    "cv_results",
+    "undefined_score_note",
+    "warn_or_raise_about_failures",
+]
 
 
 def _refit_note(schedule, fold):
@@ -85,7 +92,7 @@ def _fold_predictions(plan, test, refits, best_params, selecting):
         if true.dtype == object and not plan.classifier and all(_is_real(v) for v in true.flat):
             # Decimals (a database's NUMERIC column) as floats, as scikit-learn reads them
             true = true.astype(float)
-        y_true = true.tolist()
+        y_true = listed_labels(true)
     predict = [k["predict"] for k in kept]
     if y is not None and (np.ndim(y) == 1 or np.shape(y)[1:] == (1,)):
         # a column (n, 1) predicted for a 1-D y is read as (n,), as scikit-learn's scorers do
@@ -99,7 +106,7 @@ def _fold_predictions(plan, test, refits, best_params, selecting):
         # refits that learned different classes (a sampler that drops a rare class): their
         # probabilities over the classes of them all, a refit's missing class at 0; their
         # decision values, of no common columns, are not kept (the class is their vote)
-        classes = np.unique(np.concatenate([np.asarray(k["classes"]) for k in kept])).tolist()
+        classes = listed_labels(np.unique(np.concatenate([np.asarray(k["classes"]) for k in kept])))
         proba = [_over_classes(k["proba"], k["classes"], classes) for k in kept]
         decision = None
     model = configure(plan.estimator, best_params)
@@ -138,6 +145,53 @@ def _failed_metrics(refits, keys, which="scores"):
     return [
         name for name in keys if not refits or any(score_failed(r, name, which) for r in refits)
     ]
+
+
+def _undefined_metrics(refits, keys, failed):
+    """Metric -> the message of its ``UndefinedMetricWarning``, for the metrics of ``keys``
+    whose test score a refit of the fold got as the value its scorer sets where the metric is
+    undefined (:func:`~._scoring.score_model`): not those the fold ``failed`` in, whose score
+    is ``error_score``."""
+    undefined = {}
+    for name in keys:
+        messages = [r["undefined_metrics"][name] for r in refits
+                    if name in r.get("undefined_metrics", {})]  # fmt: skip
+        if messages and name not in failed:
+            undefined[name] = messages[0]
+    return undefined
+
+
+def undefined_score_note(metric, fold, score, message):
+    """The sentence saying that ``score``, the test score of ``metric`` (a
+    :class:`~sklearn_fair.metrics.MetricName` or a name) on outer fold ``fold``, is not a
+    measurement but the value its scorer sets where the metric is undefined, with ``message``,
+    that of its ``UndefinedMetricWarning``: the summary's, the reports' and the fit's note."""
+    value = round(float(getattr(metric, "sign", 1) * score), 4)
+    return (
+        f"{metric}'s test score on outer fold {fold} ({value}) is not a measurement but the "
+        f"value its scorer sets where the metric is undefined: {message} "
+        "(UndefinedMetricWarning); the mean and intervals include it"
+    )
+
+
+def _warn_undefined_scores(plan, outer_results):
+    """One ``UndefinedMetricWarning`` naming each outer fold whose test score of a metric is a
+    value set where the metric is undefined (the scorer's own warning names no fold)."""
+    notes = []
+    names = None
+    for fold in outer_results:
+        for key, message in fold.get("undefined_metrics", {}).items():
+            names = plan.metric_names() if names is None else names
+            metric = names[key] if key in names else shown(key)  # else: a returned dict's key
+            score = mean_of(fold["test_scores_per_metric"][key])
+            notes.append(undefined_score_note(metric, fold["outer_fold"], score, message))
+    if notes:
+        warnings.warn(
+            f"{len(notes)} outer test score(s) of {plan.owner} are not measurements "
+            f"(scikit-learn's cross_validate gives the same numbers): {'; '.join(notes)}.",
+            UndefinedMetricWarning,
+            stacklevel=external_stacklevel(),
+        )
 
 
 def _fold_scores(plan, refits, keys, which):
@@ -231,6 +285,9 @@ def assemble(schedule):
             "refit_scores_failed": sum(1 for r in refits if score_failed(r, selecting)),
             "failed_metrics": _failed_metrics(refits, keys),
         }
+        undefined = _undefined_metrics(refits, keys, fold_result["failed_metrics"])
+        if undefined:
+            fold_result["undefined_metrics"] = undefined
         if plan.train_score:
             fold_result["train_scores_per_metric"] = _fold_scores(
                 plan, refits, keys, "train_scores"
@@ -301,6 +358,7 @@ def assemble(schedule):
             NonFiniteScoreWarning,
             stacklevel=external_stacklevel(),
         )
+    _warn_undefined_scores(plan, outer_results)
     return {"outer_results": outer_results, "final": final, "failed_tasks": failed}
 
 

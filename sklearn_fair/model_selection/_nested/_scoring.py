@@ -3,6 +3,7 @@ one fitted model as ``cross_validate`` does: each scorer on its own, so one that
 ``error_score`` for its metric only; a callable that returns a dict gives one metric per key.
 """
 
+import contextlib
 import numbers
 import traceback
 import warnings
@@ -23,6 +24,7 @@ from sklearn.utils.metadata_routing import (
 from ...utils._stacklevel import external_stacklevel
 from ._data import handed_out
 from ._resampling import splits_by_groups
+from ._task_warnings import warnings_raised_inside
 
 __all__ = [
     "RoutedParams",
@@ -60,8 +62,15 @@ def _number(value, key, scorer):
     )
 
 
-def score_model(scorers, model, X, y, score_params, error_score):
+def score_model(scorers, model, X, y, score_params, error_score, undefined=None):
     """``(scores, errors)``: metric name -> float, and metric name -> traceback of a failure.
+
+    ``undefined``, a dict, is given metric name -> the message of the
+    ``UndefinedMetricWarning`` its scorer raised, where its score is a number: not a
+    measurement but the value the scorer sets where the metric is undefined (recall's
+    ``zero_division``, 0.0 with no positive row). Recorded as a task records its warnings
+    (:func:`~._task_warnings.warnings_raised_inside`); a callable that returns a dict of
+    metrics gives its warning to each of them, as it names none.
 
     Each scorer scores the rows of ``X`` as given, every one but the last on its own copy
     (:func:`~._data.handed_out`): a model that writes into its input
@@ -77,7 +86,8 @@ def score_model(scorers, model, X, y, score_params, error_score):
     for name, scorer in scorers.items():
         params = score_params.get(name, {})
         try:
-            value = scorer(model, next(rows), y, **params)
+            with _undefined_watched(undefined) as undefined_why:
+                value = scorer(model, next(rows), y, **params)
         except Exception:
             if raise_errors:
                 raise
@@ -102,7 +112,17 @@ def score_model(scorers, model, X, y, score_params, error_score):
                     UndefinedMetricWarning,
                     stacklevel=2,
                 )
+        if undefined_why:  # a NaN is not a value set by convention: its fold fails
+            undefined.update({key: undefined_why[0] for key in values if not np.isnan(scores[key])})
     return scores, errors
+
+
+def _undefined_watched(undefined):
+    """The messages of the ``UndefinedMetricWarning`` raised inside where ``undefined`` is a
+    dict to fill (:func:`score_model`); else none, and nothing watched."""
+    if undefined is None:
+        return contextlib.nullcontext(())
+    return warnings_raised_inside(UndefinedMetricWarning)
 
 
 def score_failed(result, name, which="scores"):
@@ -340,7 +360,9 @@ def resolve_scoring(estimator, scoring, refit, owner, first_selects=False, searc
         # search's metric that is the outer one, if it has it (else none: NaN)
         chosen_metric = next(
             (key for key in chosen
-             if _same_scoring(_one(scoring, metric, multimetric), _one(search_scoring, key, True))),
+             if _same_scoring(
+                _one(scoring, metric, multimetric), _one(search_scoring, key, True), estimator
+            )),
             None,
         )  # fmt: skip
         selection = {SELECTION_PREFIX + key: scorer for key, scorer in chosen.items()}
@@ -353,8 +375,13 @@ def resolve_scoring(estimator, scoring, refit, owner, first_selects=False, searc
     if _same_scoring(scoring, search_scoring) and (metric == chosen_metric or not multimetric):
         return Scoring(scorers, multimetric, metric, metric, **shared)
     selection = {SELECTION_PREFIX + key: scorer for key, scorer in chosen.items()}
+    # the validation scores are of the outer metric where the two resolve to one metric: a
+    # search without a scoring of its own selects with its estimator's score, accuracy for a
+    # classifier, so scoring="accuracy" tests it in the same metric
     comparable = taken or _same_scoring(
-        _one(scoring, metric, multimetric), _one(search_scoring, chosen_metric, chosen_multi)
+        _one(scoring, metric, multimetric),
+        _one(search_scoring, chosen_metric, chosen_multi),
+        estimator,
     )
     return Scoring(
         {**scorers, **selection}, multimetric, metric, SELECTION_PREFIX + chosen_metric,
@@ -446,18 +473,25 @@ def _one(scoring, key, multimetric):
     return scoring[key] if isinstance(scoring, dict) else key
 
 
-def _same_scoring(a, b):
+def _same_scoring(a, b, estimator=None):
     """Whether two ``scoring`` values name the same metrics: equal names, the same callables
-    (by identity: two lambdas print alike), in the same order."""
+    (by identity: two lambdas print alike), in the same order. With ``estimator``, None (its
+    own score) is also the scorer name of the metric its score method is known to compute
+    (:func:`~sklearn_fair.metrics._ranges.default_score_metric`: "accuracy" for
+    ``ClassifierMixin.score``, "r2" for ``RegressorMixin.score``); never a callable."""
     if isinstance(a, dict) or isinstance(b, dict):
         return (
             isinstance(a, dict)
             and isinstance(b, dict)
             and list(a) == list(b)
-            and all(_same_scoring(a[key], b[key]) for key in a)
+            and all(_same_scoring(a[key], b[key], estimator) for key in a)
         )
     if isinstance(a, (list, tuple, set)) or isinstance(b, (list, tuple, set)):
         return isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)) and list(a) == list(b)
+    if estimator is not None:
+        from ...metrics._ranges import default_score_metric
+
+        a, b = (default_score_metric(estimator) if s is None else s for s in (a, b))
     if a is None or isinstance(a, str):
         return a == b
     return a is b
@@ -474,8 +508,10 @@ def refit_metric_name(scorers, multimetric, refit, owner, first_selects=False):
     if refit is True and first_selects:
         return next(iter(scorers))
     raise ValueError(
-        f"With several metrics in 'scoring', the 'refit' parameter of {owner} must name the "
-        f"metric that selects the hyper-parameters, one of {sorted(scorers)}. Got {refit!r}."
+        f"With metrics given as a dict or list in 'scoring' (multi-metric scoring, as "
+        f"scikit-learn reads it, even of one metric), the 'refit' parameter of {owner} must "
+        f"name the metric that selects the hyper-parameters, one of {sorted(scorers)}. Got "
+        f"{refit!r}."
     )
 
 

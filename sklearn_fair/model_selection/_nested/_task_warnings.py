@@ -12,6 +12,8 @@ raised in threads a fit starts itself show as they are raised.
 A cache entry holds at most :data:`MAX_RECORDED` of them, each message at most
 :data:`MAX_MESSAGE` characters; a category is shown as itself only where the caller's process
 has imported it (nothing a cache file names is imported), else as a UserWarning naming it.
+What a part of the task raises is also told apart, while it is recorded
+(:func:`warnings_raised_inside`): the warnings of each outer test score.
 """
 
 import functools
@@ -20,7 +22,12 @@ import threading
 import warnings
 from contextlib import contextmanager
 
-__all__ = ["recorded_warnings", "replay_warnings", "warnings_problem"]
+__all__ = [
+    "recorded_warnings",
+    "replay_warnings",
+    "warnings_problem",
+    "warnings_raised_inside",
+]
 
 MAX_RECORDED = 20
 MAX_MESSAGE = 4000
@@ -42,9 +49,11 @@ def recorded_warnings(result):
                     result["warnings"] = recorded
         return
     with warnings.catch_warnings(record=True) as caught:  # the filters in force still apply
+        outer, _recording.log = getattr(_recording, "log", None), caught
         try:
             yield
         finally:
+            _recording.log = outer
             recorded = []
             for w in caught:
                 _add(recorded, w.message, w.category, w.filename, w.lineno)
@@ -72,14 +81,15 @@ def _recorded_in_thread():
         if not getattr(warnings.showwarning, "_sklearn_fair_recorder", False):
             warnings.showwarning = _recorder(warnings.showwarning)
     outer, recorded = getattr(_recording, "recorded", None), []
-    _recording.recorded = recorded
+    outer_log = getattr(_recording, "log", None)
+    _recording.recorded, _recording.log = recorded, []
     # as catch_warnings does: a warning a previous task showed is not hidden by the registries
     # of the "default", "once" and "module" actions
     _filters_mutated()
     try:
         yield recorded
     finally:
-        _recording.recorded = outer
+        _recording.recorded, _recording.log = outer, outer_log
 
 
 def _recorder(previous):
@@ -92,12 +102,56 @@ def _recorder(previous):
         if recorded is None:
             return previous(message, category, filename, lineno, file, line)
         _add(recorded, message, category, filename, lineno)
+        _recording.log.append(warnings.WarningMessage(message, category, filename, lineno))
         # the registries now mark it shown for the whole process: let a task running in
         # another thread, which raises it too, record it in its own result (cache entry)
         _filters_mutated()
 
     showwarning._sklearn_fair_recorder = True
     return showwarning
+
+
+@contextmanager
+def warnings_raised_inside(category):
+    """Yield a list that holds, on leaving, the distinct messages of the warnings of
+    ``category`` raised inside while a task records its warnings (:func:`recorded_warnings`,
+    which records them too), in any thread, also where a filter in force ignores them
+    (:func:`_seen_though_ignored`; not in a thread of a pool, where they stay ignored);
+    empty outside a task. One the task raised before (the same text at the same line) counts
+    again: the registries of the "default" and "module" actions are reset on entering."""
+    messages = []
+    log = getattr(_recording, "log", None)
+    if log is None:
+        yield messages
+        return
+    start = len(log)
+    _filters_mutated()
+    try:
+        with _seen_though_ignored(category):
+            yield messages
+    finally:
+        for shown in log[start:]:
+            text = str(shown.message)[:MAX_MESSAGE]
+            if issubclass(shown.category, category) and text not in messages:
+                messages.append(text)
+
+
+@contextmanager
+def _seen_though_ignored(category):
+    """Inside, warnings of ``category`` are recorded even where a filter in force ignores
+    them (a session that silences scikit-learn's warnings still gets its outer scores'
+    notes; their replay still ignores them), unless a filter turns them into errors, which
+    must still raise. In the main thread only: the filters are the process's, and a task in
+    another thread must not see them changed."""
+    if threading.current_thread() is not threading.main_thread() or any(
+        action == "error" and issubclass(category, filtered)
+        for action, _, filtered, _, _ in warnings.filters
+    ):
+        yield
+        return
+    with warnings.catch_warnings():  # the filters restored on leaving; shown into the log
+        warnings.simplefilter("always", category)
+        yield
 
 
 def _filters_mutated():

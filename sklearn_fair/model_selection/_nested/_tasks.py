@@ -279,7 +279,7 @@ def test_predictions(model, X):
         if hasattr(model, method)
     ]
     rows = handed_out(X, 1 + len(richer))  # each method on the rows as given
-    predicted = np.asarray(model.predict(next(rows))).tolist()
+    predicted = listed_labels(model.predict(next(rows)))
     kept = {"predict": predicted, "proba": None, "decision": None}
     for method, field in richer:
         try:
@@ -294,11 +294,43 @@ def test_predictions(model, X):
 
 
 def _label_by_label(values, dtype=None):
-    """``values`` as lists: one list a label where they are a list of arrays (a multi-output
-    model's), whose widths may differ."""
+    """``values`` as lists (:func:`listed_labels`): one list a label where they are a list of
+    arrays (a multi-output model's), whose widths may differ."""
     if isinstance(values, (list, tuple)) and values and np.ndim(values[0]) >= 1:
-        return [np.asarray(v, dtype=dtype).tolist() for v in values]
-    return np.asarray(values, dtype=dtype).tolist()
+        return [listed_labels(v, dtype) for v in values]
+    return listed_labels(values, dtype)
+
+
+def listed_labels(values, dtype=None):
+    """``values`` as (nested) lists, as numpy's ``tolist`` gives them, a date kept a date.
+
+    numpy lists a ``datetime64`` or ``timedelta64`` of a unit finer than microseconds (the
+    ``ns`` of pandas' dates) as an int, which equals no label: each is listed instead as the
+    ``datetime.datetime`` (``datetime.timedelta``) that numpy lists a microsecond one as, or
+    where it is finer than that, as pandas' ``Timestamp`` (``Timedelta``) of it.
+    """
+    array = np.asarray(values, dtype=dtype)
+    return array.tolist() if array.dtype.kind not in "mM" else _listed_times(array)
+
+
+def _listed_times(array):
+    """A ``datetime64`` or ``timedelta64`` ``array`` as lists of :func:`_time_value`."""
+    return [_listed_times(a) for a in array] if array.ndim else _time_value(array[()])
+
+
+def _time_value(value):
+    """A numpy ``datetime64`` or ``timedelta64`` ``value`` as numpy lists it, or where numpy
+    lists it as an int of its unit, as the value a microsecond one is listed as where it is a
+    whole number of microseconds, else as pandas' ``Timestamp`` or ``Timedelta`` of it."""
+    listed = value.item()
+    if not isinstance(listed, int):
+        return listed  # a date or time span (None for NaT)
+    in_microseconds = value.astype(f"{value.dtype.kind}8[us]")
+    if in_microseconds == value and not isinstance(in_microseconds.item(), int):
+        return in_microseconds.item()
+    import pandas as pd  # a dependency, imported only for a date finer than a microsecond
+
+    return (pd.Timestamp if value.dtype.kind == "M" else pd.Timedelta)(value)
 
 
 def per_label(classes):
@@ -601,11 +633,19 @@ def run_fit_task(task, context, data):
             start = time.perf_counter()
             X_test, y_test = data.subset(task.test, columns)
             selection = task.key.phase == SELECTION
-            score = _scored_quietly if task.quiet_scores else score_model
-            result["scores"], result["score_errors"] = score(
-                scorers, model, X_test, y_test, data.score_params_for(task.test, selection),
-                task.error_score,
-            )  # fmt: skip
+            test_params = data.score_params_for(task.test, selection)
+            if task.quiet_scores:
+                result["scores"], result["score_errors"] = _scored_quietly(
+                    scorers, model, X_test, y_test, test_params, task.error_score
+                )
+            else:
+                # a refit's test scores that are values set by convention, not measured
+                undefined = {} if task.key.phase == REFIT else None
+                result["scores"], result["score_errors"] = score_model(
+                    scorers, model, X_test, y_test, test_params, task.error_score, undefined
+                )
+                if undefined:
+                    result["undefined_metrics"] = undefined
             if task.score_train is not None:
                 X_train, y_train = data.subset(task.score_train, columns)
                 result["train_scores"], errors = score_model(

@@ -1,0 +1,167 @@
+"""An outer test score that is not a measurement but the value its scorer sets where the
+metric is undefined (recall on a test fold without positives: scikit-learn's
+``zero_division``, 0.0) is kept, as ``cross_validate`` gives it, and said: in the fold's
+``undefined_metrics``, the summary's notes and one warning at fit naming the fold, whether the
+refits ran here, in loky's workers, in threads or were read from the cache."""
+
+import warnings
+
+import joblib
+import numpy as np
+import pytest
+from sklearn.exceptions import UndefinedMetricWarning
+from sklearn.linear_model import LogisticRegression
+from sklearn.metrics import make_scorer, recall_score
+from sklearn.model_selection import KFold, cross_validate
+
+from sklearn_fair import NestedCV, nested_cross_validate
+
+rng = np.random.RandomState(0)
+X = rng.randn(60, 3)
+y = (X[:, 0] > 0).astype(int)
+order = np.argsort(y, kind="stable")  # the 24 negatives first: outer fold 0 tests no positive
+X, y = X[order], y[order]
+RECALL_WARNING = "Recall is ill-defined and being set to 0.0 due to no true samples"
+
+
+def _fit(scoring="recall", outer_cv=None, inner_cv=3, grid=None, **params):
+    """The NestedCV fitted, and the messages of the UndefinedMetricWarnings its fit showed."""
+    nested = NestedCV(
+        LogisticRegression(), grid or {"C": [1.0]}, outer_cv=outer_cv or KFold(3),
+        inner_cv=inner_cv, scoring=scoring, random_state=0, **params,
+    )  # fmt: skip
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        nested.fit(X, y)
+    shown = [str(w.message) for w in caught if issubclass(w.category, UndefinedMetricWarning)]
+    return nested, shown
+
+
+def _undefined(nested):
+    return [fold.get("undefined_metrics") for fold in nested.outer_results_]
+
+
+def test_fold_without_positives_is_named_and_scored_as_cross_validate():
+    nested, shown = _fit()
+    with pytest.warns(UndefinedMetricWarning, match=RECALL_WARNING):
+        reference = cross_validate(LogisticRegression(C=1.0), X, y, cv=KFold(3), scoring="recall")
+    # the number is kept: scikit-learn's own, identical
+    np.testing.assert_array_equal(nested.outer_scores_, reference["test_score"])
+    assert nested.outer_scores_[0] == 0.0
+    undefined = _undefined(nested)
+    assert undefined[1:] == [None, None]
+    assert list(undefined[0]) == ["score"]
+    assert undefined[0]["score"].startswith(RECALL_WARNING)
+    text = str(nested.summary())
+    assert "recall's test score on outer fold 0 (0.0) is not a measurement" in text
+    assert RECALL_WARNING in text and "the mean and intervals include it" in text
+    assert "outer fold 1" not in text and "outer fold 2" not in text
+    # scikit-learn's warning, replayed once, and ours, which names the fold
+    assert sum(RECALL_WARNING in message for message in shown) == 2
+    (ours,) = [message for message in shown if "outer fold" in message]
+    assert "1 outer test score(s) of NestedCV are not measurements" in ours
+    assert "recall's test score on outer fold 0 (0.0)" in ours
+
+
+@pytest.mark.parametrize("backend", ["loky", "threading"])
+def test_same_notes_in_workers(backend):
+    with joblib.parallel_config(backend=backend):
+        nested, shown = _fit(n_jobs=2)
+    assert _undefined(nested) == _undefined(_fit()[0])
+    assert "recall's test score on outer fold 0 (0.0)" in str(nested.summary())
+    assert sum("outer fold 0" in message for message in shown) == 1
+
+
+def test_same_notes_from_the_cache(tmp_path):
+    first, _ = _fit(cache_dir=tmp_path, refit=False)
+    again, shown = _fit(cache_dir=tmp_path, refit=False)
+    assert again.cache_info_["hits"] > 0 and again.cache_info_["computed"] == 0
+    assert _undefined(again) == _undefined(first) and _undefined(again)[0] is not None
+    assert str(again.summary()) == str(first.summary())
+    assert sum("outer fold 0" in message for message in shown) == 1
+
+
+def test_a_stored_entry_with_bad_undefined_metrics_is_refused():
+    from sklearn_fair.model_selection._nested._cache import _undefined_problem
+
+    scores = {"score": 0.0}
+    assert _undefined_problem({"score": RECALL_WARNING}, scores) is None
+    assert _undefined_problem({"other": "x"}, scores) is not None  # not one of its metrics
+    assert _undefined_problem(["score"], scores) is not None
+    assert _undefined_problem({"score": 0}, scores) is not None
+    assert _undefined_problem({"score": "x" * 4001}, scores) is not None
+
+
+def test_undefined_inner_scores_are_not_noted_as_outer_ones():
+    # every outer test fold holds positives; the first inner validation split of each outer
+    # training fold (its first rows, all negative) holds none
+    outer = KFold(3, shuffle=True, random_state=0)
+    assert all(y[test].any() for _, test in outer.split(X))
+    nested, shown = _fit(outer_cv=outer, inner_cv=KFold(3), grid={"C": [0.1, 1.0]})
+    assert any(message.startswith(RECALL_WARNING) for message in shown)  # the inner one
+    assert _undefined(nested) == [None, None, None]
+    assert "not a measurement" not in str(nested.summary())
+    assert not any("outer fold" in message for message in shown)
+
+
+def test_own_sensitivity_scorer_is_noted():
+    nested, shown = _fit(scoring="sensitivity")
+    undefined = _undefined(nested)
+    assert undefined[1:] == [None, None] and "ill-defined" in undefined[0]["score"]
+    assert nested.outer_scores_[0] == 0.0
+    assert "test score on outer fold 0 (0.0) is not a measurement" in str(nested.summary())
+    assert sum("outer fold 0" in message for message in shown) == 1
+
+
+def test_zero_division_chosen_by_the_user_is_not_noted():
+    scorer = make_scorer(recall_score, zero_division=0.0)
+    nested, shown = _fit(scoring=scorer)
+    assert nested.outer_scores_[0] == 0.0
+    assert shown == []
+    assert _undefined(nested) == [None, None, None]
+    assert "not a measurement" not in str(nested.summary())
+
+
+def test_several_metrics_name_theirs_alone():
+    scoring = {"recall": "recall", "accuracy": "accuracy"}
+    nested, _ = _fit(scoring=scoring, refit="accuracy")
+    assert list(_undefined(nested)[0]) == ["recall"]
+    summaries = nested.summary()
+    assert "recall's test score on outer fold 0" in str(summaries["recall"])
+    assert "not a measurement" not in str(summaries["accuracy"])
+
+
+def test_nested_cross_validate_lists_them():
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        results = nested_cross_validate(
+            LogisticRegression(), X, y, cv=KFold(3), inner_cv=3, param_grid={"C": [1.0]},
+            scoring="recall", random_state=0,
+        )  # fmt: skip
+        reference = cross_validate(LogisticRegression(C=1.0), X, y, cv=KFold(3), scoring="recall")
+    np.testing.assert_array_equal(results["test_score"], reference["test_score"])
+    undefined = results["undefined_metrics"]
+    assert [list(fold) for fold in undefined] == [["score"], [], []]
+    assert undefined[0]["score"].startswith(RECALL_WARNING)
+    assert any("outer fold 0" in str(w.message) for w in caught)
+
+
+def _fitted_under(action):
+    nested = NestedCV(
+        LogisticRegression(), {"C": [1.0]}, outer_cv=KFold(3), inner_cv=3, scoring="recall",
+        random_state=0, error_score="raise",
+    )  # fmt: skip
+    with warnings.catch_warnings():
+        warnings.simplefilter(action, UndefinedMetricWarning)
+        return nested.fit(X, y)
+
+
+def test_noted_in_a_session_that_ignores_the_warning():
+    # a notebook that silences scikit-learn's warnings still reads which fold's score is
+    # zero_division's value
+    nested = _fitted_under("ignore")
+    assert list(nested.outer_results_[0]["undefined_metrics"]) == ["score"]
+    assert "outer fold 0 (0.0) is not a measurement" in str(nested.summary())
+    # a filter that turns the warning into an error still raises
+    with pytest.raises(UndefinedMetricWarning, match=RECALL_WARNING):
+        _fitted_under("error")
