@@ -407,9 +407,13 @@ def benchmark(
         with :meth:`BenchmarkResult.from_results
         <sklearn_fair.benchmarking.BenchmarkResult.from_results>`), graph data (a sequence
         of graphs with a ``.y``, e.g. a PyG ``TUDataset``), or a callable without arguments
-        that returns one of these (called once). A model's or a data set's name that a table
-        would not show as itself and apart is refused: one that starts or ends with white
-        space or a blank letter (a Hangul filler), shows as nothing, holds a control
+        that returns one of these (called once, before any fit: every data set is held in
+        memory until the benchmark returns, so its peak memory is that of all of them
+        together, a callable's too; data sets too large for that run one at a time, each
+        call adding its cells to the last one's result: ``benchmark(models, {name: data},
+        previous=result)``). A model's or a data set's name that a table would not show
+        as itself and apart is refused: one that starts or ends with white space or a
+        blank letter (a Hangul filler), shows as nothing, holds a control
         character (Unicode category Cc, such as a tab, a newline, an ESC or U+0085)
         or an invisible character (Unicode category Cf, such as a zero-width space; a
         zero-width non-joiner or joiner between two visible characters, as Persian, Indic

@@ -236,7 +236,8 @@ def _update_array(hasher, array):
             update_hasher(hasher, item)
         return
     _tag(hasher, "array", array.dtype.str, array.shape)
-    hasher.update(np.ascontiguousarray(array).tobytes())
+    # its bytes as a view (tobytes would copy the whole array: twice its memory at peak)
+    hasher.update(np.ascontiguousarray(array).reshape(-1).view(np.uint8))
 
 
 def graph_fields(graph):
