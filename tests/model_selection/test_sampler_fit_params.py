@@ -111,3 +111,17 @@ def test_weights_for_the_scorer_alone_are_accepted():
             **OPTIONS,
         )
     assert np.isfinite(result["test_score"]).all()
+
+
+def test_a_sampler_that_keeps_every_row_takes_weights_after_it():
+    from imblearn import FunctionSampler
+
+    # FunctionSampler without a func returns the rows it is given: the weights stay in line,
+    # and they weigh the fits as they do without it
+    name = "logisticregression__sample_weight"
+    options = dict(param_grid=GRID, params={name: WEIGHTS}, **OPTIONS)
+    kept = nested_cross_validate(
+        make_pipeline(FunctionSampler(), LogisticRegression()), X, y, **options
+    )
+    plain = nested_cross_validate(make_pipeline(LogisticRegression()), X, y, **options)
+    np.testing.assert_array_equal(kept["test_score"], plain["test_score"])

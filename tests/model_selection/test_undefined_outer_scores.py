@@ -9,6 +9,8 @@ import warnings
 import joblib
 import numpy as np
 import pytest
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.datasets import make_classification
 from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import make_scorer, recall_score
@@ -59,7 +61,7 @@ def test_fold_without_positives_is_named_and_scored_as_cross_validate():
     # scikit-learn's warning, replayed once, and ours, which names the fold
     assert sum(RECALL_WARNING in message for message in shown) == 2
     (ours,) = [message for message in shown if "outer fold" in message]
-    assert "1 outer test score(s) of NestedCV are not measurements" in ours
+    assert "1 outer test score(s) of NestedCV are not, or not wholly, measurements" in ours
     assert "recall's test score on outer fold 0 (0.0)" in ours
 
 
@@ -165,3 +167,55 @@ def test_noted_in_a_session_that_ignores_the_warning():
     # a filter that turns the warning into an error still raises
     with pytest.raises(UndefinedMetricWarning, match=RECALL_WARNING):
         _fitted_under("error")
+
+
+class _SometimesSilent(ClassifierMixin, BaseEstimator):
+    """Predicts no positive where its seed draws so (the refits are told apart by theirs)."""
+
+    def __init__(self, random_state=None, C=1.0):
+        self.random_state, self.C = random_state, C
+
+    def fit(self, X, y):
+        self.classes_ = np.unique(y)
+        self.silent_ = np.random.RandomState(self.random_state).rand() < 0.4
+        return self
+
+    def predict(self, X):
+        return np.zeros(len(X), int) if self.silent_ else (X[:, 0] > 0).astype(int)
+
+
+def test_a_score_undefined_in_some_refits_or_labels_is_said_to_be_in_part():
+    # precision is undefined where a refit predicts no positive: the fold's score is the mean
+    # of its refits', a measurement in part
+    gen = np.random.RandomState(0)
+    X3 = gen.randn(90, 3)
+    y3 = (X3[:, 0] + 0.5 * gen.randn(90) > 0).astype(int)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        nested = NestedCV(
+            _SometimesSilent(), {"C": [1.0]}, outer_cv=KFold(3), inner_cv=3,
+            scoring="precision", n_refits=3, random_state=0,
+        ).fit(X3, y3)  # fmt: skip
+    text = str(nested.summary())
+    for fold in nested.outer_results_:
+        scores = np.asarray(fold["test_scores_per_metric"]["score"])
+        silent = int(np.sum(scores == 0.0))  # a refit that predicts no positive scores 0.0
+        note = fold.get("undefined_metrics", {}).get("score")
+        if silent == 0:
+            assert note is None
+        elif silent < len(scores):
+            assert note.startswith(f"in {silent} of {len(scores)} refits: ")
+            assert f"outer fold {fold['outer_fold']} " in text
+    assert "averages in values its scorer sets where the metric is undefined" in text
+    # precision averaged over labels, one of them never predicted: in part too
+    X4, y4 = make_classification(
+        120, 5, n_informative=3, n_classes=3, weights=[0.45, 0.45, 0.1], random_state=0
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        macro = NestedCV(
+            LogisticRegression(C=0.001), {"C": [0.001]}, outer_cv=KFold(3), inner_cv=3,
+            scoring="precision_macro", random_state=0,
+        ).fit(X4, y4)  # fmt: skip
+    text = str(macro.summary())
+    assert "averages in values" in text and "is not a measurement" not in text

@@ -466,8 +466,12 @@ def write_entry(directory, name, description, result):
             "payload": payload,
         }
         text = json.dumps(entry)  # ASCII: as many bytes as characters
-    except TypeError:  # kept predictions of labels JSON cannot hold (dates): recomputed
-        return None
+    except TypeError:
+        try:
+            json.dumps(payload.get("test_predictions"))
+        except TypeError:
+            return None  # kept predictions of labels JSON cannot hold (dates): recomputed
+        raise
     cap = MAX_PREDICTIONS_ENTRY_BYTES if description.get("test_predictions") else MAX_ENTRY_BYTES
     if len(text) > cap:
         result["cache_unstored"] = (len(text), cap)

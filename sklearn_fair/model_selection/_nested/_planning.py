@@ -565,9 +565,15 @@ def _resampled_before(model, params, path=""):
         found = _resampled_before(step, received, f"{path}{name}__")
         if found is not None:
             return found
-        if hasattr(step, "fit_resample"):
+        if hasattr(step, "fit_resample") and not _keeps_every_row(step):
             sampler = path + name
     return None
+
+
+def _keeps_every_row(sampler):
+    """Whether ``sampler`` is known to return the rows it is given: imbalanced-learn's
+    ``FunctionSampler`` without a ``func`` (it only validates them)."""
+    return type(sampler).__name__ == "FunctionSampler" and getattr(sampler, "func", 0) is None
 
 
 def _routed_to_parts(model, params):

@@ -9,6 +9,7 @@ inner validation split, as in GridSearchCV, plus ``outer_fold``, ``candidate`` a
 
 import decimal
 import numbers
+import re
 import warnings
 
 import numpy as np
@@ -157,8 +158,15 @@ def _undefined_metrics(refits, keys, failed):
         messages = [r["undefined_metrics"][name] for r in refits
                     if name in r.get("undefined_metrics", {})]  # fmt: skip
         if messages and name not in failed:
-            undefined[name] = messages[0]
+            some = len(messages) < len(refits)  # the fold's score is their mean
+            undefined[name] = (f"in {len(messages)} of {len(refits)} refits: " * some) + messages[0]
     return undefined
+
+
+# an undefined score that is one part of the fold's: some of its refits' (see
+# _undefined_metrics), or some labels' of an average (scikit-learn's warning of precision,
+# recall and F-score averaged over labels, or over the samples of multilabel targets)
+_PARTLY_UNDEFINED = re.compile(r"^in \d+ of \d+ refits: | in (labels|samples) with ")
 
 
 def undefined_score_note(metric, fold, score, message):
@@ -167,6 +175,12 @@ def undefined_score_note(metric, fold, score, message):
     measurement but the value its scorer sets where the metric is undefined, with ``message``,
     that of its ``UndefinedMetricWarning``: the summary's, the reports' and the fit's note."""
     value = round(float(getattr(metric, "sign", 1) * score), 4)
+    if _PARTLY_UNDEFINED.search(message):
+        return (
+            f"{metric}'s test score on outer fold {fold} ({value}) averages in values its "
+            f"scorer sets where the metric is undefined, not measurements: {message} "
+            "(UndefinedMetricWarning); the mean and intervals include them"
+        )
     return (
         f"{metric}'s test score on outer fold {fold} ({value}) is not a measurement but the "
         f"value its scorer sets where the metric is undefined: {message} "
@@ -187,7 +201,8 @@ def _warn_undefined_scores(plan, outer_results):
             notes.append(undefined_score_note(metric, fold["outer_fold"], score, message))
     if notes:
         warnings.warn(
-            f"{len(notes)} outer test score(s) of {plan.owner} are not measurements "
+            f"{len(notes)} outer test score(s) of {plan.owner} are not, or not wholly, "
+            "measurements "
             f"(scikit-learn's cross_validate gives the same numbers): {'; '.join(notes)}.",
             UndefinedMetricWarning,
             stacklevel=external_stacklevel(),
