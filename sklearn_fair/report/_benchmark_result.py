@@ -1091,6 +1091,12 @@ class BenchmarkResult:
         Returns
         -------
         MultipleComparison
+
+        Raises
+        ------
+        ValueError
+            With fewer than 5 data sets, too few for autorank to check the tests'
+            assumptions (:func:`sklearn_fair.stats.multiple_comparison` refuses them).
         """
         sign = self._sign("multiple_comparison")
         own_units = test == "auto" and self._in_own_units()
