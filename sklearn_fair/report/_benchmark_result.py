@@ -356,10 +356,14 @@ class BenchmarkResult:
         losses), a ``scoring`` column (the key of ``scoring``: "neg_log_loss") and one row per
         metric (the validation score only for the selecting one). A search that selected with
         its own scoring has its validation score in that metric's printed units, as the
-        report's table and :meth:`selection_summary` print it.
+        report's table and :meth:`selection_summary` print it. Where some fold's score is the
+        value its scorer sets where the metric is undefined (recall on a test fold without
+        positives), an ``undefined`` column holds that fold's ``UndefinedMetricWarning``
+        message ("" for the folds scored as measured).
         """
         pd = _pandas()
         multi = any(len(c.scores_per_metric) > 1 for c in self.cells.values())
+        undefined = any(c.undefined_metric_folds for c in self.cells.values())
         rows = []
         for (dataset, model), cell in self.cells.items():
             validation = cell.validation_metric.values(cell.validation_scores)
@@ -371,6 +375,8 @@ class BenchmarkResult:
                         row.update(metric=cell.metrics[key].name, scoring=key)
                     row.update(outer_fold=fold, score=float(value))
                     row["validation_score"] = float(validation[fold]) if selecting else np.nan
+                    if undefined:
+                        row["undefined"] = cell.undefined_metric_folds.get(key, {}).get(fold, "")
                     rows.append(row)
         return pd.DataFrame(rows)
 

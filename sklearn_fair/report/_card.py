@@ -15,6 +15,7 @@ from sklearn.utils.validation import _num_samples
 
 from ..exceptions import SplitLeakageWarning
 from ..model_selection import labels_fingerprint, load_splits
+from ..model_selection._engine import is_search
 from ..utils import digest, fill_doc, fingerprint, is_graph_data, read_graph_labels, to_numpy
 from ..utils import package_versions as _package_versions
 from ..utils._printing import decimals_for, number
@@ -436,26 +437,59 @@ def _resampled_rows(models, one):
 
 
 def _samplers_text(nested):
-    """The samplers of a fitted NestedCV's estimator in words ("" for none), or None where
-    there is no estimator to read (a saved result)."""
+    """The samplers the refits of a fitted NestedCV ran, in words ("" for none): those of its
+    estimator (of the model a search given as the estimator tunes) and those that the selected
+    candidates put in place; None where there is no estimator to read (a saved result)."""
     estimator = getattr(nested, "estimator", None)
     if estimator is None:
         return None
-    parts = [estimator, *estimator.get_params(deep=True).values()]
-    samplers = [p for p in parts if hasattr(p, "fit_resample") and not isinstance(p, type)]
-    return "; ".join(
+    # the selected parameters name the parts of the model a search tunes
+    model = estimator.estimator if is_search(estimator) else estimator
+    selected = [fold.get("best_params") or {} for fold in getattr(nested, "outer_results_", ())]
+    samplers = {path: part for path, part in model.get_params(deep=True).items()
+                if _is_sampler(part)}  # fmt: skip
+    if _is_sampler(model):
+        samplers[""] = model
+    in_space = {}  # a sampler that only a candidate puts in place: in how many folds
+    for params in selected:
+        for path, value in params.items():
+            if _is_sampler(value) and path not in samplers:
+                in_space.setdefault(path, (value, 0))
+                in_space[path] = (value, in_space[path][1] + 1)
+    texts = [
         f"{param_text(sampler)} inside each training fold (inner and outer), "
-        + _sampler_seed_text(sampler)
-        for sampler in samplers
-    )
+        + _sampler_seed_text(sampler, path, selected)
+        for path, sampler in samplers.items()
+    ]
+    texts += [
+        f"{param_text(sampler)} (a candidate of the search space, selected in {count} of "
+        f"{len(selected)} outer folds) inside the training rows of each fit that tries it, "
+        + _sampler_seed_text(sampler, path, selected)
+        for path, (sampler, count) in in_space.items()
+    ]
+    return "; ".join(texts)
 
 
-def _sampler_seed_text(sampler):
+def _is_sampler(part):
+    return hasattr(part, "fit_resample") and not isinstance(part, type)
+
+
+def _sampler_seed_text(sampler, path, selected):
     """Whether the refit seeds re-draw a sampler's rows: only a ``random_state`` left at None
-    is seeded (``model_selection/_nested/_seeds.py``); one given is kept in every fit."""
+    is seeded (``model_selection/_nested/_seeds.py``); one given, or set by the selected
+    candidates (``selected``: each outer fold's parameters; ``path``: the sampler's), is kept
+    in every fit."""
     own = sampler.get_params(deep=False)
     if "random_state" not in own:
         return "which takes no random_state"
+    key = f"{path}__random_state" if path else "random_state"
+    chosen = [params[key] for params in selected if key in params]
+    if chosen:
+        values = ", ".join(dict.fromkeys(param_text(value) for value in chosen))
+        return (
+            f"whose random_state the search space sets (selected: {values}): kept in every fit "
+            "of a fold, the refit seeds do not re-draw its rows"
+        )
     if own["random_state"] is None:
         return (
             "whose random_state is None: each refit re-draws its rows with a seed from the "

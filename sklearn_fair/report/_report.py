@@ -114,7 +114,9 @@ class NestedCVReport:
         scoring), ``optimism``, ``rank_test``, ``rank_validation``, ``greater_is_better``, ``note``
         (see :func:`~sklearn_fair.metrics.metric_display_name`), ``n_failed_fits``,
         ``n_failed_folds`` (the outer folds without a finite test score of the metric: then its
-        means, intervals and ranks are not computed) and ``median_<param>`` per numeric
+        means, intervals and ranks are not computed), ``n_undefined_folds`` (the outer folds
+        whose test score of the metric is the value its scorer sets where the metric is
+        undefined: see the section "Undefined test scores") and ``median_<param>`` per numeric
         hyper-parameter. In printed units (a negated scikit-learn error is the positive error).
         ``optimism`` is the mean validation minus the mean test score in the scorer's direction
         (positive: validation looked better); it, ``validation_mean`` and ``rank_validation`` are
@@ -1249,6 +1251,8 @@ def _rows(cells, metrics, confidence, interval, n_resamples, root):
                 "note": metric.note,
                 "n_failed_fits": cell.n_failed,
                 "n_failed_folds": failed,
+                # folds scored the value the scorer sets where the metric is undefined
+                "n_undefined_folds": len(cell.undefined_metric_folds.get(key, {})),
             }
             if not failed:
                 row.update({f"median_{k}": v for k, v in median_params(cell.best_params).items()})

@@ -139,3 +139,35 @@ def test_the_card_says_nothing_of_samplers_it_cannot_see(shuffled):
     # a saved result holds no estimator; a model without a sampler has none to name
     assert not _resampling_row(reproducibility_card(result_to_dict(sampled)))
     assert not _resampling_row(reproducibility_card(shuffled[1]))
+
+
+def test_the_card_names_a_sampler_that_only_the_search_space_puts_in_place():
+    # hunt NEWOUT: a sampler given as a candidate of the grid was not named at all
+    from imblearn.pipeline import Pipeline
+
+    RecordingUnderSampler.seen = []
+    pipe = Pipeline([("s", "passthrough"), ("lr", LogisticRegression(random_state=0))])
+    nested = _nested(pipe, KFold(3), grid={"s": [RecordingUnderSampler()]}, n_refits=2)
+    selected = sum(
+        isinstance(f["best_params"]["s"], RandomUnderSampler) for f in nested.outer_results_
+    )
+    assert selected == 3 and RecordingUnderSampler.seen  # it ran in every fold
+    ((_, _, how),) = _resampling_row(reproducibility_card(nested, X=X, y=y))
+    assert "RecordingUnderSampler() (a candidate of the search space, selected in 3 of 3" in how
+    assert set(nested.refit_seeds_) <= set(RecordingUnderSampler.seen)
+    assert "each refit re-draws its rows with a seed from the refit seeds" in how
+
+
+def test_the_card_says_the_search_space_sets_a_sampler_s_seed():
+    # hunt NEWOUT: a grid over the sampler's random_state was said to be re-drawn by the
+    # refit seeds, while every fit drew with a value of the grid
+    RecordingUnderSampler.seen = []
+    pipe = make_pipeline(RecordingUnderSampler(), LogisticRegression(random_state=0))
+    nested = _nested(
+        pipe, KFold(3), grid={"recordingundersampler__random_state": [1, 2]}, n_refits=2
+    )
+    assert set(RecordingUnderSampler.seen) <= {1, 2}
+    ((_, _, how),) = _resampling_row(reproducibility_card(nested, X=X, y=y))
+    assert "whose random_state the search space sets (selected: " in how
+    assert "the refit seeds do not re-draw its rows" in how
+    assert "re-draws its rows with a seed" not in how

@@ -99,3 +99,24 @@ def test_forged_undefined_metrics_of_a_failed_metric_is_refused(nested):
     saved["outer_results"][0]["failed"] = True
     with pytest.raises(InvalidResultError, match="fold 0's undefined_metrics is not a table"):
         _report(with_checksum(saved))
+
+
+def test_the_tables_a_user_parses_mark_the_fold(nested, tmp_path):
+    # hunt NEWOUT: scores.csv, summary.csv and BenchmarkResult.scores said nothing
+    result = BenchmarkResult.from_results({("data", "model"): result_to_dict(nested)})
+    scores = result.scores
+    assert list(scores["undefined"] != "") == [True, False, False]
+    assert scores["undefined"][0].startswith(RECALL_WARNING)
+    assert scores["score"][0] == 0.0  # the value, kept
+    (row,) = _report(nested).rows
+    assert row["n_undefined_folds"] == 1
+    # nothing undefined: no column, and no fold counted
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        measured = NestedCV(
+            LogisticRegression(), {"C": [1.0]}, outer_cv=KFold(3), inner_cv=3,
+            scoring="accuracy", random_state=0,
+        ).fit(X, y)  # fmt: skip
+    plain = BenchmarkResult.from_results({("data", "model"): result_to_dict(measured)})
+    assert "undefined" not in plain.scores.columns
+    assert _report(measured).rows[0]["n_undefined_folds"] == 0
