@@ -20,17 +20,17 @@ The file is JSON, never a pickle (a file from elsewhere is read, never run), of 
                                               "fit_time": ..., "failed": true}, ...]}}, ...],
      "checksum": "sha256:..."}
 
-``splits`` holds each data set's outer splits once (its models share them; the paired tests
-need them); cells are in the result's order; ``"failed": true`` marks a fold scored
-``error_score`` (absent elsewhere). The top-level ``versions`` are those of the environment
-that saved the file; a cell that ran under others (a result extended from a file saved
-elsewhere) has its own ``versions`` (absent elsewhere: the top-level ones, which a reader that
-knows no such field gives every cell). A result has result_to_dict's shape (with its
-``random_state_root`` where its random_state was not an int), with one number per fold in
-``test_scores_per_metric``, and the refit seeds that trained a model, ``used_refit_seeds``
-(absent where not recorded), in place of each fold's ``refit_seeds``; a fold has
-``train_indices`` and ``test_indices`` only where they are not its data set's (null: none
-recorded). Reading refuses a file larger than :data:`MAX_BYTES`, nested deeper than
+``splits`` holds each data set's outer splits once (its models share them; the paired tests need
+them); cells are in the result's order; ``"failed": true`` marks a fold scored ``error_score``
+(absent elsewhere). The top-level ``versions`` are those of the environment that saved the file
+(the reproducibility card's table: torch and PyG too); a cell that ran under others (a result
+extended from a file saved elsewhere) has its own ``versions`` (absent elsewhere: the top-level
+ones, which a reader that knows no such field gives every cell). A result has result_to_dict's
+shape (with its ``random_state_root`` where its random_state was not an int), with one number
+per fold in ``test_scores_per_metric``, and the refit seeds that trained a model,
+``used_refit_seeds`` (absent where not recorded), in place of each fold's ``refit_seeds``; a
+fold has ``train_indices`` and ``test_indices`` only where they are not its data set's (null:
+none recorded). Reading refuses a file larger than :data:`MAX_BYTES`, nested deeper than
 :data:`MAX_DEPTH`, not a regular file, or failing :func:`~._integrity.verify_result`.
 """
 
@@ -46,6 +46,7 @@ import numpy as np
 from ..exceptions import InvalidResultError
 from ..model_selection._engine import read_json
 from ..utils import package_versions
+from ._card import RECORDED_EXTRA
 from ._integrity import BENCHMARK_FORMAT, BENCHMARK_VERSION, verify_result, with_checksum
 from ._results import (
     _integer_or_none,
@@ -133,7 +134,8 @@ def save_document(result, path):
     for (dataset, _), cell in result.cells.items():
         if splits.get(dataset) is None:
             splits[dataset] = _splits(cell)
-    versions = package_versions()
+    # the card's versions table: torch and PyG too (read from their metadata, never imported)
+    versions = package_versions(RECORDED_EXTRA)
     # a cell that records none ran here (or its versions are unknown, as they were before)
     own = {key: cell.versions for key, cell in result.cells.items()
            if cell.versions and cell.versions != versions}  # fmt: skip

@@ -28,7 +28,7 @@ from ._tables import Section
 # The card prints the versions table of utils.package_versions (the one every stored result
 # records), with torch and PyG read from their installed metadata, never imported; two labels
 # are spelled as readers know them.
-_EXTRA = ("torch", "torch-geometric")
+RECORDED_EXTRA = ("torch", "torch-geometric")
 _LABELS = {"python": "Python", "torch-geometric": "PyG"}
 # The outer resampling in words names the splitter's class ("5-fold QuantileStratifiedKFold"):
 # the splitters that stratify a numeric target on its quantile bins.
@@ -48,7 +48,7 @@ CARD_CONSTRAINTS = {
 
 def package_versions():
     """Versions of Python and of the packages results depend on ("not installed" if absent)."""
-    return _labelled(_package_versions(_EXTRA))
+    return _labelled(_package_versions(RECORDED_EXTRA))
 
 
 def _labelled(versions):

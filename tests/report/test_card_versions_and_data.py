@@ -64,3 +64,20 @@ def test_the_card_refuses_data_shorter_than_the_splits(fitted, data, which):
         assert "'X' and 'y' parameters" in message and "40" in message and str(len(y)) in message
     # the data the results were run on is taken
     assert reproducibility_card(fitted["knn"], X=X, y=y).data_fingerprint is not None
+
+
+def test_a_saved_result_s_card_names_the_versions_the_printing_card_named(fitted, tmp_path):
+    from importlib import metadata
+
+    result = BenchmarkResult.from_results({("d", k): v for k, v in fitted.items()})
+    here = result.report(n_resamples=20).card
+    loaded = BenchmarkResult.load(result.save(tmp_path / "r.json")).report(n_resamples=20).card
+    assert loaded.versions_recorded and not here.versions_recorded
+    assert loaded.versions == here.versions  # torch and PyG were left out of the file
+    for name, label in [("torch", "torch"), ("torch-geometric", "PyG")]:
+        try:
+            expected = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            expected = "not installed"
+        assert loaded.versions[label] == expected
+        assert f"{label} {expected}" in _versions_line(loaded)
