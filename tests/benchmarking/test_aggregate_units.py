@@ -132,6 +132,10 @@ def test_runner_writes_the_aggregate_of_errors_normalised(tmp_path):
     aggregate = {row["model"]: row for row in _read(out / "aggregate.csv")}
     for model, per_dataset in normalised.items():
         assert aggregate[model]["normalize"] == "minmax"
+        # the file alone says which end is the best: the lowest RMSE became 1
+        assert aggregate[model]["metric"].endswith(
+            "normalised (1 the best model's mean, 0 the worst's)"
+        )
         pooled = np.concatenate(per_dataset)
         assert float(aggregate[model]["mean"]) == pytest.approx(pooled.mean(), abs=1e-12)
         assert float(aggregate[model]["iqm"]) == pytest.approx(trim_mean(pooled, 0.25))

@@ -127,9 +127,12 @@ def _aggregate_csv(result):
             stacklevel=2,
         )
         raise _NotMade from error
-    # the metric pooled, named as scores.csv names it (several where data sets differ)
-    names = dict.fromkeys(result.cells[d, m].metric.name for d, m in result.cells)
-    frame.insert(frame.columns.get_loc("model") + 1, "metric", ", ".join(names))
+    # the metric pooled, named as scores.csv names it (several where data sets differ), and
+    # where normalised which end is the best (a loss's best mean becomes 1, not its lowest)
+    names = ", ".join(dict.fromkeys(result.cells[d, m].metric.name for d, m in result.cells))
+    if normalize:
+        names += " min-max normalised (1 the best model's mean, 0 the worst's)"
+    frame.insert(frame.columns.get_loc("model") + 1, "metric", names)
     frame["normalize"] = normalize or "none"
     return _frame_csv(frame)
 
