@@ -228,6 +228,10 @@ def _nulls(series, pandas):
     return None
 
 
+# the most bytes of an array not in C order that fingerprint copies at once
+_SLAB_BYTES = 2**22
+
+
 class _Recorder:
     """A stand-in for a ``hashlib`` object that keeps the bytes fed to it."""
 
@@ -264,8 +268,15 @@ def _update_array(hasher, array):
         _update_objects(hasher, array.ravel().tolist())
         return
     _tag(hasher, "array", array.dtype.str, array.shape)
-    # its bytes as a view (tobytes would copy the whole array: twice its memory at peak)
-    hasher.update(np.ascontiguousarray(array).reshape(-1).view(np.uint8))
+    # its bytes in C order as a view (tobytes would copy the whole array: twice its memory at
+    # peak); an array in another order (a Fortran-ordered one, a frame's to_numpy()) a slab of
+    # rows at a time, each slab's bytes in C order: the same bytes, one slab's copy at most
+    if array.flags.c_contiguous or array.ndim == 0:
+        hasher.update(np.ascontiguousarray(array).reshape(-1).view(np.uint8))
+        return
+    rows = max(1, _SLAB_BYTES // max(1, array[:1].nbytes))
+    for start in range(0, len(array), rows):
+        hasher.update(np.ascontiguousarray(array[start : start + rows]).reshape(-1).view(np.uint8))
 
 
 def graph_fields(graph):
