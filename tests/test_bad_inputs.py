@@ -1375,7 +1375,7 @@ ISSUE_13_CASES = [
         "nested-n_jobs-float",
         lambda tmp: nested(tmp, n_jobs=1.5).fit(X, y),
         ValueError,
-        r"'n_jobs' parameter of NestedCV must be an instance of 'int' or None. Got 1.5",
+        r"'n_jobs' parameter of NestedCV must be a non-zero int .* or None. Got 1.5",
     ),
     case(
         "nested-n_jobs-string",

@@ -11,7 +11,7 @@ import numpy as np
 import torch
 from sklearn.base import ClassifierMixin
 from sklearn.metrics import accuracy_score
-from sklearn.utils._param_validation import HasMethods, StrOptions
+from sklearn.utils._param_validation import HasMethods, InvalidParameterError, StrOptions
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
@@ -50,6 +50,26 @@ _FITTED = (
     "classes_", "num_node_features_", "num_edge_features_", "node_counts_", "seeds_",
     "best_epoch_",
 )  # fmt: skip
+
+
+def _torch_device(device):
+    """``device`` as a ``torch.device`` (None: the CPU's), read by torch; an error naming the
+    parameter for a value that torch does not take (``"gpu"``), which failed in torch, later."""
+    if device is None:
+        return torch.device("cpu")
+    if isinstance(device, torch.device):
+        return device
+    reason = ""
+    if isinstance(device, str):
+        try:
+            return torch.device(device)
+        except RuntimeError as exc:
+            reason = f" (torch: {exc})"
+    raise InvalidParameterError(
+        "The 'device' parameter of GraphClassifier must be a device string that torch.device "
+        f"takes (e.g. 'cpu', 'cuda', 'cuda:0'), a torch.device or None. Got {device!r} "
+        f"instead{reason}."
+    )
 
 
 def _softmax(outputs):
@@ -237,8 +257,10 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
         and predictions in threads of one process (joblib's threading backend, a Dask
         worker's threads) take turns, so that results do not depend on timing; run parallel
         fits in processes (joblib's default) to run them at once.
-    device : str or torch.device, default="cpu"
-        Device to train and predict on, e.g. ``"cuda"``.
+    device : str, torch.device or None, default="cpu"
+        Device to train and predict on: a string that :class:`torch.device` reads
+        (``"cpu"``, ``"cuda"``, ``"cuda:0"``), a ``torch.device``, or None (as in skorch:
+        module and data are left where they are).
     verbose : int, default=0
         Print one line per epoch when positive.
     **kwargs
@@ -415,6 +437,7 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
         # skorch's NeuralNet has its own _validate_params (argument names), so not
         # scikit-learn's _fit_context: the constraints are checked here, before any work
         check_parameter_constraints(self)
+        _torch_device(self.device)
         self._check_inferred_params()
         fit_params = self._check_sample_weight(fit_params)
         root = seed_root(self.random_state)
@@ -845,7 +868,7 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
         return GraphDataset(graphs, torch.as_tensor(encoded, dtype=torch.long))
 
     def _rng_devices(self):
-        device = torch.device(self.device or "cpu")
+        device = _torch_device(self.device)
         if device.type == "cuda":
             return [device.index if device.index is not None else torch.cuda.current_device()]
         return []

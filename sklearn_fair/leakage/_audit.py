@@ -22,7 +22,13 @@ from ..model_selection._engine import (
 )
 from ..model_selection._nested._inputs import groups_1d
 from ..model_selection._split_validation import validate_splits
-from ..utils import check_random_state, fill_doc, is_graph_data, read_graph_labels
+from ..utils import (
+    N_JOBS_CONSTRAINTS,
+    check_random_state,
+    fill_doc,
+    is_graph_data,
+    read_graph_labels,
+)
 from ..utils._printing import decimals_for, number
 from ..utils._splits import generator_seeded
 from ..utils._validation import labels_1d
@@ -314,7 +320,7 @@ def _shown(report):
         "param_grid": [dict, list, None],
         "scoring": [str, callable, None],
         "checks": [str, list, tuple, set, frozenset],
-        "n_jobs": [numbers.Integral, None],
+        "n_jobs": N_JOBS_CONSTRAINTS,
     },
     # the protocol's parameters are checked again, in full, by nested_cross_validate
     prefer_skip_nested_validation=False,

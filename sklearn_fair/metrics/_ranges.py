@@ -6,6 +6,7 @@ import math
 import sys
 
 from sklearn.base import ClassifierMixin, RegressorMixin
+from sklearn.utils._param_validation import validate_parameter_constraints
 
 from ..utils._provenance import qualified_name
 from ._scorer import get_scorer, get_scorer_names
@@ -201,6 +202,9 @@ def score_range(scorer):
     ------
     ValueError
         For a name that :func:`get_scorer` does not know, listing the valid ones.
+    sklearn.utils._param_validation.InvalidParameterError
+        For a ``scorer`` that is neither a str nor a callable (a ``TypeError`` and a
+        ``ValueError``): ``score_range(5)`` is a mistake, not a scorer of unknown range.
 
     Examples
     --------
@@ -214,6 +218,9 @@ def score_range(scorer):
     >>> score_range(lambda estimator, X, y: 0.5)
     (-inf, inf)
     """
+    validate_parameter_constraints(
+        {"scorer": [str, callable]}, {"scorer": scorer}, caller_name="score_range"
+    )
     if isinstance(scorer, str):
         if scorer not in get_scorer_names():
             raise ValueError(

@@ -23,7 +23,12 @@ from sklearn.utils._param_validation import StrOptions, validate_params
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import _num_samples, check_consistent_length
 
-from ..utils import RANDOM_STATE_CONSTRAINTS, EstimatorInstance, IntervalNotBool
+from ..utils import (
+    N_JOBS_CONSTRAINTS,
+    RANDOM_STATE_CONSTRAINTS,
+    EstimatorInstance,
+    IntervalNotBool,
+)
 from ..utils._printing import decimals_for, number
 from ._nested._inputs import check_target_kind
 from ._nested._planning import plan_of_splits, warn_unseeded_estimator
@@ -367,7 +372,7 @@ def _run_batch(estimator, params, scorers, folds, n_folds, repetitions, X, y, n_
         "n_folds": [IntervalNotBool(numbers.Integral, 3, None, closed="left")],
         "n_repetitions": [IntervalNotBool(numbers.Integral, 1, None, closed="left")],
         "confidence": [IntervalNotBool(numbers.Real, 0, 1, closed="neither")],
-        "n_jobs": [numbers.Integral, None],
+        "n_jobs": N_JOBS_CONSTRAINTS,
         "random_state": RANDOM_STATE_CONSTRAINTS,
         "verbose": ["verbose"],
     },

@@ -48,6 +48,7 @@ from ..utils._stacklevel import external_stacklevel
 from ._artefact import latex_escape, load_cells, read_document, save_document, to_latex
 from ._card import card_of
 from ._format import best_apart, failed_folds, selection_counts
+from ._plots import AX_CONSTRAINTS
 from ._report import NestedCVReport, _left_out
 from ._results import (
     DOCS,
@@ -947,7 +948,9 @@ class BenchmarkResult:
         DataFrame
             ``dataset``, ``model``, ``mean``, ``std`` (NaN where a fold failed:
             :attr:`missing`), ``reference_mean``, ``reference_std``, ``reference_se``,
-            ``difference`` and ``in_reference_se``.
+            ``difference`` and ``in_reference_se`` (``difference / reference_se``; NaN where
+            the published std is NaN, or 0: a standard error of 0 is no unit to count a
+            difference in, where dividing by it gave inf, or NaN for equal means).
 
         Raises
         ------
@@ -976,7 +979,8 @@ class BenchmarkResult:
                 {
                     "dataset": dataset, "model": model, "mean": mean, "std": std,
                     "reference_mean": ref_mean, "reference_std": ref_std, "reference_se": se,
-                    "difference": mean - ref_mean, "in_reference_se": (mean - ref_mean) / se,
+                    "difference": mean - ref_mean,
+                    "in_reference_se": (mean - ref_mean) / se if se > 0 else math.nan,
                 }
             )  # fmt: skip
         columns = [
@@ -1417,6 +1421,9 @@ class BenchmarkResult:
 
     # -- plots and report -------------------------------------------------------------------
 
+    @validate_params(
+        {"alpha": "no_validation", "ax": AX_CONSTRAINTS}, prefer_skip_nested_validation=True
+    )
     @fill_doc(DOCS)
     def plot_critical_difference(self, *, alpha=0.05, ax=None):
         """The critical-difference diagram of the average ranks (scikit-posthocs').
@@ -1439,7 +1446,7 @@ class BenchmarkResult:
         return critical_difference_diagram(self.rank_comparison(alpha=alpha), alpha, ax)
 
     @validate_params(
-        {"confidence": [CONFIDENCE], "interval": [REPORT_INTERVALS], "ax": "no_validation"},
+        {"confidence": [CONFIDENCE], "interval": [REPORT_INTERVALS], "ax": AX_CONSTRAINTS},
         prefer_skip_nested_validation=True,
     )
     @fill_doc(DOCS)

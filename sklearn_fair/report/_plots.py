@@ -1,11 +1,12 @@
 """Plots of nested cross-validation results (matplotlib, imported only when a plot is made)."""
 
 import os
+import sys
 import textwrap
 import warnings
 
 import numpy as np
-from sklearn.utils._param_validation import validate_params
+from sklearn.utils._param_validation import HasMethods, validate_params
 
 from ..model_selection._engine import is_per_label, refits_class, refits_combined_by
 from ..stats._checks import CONFIDENCE, COUNT
@@ -67,6 +68,27 @@ def matplotlib_missing():
     except ImportError:
         return f"The plots need matplotlib. {install_hint('plot')} (or pip install matplotlib)."
     return None
+
+
+class _Axes(HasMethods):
+    """A matplotlib Axes, checked without importing matplotlib: where ``matplotlib.axes`` was
+    never imported, no value can be one. (A ``HasMethods``, the kind of constraint
+    ``validate_params`` takes, whose check is an ``isinstance``: an object with ``plot`` is
+    not one.)"""
+
+    def __init__(self):
+        super().__init__(["plot"])
+
+    def is_satisfied_by(self, val):
+        axes = sys.modules.get("matplotlib.axes")
+        return axes is not None and isinstance(val, axes.Axes)
+
+    def __str__(self):
+        return "a matplotlib Axes (matplotlib.axes.Axes)"
+
+
+#: The constraints of every plot's ``ax``: where to draw, or None for a new figure.
+AX_CONSTRAINTS = [_Axes(), None]
 
 
 def _figure(ax, size, rows=1):
@@ -179,7 +201,7 @@ def _finish(figure, path):
         "confidence": [CONFIDENCE],
         "interval": [REPORT_INTERVALS],
         "n_resamples": [COUNT],
-        "ax": "no_validation",
+        "ax": AX_CONSTRAINTS,
         "path": "no_validation",
         "random_state": RANDOM_STATE_CONSTRAINTS,
     },
@@ -307,6 +329,10 @@ def plot_fold_scores(
     return _finish(figure, path)
 
 
+@validate_params(
+    {"results": "no_validation", "ax": AX_CONSTRAINTS, "path": "no_validation"},
+    prefer_skip_nested_validation=True,
+)
 @fill_doc(DOCS)
 def plot_optimism(results, *, ax=None, path=None):
     """Plot validation against test score per outer fold: the optimism picture.
@@ -395,6 +421,15 @@ def plot_optimism(results, *, ax=None, path=None):
     return _finish(figure, path)
 
 
+@validate_params(
+    {
+        "results": "no_validation",
+        "confidence": [CONFIDENCE],
+        "ax": AX_CONSTRAINTS,
+        "path": "no_validation",
+    },
+    prefer_skip_nested_validation=True,
+)
 @fill_doc(DOCS)
 def plot_comparison(results, *, confidence=0.95, ax=None, path=None):
     """Forest plot of the pairwise differences between models, with their intervals.

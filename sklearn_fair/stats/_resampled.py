@@ -12,7 +12,7 @@ from sklearn.utils._param_validation import StrOptions, validate_params
 
 from ..metrics import get_scorer, get_scorer_names
 from ..metrics._one_class import check_one_class_names
-from ..utils import RANDOM_STATE_CONSTRAINTS, check_random_state
+from ..utils import N_JOBS_CONSTRAINTS, RANDOM_STATE_CONSTRAINTS, check_random_state
 from ._checks import CONFIDENCE, COUNT
 from ._interval import interval_of_mean
 
@@ -58,7 +58,7 @@ class PairedSubsamplingScores:
         "n_pairs": [COUNT],
         "test_size": [CONFIDENCE, COUNT],
         "random_state": RANDOM_STATE_CONSTRAINTS,
-        "n_jobs": [numbers.Integral, None],
+        "n_jobs": N_JOBS_CONSTRAINTS,
     },
     prefer_skip_nested_validation=False,
 )

@@ -20,9 +20,11 @@ from ._progress import is_terminal, progress_over
 from ._provenance import UnhashableError, describe, digest, package_versions, source_fingerprint
 from ._random import as_generator, check_random_state, draw_seeds
 from ._validation import (
+    N_JOBS_CONSTRAINTS,
     RANDOM_STATE_CONSTRAINTS,
     EstimatorInstance,
     IntervalNotBool,
+    NonZeroInt,
     OptionsNotBool,
     check_parameter_constraints,
     fill_doc,

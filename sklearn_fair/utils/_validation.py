@@ -56,6 +56,27 @@ class OptionsNotBool(_RefusesBool, Options):
         return "an" + text[1:] if text.startswith("a int ") else text
 
 
+class NonZeroInt(IntervalNotBool):
+    """An int other than 0 (a bool refused): a number of workers as joblib counts them.
+
+    Examples
+    --------
+    >>> from sklearn_fair.utils import NonZeroInt
+    >>> workers = NonZeroInt()
+    >>> workers.is_satisfied_by(-1), workers.is_satisfied_by(0), workers.is_satisfied_by(True)
+    (True, False, False)
+    """
+
+    def __init__(self):
+        super().__init__(numbers.Integral, None, None, closed="neither")
+
+    def is_satisfied_by(self, val):
+        return super().is_satisfied_by(val) and val != 0
+
+    def __str__(self):
+        return "a non-zero int (negative: as joblib counts them, -1 every core)"
+
+
 class EstimatorInstance(HasMethods):
     """An object with the given methods that is an instance, not a class.
 
@@ -100,6 +121,11 @@ SEED_CONSTRAINTS = [None, IntervalNotBool(numbers.Integral, 0, 2**32 - 1, closed
 #: The constraints of every public ``random_state``: a seed (:data:`SEED_CONSTRAINTS`), a
 #: RandomState or a Generator.
 RANDOM_STATE_CONSTRAINTS = [*SEED_CONSTRAINTS, np.random.RandomState, np.random.Generator]
+
+
+#: The constraints of every public ``n_jobs``: None, or a non-zero int (not a bool), as joblib
+#: takes it (``n_jobs=0`` failed in joblib, ``n_jobs=True`` ran one job).
+N_JOBS_CONSTRAINTS = [NonZeroInt(), None]
 
 
 def check_parameter_constraints(obj, caller_name=None):

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.datasets import make_classification
+from sklearn.dummy import DummyClassifier
 from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import make_scorer, recall_score
@@ -219,3 +220,35 @@ def test_a_score_undefined_in_some_refits_or_labels_is_said_to_be_in_part():
         ).fit(X4, y4)  # fmt: skip
     text = str(macro.summary())
     assert "averages in values" in text and "is not a measurement" not in text
+
+
+def test_the_fit_warning_says_them_metric_by_metric_as_the_summary():
+    # a constant prediction of the negative class: precision is undefined on every outer test
+    # fold (nothing predicted positive), recall on the folds without positives (0 and 1)
+    scoring = {"recall": "recall", "precision": "precision"}
+    outer_cv = KFold(6)
+    nested = NestedCV(
+        DummyClassifier(strategy="constant", constant=0), {"constant": [0]},
+        outer_cv=outer_cv, inner_cv=3, scoring=scoring, refit="recall", random_state=0,
+    )  # fmt: skip
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        nested.fit(X, y)
+    (ours,) = [str(w.message) for w in caught if "outer fold" in str(w.message)]
+    tests = [test for _, test in outer_cv.split(X)]
+    no_positive = [fold for fold, test in enumerate(tests) if not y[test].any()]
+    assert no_positive == [0, 1]
+    # metric by metric (in scoring's order), then fold by fold: the summary's order
+    expected = [("recall", fold) for fold in no_positive]
+    expected += [("precision", fold) for fold in range(len(tests))]
+    assert ours.startswith(f"{len(expected)} outer test score(s) of NestedCV are not")
+    sentences = [f"{metric}'s test score on outer fold {fold} (0.0)" for metric, fold in expected]
+    positions = [ours.find(sentence) for sentence in sentences]
+    assert -1 not in positions and positions == sorted(positions)
+    summaries = nested.summary()
+    for metric in scoring:
+        notes = [n for n in summaries[metric].notes if "test score on outer fold" in n]
+        assert [n[: n.index(" (")] for n in notes] == [
+            f"{name}'s test score on outer fold {fold}" for name, fold in expected if name == metric
+        ]
+        assert all(note in ours for note in notes)

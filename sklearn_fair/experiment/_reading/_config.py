@@ -1,6 +1,5 @@
 """Reading and checking an experiment file, before anything expensive runs."""
 
-import numbers
 import os
 import re
 import stat
@@ -12,7 +11,7 @@ from pathlib import Path
 from sklearn.utils._param_validation import validate_params
 
 from ...exceptions import ExperimentConfigError
-from ...utils import IntervalNotBool
+from ...utils import N_JOBS_CONSTRAINTS
 from ...utils._printing import quoted_names, unclear_name
 from ...utils._tu_format import FEATURE_SCHEMES
 from ._build import Builder, refused
@@ -648,23 +647,10 @@ def _datasets(builder, document, protocol, splits, resolve, limits):
     return datasets, True
 
 
-class _NonZeroInt(IntervalNotBool):
-    """An int other than 0 (a bool refused): workers as joblib counts them."""
-
-    def __init__(self):
-        super().__init__(numbers.Integral, None, None, closed="neither")
-
-    def is_satisfied_by(self, val):
-        return super().is_satisfied_by(val) and val != 0
-
-    def __str__(self):
-        return "a non-zero int (negative: as joblib counts them, -1 every core)"
-
-
 #: The constraints of the caller's ``n_jobs`` and ``limits``, which :func:`load_config`,
 #: ``dry_run`` and ``run_experiment`` take alike (each error names the function called). A
 #: list or tuple of ``"NAME=VALUE"`` strings is the command line's ``--limit``.
-N_JOBS = [_NonZeroInt(), None]
+N_JOBS = N_JOBS_CONSTRAINTS
 LIMITS = [Limits, dict, list, tuple, None]
 
 

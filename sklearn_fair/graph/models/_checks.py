@@ -9,6 +9,9 @@ from ...utils import IntervalNotBool
 
 #: A width or a number of layers: an int of at least 1 (a width of 0 trains a constant model).
 COUNT = IntervalNotBool(numbers.Integral, 1, None, closed="left")
+#: A dropout probability, in [0, 1) (as torch's, but for 1, which zeros every value it is
+#: applied to: a constant model; a value past 1 failed only in the forward pass).
+DROPOUT = IntervalNotBool(numbers.Real, 0, 1, closed="left")
 
 
 def check_params(model, constraints, **params):

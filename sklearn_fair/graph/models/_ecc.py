@@ -9,7 +9,7 @@ import torch.nn.functional as F
 from torch import nn
 from torch_geometric.nn import NNConv, global_mean_pool
 
-from ._checks import COUNT, check_params
+from ._checks import COUNT, DROPOUT, check_params
 from ._kron import coarsen_graph
 
 __all__ = ["ECC"]
@@ -143,9 +143,9 @@ class ECC(nn.Module):
     dim_embedding : int, default=32
         Width of every convolution, at least 1.
     dropout : float, default=0.05
-        Dropout after each convolution.
+        Dropout after each convolution, in [0, 1).
     dropout_final : float, default=0.1
-        Dropout in the final MLP.
+        Dropout in the final MLP, in [0, 1).
     edge_dim : int, default=None
         Number of edge features for the first block; ``None`` gives every edge the feature 1,
         as the reference does. :class:`~sklearn_fair.graph.GraphClassifier` fills it in from
@@ -177,11 +177,18 @@ class ECC(nn.Module):
         edge_dim=None,
     ):
         super().__init__()
-        num_layers, dim_embedding = check_params(
+        num_layers, dim_embedding, dropout, dropout_final = check_params(
             self,
-            {"num_layers": [COUNT], "dim_embedding": [COUNT]},
+            {
+                "num_layers": [COUNT],
+                "dim_embedding": [COUNT],
+                "dropout": [DROPOUT],
+                "dropout_final": [DROPOUT],
+            },
             num_layers=num_layers,
             dim_embedding=dim_embedding,
+            dropout=dropout,
+            dropout_final=dropout_final,
         )
         self.num_layers = num_layers
         self.edge_dim = edge_dim

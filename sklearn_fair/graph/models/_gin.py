@@ -9,7 +9,7 @@ from torch import nn
 from torch_geometric.nn import GINConv, global_add_pool, global_mean_pool
 from torch_geometric.utils import remove_self_loops
 
-from ._checks import COUNT, check_params
+from ._checks import COUNT, DROPOUT, check_params
 
 __all__ = ["GIN"]
 
@@ -78,7 +78,7 @@ class GIN(nn.Module):
     aggregation : {"sum", "mean"}, default="sum"
         Graph readout of each layer.
     dropout : float, default=0.5
-        Dropout on each layer's class scores.
+        Dropout on each layer's class scores, in [0, 1).
 
     Examples
     --------
@@ -101,11 +101,16 @@ class GIN(nn.Module):
         dropout=0.5,
     ):
         super().__init__()
-        hidden_units, aggregation = check_params(
+        hidden_units, aggregation, dropout = check_params(
             self,
-            {"hidden_units": [_Widths()], "aggregation": [StrOptions(set(_POOLINGS))]},
+            {
+                "hidden_units": [_Widths()],
+                "aggregation": [StrOptions(set(_POOLINGS))],
+                "dropout": [DROPOUT],
+            },
             hidden_units=hidden_units,
             aggregation=aggregation,
+            dropout=dropout,
         )
         self.pooling = _POOLINGS[aggregation]
         self.dropout = dropout

@@ -22,6 +22,7 @@ from sklearn.utils.metadata_routing import UNUSED, process_routing
 from sklearn.utils.validation import check_is_fitted
 
 from ...utils import (
+    N_JOBS_CONSTRAINTS,
     RANDOM_STATE_CONSTRAINTS,
     EstimatorInstance,
     IntervalNotBool,
@@ -35,7 +36,7 @@ from ._inputs import graph_labels_unless_given
 from ._planning import make_plan
 from ._protocol import run_protocol
 from ._resampling import warn_generator_seeded_splitters
-from ._results import cv_results, undefined_score_note
+from ._results import cv_results, undefined_score_notes
 from ._scoring import metadata_router, resolve_scoring
 from ._selection import tuning_counts
 
@@ -70,7 +71,7 @@ PROTOCOL_CONSTRAINTS = {
     "scoring": [str, callable, _MetricsInOrder(), None],
     "refit": ["boolean", str],
     "n_refits": [IntervalNotBool(numbers.Integral, 1, None, closed="left")],
-    "n_jobs": [numbers.Integral, None],
+    "n_jobs": N_JOBS_CONSTRAINTS,
     "random_state": RANDOM_STATE_CONSTRAINTS,
     "error_score": [StrOptions({"raise"}), numbers.Real],
     "verbose": ["verbose"],
@@ -491,7 +492,7 @@ class NestedCV(MetaEstimatorMixin, BaseEstimator):
         for name, scores in per_metric.items():
             failed = _failed_outer_folds(folds, scores, name)
             metric = self.metrics_[name]
-            metric_notes = (*notes, *_undefined_notes(folds, scores, name, metric))
+            metric_notes = (*notes, *undefined_score_notes(folds, name, metric))
             summaries[name] = (
                 _not_computed(scores, failed, metric, metric_notes, interval, confidence)
                 if failed.any()
@@ -756,17 +757,6 @@ def _failed_outer_folds(folds, scores, key):
     (:meth:`~sklearn_fair.report._results.NestedResult.n_failed_folds`)."""
     listed = [key in fold.get("failed_metrics", ()) for fold in folds]
     return ~np.isfinite(scores) | np.array(listed, dtype=bool)
-
-
-def _undefined_notes(folds, scores, key, metric):
-    """The notes on the outer folds (of ``outer_results_`` ``folds``, whose test ``scores``
-    of the metric ``key`` are given) where that score is not a measurement but the value its
-    scorer sets where ``metric`` is undefined (:func:`~._results.undefined_score_note`)."""
-    return tuple(
-        undefined_score_note(metric, fold["outer_fold"], score, fold["undefined_metrics"][key])
-        for fold, score in zip(folds, scores)
-        if key in fold.get("undefined_metrics", {})
-    )
 
 
 def _not_computed(scores, failed, metric, notes, interval, confidence):

@@ -522,11 +522,13 @@ def _check_resampled_fit_params(owner, models, fit_params, n_samples):
     estimator configured by each candidate). imbalanced-learn's Pipeline resamples X and y
     but passes fit parameters on as given, so they no longer line up with the rows that the
     step is fitted on: every fit would fail, or pair rows with other rows' values."""
-    per_sample = {name: name for name, value in fit_params.items() if rows_of(value) == n_samples}
-    if not per_sample:
+    # routed in place of their values, the per-sample parameters' names: what reaches a step
+    # is then the name the user gave it under
+    names = {name: name for name, value in fit_params.items() if rows_of(value) == n_samples}
+    if not names:
         return
     for model in models:
-        found = _resampled_before(model, per_sample)
+        found = _resampled_before(model, names)
         if found is None:
             continue
         sampler, step, name = found

@@ -39,6 +39,7 @@ __all__ = [
     "assemble",
     "cv_results",
     "undefined_score_note",
+    "undefined_score_notes",
     "warn_or_raise_about_failures",
 ]
 
@@ -188,25 +189,45 @@ def undefined_score_note(metric, fold, score, message):
     )
 
 
-def _warn_undefined_scores(plan, outer_results):
-    """One ``UndefinedMetricWarning`` naming each outer fold whose test score of a metric is a
-    value set where the metric is undefined (the scorer's own warning names no fold)."""
-    notes = []
-    names = None
-    for fold in outer_results:
-        for key, message in fold.get("undefined_metrics", {}).items():
-            names = plan.metric_names() if names is None else names
-            metric = names[key] if key in names else shown(key)  # else: a returned dict's key
-            score = mean_of(fold["test_scores_per_metric"][key])
-            notes.append(undefined_score_note(metric, fold["outer_fold"], score, message))
-    if notes:
-        warnings.warn(
-            f"{len(notes)} outer test score(s) of {plan.owner} are not, or not wholly, "
-            "measurements "
-            f"(scikit-learn's cross_validate gives the same numbers): {'; '.join(notes)}.",
-            UndefinedMetricWarning,
-            stacklevel=external_stacklevel(),
+def undefined_score_notes(outer_results, key, metric):
+    """The notes (:func:`undefined_score_note`) on the outer folds of ``outer_results``, in
+    their order, whose test score of the metric ``key`` (named ``metric``) is a value its
+    scorer sets where the metric is undefined: the summary's and the fit warning's."""
+    return [
+        undefined_score_note(
+            metric,
+            fold["outer_fold"],
+            mean_of(fold["test_scores_per_metric"][key]),
+            fold["undefined_metrics"][key],
         )
+        for fold in outer_results
+        if key in fold.get("undefined_metrics", {})
+    ]
+
+
+def _warn_undefined_scores(plan, outer_results):
+    """One ``UndefinedMetricWarning`` naming, metric by metric, each outer fold whose test
+    score of that metric is a value set where the metric is undefined (the scorer's own
+    warning names no fold)."""
+    keys = dict.fromkeys(key for fold in outer_results for key in fold.get("undefined_metrics", {}))
+    if not keys:
+        return
+    names = plan.metric_names()
+    notes = [
+        note
+        for key in keys
+        # a key not named: one of the dict a callable scoring returned
+        for note in undefined_score_notes(
+            outer_results, key, names[key] if key in names else shown(key)
+        )
+    ]
+    warnings.warn(
+        f"{len(notes)} outer test score(s) of {plan.owner} are not, or not wholly, "
+        "measurements "
+        f"(scikit-learn's cross_validate gives the same numbers): {'; '.join(notes)}.",
+        UndefinedMetricWarning,
+        stacklevel=external_stacklevel(),
+    )
 
 
 def _fold_scores(plan, refits, keys, which):
