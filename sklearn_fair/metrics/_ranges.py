@@ -29,6 +29,7 @@ _UNBOUNDED_ERRORS = (
     "mean_tweedie_deviance",
     "mean_pinball_loss",
     "negative_likelihood_ratio",
+    "coverage_error",  # multilabel: at least the mean number of true labels, at best
 )
 # The metric functions of scikit-learn and of sklearn_fair.metrics, by name, and their ranges
 # (of the metric itself: a scorer's sign is applied below).
@@ -57,6 +58,9 @@ _RANGES = {
             "specificity",
             "ppv",
             "npv",
+            "label_ranking_loss",
+            "label_ranking_average_precision_score",
+            "ndcg_score",
         ),
         (0.0, 1.0),
     ),
@@ -85,14 +89,15 @@ _RANGES = {
         (-_INF, 1.0),
     ),
     **dict.fromkeys(
-        (*_UNBOUNDED_ERRORS, "mutual_info_score", "positive_likelihood_ratio"), (0.0, _INF)
+        (*_UNBOUNDED_ERRORS, "mutual_info_score", "positive_likelihood_ratio", "dcg_score"),
+        (0.0, _INF),
     ),
 }
 _MODULES = ("sklearn.metrics", "sklearn_fair.metrics")
 # The metrics of _RANGES where lower is better (errors, losses, deviances, LR-); higher is
 # better for every other one there.
 _LOWER_IS_BETTER = frozenset(
-    (*_UNBOUNDED_ERRORS, "hamming_loss", "zero_one_loss", "brier_score_loss")
+    (*_UNBOUNDED_ERRORS, "hamming_loss", "zero_one_loss", "brier_score_loss", "label_ranking_loss")
 )
 
 # ``score`` methods that are accuracy (or R^2) though not the mixin's own: they only check their

@@ -165,3 +165,30 @@ def test_the_directions_are_scikit_learns():
         scorer = sklearn_get_scorer(name)
         assert metric_direction(scorer._score_func) == scorer._sign, name
     assert metric_direction(hinge_loss) == -1 and metric_direction(lambda t, p: 0.0) is None
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["label_ranking_loss", "coverage_error", "label_ranking_average_precision_score",
+     "ndcg_score", "dcg_score"],
+)  # fmt: skip
+def test_multilabel_ranking_metrics_have_their_direction(name):
+    # (hunt SIGNS, SIGNS-1) make_scorer(label_ranking_loss) maximised a loss unrefused; the
+    # direction is read off scikit-learn's values: a perfect ranking against a reversed one
+    import sklearn.metrics
+
+    from sklearn_fair.metrics import score_range
+
+    function = getattr(sklearn.metrics, name)
+    y = np.array([[1, 0, 0], [0, 1, 1], [1, 1, 0], [0, 0, 1]])
+    perfect, reversed_ = y + 0.1 * np.arange(3), 1 - y + 0.1 * np.arange(3)
+    lower_is_better = bool(function(y, perfect) < function(y, reversed_))
+    kwargs = {"response_method": "decision_function"}
+    wrong = make_scorer(function, greater_is_better=lower_is_better, **kwargs)
+    right = make_scorer(function, greater_is_better=not lower_is_better, **kwargs)
+    with pytest.raises(ValueError, match="greater_is_better=False|minimises"):
+        check_scorer_direction(wrong, "NestedCV")
+    check_scorer_direction(right, "NestedCV")
+    low, high = score_range(right)
+    for value in (function(y, perfect), function(y, reversed_)):
+        assert low <= (-value if lower_is_better else value) <= high
