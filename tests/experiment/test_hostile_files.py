@@ -481,6 +481,13 @@ def test_a_file_may_ask_for_fewer_workers(tmp_path):
     assert load_config(path).n_jobs == 1
     path.write_text(toml(experiment="n_jobs = -1"))
     assert load_config(path).n_jobs == -1
+    # all cores but one, as joblib counts them (hunt DOC19B, DOC19B-1: taken, while the
+    # refusal of 0 said only "a positive integer or -1" was)
+    path.write_text(toml(experiment="n_jobs = -2"))
+    assert load_config(path).n_jobs == -2
+    path.write_text(toml(experiment="n_jobs = 0"))
+    with pytest.raises(ExperimentConfigError, match="non-zero integer.*-2 all but one"):
+        load_config(path)
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")

@@ -297,10 +297,13 @@ def _check_grid(builder, key, grid, estimator):
 
 
 def _check_n_jobs(source, key, value, limits):
-    """At most ``limits.jobs`` workers (-1: all cores); limits None: not counted."""
+    """At most ``limits.jobs`` workers (negative as joblib counts them: -1 all cores);
+    limits None: not counted."""
     if isinstance(value, bool) or not isinstance(value, int) or value == 0:
         raise source.error(
-            key, f"must be a positive integer or -1 (all cores); got {shown(value)}."
+            key,
+            "must be a non-zero integer (negative as joblib counts them: -1 all cores, -2 all "
+            f"but one); got {shown(value)}.",
         )
     if limits is not None and (value > limits.jobs or value < -limits.jobs):
         raise source.error(key, limits.refusal("jobs", value, "workers", "the number asked for"))
