@@ -15,8 +15,7 @@ from ...benchmarking._benchmark import (
     metrics_apart,
 )
 from ...exceptions import ExperimentConfigError, SplitsMismatchError
-from ...utils import check_parameter_constraints
-from .._reading._config import check_per_sample
+from .._reading._config import check_per_sample, search_space
 from .._reading._text import shown
 from ._plan import candidate_estimator, plan_model
 
@@ -103,28 +102,92 @@ def _check_folds(config, dataset, spec, data):
             )
 
 
-def _constrained(estimator):
-    """Check ``estimator`` and every estimator inside it against their constraints."""
-    inside = estimator.get_params(deep=True).values()
-    for part in [estimator, *(v for v in inside if hasattr(v, "get_params"))]:
-        if isinstance(getattr(part, "_parameter_constraints", None), dict):
-            check_parameter_constraints(part)
+def _broken_constraint(estimator):
+    """``(deep name, error)`` of the first parameter of ``estimator``, or of an estimator
+    inside it, that breaks its constraint; None if none does."""
+    from sklearn.utils._param_validation import (
+        InvalidParameterError,
+        validate_parameter_constraints,
+    )
+
+    inside = estimator.get_params(deep=True).items()
+    for prefix, part in [("", estimator), *((n, v) for n, v in inside if hasattr(v, "get_params"))]:
+        constraints = getattr(part, "_parameter_constraints", None)
+        if not isinstance(constraints, dict):
+            continue
+        for name, constraint in constraints.items():
+            try:  # one parameter at a time, to know which (check_parameter_constraints's)
+                validate_parameter_constraints(
+                    {name: constraint}, {name: getattr(part, name)}, type(part).__name__
+                )
+            except InvalidParameterError as error:
+                return (f"{prefix}__{name}" if prefix else name), error
+    return None
+
+
+def _holder(name, candidate, params):
+    """``(parameter, value)`` where ``name`` sets a parameter of what a parameter before one
+    of its "__" holds (in ``candidate``, else in ``params``) and that is no estimator (None,
+    a number); None where it is one, or where no such parameter is found."""
+    parts = name.split("__")
+    for end in range(len(parts) - 1, 0, -1):
+        holder = "__".join(parts[:end])
+        for place in (candidate, params):
+            if holder in place:
+                value = place[holder]
+                return None if hasattr(value, "set_params") else (holder, value)
+    return None
+
+
+def _params_key(spec, name):
+    """The key of the file's ``params`` that sets the deep parameter ``name`` of the model
+    (of a search's estimator, where the model is a search)."""
+    key, parts = ("models", spec.name), name.split("__")
+    if search_space(spec.estimator) is not None:
+        key += ("params", "estimator")
+    elif "preprocessing" in spec.raw:  # a pipeline: the steps, then the file's estimator
+        if parts[0] != spec.estimator.steps[-1][0]:
+            return key + ("preprocessing",)
+        parts = parts[1:]
+    for part in parts:  # params = { estimator = { ..., params = { C = ... } } }
+        key += ("params", part)
+    return key
+
+
+def _no_estimator(name, holder, value):
+    return (
+        f"sets {shown(name)}, a parameter of what {shown(holder)} holds, but {shown(holder)} "
+        f"holds {shown(value)}, not an estimator (nothing before '__' can be set); set "
+        f"{shown(holder)} to an estimator, in params or in the grid, to name its parameters."
+    )
 
 
 def _check_candidates(config, spec, candidates, plan):
+    base = spec.estimator if plan is None or plan.estimator is None else plan.estimator
+    params = base.get_params(deep=True)
     for index, candidate in enumerate(candidates):
         try:
-            _constrained(candidate_estimator(spec, candidate, plan))
-        except (TypeError, ValueError) as error:
-            hint = ""
-            if any(
-                isinstance(v, str) and v.lower() in ("none", "null") for v in candidate.values()
-            ):
-                hint = " TOML has no None: write it { none = true }."
-            raise config.source.error(
-                ("models", spec.name, "grid"),
-                f"candidate {index} ({candidate!r}) cannot be set: {error}{hint}",
-            ) from None
+            broken = _broken_constraint(candidate_estimator(spec, candidate, plan))
+        except AttributeError as error:  # set_params on what a parameter before "__" holds
+            broken = None, error
+            for name in candidate:
+                if (held := _holder(name, candidate, params)) is not None:
+                    # a key with "__" is written as it is (the planner checks a search's)
+                    key = ("models", spec.name, "grid" if plan is None else "params", name)
+                    raise config.source.error(key, _no_estimator(name, *held)) from None
+        except (TypeError, ValueError) as error:  # a parameter set_params does not know
+            broken = None, error
+        if broken is None:
+            continue
+        name, error = broken
+        if name is None or any(name == k or name.startswith(k + "__") for k in candidate):
+            values, key = candidate.values(), ("models", spec.name, "grid")
+            message = f"candidate {index} ({candidate!r}) cannot be set: {error}"
+        else:  # the file's params, which no candidate sets
+            values, key, message = [params.get(name)], _params_key(spec, name), str(error)
+        if any(isinstance(v, str) and v.lower() in ("none", "null") for v in values):
+            message += " TOML has no None: write it { none = true }."
+        raise config.source.error(key, message) from None
 
 
 def _check_one_metric(config, dataset, plans):

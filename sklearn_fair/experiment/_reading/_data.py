@@ -209,6 +209,16 @@ def load_csv(path, target, groups, source, key=("data",), limits=None):
                 else:
                     numbers[i].append(number)
     header = [] if header is None else header  # no line but blank ones: no column
+    blank = [i + 1 for i, name in enumerate(header) if not name.strip()]
+    if blank:  # pandas' to_csv writes its index so: row numbers, read as a feature
+        raise source.error(
+            key + ("path",),
+            f"the CSV file {str(path)!r} has a column without a name (column"
+            f"{'s' if len(blank) > 1 else ''} {', '.join(map(str, blank))} of the header); "
+            "it is likely a pandas index that DataFrame.to_csv wrote (row numbers, which "
+            "would be read as a feature): write the file with to_csv(..., index=False), or "
+            "remove that column.",
+        )
     twice = sorted({shown(name) for name in header if header.count(name) > 1})
     if twice:
         raise source.error(

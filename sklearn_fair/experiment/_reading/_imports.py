@@ -162,8 +162,16 @@ def import_class(dotted, source, key, *, kinds=("estimator",), allowed=ALLOWED_P
         if (module_name, name) in _EXPERIMENTAL:  # enabled by scikit-learn's own module
             importlib.import_module(_EXPERIMENTAL[module_name, name])
     except ImportError as error:
+        hint = ""
+        top = module_name.split(".")[0]
+        if getattr(error, "name", None) == top and top not in ALLOWED_PACKAGES:
+            hint = (
+                " A package named by --allow-package (allowed_packages) must be importable: "
+                "installed, or on PYTHONPATH (sklearn-fair does not import from the "
+                "experiment file's folder)."
+            )  # running code from the file's folder would be the file's choice, not yours
         raise source.error(
-            key, f"cannot import module {shown(module_name)}: {str(error).rstrip('.')}."
+            key, f"cannot import module {shown(module_name)}: {str(error).rstrip('.')}.{hint}"
         ) from None
     try:
         cls = getattr(module, name, None)

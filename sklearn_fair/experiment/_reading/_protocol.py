@@ -37,7 +37,18 @@ def protocol_keys():
 
 
 def _check_cv(builder, key, value, limits):
+    expected = (
+        "an integer number of folds or a splitter table "
+        '{ splitter = "sklearn.model_selection.KFold", params = { ... } }'
+    )
     if isinstance(value, dict):
+        if value != {"none": True} and not isinstance(value.get("splitter"), str):
+            # else built as a plain dict, which NestedCV fails to unpack as a split
+            unknown = sorted(set(value) - {"splitter", "params"})
+            got = shown(value)
+            if unknown:
+                got = f"a table with the unknown key(s) {', '.join(map(shown, unknown))}"
+            raise builder.error(key, f"must be {expected}; got {got}.")
         splitter = builder.value(value, key)
         try:
             n_splits = splitter.get_n_splits()
@@ -48,10 +59,6 @@ def _check_cv(builder, key, value, limits):
                 key, limits.refusal("folds", n_splits, "folds", "the splitter's number of splits")
             )
         return splitter
-    expected = (
-        "an integer number of folds or a splitter table "
-        '{ splitter = "sklearn.model_selection.KFold", params = { ... } }'
-    )
     return _bounded(builder, key, value, 2, limits, "folds", expected)
 
 
