@@ -17,11 +17,17 @@ one that cannot be read (truncated, not the runner's) removes nothing either, an
 the runner's layout that this run did not write is left, named. The record says
 ``"complete": false`` from before the first output is written until the run's own record
 replaces it (``true``): a folder whose run was stopped while writing it holds files of two
-runs, and says so.
+runs, and says so. That interim record names every file the run may write (``writing``, no
+digest yet), so that after a hard kill (which records nothing more) the next run removes
+those it does not write itself where they are the runner's (a model file's checksum holds;
+a table or plot by its name), and leaves a JSON file of the user's there; it also removes
+the temporary files (``.<name>.<hex>.tmp<suffix>``) a killed run left, where the lock keeps
+other runs out.
 """
 
 import contextlib
 import hashlib
+import importlib.util
 import json
 import os
 import re
@@ -45,6 +51,10 @@ RECORD = "outputs.json"
 LOCK = ".outputs.lock"
 _RECORD_FORMAT = "sklearn-fair-results-folder/1"
 _SHA256 = re.compile(r"[0-9a-f]{64}")
+#: The temporary name of :meth:`ResultsFolder.write`, which a killed run leaves behind.
+_TEMPORARY = re.compile(r"\.[^/]{0,40}\.[0-9a-f]{32}\.tmp(\.[^./]*)?")
+#: Whether :func:`locked` locks (it does where fcntl is): then no other run writes beside ours.
+_LOCKS = importlib.util.find_spec("fcntl") is not None
 
 
 def _sha256(path):
@@ -100,6 +110,7 @@ class ResultsFolder:
     def __init__(self, root):
         self.root, self.files, self.sha256 = Path(root), [], {}
         self.complete, self.begun, self._earlier = False, False, None
+        self._planned, self._temporaries = [], []
 
     def _target(self, parts, create=False):
         for part in parts:
@@ -145,9 +156,11 @@ class ResultsFolder:
             )
 
     def check(self, files):
-        """Refuse, before any fit, what is in the way of ``files`` (tuples of parts)."""
+        """Refuse, before any fit, what is in the way of ``files`` (tuples of parts): the
+        files this run may write, which :meth:`begin` records."""
         for parts in files:
             self._target(parts)
+        self._planned = ["/".join(parts) for parts in files]
 
     def write(self, parts, write):
         """Call ``write(temporary_path)``, then rename it over ``root / *parts``."""
@@ -182,36 +195,41 @@ class ResultsFolder:
         return self.write_text(parts, json.dumps(with_checksum(document), indent=1))
 
     def _recorded(self, in_layout):
-        """``(files, unverified)``: the files of the earlier run's record (name -> SHA-256)
-        that may be removed, and those that may not (not verified by an earlier run; all,
-        where the record's checksum fails); none where there is no record, and, where there
-        is one that cannot be read (truncated, not the runner's), every file of the runner's
-        layout in the folder as unverified: nothing says which run wrote them."""
+        """``(files, unverified, writing)``: the files of the earlier run's record (name ->
+        SHA-256) that may be removed, those that may not (not verified by an earlier run; all,
+        where the record's checksum fails), and those a run stopped while writing the folder
+        may have written (no digest); none where there is no record, and, where there is one
+        that cannot be read (truncated, not the runner's), every file of the runner's layout
+        in the folder as unverified: nothing says which run wrote them."""
         if _kind(self.root / RECORD) != _FILE:
-            return {}, []
+            return {}, [], []
         try:
             document = read_json(
                 self.root / RECORD, max_bytes=1 << 26, max_depth=3, error=ValueError
             )
         except ValueError:
-            return {}, self._layout_files(in_layout)
+            return {}, self._layout_files(in_layout), []
         if (
             not isinstance(document, dict)
             or document.get("format") != _RECORD_FORMAT
             or not isinstance(document.get("files"), dict)
         ):
-            return {}, self._layout_files(in_layout)
+            return {}, self._layout_files(in_layout), []
         files = {
             n: d
             for n, d in document["files"].items()
             if isinstance(d, str) and _SHA256.fullmatch(d)
         }
-        unverified = document.get("unverified")
-        unverified = unverified if isinstance(unverified, list) else []
-        unverified = list(dict.fromkeys(n for n in unverified if isinstance(n, str)))
+
+        def names(key):
+            found = document.get(key)
+            found = found if isinstance(found, list) else []
+            return list(dict.fromkeys(n for n in found if isinstance(n, str)))
+
+        unverified, writing = names("unverified"), names("writing")
         if document.get("checksum") != checksum(document):
-            return {}, list(dict.fromkeys([*unverified, *files]))
-        return files, unverified
+            return {}, list(dict.fromkeys([*unverified, *files, *writing])), []
+        return files, unverified, writing
 
     def _layout_files(self, in_layout, limit=100_000):
         """The names (``models/iris/knn.json``) of the files in the folder that the runner's
@@ -234,10 +252,12 @@ class ResultsFolder:
                     found.append("/".join(sub))
         return sorted(found)
 
-    def _write_record(self, files, unverified, complete):
+    def _write_record(self, files, unverified, complete, writing=()):
         record = {"format": _RECORD_FORMAT, "files": files}
         if unverified:
             record["unverified"] = unverified
+        if writing:  # the interim record's: what a run killed while writing may have written
+            record["writing"] = list(writing)
         target = self.write_json((RECORD,), {**record, "complete": complete})
         del self.sha256[RECORD]  # the record lists the others
         if not complete:  # this run's final record is among its files, not the interim ones
@@ -267,10 +287,22 @@ class ResultsFolder:
     def begin(self, in_layout):
         """Before the first output: record that the folder is being written (``complete``
         false), with the earlier run's record (its files and digests, for
-        :meth:`replace_record` to remove as before): a run stopped while writing leaves
-        files of two runs, and a record that says so."""
-        self._earlier = self._recorded(in_layout)
-        self._write_record(*self._earlier, complete=False)
+        :meth:`replace_record` to remove as before) and every file this run may write
+        (``writing``: the ones :meth:`check` checked, and those of an earlier stopped run):
+        a run stopped while writing, even killed, leaves files of two runs, and a record
+        that says so and names them. Where the lock keeps other runs out, first remove the
+        temporary files a killed run left (named by :meth:`replace_record`)."""
+        if _LOCKS:
+            for name in self._layout_files(lambda parts: _TEMPORARY.fullmatch(parts[-1])):
+                target = self.root.joinpath(*name.split("/"))
+                with contextlib.suppress(OSError):
+                    target.unlink()
+                    self._temporaries.append(target)
+        files, unverified, writing = self._earlier = self._recorded(in_layout)
+        self._planned = sorted(
+            n for n in {*writing, *self._planned} if in_layout(tuple(n.split("/")))
+        )
+        self._write_record(files, unverified, False, self._planned)
         self.begun = True
 
     @property
@@ -284,38 +316,49 @@ class ResultsFolder:
         it does not write; kept as it is where this cannot be written."""
         if self.complete or self._earlier is None:
             return
-        files, unverified = self._earlier
+        files, unverified, _ = self._earlier
         with contextlib.suppress(OSError, ExperimentConfigError):
-            self._write_record({**files, **self.sha256}, unverified, complete=False)
+            self._write_record({**files, **self.sha256}, unverified, False, self._planned)
 
     def replace_record(self, in_layout, written_by_runner):
         """Remove the files of the earlier run's record that this run did not write, where
         ``in_layout(parts)``, as that run wrote them (their SHA-256) and
         ``written_by_runner(parts, path)``, and record this run's; ``(removed, left)``: the
-        paths removed, and those left, kept in the record so that every run names them."""
-        removed, left, unverified = [], {}, []
-        files, names = self._recorded(in_layout)
-        for name, digest in [*files.items(), *((n, None) for n in names if n not in files)]:
-            parts = tuple(name.split("/"))
+        paths removed, and those left, kept in the record so that every run names them. A
+        file that a run stopped while writing may have written (the record's ``writing``)
+        has no digest to hold: it is removed where ``written_by_runner`` (a model file whose
+        checksum holds; a table or plot of the layout), and else not touched (the user's)."""
+        removed, left, unverified = list(self._temporaries), {}, []
+        # as read when this run began: the interim record names this run's files too
+        earlier = self._recorded(in_layout) if self._earlier is None else self._earlier
+        files, names, writing = earlier
+        for name in dict.fromkeys([*files, *names, *writing]):
+            digest, parts = files.get(name), tuple(name.split("/"))
             if name in self.sha256 or not in_layout(parts):
                 continue  # this run's, or not a name the runner writes: not touched
             try:
                 target = self._target(parts)
                 if _kind(target) != _FILE or any(_same_file(target, f) for f in self.files):
                     continue  # gone, or this run's under another spelling (a case-blind disk)
-                if digest is None:
-                    unverified.append(name)
-                    continue
-                if _sha256(target) != digest:
-                    raise OSError("changed since it was written")
+                if name not in writing:  # the stopped run's may have been rewritten
+                    if digest is None:
+                        unverified.append(name)
+                        continue
+                    if _sha256(target) != digest:
+                        raise OSError("changed since it was written")
                 if not written_by_runner(parts, target):
+                    if digest is None:  # where a stopped run would write: the user's file
+                        continue
                     raise OSError("not a file the runner wrote")
                 target.unlink()
                 removed.append(target)
             except (ExperimentConfigError, ValueError):
                 continue  # a link or a file on the way, or no file name: nothing of ours
             except OSError:
-                left[name] = digest
+                if digest is None:
+                    unverified.append(name)
+                else:
+                    left[name] = digest
                 continue
             if len(parts) > 2:  # a data set's folder of models/, once empty
                 with contextlib.suppress(OSError):
