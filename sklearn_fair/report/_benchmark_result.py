@@ -442,11 +442,13 @@ class BenchmarkResult:
         ``dataset``, ``model``, ``outer_fold``, ``row`` (the row's position in the data set,
         counted from 0 as ``iloc`` does: not a DataFrame's index label),
         ``y_true``, ``y_pred`` (the refits combined, as ``nested_cross_val_predict`` combines them)
-        and, for a binary classifier, ``score`` (the positive class's mean probability or decision
-        value). A multioutput target's ``y_true`` and ``y_pred`` are a tuple a row. Empty when
-        no cell kept them.
+        and, for a binary classifier, ``score`` (the refits' mean probability or decision value
+        of one class, as scikit-learn's ``predict_proba(X)[:, 1]`` is: the second of the two
+        classes in sorted order, ``np.unique(y)[1]``, which for text labels "10" and "9" is
+        "9") and ``score_class`` (that class). A multioutput target's ``y_true`` and
+        ``y_pred`` are a tuple a row. Empty when no cell kept them.
         """
-        from ._plots import fold_predictions
+        from ._plots import binary_classes, fold_predictions
 
         pd = _pandas()
         frames = []
@@ -462,7 +464,7 @@ class BenchmarkResult:
                     "row": cell.test_indices[fold], "y_true": y_true, "y_pred": y_pred,
                 }  # fmt: skip
                 if score is not None:
-                    frame["score"] = score
+                    frame["score"], frame["score_class"] = score, binary_classes(cell)[1]
                 frames.append(pd.DataFrame(frame))
         columns = ["dataset", "model", "outer_fold", "row", "y_true", "y_pred"]
         return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=columns)

@@ -158,3 +158,28 @@ def test_refits_without_scores_are_combined_by_vote_as_nested_cross_val_predict_
     kept = result.predictions.sort_values("row")
     assert "score" not in kept  # the case: no scores to average
     np.testing.assert_array_equal(kept.y_pred, expected)
+
+
+def test_the_score_column_names_the_class_it_is_of():
+    # (hunt LABELS, LABELS-1) "the positive class's probability" of text labels "10" and "9"
+    # was P("9"): scikit-learn's predict_proba[:, 1] is of np.unique(y)[1], "9" before "10"
+    # as numbers but after it as text
+    rng = np.random.RandomState(0)
+    X = rng.randn(60, 3)
+    y = np.where(X[:, 0] + 0.5 * rng.randn(60) > 0, "10", "9")
+    result = benchmark(
+        {"lr": (LogisticRegression(), {"C": [0.1, 10.0]})},
+        {"text": (X, y)},
+        outer_cv=KFold(3),
+        inner_cv=KFold(3),
+        n_refits=1,
+        random_state=0,
+        keep_predictions=True,
+    )
+    predictions = result.predictions
+    assert set(predictions["score_class"]) == {np.unique(y)[1]} == {"9"}
+    reference = cross_val_predict(
+        GridSearchCV(LogisticRegression(), {"C": [0.1, 10.0]}, cv=KFold(3)),
+        X, y, cv=KFold(3), method="predict_proba",
+    )[:, list(np.unique(y)).index("9")]  # fmt: skip
+    np.testing.assert_allclose(predictions.sort_values("row")["score"], reference)
