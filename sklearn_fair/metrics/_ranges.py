@@ -89,9 +89,9 @@ _RANGES = {
         (-_INF, 1.0),
     ),
     **dict.fromkeys(
-        (*_UNBOUNDED_ERRORS, "mutual_info_score", "positive_likelihood_ratio", "dcg_score"),
-        (0.0, _INF),
+        (*_UNBOUNDED_ERRORS, "mutual_info_score", "positive_likelihood_ratio"), (0.0, _INF)
     ),
+    "dcg_score": (-_INF, _INF),  # higher is better; negative relevances give negative DCGs
 }
 _MODULES = ("sklearn.metrics", "sklearn_fair.metrics")
 # The metrics of _RANGES where lower is better (errors, losses, deviances, LR-); higher is

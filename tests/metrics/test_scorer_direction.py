@@ -192,3 +192,5 @@ def test_multilabel_ranking_metrics_have_their_direction(name):
     low, high = score_range(right)
     for value in (function(y, perfect), function(y, reversed_)):
         assert low <= (-value if lower_is_better else value) <= high
+    if name == "dcg_score":  # of negative relevances, which scikit-learn takes, negative
+        assert low <= function(-y, perfect) < 0
