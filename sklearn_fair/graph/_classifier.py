@@ -60,15 +60,16 @@ def _torch_device(device):
     if isinstance(device, torch.device):
         return device
     reason = ""
-    if isinstance(device, str):
+    # an int is an accelerator's index to torch (0: "cuda:0" where CUDA is)
+    if isinstance(device, (str, numbers.Integral)) and not isinstance(device, bool):
         try:
             return torch.device(device)
         except RuntimeError as exc:
             reason = f" (torch: {exc})"
     raise InvalidParameterError(
-        "The 'device' parameter of GraphClassifier must be a device string that torch.device "
-        f"takes (e.g. 'cpu', 'cuda', 'cuda:0'), a torch.device or None. Got {device!r} "
-        f"instead{reason}."
+        "The 'device' parameter of GraphClassifier must be a device string or an "
+        "accelerator's index that torch.device takes (e.g. 'cpu', 'cuda', 'cuda:0', 0), a "
+        f"torch.device or None. Got {device!r} instead{reason}."
     )
 
 

@@ -58,16 +58,16 @@ def test_graph_classifier_refuses_a_module_dropout_at_fit(random_graphs):
         clf.fit(random_graphs())
 
 
-@pytest.mark.parametrize("device", ["gpu", "cuda:x", "", 0, 1.0])
+@pytest.mark.parametrize("device", ["gpu", "cuda:x", "", -1, True, 1.0])
 def test_graph_classifier_refuses_a_device_torch_does_not_read(random_graphs, device):
-    if isinstance(device, str):  # the reference: torch.device refuses it
+    if isinstance(device, str) or device == -1:  # the reference: torch.device refuses it
         with pytest.raises(RuntimeError):
             torch.device(device)
     clf = GraphClassifier(DeepMultisets, module__hidden_units=4, max_epochs=1, device=device)
     message = (
-        "The 'device' parameter of GraphClassifier must be a device string that "
-        "torch.device takes (e.g. 'cpu', 'cuda', 'cuda:0'), a torch.device or None. "
-        f"Got {device!r} instead"
+        "The 'device' parameter of GraphClassifier must be a device string or an "
+        "accelerator's index that torch.device takes (e.g. 'cpu', 'cuda', 'cuda:0', 0), a "
+        f"torch.device or None. Got {device!r} instead"
     )
     with pytest.raises(InvalidParameterError, match=re.escape(message)):
         clf.fit(random_graphs())
@@ -84,3 +84,17 @@ def test_graph_classifier_takes_a_device_torch_reads(random_graphs, device):
     )
     graphs = random_graphs()
     assert clf.fit(graphs).predict(graphs).shape == (len(graphs),)
+
+
+def test_an_accelerator_index_is_taken_where_torch_takes_it(random_graphs):
+    # (review43 REV-5) device=0 is "cuda:0" to torch where CUDA is: refused only where torch
+    # refuses it (no accelerator), with torch's reason
+    from sklearn_fair.graph._classifier import _torch_device
+
+    try:
+        expected = torch.device(0)
+    except RuntimeError:
+        with pytest.raises(InvalidParameterError, match=r"Got 0 instead \(torch: "):
+            _torch_device(0)
+    else:
+        assert _torch_device(0) == expected
