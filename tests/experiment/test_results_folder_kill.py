@@ -134,3 +134,31 @@ def test_a_users_json_file_where_a_killed_run_would_write_is_never_removed(tmp_p
     _, (removed, left) = _run(tmp_path, ["summary.csv"])
     assert removed == [tmp_path / "models" / "y.json"] and left == []
     assert mine.read_text() == '{"mine": 1}'
+
+
+def test_another_writers_temporary_is_left(tmp_path):
+    # (review43 REV-2) the cache's record (cache_dir = output_dir, another lock) and
+    # BenchmarkResult.save("out/bench.json") write temporaries of their own beside the results:
+    # half-written, they are not a killed run's, and removing them broke those writers
+    _run(tmp_path, ["summary.csv"])
+    theirs = [
+        tmp_path / f".experiments.{uuid.uuid4().hex}.tmp.json",
+        tmp_path / f".bench.json.{uuid.uuid4().hex}.tmp",
+    ]
+    for path in theirs:
+        path.write_text("{")
+    ours = _temporary(tmp_path, "summary.csv")
+    _, (removed, _) = _run(tmp_path, ["summary.csv"])
+    assert all(path.exists() for path in theirs)
+    assert not ours.exists() and ours in removed
+
+
+def test_a_users_file_where_a_killed_run_never_wrote_is_left(tmp_path):
+    # (review43 REV-3) a killed run that planned comparison.csv, where the user keeps a file of
+    # their own, and was killed before writing it: the next run removed the user's file
+    _run(tmp_path, ["summary.csv"])
+    mine = tmp_path / "comparison.csv"
+    mine.write_text("my own notes")
+    _run(tmp_path, ["summary.csv", "comparison.csv"], kill_after="summary.csv")
+    _, (removed, _) = _run(tmp_path, ["summary.csv"])
+    assert mine.read_text() == "my own notes" and mine not in removed

@@ -33,6 +33,7 @@ import os
 import re
 import sys
 import uuid
+from functools import partial
 from pathlib import Path
 
 from ...exceptions import ExperimentConfigError
@@ -52,9 +53,16 @@ LOCK = ".outputs.lock"
 _RECORD_FORMAT = "sklearn-fair-results-folder/1"
 _SHA256 = re.compile(r"[0-9a-f]{64}")
 #: The temporary name of :meth:`ResultsFolder.write`, which a killed run leaves behind.
-_TEMPORARY = re.compile(r"\.[^/]{0,40}\.[0-9a-f]{32}\.tmp(\.[^./]*)?")
+_TEMPORARY = re.compile(r"\.(?P<stem>[^/]{0,40})\.[0-9a-f]{32}\.tmp(?P<suffix>\.[^./]*)?")
 #: Whether :func:`locked` locks (it does where fcntl is): then no other run writes beside ours.
 _LOCKS = importlib.util.find_spec("fcntl") is not None
+
+
+def _left_by_a_run(in_layout, parts):
+    """Whether ``parts`` name a temporary of :meth:`ResultsFolder.write` of a file of the
+    runner's layout (``in_layout``): not another writer's (a cache's record, a saved result)."""
+    found = _TEMPORARY.fullmatch(parts[-1])
+    return found is not None and in_layout((*parts[:-1], found["stem"] + (found["suffix"] or "")))
 
 
 def _sha256(path):
@@ -293,15 +301,16 @@ class ResultsFolder:
         that says so and names them. Where the lock keeps other runs out, first remove the
         temporary files a killed run left (named by :meth:`replace_record`)."""
         if _LOCKS:
-            for name in self._layout_files(lambda parts: _TEMPORARY.fullmatch(parts[-1])):
+            for name in self._layout_files(partial(_left_by_a_run, in_layout)):
                 target = self.root.joinpath(*name.split("/"))
                 with contextlib.suppress(OSError):
                     target.unlink()
                     self._temporaries.append(target)
         files, unverified, writing = self._earlier = self._recorded(in_layout)
-        self._planned = sorted(
-            n for n in {*writing, *self._planned} if in_layout(tuple(n.split("/")))
-        )
+        # a file there now is not this run's to remove if it is stopped: the earlier record's
+        # digest says whether it was rewritten, and a file of the user's is left
+        new = (n for n in self._planned if not self.root.joinpath(*n.split("/")).exists())
+        self._planned = sorted(n for n in {*writing, *new} if in_layout(tuple(n.split("/"))))
         self._write_record(files, unverified, False, self._planned)
         self.begun = True
 
