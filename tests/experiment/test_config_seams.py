@@ -153,6 +153,13 @@ def test_a_grid_that_sets_the_estimator_and_its_parameter_is_taken(tmp_path, no_
             9,
             "models.m.params.estimator.params.max_depth",
         ),
+        (  # (review43 REV-4) a step of a list: named 'models.m.params.c.params.C', no such key
+            'estimator = "sklearn.pipeline.Pipeline"\nparams = { steps = [["s", { estimator = '
+            '"sklearn.preprocessing.StandardScaler" }], ["c", { estimator = "sklearn.svm.SVC", '
+            "params = { C = -1.0 } }]] }\n",
+            9,
+            "models.m.params",
+        ),
     ],
 )
 def test_a_bad_parameter_of_params_is_named_as_params(tmp_path, no_fit, model, line, key):

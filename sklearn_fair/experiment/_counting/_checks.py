@@ -142,15 +142,24 @@ def _holder(name, candidate, params):
 def _params_key(spec, name):
     """The key of the file's ``params`` that sets the deep parameter ``name`` of the model
     (of a search's estimator, where the model is a search)."""
-    key, parts = ("models", spec.name), name.split("__")
+    key, parts, table = ("models", spec.name), name.split("__"), spec.raw
     if search_space(spec.estimator) is not None:
         key += ("params", "estimator")
+        table = spec.raw.get("params", {}).get("estimator", {})
     elif "preprocessing" in spec.raw:  # a pipeline: the steps, then the file's estimator
         if parts[0] != spec.estimator.steps[-1][0]:
             return key + ("preprocessing",)
         parts = parts[1:]
-    for part in parts:  # params = { estimator = { ..., params = { C = ... } } }
-        key += ("params", part)
+    # params = { estimator = { ..., params = { C = ... } } }, as far as the file's tables go
+    # (an estimator in a list, a Pipeline's steps, is named by its list's key)
+    for part in parts:
+        params = table.get("params") if isinstance(table, dict) else None
+        if not isinstance(params, dict):
+            break
+        key += ("params",)
+        if part not in params:
+            break
+        key, table = key + (part,), params[part]
     return key
 
 
