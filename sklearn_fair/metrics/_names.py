@@ -6,6 +6,7 @@ scores -0.53 for an RMSE of 0.53); printed numbers show errors as the positive e
 
 import functools
 import inspect
+import math
 import numbers
 import re
 import warnings
@@ -24,6 +25,7 @@ from ._ranges import (
     _SEARCH_METHOD,
     default_score_metric,
     metric_direction,
+    score_range,
 )
 from ._scorer import get_scorer, get_scorer_names
 
@@ -120,12 +122,28 @@ class MetricName:
         1, or -1 when the scores are a negated error: ``sign * score`` is printed.
     note : str
         One sentence that explains the sign or the origin of the name, or "".
+    score_range : tuple of float or None, default=None
+        ``(low, high)`` of the scorer's values (:func:`~sklearn_fair.metrics.score_range`,
+        in the scorer's units) as a saved result records it for a scorer object, whose
+        ``scoring`` is saved as its repr (an unbounded end saved as None: strict JSON has no
+        infinity); None where ``scoring`` decides (in memory, or a scorer name) or in a
+        result saved before sklearn-fair recorded it.
     """
 
     name: str
     scoring: object
     sign: int
     note: str
+    score_range: tuple = None
+
+    def __post_init__(self):
+        if self.score_range is not None:  # a saved [low, high], None for an unbounded end
+            low, high = self.score_range
+            bounds = (
+                -math.inf if low is None else float(low),
+                math.inf if high is None else float(high),
+            )
+            object.__setattr__(self, "score_range", bounds)
 
     @property
     def greater_is_better(self):
@@ -137,10 +155,16 @@ class MetricName:
         return self.sign * np.asarray(scores, dtype=float)
 
     def to_dict(self):
-        """The fields as a JSON-safe dict (``MetricName(**d)`` makes it again)."""
+        """The fields as a JSON-safe dict (``MetricName(**d)`` makes it again): a scorer
+        object as its repr, with the range of its values (``score_range``), which the repr
+        does not say."""
         fields = asdict(self)
-        if not (fields["scoring"] is None or isinstance(fields["scoring"], str)):
-            fields["scoring"] = repr(fields["scoring"])
+        bounds = fields.pop("score_range")
+        if not (self.scoring is None or isinstance(self.scoring, str)):
+            fields["scoring"] = repr(self.scoring)
+            bounds = score_range(self.scoring) if callable(self.scoring) else None
+        if bounds is not None:
+            fields["score_range"] = [None if math.isinf(bound) else bound for bound in bounds]
         return fields
 
     def __str__(self):

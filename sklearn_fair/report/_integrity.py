@@ -308,15 +308,7 @@ def _check_metrics(result, findings, where):
         return {}
     ranges = {}
     for key, fields in metrics.items():
-        if not (
-            isinstance(fields, Mapping)
-            and set(fields) == _METRIC_FIELDS
-            and isinstance(fields["name"], str)
-            and isinstance(fields["note"], str)
-            and (fields["scoring"] is None or isinstance(fields["scoring"], str))
-            and fields["sign"] in (1, -1)
-            and not isinstance(fields["sign"], bool)
-        ):
+        if not _is_metric(fields):
             findings.broken.append(f"{where}describes metric {key!r:.40} in other fields")
             return {}
         ranges[key] = _scorer_range(MetricName(**fields))
@@ -324,6 +316,27 @@ def _check_metrics(result, findings, where):
         findings.broken.append(f"{where}selects with {result.get('refit_metric')!r:.40}, "
                                "which is not one of its metrics")  # fmt: skip
     return ranges
+
+
+def _is_metric(fields):
+    """Whether ``fields`` are a :class:`~sklearn_fair.metrics.MetricName`'s as
+    ``MetricName.to_dict`` writes them: a scorer object's ``score_range`` two numbers, low
+    first, None for an unbounded end (the bounds its intervals are clipped to), none in a
+    file written before."""
+    bounds = fields.get("score_range", [None, None]) if isinstance(fields, Mapping) else None
+    return (
+        isinstance(fields, Mapping)
+        and _METRIC_FIELDS <= set(fields) <= _METRIC_FIELDS | {"score_range"}
+        and isinstance(fields["name"], str)
+        and isinstance(fields["note"], str)
+        and (fields["scoring"] is None or isinstance(fields["scoring"], str))
+        and fields["sign"] in (1, -1)
+        and not isinstance(fields["sign"], bool)
+        and _is_list(bounds)
+        and len(bounds) == 2
+        and all(bound is None or (_is_number(bound) and not math.isnan(bound)) for bound in bounds)
+        and (None in bounds or bounds[0] <= bounds[1])
+    )
 
 
 def _check_scores(values, bounds, what, findings, failed=False):
@@ -434,7 +447,7 @@ def _check_fields(result, findings, where):
         findings.broken.append(f"{where}has fit_metadata that is not text per fit parameter")
     # the validation scores are of the selecting metric, or of the one a search selected with
     validation, selection = ranges.get(refit_metric), result.get("selection_metric")
-    if isinstance(selection, Mapping) and set(selection) == _METRIC_FIELDS:
+    if _is_metric(selection):
         validation = _scorer_range(MetricName(**selection))
     elif selection is not None:
         findings.broken.append(f"{where}has a selection_metric that is not a metric's name")

@@ -500,8 +500,10 @@ def result_to_dict(nested):
         ``refit_seeds``, ``score_mean``, ``score_std`` (None where an outer fold failed),
         ``optimism`` (None where a search selected with its own scoring), ``metrics`` (each
         metric's printed name and sign, see
-        :func:`~sklearn_fair.metrics.metric_display_name`), ``refit_metric`` (the key of the
-        selecting metric), ``task`` ("classification", "regression" or None), ``budget``
+        :func:`~sklearn_fair.metrics.metric_display_name`, and a scorer object's range of
+        values, ``score_range``: :class:`~sklearn_fair.metrics.MetricName`),
+        ``refit_metric`` (the key of the selecting metric), ``task`` ("classification",
+        "regression" or None), ``budget``
         (the tuning's ``n_candidates``, ``n_inner_fits`` and ``n_searches``, which the folds do
         not say), ``outer_results`` (a list of per-fold dicts; ``"failed": True`` in a fold scored
         ``error_score``: no selection, or a failed refit; ``undefined_metrics`` where a test

@@ -65,7 +65,8 @@ def metric_range(metric):
         range; a keyword argument that may, "balanced accuracy (adjusted=True)", makes it
         unknown), or a :class:`~sklearn_fair.metrics.MetricName`, whose scorer decides when it
         is a known scorer name or a scorer object (through
-        :func:`~sklearn_fair.metrics.score_range`), whatever the user called the metric (a
+        :func:`~sklearn_fair.metrics.score_range`; a saved scorer object through the
+        ``score_range`` it was saved with), whatever the user called the metric (a
         ``scoring`` dict's key "auc" for "roc_auc" is ROC AUC's [0, 1]).
 
     Examples
@@ -88,10 +89,11 @@ def metric_range(metric):
     scoring = getattr(metric, "scoring", None)
     if isinstance(scoring, str) and scoring in get_scorer_names():
         return _by_scorer(scoring)  # the scorer decides, not the name the user gave it
-    if scoring is not None and not isinstance(scoring, str) and callable(scoring):
+    saved = getattr(metric, "score_range", None)  # a saved scorer object's, its repr aside
+    if saved is not None or (not isinstance(scoring, str) and callable(scoring)):
         # a scorer object decides too: make_scorer(balanced_accuracy_score, adjusted=True)
         # is printed "balanced accuracy (adjusted=True)" and lies in [-1, 1], not in [0, 1]
-        low, high = score_range(scoring)
+        low, high = score_range(scoring) if saved is None else saved
         if getattr(metric, "sign", 1) < 0:
             low, high = -high, -low
         return None if (math.isinf(low) and math.isinf(high)) else (low + 0.0, high + 0.0)
