@@ -453,11 +453,12 @@ def warn_structure_leaks(owner, outer_cv, inner_splits, inner_leaks, outer_share
     return None
 
 
-def _warn_inner_gap_narrower(owner, outer_cv, inner_splits, *, stored):
+def _warn_inner_gap_narrower(owner, outer_cv, inner_splits, *, stored, search=False):
     """A SplitLeakageWarning where inner splits that validate on later rows leave fewer rows
     out between training and validation than the time-ordered ``outer_cv`` leaves out between
-    training and test (inner splits that validate on the past are warned of as such).
-    Returns what it found, in words, or None."""
+    training and test (inner splits that validate on the past are warned of as such);
+    ``search``: they are those of the cv of a search run whole. Returns what it found, in
+    words, or None."""
     outer_gap = _time_gap(outer_cv)
     if not outer_gap:
         return None
@@ -478,6 +479,13 @@ def _warn_inner_gap_narrower(owner, outer_cv, inner_splits, *, stored):
         f"the inner splitter gap={outer_gap} (e.g. TimeSeriesSplit(gap={outer_gap}), "
         f"HoldoutSplit(shuffle=False, gap={outer_gap}))."
     )
+    if search:  # the search run whole splits with its cv (inner_cv's, where one is given)
+        fix = (
+            f"Give the search's cv (or inner_cv, which replaces it) gap={outer_gap} (e.g. "
+            f"TimeSeriesSplit(gap={outer_gap})), or pass a GridSearchCV or RandomizedSearchCV "
+            "(taken apart, their inner splits are the default inner hold-out's, which keeps the "
+            "outer gap, where no inner_cv is given), or the estimator with param_grid."
+        )
     warnings.warn(
         f"The outer splits of {owner} leave {outer_gap} rows out between their training and "
         f"test rows, but {narrow} of the {total} inner splits, in {where}, leave fewer "
@@ -700,22 +708,31 @@ def describe_resampling(cv, n_splits, leaks, *, given=None, y=None):
     leaking, total, where = leaks
     if not leaking:
         return f"{text} on groups (no group on both sides)"
+    return f"{text}, ignoring the groups ({_leak_words(leaks)})"
+
+
+def _leak_words(leaks):
+    """``leaks`` (:func:`_inner_group_leaks`) in words, as the descriptions say them: "some on
+    both sides of 9 of 9 splits, in outer fold(s) 0, 1, 2"; "" where no split leaks."""
+    leaking, total, where = leaks
+    if not leaking:
+        return ""
     where = f", in {where}" if where else ""
-    return f"{text}, ignoring the groups (some on both sides of {leaking} of {total} splits{where})"
+    return f"some on both sides of {leaking} of {total} splits{where}"
 
 
-def _search_splits(search, data, trains, n_samples):
+def _search_splits(search, data, trains, n_samples, groups=None):
     """The splits the ``cv`` of ``search``, run whole, makes of each training fold of
-    ``trains`` (fold -> rows), as absolute pairs: those of its fits on the whole fold (a
-    successive-halving search's first rounds split subsamples of it); folds its cv cannot
-    split are left out (the search's own fit says why), and so is a cv that shuffles without
-    an int seed: its splits here would not be the search's, and drawing them would move the
-    random state it draws from."""
+    ``trains`` (fold -> rows), as absolute pairs, given ``groups`` (those the search receives,
+    or None): those of its fits on the whole fold (a successive-halving search's first rounds
+    split subsamples of it); folds its cv cannot split are left out (the search's own fit says
+    why), and so is a cv that shuffles without an int seed: its splits here would not be the
+    search's, and drawing them would move the random state it draws from."""
     cv = check_cv(search.cv, labels_1d(data.y), classifier=is_classifier(search))
     seed = getattr(cv, "random_state", 0)
     if not isinstance(seed, numbers.Integral) and getattr(cv, "shuffle", True):
         return {}
-    params = {} if data.groups is None else {"groups": data.groups}
+    params = {} if groups is None else {"groups": groups}
     found = {}
     with warnings.catch_warnings():  # the search's own fit gives the splitter's warnings
         warnings.simplefilter("ignore")
@@ -800,9 +817,10 @@ def materialise_splits(data, splitters, routed, *, estimator, whole_search, earl
                     splitters.inner, data.X, data.y, train, inner_split, _where(fold),
                     n_samples, name=name,
                 )  # fmt: skip
-    checked = inner_splits
-    if whole_search is not None:  # it splits by itself: its cv's splits, for the check only
-        checked = {**inner_splits, **_search_splits(whole_search, data, trains, n_samples)}
+    search_splits = {}  # a search run whole splits by itself: its cv's splits, for the checks
+    if whole_search is not None:
+        search_splits = _search_splits(whole_search, data, trains, n_samples, routed.search_groups)
+    checked = {**inner_splits, **search_splits}
     warn_classes_missing_from_training(owner, estimator, data.y, outer_splits, checked)
     if lagged(splitters.inner):
         for fold in trains:
@@ -818,15 +836,34 @@ def materialise_splits(data, splitters, routed, *, estimator, whole_search, earl
             warn_structure_leaks(owner, outer, inner_splits, inner_leaks, shared, stored=stores)
         )
     if whole_search is not None and data.groups is not None:
-        _warn_search_ignores_groups(owner, whole_search, routed, splitters.inner_given)
-    _warn_time_order_not_kept(owner, outer, outer_splits, splitters, stores, whole_search)
+        leaks = _inner_group_leaks(search_splits, groups)
+        found["inner"].append(
+            _warn_search_ignores_groups(owner, whole_search, routed, splitters.inner_given, leaks)
+        )
+    found["inner"].append(
+        _warn_time_order_not_kept(
+            owner, outer, outer_splits, splitters, stores, whole_search, search_splits
+        )
+    )
+    if whole_search is not None and not stores and is_time_ordered(outer):
+        if not _late_inner_splits(search_splits):  # else warned of as validating on the past
+            found["inner"].append(
+                _warn_inner_gap_narrower(owner, outer, search_splits, stored=False, search=True)
+            )
     n_train = max((len(t) for fold, t in trains.items() if fold is not None), default=0)
     hidden = {"n_train": n_train, "early_stopping": early_stopping}
-    if whole_search is None and is_time_ordered(outer):
-        found["inner"] += _warn_hidden_splitters(owner, estimator, outer=outer, **hidden)
-    if whole_search is None and data.groups is not None:
+    # the splitters and early stopping inside the model: a search run whole's estimator's
+    inside, within, routed_fit = estimator, "", routed.fit
+    if whole_search is not None:
+        inside, within = getattr(whole_search, "estimator", None), "estimator__"
+        routed_fit = {} if routed.search_groups is None else {"groups": routed.search_groups}
+    if is_time_ordered(outer):
         found["inner"] += _warn_hidden_splitters(
-            owner, estimator, by_groups=True, routed_fit=routed.fit, **hidden
+            owner, inside, outer=outer, within=within, **hidden
+        )
+    if data.groups is not None:
+        found["inner"] += _warn_hidden_splitters(
+            owner, inside, by_groups=True, routed_fit=routed_fit, within=within, **hidden
         )
     dates = _warn_rows_not_in_time_order(
         owner, data, splitters, whole_search, outer_splits, inner_splits
@@ -861,6 +898,7 @@ def materialise_splits(data, splitters, routed, *, estimator, whole_search, earl
             data.y,
             grouped=data.groups is not None,
             search_groups=routed.search_groups,
+            search_splits=search_splits,
         ),
     }
     described = {
@@ -869,14 +907,22 @@ def materialise_splits(data, splitters, routed, *, estimator, whole_search, earl
     return Splits(outer_splits, inner_splits, holdouts, rows, described)
 
 
-def _warn_time_order_not_kept(owner, outer, outer_splits, splitters, stores, whole_search):
+def _warn_time_order_not_kept(owner, outer, outer_splits, splitters, stores, whole_search,
+                              search_splits):  # fmt: skip
     """A SplitLeakageWarning where the outer splits are time-ordered but model selection may
     not be: a search run whole whose own cv shuffles time, or a splitter of the user's that
     tests every fold after its training rows (as time-ordered splits do) that sklearn-fair
-    does not know, whose default inner hold-out is then random."""
+    does not know, whose default inner hold-out is then random. Returns what it found of a
+    search run whole (``search_splits``: those its cv made, fold -> splits), in words, or None
+    (the description of the other inner splits says it)."""
+    found = None
     if whole_search is not None:
         if not is_time_ordered(outer) or is_time_ordered(check_cv(whole_search.cv)):
-            return
+            return None
+        late = _late_words(outer, search_splits)
+        found = "the search's cv not one sklearn-fair knows to be time-ordered, " + (
+            late or "model selection may validate on rows that precede rows it trained on"
+        )
         why = (
             f"the search runs whole, and its cv={whole_search.cv!r} is not one sklearn-fair "
             "knows to be time-ordered: model selection may validate on rows that precede rows "
@@ -890,11 +936,11 @@ def _warn_time_order_not_kept(owner, outer, outer_splits, splitters, stores, who
         )
     else:
         if splitters.inner_given is not None or stores or is_time_ordered(outer):
-            return
+            return None
         if not time_ordered_splits(outer_splits) or (
             len(outer_splits) < 2 and _draws_at_random(outer)
         ):
-            return  # a single random hold-out can test the last rows by chance
+            return None  # a single random hold-out can test the last rows by chance
         why = (
             f"every outer split of outer_cv={outer!r} tests on rows after all its training "
             "rows, as time-ordered splits do, but sklearn-fair does not know it to be "
@@ -905,6 +951,7 @@ def _warn_time_order_not_kept(owner, outer, outer_splits, splitters, stores, who
     warnings.warn(
         f"In {owner}, {why}. {fix}", SplitLeakageWarning, stacklevel=external_stacklevel()
     )
+    return found
 
 
 def splits_by_groups(cv):
@@ -1014,7 +1061,7 @@ def own_early_stopping(estimator, n_train, handed):
 
 
 def _warn_hidden_splitters(owner, estimator, by_groups=False, *, outer=None, routed_fit=None,
-                           n_train=0, early_stopping=False):  # fmt: skip
+                           n_train=0, early_stopping=False, within=""):  # fmt: skip
     """A SplitLeakageWarning, under time-ordered outer splits (``outer``; under groups:
     ``by_groups``), for the ``cv`` parameters of ``estimator`` and of its steps that select
     (:func:`selecting_cv_params`) and are not time-ordered (do not split by the groups, or do
@@ -1022,8 +1069,9 @@ def _warn_hidden_splitters(owner, estimator, by_groups=False, *, outer=None, rou
     training fold by themselves, outside the inner splits; for those that are time-ordered but
     leave fewer rows out than ``outer``'s gap; and for the parts that early-stop on a random
     hold-out of their own (:func:`own_early_stopping`; ``n_train``: the most rows a fit trains
-    on, ``early_stopping``: whether the protocol hands its hold-out as ``X_val``). Returns what
-    each warning found, in words (a list, empty where none warned)."""
+    on, ``early_stopping``: whether the protocol hands its hold-out as ``X_val``); ``within``:
+    the prefix of the parameters' names where ``estimator`` is a search's ("estimator__").
+    Returns what each warning found, in words (a list, empty where none warned)."""
     found = []
     params = estimator.get_params(deep=True) if hasattr(estimator, "get_params") else {}
     hidden, narrow = {}, {}
@@ -1047,6 +1095,11 @@ def _warn_hidden_splitters(owner, estimator, by_groups=False, *, outer=None, rou
         if not kept:
             hidden[name] = value
             unreached = unreached and by_groups and splits_by_groups(cv)
+    stopping = own_early_stopping(estimator, n_train, early_stopping)
+    hidden, narrow, stopping = (
+        {f"{within}{name}": value for name, value in named.items()}
+        for named in (hidden, narrow, stopping)
+    )
     if hidden:
         found.append(_warn_hidden(owner, hidden, by_groups, unreached=unreached))
     if narrow:
@@ -1066,7 +1119,6 @@ def _warn_hidden_splitters(owner, estimator, by_groups=False, *, outer=None, rou
             SplitLeakageWarning,
             stacklevel=external_stacklevel(),
         )
-    stopping = own_early_stopping(estimator, n_train, early_stopping)
     if stopping:
         found.append(_warn_own_early_stopping(owner, stopping, by_groups))
     return found
@@ -1335,18 +1387,22 @@ def _warn_dates_shared(splitter, subject, dates, splits):
     return found
 
 
-def _warn_search_ignores_groups(owner, search, routed, inner_cv):
+def _warn_search_ignores_groups(owner, search, routed, inner_cv, leaks):
     """A SplitLeakageWarning where ``search``, run whole, splits without the run's groups;
-    ``inner_cv``: the inner_cv given, whose splitter replaced the search's cv (or None)."""
+    ``inner_cv``: the inner_cv given, whose splitter replaced the search's cv (or None);
+    ``leaks``: those of its splits (:func:`_inner_group_leaks`). Returns what it found, in
+    words (with ``leaks``), or None where it warned of nothing."""
     cv = f"its cv={search.cv!r}"
     if inner_cv is not None:
         cv = f"inner_cv={inner_cv!r:.100} (in place of its own cv)"
     if routed.search_groups is not None:
         if splits_by_groups(search.cv):
-            return
+            return None
         why = f"{cv} does not split by the groups it receives"
+        found = "the search's cv not splitting by the groups it receives"
     else:
         why = f"the search's fit does not receive the groups: {cv} splits ignoring them"
+        found = "the search's fit not receiving the groups"
     fix = "" if inner_cv is None else " Or pass a group splitter (or an int) as inner_cv."
     warnings.warn(
         f"{owner} runs its search whole inside each outer training fold, and {why}, so model "
@@ -1356,34 +1412,24 @@ def _warn_search_ignores_groups(owner, search, routed, inner_cv):
         SplitLeakageWarning,
         stacklevel=external_stacklevel(),
     )
+    counted = _leak_words(leaks)
+    counted = f", {counted}" if counted else ""
+    return f"{found}{counted} (model selection may validate on groups it trained on)"
 
 
 def _describe_inner(splitters, inner_splits, stored, whole_search, inner_leaks, y, *,
-                    grouped=False, search_groups=None):  # fmt: skip
+                    grouped=False, search_groups=None, search_splits=None):  # fmt: skip
     """The inner resampling in words; ``whole_search``: a search run whole (its cv the one it
     splits with), or None; ``grouped``: whether the run has groups, ``search_groups``: those
-    that the search run whole receives (None: none)."""
+    that the search run whole receives (None: none); ``search_splits``: the splits its cv
+    makes of the training folds (fold -> splits; a fold it cannot split is left out)."""
     if any(splits is not None for splits in stored.values()):
         return "the inner splits that outer_cv stores"
-    if whole_search is not None and splitters.inner_given is None:
-        return "the search's own cv, run whole in each outer training fold"
-    if whole_search is not None:  # inner_cv's splitter, in place of the search's own cv
-        cv, given = whole_search.cv, splitters.inner_given
-        try:
-            text = _describe_splitter(cv, cv.get_n_splits(), y)
-        except (TypeError, ValueError):  # a count that needs the data (LeaveOneGroupOut)
-            text = repr(cv)
-        if grouped and isinstance(given, numbers.Integral):
-            text += f" (cv={given} with groups)"
-        if grouped:
-            by_groups = search_groups is not None and get_routing_for_object(cv).consumes(
-                "split", ["groups"]
-            )
-            text += " on groups" if by_groups else ", ignoring the groups"
-        return (
-            f"{text}: inner_cv in place of the search's own cv, run by the search in each "
-            "outer training fold"
-        )
+    if whole_search is not None:
+        return _describe_whole_search(
+            splitters, whole_search, search_splits or {}, y,
+            grouped=grouped, search_groups=search_groups,
+        )  # fmt: skip
     # one splitter makes every fold's inner splits, as many in each or (as LeaveOneOut) a count
     # that follows the fold's size: the fewest and the most are said
     counts = [len(splits) for fold, splits in inner_splits.items() if fold is not None]
@@ -1399,18 +1445,55 @@ def _describe_inner(splitters, inner_splits, stored, whole_search, inner_leaks, 
         if max(abs(low - cv.test_size), abs(high - cv.test_size)) > 0.05:
             span = f"{low:.0%}" if round(low, 2) == round(high, 2) else f"{low:.0%}-{high:.0%}"
             text += f", validating on {span} of a fold (whole groups)"
-    late = _late_inner_splits(inner_splits) if is_time_ordered(splitters.outer) else []
-    if late:  # what the warning said, kept in the result and its reports
-        total = sum(len(splits) for splits in inner_splits.values())
-        n_folds = sum(fold is not None for fold in inner_splits)
-        counted = f"the {n_folds} outer training fold{'s' * (n_folds != 1)}"
-        if None in inner_splits:
-            counted += " and the final selection"
-        return (
-            f"{text}, {len(late)} of the {total} validating on rows before their training rows "
-            f"(model selection sees the future), over {counted}"
+    late = _late_words(splitters.outer, inner_splits)
+    return f"{text}, {late}" if late else f"{text}, in each outer training fold"
+
+
+def _late_words(outer, inner_splits):
+    """After a time-ordered ``outer``, how many of ``inner_splits`` (fold -> splits) validate on
+    rows before their training rows, in words ("6 of the 9 validating ... over the 3 outer
+    training folds"), as the warning says it; "" where none does."""
+    late = _late_inner_splits(inner_splits) if is_time_ordered(outer) else []
+    if not late:
+        return ""
+    total = sum(len(splits) for splits in inner_splits.values())
+    n_folds = sum(fold is not None for fold in inner_splits)
+    counted = f"the {n_folds} outer training fold{'s' * (n_folds != 1)}"
+    if None in inner_splits:
+        counted += " and the final selection"
+    return (
+        f"{len(late)} of the {total} validating on rows before their training rows "
+        f"(model selection sees the future), over {counted}"
+    )
+
+
+def _describe_whole_search(splitters, search, splits, y, *, grouped, search_groups):
+    """A search run whole in words: the cv it splits with (inner_cv's splitter, where one is
+    given), as :func:`_describe_inner` names an inner splitter, with as many splits as it made
+    of the training folds (``splits``, fold -> splits). What its splits leak, the warnings say
+    (:func:`_warn_search_ignores_groups`, :func:`_warn_time_order_not_kept`)."""
+    given = splitters.inner_given
+    cv = check_cv(search.cv, labels_1d(y), classifier=is_classifier(search))
+    counts = [len(fold_splits) for fold_splits in splits.values()]
+    try:  # the splits made, else the count it says (one that needs the data has none)
+        text = _describe_splitter(
+            cv, (min(counts), max(counts)) if counts else cv.get_n_splits(), y
         )
-    return f"{text}, in each outer training fold"
+    except (TypeError, ValueError):  # a count that needs the data (LeaveOneGroupOut)
+        text = repr(cv)
+    if grouped and isinstance(given, numbers.Integral):
+        text += f" (cv={given} with groups)"
+    if grouped:
+        by_groups = search_groups is not None and get_routing_for_object(cv).consumes(
+            "split", ["groups"]
+        )
+        text += " on groups" if by_groups else ", ignoring the groups"
+    if given is None:
+        return f"{text}: the search's own cv, run whole in each outer training fold"
+    return (
+        f"{text}: inner_cv in place of the search's own cv, run by the search in each "
+        "outer training fold"
+    )
 
 
 def _early_stopping_holdouts(trains, stored, outer, data, estimator, seeds):
