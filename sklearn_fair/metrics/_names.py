@@ -107,6 +107,33 @@ _DELEGATES = re.compile(
 )
 
 
+def score_range_problem(scoring, bounds):
+    """Why ``bounds`` cannot be the ``score_range`` of a :class:`MetricName` of ``scoring``, in
+    words ("must be ..."); None where they can: None, or where ``scoring`` is a saved scorer
+    object's repr (a str that names no scorer, which alone does not say its range), two
+    numbers (not NaN), None for an unbounded end, low first."""
+    if bounds is None:
+        return None
+    if not isinstance(scoring, str) or scoring in get_scorer_names():
+        return (
+            "must be None but for a saved scorer object (its scoring the text of its repr): "
+            "a scorer name or object decides its own range"
+        )
+    real = (numbers.Real, np.floating, np.integer)
+    if (
+        not isinstance(bounds, (list, tuple))
+        or len(bounds) != 2
+        or not all(
+            b is None or (isinstance(b, real) and not isinstance(b, bool) and not math.isnan(b))
+            for b in bounds
+        )
+    ):
+        return "must be two numbers (not NaN), None for an unbounded end"
+    if None not in bounds and bounds[0] > bounds[1]:
+        return "must be low first"
+    return None
+
+
 @dataclass(frozen=True)
 class MetricName:
     """A metric as it is printed (made by :func:`metric_display_name`; ``str()`` is the name).
@@ -137,6 +164,12 @@ class MetricName:
     score_range: tuple = None
 
     def __post_init__(self):
+        problem = score_range_problem(self.scoring, self.score_range)
+        if problem is not None:
+            raise ValueError(
+                f"The 'score_range' parameter of MetricName {problem}. Got "
+                f"{self.score_range!r:.80} for scoring={self.scoring!r:.80}."
+            )
         if self.score_range is not None:  # a saved [low, high], None for an unbounded end
             low, high = self.score_range
             bounds = (

@@ -28,6 +28,7 @@ import numpy as np
 
 from ..exceptions import InvalidResultError, SplitLeakageWarning, UncheckedResultWarning
 from ..metrics import MetricName
+from ..metrics._names import score_range_problem
 from ..model_selection._engine import kept_score_arrays
 from ..model_selection._nested._task_warnings import MAX_MESSAGE
 from ..stats._bounds import metric_range, range_text
@@ -323,7 +324,6 @@ def _is_metric(fields):
     ``MetricName.to_dict`` writes them: a scorer object's ``score_range`` two numbers, low
     first, None for an unbounded end (the bounds its intervals are clipped to), none in a
     file written before."""
-    bounds = fields.get("score_range", [None, None]) if isinstance(fields, Mapping) else None
     return (
         isinstance(fields, Mapping)
         and _METRIC_FIELDS <= set(fields) <= _METRIC_FIELDS | {"score_range"}
@@ -332,10 +332,13 @@ def _is_metric(fields):
         and (fields["scoring"] is None or isinstance(fields["scoring"], str))
         and fields["sign"] in (1, -1)
         and not isinstance(fields["sign"], bool)
-        and _is_list(bounds)
-        and len(bounds) == 2
-        and all(bound is None or (_is_number(bound) and not math.isnan(bound)) for bound in bounds)
-        and (None in bounds or bounds[0] <= bounds[1])
+        and (
+            "score_range" not in fields
+            or (
+                _is_list(fields["score_range"])
+                and score_range_problem(fields["scoring"], fields["score_range"]) is None
+            )
+        )
     )
 
 

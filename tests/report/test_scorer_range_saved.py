@@ -128,3 +128,30 @@ def test_to_dict_round_trip():
     assert metric_range(again) == metric_range(metric) == (0.0, 1.0)
     # a scorer name saves no range: its file is as before
     assert set(metric_display_name("accuracy").to_dict()) == {"name", "scoring", "sign", "note"}
+
+
+def test_a_range_beside_a_scorer_name_is_refused(recall):
+    # (review43b REV-1) only a scorer object's saved repr records a range: one beside a scorer
+    # name, or the estimator's default score, let scores outside [0, 1] through
+    saved = copy.deepcopy(_saved(recall))
+    saved["metrics"]["acc"]["score_range"] = [-100.0, 100.0]
+    for fold in saved["outer_results"]:
+        fold["test_scores_per_metric"]["acc"] = [5.0]
+    with pytest.raises(InvalidResultError, match="describes metric 'acc' in other fields"):
+        verify_result(with_checksum(saved), source="forged")
+
+
+@pytest.mark.parametrize(
+    "scoring, bounds, words",
+    [
+        (None, [-100.0, 100.0], "must be None but for a saved scorer object"),
+        ("accuracy", [0.0, 1.0], "must be None but for a saved scorer object"),
+        ("make_scorer(f)", [1.0, 0.0], "must be low first"),
+        ("make_scorer(f)", [math.nan, 1.0], "must be two numbers"),
+        ("make_scorer(f)", [0.0, 1.0, 2.0], "must be two numbers"),
+    ],
+)
+def test_metric_name_refuses_a_range_it_cannot_have(scoring, bounds, words):
+    # (review43b REV-2) [1, 0] was kept and clipped to; [0, 1, 2] failed to unpack
+    with pytest.raises(ValueError, match=f"'score_range' parameter of MetricName {words}"):
+        MetricName("r", scoring, 1, "", bounds)
