@@ -167,7 +167,7 @@ def test_the_command_line_n_jobs_replaces_the_file_s_over_the_jobs_limit(tmp_pat
     # the file's value is still checked for what it is
     path.write_text(IRIS.replace("[experiment]\n", "[experiment]\nn_jobs = 0\n"))
     assert main(["run", str(path), "--dry-run", "--no-timing", "--n-jobs", "1"]) == 2
-    assert "must be a positive integer" in capsys.readouterr().err
+    assert "must be a non-zero integer" in capsys.readouterr().err
 
 
 # -- 3. a results folder that cannot be made ------------------------------------------------
