@@ -258,10 +258,11 @@ class GraphClassifier(ClassifierMixin, NeuralNet):
         and predictions in threads of one process (joblib's threading backend, a Dask
         worker's threads) take turns, so that results do not depend on timing; run parallel
         fits in processes (joblib's default) to run them at once.
-    device : str, torch.device or None, default="cpu"
+    device : str, int, torch.device or None, default="cpu"
         Device to train and predict on: a string that :class:`torch.device` reads
-        (``"cpu"``, ``"cuda"``, ``"cuda:0"``), a ``torch.device``, or None (as in skorch:
-        module and data are left where they are).
+        (``"cpu"``, ``"cuda"``, ``"cuda:0"``), an accelerator's index (``0``: ``"cuda:0"``
+        where CUDA is), a ``torch.device``, or None (as in skorch: module and data are left
+        where they are).
     verbose : int, default=0
         Print one line per epoch when positive.
     **kwargs

@@ -456,6 +456,7 @@ class BenchmarkResult:
             if cell.predictions is None:
                 continue
             kept = [k for k in range(len(cell.predictions)) if cell.predictions[k] is not None]
+            binary = binary_classes(cell)  # a binary classifier's score is of its second class
             for fold, (y_true, y_pred, score) in zip(kept, fold_predictions(cell)):
                 if np.ndim(y_true) == 2:  # multioutput: one tuple a row, in one column
                     y_true, y_pred = list(map(tuple, y_true)), list(map(tuple, y_pred))
@@ -464,7 +465,7 @@ class BenchmarkResult:
                     "row": cell.test_indices[fold], "y_true": y_true, "y_pred": y_pred,
                 }  # fmt: skip
                 if score is not None:
-                    frame["score"], frame["score_class"] = score, binary_classes(cell)[1]
+                    frame["score"], frame["score_class"] = score, binary[1]
                 frames.append(pd.DataFrame(frame))
         columns = ["dataset", "model", "outer_fold", "row", "y_true", "y_pred"]
         return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=columns)

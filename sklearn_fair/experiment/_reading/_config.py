@@ -11,7 +11,7 @@ from pathlib import Path
 from sklearn.utils._param_validation import validate_params
 
 from ...exceptions import ExperimentConfigError
-from ...utils import N_JOBS_CONSTRAINTS
+from ...utils import N_JOBS_CONSTRAINTS, NonZeroInt
 from ...utils._printing import quoted_names, unclear_name
 from ...utils._tu_format import FEATURE_SCHEMES
 from ._build import Builder, refused
@@ -299,7 +299,7 @@ def _check_grid(builder, key, grid, estimator):
 def _check_n_jobs(source, key, value, limits):
     """At most ``limits.jobs`` workers (negative as joblib counts them: -1 all cores);
     limits None: not counted."""
-    if isinstance(value, bool) or not isinstance(value, int) or value == 0:
+    if not NonZeroInt().is_satisfied_by(value):  # the rule of the Python parameter
         raise source.error(
             key,
             "must be a non-zero integer (negative as joblib counts them: -1 all cores, -2 all "
