@@ -5,7 +5,6 @@ gave ``in_reference_se`` of inf (NaN for equal means)."""
 
 import math
 import re
-import warnings
 
 import joblib
 import numpy as np
@@ -137,47 +136,3 @@ def test_plot_draws_on_the_axes_given(results, plot):
     ax = Figure().add_subplot()
     assert plot(results, ax=ax) is ax.figure
     assert ax.has_data()
-
-
-def _saved(scores):
-    """A saved result (result_to_dict's shape) of ``scores``, one per outer fold of 20 rows."""
-    k, n = len(scores), 20
-    return {
-        "outer_results": [
-            {
-                "test_score": s, "test_scores": [s], "validation_score": s, "best_params": {},
-                "train_indices": [i for i in range(k * n) if i // n != f],
-                "test_indices": list(range(f * n, (f + 1) * n)), "fit_time": 1.0,
-            }
-            for f, s in enumerate(scores)
-        ]
-    }  # fmt: skip
-
-
-@pytest.fixture(scope="module")
-def benchmark_result():
-    cells = {("toy", "tree"): _saved([0.90, 0.94, 0.92, 0.96])}
-    return BenchmarkResult.from_results(cells, metric="accuracy")
-
-
-@pytest.mark.parametrize("reference_mean", [95.0, 93.0])
-def test_a_published_std_of_zero_gives_no_distance_in_standard_errors(
-    benchmark_result, reference_mean
-):
-    # a std of 0 gave in_reference_se=-inf for 95.0, and NaN with a RuntimeWarning for the
-    # mean of our scores, 93.0
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        table = benchmark_result.compare_to_reference(
-            {("toy", "tree"): (reference_mean, 0.0)}, scale=100
-        )
-    row = table.iloc[0]
-    assert row["reference_se"] == 0.0
-    assert row["difference"] == pytest.approx(93.0 - reference_mean)
-    assert math.isnan(row["in_reference_se"])
-
-
-def test_a_published_std_gives_the_distance_in_its_standard_errors(benchmark_result):
-    # by hand: mean 93, published 95 +- 4 over 10 folds: -2 / (4 / sqrt(10)) = -sqrt(10) / 2
-    table = benchmark_result.compare_to_reference({("toy", "tree"): (95.0, 4.0)}, scale=100)
-    assert table.iloc[0]["in_reference_se"] == pytest.approx(-math.sqrt(10) / 2)

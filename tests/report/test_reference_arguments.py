@@ -5,6 +5,7 @@ result, a reference in percent with scale=1 gave -50 standard errors, and a bare
 KeyError; it names the cells and spots swapped names, as compare_to_reference does."""
 
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -98,3 +99,22 @@ def test_plot_predictions_of_names_that_name_no_cell_lists_the_names(result, dat
     assert f"Got {got} instead." in message
     assert "(dataset, model) pair, with dataset one of 'iris', 'wine'" in message
     assert "model one of 'tree', 'knn'" in message
+
+
+@pytest.mark.parametrize("reference_mean", [95.0, 93.0])
+def test_a_published_std_of_zero_gives_no_distance_in_standard_errors(result, reference_mean):
+    # a std of 0 gave in_reference_se=-inf for 95.0, and NaN with a RuntimeWarning for the
+    # mean of our scores, 93.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        table = result.compare_to_reference({CELL: (reference_mean, 0.0)}, scale=100)
+    row = table.iloc[0]
+    assert row["reference_se"] == 0.0
+    assert row["difference"] == pytest.approx(93.0 - reference_mean)
+    assert math.isnan(row["in_reference_se"])
+
+
+def test_a_published_std_gives_the_distance_in_its_standard_errors(result):
+    # by hand: mean 93, published 95 +- 4 over 10 folds: -2 / (4 / sqrt(10)) = -sqrt(10) / 2
+    table = result.compare_to_reference({CELL: (95.0, 4.0)}, scale=100)
+    assert table.iloc[0]["in_reference_se"] == pytest.approx(-math.sqrt(10) / 2)
